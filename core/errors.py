@@ -1,0 +1,105 @@
+"""Errors and diagnostics shared by every reader and metric.
+
+A reader either returns domain objects or raises :class:`FormatError`, whose message names the
+file, the line (or JSON path), the field, what was expected and what was found, for example::
+
+    pred.tsv:17: field 'end': expected an integer greater than start (12), got '9'
+
+Anything that is accepted but suspicious (a ``text_fragment`` that differs from the text, a span
+that starts with whitespace, a skipped record) is a :class:`Diagnostic` with ``severity`` warning,
+carried next to the data so that nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One message about one place in one input file.
+
+    ``line`` is 1-based; ``path`` is a JSON path such as ``[3].labels[0].end`` where lines do not
+    identify the place (a JSON file on one line).
+    """
+
+    file: str
+    message: str
+    line: int | None = None
+    field: str | None = None
+    path: str | None = None
+    severity: Severity = "warning"
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.path:
+            where += f": {self.path}"
+        field = f" field '{self.field}':" if self.field else ""
+        return f"{where}:{field} {self.message}"
+
+
+class SpanScopeError(Exception):
+    """Base class of the errors that mean "the input is invalid" (exit status 1)."""
+
+
+class FormatError(SpanScopeError):
+    """An input file cannot be read; the message names file, line, field, expected and found."""
+
+    def __init__(
+        self,
+        file: str,
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.diagnostic = Diagnostic(file, message, line, field, path, "error")
+        super().__init__(str(self.diagnostic))
+
+    @property
+    def file(self) -> str:
+        return self.diagnostic.file
+
+    @property
+    def line(self) -> int | None:
+        return self.diagnostic.line
+
+    @property
+    def field(self) -> str | None:
+        return self.diagnostic.field
+
+
+class InputError(SpanScopeError):
+    """Inputs that are each valid but cannot be scored together (e.g. different document sets)."""
+
+
+def format_ids(ids: object, limit: int = 5) -> str:
+    """Render at most ``limit`` ids for a message, saying how many more there are."""
+    items = sorted(str(i) for i in ids)  # type: ignore[attr-defined]
+    shown = ", ".join(repr(i) for i in items[:limit])
+    more = len(items) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+class UsageError(Exception):
+    """A command-line option has a value the command does not accept (exit status 2).
+
+    Worded like scikit-learn's parameter errors: "The 'variant' parameter of martino must be one
+    of {...}. Got 'mega' instead."
+    """
+
+
+def check_choice(param: str, owner: str, value: object, choices: object) -> None:
+    """Raise :class:`UsageError` unless ``value`` is one of ``choices``."""
+    options = list(choices)  # type: ignore[call-overload]
+    if value not in options:
+        shown = ", ".join(repr(c) for c in options)
+        raise UsageError(
+            f"The {param!r} parameter of {owner} must be one of {{{shown}}}. Got {value!r} instead."
+        )

@@ -1,0 +1,198 @@
+"""File formats: detection, reading and writing.
+
+Every format is a module of this package with the same three functions:
+
+``sniff(filename: str, head: str) -> int``
+    How sure the module is (0 = not this format, 100 = certain) that a file with this name, whose
+    first 4 KiB of text are ``head``, is in its format.
+``read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded``
+    Parse one input (one file, or the files of one folder, keyed by relative path) into domain
+    objects, or raise :class:`~core.errors.FormatError`.
+``write(texts, sets) -> dict[str, str]`` (writable formats only)
+    Render annotation sets as files, keyed by relative path (one key for single-file formats).
+
+Inputs are byte mappings rather than paths so that the command line (files and folders on disk)
+and the dashboard (uploaded files) share one code path: :func:`load_path` and
+:func:`load_files` are the two entry points.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Literal
+
+from core.errors import Diagnostic, FormatError
+from core.model import AnnotationSet, Role
+
+FORMATS: dict[str, str] = {
+    "semeval2021": "core.formats.semeval2021",
+    "ptc": "core.formats.ptc",
+    "mafalda": "core.formats.mafalda",
+    "mafalda-llm": "core.formats.mafalda_llm",
+    "brat": "core.formats.brat",
+    "doccano": "core.formats.doccano",
+    "label-studio": "core.formats.label_studio",
+    "hateval": "core.formats.hateval",
+    "spans-csv": "core.formats.spans_csv",
+}
+"""Format name -> module implementing it (imported on first use)."""
+
+WRITABLE = ("semeval2021", "ptc", "mafalda", "brat", "doccano", "hateval", "spans-csv")
+
+LlmParsing = Literal["paper-2023", "repo-head"]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Options that change how a file is read.
+
+    ``labels``: the allowed label names (a label outside them is a FormatError), or None.
+    ``role``: the role the read sets get unless the file itself names annotators or models.
+    ``llm_parsing``: how MAFALDA model answers become spans (official-scorers.md §3.7).
+    ``gold_texts``: texts by document id, for formats whose files carry no text (PTC without
+    article files, MAFALDA model outputs paired with the gold by position).
+    """
+
+    labels: Sequence[str] | None = None
+    role: Role = "gold"
+    llm_parsing: LlmParsing = "paper-2023"
+    gold_texts: Mapping[str, str | None] | None = None
+    gold_doc_ids: Sequence[str] | None = None
+
+
+@dataclass
+class Loaded:
+    """What one input file (or folder) held.
+
+    ``sets`` usually has one annotation set; formats that name annotators or models (Label
+    Studio, ``spans-csv`` with an ``annotator`` column) give one set each. ``records`` carries
+    non-span data (HatEval rows). ``diagnostics`` are the warnings: every skipped record, every
+    suspicious value, so that nothing is dropped silently.
+    """
+
+    format: str
+    source: str
+    texts: dict[str, str | None] = field(default_factory=dict)
+    sets: list[AnnotationSet] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    records: object | None = None
+
+    @property
+    def set(self) -> AnnotationSet:
+        """The single annotation set of this input (error when there are none or several)."""
+        if len(self.sets) != 1:
+            names = ", ".join(s.name for s in self.sets) or "none"
+            raise FormatError(
+                self.source,
+                f"expected exactly one annotation set, found {len(self.sets)} ({names}); "
+                "pick one by name",
+            )
+        return self.sets[0]
+
+    def warn(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+        path: str | None = None,
+        file: str | None = None,
+    ) -> None:
+        self.diagnostics.append(Diagnostic(file or self.source, message, line, field, path))
+
+
+def module(fmt: str) -> ModuleType:
+    """The module implementing format ``fmt``."""
+    if fmt not in FORMATS:
+        valid = ", ".join(sorted(FORMATS))
+        raise FormatError("<options>", f"unknown format {fmt!r}; valid formats: {valid}")
+    return importlib.import_module(FORMATS[fmt])
+
+
+def decode(file: str, data: bytes) -> str:
+    """Decode UTF-8 (a BOM is allowed); an undecodable byte is a FormatError naming its offset."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError(
+            file, f"expected UTF-8 text, found byte 0x{data[exc.start]:02x}", line=line
+        ) from None
+
+
+def detect(files: Mapping[str, bytes]) -> str:
+    """Guess the format of an input from its file names and first bytes."""
+    if not files:
+        raise FormatError("<input>", "no files to read")
+    scores: dict[str, int] = {}
+    for fmt in FORMATS:
+        mod = module(fmt)
+        total = 0
+        for fname, data in files.items():
+            head = data[:4096].decode("utf-8", errors="replace").lstrip("\ufeff")
+            total = max(total, int(mod.sniff(fname, head)))
+        scores[fmt] = total
+    best = max(scores, key=lambda f: scores[f])
+    if scores[best] <= 0:
+        names = ", ".join(sorted(files)[:5])
+        raise FormatError(
+            names,
+            "could not detect the format; pass it explicitly (one of: "
+            + ", ".join(sorted(FORMATS))
+            + ")",
+        )
+    return best
+
+
+def read_folder(path: Path) -> dict[str, bytes]:
+    """Every regular file below ``path``, keyed by its path relative to ``path`` (sorted)."""
+    return {
+        p.relative_to(path).as_posix(): p.read_bytes()
+        for p in sorted(path.rglob("*"))
+        if p.is_file() and not p.name.startswith(".")
+    }
+
+
+def load_files(
+    files: Mapping[str, bytes],
+    *,
+    fmt: str | None = None,
+    name: str | None = None,
+    options: ReadOptions | None = None,
+) -> Loaded:
+    """Read one input given as ``{relative path: bytes}`` (one file, or a folder's files)."""
+    fmt = fmt or detect(files)
+    source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
+    loaded: Loaded = module(fmt).read(files, name=source, options=options or ReadOptions())
+    return loaded
+
+
+def load_path(
+    path: str | Path, *, fmt: str | None = None, options: ReadOptions | None = None
+) -> Loaded:
+    """Read a file or a folder from disk."""
+    p = Path(path)
+    if p.is_dir():
+        files = read_folder(p)
+        if not files:
+            raise FormatError(str(p), "the folder holds no files")
+        return load_files(files, fmt=fmt, name=str(p), options=options)
+    if not p.exists():
+        raise FormatError(str(p), "no such file or folder")
+    return load_files({p.name: p.read_bytes()}, fmt=fmt, name=str(p), options=options)
+
+
+def write_files(
+    fmt: str, texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]
+) -> dict[str, str]:
+    """Render ``sets`` in format ``fmt`` as ``{relative path: text}``."""
+    if fmt not in WRITABLE:
+        raise FormatError(
+            "<options>", f"format {fmt!r} cannot be written; writable: {', '.join(WRITABLE)}"
+        )
+    out: dict[str, str] = module(fmt).write(texts, sets)
+    return out
