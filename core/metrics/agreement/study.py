@@ -1,0 +1,166 @@
+"""An agreement study: several annotators over the same documents, and the items built from it.
+
+A :class:`Study` holds one annotation set per annotator and the length of every document. The
+coding measures need *items*; this module builds them the ways ``shared/reference/agreement.md``
+§2.2 lists, always keeping the counts per document so that per-document values and corpus values
+come from the same numbers (the corpus table is the sum of the document tables):
+
+* character × label: is character i covered by a span with label c? (overlap- and multi-label-safe)
+* character, position only: is character i covered by any span?
+* document × label: does the document carry label c at all? (MAFALDA's "multi-label binary")
+
+A document that an annotator's set does not list is *missing* for that annotator (not "no span"):
+pairwise measures use the documents both annotators cover, Krippendorff's α keeps missing values,
+Fleiss' κ and unitizing α use the documents every annotator covers, and each result says how many
+documents it left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.errors import InputError
+from core.model import AnnotationSet, Span
+
+POSITION = "<position>"
+"""Pseudo-label of the position-only construction (span vs no span, labels ignored)."""
+
+
+@dataclass
+class Study:
+    """Annotators × documents × spans, with document lengths.
+
+    ``spans[a][d]`` is annotator ``a``'s spans in document ``d``; a document absent from
+    ``spans[a]`` is missing for ``a``. ``lengths[d]`` is the text length when the text is known,
+    otherwise the furthest span end any annotator used (the continuum must contain every span).
+    """
+
+    annotators: list[str]
+    docs: list[str]
+    lengths: dict[str, int]
+    spans: dict[str, dict[str, tuple[Span, ...]]]
+    labels: list[str] = field(default_factory=list)
+    length_known: dict[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def from_sets(cls, sets: Sequence[AnnotationSet],
+                  texts: Mapping[str, str | None] | None = None, *,
+                  label: str | None = None) -> Study:
+        """Build a study from annotation sets (one per annotator).
+
+        ``label`` keeps only that label's spans (the study then has that single label, even if
+        nobody used it, so that every measure can say so). Two sets with one name are an error,
+        and so is a span that ends after its document's text.
+
+        >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
+        >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
+        >>> s = Study.from_sets([a, b], {"d1": "abcdef"})
+        >>> s.docs, s.lengths, s.labels, s.covering("d2")
+        (['d1', 'd2'], {'d1': 6, 'd2': 2}, ['x', 'y'], ['B'])
+        """
+        texts = texts or {}
+        names = [s.name for s in sets]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise InputError(f"two annotation sets are both named {dupes[0]!r}; "
+                             "every annotator needs a distinct name")
+        spans: dict[str, dict[str, tuple[Span, ...]]] = {}
+        docs: dict[str, None] = {}
+        for aset in sets:
+            per_doc: dict[str, tuple[Span, ...]] = {}
+            for doc_id, doc_spans in aset.spans.items():
+                kept = doc_spans if label is None else tuple(
+                    s for s in doc_spans if s.label == label)
+                per_doc[doc_id] = tuple(sorted(kept))
+                docs[doc_id] = None
+            spans[aset.name] = per_doc
+        lengths: dict[str, int] = {}
+        known: dict[str, bool] = {}
+        for doc_id in docs:
+            far = max((sp.end for a in names for sp in spans[a].get(doc_id, ())), default=0)
+            text = texts.get(doc_id)
+            if text is not None:
+                if far > len(text):
+                    who = next(a for a in names
+                               if any(sp.end > len(text) for sp in spans[a].get(doc_id, ())))
+                    raise InputError(
+                        f"annotator {who!r}, document {doc_id!r}: a span ends at {far}, after "
+                        f"the end of the text ({len(text)} characters)")
+                lengths[doc_id] = len(text)
+                known[doc_id] = True
+            else:
+                lengths[doc_id] = far
+                known[doc_id] = False
+        if label is not None:
+            labels = [label]
+        else:
+            labels = sorted({sp.label for a in names for v in spans[a].values() for sp in v})
+        return cls(names, list(docs), lengths, spans, labels, known)
+
+    def covering(self, doc_id: str) -> list[str]:
+        """The annotators whose sets list ``doc_id``."""
+        return [a for a in self.annotators if doc_id in self.spans[a]]
+
+    def common_docs(self, annotators: Sequence[str] | None = None) -> list[str]:
+        """Documents listed by every one of ``annotators`` (default: all)."""
+        who = list(annotators) if annotators is not None else self.annotators
+        return [d for d in self.docs if all(d in self.spans[a] for a in who)]
+
+    def get(self, annotator: str, doc_id: str) -> tuple[Span, ...]:
+        return self.spans[annotator].get(doc_id, ())
+
+
+def coverage(spans: Sequence[Span], length: int, label: str) -> NDArray[np.bool_]:
+    """Boolean mask of the characters covered by ``spans`` with ``label`` (any label for
+    :data:`POSITION`).
+
+    >>> coverage((Span(1, 3, "x"), Span(2, 5, "y")), 6, POSITION).astype(int).tolist()
+    [0, 1, 1, 1, 1, 0]
+    """
+    mask = np.zeros(length, dtype=bool)
+    for sp in spans:
+        if label == POSITION or sp.label == label:
+            mask[sp.start:sp.end] = True
+    return mask
+
+
+def binary_counts(a: NDArray[np.bool_], b: NDArray[np.bool_]) -> tuple[int, int, int, int]:
+    """``(n11, n10, n01, n00)`` of two equally long yes/no vectors."""
+    n11 = int(np.count_nonzero(a & b))
+    n10 = int(np.count_nonzero(a)) - n11
+    n01 = int(np.count_nonzero(b)) - n11
+    return n11, n10, n01, len(a) - n11 - n10 - n01
+
+
+def char_tables(study: Study, a: str, b: str
+                ) -> dict[str, dict[str, tuple[int, int, int, int]]]:
+    """Per document, per label (and :data:`POSITION`): the 2×2 counts of annotators a and b.
+
+    Only documents both cover. A label neither annotator used in a document has all its
+    characters in ``n00``, without building the masks.
+    """
+    out: dict[str, dict[str, tuple[int, int, int, int]]] = {}
+    for doc_id in study.common_docs([a, b]):
+        length = study.lengths[doc_id]
+        sa, sb = study.get(a, doc_id), study.get(b, doc_id)
+        used = {sp.label for sp in sa} | {sp.label for sp in sb}
+        per: dict[str, tuple[int, int, int, int]] = {}
+        for label in [*study.labels, POSITION]:
+            if label != POSITION and label not in used:
+                per[label] = (0, 0, 0, length)
+                continue
+            per[label] = binary_counts(coverage(sa, length, label), coverage(sb, length, label))
+        out[doc_id] = per
+    return out
+
+
+def doc_label_matrix(study: Study, annotators: Sequence[str] | None = None
+                     ) -> dict[str, dict[str, set[str] | None]]:
+    """``matrix[annotator][doc]``: the set of labels the annotator used there (None: missing)."""
+    who = list(annotators) if annotators is not None else study.annotators
+    return {a: {d: ({sp.label for sp in study.spans[a][d]} if d in study.spans[a] else None)
+                for d in study.docs} for a in who}
