@@ -1,12 +1,15 @@
-"""SpanScope dashboard entry point: page configuration and navigation only.
+"""SpanScope dashboard entry point: page configuration, navigation and the shared frame.
 
-Run with ``streamlit run app.py``. Every page lives in ``pages/``; shared state keys and the
-sample-data loader live in ``ui/state.py``.
+Run with ``streamlit run app.py``. Every page lives in ``pages/``; shared state keys, the
+sample-data loader and the caches live in ``ui/state.py``. The sidebar shows which data the pages
+are looking at, on every page.
 """
 
 from pathlib import Path
 
 import streamlit as st
+
+from ui import state
 
 ROOT = Path(__file__).resolve().parent
 
@@ -23,10 +26,27 @@ PAGES = [
 ]
 
 st.set_page_config(page_title="SpanScope", page_icon="🔎", layout="wide")
+state.init_state()
 
 pages = [
     st.Page(str(ROOT / path), title=title, icon=icon, url_path=url, default=(i == 0))
     for i, (path, title, icon, url) in enumerate(PAGES)
     if (ROOT / path).exists()
 ]
-st.navigation(pages, position="sidebar").run()
+nav = st.navigation(pages, position="sidebar")
+
+with st.sidebar:
+    st.markdown("### 🔎 SpanScope")
+    samples = state.sample_names()
+    if st.session_state.get(state.K_SOURCE) == "upload":
+        ws = state.workspace()
+        st.caption(f"Showing **uploaded files** ({len(ws.sets)} sets). Change on 📂 Data.")
+        st.caption(state.UPLOAD_LINK_NOTE)
+    elif samples:
+        # Bound to ?sample= and rendered on every page, so the corpus travels with every link.
+        st.selectbox("Sample corpus", samples, key=state.K_SAMPLE, bind="query-params",
+                     help="Bundled corpora under sample_data/. Upload your own on the Data page.")
+    else:
+        st.caption("No bundled sample corpus found; upload files on the 📂 Data page.")
+
+nav.run()

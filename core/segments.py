@@ -176,3 +176,23 @@ def _segment_status(
     if all(NOTHING in spans[i].labels for i in gold_here):
         return "optional"
     return "missed"
+
+
+def disagreement(gold: Sequence[AltSpan], pred: Sequence[AltSpan], length: int) -> float:
+    """Share of annotated characters (covered by gold or prediction) that are not *matched*.
+
+    0 when both sides agree character for character (or nothing is annotated), 1 when no
+    character is matched; *optional* (⊥) characters are left out as they are not errors. Used
+    to rank documents by how much two sets disagree; it is a display aid, not a metric.
+
+    >>> disagreement([AltSpan(0, 4, ("A",))], [AltSpan(2, 6, ("A",))], 10)
+    0.666...
+    """
+    counted = matched = 0
+    for run in char_status(gold, pred, length):
+        if run.status in ("none", "optional"):
+            continue
+        counted += run.end - run.start
+        if run.status == "matched":
+            matched += run.end - run.start
+    return 0.0 if counted == 0 else 1 - matched / counted

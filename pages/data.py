@@ -1,0 +1,118 @@
+"""Data: the bundled sample or uploaded files (format, role, name per file), with a summary."""
+
+import pandas as pd
+import streamlit as st
+
+from core.model import ROLES
+from ui import charts, state
+from ui.widgets import download_buttons
+
+st.title("📂 Data")
+st.caption("Load gold, system and annotator files; every page then works on them.")
+
+# ---- uploads ------------------------------------------------------------------------------------
+st.subheader("Upload files")
+files = st.file_uploader(
+    "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
+    "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV.",
+    accept_multiple_files=True, key=state.K_UPLOADS,
+)
+reports: list[state.FileReport] = []
+contents: list[bytes] = []
+if files:
+    st.caption("Format is detected from the name and first bytes; override it if needed. "
+               "Each file's display name is the set name shown on every page.")
+    for f in files:
+        c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
+        c1.markdown(f"**{f.name}**  \n{f.size:,} bytes")
+        fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", f.name))
+        guessed = state.guess_role(f.name)
+        role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
+                            key=state.upload_key("role", f.name))
+        name = c4.text_input("Display name", value=state._display_name(f.name),
+                             key=state.upload_key("name", f.name)).strip() or f.name
+        data = f.getvalue()
+        reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name))
+        contents.append(data)
+    ws_upload = state.upload_workspace(reports, contents)
+    if st.session_state.get(state.K_UPLOAD_WS) is None or (
+        st.session_state[state.K_UPLOAD_WS].key != ws_upload.key
+    ):
+        st.session_state[state.K_UPLOAD_WS] = ws_upload
+        # A new batch is what the user wants to look at: switch to it (before the radio exists).
+        st.session_state[state.K_SOURCE] = "upload"
+elif st.session_state.get(state.K_UPLOAD_WS) is not None:
+    # The uploader forgets its files when the user visits another page; the parsed data stays.
+    kept = st.session_state[state.K_UPLOAD_WS]
+    st.caption(f"Kept from earlier: {len(kept.reports)} uploaded file(s). Upload again to change "
+               "formats, roles or names.")
+    if st.button("🗑️ Forget the uploaded files", key="forget_uploads"):
+        st.session_state[state.K_UPLOAD_WS] = None
+        st.session_state[state.K_SOURCE] = "sample"
+        st.rerun()
+has_uploads = st.session_state.get(state.K_UPLOAD_WS) is not None
+
+st.radio(
+    "Pages show",
+    ["sample", "upload"],
+    format_func={"sample": "📦 the bundled sample corpus", "upload": "📤 the uploaded files"}.get,
+    key=state.K_SOURCE, horizontal=True, disabled=not has_uploads, persist_state="session",
+    help="Uploading switches to the uploaded files; remove them to return to the sample.",
+)
+if has_uploads:
+    st.info(state.UPLOAD_LINK_NOTE, icon="🔗")
+
+ws = state.workspace()
+if ws.reports:
+    st.subheader("Files")
+    file_rows = [{
+        "file": r.file, "format": r.format or "-", "role": r.role, "sets": ", ".join(
+            s.name for s in r.sets) or "-", "documents": sum(len(s.spans) for s in r.sets),
+        "spans": sum(s.span_count() for s in r.sets),
+        "status": "✅ loaded" if r.ok else "❌ error",
+        "warnings": len(r.diagnostics),
+    } for r in ws.reports]
+    st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table")
+    diags = state.diagnostics_table(ws.reports)
+    if len(diags):
+        n_err = int((diags["severity"] == "error").sum())
+        st.markdown(f"**Errors and warnings**: {n_err} error(s), {len(diags) - n_err} warning(s). "
+                    "A file with an error is left out; the other files are loaded.")
+        for r in ws.reports:
+            if r.error:
+                st.error(str(r.error), icon="❌")
+        st.dataframe(diags, hide_index=True, key="diag_table")
+        download_buttons(diags, "diagnostics", key="dl_diag")
+
+if ws.empty:
+    st.info("No annotation set is loaded: upload files above, or choose a sample corpus.")
+    st.stop()
+
+# ---- summary ------------------------------------------------------------------------------------
+tables = state.summary_tables(ws.key, ws)
+st.subheader(f"Summary: {ws.title}")
+m1, m2, m3 = st.columns(3)
+m1.metric("Documents", f"{tables['n_docs']:,}")
+m2.metric("With text", f"{tables['n_texts']:,}")
+m3.metric("Annotation sets", len(ws.sets))
+st.markdown("**Sets**")
+st.dataframe(tables["sets"], hide_index=True, key="sets_table")
+download_buttons(tables["sets"], "sets", key="dl_sets")
+
+st.markdown("**Spans per label and set**")
+labels = tables["labels"]
+left, right = st.columns([2, 3])
+with left:
+    st.dataframe(labels, hide_index=True, key="labels_table")
+    download_buttons(labels, "spans_per_label", key="dl_labels")
+with right:
+    if len(labels):
+        st.plotly_chart(charts.spans_per_label(labels), key="labels_chart")
+
+st.markdown("**Documents missing from a set**")
+missing = tables["missing"]
+if len(missing):
+    st.dataframe(missing, hide_index=True, key="missing_table")
+    download_buttons(missing, "missing_documents", key="dl_missing")
+else:
+    st.success("Every set covers every document.", icon="✅")

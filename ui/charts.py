@@ -1,0 +1,68 @@
+"""Plotly figure builders for the Data, Scores and Documents pages.
+
+Each takes a tidy DataFrame that ``core`` computed (through :mod:`ui.state`) and returns a
+``go.Figure``; none computes a metric. PNG export is Plotly's own modebar camera button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ui.highlight import PALETTE
+
+_LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), template="plotly_white",
+               legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+
+
+def spans_per_label(labels: pd.DataFrame) -> go.Figure:
+    """Grouped horizontal bars: spans per label (rows of ``labels``) for each set (columns)."""
+    fig = go.Figure()
+    sets = [c for c in labels.columns if c != "label"]
+    for i, name in enumerate(sets):
+        fig.add_bar(y=labels["label"], x=labels[name], name=str(name), orientation="h",
+                    marker_color=PALETTE[i % len(PALETTE)])
+    fig.update_layout(barmode="group", title="Spans per label",
+                      height=max(300, 22 * len(labels) * max(1, len(sets)) // 2 + 120), **_LAYOUT)
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def per_label_prf(df: pd.DataFrame, *, title: str) -> go.Figure:
+    """Grouped bars of P, R and F1 per label (columns ``label``, ``P``, ``R``, ``F1``)."""
+    fig = go.Figure()
+    for i, col in enumerate(("P", "R", "F1")):
+        if col in df:
+            fig.add_bar(x=df["label"], y=df[col], name=col, marker_color=PALETTE[i])
+    fig.update_layout(barmode="group", title=title, height=380, yaxis_title="score", **_LAYOUT)
+    return fig
+
+
+def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> go.Figure:
+    """Bars of each system's scores with their 95% intervals as error bars.
+
+    ``columns`` maps a shown name to a column of ``df``; a column ``<col> low`` / ``<col> high``
+    beside it, when present, gives the interval.
+    """
+    fig = go.Figure()
+    for i, (shown, col) in enumerate(columns.items()):
+        if col not in df:
+            continue
+        err = None
+        if f"{col} low" in df and f"{col} high" in df:
+            err = dict(type="data", symmetric=False, array=df[f"{col} high"] - df[col],
+                       arrayminus=df[col] - df[f"{col} low"])
+        fig.add_bar(x=df["system"], y=df[col], name=shown, error_y=err,
+                    marker_color=PALETTE[i % len(PALETTE)])
+    fig.update_layout(barmode="group", title=title, height=360, yaxis_title="score", **_LAYOUT)
+    return fig
+
+
+def doc_scores_hist(df: pd.DataFrame, column: str, *, title: str) -> go.Figure:
+    """Histogram of per-document scores in ``column``."""
+    fig = go.Figure(go.Histogram(x=df[column], nbinsx=20, marker_color=PALETTE[0]))
+    fig.update_layout(title=title, height=300, xaxis_title=column, yaxis_title="documents",
+                      **_LAYOUT)
+    return fig

@@ -1,0 +1,261 @@
+"""HTML rendering of spans over a document: label colours, lanes, legend and the merged view.
+
+Overlapping and nested spans are drawn as *lanes*: the text is cut at every span boundary
+(:func:`core.segments.segments`) and each piece carries one coloured stripe per covering span, at
+the height of that span's lane (:func:`core.segments.assign_lanes`), so no span hides another. A
+gold span with alternative labels (MAFALDA) is one span whose stripe is split into its labels'
+colours and whose tag lists them, ⊥ included: alternatives, not conflicts.
+
+Every piece of text and every label is passed through :func:`html.escape` before it reaches the
+markup, so a document containing ``<script>`` shows those characters and runs nothing (the pages
+also render through ``st.html``, which sanitises again).
+
+Public API (stable; the part-2 pages import it)
+-----------------------------------------------
+:func:`label_colours`
+    Label -> colour, stable for a given label list.
+:func:`span_items`
+    One document's spans of one set as :class:`SpanItem` (id such as ``G3``, interval, labels).
+:func:`render_lanes`
+    The document text with the items drawn in lanes; returns an HTML string.
+:func:`render_merged`
+    The document text with each character coloured by its merged status (matched, partial...).
+:func:`legend`, :func:`status_legend`
+    HTML legends for label colours and merged statuses.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from core.model import NOTHING, AltSpan, AnnotationSet
+from core.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
+
+PALETTE = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#393b79", "#e7969c", "#637939", "#ad494a", "#5254a3", "#8ca252",
+    "#bd9e39", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
+)
+"""Label colours (Tableau 10 then Vega category20b/c tones); labels beyond 24 reuse them."""
+
+NOTHING_COLOUR = "#b0b0b0"
+
+STATUS_COLOURS: dict[str, str] = {
+    "matched": "#b7e4b0",
+    "partial": "#fde59a",
+    "mismatch": "#f7b267",
+    "missed": "#f4a6a6",
+    "spurious": "#a8c8f0",
+    "optional": "#e2e2e2",
+}
+
+STATUS_NAMES: dict[str, str] = {
+    "matched": "matched",
+    "partial": "partially matched",
+    "mismatch": "label mismatch",
+    "missed": "missed (gold only)",
+    "spurious": "spurious (prediction only)",
+    "optional": "optional gold (⊥)",
+}
+
+LANE_PX = 5  # vertical step between lanes
+STRIPE_PX = 3  # stripe thickness
+
+
+def label_colours(labels: Iterable[str]) -> dict[str, str]:
+    """Colour of each label: sorted labels take the palette in order; ⊥ is grey.
+
+    >>> label_colours(["b", "a", "nothing"])
+    {'a': '#1f77b4', 'b': '#ff7f0e', 'nothing': '#b0b0b0'}
+    """
+    out: dict[str, str] = {}
+    i = 0
+    for label in sorted(set(labels)):
+        if label == NOTHING:
+            out[label] = NOTHING_COLOUR
+        else:
+            out[label] = PALETTE[i % len(PALETTE)]
+            i += 1
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SpanItem:
+    """One drawable span: ``id`` (``G1``, ``P2``…), interval and labels (several = alternatives)."""
+
+    id: str
+    start: int
+    end: int
+    labels: tuple[str, ...]
+
+    @property
+    def interval(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
+    @property
+    def label_text(self) -> str:
+        """Labels as shown: alternatives joined by `` | ``, ⊥ for ``nothing``."""
+        return " | ".join("⊥" if lab == NOTHING else lab for lab in self.labels)
+
+    def as_alt(self) -> AltSpan:
+        return AltSpan(self.start, self.end, self.labels)
+
+
+def span_items(aset: AnnotationSet | None, doc_id: str, prefix: str) -> list[SpanItem]:
+    """The document's spans in ``aset`` as items numbered ``prefix1``… in text order.
+
+    A set with ``alternatives`` groups spans on one interval into one item (MAFALDA gold).
+    """
+    if aset is None:
+        return []
+    alts = sorted(aset.alt_spans(doc_id), key=lambda a: (a.start, -a.end, a.labels))
+    return [SpanItem(f"{prefix}{i}", a.start, a.end, a.labels) for i, a in enumerate(alts, 1)]
+
+
+def _esc(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _stripes(
+    covering: Sequence[int], items: Sequence[SpanItem], lanes: Sequence[int],
+    colours: Mapping[str, str], selected: str | None,
+) -> tuple[list[str], bool]:
+    layers: list[str] = []
+    is_selected = False
+    for idx in covering:
+        item = items[idx]
+        is_selected = is_selected or item.id == selected
+        bottom = lanes[idx] * LANE_PX
+        thick = STRIPE_PX + (2 if item.id == selected else 0)
+        n = len(item.labels)
+        for k, label in enumerate(item.labels):
+            colour = colours.get(label, "#444444")
+            # Alternatives split the stripe horizontally: each label gets a share of its width.
+            width = 100 / n
+            layers.append(
+                f"linear-gradient({colour},{colour}) {k * width / (1 - 1 / n) if n > 1 else 0:.0f}%"
+                f" calc(100% - {bottom}px) / {width:.1f}% {thick}px no-repeat"
+            )
+    return layers, is_selected
+
+
+def render_lanes(
+    text: str | None,
+    items: Sequence[SpanItem],
+    colours: Mapping[str, str],
+    *,
+    selected: str | None = None,
+    dom_id: str = "spans",
+) -> str:
+    """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
+
+    ``selected`` (a span id) is drawn thicker with a tinted background. Without a text (formats
+    that carry offsets only) the spans are listed instead.
+    """
+    if text is None:
+        rows = "".join(
+            f"<li><b>{_esc(it.id)}</b> [{it.start}, {it.end}) {_esc(it.label_text)}</li>"
+            for it in items
+        )
+        return (f'<div id="{_esc(dom_id)}" class="ss-doc"><i>No text is available for this '
+                f"document; its spans:</i><ul>{rows}</ul></div>")
+    intervals = [it.interval for it in items]
+    lanes = assign_lanes(intervals)
+    n_lanes = max(lanes, default=-1) + 1
+    starts: dict[int, list[int]] = {}
+    for i, it in enumerate(items):
+        starts.setdefault(min(it.start, len(text)), []).append(i)
+    pad = n_lanes * LANE_PX + 2
+    parts: list[str] = []
+    for seg in segments(intervals, len(text)):
+        for i in starts.get(seg.start, ()):
+            it = items[i]
+            colour = colours.get(it.labels[0], "#444444")
+            weight = "700" if it.id == selected else "600"
+            parts.append(
+                f'<span class="ss-tag" data-span="{_esc(it.id)}" title="{_esc(it.label_text)}" '
+                f'style="font-size:0.68em;font-weight:{weight};color:{colour};'
+                f'vertical-align:super;margin:0 1px">{_esc(it.id)}</span>'
+            )
+        fragment = _esc(text[seg.start : seg.end])
+        if not seg.covering:
+            parts.append(fragment)
+            continue
+        layers, is_selected = _stripes(seg.covering, items, lanes, colours, selected)
+        title = "; ".join(f"{items[i].id} {items[i].label_text}" for i in seg.covering)
+        parts.append(
+            f'<span class="ss-seg" title="{_esc(title)}" style="padding-bottom:{pad}px;'
+            f'background:{", ".join(layers)}'
+            f'{", rgba(255,220,0,0.35)" if is_selected else ""}">{fragment}</span>'
+        )
+    line_height = 1.55 * 16 + pad
+    return (
+        f'<div id="{_esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;'
+        f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
+        f'border-radius:6px;max-height:520px;overflow-y:auto">{"".join(parts)}</div>'
+    )
+
+
+def render_merged(
+    text: str | None, gold: Sequence[SpanItem], pred: Sequence[SpanItem], *,
+    dom_id: str = "merged",
+) -> str:
+    """The text with each character's background showing its merged status (see
+    :func:`core.segments.char_status`)."""
+    if text is None:
+        return f'<div id="{_esc(dom_id)}"><i>No text is available for this document.</i></div>'
+    runs = char_status([g.as_alt() for g in gold], [p.as_alt() for p in pred], len(text))
+    parts = []
+    for run in runs:
+        fragment = _esc(text[run.start : run.end])
+        if run.status == "none":
+            parts.append(fragment)
+        else:
+            parts.append(
+                f'<span class="ss-{run.status}" title="{_esc(STATUS_NAMES[run.status])}" '
+                f'style="background:{STATUS_COLOURS[run.status]};border-radius:2px">'
+                f"{fragment}</span>"
+            )
+    return (
+        f'<div id="{_esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;line-height:1.7;'
+        f"font-size:16px;padding:6px 8px;border:1px solid #ddd;border-radius:6px;"
+        f'max-height:420px;overflow-y:auto">{"".join(parts)}</div>'
+    )
+
+
+def status_counts(text: str | None, gold: Sequence[SpanItem], pred: Sequence[SpanItem]) -> dict[
+    str, int
+]:
+    """Characters per merged status (for the caption under the merged view)."""
+    if text is None:
+        return {}
+    counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
+    for run in char_status([g.as_alt() for g in gold], [p.as_alt() for p in pred], len(text)):
+        if run.status != "none":
+            counts[run.status] += run.end - run.start
+    return counts
+
+
+def _chip(colour: str, name: str, title: str = "") -> str:
+    return (
+        f'<span title="{_esc(title)}" style="display:inline-block;margin:2px 10px 2px 0;'
+        f'white-space:nowrap"><span style="display:inline-block;width:14px;height:10px;'
+        f'background:{colour};border-radius:2px;margin-right:4px"></span>{_esc(name)}</span>'
+    )
+
+
+def legend(colours: Mapping[str, str], used: Iterable[str] | None = None) -> str:
+    """Legend of label colours (only ``used`` labels when given)."""
+    shown = [lab for lab in colours if used is None or lab in set(used)]
+    chips = "".join(
+        _chip(colours[lab], "⊥ (nothing)" if lab == NOTHING else lab) for lab in shown
+    )
+    return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'
+
+
+def status_legend(statuses: Iterable[Status] = STATUSES) -> str:
+    """Legend of the merged view's statuses, each with its definition as a tooltip."""
+    chips = "".join(_chip(STATUS_COLOURS[s], STATUS_NAMES[s], STATUS_HELP[s]) for s in statuses)
+    return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'

@@ -1,0 +1,33 @@
+"""Small reusable widgets: CSV/JSON downloads of a table and pagination of long tables."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+PAGE_SIZE = 50
+
+
+def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
+    """Two buttons that download ``df`` as ``<name>.csv`` and ``<name>.json`` (records)."""
+    left, right, _ = st.columns([1, 1, 6])
+    left.download_button("⬇️ CSV", df.to_csv(index=False), file_name=f"{name}.csv",
+                         mime="text/csv", key=f"{key}_csv")
+    right.download_button("⬇️ JSON", df.to_json(orient="records", indent=1, force_ascii=False),
+                          file_name=f"{name}.json", mime="application/json", key=f"{key}_json")
+
+
+def paginate(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE) -> pd.DataFrame:
+    """The rows of ``df`` on the page chosen with a number input shown when there is more than one.
+
+    Sorting happens before paging (the caller sorts), so paging never hides the best or worst rows.
+    """
+    pages = max(1, math.ceil(len(df) / page_size))
+    if pages == 1:
+        return df
+    page = st.number_input(f"Page (of {pages}, {page_size} rows each)", min_value=1,
+                           max_value=pages, value=1, step=1, key=key)
+    start = (int(page) - 1) * page_size
+    return df.iloc[start : start + page_size]
