@@ -396,3 +396,345 @@ def diagnostics_table(reports: tuple[FileReport, ...] | list[FileReport]) -> Any
             rows.append({"severity": d.severity, "file": d.file, "line": d.line,
                          "field": d.field or (d.path or ""), "message": d.message})
     return pd.DataFrame(rows, columns=["severity", "file", "line", "field", "message"])
+
+
+# ---- documents ----------------------------------------------------------------------------------
+
+DOC_SORTS: dict[str, str] = {
+    "id": "by id",
+    "disagreement": "most disagreement first",
+    "score": "lowest score first",
+    "spans": "most spans first",
+}
+"""Orders of the Documents page's list (``disagreement``: :func:`core.segments.disagreement`)."""
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def all_labels(ws_key: str, _ws: Workspace) -> list[str]:
+    """Every label of every set of the workspace (sorted): the domain of the colour map."""
+    return sorted({lab for aset in _ws.sets.values() for lab in aset.labels()})
+
+
+def _doc_length(ws: Workspace, doc_id: str, *sets: AnnotationSet) -> int:
+    text = ws.corpus.texts.get(doc_id)
+    if text is not None:
+        return len(text)
+    return max((s.end for aset in sets for s in aset.get(doc_id)), default=0)
+
+
+@st.cache_data(max_entries=16, show_spinner="Ranking documents…")
+def disagreements(ws_key: str, _ws: Workspace, set_a: str, set_b: str) -> dict[str, float]:
+    """Per document, :func:`core.segments.disagreement` between two sets."""
+    from core.segments import disagreement
+
+    a, b = _ws.sets[set_a], _ws.sets[set_b]
+    return {
+        d: disagreement(a.alt_spans(d), b.alt_spans(d), _doc_length(_ws, d, a, b))
+        for d in _ws.corpus.doc_ids
+    }
+
+
+@st.cache_data(max_entries=32, show_spinner="Sorting documents…")
+def document_order(
+    ws_key: str, _ws: Workspace, set_a: str, set_b: str, sort: str, metric: str, variant: str,
+    level: int,
+) -> list[str]:
+    """Document ids in the order ``sort`` (see :data:`DOC_SORTS`); ties keep corpus order.
+
+    ``score`` uses the per-document F1 of ``metric`` (documents it cannot score go last) and falls
+    back to ``id`` when the metric is unavailable.
+    """
+    ids = _ws.corpus.doc_ids
+    if sort == "disagreement":
+        dis = disagreements(ws_key, _ws, set_a, set_b)
+        return sorted(ids, key=lambda d: -dis.get(d, 0.0))
+    if sort == "spans":
+        a, b = _ws.sets[set_a], _ws.sets[set_b]
+        return sorted(ids, key=lambda d: -(len(a.get(d)) + len(b.get(d))))
+    if sort == "score":
+        scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)
+        if scores:
+            return sorted(ids, key=lambda d: (d not in scores, scores.get(d, 0.0)))
+    return sorted(ids, key=_natural_key)
+
+
+def _natural_key(doc_id: str) -> tuple[Any, ...]:
+    """Sort ``doc2`` before ``doc10``: digit runs compare as numbers."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", doc_id))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query: str) -> list[str]:
+    """The ids of ``order`` whose id or text contains ``query`` (case-insensitive)."""
+    q = query.strip().lower()
+    if not q:
+        return list(order)
+    texts = _ws.corpus.texts
+    return [d for d in order if q in d.lower() or q in (texts.get(d) or "").lower()]
+
+
+def doc_label_func(
+    ws_key: str, ws: Workspace, set_a: str, set_b: str, sort: str, metric: str, variant: str,
+    level: int,
+) -> Any:
+    """``format_func`` of the document selector: the id plus the value it is sorted by."""
+    if sort == "disagreement":
+        dis = disagreements(ws_key, ws, set_a, set_b)
+        return lambda d: f"{d} · disagreement {dis.get(d, 0.0):.2f}"
+    if sort == "score":
+        scores = per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
+        return lambda d: f"{d} · F1 {scores[d]:.3f}" if d in scores else str(d)
+    return str
+
+
+# ---- metrics (every number comes from core.metrics; nothing is recomputed here) ----------------
+
+METRIC_NAMES: dict[str, str] = {"martino": "Da San Martino", "mafalda": "MAFALDA"}
+"""Span metrics the Scores and Documents pages offer, by module name under ``core.metrics``."""
+
+
+def metric_module(name: str) -> Any | None:
+    """``core.metrics.<name>``, or None while that module is not part of this build."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"core.metrics.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"core.metrics.{name}",):
+            return None
+        raise
+
+
+def unavailable_message(metric: str) -> str:
+    """What a page says when ``core.metrics.<metric>`` is missing from this build."""
+    shown = METRIC_NAMES.get(metric, metric)
+    return (f"The {shown} metric (`core/metrics/{metric}.py`) is not available in this build, "
+            "so its numbers cannot be shown.")
+
+
+@dataclass(frozen=True)
+class Explained:
+    """One document's explanation under one metric: ``pairs`` (one row per gold/pred pair that
+    overlaps, with ``gold``/``pred`` span ids) and ``best`` (span id -> text describing the best
+    match the MAFALDA metric takes from it)."""
+
+    pairs: Any
+    best: Mapping[str, str]
+
+
+def per_doc_f1(
+    ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str, variant: str, level: int
+) -> dict[str, float]:
+    """Per-document F1 of ``set_b`` against ``set_a`` under ``metric`` ({} if unavailable)."""
+    result = pair_result(ws_key, ws, set_a, set_b, metric, variant, level)
+    if result is None:
+        return {}
+    df = result.per_doc
+    return dict(zip(df["document"], df["F1"], strict=True))
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """One (reference, compared) pair under one metric, as tables for display.
+
+    ``overall``: dict with P, R, F1 (and whatever counts the metric reports); ``per_label`` and
+    ``per_doc``: DataFrames with columns label/document, P, R, F1; ``raw``: the metric's result.
+    """
+
+    overall: Mapping[str, Any]
+    per_label: Any
+    per_doc: Any
+    raw: Any
+
+
+@st.cache_resource(max_entries=64, show_spinner="Scoring…")
+def pair_result(
+    ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str, variant: str, level: int
+) -> PairScores | None:
+    """Score ``set_b`` against ``set_a`` with ``core.metrics.<metric>`` (None if unavailable)."""
+    mod = metric_module(metric)
+    if mod is None:
+        return None
+    return _adapt(metric, mod, _ws, set_a, set_b, variant, level)
+
+
+def explain_document(
+    ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, metric: str, variant: str,
+    level: int,
+) -> Explained | None:
+    """The metric's contribution rows for one document (None if the metric is unavailable)."""
+    mod = metric_module(metric)
+    if mod is None:
+        return None
+    return _explain(metric, mod, ws, set_a, set_b, doc, variant, level)
+
+
+def rows_for_span(explained: Explained, span_id: str) -> Any:
+    """The contribution rows in which span ``span_id`` (``G…`` or ``P…``) takes part."""
+    df = explained.pairs
+    column = "gold" if span_id.startswith("G") else "pred"
+    return df[df[column] == span_id]
+
+
+def best_match_for_span(explained: Explained, span_id: str) -> str | None:
+    return explained.best.get(span_id)
+
+
+def document_scores(
+    ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, *, variant: str,
+    mvariant: str, level: int,
+) -> Any:
+    """One row per available metric: the document's P, R and F1 under it."""
+    import pandas as pd
+
+    rows = []
+    for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
+        result = pair_result(ws_key, ws, set_a, set_b, metric, var, lev)
+        if result is None:
+            continue
+        df = result.per_doc
+        hit = df[df["document"] == doc]
+        for rec in hit.to_dict("records"):
+            label = f"{METRIC_NAMES[metric]} ({var}" + (f", level {lev})" if metric == "mafalda"
+                                                        else ")")
+            rows.append({"metric": label, **{k: rec[k] for k in ("P", "R", "F1") if k in rec}})
+    return pd.DataFrame(rows)
+
+
+def compared_sets(ws: Workspace, ref: str | None) -> list[str]:
+    """The sets scored against ``ref``: its systems, or every other set when there is none."""
+    systems = [n for n in set_options(ws, "system") if n != ref]
+    return systems or [n for n in ws.sets if n != ref]
+
+
+def core_module(name: str) -> Any | None:
+    """``core.<name>`` (e.g. ``stats``), or None while it is not part of this build."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"core.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"core.{name}":
+            return None
+        raise
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The Scores page's table of every system: ``table`` (one row per system), which metrics
+    were ``available``, and ``f1_columns`` (chart name -> F1 column)."""
+
+    table: Any
+    available: Mapping[str, bool]
+    f1_columns: Mapping[str, str]
+
+
+@st.cache_data(max_entries=32, show_spinner="Scoring every system…")
+def systems_overview(
+    ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...], variant: str,
+    mvariant: str, level: int, n_boot: int, seed: int,
+) -> Overview:
+    """Every system against ``ref``: P/R/F1 under both span metrics and the text-level scores,
+    with the F1's 95% bootstrap interval over documents when ``n_boot`` > 0."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = [{"system": s, "role": _ws.sets[s].role} for s in systems]
+    available: dict[str, bool] = {}
+    f1_columns: dict[str, str] = {}
+    for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
+        short = "DSM" if metric == "martino" else "MAFALDA"
+        available[metric] = metric_module(metric) is not None
+        if not available[metric]:
+            continue
+        f1_columns[f"{METRIC_NAMES[metric]} F1"] = f"{short} F1"
+        for row in rows:
+            result = pair_result(ws_key, _ws, ref, row["system"], metric, var, lev)
+            if result is None:
+                continue
+            for k in ("P", "R", "F1"):
+                row[f"{short} {k}"] = result.overall.get(k)
+            if n_boot > 0:
+                ci = bootstrap_ci(ws_key, _ws, ref, row["system"], metric, var, lev, n_boot,
+                                  seed)
+                if ci is not None:
+                    row[f"{short} F1 low"], row[f"{short} F1 high"] = ci
+    text = text_level_module()
+    available["text"] = text is not None
+    if text is not None:
+        f1_columns["text-level F1"] = "text F1"
+        for row in rows:
+            scores = text_scores(ws_key, _ws, ref, row["system"])
+            if scores:
+                for k in ("P", "R", "F1"):
+                    row[f"text {k}"] = scores.get(k)
+    return Overview(pd.DataFrame(rows), available, f1_columns)
+
+
+def text_level_module() -> Any | None:
+    """``core.metrics.text_labels`` (text-level P/R/F1 over each document's label set)."""
+    return metric_module("text_labels")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, float] | None:
+    """Text-level micro P/R/F1 of ``system`` against ``ref`` (None if unavailable)."""
+    mod = text_level_module()
+    if mod is None:
+        return None
+    return _text_adapt(mod, _ws, ref, system)
+
+
+@st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
+def bootstrap_ci(
+    ws_key: str, _ws: Workspace, ref: str, system: str, metric: str, variant: str, level: int,
+    n_boot: int, seed: int,
+) -> tuple[float, float] | None:
+    """95% bootstrap interval of F1 over documents (``core.stats``), or None if unavailable."""
+    stats = core_module("stats")
+    result = pair_result(ws_key, _ws, ref, system, metric, variant, level)
+    if stats is None or result is None:
+        return None
+    return _bootstrap_adapt(stats, metric, result, n_boot, seed)
+
+
+@st.cache_data(max_entries=64, show_spinner="Comparing…")
+def paired_comparison(
+    ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: str, metric: str, variant: str,
+    level: int, n_boot: int, seed: int,
+) -> dict[str, Any] | None:
+    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.stats``)."""
+    stats = core_module("stats")
+    r1 = pair_result(ws_key, _ws, ref, sys1, metric, variant, level)
+    r2 = pair_result(ws_key, _ws, ref, sys2, metric, variant, level)
+    if stats is None or r1 is None or r2 is None:
+        return None
+    return _paired_adapt(stats, metric, r1, r2, n_boot, seed)
+
+
+# ---- adapters: each metric's result type -> the tables above -----------------------------------
+
+
+def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant: str,
+           level: int) -> PairScores:
+    raise RuntimeError(f"no adapter for core.metrics.{metric} yet")
+
+
+def _explain(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str,
+             variant: str, level: int) -> Explained:
+    raise RuntimeError(f"no adapter for core.metrics.{metric} yet")
+
+
+def _text_adapt(mod: Any, ws: Workspace, ref: str, system: str) -> dict[str, float]:
+    raise RuntimeError("no adapter for core.metrics.text_labels yet")
+
+
+def _bootstrap_adapt(stats: Any, metric: str, result: PairScores, n_boot: int,
+                     seed: int) -> tuple[float, float]:
+    raise RuntimeError("no adapter for core.stats yet")
+
+
+def _paired_adapt(stats: Any, metric: str, r1: PairScores, r2: PairScores, n_boot: int,
+                  seed: int) -> dict[str, Any]:
+    raise RuntimeError("no adapter for core.stats yet")

@@ -1,0 +1,122 @@
+"""Documents: one document, two sets side by side, span by span, with each span's contributions."""
+
+import pandas as pd
+import streamlit as st
+
+from ui import highlight, state
+from ui.widgets import download_buttons, paginate
+
+st.title("📄 Documents")
+ws = state.workspace()
+if ws.empty or len(ws.sets) < 1:
+    st.info("No annotation set is loaded yet.", icon="ℹ️")
+    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+    st.stop()
+if not ws.shareable:
+    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+
+names = list(ws.sets)
+default_a, default_b = state.default_pair(ws)
+
+# ---- what to compare ----------------------------------------------------------------------------
+c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
+set_a = c1.selectbox("Left (reference)", names, index=names.index(default_a) if default_a else 0,
+                     key=state.K_SET_A, bind="query-params")
+others = [n for n in names if n != set_a] or names
+set_b = c2.selectbox("Right (compared)", others,
+                     index=others.index(default_b) if default_b in others else 0,
+                     key=state.K_SET_B, bind="query-params")
+metric = c3.radio("Metric", list(state.METRIC_NAMES), format_func=state.METRIC_NAMES.get,
+                  key=state.K_METRIC, bind="query-params", horizontal=True)
+with c4:
+    if metric == "martino":
+        variant = st.selectbox("Martino variant", state.MARTINO_VARIANTS, key=state.K_VARIANT,
+                               bind="query-params")
+        level = 2
+    else:
+        variant = st.selectbox("MAFALDA variant", state.MAFALDA_VARIANTS,
+                               key=state.K_MAF_VARIANT, bind="query-params")
+        level = st.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params")
+
+gold, pred = ws.sets[set_a], ws.sets[set_b]
+
+# ---- which document -----------------------------------------------------------------------------
+d1, d2 = st.columns([3, 2])
+query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
+                      persist_state="session", placeholder="e.g. 111111 or 'migrants'")
+sort = d2.selectbox("Order", list(state.DOC_SORTS), format_func=state.DOC_SORTS.get,
+                    key=state.K_DOC_SORT, persist_state="session")
+order = state.document_order(ws.key, ws, set_a, set_b, sort, metric, variant, level)
+ids = state.search_documents(ws.key, ws, tuple(order), query)
+if not ids:
+    st.warning(f"No document matches {query!r}.")
+    st.stop()
+doc = st.selectbox(f"Document ({len(ids):,} of {len(order):,})", ids, key=state.K_DOC,
+                   bind="query-params", format_func=state.doc_label_func(ws.key, ws, set_a,
+                                                                         set_b, sort, metric,
+                                                                         variant, level))
+text = ws.corpus.texts.get(doc)
+items_a = highlight.span_items(gold, doc, "G")
+items_b = highlight.span_items(pred, doc, "P")
+colours = highlight.label_colours(state.all_labels(ws.key, ws))
+
+span_options = ["—"] + [it.id for it in items_a + items_b]
+span_text = {it.id: f"{it.id} [{it.start}, {it.end}) {it.label_text}" for it in items_a + items_b}
+selected = st.selectbox("Select a span to see every pair it forms", span_options,
+                        key=state.K_SPAN, format_func=lambda s: span_text.get(s, "— none —"))
+selected = None if selected == "—" else selected
+
+# ---- side by side -------------------------------------------------------------------------------
+used = {lab for it in items_a + items_b for lab in it.labels}
+st.html(highlight.legend(colours, used))
+left, right = st.columns(2)
+with left:
+    st.markdown(f"**{set_a}** ({gold.role}) · {len(items_a)} span(s)")
+    st.html(highlight.render_lanes(text, items_a, colours, selected=selected, dom_id="left-doc"))
+with right:
+    st.markdown(f"**{set_b}** ({pred.role}) · {len(items_b)} span(s)")
+    st.html(highlight.render_lanes(text, items_b, colours, selected=selected, dom_id="right-doc"))
+if gold.alternatives:
+    st.caption(f"{set_a} lists alternative labels: a span tagged `A | B` may be matched by "
+               "either label, and ⊥ means it may also be left unpredicted. These are "
+               "alternatives, not conflicts.")
+
+st.markdown("**Merged view**")
+st.html(highlight.status_legend())
+st.html(highlight.render_merged(text, items_a, items_b))
+counts = highlight.status_counts(text, items_a, items_b)
+if counts:
+    st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {v} chars" for k, v in counts.items()
+                          if v))
+
+# ---- contributions ------------------------------------------------------------------------------
+st.subheader("Contributions")
+explained = state.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
+if explained is None:
+    st.info(state.unavailable_message(metric), icon="⏳")
+else:
+    if selected:
+        st.markdown(f"**Pairs formed by {span_text[selected]}**")
+        rows = state.rows_for_span(explained, selected)
+        if len(rows):
+            st.dataframe(rows, hide_index=True, key="span_pairs")
+        else:
+            st.caption("This span overlaps no span of the other set: it adds nothing to the "
+                       "numerators.")
+        best = state.best_match_for_span(explained, selected)
+        if best is not None:
+            st.markdown(f"MAFALDA takes from it: {best}")
+    st.markdown(f"**Every pair of document {doc}**")
+    table = explained.pairs
+    st.dataframe(paginate(table, key="pairs_page"), hide_index=True, key="doc_pairs")
+    download_buttons(table, f"contributions_{doc}", key="dl_pairs")
+
+st.subheader("This document's scores")
+doc_scores = state.document_scores(ws.key, ws, set_a, set_b, doc, variant=st.session_state.get(
+    state.K_VARIANT, state.DEFAULTS[state.K_VARIANT]), mvariant=st.session_state.get(
+    state.K_MAF_VARIANT, state.DEFAULTS[state.K_MAF_VARIANT]), level=level)
+if doc_scores.empty:
+    st.info("No metric module is available yet to score this document.", icon="⏳")
+else:
+    st.dataframe(doc_scores, hide_index=True, key="doc_scores")
+    download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")

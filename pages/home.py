@@ -1,0 +1,57 @@
+"""Overview: what SpanScope is, the loaded corpus at a glance (already scored), links onward."""
+
+import streamlit as st
+
+from ui import state
+
+st.title("🔎 SpanScope")
+st.markdown(
+    "Score, debug and teach **span-level annotation metrics**: compare gold annotations with "
+    "system predictions or other annotators, character span by character span, under the "
+    "Da San Martino et al. (2019) metric used by NLP4IF-2019, SemEval-2020 Task 11 and "
+    "SemEval-2021 Task 6, and the MAFALDA metric (Helwe et al. 2024), which accepts alternative "
+    "gold labels. See exactly which pair of spans earns which share of precision and recall."
+)
+
+ws = state.workspace()
+if ws.empty:
+    st.info("No data is loaded: there is no bundled sample corpus in this build and nothing was "
+            "uploaded.", icon="ℹ️")
+    st.page_link("pages/data.py", label="Upload gold and prediction files", icon="📂")
+    st.stop()
+
+tables = state.summary_tables(ws.key, ws)
+st.subheader(f"Loaded: {ws.title}")
+m = st.columns(4)
+m[0].metric("Documents", f"{tables['n_docs']:,}")
+m[1].metric("Annotation sets", len(ws.sets))
+m[2].metric("Spans", f"{sum(s.span_count() for s in ws.sets.values()):,}")
+m[3].metric("Labels", len(state.all_labels(ws.key, ws)))
+
+ref, _ = state.default_pair(ws)
+systems = state.compared_sets(ws, ref) if ref else []
+if ref and systems:
+    overview = state.systems_overview(
+        ws.key, ws, ref, tuple(systems), state.DEFAULTS[state.K_VARIANT],
+        state.DEFAULTS[state.K_MAF_VARIANT], state.DEFAULTS[state.K_LEVEL], 0, 0,
+    )
+    st.markdown(f"**Every set scored against `{ref}`** (defaults; change them on Scores):")
+    if len(overview.table.columns) > 1:
+        st.dataframe(overview.table, hide_index=True, key="home_overview")
+    for metric in state.METRIC_NAMES:
+        if not overview.available[metric]:
+            st.caption(state.unavailable_message(metric))
+else:
+    st.dataframe(tables["sets"], hide_index=True, key="home_sets")
+
+st.subheader("Where next")
+c = st.columns(3)
+with c[0]:
+    st.page_link("pages/data.py", label="Data", icon="📂")
+    st.caption("Upload your own files, check their errors and warnings, see spans per label.")
+with c[1]:
+    st.page_link("pages/scores.py", label="Scores", icon="📊")
+    st.caption("Both metrics side by side, per label, per document, with bootstrap intervals.")
+with c[2]:
+    st.page_link("pages/documents.py", label="Documents", icon="📄")
+    st.caption("One document, gold and prediction side by side, every span's contributions.")

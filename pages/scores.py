@@ -1,0 +1,114 @@
+"""Scores: every system against the reference under both span metrics and the text-level scores."""
+
+import pandas as pd
+import streamlit as st
+
+from ui import charts, state
+from ui.widgets import download_buttons, paginate
+
+st.title("📊 Scores")
+ws = state.workspace()
+if ws.empty or len(ws.sets) < 2:
+    st.info("Scores need a reference set and at least one other set.", icon="ℹ️")
+    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+    st.stop()
+if not ws.shareable:
+    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+
+names = list(ws.sets)
+default_a, _ = state.default_pair(ws)
+
+c1, c2, c3, c4 = st.columns(4)
+ref = c1.selectbox("Reference (gold)", names, index=names.index(default_a) if default_a else 0,
+                   key=state.K_SET_A, bind="query-params")
+variant = c2.selectbox("Da San Martino variant", state.MARTINO_VARIANTS, key=state.K_VARIANT,
+                       bind="query-params",
+                       help="nlp4if2019: NLP4IF-2019 FLC; semeval2020-si/-tc: SemEval-2020 "
+                       "Task 11; semeval2021: SemEval-2021 Task 6 (see docs/dashboard.md).")
+mvariant = c3.selectbox("MAFALDA variant", state.MAFALDA_VARIANTS, key=state.K_MAF_VARIANT,
+                        bind="query-params")
+level = c4.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
+                     help="2: fine-grained fallacies; 1: their 3 categories; 0: fallacy or not.")
+
+systems = state.compared_sets(ws, ref)
+if not systems:
+    st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
+    st.stop()
+
+b1, b2, _ = st.columns([1, 1, 2])
+n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
+                         key=state.K_BOOT_N, persist_state="session")
+seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
+                       persist_state="session")
+
+# ---- all systems side by side -------------------------------------------------------------------
+st.subheader("All systems")
+overview = state.systems_overview(ws.key, ws, ref, tuple(systems), variant, mvariant, level,
+                                  int(n_boot), int(seed))
+for metric in state.METRIC_NAMES:
+    if not overview.available[metric]:
+        st.info(state.unavailable_message(metric), icon="⏳")
+if len(overview.table.columns) > 1:
+    st.caption(f"95% bootstrap intervals over documents: {int(n_boot):,} resamples, seed "
+               f"{int(seed)}. Text-level: labels of each document as a set, micro-averaged.")
+    st.dataframe(overview.table, hide_index=True, key="overview_table")
+    download_buttons(overview.table, "systems", key="dl_overview")
+    f1_cols = {label: col for label, col in overview.f1_columns.items()
+               if col in overview.table}
+    if f1_cols:
+        st.plotly_chart(charts.systems_f1(overview.table, columns=f1_cols,
+                                          title=f"F1 against {ref}"), key="systems_chart")
+
+# ---- one system in detail -----------------------------------------------------------------------
+st.subheader("One system in detail")
+d1, d2 = st.columns(2)
+system = d1.selectbox("System", systems, key=state.K_SET_B, bind="query-params")
+metric = d2.radio("Metric", list(state.METRIC_NAMES), format_func=state.METRIC_NAMES.get,
+                  key=state.K_METRIC, bind="query-params", horizontal=True)
+var = variant if metric == "martino" else mvariant
+lev = 2 if metric == "martino" else int(level)
+result = state.pair_result(ws.key, ws, ref, system, metric, var, lev)
+if result is None:
+    st.info(state.unavailable_message(metric), icon="⏳")
+    st.stop()
+
+tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
+with tab_labels:
+    per_label = result.per_label
+    st.dataframe(per_label, hide_index=True, key="per_label_table")
+    download_buttons(per_label, f"per_label_{system}_{metric}", key="dl_per_label")
+    if len(per_label):
+        st.plotly_chart(charts.per_label_prf(per_label, title=f"{system}: P, R, F1 per label "
+                                             f"({state.METRIC_NAMES[metric]})"),
+                        key="per_label_chart")
+with tab_docs:
+    per_doc = result.per_doc
+    order = st.selectbox("Sort by", ["F1", "P", "R", "document"], key="doc_table_sort",
+                         persist_state="session")
+    ascending = st.toggle("Ascending", value=True, key="doc_table_asc", persist_state="session")
+    shown = per_doc.sort_values(order, ascending=ascending, kind="stable")
+    st.dataframe(paginate(shown, key=state.K_TABLE_PAGE), hide_index=True, key="per_doc_table")
+    download_buttons(shown, f"per_document_{system}_{metric}", key="dl_per_doc")
+    st.page_link("pages/documents.py", label="Open the lowest-scoring document", icon="📄",
+                 query_params={state.K_SET_A: ref, state.K_SET_B: system,
+                               state.K_METRIC: metric,
+                               state.K_DOC: str(per_doc.sort_values("F1").iloc[0]["document"])}
+                 if len(per_doc) else None)
+
+# ---- paired comparison --------------------------------------------------------------------------
+st.subheader("Paired comparison")
+if len(systems) < 2:
+    st.caption("Load a second system to compare two systems.")
+    st.stop()
+p1, p2 = st.columns(2)
+sys1 = p1.selectbox("System 1", systems, key=state.K_SYS1, bind="query-params")
+sys2 = p2.selectbox("System 2", [s for s in systems if s != sys1], key=state.K_SYS2,
+                    bind="query-params")
+paired = state.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
+                                 int(seed))
+if paired is None:
+    st.info("The paired bootstrap (`core/stats.py`) is not available in this build.", icon="⏳")
+else:
+    table = pd.DataFrame([paired])
+    st.dataframe(table, hide_index=True, key="paired_table")
+    download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")

@@ -1,0 +1,83 @@
+"""AppTest fixtures: the app on a small hand-made corpus, injected as an uploaded workspace.
+
+Hand-made data keeps these tests independent of the readers; ``sample_available`` tells the
+tests that also run on the bundled sample whether it is there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.model import AnnotationSet, Span
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app.py"
+XSS_TEXT = 'Hello <script>alert("x")</script> and <img src=x onerror=alert(1)> world, done.'
+XSS_LABEL = "<b>bold</b>"
+
+
+def corpus() -> tuple[dict[str, str | None], list[AnnotationSet]]:
+    """Three documents; gold, two systems; nested and overlapping spans; XSS text and label."""
+    texts: dict[str, str | None] = {
+        "doc1": "The quick brown fox jumps over the lazy dog near the river bank today.",
+        "doc2": "Fear sells: they will take everything you own unless you act now!",
+        "doc10": XSS_TEXT,
+    }
+    gold = AnnotationSet("gold", {
+        "doc1": (Span(4, 19, "Loaded"), Span(10, 15, "Doubt"), Span(35, 43, "Loaded")),
+        "doc2": (Span(0, 10, "Fear"), Span(12, 44, "Fear")),
+        "doc10": (Span(6, 34, XSS_LABEL),),
+    }, "gold")
+    sys_a = AnnotationSet("system_a", {
+        "doc1": (Span(4, 15, "Loaded"), Span(50, 60, "Doubt")),
+        "doc2": (Span(0, 10, "Fear"),),
+        "doc10": (Span(6, 20, XSS_LABEL),),
+    }, "system")
+    sys_b = AnnotationSet("system_b", {
+        "doc1": (Span(4, 19, "Loaded"),),
+        "doc2": (Span(5, 30, "Doubt"),),
+    }, "system")
+    return texts, [gold, sys_a, sys_b]
+
+
+def workspace():  # -> ui.state.Workspace (imported lazily: ui.state imports streamlit)
+    from ui import state
+
+    texts, sets = corpus()
+    report = state.FileReport("handmade.json", "test", "gold", "handmade", texts, tuple(sets))
+    return state.build_workspace([report], key="test:handmade", title="hand-made corpus",
+                                 shareable=False)
+
+
+@pytest.fixture
+def make_app() -> Callable[..., AppTest]:
+    """``make_app(page=None, data="handmade"|"empty"|"sample", params={})`` -> a run AppTest."""
+
+    def make(page: str | None = None, data: str = "handmade",
+             params: dict[str, str] | None = None) -> AppTest:
+        from ui import state
+
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        for key, value in (params or {}).items():
+            at.query_params[key] = value
+        if data == "handmade":
+            at.session_state[state.K_SOURCE] = "upload"
+            at.session_state[state.K_UPLOAD_WS] = workspace()
+        elif data == "empty":
+            at.session_state[state.K_SOURCE] = "upload"
+        at.run()
+        if page is not None:
+            at.switch_page(page).run()
+        return at
+
+    return make
+
+
+def sample_available() -> bool:
+    from ui import state
+
+    return bool(state.sample_names())
