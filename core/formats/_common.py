@@ -1,0 +1,435 @@
+"""Validation shared by every reader: offsets, spans, labels, ids, JSON positions, warnings.
+
+Every reader turns raw values into :class:`~core.model.Span` objects through these helpers so
+that one wording is used everywhere (``STYLE.md``; issue 2, "Bad input"): a
+:class:`~core.errors.FormatError` names the file, the line (or JSON path), the field, what was
+expected and what was found, e.g. ``pred.tsv:17: field 'end': expected an integer greater than
+start (12), got '9'``. Suspicious but usable values (a ``text_fragment`` that differs from the
+text, a span that starts or ends in whitespace, a skipped record) become warnings on the
+:class:`~core.formats.Loaded` result, so nothing is dropped silently.
+
+Deliberate differences from the official scorers (``shared/reference/official-scorers.md``):
+``10.7`` is refused where the SemEval-2021 scorer truncates it with ``int()``; duplicate
+document ids are refused where it keeps the last entry; a numeric id is converted to a string
+with a warning where it would compare ``1`` and ``"1"`` as different documents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePosixPath
+from typing import Any
+
+from core.errors import FormatError
+from core.model import AnnotationSet, Span
+
+_INT_RE = re.compile(r"[+]?[0-9]+\Z")
+
+
+def _shown(value: object) -> str:
+    """How a found value is quoted in a message (strings quoted, long values shortened)."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parse_offset(
+    value: object,
+    file: str,
+    *,
+    field: str,
+    line: int | None = None,
+    path: str | None = None,
+) -> int:
+    """A character offset: a non-negative int, or a string of decimal digits such as ``"10"``.
+
+    Strings are accepted because the SemEval-2021 scorer passes offsets through ``int()``
+    (conformance case ``s21_string_offsets_accepted``); floats, booleans and other strings are
+    refused instead of being truncated as that scorer does with ``10.7``.
+
+    >>> parse_offset("10", "p.json", field="start")
+    10
+    >>> parse_offset(10.7, "p.json", field="end", line=3)
+    Traceback (most recent call last):
+    ...
+    core.errors.FormatError: p.json:3: field 'end': expected a non-negative integer offset, got 10.7
+    """
+    if isinstance(value, bool):
+        found: object = value
+    elif isinstance(value, int):
+        if value >= 0:
+            return value
+        raise FormatError(
+            file, f"expected a non-negative integer offset, got {value}",
+            line=line, field=field, path=path,
+        )
+    elif isinstance(value, str):
+        stripped = value.strip()
+        if _INT_RE.match(stripped):
+            return int(stripped)
+        if re.fullmatch(r"-[0-9]+", stripped):
+            raise FormatError(
+                file, f"expected a non-negative integer offset, got {_shown(value)}",
+                line=line, field=field, path=path,
+            )
+        found = value
+    else:
+        found = value
+    if value is None:
+        found_text = "null"
+    elif isinstance(found, float):
+        found_text = repr(found)
+    else:
+        found_text = _shown(found)
+    raise FormatError(
+        file, f"expected a non-negative integer offset, got {found_text}",
+        line=line, field=field, path=path,
+    )
+
+
+def make_span(
+    start: object,
+    end: object,
+    label: object,
+    file: str,
+    *,
+    line: int | None = None,
+    path: str | None = None,
+    text: str | None = None,
+    fields: tuple[str, str, str] = ("start", "end", "label"),
+) -> Span:
+    """Validate raw offsets and a label and build a :class:`Span`.
+
+    ``fields`` are the names the format gives to start, end and label, used in messages. When the
+    document ``text`` is known, ``end`` must not pass its length.
+
+    >>> make_span(3, "9", "Doubt", "g.json")
+    Span(start=3, end=9, label='Doubt')
+    >>> make_span(12, 9, "Doubt", "pred.tsv", line=17)
+    Traceback (most recent call last):
+    ...
+    core.errors.FormatError: pred.tsv:17: field 'end': expected an integer greater than start (12),
+    got '9'
+    """
+    f_start, f_end, f_label = fields
+    s = parse_offset(start, file, field=f_start, line=line, path=_join(path, f_start))
+    e = parse_offset(end, file, field=f_end, line=line, path=_join(path, f_end))
+    if e <= s:
+        raise FormatError(
+            file, f"expected an integer greater than start ({s}), got '{e}'",
+            line=line, field=f_end, path=_join(path, f_end),
+        )
+    if not isinstance(label, str) or not label.strip():
+        raise FormatError(
+            file, f"expected a non-empty label string, got {_shown(label)}",
+            line=line, field=f_label, path=_join(path, f_label),
+        )
+    if text is not None and e > len(text):
+        raise FormatError(
+            file,
+            f"expected an offset within the text (length {len(text)}), got {e}",
+            line=line, field=f_end, path=_join(path, f_end),
+        )
+    return Span(s, e, label)
+
+
+def _join(path: str | None, field: str) -> str | None:
+    """``[3].labels[0]`` + ``end`` -> ``[3].labels[0].end`` (None stays None)."""
+    if path is None:
+        return None
+    return f"{path}.{field}" if path else field
+
+
+def check_label(
+    label: str,
+    allowed: Sequence[str] | None,
+    file: str,
+    *,
+    field: str,
+    line: int | None = None,
+    path: str | None = None,
+) -> None:
+    """Refuse a label outside the given label list (exact, case-sensitive match).
+
+    >>> check_label("Loaded language", ["Loaded Language", "Doubt"], "p.json", field="technique")
+    Traceback (most recent call last):
+    ...
+    core.errors.FormatError: p.json: field 'technique': expected one of the 2 labels ...
+    (did you mean 'Loaded Language'?)
+    """
+    if allowed is None or label in allowed:
+        return
+    close = difflib.get_close_matches(label, list(allowed), n=1, cutoff=0.6)
+    if not close:
+        lowered = {a.lower(): a for a in allowed}
+        if label.lower() in lowered:
+            close = [lowered[label.lower()]]
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise FormatError(
+        file,
+        f"expected one of the {len(allowed)} labels of the label list, got {label!r}{hint}",
+        line=line, field=field, path=path,
+    )
+
+
+def span_warnings(
+    span: Span,
+    text: str | None,
+    *,
+    fragment: str | None = None,
+    fragment_field: str = "text_fragment",
+) -> list[tuple[str, str | None]]:
+    """Warnings (message, field) about a valid span: fragment mismatch, whitespace at an edge.
+
+    A ``fragment`` given by the file that differs from ``text[start:end]`` is reported with both
+    strings (the official 2021 test gold has five such spans, ``official-scorers.md`` §6). A span
+    that begins or ends in whitespace is reported with its fragment: most annotation guidelines
+    exclude it, and it changes the character counts of the Da San Martino metric.
+
+    >>> span_warnings(Span(0, 3, "X"), "ab cd")
+    [("the span [0, 3) ends in whitespace: 'ab '", None)]
+    """
+    out: list[tuple[str, str | None]] = []
+    if text is None:
+        return out
+    actual = text[span.start : span.end]
+    if fragment is not None and fragment != actual:
+        out.append(
+            (
+                f"the fragment given, {fragment!r}, differs from the text at "
+                f"[{span.start}, {span.end}), {actual!r}; the offsets are used",
+                fragment_field,
+            )
+        )
+    if actual[:1].isspace() or actual[-1:].isspace():
+        edge = "begins" if actual[:1].isspace() else "ends"
+        if actual[:1].isspace() and actual[-1:].isspace():
+            edge = "begins and ends"
+        out.append(
+            (f"the span [{span.start}, {span.end}) {edge} in whitespace: {actual!r}", None)
+        )
+    return out
+
+
+def check_doc_id(
+    value: object, file: str, *, field: str = "id", line: int | None = None,
+    path: str | None = None,
+) -> tuple[str, str | None]:
+    """A document id as a string, and a warning when it had to be converted from a number.
+
+    >>> check_doc_id(7, "g.json")[0]
+    '7'
+    >>> check_doc_id(7, "g.json")[1]
+    "a numeric id 7 is read as the string '7' (the official 2021 scorer would treat 7 and '7' ..."
+    """
+    if isinstance(value, str):
+        if not value.strip():
+            raise FormatError(
+                file, "expected a non-empty document id, got ''", line=line, field=field,
+                path=path,
+            )
+        return value, None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value), (
+            f"a numeric id {value} is read as the string '{value}' (the official 2021 scorer "
+            f"would treat {value} and '{value}' as different documents)"
+        )
+    raise FormatError(
+        file, f"expected a document id (a string), got {_shown(value)}",
+        line=line, field=field, path=path,
+    )
+
+
+class DuplicateIds:
+    """Remember where each document id was seen; a second sighting is a FormatError naming both.
+
+    The official 2021 scorer silently keeps the last entry (``s21_duplicate_document_id_in_
+    prediction``); silently merging or replacing would change a score, so we refuse.
+    """
+
+    def __init__(self, file: str, what: str = "document id") -> None:
+        self.file = file
+        self.what = what
+        self.seen: dict[str, str] = {}
+
+    def add(
+        self, doc_id: str, where: str, *, line: int | None = None, path: str | None = None,
+        field: str = "id",
+    ) -> None:
+        if doc_id in self.seen:
+            raise FormatError(
+                self.file,
+                f"duplicate {self.what} {doc_id!r}: first at {self.seen[doc_id]}, again at "
+                f"{where}; each document must appear once",
+                line=line, field=field, path=path,
+            )
+        self.seen[doc_id] = where
+
+
+def sorted_spans(spans: Mapping[str, Iterable[Span]]) -> dict[str, tuple[Span, ...]]:
+    """Per document, spans sorted by (start, end, label); keys keep their order."""
+    return {doc: tuple(sorted(items)) for doc, items in spans.items()}
+
+
+def duplicate_span_warnings(spans: Sequence[Span]) -> list[Span]:
+    """Spans that occur more than once (kept: a duplicate prediction counts twice in P and R)."""
+    seen: set[Span] = set()
+    dups: list[Span] = []
+    for span in spans:
+        if span in seen:
+            dups.append(span)
+        seen.add(span)
+    return dups
+
+
+def single_set(sets: Sequence[AnnotationSet], fmt: str) -> AnnotationSet:
+    """The one set a single-set format can write, or a FormatError naming the choices."""
+    if len(sets) != 1:
+        names = ", ".join(s.name for s in sets) or "none"
+        raise FormatError(
+            "<output>",
+            f"the {fmt} format holds one annotation set, got {len(sets)} ({names}); "
+            "choose one with --set NAME",
+        )
+    return sets[0]
+
+
+def set_name_of(source: str) -> str:
+    """The default annotation set name of an input: its file or folder name without extension.
+
+    >>> set_name_of("sample_data/propaganda/system_a.json")
+    'system_a'
+    >>> set_name_of("runs/gold/")
+    'gold'
+    """
+    name = PurePosixPath(source.replace("\\", "/").rstrip("/")).name or source
+    for suffix in (".jsonl", ".json", ".tsv", ".labels", ".csv", ".txt", ".ann"):
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+# --- JSON with positions -------------------------------------------------------------------
+
+def load_json(file: str, text: str) -> Any:
+    """Parse JSON; a syntax error becomes a FormatError with line and column.
+
+    >>> load_json("g.json", '[{"id": "1",}]')
+    Traceback (most recent call last):
+    ...
+    core.errors.FormatError: g.json:1: malformed JSON at column 13: Expecting property name ...
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            file, f"malformed JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
+        ) from None
+    except RecursionError:
+        raise FormatError(file, "malformed JSON: nested too deeply") from None
+
+
+def iter_jsonl(file: str, text: str) -> list[tuple[int, Any]]:
+    """Parse JSON Lines: ``(line number, value)`` per non-blank line; errors name line and column.
+
+    Blank lines are allowed (many exporters end with one); a malformed line is an error rather
+    than a skipped record.
+    """
+    out: list[tuple[int, Any]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            out.append((number, json.loads(raw)))
+        except json.JSONDecodeError as exc:
+            raise FormatError(
+                file, f"malformed JSON at column {exc.colno}: {exc.msg}", line=number
+            ) from None
+    return out
+
+
+_NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_WS = " \t\n\r"
+
+
+class JsonLocator:
+    """Line numbers of the values of a JSON document, by path, computed on first use.
+
+    Used only to put a line number next to a JSON path in messages, so the cost (one extra
+    pass in Python) is paid only when there is something to report.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._pos: dict[tuple[str | int, ...], int] | None = None
+
+    def line(self, *path: str | int) -> int | None:
+        if self._pos is None:
+            self._pos = {}
+            # The text parsed as JSON already; a locator failure only loses a line number.
+            with contextlib.suppress(IndexError, ValueError, RecursionError):
+                self._scan(self._skip(0), ())
+        offset = self._pos.get(tuple(path))
+        return None if offset is None else self.text.count("\n", 0, offset) + 1
+
+    def _skip(self, i: int) -> int:
+        while i < len(self.text) and self.text[i] in _WS:
+            i += 1
+        return i
+
+    def _scan(self, i: int, path: tuple[str | int, ...]) -> int:
+        assert self._pos is not None
+        self._pos[path] = i
+        t = self.text
+        ch = t[i]
+        if ch == "{":
+            i = self._skip(i + 1)
+            if t[i] == "}":
+                return i + 1
+            while True:
+                key, i = json.decoder.scanstring(t, i + 1)  # type: ignore[attr-defined]
+                i = self._skip(i)
+                i = self._skip(i + 1)  # the colon
+                i = self._skip(self._scan(i, (*path, key)))
+                if t[i] == "}":
+                    return i + 1
+                i = self._skip(i + 1)  # the comma
+        if ch == "[":
+            i = self._skip(i + 1)
+            if t[i] == "]":
+                return i + 1
+            index = 0
+            while True:
+                i = self._skip(self._scan(i, (*path, index)))
+                index += 1
+                if t[i] == "]":
+                    return i + 1
+                i = self._skip(i + 1)
+        if ch == '"':
+            _, end = json.decoder.scanstring(t, i + 1)  # type: ignore[attr-defined]
+            return int(end)
+        for literal in ("true", "false", "null", "NaN", "Infinity", "-Infinity"):
+            if t.startswith(literal, i):
+                return i + len(literal)
+        match = _NUMBER_RE.match(t, i)
+        if match is None:
+            raise ValueError(i)
+        return match.end()
+
+
+def json_path(*parts: str | int) -> str:
+    """``json_path(3, "labels", 0, "end")`` -> ``[3].labels[0].end``.
+
+    >>> json_path(3, "labels", 0, "end")
+    '[3].labels[0].end'
+    """
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
