@@ -214,6 +214,10 @@ def _run(args: argparse.Namespace) -> int:
 
         result = validate(args.file, fmt=args.format, labels_file=args.labels)
         _emit(result, args.json)
+        if not result["valid"]:
+            # The report went to stdout; the one-line reason also goes to stderr, exit 1.
+            print(f"error: {result['errors'][0]}", file=sys.stderr)
+            return 1
         return 0
     raise UsageError(f"unknown command {args.command!r}")  # pragma: no cover
 

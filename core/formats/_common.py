@@ -339,7 +339,8 @@ def iter_jsonl(file: str, text: str) -> list[tuple[int, Any]]:
     than a skipped record.
     """
     out: list[tuple[int, Any]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Split on "\n" only: a JSON string may hold U+2028 and others that splitlines() breaks on.
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         try:

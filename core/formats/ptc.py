@@ -141,7 +141,11 @@ def _read_tsv(
     """Rows of one TSV; ``file_id`` is the id a gold file's name gives (rows must agree)."""
     spans: dict[str, list[Span]] = {}
     columns: int | None = None
-    lines = text.splitlines()
+    # Split on "\n" only, as the official scorers iterate over file lines; one final newline
+    # ends the last row rather than adding a blank one.
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
     for number, raw in enumerate(lines, start=1):
         row = raw.rstrip()
         if not row:

@@ -1,0 +1,149 @@
+"""``python -m core convert`` and ``python -m core validate``: format conversion and checking.
+
+Both go through the same readers as scoring (:func:`core.formats.load_path`), so a file that
+``validate`` accepts is one that ``score`` reads, and ``convert`` refuses what the readers refuse.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from core.errors import FormatError, SpanScopeError
+from core.formats import Loaded, ReadOptions, load_path, write_files
+from core.model import AnnotationSet
+
+FOLDER_FORMATS = ("brat",)
+"""Formats that are always written as a folder (one file per document)."""
+
+
+def _choose_sets(loaded: Loaded, set_name: str | None, source: str) -> list[AnnotationSet]:
+    if set_name is None:
+        return list(loaded.sets)
+    chosen = [s for s in loaded.sets if s.name == set_name]
+    if not chosen:
+        names = ", ".join(repr(s.name) for s in loaded.sets)
+        raise FormatError(source, f"no annotation set named {set_name!r}; sets: {names}")
+    return chosen
+
+
+def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
+            ) -> dict[str, str]:
+    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix."""
+    suffix = output.suffix.lower()
+    if fmt == "ptc" and suffix in (".tsv", ".txt"):
+        from core.formats import ptc
+
+        return ptc.write_tsv(loaded.texts, sets)
+    if fmt == "spans-csv" and suffix == ".jsonl":
+        from core.formats import spans_csv
+
+        return spans_csv.write_jsonl(loaded.texts, sets)
+    return write_files(fmt, loaded.texts, sets)
+
+
+def convert(
+    input: str | Path,
+    output: str | Path,
+    *,
+    to: str,
+    from_format: str | None = None,
+    set_name: str | None = None,
+) -> list[str]:
+    """Read ``input`` (any format, detected unless ``from_format``) and write it as ``to``.
+
+    Single-file formats write ``output`` as a file; brat, and PTC unless ``output`` ends in
+    ``.tsv``, write a folder (article ``.labels`` and ``.txt`` files). Returns the messages to
+    show: the reader's warnings, anything lost in the conversion, and a summary line.
+    """
+    out = Path(output)
+    loaded = load_path(input, fmt=from_format)
+    sets = _choose_sets(loaded, set_name, str(input))
+    files = _render(to, out, loaded, sets)
+    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    as_folder = to in FOLDER_FORMATS or (to == "ptc" and out.suffix.lower() not in (".tsv",
+                                                                                    ".txt"))
+    if as_folder:
+        if out.exists() and not out.is_dir():
+            raise FormatError(str(out), f"the {to} format is written as a folder, but this is "
+                              "a file")
+        out.mkdir(parents=True, exist_ok=True)
+        for rel, content in files.items():
+            target = out / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8", newline="")
+    else:
+        if len(files) != 1:  # pragma: no cover - every single-file writer returns one file
+            raise FormatError(str(out), f"the {to} writer produced {len(files)} files")
+        if out.is_dir():
+            raise FormatError(str(out), "is a folder; give a file name for the output")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(next(iter(files.values())), encoding="utf-8", newline="")
+    messages.extend(_losses(to, out, loaded, sets))
+    docs = len({d for s in sets for d in s.spans})
+    spans = sum(s.span_count() for s in sets)
+    names = ", ".join(s.name for s in sets)
+    messages.append(f"wrote {docs} documents, {spans} spans ({names}) as {to} to {out}")
+    return messages
+
+
+def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]:
+    """What the target format cannot hold, said once each."""
+    notes: list[str] = []
+    has_text = any(t is not None for t in loaded.texts.values())
+    single_tsv = to == "ptc" and out.suffix.lower() in (".tsv", ".txt")
+    if has_text and (to == "spans-csv" or single_tsv):
+        notes.append(f"note: the {to} file does not carry the document texts")
+    if single_tsv:
+        empty = [d for s in sets for d, spans in s if not spans]
+        if empty:
+            notes.append(f"note: {len(empty)} documents without spans cannot be listed in a "
+                         "single PTC TSV file; write a folder to keep them")
+    if to == "brat":
+        spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans if " " in sp.label})
+        if spaced:
+            notes.append("note: brat's own tool does not accept labels with spaces, e.g. "
+                         f"{spaced[0]!r}; SpanScope reads them back")
+    return notes
+
+
+def validate(
+    file: str | Path, *, fmt: str | None = None, labels_file: str | None = None
+) -> dict[str, Any]:
+    """Read ``file`` and summarise it: documents, spans, sets, errors and warnings.
+
+    A missing file or label list raises (the command line reports it and exits 1); a file that
+    the reader refuses gives ``valid: False`` with the reader's message in ``errors``.
+    """
+    from core.cli import labels_from_file
+
+    path = Path(file)
+    if not path.exists():
+        raise FormatError(str(path), "no such file or folder")
+    labels = labels_from_file(labels_file)
+    result: dict[str, Any] = {
+        "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
+        "errors": [], "warnings": [], "valid": False,
+    }
+    try:
+        loaded = load_path(path, fmt=fmt, options=ReadOptions(labels=labels))
+    except SpanScopeError as exc:
+        result["errors"].append(str(exc))
+        return result
+    result["format"] = loaded.format
+    doc_ids = set(loaded.texts)
+    for aset in loaded.sets:
+        doc_ids.update(aset.spans)
+        counts = Counter(s.label for _, spans in aset for s in spans)
+        result["sets"][aset.name] = {
+            "role": aset.role,
+            "documents": len(aset.spans),
+            "spans": aset.span_count(),
+            "labels": dict(sorted(counts.items())),
+        }
+    result["documents"] = len(doc_ids)
+    result["spans"] = sum(s.span_count() for s in loaded.sets)
+    result["warnings"] = [str(d) for d in loaded.diagnostics]
+    result["valid"] = True
+    return result
