@@ -101,7 +101,8 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
             notes.append(f"note: {len(empty)} documents without spans cannot be listed in a "
                          "single PTC TSV file; write a folder to keep them")
     if to == "brat":
-        spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans if " " in sp.label})
+        spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans
+                         if " " in sp.label})
         if spaced:
             notes.append("note: brat's own tool does not accept labels with spaces, e.g. "
                          f"{spaced[0]!r}; SpanScope reads them back")

@@ -31,8 +31,8 @@ from core.model import AnnotationSet, Span
 
 FORMAT = "brat"
 _TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")
-_SKIPPED = {"R": "relation", "E": "event", "A": "attribute", "M": "attribute",
-            "N": "normalisation", "#": "note", "*": "equivalence"}
+_SKIPPED = {"R": "a relation", "E": "an event", "A": "an attribute", "M": "an attribute",
+            "N": "a normalisation", "#": "a note", "*": "an equivalence"}
 
 
 def sniff(filename: str, head: str) -> int:
@@ -89,8 +89,8 @@ def _read_ann(
             continue
         kind = raw[:1]
         if kind != "T":
-            what = _SKIPPED.get(kind, "unknown")
-            loaded.warn(f"skipped a {what} line (only T lines carry spans): {raw[:60]!r}",
+            what = _SKIPPED.get(kind, "an unknown")
+            loaded.warn(f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
                         line=number, file=file)
             continue
         cols = raw.split("\t")

@@ -52,13 +52,24 @@ def sniff(filename: str, head: str) -> int:
     lines = [line for line in head.splitlines()[:20] if line.strip()]
     if head and not head.endswith("\n") and len(lines) > 1:
         lines = lines[:-1]  # the last line may be cut by the 4 KiB head
+    tsv = lower.endswith(".tsv")
     if not lines:
-        return 5 if lower.endswith(".tsv") else 0
+        return 5 if tsv else 0
+    good = 0
     for line in lines:
         cols = line.rstrip().split("\t")
-        if len(cols) not in (3, 4) or not all(_INT.match(c.strip()) for c in cols[-2:]):
-            return 0
-    return 90 if lower.endswith((".tsv", ".txt")) else 60
+        if len(cols) in (3, 4) and all(_INT.match(c.strip()) for c in cols[-2:]) and (
+            _INT.match(cols[0].strip())
+        ):
+            good += 1
+    if good == len(lines):
+        return 90 if tsv or lower.endswith(".txt") else 60
+    # A .tsv that is not HatEval-like (which has a header with HS) is most likely a PTC file
+    # with an error: read it as PTC so that the reader names the bad line.
+    header = lines[0].lower().split("\t")
+    if tsv and "hs" not in [h.strip() for h in header]:
+        return 40 if good else 30
+    return 0
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
@@ -187,7 +198,7 @@ def _read_tsv(
             span = make_span(start, end, label, file, line=number, text=text_for_doc,
                              fields=("start", "end", "technique"))
         except FormatError as exc:
-            if number == 1 and not _INT.match(start):
+            if number == 1 and start.lower() in ("start", "begin", "start_offset"):
                 raise FormatError(
                     file, exc.diagnostic.message + "; PTC files have no header row",
                     line=number, field=exc.field,
