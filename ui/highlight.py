@@ -60,8 +60,8 @@ STATUS_NAMES: dict[str, str] = {
     "optional": "optional gold (⊥)",
 }
 
-LANE_PX = 5  # vertical step between lanes
-STRIPE_PX = 3  # stripe thickness
+LANE_PX = 6  # vertical step between lanes
+STRIPE_PX = 4  # stripe thickness
 
 
 def label_colours(labels: Iterable[str]) -> dict[str, str]:
@@ -170,16 +170,18 @@ def render_lanes(
     pad = n_lanes * LANE_PX + 2
     parts: list[str] = []
     for seg in segments(intervals, len(text)):
+        # Tags go inside the segment so that the stripes of enclosing spans run on beneath them.
+        tags = []
         for i in starts.get(seg.start, ()):
             it = items[i]
             colour = colours.get(it.labels[0], "#444444")
-            weight = "700" if it.id == selected else "600"
-            parts.append(
+            weight = "800" if it.id == selected else "600"
+            tags.append(
                 f'<span class="ss-tag" data-span="{_esc(it.id)}" title="{_esc(it.label_text)}" '
                 f'style="font-size:0.68em;font-weight:{weight};color:{colour};'
                 f'vertical-align:super;margin:0 1px">{_esc(it.id)}</span>'
             )
-        fragment = _esc(text[seg.start : seg.end])
+        fragment = "".join(tags) + _esc(text[seg.start : seg.end])
         if not seg.covering:
             parts.append(fragment)
             continue

@@ -81,3 +81,36 @@ def sample_available() -> bool:
     from ui import state
 
     return bool(state.sample_names())
+
+
+@pytest.fixture
+def has_sample() -> bool:
+    """Whether the bundled sample corpus is in this checkout."""
+    return sample_available()
+
+
+@pytest.fixture
+def handmade() -> tuple[dict[str, str | None], list[AnnotationSet]]:
+    """The texts and sets of :func:`corpus`."""
+    return corpus()
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    """SemEval-2021 JSON files of the hand-made corpus, plus ``broken.json``."""
+    return Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def frame() -> Callable[..., object]:
+    """``frame(at, *columns)``: the first dataframe shown whose columns include ``columns``
+    (AppTest does not expose the ``key`` of a non-selectable ``st.dataframe``)."""
+
+    def find(at: AppTest, *columns: str):  # -> pandas.DataFrame
+        for df in at.dataframe:
+            value = df.value
+            if all(c in value.columns for c in columns):
+                return value
+        raise AssertionError(f"no dataframe with columns {columns}")
+
+    return find

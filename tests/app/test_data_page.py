@@ -1,0 +1,62 @@
+"""Data page: uploads of several files, a broken one reported while the others load, and the
+summary numbers equal the counts of the loaded sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ui import state
+
+
+def _upload(make_app, data_dir: Path, *names: str):
+    at = make_app("pages/data.py", data="empty")
+    files = [(f"{n}.json", (data_dir / f"{n}.json").read_bytes(), "application/json")
+             for n in names]
+    at.file_uploader(key=state.K_UPLOADS).set_value(files).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_broken_file_shows_its_error_while_the_others_load(make_app, data_dir: Path, frame) -> None:
+    at = _upload(make_app, data_dir, "gold", "system_a", "broken")
+    errors = [e.value for e in at.error]
+    assert any("broken.json" in e and "field 'end'" in e and ":18:" in e for e in errors), errors
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert list(ws.sets) == ["gold", "system_a"]
+    assert at.session_state[state.K_SOURCE] == "upload"
+    diags = frame(at, "severity", "message")
+    assert set(diags["file"]) >= {"broken.json", "gold.json"}
+    broken = diags[diags["file"] == "broken.json"].iloc[0]
+    assert (broken["severity"], broken["line"], broken["field"]) == ("error", 18, "end")
+
+
+def test_roles_are_guessed_from_file_names_and_can_be_changed(make_app, data_dir: Path, frame) -> None:
+    at = _upload(make_app, data_dir, "gold", "system_a")
+    assert at.selectbox(key=state.upload_key("role", "gold.json")).value == "gold"
+    assert at.selectbox(key=state.upload_key("role", "system_a.json")).value == "system"
+    at.selectbox(key=state.upload_key("role", "system_a.json")).select("annotator").run()
+    at.text_input(key=state.upload_key("name", "system_a.json")).input("Ann").run()
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert ws.sets["Ann"].role == "annotator"
+
+
+def test_summary_counts_equal_the_loaded_sets(make_app, data_dir: Path, handmade, frame) -> None:
+    at = _upload(make_app, data_dir, "gold", "system_a", "system_b")
+    texts, sets = handmade
+    shown = frame(at, "set", "role", "spans").set_index("set")
+    for aset in sets:
+        assert shown.loc[aset.name, "spans"] == aset.span_count()
+        assert shown.loc[aset.name, "documents"] == len(aset.spans)
+    labels = frame(at, "label", "gold").set_index("label")
+    assert labels.loc["Loaded", "gold"] == 2
+    assert labels.loc["Fear", "system_a"] == 1
+    missing = frame(at, "set", "document")
+    assert missing.to_dict("records") == [{"set": "system_b", "document": "doc10"}]
+    assert [m.value for m in at.metric][:1] == [f"{len(texts)}"]
+
+
+def test_format_override_reports_a_wrong_format_as_an_error(make_app, data_dir: Path, frame) -> None:
+    at = _upload(make_app, data_dir, "gold")
+    at.selectbox(key=state.upload_key("fmt", "gold.json")).select("ptc").run()
+    assert not at.exception
+    assert any("gold.json" in e.value for e in at.error)
