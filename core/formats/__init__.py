@@ -124,8 +124,11 @@ def decode(file: str, data: bytes) -> str:
         ) from None
 
 
-def detect(files: Mapping[str, bytes]) -> str:
-    """Guess the format of an input from its file names and first bytes."""
+def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
+    """Guess the format of an input from its file names and first bytes.
+
+    ``source`` names the input in the error message (default: its file names).
+    """
     if not files:
         raise FormatError("<input>", "no files to read")
     scores: dict[str, int] = {}
@@ -145,7 +148,7 @@ def detect(files: Mapping[str, bytes]) -> str:
         scores[fmt] = total
     best = max(scores, key=lambda f: scores[f])
     if scores[best] <= 0:
-        names = ", ".join(sorted(files)[:5])
+        names = source or ", ".join(sorted(files)[:5])
         raise FormatError(
             names,
             "could not detect the format; pass it explicitly (one of: "
@@ -172,8 +175,8 @@ def load_files(
     options: ReadOptions | None = None,
 ) -> Loaded:
     """Read one input given as ``{relative path: bytes}`` (one file, or a folder's files)."""
-    fmt = fmt or detect(files)
     source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
+    fmt = fmt or detect(files, source=source)
     loaded: Loaded = module(fmt).read(files, name=source, options=options or ReadOptions())
     return loaded
 

@@ -61,7 +61,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     spans: dict[str, list[Span]] = {}
     for path in sorted(ann):
         stem = path[: -len(".ann")]
-        doc_id = set_name_of(name) if single else stem
+        doc_id = PurePosixPath(stem).name if single else stem
         file = name if single else _sub(name, path)
         text = decode(_sub(name, stem + ".txt"), txt[stem]) if stem in txt else None
         if text is None and options.gold_texts is not None:

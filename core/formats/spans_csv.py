@@ -96,6 +96,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(file, "rows without an annotator in a file with an annotator column "
                           f"(lines {', '.join(lines)})", field="annotator")
     role: Role = "annotator" if with_annotator else options.role
+    if not per_set:
+        per_set[default] = {}  # a header and no row: a valid set with no document
     for set_name, spans in per_set.items():
         for doc_id, items in spans.items():
             for d in duplicate_span_warnings(items):

@@ -1,0 +1,139 @@
+"""``python -m core validate`` and ``convert`` on every sample file; exit statuses and messages."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.formats import load_path
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_data"
+BROKEN = Path(__file__).parent / "broken"
+MINE = ("propaganda", "figure1", "formats")
+
+
+def _inputs() -> list[Path]:
+    """Every annotation input of the samples this suite owns: files, and folders read whole."""
+    out: list[Path] = []
+    for corpus in MINE:
+        for path in sorted((SAMPLES / corpus).iterdir()):
+            if path.suffix in (".md", ".txt"):
+                continue  # README and the label list
+            out.append(path)
+    return out
+
+
+INPUTS = _inputs()
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_validate_accepts_every_sample_file(path: Path, capsys: pytest.CaptureFixture[str],
+                                             ) -> None:
+    labels = SAMPLES / "propaganda" / "labels.txt"
+    extra = [] if "system_b_si" in path.name else ["--labels", str(labels)]
+    assert main(["validate", str(path), "--json", *extra]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is True and report["errors"] == []
+    assert report["documents"] >= 1 and report["spans"] >= 1
+    assert sum(s["spans"] for s in report["sets"].values()) == report["spans"]
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_convert_every_sample_file_to_every_writable_format_keeps_spans(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = load_path(path)
+    chosen = source.sets[0]
+    args = ["--set", chosen.name] if len(source.sets) > 1 else []
+    numeric = all(d.isdigit() for d in chosen.spans)
+    targets = {"semeval2021": "out.json", "brat": "out_brat", "doccano": "out.jsonl",
+               "spans-csv": "out.csv"}
+    if numeric:
+        targets["ptc"] = "out_ptc"
+    for fmt, name in targets.items():
+        out = tmp_path / name
+        assert main(["convert", str(path), str(out), "--to", fmt, *args]) == 0, fmt
+        back = load_path(out).set
+        assert dict(back.spans) == dict(chosen.spans), fmt
+    err = capsys.readouterr().err
+    assert f"as semeval2021 to {tmp_path / 'out.json'}" in err
+
+
+def test_convert_to_a_single_ptc_tsv_notes_what_it_cannot_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "gold.tsv"
+    assert main(["convert", str(SAMPLES / "propaganda" / "gold.json"), str(out),
+                 "--to", "ptc"]) == 0
+    err = capsys.readouterr().err
+    assert "note: the ptc file does not carry the document texts" in err
+    assert "note: 1 documents without spans cannot be listed in a single PTC TSV file" in err
+    assert out.read_text(encoding="utf-8").count("\n") == 29
+
+
+def test_convert_of_several_sets_to_a_single_set_format_asks_for_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    src = SAMPLES / "formats" / "spans_annotators.csv"
+    assert main(["convert", str(src), str(tmp_path / "x.json"), "--to", "semeval2021"]) == 1
+    err = capsys.readouterr().err
+    assert "the semeval2021 format holds one annotation set, got 3 (annotator_1, annotator_2, " \
+        "annotator_3); choose one with --set NAME" in err
+    assert main(["convert", str(src), str(tmp_path / "x.json"), "--to", "semeval2021",
+                 "--set", "nobody"]) == 1
+    assert "no annotation set named 'nobody'" in capsys.readouterr().err
+
+
+def test_convert_keeps_every_annotator_in_spans_csv(tmp_path: Path) -> None:
+    src = SAMPLES / "formats" / "label_studio_annotators.json"
+    out = tmp_path / "all.csv"
+    assert main(["convert", str(src), str(out), "--to", "spans-csv"]) == 0
+    assert [(s.name, dict(s.spans)) for s in load_path(out).sets] == [
+        (s.name, dict(s.spans)) for s in load_path(src).sets]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in BROKEN.iterdir()))
+def test_validate_reports_every_broken_file_without_traceback(
+    name: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["validate", str(BROKEN / name), "--json"])
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert code == (0 if report["valid"] else 1)
+    if not report["valid"]:
+        assert err.startswith("error: ") and err.count("\n") == 1
+        assert str(BROKEN / name) in err
+
+
+def test_validate_with_a_label_list_refuses_an_unknown_label(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    labels = SAMPLES / "propaganda" / "labels.txt"
+    code = main(["validate", str(BROKEN / "unknown_label.json"), "--labels", str(labels)])
+    assert code == 1
+    assert "expected one of the 20 labels of the label list, got 'Loaded language' " \
+        "(did you mean 'Loaded Language'?)" in capsys.readouterr().err
+
+
+def test_command_line_validate_and_convert_run_as_a_module(tmp_path: Path) -> None:
+    gold = SAMPLES / "propaganda" / "gold.json"
+    ok = subprocess.run([sys.executable, "-m", "core", "validate", str(gold)], cwd=ROOT,
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0, ok.stderr
+    assert "semeval2021" in ok.stdout and "valid" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "core", "validate",
+                          str(BROKEN / "start_after_end.tsv")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert "start_after_end.tsv:3: field 'end': expected an integer greater than start (12), " \
+        "got '9'" in bad.stderr
+    out = tmp_path / "brat"
+    conv = subprocess.run([sys.executable, "-m", "core", "convert", str(gold), str(out),
+                           "--to", "brat"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert conv.returncode == 0, conv.stderr
+    assert sorted(p.name for p in out.iterdir())[:2] == ["1.ann", "1.txt"]

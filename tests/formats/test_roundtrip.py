@@ -1,0 +1,143 @@
+"""Writers and readers are inverse: write, read back, and get the same spans and texts."""
+
+from collections.abc import Callable, Mapping, Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.formats import ReadOptions, brat, doccano, load_files, ptc, semeval2021, spans_csv
+from core.model import AnnotationSet, Role, Span
+
+Writer = Callable[[Mapping[str, str | None], Sequence[AnnotationSet]], dict[str, str]]
+
+# Labels as people write them: words, spaces, punctuation and non-ASCII letters.
+LABEL = st.text(
+    alphabet=st.sampled_from([*list("abcXYZ é/-()'"), "ü", "ç"]), min_size=1, max_size=12
+).map(str.strip).filter(bool)
+# Texts include newlines, tabs and characters that str.splitlines() would break on.
+TEXT = st.text(
+    alphabet=st.sampled_from([*list("ab c.\n\t"), "\u2028", "\x85", "é", "😀", "\r"]),
+    min_size=1, max_size=40,
+)
+
+
+@st.composite
+def corpora(draw: st.DrawFn, numeric_ids: bool = False, with_texts: bool = True,
+            ) -> tuple[dict[str, str | None], AnnotationSet]:
+    n = draw(st.integers(0, 4))
+    ids = (draw(st.lists(st.integers(0, 999).map(str), min_size=n, max_size=n, unique=True))
+           if numeric_ids else
+           draw(st.lists(st.from_regex(r"[a-z0-9_]{1,6}", fullmatch=True), min_size=n,
+                         max_size=n, unique=True)))
+    texts: dict[str, str | None] = {}
+    spans: dict[str, tuple[Span, ...]] = {}
+    for doc in ids:
+        text = draw(TEXT) if with_texts and draw(st.booleans()) else None
+        length = len(text) if text is not None else 60
+        k = draw(st.integers(0, 4))
+        doc_spans = []
+        for _ in range(k):
+            start = draw(st.integers(0, length - 1))
+            end = draw(st.integers(start + 1, length))
+            doc_spans.append(Span(start, end, draw(LABEL)))
+        texts[doc] = text
+        spans[doc] = tuple(sorted(doc_spans))
+    return texts, AnnotationSet("runs", spans, "system")
+
+
+def _read(files: dict[str, str], fmt: str, name: str = "runs",
+          role: Role = "system") -> tuple[dict[str, str | None], list[AnnotationSet]]:
+    data = {k: v.encode("utf-8") for k, v in files.items()}
+    loaded = load_files(data, fmt=fmt, name=name, options=ReadOptions(role=role))
+    return loaded.texts, loaded.sets
+
+
+def _check(writer: Writer, fmt: str, texts: dict[str, str | None], aset: AnnotationSet,
+           keep_texts: bool = True) -> None:
+    files = writer(texts, [aset])
+    got_texts, sets = _read(files, fmt)
+    assert len(sets) == 1
+    assert dict(sets[0].spans) == dict(aset.spans)
+    if keep_texts:
+        assert got_texts == texts
+
+
+@settings(deadline=None, max_examples=60)
+@given(corpora())
+def test_semeval2021_roundtrip_keeps_spans_and_texts(
+    corpus: tuple[dict[str, str | None], AnnotationSet],
+) -> None:
+    _check(semeval2021.write, "semeval2021", *corpus)
+
+
+@settings(deadline=None, max_examples=60)
+@given(corpora(numeric_ids=True))
+def test_ptc_folder_roundtrip_keeps_spans_texts_and_empty_articles(
+    corpus: tuple[dict[str, str | None], AnnotationSet],
+) -> None:
+    texts, aset = corpus
+    if not aset.spans:
+        return  # an empty folder is not an input
+    _check(ptc.write, "ptc", texts, aset)
+
+
+@settings(deadline=None, max_examples=40)
+@given(corpora(numeric_ids=True, with_texts=False))
+def test_ptc_tsv_roundtrip_keeps_the_spans_of_annotated_articles(
+    corpus: tuple[dict[str, str | None], AnnotationSet],
+) -> None:
+    texts, aset = corpus
+    (content,) = ptc.write_tsv(texts, [aset]).values()
+    _, sets = _read({"runs.tsv": content}, "ptc")
+    assert dict(sets[0].spans) == {d: s for d, s in aset.spans.items() if s}
+
+
+@settings(deadline=None, max_examples=60)
+@given(corpora())
+def test_brat_roundtrip_keeps_spans_and_texts(
+    corpus: tuple[dict[str, str | None], AnnotationSet],
+) -> None:
+    texts, aset = corpus
+    if not aset.spans:
+        return
+    _check(brat.write, "brat", texts, aset)
+
+
+@settings(deadline=None, max_examples=60)
+@given(corpora(numeric_ids=True))
+def test_doccano_roundtrip_keeps_spans_and_texts(
+    corpus: tuple[dict[str, str | None], AnnotationSet],
+) -> None:
+    texts, aset = corpus
+    if not aset.spans:
+        return  # an empty JSONL file holds no document
+    _check(doccano.write, "doccano", texts, aset)
+
+
+@settings(deadline=None, max_examples=60)
+@given(corpora(with_texts=False), st.sampled_from(["csv", "jsonl"]))
+def test_spans_csv_roundtrip_keeps_spans_and_empty_documents(
+    corpus: tuple[dict[str, str | None], AnnotationSet], flavour: str,
+) -> None:
+    texts, aset = corpus
+    writer = spans_csv.write if flavour == "csv" else spans_csv.write_jsonl
+    (content,) = writer(texts, [aset]).values()
+    if not aset.spans and flavour == "jsonl":
+        return  # an empty JSONL file holds no document
+    _, sets = _read({f"runs.{flavour}": content}, "spans-csv")
+    assert dict(sets[0].spans) == dict(aset.spans)
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.lists(corpora(with_texts=False), min_size=2, max_size=3))
+def test_spans_csv_roundtrip_keeps_one_set_per_annotator(
+    corpora_: list[tuple[dict[str, str | None], AnnotationSet]],
+) -> None:
+    sets = [AnnotationSet(f"ann{i}", c[1].spans, "annotator") for i, c in enumerate(corpora_)]
+    sets = [s for s in sets if s.spans]
+    if not sets:
+        return
+    (content,) = spans_csv.write({}, sets).values()
+    _, got = _read({"runs.csv": content}, "spans-csv")
+    assert [(s.name, s.role, dict(s.spans)) for s in got] == [
+        (s.name, "annotator", dict(s.spans)) for s in sets]
