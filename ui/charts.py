@@ -18,15 +18,19 @@ _LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), template="plotly_white",
 
 
 def spans_per_label(labels: pd.DataFrame) -> go.Figure:
-    """Grouped horizontal bars: spans per label (rows of ``labels``) for each set (columns)."""
-    fig = go.Figure()
+    """Heatmap of spans per label (rows of ``labels``) and set (its other columns), counts as
+    text: with many labels and sets it stays readable where grouped bars do not."""
     sets = [c for c in labels.columns if c != "label"]
-    for i, name in enumerate(sets):
-        fig.add_bar(y=labels["label"], x=labels[name], name=str(name), orientation="h",
-                    marker_color=PALETTE[i % len(PALETTE)])
-    fig.update_layout(barmode="group", title="Spans per label",
-                      height=max(300, 22 * len(labels) * max(1, len(sets)) // 2 + 120), **_LAYOUT)
+    z = labels[sets].to_numpy()
+    fig = go.Figure(go.Heatmap(
+        z=z, x=[str(s) for s in sets], y=labels["label"], text=z, texttemplate="%{text}",
+        colorscale="Blues", showscale=False,
+        hovertemplate="%{y}<br>%{x}: %{z} spans<extra></extra>",
+    ))
+    fig.update_layout(title="Spans per label and set", height=max(260, 26 * len(labels) + 110),
+                      **_LAYOUT)
     fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(side="top")
     return fig
 
 

@@ -255,11 +255,20 @@ def build_workspace(
     return Workspace(key, title, corpus, tuple(reports), shareable)
 
 
+NOT_ANNOTATIONS = {"labels.txt", "license", "readme.txt"}
+"""Files of a sample folder that are not annotation sets (the label inventory, notes)."""
+
+NOT_SAMPLES = {"formats"}
+"""Folders of ``sample_data/`` that are not corpora to score: ``formats`` holds the propaganda
+corpus once per file format, to exercise the readers."""
+
+
 def sample_names() -> list[str]:
     """Bundled corpora: the folders of ``sample_data/`` (``propaganda`` first)."""
     if not SAMPLE_DIR.is_dir():
         return []
-    names = sorted(p.name for p in SAMPLE_DIR.iterdir() if p.is_dir() and p.name[0] not in "._")
+    names = sorted(p.name for p in SAMPLE_DIR.iterdir()
+                   if p.is_dir() and p.name[0] not in "._" and p.name not in NOT_SAMPLES)
     return sorted(names, key=lambda n: n != DEFAULT_SAMPLE)
 
 
@@ -271,7 +280,9 @@ def sample_reports(name: str) -> list[FileReport]:
     folder = SAMPLE_DIR / name
     reports: list[FileReport] = []
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.name.lower() in {"readme.md", "source.md", "license"}:
+        if path.name.startswith(".") or path.name.lower() in NOT_ANNOTATIONS or path.suffix in (
+            ".py", ".md"
+        ):
             continue
         role = guess_role(path.name)
         display = _display_name(path.name)
@@ -286,7 +297,7 @@ def sample_reports(name: str) -> list[FileReport]:
                 reports.append(_report(path.name, None, role, display, diag))
         else:
             reports.append(parse_bytes(path.name, path.read_bytes(), None, role, display))
-    return reports
+    return sorted(reports, key=lambda r: ROLES.index(r.role))
 
 
 @st.cache_resource(max_entries=8, show_spinner="Loading the sample corpus…")
