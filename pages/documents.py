@@ -26,7 +26,7 @@ others = [n for n in names if n != set_a] or names
 set_b = c2.selectbox("Right (compared)", others,
                      index=others.index(default_b) if default_b in others else 0,
                      key=state.K_SET_B, bind="query-params")
-metric = c3.radio("Metric", list(state.METRIC_NAMES), format_func=state.METRIC_NAMES.get,
+metric = c3.radio("Metric", list(state.METRIC_NAMES), help=state.METRIC_HELP,
                   key=state.K_METRIC, bind="query-params", horizontal=True)
 with c4:
     if metric == "martino":
@@ -51,10 +51,12 @@ ids = state.search_documents(ws.key, ws, tuple(order), query)
 if not ids:
     st.warning(f"No document matches {query!r}.")
     st.stop()
+# No format_func: a bound widget writes its *shown* value into the URL, so ids must be shown as is.
 doc = st.selectbox(f"Document ({len(ids):,} of {len(order):,})", ids, key=state.K_DOC,
-                   bind="query-params", format_func=state.doc_label_func(ws.key, ws, set_a,
-                                                                         set_b, sort, metric,
-                                                                         variant, level))
+                   bind="query-params")
+if sort in ("score", "disagreement"):
+    describe = state.doc_label_func(ws.key, ws, set_a, set_b, sort, metric, variant, level)
+    st.caption(f"Sorted {state.DOC_SORTS[sort]}: {describe(doc)}")
 text = ws.corpus.texts.get(doc)
 items_a = highlight.span_items(gold, doc, "G")
 items_b = highlight.span_items(pred, doc, "P")

@@ -63,7 +63,7 @@ if len(overview.table.columns) > 1:
 st.subheader("One system in detail")
 d1, d2 = st.columns(2)
 system = d1.selectbox("System", systems, key=state.K_SET_B, bind="query-params")
-metric = d2.radio("Metric", list(state.METRIC_NAMES), format_func=state.METRIC_NAMES.get,
+metric = d2.radio("Metric", list(state.METRIC_NAMES), help=state.METRIC_HELP,
                   key=state.K_METRIC, bind="query-params", horizontal=True)
 var = variant if metric == "martino" else mvariant
 lev = 2 if metric == "martino" else int(level)

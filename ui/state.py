@@ -503,7 +503,14 @@ def doc_label_func(
 # ---- metrics (every number comes from core.metrics; nothing is recomputed here) ----------------
 
 METRIC_NAMES: dict[str, str] = {"martino": "Da San Martino", "mafalda": "MAFALDA"}
-"""Span metrics the Scores and Documents pages offer, by module name under ``core.metrics``."""
+"""Span metrics the Scores and Documents pages offer, by module name under ``core.metrics``.
+
+Widgets show the module names (``martino``, ``mafalda``) because a widget bound to the URL writes
+the value it *shows* into the link."""
+
+METRIC_HELP = ("martino: Da San Martino et al. (2019), partial overlap credit C(s,t,h) summed "
+               "over all pairs; mafalda: Helwe et al. (2024), best match per span, alternative "
+               "gold labels and ⊥.")
 
 
 def metric_module(name: str) -> Any | None:

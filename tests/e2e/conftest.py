@@ -24,12 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--no-first-run", "--disable-sync"]
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-
-# Console messages that are not app errors (dashboard.md §3.9): deep links probe
-# /<page>/_stcore/... and get a 404.
-BENIGN = ("_stcore/health", "_stcore/host-config", "Failed to load resource: the server "
-          "responded with a status of 404")
 
 
 def _free_port() -> int:
@@ -92,24 +86,3 @@ def page(browser: Any) -> Iterator[Any]:
     pg.console_errors = errors
     yield pg
     context.close()
-
-
-def app_errors(page: Any) -> list[str]:
-    """Console errors of ``page`` except the benign ones listed in :data:`BENIGN`."""
-    return [e for e in page.console_errors if not any(b in e for b in BENIGN)]
-
-
-def shot(page: Any, name: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    return path
-
-
-def wait_idle(page: Any, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished running the script (no running indicator)."""
-    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=timeout,
-    )
