@@ -17,7 +17,9 @@ def _upload(make_app, data_dir: Path, *names: str):
     return at
 
 
-def test_broken_file_shows_its_error_while_the_others_load(make_app, data_dir: Path, frame) -> None:
+def test_broken_file_shows_its_error_while_the_others_load(
+    make_app, data_dir: Path, frame
+) -> None:
     at = _upload(make_app, data_dir, "gold", "system_a", "broken")
     errors = [e.value for e in at.error]
     assert any("broken.json" in e and "field 'end'" in e and ":18:" in e for e in errors), errors
@@ -30,7 +32,9 @@ def test_broken_file_shows_its_error_while_the_others_load(make_app, data_dir: P
     assert (broken["severity"], broken["line"], broken["field"]) == ("error", 18, "end")
 
 
-def test_roles_are_guessed_from_file_names_and_can_be_changed(make_app, data_dir: Path, frame) -> None:
+def test_roles_are_guessed_from_file_names_and_can_be_changed(
+    make_app, data_dir: Path, frame
+) -> None:
     at = _upload(make_app, data_dir, "gold", "system_a")
     assert at.selectbox(key=state.upload_key("role", "gold.json")).value == "gold"
     assert at.selectbox(key=state.upload_key("role", "system_a.json")).value == "system"
@@ -55,7 +59,9 @@ def test_summary_counts_equal_the_loaded_sets(make_app, data_dir: Path, handmade
     assert [m.value for m in at.metric][:1] == [f"{len(texts)}"]
 
 
-def test_format_override_reports_a_wrong_format_as_an_error(make_app, data_dir: Path, frame) -> None:
+def test_format_override_reports_a_wrong_format_as_an_error(
+    make_app, data_dir: Path, frame
+) -> None:
     at = _upload(make_app, data_dir, "gold")
     at.selectbox(key=state.upload_key("fmt", "gold.json")).select("ptc").run()
     assert not at.exception
