@@ -53,7 +53,7 @@ SAMPLERS: tuple[Sampler, ...] = ("statistical", "shuffle")
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as chance samples complete."""
 
-_DP_LIMIT = 22  # components up to this many units are solved by subset DP, larger ones by MILP
+_NODE_LIMIT = 20000  # branch-and-bound nodes per component before handing it to the MILP solver
 
 
 @dataclass(frozen=True)
@@ -178,55 +178,107 @@ def _candidate_tuples(comp: Sequence[int], adj: NDArray[np.bool_], d: NDArray[np
     c2 = n * (n - 1) / 2
     out: list[tuple[tuple[int, ...], float]] = []
 
-    def grow(chosen: list[int], used: set[int], rest: list[int]) -> None:
+    dl = d.tolist()  # plain floats: these tuples are tiny and numpy's per-call cost dominates
+    adjl = adj.tolist()
+    annl = ann.tolist()
+
+    def grow(chosen: list[int], sums: list[float], used: set[int], rest: list[int]) -> None:
         for idx, v in enumerate(rest):
-            if int(ann[v]) in used or not all(adj[u, v] for u in chosen):
+            if annl[v] in used or not all(adjl[u][v] for u in chosen):
                 continue
             t = [*chosen, v]
+            dv = [dl[u][v] for u in chosen]
+            t_sums = [x + y for x, y in zip(sums, dv, strict=True)] + [sum(dv)]
             k = len(t)
-            sub = d[np.ix_(t, t)]
-            bound = (c2 + k - 1) * delta
-            if np.all(sub.sum(axis=1) <= bound + 1e-9):  # ties kept: pygamma merges them
-                pair_sum = float(sub.sum()) / 2.0
+            bound = (c2 + k - 1) * delta + 1e-9  # ties kept: pygamma merges them
+            if max(t_sums) <= bound:
+                pair_sum = sum(t_sums) / 2.0
                 out.append((tuple(t), (pair_sum + (c2 - k * (k - 1) / 2) * delta) / c2))
             # a tuple failing the split test may still extend to one that passes: keep growing
-            grow(t, used | {int(ann[v])}, rest[idx + 1:])
+            grow(t, t_sums, used | {annl[v]}, rest[idx + 1:])
 
     for i, u in enumerate(comp):
-        grow([u], {int(ann[u])}, list(comp[i + 1:]))
+        grow([u], [0.0], {annl[u]}, list(comp[i + 1:]))
     return out
 
 
+def _branch_and_bound(n_bits: int, masks: Sequence[int], costs: Sequence[float],
+                      node_limit: int) -> list[int] | None:
+    """Exact minimum-cost exact cover by depth-first branch and bound; None past ``node_limit``.
+
+    Branches on the lowest uncovered bit; the bound charges every uncovered unit the cheapest
+    cost per unit of any option containing it; a state reached again at no lower cost is cut.
+    """
+    share = [math.inf] * n_bits
+    bits_of: list[list[int]] = []
+    for mask, cost in zip(masks, costs, strict=True):
+        bits = [b for b in range(n_bits) if mask >> b & 1]
+        bits_of.append(bits)
+        for b in bits:
+            share[b] = min(share[b], cost / len(bits))
+    share_sum = [sum(share[b] for b in bits) for bits in bits_of]
+    by_low: dict[int, list[int]] = {}
+    for k in sorted(range(len(masks)), key=lambda k: (costs[k] / len(bits_of[k]),
+                                                      -len(bits_of[k]))):
+        by_low.setdefault(bits_of[k][0], []).append(k)
+    # a greedy cover (cheapest cost per unit first) gives the first upper bound
+    best_pick: list[int] = []
+    covered = 0
+    for k in sorted(range(len(masks)), key=lambda k: costs[k] / len(bits_of[k])):
+        if not masks[k] & covered:
+            best_pick.append(k)
+            covered |= masks[k]
+    best_cost = sum(costs[k] for k in best_pick) + 1e-9  # ties still let the search improve
+    seen: dict[int, float] = {}
+    nodes = 0
+    pick: list[int] = []
+
+    def dfs(rem: int, cost: float, bound: float) -> bool:
+        nonlocal best_cost, best_pick, nodes
+        nodes += 1
+        if nodes > node_limit:
+            return False
+        if rem == 0:
+            if cost < best_cost - 1e-12:
+                best_cost, best_pick = cost, list(pick)
+            return True
+        if seen.get(rem, math.inf) <= cost + 1e-12:
+            return True
+        seen[rem] = cost
+        for k in by_low[(rem & -rem).bit_length() - 1]:
+            if masks[k] & rem != masks[k]:
+                continue
+            rest = bound - share_sum[k]
+            if cost + costs[k] + rest >= best_cost - 1e-12:
+                continue
+            pick.append(k)
+            ok = dfs(rem & ~masks[k], cost + costs[k], rest)
+            pick.pop()
+            if not ok:
+                return False
+        return True
+
+    full = (1 << n_bits) - 1
+    if not dfs(full, 0.0, sum(share)):
+        return None
+    return best_pick
+
+
 def _solve_partition(comp: Sequence[int], tuples: list[tuple[tuple[int, ...], float]],
-                     delta: float) -> list[tuple[tuple[int, ...], float]]:
-    """Minimum-cost exact cover of ``comp`` by ``tuples`` and singletons (cost Δ∅ each)."""
-    local = {u: i for i, u in enumerate(comp)}
-    # tuples first: on a tie the DP keeps the first option, i.e. fewer unitary alignments
+                     delta: float, position: NDArray[np.float64]
+                     ) -> list[tuple[tuple[int, ...], float]]:
+    """Minimum-cost exact cover of ``comp`` by ``tuples`` and singletons (cost Δ∅ each).
+
+    Bits are numbered in position order, because tuples join nearby units. Branch and bound
+    solves almost every component at once; the few it cannot within its node budget go to
+    ``scipy.optimize.milp`` (HiGHS).
+    """
+    local = {u: i for i, u in enumerate(sorted(comp, key=lambda u: (position[u], u)))}
     options = [*tuples, *(((u,), delta) for u in comp)]
-    if len(comp) <= _DP_LIMIT:
-        masks = [sum(1 << local[u] for u in t) for t, _ in options]
-        by_low: dict[int, list[int]] = {}
-        for k, mask in enumerate(masks):
-            by_low.setdefault((mask & -mask).bit_length() - 1, []).append(k)
-        memo: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
-
-        def best(rem: int) -> tuple[float, tuple[int, ...]]:
-            hit = memo.get(rem)
-            if hit is not None:
-                return hit
-            low = (rem & -rem).bit_length() - 1
-            result: tuple[float, tuple[int, ...]] = (math.inf, ())
-            for k in by_low[low]:
-                if masks[k] & rem == masks[k]:
-                    cost, chosen = best(rem & ~masks[k])
-                    cost += options[k][1]
-                    if cost < result[0] - 1e-12:
-                        result = (cost, (*chosen, k))
-            memo[rem] = result
-            return result
-
-        _, chosen = best((1 << len(comp)) - 1)
-        return [options[k] for k in chosen]
+    masks = [sum(1 << local[u] for u in t) for t, _ in options]
+    picked = _branch_and_bound(len(comp), masks, [c for _, c in options], _NODE_LIMIT)
+    if picked is not None:
+        return [options[k] for k in picked]
     a = np.zeros((len(comp), len(options)))
     for k, (t, _) in enumerate(options):
         for u in t:
@@ -272,7 +324,7 @@ def best_alignment(c: Continuum, diss: Dissimilarity, labels: Sequence[str]) -> 
             chosen.extend(((u,), delta) for u in comp if u not in paired)
         else:
             tuples = _candidate_tuples(comp, adj, d, c.ann, n, delta)
-            chosen.extend(_solve_partition(comp, tuples, delta))
+            chosen.extend(_solve_partition(comp, tuples, delta, c.start + c.end))
     rows_out: list[list[int]] = []
     costs: list[float] = []
     for t, cost in sorted(chosen, key=lambda tc: min(c.start[u] for u in tc[0])):
@@ -307,37 +359,50 @@ class CatParts:
 
 
 def cat_parts(c: Continuum, a: Alignment, diss: Dissimilarity, labels: Sequence[str],
-              category: int | None = None) -> CatParts:
-    """γ-cat (``category`` None) or γ-k disorder parts (Mathet 2018, §4.2.5).
+              categories: Sequence[int | None] = (None,)) -> dict[int | None, CatParts]:
+    """γ-cat (category None) and γ-k (label index) disorder parts (Mathet 2018, §4.2.5).
 
     Inside each unitary alignment with nv real units, every pair of real units adds d_cat with
     weight ``max(0, 1 − α·d_pos) / (nv − 1)``; a pair of one real unit and ∅ adds Δ∅² to the
-    disorder and Δ∅ to the weight (pygamma's "experimental" rule, kept for comparability).
+    disorder and Δ∅ to the weight (pygamma's "experimental" rule, kept for comparability); γ-k
+    only counts pairs where one unit has category k. One pass serves every category.
     """
-    out = CatParts()
+    out = {k: CatParts() for k in categories}
     if c.size == 0:
         return out
     cat_m = diss.category_matrix(labels)
     delta = diss.delta_empty
+    cats = c.cat.tolist()
+    want_all = None in out
     for row in a.tuples:
-        real = [u for u in row if u >= 0]
-        nv = len(real)
+        nv = sum(1 for u in row if u >= 0)
         base = 0.0 if nv < 2 else 1.0 / (nv - 1)
         for u, v in combinations(row, 2):
-            if category is not None and not ((u >= 0 and c.cat[u] == category)
-                                             or (v >= 0 and c.cat[v] == category)):
+            if u < 0 and v < 0:
+                touched: set[int | None] = {None} if want_all else set()
+            else:
+                touched = {cats[x] for x in (u, v) if x >= 0}
+                if want_all:
+                    touched.add(None)
+            # pygamma counts a ∅–∅ pair as "concerning" γ-cat (no_cat false) without adding to it
+            hit = [out[k] for k in touched if k in out]
+            if not hit:
                 continue
-            out.any_pair = True
             if u < 0 or v < 0:
-                if u >= 0 or v >= 0:
-                    out.disorder += delta * delta
-                    out.weight += delta
+                for p in hit:
+                    p.any_pair = True
+                    if u >= 0 or v >= 0:
+                        p.disorder += delta * delta
+                        p.weight += delta
                 continue
-            out.any_loop = True
             pos = diss.alpha * diss.positional(c.start[u], c.end[u], c.start[v], c.end[v])
             w = base * max(0.0, 1.0 - pos)
-            out.disorder += float(cat_m[c.cat[u], c.cat[v]]) * w
-            out.weight += w
+            dc = float(cat_m[cats[u], cats[v]]) * w
+            for p in hit:
+                p.any_pair = True
+                p.any_loop = True
+                p.disorder += dc
+                p.weight += w
     return out
 
 
@@ -372,14 +437,18 @@ def sample_statistical(c: Continuum, rng: np.random.Generator) -> Continuum:
         count = abs(int(rng.normal(cnt_mu, cnt_sd)))
         if not units:
             count = max(1, count)
-        last = 0.0
-        for _ in range(count):
-            start = last + rng.normal(gap_mu, gap_sd)
-            length = abs(rng.normal(len_mu, len_sd))
-            while length < 1e-6:
-                length = abs(rng.normal(len_mu, len_sd))
-            units.append((a, start, start + length, int(rng.choice(cats, p=p))))
-            last = start + length
+        if count == 0:
+            continue
+        gap = rng.normal(gap_mu, gap_sd, count)
+        length = np.abs(rng.normal(len_mu, len_sd, count))
+        tiny = length < 1e-6
+        while tiny.any():
+            length[tiny] = np.abs(rng.normal(len_mu, len_sd, int(tiny.sum())))
+            tiny = length < 1e-6
+        cat = rng.choice(cats, size=count, p=p)
+        end = np.cumsum(gap + length)
+        start = end - length
+        units.extend(zip([a] * count, start.tolist(), end.tolist(), cat.tolist(), strict=True))
     return Continuum.build(units, c.n_annotators)
 
 
@@ -452,9 +521,9 @@ def gamma_document(c: Continuum, diss: Dissimilarity, labels: Sequence[str], *,
     check_choice("sampler", "gamma", sampler, SAMPLERS)
     observed = best_alignment(c, diss, labels)
     out = DocGamma(observed, [], [])
-    for k in categories:
-        out.cat_observed[k] = cat_parts(c, observed, diss, labels, k)
-        out.cat_samples[k] = []
+    if categories:
+        out.cat_observed = cat_parts(c, observed, diss, labels, categories)
+        out.cat_samples = {k: [] for k in categories}
     if c.size == 0:
         return out
     rng = _doc_rng(seed, key)
@@ -464,8 +533,9 @@ def gamma_document(c: Continuum, diss: Dissimilarity, labels: Sequence[str], *,
         a = best_alignment(s, diss, labels)
         out.cost_sums.append(a.cost_sum)
         out.unit_counts.append(s.size)
-        for k in categories:
-            out.cat_samples[k].append(cat_parts(s, a, diss, labels, k))
+        if categories:
+            for k, parts in cat_parts(s, a, diss, labels, categories).items():
+                out.cat_samples[k].append(parts)
         if progress is not None:
             progress(i + 1, samples)
     return out

@@ -1,0 +1,138 @@
+"""Benchmark of the agreement measures: 3 annotators over 200 texts with about five spans each.
+
+Synthetic corpus as in ``shared/reference/agreement.md`` §4: documents of 600–1,500 characters,
+Poisson(5) gold spans of 20–200 characters, 10 labels; each annotator keeps a gold span with
+p = 0.85, jitters both ends by N(0, 5), flips the label with p = 0.2, adds a second label with
+p = 0.1 and one spurious span with p = 0.3.
+
+    python bench/bench_agreement.py [--docs 200] [--samples 30] [--repeat 3]
+
+Prints the time of each measure (best of ``--repeat``), their total without corpus gamma, corpus
+gamma with its sample count, one document's alignment, and the values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.metrics.agreement import (
+    Study,
+    char_agreement,
+    fleiss_text,
+    gamma,
+    gamma_alignment,
+    krippendorff_text,
+    text_kappa,
+    unitizing,
+)
+from core.metrics.agreement import measures as _measures
+from core.model import AnnotationSet, Span
+
+
+def synthetic(n_docs: int, n_annotators: int = 3, seed: int = 1
+              ) -> tuple[list[AnnotationSet], dict[str, str]]:
+    rng = np.random.default_rng(seed)
+    labels = [f"L{i}" for i in range(10)]
+    texts: dict[str, str] = {}
+    gold: dict[str, list[tuple[int, int, str]]] = {}
+    for d in range(n_docs):
+        length = int(rng.integers(600, 1501))
+        doc = f"doc{d:04d}"
+        texts[doc] = "x" * length
+        spans = []
+        for _ in range(rng.poisson(5)):
+            ln = int(rng.integers(20, 201))
+            s = int(rng.integers(0, max(1, length - ln)))
+            spans.append((s, min(length, s + ln), str(rng.choice(labels))))
+        gold[doc] = spans
+    sets = []
+    for a in range(n_annotators):
+        per: dict[str, tuple[Span, ...]] = {}
+        for doc, spans in gold.items():
+            length = len(texts[doc])
+            out: set[Span] = set()
+            for s, e, lab in spans:
+                if rng.random() > 0.85:
+                    continue
+                s2 = int(np.clip(s + round(rng.normal(0, 5)), 0, length - 1))
+                e2 = int(np.clip(e + round(rng.normal(0, 5)), s2 + 1, length))
+                lab2 = str(rng.choice(labels)) if rng.random() < 0.2 else lab
+                out.add(Span(s2, e2, lab2))
+                if rng.random() < 0.1:
+                    out.add(Span(s2, e2, str(rng.choice(labels))))
+            if rng.random() < 0.3:
+                ln = int(rng.integers(20, 201))
+                s = int(rng.integers(0, max(1, length - ln)))
+                out.add(Span(s, min(length, s + ln), str(rng.choice(labels))))
+            per[doc] = tuple(sorted(out))
+        sets.append(AnnotationSet(f"ann{a + 1}", per, role="annotator"))
+    return sets, texts
+
+
+def best_of(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--docs", type=int, default=200)
+    ap.add_argument("--samples", type=int, default=30)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    sets, texts = synthetic(args.docs)
+    n_spans = [s.span_count() for s in sets]
+    print(f"corpus: {args.docs} documents, 3 annotators, spans per annotator {n_spans}")
+    t_study, study = best_of(lambda: Study.from_sets(sets, texts), args.repeat)
+    timings = {"study": t_study}
+    values = {}
+    for name, fn in [("char-kappa+char-jaccard", lambda: char_agreement(study)),
+                     ("text-kappa", lambda: text_kappa(study)),
+                     ("fleiss-kappa", lambda: fleiss_text(study)),
+                     ("krippendorff-alpha", lambda: krippendorff_text(study)),
+                     ("unitizing-alpha", lambda: unitizing(study))]:
+        t, r = best_of(fn, args.repeat)
+        timings[name] = t
+        values[name] = r
+    for name, t in timings.items():
+        print(f"  {name:<26} {t * 1000:8.1f} ms")
+    print(f"  {'total (no gamma)':<26} {sum(timings.values()) * 1000:8.1f} ms")
+    kappa, jac = values["char-kappa+char-jaccard"]  # type: ignore[misc]
+    print("values: char-kappa", kappa.matrix(), "\n  char-jaccard", jac.matrix())
+    for name in ("fleiss-kappa", "krippendorff-alpha", "unitizing-alpha"):
+        print(f"  {name}: {values[name].overall.value:.4f}")  # type: ignore[attr-defined]
+
+    ticks: list[tuple[int, int]] = []
+    doc = study.docs[0]
+    t0 = time.perf_counter()
+    al = gamma_alignment(study, doc, samples=args.samples)
+    print(f"one document's alignment ({doc}, {len(al['units'])} units, {args.samples} samples): "
+          f"{(time.perf_counter() - t0) * 1000:.0f} ms, gamma {al['gamma']['value']:.4f}")
+    _measures._GAMMA_CACHE.clear()
+    t0 = time.perf_counter()
+    r = gamma(study, samples=args.samples, seed=0, progress=lambda d, t: ticks.append((d, t)))
+    t_gamma = time.perf_counter() - t0
+    sd = r.overall.stats.get("gamma_mc_sd") or 0.0
+    print(f"corpus gamma: {r.overall.value:.4f} ± {2 * sd:.4f} (2 sd), {args.samples} samples, "
+          f"{t_gamma:.2f} s, {len(ticks)} progress calls")
+    t0 = time.perf_counter()
+    gamma(study, samples=args.samples, seed=0)
+    print(f"corpus gamma again (cached): {(time.perf_counter() - t0) * 1000:.1f} ms")
+    t0 = time.perf_counter()
+    rc = gamma(study, samples=args.samples, seed=0, categorical=True)
+    print(f"corpus gamma-cat: {rc.overall.value:.4f}, {time.perf_counter() - t0:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,517 @@
+"""Agreement measures over a :class:`~core.metrics.agreement.study.Study`, with breakdowns.
+
+Pairwise measures return a :class:`PairwiseResult` (one :class:`PairValue` per ordered or
+unordered annotator pair: overall, per label, per document); many-annotator measures return a
+:class:`ManyResult` (overall, per label, per document). Undefined values are
+:class:`~core.metrics.agreement.coefficients.Agreement` objects with ``value=None`` and a reason.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+from typing import Any
+
+import numpy as np
+
+from core.errors import InputError
+from core.metrics.agreement import gamma_native as g
+from core.metrics.agreement.coefficients import (
+    Agreement,
+    cohen_kappa_binary,
+    fleiss_kappa,
+    krippendorff_alpha,
+    krippendorff_alpha_from_counts,
+    undefined,
+)
+from core.metrics.agreement.study import POSITION, Study, char_tables, doc_label_matrix
+from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
+from core.model import AnnotationSet
+
+Counts = tuple[int, int, int, int]
+
+
+@dataclass
+class PairValue:
+    """One annotator pair: the headline value, per label, per document, and extra values."""
+
+    overall: Agreement
+    per_label: dict[str, Agreement] = field(default_factory=dict)
+    per_document: dict[str, Agreement] = field(default_factory=dict)
+    extra: dict[str, Agreement] = field(default_factory=dict)
+
+    def as_dict(self, per_document: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"overall": self.overall.as_dict()}
+        out.update({k: v.as_dict() for k, v in self.extra.items()})
+        out["per_label"] = {k: v.as_dict() for k, v in self.per_label.items()}
+        if per_document:
+            out["per_document"] = {k: v.as_dict() for k, v in self.per_document.items()}
+        return out
+
+
+@dataclass
+class PairwiseResult:
+    """A pairwise measure. ``pairs[(a, b)]``; for asymmetric measures ``a`` is the reference."""
+
+    measure: str
+    annotators: list[str]
+    pairs: dict[tuple[str, str], PairValue]
+    symmetric: bool = True
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def matrix(self, key: str | None = None) -> dict[str, dict[str, float | None]]:
+        """``m[row][col]``: the headline value (or ``extra[key]``), both triangles filled for a
+        symmetric measure, ``None`` on the diagonal and where undefined."""
+        m: dict[str, dict[str, float | None]] = {a: dict.fromkeys(self.annotators)
+                                                 for a in self.annotators}
+        for (a, b), pv in self.pairs.items():
+            agr = pv.overall if key is None else pv.extra.get(key, undefined("absent"))
+            m[a][b] = agr.value
+            if self.symmetric:
+                m[b][a] = agr.value
+        return m
+
+    def document_ranking(self) -> list[tuple[str, float]]:
+        """Documents by mean value over the pairs, lowest (most disagreement) first."""
+        acc: dict[str, list[float]] = {}
+        for pv in self.pairs.values():
+            for doc, agr in pv.per_document.items():
+                if agr.value is not None:
+                    acc.setdefault(doc, []).append(agr.value)
+        return sorted(((d, float(np.mean(v))) for d, v in acc.items()), key=lambda dv: dv[1])
+
+    def as_dict(self, per_document: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"measure": self.measure, "kind": "pairwise",
+                               "annotators": self.annotators, "symmetric": self.symmetric,
+                               "matrix": self.matrix()}
+        extras = sorted({k for pv in self.pairs.values() for k in pv.extra})
+        for k in extras:
+            out[f"matrix_{k}"] = self.matrix(k)
+        out.update(self.params)
+        out["pairs"] = {f"{a} | {b}": pv.as_dict(per_document) for (a, b), pv in self.pairs.items()}
+        if per_document:
+            out["document_ranking"] = [{"doc": d, "value": v} for d, v in self.document_ranking()]
+        return out
+
+
+@dataclass
+class ManyResult:
+    """A many-annotator measure: one value, per label, per document."""
+
+    measure: str
+    annotators: list[str]
+    overall: Agreement
+    per_label: dict[str, Agreement] = field(default_factory=dict)
+    per_document: dict[str, Agreement] = field(default_factory=dict)
+    extra: dict[str, Agreement] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def document_ranking(self) -> list[tuple[str, float]]:
+        """Documents by value, lowest (most disagreement) first; undefined ones left out."""
+        vals = [(d, a.value) for d, a in self.per_document.items() if a.value is not None]
+        return sorted(vals, key=lambda dv: dv[1])
+
+    def as_dict(self, per_document: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"measure": self.measure, "kind": "many",
+                               "annotators": self.annotators, "value": self.overall.value}
+        out.update(self.params)
+        out["overall"] = self.overall.as_dict()
+        out.update({k: v.as_dict() for k, v in self.extra.items()})
+        out["per_label"] = {k: v.as_dict() for k, v in self.per_label.items()}
+        if per_document:
+            out["per_document"] = {k: v.as_dict() for k, v in self.per_document.items()}
+            out["document_ranking"] = [{"doc": d, "value": v} for d, v in self.document_ranking()]
+        return out
+
+
+def _need_two(study: Study) -> None:
+    if len(study.annotators) < 2:
+        raise InputError(f"agreement needs at least two annotators; got {len(study.annotators)}"
+                         + (f" ({study.annotators[0]!r})" if study.annotators else ""))
+
+
+def _sum_counts(rows: Sequence[Counts]) -> Counts:
+    a = np.asarray(rows, dtype=np.int64).reshape(-1, 4).sum(axis=0)
+    return int(a[0]), int(a[1]), int(a[2]), int(a[3])
+
+
+def _kappa(c: Counts, what: str) -> Agreement:
+    k = cohen_kappa_binary(*c)
+    if k.value is None and c[0] + c[1] + c[2] == 0:
+        return undefined(f"kappa is undefined for {what}: neither annotator marked it",
+                         **k.stats)
+    return k
+
+
+def _jaccard(c: Counts, what: str) -> Agreement:
+    union = c[0] + c[1] + c[2]
+    stats = {"intersection": c[0], "union": union}
+    if union == 0:
+        return undefined(f"Jaccard is undefined for {what}: neither annotator marked it", **stats)
+    return Agreement(c[0] / union, None, stats)
+
+
+def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
+    """Character-level Cohen's κ and Jaccard for every pair of annotators.
+
+    Items are characters × labels (``agreement.md`` §2.2). Headline κ: the pooled ("flat")
+    char × label table; ``macro``: mean of the defined per-label κ; ``position``: characters
+    covered by any span vs none. Headline Jaccard: |A ∩ B| / |A ∪ B| over (character, label) pairs;
+    ``position``: over covered characters. Per document: the same from that document's counts.
+    """
+    _need_two(study)
+    kappas: dict[tuple[str, str], PairValue] = {}
+    jaccards: dict[tuple[str, str], PairValue] = {}
+    for a, b in combinations(study.annotators, 2):
+        tables = char_tables(study, a, b)
+        kp = PairValue(undefined("no document annotated by both"))
+        jp = PairValue(undefined("no document annotated by both"))
+        if tables:
+            labels = study.labels
+            per_label = {lab: _sum_counts([t[lab] for t in tables.values()]) for lab in labels}
+            position = _sum_counts([t[POSITION] for t in tables.values()])
+            flat = _sum_counts(list(per_label.values())) if labels else (0, 0, 0, 0)
+            kp.overall = _kappa(flat, "any label")
+            kp.per_label = {lab: _kappa(c, repr(lab)) for lab, c in per_label.items()}
+            defined = [v.value for v in kp.per_label.values() if v.value is not None]
+            kp.extra["macro"] = (Agreement(float(np.mean(defined)), None,
+                                           {"labels": len(defined)}) if defined else
+                                 undefined("no label has a defined kappa"))
+            kp.extra["position"] = _kappa(position, "span positions")
+            jp.overall = _jaccard(flat, "any label")
+            jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
+            jp.extra["position"] = _jaccard(position, "span positions")
+            for doc, t in tables.items():
+                dflat = _sum_counts([t[lab] for lab in labels]) if labels else (0, 0, 0, 0)
+                kp.per_document[doc] = _kappa(dflat, f"document {doc!r}")
+                jp.per_document[doc] = _jaccard(dflat, f"document {doc!r}")
+        kappas[(a, b)] = kp
+        jaccards[(a, b)] = jp
+    docs = {"documents": len(study.docs)}
+    return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
+            PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
+
+
+def text_kappa(study: Study) -> PairwiseResult:
+    """Text-level Cohen's κ on label sets: items are documents × labels (label present or not).
+
+    Headline: the pooled doc × label table (MAFALDA's "multi-label binary" κ); per label: that
+    label's documents; per document: κ over the label universe, with the label-set Jaccard.
+    """
+    _need_two(study)
+    matrix = doc_label_matrix(study)
+    pairs: dict[tuple[str, str], PairValue] = {}
+    for a, b in combinations(study.annotators, 2):
+        docs = study.common_docs([a, b])
+        if not docs:
+            pairs[(a, b)] = PairValue(undefined("no document annotated by both"))
+            continue
+        pv = PairValue(undefined("no label"))
+        per_label: dict[str, Counts] = {}
+        for lab in study.labels:
+            xa = np.array([lab in (matrix[a][d] or set()) for d in docs])
+            xb = np.array([lab in (matrix[b][d] or set()) for d in docs])
+            n11 = int((xa & xb).sum())
+            per_label[lab] = (n11, int(xa.sum()) - n11, int(xb.sum()) - n11,
+                              int((~xa & ~xb).sum()))
+            pv.per_label[lab] = _kappa(per_label[lab], repr(lab))
+        if study.labels:
+            pv.overall = _kappa(_sum_counts(list(per_label.values())), "any label")
+        defined = [v.value for v in pv.per_label.values() if v.value is not None]
+        pv.extra["macro"] = (Agreement(float(np.mean(defined)), None, {"labels": len(defined)})
+                             if defined else undefined("no label has a defined kappa"))
+        for d in docs:
+            la, lb = matrix[a][d] or set(), matrix[b][d] or set()
+            both, union = len(la & lb), len(la | lb)
+            c = (both, len(la) - both, len(lb) - both, len(study.labels) - union)
+            k = _kappa(c, f"document {d!r}")
+            jac = both / union if union else None
+            pv.per_document[d] = Agreement(k.value, k.reason, {**k.stats, "jaccard": jac})
+        pairs[(a, b)] = pv
+    return PairwiseResult("text-kappa", study.annotators, pairs,
+                          params={"documents": len(study.docs)})
+
+
+def _doc_label_counts(study: Study, docs: Sequence[str], labels: Sequence[str]
+                      ) -> np.ndarray[Any, Any]:
+    """``counts[d, l, v]``: coders (among those covering d) with label l absent (v=0) / present."""
+    matrix = doc_label_matrix(study)
+    out = np.zeros((len(docs), len(labels), 2))
+    for i, d in enumerate(docs):
+        for a in study.annotators:
+            got = matrix[a][d]
+            if got is None:
+                continue
+            for j, lab in enumerate(labels):
+                out[i, j, 1 if lab in got else 0] += 1
+    return out
+
+
+def fleiss_text(study: Study) -> ManyResult:
+    """Fleiss' κ on documents × labels (present / absent), documents every annotator covers."""
+    _need_two(study)
+    docs = study.common_docs()
+    left = len(study.docs) - len(docs)
+    params = {"documents": len(docs), "documents_left_out": left}
+    if not docs or not study.labels:
+        why = "no document is annotated by every annotator" if not docs else "no label was used"
+        return ManyResult("fleiss-kappa", study.annotators, undefined(f"Fleiss' kappa is "
+                          f"undefined: {why}"), params=params)
+    counts = _doc_label_counts(study, docs, study.labels)
+    overall = fleiss_kappa(counts.reshape(-1, 2), ["absent", "present"])
+    res = ManyResult("fleiss-kappa", study.annotators, overall, params=params)
+    for j, lab in enumerate(study.labels):
+        res.per_label[lab] = fleiss_kappa(counts[:, j, :], ["absent", "present"])
+    for i, d in enumerate(docs):
+        res.per_document[d] = fleiss_kappa(counts[i], ["absent", "present"])
+    return res
+
+
+def _numeric(label: str) -> float | None:
+    try:
+        return float(label)
+    except ValueError:
+        return None
+
+
+def krippendorff_text(study: Study) -> ManyResult:
+    """Krippendorff's α (nominal) on documents × labels, missing documents allowed.
+
+    When every annotator gives each document at most one label and every label is a number (a
+    rating), ``levels`` adds α on the document values at the nominal, ordinal, interval and ratio
+    levels.
+    """
+    _need_two(study)
+    docs = study.docs
+    params: dict[str, Any] = {"documents": len(docs)}
+    if not study.labels:
+        return ManyResult("krippendorff-alpha", study.annotators,
+                          undefined("Krippendorff's alpha is undefined: no label was used"),
+                          params=params)
+    counts = _doc_label_counts(study, docs, study.labels)
+    values = ["absent", "present"]
+    res = ManyResult("krippendorff-alpha", study.annotators,
+                     krippendorff_alpha_from_counts(counts.reshape(-1, 2), values),
+                     params=params)
+    for j, lab in enumerate(study.labels):
+        res.per_label[lab] = krippendorff_alpha_from_counts(counts[:, j, :], values)
+    for i, d in enumerate(docs):
+        res.per_document[d] = krippendorff_alpha_from_counts(counts[i], values)
+    numbers = {lab: _numeric(lab) for lab in study.labels}
+    single = all(len({sp.label for sp in v}) <= 1
+                 for a in study.annotators for v in study.spans[a].values())
+    if single and all(x is not None for x in numbers.values()):
+        data = [[(numbers[study.spans[a][d][0].label] if study.spans[a].get(d) else None)
+                 for d in docs] for a in study.annotators]
+        for level in ("nominal", "ordinal", "interval", "ratio"):
+            res.extra[f"level_{level}"] = krippendorff_alpha(data, level=level)
+    return res
+
+
+def unitizing(study: Study) -> ManyResult:
+    """Krippendorff's α_U per label and overall; the corpus is the documents every annotator
+    covers, laid end to end in order (see :mod:`core.metrics.agreement.unitizing`)."""
+    _need_two(study)
+    docs = study.common_docs()
+    params = {"documents": len(docs), "documents_left_out": len(study.docs) - len(docs)}
+    offsets: dict[str, int] = {}
+    pos = 0
+    for d in docs:
+        offsets[d] = pos
+        pos += study.lengths[d]
+    parts: dict[str, UnitizingParts] = {}
+    for lab in study.labels:
+        coders = [[(s.start + offsets[d], s.end + offsets[d]) for d in docs
+                   for s in study.get(a, d) if s.label == lab] for a in study.annotators]
+        parts[lab] = category_parts(coders, 0, pos)
+    overall, per_label = alpha_from_parts(parts)
+    if not study.labels:
+        overall = undefined("unitizing alpha is undefined: nobody marked any span")
+    res = ManyResult("unitizing-alpha", study.annotators, overall, per_label, params=params)
+    for d in docs:
+        dparts = {lab: category_parts([[(s.start, s.end) for s in study.get(a, d)
+                                        if s.label == lab] for a in study.annotators],
+                                      0, study.lengths[d]) for lab in study.labels}
+        res.per_document[d] = alpha_from_parts(dparts)[0] if dparts else undefined(
+            "no label")
+    return res
+
+
+# --- gamma -------------------------------------------------------------------------------------
+
+_GAMMA_CACHE: dict[str, tuple[list[g.DocGamma], list[str]]] = {}
+_CACHE_SIZE = 16
+
+
+def _continua(study: Study, annotators: Sequence[str], docs: Sequence[str]
+              ) -> list[g.Continuum]:
+    index = {lab: i for i, lab in enumerate(study.labels)}
+    out = []
+    for d in docs:
+        units = [(i, float(s.start), float(s.end), index[s.label])
+                 for i, a in enumerate(annotators) for s in study.get(a, d)]
+        out.append(g.Continuum.build(units, len(annotators), float(study.lengths[d])))
+    return out
+
+
+def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: int,
+                sampler: g.Sampler, diss: g.Dissimilarity, with_cat: bool,
+                progress: g.Progress | None) -> tuple[list[g.DocGamma], list[str]]:
+    docs = study.common_docs(annotators)
+    continua = _continua(study, annotators, docs)
+    cats: list[int | None] = [None, *range(len(study.labels))] if with_cat else []
+    key = g.continuum_key(continua, tuple(docs), tuple(study.labels), samples, seed, sampler,
+                          diss.key(), with_cat)
+    hit = _GAMMA_CACHE.get(key)
+    if hit is not None:
+        if progress is not None:
+            progress(1, 1)
+        return hit
+    total = max(1, len(docs) * samples)
+    done = 0
+    out: list[g.DocGamma] = []
+    for d, c in zip(docs, continua, strict=True):
+        out.append(g.gamma_document(c, diss, study.labels, samples=samples, seed=seed,
+                                    key=d, sampler=sampler, categories=cats))
+        done += samples
+        if progress is not None:
+            progress(done, total)
+    if len(_GAMMA_CACHE) >= _CACHE_SIZE:
+        _GAMMA_CACHE.pop(next(iter(_GAMMA_CACHE)))
+    _GAMMA_CACHE[key] = (out, docs)
+    return out, docs
+
+
+def gamma(study: Study, *, samples: int = 30, seed: int = 0, sampler: g.Sampler = "statistical",
+          dissimilarity: g.Dissimilarity | None = None, categorical: bool = False,
+          annotators: Sequence[str] | None = None,
+          progress: Callable[[int, int], None] | None = None) -> ManyResult:
+    """Corpus γ of all (or the given) annotators; with ``categorical``, γ-cat (the headline of
+    the returned result) and γ-k per label instead.
+
+    Pooled over documents every annotator covers (reference §2.1 c); per document: that
+    document's own γ from the same samples. Results are cached by content and parameters.
+    """
+    _need_two(study)
+    if samples < 1:
+        raise InputError(f"gamma needs at least one chance sample; got samples={samples}")
+    who = list(annotators) if annotators is not None else study.annotators
+    diss = dissimilarity or g.Dissimilarity()
+    t0 = time.perf_counter()
+    docs_g, docs = _gamma_docs(study, who, samples=samples, seed=seed, sampler=sampler,
+                               diss=diss, with_cat=categorical, progress=progress)
+    params = {"samples": samples, "seed": seed, "sampler": sampler, "alpha": diss.alpha,
+              "beta": diss.beta, "delta_empty": diss.delta_empty, "documents": len(docs),
+              "documents_left_out": len(study.docs) - len(docs), "aggregation": "pooled"}
+    n = len(who)
+    if not categorical:
+        overall = g.gamma_from_docs(docs_g, n, samples)
+        res = ManyResult("gamma", who, overall, params=params)
+        for d, dg in zip(docs, docs_g, strict=True):
+            res.per_document[d] = g.gamma_from_docs([dg], n, samples)
+    else:
+        overall = g.gamma_cat_from_docs(docs_g, None, samples)
+        res = ManyResult("gamma-cat", who, overall, params=params)
+        for j, lab in enumerate(study.labels):
+            res.per_label[lab] = g.gamma_cat_from_docs(docs_g, j, samples, f"gamma-k({lab!r})")
+        for d, dg in zip(docs, docs_g, strict=True):
+            res.per_document[d] = g.gamma_cat_from_docs([dg], None, samples)
+    res.params["seconds"] = round(time.perf_counter() - t0, 3)
+    return res
+
+
+def gamma_matrix(study: Study, **options: Any) -> PairwiseResult:
+    """Two-annotator γ for every pair (the same options as :func:`gamma`)."""
+    _need_two(study)
+    pairs: dict[tuple[str, str], PairValue] = {}
+    for a, b in combinations(study.annotators, 2):
+        r = gamma(study, annotators=[a, b], **options)
+        pairs[(a, b)] = PairValue(r.overall, r.per_label, r.per_document)
+    return PairwiseResult("gamma", study.annotators, pairs)
+
+
+def gamma_alignment(study: Study, doc_id: str, *, samples: int = 30, seed: int = 0,
+                    sampler: g.Sampler = "statistical",
+                    dissimilarity: g.Dissimilarity | None = None) -> dict[str, Any]:
+    """The best alignment of one document, for drawing: units, unitary alignments, disorders.
+
+    ``units[i] = {annotator, start, end, label}``; ``alignments[k] = {units: {annotator: unit
+    index or None}, disorder, pairs: [{a, b, d_pos, d_cat, d}]}``; plus the document's γ (from
+    ``samples`` chance samples, the same value the corpus breakdown gives) and its D_o.
+    """
+    if doc_id not in study.docs:
+        raise InputError(f"no document {doc_id!r} in the annotation sets")
+    who = study.covering(doc_id)
+    if len(who) < 2:
+        raise InputError(f"document {doc_id!r} is annotated by fewer than two annotators "
+                         f"({', '.join(who) or 'none'})")
+    diss = dissimilarity or g.Dissimilarity()
+    t0 = time.perf_counter()
+    c = _continua(study, who, [doc_id])[0]
+    dg = g.gamma_document(c, diss, study.labels, samples=samples, seed=seed, key=doc_id,
+                          sampler=sampler)
+    cat_m = diss.category_matrix(study.labels)
+    units = [{"annotator": who[int(c.ann[i])], "start": int(c.start[i]), "end": int(c.end[i]),
+              "label": study.labels[int(c.cat[i])]} for i in range(c.size)]
+    rows = []
+    for row, cost in zip(dg.observed.tuples, dg.observed.costs, strict=True):
+        real = [u for u in row if u >= 0]
+        pairs = []
+        for u, v in combinations(real, 2):
+            dp = diss.positional(c.start[u], c.end[u], c.start[v], c.end[v])
+            dc = float(cat_m[c.cat[u], c.cat[v]])
+            pairs.append({"a": u, "b": v, "d_pos": dp, "d_cat": dc,
+                          "d": diss.alpha * dp + diss.beta * dc})
+        rows.append({"units": {who[k]: (u if u >= 0 else None) for k, u in enumerate(row)},
+                     "disorder": cost, "pairs": pairs})
+    value = g.gamma_from_docs([dg], len(who), samples)
+    return {"doc": doc_id, "annotators": who, "units": units, "alignments": rows,
+            "observed_disorder": dg.observed.disorder, "gamma": value.as_dict(),
+            "samples": samples, "seed": seed, "sampler": sampler,
+            "seconds": round(time.perf_counter() - t0, 3)}
+
+
+# --- span F1 through the other metric modules --------------------------------------------------
+
+def _metric_module(name: str) -> Any:
+    try:
+        return importlib.import_module(f"core.metrics.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"core.metrics.{name}":
+            raise InputError(f"the {name} metric is not available yet in this build "
+                             f"(core/metrics/{name}.py is missing)") from None
+        raise
+
+
+def span_f1(study: Study, scorer: str = "martino", *,
+            score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None
+            ) -> PairwiseResult:
+    """Pairwise span P/R/F1 with ``scorer`` (``martino`` or ``mafalda``), both directions.
+
+    ``pairs[(a, b)]`` takes a as the reference (gold) and b as the prediction, so P(a, b) =
+    R(b, a) for Martino's metric. The headline is F1; ``extra`` holds P and R.
+    """
+    _need_two(study)
+    mod = _metric_module(scorer)
+    fn = score or mod.agreement_score
+    pairs: dict[tuple[str, str], PairValue] = {}
+    for a, b in permutations(study.annotators, 2):
+        docs = study.common_docs([a, b])
+        gold = AnnotationSet(a, {d: study.spans[a][d] for d in docs}, role="gold")
+        pred = AnnotationSet(b, {d: study.spans[b][d] for d in docs}, role="system")
+        r = fn(gold, pred)
+        pv = PairValue(Agreement(r.get("f1"), None, {"precision": r.get("precision"),
+                                                     "recall": r.get("recall")}))
+        pv.extra["precision"] = Agreement(r.get("precision"))
+        pv.extra["recall"] = Agreement(r.get("recall"))
+        for lab, v in (r.get("per_label") or {}).items():
+            pv.per_label[lab] = Agreement(v.get("f1"), None, dict(v))
+        for doc, v in (r.get("per_document") or {}).items():
+            pv.per_document[doc] = Agreement(v.get("f1"), None, dict(v))
+        pairs[(a, b)] = pv
+    name = "span-f1" if scorer == "martino" else "mafalda-f1"
+    return PairwiseResult(name, study.annotators, pairs, symmetric=False,
+                          params={"reference": "row"})
