@@ -1,0 +1,84 @@
+"""``python -m core agree``: the command-line contract for agreement."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parent / "data"
+CSV = str(DATA / "three_annotators.csv")
+MANY = ("fleiss-kappa", "krippendorff-alpha", "unitizing-alpha", "gamma", "gamma-cat")
+PAIRWISE = ("char-kappa", "char-jaccard", "text-kappa")
+
+
+def agree(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core", "agree", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_json_holds_one_object_keyed_by_measure() -> None:
+    args = [CSV]
+    for m in PAIRWISE + MANY:
+        args += ["--measure", m]
+    proc = agree(*args, "--json", "--samples", "5")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["annotators"] == ["ann1", "ann2", "ann3"]
+    for m in PAIRWISE:
+        matrix = out[m]["matrix"]
+        assert set(matrix) == {"ann1", "ann2", "ann3"}
+        assert matrix["ann1"]["ann1"] is None
+        assert matrix["ann1"]["ann2"] == matrix["ann2"]["ann1"]
+    for m in MANY:
+        assert out[m]["kind"] == "many"
+        assert isinstance(out[m]["value"], float)
+    assert out["gamma"]["samples"] == 5 and out["gamma"]["seed"] == 0
+    assert "per_document" not in out["gamma"]
+
+
+def test_text_output_prints_matrix_and_single_values() -> None:
+    proc = agree(CSV, "--measure", "char-kappa", "--measure", "unitizing-alpha")
+    assert proc.returncode == 0, proc.stderr
+    assert "char-kappa:" in proc.stdout and "ann1" in proc.stdout
+    assert "unitizing-alpha: " in proc.stdout
+
+
+def test_per_document_breakdown_ranks_documents() -> None:
+    proc = agree(CSV, "--measure", "gamma", "--samples", "5", "--per-document", "--json")
+    out = json.loads(proc.stdout)
+    assert set(out["gamma"]["per_document"]) == {"t1", "t2", "t3"}
+    ranking = [r["value"] for r in out["gamma"]["document_ranking"]]
+    assert ranking == sorted(ranking)
+
+
+def test_same_seed_same_gamma_and_seed_changes_it() -> None:
+    a = json.loads(agree(CSV, "--measure", "gamma", "--seed", "3", "--json").stdout)
+    b = json.loads(agree(CSV, "--measure", "gamma", "--seed", "3", "--json").stdout)
+    c = json.loads(agree(CSV, "--measure", "gamma", "--seed", "4", "--json").stdout)
+    assert a["gamma"]["value"] == b["gamma"]["value"] != c["gamma"]["value"]
+
+
+def test_label_option_restricts_to_one_label_and_explains_an_unused_one() -> None:
+    out = json.loads(agree(CSV, "--measure", "unitizing-alpha", "--label", "Nothing here",
+                           "--json").stdout)
+    assert out["labels"] == ["Nothing here"]
+    assert out["unitizing-alpha"]["value"] is None
+    assert out["unitizing-alpha"]["per_label"]["Nothing here"]["reason"]
+
+
+def test_unknown_measure_exits_2() -> None:
+    proc = agree(CSV, "--measure", "mega-kappa")
+    assert proc.returncode == 2
+    assert "'measure' parameter of agree must be one of" in proc.stderr
+
+
+def test_a_single_annotation_set_exits_1_with_one_message(tmp_path: Path) -> None:
+    one = tmp_path / "one.csv"
+    one.write_text("doc_id,start,end,label\nt1,0,5,Doubt\n", encoding="utf-8")
+    proc = agree(str(one), "--measure", "char-kappa")
+    assert proc.returncode == 1
+    assert "at least two annotation sets" in proc.stderr
+    assert "Traceback" not in proc.stderr

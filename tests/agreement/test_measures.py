@@ -1,0 +1,142 @@
+"""Span → item constructions, breakdowns and undefined cases, on small hand-computed examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import InputError, UsageError
+from core.metrics.agreement import (
+    Study,
+    char_agreement,
+    compute,
+    fleiss_text,
+    gamma,
+    krippendorff_text,
+    text_kappa,
+    unitizing,
+)
+from core.model import AnnotationSet, Span
+
+TEXT = "0123456789 123456789"  # 20 characters
+
+
+def _hand() -> Study:
+    """A marks [0, 10) X; B marks [2, 10) X and [12, 16) Y, in one 20-character document."""
+    a = AnnotationSet("A", {"d": (Span(0, 10, "X"),)}, role="annotator")
+    b = AnnotationSet("B", {"d": (Span(2, 10, "X"), Span(12, 16, "Y"))}, role="annotator")
+    return Study.from_sets([a, b], {"d": TEXT})
+
+
+def test_char_kappa_per_label_position_and_flat_match_hand_computation() -> None:
+    kappa, jaccard = char_agreement(_hand())
+    pair = kappa.pairs[("A", "B")]
+    # X: n11=8 n10=2 n01=0 n00=10 → p_o 0.9, p_e 0.5 → 0.8
+    assert pair.per_label["X"].value == pytest.approx(0.8)
+    # Y: only B → p_o 0.8 = p_e → 0
+    assert pair.per_label["Y"].value == pytest.approx(0.0)
+    # any span: n11=8 n10=2 n01=4 n00=6 → p_o 0.7, p_e 0.5 → 0.4
+    assert pair.extra["position"].value == pytest.approx(0.4)
+    # pooled char × label: n11=8 n10=2 n01=4 n00=26 → (0.85 − 0.6) / 0.4
+    assert pair.overall.value == pytest.approx(0.625)
+    assert pair.extra["macro"].value == pytest.approx(0.4)
+    assert kappa.matrix()["B"]["A"] == kappa.matrix()["A"]["B"]
+    jp = jaccard.pairs[("A", "B")]
+    assert jp.per_label["X"].value == pytest.approx(0.8)
+    assert jp.overall.value == pytest.approx(8 / 14)
+    assert jp.extra["position"].value == pytest.approx(8 / 14)
+    assert jp.per_document["d"].value == pytest.approx(8 / 14)
+
+
+def test_unitizing_alpha_of_hand_example_is_computed_per_label_and_overall() -> None:
+    r = unitizing(_hand())
+    assert r.per_label["X"].value is not None and r.per_label["X"].value < 1
+    assert r.per_label["Y"].value is not None
+    assert r.overall.value == pytest.approx(
+        1 - (r.per_label["X"].stats["D_o"] + r.per_label["Y"].stats["D_o"])
+        / (r.per_label["X"].stats["D_e"] + r.per_label["Y"].stats["D_e"]))
+    assert set(r.per_document) == {"d"}
+
+
+def test_text_kappa_on_one_document_is_undefined_with_reason_not_an_error() -> None:
+    r = text_kappa(_hand())
+    x = r.pairs[("A", "B")].per_label["X"]
+    assert x.value is None and "expected agreement is 1" in (x.reason or "")
+
+
+def test_label_nobody_used_gives_reasons_everywhere() -> None:
+    a = AnnotationSet("A", {"d": (Span(0, 10, "X"),)}, role="annotator")
+    b = AnnotationSet("B", {"d": (Span(2, 10, "X"),)}, role="annotator")
+    study = Study.from_sets([a, b], {"d": TEXT}, label="Z")
+    kappa, jaccard = char_agreement(study)
+    assert kappa.pairs[("A", "B")].per_label["Z"].value is None
+    assert "neither annotator marked it" in (kappa.pairs[("A", "B")].per_label["Z"].reason or "")
+    assert jaccard.pairs[("A", "B")].overall.value is None
+    assert unitizing(study).per_label["Z"].value is None
+    assert "no coder marked" in (unitizing(study).per_label["Z"].reason or "")
+    assert krippendorff_text(study).overall.value is None
+    assert fleiss_text(study).overall.value is None
+    g = gamma(study, samples=3)
+    assert g.overall.value is None and g.overall.reason
+
+
+def test_annotator_without_any_span_is_scored_not_crashed() -> None:
+    a = AnnotationSet("A", {"d": (), "e": ()}, role="annotator")
+    b = AnnotationSet("B", {"d": (Span(0, 5, "X"),), "e": (Span(3, 9, "X"),)},
+                      role="annotator")
+    study = Study.from_sets([a, b], {"d": TEXT, "e": TEXT})
+    kappa, _ = char_agreement(study)
+    assert kappa.pairs[("A", "B")].overall.value == pytest.approx(0.0)
+    g = gamma(study, samples=5)
+    assert g.overall.value is not None and g.overall.value <= 0
+    assert unitizing(study).overall.value is not None
+
+
+def test_missing_documents_are_left_out_and_counted() -> None:
+    a = AnnotationSet("A", {"d": (Span(0, 5, "X"),), "e": (Span(0, 5, "X"),)}, role="annotator")
+    b = AnnotationSet("B", {"d": (Span(0, 5, "X"),)}, role="annotator")
+    c = AnnotationSet("C", {"d": (Span(0, 6, "X"),), "e": (Span(0, 5, "X"),)}, role="annotator")
+    study = Study.from_sets([a, b, c], {"d": TEXT, "e": TEXT})
+    f = fleiss_text(study)
+    assert f.params["documents"] == 1 and f.params["documents_left_out"] == 1
+    alpha = krippendorff_text(study)  # keeps the missing value
+    assert alpha.params["documents"] == 2
+    assert set(char_agreement(study)[0].pairs[("A", "C")].per_document) == {"d", "e"}
+    assert set(char_agreement(study)[0].pairs[("A", "B")].per_document) == {"d"}
+
+
+def test_documents_rank_by_disagreement() -> None:
+    a = AnnotationSet("A", {"good": (Span(0, 10, "X"),), "bad": (Span(0, 10, "X"),)},
+                      role="annotator")
+    b = AnnotationSet("B", {"good": (Span(0, 10, "X"),), "bad": (Span(12, 18, "X"),)},
+                      role="annotator")
+    study = Study.from_sets([a, b], {"good": TEXT, "bad": TEXT})
+    kappa, _ = char_agreement(study)
+    assert [d for d, _ in kappa.document_ranking()] == ["bad", "good"]
+    assert [d for d, _ in unitizing(study).document_ranking()] == ["bad", "good"]
+    assert [d for d, _ in gamma(study, samples=5).document_ranking()] == ["bad", "good"]
+
+
+def test_numeric_labels_get_ordinal_interval_and_ratio_alpha() -> None:
+    ratings = {"A": [1, 2, 3, 3], "B": [1, 2, 3, 4], "C": [2, 2, 3, 4]}
+    sets = [AnnotationSet(who, {f"t{i}": (Span(0, 1, str(v)),) for i, v in enumerate(vals)},
+                          role="annotator") for who, vals in ratings.items()]
+    r = krippendorff_text(Study.from_sets(sets))
+    assert {"level_nominal", "level_ordinal", "level_interval", "level_ratio"} <= set(r.extra)
+    assert r.extra["level_interval"].value is not None
+    assert r.extra["level_interval"].value > r.extra["level_nominal"].value  # type: ignore[operator]
+
+
+def test_study_refuses_duplicate_names_spans_past_the_text_and_one_annotator() -> None:
+    a = AnnotationSet("A", {"d": (Span(0, 5, "X"),)}, role="annotator")
+    with pytest.raises(InputError, match="both named 'A'"):
+        Study.from_sets([a, a])
+    long = AnnotationSet("B", {"d": (Span(0, 50, "X"),)}, role="annotator")
+    with pytest.raises(InputError, match="after the end of the text"):
+        Study.from_sets([a, long], {"d": TEXT})
+    with pytest.raises(InputError, match="at least two annotators"):
+        char_agreement(Study.from_sets([a]))
+
+
+def test_unknown_measure_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="'measure' parameter of agree"):
+        compute(_hand(), "mega-kappa")
