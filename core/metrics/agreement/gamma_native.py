@@ -503,6 +503,21 @@ class DocGamma:
     unit_counts: list[int]  # units in each chance sample
     cat_observed: dict[int | None, CatParts] = field(default_factory=dict)
     cat_samples: dict[int | None, list[CatParts]] = field(default_factory=dict)
+    continuum: Continuum | None = None
+    chance: list[tuple[Continuum, Alignment]] = field(default_factory=list)
+
+    def add_categories(self, diss: Dissimilarity, labels: Sequence[str],
+                       categories: Sequence[int | None]) -> None:
+        """γ-cat / γ-k parts from the kept alignments, without aligning anything again."""
+        todo = [k for k in categories if k not in self.cat_observed]
+        if not todo or self.continuum is None:
+            return
+        self.cat_observed.update(cat_parts(self.continuum, self.observed, diss, labels, todo))
+        for k in todo:
+            self.cat_samples[k] = []
+        for s, a in self.chance:
+            for k, parts in cat_parts(s, a, diss, labels, todo).items():
+                self.cat_samples[k].append(parts)
 
 
 def _doc_rng(seed: int, key: str) -> np.random.Generator:
@@ -520,7 +535,7 @@ def gamma_document(c: Continuum, diss: Dissimilarity, labels: Sequence[str], *,
     """
     check_choice("sampler", "gamma", sampler, SAMPLERS)
     observed = best_alignment(c, diss, labels)
-    out = DocGamma(observed, [], [])
+    out = DocGamma(observed, [], [], continuum=c)
     if categories:
         out.cat_observed = cat_parts(c, observed, diss, labels, categories)
         out.cat_samples = {k: [] for k in categories}
@@ -533,6 +548,7 @@ def gamma_document(c: Continuum, diss: Dissimilarity, labels: Sequence[str], *,
         a = best_alignment(s, diss, labels)
         out.cost_sums.append(a.cost_sum)
         out.unit_counts.append(s.size)
+        out.chance.append((s, a))  # kept so that γ-cat / γ-k can follow without realigning
         if categories:
             for k, parts in cat_parts(s, a, diss, labels, categories).items():
                 out.cat_samples[k].append(parts)

@@ -364,9 +364,11 @@ def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: 
     continua = _continua(study, annotators, docs)
     cats: list[int | None] = [None, *range(len(study.labels))] if with_cat else []
     key = g.continuum_key(continua, tuple(docs), tuple(study.labels), samples, seed, sampler,
-                          diss.key(), with_cat)
+                          diss.key())
     hit = _GAMMA_CACHE.get(key)
     if hit is not None:
+        for dg in hit[0]:
+            dg.add_categories(diss, study.labels, cats)
         if progress is not None:
             progress(1, 1)
         return hit
