@@ -16,16 +16,21 @@ with a warning where it would compare ``1`` and ``"1"`` as different documents.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import dataclasses
 import difflib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import FormatError
 from core.model import AnnotationSet, Span
+
+if TYPE_CHECKING:
+    from core.formats import Loaded
 
 _INT_RE = re.compile(r"[+]?[0-9]+\Z")
 
@@ -366,15 +371,31 @@ class JsonLocator:
     def __init__(self, text: str) -> None:
         self.text = text
         self._pos: dict[tuple[str | int, ...], int] | None = None
+        self._newlines: list[int] = []
 
     def line(self, *path: str | int) -> int | None:
+        """The 1-based line where the value at ``path`` starts (None if unknown)."""
         if self._pos is None:
             self._pos = {}
+            self._newlines = [i for i, ch in enumerate(self.text) if ch == "\n"]
             # The text parsed as JSON already; a locator failure only loses a line number.
             with contextlib.suppress(IndexError, ValueError, RecursionError):
                 self._scan(self._skip(0), ())
         offset = self._pos.get(tuple(path))
-        return None if offset is None else self.text.count("\n", 0, offset) + 1
+        return None if offset is None else bisect.bisect_left(self._newlines, offset) + 1
+
+    def line_of(self, path: str) -> int | None:
+        """The line of a value given as a JSON path string such as ``[3].labels[0].end``."""
+        parts: list[str | int] = [
+            int(index) if index else key for index, key in _PATH_PART.findall(path)
+        ]
+        while parts:
+            line = self.line(*parts)
+            if line is not None:
+                return line
+            parts.pop()  # a missing key: point at its parent
+        return None
+
 
     def _skip(self, i: int) -> int:
         while i < len(self.text) and self.text[i] in _WS:
@@ -434,3 +455,29 @@ def json_path(*parts: str | int) -> str:
         else:
             out += f".{part}" if out else part
     return out
+
+
+_PATH_PART = re.compile(r"\[([0-9]+)\]|\.?([^.\[]+)")
+
+
+@contextlib.contextmanager
+def lines_from(loc: JsonLocator, loaded: Loaded) -> Iterator[None]:
+    """Put line numbers on the errors and warnings of a JSON reader, computed only for them.
+
+    Readers report JSON paths; finding the line of every value up front would cost one extra
+    parse of every file, so it is done when there is something to report.
+    """
+    try:
+        yield
+    except FormatError as exc:
+        diag = exc.diagnostic
+        if diag.line is None and diag.path:
+            raise FormatError(diag.file, diag.message, line=loc.line_of(diag.path),
+                              field=diag.field, path=diag.path) from None
+        raise
+    finally:
+        loaded.diagnostics[:] = [
+            dataclasses.replace(d, line=loc.line_of(d.path))
+            if d.line is None and d.path else d
+            for d in loaded.diagnostics
+        ]

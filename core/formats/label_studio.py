@@ -29,6 +29,7 @@ from core.formats._common import (
     check_label,
     duplicate_span_warnings,
     json_path,
+    lines_from,
     load_json,
     make_span,
     sorted_spans,
@@ -67,43 +68,41 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     per_set: dict[str, dict[str, list[Span]]] = {}
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
-    for i, task in enumerate(value):
-        if not isinstance(task, dict):
-            raise FormatError(file, "expected a task object", line=loc.line(i), path=json_path(i))
-        doc_id = _task_id(task, file, loc, i, loaded)
-        dup.add(doc_id, json_path(i), line=loc.line(i), path=json_path(i))
-        text = _task_text(task, file, loc, i)
-        if text is None and options.gold_texts is not None:
-            text = options.gold_texts.get(doc_id)
-        loaded.texts[doc_id] = text
-        for key, role in (("annotations", "annotator"), ("predictions", "system")):
-            entries = task.get(key, [])
-            if not isinstance(entries, list):
-                raise FormatError(file, "expected a list", line=loc.line(i, key),
-                                  path=json_path(i, key), field=key)
-            for k, entry in enumerate(entries):
-                at = (i, key, k)
-                if not isinstance(entry, dict):
-                    raise FormatError(file, "expected an object", line=loc.line(*at),
-                                      path=json_path(*at))
-                if entry.get("was_cancelled"):
-                    loaded.warn("a cancelled annotation; skipped", line=loc.line(*at),
-                                path=json_path(*at))
-                    continue
-                set_name = _owner(entry, key)
-                roles.setdefault(set_name, role)  # type: ignore[arg-type]
-                if (set_name, doc_id) in origin:
-                    raise FormatError(
-                        file, f"{set_name} has two {key} for task {doc_id!r}: "
-                        f"{origin[(set_name, doc_id)]} and {json_path(*at)}; keep one",
-                        line=loc.line(*at), path=json_path(*at),
-                    )
-                origin[(set_name, doc_id)] = json_path(*at)
-                doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
-                doc_spans.extend(_results(entry, file, loc, at, text, options, loaded))
-                for d in duplicate_span_warnings(doc_spans):
-                    loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than "
-                                "once; kept", line=loc.line(*at), path=json_path(*at))
+    with lines_from(loc, loaded):
+        for i, task in enumerate(value):
+            if not isinstance(task, dict):
+                raise FormatError(file, "expected a task object", path=json_path(i))
+            doc_id = _task_id(task, file, loc, i, loaded)
+            dup.add(doc_id, json_path(i), path=json_path(i))
+            text = _task_text(task, file, loc, i)
+            if text is None and options.gold_texts is not None:
+                text = options.gold_texts.get(doc_id)
+            loaded.texts[doc_id] = text
+            for key, role in (("annotations", "annotator"), ("predictions", "system")):
+                entries = task.get(key, [])
+                if not isinstance(entries, list):
+                    raise FormatError(file, "expected a list", path=json_path(i, key), field=key)
+                for k, entry in enumerate(entries):
+                    at = (i, key, k)
+                    if not isinstance(entry, dict):
+                        raise FormatError(file, "expected an object", path=json_path(*at))
+                    if entry.get("was_cancelled"):
+                        loaded.warn("a cancelled annotation; skipped", path=json_path(*at))
+                        continue
+                    set_name = _owner(entry, key)
+                    roles.setdefault(set_name, role)  # type: ignore[arg-type]
+                    if (set_name, doc_id) in origin:
+                        raise FormatError(
+                            file, f"{set_name} has two {key} for task {doc_id!r}: "
+                            f"{origin[(set_name, doc_id)]} and {json_path(*at)}; keep one",
+                            path=json_path(*at),
+                        )
+                    origin[(set_name, doc_id)] = json_path(*at)
+                    doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
+                    doc_spans.extend(_results(entry, file, loc, at, text, options, loaded))
+                    for d in duplicate_span_warnings(doc_spans):
+                        loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than "
+                                    "once; kept", path=json_path(*at))
     if not per_set:
         raise FormatError(file, "no annotations or predictions in any task")
     for set_name, spans in per_set.items():
@@ -117,13 +116,12 @@ def _task_id(task: Mapping[str, Any], file: str, loc: JsonLocator, i: int,
     data = task.get("data")
     if isinstance(data, dict) and "doc_id" in data:
         doc_id, _ = check_doc_id(data["doc_id"], file, field="doc_id",
-                                 line=loc.line(i, "data", "doc_id"),
                                  path=json_path(i, "data", "doc_id"))
         return doc_id
     if "id" not in task:
         raise FormatError(file, "missing (a task needs an 'id' or data.doc_id)",
-                          line=loc.line(i), path=json_path(i), field="id")
-    doc_id, _ = check_doc_id(task["id"], file, line=loc.line(i, "id"), path=json_path(i, "id"))
+                          path=json_path(i), field="id")
+    doc_id, _ = check_doc_id(task["id"], file, path=json_path(i, "id"))
     return doc_id
 
 
@@ -132,8 +130,7 @@ def _task_text(task: Mapping[str, Any], file: str, loc: JsonLocator, i: int) -> 
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise FormatError(file, "expected an object", line=loc.line(i, "data"),
-                          path=json_path(i, "data"), field="data")
+        raise FormatError(file, "expected an object", path=json_path(i, "data"), field="data")
     if isinstance(data.get("text"), str):
         return str(data["text"])
     strings = [v for v in data.values() if isinstance(v, str)]
@@ -156,13 +153,12 @@ def _results(
 ) -> list[Span]:
     results = entry.get("result", [])
     if not isinstance(results, list):
-        raise FormatError(file, "expected a list", line=loc.line(*at, "result"),
-                          path=json_path(*at, "result"), field="result")
+        raise FormatError(file, "expected a list", path=json_path(*at, "result"), field="result")
     out: list[Span] = []
     for r, res in enumerate(results):
         rat = (*at, "result", r)
         where = json_path(*rat)
-        line = loc.line(*rat)
+        line = None  # filled in from the path by lines_from
         if not isinstance(res, dict):
             raise FormatError(file, "expected a result object", line=line, path=where)
         value = res.get("value")

@@ -17,12 +17,12 @@ from pathlib import PurePosixPath
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
-    DuplicateIds,
     JsonLocator,
     check_doc_id,
     check_label,
     duplicate_span_warnings,
     json_path,
+    lines_from,
     load_json,
     make_span,
     set_name_of,
@@ -46,6 +46,8 @@ def sniff(filename: str, head: str) -> int:
         score += 85
     elif '"labels"' in body and '"id"' in body:
         score += 40
+    elif '"id"' in body and len(head) >= 4000:
+        score += 20  # a long first text may push "labels" past the 4 KiB head
     return score
 
 
@@ -63,80 +65,84 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(
             file, f"expected a JSON list of documents, got a JSON {_kind(value)}", line=1
         )
-    dup = DuplicateIds(file)
+    first_seen: dict[str, int] = {}
     spans: dict[str, list[Span]] = {}
-    for i, entry in enumerate(value):
-        where = json_path(i)
-        if not isinstance(entry, dict):
-            raise FormatError(
-                file, f"expected a document object, got a JSON {_kind(entry)}",
-                line=loc.line(i), path=where,
-            )
-        for key in ("id", "labels"):
-            if key not in entry:
+    with lines_from(loc, loaded):
+        for i, entry in enumerate(value):
+            where = json_path(i)
+            if not isinstance(entry, dict):
                 raise FormatError(
-                    file, f"missing (every document needs 'id' and 'labels'; keys found: "
-                    f"{', '.join(map(repr, entry)) or 'none'})",
-                    line=loc.line(i), path=where, field=key,
+                    file, f"expected a document object, got a JSON {_kind(entry)}",
+                    path=where,
                 )
-        doc_id, warning = check_doc_id(
-            entry["id"], file, line=loc.line(i, "id"), path=json_path(i, "id")
-        )
-        if warning:
-            loaded.warn(warning, line=loc.line(i, "id"), path=json_path(i, "id"), field="id")
-        line_i = loc.line(i, "id")
-        dup.add(doc_id, f"{json_path(i)}" + (f" (line {line_i})" if line_i else ""),
-                line=line_i, path=json_path(i, "id"))
-        doc_text = entry.get("text")
-        if doc_text is not None and not isinstance(doc_text, str):
-            raise FormatError(
-                file, f"expected the document text as a string, got a JSON {_kind(doc_text)}",
-                line=loc.line(i, "text"), path=json_path(i, "text"), field="text",
-            )
-        if doc_text is None and options.gold_texts is not None:
-            doc_text = options.gold_texts.get(doc_id)
-        labels = entry["labels"]
-        if not isinstance(labels, list):
-            raise FormatError(
-                file, f"expected a list of labels, got a JSON {_kind(labels)}",
-                line=loc.line(i, "labels"), path=json_path(i, "labels"), field="labels",
-            )
-        doc_spans: list[Span] = []
-        for j, lab in enumerate(labels):
-            lpath = json_path(i, "labels", j)
-            if not isinstance(lab, dict):
-                raise FormatError(
-                    file, f"expected a label object, got a JSON {_kind(lab)}",
-                    line=loc.line(i, "labels", j), path=lpath,
-                )
-            for key in ("technique", "start", "end"):
-                if key not in lab:
+            for key in ("id", "labels"):
+                if key not in entry:
                     raise FormatError(
-                        file, "missing (every label needs 'technique', 'start' and 'end')",
-                        line=loc.line(i, "labels", j), path=lpath, field=key,
+                        file, f"missing (every document needs 'id' and 'labels'; keys found: "
+                        f"{', '.join(map(repr, entry)) or 'none'})",
+                        path=where, field=key,
                     )
-            span = _span(lab, file, loc, (i, "labels", j), doc_text)
-            check_label(span.label, options.labels, file, field="technique",
-                        line=loc.line(i, "labels", j, "technique"),
-                        path=json_path(i, "labels", j, "technique"))
-            fragment = lab.get("text_fragment")
-            if fragment is not None and not isinstance(fragment, str):
-                loaded.warn(
-                    f"expected text_fragment as a string, got a JSON {_kind(fragment)}; ignored",
-                    line=loc.line(i, "labels", j), path=lpath, field="text_fragment",
+            doc_id, warning = check_doc_id(entry["id"], file, path=json_path(i, "id"))
+            if warning:
+                loaded.warn(warning, path=json_path(i, "id"), field="id")
+            if doc_id in first_seen:
+                k = first_seen[doc_id]
+                raise FormatError(
+                    file, f"duplicate document id {doc_id!r}: first at {json_path(k)} (line "
+                    f"{loc.line(k)}), again at {json_path(i)} (line {loc.line(i)}); each document "
+                    "must appear once", line=loc.line(i, "id"), path=json_path(i, "id"), field="id",
                 )
-                fragment = None
-            for message, fld in span_warnings(span, doc_text, fragment=fragment):
-                loaded.warn(message, line=loc.line(i, "labels", j), path=lpath, field=fld)
-            doc_spans.append(span)
-        for d in duplicate_span_warnings(doc_spans):
-            loaded.warn(
-                f"document {doc_id!r} has the span [{d.start}, {d.end}) {d.label!r} more than "
-                "once; kept (each copy counts in the scores)",
-                line=loc.line(i), path=json_path(i, "labels"),
-            )
-        spans[doc_id] = doc_spans
-        loaded.texts[doc_id] = doc_text
+            first_seen[doc_id] = i
+            doc_text = entry.get("text")
+            if doc_text is not None and not isinstance(doc_text, str):
+                raise FormatError(
+                    file, f"expected the document text as a string, got a JSON {_kind(doc_text)}",
+                    path=json_path(i, "text"), field="text",
+                )
+            if doc_text is None and options.gold_texts is not None:
+                doc_text = options.gold_texts.get(doc_id)
+            labels = entry["labels"]
+            if not isinstance(labels, list):
+                raise FormatError(
+                    file, f"expected a list of labels, got a JSON {_kind(labels)}",
+                    path=json_path(i, "labels"), field="labels",
+                )
+            doc_spans: list[Span] = []
+            for j, lab in enumerate(labels):
+                lpath = json_path(i, "labels", j)
+                if not isinstance(lab, dict):
+                    raise FormatError(
+                        file, f"expected a label object, got a JSON {_kind(lab)}",
+                        path=lpath,
+                    )
+                for key in ("technique", "start", "end"):
+                    if key not in lab:
+                        raise FormatError(
+                            file, "missing (every label needs 'technique', 'start' and 'end')",
+                            path=lpath, field=key,
+                        )
+                span = _span(lab, file, loc, (i, "labels", j), doc_text)
+                check_label(span.label, options.labels, file, field="technique",
+                            path=json_path(i, "labels", j, "technique"))
+                fragment = lab.get("text_fragment")
+                if fragment is not None and not isinstance(fragment, str):
+                    loaded.warn(
+                        "expected text_fragment as a string, got a JSON "
+                        f"{_kind(fragment)}; ignored",
+                        path=lpath, field="text_fragment",
+                    )
+                    fragment = None
+                for message, fld in span_warnings(span, doc_text, fragment=fragment):
+                    loaded.warn(message, path=lpath, field=fld)
+                doc_spans.append(span)
+            for d in duplicate_span_warnings(doc_spans):
+                loaded.warn(
+                    f"document {doc_id!r} has the span [{d.start}, {d.end}) {d.label!r} more than "
+                    "once; kept (each copy counts in the scores)",
+                    path=json_path(i, "labels"),
+                )
+            spans[doc_id] = doc_spans
+            loaded.texts[doc_id] = doc_text
     loaded.sets.append(
         AnnotationSet(set_name_of(name or fname), sorted_spans(spans), options.role)
     )
@@ -148,9 +154,8 @@ def _span(
     text: str | None,
 ) -> Span:
     # Each field is checked with its own path so the message points at the offending value.
-    line = loc.line(*at)
     return make_span(
-        lab["start"], lab["end"], lab["technique"], file, line=line, path=json_path(*at),
+        lab["start"], lab["end"], lab["technique"], file, path=json_path(*at),
         text=text, fields=("start", "end", "technique"),
     )
 

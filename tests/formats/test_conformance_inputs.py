@@ -59,7 +59,7 @@ def test_string_offsets_are_accepted_like_the_official_scorer() -> None:
 
 @pytest.mark.parametrize(("name", "expected"), [
     ("s21_non_numeric_offset_crash",
-     "pred.json:5: [0].labels[0].start: field 'start': expected a non-negative integer offset, "
+     "pred.json:7: [0].labels[0].start: field 'start': expected a non-negative integer offset, "
      "got 'abc'"),
     ("s21_missing_field_error", "[0].labels[0]: field 'technique': missing"),
     ("s21_negative_offset_error",
