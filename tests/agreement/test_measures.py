@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import InputError, UsageError
 from core.metrics.agreement import (
     Study,
     char_agreement,
+    cohen_kappa,
     compute,
     fleiss_text,
     gamma,
+    krippendorff_alpha,
     krippendorff_text,
     text_kappa,
     unitizing,
@@ -140,3 +144,39 @@ def test_study_refuses_duplicate_names_spans_past_the_text_and_one_annotator() -
 def test_unknown_measure_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="'measure' parameter of agree"):
         compute(_hand(), "mega-kappa")
+
+
+spans_strategy = st.lists(st.tuples(st.integers(0, 25), st.integers(1, 10),
+                                    st.sampled_from(["X", "Y"])), max_size=5)
+
+
+@settings(deadline=None, max_examples=60)
+@given(spans_strategy, spans_strategy)
+def test_char_kappa_from_counts_equals_kappa_of_explicit_character_vectors(
+        raw_a: list[tuple[int, int, str]], raw_b: list[tuple[int, int, str]]) -> None:
+    text = "x" * 40
+    a = AnnotationSet("A", {"d": tuple(Span(s, min(40, s + n), lab) for s, n, lab in raw_a)},
+                      role="annotator")
+    b = AnnotationSet("B", {"d": tuple(Span(s, min(40, s + n), lab) for s, n, lab in raw_b)},
+                      role="annotator")
+    study = Study.from_sets([a, b], {"d": text})
+    kappa, _ = char_agreement(study)
+    for lab in study.labels:
+        va = [any(sp.start <= i < sp.end and sp.label == lab for sp in a.spans["d"])
+              for i in range(40)]
+        vb = [any(sp.start <= i < sp.end and sp.label == lab for sp in b.spans["d"])
+              for i in range(40)]
+        want = cohen_kappa(va, vb)
+        got = kappa.pairs[("A", "B")].per_label[lab]
+        assert (got.value is None) == (want.value is None)
+        if want.value is not None:
+            assert got.value == pytest.approx(want.value, abs=1e-12)
+    # text level: α on the documents × labels table equals α on the explicit coder table
+    alpha = krippendorff_text(study)
+    if study.labels:
+        table = [[int(lab in {sp.label for sp in s.spans["d"]}) for lab in study.labels]
+                 for s in (a, b)]
+        want_alpha = krippendorff_alpha(table)
+        assert (alpha.overall.value is None) == (want_alpha.value is None)
+        if want_alpha.value is not None:
+            assert alpha.overall.value == pytest.approx(want_alpha.value, abs=1e-12)
