@@ -68,8 +68,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             text = options.gold_texts.get(doc_id)
         spans[doc_id] = _read_ann(file, decode(file, ann[path]), text, options, loaded)
         loaded.texts[doc_id] = text
+    ann_stems = {p[: -len(".ann")] for p in ann}
     for stem in txt:
-        if stem not in {p[: -len(".ann")] for p in ann}:
+        if stem not in ann_stems:
             loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
                         ".ann file for a document without annotations)")
     set_name = set_name_of(name)
