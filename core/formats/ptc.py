@@ -24,7 +24,6 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
     check_label,
-    duplicate_span_warnings,
     make_span,
     set_name_of,
     single_set,
@@ -151,6 +150,7 @@ def _read_tsv(
 ) -> dict[str, list[Span]]:
     """Rows of one TSV; ``file_id`` is the id a gold file's name gives (rows must agree)."""
     spans: dict[str, list[Span]] = {}
+    first_line: dict[tuple[str, Span], int] = {}
     columns: int | None = None
     # Split on "\n" only, as the official scorers iterate over file lines; one final newline
     # ends the last row rather than adding a blank one.
@@ -209,12 +209,15 @@ def _read_tsv(
         for message, fld in span_warnings(span, text_for_doc):
             loaded.warn(message, line=number, field=fld, file=file)
         spans.setdefault(article, []).append(span)
-    for doc_id, items in spans.items():
-        for d in duplicate_span_warnings(items):
+        key = (article, span)
+        if key in first_line:
             loaded.warn(
-                f"article {doc_id} has the span [{d.start}, {d.end}) {d.label!r} more than "
-                "once; kept (each copy counts in the scores)", file=file,
+                f"article {article} has the span [{span.start}, {span.end}) {span.label!r} "
+                f"again (first on line {first_line[key]}); kept (each copy counts in the scores)",
+                line=number, file=file,
             )
+        else:
+            first_line[key] = number
     return spans
 
 

@@ -238,3 +238,12 @@ def test_undetectable_format_asks_for_an_explicit_one() -> None:
 def test_invalid_utf8_names_the_line_and_byte() -> None:
     with pytest.raises(FormatError, match=r"p.tsv:2: expected UTF-8 text, found byte 0xff"):
         load_files({"p.tsv": b"1\tDoubt\t0\t4\n1\t\xff\t5\t9\n"}, name="p.tsv", fmt="ptc")
+
+
+def test_duplicate_span_is_kept_with_a_warning_naming_both_lines() -> None:
+    loaded = load_files({"p.tsv": b"1\tDoubt\t0\t4\n1\tSlogans\t5\t9\n1\tDoubt\t0\t4\n"},
+                        name="p.tsv")
+    assert len(loaded.set.get("1")) == 3  # both copies count in the Martino sums
+    assert [str(d) for d in loaded.diagnostics] == [
+        "p.tsv:3: article 1 has the span [0, 4) 'Doubt' again (first on line 1); kept (each "
+        "copy counts in the scores)"]
