@@ -54,13 +54,17 @@ def sniff(filename: str, head: str) -> int:
     tsv = lower.endswith(".tsv")
     if not lines:
         return 5 if tsv else 0
-    good = 0
+    good = hateval_like = 0
     for line in lines:
-        cols = line.rstrip().split("\t")
-        if len(cols) in (3, 4) and all(_INT.match(c.strip()) for c in cols[-2:]) and (
-            _INT.match(cols[0].strip())
-        ):
+        cols = [c.strip() for c in line.rstrip().split("\t")]
+        # HatEval rows: id, HS (2 columns), id, HS, TR, AG (4, all 0/1) or id, text, HS, TR, AG.
+        if len(cols) in (2, 5) or (len(cols) == 4 and set(cols[1:]) <= {"0", "1"}):
+            hateval_like += 1
+        elif (len(cols) in (3, 4) and all(_INT.match(c) for c in cols[-2:])
+              and _INT.match(cols[0])):
             good += 1
+    if hateval_like == len(lines):
+        return 0
     if good == len(lines):
         return 90 if tsv or lower.endswith(".txt") else 60
     # A .tsv that is not HatEval-like (which has a header with HS) is most likely a PTC file

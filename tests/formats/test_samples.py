@@ -167,3 +167,14 @@ def test_figure1_sample_reproduces_the_seed_numbers() -> None:
     rt1 = _recall(_set(FIG / "pred_t1.json"), gold)
     assert (r345, r1, rt1) == (Fraction(7, 24), Fraction(9, 24), Fraction(1))
     assert r345 < r1 < rt1
+
+
+@pytest.mark.parametrize("head", [
+    "id\ttext\tHS\tTR\tAG\n101\tsome tweet\t1\t0\t0\n",  # HatEval gold
+    "101\t1\n102\t0\n",  # HatEval task A prediction
+    "101\t1\t0\t1\n102\t0\t0\t0\n",  # HatEval task B prediction
+])
+def test_ptc_sniffer_leaves_hateval_shaped_tsv_alone(head: str) -> None:
+    from core.formats import ptc
+
+    assert ptc.sniff("en_a.tsv", head) == 0
