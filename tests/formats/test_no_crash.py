@@ -1,0 +1,45 @@
+"""Damaged files give a FormatError, never another exception (no traceback for the user)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import SpanScopeError
+from core.formats import load_files
+
+FORMATS_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "formats"
+PROP = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
+
+SOURCES = {
+    "semeval2021": PROP / "system_b.json",
+    "ptc": FORMATS_DIR / "ptc_system_a.tsv",
+    "doccano": FORMATS_DIR / "doccano_system_a_entities.jsonl",
+    "label-studio": FORMATS_DIR / "label_studio_annotators.json",
+    "spans-csv": FORMATS_DIR / "spans_annotators.csv",
+    "brat": FORMATS_DIR / "brat_annotator_1" / "8.ann",
+}
+
+# Replacement pieces chosen to hit the validation paths: numbers, signs, separators, JSON syntax.
+PIECES = st.sampled_from(["-", "1", "9999", ".5", "\t", ",", "\n", '"', "{", "]", "null",
+                          "true", "x", " ", "\xff", ";"])
+
+
+@pytest.mark.parametrize("fmt", sorted(SOURCES))
+@settings(deadline=None, max_examples=150)
+@given(data=st.data())
+def test_damaged_file_raises_only_format_errors(fmt: str, data: st.DataObject) -> None:
+    raw = bytearray(SOURCES[fmt].read_bytes()[:3000])
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(raw)))
+        cut = data.draw(st.integers(0, 3))
+        piece = data.draw(PIECES).encode("latin-1")  # "\xff" stays one invalid UTF-8 byte
+        raw[at : at + cut] = piece
+    name = SOURCES[fmt].name
+    try:
+        loaded = load_files({name: bytes(raw)}, fmt=fmt, name=name)
+    except SpanScopeError as exc:
+        assert str(exc).startswith(name)  # the message names the file first
+    else:
+        assert loaded.sets and all(isinstance(d, str) for s in loaded.sets for d in s.spans)
