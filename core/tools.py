@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import FormatError, SpanScopeError
-from core.formats import Loaded, ReadOptions, load_path, write_files
+from core.formats import (
+    Loaded,
+    ReadOptions,
+    detect,
+    load_files,
+    load_path,
+    read_folder,
+    write_files,
+)
 from core.model import AnnotationSet
 
 FOLDER_FORMATS = ("brat",)
@@ -60,7 +68,13 @@ def convert(
     out = Path(output)
     loaded = load_path(input, fmt=from_format)
     sets = _choose_sets(loaded, set_name, str(input))
-    files = _render(to, out, loaded, sets)
+    try:
+        files = _render(to, out, loaded, sets)
+    except FormatError as exc:
+        if exc.file != "<output>":
+            raise
+        # Writers do not know the output path; name it here.
+        raise FormatError(str(out), exc.diagnostic.message) from None
     messages = [f"warning: {d}" for d in loaded.diagnostics]
     as_folder = to in FOLDER_FORMATS or (to == "ptc" and out.suffix.lower() not in (".tsv",
                                                                                     ".txt"))
@@ -127,8 +141,13 @@ def validate(
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
         "errors": [], "warnings": [], "valid": False,
     }
+    files = read_folder(path) if path.is_dir() else {path.name: path.read_bytes()}
+    if not files:
+        raise FormatError(str(path), "the folder holds no files")
     try:
-        loaded = load_path(path, fmt=fmt, options=ReadOptions(labels=labels))
+        result["format"] = fmt or detect(files, source=str(path))
+        loaded = load_files(files, fmt=result["format"], name=str(path),
+                            options=ReadOptions(labels=labels))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result

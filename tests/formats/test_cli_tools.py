@@ -137,3 +137,28 @@ def test_command_line_validate_and_convert_run_as_a_module(tmp_path: Path) -> No
                           timeout=60)
     assert conv.returncode == 0, conv.stderr
     assert sorted(p.name for p in out.iterdir())[:2] == ["1.ann", "1.txt"]
+
+
+def test_validate_names_the_detected_format_of_an_invalid_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["validate", str(BROKEN / "duplicate_id.json"), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["format"] == "semeval2021" and report["valid"] is False
+    assert "duplicate document id '1'" in report["errors"][0]
+
+
+def test_validate_of_an_empty_folder_names_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["validate", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"error: {tmp_path}: the folder holds no files\n"
+
+
+def test_convert_error_names_the_output_file(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    src = SAMPLES / "formats" / "label_studio_annotators.json"
+    out = tmp_path / "one.json"
+    assert main(["convert", str(src), str(out), "--to", "semeval2021"]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {out}: the semeval2021 format holds one "
+                                              "annotation set, got 4")
