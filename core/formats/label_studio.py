@@ -72,9 +72,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         for i, task in enumerate(value):
             if not isinstance(task, dict):
                 raise FormatError(file, "expected a task object", path=json_path(i))
-            doc_id = _task_id(task, file, loc, i, loaded)
+            doc_id = _task_id(task, file, i)
             dup.add(doc_id, json_path(i), path=json_path(i))
-            text = _task_text(task, file, loc, i)
+            text = _task_text(task, file, i)
             if text is None and options.gold_texts is not None:
                 text = options.gold_texts.get(doc_id)
             loaded.texts[doc_id] = text
@@ -99,7 +99,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                         )
                     origin[(set_name, doc_id)] = json_path(*at)
                     doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
-                    doc_spans.extend(_results(entry, file, loc, at, text, options, loaded))
+                    doc_spans.extend(_results(entry, file, at, text, options, loaded))
                     for d in duplicate_span_warnings(doc_spans):
                         loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than "
                                     "once; kept", path=json_path(*at))
@@ -110,8 +110,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     return loaded
 
 
-def _task_id(task: Mapping[str, Any], file: str, loc: JsonLocator, i: int,
-             loaded: Loaded) -> str:
+def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
     # A "doc_id" in the task data names the document; Label Studio's own task id otherwise.
     data = task.get("data")
     if isinstance(data, dict) and "doc_id" in data:
@@ -125,7 +124,7 @@ def _task_id(task: Mapping[str, Any], file: str, loc: JsonLocator, i: int,
     return doc_id
 
 
-def _task_text(task: Mapping[str, Any], file: str, loc: JsonLocator, i: int) -> str | None:
+def _task_text(task: Mapping[str, Any], file: str, i: int) -> str | None:
     data = task.get("data")
     if data is None:
         return None
@@ -148,7 +147,7 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
 
 
 def _results(
-    entry: Mapping[str, Any], file: str, loc: JsonLocator, at: tuple[str | int, ...],
+    entry: Mapping[str, Any], file: str, at: tuple[str | int, ...],
     text: str | None, options: ReadOptions, loaded: Loaded,
 ) -> list[Span]:
     results = entry.get("result", [])
@@ -158,33 +157,31 @@ def _results(
     for r, res in enumerate(results):
         rat = (*at, "result", r)
         where = json_path(*rat)
-        line = None  # filled in from the path by lines_from
         if not isinstance(res, dict):
-            raise FormatError(file, "expected a result object", line=line, path=where)
+            raise FormatError(file, "expected a result object", path=where)
         value = res.get("value")
         kind = res.get("type")
         if not isinstance(value, dict) or kind not in (None, "labels", "hypertextlabels") or (
             "start" not in value and "end" not in value
         ):
-            loaded.warn(f"a {kind or 'non-span'} result, not a span label; skipped",
-                        line=line, path=where)
+            loaded.warn(f"a {kind or 'non-span'} result, not a span label; skipped", path=where)
             continue
         vpath = json_path(*rat, "value")
         for key in ("start", "end", "labels"):
             if key not in value:
-                raise FormatError(file, "missing", line=line, path=vpath, field=key)
+                raise FormatError(file, "missing", path=vpath, field=key)
         labels = value["labels"]
         if not isinstance(labels, list) or not labels:
             raise FormatError(file, f"expected a non-empty list of labels, got {labels!r}",
-                              line=line, path=vpath, field="labels")
+                              path=vpath, field="labels")
         for label in labels:
-            span = make_span(value["start"], value["end"], label, file, line=line,
+            span = make_span(value["start"], value["end"], label, file,
                              path=vpath, text=text, fields=("start", "end", "labels"))
-            check_label(span.label, options.labels, file, field="labels", line=line,
+            check_label(span.label, options.labels, file, field="labels",
                         path=vpath)
             fragment = value.get("text") if isinstance(value.get("text"), str) else None
             for message, fld in span_warnings(span, text, fragment=fragment,
                                               fragment_field="text"):
-                loaded.warn(message, line=line, path=vpath, field=fld)
+                loaded.warn(message, path=vpath, field=fld)
             out.append(span)
     return out

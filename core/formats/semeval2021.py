@@ -121,7 +121,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                             file, "missing (every label needs 'technique', 'start' and 'end')",
                             path=lpath, field=key,
                         )
-                span = _span(lab, file, loc, (i, "labels", j), doc_text)
+                span = _span(lab, file, (i, "labels", j), doc_text)
                 check_label(span.label, options.labels, file, field="technique",
                             path=json_path(i, "labels", j, "technique"))
                 fragment = lab.get("text_fragment")
@@ -150,7 +150,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 
 
 def _span(
-    lab: Mapping[str, object], file: str, loc: JsonLocator, at: tuple[str | int, ...],
+    lab: Mapping[str, object], file: str, at: tuple[str | int, ...],
     text: str | None,
 ) -> Span:
     # Each field is checked with its own path so the message points at the offending value.
