@@ -37,7 +37,8 @@ _INT_RE = re.compile(r"[+]?[0-9]+\Z")
 
 def _shown(value: object) -> str:
     """How a found value is quoted in a message (strings quoted, long values shortened)."""
-    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = (repr(value) if isinstance(value, str)
+            else json.dumps(value, ensure_ascii=False, default=repr))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
