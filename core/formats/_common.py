@@ -303,6 +303,11 @@ def single_set(sets: Sequence[AnnotationSet], fmt: str) -> AnnotationSet:
     return sets[0]
 
 
+def member_name(folder: str, path: str) -> str:
+    """How messages name a file of a folder input: ``gold/article1.labels``."""
+    return f"{folder.rstrip('/')}/{path}" if folder and folder != "<folder>" else path
+
+
 def set_name_of(source: str) -> str:
     """The default annotation set name of an input: its file or folder name without extension.
 

@@ -23,6 +23,7 @@ from core.formats._common import (
     check_label,
     duplicate_span_warnings,
     make_span,
+    member_name,
     set_name_of,
     single_set,
     sorted_spans,
@@ -62,8 +63,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     for path in sorted(ann):
         stem = path[: -len(".ann")]
         doc_id = PurePosixPath(stem).name if single else stem
-        file = name if single else _sub(name, path)
-        text = decode(_sub(name, stem + ".txt"), txt[stem]) if stem in txt else None
+        file = name if single else member_name(name, path)
+        text = decode(member_name(name, stem + ".txt"), txt[stem]) if stem in txt else None
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
         spans[doc_id] = _read_ann(file, decode(file, ann[path]), text, options, loaded)
@@ -146,10 +147,6 @@ def _read_ann(
         loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
                     file=file)
     return out
-
-
-def _sub(folder: str, path: str) -> str:
-    return f"{folder.rstrip('/')}/{path}" if folder and folder != "<folder>" else path
 
 
 def _check_doc_id(doc_id: str) -> None:

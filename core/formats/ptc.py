@@ -25,6 +25,7 @@ from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
     check_label,
     make_span,
+    member_name,
     set_name_of,
     single_set,
     sorted_spans,
@@ -109,7 +110,7 @@ def _read_folder(
             continue
         match = _TEXT_RE.match(base)
         if match:
-            texts[match.group(1)] = decode(_sub(name, path), data)
+            texts[match.group(1)] = decode(member_name(name, path), data)
             text_files[match.group(1)] = path
         else:
             loaded.warn(
@@ -118,7 +119,7 @@ def _read_folder(
     spans: dict[str, list[Span]] = {}
     origin: dict[str, str] = {}
     for path in sorted(labels_files, key=_natural):
-        file = _sub(name, path)
+        file = member_name(name, path)
         match = ARTICLE_RE.search(PurePosixPath(path).name)
         if match is None:
             raise FormatError(
@@ -223,11 +224,6 @@ def _read_tsv(
         else:
             first_line[key] = number
     return spans
-
-
-def _sub(folder: str, path: str) -> str:
-    """A folder member's display name: ``gold/article1.labels``."""
-    return f"{folder.rstrip('/')}/{path}" if folder and folder != "<folder>" else path
 
 
 def _natural(path: str) -> tuple[int, str]:
