@@ -81,7 +81,11 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     loaded = Loaded(FORMAT, name)
     set_name = set_name_of(name)
     labels_files = {p: d for p, d in files.items() if p.lower().endswith(".labels")}
-    if len(files) == 1 and not labels_files:
+    only = next(iter(files)) if len(files) == 1 else ""
+    single_file = len(files) == 1 and PurePosixPath(name).name == PurePosixPath(only).name
+    if len(files) == 1 and (not labels_files or single_file):
+        # A file given on its own is one TSV (a submission, or a TC gold file such as
+        # dev-task-TC.labels); only a folder's .labels files take their id from the file name.
         (data,) = files.values()
         spans = _read_tsv(name, decode(name, data), None, options, loaded)
         for doc_id in spans:

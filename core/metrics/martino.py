@@ -1,0 +1,847 @@
+"""The Da San Martino et al. (2019) span metric, in every variant an official scorer uses.
+
+What it measures
+----------------
+How well predicted labelled spans S cover gold spans T, with partial credit for partial
+overlap (NLP4IF-2019 FLC evaluation, Eq. 1-4; SemEval-2021 Task 6 subtask 2, same equations)::
+
+    C(s, t, h) = |s ∩ t| / h · δ(l(s), l(t))                                  (1)
+    P(S, T) = 1/|S| · Σ_{s∈S, t∈T} C(s, t, |s|)                               (2)
+    R(S, T) = 1/|T| · Σ_{s∈S, t∈T} C(s, t, |t|)                               (3)
+    F1 = 2PR / (P + R)                                                          (4)
+
+The sums run over *all* pairs of one document (no one-to-one matching, no maximum) and the
+numerators and denominators are pooled over the corpus (micro). Intersections use interval
+arithmetic: ``max(0, min(e1, e2) - max(s1, s2))``, which equals the official scorers' character
+sets (``shared/reference/official-scorers.md`` §2.1).
+
+Worked example (seeds, Figure 1): gold t1 of 24 characters, a prediction s1 of the same label
+overlapping it by 9 characters: C(t1, s1, |t1|) = 9/24 = 6/16 and R({s1}, {t1}) = 9/24; three
+predictions overlapping it by 7 characters in all give R = 7/24 < 9/24 < R({t1}, {t1}) = 1.
+
+Edge cases, as the official scorers compute them (``compute_prec_rec_f1``): P = 0 when |S| = 0,
+R = 0 when |T| = 0, and F1 = 1 with P = R = 0 when both are 0. Nothing is clamped, so in the 2021
+variant P, R and F1 exceed 1 when same-label spans overlap on one side (duplicate predictions
+inflate R; overlapping gold spans inflate P).
+
+Variants (``variant=``)
+-----------------------
+``semeval2021`` (default)
+    SemEval-2021 Task 6 subtask 2: nothing merged; gold and prediction must cover the same
+    documents.
+``nlp4if2019``
+    NLP4IF-2019 FLC: overlapping gold spans of the same technique are merged (union, repeated
+    until stable; touching spans are not merged); overlapping predictions of the same technique
+    are an error unless ``merge_pred``; ``fragments_only`` ignores labels (and merges any
+    overlap); predicted documents must be a subset of the gold ones, and gold documents without
+    predictions still count in the recall denominator.
+``semeval2020-si``
+    SemEval-2020 Task 11 span identification: labels ignored, same merging rules (any overlap).
+``semeval2020-tc``
+    SemEval-2020 Task 11 technique classification: the prediction must label exactly the gold
+    spans; identical spans are aligned so that equal labels line up; micro P = R = F1 =
+    accuracy.
+
+Per-label scores
+----------------
+``per_label`` is computed correctly: P_L = Σ C(s,t,|s|) over pairs labelled L / |S_L| and
+R_L = Σ C(s,t,|t|) / |T_L|. ``per_label_official`` reproduces what the official scorers print:
+their per-technique recall reuses the *precision* numerator (R_L = Σ C(s,t,|s|) / |T_L|), and a
+technique absent from both sides gets F1 = 1. So the official per-technique table overstates
+recall whenever predictions are shorter than the gold spans they hit (gold [0,40) and pred [0,10)
+give overall R = 0.25 but per-technique R = 1).
+
+Gold with alternatives (MAFALDA)
+--------------------------------
+A gold set with ``alternatives=True`` (Helwe et al. 2024) is scored as plain gold by
+:func:`martino_gold_view`: every distinct (interval, label) is one gold span and the ⊥ label
+``nothing`` is dropped. This is how the dashboard compares the two metrics on the same data.
+
+Limitations
+-----------
+Summing over all pairs rewards splitting and duplicating predictions in the 2021 variant (recall
+above 1), and the micro pooling lets long documents dominate. MAFALDA (App. D) replaces the sum
+by a best match per span and averages per text.
+
+Citation
+--------
+G. Da San Martino, S. Yu, A. Barrón-Cedeño, R. Petrov, P. Nakov. Fine-Grained Analysis of
+Propaganda in News Articles. EMNLP-IJCNLP 2019; D. Dimitrov et al. SemEval-2021 Task 6, 2021.
+
+Python API
+----------
+:func:`score` returns a :class:`MartinoResult` (pooled, per-label and per-document sums and
+counts; ``to_dict()`` is the command line's JSON); :func:`contributions` yields the per-pair
+table from the same pairing code; :func:`prf` turns sums and counts into P, R, F1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.errors import InputError, check_choice
+from core.formats import ReadOptions, load_path
+from core.formats.docsets import check_same_documents
+from core.model import NOTHING, AnnotationSet, Span
+
+VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
+SI_LABEL = "propaganda"
+DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
+
+CARD = __doc__
+
+
+def technique_list(variant: str) -> list[str] | None:
+    """The official technique list of a variant (file order), or None for label-free variants.
+
+    >>> len(technique_list("semeval2021")), len(technique_list("nlp4if2019"))
+    (20, 18)
+    """
+    check_choice("variant", "martino", variant, VARIANTS)
+    name = {"semeval2021": "semeval2021", "nlp4if2019": "nlp4if2019",
+            "semeval2020-tc": "semeval2020-tc"}.get(variant)
+    if name is None:
+        return None
+    text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def prf(p_num: float, p_den: int, r_num: float, r_den: int) -> tuple[float, float, float]:
+    """P, R and F1 from sums and counts, with the official scorers' edge cases.
+
+    >>> prf(0.0, 0, 0.0, 0)
+    (0.0, 0.0, 1.0)
+    >>> prf(1.0, 1, 0.0, 1)
+    (1.0, 0.0, 0.0)
+    >>> prf(2.0, 2, 2.5, 1)[1]
+    2.5
+    """
+    p = p_num / p_den if p_den > 0 else 0.0
+    r = r_num / r_den if r_den > 0 else 0.0
+    f1 = 1.0 if p_den == 0 and r_den == 0 else 0.0
+    if p > 0 and r > 0:
+        f1 = 2 * p * r / (p + r)
+    return p, r, f1
+
+
+def martino_gold_view(aset: AnnotationSet) -> AnnotationSet:
+    """A set as plain gold: with alternatives, each distinct (interval, label) once, ⊥ dropped."""
+    if not aset.alternatives:
+        return aset
+    spans = {
+        doc: tuple(sorted({s for s in spans if s.label != NOTHING}))
+        for doc, spans in aset.spans.items()
+    }
+    return AnnotationSet(aset.name, spans, aset.role, alternatives=False)
+
+
+def merge_overlaps(spans: Sequence[Span], *, by_label: bool = True) -> tuple[Span, ...]:
+    """Merge overlapping spans (of the same label unless ``by_label`` is off) into their union.
+
+    Touching spans ``[0,10)`` and ``[10,20)`` share no character and stay apart. The merged
+    span takes the label of its first member (official scorers, §2.2).
+
+    >>> merge_overlaps([Span(0, 10, "A"), Span(5, 15, "A"), Span(15, 20, "A"), Span(2, 3, "B")])
+    (Span(start=0, end=15, label='A'), Span(start=2, end=3, label='B'), \
+Span(start=15, end=20, label='A'))
+    """
+    groups: dict[str, list[Span]] = {}
+    for s in spans:
+        groups.setdefault(s.label if by_label else "", []).append(s)
+    out: list[Span] = []
+    for group in groups.values():
+        group.sort()
+        cur = group[0]
+        for s in group[1:]:
+            if s.start < cur.end:
+                if s.end > cur.end:
+                    cur = Span(cur.start, s.end, cur.label)
+            else:
+                out.append(cur)
+                cur = s
+        out.append(cur)
+    return tuple(sorted(out))
+
+
+def _first_overlap(spans: Sequence[Span], by_label: bool) -> tuple[Span, Span] | None:
+    groups: dict[str, list[Span]] = {}
+    for s in spans:
+        groups.setdefault(s.label if by_label else "", []).append(s)
+    for group in groups.values():
+        group.sort()
+        for a, b in itertools.pairwise(group):
+            if b.start < a.end:
+                return a, b
+    return None
+
+
+@dataclass
+class _Arrays:
+    """Spans of a corpus as parallel arrays, ordered by document."""
+
+    doc: np.ndarray  # document index
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray  # label index
+    spans: list[Span]
+
+    @property
+    def length(self) -> np.ndarray:
+        return self.end - self.start
+
+
+def _arrays(
+    spans: Mapping[str, Sequence[Span]], doc_index: Mapping[str, int], label_index: dict[str, int]
+) -> _Arrays:
+    flat: list[Span] = []
+    docs: list[int] = []
+    for doc, items in spans.items():
+        flat.extend(items)
+        docs.extend([doc_index[doc]] * len(items))
+    labels = [label_index.setdefault(s.label, len(label_index)) for s in flat]
+    starts = np.fromiter((s.start for s in flat), dtype=np.int64, count=len(flat))
+    ends = np.fromiter((s.end for s in flat), dtype=np.int64, count=len(flat))
+    doc_arr = np.asarray(docs, dtype=np.int64)
+    order = np.argsort(doc_arr, kind="stable")
+    return _Arrays(doc_arr[order], starts[order], ends[order],
+                   np.asarray(labels, dtype=np.int64)[order], [flat[i] for i in order])
+
+
+@dataclass
+class _Pairs:
+    """Every overlapping (prediction, gold) pair of the same document."""
+
+    pred: np.ndarray  # index into the prediction arrays
+    gold: np.ndarray  # index into the gold arrays
+    inter: np.ndarray  # |s ∩ t|
+    match: np.ndarray  # δ(l(s), l(t)) (always true when labels are ignored)
+    c_pred: np.ndarray  # C(s, t, |s|)
+    c_gold: np.ndarray  # C(s, t, |t|)
+
+
+def _pairs(pred: _Arrays, gold: _Arrays, n_docs: int, ignore_labels: bool) -> _Pairs:
+    """Pair every prediction with every gold span of its document, keep overlapping pairs.
+
+    Vectorised: for prediction i the gold spans of its document are the contiguous block
+    [lo_i, hi_i) of the document-sorted gold arrays, so all pairs are enumerated with one
+    ``repeat`` instead of a Python double loop.
+    """
+    gold_bounds = np.searchsorted(gold.doc, np.arange(n_docs + 1))
+    lo = gold_bounds[pred.doc]
+    hi = gold_bounds[pred.doc + 1]
+    counts = hi - lo
+    total = int(counts.sum())
+    p_idx = np.repeat(np.arange(len(pred.doc)), counts)
+    offsets = np.repeat(np.cumsum(counts) - counts, counts)
+    g_idx = np.repeat(lo, counts) + (np.arange(total) - offsets)
+    inter = np.minimum(pred.end[p_idx], gold.end[g_idx]) - np.maximum(
+        pred.start[p_idx], gold.start[g_idx]
+    )
+    keep = inter > 0
+    p_idx, g_idx, inter = p_idx[keep], g_idx[keep], inter[keep]
+    if ignore_labels:
+        match = np.ones(len(p_idx), dtype=bool)
+    else:
+        match = pred.label[p_idx] == gold.label[g_idx]
+    c_pred = np.where(match, inter / pred.length[p_idx], 0.0)
+    c_gold = np.where(match, inter / gold.length[g_idx], 0.0)
+    return _Pairs(p_idx, g_idx, inter, match, c_pred, c_gold)
+
+
+@dataclass
+class MartinoResult:
+    """Sufficient statistics of the Martino metric and the scores they give.
+
+    ``p_num``/``p_den``/``r_num``/``r_den`` are pooled over the corpus; ``per_label_*`` and
+    ``per_doc_*`` hold the same sums and counts by label and by document, so any subset of
+    documents can be re-scored (bootstrap) without re-pairing.
+    """
+
+    variant: str
+    p_num: float
+    p_den: int
+    r_num: float
+    r_den: int
+    labels: list[str]  # report order: technique list first, then other labels
+    label_p_num: dict[str, float]
+    label_r_num: dict[str, float]
+    label_p_den: dict[str, int]
+    label_r_den: dict[str, int]
+    documents: list[str]
+    doc_p_num: np.ndarray
+    doc_r_num: np.ndarray
+    doc_p_den: np.ndarray
+    doc_r_den: np.ndarray
+    official_labels: list[str] | None = None
+    fragments_only: bool = False
+    merge_pred: bool = False
+    warnings: list[str] = field(default_factory=list)
+    accuracy_mode: bool = False  # semeval2020-tc
+
+    @property
+    def precision(self) -> float:
+        return prf(self.p_num, self.p_den, self.r_num, self.r_den)[0]
+
+    @property
+    def recall(self) -> float:
+        return prf(self.p_num, self.p_den, self.r_num, self.r_den)[1]
+
+    @property
+    def f1(self) -> float:
+        return prf(self.p_num, self.p_den, self.r_num, self.r_den)[2]
+
+    def per_label(self) -> dict[str, dict[str, Any]]:
+        """Correct per-label P/R/F1; F1 is None (undefined) for a label absent on both sides."""
+        out: dict[str, dict[str, Any]] = {}
+        for lab in self.labels:
+            pd_, rd = self.label_p_den.get(lab, 0), self.label_r_den.get(lab, 0)
+            p, r, f1 = prf(self.label_p_num.get(lab, 0.0), pd_, self.label_r_num.get(lab, 0.0), rd)
+            out[lab] = {"precision": p, "recall": r, "f1": f1 if pd_ or rd else None,
+                        "pred_count": pd_, "gold_count": rd}
+        return out
+
+    def per_label_official_detail(self) -> dict[str, dict[str, float]]:
+        """What the official scorers print per technique, recall bug included (§2.1)."""
+        if self.official_labels is None:
+            return {}
+        out: dict[str, dict[str, float]] = {}
+        if self.accuracy_mode:
+            # The TC scorer computes per-class values over the sorted list and prints them
+            # zipped with the file order (harmless when the list is sorted, as in 2020).
+            ordered = sorted(self.official_labels)
+            for name, lab in zip(self.official_labels, ordered, strict=True):
+                p, r, f1 = _class_prf(self, lab)
+                out[name] = {"precision": p, "recall": r, "f1": f1}
+            return out
+        for lab in self.official_labels:
+            num = self.label_p_num.get(lab, 0.0)
+            p, r, f1 = prf(num, self.label_p_den.get(lab, 0), num, self.label_r_den.get(lab, 0))
+            out[lab] = {"precision": p, "recall": r, "f1": f1}
+        return out
+
+    def per_document(self) -> list[dict[str, Any]]:
+        rows = []
+        for i, doc in enumerate(self.documents):
+            p, r, f1 = prf(float(self.doc_p_num[i]), int(self.doc_p_den[i]),
+                           float(self.doc_r_num[i]), int(self.doc_r_den[i]))
+            rows.append({"document": doc, "precision": p, "recall": r, "f1": f1,
+                         "precision_numerator": float(self.doc_p_num[i]),
+                         "precision_denominator": int(self.doc_p_den[i]),
+                         "recall_numerator": float(self.doc_r_num[i]),
+                         "recall_denominator": int(self.doc_r_den[i])})
+        return rows
+
+    def subset(self, index: np.ndarray) -> tuple[float, float, float]:
+        """P, R, F1 pooled over the documents at ``index`` (repeats allowed: bootstrap)."""
+        return prf(float(self.doc_p_num[index].sum()), int(self.doc_p_den[index].sum()),
+                   float(self.doc_r_num[index].sum()), int(self.doc_r_den[index].sum()))
+
+    def to_dict(self, *, per_document: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "metric": "martino",
+            "variant": self.variant,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "precision_numerator": self.p_num,
+            "precision_denominator": self.p_den,
+            "recall_numerator": self.r_num,
+            "recall_denominator": self.r_den,
+            "fragments_only": self.fragments_only,
+            "merge_pred": self.merge_pred,
+            "per_label": self.per_label(),
+            "per_label_official": {k: v["f1"] for k, v in
+                                   self.per_label_official_detail().items()},
+            "per_label_official_detail": self.per_label_official_detail(),
+            "documents": len(self.documents),
+            "warnings": list(self.warnings),
+        }
+        if self.accuracy_mode:
+            out["accuracy"] = self.precision
+        if per_document:
+            out["per_document"] = self.per_document()
+        return out
+
+
+def _class_prf(result: MartinoResult, lab: str) -> tuple[float, float, float]:
+    """Per-class P/R/F1 of technique classification (sklearn's zero_division=0 convention)."""
+    tp = result.label_p_num.get(lab, 0.0)
+    npred = result.label_p_den.get(lab, 0)
+    ngold = result.label_r_den.get(lab, 0)
+    p = tp / npred if npred else 0.0
+    r = tp / ngold if ngold else 0.0
+    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    return p, r, f1
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    gold: dict[str, tuple[Span, ...]]
+    pred: dict[str, tuple[Span, ...]]
+    documents: list[str]
+    ignore_labels: bool
+    official_labels: list[str] | None
+    warnings: list[str]
+
+
+def _prepare(
+    gold: AnnotationSet, pred: AnnotationSet, *, variant: str, merge_pred: bool,
+    fragments_only: bool, labels: Sequence[str] | None,
+) -> _Prepared:
+    """Apply a variant's document-set rule, label check and merging rules."""
+    check_choice("variant", "martino", variant, VARIANTS)
+    gold = martino_gold_view(gold)
+    pred = martino_gold_view(pred)
+    warnings: list[str] = []
+    si = variant == "semeval2020-si"
+    ignore_labels = si or fragments_only
+    if fragments_only and variant != "nlp4if2019":
+        raise InputError("--fragments-only is an option of the nlp4if2019 variant (-f)")
+    if merge_pred and variant not in ("nlp4if2019", "semeval2020-si"):
+        raise InputError("--merge-pred is an option of the nlp4if2019 and semeval2020-si "
+                         "variants (-m); the other variants never merge predictions")
+    if variant == "semeval2021":
+        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    else:
+        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
+                             "pred-subset-of-gold")
+    official = None if si else (list(labels) if labels is not None else None)
+    if official is not None:
+        allowed = set(official)
+        for aset in (pred, gold):
+            for doc, spans in aset.spans.items():
+                for s in spans:
+                    if s.label not in allowed:
+                        raise InputError(
+                            f"{aset.name}: document {doc!r}, span [{s.start},{s.end}): label "
+                            f"{s.label!r} is not in the technique list ({len(official)} names; "
+                            "pass --labels FILE to use another list)"
+                        )
+    documents = list(gold.doc_ids)
+    gspans = {d: gold.get(d) for d in documents}
+    pspans = {d: pred.get(d) for d in documents}
+    if si:
+        gspans = {d: tuple(Span(s.start, s.end, SI_LABEL) for s in v) for d, v in gspans.items()}
+        pspans = {d: tuple(Span(s.start, s.end, SI_LABEL) for s in v) for d, v in pspans.items()}
+    if variant in ("nlp4if2019", "semeval2020-si"):
+        by_label = not ignore_labels
+        merged_gold = {d: merge_overlaps(v, by_label=by_label) for d, v in gspans.items()}
+        n_merged = sum(len(gspans[d]) - len(merged_gold[d]) for d in documents)
+        if n_merged:
+            warnings.append(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
+                            f"({'any label' if not by_label else 'same technique'}), as the "
+                            "official scorer always does")
+        gspans = merged_gold
+        for d in documents:
+            hit = _first_overlap(pspans[d], by_label)
+            if hit is None:
+                continue
+            if not merge_pred:
+                a, b = hit
+                what = "the same technique " + repr(a.label) if by_label else "another span"
+                raise InputError(
+                    f"{pred.name}: in document {d!r} the prediction [{a.start},{a.end}) overlaps "
+                    f"[{b.start},{b.end}) of {what}; the official scorer refuses this, pass "
+                    "--merge-pred (-m) to merge overlapping predictions"
+                )
+        if merge_pred:
+            merged_pred = {d: merge_overlaps(v, by_label=by_label) for d, v in pspans.items()}
+            n = sum(len(pspans[d]) - len(merged_pred[d]) for d in documents)
+            if n:
+                warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged (--merge-pred)")
+            pspans = merged_pred
+    return _Prepared(gspans, pspans, documents, ignore_labels, official, warnings)
+
+
+def _label_order(official: Sequence[str] | None, extra: Iterable[str]) -> list[str]:
+    order = list(dict.fromkeys(official or ()))
+    order.extend(sorted(set(extra) - set(order)))
+    return order
+
+
+def score(
+    gold: AnnotationSet,
+    pred: AnnotationSet,
+    *,
+    variant: str = "semeval2021",
+    merge_pred: bool = False,
+    fragments_only: bool = False,
+    labels: Sequence[str] | None = None,
+) -> MartinoResult:
+    """Score ``pred`` against ``gold`` with the Martino metric (module docstring, Eq. 1-4).
+
+    ``labels`` is the technique list (official per-technique output order; a label outside it
+    is an :class:`InputError`); None scores whatever labels occur.
+
+    >>> g = AnnotationSet("gold", {"d": (Span(0, 40, "Doubt"),)})
+    >>> p = AnnotationSet("pred", {"d": (Span(0, 10, "Doubt"),)}, role="system")
+    >>> r = score(g, p)
+    >>> round(r.precision, 3), round(r.recall, 3), round(r.f1, 3)
+    (1.0, 0.25, 0.4)
+    """
+    if variant == "semeval2020-tc":
+        return _score_tc(gold, pred, labels=labels)
+    prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
+                    fragments_only=fragments_only, labels=labels)
+    doc_index = {d: i for i, d in enumerate(prep.documents)}
+    label_index: dict[str, int] = {}
+    ga = _arrays(prep.gold, doc_index, label_index)
+    pa = _arrays(prep.pred, doc_index, label_index)
+    pairs = _pairs(pa, ga, len(prep.documents), prep.ignore_labels)
+    n_docs = len(prep.documents)
+    n_labels = len(label_index)
+    names = [""] * n_labels
+    for name, i in label_index.items():
+        names[i] = name
+    pred_label_of_pair = pa.label[pairs.pred]
+    lab_p = np.bincount(pred_label_of_pair, weights=pairs.c_pred, minlength=n_labels)
+    lab_r = np.bincount(pred_label_of_pair, weights=pairs.c_gold, minlength=n_labels)
+    lab_pd = np.bincount(pa.label, minlength=n_labels)
+    lab_rd = np.bincount(ga.label, minlength=n_labels)
+    doc_of_pair = pa.doc[pairs.pred]
+    doc_p = np.bincount(doc_of_pair, weights=pairs.c_pred, minlength=n_docs)
+    doc_r = np.bincount(doc_of_pair, weights=pairs.c_gold, minlength=n_docs)
+    doc_pd = np.bincount(pa.doc, minlength=n_docs)
+    doc_rd = np.bincount(ga.doc, minlength=n_docs)
+    official = prep.official_labels
+    if variant == "semeval2020-si":
+        official = None
+    return MartinoResult(
+        variant=variant,
+        p_num=float(pairs.c_pred.sum()),
+        p_den=len(pa.doc),
+        r_num=float(pairs.c_gold.sum()),
+        r_den=len(ga.doc),
+        labels=_label_order(official, names),
+        label_p_num={names[i]: float(lab_p[i]) for i in range(n_labels)},
+        label_r_num={names[i]: float(lab_r[i]) for i in range(n_labels)},
+        label_p_den={names[i]: int(lab_pd[i]) for i in range(n_labels)},
+        label_r_den={names[i]: int(lab_rd[i]) for i in range(n_labels)},
+        documents=prep.documents,
+        doc_p_num=doc_p, doc_r_num=doc_r,
+        doc_p_den=doc_pd.astype(np.int64), doc_r_den=doc_rd.astype(np.int64),
+        official_labels=official,
+        fragments_only=fragments_only,
+        merge_pred=merge_pred,
+        warnings=prep.warnings,
+    )
+
+
+def _align_tc(gold: Sequence[Span], pred: Sequence[Span], doc: str, names: tuple[str, str]
+              ) -> list[tuple[Span, Span]]:
+    """Pair gold and predicted spans of technique classification (official alignment).
+
+    Both sides must hold the same spans; among identical intervals the predicted labels are
+    reordered so that equal labels line up (``align_annotations``, official-scorers.md §2.3).
+    """
+    g = sorted(gold, key=lambda s: (s.start, s.end))
+    p = sorted(pred, key=lambda s: (s.start, s.end))
+    if len(g) != len(p):
+        raise InputError(f"{names[1]}: document {doc!r} has {len(p)} spans but {names[0]} has "
+                         f"{len(g)}; technique classification labels exactly the gold spans")
+    pairs: list[tuple[Span, Span]] = []
+    i = 0
+    while i < len(g):
+        j = i
+        while j < len(g) and g[j].interval == g[i].interval:
+            j += 1
+        block_g, block_p = g[i:j], p[i:j]
+        for s in block_p:
+            if s.interval != g[i].interval:
+                raise InputError(
+                    f"{names[1]}: the spans of document {doc!r} do not match the gold: "
+                    f"[{s.start},{s.end}) vs [{g[i].start},{g[i].end}) (end-exclusive offsets)"
+                )
+        remaining = list(block_p)
+        ordered: list[Span | None] = [None] * len(block_g)
+        for k, gs in enumerate(block_g):
+            for m, ps in enumerate(remaining):
+                if ps.label == gs.label:
+                    ordered[k] = remaining.pop(m)
+                    break
+        for k in range(len(ordered)):
+            if ordered[k] is None:
+                ordered[k] = remaining.pop(0)
+        pairs.extend((gs, ps) for gs, ps in zip(block_g, ordered, strict=True)
+                     if ps is not None)
+        i = j
+    return pairs
+
+
+def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None
+              ) -> MartinoResult:
+    """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy)."""
+    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    if labels is not None:
+        allowed = set(labels)
+        for aset in (pred, gold):
+            for doc, spans in aset.spans.items():
+                for s in spans:
+                    if s.label not in allowed:
+                        raise InputError(f"{aset.name}: document {doc!r}: label {s.label!r} is "
+                                         "not in the technique list")
+    documents = list(gold.doc_ids)
+    correct: dict[str, float] = {}
+    npred: dict[str, int] = {}
+    ngold: dict[str, int] = {}
+    doc_c = np.zeros(len(documents))
+    doc_n = np.zeros(len(documents), dtype=np.int64)
+    for i, doc in enumerate(documents):
+        for gs, ps in _align_tc(gold.get(doc), pred.get(doc), doc, (gold.name, pred.name)):
+            ngold[gs.label] = ngold.get(gs.label, 0) + 1
+            npred[ps.label] = npred.get(ps.label, 0) + 1
+            doc_n[i] += 1
+            if gs.label == ps.label:
+                correct[gs.label] = correct.get(gs.label, 0.0) + 1.0
+                doc_c[i] += 1
+    n = int(doc_n.sum())
+    total = float(doc_c.sum())
+    all_labels = set(ngold) | set(npred)
+    return MartinoResult(
+        variant="semeval2020-tc", p_num=total, p_den=n, r_num=total, r_den=n,
+        labels=_label_order(labels, all_labels),
+        label_p_num={k: correct.get(k, 0.0) for k in all_labels},
+        label_r_num={k: correct.get(k, 0.0) for k in all_labels},
+        label_p_den=npred, label_r_den=ngold, documents=documents,
+        doc_p_num=doc_c, doc_r_num=doc_c.copy(), doc_p_den=doc_n, doc_r_den=doc_n.copy(),
+        official_labels=list(labels) if labels is not None else sorted(all_labels),
+        accuracy_mode=True,
+    )
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One row of the explanation table of a document.
+
+    ``kind`` is ``pair`` (an overlapping prediction/gold pair), ``unmatched-pred`` (a
+    prediction that overlaps no gold span) or ``unmatched-gold``. For pairs whose labels
+    differ both contributions are 0 (δ = 0).
+    """
+
+    document: str
+    kind: str
+    pred: Span | None
+    gold: Span | None
+    intersection: int
+    pred_length: int
+    gold_length: int
+    label_match: bool
+    contribution_p: float
+    contribution_r: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "document": self.document,
+            "kind": self.kind,
+            "pred_start": self.pred.start if self.pred else None,
+            "pred_end": self.pred.end if self.pred else None,
+            "pred_label": self.pred.label if self.pred else None,
+            "gold_start": self.gold.start if self.gold else None,
+            "gold_end": self.gold.end if self.gold else None,
+            "gold_label": self.gold.label if self.gold else None,
+            "intersection": self.intersection,
+            "pred_length": self.pred_length,
+            "gold_length": self.gold_length,
+            "label_match": self.label_match,
+            "contribution_p": self.contribution_p,
+            "contribution_r": self.contribution_r,
+        }
+
+
+def contributions(
+    gold: AnnotationSet,
+    pred: AnnotationSet,
+    *,
+    doc: str | None = None,
+    variant: str = "semeval2021",
+    merge_pred: bool = False,
+    fragments_only: bool = False,
+    labels: Sequence[str] | None = None,
+) -> list[Contribution]:
+    """Every scored pair (and every span that overlaps nothing), from the pairing of :func:`score`.
+
+    Rows are for the spans *after* the variant's merging. The ``contribution_p`` column sums to
+    the precision numerator and ``contribution_r`` to the recall numerator (of ``doc`` alone, or
+    of the corpus when ``doc`` is None). Label-mismatched overlapping pairs are listed with 0.
+    """
+    if variant == "semeval2020-tc":
+        raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs")
+    prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
+                    fragments_only=fragments_only, labels=labels)
+    documents = prep.documents if doc is None else [doc]
+    if doc is not None and doc not in prep.gold:
+        raise InputError(f"no document {doc!r} in {gold.name}")
+    doc_index = {d: i for i, d in enumerate(documents)}
+    label_index: dict[str, int] = {}
+    ga = _arrays({d: prep.gold[d] for d in documents}, doc_index, label_index)
+    pa = _arrays({d: prep.pred[d] for d in documents}, doc_index, label_index)
+    pairs = _pairs(pa, ga, len(documents), prep.ignore_labels)
+    rows: list[Contribution] = []
+    for k in range(len(pairs.pred)):
+        s = pa.spans[int(pairs.pred[k])]
+        t = ga.spans[int(pairs.gold[k])]
+        rows.append(Contribution(documents[int(pa.doc[pairs.pred[k]])], "pair", s, t,
+                                 int(pairs.inter[k]), s.length, t.length, bool(pairs.match[k]),
+                                 float(pairs.c_pred[k]), float(pairs.c_gold[k])))
+    hit_p = np.zeros(len(pa.doc), dtype=bool)
+    hit_p[pairs.pred] = True
+    hit_g = np.zeros(len(ga.doc), dtype=bool)
+    hit_g[pairs.gold] = True
+    for i in np.flatnonzero(~hit_p):
+        s = pa.spans[int(i)]
+        rows.append(Contribution(documents[int(pa.doc[i])], "unmatched-pred", s, None, 0,
+                                 s.length, 0, False, 0.0, 0.0))
+    for i in np.flatnonzero(~hit_g):
+        t = ga.spans[int(i)]
+        rows.append(Contribution(documents[int(ga.doc[i])], "unmatched-gold", None, t, 0,
+                                 0, t.length, False, 0.0, 0.0))
+    rows.sort(key=lambda r: (doc_index[r.document], _row_start(r), r.kind))
+    return rows
+
+
+def _row_start(row: Contribution) -> int:
+    span = row.pred if row.pred is not None else row.gold
+    return span.start if span is not None else 0
+
+
+# ---- command line --------------------------------------------------------------------------
+
+
+def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet, list[str] | None,
+                                            list[str]]:
+    from core.cli import labels_from_file
+
+    variant = args.variant or "semeval2021"
+    check_choice("variant", "martino", variant, VARIANTS)
+    explicit = labels_from_file(args.labels)
+    gold_loaded = load_path(args.gold, fmt=args.gold_format,
+                            options=ReadOptions(labels=explicit, role="gold"))
+    gold = gold_loaded.set
+    warnings = [str(d) for d in gold_loaded.diagnostics]
+    labels = explicit
+    if labels is None and variant != "semeval2020-si":
+        official = technique_list(variant)
+        used = set(martino_gold_view(gold).labels())
+        if official is not None and used <= set(official):
+            labels = official
+        elif official is not None:
+            outside = sorted(used - set(official))
+            warnings.append(
+                f"{gold.name}: labels outside the {variant} technique list "
+                f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
+                "scoring the labels that occur (pass --labels FILE to fix the list)"
+            )
+    # The gold texts are deliberately not handed to the prediction reader: the official scorers
+    # score predictions that run past the text, so we do too, with a warning.
+    pred_loaded = load_path(args.pred, fmt=args.pred_format,
+                            options=ReadOptions(labels=labels, role="system",
+                                                gold_doc_ids=gold.doc_ids))
+    warnings.extend(str(d) for d in pred_loaded.diagnostics)
+    pred = pred_loaded.set
+    warnings.extend(beyond_text_warnings(pred, gold_loaded.texts))
+    return gold, pred, labels, warnings
+
+
+def beyond_text_warnings(pred: AnnotationSet, texts: Mapping[str, str | None]) -> list[str]:
+    """Warnings for predicted spans that end past their document's text (scored anyway)."""
+    out = []
+    for doc, spans in pred.spans.items():
+        text = texts.get(doc)
+        if text is None:
+            continue
+        for s in spans:
+            if s.end > len(text):
+                out.append(f"{pred.name}: document {doc!r}: span [{s.start},{s.end}) "
+                           f"{s.label!r} ends past the text (length {len(text)}); scored as the "
+                           "official scorer does")
+    return out
+
+
+def cli_score(args: argparse.Namespace) -> dict[str, Any]:
+    """``python -m core score GOLD PRED --metric martino [--variant V] ...``."""
+    gold, pred, labels, warnings = _load(args)
+    result = score(gold, pred, variant=args.variant or "semeval2021",
+                   merge_pred=args.merge_pred, fragments_only=args.fragments_only, labels=labels)
+    result.warnings[:0] = warnings
+    return result.to_dict(per_document=args.per_document)
+
+
+def cli_explain(args: argparse.Namespace) -> dict[str, Any]:
+    """``python -m core explain GOLD PRED --doc ID --metric martino``: the pair table."""
+    gold, pred, labels, warnings = _load(args)
+    kwargs: dict[str, Any] = {"variant": args.variant or "semeval2021",
+                              "merge_pred": args.merge_pred,
+                              "fragments_only": args.fragments_only, "labels": labels}
+    rows = contributions(gold, pred, doc=args.doc, **kwargs)
+    result = score(gold, pred, **kwargs)
+    i = result.documents.index(args.doc)
+    doc_row = result.per_document()[i]
+    return {
+        "metric": "martino",
+        "variant": result.variant,
+        "document": args.doc,
+        "precision": doc_row["precision"],
+        "recall": doc_row["recall"],
+        "f1": doc_row["f1"],
+        "precision_numerator": doc_row["precision_numerator"],
+        "precision_denominator": doc_row["precision_denominator"],
+        "recall_numerator": doc_row["recall_numerator"],
+        "recall_denominator": doc_row["recall_denominator"],
+        "rows": [r.as_dict() for r in rows],
+        "warnings": warnings + result.warnings,
+    }
+
+
+def render_text(result: dict[str, Any]) -> str:
+    """A readable report of a score or an explanation."""
+    lines: list[str] = []
+    head = f"Da San Martino span metric, variant {result['variant']}"
+    if "document" in result:
+        head += f", document {result['document']!r}"
+    lines.append(head)
+    lines.append(
+        f"  P = {result['precision_numerator']:.6f} / {result['precision_denominator']} = "
+        f"{result['precision']:.6f}"
+    )
+    lines.append(
+        f"  R = {result['recall_numerator']:.6f} / {result['recall_denominator']} = "
+        f"{result['recall']:.6f}"
+    )
+    lines.append(f"  F1 = {result['f1']:.6f}")
+    if "rows" in result:
+        lines.append("")
+        lines.append(f"  {'kind':<15}{'pred':<28}{'gold':<28}{'|s∩t|':>6}{'|s|':>5}{'|t|':>5}"
+                     f"{'δ':>3}{'C(s,t,|s|)':>12}{'C(s,t,|t|)':>12}")
+        for r in result["rows"]:
+            pred = (f"[{r['pred_start']},{r['pred_end']}) {r['pred_label']}"
+                    if r["pred_start"] is not None else "-")
+            gold = (f"[{r['gold_start']},{r['gold_end']}) {r['gold_label']}"
+                    if r["gold_start"] is not None else "-")
+            lines.append(f"  {r['kind']:<15}{pred[:27]:<28}{gold[:27]:<28}{r['intersection']:>6}"
+                         f"{r['pred_length']:>5}{r['gold_length']:>5}"
+                         f"{int(r['label_match']):>3}{r['contribution_p']:>12.6f}"
+                         f"{r['contribution_r']:>12.6f}")
+    per_label = result.get("per_label") or {}
+    if per_label:
+        official = result.get("per_label_official") or {}
+        lines.append("")
+        lines.append(f"  {'label':<52}{'P':>9}{'R':>9}{'F1':>9}{'#pred':>7}{'#gold':>7}"
+                     f"{'F1 (official)':>15}")
+        for lab, v in per_label.items():
+            f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
+            off = official.get(lab)
+            lines.append(f"  {lab[:51]:<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
+                         f"{v['pred_count']:>7}{v['gold_count']:>7}"
+                         f"{'' if off is None else f'{off:.6f}':>15}")
+        lines.append("  (F1 official: as the official scorer prints it; its per-technique recall "
+                     "reuses the precision numerator)")
+    for w in result.get("warnings") or []:
+        lines.append(f"warning: {w}")
+    return "\n".join(lines)
