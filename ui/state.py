@@ -33,6 +33,7 @@ never the corpus. Tables derived for display are small and use ``st.cache_data``
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +46,9 @@ from core.formats import FORMATS, Loaded, ReadOptions, load_files, read_folder
 from core.model import ROLES, AnnotationSet, Corpus, Role
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_DIR = ROOT / "sample_data"
+SAMPLE_DIR = Path(os.environ.get("SPANSCOPE_DATA_DIR") or ROOT / "sample_data")
+"""Folder of bundled corpora, one sub-folder each; ``SPANSCOPE_DATA_DIR`` points the app at
+server-side corpora instead (links to them work like links to the samples)."""
 
 # ---- keys ---------------------------------------------------------------------------------------
 # Bound to the URL (a link restores them).
@@ -108,8 +111,32 @@ ROLE_HINTS: tuple[tuple[str, Role], ...] = (
 )
 
 
+def ensure_app_navigation() -> None:
+    """Make sure ``app.py``'s ``st.navigation`` runs the app, then carry on.
+
+    Streamlit decides once per server process, before any script has run, whether the app uses
+    the legacy ``pages/`` folder: when the very first request a fresh server gets is a deep link
+    (``/documents?doc=3``), it finds ``pages/`` and runs that page file on its own, without
+    ``app.py`` (no frame, wrong sidebar). Clearing that flag and rerunning hands the same URL,
+    query parameters included, to ``app.py``'s navigation. ``PagesManager`` is internal API
+    (Streamlit 1.67); if it moves, this does nothing and only that first deep link is affected.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a future Streamlit without the legacy mode
+        return
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def init_state() -> None:
-    """Put every default into ``st.session_state`` that is not there yet (call once per run)."""
+    """Put every default into ``st.session_state`` that is not there yet (call once per run).
+
+    Also calls :func:`ensure_app_navigation`, so every page that reads the state is served
+    through ``app.py``.
+    """
+    ensure_app_navigation()
     for key, value in DEFAULTS.items():
         if key not in st.session_state:
             st.session_state[key] = list(value) if isinstance(value, list) else value

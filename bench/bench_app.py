@@ -1,0 +1,189 @@
+"""Drive the running dashboard on a large corpus and time what a user waits for.
+
+Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spans per set
+(default 100,000; gold and one system, SemEval-2021 JSON, spans on word boundaries), starts
+``streamlit run app.py`` with ``SPANSCOPE_DATA_DIR`` pointing at it, and drives
+``/usr/bin/chromium`` with Playwright:
+
+* first load: open ``/documents?sample=bench`` in a fresh server until the document is drawn
+  (parsing, scoring what the page shows, rendering);
+* page switches: Documents -> Scores -> Data -> Documents through the sidebar;
+* document switches: pick another document in the selector.
+
+A step ends when Streamlit has finished the run (its status widget is gone) and the page's own
+element is visible. Prints a table and writes ``bench/results/bench_app.json``.
+
+Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K]``. Targets (issue 7): first
+load < 10 s, page or document switch < 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+LABELS = ["Loaded Language", "Doubt", "Appeal to fear/prejudice", "Name calling/Labeling",
+          "Exaggeration/Minimisation", "Flag-waving", "Slogans", "Bandwagon"]
+WORDS = ["the", "mayor", "reckless", "plan", "will", "bankrupt", "every", "family", "city",
+         "critics", "say", "so-called", "reform", "nothing", "disaster", "waiting", "happen",
+         "migrants", "flood", "our", "streets", "tonight"]
+
+
+def make_corpus(folder: Path, n_docs: int, n_spans: int, seed: int = 0) -> None:
+    """Write ``gold.json`` and ``system_a.json`` (SemEval-2021 JSON) into ``folder``."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    docs = []
+    for i in range(n_docs):
+        words = [rng.choice(WORDS) for _ in range(90)]
+        starts, pos = [], 0
+        for w in words:
+            starts.append((pos, pos + len(w)))
+            pos += len(w) + 1
+        docs.append((f"doc{i}", " ".join(words), starts))
+    per_doc = n_spans // n_docs
+    for name in ("gold", "system_a"):
+        out = []
+        for doc_id, text, bounds in docs:
+            labels = []
+            for _ in range(per_doc):
+                a = rng.randrange(len(bounds) - 6)
+                b = a + rng.randrange(0, 6)
+                labels.append({"technique": rng.choice(LABELS), "start": bounds[a][0],
+                               "end": bounds[b][1]})
+            out.append({"id": doc_id, "text": text, "labels": labels})
+        (folder / f"{name}.json").write_text(json.dumps(out), encoding="utf-8")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = dict(os.environ, SPANSCOPE_DATA_DIR=str(data_dir))
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+           "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
+           "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("streamlit did not become healthy")
+
+
+def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
+    page.locator(selector).first.wait_for(timeout=timeout)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    page.locator(selector).first.wait_for(timeout=timeout)
+
+
+def _nav(page: Any, title: str, selector: str) -> float:
+    t = time.perf_counter()
+    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    page.get_by_role("heading", name=title).first.wait_for(timeout=120_000)
+    _settled(page, selector)
+    return time.perf_counter() - t
+
+
+def _pick_doc(page: Any, doc_id: str) -> float:
+    t = time.perf_counter()
+    box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
+    box.locator("input").fill(doc_id)
+    page.get_by_role("option").get_by_text(doc_id, exact=True).first.click()
+    page.wait_for_function(
+        f"() => location.search.includes('doc={doc_id}')", timeout=120_000)
+    _settled(page, "#left-doc")
+    return time.perf_counter() - t
+
+
+def run(n_docs: int, n_spans: int, repeat: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        t = time.perf_counter()
+        make_corpus(data / "bench", n_docs, n_spans)
+        gen = time.perf_counter() - t
+        proc, url = start_server(data)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+                    "--headless", "--no-sandbox", "--disable-gpu"])
+                page = browser.new_page(viewport={"width": 1500, "height": 1600})
+                t = time.perf_counter()
+                page.goto(f"{url}/documents?sample=bench")
+                _settled(page, "#left-doc .ss-seg")
+                first = time.perf_counter() - t
+                pages: list[float] = []
+                docs: list[float] = []
+                rng = random.Random(1)
+                try:
+                    for _ in range(repeat):
+                        pages.append(_nav(page, "Scores", '[data-testid="stDataFrame"]'))
+                        pages.append(_nav(page, "Data", '[data-testid="stDataFrame"]'))
+                        pages.append(_nav(page, "Documents", "#left-doc .ss-seg"))
+                        for _ in range(2):
+                            docs.append(_pick_doc(page, f"doc{rng.randrange(n_docs)}"))
+                except Exception:
+                    shot = ROOT / "bench" / "results" / "bench_app_failure.png"
+                    shot.parent.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(shot))
+                    print(f"failed; screenshot in {shot}", file=sys.stderr)
+                    raise
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    return {
+        "documents": n_docs, "spans_per_set": n_spans, "generate_s": round(gen, 2),
+        "first_load_s": round(first, 2),
+        "page_switch_s": {"median": round(statistics.median(pages), 3),
+                          "max": round(max(pages), 3), "n": len(pages)},
+        "document_switch_s": {"median": round(statistics.median(docs), 3),
+                              "max": round(max(docs), 3), "n": len(docs)},
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--docs", type=int, default=10_000)
+    ap.add_argument("--spans", type=int, default=100_000, help="spans per set")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of page/document switches")
+    args = ap.parse_args()
+    result = run(args.docs, args.spans, args.repeat)
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench_app.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    print(json.dumps(result, indent=1))
+    ok = (result["first_load_s"] < 10 and result["page_switch_s"]["max"] < 1
+          and result["document_switch_s"]["max"] < 1)
+    print("targets (first load < 10 s, switches < 1 s):", "met" if ok else "NOT met")
+
+
+if __name__ == "__main__":
+    main()
