@@ -96,6 +96,8 @@ st.subheader("Contributions")
 explained = state.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
 if explained is None:
     st.info(state.unavailable_message(metric), icon="⏳")
+elif explained.error:
+    st.error(explained.error, icon="❌")
 else:
     if selected:
         st.markdown(f"**Pairs formed by {span_text[selected]}**")

@@ -71,6 +71,11 @@ result = state.pair_result(ws.key, ws, ref, system, metric, var, lev)
 if result is None:
     st.info(state.unavailable_message(metric), icon="⏳")
     st.stop()
+if result.error:
+    st.error(f"{state.METRIC_NAMES[metric]} ({var}) cannot score {system} against {ref}: "
+             f"{result.error}", icon="❌")
+    st.stop()
+st.caption(state.overall_caption(result))
 
 tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
 with tab_labels:

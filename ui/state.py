@@ -567,6 +567,7 @@ class Explained:
 
     pairs: Any
     best: Mapping[str, str]
+    error: str | None = None
 
 
 def per_doc_f1(
@@ -586,12 +587,14 @@ class PairScores:
 
     ``overall``: dict with P, R, F1 (and whatever counts the metric reports); ``per_label`` and
     ``per_doc``: DataFrames with columns label/document, P, R, F1; ``raw``: the metric's result.
+    ``error``: why the metric refused these inputs (an InputError message), tables then empty.
     """
 
     overall: Mapping[str, Any]
     per_label: Any
     per_doc: Any
     raw: Any
+    error: str | None = None
 
 
 @st.cache_resource(max_entries=64, show_spinner="Scoring…")
@@ -698,6 +701,9 @@ def systems_overview(
             result = pair_result(ws_key, _ws, ref, row["system"], metric, var, lev)
             if result is None:
                 continue
+            if result.error:
+                row[f"{short} error"] = result.error
+                continue
             for k in ("P", "R", "F1"):
                 row[f"{short} {k}"] = result.overall.get(k)
             if n_boot > 0:
@@ -761,14 +767,90 @@ def paired_comparison(
 # ---- adapters: each metric's result type -> the tables above -----------------------------------
 
 
+def _item_ids(
+    ws: Workspace, set_name: str, doc: str, prefix: str
+) -> dict[tuple[int, int, str], str]:
+    """(start, end, label) -> span id as the Documents page numbers them (ui.highlight)."""
+    from ui.highlight import span_items
+
+    ids: dict[tuple[int, int, str], str] = {}
+    for item in span_items(ws.sets[set_name], doc, prefix):
+        for label in item.labels:
+            ids.setdefault((item.start, item.end, label), item.id)
+    return ids
+
+
+def _span_id(ids: Mapping[tuple[int, int, str], str], span: Any) -> str:
+    if span is None:
+        return ""
+    # A span the variant merged (nlp4if2019 unions overlapping same-label gold) has no id.
+    return ids.get((span.start, span.end, span.label), f"merged [{span.start}, {span.end})")
+
+
+def _martino_sets(ws: Workspace, set_a: str, set_b: str) -> tuple[AnnotationSet, AnnotationSet]:
+    from core.metrics.martino import martino_gold_view
+
+    gold = martino_gold_view(ws.sets[set_a])
+    pred = ws.sets[set_b]
+    return gold, AnnotationSet(pred.name, pred.spans, "system", False)
+
+
 def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant: str,
            level: int) -> PairScores:
-    raise RuntimeError(f"no adapter for core.metrics.{metric} yet")
+    import pandas as pd
+
+    try:
+        if metric == "martino":
+            gold, pred = _martino_sets(ws, set_a, set_b)
+            res = mod.score(gold, pred, variant=variant)
+            overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
+                       "P numerator": res.p_num, "predicted spans": res.p_den,
+                       "R numerator": res.r_num, "gold spans": res.r_den}
+            per_label = pd.DataFrame([
+                {"label": lab, "P": v["precision"], "R": v["recall"], "F1": v["f1"],
+                 "gold spans": v["gold_count"], "predicted spans": v["pred_count"]}
+                for lab, v in res.per_label().items() if v["gold_count"] or v["pred_count"]
+            ], columns=["label", "P", "R", "F1", "gold spans", "predicted spans"])
+            per_doc = pd.DataFrame([
+                {"document": r["document"], "P": r["precision"], "R": r["recall"], "F1": r["f1"],
+                 "P numerator": r["precision_numerator"],
+                 "predicted spans": r["precision_denominator"],
+                 "R numerator": r["recall_numerator"], "gold spans": r["recall_denominator"]}
+                for r in res.per_document()
+            ], columns=["document", "P", "R", "F1", "P numerator", "predicted spans",
+                        "R numerator", "gold spans"])
+            return PairScores(overall, per_label, per_doc, res)
+    except SpanScopeError as exc:
+        return PairScores({}, pd.DataFrame(), pd.DataFrame(columns=["document", "F1"]), None,
+                          error=str(exc))
+    raise RuntimeError(f"no adapter for core.metrics.{metric}")
 
 
 def _explain(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str,
              variant: str, level: int) -> Explained:
-    raise RuntimeError(f"no adapter for core.metrics.{metric} yet")
+    import pandas as pd
+
+    if metric == "martino":
+        gold, pred = _martino_sets(ws, set_a, set_b)
+        try:
+            rows = mod.contributions(gold, pred, doc=doc, variant=variant)
+        except SpanScopeError as exc:
+            return Explained(pd.DataFrame(), {}, error=str(exc))
+        gids, pids = _item_ids(ws, set_a, doc, "G"), _item_ids(ws, set_b, doc, "P")
+        table = pd.DataFrame([{
+            "gold": _span_id(gids, r.gold), "pred": _span_id(pids, r.pred), "kind": r.kind,
+            "gold span": _span_text(r.gold), "pred span": _span_text(r.pred),
+            "|s∩t|": r.intersection, "|s|": r.pred_length, "|t|": r.gold_length,
+            "label match": r.label_match, "C(s,t,|s|)": r.contribution_p,
+            "C(s,t,|t|)": r.contribution_r,
+        } for r in rows], columns=["gold", "pred", "kind", "gold span", "pred span", "|s∩t|",
+                                   "|s|", "|t|", "label match", "C(s,t,|s|)", "C(s,t,|t|)"])
+        return Explained(table, {})
+    raise RuntimeError(f"no adapter for core.metrics.{metric}")
+
+
+def _span_text(span: Any) -> str:
+    return "" if span is None else f"[{span.start}, {span.end}) {span.label}"
 
 
 def _text_adapt(mod: Any, ws: Workspace, ref: str, system: str) -> dict[str, float]:
@@ -783,3 +865,13 @@ def _bootstrap_adapt(stats: Any, metric: str, result: PairScores, n_boot: int,
 def _paired_adapt(stats: Any, metric: str, r1: PairScores, r2: PairScores, n_boot: int,
                   seed: int) -> dict[str, Any]:
     raise RuntimeError("no adapter for core.stats yet")
+
+
+def overall_caption(result: PairScores) -> str:
+    """One line with the pooled scores and the sums they come from."""
+    o = result.overall
+    parts = [f"P {o['P']:.3f} · R {o['R']:.3f} · F1 {o['F1']:.3f}"]
+    if "P numerator" in o:
+        parts.append(f"P = {o['P numerator']:.3f} / {o['predicted spans']} predicted spans, "
+                     f"R = {o['R numerator']:.3f} / {o['gold spans']} gold spans")
+    return " — ".join(parts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ui import state
 
 
@@ -57,3 +59,18 @@ def test_selecting_a_span_marks_it_in_the_rendering(make_app) -> None:
     at.selectbox(key=state.K_SPAN).select("G2").run()
     assert not at.exception
     assert 'data-span="G2" title="Doubt" style="font-size:0.68em;font-weight:800' in _html(at)
+
+
+def test_selected_span_shows_the_pairs_core_computes(make_app, handmade, frame) -> None:
+    martino = pytest.importorskip("core.metrics.martino")
+    at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
+    at.selectbox(key=state.K_SPAN).select("G1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    _, sets = handmade
+    rows = [r for r in martino.contributions(sets[0], sets[1], doc="doc1")
+            if r.gold is not None and (r.gold.start, r.gold.end) == (4, 19)]
+    shown = frame(at, "gold", "pred", "C(s,t,|s|)")
+    pairs = shown[shown["gold"] == "G1"]
+    assert len(pairs) == len(rows) >= 1
+    assert sorted(pairs["C(s,t,|t|)"]) == pytest.approx(sorted(r.contribution_r for r in rows))
+    assert sorted(pairs["|s∩t|"]) == sorted(r.intersection for r in rows)

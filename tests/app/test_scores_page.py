@@ -1,0 +1,57 @@
+"""Scores page: the numbers shown are those core.metrics computes for the same sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import InputError
+
+martino = pytest.importorskip("core.metrics.martino")
+
+
+def test_overview_shows_martino_scores_of_every_system(make_app, handmade, frame) -> None:
+    at = make_app("pages/scores.py")
+    assert not at.exception, [e.value for e in at.exception]
+    _, sets = handmade
+    gold = sets[0]
+    shown = frame(at, "system", "DSM F1").set_index("system")
+    for system in sets[1:]:
+        try:
+            res = martino.score(gold, system)
+        except InputError as exc:  # system_b lacks doc10: the table says why it has no score
+            assert shown.loc[system.name, "DSM error"] == str(exc)
+            continue
+        assert shown.loc[system.name, "DSM P"] == pytest.approx(res.precision)
+        assert shown.loc[system.name, "DSM R"] == pytest.approx(res.recall)
+        assert shown.loc[system.name, "DSM F1"] == pytest.approx(res.f1)
+
+
+@pytest.mark.parametrize("variant", ["semeval2021", "nlp4if2019"])
+def test_per_label_and_per_document_tables_equal_core(make_app, handmade, frame,
+                                                      variant: str) -> None:
+    at = make_app("pages/scores.py", params={"variant": variant, "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    _, sets = handmade
+    res = martino.score(sets[0], sets[1], variant=variant)
+    labels = frame(at, "label", "P", "R", "F1").set_index("label")
+    for lab, v in res.per_label().items():
+        if v["gold_count"] or v["pred_count"]:
+            assert labels.loc[lab, "R"] == pytest.approx(v["recall"])
+            assert labels.loc[lab, "P"] == pytest.approx(v["precision"])
+    docs = frame(at, "document", "F1").set_index("document")
+    for row in res.per_document():
+        assert docs.loc[row["document"], "F1"] == pytest.approx(row["f1"])
+
+
+def test_an_input_the_metric_refuses_is_reported_not_raised(make_app) -> None:
+    # system_b lacks doc10, and the 2021 variant requires the same documents on both sides.
+    at = make_app("pages/scores.py", params={"b": "system_b", "metric": "martino"})
+    assert not at.exception, [e.value for e in at.exception]
+    if at.error:
+        assert any("system_b" in e.value for e in at.error)
+
+
+def test_every_table_has_csv_and_json_downloads(make_app) -> None:
+    at = make_app("pages/scores.py")
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels.count("⬇️ CSV") == labels.count("⬇️ JSON") >= 2
