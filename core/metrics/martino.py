@@ -81,6 +81,8 @@ import argparse
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +95,7 @@ from core.model import NOTHING, AnnotationSet, Span
 
 VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
 SI_LABEL = "propaganda"
+_START_END = attrgetter("start", "end")
 DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
 
 CARD = __doc__
@@ -200,18 +203,20 @@ class _Arrays:
 def _arrays(
     spans: Mapping[str, Sequence[Span]], doc_index: Mapping[str, int], label_index: dict[str, int]
 ) -> _Arrays:
-    flat: list[Span] = []
-    docs: list[int] = []
-    for doc, items in spans.items():
-        flat.extend(items)
-        docs.extend([doc_index[doc]] * len(items))
-    labels = [label_index.setdefault(s.label, len(label_index)) for s in flat]
-    starts = np.fromiter((s.start for s in flat), dtype=np.int64, count=len(flat))
-    ends = np.fromiter((s.end for s in flat), dtype=np.int64, count=len(flat))
-    doc_arr = np.asarray(docs, dtype=np.int64)
-    order = np.argsort(doc_arr, kind="stable")
-    return _Arrays(doc_arr[order], starts[order], ends[order],
-                   np.asarray(labels, dtype=np.int64)[order], [flat[i] for i in order])
+    flat = [s for items in spans.values() for s in items]
+    n = len(flat)
+    counts = np.fromiter(map(len, spans.values()), dtype=np.int64, count=len(spans))
+    doc_ids = np.fromiter((doc_index[d] for d in spans), dtype=np.int64, count=len(spans))
+    doc_arr = np.repeat(doc_ids, counts)
+    bounds = np.fromiter(chain.from_iterable(map(_START_END, flat)), dtype=np.int64, count=2 * n)
+    labels = np.fromiter((label_index.setdefault(s.label, len(label_index)) for s in flat),
+                         dtype=np.int64, count=n)
+    starts, ends = bounds[0::2], bounds[1::2]
+    if n and np.any(doc_arr[1:] < doc_arr[:-1]):
+        order = np.argsort(doc_arr, kind="stable")
+        return _Arrays(doc_arr[order], starts[order], ends[order], labels[order],
+                       [flat[i] for i in order])
+    return _Arrays(doc_arr, starts, ends, labels, flat)
 
 
 @dataclass
@@ -226,21 +231,30 @@ class _Pairs:
     c_gold: np.ndarray  # C(s, t, |t|)
 
 
-def _pairs(pred: _Arrays, gold: _Arrays, n_docs: int, ignore_labels: bool) -> _Pairs:
-    """Pair every prediction with every gold span of its document, keep overlapping pairs.
+def _pairs(pred: _Arrays, gold: _Arrays, n_docs: int, ignore_labels: bool, *,
+           by_label: bool = False) -> _Pairs:
+    """Pair every prediction with every gold span of its block, keep overlapping pairs.
 
-    Vectorised: for prediction i the gold spans of its document are the contiguous block
-    [lo_i, hi_i) of the document-sorted gold arrays, so all pairs are enumerated with one
-    ``repeat`` instead of a Python double loop.
+    A block is a document, or a (document, label) when ``by_label`` (scoring needs only
+    same-label pairs; explanations also list overlapping pairs whose labels differ). Vectorised:
+    with the gold spans sorted by block, the candidates of prediction i are the contiguous range
+    [lo_i, hi_i), so all pairs are enumerated with one ``repeat`` instead of a double loop.
     """
-    gold_bounds = np.searchsorted(gold.doc, np.arange(n_docs + 1))
-    lo = gold_bounds[pred.doc]
-    hi = gold_bounds[pred.doc + 1]
-    counts = hi - lo
+    if by_label and not ignore_labels:
+        n_labels = int(max(pred.label.max(initial=-1), gold.label.max(initial=-1))) + 1
+        gkey = gold.doc * n_labels + gold.label
+        pkey = pred.doc * n_labels + pred.label
+        n_keys = n_docs * n_labels
+    else:
+        gkey, pkey, n_keys = gold.doc, pred.doc, n_docs
+    gorder = np.argsort(gkey, kind="stable")
+    bounds = np.searchsorted(gkey[gorder], np.arange(n_keys + 1))
+    lo = bounds[pkey]
+    counts = bounds[pkey + 1] - lo
     total = int(counts.sum())
-    p_idx = np.repeat(np.arange(len(pred.doc)), counts)
-    offsets = np.repeat(np.cumsum(counts) - counts, counts)
-    g_idx = np.repeat(lo, counts) + (np.arange(total) - offsets)
+    p_idx = np.repeat(np.arange(len(pkey)), counts)
+    offsets = np.repeat(np.cumsum(counts) - counts - lo, counts)
+    g_idx = gorder[np.arange(total) - offsets]
     inter = np.minimum(pred.end[p_idx], gold.end[g_idx]) - np.maximum(
         pred.start[p_idx], gold.start[g_idx]
     )
@@ -494,7 +508,7 @@ def score(
     label_index: dict[str, int] = {}
     ga = _arrays(prep.gold, doc_index, label_index)
     pa = _arrays(prep.pred, doc_index, label_index)
-    pairs = _pairs(pa, ga, len(prep.documents), prep.ignore_labels)
+    pairs = _pairs(pa, ga, len(prep.documents), prep.ignore_labels, by_label=True)
     n_docs = len(prep.documents)
     n_labels = len(label_index)
     names = [""] * n_labels
