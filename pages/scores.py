@@ -49,8 +49,16 @@ for metric in state.METRIC_NAMES:
     if not overview.available[metric]:
         st.info(state.unavailable_message(metric), icon="⏳")
 if len(overview.table.columns) > 1:
-    st.caption(f"95% bootstrap intervals over documents: {int(n_boot):,} resamples, seed "
-               f"{int(seed)}. Text-level: labels of each document as a set, micro-averaged.")
+    notes = []
+    if any(c.endswith(" low") for c in overview.table.columns):
+        notes.append(f"F1 low/high: 95% bootstrap interval over documents ({int(n_boot):,} "
+                     f"resamples, seed {int(seed)}).")
+    elif not overview.available.get("stats", False):
+        notes.append("Bootstrap intervals need `core/stats.py`, not in this build yet.")
+    if variant == "semeval2021":
+        notes.append("DSM = Da San Martino. In the SemEval-2021 variant P and R can exceed 1: "
+                     "every overlapping same-label pair counts, as in the official scorer.")
+    st.caption(" ".join(notes))
     st.dataframe(overview.table, hide_index=True, key="overview_table")
     download_buttons(overview.table, "systems", key="dl_overview")
     f1_cols = {label: col for label, col in overview.f1_columns.items()

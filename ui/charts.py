@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 
 from ui.highlight import PALETTE
 
-_LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), template="plotly_white",
-               legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+_LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), template="plotly_white",
+               legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
 
 
 def spans_per_label(labels: pd.DataFrame) -> go.Figure:

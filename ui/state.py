@@ -711,6 +711,7 @@ def systems_overview(
                                   seed)
                 if ci is not None:
                     row[f"{short} F1 low"], row[f"{short} F1 high"] = ci
+    available["stats"] = core_module("stats") is not None
     text = text_level_module()
     available["text"] = text is not None
     if text is not None:
