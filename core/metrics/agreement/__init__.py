@@ -172,6 +172,14 @@ def _fmt(v: Any) -> str:
     return "—" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
 
 
+def _matrix_lines(who: list[str], matrix: dict[str, dict[str, Any]]) -> list[str]:
+    w = max(8, *(len(a) for a in who))
+    lines = [" " * (w + 2) + "".join(f"{a:>{w + 2}}" for a in who)]
+    for a in who:
+        lines.append(f"  {a:<{w}}" + "".join(f"{_fmt(matrix[a][b]):>{w + 2}}" for b in who))
+    return lines
+
+
 def render_text(result: dict[str, Any]) -> str:
     """Readable rendering: a matrix per pairwise measure, a value per many-annotator measure."""
     lines = [f"annotators: {', '.join(result['annotators'])}; documents: {result['documents']}; "
@@ -182,19 +190,18 @@ def render_text(result: dict[str, Any]) -> str:
             continue
         lines.append("")
         if r["kind"] == "pairwise":
-            who = r["annotators"]
-            w = max(8, *(len(a) for a in who))
-            note = "" if r["symmetric"] else " (row = reference)"
+            note = "" if r["symmetric"] else " (row = reference, column = compared)"
             lines.append(f"{m}{note}:")
-            lines.append(" " * (w + 2) + "".join(f"{a:>{w + 2}}" for a in who))
-            for a in who:
-                cells = "".join(f"{_fmt(r['matrix'][a][b]):>{w + 2}}" for b in who)
-                lines.append(f"  {a:<{w}}{cells}")
+            lines.extend(_matrix_lines(r["annotators"], r["matrix"]))
             for key in sorted(k for k in r if k.startswith("matrix_")):
-                vals = [f"{a}|{b}={_fmt(r[key][a][b])}" for i, a in enumerate(who)
-                        for b in who[i + 1:]] if r["symmetric"] else []
-                if vals:
+                who = r["annotators"]
+                if r["symmetric"]:
+                    vals = [f"{a}|{b}={_fmt(r[key][a][b])}" for i, a in enumerate(who)
+                            for b in who[i + 1:]]
                     lines.append(f"  {key[7:]}: " + ", ".join(vals))
+                else:
+                    lines.append(f"  {key[7:]}:")
+                    lines.extend("  " + x for x in _matrix_lines(who, r[key]))
             reasons = {p["overall"].get("reason") for p in r["pairs"].values()} - {None}
             lines.extend(f"  undefined: {why}" for why in sorted(reasons))
         else:

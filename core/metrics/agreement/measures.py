@@ -488,20 +488,48 @@ def _metric_module(name: str) -> Any:
         raise
 
 
+def _martino(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
+    """P/R/F1 of :func:`core.metrics.martino.score` (SemEval-2021 variant) as a plain dict."""
+    r = _metric_module("martino").score(gold, pred)
+    return {"precision": r.precision, "recall": r.recall, "f1": r.f1,
+            "per_label": r.per_label(),
+            "per_document": {row["document"]: row for row in r.per_document()}}
+
+
+def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
+    """P/R/F1 of the MAFALDA metric (``core.metrics.mafalda``), as a plain dict."""
+    mod = _metric_module("mafalda")
+    r = mod.score(gold, pred)
+    as_dict = r if isinstance(r, Mapping) else r.to_dict(per_document=True)
+    docs = as_dict.get("per_document") or {}
+    if isinstance(docs, list):
+        docs = {row.get("document", row.get("doc")): row for row in docs}
+    return {"precision": as_dict.get("precision"), "recall": as_dict.get("recall"),
+            "f1": as_dict.get("f1"), "per_label": as_dict.get("per_label") or {},
+            "per_document": docs}
+
+
+_SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]]] = {
+    "martino": _martino, "mafalda": _mafalda}
+
+
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None
             ) -> PairwiseResult:
     """Pairwise span P/R/F1 with ``scorer`` (``martino`` or ``mafalda``), both directions.
 
     ``pairs[(a, b)]`` takes a as the reference (gold) and b as the prediction, so P(a, b) =
-    R(b, a) for Martino's metric. The headline is F1; ``extra`` holds P and R.
+    R(b, a) for Martino's metric. The headline is F1; ``extra`` holds P and R. The scores come
+    from the metric modules themselves (never a second implementation here).
     """
     _need_two(study)
-    mod = _metric_module(scorer)
-    fn = score or mod.agreement_score
+    fn = score or _SPAN_SCORERS[scorer]
     pairs: dict[tuple[str, str], PairValue] = {}
     for a, b in permutations(study.annotators, 2):
         docs = study.common_docs([a, b])
+        if not docs:
+            pairs[(a, b)] = PairValue(undefined("no document annotated by both"))
+            continue
         gold = AnnotationSet(a, {d: study.spans[a][d] for d in docs}, role="gold")
         pred = AnnotationSet(b, {d: study.spans[b][d] for d in docs}, role="system")
         r = fn(gold, pred)
@@ -510,10 +538,13 @@ def span_f1(study: Study, scorer: str = "martino", *,
         pv.extra["precision"] = Agreement(r.get("precision"))
         pv.extra["recall"] = Agreement(r.get("recall"))
         for lab, v in (r.get("per_label") or {}).items():
-            pv.per_label[lab] = Agreement(v.get("f1"), None, dict(v))
+            f1 = v.get("f1")
+            pv.per_label[lab] = (Agreement(f1, None, dict(v)) if f1 is not None else
+                                 undefined(f"F1 is undefined for {lab!r}: neither annotator "
+                                           "used it", **v))
         for doc, v in (r.get("per_document") or {}).items():
             pv.per_document[doc] = Agreement(v.get("f1"), None, dict(v))
         pairs[(a, b)] = pv
     name = "span-f1" if scorer == "martino" else "mafalda-f1"
     return PairwiseResult(name, study.annotators, pairs, symmetric=False,
-                          params={"reference": "row"})
+                          params={"reference": "row", "scorer": scorer})
