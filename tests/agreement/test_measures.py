@@ -180,3 +180,13 @@ def test_char_kappa_from_counts_equals_kappa_of_explicit_character_vectors(
         assert (alpha.overall.value is None) == (want_alpha.value is None)
         if want_alpha.value is not None:
             assert alpha.overall.value == pytest.approx(want_alpha.value, abs=1e-12)
+
+
+def test_mafalda_nothing_alternative_is_left_out_with_a_warning() -> None:
+    a = AnnotationSet("A", {"d": (Span(0, 5, "X"), Span(0, 5, "nothing"))}, role="annotator",
+                      alternatives=True)
+    b = AnnotationSet("B", {"d": (Span(0, 5, "X"),)}, role="annotator")
+    study = Study.from_sets([a, b], {"d": TEXT})
+    assert study.labels == ["X"]
+    assert study.warnings and "'nothing'" in study.warnings[0]
+    assert char_agreement(study)[0].pairs[("A", "B")].overall.value == pytest.approx(1.0)

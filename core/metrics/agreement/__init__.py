@@ -161,7 +161,7 @@ def cli_agree(args: argparse.Namespace) -> dict[str, Any]:
                          f"Got {args.samples!r} instead.")
     study = load_study(list(args.files), fmt=args.format, label=args.label)
     out: dict[str, Any] = {"annotators": study.annotators, "documents": len(study.docs),
-                           "labels": study.labels}
+                           "labels": study.labels, "warnings": list(study.warnings)}
     per_doc = bool(getattr(args, "per_document", False))
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(per_doc)
@@ -222,4 +222,9 @@ def render_text(result: dict[str, Any]) -> str:
         if ranking:
             lines.append("  most disagreement: " + ", ".join(
                 f"{x['doc']}={_fmt(x['value'])}" for x in ranking[:10]))
+    warnings = result.get("warnings") or []
+    if warnings:
+        lines.append("")
+        lines.append(f"warnings ({len(warnings)}):")
+        lines.extend(f"  {w}" for w in warnings)
     return "\n".join(lines)

@@ -12,7 +12,9 @@ come from the same numbers (the corpus table is the sum of the document tables):
 A document that an annotator's set does not list is *missing* for that annotator (not "no span"):
 pairwise measures use the documents both annotators cover, Krippendorff's α keeps missing values,
 Fleiss' κ and unitizing α use the documents every annotator covers, and each result says how many
-documents it left out.
+documents it left out. In a set with MAFALDA alternatives, the ⊥ label ``nothing`` (which makes a
+gold span optional) is left out, with a warning; alternative labels of one interval count as
+several labels of that span.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from core.errors import InputError
-from core.model import AnnotationSet, Span
+from core.model import NOTHING, AnnotationSet, Span
 
 POSITION = "<position>"
 """Pseudo-label of the position-only construction (span vs no span, labels ignored)."""
@@ -45,6 +47,7 @@ class Study:
     spans: dict[str, dict[str, tuple[Span, ...]]]
     labels: list[str] = field(default_factory=list)
     length_known: dict[str, bool] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @classmethod
     def from_sets(cls, sets: Sequence[AnnotationSet],
@@ -70,14 +73,23 @@ class Study:
                              "every annotator needs a distinct name")
         spans: dict[str, dict[str, tuple[Span, ...]]] = {}
         docs: dict[str, None] = {}
+        warnings: list[str] = []
         for aset in sets:
             per_doc: dict[str, tuple[Span, ...]] = {}
+            optional = 0
             for doc_id, doc_spans in aset.spans.items():
+                if aset.alternatives:
+                    # MAFALDA's ⊥ marks a gold span optional; it is not a label annotators chose
+                    optional += sum(1 for s in doc_spans if s.label == NOTHING)
+                    doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
                 kept = doc_spans if label is None else tuple(
                     s for s in doc_spans if s.label == label)
                 per_doc[doc_id] = tuple(sorted(kept))
                 docs[doc_id] = None
             spans[aset.name] = per_doc
+            if optional:
+                warnings.append(f"{aset.name}: {optional} '{NOTHING}' alternative(s) (optional "
+                                "span markers) are not agreement labels and were left out")
         lengths: dict[str, int] = {}
         known: dict[str, bool] = {}
         for doc_id in docs:
@@ -99,7 +111,7 @@ class Study:
             labels = [label]
         else:
             labels = sorted({sp.label for a in names for v in spans[a].values() for sp in v})
-        return cls(names, list(docs), lengths, spans, labels, known)
+        return cls(names, list(docs), lengths, spans, labels, known, warnings)
 
     def covering(self, doc_id: str) -> list[str]:
         """The annotators whose sets list ``doc_id``."""
