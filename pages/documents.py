@@ -51,9 +51,15 @@ ids = state.search_documents(ws.key, ws, tuple(order), query)
 if not ids:
     st.warning(f"No document matches {query!r}.")
     st.stop()
+# The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun slow
+# in the browser); the search narrows it, and the current document (URL) is always an option.
+current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
+options = state.document_window(ids, current)
+label = f"Document ({len(ids):,} of {len(order):,})"
+if len(options) < len(ids):
+    label += f": the first {state.DOC_WINDOW:,} in this order are listed, search for others"
 # No format_func: a bound widget writes its *shown* value into the URL, so ids must be shown as is.
-doc = st.selectbox(f"Document ({len(ids):,} of {len(order):,})", ids, key=state.K_DOC,
-                   bind="query-params")
+doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
 if sort in ("score", "disagreement"):
     describe = state.doc_label_func(ws.key, ws, set_a, set_b, sort, metric, variant, level)
     st.caption(f"Sorted {state.DOC_SORTS[sort]}: {describe(doc)}")

@@ -513,6 +513,23 @@ def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query:
     return [d for d in order if q in d.lower() or q in (texts.get(d) or "").lower()]
 
 
+DOC_WINDOW = 500
+"""Most documents the Documents page's selector lists at once."""
+
+
+def document_window(ids: list[str], current: str | None) -> list[str]:
+    """The first :data:`DOC_WINDOW` of ``ids``, plus ``current`` when it matches but lies beyond
+    (so a deep link to any document works).
+
+    >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
+    ['d499', 'd550']
+    """
+    window = ids[:DOC_WINDOW]
+    if current is not None and current not in window and current in set(ids):
+        window = [*window, current]
+    return window
+
+
 def doc_label_func(
     ws_key: str, ws: Workspace, set_a: str, set_b: str, sort: str, metric: str, variant: str,
     level: int,
