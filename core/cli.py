@@ -61,6 +61,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    help="ignore labels (the official -f flag)")
     p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
                    help="how MAFALDA model answers become spans (default paper-2023)")
+    p.add_argument("--hateval-header", choices=("auto", "official"), default="auto",
+                   help="HatEval header rule: auto (a first line whose labels are not integers) "
+                   "or official (a first line whose id is not a number; drops such a data row)")
     p.add_argument("--per-document", action="store_true", help="add per-document scores")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 

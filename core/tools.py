@@ -48,6 +48,14 @@ def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
         from core.formats import spans_csv
 
         return spans_csv.write_jsonl(loaded.texts, sets)
+    if fmt == "hateval" or loaded.format == "hateval":
+        from core.formats import hateval
+
+        if loaded.format != "hateval" or fmt != "hateval":
+            raise FormatError("<output>", "HatEval files hold text-level labels, not spans; "
+                              "they convert only to hateval (which normalises the layout)")
+        assert isinstance(loaded.records, hateval.HatEvalTable)
+        return {output.name: hateval.render(loaded.records)}
     return write_files(fmt, loaded.texts, sets)
 
 

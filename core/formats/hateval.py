@@ -1,0 +1,179 @@
+"""HatEval 2019 (SemEval-2019 Task 5) TSV files: ``id, text, HS, TR, AG`` or ``id, HS[, TR, AG]``.
+
+Gold files have five columns (id, text, HS, TR, AG); prediction files two (task A: id, HS) or
+four (task B: id, HS, TR, AG). Labels are integers (0/1 in the task). A header line is optional.
+
+Header rule. The official program (``shared/reference/official-scorers.md`` §4) treats the first
+line as a header when its first field does not parse as a float, so a first id such as ``x101``
+silently drops that data row (conformance case ``hev_a_non_numeric_first_id_treated_as_header``).
+We name two rules and default to the safe one:
+
+``auto`` (default)
+    the first line is a header when its label fields are not integers (``HS``, ``TR``, ``AG``).
+``official``
+    the official rule, to reproduce official numbers on such files; the dropped row is reported.
+
+The reader returns :class:`HatEvalTable` in :attr:`Loaded.records` (no spans).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, decode
+from core.formats._common import set_name_of
+from core.model import AnnotationSet
+
+FORMAT = "hateval"
+COLUMNS = ("HS", "TR", "AG")
+LONG_NAMES = {"HS": "HS", "TR": "TargetRange", "AG": "Aggressiveness"}
+HEADER_RULES = ("auto", "official")
+_INT = re.compile(r"-?[0-9]+\Z")
+
+
+@dataclass
+class HatEvalTable:
+    """Rows of a HatEval file: ids in file order, label columns, source lines, texts if any."""
+
+    file: str
+    ids: list[str]
+    labels: dict[str, list[int]]  # column ("HS", "TR", "AG") -> values, aligned with ids
+    lines: list[int]
+    texts: list[str] | None = None
+    dropped_header_row: str | None = None
+    columns: tuple[str, ...] = field(default=("HS",))
+
+    @property
+    def is_gold(self) -> bool:
+        return self.texts is not None
+
+
+def _is_float(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def sniff(filename: str, head: str) -> int:
+    """Tab-separated rows of 2, 4 or 5 fields whose label fields are integers (or a HS header)."""
+    lines = [ln for ln in head.splitlines() if ln.strip()][:20]
+    if len(lines) > 1 and not head.endswith("\n"):
+        lines = lines[:-1]  # the last line of the head may be cut
+    if not lines:
+        return 0
+    first = lines[0].split("\t")
+    header = "HS" in (f.strip() for f in first)
+    rows = lines[1:] if header else lines
+    good = 0
+    for ln in rows:
+        fields = ln.split("\t")
+        label_at = {5: 2, 2: 1, 4: 1}.get(len(fields))
+        if label_at is not None and all(_INT.match(f.strip()) for f in fields[label_at:]):
+            good += 1
+    if header and (good == len(rows)):
+        return 90
+    if rows and good == len(rows):
+        # 4 integer columns could also be a PTC span file; PTC's third and fourth columns are
+        # offsets, HatEval's are 0/1 labels.
+        small = all(f.strip() in ("0", "1", "2") for ln in rows for f in ln.split("\t")[1:])
+        return 60 if small or len(lines[0].split("\t")) in (2, 5) else 10
+    return 0
+
+
+def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
+         header_rule: str = "auto") -> Loaded:
+    """Read one HatEval TSV file (gold or prediction)."""
+    if len(files) != 1:
+        raise FormatError(name, f"a HatEval input is one TSV file, got a folder of {len(files)}")
+    ((_, data),) = files.items()
+    text = decode(name, data)
+    loaded = Loaded(FORMAT, name)
+    table = parse(name, text, header_rule=header_rule)
+    if table.dropped_header_row is not None:
+        loaded.warn(f"the first line ({table.dropped_header_row!r}) was skipped as a header by "
+                    "the official rule (its first field is not a number); it may be a data row",
+                    line=1)
+    loaded.records = table
+    if table.texts is not None:
+        loaded.texts = dict(zip(table.ids, table.texts, strict=True))
+    # No spans: an empty set per document lets the corpus list the documents.
+    loaded.sets.append(AnnotationSet(set_name_of(name), {i: () for i in table.ids}, options.role))
+    return loaded
+
+
+def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
+    """Parse HatEval TSV text; raise :class:`FormatError` naming the line and field."""
+    if header_rule not in HEADER_RULES:
+        raise FormatError(file, f"unknown header rule {header_rule!r}; one of {HEADER_RULES}")
+    raw = text.split("\n")
+    if raw and raw[-1] == "":
+        raw.pop()
+    rows = [(i + 1, ln.rstrip("\r").split("\t")) for i, ln in enumerate(raw)]
+    if not rows:
+        raise FormatError(file, "the file is empty; expected TSV rows 'id, HS[, TR, AG]' or "
+                          "'id, text, HS, TR, AG'")
+    width = len(rows[0][1])
+    if width not in (2, 4, 5):
+        raise FormatError(file, f"expected 2 (task A prediction), 4 (task B prediction) or 5 "
+                          f"(gold: id, text, HS, TR, AG) tab-separated columns, found {width}",
+                          line=1)
+    label_at = 2 if width == 5 else 1
+    dropped = None
+    first_fields = rows[0][1]
+    if header_rule == "official":
+        if not _is_float(first_fields[0].strip()):
+            dropped = "\t".join(first_fields)
+            rows = rows[1:]
+    elif not all(_INT.match(f.strip()) for f in first_fields[label_at:]):
+        rows = rows[1:]
+    columns = COLUMNS[: width - label_at]
+    ids: list[str] = []
+    texts: list[str] = []
+    labels: dict[str, list[int]] = {c: [] for c in columns}
+    lines: list[int] = []
+    for number, fields in rows:
+        if fields == [""]:
+            raise FormatError(file, "blank line: every line must be a row", line=number)
+        if len(fields) != width:
+            raise FormatError(file, f"expected {width} tab-separated columns like the first "
+                              f"line, found {len(fields)}", line=number)
+        doc_id = fields[0].strip()
+        if not doc_id:
+            raise FormatError(file, "empty id", line=number, field="id")
+        for col, value in zip(columns, fields[label_at:], strict=True):
+            if not _INT.match(value.strip()):
+                raise FormatError(file, f"expected an integer label, got {value!r}",
+                                  line=number, field=col)
+            labels[col].append(int(value))
+        ids.append(doc_id)
+        lines.append(number)
+        if width == 5:
+            texts.append(fields[1])
+    return HatEvalTable(file, ids, labels, lines, texts if width == 5 else None, dropped,
+                        columns)
+
+
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+    """HatEval files hold no spans; write them from a :class:`HatEvalTable` with :func:`render`."""
+    raise FormatError("<output>", "HatEval files hold text labels, not spans: convert a HatEval "
+                      "file to hateval only (use core.formats.hateval.render)")
+
+
+def render(table: HatEvalTable, *, header: bool = True) -> str:
+    """The TSV text of a table (gold with texts, or a prediction)."""
+    cols = list(table.labels)
+    out = []
+    if header:
+        out.append("\t".join(["id", *(["text"] if table.texts is not None else []), *cols]))
+    for i, doc_id in enumerate(table.ids):
+        row = [doc_id]
+        if table.texts is not None:
+            row.append(table.texts[i])
+        row.extend(str(table.labels[c][i]) for c in cols)
+        out.append("\t".join(row))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,204 @@
+"""HatEval 2019 (SemEval-2019 Task 5) evaluation, tasks A and B.
+
+What it measures
+----------------
+Task A (hate speech detection): accuracy, and precision, recall and F1 macro-averaged over the
+classes present in gold and prediction (per class too). Task B (aggressive behaviour and target
+classification): for each of HS, TR (target range) and AG (aggressiveness) accuracy and macro
+P/R/F1; their mean macro-F1 (the "partial match" score); and the Exact Match Ratio (EMR), the
+fraction of texts whose three labels are all right, which ranked task B. Source: the seed
+``hateval2019-evaluation.html`` and the official program (``official-scorers.md`` §4). The seed
+writes F1 = (2·P·R)/(P·R); that is a typo for the harmonic mean 2PR/(P+R), implemented here.
+
+Input checks follow the final official program (``scoring_program.zip``), with clear errors
+instead of ``sys.exit`` messages or crashes:
+
+1. predicted ids missing from the gold are dropped, with a warning listing them;
+2. a different number of texts is an error naming the gold ids without prediction;
+3. a predicted value outside the gold column's values is an error naming ids and lines;
+4. duplicate ids in either file are an error naming ids and lines (the official program lets a
+   duplicate stand in for a missing id, ``hev_a_duplicate_id_replaces_missing_one``).
+
+Where we differ: a single class everywhere is scored (the final program crashes unpacking the
+per-class values, ``hev_a_single_class_everywhere_crash``; its macro values would be 1.0 for a
+perfect prediction, as the older GitHub program returns); a first id that is not a number is a
+data row unless ``header_rule="official"`` (``core.formats.hateval``).
+
+Citation: V. Basile et al., SemEval-2019 Task 5: Multilingual Detection of Hate Speech Against
+Immigrants and Women in Twitter, SemEval 2019.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import Any
+
+from core.errors import FormatError, InputError, format_ids
+from core.formats import load_path
+from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
+from core.formats.hateval import read as read_hateval
+from core.metrics.classification import multiclass_report
+
+CARD = __doc__
+
+
+def _duplicates(table: HatEvalTable) -> None:
+    counts = Counter(table.ids)
+    dups = [i for i, n in counts.items() if n > 1]
+    if dups:
+        lines_of = {d: [str(table.lines[k]) for k, x in enumerate(table.ids) if x == d]
+                    for d in dups[:5]}
+        where = "; ".join(f"{d!r} on lines {', '.join(ls)}" for d, ls in lines_of.items())
+        raise InputError(f"{table.file}: duplicate ids ({len(dups)}): {where}; each text must "
+                         "appear once (the official program would let a duplicate stand in for "
+                         "a missing id)")
+
+
+def align(gold: HatEvalTable, pred: HatEvalTable, columns: tuple[str, ...]
+          ) -> tuple[dict[str, list[int]], dict[str, list[int]], list[str], list[str]]:
+    """Check and pair gold and prediction rows; return (gold, pred) columns, ids, warnings."""
+    _duplicates(gold)
+    _duplicates(pred)
+    for col in columns:
+        if col not in pred.labels:
+            raise InputError(f"{pred.file}: no {LONG_NAMES[col]} column (task B predictions "
+                             "have 4 columns: id, HS, TR, AG)")
+    warnings: list[str] = []
+    gold_ids = set(gold.ids)
+    extra = [i for i in pred.ids if i not in gold_ids]
+    if extra:
+        warnings.append(f"{pred.file}: {len(extra)} predicted id(s) not in {gold.file} dropped, "
+                        f"as the official program does: {format_ids(extra)}")
+    keep = [k for k, i in enumerate(pred.ids) if i in gold_ids]
+    if len(keep) != len(gold.ids):
+        missing = gold_ids - set(pred.ids)
+        raise InputError(f"{pred.file} predicts {len(keep)} of the {len(gold.ids)} texts of "
+                         f"{gold.file}; missing: {format_ids(missing)}")
+    position = {i: k for k, i in enumerate(pred.ids)}
+    g_cols: dict[str, list[int]] = {}
+    p_cols: dict[str, list[int]] = {}
+    for col in columns:
+        allowed = set(gold.labels[col])
+        values = [pred.labels[col][position[i]] for i in gold.ids]
+        bad = [(i, v) for i, v in zip(gold.ids, values, strict=True) if v not in allowed]
+        if bad:
+            shown = ", ".join(f"{i!r} (line {pred.lines[position[i]]}): {v}" for i, v in bad[:5])
+            raise InputError(f"{pred.file}: field '{col}': predicted values must be among the "
+                             f"gold's {sorted(allowed)}; got {shown}"
+                             + (f" and {len(bad) - 5} more" if len(bad) > 5 else ""))
+        g_cols[col] = list(gold.labels[col])
+        p_cols[col] = values
+    return g_cols, p_cols, list(gold.ids), warnings
+
+
+def _report(y_true: list[int], y_pred: list[int], col: str) -> dict[str, Any]:
+    r = multiclass_report(y_true, y_pred, name=col)
+    return {
+        "accuracy": r.accuracy,
+        "precision_macro": r.precision_macro,
+        "recall_macro": r.recall_macro,
+        "f1_macro": r.f1_macro,
+        "per_class": {str(c): v.as_dict() for c, v in r.per_class.items()},
+        "warnings": r.warnings,
+    }
+
+
+def evaluate_a(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
+    """Task A: accuracy, macro and per-class P/R/F1 of HS."""
+    if gold.texts is None:
+        raise InputError(f"{gold.file}: a HatEval gold file has 5 columns (id, text, HS, TR, AG)")
+    if pred.columns != ("HS",):
+        raise InputError(f"{pred.file}: a task A prediction has 2 columns (id, HS), found "
+                         f"{len(pred.columns) + 1}")
+    g, p, ids, warnings = align(gold, pred, ("HS",))
+    rep = _report(g["HS"], p["HS"], "HS")
+    return {
+        "metric": "hateval-a",
+        "accuracy": rep["accuracy"],
+        "precision_macro": rep["precision_macro"],
+        "recall_macro": rep["recall_macro"],
+        "f1_macro": rep["f1_macro"],
+        "per_class": rep["per_class"],
+        "documents": len(ids),
+        "warnings": warnings + rep["warnings"],
+    }
+
+
+def evaluate_b(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
+    """Task B: per-dimension accuracy and macro P/R/F1, their mean macro-F1, and EMR."""
+    if gold.texts is None:
+        raise InputError(f"{gold.file}: a HatEval gold file has 5 columns (id, text, HS, TR, AG)")
+    if pred.columns != COLUMNS:
+        raise InputError(f"{pred.file}: a task B prediction has 4 columns (id, HS, TR, AG), "
+                         f"found {len(pred.columns) + 1}")
+    g, p, ids, warnings = align(gold, pred, COLUMNS)
+    reps = {c: _report(g[c], p[c], c) for c in COLUMNS}
+    exact = sum(1 for k in range(len(ids)) if all(g[c][k] == p[c][k] for c in COLUMNS))
+    return {
+        "metric": "hateval-b",
+        "accuracy": {c: reps[c]["accuracy"] for c in COLUMNS},
+        "precision_macro": {c: reps[c]["precision_macro"] for c in COLUMNS},
+        "recall_macro": {c: reps[c]["recall_macro"] for c in COLUMNS},
+        "f1_macro": {c: reps[c]["f1_macro"] for c in COLUMNS},
+        "macro_f1": sum(reps[c]["f1_macro"] for c in COLUMNS) / len(COLUMNS),
+        "emr": exact / len(ids) if ids else 0.0,
+        "per_class": {c: reps[c]["per_class"] for c in COLUMNS},
+        "documents": len(ids),
+        "warnings": warnings + [w for c in COLUMNS for w in reps[c]["warnings"]],
+    }
+
+
+def _table(path: str, fmt: str | None, header_rule: str) -> HatEvalTable:
+    if fmt not in (None, "hateval"):
+        raise InputError(f"{path}: the HatEval metrics read HatEval TSV files, not {fmt}")
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.is_file():
+        loaded = load_path(p, fmt="hateval")  # names the problem (missing file, folder)
+    else:
+        from core.formats import ReadOptions
+
+        loaded = read_hateval({p.name: p.read_bytes()}, name=str(p), options=ReadOptions(),
+                              header_rule=header_rule)
+    table = loaded.records
+    if not isinstance(table, HatEvalTable):  # pragma: no cover - the reader always sets it
+        raise FormatError(path, "not a HatEval file")
+    return table
+
+
+def cli_score(args: argparse.Namespace) -> dict[str, Any]:
+    """``python -m core score GOLD PRED --metric hateval-a|hateval-b``."""
+    rule = getattr(args, "hateval_header", None) or "auto"
+    gold = _table(args.gold, args.gold_format, rule)
+    pred = _table(args.pred, args.pred_format, rule)
+    warnings = []
+    for t in (gold, pred):
+        if t.dropped_header_row is not None:
+            warnings.append(f"{t.file}: first line skipped as a header by the official rule: "
+                            f"{t.dropped_header_row!r}")
+    result = evaluate_a(gold, pred) if args.metric == "hateval-a" else evaluate_b(gold, pred)
+    result["header_rule"] = rule
+    result["warnings"] = warnings + result["warnings"]
+    return result
+
+
+def render_text(result: dict[str, Any]) -> str:
+    lines = [f"HatEval 2019 task {result['metric'][-1].upper()} ({result['documents']} texts)"]
+    if result["metric"] == "hateval-a":
+        lines.append(f"  accuracy {result['accuracy']:.4f}  macro P {result['precision_macro']:.4f}"
+                     f"  R {result['recall_macro']:.4f}  F1 {result['f1_macro']:.4f}")
+        for c, v in result["per_class"].items():
+            lines.append(f"  HS={c}: P {v['precision']:.4f}  R {v['recall']:.4f}  "
+                         f"F1 {v['f1']:.4f}  support {v['support']}")
+    else:
+        lines.append(f"  {'':<16}{'accuracy':>10}{'P macro':>10}{'R macro':>10}{'F1 macro':>10}")
+        for c in COLUMNS:
+            lines.append(f"  {LONG_NAMES[c]:<16}{result['accuracy'][c]:>10.4f}"
+                         f"{result['precision_macro'][c]:>10.4f}{result['recall_macro'][c]:>10.4f}"
+                         f"{result['f1_macro'][c]:>10.4f}")
+        lines.append(f"  mean macro-F1 {result['macro_f1']:.4f}   EMR {result['emr']:.4f}")
+    for w in result.get("warnings") or []:
+        lines.append(f"warning: {w}")
+    return "\n".join(lines)
