@@ -140,13 +140,16 @@ def run(n_docs: int, n_spans: int, repeat: int) -> dict[str, Any]:
                 _settled(page, "#left-doc .ss-seg")
                 first = time.perf_counter() - t
                 pages: list[float] = []
+                steps: list[tuple[str, float]] = []
                 docs: list[float] = []
                 rng = random.Random(1)
                 try:
                     for _ in range(repeat):
-                        pages.append(_nav(page, "Scores", '[data-testid="stDataFrame"]'))
-                        pages.append(_nav(page, "Data", '[data-testid="stDataFrame"]'))
-                        pages.append(_nav(page, "Documents", "#left-doc .ss-seg"))
+                        for title, sel in (("Scores", '[data-testid="stDataFrame"]'),
+                                           ("Data", '[data-testid="stDataFrame"]'),
+                                           ("Documents", "#left-doc .ss-seg")):
+                            pages.append(_nav(page, title, sel))
+                            steps.append((title, round(pages[-1], 3)))
                         for _ in range(2):
                             # The selector lists the first 500 documents (search finds others).
                             docs.append(_pick_doc(page, f"doc{rng.randrange(min(n_docs, 500))}"))
@@ -160,13 +163,17 @@ def run(n_docs: int, n_spans: int, repeat: int) -> dict[str, Any]:
         finally:
             proc.terminate()
             proc.wait(timeout=20)
+    warm = [t for (_, t) in steps[3:]]  # after each page's first (cold-cache) visit
     return {
+        "page_switch_warm_s": {"median": round(statistics.median(warm), 3) if warm else None,
+                               "max": round(max(warm), 3) if warm else None},
         "documents": n_docs, "spans_per_set": n_spans, "generate_s": round(gen, 2),
         "first_load_s": round(first, 2),
         "page_switch_s": {"median": round(statistics.median(pages), 3),
                           "max": round(max(pages), 3), "n": len(pages)},
         "document_switch_s": {"median": round(statistics.median(docs), 3),
                               "max": round(max(docs), 3), "n": len(docs)},
+        "page_steps_s": steps,
     }
 
 

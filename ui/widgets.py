@@ -13,10 +13,13 @@ PAGE_SIZE = 50
 def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
     """Two buttons that download ``df`` as ``<name>.csv`` and ``<name>.json`` (records)."""
     left, right, _ = st.columns([1, 1, 6])
-    left.download_button("⬇️ CSV", df.to_csv(index=False), file_name=f"{name}.csv",
+    # Callables: the file is built when the button is clicked, not on every rerun (a 10,000-row
+    # table would otherwise be serialised twice per interaction).
+    left.download_button("⬇️ CSV", lambda: df.to_csv(index=False), file_name=f"{name}.csv",
                          mime="text/csv", key=f"{key}_csv")
-    right.download_button("⬇️ JSON", df.to_json(orient="records", indent=1, force_ascii=False),
-                          file_name=f"{name}.json", mime="application/json", key=f"{key}_json")
+    right.download_button(
+        "⬇️ JSON", lambda: df.to_json(orient="records", indent=1, force_ascii=False),
+        file_name=f"{name}.json", mime="application/json", key=f"{key}_json")
 
 
 def paginate(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE) -> pd.DataFrame:
