@@ -1,0 +1,186 @@
+"""Text-level multi-label scores of span corpora (``--metric text-labels``).
+
+What it measures
+----------------
+Each text's label set is the set of labels of its spans (offsets ignored). Gold and predicted
+sets are compared as a multi-label classification:
+
+* per label L: tp = texts where both sets hold L, fp = predicted only, fn = gold only,
+  tn = neither; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R), support = tp+fn;
+* micro averages pool tp, fp and fn over labels; macro averages are the means of the per-label
+  values (over every label of gold ∪ prediction, or of ``labels``);
+* Exact Match Ratio (EMR): the fraction of texts whose sets are equal;
+* Hamming loss: the fraction of wrong (text, label) decisions, Σ |G △ P| / (texts × labels).
+
+Ill-defined ratios (a label never predicted) are 0 with a warning (scikit-learn's
+``zero_division`` default). These equal ``sklearn.metrics`` ``precision_recall_fscore_support``
+(micro, macro, per label), ``accuracy_score`` (EMR) and ``hamming_loss`` on the binarised label
+sets.
+
+Gold with alternatives (MAFALDA) is refused here: its label-only metric maximises over the
+alternatives (``--metric mafalda`` reports it as ``label_only``).
+
+Worked example: gold {A, B}, prediction {A}: per label A: P = R = 1; B: P = 0 (warning), R = 0;
+micro P = 1, R = 0.5; EMR = 0; Hamming loss = 1/2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import InputError
+from core.formats import ReadOptions, load_path
+from core.formats.docsets import check_same_documents
+from core.metrics.classification import Counts, prf_from_counts
+from core.model import AnnotationSet
+
+CARD = __doc__
+
+
+def label_sets(aset: AnnotationSet) -> dict[str, frozenset[str]]:
+    """Each document's set of span labels."""
+    return {doc: frozenset(s.label for s in spans) for doc, spans in aset.spans.items()}
+
+
+@dataclass
+class TextLabelResult:
+    labels: list[str]
+    documents: list[str]
+    gold_sets: dict[str, frozenset[str]]
+    pred_sets: dict[str, frozenset[str]]
+    counts: dict[str, dict[str, int]]  # label -> tp, fp, fn, tn
+
+    def per_label(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for lab in self.labels:
+            c = self.counts[lab]
+            prf = prf_from_counts(Counts(c["tp"], c["tp"] + c["fp"], c["tp"] + c["fn"]), name=lab)
+            out[lab] = {**prf.as_dict(), **c}
+        return out
+
+    def micro(self) -> dict[str, float]:
+        tp = sum(c["tp"] for c in self.counts.values())
+        fp = sum(c["fp"] for c in self.counts.values())
+        fn = sum(c["fn"] for c in self.counts.values())
+        prf = prf_from_counts(Counts(tp, tp + fp, tp + fn), name="the micro average")
+        return {"precision": prf.precision, "recall": prf.recall, "f1": prf.f1}
+
+    def macro(self) -> dict[str, float]:
+        per = self.per_label()
+        k = len(per) or 1
+        return {m: sum(v[m] for v in per.values()) / k for m in ("precision", "recall", "f1")}
+
+    @property
+    def emr(self) -> float:
+        n = len(self.documents)
+        return sum(self.gold_sets[d] == self.pred_sets[d] for d in self.documents) / n if n else 0.0
+
+    @property
+    def hamming(self) -> float:
+        cells = len(self.documents) * len(self.labels)
+        wrong = sum(len(self.gold_sets[d] ^ self.pred_sets[d]) for d in self.documents)
+        return wrong / cells if cells else 0.0
+
+    def warnings(self) -> list[str]:
+        out = []
+        for lab in self.labels:
+            c = self.counts[lab]
+            out.extend(prf_from_counts(Counts(c["tp"], c["tp"] + c["fp"], c["tp"] + c["fn"]),
+                                       name=lab).warnings)
+        return out
+
+    def per_document(self) -> list[dict[str, Any]]:
+        rows = []
+        for d in self.documents:
+            g, p = self.gold_sets[d], self.pred_sets[d]
+            union = g | p
+            rows.append({"document": d, "gold": sorted(g), "pred": sorted(p), "exact": g == p,
+                         "jaccard": len(g & p) / len(union) if union else 1.0,
+                         "missed": sorted(g - p), "spurious": sorted(p - g)})
+        return rows
+
+    def to_dict(self, *, per_document: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "metric": "text-labels",
+            "per_label": self.per_label(),
+            "micro": self.micro(),
+            "macro": self.macro(),
+            "emr": self.emr,
+            "hamming": self.hamming,
+            "documents": len(self.documents),
+            "labels": list(self.labels),
+            "warnings": self.warnings(),
+        }
+        if per_document:
+            out["per_document"] = self.per_document()
+        return out
+
+
+def score(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None = None
+          ) -> TextLabelResult:
+    """Compare each text's label set (module docstring).
+
+    >>> from core.model import Span
+    >>> g = AnnotationSet("g", {"1": (Span(0, 3, "A"), Span(4, 6, "B"))})
+    >>> p = AnnotationSet("p", {"1": (Span(0, 2, "A"),)}, role="system")
+    >>> r = score(g, p)
+    >>> r.micro()["recall"], r.emr, r.hamming
+    (0.5, 0.0, 0.5)
+    """
+    if gold.alternatives:
+        raise InputError(f"{gold.name} has gold alternatives (MAFALDA); its text-level scores "
+                         "are the label-only metric of --metric mafalda")
+    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    documents = list(gold.doc_ids)
+    gsets = label_sets(gold)
+    psets = label_sets(pred)
+    used = set().union(*gsets.values(), *psets.values()) if documents else set()
+    if labels is not None:
+        outside = sorted(used - set(labels))
+        if outside:
+            raise InputError(f"labels outside the label list: {', '.join(map(repr, outside[:5]))}")
+        universe = list(dict.fromkeys(labels))
+    else:
+        universe = sorted(used)
+    counts = {}
+    for lab in universe:
+        c = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
+        for d in documents:
+            g, p = lab in gsets[d], lab in psets[d]
+            c["tp" if g and p else "fn" if g else "fp" if p else "tn"] += 1
+        counts[lab] = c
+    return TextLabelResult(universe, documents, gsets, psets, counts)
+
+
+def cli_score(args: argparse.Namespace) -> dict[str, Any]:
+    """``python -m core score GOLD PRED --metric text-labels``."""
+    from core.cli import labels_from_file
+
+    labels = labels_from_file(args.labels)
+    gold_l = load_path(args.gold, fmt=args.gold_format, options=ReadOptions(labels=labels))
+    pred_l = load_path(args.pred, fmt=args.pred_format,
+                       options=ReadOptions(labels=labels, role="system"))
+    result = score(gold_l.set, pred_l.set, labels=labels).to_dict(per_document=args.per_document)
+    result["warnings"] = ([str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
+                          + result["warnings"])
+    return result
+
+
+def render_text(result: dict[str, Any]) -> str:
+    lines = [f"Text-level label sets ({result['documents']} texts, {len(result['labels'])} labels)",
+             f"  micro P {result['micro']['precision']:.4f}  R {result['micro']['recall']:.4f}  "
+             f"F1 {result['micro']['f1']:.4f}",
+             f"  macro P {result['macro']['precision']:.4f}  R {result['macro']['recall']:.4f}  "
+             f"F1 {result['macro']['f1']:.4f}",
+             f"  exact match ratio {result['emr']:.4f}   Hamming loss {result['hamming']:.4f}",
+             "",
+             f"  {'label':<46}{'P':>8}{'R':>8}{'F1':>8}{'tp':>5}{'fp':>5}{'fn':>5}{'tn':>5}"]
+    for lab, v in result["per_label"].items():
+        lines.append(f"  {lab[:45]:<46}{v['precision']:>8.4f}{v['recall']:>8.4f}{v['f1']:>8.4f}"
+                     f"{v['tp']:>5}{v['fp']:>5}{v['fn']:>5}{v['tn']:>5}")
+    for w in result.get("warnings") or []:
+        lines.append(f"warning: {w}")
+    return "\n".join(lines)
