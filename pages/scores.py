@@ -120,8 +120,14 @@ sys2 = p2.selectbox("System 2", [s for s in systems if s != sys1], key=state.K_S
 paired = state.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
                                  int(seed))
 if paired is None:
-    st.info("The paired bootstrap (`core/stats.py`) is not available in this build.", icon="⏳")
+    st.info("The paired bootstrap is available for the Da San Martino metric "
+            "(`core/stats.py`); pick it above to compare two systems.", icon="ℹ️")
+elif "error" in paired:
+    st.error(paired["error"], icon="❌")
 else:
+    st.markdown(f"F1({sys1}) − F1({sys2}) = **{paired['F1 difference']:+.3f}**, 95% interval "
+                f"[{paired['low']:+.3f}, {paired['high']:+.3f}] ({paired['resamples']:,} paired "
+                f"resamples over documents, seed {paired['seed']}).")
     table = pd.DataFrame([paired])
     st.dataframe(table, hide_index=True, key="paired_table")
     download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")

@@ -735,8 +735,10 @@ def systems_overview(
         f1_columns["text-level F1"] = "text F1"
         for row in rows:
             scores = text_scores(ws_key, _ws, ref, row["system"])
-            if scores:
-                for k in ("P", "R", "F1"):
+            if scores and "error" in scores:
+                row["text error"] = scores["error"]
+            elif scores:
+                for k in ("P", "R", "F1", "EMR"):
                     row[f"text {k}"] = scores.get(k)
     return Overview(pd.DataFrame(rows), available, f1_columns)
 
@@ -747,7 +749,7 @@ def text_level_module() -> Any | None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, float] | None:
+def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, Any] | None:
     """Text-level micro P/R/F1 of ``system`` against ``ref`` (None if unavailable)."""
     mod = text_level_module()
     if mod is None:
@@ -871,18 +873,46 @@ def _span_text(span: Any) -> str:
     return "" if span is None else f"[{span.start}, {span.end}) {span.label}"
 
 
-def _text_adapt(mod: Any, ws: Workspace, ref: str, system: str) -> dict[str, float]:
-    raise RuntimeError("no adapter for core.metrics.text_labels yet")
+def _text_adapt(mod: Any, ws: Workspace, ref: str, system: str) -> dict[str, Any]:
+    """Micro P/R/F1 and EMR of :func:`core.metrics.text_labels.score`; an input it refuses
+    (gold with alternatives, different documents) gives ``{"error": message}``."""
+    gold, pred = ws.sets[ref], ws.sets[system]
+    try:
+        res = mod.score(gold, AnnotationSet(pred.name, pred.spans, "system", False))
+    except SpanScopeError as exc:
+        return {"error": str(exc)}
+    micro = res.micro()
+    return {"P": micro["precision"], "R": micro["recall"], "F1": micro["f1"], "EMR": res.emr}
+
+
+def _doc_table(result: PairScores) -> Any:
+    """Per-document sufficient statistics (p_num, p_den, r_num, r_den) as core.stats wants."""
+    import numpy as np
+
+    raw = result.raw
+    return np.column_stack([raw.doc_p_num, raw.doc_p_den, raw.doc_r_num, raw.doc_r_den]).astype(
+        float)
 
 
 def _bootstrap_adapt(stats: Any, metric: str, result: PairScores, n_boot: int,
-                     seed: int) -> tuple[float, float]:
-    raise RuntimeError("no adapter for core.stats yet")
+                     seed: int) -> tuple[float, float] | None:
+    if metric != "martino" or result.raw is None or not hasattr(result.raw, "doc_p_num"):
+        return None
+    iv = stats.bootstrap(_doc_table(result), stats.martino_f1, n_resamples=n_boot, seed=seed)
+    return (iv.low, iv.high)
 
 
 def _paired_adapt(stats: Any, metric: str, r1: PairScores, r2: PairScores, n_boot: int,
-                  seed: int) -> dict[str, Any]:
-    raise RuntimeError("no adapter for core.stats yet")
+                  seed: int) -> dict[str, Any] | None:
+    if metric != "martino" or r1.raw is None or r2.raw is None:
+        return None
+    if list(r1.raw.documents) != list(r2.raw.documents):
+        return {"error": "the two systems were scored on different documents"}
+    iv = stats.paired_bootstrap(_doc_table(r1), _doc_table(r2), stats.martino_f1,
+                                n_resamples=n_boot, seed=seed)
+    return {"F1 difference": iv.difference, "low": iv.low, "high": iv.high,
+            "confidence": iv.confidence, "resamples": iv.n_resamples, "seed": iv.seed,
+            "share of resamples where system 1 is not better": iv.p_not_better}
 
 
 def overall_caption(result: PairScores) -> str:

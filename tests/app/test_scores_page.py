@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import InputError
+from ui import state
 
 martino = pytest.importorskip("core.metrics.martino")
 
@@ -55,3 +56,30 @@ def test_every_table_has_csv_and_json_downloads(make_app) -> None:
     at = make_app("pages/scores.py")
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels.count("⬇️ CSV") == labels.count("⬇️ JSON") >= 2
+
+
+def test_bootstrap_interval_and_paired_difference_equal_core_stats(make_app, frame) -> None:
+    stats = pytest.importorskip("core.stats")
+    import numpy as np
+
+    from core.model import AnnotationSet
+
+    at = make_app("pages/scores.py", data="sample")
+    if at.session_state[state.K_SOURCE] != "sample" or not state.sample_names():
+        pytest.skip("no bundled sample")
+    ws = state.load_sample(state.sample_names()[0])
+    gold, a, b = ws.sets["gold"], ws.sets["system_a"], ws.sets["system_b"]
+
+    def table(system: AnnotationSet) -> np.ndarray:
+        r = martino.score(gold, system)
+        return np.column_stack([r.doc_p_num, r.doc_p_den, r.doc_r_num, r.doc_r_den]).astype(float)
+
+    shown = frame(at, "system", "DSM F1 low").set_index("system")
+    iv = stats.bootstrap(table(a), stats.martino_f1, n_resamples=1000, seed=0)
+    assert (shown.loc["system_a", "DSM F1 low"], shown.loc["system_a", "DSM F1 high"]) == (
+        pytest.approx(iv.low), pytest.approx(iv.high))
+    paired = stats.paired_bootstrap(table(a), table(b), stats.martino_f1, n_resamples=1000,
+                                    seed=0)
+    text = next(m.value for m in at.markdown if m.value.startswith("F1(system_a)"))
+    assert f"**{paired.difference:+.3f}**" in text
+    assert f"[{paired.low:+.3f}, {paired.high:+.3f}]" in text
