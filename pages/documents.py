@@ -74,16 +74,21 @@ selected = st.selectbox("Select a span to see every pair it forms", span_options
                         key=state.K_SPAN, format_func=lambda s: span_text.get(s, "— none —"))
 selected = None if selected == "—" else selected
 
+explained = state.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
+partners = state.partners_of(explained, selected) if selected and explained else ()
+
 # ---- side by side -------------------------------------------------------------------------------
 used = {lab for it in items_a + items_b for lab in it.labels}
 st.html(highlight.legend(colours, used))
 left, right = st.columns(2)
 with left:
     st.markdown(f"**{set_a}** ({gold.role}) · {len(items_a)} span(s)")
-    st.html(highlight.render_lanes(text, items_a, colours, selected=selected, dom_id="left-doc"))
+    st.html(highlight.render_lanes(text, items_a, colours, selected=selected, dom_id="left-doc",
+                                        partners=partners))
 with right:
     st.markdown(f"**{set_b}** ({pred.role}) · {len(items_b)} span(s)")
-    st.html(highlight.render_lanes(text, items_b, colours, selected=selected, dom_id="right-doc"))
+    st.html(highlight.render_lanes(text, items_b, colours, selected=selected,
+                                        dom_id="right-doc", partners=partners))
 if gold.alternatives:
     st.caption(f"{set_a} lists alternative labels: a span tagged `A | B` may be matched by "
                "either label, and ⊥ means it may also be left unpredicted. These are "
@@ -99,7 +104,6 @@ if counts:
 
 # ---- contributions ------------------------------------------------------------------------------
 st.subheader("Contributions")
-explained = state.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
 if explained is None:
     st.info(state.unavailable_message(metric), icon="⏳")
 elif explained.error:

@@ -27,7 +27,7 @@ Public API (stable; the part-2 pages import it)
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.model import NOTHING, AltSpan, AnnotationSet
@@ -120,15 +120,15 @@ def _esc(value: str) -> str:
 
 def _stripes(
     covering: Sequence[int], items: Sequence[SpanItem], lanes: Sequence[int],
-    colours: Mapping[str, str], selected: str | None,
+    colours: Mapping[str, str], marked: Collection[str],
 ) -> tuple[list[str], bool]:
     layers: list[str] = []
     is_selected = False
     for idx in covering:
         item = items[idx]
-        is_selected = is_selected or item.id == selected
+        is_selected = is_selected or item.id in marked
         bottom = lanes[idx] * LANE_PX
-        thick = STRIPE_PX + (2 if item.id == selected else 0)
+        thick = STRIPE_PX + (2 if item.id in marked else 0)
         n = len(item.labels)
         for k, label in enumerate(item.labels):
             colour = colours.get(label, "#444444")
@@ -148,10 +148,12 @@ def render_lanes(
     *,
     selected: str | None = None,
     dom_id: str = "spans",
+    partners: Collection[str] = (),
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
-    ``selected`` (a span id) is drawn thicker with a tinted background. Without a text (formats
+    ``selected`` (a span id) and its ``partners`` (ids of the spans it forms pairs with) are
+    drawn thicker with a tinted background. Without a text (formats
     that carry offsets only) the spans are listed instead.
     """
     if text is None:
@@ -161,6 +163,7 @@ def render_lanes(
         )
         return (f'<div id="{_esc(dom_id)}" class="ss-doc"><i>No text is available for this '
                 f"document; its spans:</i><ul>{rows}</ul></div>")
+    marked = {selected, *partners} - {None}
     intervals = [it.interval for it in items]
     lanes = assign_lanes(intervals)
     n_lanes = max(lanes, default=-1) + 1
@@ -175,7 +178,7 @@ def render_lanes(
         for i in starts.get(seg.start, ()):
             it = items[i]
             colour = colours.get(it.labels[0], "#444444")
-            weight = "800" if it.id == selected else "600"
+            weight = "800" if it.id in marked else "600"
             tags.append(
                 f'<span class="ss-tag" data-span="{_esc(it.id)}" title="{_esc(it.label_text)}" '
                 f'style="font-size:0.68em;font-weight:{weight};color:{colour};'
@@ -185,7 +188,7 @@ def render_lanes(
         if not seg.covering:
             parts.append(fragment)
             continue
-        layers, is_selected = _stripes(seg.covering, items, lanes, colours, selected)
+        layers, is_selected = _stripes(seg.covering, items, lanes, colours, marked)
         title = "; ".join(f"{items[i].id} {items[i].label_text}" for i in seg.covering)
         parts.append(
             f'<span class="ss-seg" title="{_esc(title)}" style="padding-bottom:{pad}px;'

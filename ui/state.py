@@ -923,3 +923,12 @@ def overall_caption(result: PairScores) -> str:
         parts.append(f"P = {o['P numerator']:.3f} / {o['predicted spans']} predicted spans, "
                      f"R = {o['R numerator']:.3f} / {o['gold spans']} gold spans")
     return " — ".join(parts)
+
+
+def partners_of(explained: Explained, span_id: str) -> tuple[str, ...]:
+    """Ids of the spans that form a pair with ``span_id`` in the explanation (any overlap)."""
+    if explained.error or not len(explained.pairs):
+        return ()
+    rows = rows_for_span(explained, span_id)
+    other = "pred" if span_id.startswith("G") else "gold"
+    return tuple(x for x in rows[other] if x)

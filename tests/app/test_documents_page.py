@@ -74,3 +74,12 @@ def test_selected_span_shows_the_pairs_core_computes(make_app, handmade, frame) 
     assert len(pairs) == len(rows) >= 1
     assert sorted(pairs["C(s,t,|t|)"]) == pytest.approx(sorted(r.contribution_r for r in rows))
     assert sorted(pairs["|s∩t|"]) == sorted(r.intersection for r in rows)
+
+
+def test_selecting_a_span_marks_its_partners_in_the_other_set(make_app) -> None:
+    pytest.importorskip("core.metrics.martino")
+    at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
+    at.selectbox(key=state.K_SPAN).select("G1").run()
+    # G1 [4, 19) Loaded overlaps P1 [4, 15) Loaded: P1's tag is drawn bold on the right.
+    assert 'data-span="P1" title="Loaded" style="font-size:0.68em;font-weight:800' in _html(at)
+    assert 'data-span="P2" title="Doubt" style="font-size:0.68em;font-weight:600' in _html(at)
