@@ -1,0 +1,125 @@
+"""MAFALDA JSON Lines: ``{text, labels: [[start, end, label]], comments, sentences_with_labels}``.
+
+The layout of ``datasets/gold_standard_dataset.jsonl`` (Helwe et al. 2024; official-scorers.md
+§3.1, §3.3). One text per line; the document id is the line's ``id`` field when present, else the
+0-based line index as a string (the convention of the conformance cases), so a results file
+paired by position gets the same ids.
+
+Gold (``ReadOptions.role == "gold"``): the same interval listed several times lists
+*alternatives* (a disjunction), ``nothing`` is ⊥ and makes the span optional, and a label
+containing ``to clean`` is ignored with a warning, as the official evaluator does. The set has
+``alternatives=True``. Predictions may use the same layout (one label per span, ``unknown``
+allowed); their set has ``alternatives=False``.
+
+Labels are matched case-insensitively against the taxonomy (``core.taxonomy``) and stored as its
+lower-case level-2 names; an unknown name is a FormatError that lists the valid names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, decode
+from core.formats._common import (
+    DuplicateIds,
+    iter_jsonl,
+    make_span,
+    set_name_of,
+    sorted_spans,
+)
+from core.model import NOTHING, AnnotationSet, Span
+from core.taxonomy import Taxonomy, mafalda
+
+FORMAT = "mafalda"
+TO_CLEAN = "to clean"
+
+
+def sniff(filename: str, head: str) -> int:
+    first = head.lstrip().split("\n", 1)[0]
+    if not first.startswith("{"):
+        return 0
+    score = 0
+    if '"sentences_with_labels"' in head:
+        score = 95
+    elif '"labels": [[' in head or '"labels":[[' in head:
+        score = 70
+    if PurePosixPath(filename).suffix.lower() == ".jsonl":
+        score += 3
+    return min(score, 100)
+
+
+def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
+         taxonomy: Taxonomy | None = None) -> Loaded:
+    """Read a MAFALDA JSONL file (gold with alternatives, or predictions in the same layout)."""
+    if len(files) != 1:
+        raise FormatError(name, f"a MAFALDA input is one JSONL file, got a folder of {len(files)}")
+    (data,) = files.values()
+    tax = taxonomy or mafalda()
+    gold = options.role == "gold"
+    loaded = Loaded(FORMAT, name)
+    spans: dict[str, list[Span]] = {}
+    ids = DuplicateIds(name)
+    for index, (line, obj) in enumerate(iter_jsonl(name, decode(name, data))):
+        if not isinstance(obj, dict):
+            raise FormatError(name, f"expected a JSON object, got {type(obj).__name__}", line=line)
+        doc_id = str(obj["id"]) if "id" in obj else str(index)
+        ids.add(doc_id, f"line {line}", line=line)
+        text = obj.get("text")
+        if text is not None and not isinstance(text, str):
+            raise FormatError(name, f"expected a string, got {type(text).__name__}", line=line,
+                              field="text")
+        labels = obj.get("labels")
+        if labels is None:
+            raise FormatError(name, "missing (every line needs 'labels', a list of "
+                              "[start, end, label])", line=line, field="labels")
+        if not isinstance(labels, list):
+            raise FormatError(name, f"expected a list of [start, end, label], got "
+                              f"{type(labels).__name__}", line=line, field="labels")
+        loaded.texts[doc_id] = text
+        doc_spans = spans.setdefault(doc_id, [])
+        for k, item in enumerate(labels):
+            where = f"labels[{k}]"
+            if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], str):
+                raise FormatError(name, f"expected [start, end, label], got {json.dumps(item)}",
+                                  line=line, field=where)
+            start, end, label = item
+            if TO_CLEAN in label.lower():
+                loaded.warn(f"label {label!r} on [{start}, {end}) ignored (the official "
+                            "evaluator drops 'to clean' labels)", line=line, field=where)
+                continue
+            code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
+            canonical = NOTHING if code == 0 else tax.names()[code]
+            doc_spans.append(make_span(start, end, canonical, name, line=line, text=text,
+                                       path=where))
+    sets_spans = sorted_spans(spans)
+    if not gold:
+        for doc, items in sets_spans.items():
+            seen: set[Span] = set()
+            for s in items:
+                if s in seen:
+                    loaded.warn(f"document {doc!r}: span [{s.start}, {s.end}) {s.label!r} "
+                                "appears twice; both are scored")
+                seen.add(s)
+    loaded.sets.append(AnnotationSet(set_name_of(name), sets_spans, options.role,
+                                     alternatives=gold))
+    return loaded
+
+
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+    """One JSONL line per document: ``{id, text, labels}`` (alternatives as repeated intervals)."""
+    if len(sets) != 1:
+        raise FormatError("<output>", f"the mafalda format holds one annotation set, got "
+                          f"{len(sets)}; pick one with --set")
+    aset = sets[0]
+    lines = []
+    for doc, items in aset.spans.items():
+        lines.append(json.dumps({"id": doc, "text": texts.get(doc),
+                                 "labels": [[s.start, s.end, s.label] for s in items]},
+                                ensure_ascii=False))
+    for doc, text in texts.items():
+        if doc not in aset.spans:
+            lines.append(json.dumps({"id": doc, "text": text, "labels": []}, ensure_ascii=False))
+    return {"annotations.jsonl": "".join(line + "\n" for line in lines)}

@@ -1,0 +1,145 @@
+"""Label taxonomies with levels, as data: MAFALDA's by default, any grouping from a small file.
+
+MAFALDA (Helwe et al. 2024, §3 and Table 1): 23 level-2 fallacies in three level-1 groups,
+emotion (Pathos), logic (Logos) and credibility (Ethos); level 0 says fallacy or not. ``nothing``
+(⊥) is the no-fallacy label of the gold standard and ``unknown`` what the LLM pipeline predicts
+when an answer names no fallacy. The numeric codes are those of the repository's evaluator
+(``shared/reference/official-scorers.md`` §3.2): level 2 ``0`` = nothing, ``1``–``23``
+fallacies, ``24`` = unknown; level 1 ``0`` nothing, ``1`` emotion, ``2`` logic,
+``3`` credibility, ``4`` unknown; level 0 ``0`` no fallacy (nothing and unknown), ``1`` fallacy.
+
+Another taxonomy is a JSON file of the same shape as ``core/data/mafalda_taxonomy.json``::
+
+    {"name": "...", "nothing": "nothing", "unknown": "unknown",
+     "level1": [{"name": "group", "code": 1, "labels": ["a", "b"]}, ...]}
+
+(codes of level-2 labels are then numbered in file order from 1). Names match
+case-insensitively.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from core.errors import FormatError
+
+DATA = Path(__file__).resolve().parent / "data" / "mafalda_taxonomy.json"
+NOTHING_CODE = 0
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """Level-2 labels with codes, their level-1 groups, and the projections between levels."""
+
+    name: str
+    codes: dict[str, int]  # lower-cased level-2 name -> code (nothing 0, unknown last)
+    level1_of: dict[int, int]  # level-2 code -> level-1 code
+    level1_names: dict[int, str]
+    unknown_code: int
+    source: str = ""
+
+    @property
+    def n_classes(self) -> dict[int, int]:
+        """Number of fallacy classes per level (MAFALDA: 1, 3, 23)."""
+        n1 = len({c for c in self.level1_names if c not in (0, self.level1_unknown)})
+        return {0: 1, 1: n1, 2: self.unknown_code - 1}
+
+    @property
+    def level1_unknown(self) -> int:
+        return self.level1_of[self.unknown_code]
+
+    def names(self) -> list[str]:
+        return sorted(self.codes, key=self.codes.__getitem__)
+
+    def code(self, label: str, *, file: str = "<labels>", line: int | None = None,
+             field: str | None = "label", allow_unknown: bool = True) -> int:
+        """The level-2 code of a name (case-insensitive); a FormatError lists the valid names."""
+        key = label.strip().lower()
+        code = self.codes.get(key)
+        if code is None or (code == self.unknown_code and not allow_unknown):
+            valid = [n for n in self.names() if allow_unknown or self.codes[n] != self.unknown_code]
+            raise FormatError(file, f"expected a label of the {self.name} taxonomy, got "
+                              f"{label!r}; valid names: {', '.join(valid)}", line=line,
+                              field=field)
+        return code
+
+    def project(self, code: int, level: int) -> int:
+        """A level-2 code at level 2, 1 or 0 (predictions: unknown is 'no fallacy' at level 0)."""
+        if level == 2:
+            return code
+        if level == 1:
+            return self.level1_of[code]
+        return 0 if code in (NOTHING_CODE, self.unknown_code) else 1
+
+    def label_name(self, code: int, level: int) -> str:
+        if level == 2:
+            return self.names()[code]
+        if level == 1:
+            return self.level1_names[code]
+        return "fallacy" if code == 1 else "no fallacy"
+
+
+def _build(data: dict[str, Any], source: str) -> Taxonomy:
+    try:
+        nothing = str(data.get("nothing", "nothing")).lower()
+        unknown = str(data.get("unknown", "unknown")).lower()
+        codes = {nothing: 0}
+        level1_of = {0: 0}
+        level1_names = {0: nothing}
+        for group in data["level1"]:
+            gcode = int(group["code"])
+            level1_names[gcode] = str(group["name"])
+            for lab in group["labels"]:
+                key = str(lab).lower()
+                if key in codes:
+                    raise FormatError(source, f"label {lab!r} is listed twice", field="labels")
+                codes[key] = len(codes)
+                level1_of[codes[key]] = gcode
+        if "level2_codes" in data:
+            given = {str(k).lower(): int(v) for k, v in data["level2_codes"].items()}
+            given.pop(unknown, None)
+            if given != codes:
+                raise FormatError(source, "level2_codes disagree with the order of level1 labels",
+                                  field="level2_codes")
+        unknown_code = len(codes)
+        codes[unknown] = unknown_code
+        unknown_l1 = max(level1_names) + 1
+        level1_of[unknown_code] = unknown_l1
+        level1_names[unknown_l1] = unknown
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(source, f"expected a taxonomy object with 'level1' groups of "
+                          f"'name', 'code' and 'labels': {exc}") from None
+    return Taxonomy(str(data.get("name", "custom")), codes, level1_of, level1_names,
+                    unknown_code, str(data.get("source", "")))
+
+
+@lru_cache(maxsize=1)
+def mafalda() -> Taxonomy:
+    """MAFALDA's taxonomy.
+
+    >>> t = mafalda()
+    >>> t.code("Appeal to Ridicule"), t.project(5, 1), t.project(24, 0), t.n_classes
+    (5, 1, 0, {0: 1, 1: 3, 2: 23})
+    """
+    return _build(json.loads(DATA.read_text(encoding="utf-8")), str(DATA))
+
+
+def load(path: str | Path | None) -> Taxonomy:
+    """MAFALDA's taxonomy, or the one in a JSON file."""
+    if path is None:
+        return mafalda()
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FormatError(str(p), f"cannot read the taxonomy: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise FormatError(str(p), f"malformed JSON at column {exc.colno}: {exc.msg}",
+                          line=exc.lineno) from None
+    if not isinstance(data, dict):
+        raise FormatError(str(p), "expected a JSON object")
+    return _build(data, str(p))

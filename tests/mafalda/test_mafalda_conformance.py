@@ -1,0 +1,37 @@
+"""Every MAFALDA conformance case: the ``metrics-py`` and ``repo-head`` variants reproduce the
+official evaluator's 18 values (span and label-only P/R/F1 at levels 0, 1, 2) within 1e-9."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.cli import main
+
+from .conftest import GOLD_FILE, mafalda_cases, write_case
+
+CASES = mafalda_cases()
+pytestmark = pytest.mark.skipif(not CASES, reason="shared/conformance is not beside the repo")
+OFFICIAL = {"metrics-py": "metrics_py", "repo-head": "head"}
+
+
+@pytest.mark.parametrize("variant", sorted(OFFICIAL))
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
+def test_values_equal_the_official_evaluator(case: dict[str, Any], variant: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    if "documents_ref" in case["gold"] and not GOLD_FILE.exists():
+        pytest.skip("shared/data/mafalda is not beside the repo")
+    gold, pred = write_case(case, tmp_path)
+    want = case["official_output"][OFFICIAL[variant]]["values"]
+    for level in (0, 1, 2):
+        assert main(["score", str(gold), str(pred), "--metric", "mafalda", "--variant", variant,
+                     "--level", str(level), "--gold-format", "mafalda", "--pred-format",
+                     "mafalda", "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        for key in ("precision", "recall", "f1"):
+            assert got[key] == pytest.approx(want[f"{key}_level_{level}"], abs=1e-9), (level, key)
+            assert got["label_only"][key] == pytest.approx(
+                want[f"label_{key}_level_{level}"], abs=1e-9), (level, "label", key)
