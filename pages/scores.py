@@ -88,6 +88,9 @@ st.caption(state.overall_caption(result))
 tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
 with tab_labels:
     per_label = result.per_label
+    if metric == "mafalda":
+        st.caption("MAFALDA averages per text and has no per-label decomposition; the "
+                   "text-level label scores are in the per-document tab (label-only P/R/F1).")
     st.dataframe(per_label, hide_index=True, key="per_label_table")
     download_buttons(per_label, f"per_label_{system}_{metric}", key="dl_per_label")
     if len(per_label):

@@ -840,6 +840,23 @@ def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant
             ], columns=["document", "P", "R", "F1", "P numerator", "predicted spans",
                         "R numerator", "gold spans"])
             return PairScores(overall, per_label, per_doc, res)
+        if metric == "mafalda":
+            gold, pred = ws.sets[set_a], ws.sets[set_b]
+            res = mod.score(gold, AnnotationSet(pred.name, pred.spans, "system", False),
+                            level=level, variant=variant, texts=ws.corpus.texts)
+            lab = res.label_only
+            overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
+                       "label-only P": lab["precision"], "label-only R": lab["recall"],
+                       "label-only F1": lab["f1"], "texts": len(res.per_document)}
+            per_doc = pd.DataFrame([
+                {"document": d.document, "P": d.precision, "R": d.recall, "F1": d.f1,
+                 "label-only P": d.label_precision, "label-only R": d.label_recall,
+                 "label-only F1": d.label_f1} for d in res.per_document
+            ], columns=["document", "P", "R", "F1", "label-only P", "label-only R",
+                        "label-only F1"])
+            # MAFALDA averages per text and has no per-label decomposition (Helwe et al. 2024).
+            per_label = pd.DataFrame(columns=["label", "P", "R", "F1"])
+            return PairScores(overall, per_label, per_doc, res)
     except SpanScopeError as exc:
         return PairScores({}, pd.DataFrame(), pd.DataFrame(columns=["document", "F1"]), None,
                           error=str(exc))
@@ -866,7 +883,58 @@ def _explain(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, doc: 
         } for r in rows], columns=["gold", "pred", "kind", "gold span", "pred span", "|s∩t|",
                                    "|s|", "|t|", "label match", "C(s,t,|s|)", "C(s,t,|t|)"])
         return Explained(table, {})
+    if metric == "mafalda":
+        return _explain_mafalda(mod, ws, set_a, set_b, doc, variant, level)
     raise RuntimeError(f"no adapter for core.metrics.{metric}")
+
+
+def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, variant: str,
+                     level: int) -> Explained:
+    """Rows of :func:`core.metrics.mafalda.explain`: per prediction its precision match, per
+    gold span its recall match (the best-covering prediction of the label the best alternative
+    chose); ``best`` says in words what the metric takes from each span."""
+    import pandas as pd
+
+    from ui.highlight import span_items
+
+    gold, pred = ws.sets[set_a], ws.sets[set_b]
+    try:
+        out = mod.explain(gold, AnnotationSet(pred.name, pred.spans, "system", False), doc,
+                          level=level, variant=variant, texts=ws.corpus.texts)
+    except SpanScopeError as exc:
+        return Explained(pd.DataFrame(), {}, error=str(exc))
+    gids = {it.interval: it.id for it in span_items(gold, doc, "G")}
+    pids: dict[tuple[int, int], str] = {}
+    for it in span_items(pred, doc, "P"):
+        pids.setdefault(it.interval, it.id)
+
+    def gid(iv: Any) -> str:
+        return "" if iv is None else gids.get(tuple(iv), f"[{iv[0]}, {iv[1]})")
+
+    def pid(iv: Any) -> str:
+        return "" if iv is None else pids.get(tuple(iv), f"[{iv[0]}, {iv[1]})")
+
+    rows, best = [], {}
+    for r in out["predictions"]:
+        p = pid((r["start"], r["end"]))
+        g = gid(r["matched_gold"])
+        rows.append({"gold": g, "pred": p, "side": "precision: best gold for s",
+                     "label": r["label"], "C(s,t,|s|)": r["contribution_p"], "C(s,t,|t|)": None})
+        best[p] = (f"precision takes C(s,t,|s|) = {r['contribution_p']:.3f} from its best gold "
+                   f"match {g or '(none)'} (label {r['label']}).")
+    for r in out["gold"]:
+        g = gid((r["start"], r["end"]))
+        p = pid(r["best_prediction"])
+        alts = " | ".join("⊥" if a == "nothing" else a for a in r["alternatives"])
+        chosen = r["recall_label"] if r["recall_label"] is not None else "⊥ (left out)"
+        rows.append({"gold": g, "pred": p, "side": "recall: best prediction for t",
+                     "label": f"{chosen} (of {alts})", "C(s,t,|s|)": None,
+                     "C(s,t,|t|)": r["contribution_r"]})
+        best[g] = (f"recall takes C(s,t,|t|) = {r['contribution_r']:.3f} from its best prediction "
+                   f"{p or '(none)'}, with the alternative {chosen} chosen among {alts}.")
+    table = pd.DataFrame(rows, columns=["gold", "pred", "side", "label", "C(s,t,|s|)",
+                                        "C(s,t,|t|)"])
+    return Explained(table, best)
 
 
 def _span_text(span: Any) -> str:
