@@ -1,0 +1,165 @@
+"""MAFALDA model outputs: ``{text, prediction: {sentence: raw answer}}`` per line -> spans.
+
+The released results files (``results/<model>_level_2_results.jsonl``) hold one raw LLM answer
+per sentence, not spans. The MAFALDA evaluator turns them into spans in three steps, specified in
+``shared/reference/official-scorers.md`` §3.7 and implemented here from that description:
+
+1. each answer becomes a set of level-2 codes by keyword matching (:func:`answer_codes`);
+2. runs of consecutive sentences sharing a code become one span, at offsets *assumed* from the
+   sentence lengths, never looked up in the text (:func:`sentence_spans`);
+3. labels are projected to levels 1 and 0 at scoring time (``core.taxonomy``).
+
+Two parsings (``ReadOptions.llm_parsing``):
+
+``paper-2023`` (default; ``src/evaluate.py`` of Dec 2023, behind the paper's tables)
+    the no-fallacy test looks at the *first character* of the cleaned answer only, so it never
+    fires; sentences are assumed to follow each other with no separator.
+``repo-head`` (the repository's evaluator since Jan 2024)
+    the test looks at the whole cleaned answer (a word ``no``, ``none``, ``not``, ``false`` or
+    ``nothing`` adds code 0); sentences are assumed one character apart.
+
+Lines pair with the gold by position (line i with gold document i), as in the official code; a
+file whose line count differs from the gold's is refused (the official ``zip`` would silently
+score the shorter prefix). The official Dec-2023 code crashes on an empty answer; here an empty
+answer names no fallacy and becomes ``unknown`` (§3.7.2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, decode
+from core.formats._common import iter_jsonl, set_name_of
+from core.model import NOTHING, AnnotationSet, Span
+from core.taxonomy import mafalda
+
+FORMAT = "mafalda-llm"
+PARSINGS = ("paper-2023", "repo-head")
+UNKNOWN_CODE = 24
+
+KEYWORDS: dict[str, int] = {
+    "emotion": 1, "anger": 2, "fear": 3, "pity": 4, "ridicule": 5, "worse": 6, "problems": 6,
+    "oversimplification": 7, "circular": 8, "equivocation": 9, "analogy": 10, "causality": 11,
+    "dilemma": 12, "generalization": 13, "slippery": 14, "slope": 14, "straw": 15,
+    "division": 16, "hominem": 17, "populum": 18, "authority": 19, "nature": 20,
+    "tradition": 21, "association": 22, "quoque": 23,
+}
+"""Keyword -> level-2 code (substring test, no word boundaries), official-scorers.md §3.7.2."""
+
+NEGATIONS = frozenset({"no", "none", "not", "false", "nothing"})
+_NON_WORD = re.compile(r"[^\w\s]")
+
+
+def answer_codes(answer: str, parsing: str = "paper-2023") -> frozenset[int]:
+    """The set of level-2 codes a raw answer names (official-scorers.md §3.7.2, steps 1-11).
+
+    >>> sorted(answer_codes("The sentence is not part of a fallacious argument.", "repo-head"))
+    [0]
+    >>> sorted(answer_codes("The sentence is not part of a fallacious argument.", "paper-2023"))
+    [24]
+    >>> sorted(answer_codes("false dilemma", "repo-head"))
+    [0, 12]
+    """
+    if parsing not in PARSINGS:
+        raise ValueError(f"The 'llm_parsing' parameter must be one of {PARSINGS}. "
+                         f"Got {parsing!r} instead.")
+    a = answer
+    if "Output:" in a:
+        a = a[a.index("Output:"):]
+    marker = "Based on the above text, determine"
+    if marker in a:
+        a = a[: a.index(marker)]
+    a = _NON_WORD.sub(" ", a.lower())
+    if "based on the above" in a:
+        a = a[: a.index("based on the above")]
+    codes = {code for word, code in KEYWORDS.items() if word in a}
+    probe = a if parsing == "repo-head" else a[:1]
+    if any(token in NEGATIONS for token in probe.split()):
+        codes.add(0)
+    return frozenset(codes or {UNKNOWN_CODE})
+
+
+def sentence_spans(sentences: Sequence[str], codes: Sequence[frozenset[int]],
+                   parsing: str = "paper-2023") -> list[tuple[int, int, int]]:
+    """Spans ``(start, end, code)`` from per-sentence codes (official-scorers.md §3.7.3).
+
+    >>> sentence_spans(["Ab.", "Cde.", "F."], [{7}, {7, 13}, {24}], "repo-head")
+    [(0, 8, 7), (4, 8, 13), (9, 11, 24)]
+    >>> sentence_spans(["Ab.", "Cde.", "F."], [{7}, {7, 13}, {24}], "paper-2023")
+    [(0, 8, 7), (3, 7, 13), (7, 9, 24)]
+    """
+    gap = 1 if parsing == "repo-head" else 0
+    starts = []
+    pos = 0
+    for s in sentences:
+        starts.append(pos)
+        pos += len(s) + gap
+    left = [set(c) for c in codes]
+    out = []
+    n = len(sentences)
+    for i in range(n):
+        for code in sorted(left[i]):
+            k = i
+            while k + 1 < n and code in left[k + 1]:
+                k += 1
+                left[k].discard(code)
+            length = sum(len(sentences[j]) for j in range(i, k + 1)) + (k - i)
+            out.append((starts[i], starts[i] + length, code))
+    return out
+
+
+def sniff(filename: str, head: str) -> int:
+    first = head.lstrip().split("\n", 1)[0]
+    if first.startswith("{") and '"prediction"' in first[:4096]:
+        return 90
+    return 0
+
+
+def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
+    """Read a results file into predicted spans labelled with MAFALDA level-2 names."""
+    if len(files) != 1:
+        raise FormatError(name, f"a MAFALDA results input is one JSONL file, got {len(files)}")
+    (data,) = files.values()
+    parsing = options.llm_parsing
+    names = mafalda().names()
+    rows = iter_jsonl(name, decode(name, data))
+    ids = list(options.gold_doc_ids) if options.gold_doc_ids is not None else None
+    if ids is not None and len(ids) != len(rows):
+        raise FormatError(name, f"expected one line per gold text ({len(ids)} lines), found "
+                          f"{len(rows)}; lines pair with the gold by position")
+    loaded = Loaded(FORMAT, name)
+    spans: dict[str, tuple[Span, ...]] = {}
+    for index, (line, obj) in enumerate(rows):
+        if not isinstance(obj, dict):
+            raise FormatError(name, f"expected a JSON object, got {type(obj).__name__}",
+                              line=line)
+        prediction = obj.get("prediction")
+        if not isinstance(prediction, dict):
+            raise FormatError(name, "expected an object {sentence: answer}"
+                              + ("" if prediction is None else
+                                 f", got {type(prediction).__name__}")
+                              + (" (missing)" if prediction is None else ""),
+                              line=line, field="prediction")
+        doc_id = ids[index] if ids is not None else str(index)
+        sentences = list(prediction)
+        answers = []
+        for answer in prediction.values():
+            if not isinstance(answer, str):
+                raise FormatError(name, f"expected the answer as a string, got "
+                                  f"{type(answer).__name__}", line=line, field="prediction")
+            answers.append(answer_codes(answer, parsing))
+        doc_spans = []
+        for start, end, code in sentence_spans(sentences, answers, parsing):
+            if end <= start:
+                loaded.warn(f"document {doc_id!r}: an empty sentence gives an empty span for "
+                            f"code {code}; skipped", line=line, field="prediction")
+                continue
+            label = NOTHING if code == 0 else names[code]
+            doc_spans.append(Span(start, end, label))
+        spans[doc_id] = tuple(sorted(doc_spans))
+        text = obj.get("text")
+        loaded.texts[doc_id] = text if isinstance(text, str) else None
+    loaded.sets.append(AnnotationSet(set_name_of(name), spans, options.role))
+    return loaded
