@@ -20,7 +20,8 @@ case-insensitively.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ class Taxonomy:
     level1_names: dict[int, str]
     unknown_code: int
     source: str = ""
+    display: dict[int, str] = field(default_factory=dict)  # level-2 code -> name as written
 
     @property
     def n_classes(self) -> dict[int, int]:
@@ -77,7 +79,7 @@ class Taxonomy:
 
     def label_name(self, code: int, level: int) -> str:
         if level == 2:
-            return self.names()[code]
+            return self.display.get(code) or self.names()[code]
         if level == 1:
             return self.level1_names[code]
         return "fallacy" if code == 1 else "no fallacy"
@@ -143,3 +145,43 @@ def load(path: str | Path | None) -> Taxonomy:
     if not isinstance(data, dict):
         raise FormatError(str(p), "expected a JSON object")
     return _build(data, str(p))
+
+
+def flat(labels: Iterable[str], *, name: str = "labels of the data") -> Taxonomy:
+    """A taxonomy in which every label is its own class at levels 2 and 1.
+
+    For span labels outside MAFALDA's taxonomy (propaganda techniques, any label set): the
+    MAFALDA metric at level 2 only needs label equality, so it applies unchanged; level 1 equals
+    level 2 here, and level 0 asks "any label or none". ``nothing`` and ``unknown`` keep their
+    MAFALDA meaning. Names match case-insensitively; :meth:`Taxonomy.label_name` gives them back
+    as first written.
+
+    >>> t = flat(["Doubt", "Slogans", "doubt"])
+    >>> t.code("DOUBT"), t.label_name(2, 2), t.n_classes
+    (1, 'Slogans', {0: 1, 1: 2, 2: 2})
+    """
+    written: dict[str, str] = {}
+    for lab in labels:
+        key = lab.strip().lower()
+        if key and key not in ("nothing", "unknown"):
+            written.setdefault(key, lab.strip())
+    keys = sorted(written)
+    data = {"name": name, "level1": [{"name": written[k], "code": i, "labels": [k]}
+                                     for i, k in enumerate(keys, start=1)]}
+    tax = _build(data, "<labels>")
+    display = {tax.codes[k]: written[k] for k in keys}
+    return Taxonomy(tax.name, tax.codes, tax.level1_of, tax.level1_names, tax.unknown_code,
+                    "one class per label found in the data (no grouping)", display)
+
+
+def for_labels(labels: Iterable[str]) -> Taxonomy:
+    """MAFALDA's taxonomy when it knows every label (case-insensitively), else :func:`flat`.
+
+    >>> for_labels(["Ad Hominem", "nothing"]).name, for_labels(["Doubt"]).name
+    ('MAFALDA', 'labels of the data')
+    """
+    labels = list(labels)
+    known = mafalda().codes
+    if all(lab.strip().lower() in known for lab in labels):
+        return mafalda()
+    return flat(labels)

@@ -39,8 +39,8 @@ class PRF:
 def prf_from_counts(c: Counts, *, name: str = "") -> PRF:
     """P = tp/pred, R = tp/true, F1 = 2PR/(P+R); an undefined ratio is 0 with a warning.
 
-    >>> prf_from_counts(Counts(tp=2, pred=3, true=4)).f1
-    0.5714285714285714
+    >>> round(prf_from_counts(Counts(tp=2, pred=3, true=4)).f1, 12)  # 2·(2/3)·(1/2)/(7/6) = 4/7
+    0.571428571429
     >>> prf_from_counts(Counts(0, 0, 2), name="HS=1").warnings
     ['precision of HS=1 is ill-defined (no prediction): set to 0']
     """

@@ -359,27 +359,71 @@ def _prf_sets(y_pred: frozenset[int], y_true: frozenset[int]) -> tuple[float, fl
     return tp / len(y_pred), tp / len(y_true)
 
 
-def _reachable(spans: list[tuple[frozenset[int], bool]]) -> set[frozenset[int]]:
-    states: set[frozenset[int]] = {frozenset()}
-    for codes, can_skip in spans:
-        options = [frozenset({c}) for c in codes] + ([frozenset()] if can_skip else [])
-        if not options:
-            continue
-        states = {s | o for s in states for o in options}
-    return states
+def _max_matching(options: list[frozenset[int]]) -> int:
+    """Most distinct labels that spans choosing one label each can cover (Kuhn's algorithm)."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for lab in options[i]:
+            if lab in seen:
+                continue
+            seen.add(lab)
+            if lab not in owner or augment(owner[lab], seen):
+                owner[lab] = i
+                return True
+        return False
+
+    return sum(1 for i in range(len(options)) if augment(i, set()))
+
+
+def _min_hitting_set(sets: list[frozenset[int]]) -> int:
+    """Fewest labels such that every set contains one (exact branch and bound on the sets)."""
+    best = len({frozenset(x) for x in sets})  # one label per distinct set always suffices
+
+    def search(left: list[frozenset[int]], used: int) -> None:
+        nonlocal best
+        if not left:
+            best = min(best, used)
+            return
+        if used + 1 >= best:
+            return
+        pivot = min(left, key=len)
+        for lab in sorted(pivot):
+            search([x for x in left if lab not in x], used + 1)
+
+    search(sets, 0)
+    return best
 
 
 def _label_only(t: _Text, variant: str) -> tuple[float, float, float]:
+    """Label-only P, R, F1 of one text, maximised over the alternatives without listing them.
+
+    An alternative makes y_true by choosing one label per gold span (⊥ or a label outside the
+    level's classes: nothing). With y_pred fixed, tp/|y_pred| is largest when y_true covers as
+    many predicted labels as possible: a maximum matching between spans and predicted labels.
+    Recall tp/|y_true| = tp/(tp + fp) is largest with that same tp and the fewest distinct
+    unpredicted labels, which only the mandatory spans offering no predicted label must add: a
+    minimum hitting set over those spans (spans that offer a predicted label take one, which
+    never adds to fp). The two choices involve disjoint spans, so both optima hold at once. When
+    tp = 0 the official rule gives 1 only if both sets can be empty. ``metrics-py`` precision
+    offers every label of every span at once (the union), a closed form.
+    """
     y_pred, spans = _label_sets(t)
-    reachable = _reachable(spans)
-    r = max(_prf_sets(y_pred, y)[1] for y in reachable)
-    if variant == "metrics-py":
-        full = frozenset().union(*(c for c, _ in spans)) if spans else frozenset()
-        can_be_empty = all(skip for _, skip in spans)
-        cands = [full] + ([frozenset()] if can_be_empty else [])
-        p = max(_prf_sets(y_pred, y)[0] for y in cands)
+    all_skippable = all(skip or not codes for codes, skip in spans)
+    if not y_pred:
+        both_empty = 1.0 if all_skippable else 0.0
+        p = r = both_empty
     else:
-        p = max(_prf_sets(y_pred, y)[0] for y in reachable)
+        hits = [codes & y_pred for codes, _ in spans if codes & y_pred]
+        tp_max = _max_matching(hits)
+        if tp_max == 0:
+            r = 0.0
+        else:
+            forced = [codes for codes, skip in spans if codes and not skip and not codes & y_pred]
+            r = tp_max / (tp_max + _min_hitting_set(forced))
+        if variant == "metrics-py":
+            tp_max = len(y_pred & frozenset().union(*(c for c, _ in spans)))
+        p = tp_max / len(y_pred)
     f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
     return p, r, f1
 

@@ -85,12 +85,6 @@ def test_a_single_annotation_set_exits_1_with_one_message(tmp_path: Path) -> Non
 
 
 def test_span_f1_prints_both_directions_with_row_as_reference() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("core.metrics.martino") is None:
-        proc = agree(CSV, "--measure", "span-f1")
-        assert proc.returncode == 1 and "not available yet" in proc.stderr
-        return
     out = json.loads(agree(CSV, "--measure", "span-f1", "--json").stdout)["span-f1"]
     assert out["symmetric"] is False and out["reference"] == "row"
     assert out["matrix_precision"]["ann1"]["ann2"] == out["matrix_recall"]["ann2"]["ann1"]

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from core.errors import InputError
 from core.metrics.agreement import Study, span_f1
 from core.model import AnnotationSet, Span
-
-HAS_MARTINO = importlib.util.find_spec("core.metrics.martino") is not None
-HAS_MAFALDA = importlib.util.find_spec("core.metrics.mafalda") is not None
 
 
 def _study() -> Study:
@@ -23,7 +17,6 @@ def _study() -> Study:
     return Study.from_sets([a, b, c])
 
 
-@pytest.mark.skipif(not HAS_MARTINO, reason="core/metrics/martino.py is not there yet")
 def test_span_f1_is_martinos_score_in_both_directions() -> None:
     from core.metrics import martino
 
@@ -44,15 +37,17 @@ def test_span_f1_is_martinos_score_in_both_directions() -> None:
     assert set(r.pairs[("A", "C")].per_document) == {"d"}  # C did not annotate e
 
 
-@pytest.mark.skipif(HAS_MAFALDA, reason="core/metrics/mafalda.py exists")
-def test_mafalda_f1_says_it_is_not_available_yet() -> None:
-    with pytest.raises(InputError, match="not available yet"):
-        span_f1(_study(), "mafalda")
-
-
-@pytest.mark.skipif(not HAS_MAFALDA, reason="core/metrics/mafalda.py is not there yet")
 def test_mafalda_f1_gives_a_value_for_every_ordered_pair() -> None:
     r = span_f1(_study(), "mafalda")
     assert set(r.pairs) == {(a, b) for a in "ABC" for b in "ABC" if a != b}
     assert all(pv.overall.value is None or 0 <= pv.overall.value <= 1
                for pv in r.pairs.values())
+
+
+def test_mafalda_f1_scores_labels_outside_its_taxonomy_as_one_class_each() -> None:
+    # A as gold, B as prediction. Text d: B's [0,10) Doubt lies inside A's [0,40) Doubt, so
+    # P = 1 and R = 10/40. Text e: A has a span and B none, so P = R = 0 (§5.2.2). Averaged.
+    r = span_f1(_study(), "mafalda")
+    ab = r.pairs[("A", "B")]
+    assert ab.extra["recall"].value == pytest.approx((10 / 40 + 0) / 2)
+    assert ab.extra["precision"].value == pytest.approx((1 + 0) / 2)

@@ -8,7 +8,6 @@ unordered annotator pair: overall, per label, per document); many-annotator meas
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -478,35 +477,28 @@ def gamma_alignment(study: Study, doc_id: str, *, samples: int = 30, seed: int =
 
 # --- span F1 through the other metric modules --------------------------------------------------
 
-def _metric_module(name: str) -> Any:
-    try:
-        return importlib.import_module(f"core.metrics.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"core.metrics.{name}":
-            raise InputError(f"the {name} metric is not available yet in this build "
-                             f"(core/metrics/{name}.py is missing)") from None
-        raise
-
-
 def _martino(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
     """P/R/F1 of :func:`core.metrics.martino.score` (SemEval-2021 variant) as a plain dict."""
-    r = _metric_module("martino").score(gold, pred)
+    from core.metrics import martino
+
+    r = martino.score(gold, pred)
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1,
             "per_label": r.per_label(),
             "per_document": {row["document"]: row for row in r.per_document()}}
 
 
 def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
-    """P/R/F1 of the MAFALDA metric (``core.metrics.mafalda``), as a plain dict."""
-    mod = _metric_module("mafalda")
-    r = mod.score(gold, pred)
-    as_dict = r if isinstance(r, Mapping) else r.to_dict(per_document=True)
-    docs = as_dict.get("per_document") or {}
-    if isinstance(docs, list):
-        docs = {row.get("document", row.get("doc")): row for row in docs}
-    return {"precision": as_dict.get("precision"), "recall": as_dict.get("recall"),
-            "f1": as_dict.get("f1"), "per_label": as_dict.get("per_label") or {},
-            "per_document": docs}
+    """P/R/F1 of the MAFALDA metric (``core.metrics.mafalda``, paper variant, level 2).
+
+    Labels outside MAFALDA's taxonomy are scored with one class per label
+    (:func:`core.taxonomy.for_labels`): at level 2 the metric only needs label equality.
+    """
+    from core.metrics import mafalda
+    from core.taxonomy import for_labels
+
+    r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
+    return {"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},
+            "per_document": {d.document: d.as_dict() for d in r.per_document}}
 
 
 _SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]]] = {
