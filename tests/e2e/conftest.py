@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,3 +87,70 @@ def page(browser: Any) -> Iterator[Any]:
     pg.console_errors = errors
     yield pg
     context.close()
+
+
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+# Console messages that are not app errors (dashboard.md §3.9): deep links probe
+# /<page>/_stcore/... and get a 404.
+BENIGN = ("_stcore/health", "_stcore/host-config", "Failed to load resource: the server "
+          "responded with a status of 404")
+
+
+def app_errors(page: Any) -> list[str]:
+    """Console errors of ``page`` except the benign ones listed in :data:`BENIGN`."""
+    return [e for e in page.console_errors if not any(b in e for b in BENIGN)]
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a screenshot of ``page`` as ``test-artifacts/screenshots/<name>.png``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def wait_idle(page: Any, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished running the script (no running indicator)."""
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+        timeout=timeout,
+    )
+
+
+def selectbox(page: Any, label: str) -> Any:
+    """The selectbox whose label contains ``label``."""
+    return page.get_by_test_id("stSelectbox").filter(has_text=label).first
+
+
+def value(page: Any, label: str) -> str:
+    """The value a selectbox shows (kept in its combobox input)."""
+    return str(selectbox(page, label).locator("input").input_value())
+
+
+def choose(page: Any, label: str, option: str, *, exact: bool = True) -> None:
+    """Open the selectbox labelled ``label`` and click ``option`` (or the first option
+    containing it when not ``exact``)."""
+    selectbox(page, label).click()
+    options = page.get_by_role("option")
+    target = (options.get_by_text(option, exact=True) if exact
+              else options.filter(has_text=option)).first
+    target.click()
+    wait_idle(page)
+
+
+def open_page(page: Any, app_url: str, path: str) -> None:
+    """Go to ``app_url/path`` and wait until the script has run."""
+    page.goto(f"{app_url}/{path.lstrip('/')}")
+    wait_idle(page)
+
+
+@pytest.fixture
+def st_ui() -> types.SimpleNamespace:
+    """The helpers above, for test modules (test files cannot import each other here):
+    ``st_ui.wait_idle(page)``, ``st_ui.shot(page, name)``, ``st_ui.app_errors(page)``,
+    ``st_ui.choose(page, label, option)``, ``st_ui.value(page, label)``,
+    ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``."""
+    return types.SimpleNamespace(app_errors=app_errors, shot=shot, wait_idle=wait_idle,
+                                 selectbox=selectbox, value=value, choose=choose,
+                                 open_page=open_page, SHOTS=SHOTS)
