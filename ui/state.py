@@ -843,7 +843,8 @@ def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant
         if metric == "mafalda":
             gold, pred = ws.sets[set_a], ws.sets[set_b]
             res = mod.score(gold, AnnotationSet(pred.name, pred.spans, "system", False),
-                            level=level, variant=variant, texts=ws.corpus.texts)
+                            level=level, variant=variant, texts=ws.corpus.texts,
+                            taxonomy=taxonomy_for(ws, set_a, set_b))
             lab = res.label_only
             overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
                        "label-only P": lab["precision"], "label-only R": lab["recall"],
@@ -900,7 +901,8 @@ def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, 
     gold, pred = ws.sets[set_a], ws.sets[set_b]
     try:
         out = mod.explain(gold, AnnotationSet(pred.name, pred.spans, "system", False), doc,
-                          level=level, variant=variant, texts=ws.corpus.texts)
+                          level=level, variant=variant, texts=ws.corpus.texts,
+                          taxonomy=taxonomy_for(ws, set_a, set_b))
     except SpanScopeError as exc:
         return Explained(pd.DataFrame(), {}, error=str(exc))
     gids = {it.interval: it.id for it in span_items(gold, doc, "G")}
@@ -935,6 +937,14 @@ def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, 
     table = pd.DataFrame(rows, columns=["gold", "pred", "side", "label", "C(s,t,|s|)",
                                         "C(s,t,|t|)"])
     return Explained(table, best)
+
+
+def taxonomy_for(ws: Workspace, *set_names: str) -> Any:
+    """The label taxonomy of these sets: MAFALDA's when it knows every label, else one class
+    per label (:func:`core.taxonomy.for_labels`)."""
+    from core.taxonomy import for_labels
+
+    return for_labels(lab for name in set_names for lab in ws.sets[name].labels())
 
 
 def _span_text(span: Any) -> str:
