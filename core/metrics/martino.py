@@ -94,6 +94,7 @@ from core.formats.docsets import check_same_documents
 from core.model import NOTHING, AnnotationSet, Span
 
 VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
+MATCHES = ("sum", "best")
 SI_LABEL = "propaganda"
 _START_END = attrgetter("start", "end")
 DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
@@ -298,6 +299,7 @@ class MartinoResult:
     merge_pred: bool = False
     warnings: list[str] = field(default_factory=list)
     accuracy_mode: bool = False  # semeval2020-tc
+    match: str = "sum"  # "best": each span's best pair only (not an official variant)
 
     @property
     def precision(self) -> float:
@@ -488,11 +490,17 @@ def score(
     merge_pred: bool = False,
     fragments_only: bool = False,
     labels: Sequence[str] | None = None,
+    match: str = "sum",
 ) -> MartinoResult:
     """Score ``pred`` against ``gold`` with the Martino metric (module docstring, Eq. 1-4).
 
     ``labels`` is the technique list (official per-technique output order; a label outside it
     is an :class:`InputError`); None scores whatever labels occur.
+
+    ``match="best"`` is not an official variant: it replaces each sum of Eq. 2 and 3 by the
+    best match of each span, max_t C(s,t,|s|) and max_s C(s,t,|t|), which is the change
+    MAFALDA makes (Helwe et al. 2024, App. D) with everything else kept. The Metric differences
+    page walks from one metric to the other with it (``core.metrics.differences``).
 
     >>> g = AnnotationSet("gold", {"d": (Span(0, 40, "Doubt"),)})
     >>> p = AnnotationSet("pred", {"d": (Span(0, 10, "Doubt"),)}, role="system")
@@ -500,7 +508,11 @@ def score(
     >>> round(r.precision, 3), round(r.recall, 3), round(r.f1, 3)
     (1.0, 0.25, 0.4)
     """
+    check_choice("match", "martino", match, MATCHES)
     if variant == "semeval2020-tc":
+        if match != "sum":
+            raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs "
+                             "to take a best match of")
         return _score_tc(gold, pred, labels=labels)
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
@@ -514,14 +526,24 @@ def score(
     names = [""] * n_labels
     for name, i in label_index.items():
         names[i] = name
-    pred_label_of_pair = pa.label[pairs.pred]
-    lab_p = np.bincount(pred_label_of_pair, weights=pairs.c_pred, minlength=n_labels)
-    lab_r = np.bincount(pred_label_of_pair, weights=pairs.c_gold, minlength=n_labels)
+    if match == "best":
+        # Each span keeps its best pair: one weight per span instead of one per pair.
+        best_p = np.zeros(len(pa.doc))
+        np.maximum.at(best_p, pairs.pred, pairs.c_pred)
+        best_r = np.zeros(len(ga.doc))
+        np.maximum.at(best_r, pairs.gold, pairs.c_gold)
+        p_label, p_doc, p_weight = pa.label, pa.doc, best_p
+        r_label, r_doc, r_weight = ga.label, ga.doc, best_r
+    else:
+        p_label = r_label = pa.label[pairs.pred]
+        p_doc = r_doc = pa.doc[pairs.pred]
+        p_weight, r_weight = pairs.c_pred, pairs.c_gold
+    lab_p = np.bincount(p_label, weights=p_weight, minlength=n_labels)
+    lab_r = np.bincount(r_label, weights=r_weight, minlength=n_labels)
     lab_pd = np.bincount(pa.label, minlength=n_labels)
     lab_rd = np.bincount(ga.label, minlength=n_labels)
-    doc_of_pair = pa.doc[pairs.pred]
-    doc_p = np.bincount(doc_of_pair, weights=pairs.c_pred, minlength=n_docs)
-    doc_r = np.bincount(doc_of_pair, weights=pairs.c_gold, minlength=n_docs)
+    doc_p = np.bincount(p_doc, weights=p_weight, minlength=n_docs)
+    doc_r = np.bincount(r_doc, weights=r_weight, minlength=n_docs)
     doc_pd = np.bincount(pa.doc, minlength=n_docs)
     doc_rd = np.bincount(ga.doc, minlength=n_docs)
     official = prep.official_labels
@@ -529,9 +551,9 @@ def score(
         official = None
     return MartinoResult(
         variant=variant,
-        p_num=float(pairs.c_pred.sum()),
+        p_num=float(p_weight.sum()),
         p_den=len(pa.doc),
-        r_num=float(pairs.c_gold.sum()),
+        r_num=float(r_weight.sum()),
         r_den=len(ga.doc),
         labels=_label_order(official, names),
         label_p_num={names[i]: float(lab_p[i]) for i in range(n_labels)},
@@ -545,6 +567,7 @@ def score(
         fragments_only=fragments_only,
         merge_pred=merge_pred,
         warnings=prep.warnings,
+        match=match,
     )
 
 

@@ -1,0 +1,443 @@
+"""Why the Da San Martino and MAFALDA span metrics differ, one rule at a time.
+
+Both metrics score a predicted span s against a gold span t with the same partial credit
+C(s, t, h) = |s∩t| / h · δ(l(s), l(t)) (Da San Martino et al. 2019, Eq. 1; Helwe et al. 2024,
+§5.2.2). They differ by a handful of rules, and :class:`Rules` names each of them, so that one
+parameterised computation, :func:`rule_score`, goes from one metric to the other:
+
+``merge``
+    NLP4IF-2019 and SemEval-2020 merge overlapping same-label spans (gold always, predictions
+    with ``-m``); SemEval-2021 and MAFALDA do not (``shared/reference/official-scorers.md``
+    §2.2-2.5).
+``level``
+    MAFALDA scores at level 2 (fallacies), 1 (emotion / logic / credibility) or 0 (fallacy or
+    not); labels are projected with the taxonomy (``core.taxonomy``) before anything else.
+    Projection makes different labels equal, which is how App. D's Example 9 reaches a
+    Martino recall of 1.25.
+``match``
+    ``sum``: Eq. 2 and 3 sum C over *all* same-document pairs; ``best``: each predicted span
+    keeps max_t C(s,t,|s|) and each gold span max_s C(s,t,|t|) (MAFALDA §5.2.2, App. D).
+``pooling``
+    ``micro``: numerators and denominators pooled over the corpus (Martino); ``text``: P, R and
+    F1 computed per text, then each averaged over the texts (MAFALDA's ``evaluate``), with
+    MAFALDA's conventions for empty sides (:func:`text_prf`).
+``alternatives``
+    Off: the gold as Martino scores it (:func:`core.metrics.martino.martino_gold_view`: every
+    distinct interval and label is a mandatory gold span, ⊥ dropped). On: MAFALDA's gold, a
+    disjunction of alternatives (Definition 6) in which ⊥ makes a span optional, and ``nothing``
+    predictions leave the precision denominator; P and R are maximised over the alternatives.
+    Only MAFALDA's own code does this, so ``alternatives=True`` requires ``match="best"`` and
+    ``pooling="text"`` and scores with :func:`core.metrics.mafalda.score` in
+    ``mafalda_variant`` (``paper``, ``metrics-py`` or ``repo-head``).
+
+End points: ``Rules()`` is the SemEval-2021 scorer (:func:`core.metrics.martino.score`),
+``Rules(merge=True)`` the NLP4IF-2019 scorer with ``-m``, and :func:`mafalda_rules` the MAFALDA
+metric. Every intermediate combination is the Martino scorer with ``match="best"`` and/or the
+text average of its own per-document sums, never a second implementation. :func:`metric_path`
+lists the steps the Metric differences page draws as a waterfall; :func:`document_differences`
+compares the two metrics text by text and tags each text with the reasons they can differ
+there (:data:`REASONS`).
+
+Citation: G. Da San Martino et al., EMNLP-IJCNLP 2019 (and the NLP4IF-2019 / SemEval-2021
+evaluation descriptions); C. Helwe et al., MAFALDA, NAACL 2024, §5.2 and Appendix D.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from typing import Any
+
+from core.errors import InputError, SpanScopeError, check_choice
+from core.metrics import mafalda, martino
+from core.model import NOTHING, AltSpan, AnnotationSet, Span
+from core.taxonomy import Taxonomy, for_labels
+
+MATCHES = ("sum", "best")
+POOLINGS = ("micro", "text")
+LEVELS = (0, 1, 2)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One combination of the rules that separate the two metrics (module docstring)."""
+
+    merge: bool = False
+    level: int = 2
+    match: str = "sum"
+    pooling: str = "micro"
+    alternatives: bool = False
+    mafalda_variant: str = "paper"
+
+    def check(self) -> None:
+        check_choice("match", "rule_score", self.match, MATCHES)
+        check_choice("pooling", "rule_score", self.pooling, POOLINGS)
+        check_choice("level", "rule_score", self.level, LEVELS)
+        check_choice("mafalda_variant", "rule_score", self.mafalda_variant, mafalda.VARIANTS)
+        if self.alternatives and (self.match, self.pooling, self.merge) != ("best", "text", False):
+            raise InputError("gold alternatives are scored by the MAFALDA metric only: they need "
+                             "match='best', pooling='text' and no merging")
+
+    def describe(self) -> str:
+        """The rules in words, e.g. ``sum over pairs · pooled · level 2 · single gold``."""
+        parts = ["merged overlaps" if self.merge else "no merging",
+                 "sum over pairs" if self.match == "sum" else "best match per span",
+                 "pooled over the corpus" if self.pooling == "micro" else "averaged per text",
+                 f"level {self.level}",
+                 (f"gold alternatives and ⊥ (MAFALDA {self.mafalda_variant})"
+                  if self.alternatives else "single gold")]
+        return " · ".join(parts)
+
+
+MARTINO = Rules()
+"""The SemEval-2021 Task 6 scorer."""
+MARTINO_MERGED = Rules(merge=True)
+"""The NLP4IF-2019 FLC scorer with ``-m`` (same-label overlaps merged on both sides)."""
+
+
+def mafalda_rules(level: int = 2, variant: str = "paper") -> Rules:
+    """The MAFALDA metric at ``level`` in ``variant``."""
+    return Rules(level=level, match="best", pooling="text", alternatives=True,
+                 mafalda_variant=variant)
+
+
+@dataclass(frozen=True)
+class RuleScore:
+    """P, R and F1 under one :class:`Rules`, and each text's values (same order as
+    ``documents``; under ``micro`` pooling they are the per-document Martino values)."""
+
+    rules: Rules
+    precision: float
+    recall: float
+    f1: float
+    documents: list[str]
+    doc_precision: list[float]
+    doc_recall: list[float]
+    doc_f1: list[float]
+    warnings: list[str] = field(default_factory=list)
+
+    def per_document(self) -> dict[str, tuple[float, float, float]]:
+        return {d: (p, r, f) for d, p, r, f in zip(self.documents, self.doc_precision,
+                                                   self.doc_recall, self.doc_f1, strict=True)}
+
+
+def text_prf(p_num: float, p_den: int, r_num: float, r_den: int) -> tuple[float, float, float]:
+    """One text's P, R and F1 with MAFALDA's conventions (Helwe et al. 2024, §5.2.2).
+
+    P = 1 when |S| = 0 and |T| = 0 (else 0 when |S| = 0); R = 1 when |T| = 0 and |S| = 0 (else 0
+    when |T| = 0); F1 = 2PR/(P+R), 0 when P + R = 0. Unlike Martino's ``prf``, an empty text
+    scores P = R = 1, not 0.
+
+    >>> text_prf(0.0, 0, 0.0, 0)
+    (1.0, 1.0, 1.0)
+    >>> text_prf(1.0, 1, 0.25, 1)
+    (1.0, 0.25, 0.4)
+    """
+    p = p_num / p_den if p_den else (1.0 if r_den == 0 else 0.0)
+    r = r_num / r_den if r_den else (1.0 if p_den == 0 else 0.0)
+    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    return p, r, f1
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _taxonomy(gold: AnnotationSet, pred: AnnotationSet, taxonomy: Taxonomy | None) -> Taxonomy:
+    return taxonomy or for_labels([*gold.labels(), *pred.labels()])
+
+
+def project(aset: AnnotationSet, taxonomy: Taxonomy, level: int, *, gold: bool) -> AnnotationSet:
+    """``aset`` with every label replaced by its level-``level`` class name.
+
+    Gold spans whose class is "no fallacy" (⊥) are dropped; predicted ones are kept under that
+    name, as Martino keeps any predicted label. ``level=2`` returns ``aset`` itself.
+    """
+    if level == 2:
+        return aset
+    spans: dict[str, tuple[Span, ...]] = {}
+    for doc, items in aset.spans.items():
+        out = []
+        for s in items:
+            code = 0 if s.label == NOTHING else taxonomy.code(s.label, allow_unknown=not gold)
+            projected = taxonomy.project(code, level)
+            if gold and projected == 0:
+                continue
+            out.append(Span(s.start, s.end, taxonomy.label_name(projected, level)))
+        spans[doc] = tuple(out)
+    return AnnotationSet(aset.name, spans, aset.role, alternatives=False)
+
+
+def rule_score(gold: AnnotationSet, pred: AnnotationSet, rules: Rules = MARTINO, *,
+               taxonomy: Taxonomy | None = None,
+               texts: Mapping[str, str | None] | None = None) -> RuleScore:
+    """Score ``pred`` against ``gold`` under ``rules`` (module docstring).
+
+    >>> g = AnnotationSet("g", {"d": (Span(0, 40, "ad hominem"),)})
+    >>> p = AnnotationSet("p", {"d": (Span(0, 10, "ad hominem"), Span(0, 40, "tu quoque"))})
+    >>> rule_score(g, p, Rules(level=1)).recall   # App. D Example 9: 10/40 + 40/40
+    1.25
+    >>> rule_score(g, p, Rules(level=1, match="best")).recall
+    1.0
+    """
+    rules.check()
+    tax = _taxonomy(gold, pred, taxonomy)
+    if rules.alternatives:
+        m = mafalda.score(gold, pred, level=rules.level, variant=rules.mafalda_variant,
+                          texts=texts, taxonomy=tax)
+        docs = m.per_document
+        return RuleScore(rules, m.precision, m.recall, m.f1, [d.document for d in docs],
+                         [d.precision for d in docs], [d.recall for d in docs],
+                         [d.f1 for d in docs], list(m.warnings))
+    g = project(martino.martino_gold_view(gold), tax, rules.level, gold=True)
+    p = project(AnnotationSet(pred.name, pred.spans, "system"), tax, rules.level, gold=False)
+    res = martino.score(g, p, variant="nlp4if2019" if rules.merge else "semeval2021",
+                        merge_pred=rules.merge, match=rules.match)
+    rows = res.per_document()
+    if rules.pooling == "micro":
+        values = [(r["precision"], r["recall"], r["f1"]) for r in rows]
+        overall = (res.precision, res.recall, res.f1)
+    else:
+        values = [text_prf(r["precision_numerator"], r["precision_denominator"],
+                           r["recall_numerator"], r["recall_denominator"]) for r in rows]
+        overall = (_mean([v[0] for v in values]), _mean([v[1] for v in values]),
+                   _mean([v[2] for v in values]))
+    return RuleScore(rules, *overall, [r["document"] for r in rows], [v[0] for v in values],
+                     [v[1] for v in values], [v[2] for v in values], list(res.warnings))
+
+
+# ---- the path from one metric to the other ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One bar of the path: the rules after this step, its score (or why it cannot be scored),
+    and whether it is an official metric (an end point drawn as a total)."""
+
+    key: str
+    title: str
+    explanation: str
+    rules: Rules
+    score: RuleScore | None
+    error: str | None = None
+    official: bool = False
+
+    def value(self, which: str = "f1") -> float | None:
+        return None if self.score is None else float(getattr(self.score, which))
+
+
+def path_rules(level: int = 2, mafalda_variant: str = "paper") -> list[tuple[str, str, str, Rules,
+                                                                              bool]]:
+    """The steps of :func:`metric_path` as (key, title, explanation, rules, official)."""
+    steps = [
+        ("merged", "Martino, merged (NLP4IF-2019 / SemEval-2020 -m)",
+         "Overlapping same-label spans merged into their union, gold and predictions, as the "
+         "2019 and 2020 scorers do (predictions with -m).", MARTINO_MERGED, True),
+        ("merge", "no merging",
+         "SemEval-2021 keeps every span: duplicate or overlapping same-label spans each count, "
+         "so P and R can exceed 1.", MARTINO, False),
+        ("martino", "Martino, SemEval-2021", "The SemEval-2021 Task 6 scorer.", MARTINO, True),
+    ]
+    rules = MARTINO
+    if level != 2:
+        rules = replace(rules, level=level)
+        steps.append(("level", f"labels at level {level}",
+                      f"Labels projected to level {level} of the taxonomy: different labels of "
+                      "one group now match each other.", rules, False))
+    rules = replace(rules, match="best")
+    steps.append(("match", "best match per span",
+                  "Each span keeps only its best-matching partner instead of the sum over all "
+                  "pairs: duplicates and pieces no longer add up.", rules, False))
+    rules = replace(rules, pooling="text")
+    steps.append(("pooling", "averaged per text",
+                  "P, R and F1 computed per text and averaged (every text weighs the same, an "
+                  "empty text scores 1) instead of pooled over the corpus.", rules, False))
+    paper = mafalda_rules(level, "paper")
+    steps.append(("alternatives", "gold alternatives and ⊥",
+                  "The gold becomes a choice among alternatives: a span with several labels "
+                  "needs one of them, ⊥ makes it optional, and 'nothing' predictions leave the "
+                  "precision denominator.", paper, False))
+    steps.append(("mafalda", f"MAFALDA, level {level}", "The MAFALDA metric (Definition 6).",
+                  paper, True))
+    if mafalda_variant != "paper":
+        final = mafalda_rules(level, mafalda_variant)
+        steps.append(("variant", f"{mafalda_variant} code",
+                      f"The repository code's reading of the metric ({mafalda_variant}) instead "
+                      "of the paper's.", final, False))
+        steps.append(("mafalda-variant", f"MAFALDA {mafalda_variant}, level {level}",
+                      f"The MAFALDA metric as the repository's {mafalda_variant} computes it.",
+                      final, True))
+    return steps
+
+
+def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
+                mafalda_variant: str = "paper", taxonomy: Taxonomy | None = None,
+                texts: Mapping[str, str | None] | None = None) -> list[Step]:
+    """The path from the Martino score to the MAFALDA score, one rule per step.
+
+    Every step is :func:`rule_score` under the rules reached so far; a step whose inputs the
+    rules refuse (for example documents missing from the prediction) carries the error instead.
+    """
+    tax = _taxonomy(gold, pred, taxonomy)
+    cache: dict[Rules, tuple[RuleScore | None, str | None]] = {}
+    out = []
+    for key, title, text, rules, official in path_rules(level, mafalda_variant):
+        if rules not in cache:
+            try:
+                cache[rules] = (rule_score(gold, pred, rules, taxonomy=tax, texts=texts), None)
+            except SpanScopeError as exc:
+                cache[rules] = (None, str(exc))
+        score, error = cache[rules]
+        out.append(Step(key, title, text, rules, score, error, official))
+    return out
+
+
+# ---- text by text --------------------------------------------------------------------------
+
+REASONS: dict[str, str] = {
+    "duplicate-prediction": "the same span predicted twice: Martino sums both (recall can pass "
+                            "1), MAFALDA's recall takes one",
+    "split-prediction": "a gold span covered by several pieces: Martino adds the pieces up, "
+                        "MAFALDA takes the best piece",
+    "prediction-over-several-gold": "one prediction over several gold spans of its label: "
+                                    "Martino adds every overlap to precision, MAFALDA the best",
+    "overlapping-gold": "overlapping gold spans of one label: Martino's precision adds both "
+                        "(can pass 1), MAFALDA takes the best",
+    "overlapping-predictions": "overlapping predictions of one label: summed by Martino, best "
+                               "match in MAFALDA",
+    "alternative-labels": "a gold span with alternative labels: Martino needs every label, "
+                          "MAFALDA one of them",
+    "optional-span": "an optional gold span (⊥): Martino requires its other labels, MAFALDA "
+                     "may leave it out",
+    "nothing-prediction": "'nothing' predictions: counted in Martino's precision denominator, "
+                          "left out by MAFALDA",
+    "labels-grouped": "labels grouped at the chosen level: different level-2 labels match",
+    "empty": "no span on either side: Martino's F1 is 1 with P = R = 0 and the text adds "
+             "nothing to pooled sums; MAFALDA scores it 1 and averages it like any text",
+    "no-gold": "no gold span: every prediction is spurious on both metrics",
+    "no-prediction": "no prediction: nothing found on both metrics",
+}
+"""Tags of :func:`difference_reasons` and what each does to the two metrics."""
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    return min(a.end, b.end) > max(a.start, b.start)
+
+
+def difference_reasons(gold: Sequence[AltSpan], pred: Sequence[Span], *,
+                       level_labels: Mapping[str, str] | None = None) -> list[str]:
+    """Tags (keys of :data:`REASONS`) for one text: the features that make the metrics differ.
+
+    ``gold`` are the text's gold spans with their alternatives (``AnnotationSet.alt_spans``),
+    ``pred`` its predictions; ``level_labels`` maps each label to its class at the scored level
+    (the structural tags are computed on those classes, and ``labels-grouped`` says that two
+    overlapping spans match only there).
+
+    >>> g = (AltSpan(0, 40, ("ad hominem",)),)
+    >>> p = (Span(0, 10, "ad hominem"), Span(0, 10, "ad hominem"), Span(5, 30, "ad hominem"))
+    >>> difference_reasons(g, p)
+    ['duplicate-prediction', 'split-prediction', 'overlapping-predictions']
+    """
+    def cls(label: str) -> str:
+        return level_labels.get(label, label) if level_labels else label
+
+    tags: list[str] = []
+    real = [s for s in pred if s.label != NOTHING]
+    if not gold and not pred:
+        return ["empty"]
+    if any(n > 1 for n in Counter((s.start, s.end, s.label) for s in pred).values()):
+        tags.append("duplicate-prediction")
+    flat_gold = [(a, lab) for a in gold for lab in a.labels if lab != NOTHING]
+    distinct_pred = list(dict.fromkeys(real))
+    if any(sum(1 for s in distinct_pred if cls(s.label) == cls(lab) and _overlap(s, a)) > 1
+           for a, lab in flat_gold):
+        tags.append("split-prediction")
+    if any(len({(a.start, a.end) for a, lab in flat_gold
+                if cls(lab) == cls(s.label) and _overlap(s, a)}) > 1 for s in distinct_pred):
+        tags.append("prediction-over-several-gold")
+    if any(cls(l1) == cls(l2) and _overlap(a1, a2)
+           for (a1, l1), (a2, l2) in combinations(flat_gold, 2) if a1 != a2):
+        tags.append("overlapping-gold")
+    if any(cls(s.label) == cls(t.label) and _overlap(s, t)
+           for s, t in combinations(distinct_pred, 2)):
+        tags.append("overlapping-predictions")
+    if any(sum(1 for lab in a.labels if lab != NOTHING) > 1 for a in gold):
+        tags.append("alternative-labels")
+    if any(a.optional for a in gold):
+        tags.append("optional-span")
+    if len(real) < len(pred):
+        tags.append("nothing-prediction")
+    if level_labels and any(s.label != lab and cls(s.label) == cls(lab) and _overlap(s, a)
+                            for s in real for a, lab in flat_gold):
+        tags.append("labels-grouped")
+    if not flat_gold:
+        tags.append("no-gold")
+    elif not real:
+        tags.append("no-prediction")
+    return tags
+
+
+@dataclass(frozen=True)
+class DocDifference:
+    """One text under both metrics: Martino's per-document P/R/F1 (SemEval-2021 rules, level-2
+    labels), MAFALDA's per-text P/R/F1, the difference of the F1s, the reasons, and the text's
+    weight in each aggregate (its share of the pooled span counts against 1/N)."""
+
+    document: str
+    martino: tuple[float, float, float]
+    mafalda: tuple[float, float, float]
+    reasons: tuple[str, ...]
+    pooled_weight: float
+    average_weight: float
+
+    @property
+    def difference(self) -> float:
+        return self.mafalda[2] - self.martino[2]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"document": self.document,
+                "Martino P": self.martino[0], "Martino R": self.martino[1],
+                "Martino F1": self.martino[2],
+                "MAFALDA P": self.mafalda[0], "MAFALDA R": self.mafalda[1],
+                "MAFALDA F1": self.mafalda[2], "F1 difference": self.difference,
+                "reasons": ", ".join(self.reasons),
+                "weight pooled": self.pooled_weight, "weight averaged": self.average_weight}
+
+
+def document_differences(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
+                         mafalda_variant: str = "paper", taxonomy: Taxonomy | None = None,
+                         texts: Mapping[str, str | None] | None = None
+                         ) -> list[DocDifference]:
+    """Each text's Martino and MAFALDA scores and the reasons they differ, most different first.
+
+    Martino is the SemEval-2021 scorer on the level-2 labels (the Scores page's per-document
+    values); MAFALDA is :func:`core.metrics.mafalda.score` at ``level`` in ``mafalda_variant``.
+    Both come from :func:`rule_score`, so they equal the end points of :func:`metric_path`.
+    """
+    tax = _taxonomy(gold, pred, taxonomy)
+    dsm = rule_score(gold, pred, MARTINO, taxonomy=tax, texts=texts)
+    maf = rule_score(gold, pred, mafalda_rules(level, mafalda_variant), taxonomy=tax,
+                     texts=texts)
+    maf_docs = maf.per_document()
+    level_labels = None
+    if level != 2:
+        level_labels = {}
+        for lab in {*gold.labels(), *pred.labels()}:
+            code = 0 if lab == NOTHING else tax.code(lab)
+            level_labels[lab] = tax.label_name(tax.project(code, level), level)
+    view = martino.martino_gold_view(gold)
+    counts = {d: len(view.get(d)) + len(pred.get(d)) for d in dsm.documents}
+    total = sum(counts.values())
+    n = len(dsm.documents)
+    out = []
+    for d, values in dsm.per_document().items():
+        alts = gold.alt_spans(d) if gold.alternatives else tuple(
+            AltSpan(s.start, s.end, (s.label,)) for s in gold.get(d))
+        out.append(DocDifference(
+            d, values, maf_docs.get(d, (0.0, 0.0, 0.0)),
+            tuple(difference_reasons(alts, pred.get(d), level_labels=level_labels)),
+            counts[d] / total if total else 0.0, 1 / n if n else 0.0))
+    out.sort(key=lambda x: -abs(x.difference))
+    return out
