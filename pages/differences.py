@@ -1,0 +1,100 @@
+"""Metric differences: from the Da San Martino score to the MAFALDA score one rule at a time."""
+
+import streamlit as st
+
+from ui import differences as diff
+from ui import state
+from ui.widgets import download_buttons, paginate
+
+st.title("🔀 Metric differences")
+st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,t,h) = "
+           "|s∩t|/|h|·δ and differ by a few rules. Below, one system's score goes from one "
+           "metric to the other changing one rule per step; every bar is computed by "
+           "`core.metrics.differences.rule_score`, whose end points are the official metrics "
+           "(the numbers of the 📊 Scores page).")
+ws = state.workspace()
+if ws.empty or len(ws.sets) < 2:
+    st.info("This page compares a system with a reference: load at least two sets.", icon="ℹ️")
+    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+    st.stop()
+if not ws.shareable:
+    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+
+names = list(ws.sets)
+default_a, default_b = state.default_pair(ws)
+c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2])
+ref = c1.selectbox("Reference (gold)", names, index=names.index(default_a) if default_a else 0,
+                   key=state.K_SET_A, bind="query-params")
+systems = state.compared_sets(ws, ref)
+system = c2.selectbox("System", systems,
+                      index=systems.index(default_b) if default_b in systems else 0,
+                      key=state.K_SET_B, bind="query-params")
+level = c3.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
+                     help="2: the labels as they are; 1: MAFALDA's three groups; 0: any label "
+                     "or none.")
+mvariant = c4.selectbox("MAFALDA variant", state.MAFALDA_VARIANTS, key=state.K_MAF_VARIANT,
+                        bind="query-params")
+shown_measure = c5.radio("Score", list(diff.SHOWN_MEASURES), key=state.K_DIFF_MEASURE,
+                         bind="query-params", horizontal=True)
+measure = diff.SHOWN_MEASURES[shown_measure]
+tax = state.taxonomy_for(ws, ref, system)
+if tax.name != "MAFALDA":
+    st.caption(f"The labels of {ref} and {system} are not MAFALDA's fallacies: each label is its "
+               "own class, so level 1 equals level 2 and level 0 asks 'any label or none'.")
+
+steps = diff.path(ws.key, ws, ref, system, int(level), mvariant)
+
+# ---- the path ----------------------------------------------------------------------------------
+st.subheader(f"From Martino to MAFALDA: {system} against {ref}")
+scored = [s for s in steps if s.score is not None]
+if len(scored) >= 2:
+    st.plotly_chart(diff.waterfall(steps, measure, title=f"{diff.MEASURES[measure]}, one rule "
+                                   "at a time (blue: official metrics)"),
+                    key="diff_waterfall", width="stretch")
+for s in steps:
+    if s.error and s.official:
+        st.warning(f"**{s.title}** cannot score these inputs: {s.error}", icon="⚠️")
+table = diff.steps_table(steps, measure)
+st.dataframe(table, hide_index=True, key="diff_steps",
+             column_config={diff.MEASURES[measure]: st.column_config.NumberColumn(format="%.4f"),
+                            "change": st.column_config.NumberColumn(format="%+.4f")})
+download_buttons(table, f"metric_path_{system}", key="dl_diff_steps")
+
+# ---- text by text ------------------------------------------------------------------------------
+st.subheader("Text by text")
+rows = diff.documents(ws.key, ws, ref, system, int(level), mvariant)
+df = diff.documents_table(rows)
+if not len(df):
+    st.info(f"{ref} has no document.", icon="ℹ️")
+    st.stop()
+n_diff = int((df["F1 difference"].abs() > 1e-12).sum())
+st.caption(f"{n_diff} of {len(df)} texts score differently. Click a point or a row to open the "
+           "text on the 📄 Documents page.")
+picked = None
+left, right = st.columns([3, 2])
+with left:
+    event = st.plotly_chart(diff.scatter(df, level=int(level), variant=mvariant),
+                            key=state.K_DIFF_SCATTER, on_select="rerun",
+                            selection_mode=("points",), width="stretch")
+    picked = diff.selected_document(event, df)
+with right:
+    st.markdown("**Why the texts differ**")
+    st.dataframe(diff.reasons_legend(), hide_index=True, key="diff_reasons", height=420)
+
+st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
+            "largest first)")
+shown = paginate(df, key=state.K_DIFF_PAGE)
+event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
+                     selection_mode="single-row",
+                     column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                    for c in df.columns if c not in ("document", "reasons")})
+picked = diff.selected_document(event, shown) or picked
+download_buttons(df, f"metric_differences_{system}", key="dl_diff_docs")
+st.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its weight in "
+           "Martino's pooled sums; weight averaged: 1/N, its weight in MAFALDA's average.")
+if picked is not None:
+    # The sets, level and variant are bound here under the Documents page's own keys, so they
+    # travel in session state; switch_page cannot set query parameters bound on this page.
+    st.session_state[state.K_DOC] = picked
+    st.session_state[state.K_METRIC] = "mafalda"
+    st.switch_page("pages/documents.py")

@@ -1,0 +1,70 @@
+"""Real browser: the Metric differences page draws its waterfall and scatter, and clicking a text
+(a table row or a scatter point) opens it on the Documents page with the same sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from core.formats import ReadOptions, load_path
+from core.metrics.differences import document_differences
+
+pytestmark = pytest.mark.e2e
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
+
+
+def _open(page: Any, app_url: str, st_ui: SimpleNamespace, query: str) -> None:
+    st_ui.open_page(page, app_url, f"differences?{query}")
+    page.locator(".st-key-diff_waterfall .js-plotly-plot").wait_for(timeout=60_000)
+    page.locator(".st-key-diff_table canvas").first.wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+
+
+def test_waterfall_and_scatter_render_without_console_errors(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    _open(page, app_url, st_ui, "b=system_a")
+    bars = page.locator(".st-key-diff_waterfall .js-plotly-plot .bars .point")
+    assert bars.count() >= 6  # merged, no merging, 2021, best match, average, ..., MAFALDA
+    assert page.get_by_text("Martino, SemEval-2021").first.is_visible()
+    st_ui.shot(page, "page_metric_differences")
+    assert st_ui.app_errors(page) == []
+
+
+def test_clicking_a_table_row_opens_that_text_on_the_documents_page(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    gold = load_path(SAMPLE / "gold.json")
+    system = load_path(SAMPLE / "system_b.json", options=ReadOptions(role="system")).set
+    first = document_differences(gold.set, system, level=1, texts=gold.texts)[0].document
+    _open(page, app_url, st_ui, "b=system_b&level=1")
+    table = page.locator(".st-key-diff_table")
+    table.scroll_into_view_if_needed()
+    box = table.bounding_box()
+    # The first data row's selection box: left edge of the grid, below the 35 px header.
+    page.mouse.click(box["x"] + 18, box["y"] + 35 + 17)
+    page.locator("#left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    assert st_ui.value(page, "Document (") == first
+    assert st_ui.value(page, "Right (compared)") == "system_b"
+    assert st_ui.value(page, "Level") == "1"
+    st_ui.shot(page, "differences_row_opens_document")
+    assert st_ui.app_errors(page) == []
+
+
+def test_clicking_a_scatter_point_opens_that_text(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    _open(page, app_url, st_ui, "b=system_a")
+    point = page.locator(".st-key-diff_scatter .js-plotly-plot .scatterlayer .points path").first
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator("#left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    assert "metric=mafalda" in page.url  # the Documents page opens under MAFALDA
+    assert st_ui.value(page, "Document (") in {str(d) for d in range(1, 11)}
+    assert st_ui.app_errors(page) == []
