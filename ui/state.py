@@ -73,6 +73,11 @@ K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
 K_TABLE_PAGE = "table_page"  # Scores: page of the per-document table
+# Metric differences page.
+K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
+K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
+K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
+K_DIFF_PAGE = "diff_page"  # page of the per-text table
 
 
 def upload_key(kind: str, filename: str) -> str:
