@@ -75,7 +75,7 @@ selected = st.selectbox("Select a span to see every pair it forms", span_options
 selected = None if selected == "—" else selected
 
 explained = state.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
-partners = state.partners_of(explained, selected) if selected and explained else ()
+partners = state.partners_of(explained, selected) if selected else ()
 
 # ---- side by side -------------------------------------------------------------------------------
 used = {lab for it in items_a + items_b for lab in it.labels}
@@ -104,9 +104,7 @@ if counts:
 
 # ---- contributions ------------------------------------------------------------------------------
 st.subheader("Contributions")
-if explained is None:
-    st.info(state.unavailable_message(metric), icon="⏳")
-elif explained.error:
+if explained.error:
     st.error(explained.error, icon="❌")
 else:
     if selected:
@@ -129,8 +127,5 @@ st.subheader("This document's scores")
 doc_scores = state.document_scores(ws.key, ws, set_a, set_b, doc, variant=st.session_state.get(
     state.K_VARIANT, state.DEFAULTS[state.K_VARIANT]), mvariant=st.session_state.get(
     state.K_MAF_VARIANT, state.DEFAULTS[state.K_MAF_VARIANT]), level=level)
-if doc_scores.empty:
-    st.info("No metric module is available yet to score this document.", icon="⏳")
-else:
-    st.dataframe(doc_scores, hide_index=True, key="doc_scores")
-    download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")
+st.dataframe(doc_scores, hide_index=True, key="doc_scores")
+download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")

@@ -36,11 +36,7 @@ if ref and systems:
         state.DEFAULTS[state.K_MAF_VARIANT], state.DEFAULTS[state.K_LEVEL], 0, 0,
     )
     st.markdown(f"**Every set scored against `{ref}`** (defaults; change them on Scores):")
-    if len(overview.table.columns) > 1:
-        st.dataframe(overview.table, hide_index=True, key="home_overview")
-    for metric in state.METRIC_NAMES:
-        if not overview.available[metric]:
-            st.caption(state.unavailable_message(metric))
+    st.dataframe(overview.table, hide_index=True, key="home_overview")
 else:
     st.dataframe(tables["sets"], hide_index=True, key="home_sets")
 

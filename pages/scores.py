@@ -45,16 +45,12 @@ seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=sta
 st.subheader("All systems")
 overview = state.systems_overview(ws.key, ws, ref, tuple(systems), variant, mvariant, level,
                                   int(n_boot), int(seed))
-for metric in state.METRIC_NAMES:
-    if not overview.available[metric]:
-        st.info(state.unavailable_message(metric), icon="⏳")
 if len(overview.table.columns) > 1:
     notes = []
     if any(c.endswith(" low") for c in overview.table.columns):
         notes.append(f"F1 low/high: 95% bootstrap interval over documents ({int(n_boot):,} "
-                     f"resamples, seed {int(seed)}).")
-    elif not overview.available.get("stats", False):
-        notes.append("Bootstrap intervals need `core/stats.py`, not in this build yet.")
+                     f"resamples, seed {int(seed)}; MAFALDA resamples the per-text F1s it "
+                     "averages, Martino the per-document sums it pools).")
     if variant == "semeval2021":
         notes.append("DSM = Da San Martino. In the SemEval-2021 variant P and R can exceed 1: "
                      "every overlapping same-label pair counts, as in the official scorer.")
@@ -76,9 +72,6 @@ metric = d2.radio("Metric", list(state.METRIC_NAMES), help=state.METRIC_HELP,
 var = variant if metric == "martino" else mvariant
 lev = 2 if metric == "martino" else int(level)
 result = state.pair_result(ws.key, ws, ref, system, metric, var, lev)
-if result is None:
-    st.info(state.unavailable_message(metric), icon="⏳")
-    st.stop()
 if result.error:
     st.error(f"{state.METRIC_NAMES[metric]} ({var}) cannot score {system} against {ref}: "
              f"{result.error}", icon="❌")
@@ -123,12 +116,14 @@ sys2 = p2.selectbox("System 2", [s for s in systems if s != sys1], key=state.K_S
 paired = state.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
                                  int(seed))
 if paired is None:
-    st.info("The paired bootstrap is available for the Da San Martino metric "
-            "(`core/stats.py`); pick it above to compare two systems.", icon="ℹ️")
+    st.info(f"{state.METRIC_NAMES[metric]} ({var}) cannot score both systems against {ref} (see "
+            "the table above), so they cannot be compared under it.", icon="ℹ️")
 elif "error" in paired:
     st.error(paired["error"], icon="❌")
 else:
-    st.markdown(f"F1({sys1}) − F1({sys2}) = **{paired['F1 difference']:+.3f}**, 95% interval "
+    st.markdown(f"{state.METRIC_NAMES[metric]} ({var}"
+                f"{'' if metric == 'martino' else f', level {lev}'}): "
+                f"F1({sys1}) − F1({sys2}) = **{paired['F1 difference']:+.3f}**, 95% interval "
                 f"[{paired['low']:+.3f}, {paired['high']:+.3f}] ({paired['resamples']:,} paired "
                 f"resamples over documents, seed {paired['seed']}).")
     table = pd.DataFrame([paired])

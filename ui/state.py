@@ -562,23 +562,11 @@ METRIC_HELP = ("martino: Da San Martino et al. (2019), partial overlap credit C(
                "gold labels and ⊥.")
 
 
-def metric_module(name: str) -> Any | None:
-    """``core.metrics.<name>``, or None while that module is not part of this build."""
-    import importlib
+def metric_module(name: str) -> Any:
+    """``core.metrics.<name>`` for a span metric of :data:`METRIC_NAMES`."""
+    from core.metrics import mafalda, martino
 
-    try:
-        return importlib.import_module(f"core.metrics.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name in (f"core.metrics.{name}",):
-            return None
-        raise
-
-
-def unavailable_message(metric: str) -> str:
-    """What a page says when ``core.metrics.<metric>`` is missing from this build."""
-    shown = METRIC_NAMES.get(metric, metric)
-    return (f"The {shown} metric (`core/metrics/{metric}.py`) is not available in this build, "
-            "so its numbers cannot be shown.")
+    return {"martino": martino, "mafalda": mafalda}[name]
 
 
 @dataclass(frozen=True)
@@ -596,10 +584,7 @@ def per_doc_f1(
     ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str, variant: str, level: int
 ) -> dict[str, float]:
     """Per-document F1 of ``set_b`` against ``set_a`` under ``metric`` ({} if unavailable)."""
-    result = pair_result(ws_key, ws, set_a, set_b, metric, variant, level)
-    if result is None:
-        return {}
-    df = result.per_doc
+    df = pair_result(ws_key, ws, set_a, set_b, metric, variant, level).per_doc
     return dict(zip(df["document"], df["F1"], strict=True))
 
 
@@ -622,23 +607,17 @@ class PairScores:
 @st.cache_resource(max_entries=64, show_spinner="Scoring…")
 def pair_result(
     ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str, variant: str, level: int
-) -> PairScores | None:
-    """Score ``set_b`` against ``set_a`` with ``core.metrics.<metric>`` (None if unavailable)."""
-    mod = metric_module(metric)
-    if mod is None:
-        return None
-    return _adapt(metric, mod, _ws, set_a, set_b, variant, level)
+) -> PairScores:
+    """Score ``set_b`` against ``set_a`` with ``core.metrics.<metric>``."""
+    return _adapt(metric, metric_module(metric), _ws, set_a, set_b, variant, level)
 
 
 def explain_document(
     ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, metric: str, variant: str,
     level: int,
-) -> Explained | None:
-    """The metric's contribution rows for one document (None if the metric is unavailable)."""
-    mod = metric_module(metric)
-    if mod is None:
-        return None
-    return _explain(metric, mod, ws, set_a, set_b, doc, variant, level)
+) -> Explained:
+    """The metric's contribution rows for one document."""
+    return _explain(metric, metric_module(metric), ws, set_a, set_b, doc, variant, level)
 
 
 def rows_for_span(explained: Explained, span_id: str) -> Any:
@@ -661,10 +640,7 @@ def document_scores(
 
     rows = []
     for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
-        result = pair_result(ws_key, ws, set_a, set_b, metric, var, lev)
-        if result is None:
-            continue
-        df = result.per_doc
+        df = pair_result(ws_key, ws, set_a, set_b, metric, var, lev).per_doc
         hit = df[df["document"] == doc]
         for rec in hit.to_dict("records"):
             label = f"{METRIC_NAMES[metric]} ({var}" + (f", level {lev})" if metric == "mafalda"
@@ -679,25 +655,12 @@ def compared_sets(ws: Workspace, ref: str | None) -> list[str]:
     return systems or [n for n in ws.sets if n != ref]
 
 
-def core_module(name: str) -> Any | None:
-    """``core.<name>`` (e.g. ``stats``), or None while it is not part of this build."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"core.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"core.{name}":
-            return None
-        raise
-
-
 @dataclass(frozen=True)
 class Overview:
-    """The Scores page's table of every system: ``table`` (one row per system), which metrics
-    were ``available``, and ``f1_columns`` (chart name -> F1 column)."""
+    """The Scores page's table of every system: ``table`` (one row per system) and
+    ``f1_columns`` (chart name -> F1 column)."""
 
     table: Any
-    available: Mapping[str, bool]
     f1_columns: Mapping[str, str]
 
 
@@ -711,18 +674,12 @@ def systems_overview(
     import pandas as pd
 
     rows: list[dict[str, Any]] = [{"system": s, "role": _ws.sets[s].role} for s in systems]
-    available: dict[str, bool] = {}
     f1_columns: dict[str, str] = {}
     for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
         short = "DSM" if metric == "martino" else "MAFALDA"
-        available[metric] = metric_module(metric) is not None
-        if not available[metric]:
-            continue
         f1_columns[f"{METRIC_NAMES[metric]} F1"] = f"{short} F1"
         for row in rows:
             result = pair_result(ws_key, _ws, ref, row["system"], metric, var, lev)
-            if result is None:
-                continue
             if result.error:
                 row[f"{short} error"] = result.error
                 continue
@@ -733,33 +690,22 @@ def systems_overview(
                                   seed)
                 if ci is not None:
                     row[f"{short} F1 low"], row[f"{short} F1 high"] = ci
-    available["stats"] = core_module("stats") is not None
-    text = text_level_module()
-    available["text"] = text is not None
-    if text is not None:
-        f1_columns["text-level F1"] = "text F1"
-        for row in rows:
-            scores = text_scores(ws_key, _ws, ref, row["system"])
-            if scores and "error" in scores:
-                row["text error"] = scores["error"]
-            elif scores:
-                for k in ("P", "R", "F1", "EMR"):
-                    row[f"text {k}"] = scores.get(k)
-    return Overview(pd.DataFrame(rows), available, f1_columns)
-
-
-def text_level_module() -> Any | None:
-    """``core.metrics.text_labels`` (text-level P/R/F1 over each document's label set)."""
-    return metric_module("text_labels")
+    f1_columns["text-level F1"] = "text F1"
+    for row in rows:
+        scores = text_scores(ws_key, _ws, ref, row["system"])
+        if "error" in scores:
+            row["text error"] = scores["error"]
+        else:
+            for k in ("P", "R", "F1", "EMR"):
+                row[f"text {k}"] = scores.get(k)
+    return Overview(pd.DataFrame(rows), f1_columns)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, Any] | None:
-    """Text-level micro P/R/F1 of ``system`` against ``ref`` (None if unavailable)."""
-    mod = text_level_module()
-    if mod is None:
-        return None
-    return _text_adapt(mod, _ws, ref, system)
+def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, Any]:
+    """Text-level micro P/R/F1 and EMR of ``system`` against ``ref`` (``core.metrics.
+    text_labels``), or ``{"error": message}`` for inputs it refuses."""
+    return _text_adapt(_ws, ref, system)
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
@@ -767,12 +713,10 @@ def bootstrap_ci(
     ws_key: str, _ws: Workspace, ref: str, system: str, metric: str, variant: str, level: int,
     n_boot: int, seed: int,
 ) -> tuple[float, float] | None:
-    """95% bootstrap interval of F1 over documents (``core.stats``), or None if unavailable."""
-    stats = core_module("stats")
+    """95% bootstrap interval of F1 over documents (``core.stats``); None when the metric
+    refused the inputs or there is no document."""
     result = pair_result(ws_key, _ws, ref, system, metric, variant, level)
-    if stats is None or result is None:
-        return None
-    return _bootstrap_adapt(stats, metric, result, n_boot, seed)
+    return _bootstrap_adapt(metric, result, n_boot, seed)
 
 
 @st.cache_data(max_entries=64, show_spinner="Comparing…")
@@ -780,13 +724,11 @@ def paired_comparison(
     ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: str, metric: str, variant: str,
     level: int, n_boot: int, seed: int,
 ) -> dict[str, Any] | None:
-    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.stats``)."""
-    stats = core_module("stats")
+    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.stats``); None when
+    the metric refused either system's inputs."""
     r1 = pair_result(ws_key, _ws, ref, sys1, metric, variant, level)
     r2 = pair_result(ws_key, _ws, ref, sys2, metric, variant, level)
-    if stats is None or r1 is None or r2 is None:
-        return None
-    return _paired_adapt(stats, metric, r1, r2, n_boot, seed)
+    return _paired_adapt(metric, r1, r2, n_boot, seed)
 
 
 # ---- adapters: each metric's result type -> the tables above -----------------------------------
@@ -956,43 +898,66 @@ def _span_text(span: Any) -> str:
     return "" if span is None else f"[{span.start}, {span.end}) {span.label}"
 
 
-def _text_adapt(mod: Any, ws: Workspace, ref: str, system: str) -> dict[str, Any]:
+def _text_adapt(ws: Workspace, ref: str, system: str) -> dict[str, Any]:
     """Micro P/R/F1 and EMR of :func:`core.metrics.text_labels.score`; an input it refuses
     (gold with alternatives, different documents) gives ``{"error": message}``."""
+    from core.metrics import text_labels
+
     gold, pred = ws.sets[ref], ws.sets[system]
     try:
-        res = mod.score(gold, AnnotationSet(pred.name, pred.spans, "system", False))
+        res = text_labels.score(gold, AnnotationSet(pred.name, pred.spans, "system", False))
     except SpanScopeError as exc:
         return {"error": str(exc)}
     micro = res.micro()
     return {"P": micro["precision"], "R": micro["recall"], "F1": micro["f1"], "EMR": res.emr}
 
 
-def _doc_table(result: PairScores) -> Any:
-    """Per-document sufficient statistics (p_num, p_den, r_num, r_den) as core.stats wants."""
+def _doc_table(metric: str, result: PairScores) -> tuple[Any, Any]:
+    """Per-document sufficient statistics and the statistic core.stats resamples.
+
+    Martino: columns (p_num, p_den, r_num, r_den), F1 from their pooled sums; MAFALDA: each
+    text's F1, averaged (``core.stats.mean_of``).
+    """
     import numpy as np
 
+    from core import stats
+
     raw = result.raw
-    return np.column_stack([raw.doc_p_num, raw.doc_p_den, raw.doc_r_num, raw.doc_r_den]).astype(
-        float)
+    if metric == "martino":
+        table = np.column_stack([raw.doc_p_num, raw.doc_p_den, raw.doc_r_num,
+                                 raw.doc_r_den]).astype(float)
+        return table, stats.martino_f1
+    f1 = np.array([d.f1 for d in raw.per_document], dtype=float)[:, None]
+    return f1, stats.mean_of(0, len(f1))
 
 
-def _bootstrap_adapt(stats: Any, metric: str, result: PairScores, n_boot: int,
+def _doc_ids(metric: str, result: PairScores) -> list[str]:
+    raw = result.raw
+    return list(raw.documents) if metric == "martino" else [d.document for d in
+                                                             raw.per_document]
+
+
+def _bootstrap_adapt(metric: str, result: PairScores, n_boot: int,
                      seed: int) -> tuple[float, float] | None:
-    if metric != "martino" or result.raw is None or not hasattr(result.raw, "doc_p_num"):
+    from core import stats
+
+    if result.raw is None or not _doc_ids(metric, result):
         return None
-    iv = stats.bootstrap(_doc_table(result), stats.martino_f1, n_resamples=n_boot, seed=seed)
+    table, statistic = _doc_table(metric, result)
+    iv = stats.bootstrap(table, statistic, n_resamples=n_boot, seed=seed)
     return (iv.low, iv.high)
 
 
-def _paired_adapt(stats: Any, metric: str, r1: PairScores, r2: PairScores, n_boot: int,
+def _paired_adapt(metric: str, r1: PairScores, r2: PairScores, n_boot: int,
                   seed: int) -> dict[str, Any] | None:
-    if metric != "martino" or r1.raw is None or r2.raw is None:
+    from core import stats
+
+    if r1.raw is None or r2.raw is None:
         return None
-    if list(r1.raw.documents) != list(r2.raw.documents):
+    if _doc_ids(metric, r1) != _doc_ids(metric, r2):
         return {"error": "the two systems were scored on different documents"}
-    iv = stats.paired_bootstrap(_doc_table(r1), _doc_table(r2), stats.martino_f1,
-                                n_resamples=n_boot, seed=seed)
+    (t1, statistic), (t2, _) = _doc_table(metric, r1), _doc_table(metric, r2)
+    iv = stats.paired_bootstrap(t1, t2, statistic, n_resamples=n_boot, seed=seed)
     return {"F1 difference": iv.difference, "low": iv.low, "high": iv.high,
             "confidence": iv.confidence, "resamples": iv.n_resamples, "seed": iv.seed,
             "share of resamples where system 1 is not better": iv.p_not_better}

@@ -62,7 +62,7 @@ def test_selecting_a_span_marks_it_in_the_rendering(make_app) -> None:
 
 
 def test_selected_span_shows_the_pairs_core_computes(make_app, handmade, frame) -> None:
-    martino = pytest.importorskip("core.metrics.martino")
+    from core.metrics import martino
     at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
     at.selectbox(key=state.K_SPAN).select("G1").run()
     assert not at.exception, [e.value for e in at.exception]
@@ -77,7 +77,6 @@ def test_selected_span_shows_the_pairs_core_computes(make_app, handmade, frame) 
 
 
 def test_selecting_a_span_marks_its_partners_in_the_other_set(make_app) -> None:
-    pytest.importorskip("core.metrics.martino")
     at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
     at.selectbox(key=state.K_SPAN).select("G1").run()
     # G1 [4, 19) Loaded overlaps P1 [4, 15) Loaded: P1's tag is drawn bold on the right.

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.metrics import mafalda
 from core.model import AnnotationSet, Span
 from ui import state
 
-mafalda = pytest.importorskip("core.metrics.mafalda")
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 TEXT = "You are an idiot, so your plan fails. Vote now or the country dies tonight."
 

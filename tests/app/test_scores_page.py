@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from core.errors import InputError
+from core.metrics import martino
 from ui import state
-
-martino = pytest.importorskip("core.metrics.martino")
 
 
 def test_overview_shows_martino_scores_of_every_system(make_app, handmade, frame) -> None:
@@ -59,9 +58,9 @@ def test_every_table_has_csv_and_json_downloads(make_app) -> None:
 
 
 def test_bootstrap_interval_and_paired_difference_equal_core_stats(make_app, frame) -> None:
-    stats = pytest.importorskip("core.stats")
     import numpy as np
 
+    from core import stats
     from core.model import AnnotationSet
 
     at = make_app("pages/scores.py", data="sample")
@@ -80,6 +79,36 @@ def test_bootstrap_interval_and_paired_difference_equal_core_stats(make_app, fra
         pytest.approx(iv.low), pytest.approx(iv.high))
     paired = stats.paired_bootstrap(table(a), table(b), stats.martino_f1, n_resamples=1000,
                                     seed=0)
-    text = next(m.value for m in at.markdown if m.value.startswith("F1(system_a)"))
+    text = next(m.value for m in at.markdown if "F1(system_a) − F1(system_b)" in m.value)
+    assert text.startswith("Da San Martino (semeval2021)")
     assert f"**{paired.difference:+.3f}**" in text
     assert f"[{paired.low:+.3f}, {paired.high:+.3f}]" in text
+
+
+def test_mafalda_interval_and_paired_difference_resample_the_per_text_f1s(make_app,
+                                                                           frame) -> None:
+    import numpy as np
+
+    from core import stats
+    from core.metrics import mafalda
+    from core.taxonomy import for_labels
+
+    at = make_app("pages/scores.py", data="sample", params={"metric": "mafalda", "level": "1"})
+    assert not at.exception, [e.value for e in at.exception]
+    ws = state.load_sample(state.sample_names()[0])
+    gold, a, b = ws.sets["gold"], ws.sets["system_a"], ws.sets["system_b"]
+    tax = for_labels([*gold.labels(), *a.labels(), *b.labels()])
+
+    def f1s(system):  # -> (n, 1) array of per-text F1
+        r = mafalda.score(gold, system, level=1, texts=ws.corpus.texts, taxonomy=tax)
+        return np.array([[d.f1] for d in r.per_document])
+
+    mean = stats.mean_of(0, len(gold.doc_ids))
+    shown = frame(at, "system", "MAFALDA F1 low").set_index("system")
+    iv = stats.bootstrap(f1s(a), mean, n_resamples=1000, seed=0)
+    assert shown.loc["system_a", "MAFALDA F1 low"] == pytest.approx(iv.low)
+    assert shown.loc["system_a", "MAFALDA F1 high"] == pytest.approx(iv.high)
+    paired = stats.paired_bootstrap(f1s(a), f1s(b), mean, n_resamples=1000, seed=0)
+    text = next(m.value for m in at.markdown if "F1(system_a) − F1(system_b)" in m.value)
+    assert text.startswith("MAFALDA (paper, level 1)")
+    assert f"**{paired.difference:+.3f}**" in text
