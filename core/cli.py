@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file", metavar="FILE")
     validate.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     validate.add_argument("--labels", metavar="FILE", help="allowed labels, one per line")
+    validate.add_argument("--role", choices=("gold", "system", "annotator"), default="gold",
+                          help="what the file holds (default gold): predictions may use labels "
+                          "a gold may not, such as MAFALDA's 'unknown'")
     validate.add_argument("--json", action="store_true", help="print one JSON object")
 
     agree = sub.add_parser("agree", help="inter-annotator agreement",
@@ -215,7 +218,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "validate":
         from core.tools import validate
 
-        result = validate(args.file, fmt=args.format, labels_file=args.labels)
+        result = validate(args.file, fmt=args.format, labels_file=args.labels, role=args.role)
         _emit(result, args.json)
         if not result["valid"]:
             # The report went to stdout; the one-line reason also goes to stderr, exit 1.

@@ -20,7 +20,7 @@ from core.formats import (
     read_folder,
     write_files,
 )
-from core.model import AnnotationSet
+from core.model import AnnotationSet, Role
 
 FOLDER_FORMATS = ("brat",)
 """Formats that are always written as a folder (one file per document)."""
@@ -132,9 +132,14 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
 
 
 def validate(
-    file: str | Path, *, fmt: str | None = None, labels_file: str | None = None
+    file: str | Path, *, fmt: str | None = None, labels_file: str | None = None,
+    role: Role = "gold",
 ) -> dict[str, Any]:
     """Read ``file`` and summarise it: documents, spans, sets, errors and warnings.
+
+    ``role`` is what the file holds (``gold``, ``system`` or ``annotator``): readers check a
+    gold more strictly than predictions (MAFALDA predictions may say ``unknown``) and warn about
+    duplicate predictions.
 
     A missing file or label list raises (the command line reports it and exits 1); a file that
     the reader refuses gives ``valid: False`` with the reader's message in ``errors``.
@@ -155,7 +160,7 @@ def validate(
     try:
         result["format"] = fmt or detect(files, source=str(path))
         loaded = load_files(files, fmt=result["format"], name=str(path),
-                            options=ReadOptions(labels=labels))
+                            options=ReadOptions(labels=labels, role=role))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result

@@ -95,9 +95,18 @@ if gold.alternatives:
                "alternatives, not conflicts.")
 
 st.markdown("**Merged view**")
+merged_a, merged_b = items_a, items_b
+if metric == "mafalda":
+    # Compare what the metric compares: classes at the chosen level, without ⊥ predictions
+    # (left out of precision, except by the repo-head code).
+    mapping = state.level_label_map(ws, set_a, set_b, int(level))
+    merged_a = highlight.relabel(items_a, mapping)
+    merged_b = highlight.relabel(items_b, mapping, drop_nothing=variant != "repo-head")
+    st.caption(f"As MAFALDA sees it: labels compared at level {level}"
+               + ("" if variant == "repo-head" else "; ⊥ predictions left out") + ".")
 st.html(highlight.status_legend())
-st.html(highlight.render_merged(text, items_a, items_b))
-counts = highlight.status_counts(text, items_a, items_b)
+st.html(highlight.render_merged(text, merged_a, merged_b))
+counts = highlight.status_counts(text, merged_a, merged_b)
 if counts:
     st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {v} chars" for k, v in counts.items()
                           if v))

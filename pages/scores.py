@@ -54,6 +54,11 @@ if len(overview.table.columns) > 1:
     if variant == "semeval2021":
         notes.append("DSM = Da San Martino. In the SemEval-2021 variant P and R can exceed 1: "
                      "every overlapping same-label pair counts, as in the official scorer.")
+    if ws.sets[ref].alternatives:
+        notes.append(f"text: {ref} lists alternative labels, so the text-level scores are "
+                     f"MAFALDA's label-only P/R/F1 (level {level}, {mvariant}).")
+    else:
+        notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of labels.")
     st.caption(" ".join(notes))
     st.dataframe(overview.table, hide_index=True, key="overview_table")
     download_buttons(overview.table, "systems", key="dl_overview")

@@ -34,11 +34,12 @@ from core.model import NOTHING, AltSpan, AnnotationSet
 from core.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
 
 PALETTE = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#e7969c", "#637939", "#ad494a", "#5254a3", "#8ca252",
-    "#bd9e39", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
+    "#17becf", "#393b79", "#f3c300", "#a1caf1", "#882d17", "#8db600", "#604e97", "#b3446c",
+    "#c2b280", "#2b3d26", "#f99379", "#00a08b", "#654522", "#fb00d1", "#7f7f7f", "#000000",
 )
-"""Label colours (Tableau 10 then Vega category20b/c tones); labels beyond 24 reuse them."""
+"""Label colours: Tableau 10 (its grey replaced by navy), then colours of Kelly's (1965) list of
+maximum contrast, so that no two of the 24 look alike; labels beyond 24 reuse them."""
 
 NOTHING_COLOUR = "#b0b0b0"
 
@@ -112,6 +113,25 @@ def span_items(aset: AnnotationSet | None, doc_id: str, prefix: str) -> list[Spa
         return []
     alts = sorted(aset.alt_spans(doc_id), key=lambda a: (a.start, -a.end, a.labels))
     return [SpanItem(f"{prefix}{i}", a.start, a.end, a.labels) for i, a in enumerate(alts, 1)]
+
+
+def relabel(items: Sequence[SpanItem], mapping: Mapping[str, str], *,
+            drop_nothing: bool = False) -> list[SpanItem]:
+    """``items`` with labels renamed through ``mapping`` (e.g. to their class at a MAFALDA
+    level; unmapped labels stay), duplicates within an item removed; with ``drop_nothing``,
+    items whose only label is ⊥ are left out.
+
+    >>> relabel([SpanItem("P1", 0, 4, ("anger",)), SpanItem("P2", 5, 9, ("nothing",))],
+    ...         {"anger": "emotion"}, drop_nothing=True)
+    [SpanItem(id='P1', start=0, end=4, labels=('emotion',))]
+    """
+    out = []
+    for it in items:
+        labels = tuple(dict.fromkeys(mapping.get(lab, lab) for lab in it.labels))
+        if drop_nothing and labels == (NOTHING,):
+            continue
+        out.append(SpanItem(it.id, it.start, it.end, labels))
+    return out
 
 
 def _esc(value: str) -> str:

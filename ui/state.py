@@ -670,7 +670,9 @@ def systems_overview(
     mvariant: str, level: int, n_boot: int, seed: int,
 ) -> Overview:
     """Every system against ``ref``: P/R/F1 under both span metrics and the text-level scores,
-    with the F1's 95% bootstrap interval over documents when ``n_boot`` > 0."""
+    with the F1's 95% bootstrap interval over documents when ``n_boot`` > 0. The text-level
+    scores are micro P/R/F1 and EMR of each text's label set (``core.metrics.text_labels``), or,
+    for a gold with alternatives, MAFALDA's label-only P/R/F1 at the chosen level."""
     import pandas as pd
 
     rows: list[dict[str, Any]] = [{"system": s, "role": _ws.sets[s].role} for s in systems]
@@ -692,12 +694,19 @@ def systems_overview(
                     row[f"{short} F1 low"], row[f"{short} F1 high"] = ci
     f1_columns["text-level F1"] = "text F1"
     for row in rows:
-        scores = text_scores(ws_key, _ws, ref, row["system"])
+        if _ws.sets[ref].alternatives:
+            # Label sets with alternatives: MAFALDA's label-only metric, not a second one.
+            result = pair_result(ws_key, _ws, ref, row["system"], "mafalda", mvariant, level)
+            scores = {"error": result.error} if result.error else {
+                k: result.overall[f"label-only {k}"] for k in ("P", "R", "F1")}
+        else:
+            scores = text_scores(ws_key, _ws, ref, row["system"])
         if "error" in scores:
             row["text error"] = scores["error"]
         else:
             for k in ("P", "R", "F1", "EMR"):
-                row[f"text {k}"] = scores.get(k)
+                if k in scores:
+                    row[f"text {k}"] = scores[k]
     return Overview(pd.DataFrame(rows), f1_columns)
 
 
@@ -867,6 +876,12 @@ def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, 
     for r in out["predictions"]:
         p = pid((r["start"], r["end"]))
         g = gid(r["matched_gold"])
+        if not r["counted"]:
+            rows.append({"gold": "", "pred": p, "side": "precision: ⊥ prediction, not counted",
+                         "label": r["label"], "C(s,t,|s|)": None, "C(s,t,|t|)": None})
+            best[p] = ("a ⊥ ('nothing') prediction: MAFALDA leaves it out of precision's "
+                       "denominator, so it neither helps nor hurts.")
+            continue
         rows.append({"gold": g, "pred": p, "side": "precision: best gold for s",
                      "label": r["label"], "C(s,t,|s|)": r["contribution_p"], "C(s,t,|t|)": None})
         best[p] = (f"precision takes C(s,t,|s|) = {r['contribution_p']:.3f} from its best gold "
@@ -874,8 +889,19 @@ def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, 
     for r in out["gold"]:
         g = gid((r["start"], r["end"]))
         p = pid(r["best_prediction"])
+        if r.get("uncovered"):
+            rows.append({"gold": g, "pred": p, "side": "recall: text between gold spans "
+                         "(repo-head)", "label": "None", "C(s,t,|s|)": None,
+                         "C(s,t,|t|)": r["contribution_r"] if r["counted"] else None})
+            continue
         alts = " | ".join("⊥" if a == "nothing" else a for a in r["alternatives"])
-        chosen = r["recall_label"] if r["recall_label"] is not None else "⊥ (left out)"
+        if not r["counted"]:
+            rows.append({"gold": g, "pred": "", "side": "recall: ⊥ chosen, not counted",
+                         "label": f"⊥ (of {alts})", "C(s,t,|s|)": None, "C(s,t,|t|)": None})
+            best[g] = (f"the best alternative leaves this optional span out (⊥ among {alts}), "
+                       "so recall does not count it.")
+            continue
+        chosen = r["recall_label"]
         rows.append({"gold": g, "pred": p, "side": "recall: best prediction for t",
                      "label": f"{chosen} (of {alts})", "C(s,t,|s|)": None,
                      "C(s,t,|t|)": r["contribution_r"]})
@@ -892,6 +918,21 @@ def taxonomy_for(ws: Workspace, *set_names: str) -> Any:
     from core.taxonomy import for_labels
 
     return for_labels(lab for name in set_names for lab in ws.sets[name].labels())
+
+
+def level_label_map(ws: Workspace, set_a: str, set_b: str, level: int) -> dict[str, str]:
+    """Each label of the two sets -> its class at MAFALDA ``level`` (``nothing`` for "no
+    fallacy"); empty at level 2, where labels are compared as they are."""
+    from core.model import NOTHING
+
+    if level == 2:
+        return {}
+    tax = taxonomy_for(ws, set_a, set_b)
+    out = {}
+    for lab in {*ws.sets[set_a].labels(), *ws.sets[set_b].labels()}:
+        code = tax.project(0 if lab == NOTHING else tax.code(lab), level)
+        out[lab] = NOTHING if code == 0 else tax.label_name(code, level)
+    return out
 
 
 def _span_text(span: Any) -> str:

@@ -319,24 +319,24 @@ def _head_scores(t: _Text) -> tuple[float, float, dict[str, Any]]:
     gold_all = [(a, b, codes) for a, b, codes in t.gold]
     none_code = 0 if t.n_classes == 1 else -1  # the uncovered {None} set: {0} at level 0
     gold_all += [(a, b, frozenset({none_code})) for a, b in t.uncovered]
+    detail: dict[str, Any] = {"uncovered": list(t.uncovered), "gold_all": gold_all}
     if not t.preds and not gold_all:
-        return 1.0, 1.0, {}
-    if not t.preds:
-        p = 1.0
-    else:
-        num = 0.0
-        for s, e, c in t.preds:
-            if c != 0:
-                num += max((_ratio(_ov(s, e, a, b), e - s) for a, b, codes in gold_all
-                            if c in codes), default=0.0)
-        p = num / len(t.preds)
-    targets = [(a, b, codes) for a, b, codes in gold_all if 0 not in codes]
-    if not targets:
-        r = 1.0
-    else:
-        r = sum(max((_ratio(_ov(s, e, a, b), b - a) for s, e, c in t.preds if c in codes),
-                    default=0.0) for a, b, codes in targets) / len(targets)
-    return p, r, {"uncovered": list(t.uncovered)}
+        return 1.0, 1.0, detail
+    matched: list[tuple[int, float] | None] = []
+    for s, e, c in t.preds:
+        cands = [(i, _ratio(_ov(s, e, a, b), e - s)) for i, (a, b, codes) in enumerate(gold_all)
+                 if c != 0 and c in codes]
+        matched.append(max(cands, key=lambda x: x[1]) if cands else None)
+    detail["matched"] = matched
+    p = 1.0 if not t.preds else sum(m[1] for m in matched if m is not None) / len(t.preds)
+    recall_best: dict[int, tuple[float, list[int] | None]] = {}
+    for i, (a, b, codes) in enumerate(gold_all):
+        if 0 not in codes:
+            recall_best[i] = max(((_ratio(_ov(s, e, a, b), b - a), [s, e])
+                                  for s, e, c in t.preds if c in codes), default=(0.0, None))
+    detail["recall_best"] = recall_best
+    r = sum(v for v, _ in recall_best.values()) / len(recall_best) if recall_best else 1.0
+    return p, r, detail
 
 
 # ---- label-only ---------------------------------------------------------------------------------
@@ -532,9 +532,12 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
             taxonomy: Taxonomy | None = None) -> dict[str, Any]:
     """What the metric takes from each span of one document, from the same code as the score.
 
-    ``predictions``: per predicted span, the gold span and label it matched for precision and
-    its C(s,t,|s|); ``gold``: per gold span, its alternatives, the label the recall alternative
-    chose (None = ⊥, left out) and the prediction that best covers it with C(s,t,|t|).
+    ``predictions``: per predicted span, the gold span and label it matched for precision, its
+    C(s,t,|s|), and whether it counts in precision's denominator (a ⊥ prediction does not,
+    except in ``repo-head``); ``gold``: per gold span, its alternatives, the label the recall
+    alternative chose (None = ⊥, left out, not ``counted``) and the prediction that best covers
+    it with C(s,t,|t|). In ``repo-head`` the rows also list the official evaluator's ranges
+    between gold spans (``uncovered``), which count in recall at levels 1 and 2.
     """
     check_choice("variant", "mafalda", variant, VARIANTS)
     if doc not in gold.spans:
@@ -553,23 +556,38 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
         if level == 0:
             return "no fallacy" if c == 0 else "fallacy"
         return tax.names()[c] if 0 <= c < len(tax.codes) else str(c)
+    head = variant == "repo-head"
+    gold_all = detail.get("gold_all") or list(t.gold)
     pred_rows = []
     matched = detail.get("matched") or [None] * len(t.preds)
     for k, (s, e, c) in enumerate(t.preds):
         m = matched[k]
         pred_rows.append({"start": s, "end": e, "label": name(c),
-                          "matched_gold": None if m is None else list(t.gold[m[0]][:2]),
+                          "matched_gold": None if m is None else list(gold_all[m[0]][:2]),
                           "matched_label": None if m is None else name(c),
-                          "contribution_p": 0.0 if m is None else m[1]})
+                          "contribution_p": 0.0 if m is None else m[1],
+                          # ⊥ predictions leave precision's denominator, except in repo-head
+                          "counted": c != 0 or head})
     gold_rows = []
     r_choice = detail.get("recall_choice") or {}
-    for i, (a, b, codes) in enumerate(t.gold):
-        chosen = r_choice.get(i)
-        best = max(((_ratio(_ov(a, b, s, e), b - a), [s, e]) for s, e, c in t.preds
-                    if chosen is not None and c == chosen), default=(0.0, None))
-        gold_rows.append({"start": a, "end": b, "alternatives": list(alts[i].labels),
-                          "optional": 0 in codes, "recall_label": name(chosen),
-                          "best_prediction": best[1], "contribution_r": best[0]})
+    recall_best = detail.get("recall_best") or {}
+    for i, (a, b, codes) in enumerate(gold_all):
+        is_gold = i < len(t.gold)
+        if head:
+            chosen_name = "any of its labels" if is_gold else None
+            value, where = recall_best.get(i, (0.0, None))
+            counted = i in recall_best
+        else:
+            chosen = r_choice.get(i)
+            chosen_name = name(chosen)
+            value, where = max(((_ratio(_ov(a, b, s, e), b - a), [s, e]) for s, e, c in t.preds
+                                if chosen is not None and c == chosen), default=(0.0, None))
+            counted = chosen is not None and "special" not in detail
+        gold_rows.append({"start": a, "end": b,
+                          "alternatives": list(alts[i].labels) if is_gold else ["(between spans)"],
+                          "optional": 0 in codes, "recall_label": chosen_name,
+                          "best_prediction": where, "contribution_r": value,
+                          "counted": counted, "uncovered": not is_gold})
     return {"metric": "mafalda", "variant": variant, "level": level, "document": doc,
             "precision": p, "recall": r, "f1": f1,
             "label_only": {"precision": lp, "recall": lr, "f1": lf},
@@ -581,7 +599,7 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
 
 
 def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet,
-                                            dict[str, str | None], Taxonomy, list[str]]:
+                                            dict[str, str | None], Taxonomy, list[str], str]:
     from core.taxonomy import load as load_taxonomy
 
     tax = load_taxonomy(getattr(args, "taxonomy", None))
@@ -593,25 +611,24 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet,
                        options=ReadOptions(role="system", llm_parsing=args.llm_parsing,
                                            gold_texts=None, gold_doc_ids=gold.doc_ids))
     warnings = [str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
-    return gold, pred_l.set, gold_l.texts, tax, warnings
+    return gold, pred_l.set, gold_l.texts, tax, warnings, pred_l.format
 
 
 def cli_score(args: argparse.Namespace) -> dict[str, Any]:
     """``python -m core score GOLD PRED --metric mafalda [--variant V] [--level L]``."""
     variant = args.variant or "paper"
     check_choice("variant", "mafalda", variant, VARIANTS)
-    gold, pred, texts, tax, warnings = _load(args)
+    gold, pred, texts, tax, warnings, pred_format = _load(args)
     result = score(gold, pred, level=args.level, variant=variant, texts=texts, taxonomy=tax)
     out = result.to_dict(per_document=args.per_document)
-    out["llm_parsing"] = args.llm_parsing if getattr(args, "pred_format", None) == "mafalda-llm" \
-        else None
+    out["llm_parsing"] = args.llm_parsing if pred_format == "mafalda-llm" else None
     out["warnings"] = warnings + out["warnings"]
     return out
 
 
 def cli_explain(args: argparse.Namespace) -> dict[str, Any]:
     variant = args.variant or "paper"
-    gold, pred, texts, tax, warnings = _load(args)
+    gold, pred, texts, tax, warnings, _ = _load(args)
     out = explain(gold, pred, args.doc, level=args.level, variant=variant, texts=texts,
                   taxonomy=tax)
     out["warnings"] = warnings

@@ -71,3 +71,29 @@ def test_documents_page_shows_the_per_document_scores_core_computes(make_app, fr
     # The duplicate prediction of text 3: recall 2 under Martino, 1 under MAFALDA.
     assert (martino_r, mafalda_r) == pytest.approx((m_row["recall"], f_row.recall))
     assert (martino_r, mafalda_r) == pytest.approx((2.0, 1.0))
+
+
+def _merged_caption(at) -> str:
+    return next(c.value for c in at.caption if "chars" in c.value and "matched" in c.value)
+
+
+def test_merged_view_compares_classes_at_the_chosen_level(make_app) -> None:
+    # Text 1 is Example 9: (s1, ad hominem) + (whole text, tu quoque) against the whole text
+    # labelled ad hominem. At level 2 part of the text is a label mismatch; at level 1 both
+    # predictions are credibility fallacies, so every character matches.
+    base = {"sample": "mafalda", "doc": "1", "metric": "mafalda"}
+    at2 = make_app("pages/documents.py", data="sample", params={**base, "level": "2"})
+    at1 = make_app("pages/documents.py", data="sample", params={**base, "level": "1"})
+    assert not at1.exception and not at2.exception
+    assert "label mismatch" not in _merged_caption(at1)
+    assert "level 1" in " ".join(c.value for c in at1.caption)
+
+
+def test_a_nothing_prediction_is_not_counted_by_mafalda(make_app, frame) -> None:
+    # Text 9 has no fallacy; system A predicts a sentence as 'nothing' (⊥): MAFALDA ignores it.
+    at = make_app("pages/documents.py", data="sample",
+                  params={"sample": "mafalda", "doc": "9", "metric": "mafalda"})
+    assert not at.exception, [e.value for e in at.exception]
+    rows = frame(at, "side", "C(s,t,|s|)")
+    assert list(rows["side"]) == ["precision: ⊥ prediction, not counted"]
+    assert not any("spurious" in c.value for c in at.caption if "chars" in c.value)

@@ -112,3 +112,20 @@ def test_mafalda_interval_and_paired_difference_resample_the_per_text_f1s(make_a
     text = next(m.value for m in at.markdown if "F1(system_a) − F1(system_b)" in m.value)
     assert text.startswith("MAFALDA (paper, level 1)")
     assert f"**{paired.difference:+.3f}**" in text
+
+
+def test_text_level_scores_of_a_gold_with_alternatives_are_mafalda_label_only(make_app,
+                                                                               frame) -> None:
+    from core.metrics import mafalda
+    from core.taxonomy import mafalda as mafalda_taxonomy
+
+    if "mafalda" not in state.sample_names():
+        pytest.skip("no bundled MAFALDA sample")
+    at = make_app("pages/scores.py", data="sample", params={"sample": "mafalda", "level": "1"})
+    assert not at.exception, [e.value for e in at.exception]
+    ws = state.load_sample("mafalda")
+    shown = frame(at, "system", "text F1").set_index("system")
+    assert "text error" not in shown.columns
+    res = mafalda.score(ws.sets["gold"], ws.sets["system_a"], level=1, texts=ws.corpus.texts,
+                        taxonomy=mafalda_taxonomy())
+    assert shown.loc["system_a", "text F1"] == pytest.approx(res.label_only["f1"])

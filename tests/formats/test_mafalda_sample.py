@@ -251,15 +251,13 @@ def test_files_are_what_the_generator_writes() -> None:
 
 # ---- command line --------------------------------------------------------------------------------
 
-VALIDATE_UNKNOWN = pytest.mark.xfail(
-    strict=True, reason="`validate` reads every file as gold and gold refuses the prediction "
-    "label 'unknown' (core/tools.py validate has no role option)")
+def _role(name: str) -> str:
+    return "gold" if "gold" in name else "annotator" if "annotator" in name else "system"
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=VALIDATE_UNKNOWN) if n == "system_b.jsonl" else n for n in FILES])
+@pytest.mark.parametrize("name", list(FILES))
 def test_validate_accepts_every_file(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", str(SAMPLE / name), "--json"]) == 0
+    assert main(["validate", str(SAMPLE / name), "--role", _role(name), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["valid"] is True and report["errors"] == []
     assert report["format"] == FILES[name][0] and report["documents"] == N_TEXTS
@@ -405,3 +403,10 @@ def test_wrong_label_in_the_right_group_scores_only_from_level_1(
     # Text 7: pity predicted as fear (both emotion).
     assert _mafalda(gold, system_b, "7", level=2) == (0.5, 0.5)
     assert _mafalda(gold, system_b, "7", level=1) == (1.0, 1.0)
+
+
+def test_validate_as_gold_refuses_the_prediction_label_unknown(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(SAMPLE / "system_b.jsonl"), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is False and "'unknown'" in report["errors"][0]
