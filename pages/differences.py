@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import differences as diff
 from ui import state
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("🔀 Metric differences")
 st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,t,h) = "
@@ -12,13 +12,7 @@ st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,
            "metric to the other changing one rule per step; every bar is computed by "
            "`core.metrics.differences.rule_score`, whose end points are the official metrics "
            "(the numbers of the 📊 Scores page).")
-ws = state.workspace()
-if ws.empty or len(ws.sets) < 2:
-    st.info("This page compares a system with a reference: load at least two sets.", icon="ℹ️")
-    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
-    st.stop()
-if not ws.shareable:
-    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+ws = workspace_or_stop(2, "This page compares a system with a reference: load at least two sets.")
 
 names = list(ws.sets)
 default_a, default_b = state.default_pair(ws)

@@ -4,16 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from ui import highlight, state
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("📄 Documents")
-ws = state.workspace()
-if ws.empty or len(ws.sets) < 1:
-    st.info("No annotation set is loaded yet.", icon="ℹ️")
-    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
-    st.stop()
-if not ws.shareable:
-    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+ws = workspace_or_stop(1, "No annotation set is loaded yet.")
 
 names = list(ws.sets)
 default_a, default_b = state.default_pair(ws)

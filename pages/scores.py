@@ -4,16 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from ui import charts, state
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("📊 Scores")
-ws = state.workspace()
-if ws.empty or len(ws.sets) < 2:
-    st.info("Scores need a reference set and at least one other set.", icon="ℹ️")
-    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
-    st.stop()
-if not ws.shareable:
-    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+ws = workspace_or_stop(2, "Scores need a reference set and at least one other set.")
 
 names = list(ws.sets)
 default_a, _ = state.default_pair(ws)

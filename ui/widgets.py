@@ -1,4 +1,5 @@
-"""Small reusable widgets: CSV/JSON downloads of a table and pagination of long tables."""
+"""Small reusable page pieces: the data guard of a page, CSV/JSON downloads of a table and
+pagination of long tables."""
 
 from __future__ import annotations
 
@@ -7,7 +8,23 @@ import math
 import pandas as pd
 import streamlit as st
 
+from ui import state
+
 PAGE_SIZE = 50
+
+
+def workspace_or_stop(min_sets: int, message: str) -> state.Workspace:
+    """The current workspace when it holds at least ``min_sets`` annotation sets; else an info
+    ``message``, a link to the Data page, and the page stops. Notes under uploaded data that
+    links do not carry it."""
+    ws = state.workspace()
+    if ws.empty or len(ws.sets) < min_sets:
+        st.info(message, icon="ℹ️")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+        st.stop()
+    if not ws.shareable:
+        st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+    return ws
 
 
 def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
