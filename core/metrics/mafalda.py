@@ -200,7 +200,9 @@ def _recall(t: _Text) -> tuple[float, dict[int, int | None]]:
     for k in range(1, len(ranked) + 1):
         num += ranked[k - 1][1]
         candidates.append((num / (den + k), k))
-    score, k_best = max(candidates, key=lambda x: (x[0], -x[1]))
+    # Among equal ratios the explanation keeps the most optional spans: a matched optional span
+    # is shown as counted rather than left out (the score is the same).
+    score, k_best = max(candidates, key=lambda x: (x[0], x[1]))
     for i, _, lab in ranked[:k_best]:
         choice[i] = lab
     return score, choice

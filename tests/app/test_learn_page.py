@@ -1,0 +1,249 @@
+"""Learn page: each scenario shows the seed's numbers as core computes them; edits made through
+the prediction table (injected editor state), the sliders and the reset button change them."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import scenarios
+from core.metrics import mafalda, martino
+from core.model import Span
+from ui import state
+
+PAGE = "pages/learn.py"
+
+
+def _editor_key(sid: str, gen: int = 0) -> str:
+    return f"learn_editor::{sid}::{gen}"
+
+
+def _open(make_app, sid: str, data: str = "handmade"):
+    at = make_app(PAGE, data=data, params={state.K_SCENARIO: sid})
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _edit(at, sid: str, *, edited=None, added=(), deleted=(), gen: int = 0):
+    at.session_state[_editor_key(sid, gen)] = {
+        "edited_rows": edited or {}, "added_rows": list(added), "deleted_rows": list(deleted)}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _scores(frame, at):
+    df = frame(at, "metric", "variant", "P", "R", "F1")
+    return {row["variant"]: row for row in df.to_dict("records")}
+
+
+def _seed(frame, at):
+    return frame(at, "quantity", "seed", "computed now", "match")
+
+
+@pytest.mark.parametrize("data", ["handmade", "empty", "sample"])
+def test_page_runs_whatever_data_is_loaded(make_app, has_sample: bool, data: str) -> None:
+    if data == "sample" and not has_sample:
+        pytest.skip("no sample_data/ in this checkout")
+    at = make_app(PAGE, data=data)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "🎓 Learn"
+    assert at.selectbox(key=state.K_SCENARIO).value == next(iter(scenarios.SCENARIOS))
+
+
+@pytest.mark.parametrize("sid", list(scenarios.SCENARIOS))
+def test_each_scenario_shows_the_seeds_numbers(make_app, frame, sid: str) -> None:
+    at = _open(make_app, sid)
+    assert at.selectbox(key=state.K_SCENARIO).value == sid
+    sc = scenarios.get(sid)
+    ev = scenarios.evaluate(sc)
+    seed = _seed(frame, at)
+    assert list(seed["quantity"]) == [e.name for e in sc.expected]
+    assert list(seed["match"]) == ["✅"] * len(sc.expected)
+    for exp, shown in zip(sc.expected, seed["computed now"], strict=True):
+        assert float(shown.split()[0]) == pytest.approx(scenarios.measure(ev, exp), abs=5e-5)
+    scores = _scores(frame, at)
+    for run in ev.runs:
+        row = scores[run.name]
+        if run.result is None:
+            assert row["note"] == f"refused: {run.error}"
+        else:
+            assert (row["P"], row["R"], row["F1"]) == pytest.approx(
+                (run.result.precision, run.result.recall, run.result.f1))
+    maf_row = scores[f"paper, level {sc.level}"]
+    assert (maf_row["P"], maf_row["R"]) == pytest.approx((ev.mafalda.precision,
+                                                          ev.mafalda.recall))
+
+
+def test_figure1_recall_order_is_shown_with_the_seed_values(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s3s4s5")
+    order = frame(at, "scenario", "R (computed)", "R (seed)").set_index("scenario")
+    assert order.loc["figure1-s3s4s5", "R (computed)"] == pytest.approx(7 / 24)
+    assert order.loc["figure1-s1", "R (computed)"] == pytest.approx(9 / 24)
+    assert order.loc["figure1-t1", "R (computed)"] == pytest.approx(1.0)
+    assert list(order.loc[["figure1-s3s4s5", "figure1-s1", "figure1-t1"], "R (seed)"]) == [
+        "7/24", "9/24", "1"]
+
+
+def test_example9_shows_martino_1_25_and_mafalda_1_side_by_side(make_app, frame) -> None:
+    at = _open(make_app, "mafalda-example9")
+    scores = _scores(frame, at)
+    assert scores["semeval2021"]["R"] == pytest.approx(1.25)
+    assert scores["paper, level 1"]["R"] == pytest.approx(1.0)
+    assert scores["semeval2020-si"]["note"].startswith("refused: ")
+    tiles = {m.label: m.value for m in at.metric}
+    assert tiles["semeval2021 — recall"] == "1.25 (5/4)"
+    assert tiles["MAFALDA paper, level 1 — recall"] == "1"
+
+
+def test_example5_lists_the_four_alternatives_scored_by_core(make_app, frame) -> None:
+    at = _open(make_app, "mafalda-example5")
+    alts = frame(at, "alternative", "spans", "Precision(S, T)", "Recall(S, T)")
+    assert list(alts["alternative"]) == ["T1", "T2", "T3", "T4"]
+    assert set(alts["|T|"]) == {4}
+    ev = scenarios.evaluate(scenarios.get("mafalda-example5"))
+    assert list(alts["Precision(S, T)"]) == pytest.approx([a.precision for a in ev.alternatives])
+    assert list(alts["Recall(S, T)"]) == pytest.approx([a.recall for a in ev.alternatives])
+    assert "G4 ⊥" in alts.iloc[2]["spans"]  # T3 leaves Sentence5 as ⊥
+
+
+def test_bug_scenario_shows_official_and_correct_per_label_tables(make_app, frame) -> None:
+    at = _open(make_app, "per-technique-recall-bug")
+    labels = frame(at, "label", "R (correct)", "R (official scorer)").set_index("label")
+    row = labels.loc[scenarios.LL]
+    assert (row["R (correct)"], row["F1 (correct)"]) == pytest.approx((0.25, 0.4))
+    assert (row["R (official scorer)"], row["F1 (official scorer)"]) == pytest.approx((1.0, 1.0))
+    assert any("19 techniques absent" in c.value for c in at.caption)
+
+
+def test_pairs_table_is_martino_contributions(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s3s4s5")
+    sc = scenarios.get("figure1-s3s4s5")
+    rows = martino.contributions(sc.gold_set(), sc.pred_set(), doc=scenarios.DOC)
+    pairs = frame(at, "pred", "gold", "|s∩t|", "C(s,t,|t|)")
+    assert sorted(pairs["C(s,t,|t|)"]) == pytest.approx(sorted(r.contribution_r for r in rows))
+    assert sorted(pairs["|s∩t|"]) == sorted(r.intersection for r in rows)
+    assert set(pairs["pred"]) == {"P1", "P2", "P3"}
+
+
+def test_editing_a_span_end_in_the_table_changes_the_scores(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s1")
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(9 / 24)
+    _edit(at, "figure1-s1", edited={0: {"end": 57}})  # s1 = [42, 57): 15 of t1's characters
+    scores = _scores(frame, at)
+    assert scores["semeval2021"]["R"] == pytest.approx(15 / 24)
+    assert scores["paper, level 2"]["R"] == pytest.approx(15 / 24)
+    seed = _seed(frame, at).set_index("quantity")
+    assert seed.loc["R({s1}, {t1})", "match"] == "❌"
+    assert seed.loc["C(t1, s1, |t1|)", "match"] == "—"  # that pair no longer exists
+    assert any("You have edited the predictions" in c.value for c in at.caption)
+    tiles = {m.label: m for m in at.metric}
+    assert tiles["semeval2021 — recall"].value == "0.625 (5/8)"
+
+
+def test_changing_a_label_makes_the_overlap_count(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s2")
+    assert _scores(frame, at)["semeval2021"]["R"] == 0.0
+    _edit(at, "figure1-s2", edited={0: {"label": scenarios.LL}})
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(11 / 24)
+
+
+def test_deleting_and_adding_rows_change_the_2021_recall(make_app, frame) -> None:
+    at = _open(make_app, "duplicates")
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(2.5)
+    _edit(at, "duplicates", deleted=[1])
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.5)
+    _edit(at, "duplicates", deleted=[1], added=[{"start": 0, "end": 20, "label": scenarios.LL}])
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(2.5)
+
+
+def test_invalid_rows_are_reported_and_left_out(make_app, frame) -> None:
+    at = _open(make_app, "duplicates")
+    _edit(at, "duplicates", edited={0: {"end": 0}},
+          added=[{"start": 3, "end": 9, "label": None}])
+    (warning,) = at.warning
+    assert "P1: Span end must be greater than start: start=0, end=0" in warning.value
+    assert "P4: choose a label" in warning.value
+    # P2 = [0, 20) and P3 = [5, 15) are still scored: R = (1 + 0.5) / 1.
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.5)
+
+
+def test_slider_moves_the_selected_span(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s1")
+    (slider,) = at.slider
+    assert slider.value == (42, 51)
+    slider.set_range(33, 57).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.0)
+    # The table shows the moved span (a new editor generation starts from the moved rows).
+    editor = at.data_editor[0].value
+    assert (int(editor["start"].iloc[0]), int(editor["end"].iloc[0])) == (33, 57)
+    assert at.slider[0].value == (33, 57)
+
+
+def test_slider_keeps_the_edits_made_in_the_table(make_app, frame) -> None:
+    at = _open(make_app, "duplicates")
+    _edit(at, "duplicates", deleted=[2])  # P3 [5, 15) removed
+    at.slider[0].set_range(0, 10).run()  # P1 moved to [0, 10)
+    assert not at.exception, [e.value for e in at.exception]
+    # P1 [0,10) + P2 [0,20): R = 10/20 + 20/20.
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.5)
+    assert len(at.data_editor[0].value) == 2
+
+
+def test_reset_restores_the_scenario_and_its_numbers(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s1")
+    at.slider[0].set_range(0, 10).run()
+    assert _scores(frame, at)["semeval2021"]["R"] == 0.0
+    at.button(key="learn_reset").click().run()
+    assert not at.exception
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(9 / 24)
+    assert list(_seed(frame, at)["match"]) == ["✅"] * len(scenarios.get("figure1-s1").expected)
+
+
+def test_edits_are_kept_per_scenario(make_app, frame) -> None:
+    at = _open(make_app, "figure1-s1")
+    at.slider[0].set_range(33, 57).run()
+    at.selectbox(key=state.K_SCENARIO).select("duplicates").run()
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(2.5)
+    at.selectbox(key=state.K_SCENARIO).select("figure1-s1").run()
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.0)
+
+
+def test_table_edits_survive_a_visit_to_another_scenario_and_page(make_app, frame) -> None:
+    at = _open(make_app, "duplicates")
+    _edit(at, "duplicates", deleted=[0, 1])  # only P3 [5, 15) left: R = 0.5
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(0.5)
+    at.selectbox(key=state.K_SCENARIO).select("figure1-t1").run()
+    at.selectbox(key=state.K_SCENARIO).select("duplicates").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(0.5)
+    assert len(at.data_editor[0].value) == 1
+    at.switch_page("pages/scores.py").run()
+    at.switch_page(PAGE).run()
+    assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(0.5)
+
+
+def test_selected_prediction_and_its_gold_partner_are_marked(make_app) -> None:
+    at = _open(make_app, "figure1-s1")
+    body = "\n".join(h.proto.body for h in at.html)
+    assert 'id="learn-gold"' in body and 'id="learn-pred"' in body
+    assert 'data-span="P1" title="Loaded Language" style="font-size:0.68em;font-weight:800' in body
+    assert 'data-span="G1" title="Loaded Language" style="font-size:0.68em;font-weight:800' in body
+
+
+def test_metric_cards_render_the_module_docstrings(make_app) -> None:
+    at = _open(make_app, "figure1-s1")
+    shown = {m.value.strip() for m in at.markdown}
+    assert scenarios.card_markdown(martino.CARD).strip() in shown
+    assert scenarios.card_markdown(mafalda.CARD).strip() in shown
+
+
+def test_scores_are_what_core_computes_for_the_edited_predictions(make_app, frame) -> None:
+    at = _open(make_app, "mafalda-example5")
+    _edit(at, "mafalda-example5", deleted=[3])  # Sentence5 left unpredicted
+    sc = scenarios.get("mafalda-example5")
+    ev = scenarios.evaluate(sc, [s for s in sc.pred if s != Span(44, 54, "ad hominem")])
+    scores = _scores(frame, at)
+    assert scores["semeval2021"]["R"] == pytest.approx(ev.run("semeval2021").result.recall)
+    assert scores["semeval2021"]["R"] == pytest.approx(3 / 5)
+    assert scores["paper, level 2"]["R"] == pytest.approx(1.0)  # T4: Sentence5 as ⊥
