@@ -1,0 +1,194 @@
+"""Labels page: the matrices and the span pairs it shows are the ones core.metrics.labels
+computes; chart and table selections are injected as the browser would send them."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.metrics import labels as core_labels
+from core.model import AnnotationSet, Span
+from ui import labels as lab_ui
+from ui import state
+
+PAGE = "pages/labels.py"
+
+
+def _click(at: AppTest, row: str, column: str) -> AppTest:
+    """Inject the heatmap selection a click on cell (row, column) produces, then rerun."""
+    at.session_state[state.K_LAB_CHART] = {
+        "selection": {lab_ui.CELL_PARAM: [{"row": row, "column": column}]}}
+    return at.run()
+
+
+def _pairs(at: AppTest, frame):  # -> pandas.DataFrame
+    return frame(at, "document", "|s∩t|")
+
+
+def _sample(name: str) -> state.Workspace:
+    return state.build_workspace(state.sample_reports(name), key=f"sample:{name}", title=name,
+                                 shareable=True)
+
+
+def _ws(at: AppTest) -> state.Workspace:
+    return at.session_state[state.K_UPLOAD_WS]
+
+
+@pytest.mark.parametrize("data", ["handmade", "sample", "empty"])
+def test_page_runs_on_handmade_sample_and_empty_data(make_app, data: str) -> None:
+    at = make_app(PAGE, data=data)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "🏷️ Labels"
+
+
+def test_empty_start_points_to_the_data_page(make_app) -> None:
+    at = make_app(PAGE, data="empty")
+    assert any("No annotation set" in i.value for i in at.info)
+    assert any("data" in str(p.proto.page).lower() for p in at.get("page_link"))
+
+
+def test_clicked_cell_lists_the_pairs_core_computes(make_app, frame) -> None:
+    at = _click(make_app(PAGE, params={"b": "system_a"}), "Doubt", "Loaded")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=state.K_LAB_CELL).value == ("Doubt", "Loaded")
+    ws = _ws(at)
+    m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
+    (ev,) = m.evidence[("Doubt", "Loaded")]
+    shown = _pairs(at, frame)
+    # By hand (tests/app/conftest.py): gold Doubt [10, 15) "brown" overlaps the predicted
+    # Loaded [4, 15) "quick brown" on 5 characters; both are the first spans of doc1's sets
+    # that start there (G2, P1 on the Documents page).
+    assert shown.to_dict("records") == [{
+        "document": "doc1", "gold id": "G2", "gold span": "[10, 15) Doubt",
+        "gold text": "brown", "predicted id": "P1", "predicted span": "[4, 15) Loaded",
+        "predicted text": "quick brown", "|s∩t|": 5}]
+    assert (ev.document, ev.row[0].interval, ev.column[0].interval, ev.overlap) == (
+        "doc1", (10, 15), (4, 15), 5)
+    assert any("**1** of **1**" in md.value for md in at.markdown)
+
+
+def test_missed_and_spurious_cells_list_spans_without_partner(make_app, frame) -> None:
+    at = _click(make_app(PAGE, params={"b": "system_a"}), "Fear", core_labels.MISSED)
+    shown = _pairs(at, frame)
+    assert shown[["document", "gold span", "predicted span", "|s∩t|"]].to_dict("records") == [
+        {"document": "doc2", "gold span": "[12, 44) Fear", "predicted span": "", "|s∩t|": 0}]
+    at = _click(at, core_labels.SPURIOUS, "Doubt")
+    shown = _pairs(at, frame)
+    assert shown[["document", "gold span", "predicted span"]].to_dict("records") == [
+        {"document": "doc1", "gold span": "", "predicted span": "[50, 60) Doubt"}]
+
+
+def test_cell_selector_is_the_keyboard_way_to_a_cell(make_app, frame) -> None:
+    at = make_app(PAGE, params={"b": "system_a"})
+    box = at.selectbox(key=state.K_LAB_CELL)
+    ws = _ws(at)
+    m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
+    # Every non-empty cell is offered, most counts first.
+    assert box.options[1:] == [lab_ui.cell_option(m, c) for c in lab_ui.cell_options(m)]
+    at = box.select(("Loaded", "Loaded")).run()
+    shown = _pairs(at, frame)
+    assert list(shown["gold span"]) == ["[4, 19) Loaded"]
+    assert list(shown["predicted span"]) == ["[4, 15) Loaded"]
+
+
+def test_query_parameters_choose_view_scope_values_and_level(make_app, frame) -> None:
+    at = make_app(PAGE, params={"lview": "within reference", "lscope": "overlap",
+                                "lvalues": "row-normalised", "level": "1", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key=state.K_LAB_VIEW).value == "within reference"
+    assert at.radio(key=state.K_LAB_SCOPE).value == "overlap"
+    assert at.radio(key=state.K_LAB_VALUES).value == "row-normalised"
+    assert at.selectbox(key=state.K_LEVEL).value == 1
+    assert any("flat taxonomy" in c.value for c in at.caption)
+    ws = _ws(at)
+    m = core_labels.cooccurrence(ws.sets["gold"], scope="overlap", level=1,
+                                 taxonomy=state.taxonomy_for(ws, "gold", "system_a"))
+    freq = core_labels.row_frequencies(m.counts, m.row_totals)
+    wide = frame(at, "row", "row total")
+    # gold doc1: Loaded [4, 19) overlaps Doubt [10, 15): half of the two Loaded spans, all of
+    # the one Doubt span.
+    assert freq == {("Doubt", "Loaded"): 1.0, ("Loaded", "Doubt"): 0.5}
+    by_row = wide.set_index("row")
+    assert by_row.loc["Loaded", "Doubt"] == 0.5 and by_row.loc["Doubt", "Loaded"] == 1.0
+    assert list(by_row["row total"]) == [m.row_totals[r] for r in m.rows]
+
+
+def test_within_compared_counts_the_compared_set(make_app, frame) -> None:
+    at = make_app(PAGE, params={"lview": "within compared", "lscope": "text", "b": "system_a"})
+    # system_a doc1 holds Loaded and Doubt.
+    at = _click(at, "Loaded", "Doubt")
+    shown = frame(at, "document", "shared chars")
+    assert shown[["document", "row label id", "row label span", "column label id"]].to_dict(
+        "records") == [{"document": "doc1", "row label id": "P1",
+                        "row label span": "[4, 15) Loaded", "column label id": "P2"}]
+
+
+def test_selecting_a_pair_opens_its_document_with_the_gold_span(make_app) -> None:
+    at = _click(make_app(PAGE, params={"b": "system_a"}), "Doubt", "Loaded")
+    key = lab_ui.pairs_key("confusion", "gold", "system_a", "span", 2, "match",
+                           ("Doubt", "Loaded"), 1)
+    at.session_state[key] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "📄 Documents"
+    assert at.selectbox(key=state.K_DOC).value == "doc1"
+    assert at.selectbox(key=state.K_SET_B).value == "system_a"
+    assert at.selectbox(key=state.K_SPAN).value == "G2"
+
+
+def test_a_cell_from_another_view_is_dropped(make_app) -> None:
+    at = _click(make_app(PAGE, params={"b": "system_a"}), "Fear", core_labels.MISSED)
+    at.radio(key=state.K_LAB_VIEW).set_value("within reference").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=state.K_LAB_CELL).value is None
+
+
+def test_alternatives_choice_only_for_gold_with_alternatives(make_app, has_sample) -> None:
+    at = make_app(PAGE)
+    assert not any(r.key == state.K_LAB_ALT for r in at.radio)
+    if "mafalda" not in state.sample_names():
+        pytest.skip("no sample_data/mafalda in this checkout")
+    at = make_app(PAGE, data="sample", params={"sample": "mafalda"})
+    assert at.radio(key=state.K_LAB_ALT).value == "match"
+
+
+def test_mafalda_sample_optional_cell_lists_what_core_counts(make_app, frame) -> None:
+    if "mafalda" not in state.sample_names():
+        pytest.skip("no sample_data/mafalda in this checkout")
+    at = make_app(PAGE, data="sample", params={"sample": "mafalda", "level": "1"})
+    assert not at.exception, [e.value for e in at.exception]
+    ws = _sample("mafalda")
+    a, b = state.default_pair(ws)
+    m = core_labels.confusion(ws.sets[a], ws.sets[b], level=1,
+                              taxonomy=state.taxonomy_for(ws, a, b))
+    assert m.taxonomy == "MAFALDA"
+    optional = [c for c in lab_ui.cell_options(m) if c[1] == core_labels.OPTIONAL]
+    assert optional, "the MAFALDA sample has an optional (⊥) gold span left unpredicted"
+    at = _click(at, *optional[0])
+    shown = _pairs(at, frame)
+    assert len(shown) == m.count(*optional[0])
+    assert list(shown["document"]) == [e.document for e in m.evidence[optional[0]]]
+    assert all("⊥" in s for s in shown["gold span"])
+
+
+def test_documents_a_prediction_set_covers_but_gold_does_not_show_an_error(make_app) -> None:
+    ws = state.build_workspace([state.FileReport(
+        "x.json", "test", "gold", "x", {"d1": "abcdef", "d2": "ghijkl"},
+        (AnnotationSet("gold", {"d1": (Span(0, 3, "A"),)}, "gold"),
+         AnnotationSet("sys", {"d1": (), "d2": (Span(0, 2, "A"),)}, "system")))],
+        key="test:extra", title="extra", shareable=False)
+    at = AppTest.from_file(str(state.ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("only in sys" in e.value for e in at.error)
+
+
+def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
+    at = _click(make_app(PAGE, params={"b": "system_a"}), "<b>bold</b>", "<b>bold</b>")
+    shown = _pairs(at, frame)
+    assert list(shown["gold span"]) == ["[6, 34) <b>bold</b>"]
+    assert lab_ui.md("<b>x_y</b>") == "\\<b\\>x\\_y\\</b\\>"
+    assert not at.html  # nothing is rendered as HTML on this page

@@ -1,0 +1,206 @@
+"""Real browser, Labels page: click a heatmap cell and see its span pairs, pick a pair and land on
+the Documents page, reach a cell from the keyboard selector, deep links choose the view; the
+bundled MAFALDA-layout sample shows alternatives and ⊥. Screenshots go to
+``test-artifacts/screenshots/labels_*.png``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from core.formats import load_path
+from core.metrics import labels as core_labels
+from core.taxonomy import for_labels
+from ui.labels import cell_option, shown
+
+pytestmark = pytest.mark.e2e
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
+
+
+def _confusion(sample: str, gold: str, pred: str, level: int = 2) -> core_labels.LabelMatrix:
+    g = load_path(f"{SAMPLES}/{sample}/{gold}").set
+    p = load_path(f"{SAMPLES}/{sample}/{pred}").set
+    return core_labels.confusion(g, p, level=level,
+                                 taxonomy=for_labels([*g.labels(), *p.labels()]))
+
+
+def _chart(page: Any) -> Any:
+    chart = page.get_by_test_id("stVegaLiteChart").first
+    chart.locator("path[aria-label]").first.wait_for(timeout=30_000)
+    return chart
+
+
+def _cell(page: Any, column_title: str, column: str, row_title: str, row: str) -> Any:
+    """The rect of cell (row, column): Vega labels each mark with its tooltip fields."""
+    label = f"{column_title}: {shown(column)}; {row_title}: {shown(row)} ("
+    return _chart(page).locator(f'path[aria-label^="{label}"]').first
+
+
+def _shot(page: Any, st_ui: SimpleNamespace, name: str) -> None:
+    page.mouse.move(5, 5)  # no tooltip over the page
+    page.wait_for_timeout(300)
+    st_ui.shot(page, name)
+
+
+def _pairs_caption(page: Any, count: int, total: int, listed: int) -> Any:
+    return page.get_by_text(f"{count} of {total}").filter(
+        has_text=f"{listed} span pair(s) listed").first
+
+
+def test_click_a_heatmap_cell_and_see_its_span_pairs(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(page, app_url, "labels")
+    m = _confusion("propaganda", "gold.json", "system_a.json")
+    cell = ("Loaded Language", "Name calling/Labeling")
+    _cell(page, "predicted label in system_a", cell[1], "gold label in gold", cell[0]).click()
+    st_ui.wait_idle(page)
+    _pairs_caption(page, m.count(*cell), m.row_totals[cell[0]],
+                   len(m.evidence[cell])).wait_for(timeout=30_000)
+    assert st_ui.value(page, "Cell (or click") == cell_option(m, cell)
+    table = page.get_by_test_id("stDataFrame").last
+    table.wait_for(timeout=30_000)
+    # The selected cell is framed in the redrawn chart.
+    _chart(page)
+    _shot(page, st_ui, "labels_cell_clicked")
+    assert st_ui.app_errors(page) == []
+
+
+def test_pick_a_pair_and_land_on_its_document(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(page, app_url, "labels?b=system_a")
+    m = _confusion("propaganda", "gold.json", "system_a.json")
+    cell = ("Loaded Language", "Name calling/Labeling")
+    _cell(page, "predicted label in system_a", cell[1], "gold label in gold", cell[0]).click()
+    st_ui.wait_idle(page)
+    # The second pair: its document is not the Documents page's default (the first one).
+    pick = m.evidence[cell][1]
+    assert pick.document != m.evidence[cell][0].document
+    table = page.get_by_test_id("stDataFrame").last
+    table.wait_for(timeout=30_000)
+    box = table.bounding_box()
+    # The row-selection checkbox of the second row: left column, rows 35 px under the header.
+    page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 + 17)
+    page.wait_for_url("**/documents**", timeout=30_000)
+    page.locator("#left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    assert f"doc={pick.document}" in page.url
+    assert st_ui.value(page, "Document (") == pick.document
+    assert st_ui.value(page, "Right (compared)") == "system_a"
+    start, end = pick.row[0].interval
+    selected = st_ui.value(page, "Select a span")
+    assert selected.endswith(f"[{start}, {end}) {pick.row[0].label}"), selected
+    # The gold span is drawn selected (bold tag) in the left pane.
+    span_id = selected.split(" ")[0]
+    weight = page.locator(f"#left-doc .ss-tag[data-span='{span_id}']").evaluate(
+        "e => e.style.fontWeight")
+    assert weight == "800"
+    _shot(page, st_ui, "labels_pair_opened_documents")
+    assert st_ui.app_errors(page) == []
+
+
+def test_keyboard_selector_and_deep_linked_cooccurrence_view(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(page, app_url,
+                    "labels?lview=within+reference&lscope=overlap&lvalues=row-normalised")
+    _chart(page)
+    checked = page.get_by_test_id("stRadio").filter(has_text="Together means").locator(
+        "input:checked").first
+    assert checked.evaluate("e => e.closest('label').innerText").strip() == "overlap"
+    g = load_path(f"{SAMPLES}/propaganda/gold.json").set
+    m = core_labels.cooccurrence(g, scope="overlap")
+    best = max(m.counts, key=lambda c: (m.counts[c], c))
+    st_ui.choose(page, "Cell (or click", cell_option(m, best))
+    _pairs_caption(page, m.count(*best), m.row_totals[best[0]],
+                   len(m.evidence[best])).wait_for(timeout=30_000)
+    # Row-normalised values are printed as percentages in the cells.
+    share = round(100 * m.count(*best) / m.row_totals[best[0]])
+    assert _chart(page).locator("text", has_text=f"{share}%").count() >= 1
+    _shot(page, st_ui, "labels_cooccurrence_overlap")
+    # A view change rewrites the URL (bound widgets).
+    page.get_by_test_id("stRadio").filter(has_text="Values").get_by_text("counts").click()
+    st_ui.wait_idle(page)
+    assert "lvalues" not in page.url and "lscope=overlap" in page.url
+    assert st_ui.app_errors(page) == []
+
+
+def test_mafalda_sample_confusion_shows_optional_and_level_groups(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    if not (SAMPLES / "mafalda").is_dir():
+        pytest.skip("no sample_data/mafalda in this checkout")
+    st_ui.open_page(page, app_url, "labels?sample=mafalda")
+    _chart(page)
+    m = _confusion("mafalda", "gold.jsonl", "system_a.jsonl")
+    optional = [c for c in sorted(m.counts) if c[1] == core_labels.OPTIONAL]
+    assert optional
+    cell = optional[0]
+    _cell(page, "predicted label in system_a", cell[1], "gold label in gold", cell[0]).click()
+    st_ui.wait_idle(page)
+    _pairs_caption(page, m.count(*cell), m.row_totals[cell[0]],
+                   len(m.evidence[cell])).wait_for(timeout=30_000)
+    _shot(page, st_ui, "labels_mafalda_optional")
+    st_ui.choose(page, "Level", "1")
+    _chart(page)
+    m1 = _confusion("mafalda", "gold.jsonl", "system_a.jsonl", level=1)
+    assert "level=1" in page.url
+    for row in ("credibility", "emotion", "logic"):
+        assert _chart(page).locator(
+            f'path[aria-label*="gold label in gold: {row} ({m1.row_totals[row]})"]').count()
+    _shot(page, st_ui, "labels_mafalda_level1")
+    # Alternatives of one gold span co-occur in the span scope (MAFALDA's Figure 2).
+    st_ui.open_page(page, app_url, "labels?sample=mafalda&lview=within+reference")
+    _chart(page)
+    g = load_path(SAMPLES / "mafalda" / "gold.jsonl").set
+    co = core_labels.cooccurrence(g, scope="span")
+    best = max(co.counts, key=lambda c: (co.counts[c], c))
+    _cell(page, "occurring with", best[1], "label in gold", best[0]).click()
+    st_ui.wait_idle(page)
+    _pairs_caption(page, co.count(*best), co.row_totals[best[0]],
+                   len(co.evidence[best])).wait_for(timeout=30_000)
+    _shot(page, st_ui, "labels_mafalda_alternatives")
+    assert st_ui.app_errors(page) == []
+
+
+def test_uploaded_markup_in_labels_stays_text_in_chart_tooltip_and_table(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    st_ui.open_page(page, app_url, "data")
+    data = Path(__file__).resolve().parents[1] / "app" / "data"
+    page.locator("input[type=file]").set_input_files([str(data / "gold.json"),
+                                                      str(data / "system_a.json")])
+    page.get_by_text("the uploaded files").first.wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    page.get_by_test_id("stSidebarNav").get_by_text("Labels", exact=True).click()
+    _chart(page)
+    st_ui.wait_idle(page)
+    label = "<b>bold</b>"
+    cell = _cell(page, "predicted label in system_a", label, "gold label in gold", label)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    tooltip = page.locator("#vg-tooltip-element")
+    for _ in range(3):  # Vega shows its tooltip on pointer movement: move off, then onto the cell
+        page.mouse.move(5, 5)
+        cell.hover()
+        try:
+            tooltip.wait_for(timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    assert label in tooltip.inner_text() and tooltip.locator("b").count() == 0
+    cell.click()
+    st_ui.wait_idle(page)
+    page.get_by_test_id("stDataFrame").last.wait_for(timeout=30_000)
+    assert st_ui.value(page, "Cell (or click") == f"{label} → {label}: 1 of 1"
+    assert page.locator("b", has_text="bold").count() == 0
+    _shot(page, st_ui, "labels_uploaded_markup")
+    assert dialogs == []
+    assert st_ui.app_errors(page) == []

@@ -1,0 +1,341 @@
+"""Labels page helpers: cached label matrices, their tables, and the clickable heatmap.
+
+The matrices and the evidence behind every cell come from :mod:`core.metrics.labels`; this
+module only caches them (``ws_key`` / ``_ws`` convention of :mod:`ui.state`), lays them out as
+tidy tables and draws them. Plotly heatmap clicks never reach Streamlit (dashboard.md §3.6), so
+the heatmap is an Altair ``mark_rect`` with a point selection on the cell's (row, column),
+rendered by ``st.altair_chart(on_select="rerun")``; :func:`clicked_cell` reads the event with
+item access, so AppTest can inject it.
+
+Colours: label-by-label cells are blue, the cells of ``missed`` and ``spurious`` orange (errors,
+not labels), those of ``optional (⊥)`` grey (gold spans MAFALDA lets go unpredicted, grey as on
+the Documents page), each group scaled to its own maximum; the selected cell has a black frame.
+Text reaches the chart as data (Vega draws it as text, never as HTML).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
+from core.model import NOTHING, Span
+from ui import state
+from ui.highlight import span_items
+
+VIEWS = ("confusion", "within reference", "within compared")
+VIEW_HELP = {
+    "confusion": "gold label × predicted label over overlapping spans, with missed and spurious",
+    "within reference": "which labels occur together in the reference set",
+    "within compared": "which labels occur together in the compared set",
+}
+SCOPES = ("span", "overlap", "text")
+SCOPE_HELP = ("span: labels given to the same interval (MAFALDA's alternatives; its Figure 2). "
+              "overlap: labels of spans that share a character. text: labels in the same "
+              "document.")
+VALUES = ("counts", "row-normalised")
+ALTERNATIVES = ("match", "joined", "each")
+ALT_HELP = ("How a gold span with alternative labels counts. match: under the predicted label "
+            "when it is one of the alternatives (a hit), else under 'A | B'; joined: always "
+            "under 'A | B'; each: once per alternative.")
+CELL_PARAM = "cell"
+"""Name of the heatmap's selection parameter (the key under ``event["selection"]``)."""
+
+LABEL_BLUE = "#1c5aa6"
+BUCKET_ORANGE = "#d9480f"
+OPTIONAL_GREY = "#6c757d"
+
+Cell = tuple[str, str]
+
+
+@st.cache_resource(max_entries=32, show_spinner="Counting labels…")
+def label_matrix(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
+                 scope: str, level: int, alternatives: str) -> LabelMatrix:
+    """The matrix of ``view``: :func:`core.metrics.labels.confusion` of ``set_b`` against
+    ``set_a``, or :func:`~core.metrics.labels.cooccurrence` within one of them. Labels are
+    mapped with the taxonomy of both sets (:func:`ui.state.taxonomy_for`), so the three views
+    name labels alike."""
+    from core.metrics import labels as lab
+
+    tax = state.taxonomy_for(_ws, set_a, set_b)
+    if view == "confusion":
+        return lab.confusion(_ws.sets[set_a], _ws.sets[set_b], level=level,
+                             alternatives=alternatives, taxonomy=tax)
+    name = set_a if view == "within reference" else set_b
+    return lab.cooccurrence(_ws.sets[name], scope=scope, level=level, taxonomy=tax)
+
+
+def md(text: str) -> str:
+    """``text`` with Markdown's special characters escaped (set names and labels come from
+    files; Streamlit's Markdown would otherwise format ``*`` or ``$``)."""
+    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>$~" else ch for ch in text)
+
+
+def is_bucket(name: str) -> bool:
+    return name in BUCKETS
+
+
+def shown(label: str) -> str:
+    """A row or column name as displayed: ⊥ for ``nothing``, also inside joined alternatives.
+
+    >>> shown("ad hominem | nothing"), shown("nothing"), shown("spurious")
+    ('ad hominem | ⊥', '⊥ (nothing)', 'spurious')
+    """
+    if label == NOTHING:
+        return "⊥ (nothing)"
+    if JOIN in label:
+        return JOIN.join("⊥" if part == NOTHING else part for part in label.split(JOIN))
+    return label
+
+
+def row_name(row: str, total: int) -> str:
+    """A row as the heatmap's axis shows it: the label and its row total."""
+    return f"{shown(row)} ({total})"
+
+
+def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
+    """Every cell of ``m`` with what the heatmap draws: ``value`` (count or row share),
+    ``text``, ``group`` (label / error / optional), ``intensity`` (the value over its group's
+    maximum), ``tone`` (where the colour scale puts it: label cells in [0, 1], missed and
+    spurious in [-1, 0], optional in [-3, -2]) and ``row_name`` (label and row total)."""
+    df = pd.DataFrame(m.cells(), columns=["row", "column", "count", "row_total", "frequency",
+                                          "pairs"])
+    df["bucket"] = df["row"].map(is_bucket) | df["column"].map(is_bucket)
+    share = df["frequency"].astype(float).fillna(0.0)
+    df["value"] = df["count"].astype(float) if values == "counts" else share
+    df["group"] = ["optional" if c == OPTIONAL else "error" if b else "label"
+                   for c, b in zip(df["column"], df["bucket"], strict=True)]
+    top = df.groupby("group")["value"].transform("max")
+    df["intensity"] = (df["value"] / top.where(top > 0, 1.0)).fillna(0.0)
+    offset = {"label": 0.0, "error": 0.0, "optional": -2.0}
+    sign = {"label": 1.0, "error": -1.0, "optional": -1.0}
+    df["tone"] = [offset[g] + sign[g] * i for g, i in zip(df["group"], df["intensity"],
+                                                          strict=True)]
+    if values == "counts":
+        df["text"] = [str(n) if n else "" for n in df["count"]]
+    else:
+        df["text"] = [f"{f:.0%}" if n else "" for f, n in zip(share, df["count"], strict=True)]
+    df["share"] = [f"{f:.1%}" for f in share]
+    df["row_name"] = [row_name(r, t) for r, t in zip(df["row"], df["row_total"], strict=True)]
+    df["column_name"] = [shown(c) for c in df["column"]]
+    return df
+
+
+def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
+            totals: Mapping[str, int], row_title: str, column_title: str,
+            selected: Cell | None = None) -> alt.LayerChart:
+    """A clickable heatmap of ``cells`` (:func:`cell_frame`): one rect per cell, its value as
+    text, the selection parameter :data:`CELL_PARAM` on the cell's (row, column)."""
+    df = cells.copy()
+    df["selected"] = [(r, c) == selected for r, c in zip(df["row"], df["column"], strict=True)]
+    df["row_display"] = [shown(r) for r in df["row"]]
+    percent = cells["text"].str.endswith("%").any()
+    size = 30 if len(columns) <= 16 or percent else 24
+    row_names = [row_name(r, totals.get(r, 0)) for r in rows]
+    bucket_names = [row_name(r, totals.get(r, 0)) for r in rows if is_bucket(r)]
+    bucket_names += [shown(c) for c in columns if is_bucket(c)]
+    outcome = f"indexof({json.dumps(bucket_names)}, datum.value) >= 0"
+    optional = f"datum.value == {json.dumps(shown(OPTIONAL))}"
+    label_colour = alt.expr(f"{optional} ? '{OPTIONAL_GREY}' : {outcome} ? '{BUCKET_ORANGE}' "
+                            ": '#222'")
+    sel = alt.selection_point(name=CELL_PARAM, fields=["row", "column"], on="click")
+    x = alt.X("column_name:N", sort=[shown(c) for c in columns], title=column_title,
+              axis=alt.Axis(orient="top", labelAngle=-40, labelLimit=230, labelFontSize=11,
+                            labelOverlap=False, titlePadding=10,
+                            labelColor=label_colour,
+                            labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
+    # The row title goes above the row labels, in the corner the slanted column labels leave
+    # free (beside the labels it would cover the longest of them).
+    y = alt.Y("row_name:N", sort=row_names, title=row_title,
+              axis=alt.Axis(labelLimit=360, labelFontSize=11, labelOverlap=False,
+                            titleAngle=0, titleAlign="right", titleAnchor="start",
+                            titleBaseline="bottom", titleX=-8, titleY=-8,
+                            labelColor=label_colour,
+                            labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
+    tooltip = [alt.Tooltip("row_display:N", title=row_title),
+               alt.Tooltip("column_name:N", title=column_title),
+               alt.Tooltip("count:Q", title="count"),
+               alt.Tooltip("row_total:Q", title="row total"),
+               alt.Tooltip("share:N", title="share of the row")]
+    base = alt.Chart(df).encode(x=x, y=y)
+    rect = base.mark_rect().encode(
+        color=alt.condition(
+            "datum.count == 0", alt.value("#ffffff"),
+            alt.Color("tone:Q", legend=None,
+                      scale=alt.Scale(domain=[-3, -2, -1, 0, 1], interpolate="rgb",
+                                      range=[OPTIONAL_GREY, "#e9ecef", BUCKET_ORANGE,
+                                             "#ffffff", LABEL_BLUE]))),
+        stroke=alt.condition("datum.selected", alt.value("#111111"), alt.value("#e3e3e3")),
+        strokeWidth=alt.condition("datum.selected", alt.value(3), alt.value(1)),
+        tooltip=tooltip,
+    ).add_params(sel)
+    text = base.mark_text(fontSize=9 if percent else 10 if size < 30 else 11).encode(
+        text="text:N",
+        color=alt.condition("datum.intensity > 0.55", alt.value("white"),
+                            alt.value("#222222")),
+    )
+    # "pad": the cells keep their size and the long axis labels are added around them (Streamlit
+    # would otherwise "fit" labels and cells into the plot width).
+    return alt.layer(rect, text).properties(
+        width=size * len(columns), height=size * len(rows),
+        autosize=alt.AutoSizeParams(type="pad", contains="padding"),
+    ).configure_view(strokeWidth=0)
+
+
+def clicked_cell(event: Any) -> Cell | None:
+    """The (row, column) the heatmap's selection holds, or None.
+
+    Streamlit returns a point selection as a list of the selected data's fields,
+    ``{"selection": {"cell": [{"row": ..., "column": ...}]}}``.
+    """
+    try:
+        points = event["selection"][CELL_PARAM]
+    except (KeyError, TypeError):
+        return None
+    if isinstance(points, Mapping):  # some versions give {field: [values]}
+        rows, cols = points.get("row"), points.get("column")
+        if rows and cols:
+            return (str(rows[0]), str(cols[0])) if isinstance(rows, list) else (str(rows),
+                                                                                 str(cols))
+        return None
+    if not points:
+        return None
+    point = points[0]
+    if "row" in point and "column" in point:
+        return (str(point["row"]), str(point["column"]))
+    return None
+
+
+def cell_option(m: LabelMatrix, cell: Cell | None) -> str:
+    """How the cell selector shows a cell: row → column: count of row total."""
+    if cell is None:
+        return "— choose a cell —"
+    row, column = cell
+    return (f"{shown(row)} → {shown(column)}: {m.count(row, column)} of "
+            f"{m.row_totals.get(row, 0)}")
+
+
+def cell_options(m: LabelMatrix) -> list[Cell]:
+    """The non-empty cells, most counts first."""
+    return sorted(m.counts, key=lambda c: (-m.counts[c], c))
+
+
+# ---- the evidence behind a cell ------------------------------------------------------------
+
+
+def sides(view: str) -> tuple[str, str, str]:
+    """Names of the row side, the column side and the overlap column of the pair table."""
+    if view == "confusion":
+        return "gold", "predicted", "|s∩t|"
+    return "row label", "column label", "shared chars"
+
+
+def _labels_text(spans: Sequence[Span]) -> str:
+    labels = list(dict.fromkeys(s.label for s in spans))
+    return JOIN.join("⊥" if lab == NOTHING else lab for lab in labels)
+
+
+def _span_text(spans: Sequence[Span], alternatives: bool) -> str:
+    if not spans:
+        return ""
+    if alternatives:  # one gold span, one interval, several labels
+        return f"[{spans[0].start}, {spans[0].end}) {_labels_text(spans)}"
+    return "; ".join(f"[{s.start}, {s.end}) {_labels_text([s])}" for s in spans)
+
+
+def _fragment(text: str | None, spans: Sequence[Span], limit: int = 60) -> str:
+    if text is None or not spans:
+        return ""
+    parts = []
+    for s in dict.fromkeys((s.start, s.end) for s in spans):
+        piece = " ".join(text[s[0]:s[1]].split())
+        parts.append(piece if len(piece) <= limit else piece[: limit - 1] + "…")
+    return " / ".join(parts)
+
+
+def _ids(ws: state.Workspace, set_name: str, doc: str, prefix: str,
+         cache: dict[tuple[str, str], dict[tuple[int, int], list[tuple[str, tuple[str, ...]]]]],
+         spans: Sequence[Span]) -> str:
+    """Ids of ``spans`` as the Documents page numbers them (``G3``, ``P1``)."""
+    key = (set_name, doc)
+    if key not in cache:
+        by_interval: dict[tuple[int, int], list[tuple[str, tuple[str, ...]]]] = {}
+        for item in span_items(ws.sets[set_name], doc, prefix):
+            by_interval.setdefault(item.interval, []).append((item.id, item.labels))
+        cache[key] = by_interval
+    out: list[str] = []
+    for s in spans:
+        found = cache[key].get(s.interval, [])
+        exact = [i for i, labels in found
+                 if s.label.lower() in {lab.lower() for lab in labels}]
+        out.extend(exact or [i for i, _ in found])
+    return ", ".join(dict.fromkeys(out))
+
+
+def pair_sets(view: str, set_a: str, set_b: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """(set, id prefix) of the row side and of the column side."""
+    if view == "confusion":
+        return (set_a, "G"), (set_b, "P")
+    if view == "within reference":
+        return (set_a, "G"), (set_a, "G")
+    return (set_b, "P"), (set_b, "P")
+
+
+def pairs_key(view: str, set_a: str, set_b: str, scope: str, level: int, alternatives: str,
+              cell: Cell, page: int) -> str:
+    """Key of the pair table: one per view, cell and page, so that a row selected in one list
+    is never taken for a row of another."""
+    digest = hashlib.sha1(repr((view, set_a, set_b, scope, level, alternatives, cell, page))
+                          .encode()).hexdigest()[:12]
+    return f"{state.K_LAB_PAIRS}:{digest}"
+
+
+def pair_frame(ws: state.Workspace, m: LabelMatrix, evidence: Sequence[Evidence], *, view: str,
+               set_a: str, set_b: str) -> pd.DataFrame:
+    """One row per piece of evidence: document, each side's span ids, spans and text, and the
+    characters they share (as core computed them)."""
+    left, right, shared = sides(view)
+    (row_set, row_prefix), (col_set, col_prefix) = pair_sets(view, set_a, set_b)
+    alternatives = view == "confusion"
+    cache: dict[tuple[str, str], dict[tuple[int, int], list[tuple[str, tuple[str, ...]]]]] = {}
+    records = []
+    for e in evidence:
+        text = ws.corpus.texts.get(e.document)
+        records.append({
+            "document": e.document,
+            f"{left} id": _ids(ws, row_set, e.document, row_prefix, cache, e.row),
+            f"{left} span": _span_text(e.row, alternatives),
+            f"{left} text": _fragment(text, e.row),
+            f"{right} id": _ids(ws, col_set, e.document, col_prefix, cache, e.column),
+            f"{right} span": _span_text(e.column, False),
+            f"{right} text": _fragment(text, e.column),
+            shared: e.overlap,
+        })
+    columns = ["document", f"{left} id", f"{left} span", f"{left} text", f"{right} id",
+               f"{right} span", f"{right} text", shared]
+    return pd.DataFrame(records, columns=columns)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pair_table(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
+               scope: str, level: int, alternatives: str, row: str, column: str
+               ) -> pd.DataFrame:
+    """:func:`pair_frame` of cell (row, column) of :func:`label_matrix`, cached."""
+    m = label_matrix(ws_key, _ws, view, set_a, set_b, scope, level, alternatives)
+    return pair_frame(_ws, m, m.evidence.get((row, column), ()), view=view, set_a=set_a,
+                      set_b=set_b)
+
+
+def matrix_wide(m: LabelMatrix, cells: pd.DataFrame) -> pd.DataFrame:
+    """The matrix as a wide table of the shown values (rows × columns, row total last)."""
+    wide = cells.pivot(index="row", columns="column", values="value")
+    wide = wide.reindex(index=list(m.rows), columns=list(m.columns))
+    wide["row total"] = [m.row_totals.get(r, 0) for r in m.rows]
+    wide.index.name = "row"
+    return wide.reset_index()
