@@ -74,6 +74,23 @@ same maxima directly:
 
 A property test compares every variant with brute-force enumeration on thousands of random texts.
 
+Worked example
+--------------
+App. D, Example 9, at level 1: the gold is one credibility span [0, 40); the predictions are
+[0, 10) and [0, 40), both credibility. Martino sums both pairs, R = 10/40 + 40/40 = 1.25; the
+best match keeps 40/40, R = 1. Example 5 (§5.2.1): a gold of four spans, one with the
+alternatives fear | anger and one ad hominem | ⊥, has four alternatives T1..T4; a prediction
+matching any of them scores P = R = 1.
+
+Limitations
+-----------
+The average over texts gives a one-span text the weight of a long one, and an empty text
+(nothing in gold, nothing predicted) scores 1, so corpora with many fallacy-free texts score
+high for a silent system (the paper's silent baseline: level-0 F1 0.315). P and R are maximised
+independently, so the reported pair need not come from one alternative. A prediction split in
+pieces is credited with its best piece only. The official code's variants disagree on almost
+every text (``official-scorers.md`` §3.6): say which one a number comes from.
+
 Citation: C. Helwe, T. Calamai, P.-H. Paris, C. Clavel, F. Suchanek. MAFALDA: A Benchmark and
 Comprehensive Study of Fallacy Detection and Classification. NAACL 2024.
 """
