@@ -158,26 +158,33 @@ def uncovered_ranges(intervals: Sequence[Interval], text_length: int) -> tuple[I
     return tuple(out)
 
 
-def _project_gold(labels: Sequence[str], tax: Taxonomy, level: int) -> frozenset[int]:
-    codes = {0 if lab == NOTHING else tax.code(lab, allow_unknown=False) for lab in labels}
-    if level == 0:
-        return frozenset(0 if c == 0 else 1 for c in codes)
-    return frozenset(tax.project(c, level) for c in codes)
-
-
 def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
            tax: Taxonomy, level: int) -> list[tuple[str, _Text]]:
     out = []
     n_classes = tax.n_classes[level]
+    # Each distinct label is looked up once (a corpus has few labels and many spans).
+    pred_code: dict[str, int] = {}
+    gold_code: dict[str, int] = {}
+
+    def project_pred(label: str) -> int:
+        if label not in pred_code:
+            pred_code[label] = tax.project(0 if label == NOTHING else tax.code(label), level)
+        return pred_code[label]
+
+    def project_gold(label: str) -> int:
+        if label not in gold_code:
+            code = 0 if label == NOTHING else tax.code(label, allow_unknown=False)
+            gold_code[label] = (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
+        return gold_code[label]
+
     for doc in gold.doc_ids:
         alts = gold.alt_spans(doc)
-        gspans = tuple((a.start, a.end, _project_gold(a.labels, tax, level)) for a in alts)
+        gspans = tuple((a.start, a.end, frozenset(project_gold(lab) for lab in a.labels))
+                       for a in alts)
         text = texts.get(doc)
         length = len(text) if text is not None else max((a.end for a in alts), default=0)
         unc = uncovered_ranges([(a.start, a.end) for a in alts], length)
-        preds = tuple((s.start, s.end,
-                       tax.project(0 if s.label == NOTHING else tax.code(s.label), level))
-                      for s in pred.get(doc))
+        preds = tuple((s.start, s.end, project_pred(s.label)) for s in pred.get(doc))
         out.append((doc, _Text(gspans, unc, preds, n_classes)))
     return out
 
@@ -232,9 +239,9 @@ def _pred_candidates(t: _Text) -> list[list[tuple[int, float]]]:
         cands = []
         if c != 0:
             for i, (a, b, codes) in enumerate(t.gold):
-                inter = _ov(s, e, a, b)
+                inter = (b if b < e else e) - (a if a > s else s)  # |s∩t|, inlined (hot loop)
                 if inter > 0 and c in codes:
-                    cands.append((i, _ratio(inter, e - s)))
+                    cands.append((i, inter / (e - s)))
         out.append(cands)
     return out
 
