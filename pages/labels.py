@@ -5,16 +5,10 @@ import streamlit as st
 from core.errors import SpanScopeError
 from ui import labels as lab_ui
 from ui import state
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("🏷️ Labels")
-ws = state.workspace()
-if ws.empty:
-    st.info("No annotation set is loaded yet.", icon="ℹ️")
-    st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
-    st.stop()
-if not ws.shareable:
-    st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+ws = workspace_or_stop(1, "No annotation set is loaded yet.", needs_spans=True)
 
 names = list(ws.sets)
 default_a, default_b = state.default_pair(ws)

@@ -4,10 +4,19 @@ import pandas as pd
 import streamlit as st
 
 from ui import charts, state
+from ui import hateval as hateval_ui
 from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("📊 Scores")
 ws = workspace_or_stop(2, "Scores need a reference set and at least one other set.")
+if not ws.has_spans:
+    # Text labels only (HatEval files): the span metrics have nothing to score.
+    if hateval_ui.tables(ws):
+        hateval_ui.render(ws)
+    else:
+        st.info("No set of this corpus holds a span, so there is nothing for the span metrics "
+                "to score.", icon="ℹ️")
+    st.stop()
 
 names = list(ws.sets)
 default_a, _ = state.default_pair(ws)

@@ -183,6 +183,7 @@ class FileReport:
     sets: tuple[AnnotationSet, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     error: Diagnostic | None = None
+    records: Any = None  # non-span data the reader returned (a HatEval table)
 
     @property
     def ok(self) -> bool:
@@ -216,6 +217,17 @@ class Workspace:
     @property
     def empty(self) -> bool:
         return not self.corpus.sets
+
+    @property
+    def has_spans(self) -> bool:
+        """Whether any set holds a span (HatEval files hold text labels only)."""
+        return any(aset.span_count() for aset in self.corpus.sets.values())
+
+    def records(self, kind: type) -> dict[str, Any]:
+        """Set name -> the non-span records of type ``kind`` its file held (e.g. HatEval
+        tables), for the files that loaded."""
+        return {r.sets[0].name: r.records for r in self.reports
+                if r.ok and r.sets and isinstance(r.records, kind)}
 
 
 def guess_role(filename: str) -> Role:
@@ -256,6 +268,7 @@ def _report(
         tuple(sets),
         tuple(loaded.diagnostics),
         None,
+        loaded.records,
     )
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-PAGES = ["pages/home.py", "pages/data.py", "pages/scores.py", "pages/documents.py"]
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))
+SAMPLES = sorted(p.name for p in (ROOT / "sample_data").iterdir()
+                 if p.is_dir() and p.name not in ("formats",) and not p.name.startswith((".", "_")))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -15,12 +20,17 @@ def test_page_runs_without_exception(make_app, page: str, data: str) -> None:
     assert at.title, "every page shows a title"
 
 
+def test_every_page_file_is_in_the_navigation() -> None:
+    app = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert all(f'"{page}"' in app for page in PAGES)
+
+
 @pytest.mark.parametrize("page", PAGES)
-def test_page_runs_on_the_bundled_sample(make_app, has_sample: bool, page: str) -> None:
-    if not has_sample:
-        pytest.skip("no sample_data/ in this checkout")
-    at = make_app(page, data="sample")
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_page_runs_on_every_bundled_sample(make_app, page: str, sample: str) -> None:
+    at = make_app(page, data="sample", params={"sample": sample})
     assert not at.exception, [e.value for e in at.exception]
+    assert at.title
 
 
 def test_empty_start_points_to_the_data_page(make_app) -> None:

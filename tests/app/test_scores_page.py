@@ -129,3 +129,34 @@ def test_text_level_scores_of_a_gold_with_alternatives_are_mafalda_label_only(ma
     res = mafalda.score(ws.sets["gold"], ws.sets["system_a"], level=1, texts=ws.corpus.texts,
                         taxonomy=mafalda_taxonomy())
     assert shown.loc["system_a", "text F1"] == pytest.approx(res.label_only["f1"])
+
+
+def test_hateval_sample_shows_the_official_task_a_and_b_numbers(make_app, frame) -> None:
+    from core.formats import load_path
+    from core.metrics import hateval
+
+    if "hateval" not in state.sample_names():
+        pytest.skip("no bundled HatEval sample")
+    at = make_app("pages/scores.py", data="sample", params={"sample": "hateval"})
+    assert not at.exception, [e.value for e in at.exception]
+    folder = state.SAMPLE_DIR / "hateval"
+    gold = load_path(folder / "gold.tsv").records
+    a = hateval.evaluate_a(gold, load_path(folder / "system_task_a.tsv").records)
+    b = hateval.evaluate_b(gold, load_path(folder / "system_task_b.tsv").records)
+    task_a = frame(at, "system", "accuracy", "F1 macro").set_index("system")
+    assert task_a.loc["system_task_a", "F1 macro"] == pytest.approx(a["f1_macro"])
+    assert task_a.loc["system_task_a", "accuracy"] == pytest.approx(a["accuracy"])
+    task_b = frame(at, "system", "EMR").set_index("system")
+    assert task_b.loc["system_task_b", "EMR"] == pytest.approx(b["emr"])
+    assert task_b.loc["system_task_b", "mean macro-F1"] == pytest.approx(b["macro_f1"])
+    assert task_b.loc["system_task_b", "AG F1 macro"] == pytest.approx(b["f1_macro"]["AG"])
+    assert not any("DSM" in str(df.value.columns) for df in at.dataframe)  # no span metrics
+
+
+@pytest.mark.parametrize("page", ["pages/differences.py", "pages/labels.py"])
+def test_span_pages_say_a_corpus_without_spans_has_nothing_to_show(make_app, page: str) -> None:
+    if "hateval" not in state.sample_names():
+        pytest.skip("no bundled HatEval sample")
+    at = make_app(page, data="sample", params={"sample": "hateval"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("holds a span" in i.value for i in at.info)

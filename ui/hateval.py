@@ -1,0 +1,119 @@
+"""HatEval 2019 results for the Scores page: every prediction file against the gold file.
+
+HatEval files hold one label per text and column (HS, TR, AG), not spans; the readers return
+them as :class:`core.formats.hateval.HatEvalTable` records, and :mod:`core.metrics.hateval`
+computes tasks A and B exactly as the final official program (with clear errors instead of its
+exits). This module only caches those results and lays them out as tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import SpanScopeError
+from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
+from core.metrics import hateval
+from ui.state import Workspace
+
+
+def tables(ws: Workspace) -> dict[str, HatEvalTable]:
+    """The workspace's HatEval tables by set name."""
+    return ws.records(HatEvalTable)
+
+
+@st.cache_data(max_entries=16, show_spinner="Scoring HatEval…")
+def results(ws_key: str, _ws: Workspace, gold: str) -> dict[str, dict[str, Any]]:
+    """Each other HatEval table scored against ``gold``: task A for 2-column predictions, task B
+    for 4-column ones; ``{"error": message}`` where the official checks refuse the file."""
+    found = tables(_ws)
+    out: dict[str, dict[str, Any]] = {}
+    for name, table in found.items():
+        if name == gold or table.is_gold:
+            continue
+        try:
+            if table.columns == COLUMNS:
+                out[name] = hateval.evaluate_b(found[gold], table)
+            else:
+                out[name] = hateval.evaluate_a(found[gold], table)
+        except SpanScopeError as exc:
+            out[name] = {"error": str(exc)}
+    return out
+
+
+def summary(res: dict[str, dict[str, Any]], task: str) -> pd.DataFrame:
+    """One row per system of ``task`` (``hateval-a`` or ``hateval-b``)."""
+    rows = []
+    for name, r in res.items():
+        if r.get("metric") != task:
+            continue
+        if task == "hateval-a":
+            rows.append({"system": name, "accuracy": r["accuracy"], "P macro": r["precision_macro"],
+                         "R macro": r["recall_macro"], "F1 macro": r["f1_macro"],
+                         "texts": r["documents"]})
+        else:
+            row: dict[str, Any] = {"system": name, "EMR": r["emr"], "mean macro-F1": r["macro_f1"]}
+            for c in COLUMNS:
+                row[f"{c} accuracy"] = r["accuracy"][c]
+                row[f"{c} F1 macro"] = r["f1_macro"][c]
+            row["texts"] = r["documents"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def per_class(r: dict[str, Any]) -> pd.DataFrame:
+    """Per-class P/R/F1 and support of one result (each column for task B)."""
+    classes = r["per_class"]
+    if r["metric"] == "hateval-a":
+        classes = {"HS": classes}
+    rows = [{"column": LONG_NAMES[col], "class": cls, "P": v["precision"], "R": v["recall"],
+             "F1": v["f1"], "support": v["support"]}
+            for col, by_class in classes.items() for cls, v in by_class.items()]
+    return pd.DataFrame(rows)
+
+
+def render(ws: Workspace) -> None:
+    """The Scores page's HatEval section: gold choice, task A and task B tables, per class."""
+    from ui.widgets import download_buttons
+
+    found = tables(ws)
+    golds = [n for n, t in found.items() if t.is_gold]
+    st.subheader("HatEval 2019")
+    st.caption("Text classification (SemEval-2019 Task 5, Basile et al. 2019): task A scores HS "
+               "(hate speech or not) by accuracy and macro P/R/F1 over the classes present; task "
+               "B scores HS, TR (target: individual or group) and AG (aggressive or not) each, "
+               "their mean macro-F1, and the Exact Match Ratio (all three right), which ranked "
+               "task B. Computed by core.metrics.hateval as the official program does; F1 is the "
+               "harmonic mean (the task page's (2·P·R)/(P·R) is a typo).")
+    if not golds:
+        st.info("No HatEval gold file (5 columns: id, text, HS, TR, AG) is loaded.", icon="ℹ️")
+        return
+    gold = st.selectbox("HatEval gold", golds, key="hev_gold")
+    res = results(ws.key, ws, gold)
+    if not res:
+        st.info(f"No prediction file to score against {gold}.", icon="ℹ️")
+        return
+    for name, r in res.items():
+        if "error" in r:
+            st.error(f"{name}: {r['error']}", icon="❌")
+        for w in r.get("warnings", []):
+            st.warning(f"{name}: {w}", icon="⚠️")
+    for task, title in (("hateval-a", "Task A (HS)"), ("hateval-b", "Task B (HS, TR, AG)")):
+        table = summary(res, task)
+        if not len(table):
+            continue
+        st.markdown(f"**{title}**")
+        st.dataframe(table, hide_index=True, key=f"hev_{task}",
+                     column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                    for c in table.columns if c not in ("system", "texts")})
+        download_buttons(table, task, key=f"dl_{task}")
+    scored = [n for n, r in res.items() if "error" not in r]
+    if scored:
+        one = st.selectbox("Per class, for", scored, key="hev_system")
+        detail = per_class(res[one])
+        st.dataframe(detail, hide_index=True, key="hev_per_class",
+                     column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                    for c in ("P", "R", "F1")})
+        download_buttons(detail, f"hateval_per_class_{one}", key="dl_hev_per_class")
