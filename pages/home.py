@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import hateval as hateval_ui
 from ui import state
 
 st.title("🔎 SpanScope")
@@ -30,7 +31,16 @@ m[3].metric("Labels", len(state.all_labels(ws.key, ws)))
 
 ref, _ = state.default_pair(ws)
 systems = state.compared_sets(ws, ref) if ref else []
-if ref and systems:
+hev = hateval_ui.tables(ws)
+if not ws.has_spans and hev and ref in hev and hev[ref].is_gold:
+    st.markdown(f"**Text labels (HatEval 2019), every prediction scored against `{ref}`** "
+                "(details on Scores):")
+    res = hateval_ui.results(ws.key, ws, ref)
+    for task in ("hateval-a", "hateval-b"):
+        table = hateval_ui.summary(res, task)
+        if len(table):
+            st.dataframe(table, hide_index=True, key=f"home_{task}")
+elif ref and systems and ws.has_spans:
     overview = state.systems_overview(
         ws.key, ws, ref, tuple(systems), state.DEFAULTS[state.K_VARIANT],
         state.DEFAULTS[state.K_MAF_VARIANT], state.DEFAULTS[state.K_LEVEL], 0, 0,
@@ -41,13 +51,25 @@ else:
     st.dataframe(tables["sets"], hide_index=True, key="home_sets")
 
 st.subheader("Where next")
-c = st.columns(3)
-with c[0]:
-    st.page_link("pages/data.py", label="Data", icon="📂")
-    st.caption("Upload your own files, check their errors and warnings, see spans per label.")
-with c[1]:
-    st.page_link("pages/scores.py", label="Scores", icon="📊")
-    st.caption("Both metrics side by side, per label, per document, with bootstrap intervals.")
-with c[2]:
-    st.page_link("pages/documents.py", label="Documents", icon="📄")
-    st.caption("One document, gold and prediction side by side, every span's contributions.")
+NEXT = [
+    ("pages/data.py", "Data", "📂",
+     "Upload your own files, check their errors and warnings, see spans per label."),
+    ("pages/scores.py", "Scores", "📊",
+     "Both metrics side by side, per label, per document, with bootstrap intervals."),
+    ("pages/documents.py", "Documents", "📄",
+     "One document, gold and prediction side by side, every span's contributions."),
+    ("pages/differences.py", "Metric differences", "🔀",
+     "From the Martino score to the MAFALDA score one rule at a time, text by text."),
+    ("pages/labels.py", "Labels", "🏷️",
+     "Which labels occur together and which get confused, with the spans behind each cell."),
+    ("pages/annotators.py", "Annotators", "👥",
+     "Agreement between annotators: κ, α, unitizing α, γ, span F1, the texts they disagree on."),
+    ("pages/learn.py", "Learn", "🎓",
+     "The papers' worked examples, with predictions you can edit and every score updating."),
+]
+for row in range(0, len(NEXT), 4):
+    cols = st.columns(4)
+    for col, (page, label, icon, text) in zip(cols, NEXT[row:row + 4], strict=False):
+        with col:
+            st.page_link(page, label=label, icon=icon)
+            st.caption(text)

@@ -94,6 +94,22 @@ K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precis
 K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
 K_DIFF_PAGE = "diff_page"  # page of the per-text table
+# Annotators page (bound to the URL unless marked session).
+K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)
+K_ANN_MEASURE = "ann_measure"  # agreement measure, a name of `python -m core agree --measure`
+K_ANN_LABEL = "ann_label"  # label filter; ANN_ALL_LABELS = none
+K_ANN_CELL = "ann_cell"  # span-F1 measures: F1 | precision | recall in the matrix
+K_ANN_GOLD = "ann_gold"  # the gold set each annotator is scored against
+K_ANN_LOO = "ann_loo"  # leave each annotator out of the majority it is scored against
+K_ANN_SEED = "ann_seed"  # gamma's seed
+K_ANN_SAMPLES = "ann_samples"  # gamma's chance samples
+K_ANN_DOC = "ann_doc"  # the document drawn with one lane per annotator
+K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking table
+K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
+K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
+K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+ANN_ALL_LABELS = "(all labels)"
+ANN_NO_GOLD = "(none)"
 
 
 def upload_key(kind: str, filename: str) -> str:

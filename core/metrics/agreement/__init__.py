@@ -23,6 +23,11 @@ Build a study once, then ask for measures::
     gamma_alignment(study, doc_id)     # units, unitary alignments, dissimilarities (< 0.5 s)
     span_f1(study, "martino"), span_f1(study, "mafalda")    # P/R/F1, row = reference
     result.as_dict(per_document=True)  # JSON-ready
+    majority_set(sets)                 # the spans a strict majority marked, per label (panel.py)
+    pairwise(study, "gamma")           # any measure as a pairwise matrix
+    against(study, "gold", measure="span-f1"), against_majority(sets, measure="char-kappa")
+    rank_documents(pairwise_result, many_result)   # documents, most disagreement first
+    measure_view(sets, texts, measure="gamma", gold=gold_set)   # all of it for one measure
 
 Lower-level functions: :mod:`.coefficients` (Cohen's κ, Fleiss' κ, Krippendorff's α at four
 levels, on tables), :mod:`.unitizing` (α_U on one continuum), :mod:`.gamma_native`
@@ -77,17 +82,32 @@ from core.metrics.agreement.measures import (
     text_kappa,
     unitizing,
 )
+from core.metrics.agreement.panel import (
+    DocDisagreement,
+    MeasureView,
+    against,
+    against_majority,
+    majority_set,
+    measure_view,
+    pairwise,
+    rank_documents,
+    sub_study,
+)
 from core.metrics.agreement.study import POSITION, Study
 from core.metrics.agreement.unitizing import unitizing_alpha
 from core.model import AnnotationSet
 
 __all__ = [
-    "LEVELS", "MEASURES", "POSITION", "Agreement", "Dissimilarity", "ManyResult", "PairValue",
-    "PairwiseResult", "Study", "char_agreement", "cli_agree", "cohen_kappa",
+    "LEVELS", "MEASURES", "POSITION", "Agreement", "Dissimilarity", "DocDisagreement",
+    "ManyResult", "MeasureView", "PairValue", "PairwiseResult", "Study", "against",
+    "against_majority",
+    "char_agreement", "cli_agree", "cohen_kappa",
     "cohen_kappa_binary", "cohen_kappa_from_table", "compute", "fleiss_kappa",
     "fleiss_kappa_from_ratings", "fleiss_text", "gamma", "gamma_alignment", "gamma_matrix",
-    "krippendorff_alpha", "krippendorff_text", "load_study", "render_text", "span_f1",
-    "text_kappa", "undefined", "unitizing", "unitizing_alpha",
+    "krippendorff_alpha", "krippendorff_text", "load_study", "majority_set", "measure_view",
+    "pairwise",
+    "rank_documents", "render_text", "span_f1", "sub_study", "text_kappa", "undefined",
+    "unitizing", "unitizing_alpha",
 ]
 
 MEASURES: tuple[str, ...] = (

@@ -310,9 +310,10 @@ def krippendorff_text(study: Study) -> ManyResult:
     return res
 
 
-def unitizing(study: Study) -> ManyResult:
+def unitizing(study: Study, *, per_document: bool = True) -> ManyResult:
     """Krippendorff's α_U per label and overall; the corpus is the documents every annotator
-    covers, laid end to end in order (see :mod:`core.metrics.agreement.unitizing`)."""
+    covers, laid end to end in order (see :mod:`core.metrics.agreement.unitizing`).
+    ``per_document=False`` skips the per-document values (nine tenths of the time)."""
     _need_two(study)
     docs = study.common_docs()
     params = {"documents": len(docs), "documents_left_out": len(study.docs) - len(docs)}
@@ -330,7 +331,7 @@ def unitizing(study: Study) -> ManyResult:
     if not study.labels:
         overall = undefined("unitizing alpha is undefined: nobody marked any span")
     res = ManyResult("unitizing-alpha", study.annotators, overall, per_label, params=params)
-    for d in docs:
+    for d in docs if per_document else ():
         dparts = {lab: category_parts([[(s.start, s.end) for s in study.get(a, d)
                                         if s.label == lab] for a in study.annotators],
                                       0, study.lengths[d]) for lab in study.labels}
@@ -506,18 +507,19 @@ _SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, A
 
 
 def span_f1(study: Study, scorer: str = "martino", *,
-            score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None
-            ) -> PairwiseResult:
+            score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
+            only: Sequence[tuple[str, str]] | None = None) -> PairwiseResult:
     """Pairwise span P/R/F1 with ``scorer`` (``martino`` or ``mafalda``), both directions.
 
     ``pairs[(a, b)]`` takes a as the reference (gold) and b as the prediction, so P(a, b) =
     R(b, a) for Martino's metric. The headline is F1; ``extra`` holds P and R. The scores come
-    from the metric modules themselves (never a second implementation here).
+    from the metric modules themselves (never a second implementation here). ``only`` scores
+    just those ordered (reference, prediction) pairs instead of every one.
     """
     _need_two(study)
     fn = score or _SPAN_SCORERS[scorer]
     pairs: dict[tuple[str, str], PairValue] = {}
-    for a, b in permutations(study.annotators, 2):
+    for a, b in (permutations(study.annotators, 2) if only is None else only):
         docs = study.common_docs([a, b])
         if not docs:
             pairs[(a, b)] = PairValue(undefined("no document annotated by both"))

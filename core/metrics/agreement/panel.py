@@ -1,0 +1,476 @@
+"""A panel of annotators: majority annotation, any measure as a pairwise matrix, each annotator
+against one reference, and documents ranked by disagreement.
+
+What the dashboard's Annotators page asks of ``core`` beyond the measures themselves
+(:mod:`core.metrics.agreement.measures`):
+
+* :func:`majority_set`: the annotation that a majority of annotators agree on, character by
+  character and label by label, as maximal runs. Majority voting over characters is the usual
+  way of turning several annotators' spans into one reference (e.g. the "at least two of three
+  annotators" aggregation of Da San Martino et al. 2019, §3, applied per character here); ties
+  (exactly half of an even number of annotators) are not a majority.
+* :func:`pairwise`: every measure of ``python -m core agree`` as a matrix over annotator pairs;
+  the many-annotator measures (Fleiss' κ, Krippendorff's α, unitizing α, γ, γ-cat) are computed
+  on each pair alone.
+* :func:`against` and :func:`against_majority`: every annotator scored against one reference
+  (the gold, or the majority) with any measure; for span-F1 the reference is the gold side.
+* :func:`rank_documents`: documents from most to least disagreement under one measure, with the
+  pair of annotators that agree least in each.
+* :func:`measure_view`: all of the above for one measure, as the page shows it.
+
+>>> from core.model import Span
+>>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
+>>> b = AnnotationSet("B", {"d": (Span(2, 8, "x"),)}, role="annotator")
+>>> c = AnnotationSet("C", {"d": (Span(4, 9, "x"), Span(0, 2, "y"))}, role="annotator")
+>>> majority_set([a, b, c]).get("d")
+(Span(start=2, end=8, label='x'),)
+>>> majority_set([a, b, c], min_votes=3).get("d")
+(Span(start=4, end=6, label='x'),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from core.errors import InputError, UsageError, check_choice
+from core.metrics.agreement.coefficients import Agreement, undefined
+from core.metrics.agreement.measures import (
+    ManyResult,
+    PairValue,
+    PairwiseResult,
+    span_f1,
+    unitizing,
+)
+from core.metrics.agreement.study import Study
+from core.model import NOTHING, AnnotationSet, Span
+
+Progress = Callable[[int, int], None]
+
+MANY_MEASURES: tuple[str, ...] = (
+    "fleiss-kappa", "krippendorff-alpha", "unitizing-alpha", "gamma", "gamma-cat")
+"""Measures defined for any number of annotators; :func:`pairwise` runs them on each pair."""
+
+ASYMMETRIC: tuple[str, ...] = ("span-f1", "mafalda-f1")
+"""Measures whose value depends on which annotator is the reference (the row of the matrix)."""
+
+
+# --- majority ----------------------------------------------------------------------------------
+
+def _runs(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Union of intervals as sorted maximal runs (touching intervals join)."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(intervals):
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
+def _voted_runs(per_annotator: list[list[tuple[int, int]]], min_votes: int
+                ) -> list[tuple[int, int]]:
+    """Maximal runs of positions covered by at least ``min_votes`` of the interval lists, each
+    list counting once per position however many of its intervals cover it."""
+    events: dict[int, int] = {}
+    for intervals in per_annotator:
+        for s, e in _runs(intervals):
+            events[s] = events.get(s, 0) + 1
+            events[e] = events.get(e, 0) - 1
+    out: list[tuple[int, int]] = []
+    votes, start = 0, None
+    for pos in sorted(events):
+        votes += events[pos]
+        if votes >= min_votes and start is None:
+            start = pos
+        elif votes < min_votes and start is not None:
+            out.append((start, pos))
+            start = None
+    return out
+
+
+def majority_set(sets: Sequence[AnnotationSet], *, label: str | None = None,
+                 min_votes: int | None = None, name: str = "majority") -> AnnotationSet:
+    """The spans a majority of annotators agree on: per document and label, the maximal runs of
+    characters that at least ``min_votes`` annotators covered with that label.
+
+    Parameters
+    ----------
+    sets : sequence of AnnotationSet
+        One set per annotator (at least one).
+    label : str, optional
+        Keep only this label.
+    min_votes : int, optional
+        How many annotators must cover a character. Default: a strict majority of the sets that
+        list the document, ``n_d // 2 + 1``; a tie (exactly half of an even number) is *not* a
+        majority, so with 2 annotators the majority is their intersection. ``1`` gives the union,
+        ``len(sets)`` the characters everyone marked.
+    name : str
+        Name of the returned set.
+
+    Returns
+    -------
+    AnnotationSet
+        Role ``gold``, one key per document that any set lists (``()`` where nothing reaches the
+        threshold), spans sorted. An annotator counts once per character and label however many
+        of its spans cover it; runs of one label that touch are one span. In a set with MAFALDA
+        alternatives the optional-span marker ``nothing`` is no label and is left out (as in
+        :class:`~core.metrics.agreement.study.Study`).
+
+    Notes
+    -----
+    A document missing from an annotator's set is not a vote against: ``n_d`` counts the sets
+    that list the document (the convention of the agreement measures, ``docs/agreement.md``).
+
+    Examples
+    --------
+    >>> a = AnnotationSet("A", {"d": (Span(0, 4, "x"), Span(4, 6, "x"))}, role="annotator")
+    >>> b = AnnotationSet("B", {"d": (Span(1, 5, "x"),), "e": ()}, role="annotator")
+    >>> m = majority_set([a, b])   # two annotators: both must agree
+    >>> m.get("d"), m.get("e")
+    ((Span(start=1, end=5, label='x'),), ())
+    >>> majority_set([a, b], min_votes=1).get("d")
+    (Span(start=0, end=6, label='x'),)
+    """
+    if not sets:
+        raise InputError("a majority needs at least one annotation set; got none")
+    if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
+                                  or min_votes < 1):
+        raise UsageError(f"The 'min_votes' parameter of majority_set must be a positive integer "
+                         f"or None. Got {min_votes!r} instead.")
+    docs: dict[str, None] = {}
+    for aset in sets:
+        docs.update(dict.fromkeys(aset.spans))
+    out: dict[str, tuple[Span, ...]] = {}
+    for doc in docs:
+        listing = [aset for aset in sets if doc in aset.spans]
+        need = min_votes if min_votes is not None else len(listing) // 2 + 1
+        by_label: dict[str, list[list[tuple[int, int]]]] = {}
+        for k, aset in enumerate(listing):
+            for sp in aset.spans[doc]:
+                if (label is not None and sp.label != label) or (
+                        aset.alternatives and sp.label == NOTHING):
+                    continue
+                lists = by_label.setdefault(sp.label, [[] for _ in listing])
+                lists[k].append((sp.start, sp.end))
+        spans = [Span(s, e, lab) for lab, lists in by_label.items()
+                 for s, e in _voted_runs(lists, need)]
+        out[doc] = tuple(sorted(spans))
+    return AnnotationSet(name, out, role="gold")
+
+
+# --- any measure over pairs --------------------------------------------------------------------
+
+def sub_study(study: Study, annotators: Sequence[str]) -> Study:
+    """The same study restricted to ``annotators`` (same labels and document lengths, so values
+    are comparable with the full study's); documents none of them lists are dropped.
+
+    >>> a = AnnotationSet("A", {"d": (Span(0, 2, "x"),)}, role="annotator")
+    >>> b = AnnotationSet("B", {"e": (Span(0, 2, "y"),)}, role="annotator")
+    >>> s = sub_study(Study.from_sets([a, b]), ["B"])
+    >>> s.annotators, s.docs, s.labels
+    (['B'], ['e'], ['x', 'y'])
+    """
+    who = list(annotators)
+    unknown = [a for a in who if a not in study.spans]
+    if unknown:
+        raise InputError(f"no annotator {unknown[0]!r} in the study (annotators: "
+                         f"{', '.join(study.annotators)})")
+    docs = [d for d in study.docs if any(d in study.spans[a] for a in who)]
+    return Study(who, docs, {d: study.lengths[d] for d in docs},
+                 {a: study.spans[a] for a in who}, list(study.labels),
+                 {d: study.length_known.get(d, False) for d in docs},
+                 [w for w in study.warnings if any(w.startswith(f"{a}:") for a in who)])
+
+
+def _measure(study: Study, measure: str, *, samples: int, seed: int,
+             progress: Progress | None, per_document: bool = True
+             ) -> PairwiseResult | ManyResult:
+    from core.metrics.agreement import compute
+
+    if measure == "unitizing-alpha" and not per_document:
+        return unitizing(study, per_document=False)
+    return compute(study, measure, samples=samples, seed=seed, progress=progress)
+
+
+def _check(measure: str, owner: str) -> None:
+    from core.metrics.agreement import MEASURES
+
+    check_choice("measure", owner, measure, MEASURES)
+
+
+def _scaled(progress: Progress | None, k: int, n: int) -> Progress | None:
+    """Progress of step ``k`` of ``n`` reported as progress of the whole."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(k * total + done, n * total)
+
+
+def pairwise(study: Study, measure: str, *, samples: int = 30, seed: int = 0,
+             progress: Progress | None = None, per_document: bool = True) -> PairwiseResult:
+    """``measure`` (a name of ``python -m core agree --measure``) for every annotator pair.
+
+    Pairwise measures are returned as they are (:func:`~core.metrics.agreement.compute`); a
+    many-annotator measure (:data:`MANY_MEASURES`) is computed on each pair alone
+    (:func:`sub_study`): for two annotators Fleiss' κ is Scott's π and γ is the two-annotator γ of
+    :func:`~core.metrics.agreement.gamma_matrix`. For :data:`ASYMMETRIC` measures
+    ``pairs[(a, b)]`` takes ``a`` as the reference; every other result is symmetric, one entry
+    per unordered pair. ``samples`` and ``seed`` are γ's; ``progress(done, total)`` is called as
+    the work advances. ``per_document=False`` may leave the per-document values out where
+    that saves time (unitizing α).
+
+    >>> a = AnnotationSet("A", {"d": (Span(0, 10, "x"),)}, role="annotator")
+    >>> b = AnnotationSet("B", {"d": (Span(0, 10, "x"), Span(12, 20, "y"))}, role="annotator")
+    >>> s = Study.from_sets([a, b], {"d": "0123456789 0123456789"})
+    >>> from core.metrics.agreement import unitizing
+    >>> pairwise(s, "unitizing-alpha").matrix()["B"]["A"] == unitizing(s).overall.value
+    True
+    """
+    _check(measure, "pairwise")
+    if len(study.annotators) < 2:
+        raise InputError(f"a pairwise matrix needs at least two annotators; got "
+                         f"{len(study.annotators)}")
+    if measure not in MANY_MEASURES:
+        result = _measure(study, measure, samples=samples, seed=seed, progress=None)
+        if progress is not None:
+            progress(1, 1)
+        assert isinstance(result, PairwiseResult)
+        return result
+    combos = list(combinations(study.annotators, 2))
+    pairs: dict[tuple[str, str], PairValue] = {}
+    params: dict[str, object] = {}
+    for k, (a, b) in enumerate(combos):
+        r = _measure(sub_study(study, [a, b]), measure, samples=samples, seed=seed,
+                     progress=_scaled(progress, k, len(combos)), per_document=per_document)
+        assert isinstance(r, ManyResult)
+        pairs[(a, b)] = PairValue(r.overall, dict(r.per_label), dict(r.per_document))
+        params = {k2: v for k2, v in r.params.items() if k2 in ("samples", "seed", "sampler")}
+    if progress is not None and not combos:
+        progress(1, 1)
+    return PairwiseResult(measure, list(study.annotators), pairs, symmetric=True,
+                          params={**params, "computed": "on each pair alone"})
+
+
+def _pair(result: PairwiseResult, reference: str, other: str) -> PairValue:
+    pv = result.pairs.get((reference, other))
+    if pv is None:
+        pv = result.pairs[(other, reference)]
+    return pv
+
+
+def against(study: Study, reference: str, *, measure: str, samples: int = 30, seed: int = 0,
+            progress: Progress | None = None) -> dict[str, PairValue]:
+    """Every other annotator of ``study`` against ``reference`` under ``measure``.
+
+    The value is the pair's entry of :func:`pairwise` on the two annotators alone, with
+    ``reference`` as the row (the gold side of span-F1: its ``extra`` holds precision and
+    recall of the annotator's spans against the reference's).
+
+    >>> g = AnnotationSet("gold", {"d": (Span(0, 10, "x"),)})
+    >>> a = AnnotationSet("A", {"d": (Span(0, 5, "x"),)}, role="annotator")
+    >>> r = against(Study.from_sets([g, a], {"d": "x" * 12}), "gold", measure="span-f1")
+    >>> r["A"].extra["precision"].value, r["A"].extra["recall"].value
+    (1.0, 0.5)
+    """
+    _check(measure, "against")
+    if reference not in study.annotators:
+        raise InputError(f"no annotator {reference!r} in the study (annotators: "
+                         f"{', '.join(study.annotators)})")
+    others = [a for a in study.annotators if a != reference]
+    out: dict[str, PairValue] = {}
+    if measure in ASYMMETRIC and others:
+        # One direction is enough: the reference is the gold side.
+        res = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
+                      only=[(reference, a) for a in others])
+        if progress is not None:
+            progress(1, 1)
+        return {a: res.pairs[(reference, a)] for a in others}
+    for k, a in enumerate(others):
+        res = pairwise(sub_study(study, [reference, a]), measure, samples=samples, seed=seed,
+                       progress=_scaled(progress, k, len(others)), per_document=False)
+        out[a] = _pair(res, reference, a)
+    if progress is not None and not others:
+        progress(1, 1)
+    return out
+
+
+def _free_name(base: str, taken: Sequence[str]) -> str:
+    name, k = base, 2
+    while name in taken:
+        name, k = f"{base} ({k})", k + 1
+    return name
+
+
+def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None,
+                     *, measure: str, label: str | None = None, min_votes: int | None = None,
+                     leave_one_out: bool = False, samples: int = 30, seed: int = 0,
+                     progress: Progress | None = None) -> dict[str, PairValue]:
+    """Every annotator against the majority of ``sets`` (:func:`majority_set`) under ``measure``.
+
+    With ``leave_one_out`` each annotator is scored against the majority of the *others* (its own
+    votes do not count in its reference; with three annotators that is the characters both
+    others marked); otherwise against the majority of all, which includes it and so flatters it.
+
+    >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
+    >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
+    >>> c = AnnotationSet("C", {"d": (Span(3, 6, "x"),)}, role="annotator")
+    >>> r = against_majority([a, b, c], measure="char-jaccard")
+    >>> [round(r[n].overall.value, 2) for n in "ABC"]
+    [1.0, 1.0, 0.5]
+    >>> r = against_majority([a, b, c], measure="char-jaccard", leave_one_out=True)
+    >>> [round(r[n].overall.value, 2) for n in "ABC"]
+    [0.5, 0.5, 0.5]
+    """
+    _check(measure, "against_majority")
+    if len(sets) < 2:
+        raise InputError(f"a majority needs at least two annotation sets; got {len(sets)}")
+    names = [s.name for s in sets]
+    ref = _free_name("majority", names)
+    if not leave_one_out:
+        maj = majority_set(sets, label=label, min_votes=min_votes, name=ref)
+        study = Study.from_sets([maj, *sets], texts, label=label)
+        return against(study, ref, measure=measure, samples=samples, seed=seed,
+                       progress=progress)
+    out: dict[str, PairValue] = {}
+    for k, aset in enumerate(sets):
+        others = [s for s in sets if s.name != aset.name]
+        maj = majority_set(others, label=label, min_votes=min_votes, name=ref)
+        study = Study.from_sets([maj, aset], texts, label=label)
+        out[aset.name] = against(study, ref, measure=measure, samples=samples, seed=seed,
+                                 progress=_scaled(progress, k, len(sets)))[aset.name]
+    return out
+
+
+# --- documents by disagreement -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DocDisagreement:
+    """One document's agreement under one measure.
+
+    ``value``: the many-annotator value when one was given, else the mean over the pairs
+    (:meth:`PairwiseResult.document_ranking`); ``None`` with a ``reason`` when undefined.
+    ``pair`` / ``pair_value``: the annotator pair that agrees least in this document (``None``
+    when no pair has a defined value); for asymmetric measures the first is the reference.
+    ``pairs``: how many pairs had a defined value here.
+    """
+
+    doc: str
+    value: float | None
+    reason: str | None = None
+    pair: tuple[str, str] | None = None
+    pair_value: float | None = None
+    pairs: int = 0
+
+
+def rank_documents(pairs: PairwiseResult | None = None, many: ManyResult | None = None
+                   ) -> list[DocDisagreement]:
+    """Documents from most to least disagreement (lowest value first), undefined ones last.
+
+    Give the pairwise result of a measure, its many-annotator result, or both (then the value is
+    the many-annotator one and the pairs name the least agreeing pair).
+
+    >>> a = AnnotationSet("A", {"d": (Span(0, 4, "x"),), "e": (Span(0, 4, "x"),)})
+    >>> b = AnnotationSet("B", {"d": (Span(0, 4, "x"),), "e": (Span(2, 4, "x"),)})
+    >>> from core.metrics.agreement import char_agreement
+    >>> _, jac = char_agreement(Study.from_sets([a, b]))
+    >>> [(r.doc, r.value, r.pair) for r in rank_documents(jac)]
+    [('e', 0.5, ('A', 'B')), ('d', 1.0, ('A', 'B'))]
+    """
+    if pairs is None and many is None:
+        raise InputError("rank_documents needs a pairwise result, a many-annotator result or "
+                         "both")
+    docs: dict[str, None] = {}
+    if many is not None:
+        docs.update(dict.fromkeys(many.per_document))
+    worst: dict[str, tuple[tuple[str, str], float]] = {}
+    defined: dict[str, int] = {}
+    first_reason: dict[str, str] = {}
+    if pairs is not None:
+        for key, pv in pairs.pairs.items():
+            for doc, agr in pv.per_document.items():
+                docs.setdefault(doc, None)
+                if agr.value is None:
+                    if agr.reason:
+                        first_reason.setdefault(doc, agr.reason)
+                    continue
+                defined[doc] = defined.get(doc, 0) + 1
+                if doc not in worst or agr.value < worst[doc][1]:
+                    worst[doc] = (key, agr.value)
+    means = dict(pairs.document_ranking()) if pairs is not None else {}
+    rows: list[DocDisagreement] = []
+    for doc in docs:
+        pair, pair_value = worst.get(doc, (None, None))
+        if many is not None:
+            agr = many.per_document.get(doc) or undefined(
+                "left out of the many-annotator value: not every annotator lists this document")
+        elif doc in means:
+            agr = Agreement(means[doc])
+        else:
+            agr = undefined(first_reason.get(doc, "undefined for every pair"))
+        rows.append(DocDisagreement(doc, agr.value, agr.reason, pair, pair_value,
+                                    defined.get(doc, 0)))
+    order = {d: i for i, d in enumerate(docs)}
+    return sorted(rows, key=lambda r: (r.value is None,
+                                       r.value if r.value is not None else 0.0, order[r.doc]))
+
+
+# --- everything the page shows for one measure -------------------------------------------------
+
+@dataclass(frozen=True)
+class MeasureView:
+    """One measure over a panel of sets: the pairwise matrix (:func:`pairwise`), the value of all
+    sets together (many-annotator measures only), each set against the gold and against the
+    majority (:func:`against`, :func:`against_majority`) and the documents ranked
+    (:func:`rank_documents`)."""
+
+    measure: str
+    pairwise: PairwiseResult
+    many: ManyResult | None
+    gold: dict[str, PairValue] | None
+    majority: dict[str, PairValue]
+    ranking: list[DocDisagreement]
+
+
+def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None, *,
+                 measure: str, label: str | None = None, gold: AnnotationSet | None = None,
+                 leave_one_out: bool = False, samples: int = 30, seed: int = 0,
+                 progress: Progress | None = None) -> MeasureView:
+    """:class:`MeasureView` of ``measure`` over ``sets`` (only ``label`` when given).
+
+    ``gold``: the set each of ``sets`` is scored against (a set of that name among ``sets`` is
+    left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``: γ's.
+
+    >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
+    >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
+    >>> g = AnnotationSet("gold", {"d": (Span(0, 3, "x"),)})
+    >>> v = measure_view([a, b], {"d": "z" * 8}, measure="char-jaccard", gold=g)
+    >>> v.pairwise.matrix()["A"]["B"], v.gold["A"].overall.value, v.majority["B"].overall.value
+    (1.0, 0.5, 1.0)
+    """
+    _check(measure, "measure_view")
+    steps = 4
+
+    def step(k: int) -> Progress | None:
+        return _scaled(progress, k, steps)
+
+    study = Study.from_sets(sets, texts, label=label)
+    pw = pairwise(study, measure, samples=samples, seed=seed, progress=step(0))
+    many = None
+    if measure in MANY_MEASURES:
+        res = _measure(study, measure, samples=samples, seed=seed, progress=step(1))
+        assert isinstance(res, ManyResult)
+        many = res
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        gstudy = Study.from_sets([gold, *others], texts, label=label)
+        gold_res = against(gstudy, gold.name, measure=measure, samples=samples, seed=seed,
+                           progress=step(2))
+    maj = against_majority(sets, texts, measure=measure, label=label,
+                           leave_one_out=leave_one_out, samples=samples, seed=seed,
+                           progress=step(3))
+    if progress is not None:
+        progress(steps, steps)
+    return MeasureView(measure, pw, many, gold_res, maj, rank_documents(pw, many))

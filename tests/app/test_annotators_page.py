@@ -1,0 +1,342 @@
+"""Annotators page: it runs on every kind of start, and every number it shows is the one
+core.metrics.agreement computes (matrix cells, many-annotator values, γ with its seed and
+samples, each annotator against the gold and the majority, the document ranking); lanes are one
+per annotator and escaped; injected selections drive the drawing and the link."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.metrics.agreement import (
+    Study,
+    against,
+    against_majority,
+    fleiss_text,
+    gamma,
+    krippendorff_text,
+    pairwise,
+    rank_documents,
+    unitizing,
+)
+from core.model import AnnotationSet
+from ui import state
+
+PAGE = "pages/annotators.py"
+APP = Path(__file__).resolve().parents[2] / "app.py"
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(h.proto.body for h in at.html)
+
+
+def _figures(at: AppTest) -> list[dict[str, Any]]:
+    return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+
+
+def _heatmap_z(at: AppTest) -> list[list[float | None]]:
+    fig = _figures(at)[0]
+    return fig["data"][1]["z"]
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _custom_app(sets: list[AnnotationSet], texts: dict[str, str | None],
+                params: dict[str, Any] | None = None) -> AppTest:
+    """The app on a workspace of ``sets`` (injected as an upload), on this page."""
+    report = state.FileReport("custom.json", "test", "gold", "custom", texts, tuple(sets))
+    ws = state.build_workspace([report], key=f"test:custom:{id(sets)}", title="custom",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    return at.switch_page(PAGE).run()
+
+
+def _wait_for_gamma(at: AppTest, timeout: float = 90) -> AppTest:
+    """Rerun until the background γ is shown (AppTest does not run the polling fragment)."""
+    deadline = time.time() + timeout
+    while _metric(at, "γ") == "…":
+        assert time.time() < deadline, "γ did not finish"
+        time.sleep(0.3)
+        at.run()
+    return at
+
+
+def _ws(at: AppTest):  # -> state.Workspace
+    if at.session_state[state.K_SOURCE] == "upload":
+        return at.session_state[state.K_UPLOAD_WS]
+    return state.load_sample(state.DEFAULT_SAMPLE)
+
+
+# ---- starts -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", ["handmade", "sample"])
+def test_page_runs_without_exception(make_app, has_sample: bool, data: str) -> None:
+    if data == "sample" and not has_sample:
+        pytest.skip("no sample_data/ in this checkout")
+    at = make_app(PAGE, data=data)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "👥 Annotators"
+    assert len(_figures(at)) >= 2  # matrix, bars (and the alignment)
+
+
+def test_empty_start_points_to_the_data_page(make_app) -> None:
+    at = make_app(PAGE, data="empty")
+    assert not at.exception
+    assert any("at least two annotation sets" in i.value for i in at.info)
+    assert any("data" in str(p.proto.page).lower() for p in at.get("page_link"))
+
+
+def test_fewer_than_two_chosen_sets_gives_the_info_message(make_app) -> None:
+    at = make_app(PAGE, params={state.K_ANN_SETS: "gold"})
+    assert not at.exception
+    assert at.multiselect(key=state.K_ANN_SETS).value == ["gold"]
+    assert any("Pick at least two annotation sets" in i.value for i in at.info)
+    assert not at.get("plotly_chart")
+
+
+def test_a_single_loaded_set_gives_the_info_message(handmade) -> None:
+    texts, sets = handmade
+    at = _custom_app(sets[:1], texts)
+    assert not at.exception
+    assert any("at least two annotation sets" in i.value for i in at.info)
+
+
+def test_the_sample_defaults_to_its_annotators_and_its_gold(make_app, has_sample) -> None:
+    if not has_sample:
+        pytest.skip("no sample_data/ in this checkout")
+    at = make_app(PAGE, data="sample")
+    assert at.multiselect(key=state.K_ANN_SETS).value == [
+        "annotator_1", "annotator_2", "annotator_3"]
+    assert at.selectbox(key=state.K_ANN_GOLD).value == "gold"
+    assert at.selectbox(key=state.K_ANN_MEASURE).value == "char-kappa"
+
+
+# ---- numbers equal core -------------------------------------------------------------------------
+
+
+def test_matrix_cells_are_the_pairwise_values_core_computes(make_app, handmade) -> None:
+    at = make_app(PAGE, params={state.K_ANN_MEASURE: "span-f1", state.K_ANN_CELL: "recall"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key=state.K_ANN_CELL).value == "recall"
+    texts, sets = handmade
+    expected = pairwise(Study.from_sets(sets, texts), "span-f1").matrix("recall")
+    names = [s.name for s in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    assert any("Row = reference" in c.value for c in at.caption)
+
+
+def test_many_annotator_values_are_core_values(make_app, handmade, frame) -> None:
+    at = _wait_for_gamma(make_app(PAGE))
+    texts, sets = handmade
+    s = Study.from_sets(sets, texts)
+    shown = frame(at, "measure", "value", "± 2 sd").set_index("measure")["value"]
+    assert shown["fleiss-kappa"] == pytest.approx(fleiss_text(s).overall.value)
+    assert shown["krippendorff-alpha"] == pytest.approx(krippendorff_text(s).overall.value)
+    assert shown["unitizing-alpha"] == pytest.approx(unitizing(s).overall.value)
+    assert shown["gamma"] == pytest.approx(gamma(s, samples=30, seed=0).overall.value)
+    assert _metric(at, "Fleiss' κ") == f"{fleiss_text(s).overall.value:.3f}"
+
+
+def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, frame) -> None:
+    at = make_app(PAGE, params={state.K_ANN_SEED: "3", state.K_ANN_SAMPLES: "7"})
+    at = _wait_for_gamma(at)
+    texts, sets = handmade
+    s = Study.from_sets(sets, texts)
+    g = gamma(s, samples=7, seed=3)
+    assert _metric(at, "γ") == f"{g.overall.value:.3f}"
+    assert any("7 samples · seed 3" in c.value for c in at.caption)
+    sd = 2 * g.overall.stats["gamma_mc_sd"]
+    assert any(f"± {sd:.3f} · 7 samples" in c.value for c in at.caption)
+    row = frame(at, "measure", "samples", "seed").set_index("measure").loc["gamma"]
+    assert (row["samples"], row["seed"]) == (7, 3)
+
+
+def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) -> None:
+    at = make_app(PAGE, params={state.K_ANN_MEASURE: "gamma", state.K_ANN_SAMPLES: "5"})
+    deadline = time.time() + 120
+    while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma")
+                  for f in _figures(at)):
+        assert time.time() < deadline
+        time.sleep(0.3)
+        at.run()
+    assert not at.exception
+    texts, sets = handmade
+    expected = pairwise(Study.from_sets(sets, texts), "gamma", samples=5, seed=0).matrix()
+    names = [s.name for s in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    assert "5 samples, seed 0" in _figures(at)[0]["layout"]["title"]["text"]
+
+
+def test_each_annotator_against_gold_and_majority_is_core(make_app, handmade, frame) -> None:
+    at = make_app(PAGE, params={state.K_ANN_MEASURE: "span-f1"})
+    texts, sets = handmade
+    gold, others = sets[0], sets[1:]
+    vs_gold = against(Study.from_sets([gold, *others], texts), "gold", measure="span-f1")
+    vs_maj = against_majority(sets, texts, measure="span-f1")
+    table = frame(at, "annotator", "against", "P", "R", "F1")
+    for _, row in table.iterrows():
+        pv = (vs_gold if row["against"] == "gold" else vs_maj)[row["annotator"]]
+        assert row["P"] == pytest.approx(pv.extra["precision"].value)
+        assert row["R"] == pytest.approx(pv.extra["recall"].value)
+        assert row["F1"] == pytest.approx(pv.overall.value)
+    assert sorted(table[table["against"] == "gold"]["annotator"]) == ["system_a", "system_b"]
+    assert len(table[table["against"] == "majority"]) == 3
+
+
+def test_leave_one_out_majority_is_core(make_app, handmade, frame) -> None:
+    at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-jaccard", state.K_ANN_LOO: "true"})
+    assert at.toggle(key=state.K_ANN_LOO).value is True
+    texts, sets = handmade
+    vs_maj = against_majority(sets, texts, measure="char-jaccard", leave_one_out=True)
+    table = frame(at, "annotator", "against", "char-jaccard")
+    maj = table[table["against"] == "majority"].set_index("annotator")["char-jaccard"]
+    for name, pv in vs_maj.items():
+        assert maj[name] == pytest.approx(pv.overall.value)
+
+
+def test_ranking_is_core_rank_documents(make_app, handmade, frame) -> None:
+    at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-kappa"})
+    texts, sets = handmade
+    rows = rank_documents(pairwise(Study.from_sets(sets, texts), "char-kappa"))
+    table = frame(at, "rank", "document", "char-kappa", "least agreeing pair")
+    assert list(table["document"]) == [r.doc for r in rows]
+    assert list(table["char-kappa"]) == pytest.approx([r.value for r in rows])
+
+
+def test_label_filter_reaches_every_measure(make_app, handmade, frame) -> None:
+    at = make_app(PAGE, params={state.K_ANN_LABEL: "Fear"})
+    assert at.selectbox(key=state.K_ANN_LABEL).value == "Fear"
+    texts, sets = handmade
+    s = Study.from_sets(sets, texts, label="Fear")
+    shown = frame(at, "measure", "value", "± 2 sd").set_index("measure")["value"]
+    assert shown["fleiss-kappa"] == pytest.approx(fleiss_text(s).overall.value)
+    assert "Loaded" not in _html(at).split('class="ss-legend"')[1].split("</div>")[0]
+
+
+def test_undefined_cells_show_their_reason(handmade, frame) -> None:
+    texts, sets = handmade
+    empty = {d: () for d in texts}
+    blank = [AnnotationSet("e1", empty, "annotator"), AnnotationSet("e2", empty, "annotator")]
+    at = _custom_app([sets[0], *blank], texts, {state.K_ANN_SETS: ["e1", "e2", "gold"]})
+    assert not at.exception, [e.value for e in at.exception]
+    why = frame(at, "pair", "undefined because")
+    assert list(why["pair"]) == ["e1 · e2"]
+    assert "neither annotator marked it" in why["undefined because"].iloc[0]
+    fig = _figures(at)[0]
+    assert fig["data"][0]["text"][0][1] == "n/a"  # the grey layer writes n/a in the cell
+    assert "neither annotator marked it" in fig["data"][0]["customdata"][0][1]
+
+
+# ---- lanes, selection, links --------------------------------------------------------------------
+
+
+def test_one_lane_per_annotator_plus_gold_and_majority(make_app, has_sample) -> None:
+    if not has_sample:
+        pytest.skip("no sample_data/ in this checkout")
+    at = make_app(PAGE, data="sample", params={state.K_ANN_DOC: "4"})
+    assert at.selectbox(key=state.K_ANN_DOC).value == "4"
+    body = _html(at)
+    for dom_id in ("lane-gold", "lane-0", "lane-1", "lane-2", "lane-majority"):
+        assert f'id="{dom_id}"' in body
+    assert 'id="lane-3"' not in body
+    names = [m.value for m in at.markdown if m.value.startswith("**")]
+    assert [n.split("**")[1] for n in names[:5]] == [
+        "gold", "annotator_1", "annotator_2", "annotator_3", "majority"]
+
+
+def test_markup_in_text_and_labels_stays_text_in_the_lanes(make_app) -> None:
+    at = make_app(PAGE, params={state.K_ANN_DOC: "doc10"})
+    body = _html(at)
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in body
+    assert "<script" not in body and "<img" not in body
+    assert "&lt;b&gt;bold&lt;/b&gt;" in body
+
+
+def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_app) -> None:
+    at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-kappa"})
+    at.session_state[state.K_ANN_RANK_TABLE] = {
+        "selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = _ws(at)
+    sets = [ws.sets[n] for n in ("gold", "system_a", "system_b")]
+    top = rank_documents(pairwise(Study.from_sets(sets, ws.corpus.texts), "char-kappa"))[0]
+    assert at.selectbox(key=state.K_ANN_DOC).value == top.doc
+    links = [p.proto for p in at.get("page_link")]
+    link = next(p for p in links if "documents" in p.page)
+    assert f"Open {top.doc} on the Documents page: {top.pair[0]} vs {top.pair[1]}" in link.label
+    assert f"doc={top.doc}" in link.query_string
+    assert f"a={top.pair[0]}" in link.query_string and f"b={top.pair[1]}" in link.query_string
+
+
+def test_a_document_some_set_does_not_list_gets_its_own_gamma(handmade) -> None:
+    from core.metrics.agreement import gamma_alignment
+
+    texts, sets = handmade
+    # system_b does not list doc10: its γ is computed for the two sets that do.
+    at = _custom_app(sets, texts, {state.K_ANN_DOC: "doc10", state.K_ANN_SAMPLES: "9"})
+    al = gamma_alignment(Study.from_sets(sets, texts), "doc10", samples=9, seed=0)
+    assert any(f"γ of this document = {al['gamma']['value']:.3f} (9 samples" in c.value
+               for c in at.caption)
+    assert any("does not list this document" in m.value for m in at.markdown)
+
+
+def test_alignment_of_the_document_is_core_gamma_alignment(make_app, handmade, frame) -> None:
+    from core.metrics.agreement import gamma_alignment
+
+    at = _wait_for_gamma(make_app(PAGE, params={state.K_ANN_DOC: "doc1"}))
+    texts, sets = handmade
+    # The document's γ comes from the corpus γ's breakdown: the value gamma_alignment gives.
+    al = gamma_alignment(Study.from_sets(sets, texts), "doc1", samples=30, seed=0)
+    table = frame(at, "#", "disorder")
+    assert list(table["disorder"]) == pytest.approx([r["disorder"] for r in al["alignments"]])
+    assert any(f"γ of this document = {al['gamma']['value']:.3f} (30 samples, seed 0" in c.value
+               for c in at.caption)
+
+
+# ---- background jobs ----------------------------------------------------------------------------
+
+
+def test_jobs_a_run_no_longer_shows_are_cancelled_unless_started(handmade) -> None:
+    from concurrent.futures import Future
+
+    from ui import annotators as ann
+
+    memory: dict[str, Any] = {}
+    old, new = ann.Job("old"), ann.Job("new")
+    old.future, new.future = Future(), Future()
+    ann.shown([old], memory=memory)
+    ann.shown([new, None], memory=memory)
+    assert old.future.cancelled() and not new.future.cancelled()
+    assert not old.done()  # a cancelled job is not "done": the page would wait for it
+    started = ann.Job("started")
+    started.future = Future()
+    started.future.set_running_or_notify_cancel()
+    ann.shown([started], memory=memory)
+    ann.shown([new], memory=memory)
+    assert not started.future.cancelled()
+    # Asked for again, a cancelled job is queued again and finishes with core's value.
+    texts, sets = handmade
+    s = Study.from_sets(sets, texts)
+    job = ann.Job("γ", "gamma", {"study": s, "samples": 3, "seed": 1})
+    job.future = Future()
+    job.future.cancel()
+    ann.shown([job], memory=memory)
+    assert job.future.result(timeout=120)["gamma"].overall.value == pytest.approx(
+        gamma(s, samples=3, seed=1).overall.value)
+    assert job.done() and job.error() is None
