@@ -97,6 +97,7 @@ VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
 MATCHES = ("sum", "best")
 SI_LABEL = "propaganda"
 _START_END = attrgetter("start", "end")
+_LABEL = attrgetter("label")
 DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
 
 CARD = __doc__
@@ -210,8 +211,10 @@ def _arrays(
     doc_ids = np.fromiter((doc_index[d] for d in spans), dtype=np.int64, count=len(spans))
     doc_arr = np.repeat(doc_ids, counts)
     bounds = np.fromiter(chain.from_iterable(map(_START_END, flat)), dtype=np.int64, count=2 * n)
-    labels = np.fromiter((label_index.setdefault(s.label, len(label_index)) for s in flat),
-                         dtype=np.int64, count=n)
+    names = list(map(_LABEL, flat))
+    for name in dict.fromkeys(names):  # new labels get the next index, in order of appearance
+        label_index.setdefault(name, len(label_index))
+    labels = np.fromiter(map(label_index.__getitem__, names), dtype=np.int64, count=n)
     starts, ends = bounds[0::2], bounds[1::2]
     if n and np.any(doc_arr[1:] < doc_arr[:-1]):
         order = np.argsort(doc_arr, kind="stable")
