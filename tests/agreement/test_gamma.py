@@ -185,3 +185,21 @@ def test_gamma_from_docs_reports_monte_carlo_spread() -> None:
     doc = gamma_document(c, Dissimilarity(), ["x", "y"], samples=20, seed=1)
     g = gamma_from_docs([doc], 2, 20)
     assert g.stats["samples"] == 20 and g.stats["gamma_mc_sd"] > 0
+
+
+def test_corpus_gamma_does_not_depend_on_the_number_of_worker_processes() -> None:
+    from core.metrics.agreement import Study, gamma
+    from core.metrics.agreement import measures as ms
+    from core.model import AnnotationSet, Span
+
+    sets = [AnnotationSet(name, {f"d{i}": tuple(Span(10 * k + (i + j) % 3, 10 * k + 6 + j % 2,
+                                                      "ab"[(k + j) % 2]) for k in range(4))
+                                 for i in range(6)}, role="annotator")
+            for j, name in enumerate(["A", "B", "C"])]
+    study = Study.from_sets(sets)
+    one = gamma(study, samples=5, seed=2, workers=1)
+    ms._GAMMA_CACHE.clear()
+    two = gamma(study, samples=5, seed=2, workers=2)
+    assert one.overall.value == two.overall.value
+    assert {d: v.value for d, v in one.per_document.items()} == {
+        d: v.value for d, v in two.per_document.items()}

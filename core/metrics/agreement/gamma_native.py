@@ -232,6 +232,10 @@ def _branch_and_bound(n_bits: int, masks: Sequence[int], costs: Sequence[float],
     seen: dict[int, float] = {}
     nodes = 0
     pick: list[int] = []
+    # per lowest bit, the options as (mask, cost, share of the bound, index): tuples unpack
+    # faster than four list lookups in the innermost loop
+    branches = {low: [(masks[k], costs[k], share_sum[k], k) for k in ks]
+                for low, ks in by_low.items()}
 
     def dfs(rem: int, cost: float, bound: float) -> bool:
         nonlocal best_cost, best_pick, nodes
@@ -245,17 +249,16 @@ def _branch_and_bound(n_bits: int, masks: Sequence[int], costs: Sequence[float],
         if seen.get(rem, math.inf) <= cost + 1e-12:
             return True
         seen[rem] = cost
-        for k in by_low[(rem & -rem).bit_length() - 1]:
-            if masks[k] & rem != masks[k]:
-                continue
-            rest = bound - share_sum[k]
-            if cost + costs[k] + rest >= best_cost - 1e-12:
+        limit = best_cost - 1e-12 - cost
+        for mask, c_k, s_k, k in branches[(rem & -rem).bit_length() - 1]:
+            if mask & rem != mask or c_k + bound - s_k >= limit:
                 continue
             pick.append(k)
-            ok = dfs(rem & ~masks[k], cost + costs[k], rest)
+            ok = dfs(rem & ~mask, cost + c_k, bound - s_k)
             pick.pop()
             if not ok:
                 return False
+            limit = best_cost - 1e-12 - cost
         return True
 
     full = (1 << n_bits) - 1

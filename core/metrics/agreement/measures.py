@@ -357,9 +357,74 @@ def _continua(study: Study, annotators: Sequence[str], docs: Sequence[str]
     return out
 
 
+@dataclass(frozen=True)
+class _GammaJob:
+    """What every document's γ computation shares (sent once to each worker process)."""
+
+    diss: g.Dissimilarity
+    labels: tuple[str, ...]
+    samples: int
+    seed: int
+    sampler: g.Sampler
+    cats: tuple[int | None, ...]
+
+    def __call__(self, chunk: Sequence[tuple[str, g.Continuum]]) -> list[g.DocGamma]:
+        return [g.gamma_document(c, self.diss, list(self.labels), samples=self.samples,
+                                 seed=self.seed, key=d, sampler=self.sampler,
+                                 categories=list(self.cats)) for d, c in chunk]
+
+
+GAMMA_PARALLEL_MIN = 2000
+"""Documents × chance samples from which γ is computed in parallel worker processes."""
+
+
+def _run_gamma_jobs(job: _GammaJob, items: list[tuple[str, g.Continuum]], workers: int | None,
+                    progress: g.Progress | None, total: int) -> list[g.DocGamma]:
+    """Each document's γ parts, in document order, on ``workers`` processes (default: one per
+    core when the corpus is large enough to pay for starting them).
+
+    Every document's chance samples come from its own seeded generator (``seed``, document id),
+    so the result does not depend on the number of workers or on the order of completion.
+    """
+    import os
+
+    n = workers if workers is not None else (
+        min(os.cpu_count() or 1, 8) if len(items) * job.samples >= GAMMA_PARALLEL_MIN else 1)
+    n = max(1, min(n, len(items)))
+    if n == 1:
+        out = []
+        for k, item in enumerate(items, 1):
+            out.extend(job([item]))
+            if progress is not None:
+                progress(k * job.samples, total)
+        return out
+    import multiprocessing as mp
+    import threading
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # fork is cheap and safe in a single-threaded process (the command line, the dashboard's
+    # worker); a process running other threads (a web server) starts clean interpreters.
+    method = "fork" if threading.active_count() == 1 else "spawn"
+    chunks = [items[i::n * 8] for i in range(n * 8)]  # interleaved: similar costs per chunk
+    results: dict[int, list[g.DocGamma]] = {}
+    done = 0
+    with ProcessPoolExecutor(n, mp_context=mp.get_context(method)) as pool:
+        futures = {pool.submit(job, chunk): i for i, chunk in enumerate(chunks) if chunk}
+        for fut in as_completed(futures):
+            i = futures[fut]
+            results[i] = fut.result()
+            done += len(chunks[i]) * job.samples
+            if progress is not None:
+                progress(done, total)
+    by_doc = {dg_doc: dg for i, chunk in enumerate(chunks) if chunk
+              for (dg_doc, _), dg in zip(chunk, results[i], strict=True)}
+    return [by_doc[d] for d, _ in items]
+
+
 def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: int,
                 sampler: g.Sampler, diss: g.Dissimilarity, with_cat: bool,
-                progress: g.Progress | None) -> tuple[list[g.DocGamma], list[str]]:
+                progress: g.Progress | None, workers: int | None = None
+                ) -> tuple[list[g.DocGamma], list[str]]:
     docs = study.common_docs(annotators)
     continua = _continua(study, annotators, docs)
     cats: list[int | None] = [None, *range(len(study.labels))] if with_cat else []
@@ -373,14 +438,9 @@ def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: 
             progress(1, 1)
         return hit
     total = max(1, len(docs) * samples)
-    done = 0
-    out: list[g.DocGamma] = []
-    for d, c in zip(docs, continua, strict=True):
-        out.append(g.gamma_document(c, diss, study.labels, samples=samples, seed=seed,
-                                    key=d, sampler=sampler, categories=cats))
-        done += samples
-        if progress is not None:
-            progress(done, total)
+    job = _GammaJob(diss, tuple(study.labels), samples, seed, sampler, tuple(cats))
+    out = _run_gamma_jobs(job, list(zip(docs, continua, strict=True)), workers,
+                          progress, total)
     if len(_GAMMA_CACHE) >= _CACHE_SIZE:
         _GAMMA_CACHE.pop(next(iter(_GAMMA_CACHE)))
     _GAMMA_CACHE[key] = (out, docs)
@@ -390,12 +450,15 @@ def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: 
 def gamma(study: Study, *, samples: int = 30, seed: int = 0, sampler: g.Sampler = "statistical",
           dissimilarity: g.Dissimilarity | None = None, categorical: bool = False,
           annotators: Sequence[str] | None = None,
-          progress: Callable[[int, int], None] | None = None) -> ManyResult:
+          progress: Callable[[int, int], None] | None = None,
+          workers: int | None = None) -> ManyResult:
     """Corpus γ of all (or the given) annotators; with ``categorical``, γ-cat (the headline of
     the returned result) and γ-k per label instead.
 
     Pooled over documents every annotator covers (reference §2.1 c); per document: that
     document's own γ from the same samples. Results are cached by content and parameters.
+    ``workers`` processes share the documents (default: one per core for large corpora); the
+    value does not depend on it.
     """
     _need_two(study)
     if samples < 1:
@@ -404,7 +467,8 @@ def gamma(study: Study, *, samples: int = 30, seed: int = 0, sampler: g.Sampler 
     diss = dissimilarity or g.Dissimilarity()
     t0 = time.perf_counter()
     docs_g, docs = _gamma_docs(study, who, samples=samples, seed=seed, sampler=sampler,
-                               diss=diss, with_cat=categorical, progress=progress)
+                               diss=diss, with_cat=categorical, progress=progress,
+                               workers=workers)
     params = {"samples": samples, "seed": seed, "sampler": sampler, "alpha": diss.alpha,
               "beta": diss.beta, "delta_empty": diss.delta_empty, "documents": len(docs),
               "documents_left_out": len(study.docs) - len(docs), "aggregation": "pooled"}
