@@ -89,7 +89,9 @@ st.caption("weight pooled: the text's share of all gold and predicted spans, i.e
            "Martino's pooled sums; weight averaged: 1/N, its weight in MAFALDA's average.")
 if picked is not None:
     # The sets, level and variant are bound here under the Documents page's own keys, so they
-    # travel in session state; switch_page cannot set query parameters bound on this page.
+    # travel in session state. switch_page may neither set nor clear query parameters bound on
+    # this page: it gets the unbound ones explicitly (an empty mapping would do as well).
     st.session_state[state.K_DOC] = picked
     st.session_state[state.K_METRIC] = "mafalda"
-    st.switch_page("pages/documents.py")
+    st.switch_page("pages/documents.py",
+                   query_params={state.K_DOC: picked, state.K_METRIC: "mafalda"})

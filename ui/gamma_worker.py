@@ -19,6 +19,9 @@ from typing import Any
 
 _QUEUE: Any = None
 
+LONG_JOB = 20_000
+"""Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
+
 
 def init(queue: Any) -> None:
     """Worker initialiser: keep the progress queue; exit when the parent process goes away."""
@@ -61,7 +64,9 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
     report = _reporter(job_id)
     if task == "gamma":
         study, samples, seed = kwargs["study"], kwargs["samples"], kwargs["seed"]
-        g = gamma(study, samples=samples, seed=seed, progress=report)
+        # A short job may use every core; a long one leaves a core to the server's page runs.
+        workers = None if len(study.docs) * samples <= LONG_JOB else 1
+        g = gamma(study, samples=samples, seed=seed, progress=report, workers=workers)
         # γ-cat reuses the chance alignments γ kept (core's cache lives in this process).
         cat = gamma(study, samples=samples, seed=seed, categorical=True)
         return {"gamma": g, "gamma-cat": cat}

@@ -29,7 +29,10 @@ def test_waterfall_and_scatter_render_without_console_errors(
     _open(page, app_url, st_ui, "b=system_a")
     bars = page.locator(".st-key-diff_waterfall .js-plotly-plot .bars .point")
     assert bars.count() >= 6  # merged, no merging, 2021, best match, average, ..., MAFALDA
-    assert page.get_by_text("Martino, SemEval-2021").first.is_visible()
+    ticks = page.evaluate("() => document.querySelector("
+                          "'.st-key-diff_waterfall .js-plotly-plot').data[0].x")
+    shown = [t.replace("<br>", " ") for t in ticks]
+    assert "Martino, SemEval-2021" in shown and "MAFALDA, level 2" in shown
     st_ui.shot(page, "page_metric_differences")
     assert st_ui.app_errors(page) == []
 
