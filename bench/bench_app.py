@@ -171,7 +171,11 @@ def run(n_docs: int, n_spans: int, repeat: int) -> dict[str, Any]:
                 browser.close()
         finally:
             proc.terminate()
-            proc.wait(timeout=20)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=20)
     cold = steps[:len(NAV)]
     warm = [t for (_, t) in steps[len(NAV):]]  # after each page's first (cold-cache) visit
     return {

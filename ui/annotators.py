@@ -19,6 +19,7 @@ in the script run (:func:`measure_view`).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import multiprocessing
@@ -163,6 +164,7 @@ def _worker() -> _Worker:
     executor = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=gamma_worker.init,
                                    initargs=(queue,))
     worker = _Worker(executor, {}, itertools.count(1))
+    _stop_at_exit(executor)
 
     def drain() -> None:
         while True:
@@ -176,6 +178,24 @@ def _worker() -> _Worker:
 
     threading.Thread(target=drain, daemon=True, name="spanscope-progress").start()
     return worker
+
+
+def _stop_at_exit(executor: ProcessPoolExecutor) -> None:
+    """Kill the worker when the server exits.
+
+    concurrent.futures joins its worker processes at interpreter shutdown, so a server stopped
+    (Ctrl+C, SIGTERM) during a long γ would wait for it to finish. Hooks registered with
+    ``threading._register_atexit`` run in reverse order of registration and before that join;
+    where the hook is missing (a future Python), ``atexit`` is the fallback.
+    """
+    def stop() -> None:
+        for proc in list((getattr(executor, "_processes", None) or {}).values()):
+            proc.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    register = getattr(threading, "_register_atexit", None)
+    with contextlib.suppress(RuntimeError):  # the interpreter is already shutting down
+        (register or atexit.register)(stop)
 
 
 @contextlib.contextmanager
