@@ -376,19 +376,49 @@ class JsonLocator:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._pos: dict[tuple[str | int, ...], int] | None = None
-        self._newlines: list[int] = []
+        self._pos: dict[tuple[str | int, ...], int] = {}
+        self._newlines: list[int] | None = None
+        self._items: list[int] | None = None  # start offsets of a top-level array's elements
+        self._scanned: set[int] = set()  # elements (or -1: the whole text) already scanned
 
     def line(self, *path: str | int) -> int | None:
-        """The 1-based line where the value at ``path`` starts (None if unknown)."""
-        if self._pos is None:
-            self._pos = {}
-            self._newlines = [i for i, ch in enumerate(self.text) if ch == "\n"]
-            # The text parsed as JSON already; a locator failure only loses a line number.
-            with contextlib.suppress(IndexError, ValueError, RecursionError):
-                self._scan(self._skip(0), ())
+        """The 1-based line where the value at ``path`` starts (None if unknown).
+
+        A top-level array is indexed once with the C decoder (``raw_decode`` per element) and
+        only the elements asked about are scanned in Python, so a message about one record of
+        a large file costs little; a file on one line needs no scan at all.
+        """
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        if not self._newlines or self._newlines[0] >= len(self.text.rstrip()):
+            return 1  # the whole document is on its first line
+        # The text parsed as JSON already; a locator failure only loses a line number.
+        with contextlib.suppress(IndexError, ValueError, RecursionError):
+            self._locate(path)
         offset = self._pos.get(tuple(path))
         return None if offset is None else bisect.bisect_left(self._newlines, offset) + 1
+
+    def _locate(self, path: tuple[str | int, ...]) -> None:
+        start = self._skip(0)
+        if self.text[start] != "[" or not path or not isinstance(path[0], int):
+            if -1 not in self._scanned:
+                self._scanned.add(-1)
+                self._scan(start, ())
+            return
+        if self._items is None:
+            self._items = []
+            decoder = json.JSONDecoder()
+            i = self._skip(start + 1)
+            while self.text[i] != "]":
+                self._items.append(i)
+                _, end = decoder.raw_decode(self.text, i)
+                i = self._skip(end)
+                if self.text[i] == ",":
+                    i = self._skip(i + 1)
+        index = path[0]
+        if 0 <= index < len(self._items) and index not in self._scanned:
+            self._scanned.add(index)
+            self._scan(self._items[index], (index,))
 
     def line_of(self, path: str) -> int | None:
         """The line of a value given as a JSON path string such as ``[3].labels[0].end``."""
@@ -409,7 +439,6 @@ class JsonLocator:
         return i
 
     def _scan(self, i: int, path: tuple[str | int, ...]) -> int:
-        assert self._pos is not None
         self._pos[path] = i
         t = self.text
         ch = t[i]

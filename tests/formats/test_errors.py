@@ -247,3 +247,20 @@ def test_duplicate_span_is_kept_with_a_warning_naming_both_lines() -> None:
     assert [str(d) for d in loaded.diagnostics] == [
         "p.tsv:3: article 1 has the span [0, 4) 'Doubt' again (first on line 1); kept (each "
         "copy counts in the scores)"]
+
+
+def test_json_locator_finds_lines_of_any_element_and_one_line_files_are_line_1() -> None:
+    import json
+
+    from core.formats._common import JsonLocator
+
+    records = [{"id": str(i), "labels": [{"start": i, "end": i + 1}]} for i in range(50)]
+    pretty = json.dumps(records, indent=1)
+    loc = JsonLocator(pretty)
+    for i in (0, 7, 49):
+        line = loc.line_of(f"[{i}].labels[0].end")
+        assert line is not None and f'"end": {i + 1}' in pretty.splitlines()[line - 1]
+    assert loc.line_of("[7].nosuchkey") == loc.line_of("[7]")  # a missing key: its parent
+    assert JsonLocator(json.dumps(records) + "\n").line_of("[40].labels[0].start") == 1
+    obj = json.dumps({"a": {"b": [1, 2]}}, indent=2)
+    assert JsonLocator(obj).line_of("a.b[1]") == 5
