@@ -64,7 +64,9 @@ if not len(df):
     st.stop()
 n_diff = int((df["F1 difference"].abs() > 1e-12).sum())
 st.caption(f"{n_diff} of {len(df)} texts score differently. Click a point or a row to open the "
-           "text on the 📄 Documents page.")
+           "text on the 📄 Documents page."
+           + (f" The scatter draws the {diff.SCATTER_MAX:,} texts that differ most; the table "
+              "below lists all." if len(df) > diff.SCATTER_MAX else ""))
 picked = None
 left, right = st.columns([3, 2])
 with left:
