@@ -81,7 +81,6 @@ import argparse
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -96,7 +95,8 @@ from core.model import NOTHING, AnnotationSet, Span
 VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
 MATCHES = ("sum", "best")
 SI_LABEL = "propaganda"
-_START_END = attrgetter("start", "end")
+_START = attrgetter("start")
+_END = attrgetter("end")
 _LABEL = attrgetter("label")
 DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
 
@@ -210,12 +210,12 @@ def _arrays(
     counts = np.fromiter(map(len, spans.values()), dtype=np.int64, count=len(spans))
     doc_ids = np.fromiter((doc_index[d] for d in spans), dtype=np.int64, count=len(spans))
     doc_arr = np.repeat(doc_ids, counts)
-    bounds = np.fromiter(chain.from_iterable(map(_START_END, flat)), dtype=np.int64, count=2 * n)
     names = list(map(_LABEL, flat))
     for name in dict.fromkeys(names):  # new labels get the next index, in order of appearance
         label_index.setdefault(name, len(label_index))
     labels = np.fromiter(map(label_index.__getitem__, names), dtype=np.int64, count=n)
-    starts, ends = bounds[0::2], bounds[1::2]
+    starts = np.fromiter(map(_START, flat), dtype=np.int64, count=n)
+    ends = np.fromiter(map(_END, flat), dtype=np.int64, count=n)
     if n and np.any(doc_arr[1:] < doc_arr[:-1]):
         order = np.argsort(doc_arr, kind="stable")
         return _Arrays(doc_arr[order], starts[order], ends[order], labels[order],
