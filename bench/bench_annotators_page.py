@@ -21,7 +21,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_agreement import synthetic  # noqa: E402
+from bench_agreement import best_of, synthetic  # noqa: E402
 
 from core.metrics.agreement import (  # noqa: E402
     MEASURES,
@@ -41,15 +40,6 @@ from core.metrics.agreement import (  # noqa: E402
 )
 from core.metrics.agreement import measures as _measures  # noqa: E402
 from core.model import AnnotationSet  # noqa: E402
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
 
 
 def corpus(n_docs: int) -> tuple[list[AnnotationSet], dict[str, str | None]]:
