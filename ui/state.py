@@ -676,22 +676,33 @@ def best_match_for_span(explained: Explained, span_id: str) -> str | None:
     return explained.best.get(span_id)
 
 
+@st.cache_resource(max_entries=256, show_spinner=False)
+def document_result(
+    ws_key: str, _ws: Workspace, set_a: str, set_b: str, doc: str, metric: str, variant: str,
+    level: int,
+) -> PairScores:
+    """``set_b`` against ``set_a`` on one document only (see :func:`_restrict`)."""
+    return _adapt(metric, metric_module(metric), _ws, set_a, set_b, variant, level, (doc,))
+
+
 def document_scores(
     ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, *, variant: str,
     mvariant: str, level: int,
 ) -> Any:
-    """One row per available metric: the document's P, R and F1 under it."""
+    """One row per span metric: the document's P, R and F1 under it (or why it has none)."""
     import pandas as pd
 
     rows = []
     for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
-        df = pair_result(ws_key, ws, set_a, set_b, metric, var, lev).per_doc
-        hit = df[df["document"] == doc]
-        for rec in hit.to_dict("records"):
-            label = f"{METRIC_NAMES[metric]} ({var}" + (f", level {lev})" if metric == "mafalda"
-                                                        else ")")
+        label = f"{METRIC_NAMES[metric]} ({var}" + (f", level {lev})" if metric == "mafalda"
+                                                    else ")")
+        result = document_result(ws_key, ws, set_a, set_b, doc, metric, var, lev)
+        if result.error:
+            rows.append({"metric": label, "note": result.error})
+        for rec in result.per_doc.to_dict("records"):
             rows.append({"metric": label, **{k: rec[k] for k in ("P", "R", "F1") if k in rec}})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["metric", "P", "R", "F1", *(
+        ["note"] if any("note" in r for r in rows) else [])])
 
 
 def compared_sets(ws: Workspace, ref: str | None) -> list[str]:
@@ -808,21 +819,33 @@ def _span_id(ids: Mapping[tuple[int, int, str], str], span: Any) -> str:
     return ids.get((span.start, span.end, span.label), f"merged [{span.start}, {span.end})")
 
 
-def _martino_sets(ws: Workspace, set_a: str, set_b: str) -> tuple[AnnotationSet, AnnotationSet]:
+def _restrict(aset: AnnotationSet, docs: tuple[str, ...] | None) -> AnnotationSet:
+    """``aset`` on ``docs`` only (the documents it covers among them); all of it for None.
+
+    Per-document values of both span metrics depend on that document alone, so one document
+    is scored without scoring the corpus."""
+    if docs is None:
+        return aset
+    return AnnotationSet(aset.name, {d: aset.spans[d] for d in docs if d in aset.spans},
+                         aset.role, aset.alternatives)
+
+
+def _martino_sets(ws: Workspace, set_a: str, set_b: str, docs: tuple[str, ...] | None = None
+                  ) -> tuple[AnnotationSet, AnnotationSet]:
     from core.metrics.martino import martino_gold_view
 
-    gold = martino_gold_view(ws.sets[set_a])
-    pred = ws.sets[set_b]
+    gold = martino_gold_view(_restrict(ws.sets[set_a], docs))
+    pred = _restrict(ws.sets[set_b], docs)
     return gold, AnnotationSet(pred.name, pred.spans, "system", False)
 
 
 def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant: str,
-           level: int) -> PairScores:
+           level: int, docs: tuple[str, ...] | None = None) -> PairScores:
     import pandas as pd
 
     try:
         if metric == "martino":
-            gold, pred = _martino_sets(ws, set_a, set_b)
+            gold, pred = _martino_sets(ws, set_a, set_b, docs)
             res = mod.score(gold, pred, variant=variant)
             overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
                        "P numerator": res.p_num, "predicted spans": res.p_den,
@@ -842,7 +865,7 @@ def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant
                         "R numerator", "gold spans"])
             return PairScores(overall, per_label, per_doc, res)
         if metric == "mafalda":
-            gold, pred = ws.sets[set_a], ws.sets[set_b]
+            gold, pred = _restrict(ws.sets[set_a], docs), _restrict(ws.sets[set_b], docs)
             res = mod.score(gold, AnnotationSet(pred.name, pred.spans, "system", False),
                             level=level, variant=variant, texts=ws.corpus.texts,
                             taxonomy=taxonomy_for(ws, set_a, set_b))
@@ -870,7 +893,7 @@ def _explain(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, doc: 
     import pandas as pd
 
     if metric == "martino":
-        gold, pred = _martino_sets(ws, set_a, set_b)
+        gold, pred = _martino_sets(ws, set_a, set_b, (doc,))
         try:
             rows = mod.contributions(gold, pred, doc=doc, variant=variant)
         except SpanScopeError as exc:
@@ -959,10 +982,15 @@ def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, 
 
 def taxonomy_for(ws: Workspace, *set_names: str) -> Any:
     """The label taxonomy of these sets: MAFALDA's when it knows every label, else one class
-    per label (:func:`core.taxonomy.for_labels`)."""
+    per label (:func:`core.taxonomy.for_labels`); cached per workspace and sets."""
+    return _taxonomy(ws.key, ws, tuple(set_names))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _taxonomy(ws_key: str, _ws: Workspace, set_names: tuple[str, ...]) -> Any:
     from core.taxonomy import for_labels
 
-    return for_labels(lab for name in set_names for lab in ws.sets[name].labels())
+    return for_labels(lab for name in set_names for lab in _ws.sets[name].labels())
 
 
 def level_label_map(ws: Workspace, set_a: str, set_b: str, level: int) -> dict[str, str]:
