@@ -109,9 +109,16 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
+    """Wait until the script run has finished and ``selector`` is drawn.
+
+    The run's end is read from the ``data-test-script-state`` attribute that Streamlit's
+    front end keeps on ``stApp`` ("running" until the server says the run is over); the status
+    widget is not enough: it shows only once a run has lasted a while, so a fast check can
+    miss a run that is still going (its time then lands on the next step)."""
     page.locator(selector).first.wait_for(timeout=timeout)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
     page.locator(selector).first.wait_for(timeout=timeout)
 
 

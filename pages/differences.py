@@ -70,10 +70,21 @@ st.caption(f"{n_diff} of {len(df)} texts score differently. Click a point or a r
 picked = None
 left, right = st.columns([3, 2])
 with left:
-    event = st.plotly_chart(diff.scatter(df, level=int(level), variant=mvariant),
-                            key=state.K_DIFF_SCATTER, on_select="rerun",
-                            selection_mode=("points",), width="stretch")
-    picked = diff.selected_document(event, df)
+    # A browser takes about a second per thousand markers: on a large corpus the scatter is
+    # drawn when asked for, so that the page answers at once.
+    draw = len(df) <= diff.SCATTER_AUTO or st.toggle(
+        f"Draw the scatter ({min(len(df), diff.SCATTER_MAX):,} points)", key=state.K_DIFF_DRAW,
+        persist_state="session",
+        help=f"Off by default above {diff.SCATTER_AUTO:,} texts: drawing thousands of points "
+        "takes the browser a second or more on every visit of this page.")
+    if draw:
+        event = st.plotly_chart(diff.scatter(df, level=int(level), variant=mvariant),
+                                key=state.K_DIFF_SCATTER, on_select="rerun",
+                                selection_mode=("points",), width="stretch")
+        picked = diff.selected_document(event, df)
+    else:
+        st.caption(f"The scatter of per-text Martino F1 against MAFALDA F1 is off for "
+                   f"{len(df):,} texts; turn it on above, or use the table below.")
 with right:
     st.markdown("**Why the texts differ**")
     st.dataframe(diff.reasons_legend(), hide_index=True, key="diff_reasons", height=420)

@@ -116,6 +116,9 @@ def first_reason(reasons: str) -> str:
 
 SCATTER_MAX = 2000
 """Most texts the scatter draws (the most different first); the table lists every text."""
+SCATTER_AUTO = 500
+"""Above this many texts the page draws the scatter only when asked (measured with
+``bench/bench_app.py``: 2,000 markers take a headless Chromium about 1.3 s, 500 about 0.5 s)."""
 
 
 def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:

@@ -92,6 +92,7 @@ K_LEARN_MOVE = "learn_move"  # which prediction the sliders move ("P2")
 # Metric differences page.
 K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
 K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
+K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
 K_DIFF_PAGE = "diff_page"  # page of the per-text table
 # Annotators page (bound to the URL unless marked session).

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.metrics import differences
+from ui import differences as diff
 from ui import state
 
 
@@ -68,3 +69,42 @@ def test_picking_a_row_opens_the_text_on_the_documents_page(make_app, frame) -> 
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state[state.K_DOC] == first
     assert any(t.value.startswith("📄 Documents") for t in at.title)
+
+
+def _large_workspace(n_docs: int):  # -> ui.state.Workspace
+    from core.model import AnnotationSet, Span
+
+    texts = {f"d{i}": "word " * 40 for i in range(n_docs)}
+    gold = AnnotationSet("gold", {d: (Span(0, 20, "A"), Span(10, 30, "A")) for d in texts})
+    pred = AnnotationSet("system_a", {d: (Span(0, 10 + i % 20, "A"),)
+                                      for i, d in enumerate(texts)}, "system")
+    report = state.FileReport("large.json", "test", "gold", "large", texts, (gold, pred))
+    return state.build_workspace([report], key=f"test:large{n_docs}", title="large",
+                                 shareable=False)
+
+
+def test_on_a_large_corpus_the_scatter_is_drawn_only_when_asked(frame) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP
+
+    n = diff.SCATTER_AUTO + 1
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = _large_workspace(n)
+    at.run()
+    at.switch_page("pages/differences.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.get("plotly_chart")) == 1  # the waterfall only
+    assert any(f"off for {n:,} texts" in c.value for c in at.caption)
+    assert len(frame(at, "document", "F1 difference")) > 0  # the table is there regardless
+    at.toggle(key=state.K_DIFF_DRAW).set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.get("plotly_chart")) == 2
+    assert not any("off for" in c.value for c in at.caption)
+
+
+def test_a_small_corpus_draws_the_scatter_without_a_toggle(make_app) -> None:
+    at = make_app("pages/differences.py")
+    assert len(at.get("plotly_chart")) == 2
+    assert not [t for t in at.toggle if t.key == state.K_DIFF_DRAW]
