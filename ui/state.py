@@ -564,7 +564,7 @@ def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query:
     return [d for d in order if q in d.lower() or q in (texts.get(d) or "").lower()]
 
 
-DOC_WINDOW = 500
+DOC_WINDOW = 200
 """Most documents the Documents page's selector lists at once."""
 
 
@@ -573,7 +573,7 @@ def document_window(ids: list[str], current: str | None) -> list[str]:
     (so a deep link to any document works).
 
     >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
-    ['d499', 'd550']
+    ['d199', 'd550']
     """
     window = ids[:DOC_WINDOW]
     if current is not None and current not in window and current in set(ids):
