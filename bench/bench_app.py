@@ -39,7 +39,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+import streamlit.logger  # noqa: E402
 
+streamlit.logger.set_log_level("error")  # ui.state's caches warn outside a running app
 from ui.state import DOC_WINDOW  # noqa: E402  (documents the selector lists)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
