@@ -82,11 +82,10 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        ("Data", '[data-testid="stDataFrame"]'),
        ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot"),
        ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg"),
+       ("Annotators", ".st-key-ann_matrix .js-plotly-plot"),
        ("Documents", "#left-doc .ss-seg"))
-"""Pages visited in each round, with the element that shows the page is drawn."""
-ANNOTATORS = ("Annotators", ".st-key-ann_matrix .js-plotly-plot")
-"""Visited after the rounds: it starts γ of the whole corpus in a background process, which
-takes one of the two cores for minutes and would slow every later step."""
+"""Pages visited in each round, with the element that shows the page is drawn. (Above 1,000
+documents the Annotators page computes the corpus γ only when asked: it does not start here.)"""
 
 
 def _free_port() -> int:
@@ -116,29 +115,25 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("streamlit did not become healthy")
 
 
-def _settled(page: Any, selector: str, timeout: float = 120_000, *, run: bool = True) -> None:
+def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
     """Wait until the script run has finished and ``selector`` is drawn.
 
     The run's end is read from the ``data-test-script-state`` attribute that Streamlit's
     front end keeps on ``stApp`` ("running" until the server says the run is over); the status
     widget is not enough: it shows only once a run has lasted a while, so a fast check can
-    miss a run that is still going (its time then lands on the next step). ``run=False``: the
-    element only (the Annotators page's progress bar reruns every half second while γ runs,
-    so its script state is seldom idle; the page is usable once its matrix is drawn)."""
+    miss a run that is still going (its time then lands on the next step)."""
     page.locator(selector).first.wait_for(timeout=timeout)
-    if not run:
-        return
     page.wait_for_function(
         "() => document.querySelector('[data-testid=\"stApp\"]')"
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
     page.locator(selector).first.wait_for(timeout=timeout)
 
 
-def _nav(page: Any, title: str, selector: str, *, run: bool = True) -> float:
+def _nav(page: Any, title: str, selector: str) -> float:
     t = time.perf_counter()
     page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
     page.get_by_role("heading", name=title).first.wait_for(timeout=120_000)
-    _settled(page, selector, run=run)
+    _settled(page, selector)
     return time.perf_counter() - t
 
 
@@ -194,8 +189,6 @@ def run(n_docs: int, n_spans: int, repeat: int) -> dict[str, Any]:
                             typed, switched = _pick_doc(page, f"doc{pick}")
                             typing.append(typed)
                             docs.append(switched)
-                    annotators = [_nav(page, *ANNOTATORS, run=False), _nav(page, *NAV[0]),
-                                  _nav(page, *ANNOTATORS, run=False)]
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
                     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -224,9 +217,6 @@ def run(n_docs: int, n_spans: int, repeat: int) -> dict[str, Any]:
         "document_typed_filter_s": {"median": round(statistics.median(typing), 3),
                                     "max": round(max(typing), 3)},
         "page_first_visit_s": cold,
-        "annotators_s": {"first visit": round(annotators[0], 3),
-                         "Scores while gamma runs": round(annotators[1], 3),
-                         "second visit while gamma runs": round(annotators[2], 3)},
         "page_steps_s": steps,
     }
 

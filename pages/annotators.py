@@ -69,8 +69,15 @@ gold_set = None if gold == state.ANN_NO_GOLD else gold
 
 try:
     study = ann.study(ws.key, ws, sets, label)
-    # γ is needed by the many-annotator values and the ranking: queue it first.
-    gjob = ann.gamma_job(ws.key, ws, sets, label, seed, samples)
+    # The corpus γ takes minutes on thousands of documents (and a core meanwhile): above
+    # GAMMA_AUTO_DOCS it is computed when asked for; otherwise it is queued first.
+    many_docs = len(study.docs) > ann.GAMMA_AUTO_DOCS
+    gamma_on = not many_docs or st.toggle(
+        f"Compute γ and γ-cat of all {len(study.docs):,} documents", key=state.K_ANN_GAMMA_ON,
+        persist_state="session",
+        help=f"Off by default above {ann.GAMMA_AUTO_DOCS:,} documents: γ aligns every document "
+        "with chance samples, which takes minutes here (in the background, one core).")
+    gjob = ann.gamma_job(ws.key, ws, sets, label, seed, samples) if gamma_on else None
     if measure in ann.GAMMA_MEASURES:
         vjob = ann.view_job(ws.key, ws, sets, label, measure, gold_set, leave_one_out, seed,
                             samples)
@@ -133,12 +140,15 @@ else:
 # ---- many-annotator values ----------------------------------------------------------------------
 st.subheader(f"All {len(sets)} sets together")
 values = dict(ann.many_values(ws.key, ws, sets, label))
-gamma_error = gjob.error()
-if gjob.done() and gamma_error is None:
+gamma_error = gjob.error() if gjob is not None else None
+if gjob is not None and gjob.done() and gamma_error is None:
     values.update(gjob.result())
 cols = st.columns(5)
 for col, name in zip(cols, ann.MANY_NAMES, strict=True):
     res = values.get(name)
+    if res is None and gjob is None:
+        col.metric(ann.MANY_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
+        continue
     if res is None:
         col.metric(ann.MANY_NAMES[name], "…", help="γ is computing in the background")
         continue
@@ -242,7 +252,7 @@ for name, aset, what, dom_id, prefix in drawn:
 st.markdown(f"**γ alignment of {doc}**")
 # A document every chosen set lists has its γ in the corpus γ's breakdown (same chance samples,
 # same value, computed in the background): the alignment itself needs no chance sample then.
-everyone = len(study.covering(doc)) == len(sets)
+everyone = gjob is not None and len(study.covering(doc)) == len(sets)
 try:
     al = ann.alignment(ws.key, ws, sets, label, doc, seed, 1 if everyone else samples)
 except SpanScopeError as exc:

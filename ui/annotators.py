@@ -303,6 +303,11 @@ def many_values(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str |
             "unitizing-alpha": unitizing(s)}
 
 
+GAMMA_AUTO_DOCS = 1000
+"""Above this many documents the Annotators page computes the corpus γ only when asked
+(docs/agreement.md: ≈ 40 ms a document on two cores, so minutes for ten thousand)."""
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
               seed: int, samples: int) -> Job:

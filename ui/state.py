@@ -104,6 +104,7 @@ K_ANN_GOLD = "ann_gold"  # the gold set each annotator is scored against
 K_ANN_LOO = "ann_loo"  # leave each annotator out of the majority it is scored against
 K_ANN_SEED = "ann_seed"  # gamma's seed
 K_ANN_SAMPLES = "ann_samples"  # gamma's chance samples
+K_ANN_GAMMA_ON = "ann_gamma_on"  # corpus γ computed on a large corpus (toggle)
 K_ANN_DOC = "ann_doc"  # the document drawn with one lane per annotator
 K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking table
 K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table

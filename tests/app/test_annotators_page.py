@@ -340,3 +340,26 @@ def test_jobs_a_run_no_longer_shows_are_cancelled_unless_started(handmade) -> No
     assert job.future.result(timeout=120)["gamma"].overall.value == pytest.approx(
         gamma(s, samples=3, seed=1).overall.value)
     assert job.done() and job.error() is None
+
+
+def test_on_a_large_corpus_gamma_waits_for_its_toggle(make_app, handmade,
+                                                      monkeypatch) -> None:
+    from ui import annotators as ann
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)  # the hand-made corpus is "large"
+    at = make_app(PAGE, params={state.K_ANN_SAMPLES: "4", state.K_ANN_SEED: "11"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert _metric(at, "γ") == "off" and _metric(at, "γ-cat") == "off"
+    s = Study.from_sets(sets, texts)
+    assert _metric(at, "Fleiss' κ") == f"{fleiss_text(s).overall.value:.3f}"  # the others stay
+    assert "γ of this document = " in " ".join(c.value for c in at.caption)
+    at.toggle(key=state.K_ANN_GAMMA_ON).set_value(True).run()
+    at = _wait_for_gamma(at)
+    assert _metric(at, "γ") == f"{gamma(s, samples=4, seed=11).overall.value:.3f}"
+
+
+def test_a_small_corpus_computes_gamma_without_a_toggle(make_app) -> None:
+    at = make_app(PAGE)
+    assert not [t for t in at.toggle if t.key == state.K_ANN_GAMMA_ON]
+    assert _metric(at, "γ") != "off"
