@@ -297,10 +297,11 @@ def majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
 @st.cache_resource(max_entries=16, show_spinner="Fleiss' κ, Krippendorff's α, α_U…")
 def many_values(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
                 ) -> dict[str, ManyResult]:
-    """The many-annotator measures that take well under a second (every one but γ)."""
+    """The many-annotator measures that take about a second or less (every one but γ); corpus
+    values only (the ranking of documents comes from :func:`measure_view`)."""
     s = study(ws_key, _ws, sets, label)
     return {"fleiss-kappa": fleiss_text(s), "krippendorff-alpha": krippendorff_text(s),
-            "unitizing-alpha": unitizing(s)}
+            "unitizing-alpha": unitizing(s, per_document=False)}
 
 
 GAMMA_AUTO_DOCS = 1000

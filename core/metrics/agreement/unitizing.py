@@ -75,24 +75,34 @@ def drop_self_overlaps(units: Sequence[Unit]) -> tuple[list[Unit], int]:
     return kept, len(units) - len(kept)
 
 
+def _overlapping(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j) with a[i] and b[j] overlapping; the rows of ``a`` and of ``b`` are
+    (start, end) units sorted by start and non-overlapping, so their ends are sorted too and
+    the partners of a[i] are the contiguous run of b that ends after a[i] starts and starts
+    before it ends (two binary searches instead of an all-pairs table: linear in the output).
+    """
+    lo = np.searchsorted(b[:, 1], a[:, 0], side="right")
+    hi = np.searchsorted(b[:, 0], a[:, 1], side="left")
+    counts = np.maximum(hi - lo, 0)
+    i = np.repeat(np.arange(len(a)), counts)
+    j = np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
+    return i, j
+
+
 def _observed_sum(coders: Sequence[Sequence[Unit]]) -> float:
-    """Σ_{i≠j} Σ_g Σ_h δ(g, h) for one category; each coder's units sorted, non-overlapping."""
+    """Σ_{i≠j} Σ_g Σ_h δ(g, h) for one category; each coder's units sorted, non-overlapping.
+
+    δ of two overlapping units is (Δstart)² + (Δend)²; a unit that overlaps none of the other
+    coder's units is compared with a gap and counts its length squared (Krippendorff 2004)."""
+    arrays = [np.asarray(units, dtype=float).reshape(-1, 2) for units in coders]
     total = 0.0
-    for i in range(len(coders)):
-        for j in range(i + 1, len(coders)):
-            a = np.asarray(coders[i], dtype=float).reshape(-1, 2)
-            b = np.asarray(coders[j], dtype=float).reshape(-1, 2)
-            if len(a) and len(b):
-                over = (np.minimum.outer(a[:, 1], b[:, 1]) > np.maximum.outer(a[:, 0], b[:, 0]))
-                d = (np.subtract.outer(a[:, 0], b[:, 0]) ** 2
-                     + np.subtract.outer(a[:, 1], b[:, 1]) ** 2)
-                pair = float((d * over).sum())
-                lone_a = ~over.any(axis=1)
-                lone_b = ~over.any(axis=0)
-            else:
-                pair = 0.0
-                lone_a = np.ones(len(a), dtype=bool)
-                lone_b = np.ones(len(b), dtype=bool)
+    for x in range(len(arrays)):
+        for y in range(x + 1, len(arrays)):
+            a, b = arrays[x], arrays[y]
+            i, j = _overlapping(a, b)
+            pair = float(((a[i, 0] - b[j, 0]) ** 2 + (a[i, 1] - b[j, 1]) ** 2).sum())
+            lone_a = np.bincount(i, minlength=len(a)) == 0
+            lone_b = np.bincount(j, minlength=len(b)) == 0
             lone = float((((a[:, 1] - a[:, 0]) ** 2) * lone_a).sum()
                          + (((b[:, 1] - b[:, 0]) ** 2) * lone_b).sum())
             total += 2.0 * (pair + lone)  # ordered pairs (i, j) and (j, i) contribute alike
