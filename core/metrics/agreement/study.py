@@ -22,9 +22,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-from numpy.typing import NDArray
-
 from core.errors import InputError
 from core.model import NOTHING, AnnotationSet, Span
 
@@ -126,48 +123,71 @@ class Study:
         return self.spans[annotator].get(doc_id, ())
 
 
-def coverage(spans: Sequence[Span], length: int, label: str) -> NDArray[np.bool_]:
-    """Boolean mask of the characters covered by ``spans`` with ``label`` (any label for
-    :data:`POSITION`).
-
-    >>> coverage((Span(1, 3, "x"), Span(2, 5, "y")), 6, POSITION).astype(int).tolist()
-    [0, 1, 1, 1, 1, 0]
-    """
-    mask = np.zeros(length, dtype=bool)
-    for sp in spans:
-        if label == POSITION or sp.label == label:
-            mask[sp.start:sp.end] = True
-    return mask
-
-
-def binary_counts(a: NDArray[np.bool_], b: NDArray[np.bool_]) -> tuple[int, int, int, int]:
-    """``(n11, n10, n01, n00)`` of two equally long yes/no vectors."""
-    n11 = int(np.count_nonzero(a & b))
-    n10 = int(np.count_nonzero(a)) - n11
-    n01 = int(np.count_nonzero(b)) - n11
-    return n11, n10, n01, len(a) - n11 - n10 - n01
-
-
 def char_tables(study: Study, a: str, b: str
                 ) -> dict[str, dict[str, tuple[int, int, int, int]]]:
     """Per document, per label (and :data:`POSITION`): the 2×2 counts of annotators a and b.
 
-    Only documents both cover. A label neither annotator used in a document has all its
-    characters in ``n00``, without building the masks.
+    Only documents both cover. Interval arithmetic on the merged spans of each label (the
+    counts one would get from a yes/no mask per character, without building it); a label
+    neither annotator used in a document has all its characters in ``n00``.
     """
     out: dict[str, dict[str, tuple[int, int, int, int]]] = {}
     for doc_id in study.common_docs([a, b]):
         length = study.lengths[doc_id]
-        sa, sb = study.get(a, doc_id), study.get(b, doc_id)
-        used = {sp.label for sp in sa} | {sp.label for sp in sb}
-        per: dict[str, tuple[int, int, int, int]] = {}
-        for label in [*study.labels, POSITION]:
-            if label != POSITION and label not in used:
-                per[label] = (0, 0, 0, length)
-                continue
-            per[label] = binary_counts(coverage(sa, length, label), coverage(sb, length, label))
+        per: dict[str, tuple[int, int, int, int]] = dict.fromkeys(study.labels, (0, 0, 0, length))
+        by_a = _by_label(study.get(a, doc_id))
+        by_b = _by_label(study.get(b, doc_id))
+        for lab in [*sorted(by_a.keys() | by_b.keys()), POSITION]:
+            ua, ub = _union(by_a.get(lab, ())), _union(by_b.get(lab, ()))
+            n11 = _intersection(ua, ub)
+            n10 = sum(e - s for s, e in ua) - n11
+            n01 = sum(e - s for s, e in ub) - n11
+            per[lab] = (n11, n10, n01, length - n11 - n10 - n01)
         out[doc_id] = per
     return out
+
+
+def _by_label(spans: Sequence[Span]) -> dict[str, list[tuple[int, int]]]:
+    """Intervals per label, and every interval under :data:`POSITION`."""
+    out: dict[str, list[tuple[int, int]]] = {POSITION: []}
+    for sp in spans:
+        out.setdefault(sp.label, []).append((sp.start, sp.end))
+        out[POSITION].append((sp.start, sp.end))
+    return out
+
+
+def _union(intervals: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The covered characters as sorted disjoint intervals.
+
+    >>> _union([(5, 8), (0, 3), (2, 4), (8, 9)])
+    [(0, 4), (5, 9)]
+    """
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(intervals):
+        if merged and s <= merged[-1][1]:
+            if e > merged[-1][1]:
+                merged[-1] = (merged[-1][0], e)
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def _intersection(x: Sequence[tuple[int, int]], y: Sequence[tuple[int, int]]) -> int:
+    """Characters in both of two sorted disjoint interval lists (one merge pass).
+
+    >>> _intersection([(0, 4), (5, 9)], [(3, 6), (8, 20)])
+    3
+    """
+    i = j = total = 0
+    while i < len(x) and j < len(y):
+        lo, hi = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
+        if hi > lo:
+            total += hi - lo
+        if x[i][1] < y[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
 
 
 def doc_label_matrix(study: Study, annotators: Sequence[str] | None = None
