@@ -75,6 +75,12 @@ def drop_self_overlaps(units: Sequence[Unit]) -> tuple[list[Unit], int]:
     return kept, len(units) - len(kept)
 
 
+_SMALL = 4096
+"""Up to this many unit pairs :func:`_observed_sum` compares all pairs at once (fewer numpy
+calls); above, it pairs by binary search (the table would grow with the square of the units).
+Both give the same sum: every term is an integer."""
+
+
 def _overlapping(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs (i, j) with a[i] and b[j] overlapping; the rows of ``a`` and of ``b`` are
     (start, end) units sorted by start and non-overlapping, so their ends are sorted too and
@@ -99,10 +105,20 @@ def _observed_sum(coders: Sequence[Sequence[Unit]]) -> float:
     for x in range(len(arrays)):
         for y in range(x + 1, len(arrays)):
             a, b = arrays[x], arrays[y]
-            i, j = _overlapping(a, b)
-            pair = float(((a[i, 0] - b[j, 0]) ** 2 + (a[i, 1] - b[j, 1]) ** 2).sum())
-            lone_a = np.bincount(i, minlength=len(a)) == 0
-            lone_b = np.bincount(j, minlength=len(b)) == 0
+            if not len(a) or not len(b):
+                pair = 0.0
+                lone_a, lone_b = np.ones(len(a), dtype=bool), np.ones(len(b), dtype=bool)
+            elif len(a) * len(b) <= _SMALL:  # one document: the all-pairs table is quicker
+                over = np.minimum.outer(a[:, 1], b[:, 1]) > np.maximum.outer(a[:, 0], b[:, 0])
+                d = (np.subtract.outer(a[:, 0], b[:, 0]) ** 2
+                     + np.subtract.outer(a[:, 1], b[:, 1]) ** 2)
+                pair = float((d * over).sum())
+                lone_a, lone_b = ~over.any(axis=1), ~over.any(axis=0)
+            else:
+                i, j = _overlapping(a, b)
+                pair = float(((a[i, 0] - b[j, 0]) ** 2 + (a[i, 1] - b[j, 1]) ** 2).sum())
+                lone_a = np.bincount(i, minlength=len(a)) == 0
+                lone_b = np.bincount(j, minlength=len(b)) == 0
             lone = float((((a[:, 1] - a[:, 0]) ** 2) * lone_a).sum()
                          + (((b[:, 1] - b[:, 0]) ** 2) * lone_b).sum())
             total += 2.0 * (pair + lone)  # ordered pairs (i, j) and (j, i) contribute alike
