@@ -43,7 +43,7 @@ from core.metrics.agreement.measures import (
     span_f1,
     unitizing,
 )
-from core.metrics.agreement.study import Study
+from core.metrics.agreement.study import Study, merge_intervals
 from core.model import NOTHING, AnnotationSet, Span
 
 Progress = Callable[[int, int], None]
@@ -58,25 +58,13 @@ ASYMMETRIC: tuple[str, ...] = ("span-f1", "mafalda-f1")
 
 # --- majority ----------------------------------------------------------------------------------
 
-def _runs(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Union of intervals as sorted maximal runs (touching intervals join)."""
-    out: list[tuple[int, int]] = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            if e > out[-1][1]:
-                out[-1] = (out[-1][0], e)
-        else:
-            out.append((s, e))
-    return out
-
-
 def _voted_runs(per_annotator: list[list[tuple[int, int]]], min_votes: int
                 ) -> list[tuple[int, int]]:
     """Maximal runs of positions covered by at least ``min_votes`` of the interval lists, each
     list counting once per position however many of its intervals cover it."""
     events: dict[int, int] = {}
     for intervals in per_annotator:
-        for s, e in _runs(intervals):
+        for s, e in merge_intervals(intervals):
             events[s] = events.get(s, 0) + 1
             events[e] = events.get(e, 0) - 1
     out: list[tuple[int, int]] = []

@@ -138,7 +138,7 @@ def char_tables(study: Study, a: str, b: str
         by_a = _by_label(study.get(a, doc_id))
         by_b = _by_label(study.get(b, doc_id))
         for lab in [*sorted(by_a.keys() | by_b.keys()), POSITION]:
-            ua, ub = _union(by_a.get(lab, ())), _union(by_b.get(lab, ()))
+            ua, ub = merge_intervals(by_a.get(lab, ())), merge_intervals(by_b.get(lab, ()))
             n11 = _intersection(ua, ub)
             n10 = sum(e - s for s, e in ua) - n11
             n01 = sum(e - s for s, e in ub) - n11
@@ -156,10 +156,10 @@ def _by_label(spans: Sequence[Span]) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def _union(intervals: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The covered characters as sorted disjoint intervals.
+def merge_intervals(intervals: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The covered characters as sorted maximal runs (overlapping or touching intervals join).
 
-    >>> _union([(5, 8), (0, 3), (2, 4), (8, 9)])
+    >>> merge_intervals([(5, 8), (0, 3), (2, 4), (8, 9)])
     [(0, 4), (5, 9)]
     """
     merged: list[tuple[int, int]] = []
