@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import differences as diff
 from ui import state
-from ui.widgets import download_buttons, paginate, workspace_or_stop
+from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("🔀 Metric differences")
 st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,t,h) = "
@@ -15,15 +15,8 @@ st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,
 ws = workspace_or_stop(2, "This page compares a system with a reference: load at least two sets.",
                        needs_spans=True)
 
-names = list(ws.sets)
-default_a, default_b = state.default_pair(ws)
 c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2])
-ref = c1.selectbox("Reference (gold)", names, index=names.index(default_a) if default_a else 0,
-                   key=state.K_SET_A, bind="query-params")
-systems = state.compared_sets(ws, ref)
-system = c2.selectbox("System", systems,
-                      index=systems.index(default_b) if default_b in systems else 0,
-                      key=state.K_SET_B, bind="query-params")
+ref, system = set_pair(ws, c1, c2, "Reference (gold)", "System", compared=state.compared_sets)
 level = c3.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
                      help="2: the labels as they are; 1: MAFALDA's three groups; 0: any label "
                      "or none.")

@@ -4,22 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from ui import highlight, state
-from ui.widgets import download_buttons, paginate, workspace_or_stop
+from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("📄 Documents")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.")
 
-names = list(ws.sets)
-default_a, default_b = state.default_pair(ws)
-
 # ---- what to compare ----------------------------------------------------------------------------
 c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
-set_a = c1.selectbox("Left (reference)", names, index=names.index(default_a) if default_a else 0,
-                     key=state.K_SET_A, bind="query-params")
-others = [n for n in names if n != set_a] or names
-set_b = c2.selectbox("Right (compared)", others,
-                     index=others.index(default_b) if default_b in others else 0,
-                     key=state.K_SET_B, bind="query-params")
+set_a, set_b = set_pair(ws, c1, c2, "Left (reference)", "Right (compared)")
 metric = c3.radio("Metric", list(state.METRIC_NAMES), help=state.METRIC_HELP,
                   key=state.K_METRIC, bind="query-params", horizontal=True)
 with c4:

@@ -5,22 +5,14 @@ import streamlit as st
 from core.errors import SpanScopeError
 from ui import labels as lab_ui
 from ui import state
-from ui.widgets import download_buttons, paginate, workspace_or_stop
+from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("🏷️ Labels")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.", needs_spans=True)
 
-names = list(ws.sets)
-default_a, default_b = state.default_pair(ws)
-
 # ---- what to look at ----------------------------------------------------------------------------
 c1, c2, c3 = st.columns([2, 2, 1])
-set_a = c1.selectbox("Reference (gold)", names, index=names.index(default_a) if default_a else 0,
-                     key=state.K_SET_A, bind="query-params")
-others = [n for n in names if n != set_a] or names
-set_b = c2.selectbox("Compared", others,
-                     index=others.index(default_b) if default_b in others else 0,
-                     key=state.K_SET_B, bind="query-params")
+set_a, set_b = set_pair(ws, c1, c2, "Reference (gold)", "Compared")
 level = c3.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
                      help="2: the labels as annotated; 1: MAFALDA's groups (emotion, logic, "
                      "credibility); 0: fallacy or not.")

@@ -1,9 +1,11 @@
-"""Small reusable page pieces: the data guard of a page, CSV/JSON downloads of a table and
-pagination of long tables."""
+"""Small reusable page pieces: the data guard of a page, the reference/compared set pickers,
+CSV/JSON downloads of a table and pagination of long tables."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -32,6 +34,26 @@ def workspace_or_stop(min_sets: int, message: str, *,
     if not ws.shareable:
         st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
     return ws
+
+
+def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b: str, *,
+             compared: Callable[[state.Workspace, str], list[str]] | None = None
+             ) -> tuple[str, str]:
+    """Two selectboxes in ``col_a``/``col_b``: the reference set and the set compared with it,
+    bound to the URL under :data:`state.K_SET_A`/:data:`state.K_SET_B` (shared by every page
+    that compares two sets) and preset by :func:`state.default_pair`. ``compared(ws, ref)``
+    lists the choices for the compared set (default: every other set, or all when there is
+    only one)."""
+    names = list(ws.sets)
+    default_a, default_b = state.default_pair(ws)
+    set_a = col_a.selectbox(label_a, names, index=names.index(default_a) if default_a else 0,
+                            key=state.K_SET_A, bind="query-params")
+    others = (compared(ws, set_a) if compared is not None
+              else [n for n in names if n != set_a] or names)
+    set_b = col_b.selectbox(label_b, others,
+                            index=others.index(default_b) if default_b in others else 0,
+                            key=state.K_SET_B, bind="query-params")
+    return set_a, set_b
 
 
 def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
