@@ -311,7 +311,8 @@ def _name(label: str | None) -> str:
     return "⊥ (left out)" if label is None else written.get(label.lower(), label)
 
 
-if ev.mafalda_error or ev.explain is None:
+explained = None if ev.explain is None else ev.explain.to_dict()
+if ev.mafalda_error or explained is None:
     st.error(ev.mafalda_error or "MAFALDA cannot score this input.", icon="❌")
 else:
     best_p = pd.DataFrame([{
@@ -319,7 +320,7 @@ else:
         "best gold": "" if r["matched_gold"] is None
         else gold_id.get(tuple(r["matched_gold"]), str(r["matched_gold"])),
         "C(s,t,|s|)": r["contribution_p"],
-    } for k, r in enumerate(ev.explain["predictions"])],
+    } for k, r in enumerate(explained["predictions"])],
         columns=["pred", "label", "best gold", "C(s,t,|s|)"])
     best_r = pd.DataFrame([{
         "gold": gold_id.get((r["start"], r["end"]), ""),
@@ -328,7 +329,7 @@ else:
         "best prediction": "" if r["best_prediction"] is None
         else (pred_id_queue.get(tuple(r["best_prediction"])) or ["?"])[0],
         "C(s,t,|t|)": r["contribution_r"],
-    } for r in ev.explain["gold"]],
+    } for r in explained["gold"]],
         columns=["gold", "alternatives", "label recall takes", "best prediction", "C(s,t,|t|)"])
     st.caption("Precision: each prediction's best gold span, max over t of C(s,t,|s|).")
     st.dataframe(best_p, hide_index=True, key="learn_best_p", column_config={
@@ -336,7 +337,7 @@ else:
     download_buttons(best_p, f"mafalda_precision_{sid}", key="dl_learn_best_p")
     caption = ("Recall: each gold span's best prediction, max over s of C(s,t,|t|), with the "
                "label the best alternative picks for it.")
-    if any(r["optional"] and r["recall_label"] is None for r in ev.explain["gold"]):
+    if any(r["optional"] and r["recall_label"] is None for r in explained["gold"]):
         caption += (" An optional span (⊥ among its alternatives) is left out when counting it "
                     "would lower the recall.")
     st.caption(caption)
@@ -375,11 +376,12 @@ if run21 is None or run21.result is None:
 else:
     correct = run21.result.per_label()
     official = ev.official.per_label_official_detail() if ev.official is not None else {}
-    label_rows = [{"label": lab, "gold spans": v["gold_count"], "predicted spans": v["pred_count"],
-                   "P": v["precision"], "R (correct)": v["recall"], "F1 (correct)": v["f1"],
+    label_rows = [{"label": lab, "gold spans": v.recall_denominator,
+                   "predicted spans": v.precision_denominator,
+                   "P": v.precision, "R (correct)": v.recall, "F1 (correct)": v.f1,
                    "R (official scorer)": official.get(lab, {}).get("recall"),
                    "F1 (official scorer)": official.get(lab, {}).get("f1")}
-                  for lab, v in correct.items() if v["gold_count"] or v["pred_count"]]
+                  for lab, v in correct.items() if v.recall_denominator or v.precision_denominator]
     label_df = pd.DataFrame(label_rows, columns=[
         "label", "gold spans", "predicted spans", "P", "R (correct)", "F1 (correct)",
         "R (official scorer)", "F1 (official scorer)"])

@@ -25,3 +25,34 @@ def test_core_never_imports_streamlit_or_plotly() -> None:
         if _imported_roots(p) & FORBIDDEN
     }
     assert offenders == {}
+
+
+METRIC_MODULES = sorted((ROOT / "core" / "metrics").rglob("*.py"))
+
+
+def test_metric_modules_are_pure_no_argparse_no_file_loading_no_cli() -> None:
+    offenders = {}
+    for path in METRIC_MODULES:
+        text = path.read_text(encoding="utf-8")
+        roots = _imported_roots(path)
+        modules = {n.module for n in ast.walk(ast.parse(text))
+                   if isinstance(n, ast.ImportFrom) and n.module}
+        bad = sorted(roots & {"argparse"})
+        bad += sorted(m for m in modules if m.startswith("core.cli"))
+        bad += [w for w in ("load_path(", "def cli_score", "def cli_explain", "def cli_agree")
+                if w in text]
+        if bad:
+            offenders[str(path.relative_to(ROOT))] = bad
+    assert offenders == {}
+
+
+def test_only_the_entry_point_imports_the_command_line() -> None:
+    users = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        if path.parent.name == "cli" or path.name == "__main__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core.cli"):
+                users.append(str(path.relative_to(ROOT)))
+    assert users == []

@@ -100,7 +100,7 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
 
 def documents_table(rows: list[DocDifference]) -> pd.DataFrame:
     """The per-text comparison as a table (reasons in words in ``why``)."""
-    df = pd.DataFrame([r.as_dict() for r in rows],
+    df = pd.DataFrame([r.to_dict() for r in rows],
                       columns=["document", "Martino P", "Martino R", "Martino F1", "MAFALDA P",
                                "MAFALDA R", "MAFALDA F1", "F1 difference", "reasons",
                                "weight pooled", "weight averaged"])

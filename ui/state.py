@@ -853,15 +853,16 @@ def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant
                        "P numerator": res.p_num, "predicted spans": res.p_den,
                        "R numerator": res.r_num, "gold spans": res.r_den}
             per_label = pd.DataFrame([
-                {"label": lab, "P": v["precision"], "R": v["recall"], "F1": v["f1"],
-                 "gold spans": v["gold_count"], "predicted spans": v["pred_count"]}
-                for lab, v in res.per_label().items() if v["gold_count"] or v["pred_count"]
+                {"label": lab, "P": v.precision, "R": v.recall, "F1": v.f1,
+                 "gold spans": v.recall_denominator, "predicted spans": v.precision_denominator}
+                for lab, v in res.per_label().items()
+                if v.recall_denominator or v.precision_denominator
             ], columns=["label", "P", "R", "F1", "gold spans", "predicted spans"])
             per_doc = pd.DataFrame([
-                {"document": r["document"], "P": r["precision"], "R": r["recall"], "F1": r["f1"],
-                 "P numerator": r["precision_numerator"],
-                 "predicted spans": r["precision_denominator"],
-                 "R numerator": r["recall_numerator"], "gold spans": r["recall_denominator"]}
+                {"document": r.document, "P": r.precision, "R": r.recall, "F1": r.f1,
+                 "P numerator": r.precision_numerator,
+                 "predicted spans": r.precision_denominator,
+                 "R numerator": r.recall_numerator, "gold spans": r.recall_denominator}
                 for r in res.per_document()
             ], columns=["document", "P", "R", "F1", "P numerator", "predicted spans",
                         "R numerator", "gold spans"])
@@ -874,11 +875,12 @@ def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant
             lab = res.label_only
             overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
                        "label-only P": lab["precision"], "label-only R": lab["recall"],
-                       "label-only F1": lab["f1"], "texts": len(res.per_document)}
+                       "label-only F1": lab["f1"], "texts": len(res.rows)}
             per_doc = pd.DataFrame([
                 {"document": d.document, "P": d.precision, "R": d.recall, "F1": d.f1,
-                 "label-only P": d.label_precision, "label-only R": d.label_recall,
-                 "label-only F1": d.label_f1} for d in res.per_document
+                 "label-only P": d.extra["label_precision"],
+                 "label-only R": d.extra["label_recall"],
+                 "label-only F1": d.extra["label_f1"]} for d in res.rows
             ], columns=["document", "P", "R", "F1", "label-only P", "label-only R",
                         "label-only F1"])
             # MAFALDA averages per text and has no per-label decomposition (Helwe et al. 2024).
@@ -928,7 +930,7 @@ def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, 
     try:
         out = mod.explain(gold, AnnotationSet(pred.name, pred.spans, "system", False), doc,
                           level=level, variant=variant, texts=ws.corpus.texts,
-                          taxonomy=taxonomy_for(ws, set_a, set_b))
+                          taxonomy=taxonomy_for(ws, set_a, set_b)).to_dict()
     except SpanScopeError as exc:
         return Explained(pd.DataFrame(), {}, error=str(exc))
     gids = {it.interval: it.id for it in span_items(gold, doc, "G")}
@@ -1043,14 +1045,13 @@ def _doc_table(metric: str, result: PairScores) -> tuple[Any, Any]:
         table = np.column_stack([raw.doc_p_num, raw.doc_p_den, raw.doc_r_num,
                                  raw.doc_r_den]).astype(float)
         return table, stats.martino_f1
-    f1 = np.array([d.f1 for d in raw.per_document], dtype=float)[:, None]
+    f1 = np.array([d.f1 for d in raw.rows], dtype=float)[:, None]
     return f1, stats.mean_of(0, len(f1))
 
 
 def _doc_ids(metric: str, result: PairScores) -> list[str]:
     raw = result.raw
-    return list(raw.documents) if metric == "martino" else [d.document for d in
-                                                             raw.per_document]
+    return list(raw.documents) if metric == "martino" else [d.document for d in raw.rows]
 
 
 def _bootstrap_adapt(metric: str, result: PairScores, n_boot: int,

@@ -548,8 +548,8 @@ def _martino(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
 
     r = martino.score(gold, pred)
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1,
-            "per_label": r.per_label(),
-            "per_document": {row["document"]: row for row in r.per_document()}}
+            "per_label": {k: v.to_dict() for k, v in r.per_label().items()},
+            "per_document": {row.document: row.to_dict() for row in r.per_document()}}
 
 
 def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
@@ -563,7 +563,9 @@ def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
 
     r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},
-            "per_document": {d.document: d.as_dict() for d in r.per_document}}
+            "per_document": {d.document: {"document": d.document, "precision": d.precision,
+                                          "recall": d.recall, "f1": d.f1, **d.extra}
+                             for d in r.per_document()}}
 
 
 _SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]]] = {

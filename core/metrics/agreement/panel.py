@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from core.errors import InputError, UsageError, check_choice
+from core.errors import InputError, ParameterError, check_choice
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.metrics.agreement.measures import (
     ManyResult,
@@ -126,8 +126,8 @@ def majority_set(sets: Sequence[AnnotationSet], *, label: str | None = None,
         raise InputError("a majority needs at least one annotation set; got none")
     if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
                                   or min_votes < 1):
-        raise UsageError(f"The 'min_votes' parameter of majority_set must be a positive integer "
-                         f"or None. Got {min_votes!r} instead.")
+        raise ParameterError("min_votes", "The 'min_votes' parameter of majority_set must be a "
+                             f"positive integer or None. Got {min_votes!r} instead.")
     docs: dict[str, None] = {}
     for aset in sets:
         docs.update(dict.fromkeys(aset.spans))
