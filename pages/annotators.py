@@ -4,7 +4,7 @@ import streamlit as st
 
 from core.errors import SpanScopeError
 from ui import annotators as ann
-from ui import highlight, state
+from ui import documents, highlight, state
 from ui.widgets import download_buttons, paginate
 
 st.title("👥 Annotators")
@@ -228,7 +228,7 @@ docs = study.docs
 current = st.session_state.get(state.K_ANN_DOC) or st.query_params.get(state.K_ANN_DOC)
 if current not in docs:
     st.session_state.pop(state.K_ANN_DOC, None)
-options = state.document_window(docs, current if current in docs else None)
+options = documents.document_window(docs, current if current in docs else None)
 doc = st.selectbox(f"Document ({len(docs):,})", options, key=state.K_ANN_DOC,
                    bind="query-params")
 text = ws.corpus.texts.get(doc)

@@ -22,7 +22,8 @@ from core.metrics.differences import (
     metric_path,
 )
 from ui.highlight import PALETTE
-from ui.state import Workspace, taxonomy_for
+from ui.results import taxonomy_for
+from ui.state import Workspace
 
 MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}

@@ -526,6 +526,7 @@ class MafaldaResult:
     rows: list[DocumentScore]
     warnings: list[str] = field(default_factory=list)
     metric: str = "mafalda"
+    pooled: bool = False
 
     def _mean(self, attr: str) -> float:
         n = len(self.rows)

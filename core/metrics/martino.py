@@ -300,6 +300,7 @@ class MartinoResult:
     match: str = "sum"  # "best": each span's best pair only (not an official variant)
 
     metric: str = "martino"
+    pooled: bool = True
 
     def _prf(self) -> tuple[float, float, float]:
         return prf(self.p_num, self.p_den, self.r_num, self.r_den, empty="official")

@@ -50,7 +50,8 @@ class Metric:
     :class:`~core.metrics.result.Explanation` (None: the metric explains nothing per span).
     ``input`` says what the command line reads for it; ``gold_alternatives`` reads the gold as
     MAFALDA-style alternatives; ``default_labels`` picks a label list when none is given and
-    ``pred_warnings`` checks the predictions against the gold texts.
+    ``pred_warnings`` checks the predictions against the gold texts. ``title`` and
+    ``abbreviation`` are what tables and charts call it.
     """
 
     name: str
@@ -68,6 +69,7 @@ class Metric:
     default_labels: LabelDefault | None = None
     pred_warnings: PredWarnings | None = None
     citation: str = ""
+    abbreviation: str = ""
 
     def __post_init__(self) -> None:
         for opt in self.options:
@@ -168,7 +170,7 @@ register(Metric(
     score=martino.score, explain=martino.explain, variants=martino.VARIANTS,
     options=frozenset({"variant", "merge_pred", "fragments_only", "labels"}),
     default_labels=martino.default_labels, pred_warnings=martino.beyond_text_warnings,
-    citation="Da San Martino et al., EMNLP-IJCNLP 2019",
+    citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
 ))
 register(Metric(
     name="mafalda", kind="span", title="MAFALDA",

@@ -253,6 +253,10 @@ class SpanResult(Protocol):
     metric: str
     variant: str
     warnings: list[str]
+    pooled: bool
+    """True when numerators and denominators are pooled sums (Martino), False when the overall
+    scores are means of per-document values (MAFALDA: a document's numerator is its value and
+    its denominator 1)."""
 
     @property
     def precision(self) -> float: ...
