@@ -18,6 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 _QUEUE: Any = None
+_GAMMA_CACHE: dict[str, Any] = {}
+"""γ's chance alignments, kept in this worker process between tasks (γ-cat after γ reuses
+them); :func:`core.metrics.agreement.gamma` keeps none itself."""
 
 LONG_JOB = 20_000
 """Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
@@ -66,10 +69,11 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         study, samples, seed = kwargs["study"], kwargs["samples"], kwargs["seed"]
         # A short job may use every core; a long one leaves a core to the server's page runs.
         workers = None if len(study.docs) * samples <= LONG_JOB else 1
-        g = gamma(study, samples=samples, seed=seed, progress=report, workers=workers)
-        # γ-cat reuses the chance alignments γ kept (core's cache lives in this process).
-        cat = gamma(study, samples=samples, seed=seed, categorical=True)
+        g = gamma(study, samples=samples, seed=seed, progress=report, workers=workers,
+                  cache=_GAMMA_CACHE)
+        # γ-cat reuses the chance alignments γ kept in this process's cache.
+        cat = gamma(study, samples=samples, seed=seed, categorical=True, cache=_GAMMA_CACHE)
         return {"gamma": g, "gamma-cat": cat}
     if task == "view":
-        return measure_view(**kwargs, progress=report)
+        return measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE)
     raise ValueError(f"unknown background task {task!r}")

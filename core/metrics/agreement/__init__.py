@@ -16,7 +16,7 @@ Build a study once, then ask for measures::
     kappa.document_ranking()    # [(doc, mean κ over pairs)], most disagreement first
     text_kappa(study)                                        # PairwiseResult
     fleiss_text(study), krippendorff_text(study), unitizing(study)   # ManyResult
-    r = gamma(study, samples=30, seed=0, progress=lambda done, total: ...)  # cached
+    r = gamma(study, samples=30, seed=0, progress=lambda done, total: ..., cache=my_dict)
     r.overall.value, r.overall.stats["gamma_mc_sd"], r.per_document, r.document_ranking()
     gamma(study, categorical=True)     # γ-cat overall, γ-k in per_label
     gamma_matrix(study)                # pairwise two-annotator γ
@@ -64,6 +64,7 @@ from core.metrics.agreement.coefficients import (
 )
 from core.metrics.agreement.gamma_native import Dissimilarity
 from core.metrics.agreement.measures import (
+    GammaCache,
     ManyResult,
     PairValue,
     PairwiseResult,
@@ -92,16 +93,43 @@ from core.metrics.agreement.study import POSITION, Study
 from core.metrics.agreement.unitizing import unitizing_alpha
 
 __all__ = [
-    "LEVELS", "MEASURES", "POSITION", "Agreement", "Dissimilarity", "DocDisagreement",
-    "ManyResult", "MeasureView", "PairValue", "PairwiseResult", "Study", "against",
+    "LEVELS",
+    "MEASURES",
+    "POSITION",
+    "Agreement",
+    "Dissimilarity",
+    "DocDisagreement",
+    "GammaCache",
+    "ManyResult",
+    "MeasureView",
+    "PairValue",
+    "PairwiseResult",
+    "Study",
+    "against",
     "against_majority",
-    "char_agreement", "cohen_kappa",
-    "cohen_kappa_binary", "cohen_kappa_from_table", "compute", "fleiss_kappa",
-    "fleiss_kappa_from_ratings", "fleiss_text", "gamma", "gamma_alignment", "gamma_matrix",
-    "krippendorff_alpha", "krippendorff_text", "majority_set", "measure_view",
+    "char_agreement",
+    "cohen_kappa",
+    "cohen_kappa_binary",
+    "cohen_kappa_from_table",
+    "compute",
+    "fleiss_kappa",
+    "fleiss_kappa_from_ratings",
+    "fleiss_text",
+    "gamma",
+    "gamma_alignment",
+    "gamma_matrix",
+    "krippendorff_alpha",
+    "krippendorff_text",
+    "majority_set",
+    "measure_view",
     "pairwise",
-    "rank_documents", "span_f1", "sub_study", "text_kappa", "undefined",
-    "unitizing", "unitizing_alpha",
+    "rank_documents",
+    "span_f1",
+    "sub_study",
+    "text_kappa",
+    "undefined",
+    "unitizing",
+    "unitizing_alpha",
 ]
 
 MEASURES: tuple[str, ...] = (
@@ -114,8 +142,8 @@ PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
 
 
 def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
-            progress: Callable[[int, int], None] | None = None
-            ) -> PairwiseResult | ManyResult:
+            progress: Callable[[int, int], None] | None = None,
+            cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
     """One measure by its command-line name."""
     from core.errors import check_choice
 
@@ -133,5 +161,5 @@ def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
         return unitizing(study)
     if measure in ("gamma", "gamma-cat"):
         return gamma(study, samples=samples, seed=seed, categorical=measure == "gamma-cat",
-                     progress=progress)
+                     progress=progress, cache=cache)
     return span_f1(study, "martino" if measure == "span-f1" else "mafalda")
