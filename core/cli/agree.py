@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import Result, add_output_options, emit
+from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
 from core.cli.loading import load_study
 from core.cli.render import render_agree
 from core.errors import ParameterError, check_choice
@@ -14,11 +14,9 @@ from core.formats import FORMATS
 NAME = "agree"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
-               ) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(NAME, help="inter-annotator agreement",
-                              description="Agreement between annotation sets over the same "
-                              "texts.")
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "inter-annotator agreement",
+                       "Agreement between annotation sets over the same texts.")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--measure", action="append", required=True, metavar="NAME",
                    help="span-f1, mafalda-f1, char-kappa, char-jaccard, text-kappa, "

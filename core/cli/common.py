@@ -10,7 +10,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from core.errors import Diagnostic, warning_kind
 
@@ -31,10 +31,22 @@ class Command(Protocol):
     """A command module: ``add_parser(subparsers)`` declares it, ``run(args)`` runs it and
     returns the exit status."""
 
-    def add_parser(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
-                   ) -> argparse.ArgumentParser: ...
+    def add_parser(self, subparsers: Subparsers) -> argparse.ArgumentParser: ...
 
     def run(self, args: argparse.Namespace) -> int: ...
+
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers()`` returns (argparse exposes no public name for it)."""
+
+
+def command_parser(subparsers: Subparsers, name: str, summary: str, description: str, *,
+                   epilog: str | None = None) -> argparse.ArgumentParser:
+    """Declare command ``name`` (``summary`` in the command list, ``description`` in its help;
+    an ``epilog`` keeps its line breaks)."""
+    return subparsers.add_parser(
+        name, help=summary, description=description, epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter)
 
 
 def add_output_options(p: argparse.ArgumentParser) -> None:

@@ -7,17 +7,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.common import SHOWN_WARNINGS
+from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser
 from core.formats import FORMATS, WRITABLE
 from core.tools import convert
 
 NAME = "convert"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
-               ) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(NAME, help="convert between formats",
-                              description="Read INPUT in any format and write OUTPUT in another.")
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "convert between formats",
+                       "Read INPUT in any format and write OUTPUT in another.")
     p.add_argument("input", metavar="INPUT")
     p.add_argument("output", metavar="OUTPUT", help="file (or folder for brat / ptc folders)")
     p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",

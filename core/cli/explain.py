@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import emit
+from core.cli.common import Subparsers, command_parser, emit
 from core.cli.loading import load_span_inputs
 from core.cli.render import renderer_for
 from core.cli.score import add_input_options, metrics_epilog
@@ -15,12 +15,9 @@ from core.metrics import registry
 NAME = "explain"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
-               ) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(NAME, help="per-span contributions for one document",
-                              description="Show every scored span pair of one document.",
-                              epilog=metrics_epilog(),
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "per-span contributions for one document",
+                       "Show every scored span pair of one document.", epilog=metrics_epilog())
     add_input_options(p)
     p.add_argument("--doc", required=True, metavar="ID", help="document id")
     return p

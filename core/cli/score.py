@@ -10,7 +10,14 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from core.cli.common import Result, Warning_, add_output_options, emit
+from core.cli.common import (
+    Result,
+    Subparsers,
+    Warning_,
+    add_output_options,
+    command_parser,
+    emit,
+)
 from core.cli.loading import load_hateval, load_span_inputs
 from core.cli.render import renderer_for
 from core.errors import Diagnostic
@@ -69,12 +76,9 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     add_output_options(p)
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
-               ) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(NAME, help="score predictions against gold",
-                              description="Score PRED against GOLD with one metric.",
-                              epilog=metrics_epilog(),
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "score predictions against gold",
+                       "Score PRED against GOLD with one metric.", epilog=metrics_epilog())
     add_input_options(p)
     return p
 

@@ -6,17 +6,22 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.common import add_output_options, emit, render_generic
+from core.cli.common import (
+    Subparsers,
+    add_output_options,
+    command_parser,
+    emit,
+    render_generic,
+)
 from core.formats import FORMATS
 from core.tools import validate
 
 NAME = "validate"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
-               ) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(NAME, help="check a file and list its problems",
-                              description="Read FILE and report its errors and warnings.")
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "check a file and list its problems",
+                       "Read FILE and report its errors and warnings.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     p.add_argument("--labels", metavar="FILE", help="allowed labels, one per line")

@@ -106,18 +106,7 @@ import numpy as np
 
 from core.errors import InputError, check_choice
 from core.formats.docsets import check_same_documents
-from core.metrics.result import (
-    PARTNER,
-    BootstrapTable,
-    DocumentScore,
-    ExplanationRow,
-    JSONValue,
-    LabelScore,
-    SpanNote,
-    document_frame,
-    harmonic,
-    mean_of,
-)
+from core.metrics import result as mr
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
 
@@ -503,7 +492,7 @@ def _label_only(t: _Text, variant: str) -> tuple[float, float, float]:
         if variant == "metrics-py":
             tp_max = len(y_pred & frozenset().union(*(c for c, _ in spans)))
         p = tp_max / len(y_pred)
-    return p, r, harmonic(p, r)
+    return p, r, mr.harmonic(p, r)
 
 
 # ---- results --------------------------------------------------------------------------------
@@ -523,7 +512,7 @@ class MafaldaResult:
 
     variant: str
     level: int
-    rows: list[DocumentScore]
+    rows: list[mr.DocumentScore]
     warnings: list[str] = field(default_factory=list)
     metric: str = "mafalda"
     pooled: bool = False
@@ -574,16 +563,16 @@ class MafaldaResult:
                 "recall": self._mean_extra("label_recall"),
                 "f1": self._mean_extra("label_f1")}
 
-    def per_document(self) -> list[DocumentScore]:
+    def per_document(self) -> list[mr.DocumentScore]:
         return list(self.rows)
 
-    def per_label(self) -> dict[str, LabelScore]:
+    def per_label(self) -> dict[str, mr.LabelScore]:
         """Empty: MAFALDA averages per text and has no per-label decomposition."""
         return {}
 
     def per_document_frame(self) -> pd.DataFrame:
         """:meth:`per_document` as a pandas DataFrame (label-only scores as extra columns)."""
-        return document_frame(self.rows)
+        return mr.document_frame(self.rows)
 
     def summary(self) -> dict[str, float]:
         """The label-only means and the number of texts, by the names the dashboard shows."""
@@ -591,14 +580,14 @@ class MafaldaResult:
         return {"label-only P": lab["precision"], "label-only R": lab["recall"],
                 "label-only F1": lab["f1"], "texts": len(self.rows)}
 
-    def bootstrap_table(self) -> BootstrapTable:
+    def bootstrap_table(self) -> mr.BootstrapTable:
         """Each text's F1 (one column); the statistic is their mean."""
         f1 = np.array([d.f1 for d in self.rows], dtype=float).reshape(len(self.rows), 1)
-        return BootstrapTable(tuple(self.document_ids), f1, mean_of(0, len(self.rows)))
+        return mr.BootstrapTable(tuple(self.document_ids), f1, mr.mean_of(0, len(self.rows)))
 
-    def to_dict(self, *, per_document: bool = False) -> dict[str, JSONValue]:
+    def to_dict(self, *, per_document: bool = False) -> dict[str, mr.JSONValue]:
         """The command line's JSON object (``python -m core score --metric mafalda --json``)."""
-        out: dict[str, JSONValue] = {
+        out: dict[str, mr.JSONValue] = {
             "metric": "mafalda", "variant": self.variant, "level": self.level,
             "precision": self.precision, "recall": self.recall, "f1": self.f1,
             "label_only": self.label_only, "documents": len(self.rows),
@@ -617,11 +606,11 @@ def score_text(t: _Text, variant: str) -> _TextScore:
     else:
         p, r, gold, matched, recall_rows, note = _span_scores(t, variant)
     lp, lr, lf = _label_only(t, "metrics-py" if variant == "repo-head" else variant)
-    return _TextScore(p, r, harmonic(p, r), lp, lr, lf, gold, matched, recall_rows, note)
+    return _TextScore(p, r, mr.harmonic(p, r), lp, lr, lf, gold, matched, recall_rows, note)
 
 
-def _document_score(doc: str, ts: _TextScore) -> DocumentScore:
-    return DocumentScore(doc, ts.precision, ts.recall, ts.f1, ts.precision, 1, ts.recall, 1,
+def _document_score(doc: str, ts: _TextScore) -> mr.DocumentScore:
+    return mr.DocumentScore(doc, ts.precision, ts.recall, ts.f1, ts.precision, 1, ts.recall, 1,
                          dict(zip(LABEL_ONLY, (ts.label_precision, ts.label_recall,
                                                ts.label_f1), strict=True)))
 
@@ -663,7 +652,7 @@ class PredictionMatch:
     contribution_p: float
     counted: bool
 
-    def to_dict(self) -> dict[str, JSONValue]:
+    def to_dict(self) -> dict[str, mr.JSONValue]:
         return {"start": self.start, "end": self.end, "label": self.label,
                 "matched_gold": None if self.matched_gold is None else list(self.matched_gold),
                 "matched_label": self.matched_label, "contribution_p": self.contribution_p,
@@ -686,7 +675,7 @@ class GoldMatch:
     counted: bool
     uncovered: bool
 
-    def to_dict(self) -> dict[str, JSONValue]:
+    def to_dict(self) -> dict[str, mr.JSONValue]:
         return {"start": self.start, "end": self.end, "alternatives": list(self.alternatives),
                 "optional": self.optional, "recall_label": self.recall_label,
                 "best_prediction": (None if self.best_prediction is None
@@ -703,54 +692,54 @@ class MafaldaExplanation:
     document: str
     variant: str
     level: int
-    score: DocumentScore
+    score: mr.DocumentScore
     predictions: tuple[PredictionMatch, ...]
     gold: tuple[GoldMatch, ...]
     note: str | None = None
 
-    def rows(self) -> list[ExplanationRow]:
+    def rows(self) -> list[mr.ExplanationRow]:
         """Per prediction its precision match, per gold span its recall match."""
-        out: list[ExplanationRow] = []
+        out: list[mr.ExplanationRow] = []
         for r in self.predictions:
             pred = (r.start, r.end)
             if not r.counted:
-                out.append(ExplanationRow(None, pred, {
+                out.append(mr.ExplanationRow(None, pred, {
                     "side": "precision: ⊥ prediction, not counted", "label": r.label,
                     "C(s,t,|s|)": None, "C(s,t,|t|)": None}))
             else:
-                out.append(ExplanationRow(r.matched_gold, pred, {
+                out.append(mr.ExplanationRow(r.matched_gold, pred, {
                     "side": "precision: best gold for s", "label": r.label,
                     "C(s,t,|s|)": r.contribution_p, "C(s,t,|t|)": None}))
         for g in self.gold:
             gold = (g.start, g.end)
             alts = " | ".join("⊥" if a == NOTHING else a for a in g.alternatives)
             if g.uncovered:
-                out.append(ExplanationRow(gold, g.best_prediction, {
+                out.append(mr.ExplanationRow(gold, g.best_prediction, {
                     "side": "recall: text between gold spans (repo-head)", "label": "None",
                     "C(s,t,|s|)": None, "C(s,t,|t|)": g.contribution_r if g.counted else None}))
             elif not g.counted:
-                out.append(ExplanationRow(gold, None, {
+                out.append(mr.ExplanationRow(gold, None, {
                     "side": "recall: ⊥ chosen, not counted", "label": f"⊥ (of {alts})",
                     "C(s,t,|s|)": None, "C(s,t,|t|)": None}))
             else:
-                out.append(ExplanationRow(gold, g.best_prediction, {
+                out.append(mr.ExplanationRow(gold, g.best_prediction, {
                     "side": "recall: best prediction for t",
                     "label": f"{g.recall_label} (of {alts})", "C(s,t,|s|)": None,
                     "C(s,t,|t|)": g.contribution_r}))
         return out
 
-    def notes(self) -> list[SpanNote]:
+    def notes(self) -> list[mr.SpanNote]:
         """In words, what the metric takes from each span (its best match, or why nothing)."""
-        out: list[SpanNote] = []
+        out: list[mr.SpanNote] = []
         for r in self.predictions:
             if not r.counted:
-                out.append(SpanNote("pred", (r.start, r.end), (
+                out.append(mr.SpanNote("pred", (r.start, r.end), (
                     "a ⊥ ('nothing') prediction: MAFALDA leaves it out of precision's "
                     "denominator, so it neither helps nor hurts.")))
             else:
-                out.append(SpanNote("pred", (r.start, r.end), (
+                out.append(mr.SpanNote("pred", (r.start, r.end), (
                     f"precision takes C(s,t,|s|) = {r.contribution_p:.3f} from its best gold "
-                    f"match {PARTNER} (label {r.label})."), r.matched_gold))
+                    f"match {mr.PARTNER} (label {r.label})."), r.matched_gold))
         for g in self.gold:
             if g.uncovered:
                 continue
@@ -760,12 +749,12 @@ class MafaldaExplanation:
                         "so recall does not count it.")
             else:
                 text = (f"recall takes C(s,t,|t|) = {g.contribution_r:.3f} from its best "
-                        f"prediction {PARTNER}, with the alternative {g.recall_label} chosen "
+                        f"prediction {mr.PARTNER}, with the alternative {g.recall_label} chosen "
                         f"among {alts}.")
-            out.append(SpanNote("gold", (g.start, g.end), text, g.best_prediction))
+            out.append(mr.SpanNote("gold", (g.start, g.end), text, g.best_prediction))
         return out
 
-    def to_dict(self) -> dict[str, JSONValue]:
+    def to_dict(self) -> dict[str, mr.JSONValue]:
         """The command line's JSON object (``python -m core explain --metric mafalda``)."""
         d = self.score
         return {"metric": "mafalda", "variant": self.variant, "level": self.level,
