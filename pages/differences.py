@@ -86,11 +86,11 @@ with right:
 st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
             "largest first)")
 shown = paginate(df, key=state.K_DIFF_PAGE)
-event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
+table_event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
                      selection_mode="single-row",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in df.columns if c not in ("document", "reasons")})
-picked = diff.selected_document(event, shown) or picked
+picked = diff.selected_document(table_event, shown) or picked
 download_buttons(df, f"metric_differences_{system}", key="dl_diff_docs")
 st.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its weight in "
            "Martino's pooled sums; weight averaged: 1/N, its weight in MAFALDA's average.")

@@ -31,8 +31,9 @@ gold, pred = ws.sets[set_a], ws.sets[set_b]
 d1, d2 = st.columns([3, 2])
 query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
                       persist_state="session", placeholder="e.g. 111111 or 'migrants'")
-sort = d2.selectbox("Order", list(documents.DOC_SORTS), format_func=documents.DOC_SORTS.get,
-                    key=state.K_DOC_SORT, persist_state="session")
+sort = d2.selectbox("Order", list(documents.DOC_SORTS),
+                    format_func=lambda k: documents.DOC_SORTS[k], key=state.K_DOC_SORT,
+                    persist_state="session")
 order = documents.document_order(ws.key, ws, set_a, set_b, sort, metric, variant, level)
 ids = documents.search_documents(ws.key, ws, tuple(order), query)
 if not ids:
@@ -57,9 +58,9 @@ colours = highlight.label_colours(state.all_labels(ws.key, ws))
 
 span_options = ["—"] + [it.id for it in items_a + items_b]
 span_text = {it.id: f"{it.id} [{it.start}, {it.end}) {it.label_text}" for it in items_a + items_b}
-selected = st.selectbox("Select a span to see every pair it forms", span_options,
-                        key=state.K_SPAN, format_func=lambda s: span_text.get(s, "— none —"))
-selected = None if selected == "—" else selected
+picked = st.selectbox("Select a span to see every pair it forms", span_options,
+                      key=state.K_SPAN, format_func=lambda s: span_text.get(s, "— none —"))
+selected = None if picked == "—" else picked
 
 explained = results.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
 partners = results.partners_of(explained, selected) if selected else ()

@@ -95,7 +95,7 @@ with left:
         })
     st.caption(f"Offsets are characters of the {n_chars}-character text, `[start, end)`. Add a "
                "row with ➕ below the table, delete one by ticking it and pressing 🗑️.")
-shown = [{k: (None if pd.isna(v) else v) for k, v in r.items()}
+shown = [{str(k): (None if pd.isna(v) else v) for k, v in r.items()}
          for r in edited.reset_index(names="id").to_dict("records")]
 st.session_state[state.K_LEARN_SHOWN][sid] = shown
 valid, problems = scenarios.spans_from_rows(shown, text_length=n_chars)
@@ -160,7 +160,7 @@ st.html(highlight.render_lanes(sc.text, pred_items, colours, selected=selected,
 
 # ---- scores -------------------------------------------------------------------------------------
 rows_scores = learn_ui.score_rows(ev, sc)
-scores_df = pd.DataFrame(rows_scores)
+scores_df = pd.DataFrame([r.record() for r in rows_scores])
 maf = ev.mafalda
 _fmt = learn_ui.fmt
 
@@ -171,18 +171,18 @@ st.caption("Recall under three Da San Martino variants and under MAFALDA, with P
 tiles = st.columns(len(rows_scores))
 before = [*original.runs, None]
 for tile, row, run0 in zip(tiles, rows_scores, before, strict=True):
-    name = row["variant"] if row["metric"] != "MAFALDA" else f"MAFALDA {row['variant']}"
-    if row["R"] is None:
-        tile.metric(name, "refused" if row["metric"] != "MAFALDA" else "—")
-        tile.caption(row["note"].split(";")[0] + "; the reason in full is in the table.")
+    name = row.variant if row.metric != "MAFALDA" else f"MAFALDA {row.variant}"
+    if row.R is None:
+        tile.metric(name, "refused" if row.metric != "MAFALDA" else "—")
+        tile.caption(row.note.split(";")[0] + "; the reason in full is in the table.")
         continue
     r0 = (original.mafalda.recall if original.mafalda else None) if run0 is None else (
         run0.result.recall if run0.result is not None else None)
     delta = None
-    if ev.edited and r0 is not None and abs(row["R"] - r0) > 1e-12:
-        delta = f"{row['R'] - r0:+.4f}".rstrip("0").rstrip(".")
-    tile.metric(f"{name} — recall", _fmt(row["R"]), delta=delta)
-    tile.caption(f"P {_fmt(row['P'])} · F1 {_fmt(row['F1'])}")
+    if ev.edited and r0 is not None and abs(row.R - r0) > 1e-12:
+        delta = f"{row.R - r0:+.4f}".rstrip("0").rstrip(".")
+    tile.metric(f"{name} — recall", _fmt(row.R), delta=delta)
+    tile.caption(f"P {_fmt(row.P)} · F1 {_fmt(row.F1)}")
 st.dataframe(scores_df, hide_index=True, key="learn_scores", column_config={
     k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")})
 download_buttons(scores_df, f"scores_{sid}", key="dl_learn_scores")

@@ -45,7 +45,7 @@ if not systems:
     st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
     st.stop()
 
-b1, b2, _ = st.columns([1, 1, 2])
+b1, b2, _spacer = st.columns([1, 1, 2])
 n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
                          key=state.K_BOOT_N, persist_state="session")
 seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,

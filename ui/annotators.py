@@ -85,10 +85,10 @@ _LAYOUT = dict(margin=dict(l=10, r=10, t=60, b=10), template="plotly_white")
 # ---- background jobs (ui.jobs) ------------------------------------------------------------------
 
 
-def shown(jobs: Sequence[Job | None], *, memory: MutableMapping[str, Any] | None = None
-          ) -> None:
+def shown(jobs: Sequence[Job[MeasureView] | Job[dict[str, ManyResult]] | None], *,
+          memory: MutableMapping[str, object] | None = None) -> None:
     """:func:`ui.jobs.shown` with the Annotators page's key (``memory``: the session state)."""
-    jobs_shown(jobs, memory=st.session_state if memory is None else memory, key=K_ANN_JOBS)
+    jobs_shown(jobs, memory=memory if memory is not None else st.session_state, key=K_ANN_JOBS)
 
 
 # ---- cached computations ------------------------------------------------------------------------
@@ -128,7 +128,7 @@ GAMMA_AUTO_DOCS = 1000
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-              seed: int, samples: int) -> Job:
+              seed: int, samples: int) -> Job[dict[str, ManyResult]]:
     """Corpus γ and γ-cat of ``sets`` in the background: ``{"gamma": …, "gamma-cat": …}``."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"γ of {len(sets)} annotators, {samples} samples, seed {seed}", "gamma",
@@ -153,7 +153,7 @@ def measure_view(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
              measure: str, gold: str | None, leave_one_out: bool, seed: int, samples: int
-             ) -> Job:
+             ) -> Job[MeasureView]:
     """:func:`core.metrics.agreement.measure_view` of γ or γ-cat, in the background."""
     return submit(Job(f"{measure} of every pair and against the gold and the majority "
                        f"({samples} samples, seed {seed})", "view",

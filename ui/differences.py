@@ -54,7 +54,8 @@ def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:
     rows, before = [], None
     for s in steps:
         value = s.value(measure)
-        change = None if s.official or value is None or before is None else value - before
+        change: float | None = (None if s.official or value is None or before is None
+                                else value - before)
         rows.append({"step": s.title, "official metric": s.official,
                      MEASURES[measure]: value, "change": change,
                      "rules": s.rules.describe(), "what changes": s.error or s.explanation})

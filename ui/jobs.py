@@ -33,8 +33,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Client, Connection
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import streamlit as st
+from streamlit.runtime.state import SessionStateProxy
 
 from core.errors import SpanScopeError
 
@@ -49,16 +51,19 @@ class WorkerDied(RuntimeError):
     """The worker process ended while it held a job (killed, out of memory)."""
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class Job:
-    """Work for the background worker: its progress, and the future of its result.
+class Job(Generic[T]):
+    """Work for the background worker: its progress, and the future of its result (a ``T``).
 
     ``task`` and ``kwargs`` are what :func:`ui.gamma_worker.run` receives."""
 
     title: str
     task: str = ""
     kwargs: dict[str, object] = field(default_factory=dict, repr=False)
-    future: Future[object] | None = None
+    future: Future[T] | None = None
     done_steps: int = 0
     total_steps: int = 0
     started: float | None = None
@@ -94,7 +99,7 @@ class Job:
             return str(exc)
         raise exc
 
-    def result(self) -> object:
+    def result(self) -> T:
         assert self.future is not None
         return self.future.result()
 
@@ -117,7 +122,7 @@ class Worker:
             [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
             stdin=subprocess.DEVNULL)
         self.conn = self._connect(key)
-        self.tasks: queue.Queue[tuple[int, Job]] = queue.Queue()
+        self.tasks: queue.Queue[tuple[int, Job[object]]] = queue.Queue()
         self.ids = itertools.count(1)
         self.alive = True
         atexit.register(self.stop)
@@ -137,10 +142,10 @@ class Worker:
                     raise WorkerDied("the worker process did not start in time") from None
                 time.sleep(0.05)
 
-    def submit(self, job: Job) -> Job:
+    def submit(self, job: Job[T]) -> Job[T]:
         job.future = Future()
         job.started, job.finished, job.done_steps, job.total_steps = None, None, 0, 0
-        self.tasks.put((next(self.ids), job))
+        self.tasks.put((next(self.ids), job))  # type: ignore[arg-type]
         return job
 
     def _loop(self) -> None:
@@ -194,7 +199,7 @@ def _worker() -> Worker:
     return Worker()
 
 
-def submit(job: Job) -> Job:
+def submit(job: Job[T]) -> Job[T]:
     """Queue ``job`` on the worker (again, when it was cancelled before it started)."""
     worker = _worker()
     if not worker.alive or worker.process.poll() is not None:
@@ -203,11 +208,15 @@ def submit(job: Job) -> Job:
     return worker.submit(job)
 
 
-def shown(jobs: Sequence[Job | None], *, memory: MutableMapping[str, object], key: str) -> None:
+Memory = MutableMapping[str, object] | SessionStateProxy
+"""Where :func:`shown` keeps the jobs of the previous page run (the session state)."""
+
+
+def shown(jobs: Sequence[object], *, memory: Memory, key: str) -> None:
     """Record the jobs this page run shows under ``memory[key]``; cancel those the previous run
     showed and this one does not, if they have not started (clicking γ's sample count up four
     times queues one γ, not four). A cancelled job that is asked for again is queued again."""
-    current = [j for j in jobs if j is not None]
+    current = [j for j in jobs if isinstance(j, Job)]
     for job in current:
         if job.future is not None and job.future.cancelled():
             submit(job)
@@ -218,7 +227,7 @@ def shown(jobs: Sequence[Job | None], *, memory: MutableMapping[str, object], ke
     memory[key] = current
 
 
-def progress(job: Job, *, every: float = 0.5) -> None:
+def progress(job: Job[T], *, every: float = 0.5) -> None:
     """A progress bar that polls ``job`` every ``every`` seconds and reruns the page once it is
     done (an ``st.fragment``: only the bar reruns meanwhile, the page stays usable)."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -28,29 +29,44 @@ def fmt(value: float | None) -> str:
     return f"{text} ({frac})" if "/" in frac else text
 
 
-def _martino_row(run: scenarios.VariantScore) -> dict[str, object]:
-    row: dict[str, object] = {"metric": "Da San Martino", "variant": run.name}
+@dataclass(frozen=True)
+class ScoreRow:
+    """One metric run of the scenario (``P``, ``R``, ``F1`` None: the metric refused it)."""
+
+    metric: str
+    variant: str
+    P: float | None
+    R: float | None
+    F1: float | None
+    p_sum: str
+    r_sum: str
+    note: str
+
+    def record(self) -> dict[str, str | float | None]:
+        return {"metric": self.metric, "variant": self.variant, "P": self.P, "R": self.R,
+                "F1": self.F1, "P = Σ C(s,t,|s|) / |S|": self.p_sum,
+                "R = Σ C(s,t,|t|) / |T|": self.r_sum, "note": self.note}
+
+
+def _martino_row(run: scenarios.VariantScore) -> ScoreRow:
     res = run.result
     if res is None:
-        return {**row, "P": None, "R": None, "F1": None, "P = Σ C(s,t,|s|) / |S|": "",
-                "R = Σ C(s,t,|t|) / |T|": "", "note": f"refused: {run.error}"}
-    return {**row, "P": res.precision, "R": res.recall, "F1": res.f1,
-            "P = Σ C(s,t,|s|) / |S|": f"{res.p_num:.4g} / {res.p_den}",
-            "R = Σ C(s,t,|t|) / |T|": f"{res.r_num:.4g} / {res.r_den}",
-            "note": "; ".join(res.warnings)}
+        return ScoreRow("Da San Martino", run.name, None, None, None, "", "",
+                        f"refused: {run.error}")
+    return ScoreRow("Da San Martino", run.name, res.precision, res.recall, res.f1,
+                    f"{res.p_num:.4g} / {res.p_den}", f"{res.r_num:.4g} / {res.r_den}",
+                    "; ".join(res.warnings))
 
 
-def score_rows(ev: scenarios.Evaluation, sc: scenarios.Scenario) -> list[dict[str, object]]:
-    """One row per Martino variant the scenario runs, and one for MAFALDA (None: refused)."""
+def score_rows(ev: scenarios.Evaluation, sc: scenarios.Scenario) -> list[ScoreRow]:
+    """One row per Martino variant the scenario runs, and one for MAFALDA."""
     rows = [_martino_row(run) for run in ev.runs]
     maf = ev.mafalda
-    rows.append({
-        "metric": "MAFALDA", "variant": f"paper, level {sc.level}",
-        "P": None if maf is None else maf.precision, "R": None if maf is None else maf.recall,
-        "F1": None if maf is None else maf.f1,
-        "P = Σ C(s,t,|s|) / |S|": "best gold match per prediction, best alternative",
-        "R = Σ C(s,t,|t|) / |T|": "best prediction per gold span, ⊥ left out",
-        "note": ev.mafalda_error or ""})
+    rows.append(ScoreRow(
+        "MAFALDA", f"paper, level {sc.level}", None if maf is None else maf.precision,
+        None if maf is None else maf.recall, None if maf is None else maf.f1,
+        "best gold match per prediction, best alternative",
+        "best prediction per gold span, ⊥ left out", ev.mafalda_error or ""))
     return rows
 
 

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import pandas as pd
 import streamlit as st
 
 from ui.state import FileReport, Workspace
 
 
+class SummaryTables(TypedDict):
+    """What :func:`summary_tables` returns."""
+
+    n_docs: int
+    n_texts: int
+    sets: pd.DataFrame
+    labels: pd.DataFrame
+    missing: pd.DataFrame
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def summary_tables(ws_key: str, _ws: Workspace) -> dict[str, int | pd.DataFrame]:
+def summary_tables(ws_key: str, _ws: Workspace) -> SummaryTables:
     """Tables of the Data page, cached per workspace.
 
     ``sets``: one row per set (role, documents, spans, labels, documents missing from it);
