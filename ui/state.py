@@ -20,8 +20,14 @@ Public API (stable; the part-2 pages import it)
     The bundled corpora under ``sample_data/`` and a cached loader.
 :func:`parse_file`, :func:`build_workspace`
     Cached parsing of one uploaded file and assembly of a workspace from file reports.
-:func:`set_options`, :func:`default_pair`
-    Annotation-set names for selectors, by role, and the default (gold, system) pair.
+:func:`set_options`, :func:`default_pair`, :func:`compared_sets`
+    Annotation-set names for selectors, by role, the default (gold, system) pair, the sets
+    scored against a reference.
+:func:`variant_key`, :func:`metric_defaults`
+    The key of each registered metric's variant widget and the defaults the registry gives.
+
+Metric results as tables are in :mod:`ui.results`, the Documents list in :mod:`ui.documents`,
+data summaries in :mod:`ui.summaries`, background jobs in :mod:`ui.jobs`.
 
 Caching: parsed corpora and metric results are immutable values that can hold 100,000 spans;
 ``st.cache_resource`` shares them without the pickling round-trip that ``st.cache_data`` does on
