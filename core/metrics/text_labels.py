@@ -130,7 +130,7 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | N
     """
     if gold.alternatives:
         raise InputError(f"{gold.name} has gold alternatives (MAFALDA); its text-level scores "
-                         "are the label-only metric of --metric mafalda")
+                         "are the label-only scores of the mafalda metric")
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     documents = list(gold.doc_ids)
     gsets = label_sets(gold)
