@@ -15,9 +15,7 @@ def _steps(frame, at, measure: str = "F1"):  # -> DataFrame indexed by step
 
 
 @pytest.mark.parametrize("data", ["handmade", "sample", "empty"])
-def test_the_page_runs_on_every_start(make_app, data: str, has_sample: bool) -> None:
-    if data == "sample" and not has_sample:
-        pytest.skip("no bundled sample corpus")
+def test_the_page_runs_on_every_start(make_app, data: str) -> None:
     at = make_app("pages/differences.py", data=data)
     assert not at.exception, [e.value for e in at.exception]
     if data == "empty":

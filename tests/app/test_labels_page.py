@@ -143,18 +143,14 @@ def test_a_cell_from_another_view_is_dropped(make_app) -> None:
     assert at.selectbox(key=state.K_LAB_CELL).value is None
 
 
-def test_alternatives_choice_only_for_gold_with_alternatives(make_app, has_sample) -> None:
+def test_alternatives_choice_only_for_gold_with_alternatives(make_app) -> None:
     at = make_app(PAGE)
     assert not any(r.key == state.K_LAB_ALT for r in at.radio)
-    if "mafalda" not in state.sample_names():
-        pytest.skip("no sample_data/mafalda in this checkout")
     at = make_app(PAGE, data="sample", params={"sample": "mafalda"})
     assert at.radio(key=state.K_LAB_ALT).value == "match"
 
 
 def test_mafalda_sample_optional_cell_lists_what_core_counts(make_app, frame) -> None:
-    if "mafalda" not in state.sample_names():
-        pytest.skip("no sample_data/mafalda in this checkout")
     at = make_app(PAGE, data="sample", params={"sample": "mafalda", "level": "1"})
     assert not at.exception, [e.value for e in at.exception]
     ws = _sample("mafalda")

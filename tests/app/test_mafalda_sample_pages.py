@@ -14,8 +14,6 @@ from ui import state
 PAGES = ["pages/home.py", "pages/data.py", "pages/scores.py", "pages/documents.py"]
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "mafalda"
 
-pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason="no sample_data/mafalda")
-
 
 def _html(at) -> str:
     return "\n".join(h.proto.body for h in at.html)
