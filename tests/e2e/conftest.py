@@ -1,6 +1,6 @@
 """Real-browser fixtures: ``streamlit run app.py`` on a free port and Debian's chromium.
 
-The recipe verified in ``shared/reference/dashboard.md`` §3.9: the server is polled on
+The recipe of ``docs/dashboard.md`` (Tests): the server is polled on
 ``/_stcore/health`` until ready and terminated by the PID this fixture started; Playwright drives
 ``/usr/bin/chromium`` (its own browsers are never downloaded). Tests skip when chromium or
 Playwright is missing. Screenshots go to ``test-artifacts/screenshots/`` (gitignored).
@@ -90,7 +90,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
-# Console messages that are not app errors (dashboard.md §3.9): deep links probe
+# Console messages that are not app errors (docs/dashboard.md): deep links probe
 # /<page>/_stcore/... and get a 404.
 BENIGN = ("_stcore/health", "_stcore/host-config", "Failed to load resource: the server "
           "responded with a status of 404")

@@ -1,5 +1,5 @@
 """The closed forms and variable elimination equal brute-force enumeration of the alternatives,
-as the official ``metrics.py`` enumerates them (official-scorers.md §3.4); and the paper's worked
+as the official ``metrics.py`` enumerates them (docs/mafalda.md); and the paper's worked
 examples (Example 5, Example 9)."""
 
 from __future__ import annotations
