@@ -1,6 +1,6 @@
 """The command line, ``python -m core``: a contract that other tools script against.
 
-Subcommands: ``score``, ``explain``, ``convert``, ``validate``, ``agree``. Exit status 0 on
+Subcommands: ``score``, ``explain``, ``convert``, ``validate``, ``agree``, ``app``. Exit status 0 on
 success, 1 on invalid input (one message on stderr, never a traceback), 2 on a usage error.
 With ``--json`` standard output is exactly one JSON object.
 
@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="chance samples for gamma (default 30)")
     agree.add_argument("--per-document", action="store_true", help="add per-document values")
     agree.add_argument("--json", action="store_true", help="print one JSON object")
+
+    # Parsed by main() before argparse: every argument after `app` goes to streamlit untouched.
+    sub.add_parser("app", add_help=False, help="start the dashboard on the bundled sample data "
+                   "(streamlit run app.py; further arguments go to streamlit)")
     return parser
 
 
@@ -229,9 +233,14 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv) if argv[:1] != ["app"] else None
     try:
+        if args is None:
+            from core.launch import run_app
+
+            return run_app(argv[1:])
         return _run(args)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
