@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from core.cli import main
@@ -163,8 +163,7 @@ def _disjoint(spans: list[Span]) -> list[Span]:
 def test_perfect_prediction_scores_one_in_every_variant_without_overlaps(
         sets: tuple[AnnotationSet, AnnotationSet]) -> None:
     gold = _set("gold", {d: _disjoint(list(v)) for d, v in sets[0].spans.items()})
-    if gold.span_count() == 0:
-        return
+    assume(gold.span_count() > 0)
     pred = gold.with_role("system", "pred")
     for variant in ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc"):
         r = score(gold, pred, variant=variant)
