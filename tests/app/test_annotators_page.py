@@ -261,6 +261,7 @@ def test_markup_in_text_and_labels_stays_text_in_the_lanes(make_app) -> None:
     assert "&lt;b&gt;bold&lt;/b&gt;" in body
 
 
+@pytest.mark.slow
 def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_app) -> None:
     at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-kappa"})
     at.session_state[state.K_ANN_RANK_TABLE] = {

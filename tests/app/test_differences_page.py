@@ -22,6 +22,7 @@ def test_the_page_runs_on_every_start(make_app, data: str) -> None:
         assert at.info and "at least two sets" in at.info[0].value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["2", "0"])
 def test_waterfall_end_points_equal_the_scores_page(make_app, frame, level: str) -> None:
     params = {"b": "system_a", "level": level}

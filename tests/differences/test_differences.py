@@ -108,6 +108,7 @@ def single_label_corpus(draw: st.DrawFn) -> tuple[AnnotationSet, AnnotationSet]:
     return AnnotationSet("g", gold), AnnotationSet("p", pred, "system")
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(single_label_corpus())
 def test_best_match_averaged_per_text_is_mafalda_on_single_gold(

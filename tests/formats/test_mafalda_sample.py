@@ -275,6 +275,7 @@ def test_score_runs_on_every_system_with_both_metrics(system: str, metric: str,
     assert len(out["per_document"]) == N_TEXTS
 
 
+@pytest.mark.slow
 def test_score_runs_as_a_module_at_every_mafalda_level() -> None:
     base = [sys.executable, "-m", "core", "score", str(SAMPLE / "gold.jsonl"),
             str(SAMPLE / "system_a.jsonl"), "--json"]

@@ -259,6 +259,7 @@ def _ov(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(0, min(a[1], b[1]) - max(a[0], b[0]))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(pairs_st(), st.sampled_from(["match", "joined"]))
 def test_every_overlapping_pair_is_listed_in_exactly_one_cell(

@@ -226,6 +226,7 @@ ROW_VALUES = st.one_of(st.none(), st.integers(-3, 80), st.floats(allow_nan=True)
                        st.text(max_size=3))
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(st.lists(st.fixed_dictionaries({"start": ROW_VALUES, "end": ROW_VALUES,
                                         "label": st.one_of(st.none(), st.just("A"))}),

@@ -104,6 +104,7 @@ def texts(draw: st.DrawFn) -> _Text:
     return _Text(tuple((a, b, c) for (a, b), c in seen.items()), (), tuple(preds), n_classes)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=2000)
 @given(texts(), st.sampled_from(["paper", "metrics-py"]))
 def test_every_variant_equals_brute_force_enumeration(t: _Text, variant: str) -> None:

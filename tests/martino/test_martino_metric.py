@@ -158,6 +158,7 @@ def _disjoint(spans: list[Span]) -> list[Span]:
     return out
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(corpus_st())
 def test_perfect_prediction_scores_one_in_every_variant_without_overlaps(
@@ -170,6 +171,7 @@ def test_perfect_prediction_scores_one_in_every_variant_without_overlaps(
         assert (r.precision, r.recall, r.f1) == pytest.approx((1.0, 1.0, 1.0)), variant
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(corpus_st(), st.randoms(use_true_random=False))
 def test_permuting_documents_or_spans_changes_nothing(
@@ -189,6 +191,7 @@ def test_permuting_documents_or_spans_changes_nothing(
                                                                    b.r_den))
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(corpus_st())
 def test_per_label_numerators_and_explanation_rows_sum_to_the_totals(

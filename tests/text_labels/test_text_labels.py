@@ -90,6 +90,7 @@ def test_macro_equals_micro_when_every_label_has_the_same_counts(
     assert r.macro() == pytest.approx(r.micro())
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=100)
 @given(label_sets, label_sets)
 def test_values_equal_scikit_learn(gold_sets: dict[str, set[str]],
