@@ -34,6 +34,15 @@ def _free_port() -> int:
         return port
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist every browser test runs in one worker (``--dist loadgroup``, as
+    ``scripts/test.sh`` runs the suite): one streamlit server and one chromium, not one each."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
