@@ -46,7 +46,7 @@ KEYWORDS: dict[str, int] = {
     "division": 16, "hominem": 17, "populum": 18, "authority": 19, "nature": 20,
     "tradition": 21, "association": 22, "quoque": 23,
 }
-"""Keyword -> level-2 code (substring test, no word boundaries) (the evaluator's keyword list)."""
+"""Keyword -> level-2 code (substring test, no word boundaries), as the evaluator lists them."""
 
 NEGATIONS = frozenset({"no", "none", "not", "false", "nothing"})
 _NON_WORD = re.compile(r"[^\w\s]")
