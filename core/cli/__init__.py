@@ -1,8 +1,8 @@
 """The command line, ``python -m core``: a contract that other tools script against.
 
-Commands: ``score``, ``explain``, ``convert``, ``validate``, ``agree``, one module each. Exit
-status 0 on success, 1 on invalid input (one message on stderr, never a traceback), 2 on a usage
-error. With ``--json`` standard output is exactly one JSON object.
+Commands: ``score``, ``explain``, ``convert``, ``validate``, ``agree``, ``app``, one module
+each. Exit status 0 on success, 1 on invalid input (one message on stderr, never a traceback), 2
+on a usage error. With ``--json`` standard output is exactly one JSON object.
 
 Adding a command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``
 and one entry in :data:`COMMANDS`. Metrics come from :mod:`core.metrics.registry`; files are
@@ -17,12 +17,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from core.cli import agree, convert, explain, score, validate
+from core.cli import agree, app, convert, explain, score, validate
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
 from core.tools import read_label_list
 
-COMMANDS: tuple[Command, ...] = (score, explain, convert, validate, agree)
+COMMANDS: tuple[Command, ...] = (score, explain, convert, validate, agree, app)
 """The command modules, in ``--help`` order."""
 
 PROG = "python -m core"
@@ -45,7 +45,17 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(prog)
+    if argv[:1] == [app.NAME]:
+        # Everything after `app` belongs to streamlit, --help included.
+        from core.launch import run_app
+
+        try:
+            return run_app(argv[1:])
+        except SpanScopeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     args = parser.parse_args(argv)
     flags = parser_flags(parser)
     args.flags = flags
@@ -64,3 +74,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         name = getattr(exc, "filename", None) or ""
         print(f"error: {name}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+
+
+def entry() -> int:
+    """The ``spanscope`` console script: :func:`main` under its own name."""
+    return main(prog="spanscope")

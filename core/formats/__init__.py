@@ -52,7 +52,7 @@ class ReadOptions:
 
     ``labels``: the allowed label names (a label outside them is a FormatError), or None.
     ``role``: the role the read sets get unless the file itself names annotators or models.
-    ``llm_parsing``: how MAFALDA model answers become spans (official-scorers.md §3.7).
+    ``llm_parsing``: how MAFALDA model answers become spans (docs/mafalda.md).
     ``gold_texts``: texts by document id, for formats whose files carry no text (PTC without
     article files, MAFALDA model outputs paired with the gold by position).
     """
