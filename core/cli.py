@@ -29,10 +29,15 @@ METRICS: dict[str, str] = {
     "hateval-a": "core.metrics.hateval",
     "hateval-b": "core.metrics.hateval",
     "text-labels": "core.metrics.text_labels",
+    "nervaluate": "core.metrics.nervaluate",
 }
 """Metric name -> module with ``cli_score`` (imported on first use)."""
 
 AGREEMENT_MODULE = "core.metrics.agreement"
+EXTRA_COMMANDS: dict[str, str] = {
+    "errors": "core.analysis.errors_cli",
+}
+"""Command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 
 def _add_input_options(p: argparse.ArgumentParser) -> None:
@@ -119,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="chance samples for gamma (default 30)")
     agree.add_argument("--per-document", action="store_true", help="add per-document values")
     agree.add_argument("--json", action="store_true", help="print one JSON object")
+    # Commands whose logic lives in their own module: add_parser(subparsers) and run(args).
+    for module in EXTRA_COMMANDS.values():
+        importlib.import_module(module).add_parser(sub)
     return parser
 
 
@@ -193,6 +201,8 @@ def _metric_module(name: str) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command in EXTRA_COMMANDS:
+        return int(importlib.import_module(EXTRA_COMMANDS[args.command]).run(args))
     if args.command in ("score", "explain"):
         mod = _metric_module(args.metric)
         if args.command == "score":
