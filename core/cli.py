@@ -36,6 +36,7 @@ METRICS: dict[str, str] = {
 AGREEMENT_MODULE = "core.metrics.agreement"
 EXTRA_COMMANDS: dict[str, str] = {
     "errors": "core.analysis.errors_cli",
+    "slices": "core.analysis.slices_cli",
 }
 """Command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``."""
 

@@ -87,3 +87,23 @@ def test_nervaluate_has_no_variants(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(PROP / "gold.json"), str(PROP / "system_a.json"), "--metric",
                  "nervaluate", "--variant", "x"]) == 2
     assert "no variants" in capsys.readouterr().err
+
+
+def test_slices_json_one_row_per_system_and_bucket(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    meta = tmp_path / "meta.csv"
+    meta.write_text("id,source\n1,blog\n2,news\n", encoding="utf-8")
+    out = _json(capsys, ["slices", str(PROP / "gold.json"), str(PROP / "system_a.json"),
+                         str(PROP / "system_b.json"), "--dimension", "meta:source", "--meta",
+                         str(meta), "--samples", "100", "--json"])
+    assert {r["system"] for r in out["buckets"]} == {"system_a", "system_b"}
+    assert [r["bucket"] for r in out["buckets"] if r["system"] == "system_a"] == [
+        "blog", "news", "(missing)"]
+    assert all(r["F1 low"] <= r["F1 high"] for r in out["buckets"])
+
+
+def test_slices_unknown_dimension_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["slices", str(PROP / "gold.json"), str(PROP / "system_a.json"),
+                 "--dimension", "colour"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "span_length" in err
