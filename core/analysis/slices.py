@@ -128,20 +128,28 @@ class BucketScore:
 
 
 def read_meta_csv(path: str | Path) -> dict[str, dict[str, str]]:
-    """A metadata CSV: a column ``id`` (or ``document``, ``doc_id``, ``doc``) and any others.
-
-    Raises :class:`FormatError` naming the file, line and field of a problem.
-    """
+    """A metadata CSV file: a column ``id`` (or ``document``, ``doc_id``, ``doc``) and any
+    others (:func:`parse_meta_csv`)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the metadata: {exc.strerror}") from None
-    reader = csv.DictReader(io.StringIO(text))
+    return parse_meta_csv(text, str(p))
+
+
+def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str, str]]:
+    """Document id -> field -> value from CSV text; a :class:`FormatError` names ``source``,
+    the line and the field of a problem.
+
+    >>> parse_meta_csv("id,source\\n1,blog\\n")
+    {'1': {'source': 'blog'}}
+    """
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     fields = reader.fieldnames or []
     id_col = next((c for c in fields if c.strip().lower() in ID_COLUMNS), None)
     if id_col is None:
-        raise FormatError(str(p), f"expected a column naming the document ({', '.join(ID_COLUMNS)})"
+        raise FormatError(source, f"expected a column naming the document ({', '.join(ID_COLUMNS)})"
                           f", got {', '.join(repr(f) for f in fields) or 'no header'}", line=1,
                           field="header")
     out: dict[str, dict[str, str]] = {}
@@ -149,9 +157,9 @@ def read_meta_csv(path: str | Path) -> dict[str, dict[str, str]]:
         line = reader.line_num
         doc = (row.get(id_col) or "").strip()
         if not doc:
-            raise FormatError(str(p), "empty document id", line=line, field=id_col)
+            raise FormatError(source, "empty document id", line=line, field=id_col)
         if doc in out:
-            raise FormatError(str(p), f"document {doc!r} is listed twice", line=line,
+            raise FormatError(source, f"document {doc!r} is listed twice", line=line,
                               field=id_col)
         out[doc] = {k.strip(): (v or "").strip() for k, v in row.items()
                     if k is not None and k != id_col}
