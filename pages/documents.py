@@ -40,9 +40,9 @@ cat_level = int(level) if metric == "mafalda" else 2
 e1, e2 = st.columns([3, 2])
 category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
                         key=err_ui.K_ERR_CATEGORY, bind="query-params",
-                        format_func=lambda c: c if c == err_ui.ALL
-                        else f"{c}: {err_ui.CATEGORY_HELP[c]}",
-                        help="Only documents holding a span of this category (see 🔍 Errors).")
+                        # No format_func: a bound widget writes its shown value into the URL.
+                        help="Only documents holding a span of this category (see 🔍 Errors): "
+                        + "; ".join(f"{c}: {h}" for c, h in err_ui.CATEGORY_HELP.items()))
 label_filter = e2.selectbox("Label", err_ui.label_options(ws, set_a, set_b, cat_level),
                             key=err_ui.K_ERR_LABEL, bind="query-params",
                             help=f"Only documents holding a span counted under this label "

@@ -222,9 +222,11 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str]) -> go.Figure:
                         customdata=[[system, lab, cat, side] for lab in labels], row=i, col=1,
                         hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + html.escape(system)
                         + "</extra>")
+    layout = {**_LAYOUT, "legend": dict(orientation="v", x=1.01, xanchor="left", y=1),
+              "margin": dict(l=10, r=150, t=70, b=10)}
     fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 140,
                       title="Per label: reference spans by category, and spurious predictions",
-                      **_LAYOUT)
+                      **layout)
     return fig
 
 
