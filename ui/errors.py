@@ -197,6 +197,7 @@ def category_chart(df: pd.DataFrame) -> go.Figure:
                     hovertemplate="%{x}<br>" + cat + ": %{y} spans<extra></extra>")
     fig.update_layout(barmode="stack", title="Spans by error category (click a bar segment to "
                       "open its documents)", height=420, yaxis_title="spans", **_LAYOUT)
+    fig.update_layout(legend_traceorder="normal")
     return fig
 
 
