@@ -37,6 +37,7 @@ AGREEMENT_MODULE = "core.metrics.agreement"
 EXTRA_COMMANDS: dict[str, str] = {
     "errors": "core.analysis.errors_cli",
     "slices": "core.analysis.slices_cli",
+    "report": "core.analysis.report_cli",
 }
 """Command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
