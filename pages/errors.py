@@ -151,3 +151,15 @@ if len(slices):
                                   marker=("slice", dimension, system, bucket))
 else:
     st.caption("No bucket holds a span.")
+
+# ---- report -------------------------------------------------------------------------------------
+st.subheader("Report")
+st.caption("One HTML file that opens anywhere without a network: every system's scores with "
+           "intervals, the error categories, the slices, the label confusion and the 20 worst "
+           "documents side by side (the same as `python -m core report`).")
+st.download_button(
+    "⬇️ HTML report",
+    lambda: err_ui.report_html(ws.key, ws, ref, systems, level, n_boot, seed, meta_key,
+                               metadata),
+    file_name=f"spanscope_report_{ref}.html", mime="text/html", key="dl_err_report",
+    on_click="ignore")

@@ -397,3 +397,21 @@ def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
     if documents:
         params[state.K_DOC] = documents[0]
     st.switch_page("pages/documents.py", query_params=params)
+
+
+@st.cache_data(max_entries=8, show_spinner="Writing the report…")
+def report_html(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                level: int, n_boot: int, seed: int, meta_key: str,
+                _metadata: Mapping[str, Mapping[str, str]] | None) -> str:
+    """The self-contained HTML report (:func:`core.analysis.report.build_report`) of the
+    current view; what the page shows is stated as its "command"."""
+    from core.analysis.report import ReportInputs, build_report
+
+    command = (f"SpanScope dashboard, 🔍 Errors page: data {_ws.title!r}, reference {ref!r}, "
+               f"systems {', '.join(repr(s) for s in systems)}, level {level}, "
+               f"{n_boot} resamples, seed {seed}"
+               + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else ""))
+    inputs = ReportInputs(_ws.sets[ref], [_ws.sets[s] for s in systems], _ws.corpus.texts,
+                          level, _metadata, state.taxonomy_for(_ws, ref, *systems), n_boot,
+                          seed)
+    return build_report(inputs, command=command)

@@ -116,3 +116,14 @@ def test_markup_in_labels_stays_escaped_on_the_errors_page(make_app) -> None:
     at = make_app("pages/errors.py", params={"edim": "label"})
     assert not at.exception
     assert "<b>bold</b>" not in _html(at)
+
+
+def test_report_download_is_offered_and_builds_an_escaped_report(make_app) -> None:
+    at = make_app("pages/errors.py")
+    assert not at.exception
+    buttons = [b for b in at.get("download_button") if "HTML report" in b.proto.label]
+    assert len(buttons) == 1
+    ws = _ws(at)
+    html = err_ui.report_html(ws.key, ws, "gold", ("system_a", "system_b"), 2, 100, 0, "", None)
+    assert "id='worst'" in html and "system_b" in html
+    assert "<script" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
