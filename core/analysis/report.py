@@ -404,7 +404,7 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
             try:
                 results[s.name] = slice_scores(
                     gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
-                    n_resamples=inputs.n_resamples, seed=inputs.seed)
+                    n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",))
             except SpanScopeError:
                 continue
         if not results:

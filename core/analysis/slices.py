@@ -66,7 +66,7 @@ import numpy as np
 from core.errors import FormatError, InputError, check_choice
 from core.model import NOTHING, AnnotationSet
 from core.stats import bootstrap, martino_f1, martino_precision, martino_recall, mean_of
-from core.taxonomy import Taxonomy
+from core.taxonomy import Taxonomy, for_labels
 
 METRICS = ("martino", "mafalda")
 SPAN_DIMENSIONS = ("span_length", "label", "label_frequency", "position")
@@ -253,22 +253,27 @@ def mafalda_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "p
 
     gold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
     pred = AnnotationSet(pred.name, pred.spans, "system", False)
+    shown: dict[str, str] = {}
+    if level == 2 and taxonomy is not None:
+        # explain() names level-2 classes by their lower-case key; show them as written.
+        shown = {key: taxonomy.label_name(code, 2) for key, code in taxonomy.codes.items()}
     out: list[SpanTerm] = []
     for doc in gold.doc_ids:
         ex = mafalda.explain(gold, pred, doc, level=level, variant=variant, texts=texts,
                              taxonomy=taxonomy)
         for r in ex["predictions"]:
             if r["counted"]:
-                out.append(SpanTerm(doc, "prediction", r["start"], r["end"], str(r["label"]),
-                                    float(r["contribution_p"])))
+                label = str(r["label"])
+                out.append(SpanTerm(doc, "prediction", r["start"], r["end"],
+                                    shown.get(label, label), float(r["contribution_p"])))
         for r in ex["gold"]:
             if r.get("uncovered") or not r["counted"]:
                 continue
             label = r["recall_label"]
             if label is None or label == "any of its labels":
                 label = next((a for a in r["alternatives"] if a != NOTHING), NOTHING)
-            out.append(SpanTerm(doc, "reference", r["start"], r["end"], str(label),
-                                float(r["contribution_r"])))
+            out.append(SpanTerm(doc, "reference", r["start"], r["end"],
+                                shown.get(str(label), str(label)), float(r["contribution_r"])))
     return out
 
 
@@ -369,11 +374,14 @@ def _doc_bucketer(dimension: str, gold: AnnotationSet, lengths: Mapping[str, int
 
 
 def _intervals(table: np.ndarray, stats: Mapping[str, Callable[[np.ndarray], np.ndarray]],
-               n_resamples: int, seed: int, confidence: float) -> dict[str, tuple[float, float]]:
+               n_resamples: int, seed: int, confidence: float, which: Sequence[str]
+               ) -> dict[str, tuple[float, float]]:
     if n_resamples <= 0 or len(table) == 0:
         return {}
     out = {}
     for name, stat in stats.items():
+        if name not in which:
+            continue
         iv = bootstrap(table, stat, n_resamples=n_resamples, seed=seed, confidence=confidence)
         out[name] = (iv.low, iv.high)
     return out
@@ -384,9 +392,12 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                  texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
                  metadata: Metadata | None = None, n_buckets: int = 4,
                  n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
-                 terms: Sequence[SpanTerm] | None = None) -> list[BucketScore]:
+                 terms: Sequence[SpanTerm] | None = None,
+                 intervals: Sequence[str] = ("P", "R", "F1")) -> list[BucketScore]:
     """Scores of ``pred`` against ``gold`` per bucket of ``dimension`` (module docstring).
 
+    ``taxonomy`` (MAFALDA) defaults to :func:`core.taxonomy.for_labels` of both sets' labels.
+    ``intervals`` names the measures (P, R, F1) that get a bootstrap interval.
     ``terms`` may pass the span terms already computed (:func:`martino_terms`,
     :func:`mafalda_terms`) when several dimensions are sliced. Buckets without any span or
     document are left out; buckets come in their natural order.
@@ -404,6 +415,9 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
     check_choice("dimension", "slice_scores", dimension, available)
     texts = texts or {}
     variant = variant or ("semeval2021" if metric == "martino" else "paper")
+    if metric == "mafalda" and taxonomy is None:
+        # As the dashboard does: MAFALDA's taxonomy when it knows every label, else flat.
+        taxonomy = for_labels([*gold.labels(), *pred.labels()])
     lengths = _doc_lengths(gold, pred, texts)
     doc_index = {d: i for i, d in enumerate(gold.doc_ids)}
     out: list[BucketScore] = []
@@ -433,7 +447,8 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
             p, r, f1 = (float(s(sums)[0]) for s in stats.values())
             out.append(BucketScore(dimension, name, order, "span", tuple(docs), int(sums[0, 3]),
                                    int(sums[0, 1]), p, r, f1,
-                                   _intervals(table, stats, n_resamples, seed, confidence)))
+                                   _intervals(table, stats, n_resamples, seed, confidence,
+                                              intervals)))
         return out
     bucket_doc = _doc_bucketer(dimension, gold, lengths, metadata, n_buckets)
     doc_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
@@ -455,7 +470,8 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
             p, r, f1 = (float(s(sums)[0]) for s in stats.values())
             out.append(BucketScore(dimension, name, order, "document", tuple(docs),
                                    int(sums[0, 3]), int(sums[0, 1]), p, r, f1,
-                                   _intervals(table, stats, n_resamples, seed, confidence)))
+                                   _intervals(table, stats, n_resamples, seed, confidence,
+                                              intervals)))
         return out
     from core.metrics import mafalda
 
@@ -471,7 +487,7 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
         out.append(BucketScore(dimension, name, order, "document", tuple(docs),
                                sum(len(mgold.alt_spans(d)) for d in docs),
                                sum(len(pred.get(d)) for d in docs), p, r, f1,
-                               _intervals(table, mstats, n_resamples, seed, confidence)))
+                               _intervals(table, mstats, n_resamples, seed, confidence, intervals)))
     return out
 
 

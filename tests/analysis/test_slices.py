@@ -164,3 +164,11 @@ def test_martino_terms_sum_to_the_score(data: tuple[AnnotationSet, AnnotationSet
     buckets = slice_scores(gold, pred, dimension=dim, n_resamples=0, terms=terms)
     assert sum(b.reference_spans for b in buckets) == res.r_den
     assert sum(b.predicted_spans for b in buckets) == res.p_den
+
+
+def test_mafalda_slices_accept_labels_outside_mafalda_taxonomy() -> None:
+    gold = AnnotationSet("g", {"a": (Span(0, 10, "Doubt"), Span(20, 30, "Slogans"))})
+    pred = AnnotationSet("p", {"a": (Span(0, 10, "Doubt"),)}, role="system")
+    buckets = {b.bucket: b for b in slice_scores(gold, pred, dimension="label",
+                                                 metric="mafalda", n_resamples=0)}
+    assert (buckets["Doubt"].recall, buckets["Slogans"].recall) == (1.0, 0.0)
