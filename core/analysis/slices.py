@@ -65,7 +65,7 @@ import numpy as np
 
 from core.errors import FormatError, InputError, check_choice
 from core.model import NOTHING, AnnotationSet
-from core.stats import bootstrap, martino_f1, martino_precision, martino_recall, mean_of
+from core.stats import bootstrap_many, martino_f1, martino_precision, martino_recall, mean_of
 from core.taxonomy import Taxonomy, for_labels
 
 METRICS = ("martino", "mafalda")
@@ -378,13 +378,10 @@ def _intervals(table: np.ndarray, stats: Mapping[str, Callable[[np.ndarray], np.
                ) -> dict[str, tuple[float, float]]:
     if n_resamples <= 0 or len(table) == 0:
         return {}
-    out = {}
-    for name, stat in stats.items():
-        if name not in which:
-            continue
-        iv = bootstrap(table, stat, n_resamples=n_resamples, seed=seed, confidence=confidence)
-        out[name] = (iv.low, iv.high)
-    return out
+    chosen = {name: stat for name, stat in stats.items() if name in which}
+    many = bootstrap_many(table, chosen, n_resamples=n_resamples, seed=seed,
+                          confidence=confidence)
+    return {name: (iv.low, iv.high) for name, iv in many.items()}
 
 
 def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
