@@ -127,3 +127,21 @@ def test_report_download_is_offered_and_builds_an_escaped_report(make_app) -> No
     html = err_ui.report_html(ws.key, ws, "gold", ("system_a", "system_b"), 2, 100, 0, "", None)
     assert "id='worst'" in html and "system_b" in html
     assert "<script" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+def test_figures_draw_what_the_tables_hold(make_app) -> None:
+    at = make_app("pages/errors.py", params={"edim": "label"})
+    ws = _ws(at)
+    cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a",), 2)
+    fig = err_ui.category_chart(cats)
+    missed = next(t for t in fig.data if t.name == "missed")
+    expected = categorise(ws.sets["gold"], ws.sets["system_a"]).counts("reference")["missed"]
+    assert list(missed.y) == [expected]
+    assert list(missed.customdata[0]) == ["system_a", "reference", "missed"]
+    assert missed.marker.pattern.shape == err_ui.CATEGORY_STYLE["missed"][1]  # a second cue
+    frame, _, _ = err_ui.slice_frame(ws.key, ws, "gold", ("system_a",), "martino",
+                                     "semeval2021", 2, "label", 200, 0, "", None)
+    sfig = err_ui.slice_chart(frame, "F1", title="t")
+    (bars,) = sfig.data
+    assert list(bars.y) == pytest.approx(list(frame["F1"]))
+    assert list(bars.error_y.array) == pytest.approx(list(frame["F1 high"] - frame["F1"]))
