@@ -59,6 +59,16 @@ if hit:
     err_ui.open_documents(ws, ref=ref, system=str(system), level=level, category=str(category),
                           marker=("chart", *map(str, hit)))
 
+with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nervaluate counts "
+                 "them"):
+    st.caption("One-to-one greedy alignment (docs/errors.md): COR correct, INC incorrect, PAR "
+               "partial, MIS missed, SPU spurious; POS = COR+INC+PAR+MIS, ACT = "
+               "COR+INC+PAR+SPU; partial and type give PAR half credit. `python -m core score "
+               "--metric nervaluate` prints the same, per label too.")
+    schemas = err_ui.schema_frame(ws.key, ws, ref, systems)
+    st.dataframe(schemas, hide_index=True, key="err_schema_table")
+    download_buttons(schemas, "semeval2013_schemas", key="dl_err_schemas")
+
 # ---- per label ----------------------------------------------------------------------------------
 st.subheader("Per label")
 labels = err_ui.label_frame(ws.key, ws, ref, systems, level)

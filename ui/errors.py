@@ -415,3 +415,28 @@ def report_html(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
                           level, _metadata, state.taxonomy_for(_ws, ref, *systems), n_boot,
                           seed)
     return build_report(inputs, command=command)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def schema_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...]
+                 ) -> pd.DataFrame:
+    """The SemEval-2013 schemas of every system (:mod:`core.metrics.nervaluate`), one row per
+    system and schema."""
+    from core.metrics import nervaluate
+
+    rows = []
+    for system in systems:
+        try:
+            res = nervaluate.score(_ws.sets[ref], _ws.sets[system]).to_dict()
+        except SpanScopeError as exc:
+            rows.append({"system": system, "schema": "error", "note": str(exc)})
+            continue
+        for schema in nervaluate.SCHEMAS:
+            v = res[schema]
+            rows.append({"system": system, "schema": schema, "P": v["precision"],
+                         "R": v["recall"], "F1": v["f1"], "COR": v["correct"],
+                         "INC": v["incorrect"], "PAR": v["partial"], "MIS": v["missed"],
+                         "SPU": v["spurious"], "POS": v["possible"], "ACT": v["actual"]})
+    return pd.DataFrame(rows, columns=["system", "schema", "P", "R", "F1", "COR", "INC", "PAR",
+                                       "MIS", "SPU", "POS", "ACT", *(
+                                           ["note"] if any("note" in r for r in rows) else [])])

@@ -145,3 +145,16 @@ def test_figures_draw_what_the_tables_hold(make_app) -> None:
     (bars,) = sfig.data
     assert list(bars.y) == pytest.approx(list(frame["F1"]))
     assert list(bars.error_y.array) == pytest.approx(list(frame["F1 high"] - frame["F1"]))
+
+
+def test_schema_table_is_core_nervaluate(make_app, frame) -> None:
+    from core.metrics import nervaluate
+
+    at = make_app("pages/errors.py")
+    table = frame(at, "schema", "COR", "POS")
+    ws = _ws(at)
+    expected = nervaluate.score(ws.sets["gold"], ws.sets["system_a"]).to_dict()
+    got = table[table["system"] == "system_a"].set_index("schema")
+    for schema in nervaluate.SCHEMAS:
+        assert got.loc[schema, "F1"] == pytest.approx(expected[schema]["f1"])
+        assert int(got.loc[schema, "SPU"]) == expected[schema]["spurious"]
