@@ -96,6 +96,7 @@ if category != err_ui.ALL or label_filter != err_ui.ALL:
               and (label_filter == err_ui.ALL or label_filter in err_ui.item_labels(
                   ws, set_a, set_b, cat_level, it))}
     partners = (*partners, *sorted(behind))
+partners = (*partners, *err_ui.bucket_marks(bucket, doc, items_a, items_b))
 
 # ---- side by side -------------------------------------------------------------------------------
 used = {lab for it in items_a + items_b for lab in it.labels}

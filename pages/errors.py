@@ -151,12 +151,13 @@ if len(slices):
     hit = err_ui.clicked(event)
     if hit:
         system, bucket = map(str, hit[:2])
-        docs = bucket_docs.get((system, bucket), ())
+        held = bucket_docs.get((system, bucket)) or {"documents": (), "spans": ()}
         if dimension == "label":
             err_ui.open_documents(ws, ref=ref, system=system, level=level, label=bucket,
                                   marker=("slice", dimension, system, bucket))
         else:
-            err_ui.open_documents(ws, ref=ref, system=system, level=level, documents=docs,
+            err_ui.open_documents(ws, ref=ref, system=system, level=level,
+                                  documents=held["documents"], spans=held["spans"],
                                   what=f"{_dimension_name(dimension)}: {bucket}",
                                   marker=("slice", dimension, system, bucket))
 else:

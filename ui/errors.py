@@ -139,14 +139,15 @@ def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
 def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
                 metric: str, variant: str, level: int, dimension: str, n_boot: int, seed: int,
                 meta_key: str, _metadata: Mapping[str, Mapping[str, str]] | None
-                ) -> tuple[pd.DataFrame, dict[tuple[str, str], tuple[str, ...]], dict[str, str]]:
+                ) -> tuple[pd.DataFrame, dict[tuple[str, str], Any], dict[str, str]]:
     """Scores per bucket of every system (:func:`core.analysis.slices.slice_scores`), the
-    documents of each (system, bucket), and the systems the metric refused (system -> error).
+    documents and spans of each (system, bucket) (``{"documents": ..., "spans": ...}``), and
+    the systems the metric refused (system -> error).
     ``meta_key`` identifies ``_metadata`` (the uploaded CSV's digest)."""
     from core.analysis.slices import slice_scores
 
     rows: list[dict[str, Any]] = []
-    docs: dict[tuple[str, str], tuple[str, ...]] = {}
+    docs: dict[tuple[str, str], Any] = {}
     errors: dict[str, str] = {}
     for system in systems:
         try:
@@ -160,7 +161,7 @@ def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
             continue
         for b in buckets:
             rows.append({"system": system, **b.as_row()})
-            docs[(system, b.bucket)] = b.documents
+            docs[(system, b.bucket)] = {"documents": b.documents, "spans": b.spans}
     columns = ["system", "dimension", "bucket", "order", "kind", "documents", "reference spans",
                "predicted spans", "P", "R", "F1", "P low", "P high", "R low", "R high",
                "F1 low", "F1 high"]
@@ -362,13 +363,25 @@ def item_labels(ws: state.Workspace, ref: str, system: str, level: int, item: Sp
 
 
 K_ERR_DOCS = "err_docs"
-"""Session: ``{"documents": (...), "what": "..."}``, the documents of a clicked bucket, which
-the Documents page lists alone until cleared."""
+"""Session: ``{"documents": (...), "what": "...", "spans": ((doc, side, start, end), ...)}``,
+the documents (and spans) of a clicked bucket, which the Documents page lists alone (and marks)
+until cleared."""
+
+
+def bucket_marks(bucket: Mapping[str, Any] | None, doc: str, items_a: Sequence[SpanItem],
+                 items_b: Sequence[SpanItem]) -> list[str]:
+    """Ids of the items of ``doc`` that lie in a clicked span-level bucket."""
+    if not bucket or not bucket.get("spans"):
+        return []
+    inside = {(side, s, e) for d, side, s, e in bucket["spans"] if d == doc}
+    return [it.id for side, items in (("reference", items_a), ("prediction", items_b))
+            for it in items if (side, it.start, it.end) in inside]
 
 
 def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
                    category: str = ALL, label: str = ALL,
                    documents: Sequence[str] | None = None, what: str = "",
+                   spans: Sequence[tuple[str, str, int, int]] = (),
                    marker: Any = None) -> None:
     """Switch to the Documents page filtered to what was clicked (once per ``marker``).
 
@@ -383,8 +396,8 @@ def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
     if documents is None:
         documents = documents_with(ws, ref, system, level, category, label) or []
     metric = "mafalda" if level != 2 else st.session_state.get(state.K_METRIC, "martino")
-    st.session_state[K_ERR_DOCS] = ({"documents": tuple(documents), "what": what}
-                                    if what else None)
+    st.session_state[K_ERR_DOCS] = ({"documents": tuple(documents), "what": what,
+                                     "spans": tuple(spans)} if what else None)
     st.session_state[K_ERR_CATEGORY] = category
     st.session_state[K_ERR_LABEL] = label
     st.session_state[state.K_SET_B] = system

@@ -111,6 +111,8 @@ class BucketScore:
     recall: float
     f1: float
     intervals: Mapping[str, tuple[float, float]]
+    spans: tuple[tuple[str, str, int, int], ...] = ()
+    """Span-level buckets: (document, side, start, end) of every span in the bucket."""
 
     def as_row(self) -> dict[str, Any]:
         row: dict[str, Any] = {"dimension": self.dimension, "bucket": self.bucket,
@@ -445,7 +447,8 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
             out.append(BucketScore(dimension, name, order, "span", tuple(docs), int(sums[0, 3]),
                                    int(sums[0, 1]), p, r, f1,
                                    _intervals(table, stats, n_resamples, seed, confidence,
-                                              intervals)))
+                                              intervals),
+                                   tuple((t.document, t.side, t.start, t.end) for t in members)))
         return out
     bucket_doc = _doc_bucketer(dimension, gold, lengths, metadata, n_buckets)
     doc_groups: dict[tuple[int, str], list[str]] = defaultdict(list)

@@ -158,3 +158,19 @@ def test_schema_table_is_core_nervaluate(make_app, frame) -> None:
     for schema in nervaluate.SCHEMAS:
         assert got.loc[schema, "F1"] == pytest.approx(expected[schema]["f1"])
         assert int(got.loc[schema, "SPU"]) == expected[schema]["spurious"]
+
+
+def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
+    at = make_app("pages/errors.py", params={"edim": "span_length"})
+    ws = _ws(at)
+    buckets = slice_scores(ws.sets["gold"], ws.sets["system_a"], dimension="span_length",
+                           texts=ws.corpus.texts, n_resamples=0)
+    first = buckets[0]
+    at.session_state[err_ui.K_ERR_SLICE_CHART] = {"selection": {"points": [
+        {"customdata": ["system_a", first.bucket]}]}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    held = at.session_state[err_ui.K_ERR_DOCS]
+    assert set(held["spans"]) == set(first.spans)
+    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(first.documents)
+    assert "rgba(255,220,0,0.35)" in _html(at)  # the bucket's spans are marked
