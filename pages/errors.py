@@ -69,6 +69,17 @@ with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nerval
     st.dataframe(schemas, hide_index=True, key="err_schema_table")
     download_buttons(schemas, "semeval2013_schemas", key="dl_err_schemas")
 
+st.markdown("**The spans of one category**")
+l1, l2 = st.columns(2)
+list_system = l1.selectbox("System", systems, key="err_list_system")
+list_category = l2.selectbox("Category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
+                             index=1 + list(err_ui.CATEGORY_STYLE).index("missed"),
+                             key="err_list_category")
+spans = err_ui.span_frame(ws.key, ws, ref, list_system, level, list_category)
+st.dataframe(paginate(spans, key="err_list_page"), hide_index=True, key="err_span_table",
+             column_config={"text": st.column_config.TextColumn(width="large")})
+download_buttons(spans, f"spans_{list_category}_{list_system}", key="dl_err_spans")
+
 # ---- per label ----------------------------------------------------------------------------------
 st.subheader("Per label")
 labels = err_ui.label_frame(ws.key, ws, ref, systems, level)

@@ -453,3 +453,28 @@ def schema_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str
     return pd.DataFrame(rows, columns=["system", "schema", "P", "R", "F1", "COR", "INC", "PAR",
                                        "MIS", "SPU", "POS", "ACT", *(
                                            ["note"] if any("note" in r for r in rows) else [])])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int,
+               category: str) -> pd.DataFrame:
+    """Every span of ``category`` (ALL: every span) of ``system`` against ``ref``: where it
+    is, its text, its labels and the span of the other side that decided its category."""
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    columns = ["document", "side", "category", "start", "end", "label", "text",
+               "decided by", "overlap", "duplicate"]
+    if table is None:
+        return pd.DataFrame(columns=columns)
+    texts = _ws.corpus.texts
+    rows = []
+    for s in table.spans:
+        if category != ALL and s.category != category:
+            continue
+        text = texts.get(s.document)
+        partner = ("" if s.partner is None else
+                   f"[{s.partner[0]}, {s.partner[1]}) {' | '.join(s.partner_labels)}")
+        rows.append({"document": s.document, "side": s.side, "category": s.category,
+                     "start": s.start, "end": s.end, "label": s.label,
+                     "text": text[s.start:s.end] if text is not None else "",
+                     "decided by": partner, "overlap": s.overlap, "duplicate": s.duplicate})
+    return pd.DataFrame(rows, columns=columns)

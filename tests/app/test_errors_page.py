@@ -174,3 +174,13 @@ def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
     assert set(held["spans"]) == set(first.spans)
     assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(first.documents)
     assert "rgba(255,220,0,0.35)" in _html(at)  # the bucket's spans are marked
+
+
+def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame) -> None:
+    at = make_app("pages/errors.py")
+    table = frame(at, "decided by", "text")
+    ws = _ws(at)
+    t = categorise(ws.sets["gold"], ws.sets["system_a"])
+    missed = [s for s in t.spans if s.category == "missed"]
+    assert len(table) == len(missed)
+    assert set(table["text"]) == {ws.corpus.texts[s.document][s.start:s.end] for s in missed}
