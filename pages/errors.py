@@ -4,10 +4,17 @@ import hashlib
 
 import streamlit as st
 
-from core.analysis.slices import META_PREFIX, SPAN_DIMENSIONS, dimensions, parse_meta_csv
+from core.analysis.slices import (
+    META_PREFIX,
+    METRICS,
+    SPAN_DIMENSIONS,
+    dimensions,
+    parse_meta_csv,
+)
 from core.errors import FormatError
+from core.metrics import registry
 from ui import errors as err_ui
-from ui import state
+from ui import results, state
 from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("🔍 Errors")
@@ -116,8 +123,10 @@ if meta_file is not None:
     except (FormatError, UnicodeDecodeError) as exc:
         st.error(f"{err_ui.md(meta_file.name)}: {err_ui.md(exc)}", icon="❌")
 s1, s2, s3, s4, s5 = st.columns([2, 3, 1, 1, 1])
-metric = s1.radio("Metric", list(state.METRIC_NAMES), key=err_ui.K_ERR_METRIC,
-                  bind="query-params", horizontal=True, help=state.METRIC_HELP)
+metric = s1.radio("Metric", list(METRICS), key=err_ui.K_ERR_METRIC, bind="query-params",
+                  horizontal=True,
+                  help="; ".join(f"{m}: {registry.get(m).description}" for m in METRICS))
+entry = registry.get(metric)
 options = dimensions(metadata)
 
 
@@ -134,20 +143,18 @@ n_boot = int(s4.number_input("Resamples", min_value=100, max_value=10000, step=1
                              key=state.K_BOOT_N, persist_state="session"))
 seed = int(s5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
                            persist_state="session"))
-variant = (st.session_state.get(state.K_VARIANT, state.DEFAULTS[state.K_VARIANT])
-           if metric == "martino"
-           else st.session_state.get(state.K_MAF_VARIANT, state.DEFAULTS[state.K_MAF_VARIANT]))
+variant = results.chosen_variant(entry)
 slices, bucket_docs, refused = err_ui.slice_frame(ws.key, ws, ref, systems, metric, variant,
-                                                  level if metric == "mafalda" else 2,
+                                                  level if entry.levels else 2,
                                                   dimension, n_boot, seed, meta_key, metadata)
 for system, error in refused.items():
-    st.error(f"{state.METRIC_NAMES[metric]} ({variant}) cannot score {err_ui.md(system)}: "
+    st.error(f"{entry.title} ({variant}) cannot score {err_ui.md(system)}: "
              f"{err_ui.md(error)}", icon="❌")
 rule = ("a span bucket holds the reference spans (recall) and predictions (precision) that "
         "fall in it" if dimension in SPAN_DIMENSIONS else
         "a document bucket holds whole documents: the metric on that sub-corpus")
-st.caption(f"{state.METRIC_NAMES[metric]} ({variant}"
-           + (f", level {level}" if metric == "mafalda" else "") + f"); {rule}. Whiskers: 95% "
+st.caption(f"{entry.title} ({variant}"
+           + (f", level {level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
            f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a bar "
            "to open the documents behind it.")
 if len(slices):

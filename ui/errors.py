@@ -32,7 +32,7 @@ from core.analysis.errors import (
 from core.errors import SpanScopeError
 from core.metrics.labels import level_namer
 from core.model import NOTHING
-from ui import state
+from ui import results, state
 from ui.highlight import SpanItem
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
@@ -101,7 +101,7 @@ def error_table(ws_key: str, _ws: state.Workspace, ref: str, system: str, level:
     """:func:`core.analysis.errors.categorise` of ``system`` against ``ref`` (or the error)."""
     try:
         return categorise(_ws.sets[ref], _ws.sets[system], level=level,
-                          taxonomy=state.taxonomy_for(_ws, ref, system)), None
+                          taxonomy=results.taxonomy_for(_ws, ref, system)), None
     except SpanScopeError as exc:
         return None, str(exc)
 
@@ -126,7 +126,7 @@ def category_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[s
 def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
                 level: int) -> pd.DataFrame:
     """One row per system, label, side and category with its count (zeros left out)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for system in systems:
         table, _ = error_table(ws_key, _ws, ref, system, level)
         if table is None:
@@ -137,8 +137,8 @@ def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
 
 @st.cache_data(max_entries=32, show_spinner="Scoring each bucket…")
 def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
-                metric: str, variant: str, level: int, dimension: str, n_boot: int, seed: int,
-                meta_key: str, _metadata: Mapping[str, Mapping[str, str]] | None
+                metric: str, variant: str | None, level: int, dimension: str, n_boot: int,
+                seed: int, meta_key: str, _metadata: Mapping[str, Mapping[str, str]] | None
                 ) -> tuple[pd.DataFrame, dict[tuple[str, str], Any], dict[str, str]]:
     """Scores per bucket of every system (:func:`core.analysis.slices.slice_scores`), the
     documents and spans of each (system, bucket) (``{"documents": ..., "spans": ...}``), and
@@ -154,7 +154,7 @@ def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
             buckets = slice_scores(
                 _ws.sets[ref], _ws.sets[system], dimension=dimension, metric=metric,
                 variant=variant, level=level, texts=_ws.corpus.texts,
-                taxonomy=state.taxonomy_for(_ws, ref, system), metadata=_metadata,
+                taxonomy=results.taxonomy_for(_ws, ref, system), metadata=_metadata,
                 n_resamples=n_boot, seed=seed)
         except SpanScopeError as exc:
             errors[system] = str(exc)
@@ -311,7 +311,7 @@ def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc:
     table, _ = error_table(ws.key, ws, ref, system, level)
     if table is None:
         return {}, {}
-    name = level_namer(state.taxonomy_for(ws, ref, system), level)
+    name = level_namer(results.taxonomy_for(ws, ref, system), level)
     found: dict[tuple[str, int, int, frozenset[str]], str] = {}
     for s in table.spans:
         if s.document == doc:
@@ -355,7 +355,7 @@ def item_labels(ws: state.Workspace, ref: str, system: str, level: int, item: Sp
     span with alternatives also under its joined name)."""
     from core.analysis.errors import JOIN
 
-    name = level_namer(state.taxonomy_for(ws, ref, system), level)
+    name = level_namer(results.taxonomy_for(ws, ref, system), level)
     labels = {name(lab) for lab in item.labels}
     if len(labels) > 1:
         labels.add(JOIN.join(sorted(labels, key=lambda x: (x == NOTHING, x.lower(), x))))
@@ -425,7 +425,7 @@ def report_html(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
                f"{n_boot} resamples, seed {seed}"
                + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else ""))
     inputs = ReportInputs(_ws.sets[ref], [_ws.sets[s] for s in systems], _ws.corpus.texts,
-                          level, _metadata, state.taxonomy_for(_ws, ref, *systems), n_boot,
+                          level, _metadata, results.taxonomy_for(_ws, ref, *systems), n_boot,
                           seed)
     return build_report(inputs, command=command)
 

@@ -312,13 +312,13 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str]
             row.update({"Martino P": res.precision, "Martino R": res.recall,
                         "Martino F1": res.f1, "Martino F1 low": iv.low,
                         "Martino F1 high": iv.high})
-            doc_f1[system.name] = {r["document"]: r["f1"] for r in res.per_document()}
+            doc_f1[system.name] = {r.document: r.f1 for r in res.per_document()}
         except SpanScopeError as exc:
             notes.append(f"Martino: {exc}")
         try:
             mres = mafalda.score(mgold, pred, level=inputs.level, texts=inputs.texts,
                                  taxonomy=inputs.taxonomy)
-            per = np.array([[d.f1] for d in mres.per_document], dtype=float)
+            per = np.array([[d.f1] for d in mres.per_document()], dtype=float)
             row.update({"MAFALDA P": mres.precision, "MAFALDA R": mres.recall,
                         "MAFALDA F1": mres.f1})
             if len(per):

@@ -263,19 +263,19 @@ def mafalda_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "p
     for doc in gold.doc_ids:
         ex = mafalda.explain(gold, pred, doc, level=level, variant=variant, texts=texts,
                              taxonomy=taxonomy)
-        for r in ex["predictions"]:
-            if r["counted"]:
-                label = str(r["label"])
-                out.append(SpanTerm(doc, "prediction", r["start"], r["end"],
-                                    shown.get(label, label), float(r["contribution_p"])))
-        for r in ex["gold"]:
-            if r.get("uncovered") or not r["counted"]:
+        for pm in ex.predictions:
+            if pm.counted:
+                label = str(pm.label)
+                out.append(SpanTerm(doc, "prediction", pm.start, pm.end,
+                                    shown.get(label, label), float(pm.contribution_p)))
+        for gm in ex.gold:
+            if gm.uncovered or not gm.counted:
                 continue
-            label = r["recall_label"]
-            if label is None or label == "any of its labels":
-                label = next((a for a in r["alternatives"] if a != NOTHING), NOTHING)
-            out.append(SpanTerm(doc, "reference", r["start"], r["end"],
-                                shown.get(str(label), str(label)), float(r["contribution_r"])))
+            glabel = gm.recall_label
+            if glabel is None or glabel == "any of its labels":
+                glabel = next((a for a in gm.alternatives if a != NOTHING), NOTHING)
+            out.append(SpanTerm(doc, "reference", gm.start, gm.end,
+                                shown.get(str(glabel), str(glabel)), float(gm.contribution_r)))
     return out
 
 
@@ -478,7 +478,7 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
     mgold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
     mres = mafalda.score(mgold, AnnotationSet(pred.name, pred.spans, "system", False),
                          level=level, variant=variant, texts=texts, taxonomy=taxonomy)
-    per = {d.document: (d.precision, d.recall, d.f1) for d in mres.per_document}
+    per = {d.document: (d.precision, d.recall, d.f1) for d in mres.per_document()}
     for (order, name), docs in sorted(doc_groups.items()):
         table = np.array([per[d] for d in docs], dtype=float)
         n = len(docs)

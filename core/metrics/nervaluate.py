@@ -60,15 +60,14 @@ al., nervaluate (software), https://github.com/MantisAI/nervaluate.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import UsageError, check_choice
-from core.formats import ReadOptions, load_path
+from core.errors import check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.martino import martino_gold_view
+from core.metrics.result import prf as result_prf
 from core.model import AnnotationSet, Span
 
 SCHEMAS = ("strict", "exact", "partial", "type")
@@ -109,9 +108,7 @@ def prf(counts: Counts, schema: str) -> tuple[float, float, float]:
     """
     check_choice("schema", "nervaluate", schema, SCHEMAS)
     credit = counts.correct + (0.5 * counts.partial if schema in ("partial", "type") else 0)
-    p = credit / counts.actual if counts.actual > 0 else 0.0
-    r = credit / counts.possible if counts.possible > 0 else 0.0
-    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    p, r, f1 = result_prf(credit, counts.actual, credit, counts.possible, empty="zero")
     return p, r, f1
 
 
@@ -204,7 +201,10 @@ class NervaluateResult:
         out["per_label"] = per
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, per_document: bool = False) -> dict[str, Any]:
+        """The command line's JSON: the four schemas (counts, P/R/F1, ``per_label``).
+        ``per_document`` is accepted for the registry's protocol; the schemas are pooled over
+        the corpus and reported as a whole."""
         return {"metric": "nervaluate", **{s: self.schema_dict(s) for s in SCHEMAS},
                 "min_overlap": self.min_overlap, "documents": self.documents,
                 "warnings": list(self.warnings)}
@@ -239,54 +239,3 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, min_overlap: float = 1.0
                                                  [x for x in p if x.label == lab], schema,
                                                  min_overlap=min_overlap)[0])
     return NervaluateResult(overall, per_label, len(gold.doc_ids), min_overlap)
-
-
-# ---- command line --------------------------------------------------------------------------
-
-
-def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet, list[str]]:
-    gold_l = load_path(args.gold, fmt=args.gold_format, options=ReadOptions(role="gold"))
-    pred_l = load_path(args.pred, fmt=args.pred_format,
-                       options=ReadOptions(role="system", gold_doc_ids=gold_l.set.doc_ids))
-    warnings = [str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
-    return gold_l.set, pred_l.set, warnings
-
-
-def cli_score(args: argparse.Namespace) -> dict[str, Any]:
-    """``python -m core score GOLD PRED --metric nervaluate``."""
-    if getattr(args, "variant", None):
-        raise UsageError(f"the metric 'nervaluate' has no variants (got {args.variant!r}); its "
-                         "four schemas are all reported")
-    gold, pred, warnings = _load(args)
-    result = score(gold, pred)
-    result.warnings[:0] = warnings
-    return result.to_dict()
-
-
-def render_text(result: Mapping[str, Any]) -> str:
-    """The four schemas as a table, then per label."""
-    labels = list(result["strict"]["per_label"])
-    width = max(9, *(len(lab) + 2 for lab in labels)) if labels else 9
-    head = (f"{'schema':<{width}}{'COR':>6}{'INC':>6}{'PAR':>6}{'MIS':>6}{'SPU':>6}{'POS':>6}"
-            f"{'ACT':>6}{'P':>9}{'R':>9}{'F1':>9}")
-    lines = ["SemEval-2013 Task 9.1 schemas (nervaluate)", head]
-
-    def row(name: str, v: Mapping[str, Any]) -> str:
-        return (f"{name:<{width}}{v['correct']:>6}{v['incorrect']:>6}{v['partial']:>6}"
-                f"{v['missed']:>6}{v['spurious']:>6}{v['possible']:>6}{v['actual']:>6}"
-                f"{v['precision']:>9.4f}{v['recall']:>9.4f}{v['f1']:>9.4f}")
-
-    for schema in SCHEMAS:
-        lines.append(row(schema, result[schema]))
-    for schema in SCHEMAS:
-        if not labels:
-            break
-        lines.append("")
-        lines.append(f"per label, {schema}:")
-        lines.append(head.replace("schema", "label "))
-        for lab in labels:
-            lines.append(row(lab, result[schema]["per_label"][lab]))
-    lines.append(f"documents: {result['documents']}")
-    for w in result.get("warnings") or []:
-        lines.append(f"warning: {w}")
-    return "\n".join(lines)

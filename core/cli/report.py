@@ -1,7 +1,7 @@
-"""``python -m core report GOLD PRED [PRED ...] -o report.html``: the self-contained report.
+"""``report GOLD PRED [PRED ...] -o report.html``: the self-contained error-analysis report.
 
-Registered by the command line's dispatcher through :func:`add_parser` and :func:`run`. The
-report is built in :mod:`core.analysis.report` (inline SVG, no plotly, no script).
+The report is built in :mod:`core.analysis.report` (inline SVG, no plotly, no script); this
+command reads the files, writes the HTML and says where on standard error.
 """
 
 from __future__ import annotations
@@ -10,20 +10,23 @@ import argparse
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
 
 from core.analysis.report import ReportInputs, build_report
-from core.analysis.slices_cli import load_metadata
+from core.cli.common import Subparsers, command_parser
+from core.cli.loading import load_metadata, load_systems
 from core.errors import InputError
-from core.formats import FORMATS, ReadOptions, load_path
+from core.formats import FORMATS
+
+NAME = "report"
+DEFAULT_TITLE = "SpanScope error report"
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     fmts = sorted(FORMATS)
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "report", help="write a self-contained HTML error-analysis report",
-        description="Scores with intervals, error categories, slices, label confusion and the "
-        "worst documents of every system, in one HTML file that needs no network.")
+    p = command_parser(
+        subparsers, NAME, "write a self-contained HTML error-analysis report",
+        "Scores with intervals, error categories, slices, label confusion and the worst "
+        "documents of every system, in one HTML file that needs no network.")
     p.add_argument("gold", metavar="GOLD", help="reference file or folder")
     p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
@@ -33,7 +36,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=1000,
                    help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--title", default="SpanScope error report", help="the report's title")
+    p.add_argument("--title", default=DEFAULT_TITLE, help="the report's title")
     p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
     p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
     return p
@@ -46,7 +49,7 @@ def command_line(args: argparse.Namespace) -> str:
             str(args.seed)]
     if args.meta:
         argv += ["--meta", args.meta]
-    if args.title != "SpanScope error report":
+    if args.title != DEFAULT_TITLE:
         argv += ["--title", args.title]
     for flag, value in (("--gold-format", args.gold_format), ("--pred-format", args.pred_format)):
         if value:
@@ -57,19 +60,15 @@ def command_line(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
-    gold_l = load_path(args.gold, fmt=args.gold_format, options=ReadOptions(role="gold"))
-    systems = []
-    for path in args.preds:
-        pred_l = load_path(path, fmt=args.pred_format,
-                           options=ReadOptions(role="system", gold_doc_ids=gold_l.set.doc_ids))
-        for d in pred_l.diagnostics:
-            print(f"warning: {d}", file=sys.stderr)
-        systems.append(pred_l.set)
-    names = [s.name for s in systems]
+    inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
+                          pred_format=args.pred_format)
+    for d in inputs.warnings:
+        print(f"warning: {d}", file=sys.stderr)
+    names = [s.name for s in inputs.systems]
     if len(set(names)) < len(names):
         raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
                          "rename one")
-    html = build_report(ReportInputs(gold_l.set, systems, gold_l.texts, args.level,
+    html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
                                      load_metadata(args.gold, args.meta), None, args.samples,
                                      args.seed), command=command_line(args), title=args.title)
     out = Path(args.output)
