@@ -7,27 +7,22 @@ import argparse
 
 from core.analysis.errors import categorise
 from core.cli.common import Subparsers, add_output_options, command_parser, emit
-from core.cli.loading import load_systems
+from core.cli.loading import add_system_arguments, load_systems
 from core.cli.render import render_errors
-from core.formats import FORMATS
 from core.taxonomy import load as load_taxonomy
 
 NAME = "errors"
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    fmts = sorted(FORMATS)
     p = command_parser(
         subparsers, NAME, "error categories of every span (correct, label, boundary, ...)",
         "Categorise every reference and predicted span: correct, label, boundary, "
         "boundary+label, missed, spurious (and optional: an unpredicted gold span offering ⊥). "
         "See docs/errors.md.")
-    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
-    p.add_argument("pred", metavar="PRED", help="prediction file or folder")
+    add_system_arguments(p, many=False)
     p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="MAFALDA taxonomy level the labels are compared at (default 2)")
-    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
-    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
     p.add_argument("--taxonomy", metavar="FILE",
                    help="MAFALDA-style grouping of labels into levels (JSON)")
     p.add_argument("--spans", action="store_true",

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import Diagnostic, FormatError, InputError
-from core.formats import ReadOptions, load_path
+from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.metrics.registry import Metric
@@ -23,8 +23,8 @@ from core.tools import read_label_list
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
     from core.metrics.agreement import Study
 
-__all__ = ["SpanInputs", "SystemInputs", "load_hateval", "load_metadata", "load_span_inputs",
-           "load_study", "load_systems", "read_label_list"]
+__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_hateval", "load_metadata",
+           "load_span_inputs", "load_study", "load_systems", "read_label_list"]
 
 
 @dataclass
@@ -148,6 +148,19 @@ class SystemInputs:
     texts: dict[str, str | None]
     systems: list[AnnotationSet]
     warnings: list[Diagnostic | str] = field(default_factory=list)
+
+
+def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
+    """What :func:`load_systems` reads: ``GOLD``, ``PRED`` (``PRED [PRED ...]`` into
+    ``preds`` when ``many``), ``--gold-format`` and ``--pred-format``."""
+    fmts = sorted(FORMATS)
+    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
+    if many:
+        p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
+    else:
+        p.add_argument("pred", metavar="PRED", help="prediction file or folder")
+    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
+    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
 
 
 def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,

@@ -13,22 +13,19 @@ from pathlib import Path
 
 from core.analysis.report import ReportInputs, build_report
 from core.cli.common import Subparsers, command_parser
-from core.cli.loading import load_metadata, load_systems
+from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.errors import InputError
-from core.formats import FORMATS
 
 NAME = "report"
 DEFAULT_TITLE = "SpanScope error report"
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    fmts = sorted(FORMATS)
     p = command_parser(
         subparsers, NAME, "write a self-contained HTML error-analysis report",
         "Scores with intervals, error categories, slices, label confusion and the worst "
         "documents of every system, in one HTML file that needs no network.")
-    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
-    p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
+    add_system_arguments(p, many=True)
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
     p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="MAFALDA taxonomy level (default 2)")
@@ -37,8 +34,6 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--title", default=DEFAULT_TITLE, help="the report's title")
-    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
-    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
     return p
 
 

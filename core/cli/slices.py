@@ -8,22 +8,19 @@ import argparse
 
 from core.analysis.slices import DIMENSIONS, META_PREFIX, METRICS, dimensions, slice_scores
 from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
-from core.cli.loading import load_metadata, load_systems
+from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.cli.render import render_slices
 from core.errors import InputError
-from core.formats import FORMATS
 
 NAME = "slices"
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
-    fmts = sorted(FORMATS)
     p = command_parser(
         subparsers, NAME, "scores per bucket (span length, label, document length, metadata...)",
         "Score each system per bucket of one dimension, with bootstrap intervals over "
         "documents. See docs/errors.md.")
-    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
-    p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
+    add_system_arguments(p, many=True)
     p.add_argument("--dimension", required=True, metavar="NAME",
                    help=f"one of {', '.join(DIMENSIONS)}, or meta:FIELD for a metadata field")
     p.add_argument("--metric", choices=METRICS, default="martino",
@@ -38,8 +35,6 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=1000,
                    help="bootstrap resamples (default 1000; 0: no intervals)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
-    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
     add_output_options(p)
     return p
 
