@@ -19,6 +19,7 @@ PAGES = [
     ("pages/data.py", "Data", "📂", "data"),
     ("pages/scores.py", "Scores", "📊", "scores"),
     ("pages/documents.py", "Documents", "📄", "documents"),
+    ("pages/errors.py", "Errors", "🔍", "errors"),
     ("pages/differences.py", "Metric differences", "🔀", "differences"),
     ("pages/labels.py", "Labels", "🏷️", "labels"),
     ("pages/annotators.py", "Annotators", "👥", "annotators"),

@@ -5,12 +5,13 @@ their registry entries (:class:`core.metrics.registry.Metric`)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import Diagnostic, FormatError, InputError
-from core.formats import ReadOptions, load_path
+from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.metrics.registry import Metric
@@ -22,7 +23,8 @@ from core.tools import read_label_list
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
     from core.metrics.agreement import Study
 
-__all__ = ["SpanInputs", "load_hateval", "load_span_inputs", "load_study", "read_label_list"]
+__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_hateval", "load_metadata",
+           "load_span_inputs", "load_study", "load_systems", "read_label_list"]
 
 
 @dataclass
@@ -135,3 +137,53 @@ def load_study(files: list[str], *, fmt: str | None = None, label: str | None = 
         raise InputError(f"agreement needs at least two annotation sets; the input holds "
                          f"{len(renamed)} ({', '.join(s.name for s in renamed) or 'none'})")
     return Study.from_sets(renamed, texts, label=label)
+
+
+@dataclass
+class SystemInputs:
+    """A reference and one or more systems read against it (``errors``, ``slices``,
+    ``report``); ``warnings`` are the readers' diagnostics, reference first."""
+
+    gold: AnnotationSet
+    texts: dict[str, str | None]
+    systems: list[AnnotationSet]
+    warnings: list[Diagnostic | str] = field(default_factory=list)
+
+
+def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
+    """What :func:`load_systems` reads: ``GOLD``, ``PRED`` (``PRED [PRED ...]`` into
+    ``preds`` when ``many``), ``--gold-format`` and ``--pred-format``."""
+    fmts = sorted(FORMATS)
+    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
+    if many:
+        p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
+    else:
+        p.add_argument("pred", metavar="PRED", help="prediction file or folder")
+    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
+    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
+
+
+def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
+                 pred_format: str | None = None) -> SystemInputs:
+    """Read the reference, then each prediction file with the reference's document ids."""
+    gold_loaded = load_path(gold_path, fmt=gold_format, options=ReadOptions(role="gold"))
+    warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
+    systems = []
+    for path in pred_paths:
+        pred_loaded = load_path(path, fmt=pred_format, options=ReadOptions(
+            role="system", gold_doc_ids=gold_loaded.set.doc_ids))
+        warnings.extend(pred_loaded.diagnostics)
+        systems.append(pred_loaded.set)
+    return SystemInputs(gold_loaded.set, dict(gold_loaded.texts), systems, warnings)
+
+
+def load_metadata(gold_path: str, meta_path: str | None) -> dict[str, dict[str, str]]:
+    """Document metadata: the fields of the reference's own records, overridden by a ``--meta``
+    CSV (an id column and any fields; :mod:`core.analysis.slices`)."""
+    from core.analysis.slices import read_meta_csv, record_metadata
+
+    meta = {d: dict(v) for d, v in record_metadata(gold_path).items()}
+    if meta_path:
+        for doc, fields in read_meta_csv(meta_path).items():
+            meta.setdefault(doc, {}).update(fields)
+    return meta

@@ -1,0 +1,1 @@
+"""Error analysis on top of the metrics: error categories, slices, adjudication aids."""
