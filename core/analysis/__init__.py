@@ -1,0 +1,1 @@
+"""Analyses built on the metrics: consensus and adjudication of several annotators' sets."""
