@@ -119,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="chance samples for gamma (default 30)")
     agree.add_argument("--per-document", action="store_true", help="add per-document values")
     agree.add_argument("--json", action="store_true", help="print one JSON object")
+    from core.analysis import adjudicate_cli
+
+    adjudicate_cli.add_parser(sub)
     return parser
 
 
@@ -208,6 +211,10 @@ def _run(args: argparse.Namespace) -> int:
         result = mod.cli_agree(args)
         _emit(result, args.json, getattr(mod, "render_text", None))
         return 0
+    if args.command == "adjudicate":
+        from core.analysis import adjudicate_cli
+
+        return adjudicate_cli.run(args)
     if args.command == "convert":
         from core.tools import convert
 
