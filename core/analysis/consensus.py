@@ -49,7 +49,8 @@ What the rules guarantee (property tests in ``tests/analysis/test_consensus.py``
 * ``exact``: k = 1 gives the union of the sets (as sets of spans), k = n their intersection.
 * ``overlap`` and ``char``: k = 1 with union boundaries covers, per label, exactly the characters
   some annotator marked; k = n with intersection boundaries exactly the characters every
-  annotator marked (per label).
+  annotator marked (per label), leaving aside the spans of a fallback (``no-common-characters``:
+  a group of all n whose spans share no character, e.g. [0, 1), [0, 2), [1, 2)).
 * ``gamma``: k = 1 keeps every unitary alignment, so with union boundaries every character any
   annotator marked is covered (labels follow the majority, so a minority label is reported, not
   kept); with k = n every kept span lies inside characters every annotator marked (any label).

@@ -214,7 +214,10 @@ def test_overlap_and_char_union_and_intersection_of_characters(
     high = consensus(sets, min_agree=len(sets), match=match,  # type: ignore[arg-type]
                      boundaries="intersection")
     assert chars(low.set.get("d")) == set().union(*per)
-    assert chars(high.set.get("d")) == set.intersection(*per)
+    # a group where no character reaches the intersection falls back (flagged) to a looser rule
+    ruled = [d.span for d in high.decisions
+             if d.decision == "keep" and "no-common-characters" not in d.flags]
+    assert chars(ruled) == set.intersection(*per)
 
 
 @settings(max_examples=100, deadline=None)
