@@ -110,6 +110,22 @@ K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking t
 K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+K_CUR_SETS = "cur_sets"  # Curation: the annotators' sets adjudicated
+K_CUR_K = "cur_k"  # Curation: k, the annotators that must mark a span
+K_CUR_MATCH = "cur_match"  # Curation: gamma | overlap | exact | char
+K_CUR_BOUNDS = "cur_bounds"  # Curation: majority | union | intersection
+K_CUR_DOC = "cur_doc"  # Curation: the document drawn
+K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
+K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
+K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
+K_CUR_LABEL = "cur_label"  # Curation: the new label of "Relabel"
+K_CUR_START = "cur_start"  # Curation: the new start of "Set bounds"
+K_CUR_END = "cur_end"  # Curation: the new end of "Set bounds"
+K_CUR_UPLOAD = "cur_upload"  # Curation: the decisions file uploader
+K_CUR_UPLOADED = "cur_uploaded"  # session: file id of the last decisions file applied
+K_CUR_NOTE = "cur_note"  # session: what the last upload applied
+K_CUR_FORMAT = "cur_format"  # Curation: format of the curated set's download
+K_CUR_PAGE = "cur_page"  # Curation: page of the decisions table
 ANN_ALL_LABELS = "(all labels)"
 ANN_NO_GOLD = "(none)"
 
@@ -400,7 +416,15 @@ def empty_workspace() -> Workspace:
 
 
 def workspace() -> Workspace:
-    """The data the pages show now: uploads when chosen on the Data page, else the sample."""
+    """The data the pages show now: uploads when chosen on the Data page, else the sample; with
+    the Curation page's ``curated`` set once the lead has curated one."""
+    from ui.curation import with_curated  # ui.curation imports this module
+
+    return with_curated(source_workspace())
+
+
+def source_workspace() -> Workspace:
+    """:func:`workspace` without the curated set."""
     init_state()
     if st.session_state.get(K_SOURCE) == "upload":
         uploaded = st.session_state.get(K_UPLOAD_WS)
