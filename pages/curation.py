@@ -150,9 +150,9 @@ cur_items = cur.proposal_items(result, doc, decided)
 used = {s.label for n in sets for s in ws.sets[n].get(doc)} | {
     lab for it in cur_items for lab in it.labels}
 st.html(highlight.legend(colours, used))
-st.caption("Each lane is one set; a tag (A1, P3, C3…) marks where a span starts and names it. "
+st.caption("Each lane is one set; a tag (A1, P3, ✓3…) marks where a span starts and names it. "
            "The shown disputed span's spans are drawn thicker on a yellow tint. P = the rule's "
-           "proposal, C = the curated set (number = row # below).")
+           "proposal, ✓ = the curated set (number = row # in the table below).")
 for i, name in enumerate(sets):
     items, marked = cur.items_for(ws.sets[name], doc, chr(65 + i % 26), members)
     listed = "" if doc in ws.sets[name].spans else " · does not list this document"
@@ -167,7 +167,7 @@ st.html(highlight.render_lanes(text, rule_items, colours,
                                dom_id="cur-proposed"))
 st.markdown(f"**Curated** (the proposal with your decisions) · {len(cur_items)} span(s)")
 st.html(highlight.render_lanes(text, cur_items, colours,
-                               partners=[f"C{shown_id}"] if shown_id else (),
+                               partners=[f"✓{shown_id}"] if shown_id else (),
                                dom_id="cur-curated"))
 table = cur.doc_table(result, doc, text, decided)
 st.dataframe(paginate(table, key=state.K_CUR_PAGE), hide_index=True, key="cur_table")

@@ -241,8 +241,8 @@ def doc_table(result: Consensus, doc: str, text: str | None,
         _, span, _ = final(d, decided)
         rows.append({"#": d.id.rsplit("#", 1)[1], "span": f"[{span.start}, {span.end})",
                      "text": span.fragment(text) if text else "", "label": span.label,
-                     "marked by": ", ".join(d.annotators), "votes": f"{d.votes} of {d.n}",
                      "decision": status_text(d, decided), "dispute": flag_text(d.flags),
+                     "votes": f"{d.votes} of {d.n}", "marked by": ", ".join(d.annotators),
                      "why": d.why})
     return pd.DataFrame(rows)
 
@@ -266,7 +266,7 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
         verdict, span, _ = final(d, decided or {}) if decided is not None else (
             d.decision, d.span, False)
         if verdict == "keep":
-            out.append(highlight.SpanItem(f"{'C' if decided is not None else 'P'}"
+            out.append(highlight.SpanItem(f"{'✓' if decided is not None else 'P'}"
                                           f"{d.id.rsplit('#', 1)[1]}", span.start, span.end,
                                           (span.label,)))
     return sorted(out, key=lambda it: (it.start, -it.end, it.id))
