@@ -107,9 +107,10 @@ else:
     text_len = len(t) if (t := ws.corpus.texts.get(current.doc)) is not None else None
     args = (ws.key, disputed, pos)
     st.caption(f"Disputed span **{pos + 1} of {len(disputed)}** (document {current.doc}). "
-               "Keys: **A** accept · **X** reject · **N** next · **P** previous · **L** relabel "
-               "· **B** set bounds · **U** undo (while no text field has the focus).")
-    b = st.columns([1, 1, 1, 1, 1, 3])
+               "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** next "
+               "undecided · **L** relabel · **B** set bounds · **U** undo (while no text field "
+               "has the focus).")
+    b = st.columns([1, 1, 1, 1, 1, 1.4, 1.6])
     b[0].button("◀ Previous", key="cur_prev", shortcut=cur.SHORTCUTS["previous"],
                 on_click=cur.go_to, args=(pos - 1, disputed, decided), disabled=pos == 0)
     b[1].button("Next ▶", key="cur_next", shortcut=cur.SHORTCUTS["next"],
@@ -124,6 +125,11 @@ else:
     b[4].button("↺ Undo", key="cur_undo", shortcut=cur.SHORTCUTS["undo"],
                 on_click=cur.decide, args=(*args, "undo", text_len),
                 disabled=current.key not in decided, help="Back to the rule's proposal.")
+    todo = cur.next_undecided(disputed, decided, pos)
+    b[5].button("⏭ Next undecided", key="cur_todo", shortcut="Shift+N",
+                on_click=cur.go_to, args=(todo if todo is not None else pos, disputed, decided),
+                disabled=todo is None, help="Skip to the next disputed span you have not "
+                "decided (from the start when none is left after this one).")
     labels = state.all_labels(ws.key, ws)
     if st.session_state.get(state.K_CUR_LABEL) not in labels:
         st.session_state[state.K_CUR_LABEL] = current.span.label
@@ -141,7 +147,9 @@ else:
 
 # ---- one document: annotators in lanes, the consensus below ------------------------------------
 st.subheader("The document, annotator by annotator")
-doc = st.selectbox(f"Document ({len(docs):,})", docs, key=state.K_CUR_DOC)
+doc = st.selectbox(f"Document ({len(docs):,})",
+                   state.document_window(docs, st.session_state.get(state.K_CUR_DOC)),
+                   key=state.K_CUR_DOC)
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(state.all_labels(ws.key, ws))
 members = current.members if current is not None and current.doc == doc else ()
@@ -186,7 +194,7 @@ st.dataframe(agree, hide_index=True, key="cur_agreement",
 # ---- downloads ---------------------------------------------------------------------------------
 st.subheader("Download")
 d1, d2, d3 = st.columns([2, 2, 2])
-d1.download_button("⬇️ Decisions (CSV)", cur.decisions_file(result, decided),
+d1.download_button("⬇️ Decisions (CSV)", lambda: cur.decisions_file(result, decided),
                    file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",
                    help="Every proposal with the rule's and your decision; upload it above to "
                    "resume.")

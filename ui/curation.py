@@ -15,7 +15,7 @@ the gold set ``curated``.
 Keyboard: Streamlit has no page-wide key handler, but ``st.button(..., shortcut=...)``
 (Streamlit ≥ 1.52) binds a key to a button: the decision buttons use ``A`` (accept), ``X``
 (reject), ``L`` (relabel), ``B`` (set bounds), ``U`` (undo), ``N`` / ``P`` (next / previous
-disputed span). The keys fire while no text field has the focus.
+disputed span), ``Shift+N`` (next undecided). The keys fire while no text field has the focus.
 """
 
 from __future__ import annotations
@@ -163,6 +163,18 @@ def go_to(pos: int, disputed: Sequence[Decision], decided: dict[str, Override]) 
     st.session_state[K_CUR_POS] = pos
     st.session_state[K_CUR_DOC] = disputed[pos].doc
     set_inputs(disputed[pos], decided)
+
+
+def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], pos: int
+                   ) -> int | None:
+    """The index of the next disputed proposal without a decision after ``pos`` (wrapping
+    around), or None when every one is decided."""
+    n = len(disputed)
+    for step in range(1, n + 1):
+        i = (pos + step) % n
+        if disputed[i].key not in decided:
+            return i
+    return None
 
 
 def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,

@@ -151,3 +151,18 @@ def test_text_and_labels_are_escaped() -> None:
     body = _html(at)
     assert "<script>" not in body
     assert "&lt;script&gt;" in body
+
+
+def test_navigation_previous_next_and_next_undecided() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()  # decides 0, shows 1
+    at.button(key="cur_prev").click().run()
+    assert at.session_state[state.K_CUR_POS] == 0
+    assert at.selectbox(key=state.K_CUR_DOC).value == disputed[0].doc
+    at.button(key="cur_todo").click().run()
+    assert at.session_state[state.K_CUR_POS] == 1
+    at.button(key="cur_next").click().run()
+    assert at.session_state[state.K_CUR_POS] == 2
+    assert at.selectbox(key=state.K_CUR_DOC).value == disputed[2].doc
+    assert at.number_input(key=state.K_CUR_START).value == disputed[2].span.start
