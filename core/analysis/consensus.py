@@ -76,7 +76,7 @@ import csv
 import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from core.errors import FormatError, InputError, UsageError, check_choice
@@ -304,11 +304,16 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
     base: list[str] = []
     if votes < n:
         base.append("partial")
-    counts = Counter(s.label for _, s in members)
-    top = max(counts.values())
-    winners = sorted(lab for lab, c in counts.items() if c == top)
     label_flags: list[str] = []
     label_note = ""
+    first = members[0][1].label
+    if all(s.label == first for _, s in members):
+        counts: Counter[str] = Counter({first: len(members)})
+        winners = [first]
+    else:
+        counts = Counter(s.label for _, s in members)
+        top = max(counts.values())
+        winners = sorted(lab for lab, c in counts.items() if c == top)
     if len(counts) > 1:
         said = "; ".join(f"{lab}: {_names(sorted(a for a, s in members if s.label == lab))}"
                          for lab in sorted(counts))
@@ -372,32 +377,27 @@ def _char_decisions(per_ann: Mapping[str, Sequence[Span]], n: int, k: int
     return out
 
 
-def _conflicts(decisions: list[Decision]) -> list[Decision]:
-    """Flag overlapping proposals of different labels whose annotators disagree both ways."""
-    order = sorted(range(len(decisions)), key=lambda i: decisions[i].span.start)
+def _conflicts(spans: Sequence[Span], voters: Sequence[frozenset[str]]
+               ) -> dict[int, list[str]]:
+    """Notes for the proposals that overlap a proposal of another label whose annotators
+    disagree with theirs both ways (a sweep in start order)."""
+    order = sorted(range(len(spans)), key=lambda i: spans[i].start)
     hit: dict[int, list[str]] = {}
     for x, i in enumerate(order):
-        di = decisions[i]
+        si, ai = spans[i], voters[i]
         for j in order[x + 1:]:
-            dj = decisions[j]
-            if dj.span.start >= di.span.end:
+            sj = spans[j]
+            if sj.start >= si.end:
                 break
-            if dj.span.label == di.span.label or di.span.overlap(dj.span) == 0:
+            if sj.label == si.label or si.overlap(sj) == 0:
                 continue
-            ai, aj = set(di.annotators), set(dj.annotators)
+            aj = voters[j]
             if ai - aj and aj - ai:
                 hit.setdefault(i, []).append(
-                    f"{_names(sorted(aj - ai))} gave {dj.span.label} "
-                    f"[{dj.span.start}, {dj.span.end}) here")
+                    f"{_names(sorted(aj - ai))} gave {sj.label} [{sj.start}, {sj.end}) here")
                 hit.setdefault(j, []).append(
-                    f"{_names(sorted(ai - aj))} gave {di.span.label} "
-                    f"[{di.span.start}, {di.span.end}) here")
-    out = list(decisions)
-    for i, notes in hit.items():
-        d = out[i]
-        out[i] = replace(d, flags=(*d.flags, "label-conflict"),
-                         why=d.why + "; label conflict: " + "; ".join(notes))
-    return out
+                    f"{_names(sorted(ai - aj))} gave {si.label} [{si.start}, {si.end}) here")
+    return hit
 
 
 def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | None = None, *,
@@ -461,23 +461,27 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
             else:
                 groups = _groups_gamma(per_ann, study.labels, study.lengths[doc], diss)
             groups.sort(key=lambda g: (min(s.start for _, s in g), max(s.end for _, s in g),
-                                       members_text(g)))
+                                       sorted(g)))
             for gi, members in enumerate(groups, 1):
                 for span, verdict, flags, why, grp in _group_decisions(
                         gi, members, n, k, boundaries, match == "exact"):
                     rows.append((span, verdict, flags, why, grp, members))
-        rows.sort(key=lambda r: (r[0], members_text(r[5])))
-        doc_decisions = [
-            Decision(f"{doc}#{i}", doc, span, tuple(sorted(members)), n, k, verdict,
-                     tuple(flags), why, grp)
-            for i, (span, verdict, flags, why, grp, members) in enumerate(rows, 1)]
-        doc_decisions = _conflicts(doc_decisions)
-        for d in doc_decisions:
-            missing = [a for a in who if a not in d.annotators]
-            if missing and d.decision == "keep":
-                decisions.append(replace(d, why=d.why + f"; not marked by {_names(missing)}"))
-            else:
-                decisions.append(d)
+        ordered_rows = sorted(((span, verdict, flags, why, grp, tuple(sorted(members)))
+                               for span, verdict, flags, why, grp, members in rows),
+                              key=lambda r: (r[0], r[5]))
+        voters = [frozenset(a for a, _ in r[5]) for r in ordered_rows]
+        notes = _conflicts([r[0] for r in ordered_rows], voters)
+        doc_decisions = []
+        for i, (span, verdict, flags, why, grp, mem) in enumerate(ordered_rows, 1):
+            if i - 1 in notes:
+                flags = [*flags, "label-conflict"]
+                why += "; label conflict: " + "; ".join(notes[i - 1])
+            missing = [a for a in who if a not in voters[i - 1]]
+            if missing and verdict == "keep":
+                why += f"; not marked by {_names(missing)}"
+            doc_decisions.append(Decision(f"{doc}#{i}", doc, span, mem, n, k, verdict,
+                                          tuple(flags), why, grp))
+        decisions.extend(doc_decisions)
         out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"}))
     params = {"min_agree": min_agree, "match": match, "boundaries": boundaries,
               "annotators": [s.name for s in ordered]}
