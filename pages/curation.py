@@ -110,30 +110,30 @@ else:
                "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** next "
                "undecided · **L** relabel · **B** set bounds · **U** undo (while no text field "
                "has the focus).")
-    b = st.columns([1, 1, 1, 1, 1, 1.4, 1.6])
-    b[0].button("◀ Previous", key="cur_prev", shortcut=cur.SHORTCUTS["previous"],
+    row = st.container(horizontal=True)  # buttons at their own width, wrapping if narrow
+    row.button("◀ Previous", key="cur_prev", shortcut=cur.SHORTCUTS["previous"],
                 on_click=cur.go_to, args=(pos - 1, disputed, decided), disabled=pos == 0)
-    b[1].button("Next ▶", key="cur_next", shortcut=cur.SHORTCUTS["next"],
+    row.button("Next ▶", key="cur_next", shortcut=cur.SHORTCUTS["next"],
                 on_click=cur.go_to, args=(pos + 1, disputed, decided),
                 disabled=pos >= len(disputed) - 1)
-    b[2].button("✓ Accept", key="cur_accept", type="primary", shortcut=cur.SHORTCUTS["accept"],
+    row.button("✓ Accept", key="cur_accept", type="primary", shortcut=cur.SHORTCUTS["accept"],
                 on_click=cur.decide, args=(*args, "accept", text_len),
                 help="Keep this span (as shown) in the curated set, then go to the next.")
-    b[3].button("✗ Reject", key="cur_reject", shortcut=cur.SHORTCUTS["reject"],
+    row.button("✗ Reject", key="cur_reject", shortcut=cur.SHORTCUTS["reject"],
                 on_click=cur.decide, args=(*args, "reject", text_len),
                 help="Leave this span out of the curated set, then go to the next.")
-    b[4].button("↺ Undo", key="cur_undo", shortcut=cur.SHORTCUTS["undo"],
+    row.button("↺ Undo", key="cur_undo", shortcut=cur.SHORTCUTS["undo"],
                 on_click=cur.decide, args=(*args, "undo", text_len),
                 disabled=current.key not in decided, help="Back to the rule's proposal.")
     todo = cur.next_undecided(disputed, decided, pos)
-    b[5].button("⏭ Next undecided", key="cur_todo", shortcut="Shift+N",
+    row.button("⏭ Next undecided", key="cur_todo", shortcut="Shift+N",
                 on_click=cur.go_to, args=(todo if todo is not None else pos, disputed, decided),
                 disabled=todo is None, help="Skip to the next disputed span you have not "
                 "decided (from the start when none is left after this one).")
     labels = state.all_labels(ws.key, ws)
     if st.session_state.get(state.K_CUR_LABEL) not in labels:
         st.session_state[state.K_CUR_LABEL] = current.span.label
-    e1, e2, e3, e4, e5 = st.columns([3, 1, 1, 1, 1])
+    e1, e2, e3, e4, e5 = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
     e1.selectbox("New label", labels, key=state.K_CUR_LABEL)
     e2.button("🏷️ Relabel", key="cur_relabel", shortcut=cur.SHORTCUTS["relabel"],
               on_click=cur.decide, args=(*args, "relabel", text_len),
