@@ -58,7 +58,11 @@ except SpanScopeError as exc:
 for warning in result.warnings:
     st.caption(f"⚠️ {warning}")
 decided = cur.overrides(ws.key)
-disputed = result.disputed()
+focus = st.selectbox("Step through", list(cur.FOCUS), key=state.K_CUR_FOCUS,
+                     bind="query-params", help="Which disputed spans the buttons and keys "
+                     "step through: all, the ties and conflicts the rules could not settle, "
+                     "the label disputes, or the spans some annotators did not mark.")
+disputed = [d for d in result.decisions if d.disputed and cur.FOCUS[focus](d)]
 
 # ---- resume from a file ------------------------------------------------------------------------
 with st.expander("📤 Resume: upload a decisions file", expanded=False):
@@ -102,11 +106,13 @@ if doc_now not in docs:
 
 st.subheader("Disputed spans")
 if current is None:
-    st.success("No disputed span: every proposal is unanimous.", icon="✅")
+    st.success("No disputed span: every proposal is unanimous." if not total else
+               f"No disputed span is of the kind chosen in “Step through” ({focus}).", icon="✅")
 else:
     text_len = len(t) if (t := ws.corpus.texts.get(current.doc)) is not None else None
     args = (ws.key, disputed, pos)
-    st.caption(f"Disputed span **{pos + 1} of {len(disputed)}** (document {current.doc}). "
+    st.caption(f"Disputed span **{pos + 1} of {len(disputed)}** ({focus}; document "
+               f"{current.doc}). "
                "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** next "
                "undecided · **L** relabel · **B** set bounds · **U** undo (while no text field "
                "has the focus).")

@@ -30,7 +30,9 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.consensus import (
+    CONFLICT_FLAGS,
     FLAGS,
+    TIE_FLAGS,
     Consensus,
     Decision,
     Override,
@@ -69,6 +71,14 @@ BOUNDS_HELP = {
     "union": "every character one of the group marked",
     "intersection": "characters all of the group marked",
 }
+FOCUS = {
+    "every disputed span": lambda d: d.disputed,
+    "ties and conflicts only": lambda d: bool(set(d.flags) & {*TIE_FLAGS, *CONFLICT_FLAGS}),
+    "label disputes only": lambda d: bool(set(d.flags) & {"label-tie", "label-split",
+                                                          "label-conflict"}),
+    "kept by fewer than all": lambda d: d.disputed and "partial" in d.flags,
+}
+"""What the disputed-span navigation steps through (a filter of the disputed proposals)."""
 SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
 SHORTCUTS = {"accept": "A", "reject": "X", "relabel": "L", "bounds": "B", "undo": "U",
              "next": "N", "previous": "P"}

@@ -116,6 +116,7 @@ K_CUR_MATCH = "cur_match"  # Curation: gamma | overlap | exact | char
 K_CUR_BOUNDS = "cur_bounds"  # Curation: majority | union | intersection
 K_CUR_DOC = "cur_doc"  # Curation: the document drawn
 K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
+K_CUR_FOCUS = "cur_focus"  # Curation: which disputed proposals to step through
 K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
 K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
 K_CUR_LABEL = "cur_label"  # Curation: the new label of "Relabel"

@@ -166,3 +166,15 @@ def test_navigation_previous_next_and_next_undecided() -> None:
     assert at.session_state[state.K_CUR_POS] == 2
     assert at.selectbox(key=state.K_CUR_DOC).value == disputed[2].doc
     assert at.number_input(key=state.K_CUR_START).value == disputed[2].span.start
+
+
+def test_step_through_only_ties_and_conflicts() -> None:
+    at = _app()
+    r, disputed = _expected()
+    at.selectbox(key=state.K_CUR_FOCUS).set_value("ties and conflicts only").run()
+    wanted = [d for d in disputed if "label" in " ".join(d.flags)
+              or "tie" in " ".join(d.flags) or "no-common" in " ".join(d.flags)]
+    assert wanted, "the panel has a label dispute"
+    assert f"of {len(wanted)}**" in " ".join(c.value for c in at.caption)
+    assert f"<b>{wanted[0].id}</b>" in _html(at)
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"  # progress counts every dispute
