@@ -170,7 +170,7 @@ def test_navigation_previous_next_and_next_undecided() -> None:
 
 def test_step_through_only_ties_and_conflicts() -> None:
     at = _app()
-    r, disputed = _expected()
+    _, disputed = _expected()
     at.selectbox(key=state.K_CUR_FOCUS).set_value("ties and conflicts only").run()
     wanted = [d for d in disputed if "label" in " ".join(d.flags)
               or "tie" in " ".join(d.flags) or "no-common" in " ".join(d.flags)]
