@@ -38,7 +38,7 @@ sets = tuple(sorted(chosen))
 c1, c2, c3 = st.columns([1, 2, 2])
 k_default = len(sets) // 2 + 1
 if int(st.session_state.get(state.K_CUR_K) or k_default) > len(sets):
-    st.session_state[state.K_CUR_K] = len(sets)
+    del st.session_state[state.K_CUR_K]  # fewer sets than k now: back to the default
 k = int(c1.number_input("Min. annotators (k)", min_value=1, max_value=len(sets),
                         value=k_default, step=1, key=state.K_CUR_K, bind="query-params",
                         help=f"A span is kept when at least k of the {len(sets)} annotators "

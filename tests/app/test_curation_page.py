@@ -178,3 +178,14 @@ def test_step_through_only_ties_and_conflicts() -> None:
     assert f"of {len(wanted)}**" in " ".join(c.value for c in at.caption)
     assert f"<b>{wanted[0].id}</b>" in _html(at)
     assert _metric(at, "Decided") == f"0 / {len(disputed)}"  # progress counts every dispute
+
+
+def test_fewer_sets_than_k_falls_back_to_the_default_k() -> None:
+    at = _app()
+    at.number_input(key=state.K_CUR_K).set_value(3).run()
+    assert at.number_input(key=state.K_CUR_K).value == 3
+    at.multiselect(key=state.K_CUR_SETS).set_value(["ann1", "ann2"]).run()
+    assert not at.exception and not at.warning
+    assert at.number_input(key=state.K_CUR_K).value == 2
+    r = consensus(SETS[:2], TEXTS, min_agree=2, match="gamma")
+    assert _metric(at, "Proposed spans") == str(len(r.decisions))
