@@ -1,5 +1,7 @@
 """Curation: turn several annotators' sets into one curated gold, one disputed span at a time."""
 
+from functools import partial
+
 import streamlit as st
 
 from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
@@ -184,7 +186,11 @@ st.html(highlight.render_lanes(text, cur_items, colours,
                                partners=[f"✓{shown_id}"] if shown_id else (),
                                dom_id="cur-curated"))
 table = cur.doc_table(result, doc, text, decided)
-st.dataframe(paginate(table, key=state.K_CUR_PAGE), hide_index=True, key="cur_table")
+shown_rows = paginate(table, key=state.K_CUR_PAGE)
+st.caption("Select a row to show that proposal above (and decide it).")
+st.dataframe(shown_rows, hide_index=True, key=state.K_CUR_TABLE, selection_mode="single-row",
+             on_select=partial(cur.pick_row, doc, list(shown_rows["#"]) if len(shown_rows)
+                               else [], disputed, decided))
 
 # ---- agreement with the curated set ------------------------------------------------------------
 st.subheader("Each annotator against the curated set")

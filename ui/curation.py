@@ -53,6 +53,7 @@ from ui.state import (
     K_CUR_OVERRIDES,
     K_CUR_POS,
     K_CUR_START,
+    K_CUR_TABLE,
     Workspace,
 )
 
@@ -77,6 +78,7 @@ FOCUS = {
     "label disputes only": lambda d: bool(set(d.flags) & {"label-tie", "label-split",
                                                           "label-conflict"}),
     "kept by fewer than all": lambda d: d.disputed and "partial" in d.flags,
+    "every proposal (unanimous too)": lambda d: True,
 }
 """What the disputed-span navigation steps through (a filter of the disputed proposals)."""
 SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
@@ -216,6 +218,22 @@ def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
         decided[d.key] = Override("keep", start, end, span.label)
         return
     go_to(pos + 1, disputed, decided)  # accept and reject move on to the next one
+
+
+def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
+             decided: dict[str, Override]) -> None:
+    """The decisions table's selection callback: show the picked proposal (when the chosen
+    "Step through" list holds it)."""
+    rows = st.session_state[K_CUR_TABLE]["selection"]["rows"]
+    if not rows:
+        return
+    wanted = f"{doc}#{shown_ids[rows[0]]}"
+    for i, d in enumerate(stepped):
+        if d.id == wanted:
+            go_to(i, stepped, decided)
+            return
+    st.toast(f"{wanted} is not in the list stepped through; choose “every proposal” in "
+             "“Step through” to decide it.", icon="ℹ️")
 
 
 def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:

@@ -127,6 +127,7 @@ K_CUR_UPLOADED = "cur_uploaded"  # session: file id of the last decisions file a
 K_CUR_NOTE = "cur_note"  # session: what the last upload applied
 K_CUR_FORMAT = "cur_format"  # Curation: format of the curated set's download
 K_CUR_PAGE = "cur_page"  # Curation: page of the decisions table
+K_CUR_TABLE = "cur_table"  # session: row selection of the decisions table
 ANN_ALL_LABELS = "(all labels)"
 ANN_NO_GOLD = "(none)"
 

@@ -79,3 +79,19 @@ def test_accept_reject_download_and_resume_in_a_fresh_session(
     st_ui.shot(page2, "curation_resumed")
     assert st_ui.app_errors(page2) == []
     fresh.close()
+
+
+def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
+                                                     st_ui: Any) -> None:
+    _open(page, app_url, st_ui)
+    assert page.locator("#cur-card b").first.inner_text() == "1#1"
+    grid = page.get_by_test_id("stDataFrame").first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    # the row-selection column is at the far left; header and rows are 35 px high
+    page.mouse.click(box["x"] + 12, box["y"] + 35 + 35 * 2 + 17)  # the third proposal
+    page.wait_for_function(
+        "() => document.querySelector('#cur-card b')?.textContent === '1#3'", timeout=30_000)
+    st_ui.wait_idle(page)
+    page.get_by_text(re.compile(r"Disputed span 3 of \d+")).wait_for(timeout=10_000)
+    assert st_ui.app_errors(page) == []
