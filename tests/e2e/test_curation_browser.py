@@ -25,8 +25,9 @@ def _open(page: Any, app_url: str, st_ui: Any) -> None:
     st_ui.wait_idle(page)
 
 
-def _download_decisions(page: Any, path: Path) -> str:
-    with page.expect_download() as info:
+def _download_decisions(page: Any, path: Path, st_ui: Any) -> str:
+    st_ui.wait_idle(page)  # the file is built on the server when clicked
+    with page.expect_download(timeout=90_000) as info:
         page.get_by_role("button", name="Decisions (CSV)").click()
     info.value.save_as(str(path))
     return path.read_text(encoding="utf-8")
@@ -54,7 +55,7 @@ def test_accept_reject_download_and_resume_in_a_fresh_session(
     st_ui.wait_idle(page)
     curated = _metric(page, "Curated spans")
     st_ui.shot(page, "curation_two_decided")
-    saved = _download_decisions(page, tmp_path / "decisions.csv")
+    saved = _download_decisions(page, tmp_path / "decisions.csv", st_ui)
     rows = [line for line in saved.splitlines() if ",lead," in line]
     assert len(rows) == 2
     assert re.search(r",keep,lead,", saved) and re.search(r",drop,lead,", saved)
@@ -74,7 +75,7 @@ def test_accept_reject_download_and_resume_in_a_fresh_session(
     st_ui.wait_idle(page2)
     assert _metric(page2, "Decided") == f"2 / {total}"
     assert _metric(page2, "Curated spans") == curated
-    again = _download_decisions(page2, tmp_path / "again.csv")
+    again = _download_decisions(page2, tmp_path / "again.csv", st_ui)
     assert again == saved  # the same curated set, decision by decision
     st_ui.shot(page2, "curation_resumed")
     assert st_ui.app_errors(page2) == []
@@ -93,5 +94,6 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
     page.wait_for_function(
         "() => document.querySelector('#cur-card b')?.textContent === '1#3'", timeout=30_000)
     st_ui.wait_idle(page)
-    page.get_by_text(re.compile(r"Disputed span 3 of \d+")).wait_for(timeout=10_000)
+    # 1#2 is unanimous, so the third proposal is the second disputed span
+    page.get_by_text(re.compile(r"Disputed span 2 of \d+")).wait_for(timeout=10_000)
     assert st_ui.app_errors(page) == []
