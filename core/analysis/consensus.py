@@ -5,6 +5,11 @@ explicit rules (all keyword parameters) and records every decision as a :class:`
 (document, span, who marked it, keep or drop, why), so that ties and conflicts are listed for the
 lead and nothing is decided silently.
 
+The lead's decisions are :class:`Override` values keyed by :attr:`Decision.key`;
+:func:`curated_set` applies them, :func:`decisions_csv` writes every decision (the command
+line's ``--decisions`` file and the Curation page's download) and :func:`read_decisions` reads
+such a file back against a proposal, so that a lead can stop and resume (``docs/adjudication.md``).
+
 The rules
 ---------
 1. **Matching** (``match``) groups the spans that different annotators gave for "the same
