@@ -152,6 +152,16 @@ else:
               on_click=cur.decide, args=(*args, "bounds", text_len),
               help="Keep this span with the start and end on the left (end exclusive).")
     st.html(cur.current_card(current, ws.corpus.texts.get(current.doc), decided))
+    with st.expander(f"What this decision does to each annotator's span F1 on document "
+                     f"{current.doc}"):
+        effect = cur.decision_effect(result, decided, current, [ws.sets[n] for n in sets],
+                                     ws.texts())
+        st.dataframe(effect, hide_index=True, key="cur_effect",
+                     column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                    for c in effect.columns if c.startswith(("span", "kept"))})
+        st.caption("Da San Martino et al. (2019) span F1 (SemEval-2021 variant) of each "
+                   "annotator on this document, against the curated document with this span "
+                   "kept, then dropped: who the decision agrees with.")
 
 # ---- one document: annotators in lanes, the consensus below ------------------------------------
 st.subheader("The document, annotator by annotator")

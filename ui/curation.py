@@ -353,6 +353,38 @@ def agreement_table(cur_digest: str, _sets: tuple[AnnotationSet, ...], _curated:
     return pd.DataFrame(rows)
 
 
+def decision_effect(result: Consensus, decided: dict[str, Override], d: Decision,
+                    sets: Sequence[AnnotationSet], texts: dict[str, str | None]
+                    ) -> pd.DataFrame:
+    """What the shown decision does to each annotator's span F1 on its document: the curated
+    document with the span kept, then dropped (Da San Martino et al. 2019, SemEval-2021
+    variant, the curated set as gold, from :func:`core.metrics.agreement.against`)."""
+    _, span, _ = final(d, decided)
+    ref = "(curated)"
+    values: dict[str, dict[str, float | None]] = {}
+    for verdict in ("keep", "drop"):
+        choice = {**decided, d.key: Override(verdict, span.start, span.end,  # type: ignore[arg-type]
+                                             span.label)}
+        kept = sorted({s for x in result.decisions if x.doc == d.doc
+                       for v, s, _ in [final(x, choice)] if v == "keep"})
+        gold = AnnotationSet(ref, {d.doc: tuple(kept)})
+        others = [AnnotationSet(a.name, {d.doc: a.get(d.doc)}, "annotator") for a in sets
+                  if d.doc in a.spans]
+        res = against(Study.from_sets([gold, *others], {d.doc: texts.get(d.doc)}), ref,
+                      measure="span-f1")
+        values[verdict] = {a: pv.overall.value for a, pv in res.items()}
+    marked = {a: s for a, s in d.members}
+    rows = []
+    for a in values["keep"]:
+        k, x = values["keep"][a], values["drop"][a]
+        rows.append({"annotator": a,
+                     "marked it": f"yes, {marked[a].label} [{marked[a].start}, {marked[a].end})"
+                     if a in marked else "no",
+                     "span F1 if kept": k, "span F1 if dropped": x,
+                     "kept − dropped": None if k is None or x is None else k - x})
+    return pd.DataFrame(rows)
+
+
 def download_files(fmt: str, texts: dict[str, str | None], aset: AnnotationSet
                    ) -> tuple[bytes, str, str]:
     """(bytes, file name, mime) of the curated set in ``fmt``: one file, or a zip of several."""

@@ -189,3 +189,19 @@ def test_fewer_sets_than_k_falls_back_to_the_default_k() -> None:
     assert at.number_input(key=state.K_CUR_K).value == 2
     r = consensus(SETS[:2], TEXTS, min_agree=2, match="gamma")
     assert _metric(at, "Proposed spans") == str(len(r.decisions))
+
+
+def test_decision_effect_is_core_span_f1_with_the_span_kept_and_dropped(frame) -> None:
+    at = _app()
+    r, disputed = _expected()
+    d = disputed[0]
+    shown = frame(at, "span F1 if kept", "span F1 if dropped")
+    for verdict, column in (("keep", "span F1 if kept"), ("drop", "span F1 if dropped")):
+        cur_set = curated_set(r, {d.key: Override(verdict, *d.span.interval, d.span.label)})
+        gold = AnnotationSet("g", {d.doc: cur_set.get(d.doc)})
+        others = [AnnotationSet(a.name, {d.doc: a.get(d.doc)}) for a in SETS]
+        res = against(Study.from_sets([gold, *others], {d.doc: TEXTS[d.doc]}), "g",
+                      measure="span-f1")
+        for _, row in shown.iterrows():
+            assert row[column] == res[row["annotator"]].overall.value
+    assert (shown["marked it"] != "no").sum() == d.votes
