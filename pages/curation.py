@@ -7,7 +7,7 @@ import streamlit as st
 from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
 from core.errors import SpanScopeError
 from ui import curation as cur
-from ui import highlight, state
+from ui import documents, highlight, state
 from ui.widgets import paginate
 
 st.title("⚖️ Curation")
@@ -166,7 +166,7 @@ else:
 # ---- one document: annotators in lanes, the consensus below ------------------------------------
 st.subheader("The document, annotator by annotator")
 doc = st.selectbox(f"Document ({len(docs):,})",
-                   state.document_window(docs, st.session_state.get(state.K_CUR_DOC)),
+                   documents.document_window(docs, st.session_state.get(state.K_CUR_DOC)),
                    key=state.K_CUR_DOC)
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(state.all_labels(ws.key, ws))
@@ -184,7 +184,7 @@ for i, name in enumerate(sets):
     listed = "" if doc in ws.sets[name].spans else " · does not list this document"
     st.markdown(f"**{name}** · {len(items)} span(s){listed}")
     st.html(highlight.render_lanes(text, items, colours, partners=marked, dom_id=f"cur-lane-{i}"))
-shown_id = current.id.rsplit("#", 1)[1] if members else None
+shown_id = current.id.rsplit("#", 1)[1] if current is not None and members else None
 st.markdown(f"**Proposed consensus** (k = {k}, {match}"
             + (f", {bounds} boundaries" if match not in ("exact", "char") else "")
             + f") · {len(rule_items)} span(s)")

@@ -140,7 +140,7 @@ def proposal(ws_key: str, _ws: Workspace, sets: tuple[str, ...], k: int, match: 
 def overrides(ws_key: str) -> dict[str, Override]:
     """The lead's decisions on this workspace (a live dict in the session state)."""
     store = st.session_state.setdefault(K_CUR_OVERRIDES, {})
-    return store.setdefault(ws_key, {})  # type: ignore[no-any-return]
+    return store.setdefault(ws_key, {})
 
 
 def progress(result: Consensus, decided: dict[str, Override]) -> tuple[int, int]:
@@ -363,7 +363,7 @@ def decision_effect(result: Consensus, decided: dict[str, Override], d: Decision
     ref = "(curated)"
     values: dict[str, dict[str, float | None]] = {}
     for verdict in ("keep", "drop"):
-        choice = {**decided, d.key: Override(verdict, span.start, span.end,  # type: ignore[arg-type]
+        choice = {**decided, d.key: Override(verdict, span.start, span.end,
                                              span.label)}
         kept = sorted({s for x in result.decisions if x.doc == d.doc
                        for v, s, _ in [final(x, choice)] if v == "keep"})
