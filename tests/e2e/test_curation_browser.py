@@ -86,7 +86,8 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
                                                      st_ui: Any) -> None:
     _open(page, app_url, st_ui)
     assert page.locator("#cur-card b").first.inner_text() == "1#1"
-    grid = page.get_by_test_id("stDataFrame").first
+    # the proposals table (the decision-effect table in its expander comes first on the page)
+    grid = page.locator(".st-key-cur_table [data-testid='stDataFrame']")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     # the row-selection column is at the far left; header and rows are 35 px high
