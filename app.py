@@ -23,6 +23,7 @@ PAGES = [
     ("pages/differences.py", "Metric differences", "🔀", "differences"),
     ("pages/labels.py", "Labels", "🏷️", "labels"),
     ("pages/annotators.py", "Annotators", "👥", "annotators"),
+    ("pages/curation.py", "Curation", "⚖️", "curation"),
     ("pages/learn.py", "Learn", "🎓", "learn"),
 ]
 

@@ -76,6 +76,36 @@ def convert(
     out = Path(output)
     loaded = load_path(input, fmt=from_format)
     sets = _choose_sets(loaded, set_name, str(input))
+    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
+    docs = len({d for s in sets for d in s.spans})
+    spans = sum(s.span_count() for s in sets)
+    names = ", ".join(s.name for s in sets)
+    messages.append(f"wrote {docs} documents, {spans} spans ({names}) as {to} to {out}")
+    return messages
+
+
+def write_sets(
+    sets: list[AnnotationSet],
+    output: str | Path,
+    *,
+    to: str,
+    texts: dict[str, str | None],
+    source: Loaded | None = None,
+) -> list[str]:
+    """Write ``sets`` (over ``texts``) to ``output`` in format ``to``; the one writer of
+    ``convert`` and ``adjudicate``.
+
+    brat, and PTC unless ``output`` ends in ``.tsv`` or ``.txt``, are written as a folder (one
+    file per document); the other formats as one file (``spans-csv`` as JSON Lines when
+    ``output`` ends in ``.jsonl``). ``source`` is what ``sets`` were read from, when they were
+    read: a HatEval table converts only from a HatEval input. Returns notes on what the format
+    cannot hold; raises :class:`~core.errors.FormatError` naming ``output`` when it cannot be
+    written.
+    """
+    out = Path(output)
+    loaded = source if source is not None else Loaded(format="spans", source=str(out),
+                                                      texts=texts, sets=list(sets))
     try:
         files = _render(to, out, loaded, sets)
     except FormatError as exc:
@@ -83,7 +113,6 @@ def convert(
             raise
         # Writers do not know the output path; name it here.
         raise FormatError(str(out), exc.diagnostic.message) from None
-    messages = [f"warning: {d}" for d in loaded.diagnostics]
     as_folder = to in FOLDER_FORMATS or (to == "ptc" and out.suffix.lower() not in (".tsv",
                                                                                     ".txt"))
     if as_folder:
@@ -102,12 +131,7 @@ def convert(
             raise FormatError(str(out), "is a folder; give a file name for the output")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(next(iter(files.values())), encoding="utf-8", newline="")
-    messages.extend(_losses(to, out, loaded, sets))
-    docs = len({d for s in sets for d in s.spans})
-    spans = sum(s.span_count() for s in sets)
-    names = ", ".join(s.name for s in sets)
-    messages.append(f"wrote {docs} documents, {spans} spans ({names}) as {to} to {out}")
-    return messages
+    return _losses(to, out, loaded, sets)
 
 
 def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]:

@@ -117,6 +117,21 @@ K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking t
 K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+# Curation page (ui/curation.py); sets, k, match, bounds and focus are bound to the URL.
+K_CUR_SETS = "cur_sets"  # the annotators' sets adjudicated
+K_CUR_K = "cur_k"  # k, the annotators that must mark a span
+K_CUR_MATCH = "cur_match"  # gamma | overlap | exact | char
+K_CUR_BOUNDS = "cur_bounds"  # majority | union | intersection
+K_CUR_DOC = "cur_doc"  # the document drawn
+K_CUR_FOCUS = "cur_focus"  # which disputed proposals to step through
+K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
+K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
+K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
+K_CUR_LABEL, K_CUR_START, K_CUR_END = "cur_label", "cur_start", "cur_end"  # Relabel, Set bounds
+K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploader, file id
+K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
+K_CUR_FORMAT = "cur_format"  # format of the curated set's download
+K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
 ANN_ALL_LABELS = "(all labels)"
 ANN_NO_GOLD = "(none)"
 
@@ -424,7 +439,15 @@ def empty_workspace() -> Workspace:
 
 
 def workspace() -> Workspace:
-    """The data the pages show now: uploads when chosen on the Data page, else the sample."""
+    """The data the pages show now: uploads when chosen on the Data page, else the sample; with
+    the Curation page's ``curated`` set once the lead has curated one."""
+    from ui.curation import with_curated  # ui.curation imports this module
+
+    return with_curated(source_workspace())
+
+
+def source_workspace() -> Workspace:
+    """:func:`workspace` without the curated set."""
     init_state()
     if st.session_state.get(K_SOURCE) == "upload":
         uploaded = st.session_state.get(K_UPLOAD_WS)

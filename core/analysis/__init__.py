@@ -1,1 +1,2 @@
-"""Error analysis on top of the metrics: error categories, slices, adjudication aids."""
+"""Analyses built on the metrics: error categories, slices, and the consensus of several
+annotators' sets for adjudication."""

@@ -1,9 +1,9 @@
 """The command line, ``python -m core``: a contract that other tools script against.
 
 Commands: ``score``, ``explain``, ``convert``, ``validate``, ``agree``, ``errors``, ``slices``,
-``report``, ``app``, one module each. Exit status 0 on success, 1 on invalid input (one message
-on stderr, never a traceback), 2 on a usage error. With ``--json`` standard output is exactly one
-JSON object.
+``report``, ``adjudicate``, ``app``, one module each. Exit status 0 on success, 1 on invalid
+input (one message on stderr, never a traceback), 2 on a usage error. With ``--json`` standard
+output is exactly one JSON object.
 
 Adding a command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``
 and one entry in :data:`COMMANDS`. Metrics come from :mod:`core.metrics.registry`; files are
@@ -18,13 +18,24 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from core.cli import agree, app, convert, errors, explain, report, score, slices, validate
+from core.cli import (
+    adjudicate,
+    agree,
+    app,
+    convert,
+    errors,
+    explain,
+    report,
+    score,
+    slices,
+    validate,
+)
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
 from core.tools import read_label_list
 
 COMMANDS: tuple[Command, ...] = (score, explain, convert, validate, agree, errors, slices,
-                                  report, app)
+                                  report, adjudicate, app)
 """The command modules, in ``--help`` order."""
 
 PROG = "python -m core"

@@ -23,8 +23,9 @@ from core.tools import read_label_list
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
     from core.metrics.agreement import Study
 
-__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_hateval", "load_metadata",
-           "load_span_inputs", "load_study", "load_systems", "read_label_list"]
+__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_annotator_sets",
+           "load_hateval", "load_metadata", "load_span_inputs", "load_study", "load_systems",
+           "read_label_list"]
 
 
 @dataclass
@@ -110,33 +111,41 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
     return gold, pred, warnings
 
 
-def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None
-               ) -> Study:
-    """Read annotation files (a file may hold several annotators) into one agreement study.
+def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement"
+                        ) -> tuple[list[AnnotationSet], dict[str, str | None]]:
+    """Every annotation set of ``files`` (a file may hold several annotators) as an annotator,
+    and the documents' texts; ``purpose`` names what needs them in the errors.
 
-    Set names that repeat across files get the file name in front (``a.json:gold``).
+    Set names that repeat across files get the file name in front (``a.json:gold``). Files must
+    agree on the text of a document, and there must be at least two sets.
     """
-    from core.metrics.agreement import Study
-
-    sets: list[tuple[str, AnnotationSet]] = []
+    found: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
     for path in files:
         loaded = load_path(path, fmt=fmt)
         for doc, text in loaded.texts.items():
             if text is not None and texts.get(doc) not in (None, text):
                 raise InputError(f"{path}: document {doc!r} has a different text than in an "
-                                 "earlier file; agreement needs the same texts")
+                                 f"earlier file; {purpose} needs the same texts")
             if text is not None or doc not in texts:
                 texts[doc] = text
-        sets.extend((path, s) for s in loaded.sets)
-    names = [s.name for _, s in sets]
-    renamed = [s if names.count(s.name) == 1 else
-               AnnotationSet(f"{Path(p).name}:{s.name}", s.spans, "annotator", s.alternatives)
-               for p, s in sets]
-    if len(renamed) < 2:
-        raise InputError(f"agreement needs at least two annotation sets; the input holds "
-                         f"{len(renamed)} ({', '.join(s.name for s in renamed) or 'none'})")
-    return Study.from_sets(renamed, texts, label=label)
+        found.extend((path, s) for s in loaded.sets)
+    names = [s.name for _, s in found]
+    sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{Path(p).name}:{s.name}",
+                          s.spans, "annotator", s.alternatives) for p, s in found]
+    if len(sets) < 2:
+        raise InputError(f"{purpose} needs at least two annotation sets; the input holds "
+                         f"{len(sets)} ({', '.join(s.name for s in sets) or 'none'})")
+    return sets, texts
+
+
+def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None
+               ) -> Study:
+    """Read annotation files (:func:`load_annotator_sets`) into one agreement study."""
+    from core.metrics.agreement import Study
+
+    sets, texts = load_annotator_sets(files, fmt=fmt)
+    return Study.from_sets(sets, texts, label=label)
 
 
 @dataclass

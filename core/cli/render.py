@@ -251,6 +251,25 @@ def render_slices(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+
+
+def render_adjudicate(result: dict[str, Any]) -> str:
+    """The consensus in three lines, then every tie and conflict with its reason."""
+    lines = [f"consensus of {', '.join(result['annotators'])}: k={result['min_agree']}, "
+             f"match={result['match']}, boundaries={result['boundaries']}",
+             f"{result['kept']} kept, {result['dropped']} dropped of {result['decisions']} "
+             f"proposed spans in {result['documents']} documents; {result['disputed']} disputed",
+             f"wrote {result['spans']} spans as {result['format']} to {result['output']}"
+             + (f"; decisions to {result['decisions_file']}" if result["decisions_file"]
+                else "")]
+    for kind in ("ties", "conflicts"):
+        rows = result[kind]
+        lines.append("")
+        lines.append(f"{kind} ({len(rows)}):" if rows else f"{kind}: none")
+        lines.extend(f"  {r['id']} [{r['start']}, {r['end']}) {r['label']}: {r['decision']} "
+                     f"({', '.join(r['flags'])}) - {r['why']}" for r in rows)
+    return "\n".join(lines)
+
 RENDERERS: dict[str, Renderer] = {
     "martino": render_martino,
     "mafalda": render_mafalda,
