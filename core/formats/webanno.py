@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
@@ -335,7 +336,7 @@ def spans_of(doc: TsvDocument, choice: Choice | None) -> tuple[list[Span], list[
     if index is None:
         return [], warnings  # this file's header lacks the layer: nothing annotated with it
     # Annotation key -> [begin, end, label or None, first line]
-    found: dict[object, list[object]] = {}
+    found: dict[object, list[Any]] = {}
     by_id: dict[str, object] = {}
     for u, b, e in units:
         raw = u.fields[index] if index < len(u.fields) else "_"
@@ -353,7 +354,7 @@ def spans_of(doc: TsvDocument, choice: Choice | None) -> tuple[list[Span], list[
                                       field=_field_name(choice))
             if ident is not None and ident in by_id:
                 entry = found[by_id[ident]]
-                entry[1] = max(int(str(entry[1])), e)
+                entry[1] = max(entry[1], e)
                 continue
             key: object = (u.line, k)
             if ident is not None:
@@ -368,11 +369,11 @@ def spans_of(doc: TsvDocument, choice: Choice | None) -> tuple[list[Span], list[
             found[key] = [b, e, label, u.line]
     spans: list[Span] = []
     empty: list[int] = []
-    for b, e, label, line in found.values():
-        if label is None:
-            empty.append(int(str(line)))
+    for a_begin, a_end, a_label, a_line in found.values():
+        if a_label is None:
+            empty.append(a_line)
             continue
-        spans.append(Span(int(str(b)), int(str(e)), str(label)))
+        spans.append(Span(a_begin, a_end, a_label))
     if empty:
         warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
                          f"feature {choice.feature} ('*'); skipped (first on line {empty[0]})",
@@ -424,11 +425,11 @@ def layout(paths: Sequence[str], name: str, loaded: Loaded) -> list[Entry]:
         return [Entry(p, _stem(p), None) for p in paths]
     out = []
     for p in paths:
-        parts = PurePosixPath(p).parts
-        if len(parts) < 2:
+        path_parts = PurePosixPath(p).parts
+        if len(path_parts) < 2:
             raise FormatError(member_name(name, p), "expected <document>/<annotator>.tsv in a "
                               "folder with one subfolder per document; this file is at the top")
-        out.append(Entry(p, parts[-2], _stem(parts[-1])))
+        out.append(Entry(p, path_parts[-2], _stem(path_parts[-1])))
     return out
 
 
