@@ -22,6 +22,7 @@ from typing import Any
 
 from core.errors import SpanScopeError, UsageError
 from core.formats import FORMATS, WRITABLE
+from core.formats.tool_options import add_tool_options, set_tool_defaults
 
 METRICS: dict[str, str] = {
     "martino": "core.metrics.martino",
@@ -119,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="chance samples for gamma (default 30)")
     agree.add_argument("--per-document", action="store_true", help="add per-document values")
     agree.add_argument("--json", action="store_true", help="print one JSON object")
+    for command in (score, explain, convert, validate, agree):
+        add_tool_options(command)  # --layer, --feature, --span-group, --scheme, --text-column
     return parser
 
 
@@ -193,6 +196,7 @@ def _metric_module(name: str) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
+    set_tool_defaults(args)
     if args.command in ("score", "explain"):
         mod = _metric_module(args.metric)
         if args.command == "score":

@@ -17,12 +17,13 @@ from core.formats import (
     detect,
     load_files,
     load_path,
+    module,
     read_folder,
     write_files,
 )
 from core.model import AnnotationSet, Role
 
-FOLDER_FORMATS = ("brat",)
+FOLDER_FORMATS = ("brat", "webanno-tsv")
 """Formats that are always written as a folder (one file per document)."""
 
 
@@ -122,6 +123,9 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
         if empty:
             notes.append(f"note: {len(empty)} documents without spans cannot be listed in a "
                          "single PTC TSV file; write a folder to keep them")
+    writer_losses = getattr(module(to), "losses", None)  # formats that know their own limits
+    if writer_losses is not None:
+        notes.extend(writer_losses(loaded.texts, sets))
     if to == "brat":
         spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans
                          if " " in sp.label})

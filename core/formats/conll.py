@@ -498,7 +498,8 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
 
 def _canonical(text: str) -> bool:
     """Is ``text`` what the reader rebuilds from its tokens (single spaces, single newlines)?"""
-    return "\n".join(" ".join(text[s:e] for s, e in sent) for sent in _tokens(text)) == text
+    rebuilt = "\n".join(" ".join(text[s:e] for s, e in sent) for sent in _tokens(text))
+    return rebuilt == text.rstrip()  # trailing whitespace moves no offset
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
