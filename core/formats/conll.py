@@ -289,6 +289,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             loaded.texts[doc_id] = text
     for stem in stems:
         loaded.warn(f"{stem}.txt: no CoNLL file of that name beside it; ignored")
+    if not spans:
+        loaded.warn("no tokens: a CoNLL file has one token and its tag per line")
     loaded.sets.append(AnnotationSet(_set_name(name), sorted_spans(spans), options.role))
     return loaded
 
@@ -352,10 +354,7 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
             docs.append(doc)
         sentence.append((token, tag, number))
     close_sentence()
-    docs = [d for d in docs if d.sentences or d.doc_id is not None] or docs
-    if not docs:
-        raise FormatError(file, "no tokens: expected one token and its tag per line")
-    return docs
+    return [d for d in docs if d.sentences or d.doc_id is not None] or docs
 
 
 def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None
@@ -452,6 +451,7 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
     """(sentences of (token, IOB2 tag), notes about spans moved to token edges)."""
     sentences = _tokens(text)
     flat = [tok for sent in sentences for tok in sent]
+    sentence_of = [k for k, sent in enumerate(sentences) for _ in sent]
     tags = ["O"] * len(flat)
     owner: list[Span | None] = [None] * len(flat)
     notes: list[str] = []
@@ -478,9 +478,14 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
         if any(c in span.label for c in " \t") or not span.label:
             raise FormatError("<output>", f"label {span.label!r} cannot be a CoNLL tag type "
                               "(no spaces or TABs)")
-        tags[covered[0]] = f"B-{span.label}"
-        for i in covered[1:]:
-            tags[i] = f"I-{span.label}"
+        for i in covered:
+            # A span across a line break is cut there: a chunk never crosses a sentence.
+            first = i == covered[0] or sentence_of[i] != sentence_of[i - 1]
+            tags[i] = f"{'B' if first else 'I'}-{span.label}"
+        if sentence_of[covered[0]] != sentence_of[covered[-1]]:
+            notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
+                         f"{span.label!r} crosses a line break and is cut into one chunk per "
+                         "sentence")
         if flat[covered[0]][0] != span.start or flat[covered[-1]][1] != span.end:
             notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
                          f"{span.label!r} is widened to whole tokens "
@@ -541,6 +546,6 @@ def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> li
                 with contextlib.suppress(FormatError):  # write() reports it
                     widened.extend(_tag_document(d, text, spans)[1])
     if widened:
-        notes.append(f"note: {len(widened)} spans are widened to whole tokens, e.g. "
-                     f"{widened[0]}")
+        notes.append(f"note: {len(widened)} spans are widened to whole tokens or cut at line "
+                     f"breaks, e.g. {widened[0]}")
     return notes

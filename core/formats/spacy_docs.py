@@ -66,7 +66,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     if len(files) != 1:
         raise FormatError(name, f"expected one .spacy or JSONL file, got {len(files)} files")
     ((path, data),) = files.items()
-    if path.lower().endswith(".spacy") or data.lstrip()[:1] != b"{":
+    if path.lower().endswith(".spacy") or (
+        not path.lower().endswith((".jsonl", ".json")) and data.strip()
+        and data.lstrip()[:1] != b"{"
+    ):
         return _read_docbin(name, data, options)
     return _read_jsonl(name, decode(name, data), options)
 
