@@ -37,6 +37,8 @@ if files or folder_files:
         c1.markdown(f"**{f.name}**  \n{f.size:,} bytes")
         fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", f.name))
         guessed = state.guess_role(f.name)
+        if guessed == "system" and f.name.lower().endswith(".zip"):
+            guessed = "annotator"  # a zipped folder, like a folder, usually holds annotators
         role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
                             key=state.upload_key("role", f.name))
         name = c4.text_input("Display name", value=state._display_name(f.name),
