@@ -41,7 +41,7 @@ from pathlib import PurePosixPath
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import member_name, single_set, sorted_spans
+from core.formats._common import check_label, member_name, single_set, sorted_spans
 from core.model import AnnotationSet, Span
 
 FORMAT = "conll"
@@ -284,7 +284,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             if doc_id in spans:
                 raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
                                   field="-DOCSTART-")
-            text, doc_spans = _spans(file, doc, scheme, companion)
+            text, doc_spans = _spans(file, doc, scheme, companion, options.labels)
             spans[doc_id] = doc_spans
             loaded.texts[doc_id] = text
     for stem in stems:
@@ -399,8 +399,8 @@ def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None
     return text, offsets
 
 
-def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None
-           ) -> tuple[str, list[Span]]:
+def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
+           labels: Sequence[str] | None = None) -> tuple[str, list[Span]]:
     text, offsets = _offsets(file, doc, companion)
     out: list[Span] = []
     if scheme is None:
@@ -415,6 +415,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
                 where.append((k, j))
         for label, first, stop in chunks_default(flat):
             (s0, t0), (s1, t1) = where[first], where[stop - 1]
+            check_label(label, labels, file, field="tag", line=doc.sentences[s0][t0][2])
             out.append(Span(offsets[s0][t0][0], offsets[s1][t1][1], label))
         return text, out
     for k, sent in enumerate(doc.sentences):
@@ -425,6 +426,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
                               f"{', '.join(scheme.allowed)}), got {tags[bad]!r}",
                               line=sent[bad][2], field="tag")
         for label, first, stop in chunks_strict(tags, scheme):
+            check_label(label, labels, file, field="tag", line=sent[first][2])
             out.append(Span(offsets[k][first][0], offsets[k][stop - 1][1], label))
     return text, out
 

@@ -39,7 +39,12 @@ from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import duplicate_span_warnings, member_name, sorted_spans
+from core.formats._common import (
+    check_label,
+    duplicate_span_warnings,
+    member_name,
+    sorted_spans,
+)
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
 
@@ -319,8 +324,12 @@ class _Offsets:
         return self.table[offset]
 
 
-def spans_of(doc: TsvDocument, choice: Choice | None) -> tuple[list[Span], list[tuple[str, int]]]:
-    """The spans of the chosen layer and feature, and warnings (message, line)."""
+def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | None = None
+             ) -> tuple[list[Span], list[tuple[str, int]]]:
+    """The spans of the chosen layer and feature, and warnings (message, line).
+
+    ``labels``: the allowed labels (a label outside them is a FormatError at its first line).
+    """
     warnings: list[tuple[str, int]] = []
     to_py = _Offsets(doc.text)
     units = [(u, to_py(u.begin, doc.file, u.line), to_py(u.end, doc.file, u.line))
@@ -373,6 +382,8 @@ def spans_of(doc: TsvDocument, choice: Choice | None) -> tuple[list[Span], list[
         if a_label is None:
             empty.append(a_line)
             continue
+        assert choice is not None
+        check_label(a_label, labels, doc.file, field=_field_name(choice), line=a_line)
         spans.append(Span(a_begin, a_end, a_label))
     if empty:
         warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
@@ -493,7 +504,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             set_name = entry.user
             role = "annotator" if options.role == "gold" else options.role
         roles.setdefault(set_name, role)
-        spans, warnings = spans_of(doc, choice)
+        spans, warnings = spans_of(doc, choice, options.labels)
         for message, line in warnings:
             loaded.warn(message, line=line, file=doc.file)
         for d in duplicate_span_warnings(spans):

@@ -25,7 +25,13 @@ from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import duplicate_span_warnings, member_name, sorted_spans
+from core.formats._common import (
+    check_label,
+    duplicate_span_warnings,
+    member_name,
+    sorted_spans,
+    span_warnings,
+)
 from core.formats.layers import choose, short_name
 from core.formats.webanno import CURATION_USER, INITIAL_CAS, layout
 from core.model import AnnotationSet, Role, Span
@@ -145,7 +151,11 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                     loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
                                 file=file)
                     continue
-                spans.append(Span(begin, end, str(label)))
+                span = Span(begin, end, str(label))
+                check_label(span.label, options.labels, file, field=choice.feature or "layer")
+                for message, _ in span_warnings(span, text):
+                    loaded.warn(message, file=file, field=choice.feature)
+                spans.append(span)
         if empty:
             loaded.warn(f"{empty} {choice.short if choice else ''} annotations have no value for "
                         f"feature {choice.feature if choice else ''}; skipped", file=file)
@@ -167,7 +177,7 @@ def _span_layers(cas: Any) -> dict[str, list[str]]:
     """Annotation types used in ``cas`` (in first-seen order) and their label features."""
     ts = cas.typesystem
     out: dict[str, list[str]] = {}
-    for ann in cas.select_all():
+    for ann in cas.select_all_annotations():
         tname = ann.type.name
         if tname in out or tname in _SKIP_TYPES or short_name(tname) in _SKIP_SHORT:
             continue

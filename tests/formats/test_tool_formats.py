@@ -507,3 +507,48 @@ def test_cli_convert_conll_to_spacy_and_webanno_and_back(tmp_path: Path) -> None
     b = load_path(tmp_path / "b.conll")
     assert [sorted(v) for v in a.sets[0].spans.values()] == \
         [sorted(v) for v in b.sets[0].spans.values()]
+
+
+# ---- label lists and malformed files ----------------------------------------------------------
+
+def test_label_list_is_checked_with_line_and_field_in_tsv_and_conll() -> None:
+    body = "#Text=Ms. Haag\n1-1\t0-3\tMs.\tNNP\tPER[1]\n1-2\t4-8\tHaag\tNNP\tPER[1]\n"
+    with pytest.raises(FormatError, match=r"d.tsv:7: field 'NamedEntity\|value': expected one of "
+                       r"the 2 labels of the label list, got 'PER' \(did you mean 'PERS'\?\)"):
+        _tsv(body, labels=["PERS", "LOC"])
+    with pytest.raises(FormatError, match=r"x.conll:2: field 'tag': expected one of the 1 labels "
+                       r"of the label list, got 'ORG'"):
+        _conll("a O\nb B-ORG\n", labels=["PER"])
+    with pytest.raises(FormatError, match=r"field 'Technique': expected one of the 1 labels"):
+        load_path(SAMPLES / "xmi_export", options=ReadOptions(labels=["Doubt"]))
+
+
+def test_validate_with_labels_reports_the_bad_label(tmp_path: Path) -> None:
+    labels = tmp_path / "labels.txt"
+    labels.write_text("PER\nLOC\nORG\n", encoding="utf-8")
+    res = _cli("validate", str(SAMPLES / "conll_system.conll"), "--labels", str(labels))
+    assert res.returncode == 1
+    assert "conll_system.conll:32: field 'tag': expected one of the 3 labels of the label list, " \
+           "got 'MISC'" in res.stderr
+
+
+def test_malformed_xmi_and_type_system_are_errors_naming_the_file() -> None:
+    ts = (SAMPLES / "xmi_export" / "TypeSystem.xml").read_bytes()
+    with pytest.raises(FormatError, match=r"dir/a.xmi: expected UIMA CAS XMI: "):
+        load_files({"a.xmi": b"<xmi:XMI xmlns:xmi='http://www.omg.org/XMI'><broken",
+                    "TypeSystem.xml": ts}, name="dir")
+    with pytest.raises(FormatError, match=r"dir/TypeSystem.xml: expected a UIMA type system"):
+        load_files({"a.xmi": b"<x/>", "TypeSystem.xml": b"<nope"}, name="dir")
+
+
+def test_corrupt_docbin_and_zip_are_errors() -> None:
+    with pytest.raises(FormatError, match=r"x.spacy: expected a spaCy DocBin \(.spacy\) file"):
+        load_files({"x.spacy": b"\x00\x01garbage"})
+    with pytest.raises(FormatError, match=r"p.zip: expected a zip archive, but it cannot be "
+                       "opened"):
+        load_files({"p.zip": b"PK-not-really"}, name="p.zip")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("../evil.tsv", "x")
+    with pytest.raises(FormatError, match=r"unsafe path in the zip: '../evil.tsv'"):
+        load_files({"p.zip": buf.getvalue()}, name="p.zip")
