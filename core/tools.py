@@ -7,6 +7,7 @@ Both go through the same readers as scoring (:func:`core.formats.load_path`), so
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,15 @@ def _choose_sets(loaded: Loaded, set_name: str | None, source: str) -> list[Anno
 
 
 def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
-            ) -> dict[str, str]:
-    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix."""
+            ) -> Mapping[str, str | bytes]:
+    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix, and
+    ``spacy`` writes a binary DocBin when the output ends in ``.spacy``."""
     suffix = output.suffix.lower()
+    if fmt == "spacy" and suffix == ".spacy":
+        from core.formats._common import single_set
+        from core.formats.spacy_docs import docbin_bytes
+
+        return {output.name: docbin_bytes(loaded.texts, single_set(sets, "spacy"))}
     if fmt == "ptc" and suffix in (".tsv", ".txt"):
         from core.formats import ptc
 
@@ -95,14 +102,21 @@ def convert(
         for rel, content in files.items():
             target = out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8", newline="")
+            if isinstance(content, bytes):  # pragma: no cover - folder writers write text
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8", newline="")
     else:
         if len(files) != 1:  # pragma: no cover - every single-file writer returns one file
             raise FormatError(str(out), f"the {to} writer produced {len(files)} files")
         if out.is_dir():
             raise FormatError(str(out), "is a folder; give a file name for the output")
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(next(iter(files.values())), encoding="utf-8", newline="")
+        single: str | bytes = next(iter(files.values()))
+        if isinstance(single, bytes):
+            out.write_bytes(single)
+        else:
+            out.write_text(single, encoding="utf-8", newline="")
     messages.extend(_losses(to, out, loaded, sets))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)

@@ -72,6 +72,26 @@ def test_strict_mode_on_valid_sequences_of_the_scheme(name: str, data: st.DataOb
     assert chunks_strict(tags, SCHEMES[name]) == theirs
 
 
+def test_2000_seeded_random_sequences_per_mode_and_scheme() -> None:
+    # A fixed count on top of hypothesis's search: every mode and scheme sees 2,000 sequences.
+    import random
+
+    rng = random.Random(19)
+    tags = ["O", "B", "I", "E", "S", *(f"{p}-{t}" for p in "BIESLU" for t in ("PER", "LOC"))]
+    for _ in range(2000):
+        seq = [rng.choice(tags) for _ in range(rng.randint(0, 15))]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert chunks_default(seq) == [(t, s, e + 1) for t, s, e in get_entities(seq)]
+        for name, cls in SEQEVAL_SCHEMES.items():
+            try:
+                theirs = [(e.tag, e.start, e.end) for e in sq.Tokens(seq, cls).entities]
+            except ValueError:
+                assert first_invalid(seq, SCHEMES[name]) is not None
+                continue
+            assert chunks_strict(seq, SCHEMES[name]) == theirs, (name, seq)
+
+
 # ---- whole files: entity-level P/R/F1 --------------------------------------------------------
 
 WORDS = ["EU", "rejects", "German", "call", "to", "boycott", "British", "lamb", "."]

@@ -552,3 +552,11 @@ def test_corrupt_docbin_and_zip_are_errors() -> None:
         zf.writestr("../evil.tsv", "x")
     with pytest.raises(FormatError, match=r"unsafe path in the zip: '../evil.tsv'"):
         load_files({"p.zip": buf.getvalue()}, name="p.zip")
+
+
+def test_convert_to_a_spacy_docbin_file_reads_back(tmp_path: Path) -> None:
+    res = _cli("convert", str(SAMPLES / "spacy_ner.jsonl"), str(tmp_path / "out.spacy"), "--to",
+               "spacy")
+    assert res.returncode == 0, res.stderr
+    back = load_path(tmp_path / "out.spacy")
+    assert dict(back.sets[0].spans) == dict(load_path(SAMPLES / "spacy_ner.jsonl").sets[0].spans)
