@@ -59,8 +59,9 @@ def test_strict_mode_chunks_equal_seqeval_tokens_entities(name: str) -> None:
     _strict(name)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.sampled_from(["IOB2", "IOE2", "IOBES", "BILOU"]), st.data())
+@pytest.mark.parametrize("name", sorted(SEQEVAL_SCHEMES))
+@settings(max_examples=500, deadline=None)
+@given(data=st.data())
 def test_strict_mode_on_valid_sequences_of_the_scheme(name: str, data: st.DataObject) -> None:
     # Sequences built only from the scheme's own prefixes, so that no case ends in the error path.
     allowed = SCHEMES[name].allowed
@@ -89,6 +90,15 @@ def test_2000_seeded_random_sequences_per_mode_and_scheme() -> None:
             except ValueError:
                 assert first_invalid(seq, SCHEMES[name]) is not None
                 continue
+            assert chunks_strict(seq, SCHEMES[name]) == theirs, (name, seq)
+    # And 2,000 per scheme from its own prefixes only: all compared, none in the error path,
+    # with invalid transitions (I after O, E without B, a type change inside a chunk) common.
+    for name, cls in SEQEVAL_SCHEMES.items():
+        own = ["O", *(f"{p}-{t}" for p in SCHEMES[name].allowed if p != "O"
+                      for t in ("PER", "LOC"))]
+        for _ in range(2000):
+            seq = [rng.choice(own) for _ in range(rng.randint(0, 15))]
+            theirs = [(e.tag, e.start, e.end) for e in sq.Tokens(seq, cls).entities]
             assert chunks_strict(seq, SCHEMES[name]) == theirs, (name, seq)
 
 
