@@ -23,7 +23,8 @@ def unpack_zips(files: Mapping[str, bytes], source: str) -> dict[str, bytes]:
     """``files`` with each ``.zip`` replaced by its members (other files unchanged).
 
     A single zip becomes a folder keyed by paths inside it; a zip among other files gets its
-    members under ``<zip name without .zip>/``. Directories, macOS ``__MACOSX`` entries and
+    members under ``<zip name without .zip>/``; a zip inside the zip is unpacked the same way
+    (one level). Directories, macOS ``__MACOSX`` entries and
     hidden files are left out; an absolute path or a ``..`` component is refused.
     """
     zips = [p for p in files if p.lower().endswith(".zip")]
@@ -34,7 +35,14 @@ def unpack_zips(files: Mapping[str, bytes], source: str) -> dict[str, bytes]:
         prefix = "" if len(files) == 1 else path[: -len(".zip")] + "/"
         where = source if len(files) == 1 else f"{source}/{path}"
         for member, data in _members(files[path], where).items():
-            out[prefix + member] = data
+            if member.lower().endswith(".zip"):
+                # One level of nesting: INCEpTION zips a document whose export is several
+                # files (an .xmi and its TypeSystem.xml) inside the project zip.
+                inner = prefix + member[: -len(".zip")] + "/"
+                for sub, sub_data in _members(data, f"{where}/{member}").items():
+                    out[inner + sub] = sub_data
+            else:
+                out[prefix + member] = data
     if not out:
         raise FormatError(source, "the zip archive holds no files")
     return out

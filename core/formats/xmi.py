@@ -117,7 +117,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     choice = choose(union, layer=options.layer, feature=options.feature, source=name)
     if choice is not None and choice.note:
         loaded.warn(choice.note)
-    entries = layout([p[: -len(".xmi")] + ".tsv" for p in xmis], name, loaded)
+    entries = layout([_layout_key(p) for p in xmis], name, loaded)
     per_set: dict[str, dict[str, list[Span]]] = {}
     roles: dict[str, Role] = {}
     for path, entry in zip(xmis, entries, strict=True):
@@ -171,6 +171,16 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     for set_name, spans_by_doc in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans_by_doc), roles[set_name]))
     return loaded
+
+
+def _layout_key(path: str) -> str:
+    """The path that names document and annotator: ``annotation/d/alice/alice.xmi`` (a nested
+    zip ``annotation/d/alice.zip`` unpacked) counts as ``annotation/d/alice.tsv``."""
+    p = PurePosixPath(path)
+    stem = p.name[: -len(".xmi")]
+    if p.parent.name == stem and len(p.parts) > 1:
+        p = p.parent
+    return (p.parent / (stem + ".tsv")).as_posix()
 
 
 def _span_layers(cas: Any) -> dict[str, list[str]]:

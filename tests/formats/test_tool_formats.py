@@ -560,3 +560,21 @@ def test_convert_to_a_spacy_docbin_file_reads_back(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     back = load_path(tmp_path / "out.spacy")
     assert dict(back.sets[0].spans) == dict(load_path(SAMPLES / "spacy_ner.jsonl").sets[0].spans)
+
+
+def test_xmi_project_zip_with_one_zip_per_annotator_document() -> None:
+    # INCEpTION zips a document export made of several files (.xmi + TypeSystem.xml).
+    folder = SAMPLES / "xmi_export"
+    outer = io.BytesIO()
+    with zipfile.ZipFile(outer, "w") as zf:
+        for user in ("alice", "bob"):
+            inner = io.BytesIO()
+            with zipfile.ZipFile(inner, "w") as iz:
+                iz.writestr(f"{user}.xmi", (folder / "speech1.xmi").read_bytes())
+                iz.writestr("TypeSystem.xml", (folder / "TypeSystem.xml").read_bytes())
+            zf.writestr(f"annotation/speech1.txt/{user}.zip", inner.getvalue())
+    loaded = load_files({"project.zip": outer.getvalue()}, name="project.zip")
+    assert loaded.format == "uima-xmi"
+    assert [s.name for s in loaded.sets] == ["alice", "bob"]
+    assert list(loaded.sets[0].spans) == ["speech1.txt"]
+    assert len(loaded.sets[1].spans["speech1.txt"]) == 3
