@@ -230,6 +230,9 @@ def _body(doc: TsvDocument, lines: list[str], start: int) -> None:
         if state == "space":
             raise FormatError(file, f"expected a #Text= line or an empty line between "
                               f"sentences, got {line[:40]!r}", line=number)
+        if state == "token" and line.startswith("#"):
+            raise FormatError(file, f"expected an empty line before the next sentence's "
+                              f"{line.split('=', 1)[0]}= line", line=number)
         cells = line.split("\t")
         if len(cells) < ncols + 3:
             raise FormatError(file, f"expected {ncols + 3} TAB-separated columns (id, offsets, "

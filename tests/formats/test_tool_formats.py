@@ -139,6 +139,8 @@ def test_tsv_relation_and_chain_columns_are_skipped() -> None:
     ("#Text=a\n1-1\t0-5\ta\t_\t_\n", r"d.tsv:7: field 'offsets': the offsets 0-5 pass the end"),
     ("1-1\t0-1\ta\t_\t_\n", r"d.tsv:6: expected a #Text= line"),
     ("#Text=a\n", r"d.tsv:7: expected a token line after the sentence's #Text= line"),
+    ("#Text=a\n1-1\t0-1\ta\t_\t_\n#Text=b\n2-1\t2-3\tb\t_\t_\n",
+     r"d.tsv:8: expected an empty line before the next sentence's #Text= line"),
     ("#Text=a b\n1-1\t0-1\ta\t_\tX[y]\n1-2\t2-3\tb\t_\t_\n",
      r"d.tsv:7: field 'NamedEntity\|value': expected a numeric disambiguation id"),
 ])
