@@ -56,6 +56,8 @@ _OFFSETS_RE = re.compile(r"([0-9]+)-([0-9]+)\Z")
 _STACK_SEP = re.compile(r"(?<!\\)\|")
 _VALUE_ESCAPES = [("\\", "\\\\"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"), ("_", "\\_"),
                   ("->", "\\->"), (";", "\\;"), ("\t", "\\t"), ("\n", "\\n"), ("*", "\\*")]
+_ESCAPED = dict(_VALUE_ESCAPES)
+_ESCAPE_VALUE = re.compile(r"->|[\\\[\]|_;\t\n*]")
 _UNESCAPE_VALUE = re.compile(r"\\(\\|\[|\]|\||_|->|;|t|n|\*)")
 _TEXT_SPECIAL = {"\t": "t", "\n": "n", "\f": "f", "\r": "r", "\b": "b", "\\": "\\"}
 _UNESCAPE_TEXT = re.compile(r"\\([tnfrb\\]|[\x00-\x07\x0e-\x1f])")
@@ -66,19 +68,12 @@ FEATURE = "label"
 
 
 def escape_value(value: str) -> str:
-    """Escape a feature value or token (INCEpTION ``Escaping.escapeValue``)."""
-    out = []
-    i = 0
-    while i < len(value):
-        for raw, esc in _VALUE_ESCAPES:
-            if value.startswith(raw, i):
-                out.append(esc)
-                i += len(raw)
-                break
-        else:
-            out.append(value[i])
-            i += 1
-    return "".join(out)
+    """Escape a feature value or token (INCEpTION ``Escaping.escapeValue``).
+
+    >>> escape_value("a|b_c->d")
+    'a\\\\|b\\\\_c\\\\->d'
+    """
+    return _ESCAPE_VALUE.sub(lambda m: _ESCAPED[m.group(0)], value)
 
 
 def unescape_value(value: str) -> str:
@@ -301,14 +296,14 @@ def _unescape_old(text: str) -> str:
 
 
 def _len16(text: str) -> int:
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 class _Offsets:
     """UTF-16 offsets of a text -> Python string indices."""
 
     def __init__(self, text: str) -> None:
-        self.identity = all(ord(ch) <= 0xFFFF for ch in text)
+        self.identity = _len16(text) == len(text)
         self.table: dict[int, int] = {}
         if not self.identity:
             pos16 = 0
@@ -560,10 +555,12 @@ def render(text: str, spans: Sequence[Span]) -> str:
     a line's first token turned into spaces) and the same spans, except spans that start or end
     in whitespace, which are trimmed to their tokens as in INCEpTION.
     """
-    bounds = {b for s in spans for b in (s.start, s.end)}
+    bounds = sorted({b for s in spans for b in (s.start, s.end)})
     tokens: list[tuple[int, int]] = []
     for m in _WORD.finditer(text):
-        cuts = sorted({m.start(), m.end(), *(b for b in bounds if m.start() < b < m.end())})
+        lo = bisect.bisect_right(bounds, m.start())
+        hi = bisect.bisect_left(bounds, m.end())
+        cuts = [m.start(), *bounds[lo:hi], m.end()]
         tokens.extend(itertools.pairwise(cuts))
     if not tokens:
         return f"#FORMAT=WebAnno TSV 3.3\n#T_SP={LAYER}|{FEATURE}\n\n\n"
