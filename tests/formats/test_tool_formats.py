@@ -580,3 +580,14 @@ def test_xmi_project_zip_with_one_zip_per_annotator_document() -> None:
     assert [s.name for s in loaded.sets] == ["alice", "bob"]
     assert list(loaded.sets[0].spans) == ["speech1.txt"]
     assert len(loaded.sets[1].spans["speech1.txt"]) == 3
+
+
+def test_export_curation_is_a_gold_set_and_other_files_are_ignored() -> None:
+    one = (HEAD + "#Text=a\n1-1\t0-1\ta\t_\tX\n").encode()
+    loaded = load_files({"annotation/doc1/ann1.tsv": one,
+                         "curation/doc1/CURATION_USER.tsv": one,
+                         "source/doc1.tsv": one,
+                         "annotation_ser/doc1/ann1.ser": b"\x00binary"}, name="proj")
+    assert [(s.name, s.role) for s in loaded.sets] == [("ann1", "annotator"), ("curation", "gold")]
+    assert any("1 TSV files outside annotation/ and curation/ ignored" in str(d)
+               for d in loaded.diagnostics)
