@@ -1,4 +1,4 @@
-"""``python -m core convert`` and ``python -m core validate``: format conversion and checking.
+"""Format conversion and checking (``python -m core convert`` and ``validate``), label lists.
 
 Both go through the same readers as scoring (:func:`core.formats.load_path`), so a file that
 ``validate`` accepts is one that ``score`` reads, and ``convert`` refuses what the readers refuse.
@@ -149,6 +149,18 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
     return notes
 
 
+def read_label_list(path: str | Path | None) -> list[str] | None:
+    """Read a label list (one per line, blank lines ignored); None for no file."""
+    if path is None:
+        return None
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FormatError(str(p), f"cannot read the label list: {exc.strerror}") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 def validate(
     file: str | Path, *, fmt: str | None = None, labels_file: str | None = None,
     role: Role = "gold",
@@ -162,12 +174,10 @@ def validate(
     A missing file or label list raises (the command line reports it and exits 1); a file that
     the reader refuses gives ``valid: False`` with the reader's message in ``errors``.
     """
-    from core.cli import labels_from_file
-
     path = Path(file)
     if not path.exists():
         raise FormatError(str(path), "no such file or folder")
-    labels = labels_from_file(labels_file)
+    labels = read_label_list(labels_file)
     result: dict[str, Any] = {
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
         "errors": [], "warnings": [], "valid": False,
