@@ -7,6 +7,7 @@ Both go through the same readers as scoring (:func:`core.formats.load_path`), so
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,13 @@ from core.formats import (
     detect,
     load_files,
     load_path,
+    module,
     read_folder,
     write_files,
 )
 from core.model import AnnotationSet, Role
 
-FOLDER_FORMATS = ("brat",)
+FOLDER_FORMATS = ("brat", "webanno-tsv")
 """Formats that are always written as a folder (one file per document)."""
 
 
@@ -37,9 +39,15 @@ def _choose_sets(loaded: Loaded, set_name: str | None, source: str) -> list[Anno
 
 
 def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
-            ) -> dict[str, str]:
-    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix."""
+            ) -> Mapping[str, str | bytes]:
+    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix, and
+    ``spacy`` writes a binary DocBin when the output ends in ``.spacy``."""
     suffix = output.suffix.lower()
+    if fmt == "spacy" and suffix == ".spacy":
+        from core.formats._common import single_set
+        from core.formats.spacy_docs import docbin_bytes
+
+        return {output.name: docbin_bytes(loaded.texts, single_set(sets, "spacy"))}
     if fmt == "ptc" and suffix in (".tsv", ".txt"):
         from core.formats import ptc
 
@@ -123,14 +131,21 @@ def write_sets(
         for rel, content in files.items():
             target = out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8", newline="")
+            if isinstance(content, bytes):  # pragma: no cover - folder writers write text
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8", newline="")
     else:
         if len(files) != 1:  # pragma: no cover - every single-file writer returns one file
             raise FormatError(str(out), f"the {to} writer produced {len(files)} files")
         if out.is_dir():
             raise FormatError(str(out), "is a folder; give a file name for the output")
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(next(iter(files.values())), encoding="utf-8", newline="")
+        single: str | bytes = next(iter(files.values()))
+        if isinstance(single, bytes):
+            out.write_bytes(single)
+        else:
+            out.write_text(single, encoding="utf-8", newline="")
     return _losses(to, out, loaded, sets)
 
 
@@ -146,6 +161,9 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
         if empty:
             notes.append(f"note: {len(empty)} documents without spans cannot be listed in a "
                          "single PTC TSV file; write a folder to keep them")
+    writer_losses = getattr(module(to), "losses", None)  # formats that know their own limits
+    if writer_losses is not None:
+        notes.extend(writer_losses(loaded.texts, sets))
     if to == "brat":
         spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans
                          if " " in sp.label})

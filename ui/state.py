@@ -298,7 +298,8 @@ def guess_role(filename: str) -> Role:
 
 def _display_name(filename: str) -> str:
     name = Path(filename).name
-    for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip"):
+    for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip", ".conll", ".spacy",
+                   ".xmi"):
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name

@@ -32,6 +32,7 @@ from core.cli import (
 )
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
+from core.formats.tool_options import add_tool_options, set_tool_defaults
 from core.tools import read_label_list
 
 COMMANDS: tuple[Command, ...] = (score, explain, convert, validate, agree, errors, slices,
@@ -53,7 +54,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        command.add_parser(sub).set_defaults(run=command.run)
+        command_parser = command.add_parser(sub)
+        add_tool_options(command_parser)  # --layer, --feature, --span-group, --scheme, ...
+        command_parser.set_defaults(run=command.run)
     return parser
 
 
@@ -70,6 +73,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
     args = parser.parse_args(argv)
+    set_tool_defaults(args)
     flags = parser_flags(parser)
     args.flags = flags
     try:

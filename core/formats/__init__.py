@@ -26,6 +26,8 @@ from types import ModuleType
 from typing import Literal
 
 from core.errors import Diagnostic, FormatError
+from core.formats.archive import unpack_zips
+from core.formats.tool_options import tool_default
 from core.model import AnnotationSet, Role
 
 FORMATS: dict[str, str] = {
@@ -38,10 +40,15 @@ FORMATS: dict[str, str] = {
     "label-studio": "core.formats.label_studio",
     "hateval": "core.formats.hateval",
     "spans-csv": "core.formats.spans_csv",
+    "webanno-tsv": "core.formats.webanno",
+    "uima-xmi": "core.formats.xmi",
+    "conll": "core.formats.conll",
+    "spacy": "core.formats.spacy_docs",
 }
 """Format name -> module implementing it (imported on first use)."""
 
-WRITABLE = ("semeval2021", "ptc", "mafalda", "brat", "doccano", "hateval", "spans-csv")
+WRITABLE = ("semeval2021", "ptc", "mafalda", "brat", "doccano", "hateval", "spans-csv",
+            "webanno-tsv", "conll", "spacy")
 
 LlmParsing = Literal["paper-2023", "repo-head"]
 
@@ -62,6 +69,14 @@ class ReadOptions:
     llm_parsing: LlmParsing = "paper-2023"
     gold_texts: Mapping[str, str | None] | None = None
     gold_doc_ids: Sequence[str] | None = None
+    # Options of the annotation-tool and NER formats (issue 19); their defaults come from the
+    # command line's --layer, --feature, --span-group, --scheme, --text-column (see
+    # core/formats/tool_options.py), so every caller that builds a ReadOptions honours them.
+    layer: str | None = field(default_factory=lambda: tool_default("layer"))
+    feature: str | None = field(default_factory=lambda: tool_default("feature"))
+    span_group: str | None = field(default_factory=lambda: tool_default("span_group"))
+    scheme: str | None = field(default_factory=lambda: tool_default("scheme"))
+    text_column: int | None = field(default_factory=lambda: tool_default("text_column"))
 
 
 @dataclass
@@ -131,6 +146,7 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     """
     if not files:
         raise FormatError("<input>", "no files to read")
+    files = unpack_zips(files, source or ", ".join(sorted(files)[:5]))
     scores: dict[str, int] = {}
     for fmt in FORMATS:
         try:
@@ -176,6 +192,7 @@ def load_files(
 ) -> Loaded:
     """Read one input given as ``{relative path: bytes}`` (one file, or a folder's files)."""
     source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
+    files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
     loaded: Loaded = module(fmt).read(files, name=source, options=options or ReadOptions())
     return loaded

@@ -61,8 +61,22 @@ def test_round_trip_adjudicate_validate_score(tmp_path: Path) -> None:
 
 
 # hateval holds text labels; the mafalda reader accepts only MAFALDA's taxonomy (these labels
-# are propaganda techniques), though its writer writes any label.
-@pytest.mark.parametrize("fmt", [f for f in WRITABLE if f not in ("hateval", "mafalda")])
+# are propaganda techniques), though its writer writes any label; token formats are made of the
+# text, which a spans CSV does not carry.
+NEEDS_TEXT = ("webanno-tsv", "conll", "spacy")
+
+
+@pytest.mark.parametrize("fmt", NEEDS_TEXT)
+def test_a_token_format_refuses_a_consensus_without_texts(tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / f"out.{fmt}"
+    proc = core("adjudicate", str(DATA / "three.csv"), "--min-agree", "2", "--match",
+                "exact", "-o", str(out), "--to", fmt)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "document '1' has no text" in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", [f for f in WRITABLE
+                                 if f not in ("hateval", "mafalda", *NEEDS_TEXT)])
 def test_every_span_format_writes_a_file_that_reads_back(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / ("out" if fmt in ("brat", "ptc") else f"out.{fmt}")
     proc = core("adjudicate", str(DATA / "three.csv"), "--min-agree", "2", "--match",
