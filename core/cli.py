@@ -22,6 +22,7 @@ from typing import Any
 
 from core.errors import SpanScopeError, UsageError
 from core.formats import FORMATS, WRITABLE
+from core.textsafe import one_line
 
 METRICS: dict[str, str] = {
     "martino": "core.metrics.martino",
@@ -136,7 +137,7 @@ def _jsonable(value: Any) -> Any:
 def _fmt_scalar(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6f}"
-    return str(value)
+    return one_line(str(value))
 
 
 def render_generic(result: dict[str, Any]) -> str:
@@ -161,11 +162,11 @@ def render_generic(result: dict[str, Any]) -> str:
                 lines.append("  " + " " * kw + "".join(f"  {c:>12}" for c in cols))
                 for k, v in rows:
                     cells = "".join(f"  {_fmt_scalar(v.get(c, '')):>12}" for c in cols)
-                    lines.append(f"  {k!s:<{kw}}{cells}")
+                    lines.append(f"  {one_line(str(k)):<{kw}}{cells}")
             else:
                 kw = max(len(str(k)) for k, _ in rows)
                 for k, v in rows:
-                    lines.append(f"  {k!s:<{kw}}  {_fmt_scalar(v)}")
+                    lines.append(f"  {one_line(str(k)):<{kw}}  {_fmt_scalar(v)}")
         elif isinstance(value, list) and value and key != "warnings":
             lines.append("")
             lines.append(f"{key}: {len(value)} rows")
@@ -176,7 +177,7 @@ def render_generic(result: dict[str, Any]) -> str:
     if warnings:
         lines.append("")
         lines.append(f"warnings ({len(warnings)}):")
-        lines.extend(f"  {w}" for w in warnings)
+        lines.extend(f"  {one_line(str(w))}" for w in warnings)
     return "\n".join(lines)
 
 
@@ -222,7 +223,7 @@ def _run(args: argparse.Namespace) -> int:
         _emit(result, args.json)
         if not result["valid"]:
             # The report went to stdout; the one-line reason also goes to stderr, exit 1.
-            print(f"error: {result['errors'][0]}", file=sys.stderr)
+            print(f"error: {one_line(str(result['errors'][0]))}", file=sys.stderr)
             return 1
         return 0
     raise UsageError(f"unknown command {args.command!r}")  # pragma: no cover
@@ -235,14 +236,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
-        print(f"python -m core: error: {exc}", file=sys.stderr)
+        print(f"python -m core: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except SpanScopeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except OSError as exc:
         name = getattr(exc, "filename", None) or ""
-        print(f"error: {name}: {exc.strerror or exc}", file=sys.stderr)
+        print(one_line(f"error: {name}: {exc.strerror or exc}"), file=sys.stderr)
         return 1
 
 

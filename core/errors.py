@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from core.textsafe import one_line
+
 Severity = Literal["error", "warning"]
 
 
@@ -40,7 +42,8 @@ class Diagnostic:
         if self.path:
             where += f": {self.path}"
         field = f" field '{self.field}':" if self.field else ""
-        return f"{where}:{field} {self.message}"
+        # One line whatever the file held (a name with a newline, a control character).
+        return one_line(f"{where}:{field} {self.message}")
 
 
 class SpanScopeError(Exception):

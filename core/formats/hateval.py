@@ -26,6 +26,7 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import set_name_of
 from core.model import AnnotationSet
+from core.textsafe import MAX_OFFSET_DIGITS, describe_digits, one_line
 
 FORMAT = "hateval"
 COLUMNS = ("HS", "TR", "AG")
@@ -146,10 +147,14 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
         if not doc_id:
             raise FormatError(file, "empty id", line=number, field="id")
         for col, value in zip(columns, fields[label_at:], strict=True):
-            if not _INT.match(value.strip()):
-                raise FormatError(file, f"expected an integer label, got {value!r}",
+            # Strip spaces only: str.strip() also drops \x1c-\x1f, which int() refuses.
+            digits = value.strip(" ")
+            if not _INT.match(digits) or len(digits.lstrip("-0")) > MAX_OFFSET_DIGITS:
+                shown = (describe_digits(digits) if _INT.match(digits)
+                         else one_line(repr(value)))
+                raise FormatError(file, f"expected an integer label, got {shown}",
                                   line=number, field=col)
-            labels[col].append(int(value))
+            labels[col].append(int(digits))
         ids.append(doc_id)
         lines.append(number)
         if width == 5:

@@ -230,9 +230,11 @@ def _read_tsv(
     return spans
 
 
-def _natural(path: str) -> tuple[int, str]:
+def _natural(path: str) -> tuple[int, str, str]:
     match = ARTICLE_RE.search(path)
-    return (int(match.group(1)) if match else -1, path)
+    # Compare digit strings by length first: no int() on a name of thousands of digits.
+    digits = match.group(1).lstrip("0") if match else ""
+    return (len(digits) if match else -1, digits, path)
 
 
 def _tsv_rows(texts: Mapping[str, str | None], aset: AnnotationSet, doc_ids: Sequence[str],
