@@ -1,4 +1,5 @@
-"""Strings from files made safe to print, encode and parse: one line, valid Unicode, bounded numbers.
+"""Strings from files made safe to print, encode and parse: one line, valid Unicode, bounded
+numbers.
 
 Input files are untrusted: a label, a document id or an annotator name can hold a newline, a
 control character or (through a JSON ``\\udfff`` escape) a lone surrogate that no UTF-8 stream can
@@ -15,8 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 MAX_DIGITS = 1000
-"""Longest run of digits a JSON number may have before it is kept as text
-(:class:`HugeNumber`); Python refuses to convert more than 4,300 (``sys.get_int_max_str_digits``)."""
+"""Longest run of digits a JSON number may have before it is kept as text (:class:`HugeNumber`);
+Python refuses to convert more than 4,300 (``sys.get_int_max_str_digits``)."""
 
 MAX_OFFSET_DIGITS = 12
 """Longest character offset or integer label accepted, in digits: 10^12 characters is far beyond

@@ -5,6 +5,7 @@ import streamlit as st
 
 from core.model import ROLES
 from ui import charts, state
+from ui.escape import md
 from ui.widgets import download_buttons
 
 st.title("📂 Data")
@@ -24,7 +25,7 @@ if files:
                "Each file's display name is the set name shown on every page.")
     for f in files:
         c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
-        c1.markdown(f"**{f.name}**  \n{f.size:,} bytes")
+        c1.markdown(f"**{md(f.name)}**  \n{f.size:,} bytes")
         fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", f.name))
         guessed = state.guess_role(f.name)
         role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
@@ -80,7 +81,7 @@ if ws.reports:
                     "A file with an error is left out; the other files are loaded.")
         for r in ws.reports:
             if r.error:
-                st.error(str(r.error), icon="❌")
+                st.error(md(r.error), icon="❌")
         st.dataframe(diags, hide_index=True, key="diag_table")
         download_buttons(diags, "diagnostics", key="dl_diag")
 
@@ -90,7 +91,7 @@ if ws.empty:
 
 # ---- summary ------------------------------------------------------------------------------------
 tables = state.summary_tables(ws.key, ws)
-st.subheader(f"Summary: {ws.title}")
+st.subheader(f"Summary: {md(ws.title)}")
 m1, m2, m3 = st.columns(3)
 m1.metric("Documents", f"{tables['n_docs']:,}")
 m2.metric("With text", f"{tables['n_texts']:,}")

@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import highlight, state
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("📄 Documents")
@@ -35,7 +36,7 @@ sort = d2.selectbox("Order", list(state.DOC_SORTS), format_func=state.DOC_SORTS.
 order = state.document_order(ws.key, ws, set_a, set_b, sort, metric, variant, level)
 ids = state.search_documents(ws.key, ws, tuple(order), query)
 if not ids:
-    st.warning(f"No document matches {query!r}.")
+    st.warning(f"No document matches {md(repr(query))}.")
     st.stop()
 # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun slow
 # in the browser); the search narrows it, and the current document (URL) is always an option.
@@ -48,7 +49,7 @@ if len(options) < len(ids):
 doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
 if sort in ("score", "disagreement"):
     describe = state.doc_label_func(ws.key, ws, set_a, set_b, sort, metric, variant, level)
-    st.caption(f"Sorted {state.DOC_SORTS[sort]}: {describe(doc)}")
+    st.caption(f"Sorted {state.DOC_SORTS[sort]}: {md(describe(doc))}")
 text = ws.corpus.texts.get(doc)
 items_a = highlight.span_items(gold, doc, "G")
 items_b = highlight.span_items(pred, doc, "P")
@@ -68,15 +69,15 @@ used = {lab for it in items_a + items_b for lab in it.labels}
 st.html(highlight.legend(colours, used))
 left, right = st.columns(2)
 with left:
-    st.markdown(f"**{set_a}** ({gold.role}) · {len(items_a)} span(s)")
+    st.markdown(f"**{md(set_a)}** ({gold.role}) · {len(items_a)} span(s)")
     st.html(highlight.render_lanes(text, items_a, colours, selected=selected, dom_id="left-doc",
                                         partners=partners))
 with right:
-    st.markdown(f"**{set_b}** ({pred.role}) · {len(items_b)} span(s)")
+    st.markdown(f"**{md(set_b)}** ({pred.role}) · {len(items_b)} span(s)")
     st.html(highlight.render_lanes(text, items_b, colours, selected=selected,
                                         dom_id="right-doc", partners=partners))
 if gold.alternatives:
-    st.caption(f"{set_a} lists alternative labels: a span tagged `A | B` may be matched by "
+    st.caption(f"{md(set_a)} lists alternative labels: a span tagged `A | B` may be matched by "
                "either label, and ⊥ means it may also be left unpredicted. These are "
                "alternatives, not conflicts.")
 
@@ -100,10 +101,10 @@ if counts:
 # ---- contributions ------------------------------------------------------------------------------
 st.subheader("Contributions")
 if explained.error:
-    st.error(explained.error, icon="❌")
+    st.error(md(explained.error), icon="❌")
 else:
     if selected:
-        st.markdown(f"**Pairs formed by {span_text[selected]}**")
+        st.markdown(f"**Pairs formed by {md(span_text[selected])}**")
         rows = state.rows_for_span(explained, selected)
         if len(rows):
             st.dataframe(rows, hide_index=True, key="span_pairs")
@@ -112,8 +113,8 @@ else:
                        "numerators.")
         best = state.best_match_for_span(explained, selected)
         if best is not None:
-            st.markdown(f"MAFALDA takes from it: {best}")
-    st.markdown(f"**Every pair of document {doc}**")
+            st.markdown(f"MAFALDA takes from it: {md(best)}")
+    st.markdown(f"**Every pair of document {md(doc)}**")
     table = explained.pairs
     st.dataframe(paginate(table, key="pairs_page"), hide_index=True, key="doc_pairs")
     download_buttons(table, f"contributions_{doc}", key="dl_pairs")

@@ -5,6 +5,7 @@ import streamlit as st
 
 from ui import charts, state
 from ui import hateval as hateval_ui
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("📊 Scores")
@@ -58,7 +59,7 @@ if len(overview.table.columns) > 1:
         notes.append("DSM = Da San Martino. In the SemEval-2021 variant P and R can exceed 1: "
                      "every overlapping same-label pair counts, as in the official scorer.")
     if ws.sets[ref].alternatives:
-        notes.append(f"text: {ref} lists alternative labels, so the text-level scores are "
+        notes.append(f"text: {md(ref)} lists alternative labels, so the text-level scores are "
                      f"MAFALDA's label-only P/R/F1 (level {level}, {mvariant}).")
     else:
         notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of labels.")
@@ -81,8 +82,8 @@ var = variant if metric == "martino" else mvariant
 lev = 2 if metric == "martino" else int(level)
 result = state.pair_result(ws.key, ws, ref, system, metric, var, lev)
 if result.error:
-    st.error(f"{state.METRIC_NAMES[metric]} ({var}) cannot score {system} against {ref}: "
-             f"{result.error}", icon="❌")
+    st.error(f"{state.METRIC_NAMES[metric]} ({var}) cannot score {md(system)} against "
+             f"{md(ref)}: {md(result.error)}", icon="❌")
     st.stop()
 st.caption(state.overall_caption(result))
 
@@ -124,14 +125,15 @@ sys2 = p2.selectbox("System 2", [s for s in systems if s != sys1], key=state.K_S
 paired = state.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
                                  int(seed))
 if paired is None:
-    st.info(f"{state.METRIC_NAMES[metric]} ({var}) cannot score both systems against {ref} (see "
-            "the table above), so they cannot be compared under it.", icon="ℹ️")
+    st.info(f"{state.METRIC_NAMES[metric]} ({var}) cannot score both systems against "
+            f"{md(ref)} (see the table above), so they cannot be compared under it.", icon="ℹ️")
 elif "error" in paired:
-    st.error(paired["error"], icon="❌")
+    st.error(md(paired["error"]), icon="❌")
 else:
     st.markdown(f"{state.METRIC_NAMES[metric]} ({var}"
                 f"{'' if metric == 'martino' else f', level {lev}'}): "
-                f"F1({sys1}) − F1({sys2}) = **{paired['F1 difference']:+.3f}**, 95% interval "
+                f"F1({md(sys1)}) − F1({md(sys2)}) = **{paired['F1 difference']:+.3f}**, "
+                "95% interval "
                 f"[{paired['low']:+.3f}, {paired['high']:+.3f}] ({paired['resamples']:,} paired "
                 f"resamples over documents, seed {paired['seed']}).")
     table = pd.DataFrame([paired])

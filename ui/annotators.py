@@ -56,6 +56,7 @@ from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
 from core.model import AnnotationSet
 from core.segments import assign_lanes
 from ui import gamma_worker
+from ui.escape import md
 from ui.highlight import PALETTE
 from ui.state import K_ANN_JOBS, Workspace
 
@@ -266,9 +267,9 @@ def progress(job: Job, *, every: float = 0.5) -> None:
         if job.done():
             st.rerun()
         if job.started is None:
-            text = f"{job.title}: waiting for the worker (starting, or busy with another γ)…"
+            text = f"{md(job.title)}: waiting for the worker (starting, or busy with another γ)…"
         else:
-            text = f"{job.title}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
+            text = f"{md(job.title)}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
         st.progress(job.fraction, text=text)
 
     _poll()

@@ -303,7 +303,20 @@ def parse_bytes(
     except SpanScopeError as exc:
         diag = getattr(exc, "diagnostic", None) or Diagnostic(filename, str(exc), severity="error")
         return _report(filename, None, role, name, diag)
+    except Exception as exc:  # a reader bug must not become a traceback box for a visitor
+        return _report(filename, None, role, name, bug_diagnostic(filename, exc))
     return _report(filename, loaded, role, name, None)
+
+
+def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:
+    """The error shown when reading raised something other than ``SpanScopeError``: a bug in
+    SpanScope (the readers promise ``FormatError`` for every bad input), said as such."""
+    return Diagnostic(
+        filename,
+        f"SpanScope failed to read this file ({type(exc).__name__}); this is a bug in "
+        "SpanScope, not necessarily in your file: please report it with the file",
+        severity="error",
+    )
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
@@ -374,6 +387,9 @@ def sample_reports(name: str) -> list[FileReport]:
                 diag = getattr(exc, "diagnostic", None) or Diagnostic(path.name, str(exc),
                                                                        severity="error")
                 reports.append(_report(path.name, None, role, display, diag))
+            except Exception as exc:  # a reader bug: say so instead of a traceback
+                reports.append(_report(path.name, None, role, display,
+                                       bug_diagnostic(path.name, exc)))
         else:
             reports.append(parse_bytes(path.name, path.read_bytes(), None, role, display))
     return sorted(reports, key=lambda r: ROLES.index(r.role))

@@ -109,9 +109,7 @@ def parse_offset(
         found = value
     if value is None:
         found_text = "null"
-    elif isinstance(found, HugeNumber):
-        found_text = repr(found)
-    elif isinstance(found, float):
+    elif isinstance(found, (HugeNumber, float)):
         found_text = repr(found)
     else:
         found_text = _shown(found)

@@ -1,0 +1,55 @@
+"""File-derived strings shown as text, never as Markdown or HTML.
+
+Document ids, file names, set names and labels come from uploaded files. Streamlit renders the
+strings given to ``st.markdown``, ``st.caption``, ``st.info``/``st.error``, ``st.subheader``,
+widget labels and the like as GitHub-flavoured Markdown (images, links, ``:red[...]`` directives,
+``$...$`` formulas), so a document id ``![](http://host/x.png)`` would make every visitor's browser
+fetch that URL. Every such string goes through :func:`md` (or :func:`code` inside backticks)
+before it is put into Markdown; :mod:`ui.highlight` escapes HTML for ``st.html`` the same way.
+
+>>> print(md("![](http://h/e.png)"))
+\\!\\[\\]\\(http\\:\\/\\/h\\/e\\.png\\)
+>>> print(code("a`b"))
+`` a`b ``
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# CommonMark escapes any ASCII punctuation with a backslash; these are the characters that start
+# or end Markdown, GFM or Streamlit syntax (":" for ":red[...]" and emoji shortcodes, "$" for
+# formulas, "<" and ">" for HTML and autolinks, "&" for entities).
+_SPECIAL = set("\\`*_{}[]()#+-.!|<>$~:&\"'=/")
+_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
+def md(value: object) -> str:
+    """``value`` as Markdown that renders as exactly its text, on one line.
+
+    Line breaks become spaces (a name must not start a heading or a list); control characters are
+    shown as ``\\xNN``.
+    """
+    text = _BREAKS.sub(" ", str(value))
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return "".join("\\" + ch if ch in _SPECIAL else ch for ch in text)
+
+
+def code(value: object) -> str:
+    """``value`` as an inline code span: fenced with more backticks than it holds in a row.
+
+    Inside a code span Markdown shows everything literally, so only backticks need care.
+    """
+    text = _BREAKS.sub(" ", str(value))
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest or text.startswith(" ") or text.endswith(" ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def attr(value: object) -> str:
+    """``value`` escaped for HTML text or a quoted attribute (``st.html``)."""
+    return html.escape(str(value), quote=True)
