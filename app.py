@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state
+from ui import query, state
 
 ROOT = Path(__file__).resolve().parent
 
@@ -27,6 +27,8 @@ PAGES = [
 
 st.set_page_config(page_title="SpanScope", page_icon="🔎", layout="wide")
 state.init_state()
+# Invalid or unknown link parameters are dropped from the URL before any page reads them.
+link_notices = query.check_query_params()
 
 pages = [
     st.Page(str(ROOT / path), title=title, icon=icon, url_path=url, default=(i == 0))
@@ -49,4 +51,6 @@ with st.sidebar:
     else:
         st.caption("No bundled sample corpus found; upload files on the 📂 Data page.")
 
+for notice in link_notices:
+    st.warning(notice, icon="🔗")
 nav.run()

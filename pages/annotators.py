@@ -155,7 +155,7 @@ for col, name in zip(cols, ann.MANY_NAMES, strict=True):
         continue
     value = res.overall.value
     col.metric(ann.MANY_NAMES[name], "n/a" if value is None else f"{value:.3f}",
-               help=res.overall.reason or ann.MEASURE_HELP[name]
+               help=md(res.overall.reason) if res.overall.reason else ann.MEASURE_HELP[name]
                + (" ± is twice the Monte-Carlo standard deviation of γ." if name == "gamma"
                   else ""))
     if name in ann.GAMMA_MEASURES:
