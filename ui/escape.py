@@ -8,7 +8,7 @@ fetch that URL. Every such string goes through :func:`md` (or :func:`code` insid
 before it is put into Markdown; :mod:`ui.highlight` escapes HTML for ``st.html`` the same way.
 
 >>> print(md("![](http://h/e.png)"))
-\\!\\[\\]\\(http\\:\\/\\/h\\/e\\.png\\)
+\\!\\[\\]\\(http\\://h/e\\.png\\)
 >>> print(code("a`b"))
 `` a`b ``
 """
@@ -21,7 +21,7 @@ import re
 # CommonMark escapes any ASCII punctuation with a backslash; these are the characters that start
 # or end Markdown, GFM or Streamlit syntax (":" for ":red[...]" and emoji shortcodes, "$" for
 # formulas, "<" and ">" for HTML and autolinks, "&" for entities).
-_SPECIAL = set("\\`*_{}[]()#+-.!|<>$~:&\"'=/")
+_SPECIAL = set("\\`*_{}[]()#+-.!|<>$~:&")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
