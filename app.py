@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import query, state
+from ui import query, shutdown, state
 
 ROOT = Path(__file__).resolve().parent
 
@@ -27,6 +27,7 @@ PAGES = [
 
 st.set_page_config(page_title="SpanScope", page_icon="🔎", layout="wide")
 state.init_state()
+shutdown.install()  # Ctrl+C / SIGTERM stop the server within seconds
 # Invalid or unknown link parameters are dropped from the URL before any page reads them.
 link_notices = query.check_query_params()
 
