@@ -7,8 +7,8 @@ widget labels and the like as GitHub-flavoured Markdown (images, links, ``:red[.
 fetch that URL. Every such string goes through :func:`md` (or :func:`code` inside backticks)
 before it is put into Markdown; :mod:`ui.highlight` escapes HTML for ``st.html`` the same way.
 
->>> print(md("![](http://h/e.png)"))
-\\!\\[\\]\\(http\\://h/e\\.png\\)
+>>> md("![](http://h/e.png)") == "\\\\!\\\\[\\\\]\\\\(http\\\\:/\\u2060/h/e\\\\.png\\\\)"
+True
 >>> print(code("a`b"))
 `` a`b ``
 """
@@ -24,16 +24,22 @@ import re
 _SPECIAL = set("\\`*_{}[]()#+-.!|<>$~:&")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+# GitHub-flavoured Markdown turns "http://..." and "www...." in plain text into links after
+# parsing, escapes or not; a WORD JOINER (U+2060, invisible) between the slashes prevents it.
+_SCHEME = re.compile(r"(?<=:)//")
+_WWW = re.compile(r"(?i)\bwww(?=\.)")
 
 
 def md(value: object) -> str:
-    """``value`` as Markdown that renders as exactly its text, on one line.
+    """``value`` as Markdown that renders as its text, on one line, with no link.
 
     Line breaks become spaces (a name must not start a heading or a list); control characters are
-    shown as ``\\xNN``.
+    shown as ``\\xNN``; an invisible word joiner keeps ``http://`` and ``www.`` from becoming
+    links.
     """
     text = _BREAKS.sub(" ", str(value))
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    text = _WWW.sub("www\u2060", _SCHEME.sub("/\u2060/", text))
     return "".join("\\" + ch if ch in _SPECIAL else ch for ch in text)
 
 

@@ -35,7 +35,9 @@ def test_a_reader_bug_becomes_an_error_that_says_it_is_a_bug(monkeypatch) -> Non
 
 
 @pytest.mark.parametrize(("text", "shown"), [
-    ("![](http://127.0.0.1:9999/evil.png)", "\\!\\[\\]\\(http\\://127\\.0\\.0\\.1\\:9999/evil\\.png\\)"),
+    ("![](http://127.0.0.1:9999/evil.png)",
+     "\\!\\[\\]\\(http\\:/\u2060/127\\.0\\.0\\.1\\:9999/evil\\.png\\)"),
+    ("see www.example.org", "see www\u2060\\.example\\.org"),
     ("[x](javascript:alert(1))", "\\[x\\]\\(javascript\\:alert\\(1\\)\\)"),
     ("<img src=x onerror=alert(1)>", "\\<img src=x onerror=alert\\(1\\)\\>"),
     ("a\nb", "a b"),
