@@ -66,7 +66,17 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    help="HatEval header rule: auto (a first line whose labels are not integers) "
                    "or official (a first line whose id is not a number; drops such a data row)")
     p.add_argument("--per-document", action="store_true", help="add per-document scores")
+    _add_beyond_text(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_beyond_text(p: argparse.ArgumentParser) -> None:
+    """``--beyond-text`` and its shorthand ``--clip-spans`` (core.bounds: one policy)."""
+    p.add_argument("--beyond-text", choices=("refuse", "clip", "official"), default="refuse",
+                   help="spans that end past their document's text: refuse (default), clip them "
+                   "to the text, or keep them as the official scorers do; a warning per span")
+    p.add_argument("--clip-spans", dest="beyond_text", action="store_const", const="clip",
+                   help="same as --beyond-text clip")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--role", choices=("gold", "system", "annotator"), default="gold",
                           help="what the file holds (default gold): predictions may use labels "
                           "a gold may not, such as MAFALDA's 'unknown'")
+    _add_beyond_text(validate)
     validate.add_argument("--json", action="store_true", help="print one JSON object")
 
     agree = sub.add_parser("agree", help="inter-annotator agreement",
@@ -119,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.add_argument("--samples", type=int, default=30,
                        help="chance samples for gamma (default 30)")
     agree.add_argument("--per-document", action="store_true", help="add per-document values")
+    _add_beyond_text(agree)
     agree.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -219,7 +231,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "validate":
         from core.tools import validate
 
-        result = validate(args.file, fmt=args.format, labels_file=args.labels, role=args.role)
+        result = validate(args.file, fmt=args.format, labels_file=args.labels, role=args.role,
+                          beyond_text=args.beyond_text)
         _emit(result, args.json)
         if not result["valid"]:
             # The report went to stdout; the one-line reason also goes to stderr, exit 1.

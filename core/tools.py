@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from core.bounds import Policy
 from core.errors import FormatError, SpanScopeError
 from core.formats import (
     Loaded,
@@ -17,6 +18,7 @@ from core.formats import (
     detect,
     load_files,
     load_path,
+    read_file_with_companions,
     read_folder,
     write_files,
 )
@@ -133,7 +135,7 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
 
 def validate(
     file: str | Path, *, fmt: str | None = None, labels_file: str | None = None,
-    role: Role = "gold",
+    role: Role = "gold", beyond_text: Policy = "refuse",
 ) -> dict[str, Any]:
     """Read ``file`` and summarise it: documents, spans, sets, errors and warnings.
 
@@ -154,13 +156,14 @@ def validate(
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
         "errors": [], "warnings": [], "valid": False,
     }
-    files = read_folder(path) if path.is_dir() else {path.name: path.read_bytes()}
+    files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
     if not files:
         raise FormatError(str(path), "the folder holds no files")
     try:
         result["format"] = fmt or detect(files, source=str(path))
         loaded = load_files(files, fmt=result["format"], name=str(path),
-                            options=ReadOptions(labels=labels, role=role))
+                            options=ReadOptions(labels=labels, role=role,
+                                                beyond_text=beyond_text))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result

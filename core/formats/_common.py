@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from core import bounds
 from core.errors import FormatError
 from core.model import AnnotationSet, Span
 from core.textsafe import (
@@ -156,7 +157,7 @@ def make_span(
             file, f"expected a non-empty label string, got {_shown(label)}",
             line=line, field=f_label, path=_join(path, f_label),
         )
-    if text is not None and e > len(text):
+    if text is not None and e > len(text) and bounds.policy() == "refuse":
         raise FormatError(
             file,
             f"expected an offset within the text (length {len(text)}), got {e}",

@@ -629,15 +629,23 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet,
     from core.taxonomy import load as load_taxonomy
 
     tax = load_taxonomy(getattr(args, "taxonomy", None))
-    gold_l = load_path(args.gold, fmt=args.gold_format, options=ReadOptions(role="gold"))
+    from core import bounds
+    from core.metrics.martino import not_spans
+
+    policy = bounds.from_args(args)
+    gold_l = load_path(args.gold, fmt=args.gold_format,
+                       options=ReadOptions(role="gold", beyond_text=policy))
     gold = gold_l.set
     if not gold.alternatives:
         gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
     pred_l = load_path(args.pred, fmt=args.pred_format,
                        options=ReadOptions(role="system", llm_parsing=args.llm_parsing,
-                                           gold_texts=None, gold_doc_ids=gold.doc_ids))
+                                           gold_texts=None, gold_doc_ids=gold.doc_ids,
+                                           beyond_text=policy))
     warnings = [str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
-    return gold, pred_l.set, gold_l.texts, tax, warnings, pred_l.format
+    not_spans(gold_l, pred_l, "mafalda")
+    (pred,), more = bounds.check_sets([(str(args.pred), pred_l.set)], gold_l.texts, policy)
+    return gold, pred, gold_l.texts, tax, warnings + more, pred_l.format
 
 
 def cli_score(args: argparse.Namespace) -> dict[str, Any]:

@@ -87,8 +87,9 @@ from typing import Any
 
 import numpy as np
 
+from core import bounds
 from core.errors import InputError, check_choice
-from core.formats import ReadOptions, load_path
+from core.formats import Loaded, ReadOptions, load_path
 from core.formats.docsets import check_same_documents
 from core.model import NOTHING, AnnotationSet, Span
 
@@ -761,8 +762,9 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet, list[
     variant = args.variant or "semeval2021"
     check_choice("variant", "martino", variant, VARIANTS)
     explicit = labels_from_file(args.labels)
+    policy = bounds.from_args(args)
     gold_loaded = load_path(args.gold, fmt=args.gold_format,
-                            options=ReadOptions(labels=explicit, role="gold"))
+                            options=ReadOptions(labels=explicit, role="gold", beyond_text=policy))
     gold = gold_loaded.set
     warnings = [str(d) for d in gold_loaded.diagnostics]
     labels = explicit
@@ -778,15 +780,26 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet, list[
                 f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
                 "scoring the labels that occur (pass --labels FILE to fix the list)"
             )
-    # The gold texts are deliberately not handed to the prediction reader: the official scorers
-    # score predictions that run past the text, so we do too, with a warning.
+    # A prediction past the gold's text follows the one policy of core.bounds (refuse by
+    # default; --clip-spans; --beyond-text official scores it as the official scorers do).
     pred_loaded = load_path(args.pred, fmt=args.pred_format,
                             options=ReadOptions(labels=labels, role="system",
-                                                gold_doc_ids=gold.doc_ids))
+                                                gold_doc_ids=gold.doc_ids, beyond_text=policy))
     warnings.extend(str(d) for d in pred_loaded.diagnostics)
-    pred = pred_loaded.set
-    warnings.extend(beyond_text_warnings(pred, gold_loaded.texts))
+    not_spans(gold_loaded, pred_loaded, "martino")
+    (pred,), more = bounds.check_sets([(str(args.pred), pred_loaded.set)], gold_loaded.texts,
+                                      policy)
+    warnings.extend(more)
     return gold, pred, labels, warnings
+
+
+def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
+    """Refuse inputs a span metric cannot apply to: HatEval files hold text labels, no spans
+    (scored, both sides empty would give F1 = 1.0)."""
+    for loaded in (gold, pred):
+        if loaded.format == "hateval":
+            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; the "
+                             f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
 
 
 def beyond_text_warnings(pred: AnnotationSet, texts: Mapping[str, str | None]) -> list[str]:

@@ -54,8 +54,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from core import bounds
+from core.bounds import Policy
 from core.errors import InputError, UsageError
-from core.formats import load_path
+from core.formats import ReadOptions, load_path
 from core.metrics.agreement.coefficients import (
     LEVELS,
     Agreement,
@@ -119,7 +121,8 @@ MEASURES: tuple[str, ...] = (
 PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
 
 
-def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None) -> Study:
+def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
+               beyond_text: Policy = "refuse", warnings: list[str] | None = None) -> Study:
     """Read annotation files (a file may hold several annotators) into one study.
 
     Set names that repeat across files get the file name in front (``a.json:gold``).
@@ -127,7 +130,9 @@ def load_study(files: list[str], *, fmt: str | None = None, label: str | None = 
     sets: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
     for path in files:
-        loaded = load_path(path, fmt=fmt)
+        loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
+        if warnings is not None:
+            warnings.extend(str(d) for d in loaded.diagnostics if "past the text" in d.message)
         for doc, text in loaded.texts.items():
             if text is not None and texts.get(doc) not in (None, text):
                 raise InputError(f"{path}: document {doc!r} has a different text than in an "
@@ -135,6 +140,12 @@ def load_study(files: list[str], *, fmt: str | None = None, label: str | None = 
             if text is not None or doc not in texts:
                 texts[doc] = text
         sets.extend((path, s) for s in loaded.sets)
+    # A file without texts is checked against the texts of the others: every offending set is
+    # named at once (core.bounds), before any measure runs.
+    kept, more = bounds.check_sets(sets, texts, beyond_text)
+    sets = [(p, s) for (p, _), s in zip(sets, kept, strict=True)]
+    if warnings is not None:
+        warnings.extend(more)
     names = [s.name for _, s in sets]
     renamed = [s if names.count(s.name) == 1 else
                AnnotationSet(f"{Path(p).name}:{s.name}", s.spans, "annotator", s.alternatives)
@@ -179,9 +190,13 @@ def cli_agree(args: argparse.Namespace) -> dict[str, Any]:
     if args.samples < 1:
         raise UsageError(f"The 'samples' parameter of agree must be at least 1. "
                          f"Got {args.samples!r} instead.")
-    study = load_study(list(args.files), fmt=args.format, label=args.label)
+    read_warnings: list[str] = []
+    study = load_study(list(args.files), fmt=args.format, label=args.label,
+                       beyond_text=bounds.from_args(args),
+                       warnings=read_warnings)
     out: dict[str, Any] = {"annotators": study.annotators, "documents": len(study.docs),
-                           "labels": study.labels, "warnings": list(study.warnings)}
+                           "labels": study.labels,
+                           "warnings": read_warnings + list(study.warnings)}
     per_doc = bool(getattr(args, "per_document", False))
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(per_doc)
