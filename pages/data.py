@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.model import ROLES
-from ui import charts, state
+from ui import charts, state, text_policy
 from ui.escape import md
 from ui.widgets import download_buttons
 
@@ -18,6 +18,13 @@ files = st.file_uploader(
     "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV.",
     accept_multiple_files=True, key=state.K_UPLOADS,
 )
+beyond = st.radio(
+    "Spans that end past their document's text", list(text_policy.CHOICES),
+    format_func=text_policy.CHOICES.get, key=state.K_BEYOND_TEXT, horizontal=True,
+    persist_state="session",
+    help="Refuse: such a file is left out, with every offending file, document and span named. "
+    "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
+    "scored as they are, as the official scorers do (they never see the texts).")
 reports: list[state.FileReport] = []
 contents: list[bytes] = []
 if files:
@@ -33,9 +40,13 @@ if files:
         name = c4.text_input("Display name", value=state._display_name(f.name),
                              key=state.upload_key("name", f.name)).strip() or f.name
         data = f.getvalue()
-        reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name))
+        reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name,
+                                        beyond))
         contents.append(data)
-    ws_upload = state.upload_workspace(reports, contents)
+    # A file without texts is checked against the texts of the others (a prediction against
+    # the gold's), under the same policy; every offending file is named at once.
+    reports = text_policy.apply(reports, beyond)
+    ws_upload = state.upload_workspace(reports, contents, f"beyond={beyond}")
     if st.session_state.get(state.K_UPLOAD_WS) is None or (
         st.session_state[state.K_UPLOAD_WS].key != ws_upload.key
     ):

@@ -41,6 +41,7 @@ from typing import Any
 
 import streamlit as st
 
+from core.bounds import Policy
 from core.errors import Diagnostic, SpanScopeError
 from core.formats import FORMATS, Loaded, ReadOptions, load_files, read_folder
 from core.model import ROLES, AnnotationSet, Corpus, Role
@@ -66,6 +67,7 @@ K_SYS2 = "sys2"  # paired comparison: second system
 K_SOURCE = "source"  # "sample" | "upload": which data the pages show
 K_UPLOADS = "uploads"  # st.file_uploader key
 K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data page)
+K_BEYOND_TEXT = "beyond_text"  # Data page: spans past the text: refuse | clip | official
 K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
@@ -291,7 +293,8 @@ def _report(
 
 
 def parse_bytes(
-    filename: str, data: bytes, fmt: str | None, role: Role, name: str
+    filename: str, data: bytes, fmt: str | None, role: Role, name: str,
+    beyond_text: Policy = "refuse",
 ) -> FileReport:
     """Parse one file's bytes into a :class:`FileReport`; a ``FormatError`` becomes its error.
 
@@ -299,7 +302,7 @@ def parse_bytes(
     """
     try:
         loaded = load_files({filename: data}, fmt=fmt or None, name=filename,
-                            options=ReadOptions(role=role))
+                            options=ReadOptions(role=role, beyond_text=beyond_text))
     except SpanScopeError as exc:
         diag = getattr(exc, "diagnostic", None) or Diagnostic(filename, str(exc), severity="error")
         return _report(filename, None, role, name, diag)
@@ -320,9 +323,11 @@ def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
-def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str) -> FileReport:
-    """Cached :func:`parse_bytes` (keyed by the bytes and the chosen format, role and name)."""
-    return parse_bytes(filename, data, fmt, role, name)
+def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
+               beyond_text: Policy = "refuse") -> FileReport:
+    """Cached :func:`parse_bytes` (keyed by the bytes and the chosen format, role, name and
+    policy for spans past the text)."""
+    return parse_bytes(filename, data, fmt, role, name, beyond_text)
 
 
 def build_workspace(
@@ -401,12 +406,14 @@ def load_sample(name: str) -> Workspace:
     return build_workspace(sample_reports(name), key=f"sample:{name}", title=name, shareable=True)
 
 
-def upload_workspace(reports: list[FileReport], contents: list[bytes]) -> Workspace:
+def upload_workspace(reports: list[FileReport], contents: list[bytes], settings: str = ""
+                     ) -> Workspace:
     """Workspace of uploaded files; its key digests every file's bytes, format, role and name."""
     digest = hashlib.sha256()
     for rep, data in zip(reports, contents, strict=True):
         digest.update(hashlib.sha256(data).digest())
         digest.update(f"|{rep.file}|{rep.format}|{rep.role}|{rep.name}|".encode())
+    digest.update(settings.encode())  # batch-wide reading choices (spans past the text)
     return build_workspace(reports, key="upload:" + digest.hexdigest()[:16], title="uploaded files",
                            shareable=False)
 
