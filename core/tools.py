@@ -133,6 +133,37 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
     return notes
 
 
+DEFAULT_TECHNIQUES = {"semeval2021": "semeval2021", "ptc": "semeval2021"}
+"""The propaganda formats, whose predictions ``score --metric martino`` checks against the
+technique list of its default variant (semeval2021) when the gold uses only listed labels."""
+
+
+def _labels_score_refuses(loaded: Loaded) -> str | None:
+    """The error ``score --metric martino`` would give this prediction file for a label outside
+    the default technique list (when the gold uses only listed labels), so that ``validate``
+    accepts exactly what ``score`` reads with the same options; None when all labels are listed.
+    """
+    from core.formats._common import check_label
+    from core.metrics.martino import technique_list
+
+    variant = DEFAULT_TECHNIQUES.get(loaded.format)
+    if variant is None:
+        return None
+    allowed = technique_list(variant)
+    if allowed is None:
+        return None
+    used = sorted({s.label for aset in loaded.sets for _, spans in aset for s in spans})
+    if all(label == "propaganda" for label in used):
+        return None  # span identification (3-column PTC): no labels to check
+    for label in used:
+        try:
+            check_label(label, allowed, loaded.source, field="label")
+        except FormatError as exc:
+            return (f"{exc} (the {variant} technique list, which score --metric martino uses "
+                    "for predictions; pass --labels FILE to allow other labels)")
+    return None
+
+
 def validate(
     file: str | Path, *, fmt: str | None = None, labels_file: str | None = None,
     role: Role = "gold", beyond_text: Policy = "refuse",
@@ -168,6 +199,11 @@ def validate(
         result["errors"].append(str(exc))
         return result
     result["format"] = loaded.format
+    if labels is None and role != "gold":
+        refused = _labels_score_refuses(loaded)
+        if refused:
+            result["errors"].append(refused)
+            return result
     doc_ids = set(loaded.texts)
     for aset in loaded.sets:
         doc_ids.update(aset.spans)

@@ -105,3 +105,19 @@ def test_data_page_offers_the_choice() -> None:
     assert not at.exception
     radio = at.radio(key=state.K_BEYOND_TEXT)
     assert list(radio.options) == list(text_policy.CHOICES.values())
+
+
+def test_validate_refuses_a_prediction_label_that_score_refuses(tmp_path: Path, cli,
+                                                                clean_failure) -> None:
+    pred = tmp_path / "pred.json"
+    pred.write_text('[{"id": "1", "text": "hello world", "labels": [{"start": 0, "end": 5, '
+                    '"technique": "Loaded language"}]}]', encoding="utf-8")
+    gold = ROOT / "sample_data/propaganda/gold.json"
+    score = cli("score", str(gold), str(pred), "--metric", "martino")
+    clean_failure(score)
+    run = cli("validate", str(pred), "--role", "system")
+    clean_failure(run)
+    assert "'Loaded language'" in run.err and "did you mean 'Loaded Language'?" in run.err
+    labels = tmp_path / "labels.txt"
+    labels.write_text("Loaded language\n", encoding="utf-8")
+    assert cli("validate", str(pred), "--role", "system", "--labels", str(labels)).rc == 0
