@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="chance samples for gamma (default 30)")
     agree.add_argument("--per-document", action="store_true", help="add per-document values")
     _add_beyond_text(agree)
+    agree.add_argument("--unit-set", action="store_true",
+                       help="read each annotator's units as a set: an exact duplicate span "
+                       "counts once (pygamma-agreement's reading; default: kept, with a warning)")
     agree.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 

@@ -178,6 +178,8 @@ def cli_score(args: argparse.Namespace) -> dict[str, Any]:
         if t.dropped_header_row is not None:
             warnings.append(f"{t.file}: first line skipped as a header by the official rule: "
                             f"{t.dropped_header_row!r}")
+        if t.header_note is not None:
+            warnings.append(f"{t.file}:1: {t.header_note}")
     result = evaluate_a(gold, pred) if args.metric == "hateval-a" else evaluate_b(gold, pred)
     result["header_rule"] = rule
     result["warnings"] = warnings + result["warnings"]

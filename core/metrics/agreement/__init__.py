@@ -122,7 +122,8 @@ PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
 
 
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
-               beyond_text: Policy = "refuse", warnings: list[str] | None = None) -> Study:
+               beyond_text: Policy = "refuse", warnings: list[str] | None = None,
+               unit_set: bool = False) -> Study:
     """Read annotation files (a file may hold several annotators) into one study.
 
     Set names that repeat across files get the file name in front (``a.json:gold``).
@@ -153,7 +154,7 @@ def load_study(files: list[str], *, fmt: str | None = None, label: str | None = 
     if len(renamed) < 2:
         raise InputError(f"agreement needs at least two annotation sets; the input holds "
                          f"{len(renamed)} ({', '.join(s.name for s in renamed) or 'none'})")
-    return Study.from_sets(renamed, texts, label=label)
+    return Study.from_sets(renamed, texts, label=label, unit_set=unit_set)
 
 
 def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
@@ -193,7 +194,7 @@ def cli_agree(args: argparse.Namespace) -> dict[str, Any]:
     read_warnings: list[str] = []
     study = load_study(list(args.files), fmt=args.format, label=args.label,
                        beyond_text=bounds.from_args(args),
-                       warnings=read_warnings)
+                       warnings=read_warnings, unit_set=bool(getattr(args, "unit_set", False)))
     out: dict[str, Any] = {"annotators": study.annotators, "documents": len(study.docs),
                            "labels": study.labels,
                            "warnings": read_warnings + list(study.warnings)}
