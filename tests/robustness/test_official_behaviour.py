@@ -45,3 +45,38 @@ def test_gamma_duplicate_units_warn_and_unit_set_counts_them_once(tmp_path: Path
                             "--unit-set", "--json").out)
     assert as_set["gamma"]["overall"]["value"] == 1.0  # the two annotators then agree exactly
     assert as_set["gamma"]["overall"]["units"] == 4
+
+
+def test_semeval2021_offsets_past_a_present_text_follow_the_one_policy(tmp_path: Path,
+                                                                       cli) -> None:
+    gold = tmp_path / "gold.json"
+    gold.write_text('[{"id": "1", "text": "hello world", "labels": [{"start": 0, "end": 5, '
+                    '"technique": "Doubt"}]}]', encoding="utf-8")
+    pred = tmp_path / "pred.json"
+    pred.write_text('[{"id": "1", "text": "hello world", "labels": [{"start": 0, "end": 50, '
+                    '"technique": "Doubt"}]}]', encoding="utf-8")
+    refused = cli("score", str(gold), str(pred), "--metric", "martino")
+    assert refused.rc == 1 and "expected an offset within the text (length 11)" in refused.err
+    official = cli("score", str(gold), str(pred), "--metric", "martino", "--beyond-text",
+                   "official", "--json")
+    out = json.loads(official.out)
+    assert out["precision"] == 5 / 50  # the official scorer's number: the span as it is
+    assert any("scored as it is" in w for w in out["warnings"])
+    clipped = json.loads(cli("score", str(gold), str(pred), "--metric", "martino",
+                             "--clip-spans", "--json").out)
+    assert clipped["precision"] == 5 / 11
+
+
+def test_flc_gold_past_its_article_text_follows_the_one_policy(tmp_path: Path, cli) -> None:
+    folder = tmp_path / "gold"
+    folder.mkdir()
+    (folder / "article1.txt").write_text("hello world", encoding="utf-8")
+    (folder / "article1.task-FLC.labels").write_text("1\tDoubt\t0\t40\n", encoding="utf-8")
+    pred = tmp_path / "pred.tsv"
+    pred.write_text("1\tDoubt\t0\t5\n", encoding="utf-8")
+    base = ["score", str(folder), str(pred), "--metric", "martino", "--variant", "nlp4if2019"]
+    refused = cli(*base)
+    assert refused.rc == 1 and "within the text (length 11)" in refused.err
+    official = cli(*base, "--beyond-text", "official", "--json")
+    assert official.rc == 0, official.err
+    assert json.loads(official.out)["recall"] == 5 / 40
