@@ -106,6 +106,8 @@ from typing import Any
 from core.errors import InputError, check_choice
 from core.formats import ReadOptions, load_path
 from core.formats.docsets import check_same_documents
+from core.metrics.mafalda_order import GoldOrder, official_reading
+from core.metrics.mafalda_order import warnings as order_warnings
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
 
@@ -159,7 +161,8 @@ def uncovered_ranges(intervals: Sequence[Interval], text_length: int) -> tuple[I
 
 
 def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
-           tax: Taxonomy, level: int) -> list[tuple[str, _Text]]:
+           tax: Taxonomy, level: int, order: Mapping[str, Sequence[Interval]] | None = None
+           ) -> list[tuple[str, _Text]]:
     out = []
     n_classes = tax.n_classes[level]
     # Each distinct label is looked up once (a corpus has few labels and many spans).
@@ -184,6 +187,10 @@ def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | N
         text = texts.get(doc)
         length = len(text) if text is not None else max((a.end for a in alts), default=0)
         unc = uncovered_ranges([(a.start, a.end) for a in alts], length)
+        if order is not None and doc in order:
+            # File order (metrics-py, repo-head): mafalda_order explains the two effects.
+            unc, lost = official_reading(order[doc], length)
+            gspans = tuple(g for g in gspans if (g[0], g[1]) not in lost)
         preds = tuple((s.start, s.end, project_pred(s.label)) for s in pred.get(doc))
         out.append((doc, _Text(gspans, unc, preds, n_classes)))
     return out
@@ -529,8 +536,8 @@ def score_text(t: _Text, variant: str) -> tuple[float, float, float, float, floa
 
 
 def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: str = "paper",
-          texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None
-          ) -> MafaldaResult:
+          texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
+          gold_order: GoldOrder | None = None) -> MafaldaResult:
     """Score ``pred`` against ``gold`` (module docstring), averaged over the gold's texts.
 
     ``texts`` (document id -> text) are needed only by ``repo-head`` for the ranges between gold
@@ -547,7 +554,9 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     tax = taxonomy or mafalda()
     rows = []
-    for doc, t in _texts(gold, pred, texts or {}, tax, level):
+    order = (gold_order.intervals if gold_order is not None
+             and variant in ("metrics-py", "repo-head") else None)
+    for doc, t in _texts(gold, pred, texts or {}, tax, level, order):
         p, r, f1, lp, lr, lf, detail = score_text(t, variant)
         rows.append(DocScore(doc, p, r, f1, lp, lr, lf, detail))
     return MafaldaResult(variant, level, rows)
@@ -645,6 +654,10 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet,
     warnings = [str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
     not_spans(gold_l, pred_l, "mafalda")
     (pred,), more = bounds.check_sets([(str(args.pred), pred_l.set)], gold_l.texts, policy)
+    if isinstance(gold_l.records, GoldOrder):
+        more += order_warnings(gold_l.records, gold_l.texts, getattr(args, "variant", None)
+                               or "paper", gold.name)
+        args.gold_order = gold_l.records
     return gold, pred, gold_l.texts, tax, warnings + more, pred_l.format
 
 
@@ -653,7 +666,8 @@ def cli_score(args: argparse.Namespace) -> dict[str, Any]:
     variant = args.variant or "paper"
     check_choice("variant", "mafalda", variant, VARIANTS)
     gold, pred, texts, tax, warnings, pred_format = _load(args)
-    result = score(gold, pred, level=args.level, variant=variant, texts=texts, taxonomy=tax)
+    result = score(gold, pred, level=args.level, variant=variant, texts=texts, taxonomy=tax,
+                   gold_order=getattr(args, "gold_order", None))
     out = result.to_dict(per_document=args.per_document)
     out["llm_parsing"] = args.llm_parsing if pred_format == "mafalda-llm" else None
     out["warnings"] = warnings + out["warnings"]

@@ -80,3 +80,46 @@ def test_flc_gold_past_its_article_text_follows_the_one_policy(tmp_path: Path, c
     official = cli(*base, "--beyond-text", "official", "--json")
     assert official.rc == 0, official.err
     assert json.loads(official.out)["recall"] == 5 / 40
+
+
+CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "official_behaviour.json")
+                   .read_text(encoding="utf-8"))["cases"]
+
+
+def _jsonl(rows: list[dict[str, object]]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+def test_official_behaviour_cases_are_reproduced(tmp_path: Path, cli) -> None:
+    for case in CASES:
+        if case["scorer"] == "mafalda":
+            gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+            gold.write_text(_jsonl(case["gold"]), encoding="utf-8")
+            pred.write_text(_jsonl(case["pred"]), encoding="utf-8")
+            for key, want in case["expected"].items():
+                variant = key.split("@")[0]
+                run = cli("score", str(gold), str(pred), "--metric", "mafalda", "--variant",
+                          variant, "--level", str(want["level"]), "--gold-format", "mafalda",
+                          "--pred-format", "mafalda", "--json")
+                got = json.loads(run.out)
+                for measure in ("precision", "recall", "f1"):
+                    if measure in want:
+                        assert abs(got[measure] - want[measure]) < 1e-9, (case["name"], key)
+                assert any("not sorted by start" in w for w in got["warnings"]), case["name"]
+        else:
+            gold, pred = tmp_path / "gold.tsv", tmp_path / "pred.tsv"
+            gold.write_text(case["gold_tsv"], encoding="utf-8")
+            pred.write_text(case["pred_tsv"], encoding="utf-8")
+            for rule, want in case["expected"].items():
+                run = cli("score", str(gold), str(pred), "--metric", "hateval-a",
+                          "--hateval-header", rule, "--json")
+                assert abs(json.loads(run.out)["accuracy"] - want["accuracy"]) < 1e-9
+
+
+def test_sorted_mafalda_gold_gets_no_order_warning(tmp_path: Path, cli) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(_jsonl([{"text": "abcd", "labels": [[0, 1, "straw man"],
+                                                         [2, 4, "ad hominem"]]}]))
+    run = cli("score", str(gold), str(gold), "--metric", "mafalda", "--variant", "repo-head",
+              "--gold-format", "mafalda", "--pred-format", "mafalda", "--json")
+    assert not any("not sorted" in w for w in json.loads(run.out)["warnings"])
