@@ -279,8 +279,8 @@ def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_ap
     assert at.selectbox(key=state.K_ANN_DOC).value == top.doc
     links = [p.proto for p in at.get("page_link")]
     link = next(p for p in links if "documents" in p.page)
-    assert f"Open {top.doc} on the Documents page: {top.pair[0]} vs {top.pair[1]}" in link.label.replace(
-        "\\", "")  # set names are shown Markdown-escaped
+    shown = link.label.replace("\\", "")  # set names are shown Markdown-escaped
+    assert f"Open {top.doc} on the Documents page: {top.pair[0]} vs {top.pair[1]}" in shown
     assert f"doc={top.doc}" in link.query_string
     assert f"a={top.pair[0]}" in link.query_string and f"b={top.pair[1]}" in link.query_string
 
