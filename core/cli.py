@@ -46,7 +46,8 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
         help="metric variant (martino: semeval2021 [default], nlp4if2019, semeval2020-si, "
-        "semeval2020-tc; mafalda: paper [default], metrics-py, repo-head)",
+        "semeval2020-tc, semeval2020-tc-by-article; mafalda: paper [default], metrics-py, "
+        "repo-head)",
     )
     p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="MAFALDA taxonomy level (default 2)")

@@ -91,9 +91,17 @@ from core import bounds
 from core.errors import InputError, check_choice
 from core.formats import Loaded, ReadOptions, load_path
 from core.formats.docsets import check_same_documents
+from core.metrics.tc_order import (
+    official_refuses,
+    order_warnings,
+    positional,
+    rows_of,
+    variants_pair,
+)
 from core.model import NOTHING, AnnotationSet, Span
 
-VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
+VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc",
+            "semeval2020-tc-by-article")
 MATCHES = ("sum", "best")
 SI_LABEL = "propaganda"
 _START = attrgetter("start")
@@ -112,7 +120,8 @@ def technique_list(variant: str) -> list[str] | None:
     """
     check_choice("variant", "martino", variant, VARIANTS)
     name = {"semeval2021": "semeval2021", "nlp4if2019": "nlp4if2019",
-            "semeval2020-tc": "semeval2020-tc"}.get(variant)
+            "semeval2020-tc": "semeval2020-tc",
+            "semeval2020-tc-by-article": "semeval2020-tc"}.get(variant)
     if name is None:
         return None
     text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
@@ -513,11 +522,11 @@ def score(
     (1.0, 0.25, 0.4)
     """
     check_choice("match", "martino", match, MATCHES)
-    if variant == "semeval2020-tc":
+    if variant in ("semeval2020-tc", "semeval2020-tc-by-article"):
         if match != "sum":
             raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs "
                              "to take a best match of")
-        return _score_tc(gold, pred, labels=labels)
+        return _score_tc(gold, pred, labels=labels, variant=variant)
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
     doc_index = {d: i for i, d in enumerate(prep.documents)}
@@ -616,8 +625,8 @@ def _align_tc(gold: Sequence[Span], pred: Sequence[Span], doc: str, names: tuple
     return pairs
 
 
-def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None
-              ) -> MartinoResult:
+def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None,
+              variant: str = "semeval2020-tc") -> MartinoResult:
     """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy)."""
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     if labels is not None:
@@ -646,7 +655,7 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
     total = float(doc_c.sum())
     all_labels = set(ngold) | set(npred)
     return MartinoResult(
-        variant="semeval2020-tc", p_num=total, p_den=n, r_num=total, r_den=n,
+        variant=variant, p_num=total, p_den=n, r_num=total, r_den=n,
         labels=_label_order(labels, all_labels),
         label_p_num={k: correct.get(k, 0.0) for k in all_labels},
         label_r_num={k: correct.get(k, 0.0) for k in all_labels},
@@ -712,7 +721,7 @@ def contributions(
     the precision numerator and ``contribution_r`` to the recall numerator (of ``doc`` alone, or
     of the corpus when ``doc`` is None). Label-mismatched overlapping pairs are listed with 0.
     """
-    if variant == "semeval2020-tc":
+    if variant in ("semeval2020-tc", "semeval2020-tc-by-article"):
         raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs")
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
@@ -790,6 +799,12 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet, list[
     (pred,), more = bounds.check_sets([(str(args.pred), pred_loaded.set)], gold_loaded.texts,
                                       policy)
     warnings.extend(more)
+    g_rows, p_rows = rows_of(gold_loaded.records), rows_of(pred_loaded.records)
+    if variants_pair(variant) and g_rows is not None and p_rows is not None:
+        warnings.extend(order_warnings(g_rows, p_rows, variant, pred.name))
+        if variant == "semeval2020-tc" and not official_refuses(g_rows, p_rows):
+            score(gold, pred, variant=variant, labels=labels)  # the official checks first
+            pred = positional(g_rows, p_rows, pred)
     return gold, pred, labels, warnings
 
 

@@ -106,6 +106,16 @@ def test_official_behaviour_cases_are_reproduced(tmp_path: Path, cli) -> None:
                     if measure in want:
                         assert abs(got[measure] - want[measure]) < 1e-9, (case["name"], key)
                 assert any("not sorted by start" in w for w in got["warnings"]), case["name"]
+        elif case["scorer"] == "semeval2020-tc":
+            gold, pred = tmp_path / "gold.tsv", tmp_path / "pred.tsv"
+            gold.write_text(case["gold_tsv"], encoding="utf-8")
+            pred.write_text(case["pred_tsv"], encoding="utf-8")
+            for variant, want in case["expected"].items():
+                run = cli("score", str(gold), str(pred), "--metric", "martino", "--variant",
+                          variant, "--json")
+                got = json.loads(run.out)
+                assert got["f1"] == want["f1"], (case["name"], variant)
+                assert got["warnings"], case["name"]  # the order is always named
         else:
             gold, pred = tmp_path / "gold.tsv", tmp_path / "pred.tsv"
             gold.write_text(case["gold_tsv"], encoding="utf-8")
