@@ -123,7 +123,9 @@ def test_official_behaviour_cases_are_reproduced(tmp_path: Path, cli) -> None:
             for rule, want in case["expected"].items():
                 run = cli("score", str(gold), str(pred), "--metric", "hateval-a",
                           "--hateval-header", rule, "--json")
-                assert abs(json.loads(run.out)["accuracy"] - want["accuracy"]) < 1e-9
+                got = json.loads(run.out)
+                for key, value in want.items():
+                    assert abs(got[key] - value) < 1e-9, (case["name"], rule, key)
 
 
 def test_sorted_mafalda_gold_gets_no_order_warning(tmp_path: Path, cli) -> None:
