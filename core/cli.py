@@ -268,11 +268,13 @@ def labels_from_file(path: str | None) -> list[str] | None:
     """Read a label list (one per line, blank lines ignored)."""
     if path is None:
         return None
+    from core.errors import FormatError
+    from core.formats import decode
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
-        from core.errors import FormatError
-
         raise FormatError(str(p), f"cannot read the label list: {exc.strerror}") from None
+    text = decode(str(p), raw)  # undecodable UTF-8 is a FormatError naming the byte
     return [line.strip() for line in text.splitlines() if line.strip()]

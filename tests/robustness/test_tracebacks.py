@@ -146,3 +146,22 @@ def test_validate_text_output_escapes_control_characters_in_names(
 def test_readers_raise_only_spanscope_errors(name: str, data: bytes) -> None:
     with pytest.raises(SpanScopeError):
         load_files({name: data}, name=name)
+
+
+def test_option_files_with_bad_bytes_or_huge_numbers_are_format_errors(
+    cli, clean_failure, tmp_path: Path,
+) -> None:
+    labels = tmp_path / "labels.txt"
+    labels.write_bytes(b"\xff\xfe bad\n")
+    gold = ROOT / "sample_data/propaganda/gold.json"
+    pred = ROOT / "sample_data/propaganda/system_a.json"
+    run = cli("score", str(gold), str(pred), "--metric", "martino", "--labels", str(labels))
+    clean_failure(run)
+    assert "labels.txt:1: expected UTF-8 text, found byte 0xff" in run.err
+    taxonomy = tmp_path / "taxonomy.json"
+    mgold = ROOT / "sample_data/mafalda/gold.jsonl"
+    mpred = ROOT / "sample_data/mafalda/system_a.jsonl"
+    for text in ('{"level1": ' + BIG + "}", DEEP):
+        taxonomy.write_text(text, encoding="utf-8")
+        clean_failure(cli("score", str(mgold), str(mpred), "--metric", "mafalda", "--taxonomy",
+                          str(taxonomy)))
