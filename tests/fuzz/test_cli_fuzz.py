@@ -231,3 +231,27 @@ def test_the_mutator_reaches_every_kind_of_damage() -> None:
     joined = "".join(PIECES)
     for needle in ("\\udfff", "9" * 5000, "[" * 1000, "\x1c", "\r\n", "\ufeff", "-1", "1e400"):
         assert needle in joined
+
+
+OPTION_FILES = {
+    "--labels": (SAMPLES / "propaganda/labels.txt",
+                 ["score", str(SAMPLES / "propaganda/gold.json"),
+                  str(SAMPLES / "propaganda/system_a.json"), "--metric", "martino", "--json"]),
+    "--taxonomy": (ROOT / "core/data/mafalda_taxonomy.json",
+                   ["score", str(SAMPLES / "mafalda/gold.jsonl"),
+                    str(SAMPLES / "mafalda/system_a.jsonl"), "--metric", "mafalda", "--json"]),
+}
+
+
+@pytest.mark.parametrize("option", sorted(OPTION_FILES))
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_option_file_keeps_the_command_line_contract(option: str,
+                                                            data: st.DataObject) -> None:
+    source, argv = OPTION_FILES[option]
+    mutated = mutate(source.read_bytes(), Picker(data.draw))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / source.name
+        path.write_bytes(mutated)
+        assert problems(run([*argv, option, str(path)])) == []
