@@ -161,7 +161,9 @@ def uncovered_ranges(intervals: Sequence[Interval], text_length: int) -> tuple[I
 
 
 def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
-           tax: Taxonomy, level: int, order: Mapping[str, Sequence[Interval]] | None = None
+           tax: Taxonomy, level: int, order: Mapping[str, Sequence[Interval]] | None = None,
+           zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None = None,
+           zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None = None,
            ) -> list[tuple[str, _Text]]:
     out = []
     n_classes = tax.n_classes[level]
@@ -186,12 +188,19 @@ def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | N
                        for a in alts)
         text = texts.get(doc)
         length = len(text) if text is not None else max((a.end for a in alts), default=0)
-        unc = uncovered_ranges([(a.start, a.end) for a in alts], length)
+        zeros: dict[int, set[int]] = {}
+        for at, lab in (zero_gold or {}).get(doc, ()):
+            zeros.setdefault(at, set()).add(project_gold(lab))
+        if zeros:  # official reading of [s, s) gold spans (--beyond-text official)
+            gspans += tuple((at, at, frozenset(codes)) for at, codes in zeros.items())
+        unc = uncovered_ranges(sorted([(a.start, a.end) for a in alts]
+                                      + [(at, at) for at in zeros]), length)
         if order is not None and doc in order:
             # File order (metrics-py, repo-head): mafalda_order explains the two effects.
             unc, lost = official_reading(order[doc], length)
             gspans = tuple(g for g in gspans if (g[0], g[1]) not in lost)
-        preds = tuple((s.start, s.end, project_pred(s.label)) for s in pred.get(doc))
+        preds = tuple((s.start, s.end, project_pred(s.label)) for s in pred.get(doc)) + tuple(
+            (at, at, project_pred(lab)) for at, lab in (zero_pred or {}).get(doc, ()))
         out.append((doc, _Text(gspans, unc, preds, n_classes)))
     return out
 
@@ -537,7 +546,8 @@ def score_text(t: _Text, variant: str) -> tuple[float, float, float, float, floa
 
 def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: str = "paper",
           texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
-          gold_order: GoldOrder | None = None) -> MafaldaResult:
+          gold_order: GoldOrder | None = None, pred_order: GoldOrder | None = None
+          ) -> MafaldaResult:
     """Score ``pred`` against ``gold`` (module docstring), averaged over the gold's texts.
 
     ``texts`` (document id -> text) are needed only by ``repo-head`` for the ranges between gold
@@ -556,7 +566,9 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     rows = []
     order = (gold_order.intervals if gold_order is not None
              and variant in ("metrics-py", "repo-head") else None)
-    for doc, t in _texts(gold, pred, texts or {}, tax, level, order):
+    zero_gold = gold_order.zero_length if gold_order is not None else None
+    zero_pred = pred_order.zero_length if pred_order is not None else None
+    for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold, zero_pred):
         p, r, f1, lp, lr, lf, detail = score_text(t, variant)
         rows.append(DocScore(doc, p, r, f1, lp, lr, lf, detail))
     return MafaldaResult(variant, level, rows)
@@ -658,6 +670,8 @@ def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet,
         more += order_warnings(gold_l.records, gold_l.texts, getattr(args, "variant", None)
                                or "paper", gold.name)
         args.gold_order = gold_l.records
+    if isinstance(pred_l.records, GoldOrder):
+        args.pred_order = pred_l.records
     return gold, pred, gold_l.texts, tax, warnings + more, pred_l.format
 
 
@@ -667,7 +681,8 @@ def cli_score(args: argparse.Namespace) -> dict[str, Any]:
     check_choice("variant", "mafalda", variant, VARIANTS)
     gold, pred, texts, tax, warnings, pred_format = _load(args)
     result = score(gold, pred, level=args.level, variant=variant, texts=texts, taxonomy=tax,
-                   gold_order=getattr(args, "gold_order", None))
+                   gold_order=getattr(args, "gold_order", None),
+                   pred_order=getattr(args, "pred_order", None))
     out = result.to_dict(per_document=args.per_document)
     out["llm_parsing"] = args.llm_parsing if pred_format == "mafalda-llm" else None
     out["warnings"] = warnings + out["warnings"]

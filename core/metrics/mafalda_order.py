@@ -29,9 +29,13 @@ Interval = tuple[int, int]
 
 @dataclass(frozen=True)
 class GoldOrder:
-    """Per document, the gold's distinct intervals in file order (first sighting)."""
+    """Per document, the gold's distinct intervals in file order (first sighting), and the
+    zero-length spans kept for the official reading."""
 
     intervals: Mapping[str, tuple[Interval, ...]] = field(default_factory=dict)
+    zero_length: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    """Zero-length spans ``[s, s)`` kept under ``--beyond-text official`` (the official evaluator
+    scores them: a length-0 span's ratio is 0, and it counts in its denominator)."""
 
 
 def walk(intervals: Sequence[Interval], text_length: int) -> tuple[Interval, ...]:

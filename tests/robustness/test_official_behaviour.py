@@ -100,12 +100,13 @@ def test_official_behaviour_cases_are_reproduced(tmp_path: Path, cli) -> None:
                 variant = key.split("@")[0]
                 run = cli("score", str(gold), str(pred), "--metric", "mafalda", "--variant",
                           variant, "--level", str(want["level"]), "--gold-format", "mafalda",
-                          "--pred-format", "mafalda", "--json")
+                          "--pred-format", "mafalda", "--json", *case.get("options", []))
                 got = json.loads(run.out)
                 for measure in ("precision", "recall", "f1"):
                     if measure in want:
                         assert abs(got[measure] - want[measure]) < 1e-9, (case["name"], key)
-                assert any("not sorted by start" in w for w in got["warnings"]), case["name"]
+                warning = case.get("warning", "not sorted by start")
+                assert any(warning in w for w in got["warnings"]), case["name"]
         elif case["scorer"] == "semeval2020-tc":
             gold, pred = tmp_path / "gold.tsv", tmp_path / "pred.tsv"
             gold.write_text(case["gold_tsv"], encoding="utf-8")
@@ -135,3 +136,14 @@ def test_sorted_mafalda_gold_gets_no_order_warning(tmp_path: Path, cli) -> None:
     run = cli("score", str(gold), str(gold), "--metric", "mafalda", "--variant", "repo-head",
               "--gold-format", "mafalda", "--pred-format", "mafalda", "--json")
     assert not any("not sorted" in w for w in json.loads(run.out)["warnings"])
+
+
+def test_mafalda_zero_length_spans_are_refused_by_default(tmp_path: Path, cli,
+                                                          clean_failure) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(_jsonl([{"text": "abcdefghij", "labels": [[2, 2, "ad hominem"]]}]))
+    run = cli("score", str(gold), str(gold), "--metric", "mafalda", "--gold-format", "mafalda",
+              "--pred-format", "mafalda")
+    clean_failure(run)
+    assert "expected an integer greater than start (2)" in run.err
+    assert "--beyond-text official" in run.err
