@@ -14,7 +14,8 @@ applies at load time:
     text" choice).
 ``official``
     the spans are kept as they are, as the official scorers (which never see the texts) score
-    them, with one warning per span (``--beyond-text official``).
+    them, with one warning per span (``--beyond-text official``). The same option keeps the
+    zero-length MAFALDA spans ``[s, s]`` the official evaluator scores (``core.formats.mafalda``).
 
 The readers check spans against the text of their own file through :func:`policy` (set by
 :func:`core.formats.load_files`); :func:`check_sets` checks the sets of a file that carries no

@@ -75,7 +75,8 @@ def _add_beyond_text(p: argparse.ArgumentParser) -> None:
     """``--beyond-text`` and its shorthand ``--clip-spans`` (core.bounds: one policy)."""
     p.add_argument("--beyond-text", choices=("refuse", "clip", "official"), default="refuse",
                    help="spans that end past their document's text: refuse (default), clip them "
-                   "to the text, or keep them as the official scorers do; a warning per span")
+                   "to the text, or keep them as the official scorers do (official also keeps "
+                   "MAFALDA's zero-length spans); a warning per span")
     p.add_argument("--clip-spans", dest="beyond_text", action="store_const", const="clip",
                    help="same as --beyond-text clip")
 
