@@ -36,9 +36,9 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
     bad_files = {o.source for o in offenders}
     out = []
     if policy == "refuse":
-        message = bounds.refusal(offenders).replace("pass --clip-spans to clip them",
-                                                    "choose 'clip spans to the text' above to "
-                                                    "clip them")
+        message = bounds.refusal(offenders).split("; fix the offsets")[0] + (
+            "; fix the offsets, or choose 'clip spans to the text' (or 'keep them, as the "
+            "official scorers do') above")
         for rep in reports:
             if rep.file in bad_files:
                 error = Diagnostic(rep.file, message, severity="error")
