@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state
+from ui import query, shutdown, state
 
 ROOT = Path(__file__).resolve().parent
 
@@ -29,6 +29,9 @@ PAGES = [
 
 st.set_page_config(page_title="SpanScope", page_icon="🔎", layout="wide")
 state.init_state()
+shutdown.install()  # Ctrl+C / SIGTERM stop the server within seconds
+# Invalid or unknown link parameters are dropped from the URL before any page reads them.
+link_notices = query.check_query_params()
 
 pages = [
     st.Page(str(ROOT / path), title=title, icon=icon, url_path=url, default=(i == 0))
@@ -51,4 +54,6 @@ with st.sidebar:
     else:
         st.caption("No bundled sample corpus found; upload files on the 📂 Data page.")
 
+for notice in link_notices:
+    st.warning(notice, icon="🔗")
 nav.run()

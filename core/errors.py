@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from core.textsafe import one_line
+
 Severity = Literal["error", "warning"]
 
 WARNING_KINDS: tuple[tuple[str, str], ...] = (
@@ -75,7 +77,8 @@ class Diagnostic:
         if self.path:
             where += f": {self.path}"
         field = f" field '{self.field}':" if self.field else ""
-        return f"{where}:{field} {self.message}"
+        # One line whatever the file held (a name with a newline, a control character).
+        return one_line(f"{where}:{field} {self.message}")
 
 
 class SpanScopeError(Exception):

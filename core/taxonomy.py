@@ -134,14 +134,16 @@ def load(path: str | Path | None) -> Taxonomy:
     """MAFALDA's taxonomy, or the one in a JSON file."""
     if path is None:
         return mafalda()
+    from core.formats import decode
+    from core.formats._common import load_json
+
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        raw = p.read_bytes()
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the taxonomy: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise FormatError(str(p), f"malformed JSON at column {exc.colno}: {exc.msg}",
-                          line=exc.lineno) from None
+    # The readers' JSON path: bad UTF-8, deep nesting, huge numbers are FormatErrors too.
+    data = load_json(str(p), decode(str(p), raw))
     if not isinstance(data, dict):
         raise FormatError(str(p), "expected a JSON object")
     return _build(data, str(p))

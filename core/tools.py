@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from core.bounds import Policy
 from core.errors import FormatError, SpanScopeError
 from core.formats import (
     Loaded,
@@ -19,6 +20,7 @@ from core.formats import (
     load_files,
     load_path,
     module,
+    read_file_with_companions,
     read_folder,
     write_files,
 )
@@ -177,17 +179,51 @@ def read_label_list(path: str | Path | None) -> list[str] | None:
     """Read a label list (one per line, blank lines ignored); None for no file."""
     if path is None:
         return None
+    from core.formats import decode
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the label list: {exc.strerror}") from None
+    text = decode(str(p), raw)  # undecodable UTF-8 is a FormatError naming the byte
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+DEFAULT_TECHNIQUES = {"semeval2021": "semeval2021", "ptc": "semeval2021"}
+"""The propaganda formats, whose predictions ``score --metric martino`` checks against the
+technique list of its default variant (semeval2021) when the gold uses only listed labels."""
+
+
+def _labels_score_refuses(loaded: Loaded) -> str | None:
+    """The error ``score --metric martino`` would give this prediction file for a label outside
+    the default technique list (when the gold uses only listed labels), so that ``validate``
+    accepts exactly what ``score`` reads with the same options; None when all labels are listed.
+    """
+    from core.formats._common import check_label
+    from core.metrics.martino import technique_list
+
+    variant = DEFAULT_TECHNIQUES.get(loaded.format)
+    if variant is None:
+        return None
+    allowed = technique_list(variant)
+    if allowed is None:
+        return None
+    used = sorted({s.label for aset in loaded.sets for _, spans in aset for s in spans})
+    if all(label == "propaganda" for label in used):
+        return None  # span identification (3-column PTC): no labels to check
+    for label in used:
+        try:
+            check_label(label, allowed, loaded.source, field="label")
+        except FormatError as exc:
+            return (f"{exc} (the {variant} technique list, which score --metric martino uses "
+                    "for predictions; pass --labels FILE to allow other labels)")
+    return None
 
 
 def validate(
     file: str | Path, *, fmt: str | None = None, labels_file: str | None = None,
-    role: Role = "gold",
+    role: Role = "gold", beyond_text: Policy = "refuse",
 ) -> dict[str, Any]:
     """Read ``file`` and summarise it: documents, spans, sets, errors and warnings.
 
@@ -206,17 +242,23 @@ def validate(
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
         "errors": [], "warnings": [], "valid": False,
     }
-    files = read_folder(path) if path.is_dir() else {path.name: path.read_bytes()}
+    files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
     if not files:
         raise FormatError(str(path), "the folder holds no files")
     try:
         result["format"] = fmt or detect(files, source=str(path))
         loaded = load_files(files, fmt=result["format"], name=str(path),
-                            options=ReadOptions(labels=labels, role=role))
+                            options=ReadOptions(labels=labels, role=role,
+                                                beyond_text=beyond_text))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result
     result["format"] = loaded.format
+    if labels is None and role != "gold":
+        refused = _labels_score_refuses(loaded)
+        if refused:
+            result["errors"].append(refused)
+            return result
     doc_ids = set(loaded.texts)
     for aset in loaded.sets:
         doc_ids.update(aset.spans)

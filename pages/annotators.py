@@ -7,6 +7,7 @@ from core.metrics.agreement import MeasureView
 from core.model import AnnotationSet
 from ui import annotators as ann
 from ui import documents, highlight, state
+from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
 st.title("👥 Annotators")
@@ -92,22 +93,22 @@ try:
         view = ann.measure_view(ws.key, ws, sets, label, measure, gold_set, leave_one_out)
     ann.shown([gjob, vjob])
 except SpanScopeError as exc:
-    st.error(f"These sets cannot be compared: {exc}", icon="❌")
+    st.error(f"These sets cannot be compared: {md(exc)}", icon="❌")
     st.stop()
 for warning in study.warnings:
-    st.caption(f"⚠️ {warning}")
+    st.caption(f"⚠️ {md(warning)}")
 
 
 def wait_or_error(job: "ann.Job | None", error: str | None, *, bar: bool = False) -> None:
     """The input error that stopped a job, or (``bar``) its progress bar, or a note that it is
     running (one bar per job is enough: each bar reruns itself twice a second)."""
     if error:
-        st.error(error, icon="❌")
+        st.error(md(error), icon="❌")
     elif job is not None and not job.done():
         if bar:
             ann.progress(job)
         else:
-            st.caption(f"⏳ {job.title}: computing in the background (progress above).")
+            st.caption(f"⏳ {md(job.title)}: computing in the background (progress above).")
 
 
 # ---- pairwise matrix ----------------------------------------------------------------------------
@@ -158,7 +159,7 @@ for col, name in zip(cols, ann.MANY_NAMES, strict=True):
         continue
     value = res.overall.value
     col.metric(ann.MANY_NAMES[name], "n/a" if value is None else f"{value:.3f}",
-               help=res.overall.reason or ann.MEASURE_HELP[name]
+               help=md(res.overall.reason) if res.overall.reason else ann.MEASURE_HELP[name]
                + (" ± is twice the Monte-Carlo standard deviation of γ." if name == "gamma"
                   else ""))
     if name in ann.GAMMA_MEASURES:
@@ -166,7 +167,7 @@ for col, name in zip(cols, ann.MANY_NAMES, strict=True):
         spread = f"± {2 * sd:.3f} · " if name == "gamma" and sd is not None else ""
         col.caption(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
     elif value is None:
-        col.caption(res.overall.reason)
+        col.caption(md(res.overall.reason))
 wait_or_error(gjob, gamma_error, bar=True)
 many = ann.many_table(values)
 st.dataframe(many, hide_index=True, key="ann_many")
@@ -220,7 +221,8 @@ else:
             st.session_state[state.K_ANN_DOC] = row.doc
         pair = row.pair or (sets[0], sets[1])
         st.page_link("pages/documents.py", icon="📄",
-                     label=f"Open {row.doc} on the Documents page: {pair[0]} vs {pair[1]}",
+                     label=f"Open {md(row.doc)} on the Documents page: {md(pair[0])} vs "
+                     f"{md(pair[1])}",
                      query_params={state.K_DOC: row.doc, state.K_SET_A: pair[0],
                                    state.K_SET_B: pair[1],
                                    **({state.K_METRIC: "mafalda"} if measure == "mafalda-f1"
@@ -250,17 +252,17 @@ st.html(highlight.legend(colours, used))
 for name, aset, what, dom_id, prefix in drawn:
     items = highlight.span_items(ann.restricted(aset, doc, label), doc, prefix)
     listed = "" if doc in aset.spans else " · does not list this document"
-    st.markdown(f"**{name}** ({what}) · {len(items)} span(s){listed}")
+    st.markdown(f"**{md(name)}** ({what}) · {len(items)} span(s){listed}")
     st.html(highlight.render_lanes(text, items, colours, dom_id=dom_id))
 
-st.markdown(f"**γ alignment of {doc}**")
+st.markdown(f"**γ alignment of {md(doc)}**")
 # A document every chosen set lists has its γ in the corpus γ's breakdown (same chance samples,
 # same value, computed in the background): the alignment itself needs no chance sample then.
 everyone = gjob is not None and len(study.covering(doc)) == len(sets)
 try:
     al = ann.alignment(ws.key, ws, sets, label, doc, seed, 1 if everyone else samples)
 except SpanScopeError as exc:
-    st.info(f"No alignment: {exc}", icon="ℹ️")
+    st.info(f"No alignment: {md(exc)}", icon="ℹ️")
 else:
     shown_gamma, why = ann.document_gamma(al, values.get("gamma") if everyone else None,
                                           from_corpus=everyone)
@@ -268,7 +270,7 @@ else:
                f"disorder {al['observed_disorder']:.3f}; aligned in "
                f"{al['seconds'] * 1000:.0f} ms). Each unitary alignment groups at most one unit "
                "per annotator; ∅ marks an annotator without a unit there."
-               + (f" Undefined: {why}" if why else ""))
+               + (f" Undefined: {md(why)}" if why else ""))
     if al["units"]:
         st.plotly_chart(ann.alignment_figure(al, colours, title=f"Best alignment of {doc}"),
                         key="ann_alignment_chart", width="stretch")

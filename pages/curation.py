@@ -8,6 +8,7 @@ from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
 from core.errors import SpanScopeError
 from ui import curation as cur
 from ui import documents, highlight, state
+from ui.escape import md
 from ui.widgets import paginate
 
 st.title("⚖️ Curation")
@@ -55,10 +56,10 @@ bounds = c3.selectbox("Boundaries", BOUNDARIES, key=state.K_CUR_BOUNDS, bind="qu
 try:
     result = cur.proposal(ws.key, ws, sets, k, match, bounds)
 except SpanScopeError as exc:
-    st.error(f"These sets cannot be adjudicated: {exc}", icon="❌")
+    st.error(f"These sets cannot be adjudicated: {md(exc)}", icon="❌")
     st.stop()
 for warning in result.warnings:
-    st.caption(f"⚠️ {warning}")
+    st.caption(f"⚠️ {md(warning)}")
 decided = cur.overrides(ws.key)
 focus = st.selectbox("Step through", list(cur.FOCUS), key=state.K_CUR_FOCUS,
                      bind="query-params", help="Which disputed spans the buttons and keys "
@@ -114,7 +115,7 @@ else:
     text_len = len(t) if (t := ws.corpus.texts.get(current.doc)) is not None else None
     args = (ws.key, disputed, pos)
     st.caption(f"Disputed span **{pos + 1} of {len(disputed)}** ({focus}; document "
-               f"{current.doc}). "
+               f"{md(current.doc)}). "
                "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** next "
                "undecided · **L** relabel · **B** set bounds · **U** undo (while no text field "
                "has the focus).")
@@ -153,7 +154,7 @@ else:
               help="Keep this span with the start and end on the left (end exclusive).")
     st.html(cur.current_card(current, ws.corpus.texts.get(current.doc), decided))
     with st.expander(f"What this decision does to each annotator's span F1 on document "
-                     f"{current.doc}"):
+                     f"{md(current.doc)}"):
         effect = cur.decision_effect(result, decided, current, [ws.sets[n] for n in sets],
                                      ws.texts())
         st.dataframe(effect, hide_index=True, key="cur_effect",
@@ -182,7 +183,7 @@ st.caption("Each lane is one set; a tag (A1, P3, ✓3…) marks where a span sta
 for i, name in enumerate(sets):
     items, marked = cur.items_for(ws.sets[name], doc, chr(65 + i % 26), members)
     listed = "" if doc in ws.sets[name].spans else " · does not list this document"
-    st.markdown(f"**{name}** · {len(items)} span(s){listed}")
+    st.markdown(f"**{md(name)}** · {len(items)} span(s){listed}")
     st.html(highlight.render_lanes(text, items, colours, partners=marked, dom_id=f"cur-lane-{i}"))
 shown_id = current.id.rsplit("#", 1)[1] if current is not None and members else None
 st.markdown(f"**Proposed consensus** (k = {k}, {match}"
@@ -224,9 +225,9 @@ fmt = d2.selectbox("Format of the curated set", cur.SPAN_FORMATS, key=state.K_CU
 try:
     data, fname, mime = cur.download_files(fmt, ws.texts(), curated)
 except SpanScopeError as exc:
-    d3.caption(f"Cannot write {fmt}: {exc}")
+    d3.caption(f"Cannot write {fmt}: {md(exc)}")
 else:
     d3.download_button(f"⬇️ Curated set ({fmt})", data, file_name=fname, mime=mime,
                        key="cur_dl_set")
 st.page_link("pages/scores.py", icon="📊",
-             label=f"Score the systems against “{curated.name}” on the Scores page")
+             label=f"Score the systems against “{md(curated.name)}” on the Scores page")

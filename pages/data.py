@@ -4,7 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from core.model import ROLES
-from ui import charts, folder_upload, state, summaries
+from ui import charts, folder_upload, state, summaries, text_policy
+from ui.escape import md
 from ui.widgets import download_buttons
 
 st.title("📂 Data")
@@ -27,6 +28,13 @@ if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
         "<annotator>.tsv gives one set per annotator)",
         accept_multiple_files="directory", key=folder_upload.K_FOLDER,
     )
+beyond = st.radio(
+    "Spans that end past their document's text", list(text_policy.CHOICES),
+    format_func=text_policy.CHOICES.get, key=state.K_BEYOND_TEXT, horizontal=True,
+    persist_state="session",
+    help="Refuse: such a file is left out, with every offending file, document and span named. "
+    "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
+    "scored as they are, as the official scorers do (they never see the texts).")
 reports: list[state.FileReport] = []
 contents: list[bytes] = []
 if files or folder_files:
@@ -34,7 +42,7 @@ if files or folder_files:
                "Each file's display name is the set name shown on every page.")
     for f in files or ():
         c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
-        c1.markdown(f"**{f.name}**  \n{f.size:,} bytes")
+        c1.markdown(f"**{md(f.name)}**  \n{f.size:,} bytes")
         fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", f.name))
         guessed = state.guess_role(f.name)
         if guessed == "system" and f.name.lower().endswith(".zip"):
@@ -44,13 +52,14 @@ if files or folder_files:
         name = c4.text_input("Display name", value=state._display_name(f.name),
                              key=state.upload_key("name", f.name)).strip() or f.name
         data = f.getvalue()
-        reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name))
+        reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name,
+                                        beyond))
         contents.append(data)
     if folder_files:
         folder, by_path = folder_upload.split_folder([(f.name, f.getvalue())
                                                       for f in folder_files])
         c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
-        c1.markdown(f"**{folder}/** (folder)  \n{len(by_path):,} files")
+        c1.markdown(f"**{md(folder)}/** (folder)  \n{len(by_path):,} files")
         fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", folder))
         # A folder usually comes from an annotation tool: annotators unless its name says more.
         guessed_folder = state.guess_role(folder)
@@ -60,9 +69,13 @@ if files or folder_files:
         name = c4.text_input("Display name", value=folder,
                              key=state.upload_key("name", folder)).strip() or folder
         reports.append(folder_upload.parse_folder(folder, tuple(sorted(by_path.items())),
-                                                  None if fmt == "auto" else fmt, role, name))
+                                                  None if fmt == "auto" else fmt, role, name,
+                                                  beyond))
         contents.append(b"".join(p.encode() + b"\0" + d for p, d in sorted(by_path.items())))
-    ws_upload = state.upload_workspace(reports, contents)
+    # A file without texts is checked against the texts of the others (a prediction against
+    # the gold's), under the same policy; every offending file is named at once.
+    reports = text_policy.apply(reports, beyond)
+    ws_upload = state.upload_workspace(reports, contents, f"beyond={beyond}")
     if st.session_state.get(state.K_UPLOAD_WS) is None or (
         st.session_state[state.K_UPLOAD_WS].key != ws_upload.key
     ):
@@ -108,7 +121,7 @@ if ws.reports:
                     "A file with an error is left out; the other files are loaded.")
         for r in ws.reports:
             if r.error:
-                st.error(str(r.error), icon="❌")
+                st.error(md(r.error), icon="❌")
         st.dataframe(diags, hide_index=True, key="diag_table")
         download_buttons(diags, "diagnostics", key="dl_diag")
 
@@ -118,7 +131,7 @@ if ws.empty:
 
 # ---- summary ------------------------------------------------------------------------------------
 tables = summaries.summary_tables(ws.key, ws)
-st.subheader(f"Summary: {ws.title}")
+st.subheader(f"Summary: {md(ws.title)}")
 m1, m2, m3 = st.columns(3)
 m1.metric("Documents", f"{tables['n_docs']:,}")
 m2.metric("With text", f"{tables['n_texts']:,}")

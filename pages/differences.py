@@ -5,6 +5,7 @@ import streamlit as st
 from core.metrics import registry
 from ui import differences as diff
 from ui import results, state
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("🔀 Metric differences")
@@ -28,13 +29,14 @@ shown_measure = c5.radio("Score", list(diff.SHOWN_MEASURES), key=state.K_DIFF_ME
 measure = diff.SHOWN_MEASURES[shown_measure]
 tax = results.taxonomy_for(ws, ref, system)
 if tax.name != "MAFALDA":
-    st.caption(f"The labels of {ref} and {system} are not MAFALDA's fallacies: each label is its "
-               "own class, so level 1 equals level 2 and level 0 asks 'any label or none'.")
+    st.caption(f"The labels of {md(ref)} and {md(system)} are not MAFALDA's fallacies: each "
+               "label is its own class, so level 1 equals level 2 and level 0 asks 'any label or "
+               "none'.")
 
 steps = diff.path(ws.key, ws, ref, system, int(level), mvariant)
 
 # ---- the path ----------------------------------------------------------------------------------
-st.subheader(f"From Martino to MAFALDA: {system} against {ref}")
+st.subheader(f"From Martino to MAFALDA: {md(system)} against {md(ref)}")
 scored = [s for s in steps if s.score is not None]
 if len(scored) >= 2:
     st.plotly_chart(diff.waterfall(steps, measure, title=f"{diff.MEASURES[measure]}, one rule "
@@ -42,7 +44,7 @@ if len(scored) >= 2:
                     key="diff_waterfall", width="stretch")
 for s in steps:
     if s.error and s.official:
-        st.warning(f"**{s.title}** cannot score these inputs: {s.error}", icon="⚠️")
+        st.warning(f"**{s.title}** cannot score these inputs: {md(s.error)}", icon="⚠️")
 table = diff.steps_table(steps, measure)
 st.dataframe(table, hide_index=True, key="diff_steps",
              column_config={diff.MEASURES[measure]: st.column_config.NumberColumn(format="%.4f"),
@@ -54,7 +56,7 @@ st.subheader("Text by text")
 rows = diff.documents(ws.key, ws, ref, system, int(level), mvariant)
 df = diff.documents_table(rows)
 if not len(df):
-    st.info(f"{ref} has no document.", icon="ℹ️")
+    st.info(f"{md(ref)} has no document.", icon="ℹ️")
     st.stop()
 n_diff = int((df["F1 difference"].abs() > 1e-12).sum())
 st.caption(f"{n_diff} of {len(df)} texts score differently. Click a point or a row to open the "

@@ -6,6 +6,7 @@ import streamlit as st
 from core.metrics import registry
 from ui import documents, highlight, results, state
 from ui import errors as err_ui
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("📄 Documents")
@@ -57,7 +58,7 @@ if bucket:
     # A bucket clicked on the Errors page: its documents only, until cleared.
     b1, b2 = st.columns([5, 1])
     b1.caption(f"Showing the {len(bucket['documents'])} document(s) of the bucket "
-               f"{err_ui.md(bucket['what'])} (🔍 Errors).")
+               f"{md(bucket['what'])} (🔍 Errors).")
     if b2.button("Show all", key="err_docs_clear"):
         st.session_state[err_ui.K_ERR_DOCS] = None
         st.rerun()
@@ -76,7 +77,7 @@ if len(options) < len(ids):
 doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
 if sort in ("score", "disagreement"):
     describe = documents.doc_label_func(ws.key, ws, set_a, set_b, sort, metric, variant, level)
-    st.caption(f"Sorted {documents.DOC_SORTS[sort]}: {describe(doc)}")
+    st.caption(f"Sorted {documents.DOC_SORTS[sort]}: {md(describe(doc))}")
 text = ws.corpus.texts.get(doc)
 items_a = highlight.span_items(gold, doc, "G")
 items_b = highlight.span_items(pred, doc, "P")
@@ -106,16 +107,16 @@ st.html(highlight.legend(colours, used))
 st.html(err_ui.category_legend())
 left, right = st.columns(2)
 with left:
-    st.markdown(f"**{set_a}** ({gold.role}) · {len(items_a)} span(s)")
+    st.markdown(f"**{md(set_a)}** ({gold.role}) · {len(items_a)} span(s)")
     st.html(highlight.render_lanes(text, items_a, colours, selected=selected, dom_id="left-doc",
                                    partners=partners, notes=err_ui.notes(cats_a)))
 with right:
-    st.markdown(f"**{set_b}** ({pred.role}) · {len(items_b)} span(s)")
+    st.markdown(f"**{md(set_b)}** ({pred.role}) · {len(items_b)} span(s)")
     st.html(highlight.render_lanes(text, items_b, colours, selected=selected,
                                    dom_id="right-doc", partners=partners,
                                    notes=err_ui.notes(cats_b)))
 if gold.alternatives:
-    st.caption(f"{set_a} lists alternative labels: a span tagged `A | B` may be matched by "
+    st.caption(f"{md(set_a)} lists alternative labels: a span tagged `A | B` may be matched by "
                "either label, and ⊥ means it may also be left unpredicted. These are "
                "alternatives, not conflicts.")
 
@@ -139,10 +140,10 @@ if counts:
 # ---- contributions ------------------------------------------------------------------------------
 st.subheader("Contributions")
 if explained.error:
-    st.error(explained.error, icon="❌")
+    st.error(md(explained.error), icon="❌")
 else:
     if selected:
-        st.markdown(f"**Pairs formed by {span_text[selected]}**")
+        st.markdown(f"**Pairs formed by {md(span_text[selected])}**")
         rows = results.rows_for_span(explained, selected)
         if len(rows):
             st.dataframe(rows, hide_index=True, key="span_pairs")
@@ -151,8 +152,8 @@ else:
                        "numerators.")
         best = results.best_match_for_span(explained, selected)
         if best is not None:
-            st.markdown(f"{entry.title} takes from it: {best}")
-    st.markdown(f"**Every pair of document {doc}**")
+            st.markdown(f"{entry.title} takes from it: {md(best)}")
+    st.markdown(f"**Every pair of document {md(doc)}**")
     table = explained.pairs
     st.dataframe(paginate(table, key="pairs_page"), hide_index=True, key="doc_pairs")
     download_buttons(table, f"contributions_{doc}", key="dl_pairs")

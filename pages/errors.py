@@ -15,6 +15,7 @@ from core.errors import FormatError
 from core.metrics import registry
 from ui import errors as err_ui
 from ui import results, state
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("🔍 Errors")
@@ -41,8 +42,8 @@ st.caption("Every reference span and every prediction gets one category from its
 st.subheader("Error categories, every system")
 cats = err_ui.category_frame(ws.key, ws, ref, systems, level)
 for row in cats[cats["category"] == "error"].itertuples():
-    st.error(f"{err_ui.md(row.system)} cannot be compared with {err_ui.md(ref)}: "
-             f"{err_ui.md(row.note)}", icon="❌")
+    st.error(f"{md(row.system)} cannot be compared with {md(ref)}: "
+             f"{md(row.note)}", icon="❌")
 ok = cats[cats["category"] != "error"].reset_index(drop=True)
 picked = st.dataframe(ok, hide_index=True, key=err_ui.K_ERR_TABLE, on_select="rerun",
                       selection_mode="single-row")
@@ -121,7 +122,7 @@ if meta_file is not None:
         metadata = parse_meta_csv(data.decode("utf-8-sig"), meta_file.name)
         meta_key = hashlib.sha256(data).hexdigest()
     except (FormatError, UnicodeDecodeError) as exc:
-        st.error(f"{err_ui.md(meta_file.name)}: {err_ui.md(exc)}", icon="❌")
+        st.error(f"{md(meta_file.name)}: {md(exc)}", icon="❌")
 s1, s2, s3, s4, s5 = st.columns([2, 3, 1, 1, 1])
 metric = s1.radio("Metric", list(METRICS), key=err_ui.K_ERR_METRIC, bind="query-params",
                   horizontal=True,
@@ -148,8 +149,8 @@ slices, bucket_docs, refused = err_ui.slice_frame(ws.key, ws, ref, systems, metr
                                                   level if entry.levels else 2,
                                                   dimension, n_boot, seed, meta_key, metadata)
 for system, error in refused.items():
-    st.error(f"{entry.title} ({variant}) cannot score {err_ui.md(system)}: "
-             f"{err_ui.md(error)}", icon="❌")
+    st.error(f"{entry.title} ({variant}) cannot score {md(system)}: "
+             f"{md(error)}", icon="❌")
 rule = ("a span bucket holds the reference spans (recall) and predictions (precision) that "
         "fall in it" if dimension in SPAN_DIMENSIONS else
         "a document bucket holds whole documents: the metric on that sub-corpus")

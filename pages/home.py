@@ -5,6 +5,7 @@ import streamlit as st
 from core.metrics import registry
 from ui import hateval as hateval_ui
 from ui import results, state, summaries
+from ui.escape import code, md
 
 st.title("🔎 SpanScope")
 st.markdown(
@@ -23,7 +24,7 @@ if ws.empty:
     st.stop()
 
 tables = summaries.summary_tables(ws.key, ws)
-st.subheader(f"Loaded: {ws.title}")
+st.subheader(f"Loaded: {md(ws.title)}")
 m = st.columns(4)
 m[0].metric("Documents", f"{tables['n_docs']:,}")
 m[1].metric("Annotation sets", len(ws.sets))
@@ -34,7 +35,7 @@ ref, _ = state.default_pair(ws)
 systems = state.compared_sets(ws, ref) if ref else []
 hev = hateval_ui.tables(ws)
 if not ws.has_spans and hev and ref in hev and hev[ref].is_gold:
-    st.markdown(f"**Text labels (HatEval 2019), every prediction scored against `{ref}`** "
+    st.markdown(f"**Text labels (HatEval 2019), every prediction scored against {code(ref)}** "
                 "(details on Scores):")
     res = hateval_ui.results(ws.key, ws, ref)
     for task in ("hateval-a", "hateval-b"):
@@ -45,7 +46,7 @@ elif ref and systems and ws.has_spans:
     defaults = tuple((m.name, m.default_variant) for m in registry.span_metrics())
     overview = results.systems_overview(ws.key, ws, ref, tuple(systems), defaults,
                                         state.DEFAULTS[state.K_LEVEL], 0, 0)
-    st.markdown(f"**Every set scored against `{ref}`** (defaults; change them on Scores):")
+    st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on Scores):")
     st.dataframe(overview.table, hide_index=True, key="home_overview")
 else:
     st.dataframe(tables["sets"], hide_index=True, key="home_sets")

@@ -5,6 +5,7 @@ import streamlit as st
 from core.errors import SpanScopeError
 from ui import labels as lab_ui
 from ui import state
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
 st.title("🏷️ Labels")
@@ -39,7 +40,7 @@ values = v3.radio("Values", lab_ui.VALUES, key=state.K_LAB_VALUES, bind="query-p
 try:
     m = lab_ui.label_matrix(ws.key, ws, view, set_a, set_b, scope, int(level), alternatives)
 except SpanScopeError as exc:
-    st.error(str(exc), icon="❌")
+    st.error(md(exc), icon="❌")
     st.stop()
 
 if m.taxonomy == "MAFALDA":
@@ -169,6 +170,6 @@ if rows_picked:
         # switch_page may not set query parameters bound to this page's widgets.
         st.session_state[state.K_DOC] = str(record["document"])
         st.switch_page("pages/documents.py", query_params={state.K_DOC: str(record["document"])})
-    st.page_link("pages/documents.py", label=f"Open document {record['document']}", icon="📄",
+    st.page_link("pages/documents.py", label=f"Open document {md(record['document'])}", icon="📄",
                  query_params={state.K_DOC: str(record["document"]), state.K_SET_A: set_a,
                                state.K_SET_B: set_b})

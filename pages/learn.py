@@ -10,6 +10,7 @@ from core.metrics import mafalda, martino
 from core.model import Span
 from ui import highlight, state
 from ui import learn as learn_ui
+from ui.escape import md
 from ui.widgets import download_buttons
 
 state.init_state()  # a first deep link to /learn must still be served through app.py
@@ -101,7 +102,7 @@ st.session_state[state.K_LEARN_SHOWN][sid] = shown
 valid, problems = scenarios.spans_from_rows(shown, text_length=n_chars)
 if problems:
     st.warning("Rows left out of the scores until they are fixed:\n\n"
-               + "\n".join(f"- {p}" for p in problems), icon="⚠️")
+               + "\n".join(f"- {md(p)}" for p in problems), icon="⚠️")
 pred_ids = [f"P{rid}" for rid, _ in valid]
 
 with right:
@@ -113,8 +114,8 @@ with right:
         slider_key = f"learn_slider::{sid}::{gen}::{rid}::{span.start}::{span.end}"
         st.slider(f"{selected}: start and end", 0, n_chars, (span.start, span.end), step=1,
                   key=slider_key, on_change=_moved, args=(sid, rid, slider_key))
-        st.caption(f"{selected} = [{span.start}, {span.end}) {span.label!s}: "
-                   f"“{sc.text[span.start:span.end]}” ({span.length} characters)")
+        st.caption(f"{selected} = [{span.start}, {span.end}) {md(span.label)}: "
+                   f"“{md(sc.text[span.start:span.end])}” ({span.length} characters)")
     else:
         st.caption("No valid prediction to move: fix or add a row in the table.")
     st.button("↺ Reset the predictions", key="learn_reset", on_click=_reset, args=(sid,),
@@ -273,7 +274,8 @@ if ev.alternatives:
 # ---- per label ----------------------------------------------------------------------------------
 st.subheader("🏷️ Per label: correct vs the official scorer")
 if run21 is None or run21.result is None:
-    st.info(f"The 2021 variant refused this input: {run21.error if run21 else ''}", icon="ℹ️")
+    st.info(f"The 2021 variant refused this input: {md(run21.error) if run21 else ''}",
+            icon="ℹ️")
 else:
     official = ev.official.per_label_official_detail() if ev.official is not None else {}
     label_df = learn_ui.label_table(ev)

@@ -6,6 +6,7 @@ import streamlit as st
 from core.metrics import registry
 from ui import charts, results, state
 from ui import hateval as hateval_ui
+from ui.escape import md
 from ui.widgets import download_buttons, paginate, workspace_or_stop
 
 st.title("📊 Scores")
@@ -70,7 +71,7 @@ if len(overview.table.columns) > 1:
         readers = ", ".join(describe for describe in (
             results.describe(m, variants.get(m.name), int(level) if m.levels else None)
             for m in span_metrics if m.gold_alternatives))
-        notes.append(f"text: {ref} lists alternative labels, so the text-level scores are "
+        notes.append(f"text: {md(ref)} lists alternative labels, so the text-level scores are "
                      f"the label-only P/R/F1 of {readers}.")
     else:
         notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of labels.")
@@ -95,7 +96,8 @@ lev = int(level) if entry.levels else None
 named = results.describe(entry, var, lev)
 result = results.pair_result(ws.key, ws, ref, system, metric, var, lev)
 if result.error:
-    st.error(f"{named} cannot score {system} against {ref}: {result.error}", icon="❌")
+    st.error(f"{named} cannot score {md(system)} against {md(ref)}: {md(result.error)}",
+             icon="❌")
     st.stop()
 st.caption(results.overall_caption(result))
 
@@ -137,15 +139,16 @@ sys2 = p2.selectbox("System 2", [s for s in systems if s != sys1], key=state.K_S
 paired = results.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
                                    int(seed))
 if paired is None:
-    st.info(f"{named} cannot score both systems against {ref} (see the table above), so they "
-            "cannot be compared under it.", icon="ℹ️")
+    st.info(f"{named} cannot score both systems against {md(ref)} (see the table above), so "
+            "they cannot be compared under it.", icon="ℹ️")
 elif "error" in paired:
-    st.error(paired["error"], icon="❌")
+    st.error(md(paired["error"]), icon="❌")
 else:
     st.markdown(f"{named}: "
-                f"F1({sys1}) − F1({sys2}) = **{paired['F1 difference']:+.3f}**, 95% interval "
-                f"[{paired['low']:+.3f}, {paired['high']:+.3f}] ({paired['resamples']:,} paired "
-                f"resamples over documents, seed {paired['seed']}).")
+                f"F1({md(sys1)}) − F1({md(sys2)}) = **{paired['F1 difference']:+.3f}**, "
+                f"95% interval [{paired['low']:+.3f}, {paired['high']:+.3f}] "
+                f"({paired['resamples']:,} paired resamples over documents, seed "
+                f"{paired['seed']}).")
     table = pd.DataFrame([paired])
     st.dataframe(table, hide_index=True, key="paired_table")
     download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")

@@ -45,6 +45,7 @@ from core.formats import WRITABLE, write_files
 from core.metrics.agreement import Study, against
 from core.model import AnnotationSet, Corpus, Span
 from ui import highlight
+from ui.escape import md
 from ui.state import (
     K_CUR_CURATED,
     K_CUR_DOC,
@@ -232,23 +233,24 @@ def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
         if d.id == wanted:
             go_to(i, stepped, decided)
             return
-    st.toast(f"{wanted} is not in the list stepped through; choose “every proposal” in "
+    st.toast(f"{md(wanted)} is not in the list stepped through; choose “every proposal” in "
              "“Step through” to decide it.", icon="ℹ️")
 
 
 def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
-    """Merge a decisions file into the session's decisions; a message saying what happened."""
+    """Merge a decisions file into the session's decisions; a message saying what happened
+    (Markdown: the file's name and contents are escaped)."""
     from core.errors import FormatError
 
     try:
         loaded, notes = read_decisions(data.decode("utf-8-sig"), result, file=name)
     except (FormatError, UnicodeDecodeError) as exc:
-        return f"❌ {exc}"
+        return f"❌ {md(exc)}"
     overrides(ws_key).update(loaded)
-    msg = f"✅ Restored {len(loaded)} decision(s) from {name}."
+    msg = f"✅ Restored {len(loaded)} decision(s) from {md(name)}."
     if notes:
         msg += f" {len(notes)} row(s) match no proposal of the current rules and were not " \
-               "applied (first: " + notes[0] + ")."
+               "applied (first: " + md(notes[0]) + ")."
     return msg
 
 

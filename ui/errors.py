@@ -84,14 +84,6 @@ _LAYOUT = dict(template="plotly_white", margin=dict(l=10, r=10, t=70, b=10),
                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
 
 
-def md(text: object) -> str:
-    """``text`` safe inside Markdown: its markup characters escaped."""
-    out = str(text)
-    for ch in "\\`*_{}[]()#+-.!|<>~$":
-        out = out.replace(ch, "\\" + ch)
-    return out
-
-
 # ---- cached computations ------------------------------------------------------------------------
 
 

@@ -14,10 +14,11 @@ from pathlib import PurePosixPath
 
 import streamlit as st
 
-from core.errors import Diagnostic, SpanScopeError
-from core.formats import ReadOptions, load_files
+from core.bounds import Policy
+from core.formats import ReadOptions
 from core.model import Role
 from ui import state
+from ui.parsing import guarded_load
 
 K_FOLDER = "upload_folder"  # st.file_uploader key of the directory upload
 K_FOLDER_ON = "upload_folder_on"  # the toggle that shows the directory upload
@@ -39,11 +40,9 @@ def split_folder(named: Sequence[tuple[str, bytes]]) -> tuple[str, dict[str, byt
 
 @st.cache_resource(max_entries=16, show_spinner="Parsing the folder…")
 def parse_folder(folder: str, files: tuple[tuple[str, bytes], ...], fmt: str | None, role: Role,
-                 name: str) -> state.FileReport:
-    """Read an uploaded folder as one input; a ``FormatError`` becomes the report's error."""
-    try:
-        loaded = load_files(dict(files), fmt=fmt, name=folder, options=ReadOptions(role=role))
-    except SpanScopeError as exc:
-        diag = getattr(exc, "diagnostic", None) or Diagnostic(folder, str(exc), severity="error")
-        return state._report(folder, None, role, name, diag)
-    return state._report(folder, loaded, role, name, None)
+                 name: str, beyond_text: Policy = "refuse") -> state.FileReport:
+    """Read an uploaded folder as one input under the Data page's policy for spans past the
+    text; a ``FormatError`` (or a reader bug, said as such) becomes the report's error."""
+    loaded, error = guarded_load(dict(files), fmt=fmt, name=folder,
+                                 options=ReadOptions(role=role, beyond_text=beyond_text))
+    return state._report(folder, loaded, role, name, error)

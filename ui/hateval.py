@@ -16,6 +16,7 @@ import streamlit as st
 from core.errors import SpanScopeError
 from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
 from core.metrics import hateval
+from ui.escape import md
 from ui.state import Workspace
 
 
@@ -93,13 +94,13 @@ def render(ws: Workspace) -> None:
     gold = st.selectbox("HatEval gold", golds, key="hev_gold")
     res = results(ws.key, ws, gold)
     if not res:
-        st.info(f"No prediction file to score against {gold}.", icon="ℹ️")
+        st.info(f"No prediction file to score against {md(gold)}.", icon="ℹ️")
         return
     for name, r in res.items():
         if "error" in r:
-            st.error(f"{name}: {r['error']}", icon="❌")
+            st.error(f"{md(name)}: {md(r['error'])}", icon="❌")
         for w in r.get("warnings", []):
-            st.warning(f"{name}: {w}", icon="⚠️")
+            st.warning(f"{md(name)}: {md(w)}", icon="⚠️")
     for task, title in (("hateval-a", "Task A (HS)"), ("hateval-b", "Task B (HS, TR, AG)")):
         table = summary(res, task)
         if not len(table):

@@ -39,6 +39,7 @@ import streamlit as st
 from streamlit.runtime.state import SessionStateProxy
 
 from core.errors import SpanScopeError
+from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY_ENV = "SPANSCOPE_WORKER_KEY"
@@ -236,9 +237,9 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
         if job.done():
             st.rerun()
         if job.started is None:
-            text = f"{job.title}: waiting for the worker (starting, or busy with another γ)…"
+            text = f"{md(job.title)}: waiting for the worker (starting, or busy with another γ)…"
         else:
-            text = f"{job.title}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
+            text = f"{md(job.title)}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
         st.progress(job.fraction, text=text)
 
     _poll()

@@ -26,7 +26,7 @@ import streamlit as st
 
 from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
-from ui import results, state
+from ui import escape, results, state
 from ui.highlight import span_items
 
 VIEWS = ("confusion", "within reference", "within compared")
@@ -74,7 +74,7 @@ def label_matrix(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b
 def md(text: str) -> str:
     """``text`` with Markdown's special characters escaped (set names and labels come from
     files; Streamlit's Markdown would otherwise format ``*`` or ``$``)."""
-    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>$~" else ch for ch in text)
+    return escape.md(text)
 
 
 def is_bucket(name: str) -> bool:

@@ -47,10 +47,12 @@ from typing import Any
 
 import streamlit as st
 
-from core.errors import Diagnostic, SpanScopeError
-from core.formats import FORMATS, Loaded, ReadOptions, load_files, read_folder
+from core.bounds import Policy
+from core.errors import Diagnostic
+from core.formats import FORMATS, Loaded, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
+from ui.parsing import guarded_load
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(os.environ.get("SPANSCOPE_DATA_DIR") or ROOT / "sample_data")
@@ -73,6 +75,7 @@ K_SYS2 = "sys2"  # paired comparison: second system
 K_SOURCE = "source"  # "sample" | "upload": which data the pages show
 K_UPLOADS = "uploads"  # st.file_uploader key
 K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data page)
+K_BEYOND_TEXT = "beyond_text"  # Data page: spans past the text: refuse | clip | official
 K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
@@ -331,25 +334,25 @@ def _report(
 
 
 def parse_bytes(
-    filename: str, data: bytes, fmt: str | None, role: Role, name: str
+    filename: str, data: bytes, fmt: str | None, role: Role, name: str,
+    beyond_text: Policy = "refuse",
 ) -> FileReport:
     """Parse one file's bytes into a :class:`FileReport`; a ``FormatError`` becomes its error.
 
-    Uncached and streamlit-free, so tests and the benchmark can call it directly.
+    Uncached and streamlit-free, so tests and the benchmark can call it directly; a reader bug
+    becomes an error saying so (:mod:`ui.parsing`), never a traceback.
     """
-    try:
-        loaded = load_files({filename: data}, fmt=fmt or None, name=filename,
-                            options=ReadOptions(role=role))
-    except SpanScopeError as exc:
-        diag = getattr(exc, "diagnostic", None) or Diagnostic(filename, str(exc), severity="error")
-        return _report(filename, None, role, name, diag)
-    return _report(filename, loaded, role, name, None)
+    loaded, error = guarded_load({filename: data}, fmt=fmt, name=filename,
+                                 options=ReadOptions(role=role, beyond_text=beyond_text))
+    return _report(filename, loaded, role, name, error)
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
-def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str) -> FileReport:
-    """Cached :func:`parse_bytes` (keyed by the bytes and the chosen format, role and name)."""
-    return parse_bytes(filename, data, fmt, role, name)
+def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
+               beyond_text: Policy = "refuse") -> FileReport:
+    """Cached :func:`parse_bytes` (keyed by the bytes and the chosen format, role, name and
+    policy for spans past the text)."""
+    return parse_bytes(filename, data, fmt, role, name, beyond_text)
 
 
 def build_workspace(
@@ -406,14 +409,9 @@ def sample_reports(name: str) -> list[FileReport]:
         role = guess_role(path.name)
         display = _display_name(path.name)
         if path.is_dir():
-            files = read_folder(path)
-            try:
-                loaded = load_files(files, name=path.name, options=ReadOptions(role=role))
-                reports.append(_report(path.name, loaded, role, display, None))
-            except SpanScopeError as exc:
-                diag = getattr(exc, "diagnostic", None) or Diagnostic(path.name, str(exc),
-                                                                       severity="error")
-                reports.append(_report(path.name, None, role, display, diag))
+            loaded, error = guarded_load(read_folder(path), name=path.name,
+                                         options=ReadOptions(role=role))
+            reports.append(_report(path.name, loaded, role, display, error))
         else:
             reports.append(parse_bytes(path.name, path.read_bytes(), None, role, display))
     return sorted(reports, key=lambda r: ROLES.index(r.role))
@@ -425,12 +423,14 @@ def load_sample(name: str) -> Workspace:
     return build_workspace(sample_reports(name), key=f"sample:{name}", title=name, shareable=True)
 
 
-def upload_workspace(reports: list[FileReport], contents: list[bytes]) -> Workspace:
+def upload_workspace(reports: list[FileReport], contents: list[bytes], settings: str = ""
+                     ) -> Workspace:
     """Workspace of uploaded files; its key digests every file's bytes, format, role and name."""
     digest = hashlib.sha256()
     for rep, data in zip(reports, contents, strict=True):
         digest.update(hashlib.sha256(data).digest())
         digest.update(f"|{rep.file}|{rep.format}|{rep.role}|{rep.name}|".encode())
+    digest.update(settings.encode())  # batch-wide reading choices (spans past the text)
     return build_workspace(reports, key="upload:" + digest.hexdigest()[:16], title="uploaded files",
                            shareable=False)
 

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import state
+from ui.escape import md
 
 PAGE_SIZE = 50
 
@@ -26,7 +27,7 @@ def workspace_or_stop(min_sets: int, message: str, *,
         st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
         st.stop()
     if needs_spans and not ws.has_spans:
-        st.info(f"No set of “{ws.title}” holds a span (text labels only, such as HatEval "
+        st.info(f"No set of “{md(ws.title)}” holds a span (text labels only, such as HatEval "
                 "files), so this page has nothing to show; its text-level scores are on the "
                 "Scores page.", icon="ℹ️")
         st.page_link("pages/scores.py", label="Scores", icon="📊")

@@ -33,6 +33,7 @@ from core.cli import (
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
 from core.formats.tool_options import add_tool_options, set_tool_defaults
+from core.textsafe import one_line
 from core.tools import read_label_list
 
 COMMANDS: tuple[Command, ...] = (score, explain, convert, validate, agree, errors, slices,
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         try:
             return run_app(argv[1:])
         except SpanScopeError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {one_line(str(exc))}", file=sys.stderr)
             return 1
     args = parser.parse_args(argv)
     set_tool_defaults(args)
@@ -82,14 +83,15 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     except UsageError as exc:
         param = exc.param if isinstance(exc, ParameterError) else None
         parser.print_usage(sys.stderr)
-        print(f"{prog}: error: {flag_message(str(exc), flags, param)}", file=sys.stderr)
+        print(f"{prog}: error: {one_line(flag_message(str(exc), flags, param))}",
+              file=sys.stderr)
         return 2
     except SpanScopeError as exc:
-        print(f"error: {flag_message(str(exc), flags)}", file=sys.stderr)
+        print(f"error: {one_line(flag_message(str(exc), flags))}", file=sys.stderr)
         return 1
     except OSError as exc:
         name = getattr(exc, "filename", None) or ""
-        print(f"error: {name}: {exc.strerror or exc}", file=sys.stderr)
+        print(one_line(f"error: {name}: {exc.strerror or exc}"), file=sys.stderr)
         return 1
 
 

@@ -21,8 +21,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from core import bounds
 from core.analysis.consensus import BOUNDARIES, MATCHES, Consensus, consensus, decisions_csv
-from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
+from core.cli.common import (
+    Result,
+    Subparsers,
+    add_beyond_text,
+    add_output_options,
+    command_parser,
+    emit,
+)
 from core.cli.loading import load_annotator_sets
 from core.cli.render import render_adjudicate
 from core.errors import FormatError, ParameterError
@@ -56,6 +64,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--decisions", metavar="CSV", help="write the decisions table here")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     p.add_argument("--name", default="consensus", help="name of the consensus set")
+    add_beyond_text(p)
     add_output_options(p)
     return p
 
@@ -75,7 +84,9 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
     if args.to == "hateval":
         raise ParameterError("to", "The 'to' parameter of adjudicate must be a span format; "
                              "hateval holds text-level labels. Got 'hateval' instead.")
-    sets, texts = load_annotator_sets(list(args.files), fmt=args.format, purpose="adjudication")
+    read_warnings: list[str] = []
+    sets, texts = load_annotator_sets(list(args.files), fmt=args.format, purpose="adjudication",
+                                      beyond_text=bounds.from_args(args), warnings=read_warnings)
     if args.min_agree > len(sets):
         raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
                              f"most the number of annotation sets ({len(sets)}). Got "
@@ -94,7 +105,7 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
                    "output": str(args.output), "format": args.to,
                    "decisions_file": args.decisions, **result.counts(),
                    "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts")}
-    return out, list(result.warnings), notes
+    return out, read_warnings + list(result.warnings), notes
 
 
 def run(args: argparse.Namespace) -> int:

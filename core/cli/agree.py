@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
+from core import bounds
+from core.cli.common import (
+    Result,
+    Subparsers,
+    add_beyond_text,
+    add_output_options,
+    command_parser,
+    emit,
+)
 from core.cli.loading import load_study
 from core.cli.render import render_agree
 from core.errors import ParameterError, check_choice
@@ -28,6 +36,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=30,
                    help="chance samples for gamma (default 30)")
     p.add_argument("--per-document", action="store_true", help="add per-document values")
+    add_beyond_text(p)
+    p.add_argument("--unit-set", action="store_true",
+                   help="read each annotator's units as a set: an exact duplicate span "
+                   "counts once (pygamma-agreement's reading; default: kept, with a warning)")
     add_output_options(p)
     return p
 
@@ -42,13 +54,16 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     if args.samples < 1:
         raise ParameterError("samples", "The 'samples' parameter of agree must be at least 1. "
                              f"Got {args.samples!r} instead.")
-    study = load_study(list(args.files), fmt=args.format, label=args.label)
+    read_warnings: list[str] = []
+    study = load_study(list(args.files), fmt=args.format, label=args.label,
+                       beyond_text=bounds.from_args(args), warnings=read_warnings,
+                       unit_set=bool(getattr(args, "unit_set", False)))
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
                    "labels": study.labels, "warnings": []}
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
             args.per_document)
-    return out, list(study.warnings)
+    return out, read_warnings + list(study.warnings)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypeAlias
 
 from core.errors import Diagnostic, warning_kind
+from core.textsafe import one_line
 
 JSONValue = object
 """A value ``json.dumps`` accepts."""
@@ -57,6 +58,17 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
                    f"{JSON_WARNINGS}, with counts per kind always)")
 
 
+def add_beyond_text(p: argparse.ArgumentParser) -> None:
+    """``--beyond-text`` and its shorthand ``--clip-spans`` (:mod:`core.bounds`: one policy for
+    spans that end past their document's text)."""
+    p.add_argument("--beyond-text", choices=("refuse", "clip", "official"), default="refuse",
+                   help="spans that end past their document's text: refuse (default), clip them "
+                   "to the text, or keep them as the official scorers do (official also keeps "
+                   "MAFALDA's zero-length spans); a warning per span")
+    p.add_argument("--clip-spans", dest="beyond_text", action="store_const", const="clip",
+                   help="same as --beyond-text clip")
+
+
 def jsonable(value: JSONValue) -> JSONValue:
     """Make floats JSON-safe: NaN and infinities become null."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -89,7 +101,7 @@ def warning_summary(warnings: Sequence[Warning_], *, all_warnings: bool) -> list
     kinds = ", ".join(f"{k} {n}" for k, n in warning_counts(warnings).items())
     lines = [f"warnings: {len(warnings)} ({kinds})"]
     shown = warnings if all_warnings else warnings[:SHOWN_WARNINGS]
-    lines.extend(f"warning: {w}" for w in shown)
+    lines.extend(f"warning: {one_line(str(w))}" for w in shown)
     if len(shown) < len(warnings):
         lines.append(f"{len(warnings) - len(shown)} more; pass --all-warnings to list them all")
     return lines
@@ -126,7 +138,7 @@ def emit(result: Result, args: argparse.Namespace, renderer: Renderer,
 def _fmt_scalar(value: JSONValue) -> str:
     if isinstance(value, float):
         return f"{value:.6f}"
-    return str(value)
+    return one_line(str(value))
 
 
 def render_generic(result: Result) -> str:
@@ -153,11 +165,11 @@ def render_generic(result: Result) -> str:
                 for k, v in rows:
                     assert isinstance(v, dict)
                     cells = "".join(f"  {_fmt_scalar(v.get(c, '')):>12}" for c in cols)
-                    lines.append(f"  {k!s:<{kw}}{cells}")
+                    lines.append(f"  {one_line(str(k)):<{kw}}{cells}")
             else:
                 kw = max(len(str(k)) for k, _ in rows)
                 for k, v in rows:
-                    lines.append(f"  {k!s:<{kw}}  {_fmt_scalar(v)}")
+                    lines.append(f"  {one_line(str(k)):<{kw}}  {_fmt_scalar(v)}")
         elif isinstance(value, list) and value and key != "warnings":
             lines.append("")
             lines.append(f"{key}: {len(value)} rows")

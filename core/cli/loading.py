@@ -10,8 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core import bounds
+from core.bounds import Policy
+from core.cli.common import add_beyond_text
 from core.errors import Diagnostic, FormatError, InputError
-from core.formats import FORMATS, ReadOptions, load_path
+from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.metrics.registry import Metric
@@ -39,13 +42,25 @@ class SpanInputs:
     taxonomy: Taxonomy | None
     pred_format: str
     warnings: list[Diagnostic | str] = field(default_factory=list)
+    extra: dict[str, object] = field(default_factory=dict)
+    """Options from the metric's ``read_order`` hook (``gold_order``, ``pred_order``)."""
 
     def options(self, args: argparse.Namespace) -> dict[str, object]:
         """The keyword options for ``metric.keywords``: flags and what was read."""
         return {"variant": getattr(args, "variant", None), "level": getattr(args, "level", None),
                 "merge_pred": getattr(args, "merge_pred", None),
                 "fragments_only": getattr(args, "fragments_only", None),
-                "labels": self.labels, "texts": self.texts, "taxonomy": self.taxonomy}
+                "labels": self.labels, "texts": self.texts, "taxonomy": self.taxonomy,
+                **self.extra}
+
+
+def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
+    """Refuse inputs a span metric cannot apply to: HatEval files hold text labels, no spans
+    (scored, both sides empty would give F1 = 1.0)."""
+    for loaded in (gold, pred):
+        if loaded.format == "hateval":
+            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; the "
+                             f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
 
 
 def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
@@ -53,36 +68,49 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
 
     The gold is read first (with ``--labels`` when the metric takes labels); a metric with a
     ``default_labels`` rule picks its label list from the gold when ``--labels`` is not given;
-    the predictions are read with that list and the gold's document ids. The gold texts are not
-    handed to the prediction reader: the official Martino scorers score predictions that run past
-    the text, so we do too, with a warning (``pred_warnings``).
+    the predictions are read with that list and the gold's document ids. A span past its text,
+    in either file, follows the one policy of :mod:`core.bounds` (``--beyond-text``: refuse by
+    default, ``--clip-spans``, or ``official``: scored as the official scorers do, with a
+    warning); the predictions are checked against the gold's texts. A metric with a
+    ``read_order`` hook then reads the files' order as its official scorer does.
     """
     takes_labels = "labels" in metric.options
     explicit = read_label_list(args.labels) if takes_labels else None
+    policy = bounds.from_args(args)
     gold_loaded = load_path(args.gold, fmt=args.gold_format,
-                            options=ReadOptions(labels=explicit, role="gold"))
+                            options=ReadOptions(labels=explicit, role="gold", beyond_text=policy))
     gold = gold_loaded.set
     if metric.gold_alternatives and not gold.alternatives:
         gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     labels = explicit
+    variant = str(metric.keywords(variant=getattr(args, "variant", None)).get("variant"))
     if labels is None and metric.default_labels is not None:
-        variant = metric.keywords(variant=getattr(args, "variant", None)).get("variant")
-        labels, why = metric.default_labels(str(variant), gold)
+        labels, why = metric.default_labels(variant, gold)
         warnings.extend(why)
-    read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids)
+    read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                       beyond_text=policy)
     if "llm_parsing" in metric.read_options:
         read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                           llm_parsing=args.llm_parsing)
+                           llm_parsing=args.llm_parsing, beyond_text=policy)
     pred_loaded = load_path(args.pred, fmt=args.pred_format, options=read)
     warnings.extend(pred_loaded.diagnostics)
-    pred = pred_loaded.set
+    not_spans(gold_loaded, pred_loaded, metric.name)
+    (pred,), more = bounds.check_sets([(str(args.pred), pred_loaded.set)], gold_loaded.texts,
+                                      policy)
+    warnings.extend(more)
     if metric.pred_warnings is not None:
         warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
+    extra: dict[str, object] = {}
+    if metric.read_order is not None:
+        pred, why, extra = metric.read_order(
+            variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
+            gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
+        warnings.extend(why)
     taxonomy = (load_taxonomy(getattr(args, "taxonomy", None))
                 if "taxonomy" in metric.options else None)
     return SpanInputs(gold, pred, dict(gold_loaded.texts), labels, taxonomy,
-                      pred_loaded.format, warnings)
+                      pred_loaded.format, warnings, extra)
 
 
 def _hateval_table(path: str, fmt: str | None, header_rule: str) -> HatEvalTable:
@@ -105,24 +133,34 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
     rule = getattr(args, "hateval_header", None) or "auto"
     gold = _hateval_table(args.gold, args.gold_format, rule)
     pred = _hateval_table(args.pred, args.pred_format, rule)
-    warnings = [f"{t.file}: first line skipped as a header by the official rule: "
-                f"{t.dropped_header_row!r}" for t in (gold, pred)
-                if t.dropped_header_row is not None]
+    warnings = []
+    for t in (gold, pred):
+        if t.dropped_header_row is not None:
+            warnings.append(f"{t.file}: first line skipped as a header by the official rule: "
+                            f"{t.dropped_header_row!r}")
+        if t.header_note is not None:
+            warnings.append(f"{t.file}:1: {t.header_note}")
     return gold, pred, warnings
 
 
-def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement"
+def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement",
+                        beyond_text: Policy = "refuse", warnings: list[str] | None = None
                         ) -> tuple[list[AnnotationSet], dict[str, str | None]]:
     """Every annotation set of ``files`` (a file may hold several annotators) as an annotator,
     and the documents' texts; ``purpose`` names what needs them in the errors.
 
     Set names that repeat across files get the file name in front (``a.json:gold``). Files must
-    agree on the text of a document, and there must be at least two sets.
+    agree on the text of a document, and there must be at least two sets. A span past its text
+    follows ``beyond_text`` (:mod:`core.bounds`); a file without texts is checked against the
+    texts of the others, every offending set named at once; the policy's warnings go to
+    ``warnings``.
     """
     found: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
     for path in files:
-        loaded = load_path(path, fmt=fmt)
+        loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
+        if warnings is not None:
+            warnings.extend(str(d) for d in loaded.diagnostics if "past the text" in d.message)
         for doc, text in loaded.texts.items():
             if text is not None and texts.get(doc) not in (None, text):
                 raise InputError(f"{path}: document {doc!r} has a different text than in an "
@@ -130,6 +168,10 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
             if text is not None or doc not in texts:
                 texts[doc] = text
         found.extend((path, s) for s in loaded.sets)
+    kept, more = bounds.check_sets(found, texts, beyond_text)
+    found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
+    if warnings is not None:
+        warnings.extend(more)
     names = [s.name for _, s in found]
     sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{Path(p).name}:{s.name}",
                           s.spans, "annotator", s.alternatives) for p, s in found]
@@ -139,13 +181,16 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     return sets, texts
 
 
-def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None
-               ) -> Study:
-    """Read annotation files (:func:`load_annotator_sets`) into one agreement study."""
+def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
+               beyond_text: Policy = "refuse", warnings: list[str] | None = None,
+               unit_set: bool = False) -> Study:
+    """Read annotation files (:func:`load_annotator_sets`) into one agreement study;
+    ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading)."""
     from core.metrics.agreement import Study
 
-    sets, texts = load_annotator_sets(files, fmt=fmt)
-    return Study.from_sets(sets, texts, label=label)
+    sets, texts = load_annotator_sets(files, fmt=fmt, beyond_text=beyond_text,
+                                      warnings=warnings)
+    return Study.from_sets(sets, texts, label=label, unit_set=unit_set)
 
 
 @dataclass
@@ -170,19 +215,27 @@ def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
         p.add_argument("pred", metavar="PRED", help="prediction file or folder")
     p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
     p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
+    add_beyond_text(p)
 
 
 def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
-                 pred_format: str | None = None) -> SystemInputs:
-    """Read the reference, then each prediction file with the reference's document ids."""
-    gold_loaded = load_path(gold_path, fmt=gold_format, options=ReadOptions(role="gold"))
+                 pred_format: str | None = None, beyond_text: Policy = "refuse"
+                 ) -> SystemInputs:
+    """Read the reference, then each prediction file with the reference's document ids; a span
+    past its text follows ``beyond_text`` (:mod:`core.bounds`), predictions checked against the
+    reference's texts."""
+    gold_loaded = load_path(gold_path, fmt=gold_format,
+                            options=ReadOptions(role="gold", beyond_text=beyond_text))
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     systems = []
     for path in pred_paths:
         pred_loaded = load_path(path, fmt=pred_format, options=ReadOptions(
-            role="system", gold_doc_ids=gold_loaded.set.doc_ids))
+            role="system", gold_doc_ids=gold_loaded.set.doc_ids, beyond_text=beyond_text))
         warnings.extend(pred_loaded.diagnostics)
-        systems.append(pred_loaded.set)
+        (pred,), more = bounds.check_sets([(str(path), pred_loaded.set)], gold_loaded.texts,
+                                          beyond_text)
+        warnings.extend(more)
+        systems.append(pred)
     return SystemInputs(gold_loaded.set, dict(gold_loaded.texts), systems, warnings)
 
 

@@ -14,6 +14,7 @@ from core.cli.common import (
     Result,
     Subparsers,
     Warning_,
+    add_beyond_text,
     add_output_options,
     command_parser,
     emit,
@@ -73,6 +74,7 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
                    help="HatEval header rule: auto (a first line whose labels are not integers) "
                    "or official (a first line whose id is not a number; drops such a data row)")
     p.add_argument("--per-document", action="store_true", help="add per-document scores")
+    add_beyond_text(p)
     add_output_options(p)
 
 

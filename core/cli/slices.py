@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from core import bounds
 from core.analysis.slices import DIMENSIONS, META_PREFIX, METRICS, dimensions, slice_scores
 from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
@@ -41,7 +42,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
-                          pred_format=args.pred_format)
+                          pred_format=args.pred_format, beyond_text=bounds.from_args(args))
     meta = load_metadata(args.gold, args.meta)
     if args.dimension not in dimensions(meta):
         fields = ", ".join(META_PREFIX + f for f in dimensions(meta) if f not in DIMENSIONS)

@@ -25,6 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
+from core import bounds
+from core.bounds import Policy
 from core.errors import Diagnostic, FormatError
 from core.formats.archive import unpack_zips
 from core.formats.tool_options import tool_default
@@ -62,6 +64,8 @@ class ReadOptions:
     ``llm_parsing``: how MAFALDA model answers become spans (docs/mafalda.md).
     ``gold_texts``: texts by document id, for formats whose files carry no text (PTC without
     article files, MAFALDA model outputs paired with the gold by position).
+    ``beyond_text``: what to do with a span that ends past its text (:mod:`core.bounds`):
+    ``refuse`` (a FormatError), ``clip`` or ``official`` (kept), each change a warning.
     """
 
     labels: Sequence[str] | None = None
@@ -77,6 +81,7 @@ class ReadOptions:
     span_group: str | None = field(default_factory=lambda: tool_default("span_group"))
     scheme: str | None = field(default_factory=lambda: tool_default("scheme"))
     text_column: int | None = field(default_factory=lambda: tool_default("text_column"))
+    beyond_text: Policy = "refuse"
 
 
 @dataclass
@@ -183,6 +188,17 @@ def read_folder(path: Path) -> dict[str, bytes]:
     }
 
 
+def read_file_with_companions(path: Path) -> dict[str, bytes]:
+    """One file's bytes, with the files that belong to it: a brat ``.ann`` carries its text in
+    the ``.txt`` beside it, so both are read (a span past that text is then caught)."""
+    files = {path.name: path.read_bytes()}
+    if path.suffix.lower() == ".ann":
+        text = path.with_suffix(".txt")
+        if text.is_file():
+            files[text.name] = text.read_bytes()
+    return files
+
+
 def load_files(
     files: Mapping[str, bytes],
     *,
@@ -194,7 +210,17 @@ def load_files(
     source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
     files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
-    loaded: Loaded = module(fmt).read(files, name=source, options=options or ReadOptions())
+    options = options or ReadOptions()
+    with bounds.using(options.beyond_text):
+        loaded: Loaded = module(fmt).read(files, name=source, options=options)
+    if options.beyond_text != "refuse":
+        texts = {**(options.gold_texts or {}), **{d: t for d, t in loaded.texts.items()
+                                                   if t is not None}}
+        kept, warnings = bounds.check_sets([(source, s) for s in loaded.sets], texts,
+                                           options.beyond_text)
+        loaded.sets[:] = kept
+        loaded.diagnostics.extend(Diagnostic(source, w.removeprefix(f"{source}: "))
+                                  for w in warnings)
     return loaded
 
 
@@ -210,7 +236,7 @@ def load_path(
         return load_files(files, fmt=fmt, name=str(p), options=options)
     if not p.exists():
         raise FormatError(str(p), "no such file or folder")
-    return load_files({p.name: p.read_bytes()}, fmt=fmt, name=str(p), options=options)
+    return load_files(read_file_with_companions(p), fmt=fmt, name=str(p), options=options)
 
 
 def write_files(

@@ -26,8 +26,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from core import bounds
 from core.errors import FormatError
 from core.model import AnnotationSet, Span
+from core.textsafe import (
+    MAX_OFFSET_DIGITS,
+    HugeNumber,
+    describe_digits,
+    lone_surrogates,
+    one_line,
+    parse_json_float,
+    parse_json_int,
+)
 
 if TYPE_CHECKING:
     from core.formats import Loaded
@@ -37,8 +47,12 @@ _INT_RE = re.compile(r"[+]?[0-9]+\Z")
 
 def _shown(value: object) -> str:
     """How a found value is quoted in a message (strings quoted, long values shortened)."""
-    text = (repr(value) if isinstance(value, str)
-            else json.dumps(value, ensure_ascii=False, default=repr))
+    try:
+        text = (repr(value) if isinstance(value, str)
+                else json.dumps(value, ensure_ascii=False, default=repr))
+    except (RecursionError, ValueError):
+        text = f"a deeply nested {type(value).__name__}"
+    text = one_line(text)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -66,6 +80,11 @@ def parse_offset(
     if isinstance(value, bool):
         found: object = value
     elif isinstance(value, int):
+        if value >= 10**MAX_OFFSET_DIGITS:
+            raise FormatError(
+                file, f"expected a non-negative integer offset, got {describe_digits(str(value))}",
+                line=line, field=field, path=path,
+            )
         if value >= 0:
             return value
         raise FormatError(
@@ -74,6 +93,11 @@ def parse_offset(
         )
     elif isinstance(value, str):
         stripped = value.strip()
+        if _INT_RE.match(stripped) and len(stripped.lstrip("+0")) > MAX_OFFSET_DIGITS:
+            raise FormatError(
+                file, f"expected a non-negative integer offset, got {describe_digits(stripped)}",
+                line=line, field=field, path=path,
+            )
         if _INT_RE.match(stripped):
             return int(stripped)
         if re.fullmatch(r"-[0-9]+", stripped):
@@ -86,7 +110,7 @@ def parse_offset(
         found = value
     if value is None:
         found_text = "null"
-    elif isinstance(found, float):
+    elif isinstance(found, (HugeNumber, float)):
         found_text = repr(found)
     else:
         found_text = _shown(found)
@@ -133,7 +157,7 @@ def make_span(
             file, f"expected a non-empty label string, got {_shown(label)}",
             line=line, field=f_label, path=_join(path, f_label),
         )
-    if text is not None and e > len(text):
+    if text is not None and e > len(text) and bounds.policy() == "refuse":
         raise FormatError(
             file,
             f"expected an offset within the text (length {len(text)}), got {e}",
@@ -325,6 +349,36 @@ def set_name_of(source: str) -> str:
 
 # --- JSON with positions -------------------------------------------------------------------
 
+def _decode_json(file: str, raw: str, line: int | None = None) -> Any:
+    """``json.loads`` that raises only :class:`FormatError` on bad input.
+
+    Besides syntax errors, refuses what the standard decoder lets through or crashes on: nesting
+    deep enough to exhaust the recursion limit, numbers with more digits than Python converts
+    (kept as :class:`~core.textsafe.HugeNumber` so the reader names the field), and ``\\udfff``
+    escapes that decode to lone surrogates, which no UTF-8 output can hold.
+    """
+    try:
+        value = json.loads(raw, parse_int=parse_json_int, parse_float=parse_json_float)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            file, f"malformed JSON at column {exc.colno}: {exc.msg}",
+            line=exc.lineno if line is None else line,
+        ) from None
+    except RecursionError:
+        raise FormatError(file, "malformed JSON: nested too deeply", line=line) from None
+    except ValueError as exc:  # pragma: no cover - a number the hooks above did not catch
+        raise FormatError(file, f"malformed JSON: {exc}", line=line) from None
+    if _SURROGATE_ESCAPE.search(raw):
+        for where, found in lone_surrogates(value):
+            path = json_path(*where)
+            at = line if line is not None else JsonLocator(raw).line(*where)
+            raise FormatError(
+                file, "expected valid Unicode text, got a lone surrogate (a \\ud800-\\udfff "
+                f"escape without its pair) in {_shown(found)}", line=at, path=path or None,
+            )
+    return value
+
+
 def load_json(file: str, text: str) -> Any:
     """Parse JSON; a syntax error becomes a FormatError with line and column.
 
@@ -333,14 +387,7 @@ def load_json(file: str, text: str) -> Any:
     ...
     core.errors.FormatError: g.json:1: malformed JSON at column 13: Expecting property name ...
     """
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            file, f"malformed JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
-        ) from None
-    except RecursionError:
-        raise FormatError(file, "malformed JSON: nested too deeply") from None
+    return _decode_json(file, text)
 
 
 def iter_jsonl(file: str, text: str) -> list[tuple[int, Any]]:
@@ -354,15 +401,11 @@ def iter_jsonl(file: str, text: str) -> list[tuple[int, Any]]:
     for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
-        try:
-            out.append((number, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            raise FormatError(
-                file, f"malformed JSON at column {exc.colno}: {exc.msg}", line=number
-            ) from None
+        out.append((number, _decode_json(file, raw, number)))
     return out
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _WS = " \t\n\r"
 

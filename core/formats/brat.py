@@ -50,8 +50,9 @@ def sniff(filename: str, head: str) -> int:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read ``.ann`` files (one or a folder), with texts from the ``.txt`` files beside them."""
     loaded = Loaded(FORMAT, name)
-    single = len(files) == 1
     ann = {p: d for p, d in files.items() if p.lower().endswith(".ann")}
+    # One .ann given on its own (perhaps with the .txt beside it): named by its file.
+    single = len(ann) == 1 and PurePosixPath(name).name == PurePosixPath(next(iter(ann))).name
     if not ann:
         raise FormatError(name, "expected brat .ann files, found none")
     txt = {p[: -len(".txt")]: d for p, d in files.items() if p.lower().endswith(".txt")}

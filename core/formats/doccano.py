@@ -138,7 +138,7 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
     lines = []
     for doc_id in aset.spans:
         # doccano ids are numbers; keep strings that would not survive int() as strings.
-        out_id: int | str = int(doc_id) if re.fullmatch(r"[1-9][0-9]*|0", doc_id) else doc_id
+        out_id: int | str = int(doc_id) if re.fullmatch(r"[1-9][0-9]{0,17}|0", doc_id) else doc_id
         obj: dict[str, object] = {"id": out_id}
         text = texts.get(doc_id)
         if text is not None:

@@ -26,6 +26,7 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import set_name_of
 from core.model import AnnotationSet
+from core.textsafe import MAX_OFFSET_DIGITS, describe_digits, one_line
 
 FORMAT = "hateval"
 COLUMNS = ("HS", "TR", "AG")
@@ -45,6 +46,7 @@ class HatEvalTable:
     texts: list[str] | None = None
     dropped_header_row: str | None = None
     columns: tuple[str, ...] = field(default=("HS",))
+    header_note: str | None = None  # auto and official read the first line differently
 
     @property
     def is_gold(self) -> bool:
@@ -98,6 +100,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         loaded.warn(f"the first line ({table.dropped_header_row!r}) was skipped as a header by "
                     "the official rule (its first field is not a number); it may be a data row",
                     line=1)
+    if table.header_note is not None:
+        loaded.warn(table.header_note, line=1)
     loaded.records = table
     if table.texts is not None:
         loaded.texts = dict(zip(table.ids, table.texts, strict=True))
@@ -131,6 +135,16 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
             rows = rows[1:]
     elif not all(_INT.match(f.strip()) for f in first_fields[label_at:]):
         rows = rows[1:]
+    official_header = not _is_float(first_fields[0].strip())
+    auto_header = not all(_INT.match(f.strip()) for f in first_fields[label_at:])
+    note = None
+    if header_rule == "auto" and official_header != auto_header:
+        shown = one_line(repr("\t".join(first_fields)))[:80]
+        note = (f"the first line {shown} is read as a data row, but the official program skips "
+                "it as a header (its id is not a number): --hateval-header official reproduces "
+                "the official numbers" if official_header else
+                f"the first line {shown} is skipped as a header, but the official program reads "
+                "it as a data row (its id is a number)")
     columns = COLUMNS[: width - label_at]
     ids: list[str] = []
     texts: list[str] = []
@@ -146,16 +160,20 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
         if not doc_id:
             raise FormatError(file, "empty id", line=number, field="id")
         for col, value in zip(columns, fields[label_at:], strict=True):
-            if not _INT.match(value.strip()):
-                raise FormatError(file, f"expected an integer label, got {value!r}",
+            # Strip spaces only: str.strip() also drops \x1c-\x1f, which int() refuses.
+            digits = value.strip(" ")
+            if not _INT.match(digits) or len(digits.lstrip("-0")) > MAX_OFFSET_DIGITS:
+                shown = (describe_digits(digits) if _INT.match(digits)
+                         else one_line(repr(value)))
+                raise FormatError(file, f"expected an integer label, got {shown}",
                                   line=number, field=col)
-            labels[col].append(int(value))
+            labels[col].append(int(digits))
         ids.append(doc_id)
         lines.append(number)
         if width == 5:
             texts.append(fields[1])
     return HatEvalTable(file, ids, labels, lines, texts if width == 5 else None, dropped,
-                        columns)
+                        columns, note)
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:

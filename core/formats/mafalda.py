@@ -21,6 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from core import bounds
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
@@ -61,6 +62,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
     gold = options.role == "gold"
     loaded = Loaded(FORMAT, name)
     spans: dict[str, list[Span]] = {}
+    zero: dict[str, list[tuple[int, str]]] = {}
+    order: dict[str, list[tuple[int, int]]] = {}
     ids = DuplicateIds(name)
     for index, (line, obj) in enumerate(iter_jsonl(name, decode(name, data))):
         if not isinstance(obj, dict):
@@ -92,8 +95,32 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
                 continue
             code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
             canonical = NOTHING if code == 0 else tax.names()[code]
-            doc_spans.append(make_span(start, end, canonical, name, line=line, text=text,
-                                       path=where))
+            if (start == end and isinstance(start, int) and not isinstance(start, bool)
+                    and start >= 0 and bounds.policy() == "official"):
+                # The official evaluator scores [s, s) (ratio 0, counted in the denominator).
+                zero.setdefault(doc_id, []).append((start, canonical))
+                order.setdefault(doc_id, []).append((start, end))
+                loaded.warn(f"zero-length span [{start}, {end}) {canonical!r} kept and scored as "
+                            "the official evaluator does (it adds 0 and counts 1)", line=line,
+                            field=where)
+                continue
+            try:
+                span = make_span(start, end, canonical, name, line=line, text=text, path=where)
+            except FormatError as exc:
+                if start != end:
+                    raise
+                raise FormatError(name, exc.diagnostic.message + "; the official evaluator "
+                                  "scores zero-length spans: --beyond-text official does too",
+                                  line=line, field=exc.field, path=exc.diagnostic.path) from None
+            order.setdefault(doc_id, []).append((span.start, span.end))
+            doc_spans.append(span)
+    if gold or zero:
+        # The official evaluator reads unsorted gold in file order (core.metrics.mafalda_order).
+        from core.metrics.mafalda_order import GoldOrder
+
+        loaded.records = GoldOrder({doc: tuple(dict.fromkeys(items))
+                                    for doc, items in order.items()},
+                                   {doc: tuple(items) for doc, items in zero.items()})
     sets_spans = sorted_spans(spans)
     if not gold:
         for doc, items in sets_spans.items():

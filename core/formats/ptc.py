@@ -87,7 +87,12 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         # A file given on its own is one TSV (a submission, or a TC gold file such as
         # dev-task-TC.labels); only a folder's .labels files take their id from the file name.
         (data,) = files.values()
-        spans = _read_tsv(name, decode(name, data), None, options, loaded)
+        order: list[tuple[str, Span]] = []
+        spans = _read_tsv(name, decode(name, data), None, options, loaded, order=order)
+        # The official TC scorer compares rows in file order (core.metrics.tc_order).
+        from core.metrics.tc_order import RowOrder
+
+        loaded.records = RowOrder(tuple(order))
         for doc_id in spans:
             loaded.texts[doc_id] = (
                 options.gold_texts.get(doc_id) if options.gold_texts is not None else None
@@ -155,7 +160,7 @@ def _read_folder(
 
 def _read_tsv(
     file: str, text: str, file_id: str | None, options: ReadOptions, loaded: Loaded,
-    doc_text: str | None = None,
+    doc_text: str | None = None, order: list[tuple[str, Span]] | None = None,
 ) -> dict[str, list[Span]]:
     """Rows of one TSV; ``file_id`` is the id a gold file's name gives (rows must agree)."""
     spans: dict[str, list[Span]] = {}
@@ -218,6 +223,8 @@ def _read_tsv(
         for message, fld in span_warnings(span, text_for_doc):
             loaded.warn(message, line=number, field=fld, file=file)
         spans.setdefault(article, []).append(span)
+        if order is not None:
+            order.append((article, span))
         key = (article, span)
         if key in first_line:
             loaded.warn(
@@ -230,9 +237,11 @@ def _read_tsv(
     return spans
 
 
-def _natural(path: str) -> tuple[int, str]:
+def _natural(path: str) -> tuple[int, str, str]:
     match = ARTICLE_RE.search(path)
-    return (int(match.group(1)) if match else -1, path)
+    # Compare digit strings by length first: no int() on a name of thousands of digits.
+    digits = match.group(1).lstrip("0") if match else ""
+    return (len(digits) if match else -1, digits, path)
 
 
 def _tsv_rows(texts: Mapping[str, str | None], aset: AnnotationSet, doc_ids: Sequence[str],

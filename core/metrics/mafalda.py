@@ -107,6 +107,8 @@ import numpy as np
 from core.errors import InputError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics import result as mr
+from core.metrics.mafalda_order import GoldOrder, official_reading
+from core.metrics.mafalda_order import warnings as order_warnings
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
 
@@ -164,7 +166,10 @@ def uncovered_ranges(intervals: Sequence[Interval], text_length: int) -> tuple[I
 
 
 def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
-           tax: Taxonomy, level: int) -> list[tuple[str, _Text]]:
+           tax: Taxonomy, level: int, order: Mapping[str, Sequence[Interval]] | None = None,
+           zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None = None,
+           zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None = None,
+           ) -> list[tuple[str, _Text]]:
     out = []
     n_classes = tax.n_classes[level]
     # Each distinct label is looked up once (a corpus has few labels and many spans).
@@ -188,8 +193,19 @@ def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | N
                        for a in alts)
         text = texts.get(doc)
         length = len(text) if text is not None else max((a.end for a in alts), default=0)
-        unc = uncovered_ranges([(a.start, a.end) for a in alts], length)
-        preds = tuple((s.start, s.end, project_pred(s.label)) for s in pred.get(doc))
+        zeros: dict[int, set[int]] = {}
+        for at, lab in (zero_gold or {}).get(doc, ()):
+            zeros.setdefault(at, set()).add(project_gold(lab))
+        if zeros:  # official reading of [s, s) gold spans (--beyond-text official)
+            gspans += tuple((at, at, frozenset(codes)) for at, codes in zeros.items())
+        unc = uncovered_ranges(sorted([(a.start, a.end) for a in alts]
+                                      + [(at, at) for at in zeros]), length)
+        if order is not None and doc in order:
+            # File order (metrics-py, repo-head): mafalda_order explains the two effects.
+            unc, lost = official_reading(order[doc], length)
+            gspans = tuple(g for g in gspans if (g[0], g[1]) not in lost)
+        preds = tuple((s.start, s.end, project_pred(s.label)) for s in pred.get(doc)) + tuple(
+            (at, at, project_pred(lab)) for at, lab in (zero_pred or {}).get(doc, ()))
         out.append((doc, _Text(gspans, unc, preds, n_classes)))
     return out
 
@@ -616,7 +632,8 @@ def _document_score(doc: str, ts: _TextScore) -> mr.DocumentScore:
 
 
 def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: str = "paper",
-          texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None
+          texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
+          gold_order: GoldOrder | None = None, pred_order: GoldOrder | None = None
           ) -> MafaldaResult:
     """Score ``pred`` against ``gold`` (module docstring), averaged over the gold's texts.
 
@@ -633,8 +650,13 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     check_choice("level", "mafalda", level, LEVELS)
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     tax = taxonomy or mafalda()
+    order = (gold_order.intervals if gold_order is not None
+             and variant in ("metrics-py", "repo-head") else None)
+    zero_gold = gold_order.zero_length if gold_order is not None else None
+    zero_pred = pred_order.zero_length if pred_order is not None else None
     rows = [_document_score(doc, score_text(t, variant))
-            for doc, t in _texts(gold, pred, texts or {}, tax, level)]
+            for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold,
+                                 zero_pred)]
     return MafaldaResult(variant, level, rows)
 
 
@@ -768,8 +790,14 @@ class MafaldaExplanation:
 
 def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 2,
             variant: str = "paper", texts: Mapping[str, str | None] | None = None,
-            taxonomy: Taxonomy | None = None) -> MafaldaExplanation:
+            taxonomy: Taxonomy | None = None, gold_order: GoldOrder | None = None,
+            pred_order: GoldOrder | None = None) -> MafaldaExplanation:
     """What the metric takes from each span of one document, from the pass that scores it.
+
+    The explanation reads the gold sorted, as ``paper`` does: ``gold_order`` and ``pred_order``
+    (the files' own order, :mod:`core.metrics.mafalda_order`) are accepted so that the options
+    of :func:`score` can be passed unchanged, and their effects are named by :func:`read_order`'s
+    warnings instead.
 
     ``predictions``: per predicted span, the gold span and label it matched for precision, its
     C(s,t,|s|), and whether it counts in precision's denominator (a ⊥ prediction does not,
@@ -822,3 +850,22 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
             label, rec.where, rec.value, rec.counted, not is_gold))
     return MafaldaExplanation(doc, variant, level, _document_score(doc, ts), tuple(predictions),
                               tuple(gold_rows), ts.note)
+
+
+def read_order(*, variant: str, gold_records: object, pred_records: object,
+               gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
+               labels: Sequence[str] | None = None
+               ) -> tuple[AnnotationSet, list[str], dict[str, object]]:
+    """What the official MAFALDA code reads from the files' order: the predictions (unchanged),
+    warnings naming the documents whose unsorted gold ``metrics-py`` and ``repo-head`` read in file
+    order (:mod:`core.metrics.mafalda_order`), and the options ``gold_order`` / ``pred_order``
+    for :func:`score` (file order; zero-length spans kept under ``--beyond-text official``).
+    ``gold_records`` and ``pred_records`` are the readers' records."""
+    options: dict[str, object] = {}
+    warnings: list[str] = []
+    if isinstance(gold_records, GoldOrder):
+        warnings.extend(order_warnings(gold_records, texts, variant, gold.name))
+        options["gold_order"] = gold_records
+    if isinstance(pred_records, GoldOrder):
+        options["pred_order"] = pred_records
+    return pred, warnings, options

@@ -100,12 +100,20 @@ from core.metrics.result import (
     pooled_f1,
     prf,
 )
+from core.metrics.tc_order import (
+    official_refuses,
+    order_warnings,
+    positional,
+    rows_of,
+    variants_pair,
+)
 from core.model import NOTHING, AnnotationSet, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
+VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc",
+            "semeval2020-tc-by-article")
 MATCHES = ("sum", "best")
 SI_LABEL = "propaganda"
 _START = attrgetter("start")
@@ -124,7 +132,8 @@ def technique_list(variant: str) -> list[str] | None:
     """
     check_choice("variant", "martino", variant, VARIANTS)
     name = {"semeval2021": "semeval2021", "nlp4if2019": "nlp4if2019",
-            "semeval2020-tc": "semeval2020-tc"}.get(variant)
+            "semeval2020-tc": "semeval2020-tc",
+            "semeval2020-tc-by-article": "semeval2020-tc"}.get(variant)
     if name is None:
         return None
     text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
@@ -545,11 +554,11 @@ def score(
     (1.0, 0.25, 0.4)
     """
     check_choice("match", "martino", match, MATCHES)
-    if variant == "semeval2020-tc":
+    if variant in ("semeval2020-tc", "semeval2020-tc-by-article"):
         if match != "sum":
             raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs "
                              "to take a best match of")
-        return _score_tc(gold, pred, labels=labels)
+        return _score_tc(gold, pred, labels=labels, variant=variant)
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
     doc_index = {d: i for i, d in enumerate(prep.documents)}
@@ -648,8 +657,8 @@ def _align_tc(gold: Sequence[Span], pred: Sequence[Span], doc: str, names: tuple
     return pairs
 
 
-def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None
-              ) -> MartinoResult:
+def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None,
+              variant: str = "semeval2020-tc") -> MartinoResult:
     """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy)."""
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     if labels is not None:
@@ -678,7 +687,7 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
     total = float(doc_c.sum())
     all_labels = set(ngold) | set(npred)
     return MartinoResult(
-        variant="semeval2020-tc", p_num=total, p_den=n, r_num=total, r_den=n,
+        variant=variant, p_num=total, p_den=n, r_num=total, r_den=n,
         labels=_label_order(labels, all_labels),
         label_p_num={k: correct.get(k, 0.0) for k in all_labels},
         label_r_num={k: correct.get(k, 0.0) for k in all_labels},
@@ -744,7 +753,7 @@ def contributions(
     the precision numerator and ``contribution_r`` to the recall numerator (of ``doc`` alone, or
     of the corpus when ``doc`` is None). Label-mismatched overlapping pairs are listed with 0.
     """
-    if variant == "semeval2020-tc":
+    if variant in ("semeval2020-tc", "semeval2020-tc-by-article"):
         raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs")
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
@@ -873,16 +882,23 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     ]
 
 
-def beyond_text_warnings(pred: AnnotationSet, texts: Mapping[str, str | None]) -> list[str]:
-    """Warnings for predicted spans that end past their document's text (scored anyway)."""
-    out = []
-    for doc, spans in pred.spans.items():
-        text = texts.get(doc)
-        if text is None:
-            continue
-        for s in spans:
-            if s.end > len(text):
-                out.append(f"{pred.name}: document {doc!r}: span [{s.start},{s.end}) "
-                           f"{s.label!r} ends past the text (length {len(text)}); scored as the "
-                           "official scorer does")
-    return out
+
+def read_order(*, variant: str, gold_records: object, pred_records: object,
+               gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
+               labels: Sequence[str] | None) -> tuple[AnnotationSet, list[str], dict[str, object]]:
+    """What the official SemEval-2020 TC scorer reads from the files' row order
+    (:mod:`core.metrics.tc_order`): the predictions to score, warnings, and no extra options.
+
+    ``semeval2020-tc`` pairs label rows by position as the official scorer does (articles in
+    another order), after the checks the official scorer makes first; ``semeval2020-tc-by-article``
+    pairs them by article. Both warn where the two readings differ. ``gold_records`` and
+    ``pred_records`` are the readers' records (:attr:`core.formats.Loaded.records`).
+    """
+    g_rows, p_rows = rows_of(gold_records), rows_of(pred_records)
+    warnings: list[str] = []
+    if variants_pair(variant) and g_rows is not None and p_rows is not None:
+        warnings.extend(order_warnings(g_rows, p_rows, variant, pred.name))
+        if variant == "semeval2020-tc" and not official_refuses(g_rows, p_rows):
+            score(gold, pred, variant=variant, labels=labels)  # the official checks first
+            pred = positional(g_rows, p_rows, pred)
+    return pred, warnings, {}

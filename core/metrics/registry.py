@@ -34,13 +34,19 @@ from core.model import AnnotationSet
 
 Kind = Literal["span", "text", "span-counts"]
 Input = Literal["spans", "hateval"]
-OPTIONS = ("variant", "level", "labels", "merge_pred", "fragments_only", "texts", "taxonomy")
-"""Every keyword option a registered ``score`` may accept (``gold`` and ``pred`` come first)."""
+OPTIONS = ("variant", "level", "labels", "merge_pred", "fragments_only", "texts", "taxonomy",
+           "gold_order", "pred_order")
+"""Every keyword option a registered ``score`` may accept (``gold`` and ``pred`` come first);
+``gold_order`` and ``pred_order`` come from a ``read_order`` hook (the files' own order)."""
 READ_OPTIONS = ("llm_parsing", "header_rule")
 """Options of how a metric's *inputs* are read (not passed to ``score``)."""
 
 LabelDefault = Callable[[str, AnnotationSet], tuple[list[str] | None, list[str]]]
 PredWarnings = Callable[[AnnotationSet, Mapping[str, str | None]], list[str]]
+ReadOrder = Callable[..., tuple[AnnotationSet, list[str], dict[str, object]]]
+"""``read_order(variant=, gold_records=, pred_records=, gold=, pred=, texts=, labels=)``:
+the predictions to score, warnings, and extra ``score`` options, from what the official scorer
+reads off the files' order (the readers' records)."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +58,9 @@ class Metric:
     :class:`~core.metrics.result.Explanation` (None: the metric explains nothing per span).
     ``input`` says what the command line reads for it; ``gold_alternatives`` reads the gold as
     MAFALDA-style alternatives; ``default_labels`` picks a label list when none is given and
-    ``pred_warnings`` checks the predictions against the gold texts. ``title`` and
+    ``pred_warnings`` checks the predictions against the gold texts (spans past the text follow
+    the one policy of :mod:`core.bounds` for every span metric, not a hook); ``read_order``
+    applies the official scorer's reading of the files' order (:data:`ReadOrder`). ``title`` and
     ``abbreviation`` are what tables and charts call it.
     """
 
@@ -70,6 +78,7 @@ class Metric:
     gold_alternatives: bool = False
     default_labels: LabelDefault | None = None
     pred_warnings: PredWarnings | None = None
+    read_order: ReadOrder | None = None
     citation: str = ""
     abbreviation: str = ""
 
@@ -171,7 +180,7 @@ register(Metric(
     "pairs, pooled over the corpus (NLP4IF-2019, SemEval-2020 Task 11, SemEval-2021 Task 6)",
     score=martino.score, explain=martino.explain, variants=martino.VARIANTS,
     options=frozenset({"variant", "merge_pred", "fragments_only", "labels"}),
-    default_labels=martino.default_labels, pred_warnings=martino.beyond_text_warnings,
+    default_labels=martino.default_labels, read_order=martino.read_order,
     citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
 ))
 register(Metric(
@@ -179,8 +188,9 @@ register(Metric(
     description="Helwe et al. (2024): best match per span, alternative gold labels and ⊥, "
     "averaged over texts, at taxonomy level 2, 1 or 0",
     score=mafalda.score, explain=mafalda.explain, variants=mafalda.VARIANTS,
-    levels=(2, 1, 0), options=frozenset({"variant", "level", "texts", "taxonomy"}),
-    read_options=frozenset({"llm_parsing"}), gold_alternatives=True,
+    levels=(2, 1, 0),
+    options=frozenset({"variant", "level", "texts", "taxonomy", "gold_order", "pred_order"}),
+    read_options=frozenset({"llm_parsing"}), gold_alternatives=True, read_order=mafalda.read_order,
     citation="Helwe et al., NAACL 2024",
 ))
 register(Metric(

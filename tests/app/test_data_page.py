@@ -23,7 +23,7 @@ def test_broken_file_shows_its_error_while_the_others_load(
     at = _upload(make_app, data_dir, "gold", "system_a", "broken")
     lines = (data_dir / "broken.json").read_text().splitlines()
     bad_line = next(i for i, line in enumerate(lines, 1) if '"end": 2' in line)
-    errors = [e.value for e in at.error]
+    errors = [e.value.replace("\\", "") for e in at.error]  # file names are shown escaped
     assert any(f"broken.json:{bad_line}:" in e and "field 'end'" in e for e in errors), errors
     ws = at.session_state[state.K_UPLOAD_WS]
     assert list(ws.sets) == ["gold", "system_a"]
@@ -67,4 +67,4 @@ def test_format_override_reports_a_wrong_format_as_an_error(
     at = _upload(make_app, data_dir, "gold")
     at.selectbox(key=state.upload_key("fmt", "gold.json")).select("ptc").run()
     assert not at.exception
-    assert any("gold.json" in e.value for e in at.error)
+    assert any("gold.json" in e.value.replace("\\", "") for e in at.error)

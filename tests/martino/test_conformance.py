@@ -22,6 +22,10 @@ CASES = load_cases()
 
 DELIBERATE_REFUSALS = {"s21_duplicate_document_id_in_prediction": "duplicate document id"}
 
+# Cases the official scorer scores and we refuse by default (core.bounds: one policy for spans
+# past the text); the option given here scores them exactly as the official scorer does.
+OFFICIAL_OPTIONS = {"s21_offsets_beyond_text_accepted": ["--beyond-text", "official"]}
+
 # What our message must say for each official error or crash (the official wording differs).
 EXPECTED_MESSAGE = {
     "s21_unknown_technique_error": "expected one of the 20 labels",
@@ -52,6 +56,7 @@ def _run(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str
         lf = tmp_path / "techniques.txt"
         lf.write_text("\n".join(labels) + "\n", encoding="utf-8")
         argv += ["--labels", str(lf)]
+    argv += OFFICIAL_OPTIONS.get(case["name"], [])
     options = case.get("options") or {}
     if options.get("merge_user_annotations"):
         argv.append("--merge-pred")
@@ -60,6 +65,21 @@ def _run(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str
     code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_spans_past_the_text_are_refused_by_default_and_scored_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (case,) = [c for c in CASES if c["name"] == "s21_offsets_beyond_text_accepted"]
+    gold, pred = write_case(case, tmp_path)
+    base = ["score", str(gold), str(pred), "--metric", "martino", "--json"]
+    assert main(base) == 1
+    _, err = capsys.readouterr()
+    assert "ends past the text" in err and "--clip-spans" in err
+    assert main([*base, "--beyond-text", "official"]) == 0
+    out, _ = capsys.readouterr()
+    assert any("scored as it is, as the official scorers do" in w
+               for w in json.loads(out)["warnings"])
 
 
 def _scored(case: dict[str, Any]) -> bool:

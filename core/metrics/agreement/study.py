@@ -49,12 +49,15 @@ class Study:
     @classmethod
     def from_sets(cls, sets: Sequence[AnnotationSet],
                   texts: Mapping[str, str | None] | None = None, *,
-                  label: str | None = None) -> Study:
+                  label: str | None = None, unit_set: bool = False) -> Study:
         """Build a study from annotation sets (one per annotator).
 
         ``label`` keeps only that label's spans (the study then has that single label, even if
-        nobody used it, so that every measure can say so). Two sets with one name are an error,
-        and so is a span that ends after its document's text.
+        nobody used it, so that every measure can say so). An annotator's exact duplicate spans
+        (same interval and label twice) are kept, as two units, with a warning; ``unit_set``
+        reads each annotator's units as a set instead (pygamma-agreement's reading: its
+        continuum keeps units in a sorted set, so γ there counts a duplicate once). Two sets
+        with one name are an error, and so is a span that ends after its document's text.
 
         >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
         >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
@@ -81,6 +84,16 @@ class Study:
                     doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
                 kept = doc_spans if label is None else tuple(
                     s for s in doc_spans if s.label == label)
+                dup = len(kept) - len(set(kept))
+                if dup:
+                    first = next(sp for sp in kept if kept.count(sp) > 1)
+                    how = ("counted once (--unit-set)" if unit_set else "kept as separate "
+                           "units; pygamma-agreement counts them once (--unit-set)")
+                    warnings.append(f"{aset.name}: document {doc_id!r} has {dup} exact duplicate "
+                                    f"span(s), e.g. [{first.start}, {first.end}) {first.label!r}: "
+                                    f"{how}")
+                    if unit_set:
+                        kept = tuple(set(kept))
                 per_doc[doc_id] = tuple(sorted(kept))
                 docs[doc_id] = None
             spans[aset.name] = per_doc

@@ -1,0 +1,161 @@
+"""One policy for spans that end past their document's text, for every path (CLI and app).
+
+A span ``[start, end)`` with ``end > len(text)`` cannot be drawn, and scoring it changes the
+numbers (a prediction ``[0, 5000)`` on an 11-character text made the Da San Martino precision
+0.0012). Whether the text comes from the same file or from the gold beside it, the same policy
+applies at load time:
+
+``refuse`` (default)
+    the input is invalid: one message lists every offending set at once, with its file, its
+    first offending document and span, and how many spans are past the text.
+``clip``
+    each such span is cut to ``[start, len(text))`` (dropped when it starts at or past the end),
+    and each change is a recorded warning (``--clip-spans``; the Data page's "clip spans to the
+    text" choice).
+``official``
+    the spans are kept as they are, as the official scorers (which never see the texts) score
+    them, with one warning per span (``--beyond-text official``). The same option keeps the
+    zero-length MAFALDA spans ``[s, s]`` the official evaluator scores (``core.formats.mafalda``).
+
+The readers check spans against the text of their own file through :func:`policy` (set by
+:func:`core.formats.load_files`); :func:`check_sets` checks the sets of a file that carries no
+text against the texts of the gold or of another file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Literal
+
+from core.errors import InputError
+from core.model import AnnotationSet, Span
+
+Policy = Literal["refuse", "clip", "official"]
+POLICIES: tuple[Policy, ...] = ("refuse", "clip", "official")
+
+_POLICY: ContextVar[Policy] = ContextVar("beyond_text_policy", default="refuse")
+
+
+def from_args(args: object) -> Policy:
+    """The policy a command line asked for (``--beyond-text`` / ``--clip-spans``)."""
+    value = getattr(args, "beyond_text", None) or "refuse"
+    if value not in POLICIES:
+        raise ValueError(f"unknown policy {value!r}")
+    return value
+
+
+def policy() -> Policy:
+    """The policy in force for the reader running now (``refuse`` unless a caller set one)."""
+    return _POLICY.get()
+
+
+@contextmanager
+def using(value: Policy) -> Iterator[None]:
+    """Run the readers called inside the ``with`` block under ``value``."""
+    token = _POLICY.set(value)
+    try:
+        yield
+    finally:
+        _POLICY.reset(token)
+
+
+@dataclass(frozen=True)
+class Offender:
+    """One span past its text: where it is and how long the text is."""
+
+    source: str
+    set_name: str
+    doc: str
+    span: Span
+    length: int
+
+
+def find(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None]
+         ) -> list[Offender]:
+    """Every span of ``sets`` (each with the file it came from) that ends past its text."""
+    out: list[Offender] = []
+    for source, aset in sets:
+        for doc, spans in aset.spans.items():
+            text = texts.get(doc)
+            if text is None:
+                continue
+            out.extend(Offender(source, aset.name, doc, s, len(text)) for s in spans
+                       if s.end > len(text))
+    return out
+
+
+def refusal(offenders: Sequence[Offender]) -> str:
+    """The one-line message that refuses ``offenders``: every offending set at once."""
+    by_set: dict[tuple[str, str], list[Offender]] = {}
+    for o in offenders:
+        by_set.setdefault((o.source, o.set_name), []).append(o)
+    parts = []
+    for (source, name), items in by_set.items():
+        first = items[0]
+        who = source if name in source else f"{source} ({name})"
+        more = f" and {len(items) - 1} more" if len(items) > 1 else ""
+        parts.append(f"{who}: document {first.doc!r} span [{first.span.start}, {first.span.end}) "
+                     f"{first.span.label!r} ends past the text ({first.length} characters){more}")
+    return (f"spans end past their document's text in {len(by_set)} set(s): " + "; ".join(parts)
+            + "; fix the offsets, or pass --clip-spans to clip them to the text (or "
+            "--beyond-text official to score them as the official scorers do)")
+
+
+def warning(o: Offender, value: Policy) -> str:
+    """The warning recorded for one span under ``clip`` or ``official``."""
+    where = (f"{o.source}: {o.set_name}: document {o.doc!r}: span [{o.span.start}, {o.span.end}) "
+             f"{o.span.label!r} ends past the text ({o.length} characters)")
+    if value == "official":
+        return where + "; scored as it is, as the official scorers do"
+    if o.span.start >= o.length:
+        return where + "; dropped: it starts at or past the end of the text"
+    return where + f"; clipped to [{o.span.start}, {o.length})"
+
+
+def clipped(aset: AnnotationSet, texts: Mapping[str, str | None]) -> AnnotationSet:
+    """``aset`` with every span cut to its text (spans that start past the end dropped)."""
+    spans: dict[str, tuple[Span, ...]] = {}
+    for doc, items in aset.spans.items():
+        text = texts.get(doc)
+        if text is None or all(s.end <= len(text) for s in items):
+            spans[doc] = items
+            continue
+        n = len(text)
+        spans[doc] = tuple(sorted(s if s.end <= n else Span(s.start, n, s.label)
+                                  for s in items if s.start < n))
+    return AnnotationSet(aset.name, spans, aset.role, aset.alternatives)
+
+
+def check_sets(
+    sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None],
+    value: Policy = "refuse",
+) -> tuple[list[AnnotationSet], list[str]]:
+    """Apply the policy to ``sets`` (``(file, set)`` pairs) against ``texts``.
+
+    Returns the sets to use and the warnings to record; raises :class:`InputError` under
+    ``refuse`` when any span is past its text.
+
+    >>> texts = {"1": "hello world"}
+    >>> pred = AnnotationSet("p", {"1": (Span(0, 5000, "Doubt"),)}, "system")
+    >>> check_sets([("p.csv", pred)], texts, "clip")[0][0].spans["1"]
+    (Span(start=0, end=11, label='Doubt'),)
+    >>> check_sets([("p.csv", pred)], texts)
+    Traceback (most recent call last):
+    ...
+    core.errors.InputError: spans end past their document's text in 1 set(s): p.csv: ...
+    """
+    if value not in POLICIES:
+        raise ValueError(f"unknown policy {value!r}")
+    offenders = find(sets, texts)
+    if not offenders:
+        return [s for _, s in sets], []
+    if value == "refuse":
+        raise InputError(refusal(offenders))
+    warnings = [warning(o, value) for o in offenders]
+    if value == "official":
+        return [s for _, s in sets], warnings
+    bad = {(o.source, o.set_name) for o in offenders}
+    return [clipped(s, texts) if (src, s.name) in bad else s for src, s in sets], warnings

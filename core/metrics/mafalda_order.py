@@ -1,0 +1,95 @@
+"""MAFALDA gold whose labels are not sorted by start: the official evaluator's file-order reading.
+
+The official ``build_ground_truth_spans`` (Helwe et al. 2024, evaluation code; our summary in
+``docs/mafalda.md``) groups a text's gold labels by interval in **file order** and then walks
+those intervals in that order to add the "uncovered" ``{None}`` ranges between them
+(``(current, start - 1)``, then ``current = max(current, end + 1)``). Spans are keyed by their
+interval, so an uncovered range that happens to equal a gold interval replaces that gold span.
+On sorted gold neither effect occurs; on unsorted gold
+
+* a gold span can be lost: gold ``[[2, 4, ad hominem], [0, 1, straw man]]`` on ``abcd`` gives
+  the uncovered range ``(0, 1)``, which overwrites the straw-man span (``metrics-py`` and
+  ``repo-head``: span P/R/F1 0/0/0 at level 2 for the prediction ``[[0, 1, straw man]]``);
+* the uncovered ranges differ: gold ``[[5, 6, …], [0, 8, …]]`` on a 10-character text gives
+  ``(0, 4)`` and ``(9, 10)`` instead of ``(9, 10)`` (``repo-head`` recall 0.5 instead of 0.667).
+
+The variants that claim the official code (``metrics-py``, ``repo-head``) reproduce the file-order
+reading when the reader recorded the order (:class:`GoldOrder`, set by
+:mod:`core.formats.mafalda`); ``paper`` keeps the sorted reading. Whenever the two readings
+differ, :func:`warnings` names the document and what the official code does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+Interval = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class GoldOrder:
+    """Per document, the gold's distinct intervals in file order (first sighting), and the
+    zero-length spans kept for the official reading."""
+
+    intervals: Mapping[str, tuple[Interval, ...]] = field(default_factory=dict)
+    zero_length: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    """Zero-length spans ``[s, s)`` kept under ``--beyond-text official`` (the official evaluator
+    scores them: a length-0 span's ratio is 0, and it counts in its denominator)."""
+
+
+def walk(intervals: Sequence[Interval], text_length: int) -> tuple[Interval, ...]:
+    """The uncovered ranges of the official walk over ``intervals`` in the order given."""
+    if not intervals:
+        return ((0, text_length),)
+    out = []
+    current = 0
+    for start, end in intervals:
+        if current < start:
+            out.append((current, start - 1))
+        current = max(current, end + 1)
+    if current < text_length:
+        out.append((current, text_length))
+    return tuple(out)
+
+
+def official_reading(order: Sequence[Interval], text_length: int
+                     ) -> tuple[tuple[Interval, ...], set[Interval]]:
+    """``(uncovered ranges, gold intervals overwritten by one of them)`` in file order."""
+    uncovered = walk(order, text_length)
+    lost = set(order) & set(uncovered)
+    return uncovered, lost
+
+
+def differs(order: Sequence[Interval], text_length: int) -> bool:
+    """Whether the file-order reading differs from the sorted one for this text."""
+    if list(order) == sorted(order):
+        return False
+    file_unc, lost = official_reading(order, text_length)
+    return bool(lost) or file_unc != walk(sorted(order), text_length)
+
+
+def warnings(order: GoldOrder, texts: Mapping[str, str | None], variant: str,
+             gold_name: str) -> list[str]:
+    """One warning per document whose unsorted gold the official code reads differently."""
+    out = []
+    for doc, intervals in order.intervals.items():
+        text = texts.get(doc)
+        length = len(text) if text is not None else max((e for _, e in intervals), default=0)
+        if not differs(intervals, length):
+            continue
+        uncovered, lost = official_reading(intervals, length)
+        what = []
+        if lost:
+            what.append("drops the gold span(s) " + ", ".join(f"[{a}, {b})" for a, b in
+                                                               sorted(lost))
+                        + " (overwritten by an uncovered range with the same interval)")
+        sorted_unc = walk(sorted(intervals), length)
+        if uncovered != sorted_unc:
+            what.append(f"adds the uncovered ranges {list(uncovered)} instead of "
+                        f"{list(sorted_unc)}")
+        used = ("this variant reproduces it" if variant in ("metrics-py", "repo-head")
+                else "the paper variant keeps the sorted reading")
+        out.append(f"{gold_name}: document {doc!r}: gold labels are not sorted by start; the "
+                   f"official evaluator walks them in file order and {'; '.join(what)} ({used})")
+    return out

@@ -1,0 +1,121 @@
+"""Strings from files made safe to print, encode and parse: one line, valid Unicode, bounded
+numbers.
+
+Input files are untrusted: a label, a document id or an annotator name can hold a newline, a
+control character or (through a JSON ``\\udfff`` escape) a lone surrogate that no UTF-8 stream can
+encode; a number can have more digits than Python converts (``sys.get_int_max_str_digits()``,
+4,300 by default). The helpers here are the one place that decides how such values are shown
+and refused, so that every message stays on one line (the command line's contract: exit 1 with
+ONE line on standard error) and every output encodes as UTF-8.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+MAX_DIGITS = 1000
+"""Longest run of digits a JSON number may have before it is kept as text (:class:`HugeNumber`);
+Python refuses to convert more than 4,300 (``sys.get_int_max_str_digits``)."""
+
+MAX_OFFSET_DIGITS = 12
+"""Longest character offset or integer label accepted, in digits: 10^12 characters is far beyond
+any text, and sums of such offsets stay within numpy's 64-bit integers."""
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _NAMED:
+        return _NAMED[ch]
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with control characters, line separators and lone surrogates escaped.
+
+    The result holds no line break and encodes as UTF-8, so a message that quotes a value from a
+    file stays one line.
+
+    >>> one_line("ann\nX")
+    'ann\\nX'
+    >>> one_line("Do\udfffubt")
+    'Do\\udfffubt'
+    >>> one_line("plain é")
+    'plain é'
+    """
+    return _CONTROL.sub(_escape, text)
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a surrogate code point (only a JSON escape can put one there)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogates(value: Any, path: tuple[str | int, ...] = ()
+                    ) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """``(path, string)`` for every string (key or value) of a parsed JSON value that holds a lone
+    surrogate, depth first."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if has_lone_surrogate(item):
+                yield where, item
+        elif isinstance(item, dict):
+            for key, sub in reversed(list(item.items())):
+                if isinstance(key, str) and has_lone_surrogate(key):
+                    yield (*where, key), key
+                stack.append(((*where, key), sub))
+        elif isinstance(item, list):
+            stack.extend(((*where, i), sub) for i, sub in reversed(list(enumerate(item))))
+
+
+class HugeNumber:
+    """A JSON number with more than :data:`MAX_DIGITS` digits, kept as its text.
+
+    Readers that expect an ``int`` refuse it like any other wrong type; its ``repr`` says how
+    long it is instead of printing thousands of digits.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return describe_digits(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HugeNumber) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def describe_digits(text: str) -> str:
+    """How a too-long number is named in a message: ``a 5000-digit number 99999…``."""
+    digits = sum(c.isdigit() for c in text)
+    return f"a {digits}-digit number {text[:12]}…"
+
+
+def parse_json_int(text: str) -> int | HugeNumber:
+    """``parse_int`` for :func:`json.loads`: an int, or a :class:`HugeNumber` when too long."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        return HugeNumber(text)
+    return int(text)
+
+
+def parse_json_float(text: str) -> float | HugeNumber:
+    """``parse_float`` for :func:`json.loads`; a float written with absurdly many digits is
+    kept as text (``float()`` accepts it, but nothing in a span file needs it)."""
+    if len(text) > 4 * MAX_DIGITS:
+        return HugeNumber(text)
+    return float(text)

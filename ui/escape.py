@@ -1,0 +1,61 @@
+"""File-derived strings shown as text, never as Markdown or HTML.
+
+Document ids, file names, set names and labels come from uploaded files. Streamlit renders the
+strings given to ``st.markdown``, ``st.caption``, ``st.info``/``st.error``, ``st.subheader``,
+widget labels and the like as GitHub-flavoured Markdown (images, links, ``:red[...]`` directives,
+``$...$`` formulas), so a document id ``![](http://host/x.png)`` would make every visitor's browser
+fetch that URL. Every such string goes through :func:`md` (or :func:`code` inside backticks)
+before it is put into Markdown; :mod:`ui.highlight` escapes HTML for ``st.html`` the same way.
+
+>>> md("![](http://h/e.png)") == "\\\\!\\\\[\\\\]\\\\(http\\\\:/\\u2060/h/e\\\\.png\\\\)"
+True
+>>> print(code("a`b"))
+`` a`b ``
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# CommonMark escapes any ASCII punctuation with a backslash; these are the characters that start
+# or end Markdown, GFM or Streamlit syntax (":" for ":red[...]" and emoji shortcodes, "$" for
+# formulas, "<" and ">" for HTML and autolinks, "&" for entities).
+_SPECIAL = set("\\`*_{}[]()#+-.!|<>$~:&")
+_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+# GitHub-flavoured Markdown turns "http://..." and "www...." in plain text into links after
+# parsing, escapes or not; a WORD JOINER (U+2060, invisible) between the slashes prevents it.
+_SCHEME = re.compile(r"(?<=:)//")
+_WWW = re.compile(r"(?i)\bwww(?=\.)")
+
+
+def md(value: object) -> str:
+    """``value`` as Markdown that renders as its text, on one line, with no link.
+
+    Line breaks become spaces (a name must not start a heading or a list); control characters are
+    shown as ``\\xNN``; an invisible word joiner keeps ``http://`` and ``www.`` from becoming
+    links.
+    """
+    text = _BREAKS.sub(" ", str(value))
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    text = _WWW.sub("www\u2060", _SCHEME.sub("/\u2060/", text))
+    return "".join("\\" + ch if ch in _SPECIAL else ch for ch in text)
+
+
+def code(value: object) -> str:
+    """``value`` as an inline code span: fenced with more backticks than it holds in a row.
+
+    Inside a code span Markdown shows everything literally, so only backticks need care.
+    """
+    text = _BREAKS.sub(" ", str(value))
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest or text.startswith(" ") or text.endswith(" ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def attr(value: object) -> str:
+    """``value`` escaped for HTML text or a quoted attribute (``st.html``)."""
+    return html.escape(str(value), quote=True)

@@ -1,0 +1,129 @@
+"""Query parameters of a link, checked before any page reads them.
+
+A link carries the view (``?doc=``, ``?level=``, the sets compared...), never the data, so a
+link can name a document or a set that the data loaded now does not hold, or carry a value no
+widget accepts (``?level=99``, ``?boot_n=-5``, ``?doc=../../etc/passwd``). Each such parameter
+is removed from the URL and named in a notice ("ignored ..."), so the address bar never shows a
+setting that the page is not using. Settings that are not bound to the URL but have a valid
+value (``?boot_n=2000``) are applied to the session and then removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import streamlit as st
+
+from core.analysis.slices import METRICS as SLICE_METRICS
+from core.metrics import registry
+from ui import errors as err_ui
+from ui import folder_upload, state
+from ui.escape import md
+
+
+def _int_in(low: int, high: int) -> Callable[[str], bool]:
+    def check(value: str) -> bool:
+        text = value.strip()
+        return (text.isdigit() and len(text) <= 12 and low <= int(text) <= high)
+    return check
+
+
+def _one_of(values: Iterable[object]) -> Callable[[str], bool]:
+    allowed = {str(v) for v in values}
+    return lambda value: value in allowed
+
+
+SESSION_NUMBERS: dict[str, tuple[int, int]] = {
+    state.K_BOOT_N: (100, 10000),
+    state.K_SEED: (0, 2**31 - 1),
+}
+"""Session settings (not bound to the URL) that a link may still set once: key -> range."""
+
+
+KEY_MODULES = (state, err_ui, folder_upload)
+"""The modules that declare session-state keys (``K_...``)."""
+
+
+def known_keys() -> set[str]:
+    """Every session-state key of :data:`KEY_MODULES` (the only names a SpanScope link uses),
+    the variant key of every registered span metric, and Streamlit's own ``embed`` parameters."""
+    keys = {v for mod in KEY_MODULES for k, v in vars(mod).items()
+            if k.startswith("K_") and isinstance(v, str)}
+    keys |= {state.variant_key(m.name) for m in registry.span_metrics()}
+    return keys | {"embed", "embed_options"}
+
+
+def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], str]]:
+    doc_ids = set(ws.corpus.doc_ids)
+    sets = set(ws.sets)
+    is_doc = (doc_ids.__contains__, "no such document in the data loaded now")
+    is_set = (sets.__contains__, "no annotation set of that name is loaded")
+    metrics = [m.name for m in registry.span_metrics()]
+    return {
+        state.K_DOC: is_doc,
+        state.K_ANN_DOC: is_doc,
+        state.K_SET_A: is_set,
+        state.K_SET_B: is_set,
+        state.K_SYS1: is_set,
+        state.K_SYS2: is_set,
+        state.K_ANN_SETS: is_set,
+        state.K_CUR_SETS: is_set,
+        state.K_ANN_GOLD: (_one_of([*sets, state.ANN_NO_GOLD]), "no annotation set of that "
+                           "name is loaded"),
+        state.K_LEVEL: (_one_of(state.LEVELS), "the level is 0, 1 or 2"),
+        **{state.variant_key(m.name): (_one_of(m.variants), "one of " + ", ".join(m.variants))
+           for m in registry.span_metrics() if m.variants},
+        state.K_METRIC: (_one_of(metrics), "one of " + ", ".join(metrics)),
+        err_ui.K_ERR_METRIC: (_one_of(SLICE_METRICS), "one of " + ", ".join(SLICE_METRICS)),
+        err_ui.K_ERR_MEASURE: (_one_of(err_ui.MEASURES), "one of "
+                               + ", ".join(err_ui.MEASURES)),
+        state.K_ANN_SEED: (_int_in(0, 2**31 - 1), "a seed is a whole number from 0"),
+        state.K_ANN_SAMPLES: (_int_in(1, 1000), "a whole number from 1 to 1000"),
+        **{key: (_int_in(lo, hi), f"a whole number from {lo} to {hi}")
+           for key, (lo, hi) in SESSION_NUMBERS.items()},
+    }
+
+
+def check_query_params() -> list[str]:
+    """Remove the invalid or unknown parameters of the current URL; the notices to show.
+
+    Called by ``app.py`` on every run before the page, so no bound widget ever reads an invalid
+    value. The sample corpus is checked first: the other checks need the data it selects.
+    """
+    params = st.query_params
+    notices: list[str] = []
+
+    def drop(key: str, value: str, why: str) -> None:
+        del params[key]
+        notices.append(f"Ignored ?{md(key)}={md(value[:80])} from the link: {why}.")
+
+    samples = state.sample_names()
+    if state.K_SAMPLE in params and params[state.K_SAMPLE] not in samples:
+        drop(state.K_SAMPLE, params[state.K_SAMPLE], "no bundled corpus of that name")
+    known = known_keys()
+    ws = state.workspace()
+    checks = _validators(ws)
+    for key in list(params.keys()):
+        values = params.get_all(key)
+        if key not in known:
+            drop(key, values[-1] if values else "", "not a SpanScope setting")
+            continue
+        if key not in checks:
+            continue
+        ok, why = checks[key]
+        good = [v for v in values if ok(v)]
+        if len(good) == len(values):
+            continue
+        bad = next(v for v in values if not ok(v))
+        if good and key in (state.K_ANN_SETS, state.K_CUR_SETS):
+            params[key] = good  # keep the sets that exist
+            notices.append(f"Ignored ?{md(key)}={md(bad[:80])} from the link: {why}.")
+        else:
+            drop(key, bad, why)
+        if st.session_state.get(key) is not None and str(st.session_state.get(key)) == bad:
+            del st.session_state[key]
+    for key in SESSION_NUMBERS:
+        if key in params:  # valid (checked above): apply once, then keep the URL clean
+            st.session_state[key] = int(params[key])
+            del params[key]
+    return notices
