@@ -20,6 +20,7 @@ import json
 import random
 import re
 import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,8 +75,9 @@ CASES = {
                         SAMPLES / "propaganda/gold.json", "martino", "brat"),
     "webanno-tsv": Case("webanno-tsv", INCEPTION / "alice.tsv", INCEPTION / "bob.tsv",
                         "martino", "spans-csv"),
-    "uima-xmi": Case("uima-xmi", SAMPLES / "formats/xmi_export/speech1.xmi",
-                     SAMPLES / "formats/xmi_export/speech1.xmi", "martino", "spans-csv"),
+    # UIMA XMI needs its TypeSystem.xml beside it: the export zipped, the zip mutated.
+    "uima-xmi": Case("uima-xmi", ROOT / "tests/data/fuzz/xmi_export.zip",
+                     SAMPLES / "formats/xmi_export", "martino", "spans-csv"),
     "conll": Case("conll", SAMPLES / "formats/conll_system.conll",
                   SAMPLES / "formats/conll_gold.conll", "martino", "spans-csv"),
     "spacy-jsonl": Case("spacy", SAMPLES / "formats/spacy_ner.jsonl",
@@ -160,16 +162,23 @@ class Run:
     rc: int
     out: str
     err: str
+    python_warnings: int = 0
 
 
 def run(argv: list[str]) -> Run:
+    """Run the command line in-process; a Python warning (which ``python -m core`` would print
+    on standard error) is added to ``err`` as the interpreter would show it."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             rc = main(argv)
         except SystemExit as exc:
             rc = int(exc.code) if isinstance(exc.code, int) else 2
-    return Run(argv, rc, out.getvalue(), err.getvalue())
+    shown = "".join(f"{w.filename}:{w.lineno}: {w.category.__name__}: {w.message}\n"
+                    for w in caught)
+    return Run(argv, rc, out.getvalue(), shown + err.getvalue(), len(caught))
 
 
 def problems(r: Run) -> list[str]:
@@ -179,6 +188,8 @@ def problems(r: Run) -> list[str]:
         found.append(f"exit {r.rc}")
     if "Traceback" in r.err or "Traceback" in r.out:
         found.append("traceback")
+    if r.python_warnings:
+        found.append(f"Python warning on stderr: {r.err.splitlines()[0][:300]!r}")
     if r.rc == 1 and (r.err.count("\n") != 1 or not r.err.endswith("\n")):
         found.append(f"{r.err.count(chr(10))} lines on stderr: {r.err[:300]!r}")
     for name, text in (("stdout", r.out), ("stderr", r.err)):
