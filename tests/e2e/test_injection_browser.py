@@ -20,8 +20,8 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-PAGES = ("Overview", "Data", "Scores", "Documents", "Metric differences", "Labels",
-         "Annotators", "Learn")
+PAGES = ("Overview", "Data", "Scores", "Documents", "Errors", "Metric differences", "Labels",
+         "Annotators", "Curation", "Learn")
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
