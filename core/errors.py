@@ -12,6 +12,7 @@ carried next to the data so that nothing is dropped silently.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,13 +20,41 @@ from core.textsafe import one_line
 
 Severity = Literal["error", "warning"]
 
+WARNING_KINDS: tuple[tuple[str, str], ...] = (
+    ("in whitespace", "whitespace"),
+    ("differs from the text", "fragment-mismatch"),
+    ("more than once", "duplicate-span"),
+    ("ends past the text", "beyond-text"),
+    ("skipped", "skipped"),
+    ("ignored", "ignored"),
+    ("merged", "merged"),
+)
+"""Phrases of the readers' warning messages -> the kind a summary counts them under (first match
+wins); a reader may also name the kind itself (``Loaded.warn(..., kind=...)``)."""
+
+
+def warning_kind(message: str) -> str:
+    """The kind of a warning message (:data:`WARNING_KINDS`), ``other`` when none matches.
+
+    >>> warning_kind("the span [0, 3) ends in whitespace: 'ab '")
+    'whitespace'
+    >>> warning_kind("something else")
+    'other'
+    """
+    for phrase, kind in WARNING_KINDS:
+        if phrase in message:
+            return kind
+    return "other"
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One message about one place in one input file.
 
     ``line`` is 1-based; ``path`` is a JSON path such as ``[3].labels[0].end`` where lines do not
-    identify the place (a JSON file on one line).
+    identify the place (a JSON file on one line). ``kind`` groups warnings for summaries
+    (``whitespace``, ``duplicate-span``, ...); when not given it is read off the message
+    (:func:`warning_kind`).
     """
 
     file: str
@@ -34,6 +63,12 @@ class Diagnostic:
     field: str | None = None
     path: str | None = None
     severity: Severity = "warning"
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", "error" if self.severity == "error"
+                               else warning_kind(self.message))
 
     def __str__(self) -> str:
         where = self.file
@@ -91,18 +126,38 @@ def format_ids(ids: object, limit: int = 5) -> str:
 
 
 class UsageError(Exception):
-    """A command-line option has a value the command does not accept (exit status 2).
+    """A command-line option has a value the command does not accept (exit status 2)."""
 
-    Worded like scikit-learn's parameter errors: "The 'variant' parameter of martino must be one
-    of {...}. Got 'mega' instead."
+
+class ParameterError(UsageError, SpanScopeError, ValueError):
+    """A library function got a parameter value it does not accept.
+
+    Worded like scikit-learn's parameter errors and naming the *parameter* (``variant``,
+    ``merge_pred=True``), never a command-line flag: "The 'variant' parameter of martino must be
+    one of {...}. Got 'mega' instead." ``param`` is the parameter's name; the command line turns
+    it into its flag and exits with status 2. It is also a ``ValueError`` (code that catches the
+    standard exception keeps working) and a :class:`UsageError`.
     """
 
+    def __init__(self, param: str, message: str) -> None:
+        self.param = param
+        super().__init__(message)
 
-def check_choice(param: str, owner: str, value: object, choices: object) -> None:
-    """Raise :class:`UsageError` unless ``value`` is one of ``choices``."""
-    options = list(choices)  # type: ignore[call-overload]
+
+def check_choice(param: str, owner: str, value: object, choices: Iterable[object]) -> None:
+    """Raise :class:`ParameterError` unless ``value`` is one of ``choices``.
+
+    >>> check_choice("variant", "score", "x", ("a", "b"))
+    Traceback (most recent call last):
+    ...
+    core.errors.ParameterError: The 'variant' parameter of score must be one of {'a', 'b'}. \
+Got 'x' instead.
+    """
+    options = list(choices)
     if value not in options:
         shown = ", ".join(repr(c) for c in options)
-        raise UsageError(
-            f"The {param!r} parameter of {owner} must be one of {{{shown}}}. Got {value!r} instead."
+        raise ParameterError(
+            param,
+            f"The {param!r} parameter of {owner} must be one of {{{shown}}}. Got {value!r} "
+            "instead.",
         )

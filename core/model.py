@@ -13,9 +13,15 @@ one interval are two gold spans (as in the SemEval-2021 scorer).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
+    import pandas as pd
+
+FRAME_COLUMNS = ("document", "start", "end", "label")
+"""Columns of :meth:`AnnotationSet.to_frame` and what :meth:`AnnotationSet.from_frame` reads."""
 
 NOTHING = "nothing"
 """MAFALDA's no-fallacy label ⊥: among a gold span's alternatives it makes the span optional."""
@@ -156,6 +162,55 @@ class AnnotationSet:
 
     def with_role(self, role: Role, name: str | None = None) -> AnnotationSet:
         return AnnotationSet(name or self.name, self.spans, role, self.alternatives)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per span: ``document``, ``start``, ``end`` (exclusive), ``label``.
+
+        A document without spans has no row; :meth:`from_frame` takes ``documents=`` to keep
+        such documents.
+
+        >>> s = AnnotationSet("g", {"d1": (Span(0, 4, "A"),), "d2": ()})
+        >>> s.to_frame().to_dict("records")
+        [{'document': 'd1', 'start': 0, 'end': 4, 'label': 'A'}]
+        """
+        import pandas as pd
+
+        rows = [(doc, s.start, s.end, s.label) for doc, spans in self.spans.items()
+                for s in spans]
+        return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, *, name: str = "frame", role: Role = "gold",
+                   alternatives: bool = False, documents: Sequence[str] | None = None
+                   ) -> AnnotationSet:
+        """An annotation set from a DataFrame with columns ``document``, ``start``, ``end`` and
+        ``label`` (other columns are ignored; offsets are 0-based, ``end`` exclusive).
+
+        ``documents`` lists documents to include even when they have no row (a document
+        annotated with nothing); rows of other documents are kept too. A bad value raises a
+        ``ValueError`` naming the row.
+
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"document": ["d1", "d1"], "start": [5, 0], "end": [9, 4],
+        ...                    "label": ["B", "A"]})
+        >>> AnnotationSet.from_frame(df, documents=["d1", "d2"]).spans
+        {'d1': (Span(start=0, end=4, label='A'), Span(start=5, end=9, label='B')), 'd2': ()}
+        """
+        from core.errors import ParameterError
+
+        missing = [c for c in FRAME_COLUMNS if c not in frame.columns]
+        if missing:
+            raise ParameterError("frame", f"The 'frame' parameter of from_frame must have the "
+                                 f"columns {list(FRAME_COLUMNS)}; missing {missing}.")
+        spans: dict[str, list[Span]] = {str(d): [] for d in documents or ()}
+        for i, (doc, start, end, label) in enumerate(
+                frame[list(FRAME_COLUMNS)].itertuples(index=False, name=None)):
+            try:
+                span = Span(int(start), int(end), str(label))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"row {i} of the frame (document {doc!r}): {exc}") from None
+            spans.setdefault(str(doc), []).append(span)
+        return cls(name, {d: tuple(sorted(v)) for d, v in spans.items()}, role, alternatives)
 
 
 @dataclass

@@ -513,7 +513,7 @@ class Evaluation:
     pairs_error: str | None
     mafalda: maf.MafaldaResult | None
     mafalda_error: str | None
-    explain: dict[str, Any] | None
+    explain: maf.MafaldaExplanation | None
     official: martino.MartinoResult | None
     official_note: str
     alternatives: tuple[AlternativeScore, ...] = field(default=())
@@ -650,7 +650,7 @@ def measure(ev: Evaluation, exp: Expected) -> float | None:
         run = ev.run("semeval2021")
         if run is None or run.result is None or exp.label not in run.result.per_label():
             return None
-        value = run.result.per_label()[exp.label][_QUANTITY[q]]
+        value = getattr(run.result.per_label()[exp.label], _QUANTITY[q])
         return None if value is None else float(value)
     if exp.kind == "official-per-label":
         if ev.official is None:

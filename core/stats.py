@@ -26,12 +26,12 @@ API
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-Statistic = Callable[[np.ndarray], np.ndarray]
+from core.metrics.result import Statistic, mean_of, pooled_f1, prf_arrays
 
 
 @dataclass(frozen=True)
@@ -114,34 +114,17 @@ def paired_bootstrap(table_a: np.ndarray, table_b: np.ndarray, statistic: Statis
                           float(np.mean(diffs <= 0)))
 
 
-def _pr(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    p_num, p_den, r_num, r_den = (sums[:, i] for i in range(4))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(p_den > 0, p_num / np.where(p_den > 0, p_den, 1), 0.0)
-        r = np.where(r_den > 0, r_num / np.where(r_den > 0, r_den, 1), 0.0)
-    return p, r
-
-
 def martino_precision(sums: np.ndarray) -> np.ndarray:
     """P from columns (p_num, p_den, r_num, r_den); 0 when nothing is predicted."""
-    return _pr(sums)[0]
+    return prf_arrays(sums, empty="official")[0]
 
 
 def martino_recall(sums: np.ndarray) -> np.ndarray:
-    return _pr(sums)[1]
+    return prf_arrays(sums, empty="official")[1]
 
 
-def martino_f1(sums: np.ndarray) -> np.ndarray:
-    """F1 with the official edge cases (1 when both sides are empty, see core.metrics.martino)."""
-    p, r = _pr(sums)
-    both_empty = (sums[:, 1] == 0) & (sums[:, 3] == 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where((p > 0) & (r > 0), 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
-    return np.where(both_empty, 1.0, f1)
+martino_f1 = pooled_f1
+"""F1 of pooled sums with the official edge cases (:func:`core.metrics.result.prf`)."""
 
-
-def mean_of(column: int, n_docs: int) -> Statistic:
-    """The mean of a per-document value (column ``column``) over the resampled documents."""
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        return np.asarray(sums[:, column] / n_docs)
-    return statistic
+__all__ = ["Interval", "PairedInterval", "Statistic", "bootstrap", "martino_f1",
+           "martino_precision", "martino_recall", "mean_of", "paired_bootstrap"]

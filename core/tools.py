@@ -1,4 +1,4 @@
-"""``python -m core convert`` and ``python -m core validate``: format conversion and checking.
+"""Format conversion and checking (``python -m core convert`` and ``validate``), label lists.
 
 Both go through the same readers as scoring (:func:`core.formats.load_path`), so a file that
 ``validate`` accepts is one that ``score`` reads, and ``convert`` refuses what the readers refuse.
@@ -133,6 +133,21 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
     return notes
 
 
+def read_label_list(path: str | Path | None) -> list[str] | None:
+    """Read a label list (one per line, blank lines ignored); None for no file."""
+    from core.formats import decode
+
+    if path is None:
+        return None
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise FormatError(str(p), f"cannot read the label list: {exc.strerror}") from None
+    text = decode(str(p), raw)  # undecodable UTF-8 is a FormatError naming the byte
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 DEFAULT_TECHNIQUES = {"semeval2021": "semeval2021", "ptc": "semeval2021"}
 """The propaganda formats, whose predictions ``score --metric martino`` checks against the
 technique list of its default variant (semeval2021) when the gold uses only listed labels."""
@@ -177,12 +192,10 @@ def validate(
     A missing file or label list raises (the command line reports it and exits 1); a file that
     the reader refuses gives ``valid: False`` with the reader's message in ``errors``.
     """
-    from core.cli import labels_from_file
-
     path = Path(file)
     if not path.exists():
         raise FormatError(str(path), "no such file or folder")
-    labels = labels_from_file(labels_file)
+    labels = read_label_list(labels_file)
     result: dict[str, Any] = {
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
         "errors": [], "warnings": [], "valid": False,

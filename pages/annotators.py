@@ -3,8 +3,10 @@
 import streamlit as st
 
 from core.errors import SpanScopeError
+from core.metrics.agreement import MeasureView
+from core.model import AnnotationSet
 from ui import annotators as ann
-from ui import highlight, state
+from ui import documents, highlight, state
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
@@ -28,9 +30,10 @@ gold_options = [state.ANN_NO_GOLD, *names]
 golds = state.set_options(ws, "gold")
 # Values left from another corpus (the sidebar switches corpora) are dropped before the widgets
 # are drawn, so a widget never holds a value it does not offer.
-for key, options in ((state.K_ANN_LABEL, label_options), (state.K_ANN_GOLD, gold_options)):
-    if st.session_state.get(key) not in (None, *options):
-        del st.session_state[key]
+for widget, options in ((state.K_ANN_LABEL, label_options),
+                        (state.K_ANN_GOLD, gold_options)):
+    if st.session_state.get(widget) not in (None, *options):
+        del st.session_state[widget]
 if any(n not in names for n in st.session_state.get(state.K_ANN_SETS) or ()):
     del st.session_state[state.K_ANN_SETS]
 
@@ -79,6 +82,7 @@ try:
         help=f"Off by default above {ann.GAMMA_AUTO_DOCS:,} documents: γ aligns every document "
         "with chance samples, which takes minutes here (in the background, one core).")
     gjob = ann.gamma_job(ws.key, ws, sets, label, seed, samples) if gamma_on else None
+    vjob: ann.Job[MeasureView] | None
     if measure in ann.GAMMA_MEASURES:
         vjob = ann.view_job(ws.key, ws, sets, label, measure, gold_set, leave_one_out, seed,
                             samples)
@@ -121,7 +125,7 @@ else:
                    + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
                       "same-label pair counts, as in the official scorer."
                       if measure == "span-f1" else ""))
-    key = ann.cell_key(measure, cell)
+    cell_key = ann.cell_key(measure, cell)
     pw = view.pairwise
     shown = f"{measure} ({cell})" if measure in ann.ASYMMETRIC else measure
     if measure in ann.GAMMA_MEASURES:
@@ -129,13 +133,13 @@ else:
     if measure in ann.MANY_MEASURES:
         st.caption(f"{measure} is a many-annotator measure: each cell is its value for that "
                    "pair alone.")
-    st.plotly_chart(ann.heatmap(pw, key=key, title=f"{shown}, every pair"),
+    st.plotly_chart(ann.heatmap(pw, key=cell_key, title=f"{shown}, every pair"),
                     key="ann_matrix", width="stretch")
-    undefined = ann.undefined_cells(pw, key)
+    undefined = ann.undefined_cells(pw, cell_key)
     if len(undefined):
         st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
         st.dataframe(undefined, hide_index=True, key="ann_undefined")
-    matrix = ann.matrix_table(pw, key)
+    matrix = ann.matrix_table(pw, cell_key)
     download_buttons(matrix, f"pairwise_{measure}", key="dl_ann_matrix")
 
 # ---- many-annotator values ----------------------------------------------------------------------
@@ -230,15 +234,15 @@ docs = study.docs
 current = st.session_state.get(state.K_ANN_DOC) or st.query_params.get(state.K_ANN_DOC)
 if current not in docs:
     st.session_state.pop(state.K_ANN_DOC, None)
-options = state.document_window(docs, current if current in docs else None)
+options = documents.document_window(docs, current if current in docs else None)
 doc = st.selectbox(f"Document ({len(docs):,})", options, key=state.K_ANN_DOC,
                    bind="query-params")
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(labels)
 # (name, set, what it is, DOM id, span-id prefix): the gold first when it is not a chosen set,
 # then every chosen set, then their majority.
-drawn = [(n, ws.sets[n], ws.sets[n].role, f"lane-{i}", chr(65 + i % 26))
-         for i, n in enumerate(sets)]
+drawn: list[tuple[str, AnnotationSet, str, str, str]] = [
+    (n, ws.sets[n], ws.sets[n].role, f"lane-{i}", chr(65 + i % 26)) for i, n in enumerate(sets)]
 if gold_set is not None and gold_set not in sets:
     drawn.insert(0, (gold_set, ws.sets[gold_set], "gold, not a chosen set", "lane-gold", "G"))
 drawn.append(("majority", ann.majority(ws.key, ws, sets, label),

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.model import ROLES
-from ui import charts, state, text_policy
+from ui import charts, state, summaries, text_policy
 from ui.escape import md
 from ui.widgets import download_buttons
 
@@ -85,7 +85,7 @@ if ws.reports:
         "warnings": len(r.diagnostics),
     } for r in ws.reports]
     st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table")
-    diags = state.diagnostics_table(ws.reports)
+    diags = summaries.diagnostics_table(ws.reports)
     if len(diags):
         n_err = int((diags["severity"] == "error").sum())
         st.markdown(f"**Errors and warnings**: {n_err} error(s), {len(diags) - n_err} warning(s). "
@@ -101,7 +101,7 @@ if ws.empty:
     st.stop()
 
 # ---- summary ------------------------------------------------------------------------------------
-tables = state.summary_tables(ws.key, ws)
+tables = summaries.summary_tables(ws.key, ws)
 st.subheader(f"Summary: {md(ws.title)}")
 m1, m2, m3 = st.columns(3)
 m1.metric("Documents", f"{tables['n_docs']:,}")

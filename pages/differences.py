@@ -2,8 +2,9 @@
 
 import streamlit as st
 
+from core.metrics import registry
 from ui import differences as diff
-from ui import state
+from ui import results, state
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
@@ -21,12 +22,12 @@ ref, system = set_pair(ws, c1, c2, "Reference (gold)", "System", compared=state.
 level = c3.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
                      help="2: the labels as they are; 1: MAFALDA's three groups; 0: any label "
                      "or none.")
-mvariant = c4.selectbox("MAFALDA variant", state.MAFALDA_VARIANTS, key=state.K_MAF_VARIANT,
-                        bind="query-params")
+mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
+                        key=state.K_MAF_VARIANT, bind="query-params")
 shown_measure = c5.radio("Score", list(diff.SHOWN_MEASURES), key=state.K_DIFF_MEASURE,
                          bind="query-params", horizontal=True)
 measure = diff.SHOWN_MEASURES[shown_measure]
-tax = state.taxonomy_for(ws, ref, system)
+tax = results.taxonomy_for(ws, ref, system)
 if tax.name != "MAFALDA":
     st.caption(f"The labels of {md(ref)} and {md(system)} are not MAFALDA's fallacies: each "
                "label is its own class, so level 1 equals level 2 and level 0 asks 'any label or "
@@ -87,11 +88,11 @@ with right:
 st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
             "largest first)")
 shown = paginate(df, key=state.K_DIFF_PAGE)
-event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
+table_event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
                      selection_mode="single-row",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in df.columns if c not in ("document", "reasons")})
-picked = diff.selected_document(event, shown) or picked
+picked = diff.selected_document(table_event, shown) or picked
 download_buttons(df, f"metric_differences_{system}", key="dl_diff_docs")
 st.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its weight in "
            "Martino's pooled sums; weight averaged: 1/N, its weight in MAFALDA's average.")

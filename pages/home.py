@@ -2,8 +2,9 @@
 
 import streamlit as st
 
+from core.metrics import registry
 from ui import hateval as hateval_ui
-from ui import state
+from ui import results, state, summaries
 from ui.escape import code, md
 
 st.title("🔎 SpanScope")
@@ -22,7 +23,7 @@ if ws.empty:
     st.page_link("pages/data.py", label="Upload gold and prediction files", icon="📂")
     st.stop()
 
-tables = state.summary_tables(ws.key, ws)
+tables = summaries.summary_tables(ws.key, ws)
 st.subheader(f"Loaded: {md(ws.title)}")
 m = st.columns(4)
 m[0].metric("Documents", f"{tables['n_docs']:,}")
@@ -42,10 +43,9 @@ if not ws.has_spans and hev and ref in hev and hev[ref].is_gold:
         if len(table):
             st.dataframe(table, hide_index=True, key=f"home_{task}")
 elif ref and systems and ws.has_spans:
-    overview = state.systems_overview(
-        ws.key, ws, ref, tuple(systems), state.DEFAULTS[state.K_VARIANT],
-        state.DEFAULTS[state.K_MAF_VARIANT], state.DEFAULTS[state.K_LEVEL], 0, 0,
-    )
+    defaults = tuple((m.name, m.default_variant) for m in registry.span_metrics())
+    overview = results.systems_overview(ws.key, ws, ref, tuple(systems), defaults,
+                                        state.DEFAULTS[state.K_LEVEL], 0, 0)
     st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on Scores):")
     st.dataframe(overview.table, hide_index=True, key="home_overview")
 else:

@@ -1,6 +1,5 @@
 """Learn: the seeds' worked examples as a playground; edit the predictions, every score follows."""
 
-from collections import defaultdict
 from typing import Any
 
 import pandas as pd
@@ -8,8 +7,9 @@ import streamlit as st
 
 from core import scenarios
 from core.metrics import mafalda, martino
-from core.model import NOTHING, Span
+from core.model import Span
 from ui import highlight, state
+from ui import learn as learn_ui
 from ui.escape import md
 from ui.widgets import download_buttons
 
@@ -96,7 +96,7 @@ with left:
         })
     st.caption(f"Offsets are characters of the {n_chars}-character text, `[start, end)`. Add a "
                "row with ➕ below the table, delete one by ticking it and pressing 🗑️.")
-shown = [{k: (None if pd.isna(v) else v) for k, v in r.items()}
+shown = [{str(k): (None if pd.isna(v) else v) for k, v in r.items()}
          for r in edited.reset_index(names="id").to_dict("records")]
 st.session_state[state.K_LEARN_SHOWN][sid] = shown
 valid, problems = scenarios.spans_from_rows(shown, text_length=n_chars)
@@ -160,36 +160,10 @@ st.html(highlight.render_lanes(sc.text, pred_items, colours, selected=selected,
 
 
 # ---- scores -------------------------------------------------------------------------------------
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "—"
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    frac = scenarios.fraction_text(value)
-    return f"{text} ({frac})" if "/" in frac else text
-
-
-def _martino_row(run: scenarios.VariantScore) -> dict[str, Any]:
-    row: dict[str, Any] = {"metric": "Da San Martino", "variant": run.name}
-    res = run.result
-    if res is None:
-        return {**row, "P": None, "R": None, "F1": None, "P = Σ C(s,t,|s|) / |S|": "",
-                "R = Σ C(s,t,|t|) / |T|": "", "note": f"refused: {run.error}"}
-    return {**row, "P": res.precision, "R": res.recall, "F1": res.f1,
-            "P = Σ C(s,t,|s|) / |S|": f"{res.p_num:.4g} / {res.p_den}",
-            "R = Σ C(s,t,|t|) / |T|": f"{res.r_num:.4g} / {res.r_den}",
-            "note": "; ".join(res.warnings)}
-
-
-rows_scores = [_martino_row(run) for run in ev.runs]
+rows_scores = learn_ui.score_rows(ev, sc)
+scores_df = pd.DataFrame([r.record() for r in rows_scores])
 maf = ev.mafalda
-rows_scores.append({
-    "metric": "MAFALDA", "variant": f"paper, level {sc.level}",
-    "P": None if maf is None else maf.precision, "R": None if maf is None else maf.recall,
-    "F1": None if maf is None else maf.f1,
-    "P = Σ C(s,t,|s|) / |S|": "best gold match per prediction, best alternative",
-    "R = Σ C(s,t,|t|) / |T|": "best prediction per gold span, ⊥ left out",
-    "note": ev.mafalda_error or ""})
-scores_df = pd.DataFrame(rows_scores)
+_fmt = learn_ui.fmt
 
 st.subheader("📏 Scores")
 st.caption("Recall under three Da San Martino variants and under MAFALDA, with P and F1 below"
@@ -198,33 +172,25 @@ st.caption("Recall under three Da San Martino variants and under MAFALDA, with P
 tiles = st.columns(len(rows_scores))
 before = [*original.runs, None]
 for tile, row, run0 in zip(tiles, rows_scores, before, strict=True):
-    name = row["variant"] if row["metric"] != "MAFALDA" else f"MAFALDA {row['variant']}"
-    if row["R"] is None:
-        tile.metric(name, "refused" if row["metric"] != "MAFALDA" else "—")
-        tile.caption(row["note"].split(";")[0] + "; the reason in full is in the table.")
+    name = row.variant if row.metric != "MAFALDA" else f"MAFALDA {row.variant}"
+    if row.R is None:
+        tile.metric(name, "refused" if row.metric != "MAFALDA" else "—")
+        tile.caption(row.note.split(";")[0] + "; the reason in full is in the table.")
         continue
     r0 = (original.mafalda.recall if original.mafalda else None) if run0 is None else (
         run0.result.recall if run0.result is not None else None)
     delta = None
-    if ev.edited and r0 is not None and abs(row["R"] - r0) > 1e-12:
-        delta = f"{row['R'] - r0:+.4f}".rstrip("0").rstrip(".")
-    tile.metric(f"{name} — recall", _fmt(row["R"]), delta=delta)
-    tile.caption(f"P {_fmt(row['P'])} · F1 {_fmt(row['F1'])}")
+    if ev.edited and r0 is not None and abs(row.R - r0) > 1e-12:
+        delta = f"{row.R - r0:+.4f}".rstrip("0").rstrip(".")
+    tile.metric(f"{name} — recall", _fmt(row.R), delta=delta)
+    tile.caption(f"P {_fmt(row.P)} · F1 {_fmt(row.F1)}")
 st.dataframe(scores_df, hide_index=True, key="learn_scores", column_config={
     k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")})
 download_buttons(scores_df, f"scores_{sid}", key="dl_learn_scores")
 
 # ---- the seed's numbers -------------------------------------------------------------------------
 st.subheader("📖 What the seed says")
-seed_rows = []
-for exp in sc.expected:
-    value = scenarios.measure(ev, exp)
-    seed_rows.append({"quantity": exp.name, "seed": exp.shown, "computed now": _fmt(value),
-                      "match": "—" if value is None else
-                      ("✅" if scenarios.matches(value, exp) else "❌"),
-                      "stated by": "the seed" if exp.quoted else "hand computation",
-                      "source": exp.source})
-seed_df = pd.DataFrame(seed_rows)
+seed_df = learn_ui.seed_table(ev, sc)
 if ev.edited:
     st.caption("You have edited the predictions: the seed's numbers are for the scenario's own "
                "predictions (press ↺ Reset to see them match again).")
@@ -234,19 +200,7 @@ st.dataframe(seed_df, hide_index=True, key="learn_seed", column_config={
 download_buttons(seed_df, f"seed_{sid}", key="dl_learn_seed")
 
 if sc.family:
-    family = [s for s in scenarios.SCENARIOS.values() if s.family == sc.family]
-    order = []
-    for member in family:
-        run = evaluate(member.id, _key(member.pred)).run("semeval2021")
-        seed = next((e for e in member.expected if e.kind == "martino" and e.quantity == "R"
-                     and e.quoted), None)
-        order.append({"scenario": member.id,
-                      "predictions": ", ".join(f"[{s.start}, {s.end}) {s.label}"
-                                               for s in member.pred),
-                      "R (computed)": None if run is None or run.result is None
-                      else run.result.recall,
-                      "R (seed)": seed.shown if seed else "—"})
-    order_df = pd.DataFrame(order)
+    order_df = learn_ui.recall_order_table(sc, lambda m: evaluate(m.id, _key(m.pred)))
     st.markdown(f"**The seed's recall order** (each Figure 1 prediction set as given): "
                 f"{scenarios.RECALL_ORDER}")
     st.dataframe(order_df, hide_index=True, key="learn_order", column_config={
@@ -255,42 +209,12 @@ if sc.family:
 
 
 # ---- pairs and best matches ---------------------------------------------------------------------
-def _span_text(span: Span | None) -> str:
-    if span is None:
-        return ""
-    return f"[{span.start}, {span.end}) {span.label}: “{sc.text[span.start:span.end]}”"
-
-
-pred_id_queue: dict[tuple[int, int], list[str]] = defaultdict(list)
-for rid, s in valid:
-    pred_id_queue[s.interval].append(f"P{rid}")
-taken: dict[tuple[tuple[int, int], tuple[int, int] | None], int] = defaultdict(int)
-
-
-def _pred_id(span: Span | None, gold: Span | None) -> str:
-    """Duplicates share an interval: give each pair with one gold span the next of their ids."""
-    if span is None:
-        return ""
-    ids_here = pred_id_queue.get(span.interval) or ["P?"]
-    k = (span.interval, None if gold is None else gold.interval)
-    pid = ids_here[min(taken[k], len(ids_here) - 1)]
-    taken[k] += 1
-    return pid
-
-
 st.subheader("🔍 Where the numbers come from")
 st.markdown("**Da San Martino: every overlapping pair counts** (Eq. 1-3; 2021 variant, no "
             "merging)")
 if ev.pairs_error:
     st.error(ev.pairs_error, icon="❌")
-pairs_df = pd.DataFrame([{
-    "pred": _pred_id(r.pred, r.gold),
-    "gold": "" if r.gold is None else gold_id.get(r.gold.interval, "merged"),
-    "pred span": _span_text(r.pred), "gold span": _span_text(r.gold),
-    "|s∩t|": r.intersection, "|s|": r.pred_length or None, "|t|": r.gold_length or None,
-    "δ": int(r.label_match), "C(s,t,|s|)": r.contribution_p, "C(s,t,|t|)": r.contribution_r,
-} for r in ev.pairs], columns=["pred", "gold", "pred span", "gold span", "|s∩t|", "|s|", "|t|",
-                               "δ", "C(s,t,|s|)", "C(s,t,|t|)"])
+pairs_df = learn_ui.pairs_table(ev, sc, valid, gold_id)
 st.dataframe(pairs_df, hide_index=True, key="learn_pairs", column_config={
     c: st.column_config.NumberColumn(format="%.4f") for c in ("C(s,t,|s|)", "C(s,t,|t|)")})
 run21 = ev.run("semeval2021")
@@ -315,29 +239,14 @@ def _name(label: str | None) -> str:
 if ev.mafalda_error or ev.explain is None:
     st.error(ev.mafalda_error or "MAFALDA cannot score this input.", icon="❌")
 else:
-    best_p = pd.DataFrame([{
-        "pred": pred_ids[k] if k < len(pred_ids) else "", "label": _name(r["label"]),
-        "best gold": "" if r["matched_gold"] is None
-        else gold_id.get(tuple(r["matched_gold"]), str(r["matched_gold"])),
-        "C(s,t,|s|)": r["contribution_p"],
-    } for k, r in enumerate(ev.explain["predictions"])],
-        columns=["pred", "label", "best gold", "C(s,t,|s|)"])
-    best_r = pd.DataFrame([{
-        "gold": gold_id.get((r["start"], r["end"]), ""),
-        "alternatives": " | ".join("⊥" if a == NOTHING else a for a in r["alternatives"]),
-        "label recall takes": _name(r["recall_label"]),
-        "best prediction": "" if r["best_prediction"] is None
-        else (pred_id_queue.get(tuple(r["best_prediction"])) or ["?"])[0],
-        "C(s,t,|t|)": r["contribution_r"],
-    } for r in ev.explain["gold"]],
-        columns=["gold", "alternatives", "label recall takes", "best prediction", "C(s,t,|t|)"])
+    best_p, best_r = learn_ui.mafalda_tables(ev, valid, gold_id, _name)
     st.caption("Precision: each prediction's best gold span, max over t of C(s,t,|s|).")
     st.dataframe(best_p, hide_index=True, key="learn_best_p", column_config={
         "C(s,t,|s|)": st.column_config.NumberColumn(format="%.4f")})
     download_buttons(best_p, f"mafalda_precision_{sid}", key="dl_learn_best_p")
     caption = ("Recall: each gold span's best prediction, max over s of C(s,t,|t|), with the "
                "label the best alternative picks for it.")
-    if any(r["optional"] and r["recall_label"] is None for r in ev.explain["gold"]):
+    if any(r.optional and r.recall_label is None for r in ev.explain.gold):
         caption += (" An optional span (⊥ among its alternatives) is left out when counting it "
                     "would lower the recall.")
     st.caption(caption)
@@ -351,14 +260,7 @@ else:
 # ---- alternatives -------------------------------------------------------------------------------
 if ev.alternatives:
     st.subheader("🔀 The gold's alternatives")
-    alt_df = pd.DataFrame([{
-        "alternative": a.name,
-        "spans": " · ".join(
-            f"{gold_id.get(s.interval, '?')} {'⊥' if s.label == NOTHING else s.label}"
-            for s in a.spans),
-        "|T|": a.size, "|T⁻| (⊥ left out)": a.mandatory,
-        "Precision(S, T)": a.precision, "Recall(S, T)": a.recall,
-    } for a in ev.alternatives])
+    alt_df = learn_ui.alternatives_table(ev, gold_id)
     st.dataframe(alt_df, hide_index=True, key="learn_alts", column_config={
         c: st.column_config.NumberColumn(format="%.4f")
         for c in ("Precision(S, T)", "Recall(S, T)")})
@@ -374,18 +276,8 @@ st.subheader("🏷️ Per label: correct vs the official scorer")
 if run21 is None or run21.result is None:
     st.info(f"The 2021 variant refused this input: {run21.error if run21 else ''}", icon="ℹ️")
 else:
-    correct = run21.result.per_label()
     official = ev.official.per_label_official_detail() if ev.official is not None else {}
-    label_rows = [{"label": lab, "gold spans": v["gold_count"], "predicted spans": v["pred_count"],
-                   "P": v["precision"], "R (correct)": v["recall"], "F1 (correct)": v["f1"],
-                   "R (official scorer)": official.get(lab, {}).get("recall"),
-                   "F1 (official scorer)": official.get(lab, {}).get("f1")}
-                  for lab, v in correct.items() if v["gold_count"] or v["pred_count"]]
-    label_df = pd.DataFrame(label_rows, columns=[
-        "label", "gold spans", "predicted spans", "P", "R (correct)", "F1 (correct)",
-        "R (official scorer)", "F1 (official scorer)"])
-    if not official:
-        label_df = label_df.drop(columns=["R (official scorer)", "F1 (official scorer)"])
+    label_df = learn_ui.label_table(ev)
     st.dataframe(label_df, hide_index=True, key="learn_labels", column_config={
         c: st.column_config.NumberColumn(format="%.4f")
         for c in label_df.columns if c == "P" or c.startswith(("R (", "F1 ("))})

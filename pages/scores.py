@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from ui import charts, state
+from core.metrics import registry
+from ui import charts, results, state
 from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, workspace_or_stop
@@ -22,24 +23,30 @@ if not ws.has_spans:
 names = list(ws.sets)
 default_a, _ = state.default_pair(ws)
 
-c1, c2, c3, c4 = st.columns(4)
-ref = c1.selectbox("Reference (gold)", names, index=names.index(default_a) if default_a else 0,
-                   key=state.K_SET_A, bind="query-params")
-variant = c2.selectbox("Da San Martino variant", state.MARTINO_VARIANTS, key=state.K_VARIANT,
-                       bind="query-params",
-                       help="nlp4if2019: NLP4IF-2019 FLC; semeval2020-si/-tc: SemEval-2020 "
-                       "Task 11; semeval2021: SemEval-2021 Task 6 (see docs/dashboard.md).")
-mvariant = c3.selectbox("MAFALDA variant", state.MAFALDA_VARIANTS, key=state.K_MAF_VARIANT,
-                        bind="query-params")
-level = c4.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
-                     help="2: fine-grained fallacies; 1: their 3 categories; 0: fallacy or not.")
+span_metrics = registry.span_metrics()
+with_variants = [m for m in span_metrics if m.variants]
+with_levels = [m for m in span_metrics if m.levels]
+cols = st.columns(2 + len(with_variants))
+ref = cols[0].selectbox("Reference (gold)", names,
+                        index=names.index(default_a) if default_a else 0,
+                        key=state.K_SET_A, bind="query-params")
+variants: dict[str, str | None] = {}
+for col, m in zip(cols[1:], with_variants, strict=False):
+    variants[m.name] = col.selectbox(f"{m.title} variant", m.variants,
+                                     key=state.variant_key(m.name), bind="query-params",
+                                     help=m.description)
+level_owner = " / ".join(m.title for m in with_levels)
+level = cols[-1].selectbox(f"{level_owner} level", state.LEVELS, key=state.K_LEVEL,
+                           bind="query-params", disabled=not with_levels,
+                           help="2: fine-grained fallacies; 1: their 3 categories; "
+                           "0: fallacy or not.")
 
 systems = state.compared_sets(ws, ref)
 if not systems:
     st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
     st.stop()
 
-b1, b2, _ = st.columns([1, 1, 2])
+b1, b2, _spacer = st.columns([1, 1, 2])
 n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
                          key=state.K_BOOT_N, persist_state="session")
 seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
@@ -47,20 +54,25 @@ seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=sta
 
 # ---- all systems side by side -------------------------------------------------------------------
 st.subheader("All systems")
-overview = state.systems_overview(ws.key, ws, ref, tuple(systems), variant, mvariant, level,
-                                  int(n_boot), int(seed))
+overview = results.systems_overview(ws.key, ws, ref, tuple(systems), tuple(variants.items()),
+                                    int(level), int(n_boot), int(seed))
 if len(overview.table.columns) > 1:
     notes = []
     if any(c.endswith(" low") for c in overview.table.columns):
         notes.append(f"F1 low/high: 95% bootstrap interval over documents ({int(n_boot):,} "
-                     f"resamples, seed {int(seed)}; MAFALDA resamples the per-text F1s it "
-                     "averages, Martino the per-document sums it pools).")
-    if variant == "semeval2021":
-        notes.append("DSM = Da San Martino. In the SemEval-2021 variant P and R can exceed 1: "
-                     "every overlapping same-label pair counts, as in the official scorer.")
+                     f"resamples, seed {int(seed)}; a metric averaged over texts resamples the "
+                     "per-text F1s it averages, a pooled one the per-document sums it pools).")
+    notes.extend(f"{results.abbreviation(m)} = {m.title}." for m in span_metrics
+                 if results.abbreviation(m) != m.title)
+    if "semeval2021" in variants.values():
+        notes.append("In the SemEval-2021 variant P and R can exceed 1: every overlapping "
+                     "same-label pair counts, as in the official scorer.")
     if ws.sets[ref].alternatives:
+        readers = ", ".join(describe for describe in (
+            results.describe(m, variants.get(m.name), int(level) if m.levels else None)
+            for m in span_metrics if m.gold_alternatives))
         notes.append(f"text: {md(ref)} lists alternative labels, so the text-level scores are "
-                     f"MAFALDA's label-only P/R/F1 (level {level}, {mvariant}).")
+                     f"the label-only P/R/F1 of {readers}.")
     else:
         notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of labels.")
     st.caption(" ".join(notes))
@@ -76,28 +88,30 @@ if len(overview.table.columns) > 1:
 st.subheader("One system in detail")
 d1, d2 = st.columns(2)
 system = d1.selectbox("System", systems, key=state.K_SET_B, bind="query-params")
-metric = d2.radio("Metric", list(state.METRIC_NAMES), help=state.METRIC_HELP,
+metric = d2.radio("Metric", results.span_metric_names(), help=results.metric_help(),
                   key=state.K_METRIC, bind="query-params", horizontal=True)
-var = variant if metric == "martino" else mvariant
-lev = 2 if metric == "martino" else int(level)
-result = state.pair_result(ws.key, ws, ref, system, metric, var, lev)
+entry = registry.get(metric)
+var = variants.get(metric)
+lev = int(level) if entry.levels else None
+named = results.describe(entry, var, lev)
+result = results.pair_result(ws.key, ws, ref, system, metric, var, lev)
 if result.error:
-    st.error(f"{state.METRIC_NAMES[metric]} ({var}) cannot score {md(system)} against "
-             f"{md(ref)}: {md(result.error)}", icon="❌")
+    st.error(f"{named} cannot score {md(system)} against {md(ref)}: "
+             f"{md(result.error)}", icon="❌")
     st.stop()
-st.caption(state.overall_caption(result))
+st.caption(results.overall_caption(result))
 
 tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
 with tab_labels:
     per_label = result.per_label
-    if metric == "mafalda":
-        st.caption("MAFALDA averages per text and has no per-label decomposition; the "
-                   "text-level label scores are in the per-document tab (label-only P/R/F1).")
+    if not len(per_label) and result.raw is not None and not result.raw.pooled:
+        st.caption(f"{entry.title} averages per text and has no per-label decomposition; its "
+                   "per-text values are in the per-document tab.")
     st.dataframe(per_label, hide_index=True, key="per_label_table")
     download_buttons(per_label, f"per_label_{system}_{metric}", key="dl_per_label")
     if len(per_label):
         st.plotly_chart(charts.per_label_prf(per_label, title=f"{system}: P, R, F1 per label "
-                                             f"({state.METRIC_NAMES[metric]})"),
+                                             f"({entry.title})"),
                         key="per_label_chart")
 with tab_docs:
     per_doc = result.per_doc
@@ -122,16 +136,15 @@ p1, p2 = st.columns(2)
 sys1 = p1.selectbox("System 1", systems, key=state.K_SYS1, bind="query-params")
 sys2 = p2.selectbox("System 2", [s for s in systems if s != sys1], key=state.K_SYS2,
                     bind="query-params")
-paired = state.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
-                                 int(seed))
+paired = results.paired_comparison(ws.key, ws, ref, sys1, sys2, metric, var, lev, int(n_boot),
+                                   int(seed))
 if paired is None:
-    st.info(f"{state.METRIC_NAMES[metric]} ({var}) cannot score both systems against "
-            f"{md(ref)} (see the table above), so they cannot be compared under it.", icon="ℹ️")
+    st.info(f"{named} cannot score both systems against {md(ref)} (see the table above), so they "
+            "cannot be compared under it.", icon="ℹ️")
 elif "error" in paired:
     st.error(md(paired["error"]), icon="❌")
 else:
-    st.markdown(f"{state.METRIC_NAMES[metric]} ({var}"
-                f"{'' if metric == 'martino' else f', level {lev}'}): "
+    st.markdown(f"{named}: "
                 f"F1({md(sys1)}) − F1({md(sys2)}) = **{paired['F1 difference']:+.3f}**, "
                 "95% interval "
                 f"[{paired['low']:+.3f}, {paired['high']:+.3f}] ({paired['resamples']:,} paired "

@@ -9,9 +9,10 @@ tables and plotly figures.
 γ and γ-cat sample chance continua and take seconds on a corpus (``docs/agreement.md``), so they
 run in the background: :func:`gamma_job` and, for the γ measures, :func:`view_job` return a
 :class:`Job` at once, kept per (workspace key, sets, label, seed, samples) with
-``st.cache_resource``. The work runs in one worker *process* (:mod:`ui.gamma_worker`; a thread
-would hold the interpreter lock against every page run, and two cores are shared by everyone, so
-jobs queue rather than compete), which reports progress through a queue. The page shows a
+``st.cache_resource``. The work runs in one worker *process* (:mod:`ui.jobs`,
+:mod:`ui.gamma_worker`: a thread would hold the interpreter lock against every page run, and two
+cores are shared by everyone, so jobs queue rather than compete), which reports progress. The
+page shows a
 :func:`progress` fragment that polls the job and reruns the page when it is done; the rest of
 the page stays usable meanwhile. Every other measure takes well under a second and is computed
 in the script run (:func:`measure_view`).
@@ -19,25 +20,13 @@ in the script run (:func:`measure_view`).
 
 from __future__ import annotations
 
-import atexit
-import contextlib
-import itertools
-import multiprocessing
-import sys
-import threading
-import time
-import types
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.errors import SpanScopeError
 from core.metrics.agreement import (
     MEASURES,
     DocDisagreement,
@@ -55,9 +44,9 @@ from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
 from core.model import AnnotationSet
 from core.segments import assign_lanes
-from ui import gamma_worker
-from ui.escape import md
 from ui.highlight import PALETTE
+from ui.jobs import Job, progress, submit
+from ui.jobs import shown as jobs_shown
 from ui.state import K_ANN_JOBS, Workspace
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")
@@ -93,186 +82,13 @@ MANY_NAMES: dict[str, str] = {
 _LAYOUT = dict(margin=dict(l=10, r=10, t=60, b=10), template="plotly_white")
 
 
-# ---- background jobs ---------------------------------------------------------------------------
+# ---- background jobs (ui.jobs) ------------------------------------------------------------------
 
 
-@dataclass
-class Job:
-    """Work for the background worker: its progress, and the future of its result."""
-
-    title: str
-    task: str = ""
-    kwargs: dict[str, Any] = field(default_factory=dict, repr=False)
-    future: Future[Any] | None = None
-    done_steps: int = 0
-    total_steps: int = 0
-    started: float | None = None
-    finished: float | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def report(self, done: int, total: int) -> None:
-        """A progress message from the worker (``done < 0``: the work has started)."""
-        with self._lock:
-            if done < 0:
-                self.started = time.perf_counter()
-            else:
-                self.done_steps, self.total_steps = done, total
-
-    @property
-    def fraction(self) -> float:
-        with self._lock:
-            return min(1.0, self.done_steps / self.total_steps) if self.total_steps else 0.0
-
-    def done(self) -> bool:
-        """Finished (a cancelled job is not: :func:`shown` submits it again when asked for)."""
-        return self.future is not None and self.future.done() and not self.future.cancelled()
-
-    def error(self) -> str | None:
-        """The message of the input error that stopped the work (other errors are raised)."""
-        if not self.done():
-            return None
-        assert self.future is not None
-        exc = self.future.exception()
-        if exc is None:
-            return None
-        if isinstance(exc, SpanScopeError):
-            return str(exc)
-        raise exc
-
-    def result(self) -> Any:
-        assert self.future is not None
-        return self.future.result()
-
-    def elapsed(self) -> float:
-        if self.started is None:
-            return 0.0
-        return (self.finished or time.perf_counter()) - self.started
-
-
-@dataclass
-class _Worker:
-    executor: ProcessPoolExecutor
-    jobs: dict[int, Job]
-    ids: Iterator[int]
-
-
-@st.cache_resource(show_spinner=False)
-def _worker() -> _Worker:
-    """The server's one worker process (started at the first job) and the thread that reads its
-    progress messages."""
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    executor = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=gamma_worker.init,
-                                   initargs=(queue,))
-    worker = _Worker(executor, {}, itertools.count(1))
-    _stop_at_exit(executor)
-
-    def drain() -> None:
-        while True:
-            try:
-                job_id, done, total = queue.get()
-            except (EOFError, OSError, ValueError):  # the queue was closed at shutdown
-                return
-            job = worker.jobs.get(job_id)
-            if job is not None:
-                job.report(done, total)
-
-    threading.Thread(target=drain, daemon=True, name="spanscope-progress").start()
-    return worker
-
-
-def _stop_at_exit(executor: ProcessPoolExecutor) -> None:
-    """Kill the worker when the server exits.
-
-    concurrent.futures joins its worker processes at interpreter shutdown, so a server stopped
-    (Ctrl+C, SIGTERM) during a long γ would wait for it to finish. Hooks registered with
-    ``threading._register_atexit`` run in reverse order of registration and before that join;
-    where the hook is missing (a future Python), ``atexit`` is the fallback.
-    """
-    def stop() -> None:
-        for proc in list((getattr(executor, "_processes", None) or {}).values()):
-            proc.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
-
-    register = getattr(threading, "_register_atexit", None)
-    with contextlib.suppress(RuntimeError):  # the interpreter is already shutting down
-        (register or atexit.register)(stop)
-
-
-@contextlib.contextmanager
-def _plain_main() -> Iterator[None]:
-    """Hide the page script from a worker process being started.
-
-    Streamlit runs each page script as the module ``__main__``, and a ``spawn`` child imports
-    its parent's ``__main__`` by path before anything else: it would run the whole app, without
-    a browser, in the worker. A bare ``__main__`` for the few milliseconds of a start avoids it.
-    """
-    main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        if main is not None:
-            sys.modules["__main__"] = main
-
-
-def _submit(job: Job) -> Job:
-    """Queue ``job.task`` on the worker (again, when it was cancelled before it started)."""
-    worker = _worker()
-    job_id = next(worker.ids)
-    worker.jobs[job_id] = job
-    job.started, job.finished, job.done_steps, job.total_steps = None, None, 0, 0
-    try:
-        with _plain_main():  # the first submit starts the worker process
-            future = worker.executor.submit(gamma_worker.run, job_id, job.task, job.kwargs)
-    except BrokenProcessPool:  # the worker died (killed, out of memory): start another
-        _worker.clear()
-        worker = _worker()
-        worker.jobs[job_id] = job
-        with _plain_main():
-            future = worker.executor.submit(gamma_worker.run, job_id, job.task, job.kwargs)
-
-    def finished(_: Future[Any]) -> None:
-        job.finished = time.perf_counter()
-        worker.jobs.pop(job_id, None)
-
-    job.future = future
-    future.add_done_callback(finished)
-    return job
-
-
-def shown(jobs: Sequence[Job | None], *, memory: MutableMapping[str, Any] | None = None
-          ) -> None:
-    """Record the jobs this page run shows; cancel those the session's previous run showed and
-    this one does not, if they have not started (clicking γ's sample count up four times queues
-    one γ, not four). A cancelled job that is asked for again is queued again. ``memory``: where
-    the previous run's jobs are kept (the session state)."""
-    memory = st.session_state if memory is None else memory
-    current = [j for j in jobs if j is not None]
-    for job in current:
-        if job.future is not None and job.future.cancelled():
-            _submit(job)
-    for job in memory.get(K_ANN_JOBS) or ():
-        if all(job is not j for j in current) and job.future is not None:
-            job.future.cancel()  # a no-op once the worker has taken it
-    memory[K_ANN_JOBS] = current
-
-
-def progress(job: Job, *, every: float = 0.5) -> None:
-    """A progress bar that polls ``job`` every ``every`` seconds and reruns the page once it is
-    done (an ``st.fragment``: only the bar reruns meanwhile, the page stays usable)."""
-
-    @st.fragment(run_every=every)
-    def _poll() -> None:
-        if job.done():
-            st.rerun()
-        if job.started is None:
-            text = f"{md(job.title)}: waiting for the worker (starting, or busy with another γ)…"
-        else:
-            text = f"{md(job.title)}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
-        st.progress(job.fraction, text=text)
-
-    _poll()
+def shown(jobs: Sequence[Job[MeasureView] | Job[dict[str, ManyResult]] | None], *,
+          memory: MutableMapping[str, object] | None = None) -> None:
+    """:func:`ui.jobs.shown` with the Annotators page's key (``memory``: the session state)."""
+    jobs_shown(jobs, memory=memory if memory is not None else st.session_state, key=K_ANN_JOBS)
 
 
 # ---- cached computations ------------------------------------------------------------------------
@@ -312,10 +128,10 @@ GAMMA_AUTO_DOCS = 1000
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-              seed: int, samples: int) -> Job:
+              seed: int, samples: int) -> Job[dict[str, ManyResult]]:
     """Corpus γ and γ-cat of ``sets`` in the background: ``{"gamma": …, "gamma-cat": …}``."""
     s = study(ws_key, _ws, sets, label)
-    return _submit(Job(f"γ of {len(sets)} annotators, {samples} samples, seed {seed}", "gamma",
+    return submit(Job(f"γ of {len(sets)} annotators, {samples} samples, seed {seed}", "gamma",
                        {"study": s, "samples": samples, "seed": seed}))
 
 
@@ -337,9 +153,9 @@ def measure_view(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
              measure: str, gold: str | None, leave_one_out: bool, seed: int, samples: int
-             ) -> Job:
+             ) -> Job[MeasureView]:
     """:func:`core.metrics.agreement.measure_view` of γ or γ-cat, in the background."""
-    return _submit(Job(f"{measure} of every pair and against the gold and the majority "
+    return submit(Job(f"{measure} of every pair and against the gold and the majority "
                        f"({samples} samples, seed {seed})", "view",
                        {**_view_args(_ws, sets, label, measure, gold, leave_one_out),
                         "samples": samples, "seed": seed}))

@@ -22,7 +22,8 @@ from core.metrics.differences import (
     metric_path,
 )
 from ui.highlight import PALETTE
-from ui.state import Workspace, taxonomy_for
+from ui.results import taxonomy_for
+from ui.state import Workspace
 
 MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}
@@ -53,7 +54,8 @@ def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:
     rows, before = [], None
     for s in steps:
         value = s.value(measure)
-        change = None if s.official or value is None or before is None else value - before
+        change: float | None = (None if s.official or value is None or before is None
+                                else value - before)
         rows.append({"step": s.title, "official metric": s.official,
                      MEASURES[measure]: value, "change": change,
                      "rules": s.rules.describe(), "what changes": s.error or s.explanation})
@@ -100,7 +102,7 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
 
 def documents_table(rows: list[DocDifference]) -> pd.DataFrame:
     """The per-text comparison as a table (reasons in words in ``why``)."""
-    df = pd.DataFrame([r.as_dict() for r in rows],
+    df = pd.DataFrame([r.to_dict() for r in rows],
                       columns=["document", "Martino P", "Martino R", "Martino F1", "MAFALDA P",
                                "MAFALDA R", "MAFALDA F1", "F1 difference", "reasons",
                                "weight pooled", "weight averaged"])

@@ -1,23 +1,27 @@
-"""Process side of the Annotators page's background jobs.
+"""Process side of the dashboard's background jobs (:mod:`ui.jobs`).
 
-γ spends its time in many small numpy and scipy calls; run in a thread of the Streamlit server
-it would take the interpreter lock from every other script run (a 0.3 s page computation took
-4 s while γ ran). So :mod:`ui.annotators` runs γ in one worker process started with
-:func:`init`, which receives a queue; :func:`run` executes one task there and puts ``(job id,
-done, total)`` progress messages on that queue (``done = -1``: the task has started), which a
-thread of the server reads. This module imports ``core`` only, never streamlit, so the worker
-starts fast; it exits by itself when the server process that started it is gone.
+``python -m ui.gamma_worker ADDRESS`` listens on the socket ``ADDRESS`` for the server (the key
+is in ``SPANSCOPE_WORKER_KEY``) and runs one task at a time with :func:`run`, sending
+``("progress", job id, done, total)`` messages (``done = -1``: the task has started) and then
+``("done", job id, result)`` or ``("error", job id, exception)``. This module imports ``core``
+only, never streamlit, so the worker starts fast; it exits by itself when the server process that
+started it is gone.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection, Listener
 from typing import Any
 
 _QUEUE: Any = None
+_GAMMA_CACHE: dict[str, Any] = {}
+"""γ's chance alignments, kept in this worker process between tasks (γ-cat after γ reuses
+them); :func:`core.metrics.agreement.gamma` keeps none itself."""
 
 LONG_JOB = 20_000
 """Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
@@ -66,10 +70,44 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         study, samples, seed = kwargs["study"], kwargs["samples"], kwargs["seed"]
         # A short job may use every core; a long one leaves a core to the server's page runs.
         workers = None if len(study.docs) * samples <= LONG_JOB else 1
-        g = gamma(study, samples=samples, seed=seed, progress=report, workers=workers)
-        # γ-cat reuses the chance alignments γ kept (core's cache lives in this process).
-        cat = gamma(study, samples=samples, seed=seed, categorical=True)
+        g = gamma(study, samples=samples, seed=seed, progress=report, workers=workers,
+                  cache=_GAMMA_CACHE)
+        # γ-cat reuses the chance alignments γ kept in this process's cache.
+        cat = gamma(study, samples=samples, seed=seed, categorical=True, cache=_GAMMA_CACHE)
         return {"gamma": g, "gamma-cat": cat}
     if task == "view":
-        return measure_view(**kwargs, progress=report)
+        return measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE)
     raise ValueError(f"unknown background task {task!r}")
+
+
+class _Progress:
+    """The progress "queue" of :func:`init`: messages go over the server connection."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def put(self, message: tuple[int, int, int]) -> None:
+        job_id, done, total = message
+        self.conn.send(("progress", job_id, done, total))
+
+
+def serve(address: str, key: bytes) -> None:
+    """Accept the server's connection on ``address`` and run its tasks until it goes away."""
+    with Listener(address, family="AF_UNIX", authkey=key) as listener:
+        conn = listener.accept()
+    init(_Progress(conn))
+    while True:
+        try:
+            job_id, task, kwargs = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            result = run(job_id, task, kwargs)
+        except Exception as exc:  # sent back: the server raises it where the page asks
+            conn.send(("error", job_id, exc))
+        else:
+            conn.send(("done", job_id, result))
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], bytes.fromhex(os.environ["SPANSCOPE_WORKER_KEY"]))

@@ -183,7 +183,7 @@ def render_lanes(
         )
         return (f'<div id="{_esc(dom_id)}" class="ss-doc"><i>No text is available for this '
                 f"document; its spans:</i><ul>{rows}</ul></div>")
-    marked = {selected, *partners} - {None}
+    marked = {x for x in (selected, *partners) if x is not None}
     intervals = [it.interval for it in items]
     lanes = assign_lanes(intervals)
     n_lanes = max(lanes, default=-1) + 1

@@ -26,7 +26,7 @@ import streamlit as st
 
 from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
-from ui import escape, state
+from ui import escape, results, state
 from ui.highlight import span_items
 
 VIEWS = ("confusion", "within reference", "within compared")
@@ -59,11 +59,11 @@ def label_matrix(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b
                  scope: str, level: int, alternatives: str) -> LabelMatrix:
     """The matrix of ``view``: :func:`core.metrics.labels.confusion` of ``set_b`` against
     ``set_a``, or :func:`~core.metrics.labels.cooccurrence` within one of them. Labels are
-    mapped with the taxonomy of both sets (:func:`ui.state.taxonomy_for`), so the three views
+    mapped with the taxonomy of both sets (:func:`ui.results.taxonomy_for`), so the three views
     name labels alike."""
     from core.metrics import labels as lab
 
-    tax = state.taxonomy_for(_ws, set_a, set_b)
+    tax = results.taxonomy_for(_ws, set_a, set_b)
     if view == "confusion":
         return lab.confusion(_ws.sets[set_a], _ws.sets[set_b], level=level,
                              alternatives=alternatives, taxonomy=tax)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 import streamlit as st
 
+from core.metrics import registry
 from ui import state
 from ui.escape import md
 
@@ -45,6 +46,9 @@ def known_keys() -> set[str]:
 
 
 def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], str]]:
+    martino = registry.get("martino").variants
+    mafalda = registry.get("mafalda").variants
+    metrics = [m.name for m in registry.span_metrics()]
     doc_ids = set(ws.corpus.doc_ids)
     sets = set(ws.sets)
     is_doc = (doc_ids.__contains__, "no such document in the data loaded now")
@@ -60,12 +64,9 @@ def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], s
         state.K_ANN_GOLD: (_one_of([*sets, state.ANN_NO_GOLD]), "no annotation set of that "
                            "name is loaded"),
         state.K_LEVEL: (_one_of(state.LEVELS), "the level is 0, 1 or 2"),
-        state.K_VARIANT: (_one_of(state.MARTINO_VARIANTS), "one of "
-                          + ", ".join(state.MARTINO_VARIANTS)),
-        state.K_MAF_VARIANT: (_one_of(state.MAFALDA_VARIANTS), "one of "
-                              + ", ".join(state.MAFALDA_VARIANTS)),
-        state.K_METRIC: (_one_of(state.METRIC_NAMES), "one of "
-                         + ", ".join(state.METRIC_NAMES)),
+        state.K_VARIANT: (_one_of(martino), "one of " + ", ".join(martino)),
+        state.K_MAF_VARIANT: (_one_of(mafalda), "one of " + ", ".join(mafalda)),
+        state.K_METRIC: (_one_of(metrics), "one of " + ", ".join(metrics)),
         state.K_ANN_SEED: (_int_in(0, 2**31 - 1), "a seed is a whole number from 0"),
         state.K_ANN_SAMPLES: (_int_in(1, 1000), "a whole number from 1 to 1000"),
         **{key: (_int_in(lo, hi), f"a whole number from {lo} to {hi}")

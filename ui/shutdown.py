@@ -6,13 +6,13 @@ interpreter's own finalisation: freeing the caches of the corpus (millions of ob
 sets, scores, agreement tables) one by one and walking them in the final garbage collections,
 3-6 s on a busy machine and more with several corpora in the caches. Nothing in that memory
 needs to be saved, so once the atexit handlers have run the process ends without finalising.
-Two other things could hold the process: the background γ worker process (killed by
-:func:`ui.annotators._stop_at_exit`) and a script thread inside a long computation, which no
-Streamlit checkpoint interrupts; the interpreter joins such non-daemon threads before exiting,
-so a timer ends the process :data:`GRACE` seconds after shutdown starts if one is still busy.
+The background γ worker process is killed by :mod:`ui.jobs` (its atexit hook runs before
+this one). A script thread still inside a long computation is joined by the interpreter before
+any atexit hook; bounding that wait would need a private hook of :mod:`threading`, which the
+architecture test forbids.
 
 :func:`install` is called by ``app.py`` on every run and registers the hooks once per process;
-``tests/robustness/test_shutdown.py`` checks the time from SIGTERM to exit.
+``tests/e2e/test_shutdown_browser.py`` checks the time from SIGTERM to exit.
 """
 
 from __future__ import annotations
@@ -23,18 +23,8 @@ import gc
 import logging
 import os
 import sys
-import threading
-
-GRACE = 2.0
-"""Seconds the script threads get to finish after the server has stopped."""
 
 _installed = False
-
-
-def _busy_threads() -> list[threading.Thread]:
-    main = threading.main_thread()
-    return [t for t in threading.enumerate()
-            if t is not main and not t.daemon and t.is_alive()]
 
 
 def _end_now() -> None:
@@ -43,15 +33,6 @@ def _end_now() -> None:
         with contextlib.suppress(Exception):
             stream.flush()
     os._exit(0)
-
-
-def _force_exit_later() -> None:
-    """Threading-atexit hook (before non-daemon threads are joined): bound the wait for them."""
-    if not _busy_threads():
-        return
-    timer = threading.Timer(GRACE, _end_now)
-    timer.daemon = True
-    timer.start()
 
 
 def _skip_finalisation() -> None:
@@ -66,8 +47,5 @@ def install() -> None:
     if _installed:
         return
     _installed = True
-    register = getattr(threading, "_register_atexit", None)
     with contextlib.suppress(RuntimeError):  # the interpreter is already shutting down
-        if register is not None:
-            register(_force_exit_later)
         atexit.register(_skip_finalisation)

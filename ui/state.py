@@ -20,8 +20,14 @@ Public API (stable; the part-2 pages import it)
     The bundled corpora under ``sample_data/`` and a cached loader.
 :func:`parse_file`, :func:`build_workspace`
     Cached parsing of one uploaded file and assembly of a workspace from file reports.
-:func:`set_options`, :func:`default_pair`
-    Annotation-set names for selectors, by role, and the default (gold, system) pair.
+:func:`set_options`, :func:`default_pair`, :func:`compared_sets`
+    Annotation-set names for selectors, by role, the default (gold, system) pair, the sets
+    scored against a reference.
+:func:`variant_key`, :func:`metric_defaults`
+    The key of each registered metric's variant widget and the defaults the registry gives.
+
+Metric results as tables are in :mod:`ui.results`, the Documents list in :mod:`ui.documents`,
+data summaries in :mod:`ui.summaries`, background jobs in :mod:`ui.jobs`.
 
 Caching: parsed corpora and metric results are immutable values that can hold 100,000 spans;
 ``st.cache_resource`` shares them without the pickling round-trip that ``st.cache_data`` does on
@@ -44,6 +50,7 @@ import streamlit as st
 from core.bounds import Policy
 from core.errors import Diagnostic, SpanScopeError
 from core.formats import FORMATS, Loaded, ReadOptions, load_files, read_folder
+from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +64,10 @@ K_SAMPLE = "sample"  # which bundled corpus (folder name under sample_data/)
 K_DOC = "doc"  # document id on the Documents page
 K_SET_A = "a"  # reference set (gold by default)
 K_SET_B = "b"  # compared set (first system by default)
-K_METRIC = "metric"  # "martino" | "mafalda" on the Documents page
-K_VARIANT = "variant"  # Martino variant
-K_MAF_VARIANT = "mvariant"  # MAFALDA variant
-K_LEVEL = "level"  # MAFALDA level, 0/1/2
+K_METRIC = "metric"  # a span metric of core.metrics.registry (Scores, Documents)
+K_VARIANT = "variant"  # Martino variant (variant_key("martino"))
+K_MAF_VARIANT = "mvariant"  # MAFALDA variant (variant_key("mafalda"))
+K_LEVEL = "level"  # taxonomy level (MAFALDA), 0/1/2
 K_SYS1 = "sys1"  # paired comparison: first system
 K_SYS2 = "sys2"  # paired comparison: second system
 # Session only.
@@ -121,17 +128,34 @@ def upload_key(kind: str, filename: str) -> str:
     return f"upload_{kind}::{filename}"
 
 
-MARTINO_VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc")
-MAFALDA_VARIANTS = ("paper", "metrics-py", "repo-head")
+VARIANT_KEYS: dict[str, str] = {"martino": K_VARIANT, "mafalda": K_MAF_VARIANT}
+"""URL keys of the metrics' variant widgets that links already use; any other registered metric
+keeps its variant under ``variant_<name>`` (:func:`variant_key`)."""
+
+
+def variant_key(metric: str) -> str:
+    """Session-state (and URL) key of ``metric``'s variant."""
+    return VARIANT_KEYS.get(metric, f"variant_{metric}")
+
+
+def metric_defaults() -> dict[str, Any]:
+    """Each registered span metric's default variant under its key, the default level and
+    metric (the first span metric of :mod:`core.metrics.registry`)."""
+    spans = registry.span_metrics()
+    out: dict[str, Any] = {variant_key(m.name): m.default_variant for m in spans if m.variants}
+    levels = [m.default_level for m in spans if m.levels]
+    out[K_LEVEL] = levels[0] if levels else 2
+    out[K_METRIC] = spans[0].name if spans else ""
+    return out
+
+
 LEVELS = (2, 1, 0)
+"""Taxonomy levels (``core.taxonomy``): 2 the labels, 1 their groups, 0 fallacy or not."""
 DEFAULT_SAMPLE = "propaganda"
 
 DEFAULTS: dict[str, Any] = {
     K_SOURCE: "sample",
-    K_VARIANT: MARTINO_VARIANTS[0],
-    K_MAF_VARIANT: MAFALDA_VARIANTS[0],
-    K_LEVEL: 2,
-    K_METRIC: "martino",
+    **metric_defaults(),
     K_DOC_QUERY: "",
     K_DOC_SORT: "id",
     K_BOOT_N: 1000,
@@ -178,7 +202,7 @@ def init_state() -> None:
     through ``app.py``.
     """
     ensure_app_navigation()
-    for key, value in DEFAULTS.items():
+    for key, value in {**metric_defaults(), **DEFAULTS}.items():
         if key not in st.session_state:
             st.session_state[key] = list(value) if isinstance(value, list) else value
 
@@ -457,665 +481,13 @@ FORMAT_CHOICES: tuple[str, ...] = ("auto", *FORMATS)
 """Choices of the per-file format override (``auto`` = detect)."""
 
 
-# ---- summaries of the loaded data (counts, not metrics) -----------------------------------------
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def summary_tables(ws_key: str, _ws: Workspace) -> dict[str, Any]:
-    """Tables of the Data page, cached per workspace.
-
-    ``sets``: one row per set (role, documents, spans, labels, documents missing from it);
-    ``labels``: spans per label (rows) and set (columns); ``missing``: one row per (set, document)
-    for every document of the corpus that the set does not cover; ``n_docs``: corpus size.
-    """
-    import pandas as pd
-
-    corpus = _ws.corpus
-    all_ids = corpus.doc_ids
-    set_rows, label_counts, missing_rows = [], {}, []
-    for name, aset in corpus.sets.items():
-        covered = aset.spans
-        missing = [d for d in all_ids if d not in covered]
-        counts: dict[str, int] = {}
-        for spans in covered.values():
-            for span in spans:
-                counts[span.label] = counts.get(span.label, 0) + 1
-        label_counts[name] = counts
-        set_rows.append({
-            "set": name, "role": aset.role, "documents": len(covered),
-            "spans": aset.span_count(), "labels": len(counts),
-            "alternatives": aset.alternatives, "missing documents": len(missing),
-        })
-        missing_rows += [{"set": name, "document": d} for d in missing]
-    labels = pd.DataFrame(label_counts).fillna(0).astype(int).sort_index()
-    labels.index.name = "label"
-    return {
-        "n_docs": len(all_ids),
-        "n_texts": sum(1 for t in corpus.texts.values() if t is not None),
-        "sets": pd.DataFrame(set_rows),
-        "labels": labels.reset_index() if len(labels) else pd.DataFrame(columns=["label"]),
-        "missing": pd.DataFrame(missing_rows, columns=["set", "document"]),
-    }
-
-
-def diagnostics_table(reports: tuple[FileReport, ...] | list[FileReport]) -> Any:
-    """Every error and warning of the reports: severity, file, line, field, message."""
-    import pandas as pd
-
-    rows = []
-    for rep in reports:
-        diags = ([rep.error] if rep.error else []) + list(rep.diagnostics)
-        for d in diags:
-            rows.append({"severity": d.severity, "file": d.file, "line": d.line,
-                         "field": d.field or (d.path or ""), "message": d.message})
-    return pd.DataFrame(rows, columns=["severity", "file", "line", "field", "message"])
-
-
-# ---- documents ----------------------------------------------------------------------------------
-
-DOC_SORTS: dict[str, str] = {
-    "id": "by id",
-    "disagreement": "most disagreement first",
-    "score": "lowest score first",
-    "spans": "most spans first",
-}
-"""Orders of the Documents page's list (``disagreement``: :func:`core.segments.disagreement`)."""
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def all_labels(ws_key: str, _ws: Workspace) -> list[str]:
-    """Every label of every set of the workspace (sorted): the domain of the colour map."""
-    return sorted({lab for aset in _ws.sets.values() for lab in aset.labels()})
-
-
-def _doc_length(ws: Workspace, doc_id: str, *sets: AnnotationSet) -> int:
-    text = ws.corpus.texts.get(doc_id)
-    if text is not None:
-        return len(text)
-    return max((s.end for aset in sets for s in aset.get(doc_id)), default=0)
-
-
-@st.cache_data(max_entries=16, show_spinner="Ranking documents…")
-def disagreements(ws_key: str, _ws: Workspace, set_a: str, set_b: str) -> dict[str, float]:
-    """Per document, :func:`core.segments.disagreement` between two sets."""
-    from core.segments import disagreement
-
-    a, b = _ws.sets[set_a], _ws.sets[set_b]
-    return {
-        d: disagreement(a.alt_spans(d), b.alt_spans(d), _doc_length(_ws, d, a, b))
-        for d in _ws.corpus.doc_ids
-    }
-
-
-@st.cache_data(max_entries=32, show_spinner="Sorting documents…")
-def document_order(
-    ws_key: str, _ws: Workspace, set_a: str, set_b: str, sort: str, metric: str, variant: str,
-    level: int,
-) -> list[str]:
-    """Document ids in the order ``sort`` (see :data:`DOC_SORTS`); ties keep corpus order.
-
-    ``score`` uses the per-document F1 of ``metric`` (documents it cannot score go last) and falls
-    back to ``id`` when the metric is unavailable.
-    """
-    ids = _ws.corpus.doc_ids
-    if sort == "disagreement":
-        dis = disagreements(ws_key, _ws, set_a, set_b)
-        return sorted(ids, key=lambda d: -dis.get(d, 0.0))
-    if sort == "spans":
-        a, b = _ws.sets[set_a], _ws.sets[set_b]
-        return sorted(ids, key=lambda d: -(len(a.get(d)) + len(b.get(d))))
-    if sort == "score":
-        scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)
-        if scores:
-            return sorted(ids, key=lambda d: (d not in scores, scores.get(d, 0.0)))
-    return sorted(ids, key=_natural_key)
-
-
-def _natural_key(doc_id: str) -> tuple[Any, ...]:
-    """Sort ``doc2`` before ``doc10``: digit runs compare as numbers."""
-    import re
-
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", doc_id))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query: str) -> list[str]:
-    """The ids of ``order`` whose id or text contains ``query`` (case-insensitive)."""
-    q = query.strip().lower()
-    if not q:
-        return list(order)
-    texts = _ws.corpus.texts
-    return [d for d in order if q in d.lower() or q in (texts.get(d) or "").lower()]
-
-
-DOC_WINDOW = 200
-"""Most documents the Documents page's selector lists at once."""
-
-
-def document_window(ids: list[str], current: str | None) -> list[str]:
-    """The first :data:`DOC_WINDOW` of ``ids``, plus ``current`` when it matches but lies beyond
-    (so a deep link to any document works).
-
-    >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
-    ['d199', 'd550']
-    """
-    window = ids[:DOC_WINDOW]
-    if current is not None and current not in window and current in set(ids):
-        window = [*window, current]
-    return window
-
-
-def doc_label_func(
-    ws_key: str, ws: Workspace, set_a: str, set_b: str, sort: str, metric: str, variant: str,
-    level: int,
-) -> Any:
-    """``format_func`` of the document selector: the id plus the value it is sorted by."""
-    if sort == "disagreement":
-        dis = disagreements(ws_key, ws, set_a, set_b)
-        return lambda d: f"{d} · disagreement {dis.get(d, 0.0):.2f}"
-    if sort == "score":
-        scores = per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
-        return lambda d: f"{d} · F1 {scores[d]:.3f}" if d in scores else str(d)
-    return str
-
-
-# ---- metrics (every number comes from core.metrics; nothing is recomputed here) ----------------
-
-METRIC_NAMES: dict[str, str] = {"martino": "Da San Martino", "mafalda": "MAFALDA"}
-"""Span metrics the Scores and Documents pages offer, by module name under ``core.metrics``.
-
-Widgets show the module names (``martino``, ``mafalda``) because a widget bound to the URL writes
-the value it *shows* into the link."""
-
-METRIC_HELP = ("martino: Da San Martino et al. (2019), partial overlap credit C(s,t,h) summed "
-               "over all pairs; mafalda: Helwe et al. (2024), best match per span, alternative "
-               "gold labels and ⊥.")
-
-
-def metric_module(name: str) -> Any:
-    """``core.metrics.<name>`` for a span metric of :data:`METRIC_NAMES`."""
-    from core.metrics import mafalda, martino
-
-    return {"martino": martino, "mafalda": mafalda}[name]
-
-
-@dataclass(frozen=True)
-class Explained:
-    """One document's explanation under one metric: ``pairs`` (one row per gold/pred pair that
-    overlaps, with ``gold``/``pred`` span ids) and ``best`` (span id -> text describing the best
-    match the MAFALDA metric takes from it)."""
-
-    pairs: Any
-    best: Mapping[str, str]
-    error: str | None = None
-
-
-def per_doc_f1(
-    ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str, variant: str, level: int
-) -> dict[str, float]:
-    """Per-document F1 of ``set_b`` against ``set_a`` under ``metric`` ({} if unavailable)."""
-    df = pair_result(ws_key, ws, set_a, set_b, metric, variant, level).per_doc
-    return dict(zip(df["document"], df["F1"], strict=True))
-
-
-@dataclass(frozen=True)
-class PairScores:
-    """One (reference, compared) pair under one metric, as tables for display.
-
-    ``overall``: dict with P, R, F1 (and whatever counts the metric reports); ``per_label`` and
-    ``per_doc``: DataFrames with columns label/document, P, R, F1; ``raw``: the metric's result.
-    ``error``: why the metric refused these inputs (an InputError message), tables then empty.
-    """
-
-    overall: Mapping[str, Any]
-    per_label: Any
-    per_doc: Any
-    raw: Any
-    error: str | None = None
-
-
-@st.cache_resource(max_entries=64, show_spinner="Scoring…")
-def pair_result(
-    ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str, variant: str, level: int
-) -> PairScores:
-    """Score ``set_b`` against ``set_a`` with ``core.metrics.<metric>``."""
-    return _adapt(metric, metric_module(metric), _ws, set_a, set_b, variant, level)
-
-
-def explain_document(
-    ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, metric: str, variant: str,
-    level: int,
-) -> Explained:
-    """The metric's contribution rows for one document."""
-    return _explain(metric, metric_module(metric), ws, set_a, set_b, doc, variant, level)
-
-
-def rows_for_span(explained: Explained, span_id: str) -> Any:
-    """The contribution rows in which span ``span_id`` (``G…`` or ``P…``) takes part."""
-    df = explained.pairs
-    column = "gold" if span_id.startswith("G") else "pred"
-    return df[df[column] == span_id]
-
-
-def best_match_for_span(explained: Explained, span_id: str) -> str | None:
-    return explained.best.get(span_id)
-
-
-@st.cache_resource(max_entries=256, show_spinner=False)
-def document_result(
-    ws_key: str, _ws: Workspace, set_a: str, set_b: str, doc: str, metric: str, variant: str,
-    level: int,
-) -> PairScores:
-    """``set_b`` against ``set_a`` on one document only (see :func:`_restrict`)."""
-    return _adapt(metric, metric_module(metric), _ws, set_a, set_b, variant, level, (doc,))
-
-
-def document_scores(
-    ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, *, variant: str,
-    mvariant: str, level: int,
-) -> Any:
-    """One row per span metric: the document's P, R and F1 under it (or why it has none)."""
-    import pandas as pd
-
-    rows = []
-    for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
-        label = f"{METRIC_NAMES[metric]} ({var}" + (f", level {lev})" if metric == "mafalda"
-                                                    else ")")
-        result = document_result(ws_key, ws, set_a, set_b, doc, metric, var, lev)
-        if result.error:
-            rows.append({"metric": label, "note": result.error})
-        for rec in result.per_doc.to_dict("records"):
-            rows.append({"metric": label, **{k: rec[k] for k in ("P", "R", "F1") if k in rec}})
-    return pd.DataFrame(rows, columns=["metric", "P", "R", "F1", *(
-        ["note"] if any("note" in r for r in rows) else [])])
-
-
 def compared_sets(ws: Workspace, ref: str | None) -> list[str]:
     """The sets scored against ``ref``: its systems, or every other set when there is none."""
     systems = [n for n in set_options(ws, "system") if n != ref]
     return systems or [n for n in ws.sets if n != ref]
 
 
-@dataclass(frozen=True)
-class Overview:
-    """The Scores page's table of every system: ``table`` (one row per system) and
-    ``f1_columns`` (chart name -> F1 column)."""
-
-    table: Any
-    f1_columns: Mapping[str, str]
-
-
-@st.cache_data(max_entries=32, show_spinner="Scoring every system…")
-def systems_overview(
-    ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...], variant: str,
-    mvariant: str, level: int, n_boot: int, seed: int,
-) -> Overview:
-    """Every system against ``ref``: P/R/F1 under both span metrics and the text-level scores,
-    with the F1's 95% bootstrap interval over documents when ``n_boot`` > 0. The text-level
-    scores are micro P/R/F1 and EMR of each text's label set (``core.metrics.text_labels``), or,
-    for a gold with alternatives, MAFALDA's label-only P/R/F1 at the chosen level."""
-    import pandas as pd
-
-    rows: list[dict[str, Any]] = [{"system": s, "role": _ws.sets[s].role} for s in systems]
-    f1_columns: dict[str, str] = {}
-    for metric, var, lev in (("martino", variant, 2), ("mafalda", mvariant, level)):
-        short = "DSM" if metric == "martino" else "MAFALDA"
-        f1_columns[f"{METRIC_NAMES[metric]} F1"] = f"{short} F1"
-        for row in rows:
-            result = pair_result(ws_key, _ws, ref, row["system"], metric, var, lev)
-            if result.error:
-                row[f"{short} error"] = result.error
-                continue
-            for k in ("P", "R", "F1"):
-                row[f"{short} {k}"] = result.overall.get(k)
-            if n_boot > 0:
-                ci = bootstrap_ci(ws_key, _ws, ref, row["system"], metric, var, lev, n_boot,
-                                  seed)
-                if ci is not None:
-                    row[f"{short} F1 low"], row[f"{short} F1 high"] = ci
-    f1_columns["text-level F1"] = "text F1"
-    for row in rows:
-        if _ws.sets[ref].alternatives:
-            # Label sets with alternatives: MAFALDA's label-only metric, not a second one.
-            result = pair_result(ws_key, _ws, ref, row["system"], "mafalda", mvariant, level)
-            scores = {"error": result.error} if result.error else {
-                k: result.overall[f"label-only {k}"] for k in ("P", "R", "F1")}
-        else:
-            scores = text_scores(ws_key, _ws, ref, row["system"])
-        if "error" in scores:
-            row["text error"] = scores["error"]
-        else:
-            for k in ("P", "R", "F1", "EMR"):
-                if k in scores:
-                    row[f"text {k}"] = scores[k]
-    return Overview(pd.DataFrame(rows), f1_columns)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, Any]:
-    """Text-level micro P/R/F1 and EMR of ``system`` against ``ref`` (``core.metrics.
-    text_labels``), or ``{"error": message}`` for inputs it refuses."""
-    return _text_adapt(_ws, ref, system)
-
-
-@st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
-def bootstrap_ci(
-    ws_key: str, _ws: Workspace, ref: str, system: str, metric: str, variant: str, level: int,
-    n_boot: int, seed: int,
-) -> tuple[float, float] | None:
-    """95% bootstrap interval of F1 over documents (``core.stats``); None when the metric
-    refused the inputs or there is no document."""
-    result = pair_result(ws_key, _ws, ref, system, metric, variant, level)
-    return _bootstrap_adapt(metric, result, n_boot, seed)
-
-
-@st.cache_data(max_entries=64, show_spinner="Comparing…")
-def paired_comparison(
-    ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: str, metric: str, variant: str,
-    level: int, n_boot: int, seed: int,
-) -> dict[str, Any] | None:
-    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.stats``); None when
-    the metric refused either system's inputs."""
-    r1 = pair_result(ws_key, _ws, ref, sys1, metric, variant, level)
-    r2 = pair_result(ws_key, _ws, ref, sys2, metric, variant, level)
-    return _paired_adapt(metric, r1, r2, n_boot, seed)
-
-
-# ---- adapters: each metric's result type -> the tables above -----------------------------------
-
-
-def _item_ids(
-    ws: Workspace, set_name: str, doc: str, prefix: str
-) -> dict[tuple[int, int, str], str]:
-    """(start, end, label) -> span id as the Documents page numbers them (ui.highlight)."""
-    from ui.highlight import span_items
-
-    ids: dict[tuple[int, int, str], str] = {}
-    for item in span_items(ws.sets[set_name], doc, prefix):
-        for label in item.labels:
-            ids.setdefault((item.start, item.end, label), item.id)
-    return ids
-
-
-def _span_id(ids: Mapping[tuple[int, int, str], str], span: Any) -> str:
-    if span is None:
-        return ""
-    # A span the variant merged (nlp4if2019 unions overlapping same-label gold) has no id.
-    return ids.get((span.start, span.end, span.label), f"merged [{span.start}, {span.end})")
-
-
-def _restrict(aset: AnnotationSet, docs: tuple[str, ...] | None) -> AnnotationSet:
-    """``aset`` on ``docs`` only (the documents it covers among them); all of it for None.
-
-    Per-document values of both span metrics depend on that document alone, so one document
-    is scored without scoring the corpus."""
-    if docs is None:
-        return aset
-    return AnnotationSet(aset.name, {d: aset.spans[d] for d in docs if d in aset.spans},
-                         aset.role, aset.alternatives)
-
-
-def _martino_sets(ws: Workspace, set_a: str, set_b: str, docs: tuple[str, ...] | None = None
-                  ) -> tuple[AnnotationSet, AnnotationSet]:
-    from core.metrics.martino import martino_gold_view
-
-    gold = martino_gold_view(_restrict(ws.sets[set_a], docs))
-    pred = _restrict(ws.sets[set_b], docs)
-    return gold, AnnotationSet(pred.name, pred.spans, "system", False)
-
-
-def _adapt(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, variant: str,
-           level: int, docs: tuple[str, ...] | None = None) -> PairScores:
-    import pandas as pd
-
-    try:
-        if metric == "martino":
-            gold, pred = _martino_sets(ws, set_a, set_b, docs)
-            res = mod.score(gold, pred, variant=variant)
-            overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
-                       "P numerator": res.p_num, "predicted spans": res.p_den,
-                       "R numerator": res.r_num, "gold spans": res.r_den}
-            per_label = pd.DataFrame([
-                {"label": lab, "P": v["precision"], "R": v["recall"], "F1": v["f1"],
-                 "gold spans": v["gold_count"], "predicted spans": v["pred_count"]}
-                for lab, v in res.per_label().items() if v["gold_count"] or v["pred_count"]
-            ], columns=["label", "P", "R", "F1", "gold spans", "predicted spans"])
-            per_doc = pd.DataFrame([
-                {"document": r["document"], "P": r["precision"], "R": r["recall"], "F1": r["f1"],
-                 "P numerator": r["precision_numerator"],
-                 "predicted spans": r["precision_denominator"],
-                 "R numerator": r["recall_numerator"], "gold spans": r["recall_denominator"]}
-                for r in res.per_document()
-            ], columns=["document", "P", "R", "F1", "P numerator", "predicted spans",
-                        "R numerator", "gold spans"])
-            return PairScores(overall, per_label, per_doc, res)
-        if metric == "mafalda":
-            gold, pred = _restrict(ws.sets[set_a], docs), _restrict(ws.sets[set_b], docs)
-            res = mod.score(gold, AnnotationSet(pred.name, pred.spans, "system", False),
-                            level=level, variant=variant, texts=ws.corpus.texts,
-                            taxonomy=taxonomy_for(ws, set_a, set_b))
-            lab = res.label_only
-            overall = {"P": res.precision, "R": res.recall, "F1": res.f1,
-                       "label-only P": lab["precision"], "label-only R": lab["recall"],
-                       "label-only F1": lab["f1"], "texts": len(res.per_document)}
-            per_doc = pd.DataFrame([
-                {"document": d.document, "P": d.precision, "R": d.recall, "F1": d.f1,
-                 "label-only P": d.label_precision, "label-only R": d.label_recall,
-                 "label-only F1": d.label_f1} for d in res.per_document
-            ], columns=["document", "P", "R", "F1", "label-only P", "label-only R",
-                        "label-only F1"])
-            # MAFALDA averages per text and has no per-label decomposition (Helwe et al. 2024).
-            per_label = pd.DataFrame(columns=["label", "P", "R", "F1"])
-            return PairScores(overall, per_label, per_doc, res)
-    except SpanScopeError as exc:
-        return PairScores({}, pd.DataFrame(), pd.DataFrame(columns=["document", "F1"]), None,
-                          error=str(exc))
-    raise RuntimeError(f"no adapter for core.metrics.{metric}")
-
-
-def _explain(metric: str, mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str,
-             variant: str, level: int) -> Explained:
-    import pandas as pd
-
-    if metric == "martino":
-        gold, pred = _martino_sets(ws, set_a, set_b, (doc,))
-        try:
-            rows = mod.contributions(gold, pred, doc=doc, variant=variant)
-        except SpanScopeError as exc:
-            return Explained(pd.DataFrame(), {}, error=str(exc))
-        gids, pids = _item_ids(ws, set_a, doc, "G"), _item_ids(ws, set_b, doc, "P")
-        table = pd.DataFrame([{
-            "gold": _span_id(gids, r.gold), "pred": _span_id(pids, r.pred), "kind": r.kind,
-            "gold span": _span_text(r.gold), "pred span": _span_text(r.pred),
-            "|s∩t|": r.intersection, "|s|": r.pred_length, "|t|": r.gold_length,
-            "label match": r.label_match, "C(s,t,|s|)": r.contribution_p,
-            "C(s,t,|t|)": r.contribution_r,
-        } for r in rows], columns=["gold", "pred", "kind", "gold span", "pred span", "|s∩t|",
-                                   "|s|", "|t|", "label match", "C(s,t,|s|)", "C(s,t,|t|)"])
-        return Explained(table, {})
-    if metric == "mafalda":
-        return _explain_mafalda(mod, ws, set_a, set_b, doc, variant, level)
-    raise RuntimeError(f"no adapter for core.metrics.{metric}")
-
-
-def _explain_mafalda(mod: Any, ws: Workspace, set_a: str, set_b: str, doc: str, variant: str,
-                     level: int) -> Explained:
-    """Rows of :func:`core.metrics.mafalda.explain`: per prediction its precision match, per
-    gold span its recall match (the best-covering prediction of the label the best alternative
-    chose); ``best`` says in words what the metric takes from each span."""
-    import pandas as pd
-
-    from ui.highlight import span_items
-
-    gold, pred = ws.sets[set_a], ws.sets[set_b]
-    try:
-        out = mod.explain(gold, AnnotationSet(pred.name, pred.spans, "system", False), doc,
-                          level=level, variant=variant, texts=ws.corpus.texts,
-                          taxonomy=taxonomy_for(ws, set_a, set_b))
-    except SpanScopeError as exc:
-        return Explained(pd.DataFrame(), {}, error=str(exc))
-    gids = {it.interval: it.id for it in span_items(gold, doc, "G")}
-    pids: dict[tuple[int, int], str] = {}
-    for it in span_items(pred, doc, "P"):
-        pids.setdefault(it.interval, it.id)
-
-    def gid(iv: Any) -> str:
-        return "" if iv is None else gids.get(tuple(iv), f"[{iv[0]}, {iv[1]})")
-
-    def pid(iv: Any) -> str:
-        return "" if iv is None else pids.get(tuple(iv), f"[{iv[0]}, {iv[1]})")
-
-    rows, best = [], {}
-    for r in out["predictions"]:
-        p = pid((r["start"], r["end"]))
-        g = gid(r["matched_gold"])
-        if not r["counted"]:
-            rows.append({"gold": "", "pred": p, "side": "precision: ⊥ prediction, not counted",
-                         "label": r["label"], "C(s,t,|s|)": None, "C(s,t,|t|)": None})
-            best[p] = ("a ⊥ ('nothing') prediction: MAFALDA leaves it out of precision's "
-                       "denominator, so it neither helps nor hurts.")
-            continue
-        rows.append({"gold": g, "pred": p, "side": "precision: best gold for s",
-                     "label": r["label"], "C(s,t,|s|)": r["contribution_p"], "C(s,t,|t|)": None})
-        best[p] = (f"precision takes C(s,t,|s|) = {r['contribution_p']:.3f} from its best gold "
-                   f"match {g or '(none)'} (label {r['label']}).")
-    for r in out["gold"]:
-        g = gid((r["start"], r["end"]))
-        p = pid(r["best_prediction"])
-        if r.get("uncovered"):
-            rows.append({"gold": g, "pred": p, "side": "recall: text between gold spans "
-                         "(repo-head)", "label": "None", "C(s,t,|s|)": None,
-                         "C(s,t,|t|)": r["contribution_r"] if r["counted"] else None})
-            continue
-        alts = " | ".join("⊥" if a == "nothing" else a for a in r["alternatives"])
-        if not r["counted"]:
-            rows.append({"gold": g, "pred": "", "side": "recall: ⊥ chosen, not counted",
-                         "label": f"⊥ (of {alts})", "C(s,t,|s|)": None, "C(s,t,|t|)": None})
-            best[g] = (f"the best alternative leaves this optional span out (⊥ among {alts}), "
-                       "so recall does not count it.")
-            continue
-        chosen = r["recall_label"]
-        rows.append({"gold": g, "pred": p, "side": "recall: best prediction for t",
-                     "label": f"{chosen} (of {alts})", "C(s,t,|s|)": None,
-                     "C(s,t,|t|)": r["contribution_r"]})
-        best[g] = (f"recall takes C(s,t,|t|) = {r['contribution_r']:.3f} from its best prediction "
-                   f"{p or '(none)'}, with the alternative {chosen} chosen among {alts}.")
-    table = pd.DataFrame(rows, columns=["gold", "pred", "side", "label", "C(s,t,|s|)",
-                                        "C(s,t,|t|)"])
-    return Explained(table, best)
-
-
-def taxonomy_for(ws: Workspace, *set_names: str) -> Any:
-    """The label taxonomy of these sets: MAFALDA's when it knows every label, else one class
-    per label (:func:`core.taxonomy.for_labels`); cached per workspace and sets."""
-    return _taxonomy(ws.key, ws, tuple(set_names))
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _taxonomy(ws_key: str, _ws: Workspace, set_names: tuple[str, ...]) -> Any:
-    from core.taxonomy import for_labels
-
-    return for_labels(lab for name in set_names for lab in _ws.sets[name].labels())
-
-
-def level_label_map(ws: Workspace, set_a: str, set_b: str, level: int) -> dict[str, str]:
-    """Each label of the two sets -> its class at MAFALDA ``level`` (``nothing`` for "no
-    fallacy"); empty at level 2, where labels are compared as they are."""
-    from core.model import NOTHING
-
-    if level == 2:
-        return {}
-    tax = taxonomy_for(ws, set_a, set_b)
-    out = {}
-    for lab in {*ws.sets[set_a].labels(), *ws.sets[set_b].labels()}:
-        code = tax.project(0 if lab == NOTHING else tax.code(lab), level)
-        out[lab] = NOTHING if code == 0 else tax.label_name(code, level)
-    return out
-
-
-def _span_text(span: Any) -> str:
-    return "" if span is None else f"[{span.start}, {span.end}) {span.label}"
-
-
-def _text_adapt(ws: Workspace, ref: str, system: str) -> dict[str, Any]:
-    """Micro P/R/F1 and EMR of :func:`core.metrics.text_labels.score`; an input it refuses
-    (gold with alternatives, different documents) gives ``{"error": message}``."""
-    from core.metrics import text_labels
-
-    gold, pred = ws.sets[ref], ws.sets[system]
-    try:
-        res = text_labels.score(gold, AnnotationSet(pred.name, pred.spans, "system", False))
-    except SpanScopeError as exc:
-        return {"error": str(exc)}
-    micro = res.micro()
-    return {"P": micro["precision"], "R": micro["recall"], "F1": micro["f1"], "EMR": res.emr}
-
-
-def _doc_table(metric: str, result: PairScores) -> tuple[Any, Any]:
-    """Per-document sufficient statistics and the statistic core.stats resamples.
-
-    Martino: columns (p_num, p_den, r_num, r_den), F1 from their pooled sums; MAFALDA: each
-    text's F1, averaged (``core.stats.mean_of``).
-    """
-    import numpy as np
-
-    from core import stats
-
-    raw = result.raw
-    if metric == "martino":
-        table = np.column_stack([raw.doc_p_num, raw.doc_p_den, raw.doc_r_num,
-                                 raw.doc_r_den]).astype(float)
-        return table, stats.martino_f1
-    f1 = np.array([d.f1 for d in raw.per_document], dtype=float)[:, None]
-    return f1, stats.mean_of(0, len(f1))
-
-
-def _doc_ids(metric: str, result: PairScores) -> list[str]:
-    raw = result.raw
-    return list(raw.documents) if metric == "martino" else [d.document for d in
-                                                             raw.per_document]
-
-
-def _bootstrap_adapt(metric: str, result: PairScores, n_boot: int,
-                     seed: int) -> tuple[float, float] | None:
-    from core import stats
-
-    if result.raw is None or not _doc_ids(metric, result):
-        return None
-    table, statistic = _doc_table(metric, result)
-    iv = stats.bootstrap(table, statistic, n_resamples=n_boot, seed=seed)
-    return (iv.low, iv.high)
-
-
-def _paired_adapt(metric: str, r1: PairScores, r2: PairScores, n_boot: int,
-                  seed: int) -> dict[str, Any] | None:
-    from core import stats
-
-    if r1.raw is None or r2.raw is None:
-        return None
-    if _doc_ids(metric, r1) != _doc_ids(metric, r2):
-        return {"error": "the two systems were scored on different documents"}
-    (t1, statistic), (t2, _) = _doc_table(metric, r1), _doc_table(metric, r2)
-    iv = stats.paired_bootstrap(t1, t2, statistic, n_resamples=n_boot, seed=seed)
-    return {"F1 difference": iv.difference, "low": iv.low, "high": iv.high,
-            "confidence": iv.confidence, "resamples": iv.n_resamples, "seed": iv.seed,
-            "share of resamples where system 1 is not better": iv.p_not_better}
-
-
-def overall_caption(result: PairScores) -> str:
-    """One line with the pooled scores and the sums they come from."""
-    o = result.overall
-    parts = [f"P {o['P']:.3f} · R {o['R']:.3f} · F1 {o['F1']:.3f}"]
-    if "P numerator" in o:
-        parts.append(f"P = {o['P numerator']:.3f} / {o['predicted spans']} predicted spans, "
-                     f"R = {o['R numerator']:.3f} / {o['gold spans']} gold spans")
-    return " — ".join(parts)
-
-
-def partners_of(explained: Explained, span_id: str) -> tuple[str, ...]:
-    """Ids of the spans that form a pair with ``span_id`` in the explanation (any overlap)."""
-    if explained.error or not len(explained.pairs):
-        return ()
-    rows = rows_for_span(explained, span_id)
-    other = "pred" if span_id.startswith("G") else "gold"
-    return tuple(x for x in rows[other] if x)
+@st.cache_data(max_entries=16, show_spinner=False)
+def all_labels(ws_key: str, _ws: Workspace) -> list[str]:
+    """Every label of every set of the workspace (sorted): the domain of the colour map."""
+    return sorted({lab for aset in _ws.sets.values() for lab in aset.labels()})

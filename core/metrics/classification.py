@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from core.metrics.result import prf
+
 
 @dataclass(frozen=True)
 class Counts:
@@ -31,7 +33,7 @@ class PRF:
     support: int
     warnings: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int]:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
                 "support": self.support}
 
@@ -45,19 +47,13 @@ def prf_from_counts(c: Counts, *, name: str = "") -> PRF:
     ['precision of HS=1 is ill-defined (no prediction): set to 0']
     """
     warnings = []
-    if c.pred:
-        p = c.tp / c.pred
-    else:
-        p = 0.0
+    if not c.pred:
         warnings.append(f"precision of {name or 'a class'} is ill-defined (no prediction): "
                         "set to 0")
-    if c.true:
-        r = c.tp / c.true
-    else:
-        r = 0.0
+    if not c.true:
         warnings.append(f"recall of {name or 'a class'} is ill-defined (no true instance): "
                         "set to 0")
-    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    p, r, f1 = prf(c.tp, c.pred, c.tp, c.true, empty="zero")
     return PRF(p, r, f1, c.true, warnings)
 
 

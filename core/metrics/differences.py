@@ -20,7 +20,7 @@ parameterised computation, :func:`rule_score`, goes from one metric to the other
 ``pooling``
     ``micro``: numerators and denominators pooled over the corpus (Martino); ``text``: P, R and
     F1 computed per text, then each averaged over the texts (MAFALDA's ``evaluate``), with
-    MAFALDA's conventions for empty sides (:func:`text_prf`).
+    MAFALDA's conventions for empty sides (:func:`core.metrics.result.prf`, ``empty="mafalda"``).
 ``alternatives``
     Off: the gold as Martino scores it (:func:`core.metrics.martino.martino_gold_view`: every
     distinct interval and label is a mandatory gold span, ⊥ dropped). On: MAFALDA's gold, a
@@ -52,6 +52,7 @@ from typing import Any
 
 from core.errors import InputError, SpanScopeError, check_choice
 from core.metrics import mafalda, martino
+from core.metrics.result import prf
 from core.model import NOTHING, AltSpan, AnnotationSet, Span
 from core.taxonomy import Taxonomy, for_labels
 
@@ -123,24 +124,6 @@ class RuleScore:
                                                    self.doc_recall, self.doc_f1, strict=True)}
 
 
-def text_prf(p_num: float, p_den: int, r_num: float, r_den: int) -> tuple[float, float, float]:
-    """One text's P, R and F1 with MAFALDA's conventions (Helwe et al. 2024, §5.2.2).
-
-    P = 1 when |S| = 0 and |T| = 0 (else 0 when |S| = 0); R = 1 when |T| = 0 and |S| = 0 (else 0
-    when |T| = 0); F1 = 2PR/(P+R), 0 when P + R = 0. Unlike Martino's ``prf``, an empty text
-    scores P = R = 1, not 0.
-
-    >>> text_prf(0.0, 0, 0.0, 0)
-    (1.0, 1.0, 1.0)
-    >>> text_prf(1.0, 1, 0.25, 1)
-    (1.0, 0.25, 0.4)
-    """
-    p = p_num / p_den if p_den else (1.0 if r_den == 0 else 0.0)
-    r = r_num / r_den if r_den else (1.0 if p_den == 0 else 0.0)
-    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    return p, r, f1
-
-
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
@@ -187,7 +170,7 @@ def rule_score(gold: AnnotationSet, pred: AnnotationSet, rules: Rules = MARTINO,
     if rules.alternatives:
         m = mafalda.score(gold, pred, level=rules.level, variant=rules.mafalda_variant,
                           texts=texts, taxonomy=tax)
-        docs = m.per_document
+        docs = m.per_document()
         return RuleScore(rules, m.precision, m.recall, m.f1, [d.document for d in docs],
                          [d.precision for d in docs], [d.recall for d in docs],
                          [d.f1 for d in docs], list(m.warnings))
@@ -197,14 +180,14 @@ def rule_score(gold: AnnotationSet, pred: AnnotationSet, rules: Rules = MARTINO,
                         merge_pred=rules.merge, match=rules.match)
     rows = res.per_document()
     if rules.pooling == "micro":
-        values = [(r["precision"], r["recall"], r["f1"]) for r in rows]
+        values = [(r.precision, r.recall, r.f1) for r in rows]
         overall = (res.precision, res.recall, res.f1)
     else:
-        values = [text_prf(r["precision_numerator"], r["precision_denominator"],
-                           r["recall_numerator"], r["recall_denominator"]) for r in rows]
+        values = [prf(r.precision_numerator, r.precision_denominator, r.recall_numerator,
+                      r.recall_denominator, empty="mafalda") for r in rows]
         overall = (_mean([v[0] for v in values]), _mean([v[1] for v in values]),
                    _mean([v[2] for v in values]))
-    return RuleScore(rules, *overall, [r["document"] for r in rows], [v[0] for v in values],
+    return RuleScore(rules, *overall, [r.document for r in rows], [v[0] for v in values],
                      [v[1] for v in values], [v[2] for v in values], list(res.warnings))
 
 
@@ -396,7 +379,7 @@ class DocDifference:
     def difference(self) -> float:
         return self.mafalda[2] - self.martino[2]
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"document": self.document,
                 "Martino P": self.martino[0], "Martino R": self.martino[1],
                 "Martino F1": self.martino[2],

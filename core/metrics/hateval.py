@@ -30,14 +30,11 @@ Immigrants and Women in Twitter, SemEval 2019.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from typing import Any
 
-from core.errors import FormatError, InputError, format_ids
-from core.formats import load_path
+from core.errors import InputError, format_ids
 from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
-from core.formats.hateval import read as read_hateval
 from core.metrics.classification import multiclass_report
 
 CARD = __doc__
@@ -99,7 +96,7 @@ def _report(y_true: list[int], y_pred: list[int], col: str) -> dict[str, Any]:
         "precision_macro": r.precision_macro,
         "recall_macro": r.recall_macro,
         "f1_macro": r.f1_macro,
-        "per_class": {str(c): v.as_dict() for c, v in r.per_class.items()},
+        "per_class": {str(c): v.to_dict() for c, v in r.per_class.items()},
         "warnings": r.warnings,
     }
 
@@ -147,60 +144,3 @@ def evaluate_b(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
         "documents": len(ids),
         "warnings": warnings + [w for c in COLUMNS for w in reps[c]["warnings"]],
     }
-
-
-def _table(path: str, fmt: str | None, header_rule: str) -> HatEvalTable:
-    if fmt not in (None, "hateval"):
-        raise InputError(f"{path}: the HatEval metrics read HatEval TSV files, not {fmt}")
-    from pathlib import Path
-
-    p = Path(path)
-    if not p.is_file():
-        loaded = load_path(p, fmt="hateval")  # names the problem (missing file, folder)
-    else:
-        from core.formats import ReadOptions
-
-        loaded = read_hateval({p.name: p.read_bytes()}, name=str(p), options=ReadOptions(),
-                              header_rule=header_rule)
-    table = loaded.records
-    if not isinstance(table, HatEvalTable):  # pragma: no cover - the reader always sets it
-        raise FormatError(path, "not a HatEval file")
-    return table
-
-
-def cli_score(args: argparse.Namespace) -> dict[str, Any]:
-    """``python -m core score GOLD PRED --metric hateval-a|hateval-b``."""
-    rule = getattr(args, "hateval_header", None) or "auto"
-    gold = _table(args.gold, args.gold_format, rule)
-    pred = _table(args.pred, args.pred_format, rule)
-    warnings = []
-    for t in (gold, pred):
-        if t.dropped_header_row is not None:
-            warnings.append(f"{t.file}: first line skipped as a header by the official rule: "
-                            f"{t.dropped_header_row!r}")
-        if t.header_note is not None:
-            warnings.append(f"{t.file}:1: {t.header_note}")
-    result = evaluate_a(gold, pred) if args.metric == "hateval-a" else evaluate_b(gold, pred)
-    result["header_rule"] = rule
-    result["warnings"] = warnings + result["warnings"]
-    return result
-
-
-def render_text(result: dict[str, Any]) -> str:
-    lines = [f"HatEval 2019 task {result['metric'][-1].upper()} ({result['documents']} texts)"]
-    if result["metric"] == "hateval-a":
-        lines.append(f"  accuracy {result['accuracy']:.4f}  macro P {result['precision_macro']:.4f}"
-                     f"  R {result['recall_macro']:.4f}  F1 {result['f1_macro']:.4f}")
-        for c, v in result["per_class"].items():
-            lines.append(f"  HS={c}: P {v['precision']:.4f}  R {v['recall']:.4f}  "
-                         f"F1 {v['f1']:.4f}  support {v['support']}")
-    else:
-        lines.append(f"  {'':<16}{'accuracy':>10}{'P macro':>10}{'R macro':>10}{'F1 macro':>10}")
-        for c in COLUMNS:
-            lines.append(f"  {LONG_NAMES[c]:<16}{result['accuracy'][c]:>10.4f}"
-                         f"{result['precision_macro'][c]:>10.4f}{result['recall_macro'][c]:>10.4f}"
-                         f"{result['f1_macro'][c]:>10.4f}")
-        lines.append(f"  mean macro-F1 {result['macro_f1']:.4f}   EMR {result['emr']:.4f}")
-    for w in result.get("warnings") or []:
-        lines.append(f"warning: {w}")
-    return "\n".join(lines)

@@ -97,25 +97,29 @@ Comprehensive Study of Fallacy Detection and Classification. NAACL 2024.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from core.errors import InputError, check_choice
-from core.formats import ReadOptions, load_path
 from core.formats.docsets import check_same_documents
+from core.metrics import result as mr
 from core.metrics.mafalda_order import GoldOrder, official_reading
-from core.metrics.mafalda_order import warnings as order_warnings
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 VARIANTS = ("paper", "metrics-py", "repo-head")
 LEVELS = (0, 1, 2)
 CARD = __doc__
 
 Interval = tuple[int, int]
+Where = tuple[int, int] | None
 
 
 @dataclass(frozen=True)
@@ -212,24 +216,27 @@ def _no_fallacy_possible(t: _Text) -> bool:
     return all(codes <= {0} for _, _, codes in t.gold)
 
 
-def _recall(t: _Text) -> tuple[float, dict[int, int | None]]:
-    """Max over one-label alternatives; returns R and the label each gold span takes (None: ⊥)."""
-    mandatory: list[tuple[int, float, int]] = []
-    optional: list[tuple[int, float, int]] = []
+def _recall(t: _Text) -> tuple[float, dict[int, _RecallRow]]:
+    """Max over one-label alternatives; returns R and, per gold span, the label the best
+    alternative takes (None: ⊥, left out), its best-covering prediction and C(s,t,|t|)."""
+    mandatory: list[tuple[int, float, int, Where]] = []
+    optional: list[tuple[int, float, int, Where]] = []
     for i, (a, b, codes) in enumerate(t.gold):
-        best, best_label = 0.0, None
+        best: tuple[float, Where] = (0.0, None)
+        best_label = None
         for code in sorted(codes - {0}):
-            value = max((_ratio(_ov(a, b, s, e), b - a) for s, e, c in t.preds if c == code),
-                        default=0.0)
-            if best_label is None or value > best:
+            value = max(((_ratio(_ov(a, b, s, e), b - a), (s, e)) for s, e, c in t.preds
+                         if c == code), default=(0.0, None))
+            if best_label is None or value[0] > best[0]:
                 best, best_label = value, code
         if best_label is None:
             continue
-        (optional if 0 in codes else mandatory).append((i, best, best_label))
-    choice: dict[int, int | None] = {i: None for i in range(len(t.gold))}
-    for i, _, lab in mandatory:
-        choice[i] = lab
-    num = sum(v for _, v, _ in mandatory)
+        (optional if 0 in codes else mandatory).append((i, best[0], best_label, best[1]))
+    rows: dict[int, _RecallRow] = {i: _RecallRow(None, 0.0, None, False)
+                                   for i in range(len(t.gold))}
+    for i, v, lab, where in mandatory:
+        rows[i] = _RecallRow(lab, v, where, True)
+    num = sum(v for _, v, _, _ in mandatory)
     den = len(mandatory)
     candidates: list[tuple[float, int]] = []
     if den == 0:
@@ -243,9 +250,9 @@ def _recall(t: _Text) -> tuple[float, dict[int, int | None]]:
     # Among equal ratios the explanation keeps the most optional spans: a matched optional span
     # is shown as counted rather than left out (the score is the same).
     score, k_best = max(candidates, key=lambda x: (x[0], x[1]))
-    for i, _, lab in ranked[:k_best]:
-        choice[i] = lab
-    return score, choice
+    for i, v, lab, where in ranked[:k_best]:
+        rows[i] = _RecallRow(lab, v, where, True)
+    return score, rows
 
 
 def _pred_candidates(t: _Text) -> list[list[tuple[int, float]]]:
@@ -343,42 +350,76 @@ def _precision_one_label(t: _Text) -> tuple[float, list[tuple[int, float] | None
     return num / den, matched, choice
 
 
-def _span_scores(t: _Text, variant: str) -> tuple[float, float, dict[str, Any]]:
+@dataclass(frozen=True)
+class _RecallRow:
+    """What recall takes from one gold span: the label chosen (None: ⊥ or any label in
+    ``repo-head``), C(s,t,|t|) of the best-covering prediction, where that is, and whether the
+    span counts in recall's denominator."""
+
+    code: int | None
+    value: float
+    where: Where
+    counted: bool
+
+
+@dataclass(frozen=True)
+class _TextScore:
+    """One text's span and label-only scores, and the matches they come from (one pass)."""
+
+    precision: float
+    recall: float
+    f1: float
+    label_precision: float
+    label_recall: float
+    label_f1: float
+    gold: tuple[tuple[int, int, frozenset[int]], ...]  # repo-head: the uncovered ranges too
+    matched: tuple[tuple[int, float] | None, ...]  # per prediction: (gold index, C(s,t,|s|))
+    recall_rows: tuple[_RecallRow, ...]  # per entry of ``gold``
+    note: str | None = None
+
+
+_Spans = tuple[float, float, tuple[tuple[int, int, frozenset[int]], ...],
+               tuple[tuple[int, float] | None, ...], tuple[_RecallRow, ...], str | None]
+
+
+def _span_scores(t: _Text, variant: str) -> _Spans:
     if _no_fallacy_possible(t):
         v = 0.0 if any(c != 0 for *_, c in t.preds) else 1.0
-        return v, v, {"special": "the gold allows no fallacy in this text"}
-    r, r_choice = _recall(t)
+        return (v, v, t.gold, (None,) * len(t.preds),
+                (_RecallRow(None, 0.0, None, False),) * len(t.gold),
+                "the gold allows no fallacy in this text")
+    r, r_rows = _recall(t)
+    matched: list[tuple[int, float] | None]
     if variant == "metrics-py":
         p, matched = _precision_subset(t)
-        p_choice: dict[int, Any] = {i: "all labels" for i in range(len(t.gold))}
     else:
-        p, matched, one = _precision_one_label(t)
-        p_choice = {i: one.get(i) for i in range(len(t.gold))}
-    return p, r, {"recall_choice": r_choice, "precision_choice": p_choice, "matched": matched}
+        p, matched, _ = _precision_one_label(t)
+    return p, r, t.gold, tuple(matched), tuple(r_rows[i] for i in range(len(t.gold))), None
 
 
-def _head_scores(t: _Text) -> tuple[float, float, dict[str, Any]]:
+def _head_scores(t: _Text) -> _Spans:
     gold_all = [(a, b, codes) for a, b, codes in t.gold]
     none_code = 0 if t.n_classes == 1 else -1  # the uncovered {None} set: {0} at level 0
     gold_all += [(a, b, frozenset({none_code})) for a, b in t.uncovered]
-    detail: dict[str, Any] = {"uncovered": list(t.uncovered), "gold_all": gold_all}
     if not t.preds and not gold_all:
-        return 1.0, 1.0, detail
+        return 1.0, 1.0, (), (), (), None
     matched: list[tuple[int, float] | None] = []
     for s, e, c in t.preds:
         cands = [(i, _ratio(_ov(s, e, a, b), e - s)) for i, (a, b, codes) in enumerate(gold_all)
                  if c != 0 and c in codes]
         matched.append(max(cands, key=lambda x: x[1]) if cands else None)
-    detail["matched"] = matched
     p = 1.0 if not t.preds else sum(m[1] for m in matched if m is not None) / len(t.preds)
-    recall_best: dict[int, tuple[float, list[int] | None]] = {}
-    for i, (a, b, codes) in enumerate(gold_all):
-        if 0 not in codes:
-            recall_best[i] = max(((_ratio(_ov(s, e, a, b), b - a), [s, e])
-                                  for s, e, c in t.preds if c in codes), default=(0.0, None))
-    detail["recall_best"] = recall_best
-    r = sum(v for v, _ in recall_best.values()) / len(recall_best) if recall_best else 1.0
-    return p, r, detail
+    rows: list[_RecallRow] = []
+    for a, b, codes in gold_all:
+        if 0 in codes:
+            rows.append(_RecallRow(None, 0.0, None, False))
+            continue
+        value, where = max(((_ratio(_ov(s, e, a, b), b - a), (s, e))
+                            for s, e, c in t.preds if c in codes), default=(0.0, None))
+        rows.append(_RecallRow(None, value, where, True))
+    counted = [x.value for x in rows if x.counted]
+    r = sum(counted) / len(counted) if counted else 1.0
+    return p, r, tuple(gold_all), tuple(matched), tuple(rows), None
 
 
 # ---- label-only ---------------------------------------------------------------------------------
@@ -466,40 +507,38 @@ def _label_only(t: _Text, variant: str) -> tuple[float, float, float]:
         if variant == "metrics-py":
             tp_max = len(y_pred & frozenset().union(*(c for c, _ in spans)))
         p = tp_max / len(y_pred)
-    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    return p, r, f1
+    return p, r, mr.harmonic(p, r)
 
 
 # ---- results --------------------------------------------------------------------------------
 
 
-@dataclass
-class DocScore:
-    document: str
-    precision: float
-    recall: float
-    f1: float
-    label_precision: float
-    label_recall: float
-    label_f1: float
-    detail: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"document": self.document, "precision": self.precision, "recall": self.recall,
-                "f1": self.f1, "label_precision": self.label_precision,
-                "label_recall": self.label_recall, "label_f1": self.label_f1}
+LABEL_ONLY = ("label_precision", "label_recall", "label_f1")
+"""Keys of a :class:`~core.metrics.result.DocumentScore`'s ``extra``: the label-only scores."""
 
 
 @dataclass
 class MafaldaResult:
+    """Per-text scores (:meth:`per_document`) and their means (module docstring).
+
+    As a :class:`~core.metrics.result.SpanResult`, the numerators are the sums of the per-text
+    values and the denominators the number of texts (a text's own: its value over 1).
+    """
+
     variant: str
     level: int
-    per_document: list[DocScore]
+    rows: list[mr.DocumentScore]
     warnings: list[str] = field(default_factory=list)
+    metric: str = "mafalda"
+    pooled: bool = False
 
     def _mean(self, attr: str) -> float:
-        n = len(self.per_document)
-        return sum(getattr(d, attr) for d in self.per_document) / n if n else 0.0
+        n = len(self.rows)
+        return sum(getattr(d, attr) for d in self.rows) / n if n else 0.0
+
+    def _mean_extra(self, key: str) -> float:
+        n = len(self.rows)
+        return sum(d.extra[key] for d in self.rows) / n if n else 0.0
 
     @property
     def precision(self) -> float:
@@ -514,34 +553,81 @@ class MafaldaResult:
         return self._mean("f1")
 
     @property
-    def label_only(self) -> dict[str, float]:
-        return {"precision": self._mean("label_precision"), "recall": self._mean("label_recall"),
-                "f1": self._mean("label_f1")}
+    def precision_numerator(self) -> float:
+        return sum(d.precision for d in self.rows)
 
-    def to_dict(self, *, per_document: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {"metric": "mafalda", "variant": self.variant, "level": self.level,
-                               "precision": self.precision, "recall": self.recall, "f1": self.f1,
-                               "label_only": self.label_only,
-                               "documents": len(self.per_document),
-                               "warnings": list(self.warnings)}
+    @property
+    def precision_denominator(self) -> float:
+        return len(self.rows)
+
+    @property
+    def recall_numerator(self) -> float:
+        return sum(d.recall for d in self.rows)
+
+    @property
+    def recall_denominator(self) -> float:
+        return len(self.rows)
+
+    @property
+    def document_ids(self) -> list[str]:
+        return [d.document for d in self.rows]
+
+    @property
+    def label_only(self) -> dict[str, float]:
+        return {"precision": self._mean_extra("label_precision"),
+                "recall": self._mean_extra("label_recall"),
+                "f1": self._mean_extra("label_f1")}
+
+    def per_document(self) -> list[mr.DocumentScore]:
+        return list(self.rows)
+
+    def per_label(self) -> dict[str, mr.LabelScore]:
+        """Empty: MAFALDA averages per text and has no per-label decomposition."""
+        return {}
+
+    def per_document_frame(self) -> pd.DataFrame:
+        """:meth:`per_document` as a pandas DataFrame (label-only scores as extra columns)."""
+        return mr.document_frame(self.rows)
+
+    def summary(self) -> dict[str, float]:
+        """The label-only means and the number of texts, by the names the dashboard shows."""
+        lab = self.label_only
+        return {"label-only P": lab["precision"], "label-only R": lab["recall"],
+                "label-only F1": lab["f1"], "texts": len(self.rows)}
+
+    def bootstrap_table(self) -> mr.BootstrapTable:
+        """Each text's F1 (one column); the statistic is their mean."""
+        f1 = np.array([d.f1 for d in self.rows], dtype=float).reshape(len(self.rows), 1)
+        return mr.BootstrapTable(tuple(self.document_ids), f1, mr.mean_of(0, len(self.rows)))
+
+    def to_dict(self, *, per_document: bool = False) -> dict[str, mr.JSONValue]:
+        """The command line's JSON object (``python -m core score --metric mafalda --json``)."""
+        out: dict[str, mr.JSONValue] = {
+            "metric": "mafalda", "variant": self.variant, "level": self.level,
+            "precision": self.precision, "recall": self.recall, "f1": self.f1,
+            "label_only": self.label_only, "documents": len(self.rows),
+            "warnings": list(self.warnings)}
         if per_document:
-            out["per_document"] = [d.as_dict() for d in self.per_document]
+            out["per_document"] = [
+                {"document": d.document, "precision": d.precision, "recall": d.recall,
+                 "f1": d.f1, **d.extra} for d in self.rows]
         return out
 
 
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
-def score_text(t: _Text, variant: str) -> tuple[float, float, float, float, float, float,
-                                                 dict[str, Any]]:
-    """Span P, R, F1 and label-only P, R, F1 of one text."""
+def score_text(t: _Text, variant: str) -> _TextScore:
+    """Span P, R, F1 and label-only P, R, F1 of one text, with the matches behind them."""
     if variant == "repo-head":
-        p, r, detail = _head_scores(t)
+        p, r, gold, matched, recall_rows, note = _head_scores(t)
     else:
-        p, r, detail = _span_scores(t, variant)
+        p, r, gold, matched, recall_rows, note = _span_scores(t, variant)
     lp, lr, lf = _label_only(t, "metrics-py" if variant == "repo-head" else variant)
-    return p, r, _f1(p, r), lp, lr, lf, detail
+    return _TextScore(p, r, mr.harmonic(p, r), lp, lr, lf, gold, matched, recall_rows, note)
+
+
+def _document_score(doc: str, ts: _TextScore) -> mr.DocumentScore:
+    return mr.DocumentScore(doc, ts.precision, ts.recall, ts.f1, ts.precision, 1, ts.recall, 1,
+                         dict(zip(LABEL_ONLY, (ts.label_precision, ts.label_recall,
+                                               ts.label_f1), strict=True)))
 
 
 def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: str = "paper",
@@ -563,21 +649,149 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     check_choice("level", "mafalda", level, LEVELS)
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     tax = taxonomy or mafalda()
-    rows = []
     order = (gold_order.intervals if gold_order is not None
              and variant in ("metrics-py", "repo-head") else None)
     zero_gold = gold_order.zero_length if gold_order is not None else None
     zero_pred = pred_order.zero_length if pred_order is not None else None
-    for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold, zero_pred):
-        p, r, f1, lp, lr, lf, detail = score_text(t, variant)
-        rows.append(DocScore(doc, p, r, f1, lp, lr, lf, detail))
+    rows = [_document_score(doc, score_text(t, variant))
+            for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold,
+                                 zero_pred)]
     return MafaldaResult(variant, level, rows)
+
+
+@dataclass(frozen=True)
+class PredictionMatch:
+    """What precision takes from one predicted span: the gold span it matched (None: none) and
+    C(s,t,|s|); ``counted`` is False for a ⊥ prediction, which leaves precision's denominator
+    (except in ``repo-head``)."""
+
+    start: int
+    end: int
+    label: str | None
+    matched_gold: tuple[int, int] | None
+    matched_label: str | None
+    contribution_p: float
+    counted: bool
+
+    def to_dict(self) -> dict[str, mr.JSONValue]:
+        return {"start": self.start, "end": self.end, "label": self.label,
+                "matched_gold": None if self.matched_gold is None else list(self.matched_gold),
+                "matched_label": self.matched_label, "contribution_p": self.contribution_p,
+                "counted": self.counted}
+
+
+@dataclass(frozen=True)
+class GoldMatch:
+    """What recall takes from one gold span: the label the best alternative chose
+    (``recall_label``; None = ⊥, not ``counted``), the prediction that best covers it and
+    C(s,t,|t|). ``uncovered`` rows are ``repo-head``'s ranges between gold spans."""
+
+    start: int
+    end: int
+    alternatives: tuple[str, ...]
+    optional: bool
+    recall_label: str | None
+    best_prediction: tuple[int, int] | None
+    contribution_r: float
+    counted: bool
+    uncovered: bool
+
+    def to_dict(self) -> dict[str, mr.JSONValue]:
+        return {"start": self.start, "end": self.end, "alternatives": list(self.alternatives),
+                "optional": self.optional, "recall_label": self.recall_label,
+                "best_prediction": (None if self.best_prediction is None
+                                    else list(self.best_prediction)),
+                "contribution_r": self.contribution_r, "counted": self.counted,
+                "uncovered": self.uncovered}
+
+
+@dataclass(frozen=True)
+class MafaldaExplanation:
+    """One document under MAFALDA: its scores, one :class:`PredictionMatch` per prediction and
+    one :class:`GoldMatch` per gold span, all from the pass that scores it."""
+
+    document: str
+    variant: str
+    level: int
+    score: mr.DocumentScore
+    predictions: tuple[PredictionMatch, ...]
+    gold: tuple[GoldMatch, ...]
+    note: str | None = None
+
+    def rows(self) -> list[mr.ExplanationRow]:
+        """Per prediction its precision match, per gold span its recall match."""
+        out: list[mr.ExplanationRow] = []
+        for r in self.predictions:
+            pred = (r.start, r.end)
+            if not r.counted:
+                out.append(mr.ExplanationRow(None, pred, {
+                    "side": "precision: ⊥ prediction, not counted", "label": r.label,
+                    "C(s,t,|s|)": None, "C(s,t,|t|)": None}))
+            else:
+                out.append(mr.ExplanationRow(r.matched_gold, pred, {
+                    "side": "precision: best gold for s", "label": r.label,
+                    "C(s,t,|s|)": r.contribution_p, "C(s,t,|t|)": None}))
+        for g in self.gold:
+            gold = (g.start, g.end)
+            alts = " | ".join("⊥" if a == NOTHING else a for a in g.alternatives)
+            if g.uncovered:
+                out.append(mr.ExplanationRow(gold, g.best_prediction, {
+                    "side": "recall: text between gold spans (repo-head)", "label": "None",
+                    "C(s,t,|s|)": None, "C(s,t,|t|)": g.contribution_r if g.counted else None}))
+            elif not g.counted:
+                out.append(mr.ExplanationRow(gold, None, {
+                    "side": "recall: ⊥ chosen, not counted", "label": f"⊥ (of {alts})",
+                    "C(s,t,|s|)": None, "C(s,t,|t|)": None}))
+            else:
+                out.append(mr.ExplanationRow(gold, g.best_prediction, {
+                    "side": "recall: best prediction for t",
+                    "label": f"{g.recall_label} (of {alts})", "C(s,t,|s|)": None,
+                    "C(s,t,|t|)": g.contribution_r}))
+        return out
+
+    def notes(self) -> list[mr.SpanNote]:
+        """In words, what the metric takes from each span (its best match, or why nothing)."""
+        out: list[mr.SpanNote] = []
+        for r in self.predictions:
+            if not r.counted:
+                out.append(mr.SpanNote("pred", (r.start, r.end), (
+                    "a ⊥ ('nothing') prediction: MAFALDA leaves it out of precision's "
+                    "denominator, so it neither helps nor hurts.")))
+            else:
+                out.append(mr.SpanNote("pred", (r.start, r.end), (
+                    f"precision takes C(s,t,|s|) = {r.contribution_p:.3f} from its best gold "
+                    f"match {mr.PARTNER} (label {r.label})."), r.matched_gold))
+        for g in self.gold:
+            if g.uncovered:
+                continue
+            alts = " | ".join("⊥" if a == NOTHING else a for a in g.alternatives)
+            if not g.counted:
+                text = (f"the best alternative leaves this optional span out (⊥ among {alts}), "
+                        "so recall does not count it.")
+            else:
+                text = (f"recall takes C(s,t,|t|) = {g.contribution_r:.3f} from its best "
+                        f"prediction {mr.PARTNER}, with the alternative {g.recall_label} chosen "
+                        f"among {alts}.")
+            out.append(mr.SpanNote("gold", (g.start, g.end), text, g.best_prediction))
+        return out
+
+    def to_dict(self) -> dict[str, mr.JSONValue]:
+        """The command line's JSON object (``python -m core explain --metric mafalda``)."""
+        d = self.score
+        return {"metric": "mafalda", "variant": self.variant, "level": self.level,
+                "document": self.document, "precision": d.precision, "recall": d.recall,
+                "f1": d.f1,
+                "label_only": {"precision": d.extra["label_precision"],
+                               "recall": d.extra["label_recall"], "f1": d.extra["label_f1"]},
+                "predictions": [r.to_dict() for r in self.predictions],
+                "gold": [g.to_dict() for g in self.gold], "note": self.note}
 
 
 def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 2,
             variant: str = "paper", texts: Mapping[str, str | None] | None = None,
-            taxonomy: Taxonomy | None = None) -> dict[str, Any]:
-    """What the metric takes from each span of one document, from the same code as the score.
+            taxonomy: Taxonomy | None = None, gold_order: GoldOrder | None = None,
+            pred_order: GoldOrder | None = None) -> MafaldaExplanation:
+    """What the metric takes from each span of one document, from the pass that scores it.
 
     ``predictions``: per predicted span, the gold span and label it matched for precision, its
     C(s,t,|s|), and whether it counts in precision's denominator (a ⊥ prediction does not,
@@ -585,16 +799,29 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
     alternative chose (None = ⊥, left out, not ``counted``) and the prediction that best covers
     it with C(s,t,|t|). In ``repo-head`` the rows also list the official evaluator's ranges
     between gold spans (``uncovered``), which count in recall at levels 1 and 2.
+
+    >>> from core.model import Span
+    >>> g = AnnotationSet("g", {"a": (Span(0, 40, "ad hominem"),)}, alternatives=True)
+    >>> p = AnnotationSet("p", {"a": (Span(0, 10, "ad hominem"),)})
+    >>> e = explain(g, p, "a")
+    >>> e.gold[0].best_prediction, e.gold[0].contribution_r
+    ((0, 10), 0.25)
     """
     check_choice("variant", "mafalda", variant, VARIANTS)
+    check_choice("level", "mafalda", level, LEVELS)
     if doc not in gold.spans:
         raise InputError(f"no document {doc!r} in {gold.name}")
     tax = taxonomy or mafalda()
     sub_gold = AnnotationSet(gold.name, {doc: gold.get(doc)}, gold.role, gold.alternatives)
     sub_pred = AnnotationSet(pred.name, {doc: pred.get(doc)}, pred.role, pred.alternatives)
-    ((_, t),) = _texts(sub_gold, sub_pred, texts or {}, tax, level)
-    p, r, f1, lp, lr, lf, detail = score_text(t, variant)
+    order = (gold_order.intervals if gold_order is not None
+             and variant in ("metrics-py", "repo-head") else None)
+    ((_, t),) = _texts(sub_gold, sub_pred, texts or {}, tax, level, order,
+                       gold_order.zero_length if gold_order is not None else None,
+                       pred_order.zero_length if pred_order is not None else None)
+    ts = score_text(t, variant)
     alts = gold.alt_spans(doc)
+
     def name(c: int | None) -> str | None:
         if c is None:
             return None
@@ -603,121 +830,21 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
         if level == 0:
             return "no fallacy" if c == 0 else "fallacy"
         return tax.names()[c] if 0 <= c < len(tax.codes) else str(c)
+
     head = variant == "repo-head"
-    gold_all = detail.get("gold_all") or list(t.gold)
-    pred_rows = []
-    matched = detail.get("matched") or [None] * len(t.preds)
-    for k, (s, e, c) in enumerate(t.preds):
-        m = matched[k]
-        pred_rows.append({"start": s, "end": e, "label": name(c),
-                          "matched_gold": None if m is None else list(gold_all[m[0]][:2]),
-                          "matched_label": None if m is None else name(c),
-                          "contribution_p": 0.0 if m is None else m[1],
-                          # ⊥ predictions leave precision's denominator, except in repo-head
-                          "counted": c != 0 or head})
+    predictions = []
+    for (s, e, c), m in zip(t.preds, ts.matched or (None,) * len(t.preds), strict=True):
+        predictions.append(PredictionMatch(
+            s, e, name(c), None if m is None else ts.gold[m[0]][:2],
+            None if m is None else name(c), 0.0 if m is None else m[1],
+            # ⊥ predictions leave precision's denominator, except in repo-head
+            c != 0 or head))
     gold_rows = []
-    r_choice = detail.get("recall_choice") or {}
-    recall_best = detail.get("recall_best") or {}
-    for i, (a, b, codes) in enumerate(gold_all):
+    for i, ((a, b, codes), rec) in enumerate(zip(ts.gold, ts.recall_rows, strict=True)):
         is_gold = i < len(t.gold)
-        if head:
-            chosen_name = "any of its labels" if is_gold else None
-            value, where = recall_best.get(i, (0.0, None))
-            counted = i in recall_best
-        else:
-            chosen = r_choice.get(i)
-            chosen_name = name(chosen)
-            value, where = max(((_ratio(_ov(a, b, s, e), b - a), [s, e]) for s, e, c in t.preds
-                                if chosen is not None and c == chosen), default=(0.0, None))
-            counted = chosen is not None and "special" not in detail
-        gold_rows.append({"start": a, "end": b,
-                          "alternatives": list(alts[i].labels) if is_gold else ["(between spans)"],
-                          "optional": 0 in codes, "recall_label": chosen_name,
-                          "best_prediction": where, "contribution_r": value,
-                          "counted": counted, "uncovered": not is_gold})
-    return {"metric": "mafalda", "variant": variant, "level": level, "document": doc,
-            "precision": p, "recall": r, "f1": f1,
-            "label_only": {"precision": lp, "recall": lr, "f1": lf},
-            "predictions": pred_rows, "gold": gold_rows,
-            "note": detail.get("special")}
-
-
-# ---- command line --------------------------------------------------------------------------
-
-
-def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet,
-                                            dict[str, str | None], Taxonomy, list[str], str]:
-    from core.taxonomy import load as load_taxonomy
-
-    tax = load_taxonomy(getattr(args, "taxonomy", None))
-    from core import bounds
-    from core.metrics.martino import not_spans
-
-    policy = bounds.from_args(args)
-    gold_l = load_path(args.gold, fmt=args.gold_format,
-                       options=ReadOptions(role="gold", beyond_text=policy))
-    gold = gold_l.set
-    if not gold.alternatives:
-        gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
-    pred_l = load_path(args.pred, fmt=args.pred_format,
-                       options=ReadOptions(role="system", llm_parsing=args.llm_parsing,
-                                           gold_texts=None, gold_doc_ids=gold.doc_ids,
-                                           beyond_text=policy))
-    warnings = [str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
-    not_spans(gold_l, pred_l, "mafalda")
-    (pred,), more = bounds.check_sets([(str(args.pred), pred_l.set)], gold_l.texts, policy)
-    if isinstance(gold_l.records, GoldOrder):
-        more += order_warnings(gold_l.records, gold_l.texts, getattr(args, "variant", None)
-                               or "paper", gold.name)
-        args.gold_order = gold_l.records
-    if isinstance(pred_l.records, GoldOrder):
-        args.pred_order = pred_l.records
-    return gold, pred, gold_l.texts, tax, warnings + more, pred_l.format
-
-
-def cli_score(args: argparse.Namespace) -> dict[str, Any]:
-    """``python -m core score GOLD PRED --metric mafalda [--variant V] [--level L]``."""
-    variant = args.variant or "paper"
-    check_choice("variant", "mafalda", variant, VARIANTS)
-    gold, pred, texts, tax, warnings, pred_format = _load(args)
-    result = score(gold, pred, level=args.level, variant=variant, texts=texts, taxonomy=tax,
-                   gold_order=getattr(args, "gold_order", None),
-                   pred_order=getattr(args, "pred_order", None))
-    out = result.to_dict(per_document=args.per_document)
-    out["llm_parsing"] = args.llm_parsing if pred_format == "mafalda-llm" else None
-    out["warnings"] = warnings + out["warnings"]
-    return out
-
-
-def cli_explain(args: argparse.Namespace) -> dict[str, Any]:
-    variant = args.variant or "paper"
-    gold, pred, texts, tax, warnings, _ = _load(args)
-    out = explain(gold, pred, args.doc, level=args.level, variant=variant, texts=texts,
-                  taxonomy=tax)
-    out["warnings"] = warnings
-    return out
-
-
-def render_text(result: dict[str, Any]) -> str:
-    head = f"MAFALDA metric, variant {result['variant']}, level {result['level']}"
-    if "document" in result:
-        head += f", document {result['document']!r}"
-    lines = [head,
-             f"  span        P {result['precision']:.4f}  R {result['recall']:.4f}  "
-             f"F1 {result['f1']:.4f}",
-             f"  label only  P {result['label_only']['precision']:.4f}  "
-             f"R {result['label_only']['recall']:.4f}  F1 {result['label_only']['f1']:.4f}"]
-    if "documents" in result:
-        lines.append(f"  averaged over {result['documents']} texts")
-    for row in result.get("predictions") or []:
-        lines.append(f"  pred [{row['start']},{row['end']}) {row['label']}: matched "
-                     f"{row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}")
-    for row in result.get("gold") or []:
-        lines.append(f"  gold [{row['start']},{row['end']}) {' | '.join(row['alternatives'])}: "
-                     f"recall takes {row['recall_label'] or '⊥'}, best prediction "
-                     f"{row['best_prediction']} C(s,t,|t|)={row['contribution_r']:.4f}")
-    if result.get("note"):
-        lines.append(f"  note: {result['note']}")
-    for w in result.get("warnings") or []:
-        lines.append(f"warning: {w}")
-    return "\n".join(lines)
+        label = ("any of its labels" if is_gold else None) if head else name(rec.code)
+        gold_rows.append(GoldMatch(
+            a, b, tuple(alts[i].labels) if is_gold else ("(between spans)",), 0 in codes,
+            label, rec.where, rec.value, rec.counted, not is_gold))
+    return MafaldaExplanation(doc, variant, level, _document_score(doc, ts), tuple(predictions),
+                              tuple(gold_rows), ts.note)

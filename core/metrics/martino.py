@@ -72,33 +72,38 @@ Python API
 ----------
 :func:`score` returns a :class:`MartinoResult` (pooled, per-label and per-document sums and
 counts; ``to_dict()`` is the command line's JSON); :func:`contributions` yields the per-pair
-table from the same pairing code; :func:`prf` turns sums and counts into P, R, F1.
+table from the same pairing code; :func:`core.metrics.result.prf` (``empty="official"``)
+turns sums and counts into P, R, F1.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core import bounds
-from core.errors import InputError, check_choice
-from core.formats import Loaded, ReadOptions, load_path
+from core.errors import InputError, ParameterError, check_choice
 from core.formats.docsets import check_same_documents
-from core.metrics.tc_order import (
-    official_refuses,
-    order_warnings,
-    positional,
-    rows_of,
-    variants_pair,
+from core.metrics.result import (
+    BootstrapTable,
+    DocumentScore,
+    ExplanationRow,
+    JSONValue,
+    LabelScore,
+    SpanNote,
+    document_frame,
+    pooled_f1,
+    prf,
 )
 from core.model import NOTHING, AnnotationSet, Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc",
             "semeval2020-tc-by-article")
@@ -126,24 +131,6 @@ def technique_list(variant: str) -> list[str] | None:
         return None
     text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def prf(p_num: float, p_den: int, r_num: float, r_den: int) -> tuple[float, float, float]:
-    """P, R and F1 from sums and counts, with the official scorers' edge cases.
-
-    >>> prf(0.0, 0, 0.0, 0)
-    (0.0, 0.0, 1.0)
-    >>> prf(1.0, 1, 0.0, 1)
-    (1.0, 0.0, 0.0)
-    >>> prf(2.0, 2, 2.5, 1)[1]
-    2.5
-    """
-    p = p_num / p_den if p_den > 0 else 0.0
-    r = r_num / r_den if r_den > 0 else 0.0
-    f1 = 1.0 if p_den == 0 and r_den == 0 else 0.0
-    if p > 0 and r > 0:
-        f1 = 2 * p * r / (p + r)
-    return p, r, f1
 
 
 def martino_gold_view(aset: AnnotationSet) -> AnnotationSet:
@@ -314,26 +301,52 @@ class MartinoResult:
     accuracy_mode: bool = False  # semeval2020-tc
     match: str = "sum"  # "best": each span's best pair only (not an official variant)
 
+    metric: str = "martino"
+    pooled: bool = True
+
+    def _prf(self) -> tuple[float, float, float]:
+        return prf(self.p_num, self.p_den, self.r_num, self.r_den, empty="official")
+
     @property
     def precision(self) -> float:
-        return prf(self.p_num, self.p_den, self.r_num, self.r_den)[0]
+        return self._prf()[0]
 
     @property
     def recall(self) -> float:
-        return prf(self.p_num, self.p_den, self.r_num, self.r_den)[1]
+        return self._prf()[1]
 
     @property
     def f1(self) -> float:
-        return prf(self.p_num, self.p_den, self.r_num, self.r_den)[2]
+        return self._prf()[2]
 
-    def per_label(self) -> dict[str, dict[str, Any]]:
+    @property
+    def precision_numerator(self) -> float:
+        return self.p_num
+
+    @property
+    def precision_denominator(self) -> float:
+        return self.p_den
+
+    @property
+    def recall_numerator(self) -> float:
+        return self.r_num
+
+    @property
+    def recall_denominator(self) -> float:
+        return self.r_den
+
+    @property
+    def document_ids(self) -> list[str]:
+        return list(self.documents)
+
+    def per_label(self) -> dict[str, LabelScore]:
         """Correct per-label P/R/F1; F1 is None (undefined) for a label absent on both sides."""
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, LabelScore] = {}
         for lab in self.labels:
             pd_, rd = self.label_p_den.get(lab, 0), self.label_r_den.get(lab, 0)
-            p, r, f1 = prf(self.label_p_num.get(lab, 0.0), pd_, self.label_r_num.get(lab, 0.0), rd)
-            out[lab] = {"precision": p, "recall": r, "f1": f1 if pd_ or rd else None,
-                        "pred_count": pd_, "gold_count": rd}
+            pn, rn = self.label_p_num.get(lab, 0.0), self.label_r_num.get(lab, 0.0)
+            p, r, f1 = prf(pn, pd_, rn, rd, empty="official")
+            out[lab] = LabelScore(lab, p, r, f1 if pd_ or rd else None, pn, pd_, rn, rd)
         return out
 
     def per_label_official_detail(self) -> dict[str, dict[str, float]]:
@@ -343,37 +356,57 @@ class MartinoResult:
         out: dict[str, dict[str, float]] = {}
         if self.accuracy_mode:
             # The TC scorer computes per-class values over the sorted list and prints them
-            # zipped with the file order (harmless when the list is sorted, as in 2020).
+            # zipped with the file order (harmless when the list is sorted, as in 2020); its
+            # per-class values follow sklearn's zero_division=0.
             ordered = sorted(self.official_labels)
             for name, lab in zip(self.official_labels, ordered, strict=True):
-                p, r, f1 = _class_prf(self, lab)
+                tp = self.label_p_num.get(lab, 0.0)
+                p, r, f1 = prf(tp, self.label_p_den.get(lab, 0), tp,
+                               self.label_r_den.get(lab, 0), empty="zero")
                 out[name] = {"precision": p, "recall": r, "f1": f1}
             return out
         for lab in self.official_labels:
             num = self.label_p_num.get(lab, 0.0)
-            p, r, f1 = prf(num, self.label_p_den.get(lab, 0), num, self.label_r_den.get(lab, 0))
+            p, r, f1 = prf(num, self.label_p_den.get(lab, 0), num, self.label_r_den.get(lab, 0),
+                           empty="official")
             out[lab] = {"precision": p, "recall": r, "f1": f1}
         return out
 
-    def per_document(self) -> list[dict[str, Any]]:
+    def per_document(self) -> list[DocumentScore]:
         rows = []
         for i, doc in enumerate(self.documents):
-            p, r, f1 = prf(float(self.doc_p_num[i]), int(self.doc_p_den[i]),
-                           float(self.doc_r_num[i]), int(self.doc_r_den[i]))
-            rows.append({"document": doc, "precision": p, "recall": r, "f1": f1,
-                         "precision_numerator": float(self.doc_p_num[i]),
-                         "precision_denominator": int(self.doc_p_den[i]),
-                         "recall_numerator": float(self.doc_r_num[i]),
-                         "recall_denominator": int(self.doc_r_den[i])})
+            pn, pd_ = float(self.doc_p_num[i]), int(self.doc_p_den[i])
+            rn, rd = float(self.doc_r_num[i]), int(self.doc_r_den[i])
+            p, r, f1 = prf(pn, pd_, rn, rd, empty="official")
+            rows.append(DocumentScore(doc, p, r, f1, pn, pd_, rn, rd))
         return rows
+
+    def per_document_frame(self) -> pd.DataFrame:
+        """:meth:`per_document` as a pandas DataFrame (one row per document)."""
+        return document_frame(self.per_document())
+
+    def summary(self) -> dict[str, float]:
+        """The overall sums behind P and R, by the names the dashboard shows."""
+        return {"P numerator": self.p_num, "predicted spans": self.p_den,
+                "R numerator": self.r_num, "gold spans": self.r_den}
+
+    def bootstrap_table(self) -> BootstrapTable:
+        """Columns (p_num, p_den, r_num, r_den) per document; F1 of their pooled sums."""
+        table = np.column_stack([self.doc_p_num, self.doc_p_den, self.doc_r_num,
+                                 self.doc_r_den]).astype(float)
+        return BootstrapTable(tuple(self.documents), table.reshape(len(self.documents), 4),
+                              pooled_f1)
 
     def subset(self, index: np.ndarray) -> tuple[float, float, float]:
         """P, R, F1 pooled over the documents at ``index`` (repeats allowed: bootstrap)."""
         return prf(float(self.doc_p_num[index].sum()), int(self.doc_p_den[index].sum()),
-                   float(self.doc_r_num[index].sum()), int(self.doc_r_den[index].sum()))
+                   float(self.doc_r_num[index].sum()), int(self.doc_r_den[index].sum()),
+                   empty="official")
 
-    def to_dict(self, *, per_document: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self, *, per_document: bool = False) -> dict[str, JSONValue]:
+        """The command line's JSON object (``python -m core score --metric martino --json``)."""
+        detail = self.per_label_official_detail()
+        out: dict[str, JSONValue] = {
             "metric": "martino",
             "variant": self.variant,
             "precision": self.precision,
@@ -385,29 +418,18 @@ class MartinoResult:
             "recall_denominator": self.r_den,
             "fragments_only": self.fragments_only,
             "merge_pred": self.merge_pred,
-            "per_label": self.per_label(),
-            "per_label_official": {k: v["f1"] for k, v in
-                                   self.per_label_official_detail().items()},
-            "per_label_official_detail": self.per_label_official_detail(),
+            "per_label": {k: v.to_dict() for k, v in self.per_label().items()},
+            "per_label_official": {k: v["f1"] for k, v in detail.items()},
+            "per_label_official_detail": detail,
             "documents": len(self.documents),
             "warnings": list(self.warnings),
         }
         if self.accuracy_mode:
             out["accuracy"] = self.precision
         if per_document:
-            out["per_document"] = self.per_document()
+            out["per_document"] = [
+                {k: v for k, v in r.to_dict().items()} for r in self.per_document()]
         return out
-
-
-def _class_prf(result: MartinoResult, lab: str) -> tuple[float, float, float]:
-    """Per-class P/R/F1 of technique classification (sklearn's zero_division=0 convention)."""
-    tp = result.label_p_num.get(lab, 0.0)
-    npred = result.label_p_den.get(lab, 0)
-    ngold = result.label_r_den.get(lab, 0)
-    p = tp / npred if npred else 0.0
-    r = tp / ngold if ngold else 0.0
-    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    return p, r, f1
 
 
 @dataclass(frozen=True)
@@ -432,10 +454,12 @@ def _prepare(
     si = variant == "semeval2020-si"
     ignore_labels = si or fragments_only
     if fragments_only and variant != "nlp4if2019":
-        raise InputError("--fragments-only is an option of the nlp4if2019 variant (-f)")
+        raise ParameterError("fragments_only", "fragments_only=True is an option of the "
+                             "nlp4if2019 variant (-f)")
     if merge_pred and variant not in ("nlp4if2019", "semeval2020-si"):
-        raise InputError("--merge-pred is an option of the nlp4if2019 and semeval2020-si "
-                         "variants (-m); the other variants never merge predictions")
+        raise ParameterError("merge_pred", "merge_pred=True is an option of the nlp4if2019 and "
+                             "semeval2020-si variants (-m); the other variants never merge "
+                             "predictions")
     if variant == "semeval2021":
         check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     else:
@@ -451,7 +475,7 @@ def _prepare(
                         raise InputError(
                             f"{aset.name}: document {doc!r}, span [{s.start},{s.end}): label "
                             f"{s.label!r} is not in the technique list ({len(official)} names; "
-                            "pass --labels FILE to use another list)"
+                            "pass labels=[...] to use another list)"
                         )
     documents = list(gold.doc_ids)
     gspans = {d: gold.get(d) for d in documents}
@@ -478,13 +502,14 @@ def _prepare(
                 raise InputError(
                     f"{pred.name}: in document {d!r} the prediction [{a.start},{a.end}) overlaps "
                     f"[{b.start},{b.end}) of {what}; the official scorer refuses this, pass "
-                    "--merge-pred (-m) to merge overlapping predictions"
+                    "merge_pred=True (-m) to merge overlapping predictions"
                 )
         if merge_pred:
             merged_pred = {d: merge_overlaps(v, by_label=by_label) for d, v in pspans.items()}
             n = sum(len(pspans[d]) - len(merged_pred[d]) for d in documents)
             if n:
-                warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged (--merge-pred)")
+                warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
+                                "(merge_pred=True)")
             pspans = merged_pred
     return _Prepared(gspans, pspans, documents, ignore_labels, official, warnings)
 
@@ -686,7 +711,7 @@ class Contribution:
     contribution_p: float
     contribution_r: float
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSONValue]:
         return {
             "document": self.document,
             "kind": self.kind,
@@ -756,65 +781,98 @@ def contributions(
     return rows
 
 
+def _span_text(span: Span | None) -> str:
+    return "" if span is None else f"[{span.start}, {span.end}) {span.label}"
+
+
+@dataclass(frozen=True)
+class MartinoExplanation:
+    """Every scored pair of one document (:func:`contributions`) and the document's scores."""
+
+    document: str
+    variant: str
+    score: DocumentScore
+    contributions: tuple[Contribution, ...]
+    warnings: tuple[str, ...] = ()
+
+    def rows(self) -> list[ExplanationRow]:
+        """One table row per pair or unmatched span, with the columns of Eq. 1."""
+        return [ExplanationRow(r.gold, r.pred, {
+            "kind": r.kind, "gold span": _span_text(r.gold), "pred span": _span_text(r.pred),
+            "|s∩t|": r.intersection, "|s|": r.pred_length, "|t|": r.gold_length,
+            "label match": r.label_match, "C(s,t,|s|)": r.contribution_p,
+            "C(s,t,|t|)": r.contribution_r}) for r in self.contributions]
+
+    def notes(self) -> list[SpanNote]:
+        """Martino sums over all pairs: every row counts, nothing is said per span."""
+        return []
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The command line's JSON object (``python -m core explain --metric martino``)."""
+        d = self.score
+        return {
+            "metric": "martino", "variant": self.variant, "document": self.document,
+            "precision": d.precision, "recall": d.recall, "f1": d.f1,
+            "precision_numerator": d.precision_numerator,
+            "precision_denominator": d.precision_denominator,
+            "recall_numerator": d.recall_numerator,
+            "recall_denominator": d.recall_denominator,
+            "rows": [r.to_dict() for r in self.contributions],
+            "warnings": list(self.warnings),
+        }
+
+
+def explain(
+    gold: AnnotationSet,
+    pred: AnnotationSet,
+    doc: str,
+    *,
+    variant: str = "semeval2021",
+    merge_pred: bool = False,
+    fragments_only: bool = False,
+    labels: Sequence[str] | None = None,
+) -> MartinoExplanation:
+    """Document ``doc``'s pair table (:func:`contributions`) and its scores (:func:`score`).
+
+    >>> g = AnnotationSet("gold", {"d": (Span(0, 40, "Doubt"),)})
+    >>> p = AnnotationSet("pred", {"d": (Span(0, 10, "Doubt"),)}, role="system")
+    >>> e = explain(g, p, "d")
+    >>> [(r.kind, r.contribution_r) for r in e.contributions], e.score.recall
+    ([('pair', 0.25)], 0.25)
+    """
+    rows = contributions(gold, pred, doc=doc, variant=variant, merge_pred=merge_pred,
+                         fragments_only=fragments_only, labels=labels)
+    result = score(gold, pred, variant=variant, merge_pred=merge_pred,
+                   fragments_only=fragments_only, labels=labels)
+    row = result.per_document()[result.documents.index(doc)]
+    return MartinoExplanation(doc, result.variant, row, tuple(rows), tuple(result.warnings))
+
+
 def _row_start(row: Contribution) -> int:
     span = row.pred if row.pred is not None else row.gold
     return span.start if span is not None else 0
 
 
-# ---- command line --------------------------------------------------------------------------
+def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None, list[str]]:
+    """The technique list to score ``gold`` with when none is given, and why not, if not.
 
-
-def _load(args: argparse.Namespace) -> tuple[AnnotationSet, AnnotationSet, list[str] | None,
-                                            list[str]]:
-    from core.cli import labels_from_file
-
-    variant = args.variant or "semeval2021"
+    The variant's official list when every gold label is on it; otherwise None (score the
+    labels that occur) with a warning naming the labels outside it. ``semeval2020-si`` ignores
+    labels (None, no warning).
+    """
     check_choice("variant", "martino", variant, VARIANTS)
-    explicit = labels_from_file(args.labels)
-    policy = bounds.from_args(args)
-    gold_loaded = load_path(args.gold, fmt=args.gold_format,
-                            options=ReadOptions(labels=explicit, role="gold", beyond_text=policy))
-    gold = gold_loaded.set
-    warnings = [str(d) for d in gold_loaded.diagnostics]
-    labels = explicit
-    if labels is None and variant != "semeval2020-si":
-        official = technique_list(variant)
-        used = set(martino_gold_view(gold).labels())
-        if official is not None and used <= set(official):
-            labels = official
-        elif official is not None:
-            outside = sorted(used - set(official))
-            warnings.append(
-                f"{gold.name}: labels outside the {variant} technique list "
-                f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
-                "scoring the labels that occur (pass --labels FILE to fix the list)"
-            )
-    # A prediction past the gold's text follows the one policy of core.bounds (refuse by
-    # default; --clip-spans; --beyond-text official scores it as the official scorers do).
-    pred_loaded = load_path(args.pred, fmt=args.pred_format,
-                            options=ReadOptions(labels=labels, role="system",
-                                                gold_doc_ids=gold.doc_ids, beyond_text=policy))
-    warnings.extend(str(d) for d in pred_loaded.diagnostics)
-    not_spans(gold_loaded, pred_loaded, "martino")
-    (pred,), more = bounds.check_sets([(str(args.pred), pred_loaded.set)], gold_loaded.texts,
-                                      policy)
-    warnings.extend(more)
-    g_rows, p_rows = rows_of(gold_loaded.records), rows_of(pred_loaded.records)
-    if variants_pair(variant) and g_rows is not None and p_rows is not None:
-        warnings.extend(order_warnings(g_rows, p_rows, variant, pred.name))
-        if variant == "semeval2020-tc" and not official_refuses(g_rows, p_rows):
-            score(gold, pred, variant=variant, labels=labels)  # the official checks first
-            pred = positional(g_rows, p_rows, pred)
-    return gold, pred, labels, warnings
-
-
-def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
-    """Refuse inputs a span metric cannot apply to: HatEval files hold text labels, no spans
-    (scored, both sides empty would give F1 = 1.0)."""
-    for loaded in (gold, pred):
-        if loaded.format == "hateval":
-            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; the "
-                             f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
+    if variant == "semeval2020-si":
+        return None, []
+    official = technique_list(variant)
+    used = set(martino_gold_view(gold).labels())
+    if official is None or used <= set(official):
+        return official, []
+    outside = sorted(used - set(official))
+    return None, [
+        f"{gold.name}: labels outside the {variant} technique list "
+        f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
+        "scoring the labels that occur (pass labels=[...] to fix the list)"
+    ]
 
 
 def beyond_text_warnings(pred: AnnotationSet, texts: Mapping[str, str | None]) -> list[str]:
@@ -830,86 +888,3 @@ def beyond_text_warnings(pred: AnnotationSet, texts: Mapping[str, str | None]) -
                            f"{s.label!r} ends past the text (length {len(text)}); scored as the "
                            "official scorer does")
     return out
-
-
-def cli_score(args: argparse.Namespace) -> dict[str, Any]:
-    """``python -m core score GOLD PRED --metric martino [--variant V] ...``."""
-    gold, pred, labels, warnings = _load(args)
-    result = score(gold, pred, variant=args.variant or "semeval2021",
-                   merge_pred=args.merge_pred, fragments_only=args.fragments_only, labels=labels)
-    result.warnings[:0] = warnings
-    return result.to_dict(per_document=args.per_document)
-
-
-def cli_explain(args: argparse.Namespace) -> dict[str, Any]:
-    """``python -m core explain GOLD PRED --doc ID --metric martino``: the pair table."""
-    gold, pred, labels, warnings = _load(args)
-    kwargs: dict[str, Any] = {"variant": args.variant or "semeval2021",
-                              "merge_pred": args.merge_pred,
-                              "fragments_only": args.fragments_only, "labels": labels}
-    rows = contributions(gold, pred, doc=args.doc, **kwargs)
-    result = score(gold, pred, **kwargs)
-    i = result.documents.index(args.doc)
-    doc_row = result.per_document()[i]
-    return {
-        "metric": "martino",
-        "variant": result.variant,
-        "document": args.doc,
-        "precision": doc_row["precision"],
-        "recall": doc_row["recall"],
-        "f1": doc_row["f1"],
-        "precision_numerator": doc_row["precision_numerator"],
-        "precision_denominator": doc_row["precision_denominator"],
-        "recall_numerator": doc_row["recall_numerator"],
-        "recall_denominator": doc_row["recall_denominator"],
-        "rows": [r.as_dict() for r in rows],
-        "warnings": warnings + result.warnings,
-    }
-
-
-def render_text(result: dict[str, Any]) -> str:
-    """A readable report of a score or an explanation."""
-    lines: list[str] = []
-    head = f"Da San Martino span metric, variant {result['variant']}"
-    if "document" in result:
-        head += f", document {result['document']!r}"
-    lines.append(head)
-    lines.append(
-        f"  P = {result['precision_numerator']:.6f} / {result['precision_denominator']} = "
-        f"{result['precision']:.6f}"
-    )
-    lines.append(
-        f"  R = {result['recall_numerator']:.6f} / {result['recall_denominator']} = "
-        f"{result['recall']:.6f}"
-    )
-    lines.append(f"  F1 = {result['f1']:.6f}")
-    if "rows" in result:
-        lines.append("")
-        lines.append(f"  {'kind':<15}{'pred':<28}{'gold':<28}{'|s∩t|':>6}{'|s|':>5}{'|t|':>5}"
-                     f"{'δ':>3}{'C(s,t,|s|)':>12}{'C(s,t,|t|)':>12}")
-        for r in result["rows"]:
-            pred = (f"[{r['pred_start']},{r['pred_end']}) {r['pred_label']}"
-                    if r["pred_start"] is not None else "-")
-            gold = (f"[{r['gold_start']},{r['gold_end']}) {r['gold_label']}"
-                    if r["gold_start"] is not None else "-")
-            lines.append(f"  {r['kind']:<15}{pred[:27]:<28}{gold[:27]:<28}{r['intersection']:>6}"
-                         f"{r['pred_length']:>5}{r['gold_length']:>5}"
-                         f"{int(r['label_match']):>3}{r['contribution_p']:>12.6f}"
-                         f"{r['contribution_r']:>12.6f}")
-    per_label = result.get("per_label") or {}
-    if per_label:
-        official = result.get("per_label_official") or {}
-        lines.append("")
-        lines.append(f"  {'label':<52}{'P':>9}{'R':>9}{'F1':>9}{'#pred':>7}{'#gold':>7}"
-                     f"{'F1 (official)':>15}")
-        for lab, v in per_label.items():
-            f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
-            off = official.get(lab)
-            lines.append(f"  {lab[:51]:<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
-                         f"{v['pred_count']:>7}{v['gold_count']:>7}"
-                         f"{'' if off is None else f'{off:.6f}':>15}")
-        lines.append("  (F1 official: as the official scorer prints it; its per-technique recall "
-                     "reuses the precision numerator)")
-    for w in result.get("warnings") or []:
-        lines.append(f"warning: {w}")
-    return "\n".join(lines)

@@ -26,13 +26,11 @@ micro P = 1, R = 0.5; EMR = 0; Hamming loss = 1/2.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from core.errors import InputError
-from core.formats import ReadOptions, load_path
 from core.formats.docsets import check_same_documents
 from core.metrics.classification import Counts, prf_from_counts
 from core.model import AnnotationSet
@@ -58,7 +56,7 @@ class TextLabelResult:
         for lab in self.labels:
             c = self.counts[lab]
             prf = prf_from_counts(Counts(c["tp"], c["tp"] + c["fp"], c["tp"] + c["fn"]), name=lab)
-            out[lab] = {**prf.as_dict(), **c}
+            out[lab] = {**prf.to_dict(), **c}
         return out
 
     def micro(self) -> dict[str, float]:
@@ -132,7 +130,7 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | N
     """
     if gold.alternatives:
         raise InputError(f"{gold.name} has gold alternatives (MAFALDA); its text-level scores "
-                         "are the label-only metric of --metric mafalda")
+                         "are the label-only scores of the mafalda metric")
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     documents = list(gold.doc_ids)
     gsets = label_sets(gold)
@@ -153,34 +151,3 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | N
             c["tp" if g and p else "fn" if g else "fp" if p else "tn"] += 1
         counts[lab] = c
     return TextLabelResult(universe, documents, gsets, psets, counts)
-
-
-def cli_score(args: argparse.Namespace) -> dict[str, Any]:
-    """``python -m core score GOLD PRED --metric text-labels``."""
-    from core.cli import labels_from_file
-
-    labels = labels_from_file(args.labels)
-    gold_l = load_path(args.gold, fmt=args.gold_format, options=ReadOptions(labels=labels))
-    pred_l = load_path(args.pred, fmt=args.pred_format,
-                       options=ReadOptions(labels=labels, role="system"))
-    result = score(gold_l.set, pred_l.set, labels=labels).to_dict(per_document=args.per_document)
-    result["warnings"] = ([str(d) for d in gold_l.diagnostics + pred_l.diagnostics]
-                          + result["warnings"])
-    return result
-
-
-def render_text(result: dict[str, Any]) -> str:
-    lines = [f"Text-level label sets ({result['documents']} texts, {len(result['labels'])} labels)",
-             f"  micro P {result['micro']['precision']:.4f}  R {result['micro']['recall']:.4f}  "
-             f"F1 {result['micro']['f1']:.4f}",
-             f"  macro P {result['macro']['precision']:.4f}  R {result['macro']['recall']:.4f}  "
-             f"F1 {result['macro']['f1']:.4f}",
-             f"  exact match ratio {result['emr']:.4f}   Hamming loss {result['hamming']:.4f}",
-             "",
-             f"  {'label':<46}{'P':>8}{'R':>8}{'F1':>8}{'tp':>5}{'fp':>5}{'fn':>5}{'tn':>5}"]
-    for lab, v in result["per_label"].items():
-        lines.append(f"  {lab[:45]:<46}{v['precision']:>8.4f}{v['recall']:>8.4f}{v['f1']:>8.4f}"
-                     f"{v['tp']:>5}{v['fp']:>5}{v['fn']:>5}{v['tn']:>5}")
-    for w in result.get("warnings") or []:
-        lines.append(f"warning: {w}")
-    return "\n".join(lines)

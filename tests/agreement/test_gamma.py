@@ -131,11 +131,8 @@ def test_gamma_within_pygamma_monte_carlo_spread_on_sample_documents() -> None:
 
 def test_gamma_is_reproducible_with_a_seed_and_shows_its_samples() -> None:
     study, _ = _sample_study()
-    from core.metrics.agreement import measures
-
-    first = gamma(study, samples=7, seed=11)
-    measures._GAMMA_CACHE.clear()
-    again = gamma(study, samples=7, seed=11)
+    first = gamma(study, samples=7, seed=11, cache={})
+    again = gamma(study, samples=7, seed=11, cache={})
     other = gamma(study, samples=7, seed=12)
     assert first.overall.value == again.overall.value
     assert first.overall.value != other.overall.value
@@ -155,14 +152,17 @@ def test_document_gamma_alone_equals_its_corpus_breakdown() -> None:
 def test_progress_reaches_the_total_and_the_second_call_is_cached() -> None:
     study, _ = _sample_study()
     ticks: list[tuple[int, int]] = []
-    gamma(study, samples=3, seed=99, progress=lambda done, total: ticks.append((done, total)))
+    cache: dict = {}
+    gamma(study, samples=3, seed=99, progress=lambda done, total: ticks.append((done, total)),
+          cache=cache)
     assert ticks and ticks[-1][0] == ticks[-1][1]
-    from core.metrics.agreement import measures
-
-    assert len(measures._GAMMA_CACHE) >= 1
+    assert len(cache) == 1
     again: list[tuple[int, int]] = []
-    gamma(study, samples=3, seed=99, progress=lambda d, t: again.append((d, t)))
+    gamma(study, samples=3, seed=99, progress=lambda d, t: again.append((d, t)), cache=cache)
     assert again == [(1, 1)]
+    uncached: list[tuple[int, int]] = []
+    gamma(study, samples=3, seed=99, progress=lambda d, t: uncached.append((d, t)))
+    assert uncached != [(1, 1)]  # no cache given: core keeps nothing between calls
 
 
 def test_identical_annotators_give_gamma_one_and_pairwise_matrix_is_symmetric() -> None:
@@ -189,7 +189,6 @@ def test_gamma_from_docs_reports_monte_carlo_spread() -> None:
 
 def test_corpus_gamma_does_not_depend_on_the_number_of_worker_processes() -> None:
     from core.metrics.agreement import Study, gamma
-    from core.metrics.agreement import measures as ms
     from core.model import AnnotationSet, Span
 
     sets = [AnnotationSet(name, {f"d{i}": tuple(Span(10 * k + (i + j) % 3, 10 * k + 6 + j % 2,
@@ -198,7 +197,6 @@ def test_corpus_gamma_does_not_depend_on_the_number_of_worker_processes() -> Non
             for j, name in enumerate(["A", "B", "C"])]
     study = Study.from_sets(sets)
     one = gamma(study, samples=5, seed=2, workers=1)
-    ms._GAMMA_CACHE.clear()
     two = gamma(study, samples=5, seed=2, workers=2)
     assert one.overall.value == two.overall.value
     assert {d: v.value for d, v in one.per_document.items()} == {

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from core.metrics import mafalda
-from ui import state
+from ui import results, state
 
 CASES = [(sample, metric, variant)
          for sample in ("propaganda", "mafalda", "figure1")
@@ -23,13 +23,13 @@ def test_one_document_scored_alone_equals_its_row_of_the_corpus_run(
     gold, system = state.default_pair(ws)
     assert gold and system
     level = 2 if metric == "martino" else 1
-    corpus = state.pair_result(ws.key, ws, gold, system, metric, variant, level)
+    corpus = results.pair_result(ws.key, ws, gold, system, metric, variant, level)
     if corpus.error:
         pytest.skip(corpus.error)
     rows = corpus.per_doc.set_index("document")
     assert len(rows) >= (1 if sample == "figure1" else 2)
     for doc, row in rows.iterrows():
-        alone = state.document_result(ws.key, ws, gold, system, str(doc), metric, variant, level)
+        alone = results.document_result(ws.key, ws, gold, system, str(doc), metric, variant, level)
         assert alone.error is None
         (one,) = alone.per_doc.to_dict("records")
         for col in ("P", "R", "F1"):
@@ -44,8 +44,9 @@ def test_a_metric_that_refuses_the_document_says_why_in_a_note_column() -> None:
     gold, system = state.default_pair(ws)
     assert gold and system
     doc = next(iter(ws.sets[gold].spans))
-    table = state.document_scores(ws.key, ws, gold, system, doc, variant="semeval2020-tc",
-                                  mvariant="paper", level=1)
+    table = results.document_scores(ws.key, ws, gold, system, doc,
+                                    variants={"martino": "semeval2020-tc", "mafalda": "paper"},
+                                    level=1)
     assert list(table.columns) == ["metric", "P", "R", "F1", "note"]
     martino_row, mafalda_row = table.to_dict("records")
     assert "do not match the gold" in martino_row["note"]

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from core.metrics import labels as core_labels
 from core.model import AnnotationSet, Span
 from ui import labels as lab_ui
-from ui import state
+from ui import results, state
 
 PAGE = "pages/labels.py"
 
@@ -102,7 +102,7 @@ def test_query_parameters_choose_view_scope_values_and_level(make_app, frame) ->
     assert any("flat taxonomy" in c.value for c in at.caption)
     ws = _ws(at)
     m = core_labels.cooccurrence(ws.sets["gold"], scope="overlap", level=1,
-                                 taxonomy=state.taxonomy_for(ws, "gold", "system_a"))
+                                 taxonomy=results.taxonomy_for(ws, "gold", "system_a"))
     freq = core_labels.row_frequencies(m.counts, m.row_totals)
     wide = frame(at, "row", "row total")
     # gold doc1: Loaded [4, 19) overlaps Doubt [10, 15): half of the two Loaded spans, all of
@@ -160,7 +160,7 @@ def test_mafalda_sample_optional_cell_lists_what_core_counts(make_app, frame) ->
     ws = _sample("mafalda")
     a, b = state.default_pair(ws)
     m = core_labels.confusion(ws.sets[a], ws.sets[b], level=1,
-                              taxonomy=state.taxonomy_for(ws, a, b))
+                              taxonomy=results.taxonomy_for(ws, a, b))
     assert m.taxonomy == "MAFALDA"
     optional = [c for c in lab_ui.cell_options(m) if c[1] == core_labels.OPTIONAL]
     assert optional, "the MAFALDA sample has an optional (⊥) gold span left unpredicted"

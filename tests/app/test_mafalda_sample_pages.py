@@ -63,13 +63,13 @@ def test_documents_page_shows_the_per_document_scores_core_computes(make_app, fr
     shown = frame(at, "metric", "F1")
     gold = load_path(SAMPLE / "gold.jsonl").set
     pred = load_path(SAMPLE / "system_a.jsonl", options=ReadOptions(role="system")).set
-    m_row = next(r for r in martino.score(gold, pred).per_document() if r["document"] == "3")
-    f_row = next(d for d in mafalda.score(gold, pred).per_document if d.document == "3")
+    m_row = next(r for r in martino.score(gold, pred).per_document() if r.document == "3")
+    f_row = next(d for d in mafalda.score(gold, pred).per_document() if d.document == "3")
     by_metric = dict(zip(shown["metric"], shown["R"], strict=True))
     martino_r = next(v for k, v in by_metric.items() if k.startswith("Da San Martino"))
     mafalda_r = next(v for k, v in by_metric.items() if k.startswith("MAFALDA"))
     # The duplicate prediction of text 3: recall 2 under Martino, 1 under MAFALDA.
-    assert (martino_r, mafalda_r) == pytest.approx((m_row["recall"], f_row.recall))
+    assert (martino_r, mafalda_r) == pytest.approx((m_row.recall, f_row.recall))
     assert (martino_r, mafalda_r) == pytest.approx((2.0, 1.0))
 
 

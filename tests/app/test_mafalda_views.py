@@ -48,7 +48,7 @@ def test_documents_page_shows_the_best_match_of_a_selected_gold_span() -> None:
     at.selectbox(key=state.K_SPAN).select("G2").run()
     ws = _ws()
     out = mafalda.explain(ws.sets["gold"], ws.sets["sys_a"], "d1", texts=ws.corpus.texts)
-    contribution = out["gold"][1]["contribution_r"]
+    contribution = out.gold[1].contribution_r
     shown = " ".join(m.value for m in at.markdown).replace("\\", "")  # unescape Markdown
     assert f"C(s,t,|t|) = {contribution:.3f}" in shown and "P2" in shown
     assert "A | ⊥" not in shown  # G1, not G2, holds the alternatives

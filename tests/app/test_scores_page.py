@@ -35,12 +35,12 @@ def test_per_label_and_per_document_tables_equal_core(make_app, handmade, frame,
     res = martino.score(sets[0], sets[1], variant=variant)
     labels = frame(at, "label", "P", "R", "F1").set_index("label")
     for lab, v in res.per_label().items():
-        if v["gold_count"] or v["pred_count"]:
-            assert labels.loc[lab, "R"] == pytest.approx(v["recall"])
-            assert labels.loc[lab, "P"] == pytest.approx(v["precision"])
+        if v.recall_denominator or v.precision_denominator:
+            assert labels.loc[lab, "R"] == pytest.approx(v.recall)
+            assert labels.loc[lab, "P"] == pytest.approx(v.precision)
     docs = frame(at, "document", "F1").set_index("document")
     for row in res.per_document():
-        assert docs.loc[row["document"], "F1"] == pytest.approx(row["f1"])
+        assert docs.loc[row.document, "F1"] == pytest.approx(row.f1)
 
 
 def test_an_input_the_metric_refuses_is_reported_not_raised(make_app) -> None:
@@ -102,7 +102,7 @@ def test_mafalda_interval_and_paired_difference_resample_the_per_text_f1s(make_a
 
     def f1s(system):  # -> (n, 1) array of per-text F1
         r = mafalda.score(gold, system, level=1, texts=ws.corpus.texts, taxonomy=tax)
-        return np.array([[d.f1] for d in r.per_document])
+        return np.array([[d.f1] for d in r.per_document()])
 
     mean = stats.mean_of(0, len(gold.doc_ids))
     shown = frame(at, "system", "MAFALDA F1 low").set_index("system")

@@ -119,9 +119,9 @@ def test_best_match_averaged_per_text_is_mafalda_on_single_gold(
     gold, pred = corpus
     ours = rule_score(gold, pred, Rules(match="best", pooling="text"))
     official = mafalda.score(gold, pred, taxonomy=flat(LABELS))
-    assert [d.precision for d in official.per_document] == pytest.approx(ours.doc_precision)
-    assert [d.recall for d in official.per_document] == pytest.approx(ours.doc_recall)
-    assert [d.f1 for d in official.per_document] == pytest.approx(ours.doc_f1)
+    assert [d.precision for d in official.per_document()] == pytest.approx(ours.doc_precision)
+    assert [d.recall for d in official.per_document()] == pytest.approx(ours.doc_recall)
+    assert [d.f1 for d in official.per_document()] == pytest.approx(ours.doc_f1)
     assert (ours.precision, ours.recall, ours.f1) == pytest.approx(
         (official.precision, official.recall, official.f1))
 
@@ -163,4 +163,4 @@ def test_document_differences_rank_the_sample_and_tag_its_cases() -> None:
     assert by_doc["10"].reasons == ("empty",) and by_doc["10"].martino == (0.0, 0.0, 1.0)
     assert sum(r.pooled_weight for r in rows) == pytest.approx(1.0)
     dsm = martino.score(gold, pred).per_document()
-    assert {r["document"]: r["f1"] for r in dsm} == {r.document: r.martino[2] for r in rows}
+    assert {r.document: r.f1 for r in dsm} == {r.document: r.martino[2] for r in rows}

@@ -8,6 +8,7 @@ Playwright is missing. Screenshots go to ``test-artifacts/screenshots/`` (gitign
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -110,10 +111,23 @@ def shot(page: Any, name: str) -> Path:
 
 
 def wait_idle(page: Any, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished running the script (no running indicator)."""
+    """Wait until Streamlit has finished the script run that the last action started.
+
+    The front end keeps the run state on ``stApp`` (``data-test-script-state``), but a click's
+    rerun reaches the server a moment after the click, so a check right after it can still
+    see the previous run's "notRunning". Give a run up to 0.6 s to start, then wait for it to
+    end (and for the status widget to go).
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    state = ("document.querySelector('[data-testid=\"stApp\"]')"
+             "?.getAttribute('data-test-script-state')")
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"() => {state} !== 'notRunning'", timeout=600)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+        f"() => {state} === 'notRunning'"
+        " && !document.querySelector('[data-testid=\"stStatusWidget\"]')",
         timeout=timeout,
     )
 

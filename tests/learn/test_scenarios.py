@@ -150,7 +150,7 @@ def test_per_technique_recall_bug_official_vs_correct() -> None:
     official = r.per_label_official_detail()[scenarios.LL]
     assert (official["recall"], official["f1"]) == (pytest.approx(1.0), pytest.approx(1.0))
     correct = r.per_label()[scenarios.LL]
-    assert (correct["recall"], correct["f1"]) == (pytest.approx(0.25), pytest.approx(0.4))
+    assert (correct.recall, correct.f1) == (pytest.approx(0.25), pytest.approx(0.4))
 
 
 # ---- every stated number ------------------------------------------------------------------------

@@ -33,17 +33,17 @@ def test_explanation_rows_add_up_to_precision_and_recall(
         corpus: tuple[AnnotationSet, AnnotationSet], variant: str, level: int) -> None:
     gold, pred = corpus
     out = mafalda.explain(gold, pred, "d", level=level, variant=variant, texts={"d": TEXT})
-    if out["note"]:  # the gold allows no fallacy: P = R = 1 iff nothing but ⊥ is predicted
+    if out.note:  # the gold allows no fallacy: P = R = 1 iff nothing but ⊥ is predicted
         return
-    preds = [r for r in out["predictions"] if r["counted"]]
-    golds = [r for r in out["gold"] if r["counted"]]
+    preds = [r for r in out.predictions if r.counted]
+    golds = [r for r in out.gold if r.counted]
     if preds:
-        assert sum(r["contribution_p"] for r in preds) / len(preds) == pytest.approx(
-            out["precision"])
+        assert sum(r.contribution_p for r in preds) / len(preds) == pytest.approx(
+            out.score.precision)
     if golds:
-        assert sum(r["contribution_r"] for r in golds) / len(golds) == pytest.approx(
-            out["recall"])
-    assert all(r["contribution_r"] == 0 or r["counted"] for r in out["gold"])
+        assert sum(r.contribution_r for r in golds) / len(golds) == pytest.approx(
+            out.score.recall)
+    assert all(r.contribution_r == 0 or r.counted for r in out.gold)
 
 
 def test_an_optional_span_left_out_is_not_counted() -> None:
@@ -52,9 +52,9 @@ def test_an_optional_span_left_out_is_not_counted() -> None:
     pred = AnnotationSet("p", {"d": (Span(20, 30, "tu quoque"), Span(0, 10, "nothing"))},
                          role="system")
     out = mafalda.explain(gold, pred, "d", texts={"d": TEXT})
-    by_start = {r["start"]: r for r in out["gold"]}
-    assert by_start[0]["recall_label"] is None and not by_start[0]["counted"]
-    assert [r["counted"] for r in out["predictions"]] == [True, False]  # ⊥ prediction
+    by_start = {r.start: r for r in out.gold}
+    assert by_start[0].recall_label is None and not by_start[0].counted
+    assert [r.counted for r in out.predictions] == [True, False]  # ⊥ prediction
     head = mafalda.explain(gold, pred, "d", texts={"d": TEXT}, variant="repo-head")
-    assert all(r["counted"] for r in head["predictions"])  # repo-head keeps ⊥ in |S|
-    assert any(r["uncovered"] for r in head["gold"])
+    assert all(r.counted for r in head.predictions)  # repo-head keeps ⊥ in |S|
+    assert any(r.uncovered for r in head.gold)

@@ -75,10 +75,10 @@ def test_per_label_official_reuses_the_precision_numerator() -> None:
     pred = _set("pred", {"1": [Span(0, 10, "Doubt")]}, role="system")
     r = score(gold, pred, labels=technique_list("semeval2021"))
     assert r.recall == 0.25
-    assert r.per_label()["Doubt"]["recall"] == 0.25
+    assert r.per_label()["Doubt"].recall == 0.25
     assert r.per_label_official_detail()["Doubt"]["recall"] == 1.0
     assert r.to_dict()["per_label_official"]["Slogans"] == 1.0  # absent on both sides
-    assert r.per_label()["Slogans"]["f1"] is None
+    assert r.per_label()["Slogans"].f1 is None
 
 
 def test_empty_gold_and_prediction_give_f1_one() -> None:

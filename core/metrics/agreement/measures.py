@@ -9,7 +9,7 @@ unordered annotator pair: overall, per label, per document); many-annotator meas
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
@@ -342,8 +342,12 @@ def unitizing(study: Study, *, per_document: bool = True) -> ManyResult:
 
 # --- gamma -------------------------------------------------------------------------------------
 
-_GAMMA_CACHE: dict[str, tuple[list[g.DocGamma], list[str]]] = {}
-_CACHE_SIZE = 16
+GammaCache = MutableMapping[str, tuple[list[g.DocGamma], list[str]]]
+"""Where :func:`gamma` keeps each document's chance alignments between calls (keyed by the
+continua's content and the parameters). Core keeps none: the caller that wants reuse (the
+dashboard's worker process, γ then γ-cat) passes its own mapping, at most :data:`CACHE_SIZE`
+entries are kept in it."""
+CACHE_SIZE = 16
 
 
 def _continua(study: Study, annotators: Sequence[str], docs: Sequence[str]
@@ -423,14 +427,14 @@ def _run_gamma_jobs(job: _GammaJob, items: list[tuple[str, g.Continuum]], worker
 
 def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: int,
                 sampler: g.Sampler, diss: g.Dissimilarity, with_cat: bool,
-                progress: g.Progress | None, workers: int | None = None
-                ) -> tuple[list[g.DocGamma], list[str]]:
+                progress: g.Progress | None, workers: int | None = None,
+                cache: GammaCache | None = None) -> tuple[list[g.DocGamma], list[str]]:
     docs = study.common_docs(annotators)
     continua = _continua(study, annotators, docs)
     cats: list[int | None] = [None, *range(len(study.labels))] if with_cat else []
     key = g.continuum_key(continua, tuple(docs), tuple(study.labels), samples, seed, sampler,
                           diss.key())
-    hit = _GAMMA_CACHE.get(key)
+    hit = cache.get(key) if cache is not None else None
     if hit is not None:
         for dg in hit[0]:
             dg.add_categories(diss, study.labels, cats)
@@ -441,9 +445,10 @@ def _gamma_docs(study: Study, annotators: Sequence[str], *, samples: int, seed: 
     job = _GammaJob(diss, tuple(study.labels), samples, seed, sampler, tuple(cats))
     out = _run_gamma_jobs(job, list(zip(docs, continua, strict=True)), workers,
                           progress, total)
-    if len(_GAMMA_CACHE) >= _CACHE_SIZE:
-        _GAMMA_CACHE.pop(next(iter(_GAMMA_CACHE)))
-    _GAMMA_CACHE[key] = (out, docs)
+    if cache is not None:
+        while len(cache) >= CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[key] = (out, docs)
     return out, docs
 
 
@@ -451,12 +456,14 @@ def gamma(study: Study, *, samples: int = 30, seed: int = 0, sampler: g.Sampler 
           dissimilarity: g.Dissimilarity | None = None, categorical: bool = False,
           annotators: Sequence[str] | None = None,
           progress: Callable[[int, int], None] | None = None,
-          workers: int | None = None) -> ManyResult:
+          workers: int | None = None, cache: GammaCache | None = None) -> ManyResult:
     """Corpus γ of all (or the given) annotators; with ``categorical``, γ-cat (the headline of
     the returned result) and γ-k per label instead.
 
     Pooled over documents every annotator covers (reference §2.1 c); per document: that
-    document's own γ from the same samples. Results are cached by content and parameters.
+    document's own γ from the same samples. With a ``cache`` mapping (:data:`GammaCache`) the
+    chance alignments are kept there and a second call with the same content and parameters
+    (γ-cat after γ) reuses them.
     ``workers`` processes share the documents (default: one per core for large corpora); the
     value does not depend on it.
     """
@@ -468,7 +475,7 @@ def gamma(study: Study, *, samples: int = 30, seed: int = 0, sampler: g.Sampler 
     t0 = time.perf_counter()
     docs_g, docs = _gamma_docs(study, who, samples=samples, seed=seed, sampler=sampler,
                                diss=diss, with_cat=categorical, progress=progress,
-                               workers=workers)
+                               workers=workers, cache=cache)
     params = {"samples": samples, "seed": seed, "sampler": sampler, "alpha": diss.alpha,
               "beta": diss.beta, "delta_empty": diss.delta_empty, "documents": len(docs),
               "documents_left_out": len(study.docs) - len(docs), "aggregation": "pooled"}
@@ -548,8 +555,8 @@ def _martino(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
 
     r = martino.score(gold, pred)
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1,
-            "per_label": r.per_label(),
-            "per_document": {row["document"]: row for row in r.per_document()}}
+            "per_label": {k: v.to_dict() for k, v in r.per_label().items()},
+            "per_document": {row.document: row.to_dict() for row in r.per_document()}}
 
 
 def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
@@ -563,7 +570,9 @@ def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
 
     r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},
-            "per_document": {d.document: d.as_dict() for d in r.per_document}}
+            "per_document": {d.document: {"document": d.document, "precision": d.precision,
+                                          "recall": d.recall, "f1": d.f1, **d.extra}
+                             for d in r.per_document()}}
 
 
 _SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]]] = {

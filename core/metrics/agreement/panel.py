@@ -34,9 +34,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from core.errors import InputError, UsageError, check_choice
+from core.errors import InputError, ParameterError, check_choice
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.metrics.agreement.measures import (
+    GammaCache,
     ManyResult,
     PairValue,
     PairwiseResult,
@@ -126,8 +127,8 @@ def majority_set(sets: Sequence[AnnotationSet], *, label: str | None = None,
         raise InputError("a majority needs at least one annotation set; got none")
     if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
                                   or min_votes < 1):
-        raise UsageError(f"The 'min_votes' parameter of majority_set must be a positive integer "
-                         f"or None. Got {min_votes!r} instead.")
+        raise ParameterError("min_votes", "The 'min_votes' parameter of majority_set must be a "
+                             f"positive integer or None. Got {min_votes!r} instead.")
     docs: dict[str, None] = {}
     for aset in sets:
         docs.update(dict.fromkeys(aset.spans))
@@ -174,13 +175,13 @@ def sub_study(study: Study, annotators: Sequence[str]) -> Study:
 
 
 def _measure(study: Study, measure: str, *, samples: int, seed: int,
-             progress: Progress | None, per_document: bool = True
-             ) -> PairwiseResult | ManyResult:
+             progress: Progress | None, per_document: bool = True,
+             cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
     from core.metrics.agreement import compute
 
     if measure == "unitizing-alpha" and not per_document:
         return unitizing(study, per_document=False)
-    return compute(study, measure, samples=samples, seed=seed, progress=progress)
+    return compute(study, measure, samples=samples, seed=seed, progress=progress, cache=cache)
 
 
 def _check(measure: str, owner: str) -> None:
@@ -197,7 +198,8 @@ def _scaled(progress: Progress | None, k: int, n: int) -> Progress | None:
 
 
 def pairwise(study: Study, measure: str, *, samples: int = 30, seed: int = 0,
-             progress: Progress | None = None, per_document: bool = True) -> PairwiseResult:
+             progress: Progress | None = None, per_document: bool = True,
+             cache: GammaCache | None = None) -> PairwiseResult:
     """``measure`` (a name of ``python -m core agree --measure``) for every annotator pair.
 
     Pairwise measures are returned as they are (:func:`~core.metrics.agreement.compute`); a
@@ -205,7 +207,8 @@ def pairwise(study: Study, measure: str, *, samples: int = 30, seed: int = 0,
     (:func:`sub_study`): for two annotators Fleiss' κ is Scott's π and γ is the two-annotator γ of
     :func:`~core.metrics.agreement.gamma_matrix`. For :data:`ASYMMETRIC` measures
     ``pairs[(a, b)]`` takes ``a`` as the reference; every other result is symmetric, one entry
-    per unordered pair. ``samples`` and ``seed`` are γ's; ``progress(done, total)`` is called as
+    per unordered pair. ``samples``, ``seed`` and ``cache`` are γ's; ``progress(done, total)`` is
+    called as
     the work advances. ``per_document=False`` may leave the per-document values out where
     that saves time (unitizing α).
 
@@ -221,7 +224,8 @@ def pairwise(study: Study, measure: str, *, samples: int = 30, seed: int = 0,
         raise InputError(f"a pairwise matrix needs at least two annotators; got "
                          f"{len(study.annotators)}")
     if measure not in MANY_MEASURES:
-        result = _measure(study, measure, samples=samples, seed=seed, progress=None)
+        result = _measure(study, measure, samples=samples, seed=seed, progress=None,
+                          cache=cache)
         if progress is not None:
             progress(1, 1)
         assert isinstance(result, PairwiseResult)
@@ -231,7 +235,8 @@ def pairwise(study: Study, measure: str, *, samples: int = 30, seed: int = 0,
     params: dict[str, object] = {}
     for k, (a, b) in enumerate(combos):
         r = _measure(sub_study(study, [a, b]), measure, samples=samples, seed=seed,
-                     progress=_scaled(progress, k, len(combos)), per_document=per_document)
+                     progress=_scaled(progress, k, len(combos)), per_document=per_document,
+                     cache=cache)
         assert isinstance(r, ManyResult)
         pairs[(a, b)] = PairValue(r.overall, dict(r.per_label), dict(r.per_document))
         params = {k2: v for k2, v in r.params.items() if k2 in ("samples", "seed", "sampler")}
@@ -249,7 +254,8 @@ def _pair(result: PairwiseResult, reference: str, other: str) -> PairValue:
 
 
 def against(study: Study, reference: str, *, measure: str, samples: int = 30, seed: int = 0,
-            progress: Progress | None = None) -> dict[str, PairValue]:
+            progress: Progress | None = None, cache: GammaCache | None = None
+            ) -> dict[str, PairValue]:
     """Every other annotator of ``study`` against ``reference`` under ``measure``.
 
     The value is the pair's entry of :func:`pairwise` on the two annotators alone, with
@@ -277,7 +283,8 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
         return {a: res.pairs[(reference, a)] for a in others}
     for k, a in enumerate(others):
         res = pairwise(sub_study(study, [reference, a]), measure, samples=samples, seed=seed,
-                       progress=_scaled(progress, k, len(others)), per_document=False)
+                       progress=_scaled(progress, k, len(others)), per_document=False,
+                       cache=cache)
         out[a] = _pair(res, reference, a)
     if progress is not None and not others:
         progress(1, 1)
@@ -294,7 +301,8 @@ def _free_name(base: str, taken: Sequence[str]) -> str:
 def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None,
                      *, measure: str, label: str | None = None, min_votes: int | None = None,
                      leave_one_out: bool = False, samples: int = 30, seed: int = 0,
-                     progress: Progress | None = None) -> dict[str, PairValue]:
+                     progress: Progress | None = None, cache: GammaCache | None = None
+                     ) -> dict[str, PairValue]:
     """Every annotator against the majority of ``sets`` (:func:`majority_set`) under ``measure``.
 
     With ``leave_one_out`` each annotator is scored against the majority of the *others* (its own
@@ -320,14 +328,15 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
         maj = majority_set(sets, label=label, min_votes=min_votes, name=ref)
         study = Study.from_sets([maj, *sets], texts, label=label)
         return against(study, ref, measure=measure, samples=samples, seed=seed,
-                       progress=progress)
+                       progress=progress, cache=cache)
     out: dict[str, PairValue] = {}
     for k, aset in enumerate(sets):
         others = [s for s in sets if s.name != aset.name]
         maj = majority_set(others, label=label, min_votes=min_votes, name=ref)
         study = Study.from_sets([maj, aset], texts, label=label)
         out[aset.name] = against(study, ref, measure=measure, samples=samples, seed=seed,
-                                 progress=_scaled(progress, k, len(sets)))[aset.name]
+                                 progress=_scaled(progress, k, len(sets)),
+                                 cache=cache)[aset.name]
     return out
 
 
@@ -424,11 +433,13 @@ class MeasureView:
 def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None, *,
                  measure: str, label: str | None = None, gold: AnnotationSet | None = None,
                  leave_one_out: bool = False, samples: int = 30, seed: int = 0,
-                 progress: Progress | None = None) -> MeasureView:
+                 progress: Progress | None = None, cache: GammaCache | None = None
+                 ) -> MeasureView:
     """:class:`MeasureView` of ``measure`` over ``sets`` (only ``label`` when given).
 
     ``gold``: the set each of ``sets`` is scored against (a set of that name among ``sets`` is
-    left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``: γ's.
+    left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``,
+    ``cache``: γ's.
 
     >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
     >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
@@ -444,10 +455,11 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
         return _scaled(progress, k, steps)
 
     study = Study.from_sets(sets, texts, label=label)
-    pw = pairwise(study, measure, samples=samples, seed=seed, progress=step(0))
+    pw = pairwise(study, measure, samples=samples, seed=seed, progress=step(0), cache=cache)
     many = None
     if measure in MANY_MEASURES:
-        res = _measure(study, measure, samples=samples, seed=seed, progress=step(1))
+        res = _measure(study, measure, samples=samples, seed=seed, progress=step(1),
+                       cache=cache)
         assert isinstance(res, ManyResult)
         many = res
     gold_res = None
@@ -455,10 +467,10 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     if gold is not None and others:
         gstudy = Study.from_sets([gold, *others], texts, label=label)
         gold_res = against(gstudy, gold.name, measure=measure, samples=samples, seed=seed,
-                           progress=step(2))
+                           progress=step(2), cache=cache)
     maj = against_majority(sets, texts, measure=measure, label=label,
                            leave_one_out=leave_one_out, samples=samples, seed=seed,
-                           progress=step(3))
+                           progress=step(3), cache=cache)
     if progress is not None:
         progress(steps, steps)
     return MeasureView(measure, pw, many, gold_res, maj, rank_documents(pw, many))

@@ -1,0 +1,72 @@
+"""``agree FILE [FILE ...] --measure NAME``: inter-annotator agreement
+(:mod:`core.metrics.agreement`), one JSON object keyed by measure."""
+
+from __future__ import annotations
+
+import argparse
+
+from core import bounds
+from core.cli.common import (
+    Result,
+    Subparsers,
+    add_beyond_text,
+    add_output_options,
+    command_parser,
+    emit,
+)
+from core.cli.loading import load_study
+from core.cli.render import render_agree
+from core.errors import ParameterError, check_choice
+from core.formats import FORMATS
+
+NAME = "agree"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "inter-annotator agreement",
+                       "Agreement between annotation sets over the same texts.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--measure", action="append", required=True, metavar="NAME",
+                   help="span-f1, mafalda-f1, char-kappa, char-jaccard, text-kappa, "
+                   "fleiss-kappa, krippendorff-alpha, unitizing-alpha, gamma, gamma-cat "
+                   "(repeatable)")
+    p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
+    p.add_argument("--label", help="restrict to one label")
+    p.add_argument("--seed", type=int, default=0, help="random seed for chance estimates")
+    p.add_argument("--samples", type=int, default=30,
+                   help="chance samples for gamma (default 30)")
+    p.add_argument("--per-document", action="store_true", help="add per-document values")
+    add_beyond_text(p)
+    p.add_argument("--unit-set", action="store_true",
+                   help="read each annotator's units as a set: an exact duplicate span counts "
+                   "once (pygamma-agreement's reading; default: kept, with a warning)")
+    add_output_options(p)
+    return p
+
+
+def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
+    """The JSON object of ``agree`` (one entry per measure) and the study's warnings."""
+    from core.metrics.agreement import MEASURES, compute
+
+    measures = list(dict.fromkeys(args.measure))
+    for m in measures:
+        check_choice("measure", "agree", m, MEASURES)
+    if args.samples < 1:
+        raise ParameterError("samples", "The 'samples' parameter of agree must be at least 1. "
+                             f"Got {args.samples!r} instead.")
+    read_warnings: list[str] = []
+    study = load_study(list(args.files), fmt=args.format, label=args.label,
+                       beyond_text=bounds.from_args(args), warnings=read_warnings,
+                       unit_set=bool(getattr(args, "unit_set", False)))
+    out: Result = {"annotators": study.annotators, "documents": len(study.docs),
+                   "labels": study.labels, "warnings": []}
+    for m in measures:
+        out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
+            args.per_document)
+    return out, read_warnings + list(study.warnings)
+
+
+def run(args: argparse.Namespace) -> int:
+    result, warnings = compute(args)
+    emit(result, args, render_agree, warnings)
+    return 0

@@ -1,0 +1,220 @@
+"""What every command shares: option helpers, JSON and text output, warning summaries, and the
+translation of library errors (which name parameters) into command-line flags."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, TypeAlias
+
+from core.errors import Diagnostic, warning_kind
+from core.textsafe import one_line
+
+JSONValue = object
+"""A value ``json.dumps`` accepts."""
+Result = dict[str, JSONValue]
+Renderer = Callable[[Result], str]
+Warning_ = Diagnostic | str
+
+SHOWN_WARNINGS = 10
+"""Warnings the text output lists before "N more; pass --all-warnings"."""
+JSON_WARNINGS = 100
+"""Warnings the JSON output keeps (``warnings``) unless ``--all-warnings``; ``warning_counts``
+always counts all of them."""
+
+
+class Command(Protocol):
+    """A command module: ``add_parser(subparsers)`` declares it, ``run(args)`` runs it and
+    returns the exit status."""
+
+    def add_parser(self, subparsers: Subparsers) -> argparse.ArgumentParser: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers()`` returns (argparse exposes no public name for it)."""
+
+
+def command_parser(subparsers: Subparsers, name: str, summary: str, description: str, *,
+                   epilog: str | None = None) -> argparse.ArgumentParser:
+    """Declare command ``name`` (``summary`` in the command list, ``description`` in its help;
+    an ``epilog`` keeps its line breaks)."""
+    return subparsers.add_parser(
+        name, help=summary, description=description, epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter)
+
+
+def add_beyond_text(p: argparse.ArgumentParser) -> None:
+    """``--beyond-text`` and its shorthand ``--clip-spans`` (core.bounds: one policy)."""
+    p.add_argument("--beyond-text", choices=("refuse", "clip", "official"), default="refuse",
+                   help="spans that end past their document's text: refuse (default), clip them "
+                   "to the text, or keep them as the official scorers do (official also keeps "
+                   "MAFALDA's zero-length spans); a warning per span")
+    p.add_argument("--clip-spans", dest="beyond_text", action="store_const", const="clip",
+                   help="same as --beyond-text clip")
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    """``--json`` and ``--all-warnings``."""
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--all-warnings", action="store_true",
+                   help=f"list every warning (text: the first {SHOWN_WARNINGS}; JSON: the first "
+                   f"{JSON_WARNINGS}, with counts per kind always)")
+
+
+def jsonable(value: JSONValue) -> JSONValue:
+    """Make floats JSON-safe: NaN and infinities become null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def warning_counts(warnings: Sequence[Warning_]) -> dict[str, int]:
+    """Warnings per kind (``Diagnostic.kind``, or the kind read off a message), most first."""
+    counts = Counter(w.kind if isinstance(w, Diagnostic) else warning_kind(w) for w in warnings)
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def warning_summary(warnings: Sequence[Warning_], *, all_warnings: bool) -> list[str]:
+    """Text lines: the count per kind, the first :data:`SHOWN_WARNINGS` warnings (all of them
+    with ``all_warnings``), then how many more there are.
+
+    >>> warning_summary(["a.json:1: the span [0, 2) ends in whitespace: 'a '"] * 12,
+    ...                 all_warnings=False)[0]
+    'warnings: 12 (whitespace 12)'
+    >>> warning_summary(["x"] * 12, all_warnings=False)[-1]
+    '2 more; pass --all-warnings to list them all'
+    """
+    if not warnings:
+        return []
+    kinds = ", ".join(f"{k} {n}" for k, n in warning_counts(warnings).items())
+    lines = [f"warnings: {len(warnings)} ({kinds})"]
+    shown = warnings if all_warnings else warnings[:SHOWN_WARNINGS]
+    lines.extend(f"warning: {one_line(str(w))}" for w in shown)
+    if len(shown) < len(warnings):
+        lines.append(f"{len(warnings) - len(shown)} more; pass --all-warnings to list them all")
+    return lines
+
+
+def emit(result: Result, args: argparse.Namespace, renderer: Renderer,
+         warnings: Sequence[Warning_] = ()) -> None:
+    """Print ``result`` as one JSON object (``--json``) or as text, with its warnings.
+
+    JSON: ``warnings`` keeps at most :data:`JSON_WARNINGS` messages unless ``--all-warnings``;
+    ``warning_counts`` counts every warning by kind. Text: the renderer's report, then
+    :func:`warning_summary`. Messages from the library name parameters (``labels=[...]``);
+    ``args.flags`` (set by :func:`core.cli.main`) turns them into flags.
+    """
+    all_warnings = bool(getattr(args, "all_warnings", False))
+    flags: Mapping[str, str] = getattr(args, "flags", None) or {}
+    warnings = [w if isinstance(w, Diagnostic) else flag_message(w, flags) for w in warnings]
+    if getattr(args, "json", False):
+        out = dict(result)
+        kept = warnings if all_warnings else warnings[:JSON_WARNINGS]
+        out["warnings"] = [str(w) for w in kept]
+        out["warning_counts"] = warning_counts(warnings)
+        json.dump(jsonable(out), sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    lines = [renderer(result)]
+    summary = warning_summary(warnings, all_warnings=all_warnings)
+    if summary:
+        lines.append("")
+        lines.extend(summary)
+    print("\n".join(lines))
+
+
+def _fmt_scalar(value: JSONValue) -> str:
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    return one_line(str(value))
+
+
+def render_generic(result: Result) -> str:
+    """A readable rendering of any result: scalars first, then one table per nested mapping."""
+    lines: list[str] = []
+    width = max((len(k) for k in result), default=0)
+    for key, value in result.items():
+        if not isinstance(value, (dict, list)):
+            lines.append(f"{key:<{width}}  {_fmt_scalar(value)}")
+    for key, value in result.items():
+        if isinstance(value, dict) and value:
+            lines.append("")
+            lines.append(f"{key}:")
+            rows = list(value.items())
+            if all(isinstance(v, dict) for _, v in rows):
+                cols: list[str] = []
+                for _, v in rows:
+                    assert isinstance(v, dict)
+                    cols.extend(
+                        c for c in v if c not in cols and not isinstance(v[c], (dict, list))
+                    )
+                kw = max(len(str(k)) for k, _ in rows)
+                lines.append("  " + " " * kw + "".join(f"  {c:>12}" for c in cols))
+                for k, v in rows:
+                    assert isinstance(v, dict)
+                    cells = "".join(f"  {_fmt_scalar(v.get(c, '')):>12}" for c in cols)
+                    lines.append(f"  {one_line(str(k)):<{kw}}{cells}")
+            else:
+                kw = max(len(str(k)) for k, _ in rows)
+                for k, v in rows:
+                    lines.append(f"  {one_line(str(k)):<{kw}}  {_fmt_scalar(v)}")
+        elif isinstance(value, list) and value and key != "warnings":
+            lines.append("")
+            lines.append(f"{key}: {len(value)} rows")
+            for row in value:
+                lines.append("  " + (", ".join(f"{k}={_fmt_scalar(v)}" for k, v in row.items())
+                                     if isinstance(row, dict) else str(row)))
+    return "\n".join(lines)
+
+
+_ASSIGNMENT = re.compile(r"\b([a-z][a-z_]*)=(True|\[\.\.\.\])")
+
+
+def flag_message(message: str, flags: Mapping[str, str], param: str | None = None) -> str:
+    """A library message with its parameters (``merge_pred=True``, ``labels=[...]``) replaced by
+    the command's flags; a message about parameter ``param`` (a ``ParameterError``, worded "The
+    'variant' parameter of martino ...") gets the flag to use appended.
+
+    >>> flags = {"merge_pred": "--merge-pred", "labels": "--labels", "variant": "--variant"}
+    >>> flag_message("pass merge_pred=True (-m) or labels=[...]", flags)
+    'pass --merge-pred (-m) or --labels FILE'
+    >>> flag_message("The 'variant' parameter of martino must be one of {'a'}.", flags, "variant")
+    "The 'variant' parameter of martino must be one of {'a'}. (option --variant)"
+    """
+    def assignment(m: re.Match[str]) -> str:
+        flag = flags.get(m.group(1))
+        if flag is None:
+            return m.group(0)
+        return flag if m.group(2) == "True" else f"{flag} FILE"
+
+    out = _ASSIGNMENT.sub(assignment, message)
+    if param is not None and param in flags and flags[param] not in out:
+        out += f" (option {flags[param]})"
+    return out
+
+
+def parser_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Parameter name -> long flag of every option of ``parser`` and its sub-commands."""
+    out: dict[str, str] = {}
+    stack = [parser]
+    while stack:
+        p = stack.pop()
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                stack.extend(action.choices.values())
+            longs = [o for o in action.option_strings if o.startswith("--")]
+            if longs:
+                out.setdefault(action.dest, longs[0])
+                out.setdefault(longs[0][2:].replace("-", "_"), longs[0])
+    return out

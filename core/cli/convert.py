@@ -1,0 +1,46 @@
+"""``convert INPUT OUTPUT --to FORMAT``: read any format, write another
+(:func:`core.tools.convert`). Messages (the reader's warnings, what the target format loses,
+a summary) go to stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser
+from core.formats import FORMATS, WRITABLE
+from core.tools import convert
+
+NAME = "convert"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "convert between formats",
+                       "Read INPUT in any format and write OUTPUT in another.")
+    p.add_argument("input", metavar="INPUT")
+    p.add_argument("output", metavar="OUTPUT", help="file (or folder for brat / ptc folders)")
+    p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
+                   help="output format: " + ", ".join(WRITABLE))
+    p.add_argument("--from", dest="from_format", choices=sorted(FORMATS),
+                   metavar="FORMAT", help="override format detection for INPUT")
+    p.add_argument("--set", dest="set_name", help="which annotation set to write, "
+                   "when INPUT holds several (default: all)")
+    p.add_argument("--all-warnings", action="store_true",
+                   help=f"list every warning (default: the first {SHOWN_WARNINGS})")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
+                       set_name=args.set_name)
+    warnings = [m for m in messages if m.startswith("warning: ")]
+    others = [m for m in messages if not m.startswith("warning: ")]
+    shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]
+    for line in shown:
+        print(line, file=sys.stderr)
+    if len(shown) < len(warnings):
+        print(f"{len(warnings) - len(shown)} more warnings; pass --all-warnings to list them all",
+              file=sys.stderr)
+    for line in others:
+        print(line, file=sys.stderr)
+    return 0

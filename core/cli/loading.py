@@ -1,0 +1,187 @@
+"""Reading the command line's input files for a metric: annotation sets, HatEval tables,
+annotator studies. Metric modules never read files; this module does it for them, driven by
+their registry entries (:class:`core.metrics.registry.Metric`)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core import bounds
+from core.bounds import Policy
+from core.errors import Diagnostic, FormatError, InputError
+from core.formats import Loaded, ReadOptions, load_path
+from core.formats.hateval import HatEvalTable
+from core.formats.hateval import read as read_hateval
+from core.metrics.mafalda_order import GoldOrder
+from core.metrics.mafalda_order import warnings as order_warnings
+from core.metrics.registry import Metric
+from core.metrics.tc_order import official_refuses, positional, rows_of, variants_pair
+from core.metrics.tc_order import order_warnings as order_warnings_tc
+from core.model import AnnotationSet
+from core.taxonomy import Taxonomy
+from core.taxonomy import load as load_taxonomy
+from core.tools import read_label_list
+
+if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
+    from core.metrics.agreement import Study
+
+__all__ = ["SpanInputs", "load_hateval", "load_span_inputs", "load_study", "read_label_list"]
+
+
+@dataclass
+class SpanInputs:
+    """Gold and predictions of a span metric, read as its registry entry asks."""
+
+    gold: AnnotationSet
+    pred: AnnotationSet
+    texts: dict[str, str | None]
+    labels: list[str] | None
+    taxonomy: Taxonomy | None
+    pred_format: str
+    warnings: list[Diagnostic | str] = field(default_factory=list)
+    gold_order: GoldOrder | None = None  # MAFALDA: the gold's file order (mafalda_order)
+    pred_order: GoldOrder | None = None
+
+    def options(self, args: argparse.Namespace) -> dict[str, object]:
+        """The keyword options for ``metric.keywords``: flags and what was read."""
+        return {"variant": getattr(args, "variant", None), "level": getattr(args, "level", None),
+                "merge_pred": getattr(args, "merge_pred", None),
+                "fragments_only": getattr(args, "fragments_only", None),
+                "labels": self.labels, "texts": self.texts, "taxonomy": self.taxonomy,
+                "gold_order": self.gold_order, "pred_order": self.pred_order}
+
+
+def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
+    """Read ``args.gold`` and ``args.pred`` for ``metric``.
+
+    The gold is read first (with ``--labels`` when the metric takes labels); a metric with a
+    ``default_labels`` rule picks its label list from the gold when ``--labels`` is not given;
+    the predictions are read with that list and the gold's document ids. A span past its text
+    (the prediction's own, or the gold's for a prediction without text) follows the one policy
+    of :mod:`core.bounds` (``--beyond-text``: refuse by default, ``--clip-spans``, or
+    ``official``, which scores it as the official scorers do, with a warning per span).
+    """
+    policy = bounds.from_args(args)
+    takes_labels = "labels" in metric.options
+    explicit = read_label_list(args.labels) if takes_labels else None
+    gold_loaded = load_path(args.gold, fmt=args.gold_format,
+                            options=ReadOptions(labels=explicit, role="gold",
+                                                beyond_text=policy))
+    gold = gold_loaded.set
+    if metric.gold_alternatives and not gold.alternatives:
+        gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
+    warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
+    labels = explicit
+    if labels is None and metric.default_labels is not None:
+        variant = metric.keywords(variant=getattr(args, "variant", None)).get("variant")
+        labels, why = metric.default_labels(str(variant), gold)
+        warnings.extend(why)
+    read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                       beyond_text=policy)
+    if "llm_parsing" in metric.read_options:
+        read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                           llm_parsing=args.llm_parsing, beyond_text=policy)
+    pred_loaded = load_path(args.pred, fmt=args.pred_format, options=read)
+    warnings.extend(pred_loaded.diagnostics)
+    not_spans(gold_loaded, pred_loaded, metric.name)
+    # The policy replaces the metric's own past-the-text warnings (pred_warnings).
+    (pred,), beyond = bounds.check_sets([(str(args.pred), pred_loaded.set)], gold_loaded.texts,
+                                        policy)
+    warnings.extend(beyond)
+    taxonomy = (load_taxonomy(getattr(args, "taxonomy", None))
+                if "taxonomy" in metric.options else None)
+    inputs = SpanInputs(gold, pred, dict(gold_loaded.texts), labels, taxonomy,
+                        pred_loaded.format, warnings)
+    variant = str(metric.keywords(variant=getattr(args, "variant", None)).get("variant"))
+    if isinstance(gold_loaded.records, GoldOrder):  # MAFALDA: file-order readings
+        inputs.warnings.extend(order_warnings(gold_loaded.records, gold_loaded.texts, variant,
+                                              gold.name))
+        inputs.gold_order = gold_loaded.records
+    if isinstance(pred_loaded.records, GoldOrder):
+        inputs.pred_order = pred_loaded.records
+    g_rows, p_rows = rows_of(gold_loaded.records), rows_of(pred_loaded.records)
+    if variants_pair(variant) and g_rows is not None and p_rows is not None:
+        # SemEval-2020 TC: the official scorer pairs label rows by position (tc_order).
+        inputs.warnings.extend(order_warnings_tc(g_rows, p_rows, variant, pred.name))
+        if variant == "semeval2020-tc" and not official_refuses(g_rows, p_rows):
+            metric.score(gold, pred, **metric.keywords(**inputs.options(args)))  # its checks
+            inputs.pred = positional(g_rows, p_rows, pred)
+    return inputs
+
+
+def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
+    """Refuse inputs a span metric cannot apply to: HatEval files hold text labels, no spans
+    (both sides empty would give F1 = 1.0)."""
+    for loaded in (gold, pred):
+        if loaded.format == "hateval":
+            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; the "
+                             f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
+
+
+def _hateval_table(path: str, fmt: str | None, header_rule: str) -> HatEvalTable:
+    if fmt not in (None, "hateval"):
+        raise InputError(f"{path}: the HatEval metrics read HatEval TSV files, not {fmt}")
+    p = Path(path)
+    if not p.is_file():
+        loaded = load_path(p, fmt="hateval")  # names the problem (missing file, folder)
+    else:
+        loaded = read_hateval({p.name: p.read_bytes()}, name=str(p), options=ReadOptions(),
+                              header_rule=header_rule)
+    table = loaded.records
+    if not isinstance(table, HatEvalTable):  # pragma: no cover - the reader always sets it
+        raise FormatError(path, "not a HatEval file")
+    return table
+
+
+def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, list[str]]:
+    """Gold and prediction tables of a HatEval metric, with ``--hateval-header``'s rule."""
+    rule = getattr(args, "hateval_header", None) or "auto"
+    gold = _hateval_table(args.gold, args.gold_format, rule)
+    pred = _hateval_table(args.pred, args.pred_format, rule)
+    warnings = [f"{t.file}: first line skipped as a header by the official rule: "
+                f"{t.dropped_header_row!r}" for t in (gold, pred)
+                if t.dropped_header_row is not None]
+    warnings += [f"{t.file}:1: {t.header_note}" for t in (gold, pred)
+                 if t.header_note is not None]
+    return gold, pred, warnings
+
+
+def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
+               beyond_text: Policy = "refuse", warnings: list[str] | None = None,
+               unit_set: bool = False) -> Study:
+    """Read annotation files (a file may hold several annotators) into one agreement study.
+
+    Set names that repeat across files get the file name in front (``a.json:gold``).
+    """
+    from core.metrics.agreement import Study
+
+    sets: list[tuple[str, AnnotationSet]] = []
+    texts: dict[str, str | None] = {}
+    for path in files:
+        loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
+        if warnings is not None:
+            warnings.extend(str(d) for d in loaded.diagnostics if "past the text" in d.message)
+        for doc, text in loaded.texts.items():
+            if text is not None and texts.get(doc) not in (None, text):
+                raise InputError(f"{path}: document {doc!r} has a different text than in an "
+                                 "earlier file; agreement needs the same texts")
+            if text is not None or doc not in texts:
+                texts[doc] = text
+        sets.extend((path, s) for s in loaded.sets)
+    # A file without texts is checked against the texts of the others: every offending set is
+    # named at once (core.bounds), before any measure runs.
+    kept, more = bounds.check_sets(sets, texts, beyond_text)
+    sets = [(p, s) for (p, _), s in zip(sets, kept, strict=True)]
+    if warnings is not None:
+        warnings.extend(more)
+    names = [s.name for _, s in sets]
+    renamed = [s if names.count(s.name) == 1 else
+               AnnotationSet(f"{Path(p).name}:{s.name}", s.spans, "annotator", s.alternatives)
+               for p, s in sets]
+    if len(renamed) < 2:
+        raise InputError(f"agreement needs at least two annotation sets; the input holds "
+                         f"{len(renamed)} ({', '.join(s.name for s in renamed) or 'none'})")
+    return Study.from_sets(renamed, texts, label=label, unit_set=unit_set)

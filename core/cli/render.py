@@ -1,0 +1,189 @@
+"""Text reports of the commands' results (the JSON objects ``--json`` prints).
+
+One renderer per registered metric that has its own layout (:data:`RENDERERS`); any other
+metric gets :func:`~core.cli.common.render_generic`. Warnings are summarised by
+:func:`core.cli.common.emit`, not here. The renderers read the JSON-ready dicts, whose values are
+plain JSON (so ``Any`` is the honest type of a value here).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.cli.common import Renderer, render_generic
+from core.formats.hateval import COLUMNS, LONG_NAMES
+
+
+def render_martino(result: dict[str, Any]) -> str:
+    """A readable report of a score or an explanation."""
+    lines: list[str] = []
+    head = f"Da San Martino span metric, variant {result['variant']}"
+    if "document" in result:
+        head += f", document {result['document']!r}"
+    lines.append(head)
+    lines.append(
+        f"  P = {result['precision_numerator']:.6f} / {result['precision_denominator']} = "
+        f"{result['precision']:.6f}"
+    )
+    lines.append(
+        f"  R = {result['recall_numerator']:.6f} / {result['recall_denominator']} = "
+        f"{result['recall']:.6f}"
+    )
+    lines.append(f"  F1 = {result['f1']:.6f}")
+    if "rows" in result:
+        lines.append("")
+        lines.append(f"  {'kind':<15}{'pred':<28}{'gold':<28}{'|s∩t|':>6}{'|s|':>5}{'|t|':>5}"
+                     f"{'δ':>3}{'C(s,t,|s|)':>12}{'C(s,t,|t|)':>12}")
+        for r in result["rows"]:
+            pred = (f"[{r['pred_start']},{r['pred_end']}) {r['pred_label']}"
+                    if r["pred_start"] is not None else "-")
+            gold = (f"[{r['gold_start']},{r['gold_end']}) {r['gold_label']}"
+                    if r["gold_start"] is not None else "-")
+            lines.append(f"  {r['kind']:<15}{pred[:27]:<28}{gold[:27]:<28}{r['intersection']:>6}"
+                         f"{r['pred_length']:>5}{r['gold_length']:>5}"
+                         f"{int(r['label_match']):>3}{r['contribution_p']:>12.6f}"
+                         f"{r['contribution_r']:>12.6f}")
+    per_label = result.get("per_label") or {}
+    if per_label:
+        official = result.get("per_label_official") or {}
+        lines.append("")
+        lines.append(f"  {'label':<52}{'P':>9}{'R':>9}{'F1':>9}{'#pred':>7}{'#gold':>7}"
+                     f"{'F1 (official)':>15}")
+        for lab, v in per_label.items():
+            f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
+            off = official.get(lab)
+            lines.append(f"  {lab[:51]:<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
+                         f"{v['pred_count']:>7}{v['gold_count']:>7}"
+                         f"{'' if off is None else f'{off:.6f}':>15}")
+        lines.append("  (F1 official: as the official scorer prints it; its per-technique recall "
+                     "reuses the precision numerator)")
+    return "\n".join(lines)
+
+
+def render_mafalda(result: dict[str, Any]) -> str:
+    head = f"MAFALDA metric, variant {result['variant']}, level {result['level']}"
+    if "document" in result:
+        head += f", document {result['document']!r}"
+    lines = [head,
+             f"  span        P {result['precision']:.4f}  R {result['recall']:.4f}  "
+             f"F1 {result['f1']:.4f}",
+             f"  label only  P {result['label_only']['precision']:.4f}  "
+             f"R {result['label_only']['recall']:.4f}  F1 {result['label_only']['f1']:.4f}"]
+    if "documents" in result:
+        lines.append(f"  averaged over {result['documents']} texts")
+    for row in result.get("predictions") or []:
+        lines.append(f"  pred [{row['start']},{row['end']}) {row['label']}: matched "
+                     f"{row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}")
+    for row in result.get("gold") or []:
+        lines.append(f"  gold [{row['start']},{row['end']}) {' | '.join(row['alternatives'])}: "
+                     f"recall takes {row['recall_label'] or '⊥'}, best prediction "
+                     f"{row['best_prediction']} C(s,t,|t|)={row['contribution_r']:.4f}")
+    if result.get("note"):
+        lines.append(f"  note: {result['note']}")
+    return "\n".join(lines)
+
+
+def render_hateval(result: dict[str, Any]) -> str:
+    lines = [f"HatEval 2019 task {result['metric'][-1].upper()} ({result['documents']} texts)"]
+    if result["metric"] == "hateval-a":
+        lines.append(f"  accuracy {result['accuracy']:.4f}  macro P {result['precision_macro']:.4f}"
+                     f"  R {result['recall_macro']:.4f}  F1 {result['f1_macro']:.4f}")
+        for c, v in result["per_class"].items():
+            lines.append(f"  HS={c}: P {v['precision']:.4f}  R {v['recall']:.4f}  "
+                         f"F1 {v['f1']:.4f}  support {v['support']}")
+    else:
+        lines.append(f"  {'':<16}{'accuracy':>10}{'P macro':>10}{'R macro':>10}{'F1 macro':>10}")
+        for c in COLUMNS:
+            lines.append(f"  {LONG_NAMES[c]:<16}{result['accuracy'][c]:>10.4f}"
+                         f"{result['precision_macro'][c]:>10.4f}{result['recall_macro'][c]:>10.4f}"
+                         f"{result['f1_macro'][c]:>10.4f}")
+        lines.append(f"  mean macro-F1 {result['macro_f1']:.4f}   EMR {result['emr']:.4f}")
+    return "\n".join(lines)
+
+
+def render_text_labels(result: dict[str, Any]) -> str:
+    lines = [f"Text-level label sets ({result['documents']} texts, {len(result['labels'])} labels)",
+             f"  micro P {result['micro']['precision']:.4f}  R {result['micro']['recall']:.4f}  "
+             f"F1 {result['micro']['f1']:.4f}",
+             f"  macro P {result['macro']['precision']:.4f}  R {result['macro']['recall']:.4f}  "
+             f"F1 {result['macro']['f1']:.4f}",
+             f"  exact match ratio {result['emr']:.4f}   Hamming loss {result['hamming']:.4f}",
+             "",
+             f"  {'label':<46}{'P':>8}{'R':>8}{'F1':>8}{'tp':>5}{'fp':>5}{'fn':>5}{'tn':>5}"]
+    for lab, v in result["per_label"].items():
+        lines.append(f"  {lab[:45]:<46}{v['precision']:>8.4f}{v['recall']:>8.4f}{v['f1']:>8.4f}"
+                     f"{v['tp']:>5}{v['fp']:>5}{v['fn']:>5}{v['tn']:>5}")
+    return "\n".join(lines)
+
+
+def _fmt(v: Any) -> str:
+    return "—" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
+
+
+def _matrix_lines(who: list[str], matrix: dict[str, dict[str, Any]]) -> list[str]:
+    w = max(8, *(len(a) for a in who))
+    lines = [" " * (w + 2) + "".join(f"{a:>{w + 2}}" for a in who)]
+    for a in who:
+        lines.append(f"  {a:<{w}}" + "".join(f"{_fmt(matrix[a][b]):>{w + 2}}" for b in who))
+    return lines
+
+
+def render_agree(result: dict[str, Any]) -> str:
+    """Readable rendering: a matrix per pairwise measure, a value per many-annotator measure."""
+    from core.metrics.agreement import MEASURES
+
+    lines = [f"annotators: {', '.join(result['annotators'])}; documents: {result['documents']}; "
+             f"labels: {len(result['labels'])}"]
+    for m in MEASURES:
+        r = result.get(m)
+        if r is None:
+            continue
+        lines.append("")
+        if r["kind"] == "pairwise":
+            note = "" if r["symmetric"] else " (row = reference, column = compared)"
+            lines.append(f"{m}{note}:")
+            lines.extend(_matrix_lines(r["annotators"], r["matrix"]))
+            for key in sorted(k for k in r if k.startswith("matrix_")):
+                who = r["annotators"]
+                if r["symmetric"]:
+                    vals = [f"{a}|{b}={_fmt(r[key][a][b])}" for i, a in enumerate(who)
+                            for b in who[i + 1:]]
+                    lines.append(f"  {key[7:]}: " + ", ".join(vals))
+                else:
+                    lines.append(f"  {key[7:]}:")
+                    lines.extend("  " + x for x in _matrix_lines(who, r[key]))
+            reasons = {p["overall"].get("reason") for p in r["pairs"].values()} - {None}
+            lines.extend(f"  undefined: {why}" for why in sorted(reasons))
+        else:
+            extra = ""
+            if m.startswith("gamma"):
+                extra = (f"  (samples {r['samples']}, seed {r['seed']}, sampler {r['sampler']}, "
+                         f"documents {r['documents']})")
+                sd = r["overall"].get("gamma_mc_sd")
+                if sd is not None:
+                    extra = f" ± {2 * sd:.4f}" + extra
+            lines.append(f"{m}: {_fmt(r['value'])}{extra}")
+            if r["overall"].get("reason"):
+                lines.append(f"  undefined: {r['overall']['reason']}")
+            for lab, v in r["per_label"].items():
+                why = f"  ({v['reason']})" if v.get("reason") else ""
+                lines.append(f"  {lab}: {_fmt(v['value'])}{why}")
+        ranking = r.get("document_ranking")
+        if ranking:
+            lines.append("  most disagreement: " + ", ".join(
+                f"{x['doc']}={_fmt(x['value'])}" for x in ranking[:10]))
+    return "\n".join(lines)
+
+
+RENDERERS: dict[str, Renderer] = {
+    "martino": render_martino,
+    "mafalda": render_mafalda,
+    "hateval-a": render_hateval,
+    "hateval-b": render_hateval,
+    "text-labels": render_text_labels,
+}
+"""Metric name -> its text report (others: :func:`render_generic`)."""
+
+
+def renderer_for(metric: str) -> Renderer:
+    return RENDERERS.get(metric, render_generic)

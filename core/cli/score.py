@@ -1,0 +1,127 @@
+"""``score GOLD PRED --metric NAME``: one metric's scores, from the registry.
+
+``--metric`` choices and the list in ``score --help`` come from
+:mod:`core.metrics.registry`; the metric's entry says which files to read and which options its
+``score`` takes, so a newly registered metric needs nothing here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from core.cli.common import (
+    Result,
+    Subparsers,
+    Warning_,
+    add_beyond_text,
+    add_output_options,
+    command_parser,
+    emit,
+)
+from core.cli.loading import load_hateval, load_span_inputs
+from core.cli.render import renderer_for
+from core.errors import Diagnostic
+from core.formats import FORMATS
+from core.metrics import registry
+from core.metrics.result import JSONValue
+
+NAME = "score"
+
+
+def metrics_epilog() -> str:
+    """The registered metrics, one per line, for ``--help``."""
+    lines = ["metrics:"]
+    for name in registry.names():
+        m = registry.get(name)
+        extra = []
+        if m.variants:
+            extra.append("variants: " + ", ".join(
+                f"{v} [default]" if i == 0 else v for i, v in enumerate(m.variants)))
+        if m.levels:
+            extra.append("levels: " + ", ".join(map(str, m.levels)))
+        text = m.description + (f" ({'; '.join(extra)})" if extra else "")
+        lines.extend(textwrap.wrap(text, 78, initial_indent=f"  {name:<12} ",
+                                   subsequent_indent=" " * 15))
+    return "\n".join(lines)
+
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``score`` and ``explain``."""
+    fmts = sorted(FORMATS)
+    p.add_argument("gold", metavar="GOLD", help="gold file or folder")
+    p.add_argument("pred", metavar="PRED", help="prediction file or folder")
+    p.add_argument("--metric", required=True, choices=registry.names(),
+                   help="which metric to compute (listed below)")
+    variants = "; ".join(f"{m.name}: {', '.join(m.variants)}" for m in registry.REGISTRY.values()
+                         if m.variants)
+    p.add_argument("--variant", help=f"metric variant, default first ({variants})")
+    p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+                   help="MAFALDA taxonomy level (default 2)")
+    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
+    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
+    p.add_argument("--labels", metavar="FILE",
+                   help="label list, one per line (replaces the task's technique list)")
+    p.add_argument("--taxonomy", metavar="FILE",
+                   help="MAFALDA-style grouping of labels into levels (JSON)")
+    p.add_argument("--merge-pred", action="store_true",
+                   help="merge overlapping predictions (the official -m flag)")
+    p.add_argument("--fragments-only", action="store_true",
+                   help="ignore labels (the official -f flag)")
+    p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
+                   help="how MAFALDA model answers become spans (default paper-2023)")
+    p.add_argument("--hateval-header", choices=("auto", "official"), default="auto",
+                   help="HatEval header rule: auto (a first line whose labels are not integers) "
+                   "or official (a first line whose id is not a number; drops such a data row)")
+    p.add_argument("--per-document", action="store_true", help="add per-document scores")
+    add_beyond_text(p)
+    add_output_options(p)
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "score predictions against gold",
+                       "Score PRED against GOLD with one metric.", epilog=metrics_epilog())
+    add_input_options(p)
+    return p
+
+
+def _as_result(value: object, per_document: bool) -> Result:
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        out = to_dict(per_document=per_document)
+        assert isinstance(out, dict)
+        return out
+    assert isinstance(value, dict), f"a metric returned {type(value).__name__}"
+    return dict(value)
+
+
+def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
+    """The JSON object of ``score`` and its warnings (reader's, then the metric's)."""
+    metric = registry.get(args.metric)
+    metric.keywords(variant=args.variant, level=args.level)  # a bad --variant: before reading
+    warnings: list[Diagnostic | str] = []
+    if metric.input == "hateval":
+        gold_t, pred_t, warnings_h = load_hateval(args)
+        result = _as_result(metric.score(gold_t, pred_t), args.per_document)
+        result["header_rule"] = args.hateval_header or "auto"
+        warnings.extend(warnings_h)
+    else:
+        inputs = load_span_inputs(args, metric)
+        warnings.extend(inputs.warnings)
+        value = metric.score(inputs.gold, inputs.pred,
+                             **metric.keywords(**inputs.options(args)))
+        result = _as_result(value, args.per_document)
+        if "llm_parsing" in metric.read_options:
+            result["llm_parsing"] = (args.llm_parsing if inputs.pred_format == "mafalda-llm"
+                                     else None)
+    metric_warnings: JSONValue = result.get("warnings") or []
+    assert isinstance(metric_warnings, list)
+    warnings.extend(str(w) for w in metric_warnings)
+    result["warnings"] = []
+    return result, warnings
+
+
+def run(args: argparse.Namespace) -> int:
+    result, warnings = compute(args)
+    emit(result, args, renderer_for(args.metric), warnings)
+    return 0

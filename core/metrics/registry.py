@@ -1,0 +1,203 @@
+"""The metric registry: one entry per metric, iterated by the command line, the dashboard and
+the common tests (``tests/test_metrics_common.py``).
+
+An entry (:class:`Metric`) says what a metric is called, what it scores (``span``: annotation
+sets of labelled spans; ``text``: text-level labels), its variants (default first), its levels,
+the keyword options its ``score`` accepts, its ``score`` and ``explain`` functions and a
+one-line description. Adding a metric is one module and one :func:`register` call; nothing else
+in the code base names it.
+
+>>> names()
+['hateval-a', 'hateval-b', 'mafalda', 'martino', 'text-labels']
+>>> get("martino").variants[0], get("mafalda").levels
+('semeval2021', (2, 1, 0))
+>>> [m.name for m in span_metrics()]
+['martino', 'mafalda']
+>>> get("bleu")
+Traceback (most recent call last):
+...
+core.errors.ParameterError: The 'metric' parameter of get must be one of {...}. Got 'bleu' instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from core.errors import ParameterError, check_choice
+from core.metrics import hateval, mafalda, martino, text_labels
+from core.metrics.result import Explanation, SpanResult
+from core.model import AnnotationSet
+
+Kind = Literal["span", "text"]
+Input = Literal["spans", "hateval"]
+OPTIONS = ("variant", "level", "labels", "merge_pred", "fragments_only", "texts", "taxonomy",
+           "gold_order", "pred_order")
+"""Every keyword option a registered ``score`` may accept (``gold`` and ``pred`` come first)."""
+READ_OPTIONS = ("llm_parsing", "header_rule")
+"""Options of how a metric's *inputs* are read (not passed to ``score``)."""
+
+LabelDefault = Callable[[str, AnnotationSet], tuple[list[str] | None, list[str]]]
+PredWarnings = Callable[[AnnotationSet, Mapping[str, str | None]], list[str]]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One registered metric (module docstring).
+
+    ``score(gold, pred, **options)`` returns a :class:`~core.metrics.result.SpanResult` for a
+    ``span`` metric; ``explain(gold, pred, doc, **options)`` an
+    :class:`~core.metrics.result.Explanation` (None: the metric explains nothing per span).
+    ``input`` says what the command line reads for it; ``gold_alternatives`` reads the gold as
+    MAFALDA-style alternatives; ``default_labels`` picks a label list when none is given and
+    ``pred_warnings`` checks the predictions against the gold texts. ``title`` and
+    ``abbreviation`` are what tables and charts call it.
+    """
+
+    name: str
+    kind: Kind
+    title: str
+    description: str
+    score: Callable[..., object]
+    variants: tuple[str, ...] = ()
+    levels: tuple[int, ...] = ()
+    options: frozenset[str] = frozenset()
+    explain: Callable[..., Explanation] | None = None
+    input: Input = "spans"
+    read_options: frozenset[str] = frozenset()
+    gold_alternatives: bool = False
+    default_labels: LabelDefault | None = None
+    pred_warnings: PredWarnings | None = None
+    citation: str = ""
+    abbreviation: str = ""
+
+    def __post_init__(self) -> None:
+        for opt in self.options:
+            check_choice("options", f"Metric({self.name!r})", opt, OPTIONS)
+        for opt in self.read_options:
+            check_choice("read_options", f"Metric({self.name!r})", opt, READ_OPTIONS)
+        if self.variants and "variant" not in self.options:
+            raise ParameterError("variants", f"metric {self.name!r} lists variants but its "
+                                 "score takes no 'variant' option")
+        if self.levels and "level" not in self.options:
+            raise ParameterError("levels", f"metric {self.name!r} lists levels but its score "
+                                 "takes no 'level' option")
+
+    @property
+    def default_variant(self) -> str | None:
+        return self.variants[0] if self.variants else None
+
+    @property
+    def default_level(self) -> int | None:
+        return self.levels[0] if self.levels else None
+
+    def keywords(self, **given: object) -> dict[str, object]:
+        """The options among ``given`` that this metric's ``score`` accepts, with ``variant`` and
+        ``level`` defaulted and checked; None values are left out (the function's default)."""
+        out = {k: v for k, v in given.items() if k in self.options and v is not None}
+        if "variant" in self.options:
+            variant = out.get("variant", self.default_variant)
+            check_choice("variant", self.name, variant, self.variants)
+            out["variant"] = variant
+        if "level" in self.options:
+            level = out.get("level", self.default_level)
+            check_choice("level", self.name, level, self.levels)
+            out["level"] = level
+        return out
+
+    def score_sets(self, gold: AnnotationSet, pred: AnnotationSet, **options: object
+                   ) -> SpanResult:
+        """Score a span metric: ``score(gold, pred, **keywords(**options))``."""
+        if self.kind != "span":
+            raise ParameterError("metric", f"{self.name!r} is a text-level metric; it does not "
+                                 "score annotation sets of spans")
+        result = self.score(gold, pred, **self.keywords(**options))
+        if not isinstance(result, SpanResult):  # pragma: no cover - a registration error
+            raise TypeError(f"{self.name}.score returned {type(result).__name__}, "
+                            "not a SpanResult")
+        return result
+
+    def explain_document(self, gold: AnnotationSet, pred: AnnotationSet, doc: str,
+                         **options: object) -> Explanation | None:
+        """The metric's explanation of document ``doc`` (None when it has no ``explain``)."""
+        if self.explain is None:
+            return None
+        return self.explain(gold, pred, doc, **self.keywords(**options))
+
+
+REGISTRY: dict[str, Metric] = {}
+"""Metric name -> entry, in registration order."""
+
+
+def register(metric: Metric, *, replace: bool = False) -> Metric:
+    """Add ``metric`` to the registry (``replace=True`` to overwrite an entry of that name)."""
+    if metric.name in REGISTRY and not replace:
+        raise ParameterError("metric", f"a metric named {metric.name!r} is already registered")
+    REGISTRY[metric.name] = metric
+    return metric
+
+
+def unregister(name: str) -> None:
+    """Remove an entry (tests that register a toy metric clean up with this)."""
+    REGISTRY.pop(name, None)
+
+
+def get(name: str) -> Metric:
+    """The entry of ``name``; a :class:`~core.errors.ParameterError` names the choices."""
+    check_choice("metric", "get", name, sorted(REGISTRY))
+    return REGISTRY[name]
+
+
+def names() -> list[str]:
+    """Registered metric names, sorted (the command line's ``--metric`` choices)."""
+    return sorted(REGISTRY)
+
+
+def span_metrics() -> list[Metric]:
+    """The span metrics, in registration order (the dashboard's metric choice)."""
+    return [m for m in REGISTRY.values() if m.kind == "span"]
+
+
+def _text_labels(gold: AnnotationSet, pred: AnnotationSet, *,
+                 labels: Sequence[str] | None = None) -> text_labels.TextLabelResult:
+    return text_labels.score(gold, pred, labels=labels)
+
+
+register(Metric(
+    name="martino", kind="span", title="Da San Martino",
+    description="Da San Martino et al. (2019): partial-overlap credit C(s,t,h) summed over all "
+    "pairs, pooled over the corpus (NLP4IF-2019, SemEval-2020 Task 11, SemEval-2021 Task 6)",
+    score=martino.score, explain=martino.explain, variants=martino.VARIANTS,
+    options=frozenset({"variant", "merge_pred", "fragments_only", "labels"}),
+    default_labels=martino.default_labels, pred_warnings=martino.beyond_text_warnings,
+    citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
+))
+register(Metric(
+    name="mafalda", kind="span", title="MAFALDA",
+    description="Helwe et al. (2024): best match per span, alternative gold labels and ⊥, "
+    "averaged over texts, at taxonomy level 2, 1 or 0",
+    score=mafalda.score, explain=mafalda.explain, variants=mafalda.VARIANTS,
+    levels=(2, 1, 0),
+    options=frozenset({"variant", "level", "texts", "taxonomy", "gold_order", "pred_order"}),
+    read_options=frozenset({"llm_parsing"}), gold_alternatives=True,
+    citation="Helwe et al., NAACL 2024",
+))
+register(Metric(
+    name="hateval-a", kind="text", title="HatEval 2019 task A",
+    description="HatEval 2019 task A: accuracy and macro P/R/F1 of hate speech detection",
+    score=hateval.evaluate_a, input="hateval", read_options=frozenset({"header_rule"}),
+    citation="Basile et al., SemEval 2019",
+))
+register(Metric(
+    name="hateval-b", kind="text", title="HatEval 2019 task B",
+    description="HatEval 2019 task B: per-dimension macro F1 and exact match ratio (HS, TR, AG)",
+    score=hateval.evaluate_b, input="hateval", read_options=frozenset({"header_rule"}),
+    citation="Basile et al., SemEval 2019",
+))
+register(Metric(
+    name="text-labels", kind="text", title="Text-level label sets",
+    description="each text's set of span labels as multi-label classification: micro/macro "
+    "P/R/F1, exact match ratio, Hamming loss",
+    score=_text_labels, options=frozenset({"labels"}),
+))

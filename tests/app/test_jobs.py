@@ -1,0 +1,51 @@
+"""The background worker (ui.jobs): results, progress, cancellation, and a worker that dies."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.metrics.agreement import Study, gamma
+from ui import jobs
+
+
+def _study(handmade) -> Study:
+    texts, sets = handmade
+    return Study.from_sets(sets, texts)
+
+
+def test_a_job_returns_cores_value_and_reports_progress(handmade) -> None:
+    s = _study(handmade)
+    job = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3, "seed": 5}))
+    result = job.future.result(timeout=120)
+    assert result["gamma"].overall.value == pytest.approx(
+        gamma(s, samples=3, seed=5).overall.value)
+    assert job.started is not None and job.finished is not None and job.fraction == 1.0
+
+
+def test_an_input_error_in_the_worker_is_the_jobs_error_message(handmade) -> None:
+    s = _study(handmade)
+    job = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 0, "seed": 1}))
+    with pytest.raises(Exception, match="at least one chance sample"):
+        job.future.result(timeout=120)
+    assert "at least one chance sample" in (job.error() or "")
+
+
+def test_a_worker_that_dies_fails_its_job_and_the_next_job_starts_a_new_one(handmade) -> None:
+    import time
+
+    s = _study(handmade)
+    jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 2, "seed": 2})).future.result(
+        timeout=120)  # the worker is up
+    worker = jobs._worker()
+    doomed = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 5000, "seed": 3}))
+    deadline = time.monotonic() + 60
+    while doomed.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert doomed.started is not None and not doomed.done()
+    worker.process.kill()
+    with pytest.raises(jobs.WorkerDied):
+        doomed.future.result(timeout=120)
+    again = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3, "seed": 3}))
+    assert again.future.result(timeout=120)["gamma"].overall.value == pytest.approx(
+        gamma(s, samples=3, seed=3).overall.value)
+    assert jobs._worker() is not worker

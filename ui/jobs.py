@@ -1,0 +1,248 @@
+"""Background jobs of the dashboard: work that takes seconds (γ) runs in one worker process.
+
+A job is queued with :func:`submit` and returns at once; the page polls it (:func:`progress`)
+and reruns when it is done. The worker is a separate Python process started with
+``python -m ui.gamma_worker ADDRESS`` (:mod:`subprocess`), so it never imports the page script
+that Streamlit runs as ``__main__``; it talks to the server over a
+:mod:`multiprocessing.connection` socket (authenticated with a random key). One thread of the
+server sends the queued jobs one at a time and reads the worker's progress messages and results,
+resolving each job's :class:`~concurrent.futures.Future`: a job cancelled before the worker
+takes it is skipped. The worker is killed when the server exits (:mod:`atexit`) and exits by
+itself when the server is gone; a worker that dies (killed, out of memory) fails its job and the
+next job starts a new one.
+
+Why a process and not a thread: γ spends its time in many small numpy and scipy calls, which
+would take the interpreter lock from every page run of the server (a 0.3 s page took 4 s while γ
+ran in a thread). One worker, not one per job: two cores are shared by everyone, so jobs queue.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import itertools
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import MutableMapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from multiprocessing.connection import Client, Connection
+from pathlib import Path
+from typing import Generic, TypeVar
+
+import streamlit as st
+from streamlit.runtime.state import SessionStateProxy
+
+from core.errors import SpanScopeError
+from ui.escape import md
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY_ENV = "SPANSCOPE_WORKER_KEY"
+"""Environment variable that hands the worker its connection key (hex)."""
+START_TIMEOUT = 60.0
+"""Seconds the server waits for a new worker to accept its connection."""
+
+
+class WorkerDied(RuntimeError):
+    """The worker process ended while it held a job (killed, out of memory)."""
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class Job(Generic[T]):
+    """Work for the background worker: its progress, and the future of its result (a ``T``).
+
+    ``task`` and ``kwargs`` are what :func:`ui.gamma_worker.run` receives."""
+
+    title: str
+    task: str = ""
+    kwargs: dict[str, object] = field(default_factory=dict, repr=False)
+    future: Future[T] | None = None
+    done_steps: int = 0
+    total_steps: int = 0
+    started: float | None = None
+    finished: float | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def report(self, done: int, total: int) -> None:
+        """A progress message from the worker (``done < 0``: the work has started)."""
+        with self._lock:
+            if done < 0:
+                self.started = time.perf_counter()
+            else:
+                self.done_steps, self.total_steps = done, total
+
+    @property
+    def fraction(self) -> float:
+        with self._lock:
+            return min(1.0, self.done_steps / self.total_steps) if self.total_steps else 0.0
+
+    def done(self) -> bool:
+        """Finished (a cancelled job is not: :func:`shown` submits it again when asked for)."""
+        return self.future is not None and self.future.done() and not self.future.cancelled()
+
+    def error(self) -> str | None:
+        """The message of the input error that stopped the work (other errors are raised)."""
+        if not self.done():
+            return None
+        assert self.future is not None
+        exc = self.future.exception()
+        if exc is None:
+            return None
+        if isinstance(exc, SpanScopeError):
+            return str(exc)
+        raise exc
+
+    def result(self) -> T:
+        assert self.future is not None
+        return self.future.result()
+
+    def elapsed(self) -> float:
+        if self.started is None:
+            return 0.0
+        return (self.finished or time.perf_counter()) - self.started
+
+
+class Worker:
+    """One worker process, its connection, and the thread that feeds it jobs."""
+
+    def __init__(self) -> None:
+        key = os.urandom(32)
+        folder = tempfile.mkdtemp(prefix="spanscope-worker-")
+        self.address = os.path.join(folder, "socket")
+        env = {**os.environ, KEY_ENV: key.hex(),
+               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
+            stdin=subprocess.DEVNULL)
+        self.conn = self._connect(key)
+        self.tasks: queue.Queue[tuple[int, Job[object]]] = queue.Queue()
+        self.ids = itertools.count(1)
+        self.alive = True
+        atexit.register(self.stop)
+        threading.Thread(target=self._loop, daemon=True, name="spanscope-jobs").start()
+
+    def _connect(self, key: bytes) -> Connection:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise WorkerDied(f"the worker process exited at start (status "
+                                 f"{self.process.returncode})")
+            try:
+                return Client(self.address, family="AF_UNIX", authkey=key)
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() > deadline:
+                    self.process.kill()
+                    raise WorkerDied("the worker process did not start in time") from None
+                time.sleep(0.05)
+
+    def submit(self, job: Job[T]) -> Job[T]:
+        job.future = Future()
+        job.started, job.finished, job.done_steps, job.total_steps = None, None, 0, 0
+        self.tasks.put((next(self.ids), job))  # type: ignore[arg-type]
+        return job
+
+    def _loop(self) -> None:
+        while True:
+            job_id, job = self.tasks.get()
+            future = job.future
+            if future is None or not future.set_running_or_notify_cancel():
+                continue  # cancelled before the worker took it
+            try:
+                self.conn.send((job_id, job.task, job.kwargs))
+                while True:
+                    kind, _, *rest = self.conn.recv()
+                    if kind == "progress":
+                        job.report(int(rest[0]), int(rest[1]))
+                        continue
+                    job.finished = time.perf_counter()
+                    if kind == "done":
+                        future.set_result(rest[0])
+                    else:
+                        exc = rest[0]
+                        future.set_exception(exc if isinstance(exc, BaseException)
+                                             else RuntimeError(str(exc)))
+                    break
+            except (EOFError, OSError) as exc:
+                self.alive = False
+                future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
+                self._fail_queued()
+                return
+
+    def _fail_queued(self) -> None:
+        while True:
+            try:
+                _, job = self.tasks.get_nowait()
+            except queue.Empty:
+                return
+            if job.future is not None and job.future.set_running_or_notify_cancel():
+                job.future.set_exception(WorkerDied("the worker process ended"))
+
+    def stop(self) -> None:
+        """Kill the worker (the server is exiting: a long γ must not delay it)."""
+        self.alive = False
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(OSError):
+            self.conn.close()
+
+
+@st.cache_resource(show_spinner=False)
+def _worker() -> Worker:
+    """The server's one worker process (started at the first job)."""
+    return Worker()
+
+
+def submit(job: Job[T]) -> Job[T]:
+    """Queue ``job`` on the worker (again, when it was cancelled before it started)."""
+    worker = _worker()
+    if not worker.alive or worker.process.poll() is not None:
+        _worker.clear()
+        worker = _worker()
+    return worker.submit(job)
+
+
+Memory = MutableMapping[str, object] | SessionStateProxy
+"""Where :func:`shown` keeps the jobs of the previous page run (the session state)."""
+
+
+def shown(jobs: Sequence[object], *, memory: Memory, key: str) -> None:
+    """Record the jobs this page run shows under ``memory[key]``; cancel those the previous run
+    showed and this one does not, if they have not started (clicking γ's sample count up four
+    times queues one γ, not four). A cancelled job that is asked for again is queued again."""
+    current = [j for j in jobs if isinstance(j, Job)]
+    for job in current:
+        if job.future is not None and job.future.cancelled():
+            submit(job)
+    previous = memory.get(key)
+    for job in previous if isinstance(previous, list) else ():
+        if isinstance(job, Job) and all(job is not j for j in current) and job.future:
+            job.future.cancel()  # a no-op once the worker has taken it
+    memory[key] = current
+
+
+def progress(job: Job[T], *, every: float = 0.5) -> None:
+    """A progress bar that polls ``job`` every ``every`` seconds and reruns the page once it is
+    done (an ``st.fragment``: only the bar reruns meanwhile, the page stays usable)."""
+
+    @st.fragment(run_every=every)
+    def _poll() -> None:
+        if job.done():
+            st.rerun()
+        if job.started is None:
+            text = f"{md(job.title)}: waiting for the worker (starting, or busy with another γ)…"
+        else:
+            text = f"{md(job.title)}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
+        st.progress(job.fraction, text=text)
+
+    _poll()
+
+
+__all__ = ["Job", "Worker", "WorkerDied", "progress", "shown", "submit"]

@@ -1,0 +1,442 @@
+"""Metric results as the tables the pages show, for any span metric of the registry.
+
+Every number comes from ``core.metrics``: a metric's :class:`~core.metrics.registry.Metric`
+entry scores, its result (a :class:`~core.metrics.result.SpanResult`) gives P/R/F1, per-label
+and per-document rows and the bootstrap table, and its explanation gives typed rows. Nothing here
+names a metric: a newly registered span metric appears on the Scores and Documents pages as it
+is.
+
+Caching: results are immutable and can be large, so :func:`pair_result` and
+:func:`document_result` use ``st.cache_resource`` keyed by the workspace key (the workspace
+itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+
+from core import stats
+from core.errors import SpanScopeError
+from core.metrics import registry
+from core.metrics.registry import Metric
+from core.metrics.result import JSONValue, SpanRef, SpanResult
+from core.model import NOTHING, AnnotationSet, Span
+from core.taxonomy import Taxonomy
+from ui.highlight import span_items
+from ui.state import DEFAULTS, Workspace, variant_key
+
+# ---- the metric choice --------------------------------------------------------------------------
+
+
+def span_metric_names() -> list[str]:
+    """The span metrics of the registry, in registration order (the pages' metric choice).
+
+    Widgets show the names (``martino``, ``mafalda``) because a widget bound to the URL writes
+    the value it *shows* into the link."""
+    return [m.name for m in registry.span_metrics()]
+
+
+def metric_help() -> str:
+    """One line per span metric: its name and description."""
+    return "; ".join(f"{m.name}: {m.description}" for m in registry.span_metrics())
+
+
+def abbreviation(metric: Metric) -> str:
+    """Short column prefix of a metric in the systems table (``DSM``, ``MAFALDA``)."""
+    return metric.abbreviation or metric.title
+
+
+def chosen_variant(metric: Metric) -> str | None:
+    """The variant of ``metric`` chosen in this session (its default when none is)."""
+    if not metric.variants:
+        return None
+    value = st.session_state.get(variant_key(metric.name), DEFAULTS.get(variant_key(metric.name)))
+    return value if value in metric.variants else metric.default_variant
+
+
+def describe(metric: Metric, variant: str | None, level: int | None) -> str:
+    """``Title (variant, level L)`` for captions."""
+    parts = [p for p in (variant, None if level is None else f"level {level}") if p]
+    return metric.title + (f" ({', '.join(parts)})" if parts else "")
+
+
+# ---- results as tables --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """One (reference, compared) pair under one metric, as tables for display.
+
+    ``overall``: P, R, F1 and the metric's :meth:`~core.metrics.result.SpanResult.summary`;
+    ``per_label`` and ``per_doc``: DataFrames with columns label/document, P, R, F1, ...;
+    ``raw``: the metric's result. ``error``: why the metric refused these inputs (an
+    ``InputError`` message), tables then empty.
+    """
+
+    overall: Mapping[str, float]
+    per_label: pd.DataFrame
+    per_doc: pd.DataFrame
+    raw: SpanResult | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Explained:
+    """One document's explanation under one metric: ``pairs`` (one row per explanation row,
+    with ``gold``/``pred`` span ids) and ``best`` (span id -> what the metric takes from it)."""
+
+    pairs: pd.DataFrame
+    best: Mapping[str, str] = field(default_factory=dict)
+    error: str | None = None
+
+
+_SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
+
+
+def column_name(key: str) -> str:
+    """Display name of a per-document value: ``label_precision`` -> ``label-only P``."""
+    head, _, last = key.rpartition("_")
+    if last in _SHORT:
+        return f"{head}-only {_SHORT[last]}" if head else _SHORT[last]
+    return key.replace("_", " ")
+
+
+LABEL_COLUMNS = ["label", "P", "R", "F1", "gold spans", "predicted spans"]
+POOLED_COLUMNS = {"precision_numerator": "P numerator", "precision_denominator": "predicted spans",
+                  "recall_numerator": "R numerator", "recall_denominator": "gold spans"}
+
+
+def tables(result: SpanResult) -> PairScores:
+    """Overall values, per-label and per-document tables of any span metric's result."""
+    overall: dict[str, float] = {"P": result.precision, "R": result.recall, "F1": result.f1,
+                                 **result.summary()}
+    per_label = pd.DataFrame([
+        {"label": lab, "P": v.precision, "R": v.recall, "F1": v.f1,
+         "gold spans": v.recall_denominator, "predicted spans": v.precision_denominator}
+        for lab, v in result.per_label().items()
+        if v.recall_denominator or v.precision_denominator], columns=LABEL_COLUMNS)
+    rows = result.per_document()
+    pooled = result.pooled
+    extra = list(dict.fromkeys(k for r in rows for k in r.extra))
+    columns = ["document", "P", "R", "F1",
+               *(POOLED_COLUMNS.values() if pooled else ()), *map(column_name, extra)]
+    records = []
+    for r in rows:
+        rec: dict[str, JSONValue] = {"document": r.document, "P": r.precision, "R": r.recall,
+                                     "F1": r.f1}
+        if pooled:
+            rec.update({name: getattr(r, attr) for attr, name in POOLED_COLUMNS.items()})
+        rec.update({column_name(k): v for k, v in r.extra.items()})
+        records.append(rec)
+    return PairScores(overall, per_label, pd.DataFrame(records, columns=columns), result)
+
+
+def _restrict(aset: AnnotationSet, docs: tuple[str, ...] | None) -> AnnotationSet:
+    """``aset`` on ``docs`` only (the documents it covers among them); all of it for None.
+
+    Per-document values of the span metrics depend on that document alone, so one document is
+    scored without scoring the corpus."""
+    if docs is None:
+        return aset
+    return AnnotationSet(aset.name, {d: aset.spans[d] for d in docs if d in aset.spans},
+                         aset.role, aset.alternatives)
+
+
+def _as_system(aset: AnnotationSet) -> AnnotationSet:
+    return AnnotationSet(aset.name, aset.spans, "system", False)
+
+
+def _options(ws: Workspace, set_a: str, set_b: str, variant: str | None,
+             level: int | None) -> dict[str, object]:
+    return {"variant": variant, "level": level, "texts": ws.corpus.texts,
+            "taxonomy": taxonomy_for(ws, set_a, set_b)}
+
+
+def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str | None,
+               level: int | None, docs: tuple[str, ...] | None = None) -> PairScores:
+    """Score ``set_b`` against ``set_a`` with the registered ``metric`` (uncached)."""
+    entry = registry.get(metric)
+    gold = _restrict(ws.sets[set_a], docs)
+    pred = _as_system(_restrict(ws.sets[set_b], docs))
+    try:
+        result = entry.score_sets(gold, pred, **_options(ws, set_a, set_b, variant, level))
+    except SpanScopeError as exc:
+        return PairScores({}, pd.DataFrame(columns=LABEL_COLUMNS),
+                          pd.DataFrame(columns=["document", "F1"]), None, error=str(exc))
+    return tables(result)
+
+
+@st.cache_resource(max_entries=64, show_spinner="Scoring…")
+def pair_result(ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str,
+                variant: str | None, level: int | None) -> PairScores:
+    """Score ``set_b`` against ``set_a`` with ``metric``, cached per workspace."""
+    return score_pair(_ws, set_a, set_b, metric, variant, level)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def document_result(ws_key: str, _ws: Workspace, set_a: str, set_b: str, doc: str, metric: str,
+                    variant: str | None, level: int | None) -> PairScores:
+    """``set_b`` against ``set_a`` on one document only (see :func:`_restrict`)."""
+    return score_pair(_ws, set_a, set_b, metric, variant, level, (doc,))
+
+
+def per_doc_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
+               variant: str | None, level: int | None) -> dict[str, float]:
+    """Per-document F1 of ``set_b`` against ``set_a`` under ``metric`` ({} if unavailable)."""
+    df = pair_result(ws_key, ws, set_a, set_b, metric, variant, level).per_doc
+    return dict(zip(df["document"], df["F1"], strict=True))
+
+
+def overall_caption(result: PairScores) -> str:
+    """One line with the overall scores and the sums they come from."""
+    o = result.overall
+    parts = [f"P {o['P']:.3f} · R {o['R']:.3f} · F1 {o['F1']:.3f}"]
+    if "P numerator" in o:
+        parts.append(f"P = {o['P numerator']:.3f} / {o['predicted spans']:.0f} predicted spans, "
+                     f"R = {o['R numerator']:.3f} / {o['gold spans']:.0f} gold spans")
+    return " — ".join(parts)
+
+
+# ---- explanations -------------------------------------------------------------------------------
+
+
+class _SpanIds:
+    """Span -> id as the Documents page numbers them (:func:`ui.highlight.span_items`)."""
+
+    def __init__(self, aset: AnnotationSet, doc: str, prefix: str) -> None:
+        self.exact: dict[tuple[int, int, str], str] = {}
+        self.interval: dict[tuple[int, int], str] = {}
+        for item in span_items(aset, doc, prefix):
+            self.interval.setdefault(item.interval, item.id)
+            for label in item.labels:
+                self.exact.setdefault((item.start, item.end, label), item.id)
+
+    def __call__(self, ref: SpanRef | None) -> str:
+        if ref is None:
+            return ""
+        if isinstance(ref, Span):
+            # A span the metric merged (nlp4if2019 unions overlapping same-label gold) has no id.
+            return self.exact.get((ref.start, ref.end, ref.label),
+                                  f"merged [{ref.start}, {ref.end})")
+        return self.interval.get(ref, f"[{ref[0]}, {ref[1]})")
+
+
+def explain_document(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, metric: str,
+                     variant: str | None, level: int | None) -> Explained:
+    """The metric's explanation rows for one document, with span ids."""
+    entry = registry.get(metric)
+    gold = _restrict(ws.sets[set_a], (doc,))
+    pred = _as_system(_restrict(ws.sets[set_b], (doc,)))
+    try:
+        explanation = entry.explain_document(gold, pred, doc,
+                                             **_options(ws, set_a, set_b, variant, level))
+    except SpanScopeError as exc:
+        return Explained(pd.DataFrame(columns=["gold", "pred"]), {}, error=str(exc))
+    if explanation is None:
+        return Explained(pd.DataFrame(columns=["gold", "pred"]), {},
+                         error=f"{entry.title} has no per-span explanation")
+    gid, pid = _SpanIds(ws.sets[set_a], doc, "G"), _SpanIds(ws.sets[set_b], doc, "P")
+    rows = explanation.rows()
+    columns = ["gold", "pred", *dict.fromkeys(k for r in rows for k in r.values)]
+    table = pd.DataFrame([{"gold": gid(r.gold), "pred": pid(r.pred), **r.values} for r in rows],
+                         columns=columns)
+    best: dict[str, str] = {}
+    for note in explanation.notes():
+        own, other = (gid, pid) if note.side == "gold" else (pid, gid)
+        best[own(note.span)] = note.render(other(note.partner) or "(none)")
+    return Explained(table, best)
+
+
+def rows_for_span(explained: Explained, span_id: str) -> pd.DataFrame:
+    """The explanation rows in which span ``span_id`` (``G…`` or ``P…``) takes part."""
+    df = explained.pairs
+    column = "gold" if span_id.startswith("G") else "pred"
+    return df[df[column] == span_id]
+
+
+def partners_of(explained: Explained, span_id: str) -> tuple[str, ...]:
+    """Ids of the spans that form a pair with ``span_id`` in the explanation (any overlap)."""
+    if explained.error or not len(explained.pairs):
+        return ()
+    rows = rows_for_span(explained, span_id)
+    other = "pred" if span_id.startswith("G") else "gold"
+    return tuple(x for x in rows[other] if x)
+
+
+def best_match_for_span(explained: Explained, span_id: str) -> str | None:
+    return explained.best.get(span_id)
+
+
+# ---- taxonomy -----------------------------------------------------------------------------------
+
+
+def taxonomy_for(ws: Workspace, *set_names: str) -> Taxonomy:
+    """The label taxonomy of these sets: MAFALDA's when it knows every label, else one class
+    per label (:func:`core.taxonomy.for_labels`); cached per workspace and sets."""
+    return _taxonomy(ws.key, ws, tuple(set_names))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _taxonomy(ws_key: str, _ws: Workspace, set_names: tuple[str, ...]) -> Taxonomy:
+    from core.taxonomy import for_labels
+
+    return for_labels(lab for name in set_names for lab in _ws.sets[name].labels())
+
+
+def level_label_map(ws: Workspace, set_a: str, set_b: str, level: int) -> dict[str, str]:
+    """Each label of the two sets -> its class at taxonomy ``level`` (``nothing`` for "no
+    fallacy"); empty at level 2, where labels are compared as they are."""
+    if level == 2:
+        return {}
+    tax = taxonomy_for(ws, set_a, set_b)
+    out = {}
+    for lab in {*ws.sets[set_a].labels(), *ws.sets[set_b].labels()}:
+        code = tax.project(0 if lab == NOTHING else tax.code(lab), level)
+        out[lab] = NOTHING if code == 0 else tax.label_name(code, level)
+    return out
+
+
+# ---- every metric, every system -----------------------------------------------------------------
+
+
+def document_scores(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, *,
+                    variants: Mapping[str, str | None], level: int) -> pd.DataFrame:
+    """One row per span metric: the document's P, R and F1 under it (or why it has none).
+
+    ``variants``: metric name -> variant (a metric missing from it takes its default)."""
+    rows: list[dict[str, JSONValue]] = []
+    for m in registry.span_metrics():
+        var = variants.get(m.name, m.default_variant)
+        lev = level if m.levels else None
+        label = describe(m, var, lev)
+        result = document_result(ws_key, ws, set_a, set_b, doc, m.name, var, lev)
+        if result.error:
+            rows.append({"metric": label, "note": result.error})
+        for rec in result.per_doc.to_dict("records"):
+            rows.append({"metric": label, **{k: rec[k] for k in ("P", "R", "F1") if k in rec}})
+    return pd.DataFrame(rows, columns=["metric", "P", "R", "F1", *(
+        ["note"] if any("note" in r for r in rows) else [])])
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The Scores page's table of every system: ``table`` (one row per system) and
+    ``f1_columns`` (chart name -> F1 column)."""
+
+    table: pd.DataFrame
+    f1_columns: Mapping[str, str]
+
+
+@st.cache_data(max_entries=32, show_spinner="Scoring every system…")
+def systems_overview(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...],
+                     variants: tuple[tuple[str, str | None], ...], level: int, n_boot: int,
+                     seed: int) -> Overview:
+    """Every system against ``ref``: P/R/F1 under every span metric and the text-level scores,
+    with the F1's 95% bootstrap interval over documents when ``n_boot`` > 0.
+
+    ``variants``: (metric name, variant) pairs (hashable for the cache). The text-level scores
+    are micro P/R/F1 and EMR of each text's label set (``core.metrics.text_labels``), or, for a
+    gold with alternatives, the label-only P/R/F1 a span metric reports for it."""
+    chosen = dict(variants)
+    rows: list[dict[str, JSONValue]] = [{"system": s, "role": _ws.sets[s].role} for s in systems]
+    f1_columns: dict[str, str] = {}
+    # A gold with alternatives: the text-level columns are the label-only P/R/F1 of the span
+    # metric that reads alternatives (its summary), not a second metric.
+    label_only: dict[str, Mapping[str, JSONValue]] = {}
+    for m in registry.span_metrics():
+        var, lev = chosen.get(m.name, m.default_variant), (level if m.levels else None)
+        short = abbreviation(m)
+        f1_columns[f"{m.title} F1"] = f"{short} F1"
+        for row in rows:
+            system = str(row["system"])
+            result = pair_result(ws_key, _ws, ref, system, m.name, var, lev)
+            if m.gold_alternatives and system not in label_only:
+                label_only[system] = {"error": result.error} if result.error else {
+                    k: result.overall[f"label-only {k}"] for k in ("P", "R", "F1")
+                    if f"label-only {k}" in result.overall}
+            if result.error:
+                row[f"{short} error"] = result.error
+                continue
+            for k in ("P", "R", "F1"):
+                row[f"{short} {k}"] = result.overall.get(k)
+            if n_boot > 0:
+                ci = bootstrap_ci(ws_key, _ws, ref, system, m.name, var, lev, n_boot, seed)
+                if ci is not None:
+                    row[f"{short} F1 low"], row[f"{short} F1 high"] = ci
+    f1_columns["text-level F1"] = "text F1"
+    for row in rows:
+        system = str(row["system"])
+        scores: Mapping[str, JSONValue]
+        if _ws.sets[ref].alternatives:
+            scores = label_only.get(system) or {"error": "no span metric reads alternatives"}
+        else:
+            scores = text_scores(ws_key, _ws, ref, system)
+        if "error" in scores:
+            row["text error"] = scores["error"]
+        else:
+            for k in ("P", "R", "F1", "EMR"):
+                if k in scores:
+                    row[f"text {k}"] = scores[k]
+    return Overview(pd.DataFrame(rows), f1_columns)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str, JSONValue]:
+    """Text-level micro P/R/F1 and EMR of ``system`` against ``ref``
+    (``core.metrics.text_labels``), or ``{"error": message}`` for inputs it refuses."""
+    from core.metrics import text_labels
+
+    gold, pred = _ws.sets[ref], _ws.sets[system]
+    try:
+        res = text_labels.score(gold, _as_system(pred))
+    except SpanScopeError as exc:
+        return {"error": str(exc)}
+    micro = res.micro()
+    return {"P": micro["precision"], "R": micro["recall"], "F1": micro["f1"], "EMR": res.emr}
+
+
+@st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
+def bootstrap_ci(ws_key: str, _ws: Workspace, ref: str, system: str, metric: str,
+                 variant: str | None, level: int | None, n_boot: int,
+                 seed: int) -> tuple[float, float] | None:
+    """95% bootstrap interval of F1 over documents (``core.stats``) from the result's own
+    :meth:`~core.metrics.result.SpanResult.bootstrap_table`; None when the metric refused the
+    inputs or there is no document."""
+    raw = pair_result(ws_key, _ws, ref, system, metric, variant, level).raw
+    if raw is None:
+        return None
+    boot = raw.bootstrap_table()
+    if not len(boot.documents):
+        return None
+    iv = stats.bootstrap(boot.table, boot.statistic, n_resamples=n_boot, seed=seed)
+    return (iv.low, iv.high)
+
+
+@st.cache_data(max_entries=64, show_spinner="Comparing…")
+def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: str, metric: str,
+                      variant: str | None, level: int | None, n_boot: int,
+                      seed: int) -> dict[str, JSONValue] | None:
+    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.stats``); None when
+    the metric refused either system's inputs."""
+    r1 = pair_result(ws_key, _ws, ref, sys1, metric, variant, level).raw
+    r2 = pair_result(ws_key, _ws, ref, sys2, metric, variant, level).raw
+    if r1 is None or r2 is None:
+        return None
+    b1, b2 = r1.bootstrap_table(), r2.bootstrap_table()
+    if b1.documents != b2.documents:
+        return {"error": "the two systems were scored on different documents"}
+    iv = stats.paired_bootstrap(b1.table, b2.table, b1.statistic, n_resamples=n_boot, seed=seed)
+    return {"F1 difference": iv.difference, "low": iv.low, "high": iv.high,
+            "confidence": iv.confidence, "resamples": iv.n_resamples, "seed": iv.seed,
+            "share of resamples where system 1 is not better": iv.p_not_better}
+
+
+__all__ = ["Explained", "Overview", "PairScores", "abbreviation", "best_match_for_span",
+           "bootstrap_ci", "chosen_variant", "describe", "document_result", "document_scores",
+           "explain_document", "level_label_map", "metric_help", "overall_caption",
+           "pair_result", "paired_comparison", "partners_of", "per_doc_f1", "rows_for_span",
+           "span_metric_names", "systems_overview", "taxonomy_for", "text_scores"]
