@@ -15,7 +15,7 @@ interpreter marks the main thread finished when its shutdown starts, before it j
 threads, so no private hook of :mod:`threading` is needed.
 
 :func:`install` is called by ``app.py`` on every run and registers the hooks once per process;
-``tests/robustness/test_shutdown.py`` checks the time from SIGTERM to exit.
+``tests/e2e/test_shutdown_browser.py`` checks the time from SIGTERM to exit.
 """
 
 from __future__ import annotations
