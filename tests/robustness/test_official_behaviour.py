@@ -147,3 +147,21 @@ def test_mafalda_zero_length_spans_are_refused_by_default(tmp_path: Path, cli,
     clean_failure(run)
     assert "expected an integer greater than start (2)" in run.err
     assert "--beyond-text official" in run.err
+
+
+def test_mafalda_explain_runs_on_every_official_case(tmp_path: Path, cli) -> None:
+    """``explain`` reads what ``score`` reads (unsorted gold, zero-length spans under
+    ``--beyond-text official``) and explains the sorted gold, in every variant, without a
+    traceback."""
+    for case in CASES:
+        if case["scorer"] != "mafalda":
+            continue
+        gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+        gold.write_text(_jsonl(case["gold"]), encoding="utf-8")
+        pred.write_text(_jsonl(case["pred"]), encoding="utf-8")
+        for variant in ("paper", "metrics-py", "repo-head"):
+            run = cli("explain", str(gold), str(pred), "--metric", "mafalda", "--variant",
+                      variant, "--doc", "0", "--gold-format", "mafalda", "--pred-format",
+                      "mafalda", "--json", *case.get("options", []))
+            assert run.rc == 0, (case["name"], variant, run.err)
+            assert json.loads(run.out)["document"] == "0"
