@@ -213,16 +213,7 @@ def load_files(
     options = options or ReadOptions()
     with bounds.using(options.beyond_text):
         loaded: Loaded = module(fmt).read(files, name=source, options=options)
-    if options.beyond_text == "refuse":
-        # Readers that check offsets themselves refuse with the line and field; this catches the
-        # others (UIMA XMI, WebAnno TSV, CoNLL, ...): the same policy for every format.
-        offenders = bounds.find([(source, s) for s in loaded.sets],
-                                {d: t for d, t in loaded.texts.items() if t is not None})
-        if offenders:
-            raise FormatError(source, bounds.refusal(offenders).split("; fix the offsets")[0]
-                              + "; fix the offsets, or clip them (--clip-spans; on the Data "
-                              "page: 'clip spans to the text')")
-    else:
+    if options.beyond_text != "refuse":
         texts = {**(options.gold_texts or {}), **{d: t for d, t in loaded.texts.items()
                                                    if t is not None}}
         kept, warnings = bounds.check_sets([(source, s) for s in loaded.sets], texts,

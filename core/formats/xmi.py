@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
+from core import bounds
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
@@ -164,6 +165,10 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                     loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
                                 file=file)
                     continue
+                if end > len(text) and bounds.policy() == "refuse":
+                    # The one policy for spans past the text (core.bounds), as make_span does.
+                    raise FormatError(file, f"expected an offset within the text (length "
+                                      f"{len(text)}), got {end}", field="end")
                 span = Span(begin, end, str(label))
                 check_label(span.label, options.labels, file, field=choice.feature or "layer")
                 for message, _ in span_warnings(span, text):

@@ -121,3 +121,25 @@ def test_validate_refuses_a_prediction_label_that_score_refuses(tmp_path: Path, 
     labels = tmp_path / "labels.txt"
     labels.write_text("Loaded language\n", encoding="utf-8")
     assert cli("validate", str(pred), "--role", "system", "--labels", str(labels)).rc == 0
+
+
+def test_uima_xmi_follows_the_same_policy(tmp_path: Path, cli, clean_failure) -> None:
+    """cassis keeps an offset past the sofa string (with a Python warning); the reader refuses
+    it by default and clips or keeps it on request, with nothing but the one line on stderr."""
+    export = ROOT / "sample_data/formats/xmi_export"
+    folder = tmp_path / "xmi"
+    folder.mkdir()
+    (folder / "TypeSystem.xml").write_bytes((export / "TypeSystem.xml").read_bytes())
+    xmi = (export / "speech1.xmi").read_text(encoding="utf-8")
+    assert 'begin="73" end="90"' in xmi
+    (folder / "speech1.xmi").write_text(xmi.replace('begin="73" end="90"', 'begin="73" end="190"'),
+                                        encoding="utf-8")
+    refused = cli("validate", str(folder))
+    clean_failure(refused)
+    assert "expected an offset within the text (length 90), got 190" in refused.err
+    clipped = cli("validate", str(folder), "--clip-spans", "--json")
+    assert clipped.rc == 0 and "Warning" not in clipped.err
+    assert any("clipped to [72, 90)" in w for w in json.loads(clipped.out)["warnings"])
+    kept = cli("validate", str(folder), "--beyond-text", "official", "--json")
+    assert kept.rc == 0
+    assert any("as the official scorers do" in w for w in json.loads(kept.out)["warnings"])
