@@ -19,9 +19,11 @@ PAGES = [
     ("pages/data.py", "Data", "📂", "data"),
     ("pages/scores.py", "Scores", "📊", "scores"),
     ("pages/documents.py", "Documents", "📄", "documents"),
+    ("pages/errors.py", "Errors", "🔍", "errors"),
     ("pages/differences.py", "Metric differences", "🔀", "differences"),
     ("pages/labels.py", "Labels", "🏷️", "labels"),
     ("pages/annotators.py", "Annotators", "👥", "annotators"),
+    ("pages/curation.py", "Curation", "⚖️", "curation"),
     ("pages/learn.py", "Learn", "🎓", "learn"),
 ]
 

@@ -1,6 +1,6 @@
 """Benchmark of the agreement measures: 3 annotators over 200 texts with about five spans each.
 
-Synthetic corpus as in ``shared/reference/agreement.md`` §4: documents of 600–1,500 characters,
+Synthetic corpus (``docs/agreement.md``, Measured): documents of 600–1,500 characters,
 Poisson(5) gold spans of 20–200 characters, 10 labels; each annotator keeps a gold span with
 p = 0.85, jitters both ends by N(0, 5), flips the label with p = 0.2, adds a second label with
 p = 0.1 and one spurious span with p = 0.3.

@@ -3,7 +3,7 @@
 1. One document with 40 gold spans of 3 alternative labels each (3^40 alternatives) and
    predictions that overlap one or two gold spans each, scored in every variant (target < 50 ms).
 2. The full MAFALDA gold (200 texts) against the released GPT-3.5 outputs, every level and
-   variant, reading included (target < 1 s); needs ../shared/data/mafalda.
+   variant, reading included (target < 1 s); data in tests/data/mafalda.
 
 Run: ``python bench/bench_mafalda.py``.
 """
@@ -22,7 +22,7 @@ from core.model import AnnotationSet, Span
 from core.taxonomy import mafalda
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / ".." / "shared" / "data" / "mafalda"
+DATA = ROOT / "tests" / "data" / "mafalda"
 
 
 def worst_case() -> tuple[AnnotationSet, AnnotationSet]:
@@ -47,9 +47,6 @@ def main() -> None:
         r = score(gold, pred, variant=variant)
         print(f"   {variant:<11} {best * 1000:7.1f} ms   P={r.precision:.4f} R={r.recall:.4f}")
     gold_file = DATA / "datasets" / "gold_standard_dataset.jsonl"
-    if not gold_file.exists():
-        print("2. skipped: ../shared/data/mafalda is not there")
-        return
     t0 = time.perf_counter()
     g = load_path(gold_file)
     p = load_path(DATA / "results" / "gpt-3.5_level_2_results.jsonl", fmt="mafalda-llm",

@@ -2,7 +2,7 @@
 
 Offsets are character offsets into the document text, ``start`` inclusive and ``end`` exclusive,
 so ``text[span.start:span.end]`` is the fragment (the convention of every official scorer's input,
-see ``shared/reference/official-scorers.md`` §0).
+see ``docs/formats.md``).
 
 Gold with alternatives (Helwe et al. 2024, MAFALDA, §5.2): an annotation set whose
 ``alternatives`` flag is set reads several spans with the *same interval* as one gold span whose

@@ -25,7 +25,7 @@ Scenarios
     same-label predictions over one gold span give the 2021 scorer R = 2.5, F1 = 1.428571.
 ``per-technique-recall-bug``
     Official conformance case ``s21_per_technique_recall_uses_precision_numerator``
-    (``shared/reference/official-scorers.md`` §2.1): overall R = 0.25, F1 = 0.4, but the official
+    (``docs/martino.md``): overall R = 0.25, F1 = 0.4, but the official
     per-technique line prints R = 1, F1 = 1.0.
 
 Every scenario is one document with id ``"1"``; offsets are ``[start, end)``.
@@ -284,7 +284,7 @@ EXAMPLE5 = Scenario(
 
 CONFORMANCE_TEXT = "They are nothing but corrupt crooks and liars, everyone knows it. Wake up!"
 DUP_CASE = ("official SemEval-2021 scorer on conformance case "
-            "s21_duplicate_overlapping_predictions_recall_above_one (official-scorers.md §2.1)")
+            "s21_duplicate_overlapping_predictions_recall_above_one (docs/martino.md)")
 DUPLICATES = Scenario(
     id="duplicates",
     title="Duplicate predictions push the 2021 scorer's recall above 1",
@@ -309,7 +309,7 @@ DUPLICATES = Scenario(
 )
 
 BUG_CASE = ("official SemEval-2021 scorer on conformance case "
-            "s21_per_technique_recall_uses_precision_numerator (official-scorers.md §2.1)")
+            "s21_per_technique_recall_uses_precision_numerator (docs/martino.md)")
 PER_TECHNIQUE_BUG = Scenario(
     id="per-technique-recall-bug",
     title="The official per-technique recall bug",
@@ -330,7 +330,7 @@ PER_TECHNIQUE_BUG = Scenario(
         Expected("official per-technique F1 (Loaded Language)", "official-per-label", "F1", 1.0,
                  "1.0", BUG_CASE, label=LL),
         _hand("correct per-label R (Loaded Language)", "per-label", "R", 0.25, "0.25",
-              "R_L = Σ C(s,t,|t|) / |T_L| (official-scorers.md §2.1)", label=LL),
+              "R_L = Σ C(s,t,|t|) / |T_L| (docs/martino.md)", label=LL),
         _hand("correct per-label F1 (Loaded Language)", "per-label", "F1", 0.4, "0.4",
               "2·1·0.25/(1 + 0.25)", label=LL),
     ),

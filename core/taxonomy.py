@@ -4,7 +4,7 @@ MAFALDA (Helwe et al. 2024, §3 and Table 1): 23 level-2 fallacies in three leve
 emotion (Pathos), logic (Logos) and credibility (Ethos); level 0 says fallacy or not. ``nothing``
 (⊥) is the no-fallacy label of the gold standard and ``unknown`` what the LLM pipeline predicts
 when an answer names no fallacy. The numeric codes are those of the repository's evaluator
-(``shared/reference/official-scorers.md`` §3.2): level 2 ``0`` = nothing, ``1``–``23``
+(``src/evaluate.py``; ``docs/mafalda.md``): level 2 ``0`` = nothing, ``1``–``23``
 fallacies, ``24`` = unknown; level 1 ``0`` nothing, ``1`` emotion, ``2`` logic,
 ``3`` credibility, ``4`` unknown; level 0 ``0`` no fallacy (nothing and unknown), ``1`` fallacy.
 

@@ -7,6 +7,7 @@ Both go through the same readers as scoring (:func:`core.formats.load_path`), so
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +19,14 @@ from core.formats import (
     detect,
     load_files,
     load_path,
+    module,
     read_file_with_companions,
     read_folder,
     write_files,
 )
 from core.model import AnnotationSet, Role
 
-FOLDER_FORMATS = ("brat",)
+FOLDER_FORMATS = ("brat", "webanno-tsv")
 """Formats that are always written as a folder (one file per document)."""
 
 
@@ -39,9 +41,15 @@ def _choose_sets(loaded: Loaded, set_name: str | None, source: str) -> list[Anno
 
 
 def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
-            ) -> dict[str, str]:
-    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix."""
+            ) -> Mapping[str, str | bytes]:
+    """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix, and
+    ``spacy`` writes a binary DocBin when the output ends in ``.spacy``."""
     suffix = output.suffix.lower()
+    if fmt == "spacy" and suffix == ".spacy":
+        from core.formats._common import single_set
+        from core.formats.spacy_docs import docbin_bytes
+
+        return {output.name: docbin_bytes(loaded.texts, single_set(sets, "spacy"))}
     if fmt == "ptc" and suffix in (".tsv", ".txt"):
         from core.formats import ptc
 
@@ -78,6 +86,36 @@ def convert(
     out = Path(output)
     loaded = load_path(input, fmt=from_format)
     sets = _choose_sets(loaded, set_name, str(input))
+    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
+    docs = len({d for s in sets for d in s.spans})
+    spans = sum(s.span_count() for s in sets)
+    names = ", ".join(s.name for s in sets)
+    messages.append(f"wrote {docs} documents, {spans} spans ({names}) as {to} to {out}")
+    return messages
+
+
+def write_sets(
+    sets: list[AnnotationSet],
+    output: str | Path,
+    *,
+    to: str,
+    texts: dict[str, str | None],
+    source: Loaded | None = None,
+) -> list[str]:
+    """Write ``sets`` (over ``texts``) to ``output`` in format ``to``; the one writer of
+    ``convert`` and ``adjudicate``.
+
+    brat, and PTC unless ``output`` ends in ``.tsv`` or ``.txt``, are written as a folder (one
+    file per document); the other formats as one file (``spans-csv`` as JSON Lines when
+    ``output`` ends in ``.jsonl``). ``source`` is what ``sets`` were read from, when they were
+    read: a HatEval table converts only from a HatEval input. Returns notes on what the format
+    cannot hold; raises :class:`~core.errors.FormatError` naming ``output`` when it cannot be
+    written.
+    """
+    out = Path(output)
+    loaded = source if source is not None else Loaded(format="spans", source=str(out),
+                                                      texts=texts, sets=list(sets))
     try:
         files = _render(to, out, loaded, sets)
     except FormatError as exc:
@@ -85,7 +123,6 @@ def convert(
             raise
         # Writers do not know the output path; name it here.
         raise FormatError(str(out), exc.diagnostic.message) from None
-    messages = [f"warning: {d}" for d in loaded.diagnostics]
     as_folder = to in FOLDER_FORMATS or (to == "ptc" and out.suffix.lower() not in (".tsv",
                                                                                     ".txt"))
     if as_folder:
@@ -96,20 +133,22 @@ def convert(
         for rel, content in files.items():
             target = out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8", newline="")
+            if isinstance(content, bytes):  # pragma: no cover - folder writers write text
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8", newline="")
     else:
         if len(files) != 1:  # pragma: no cover - every single-file writer returns one file
             raise FormatError(str(out), f"the {to} writer produced {len(files)} files")
         if out.is_dir():
             raise FormatError(str(out), "is a folder; give a file name for the output")
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(next(iter(files.values())), encoding="utf-8", newline="")
-    messages.extend(_losses(to, out, loaded, sets))
-    docs = len({d for s in sets for d in s.spans})
-    spans = sum(s.span_count() for s in sets)
-    names = ", ".join(s.name for s in sets)
-    messages.append(f"wrote {docs} documents, {spans} spans ({names}) as {to} to {out}")
-    return messages
+        single: str | bytes = next(iter(files.values()))
+        if isinstance(single, bytes):
+            out.write_bytes(single)
+        else:
+            out.write_text(single, encoding="utf-8", newline="")
+    return _losses(to, out, loaded, sets)
 
 
 def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]:
@@ -124,6 +163,9 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
         if empty:
             notes.append(f"note: {len(empty)} documents without spans cannot be listed in a "
                          "single PTC TSV file; write a folder to keep them")
+    writer_losses = getattr(module(to), "losses", None)  # formats that know their own limits
+    if writer_losses is not None:
+        notes.extend(writer_losses(loaded.texts, sets))
     if to == "brat":
         spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans
                          if " " in sp.label})

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.model import ROLES
-from ui import charts, state, summaries, text_policy
+from ui import charts, folder_upload, state, summaries, text_policy
 from ui.escape import md
 from ui.widgets import download_buttons
 
@@ -15,26 +15,38 @@ st.caption("Load gold, system and annotator files; every page then works on them
 st.subheader("Upload files")
 files = st.file_uploader(
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
-    "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV.",
+    "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV, INCEpTION / WebAnno "
+    "TSV, UIMA CAS XMI, CoNLL BIO, spaCy (.spacy, JSONL), or a .zip of a folder.",
     accept_multiple_files=True, key=state.K_UPLOADS,
 )
 beyond = st.radio(
     "Spans that end past their document's text", list(text_policy.CHOICES),
-    format_func=text_policy.CHOICES.get, key=state.K_BEYOND_TEXT, horizontal=True,
+    format_func=text_policy.CHOICES.get, key=text_policy.K_BEYOND_TEXT, horizontal=True,
     persist_state="session",
     help="Refuse: such a file is left out, with every offending file, document and span named. "
     "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
     "scored as they are, as the official scorers do (they never see the texts).")
+folder_files = None
+if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
+             help="An INCEpTION project export, a brat collection, CoNLL files with their texts: "
+             "files that belong together. A .zip of the folder also works in the box above."):
+    folder_files = st.file_uploader(
+        "A folder, read as one input (e.g. an INCEpTION export: annotation/<document>/"
+        "<annotator>.tsv gives one set per annotator)",
+        accept_multiple_files="directory", key=folder_upload.K_FOLDER,
+    )
 reports: list[state.FileReport] = []
 contents: list[bytes] = []
-if files:
+if files or folder_files:
     st.caption("Format is detected from the name and first bytes; override it if needed. "
                "Each file's display name is the set name shown on every page.")
-    for f in files:
+    for f in files or ():
         c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
         c1.markdown(f"**{md(f.name)}**  \n{f.size:,} bytes")
         fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", f.name))
         guessed = state.guess_role(f.name)
+        if guessed == "system" and f.name.lower().endswith(".zip"):
+            guessed = "annotator"  # a zipped folder, like a folder, usually holds annotators
         role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
                             key=state.upload_key("role", f.name))
         name = c4.text_input("Display name", value=state._display_name(f.name),
@@ -43,6 +55,22 @@ if files:
         reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name,
                                         beyond))
         contents.append(data)
+    if folder_files:
+        folder, by_path = folder_upload.split_folder([(f.name, f.getvalue())
+                                                      for f in folder_files])
+        c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
+        c1.markdown(f"**{folder}/** (folder)  \n{len(by_path):,} files")
+        fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", folder))
+        # A folder usually comes from an annotation tool: annotators unless its name says more.
+        guessed_folder = state.guess_role(folder)
+        guessed_folder = "annotator" if guessed_folder == "system" else guessed_folder
+        role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed_folder),
+                            key=state.upload_key("role", folder))
+        name = c4.text_input("Display name", value=folder,
+                             key=state.upload_key("name", folder)).strip() or folder
+        reports.append(folder_upload.parse_folder(folder, tuple(sorted(by_path.items())),
+                                                  None if fmt == "auto" else fmt, role, name))
+        contents.append(b"".join(p.encode() + b"\0" + d for p, d in sorted(by_path.items())))
     # A file without texts is checked against the texts of the others (a prediction against
     # the gold's), under the same policy; every offending file is named at once.
     reports = text_policy.apply(reports, beyond)

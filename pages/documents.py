@@ -5,6 +5,7 @@ import streamlit as st
 
 from core.metrics import registry
 from ui import documents, highlight, results, state
+from ui import errors as err_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
@@ -37,8 +38,33 @@ sort = d2.selectbox("Order", list(documents.DOC_SORTS),
                     persist_state="session")
 order = documents.document_order(ws.key, ws, set_a, set_b, sort, metric, variant, level)
 ids = documents.search_documents(ws.key, ws, tuple(order), query)
+# Error categories (core.analysis.errors) at the level the metric compares labels at.
+cat_level = int(level) if level is not None else 2
+e1, e2 = st.columns([3, 2])
+category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
+                        key=err_ui.K_ERR_CATEGORY, bind="query-params",
+                        # No format_func: a bound widget writes its shown value into the URL.
+                        help="Only documents holding a span of this category (see 🔍 Errors): "
+                        + "; ".join(f"{c}: {h}" for c, h in err_ui.CATEGORY_HELP.items()))
+label_filter = e2.selectbox("Label", err_ui.label_options(ws, set_a, set_b, cat_level),
+                            key=err_ui.K_ERR_LABEL, bind="query-params",
+                            help=f"Only documents holding a span counted under this label "
+                            f"(level {cat_level}).")
+if category != err_ui.ALL or label_filter != err_ui.ALL:
+    allowed = err_ui.documents_with(ws, set_a, set_b, cat_level, category, label_filter)
+    ids = [d for d in ids if d in set(allowed or ())]
+bucket = st.session_state.get(err_ui.K_ERR_DOCS)
+if bucket:
+    # A bucket clicked on the Errors page: its documents only, until cleared.
+    b1, b2 = st.columns([5, 1])
+    b1.caption(f"Showing the {len(bucket['documents'])} document(s) of the bucket "
+               f"{err_ui.md(bucket['what'])} (🔍 Errors).")
+    if b2.button("Show all", key="err_docs_clear"):
+        st.session_state[err_ui.K_ERR_DOCS] = None
+        st.rerun()
+    ids = [d for d in ids if d in set(bucket["documents"])]
 if not ids:
-    st.warning(f"No document matches {md(repr(query))}.")
+    st.warning("No document matches the search and filters.")
     st.stop()
 # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun slow
 # in the browser); the search narrows it, and the current document (URL) is always an option.
@@ -65,19 +91,30 @@ selected = None if picked == "—" else picked
 
 explained = results.explain_document(ws.key, ws, set_a, set_b, doc, metric, variant, level)
 partners = results.partners_of(explained, selected) if selected else ()
+cats_a, cats_b = err_ui.span_categories(ws, set_a, set_b, cat_level, doc, items_a, items_b)
+if category != err_ui.ALL or label_filter != err_ui.ALL:
+    # The spans behind the filter are marked like a selected span's partners.
+    behind = {it.id for items, cats in ((items_a, cats_a), (items_b, cats_b)) for it in items
+              if category in (err_ui.ALL, cats.get(it.id))
+              and (label_filter == err_ui.ALL or label_filter in err_ui.item_labels(
+                  ws, set_a, set_b, cat_level, it))}
+    partners = (*partners, *sorted(behind))
+partners = (*partners, *err_ui.bucket_marks(bucket, doc, items_a, items_b))
 
 # ---- side by side -------------------------------------------------------------------------------
 used = {lab for it in items_a + items_b for lab in it.labels}
 st.html(highlight.legend(colours, used))
+st.html(err_ui.category_legend())
 left, right = st.columns(2)
 with left:
     st.markdown(f"**{md(set_a)}** ({gold.role}) · {len(items_a)} span(s)")
     st.html(highlight.render_lanes(text, items_a, colours, selected=selected, dom_id="left-doc",
-                                        partners=partners))
+                                   partners=partners, notes=err_ui.notes(cats_a)))
 with right:
     st.markdown(f"**{md(set_b)}** ({pred.role}) · {len(items_b)} span(s)")
     st.html(highlight.render_lanes(text, items_b, colours, selected=selected,
-                                        dom_id="right-doc", partners=partners))
+                                   dom_id="right-doc", partners=partners,
+                                   notes=err_ui.notes(cats_b)))
 if gold.alternatives:
     st.caption(f"{md(set_a)} lists alternative labels: a span tagged `A | B` may be matched by "
                "either label, and ⊥ means it may also be left unpredicted. These are "

@@ -284,7 +284,7 @@ else:
     if official:
         absent = [lab for lab in official if lab not in set(label_df["label"])]
         st.caption("The official scorers' per-technique recall divides the *precision* sum "
-                   "Σ C(s,t,|s|) by |T_L| (official-scorers.md §2.1); the correct one divides "
+                   "Σ C(s,t,|s|) by |T_L| (docs/martino.md); the correct one divides "
                    f"Σ C(s,t,|t|). The {len(absent)} techniques absent from both sides print "
                    "F1 = 1.0 in the official output.")
     else:

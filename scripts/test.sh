@@ -11,7 +11,9 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 set +e
-python3 -m pytest "$@"
+# Two workers (-n auto) halve the wall time on a 2-core machine; the browser tests share one
+# worker and one server (xdist_group "browser", --dist loadgroup). Pass -n 0 to run serially.
+python3 -m pytest -n auto --dist loadgroup "$@"
 rc=$?
 set -e
 if [ "$rc" = "5" ]; then echo "no test was collected: failing" >&2; exit 1; fi

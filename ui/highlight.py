@@ -169,16 +169,20 @@ def render_lanes(
     selected: str | None = None,
     dom_id: str = "spans",
     partners: Collection[str] = (),
+    notes: Mapping[str, tuple[str, str, str]] | None = None,
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
     ``selected`` (a span id) and its ``partners`` (ids of the spans it forms pairs with) are
-    drawn thicker with a tinted background. Without a text (formats
-    that carry offsets only) the spans are listed instead.
+    drawn thicker with a tinted background. ``notes`` (span id -> (mark, colour, title)) adds a
+    small boxed mark after a span's tag, such as its error category (``ui.errors``). Without a
+    text (formats that carry offsets only) the spans are listed instead.
     """
+    notes = notes or {}
     if text is None:
         rows = "".join(
-            f"<li><b>{_esc(it.id)}</b> [{it.start}, {it.end}) {_esc(it.label_text)}</li>"
+            f"<li><b>{_esc(it.id)}</b> [{it.start}, {it.end}) {_esc(it.label_text)}"
+            f"{' · ' + _esc(notes[it.id][2]) if it.id in notes else ''}</li>"
             for it in items
         )
         return (f'<div id="{_esc(dom_id)}" class="ss-doc"><i>No text is available for this '
@@ -204,6 +208,15 @@ def render_lanes(
                 f'style="font-size:0.68em;font-weight:{weight};color:{colour};'
                 f'vertical-align:super;margin:0 1px">{_esc(it.id)}</span>'
             )
+            if it.id in notes:
+                mark, note_colour, note = notes[it.id]
+                tags.append(
+                    f'<span class="ss-cat" data-span="{_esc(it.id)}" data-category="{_esc(note)}" '
+                    f'title="{_esc(it.id)}: {_esc(note)}" style="font-size:0.6em;font-weight:700;'
+                    f"color:{_esc(note_colour)};border:1px solid {_esc(note_colour)};"
+                    f'border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px">'
+                    f"{_esc(mark)}</span>"
+                )
         fragment = "".join(tags) + _esc(text[seg.start : seg.end])
         if not seg.covering:
             parts.append(fragment)

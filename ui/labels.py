@@ -2,7 +2,7 @@
 
 The matrices and the evidence behind every cell come from :mod:`core.metrics.labels`; this
 module only caches them (``ws_key`` / ``_ws`` convention of :mod:`ui.state`), lays them out as
-tidy tables and draws them. Plotly heatmap clicks never reach Streamlit (dashboard.md §3.6), so
+tidy tables and draws them. Plotly heatmap clicks never reach Streamlit (docs/dashboard.md), so
 the heatmap is an Altair ``mark_rect`` with a point selection on the cell's (row, column),
 rendered by ``st.altair_chart(on_select="rerun")``; :func:`clicked_cell` reads the event with
 item access, so AppTest can inject it.

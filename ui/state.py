@@ -48,10 +48,11 @@ from typing import Any
 import streamlit as st
 
 from core.bounds import Policy
-from core.errors import Diagnostic, SpanScopeError
+from core.errors import Diagnostic
 from core.formats import FORMATS, Loaded, ReadOptions, load_files, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
+from ui.bugs import error_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(os.environ.get("SPANSCOPE_DATA_DIR") or ROOT / "sample_data")
@@ -74,7 +75,6 @@ K_SYS2 = "sys2"  # paired comparison: second system
 K_SOURCE = "source"  # "sample" | "upload": which data the pages show
 K_UPLOADS = "uploads"  # st.file_uploader key
 K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data page)
-K_BEYOND_TEXT = "beyond_text"  # Data page: spans past the text: refuse | clip | official
 K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
@@ -119,6 +119,21 @@ K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking t
 K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+# Curation page (ui/curation.py); sets, k, match, bounds and focus are bound to the URL.
+K_CUR_SETS = "cur_sets"  # the annotators' sets adjudicated
+K_CUR_K = "cur_k"  # k, the annotators that must mark a span
+K_CUR_MATCH = "cur_match"  # gamma | overlap | exact | char
+K_CUR_BOUNDS = "cur_bounds"  # majority | union | intersection
+K_CUR_DOC = "cur_doc"  # the document drawn
+K_CUR_FOCUS = "cur_focus"  # which disputed proposals to step through
+K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
+K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
+K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
+K_CUR_LABEL, K_CUR_START, K_CUR_END = "cur_label", "cur_start", "cur_end"  # Relabel, Set bounds
+K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploader, file id
+K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
+K_CUR_FORMAT = "cur_format"  # format of the curated set's download
+K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
 ANN_ALL_LABELS = "(all labels)"
 ANN_NO_GOLD = "(none)"
 
@@ -285,7 +300,8 @@ def guess_role(filename: str) -> Role:
 
 def _display_name(filename: str) -> str:
     name = Path(filename).name
-    for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip"):
+    for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip", ".conll", ".spacy",
+                   ".xmi"):
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name
@@ -327,30 +343,15 @@ def parse_bytes(
     try:
         loaded = load_files({filename: data}, fmt=fmt or None, name=filename,
                             options=ReadOptions(role=role, beyond_text=beyond_text))
-    except SpanScopeError as exc:
-        diag = getattr(exc, "diagnostic", None) or Diagnostic(filename, str(exc), severity="error")
-        return _report(filename, None, role, name, diag)
     except Exception as exc:  # a reader bug must not become a traceback box for a visitor
-        return _report(filename, None, role, name, bug_diagnostic(filename, exc))
+        return _report(filename, None, role, name, error_of(filename, exc))
     return _report(filename, loaded, role, name, None)
-
-
-def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:
-    """The error shown when reading raised something other than ``SpanScopeError``: a bug in
-    SpanScope (the readers promise ``FormatError`` for every bad input), said as such."""
-    return Diagnostic(
-        filename,
-        f"SpanScope failed to read this file ({type(exc).__name__}); this is a bug in "
-        "SpanScope, not necessarily in your file: please report it with the file",
-        severity="error",
-    )
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
 def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
                beyond_text: Policy = "refuse") -> FileReport:
-    """Cached :func:`parse_bytes` (keyed by the bytes and the chosen format, role, name and
-    policy for spans past the text)."""
+    """Cached :func:`parse_bytes` (keyed by the bytes and every choice)."""
     return parse_bytes(filename, data, fmt, role, name, beyond_text)
 
 
@@ -412,13 +413,9 @@ def sample_reports(name: str) -> list[FileReport]:
             try:
                 loaded = load_files(files, name=path.name, options=ReadOptions(role=role))
                 reports.append(_report(path.name, loaded, role, display, None))
-            except SpanScopeError as exc:
-                diag = getattr(exc, "diagnostic", None) or Diagnostic(path.name, str(exc),
-                                                                       severity="error")
-                reports.append(_report(path.name, None, role, display, diag))
-            except Exception as exc:  # a reader bug: say so instead of a traceback
+            except Exception as exc:  # FormatError, or a reader bug said as such
                 reports.append(_report(path.name, None, role, display,
-                                       bug_diagnostic(path.name, exc)))
+                                       error_of(path.name, exc)))
         else:
             reports.append(parse_bytes(path.name, path.read_bytes(), None, role, display))
     return sorted(reports, key=lambda r: ROLES.index(r.role))
@@ -447,7 +444,15 @@ def empty_workspace() -> Workspace:
 
 
 def workspace() -> Workspace:
-    """The data the pages show now: uploads when chosen on the Data page, else the sample."""
+    """The data the pages show now: uploads when chosen on the Data page, else the sample; with
+    the Curation page's ``curated`` set once the lead has curated one."""
+    from ui.curation import with_curated  # ui.curation imports this module
+
+    return with_curated(source_workspace())
+
+
+def source_workspace() -> Workspace:
+    """:func:`workspace` without the curated set."""
     init_state()
     if st.session_state.get(K_SOURCE) == "upload":
         uploaded = st.session_state.get(K_UPLOAD_WS)

@@ -5,6 +5,7 @@ their registry entries (:class:`core.metrics.registry.Metric`)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 from core import bounds
 from core.bounds import Policy
 from core.errors import Diagnostic, FormatError, InputError
-from core.formats import Loaded, ReadOptions, load_path
+from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.metrics.mafalda_order import GoldOrder
@@ -28,7 +29,9 @@ from core.tools import read_label_list
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
     from core.metrics.agreement import Study
 
-__all__ = ["SpanInputs", "load_hateval", "load_span_inputs", "load_study", "read_label_list"]
+__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_annotator_sets",
+           "load_hateval", "load_metadata", "load_span_inputs", "load_study", "load_systems",
+           "read_label_list"]
 
 
 @dataclass
@@ -149,16 +152,16 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
     return gold, pred, warnings
 
 
-def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
-               beyond_text: Policy = "refuse", warnings: list[str] | None = None,
-               unit_set: bool = False) -> Study:
-    """Read annotation files (a file may hold several annotators) into one agreement study.
+def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement",
+                        beyond_text: Policy = "refuse", warnings: list[str] | None = None
+                        ) -> tuple[list[AnnotationSet], dict[str, str | None]]:
+    """Every annotation set of ``files`` (a file may hold several annotators) as an annotator,
+    and the documents' texts; ``purpose`` names what needs them in the errors.
 
-    Set names that repeat across files get the file name in front (``a.json:gold``).
+    Set names that repeat across files get the file name in front (``a.json:gold``). Files must
+    agree on the text of a document, and there must be at least two sets.
     """
-    from core.metrics.agreement import Study
-
-    sets: list[tuple[str, AnnotationSet]] = []
+    found: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
     for path in files:
         loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
@@ -167,21 +170,81 @@ def load_study(files: list[str], *, fmt: str | None = None, label: str | None = 
         for doc, text in loaded.texts.items():
             if text is not None and texts.get(doc) not in (None, text):
                 raise InputError(f"{path}: document {doc!r} has a different text than in an "
-                                 "earlier file; agreement needs the same texts")
+                                 f"earlier file; {purpose} needs the same texts")
             if text is not None or doc not in texts:
                 texts[doc] = text
-        sets.extend((path, s) for s in loaded.sets)
+        found.extend((path, s) for s in loaded.sets)
     # A file without texts is checked against the texts of the others: every offending set is
     # named at once (core.bounds), before any measure runs.
-    kept, more = bounds.check_sets(sets, texts, beyond_text)
-    sets = [(p, s) for (p, _), s in zip(sets, kept, strict=True)]
+    kept, more = bounds.check_sets(found, texts, beyond_text)
+    found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
     if warnings is not None:
         warnings.extend(more)
-    names = [s.name for _, s in sets]
-    renamed = [s if names.count(s.name) == 1 else
-               AnnotationSet(f"{Path(p).name}:{s.name}", s.spans, "annotator", s.alternatives)
-               for p, s in sets]
-    if len(renamed) < 2:
-        raise InputError(f"agreement needs at least two annotation sets; the input holds "
-                         f"{len(renamed)} ({', '.join(s.name for s in renamed) or 'none'})")
-    return Study.from_sets(renamed, texts, label=label, unit_set=unit_set)
+    names = [s.name for _, s in found]
+    sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{Path(p).name}:{s.name}",
+                          s.spans, "annotator", s.alternatives) for p, s in found]
+    if len(sets) < 2:
+        raise InputError(f"{purpose} needs at least two annotation sets; the input holds "
+                         f"{len(sets)} ({', '.join(s.name for s in sets) or 'none'})")
+    return sets, texts
+
+
+def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
+               beyond_text: Policy = "refuse", warnings: list[str] | None = None,
+               unit_set: bool = False) -> Study:
+    """Read annotation files (:func:`load_annotator_sets`) into one agreement study."""
+    from core.metrics.agreement import Study
+
+    sets, texts = load_annotator_sets(files, fmt=fmt, beyond_text=beyond_text,
+                                      warnings=warnings)
+    return Study.from_sets(sets, texts, label=label, unit_set=unit_set)
+
+
+@dataclass
+class SystemInputs:
+    """A reference and one or more systems read against it (``errors``, ``slices``,
+    ``report``); ``warnings`` are the readers' diagnostics, reference first."""
+
+    gold: AnnotationSet
+    texts: dict[str, str | None]
+    systems: list[AnnotationSet]
+    warnings: list[Diagnostic | str] = field(default_factory=list)
+
+
+def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
+    """What :func:`load_systems` reads: ``GOLD``, ``PRED`` (``PRED [PRED ...]`` into
+    ``preds`` when ``many``), ``--gold-format`` and ``--pred-format``."""
+    fmts = sorted(FORMATS)
+    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
+    if many:
+        p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
+    else:
+        p.add_argument("pred", metavar="PRED", help="prediction file or folder")
+    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
+    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
+
+
+def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
+                 pred_format: str | None = None) -> SystemInputs:
+    """Read the reference, then each prediction file with the reference's document ids."""
+    gold_loaded = load_path(gold_path, fmt=gold_format, options=ReadOptions(role="gold"))
+    warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
+    systems = []
+    for path in pred_paths:
+        pred_loaded = load_path(path, fmt=pred_format, options=ReadOptions(
+            role="system", gold_doc_ids=gold_loaded.set.doc_ids))
+        warnings.extend(pred_loaded.diagnostics)
+        systems.append(pred_loaded.set)
+    return SystemInputs(gold_loaded.set, dict(gold_loaded.texts), systems, warnings)
+
+
+def load_metadata(gold_path: str, meta_path: str | None) -> dict[str, dict[str, str]]:
+    """Document metadata: the fields of the reference's own records, overridden by a ``--meta``
+    CSV (an id column and any fields; :mod:`core.analysis.slices`)."""
+    from core.analysis.slices import read_meta_csv, record_metadata
+
+    meta = {d: dict(v) for d, v in record_metadata(gold_path).items()}
+    if meta_path:
+        for doc, fields in read_meta_csv(meta_path).items():
+            meta.setdefault(doc, {}).update(fields)
+    return meta

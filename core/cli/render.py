@@ -1,7 +1,8 @@
 """Text reports of the commands' results (the JSON objects ``--json`` prints).
 
 One renderer per registered metric that has its own layout (:data:`RENDERERS`); any other
-metric gets :func:`~core.cli.common.render_generic`. Warnings are summarised by
+metric gets :func:`~core.cli.common.render_generic`. The ``agree``, ``errors`` and ``slices``
+commands have their own renderers here too. Warnings are summarised by
 :func:`core.cli.common.emit`, not here. The renderers read the JSON-ready dicts, whose values are
 plain JSON (so ``Any`` is the honest type of a value here).
 """
@@ -10,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.analysis.errors import PREDICTION_CATEGORIES, REFERENCE_CATEGORIES
 from core.cli.common import Renderer, render_generic
 from core.formats.hateval import COLUMNS, LONG_NAMES
+from core.metrics.nervaluate import SCHEMAS
 
 
 def render_martino(result: dict[str, Any]) -> str:
@@ -175,12 +178,105 @@ def render_agree(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_nervaluate(result: dict[str, Any]) -> str:
+    """The four schemas as a table, then per label."""
+    labels = list(result["strict"]["per_label"])
+    width = max(9, *(len(lab) + 2 for lab in labels)) if labels else 9
+    head = (f"{'schema':<{width}}{'COR':>6}{'INC':>6}{'PAR':>6}{'MIS':>6}{'SPU':>6}{'POS':>6}"
+            f"{'ACT':>6}{'P':>9}{'R':>9}{'F1':>9}")
+    lines = ["SemEval-2013 Task 9.1 schemas (nervaluate)", head]
+
+    def row(name: str, v: dict[str, Any]) -> str:
+        return (f"{name:<{width}}{v['correct']:>6}{v['incorrect']:>6}{v['partial']:>6}"
+                f"{v['missed']:>6}{v['spurious']:>6}{v['possible']:>6}{v['actual']:>6}"
+                f"{v['precision']:>9.4f}{v['recall']:>9.4f}{v['f1']:>9.4f}")
+
+    for schema in SCHEMAS:
+        lines.append(row(schema, result[schema]))
+    for schema in SCHEMAS:
+        if not labels:
+            break
+        lines.append("")
+        lines.append(f"per label, {schema}:")
+        lines.append(head.replace("schema", "label "))
+        for lab in labels:
+            lines.append(row(lab, result[schema]["per_label"][lab]))
+    lines.append(f"documents: {result['documents']}")
+    return "\n".join(lines)
+
+
+def render_errors(result: dict[str, Any]) -> str:
+    """The overall table (reference and prediction columns), then one row per label."""
+    ref, pred = result["overall"]["reference"], result["overall"]["prediction"]
+    lines = [f"Error categories of {result['system']} against {result['reference']} "
+             f"(level {result['level']}, {result['documents']} documents)",
+             f"  {'category':<16}{'reference':>10}{'prediction':>12}"]
+    for cat in result["categories"]:
+        r = ref.get(cat, "-")
+        p = pred.get(cat, "-")
+        lines.append(f"  {cat:<16}{r!s:>10}{p!s:>12}")
+    lines.append(f"  {'total':<16}{ref['total']:>10}{pred['total']:>12}")
+    dup = result["duplicates"]
+    if dup["reference"] or dup["prediction"]:
+        lines.append(f"  duplicates (counted above too): reference {dup['reference']}, "
+                     f"prediction {dup['prediction']}")
+    if result["per_label"]:
+        cats = list(result["categories"])
+        width = max(12, *(len(lab) for lab in result["per_label"])) + 2
+        lines.append("")
+        lines.append("per label (reference/prediction):")
+        lines.append("  " + f"{'label':<{width}}" + "".join(f"{c:>16}" for c in cats))
+        for lab, v in result["per_label"].items():
+            cells = []
+            for c in cats:
+                r = v["reference"].get(c) if c in REFERENCE_CATEGORIES else None
+                p = v["prediction"].get(c) if c in PREDICTION_CATEGORIES else None
+                cells.append(f"{'-' if r is None else r}/{'-' if p is None else p}")
+            lines.append("  " + f"{lab[:width - 1]:<{width}}" + "".join(f"{x:>16}" for x in cells))
+    return "\n".join(lines)
+
+
+def render_slices(result: dict[str, Any]) -> str:
+    """One row per system and bucket: counts, P/R/F1 and the F1 interval."""
+    lines = [f"Scores per {result['dimension']} bucket ({result['metric']}); [low, high]: 95% "
+             f"bootstrap interval of F1 ({result['samples']} resamples, seed {result['seed']})"]
+    lines.append(f"  {'system':<16}{'bucket':<22}{'docs':>6}{'#ref':>6}{'#pred':>6}{'P':>8}"
+                 f"{'R':>8}{'F1':>8}  interval")
+    for r in result["buckets"]:
+        iv = (f"[{r['F1 low']:.3f}, {r['F1 high']:.3f}]" if r.get("F1 low") is not None
+              else "")
+        lines.append(f"  {r['system'][:15]:<16}{r['bucket'][:21]:<22}{r['documents']:>6}"
+                     f"{r['reference spans']:>6}{r['predicted spans']:>6}{r['P']:>8.3f}"
+                     f"{r['R']:>8.3f}{r['F1']:>8.3f}  {iv}")
+    return "\n".join(lines)
+
+
+
+
+def render_adjudicate(result: dict[str, Any]) -> str:
+    """The consensus in three lines, then every tie and conflict with its reason."""
+    lines = [f"consensus of {', '.join(result['annotators'])}: k={result['min_agree']}, "
+             f"match={result['match']}, boundaries={result['boundaries']}",
+             f"{result['kept']} kept, {result['dropped']} dropped of {result['decisions']} "
+             f"proposed spans in {result['documents']} documents; {result['disputed']} disputed",
+             f"wrote {result['spans']} spans as {result['format']} to {result['output']}"
+             + (f"; decisions to {result['decisions_file']}" if result["decisions_file"]
+                else "")]
+    for kind in ("ties", "conflicts"):
+        rows = result[kind]
+        lines.append("")
+        lines.append(f"{kind} ({len(rows)}):" if rows else f"{kind}: none")
+        lines.extend(f"  {r['id']} [{r['start']}, {r['end']}) {r['label']}: {r['decision']} "
+                     f"({', '.join(r['flags'])}) - {r['why']}" for r in rows)
+    return "\n".join(lines)
+
 RENDERERS: dict[str, Renderer] = {
     "martino": render_martino,
     "mafalda": render_mafalda,
     "hateval-a": render_hateval,
     "hateval-b": render_hateval,
     "text-labels": render_text_labels,
+    "nervaluate": render_nervaluate,
 }
 """Metric name -> its text report (others: :func:`render_generic`)."""
 

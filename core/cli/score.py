@@ -21,7 +21,7 @@ from core.cli.common import (
 )
 from core.cli.loading import load_hateval, load_span_inputs
 from core.cli.render import renderer_for
-from core.errors import Diagnostic
+from core.errors import Diagnostic, UsageError
 from core.formats import FORMATS
 from core.metrics import registry
 from core.metrics.result import JSONValue
@@ -98,6 +98,8 @@ def _as_result(value: object, per_document: bool) -> Result:
 def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
     """The JSON object of ``score`` and its warnings (reader's, then the metric's)."""
     metric = registry.get(args.metric)
+    if args.variant is not None and not metric.variants:
+        raise UsageError(f"the metric {metric.name!r} has no variants (got {args.variant!r})")
     metric.keywords(variant=args.variant, level=args.level)  # a bad --variant: before reading
     warnings: list[Diagnostic | str] = []
     if metric.input == "hateval":

@@ -28,6 +28,8 @@ from typing import Literal
 from core import bounds
 from core.bounds import Policy
 from core.errors import Diagnostic, FormatError
+from core.formats.archive import unpack_zips
+from core.formats.tool_options import tool_default
 from core.model import AnnotationSet, Role
 
 FORMATS: dict[str, str] = {
@@ -40,10 +42,15 @@ FORMATS: dict[str, str] = {
     "label-studio": "core.formats.label_studio",
     "hateval": "core.formats.hateval",
     "spans-csv": "core.formats.spans_csv",
+    "webanno-tsv": "core.formats.webanno",
+    "uima-xmi": "core.formats.xmi",
+    "conll": "core.formats.conll",
+    "spacy": "core.formats.spacy_docs",
 }
 """Format name -> module implementing it (imported on first use)."""
 
-WRITABLE = ("semeval2021", "ptc", "mafalda", "brat", "doccano", "hateval", "spans-csv")
+WRITABLE = ("semeval2021", "ptc", "mafalda", "brat", "doccano", "hateval", "spans-csv",
+            "webanno-tsv", "conll", "spacy")
 
 LlmParsing = Literal["paper-2023", "repo-head"]
 
@@ -54,7 +61,7 @@ class ReadOptions:
 
     ``labels``: the allowed label names (a label outside them is a FormatError), or None.
     ``role``: the role the read sets get unless the file itself names annotators or models.
-    ``llm_parsing``: how MAFALDA model answers become spans (official-scorers.md §3.7).
+    ``llm_parsing``: how MAFALDA model answers become spans (docs/mafalda.md).
     ``gold_texts``: texts by document id, for formats whose files carry no text (PTC without
     article files, MAFALDA model outputs paired with the gold by position).
     ``beyond_text``: what to do with a span that ends past its text (:mod:`core.bounds`):
@@ -67,6 +74,14 @@ class ReadOptions:
     gold_texts: Mapping[str, str | None] | None = None
     gold_doc_ids: Sequence[str] | None = None
     beyond_text: Policy = "refuse"
+    # Options of the annotation-tool and NER formats (issue 19); their defaults come from the
+    # command line's --layer, --feature, --span-group, --scheme, --text-column (see
+    # core/formats/tool_options.py), so every caller that builds a ReadOptions honours them.
+    layer: str | None = field(default_factory=lambda: tool_default("layer"))
+    feature: str | None = field(default_factory=lambda: tool_default("feature"))
+    span_group: str | None = field(default_factory=lambda: tool_default("span_group"))
+    scheme: str | None = field(default_factory=lambda: tool_default("scheme"))
+    text_column: int | None = field(default_factory=lambda: tool_default("text_column"))
 
 
 @dataclass
@@ -136,6 +151,7 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     """
     if not files:
         raise FormatError("<input>", "no files to read")
+    files = unpack_zips(files, source or ", ".join(sorted(files)[:5]))
     scores: dict[str, int] = {}
     for fmt in FORMATS:
         try:
@@ -192,6 +208,7 @@ def load_files(
 ) -> Loaded:
     """Read one input given as ``{relative path: bytes}`` (one file, or a folder's files)."""
     source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
+    files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
     options = options or ReadOptions()
     with bounds.using(options.beyond_text):

@@ -8,7 +8,7 @@ start (12), got '9'``. Suspicious but usable values (a ``text_fragment`` that di
 text, a span that starts or ends in whitespace, a skipped record) become warnings on the
 :class:`~core.formats.Loaded` result, so nothing is dropped silently.
 
-Deliberate differences from the official scorers (``shared/reference/official-scorers.md``):
+Deliberate differences from the official scorers (``docs/formats.md``):
 ``10.7`` is refused where the SemEval-2021 scorer truncates it with ``int()``; duplicate
 document ids are refused where it keeps the last entry; a numeric id is converted to a string
 with a warning where it would compare ``1`` and ``"1"`` as different documents.
@@ -215,7 +215,7 @@ def span_warnings(
     """Warnings (message, field) about a valid span: fragment mismatch, whitespace at an edge.
 
     A ``fragment`` given by the file that differs from ``text[start:end]`` is reported with both
-    strings (the official 2021 test gold has five such spans, ``official-scorers.md`` §6). A span
+    strings (the official 2021 test gold has five such spans, ``docs/formats.md``). A span
     that begins or ends in whitespace is reported with its fragment: most annotation guidelines
     exclude it, and it changes the character counts of the Da San Martino metric.
 

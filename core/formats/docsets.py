@@ -1,6 +1,6 @@
 """Checks that a gold standard and a prediction cover compatible document sets.
 
-The official scorers differ here (``shared/reference/official-scorers.md`` §2.5): SemEval-2021
+The official scorers differ here (``docs/formats.md``): SemEval-2021
 Task 6 requires *identical* id sets; NLP4IF-2019 FLC and SemEval-2020 SI accept a submission
 whose articles are a subset of the gold articles (missing articles still count in the recall
 denominator) but crash on an article that is not in the gold. Here both cases are an

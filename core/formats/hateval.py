@@ -3,7 +3,7 @@
 Gold files have five columns (id, text, HS, TR, AG); prediction files two (task A: id, HS) or
 four (task B: id, HS, TR, AG). Labels are integers (0/1 in the task). A header line is optional.
 
-Header rule. The official program (``shared/reference/official-scorers.md`` §4) treats the first
+Header rule. The official program (``docs/text-level.md``) treats the first
 line as a header when its first field does not parse as a float, so a first id such as ``x101``
 silently drops that data row (conformance case ``hev_a_non_numeric_first_id_treated_as_header``).
 We name two rules and default to the safe one:

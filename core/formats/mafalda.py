@@ -1,7 +1,7 @@
 """MAFALDA JSON Lines: ``{text, labels: [[start, end, label]], comments, sentences_with_labels}``.
 
-The layout of ``datasets/gold_standard_dataset.jsonl`` (Helwe et al. 2024; official-scorers.md
-§3.1, §3.3). One text per line; the document id is the line's ``id`` field when present, else the
+The layout of ``datasets/gold_standard_dataset.jsonl`` (Helwe et al. 2024; ``docs/formats.md``).
+One text per line; the document id is the line's ``id`` field when present, else the
 0-based line index as a string (the convention of the conformance cases), so a results file
 paired by position gets the same ids.
 

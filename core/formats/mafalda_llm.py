@@ -1,8 +1,8 @@
 """MAFALDA model outputs: ``{text, prediction: {sentence: raw answer}}`` per line -> spans.
 
 The released results files (``results/<model>_level_2_results.jsonl``) hold one raw LLM answer
-per sentence, not spans. The MAFALDA evaluator turns them into spans in three steps, specified in
-``shared/reference/official-scorers.md`` §3.7 and implemented here from that description:
+per sentence, not spans. The MAFALDA evaluator (its ``src/evaluate.py``; ``docs/mafalda.md``)
+turns them into spans in three steps, implemented here from their description:
 
 1. each answer becomes a set of level-2 codes by keyword matching (:func:`answer_codes`);
 2. runs of consecutive sentences sharing a code become one span, at offsets *assumed* from the
@@ -46,14 +46,14 @@ KEYWORDS: dict[str, int] = {
     "division": 16, "hominem": 17, "populum": 18, "authority": 19, "nature": 20,
     "tradition": 21, "association": 22, "quoque": 23,
 }
-"""Keyword -> level-2 code (substring test, no word boundaries), official-scorers.md §3.7.2."""
+"""Keyword -> level-2 code (substring test, no word boundaries), as the evaluator lists them."""
 
 NEGATIONS = frozenset({"no", "none", "not", "false", "nothing"})
 _NON_WORD = re.compile(r"[^\w\s]")
 
 
 def answer_codes(answer: str, parsing: str = "paper-2023") -> frozenset[int]:
-    """The set of level-2 codes a raw answer names (official-scorers.md §3.7.2, steps 1-11).
+    """The set of level-2 codes a raw answer names (the evaluator's steps 1-11).
 
     >>> sorted(answer_codes("The sentence is not part of a fallacious argument.", "repo-head"))
     [0]
@@ -83,7 +83,7 @@ def answer_codes(answer: str, parsing: str = "paper-2023") -> frozenset[int]:
 
 def sentence_spans(sentences: Sequence[str], codes: Sequence[frozenset[int]],
                    parsing: str = "paper-2023") -> list[tuple[int, int, int]]:
-    """Spans ``(start, end, code)`` from per-sentence codes (official-scorers.md §3.7.3).
+    """Spans ``(start, end, code)`` from per-sentence codes (the evaluator's span building).
 
     >>> sentence_spans(["Ab.", "Cde.", "F."], [{7}, {7, 13}, {24}], "repo-head")
     [(0, 8, 7), (4, 8, 13), (9, 11, 24)]

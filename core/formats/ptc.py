@@ -1,7 +1,7 @@
 """PTC TSV (NLP4IF-2019 FLC, SemEval-2020 Task 11): ``article_id TAB technique TAB start TAB end``.
 
 Da San Martino et al. (2019); file layout as the official scorers read it
-(``shared/reference/official-scorers.md`` §2.2-2.3):
+(``docs/formats.md``):
 
 * one TSV file with 4 columns (``article_id, technique, start, end``) or 3 columns
   (``article_id, start, end``: span identification; the label becomes ``propaganda``), no header;

@@ -1,7 +1,7 @@
 """SemEval-2021 Task 6 subtask 2 JSON: ``[{id, text, labels: [{technique, start, end, ...}]}]``.
 
 The format of Dimitrov et al. (2021), read as the official scorer reads it
-(``shared/reference/official-scorers.md`` §2.4): ``id`` and ``labels`` are required, and
+(``docs/formats.md``): ``id`` and ``labels`` are required, and
 ``technique``, ``start`` and ``end`` in every label; ``text`` and ``text_fragment`` are optional.
 Stricter than the official scorer on purpose: a fractional offset is refused instead of being
 truncated, a duplicate ``id`` is refused instead of replacing the earlier entry, and when

@@ -5,7 +5,7 @@ takes true-positive, predicted and true counts and divides once. An ill-defined 
 0 and produces a warning that names the value used, as scikit-learn's ``zero_division="warn"``.
 
 F1 is the harmonic mean 2PR/(P+R). The HatEval 2019 evaluation page writes it
-``(2·P·R)/(P·R)``, a typo (``shared/seeds/hateval2019-evaluation.html``).
+``(2·P·R)/(P·R)``, a typo (Basile et al. 2019; ``docs/text-level.md``).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ parameterised computation, :func:`rule_score`, goes from one metric to the other
 
 ``merge``
     NLP4IF-2019 and SemEval-2020 merge overlapping same-label spans (gold always, predictions
-    with ``-m``); SemEval-2021 and MAFALDA do not (``shared/reference/official-scorers.md``
-    §2.2-2.5).
+    with ``-m``); SemEval-2021 and MAFALDA do not (``docs/martino.md``,
+    ``docs/mafalda.md``).
 ``level``
     MAFALDA scores at level 2 (fallacies), 1 (emotion / logic / credibility) or 0 (fallacy or
     not); labels are projected with the taxonomy (``core.taxonomy``) before anything else.

@@ -6,9 +6,9 @@ Task A (hate speech detection): accuracy, and precision, recall and F1 macro-ave
 classes present in gold and prediction (per class too). Task B (aggressive behaviour and target
 classification): for each of HS, TR (target range) and AG (aggressiveness) accuracy and macro
 P/R/F1; their mean macro-F1 (the "partial match" score); and the Exact Match Ratio (EMR), the
-fraction of texts whose three labels are all right, which ranked task B. Source: the seed
-``hateval2019-evaluation.html`` and the official program (``official-scorers.md`` §4). The seed
-writes F1 = (2·P·R)/(P·R); that is a typo for the harmonic mean 2PR/(P+R), implemented here.
+fraction of texts whose three labels are all right, which ranked task B. Source: the task's
+evaluation page (Basile et al. 2019) and the official program (``docs/text-level.md``). The
+page writes F1 = (2·P·R)/(P·R); that is a typo for the harmonic mean 2PR/(P+R), implemented here.
 
 Input checks follow the final official program (``scoring_program.zip``), with clear errors
 instead of ``sys.exit`` messages or crashes:

@@ -20,12 +20,12 @@ App. D's Example 9 Martino's recall is 1.25 and MAFALDA's is 1.
 Levels: labels are projected to level 1 (emotion / logic / credibility) or level 0 (fallacy or
 not) before scoring (``core.taxonomy``); a prediction ``unknown`` is "no fallacy" at level 0.
 
-Variants (``variant=``), from ``shared/reference/official-scorers.md`` §3.4-§3.7
--------------------------------------------------------------------------------
+Variants (``variant=``), measured on the official code (``docs/mafalda.md``)
+---------------------------------------------------------------------------
 ``paper`` (default)
     Definition 6: every alternative chooses exactly one label per gold span, for precision and
     recall alike. With the ``paper-2023`` parsing of the released model outputs this reproduces
-    the paper's Tables 7 and 9-14 (§3.7.6).
+    the paper's Tables 7 and 9-14 (``docs/mafalda.md``).
 ``metrics-py``
     The repository's ``src/metrics.py``: precision maximises over alternatives that choose *any
     non-empty subset* of each span's labels (recall: one label). Differs from the paper's prose
@@ -89,7 +89,7 @@ The average over texts gives a one-span text the weight of a long one, and an em
 high for a silent system (the paper's silent baseline: level-0 F1 0.315). P and R are maximised
 independently, so the reported pair need not come from one alternative. A prediction split in
 pieces is credited with its best piece only. The official code's variants disagree on almost
-every text (``official-scorers.md`` §3.6): say which one a number comes from.
+every text (``docs/mafalda.md``): say which one a number comes from.
 
 Citation: C. Helwe, T. Calamai, P.-H. Paris, C. Clavel, F. Suchanek. MAFALDA: A Benchmark and
 Comprehensive Study of Fallacy Detection and Classification. NAACL 2024.

@@ -13,7 +13,7 @@ overlap (NLP4IF-2019 FLC evaluation, Eq. 1-4; SemEval-2021 Task 6 subtask 2, sam
 The sums run over *all* pairs of one document (no one-to-one matching, no maximum) and the
 numerators and denominators are pooled over the corpus (micro). Intersections use interval
 arithmetic: ``max(0, min(e1, e2) - max(s1, s2))``, which equals the official scorers' character
-sets (``shared/reference/official-scorers.md`` §2.1).
+sets (``docs/martino.md``).
 
 Worked example (seeds, Figure 1): gold t1 of 24 characters, a prediction s1 of the same label
 overlapping it by 9 characters: C(t1, s1, |t1|) = 9/24 = 6/16 and R({s1}, {t1}) = 9/24; three
@@ -614,7 +614,7 @@ def _align_tc(gold: Sequence[Span], pred: Sequence[Span], doc: str, names: tuple
     """Pair gold and predicted spans of technique classification (official alignment).
 
     Both sides must hold the same spans; among identical intervals the predicted labels are
-    reordered so that equal labels line up (``align_annotations``, official-scorers.md §2.3).
+    reordered so that equal labels line up (``align_annotations``; docs/martino.md).
     """
     g = sorted(gold, key=lambda s: (s.start, s.end))
     p = sorted(pred, key=lambda s: (s.start, s.end))

@@ -2,13 +2,15 @@
 the common tests (``tests/test_metrics_common.py``).
 
 An entry (:class:`Metric`) says what a metric is called, what it scores (``span``: annotation
-sets of labelled spans; ``text``: text-level labels), its variants (default first), its levels,
-the keyword options its ``score`` accepts, its ``score`` and ``explain`` functions and a
+sets of labelled spans, one :class:`~core.metrics.result.SpanResult`; ``text``: text-level
+labels; ``span-counts``: annotation sets of spans reported as outcome counts of several schemas
+at once, such as nervaluate's, with no single P/R/F1 to chart), its variants (default first),
+its levels, the keyword options its ``score`` accepts, its ``score`` and ``explain`` functions and a
 one-line description. Adding a metric is one module and one :func:`register` call; nothing else
 in the code base names it.
 
 >>> names()
-['hateval-a', 'hateval-b', 'mafalda', 'martino', 'text-labels']
+['hateval-a', 'hateval-b', 'mafalda', 'martino', 'nervaluate', 'text-labels']
 >>> get("martino").variants[0], get("mafalda").levels
 ('semeval2021', (2, 1, 0))
 >>> [m.name for m in span_metrics()]
@@ -26,11 +28,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from core.errors import ParameterError, check_choice
-from core.metrics import hateval, mafalda, martino, text_labels
+from core.metrics import hateval, mafalda, martino, nervaluate, text_labels
 from core.metrics.result import Explanation, SpanResult
 from core.model import AnnotationSet
 
-Kind = Literal["span", "text"]
+Kind = Literal["span", "text", "span-counts"]
 Input = Literal["spans", "hateval"]
 OPTIONS = ("variant", "level", "labels", "merge_pred", "fragments_only", "texts", "taxonomy",
            "gold_order", "pred_order")
@@ -110,8 +112,8 @@ class Metric:
                    ) -> SpanResult:
         """Score a span metric: ``score(gold, pred, **keywords(**options))``."""
         if self.kind != "span":
-            raise ParameterError("metric", f"{self.name!r} is a text-level metric; it does not "
-                                 "score annotation sets of spans")
+            raise ParameterError("metric", f"{self.name!r} is a {self.kind} metric, not a span "
+                                 "metric with one P/R/F1")
         result = self.score(gold, pred, **self.keywords(**options))
         if not isinstance(result, SpanResult):  # pragma: no cover - a registration error
             raise TypeError(f"{self.name}.score returned {type(result).__name__}, "
@@ -200,4 +202,12 @@ register(Metric(
     description="each text's set of span labels as multi-label classification: micro/macro "
     "P/R/F1, exact match ratio, Hamming loss",
     score=_text_labels, options=frozenset({"labels"}),
+))
+register(Metric(
+    name="nervaluate", kind="span-counts", title="SemEval-2013 schemas",
+    description="Segura-Bedmar et al. (2013), as the nervaluate package counts them: one-to-one "
+    "alignment, COR/INC/PAR/MIS/SPU and P/R/F1 under the strict, exact, partial and type "
+    "schemas (all four reported; no variants)",
+    score=nervaluate.score,
+    citation="Segura-Bedmar et al., SemEval 2013", abbreviation="S13",
 ))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def _spans(draw_list: list[tuple[int, int, str]]) -> tuple[Span, ...]:
 span = st.tuples(st.integers(0, LENGTH - 1), st.integers(1, 15), st.sampled_from("ABC"))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(span, max_size=7), st.lists(span, max_size=7))
 def test_char_tables_equal_the_mask_counts(a: list, b: list) -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
 CSV = str(DATA / "three_annotators.csv")
@@ -19,6 +21,7 @@ def agree(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_json_holds_one_object_keyed_by_measure() -> None:
     args = [CSV]
     for m in PAIRWISE + MANY:
@@ -39,6 +42,7 @@ def test_json_holds_one_object_keyed_by_measure() -> None:
     assert "per_document" not in out["gamma"]
 
 
+@pytest.mark.slow
 def test_text_output_prints_matrix_and_single_values() -> None:
     proc = agree(CSV, "--measure", "char-kappa", "--measure", "unitizing-alpha")
     assert proc.returncode == 0, proc.stderr
@@ -46,6 +50,7 @@ def test_text_output_prints_matrix_and_single_values() -> None:
     assert "unitizing-alpha: " in proc.stdout
 
 
+@pytest.mark.slow
 def test_per_document_breakdown_ranks_documents() -> None:
     proc = agree(CSV, "--measure", "gamma", "--samples", "5", "--per-document", "--json")
     out = json.loads(proc.stdout)
@@ -54,6 +59,7 @@ def test_per_document_breakdown_ranks_documents() -> None:
     assert ranking == sorted(ranking)
 
 
+@pytest.mark.slow
 def test_same_seed_same_gamma_and_seed_changes_it() -> None:
     a = json.loads(agree(CSV, "--measure", "gamma", "--seed", "3", "--json").stdout)
     b = json.loads(agree(CSV, "--measure", "gamma", "--seed", "3", "--json").stdout)
@@ -75,6 +81,7 @@ def test_unknown_measure_exits_2() -> None:
     assert "'measure' parameter of agree must be one of" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_single_annotation_set_exits_1_with_one_message(tmp_path: Path) -> None:
     one = tmp_path / "one.csv"
     one.write_text("doc_id,start,end,label\nt1,0,5,Doubt\n", encoding="utf-8")
@@ -84,6 +91,7 @@ def test_a_single_annotation_set_exits_1_with_one_message(tmp_path: Path) -> Non
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_span_f1_prints_both_directions_with_row_as_reference() -> None:
     out = json.loads(agree(CSV, "--measure", "span-f1", "--json").stdout)["span-f1"]
     assert out["symmetric"] is False and out["reference"] == "row"

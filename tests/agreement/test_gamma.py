@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import core.metrics.agreement.gamma_native as gn
 from core.metrics.agreement import Study, gamma, gamma_alignment, gamma_matrix
 from core.metrics.agreement.gamma_native import (
     Continuum,
     Dissimilarity,
-    _solve_partition,
     best_alignment,
     gamma_document,
     gamma_from_docs,
@@ -84,22 +85,36 @@ def test_two_annotator_assignment_equals_brute_force(raw: list[tuple[int, int, i
                                          abs=1e-9)
 
 
-def test_branch_and_bound_and_milp_agree_on_a_large_component() -> None:
+@pytest.fixture
+def milp_only(monkeypatch: pytest.MonkeyPatch):  # -> (Continuum, Dissimilarity, labels) -> ...
+    """``milp_only(c, diss, labels)``: the best alignment with no branch-and-bound budget, so
+    every component goes to the MILP solver; returns it and how often the solver ran."""
+
+    def run(c: Continuum, diss: Dissimilarity, labels: list[str]) -> tuple[Any, int]:
+        calls: list[int] = []
+        real = gn.milp
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            calls.append(1)
+            return real(*args, **kwargs)
+
+        with monkeypatch.context() as m:
+            m.setattr(gn, "_NODE_LIMIT", 0)
+            m.setattr(gn, "milp", counted)
+            return gn.best_alignment(c, diss, labels), len(calls)
+
+    return run
+
+
+def test_branch_and_bound_and_milp_agree_on_a_large_component(milp_only) -> None:
     rng = np.random.default_rng(3)
     units = [(a, float(s), float(s + rng.integers(20, 120)), int(rng.integers(0, 3)))
              for a in range(3) for s in rng.integers(0, 600, 12)]
     c = Continuum.build(units, 3)
     exact = best_alignment(c, Dissimilarity(), ["a", "b", "c"])
-    import core.metrics.agreement.gamma_native as gn
-
-    old = gn._NODE_LIMIT
-    gn._NODE_LIMIT = 0  # every component with 3 annotators goes to the MILP solver
-    try:
-        by_milp = best_alignment(c, Dissimilarity(), ["a", "b", "c"])
-    finally:
-        gn._NODE_LIMIT = old
+    by_milp, solver_calls = milp_only(c, Dissimilarity(), ["a", "b", "c"])
+    assert solver_calls > 0
     assert by_milp.disorder == pytest.approx(exact.disorder, abs=1e-9)
-    assert callable(_solve_partition)
 
 
 def _sample_study() -> tuple[Study, dict[str, dict[str, float]]]:

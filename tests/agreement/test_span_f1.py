@@ -29,7 +29,7 @@ def test_span_f1_is_martinos_score_in_both_directions() -> None:
             AnnotationSet(other, {d: study.spans[other][d] for d in docs}, role="system"))
         assert pv.overall.value == pytest.approx(want.f1)
         assert pv.extra["precision"].value == pytest.approx(want.precision)
-        # P with A as reference is R with B as reference (agreement.md §2.4)
+        # P with A as reference is R with B as reference (docs/agreement.md)
         assert pv.extra["precision"].value == pytest.approx(
             r.pairs[(other, ref)].extra["recall"].value)
     assert r.matrix("precision")["A"]["B"] == pytest.approx(1.0)  # B's span lies inside A's

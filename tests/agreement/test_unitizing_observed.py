@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def _all_pairs(coders: list[list[tuple[int, int]]]) -> float:
 unit = st.tuples(st.integers(0, 200), st.integers(1, 60)).map(lambda u: (u[0], u[0] + u[1]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(unit, max_size=12), min_size=2, max_size=4))
 def test_observed_sum_equals_the_all_pairs_definition(raw: list[list[tuple[int, int]]]) -> None:

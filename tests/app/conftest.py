@@ -1,7 +1,7 @@
 """AppTest fixtures: the app on a small hand-made corpus, injected as an uploaded workspace.
 
-Hand-made data keeps these tests independent of the readers; ``sample_available`` tells the
-tests that also run on the bundled sample whether it is there.
+Hand-made data keeps these tests independent of the readers; ``make_app(data="sample")`` runs
+the app on the bundled ``sample_data/`` (part of the repository: a missing sample fails).
 """
 
 from __future__ import annotations
@@ -75,18 +75,6 @@ def make_app() -> Callable[..., AppTest]:
         return at
 
     return make
-
-
-def sample_available() -> bool:
-    from ui import state
-
-    return bool(state.sample_names())
-
-
-@pytest.fixture
-def has_sample() -> bool:
-    """Whether the bundled sample corpus is in this checkout."""
-    return sample_available()
 
 
 @pytest.fixture

@@ -83,9 +83,7 @@ def _ws(at: AppTest):  # -> state.Workspace
 
 
 @pytest.mark.parametrize("data", ["handmade", "sample"])
-def test_page_runs_without_exception(make_app, has_sample: bool, data: str) -> None:
-    if data == "sample" and not has_sample:
-        pytest.skip("no sample_data/ in this checkout")
+def test_page_runs_without_exception(make_app, data: str) -> None:
     at = make_app(PAGE, data=data)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "👥 Annotators"
@@ -114,9 +112,7 @@ def test_a_single_loaded_set_gives_the_info_message(handmade) -> None:
     assert any("at least two annotation sets" in i.value for i in at.info)
 
 
-def test_the_sample_defaults_to_its_annotators_and_its_gold(make_app, has_sample) -> None:
-    if not has_sample:
-        pytest.skip("no sample_data/ in this checkout")
+def test_the_sample_defaults_to_its_annotators_and_its_gold(make_app) -> None:
     at = make_app(PAGE, data="sample")
     assert at.multiselect(key=state.K_ANN_SETS).value == [
         "annotator_1", "annotator_2", "annotator_3"]
@@ -245,9 +241,7 @@ def test_undefined_cells_show_their_reason(handmade, frame) -> None:
 # ---- lanes, selection, links --------------------------------------------------------------------
 
 
-def test_one_lane_per_annotator_plus_gold_and_majority(make_app, has_sample) -> None:
-    if not has_sample:
-        pytest.skip("no sample_data/ in this checkout")
+def test_one_lane_per_annotator_plus_gold_and_majority(make_app) -> None:
     at = make_app(PAGE, data="sample", params={state.K_ANN_DOC: "4"})
     assert at.selectbox(key=state.K_ANN_DOC).value == "4"
     body = _html(at)
@@ -267,6 +261,7 @@ def test_markup_in_text_and_labels_stays_text_in_the_lanes(make_app) -> None:
     assert "&lt;b&gt;bold&lt;/b&gt;" in body
 
 
+@pytest.mark.slow
 def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_app) -> None:
     at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-kappa"})
     at.session_state[state.K_ANN_RANK_TABLE] = {

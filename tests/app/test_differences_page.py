@@ -15,15 +15,14 @@ def _steps(frame, at, measure: str = "F1"):  # -> DataFrame indexed by step
 
 
 @pytest.mark.parametrize("data", ["handmade", "sample", "empty"])
-def test_the_page_runs_on_every_start(make_app, data: str, has_sample: bool) -> None:
-    if data == "sample" and not has_sample:
-        pytest.skip("no bundled sample corpus")
+def test_the_page_runs_on_every_start(make_app, data: str) -> None:
     at = make_app("pages/differences.py", data=data)
     assert not at.exception, [e.value for e in at.exception]
     if data == "empty":
         assert at.info and "at least two sets" in at.info[0].value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["2", "0"])
 def test_waterfall_end_points_equal_the_scores_page(make_app, frame, level: str) -> None:
     params = {"b": "system_a", "level": level}

@@ -11,6 +11,7 @@ def _html(at) -> str:
     return "\n".join(h.proto.body for h in at.html)
 
 
+@pytest.mark.slow
 def test_query_parameters_select_document_sets_and_metric(make_app) -> None:
     at = make_app("pages/documents.py",
                   params={"doc": "doc2", "a": "gold", "b": "system_b", "metric": "mafalda",

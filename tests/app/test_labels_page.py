@@ -67,6 +67,7 @@ def test_clicked_cell_lists_the_pairs_core_computes(make_app, frame) -> None:
     assert any("**1** of **1**" in md.value for md in at.markdown)
 
 
+@pytest.mark.slow
 def test_missed_and_spurious_cells_list_spans_without_partner(make_app, frame) -> None:
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Fear", core_labels.MISSED)
     shown = _pairs(at, frame)
@@ -123,6 +124,7 @@ def test_within_compared_counts_the_compared_set(make_app, frame) -> None:
                         "row label span": "[4, 15) Loaded", "column label id": "P2"}]
 
 
+@pytest.mark.slow
 def test_selecting_a_pair_opens_its_document_with_the_gold_span(make_app) -> None:
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Doubt", "Loaded")
     key = lab_ui.pairs_key("confusion", "gold", "system_a", "span", 2, "match",
@@ -136,6 +138,7 @@ def test_selecting_a_pair_opens_its_document_with_the_gold_span(make_app) -> Non
     assert at.selectbox(key=state.K_SPAN).value == "G2"
 
 
+@pytest.mark.slow
 def test_a_cell_from_another_view_is_dropped(make_app) -> None:
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Fear", core_labels.MISSED)
     at.radio(key=state.K_LAB_VIEW).set_value("within reference").run()
@@ -143,18 +146,15 @@ def test_a_cell_from_another_view_is_dropped(make_app) -> None:
     assert at.selectbox(key=state.K_LAB_CELL).value is None
 
 
-def test_alternatives_choice_only_for_gold_with_alternatives(make_app, has_sample) -> None:
+@pytest.mark.slow
+def test_alternatives_choice_only_for_gold_with_alternatives(make_app) -> None:
     at = make_app(PAGE)
     assert not any(r.key == state.K_LAB_ALT for r in at.radio)
-    if "mafalda" not in state.sample_names():
-        pytest.skip("no sample_data/mafalda in this checkout")
     at = make_app(PAGE, data="sample", params={"sample": "mafalda"})
     assert at.radio(key=state.K_LAB_ALT).value == "match"
 
 
 def test_mafalda_sample_optional_cell_lists_what_core_counts(make_app, frame) -> None:
-    if "mafalda" not in state.sample_names():
-        pytest.skip("no sample_data/mafalda in this checkout")
     at = make_app(PAGE, data="sample", params={"sample": "mafalda", "level": "1"})
     assert not at.exception, [e.value for e in at.exception]
     ws = _sample("mafalda")
@@ -186,6 +186,7 @@ def test_documents_a_prediction_set_covers_but_gold_does_not_show_an_error(make_
     assert any("only in sys" in e.value for e in at.error)
 
 
+@pytest.mark.slow
 def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
     at = _click(make_app(PAGE, params={"b": "system_a"}), "<b>bold</b>", "<b>bold</b>")
     shown = _pairs(at, frame)

@@ -41,9 +41,7 @@ def _seed(frame, at):
 
 
 @pytest.mark.parametrize("data", ["handmade", "empty", "sample"])
-def test_page_runs_whatever_data_is_loaded(make_app, has_sample: bool, data: str) -> None:
-    if data == "sample" and not has_sample:
-        pytest.skip("no sample_data/ in this checkout")
+def test_page_runs_whatever_data_is_loaded(make_app, data: str) -> None:
     at = make_app(PAGE, data=data)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "🎓 Learn"
@@ -106,6 +104,7 @@ def test_example5_lists_the_four_alternatives_scored_by_core(make_app, frame) ->
     assert "G4 ⊥" in alts.iloc[2]["spans"]  # T3 leaves Sentence5 as ⊥
 
 
+@pytest.mark.slow
 def test_bug_scenario_shows_official_and_correct_per_label_tables(make_app, frame) -> None:
     at = _open(make_app, "per-technique-recall-bug")
     labels = frame(at, "label", "R (correct)", "R (official scorer)").set_index("label")
@@ -147,6 +146,7 @@ def test_changing_a_label_makes_the_overlap_count(make_app, frame) -> None:
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(11 / 24)
 
 
+@pytest.mark.slow
 def test_deleting_and_adding_rows_change_the_2021_recall(make_app, frame) -> None:
     at = _open(make_app, "duplicates")
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(2.5)
@@ -156,6 +156,7 @@ def test_deleting_and_adding_rows_change_the_2021_recall(make_app, frame) -> Non
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(2.5)
 
 
+@pytest.mark.slow
 def test_invalid_rows_are_reported_and_left_out(make_app, frame) -> None:
     at = _open(make_app, "duplicates")
     _edit(at, "duplicates", edited={0: {"end": 0}},
@@ -191,6 +192,7 @@ def test_slider_keeps_the_edits_made_in_the_table(make_app, frame) -> None:
     assert len(at.data_editor[0].value) == 2
 
 
+@pytest.mark.slow
 def test_reset_restores_the_scenario_and_its_numbers(make_app, frame) -> None:
     at = _open(make_app, "figure1-s1")
     at.slider[0].set_range(0, 10).run()
@@ -210,6 +212,7 @@ def test_edits_are_kept_per_scenario(make_app, frame) -> None:
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_table_edits_survive_a_visit_to_another_scenario_and_page(make_app, frame) -> None:
     at = _open(make_app, "duplicates")
     _edit(at, "duplicates", deleted=[0, 1])  # only P3 [5, 15) left: R = 0.5
@@ -239,6 +242,7 @@ def test_metric_cards_render_the_module_docstrings(make_app) -> None:
     assert scenarios.card_markdown(mafalda.CARD).strip() in shown
 
 
+@pytest.mark.slow
 def test_scores_are_what_core_computes_for_the_edited_predictions(make_app, frame) -> None:
     at = _open(make_app, "mafalda-example5")
     _edit(at, "mafalda-example5", deleted=[3])  # Sentence5 left unpredicted

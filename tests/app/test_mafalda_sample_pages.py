@@ -14,8 +14,6 @@ from ui import state
 PAGES = ["pages/home.py", "pages/data.py", "pages/scores.py", "pages/documents.py"]
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "mafalda"
 
-pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason="no sample_data/mafalda")
-
 
 def _html(at) -> str:
     return "\n".join(h.proto.body for h in at.html)
@@ -77,6 +75,7 @@ def _merged_caption(at) -> str:
     return next(c.value for c in at.caption if "chars" in c.value and "matched" in c.value)
 
 
+@pytest.mark.slow
 def test_merged_view_compares_classes_at_the_chosen_level(make_app) -> None:
     # Text 1 is Example 9: (s1, ad hominem) + (whole text, tu quoque) against the whole text
     # labelled ad hominem. At level 2 part of the text is a label mismatch; at level 1 both
@@ -89,6 +88,7 @@ def test_merged_view_compares_classes_at_the_chosen_level(make_app) -> None:
     assert "level 1" in " ".join(c.value for c in at1.caption)
 
 
+@pytest.mark.slow
 def test_a_nothing_prediction_is_not_counted_by_mafalda(make_app, frame) -> None:
     # Text 9 has no fallacy; system A predicts a sentence as 'nothing' (⊥): MAFALDA ignores it.
     at = make_app("pages/documents.py", data="sample",

@@ -34,6 +34,7 @@ def _app(page: str, **params: str) -> AppTest:
     return at
 
 
+@pytest.mark.slow
 def test_scores_page_shows_mafalda_as_core_computes_it() -> None:
     at = _app("pages/scores.py", metric="mafalda", level="1")
     ws = _ws()
@@ -43,6 +44,7 @@ def test_scores_page_shows_mafalda_as_core_computes_it() -> None:
     assert table.iloc[0]["MAFALDA R"] == pytest.approx(res.recall)
 
 
+@pytest.mark.slow
 def test_documents_page_shows_the_best_match_of_a_selected_gold_span() -> None:
     at = _app("pages/documents.py", metric="mafalda", doc="d1")
     at.selectbox(key=state.K_SPAN).select("G2").run()

@@ -25,6 +25,7 @@ def test_every_page_file_is_in_the_navigation() -> None:
     assert all(f'"{page}"' in app for page in PAGES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_page_runs_on_every_bundled_sample(make_app, page: str, sample: str) -> None:

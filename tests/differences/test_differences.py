@@ -28,7 +28,7 @@ from core.taxonomy import flat
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "propaganda"
-MAFALDA_DATA = ROOT.parent / "shared" / "data" / "mafalda"
+MAFALDA_DATA = ROOT / "tests" / "data" / "mafalda"
 
 
 def _sample() -> tuple[AnnotationSet, AnnotationSet, dict[str, str | None]]:
@@ -51,8 +51,6 @@ def test_martino_end_points_equal_the_official_scorers() -> None:
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_mafalda_end_point_equals_the_mafalda_metric_on_the_released_outputs(
         variant: str, level: int) -> None:
-    if not MAFALDA_DATA.exists():
-        pytest.skip("../shared/data/mafalda is not there")
     g = load_path(MAFALDA_DATA / "datasets" / "gold_standard_dataset.jsonl")
     p = load_path(MAFALDA_DATA / "results" / "gpt-3.5_level_2_results.jsonl", fmt="mafalda-llm",
                   options=ReadOptions(role="system", gold_doc_ids=g.set.doc_ids))
@@ -110,6 +108,7 @@ def single_label_corpus(draw: st.DrawFn) -> tuple[AnnotationSet, AnnotationSet]:
     return AnnotationSet("g", gold), AnnotationSet("p", pred, "system")
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(single_label_corpus())
 def test_best_match_averaged_per_text_is_mafalda_on_single_gold(

@@ -1,6 +1,6 @@
 """Real-browser fixtures: ``streamlit run app.py`` on a free port and Debian's chromium.
 
-The recipe verified in ``shared/reference/dashboard.md`` §3.9: the server is polled on
+The recipe of ``docs/dashboard.md`` (Tests): the server is polled on
 ``/_stcore/health`` until ready and terminated by the PID this fixture started; Playwright drives
 ``/usr/bin/chromium`` (its own browsers are never downloaded). Tests skip when chromium or
 Playwright is missing. Screenshots go to ``test-artifacts/screenshots/`` (gitignored).
@@ -33,6 +33,15 @@ def _free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist every browser test runs in one worker (``--dist loadgroup``, as
+    ``scripts/test.sh`` runs the suite): one streamlit server and one chromium, not one each."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
@@ -91,7 +100,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
-# Console messages that are not app errors (dashboard.md §3.9): deep links probe
+# Console messages that are not app errors (docs/dashboard.md): deep links probe
 # /<page>/_stcore/... and get a 404.
 BENIGN = ("_stcore/health", "_stcore/host-config", "Failed to load resource: the server "
           "responded with a status of 404")

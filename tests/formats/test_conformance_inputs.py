@@ -1,4 +1,5 @@
-"""The official scorers' input cases (``shared/conformance/official_cases.json``), reader side.
+"""The official scorers' input cases (``tests/data/conformance/official_cases.json``), reader
+side.
 
 Where the official scorer accepts an input we read it to the same spans; where it errors or
 crashes we refuse it with a message naming file, line and field (conformance README: "our tool
@@ -16,15 +17,10 @@ from core.errors import FormatError
 from core.formats import ReadOptions, load_files
 from core.model import Span
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-CASES_FILE = SHARED / "conformance" / "official_cases.json"
-
-pytestmark = pytest.mark.skipif(not CASES_FILE.exists(), reason="shared/ is not beside the repo")
+CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "conformance" / "official_cases.json"
 
 
 def _cases() -> dict[str, dict[str, Any]]:
-    if not CASES_FILE.exists():
-        return {}
     data = json.loads(CASES_FILE.read_text(encoding="utf-8"))
     return {c["name"]: c for c in data["cases"]}
 

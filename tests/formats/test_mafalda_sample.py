@@ -203,7 +203,7 @@ def test_annotators_disagree_where_the_gold_lists_alternatives() -> None:
 
 
 def test_llm_outputs_pair_with_the_gold_by_position_and_use_its_sentences() -> None:
-    """As in MAFALDA's released results (official-scorers.md §3.7.1): line i answers gold line i,
+    """As in MAFALDA's released results (docs/mafalda.md): line i answers gold line i,
     its keys are the gold line's ``sentences_with_labels`` keys."""
     gold_rows, llm_rows = _lines("gold.jsonl"), _lines("system_llm.jsonl")
     assert len(gold_rows) == len(llm_rows)
@@ -215,7 +215,7 @@ def test_llm_outputs_pair_with_the_gold_by_position_and_use_its_sentences() -> N
 
 def test_llm_parsings_differ_on_the_no_fallacy_answers(gold: AnnotationSet,
                                                       texts: dict[str, str | None]) -> None:
-    """official-scorers.md §3.7: paper-2023 reads "No fallacy." as unknown, repo-head as ⊥;
+    """docs/mafalda.md: paper-2023 reads "No fallacy." as unknown, repo-head as ⊥;
     paper-2023 offsets assume no space between sentences, repo-head one."""
     ids = gold.doc_ids
     paper = _read("system_llm.jsonl", gold_doc_ids=ids)
@@ -275,6 +275,7 @@ def test_score_runs_on_every_system_with_both_metrics(system: str, metric: str,
     assert len(out["per_document"]) == N_TEXTS
 
 
+@pytest.mark.slow
 def test_score_runs_as_a_module_at_every_mafalda_level() -> None:
     base = [sys.executable, "-m", "core", "score", str(SAMPLE / "gold.jsonl"),
             str(SAMPLE / "system_a.jsonl"), "--json"]

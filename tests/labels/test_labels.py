@@ -27,7 +27,7 @@ from core.metrics.labels import (
 from core.model import NOTHING, AnnotationSet, Span, group_alternatives
 from core.taxonomy import mafalda
 
-MAFALDA_GOLD = (Path(__file__).resolve().parents[3] / "shared" / "data" / "mafalda" / "datasets"
+MAFALDA_GOLD = (Path(__file__).resolve().parents[1] / "data" / "mafalda" / "datasets"
                 / "gold_standard_dataset.jsonl")
 
 
@@ -108,7 +108,6 @@ def test_row_frequency_refuses_a_cell_above_its_row_total() -> None:
 # ---- MAFALDA Figure 2 on the released gold -------------------------------------------------
 
 
-@pytest.mark.skipif(not MAFALDA_GOLD.exists(), reason="shared/data/mafalda is not beside the repo")
 def test_span_cooccurrence_reproduces_mafalda_figure2_claims() -> None:
     gold = load_path(MAFALDA_GOLD).set
     m = cooccurrence(gold, scope="span")
@@ -260,6 +259,7 @@ def _ov(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(0, min(a[1], b[1]) - max(a[0], b[0]))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(pairs_st(), st.sampled_from(["match", "joined"]))
 def test_every_overlapping_pair_is_listed_in_exactly_one_cell(

@@ -20,7 +20,7 @@ from core.scenarios import DOC, SCENARIOS, evaluate, get, measure
 
 ROOT = Path(__file__).resolve().parents[2]
 FIG1 = ROOT / "sample_data" / "figure1"
-CASES_FILE = ROOT / ".." / "shared" / "conformance" / "official_cases.json"
+CASES_FILE = ROOT / "tests" / "data" / "conformance" / "official_cases.json"
 
 
 def _martino(sid: str, **kw: object) -> martino.MartinoResult:
@@ -29,8 +29,6 @@ def _martino(sid: str, **kw: object) -> martino.MartinoResult:
 
 
 def _conformance_case(name: str) -> dict:
-    if not CASES_FILE.exists():
-        pytest.skip("shared/conformance/official_cases.json is not beside this checkout")
     cases = json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]
     return next(c for c in cases if c["name"] == name)
 
@@ -228,6 +226,7 @@ ROW_VALUES = st.one_of(st.none(), st.integers(-3, 80), st.floats(allow_nan=True)
                        st.text(max_size=3))
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(st.lists(st.fixed_dictionaries({"start": ROW_VALUES, "end": ROW_VALUES,
                                         "label": st.one_of(st.none(), st.just("A"))}),

@@ -1,4 +1,4 @@
-"""Shared paths for the MAFALDA tests (shared/ lies beside the repository)."""
+"""Paths for the MAFALDA tests: the conformance cases and the MAFALDA data under ``tests/data/``."""
 
 from __future__ import annotations
 
@@ -6,15 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-CASES_FILE = SHARED / "conformance" / "official_cases.json"
-MAFALDA_DATA = SHARED / "data" / "mafalda"
+DATA = Path(__file__).resolve().parents[1] / "data"
+CASES_FILE = DATA / "conformance" / "official_cases.json"
+MAFALDA_DATA = DATA / "mafalda"
 GOLD_FILE = MAFALDA_DATA / "datasets" / "gold_standard_dataset.jsonl"
 
 
 def mafalda_cases() -> list[dict[str, Any]]:
-    if not CASES_FILE.exists():
-        return []
     return [c for c in json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]
             if c["scorer"] == "mafalda"]
 

@@ -1,5 +1,5 @@
 """The closed forms and variable elimination equal brute-force enumeration of the alternatives,
-as the official ``metrics.py`` enumerates them (official-scorers.md §3.4); and the paper's worked
+as the official ``metrics.py`` enumerates them (docs/mafalda.md); and the paper's worked
 examples (Example 5, Example 9)."""
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ def texts(draw: st.DrawFn) -> _Text:
     return _Text(tuple((a, b, c) for (a, b), c in seen.items()), (), tuple(preds), n_classes)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=2000)
 @given(texts(), st.sampled_from(["paper", "metrics-py"]))
 def test_every_variant_equals_brute_force_enumeration(t: _Text, variant: str) -> None:

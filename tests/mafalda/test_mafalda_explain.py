@@ -34,6 +34,7 @@ def test_explanation_rows_add_up_to_precision_and_recall(
     gold, pred = corpus
     out = mafalda.explain(gold, pred, "d", level=level, variant=variant, texts={"d": TEXT})
     if out.note:  # the gold allows no fallacy: P = R = 1 iff nothing but ⊥ is predicted
+        assert out.score.precision == out.score.recall in (0.0, 1.0)
         return
     preds = [r for r in out.predictions if r.counted]
     golds = [r for r in out.gold if r.counted]

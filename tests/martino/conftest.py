@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-CASES_FILE = SHARED / "conformance" / "official_cases.json"
+CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "conformance" / "official_cases.json"
 SPAN_SCORERS = ("semeval2021_task6_subtask2", "nlp4if2019_flc", "semeval2020_task11_si",
                 "semeval2020_task11_tc")
 VARIANT_OF = {"semeval2021_task6_subtask2": "semeval2021", "nlp4if2019_flc": "nlp4if2019",
@@ -15,8 +14,6 @@ VARIANT_OF = {"semeval2021_task6_subtask2": "semeval2021", "nlp4if2019_flc": "nl
 
 
 def load_cases() -> list[dict[str, Any]]:
-    if not CASES_FILE.exists():
-        return []
     data = json.loads(CASES_FILE.read_text(encoding="utf-8"))
     return [c for c in data["cases"] if c["scorer"] in SPAN_SCORERS]
 

@@ -1,4 +1,5 @@
-"""Every Martino-family case of shared/conformance/official_cases.json, through the command line.
+"""Every Martino-family case of the official conformance cases (``tests/data/conformance/``),
+through the command line.
 
 Numbers equal the official scorer's within 1e-9 where it scored; where it refused the input or
 crashed, ``python -m core score`` exits 1 with one clear message. One case differs on purpose:
@@ -18,7 +19,6 @@ from core.cli import main
 from .conftest import VARIANT_OF, load_cases, technique_list, write_case
 
 CASES = load_cases()
-pytestmark = pytest.mark.skipif(not CASES, reason="shared/conformance is not beside the repo")
 
 DELIBERATE_REFUSALS = {"s21_duplicate_document_id_in_prediction": "duplicate document id"}
 

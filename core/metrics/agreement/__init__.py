@@ -1,9 +1,9 @@
 """Inter-annotator agreement for character-offset spans with labels.
 
-Definitions, conventions and measured costs: ``shared/reference/agreement.md`` and
-``docs/agreement.md``. Every value is an :class:`Agreement` (``value``, or ``None`` with a
-``reason`` when the measure is undefined: it never raises for a label nobody used or an annotator
-without spans); every measure has a per-document breakdown for ranking documents by disagreement.
+Definitions, conventions and measured costs: ``docs/agreement.md``. Every value is an
+:class:`Agreement` (``value``, or ``None`` with a ``reason`` when the measure is undefined: it
+never raises for a label nobody used or an annotator without spans); every measure has a
+per-document breakdown for ranking documents by disagreement.
 
 Python API (what the dashboard's Annotators page calls)
 -------------------------------------------------------

@@ -6,7 +6,7 @@ the value, or ``None`` with a ``reason`` when the coefficient is undefined (a la
 fewer than two coders on every item, expected disagreement 0). Nothing here raises on such data, so
 a dashboard can show the reason instead of a traceback.
 
-Definitions follow ``shared/reference/agreement.md`` §2.2:
+Definitions (``docs/agreement.md``):
 
 * Cohen (1960), eq. 1: ``κ = (p_o − p_e) / (1 − p_e)`` with ``p_e = Σ_c p_A(c) p_B(c)``.
 * Fleiss (1971), eqs. 2–9: ``κ = (P̄ − P_e) / (1 − P_e)``; per category

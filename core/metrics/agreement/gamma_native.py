@@ -1,6 +1,6 @@
 """Gamma (γ), γ-cat and γ-k: alignment-based agreement for spans (Mathet et al. 2015, 2018).
 
-Definitions (``shared/reference/agreement.md`` §1.1, §2.1; Mathet, Widlöcher & Métivier 2015,
+Definitions (``docs/agreement.md``; Mathet, Widlöcher & Métivier 2015,
 *Computational Linguistics* 41(3), §3–§5; Mathet 2018 for γ-cat/γ-k), with Δ∅ = ``delta_empty``:
 
 * positional dissimilarity ``d_pos(u, v) = ((|s_u − s_v| + |e_u − e_v|) / (l_u + l_v))² · Δ∅``

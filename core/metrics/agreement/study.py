@@ -1,8 +1,8 @@
 """An agreement study: several annotators over the same documents, and the items built from it.
 
 A :class:`Study` holds one annotation set per annotator and the length of every document. The
-coding measures need *items*; this module builds them the ways ``shared/reference/agreement.md``
-§2.2 lists, always keeping the counts per document so that per-document values and corpus values
+coding measures need *items*; this module builds them the ways ``docs/agreement.md``
+lists, always keeping the counts per document so that per-document values and corpus values
 come from the same numbers (the corpus table is the sum of the document tables):
 
 * character × label: is character i covered by a span with label c? (overlap- and multi-label-safe)

@@ -1,7 +1,7 @@
 """Krippendorff's unitizing alpha (α_U) for labelled character spans.
 
 The 1995/2004 coefficient as DKPro Statistics and INCEpTION compute it
-(``shared/reference/agreement.md`` §2.3; Krippendorff 1995, *Sociological Methodology* 25;
+(``docs/agreement.md``; Krippendorff 1995, *Sociological Methodology* 25;
 Krippendorff 2004, *Quality & Quantity* 38:787–800, and *Content Analysis* 2nd ed. p. 251–256).
 Per category c, on one continuum of length L coded by m coders:
 

@@ -1,0 +1,497 @@
+"""Slices: scores per bucket of spans or documents, with bootstrap intervals (ExplainaBoard-style).
+
+What it measures
+----------------
+A *dimension* cuts the data into buckets and each bucket is scored with a span metric (Da San
+Martino et al. 2019, ``martino``; Helwe et al. 2024, ``mafalda``), with a percentile bootstrap
+interval over documents (:mod:`core.stats`). Fine-grained evaluation by bucket follows
+ExplainaBoard (Liu et al. 2021) and Zeno's slices (Cabrera et al. 2023).
+
+Span-level dimensions
+    ``span_length`` (characters, quantile buckets), ``label``, ``label_frequency`` (rare /
+    medium / frequent in the reference) and ``position`` (first / middle / last third of the
+    document, by the span's midpoint).
+Document-level dimensions
+    ``doc_length`` (characters, quantile buckets), ``reference_spans`` (reference spans in the
+    document, quantile buckets) and ``meta:<field>`` for every metadata field (the input's JSON
+    records or a ``--meta`` CSV keyed by document id; values are categories).
+
+The bucket rule
+---------------
+**A span-level bucket holds the pairs whose reference span (for recall) or predicted span (for
+precision) falls in it.** Precision in bucket B is the metric's precision terms of the predicted
+spans in B over their number, recall the recall terms of the reference spans in B over theirs,
+F1 their harmonic mean. For Martino a term is Σ_t C(s,t,|s|) of a prediction s (Σ_s C(s,t,|t|) of
+a reference span t), so the numerators of the buckets of a dimension add up to the corpus's;
+for MAFALDA it is the best match max C of the span under the chosen alternative (the terms of
+its per-text sums, from :func:`core.metrics.mafalda.explain`), pooled over the bucket's spans
+because a per-text average cannot be restricted to part of a text; ⊥ spans left out by the
+metric are left out here, and so are repo-head's ranges between gold spans.
+**A document-level bucket holds whole documents** and is the metric on that sub-corpus:
+Martino pools the documents' sums, MAFALDA averages their per-text scores.
+
+Bucket edges come from the *reference* (the reference spans' lengths, the reference documents),
+so buckets are the same for every system and can be compared. Quantile buckets: the
+``n_buckets``-quantiles of the reference values, rounded up to whole numbers, duplicates
+dropped; a bucket is named by its integer range (``< 12``, ``12-30``, ``≥ 31``). Label
+frequency: a label's number of reference spans (alternatives: each non-⊥ label of a span), the
+labels' count tertiles split them (rare ≤ first tertile < medium ≤ second < frequent); a label
+the reference never uses is rare. Position: midpoint (start + end) / 2 over the document length
+(the text's, else the furthest span end). A reference span with alternatives is counted under
+the alternative the metric matched (MAFALDA's recall choice), else its first non-⊥ label.
+
+Intervals: documents are resampled (the unit of :mod:`core.stats`); for a span-level bucket a
+resample pools the bucket's per-document sums, so the interval reflects the documents the
+bucket's spans come from.
+
+Citations: P. Liu et al. ExplainaBoard: An Explainable Leaderboard for NLP. ACL 2021 (demo).
+Á. A. Cabrera et al. Zeno: An Interactive Framework for Behavioral Evaluation of Machine
+Learning. CHI 2023. G. Da San Martino et al. EMNLP 2019. C. Helwe et al. MAFALDA. NAACL 2024.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.errors import FormatError, InputError, check_choice
+from core.model import NOTHING, AnnotationSet
+from core.stats import bootstrap_many, martino_f1, martino_precision, martino_recall, mean_of
+from core.taxonomy import Taxonomy, for_labels
+
+METRICS = ("martino", "mafalda")
+SPAN_DIMENSIONS = ("span_length", "label", "label_frequency", "position")
+DOC_DIMENSIONS = ("doc_length", "reference_spans")
+DIMENSIONS = SPAN_DIMENSIONS + DOC_DIMENSIONS
+META_PREFIX = "meta:"
+FREQUENCY_BUCKETS = ("rare", "medium", "frequent")
+POSITION_BUCKETS = ("first third", "middle third", "last third")
+MISSING = "(missing)"
+ID_COLUMNS = ("id", "document", "doc_id", "doc")
+RECORD_SKIP = {"id", "text", "labels", "spans", "entities", "annotations", "label"}
+
+Metadata = Mapping[str, Mapping[str, str]]
+"""Document id -> field -> value."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpanTerm:
+    """One span's term in the metric's sums: ``value`` (its numerator term) and its bucketing
+    attributes. ``side`` is ``reference`` (recall) or ``prediction`` (precision)."""
+
+    document: str
+    side: str
+    start: int
+    end: int
+    label: str
+    value: float
+
+
+@dataclass(frozen=True)
+class BucketScore:
+    """One bucket of one dimension: its scores with intervals and what it holds."""
+
+    dimension: str
+    bucket: str
+    order: int
+    kind: str  # "span" or "document"
+    documents: tuple[str, ...]
+    reference_spans: int
+    predicted_spans: int
+    precision: float
+    recall: float
+    f1: float
+    intervals: Mapping[str, tuple[float, float]]
+    spans: tuple[tuple[str, str, int, int], ...] = ()
+    """Span-level buckets: (document, side, start, end) of every span in the bucket."""
+
+    def as_row(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"dimension": self.dimension, "bucket": self.bucket,
+                               "order": self.order, "kind": self.kind,
+                               "documents": len(self.documents),
+                               "reference spans": self.reference_spans,
+                               "predicted spans": self.predicted_spans,
+                               "P": self.precision, "R": self.recall, "F1": self.f1}
+        for name, (low, high) in self.intervals.items():
+            row[f"{name} low"], row[f"{name} high"] = low, high
+        return row
+
+
+# ---- metadata ------------------------------------------------------------------------------
+
+
+def read_meta_csv(path: str | Path) -> dict[str, dict[str, str]]:
+    """A metadata CSV file: a column ``id`` (or ``document``, ``doc_id``, ``doc``) and any
+    others (:func:`parse_meta_csv`)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise FormatError(str(p), f"cannot read the metadata: {exc.strerror}") from None
+    return parse_meta_csv(text, str(p))
+
+
+def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str, str]]:
+    """Document id -> field -> value from CSV text; a :class:`FormatError` names ``source``,
+    the line and the field of a problem.
+
+    >>> parse_meta_csv("id,source\\n1,blog\\n")
+    {'1': {'source': 'blog'}}
+    """
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    fields = reader.fieldnames or []
+    id_col = next((c for c in fields if c.strip().lower() in ID_COLUMNS), None)
+    if id_col is None:
+        raise FormatError(source, f"expected a column naming the document ({', '.join(ID_COLUMNS)})"
+                          f", got {', '.join(repr(f) for f in fields) or 'no header'}", line=1,
+                          field="header")
+    out: dict[str, dict[str, str]] = {}
+    for row in reader:
+        line = reader.line_num
+        doc = (row.get(id_col) or "").strip()
+        if not doc:
+            raise FormatError(source, "empty document id", line=line, field=id_col)
+        if doc in out:
+            raise FormatError(source, f"document {doc!r} is listed twice", line=line,
+                              field=id_col)
+        out[doc] = {k.strip(): (v or "").strip() for k, v in row.items()
+                    if k is not None and k != id_col}
+    return out
+
+
+def record_metadata(path: str | Path) -> dict[str, dict[str, str]]:
+    """Scalar fields of the records of a JSON array or JSON Lines file, beyond id, text and
+    labels (e.g. ``source``, ``split``); ids as the readers give them (``id``, else the record's
+    position). Other files give nothing (``{}``)."""
+    p = Path(path)
+    if p.is_dir() or p.suffix.lower() not in (".json", ".jsonl"):
+        return {}
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except OSError:
+        return {}
+    records: list[Any]
+    try:
+        if p.suffix.lower() == ".jsonl":
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            data = json.loads(text)
+            records = data if isinstance(data, list) else []
+    except json.JSONDecodeError:
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            continue
+        doc = str(rec["id"]) if "id" in rec else str(i)
+        fields = {str(k): str(v) for k, v in rec.items() if k not in RECORD_SKIP
+                  and isinstance(v, (str, int, float, bool)) and not isinstance(v, dict)}
+        if fields:
+            out[doc] = fields
+    return out
+
+
+def meta_fields(metadata: Metadata | None) -> list[str]:
+    """The metadata fields of any document, in first-seen order."""
+    seen: dict[str, None] = {}
+    for fields in (metadata or {}).values():
+        seen.update(dict.fromkeys(fields))
+    return list(seen)
+
+
+def dimensions(metadata: Metadata | None = None) -> list[str]:
+    """Every dimension available: the built-in ones, then ``meta:<field>`` per field."""
+    return [*DIMENSIONS, *(META_PREFIX + f for f in meta_fields(metadata))]
+
+
+# ---- per-span terms, from the metrics' own explanation code -------------------------------
+
+
+def martino_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "semeval2021"
+                  ) -> list[SpanTerm]:
+    """Every span's Martino term (after the variant's merging), from
+    :func:`core.metrics.martino.contributions`: a prediction's Σ_t C(s,t,|s|), a reference
+    span's Σ_s C(s,t,|t|)."""
+    from core.metrics import martino
+
+    if variant == "semeval2020-tc":
+        raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs to "
+                         "slice")
+    prep = martino._prepare(gold, pred, variant=variant, merge_pred=False,
+                            fragments_only=False, labels=None)
+    sums: dict[tuple[str, str, Any], float] = defaultdict(float)
+    for r in martino.contributions(gold, pred, variant=variant):
+        if r.pred is not None:
+            sums[(r.document, "prediction", r.pred)] += r.contribution_p
+        if r.gold is not None:
+            sums[(r.document, "reference", r.gold)] += r.contribution_r
+    out: list[SpanTerm] = []
+    for doc in prep.documents:
+        for side, spans in (("reference", prep.gold[doc]), ("prediction", prep.pred[doc])):
+            mult = Counter(spans)
+            for s in spans:
+                # Identical copies form identical pairs: each takes an equal share of the sum.
+                value = sums.get((doc, side, s), 0.0) / mult[s]
+                out.append(SpanTerm(doc, side, s.start, s.end, s.label, value))
+    return out
+
+
+def mafalda_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "paper",
+                  level: int = 2, texts: Mapping[str, str | None] | None = None,
+                  taxonomy: Taxonomy | None = None) -> list[SpanTerm]:
+    """Every counted span's MAFALDA term, from :func:`core.metrics.mafalda.explain`: a counted
+    prediction's best C(s,t,|s|), a counted reference span's best C(s,t,|t|) under the
+    alternative recall chose (labels projected to ``level``)."""
+    from core.metrics import mafalda
+
+    gold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
+    pred = AnnotationSet(pred.name, pred.spans, "system", False)
+    shown: dict[str, str] = {}
+    if level == 2 and taxonomy is not None:
+        # explain() names level-2 classes by their lower-case key; show them as written.
+        shown = {key: taxonomy.label_name(code, 2) for key, code in taxonomy.codes.items()}
+    out: list[SpanTerm] = []
+    for doc in gold.doc_ids:
+        ex = mafalda.explain(gold, pred, doc, level=level, variant=variant, texts=texts,
+                             taxonomy=taxonomy)
+        for pm in ex.predictions:
+            if pm.counted:
+                label = str(pm.label)
+                out.append(SpanTerm(doc, "prediction", pm.start, pm.end,
+                                    shown.get(label, label), float(pm.contribution_p)))
+        for gm in ex.gold:
+            if gm.uncovered or not gm.counted:
+                continue
+            glabel = gm.recall_label
+            if glabel is None or glabel == "any of its labels":
+                glabel = next((a for a in gm.alternatives if a != NOTHING), NOTHING)
+            out.append(SpanTerm(doc, "reference", gm.start, gm.end,
+                                shown.get(str(glabel), str(glabel)), float(gm.contribution_r)))
+    return out
+
+
+# ---- buckets -------------------------------------------------------------------------------
+
+
+def quantile_cuts(values: Sequence[float], n_buckets: int) -> list[int]:
+    """Integer cut points of ``n_buckets`` quantile buckets of ``values`` (module docstring).
+
+    >>> quantile_cuts([1, 2, 3, 4, 5, 6, 7, 8], 4)
+    [3, 5, 7]
+    >>> quantile_cuts([5, 5, 5], 4)
+    []
+    """
+    if not values or n_buckets < 2:
+        return []
+    qs = np.quantile(np.asarray(values, dtype=float), np.linspace(0, 1, n_buckets + 1)[1:-1])
+    lo = min(values)
+    return sorted({math.ceil(q) for q in qs if math.ceil(q) > lo})
+
+
+def _range_namer(cuts: Sequence[int]) -> Callable[[float], tuple[int, str]]:
+    def name(v: float) -> tuple[int, str]:
+        k = int(np.searchsorted(np.asarray(cuts), v, side="right"))
+        if not cuts:
+            return 0, "all"
+        if k == 0:
+            return 0, f"< {cuts[0]}"
+        if k == len(cuts):
+            return k, f"≥ {cuts[-1]}"
+        a, b = cuts[k - 1], cuts[k] - 1
+        return k, f"{a}" if a == b else f"{a}-{b}"
+    return name
+
+
+def _doc_lengths(gold: AnnotationSet, pred: AnnotationSet,
+                 texts: Mapping[str, str | None]) -> dict[str, int]:
+    out = {}
+    for doc in gold.doc_ids:
+        text = texts.get(doc)
+        out[doc] = len(text) if text is not None else max(
+            (s.end for aset in (gold, pred) for s in aset.get(doc)), default=0)
+    return out
+
+
+def _frequency_namer(terms: Iterable[SpanTerm]) -> Callable[[str], tuple[int, str]]:
+    counts = Counter(t.label for t in terms if t.side == "reference" and t.label != NOTHING)
+    if not counts:
+        return lambda label: (0, FREQUENCY_BUCKETS[0])
+    q1, q2 = np.quantile(np.asarray(list(counts.values()), dtype=float), [1 / 3, 2 / 3])
+
+    def name(label: str) -> tuple[int, str]:
+        c = counts.get(label, 0)
+        k = 0 if c <= q1 else 1 if c <= q2 else 2
+        return k, FREQUENCY_BUCKETS[k]
+    return name
+
+
+def _span_bucketer(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[str, int],
+                   n_buckets: int) -> Callable[[SpanTerm], tuple[int, str]]:
+    if dimension == "span_length":
+        ref = [t.end - t.start for t in terms if t.side == "reference"]
+        namer = _range_namer(quantile_cuts(ref, n_buckets))
+        return lambda t: namer(t.end - t.start)
+    if dimension == "label":
+        order = {lab: i for i, lab in enumerate(sorted({t.label for t in terms},
+                                                       key=lambda x: (x == NOTHING, x.lower())))}
+        return lambda t: (order[t.label], t.label)
+    if dimension == "label_frequency":
+        freq = _frequency_namer(terms)
+        return lambda t: freq(t.label)
+
+    def position(t: SpanTerm) -> tuple[int, str]:
+        length = max(lengths.get(t.document, 0), t.end, 1)
+        k = min(2, int(3 * ((t.start + t.end) / 2) / length))
+        return k, POSITION_BUCKETS[k]
+    return position
+
+
+def _doc_bucketer(dimension: str, gold: AnnotationSet, lengths: Mapping[str, int],
+                  metadata: Metadata | None, n_buckets: int
+                  ) -> Callable[[str], tuple[int, str]]:
+    if dimension == "doc_length":
+        namer = _range_namer(quantile_cuts([lengths[d] for d in gold.doc_ids], n_buckets))
+        return lambda d: namer(lengths[d])
+    if dimension == "reference_spans":
+        counts = {d: len(gold.alt_spans(d)) for d in gold.doc_ids}
+        namer = _range_namer(quantile_cuts(list(counts.values()), n_buckets))
+        return lambda d: namer(counts[d])
+    field = dimension[len(META_PREFIX):]
+    values = {d: (metadata or {}).get(d, {}).get(field) or MISSING for d in gold.doc_ids}
+    order = {v: i for i, v in enumerate(sorted(set(values.values()),
+                                               key=lambda v: (v == MISSING, v)))}
+    return lambda d: (order[values[d]], values[d])
+
+
+# ---- scoring -------------------------------------------------------------------------------
+
+
+def _intervals(table: np.ndarray, stats: Mapping[str, Callable[[np.ndarray], np.ndarray]],
+               n_resamples: int, seed: int, confidence: float, which: Sequence[str]
+               ) -> dict[str, tuple[float, float]]:
+    if n_resamples <= 0 or len(table) == 0:
+        return {}
+    chosen = {name: stat for name, stat in stats.items() if name in which}
+    many = bootstrap_many(table, chosen, n_resamples=n_resamples, seed=seed,
+                          confidence=confidence)
+    return {name: (iv.low, iv.high) for name, iv in many.items()}
+
+
+def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
+                 metric: str = "martino", variant: str | None = None, level: int = 2,
+                 texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
+                 metadata: Metadata | None = None, n_buckets: int = 4,
+                 n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
+                 terms: Sequence[SpanTerm] | None = None,
+                 intervals: Sequence[str] = ("P", "R", "F1")) -> list[BucketScore]:
+    """Scores of ``pred`` against ``gold`` per bucket of ``dimension`` (module docstring).
+
+    ``taxonomy`` (MAFALDA) defaults to :func:`core.taxonomy.for_labels` of both sets' labels.
+    ``intervals`` names the measures (P, R, F1) that get a bootstrap interval.
+    ``terms`` may pass the span terms already computed (:func:`martino_terms`,
+    :func:`mafalda_terms`) when several dimensions are sliced. Buckets without any span or
+    document are left out; buckets come in their natural order.
+
+    >>> from core.model import Span
+    >>> g = AnnotationSet("g", {"a": (Span(0, 4, "X"), Span(10, 30, "Y")), "b": ()})
+    >>> p = AnnotationSet("p", {"a": (Span(0, 4, "X"), Span(10, 15, "Y")), "b": ()},
+    ...                   role="system")
+    >>> [(b.bucket, b.precision, b.recall) for b in slice_scores(g, p, dimension="label",
+    ...                                                          n_resamples=0)]
+    [('X', 1.0, 1.0), ('Y', 1.0, 0.25)]
+    """
+    check_choice("metric", "slice_scores", metric, METRICS)
+    available = dimensions(metadata)
+    check_choice("dimension", "slice_scores", dimension, available)
+    texts = texts or {}
+    variant = variant or ("semeval2021" if metric == "martino" else "paper")
+    if metric == "mafalda" and taxonomy is None:
+        # As the dashboard does: MAFALDA's taxonomy when it knows every label, else flat.
+        taxonomy = for_labels([*gold.labels(), *pred.labels()])
+    lengths = _doc_lengths(gold, pred, texts)
+    doc_index = {d: i for i, d in enumerate(gold.doc_ids)}
+    out: list[BucketScore] = []
+    if dimension in SPAN_DIMENSIONS:
+        if terms is None:
+            terms = (martino_terms(gold, pred, variant=variant) if metric == "martino"
+                     else mafalda_terms(gold, pred, variant=variant, level=level, texts=texts,
+                                        taxonomy=taxonomy))
+        bucket_of = _span_bucketer(dimension, terms, lengths, n_buckets)
+        groups: dict[tuple[int, str], list[SpanTerm]] = defaultdict(list)
+        for t in terms:
+            groups[bucket_of(t)].append(t)
+        stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
+        for (order, name), members in sorted(groups.items()):
+            docs = sorted({t.document for t in members}, key=doc_index.__getitem__)
+            row_of = {d: i for i, d in enumerate(docs)}
+            table = np.zeros((len(docs), 4))
+            for t in members:
+                i = row_of[t.document]
+                if t.side == "prediction":
+                    table[i, 0] += t.value
+                    table[i, 1] += 1
+                else:
+                    table[i, 2] += t.value
+                    table[i, 3] += 1
+            sums = table.sum(axis=0)[None, :]
+            p, r, f1 = (float(s(sums)[0]) for s in stats.values())
+            out.append(BucketScore(dimension, name, order, "span", tuple(docs), int(sums[0, 3]),
+                                   int(sums[0, 1]), p, r, f1,
+                                   _intervals(table, stats, n_resamples, seed, confidence,
+                                              intervals),
+                                   tuple((t.document, t.side, t.start, t.end) for t in members)))
+        return out
+    bucket_doc = _doc_bucketer(dimension, gold, lengths, metadata, n_buckets)
+    doc_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
+    for d in gold.doc_ids:
+        doc_groups[bucket_doc(d)].append(d)
+    if metric == "martino":
+        from core.metrics import martino
+        from core.metrics.martino import martino_gold_view
+
+        res = martino.score(martino_gold_view(gold),
+                            AnnotationSet(pred.name, pred.spans, "system", False),
+                            variant=variant)
+        full = np.column_stack([res.doc_p_num, res.doc_p_den, res.doc_r_num, res.doc_r_den])
+        where = {d: i for i, d in enumerate(res.documents)}
+        stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
+        for (order, name), docs in sorted(doc_groups.items()):
+            table = full[[where[d] for d in docs]]
+            sums = table.sum(axis=0)[None, :]
+            p, r, f1 = (float(s(sums)[0]) for s in stats.values())
+            out.append(BucketScore(dimension, name, order, "document", tuple(docs),
+                                   int(sums[0, 3]), int(sums[0, 1]), p, r, f1,
+                                   _intervals(table, stats, n_resamples, seed, confidence,
+                                              intervals)))
+        return out
+    from core.metrics import mafalda
+
+    mgold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
+    mres = mafalda.score(mgold, AnnotationSet(pred.name, pred.spans, "system", False),
+                         level=level, variant=variant, texts=texts, taxonomy=taxonomy)
+    per = {d.document: (d.precision, d.recall, d.f1) for d in mres.per_document()}
+    for (order, name), docs in sorted(doc_groups.items()):
+        table = np.array([per[d] for d in docs], dtype=float)
+        n = len(docs)
+        mstats = {"P": mean_of(0, n), "R": mean_of(1, n), "F1": mean_of(2, n)}
+        p, r, f1 = (float(v) for v in table.mean(axis=0))
+        out.append(BucketScore(dimension, name, order, "document", tuple(docs),
+                               sum(len(mgold.alt_spans(d)) for d in docs),
+                               sum(len(pred.get(d)) for d in docs), p, r, f1,
+                               _intervals(table, mstats, n_resamples, seed, confidence, intervals)))
+    return out
+
+
+def slice_table(results: Mapping[str, Sequence[BucketScore]]) -> list[dict[str, Any]]:
+    """Tidy rows (system first) of several systems' buckets."""
+    return [{"system": system, **b.as_row()} for system, buckets in results.items()
+            for b in buckets]

@@ -1,0 +1,105 @@
+"""``adjudicate FILE [FILE ...] --min-agree K -o OUT --to FORMAT``: the consensus of several
+annotators' files (:func:`core.analysis.consensus.consensus`), and its decisions.
+
+::
+
+    python -m core adjudicate ann1.json ann2.json ann3.json --min-agree 2 \\
+        --match gamma --boundaries majority -o consensus.json --to semeval2021 \\
+        --decisions decisions.csv
+
+Every FILE may hold several annotators (Label Studio, a ``spans-csv`` with an ``annotator``
+column). The consensus is written to OUT in any writable span format, by the writer ``convert``
+uses (:func:`core.tools.write_sets`); with ``--decisions``, the decisions CSV too
+(:data:`core.analysis.consensus.DECISION_COLUMNS`). Ties and conflicts are listed on standard
+output (or in the ``--json`` object), never decided silently; what the format cannot hold goes
+to stderr, as ``convert`` says it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from core.analysis.consensus import BOUNDARIES, MATCHES, Consensus, consensus, decisions_csv
+from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
+from core.cli.loading import load_annotator_sets
+from core.cli.render import render_adjudicate
+from core.errors import FormatError, ParameterError
+from core.formats import FORMATS, WRITABLE
+from core.tools import write_sets
+
+NAME = "adjudicate"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(subparsers, NAME, "consensus of several annotators, with a decisions "
+                       "table", "Build the consensus of several annotators' spans (k of n must "
+                       "agree) and write it in any writable format; ties and conflicts are "
+                       "listed.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="annotation files (one or more "
+                   "annotators each)")
+    p.add_argument("--min-agree", type=int, required=True, metavar="K",
+                   help="annotators that must mark a span for it to be kept (1 = union, "
+                   "n = everyone)")
+    p.add_argument("--match", choices=MATCHES, default="gamma",
+                   help="how spans of different annotators are matched: gamma alignment "
+                   "(Mathet et al. 2015, default), overlap, exact, or char (character-level "
+                   "majority, no matching)")
+    p.add_argument("--boundaries", choices=BOUNDARIES, default="majority",
+                   help="boundaries of a kept span: majority of characters (default), union or "
+                   "intersection")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="output file (or folder for brat / ptc folders)")
+    p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
+                   help="output format: " + ", ".join(WRITABLE))
+    p.add_argument("--decisions", metavar="CSV", help="write the decisions table here")
+    p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
+    p.add_argument("--name", default="consensus", help="name of the consensus set")
+    add_output_options(p)
+    return p
+
+
+def _listed(result: Consensus, kind: str) -> list[dict[str, object]]:
+    chosen = result.ties() if kind == "ties" else result.conflicts()
+    return [{"id": d.id, "document": d.doc, "start": d.span.start, "end": d.span.end,
+             "label": d.span.label, "decision": d.decision, "annotators": list(d.annotators),
+             "flags": list(d.flags), "why": d.why} for d in chosen]
+
+
+def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
+    """The command's JSON object, its warnings and its notes for stderr (files are written)."""
+    if args.min_agree < 1:
+        raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
+                             f"least 1. Got {args.min_agree!r} instead.")
+    if args.to == "hateval":
+        raise ParameterError("to", "The 'to' parameter of adjudicate must be a span format; "
+                             "hateval holds text-level labels. Got 'hateval' instead.")
+    sets, texts = load_annotator_sets(list(args.files), fmt=args.format, purpose="adjudication")
+    if args.min_agree > len(sets):
+        raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
+                             f"most the number of annotation sets ({len(sets)}). Got "
+                             f"{args.min_agree!r} instead.")
+    result = consensus(sets, texts, min_agree=args.min_agree, match=args.match,
+                       boundaries=args.boundaries, name=args.name)
+    notes = write_sets([result.set], args.output, to=args.to, texts=texts)
+    if args.decisions:
+        path = Path(args.decisions)
+        if path.is_dir():
+            raise FormatError(str(path), "is a folder; give a file name for the decisions")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(decisions_csv(result), encoding="utf-8", newline="")
+    out: Result = {"annotators": list(result.annotators), "min_agree": args.min_agree,
+                   "match": args.match, "boundaries": args.boundaries,
+                   "output": str(args.output), "format": args.to,
+                   "decisions_file": args.decisions, **result.counts(),
+                   "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts")}
+    return out, list(result.warnings), notes
+
+
+def run(args: argparse.Namespace) -> int:
+    result, warnings, notes = compute(args)
+    for line in notes:
+        print(line, file=sys.stderr)
+    emit(result, args, render_adjudicate, warnings)
+    return 0

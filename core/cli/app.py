@@ -1,0 +1,26 @@
+"""``python -m core app`` / ``spanscope app``: start the dashboard (:mod:`core.launch`).
+
+Every argument after ``app`` goes to ``streamlit run`` untouched, so :func:`core.cli.main`
+hands them over before argparse reads them; this module declares the command for ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from core.cli.common import Subparsers
+
+NAME = "app"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    return subparsers.add_parser(
+        NAME, add_help=False,
+        help="start the dashboard on the bundled sample data (streamlit run app.py; further "
+        "arguments go to streamlit)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.launch import run_app
+
+    return run_app([])

@@ -1,0 +1,72 @@
+"""``report GOLD PRED [PRED ...] -o report.html``: the self-contained error-analysis report.
+
+The report is built in :mod:`core.analysis.report` (inline SVG, no plotly, no script); this
+command reads the files, writes the HTML and says where on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from core.analysis.report import ReportInputs, build_report
+from core.cli.common import Subparsers, command_parser
+from core.cli.loading import add_system_arguments, load_metadata, load_systems
+from core.errors import InputError
+
+NAME = "report"
+DEFAULT_TITLE = "SpanScope error report"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(
+        subparsers, NAME, "write a self-contained HTML error-analysis report",
+        "Scores with intervals, error categories, slices, label confusion and the worst "
+        "documents of every system, in one HTML file that needs no network.")
+    add_system_arguments(p, many=True)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
+    p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+                   help="MAFALDA taxonomy level (default 2)")
+    p.add_argument("--meta", metavar="FILE", help="CSV of document metadata (an id column)")
+    p.add_argument("--samples", type=int, default=1000,
+                   help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--title", default=DEFAULT_TITLE, help="the report's title")
+    return p
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that reproduces this report, every option spelled out."""
+    argv = ["python", "-m", "core", "report", args.gold, *args.preds, "-o", args.output,
+            "--level", str(args.level), "--samples", str(args.samples), "--seed",
+            str(args.seed)]
+    if args.meta:
+        argv += ["--meta", args.meta]
+    if args.title != DEFAULT_TITLE:
+        argv += ["--title", args.title]
+    for flag, value in (("--gold-format", args.gold_format), ("--pred-format", args.pred_format)):
+        if value:
+            argv += [flag, value]
+    return shlex.join(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.samples < 1:
+        raise InputError(f"--samples must be positive, got {args.samples}")
+    inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
+                          pred_format=args.pred_format)
+    for d in inputs.warnings:
+        print(f"warning: {d}", file=sys.stderr)
+    names = [s.name for s in inputs.systems]
+    if len(set(names)) < len(names):
+        raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
+                         "rename one")
+    html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
+                                     load_metadata(args.gold, args.meta), None, args.samples,
+                                     args.seed), command=command_line(args), title=args.title)
+    out = Path(args.output)
+    out.write_text(html, encoding="utf-8")
+    print(f"wrote {out} ({len(html.encode('utf-8')) / 1024:.0f} KiB)", file=sys.stderr)
+    return 0

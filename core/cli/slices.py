@@ -1,0 +1,61 @@
+"""``slices GOLD PRED [PRED ...] --dimension D``: each system's scores per bucket of one
+dimension (span length, label, document length, metadata field), with bootstrap intervals over
+documents (:mod:`core.analysis.slices`). See ``docs/errors.md``."""
+
+from __future__ import annotations
+
+import argparse
+
+from core.analysis.slices import DIMENSIONS, META_PREFIX, METRICS, dimensions, slice_scores
+from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
+from core.cli.loading import add_system_arguments, load_metadata, load_systems
+from core.cli.render import render_slices
+from core.errors import InputError
+
+NAME = "slices"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(
+        subparsers, NAME, "scores per bucket (span length, label, document length, metadata...)",
+        "Score each system per bucket of one dimension, with bootstrap intervals over "
+        "documents. See docs/errors.md.")
+    add_system_arguments(p, many=True)
+    p.add_argument("--dimension", required=True, metavar="NAME",
+                   help=f"one of {', '.join(DIMENSIONS)}, or meta:FIELD for a metadata field")
+    p.add_argument("--metric", choices=METRICS, default="martino",
+                   help="span metric (default martino)")
+    p.add_argument("--variant", help="metric variant (default semeval2021 / paper)")
+    p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+                   help="MAFALDA taxonomy level (default 2)")
+    p.add_argument("--meta", metavar="FILE",
+                   help="CSV of document metadata: an id column and any fields")
+    p.add_argument("--buckets", type=int, default=4,
+                   help="quantile buckets of the length dimensions (default 4)")
+    p.add_argument("--samples", type=int, default=1000,
+                   help="bootstrap resamples (default 1000; 0: no intervals)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    add_output_options(p)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
+                          pred_format=args.pred_format)
+    meta = load_metadata(args.gold, args.meta)
+    if args.dimension not in dimensions(meta):
+        fields = ", ".join(META_PREFIX + f for f in dimensions(meta) if f not in DIMENSIONS)
+        raise InputError(f"unknown dimension {args.dimension!r}: expected one of "
+                         f"{', '.join(DIMENSIONS)}" + (f" or {fields}" if fields else ""))
+    rows: list[object] = []
+    for pred in inputs.systems:
+        for b in slice_scores(inputs.gold, pred, dimension=args.dimension, metric=args.metric,
+                              variant=args.variant, level=args.level, texts=inputs.texts,
+                              metadata=meta, n_buckets=args.buckets, n_resamples=args.samples,
+                              seed=args.seed):
+            rows.append({"system": pred.name, **b.as_row()})
+    result: Result = {"command": NAME, "dimension": args.dimension, "metric": args.metric,
+                      "variant": args.variant, "level": args.level, "samples": args.samples,
+                      "seed": args.seed, "buckets": rows}
+    emit(result, args, render_slices, inputs.warnings)
+    return 0

@@ -1,0 +1,127 @@
+"""``python -m core adjudicate``: the round trip adjudicate → validate → score, every writable
+format, the decisions CSV, and the exit-status contract."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.analysis.consensus import DECISION_COLUMNS, consensus
+from core.formats import WRITABLE, load_path
+from core.metrics import martino
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data" / "propaganda"
+ANNOTATORS = [str(SAMPLE / f"annotator_{i}.json") for i in (1, 2, 3)]
+DATA = Path(__file__).parent / "data"
+
+
+def core(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_round_trip_adjudicate_validate_score(tmp_path: Path) -> None:
+    out, dec = tmp_path / "consensus.json", tmp_path / "decisions.csv"
+    proc = core("adjudicate", *ANNOTATORS, "--min-agree", "2", "--match", "gamma", "-o",
+                str(out), "--to", "semeval2021", "--decisions", str(dec), "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)  # exactly one JSON object
+    # the file holds what the core function computes
+    sets = [load_path(p).set.with_role("annotator", f"annotator_{i}")
+            for i, p in enumerate(ANNOTATORS, 1)]
+    texts = load_path(ANNOTATORS[0]).texts
+    expected = consensus(sets, texts, min_agree=2, match="gamma")
+    assert result["spans"] == expected.set.span_count() == result["kept"]
+    assert result["annotators"] == ["annotator_1", "annotator_2", "annotator_3"]
+    assert [c["id"] for c in result["conflicts"]] == [d.id for d in expected.conflicts()]
+
+    valid = core("validate", str(out), "--json")
+    assert valid.returncode == 0, valid.stderr
+    assert json.loads(valid.stdout)["spans"] == expected.set.span_count()
+
+    score = core("score", str(SAMPLE / "gold.json"), str(out), "--metric", "martino", "--json")
+    assert score.returncode == 0, score.stderr
+    gold = load_path(SAMPLE / "gold.json").set
+    direct = martino.score(gold, expected.set.with_role("system"))
+    assert json.loads(score.stdout)["f1"] == pytest.approx(direct.f1)
+
+    with dec.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert tuple(rows[0]) == DECISION_COLUMNS
+    assert len(rows) == len(expected.decisions)
+    assert {r["decision"] for r in rows} == {"keep", "drop"}
+    assert all(r["why"] and r["annotators"] for r in rows)
+    assert sum(r["decision"] == "keep" for r in rows) == expected.set.span_count()
+
+
+# hateval holds text labels; the mafalda reader accepts only MAFALDA's taxonomy (these labels
+# are propaganda techniques), though its writer writes any label; token formats are made of the
+# text, which a spans CSV does not carry.
+NEEDS_TEXT = ("webanno-tsv", "conll", "spacy")
+
+
+@pytest.mark.parametrize("fmt", NEEDS_TEXT)
+def test_a_token_format_refuses_a_consensus_without_texts(tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / f"out.{fmt}"
+    proc = core("adjudicate", str(DATA / "three.csv"), "--min-agree", "2", "--match",
+                "exact", "-o", str(out), "--to", fmt)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "document '1' has no text" in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", [f for f in WRITABLE
+                                 if f not in ("hateval", "mafalda", *NEEDS_TEXT)])
+def test_every_span_format_writes_a_file_that_reads_back(tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / ("out" if fmt in ("brat", "ptc") else f"out.{fmt}")
+    proc = core("adjudicate", str(DATA / "three.csv"), "--min-agree", "2", "--match",
+                "exact", "-o", str(out), "--to", fmt)
+    assert proc.returncode == 0, proc.stderr
+    back = load_path(out, fmt=fmt).sets
+    spans = {(d, s.start, s.end, s.label) for aset in back for d, v in aset for s in v}
+    assert spans == {("1", 0, 10, "Doubt"), ("1", 20, 35, "Slogans"),
+                     ("2", 5, 25, "Loaded Language")}
+
+
+def test_text_output_lists_ties_and_conflicts(tmp_path: Path) -> None:
+    proc = core("adjudicate", str(DATA / "three.csv"), "--min-agree", "2", "--match", "gamma",
+                "-o", str(tmp_path / "c.csv"), "--to", "spans-csv")
+    assert proc.returncode == 0, proc.stderr
+    assert "ties (2):" in proc.stdout
+    assert "3#1 [0, 8) Doubt: keep (partial, label-tie)" in proc.stdout
+    assert "3#2 [0, 8) Slogans: keep (partial, label-tie)" in proc.stdout
+    assert "conflicts (1):" in proc.stdout
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["--min-agree", "0"], 2, "'min_agree' parameter of adjudicate must be at least 1"),
+    (["--min-agree", "4"], 2, "at most the number of annotation sets (3)"),
+    (["--min-agree", "2", "--match", "fuzzy"], 2, "invalid choice: 'fuzzy'"),
+    (["--min-agree", "2", "--to", "hateval"], 2, "hateval holds text-level labels"),
+])
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str], code: int, message: str) -> None:
+    base = [str(DATA / "three.csv"), "-o", str(tmp_path / "c.json")]
+    if "--to" not in args:
+        base += ["--to", "semeval2021"]
+    proc = core("adjudicate", *base, *args)
+    assert proc.returncode == code
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_invalid_input_exits_1_with_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("doc_id,start,end,label,annotator\nt1,5,2,Doubt,a\n", encoding="utf-8")
+    proc = core("adjudicate", str(bad), str(DATA / "three.csv"), "--min-agree", "2", "-o",
+                str(tmp_path / "c.json"), "--to", "semeval2021")
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
+    assert "bad.csv:2" in proc.stderr
+    one = core("adjudicate", ANNOTATORS[0], "--min-agree", "1", "-o", str(tmp_path / "c.json"),
+               "--to", "semeval2021")
+    assert one.returncode == 1 and "at least two annotation sets" in one.stderr

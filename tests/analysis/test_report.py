@@ -1,0 +1,67 @@
+"""The HTML report: self-contained, every section, every system, input escaped."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from core.analysis.report import ReportInputs, build_report
+from core.cli import main
+from core.model import AnnotationSet, Span
+
+ROOT = Path(__file__).resolve().parents[2]
+PROP = ROOT / "sample_data" / "propaganda"
+EVIL_TEXT = 'Hi <script>alert("text")</script> and <img src=x onerror=alert(1)> there, friends.'
+EVIL_LABEL = "<script>alert('label')</script>"
+
+
+def _evil() -> ReportInputs:
+    texts: dict[str, str | None] = {"<b>doc</b>": EVIL_TEXT, "d2": "plain text of the second"}
+    gold = AnnotationSet("gold<i>", {"<b>doc</b>": (Span(3, 35, EVIL_LABEL),),
+                                     "d2": (Span(0, 5, "A"),)})
+    pred = AnnotationSet("<svg onload=alert(1)>", {"<b>doc</b>": (Span(3, 20, EVIL_LABEL),),
+                                                    "d2": (Span(6, 10, EVIL_LABEL),)},
+                         role="system")
+    return ReportInputs(gold, [pred], texts, n_resamples=50,
+                        metadata={"d2": {"source": "<script>x</script>"}})
+
+
+def test_input_strings_are_escaped_and_the_file_runs_nothing() -> None:
+    out = build_report(_evil(), command="python -m core report <x>")
+    assert "<script" not in out.lower()
+    assert "<img" not in out and "<svg onload" not in out and "<b>doc" not in out
+    assert "onerror=alert(1)&gt;" in out  # the text, shown as text
+    assert "&lt;script&gt;alert(&#x27;label&#x27;)&lt;/script&gt;" in out  # the label
+    assert "&lt;svg onload=alert(1)&gt;" in out  # the system name
+    assert "&lt;script&gt;x&lt;/script&gt;" in out  # a metadata value (slice bucket)
+    assert "python -m core report &lt;x&gt;" in out
+
+
+def test_report_is_self_contained() -> None:
+    out = build_report(_evil(), command="x")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", out)
+    assert "<link" not in out and "@import" not in out
+    assert out.count("<svg class=\"ss-chart\"") >= 3
+
+
+def test_cli_writes_every_section_for_every_system(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.html"
+    assert main(["report", str(PROP / "gold.json"), str(PROP / "system_a.json"),
+                 str(PROP / "system_b.json"), "-o", str(out), "--samples", "100"]) == 0
+    html = out.read_text(encoding="utf-8")
+    for section in ("scores", "categories", "slices", "confusion", "worst", "provenance"):
+        assert f"id='{section}'" in html
+    assert html.count("<article class='worst'>") == 10  # every document of this small corpus
+    assert "system_a" in html and "system_b" in html
+    assert "--samples 100 --seed 0" in html and "numpy" in html
+    assert "report.html" in capsys.readouterr().err
+
+
+def test_report_refuses_two_systems_with_one_name(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(PROP / "gold.json"), str(PROP / "system_a.json"),
+                 str(PROP / "system_a.json"), "-o", str(tmp_path / "r.html")]) == 1
+    assert "same system name" in capsys.readouterr().err

@@ -1,0 +1,207 @@
+"""Curation page: it shows what core.analysis.consensus proposes, the lead's accept / reject /
+relabel / re-bound decisions change the curated set, persist across page changes, make the
+``curated`` set of every page, and round-trip through the decisions file; text is escaped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.analysis.consensus import Override, consensus, curated_set, read_decisions
+from core.metrics.agreement import Study, against
+from core.model import AnnotationSet, Span
+from ui import curation as cur
+from ui import state
+
+PAGE = "pages/curation.py"
+APP = Path(__file__).resolve().parents[2] / "app.py"
+XSS = '<script>alert("x")</script>'
+TEXTS: dict[str, str | None] = {
+    "d1": "The quick brown fox jumps over the lazy dog near the river bank today.",
+    "d2": f"Fear sells: {XSS} they will take everything you own unless you act now!",
+}
+SETS = [
+    AnnotationSet("ann1", {"d1": (Span(4, 19, "Loaded"), Span(35, 43, "Doubt")),
+                           "d2": (Span(0, 10, "Fear"),)}, "annotator"),
+    AnnotationSet("ann2", {"d1": (Span(4, 15, "Loaded"),),
+                           "d2": (Span(0, 10, "Fear"), Span(12, 41, "Smear"))}, "annotator"),
+    AnnotationSet("ann3", {"d1": (Span(4, 19, "Loaded"), Span(35, 43, "Fear")),
+                           "d2": (Span(0, 10, "Fear"),)}, "annotator"),
+]
+
+
+def _app() -> AppTest:
+    report = state.FileReport("panel.json", "test", "annotator", "panel", TEXTS, tuple(SETS))
+    ws = state.build_workspace([report], key="test:curation", title="panel", shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    return at.switch_page(PAGE).run()
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _expected() -> tuple:
+    r = consensus(SETS, TEXTS, min_agree=2, match="gamma", boundaries="majority",
+                  name="curated")
+    return r, r.disputed()
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(h.proto.body for h in at.html)
+
+
+def test_page_shows_the_core_proposal_and_progress() -> None:
+    at = _app()
+    assert not at.exception
+    r, disputed = _expected()
+    assert at.multiselect(key=state.K_CUR_SETS).value == ["ann1", "ann2", "ann3"]
+    assert at.number_input(key=state.K_CUR_K).value == 2
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert _metric(at, "Proposed spans") == str(len(r.decisions))
+    assert _metric(at, "Curated spans") == str(r.set.span_count())
+    card = _html(at)
+    first = disputed[0]
+    assert f"<b>{first.id}</b>" in card and f"{len(first.annotators)} of 3 annotators" in card
+    # one lane per annotator, then the proposal and the curated set
+    for dom in ("cur-lane-0", "cur-lane-1", "cur-lane-2", "cur-proposed", "cur-curated"):
+        assert f'id="{dom}"' in card
+
+
+def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says() -> None:
+    at = _app()
+    r, disputed = _expected()
+    at.button(key="cur_accept").click().run()
+    at.button(key="cur_reject").click().run()
+    expected = {disputed[0].key: Override("keep", *disputed[0].span.interval,
+                                          disputed[0].span.label),
+                disputed[1].key: Override("drop", *disputed[1].span.interval,
+                                          disputed[1].span.label)}
+    assert _metric(at, "Decided") == f"2 / {len(disputed)}"
+    assert at.session_state[state.K_CUR_POS] == 2  # accept and reject move on
+    assert _metric(at, "Curated spans") == str(curated_set(r, expected).span_count())
+    # relabel the third, re-bound it, then undo: back to the rule
+    third = disputed[2]
+    at.selectbox(key=state.K_CUR_LABEL).set_value("Doubt")
+    at.button(key="cur_relabel").click().run()
+    assert at.session_state[state.K_CUR_OVERRIDES]["test:curation"][third.key].label == "Doubt"
+    at.number_input(key=state.K_CUR_START).set_value(third.span.start + 1)
+    at.button(key="cur_bounds_btn").click().run()
+    o = at.session_state[state.K_CUR_OVERRIDES]["test:curation"][third.key]
+    assert (o.decision, o.start, o.end, o.label) == ("keep", third.span.start + 1,
+                                                      third.span.end, "Doubt")
+    assert _metric(at, "Decided") == f"3 / {len(disputed)}"
+    at.button(key="cur_undo").click().run()
+    assert _metric(at, "Decided") == f"2 / {len(disputed)}"
+
+
+def test_bounds_past_the_text_are_refused() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.number_input(key=state.K_CUR_END).set_value(10_000)
+    at.button(key="cur_bounds_btn").click().run()
+    assert not at.exception
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert at.number_input(key=state.K_CUR_END).value == disputed[0].span.end
+
+
+def test_decisions_persist_across_pages_and_curated_is_a_gold_everywhere() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_reject").click().run()
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    reference = at.selectbox(key=state.K_SET_A)
+    assert "curated" in reference.options
+    at.switch_page(PAGE).run()
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    assert at.session_state[state.K_CUR_POS] == 1
+
+
+def test_agreement_table_is_core_against_the_curated_set(frame) -> None:
+    at = _app()
+    r, _ = _expected()
+    shown = frame(at, "annotator", "span F1", "char κ")
+    study = Study.from_sets([r.set, *SETS], TEXTS)
+    f1 = against(study, "curated", measure="span-f1")
+    kappa = against(study, "curated", measure="char-kappa")
+    for _, row in shown.iterrows():
+        assert row["span F1"] == f1[row["annotator"]].overall.value
+        assert row["char κ"] == kappa[row["annotator"]].overall.value
+
+
+def test_decisions_file_restores_the_same_set() -> None:
+    r, disputed = _expected()
+    decided = {disputed[0].key: Override("keep", *disputed[0].span.interval, "Doubt"),
+               disputed[1].key: Override("drop", *disputed[1].span.interval,
+                                         disputed[1].span.label)}
+    text = cur.decisions_file(r, decided)
+    back, notes = read_decisions(text, r)
+    assert back == decided and notes == []
+    assert curated_set(r, back) == curated_set(r, decided)
+
+
+def test_text_and_labels_are_escaped() -> None:
+    at = _app()
+    at.selectbox(key=state.K_CUR_DOC).set_value("d2").run()
+    body = _html(at)
+    assert "<script>" not in body
+    assert "&lt;script&gt;" in body
+
+
+def test_navigation_previous_next_and_next_undecided() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()  # decides 0, shows 1
+    at.button(key="cur_prev").click().run()
+    assert at.session_state[state.K_CUR_POS] == 0
+    assert at.selectbox(key=state.K_CUR_DOC).value == disputed[0].doc
+    at.button(key="cur_todo").click().run()
+    assert at.session_state[state.K_CUR_POS] == 1
+    at.button(key="cur_next").click().run()
+    assert at.session_state[state.K_CUR_POS] == 2
+    assert at.selectbox(key=state.K_CUR_DOC).value == disputed[2].doc
+    assert at.number_input(key=state.K_CUR_START).value == disputed[2].span.start
+
+
+def test_step_through_only_ties_and_conflicts() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.selectbox(key=state.K_CUR_FOCUS).set_value("ties and conflicts only").run()
+    wanted = [d for d in disputed if "label" in " ".join(d.flags)
+              or "tie" in " ".join(d.flags) or "no-common" in " ".join(d.flags)]
+    assert wanted, "the panel has a label dispute"
+    assert f"of {len(wanted)}**" in " ".join(c.value for c in at.caption)
+    assert f"<b>{wanted[0].id}</b>" in _html(at)
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"  # progress counts every dispute
+
+
+def test_fewer_sets_than_k_falls_back_to_the_default_k() -> None:
+    at = _app()
+    at.number_input(key=state.K_CUR_K).set_value(3).run()
+    assert at.number_input(key=state.K_CUR_K).value == 3
+    at.multiselect(key=state.K_CUR_SETS).set_value(["ann1", "ann2"]).run()
+    assert not at.exception and not at.warning
+    assert at.number_input(key=state.K_CUR_K).value == 2
+    r = consensus(SETS[:2], TEXTS, min_agree=2, match="gamma")
+    assert _metric(at, "Proposed spans") == str(len(r.decisions))
+
+
+def test_decision_effect_is_core_span_f1_with_the_span_kept_and_dropped(frame) -> None:
+    at = _app()
+    r, disputed = _expected()
+    d = disputed[0]
+    shown = frame(at, "span F1 if kept", "span F1 if dropped")
+    for verdict, column in (("keep", "span F1 if kept"), ("drop", "span F1 if dropped")):
+        cur_set = curated_set(r, {d.key: Override(verdict, *d.span.interval, d.span.label)})
+        gold = AnnotationSet("g", {d.doc: cur_set.get(d.doc)})
+        others = [AnnotationSet(a.name, {d.doc: a.get(d.doc)}) for a in SETS]
+        res = against(Study.from_sets([gold, *others], {d.doc: TEXTS[d.doc]}), "g",
+                      measure="span-f1")
+        for _, row in shown.iterrows():
+            assert row[column] == res[row["annotator"]].overall.value
+    assert (shown["marked it"] != "no").sum() == d.votes

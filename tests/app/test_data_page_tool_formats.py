@@ -1,0 +1,66 @@
+"""Data page with the annotation-tool formats (issue 19): an INCEpTION export uploaded as a zip
+or as a folder is one input whose annotators become three sets; a spaCy and a CoNLL file load
+next to each other."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from ui import folder_upload, state
+
+EXPORT = Path(__file__).resolve().parents[2] / "sample_data" / "formats" / "inception_export"
+SAMPLES = EXPORT.parent
+
+
+def _export_files() -> list[tuple[str, bytes]]:
+    return [(p.relative_to(EXPORT).as_posix(), p.read_bytes())
+            for p in sorted(EXPORT.rglob("*.tsv"))]
+
+
+def test_inception_export_zip_gives_one_set_per_annotator(make_app) -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in _export_files():
+            zf.writestr(name, data)
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [("project.zip", buf.getvalue(), "application/zip")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert list(ws.sets) == ["project:alice", "project:bob", "project:chloe"]
+    assert {s.role for s in ws.sets.values()} == {"annotator"}
+    assert ws.sets["project:alice"].span_count() == 4
+
+
+def test_inception_export_folder_upload_is_read_as_one_input(make_app) -> None:
+    at = make_app("pages/data.py", data="empty")
+    at.toggle(key=folder_upload.K_FOLDER_ON).set_value(True).run()
+    files = [(f"inception_export/{name}", data, "text/tab-separated-values")
+             for name, data in _export_files()]
+    at.file_uploader(key=folder_upload.K_FOLDER).set_value(files).run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert list(ws.sets) == ["inception_export:alice", "inception_export:bob",
+                             "inception_export:chloe"]
+    assert at.selectbox(key=state.upload_key("fmt", "inception_export")).value == "auto"
+    assert [e.value for e in at.error] == []
+
+
+def test_spacy_and_conll_files_load_side_by_side(make_app) -> None:
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value([
+        ("conll_gold.conll", (SAMPLES / "conll_gold.conll").read_bytes(), "text/plain"),
+        ("spacy_ner.jsonl", (SAMPLES / "spacy_ner.jsonl").read_bytes(), "application/json"),
+    ]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert {n: s.span_count() for n, s in ws.sets.items()} == {"conll_gold": 6,
+                                                               "spacy_ner": 5}
+
+
+def test_split_folder_keeps_paths_inside_the_chosen_folder() -> None:
+    assert folder_upload.split_folder([("a/x.tsv", b"1"), ("a/d/y.tsv", b"2")]) == (
+        "a", {"x.tsv": b"1", "d/y.tsv": b"2"})
+    assert folder_upload.split_folder([("x.tsv", b"1")]) == ("folder", {"x.tsv": b"1"})

@@ -1,0 +1,186 @@
+"""Errors page: the tables are what core computes; a click opens Documents filtered to it; the
+Documents page filters by category and label and marks each span's category on the text."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.analysis.errors import categorise
+from core.analysis.slices import slice_scores
+from ui import errors as err_ui
+from ui import state
+
+
+def _ws(at):  # -> state.Workspace
+    return at.session_state[state.K_UPLOAD_WS]
+
+
+def _html(at) -> str:
+    return "\n".join(h.proto.body for h in at.html)
+
+
+@pytest.mark.parametrize("data", ["handmade", "empty", "sample"])
+def test_page_runs_on_every_start(make_app, data: str) -> None:
+    at = make_app("pages/errors.py", data=data)
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Errors" in t.value for t in at.title)
+
+
+def test_category_table_is_core_categorise_for_every_system(make_app, frame) -> None:
+    at = make_app("pages/errors.py")
+    table = frame(at, "system", "category", "reference", "prediction")
+    ws = _ws(at)
+    for system in ("system_a", "system_b"):
+        expected = categorise(ws.sets["gold"], ws.sets[system]).table()
+        got = table[table["system"] == system]
+        assert list(got["category"]) == [r["category"] for r in expected]
+        for row, exp in zip(got.to_dict("records"), expected, strict=True):
+            for side in ("reference", "prediction"):
+                value = row[side]
+                assert (value is None or value != value) if exp[side] is None \
+                    else int(value) == exp[side]
+
+
+def test_slice_table_is_core_slice_scores(make_app, frame) -> None:
+    at = make_app("pages/errors.py", params={"edim": "label", "b": "system_a"})
+    table = frame(at, "system", "bucket", "F1 low")
+    ws = _ws(at)
+    expected = slice_scores(ws.sets["gold"], ws.sets["system_a"], dimension="label",
+                            texts=ws.corpus.texts, n_resamples=1000, seed=0)
+    got = table[table["system"] == "system_a"]
+    assert list(got["bucket"]) == [b.bucket for b in expected]
+    assert list(got["F1"]) == pytest.approx([b.f1 for b in expected])
+    assert list(got["F1 low"]) == pytest.approx([b.intervals["F1"][0] for b in expected])
+
+
+def test_picking_a_category_row_opens_documents_filtered_to_it(make_app) -> None:
+    at = make_app("pages/errors.py")
+    ws = _ws(at)
+    rows = [r for r in categorise(ws.sets["gold"], ws.sets["system_a"]).table()]
+    index = [r["category"] for r in rows].index("missed")
+    at.session_state[err_ui.K_ERR_TABLE] = {"selection": {"rows": [index], "columns": [],
+                                                          "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(t.value.startswith("📄 Documents") for t in at.title)
+    expected = categorise(ws.sets["gold"], ws.sets["system_a"]).documents_with(category="missed")
+    assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == "missed"
+    assert at.selectbox(key=state.K_SET_B).value == "system_a"
+    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
+    # The missed spans are marked on the text with their category.
+    assert 'data-category="missed"' in _html(at)
+
+
+def test_clicking_a_label_bar_filters_by_category_and_label(make_app) -> None:
+    at = make_app("pages/errors.py")
+    at.session_state[err_ui.K_ERR_LABEL_CHART] = {"selection": {"points": [
+        {"customdata": ["system_a", "Fear", "correct", "reference"]}]}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=err_ui.K_ERR_LABEL).value == "Fear"
+    assert at.selectbox(key=state.K_DOC).options == ["doc2"]
+
+
+def test_clicking_a_bucket_lists_its_documents(make_app) -> None:
+    at = make_app("pages/errors.py", params={"edim": "doc_length"})
+    table = None
+    for df in at.dataframe:
+        if "bucket" in df.value.columns:
+            table = df.value
+    assert table is not None
+    first = table.iloc[0]
+    at.session_state[err_ui.K_ERR_SLICE_CHART] = {"selection": {"points": [
+        {"customdata": [first["system"], first["bucket"]]}]}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    bucket = at.session_state[err_ui.K_ERR_DOCS]
+    assert len(bucket["documents"]) == int(first["documents"])
+    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(bucket["documents"])
+
+
+def test_documents_filters_and_category_legend(make_app) -> None:
+    at = make_app("pages/documents.py", params={"ecat": "boundary", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    ws = _ws(at)
+    expected = categorise(ws.sets["gold"], ws.sets["system_a"]).documents_with(
+        category="boundary")
+    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
+    body = _html(at)
+    assert "ss-cat-legend" in body and 'data-category="boundary"' in body
+    # Full-text search combines with the filter.
+    at.text_input(key=state.K_DOC_QUERY).input("nothing like this").run()
+    assert any("No document matches" in w.value for w in at.warning)
+
+
+def test_markup_in_labels_stays_escaped_on_the_errors_page(make_app) -> None:
+    at = make_app("pages/errors.py", params={"edim": "label"})
+    assert not at.exception
+    assert "<b>bold</b>" not in _html(at)
+
+
+def test_report_download_is_offered_and_builds_an_escaped_report(make_app) -> None:
+    at = make_app("pages/errors.py")
+    assert not at.exception
+    buttons = [b for b in at.get("download_button") if "HTML report" in b.proto.label]
+    assert len(buttons) == 1
+    ws = _ws(at)
+    html = err_ui.report_html(ws.key, ws, "gold", ("system_a", "system_b"), 2, 100, 0, "", None)
+    assert "id='worst'" in html and "system_b" in html
+    assert "<script" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+def test_figures_draw_what_the_tables_hold(make_app) -> None:
+    at = make_app("pages/errors.py", params={"edim": "label"})
+    ws = _ws(at)
+    cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a",), 2)
+    fig = err_ui.category_chart(cats)
+    missed = next(t for t in fig.data if t.name == "missed")
+    expected = categorise(ws.sets["gold"], ws.sets["system_a"]).counts("reference")["missed"]
+    assert list(missed.y) == [expected]
+    assert list(missed.customdata[0]) == ["system_a", "reference", "missed"]
+    assert missed.marker.pattern.shape == err_ui.CATEGORY_STYLE["missed"][1]  # a second cue
+    frame, _, _ = err_ui.slice_frame(ws.key, ws, "gold", ("system_a",), "martino",
+                                     "semeval2021", 2, "label", 200, 0, "", None)
+    sfig = err_ui.slice_chart(frame, "F1", title="t")
+    (bars,) = sfig.data
+    assert list(bars.y) == pytest.approx(list(frame["F1"]))
+    assert list(bars.error_y.array) == pytest.approx(list(frame["F1 high"] - frame["F1"]))
+
+
+def test_schema_table_is_core_nervaluate(make_app, frame) -> None:
+    from core.metrics import nervaluate
+
+    at = make_app("pages/errors.py")
+    table = frame(at, "schema", "COR", "POS")
+    ws = _ws(at)
+    expected = nervaluate.score(ws.sets["gold"], ws.sets["system_a"]).to_dict()
+    got = table[table["system"] == "system_a"].set_index("schema")
+    for schema in nervaluate.SCHEMAS:
+        assert got.loc[schema, "F1"] == pytest.approx(expected[schema]["f1"])
+        assert int(got.loc[schema, "SPU"]) == expected[schema]["spurious"]
+
+
+def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
+    at = make_app("pages/errors.py", params={"edim": "span_length"})
+    ws = _ws(at)
+    buckets = slice_scores(ws.sets["gold"], ws.sets["system_a"], dimension="span_length",
+                           texts=ws.corpus.texts, n_resamples=0)
+    first = buckets[0]
+    at.session_state[err_ui.K_ERR_SLICE_CHART] = {"selection": {"points": [
+        {"customdata": ["system_a", first.bucket]}]}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    held = at.session_state[err_ui.K_ERR_DOCS]
+    assert set(held["spans"]) == set(first.spans)
+    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(first.documents)
+    assert "rgba(255,220,0,0.35)" in _html(at)  # the bucket's spans are marked
+
+
+def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame) -> None:
+    at = make_app("pages/errors.py")
+    table = frame(at, "decided by", "text")
+    ws = _ws(at)
+    t = categorise(ws.sets["gold"], ws.sets["system_a"])
+    missed = [s for s in t.spans if s.category == "missed"]
+    assert len(table) == len(missed)
+    assert set(table["text"]) == {ws.corpus.texts[s.document][s.start:s.end] for s in missed}

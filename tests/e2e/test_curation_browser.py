@@ -1,0 +1,100 @@
+"""Curation in a real browser: accept one disputed span with a click and reject the next with
+its keyboard shortcut, download the decisions, upload them in a fresh session and see the same
+curated set (same progress, same decisions file)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def _metric(page: Any, label: str) -> str:
+    box = page.get_by_test_id("stMetric").filter(has_text=label).first
+    return str(box.get_by_test_id("stMetricValue").inner_text()).strip()
+
+
+def _open(page: Any, app_url: str, st_ui: Any) -> None:
+    st_ui.open_page(page, app_url, "curation")
+    page.get_by_role("heading", name="⚖️ Curation").wait_for(timeout=60_000)
+    page.locator("#cur-card").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+
+
+def _download_decisions(page: Any, path: Path, st_ui: Any) -> str:
+    st_ui.wait_idle(page)  # the file is built on the server when clicked
+    with page.expect_download(timeout=90_000) as info:
+        page.get_by_role("button", name="Decisions (CSV)").click()
+    info.value.save_as(str(path))
+    return path.read_text(encoding="utf-8")
+
+
+def test_accept_reject_download_and_resume_in_a_fresh_session(
+        browser: Any, app_url: str, st_ui: Any, tmp_path: Path) -> None:
+    first = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
+    page = first.new_page()
+    _open(page, app_url, st_ui)
+    decided = _metric(page, "Decided")
+    total = int(decided.split("/")[1])
+    assert decided == f"0 / {total}" and total >= 2
+    first_id = page.locator("#cur-card b").first.inner_text()
+    st_ui.shot(page, "curation_start")
+
+    page.get_by_role("button", name="Accept").click()
+    page.get_by_text(f"1 of {total} disputed spans decided").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    second_id = page.locator("#cur-card b").first.inner_text()
+    assert second_id != first_id  # accept moved on to the next disputed span
+    page.get_by_role("heading", name="Disputed spans").click()  # focus off any text field
+    page.keyboard.press("x")  # the Reject button's shortcut
+    page.get_by_text(f"2 of {total} disputed spans decided").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    curated = _metric(page, "Curated spans")
+    st_ui.shot(page, "curation_two_decided")
+    saved = _download_decisions(page, tmp_path / "decisions.csv", st_ui)
+    rows = [line for line in saved.splitlines() if ",lead," in line]
+    assert len(rows) == 2
+    assert re.search(r",keep,lead,", saved) and re.search(r",drop,lead,", saved)
+    first.close()
+
+    fresh = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
+    page2 = fresh.new_page()
+    errors: list[str] = []
+    page2.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page2.on("pageerror", lambda exc: errors.append(str(exc)))
+    page2.console_errors = errors  # what st_ui.app_errors reads
+    _open(page2, app_url, st_ui)
+    assert _metric(page2, "Decided") == f"0 / {total}"
+    page2.get_by_text("Resume: upload a decisions file").click()
+    page2.locator('input[type="file"]').set_input_files(str(tmp_path / "decisions.csv"))
+    page2.get_by_text("Restored 2 decision(s)").wait_for(timeout=30_000)
+    st_ui.wait_idle(page2)
+    assert _metric(page2, "Decided") == f"2 / {total}"
+    assert _metric(page2, "Curated spans") == curated
+    again = _download_decisions(page2, tmp_path / "again.csv", st_ui)
+    assert again == saved  # the same curated set, decision by decision
+    st_ui.shot(page2, "curation_resumed")
+    assert st_ui.app_errors(page2) == []
+    fresh.close()
+
+
+def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
+                                                     st_ui: Any) -> None:
+    _open(page, app_url, st_ui)
+    assert page.locator("#cur-card b").first.inner_text() == "1#1"
+    # the proposals table (the decision-effect table in its expander comes first on the page)
+    grid = page.locator(".st-key-cur_table [data-testid='stDataFrame']")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    # the row-selection column is at the far left; header and rows are 35 px high
+    page.mouse.click(box["x"] + 12, box["y"] + 35 + 35 * 2 + 17)  # the third proposal
+    page.wait_for_function(
+        "() => document.querySelector('#cur-card b')?.textContent === '1#3'", timeout=30_000)
+    st_ui.wait_idle(page)
+    # 1#2 is unanimous, so the third proposal is the second disputed span
+    page.get_by_text(re.compile(r"Disputed span 2 of \d+")).wait_for(timeout=10_000)
+    assert st_ui.app_errors(page) == []

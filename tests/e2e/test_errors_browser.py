@@ -1,0 +1,47 @@
+"""Real browser: the Errors page draws its charts, and clicking a category's bar segment opens
+the Documents page filtered to the documents behind it, with the spans' categories marked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from core.analysis.errors import CATEGORIES, categorise
+from core.formats import ReadOptions, load_path
+
+pytestmark = pytest.mark.e2e
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
+
+
+def test_clicking_a_category_opens_documents_filtered_to_it(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    chart = page.locator(".st-key-err_chart .js-plotly-plot")
+    chart.wait_for(timeout=60_000)
+    page.locator(".st-key-err_slice_chart .js-plotly-plot").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    st_ui.shot(page, "page_errors")
+    assert st_ui.app_errors(page) == []
+    # The traces are the categories in order; the first bar of "missed" is system_a's reference.
+    trace = chart.locator(".barlayer .trace").nth(CATEGORIES.index("missed"))
+    bar = trace.locator(".point path").first
+    bar.scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/documents" in page.url and "ecat=missed" in page.url
+    assert st_ui.value(page, "Error category") == "missed"
+    gold = load_path(SAMPLE / "gold.json").set
+    pred = load_path(SAMPLE / "system_a.json", options=ReadOptions(role="system")).set
+    expected = categorise(gold, pred).documents_with(category="missed")
+    assert st_ui.value(page, "Document") in expected
+    # The missed spans are marked on the reference text.
+    assert page.locator('#left-doc .ss-cat[data-category="missed"]').count() >= 1
+    st_ui.shot(page, "page_documents_filtered_missed")
+    assert st_ui.app_errors(page) == []

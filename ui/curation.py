@@ -1,0 +1,411 @@
+"""The Curation page's logic: the proposed consensus, the lead's decisions, the curated set.
+
+Every rule and number comes from :mod:`core.analysis.consensus` (the proposal and its
+decisions, :func:`~core.analysis.consensus.curated_set`, the decisions CSV) and from
+:mod:`core.metrics.agreement` (each annotator against the curated set); this module keeps the
+lead's decisions in the session, draws the lanes and builds the tables.
+
+Session state (keys in :mod:`ui.state`): the lead's decisions live in
+``st.session_state[K_CUR_OVERRIDES][workspace key]`` as ``{decision key: Override}``, keyed by
+:attr:`~core.analysis.consensus.Decision.key` (document, members, proposal), so they survive
+reruns, page changes and changes of the rules that leave a proposal as it was. The curated set is
+stored in ``K_CUR_CURATED`` and :func:`with_curated` adds it to the workspace of every page as
+the gold set ``curated``.
+
+Keyboard: Streamlit has no page-wide key handler, but ``st.button(..., shortcut=...)``
+(Streamlit ≥ 1.52) binds a key to a button: the decision buttons use ``A`` (accept), ``X``
+(reject), ``L`` (relabel), ``B`` (set bounds), ``U`` (undo), ``N`` / ``P`` (next / previous
+disputed span), ``Shift+N`` (next undecided). The keys fire while no text field has the focus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.analysis.consensus import (
+    CONFLICT_FLAGS,
+    FLAGS,
+    TIE_FLAGS,
+    Consensus,
+    Decision,
+    Override,
+    consensus,
+    curated_set,
+    decisions_csv,
+    read_decisions,
+)
+from core.formats import WRITABLE, write_files
+from core.metrics.agreement import Study, against
+from core.model import AnnotationSet, Corpus, Span
+from ui import highlight
+from ui.state import (
+    K_CUR_CURATED,
+    K_CUR_DOC,
+    K_CUR_END,
+    K_CUR_LABEL,
+    K_CUR_OVERRIDES,
+    K_CUR_POS,
+    K_CUR_START,
+    K_CUR_TABLE,
+    Workspace,
+)
+
+CURATED = "curated"
+"""Name of the curated set in the workspace (``curated (2)`` if a loaded set has the name)."""
+
+MATCH_HELP = {
+    "gamma": "γ alignment (Mathet et al. 2015): at most one span per annotator in a group, "
+             "by position and label",
+    "overlap": "spans of one label that share a character",
+    "exact": "same start, end and label",
+    "char": "no matching: each character and label voted on",
+}
+BOUNDS_HELP = {
+    "majority": "characters more than half of the group marked",
+    "union": "every character one of the group marked",
+    "intersection": "characters all of the group marked",
+}
+FOCUS = {
+    "every disputed span": lambda d: d.disputed,
+    "ties and conflicts only": lambda d: bool(set(d.flags) & {*TIE_FLAGS, *CONFLICT_FLAGS}),
+    "label disputes only": lambda d: bool(set(d.flags) & {"label-tie", "label-split",
+                                                          "label-conflict"}),
+    "kept by fewer than all": lambda d: d.disputed and "partial" in d.flags,
+    "every proposal (unanimous too)": lambda d: True,
+}
+"""What the disputed-span navigation steps through (a filter of the disputed proposals)."""
+SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
+SHORTCUTS = {"accept": "A", "reject": "X", "relabel": "L", "bounds": "B", "undo": "U",
+             "next": "N", "previous": "P"}
+
+
+# ---- the curated set in every page's workspace -------------------------------------------------
+
+def curated_name(ws: Workspace) -> str:
+    name, n = CURATED, 2
+    while name in ws.sets:
+        name, n = f"{CURATED} ({n})", n + 1
+    return name
+
+
+def with_curated(ws: Workspace) -> Workspace:
+    """``ws`` plus the curated set of this session, if the lead curated one on this data."""
+    stored = (st.session_state.get(K_CUR_CURATED) or {}).get(ws.key)
+    if stored is None:
+        return ws
+    digest, aset = stored
+    return _joined(f"{ws.key}+curated:{digest}", ws, aset)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _joined(key: str, _ws: Workspace, _aset: AnnotationSet) -> Workspace:
+    corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, _aset.name: _aset})
+    return Workspace(key, _ws.title, corpus, _ws.reports, _ws.shareable)
+
+
+def digest(aset: AnnotationSet) -> str:
+    h = hashlib.sha256()
+    for doc, spans in aset:
+        h.update(doc.encode("utf-8") + b"\0")
+        for s in spans:
+            h.update(f"{s.start},{s.end},{s.label}\0".encode())
+        h.update(b"\1")
+    return h.hexdigest()[:16]
+
+
+def publish(ws: Workspace, aset: AnnotationSet) -> None:
+    """Make ``aset`` the workspace's curated set for the rest of the session."""
+    store = st.session_state.setdefault(K_CUR_CURATED, {})
+    store[ws.key] = (digest(aset), aset)
+
+
+# ---- proposal and decisions --------------------------------------------------------------------
+
+@st.cache_resource(max_entries=32, show_spinner="Building the consensus…")
+def proposal(ws_key: str, _ws: Workspace, sets: tuple[str, ...], k: int, match: str,
+             boundaries: str) -> Consensus:
+    """The consensus of ``sets`` (cached per workspace and rules)."""
+    return consensus([_ws.sets[n] for n in sets], _ws.texts(), min_agree=k,
+                     match=match, boundaries=boundaries,  # type: ignore[arg-type]
+                     name=CURATED)
+
+
+def overrides(ws_key: str) -> dict[str, Override]:
+    """The lead's decisions on this workspace (a live dict in the session state)."""
+    store = st.session_state.setdefault(K_CUR_OVERRIDES, {})
+    return store.setdefault(ws_key, {})
+
+
+def progress(result: Consensus, decided: dict[str, Override]) -> tuple[int, int]:
+    """(disputed proposals the lead decided, disputed proposals)."""
+    disputed = result.disputed()
+    return sum(1 for d in disputed if d.key in decided), len(disputed)
+
+
+def final(d: Decision, decided: dict[str, Override]) -> tuple[str, Span, bool]:
+    """(keep/drop, span, whether the lead decided it) of one proposal."""
+    o = decided.get(d.key)
+    if o is None:
+        return d.decision, d.span, False
+    return o.decision, o.span, True
+
+
+def set_inputs(d: Decision | None, decided: dict[str, Override]) -> None:
+    """Preset the relabel and re-bound inputs to the shown proposal (its final span)."""
+    if d is None:
+        return
+    _, span, _ = final(d, decided)
+    st.session_state[K_CUR_LABEL] = span.label
+    st.session_state[K_CUR_START] = span.start
+    st.session_state[K_CUR_END] = span.end
+
+
+def go_to(pos: int, disputed: Sequence[Decision], decided: dict[str, Override]) -> None:
+    """Show disputed proposal ``pos`` (clamped): its document and its inputs."""
+    if not disputed:
+        return
+    pos = max(0, min(pos, len(disputed) - 1))
+    st.session_state[K_CUR_POS] = pos
+    st.session_state[K_CUR_DOC] = disputed[pos].doc
+    set_inputs(disputed[pos], decided)
+
+
+def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], pos: int
+                   ) -> int | None:
+    """The index of the next disputed proposal without a decision after ``pos`` (wrapping
+    around), or None when every one is decided."""
+    n = len(disputed)
+    for step in range(1, n + 1):
+        i = (pos + step) % n
+        if disputed[i].key not in decided:
+            return i
+    return None
+
+
+def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
+           text_len: int | None) -> None:
+    """A button's callback: record the lead's ``action`` on disputed proposal ``pos``."""
+    decided = overrides(ws_key)
+    d = disputed[pos]
+    _, span, _ = final(d, decided)
+    if action == "accept":
+        decided[d.key] = Override("keep", span.start, span.end, span.label)
+    elif action == "reject":
+        decided[d.key] = Override("drop", span.start, span.end, span.label)
+    elif action == "undo":
+        decided.pop(d.key, None)
+        set_inputs(d, decided)
+        return
+    elif action == "relabel":
+        label = str(st.session_state.get(K_CUR_LABEL) or span.label)
+        decided[d.key] = Override("keep", span.start, span.end, label)
+        return
+    elif action == "bounds":
+        start = int(st.session_state.get(K_CUR_START, span.start))
+        end = int(st.session_state.get(K_CUR_END, span.end))
+        if end <= start or (text_len is not None and end > text_len):
+            st.session_state[K_CUR_END] = span.end
+            st.session_state[K_CUR_START] = span.start
+            st.toast(f"Bounds not set: need start < end ≤ {text_len}", icon="⚠️")
+            return
+        decided[d.key] = Override("keep", start, end, span.label)
+        return
+    go_to(pos + 1, disputed, decided)  # accept and reject move on to the next one
+
+
+def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
+             decided: dict[str, Override]) -> None:
+    """The decisions table's selection callback: show the picked proposal (when the chosen
+    "Step through" list holds it)."""
+    rows = st.session_state[K_CUR_TABLE]["selection"]["rows"]
+    if not rows:
+        return
+    wanted = f"{doc}#{shown_ids[rows[0]]}"
+    for i, d in enumerate(stepped):
+        if d.id == wanted:
+            go_to(i, stepped, decided)
+            return
+    st.toast(f"{wanted} is not in the list stepped through; choose “every proposal” in "
+             "“Step through” to decide it.", icon="ℹ️")
+
+
+def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
+    """Merge a decisions file into the session's decisions; a message saying what happened."""
+    from core.errors import FormatError
+
+    try:
+        loaded, notes = read_decisions(data.decode("utf-8-sig"), result, file=name)
+    except (FormatError, UnicodeDecodeError) as exc:
+        return f"❌ {exc}"
+    overrides(ws_key).update(loaded)
+    msg = f"✅ Restored {len(loaded)} decision(s) from {name}."
+    if notes:
+        msg += f" {len(notes)} row(s) match no proposal of the current rules and were not " \
+               "applied (first: " + notes[0] + ")."
+    return msg
+
+
+# ---- tables ------------------------------------------------------------------------------------
+
+def flag_text(flags: Sequence[str]) -> str:
+    return ", ".join(flags) if flags else "unanimous"
+
+
+def status_text(d: Decision, decided: dict[str, Override]) -> str:
+    """The decision in words with an icon (never a colour alone)."""
+    verdict, span, by_lead = final(d, decided)
+    mark = "✓ keep" if verdict == "keep" else "✗ drop"
+    if not by_lead:
+        return f"{mark} (rule{', to decide' if d.disputed else ''})"
+    changed = []
+    if span.label != d.span.label:
+        changed.append("relabelled")
+    if span.interval != d.span.interval:
+        changed.append("re-bounded")
+    return f"{mark} (you{': ' + ', '.join(changed) if changed else ''})"
+
+
+def doc_table(result: Consensus, doc: str, text: str | None,
+              decided: dict[str, Override]) -> pd.DataFrame:
+    rows = []
+    for d in result.decisions:
+        if d.doc != doc:
+            continue
+        _, span, _ = final(d, decided)
+        rows.append({"#": d.id.rsplit("#", 1)[1], "span": f"[{span.start}, {span.end})",
+                     "text": span.fragment(text) if text else "", "label": span.label,
+                     "decision": status_text(d, decided), "dispute": flag_text(d.flags),
+                     "votes": f"{d.votes} of {d.n}", "marked by": ", ".join(d.annotators),
+                     "why": d.why})
+    return pd.DataFrame(rows)
+
+
+def items_for(aset: AnnotationSet, doc: str, prefix: str, members: Sequence[tuple[str, Span]]
+              ) -> tuple[list[highlight.SpanItem], list[str]]:
+    """The set's spans in ``doc`` as lane items, and the ids of those among ``members``."""
+    items = highlight.span_items(AnnotationSet(aset.name, {doc: aset.get(doc)}), doc, prefix)
+    mine = {(s.start, s.end, s.label) for a, s in members if a == aset.name}
+    marked = [it.id for it in items if any((it.start, it.end, lab) in mine for lab in it.labels)]
+    return items, marked
+
+
+def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | None
+                   ) -> list[highlight.SpanItem]:
+    """Kept proposals of ``doc`` (``decided`` None: the rule's; else with the lead's)."""
+    out = []
+    for d in result.decisions:
+        if d.doc != doc:
+            continue
+        verdict, span, _ = final(d, decided or {}) if decided is not None else (
+            d.decision, d.span, False)
+        if verdict == "keep":
+            out.append(highlight.SpanItem(f"{'✓' if decided is not None else 'P'}"
+                                          f"{d.id.rsplit('#', 1)[1]}", span.start, span.end,
+                                          (span.label,)))
+    return sorted(out, key=lambda it: (it.start, -it.end, it.id))
+
+
+def current_card(d: Decision, text: str | None, decided: dict[str, Override]) -> str:
+    """HTML card of the shown proposal: fragment, who marked what, the rule and the dispute
+    (every value escaped)."""
+    esc = highlight._esc
+    _, span, _ = final(d, decided)
+    frag = esc(span.fragment(text)) if text else "<i>no text</i>"
+    members = "".join(
+        f"<li><b>{esc(a)}</b>: [{s.start}, {s.end}) {esc(s.label)}"
+        + (f" — “{esc(s.fragment(text))}”" if text else "") + "</li>" for a, s in d.members)
+    flags = "".join(f"<li><b>{esc(f)}</b>: {esc(FLAGS[f])}</li>" for f in d.flags)
+    return (
+        '<div id="cur-card" style="border:1px solid #ccc;border-left:6px solid #0072B2;'
+        'border-radius:6px;padding:8px 12px;margin:4px 0">'
+        f'<div style="font-size:1.05em"><b>{esc(d.id)}</b> · [{span.start}, {span.end}) '
+        f'<b>{esc(span.label)}</b> · {esc(status_text(d, decided))}</div>'
+        f'<div style="margin:6px 0;font-size:1.1em">“{frag}”</div>'
+        f'<div style="font-size:0.9em">Marked by {d.votes} of {d.n} annotators (k = {d.k}):'
+        f'<ul style="margin:2px 0">{members}</ul>Dispute:<ul style="margin:2px 0">{flags}</ul>'
+        f'Rule: {esc(d.why)}</div></div>')
+
+
+@st.cache_data(max_entries=16, show_spinner="Scoring each annotator against the curated set…")
+def agreement_table(cur_digest: str, _sets: tuple[AnnotationSet, ...], _curated: AnnotationSet,
+                    _texts: dict[str, str | None], names: tuple[str, ...]) -> pd.DataFrame:
+    """Each annotator against the curated set: span P/R/F1 (Da San Martino et al. 2019,
+    SemEval-2021 variant, the curated set as gold) and character κ (Cohen 1960, characters ×
+    labels), from :func:`core.metrics.agreement.against`."""
+    del cur_digest, names  # cache keys
+    study = Study.from_sets([_curated, *_sets], _texts)
+    f1 = against(study, _curated.name, measure="span-f1")
+    kappa = against(study, _curated.name, measure="char-kappa")
+    rows = []
+    for aset in _sets:
+        pv, kv = f1[aset.name], kappa[aset.name]
+        rows.append({"annotator": aset.name,
+                     "span precision": pv.extra["precision"].value,
+                     "span recall": pv.extra["recall"].value, "span F1": pv.overall.value,
+                     "char κ": kv.overall.value})
+    return pd.DataFrame(rows)
+
+
+def decision_effect(result: Consensus, decided: dict[str, Override], d: Decision,
+                    sets: Sequence[AnnotationSet], texts: dict[str, str | None]
+                    ) -> pd.DataFrame:
+    """What the shown decision does to each annotator's span F1 on its document: the curated
+    document with the span kept, then dropped (Da San Martino et al. 2019, SemEval-2021
+    variant, the curated set as gold, from :func:`core.metrics.agreement.against`)."""
+    _, span, _ = final(d, decided)
+    ref = "(curated)"
+    values: dict[str, dict[str, float | None]] = {}
+    for verdict in ("keep", "drop"):
+        choice = {**decided, d.key: Override(verdict, span.start, span.end,
+                                             span.label)}
+        kept = sorted({s for x in result.decisions if x.doc == d.doc
+                       for v, s, _ in [final(x, choice)] if v == "keep"})
+        gold = AnnotationSet(ref, {d.doc: tuple(kept)})
+        others = [AnnotationSet(a.name, {d.doc: a.get(d.doc)}, "annotator") for a in sets
+                  if d.doc in a.spans]
+        res = against(Study.from_sets([gold, *others], {d.doc: texts.get(d.doc)}), ref,
+                      measure="span-f1")
+        values[verdict] = {a: pv.overall.value for a, pv in res.items()}
+    marked = {a: s for a, s in d.members}
+    rows = []
+    for a in values["keep"]:
+        k, x = values["keep"][a], values["drop"][a]
+        rows.append({"annotator": a,
+                     "marked it": f"yes, {marked[a].label} [{marked[a].start}, {marked[a].end})"
+                     if a in marked else "no",
+                     "span F1 if kept": k, "span F1 if dropped": x,
+                     "kept − dropped": None if k is None or x is None else k - x})
+    return pd.DataFrame(rows)
+
+
+def download_files(fmt: str, texts: dict[str, str | None], aset: AnnotationSet
+                   ) -> tuple[bytes, str, str]:
+    """(bytes, file name, mime) of the curated set in ``fmt``: one file, or a zip of several."""
+    files = write_files(fmt, texts, [aset])
+    if len(files) == 1:
+        name, content = next(iter(files.items()))
+        return content.encode("utf-8"), name, "text/plain"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, content in sorted(files.items()):
+            zf.writestr(name, content)
+    return buf.getvalue(), f"{aset.name}_{fmt}.zip", "application/zip"
+
+
+def decisions_file(result: Consensus, decided: dict[str, Override]) -> str:
+    return decisions_csv(result, {d.key: decided[d.key] for d in result.decisions
+                                  if d.key in decided})
+
+
+def summary(result: Consensus, decided: dict[str, Override]) -> dict[str, Any]:
+    done, disputed = progress(result, decided)
+    cur = curated_set(result, decided)
+    return {"decided": done, "disputed": disputed, "spans": cur.span_count(),
+            "proposals": len(result.decisions)}

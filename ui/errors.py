@@ -1,0 +1,480 @@
+"""Errors page helpers: cached error tables and slices, their figures, and the Documents filter.
+
+Numbers come from :mod:`core.analysis.errors` (categories) and :mod:`core.analysis.slices`
+(scores per bucket); this module caches them under the ``ws_key`` / ``_ws`` convention of
+:mod:`ui.state`, lays them out as tidy tables and draws them. Colours are Okabe & Ito's (2008)
+colour-blind-safe palette, and each category and each system also has a fill pattern and a
+text label, so colour is never the only cue.
+
+Charts: the modebar camera saves a PNG in the browser (Plotly, offline); the ⬇️ SVG / PNG
+buttons render the same figure with ``plotly.io.to_image`` through Kaleido and the system's
+Chromium, offline, on click (a few seconds each).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from core.analysis.errors import (
+    CATEGORIES,
+    PREDICTION_CATEGORIES,
+    REFERENCE_CATEGORIES,
+    ErrorTable,
+    categorise,
+)
+from core.errors import SpanScopeError
+from core.metrics.labels import level_namer
+from core.model import NOTHING
+from ui import results, state
+from ui.highlight import SpanItem
+
+# ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
+K_ERR_CATEGORY = "ecat"  # Documents: show documents with a span of this category
+K_ERR_LABEL = "elabel"  # Documents: ... and of this label
+K_ERR_DIM = "edim"  # Errors: slice dimension (bound)
+K_ERR_METRIC = "emetric"  # Errors: span metric of the slices (bound)
+K_ERR_MEASURE = "emeasure"  # Errors: P, R or F1 in the slice chart (bound)
+K_ERR_CHART = "err_chart"  # selection state of the category chart
+K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
+K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
+K_ERR_TABLE = "err_table"  # selection state of the category table
+K_ERR_META = "err_meta"  # metadata CSV uploader
+K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
+ALL = "(all)"
+
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+             "#000000")
+"""Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour
+vision deficiencies."""
+CATEGORY_STYLE: dict[str, tuple[str, str, str]] = {
+    # category: (colour, plotly fill pattern, short mark shown on the text)
+    "correct": ("#009E73", "", "✓"),
+    "label": ("#E69F00", "/", "L"),
+    "boundary": ("#56B4E9", "\\", "B"),
+    "boundary+label": ("#CC79A7", "x", "BL"),
+    "missed": ("#D55E00", "-", "M"),
+    "spurious": ("#0072B2", "|", "S"),
+    "optional": ("#999999", ".", "⊥"),
+}
+CATEGORY_HELP = {
+    "correct": "same boundaries, same label",
+    "label": "same boundaries, another label",
+    "boundary": "overlap with other boundaries, same label",
+    "boundary+label": "overlap with other boundaries, another label",
+    "missed": "a reference span no prediction overlaps",
+    "spurious": "a prediction that overlaps no reference span",
+    "optional": "a reference span offering ⊥ that nothing overlaps: not an error",
+}
+SYSTEM_PATTERNS = ("", "/", "\\", "x", "-", "|", "+", ".")
+MEASURES = ("F1", "P", "R")
+DIMENSION_NAMES = {
+    "span_length": "span length (characters)", "label": "label",
+    "label_frequency": "label frequency in the reference", "position": "position in the document",
+    "doc_length": "document length (characters)",
+    "reference_spans": "reference spans in the document",
+}
+_LAYOUT = dict(template="plotly_white", margin=dict(l=10, r=10, t=70, b=10),
+               legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
+
+
+def md(text: object) -> str:
+    """``text`` safe inside Markdown: its markup characters escaped."""
+    out = str(text)
+    for ch in "\\`*_{}[]()#+-.!|<>~$":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+# ---- cached computations ------------------------------------------------------------------------
+
+
+@st.cache_resource(max_entries=64, show_spinner="Categorising spans…")
+def error_table(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+                ) -> tuple[ErrorTable | None, str | None]:
+    """:func:`core.analysis.errors.categorise` of ``system`` against ``ref`` (or the error)."""
+    try:
+        return categorise(_ws.sets[ref], _ws.sets[system], level=level,
+                          taxonomy=results.taxonomy_for(_ws, ref, system)), None
+    except SpanScopeError as exc:
+        return None, str(exc)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def category_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                   level: int) -> pd.DataFrame:
+    """One row per system and category: reference and prediction counts (None: n/a)."""
+    rows = []
+    for system in systems:
+        table, error = error_table(ws_key, _ws, ref, system, level)
+        if table is None:
+            rows.append({"system": system, "category": "error", "reference": None,
+                         "prediction": None, "note": error})
+            continue
+        for r in table.table():
+            rows.append({"system": system, **r, "note": CATEGORY_HELP[r["category"]]})
+    return pd.DataFrame(rows, columns=["system", "category", "reference", "prediction", "note"])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                level: int) -> pd.DataFrame:
+    """One row per system, label, side and category with its count (zeros left out)."""
+    rows: list[dict[str, Any]] = []
+    for system in systems:
+        table, _ = error_table(ws_key, _ws, ref, system, level)
+        if table is None:
+            continue
+        rows.extend({"system": system, **r} for r in table.per_label_rows() if r["count"])
+    return pd.DataFrame(rows, columns=["system", "label", "side", "category", "count"])
+
+
+@st.cache_data(max_entries=32, show_spinner="Scoring each bucket…")
+def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                metric: str, variant: str | None, level: int, dimension: str, n_boot: int,
+                seed: int, meta_key: str, _metadata: Mapping[str, Mapping[str, str]] | None
+                ) -> tuple[pd.DataFrame, dict[tuple[str, str], Any], dict[str, str]]:
+    """Scores per bucket of every system (:func:`core.analysis.slices.slice_scores`), the
+    documents and spans of each (system, bucket) (``{"documents": ..., "spans": ...}``), and
+    the systems the metric refused (system -> error).
+    ``meta_key`` identifies ``_metadata`` (the uploaded CSV's digest)."""
+    from core.analysis.slices import slice_scores
+
+    rows: list[dict[str, Any]] = []
+    docs: dict[tuple[str, str], Any] = {}
+    errors: dict[str, str] = {}
+    for system in systems:
+        try:
+            buckets = slice_scores(
+                _ws.sets[ref], _ws.sets[system], dimension=dimension, metric=metric,
+                variant=variant, level=level, texts=_ws.corpus.texts,
+                taxonomy=results.taxonomy_for(_ws, ref, system), metadata=_metadata,
+                n_resamples=n_boot, seed=seed)
+        except SpanScopeError as exc:
+            errors[system] = str(exc)
+            continue
+        for b in buckets:
+            rows.append({"system": system, **b.as_row()})
+            docs[(system, b.bucket)] = {"documents": b.documents, "spans": b.spans}
+    columns = ["system", "dimension", "bucket", "order", "kind", "documents", "reference spans",
+               "predicted spans", "P", "R", "F1", "P low", "P high", "R low", "R high",
+               "F1 low", "F1 high"]
+    return pd.DataFrame(rows, columns=columns), docs, errors
+
+
+# ---- figures ------------------------------------------------------------------------------------
+
+
+def category_chart(df: pd.DataFrame) -> go.Figure:
+    """Stacked bars: per system, its reference spans and its predictions by category.
+
+    Bars carry ``customdata`` (system, side, category) so that a click names what it hit."""
+    ok = df[df["category"] != "error"]
+    systems = list(dict.fromkeys(ok["system"]))
+    fig = go.Figure()
+    for cat in CATEGORIES:
+        colour, pattern, _ = CATEGORY_STYLE[cat]
+        xs: list[list[str]] = [[], []]
+        ys, custom = [], []
+        for system in systems:
+            row = ok[(ok["system"] == system) & (ok["category"] == cat)]
+            for side in ("reference", "prediction"):
+                value = row[side].iloc[0] if len(row) else None
+                if value is None or pd.isna(value):
+                    continue
+                xs[0].append(system)
+                xs[1].append(side)
+                ys.append(int(value))
+                custom.append([system, side, cat])
+        fig.add_bar(x=xs, y=ys, name=cat, customdata=custom, text=[y or "" for y in ys],
+                    textposition="inside", marker=dict(color=colour,
+                                                       pattern=dict(shape=pattern)),
+                    hovertemplate="%{x}<br>" + cat + ": %{y} spans<extra></extra>")
+    fig.update_layout(barmode="stack", title="Spans by error category (click a bar segment to "
+                      "open its documents)", height=420, yaxis_title="spans", **_LAYOUT)
+    fig.update_layout(legend_traceorder="normal")
+    return fig
+
+
+def label_chart(df: pd.DataFrame, systems: Sequence[str]) -> go.Figure:
+    """Per system (one panel each), per label: its reference spans by category stacked, and the
+    spurious predictions of that label on top."""
+    keep = df[(df["side"] == "reference") | (df["category"] == "spurious")]
+    systems = [s for s in systems if s in set(keep["system"])] or list(systems[:1])
+    fig = make_subplots(rows=max(1, len(systems)), cols=1, shared_xaxes=True,
+                        subplot_titles=[str(s) for s in systems], vertical_spacing=0.08)
+    labels = sorted(set(keep["label"]), key=lambda x: (x == NOTHING, x.lower()))
+    for i, system in enumerate(systems, start=1):
+        sub = keep[keep["system"] == system]
+        for cat in (*REFERENCE_CATEGORIES, "spurious"):
+            colour, pattern, _ = CATEGORY_STYLE[cat]
+            counts = sub[sub["category"] == cat].set_index("label")["count"]
+            ys = [int(counts.get(lab, 0)) for lab in labels]
+            if not any(ys):
+                continue
+            side = "prediction" if cat == "spurious" else "reference"
+            fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat, showlegend=i == 1,
+                        marker=dict(color=colour, pattern=dict(shape=pattern)),
+                        customdata=[[system, lab, cat, side] for lab in labels], row=i, col=1,
+                        hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + html.escape(system)
+                        + "</extra>")
+    layout = {**_LAYOUT, "legend": dict(orientation="v", x=1.01, xanchor="left", y=1),
+              "margin": dict(l=10, r=150, t=70, b=10)}
+    fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 140,
+                      title="Per label: reference spans by category, and spurious predictions",
+                      **layout)
+    return fig
+
+
+def slice_chart(df: pd.DataFrame, measure: str, *, title: str) -> go.Figure:
+    """Grouped bars of ``measure`` per bucket, one colour and one pattern per system, with the
+    bootstrap interval as whiskers; ``customdata`` (system, bucket)."""
+    fig = go.Figure()
+    buckets = list(dict.fromkeys(df.sort_values(["order", "bucket"])["bucket"]))
+    for i, system in enumerate(dict.fromkeys(df["system"])):
+        sub = df[df["system"] == system].set_index("bucket").reindex(buckets)
+        err = None
+        if f"{measure} low" in sub and sub[f"{measure} low"].notna().any():
+            err = dict(type="data", symmetric=False, array=sub[f"{measure} high"] - sub[measure],
+                       arrayminus=sub[measure] - sub[f"{measure} low"], thickness=1.5, width=4)
+        fig.add_bar(x=buckets, y=sub[measure], name=str(system), error_y=err,
+                    marker=dict(color=OKABE_ITO[i % len(OKABE_ITO)],
+                                pattern=dict(shape=SYSTEM_PATTERNS[i % len(SYSTEM_PATTERNS)]),
+                                line=dict(color="#333333", width=0.5)),
+                    customdata=[[system, b] for b in buckets],
+                    text=[f"{v:.2f}" if pd.notna(v) else "" for v in sub[measure]],
+                    textposition="outside",
+                    hovertemplate="%{x}<br>" + measure + " %{y:.3f}<extra>"
+                    + html.escape(str(system)) + "</extra>")
+    fig.update_layout(barmode="group", title=title, height=440, yaxis_title=measure, **_LAYOUT)
+    return fig
+
+
+def clicked(event: Any) -> list[Any] | None:
+    """The ``customdata`` of the point a chart selection holds, or None (item access, so
+    AppTest can inject the event)."""
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for p in points or ():
+        data = p.get("customdata")
+        if data:
+            return list(data)
+    return None
+
+
+def chart_downloads(fig: go.Figure, name: str, *, key: str) -> None:
+    """⬇️ SVG and ⬇️ PNG buttons: the figure rendered by Kaleido when the button is clicked."""
+    left, right, _ = st.columns([1, 1, 6])
+    left.download_button("⬇️ SVG", lambda: fig.to_image(format="svg"), file_name=f"{name}.svg",
+                         mime="image/svg+xml", key=f"{key}_svg", on_click="ignore")
+    right.download_button("⬇️ PNG", lambda: fig.to_image(format="png", scale=2),
+                          file_name=f"{name}.png", mime="image/png", key=f"{key}_png",
+                          on_click="ignore")
+
+
+PLOTLY_CONFIG = {"displaylogo": False,
+                 "toImageButtonOptions": {"format": "png", "scale": 2}}
+
+
+# ---- the Documents page: filters and categories on the text -----------------------------------
+
+
+def documents_with(ws: state.Workspace, ref: str, system: str, level: int, category: str,
+                   label: str) -> list[str] | None:
+    """Documents holding a span of ``category`` and ``label`` (ALL: any); None if the pair
+    cannot be categorised."""
+    table, _ = error_table(ws.key, ws, ref, system, level)
+    if table is None:
+        return None
+    return table.documents_with(category=None if category == ALL else category,
+                                label=None if label == ALL else label)
+
+
+def label_options(ws: state.Workspace, ref: str, system: str, level: int) -> list[str]:
+    table, _ = error_table(ws.key, ws, ref, system, level)
+    return [ALL, *(table.labels() if table is not None else [])]
+
+
+def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc: str,
+                    items_a: Sequence[SpanItem], items_b: Sequence[SpanItem]
+                    ) -> tuple[dict[str, str], dict[str, str]]:
+    """Item id -> category, for the reference items ``items_a`` and the compared ``items_b``
+    (matched by interval and projected labels)."""
+    table, _ = error_table(ws.key, ws, ref, system, level)
+    if table is None:
+        return {}, {}
+    name = level_namer(results.taxonomy_for(ws, ref, system), level)
+    found: dict[tuple[str, int, int, frozenset[str]], str] = {}
+    for s in table.spans:
+        if s.document == doc:
+            found.setdefault((s.side, s.start, s.end, frozenset(s.labels)), s.category)
+
+    def lookup(side: str, items: Sequence[SpanItem]) -> dict[str, str]:
+        out = {}
+        for it in items:
+            key = (side, it.start, it.end, frozenset(name(lab) for lab in it.labels))
+            if key in found:
+                out[it.id] = found[key]
+        return out
+
+    return lookup("reference", items_a), lookup("prediction", items_b)
+
+
+def notes(categories: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
+    """Item id -> (mark, colour, category) for :func:`ui.highlight.render_lanes`."""
+    return {i: (CATEGORY_STYLE[c][2], CATEGORY_STYLE[c][0], c) for i, c in categories.items()}
+
+
+def category_legend() -> str:
+    """HTML legend of the marks drawn after each span's tag."""
+    chips = "".join(
+        f'<span title="{html.escape(CATEGORY_HELP[c])}" style="display:inline-block;'
+        f'margin:2px 10px 2px 0;white-space:nowrap"><span class="ss-cat" style="border:1px solid '
+        f'{colour};color:{colour};border-radius:3px;padding:0 3px;font-weight:700;'
+        f'font-size:0.8em;margin-right:4px">{html.escape(mark)}</span>{html.escape(c)}</span>'
+        for c, (colour, _, mark) in CATEGORY_STYLE.items())
+    return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '
+            f"{chips}</div>")
+
+
+def side_categories(side: str) -> tuple[str, ...]:
+    return REFERENCE_CATEGORIES if side == "reference" else PREDICTION_CATEGORIES
+
+
+def item_labels(ws: state.Workspace, ref: str, system: str, level: int, item: SpanItem
+                ) -> set[str]:
+    """An item's labels as the error table counts them (projected to ``level``; a reference
+    span with alternatives also under its joined name)."""
+    from core.analysis.errors import JOIN
+
+    name = level_namer(results.taxonomy_for(ws, ref, system), level)
+    labels = {name(lab) for lab in item.labels}
+    if len(labels) > 1:
+        labels.add(JOIN.join(sorted(labels, key=lambda x: (x == NOTHING, x.lower(), x))))
+    return labels
+
+
+K_ERR_DOCS = "err_docs"
+"""Session: ``{"documents": (...), "what": "...", "spans": ((doc, side, start, end), ...)}``,
+the documents (and spans) of a clicked bucket, which the Documents page lists alone (and marks)
+until cleared."""
+
+
+def bucket_marks(bucket: Mapping[str, Any] | None, doc: str, items_a: Sequence[SpanItem],
+                 items_b: Sequence[SpanItem]) -> list[str]:
+    """Ids of the items of ``doc`` that lie in a clicked span-level bucket."""
+    if not bucket or not bucket.get("spans"):
+        return []
+    inside = {(side, s, e) for d, side, s, e in bucket["spans"] if d == doc}
+    return [it.id for side, items in (("reference", items_a), ("prediction", items_b))
+            for it in items if (side, it.start, it.end) in inside]
+
+
+def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
+                   category: str = ALL, label: str = ALL,
+                   documents: Sequence[str] | None = None, what: str = "",
+                   spans: Sequence[tuple[str, str, int, int]] = (),
+                   marker: Any = None) -> None:
+    """Switch to the Documents page filtered to what was clicked (once per ``marker``).
+
+    Category and label travel as the Documents page's URL filters; a bucket's documents travel
+    in the session (:data:`K_ERR_DOCS`). ``ref`` is bound on the Errors page under the
+    Documents page's own key and travels in the session; the compared set, the metric (MAFALDA
+    when the level is not 2, so the level applies there) and the filters go in the URL.
+    """
+    if marker is not None and st.session_state.get(K_ERR_OPENED) == marker:
+        return
+    st.session_state[K_ERR_OPENED] = marker
+    if documents is None:
+        documents = documents_with(ws, ref, system, level, category, label) or []
+    metric = "mafalda" if level != 2 else st.session_state.get(state.K_METRIC, "martino")
+    st.session_state[K_ERR_DOCS] = ({"documents": tuple(documents), "what": what,
+                                     "spans": tuple(spans)} if what else None)
+    st.session_state[K_ERR_CATEGORY] = category
+    st.session_state[K_ERR_LABEL] = label
+    st.session_state[state.K_SET_B] = system
+    st.session_state[state.K_METRIC] = metric
+    st.session_state[state.K_DOC_QUERY] = ""
+    if documents:
+        st.session_state[state.K_DOC] = documents[0]
+    params = {state.K_SET_B: system, state.K_METRIC: metric, K_ERR_CATEGORY: category,
+              K_ERR_LABEL: label}
+    if documents:
+        params[state.K_DOC] = documents[0]
+    st.switch_page("pages/documents.py", query_params=params)
+
+
+@st.cache_data(max_entries=8, show_spinner="Writing the report…")
+def report_html(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                level: int, n_boot: int, seed: int, meta_key: str,
+                _metadata: Mapping[str, Mapping[str, str]] | None) -> str:
+    """The self-contained HTML report (:func:`core.analysis.report.build_report`) of the
+    current view; what the page shows is stated as its "command"."""
+    from core.analysis.report import ReportInputs, build_report
+
+    command = (f"SpanScope dashboard, 🔍 Errors page: data {_ws.title!r}, reference {ref!r}, "
+               f"systems {', '.join(repr(s) for s in systems)}, level {level}, "
+               f"{n_boot} resamples, seed {seed}"
+               + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else ""))
+    inputs = ReportInputs(_ws.sets[ref], [_ws.sets[s] for s in systems], _ws.corpus.texts,
+                          level, _metadata, results.taxonomy_for(_ws, ref, *systems), n_boot,
+                          seed)
+    return build_report(inputs, command=command)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def schema_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...]
+                 ) -> pd.DataFrame:
+    """The SemEval-2013 schemas of every system (:mod:`core.metrics.nervaluate`), one row per
+    system and schema."""
+    from core.metrics import nervaluate
+
+    rows = []
+    for system in systems:
+        try:
+            res = nervaluate.score(_ws.sets[ref], _ws.sets[system]).to_dict()
+        except SpanScopeError as exc:
+            rows.append({"system": system, "schema": "error", "note": str(exc)})
+            continue
+        for schema in nervaluate.SCHEMAS:
+            v = res[schema]
+            rows.append({"system": system, "schema": schema, "P": v["precision"],
+                         "R": v["recall"], "F1": v["f1"], "COR": v["correct"],
+                         "INC": v["incorrect"], "PAR": v["partial"], "MIS": v["missed"],
+                         "SPU": v["spurious"], "POS": v["possible"], "ACT": v["actual"]})
+    return pd.DataFrame(rows, columns=["system", "schema", "P", "R", "F1", "COR", "INC", "PAR",
+                                       "MIS", "SPU", "POS", "ACT", *(
+                                           ["note"] if any("note" in r for r in rows) else [])])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int,
+               category: str) -> pd.DataFrame:
+    """Every span of ``category`` (ALL: every span) of ``system`` against ``ref``: where it
+    is, its text, its labels and the span of the other side that decided its category."""
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    columns = ["document", "side", "category", "start", "end", "label", "text",
+               "decided by", "overlap", "duplicate"]
+    if table is None:
+        return pd.DataFrame(columns=columns)
+    texts = _ws.corpus.texts
+    rows = []
+    for s in table.spans:
+        if category != ALL and s.category != category:
+            continue
+        text = texts.get(s.document)
+        partner = ("" if s.partner is None else
+                   f"[{s.partner[0]}, {s.partner[1]}) {' | '.join(s.partner_labels)}")
+        rows.append({"document": s.document, "side": s.side, "category": s.category,
+                     "start": s.start, "end": s.end, "label": s.label,
+                     "text": text[s.start:s.end] if text is not None else "",
+                     "decided by": partner, "overlap": s.overlap, "duplicate": s.duplicate})
+    return pd.DataFrame(rows, columns=columns)
