@@ -34,8 +34,24 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+class Interval:
+    """``length`` and ``interval`` of anything with ``start`` and ``end`` (end exclusive)."""
+
+    __slots__ = ()
+    start: int
+    end: int
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    @property
+    def interval(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
+
 @dataclass(frozen=True, slots=True, order=True)
-class Span:
+class Span(Interval):
     """A labelled character interval ``[start, end)``.
 
     >>> Span(0, 5, "Doubt").length
@@ -64,14 +80,6 @@ class Span:
         if not isinstance(self.label, str):
             raise ValueError(f"Span label must be a string: label={self.label!r}")
 
-    @property
-    def length(self) -> int:
-        return self.end - self.start
-
-    @property
-    def interval(self) -> tuple[int, int]:
-        return (self.start, self.end)
-
     def overlap(self, other: Span) -> int:
         """|self ∩ other| in characters (interval arithmetic; touching spans share nothing)."""
         return max(0, min(self.end, other.end) - max(self.start, other.start))
@@ -81,7 +89,7 @@ class Span:
 
 
 @dataclass(frozen=True, slots=True)
-class AltSpan:
+class AltSpan(Interval):
     """A gold span with a disjunction of alternative labels (MAFALDA, Definition 6).
 
     ``labels`` keeps first-seen order; :data:`NOTHING` among them marks the span optional.
@@ -94,14 +102,6 @@ class AltSpan:
     @property
     def optional(self) -> bool:
         return NOTHING in self.labels
-
-    @property
-    def length(self) -> int:
-        return self.end - self.start
-
-    @property
-    def interval(self) -> tuple[int, int]:
-        return (self.start, self.end)
 
 
 def group_alternatives(spans: Iterable[Span]) -> tuple[AltSpan, ...]:

@@ -19,6 +19,13 @@ files = st.file_uploader(
     "TSV, UIMA CAS XMI, CoNLL BIO, spaCy (.spacy, JSONL), or a .zip of a folder.",
     accept_multiple_files=True, key=state.K_UPLOADS,
 )
+beyond = st.radio(
+    "Spans that end past their document's text", list(text_policy.CHOICES),
+    format_func=text_policy.CHOICES.get, key=text_policy.K_BEYOND_TEXT, horizontal=True,
+    persist_state="session",
+    help="Refuse: such a file is left out, with every offending file, document and span named. "
+    "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
+    "scored as they are, as the official scorers do (they never see the texts).")
 folder_files = None
 if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
              help="An INCEpTION project export, a brat collection, CoNLL files with their texts: "
@@ -28,13 +35,6 @@ if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
         "<annotator>.tsv gives one set per annotator)",
         accept_multiple_files="directory", key=folder_upload.K_FOLDER,
     )
-beyond = st.radio(
-    "Spans that end past their document's text", list(text_policy.CHOICES),
-    format_func=text_policy.CHOICES.get, key=state.K_BEYOND_TEXT, horizontal=True,
-    persist_state="session",
-    help="Refuse: such a file is left out, with every offending file, document and span named. "
-    "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
-    "scored as they are, as the official scorers do (they never see the texts).")
 reports: list[state.FileReport] = []
 contents: list[bytes] = []
 if files or folder_files:

@@ -4,7 +4,8 @@ A link carries the view (``?doc=``, ``?level=``, the sets compared...), never th
 link can name a document or a set that the data loaded now does not hold, or carry a value no
 widget accepts (``?level=99``, ``?boot_n=-5``, ``?doc=../../etc/passwd``). Each such parameter
 is removed from the URL and named in a notice ("ignored ..."), so the address bar never shows a
-setting that the page is not using. Settings that are not bound to the URL but have a valid
+setting that the page is not using. Parameters this module does not know (other pages bind
+their own) are left to their widgets. Settings that are not bound to the URL but have a valid
 value (``?boot_n=2000``) are applied to the session and then removed.
 """
 
@@ -17,7 +18,7 @@ import streamlit as st
 from core.analysis.slices import METRICS as SLICE_METRICS
 from core.metrics import registry
 from ui import errors as err_ui
-from ui import folder_upload, state
+from ui import state
 from ui.escape import md
 
 
@@ -38,19 +39,6 @@ SESSION_NUMBERS: dict[str, tuple[int, int]] = {
     state.K_SEED: (0, 2**31 - 1),
 }
 """Session settings (not bound to the URL) that a link may still set once: key -> range."""
-
-
-KEY_MODULES = (state, err_ui, folder_upload)
-"""The modules that declare session-state keys (``K_...``)."""
-
-
-def known_keys() -> set[str]:
-    """Every session-state key of :data:`KEY_MODULES` (the only names a SpanScope link uses),
-    the variant key of every registered span metric, and Streamlit's own ``embed`` parameters."""
-    keys = {v for mod in KEY_MODULES for k, v in vars(mod).items()
-            if k.startswith("K_") and isinstance(v, str)}
-    keys |= {state.variant_key(m.name) for m in registry.span_metrics()}
-    return keys | {"embed", "embed_options"}
 
 
 def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], str]]:
@@ -100,14 +88,10 @@ def check_query_params() -> list[str]:
     samples = state.sample_names()
     if state.K_SAMPLE in params and params[state.K_SAMPLE] not in samples:
         drop(state.K_SAMPLE, params[state.K_SAMPLE], "no bundled corpus of that name")
-    known = known_keys()
     ws = state.workspace()
     checks = _validators(ws)
     for key in list(params.keys()):
         values = params.get_all(key)
-        if key not in known:
-            drop(key, values[-1] if values else "", "not a SpanScope setting")
-            continue
         if key not in checks:
             continue
         ok, why = checks[key]

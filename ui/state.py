@@ -75,7 +75,6 @@ K_SYS2 = "sys2"  # paired comparison: second system
 K_SOURCE = "source"  # "sample" | "upload": which data the pages show
 K_UPLOADS = "uploads"  # st.file_uploader key
 K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data page)
-K_BEYOND_TEXT = "beyond_text"  # Data page: spans past the text: refuse | clip | official
 K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
@@ -350,8 +349,7 @@ def parse_bytes(
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
 def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
                beyond_text: Policy = "refuse") -> FileReport:
-    """Cached :func:`parse_bytes` (keyed by the bytes and the chosen format, role, name and
-    policy for spans past the text)."""
+    """Cached :func:`parse_bytes` (keyed by the bytes and every choice)."""
     return parse_bytes(filename, data, fmt, role, name, beyond_text)
 
 

@@ -15,6 +15,8 @@ from core import bounds
 from core.errors import Diagnostic
 from ui.state import FileReport
 
+K_BEYOND_TEXT = "beyond_text"  # Data page (session): spans past the text: refuse | clip | official
+
 CHOICES: dict[bounds.Policy, str] = {
     "refuse": "refuse the file (default)",
     "clip": "clip spans to the text",

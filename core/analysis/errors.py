@@ -94,7 +94,7 @@ from typing import Any, Literal
 from core.errors import check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.labels import level_namer
-from core.model import NOTHING, AltSpan, AnnotationSet, Span, group_alternatives
+from core.model import NOTHING, AltSpan, AnnotationSet, Interval, Span, group_alternatives
 from core.taxonomy import Taxonomy, for_labels
 
 CORRECT = "correct"
@@ -121,7 +121,7 @@ SIDES: tuple[Side, ...] = ("reference", "prediction")
 
 
 @dataclass(frozen=True, slots=True)
-class SpanCategory:
+class SpanCategory(Interval):
     """The category of one span and the evidence for it.
 
     ``side`` says whether ``span`` is a reference or a predicted span; ``labels`` are its
@@ -143,14 +143,6 @@ class SpanCategory:
     partner_labels: tuple[str, ...] = ()
     overlap: int = 0
     duplicate: bool = False
-
-    @property
-    def length(self) -> int:
-        return self.end - self.start
-
-    @property
-    def interval(self) -> tuple[int, int]:
-        return (self.start, self.end)
 
     def as_dict(self) -> dict[str, Any]:
         return {"document": self.document, "side": self.side, "start": self.start,

@@ -168,6 +168,8 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
             if text is not None or doc not in texts:
                 texts[doc] = text
         found.extend((path, s) for s in loaded.sets)
+    # A file without texts is checked against the texts of the others: every offending set is
+    # named at once (core.bounds), before any measure runs.
     kept, more = bounds.check_sets(found, texts, beyond_text)
     found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
     if warnings is not None:

@@ -494,13 +494,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             loaded.warn(f"{entry.path}: INCEpTION's initial state of the document (before "
                         "annotation); skipped")
             continue
-        if entry.user is None:
-            set_name, role = _set_name(name), options.role
-        elif entry.user == CURATION_USER:
-            set_name, role = "curation", "gold"
-        else:
-            set_name = entry.user
-            role = "annotator" if options.role == "gold" else options.role
+        set_name, role = export_set(entry.user, _set_name(name), options.role)
         roles.setdefault(set_name, role)
         spans, warnings = spans_of(doc, choice, options.labels)
         for message, line in warnings:
@@ -524,6 +518,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     for set_name, spans_by_doc in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans_by_doc), roles[set_name]))
     return loaded
+
+
+def export_set(user: str | None, single_name: str, role: Role) -> tuple[str, Role]:
+    """The set (name, role) a file of an INCEpTION export goes to: a lone file is the set
+    ``single_name`` with the role asked for; ``CURATION_USER`` is the gold ``curation``; any
+    other user is an annotator (or keeps a system role the caller asked for)."""
+    if user is None:
+        return single_name, role
+    if user == CURATION_USER:
+        return "curation", "gold"
+    return user, "annotator" if role == "gold" else role
 
 
 def _set_name(source: str) -> str:

@@ -35,7 +35,7 @@ from core.formats._common import (
     span_warnings,
 )
 from core.formats.layers import choose, short_name
-from core.formats.webanno import CURATION_USER, INITIAL_CAS, layout
+from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span
 
 FORMAT = "uima-xmi"
@@ -140,15 +140,10 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         if entry.user == INITIAL_CAS:
             loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped")
             continue
-        if entry.user is None:
-            set_name = PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(
-                ".zip")
-            role: Role = options.role
-        elif entry.user == CURATION_USER:
-            set_name, role = "curation", "gold"
-        else:
-            set_name = entry.user
-            role = "annotator" if options.role == "gold" else options.role
+        set_name, role = export_set(
+            entry.user,
+            PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
+            options.role)
         roles.setdefault(set_name, role)
         text = cas.sofa_string or ""
         spans: list[Span] = []

@@ -86,7 +86,6 @@ def test_file_derived_names_reach_markdown_escaped(page: str) -> None:
     ({"doc": "../../etc/passwd"}, "Ignored ?doc=../../etc/passwd from the link: no such document"),
     ({"boot_n": "-5"}, "Ignored ?boot_n=-5 from the link: a whole number from 100 to 10000"),
     ({"level": "99"}, "Ignored ?level=99 from the link: the level is 0, 1 or 2"),
-    ({"nonsense": "1"}, "Ignored ?nonsense=1 from the link: not a SpanScope setting"),
 ])
 def test_invalid_link_parameters_are_named_and_removed(params: dict[str, str],
                                                        notice: str) -> None:

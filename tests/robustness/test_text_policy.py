@@ -103,7 +103,7 @@ def test_data_page_offers_the_choice() -> None:
     at.run()
     at.switch_page("pages/data.py").run()
     assert not at.exception
-    radio = at.radio(key=state.K_BEYOND_TEXT)
+    radio = at.radio(key=text_policy.K_BEYOND_TEXT)
     assert list(radio.options) == list(text_policy.CHOICES.values())
 
 
