@@ -107,7 +107,7 @@ import numpy as np
 from core.errors import InputError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics import result as mr
-from core.metrics.mafalda_order import GoldOrder, official_reading
+from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ranges
 from core.metrics.mafalda_order import warnings as order_warnings
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
@@ -139,30 +139,6 @@ def _ov(a: int, b: int, c: int, d: int) -> int:
 
 def _ratio(inter: int, length: int) -> float:
     return inter / length if length > 0 else 0.0
-
-
-def uncovered_ranges(intervals: Sequence[Interval], text_length: int) -> tuple[Interval, ...]:
-    """The official evaluator's "uncovered" gold ranges (``build_ground_truth_spans``, §3.3).
-
-    Inclusive-looking ``(current, start - 1)`` ranges between intervals, the official off-by-one
-    included; they matter only to the ``repo-head`` variant.
-
-    >>> uncovered_ranges([(5, 10)], 20)
-    ((0, 4), (11, 20))
-    >>> uncovered_ranges([], 7)
-    ((0, 7),)
-    """
-    if not intervals:
-        return ((0, text_length),)
-    out = []
-    current = 0
-    for start, end in intervals:
-        if current < start:
-            out.append((current, start - 1))
-        current = max(current, end + 1)
-    if current < text_length:
-        out.append((current, text_length))
-    return tuple(out)
 
 
 def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],

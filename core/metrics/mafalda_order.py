@@ -38,8 +38,18 @@ class GoldOrder:
     scores them: a length-0 span's ratio is 0, and it counts in its denominator)."""
 
 
-def walk(intervals: Sequence[Interval], text_length: int) -> tuple[Interval, ...]:
-    """The uncovered ranges of the official walk over ``intervals`` in the order given."""
+def uncovered_ranges(intervals: Sequence[Interval], text_length: int) -> tuple[Interval, ...]:
+    """The official evaluator's "uncovered" gold ranges (``build_ground_truth_spans``), walked
+    over ``intervals`` in the order given.
+
+    Inclusive-looking ``(current, start - 1)`` ranges between intervals, the official off-by-one
+    included; they matter only to the ``repo-head`` variant.
+
+    >>> uncovered_ranges([(5, 10)], 20)
+    ((0, 4), (11, 20))
+    >>> uncovered_ranges([], 7)
+    ((0, 7),)
+    """
     if not intervals:
         return ((0, text_length),)
     out = []
@@ -56,7 +66,7 @@ def walk(intervals: Sequence[Interval], text_length: int) -> tuple[Interval, ...
 def official_reading(order: Sequence[Interval], text_length: int
                      ) -> tuple[tuple[Interval, ...], set[Interval]]:
     """``(uncovered ranges, gold intervals overwritten by one of them)`` in file order."""
-    uncovered = walk(order, text_length)
+    uncovered = uncovered_ranges(order, text_length)
     lost = set(order) & set(uncovered)
     return uncovered, lost
 
@@ -66,7 +76,7 @@ def differs(order: Sequence[Interval], text_length: int) -> bool:
     if list(order) == sorted(order):
         return False
     file_unc, lost = official_reading(order, text_length)
-    return bool(lost) or file_unc != walk(sorted(order), text_length)
+    return bool(lost) or file_unc != uncovered_ranges(sorted(order), text_length)
 
 
 def warnings(order: GoldOrder, texts: Mapping[str, str | None], variant: str,
@@ -84,7 +94,7 @@ def warnings(order: GoldOrder, texts: Mapping[str, str | None], variant: str,
             what.append("drops the gold span(s) " + ", ".join(f"[{a}, {b})" for a, b in
                                                                sorted(lost))
                         + " (overwritten by an uncovered range with the same interval)")
-        sorted_unc = walk(sorted(intervals), length)
+        sorted_unc = uncovered_ranges(sorted(intervals), length)
         if uncovered != sorted_unc:
             what.append(f"adds the uncovered ranges {list(uncovered)} instead of "
                         f"{list(sorted_unc)}")
