@@ -1,0 +1,54 @@
+"""Real browser, at a desktop (1440×900) and a phone (390×844) width: what a newcomer tripped over
+(issue 16): colour with a second cue, stepping through documents, scores above 1 explained,
+Learn ready for a class, small layout faults, conveniences. Screenshots go to
+``test-artifacts/screenshots/newcomer_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected."""
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    pg.viewport_name = request.param
+    yield pg
+    context.close()
+
+
+def _styles(page: Any, selector: str) -> list[dict[str, str]]:
+    return page.eval_on_selector_all(
+        selector, "els => els.map(e => { const s = getComputedStyle(e); return "
+        "{bg: s.backgroundColor, line: s.borderBottomStyle}; })")
+
+
+def test_merged_view_marks_missed_and_spurious_by_line_style_and_legend(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(vpage, app_url, "documents?b=system_b&doc=2")
+    vpage.locator("#merged").wait_for(timeout=30_000)
+    missed = _styles(vpage, "#merged .ss-missed")
+    spurious = _styles(vpage, "#merged .ss-spurious")
+    assert missed and spurious
+    assert {m["line"] for m in missed} == {"solid"}
+    assert {s["line"] for s in spurious} == {"dashed"}
+    assert missed[0]["bg"] != spurious[0]["bg"]
+    legend = vpage.locator(".ss-legend").filter(has_text="missed (gold only)")
+    assert legend.count() >= 1 and legend.first.is_visible()
+    vpage.locator("#merged").scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"newcomer_merged_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
