@@ -45,9 +45,9 @@ from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
 from core.model import AnnotationSet
 from core.segments import assign_lanes
 from ui.highlight import PALETTE
-from ui.palette import SEQUENTIAL
 from ui.jobs import Job, progress, submit
 from ui.jobs import shown as jobs_shown
+from ui.palette import SEQUENTIAL
 from ui.state import K_ANN_JOBS, Workspace
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")

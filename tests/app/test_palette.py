@@ -106,5 +106,7 @@ def test_value_maps_are_perceptually_uniform_not_red_to_green() -> None:
     fig = charts.spans_per_label(pd.DataFrame({"label": ["A"], "gold": [3]}))
     scale = fig.data[0].colorscale
     assert scale == go.Heatmap(colorscale="cividis").colorscale
-    source = open(annotators.__file__, encoding="utf-8").read()
+    from pathlib import Path
+
+    source = Path(annotators.__file__).read_text(encoding="utf-8")
     assert "RdYlGn" not in source and "RdBu" not in source
