@@ -67,6 +67,12 @@ if not ids:
     st.stop()
 # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun slow
 # in the browser); the search narrows it, and the current document (URL) is always an option.
+# A new order starts at its first document ("lowest score first" must show the lowest score,
+# not stay on the document shown before); a deep link (first run) keeps its document.
+order_seen = hash(tuple(ids))
+if st.session_state.get(documents.K_ORDER_SEEN, order_seen) != order_seen:
+    st.session_state[state.K_DOC] = ids[0]
+st.session_state[documents.K_ORDER_SEEN] = order_seen
 current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
 options = documents.document_window(ids, current)
 label = f"Document ({len(ids):,} of {len(order):,})"
@@ -74,6 +80,10 @@ if len(options) < len(ids):
     label += f": the first {documents.DOC_WINDOW:,} in this order are listed, search for others"
 # No format_func: a bound widget writes its *shown* value into the URL, so ids must be shown as is.
 doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+documents.stepper(ids, doc)
+with st.expander(f"📋 Documents in this order: click a row to open it ({len(options):,} "
+                 "listed)", expanded=True):
+    documents.table_picker(ws, set_a, set_b, options, metric, variant, level)
 if sort in ("score", "disagreement"):
     describe = documents.doc_label_func(ws.key, ws, set_a, set_b, sort, metric, variant, level)
     st.caption(f"Sorted {documents.DOC_SORTS[sort]}: {describe(doc)}")

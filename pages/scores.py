@@ -116,14 +116,19 @@ with tab_docs:
     order = st.selectbox("Sort by", ["F1", "P", "R", "document"], key="doc_table_sort",
                          persist_state="session")
     ascending = st.toggle("Ascending", value=True, key="doc_table_asc", persist_state="session")
-    shown = per_doc.sort_values(order, ascending=ascending, kind="stable")
+    # Ties broken by document id (numbers as numbers), so the first row is always the same.
+    shown = per_doc.sort_values([order, "document"] if order != "document" else "document",
+                                ascending=ascending, kind="stable",
+                                key=results.document_sort_key)
     st.dataframe(paginate(shown, key=state.K_TABLE_PAGE), hide_index=True, key="per_doc_table")
     download_buttons(shown, f"per_document_{system}_{metric}", key="dl_per_doc")
-    st.page_link("pages/documents.py", label="Open the lowest-scoring document", icon="📄",
+    first = str(shown.iloc[0]["document"]) if len(shown) else None
+    st.page_link("pages/documents.py", icon="📄",
+                 label=(f"Open the table's first document ({first})" if first is not None
+                        else "Open the table's first document"),
                  query_params={state.K_SET_A: ref, state.K_SET_B: system,
-                               state.K_METRIC: metric,
-                               state.K_DOC: str(per_doc.sort_values("F1").iloc[0]["document"])}
-                 if len(per_doc) else None)
+                               state.K_METRIC: metric, state.K_DOC: first}
+                 if first is not None else None)
 
 # ---- paired comparison --------------------------------------------------------------------------
 st.subheader("Paired comparison")

@@ -52,3 +52,33 @@ def test_merged_view_marks_missed_and_spurious_by_line_style_and_legend(
     vpage.locator("#merged").scroll_into_view_if_needed()
     st_ui.shot(vpage, f"newcomer_merged_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+def test_step_through_documents_with_buttons_keys_and_the_table(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(vpage, app_url, "documents?b=system_b&doc=1")
+    vpage.locator("#left-doc").wait_for(timeout=30_000)
+    vpage.get_by_role("button", name="Next ▶").click()
+    st_ui.wait_idle(vpage)
+    assert st_ui.value(vpage, "Document") == "2"
+    vpage.locator("body").press("n")
+    st_ui.wait_idle(vpage)
+    assert st_ui.value(vpage, "Document") == "3"
+    vpage.locator("body").press("p")
+    st_ui.wait_idle(vpage)
+    assert st_ui.value(vpage, "Document") == "2"
+    # A new order moves to its first document.
+    order_box = vpage.get_by_test_id("stSelectbox").filter(
+        has=vpage.get_by_text("Order", exact=True))
+    order_box.locator("input").click()
+    order_box.locator("input").fill("lowest score")
+    vpage.keyboard.press("Enter")
+    st_ui.wait_idle(vpage)
+    shown = st_ui.value(vpage, "Document")
+    assert shown.split(" ")[0] != "2"
+    assert vpage.get_by_text("Document 1 of").count() == 1
+    table = vpage.get_by_test_id("stDataFrame").first
+    table.scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"newcomer_documents_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
