@@ -5,8 +5,8 @@ import streamlit as st
 from core.errors import SpanScopeError
 from core.metrics.agreement import MeasureView
 from core.model import AnnotationSet
+from ui import above_one, documents, highlight, state
 from ui import annotators as ann
-from ui import documents, highlight, state
 from ui.widgets import download_buttons, paginate
 
 st.title("👥 Annotators")
@@ -190,7 +190,8 @@ else:
     table = ann.against_table(view)
     column = "F1" if measure in ann.ASYMMETRIC else measure
     if len(table):
-        st.dataframe(table, hide_index=True, key="ann_against")
+        st.dataframe(above_one.mark(table), hide_index=True, key="ann_against")
+        above_one.note(table, key="ann_against")
         download_buttons(table, f"against_gold_and_majority_{measure}", key="dl_ann_against")
         st.plotly_chart(ann.against_bars(table, column, title=f"{column} of each annotator"),
                         key="ann_against_chart", width="stretch")
@@ -207,7 +208,8 @@ else:
                   "agrees least).") + " Select a row to draw that document below and to open it "
                "on the Documents page.")
     page_rows = paginate(ranking, key=state.K_ANN_RANK_PAGE)
-    picked = st.dataframe(page_rows, hide_index=True, key=state.K_ANN_RANK_TABLE,
+    above_one.note(ranking, key="ann_ranking")
+    picked = st.dataframe(above_one.mark(page_rows), hide_index=True, key=state.K_ANN_RANK_TABLE,
                           on_select="rerun", selection_mode="single-row")
     download_buttons(ranking, f"documents_by_{measure}", key="dl_ann_ranking")
     rows = picked["selection"]["rows"]

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import documents, highlight, results, state
+from ui import above_one, documents, highlight, results, state
 from ui import errors as err_ui
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
@@ -172,5 +172,6 @@ doc_scores = results.document_scores(
     ws.key, ws, set_a, set_b, doc,
     variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},
     level=int(level if level is not None else state.DEFAULTS[state.K_LEVEL]))
-st.dataframe(doc_scores, hide_index=True, key="doc_scores")
+st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores")
+above_one.note(pd.DataFrame(doc_scores), key="doc_scores")
 download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")
