@@ -67,7 +67,7 @@ def mark(df: pd.DataFrame) -> Any:
         except (TypeError, ValueError):
             return ""
 
-    return out.style.map(style, subset=cols)
+    return out.style.map(style, subset=pd.Index(cols))
 
 
 def note(df: pd.DataFrame, *, key: str) -> bool:
