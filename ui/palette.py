@@ -32,9 +32,10 @@ TOL_MUTED_EXTRA: tuple[str, ...] = (
 """Paul Tol's "muted" scheme without its pale cyan and sand, which resemble the *spurious* and
 *mismatch* status tints."""
 
-CATEGORY: tuple[str, ...] = OKABE_ITO + TOL_MUTED_EXTRA
-"""Categorical palette: 15 colours; a 16th category reuses the first (labels are always named
-next to their colour as well)."""
+CATEGORY: tuple[str, ...] = OKABE_ITO[:7] + TOL_MUTED_EXTRA + OKABE_ITO[7:]
+"""Categorical palette: 15 colours, Okabe–Ito's black last (it vanishes on the dark theme's
+background); a 16th category reuses the first (labels are always named next to their colour
+as well)."""
 
 NOTHING_COLOUR = "#8c8c8c"
 """⊥ (nothing): a neutral grey, darker than the *optional* status tint."""

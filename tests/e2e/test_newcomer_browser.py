@@ -82,3 +82,23 @@ def test_step_through_documents_with_buttons_keys_and_the_table(
     table.scroll_into_view_if_needed()
     st_ui.shot(vpage, f"newcomer_documents_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+def test_the_app_follows_a_dark_browser(app_url: str, browser: Any, st_ui: SimpleNamespace
+                                        ) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme="dark")
+    page = context.new_page()
+    try:
+        st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
+        page.locator("#merged").wait_for(timeout=30_000)
+        bg = page.eval_on_selector('[data-testid="stApp"]',
+                                   "e => getComputedStyle(e).backgroundColor")
+        r, g, b = (int(x) for x in bg[bg.index("(") + 1 : bg.index(")")].split(",")[:3])
+        assert r + g + b < 200, bg
+        # Status tints keep dark text, readable in the dark theme too.
+        colour = page.eval_on_selector("#merged .ss-missed", "e => getComputedStyle(e).color")
+        assert colour == "rgb(34, 34, 34)"
+        page.locator("#merged").scroll_into_view_if_needed()
+        st_ui.shot(page, "newcomer_dark_documents")
+    finally:
+        context.close()
