@@ -21,7 +21,9 @@ st.caption("Worked examples from the papers and the official scorers. Edit the p
 # ---- scenario -----------------------------------------------------------------------------------
 ids = list(scenarios.SCENARIOS)
 c1, c2 = st.columns([1, 2])
-sid = c1.selectbox("Scenario", ids, key=state.K_SCENARIO, bind="query-params",
+# Opens on a scenario where the metrics disagree (one where all agree teaches nothing at first).
+sid = c1.selectbox("Scenario", ids, index=ids.index(learn_ui.OPENING_SCENARIO),
+                   key=state.K_SCENARIO, bind="query-params",
                    help="\n".join(f"- `{s.id}`: {s.title}" for s in scenarios.SCENARIOS.values()))
 sc = scenarios.get(sid)
 with c2:
@@ -113,6 +115,7 @@ with right:
         slider_key = f"learn_slider::{sid}::{gen}::{rid}::{span.start}::{span.end}"
         st.slider(f"{selected}: start and end", 0, n_chars, (span.start, span.end), step=1,
                   key=slider_key, on_change=_moved, args=(sid, rid, slider_key))
+        learn_ui.offset_inputs(sid, rid, span.start, span.end, n_chars, gen)
         st.caption(f"{selected} = [{span.start}, {span.end}) {span.label!s}: "
                    f"“{sc.text[span.start:span.end]}” ({span.length} characters)")
     else:
