@@ -49,7 +49,7 @@ label_shown = c2.selectbox("Label", label_options, key=state.K_ANN_LABEL, bind="
 gold = c3.selectbox("Gold (to score each annotator against)", gold_options,
                     index=gold_options.index(golds[0]) if golds else 0, key=state.K_ANN_GOLD,
                     bind="query-params")
-leave_one_out = c4.toggle("Majority without the annotator scored", key=state.K_ANN_LOO,
+leave_one_out = c4.toggle("Leave-one-out majority", key=state.K_ANN_LOO,
                           bind="query-params",
                           help="Off: the majority of all chosen sets (it includes the annotator "
                           "scored, which flatters it). On: the majority of the others.")

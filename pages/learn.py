@@ -30,6 +30,7 @@ with c2:
     st.markdown(f"**{sc.title}**")
     st.caption(f"Source: {sc.source}")
 st.info(sc.look_at, icon="👀")
+learn_ui.glossary()
 if sc.level != 2:
     st.caption(f"This example is stated at MAFALDA level {sc.level}: labels are projected to "
                "their level-1 group (emotion, logic, credibility) before scoring, for the Da San "

@@ -240,3 +240,31 @@ def offset_inputs(scenario_id: str, row_id: int, start: int, end: int, n_chars: 
     b.number_input("end", min_value=1, max_value=n_chars, value=end, step=1, key=key_end,
                    on_change=_typed, args=(scenario_id, row_id, key_start, key_end),
                    help="Offset one past the last character (end-exclusive).")
+
+
+GLOSSARY: dict[str, str] = {
+    "C(s, t, h)": "how much of span h the overlap of s and t covers: |s ∩ t| / |h| when the "
+                  "labels agree, else 0 (Da San Martino et al. 2019, Eq. 1).",
+    "δ (delta)": "1 when two spans carry the same label, 0 otherwise: a span with the wrong "
+                 "label earns nothing, however well it overlaps.",
+    "pooled": "the sums of every document are added before dividing (micro-average over the "
+              "corpus); the opposite is averaging the per-document values (MAFALDA's per-text "
+              "mean).",
+    "⊥ (nothing)": "a gold alternative saying the span may also be left unannotated: "
+                   "predicting nothing there is not an error (MAFALDA, Helwe et al. 2024).",
+    "alternative": "one of several labels (or ⊥) a gold span may be matched with: any one "
+                   "counts as right; they are alternatives, not a conflict between annotators.",
+    "precision / recall": "precision divides by the predicted spans (how much of what was "
+                          "predicted is right), recall by the gold spans (how much of the gold "
+                          "was found).",
+}
+"""Terms the Learn and Metric differences pages use, in words a student understands
+(docs/martino.md, docs/mafalda.md)."""
+
+
+def glossary() -> None:
+    """The :data:`GLOSSARY` in a closed expander."""
+    import streamlit as st
+
+    with st.expander("📘 Glossary: pooled, δ, ⊥, alternative…"):
+        st.markdown("\n".join(f"- **{term}**: {text}" for term, text in GLOSSARY.items()))

@@ -51,6 +51,12 @@ def test_merged_view_marks_missed_and_spurious_by_line_style_and_legend(
     assert legend.count() >= 1 and legend.first.is_visible()
     vpage.locator("#merged").scroll_into_view_if_needed()
     st_ui.shot(vpage, f"newcomer_merged_{vpage.viewport_name}")
+    # Download buttons keep their text at both widths (issue: they shrank to icons on a phone).
+    csv = vpage.get_by_test_id("stDownloadButton").filter(has_text="CSV").first
+    csv.scroll_into_view_if_needed()
+    box = csv.bounding_box()
+    assert box is not None and box["width"] >= 60
+    assert "CSV" in csv.inner_text()
     assert st_ui.app_errors(vpage) == []
 
 
