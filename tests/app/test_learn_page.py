@@ -272,3 +272,8 @@ def test_typing_an_offset_moves_the_prediction(make_app) -> None:
     assert not at.exception
     rows = at.session_state[state.K_LEARN_ROWS]["figure1-s1"]
     assert rows[0]["start"] == before + 1
+
+
+def test_the_word_seed_is_explained_where_it_appears(make_app) -> None:
+    at = make_app(PAGE)
+    assert any("The *seed* is the published source" in c.value for c in at.caption)
