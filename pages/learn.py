@@ -193,7 +193,10 @@ download_buttons(scores_df, f"scores_{sid}", key="dl_learn_scores")
 
 # ---- the seed's numbers -------------------------------------------------------------------------
 st.subheader("📖 What the seed says")
-st.caption("The *seed* is the published source of this example (the paper or the official scorer's documentation named under the title): the **seed** column holds the numbers it states, **computed now** what SpanScope computes for them, and **match** whether they agree.")
+st.caption("The *seed* is the published source of this example (the paper or the official "
+           "scorer's documentation named under the title): the **seed** column holds the "
+           "numbers it states, **computed now** what SpanScope computes for them, and **match** "
+           "whether they agree.")
 seed_df = learn_ui.seed_table(ev, sc)
 if ev.edited:
     st.caption("You have edited the predictions: the seed's numbers are for the scenario's own "
