@@ -5,8 +5,8 @@ import streamlit as st
 from core.errors import SpanScopeError
 from core.metrics.agreement import MeasureView
 from core.model import AnnotationSet
+from ui import above_one, documents, highlight, state
 from ui import annotators as ann
-from ui import documents, highlight, state
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
@@ -50,7 +50,7 @@ label_shown = c2.selectbox("Label", label_options, key=state.K_ANN_LABEL, bind="
 gold = c3.selectbox("Gold (to score each annotator against)", gold_options,
                     index=gold_options.index(golds[0]) if golds else 0, key=state.K_ANN_GOLD,
                     bind="query-params")
-leave_one_out = c4.toggle("Majority without the annotator scored", key=state.K_ANN_LOO,
+leave_one_out = c4.toggle("Leave-one-out majority", key=state.K_ANN_LOO,
                           bind="query-params",
                           help="Off: the majority of all chosen sets (it includes the annotator "
                           "scored, which flatters it). On: the majority of the others.")
@@ -191,7 +191,8 @@ else:
     table = ann.against_table(view)
     column = "F1" if measure in ann.ASYMMETRIC else measure
     if len(table):
-        st.dataframe(table, hide_index=True, key="ann_against")
+        st.dataframe(above_one.mark(table), hide_index=True, key="ann_against")
+        above_one.note(table, key="ann_against")
         download_buttons(table, f"against_gold_and_majority_{measure}", key="dl_ann_against")
         st.plotly_chart(ann.against_bars(table, column, title=f"{column} of each annotator"),
                         key="ann_against_chart", width="stretch")
@@ -208,7 +209,8 @@ else:
                   "agrees least).") + " Select a row to draw that document below and to open it "
                "on the Documents page.")
     page_rows = paginate(ranking, key=state.K_ANN_RANK_PAGE)
-    picked = st.dataframe(page_rows, hide_index=True, key=state.K_ANN_RANK_TABLE,
+    above_one.note(ranking, key="ann_ranking")
+    picked = st.dataframe(above_one.mark(page_rows), hide_index=True, key=state.K_ANN_RANK_TABLE,
                           on_select="rerun", selection_mode="single-row")
     download_buttons(ranking, f"documents_by_{measure}", key="dl_ann_ranking")
     rows = picked["selection"]["rows"]

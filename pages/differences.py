@@ -4,6 +4,7 @@ import streamlit as st
 
 from core.metrics import registry
 from ui import differences as diff
+from ui import learn as learn_ui
 from ui import results, state
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
@@ -14,6 +15,7 @@ st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,
            "metric to the other changing one rule per step; every bar is computed by "
            "`core.metrics.differences.rule_score`, whose end points are the official metrics "
            "(the numbers of the 📊 Scores page).")
+learn_ui.glossary()
 ws = workspace_or_stop(2, "This page compares a system with a reference: load at least two sets.",
                        needs_spans=True)
 

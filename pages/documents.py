@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import documents, highlight, results, state
+from ui import above_one, documents, highlight, results, state
 from ui import errors as err_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
@@ -68,6 +68,12 @@ if not ids:
     st.stop()
 # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun slow
 # in the browser); the search narrows it, and the current document (URL) is always an option.
+# A new order starts at its first document ("lowest score first" must show the lowest score,
+# not stay on the document shown before); a deep link (first run) keeps its document.
+order_seen = hash(tuple(ids))
+if st.session_state.get(documents.K_ORDER_SEEN, order_seen) != order_seen:
+    st.session_state[state.K_DOC] = ids[0]
+st.session_state[documents.K_ORDER_SEEN] = order_seen
 current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
 options = documents.document_window(ids, current)
 label = f"Document ({len(ids):,} of {len(order):,})"
@@ -75,6 +81,10 @@ if len(options) < len(ids):
     label += f": the first {documents.DOC_WINDOW:,} in this order are listed, search for others"
 # No format_func: a bound widget writes its *shown* value into the URL, so ids must be shown as is.
 doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+documents.stepper(ids, doc)
+with st.expander(f"📋 Documents in this order: click a row to open it ({len(options):,} "
+                 "listed)", expanded=True):
+    documents.table_picker(ws, set_a, set_b, options, metric, variant, level)
 if sort in ("score", "disagreement"):
     describe = documents.doc_label_func(ws.key, ws, set_a, set_b, sort, metric, variant, level)
     st.caption(f"Sorted {documents.DOC_SORTS[sort]}: {md(describe(doc))}")
@@ -163,5 +173,6 @@ doc_scores = results.document_scores(
     ws.key, ws, set_a, set_b, doc,
     variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},
     level=int(level if level is not None else state.DEFAULTS[state.K_LEVEL]))
-st.dataframe(doc_scores, hide_index=True, key="doc_scores")
+st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores")
+above_one.note(pd.DataFrame(doc_scores), key="doc_scores")
 download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")

@@ -3,8 +3,8 @@
 import streamlit as st
 
 from core.metrics import registry
+from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
-from ui import results, state, summaries
 from ui.escape import code, md
 
 st.title("🔎 SpanScope")
@@ -47,7 +47,8 @@ elif ref and systems and ws.has_spans:
     overview = results.systems_overview(ws.key, ws, ref, tuple(systems), defaults,
                                         state.DEFAULTS[state.K_LEVEL], 0, 0)
     st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on Scores):")
-    st.dataframe(overview.table, hide_index=True, key="home_overview")
+    st.dataframe(above_one.mark(overview.table), hide_index=True, key="home_overview")
+    above_one.note(overview.table, key="home")
 else:
     st.dataframe(tables["sets"], hide_index=True, key="home_sets")
 

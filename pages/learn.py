@@ -22,13 +22,16 @@ st.caption("Worked examples from the papers and the official scorers. Edit the p
 # ---- scenario -----------------------------------------------------------------------------------
 ids = list(scenarios.SCENARIOS)
 c1, c2 = st.columns([1, 2])
-sid = c1.selectbox("Scenario", ids, key=state.K_SCENARIO, bind="query-params",
+# Opens on a scenario where the metrics disagree (one where all agree teaches nothing at first).
+sid = c1.selectbox("Scenario", ids, index=ids.index(learn_ui.OPENING_SCENARIO),
+                   key=state.K_SCENARIO, bind="query-params",
                    help="\n".join(f"- `{s.id}`: {s.title}" for s in scenarios.SCENARIOS.values()))
 sc = scenarios.get(sid)
 with c2:
     st.markdown(f"**{sc.title}**")
     st.caption(f"Source: {sc.source}")
 st.info(sc.look_at, icon="👀")
+learn_ui.glossary()
 if sc.level != 2:
     st.caption(f"This example is stated at MAFALDA level {sc.level}: labels are projected to "
                "their level-1 group (emotion, logic, credibility) before scoring, for the Da San "
@@ -114,6 +117,7 @@ with right:
         slider_key = f"learn_slider::{sid}::{gen}::{rid}::{span.start}::{span.end}"
         st.slider(f"{selected}: start and end", 0, n_chars, (span.start, span.end), step=1,
                   key=slider_key, on_change=_moved, args=(sid, rid, slider_key))
+        learn_ui.offset_inputs(sid, rid, span.start, span.end, n_chars, gen)
         st.caption(f"{selected} = [{span.start}, {span.end}) {md(span.label)}: "
                    f"“{md(sc.text[span.start:span.end])}” ({span.length} characters)")
     else:
@@ -190,6 +194,10 @@ download_buttons(scores_df, f"scores_{sid}", key="dl_learn_scores")
 
 # ---- the seed's numbers -------------------------------------------------------------------------
 st.subheader("📖 What the seed says")
+st.caption("The *seed* is the published source of this example (the paper or the official "
+           "scorer's documentation named under the title): the **seed** column holds the "
+           "numbers it states, **computed now** what SpanScope computes for them, and **match** "
+           "whether they agree.")
 seed_df = learn_ui.seed_table(ev, sc)
 if ev.edited:
     st.caption("You have edited the predictions: the seed's numbers are for the scenario's own "

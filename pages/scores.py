@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import charts, results, state
+from ui import above_one, charts, results, state
 from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, workspace_or_stop
@@ -107,7 +107,8 @@ with tab_labels:
     if not len(per_label) and result.raw is not None and not result.raw.pooled:
         st.caption(f"{entry.title} averages per text and has no per-label decomposition; its "
                    "per-text values are in the per-document tab.")
-    st.dataframe(per_label, hide_index=True, key="per_label_table")
+    st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table")
+    above_one.note(per_label, key="per_label")
     download_buttons(per_label, f"per_label_{system}_{metric}", key="dl_per_label")
     if len(per_label):
         st.plotly_chart(charts.per_label_prf(per_label, title=f"{system}: P, R, F1 per label "
@@ -118,14 +119,21 @@ with tab_docs:
     order = st.selectbox("Sort by", ["F1", "P", "R", "document"], key="doc_table_sort",
                          persist_state="session")
     ascending = st.toggle("Ascending", value=True, key="doc_table_asc", persist_state="session")
-    shown = per_doc.sort_values(order, ascending=ascending, kind="stable")
-    st.dataframe(paginate(shown, key=state.K_TABLE_PAGE), hide_index=True, key="per_doc_table")
+    # Ties broken by document id (numbers as numbers), so the first row is always the same.
+    shown = per_doc.sort_values([order, "document"] if order != "document" else "document",
+                                ascending=ascending, kind="stable",
+                                key=results.document_sort_key)
+    st.dataframe(above_one.mark(paginate(shown, key=state.K_TABLE_PAGE)), hide_index=True,
+                 key="per_doc_table")
+    above_one.note(shown, key="per_doc")
     download_buttons(shown, f"per_document_{system}_{metric}", key="dl_per_doc")
-    st.page_link("pages/documents.py", label="Open the lowest-scoring document", icon="📄",
+    first = str(shown.iloc[0]["document"]) if len(shown) else None
+    st.page_link("pages/documents.py", icon="📄",
+                 label=(f"Open the table's first document ({md(first)})" if first is not None
+                        else "Open the table's first document"),
                  query_params={state.K_SET_A: ref, state.K_SET_B: system,
-                               state.K_METRIC: metric,
-                               state.K_DOC: str(per_doc.sort_values("F1").iloc[0]["document"])}
-                 if len(per_doc) else None)
+                               state.K_METRIC: metric, state.K_DOC: first}
+                 if first is not None else None)
 
 # ---- paired comparison --------------------------------------------------------------------------
 st.subheader("Paired comparison")

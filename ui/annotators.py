@@ -47,6 +47,7 @@ from core.segments import assign_lanes
 from ui.highlight import PALETTE
 from ui.jobs import Job, progress, submit
 from ui.jobs import shown as jobs_shown
+from ui.palette import SEQUENTIAL
 from ui.state import K_ANN_JOBS, Workspace
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")
@@ -355,7 +356,7 @@ def heatmap(result: PairwiseResult, *, key: str | None, title: str) -> go.Figure
                     showscale=False, zmin=0, zmax=1, xgap=2, ygap=2, hoverongaps=False,
                     hovertemplate="%{y} · %{x}<br>%{customdata}<extra></extra>")
     fig.add_heatmap(z=z, x=who, y=who, text=text, texttemplate="%{text}", textfont=dict(size=15),
-                    colorscale="RdYlGn", zmin=zmin, zmax=1.0, xgap=2, ygap=2, hoverongaps=False,
+                    colorscale=SEQUENTIAL, zmin=zmin, zmax=1.0, xgap=2, ygap=2, hoverongaps=False,
                     colorbar=dict(thickness=12, len=0.8),
                     hovertemplate=("row %{y} (reference)" if not result.symmetric else "%{y}")
                     + " · %{x}: %{z:.4f}<extra></extra>")

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ui.highlight import PALETTE
+from ui.palette import SEQUENTIAL
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), template="plotly_white",
                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
@@ -24,7 +25,7 @@ def spans_per_label(labels: pd.DataFrame) -> go.Figure:
     z = labels[sets].to_numpy()
     fig = go.Figure(go.Heatmap(
         z=z, x=[str(s) for s in sets], y=labels["label"], text=z, texttemplate="%{text}",
-        colorscale="Blues", showscale=False,
+        colorscale=SEQUENTIAL, showscale=False,
         hovertemplate="%{y}<br>%{x}: %{z} spans<extra></extra>",
     ))
     fig.update_layout(title="Spans per label and set", height=max(260, 26 * len(labels) + 110),

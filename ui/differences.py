@@ -22,6 +22,7 @@ from core.metrics.differences import (
     metric_path,
 )
 from ui.highlight import PALETTE
+from ui.palette import OKABE_ITO
 from ui.results import taxonomy_for
 from ui.state import Workspace
 
@@ -88,9 +89,11 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
     fig = go.Figure(go.Waterfall(
         x=xs, y=ys, measure=kinds, text=texts, textposition="outside",
         connector=dict(line=dict(color="#999", width=1, dash="dot")),
-        increasing=dict(marker=dict(color=PALETTE[2])),
-        decreasing=dict(marker=dict(color=PALETTE[3])),
-        totals=dict(marker=dict(color=PALETTE[0])),
+        # Blue up, vermillion down, grey totals: apart under every colour-vision deficiency,
+        # and each step is also signed in its text.
+        increasing=dict(marker=dict(color=OKABE_ITO[4])),
+        decreasing=dict(marker=dict(color=OKABE_ITO[5])),
+        totals=dict(marker=dict(color="#777777")),
         hovertemplate="%{x}<br>%{text}<extra></extra>",
     ))
     top = max([abs(v) for v in ys] + [1.0])

@@ -27,30 +27,17 @@ Public API (stable; the part-2 pages import it)
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.model import NOTHING, AltSpan, AnnotationSet
 from core.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
+from ui.palette import CATEGORY, NOTHING_COLOUR, STATUS_COLOURS, STATUS_LINES, STATUS_TEXT
 
-PALETTE = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
-    "#17becf", "#393b79", "#f3c300", "#a1caf1", "#882d17", "#8db600", "#604e97", "#b3446c",
-    "#c2b280", "#2b3d26", "#f99379", "#00a08b", "#654522", "#fb00d1", "#7f7f7f", "#000000",
-)
-"""Label colours: Tableau 10 (its grey replaced by navy), then colours of Kelly's (1965) list of
-maximum contrast, so that no two of the 24 look alike; labels beyond 24 reuse them."""
-
-NOTHING_COLOUR = "#b0b0b0"
-
-STATUS_COLOURS: dict[str, str] = {
-    "matched": "#b7e4b0",
-    "partial": "#fde59a",
-    "mismatch": "#f7b267",
-    "missed": "#f4a6a6",
-    "spurious": "#a8c8f0",
-    "optional": "#e2e2e2",
-}
+PALETTE = CATEGORY
+"""Label colours: Okabe–Ito, then Tol's muted scheme (see :mod:`ui.palette`); labels beyond 15
+reuse them (every label is also named in its tag and tooltip)."""
 
 STATUS_NAMES: dict[str, str] = {
     "matched": "matched",
@@ -69,7 +56,7 @@ def label_colours(labels: Iterable[str]) -> dict[str, str]:
     """Colour of each label: sorted labels take the palette in order; ⊥ is grey.
 
     >>> label_colours(["b", "a", "nothing"])
-    {'a': '#1f77b4', 'b': '#ff7f0e', 'nothing': '#b0b0b0'}
+    {'a': '#E69F00', 'b': '#56B4E9', 'nothing': '#8c8c8c'}
     """
     out: dict[str, str] = {}
     i = 0
@@ -236,31 +223,76 @@ def render_lanes(
     )
 
 
+def status_style(status: str, *, also_missed: bool = False) -> str:
+    """Inline CSS of a merged-view status: its tint, fixed dark text and its underline style
+    (the second cue next to colour, :data:`ui.palette.STATUS_LINES`). ``also_missed`` draws the
+    *missed* underline instead, for characters that also lie in a missed gold span."""
+    line = STATUS_LINES["missed"] if also_missed else STATUS_LINES[status]
+    border = "" if line == "none" else f"border-bottom:{line};"
+    return (f"background:{STATUS_COLOURS[status]};color:{STATUS_TEXT};{border}"
+            "border-radius:2px")
+
+
+def missed_intervals(gold: Sequence[SpanItem], pred: Sequence[SpanItem]) -> list[tuple[int, int]]:
+    """Gold spans that no prediction sharing one of their labels overlaps (⊥ alternatives
+    excepted): missed even where another, matched gold span covers the same characters."""
+    out = []
+    for g in gold:
+        if NOTHING in g.labels:
+            continue
+        if not any(p.start < g.end and g.start < p.end and set(p.labels) & set(g.labels)
+                   for p in pred):
+            out.append(g.interval)
+    return out
+
+
 def render_merged(
     text: str | None, gold: Sequence[SpanItem], pred: Sequence[SpanItem], *,
     dom_id: str = "merged",
 ) -> str:
     """The text with each character's background showing its merged status (see
-    :func:`core.segments.char_status`)."""
+    :func:`core.segments.char_status`) and its underline style as a second cue.
+
+    One character has one status, so a missed gold span overlapping a matched one would vanish
+    under the *matched* tint: its characters keep the tint but get the *missed* underline and
+    say so in their tooltip."""
     if text is None:
         return f'<div id="{_esc(dom_id)}"><i>No text is available for this document.</i></div>'
     runs = char_status([g.as_alt() for g in gold], [p.as_alt() for p in pred], len(text))
+    missed = missed_intervals(gold, pred)
     parts = []
     for run in runs:
-        fragment = _esc(text[run.start : run.end])
         if run.status == "none":
-            parts.append(fragment)
-        else:
+            parts.append(_esc(text[run.start : run.end]))
+            continue
+        pieces = _cut(run.start, run.end, missed)
+        for start, end, in_missed in pieces:
+            hidden = in_missed and run.status != "missed"
+            title = STATUS_NAMES[run.status] + ("; also inside a missed gold span" if hidden
+                                                 else "")
+            cls = f"ss-{run.status}" + (" ss-hidden-missed" if hidden else "")
             parts.append(
-                f'<span class="ss-{run.status}" title="{_esc(STATUS_NAMES[run.status])}" '
-                f'style="background:{STATUS_COLOURS[run.status]};border-radius:2px">'
-                f"{fragment}</span>"
+                f'<span class="{cls}" title="{_esc(title)}" '
+                f'style="{status_style(run.status, also_missed=hidden)}">'
+                f"{_esc(text[start:end])}</span>"
             )
     return (
         f'<div id="{_esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;line-height:1.7;'
         f"font-size:16px;padding:6px 8px;border:1px solid #ddd;border-radius:6px;"
         f'max-height:420px;overflow-y:auto">{"".join(parts)}</div>'
     )
+
+
+def _cut(start: int, end: int, intervals: Sequence[tuple[int, int]]) -> list[tuple[int, int, bool]]:
+    """``[start, end)`` cut where ``intervals`` begin or end: (start, end, inside any)."""
+    cuts = {start, end}
+    for a, b in intervals:
+        for x in (a, b):
+            if start < x < end:
+                cuts.add(x)
+    points = sorted(cuts)
+    return [(a, b, any(x < b and a < y for x, y in intervals))
+            for a, b in itertools.pairwise(points)]
 
 
 def status_counts(text: str | None, gold: Sequence[SpanItem], pred: Sequence[SpanItem]) -> dict[
@@ -276,11 +308,13 @@ def status_counts(text: str | None, gold: Sequence[SpanItem], pred: Sequence[Spa
     return counts
 
 
-def _chip(colour: str, name: str, title: str = "") -> str:
+def _chip(colour: str, name: str, title: str = "", *, line: str = "none") -> str:
+    border = "" if line == "none" else f"border-bottom:{line};"
     return (
         f'<span title="{_esc(title)}" style="display:inline-block;margin:2px 10px 2px 0;'
-        f'white-space:nowrap"><span style="display:inline-block;width:14px;height:10px;'
-        f'background:{colour};border-radius:2px;margin-right:4px"></span>{_esc(name)}</span>'
+        f'white-space:nowrap"><span style="display:inline-block;width:18px;height:12px;'
+        f'background:{colour};{border}border-radius:2px;margin-right:4px;'
+        f'vertical-align:middle"></span>{_esc(name)}</span>'
     )
 
 
@@ -295,5 +329,6 @@ def legend(colours: Mapping[str, str], used: Iterable[str] | None = None) -> str
 
 def status_legend(statuses: Iterable[Status] = STATUSES) -> str:
     """Legend of the merged view's statuses, each with its definition as a tooltip."""
-    chips = "".join(_chip(STATUS_COLOURS[s], STATUS_NAMES[s], STATUS_HELP[s]) for s in statuses)
+    chips = "".join(_chip(STATUS_COLOURS[s], STATUS_NAMES[s], STATUS_HELP[s],
+                          line=STATUS_LINES[s]) for s in statuses)
     return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'

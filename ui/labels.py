@@ -47,8 +47,8 @@ ALT_HELP = ("How a gold span with alternative labels counts. match: under the pr
 CELL_PARAM = "cell"
 """Name of the heatmap's selection parameter (the key under ``event["selection"]``)."""
 
-LABEL_BLUE = "#1c5aa6"
-BUCKET_ORANGE = "#d9480f"
+LABEL_BLUE = "#0072B2"  # Okabe–Ito blue
+BUCKET_ORANGE = "#D55E00"  # Okabe–Ito vermillion
 OPTIONAL_GREY = "#6c757d"
 
 Cell = tuple[str, str]

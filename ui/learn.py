@@ -200,3 +200,71 @@ def label_table(ev: scenarios.Evaluation) -> pd.DataFrame:
     if not official:
         table = table.drop(columns=["R (official scorer)", "F1 (official scorer)"])
     return table
+
+
+OPENING_SCENARIO = "mafalda-example9"
+"""Where Learn opens: MAFALDA's Example 9, on which the metrics disagree (the 2021 scorer's recall
+1.25 against MAFALDA's 1), so the first screen already shows why the choice of metric matters."""
+
+
+def _typed(scenario_id: str, row_id: int, key_start: str, key_end: str) -> None:
+    """Fold the typed offsets of prediction ``row_id`` into the committed rows (as a slider move
+    does); an end not after the start is left for the table's check to report."""
+    import streamlit as st
+
+    from ui import state
+
+    start, end = int(st.session_state[key_start]), int(st.session_state[key_end])
+    rows = [dict(r) for r in st.session_state[state.K_LEARN_SHOWN][scenario_id]]
+    for r in rows:
+        if r["id"] == row_id:
+            r["start"], r["end"] = start, end
+    st.session_state[state.K_LEARN_ROWS][scenario_id] = rows
+    st.session_state[state.K_LEARN_SHOWN][scenario_id] = rows
+    gens = st.session_state.setdefault(state.K_LEARN_GEN, {})
+    gens[scenario_id] = gens.get(scenario_id, 0) + 1
+
+
+def offset_inputs(scenario_id: str, row_id: int, start: int, end: int, n_chars: int,
+                  gen: int) -> None:
+    """Start and end of one prediction as number inputs beside the slider: typed or stepped with
+    the arrow keys (the slider loses focus on every rerun, so keys move it one step at a time)."""
+    import streamlit as st
+
+    suffix = f"{scenario_id}::{gen}::{row_id}::{start}::{end}"
+    key_start, key_end = f"learn_start::{suffix}", f"learn_end::{suffix}"
+    a, b = st.columns(2)
+    a.number_input("start", min_value=0, max_value=n_chars - 1, value=start, step=1,
+                   key=key_start, on_change=_typed, args=(scenario_id, row_id, key_start, key_end),
+                   help="Offset of the first character; type it or use the arrow keys.")
+    b.number_input("end", min_value=1, max_value=n_chars, value=end, step=1, key=key_end,
+                   on_change=_typed, args=(scenario_id, row_id, key_start, key_end),
+                   help="Offset one past the last character (end-exclusive).")
+
+
+GLOSSARY: dict[str, str] = {
+    "C(s, t, h)": "how much of span h the overlap of s and t covers: |s ∩ t| / |h| when the "
+                  "labels agree, else 0 (Da San Martino et al. 2019, Eq. 1).",
+    "δ (delta)": "1 when two spans carry the same label, 0 otherwise: a span with the wrong "
+                 "label earns nothing, however well it overlaps.",
+    "pooled": "the sums of every document are added before dividing (micro-average over the "
+              "corpus); the opposite is averaging the per-document values (MAFALDA's per-text "
+              "mean).",
+    "⊥ (nothing)": "a gold alternative saying the span may also be left unannotated: "
+                   "predicting nothing there is not an error (MAFALDA, Helwe et al. 2024).",
+    "alternative": "one of several labels (or ⊥) a gold span may be matched with: any one "
+                   "counts as right; they are alternatives, not a conflict between annotators.",
+    "precision / recall": "precision divides by the predicted spans (how much of what was "
+                          "predicted is right), recall by the gold spans (how much of the gold "
+                          "was found).",
+}
+"""Terms the Learn and Metric differences pages use, in words a student understands
+(docs/martino.md, docs/mafalda.md)."""
+
+
+def glossary() -> None:
+    """The :data:`GLOSSARY` in a closed expander."""
+    import streamlit as st
+
+    with st.expander("📘 Glossary: pooled, δ, ⊥, alternative…"):
+        st.markdown("\n".join(f"- **{term}**: {text}" for term, text in GLOSSARY.items()))

@@ -191,6 +191,17 @@ def per_doc_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
     return dict(zip(df["document"], df["F1"], strict=True))
 
 
+def document_sort_key(column: pd.Series) -> pd.Series:
+    """``key`` for ``DataFrame.sort_values``: the ``document`` column sorts numbers as numbers
+    (1, 16, 113 rather than 1, 113, 16); other columns sort as they are."""
+    if column.name != "document":
+        return column
+    import re
+
+    return column.map(lambda d: tuple((0, int(p)) if p.isdigit() else (1, p)
+                                      for p in re.split(r"(\d+)", str(d)) if p))
+
+
 def overall_caption(result: PairScores) -> str:
     """One line with the overall scores and the sums they come from."""
     o = result.overall

@@ -59,7 +59,10 @@ def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b:
 
 def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
     """Two buttons that download ``df`` as ``<name>.csv`` and ``<name>.json`` (records)."""
-    left, right, _ = st.columns([1, 1, 6])
+    # A horizontal container of content-wide buttons: columns would squeeze them to their icons
+    # on a phone.
+    row = st.container(horizontal=True, gap="small")
+    left = right = row
     # Callables: the file is built when the button is clicked, not on every rerun (a 10,000-row
     # table would otherwise be serialised twice per interaction).
     left.download_button("⬇️ CSV", lambda: df.to_csv(index=False), file_name=f"{name}.csv",

@@ -83,3 +83,28 @@ def test_selecting_a_span_marks_its_partners_in_the_other_set(make_app) -> None:
     # G1 [4, 19) Loaded overlaps P1 [4, 15) Loaded: P1's tag is drawn bold on the right.
     assert 'data-span="P1" title="Loaded" style="font-size:0.68em;font-weight:800' in _html(at)
     assert 'data-span="P2" title="Doubt" style="font-size:0.68em;font-weight:600' in _html(at)
+
+
+def test_next_and_previous_step_through_the_order_and_stop_at_the_ends(make_app) -> None:
+    at = make_app("pages/documents.py")
+    assert at.selectbox(key=state.K_DOC).value == "doc1"
+    assert at.button(key="doc_prev").disabled
+    at.button(key="doc_next").click().run()
+    assert at.selectbox(key=state.K_DOC).value == "doc2"  # natural order: doc2 before doc10
+    at.button(key="doc_next").click().run()
+    assert at.selectbox(key=state.K_DOC).value == "doc10"
+    assert at.button(key="doc_next").disabled
+    at.button(key="doc_prev").click().run()
+    assert at.selectbox(key=state.K_DOC).value == "doc2"
+    assert not at.exception
+
+
+def test_document_table_lists_every_document_with_counts_and_a_snippet(make_app) -> None:
+    at = make_app("pages/documents.py")
+    table = next(df.value for df in at.dataframe if "missed" in df.value.columns)
+    assert list(table["document"]) == ["doc1", "doc2", "doc10"]
+    row = table.set_index("document").loc["doc1"]
+    # gold doc1: Loaded [4,19), Doubt [10,15), Loaded [35,43); system_a: Loaded [4,15),
+    # Doubt [50,60). Missed: Doubt (no Doubt prediction overlaps it), Loaded [35,43).
+    assert row["missed"] == 2 and row["spurious"] == 1
+    assert row["text"].startswith("The quick brown fox")

@@ -8,6 +8,7 @@ import pytest
 from core import scenarios
 from core.metrics import mafalda, martino
 from core.model import Span
+from ui import learn as learn_ui
 from ui import state
 
 PAGE = "pages/learn.py"
@@ -45,7 +46,7 @@ def test_page_runs_whatever_data_is_loaded(make_app, data: str) -> None:
     at = make_app(PAGE, data=data)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "🎓 Learn"
-    assert at.selectbox(key=state.K_SCENARIO).value == next(iter(scenarios.SCENARIOS))
+    assert at.selectbox(key=state.K_SCENARIO).value == learn_ui.OPENING_SCENARIO
 
 
 @pytest.mark.parametrize("sid", list(scenarios.SCENARIOS))
@@ -252,3 +253,28 @@ def test_scores_are_what_core_computes_for_the_edited_predictions(make_app, fram
     assert scores["semeval2021"]["R"] == pytest.approx(ev.run("semeval2021").result.recall)
     assert scores["semeval2021"]["R"] == pytest.approx(3 / 5)
     assert scores["paper, level 2"]["R"] == pytest.approx(1.0)  # T4: Sentence5 as ⊥
+
+
+def test_learn_opens_on_a_scenario_where_the_metrics_disagree() -> None:
+    ev = scenarios.evaluate(scenarios.get(learn_ui.OPENING_SCENARIO))
+    run = ev.run("semeval2021")
+    assert run is not None and run.result is not None and ev.mafalda is not None
+    martino_recall = run.result.r_num / run.result.r_den
+    assert martino_recall == 1.25
+    assert martino_recall != ev.mafalda.recall
+
+
+def test_typing_an_offset_moves_the_prediction(make_app) -> None:
+    at = _open(make_app, "figure1-s1")
+    starts = [n for n in at.number_input if n.label == "start"]
+    assert starts
+    before = int(starts[0].value)
+    at.number_input(key=starts[0].key).set_value(before + 1).run()
+    assert not at.exception
+    rows = at.session_state[state.K_LEARN_ROWS]["figure1-s1"]
+    assert rows[0]["start"] == before + 1
+
+
+def test_the_word_seed_is_explained_where_it_appears(make_app) -> None:
+    at = make_app(PAGE)
+    assert any("The *seed* is the published source" in c.value for c in at.caption)

@@ -155,3 +155,13 @@ def test_span_pages_say_a_corpus_without_spans_has_nothing_to_show(make_app, pag
     at = make_app(page, data="sample", params={"sample": "hateval"})
     assert not at.exception, [e.value for e in at.exception]
     assert any("holds a span" in i.value for i in at.info)
+
+
+def test_the_documents_link_opens_the_first_row_of_the_per_document_table(make_app) -> None:
+    at = make_app("pages/scores.py")
+    assert not at.exception
+    table = next(df.value for df in at.dataframe
+                 if "document" in df.value.columns and "F1" in df.value.columns)
+    first = str(table.iloc[0]["document"])
+    links = [str(el.proto) for el in at.get("page_link") if "first document" in str(el.proto)]
+    assert links and f"doc={first}" in links[0]

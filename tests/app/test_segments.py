@@ -96,3 +96,16 @@ def test_alternatives_are_one_item_with_both_labels() -> None:
     gold = AnnotationSet("g", {"d": (Span(0, 4, "A"), Span(0, 4, NOTHING))}, alternatives=True)
     (item,) = highlight.span_items(gold, "d", "G")
     assert item.labels == ("A", NOTHING) and item.label_text == "A | ⊥"
+
+
+def test_a_missed_gold_span_under_a_matched_one_keeps_its_missed_underline() -> None:
+    # G1 (A) is matched by P1; G2 (B) overlaps it and nothing predicts B: its characters inside
+    # G1 are "matched" (one status per character) but must still show that G2 is missed.
+    gold = [highlight.SpanItem("G1", 0, 10, ("A",)), highlight.SpanItem("G2", 5, 15, ("B",))]
+    pred = [highlight.SpanItem("P1", 0, 10, ("A",))]
+    markup = highlight.render_merged("x" * 20, gold, pred)
+    assert markup.count("ss-hidden-missed") == 1
+    hidden = markup.split('class="ss-matched ss-hidden-missed"')[1].split("</span>")[0]
+    assert "border-bottom:2px solid" in hidden and hidden.endswith(">xxxxx")
+    assert "also inside a missed gold span" in markup
+    assert highlight.missed_intervals(gold, pred) == [(5, 15)]

@@ -1,0 +1,114 @@
+"""Colour-blind safety of the dashboard's palettes (ui.palette) and their use in the views.
+
+Colour-vision deficiencies are simulated with ``colorspacious`` (Machado et al. 2009, severity
+100: dichromacy); distances are CAM02-UCS ΔE, where about 1 is just noticeable and colours of
+one legend should be well apart (we ask 12 for statuses, 10 between a label and a status).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from colorspacious import cspace_convert, deltaE
+
+from core.model import NOTHING
+from ui import highlight, palette
+
+VISIONS = (None, "deuteranomaly", "protanomaly")
+"""Normal vision, then deuteranopia and protanopia (severity 100)."""
+
+
+def _rgb(hex_colour: str) -> np.ndarray:
+    h = hex_colour.lstrip("#")
+    return np.array([int(h[i : i + 2], 16) for i in (0, 2, 4)]) / 255
+
+
+def _seen(hex_colour: str, vision: str | None) -> np.ndarray:
+    rgb = _rgb(hex_colour)
+    if vision is None:
+        return rgb
+    cvd = {"name": "sRGB1+CVD", "cvd_type": vision, "severity": 100}
+    return np.clip(cspace_convert(rgb, cvd, "sRGB1"), 0, 1)
+
+
+def _delta(a: str, b: str, vision: str | None) -> float:
+    return float(deltaE(_seen(a, vision), _seen(b, vision), input_space="sRGB1"))
+
+
+def _contrast_with_dark_text(hex_colour: str) -> float:
+    def lum(c: np.ndarray) -> float:
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
+
+    return (lum(_rgb(hex_colour)) + 0.05) / (lum(_rgb(palette.STATUS_TEXT)) + 0.05)
+
+
+@pytest.mark.parametrize("vision", VISIONS, ids=["normal", "deuteranopia", "protanopia"])
+def test_every_pair_of_status_colours_stays_apart_under_simulated_colour_blindness(
+    vision: str | None,
+) -> None:
+    pairs = itertools.combinations(palette.STATUS_COLOURS.items(), 2)
+    too_close = [(a, b, round(d, 1)) for (a, ca), (b, cb) in pairs
+                 if (d := _delta(ca, cb, vision)) < 12]
+    assert too_close == []
+
+
+def test_the_old_matched_missed_optional_tints_fail_the_check_the_new_ones_pass() -> None:
+    # The tints the issue reported (green / pink / grey) collapse under deuteranopia.
+    old = {"matched": "#b7e4b0", "missed": "#f4a6a6", "optional": "#e2e2e2"}
+    assert min(_delta(a, b, "deuteranomaly") for a, b in itertools.combinations(
+        old.values(), 2)) < 12
+    new = [palette.STATUS_COLOURS[k] for k in old]
+    assert min(_delta(a, b, "deuteranomaly") for a, b in itertools.combinations(new, 2)) >= 12
+
+
+def test_dark_text_stays_readable_on_every_status_tint() -> None:
+    assert all(_contrast_with_dark_text(c) >= 4.5 for c in palette.STATUS_COLOURS.values())
+
+
+def test_label_colours_do_not_reuse_a_status_colour() -> None:
+    close = [(lab, st, round(d, 1)) for lab in palette.CATEGORY
+             for st, sc in palette.STATUS_COLOURS.items() if (d := _delta(lab, sc, None)) < 10]
+    assert close == []
+
+
+def test_categories_start_with_okabe_ito_and_labels_take_them_in_order() -> None:
+    assert palette.CATEGORY[:7] == palette.OKABE_ITO[:7]
+    assert set(palette.OKABE_ITO) <= set(palette.CATEGORY)
+    assert palette.CATEGORY[-1] == "#000000"  # last: invisible on the dark theme
+    assert len(set(palette.CATEGORY)) == len(palette.CATEGORY)
+    colours = highlight.label_colours(["b", "a", NOTHING])
+    assert colours == {"a": palette.OKABE_ITO[0], "b": palette.OKABE_ITO[1],
+                       NOTHING: palette.NOTHING_COLOUR}
+
+
+def test_missed_and_spurious_differ_by_line_style_too() -> None:
+    lines = palette.STATUS_LINES
+    assert "solid" in lines["missed"] and "dashed" in lines["spurious"]
+    drawn = [v for v in lines.values() if v != "none"]
+    assert len(set(drawn)) == len(drawn)
+    gold = [highlight.SpanItem("G1", 0, 4, ("A",))]
+    pred = [highlight.SpanItem("P1", 6, 9, ("A",))]
+    markup = highlight.render_merged("abcdefghij", gold, pred)
+    assert "border-bottom:2px solid" in markup and "border-bottom:2px dashed" in markup
+    legend = highlight.status_legend()
+    assert all(v in legend for v in drawn)
+
+
+def test_value_maps_are_perceptually_uniform_not_red_to_green() -> None:
+    import plotly.graph_objects as go
+
+    from ui import annotators, charts
+
+    assert palette.SEQUENTIAL == "cividis"
+    import pandas as pd
+
+    fig = charts.spans_per_label(pd.DataFrame({"label": ["A"], "gold": [3]}))
+    scale = fig.data[0].colorscale
+    assert scale == go.Heatmap(colorscale="cividis").colorscale
+    from pathlib import Path
+
+    source = Path(annotators.__file__).read_text(encoding="utf-8")
+    assert "RdYlGn" not in source and "RdBu" not in source

@@ -1,0 +1,110 @@
+"""Real browser, at a desktop (1440×900) and a phone (390×844) width: what a newcomer tripped over
+(issue 16): colour with a second cue, stepping through documents, scores above 1 explained,
+Learn ready for a class, small layout faults, conveniences. Screenshots go to
+``test-artifacts/screenshots/newcomer_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected."""
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    pg.viewport_name = request.param
+    yield pg
+    context.close()
+
+
+def _styles(page: Any, selector: str) -> list[dict[str, str]]:
+    return page.eval_on_selector_all(
+        selector, "els => els.map(e => { const s = getComputedStyle(e); return "
+        "{bg: s.backgroundColor, line: s.borderBottomStyle}; })")
+
+
+def test_merged_view_marks_missed_and_spurious_by_line_style_and_legend(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(vpage, app_url, "documents?b=system_b&doc=2")
+    vpage.locator("#merged").wait_for(timeout=30_000)
+    missed = _styles(vpage, "#merged .ss-missed")
+    spurious = _styles(vpage, "#merged .ss-spurious")
+    assert missed and spurious
+    assert {m["line"] for m in missed} == {"solid"}
+    assert {s["line"] for s in spurious} == {"dashed"}
+    assert missed[0]["bg"] != spurious[0]["bg"]
+    legend = vpage.locator(".ss-legend").filter(has_text="missed (gold only)")
+    assert legend.count() >= 1 and legend.first.is_visible()
+    vpage.locator("#merged").scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"newcomer_merged_{vpage.viewport_name}")
+    # Download buttons keep their text at both widths (issue: they shrank to icons on a phone).
+    csv = vpage.get_by_test_id("stDownloadButton").filter(has_text="CSV").first
+    csv.scroll_into_view_if_needed()
+    box = csv.bounding_box()
+    assert box is not None and box["width"] >= 60
+    assert "CSV" in csv.inner_text()
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_step_through_documents_with_buttons_keys_and_the_table(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(vpage, app_url, "documents?b=system_b&doc=1")
+    vpage.locator("#left-doc").wait_for(timeout=30_000)
+    vpage.get_by_role("button", name="Next ▶").click()
+    st_ui.wait_idle(vpage)
+    assert st_ui.value(vpage, "Document") == "2"
+    vpage.locator("body").press("n")
+    st_ui.wait_idle(vpage)
+    assert st_ui.value(vpage, "Document") == "3"
+    vpage.locator("body").press("p")
+    st_ui.wait_idle(vpage)
+    assert st_ui.value(vpage, "Document") == "2"
+    # A new order moves to its first document.
+    order_box = vpage.get_by_test_id("stSelectbox").filter(
+        has=vpage.get_by_text("Order", exact=True))
+    order_box.locator("input").click()
+    order_box.locator("input").fill("lowest score")
+    vpage.keyboard.press("Enter")
+    st_ui.wait_idle(vpage)
+    shown = st_ui.value(vpage, "Document")
+    assert shown.split(" ")[0] != "2"
+    assert vpage.get_by_text("Document 1 of").count() == 1
+    table = vpage.get_by_test_id("stDataFrame").first
+    table.scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"newcomer_documents_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_the_app_follows_a_dark_browser(app_url: str, browser: Any, st_ui: SimpleNamespace
+                                        ) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme="dark")
+    page = context.new_page()
+    try:
+        st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
+        page.locator("#merged").wait_for(timeout=30_000)
+        bg = page.eval_on_selector('[data-testid="stApp"]',
+                                   "e => getComputedStyle(e).backgroundColor")
+        r, g, b = (int(x) for x in bg[bg.index("(") + 1 : bg.index(")")].split(",")[:3])
+        assert r + g + b < 200, bg
+        # Status tints keep dark text, readable in the dark theme too.
+        colour = page.eval_on_selector("#merged .ss-missed", "e => getComputedStyle(e).color")
+        assert colour == "rgb(34, 34, 34)"
+        page.locator("#merged").scroll_into_view_if_needed()
+        st_ui.shot(page, "newcomer_dark_documents")
+    finally:
+        context.close()

@@ -1,0 +1,85 @@
+"""Scores above 1, marked and explained wherever a table shows them.
+
+The Da San Martino et al. (2019) span metric as the SemEval-2021 Task 6 scorer computes it sums,
+for each prediction, its overlap with every gold span of its label (and for each gold span, with
+every prediction): duplicate or overlapping predictions are all counted, so precision, recall and
+F1 can exceed 1 (docs/martino.md; the Learn scenario ``duplicates`` shows it step by step). A
+table holding such a value gets an ``above 1`` column naming the columns concerned, the cells
+drawn bold on a tint (two cues), and a note under it linking to that scenario.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ui.palette import STATUS_COLOURS
+
+LEARN_SCENARIO = "duplicates"
+"""The :mod:`core.scenarios` id whose worked example pushes the 2021 scorer above 1."""
+
+NOTE = ("**Above 1?** The 2021 scorer (SemEval-2021 Task 6, the Da San Martino et al. 2019 span "
+        "metric) adds up every overlap of a span with the spans of the other set, duplicates "
+        "included, so P, R or F1 can exceed 1. The marked values are computed correctly; they "
+        "say that predictions overlap each other.")
+
+_SCORE = re.compile(r"(^|[\s_(·:-])(p|r|f1|precision|recall|span-f1)($|[\s_)·:-])", re.I)
+
+
+def score_columns(df: pd.DataFrame) -> list[str]:
+    """Numeric columns whose name says they hold a precision, recall or F1.
+
+    >>> score_columns(pd.DataFrame({"label": ["a"], "P": [1.0], "gold spans": [3],
+    ...                             "span-f1": [0.5], "martino F1": [0.2]}))
+    ['P', 'span-f1', 'martino F1']
+    """
+    return [c for c in df.columns if _SCORE.search(str(c))
+            and pd.api.types.is_numeric_dtype(df[c])]
+
+
+def above_one(df: pd.DataFrame) -> pd.Series:
+    """Per row, the score columns above 1, joined (empty string when none)."""
+    cols = score_columns(df)
+    if not cols or not len(df):
+        return pd.Series([""] * len(df), index=df.index, dtype=object)
+    over = df[cols].apply(pd.to_numeric, errors="coerce") > 1 + 1e-12
+    return over.apply(lambda row: ", ".join(c for c in cols if row[c]), axis=1)
+
+
+def mark(df: pd.DataFrame) -> Any:
+    """``df`` unchanged when no score exceeds 1; else with an ``above 1`` column and the cells
+    above 1 bold on a tint (a pandas ``Styler``, which ``st.dataframe`` draws)."""
+    flags = above_one(df)
+    if not flags.astype(bool).any():
+        return df
+    out = df.copy()
+    out["above 1"] = flags.map(lambda s: f"↑ {s}" if s else "")
+    cols = score_columns(df)
+    tint = STATUS_COLOURS["mismatch"]
+
+    def style(value: Any) -> str:
+        try:
+            return f"font-weight:700;background-color:{tint};color:#222222" if float(
+                value) > 1 + 1e-12 else ""
+        except (TypeError, ValueError):
+            return ""
+
+    return out.style.map(style, subset=pd.Index(cols))
+
+
+def note(df: pd.DataFrame, *, key: str) -> bool:
+    """Under a table: the explanation and a link to the Learn scenario, when a score of ``df``
+    exceeds 1. Returns whether it was shown."""
+    if not above_one(df).astype(bool).any():
+        return False
+    from ui.state import K_SCENARIO
+
+    with st.container(key=f"above_one_{key}"):
+        st.caption(NOTE)
+        st.page_link("pages/learn.py", icon="🎓",
+                     label="See why on Learn: duplicate predictions push recall above 1",
+                     query_params={K_SCENARIO: LEARN_SCENARIO})
+    return True

@@ -1,0 +1,66 @@
+"""The dashboard's colours, chosen to stay distinguishable with a colour-vision deficiency.
+
+Three kinds of colour, kept apart so that one never reads as another:
+
+``CATEGORY``
+    Categorical colours (labels, systems, bars): the Okabe & Ito (2008) palette "Color Universal
+    Design" first, then those of Paul Tol's "muted" scheme (Tol 2021, *Colour schemes*, SRON
+    technical note) that are not too close to a status colour.
+``STATUS_COLOURS``
+    The merged view's character statuses (matched, partial…). Light tints, so dark text stays
+    readable on them (contrast with ``#222222`` ≥ 4.5, WCAG AA), chosen so that every pair stays
+    apart (CAM02-UCS ΔE ≥ 12) under simulated deuteranopia and protanopia (Machado et al. 2009, as
+    implemented by ``colorspacious``); ``tests/app/test_palette.py`` checks both. Colour is never
+    the only cue: every status also has its own underline style (:data:`STATUS_LINES`), so
+    *missed* (solid) and *spurious* (dashed) differ in grey scale too.
+``SEQUENTIAL`` / ``DIVERGING``
+    Values (scores, agreement, counts): perceptually uniform maps (cividis, Nuñez et al. 2018),
+    never red-to-green.
+"""
+
+from __future__ import annotations
+
+OKABE_ITO: tuple[str, ...] = (
+    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
+)
+"""Okabe & Ito (2008): orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple,
+black."""
+
+TOL_MUTED_EXTRA: tuple[str, ...] = (
+    "#332288", "#44AA99", "#117733", "#999933", "#CC6677", "#882255", "#AA4499",
+)
+"""Paul Tol's "muted" scheme without its pale cyan and sand, which resemble the *spurious* and
+*mismatch* status tints."""
+
+CATEGORY: tuple[str, ...] = OKABE_ITO[:7] + TOL_MUTED_EXTRA + OKABE_ITO[7:]
+"""Categorical palette: 15 colours, Okabe–Ito's black last (it vanishes on the dark theme's
+background); a 16th category reuses the first (labels are always named next to their colour
+as well)."""
+
+NOTHING_COLOUR = "#8c8c8c"
+"""⊥ (nothing): a neutral grey, darker than the *optional* status tint."""
+
+STATUS_COLOURS: dict[str, str] = {
+    "matched": "#6cc4a4",   # light bluish green
+    "partial": "#fff3b0",   # pale yellow
+    "mismatch": "#f4b870",  # light orange
+    "missed": "#e0705a",    # light vermillion
+    "spurious": "#9ccbf2",  # light blue
+    "optional": "#e4e4e4",  # light grey
+}
+
+STATUS_LINES: dict[str, str] = {
+    "matched": "none",
+    "partial": "2px dotted #222222",
+    "mismatch": "3px double #222222",
+    "missed": "2px solid #222222",
+    "spurious": "2px dashed #222222",
+    "optional": "none",
+}
+"""Second cue for each status: the CSS ``border-bottom`` drawn under its characters."""
+
+STATUS_TEXT = "#222222"
+"""Text colour on a status tint (fixed, so the dark theme's light text does not land on it)."""
+
+SEQUENTIAL = "cividis"
+"""Plotly / Vega name of the map for values in [0, 1] (scores, agreement, counts)."""
