@@ -9,7 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import query, shutdown, state
+from ui import cli_data, query, shutdown, state
+from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
 
@@ -47,6 +48,10 @@ with st.sidebar:
         ws = state.workspace()
         st.caption(f"Showing **uploaded files** ({len(ws.sets)} sets). Change on 📂 Data.")
         st.caption(state.UPLOAD_LINK_NOTE)
+    elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
+        ws = state.workspace()
+        st.caption(f"Showing **files from the command line** (`--data`): "
+                   f"{md(cli_data.describe(ws)) or 'none'}. Change on 📂 Data.")
     elif samples:
         # Bound to ?sample= and rendered on every page, so the corpus travels with every link.
         st.selectbox("Sample corpus", samples, key=state.K_SAMPLE, bind="query-params",

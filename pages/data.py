@@ -4,12 +4,16 @@ import pandas as pd
 import streamlit as st
 
 from core.model import ROLES
-from ui import charts, folder_upload, state, summaries, text_policy
+from ui import charts, cli_data, folder_upload, state, summaries, text_policy
 from ui.escape import md
 from ui.widgets import download_buttons
 
 st.title("📂 Data")
 st.caption("Load gold, system and annotator files; every page then works on them.")
+cli_ws = cli_data.cli_workspace()
+if cli_ws is not None:
+    st.info("The app was started with files from disk (`--data`): "
+            f"{md(cli_data.describe(cli_ws))}.", icon="💻")
 
 # ---- uploads ------------------------------------------------------------------------------------
 st.subheader("Upload files")
@@ -19,6 +23,7 @@ files = st.file_uploader(
     "TSV, UIMA CAS XMI, CoNLL BIO, spaCy (.spacy, JSONL), or a .zip of a folder.",
     accept_multiple_files=True, key=state.K_UPLOADS,
 )
+st.caption(cli_data.upload_limit_note())
 beyond = st.radio(
     "Spans that end past their document's text", list(text_policy.CHOICES),
     format_func=text_policy.CHOICES.get, key=text_policy.K_BEYOND_TEXT, horizontal=True,
@@ -89,15 +94,16 @@ elif st.session_state.get(state.K_UPLOAD_WS) is not None:
                "formats, roles or names.")
     if st.button("🗑️ Forget the uploaded files", key="forget_uploads"):
         st.session_state[state.K_UPLOAD_WS] = None
-        st.session_state[state.K_SOURCE] = "sample"
+        st.session_state[state.K_SOURCE] = "cli" if cli_ws is not None else "sample"
         st.rerun()
 has_uploads = st.session_state.get(state.K_UPLOAD_WS) is not None
 
 st.radio(
     "Pages show",
-    ["sample", "upload"],
-    format_func={"sample": "📦 the bundled sample corpus", "upload": "📤 the uploaded files"}.get,
-    key=state.K_SOURCE, horizontal=True, disabled=not has_uploads, persist_state="session",
+    (["cli"] if cli_ws is not None else []) + ["sample", "upload"],
+    format_func=cli_data.SOURCE_LABELS.get,
+    key=state.K_SOURCE, horizontal=True, disabled=not has_uploads and cli_ws is None,
+    persist_state="session",
     help="Uploading switches to the uploaded files; remove them to return to the sample.",
 )
 if has_uploads:
