@@ -5,7 +5,7 @@ import streamlit as st
 from core.errors import SpanScopeError
 from core.metrics.agreement import MeasureView
 from core.model import AnnotationSet
-from ui import above_one, documents, highlight, state
+from ui import above_one, doc_picker, highlight, state
 from ui import annotators as ann
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
@@ -236,9 +236,7 @@ docs = study.docs
 current = st.session_state.get(state.K_ANN_DOC) or st.query_params.get(state.K_ANN_DOC)
 if current not in docs:
     st.session_state.pop(state.K_ANN_DOC, None)
-options = documents.document_window(docs, current if current in docs else None)
-doc = st.selectbox(f"Document ({len(docs):,})", options, key=state.K_ANN_DOC,
-                   bind="query-params")
+doc = doc_picker.pick_document(ws, docs, key=state.K_ANN_DOC, bind="query-params")
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(labels)
 # (name, set, what it is, DOM id, span-id prefix): the gold first when it is not a chosen set,

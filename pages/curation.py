@@ -7,7 +7,7 @@ import streamlit as st
 from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
 from core.errors import SpanScopeError
 from ui import curation as cur
-from ui import documents, highlight, state
+from ui import doc_picker, highlight, state
 from ui.escape import md
 from ui.widgets import paginate
 
@@ -166,9 +166,7 @@ else:
 
 # ---- one document: annotators in lanes, the consensus below ------------------------------------
 st.subheader("The document, annotator by annotator")
-doc = st.selectbox(f"Document ({len(docs):,})",
-                   documents.document_window(docs, st.session_state.get(state.K_CUR_DOC)),
-                   key=state.K_CUR_DOC)
+doc = doc_picker.pick_document(ws, docs, key=state.K_CUR_DOC)
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(state.all_labels(ws.key, ws))
 members = current.members if current is not None and current.doc == doc else ()

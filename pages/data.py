@@ -6,7 +6,7 @@ import streamlit as st
 from core.model import ROLES
 from ui import charts, cli_data, folder_upload, state, summaries, text_policy
 from ui.escape import md
-from ui.widgets import download_buttons
+from ui.widgets import download_buttons, paginate
 
 st.title("📂 Data")
 st.caption("Load gold, system and annotator files; every page then works on them.")
@@ -128,7 +128,7 @@ if ws.reports:
         for r in ws.reports:
             if r.error:
                 st.error(md(r.error), icon="❌")
-        st.dataframe(diags, hide_index=True, key="diag_table")
+        st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table")
         download_buttons(diags, "diagnostics", key="dl_diag")
 
 if ws.empty:
@@ -159,7 +159,7 @@ with right:
 st.markdown("**Documents missing from a set**")
 missing = tables["missing"]
 if len(missing):
-    st.dataframe(missing, hide_index=True, key="missing_table")
+    st.dataframe(paginate(missing, key="missing_page"), hide_index=True, key="missing_table")
     download_buttons(missing, "missing_documents", key="dl_missing")
 else:
     st.success("Every set covers every document.", icon="✅")

@@ -120,7 +120,8 @@ def first_reason(reasons: str) -> str:
 
 
 SCATTER_MAX = 2000
-"""Most texts the scatter draws (the most different first); the table lists every text."""
+"""Most texts the scatter draws: a random sample (:mod:`ui.sampling`) beyond, so that the share
+of texts on the diagonal stays what it is in the corpus; the table lists every text."""
 SCATTER_AUTO = 500
 """Above this many texts the page draws the scatter only when asked (measured with
 ``bench/bench_app.py``: 2,000 markers take a headless Chromium about 1.3 s, 500 about 0.5 s)."""
@@ -128,9 +129,9 @@ SCATTER_AUTO = 500
 
 def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
     """Per-text Martino F1 (x) against MAFALDA F1 (y), coloured by the first reason; points on
-    the diagonal score the same under both metrics. ``df`` comes most different first, and only
-    its first :data:`SCATTER_MAX` rows are drawn (a browser draws 10,000 markers slowly)."""
-    df = df.head(SCATTER_MAX)
+    the diagonal score the same under both metrics. The caller passes at most
+    :data:`SCATTER_MAX` rows (:func:`ui.sampling.sample_rows`): a browser draws 10,000 markers
+    slowly."""
     fig = go.Figure()
     top = max(1.0, float(df["Martino F1"].max() if len(df) else 1.0),
               float(df["MAFALDA F1"].max() if len(df) else 1.0))
