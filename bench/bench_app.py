@@ -86,8 +86,8 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot"),
        ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg"),
        ("Annotators", ".st-key-ann_matrix .js-plotly-plot"),
-       ("Curation", '[data-testid="stDataFrame"], [data-testid="stAlert"]'),
-       ("Overview", '[data-testid="stDataFrame"]'),
+       ("Curation", ".st-key-cur_table [data-testid='stDataFrame']"),
+       ("Overview", ".st-key-home_overview [data-testid='stDataFrame']"),
        ("Documents", "#left-doc .ss-seg"))
 """Pages visited in each round, with the element that shows the page is drawn. (Above 1,000
 documents the Annotators page computes the corpus γ only when asked: it does not start here.)"""

@@ -9,7 +9,7 @@ from core.errors import SpanScopeError
 from ui import curation as cur
 from ui import doc_picker, highlight, state
 from ui.escape import md
-from ui.widgets import paginate
+from ui.widgets import notes, paginate
 
 st.title("⚖️ Curation")
 ws = state.source_workspace()
@@ -58,8 +58,7 @@ try:
 except SpanScopeError as exc:
     st.error(f"These sets cannot be adjudicated: {md(exc)}", icon="❌")
     st.stop()
-for warning in result.warnings:
-    st.caption(f"⚠️ {md(warning)}")
+notes(result.warnings, key="cur_warnings")
 decided = cur.overrides(ws.key)
 focus = st.selectbox("Step through", list(cur.FOCUS), key=state.K_CUR_FOCUS,
                      bind="query-params", help="Which disputed spans the buttons and keys "

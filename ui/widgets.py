@@ -86,3 +86,14 @@ def paginate(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE) -> pd.Da
                            max_value=pages, value=1, step=1, key=key)
     st.caption(paging.rows_caption(int(page), len(df), page_size))
     return paging.page_rows(df, int(page), page_size)
+
+
+def notes(messages: list[str] | tuple[str, ...], *, key: str, shown: int = 3) -> None:
+    """``messages`` as ⚠️ captions: the first ``shown`` of them, the rest counted in an expander
+    that lists them paginated (one caption per document of 100,000 would bury the page)."""
+    for message in messages[:shown]:
+        st.caption(f"⚠️ {md(message)}")
+    if len(messages) > shown:
+        with st.expander(f"⚠️ {len(messages) - shown:,} more warning(s) of this kind"):
+            rest = pd.DataFrame({"warning": list(messages[shown:])})
+            st.dataframe(paginate(rest, key=f"{key}_page"), hide_index=True, key=key)
