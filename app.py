@@ -50,7 +50,7 @@ with st.sidebar:
         st.caption(state.UPLOAD_LINK_NOTE)
     elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
         ws = state.workspace()
-        st.caption(f"Showing **files from the command line** (`--data`): "
+        st.caption(f"Showing **files from the command line**: "
                    f"{md(cli_data.describe(ws)) or 'none'}. Change on 📂 Data.")
     elif samples:
         # Bound to ?sample= and rendered on every page, so the corpus travels with every link.
