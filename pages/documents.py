@@ -40,16 +40,26 @@ order = documents.document_order(ws.key, ws, set_a, set_b, sort, metric, variant
 ids = documents.search_documents(ws.key, ws, tuple(order), query)
 # Error categories (core.analysis.errors) at the level the metric compares labels at.
 cat_level = int(level) if level is not None else 2
-e1, e2 = st.columns([3, 2])
-category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
-                        key=err_ui.K_ERR_CATEGORY, bind="query-params",
-                        # No format_func: a bound widget writes its shown value into the URL.
-                        help="Only documents holding a span of this category (see 🔍 Errors): "
-                        + "; ".join(f"{c}: {h}" for c, h in err_ui.CATEGORY_HELP.items()))
-label_filter = e2.selectbox("Label", err_ui.label_options(ws, set_a, set_b, cat_level),
-                            key=err_ui.K_ERR_LABEL, bind="query-params",
-                            help=f"Only documents holding a span counted under this label "
-                            f"(level {cat_level}).")
+category = label_filter = err_ui.ALL
+# The filters categorise every span of the corpus (seconds per 10,000 documents): on a large
+# corpus only when asked, or when a link carries a filter.
+n_docs = len(ws.corpus.doc_ids)
+linked = any(st.query_params.get(k, err_ui.ALL) != err_ui.ALL
+             for k in (err_ui.K_ERR_CATEGORY, err_ui.K_ERR_LABEL))
+if n_docs <= err_ui.FILTER_AUTO_DOCS or st.toggle(
+        f"Filter by error category and label (categorises all {n_docs:,} documents)",
+        value=linked, key="doc_err_filter_on", persist_state="session"):
+    e1, e2 = st.columns([3, 2])
+    category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
+                            key=err_ui.K_ERR_CATEGORY, bind="query-params",
+                            # No format_func: a bound widget writes its shown value into the URL.
+                            help="Only documents holding a span of this category (see 🔍 "
+                            "Errors): " + "; ".join(f"{c}: {h}"
+                                                    for c, h in err_ui.CATEGORY_HELP.items()))
+    label_filter = e2.selectbox("Label", err_ui.label_options(ws, set_a, set_b, cat_level),
+                                key=err_ui.K_ERR_LABEL, bind="query-params",
+                                help=f"Only documents holding a span counted under this label "
+                                f"(level {cat_level}).")
 if category != err_ui.ALL or label_filter != err_ui.ALL:
     allowed = err_ui.documents_with(ws, set_a, set_b, cat_level, category, label_filter)
     ids = [d for d in ids if d in set(allowed or ())]

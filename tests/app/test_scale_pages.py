@@ -102,3 +102,27 @@ def test_the_documents_selector_is_bounded(large: state.Workspace) -> None:
     at = _open(large, "pages/documents.py")
     assert len(at.selectbox(key=state.K_DOC).options) <= documents.DOC_WINDOW + 1
     assert all(len(df.value) <= documents.DOC_WINDOW + 1 for df in at.dataframe)
+
+
+def test_documents_error_filters_wait_for_their_toggle(large: state.Workspace) -> None:
+    from ui import errors as err_ui
+
+    at = _open(large, "pages/documents.py")
+    assert not [s for s in at.selectbox if s.key == err_ui.K_ERR_CATEGORY]
+    at.toggle(key="doc_err_filter_on").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key=err_ui.K_ERR_CATEGORY).set_value("missed").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "missed" in at.selectbox(key=err_ui.K_ERR_CATEGORY).value
+
+
+def test_one_documents_error_rows_equal_the_corpus_tables() -> None:
+    from ui import errors as err_ui
+
+    ws = state.load_sample("propaganda")
+    whole, _ = err_ui.error_table(ws.key, ws, "gold", "system_a", 2)
+    assert whole is not None
+    for doc in ws.sets["gold"].doc_ids:
+        one = err_ui.document_error_table(ws.key, ws, "gold", "system_a", 2, doc)
+        assert one is not None
+        assert one.spans == tuple(s for s in whole.spans if s.document == doc)
