@@ -53,6 +53,17 @@ bounds = c3.selectbox("Boundaries", BOUNDARIES, key=state.K_CUR_BOUNDS, bind="qu
                       disabled=match in ("exact", "char"),
                       help="Not used by exact and char matching.")
 
+n_docs = max(len(ws.sets[n].spans) for n in sets)
+if n_docs > cur.CONSENSUS_AUTO_DOCS and not st.toggle(
+        f"Build the consensus of all {n_docs:,} documents", key=cur.K_CUR_BUILD,
+        persist_state="session",
+        help=f"Off by default above {cur.CONSENSUS_AUTO_DOCS:,} documents: the consensus "
+        "aligns every document of every annotator (γ matching takes about 10 s per 10,000 "
+        "documents; exact and char matching are faster)."):
+    st.info(f"The consensus of {n_docs:,} documents is built when asked: choose the rules "
+            "above, then turn on “Build the consensus”. It is computed once per set of rules "
+            "and kept while the server runs.", icon="⏸️")
+    st.stop()
 try:
     result = cur.proposal(ws.key, ws, sets, k, match, bounds)
 except SpanScopeError as exc:

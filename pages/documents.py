@@ -43,7 +43,7 @@ cat_level = int(level) if level is not None else 2
 category = label_filter = err_ui.ALL
 # The filters categorise every span of the corpus (seconds per 10,000 documents): on a large
 # corpus only when asked, or when a link carries a filter.
-n_docs = len(ws.corpus.doc_ids)
+n_docs = max(len(ws.corpus.texts), len(gold.spans), len(pred.spans))  # doc_ids builds a list
 linked = any(st.query_params.get(k, err_ui.ALL) != err_ui.ALL
              for k in (err_ui.K_ERR_CATEGORY, err_ui.K_ERR_LABEL))
 if n_docs <= err_ui.FILTER_AUTO_DOCS or st.toggle(
