@@ -42,8 +42,9 @@ K_ERR_DIM = "edim"  # Errors: slice dimension (bound)
 K_ERR_METRIC = "emetric"  # Errors: span metric of the slices (bound)
 K_ERR_MEASURE = "emeasure"  # Errors: P, R or F1 in the slice chart (bound)
 FILTER_AUTO_DOCS = 2000
-"""Above this many documents the Documents page's error filters (which categorise the whole
-corpus) appear behind a toggle."""
+"""Above this many documents what costs a pass over the whole corpus beyond the error categories
+waits for a toggle: the Documents page's error filters, the Errors page's SemEval-2013 schemas
+and bootstrapped slices."""
 K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart

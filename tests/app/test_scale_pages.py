@@ -133,3 +133,13 @@ def test_one_documents_error_rows_equal_the_corpus_tables() -> None:
         one = err_ui.document_error_table(ws.key, ws, "gold", "system_a", 2, doc)
         assert one is not None
         assert one.spans == tuple(s for s in whole.spans if s.document == doc)
+
+
+def test_errors_schemas_and_slices_wait_for_their_toggles(large: state.Workspace) -> None:
+    at = _open(large, "pages/errors.py")
+    assert at.toggle(key="err_slices_on").value is False
+    assert at.toggle(key="err_schemas_on").value is False
+    charts = len(at.get("plotly_chart"))  # the categories only
+    at.toggle(key="err_slices_on").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.get("plotly_chart")) == charts + 1
