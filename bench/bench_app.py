@@ -86,7 +86,8 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot"),
        ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg"),
        ("Annotators", ".st-key-ann_matrix .js-plotly-plot"),
-       ("Curation", ".st-key-cur_table [data-testid='stDataFrame']"),
+       # Above 2,000 documents Curation builds its consensus when asked (its toggle).
+       ("Curation", ".st-key-cur_table [data-testid='stDataFrame'], .st-key-cur_build"),
        ("Overview", ".st-key-home_overview [data-testid='stDataFrame']"),
        ("Documents", "#left-doc .ss-seg"))
 """Pages visited in each round, with the element that shows the page is drawn. (Above 1,000
