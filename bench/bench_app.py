@@ -88,7 +88,7 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        ("Annotators", ".st-key-ann_matrix .js-plotly-plot"),
        # Above 2,000 documents Curation builds its consensus when asked (its toggle).
        ("Curation", ".st-key-cur_table [data-testid='stDataFrame'], .st-key-cur_build"),
-       ("Overview", ".st-key-home_overview [data-testid='stDataFrame']"),
+       ("Overview", "[data-testid='stMain'] [data-testid='stPageLink']"),
        ("Documents", "#left-doc .ss-seg"))
 """Pages visited in each round, with the element that shows the page is drawn. (Above 1,000
 documents the Annotators page computes the corpus γ only when asked: it does not start here.)"""
