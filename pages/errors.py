@@ -171,10 +171,11 @@ for system, error in refused.items():
 rule = ("a span bucket holds the reference spans (recall) and predictions (precision) that "
         "fall in it" if dimension in SPAN_DIMENSIONS else
         "a document bucket holds whole documents: the metric on that sub-corpus")
-st.caption(f"{entry.title} ({variant}"
-           + (f", level {level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
-           f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a bar "
-           "to open the documents behind it.")
+if slices_on:
+    st.caption(f"{entry.title} ({variant}"
+               + (f", level {level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
+               f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a "
+               "bar to open the documents behind it.")
 if len(slices):
     title = f"{measure} per {_dimension_name(dimension)} against {ref}"
     fig = err_ui.slice_chart(slices, measure, title=title)

@@ -41,7 +41,8 @@ def pick_document(ws: Workspace, docs: list[str], *, key: str, **selectbox_kwarg
     options = documents.document_window(found, current if current in docs else None)
     label = f"Document ({len(docs):,})"
     if len(options) < len(found):
-        label += f": the first {documents.DOC_WINDOW:,} of {len(found):,} listed, search for others"
+        label = (f"Document: the first {documents.DOC_WINDOW:,} of {len(found):,} listed, search "
+                 "for others")
     if st.session_state.get(key) is not None and st.session_state[key] not in options:
         del st.session_state[key]  # another search: its first match
     return str(st.selectbox(label, options, key=key, **selectbox_kwargs))
