@@ -87,6 +87,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.columnar import SpanTable, make_spans
 from core.errors import InputError, ParameterError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.result import (
@@ -199,32 +200,46 @@ class _Arrays:
     start: np.ndarray
     end: np.ndarray
     label: np.ndarray  # label index
-    spans: list[Span]
+    names: list[str]  # label index -> name (shared by both sides; grows as labels are met)
 
     @property
     def length(self) -> np.ndarray:
         return self.end - self.start
 
+    @property
+    def spans(self) -> list[Span]:
+        """The rows as :class:`Span` objects (built when an explanation asks for them)."""
+        names = self.names
+        return list(make_spans(self.start.tolist(), self.end.tolist(),
+                               [names[k] for k in self.label.tolist()]))
+
 
 def _arrays(
     spans: Mapping[str, Sequence[Span]], doc_index: Mapping[str, int], label_index: dict[str, int]
 ) -> _Arrays:
-    flat = [s for items in spans.values() for s in items]
-    n = len(flat)
-    counts = np.fromiter(map(len, spans.values()), dtype=np.int64, count=len(spans))
-    doc_ids = np.fromiter((doc_index[d] for d in spans), dtype=np.int64, count=len(spans))
-    doc_arr = np.repeat(doc_ids, counts)
-    names = list(map(_LABEL, flat))
-    for name in dict.fromkeys(names):  # new labels get the next index, in order of appearance
+    """The spans of the documents of ``doc_index`` as arrays, from the set's columns
+    (:class:`core.columnar.SpanTable`: no :class:`Span` is built when ``spans`` is a lazy
+    mapping); rows in mapping order, stably sorted by ``doc_index``."""
+    table = SpanTable.from_spans(spans)
+    for name in table.used_labels():  # new labels get the next index, in order of appearance
         label_index.setdefault(name, len(label_index))
-    labels = np.fromiter(map(label_index.__getitem__, names), dtype=np.int64, count=n)
-    starts = np.fromiter(map(_START, flat), dtype=np.int64, count=n)
-    ends = np.fromiter(map(_END, flat), dtype=np.int64, count=n)
-    if n and np.any(doc_arr[1:] < doc_arr[:-1]):
+    names = [""] * len(label_index)
+    for name, i in label_index.items():
+        names[i] = name
+    doc_map = np.fromiter((doc_index.get(d, -1) for d in table.doc_ids), dtype=np.int64,
+                          count=len(table.doc_ids))
+    lab_map = np.fromiter((label_index.get(x, -1) for x in table.labels), dtype=np.int64,
+                          count=len(table.labels))
+    doc_arr = doc_map[table.doc] if len(table) else np.zeros(0, dtype=np.int64)
+    labels = lab_map[table.label] if len(table) else np.zeros(0, dtype=np.int64)
+    starts, ends = table.start, table.end
+    if np.any(doc_arr < 0):  # documents outside ``doc_index`` are not scored
+        keep = doc_arr >= 0
+        doc_arr, labels, starts, ends = doc_arr[keep], labels[keep], starts[keep], ends[keep]
+    if len(doc_arr) and np.any(doc_arr[1:] < doc_arr[:-1]):
         order = np.argsort(doc_arr, kind="stable")
-        return _Arrays(doc_arr[order], starts[order], ends[order], labels[order],
-                       [flat[i] for i in order])
-    return _Arrays(doc_arr, starts, ends, labels, flat)
+        return _Arrays(doc_arr[order], starts[order], ends[order], labels[order], names)
+    return _Arrays(doc_arr, starts, ends, labels, names)
 
 
 @dataclass
@@ -441,8 +456,8 @@ class MartinoResult:
 
 @dataclass(frozen=True)
 class _Prepared:
-    gold: dict[str, tuple[Span, ...]]
-    pred: dict[str, tuple[Span, ...]]
+    gold: Mapping[str, tuple[Span, ...]]
+    pred: Mapping[str, tuple[Span, ...]]
     documents: list[str]
     ignore_labels: bool
     official_labels: list[str] | None
@@ -476,15 +491,14 @@ def _prepare(
     if official is not None:
         allowed = set(official)
         for aset in (pred, gold):
-            for doc, spans in aset.spans.items():
-                for s in spans:
-                    if s.label not in allowed:
-                        raise InputError(
-                            f"{aset.name}: document {doc!r}, span [{s.start},{s.end}): label "
-                            f"{s.label!r} is not in the technique list ({len(official)} names; "
-                            "pass labels=[...] to use another list)"
-                        )
+            _check_labels(aset, allowed, len(official))
     documents = list(gold.doc_ids)
+    gspans: Mapping[str, tuple[Span, ...]]
+    pspans: Mapping[str, tuple[Span, ...]]
+    if variant == "semeval2021":
+        # Same documents on both sides (checked above) and nothing merged: the sets' own
+        # mappings, so that a set read as columns is scored without building its spans.
+        return _Prepared(gold.spans, pred.spans, documents, ignore_labels, official, warnings)
     gspans = {d: gold.get(d) for d in documents}
     pspans = {d: pred.get(d) for d in documents}
     if si:
@@ -519,6 +533,21 @@ def _prepare(
                                 "(merge_pred=True)")
             pspans = merged_pred
     return _Prepared(gspans, pspans, documents, ignore_labels, official, warnings)
+
+
+def _check_labels(aset: AnnotationSet, allowed: set[str], n_official: int) -> None:
+    """Refuse the first span (in the set's order) whose label is not in ``allowed``."""
+    table = aset.table
+    bad = [i for i, name in enumerate(table.labels) if name not in allowed]
+    rows = np.flatnonzero(np.isin(table.label, bad)) if bad else ()
+    if len(rows):
+        k = int(rows[0])
+        doc = table.doc_ids[int(table.doc[k])]
+        raise InputError(
+            f"{aset.name}: document {doc!r}, span [{int(table.start[k])},{int(table.end[k])}): "
+            f"label {table.labels[int(table.label[k])]!r} is not in the technique list "
+            f"({n_official} names; pass labels=[...] to use another list)"
+        )
 
 
 def _label_order(official: Sequence[str] | None, extra: Iterable[str]) -> list[str]:
@@ -765,10 +794,11 @@ def contributions(
     ga = _arrays({d: prep.gold[d] for d in documents}, doc_index, label_index)
     pa = _arrays({d: prep.pred[d] for d in documents}, doc_index, label_index)
     pairs = _pairs(pa, ga, len(documents), prep.ignore_labels)
+    p_spans, g_spans = pa.spans, ga.spans
     rows: list[Contribution] = []
     for k in range(len(pairs.pred)):
-        s = pa.spans[int(pairs.pred[k])]
-        t = ga.spans[int(pairs.gold[k])]
+        s = p_spans[int(pairs.pred[k])]
+        t = g_spans[int(pairs.gold[k])]
         rows.append(Contribution(documents[int(pa.doc[pairs.pred[k]])], "pair", s, t,
                                  int(pairs.inter[k]), s.length, t.length, bool(pairs.match[k]),
                                  float(pairs.c_pred[k]), float(pairs.c_gold[k])))
@@ -777,11 +807,11 @@ def contributions(
     hit_g = np.zeros(len(ga.doc), dtype=bool)
     hit_g[pairs.gold] = True
     for i in np.flatnonzero(~hit_p):
-        s = pa.spans[int(i)]
+        s = p_spans[int(i)]
         rows.append(Contribution(documents[int(pa.doc[i])], "unmatched-pred", s, None, 0,
                                  s.length, 0, False, 0.0, 0.0))
     for i in np.flatnonzero(~hit_g):
-        t = ga.spans[int(i)]
+        t = g_spans[int(i)]
         rows.append(Contribution(documents[int(ga.doc[i])], "unmatched-gold", None, t, 0,
                                  0, t.length, False, 0.0, 0.0))
     rows.sort(key=lambda r: (doc_index[r.document], _row_start(r), r.kind))
