@@ -144,6 +144,13 @@ severity='warning', kind='other', count=1)]
             yield d
 
 
+def expand_diagnostics(diagnostics: Sequence[Diagnostic]) -> Iterator[Diagnostic]:
+    """:func:`expand` for a list of diagnostics only (a reader's ``Loaded.diagnostics``)."""
+    for d in expand(diagnostics):
+        assert isinstance(d, Diagnostic)
+        yield d
+
+
 class SpanScopeError(Exception):
     """Base class of the errors that mean "the input is invalid" (exit status 1)."""
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from core.bounds import Policy
-from core.errors import FormatError, SpanScopeError
+from core.errors import FormatError, SpanScopeError, expand_diagnostics
 from core.formats import (
     Loaded,
     ReadOptions,
@@ -86,7 +86,7 @@ def convert(
     out = Path(output)
     loaded = load_path(input, fmt=from_format)
     sets = _choose_sets(loaded, set_name, str(input))
-    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)
@@ -271,6 +271,6 @@ def validate(
         }
     result["documents"] = len(doc_ids)
     result["spans"] = sum(s.span_count() for s in loaded.sets)
-    result["warnings"] = [str(d) for d in loaded.diagnostics]
+    result["warnings"] = [str(d) for d in expand_diagnostics(loaded.diagnostics)]
     result["valid"] = True
     return result
