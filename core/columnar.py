@@ -24,9 +24,9 @@ from core.model import Span
 if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
     import pandas as pd
 
-_SET_START = Span.start.__set__  # type: ignore[attr-defined]
-_SET_END = Span.end.__set__  # type: ignore[attr-defined]
-_SET_LABEL = Span.label.__set__  # type: ignore[attr-defined]
+_SET_START = Span.__dict__["start"].__set__  # the slots' own setters: no frozen check
+_SET_END = Span.__dict__["end"].__set__
+_SET_LABEL = Span.__dict__["label"].__set__
 _NEW = object.__new__
 
 

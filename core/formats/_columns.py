@@ -53,20 +53,22 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
         return begins, ends
     ascii_doc = np.fromiter((t is not None and t.isascii() for t in texts), dtype=bool,
                             count=len(texts))
-    lengths = np.fromiter((len(t) if t is not None and t.isascii() else 0 for t in texts),
-                          dtype=np.int64, count=len(texts))
-    base = np.concatenate(([0], np.cumsum(lengths)))
-    buffer = np.frombuffer(b"".join(t.encode("ascii") for t, a in zip(texts, ascii_doc.tolist(),
-                                                                      strict=True) if a),
-                           dtype=np.uint8)
-    rows = np.flatnonzero(ascii_doc[doc])
+    lengths = np.fromiter((len(t) if t is not None else 0 for t in texts), dtype=np.int64,
+                          count=len(texts))
+    # Spans past their text (kept under --beyond-text clip/official) are checked one by one,
+    # on the clipped fragment, as the precise path slices it.
+    fast = ascii_doc[doc] & (end <= lengths[doc])
+    ascii_lengths = np.where(ascii_doc, lengths, 0)
+    base = np.concatenate(([0], np.cumsum(ascii_lengths)))
+    buffer = np.frombuffer(b"".join(t.encode("ascii") for t in texts
+                                    if t is not None and t.isascii()), dtype=np.uint8)
+    rows = np.flatnonzero(fast)
     if len(rows):
         at = base[doc[rows]]
         begins[rows] = _WS_ASCII[buffer[at + start[rows]]]
         ends[rows] = _WS_ASCII[buffer[at + end[rows] - 1]]
     del buffer
-    other = np.flatnonzero(~ascii_doc[doc])
-    for k in other.tolist():
+    for k in np.flatnonzero(~fast).tolist():
         text = texts[int(doc[k])]
         if text is None:
             continue

@@ -213,13 +213,13 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     add = index.setdefault
     with_fragments = '"text_fragment"' in text
     fragments: list[object] | None = [] if with_fragments else None
-    scan = _DECODER.scan_once
-    skip = _JSON_WS.match
+    scan = _DECODER.scan_once  # type: ignore[attr-defined]
+    skip = _skip
     try:
-        i = skip(text, 0).end()
+        i = skip(text, 0)
         if text[i] != "[":
             return None
-        i = skip(text, i + 1).end()
+        i = skip(text, i + 1)
         more = text[i] != "]"
         if not more:
             i += 1
@@ -245,10 +245,10 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
             label_ids.extend([add(lab["technique"], len(index)) for lab in labels])
             if fragments is not None:
                 fragments.extend([lab.get("text_fragment") for lab in labels])
-            i = skip(text, i).end()
+            i = skip(text, i)
             more = text[i] == ","
             if more:
-                i = skip(text, i + 1).end()
+                i = skip(text, i + 1)
             elif text[i] == "]":
                 i += 1
             else:
@@ -300,6 +300,12 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
                    names, fragment_texts, has_fragment,  # type: ignore[arg-type]
                    _docs_with_duplicates(table))
     return loaded
+
+
+def _skip(text: str, i: int) -> int:
+    """The index of the first non-whitespace character (JSON whitespace) at or after ``i``."""
+    match = _JSON_WS.match(text, i)
+    return i if match is None else match.end()
 
 
 def _fast_warnings(loaded: Loaded, data: bytes, doc_ids: list[str], texts: list[str | None],

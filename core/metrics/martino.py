@@ -539,7 +539,7 @@ def _check_labels(aset: AnnotationSet, allowed: set[str], n_official: int) -> No
     """Refuse the first span (in the set's order) whose label is not in ``allowed``."""
     table = aset.table
     bad = [i for i, name in enumerate(table.labels) if name not in allowed]
-    rows = np.flatnonzero(np.isin(table.label, bad)) if bad else ()
+    rows = np.flatnonzero(np.isin(table.label, bad)) if bad else np.zeros(0, dtype=np.int64)
     if len(rows):
         k = int(rows[0])
         doc = table.doc_ids[int(table.doc[k])]
