@@ -12,13 +12,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
+import numpy as np
+
 from core import bounds
-from core.errors import FormatError
+from core.columnar import LazySpans, SpanTable, make_spans
+from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import add_group
 from core.formats._common import (
     check_label,
     duplicate_span_warnings,
@@ -29,6 +34,7 @@ from core.formats._common import (
     span_warnings,
 )
 from core.model import AnnotationSet, Role, Span
+from core.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "spans-csv"
 REQUIRED = ("doc_id", "start", "end", "label")
@@ -51,7 +57,23 @@ def sniff(filename: str, head: str) -> int:
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """Read one CSV or JSONL file; one set, or one per annotator when that column exists."""
+    """Read one CSV or JSONL file; one set, or one per annotator when that column exists.
+
+    A plain CSV is read by the columnar path (:func:`read_csv_fast`, ``pyarrow``); anything
+    else, and any invalid value, by :func:`read_precise`, which names file, line and field.
+    """
+    if len(files) != 1:
+        raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
+    (data,) = files.values()
+    loaded = read_csv_fast(data, name=name, options=options)
+    if loaded is not None:
+        return loaded
+    return read_precise(files, name=name, options=options)
+
+
+def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
+    """The reference reader: a dict per row, a :class:`Span` per span; the first invalid value
+    raises its :class:`FormatError`."""
     if len(files) != 1:
         raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
     (data,) = files.values()
@@ -110,6 +132,148 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                 doc_id, options.gold_texts.get(doc_id) if options.gold_texts else None
             )
     return loaded
+
+
+_BOM = b"\xef\xbb\xbf"
+_UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x9a\x80'
+                      rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
+"""Bytes the columnar path leaves to the precise one: quotes (the csv module's quoting rules),
+control characters, and whitespace that ``str.strip`` and Arrow's trim may treat differently."""
+
+
+def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
+    """The columnar CSV reader: parsed by ``pyarrow.csv`` into string columns, checked in
+    vectorised passes, duplicate-span warnings grouped; None (read by :func:`read_precise`)
+    for JSON Lines, texts to check against (``gold_texts``), quoted cells or control
+    characters, and any value the precise path would refuse or read otherwise (``+5``, ``007``
+    with more than 12 digits, spaces around an offset).
+    """
+    raw = data[3:] if data.startswith(_BOM) else data
+    if (options.gold_texts is not None or not raw.strip() or raw.lstrip()[:1] == b"{"
+            or raw.startswith(_BOM)):  # a second BOM: Arrow would drop it from the header
+        return None
+    if _UNUSUAL.search(raw):
+        return None
+    try:
+        first = raw.split(b"\n", 1)[0].decode("utf-8")
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        from pyarrow import csv as pa_csv
+    except (UnicodeDecodeError, ImportError):
+        return None
+    header = next(csv.reader([first]))
+    names = [h.strip().lower() for h in header]
+    if len(set(names)) != len(names) or len(set(header)) != len(header) or any(
+            k not in names for k in REQUIRED):
+        return None
+    loaded = Loaded(FORMAT, name)
+    extra = [h for h in names if h not in REQUIRED + OPTIONAL]
+    if extra:
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+    try:
+        table = pa_csv.read_csv(
+            pa.py_buffer(raw if raw.endswith((b"\n", b"\r")) else raw + b"\n"),
+            parse_options=pa_csv.ParseOptions(quote_char=False),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={h: pa.string() for h in header}, strings_can_be_null=False,
+                quoted_strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowKeyError):
+        return None  # a row with another number of cells, bytes that are not UTF-8
+    if table.column_names != header:
+        return None
+    cols = {n: table.column(h) for n, h in zip(names, header, strict=True)}
+    del table
+    blank = None
+    for col in cols.values():
+        empty = pc.equal(pc.utf8_trim_whitespace(col), "")
+        blank = empty if blank is None else pc.and_(blank, empty)
+    if blank is not None and pc.any(blank).as_py():
+        keep = pc.invert(blank)
+        cols = {n: pc.filter(c, keep) for n, c in cols.items()}
+    doc = cols["doc_id"]
+    if pc.any(pc.equal(pc.utf8_trim_whitespace(doc), "")).as_py():
+        return None
+    start, end, label = cols["start"], cols["end"], cols["label"]
+    declares = pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
+    default = set_name_of(name)
+    annotator = cols.get("annotator")
+    with_annotator = annotator is not None and pc.any(pc.not_equal(annotator, "")).as_py()
+    if with_annotator and pc.any(pc.equal(annotator, "")).as_py():
+        return None  # rows without an annotator: the precise path lists their lines
+    spans_at = pc.invert(declares)
+    s_txt, e_txt = pc.filter(start, spans_at), pc.filter(end, spans_at)
+    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
+    if not (pc.all(pc.match_substring_regex(s_txt, digits), min_count=0).as_py()
+            and pc.all(pc.match_substring_regex(e_txt, digits), min_count=0).as_py()):
+        return None
+    s_arr = pc.cast(s_txt, pa.int64()).to_numpy(zero_copy_only=False)
+    e_arr = pc.cast(e_txt, pa.int64()).to_numpy(zero_copy_only=False)
+    if np.any(e_arr <= s_arr):
+        return None
+    lab_codes = pc.dictionary_encode(pc.filter(label, spans_at)).combine_chunks()
+    label_names = lab_codes.dictionary.to_pylist()
+    allowed = None if options.labels is None else set(options.labels)
+    if any(not x.strip() or (allowed is not None and x not in allowed) for x in label_names):
+        return None
+    lab_arr = lab_codes.indices.to_numpy(zero_copy_only=False)
+    span_mask = spans_at.to_numpy(zero_copy_only=False)
+    if with_annotator:
+        assert annotator is not None
+        set_codes = pc.dictionary_encode(annotator).combine_chunks()
+        set_names = [str(x) for x in set_codes.dictionary.to_pylist()]
+        set_of_row = set_codes.indices.to_numpy(zero_copy_only=False)
+        if default in set_names:
+            return None  # an annotator named as the file: the precise path's message
+    else:
+        set_names = [default]
+        set_of_row = np.zeros(len(doc), dtype=np.int32)
+    span_index = np.cumsum(span_mask) - 1  # row -> index among the span rows
+    role: Role = "annotator" if with_annotator else options.role
+    group = object()
+    for k, set_name in enumerate(set_names):
+        rows = np.flatnonzero(set_of_row == k)
+        doc_codes = pc.dictionary_encode(pc.take(doc, pa.array(rows))).combine_chunks()
+        doc_ids = doc_codes.dictionary.to_pylist()
+        doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
+        in_set = span_mask[rows]
+        span_rows = span_index[rows[in_set]]
+        spans = SpanTable.from_columns(doc_ids, doc_of_row[in_set], s_arr[span_rows],
+                                       e_arr[span_rows], lab_arr[span_rows], label_names)
+        loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
+        for doc_id in doc_ids:
+            loaded.texts.setdefault(doc_id, None)
+        _duplicate_group(loaded, group, k, set_name, spans, doc_of_row[in_set],
+                         s_arr[span_rows], e_arr[span_rows], lab_arr[span_rows])
+    return loaded
+
+
+def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str, table: SpanTable,
+                     doc: np.ndarray, start: np.ndarray, end: np.ndarray,
+                     label: np.ndarray) -> None:
+    """The precise path's duplicate-span warnings of one set (rows in file order), grouped."""
+    if len(table) < 2:
+        return
+    d, s, e, lab = table.doc, table.start, table.end, table.label
+    same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
+    docs = sorted(set(d[1:][same].tolist()))
+    if not docs:
+        return
+    names = table.labels
+    found: list[tuple[int, list[Span]]] = []
+    for i in docs:
+        rows = np.flatnonzero(doc == i)  # file order
+        found.append((i, duplicate_span_warnings(make_spans(
+            start[rows].tolist(), end[rows].tolist(), [names[x] for x in label[rows].tolist()]))))
+    file = loaded.source
+
+    def produce() -> Iterator[tuple[Position, Diagnostic]]:
+        for i, dups in found:
+            for m, sp in enumerate(dups):
+                message = (f"{set_name}: document {table.doc_ids[i]!r} has the span "
+                           f"[{sp.start}, {sp.end}) {sp.label!r} more than once; kept")
+                yield (k, i, m), Diagnostic(file, message)
+
+    add_group(loaded, group, sum(len(x) for _, x in found), produce)
 
 
 def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[str, Any]]]:

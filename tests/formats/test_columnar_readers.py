@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from core import bounds
 from core.cli import main
 from core.errors import Diagnostic, FormatError, expand_diagnostics
-from core.formats import Loaded, ReadOptions, semeval2021
+from core.formats import Loaded, ReadOptions, semeval2021, spans_csv
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -251,3 +251,82 @@ def test_warnings_are_grouped_per_kind_with_the_first_occurrence_and_a_count(
         assert [d for _, d in group.more.produce()] == by_kind[group.kind]
     assert Counter(d.kind for d in precise.diagnostics) == {
         d.kind: d.count for d in loaded.diagnostics}
+
+
+# --- spans CSV ------------------------------------------------------------------------------
+
+def csv_outcome(reader: Reader, data: bytes, options: ReadOptions) -> tuple[str, object]:
+    try:
+        loaded = reader({"s.csv": data}, name="in/s.csv", options=options)
+    except FormatError as exc:
+        return "error", str(exc)
+    diags = list(expand_diagnostics(loaded.diagnostics))
+    sets = [(s.name, s.role, list(s.spans.items())) for s in loaded.sets]
+    return "ok", (list(loaded.texts.items()), sets, diags)
+
+
+def same_csv(data: bytes, options: ReadOptions | None = None) -> str:
+    options = options or ReadOptions()
+    fast = csv_outcome(spans_csv.read, data, options)
+    assert fast == csv_outcome(spans_csv.read_precise, data, options)
+    return fast[0]
+
+
+@st.composite
+def csv_files(draw: st.DrawFn) -> bytes:
+    """Valid spans CSV: declared documents, copies of a span, annotators, extra columns, blank
+    rows, CRLF line ends, labels in any script."""
+    annotators = draw(st.booleans())
+    extra = draw(st.booleans())
+    header = ["doc_id", "start", "end", "label"] + (["annotator"] if annotators else []) + (
+        ["Note"] if extra else [])
+    header = draw(st.permutations(header))
+    lines = [",".join(h.upper() if draw(st.booleans()) else h for h in header)]
+    previous: dict[str, str] | None = None
+    for _ in range(draw(st.integers(0, 25))):
+        if previous is not None and draw(st.integers(0, 5)) == 0:
+            row = dict(previous)  # the same span again
+        else:
+            start = draw(st.integers(0, 40))
+            row = {"doc_id": draw(st.sampled_from(["d1", "d2", "10", "é3"])),
+                   "start": str(start), "end": str(start + draw(st.integers(1, 9))),
+                   "label": draw(st.sampled_from(LABELS + ["Étiquette"])),
+                   "annotator": draw(st.sampled_from(["ann1", "ann2"])), "Note": "x"}
+            if draw(st.integers(0, 6)) == 0:
+                row.update(start="", end="", label="")  # declares a document
+        previous = row
+        lines.append(",".join(row[h.lower()] if h.lower() in row else "" for h in header))
+        if draw(st.integers(0, 8)) == 0:
+            lines.append("")
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    return (eol.join(lines) + (eol if draw(st.booleans()) else "")).encode("utf-8")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(csv_files())
+def test_csv_fast_path_equals_precise_path_on_valid_files(data: bytes) -> None:
+    assert spans_csv.read_csv_fast(data, name="in/s.csv", options=ReadOptions()) is not None
+    assert same_csv(data) == "ok"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(csv_files(), st.data())
+def test_fuzzed_csv_gives_the_precise_paths_error_or_result(valid: bytes,
+                                                            data: st.DataObject) -> None:
+    same_csv(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
+
+
+@pytest.mark.parametrize("path", sorted((HERE / "broken").glob("*.csv"))
+                         + [ROOT / "sample_data" / "formats" / "spans_annotators.csv"],
+                         ids=lambda p: p.name)
+def test_csv_repository_files_read_the_same(path: Path) -> None:
+    same_csv(path.read_bytes())
+
+
+def test_csv_label_lists_are_applied_as_the_precise_path_does() -> None:
+    data = b"doc_id,start,end,label\n1,0,4,Doubt\n1,0,4,Doubt\n2,,,\n"
+    assert same_csv(data, ReadOptions(labels=["Doubt"])) == "ok"
+    assert same_csv(data, ReadOptions(labels=["Slogans"])) == "error"
+    loaded = spans_csv.read({"s.csv": data}, name="s.csv", options=ReadOptions())
+    assert loaded.sets[0].lazy and list(loaded.texts) == ["1", "2"]
+    assert [(d.kind, d.count) for d in loaded.diagnostics] == [("duplicate-span", 1)]
