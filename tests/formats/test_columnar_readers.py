@@ -290,12 +290,12 @@ def csv_files(draw: st.DrawFn) -> bytes:
             start = draw(st.integers(0, 40))
             row = {"doc_id": draw(st.sampled_from(["d1", "d2", "10", "é3"])),
                    "start": str(start), "end": str(start + draw(st.integers(1, 9))),
-                   "label": draw(st.sampled_from(LABELS + ["Étiquette"])),
+                   "label": draw(st.sampled_from([*LABELS, "Étiquette"])),
                    "annotator": draw(st.sampled_from(["ann1", "ann2"])), "Note": "x"}
             if draw(st.integers(0, 6)) == 0:
                 row.update(start="", end="", label="")  # declares a document
         previous = row
-        lines.append(",".join(row[h.lower()] if h.lower() in row else "" for h in header))
+        lines.append(",".join(row.get(h.lower(), "") for h in header))
         if draw(st.integers(0, 8)) == 0:
             lines.append("")
     eol = draw(st.sampled_from(["\n", "\r\n"]))
@@ -316,8 +316,8 @@ def test_fuzzed_csv_gives_the_precise_paths_error_or_result(valid: bytes,
     same_csv(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
 
 
-@pytest.mark.parametrize("path", sorted((HERE / "broken").glob("*.csv"))
-                         + [ROOT / "sample_data" / "formats" / "spans_annotators.csv"],
+@pytest.mark.parametrize("path", [*sorted((HERE / "broken").glob("*.csv")),
+                                  ROOT / "sample_data" / "formats" / "spans_annotators.csv"],
                          ids=lambda p: p.name)
 def test_csv_repository_files_read_the_same(path: Path) -> None:
     same_csv(path.read_bytes())
