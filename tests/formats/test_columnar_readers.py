@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from core import bounds
 from core.cli import main
 from core.errors import Diagnostic, FormatError, expand_diagnostics
-from core.formats import Loaded, ReadOptions, semeval2021, spans_csv
+from core.formats import Loaded, ReadOptions, ptc, semeval2021, spans_csv
+from core.model import Span
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -330,3 +331,85 @@ def test_csv_label_lists_are_applied_as_the_precise_path_does() -> None:
     loaded = spans_csv.read({"s.csv": data}, name="s.csv", options=ReadOptions())
     assert loaded.sets[0].lazy and list(loaded.texts) == ["1", "2"]
     assert [(d.kind, d.count) for d in loaded.diagnostics] == [("duplicate-span", 1)]
+
+
+# --- PTC TSV --------------------------------------------------------------------------------
+
+def ptc_outcome(data: bytes, *, fast: bool, monkeypatch: pytest.MonkeyPatch
+                ) -> tuple[str, object]:
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(ptc, "read_tsv_fast", lambda *a, **k: None)
+        try:
+            loaded = ptc.read({"p.tsv": data}, name="in/p.tsv", options=ReadOptions())
+        except FormatError as exc:
+            return "error", str(exc)
+    diags = list(expand_diagnostics(loaded.diagnostics))
+    sets = [(s.name, s.role, list(s.spans.items())) for s in loaded.sets]
+    return "ok", (list(loaded.texts.items()), sets, diags, loaded.records)
+
+
+def same_ptc(data: bytes, monkeypatch: pytest.MonkeyPatch) -> str:
+    fast = ptc_outcome(data, fast=True, monkeypatch=monkeypatch)
+    assert fast == ptc_outcome(data, fast=False, monkeypatch=monkeypatch)
+    return fast[0]
+
+
+@st.composite
+def ptc_files(draw: st.DrawFn) -> bytes:
+    """Valid PTC TSV: 3 or 4 columns, repeated spans, spaces around cells, CRLF, a final
+    newline or not."""
+    four = draw(st.booleans())
+    lines = []
+    previous: str | None = None
+    for _ in range(draw(st.integers(0, 25))):
+        if previous is not None and draw(st.integers(0, 4)) == 0:
+            lines.append(previous)
+            continue
+        start = draw(st.integers(0, 40))
+        cells = [draw(st.sampled_from(["1", "22", "007"]))]
+        if four:
+            cells.append(draw(st.sampled_from([*LABELS, "Étiquette"])))
+        cells += [str(start), str(start + draw(st.integers(1, 9)))]
+        pad = " " if draw(st.integers(0, 5)) == 0 else ""
+        previous = "\t".join(pad + c for c in cells) + pad
+        lines.append(previous)
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    return (eol.join(lines) + (eol if lines and draw(st.booleans()) else "")).encode()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(data=ptc_files())
+def test_ptc_fast_path_equals_precise_path_on_valid_files(
+        data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert (not data or ptc.read_tsv_fast(data, name="p.tsv", set_name="p",
+                                          options=ReadOptions()) is not None)
+    assert same_ptc(data, monkeypatch) == "ok"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(valid=ptc_files(), data=st.data())
+def test_fuzzed_ptc_gives_the_precise_paths_error_or_result(
+        valid: bytes, data: st.DataObject, monkeypatch: pytest.MonkeyPatch) -> None:
+    same_ptc(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)), monkeypatch)
+
+
+@pytest.mark.parametrize("path", [*sorted((HERE / "broken").glob("*.tsv")),
+                                  *sorted((ROOT / "sample_data" / "formats").glob("ptc_*.tsv"))],
+                         ids=lambda p: p.name)
+def test_ptc_repository_files_read_the_same(path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    same_ptc(path.read_bytes(), monkeypatch)
+
+
+def test_ptc_row_order_is_kept_as_columns() -> None:
+    data = b"2\tDoubt\t0\t5\n1\tSlogans\t3\t9\n2\tDoubt\t0\t5\n"
+    loaded = ptc.read({"p.tsv": data}, name="p.tsv", options=ReadOptions())
+    assert isinstance(loaded.records.rows, ptc.RowColumns)  # type: ignore[attr-defined]
+    assert list(loaded.records.rows) == [  # type: ignore[attr-defined]
+        ("2", Span(0, 5, "Doubt")), ("1", Span(3, 9, "Slogans")), ("2", Span(0, 5, "Doubt"))]
+    assert [str(d) for d in loaded.diagnostics] == [
+        "p.tsv:3: article 2 has the span [0, 5) 'Doubt' again (first on line 1); kept (each "
+        "copy counts in the scores)"]
