@@ -77,33 +77,37 @@ def write_semeval(path: Path, texts: list[str], spans: list[list[tuple[int, int,
     path.write_text(json.dumps(out), encoding="utf-8")
 
 
-def write_other_formats(folder: Path, texts: list[str],
-                        spans: list[list[tuple[int, int, str]]]) -> dict[str, Path]:
-    """The gold side as spans CSV, spans JSONL and PTC TSV (one file each)."""
-    import csv
-
+def write_other_formats(folder: Path, spans: list[list[tuple[int, int, str]]], scale: int
+                        ) -> dict[str, Path]:
+    """The gold spans as a spans CSV, spans JSONL and PTC TSV, repeated over ``scale`` times the
+    documents (ids ``k * n + d``): files of the size the issue measured."""
+    n = len(spans)
+    rows = [(str(k * n + d), s, e, lab) for k in range(scale) for d, items in enumerate(spans)
+            for s, e, lab in items]
     csv_path = folder / "gold_spans.csv"
-    with csv_path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["document", "start", "end", "label", "text"])
-        for i, (text, items) in enumerate(zip(texts, spans, strict=True)):
-            for k, (s, e, lab) in enumerate(items):
-                w.writerow([str(i), s, e, lab, text if k == 0 else ""])
+    with csv_path.open("w", encoding="utf-8") as fh:
+        fh.write("doc_id,start,end,label\n")
+        fh.writelines(f"{d},{s},{e},{lab}\n" for d, s, e, lab in rows)
     jsonl_path = folder / "gold_spans.jsonl"
     with jsonl_path.open("w", encoding="utf-8") as fh:
-        for i, (text, items) in enumerate(zip(texts, spans, strict=True)):
-            for k, (s, e, lab) in enumerate(items):
-                row: dict[str, object] = {"document": str(i), "start": s, "end": e,
-                                          "label": lab}
-                if k == 0:
-                    row["text"] = text
-                fh.write(json.dumps(row) + "\n")
+        fh.writelines(json.dumps({"doc_id": d, "start": s, "end": e, "label": lab}) + "\n"
+                      for d, s, e, lab in rows)
     tsv_path = folder / "gold_ptc.tsv"
     with tsv_path.open("w", encoding="utf-8") as fh:
-        for i, items in enumerate(spans):
-            for s, e, lab in items:
-                fh.write(f"{i}\t{lab}\t{s}\t{e}\n")
+        fh.writelines(f"{d}\t{lab}\t{s}\t{e}\n" for d, s, e, lab in rows)
     return {"spans-csv": csv_path, "spans-jsonl": jsonl_path, "ptc": tsv_path}
+
+
+_LOAD = """
+import resource, sys, time
+t0 = time.perf_counter()
+from core.formats import load_path
+loaded = load_path(sys.argv[1], fmt=sys.argv[2])
+wall = time.perf_counter() - t0
+spans = sum(s.span_count() for s in loaded.sets)
+print(wall, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, spans)
+"""
+"""Read one file with :func:`core.formats.load_path`: wall time, peak RSS (MiB), spans."""
 
 
 def run_child(argv: list[str]) -> str:
@@ -114,9 +118,10 @@ def run_child(argv: list[str]) -> str:
     return proc.stdout.decode()
 
 
-def measure(argv: list[str], repeat: int) -> tuple[float, float, str]:
-    """Median wall time and peak RSS of ``repeat`` runs, and the last run's stdout."""
-    walls, rss = [], []
+def measure(argv: list[str], repeat: int) -> tuple[float, float, float, str]:
+    """Median wall time, peak RSS and CPU time (user + system) of ``repeat`` runs, and the last
+    run's stdout. CPU time is the steadier number on a shared machine."""
+    walls, rss, cpu = [], [], []
     out = ""
     for _ in range(repeat):
         wrapped = [sys.executable, "-c", _CHILD, *argv]
@@ -124,8 +129,9 @@ def measure(argv: list[str], repeat: int) -> tuple[float, float, str]:
         info = json.loads(text.splitlines()[-1])
         walls.append(info["wall"])
         rss.append(info["maxrss_mib"])
+        cpu.append(info["cpu"])
         out = "\n".join(text.splitlines()[:-1])
-    return statistics.median(walls), statistics.median(rss), out
+    return statistics.median(walls), statistics.median(rss), statistics.median(cpu), out
 
 
 _CHILD = """
@@ -136,8 +142,9 @@ wall = time.perf_counter() - t0
 if proc.returncode:
     sys.stderr.write(proc.stderr.decode()); sys.exit(proc.returncode)
 sys.stdout.write(proc.stdout.decode().rstrip("\\n") + "\\n")
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(json.dumps({"wall": wall, "maxrss_mib": rss}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "maxrss_mib": usage.ru_maxrss / 1024,
+                  "cpu": usage.ru_utime + usage.ru_stime}))
 """
 """A tiny parent per measurement, so that ``RUSAGE_CHILDREN`` holds one child's peak."""
 
@@ -161,6 +168,9 @@ def main() -> None:
                     help="folder holding the official SemEval-2021 task 6 scorer "
                     "(scorer/task2/scorer-subtask-2.py); run side by side when given")
     ap.add_argument("--skip-formats", action="store_true", help="only the end-to-end run")
+    ap.add_argument("--format-scale", type=int, default=5,
+                    help="the other formats hold the gold spans over this many times the "
+                    "documents (default 5: 1,000,000 rows)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     texts, gold, pred = generate(args.docs, args.per_doc)
@@ -173,14 +183,14 @@ def main() -> None:
 
     cli = [sys.executable, "-m", "core", "score", str(gold_path), str(pred_path), "--metric",
            "martino", "--variant", "semeval2021", "--json"]
-    wall, rss, out = measure(cli, args.repeat)
+    wall, rss, cpu, out = measure(cli, args.repeat)
     result = json.loads(out)
     loads = [float(subprocess.run([sys.executable, "-c", _JSON_LOAD, str(gold_path),
                                    str(pred_path)], capture_output=True, text=True,
                                   check=True).stdout) for _ in range(args.repeat)]
     json_load = statistics.median(loads)
-    print(f"score --metric martino --json: {wall:.3f} s wall (median of {args.repeat}), "
-          f"peak RSS {rss:.0f} MiB; F1={result['f1']:.6f}, "
+    print(f"score --metric martino --json: {wall:.3f} s wall, {cpu:.3f} s CPU (medians of "
+          f"{args.repeat}), peak RSS {rss:.0f} MiB; F1={result['f1']:.6f}, "
           f"{sum(result['warning_counts'].values())} warnings")
     print(f"json.load of both files alone: {json_load:.3f} s; ratio {wall / json_load:.2f}x")
 
@@ -204,25 +214,21 @@ def main() -> None:
         scorer = args.official / "scorer" / "task2" / "scorer-subtask-2.py"
         cmd = [sys.executable, str(scorer), "-s", str(pred_path), "-r", str(gold_path), "-p",
                str(args.official / "techniques_list_task1-2.txt")]
-        o_wall, o_rss, o_out = measure(cmd, args.repeat)
-        print(f"official scorer: {o_wall:.3f} s wall, peak RSS {o_rss:.0f} MiB "
-              f"({o_wall / wall:.1f}x our time)\n{o_out.strip()[-400:]}")
+        o_wall, o_rss, o_cpu, o_out = measure(cmd, args.repeat)
+        print(f"official scorer: {o_wall:.3f} s wall, {o_cpu:.3f} s CPU, peak RSS {o_rss:.0f} "
+              f"MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our CPU time)\n"
+              f"{o_out.strip()[-400:]}")
     if args.skip_formats:
         return
-    print("\npeak RSS of `python -m core validate FILE` against the file's size:")
+    print("\nreading one file (core.formats.load_path in a fresh process): wall, peak RSS")
     rows = [("semeval2021", gold_path)]
-    rows.extend(write_other_formats(args.out, texts, gold).items())
+    rows.extend(write_other_formats(args.out, gold, args.format_scale).items())
     for fmt, path in rows:
         mb = path.stat().st_size / 2**20
-        argv = [sys.executable, "-m", "core", "validate", str(path), "--json"]
-        if fmt == "ptc":
-            argv += ["--format", "ptc"]
-        elif fmt.startswith("spans"):
-            argv += ["--format", "spans-csv"]
-        v_wall, v_rss, _ = measure(argv, 1)
-        print(f"  {fmt:<12} {mb:7.1f} MiB file: {v_wall:6.2f} s, peak RSS {v_rss:7.0f} MiB "
-              f"({v_rss / mb:.1f}x the file)")
-
-
-if __name__ == "__main__":
-    main()
+        runs = [run_child([sys.executable, "-c", _LOAD, str(path),
+                           "spans-csv" if fmt.startswith("spans") else fmt]).split()
+                for _ in range(args.repeat)]
+        l_wall = statistics.median(float(r[0]) for r in runs)
+        l_rss = statistics.median(float(r[1]) for r in runs)
+        print(f"  {fmt:<12} {mb:6.1f} MiB file, {int(runs[0][2]):>9,} spans: {l_wall:6.2f} s, "
+              f"peak RSS {l_rss:6.0f} MiB ({l_rss / mb:.1f}x the file)")
