@@ -413,3 +413,46 @@ def test_ptc_row_order_is_kept_as_columns() -> None:
     assert [str(d) for d in loaded.diagnostics] == [
         "p.tsv:3: article 2 has the span [0, 5) 'Doubt' again (first on line 1); kept (each "
         "copy counts in the scores)"]
+
+
+# --- spans JSONL ------------------------------------------------------------------------------
+
+@st.composite
+def jsonl_files(draw: st.DrawFn) -> bytes:
+    """Valid spans JSONL, from the same rows as :func:`csv_files`."""
+    lines = draw(csv_files()).decode().replace("\r\n", "\n").split("\n")
+    header = [h.lower() for h in lines[0].split(",")]
+    out = []
+    for line in lines[1:]:
+        if not line:
+            out.append(draw(st.sampled_from(["", "  "])))
+            continue
+        row: dict[str, object] = dict(zip(header, line.split(","), strict=True))
+        if row["start"] != "":
+            row["start"], row["end"] = int(str(row["start"])), int(str(row["end"]))
+        elif draw(st.booleans()):
+            del row["start"], row["end"], row["label"]
+        out.append(json.dumps(row, ensure_ascii=draw(st.booleans())))
+    return "\n".join(out).encode()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(jsonl_files())
+def test_jsonl_fast_path_equals_precise_path_on_valid_files(data: bytes) -> None:
+    if data.strip():
+        assert spans_csv.read_jsonl_fast(data, name="in/s.csv", options=ReadOptions()) is not None
+    same_csv(data)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(jsonl_files(), st.data())
+def test_fuzzed_jsonl_gives_the_precise_paths_error_or_result(valid: bytes,
+                                                              data: st.DataObject) -> None:
+    same_csv(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
+
+
+@pytest.mark.parametrize("path", [*sorted((HERE / "broken").glob("*.jsonl")),
+                                  ROOT / "sample_data" / "formats" / "spans_system_b.jsonl"],
+                         ids=lambda p: p.name)
+def test_jsonl_repository_files_read_the_same(path: Path) -> None:
+    same_csv(path.read_bytes())
