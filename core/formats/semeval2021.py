@@ -211,6 +211,7 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     label_ids: list[int] = []
     index: dict[object, int] = {}
     add = index.setdefault
+    label_of = index.__getitem__
     with_fragments = '"text_fragment"' in text
     fragments: list[object] | None = [] if with_fragments else None
     scan = _DECODER.scan_once  # type: ignore[attr-defined]
@@ -242,15 +243,25 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
             counts.append(len(labels))
             starts.extend([lab["start"] for lab in labels])
             ends.extend([lab["end"] for lab in labels])
-            label_ids.extend([add(lab["technique"], len(index)) for lab in labels])
+            techniques = [lab["technique"] for lab in labels]
+            try:
+                label_ids.extend(list(map(label_of, techniques)))
+            except KeyError:  # a label not seen before: number it, in order of appearance
+                for new in techniques:
+                    add(new, len(index))
+                label_ids.extend(list(map(label_of, techniques)))
             if fragments is not None:
                 fragments.extend([lab.get("text_fragment") for lab in labels])
-            i = skip(text, i)
-            more = text[i] == ","
-            if more:
-                i = skip(text, i + 1)
-            elif text[i] == "]":
-                i += 1
+            c = text[i]
+            if c in _JSON_WS_CHARS:
+                i = skip(text, i)
+                c = text[i]
+            i += 1
+            if c == ",":
+                if text[i] in _JSON_WS_CHARS:
+                    i = skip(text, i)
+            elif c == "]":
+                more = False
             else:
                 return None
     except (StopIteration, ValueError, KeyError, TypeError, IndexError, RecursionError):
