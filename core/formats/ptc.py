@@ -137,18 +137,21 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     try:
         table = pa_csv.read_csv(
             pa.py_buffer(raw if raw.endswith(b"\n") else raw + b"\n"),
-            read_options=pa_csv.ReadOptions(autogenerate_column_names=True),
+            read_options=pa_csv.ReadOptions(autogenerate_column_names=True, use_threads=False),
             parse_options=pa_csv.ParseOptions(delimiter="\t", quote_char=False,
                                               ignore_empty_lines=False),
             convert_options=pa_csv.ConvertOptions(
                 column_types={f"f{i}": pa.string() for i in range(4)},
-                strings_can_be_null=False, quoted_strings_can_be_null=False))
+                strings_can_be_null=False, quoted_strings_can_be_null=False),
+            memory_pool=pa.system_memory_pool())  # gives freed buffers back (peak memory)
     except (pa.ArrowInvalid, pa.ArrowKeyError):
         return None  # a blank line, rows of different widths, bytes that are not UTF-8
     width = table.num_columns
     if width not in (3, 4):
         return None
-    cols = [pc.utf8_trim_whitespace(table.column(i)) for i in range(width)]
+    # Trim (as the precise path's str.strip) only the columns with a space at an edge.
+    cols = [pc.utf8_trim_whitespace(col) if pc.any(pc.match_substring_regex(
+        col, r"^\s|\s$")).as_py() else col for col in table.columns]
     del table
     n = len(cols[0])
     article = cols[0]
@@ -158,8 +161,9 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     for col in cols[-2:]:
         if not pc.all(pc.match_substring_regex(col, digits), min_count=0).as_py():
             return None
-    start = pc.cast(cols[-2], pa.int64()).to_numpy(zero_copy_only=False)
-    end = pc.cast(cols[-1], pa.int64()).to_numpy(zero_copy_only=False)
+    pool = pa.system_memory_pool()
+    start = pc.cast(cols[-2], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    end = pc.cast(cols[-1], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
     if np.any(end <= start):
         return None
     if width == 4:

@@ -143,6 +143,9 @@ _UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x
 control characters, and whitespace that ``str.strip`` and Arrow's trim may treat differently."""
 
 
+_BLANK = r"^\s*$"  # after _UNUSUAL, the only whitespace is ASCII: str.strip() gives ""
+
+
 def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
     """The columnar CSV reader: parsed by ``pyarrow.csv`` into string columns, checked in
     vectorised passes, duplicate-span warnings grouped; None (read by :func:`read_precise`)
@@ -157,7 +160,8 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if _UNUSUAL.search(raw):
         return None
     try:
-        first = raw.split(b"\n", 1)[0].decode("utf-8")
+        cut = raw.find(b"\n")
+        first = (raw if cut < 0 else raw[:cut]).decode("utf-8")
         import pyarrow as pa
         import pyarrow.compute as pc
         from pyarrow import csv as pa_csv
@@ -175,10 +179,12 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     try:
         table = pa_csv.read_csv(
             pa.py_buffer(raw if raw.endswith((b"\n", b"\r")) else raw + b"\n"),
+            read_options=pa_csv.ReadOptions(use_threads=False),
             parse_options=pa_csv.ParseOptions(quote_char=False),
             convert_options=pa_csv.ConvertOptions(
                 column_types={h: pa.string() for h in header}, strings_can_be_null=False,
-                quoted_strings_can_be_null=False))
+                quoted_strings_can_be_null=False),
+            memory_pool=_pool(pa))
     except (pa.ArrowInvalid, pa.ArrowKeyError):
         return None  # a row with another number of cells, bytes that are not UTF-8
     if table.column_names != header:
@@ -187,13 +193,13 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     del table
     blank = None
     for col in cols.values():
-        empty = pc.equal(pc.utf8_trim_whitespace(col), "")
+        empty = pc.match_substring_regex(col, _BLANK)  # a bitmap, no trimmed copy
         blank = empty if blank is None else pc.and_(blank, empty)
     if blank is not None and pc.any(blank).as_py():
         keep = pc.invert(blank)
         cols = {n: pc.filter(c, keep) for n, c in cols.items()}
     doc = cols["doc_id"]
-    if pc.any(pc.equal(pc.utf8_trim_whitespace(doc), "")).as_py():
+    if pc.any(pc.match_substring_regex(doc, _BLANK)).as_py():
         return None
     start, end, label = cols["start"], cols["end"], cols["label"]
     declares = pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
@@ -208,8 +214,10 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if not (pc.all(pc.match_substring_regex(s_txt, digits), min_count=0).as_py()
             and pc.all(pc.match_substring_regex(e_txt, digits), min_count=0).as_py()):
         return None
-    s_arr = pc.cast(s_txt, pa.int64()).to_numpy(zero_copy_only=False)
-    e_arr = pc.cast(e_txt, pa.int64()).to_numpy(zero_copy_only=False)
+    pool = _pool(pa)
+    s_arr = pc.cast(s_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    e_arr = pc.cast(e_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    del s_txt, e_txt
     if np.any(e_arr <= s_arr):
         return None
     lab_codes = pc.dictionary_encode(pc.filter(label, spans_at)).combine_chunks()
@@ -229,24 +237,37 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     else:
         set_names = [default]
         set_of_row = np.zeros(len(doc), dtype=np.int32)
-    span_index = np.cumsum(span_mask) - 1  # row -> index among the span rows
+    span_index = np.cumsum(span_mask) - 1 if len(set_names) > 1 else None
     role: Role = "annotator" if with_annotator else options.role
     group = object()
     for k, set_name in enumerate(set_names):
-        rows = np.flatnonzero(set_of_row == k)
-        doc_codes = pc.dictionary_encode(pc.take(doc, pa.array(rows))).combine_chunks()
+        if len(set_names) == 1:  # every row (no copies)
+            doc_codes = pc.dictionary_encode(doc).combine_chunks()
+            doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
+            s_set, e_set, l_set = s_arr, e_arr, lab_arr
+            doc_of_span = doc_of_row[span_mask] if len(s_arr) < len(doc) else doc_of_row
+        else:
+            rows = np.flatnonzero(set_of_row == k)
+            doc_codes = pc.dictionary_encode(pc.take(doc, pa.array(rows))).combine_chunks()
+            doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
+            in_set = span_mask[rows]
+            assert span_index is not None  # row -> index among the span rows
+            span_rows = span_index[rows[in_set]]
+            s_set, e_set, l_set = s_arr[span_rows], e_arr[span_rows], lab_arr[span_rows]
+            doc_of_span = doc_of_row[in_set]
         doc_ids = doc_codes.dictionary.to_pylist()
-        doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
-        in_set = span_mask[rows]
-        span_rows = span_index[rows[in_set]]
-        spans = SpanTable.from_columns(doc_ids, doc_of_row[in_set], s_arr[span_rows],
-                                       e_arr[span_rows], lab_arr[span_rows], label_names)
+        spans = SpanTable.from_columns(doc_ids, doc_of_span, s_set, e_set, l_set, label_names)
         loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
         for doc_id in doc_ids:
             loaded.texts.setdefault(doc_id, None)
-        _duplicate_group(loaded, group, k, set_name, spans, doc_of_row[in_set],
-                         s_arr[span_rows], e_arr[span_rows], lab_arr[span_rows])
+        _duplicate_group(loaded, group, k, set_name, spans, doc_of_span, s_set, e_set, l_set)
     return loaded
+
+
+def _pool(pa: Any) -> Any:
+    """The system allocator: it gives large buffers back when they are freed, where Arrow's
+    default pool keeps them (peak memory of a large file)."""
+    return pa.system_memory_pool()
 
 
 class _SetColumns:
