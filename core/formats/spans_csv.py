@@ -157,8 +157,8 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if (options.gold_texts is not None or not raw.strip() or raw.lstrip()[:1] == b"{"
             or raw.startswith(_BOM)):  # a second BOM: Arrow would drop it from the header
         return None
-    if _UNUSUAL.search(raw):
-        return None
+    if _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n"):
+        return None  # control characters, odd whitespace, a lone CR
     try:
         cut = raw.find(b"\n")
         first = (raw if cut < 0 else raw[:cut]).decode("utf-8")
@@ -167,7 +167,12 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         from pyarrow import csv as pa_csv
     except (UnicodeDecodeError, ImportError):
         return None
-    header = next(csv.reader([first]))
+    if "\r" in first.rstrip("\r"):
+        return None  # a lone CR ends a row for the csv module: the precise path reads it
+    try:
+        header = next(csv.reader([first]))
+    except (csv.Error, StopIteration):
+        return None
     names = [h.strip().lower() for h in header]
     if len(set(names)) != len(names) or len(set(header)) != len(header) or any(
             k not in names for k in REQUIRED):

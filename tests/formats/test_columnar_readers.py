@@ -456,3 +456,10 @@ def test_fuzzed_jsonl_gives_the_precise_paths_error_or_result(valid: bytes,
                          ids=lambda p: p.name)
 def test_jsonl_repository_files_read_the_same(path: Path) -> None:
     same_csv(path.read_bytes())
+
+
+@pytest.mark.parametrize("data", [b"doc_id,st\rart,end,label\n1,0,4,Doubt\n",
+                                  b"doc_id,start,end,label\n1,0,4,Doubt\r2,0,4,Doubt\n",
+                                  b"doc_id,start,end,label\r\n1,0,4,Doubt\r\n"])
+def test_csv_carriage_returns_are_read_as_the_csv_module_reads_them(data: bytes) -> None:
+    same_csv(data)
