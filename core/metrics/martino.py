@@ -87,7 +87,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.columnar import SpanTable, make_spans
+from core.columnar import LazySpans, SpanTable, make_spans
 from core.errors import InputError, ParameterError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.result import (
@@ -493,46 +493,110 @@ def _prepare(
         for aset in (pred, gold):
             _check_labels(aset, allowed, len(official))
     documents = list(gold.doc_ids)
-    gspans: Mapping[str, tuple[Span, ...]]
-    pspans: Mapping[str, tuple[Span, ...]]
     if variant == "semeval2021":
         # Same documents on both sides (checked above) and nothing merged: the sets' own
         # mappings, so that a set read as columns is scored without building its spans.
         return _Prepared(gold.spans, pred.spans, documents, ignore_labels, official, warnings)
-    gspans = {d: gold.get(d) for d in documents}
-    pspans = {d: pred.get(d) for d in documents}
+    # nlp4if2019 and semeval2020-si: merged as the official scorers merge, on columns.
+    gtable = _reindexed(gold.table, documents)
+    ptable = _reindexed(pred.table, documents)
     if si:
-        gspans = {d: tuple(Span(s.start, s.end, SI_LABEL) for s in v) for d, v in gspans.items()}
-        pspans = {d: tuple(Span(s.start, s.end, SI_LABEL) for s in v) for d, v in pspans.items()}
-    if variant in ("nlp4if2019", "semeval2020-si"):
-        by_label = not ignore_labels
-        merged_gold = {d: merge_overlaps(v, by_label=by_label) for d, v in gspans.items()}
-        n_merged = sum(len(gspans[d]) - len(merged_gold[d]) for d in documents)
-        if n_merged:
-            warnings.append(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
-                            f"({'any label' if not by_label else 'same technique'}), as the "
-                            "official scorer always does")
-        gspans = merged_gold
-        for d in documents:
-            hit = _first_overlap(pspans[d], by_label)
-            if hit is None:
-                continue
-            if not merge_pred:
-                a, b = hit
-                what = "the same technique " + repr(a.label) if by_label else "another span"
-                raise InputError(
-                    f"{pred.name}: in document {d!r} the prediction [{a.start},{a.end}) overlaps "
-                    f"[{b.start},{b.end}) of {what}; the official scorer refuses this, pass "
-                    "merge_pred=True (-m) to merge overlapping predictions"
-                )
-        if merge_pred:
-            merged_pred = {d: merge_overlaps(v, by_label=by_label) for d, v in pspans.items()}
-            n = sum(len(pspans[d]) - len(merged_pred[d]) for d in documents)
-            if n:
-                warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
-                                "(merge_pred=True)")
-            pspans = merged_pred
-    return _Prepared(gspans, pspans, documents, ignore_labels, official, warnings)
+        gtable, ptable = _relabelled(gtable, SI_LABEL), _relabelled(ptable, SI_LABEL)
+    by_label = not ignore_labels
+    gtable, n_merged = _merged(gtable, by_label=by_label)
+    if n_merged:
+        warnings.append(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
+                        f"({'any label' if not by_label else 'same technique'}), as the "
+                        "official scorer always does")
+    if not merge_pred:
+        first = _first_overlapping_doc(ptable, by_label=by_label)
+        if first is not None:
+            d = documents[first]
+            hit = _first_overlap(ptable.spans_at(first), by_label)
+            assert hit is not None
+            a, b = hit
+            what = "the same technique " + repr(a.label) if by_label else "another span"
+            raise InputError(
+                f"{pred.name}: in document {d!r} the prediction [{a.start},{a.end}) overlaps "
+                f"[{b.start},{b.end}) of {what}; the official scorer refuses this, pass "
+                "merge_pred=True (-m) to merge overlapping predictions"
+            )
+    else:
+        ptable, n = _merged(ptable, by_label=by_label)
+        if n:
+            warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
+                            "(merge_pred=True)")
+    return _Prepared(LazySpans(gtable), LazySpans(ptable), documents, ignore_labels, official,
+                     warnings)
+
+
+def _reindexed(table: SpanTable, documents: Sequence[str]) -> SpanTable:
+    """``table`` over ``documents`` (a superset of its own, in that order; rows of a document
+    keep their order), as ``{d: aset.get(d) for d in documents}`` would give."""
+    if tuple(documents) == table.doc_ids:
+        return table
+    index = {d: i for i, d in enumerate(documents)}
+    remap = np.fromiter((index[d] for d in table.doc_ids), dtype=np.int64,
+                        count=len(table.doc_ids))
+    doc = remap[table.doc] if len(table) else np.zeros(0, dtype=np.int64)
+    order = np.argsort(doc, kind="stable")
+    return SpanTable.from_columns(documents, doc[order], table.start[order], table.end[order],
+                                  table.label[order], table.labels, sort=False)
+
+
+def _relabelled(table: SpanTable, name: str) -> SpanTable:
+    """Every span of ``table`` with the label ``name`` (span identification)."""
+    return SpanTable(table.doc_ids, (name,), table.doc, table.start, table.end,
+                     np.zeros(len(table), dtype=np.int32), table.offsets)
+
+
+def _group_order(table: SpanTable, by_label: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ordered by document, merge group (the label, or one group), then as spans sort;
+    and where each (document, group) starts in that order."""
+    rank = np.empty(len(table.labels), dtype=np.int64)
+    rank[np.argsort(np.array(table.labels, dtype=object), kind="stable")] = np.arange(
+        len(table.labels))
+    group = table.label if by_label else np.zeros(len(table), dtype=np.int32)
+    order = np.lexsort((rank[table.label], table.end, table.start, group, table.doc))
+    d, g = table.doc[order], group[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (d[1:] != d[:-1]) | (g[1:] != g[:-1])
+    return order, first
+
+
+def _merged(table: SpanTable, *, by_label: bool) -> tuple[SpanTable, int]:
+    """:func:`merge_overlaps` of every document, on columns (each document's spans sorted, as
+    that function returns them); and how many spans went."""
+    if len(table) < 2:
+        return table, 0
+    order, first = _group_order(table, by_label)
+    s, e = table.start[order], table.end[order]
+    # Running maximum of ends inside each group: ranks of the ends offset by group, so that
+    # one accumulate never carries a maximum into the next group.
+    group_id = np.cumsum(first) - 1
+    values, ranks = np.unique(e, return_inverse=True)
+    key = group_id * len(values) + ranks.reshape(-1)
+    running = values[np.maximum.accumulate(key) - group_id * len(values)]
+    new = first.copy()
+    new[1:] |= s[1:] >= running[:-1]  # a span that starts at or after the union so far
+    at = np.flatnonzero(new)
+    if len(at) == len(table):  # nothing to merge: the spans, sorted
+        return SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
+                                      table.label, table.labels), 0
+    merged = SpanTable.from_columns(table.doc_ids, table.doc[order][at], s[at],
+                                    np.maximum.reduceat(e, at), table.label[order][at],
+                                    table.labels)
+    return merged, len(table) - len(at)
+
+
+def _first_overlapping_doc(table: SpanTable, *, by_label: bool) -> int | None:
+    """The first document (in table order) with two overlapping spans of one group."""
+    if len(table) < 2:
+        return None
+    order, first = _group_order(table, by_label)
+    s, e = table.start[order], table.end[order]
+    hit = np.flatnonzero(~first[1:] & (s[1:] < e[:-1])) + 1
+    return int(table.doc[order][hit].min()) if len(hit) else None
 
 
 def _check_labels(aset: AnnotationSet, allowed: set[str], n_official: int) -> None:
