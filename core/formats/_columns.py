@@ -51,10 +51,8 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
     ends = np.zeros(n, dtype=bool)
     if not n:
         return begins, ends
-    ascii_doc = np.fromiter((t is not None and t.isascii() for t in texts), dtype=bool,
-                            count=len(texts))
-    lengths = np.fromiter((len(t) if t is not None else 0 for t in texts), dtype=np.int64,
-                          count=len(texts))
+    ascii_doc = np.array([t is not None and t.isascii() for t in texts], dtype=bool)
+    lengths = np.array([0 if t is None else len(t) for t in texts], dtype=np.int64)
     # Spans past their text (kept under --beyond-text clip/official) are checked one by one,
     # on the clipped fragment, as the precise path slices it.
     fast = ascii_doc[doc] & (end <= lengths[doc])

@@ -258,8 +258,9 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
                 c = text[i]
             i += 1
             if c == ",":
-                if text[i] in _JSON_WS_CHARS:
-                    i = skip(text, i)
+                if text[i] in _JSON_WS_CHARS:  # json.dumps writes ", ": one space, no regex
+                    i = i + 1 if text[i] == " " and text[i + 1] not in _JSON_WS_CHARS \
+                        else skip(text, i)
             elif c == "]":
                 more = False
             else:
