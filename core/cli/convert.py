@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser
-from core.formats import FORMATS, WRITABLE
+from core.formats import BINARY_WRITABLE, FORMATS, WRITABLE
 from core.tools import convert
 
 NAME = "convert"
@@ -19,8 +19,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                        "Read INPUT in any format and write OUTPUT in another.")
     p.add_argument("input", metavar="INPUT")
     p.add_argument("output", metavar="OUTPUT", help="file (or folder for brat / ptc folders)")
-    p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
-                   help="output format: " + ", ".join(WRITABLE))
+    p.add_argument("--to", required=True, choices=WRITABLE + BINARY_WRITABLE, metavar="FORMAT",
+                   help="output format: " + ", ".join(WRITABLE + BINARY_WRITABLE))
     p.add_argument("--from", dest="from_format", choices=sorted(FORMATS),
                    metavar="FORMAT", help="override format detection for INPUT")
     p.add_argument("--set", dest="set_name", help="which annotation set to write, "
