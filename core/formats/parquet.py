@@ -55,6 +55,7 @@ Example message::
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
@@ -90,7 +91,7 @@ def is_texts_table(name: str) -> bool:
 
 
 def texts_name(spans_name: str) -> str:
-    """The texts table that belongs to a spans table: ``a/gold.parquet`` -> ``a/gold.texts.parquet``.
+    """The texts table of a spans table: ``a/gold.parquet`` -> ``a/gold.texts.parquet``.
 
     >>> texts_name("shards/part-0001.parquet")
     'shards/part-0001.texts.parquet'
@@ -194,7 +195,7 @@ def _doc_ids(file: str, column: Any, loaded: Loaded) -> Any:
         raise FormatError(file, f"expected a string column, got {_type_name(t)}",
                           field="doc_id")
     ids = _strings(column)
-    bad = pc.or_(pc.is_null(ids), pc.equal(pc.utf8_trim_whitespace(ids), ""))
+    bad = pc.or_kleene(pc.is_null(ids), pc.equal(pc.utf8_trim_whitespace(ids), ""))
     i = _first(bad.to_numpy(zero_copy_only=False))
     if i is not None:
         got = ids[i].as_py()
@@ -370,22 +371,24 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
         _, first_at = np.unique(first_docs, return_index=True)
         for d in first_docs[np.sort(first_at)].tolist():
             per_set[set_names[code]][doc_names[d]] = []
-    spans_all = [Span(s, e, label_names[c]) if not dec else None
-                 for s, e, c, dec in zip(o_start.tolist(), o_end.tolist(), o_lab.tolist(),
-                                         o_decl.tolist(), strict=True)]
-    prev: tuple[int, int] | None = None
-    prev_span: Span | None = None
-    for k, (sc, dc) in enumerate(zip(o_set.tolist(), o_doc.tolist(), strict=True)):
+    keep = ~o_decl
+    spans_all = [Span(s, e, label_names[c]) for s, e, c in zip(
+        o_start[keep].tolist(), o_end[keep].tolist(), o_lab[keep].tolist(), strict=True)]
+    k_set, k_doc = o_set[keep], o_doc[keep]
+    same = np.zeros(len(spans_all), dtype=bool)
+    if len(spans_all) > 1:
+        same[1:] = ((k_set[1:] == k_set[:-1]) & (k_doc[1:] == k_doc[:-1])
+                    & (o_start[keep][1:] == o_start[keep][:-1])
+                    & (o_end[keep][1:] == o_end[keep][:-1]) & (o_lab[keep][1:] == o_lab[keep][:-1]))
+    for k in np.flatnonzero(same).tolist():
         span = spans_all[k]
-        if span is None:
-            continue
-        group = per_set[set_names[sc]][doc_names[dc]]
-        if prev == (sc, dc) and span == prev_span:
-            loaded.warn(f"{set_names[sc]}: document {doc_names[dc]!r} has the span "
-                        f"[{span.start}, {span.end}) {span.label!r} more than once; kept",
-                        file=file)
-        group.append(span)
-        prev, prev_span = (sc, dc), span
+        loaded.warn(f"{set_names[k_set[k]]}: document {doc_names[k_doc[k]]!r} has the span "
+                    f"[{span.start}, {span.end}) {span.label!r} more than once; kept", file=file)
+    cut = np.flatnonzero((k_set[1:] != k_set[:-1]) | (k_doc[1:] != k_doc[:-1])) + 1
+    edges = [0, *cut.tolist(), len(spans_all)]
+    for lo, hi in itertools.pairwise(edges):
+        if hi > lo:
+            per_set[set_names[k_set[lo]]][doc_names[k_doc[lo]]].extend(spans_all[lo:hi])
     return "set" in table.column_names, per_set, meta
 
 
