@@ -25,14 +25,24 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    metavar="FORMAT", help="override format detection for INPUT")
     p.add_argument("--set", dest="set_name", help="which annotation set to write, "
                    "when INPUT holds several (default: all)")
+    p.add_argument("--shards", type=int, metavar="N",
+                   help="write OUTPUT as a folder of N shards of consecutive documents "
+                   "(part-00000.parquet ...), for --engine dask (docs/scale.md)")
     p.add_argument("--all-warnings", action="store_true",
                    help=f"list every warning (default: the first {SHOWN_WARNINGS})")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
-                       set_name=args.set_name)
+    if args.shards is not None:
+        from core.sharded import convert_to_shards
+
+        messages = convert_to_shards(args.input, args.output, to=args.to,
+                                     from_format=args.from_format, set_name=args.set_name,
+                                     shards=args.shards)
+    else:
+        messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
+                           set_name=args.set_name)
     warnings = [m for m in messages if m.startswith("warning: ")]
     others = [m for m in messages if not m.startswith("warning: ")]
     shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]

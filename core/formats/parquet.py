@@ -382,8 +382,10 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                     & (o_end[keep][1:] == o_end[keep][:-1]) & (o_lab[keep][1:] == o_lab[keep][:-1]))
     for k in np.flatnonzero(same).tolist():
         span = spans_all[k]
-        loaded.warn(f"{set_names[k_set[k]]}: document {doc_names[k_doc[k]]!r} has the span "
-                    f"[{span.start}, {span.end}) {span.label!r} more than once; kept", file=file)
+        who = f"{set_names[k_set[k]]}: " if set_names[k_set[k]] else ""
+        loaded.warn(f"{who}document {doc_names[k_doc[k]]!r} has the span [{span.start}, "
+                    f"{span.end}) {span.label!r} more than once; kept (each copy counts in the "
+                    "scores)", file=file)
     cut = np.flatnonzero((k_set[1:] != k_set[:-1]) | (k_doc[1:] != k_doc[:-1])) + 1
     edges = [0, *cut.tolist(), len(spans_all)]
     for lo, hi in itertools.pairwise(edges):
