@@ -462,7 +462,7 @@ def dask_client(scheduler: str | None = None, *, workers: int | None = None
         return
     n = workers or max(1, min(os.cpu_count() or 1, 4))
     with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as client:
         yield client
 
