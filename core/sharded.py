@@ -250,7 +250,6 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
                                        list[Diagnostic | str]]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
-    from core.cli.loading import not_spans
     from core.metrics import registry
     from core.taxonomy import load as load_taxonomy
 
@@ -278,7 +277,10 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     if pred_loaded is gold_loaded:
         pred = pred.with_role("system")
         gold = gold.with_role("gold")
-    not_spans(gold_loaded, pred_loaded, metric.name)
+    for loaded in (gold_loaded, pred_loaded):
+        if loaded.format == "hateval":  # text labels, no spans (as load_span_inputs refuses)
+            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; "
+                             f"the {metric.name} metric cannot apply")
     (pred,), more = bounds.check_sets([(job.pred, pred)], gold_loaded.texts, policy)
     warnings.extend(more)
     if metric.pred_warnings is not None:
