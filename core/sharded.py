@@ -184,6 +184,7 @@ class ShardOutcome:
     warnings: list[str] = field(default_factory=list)
     warning_counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions' (Martino's view)
     worker: str = ""
     peak_rss: int = 0  # bytes, the worker process's peak resident set so far
 
@@ -337,27 +338,13 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
             warnings, None if job.all_warnings else KEPT_WARNINGS)
         out.documents = list(result.document_ids)
         if job.metric == "martino":
+            from core.metrics.martino import martino_gold_view
+
             result.warnings = []
             out.stats = result
+            out.labels = (martino_gold_view(gold).labels(), martino_gold_view(pred).labels())
         else:
             out.stats = _mafalda_sums(result, job.per_document)
-    except SpanScopeError as exc:
-        out.error = str(exc)
-    out.worker, out.peak_rss = _process()
-    return out
-
-
-def gold_labels(job: ScoreJob) -> ShardOutcome:
-    """The labels of a gold shard as the Martino metric sees them (first pass, for the label
-    list the single-machine run would pick from the whole gold)."""
-    from core.metrics.martino import martino_gold_view
-
-    out = ShardOutcome(job.gold)
-    try:
-        with tool_defaults(**dict(job.tools)):
-            loaded = load_path(job.gold, fmt=job.gold_format,
-                               options=ReadOptions(role="gold", beyond_text=job.beyond_text))
-            out.stats = martino_gold_view(_pick(loaded, job.gold_set, "gold", job.gold)).labels()
     except SpanScopeError as exc:
         out.error = str(exc)
     out.worker, out.peak_rss = _process()
@@ -379,8 +366,14 @@ def _check_documents(outcomes: Sequence[ShardOutcome]) -> int:
     return len(seen)
 
 
-def merge_martino(parts: Sequence[MartinoResult]) -> MartinoResult:
-    """The Martino statistics of disjoint document sets, added up (one result per shard)."""
+def merge_martino(parts: Sequence[MartinoResult], labels: Sequence[str] | None
+                  ) -> MartinoResult:
+    """The Martino statistics of disjoint document sets, added up (one result per shard).
+
+    ``labels`` is the technique list of the whole run (None: the labels that occur); the
+    label list changes only the report order and the official per-technique table, never a
+    sum, so shards scored without it merge into the result :func:`martino.score` gives with it.
+    """
     import numpy as np
 
     from core.metrics.martino import MartinoResult
@@ -397,9 +390,12 @@ def merge_martino(parts: Sequence[MartinoResult]) -> MartinoResult:
         for target_i, source_i in ((p_den, part.label_p_den), (r_den, part.label_r_den)):
             for k, n in source_i.items():
                 target_i[k] = target_i.get(k, 0) + n
-    official = first.official_labels
+    every = {k for part in parts for k in part.labels}
+    official: list[str] | None = (
+        None if first.variant == "semeval2020-si" else list(labels) if labels is not None
+        else sorted(every) if first.accuracy_mode else None)
     order = list(dict.fromkeys(official or ()))
-    order.extend(sorted({k for part in parts for k in part.labels} - set(order)))
+    order.extend(sorted(every - set(order)))
     return MartinoResult(
         variant=first.variant,
         p_num=sum(p.p_num for p in parts), p_den=sum(p.p_den for p in parts),
@@ -528,23 +524,28 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     jobs = [_with(base, gold=str(g), pred=str(p)) for g, p in pairs]
     warnings: list[str] = []
     counts: Counter[str] = Counter()
+    outcomes = run_jobs(client, score_shard, jobs)
+    chosen = list(labels) if labels is not None else None
     if labels is None and entry.default_labels is not None:
-        # The single-machine run picks the list from the whole gold: so does the first pass.
-        found = run_jobs(client, gold_labels, jobs)
-        used = sorted({lab for o in found for lab in o.stats})
+        # The single-machine run picks the list from the whole gold, then reads the predictions
+        # with it: so does the client, from the labels every shard reports.
+        used = sorted({lab for o in outcomes for lab in o.labels[0]})
         probe = AnnotationSet(Path(str(gold)).name, {"": tuple(Span(0, 1, x) for x in used)})
         chosen, why = entry.default_labels(str(keywords.get("variant")), probe)
         warnings.extend(why)
         counts.update(warning_kind(w) for w in why)
         if chosen is not None:
-            jobs = [_with(j, labels=tuple(chosen)) for j in jobs]
-    outcomes = run_jobs(client, score_shard, jobs)
+            from core.formats._common import check_label
+
+            for o, job in zip(outcomes, jobs, strict=True):
+                for lab in o.labels[1]:
+                    check_label(lab, chosen, job.pred, field="label")
     for o in outcomes:
         warnings.extend(o.warnings)
         counts.update(o.warning_counts)
     _check_documents(outcomes)
     if metric == "martino":
-        result = merge_martino([o.stats for o in outcomes]).to_dict(
+        result = merge_martino([o.stats for o in outcomes], chosen).to_dict(
             per_document=base.per_document)
     else:
         result = finish_mafalda([o.stats for o in outcomes], variant=str(keywords["variant"]),

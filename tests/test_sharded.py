@@ -199,6 +199,29 @@ def test_char_kappa_on_shards_equals_the_single_machine_study(
                   _agree_single(names, capsys))
 
 
+def test_technique_classification_by_article_on_shards(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from core.tools import write_sets
+
+    texts, (gold,) = _corpus(3, 40, ["gold"], labels=technique_list("semeval2020-tc"))
+    rng = random.Random(5)
+    pred = AnnotationSet("pred", {d: tuple(sorted(
+        Span(s.start, s.end, s.label if rng.random() < 0.6 else rng.choice(
+            technique_list("semeval2020-tc"))) for s in v)) for d, v in gold.spans.items()},
+        "system")
+    for aset in (gold, pred):
+        write_sets([aset], tmp_path / f"{aset.name}.json", to="semeval2021", texts=texts)
+        write_shards([aset], texts, tmp_path / aset.name, shards=4)
+    common = ["--metric", "martino", "--variant", "semeval2020-tc-by-article", "--json",
+              "--per-document"]
+    single = _json(["score", str(tmp_path / "gold.json"), str(tmp_path / "pred.json"), *common],
+                   capsys)
+    sharded = _json(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), *common,
+                     "--engine", "dask", "--scheduler", cluster], capsys)
+    _same_numbers(sharded, single)
+    assert single["accuracy"] == sharded["accuracy"] < 1
+
+
 def test_score_starts_its_own_local_cluster_without_scheduler(
         martino_corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = _workers()
@@ -241,6 +264,13 @@ def test_shard_errors_name_file_row_and_field_and_usage_errors_exit_2(
     assert main(["score", str(root / "gold.json"), str(root / "pred.json"), "--metric",
                  "martino", "--scheduler", cluster]) == 2
     assert "apply to --engine dask only" in capsys.readouterr().err
+    # a prediction label outside the technique list the gold's labels select
+    (bad / "part-00001.parquet").write_bytes((root / "pred" / "part-00001.parquet").read_bytes())
+    pq.write_table(pa.table({"doc_id": ["doc000"], "start": [0], "end": [2],
+                             "label": ["Not a technique"]}), bad / "part-00000.parquet")
+    assert main(["score", str(root / "gold"), str(bad), "--metric", "martino", *dask]) == 1
+    err = capsys.readouterr().err
+    assert "part-00000.parquet: field 'label': expected one of the 20 labels" in err
     # a document in two shards
     dup = tmp_path / "dup"
     write_shards([load_path(root / "gold.json").set], {}, dup, shards=2)

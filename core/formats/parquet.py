@@ -411,13 +411,14 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     texts: dict[str, str | None] = {}
     text_source: dict[str, str] = {}
     for f in texts_files:
-        for doc, text in _texts_table(_where(name, f), files[f], loaded).items():
-            if doc in text_source:
-                raise FormatError(_where(name, f), f"document {doc!r} is also in "
-                                  f"{text_source[doc]}; each document must appear once",
-                                  field="doc_id")
-            text_source[doc] = _where(name, f)
-            texts[doc] = text
+        file = _where(name, f)
+        table = _texts_table(file, files[f], loaded)
+        again = next((d for d in table if d in text_source), None) if text_source else None
+        if again is not None:
+            raise FormatError(file, f"document {again!r} is also in {text_source[again]}; each "
+                              "document must appear once", field="doc_id")
+        text_source.update(dict.fromkeys(table, file))
+        texts.update(table)
     known_texts: Mapping[str, str | None] = {**(options.gold_texts or {}), **{
         d: t for d, t in texts.items() if t is not None}}
     default = stem(name)
