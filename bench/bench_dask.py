@@ -131,6 +131,7 @@ def main() -> None:
             "dask_wall_s": round(float(str(dask_stats["wall"])), 1),
             "dask_client_peak_mib": round(float(str(dask_stats["peak_mib"]))),
             "dask_worker_peak_mib": dask_out["engine"]["worker_peak_rss_mib"],  # type: ignore
+            "dask_seconds": dask_out["engine"]["seconds"],  # type: ignore[index]
             "f1": dask_out["f1"]}
         if size <= args.single_max:
             single_out, single_stats = run(common)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -478,7 +479,8 @@ def run_jobs(client: Client, func: Any, jobs: Sequence[Any]) -> list[ShardOutcom
 
 def engine_report(client: Client, outcomes: Sequence[ShardOutcome], scheduler: str | None
                   ) -> dict[str, Any]:
-    """The ``engine`` key of the output: where it ran, shards, peak memory per worker."""
+    """The ``engine`` key of the output: where it ran, shards, peak memory per worker (and,
+    from :func:`score_sharded`, the seconds spent mapping the shards and reducing)."""
     peaks: dict[str, int] = {}
     for o in outcomes:
         peaks[o.worker] = max(peaks.get(o.worker, 0), o.peak_rss)
@@ -524,7 +526,9 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     jobs = [_with(base, gold=str(g), pred=str(p)) for g, p in pairs]
     warnings: list[str] = []
     counts: Counter[str] = Counter()
+    started = time.perf_counter()
     outcomes = run_jobs(client, score_shard, jobs)
+    mapped = time.perf_counter()
     chosen = list(labels) if labels is not None else None
     if labels is None and entry.default_labels is not None:
         # The single-machine run picks the list from the whole gold, then reads the predictions
@@ -554,7 +558,10 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
         if "llm_parsing" in entry.read_options:
             result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" \
                 else None
-    result["engine"] = engine_report(client, outcomes, scheduler)
+    report = engine_report(client, outcomes, scheduler)
+    report["seconds"] = {"map": round(mapped - started, 3),
+                         "reduce": round(time.perf_counter() - mapped, 3)}
+    result["engine"] = report
     return ShardedScore(result, warnings, dict(counts), sum(counts.values()))
 
 
