@@ -7,10 +7,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.cli import main
 from core.errors import FormatError
-from core.formats import WRITABLE, ReadOptions, detect, load_path
+from core.formats import WRITABLE, ReadOptions, detect, load_files, load_path
 from core.model import AnnotationSet, Span
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,3 +218,32 @@ def test_labels_outside_the_list_and_files_that_are_not_parquet(tmp_path: Path) 
     broken.write_bytes(b"PAR1 this is not really parquet")
     with pytest.raises(FormatError, match=r"broken.parquet: expected a Parquet file"):
         load_path(broken)
+
+
+def _valid_bytes() -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    pq.write_table(pa.table(SPANS), buf)
+    return buf.getvalue()
+
+
+VALID = _valid_bytes()
+
+
+@settings(deadline=None, max_examples=80)
+@given(st.data())
+def test_a_damaged_table_raises_only_format_errors(data: st.DataObject) -> None:
+    raw = bytearray(VALID)
+    for _ in range(data.draw(st.integers(1, 8))):
+        i = data.draw(st.integers(0, len(raw) - 1))
+        raw[i] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(8, len(raw)))
+    try:
+        loaded = load_files({"x.parquet": bytes(raw[:cut])}, fmt="parquet")
+    except FormatError as exc:
+        assert str(exc).startswith("x.parquet")  # names the file, one line
+        assert "\n" not in str(exc)
+    else:  # a byte that did not matter (statistics, padding): the spans are valid spans
+        assert all(isinstance(sp, Span) for s in loaded.sets for v in s.spans.values()
+                   for sp in v)
