@@ -118,7 +118,7 @@ def _table(file: str, data: bytes) -> Any:
 
     try:
         return pq.read_table(pa.BufferReader(data))
-    except (pa.ArrowInvalid, pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise FormatError(file, f"expected a Parquet file, could not read it: {first}") from None
 
@@ -143,14 +143,12 @@ def _is_integer(t: Any) -> bool:
 
 
 def _strings(column: Any) -> Any:
-    """A string column as plain ``string`` (dictionary and large variants decoded)."""
+    """A string column as ``large_string`` (dictionary-encoded and view columns decoded)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if pa.types.is_dictionary(column.type):
-        column = column.dictionary_decode() if hasattr(column, "dictionary_decode") else \
-            pc.cast(column, column.type.value_type)
-    return pc.cast(column, pa.large_string())
+        column = column.dictionary_decode()
+    return column.cast(pa.large_string())
 
 
 def _first(mask: np.ndarray) -> int | None:

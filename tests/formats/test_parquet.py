@@ -247,3 +247,16 @@ def test_a_damaged_table_raises_only_format_errors(data: st.DataObject) -> None:
     else:  # a byte that did not matter (statistics, padding): the spans are valid spans
         assert all(isinstance(sp, Span) for s in loaded.sets for v in s.spans.values()
                    for sp in v)
+
+
+def test_dictionary_columns_and_narrow_integers_are_read(tmp_path: Path) -> None:
+    # what pandas writes for a categorical column, and offsets as small unsigned integers
+    path = _write(tmp_path / "c.parquet", {
+        "doc_id": pa.array(["a", "a", "b"]).dictionary_encode(),
+        "start": pa.array([0, 1, 2], pa.uint16()), "end": pa.array([3, 4, 5], pa.int8()),
+        "label": pa.array(["X", "Y", "X"]).dictionary_encode(),
+        "set": pa.array(["g", "g", "p"]).dictionary_encode()})
+    loaded = load_path(path)
+    assert [(s.name, s.role, dict(s.spans)) for s in loaded.sets] == [
+        ("g", "annotator", {"a": (Span(0, 3, "X"), Span(1, 4, "Y"))}),
+        ("p", "annotator", {"b": (Span(2, 5, "X"),)})]
