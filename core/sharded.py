@@ -188,6 +188,7 @@ class ShardOutcome:
     labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions' (Martino's view)
     worker: str = ""
     peak_rss: int = 0  # bytes, the worker process's peak resident set so far
+    seconds: float = 0.0  # reading and scoring the shard on its worker
 
 
 def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list[str],
@@ -328,6 +329,7 @@ def _mafalda_sums(result: Any, per_document: bool) -> MafaldaSums:
 def score_shard(job: ScoreJob) -> ShardOutcome:
     """Read and score one shard pair on a worker: its additive statistics (module docstring)."""
     out = ShardOutcome(job.gold)
+    started = time.perf_counter()
     try:
         with tool_defaults(**dict(job.tools)):
             gold, pred, keywords, warnings = _load_pair(job)
@@ -348,6 +350,7 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
             out.stats = _mafalda_sums(result, job.per_document)
     except SpanScopeError as exc:
         out.error = str(exc)
+    out.seconds = time.perf_counter() - started
     out.worker, out.peak_rss = _process()
     return out
 
@@ -487,6 +490,7 @@ def engine_report(client: Client, outcomes: Sequence[ShardOutcome], scheduler: s
     return {"name": "dask", "scheduler": scheduler or "local",
             "workers": len(client.scheduler_info().get("workers", {})),
             "shards": len(outcomes),
+            "shard_seconds": round(sum(o.seconds for o in outcomes), 3),
             "worker_peak_rss_mib": {w: round(b / 2**20, 1) for w, b in sorted(peaks.items())}}
 
 
