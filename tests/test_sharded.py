@@ -232,6 +232,11 @@ def test_score_starts_its_own_local_cluster_without_scheduler(
                      "--json", "--engine", "dask", "--workers", "2"], capsys)
     _same_numbers(sharded, single)
     assert sharded["engine"]["scheduler"] == "local"
+    capsys.readouterr()
+    assert main(["score", str(root / "gold"), str(root / "pred"), "--metric", "martino",
+                 "--engine", "dask", "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert f"{single['f1']:.6f}" in text and "engine: dask (local), 1 worker, 7 shards" in text
     assert len(sharded["engine"]["worker_peak_rss_mib"]) >= 1
     _, alive = psutil.wait_procs(_workers() - before, timeout=10)
     assert not alive

@@ -75,6 +75,15 @@ def emit_counted(result: Result, args: argparse.Namespace, renderer: Renderer,
         sys.stdout.write("\n")
         return
     lines = [renderer(result)]
+    run = result.get("engine")
+    if isinstance(run, dict):
+        peaks = run.get("worker_peak_rss_mib") or {}
+        assert isinstance(peaks, dict)
+        top = max(peaks.values(), default=0)
+        n = run.get("workers")
+        lines.extend(["", f"engine: dask ({run.get('scheduler')}), {n} worker"
+                      f"{'' if n == 1 else 's'}, {run.get('shards')} shards; peak memory per "
+                      f"worker up to {top} MiB"])
     if total:
         kinds = ", ".join(f"{k} {n}" for k, n in ordered.items())
         shown = shown_all if all_warnings else shown_all[:SHOWN_WARNINGS]
