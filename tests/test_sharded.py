@@ -155,14 +155,18 @@ def test_mafalda_jsonl_shards_equal_the_single_machine_run(
     write_shards(pred.sets, pred.texts, tmp_path / "pred", shards=3, to="mafalda")
     assert [p.name for p, _ in pair_shards(tmp_path / "gold", tmp_path / "pred")] == [
         "part-00000.jsonl", "part-00001.jsonl", "part-00002.jsonl"]
+    # the same corpus as Parquet shards (gold alternatives kept in the tables' metadata)
+    write_shards(gold.sets, gold.texts, tmp_path / "gold_pq", shards=4)
+    write_shards(pred.sets, pred.texts, tmp_path / "pred_pq", shards=4)
     for level in ("2", "0"):
         for variant in ("paper", "metrics-py"):
             common = ["--metric", "mafalda", "--level", level, "--variant", variant,
                       "--per-document", "--json"]
             single = _json(["score", str(gold_file), str(pred_file), *common], capsys)
-            sharded = _json(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), *common,
-                             "--engine", "dask", "--scheduler", cluster], capsys)
-            _same_numbers(sharded, single)
+            for g, p in (("gold", "pred"), ("gold_pq", "pred_pq")):
+                sharded = _json(["score", str(tmp_path / g), str(tmp_path / p), *common,
+                                 "--engine", "dask", "--scheduler", cluster], capsys)
+                _same_numbers(sharded, single)
             assert single["documents"] == len(gold.texts) > 3
 
 
