@@ -357,7 +357,9 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     label_rank = np.empty(len(label_names), dtype=np.int64)
     label_rank[np.argsort(np.array(label_names, dtype=object), kind="stable")] = np.arange(
         len(label_names))
-    rank = np.where(label_codes >= 0, label_rank[np.maximum(label_codes, 0)], -1)
+    rank = np.full(n, -1, dtype=np.int64)  # declaration rows have no label
+    labelled = label_codes >= 0
+    rank[labelled] = label_rank[label_codes[labelled]]
     order = np.lexsort((rank, end, start, doc_codes, set_codes))
     per_set: dict[str, dict[str, list[Span]]] = {name: {} for name in set_names}
     o_set, o_doc = set_codes[order], doc_codes[order]

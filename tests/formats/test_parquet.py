@@ -260,3 +260,17 @@ def test_dictionary_columns_and_narrow_integers_are_read(tmp_path: Path) -> None
     assert [(s.name, s.role, dict(s.spans)) for s in loaded.sets] == [
         ("g", "annotator", {"a": (Span(0, 3, "X"), Span(1, 4, "Y"))}),
         ("p", "annotator", {"b": (Span(2, 5, "X"),)})]
+
+
+def test_tables_without_spans_read_and_more_shards_than_documents(tmp_path: Path) -> None:
+    from core.sharded import write_shards
+
+    only_empty = AnnotationSet("g", {"a": (), "b": ()})
+    write_shards([only_empty], {"a": "x", "b": None}, tmp_path / "empty", shards=3)
+    loaded = load_path(tmp_path / "empty")
+    assert dict(loaded.set.spans) == {"a": (), "b": ()}
+    assert load_path(tmp_path / "empty" / "part-00002.parquet").set.spans == {}
+    source = load_path(SAMPLES / "propaganda" / "gold.json")
+    write_shards(source.sets, source.texts, tmp_path / "many", shards=14)
+    many = load_path(tmp_path / "many")
+    assert dict(many.set.spans) == dict(source.set.spans) and many.texts == source.texts
