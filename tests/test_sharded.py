@@ -194,6 +194,14 @@ def test_char_kappa_on_shards_equals_the_single_machine_study(
     for inputs in ([str(tmp_path / s.name) for s in sets], [str(tmp_path / "all")]):
         sharded = _json(["agree", *inputs, *args], capsys)
         _same_numbers(sharded, single)
+    # one label only (--label): the study has that label even where a shard never saw it
+    for label in ("P", "W"):
+        single_l = _json(["agree", *files, "--measure", "char-kappa", "--label", label,
+                          "--per-document", "--json"], capsys)
+        sharded_l = _json(["agree", str(tmp_path / "all"), "--measure", "char-kappa",
+                           "--label", label, "--per-document", "--json", "--engine", "dask",
+                           "--scheduler", cluster], capsys)
+        _same_numbers(sharded_l, single_l)
     # the propaganda annotators of the samples, in one set-column folder
     names = [str(SAMPLES / "propaganda" / f"annotator_{i}.json") for i in (1, 2, 3)]
     loaded = [load_path(n) for n in names]

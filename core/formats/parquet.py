@@ -27,7 +27,9 @@ document of a set that has no span, so such documents survive a round trip.
 ``<name>.texts.parquet``, the *texts table* (optional when reading; always written): ``doc_id``
 (string, each id once) and ``text`` (string, null when unknown). A document of the texts table
 that no row of any set mentions belongs to every set, without spans, so a hand-made spans table
-plus a texts table needs no declaration rows.
+plus a texts table needs no declaration rows. (Files SpanScope writes carry the sets in their
+metadata and a declaration row for every document a set covers without spans: there, a text no
+row mentions belongs to no set.)
 
 A folder of such files (shards, ``part-0000.parquet`` with ``part-0000.texts.parquet`` ...) is
 read as one input; each shard's texts table pairs with its spans table by name.
@@ -326,7 +328,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     else:
         set_names = [""]
         set_codes = np.zeros(n, dtype=np.int64)
-        meta = {}
+        meta = _set_meta(table)
     doc_enc = pc.dictionary_encode(ids)
     doc_names: list[str] = doc_enc.dictionary.to_pylist()
     doc_codes = doc_enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -426,15 +428,28 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     roles: dict[str, Role] = {}
     alternatives: dict[str, bool] = {}
     shard_of: dict[tuple[str, str], str] = {}
+    written = False  # by SpanScope: declaration rows list exactly what each set covers
     for f in spans_files:
         file = _where(name, f)
         has_column, per_set, meta = _spans_table(file, files[f], options, loaded, known_texts)
-        for set_name, docs in per_set.items():
+        written = written or bool(meta)
+        if has_column:
+            for listed in meta:  # a set the writer wrote without any document has no row
+                per_set.setdefault(listed, {})
+            rank = {n: i for i, n in enumerate(meta)}
+            items = sorted(per_set.items(), key=lambda kv: rank.get(kv[0], len(rank)))
+        else:
+            items = list(per_set.items())
+        entries = list(meta.values())
+        for set_name, docs in items:
             key = set_name if has_column else default
-            info = meta.get(set_name, {})
+            # Without a set column the caller's role holds (a gold file read as predictions);
+            # the metadata still says whether the set has MAFALDA alternatives.
+            info = meta.get(set_name, {}) if has_column else (
+                entries[0] if len(entries) == 1 else {})
             role = info.get("role")
-            roles.setdefault(key, role if role in ROLES else
-                             "annotator" if has_column else options.role)
+            roles.setdefault(key, options.role if not has_column else
+                             role if role in ROLES else "annotator")
             alternatives.setdefault(key, bool(info.get("alternatives", False)))
             target = merged.setdefault(key, {})
             for doc, spans in docs.items():
@@ -451,7 +466,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     mentioned = {d for docs in merged.values() for d in docs}
     for set_name, docs in merged.items():
         for doc in texts:
-            if doc not in mentioned:
+            if doc not in mentioned and not written:
                 docs[doc] = []
         loaded.sets.append(AnnotationSet(set_name, {d: tuple(v) for d, v in docs.items()},
                                          roles[set_name], alternatives[set_name]))

@@ -274,3 +274,53 @@ def test_tables_without_spans_read_and_more_shards_than_documents(tmp_path: Path
     write_shards(source.sets, source.texts, tmp_path / "many", shards=14)
     many = load_path(tmp_path / "many")
     assert dict(many.set.spans) == dict(source.set.spans) and many.texts == source.texts
+
+
+TEXT = st.text(alphabet=st.sampled_from([*list("ab c.\n\t"), "\u2028", "é", "😀", "\r"]),
+               min_size=1, max_size=30)
+LABEL = st.text(alphabet=st.sampled_from([*list("abXY é/-()'"), "ü"]), min_size=1,
+                max_size=8).map(str.strip).filter(bool)
+
+
+@st.composite
+def _corpora(draw: st.DrawFn) -> tuple[dict[str, str | None], list[AnnotationSet]]:
+    ids = draw(st.lists(st.from_regex(r"[a-z0-9_]{1,5}", fullmatch=True), max_size=4,
+                        unique=True))
+    texts: dict[str, str | None] = {d: draw(st.none() | TEXT) for d in ids}
+    sets = []
+    names = draw(st.lists(st.sampled_from(["gold", "sys", "ann 1", "ann/2"]), min_size=1,
+                          max_size=3, unique=True))
+    for name in names:
+        spans: dict[str, tuple[Span, ...]] = {}
+        for d in ids:
+            if len(names) > 1 and not draw(st.booleans()):
+                continue  # a set that does not cover every document
+            length = len(texts[d] or "x" * 50)
+            items = []
+            for _ in range(draw(st.integers(0, 3))):
+                start = draw(st.integers(0, length - 1))
+                items.append(Span(start, draw(st.integers(start + 1, length)), draw(LABEL)))
+            spans[d] = tuple(sorted(items))
+        role = draw(st.sampled_from(["gold", "system", "annotator"]))
+        sets.append(AnnotationSet(name, spans, role, draw(st.booleans())))
+    return texts, sets
+
+
+@settings(deadline=None, max_examples=60)
+@given(_corpora())
+def test_write_then_read_gives_the_same_sets_roles_and_texts(
+        corpus: tuple[dict[str, str | None], list[AnnotationSet]]) -> None:
+    from core.formats import parquet
+
+    texts, sets = corpus
+    loaded = load_files(parquet.write_tables(texts, sets, "x"), fmt="parquet", name="x.parquet",
+                        options=ReadOptions(role=sets[0].role))
+    assert loaded.texts == {**texts, **{d: None for s in sets for d in s.spans
+                                       if d not in texts}}
+    assert len(loaded.sets) == len(sets)
+    for got, want in zip(sorted(loaded.sets, key=lambda s: s.name),
+                         sorted(sets, key=lambda s: s.name), strict=True):
+        assert (got.role, got.alternatives) == (want.role, want.alternatives)
+        if len(sets) > 1 or want.role == "annotator":
+            assert got.name == want.name
+        assert dict(got.spans) == dict(want.spans)
