@@ -93,3 +93,4 @@ def test_wrap_keeps_offsets_and_breaks_at_spaces_and_newlines() -> None:
 def test_file_stem_is_safe() -> None:
     assert export.file_stem("../../etc/passwd") == "document_.._.._etc_passwd"
     assert export.file_stem(SCRIPT).startswith("document__script_")
+
