@@ -145,7 +145,7 @@ def test_deep_link_opens_example9_with_both_recalls(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     _open(page, st_ui, app_url, "mafalda-example9")
-    assert st_ui.value(page, "Scenario") == "mafalda-example9"
+    assert st_ui.value(page, "Scenario") == scenarios.get("mafalda-example9").title
     assert _tile(page, RECALL_2021) == "1.25 (5/4)"
     assert _tile(page, "MAFALDA paper, level 1 — recall") == "1"
     assert "refused" in _tile(page, "semeval2020-si")
