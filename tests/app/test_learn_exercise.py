@@ -90,7 +90,8 @@ def test_mode_radio_switches_and_bad_seed_is_named(make_app) -> None:
     at = _open(make_app, None)
     assert at.radio(key=learn_ui.K_MODE).value == learn_ui.MODES[0]
     at.radio(key=learn_ui.K_MODE).set_value(learn_ui.MODES[1]).run()
-    assert at.query_params[exercise_ui.PARAM] in (str(exercise_ui.DEFAULT_SEED), [str(exercise_ui.DEFAULT_SEED)])
+    default = str(exercise_ui.DEFAULT_SEED)
+    assert at.query_params[exercise_ui.PARAM] in (default, [default])
     assert at.number_input(key=exercise_ui.K_SEED).value == exercise_ui.DEFAULT_SEED
     at.radio(key=learn_ui.K_MODE).set_value(learn_ui.MODES[0]).run()
     assert exercise_ui.PARAM not in at.query_params
