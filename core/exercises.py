@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -390,41 +390,63 @@ def diagnose(metric: str, quantity: str, guess: float, truths: Mapping[str, Trut
     def is_close(v: float | None) -> bool:
         return v is not None and close(guess, v, as_fraction=as_fraction)
 
+    reasons: list[str] = []
     if is_close(truth.value(other)) and not is_close(value):
-        return ("This is the metric's " + ("recall" if other == "R" else "precision") + ": "
-                "precision divides by the predicted spans |S|, recall by the gold spans |T|.")
-    keys = [s.key for s in steps]
-    target = LADDER_STEP.get(metric)
-    if target in keys:
-        j = keys.index(target)
-        matching = [i for i, s in enumerate(steps)
-                    if i != j and is_close(s.value(_ATTR[quantity]))]
-        if matching:
-            i = min(matching, key=lambda k: (abs(k - j), k))
-            lo, hi = min(i, j), max(i, j)
-            rules = _changes(steps, lo, hi, quantity)
-            where = steps[i].title
-            if not rules:
-                return f"This is the value at the ladder step '{where}'."
-            named = "; ".join(f"'{s.title}' ({s.explanation})" for s in rules)
-            if i < j:
-                return (f"This is the value at the ladder step '{where}': the step(s) you missed "
-                        f"on the way to this metric: {named}")
-            return (f"This is the value at the ladder step '{where}': you applied step(s) this "
-                    f"metric does not take: {named}")
-    if metric == "semeval2020-si" and is_close(truths["semeval2021"].value(quantity)):
-        return ("This is the SemEval-2021 value, which compares labels (δ): span identification "
-                "ignores labels, so any overlap counts.")
-    if metric != "semeval2020-si" and unlabelled is not None and is_close(unlabelled):
-        return ("This is the value with labels ignored: a pair whose labels differ has δ = 0 and "
-                "earns nothing.")
-    for key, title in QUESTIONS:
-        if key != metric and is_close(truths[key].value(quantity)):
-            return f"This is the value of another metric: {title}."
+        reasons.append("This is the metric's " + ("recall" if other == "R" else "precision")
+                       + ": precision divides by the predicted spans |S|, recall by the gold "
+                       "spans |T|.")
+    ladder = _ladder_reason(metric, quantity, steps, is_close)
+    if ladder:
+        reasons.append(ladder)
+    if not ladder and metric == "semeval2020-si" and is_close(
+            truths["semeval2021"].value(quantity)):
+        reasons.append("This is the SemEval-2021 value, which compares labels (δ): span "
+                       "identification ignores labels, so any overlap counts.")
+    if not ladder and metric != "semeval2020-si" and unlabelled is not None and is_close(
+            unlabelled):
+        reasons.append("This is the value with labels ignored: a pair whose labels differ has "
+                       "δ = 0 and earns nothing.")
+    if not reasons:
+        for key, title in QUESTIONS:
+            if key != metric and is_close(truths[key].value(quantity)):
+                reasons.append(f"This is the value of another metric: {title}.")
+                break
+    if reasons:
+        # A guess can be two mistakes at once (P and R swapped, and a ladder step's value):
+        # both are named, the swap first.
+        return " Or perhaps: ".join([reasons[0], *(r[0].lower() + r[1:] for r in reasons[1:])])
     sums = truth.p_sum if quantity == "P" else truth.r_sum
     how = (f" The sums: {quantity} = {sums}." if sums else "")
     return ("No step of the ladder gives this value: recompute C(s,t,h) = |s∩t|/|h|·δ for the "
             "pairs." + how)
+
+
+def _ladder_reason(metric: str, quantity: str, steps: Sequence[Step],
+                   is_close: Callable[[float | None], bool]) -> str:
+    """The ladder step whose value the guess is, nearest the metric's own step, and the rules
+    between them (missed, or applied without reason); "" when no other step has that value."""
+    keys = [s.key for s in steps]
+    target = LADDER_STEP.get(metric)
+    if target not in keys:
+        return ""
+    j = keys.index(target)
+    mine = steps[j].value(_ATTR[quantity])
+    matching = [i for i, s in enumerate(steps)
+                if i != j and is_close(s.value(_ATTR[quantity])) and not is_close(mine)]
+    if not matching:
+        return ""
+    i = min(matching, key=lambda k: (abs(k - j), k))
+    lo, hi = min(i, j), max(i, j)
+    rules = _changes(steps, lo, hi, quantity)
+    where = steps[i].title
+    if not rules:
+        return f"This is the value at the ladder step '{where}'."
+    named = "; ".join(f"'{s.title}' ({s.explanation})" for s in rules)
+    if i < j:
+        return (f"This is the value at the ladder step '{where}': the step(s) you missed on the "
+                f"way to this metric: {named}")
+    return (f"This is the value at the ladder step '{where}': you applied step(s) this metric "
+            f"does not take: {named}")
 
 
 def grade(guesses: Mapping[tuple[str, str], str | float | None], truths: Mapping[str, Truth],

@@ -170,3 +170,17 @@ def test_fraction_text_shows_the_exact_fraction() -> None:
     assert exercises.fraction_text(7 / 24) == "0.2917 (7/24)"
     assert exercises.fraction_text(1.0) == "1"
     assert exercises.fraction_text(None) == "—"
+
+
+def test_a_guess_that_is_two_mistakes_names_both() -> None:
+    """Exercise 2: MAFALDA's P and the SemEval-2021 R are both 2/3; MAFALDA's R is 1/2. Answering
+    2/3 for MAFALDA's R is P and R swapped, or the 2021 sum without best match and alternatives."""
+    sol = solve(generate(2))
+    assert sol.truths["mafalda"].precision == pytest.approx(2 / 3)
+    assert sol.truths["mafalda"].recall == pytest.approx(1 / 2)
+    check = _one(sol, "mafalda", "R", "2/3")
+    assert check.feedback.startswith("This is the metric's precision")
+    assert "Or perhaps: this is the value at the ladder step 'Martino, SemEval-2021'" in \
+        check.feedback
+    assert "'best match per span'" in check.feedback
+    assert "'gold alternatives and ⊥'" in check.feedback
