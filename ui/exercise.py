@@ -74,9 +74,10 @@ def render(seed: int) -> None:
     if st.session_state.get(K_SEED) != seed:
         st.session_state[K_SEED] = seed
     c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
-    c1.number_input("Exercise seed", min_value=0, max_value=MAX_SEED, step=1, key=K_SEED,
+    c1.number_input("Exercise number", min_value=0, max_value=MAX_SEED, step=1, key=K_SEED,
                     on_change=_typed,
-                    help="A teacher fixes it: the same seed gives everyone the same exercise.")
+                    help="The random generator's seed: a teacher fixes it, and the same number "
+                    "gives everyone the same exercise.")
     c2.button("➡️ New exercise", key="exercise_next", on_click=_next,
               help="The next seed: a class that starts on one seed sees the same sequence.")
     st.caption(f"Share this page's address (it ends in `?{PARAM}={seed}`): every student gets "

@@ -117,3 +117,11 @@ def test_picker_shows_titles_and_the_ladder_follows_an_edit(make_app, frame) -> 
                   strict=True))
     assert by["Martino, SemEval-2021"] == pytest.approx(1.5)
     assert by["MAFALDA, level 2"] == pytest.approx(1.0)
+
+
+def test_typing_a_seed_opens_that_exercise(make_app) -> None:
+    at = _open(make_app, "3")
+    at.number_input(key=exercise_ui.K_SEED).set_value(9).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params[exercise_ui.PARAM] in ("9", ["9"])
+    assert _pred_rows(at) == _want_rows(9)
