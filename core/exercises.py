@@ -261,6 +261,21 @@ def _sum_text(num: float, den: int) -> str:
     return f"({shown}) / {den}" if "/" in shown else f"{shown} / {den}"
 
 
+def _mafalda_sums(ev: scenarios.Evaluation) -> tuple[str, str]:
+    """MAFALDA's P and R of one text as sums of its explanation's rows (each counted prediction's
+    best C(s,t,|s|), each counted gold span's best C(s,t,|t|)), where they add up to the score
+    (empty sides follow MAFALDA's own conventions: no sum shown)."""
+    if ev.explain is None or ev.mafalda is None:
+        return "", ""
+    preds = [r.contribution_p for r in ev.explain.predictions if r.counted]
+    golds = [r.contribution_r for r in ev.explain.gold if r.counted]
+    out = []
+    for values, total in ((preds, ev.mafalda.precision), (golds, ev.mafalda.recall)):
+        ok = values and abs(sum(values) / len(values) - total) < 1e-9
+        out.append(_sum_text(sum(values), len(values)) if ok else "")
+    return out[0], out[1]
+
+
 def answers(ev: scenarios.Evaluation) -> dict[str, Truth]:
     """The value of each metric of :data:`QUESTIONS` for an evaluation."""
     out: dict[str, Truth] = {}
@@ -268,7 +283,8 @@ def answers(ev: scenarios.Evaluation) -> dict[str, Truth]:
         if key == "mafalda":
             m = ev.mafalda
             out[key] = Truth(key, None if m is None else m.precision,
-                             None if m is None else m.recall, error=ev.mafalda_error)
+                             None if m is None else m.recall, *_mafalda_sums(ev),
+                             error=ev.mafalda_error)
             continue
         run = ev.run(key)
         res = None if run is None else run.result

@@ -184,3 +184,20 @@ def test_a_guess_that_is_two_mistakes_names_both() -> None:
         check.feedback
     assert "'best match per span'" in check.feedback
     assert "'gold alternatives and ⊥'" in check.feedback
+
+
+@pytest.mark.parametrize("seed", range(0, 120, 5))
+def test_shown_sums_add_up_to_every_value(seed: int) -> None:
+    """The "sums" the reveal shows (Σ C / count, the sum as an exact fraction) give the value,
+    MAFALDA's from its explanation rows included."""
+    from fractions import Fraction
+
+    sol = solve(generate(seed))
+    for metric, truth in sol.truths.items():
+        for q, text in (("P", truth.p_sum), ("R", truth.r_sum)):
+            if truth.value(q) is None:
+                continue
+            assert text, (metric, q)
+            num, den = text.rsplit(" / ", 1)
+            value = Fraction(num.strip("()")) / int(den)
+            assert float(value) == pytest.approx(truth.value(q)), (metric, q, text)
