@@ -17,9 +17,6 @@ from ui.widgets import download_buttons
 
 state.init_state()  # a first deep link to /learn must still be served through app.py
 st.title("🎓 Learn")
-st.caption("Worked examples from the papers and the official scorers. Edit the predictions — add, "
-           "delete, move a span, change its label — and every pair contribution C(s,t,h) and "
-           "every score below is recomputed at once. The gold spans stay fixed.")
 
 # ---- mode: worked examples or an exercise (the URL's ?exercise=SEED decides) -------------------
 ex_seed, ex_notice = exercise_ui.seed_from_url()
@@ -27,7 +24,13 @@ st.session_state[learn_ui.K_MODE] = learn_ui.MODES[1 if ex_seed is not None else
 st.radio("Mode", learn_ui.MODES, key=learn_ui.K_MODE, horizontal=True,
          on_change=learn_ui.mode_changed, label_visibility="collapsed",
          help="Exercise: predict the scores of a generated example before the answers appear.")
-if ex_seed is not None:
+if ex_seed is None:
+    st.caption("Worked examples from the papers and the official scorers. Edit the predictions — "
+               "add, delete, move a span, change its label — and every pair contribution "
+               "C(s,t,h) and every score below is recomputed at once. The gold spans stay fixed.")
+else:
+    st.caption("A generated example: predict precision and recall under each metric by hand, "
+               "then check. Wrong answers name the step of the Martino → MAFALDA ladder missed.")
     if ex_notice:
         st.warning(ex_notice, icon="🔗")
     exercise_ui.render(ex_seed)
