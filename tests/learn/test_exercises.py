@@ -201,3 +201,27 @@ def test_shown_sums_add_up_to_every_value(seed: int) -> None:
             num, den = text.rsplit(" / ", 1)
             value = Fraction(num.strip("()")) / int(den)
             assert float(value) == pytest.approx(truth.value(q)), (metric, q, text)
+
+
+@pytest.mark.parametrize("seed", range(0, 120, 3))
+def test_every_other_ladder_value_is_named_as_its_step(seed: int) -> None:
+    """For each metric on the ladder, answering the value of another step (one that differs from
+    the metric's own value and from the other quantity) names that step in the feedback."""
+    sol = solve(generate(seed))
+    for metric, own in exercises.LADDER_STEP.items():
+        truth = sol.truths[metric]
+        if truth.precision is None:
+            continue
+        j = [s.key for s in sol.steps].index(own)
+        for q, attr in (("P", "precision"), ("R", "recall")):
+            mine, other = truth.value(q), truth.value("R" if q == "P" else "P")
+            for i, step in enumerate(sol.steps):
+                v = step.value(attr)
+                if v is None or abs(v - mine) <= 0.006 or abs(v - other) <= 0.006:
+                    continue
+                nearer = [k for k, s in enumerate(sol.steps)
+                          if abs(k - j) < abs(i - j) and abs(s.value(attr) - v) <= 0.006]
+                check = _one(sol, metric, q, f"{v:.6f}")
+                assert not check.right
+                named = sol.steps[min(nearer, key=lambda k: abs(k - j))] if nearer else step
+                assert f"ladder step '{named.title}'" in check.feedback, (metric, q, i)
