@@ -35,10 +35,15 @@ shutdown.install()  # Ctrl+C / SIGTERM stop the server within seconds
 link_notices = query.check_query_params()
 
 pages = [
-    st.Page(str(ROOT / path), title=title, icon=icon, url_path=url, default=(i == 0))
+    # The default page is served at "/" whatever its url_path, so it gets "home" and a hidden
+    # twin serves /overview (a link or a bookmark to it showed "Page not found").
+    st.Page(str(ROOT / path), title=title, icon=icon, url_path="home" if i == 0 else url,
+            default=(i == 0))
     for i, (path, title, icon, url) in enumerate(PAGES)
     if (ROOT / path).exists()
 ]
+pages.append(st.Page(str(ROOT / PAGES[0][0]), title=PAGES[0][1], icon=PAGES[0][2],
+                     url_path=PAGES[0][3], visibility="hidden"))
 nav = st.navigation(pages, position="sidebar")
 
 with st.sidebar:

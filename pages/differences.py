@@ -42,7 +42,7 @@ st.subheader(f"From Martino to MAFALDA: {md(system)} against {md(ref)}")
 scored = [s for s in steps if s.score is not None]
 if len(scored) >= 2:
     st.plotly_chart(diff.waterfall(steps, measure, title=f"{diff.MEASURES[measure]}, one rule "
-                                   "at a time (blue: official metrics)"),
+                                   "at a time (grey: the official metrics)"),
                     key="diff_waterfall", width="stretch")
 for s in steps:
     if s.error and s.official:

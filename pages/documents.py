@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, documents, highlight, results, state
+from ui import above_one, documents, export, highlight, results, state
 from ui import errors as err_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
@@ -156,6 +156,9 @@ counts = highlight.status_counts(text, merged_a, merged_b)
 if counts:
     st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {v} chars" for k, v in counts.items()
                           if v))
+st.caption("Export this document, both annotations highlighted, as a standalone file:")
+export.download_buttons(doc, text, items_a, items_b, colours, gold_name=set_a, pred_name=set_b,
+                        merged=(merged_a, merged_b))
 
 # ---- contributions ------------------------------------------------------------------------------
 st.subheader("Contributions")

@@ -48,7 +48,7 @@ from typing import Any
 import streamlit as st
 
 from core.bounds import Policy
-from core.errors import Diagnostic
+from core.errors import Diagnostic, expand_diagnostics
 from core.formats import FORMATS, Loaded, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
@@ -329,7 +329,7 @@ def _report(
         name,
         dict(loaded.texts),
         tuple(sets),
-        tuple(loaded.diagnostics),
+        tuple(expand_diagnostics(loaded.diagnostics)),  # one per warning, grouped or not
         None,
         loaded.records,
     )
