@@ -13,6 +13,7 @@ such a file (as a folder of ``sample_data/``).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -95,8 +96,14 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
 def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
-    return state.build_workspace(read_reports(_args), key=f"cli:{key}",
-                                 title="files from the command line", shareable=True)
+    ws = state.build_workspace(read_reports(_args), key=f"cli:{key}",
+                               title="files from the command line", shareable=True)
+    # The corpus lives as long as the server: moved out of the garbage collector's reach, so
+    # that full collections stop walking millions of spans (gc.freeze; the garbage of reading
+    # is collected first, so nothing unreachable is frozen with it).
+    gc.collect()
+    gc.freeze()
+    return ws
 
 
 def cli_workspace() -> state.Workspace | None:
