@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from core.errors import SpanScopeError
 from core.metrics import registry
 from ui import differences as diff
 from ui import learn as learn_ui
@@ -55,7 +56,14 @@ download_buttons(table, f"metric_path_{system}", key="dl_diff_steps")
 
 # ---- text by text ------------------------------------------------------------------------------
 st.subheader("Text by text")
-rows = diff.documents(ws.key, ws, ref, system, int(level), mvariant)
+try:
+    rows = diff.documents(ws.key, ws, ref, system, int(level), mvariant)
+except SpanScopeError as exc:
+    # The text-by-text comparison needs both official scorers; SemEval-2021's refuses a system
+    # that does not cover the reference's documents (the path above shows that step's error).
+    st.warning(f"The texts cannot be compared one by one: {md(str(exc))}. Load a system that "
+               f"covers every document of {md(ref)}, or compare another pair.", icon="⚠️")
+    st.stop()
 df = diff.documents_table(rows)
 if not len(df):
     st.info(f"{md(ref)} has no document.", icon="ℹ️")
