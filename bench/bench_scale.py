@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_read import generate, measure, write_semeval  # noqa: E402
+from bench_read import generate, measure, write_semeval
 
 
 def commands(gold: Path, pred: Path) -> dict[str, list[str]]:
