@@ -7,7 +7,8 @@ predictions near the gold spans), then times each command in a fresh subprocess 
 read with ``resource.getrusage(RUSAGE_CHILDREN)`` in a tiny parent per run):
 
 - ``python -m core score G P --metric martino --json``
-- ``python -m core score G P --metric mafalda --json``
+- ``python -m core score G P --metric mafalda --json`` (on a copy of the pair whose labels are
+  MAFALDA level-2 fallacy names: the metric checks them against its taxonomy)
 - ``python -m core errors G P --json``
 - ``python -m core agree G P --measure char-kappa --json``
 
@@ -23,17 +24,21 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_read import generate, measure, write_semeval
+from bench_read import LABELS, generate, measure, write_semeval
+
+from core.taxonomy import mafalda
 
 
-def commands(gold: Path, pred: Path) -> dict[str, list[str]]:
+def commands(folder: Path) -> dict[str, list[str]]:
     """The command line of every measured run."""
     py = [sys.executable, "-m", "core"]
-    g, p = str(gold), str(pred)
+    g, p = str(folder / "gold.json"), str(folder / "pred.json")
+    mg, mp = str(folder / "gold_mafalda.json"), str(folder / "pred_mafalda.json")
     return {
         "martino": [*py, "score", g, p, "--metric", "martino", "--json"],
-        "mafalda": [*py, "score", g, p, "--metric", "mafalda", "--json"],
+        "mafalda": [*py, "score", mg, mp, "--metric", "mafalda", "--json"],
         "errors": [*py, "errors", g, p, "--json"],
         "char-kappa": [*py, "agree", g, p, "--measure", "char-kappa", "--json"],
     }
@@ -51,16 +56,22 @@ def main() -> None:
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     gold_path, pred_path = args.out / "gold.json", args.out / "pred.json"
-    if not (args.keep and gold_path.exists() and pred_path.exists()):
+    if not (args.keep and (args.out / "pred_mafalda.json").exists()):
         texts, gold, pred = generate(args.docs, args.per_doc)
         write_semeval(gold_path, texts, gold)
         write_semeval(pred_path, texts, pred)
+        # the same spans with MAFALDA level-2 fallacy names, for --metric mafalda
+        names = dict(zip(LABELS, mafalda().names()[1:1 + len(LABELS)], strict=True))
+        for path, spans in ((args.out / "gold_mafalda.json", gold),
+                            (args.out / "pred_mafalda.json", pred)):
+            write_semeval(path, texts, [[(s, e, names[lab]) for s, e, lab in items]
+                                        for items in spans])
         del texts, gold, pred
     size = (gold_path.stat().st_size + pred_path.stat().st_size) / 1e6
     print(f"corpus: {args.docs} documents × {args.per_doc} spans per side, {size:.1f} MB "
           f"in {args.out}")
     wanted = [w for w in args.only.split(",") if w]
-    for name, argv in commands(gold_path, pred_path).items():
+    for name, argv in commands(args.out).items():
         if wanted and name not in wanted:
             continue
         wall, rss, cpu, out = measure(argv, args.repeat)
