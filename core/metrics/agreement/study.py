@@ -88,11 +88,16 @@ class Study:
         docs: dict[str, None] = {}
         warnings: list[str] = []
         for aset in sets:
-            if label is None and _plain(aset):
-                # sorted, no duplicate, no ⊥: the set's own spans and columns, as they are
+            plain = _plain(aset) if label is None else None
+            if plain is not None and not (unit_set and plain):
+                # sorted, no ⊥: the set's own spans and columns, as they are
                 spans[aset.name] = aset.spans
                 tables[aset.name] = aset.table
                 docs.update(dict.fromkeys(aset.spans))
+                for i in plain:
+                    doc_id = aset.table.doc_ids[i]
+                    warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id],
+                                                unit_set))
                 continue
             per_doc: dict[str, tuple[Span, ...]] = {}
             optional = 0
@@ -103,14 +108,8 @@ class Study:
                     doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
                 kept = doc_spans if label is None else tuple(
                     s for s in doc_spans if s.label == label)
-                dup = len(kept) - len(set(kept))
-                if dup:
-                    first = next(sp for sp in kept if kept.count(sp) > 1)
-                    how = ("counted once (--unit-set)" if unit_set else "kept as separate "
-                           "units; pygamma-agreement counts them once (--unit-set)")
-                    warnings.append(f"{aset.name}: document {doc_id!r} has {dup} exact duplicate "
-                                    f"span(s), e.g. [{first.start}, {first.end}) {first.label!r}: "
-                                    f"{how}")
+                if len(kept) != len(set(kept)):
+                    warnings.append(_duplicates(aset.name, doc_id, kept, unit_set))
                     if unit_set:
                         kept = tuple(set(kept))
                 per_doc[doc_id] = tuple(sorted(kept))
@@ -164,19 +163,31 @@ class Study:
         return self.spans[annotator].get(doc_id, ())
 
 
-def _plain(aset: AnnotationSet) -> bool:
-    """Whether a set's spans are already what a study keeps: sorted within each document, with
-    no exact duplicate and no ⊥ alternative (checked on its columns, no span built)."""
+def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool) -> str:
+    """The warning about a document's exact duplicate spans."""
+    dup = len(kept) - len(set(kept))
+    first = next(sp for sp in kept if kept.count(sp) > 1)
+    how = ("counted once (--unit-set)" if unit_set else "kept as separate "
+           "units; pygamma-agreement counts them once (--unit-set)")
+    return (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
+            f"[{first.start}, {first.end}) {first.label!r}: {how}")
+
+
+def _plain(aset: AnnotationSet) -> list[int] | None:
+    """Whether a set's spans are already what a study keeps (checked on its columns, no span
+    built): sorted within each document and no ⊥ alternative. None when not; else the
+    documents (indices) that hold an exact duplicate span, which a study keeps with a warning.
+    """
     t = aset.table
     if not len(t):
-        return True
+        return []
     if aset.alternatives and NOTHING in t.labels:
-        return False
+        return None
     if _span_order(t.doc, t.start, t.end, t.label, t.labels) is not None:
-        return False
+        return None
     same = ((t.doc[1:] == t.doc[:-1]) & (t.start[1:] == t.start[:-1])
             & (t.end[1:] == t.end[:-1]) & (t.label[1:] == t.label[:-1]))
-    return not bool(same.any())
+    return np.unique(t.doc[1:][same]).tolist()
 
 
 def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
