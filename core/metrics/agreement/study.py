@@ -157,7 +157,10 @@ class Study:
     def common_docs(self, annotators: Sequence[str] | None = None) -> list[str]:
         """Documents listed by every one of ``annotators`` (default: all)."""
         who = list(annotators) if annotators is not None else self.annotators
-        return [d for d in self.docs if all(d in self.spans[a] for a in who)]
+        common = set(self.docs)
+        for a in who:
+            common.intersection_update(self.spans[a])
+        return [d for d in self.docs if d in common]
 
     def get(self, annotator: str, doc_id: str) -> tuple[Span, ...]:
         return self.spans[annotator].get(doc_id, ())
@@ -247,15 +250,14 @@ def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
         piece = np.zeros(len(key), dtype=np.int64)
         same = key[1:] == key[:-1]
         piece[:-1] = np.where(same, place[1:] - place[:-1], 0)
-        in_a, in_b = depth[:, 0] > 0, depth[:, 1] > 0
-        # float sums of integers stay exact below 2**53 characters
-        sizes = np.stack([np.bincount(key[m], weights=piece[m], minlength=n_keys)
-                          for m in (in_a & in_b, in_a, in_b)], axis=1)
-        sizes = np.rint(sizes).astype(np.int64).reshape(len(docs), width, 3)
-        n11 = sizes[:, :, 0]
-        counts[:, :, 0] = n11
-        counts[:, :, 1] = sizes[:, :, 1] - n11
-        counts[:, :, 2] = sizes[:, :, 2] - n11
+        # characters per block and state (0 neither, 1 a only, 2 b only, 3 both); float sums of
+        # integers stay exact below 2**53 characters
+        state = (depth[:, 0] > 0).astype(np.int64) + 2 * (depth[:, 1] > 0)
+        sizes = np.bincount(key * 4 + state, weights=piece, minlength=n_keys * 4)
+        sizes = np.rint(sizes).astype(np.int64).reshape(len(docs), width, 4)
+        counts[:, :, 0] = sizes[:, :, 3]
+        counts[:, :, 1] = sizes[:, :, 1]
+        counts[:, :, 2] = sizes[:, :, 2]
     counts[:, :, 3] = lengths[:, None] - counts[:, :, :3].sum(axis=2)
     return docs, counts
 
