@@ -650,8 +650,22 @@ def _codes(aset: AnnotationSet, project: Callable[[str], int]) -> tuple[np.ndarr
     except InputError:
         return None
     code = lab[t.label] if len(t) else np.zeros(0, dtype=np.int64)
-    order = np.lexsort((t.end, t.start, t.doc))
-    return t.doc[order].astype(np.int64), t.start[order], t.end[order], code[order]
+    doc = t.doc.astype(np.int64)
+    later = (doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (
+        (t.start[1:] > t.start[:-1]) | ((t.start[1:] == t.start[:-1]) & (t.end[1:] >= t.end[:-1]))))
+    if bool(later.all()):  # tables are sorted already (readers, SpanTable.from_columns)
+        return doc, t.start, t.end, code
+    order = np.lexsort((t.end, t.start, doc))
+    return doc[order], t.start[order], t.end[order], code[order]
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of an int array (a sort: NumPy's hashed ``unique`` is slower
+    on a million keys)."""
+    k = np.sort(keys)
+    keep = np.ones(len(k), dtype=bool)
+    keep[1:] = k[1:] != k[:-1]
+    return k[keep]
 
 
 def _plain_rows(gold: AnnotationSet, pred: AnnotationSet, tax: Taxonomy, level: int
@@ -720,11 +734,12 @@ def _plain_rows(gold: AnnotationSet, pred: AnnotationSet, tax: Taxonomy, level: 
     p_den = np.bincount(p_doc[real], minlength=n_docs)
     # label-only: distinct codes per text
     keep = (p_code != 0) & (p_code - 1 < n_classes)
-    g_keys = np.unique(g_doc * n_codes + g_code)
-    p_keys = np.unique(p_doc[keep] * n_codes + p_code[keep])
+    g_keys = _distinct(g_doc * n_codes + g_code)
+    p_keys = _distinct(p_doc[keep] * n_codes + p_code[keep])
     g_set = np.bincount(g_keys // n_codes, minlength=n_docs)
     p_set = np.bincount(p_keys // n_codes, minlength=n_docs)
-    tp = np.bincount(np.intersect1d(g_keys, p_keys) // n_codes, minlength=n_docs)
+    both = g_keys[np.isin(g_keys, p_keys, assume_unique=True, kind="sort")]
+    tp = np.bincount(both // n_codes, minlength=n_docs)
     out: dict[str, mr.DocumentScore] = {}
     for i in np.flatnonzero(ok).tolist():
         den = int(p_den[i])
