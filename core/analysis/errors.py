@@ -470,7 +470,14 @@ def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndar
     best = np.full(n, -1, dtype=np.int64)
     best_rank = np.full(n, -1, dtype=np.int64)
     if len(owner):
-        order = np.lexsort((other, -inter, rank, owner))
+        bits = [max(1, int(x).bit_length()) for x in (owner.max(), 3, inter.max(), other.max())]
+        if sum(bits) <= 62:  # one packed key sorts faster than four
+            packed = owner.astype(np.int64)
+            for b, col in zip(bits[1:], (rank, int(inter.max()) - inter, other), strict=True):
+                packed = (packed << b) | col
+            order = np.argsort(packed, kind="stable")
+        else:
+            order = np.lexsort((other, -inter, rank, owner))
         first = np.ones(len(order), dtype=bool)
         first[1:] = owner[order][1:] != owner[order][:-1]
         pick = order[first]
@@ -533,7 +540,7 @@ def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable
     side = np.concatenate([np.zeros(len(g_doc), dtype=np.int64),
                            np.ones(len(p_doc), dtype=np.int64)])
     cols = [np.concatenate([r, q]) for r, q in zip(ref, prd, strict=True)]
-    order = np.lexsort((side, cols[0]))  # stable: each side keeps its sorted order
+    order = np.argsort(cols[0] * 2 + side, kind="stable")  # each side keeps its sorted order
     doc, start, end, lab, category, ps, pe, pl, ov, dup = (c[order] for c in cols)
     return ErrorColumns(doc, side[order], start, end, lab, lab + 1, category, ps, pe, pl, ov,
                         dup, names, ((), *((n,) for n in names)))
