@@ -86,10 +86,12 @@ NAACL 2024.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
+
+import numpy as np
 
 from core.errors import check_choice
 from core.formats.docsets import check_same_documents
@@ -154,12 +156,80 @@ class SpanCategory(Interval):
                 "duplicate": self.duplicate}
 
 
+@dataclass(frozen=True, eq=False)
+class ErrorColumns:
+    """The rows of an :class:`ErrorTable` as arrays (one entry per span, in table order).
+
+    ``doc``: index into the table's documents; ``side``: 0 reference, 1 prediction;
+    ``label``: index into ``names`` (the label the span is counted under); ``labels`` and
+    ``partner_labels``: indices into ``label_sets`` (a span's labels, its partner's; ``()``
+    when there is no partner); ``category``: index into :data:`CATEGORIES`; partner bounds
+    -1 when there is no partner.
+    """
+
+    doc: np.ndarray
+    side: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    labels: np.ndarray
+    category: np.ndarray
+    partner_start: np.ndarray
+    partner_end: np.ndarray
+    partner_labels: np.ndarray
+    overlap: np.ndarray
+    duplicate: np.ndarray
+    names: tuple[str, ...]
+    label_sets: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def from_spans(cls, documents: Sequence[str], spans: Sequence[SpanCategory]
+                   ) -> ErrorColumns:
+        """Columns of categorised spans built one by one."""
+        doc_pos = {d: i for i, d in enumerate(documents)}
+        names: dict[str, int] = {}
+        sets: dict[tuple[str, ...], int] = {(): 0}
+        n = len(spans)
+
+        def col(values: Iterable[int]) -> np.ndarray:
+            return np.fromiter(values, dtype=np.int64, count=n)
+
+        return cls(
+            col(doc_pos[x.document] for x in spans), col(SIDES.index(x.side) for x in spans),
+            col(x.start for x in spans), col(x.end for x in spans),
+            col(names.setdefault(x.label, len(names)) for x in spans),
+            col(sets.setdefault(x.labels, len(sets)) for x in spans),
+            col(CATEGORIES.index(x.category) for x in spans),
+            col(-1 if x.partner is None else x.partner[0] for x in spans),
+            col(-1 if x.partner is None else x.partner[1] for x in spans),
+            col(sets.setdefault(x.partner_labels, len(sets)) for x in spans),
+            col(x.overlap for x in spans), np.fromiter((x.duplicate for x in spans), bool, n),
+            tuple(names), tuple(sets))
+
+    def build(self, documents: Sequence[str]) -> tuple[SpanCategory, ...]:
+        """One :class:`SpanCategory` per row."""
+        sets, names = self.label_sets, self.names
+        out = []
+        for d, side, s, e, lab, labs, cat, ps, pe, pl, ov, dup in zip(
+                self.doc.tolist(), self.side.tolist(), self.start.tolist(), self.end.tolist(),
+                self.label.tolist(), self.labels.tolist(), self.category.tolist(),
+                self.partner_start.tolist(), self.partner_end.tolist(),
+                self.partner_labels.tolist(), self.overlap.tolist(), self.duplicate.tolist(),
+                strict=True):
+            out.append(SpanCategory(documents[d], SIDES[side], s, e, sets[labs], names[lab],
+                                    CATEGORIES[cat], None if ps < 0 else (ps, pe), sets[pl],
+                                    ov, dup))
+        return tuple(out)
+
+
 @dataclass(frozen=True)
 class ErrorTable:
     """Categories of every span of a (reference, system) pair, and their counts.
 
     ``spans`` lists reference spans then predictions, document by document in reference order,
     each side sorted by (start, end, labels). ``documents`` are the reference's documents.
+    The table keeps its rows as columns (:class:`ErrorColumns`); ``spans`` builds the
+    :class:`SpanCategory` objects on first use, counts never need them.
     """
 
     reference: str
@@ -167,27 +237,51 @@ class ErrorTable:
     level: int
     taxonomy: str
     documents: tuple[str, ...]
-    spans: tuple[SpanCategory, ...] = field(repr=False)
+    columns: ErrorColumns = field(repr=False, compare=False)
+
+    @cached_property
+    def spans(self) -> tuple[SpanCategory, ...]:
+        return self.columns.build(self.documents)
+
+    @cached_property
+    def _cube(self) -> np.ndarray:
+        """Spans per (label, side, category)."""
+        c = self.columns
+        n = len(c.names) * 2 * len(CATEGORIES)
+        flat = np.bincount((c.label * 2 + c.side) * len(CATEGORIES) + c.category, minlength=n)
+        return flat.reshape(len(c.names), 2, len(CATEGORIES))
 
     def counts(self, side: Side, *, label: str | None = None,
                documents: Iterable[str] | None = None) -> dict[str, int]:
         """Spans of ``side`` per category (every category of that side, zeros included)."""
         cats = REFERENCE_CATEGORIES if side == "reference" else PREDICTION_CATEGORIES
-        docs = None if documents is None else set(documents)
-        c = Counter(s.category for s in self.spans if s.side == side
-                    and (label is None or s.label == label)
-                    and (docs is None or s.document in docs))
-        return {k: c[k] for k in cats}
+        c = self.columns
+        k = SIDES.index(side)
+        if label is not None and label not in c.names:
+            return dict.fromkeys(cats, 0)
+        if documents is None:
+            cube = self._cube[:, k, :]
+            got = cube.sum(axis=0) if label is None else cube[c.names.index(label)]
+        else:
+            pos = {d: i for i, d in enumerate(self.documents)}
+            wanted = np.zeros(len(self.documents) + 1, dtype=bool)
+            wanted[[pos[d] for d in documents if d in pos]] = True
+            mask = (c.side == k) & wanted[c.doc]
+            if label is not None:
+                mask &= c.label == c.names.index(label)
+            got = np.bincount(c.category[mask], minlength=len(CATEGORIES))
+        return {cat: int(got[CATEGORIES.index(cat)]) for cat in cats}
 
     def labels(self) -> list[str]:
         """Every label a span is counted under, sorted case-insensitively (⊥ last)."""
-        return sorted({s.label for s in self.spans}, key=_label_key)
+        used = np.unique(self.columns.label).tolist()
+        return sorted({self.columns.names[i] for i in used}, key=_label_key)
 
     @property
     def duplicates(self) -> dict[str, int]:
         """Spans per side that repeat an earlier span of their side (same interval, label)."""
-        c = Counter(s.side for s in self.spans if s.duplicate)
-        return {side: c[side] for side in SIDES}
+        c = np.bincount(self.columns.side[self.columns.duplicate], minlength=2)
+        return {side: int(c[k]) for k, side in enumerate(SIDES)}
 
     def table(self) -> list[dict[str, Any]]:
         """One row per category: reference and prediction counts (None where a category does
@@ -208,10 +302,15 @@ class ErrorTable:
     def documents_with(self, *, category: str | None = None, label: str | None = None,
                        side: Side | None = None) -> list[str]:
         """Documents (reference order) holding a span of ``category`` / ``label`` / ``side``."""
-        hit = {s.document for s in self.spans
-               if (category is None or s.category == category)
-               and (label is None or s.label == label) and (side is None or s.side == side)}
-        return [d for d in self.documents if d in hit]
+        c = self.columns
+        mask = np.ones(len(c.doc), dtype=bool)
+        if category is not None:
+            mask &= c.category == (CATEGORIES.index(category) if category in CATEGORIES else -1)
+        if label is not None:
+            mask &= c.label == (c.names.index(label) if label in c.names else -1)
+        if side is not None:
+            mask &= c.side == SIDES.index(side)
+        return [self.documents[i] for i in np.unique(c.doc[mask]).tolist()]
 
     def to_dict(self, *, spans: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -335,12 +434,116 @@ def categorise(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                          "pred-subset-of-gold")
     tax = taxonomy or for_labels([*gold.labels(), *pred.labels()])
     name = level_namer(tax, level)
+    documents = tuple(gold.doc_ids)
+    if not gold.alternatives:
+        return ErrorTable(gold.name, pred.name, level, tax.name, documents,
+                          _categorise_columns(gold, pred, name, documents))
     spans: list[SpanCategory] = []
     for doc in gold.doc_ids:
         units = _units(gold, doc, name)
         preds = sorted(Span(s.start, s.end, name(s.label)) for s in pred.get(doc))
         spans.extend(_categorise_document(doc, units, preds))
-    return ErrorTable(gold.name, pred.name, level, tax.name, tuple(gold.doc_ids), tuple(spans))
+    table = ErrorTable(gold.name, pred.name, level, tax.name, documents,
+                       ErrorColumns.from_spans(documents, spans))
+    table.__dict__["spans"] = tuple(spans)  # already built: cached_property's slot
+    return table
+
+
+def _sorted_side(aset: AnnotationSet, doc_pos: Mapping[str, int], name: Callable[[str], str],
+                 names: dict[str, int]) -> tuple[np.ndarray, ...]:
+    """One side's rows (document, start, end, projected label id), sorted as the categories
+    list them (document, then start, end, projected label); ``names`` grows with the labels."""
+    t = aset.table
+    lab_map = np.fromiter((names.setdefault(name(x), len(names)) for x in t.labels),
+                          dtype=np.int64, count=len(t.labels))
+    doc_map = np.fromiter((doc_pos[d] for d in t.doc_ids), dtype=np.int64, count=len(t.doc_ids))
+    if not len(t):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    return doc_map[t.doc], t.start, t.end, lab_map[t.label]
+
+
+def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndarray, n: int
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """For every row 0..n-1 of one side: the index of its best pair (smallest rank, then
+    largest overlap, then earliest partner) or -1 when it is in no pair, and its rank."""
+    best = np.full(n, -1, dtype=np.int64)
+    best_rank = np.full(n, -1, dtype=np.int64)
+    if len(owner):
+        bits = [max(1, int(x).bit_length()) for x in (owner.max(), 3, inter.max(), other.max())]
+        if sum(bits) <= 62:  # one packed key sorts faster than four
+            packed = owner.astype(np.int64)
+            for b, col in zip(bits[1:], (rank, int(inter.max()) - inter, other), strict=True):
+                packed = (packed << b) | col
+            order = np.argsort(packed, kind="stable")
+        else:
+            order = np.lexsort((other, -inter, rank, owner))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = owner[order][1:] != owner[order][:-1]
+        pick = order[first]
+        best[owner[pick]] = pick
+        best_rank[owner[pick]] = rank[pick]
+    return best, best_rank
+
+
+def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable[[str], str],
+                        documents: Sequence[str]) -> ErrorColumns:
+    """:func:`categorise` for a reference without alternatives, on the sets' columns: every
+    overlapping pair of a document enumerated at once (as :func:`core.metrics.martino._pairs`),
+    each span's best pair picked with one sort; the same rows the per-document loop gives."""
+    from core.metrics.martino import _Arrays, _pairs
+
+    doc_pos = {d: i for i, d in enumerate(documents)}
+    ids: dict[str, int] = {}
+    g_doc, g_start, g_end, g_lab = _sorted_side(gold, doc_pos, name, ids)
+    p_doc, p_start, p_end, p_lab = _sorted_side(pred, doc_pos, name, ids)
+    names = tuple(ids)
+    rank_of = np.zeros(len(names), dtype=np.int64)  # label id -> rank of the label's name
+    rank_of[np.argsort(np.array(names, dtype=object), kind="stable")] = np.arange(len(names))
+    g_order = np.lexsort((rank_of[g_lab], g_end, g_start, g_doc))
+    p_order = np.lexsort((rank_of[p_lab], p_end, p_start, p_doc))
+    g_doc, g_start, g_end, g_lab = g_doc[g_order], g_start[g_order], g_end[g_order], g_lab[g_order]
+    p_doc, p_start, p_end, p_lab = p_doc[p_order], p_start[p_order], p_end[p_order], p_lab[p_order]
+    ga = _Arrays(g_doc, g_start, g_end, g_lab, list(names))
+    pa = _Arrays(p_doc, p_start, p_end, p_lab, list(names))
+    pairs = _pairs(pa, ga, len(documents), ignore_labels=False)
+    pi, gi, inter = pairs.pred, pairs.gold, pairs.inter
+    exact = (p_start[pi] == g_start[gi]) & (p_end[pi] == g_end[gi])
+    # PAIR_KINDS: correct 0, boundary 1, label 2, boundary+label 3
+    rank = np.where(exact, np.where(pairs.match, 0, 2), np.where(pairs.match, 1, 3))
+    g_best, g_rank = _best(gi, pi, rank, inter, len(g_doc))
+    p_best, p_rank = _best(pi, gi, rank, inter, len(p_doc))
+    kind_cat = np.array([CATEGORIES.index(k) for k in PAIR_KINDS], dtype=np.int64)
+    nothing = np.array([n == NOTHING for n in names], dtype=bool)
+
+    def side_rows(doc: np.ndarray, start: np.ndarray, end: np.ndarray, lab: np.ndarray,
+                  best: np.ndarray, best_rank: np.ndarray, o_start: np.ndarray,
+                  o_end: np.ndarray, o_lab: np.ndarray, partner_of: np.ndarray,
+                  alone: np.ndarray) -> list[np.ndarray]:
+        has = best >= 0
+        # index -1 (no pair) reads the padding appended to every array
+        partner = np.append(partner_of, -1)[best]
+        category = np.where(has, kind_cat[best_rank], alone)
+        dup = np.zeros(len(doc), dtype=bool)
+        dup[1:] = ((doc[1:] == doc[:-1]) & (start[1:] == start[:-1]) & (end[1:] == end[:-1])
+                   & (lab[1:] == lab[:-1]))
+        return [doc, start, end, lab, category, np.append(o_start, -1)[partner],
+                np.append(o_end, -1)[partner], np.append(o_lab, -1)[partner] + 1,
+                np.append(inter, 0)[best], dup]
+
+    missed = np.where(nothing[g_lab], CATEGORIES.index(OPTIONAL), CATEGORIES.index(MISSED)) \
+        if len(g_lab) else np.zeros(0, dtype=np.int64)
+    ref = side_rows(g_doc, g_start, g_end, g_lab, g_best, g_rank, p_start, p_end, p_lab,
+                    pi, missed)
+    prd = side_rows(p_doc, p_start, p_end, p_lab, p_best, p_rank, g_start, g_end, g_lab,
+                    gi, np.full(len(p_doc), CATEGORIES.index(SPURIOUS)))
+    side = np.concatenate([np.zeros(len(g_doc), dtype=np.int64),
+                           np.ones(len(p_doc), dtype=np.int64)])
+    cols = [np.concatenate([r, q]) for r, q in zip(ref, prd, strict=True)]
+    order = np.argsort(cols[0] * 2 + side, kind="stable")  # each side keeps its sorted order
+    doc, start, end, lab, category, ps, pe, pl, ov, dup = (c[order] for c in cols)
+    return ErrorColumns(doc, side[order], start, end, lab, lab + 1, category, ps, pe, pl, ov,
+                        dup, names, ((), *((n,) for n in names)))
 
 
 def category_table(tables: Mapping[str, ErrorTable]) -> list[dict[str, Any]]:

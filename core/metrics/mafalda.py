@@ -98,7 +98,7 @@ Comprehensive Study of Fallacy Detection and Classification. NAACL 2024.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -145,7 +145,7 @@ def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | N
            tax: Taxonomy, level: int, order: Mapping[str, Sequence[Interval]] | None = None,
            zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None = None,
            zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None = None,
-           ) -> list[tuple[str, _Text]]:
+           documents: Sequence[str] | None = None) -> list[tuple[str, _Text]]:
     out = []
     n_classes = tax.n_classes[level]
     # Each distinct label is looked up once (a corpus has few labels and many spans).
@@ -163,7 +163,7 @@ def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | N
             gold_code[label] = (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
         return gold_code[label]
 
-    for doc in gold.doc_ids:
+    for doc in (gold.doc_ids if documents is None else documents):
         alts = gold.alt_spans(doc)
         gspans = tuple((a.start, a.end, frozenset(project_gold(lab) for lab in a.labels))
                        for a in alts)
@@ -630,10 +630,132 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
              and variant in ("metrics-py", "repo-head") else None)
     zero_gold = gold_order.zero_length if gold_order is not None else None
     zero_pred = pred_order.zero_length if pred_order is not None else None
-    rows = [_document_score(doc, score_text(t, variant))
+    fast: dict[str, mr.DocumentScore] = {}
+    if variant in ("paper", "metrics-py") and order is None and not zero_gold and not zero_pred:
+        fast = _plain_rows(gold, pred, tax, level)
+    rest = {doc: _document_score(doc, score_text(t, variant))
             for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold,
-                                 zero_pred)]
+                                 zero_pred, [d for d in gold.doc_ids if d not in fast])}
+    rows = [fast[d] if d in fast else rest[d] for d in gold.doc_ids]
     return MafaldaResult(variant, level, rows)
+
+
+def _codes(aset: AnnotationSet, project: Callable[[str], int]) -> tuple[np.ndarray, ...] | None:
+    """A set's rows as (document, start, end, code) arrays with documents indexed by the set's
+    own order, rows sorted by document, start, end; None when a label cannot be projected (the
+    per-text path then raises its error at the right place)."""
+    t = aset.table
+    try:
+        lab = np.fromiter((project(x) for x in t.labels), dtype=np.int64, count=len(t.labels))
+    except InputError:
+        return None
+    code = lab[t.label] if len(t) else np.zeros(0, dtype=np.int64)
+    doc = t.doc.astype(np.int64)
+    later = (doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (
+        (t.start[1:] > t.start[:-1]) | ((t.start[1:] == t.start[:-1]) & (t.end[1:] >= t.end[:-1]))))
+    if bool(later.all()):  # tables are sorted already (readers, SpanTable.from_columns)
+        return doc, t.start, t.end, code
+    order = np.lexsort((t.end, t.start, doc))
+    return doc[order], t.start[order], t.end[order], code[order]
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of an int array (a sort: NumPy's hashed ``unique`` is slower
+    on a million keys)."""
+    k = np.sort(keys)
+    keep = np.ones(len(k), dtype=bool)
+    keep[1:] = k[1:] != k[:-1]
+    return k[keep]
+
+
+def _plain_rows(gold: AnnotationSet, pred: AnnotationSet, tax: Taxonomy, level: int
+                ) -> dict[str, mr.DocumentScore]:
+    """The scores of the texts whose gold spans each offer one label and no ⊥ (``paper`` and
+    ``metrics-py`` agree there), for the whole corpus at once.
+
+    With one code per gold span there is nothing to maximise over: recall averages, over the
+    gold spans, the best C(s,t,|t|) of a same-label prediction; precision averages, over the
+    predictions that are not ⊥, the best C(s,t,|s|) of a same-label gold span (the overlapping
+    same-label pairs come from :func:`core.metrics.martino._pairs`); label-only scores compare
+    the sets of codes (a maximum matching of one-label spans is the set intersection, the
+    minimum hitting set of the unpredicted ones their number of distinct codes). Texts without
+    gold spans, with alternatives, ⊥ or a gold code outside the level's classes are left out:
+    :func:`score_text` scores them exactly.
+    """
+    from core.metrics.martino import _Arrays, _pairs
+
+    n_classes = tax.n_classes[level]
+
+    def project_pred(label: str) -> int:
+        return tax.project(0 if label == NOTHING else tax.code(label), level)
+
+    def project_gold(label: str) -> int:
+        code = 0 if label == NOTHING else tax.code(label, allow_unknown=False)
+        return (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
+
+    g = _codes(gold, project_gold)
+    p = _codes(pred, project_pred)
+    if g is None or p is None:
+        return {}
+    docs = list(gold.doc_ids)
+    n_docs = len(docs)
+    g_doc, g_start, g_end, g_code = g
+    position = {d: i for i, d in enumerate(docs)}
+    if gold.table.doc_ids != tuple(docs):
+        where = np.fromiter((position[d] for d in gold.table.doc_ids), dtype=np.int64,
+                            count=len(gold.table.doc_ids))
+        g_doc = where[g_doc] if len(g_doc) else g_doc
+    p_doc, p_start, p_end, p_code = p
+    if len(p_doc):
+        where = np.fromiter((position.get(d, -1) for d in pred.table.doc_ids), dtype=np.int64,
+                            count=len(pred.table.doc_ids))
+        p_doc = where[p_doc]
+    # texts that need the exact path
+    bad = np.zeros(n_docs + 1, dtype=bool)
+    bad[g_doc[(g_code <= 0) | (g_code - 1 >= n_classes)]] = True
+    bad[p_doc[p_code < 0]] = True
+    same = (g_doc[1:] == g_doc[:-1]) & (g_start[1:] == g_start[:-1]) & (g_end[1:] == g_end[:-1])
+    if gold.alternatives:
+        bad[g_doc[1:][same]] = True
+    n_gold = np.bincount(g_doc, minlength=n_docs)
+    ok = (n_gold > 0) & ~bad[:n_docs]
+    # span scores
+    n_codes = int(max(g_code.max(initial=0), p_code.max(initial=0))) + 1
+    ga = _Arrays(g_doc, g_start, g_end, np.maximum(g_code, 0), [""] * n_codes)
+    pa = _Arrays(p_doc, p_start, p_end, np.maximum(p_code, 0), [""] * n_codes)
+    pairs = _pairs(pa, ga, n_docs, False, by_label=True)
+    best_g = np.zeros(len(g_doc))
+    np.maximum.at(best_g, pairs.gold, pairs.c_gold)
+    best_p = np.zeros(len(p_doc))
+    np.maximum.at(best_p, pairs.pred, pairs.c_pred)
+    r_num = np.bincount(g_doc, weights=best_g, minlength=n_docs)
+    real = p_code != 0
+    p_num = np.bincount(p_doc[real], weights=best_p[real], minlength=n_docs)
+    p_den = np.bincount(p_doc[real], minlength=n_docs)
+    # label-only: distinct codes per text
+    keep = (p_code != 0) & (p_code - 1 < n_classes)
+    g_keys = _distinct(g_doc * n_codes + g_code)
+    p_keys = _distinct(p_doc[keep] * n_codes + p_code[keep])
+    g_set = np.bincount(g_keys // n_codes, minlength=n_docs)
+    p_set = np.bincount(p_keys // n_codes, minlength=n_docs)
+    both = g_keys[np.isin(g_keys, p_keys, assume_unique=True, kind="sort")]
+    tp = np.bincount(both // n_codes, minlength=n_docs)
+    out: dict[str, mr.DocumentScore] = {}
+    for i in np.flatnonzero(ok).tolist():
+        den = int(p_den[i])
+        prec = float(p_num[i]) / den if den else 0.0
+        rec = float(r_num[i]) / int(n_gold[i])
+        hits, n_pred, n_true = int(tp[i]), int(p_set[i]), int(g_set[i])
+        if not n_pred:
+            lp = lr = 0.0
+        elif hits == 0:
+            lp, lr = 0.0, 0.0
+        else:
+            lp, lr = hits / n_pred, hits / (hits + n_true - hits)
+        out[docs[i]] = mr.DocumentScore(
+            docs[i], prec, rec, mr.harmonic(prec, rec), prec, 1, rec, 1,
+            dict(zip(LABEL_ONLY, (lp, lr, mr.harmonic(lp, lr)), strict=True)))
+    return out
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from core.metrics.agreement.coefficients import (
     krippendorff_alpha_from_counts,
     undefined,
 )
-from core.metrics.agreement.study import POSITION, Study, char_tables, doc_label_matrix
+from core.metrics.agreement.study import Study, char_counts, doc_label_matrix
 from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
 from core.model import AnnotationSet
 
@@ -194,13 +194,16 @@ def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
     kappas: dict[tuple[str, str], PairValue] = {}
     jaccards: dict[tuple[str, str], PairValue] = {}
     for a, b in combinations(study.annotators, 2):
-        tables = char_tables(study, a, b)
+        doc_ids, counts = char_counts(study, a, b)  # (documents, labels + position, 4)
         labels = study.labels
-        per_label = {lab: _sum_counts([t[lab] for t in tables.values()]) for lab in labels}
-        position = _sum_counts([t[POSITION] for t in tables.values()])
-        per_doc = {doc: _sum_counts([t[lab] for lab in labels]) if labels else (0, 0, 0, 0)
-                   for doc, t in tables.items()}
-        kappas[(a, b)], jaccards[(a, b)] = char_pair_values(per_label, position, per_doc)
+        by_label = counts[:, :-1, :]
+        per_label = {lab: tuple(c) for lab, c in
+                     zip(labels, by_label.sum(axis=0).tolist(), strict=True)}
+        position: Counts = tuple(counts[:, -1, :].sum(axis=0).tolist())
+        per_doc = {doc: tuple(c) for doc, c in
+                   zip(doc_ids, by_label.sum(axis=1).tolist(), strict=True)}
+        kappas[(a, b)], jaccards[(a, b)] = char_pair_values(
+            per_label, position, per_doc)
     docs = {"documents": len(study.docs)}
     return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))

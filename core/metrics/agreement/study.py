@@ -22,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from core.columnar import SpanTable, _span_order
 from core.errors import InputError
 from core.model import NOTHING, AnnotationSet, Span
 
@@ -41,10 +44,19 @@ class Study:
     annotators: list[str]
     docs: list[str]
     lengths: dict[str, int]
-    spans: dict[str, dict[str, tuple[Span, ...]]]
+    spans: dict[str, Mapping[str, tuple[Span, ...]]]
     labels: list[str] = field(default_factory=list)
     length_known: dict[str, bool] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    tables: dict[str, SpanTable] = field(default_factory=dict, repr=False, compare=False)
+    """Each annotator's spans as columns, filled on first use (:meth:`table`)."""
+
+    def table(self, annotator: str) -> SpanTable:
+        """Annotator's spans (``spans[annotator]``) as a :class:`~core.columnar.SpanTable`."""
+        got = self.tables.get(annotator)
+        if got is None:
+            got = self.tables[annotator] = SpanTable.from_spans(self.spans[annotator])
+        return got
 
     @classmethod
     def from_sets(cls, sets: Sequence[AnnotationSet],
@@ -71,10 +83,22 @@ class Study:
         if dupes:
             raise InputError(f"two annotation sets are both named {dupes[0]!r}; "
                              "every annotator needs a distinct name")
-        spans: dict[str, dict[str, tuple[Span, ...]]] = {}
+        spans: dict[str, Mapping[str, tuple[Span, ...]]] = {}
+        tables: dict[str, SpanTable] = {}
         docs: dict[str, None] = {}
         warnings: list[str] = []
         for aset in sets:
+            plain = _plain(aset) if label is None else None
+            if plain is not None and not (unit_set and plain):
+                # sorted, no ⊥: the set's own spans and columns, as they are
+                spans[aset.name] = aset.spans
+                tables[aset.name] = aset.table
+                docs.update(dict.fromkeys(aset.spans))
+                for i in plain:
+                    doc_id = aset.table.doc_ids[i]
+                    warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id],
+                                                unit_set))
+                continue
             per_doc: dict[str, tuple[Span, ...]] = {}
             optional = 0
             for doc_id, doc_spans in aset.spans.items():
@@ -84,14 +108,8 @@ class Study:
                     doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
                 kept = doc_spans if label is None else tuple(
                     s for s in doc_spans if s.label == label)
-                dup = len(kept) - len(set(kept))
-                if dup:
-                    first = next(sp for sp in kept if kept.count(sp) > 1)
-                    how = ("counted once (--unit-set)" if unit_set else "kept as separate "
-                           "units; pygamma-agreement counts them once (--unit-set)")
-                    warnings.append(f"{aset.name}: document {doc_id!r} has {dup} exact duplicate "
-                                    f"span(s), e.g. [{first.start}, {first.end}) {first.label!r}: "
-                                    f"{how}")
+                if len(kept) != len(set(kept)):
+                    warnings.append(_duplicates(aset.name, doc_id, kept, unit_set))
                     if unit_set:
                         kept = tuple(set(kept))
                 per_doc[doc_id] = tuple(sorted(kept))
@@ -100,10 +118,19 @@ class Study:
             if optional:
                 warnings.append(f"{aset.name}: {optional} '{NOTHING}' alternative(s) (optional "
                                 "span markers) are not agreement labels and were left out")
+        doc_index = {d: i for i, d in enumerate(docs)}
+        far_all = np.zeros(len(docs), dtype=np.int64)
+        for name in names:
+            t = tables.get(name)
+            if t is None:
+                t = tables[name] = SpanTable.from_spans(spans[name])
+            if len(t):
+                where = np.fromiter((doc_index[d] for d in t.doc_ids), dtype=np.int64,
+                                    count=len(t.doc_ids))
+                np.maximum.at(far_all, where[t.doc], t.end)
         lengths: dict[str, int] = {}
         known: dict[str, bool] = {}
-        for doc_id in docs:
-            far = max((sp.end for a in names for sp in spans[a].get(doc_id, ())), default=0)
+        for doc_id, far in zip(docs, far_all.tolist(), strict=True):
             text = texts.get(doc_id)
             if text is not None:
                 if far > len(text):
@@ -120,8 +147,8 @@ class Study:
         if label is not None:
             labels = [label]
         else:
-            labels = sorted({sp.label for a in names for v in spans[a].values() for sp in v})
-        return cls(names, list(docs), lengths, spans, labels, known, warnings)
+            labels = sorted({x for a in names for x in tables[a].used_labels()})
+        return cls(names, list(docs), lengths, spans, labels, known, warnings, tables)
 
     def covering(self, doc_id: str) -> list[str]:
         """The annotators whose sets list ``doc_id``."""
@@ -130,34 +157,123 @@ class Study:
     def common_docs(self, annotators: Sequence[str] | None = None) -> list[str]:
         """Documents listed by every one of ``annotators`` (default: all)."""
         who = list(annotators) if annotators is not None else self.annotators
-        return [d for d in self.docs if all(d in self.spans[a] for a in who)]
+        common = set(self.docs)
+        for a in who:
+            common.intersection_update(self.spans[a])
+        return [d for d in self.docs if d in common]
 
     def get(self, annotator: str, doc_id: str) -> tuple[Span, ...]:
         return self.spans[annotator].get(doc_id, ())
+
+
+def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool) -> str:
+    """The warning about a document's exact duplicate spans."""
+    dup = len(kept) - len(set(kept))
+    first = next(sp for sp in kept if kept.count(sp) > 1)
+    how = ("counted once (--unit-set)" if unit_set else "kept as separate "
+           "units; pygamma-agreement counts them once (--unit-set)")
+    return (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
+            f"[{first.start}, {first.end}) {first.label!r}: {how}")
+
+
+def _plain(aset: AnnotationSet) -> list[int] | None:
+    """Whether a set's spans are already what a study keeps (checked on its columns, no span
+    built): sorted within each document and no ⊥ alternative. None when not; else the
+    documents (indices) that hold an exact duplicate span, which a study keeps with a warning.
+    """
+    t = aset.table
+    if not len(t):
+        return []
+    if aset.alternatives and NOTHING in t.labels:
+        return None
+    if _span_order(t.doc, t.start, t.end, t.label, t.labels) is not None:
+        return None
+    same = ((t.doc[1:] == t.doc[:-1]) & (t.start[1:] == t.start[:-1])
+            & (t.end[1:] == t.end[:-1]) & (t.label[1:] == t.label[:-1]))
+    return np.unique(t.doc[1:][same]).tolist()
+
+
+def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
+    """The documents both ``a`` and ``b`` cover (in study order) and their 2×2 counts as an
+    array ``(documents, labels + 1, 4)``: ``[d, k]`` holds (n11, n10, n01, n00) of
+    ``study.labels[k]`` in document ``d``, ``[d, -1]`` those of :data:`POSITION`.
+
+    Vectorised over the whole corpus (no loop per span or per character): each span gives a +1
+    event at its start and a -1 at its end in its (document, label) block and in its
+    (document, position) block, the events of both annotators sorted together; a running sum
+    gives each annotator's coverage depth between consecutive events, and the lengths of the
+    pieces where a depth is positive, summed per block, are |A|, |B| and |A ∩ B|: the counts
+    the merged intervals (or a yes/no mask per character) give.
+    """
+    docs = study.common_docs([a, b])
+    labels = study.labels
+    width = len(labels) + 1
+    n_keys = len(docs) * width
+    position = {d: i for i, d in enumerate(docs)}
+    label_pos = {lab: k for k, lab in enumerate(labels)}
+    keys: list[np.ndarray] = []
+    places: list[np.ndarray] = []
+    deltas: list[np.ndarray] = []
+    for side, who in enumerate((a, b)):
+        t = study.table(who)
+        if not len(t):
+            continue
+        doc_map = np.fromiter((position.get(d, -1) for d in t.doc_ids), dtype=np.int64,
+                              count=len(t.doc_ids))
+        lab_map = np.fromiter((label_pos.get(x, -1) for x in t.labels), dtype=np.int64,
+                              count=len(t.labels))
+        doc = doc_map[t.doc]
+        lab = lab_map[t.label]
+        keep = (doc >= 0) & (lab >= 0)
+        doc, lab, start, end = doc[keep], lab[keep], t.start[keep], t.end[keep]
+        block = doc * width
+        for key in (block + lab, block + (width - 1)):
+            keys += [key, key]
+            places += [start, end]
+            one = np.ones(len(key), dtype=np.int64)
+            delta = np.zeros((len(key), 2), dtype=np.int64)
+            delta[:, side] = one
+            deltas += [delta, -delta]
+    counts = np.zeros((len(docs), width, 4), dtype=np.int64)
+    lengths = np.fromiter((study.lengths[d] for d in docs), dtype=np.int64, count=len(docs))
+    if keys and sum(map(len, keys)):
+        key = np.concatenate(keys)
+        place = np.concatenate(places)
+        delta = np.concatenate(deltas)
+        far = int(place.max()) + 1
+        if n_keys * far < 2**62:
+            order = np.argsort(key * far + place, kind="stable")
+        else:
+            order = np.lexsort((place, key))
+        key, place, delta = key[order], place[order], delta[order]
+        depth = np.cumsum(delta, axis=0)  # each block's events sum to zero: no reset needed
+        piece = np.zeros(len(key), dtype=np.int64)
+        same = key[1:] == key[:-1]
+        piece[:-1] = np.where(same, place[1:] - place[:-1], 0)
+        # characters per block and state (0 neither, 1 a only, 2 b only, 3 both); float sums of
+        # integers stay exact below 2**53 characters
+        state = (depth[:, 0] > 0).astype(np.int64) + 2 * (depth[:, 1] > 0)
+        sizes = np.bincount(key * 4 + state, weights=piece, minlength=n_keys * 4)
+        sizes = np.rint(sizes).astype(np.int64).reshape(len(docs), width, 4)
+        counts[:, :, 0] = sizes[:, :, 3]
+        counts[:, :, 1] = sizes[:, :, 1]
+        counts[:, :, 2] = sizes[:, :, 2]
+    counts[:, :, 3] = lengths[:, None] - counts[:, :, :3].sum(axis=2)
+    return docs, counts
 
 
 def char_tables(study: Study, a: str, b: str
                 ) -> dict[str, dict[str, tuple[int, int, int, int]]]:
     """Per document, per label (and :data:`POSITION`): the 2×2 counts of annotators a and b.
 
-    Only documents both cover. Interval arithmetic on the merged spans of each label (the
-    counts one would get from a yes/no mask per character, without building it); a label
-    neither annotator used in a document has all its characters in ``n00``.
+    Only documents both cover; a label neither annotator used in a document has all its
+    characters in ``n00``. The counts of :func:`char_counts` as dictionaries.
     """
-    out: dict[str, dict[str, tuple[int, int, int, int]]] = {}
-    for doc_id in study.common_docs([a, b]):
-        length = study.lengths[doc_id]
-        per: dict[str, tuple[int, int, int, int]] = dict.fromkeys(study.labels, (0, 0, 0, length))
-        by_a = _by_label(study.get(a, doc_id))
-        by_b = _by_label(study.get(b, doc_id))
-        for lab in [*sorted(by_a.keys() | by_b.keys()), POSITION]:
-            ua, ub = merge_intervals(by_a.get(lab, ())), merge_intervals(by_b.get(lab, ()))
-            n11 = _intersection(ua, ub)
-            n10 = sum(e - s for s, e in ua) - n11
-            n01 = sum(e - s for s, e in ub) - n11
-            per[lab] = (n11, n10, n01, length - n11 - n10 - n01)
-        out[doc_id] = per
-    return out
+    docs, counts = char_counts(study, a, b)
+    names = [*study.labels, POSITION]
+    rows = counts.tolist()
+    return {d: {lab: tuple(c) for lab, c in zip(names, row, strict=True)}
+            for d, row in zip(docs, rows, strict=True)}
 
 
 def _by_label(spans: Sequence[Span]) -> dict[str, list[tuple[int, int]]]:

@@ -1,0 +1,83 @@
+"""Benchmark: the metrics at scale, 1,000,000 spans per side (issue 15, target 3).
+
+Writes a SemEval-2021 JSON pair of ``--docs`` documents (default 100,000) × ``--per-doc`` spans
+per side (default 10) with ``bench_read.py``'s generator (texts of ~950 characters, 20 labels,
+predictions near the gold spans), then times each command in a fresh subprocess (median of
+``--repeat``): wall time, CPU time (user + system) and peak RSS (``ru_maxrss`` of the child,
+read with ``resource.getrusage(RUSAGE_CHILDREN)`` in a tiny parent per run):
+
+- ``python -m core score G P --metric martino --json``
+- ``python -m core score G P --metric mafalda --json`` (on a copy of the pair whose labels are
+  MAFALDA level-2 fallacy names: the metric checks them against its taxonomy)
+- ``python -m core errors G P --json``
+- ``python -m core agree G P --measure char-kappa --json``
+
+The issue's target: each < 10 s and < 2 GB on one machine. Run:
+``python bench/bench_scale.py [--docs 100000] [--repeat 1] [--out /tmp/bench_scale]
+[--only martino,mafalda,errors,char-kappa]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_read import LABELS, generate, measure, write_semeval
+
+from core.taxonomy import mafalda
+
+
+def commands(folder: Path) -> dict[str, list[str]]:
+    """The command line of every measured run."""
+    py = [sys.executable, "-m", "core"]
+    g, p = str(folder / "gold.json"), str(folder / "pred.json")
+    mg, mp = str(folder / "gold_mafalda.json"), str(folder / "pred_mafalda.json")
+    return {
+        "martino": [*py, "score", g, p, "--metric", "martino", "--json"],
+        "mafalda": [*py, "score", mg, mp, "--metric", "mafalda", "--json"],
+        "errors": [*py, "errors", g, p, "--json"],
+        "char-kappa": [*py, "agree", g, p, "--measure", "char-kappa", "--json"],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--docs", type=int, default=100_000)
+    ap.add_argument("--per-doc", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=Path("/tmp/bench_scale"))
+    ap.add_argument("--only", default="", help="comma-separated subset of the commands")
+    ap.add_argument("--keep", action="store_true",
+                    help="reuse gold.json/pred.json in --out when they exist")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    gold_path, pred_path = args.out / "gold.json", args.out / "pred.json"
+    if not (args.keep and (args.out / "pred_mafalda.json").exists()):
+        texts, gold, pred = generate(args.docs, args.per_doc)
+        write_semeval(gold_path, texts, gold)
+        write_semeval(pred_path, texts, pred)
+        # the same spans with MAFALDA level-2 fallacy names, for --metric mafalda
+        names = dict(zip(LABELS, mafalda().names()[1:1 + len(LABELS)], strict=True))
+        for path, spans in ((args.out / "gold_mafalda.json", gold),
+                            (args.out / "pred_mafalda.json", pred)):
+            write_semeval(path, texts, [[(s, e, names[lab]) for s, e, lab in items]
+                                        for items in spans])
+        del texts, gold, pred
+    size = (gold_path.stat().st_size + pred_path.stat().st_size) / 1e6
+    print(f"corpus: {args.docs} documents × {args.per_doc} spans per side, {size:.1f} MB "
+          f"in {args.out}")
+    wanted = [w for w in args.only.split(",") if w]
+    for name, argv in commands(args.out).items():
+        if wanted and name not in wanted:
+            continue
+        wall, rss, cpu, out = measure(argv, args.repeat)
+        print(f"{name:>11}: {wall:6.2f} s wall, {cpu:6.2f} s CPU, {rss:7.0f} MiB peak RSS "
+              f"(median of {args.repeat}; output {len(out)} characters)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

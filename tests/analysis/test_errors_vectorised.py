@@ -1,0 +1,83 @@
+"""The columnar error categorisation equals the per-document loop it replaced (issue 15, target
+2), kept here as the reference: same rows, same counts, same JSON."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.analysis.errors import (
+    SpanCategory,
+    _categorise_document,
+    _units,
+    categorise,
+)
+from core.columnar import LazySpans, SpanTable
+from core.metrics.labels import level_namer
+from core.model import AnnotationSet, Span
+from core.taxonomy import for_labels, mafalda
+
+MAFALDA = mafalda().names()[:4]  # ⊥ and three fallacies
+PLAIN = ["A", "B", "b", "nothing"]
+
+
+def reference(gold: AnnotationSet, pred: AnnotationSet, level: int) -> tuple[SpanCategory, ...]:
+    tax = for_labels([*gold.labels(), *pred.labels()])
+    name = level_namer(tax, level)
+    spans: list[SpanCategory] = []
+    for doc in gold.doc_ids:
+        units = _units(gold, doc, name)
+        preds = sorted(Span(s.start, s.end, name(s.label)) for s in pred.get(doc))
+        spans.extend(_categorise_document(doc, units, preds))
+    return tuple(spans)
+
+
+def _set(name: str, docs: dict[str, list[tuple[int, int, str]]], lazy: bool,
+         role: str) -> AnnotationSet:
+    spans = {d: tuple(Span(s, s + n, lab) for s, n, lab in items) for d, items in docs.items()}
+    if lazy:
+        table = SpanTable.from_spans(spans)
+        table = SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
+                                       table.label, table.labels)
+        return AnnotationSet(name, LazySpans(table), role=role)  # type: ignore[arg-type]
+    return AnnotationSet(name, spans, role=role)  # type: ignore[arg-type]
+
+
+@st.composite
+def pair(draw: st.DrawFn) -> tuple[AnnotationSet, AnnotationSet, int]:
+    labels = draw(st.sampled_from([MAFALDA, PLAIN]))
+    span = st.tuples(st.integers(0, 25), st.integers(1, 10), st.sampled_from(labels))
+    gold_docs = draw(st.dictionaries(st.sampled_from(["d1", "d2", "d3"]),
+                                     st.lists(span, max_size=6), min_size=1))
+    pred_docs = draw(st.dictionaries(st.sampled_from(sorted(gold_docs)),
+                                     st.lists(span, max_size=6)))
+    gold = _set("gold", gold_docs, draw(st.booleans()), "gold")
+    pred = _set("sys", pred_docs, draw(st.booleans()), "system")
+    level = draw(st.sampled_from([2, 1, 0])) if labels is MAFALDA else 2
+    return gold, pred, level
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair())
+def test_columnar_categories_equal_the_per_document_reference(case: tuple) -> None:
+    gold, pred, level = case
+    table = categorise(gold, pred, level=level)
+    ref = reference(gold, pred, level)
+    assert table.spans == ref
+    for side in ("reference", "prediction"):
+        for lab in {s.label for s in ref} | {"absent"}:
+            want = {c: 0 for c in table.counts(side)}
+            for s in ref:
+                if s.side == side and s.label == lab:
+                    want[s.category] += 1
+            assert table.counts(side, label=lab) == want
+            assert table.counts(side, label=lab, documents=["d1", "d3"]) == {
+                c: sum(1 for s in ref if s.side == side and s.label == lab
+                       and s.document in ("d1", "d3") and s.category == c) for c in want}
+    assert table.labels() == sorted({s.label for s in ref},
+                                    key=lambda x: (x == "nothing", x.lower(), x))
+    for cat in ("missed", "correct", "spurious"):
+        assert table.documents_with(category=cat) == [
+            d for d in gold.doc_ids if any(s.document == d and s.category == cat for s in ref)]
+    assert table.duplicates == {side: sum(1 for s in ref if s.side == side and s.duplicate)
+                                for side in ("reference", "prediction")}
