@@ -316,11 +316,14 @@ def cooccurrence(aset: AnnotationSet, *, scope: str = "span", level: int = 2,
                 by_label[s.label].append(s)
             for lab in by_label:
                 totals[lab] += 1
+            if len(by_label) < 2:
+                continue
             shared = _shared_by_label(spans)
-            for a, b in itertools.permutations(by_label, 2):
-                counts[(a, b)] += 1
-                evidence[(a, b)].append(Evidence(doc, tuple(by_label[a]), tuple(by_label[b]),
-                                                 shared.get((a, b), 0)))
+            held = {lab: tuple(v) for lab, v in by_label.items()}  # one tuple per label
+            pairs = list(itertools.permutations(held, 2))
+            counts.update(pairs)
+            for a, b in pairs:
+                evidence[(a, b)].append(Evidence(doc, held[a], held[b], shared.get((a, b), 0)))
         elif scope == "span":
             for alt in group_alternatives(spans):
                 for lab in alt.labels:
