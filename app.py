@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import query, shutdown, state
+from ui import query, shutdown, state, uploads
 
 ROOT = Path(__file__).resolve().parent
 
@@ -44,9 +44,8 @@ with st.sidebar:
     st.markdown("### 🔎 SpanScope")
     samples = state.sample_names()
     if st.session_state.get(state.K_SOURCE) == "upload":
-        ws = state.workspace()
-        st.caption(f"Showing **uploaded files** ({len(ws.sets)} sets). Change on 📂 Data.")
-        st.caption(state.UPLOAD_LINK_NOTE)
+        # Which files, not just "uploaded"; the links note is on each page (once), not here.
+        st.caption(uploads.sidebar_caption(state.workspace()))
     elif samples:
         # Bound to ?sample= and rendered on every page, so the corpus travels with every link.
         st.selectbox("Sample corpus", samples, key=state.K_SAMPLE, bind="query-params",
