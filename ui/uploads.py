@@ -196,10 +196,11 @@ def sidebar_caption(ws: state.Workspace) -> str:
             f"({len(ws.sets)} set(s){tail}). Change on 📂 Data.")
 
 
-def llm_note(ws: state.Workspace) -> str | None:
-    """The Documents page's note when a set comes from MAFALDA model outputs read with the
-    ``paper-2023`` parsing (why its spans start and end mid-word), else None."""
-    files = [r.file for r in ws.reports if r.ok and r.llm_parsing == "paper-2023"]
+def llm_note(ws: state.Workspace, *set_names: str) -> str | None:
+    """The Documents page's note when one of ``set_names`` comes from MAFALDA model outputs
+    read with the ``paper-2023`` parsing (why its spans start and end mid-word), else None."""
+    files = [r.file for r in ws.reports if r.ok and r.llm_parsing == "paper-2023"
+             and any(s.name in set_names for s in r.sets)]
     if not files:
         return None
     return (f"Spans of {md(', '.join(files))} come from model answers per sentence, read with "
