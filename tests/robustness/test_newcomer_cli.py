@@ -60,11 +60,15 @@ def test_score_mafalda_scores_propaganda_labels_one_class_each_and_says_so(cli) 
 
 
 def test_a_misspelt_fallacy_is_said_not_silent(tmp_path: Path, cli) -> None:
-    # The MAFALDA reader refuses a misspelt label; a CSV prediction reaches the taxonomy rule.
+    # The MAFALDA reader refuses a misspelt label; other formats reach the taxonomy rule.
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"id": "d1", "text": "He is a liar, so he is wrong.", "labels": [
+        {"start": 0, "end": 12, "technique": "ad hominem"},
+        {"start": 14, "end": 28, "technique": "appeal to anger"}]}]), encoding="utf-8")
     pred = tmp_path / "pred.csv"
-    pred.write_text("doc_id,start,end,label\n1,0,10,appeal to anger\n1,0,12,ad hominen\n",
+    pred.write_text("doc_id,start,end,label\nd1,0,12,ad hominen\nd1,14,28,appeal to anger\n",
                     encoding="utf-8")
-    run = cli("score", str(MAFALDA / "gold.jsonl"), str(pred), "--metric", "mafalda", "--json")
+    run = cli("score", str(gold), str(pred), "--metric", "mafalda", "--json")
     assert run.rc == 0, run.err
     out = json.loads(run.out)
     assert out["taxonomy"].startswith("labels of the data")
