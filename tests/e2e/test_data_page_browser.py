@@ -109,15 +109,16 @@ def test_a_role_changed_after_another_page_is_kept_without_uploading_again(
     _go(vpage, "Data", st_ui)
     role = "Role"
     boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
-    boxes.first.wait_for(timeout=30_000)
+    boxes.first.wait_for(timeout=30_000, state="attached")
     assert boxes.count() == 2  # both files are still listed, from the kept bytes
+    boxes.nth(1).scroll_into_view_if_needed()
     boxes.nth(1).click()
     vpage.get_by_role("option").get_by_text("annotator", exact=True).first.click()
     st_ui.wait_idle(vpage)
     _go(vpage, "Annotators", st_ui)
     _go(vpage, "Data", st_ui)
     boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
-    boxes.first.wait_for(timeout=30_000)
+    boxes.first.wait_for(timeout=30_000, state="attached")
     assert boxes.nth(1).locator("input").input_value() == "annotator"
     sets = vpage.get_by_test_id("stDataFrame").first
     sets.scroll_into_view_if_needed()
