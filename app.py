@@ -9,7 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import query, shutdown, state, uploads
+from ui import cli_data, query, shutdown, state, uploads
+from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
 
@@ -34,10 +35,15 @@ shutdown.install()  # Ctrl+C / SIGTERM stop the server within seconds
 link_notices = query.check_query_params()
 
 pages = [
-    st.Page(str(ROOT / path), title=title, icon=icon, url_path=url, default=(i == 0))
+    # The default page is served at "/" whatever its url_path, so it gets "home" and a hidden
+    # twin serves /overview (a link or a bookmark to it showed "Page not found").
+    st.Page(str(ROOT / path), title=title, icon=icon, url_path="home" if i == 0 else url,
+            default=(i == 0))
     for i, (path, title, icon, url) in enumerate(PAGES)
     if (ROOT / path).exists()
 ]
+pages.append(st.Page(str(ROOT / PAGES[0][0]), title=PAGES[0][1], icon=PAGES[0][2],
+                     url_path=PAGES[0][3], visibility="hidden"))
 nav = st.navigation(pages, position="sidebar")
 
 with st.sidebar:
@@ -46,6 +52,10 @@ with st.sidebar:
     if st.session_state.get(state.K_SOURCE) == "upload":
         # Which files, not just "uploaded"; the links note is on each page (once), not here.
         st.caption(uploads.sidebar_caption(state.workspace()))
+    elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
+        ws = state.workspace()
+        st.caption(f"Showing **files from the command line**: "
+                   f"{md(cli_data.describe(ws)) or 'none'}. Change on 📂 Data.")
     elif samples:
         # Bound to ?sample= and rendered on every page, so the corpus travels with every link.
         st.selectbox("Sample corpus", samples, key=state.K_SAMPLE, bind="query-params",

@@ -12,8 +12,11 @@ carried next to the data so that nothing is dropped silently.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+import heapq
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Literal
 
 from core.textsafe import one_line
@@ -55,6 +58,11 @@ class Diagnostic:
     identify the place (a JSON file on one line). ``kind`` groups warnings for summaries
     (``whitespace``, ``duplicate-span``, ...); when not given it is read off the message
     (:func:`warning_kind`).
+
+    A diagnostic may stand for ``count`` occurrences of one kind (a fast reader found 60,000
+    spans that begin in whitespace): its own fields are the first occurrence, and ``more``
+    lists all of them, first included, only when asked (:func:`expand`). :func:`warning_total`
+    and :func:`expand` are how a caller counts and lists warnings either way.
     """
 
     file: str
@@ -64,6 +72,8 @@ class Diagnostic:
     path: str | None = None
     severity: Severity = "warning"
     kind: str = ""
+    count: int = 1
+    more: Occurrences | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.kind:
@@ -79,6 +89,66 @@ class Diagnostic:
         field = f" field '{self.field}':" if self.field else ""
         # One line whatever the file held (a name with a newline, a control character).
         return one_line(f"{where}:{field} {self.message}")
+
+
+Position = tuple[int, ...]
+
+
+class Occurrences:
+    """Every occurrence of one kind of warning, produced on demand in file order.
+
+    ``produce()`` yields ``(position, Diagnostic)`` pairs with increasing positions; diagnostics
+    whose ``Occurrences`` share a ``group`` (one reader's pass over one file) are interleaved by
+    position when listed, so the listing is the order the file gave them.
+    """
+
+    __slots__ = ("group", "produce")
+
+    def __init__(self, group: object,
+                 produce: Callable[[], Iterator[tuple[Position, Diagnostic]]]) -> None:
+        self.group = group
+        self.produce = produce
+
+
+def warning_total(warnings: Iterable[Diagnostic | str]) -> int:
+    """How many warnings ``warnings`` stand for (a grouped diagnostic counts ``count``)."""
+    return sum(w.count if isinstance(w, Diagnostic) else 1 for w in warnings)
+
+
+def expand(warnings: Sequence[Diagnostic | str]) -> Iterator[Diagnostic | str]:
+    """Every single warning of ``warnings`` in order, grouped diagnostics listed one by one.
+
+    Grouped diagnostics that follow each other and come from one pass over a file are merged
+    by position, which gives the file's order of warnings whatever their kind.
+
+    >>> list(expand(["a", Diagnostic("f", "b")]))
+    ['a', Diagnostic(file='f', message='b', line=None, field=None, path=None, \
+severity='warning', kind='other', count=1)]
+    """
+    i, n = 0, len(warnings)
+    while i < n:
+        w = warnings[i]
+        more = w.more if isinstance(w, Diagnostic) else None
+        if more is None:
+            yield w
+            i += 1
+            continue
+        streams = []
+        while i < n:
+            w = warnings[i]
+            if not isinstance(w, Diagnostic) or w.more is None or w.more.group is not more.group:
+                break
+            streams.append(w.more.produce())
+            i += 1
+        for _, d in heapq.merge(*streams, key=itemgetter(0)):
+            yield d
+
+
+def expand_diagnostics(diagnostics: Sequence[Diagnostic]) -> Iterator[Diagnostic]:
+    """:func:`expand` for a list of diagnostics only (a reader's ``Loaded.diagnostics``)."""
+    for d in expand(diagnostics):
+        assert isinstance(d, Diagnostic)
+        yield d
 
 
 class SpanScopeError(Exception):

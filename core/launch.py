@@ -11,18 +11,97 @@ never imports streamlit. Where ``app.py`` is:
 
 Streamlit runs in that folder, so the project's ``.streamlit/config.toml`` applies, and
 ``SPANSCOPE_DATA_DIR`` points the app at the bundled ``sample_data/`` unless it is set already.
+
+``--data`` opens files or folders from the disk of the machine that starts the app (read by the
+server, so without the browser's upload limit; visitors of the app never get a path box):
+
+* ``--data ROLE=PATH`` (repeatable; ROLE one of :data:`DATA_ROLES`, ``pred`` meaning ``system``):
+  a file, or a folder read as one input (an annotation tool's export: INCEpTION, brat, CoNLL);
+* ``--data PATH [PATH ...]`` without a role: a file's role is guessed from its name as on the
+  Data page (``gold`` / ``annotator`` in the name, else a system); a folder's files are each
+  such a file, as in a folder of ``sample_data/``.
+
+The choices travel to the streamlit process as JSON in :data:`DATA_ENV` (``ui.cli_data`` reads
+it); every other argument goes to ``streamlit run`` untouched.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from core.errors import SpanScopeError
+from core.errors import SpanScopeError, UsageError
+from core.model import ROLES
+
+DATA_ENV = "SPANSCOPE_DATA"
+"""Environment variable that hands the ``--data`` choices to the dashboard: a JSON list of
+``{"role": ROLE or null, "path": absolute path}``."""
+
+DATA_ROLES: dict[str, str] = {**{r: r for r in ROLES}, "pred": "system", "prediction": "system",
+                              "predictions": "system", "system": "system"}
+"""Role words accepted before ``=`` in ``--data ROLE=PATH`` and the role each means."""
+
+
+def split_data_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``(data values, the other arguments)``: every value given with ``--data``.
+
+    ``--data A B`` takes values up to the next argument that starts with ``-``; ``--data=A``
+    takes one. Raises :class:`UsageError` for a ``--data`` without a value.
+
+    >>> split_data_args(["--data", "gold=g.json", "p.json", "--server.port", "8600"])
+    (['gold=g.json', 'p.json'], ['--server.port', '8600'])
+    """
+    values: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg.startswith("--data="):
+            if not arg[len("--data="):]:
+                raise UsageError("--data= needs a path (--data [ROLE=]PATH ...)")
+            values.append(arg[len("--data="):])
+        elif arg == "--data":
+            j = i + 1
+            while j < len(argv) and not argv[j].startswith("-"):
+                values.append(argv[j])
+                j += 1
+            if j == i + 1:
+                raise UsageError("--data needs at least one path (--data [ROLE=]PATH ...)")
+            i = j
+            continue
+        else:
+            rest.append(arg)
+        i += 1
+    return values, rest
+
+
+def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | None]:
+    """``{"role": ..., "path": ...}`` of one ``--data`` value, the path made absolute.
+
+    A prefix before ``=`` that is not a role word belongs to the path (``a=b.json`` is a file
+    name). Raises :class:`SpanScopeError` naming the path when it does not exist.
+
+    >>> parse_data_value("pred=/tmp")
+    {'role': 'system', 'path': '/tmp'}
+    """
+    role: str | None = None
+    path = value
+    head, sep, tail = value.partition("=")
+    if sep and head.lower() in DATA_ROLES:
+        role, path = DATA_ROLES[head.lower()], tail
+        if not path:
+            raise UsageError(f"--data {value}: no path after '{head}='")
+    full = Path(path).expanduser()
+    if not full.is_absolute():
+        full = (cwd or Path.cwd()) / full
+    if not full.exists():
+        raise SpanScopeError(f"{path}: no such file or folder (--data)")
+    return {"role": role, "path": str(full.resolve())}
 
 DASHBOARD_PACKAGE = "spanscope_dashboard"
 """The installed package that holds the dashboard's files after ``pip install .``."""
@@ -54,23 +133,33 @@ def app_command(streamlit_args: Sequence[str], root: Path) -> list[str]:
     return [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *streamlit_args]
 
 
-def app_environment(root: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+def app_environment(root: Path, environ: Mapping[str, str] | None = None,
+                    data: Sequence[Mapping[str, str | None]] = ()) -> dict[str, str]:
     """``environ`` (default: this process's) with ``SPANSCOPE_DATA_DIR`` defaulting to the
-    bundled ``sample_data/``."""
+    bundled ``sample_data/``, and the ``--data`` choices (:func:`parse_data_value`) in
+    :data:`DATA_ENV` when there are any (else an inherited value is dropped, so that a nested
+    launch never shows stale files)."""
     env = dict(os.environ if environ is None else environ)
     env.setdefault("SPANSCOPE_DATA_DIR", str(root / "sample_data"))
+    env.pop(DATA_ENV, None)
+    if data:
+        env[DATA_ENV] = json.dumps([dict(d) for d in data])
     return env
 
 
-def run_app(streamlit_args: Sequence[str]) -> int:
-    """Start the dashboard; return streamlit's exit status.
+def run_app(args: Sequence[str]) -> int:
+    """Start the dashboard with ``args`` (``--data`` values, then streamlit's); return
+    streamlit's exit status.
 
     On POSIX the process *becomes* streamlit (``exec``), so a signal sent to ``spanscope app``
     (Ctrl-C, ``kill PID``) reaches the server itself and leaves no orphan behind.
     """
+    values, streamlit_args = split_data_args(args)
+    cwd = Path.cwd()
+    data = [parse_data_value(v, cwd) for v in values]
     root = dashboard_root()
     cmd = app_command(streamlit_args, root)
-    env = app_environment(root)
+    env = app_environment(root, data=data)
     os.chdir(root)
     if os.name == "posix":  # pragma: no cover - replaces the process; tested through the CLI
         sys.stdout.flush()

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
     import pandas as pd
+
+    from core.columnar import SpanTable
 
 FRAME_COLUMNS = ("document", "start", "end", "label")
 """Columns of :meth:`AnnotationSet.to_frame` and what :meth:`AnnotationSet.from_frame` reads."""
@@ -129,12 +132,29 @@ class AnnotationSet:
     A gold standard, a system's predictions, or one annotator. Every document the set covers is a
     key, also when it has no span (``()``): "no annotation" differs from "not annotated".
     ``alternatives`` says that spans sharing an interval are alternatives (MAFALDA gold).
+
+    ``spans`` may be a :class:`core.columnar.LazySpans`, a read-only mapping over a
+    :class:`~core.columnar.SpanTable` that builds a document's spans when they are asked for
+    (the fast readers give one); :attr:`table` is the set as columns either way.
     """
 
     name: str
     spans: Mapping[str, tuple[Span, ...]]
     role: Role = "gold"
     alternatives: bool = False
+
+    @cached_property
+    def table(self) -> SpanTable:
+        """The spans as columns (:class:`core.columnar.SpanTable`): the backing table of a lazy
+        mapping, or built once from ``spans`` in its order."""
+        from core.columnar import SpanTable
+
+        return SpanTable.from_spans(self.spans)
+
+    @property
+    def lazy(self) -> bool:
+        """Whether ``spans`` is backed by a table (no :class:`Span` built until asked for)."""
+        return hasattr(self.spans, "table")
 
     @property
     def doc_ids(self) -> list[str]:
@@ -152,9 +172,13 @@ class AnnotationSet:
 
     def labels(self) -> list[str]:
         """Every label used, sorted."""
+        if self.lazy:
+            return sorted(self.table.used_labels())
         return sorted({s.label for spans in self.spans.values() for s in spans})
 
     def span_count(self) -> int:
+        if self.lazy:
+            return len(self.table)
         return sum(len(v) for v in self.spans.values())
 
     def __iter__(self) -> Iterator[tuple[str, tuple[Span, ...]]]:

@@ -45,6 +45,7 @@ from typing import Any, Literal
 from core.errors import SpanScopeError
 from core.metrics import mafalda as maf
 from core.metrics import martino
+from core.metrics.differences import Step, metric_path
 from core.model import NOTHING, AltSpan, AnnotationSet, Span
 from core.taxonomy import Taxonomy, for_labels, mafalda
 
@@ -618,6 +619,23 @@ def _alternative_scores(scenario: Scenario, pred: AnnotationSet, tax: Taxonomy,
     if len(named) == len(out) and all(a.name in named.values() for a in out):
         out.sort(key=lambda a: a.name)  # the seed's numbering
     return tuple(out)
+
+
+def ladder(scenario: Scenario, pred: Sequence[Span] | None = None) -> list[Step]:
+    """The Martino → MAFALDA ladder of ``pred`` (default: the scenario's predictions): one step
+    per rule that separates the metrics, at the scenario's level
+    (:func:`core.metrics.differences.metric_path`, the Metric differences page's waterfall).
+
+    Its ends are the NLP4IF-2019 scorer with ``-m`` and MAFALDA; the Martino steps before the
+    level step score the labels as written (level 2), where :func:`evaluate` projects them first.
+
+    >>> steps = ladder(get("mafalda-example9"))
+    >>> [(s.key, s.value("recall")) for s in steps if s.key in ("martino", "level", "mafalda")]
+    [('martino', 0.25), ('level', 1.25), ('mafalda', 1.0)]
+    """
+    spans = tuple(scenario.pred if pred is None else pred)
+    return metric_path(scenario.gold_set(), scenario.pred_set(spans), level=scenario.level,
+                       taxonomy=scenario.taxonomy(spans), texts={DOC: scenario.text})
 
 
 _QUANTITY = {"P": "precision", "R": "recall", "F1": "f1"}

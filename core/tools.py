@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from core.bounds import Policy
-from core.errors import FormatError, SpanScopeError
+from core.errors import FormatError, SpanScopeError, expand_diagnostics
 from core.formats import (
+    BINARY_WRITABLE,
     Loaded,
     ReadOptions,
     detect,
@@ -45,6 +46,10 @@ def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
     """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix, and
     ``spacy`` writes a binary DocBin when the output ends in ``.spacy``."""
     suffix = output.suffix.lower()
+    if fmt == "parquet":
+        from core.formats import parquet
+
+        return parquet.write_tables(loaded.texts, sets, parquet.stem(output.name))
     if fmt == "spacy" and suffix == ".spacy":
         from core.formats._common import single_set
         from core.formats.spacy_docs import docbin_bytes
@@ -86,7 +91,7 @@ def convert(
     out = Path(output)
     loaded = load_path(input, fmt=from_format)
     sets = _choose_sets(loaded, set_name, str(input))
-    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)
@@ -123,6 +128,17 @@ def write_sets(
             raise
         # Writers do not know the output path; name it here.
         raise FormatError(str(out), exc.diagnostic.message) from None
+    if to in BINARY_WRITABLE:  # a table and its companion, side by side (x.parquet, x.texts...)
+        if out.is_dir():
+            raise FormatError(str(out), "is a folder; give a file name for the output")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        for rel, content in files.items():
+            target = out.parent / rel
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:  # pragma: no cover - the table writers write bytes
+                target.write_text(content, encoding="utf-8", newline="")
+        return _losses(to, out, loaded, sets)
     as_folder = to in FOLDER_FORMATS or (to == "ptc" and out.suffix.lower() not in (".tsv",
                                                                                     ".txt"))
     if as_folder:
@@ -271,6 +287,6 @@ def validate(
         }
     result["documents"] = len(doc_ids)
     result["spans"] = sum(s.span_count() for s in loaded.sets)
-    result["warnings"] = [str(d) for d in loaded.diagnostics]
+    result["warnings"] = [str(d) for d in expand_diagnostics(loaded.diagnostics)]
     result["valid"] = True
     return result

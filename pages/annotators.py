@@ -5,7 +5,7 @@ import streamlit as st
 from core.errors import SpanScopeError
 from core.metrics.agreement import MeasureView
 from core.model import AnnotationSet
-from ui import above_one, documents, highlight, state
+from ui import above_one, doc_picker, highlight, state
 from ui import annotators as ann
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
@@ -54,7 +54,11 @@ leave_one_out = c4.toggle("Leave-one-out majority", key=state.K_ANN_LOO,
                           bind="query-params",
                           help="Off: the majority of all chosen sets (it includes the annotator "
                           "scored, which flatters it). On: the majority of the others.")
-g1, g2, _ = st.columns([1, 1, 4])
+# γ's settings beside the measure when γ is chosen; otherwise folded away (they still set the
+# γ tiles and the alignment below, so the widgets stay drawn and keep their values).
+g1, g2, _ = (st.columns([1, 1, 4]) if measure in ann.GAMMA_MEASURES else
+             st.expander("γ settings (for the γ values and the alignment below)").columns(
+                 [1, 1, 2]))
 seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=0, step=1,
                            key=state.K_ANN_SEED, bind="query-params"))
 samples = int(g2.number_input("γ chance samples", min_value=1, max_value=1000, value=30,
@@ -236,9 +240,7 @@ docs = study.docs
 current = st.session_state.get(state.K_ANN_DOC) or st.query_params.get(state.K_ANN_DOC)
 if current not in docs:
     st.session_state.pop(state.K_ANN_DOC, None)
-options = documents.document_window(docs, current if current in docs else None)
-doc = st.selectbox(f"Document ({len(docs):,})", options, key=state.K_ANN_DOC,
-                   bind="query-params")
+doc = doc_picker.pick_document(ws, docs, key=state.K_ANN_DOC, bind="query-params")
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(labels)
 # (name, set, what it is, DOM id, span-id prefix): the gold first when it is not a chosen set,

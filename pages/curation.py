@@ -7,9 +7,9 @@ import streamlit as st
 from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
 from core.errors import SpanScopeError
 from ui import curation as cur
-from ui import documents, highlight, state
+from ui import doc_picker, highlight, state
 from ui.escape import md
-from ui.widgets import paginate
+from ui.widgets import notes, paginate
 
 st.title("⚖️ Curation")
 ws = state.source_workspace()
@@ -53,13 +53,23 @@ bounds = c3.selectbox("Boundaries", BOUNDARIES, key=state.K_CUR_BOUNDS, bind="qu
                       disabled=match in ("exact", "char"),
                       help="Not used by exact and char matching.")
 
+n_docs = max(len(ws.sets[n].spans) for n in sets)
+if n_docs > cur.CONSENSUS_AUTO_DOCS and not st.toggle(
+        f"Build the consensus of all {n_docs:,} documents", key=cur.K_CUR_BUILD,
+        persist_state="session",
+        help=f"Off by default above {cur.CONSENSUS_AUTO_DOCS:,} documents: the consensus "
+        "aligns every document of every annotator (γ matching takes about 10 s per 10,000 "
+        "documents; exact and char matching are faster)."):
+    st.info(f"The consensus of {n_docs:,} documents is built when asked: choose the rules "
+            "above, then turn on “Build the consensus”. It is computed once per set of rules "
+            "and kept while the server runs.", icon="⏸️")
+    st.stop()
 try:
     result = cur.proposal(ws.key, ws, sets, k, match, bounds)
 except SpanScopeError as exc:
     st.error(f"These sets cannot be adjudicated: {md(exc)}", icon="❌")
     st.stop()
-for warning in result.warnings:
-    st.caption(f"⚠️ {md(warning)}")
+notes(result.warnings, key="cur_warnings")
 decided = cur.overrides(ws.key)
 focus = st.selectbox("Step through", list(cur.FOCUS), key=state.K_CUR_FOCUS,
                      bind="query-params", help="Which disputed spans the buttons and keys "
@@ -166,9 +176,7 @@ else:
 
 # ---- one document: annotators in lanes, the consensus below ------------------------------------
 st.subheader("The document, annotator by annotator")
-doc = st.selectbox(f"Document ({len(docs):,})",
-                   documents.document_window(docs, st.session_state.get(state.K_CUR_DOC)),
-                   key=state.K_CUR_DOC)
+doc = doc_picker.pick_document(ws, docs, key=state.K_CUR_DOC)
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(state.all_labels(ws.key, ws))
 members = current.members if current is not None and current.doc == doc else ()

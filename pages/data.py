@@ -3,12 +3,16 @@
 import pandas as pd
 import streamlit as st
 
-from ui import charts, folder_upload, state, summaries, text_policy, uploads
+from ui import charts, cli_data, folder_upload, state, summaries, text_policy, uploads
 from ui.escape import md
-from ui.widgets import download_buttons
+from ui.widgets import download_buttons, paginate
 
 st.title("📂 Data")
 st.caption("Load gold, system and annotator files; every page then works on them.")
+cli_ws = cli_data.cli_workspace()
+if cli_ws is not None:
+    st.info("The app was started with files from disk (`--data`): "
+            f"{md(cli_data.describe(cli_ws))}.", icon="💻")
 
 # ---- uploads ------------------------------------------------------------------------------------
 st.subheader("Upload files")
@@ -19,6 +23,7 @@ files = st.file_uploader(
     "TSV, UIMA CAS XMI, CoNLL BIO, spaCy (.spacy, JSONL), or a .zip of a folder.",
     accept_multiple_files=True, key=state.K_UPLOADS,
 )
+st.caption(cli_data.upload_limit_note())
 beyond = st.radio(
     "Spans that end past their document's text", list(text_policy.CHOICES),
     format_func=text_policy.CHOICES.get, key=text_policy.K_BEYOND_TEXT, horizontal=True,
@@ -57,9 +62,10 @@ has_uploads = upload_ws is not None and not upload_ws.empty
 
 st.radio(
     "Pages show",
-    ["sample", "upload"],
-    format_func={"sample": "📦 the bundled sample corpus", "upload": "📤 the uploaded files"}.get,
-    key=state.K_SOURCE, horizontal=True, disabled=not has_uploads, persist_state="session",
+    (["cli"] if cli_ws is not None else []) + ["sample", "upload"],
+    format_func=cli_data.SOURCE_LABELS.get,
+    key=state.K_SOURCE, horizontal=True, disabled=not has_uploads and cli_ws is None,
+    persist_state="session",
     help="Uploading switches to the uploaded files; remove them to return to the sample.",
 )
 if has_uploads:
@@ -86,7 +92,7 @@ if file_reports:
         for r in file_reports:
             if r.error:
                 st.error(md(r.error), icon="❌")
-        st.dataframe(diags, hide_index=True, key="diag_table")
+        st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table")
         download_buttons(diags, "diagnostics", key="dl_diag")
 
 if ws.empty:
@@ -117,7 +123,7 @@ with right:
 st.markdown("**Documents missing from a set**")
 missing = tables["missing"]
 if len(missing):
-    st.dataframe(missing, hide_index=True, key="missing_table")
+    st.dataframe(paginate(missing, key="missing_page"), hide_index=True, key="missing_table")
     download_buttons(missing, "missing_documents", key="dl_missing")
 else:
     st.success("Every set covers every document.", icon="✅")

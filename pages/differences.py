@@ -2,10 +2,11 @@
 
 import streamlit as st
 
+from core.errors import SpanScopeError
 from core.metrics import registry
 from ui import differences as diff
 from ui import learn as learn_ui
-from ui import results, state
+from ui import results, sampling, state
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
 
@@ -42,7 +43,7 @@ st.subheader(f"From Martino to MAFALDA: {md(system)} against {md(ref)}")
 scored = [s for s in steps if s.score is not None]
 if len(scored) >= 2:
     st.plotly_chart(diff.waterfall(steps, measure, title=f"{diff.MEASURES[measure]}, one rule "
-                                   "at a time (blue: official metrics)"),
+                                   "at a time (grey: the official metrics)"),
                     key="diff_waterfall", width="stretch")
 for s in steps:
     if s.error and s.official:
@@ -55,31 +56,41 @@ download_buttons(table, f"metric_path_{system}", key="dl_diff_steps")
 
 # ---- text by text ------------------------------------------------------------------------------
 st.subheader("Text by text")
-rows = diff.documents(ws.key, ws, ref, system, int(level), mvariant)
+try:
+    rows = diff.documents(ws.key, ws, ref, system, int(level), mvariant)
+except SpanScopeError as exc:
+    # The text-by-text comparison needs both official scorers; SemEval-2021's refuses a system
+    # that does not cover the reference's documents (the path above shows that step's error).
+    st.warning(f"The texts cannot be compared one by one: {md(str(exc))}. Load a system that "
+               f"covers every document of {md(ref)}, or compare another pair.", icon="⚠️")
+    st.stop()
 df = diff.documents_table(rows)
 if not len(df):
     st.info(f"{md(ref)} has no document.", icon="ℹ️")
     st.stop()
 n_diff = int((df["F1 difference"].abs() > 1e-12).sum())
-st.caption(f"{n_diff} of {len(df)} texts score differently. Click a point or a row to open the "
-           "text on the 📄 Documents page."
-           + (f" The scatter draws the {diff.SCATTER_MAX:,} texts that differ most; the table "
-              "below lists all." if len(df) > diff.SCATTER_MAX else ""))
+st.caption(f"{n_diff:,} of {len(df):,} texts score differently. Click a point or a row to open "
+           "the text on the 📄 Documents page.")
+points = sampling.sample_rows(df, diff.SCATTER_MAX)
 picked = None
 left, right = st.columns([3, 2])
 with left:
     # A browser takes about a second per thousand markers: on a large corpus the scatter is
     # drawn when asked for, so that the page answers at once.
     draw = len(df) <= diff.SCATTER_AUTO or st.toggle(
-        f"Draw the scatter ({min(len(df), diff.SCATTER_MAX):,} points)", key=state.K_DIFF_DRAW,
+        f"Draw the scatter ({len(points.rows):,} points"
+        + (f", a random sample of the {len(df):,} texts)" if points.sampled else ")"),
+        key=state.K_DIFF_DRAW,
         persist_state="session",
         help=f"Off by default above {diff.SCATTER_AUTO:,} texts: drawing thousands of points "
         "takes the browser a second or more on every visit of this page.")
     if draw:
-        event = st.plotly_chart(diff.scatter(df, level=int(level), variant=mvariant),
+        event = st.plotly_chart(diff.scatter(points.rows, level=int(level), variant=mvariant),
                                 key=state.K_DIFF_SCATTER, on_select="rerun",
                                 selection_mode=("points",), width="stretch")
-        picked = diff.selected_document(event, df)
+        st.caption(points.caption("texts") + (" The table below lists every text, the most "
+                                              "different first." if points.sampled else ""))
+        picked = diff.selected_document(event, points.rows)
     else:
         st.caption(f"The scatter of per-text Martino F1 against MAFALDA F1 is off for "
                    f"{len(df):,} texts; turn it on above, or use the table below.")

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, documents, highlight, results, state, uploads
+from ui import above_one, documents, export, highlight, results, state, uploads
 from ui import errors as err_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
@@ -42,16 +42,26 @@ order = documents.document_order(ws.key, ws, set_a, set_b, sort, metric, variant
 ids = documents.search_documents(ws.key, ws, tuple(order), query)
 # Error categories (core.analysis.errors) at the level the metric compares labels at.
 cat_level = int(level) if level is not None else 2
-e1, e2 = st.columns([3, 2])
-category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
-                        key=err_ui.K_ERR_CATEGORY, bind="query-params",
-                        # No format_func: a bound widget writes its shown value into the URL.
-                        help="Only documents holding a span of this category (see 🔍 Errors): "
-                        + "; ".join(f"{c}: {h}" for c, h in err_ui.CATEGORY_HELP.items()))
-label_filter = e2.selectbox("Label", err_ui.label_options(ws, set_a, set_b, cat_level),
-                            key=err_ui.K_ERR_LABEL, bind="query-params",
-                            help=f"Only documents holding a span counted under this label "
-                            f"(level {cat_level}).")
+category = label_filter = err_ui.ALL
+# The filters categorise every span of the corpus (seconds per 10,000 documents): on a large
+# corpus only when asked, or when a link carries a filter.
+n_docs = max(len(ws.corpus.texts), len(gold.spans), len(pred.spans))  # doc_ids builds a list
+linked = any(st.query_params.get(k, err_ui.ALL) != err_ui.ALL
+             for k in (err_ui.K_ERR_CATEGORY, err_ui.K_ERR_LABEL))
+if n_docs <= err_ui.FILTER_AUTO_DOCS or st.toggle(
+        f"Filter by error category and label (categorises all {n_docs:,} documents)",
+        value=linked, key="doc_err_filter_on", persist_state="session"):
+    e1, e2 = st.columns([3, 2])
+    category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
+                            key=err_ui.K_ERR_CATEGORY, bind="query-params",
+                            # No format_func: a bound widget writes its shown value into the URL.
+                            help="Only documents holding a span of this category (see 🔍 "
+                            "Errors): " + "; ".join(f"{c}: {h}"
+                                                    for c, h in err_ui.CATEGORY_HELP.items()))
+    label_filter = e2.selectbox("Label", err_ui.label_options(ws, set_a, set_b, cat_level),
+                                key=err_ui.K_ERR_LABEL, bind="query-params",
+                                help=f"Only documents holding a span counted under this label "
+                                f"(level {cat_level}).")
 if category != err_ui.ALL or label_filter != err_ui.ALL:
     allowed = err_ui.documents_with(ws, set_a, set_b, cat_level, category, label_filter)
     ids = [d for d in ids if d in set(allowed or ())]
@@ -148,6 +158,9 @@ counts = highlight.status_counts(text, merged_a, merged_b)
 if counts:
     st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {v} chars" for k, v in counts.items()
                           if v))
+st.caption("Export this document, both annotations highlighted, as a standalone file:")
+export.download_buttons(doc, text, items_a, items_b, colours, gold_name=set_a, pred_name=set_b,
+                        merged=(merged_a, merged_b))
 
 # ---- contributions ------------------------------------------------------------------------------
 st.subheader("Contributions")

@@ -2,6 +2,7 @@
 
 import hashlib
 
+import pandas as pd
 import streamlit as st
 
 from core.analysis.slices import (
@@ -38,6 +39,9 @@ st.caption("Every reference span and every prediction gets one category from its
            "overlapping pair (docs/errors.md): " + "; ".join(
                f"**{c}**: {h}" for c, h in err_ui.CATEGORY_HELP.items()) + ".")
 
+# Above err_ui.FILTER_AUTO_DOCS documents the schemas and slices are computed when asked.
+n_docs = max(len(ws.sets[n].spans) for n in (ref, *systems))
+
 # ---- categories ---------------------------------------------------------------------------------
 st.subheader("Error categories, every system")
 cats = err_ui.category_frame(ws.key, ws, ref, systems, level)
@@ -73,9 +77,14 @@ with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nerval
                "partial, MIS missed, SPU spurious; POS = COR+INC+PAR+MIS, ACT = "
                "COR+INC+PAR+SPU; partial and type give PAR half credit. `python -m core score "
                "--metric nervaluate` prints the same, per label too.")
-    schemas = err_ui.schema_frame(ws.key, ws, ref, systems)
-    st.dataframe(schemas, hide_index=True, key="err_schema_table")
-    download_buttons(schemas, "semeval2013_schemas", key="dl_err_schemas")
+    # Code in a collapsed expander runs all the same: on a large corpus the counts wait for
+    # their toggle.
+    if n_docs <= err_ui.FILTER_AUTO_DOCS or st.toggle(
+            f"Count the schemas of all {n_docs:,} documents", key="err_schemas_on",
+            persist_state="session"):
+        schemas = err_ui.schema_frame(ws.key, ws, ref, systems)
+        st.dataframe(schemas, hide_index=True, key="err_schema_table")
+        download_buttons(schemas, "semeval2013_schemas", key="dl_err_schemas")
 
 st.markdown("**The spans of one category**")
 l1, l2 = st.columns(2)
@@ -145,19 +154,28 @@ n_boot = int(s4.number_input("Resamples", min_value=100, max_value=10000, step=1
 seed = int(s5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
                            persist_state="session"))
 variant = results.chosen_variant(entry)
-slices, bucket_docs, refused = err_ui.slice_frame(ws.key, ws, ref, systems, metric, variant,
-                                                  level if entry.levels else 2,
-                                                  dimension, n_boot, seed, meta_key, metadata)
+slices_on = n_docs <= err_ui.FILTER_AUTO_DOCS or st.toggle(
+    f"Score the slices: {n_boot:,} bootstrap resamples of {n_docs:,} documents per bucket",
+    key="err_slices_on", persist_state="session",
+    help=f"Off by default above {err_ui.FILTER_AUTO_DOCS:,} documents: the intervals rescore "
+    "every bucket once per resample.")
+if slices_on:
+    slices, bucket_docs, refused = err_ui.slice_frame(
+        ws.key, ws, ref, systems, metric, variant, level if entry.levels else 2, dimension,
+        n_boot, seed, meta_key, metadata)
+else:
+    slices, bucket_docs, refused = pd.DataFrame(), {}, {}
 for system, error in refused.items():
     st.error(f"{entry.title} ({variant}) cannot score {md(system)}: "
              f"{md(error)}", icon="❌")
 rule = ("a span bucket holds the reference spans (recall) and predictions (precision) that "
         "fall in it" if dimension in SPAN_DIMENSIONS else
         "a document bucket holds whole documents: the metric on that sub-corpus")
-st.caption(f"{entry.title} ({variant}"
-           + (f", level {level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
-           f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a bar "
-           "to open the documents behind it.")
+if slices_on:
+    st.caption(f"{entry.title} ({variant}"
+               + (f", level {level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
+               f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a "
+               "bar to open the documents behind it.")
 if len(slices):
     title = f"{measure} per {_dimension_name(dimension)} against {ref}"
     fig = err_ui.slice_chart(slices, measure, title=title)
@@ -179,7 +197,7 @@ if len(slices):
                                   documents=held["documents"], spans=held["spans"],
                                   what=f"{_dimension_name(dimension)}: {bucket}",
                                   marker=("slice", dimension, system, bucket))
-else:
+elif slices_on:
     st.caption("No bucket holds a span.")
 
 # ---- report -------------------------------------------------------------------------------------

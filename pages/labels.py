@@ -106,6 +106,8 @@ selected = st.session_state.get(state.K_LAB_CELL)
 
 chart = lab_ui.heatmap(cells, rows=m.rows, columns=m.columns, totals=m.row_totals,
                        row_title=row_title, column_title=column_title, selected=selected)
+# The cells keep their size, so a matrix wider than a phone scrolls sideways instead of being cut.
+st.html(lab_ui.SCROLL_CSS)
 st.altair_chart(chart, on_select="rerun", selection_mode=lab_ui.CELL_PARAM,
                 key=state.K_LAB_CHART, width="content", theme=None)
 if view == "confusion":

@@ -8,6 +8,8 @@ import streamlit as st
 from core import scenarios
 from core.metrics import mafalda, martino
 from core.model import Span
+from ui import differences as diff
+from ui import exercise as exercise_ui
 from ui import highlight, state
 from ui import learn as learn_ui
 from ui.escape import md
@@ -15,17 +17,37 @@ from ui.widgets import download_buttons
 
 state.init_state()  # a first deep link to /learn must still be served through app.py
 st.title("🎓 Learn")
-st.caption("Worked examples from the papers and the official scorers. Edit the predictions — add, "
-           "delete, move a span, change its label — and every pair contribution C(s,t,h) and "
-           "every score below is recomputed at once. The gold spans stay fixed.")
+
+# ---- mode: worked examples or an exercise (the URL's ?exercise=SEED decides) -------------------
+ex_seed, ex_notice = exercise_ui.seed_from_url()
+st.session_state[learn_ui.K_MODE] = learn_ui.MODES[1 if ex_seed is not None else 0]
+st.radio("Mode", learn_ui.MODES, key=learn_ui.K_MODE, horizontal=True,
+         on_change=learn_ui.mode_changed, label_visibility="collapsed",
+         help="Exercise: predict the scores of a generated example before the answers appear.")
+if ex_seed is None:
+    st.caption("Worked examples from the papers and the official scorers. Edit the predictions — "
+               "add, delete, move a span, change its label — and every pair contribution "
+               "C(s,t,h) and every score below is recomputed at once. The gold spans stay fixed.")
+else:
+    st.caption("A generated example: predict precision and recall under each metric by hand, "
+               "then check. Wrong answers name the step of the Martino → MAFALDA ladder missed.")
+    if ex_notice:
+        st.warning(ex_notice, icon="🔗")
+    exercise_ui.render(ex_seed)
+    st.stop()
 
 # ---- scenario -----------------------------------------------------------------------------------
 ids = list(scenarios.SCENARIOS)
 c1, c2 = st.columns([1, 2])
 # Opens on a scenario where the metrics disagree (one where all agree teaches nothing at first).
-sid = c1.selectbox("Scenario", ids, index=ids.index(learn_ui.OPENING_SCENARIO),
-                   key=state.K_SCENARIO, bind="query-params",
-                   help="\n".join(f"- `{s.id}`: {s.title}" for s in scenarios.SCENARIOS.values()))
+# The picker shows titles and the URL keeps the id (?scenario=duplicates): a widget bound to the
+# URL would write the shown title there, so the id is kept in the URL by hand.
+learn_ui.scenario_from_url(ids)
+sid = c1.selectbox("Scenario", ids, key=state.K_SCENARIO,
+                   format_func=lambda i: scenarios.SCENARIOS[i].title,
+                   on_change=learn_ui.scenario_to_url,
+                   help="The worked examples of the papers and of the official scorers; the "
+                   "address bar keeps the example's id (`?scenario=`).")
 sc = scenarios.get(sid)
 with c2:
     st.markdown(f"**{sc.title}**")
@@ -191,6 +213,37 @@ for tile, row, run0 in zip(tiles, rows_scores, before, strict=True):
 st.dataframe(scores_df, hide_index=True, key="learn_scores", column_config={
     k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")})
 download_buttons(scores_df, f"scores_{sid}", key="dl_learn_scores")
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def ladder(scenario_id: str, pred: tuple[tuple[int, int, str], ...]) -> list[Any]:
+    """The Martino → MAFALDA ladder of these predictions (core.scenarios.ladder)."""
+    return scenarios.ladder(scenarios.get(scenario_id), [Span(*p) for p in pred])
+
+
+st.markdown("**From Martino to MAFALDA, one rule at a time**"
+            + (" (your edited predictions)" if ev.edited else ""))
+steps = ladder(sid, _key(s for _, s in valid))
+l_left, l_right = st.columns([1, 3])
+l_measure = diff.SHOWN_MEASURES[l_left.radio("Score", ["R", "P", "F1"], key="learn_ladder_measure",
+                                             horizontal=True)]
+l_left.caption("Each bar changes one rule, as on the 🔀 Metric differences page; it follows "
+               "every edit above."
+               + (f" The first Martino bars score the labels as written; the level-{sc.level} "
+                  "step projects them, as the tiles above do from the start."
+                  if sc.level != 2 else ""))
+if sum(s.score is not None for s in steps) >= 2:
+    l_right.plotly_chart(diff.waterfall(steps, l_measure, title=f"{diff.MEASURES[l_measure]} "
+                                        "of these predictions (grey: the metrics)"),
+                         key="learn_waterfall", width="stretch")
+else:
+    l_right.info("Fewer than two steps can score these predictions.", icon="ℹ️")
+with st.expander("The ladder's steps as a table"):
+    l_table = diff.steps_table(steps, l_measure)
+    st.dataframe(l_table, hide_index=True, key="learn_ladder", column_config={
+        diff.MEASURES[l_measure]: st.column_config.NumberColumn(format="%.4f"),
+        "change": st.column_config.NumberColumn(format="%+.4f")})
+    download_buttons(l_table, f"ladder_{sid}", key="dl_learn_ladder")
 
 # ---- the seed's numbers -------------------------------------------------------------------------
 st.subheader("📖 What the seed says")

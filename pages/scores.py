@@ -119,14 +119,11 @@ with tab_labels:
                                              f"({entry.title})"),
                         key="per_label_chart")
 with tab_docs:
-    per_doc = result.per_doc
     order = st.selectbox("Sort by", ["F1", "P", "R", "document"], key="doc_table_sort",
                          persist_state="session")
     ascending = st.toggle("Ascending", value=True, key="doc_table_asc", persist_state="session")
     # Ties broken by document id (numbers as numbers), so the first row is always the same.
-    shown = per_doc.sort_values([order, "document"] if order != "document" else "document",
-                                ascending=ascending, kind="stable",
-                                key=results.document_sort_key)
+    shown = results.sorted_per_doc(ws.key, ws, ref, system, metric, var, lev, order, ascending)
     st.dataframe(above_one.mark(paginate(shown, key=state.K_TABLE_PAGE)), hide_index=True,
                  key="per_doc_table")
     above_one.note(shown, key="per_doc")

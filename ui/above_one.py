@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -40,13 +41,33 @@ def score_columns(df: pd.DataFrame) -> list[str]:
             and pd.api.types.is_numeric_dtype(df[c])]
 
 
-def above_one(df: pd.DataFrame) -> pd.Series:
-    """Per row, the score columns above 1, joined (empty string when none)."""
+def _over(df: pd.DataFrame) -> tuple[list[str], Any]:
+    """The score columns and a boolean array (rows × those columns): value above 1."""
     cols = score_columns(df)
     if not cols or not len(df):
-        return pd.Series([""] * len(df), index=df.index, dtype=object)
-    over = df[cols].apply(pd.to_numeric, errors="coerce") > 1 + 1e-12
-    return over.apply(lambda row: ", ".join(c for c in cols if row[c]), axis=1)
+        return cols, None
+    return cols, (df[cols].apply(pd.to_numeric, errors="coerce") > 1 + 1e-12).to_numpy()
+
+
+def above_one(df: pd.DataFrame) -> pd.Series:
+    """Per row, the score columns above 1, joined (empty string when none).
+
+    Rows are joined from a NumPy array, only those with a value above 1: a row-wise
+    ``DataFrame.apply`` took 0.5 s on 20,000 documents, on every rerun.
+    """
+    cols, over = _over(df)
+    values = np.full(len(df), "", dtype=object)
+    if over is not None:
+        hit = over.any(axis=1)
+        joined = [", ".join(c for c, f in zip(cols, row, strict=True) if f) for row in over[hit]]
+        values[hit] = np.array(joined, dtype=object)
+    return pd.Series(values, index=df.index, dtype=object)
+
+
+def any_above_one(df: pd.DataFrame) -> bool:
+    """Whether any score of ``df`` exceeds 1."""
+    _, over = _over(df)
+    return bool(over is not None and over.any())
 
 
 def mark(df: pd.DataFrame) -> Any:
@@ -73,7 +94,7 @@ def mark(df: pd.DataFrame) -> Any:
 def note(df: pd.DataFrame, *, key: str) -> bool:
     """Under a table: the explanation and a link to the Learn scenario, when a score of ``df``
     exceeds 1. Returns whether it was shown."""
-    if not above_one(df).astype(bool).any():
+    if not any_above_one(df):
         return False
     from ui.state import K_SCENARIO
 

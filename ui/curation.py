@@ -58,6 +58,10 @@ from ui.state import (
     Workspace,
 )
 
+CONSENSUS_AUTO_DOCS = 2000
+"""Above this many documents the Curation page builds the consensus when asked (a toggle): with
+γ matching it takes about 10 s per 10,000 documents on this machine (docs/performance.md)."""
+K_CUR_BUILD = "cur_build"  # session: the consensus of a large corpus is built (toggle)
 CURATED = "curated"
 """Name of the curated set in the workspace (``curated (2)`` if a loaded set has the name)."""
 

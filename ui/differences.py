@@ -67,8 +67,13 @@ def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:
 
 def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
     """A waterfall from the first official metric to the last: official metrics are drawn as
-    totals, every rule as the change it makes. Steps that could not be scored are left out."""
-    xs, ys, kinds, texts = [], [], [], []
+    totals, every rule as the change it makes. Steps that could not be scored are left out.
+
+    The bars are horizontal, one step per row from the top, with the step's name wrapped on
+    the left: the names stay readable on a phone (390 px), where side-by-side bars overlapped
+    their labels (issue 16 item 9).
+    """
+    names, values, kinds, texts = [], [], [], []
     before = None
     for s in steps:
         value = s.value(measure)
@@ -76,30 +81,35 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
             continue
         if before is None:
             kinds.append("absolute")
-            ys.append(value)
+            values.append(value)
         elif s.official:
             kinds.append("total")
-            ys.append(value)
+            values.append(value)
         else:
             kinds.append("relative")
-            ys.append(value - before)
+            values.append(value - before)
         texts.append(f"{value:.3f}" if s.official or before is None else f"{value - before:+.3f}")
-        xs.append("<br>".join(textwrap.wrap(s.title, 18)))
+        names.append("<br>".join(textwrap.wrap(s.title, 20)))
         before = value
     fig = go.Figure(go.Waterfall(
-        x=xs, y=ys, measure=kinds, text=texts, textposition="outside",
+        orientation="h", y=names, x=values, measure=kinds, text=texts, textposition="outside",
         connector=dict(line=dict(color="#999", width=1, dash="dot")),
         # Blue up, vermillion down, grey totals: apart under every colour-vision deficiency,
         # and each step is also signed in its text.
         increasing=dict(marker=dict(color=OKABE_ITO[4])),
         decreasing=dict(marker=dict(color=OKABE_ITO[5])),
         totals=dict(marker=dict(color="#777777")),
-        hovertemplate="%{x}<br>%{text}<extra></extra>",
+        hovertemplate="%{y}<br>%{text}<extra></extra>",
     ))
-    top = max([abs(v) for v in ys] + [1.0])
-    fig.update_layout(title=title, height=460, showlegend=False,
-                      yaxis=dict(title=MEASURES[measure], range=[0, top * 1.15]), **_LAYOUT)
-    fig.update_xaxes(tickangle=0)
+    running, top = 0.0, 1.0
+    for kind, v in zip(kinds, values, strict=True):
+        running = running + v if kind == "relative" else v
+        top = max(top, abs(running))
+    lines = textwrap.wrap(title, 44)
+    fig.update_layout(title="<br>".join(lines), height=90 + 52 * len(names), showlegend=False,
+                      xaxis=dict(title=MEASURES[measure], range=[0, top * 1.22]),
+                      **{**_LAYOUT, "margin": dict(l=10, r=10, t=40 + 20 * len(lines), b=10)})
+    fig.update_yaxes(autorange="reversed", automargin=True)
     return fig
 
 
@@ -120,7 +130,8 @@ def first_reason(reasons: str) -> str:
 
 
 SCATTER_MAX = 2000
-"""Most texts the scatter draws (the most different first); the table lists every text."""
+"""Most texts the scatter draws: a random sample (:mod:`ui.sampling`) beyond, so that the share
+of texts on the diagonal stays what it is in the corpus; the table lists every text."""
 SCATTER_AUTO = 500
 """Above this many texts the page draws the scatter only when asked (measured with
 ``bench/bench_app.py``: 2,000 markers take a headless Chromium about 1.3 s, 500 about 0.5 s)."""
@@ -128,9 +139,9 @@ SCATTER_AUTO = 500
 
 def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
     """Per-text Martino F1 (x) against MAFALDA F1 (y), coloured by the first reason; points on
-    the diagonal score the same under both metrics. ``df`` comes most different first, and only
-    its first :data:`SCATTER_MAX` rows are drawn (a browser draws 10,000 markers slowly)."""
-    df = df.head(SCATTER_MAX)
+    the diagonal score the same under both metrics. The caller passes at most
+    :data:`SCATTER_MAX` rows (:func:`ui.sampling.sample_rows`): a browser draws 10,000 markers
+    slowly."""
     fig = go.Figure()
     top = max(1.0, float(df["Martino F1"].max() if len(df) else 1.0),
               float(df["MAFALDA F1"].max() if len(df) else 1.0))

@@ -78,14 +78,20 @@ def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
                  for p in re.split(r"(\d+)", doc_id) if p)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
 def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query: str) -> list[str]:
     """The ids of ``order`` whose id or text contains ``query`` (case-insensitive)."""
-    q = query.strip().lower()
-    if not q:
+    if not query.strip():
         return list(order)
+    # The cache key holds Python's hash of the ids, not the ids: Streamlit's hasher walks a
+    # 100,000-id tuple in 0.4 s on every rerun, hash() in milliseconds.
+    return _search(ws_key, _ws, hash(order), order, query.strip().lower())
+
+
+@st.cache_data(max_entries=32, show_spinner="Searching…")
+def _search(ws_key: str, _ws: Workspace, order_key: int, _order: tuple[str, ...], q: str
+            ) -> list[str]:
     texts = _ws.corpus.texts
-    return [d for d in order if q in d.lower() or q in (texts.get(d) or "").lower()]
+    return [d for d in _order if q in d.lower() or q in (texts.get(d) or "").lower()]
 
 
 DOC_WINDOW = 200
@@ -157,11 +163,15 @@ def document_table(
     """One row per document of ``order`` (in that order): its F1 under ``metric``, disagreement,
     missed and spurious spans (no same-label partner in the other set, as the merged view marks
     them), spans per set and the start of its text."""
+    from core.segments import disagreement
     from ui.highlight import missed_intervals, span_items
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
     scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)
-    dis = disagreements(ws_key, _ws, set_a, set_b)
+    # Only the listed documents (at most DOC_WINDOW + 1): the whole corpus's disagreements are
+    # computed when the list is sorted by them, not to fill a column of 200 rows.
+    dis = {d: disagreement(a.alt_spans(d), b.alt_spans(d), _doc_length(_ws, d, a, b))
+           for d in order}
     rows = []
     for d in order:
         gold, pred = span_items(a, d, "G"), span_items(b, d, "P")

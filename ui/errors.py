@@ -41,6 +41,10 @@ K_ERR_LABEL = "elabel"  # Documents: ... and of this label
 K_ERR_DIM = "edim"  # Errors: slice dimension (bound)
 K_ERR_METRIC = "emetric"  # Errors: span metric of the slices (bound)
 K_ERR_MEASURE = "emeasure"  # Errors: P, R or F1 in the slice chart (bound)
+FILTER_AUTO_DOCS = 2000
+"""Above this many documents what costs a pass over the whole corpus beyond the error categories
+waits for a toggle: the Documents page's error filters, the Errors page's SemEval-2013 schemas
+and bootstrapped slices."""
 K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
@@ -290,6 +294,27 @@ def documents_with(ws: state.Workspace, ref: str, system: str, level: int, categ
                                 label=None if label == ALL else label)
 
 
+@st.cache_resource(max_entries=256, show_spinner=False)
+def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int,
+                         doc: str) -> ErrorTable | None:
+    """:func:`error_table` of one document: ``categorise`` of that document alone, with the
+    corpus's taxonomy. A document's spans are categorised from that document only, so its rows
+    equal the corpus table's (a test checks); the Documents page colours one document without
+    categorising 100,000. None where the corpus cannot be categorised."""
+    from core.formats.docsets import check_same_documents
+    from core.model import AnnotationSet
+
+    gold, pred = _ws.sets[ref], _ws.sets[system]
+    try:
+        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
+                             "pred-subset-of-gold")
+        one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
+                             s.alternatives) for s in (gold, pred)]
+        return categorise(*one, level=level, taxonomy=results.taxonomy_for(_ws, ref, system))
+    except SpanScopeError:
+        return None
+
+
 def label_options(ws: state.Workspace, ref: str, system: str, level: int) -> list[str]:
     table, _ = error_table(ws.key, ws, ref, system, level)
     return [ALL, *(table.labels() if table is not None else [])]
@@ -300,7 +325,7 @@ def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc:
                     ) -> tuple[dict[str, str], dict[str, str]]:
     """Item id -> category, for the reference items ``items_a`` and the compared ``items_b``
     (matched by interval and projected labels)."""
-    table, _ = error_table(ws.key, ws, ref, system, level)
+    table = document_error_table(ws.key, ws, ref, system, level, doc)
     if table is None:
         return {}, {}
     name = level_namer(results.taxonomy_for(ws, ref, system), level)

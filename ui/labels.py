@@ -127,6 +127,11 @@ def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
     return df
 
 
+SCROLL_CSS = (f"<style>.st-key-{state.K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
+              f".st-key-{state.K_LAB_CHART} > div{{min-width:max-content}}</style>")
+"""Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off)."""
+
+
 def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
             totals: Mapping[str, int], row_title: str, column_title: str,
             selected: Cell | None = None) -> alt.LayerChart:

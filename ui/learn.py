@@ -202,6 +202,49 @@ def label_table(ev: scenarios.Evaluation) -> pd.DataFrame:
     return table
 
 
+K_MODE = "learn_mode"  # session: worked examples or an exercise (the URL's ?exercise= decides)
+MODES = ("📖 Worked examples", "📝 Exercise")
+
+
+def mode_changed() -> None:
+    """The mode radio moved: an exercise puts its seed in the URL, worked examples remove it."""
+    import streamlit as st
+
+    from ui import exercise
+
+    if st.session_state[K_MODE] == MODES[1]:
+        st.query_params[exercise.PARAM] = str(st.session_state.get(exercise.K_SEED,
+                                                                  exercise.DEFAULT_SEED))
+    elif exercise.PARAM in st.query_params:
+        del st.query_params[exercise.PARAM]
+
+
+def scenario_from_url(ids: Sequence[str]) -> None:
+    """Put the URL's ``?scenario=`` id (when it is one) in the picker's state before it is drawn;
+    else keep the picker's value (the opening scenario at first) and write it to the URL."""
+    import streamlit as st
+
+    from ui.state import K_SCENARIO
+
+    wanted = st.query_params.get(K_SCENARIO)
+    if wanted in ids:
+        st.session_state[K_SCENARIO] = wanted
+        return
+    if st.session_state.get(K_SCENARIO) not in ids:
+        st.session_state[K_SCENARIO] = OPENING_SCENARIO
+    if wanted is not None or st.session_state[K_SCENARIO] != OPENING_SCENARIO:
+        st.query_params[K_SCENARIO] = st.session_state[K_SCENARIO]
+
+
+def scenario_to_url() -> None:
+    """The picker moved: the URL carries the chosen id."""
+    import streamlit as st
+
+    from ui.state import K_SCENARIO
+
+    st.query_params[K_SCENARIO] = st.session_state[K_SCENARIO]
+
+
 OPENING_SCENARIO = "mafalda-example9"
 """Where Learn opens: MAFALDA's Example 9, on which the metrics disagree (the 2021 scorer's recall
 1.25 against MAFALDA's 1), so the first screen already shows why the choice of metric matters."""

@@ -192,6 +192,18 @@ def per_doc_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
     return dict(zip(df["document"], df["F1"], strict=True))
 
 
+@st.cache_resource(max_entries=32, show_spinner="Sorting…")
+def sorted_per_doc(ws_key: str, _ws: Workspace, ref: str, system: str, metric: str,
+                   variant: str | None, level: int | None, order: str, ascending: bool
+                   ) -> pd.DataFrame:
+    """:func:`pair_result`'s per-document table sorted by ``order`` (ties by document id, numbers
+    as numbers), cached: the natural-order key of 100,000 ids costs a second on every rerun.
+    Shared, so callers must not modify it."""
+    per_doc = pair_result(ws_key, _ws, ref, system, metric, variant, level).per_doc
+    return per_doc.sort_values([order, "document"] if order != "document" else "document",
+                               ascending=ascending, kind="stable", key=document_sort_key)
+
+
 def document_sort_key(column: pd.Series) -> pd.Series:
     """``key`` for ``DataFrame.sort_values``: the ``document`` column sorts numbers as numbers
     (1, 16, 113 rather than 1, 113, 16); other columns sort as they are."""

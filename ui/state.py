@@ -48,7 +48,7 @@ from typing import Any
 import streamlit as st
 
 from core.bounds import Policy
-from core.errors import Diagnostic
+from core.errors import Diagnostic, expand_diagnostics
 from core.formats import FORMATS, LlmParsing, Loaded, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
@@ -73,7 +73,7 @@ K_LEVEL = "level"  # taxonomy level (MAFALDA), 0/1/2
 K_SYS1 = "sys1"  # paired comparison: first system
 K_SYS2 = "sys2"  # paired comparison: second system
 # Session only.
-K_SOURCE = "source"  # "sample" | "upload": which data the pages show
+K_SOURCE = "source"  # "sample" | "upload" | "cli" (--data, ui.cli_data): which data pages show
 K_UPLOADS = "uploads"  # st.file_uploader key
 K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data page)
 K_DOC_QUERY = "doc_query"  # Documents: search text
@@ -210,7 +210,10 @@ def init_state() -> None:
     through ``app.py``.
     """
     ensure_app_navigation()
-    for key, value in {**metric_defaults(), **DEFAULTS}.items():
+    defaults = {**metric_defaults(), **DEFAULTS}
+    if os.environ.get("SPANSCOPE_DATA"):  # started with `--data` (ui.cli_data): those files
+        defaults[K_SOURCE] = "cli"
+    for key, value in defaults.items():
         if key not in st.session_state:
             st.session_state[key] = list(value) if isinstance(value, list) else value
 
@@ -312,7 +315,7 @@ def _report(
         name,
         dict(loaded.texts),
         tuple(sets),
-        tuple(loaded.diagnostics),
+        tuple(expand_diagnostics(loaded.diagnostics)),  # one per warning, grouped or not
         None,
         loaded.records,
         llm_parsing if loaded.format == "mafalda-llm" else None,
@@ -437,6 +440,10 @@ def workspace() -> Workspace:
 def source_workspace() -> Workspace:
     """:func:`workspace` without the curated set."""
     init_state()
+    if st.session_state.get(K_SOURCE) == "cli":
+        from ui.cli_data import cli_workspace  # ui.cli_data imports this module
+
+        return cli_workspace() or empty_workspace()
     if st.session_state.get(K_SOURCE) == "upload":
         uploaded = st.session_state.get(K_UPLOAD_WS)
         return uploaded if isinstance(uploaded, Workspace) else empty_workspace()

@@ -27,7 +27,7 @@ from core.formats import LlmParsing, detect
 from core.formats.mafalda_llm import PARSINGS
 from core.model import ROLES, Role
 from core.roles import guess_role
-from ui import folder_upload, state, text_policy
+from ui import cli_data, folder_upload, state, text_policy
 from ui.escape import md
 
 K_FILES = "upload_files"  # session: {name: Upload} of the kept uploads, in upload order
@@ -100,7 +100,13 @@ def forget(name: str | None = None) -> None:
         files.pop(name, None)
     if not files:
         st.session_state[state.K_UPLOAD_WS] = None
-        st.session_state[state.K_SOURCE] = "sample"
+        st.session_state[state.K_SOURCE] = fallback_source()
+
+
+def fallback_source() -> str:
+    """What the pages show without uploads: the ``--data`` files when the app was started with
+    them, else the sample."""
+    return cli_data.SOURCE if cli_data.cli_workspace() is not None else "sample"
 
 
 def detected(upload: Upload) -> str | None:
@@ -174,15 +180,15 @@ def store_batch(ws: state.Workspace) -> bool:
     """Make ``ws`` the uploaded workspace when it is new; True when the caller must rerun (the
     sidebar, drawn before the page, still shows the previous data).
 
-    A batch in which no file loaded leaves the pages on what they showed (the sample): a failed
-    upload never switches them to an empty "uploaded files".
+    A batch in which no file loaded leaves the pages on the sample (or the ``--data`` files): a
+    failed upload never switches them to an empty "uploaded files".
     """
     old = st.session_state.get(state.K_UPLOAD_WS)
     if old is not None and old.key == ws.key:
         return False
     st.session_state[state.K_UPLOAD_WS] = ws
     before = st.session_state.get(state.K_SOURCE)
-    st.session_state[state.K_SOURCE] = "upload" if not ws.empty else "sample"
+    st.session_state[state.K_SOURCE] = "upload" if not ws.empty else fallback_source()
     return before != st.session_state[state.K_SOURCE] or before == "upload"
 
 

@@ -3,17 +3,16 @@ CSV/JSON downloads of a table and pagination of long tables."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from ui import state
+from ui import paging, state
 from ui.escape import md
 
-PAGE_SIZE = 50
+PAGE_SIZE = paging.PAGE_SIZE
 
 
 def workspace_or_stop(min_sets: int, message: str, *,
@@ -73,14 +72,28 @@ def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
 
 
 def paginate(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE) -> pd.DataFrame:
-    """The rows of ``df`` on the page chosen with a number input shown when there is more than one.
+    """The rows of ``df`` on the page chosen with a number input shown when there is more than one,
+    with a caption saying which rows of how many (:mod:`ui.paging`).
 
     Sorting happens before paging (the caller sorts), so paging never hides the best or worst rows.
     """
-    pages = max(1, math.ceil(len(df) / page_size))
+    pages = paging.page_count(len(df), page_size)
     if pages == 1:
         return df
-    page = st.number_input(f"Page (of {pages}, {page_size} rows each)", min_value=1,
+    if int(st.session_state.get(key) or 1) > pages:
+        del st.session_state[key]  # a shorter table now (another filter): back to page 1
+    page = st.number_input(f"Page (of {pages:,}, {page_size} rows each)", min_value=1,
                            max_value=pages, value=1, step=1, key=key)
-    start = (int(page) - 1) * page_size
-    return df.iloc[start : start + page_size]
+    st.caption(paging.rows_caption(int(page), len(df), page_size))
+    return paging.page_rows(df, int(page), page_size)
+
+
+def notes(messages: list[str] | tuple[str, ...], *, key: str, shown: int = 3) -> None:
+    """``messages`` as ⚠️ captions: the first ``shown`` of them, the rest counted in an expander
+    that lists them paginated (one caption per document of 100,000 would bury the page)."""
+    for message in messages[:shown]:
+        st.caption(f"⚠️ {md(message)}")
+    if len(messages) > shown:
+        with st.expander(f"⚠️ {len(messages) - shown:,} more warning(s) of this kind"):
+            rest = pd.DataFrame({"warning": list(messages[shown:])})
+            st.dataframe(paginate(rest, key=f"{key}_page"), hide_index=True, key=key)

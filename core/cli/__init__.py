@@ -65,11 +65,14 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(prog)
     if argv[:1] == [app.NAME]:
-        # Everything after `app` belongs to streamlit, --help included.
+        # Everything after `app` but --data (core.launch) belongs to streamlit, --help included.
         from core.launch import run_app
 
         try:
             return run_app(argv[1:])
+        except UsageError as exc:
+            print(f"{prog} app: error: {one_line(str(exc))}", file=sys.stderr)
+            return 2
         except SpanScopeError as exc:
             print(f"error: {one_line(str(exc))}", file=sys.stderr)
             return 1

@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core import bounds
-from core.analysis.consensus import BOUNDARIES, MATCHES, Consensus, consensus, decisions_csv
 from core.cli.common import (
+    LazyChoices,
     Result,
     Subparsers,
     add_beyond_text,
@@ -36,6 +37,11 @@ from core.cli.render import render_adjudicate
 from core.errors import FormatError, ParameterError
 from core.formats import FORMATS, WRITABLE
 from core.tools import write_sets
+
+if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this command needs it
+    from core.analysis.consensus import Consensus
+
+_CONSENSUS = "core.analysis.consensus"
 
 NAME = "adjudicate"
 
@@ -50,13 +56,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--min-agree", type=int, required=True, metavar="K",
                    help="annotators that must mark a span for it to be kept (1 = union, "
                    "n = everyone)")
-    p.add_argument("--match", choices=MATCHES, default="gamma",
+    # The choices are set after add_argument, which formats them (importing scipy) otherwise.
+    match = p.add_argument("--match", default="gamma",
                    help="how spans of different annotators are matched: gamma alignment "
                    "(Mathet et al. 2015, default), overlap, exact, or char (character-level "
                    "majority, no matching)")
-    p.add_argument("--boundaries", choices=BOUNDARIES, default="majority",
+    boundaries = p.add_argument("--boundaries", default="majority",
                    help="boundaries of a kept span: majority of characters (default), union or "
                    "intersection")
+    match.choices = LazyChoices(_CONSENSUS, "MATCHES")
+    boundaries.choices = LazyChoices(_CONSENSUS, "BOUNDARIES")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file (or folder for brat / ptc folders)")
     p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
@@ -91,6 +100,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
         raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
                              f"most the number of annotation sets ({len(sets)}). Got "
                              f"{args.min_agree!r} instead.")
+    from core.analysis.consensus import consensus, decisions_csv
+
     result = consensus(sets, texts, min_agree=args.min_agree, match=args.match,
                        boundaries=args.boundaries, name=args.name)
     notes = write_sets([result.set], args.output, to=args.to, texts=texts)

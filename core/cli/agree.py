@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from core import bounds
+from core.cli import engine
 from core.cli.common import (
     Result,
     Subparsers,
@@ -14,6 +15,7 @@ from core.cli.common import (
     command_parser,
     emit,
 )
+from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_study
 from core.cli.render import render_agree
 from core.errors import ParameterError, check_choice
@@ -41,6 +43,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    help="read each annotator's units as a set: an exact duplicate span "
                    "counts once (pygamma-agreement's reading; default: kept, with a warning)")
     add_output_options(p)
+    add_engine_options(p, sets=False)
     return p
 
 
@@ -67,6 +70,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if uses_dask(args):  # FILEs are folders of shards (docs/scale.md)
+        return engine.agree(args, render_agree)
     result, warnings = compute(args)
     emit(result, args, render_agree, warnings)
     return 0

@@ -4,15 +4,16 @@ translation of library errors (which name parameters) into command-line flags.""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol, TypeAlias
 
-from core.errors import Diagnostic, warning_kind
+from core.errors import Diagnostic, expand, warning_kind, warning_total
 from core.textsafe import one_line
 
 JSONValue = object
@@ -50,6 +51,26 @@ def command_parser(subparsers: Subparsers, name: str, summary: str, description:
         formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter)
 
 
+class LazyChoices:
+    """An option's ``choices`` read from a module's constant when argparse first needs them,
+    so that building the parser does not import what only one command uses (scipy, pandas)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def _values(self) -> Sequence[object]:
+        import importlib
+
+        values: Sequence[object] = getattr(importlib.import_module(self.module), self.name)
+        return values
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values()
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(self._values())
+
+
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """``--json`` and ``--all-warnings``."""
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -81,8 +102,14 @@ def jsonable(value: JSONValue) -> JSONValue:
 
 
 def warning_counts(warnings: Sequence[Warning_]) -> dict[str, int]:
-    """Warnings per kind (``Diagnostic.kind``, or the kind read off a message), most first."""
-    counts = Counter(w.kind if isinstance(w, Diagnostic) else warning_kind(w) for w in warnings)
+    """Warnings per kind (``Diagnostic.kind``, or the kind read off a message), most first; a
+    grouped diagnostic counts its ``count``."""
+    counts: Counter[str] = Counter()
+    for w in warnings:
+        if isinstance(w, Diagnostic):
+            counts[w.kind] += w.count
+        else:
+            counts[warning_kind(w)] += 1
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
@@ -98,12 +125,14 @@ def warning_summary(warnings: Sequence[Warning_], *, all_warnings: bool) -> list
     """
     if not warnings:
         return []
+    total = warning_total(warnings)
     kinds = ", ".join(f"{k} {n}" for k, n in warning_counts(warnings).items())
-    lines = [f"warnings: {len(warnings)} ({kinds})"]
-    shown = warnings if all_warnings else warnings[:SHOWN_WARNINGS]
+    lines = [f"warnings: {total} ({kinds})"]
+    listed = expand(warnings)
+    shown = list(listed if all_warnings else itertools.islice(listed, SHOWN_WARNINGS))
     lines.extend(f"warning: {one_line(str(w))}" for w in shown)
-    if len(shown) < len(warnings):
-        lines.append(f"{len(warnings) - len(shown)} more; pass --all-warnings to list them all")
+    if len(shown) < total:
+        lines.append(f"{total - len(shown)} more; pass --all-warnings to list them all")
     return lines
 
 
@@ -121,7 +150,8 @@ def emit(result: Result, args: argparse.Namespace, renderer: Renderer,
     warnings = [w if isinstance(w, Diagnostic) else flag_message(w, flags) for w in warnings]
     if getattr(args, "json", False):
         out = dict(result)
-        kept = warnings if all_warnings else warnings[:JSON_WARNINGS]
+        listed = expand(warnings)
+        kept = listed if all_warnings else itertools.islice(listed, JSON_WARNINGS)
         out["warnings"] = [str(w) for w in kept]
         out["warning_counts"] = warning_counts(warnings)
         json.dump(jsonable(out), sys.stdout, ensure_ascii=False)

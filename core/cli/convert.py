@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser
-from core.formats import FORMATS, WRITABLE
+from core.formats import BINARY_WRITABLE, FORMATS, WRITABLE
 from core.tools import convert
 
 NAME = "convert"
@@ -19,20 +19,30 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                        "Read INPUT in any format and write OUTPUT in another.")
     p.add_argument("input", metavar="INPUT")
     p.add_argument("output", metavar="OUTPUT", help="file (or folder for brat / ptc folders)")
-    p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
-                   help="output format: " + ", ".join(WRITABLE))
+    p.add_argument("--to", required=True, choices=WRITABLE + BINARY_WRITABLE, metavar="FORMAT",
+                   help="output format: " + ", ".join(WRITABLE + BINARY_WRITABLE))
     p.add_argument("--from", dest="from_format", choices=sorted(FORMATS),
                    metavar="FORMAT", help="override format detection for INPUT")
     p.add_argument("--set", dest="set_name", help="which annotation set to write, "
                    "when INPUT holds several (default: all)")
+    p.add_argument("--shards", type=int, metavar="N",
+                   help="write OUTPUT as a folder of N shards of consecutive documents "
+                   "(part-00000.parquet ...), for --engine dask (docs/scale.md)")
     p.add_argument("--all-warnings", action="store_true",
                    help=f"list every warning (default: the first {SHOWN_WARNINGS})")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
-                       set_name=args.set_name)
+    if args.shards is not None:
+        from core.sharded import convert_to_shards
+
+        messages = convert_to_shards(args.input, args.output, to=args.to,
+                                     from_format=args.from_format, set_name=args.set_name,
+                                     shards=args.shards)
+    else:
+        messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
+                           set_name=args.set_name)
     warnings = [m for m in messages if m.startswith("warning: ")]
     others = [m for m in messages if not m.startswith("warning: ")]
     shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]

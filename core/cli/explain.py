@@ -4,6 +4,7 @@ from the metric's registered ``explain`` (built by the pass that scores)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from core.cli.common import Subparsers, command_parser, emit
 from core.cli.loading import load_span_inputs
@@ -23,6 +24,27 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return p
 
 
+def _fragment(text: str | None, start: Any, end: Any) -> str | None:
+    if text is None or not isinstance(start, int) or not isinstance(end, int):
+        return None
+    return text[start:end]
+
+
+def add_fragments(result: dict[str, Any], text: str | None) -> None:
+    """Add each row's text fragment (``None`` when the document's text is unknown): the
+    ``rows`` of a pair table get ``pred_text`` and ``gold_text``, the ``predictions`` and
+    ``gold`` rows of a best-match explanation get ``text``. Keys are only added (the ``--json``
+    contract)."""
+    for row in result.get("rows") or []:
+        if isinstance(row, dict):
+            row["pred_text"] = _fragment(text, row.get("pred_start"), row.get("pred_end"))
+            row["gold_text"] = _fragment(text, row.get("gold_start"), row.get("gold_end"))
+    for key in ("predictions", "gold"):
+        for row in result.get(key) or []:
+            if isinstance(row, dict):
+                row["text"] = _fragment(text, row.get("start"), row.get("end"))
+
+
 def run(args: argparse.Namespace) -> int:
     metric = registry.get(args.metric)
     if metric.explain is None or metric.input != "spans":
@@ -32,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     explanation = metric.explain(inputs.gold, inputs.pred, args.doc,
                                  **metric.keywords(**inputs.options(args)))
     result = explanation.to_dict()
+    add_fragments(result, inputs.texts.get(args.doc))
     own = result.get("warnings") or []
     assert isinstance(own, list)
     result["warnings"] = []

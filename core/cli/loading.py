@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from core import bounds
 from core.bounds import Policy
 from core.cli.common import add_beyond_text
-from core.errors import Diagnostic, FormatError, InputError
+from core.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
@@ -169,7 +169,8 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     for path in files:
         loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
         if warnings is not None:
-            warnings.extend(str(d) for d in loaded.diagnostics if "past the text" in d.message)
+            warnings.extend(str(d) for d in expand_diagnostics(loaded.diagnostics)
+                            if "past the text" in d.message)
         for doc, text in loaded.texts.items():
             if text is not None and texts.get(doc) not in (None, text):
                 raise InputError(f"{path}: document {doc!r} has a different text than in an "

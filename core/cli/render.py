@@ -15,6 +15,30 @@ from core.analysis.errors import PREDICTION_CATEGORIES, REFERENCE_CATEGORIES
 from core.cli.common import Renderer, render_generic
 from core.formats.hateval import COLUMNS, LONG_NAMES
 from core.metrics.nervaluate import SCHEMAS
+from core.textsafe import one_line
+
+SNIPPET = 40
+"""Longest span text fragment a report quotes (longer ones end in an ellipsis)."""
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` on one line, shortened to ``width`` characters with an ellipsis when longer.
+
+    >>> cut("Name calling/Labeling", 12), cut("Doubt", 12)
+    ('Name callin…', 'Doubt')
+    """
+    text = one_line(text)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def snippet(text: Any, width: int = SNIPPET) -> str:
+    r"""A span's text quoted for a terminal: control characters escaped (a file's text can hold
+    escape sequences), shortened with an ellipsis; ``""`` when the text is unknown.
+
+    >>> snippet("a stupid and\npetty stunt"), snippet(None)
+    ('“a stupid and\\npetty stunt”', '')
+    """
+    return "" if not isinstance(text, str) else f"“{cut(text, width)}”"
 
 
 def render_martino(result: dict[str, Any]) -> str:
@@ -42,10 +66,14 @@ def render_martino(result: dict[str, Any]) -> str:
                     if r["pred_start"] is not None else "-")
             gold = (f"[{r['gold_start']},{r['gold_end']}) {r['gold_label']}"
                     if r["gold_start"] is not None else "-")
-            lines.append(f"  {r['kind']:<15}{pred[:27]:<28}{gold[:27]:<28}{r['intersection']:>6}"
-                         f"{r['pred_length']:>5}{r['gold_length']:>5}"
+            lines.append(f"  {r['kind']:<15}{cut(pred, 27):<28}{cut(gold, 27):<28}"
+                         f"{r['intersection']:>6}{r['pred_length']:>5}{r['gold_length']:>5}"
                          f"{int(r['label_match']):>3}{r['contribution_p']:>12.6f}"
                          f"{r['contribution_r']:>12.6f}")
+            texts = [f"{who} {snippet(r.get(key))}" for who, key in
+                     (("pred", "pred_text"), ("gold", "gold_text")) if r.get(key) is not None]
+            if texts:
+                lines.append("  " + " " * 15 + "   ".join(texts))
     per_label = result.get("per_label") or {}
     if per_label:
         official = result.get("per_label_official") or {}
@@ -55,7 +83,7 @@ def render_martino(result: dict[str, Any]) -> str:
         for lab, v in per_label.items():
             f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
             off = official.get(lab)
-            lines.append(f"  {lab[:51]:<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
+            lines.append(f"  {cut(lab, 51):<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
                          f"{v['pred_count']:>7}{v['gold_count']:>7}"
                          f"{'' if off is None else f'{off:.6f}':>15}")
         lines.append("  (F1 official: as the official scorer prints it; its per-technique recall "
@@ -77,12 +105,15 @@ def render_mafalda(result: dict[str, Any]) -> str:
     if result.get("taxonomy"):
         lines.append(f"  taxonomy: {result['taxonomy']}")
     for row in result.get("predictions") or []:
-        lines.append(f"  pred [{row['start']},{row['end']}) {row['label']}: matched "
-                     f"{row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}")
+        lines.append(f"  pred [{row['start']},{row['end']}) {one_line(str(row['label']))}: "
+                     f"matched {row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}"
+                     + (f" {snippet(row.get('text'))}" if row.get("text") is not None else ""))
     for row in result.get("gold") or []:
-        lines.append(f"  gold [{row['start']},{row['end']}) {' | '.join(row['alternatives'])}: "
-                     f"recall takes {row['recall_label'] or '⊥'}, best prediction "
-                     f"{row['best_prediction']} C(s,t,|t|)={row['contribution_r']:.4f}")
+        alts = one_line(" | ".join(row["alternatives"]))
+        lines.append(f"  gold [{row['start']},{row['end']}) {alts}: "
+                     f"recall takes {one_line(str(row['recall_label'] or '⊥'))}, best prediction "
+                     f"{row['best_prediction']} C(s,t,|t|)={row['contribution_r']:.4f}"
+                     + (f" {snippet(row.get('text'))}" if row.get("text") is not None else ""))
     if result.get("note"):
         lines.append(f"  note: {result['note']}")
     return "\n".join(lines)

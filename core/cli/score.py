@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
+from core.cli import engine
 from core.cli.common import (
     Result,
     Subparsers,
@@ -19,6 +20,7 @@ from core.cli.common import (
     command_parser,
     emit,
 )
+from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_hateval, load_span_inputs
 from core.cli.render import renderer_for
 from core.errors import Diagnostic, UsageError
@@ -83,6 +85,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p = command_parser(subparsers, NAME, "score predictions against gold",
                        "Score PRED against GOLD with one metric.", epilog=metrics_epilog())
     add_input_options(p)
+    add_engine_options(p, sets=True)
     return p
 
 
@@ -127,6 +130,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if uses_dask(args):  # GOLD and PRED are folders of shards (docs/scale.md)
+        return engine.score(args, renderer_for(args.metric))
     result, warnings = compute(args)
     emit(result, args, renderer_for(args.metric), warnings)
     return 0

@@ -46,11 +46,15 @@ FORMATS: dict[str, str] = {
     "uima-xmi": "core.formats.xmi",
     "conll": "core.formats.conll",
     "spacy": "core.formats.spacy_docs",
+    "parquet": "core.formats.parquet",
 }
 """Format name -> module implementing it (imported on first use)."""
 
 WRITABLE = ("semeval2021", "ptc", "mafalda", "brat", "doccano", "hateval", "spans-csv",
             "webanno-tsv", "conll", "spacy")
+
+BINARY_WRITABLE = ("parquet",)
+"""Formats whose writer returns bytes (``write_tables``), written by ``convert`` only."""
 
 LlmParsing = Literal["paper-2023", "repo-head"]
 
@@ -190,12 +194,18 @@ def read_folder(path: Path) -> dict[str, bytes]:
 
 def read_file_with_companions(path: Path) -> dict[str, bytes]:
     """One file's bytes, with the files that belong to it: a brat ``.ann`` carries its text in
-    the ``.txt`` beside it, so both are read (a span past that text is then caught)."""
+    the ``.txt`` beside it, so both are read (a span past that text is then caught); a Parquet
+    spans table ``x.parquet`` its texts table ``x.texts.parquet``."""
     files = {path.name: path.read_bytes()}
     if path.suffix.lower() == ".ann":
         text = path.with_suffix(".txt")
         if text.is_file():
             files[text.name] = text.read_bytes()
+    lower = path.name.lower()
+    if lower.endswith(".parquet") and not lower.endswith(".texts.parquet"):
+        texts = path.with_name(path.name[: -len(".parquet")] + ".texts.parquet")
+        if texts.is_file():  # the spans table's companion texts table (core/formats/parquet.py)
+            files[texts.name] = texts.read_bytes()
     return files
 
 

@@ -12,13 +12,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
+import numpy as np
+
 from core import bounds
-from core.errors import FormatError
+from core.columnar import LazySpans, SpanTable, make_spans
+from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import add_group
 from core.formats._common import (
     check_label,
     duplicate_span_warnings,
@@ -29,6 +34,7 @@ from core.formats._common import (
     span_warnings,
 )
 from core.model import AnnotationSet, Role, Span
+from core.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "spans-csv"
 REQUIRED = ("doc_id", "start", "end", "label")
@@ -51,7 +57,25 @@ def sniff(filename: str, head: str) -> int:
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """Read one CSV or JSONL file; one set, or one per annotator when that column exists."""
+    """Read one CSV or JSONL file; one set, or one per annotator when that column exists.
+
+    A plain CSV is read by the columnar path (:func:`read_csv_fast`, ``pyarrow``); anything
+    else, and any invalid value, by :func:`read_precise`, which names file, line and field.
+    """
+    if len(files) != 1:
+        raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
+    (data,) = files.values()
+    loaded = read_csv_fast(data, name=name, options=options)
+    if loaded is None:
+        loaded = read_jsonl_fast(data, name=name, options=options)
+    if loaded is not None:
+        return loaded
+    return read_precise(files, name=name, options=options)
+
+
+def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
+    """The reference reader: a dict per row, a :class:`Span` per span; the first invalid value
+    raises its :class:`FormatError`."""
     if len(files) != 1:
         raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
     (data,) = files.values()
@@ -110,6 +134,257 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                 doc_id, options.gold_texts.get(doc_id) if options.gold_texts else None
             )
     return loaded
+
+
+_BOM = b"\xef\xbb\xbf"
+_UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x9a\x80'
+                      rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
+"""Bytes the columnar path leaves to the precise one: quotes (the csv module's quoting rules),
+control characters, and whitespace that ``str.strip`` and Arrow's trim may treat differently."""
+
+
+_BLANK = r"^\s*$"  # after _UNUSUAL, the only whitespace is ASCII: str.strip() gives ""
+
+
+def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
+    """The columnar CSV reader: parsed by ``pyarrow.csv`` into string columns, checked in
+    vectorised passes, duplicate-span warnings grouped; None (read by :func:`read_precise`)
+    for JSON Lines, texts to check against (``gold_texts``), quoted cells or control
+    characters, and any value the precise path would refuse or read otherwise (``+5``, ``007``
+    with more than 12 digits, spaces around an offset).
+    """
+    raw = data[3:] if data.startswith(_BOM) else data
+    if (options.gold_texts is not None or not raw.strip() or raw.lstrip()[:1] == b"{"
+            or raw.startswith(_BOM)):  # a second BOM: Arrow would drop it from the header
+        return None
+    if _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n"):
+        return None  # control characters, odd whitespace, a lone CR
+    try:
+        cut = raw.find(b"\n")
+        first = (raw if cut < 0 else raw[:cut]).decode("utf-8")
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        from pyarrow import csv as pa_csv
+    except (UnicodeDecodeError, ImportError):
+        return None
+    if "\r" in first.rstrip("\r"):
+        return None  # a lone CR ends a row for the csv module: the precise path reads it
+    try:
+        header = next(csv.reader([first]))
+    except (csv.Error, StopIteration):
+        return None
+    names = [h.strip().lower() for h in header]
+    if len(set(names)) != len(names) or len(set(header)) != len(header) or any(
+            k not in names for k in REQUIRED):
+        return None
+    loaded = Loaded(FORMAT, name)
+    extra = [h for h in names if h not in REQUIRED + OPTIONAL]
+    if extra:
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+    try:
+        table = pa_csv.read_csv(
+            pa.py_buffer(raw if raw.endswith((b"\n", b"\r")) else raw + b"\n"),
+            read_options=pa_csv.ReadOptions(use_threads=False),
+            parse_options=pa_csv.ParseOptions(quote_char=False),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={h: pa.string() for h in header}, strings_can_be_null=False,
+                quoted_strings_can_be_null=False),
+            memory_pool=_pool(pa))
+    except (pa.ArrowInvalid, pa.ArrowKeyError):
+        return None  # a row with another number of cells, bytes that are not UTF-8
+    if table.column_names != header:
+        return None
+    cols = {n: table.column(h) for n, h in zip(names, header, strict=True)}
+    del table
+    blank = None
+    for col in cols.values():
+        empty = pc.match_substring_regex(col, _BLANK)  # a bitmap, no trimmed copy
+        blank = empty if blank is None else pc.and_(blank, empty)
+    if blank is not None and pc.any(blank).as_py():
+        keep = pc.invert(blank)
+        cols = {n: pc.filter(c, keep) for n, c in cols.items()}
+    doc = cols["doc_id"]
+    if pc.any(pc.match_substring_regex(doc, _BLANK)).as_py():
+        return None
+    start, end, label = cols["start"], cols["end"], cols["label"]
+    declares = pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
+    default = set_name_of(name)
+    annotator = cols.get("annotator")
+    with_annotator = annotator is not None and pc.any(pc.not_equal(annotator, "")).as_py()
+    if with_annotator and pc.any(pc.equal(annotator, "")).as_py():
+        return None  # rows without an annotator: the precise path lists their lines
+    spans_at = pc.invert(declares)
+    s_txt, e_txt = pc.filter(start, spans_at), pc.filter(end, spans_at)
+    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
+    if not (pc.all(pc.match_substring_regex(s_txt, digits), min_count=0).as_py()
+            and pc.all(pc.match_substring_regex(e_txt, digits), min_count=0).as_py()):
+        return None
+    pool = _pool(pa)
+    s_arr = pc.cast(s_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    e_arr = pc.cast(e_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    del s_txt, e_txt
+    if np.any(e_arr <= s_arr):
+        return None
+    lab_codes = pc.dictionary_encode(pc.filter(label, spans_at)).combine_chunks()
+    label_names = lab_codes.dictionary.to_pylist()
+    allowed = None if options.labels is None else set(options.labels)
+    if any(not x.strip() or (allowed is not None and x not in allowed) for x in label_names):
+        return None
+    lab_arr = lab_codes.indices.to_numpy(zero_copy_only=False)
+    span_mask = spans_at.to_numpy(zero_copy_only=False)
+    if with_annotator:
+        assert annotator is not None
+        set_codes = pc.dictionary_encode(annotator).combine_chunks()
+        set_names = [str(x) for x in set_codes.dictionary.to_pylist()]
+        set_of_row = set_codes.indices.to_numpy(zero_copy_only=False)
+        if default in set_names:
+            return None  # an annotator named as the file: the precise path's message
+    else:
+        set_names = [default]
+        set_of_row = np.zeros(len(doc), dtype=np.int32)
+    span_index = np.cumsum(span_mask) - 1 if len(set_names) > 1 else None
+    role: Role = "annotator" if with_annotator else options.role
+    group = object()
+    for k, set_name in enumerate(set_names):
+        if len(set_names) == 1:  # every row (no copies)
+            doc_codes = pc.dictionary_encode(doc).combine_chunks()
+            doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
+            s_set, e_set, l_set = s_arr, e_arr, lab_arr
+            doc_of_span = doc_of_row[span_mask] if len(s_arr) < len(doc) else doc_of_row
+        else:
+            rows = np.flatnonzero(set_of_row == k)
+            doc_codes = pc.dictionary_encode(pc.take(doc, pa.array(rows))).combine_chunks()
+            doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
+            in_set = span_mask[rows]
+            assert span_index is not None  # row -> index among the span rows
+            span_rows = span_index[rows[in_set]]
+            s_set, e_set, l_set = s_arr[span_rows], e_arr[span_rows], lab_arr[span_rows]
+            doc_of_span = doc_of_row[in_set]
+        doc_ids = doc_codes.dictionary.to_pylist()
+        spans = SpanTable.from_columns(doc_ids, doc_of_span, s_set, e_set, l_set, label_names)
+        loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
+        for doc_id in doc_ids:
+            loaded.texts.setdefault(doc_id, None)
+        _duplicate_group(loaded, group, k, set_name, spans, doc_of_span, s_set, e_set, l_set)
+    return loaded
+
+
+def _pool(pa: Any) -> Any:
+    """The system allocator: it gives large buffers back when they are freed, where Arrow's
+    default pool keeps them (peak memory of a large file)."""
+    return pa.system_memory_pool()
+
+
+class _SetColumns:
+    """The rows of one annotation set gathered by :func:`read_jsonl_fast`."""
+
+    def __init__(self) -> None:
+        self.doc_index: dict[str, int] = {}
+        self.doc: list[int] = []
+        self.start: list[int] = []
+        self.end: list[int] = []
+        self.label: list[int] = []
+
+
+def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
+    """Spans as JSON Lines, one ``orjson`` decode per line into per-set columns; None (read by
+    :func:`read_precise`) for texts to check against and for any value the precise path would
+    refuse or read otherwise (an offset given as a string, a numeric id, a lone surrogate)."""
+    raw = data[3:] if data.startswith(_BOM) else data
+    if options.gold_texts is not None or raw.lstrip()[:1] != b"{":
+        return None
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a pinned dependency
+        return None
+    default = set_name_of(name)
+    sets: dict[str, _SetColumns] = {}
+    label_index: dict[str, int] = {}
+    loads = orjson.loads
+    with_annotator = False
+    try:
+        for line in raw.split(b"\n"):
+            if not line.strip():
+                continue
+            row = loads(line)
+            doc = row["doc_id"]
+            if type(doc) is not str or not doc.strip():
+                return None
+            annotator = row.get("annotator")
+            if annotator is not None and type(annotator) is not str:
+                return None
+            if annotator in (None, ""):
+                key = default
+            else:
+                key, with_annotator = annotator, True
+            cols = sets.get(key)
+            if cols is None:
+                cols = sets[key] = _SetColumns()
+            d = cols.doc_index.setdefault(doc, len(cols.doc_index))
+            start, end, label = row.get("start"), row.get("end"), row.get("label")
+            if start in (None, "") and end in (None, "") and label in (None, ""):
+                continue
+            if (type(start) is not int or type(end) is not int or type(label) is not str
+                    or not 0 <= start < end < 10**MAX_OFFSET_DIGITS or not label.strip()):
+                return None
+            cols.doc.append(d)
+            cols.start.append(start)
+            cols.end.append(end)
+            cols.label.append(label_index.setdefault(label, len(label_index)))
+    except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
+        return None  # malformed JSON, a line that is not an object, no doc_id
+    if with_annotator and default in sets:
+        return None  # rows without an annotator: the precise path lists their lines
+    allowed = None if options.labels is None else set(options.labels)
+    names = list(label_index)
+    if allowed is not None and any(x not in allowed for x in names):
+        return None
+    loaded = Loaded(FORMAT, name)
+    role: Role = "annotator" if with_annotator else options.role
+    if not sets:
+        sets[default] = _SetColumns()
+    group = object()
+    for k, (set_name, cols) in enumerate(sets.items()):
+        doc_ids = list(cols.doc_index)
+        doc_arr = np.array(cols.doc, dtype=np.int32)
+        s_arr = np.array(cols.start, dtype=np.int64)
+        e_arr = np.array(cols.end, dtype=np.int64)
+        l_arr = np.array(cols.label, dtype=np.int32)
+        spans = SpanTable.from_columns(doc_ids, doc_arr, s_arr, e_arr, l_arr, names)
+        loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
+        for doc_id in doc_ids:
+            loaded.texts.setdefault(doc_id, None)
+        _duplicate_group(loaded, group, k, set_name, spans, doc_arr, s_arr, e_arr, l_arr)
+    return loaded
+
+
+def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str, table: SpanTable,
+                     doc: np.ndarray, start: np.ndarray, end: np.ndarray,
+                     label: np.ndarray) -> None:
+    """The precise path's duplicate-span warnings of one set (rows in file order), grouped."""
+    if len(table) < 2:
+        return
+    d, s, e, lab = table.doc, table.start, table.end, table.label
+    same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
+    docs = sorted(set(d[1:][same].tolist()))
+    if not docs:
+        return
+    names = table.labels
+    found: list[tuple[int, list[Span]]] = []
+    for i in docs:
+        rows = np.flatnonzero(doc == i)  # file order
+        found.append((i, duplicate_span_warnings(make_spans(
+            start[rows].tolist(), end[rows].tolist(), [names[x] for x in label[rows].tolist()]))))
+    file = loaded.source
+
+    def produce() -> Iterator[tuple[Position, Diagnostic]]:
+        for i, dups in found:
+            for m, sp in enumerate(dups):
+                message = (f"{set_name}: document {table.doc_ids[i]!r} has the span "
+                           f"[{sp.start}, {sp.end}) {sp.label!r} more than once; kept")
+                yield (k, i, m), Diagnostic(file, message)
+
+    add_group(loaded, group, sum(len(x) for _, x in found), produce)
 
 
 def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[str, Any]]]:

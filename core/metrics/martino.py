@@ -87,6 +87,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.columnar import LazySpans, SpanTable, make_spans
 from core.errors import InputError, ParameterError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.result import (
@@ -199,32 +200,46 @@ class _Arrays:
     start: np.ndarray
     end: np.ndarray
     label: np.ndarray  # label index
-    spans: list[Span]
+    names: list[str]  # label index -> name (shared by both sides; grows as labels are met)
 
     @property
     def length(self) -> np.ndarray:
         return self.end - self.start
 
+    @property
+    def spans(self) -> list[Span]:
+        """The rows as :class:`Span` objects (built when an explanation asks for them)."""
+        names = self.names
+        return list(make_spans(self.start.tolist(), self.end.tolist(),
+                               [names[k] for k in self.label.tolist()]))
+
 
 def _arrays(
     spans: Mapping[str, Sequence[Span]], doc_index: Mapping[str, int], label_index: dict[str, int]
 ) -> _Arrays:
-    flat = [s for items in spans.values() for s in items]
-    n = len(flat)
-    counts = np.fromiter(map(len, spans.values()), dtype=np.int64, count=len(spans))
-    doc_ids = np.fromiter((doc_index[d] for d in spans), dtype=np.int64, count=len(spans))
-    doc_arr = np.repeat(doc_ids, counts)
-    names = list(map(_LABEL, flat))
-    for name in dict.fromkeys(names):  # new labels get the next index, in order of appearance
+    """The spans of the documents of ``doc_index`` as arrays, from the set's columns
+    (:class:`core.columnar.SpanTable`: no :class:`Span` is built when ``spans`` is a lazy
+    mapping); rows in mapping order, stably sorted by ``doc_index``."""
+    table = SpanTable.from_spans(spans)
+    for name in table.used_labels():  # new labels get the next index, in order of appearance
         label_index.setdefault(name, len(label_index))
-    labels = np.fromiter(map(label_index.__getitem__, names), dtype=np.int64, count=n)
-    starts = np.fromiter(map(_START, flat), dtype=np.int64, count=n)
-    ends = np.fromiter(map(_END, flat), dtype=np.int64, count=n)
-    if n and np.any(doc_arr[1:] < doc_arr[:-1]):
+    names = [""] * len(label_index)
+    for name, i in label_index.items():
+        names[i] = name
+    doc_map = np.fromiter((doc_index.get(d, -1) for d in table.doc_ids), dtype=np.int64,
+                          count=len(table.doc_ids))
+    lab_map = np.fromiter((label_index.get(x, -1) for x in table.labels), dtype=np.int64,
+                          count=len(table.labels))
+    doc_arr = doc_map[table.doc] if len(table) else np.zeros(0, dtype=np.int64)
+    labels = lab_map[table.label] if len(table) else np.zeros(0, dtype=np.int64)
+    starts, ends = table.start, table.end
+    if np.any(doc_arr < 0):  # documents outside ``doc_index`` are not scored
+        keep = doc_arr >= 0
+        doc_arr, labels, starts, ends = doc_arr[keep], labels[keep], starts[keep], ends[keep]
+    if len(doc_arr) and np.any(doc_arr[1:] < doc_arr[:-1]):
         order = np.argsort(doc_arr, kind="stable")
-        return _Arrays(doc_arr[order], starts[order], ends[order], labels[order],
-                       [flat[i] for i in order])
-    return _Arrays(doc_arr, starts, ends, labels, flat)
+        return _Arrays(doc_arr[order], starts[order], ends[order], labels[order], names)
+    return _Arrays(doc_arr, starts, ends, labels, names)
 
 
 @dataclass
@@ -441,8 +456,8 @@ class MartinoResult:
 
 @dataclass(frozen=True)
 class _Prepared:
-    gold: dict[str, tuple[Span, ...]]
-    pred: dict[str, tuple[Span, ...]]
+    gold: Mapping[str, tuple[Span, ...]]
+    pred: Mapping[str, tuple[Span, ...]]
     documents: list[str]
     ignore_labels: bool
     official_labels: list[str] | None
@@ -476,49 +491,127 @@ def _prepare(
     if official is not None:
         allowed = set(official)
         for aset in (pred, gold):
-            for doc, spans in aset.spans.items():
-                for s in spans:
-                    if s.label not in allowed:
-                        raise InputError(
-                            f"{aset.name}: document {doc!r}, span [{s.start},{s.end}): label "
-                            f"{s.label!r} is not in the technique list ({len(official)} names; "
-                            "pass labels=[...] to use another list)"
-                        )
+            _check_labels(aset, allowed, len(official))
     documents = list(gold.doc_ids)
-    gspans = {d: gold.get(d) for d in documents}
-    pspans = {d: pred.get(d) for d in documents}
+    if variant == "semeval2021":
+        # Same documents on both sides (checked above) and nothing merged: the sets' own
+        # mappings, so that a set read as columns is scored without building its spans.
+        return _Prepared(gold.spans, pred.spans, documents, ignore_labels, official, warnings)
+    # nlp4if2019 and semeval2020-si: merged as the official scorers merge, on columns.
+    gtable = _reindexed(gold.table, documents)
+    ptable = _reindexed(pred.table, documents)
     if si:
-        gspans = {d: tuple(Span(s.start, s.end, SI_LABEL) for s in v) for d, v in gspans.items()}
-        pspans = {d: tuple(Span(s.start, s.end, SI_LABEL) for s in v) for d, v in pspans.items()}
-    if variant in ("nlp4if2019", "semeval2020-si"):
-        by_label = not ignore_labels
-        merged_gold = {d: merge_overlaps(v, by_label=by_label) for d, v in gspans.items()}
-        n_merged = sum(len(gspans[d]) - len(merged_gold[d]) for d in documents)
-        if n_merged:
-            warnings.append(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
-                            f"({'any label' if not by_label else 'same technique'}), as the "
-                            "official scorer always does")
-        gspans = merged_gold
-        for d in documents:
-            hit = _first_overlap(pspans[d], by_label)
-            if hit is None:
-                continue
-            if not merge_pred:
-                a, b = hit
-                what = "the same technique " + repr(a.label) if by_label else "another span"
-                raise InputError(
-                    f"{pred.name}: in document {d!r} the prediction [{a.start},{a.end}) overlaps "
-                    f"[{b.start},{b.end}) of {what}; the official scorer refuses this, pass "
-                    "merge_pred=True (-m) to merge overlapping predictions"
-                )
-        if merge_pred:
-            merged_pred = {d: merge_overlaps(v, by_label=by_label) for d, v in pspans.items()}
-            n = sum(len(pspans[d]) - len(merged_pred[d]) for d in documents)
-            if n:
-                warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
-                                "(merge_pred=True)")
-            pspans = merged_pred
-    return _Prepared(gspans, pspans, documents, ignore_labels, official, warnings)
+        gtable, ptable = _relabelled(gtable, SI_LABEL), _relabelled(ptable, SI_LABEL)
+    by_label = not ignore_labels
+    gtable, n_merged = _merged(gtable, by_label=by_label)
+    if n_merged:
+        warnings.append(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
+                        f"({'any label' if not by_label else 'same technique'}), as the "
+                        "official scorer always does")
+    if not merge_pred:
+        first = _first_overlapping_doc(ptable, by_label=by_label)
+        if first is not None:
+            d = documents[first]
+            hit = _first_overlap(ptable.spans_at(first), by_label)
+            assert hit is not None
+            a, b = hit
+            what = "the same technique " + repr(a.label) if by_label else "another span"
+            raise InputError(
+                f"{pred.name}: in document {d!r} the prediction [{a.start},{a.end}) overlaps "
+                f"[{b.start},{b.end}) of {what}; the official scorer refuses this, pass "
+                "merge_pred=True (-m) to merge overlapping predictions"
+            )
+    else:
+        ptable, n = _merged(ptable, by_label=by_label)
+        if n:
+            warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
+                            "(merge_pred=True)")
+    return _Prepared(LazySpans(gtable), LazySpans(ptable), documents, ignore_labels, official,
+                     warnings)
+
+
+def _reindexed(table: SpanTable, documents: Sequence[str]) -> SpanTable:
+    """``table`` over ``documents`` (a superset of its own, in that order; rows of a document
+    keep their order), as ``{d: aset.get(d) for d in documents}`` would give."""
+    if tuple(documents) == table.doc_ids:
+        return table
+    index = {d: i for i, d in enumerate(documents)}
+    remap = np.fromiter((index[d] for d in table.doc_ids), dtype=np.int64,
+                        count=len(table.doc_ids))
+    doc = remap[table.doc] if len(table) else np.zeros(0, dtype=np.int64)
+    order = np.argsort(doc, kind="stable")
+    return SpanTable.from_columns(documents, doc[order], table.start[order], table.end[order],
+                                  table.label[order], table.labels, sort=False)
+
+
+def _relabelled(table: SpanTable, name: str) -> SpanTable:
+    """Every span of ``table`` with the label ``name`` (span identification)."""
+    return SpanTable(table.doc_ids, (name,), table.doc, table.start, table.end,
+                     np.zeros(len(table), dtype=np.int32), table.offsets)
+
+
+def _group_order(table: SpanTable, by_label: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ordered by document, merge group (the label, or one group), then as spans sort;
+    and where each (document, group) starts in that order."""
+    rank = np.empty(len(table.labels), dtype=np.int64)
+    rank[np.argsort(np.array(table.labels, dtype=object), kind="stable")] = np.arange(
+        len(table.labels))
+    group = table.label if by_label else np.zeros(len(table), dtype=np.int32)
+    order = np.lexsort((rank[table.label], table.end, table.start, group, table.doc))
+    d, g = table.doc[order], group[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (d[1:] != d[:-1]) | (g[1:] != g[:-1])
+    return order, first
+
+
+def _merged(table: SpanTable, *, by_label: bool) -> tuple[SpanTable, int]:
+    """:func:`merge_overlaps` of every document, on columns (each document's spans sorted, as
+    that function returns them); and how many spans went."""
+    if len(table) < 2:
+        return table, 0
+    order, first = _group_order(table, by_label)
+    s, e = table.start[order], table.end[order]
+    # Running maximum of ends inside each group: ranks of the ends offset by group, so that
+    # one accumulate never carries a maximum into the next group.
+    group_id = np.cumsum(first) - 1
+    values, ranks = np.unique(e, return_inverse=True)
+    key = group_id * len(values) + ranks.reshape(-1)
+    running = values[np.maximum.accumulate(key) - group_id * len(values)]
+    new = first.copy()
+    new[1:] |= s[1:] >= running[:-1]  # a span that starts at or after the union so far
+    at = np.flatnonzero(new)
+    if len(at) == len(table):  # nothing to merge: the spans, sorted
+        return SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
+                                      table.label, table.labels), 0
+    merged = SpanTable.from_columns(table.doc_ids, table.doc[order][at], s[at],
+                                    np.maximum.reduceat(e, at), table.label[order][at],
+                                    table.labels)
+    return merged, len(table) - len(at)
+
+
+def _first_overlapping_doc(table: SpanTable, *, by_label: bool) -> int | None:
+    """The first document (in table order) with two overlapping spans of one group."""
+    if len(table) < 2:
+        return None
+    order, first = _group_order(table, by_label)
+    s, e = table.start[order], table.end[order]
+    hit = np.flatnonzero(~first[1:] & (s[1:] < e[:-1])) + 1
+    return int(table.doc[order][hit].min()) if len(hit) else None
+
+
+def _check_labels(aset: AnnotationSet, allowed: set[str], n_official: int) -> None:
+    """Refuse the first span (in the set's order) whose label is not in ``allowed``."""
+    table = aset.table
+    bad = [i for i, name in enumerate(table.labels) if name not in allowed]
+    rows = np.flatnonzero(np.isin(table.label, bad)) if bad else np.zeros(0, dtype=np.int64)
+    if len(rows):
+        k = int(rows[0])
+        doc = table.doc_ids[int(table.doc[k])]
+        raise InputError(
+            f"{aset.name}: document {doc!r}, span [{int(table.start[k])},{int(table.end[k])}): "
+            f"label {table.labels[int(table.label[k])]!r} is not in the technique list "
+            f"({n_official} names; pass labels=[...] to use another list)"
+        )
 
 
 def _label_order(official: Sequence[str] | None, extra: Iterable[str]) -> list[str]:
@@ -765,10 +858,11 @@ def contributions(
     ga = _arrays({d: prep.gold[d] for d in documents}, doc_index, label_index)
     pa = _arrays({d: prep.pred[d] for d in documents}, doc_index, label_index)
     pairs = _pairs(pa, ga, len(documents), prep.ignore_labels)
+    p_spans, g_spans = pa.spans, ga.spans
     rows: list[Contribution] = []
     for k in range(len(pairs.pred)):
-        s = pa.spans[int(pairs.pred[k])]
-        t = ga.spans[int(pairs.gold[k])]
+        s = p_spans[int(pairs.pred[k])]
+        t = g_spans[int(pairs.gold[k])]
         rows.append(Contribution(documents[int(pa.doc[pairs.pred[k]])], "pair", s, t,
                                  int(pairs.inter[k]), s.length, t.length, bool(pairs.match[k]),
                                  float(pairs.c_pred[k]), float(pairs.c_gold[k])))
@@ -777,11 +871,11 @@ def contributions(
     hit_g = np.zeros(len(ga.doc), dtype=bool)
     hit_g[pairs.gold] = True
     for i in np.flatnonzero(~hit_p):
-        s = pa.spans[int(i)]
+        s = p_spans[int(i)]
         rows.append(Contribution(documents[int(pa.doc[i])], "unmatched-pred", s, None, 0,
                                  s.length, 0, False, 0.0, 0.0))
     for i in np.flatnonzero(~hit_g):
-        t = ga.spans[int(i)]
+        t = g_spans[int(i)]
         rows.append(Contribution(documents[int(ga.doc[i])], "unmatched-gold", None, t, 0,
                                  0, t.length, False, 0.0, 0.0))
     rows.sort(key=lambda r: (doc_index[r.document], _row_start(r), r.kind))

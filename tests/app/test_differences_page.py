@@ -107,3 +107,13 @@ def test_a_small_corpus_draws_the_scatter_without_a_toggle(make_app) -> None:
     at = make_app("pages/differences.py")
     assert len(at.get("plotly_chart")) == 2
     assert not [t for t in at.toggle if t.key == state.K_DIFF_DRAW]
+
+
+def test_a_system_missing_documents_gets_a_warning_not_a_crash(make_app) -> None:
+    # system_b has no entry for doc10: the SemEval-2021 end point refuses it, the page says so
+    # and keeps the path above (a crash with an uncaught InputError before).
+    at = make_app("pages/differences.py", params={"b": "system_b"})
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(w.value for w in at.warning)
+    assert "cannot be compared one by one" in shown and "doc10" in shown
+    assert at.dataframe, "the steps table is still shown"

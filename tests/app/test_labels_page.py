@@ -192,4 +192,5 @@ def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
     shown = _pairs(at, frame)
     assert list(shown["gold span"]) == ["[6, 34) <b>bold</b>"]
     assert lab_ui.md("<b>x_y</b>") == "\\<b\\>x\\_y\\</b\\>"
-    assert not at.html  # nothing is rendered as HTML on this page
+    # nothing from a file is rendered as HTML on this page (only the heatmap's scrolling style)
+    assert [h.proto.body for h in at.html] == [lab_ui.SCROLL_CSS]

@@ -30,7 +30,7 @@ def test_waterfall_and_scatter_render_without_console_errors(
     bars = page.locator(".st-key-diff_waterfall .js-plotly-plot .bars .point")
     assert bars.count() >= 6  # merged, no merging, 2021, best match, average, ..., MAFALDA
     ticks = page.evaluate("() => document.querySelector("
-                          "'.st-key-diff_waterfall .js-plotly-plot').data[0].x")
+                          "'.st-key-diff_waterfall .js-plotly-plot').data[0].y")
     shown = [t.replace("<br>", " ") for t in ticks]
     assert "Martino, SemEval-2021" in shown and "MAFALDA, level 2" in shown
     st_ui.shot(page, "page_metric_differences")

@@ -74,16 +74,16 @@ def test_every_scenario_opens_from_the_picker_with_the_seeds_numbers(
     page.set_viewport_size(TALL)  # each screenshot shows the whole page
     st_ui.open_page(page, app_url, "learn")
     _ready(page, st_ui)
-    assert st_ui.value(page, "Scenario") == first
+    assert st_ui.value(page, "Scenario") == scenarios.get(first).title  # titles, not ids
     # The opening scenario first, then every other one from the picker.
     order = [first, *(sid for sid in scenarios.SCENARIOS if sid != first)]
     for sid in order:
         sc = scenarios.get(sid)
         if sid != first:
-            st_ui.choose(page, "Scenario", sid)
+            st_ui.choose(page, "Scenario", sc.title)
             _ready(page, st_ui)
             assert f"scenario={sid}" in page.url
-        page.get_by_text(sc.title, exact=True).wait_for(timeout=30_000)
+        page.get_by_text(sc.title, exact=True).first.wait_for(timeout=30_000)
         assert page.get_by_test_id("stException").count() == 0, sid
         ev = scenarios.evaluate(sc)
         # The seed table has one ✅ per stated number (its cells are drawn on a canvas; the grid
@@ -145,7 +145,7 @@ def test_deep_link_opens_example9_with_both_recalls(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     _open(page, st_ui, app_url, "mafalda-example9")
-    assert st_ui.value(page, "Scenario") == "mafalda-example9"
+    assert st_ui.value(page, "Scenario") == scenarios.get("mafalda-example9").title
     assert _tile(page, RECALL_2021) == "1.25 (5/4)"
     assert _tile(page, "MAFALDA paper, level 1 — recall") == "1"
     assert "refused" in _tile(page, "semeval2020-si")

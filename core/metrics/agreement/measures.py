@@ -153,6 +153,35 @@ def _jaccard(c: Counts, what: str) -> Agreement:
     return Agreement(c[0] / union, None, stats)
 
 
+def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
+                     per_document: Mapping[str, Counts]) -> tuple[PairValue, PairValue]:
+    """κ and Jaccard of one annotator pair from its 2×2 counts (n11, n10, n01, n00) summed over
+    the documents both cover: per label, position only, and per document (pooled over labels).
+
+    The counts are sufficient statistics: counts of disjoint document sets add up, so a corpus
+    split into shards gives the same values (``core/sharded.py``). No documents: undefined.
+    """
+    kp = PairValue(undefined("no document annotated by both"))
+    jp = PairValue(undefined("no document annotated by both"))
+    if not per_document:
+        return kp, jp
+    flat = _sum_counts(list(per_label.values())) if per_label else (0, 0, 0, 0)
+    kp.overall = _kappa(flat, "any label")
+    kp.per_label = {lab: _kappa(c, repr(lab)) for lab, c in per_label.items()}
+    defined = [v.value for v in kp.per_label.values() if v.value is not None]
+    kp.extra["macro"] = (Agreement(float(np.mean(defined)), None,
+                                   {"labels": len(defined)}) if defined else
+                         undefined("no label has a defined kappa"))
+    kp.extra["position"] = _kappa(position, "span positions")
+    jp.overall = _jaccard(flat, "any label")
+    jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
+    jp.extra["position"] = _jaccard(position, "span positions")
+    for doc, dflat in per_document.items():
+        kp.per_document[doc] = _kappa(dflat, f"document {doc!r}")
+        jp.per_document[doc] = _jaccard(dflat, f"document {doc!r}")
+    return kp, jp
+
+
 def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
@@ -166,29 +195,12 @@ def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
     jaccards: dict[tuple[str, str], PairValue] = {}
     for a, b in combinations(study.annotators, 2):
         tables = char_tables(study, a, b)
-        kp = PairValue(undefined("no document annotated by both"))
-        jp = PairValue(undefined("no document annotated by both"))
-        if tables:
-            labels = study.labels
-            per_label = {lab: _sum_counts([t[lab] for t in tables.values()]) for lab in labels}
-            position = _sum_counts([t[POSITION] for t in tables.values()])
-            flat = _sum_counts(list(per_label.values())) if labels else (0, 0, 0, 0)
-            kp.overall = _kappa(flat, "any label")
-            kp.per_label = {lab: _kappa(c, repr(lab)) for lab, c in per_label.items()}
-            defined = [v.value for v in kp.per_label.values() if v.value is not None]
-            kp.extra["macro"] = (Agreement(float(np.mean(defined)), None,
-                                           {"labels": len(defined)}) if defined else
-                                 undefined("no label has a defined kappa"))
-            kp.extra["position"] = _kappa(position, "span positions")
-            jp.overall = _jaccard(flat, "any label")
-            jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
-            jp.extra["position"] = _jaccard(position, "span positions")
-            for doc, t in tables.items():
-                dflat = _sum_counts([t[lab] for lab in labels]) if labels else (0, 0, 0, 0)
-                kp.per_document[doc] = _kappa(dflat, f"document {doc!r}")
-                jp.per_document[doc] = _jaccard(dflat, f"document {doc!r}")
-        kappas[(a, b)] = kp
-        jaccards[(a, b)] = jp
+        labels = study.labels
+        per_label = {lab: _sum_counts([t[lab] for t in tables.values()]) for lab in labels}
+        position = _sum_counts([t[POSITION] for t in tables.values()])
+        per_doc = {doc: _sum_counts([t[lab] for lab in labels]) if labels else (0, 0, 0, 0)
+                   for doc, t in tables.items()}
+        kappas[(a, b)], jaccards[(a, b)] = char_pair_values(per_label, position, per_doc)
     docs = {"documents": len(study.docs)}
     return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))

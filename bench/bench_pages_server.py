@@ -1,0 +1,130 @@
+"""Server-side time of every dashboard page on a large corpus, and which ``core`` call costs it.
+
+Complements ``bench/bench_app.py`` (which times what a user waits for in Chromium): this runs the
+app in-process with ``streamlit.testing.v1.AppTest`` on the corpus ``bench_app.py`` generates,
+opened as ``spanscope app --data`` opens it (``SPANSCOPE_DATA``), visits every page twice
+(first visit computes and caches; second is the warm rerun), profiles each first visit with
+``cProfile`` and prints the slowest ``core``/``ui`` functions by cumulative time, and the peak
+resident memory of the process after each page.
+
+Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K]``; writes
+``bench/results/bench_pages_server_<docs>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import resource
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+import streamlit.logger  # noqa: E402
+
+streamlit.logger.set_log_level("error")
+from bench_app import make_corpus  # noqa: E402
+
+PAGES = ("data", "scores", "documents", "errors", "differences", "labels", "annotators",
+         "curation", "home")
+
+
+_PROFILES: list[cProfile.Profile] | None = None
+_thread_run = threading.Thread.run
+
+
+def _profiled_run(self: threading.Thread) -> None:
+    """``Thread.run`` under cProfile while :data:`_PROFILES` collects (AppTest runs the script
+    in a thread of its own, which a profiler of the main thread does not see)."""
+    if _PROFILES is None:
+        _thread_run(self)
+        return
+    prof = cProfile.Profile()
+    _PROFILES.append(prof)
+    prof.enable()
+    try:
+        _thread_run(self)
+    finally:
+        prof.disable()
+
+
+threading.Thread.run = _profiled_run  # type: ignore[method-assign]
+
+
+def _rss_mib() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
+    if not profs:
+        return []
+    stats = pstats.Stats(profs[0])
+    for prof in profs[1:]:
+        stats.add(prof)
+    rows = []
+    for (file, line, func), (_, _, _, cum, _) in stats.stats.items():  # type: ignore[attr-defined]
+        rel = file.replace(str(ROOT) + "/", "")
+        if rel.startswith(("core/", "ui/")):
+            rows.append((f"{rel}:{line} {func}", round(cum, 2)))
+    return sorted(rows, key=lambda r: -r[1])[:k]
+
+
+def run(n_docs: int, n_spans: int, top: int) -> dict[str, Any]:
+    from streamlit.testing.v1 import AppTest
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "bench"
+        make_corpus(folder, n_docs, n_spans)
+        os.environ["SPANSCOPE_DATA"] = json.dumps([
+            {"role": "gold", "path": str(folder / "gold.json")},
+            {"role": "system", "path": str(folder / "system_a.json")}])
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=3600)
+        t = time.perf_counter()
+        at.run()  # the Overview page: reads the files
+        out: dict[str, Any] = {"documents": n_docs, "spans_per_set": n_spans,
+                               "open_s": round(time.perf_counter() - t, 2),
+                               "rss_after_open_mib": _rss_mib(), "pages": {}}
+        global _PROFILES
+        for page in PAGES:
+            _PROFILES = []
+            t = time.perf_counter()
+            at.switch_page(f"pages/{page}.py").run()
+            first = time.perf_counter() - t
+            profs, _PROFILES = _PROFILES, None
+            errors = [str(e.value)[:200] for e in at.exception]
+            t = time.perf_counter()
+            at.run()
+            warm = time.perf_counter() - t
+            out["pages"][page] = {"first_s": round(first, 2), "warm_s": round(warm, 2),
+                                  "rss_mib": _rss_mib(), "exceptions": errors,
+                                  "slowest": _top(profs, top)}
+            print(page, out["pages"][page]["first_s"], out["pages"][page]["warm_s"],
+                  out["pages"][page]["rss_mib"], errors[:1], flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--docs", type=int, default=10_000)
+    ap.add_argument("--spans", type=int, default=100_000, help="spans per set")
+    ap.add_argument("--top", type=int, default=6, help="functions listed per page")
+    args = ap.parse_args()
+    result = run(args.docs, args.spans, args.top)
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),
+                                                               encoding="utf-8")
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,224 @@
+"""One side of a corpus as columns: document index, start, end and label index per span.
+
+A :class:`SpanTable` holds the spans of an annotation set as four NumPy arrays with the document
+ids and label names kept once, in the order :func:`core.formats._common.sorted_spans` gives
+(documents in first-seen order, spans by ``(start, end, label)`` within a document). Readers
+build it without creating one :class:`~core.model.Span` per span, metrics that work on arrays
+(:mod:`core.metrics.martino`) read it directly, and :class:`LazySpans` shows it as the usual
+``{document id: (Span, ...)}`` mapping, building a document's spans only when they are asked
+for (issue 15, target 1: ``Span`` objects exist only where a caller asks for them).
+
+Offsets are character offsets, ``start`` inclusive and ``end`` exclusive (``docs/formats.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from core.model import Span
+
+if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
+    import pandas as pd
+
+_SET_START = Span.__dict__["start"].__set__  # the slots' own setters: no frozen check
+_SET_END = Span.__dict__["end"].__set__
+_SET_LABEL = Span.__dict__["label"].__set__
+_NEW = object.__new__
+
+
+def make_spans(starts: Iterable[int], ends: Iterable[int], labels: Iterable[str]
+               ) -> tuple[Span, ...]:
+    """Spans from values already validated (non-negative ints, ``end > start``, str labels).
+
+    Skips ``Span.__post_init__``'s checks, which the readers' vectorised passes have made; the
+    result compares, hashes and prints as ``Span(start, end, label)`` would.
+
+    >>> make_spans([0, 5], [4, 9], ["A", "B"]) == (Span(0, 4, "A"), Span(5, 9, "B"))
+    True
+    """
+    out = []
+    for s, e, lab in zip(starts, ends, labels, strict=True):
+        span = _NEW(Span)
+        _SET_START(span, s)
+        _SET_END(span, e)
+        _SET_LABEL(span, lab)
+        out.append(span)
+    return tuple(out)
+
+
+def _span_order(doc: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
+                names: Sequence[str]) -> np.ndarray | None:
+    """The permutation that sorts rows by document, start, end, label name; None when they are
+    sorted already."""
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[np.argsort(np.array(names, dtype=object), kind="stable")] = np.arange(len(names))
+    lab_rank = rank[label]
+    if (int(start.max()) < 2**32 and int(end.max()) < 2**40 and len(names) < 2**20
+            and len(doc) and int(doc.max()) < 2**31):
+        # Two packed keys sort faster than four.
+        major = (doc.astype(np.int64) << 32) | start
+        minor = (end << 20) | lab_rank
+        if not np.any(major[1:] < major[:-1]):
+            ties = major[1:] == major[:-1]
+            if not np.any(ties & (minor[1:] < minor[:-1])):
+                return None
+        return np.lexsort((minor, major))
+    order = np.lexsort((lab_rank, end, start, doc))
+    return None if not np.any(order[1:] < order[:-1]) else order
+
+
+@dataclass(frozen=True, eq=False)
+class SpanTable:
+    """The spans of one annotation set as columns.
+
+    ``doc_ids``: every document of the set, once, in order (also those without spans);
+    ``labels``: the label names, once; ``doc`` (int32, index into ``doc_ids``), ``start`` and
+    ``end`` (int64), ``label`` (int32, index into ``labels``), one entry per span, grouped by
+    document in ``doc_ids`` order. ``offsets[i]:offsets[i + 1]`` are the rows of document ``i``.
+    """
+
+    doc_ids: tuple[str, ...]
+    labels: tuple[str, ...]
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    offsets: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.doc.shape[0])
+
+    @classmethod
+    def from_columns(cls, doc_ids: Sequence[str], doc: Sequence[int] | np.ndarray,
+                     start: Sequence[int] | np.ndarray, end: Sequence[int] | np.ndarray,
+                     label: Sequence[int] | np.ndarray, labels: Sequence[str], *,
+                     sort: bool = True) -> SpanTable:
+        """A table from raw columns (``doc`` and ``label`` are indices into ``doc_ids`` and
+        ``labels``). With ``sort`` the rows are put in document order, then by ``(start, end,
+        label name)`` within a document (:func:`~core.formats._common.sorted_spans`);
+        without it they must already be grouped by document in ``doc_ids`` order.
+
+        >>> t = SpanTable.from_columns(["a", "b"], [1, 0, 0], [3, 5, 0], [4, 9, 2], [0, 1, 1],
+        ...                            ["X", "Y"])
+        >>> t.to_dict()
+        {'a': (Span(start=0, end=2, label='Y'), Span(start=5, end=9, label='Y')), \
+'b': (Span(start=3, end=4, label='X'),)}
+        """
+        d = np.asarray(doc, dtype=np.int32)
+        s = np.asarray(start, dtype=np.int64)
+        e = np.asarray(end, dtype=np.int64)
+        lab = np.asarray(label, dtype=np.int32)
+        names = tuple(labels)
+        if sort and len(d):
+            order = _span_order(d, s, e, lab, names)
+            if order is not None:
+                d, s, e, lab = d[order], s[order], e[order], lab[order]
+        offsets = np.searchsorted(d, np.arange(len(doc_ids) + 1)).astype(np.int64)
+        return cls(tuple(doc_ids), names, d, s, e, lab, offsets)
+
+    @classmethod
+    def from_spans(cls, spans: Mapping[str, Sequence[Span]]) -> SpanTable:
+        """A table from ``{document id: spans}``, keeping the mapping's order exactly."""
+        if isinstance(spans, LazySpans):
+            return spans.table
+        doc_ids = tuple(spans)
+        counts = np.fromiter(map(len, spans.values()), dtype=np.int64, count=len(doc_ids))
+        n = int(counts.sum())
+        flat = [s for items in spans.values() for s in items]
+        index: dict[str, int] = {}
+        label = np.fromiter((index.setdefault(s.label, len(index)) for s in flat),
+                            dtype=np.int32, count=n)
+        start = np.fromiter((s.start for s in flat), dtype=np.int64, count=n)
+        end = np.fromiter((s.end for s in flat), dtype=np.int64, count=n)
+        doc = np.repeat(np.arange(len(doc_ids), dtype=np.int32), counts)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        return cls(doc_ids, tuple(index), doc, start, end, label, offsets)
+
+    def rows(self, i: int) -> slice:
+        """The rows of the ``i``-th document."""
+        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+
+    def spans_at(self, i: int) -> tuple[Span, ...]:
+        """The ``i``-th document's spans as :class:`Span` objects."""
+        rows = self.rows(i)
+        names = self.labels
+        return make_spans(self.start[rows].tolist(), self.end[rows].tolist(),
+                          [names[k] for k in self.label[rows].tolist()])
+
+    def to_dict(self) -> dict[str, tuple[Span, ...]]:
+        """``{document id: (Span, ...)}`` (every span built)."""
+        return {d: self.spans_at(i) for i, d in enumerate(self.doc_ids)}
+
+    def used_labels(self) -> list[str]:
+        """The labels of at least one span, in order of first appearance."""
+        if not len(self.label):
+            return []
+        ids, first = np.unique(self.label, return_index=True)
+        return [self.labels[int(ids[k])] for k in np.argsort(first, kind="stable")]
+
+    def label_names(self) -> list[str]:
+        """One label name per span (row order)."""
+        names = self.labels
+        return [names[k] for k in self.label.tolist()]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per span: ``document``, ``start``, ``end`` (exclusive), ``label``, as
+        :meth:`core.model.AnnotationSet.to_frame`."""
+        import pandas as pd
+
+        docs = np.array(self.doc_ids, dtype=object)
+        labels = np.array(self.labels, dtype=object)
+        return pd.DataFrame({
+            "document": docs[self.doc] if len(self.doc) else np.array([], dtype=object),
+            "start": self.start, "end": self.end,
+            "label": labels[self.label] if len(self.label) else np.array([], dtype=object),
+        })
+
+
+class LazySpans(Mapping[str, tuple[Span, ...]]):
+    """``{document id: (Span, ...)}`` over a :class:`SpanTable`, read-only.
+
+    A document's tuple is built on first access and cached; length, iteration order, ``in``,
+    ``items()`` and equality are those of the dict it stands for.
+
+    >>> t = SpanTable.from_columns(["a", "b"], [0], [0], [4], [0], ["X"])
+    >>> m = LazySpans(t)
+    >>> list(m), m["a"], m["b"], "c" in m, m == {"a": (Span(0, 4, "X"),), "b": ()}
+    (['a', 'b'], (Span(start=0, end=4, label='X'),), (), False, True)
+    """
+
+    __slots__ = ("_cache", "_index", "table")
+
+    def __init__(self, table: SpanTable) -> None:
+        self.table = table
+        self._index: dict[str, int] | None = None
+        self._cache: dict[str, tuple[Span, ...]] = {}
+
+    def _positions(self) -> dict[str, int]:
+        if self._index is None:
+            self._index = {d: i for i, d in enumerate(self.table.doc_ids)}
+        return self._index
+
+    def __getitem__(self, doc_id: str) -> tuple[Span, ...]:
+        cached = self._cache.get(doc_id)
+        if cached is not None:
+            return cached
+        spans = self.table.spans_at(self._positions()[doc_id])
+        self._cache[doc_id] = spans
+        return spans
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._positions()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table.doc_ids)
+
+    def __len__(self) -> int:
+        return len(self.table.doc_ids)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))

@@ -1,0 +1,756 @@
+"""Scoring a sharded corpus on a Dask cluster: map each shard to additive statistics, reduce.
+
+``python -m core score GOLD PRED --engine dask`` and ``agree DIR ... --engine dask`` come here
+(``docs/scale.md``). A corpus too large for one process is split into *shards*: files that each
+hold whole documents (Parquet spans tables, or JSONL with one document per line: MAFALDA,
+doccano, spaCy). Each shard is read and scored by a worker with the same readers and the same
+metric functions as the single-machine path; the worker returns the metric's *additive*
+statistics, and the client adds them up and applies the metric's own finishing formula:
+
+* Da San Martino: Σ C(s,t,|s|), |S|, Σ C(s,t,|t|), |T| pooled, per label and per document
+  (:class:`~core.metrics.martino.MartinoResult`, whose P/R/F1 come from
+  :func:`~core.metrics.result.prf`). Micro pooling is a sum over documents, so shards add.
+* MAFALDA: per-text P, R, F1 and label-only P, R, F1 are averaged over the texts, so a shard
+  gives its number of texts and the sums of the six values; the corpus mean is sum / count.
+* character κ and Jaccard: the 2×2 counts (n11, n10, n01, n00) per annotator pair, per label,
+  position-only and per document
+  (:func:`~core.metrics.agreement.measures.char_pair_values` finishes them). A label that a
+  shard never saw has all of that shard's characters in n00, which the reduction adds.
+
+Sums of floating-point numbers in another order differ in the last bits only: the tests require
+equality with the single-machine run to 1e-12.
+
+Layout of the input
+-------------------
+``GOLD`` and ``PRED`` are folders of shards paired by file name (``gold/part-0007.parquet`` with
+``pred/part-0007.parquet``), or the same folder whose shards hold both sets in a ``set`` column
+(``--gold-set``, ``--pred-set`` name them). A document lives in one shard: its gold and its
+predictions are in shards of the same name, and a document found in two shards is an error. A
+shard is any regular file of the folder except Parquet texts tables (``*.texts.parquet``, read
+with their spans table), hidden files and ``*.md`` / ``*.txt``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core import bounds
+from core.bounds import Policy
+from core.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
+from core.formats import Loaded, ReadOptions, load_path
+from core.formats.tool_options import OPTION_NAMES, tool_defaults
+from core.model import AnnotationSet, Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    from distributed import Client
+
+    from core.metrics.agreement import PairwiseResult
+    from core.metrics.martino import MartinoResult
+
+KEPT_WARNINGS = 100
+"""Warnings a shard sends back in full (the JSON output keeps 100); all are counted by kind."""
+DASK_METRICS = ("martino", "mafalda")
+"""Metrics ``score --engine dask`` computes (their statistics add up over documents)."""
+DASK_MEASURES = ("char-kappa", "char-jaccard")
+"""Agreement measures ``agree --engine dask`` computes."""
+NOT_SHARDS = (".md", ".txt")
+
+
+# ---- shards ----------------------------------------------------------------------------------
+
+
+def shard_files(folder: str | Path) -> list[Path]:
+    """The shards of a folder (module docstring), sorted by name; a file is one shard."""
+    p = Path(folder)
+    if p.is_file():
+        return [p]
+    if not p.is_dir():
+        raise InputError(f"{p}: no such file or folder")
+    out = [f for f in sorted(p.iterdir()) if f.is_file() and not f.name.startswith(".")
+           and not f.name.lower().endswith(".texts.parquet")
+           and f.suffix.lower() not in NOT_SHARDS]
+    if not out:
+        raise InputError(f"{p}: the folder holds no shard")
+    return out
+
+
+def pair_shards(gold: str | Path, pred: str | Path) -> list[tuple[Path, Path]]:
+    """Gold and prediction shards paired by file name; the same folder pairs each with itself."""
+    g, p = shard_files(gold), shard_files(pred)
+    if Path(gold).resolve() == Path(pred).resolve():
+        return [(s, s) for s in g]
+    if len(g) == 1 and len(p) == 1 and Path(gold).is_file():
+        return [(g[0], p[0])]
+    by_name = {f.name: f for f in p}
+    only_gold = [f.name for f in g if f.name not in by_name]
+    only_pred = sorted(set(by_name) - {f.name for f in g})
+    if only_gold or only_pred:
+        raise InputError(f"{gold} and {pred} must hold shards of the same names: "
+                         f"{len(only_gold)} only in {gold} ({', '.join(only_gold[:5]) or '-'}); "
+                         f"{len(only_pred)} only in {pred} ({', '.join(only_pred[:5]) or '-'})")
+    return [(f, by_name[f.name]) for f in g]
+
+
+def group_shards(inputs: Sequence[str | Path]) -> list[list[Path]]:
+    """Agreement inputs: one folder (sets in a ``set`` column) or one folder per annotator,
+    shards grouped by file name."""
+    lists = [shard_files(i) for i in inputs]
+    if len(lists) == 1:
+        return [[s] for s in lists[0]]
+    names = [f.name for f in lists[0]]
+    for i, files in enumerate(lists[1:], start=1):
+        if [f.name for f in files] != names:
+            raise InputError(f"{inputs[0]} and {inputs[i]} must hold shards of the same names")
+    return [[files[k] for files in lists] for k in range(len(names))]
+
+
+SHARD_SUFFIX = {"parquet": ".parquet", "semeval2021": ".json", "mafalda": ".jsonl",
+                "doccano": ".jsonl", "spacy": ".jsonl", "spans-csv": ".csv"}
+"""The file suffix of a shard per format that can be sharded (one file per shard)."""
+
+
+def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
+                 folder: str | Path, *, shards: int, to: str = "parquet") -> list[str]:
+    """Split a corpus into ``shards`` files of consecutive documents (``part-00000.parquet``
+    ...) in ``folder``, each with every set's spans of its documents; the messages of
+    :func:`core.tools.write_sets`. ``python -m core convert IN OUT --to parquet --shards N``."""
+    from core.tools import write_sets
+
+    if shards < 1:
+        raise UsageError(f"--shards must be at least 1, got {shards}")
+    if to not in SHARD_SUFFIX:
+        raise UsageError(f"shards are written as {', '.join(SHARD_SUFFIX)}; got {to!r}")
+    docs = list(dict.fromkeys([*(d for s in sets for d in s.spans), *texts]))
+    out = Path(folder)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: shards are written into a folder, but this is a file")
+    out.mkdir(parents=True, exist_ok=True)
+    messages: list[str] = []
+    size, extra = divmod(len(docs), shards)
+    lo = 0
+    for k in range(shards):
+        hi = lo + size + (1 if k < extra else 0)
+        part = set(docs[lo:hi])
+        sub = [AnnotationSet(s.name, {d: v for d, v in s.spans.items() if d in part}, s.role,
+                             s.alternatives) for s in sets]
+        sub_texts = {d: texts.get(d) for d in docs[lo:hi]}
+        for note in write_sets(sub, out / f"part-{k:05d}{SHARD_SUFFIX[to]}", to=to,
+                               texts=sub_texts):
+            if note not in messages:
+                messages.append(note)
+        lo = hi
+    return messages
+
+
+def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards: int,
+                      from_format: str | None = None, set_name: str | None = None
+                      ) -> list[str]:
+    """``convert INPUT OUTPUT --to FORMAT --shards N``: read INPUT, write N shards into the
+    folder OUTPUT; the messages to show (warnings, losses, a summary)."""
+    loaded = load_path(input, fmt=from_format)
+    sets = list(loaded.sets)
+    if set_name is not None:
+        sets = [s for s in sets if s.name == set_name]
+        if not sets:
+            names = ", ".join(repr(s.name) for s in loaded.sets)
+            raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}")
+    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to))
+    docs = len({d for s in sets for d in s.spans})
+    spans = sum(s.span_count() for s in sets)
+    messages.append(f"wrote {docs} documents, {spans} spans "
+                    f"({', '.join(s.name for s in sets)}) as {shards} {to} shards to {output}")
+    return messages
+
+
+# ---- what a worker sends back ----------------------------------------------------------------
+
+
+@dataclass
+class ShardOutcome:
+    """One shard's statistics, or the error that stopped it (sent back, not raised, so that the
+    message keeps its file, row and field)."""
+
+    shard: str
+    stats: Any = None
+    documents: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    warning_counts: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+    labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions' (Martino's view)
+    worker: str = ""
+    peak_rss: int = 0  # bytes, the worker process's peak resident set so far
+    seconds: float = 0.0  # reading and scoring the shard on its worker
+
+
+def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list[str],
+                                                                           dict[str, int]]:
+    kinds = Counter(w.kind if isinstance(w, Diagnostic) else warning_kind(w) for w in found)
+    shown = found if keep is None else found[:keep]
+    return [str(w) for w in shown], dict(kinds)
+
+
+def _process() -> tuple[str, int]:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+    try:
+        from distributed import get_worker
+
+        return get_worker().address, peak
+    except (ImportError, ValueError):
+        return f"pid {os.getpid()}", peak
+
+
+# ---- score: one shard ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreJob:
+    """Everything a worker needs to score one shard pair (plain values: it is pickled)."""
+
+    metric: str
+    gold: str
+    pred: str
+    gold_format: str | None = None
+    pred_format: str | None = None
+    gold_set: str | None = None
+    pred_set: str | None = None
+    variant: str | None = None
+    level: int | None = None
+    merge_pred: bool = False
+    fragments_only: bool = False
+    labels: tuple[str, ...] | None = None
+    taxonomy: str | None = None
+    llm_parsing: str = "paper-2023"
+    beyond_text: Policy = "refuse"
+    per_document: bool = False
+    all_warnings: bool = False
+    tools: tuple[tuple[str, Any], ...] = ()
+
+
+def _pick(loaded: Loaded, name: str | None, side: str, source: str) -> AnnotationSet:
+    if name is None:
+        if len(loaded.sets) != 1:
+            names = ", ".join(repr(s.name) for s in loaded.sets)
+            raise InputError(f"{source}: the shard holds {len(loaded.sets)} sets ({names}); "
+                             f"name the {side} with --{side}-set")
+        return loaded.sets[0]
+    for s in loaded.sets:
+        if s.name == name:
+            return s
+    names = ", ".join(repr(s.name) for s in loaded.sets)
+    raise InputError(f"{source}: no annotation set named {name!r} (--{side}-set); sets: {names}")
+
+
+def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, object],
+                                       list[Diagnostic | str]]:
+    """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
+    (same readers, policy, label list, hooks), with the label list fixed by the client."""
+    from core.metrics import registry
+    from core.taxonomy import load as load_taxonomy
+
+    metric = registry.get(job.metric)
+    labels = list(job.labels) if job.labels is not None else None
+    policy = job.beyond_text
+    gold_loaded = load_path(job.gold, fmt=job.gold_format, options=ReadOptions(
+        labels=labels, role="gold", beyond_text=policy))
+    gold = _pick(gold_loaded, job.gold_set, "gold", job.gold)
+    if metric.gold_alternatives and not gold.alternatives:
+        gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
+    warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
+    if job.pred == job.gold and job.pred_format == job.gold_format:
+        pred_loaded = gold_loaded  # one shard holds both sets (a set column)
+    else:
+        read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                           beyond_text=policy)
+        if "llm_parsing" in metric.read_options:
+            read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                               llm_parsing=job.llm_parsing,  # type: ignore[arg-type]
+                               beyond_text=policy)
+        pred_loaded = load_path(job.pred, fmt=job.pred_format, options=read)
+        warnings.extend(pred_loaded.diagnostics)
+    pred = _pick(pred_loaded, job.pred_set, "pred", job.pred)
+    if pred_loaded is gold_loaded:
+        pred = pred.with_role("system")
+        gold = gold.with_role("gold")
+    for loaded in (gold_loaded, pred_loaded):
+        if loaded.format == "hateval":  # text labels, no spans (as load_span_inputs refuses)
+            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; "
+                             f"the {metric.name} metric cannot apply")
+    (pred,), more = bounds.check_sets([(job.pred, pred)], gold_loaded.texts, policy)
+    warnings.extend(more)
+    if metric.pred_warnings is not None:
+        warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
+    extra: dict[str, object] = {}
+    variant = str(metric.keywords(variant=job.variant).get("variant"))
+    if metric.read_order is not None:
+        pred, why, extra = metric.read_order(
+            variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
+            gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
+        warnings.extend(why)
+    taxonomy = load_taxonomy(job.taxonomy) if "taxonomy" in metric.options else None
+    options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
+               "fragments_only": job.fragments_only or None, "labels": labels,
+               "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}
+    return gold, pred, metric.keywords(**options), warnings
+
+
+@dataclass
+class MafaldaSums:
+    """A shard's MAFALDA statistics: the number of texts and the sums of the per-text values
+    that the corpus scores average (Helwe et al. 2024, §5.2), and the rows when asked for."""
+
+    texts: int
+    precision: float
+    recall: float
+    f1: float
+    label_precision: float
+    label_recall: float
+    label_f1: float
+    rows: list[Any] | None = None
+
+
+def _mafalda_sums(result: Any, per_document: bool) -> MafaldaSums:
+    rows = result.per_document()
+    return MafaldaSums(
+        len(rows), sum(d.precision for d in rows), sum(d.recall for d in rows),
+        sum(d.f1 for d in rows), sum(d.extra["label_precision"] for d in rows),
+        sum(d.extra["label_recall"] for d in rows), sum(d.extra["label_f1"] for d in rows),
+        list(rows) if per_document else None)
+
+
+def score_shard(job: ScoreJob) -> ShardOutcome:
+    """Read and score one shard pair on a worker: its additive statistics (module docstring)."""
+    out = ShardOutcome(job.gold)
+    started = time.perf_counter()
+    try:
+        with tool_defaults(**dict(job.tools)):
+            gold, pred, keywords, warnings = _load_pair(job)
+            from core.metrics import registry
+
+            result: Any = registry.get(job.metric).score(gold, pred, **keywords)
+        warnings.extend(str(w) for w in getattr(result, "warnings", []) or [])
+        out.warnings, out.warning_counts = _warnings(
+            warnings, None if job.all_warnings else KEPT_WARNINGS)
+        out.documents = list(result.document_ids)
+        if job.metric == "martino":
+            from core.metrics.martino import martino_gold_view
+
+            result.warnings = []
+            out.stats = result
+            out.labels = (martino_gold_view(gold).labels(), martino_gold_view(pred).labels())
+        else:
+            out.stats = _mafalda_sums(result, job.per_document)
+    except SpanScopeError as exc:
+        out.error = str(exc)
+    out.seconds = time.perf_counter() - started
+    out.worker, out.peak_rss = _process()
+    return out
+
+
+# ---- reductions ------------------------------------------------------------------------------
+
+
+def _check_documents(outcomes: Sequence[ShardOutcome]) -> int:
+    """Refuse a document found in two shards; the number of documents."""
+    seen: dict[str, str] = {}
+    for o in outcomes:
+        for d in o.documents:
+            if d in seen:
+                raise InputError(f"document {d!r} is in two shards, {seen[d]} and {o.shard}; "
+                                 "each document must be in one shard")
+            seen[d] = o.shard
+    return len(seen)
+
+
+def merge_martino(parts: Sequence[MartinoResult], labels: Sequence[str] | None
+                  ) -> MartinoResult:
+    """The Martino statistics of disjoint document sets, added up (one result per shard).
+
+    ``labels`` is the technique list of the whole run (None: the labels that occur); the
+    label list changes only the report order and the official per-technique table, never a
+    sum, so shards scored without it merge into the result :func:`martino.score` gives with it.
+    """
+    import numpy as np
+
+    from core.metrics.martino import MartinoResult
+
+    first = parts[0]
+    p_num: dict[str, float] = {}
+    r_num: dict[str, float] = {}
+    p_den: dict[str, int] = {}
+    r_den: dict[str, int] = {}
+    for part in parts:
+        for target, source in ((p_num, part.label_p_num), (r_num, part.label_r_num)):
+            for k, v in source.items():
+                target[k] = target.get(k, 0.0) + v
+        for target_i, source_i in ((p_den, part.label_p_den), (r_den, part.label_r_den)):
+            for k, n in source_i.items():
+                target_i[k] = target_i.get(k, 0) + n
+    every = {k for part in parts for k in part.labels}
+    official: list[str] | None = (
+        None if first.variant == "semeval2020-si" else list(labels) if labels is not None
+        else sorted(every) if first.accuracy_mode else None)
+    order = list(dict.fromkeys(official or ()))
+    order.extend(sorted(every - set(order)))
+    return MartinoResult(
+        variant=first.variant,
+        p_num=sum(p.p_num for p in parts), p_den=sum(p.p_den for p in parts),
+        r_num=sum(p.r_num for p in parts), r_den=sum(p.r_den for p in parts),
+        labels=order, label_p_num=p_num, label_r_num=r_num, label_p_den=p_den,
+        label_r_den=r_den,
+        documents=[d for p in parts for d in p.documents],
+        doc_p_num=np.concatenate([p.doc_p_num for p in parts]),
+        doc_r_num=np.concatenate([p.doc_r_num for p in parts]),
+        doc_p_den=np.concatenate([p.doc_p_den for p in parts]),
+        doc_r_den=np.concatenate([p.doc_r_den for p in parts]),
+        official_labels=official, fragments_only=first.fragments_only,
+        merge_pred=first.merge_pred, accuracy_mode=first.accuracy_mode, match=first.match)
+
+
+def finish_mafalda(parts: Sequence[MafaldaSums], *, variant: str, level: int,
+                   per_document: bool) -> dict[str, Any]:
+    """MAFALDA's corpus scores (means over texts, ``MafaldaResult.to_dict``'s keys) from the
+    shards' sums."""
+    n = sum(p.texts for p in parts)
+
+    def mean(attr: str) -> float:
+        return sum(getattr(p, attr) for p in parts) / n if n else 0.0
+
+    out: dict[str, Any] = {
+        "metric": "mafalda", "variant": variant, "level": level,
+        "precision": mean("precision"), "recall": mean("recall"), "f1": mean("f1"),
+        "label_only": {"precision": mean("label_precision"), "recall": mean("label_recall"),
+                       "f1": mean("label_f1")},
+        "documents": n, "warnings": []}
+    if per_document:
+        out["per_document"] = [
+            {"document": d.document, "precision": d.precision, "recall": d.recall,
+             "f1": d.f1, **d.extra} for p in parts for d in (p.rows or [])]
+    return out
+
+
+# ---- the cluster -----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str | None = None, *, workers: int | None = None
+                ) -> Iterator[Client]:
+    """A client of the cluster at ``scheduler`` (``tcp://host:8786``), or of a
+    ``distributed.LocalCluster`` started for the run (one process per worker, one thread each)
+    and closed after it."""
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - a pinned runtime dependency
+        raise UsageError("--engine dask needs dask and distributed: pip install "
+                         "'dask[distributed]'") from exc
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as exc:
+            raise InputError(f"--scheduler {scheduler}: cannot reach the scheduler: {exc}"
+                             ) from None
+        with client:
+            yield client
+        return
+    n = workers or max(1, min(os.cpu_count() or 1, 4))
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
+            Client(cluster) as client:
+        yield client
+
+
+def run_jobs(client: Client, func: Any, jobs: Sequence[Any]) -> list[ShardOutcome]:
+    """Map ``func`` over ``jobs`` on the cluster, results in job order; the first shard error is
+    raised on the client as an :class:`InputError` (its message names file, row and field)."""
+    futures = client.map(func, list(jobs), pure=False)
+    outcomes: list[ShardOutcome] = client.gather(futures)
+    for o in outcomes:
+        if o.error is not None:
+            raise InputError(o.error)
+    return outcomes
+
+
+def engine_report(client: Client, outcomes: Sequence[ShardOutcome], scheduler: str | None
+                  ) -> dict[str, Any]:
+    """The ``engine`` key of the output: where it ran, shards, peak memory per worker (and,
+    from :func:`score_sharded`, the seconds spent mapping the shards and reducing)."""
+    peaks: dict[str, int] = {}
+    for o in outcomes:
+        peaks[o.worker] = max(peaks.get(o.worker, 0), o.peak_rss)
+    return {"name": "dask", "scheduler": scheduler or "local",
+            "workers": len(client.scheduler_info().get("workers", {})),
+            "shards": len(outcomes),
+            "shard_seconds": round(sum(o.seconds for o in outcomes), 3),
+            "worker_peak_rss_mib": {w: round(b / 2**20, 1) for w, b in sorted(peaks.items())}}
+
+
+# ---- score, end to end -----------------------------------------------------------------------
+
+
+@dataclass
+class ShardedScore:
+    """What ``score --engine dask`` prints: the result object, warnings (first ones) and their
+    counts by kind over every shard."""
+
+    result: dict[str, Any]
+    warnings: list[str]
+    warning_counts: dict[str, int]
+    total_warnings: int
+
+
+def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Client,
+                  scheduler: str | None = None, variant: str | None = None,
+                  level: int | None = None, labels: Sequence[str] | None = None,
+                  **job_options: Any) -> ShardedScore:
+    """Score a sharded corpus on ``client`` (module docstring); the result has the keys of the
+    single-machine ``score --json`` plus ``engine``."""
+    from core.metrics import registry
+
+    entry = registry.get(metric)
+    if metric not in DASK_METRICS:
+        raise UsageError(f"--engine dask computes {', '.join(DASK_METRICS)}; {metric!r} runs "
+                         "on one machine (leave out --engine)")
+    keywords = entry.keywords(variant=variant, level=level)
+    if keywords.get("variant") == "semeval2020-tc":
+        raise UsageError("semeval2020-tc pairs label rows by their position in the whole file, "
+                         "which shards do not keep; use semeval2020-tc-by-article")
+    pairs = pair_shards(gold, pred)
+    base = ScoreJob(metric=metric, gold="", pred="", variant=variant, level=level,
+                    labels=tuple(labels) if labels is not None else None, **job_options)
+    jobs = [_with(base, gold=str(g), pred=str(p)) for g, p in pairs]
+    warnings: list[str] = []
+    counts: Counter[str] = Counter()
+    started = time.perf_counter()
+    outcomes = run_jobs(client, score_shard, jobs)
+    mapped = time.perf_counter()
+    chosen = list(labels) if labels is not None else None
+    if labels is None and entry.default_labels is not None:
+        # The single-machine run picks the list from the whole gold, then reads the predictions
+        # with it: so does the client, from the labels every shard reports.
+        used = sorted({lab for o in outcomes for lab in o.labels[0]})
+        probe = AnnotationSet(Path(str(gold)).name, {"": tuple(Span(0, 1, x) for x in used)})
+        chosen, why = entry.default_labels(str(keywords.get("variant")), probe)
+        warnings.extend(why)
+        counts.update(warning_kind(w) for w in why)
+        if chosen is not None:
+            from core.formats._common import check_label
+
+            for o, job in zip(outcomes, jobs, strict=True):
+                for lab in o.labels[1]:
+                    check_label(lab, chosen, job.pred, field="label")
+    for o in outcomes:
+        warnings.extend(o.warnings)
+        counts.update(o.warning_counts)
+    _check_documents(outcomes)
+    if metric == "martino":
+        result = merge_martino([o.stats for o in outcomes], chosen).to_dict(
+            per_document=base.per_document)
+    else:
+        result = finish_mafalda([o.stats for o in outcomes], variant=str(keywords["variant"]),
+                                level=int(str(keywords["level"])),
+                                per_document=base.per_document)
+        if "llm_parsing" in entry.read_options:
+            result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" \
+                else None
+    report = engine_report(client, outcomes, scheduler)
+    report["seconds"] = {"map": round(mapped - started, 3),
+                         "reduce": round(time.perf_counter() - mapped, 3)}
+    result["engine"] = report
+    return ShardedScore(result, warnings, dict(counts), sum(counts.values()))
+
+
+def _with(job: ScoreJob, **changes: Any) -> ScoreJob:
+    from dataclasses import replace
+
+    return replace(job, **changes)
+
+
+def tool_options(args: Any) -> tuple[tuple[str, Any], ...]:
+    """The reader options of the command line (``--layer`` ...), for the workers."""
+    return tuple((k, getattr(args, k, None)) for k in OPTION_NAMES)
+
+
+# ---- agreement: char-kappa and char-Jaccard --------------------------------------------------
+
+
+Counts = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class AgreeJob:
+    """One group of shards (one per input folder, same name) to read as one agreement study."""
+
+    files: tuple[str, ...]
+    names: tuple[str, ...]
+    fmt: str | None = None
+    label: str | None = None
+    beyond_text: Policy = "refuse"
+    unit_set: bool = False
+    tools: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass
+class CharCounts:
+    """A shard's character-level counts per annotator pair (additive over documents)."""
+
+    annotators: list[str]
+    labels: list[str]
+    per_label: dict[tuple[str, str], dict[str, Counts]]
+    position: dict[tuple[str, str], Counts]
+    length: dict[tuple[str, str], int]  # characters of the documents both cover
+    per_document: dict[tuple[str, str], dict[str, Counts]]  # pooled over the shard's labels
+    doc_length: dict[str, int]
+    warnings: list[str]
+
+
+def _same(c: Counts) -> Counts:
+    return c
+
+
+def _swap(c: Counts) -> Counts:
+    """The counts of the pair (b, a) from those of (a, b): n10 and n01 trade places."""
+    return (c[0], c[2], c[1], c[3])
+
+
+def _add(a: Counts, b: Counts) -> Counts:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def char_shard(job: AgreeJob) -> ShardOutcome:
+    """Read one shard group as an agreement study; its character counts per pair."""
+    from itertools import combinations
+
+    from core.metrics.agreement.study import POSITION, Study, char_tables
+
+    out = ShardOutcome(job.files[0])
+    try:
+        with tool_defaults(**dict(job.tools)):
+            sets: list[AnnotationSet] = []
+            texts: dict[str, str | None] = {}
+            found: list[tuple[str, AnnotationSet]] = []
+            for path, name in zip(job.files, job.names, strict=True):
+                loaded = load_path(path, fmt=job.fmt,
+                                   options=ReadOptions(beyond_text=job.beyond_text))
+                for doc, text in loaded.texts.items():
+                    if text is not None and texts.get(doc) not in (None, text):
+                        raise InputError(f"{path}: document {doc!r} has a different text than "
+                                         "in another input; agreement needs the same texts")
+                    if text is not None or doc not in texts:
+                        texts[doc] = text
+                one = len(loaded.sets) == 1 and len(job.files) > 1
+                found.extend((path, s.with_role("annotator", name if one else s.name))
+                             for s in loaded.sets)
+            kept, more = bounds.check_sets(found, texts, job.beyond_text)
+            sets = list(kept)
+            study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
+        labels = study.labels
+        counts = CharCounts(study.annotators, labels, {}, {}, {}, {},
+                            dict(study.lengths), [*more, *study.warnings])
+        for a, b in combinations(study.annotators, 2):
+            tables = char_tables(study, a, b)
+            zero: Counts = (0, 0, 0, 0)
+            per_label = {lab: zero for lab in labels}
+            position = zero
+            per_doc: dict[str, Counts] = {}
+            for doc, t in tables.items():
+                flat = zero
+                for lab in labels:
+                    per_label[lab] = _add(per_label[lab], t[lab])
+                    flat = _add(flat, t[lab])
+                position = _add(position, t[POSITION])
+                per_doc[doc] = flat
+            counts.per_label[(a, b)] = per_label
+            counts.position[(a, b)] = position
+            counts.length[(a, b)] = sum(study.lengths[d] for d in tables)
+            counts.per_document[(a, b)] = per_doc
+        out.stats = counts
+        out.documents = list(study.docs)
+        out.warnings, out.warning_counts = _warnings(counts.warnings, None)
+    except SpanScopeError as exc:
+        out.error = str(exc)
+    out.worker, out.peak_rss = _process()
+    return out
+
+
+def finish_char(parts: Sequence[CharCounts], *, label: str | None = None
+                ) -> tuple[PairwiseResult, PairwiseResult]:
+    """Character κ and Jaccard of the whole corpus from the shards' counts: what
+    :func:`~core.metrics.agreement.char_agreement` gives on the unsharded study."""
+    from itertools import combinations
+
+    from core.metrics.agreement import PairwiseResult
+    from core.metrics.agreement.measures import char_pair_values
+
+    annotators = list(dict.fromkeys(a for p in parts for a in p.annotators))
+    if len(annotators) < 2:
+        raise InputError(f"agreement needs at least two annotators; got {len(annotators)}")
+    labels = [label] if label is not None else sorted({x for p in parts for x in p.labels})
+    kappas = {}
+    jaccards = {}
+    for a, b in combinations(annotators, 2):
+        per_label: dict[str, Counts] = {lab: (0, 0, 0, 0) for lab in labels}
+        position: Counts = (0, 0, 0, 0)
+        per_doc: dict[str, Counts] = {}
+        for p in parts:
+            if (a, b) in p.per_label:
+                key, turn = (a, b), _same
+            elif (b, a) in p.per_label:  # the shard lists the two annotators the other way
+                key, turn = (b, a), _swap
+            else:
+                continue
+            for lab in labels:
+                # A label the shard never saw: all its characters are n00 (nobody marked it).
+                c = p.per_label[key].get(lab, (0, 0, 0, p.length[key]))
+                per_label[lab] = _add(per_label[lab], turn(c))
+            position = _add(position, turn(p.position[key]))
+            missing = len(labels) - len(p.labels)
+            for doc, c in p.per_document[key].items():
+                c = turn(c)
+                per_doc[doc] = (c[0], c[1], c[2], c[3] + missing * p.doc_length[doc])
+        kappas[(a, b)], jaccards[(a, b)] = char_pair_values(per_label, position, per_doc)
+    docs = {"documents": sum(len(p.doc_length) for p in parts)}
+    return (PairwiseResult("char-kappa", annotators, kappas, params=docs),
+            PairwiseResult("char-jaccard", annotators, jaccards, params=docs))
+
+
+def agree_sharded(inputs: Sequence[str | Path], *, client: Client, fmt: str | None = None,
+                  label: str | None = None, beyond_text: Policy = "refuse",
+                  unit_set: bool = False, tools: tuple[tuple[str, Any], ...] = ()
+                  ) -> tuple[list[ShardOutcome], PairwiseResult, PairwiseResult]:
+    """Character κ and Jaccard of a sharded study (:func:`finish_char`); the Python API of
+    ``agree --engine dask``."""
+    groups = group_shards(inputs)
+    names = tuple(Path(str(i)).name for i in inputs)
+    jobs = [AgreeJob(tuple(str(f) for f in g), names, fmt, label, beyond_text, unit_set, tools)
+            for g in groups]
+    outcomes = run_jobs(client, char_shard, jobs)
+    _check_documents(outcomes)
+    kappa, jaccard = finish_char([o.stats for o in outcomes], label=label)
+    return outcomes, kappa, jaccard
+
+
+def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[str, int]]:
+    """Every shard's warnings (as kept) and their counts by kind."""
+    found: list[str] = []
+    counts: Counter[str] = Counter()
+    for o in outcomes:
+        found.extend(o.warnings)
+        counts.update(o.warning_counts)
+    return found, dict(counts)
+
+
+__all__ = ["DASK_MEASURES", "DASK_METRICS", "AgreeJob", "CharCounts", "MafaldaSums",
+           "ScoreJob", "ShardOutcome", "ShardedScore", "agree_sharded", "dask_client",
+           "finish_char", "finish_mafalda", "group_shards", "merge_martino", "pair_shards",
+           "score_shard", "score_sharded", "shard_files", "split_warnings", "tool_options",
+           "write_shards"]

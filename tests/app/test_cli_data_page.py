@@ -1,0 +1,89 @@
+"""The app started with ``spanscope app --data ...``: the files given open on every page, the
+Data page and the sidebar name them, and the Data page states the upload limit it enforces.
+
+The launcher hands the values to streamlit in ``SPANSCOPE_DATA`` (tests/test_launch_data.py
+checks that it does); here the variable is set for the AppTest, which runs the script in this
+process.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from core.launch import DATA_ENV
+from ui import cli_data, state
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parent / "data"
+
+
+def _app(monkeypatch: pytest.MonkeyPatch, data: list[dict[str, str | None]],
+         page: str | None = None) -> AppTest:
+    monkeypatch.setenv(DATA_ENV, json.dumps(data))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    if page is not None:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_files_with_roles_open_and_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(monkeypatch, [{"role": "gold", "path": str(DATA / "gold.json")},
+                            {"role": "system", "path": str(DATA / "system_b.json")}],
+              "pages/data.py")
+    assert at.session_state[state.K_SOURCE] == cli_data.SOURCE
+    ws = cli_data.cli_workspace()
+    assert ws is not None and [(n, s.role) for n, s in ws.sets.items()] == [
+        ("gold", "gold"), ("system_b", "system")]
+    info = " ".join(i.value for i in at.info).replace("\\", "")  # names are shown escaped
+    assert "--data" in info and "gold.json (gold)" in info and "system_b.json (system)" in info
+    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    assert "files from the command line" in sidebar and "system_b.json (system)" in sidebar
+    assert at.radio(key=state.K_SOURCE).value == "cli"
+    assert at.metric[0].value == f"{len(ws.corpus.texts):,}"  # the summary is of these files
+
+
+def test_a_folder_without_role_guesses_each_files_role(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(monkeypatch, [{"role": None, "path": str(DATA)}], "pages/scores.py")
+    ws = cli_data.cli_workspace()
+    assert ws is not None
+    assert {n: s.role for n, s in ws.sets.items()} == {
+        "gold": "gold", "system_a": "system", "system_b": "system"}
+    bad = [r for r in ws.reports if not r.ok]
+    assert [r.file for r in bad] == ["broken.json"]  # reported, the others load
+    assert "system_a" in at.dataframe[0].value.to_string()  # Scores scores the folder's systems
+
+
+def test_the_pages_can_switch_back_to_the_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(monkeypatch, [{"role": "gold", "path": str(DATA / "gold.json")}], "pages/data.py")
+    at.radio(key=state.K_SOURCE).set_value("sample").run()
+    assert at.session_state[state.K_SOURCE] == "sample"
+    assert "Sample corpus" in [s.label for s in at.sidebar.selectbox]
+
+
+def test_the_data_page_states_the_upload_limit_it_enforces(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    monkeypatch.delenv(DATA_ENV, raising=False)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    limit = st.get_option("server.maxUploadSize")
+    note = " ".join(c.value for c in at.caption)
+    assert f"up to **{limit:,} MB**" in note and "spanscope app --data" in note
+    assert at.session_state[state.K_SOURCE] == "sample"
+
+
+def test_the_config_suits_large_corpora() -> None:
+    """The SemEval-2021 pair of issue 15 (58 MB) and more fit, and no full garbage collection
+    runs after every script run (seconds with GBs cached): docs/performance.md measures."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == 200
+    assert config["runner"]["postScriptGC"] is False

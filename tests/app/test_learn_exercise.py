@@ -1,0 +1,127 @@
+"""Learn page, exercise mode (issue 16 item 6): ``?exercise=SEED`` opens the seed's generated
+exercise; nothing is revealed before "Check my answers"; the reveal grades each guess with
+core.exercises and draws the ladder; "New exercise" advances the seed in the URL; the worked
+examples' picker shows titles and their ladder follows an edit."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import exercises, scenarios
+from ui import exercise as exercise_ui
+from ui import learn as learn_ui
+from ui import state
+
+PAGE = "pages/learn.py"
+
+
+def _open(make_app, seed: str | None = "5"):
+    at = make_app(PAGE, params={} if seed is None else {exercise_ui.PARAM: seed})
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _answer(at, seed: int, guesses: dict[tuple[str, str], str]):
+    for (metric, q), text in guesses.items():
+        key = f"exercise_{q.lower()}::{seed}::{metric}"
+        at.text_input(key=key).input(text)
+    at.button(key=f"exercise_check::{seed}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _pred_rows(at) -> list[tuple[int, int, str]]:
+    """The predictions table the exercise shows (the second span table)."""
+    tables = [d.value for d in at.dataframe if "length" in d.value.columns]
+    return [(r["start"], r["end"], r["label"]) for r in tables[1].to_dict("records")]
+
+
+def _want_rows(seed: int) -> list[tuple[int, int, str]]:
+    return [(s.start, s.end, s.label) for s in exercises.generate(seed).scenario.pred]
+
+
+def test_url_seed_opens_that_exercise_and_hides_the_answers(make_app) -> None:
+    at = _open(make_app, "5")
+    assert at.radio(key=learn_ui.K_MODE).value == learn_ui.MODES[1]
+    assert at.number_input(key=exercise_ui.K_SEED).value == 5
+    assert _pred_rows(at) == _want_rows(5)
+    assert not [s for s in at.subheader if "answers" in s.value]
+    assert not at.get("plotly_chart")
+    questions = [k for k, _ in exercises.QUESTIONS
+                 if exercises.solve(exercises.generate(5)).truths[k].precision is not None]
+    assert {t.key for t in at.text_input} == {f"exercise_{q}::5::{k}" for k in questions
+                                              for q in ("p", "r")}
+
+
+def test_check_grades_with_core_and_reveals_the_ladder(make_app, frame) -> None:
+    seed = 2  # G1 with a wrong label, G2 predicted twice: SI refuses, 2021 and MAFALDA differ
+    sol = exercises.solve(exercises.generate(seed))
+    truth = sol.truths
+    assert truth["semeval2020-si"].precision is None
+    at = _open(make_app, str(seed))
+    right_p = exercises.fraction_text(truth["semeval2021"].precision).split(" ")[0]
+    wrong_r = f"{truth['semeval2021'].recall:.6f}"  # the 2021 value given for MAFALDA's recall
+    at = _answer(at, seed, {("semeval2021", "P"): right_p, ("mafalda", "R"): wrong_r})
+    table = frame(at, "metric", "score", "your answer", "value", "right", "why")
+    want = exercises.grade({("semeval2021", "P"): right_p, ("mafalda", "R"): wrong_r}, truth,
+                           sol.steps, unlabelled=sol.unlabelled)
+    assert list(table["why"]) == [c.feedback for c in want.checks]
+    titles = dict(exercises.QUESTIONS)
+    row = table[(table["metric"] == titles["semeval2021"]) & (table["score"] == "P")].iloc[0]
+    assert row["right"] == "✅"
+    row = table[(table["metric"] == titles["mafalda"]) & (table["score"] == "R")].iloc[0]
+    assert row["right"] == "❌" and row["why"] != "Right."
+    assert at.info and f"{want.right} of {want.asked} right" in at.info[0].value
+    assert len(at.get("plotly_chart")) == 1  # the ladder
+    steps = frame(at, "step", "R", "change")
+    assert list(steps["step"]) == [s.title for s in sol.steps]
+
+
+def test_new_exercise_advances_the_seed_in_the_url(make_app) -> None:
+    at = _open(make_app, "41")
+    at.button(key="exercise_next").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params[exercise_ui.PARAM] in ("42", ["42"])
+    assert at.number_input(key=exercise_ui.K_SEED).value == 42
+    assert _pred_rows(at) == _want_rows(42)
+
+
+def test_mode_radio_switches_and_bad_seed_is_named(make_app) -> None:
+    at = _open(make_app, None)
+    assert at.radio(key=learn_ui.K_MODE).value == learn_ui.MODES[0]
+    at.radio(key=learn_ui.K_MODE).set_value(learn_ui.MODES[1]).run()
+    default = str(exercise_ui.DEFAULT_SEED)
+    assert at.query_params[exercise_ui.PARAM] in (default, [default])
+    assert at.number_input(key=exercise_ui.K_SEED).value == exercise_ui.DEFAULT_SEED
+    at.radio(key=learn_ui.K_MODE).set_value(learn_ui.MODES[0]).run()
+    assert exercise_ui.PARAM not in at.query_params
+    assert at.selectbox(key=state.K_SCENARIO).value == learn_ui.OPENING_SCENARIO
+    bad = _open(make_app, "../etc")
+    assert bad.warning and "exercise seed is a whole number" in bad.warning[0].value
+
+
+def test_picker_shows_titles_and_the_ladder_follows_an_edit(make_app, frame) -> None:
+    at = make_app(PAGE, params={state.K_SCENARIO: "duplicates"})
+    box = at.selectbox(key=state.K_SCENARIO)
+    assert scenarios.get("duplicates").title in box.proto.options
+    assert "duplicates" not in box.proto.options
+    steps = frame(at, "step", "R", "change")
+    by = dict(zip(steps["step"], steps["R"], strict=True))
+    assert by["Martino, SemEval-2021"] == pytest.approx(2.5)
+    # delete one duplicate (row 0 of the editor): the 2021 recall falls to 1.5
+    at.session_state["learn_editor::duplicates::0"] = {
+        "edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    by = dict(zip(*(lambda d: (d["step"], d["R"]))(frame(at, "step", "R", "change")),
+                  strict=True))
+    assert by["Martino, SemEval-2021"] == pytest.approx(1.5)
+    assert by["MAFALDA, level 2"] == pytest.approx(1.0)
+
+
+def test_typing_a_seed_opens_that_exercise(make_app) -> None:
+    at = _open(make_app, "3")
+    at.number_input(key=exercise_ui.K_SEED).set_value(9).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params[exercise_ui.PARAM] in ("9", ["9"])
+    assert _pred_rows(at) == _want_rows(9)

@@ -1,0 +1,61 @@
+"""Real browser at a desktop (1440×900) and a phone (390×844) width: the Labels heatmap is never
+cut off (a matrix wider than the screen scrolls sideways, its last column reachable), and the
+Annotators page shows γ's settings only when γ is the measure (issue 16 item 9). Screenshots:
+``test-artifacts/screenshots/layout_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    pg.viewport_name = request.param
+    yield pg
+    context.close()
+
+
+def test_labels_heatmap_scrolls_instead_of_being_cut(app_url: str, vpage: Any,
+                                                     st_ui: SimpleNamespace) -> None:
+    st_ui.open_page(vpage, app_url, "labels")
+    box = vpage.locator(".st-key-lab_chart")
+    box.locator("path[aria-label]").first.wait_for(timeout=60_000)
+    box.scroll_into_view_if_needed()
+    width = VIEWPORTS[vpage.viewport_name]["width"]
+    outer = box.bounding_box()
+    assert outer is not None and outer["x"] + outer["width"] <= width + 1
+    # The "missed" column is the last one: scrolled to the end, it is on the screen.
+    vpage.evaluate("() => { const e = document.querySelector('.st-key-lab_chart'); "
+                   "e.scrollLeft = e.scrollWidth; }")
+    missed = box.locator("text", has_text="missed").last
+    mbox = missed.bounding_box()
+    assert mbox is not None and mbox["x"] >= 0 and mbox["x"] + mbox["width"] <= width + 1
+    st_ui.shot(vpage, f"layout_labels_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_gamma_settings_only_with_gamma(app_url: str, vpage: Any,
+                                        st_ui: SimpleNamespace) -> None:
+    st_ui.open_page(vpage, app_url, "annotators?ann_measure=char-kappa")
+    vpage.get_by_text("Leave-one-out majority").first.wait_for(timeout=60_000)
+    assert not vpage.get_by_text("γ chance samples").first.is_visible()
+    assert vpage.get_by_text("γ settings").first.is_visible()  # folded, still reachable
+    st_ui.open_page(vpage, app_url, "annotators?ann_measure=gamma")
+    vpage.get_by_text("γ chance samples").first.wait_for(timeout=60_000)
+    assert vpage.get_by_text("γ settings").count() == 0
+    st_ui.shot(vpage, f"layout_annotators_gamma_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []

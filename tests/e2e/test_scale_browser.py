@@ -1,0 +1,152 @@
+"""Real browser on a corpus of 3,000 documents opened with ``python -m core app --data``: the
+sidebar names the files, the per-text scatter draws a seeded random sample and says so, and a
+long table is paginated with a pager that moves through it. Screenshots at 1440×900."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+N_DOCS = 3000
+LABELS = ("Loaded Language", "Doubt", "Flag-waving", "Slogans")
+
+
+def _write_corpus(folder: Path) -> tuple[Path, Path]:
+    """SemEval-2021 JSON gold and prediction of N_DOCS documents, 6 spans each per side."""
+    rng = random.Random(0)
+    sides: dict[str, list[dict[str, Any]]] = {"gold": [], "pred": []}
+    for i in range(N_DOCS):
+        text = f"document {i}: " + " ".join(rng.choice(("the", "plan", "will", "ruin", "us"))
+                                             for _ in range(40))
+        for side in sides.values():
+            labels = []
+            for _ in range(6):
+                a = rng.randrange(0, len(text) - 30)
+                labels.append({"start": a, "end": a + rng.randrange(2, 30),
+                               "technique": rng.choice(LABELS)})
+            side.append({"id": f"doc{i}", "text": text, "labels": labels})
+    paths = folder / "big_gold.json", folder / "big_pred.json"
+    for path, name in zip(paths, ("gold", "pred"), strict=True):
+        path.write_text(json.dumps(sides[name]), encoding="utf-8")
+    return paths
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def big_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app started as a user starts it on files from disk: ``python -m core app --data``."""
+    folder = tmp_path_factory.mktemp("big")
+    gold, pred = _write_corpus(folder)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "SPANSCOPE_DATA"}
+    env["HOME"] = str(folder)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "core", "app", "--data", f"gold={gold}", f"pred={pred}",
+         "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
+         "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        proc.wait(timeout=10)
+        pytest.fail("python -m core app --data did not become healthy within 90 s")
+    yield url
+    proc.terminate()  # the launcher exec'd streamlit: this PID is the server
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def wide(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    yield pg
+    context.close()
+
+
+def test_the_sidebar_and_data_page_name_the_command_lines_files(
+    big_url: str, wide: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(wide, big_url, "data")
+    wide.get_by_test_id("stMetricValue").get_by_text("3,000").first.wait_for(timeout=120_000)
+    st_ui.wait_idle(wide, timeout=60_000)
+    sidebar = wide.get_by_test_id("stSidebar")
+    sidebar.get_by_text("files from the command line").wait_for(timeout=30_000)
+    assert "big_gold.json (gold)" in sidebar.inner_text()
+    assert "big_pred.json (system)" in sidebar.inner_text()
+    main = wide.get_by_test_id("stMain").inner_text()
+    assert "MB" in main and "spanscope app --data" in main  # the upload limit, and beyond it
+    assert "Rows 1–50 of" in main  # the warnings table (duplicate spans) is paginated
+    st_ui.shot(wide, "scale_data_cli")
+    assert st_ui.app_errors(wide) == []
+
+
+def test_the_scatter_is_a_sample_with_its_size_in_the_caption(
+    big_url: str, wide: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(wide, big_url, "differences")
+    wide.locator(".st-key-diff_waterfall .js-plotly-plot").wait_for(timeout=180_000)
+    wide.get_by_text("Draw the scatter (2,000 points, a random sample of the 3,000 texts)"
+                     ).click()
+    st_ui.wait_idle(wide, timeout=120_000)
+    wide.locator(".st-key-diff_scatter .js-plotly-plot").wait_for(timeout=60_000)
+    caption = wide.get_by_text("Showing 2,000 of 3,000 texts (random sample, seed 0).")
+    caption.wait_for(timeout=30_000)
+    # calcdata: the points plotly.js drew per trace (after the dashed diagonal, trace 0).
+    markers = wide.evaluate("() => document.querySelector('.st-key-diff_scatter .js-plotly-plot')"
+                            ".calcdata.slice(1).reduce((n, trace) => n + trace.length, 0)")
+    assert markers == 2000
+    caption.scroll_into_view_if_needed()
+    st_ui.shot(wide, "scale_differences_scatter_sample")
+    assert st_ui.app_errors(wide) == []
+
+
+def test_the_per_document_table_pages_through_every_row(
+    big_url: str, wide: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(wide, big_url, "scores")
+    wide.get_by_role("tab", name="📄 Per document").click(timeout=180_000)
+    rows = wide.get_by_text("Rows 1–50 of 3,000.")
+    rows.wait_for(timeout=180_000)
+    pager = wide.get_by_label("Page (of 60, 50 rows each)")
+    pager.fill("60")
+    pager.press("Enter")
+    st_ui.wait_idle(wide, timeout=60_000)
+    wide.get_by_text("Rows 2,951–3,000 of 3,000.").wait_for(timeout=30_000)
+    wide.get_by_text("Rows 2,951–3,000 of 3,000.").scroll_into_view_if_needed()
+    st_ui.shot(wide, "scale_scores_pager")
+    assert st_ui.app_errors(wide) == []

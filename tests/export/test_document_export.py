@@ -1,0 +1,96 @@
+"""One highlighted document as standalone HTML and SVG (ui.export, issue 16 item 10): both
+annotations, a legend, no script, nothing fetched, every file-derived string escaped (a
+``<script>`` text, label, set name and document id), and the SVG well-formed XML."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from core.model import NOTHING, AnnotationSet, Span
+from ui import export, highlight
+
+SCRIPT = '<script>alert("x")</script>'
+TEXT = f"Hello {SCRIPT} and <img src=x onerror=alert(1)> world.\nSecond line \x07 here."
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _items() -> tuple[list[highlight.SpanItem], list[highlight.SpanItem], dict[str, str]]:
+    gold = AnnotationSet("gold", {"d": (Span(6, 34, SCRIPT), Span(6, 34, NOTHING),
+                                        Span(39, 70, "Doubt"))}, "gold", alternatives=True)
+    pred = AnnotationSet("p", {"d": (Span(6, 20, SCRIPT), Span(10, 30, "Doubt"))}, "system")
+    g = highlight.span_items(gold, "d", "G")
+    p = highlight.span_items(pred, "d", "P")
+    colours = highlight.label_colours([SCRIPT, "Doubt", NOTHING])
+    return g, p, colours
+
+
+def _html(text: str | None = TEXT) -> str:
+    g, p, colours = _items()
+    return export.document_html(f"d{SCRIPT}", text, g, p, colours, gold_name=f"gold{SCRIPT}",
+                                pred_name="system <i>a</i>")
+
+
+def _svg(text: str | None = TEXT, width: int = 30) -> str:
+    g, p, colours = _items()
+    return export.document_svg(f"d{SCRIPT}", text, g, p, colours, gold_name=f"gold{SCRIPT}",
+                               pred_name="system <i>a</i>", width_chars=width)
+
+
+def test_html_is_standalone_with_both_annotations_and_a_legend() -> None:
+    page = _html()
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert 'id="export-gold"' in page and 'id="export-pred"' in page
+    assert 'id="export-merged"' in page and "ss-legend" in page
+    for span_id in ("G1", "G2", "P1", "P2"):
+        assert f'data-span="{span_id}"' in page
+    assert "Doubt" in page and "⊥ (nothing)" in page
+
+
+@pytest.mark.parametrize("render", [_html, _svg])
+def test_no_script_nothing_fetched_every_string_escaped(render) -> None:
+    page = render()
+    assert not re.search(r"<\s*script", page, re.I)
+    assert not re.search(r"<\s*(img|iframe|link|object|embed)\b", page, re.I)
+    # No attribute that runs or fetches anything (the escaped text may spell "src=" as text).
+    assert not re.search(r"<[^>]*\s(on[a-z]+|src|href)\s*=", page, re.I)
+    assert "http" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page  # text, label, names
+    assert "&lt;i&gt;a&lt;/i&gt;" in page
+
+
+def test_svg_is_well_formed_with_a_stripe_per_label_and_a_legend() -> None:
+    root = ET.fromstring(_svg())
+    assert root.tag == f"{SVG_NS}svg"
+    texts = ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
+    assert any(SCRIPT in t for t in texts)  # the escaped text reads back as the characters
+    assert "\x07" not in "".join(texts) and "\ufffd" in "".join(texts)
+    stripes = [r for r in root.iter(f"{SVG_NS}rect") if r.get("height") == "4"]
+    # G1 has two alternatives (its stripe is split), G2, P1, P2: 5 pieces, more where a span
+    # crosses a line (width 30 wraps the text).
+    assert len(stripes) >= 5
+    assert {SCRIPT, "Doubt", "⊥ (nothing)"} <= set(texts)  # the legend
+    ids = {t.text for t in root.iter(f"{SVG_NS}text") if re.fullmatch(r"[GP]\d", t.text or "")}
+    assert ids == {"G1", "G2", "P1", "P2"}
+
+
+def test_without_a_text_both_formats_list_the_spans() -> None:
+    assert "No text is available" in _html(None)
+    root = ET.fromstring(_svg(None, width=200))
+    shown = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG_NS}text"))
+    assert "No text is available" in shown and "G1 [6, 34)" in shown
+
+
+def test_wrap_keeps_offsets_and_breaks_at_spaces_and_newlines() -> None:
+    text = "one two three four\nfive"
+    lines = export.wrap(text, 9)
+    assert [text[a:b] for a, b in lines] == ["one two", "three", "four", "five"]
+    assert export.wrap("abcdefghij", 4) == [(0, 4), (4, 8), (8, 10)]
+
+
+def test_file_stem_is_safe() -> None:
+    assert export.file_stem("../../etc/passwd") == "document_.._.._etc_passwd"
+    assert export.file_stem(SCRIPT).startswith("document__script_")
+

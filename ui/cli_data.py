@@ -1,0 +1,139 @@
+"""Files and folders opened on the command line: ``spanscope app --data [ROLE=]PATH ...``.
+
+:mod:`core.launch` checks the paths and hands them to the streamlit process in the
+``SPANSCOPE_DATA`` environment variable (JSON); this module reads them on the server, once per
+server process (``st.cache_resource``), without the browser's upload limit. Visitors of the app
+see the files' names, never a box to type a path into.
+
+A value with a role (``gold=PATH``) is one input with that role: a file, or a folder read as one
+input (an annotation tool's export). A value without a role is a file whose role its name
+suggests (:func:`ui.state.guess_role`, as on the Data page), or a folder whose files are each
+such a file (as a folder of ``sample_data/``).
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from core.formats import ReadOptions, read_file_with_companions, read_folder
+from core.model import ROLES, Role
+from ui import state
+from ui.parsing import guarded_load
+
+DATA_ENV = "SPANSCOPE_DATA"  # core.launch.DATA_ENV (ui must not need core.launch at import)
+SOURCE = "cli"
+"""Value of :data:`ui.state.K_SOURCE` when the pages show the command line's data."""
+
+
+@dataclass(frozen=True)
+class DataArg:
+    """One ``--data`` value: its role (None: guessed from the name) and its absolute path."""
+
+    role: Role | None
+    path: str
+
+
+def data_args(environ: Mapping[str, str] | None = None) -> tuple[DataArg, ...]:
+    """The ``--data`` values the app was started with (none when started without)."""
+    raw = (os.environ if environ is None else environ).get(DATA_ENV, "")
+    if not raw:
+        return ()
+    out = []
+    for item in json.loads(raw):
+        role = item.get("role")
+        out.append(DataArg(role if role in ROLES else None, str(item["path"])))
+    return tuple(out)
+
+
+def _inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool]]:
+    """``(path, role, read as a folder)`` of every input the values name, in order."""
+    out: list[tuple[Path, Role, bool]] = []
+    for arg in args:
+        path = Path(arg.path)
+        if arg.role is not None:
+            out.append((path, arg.role, path.is_dir()))
+        elif path.is_dir():
+            for child in sorted(path.iterdir()):
+                if child.name.startswith(".") or child.name.lower() in state.NOT_ANNOTATIONS \
+                        or child.suffix in (".py", ".md"):
+                    continue
+                out.append((child, state.guess_role(child.name), child.is_dir()))
+        else:
+            out.append((path, state.guess_role(path.name), False))
+    return out
+
+
+def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:
+    """Parse every input of ``args`` into a file report (a bad file becomes its error)."""
+    reports: list[state.FileReport] = []
+    for path, role, is_folder in _inputs(args):
+        files = read_folder(path) if is_folder else read_file_with_companions(path)
+        loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role))
+        reports.append(state._report(path.name, loaded, role, state._display_name(path.name),
+                                     error))
+    return reports
+
+
+def fingerprint(args: tuple[DataArg, ...]) -> str:
+    """A short key of the inputs: every path with its size and modification time (never the
+    bytes: hashing gigabytes on every run would be the slow part)."""
+    digest = hashlib.sha256()
+    for path, role, _ in _inputs(args):
+        paths = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for p in paths:
+            st_ = p.stat()
+            digest.update(f"{p}|{role}|{st_.st_size}|{st_.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+@st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
+def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
+    ws = state.build_workspace(read_reports(_args), key=f"cli:{key}",
+                               title="files from the command line", shareable=True)
+    # The corpus lives as long as the server: moved out of the garbage collector's reach, so
+    # that full collections stop walking millions of spans (gc.freeze; the garbage of reading
+    # is collected first, so nothing unreachable is frozen with it).
+    gc.collect()
+    gc.freeze()
+    return ws
+
+
+def cli_workspace() -> state.Workspace | None:
+    """The workspace of the ``--data`` inputs, parsed once per server process; None without.
+
+    Shareable: every visitor of this server sees the same files, so links carry the view.
+    """
+    args = data_args()
+    return _load(fingerprint(args), args) if args else None
+
+
+def describe(ws: state.Workspace) -> str:
+    """``gold.json (gold), pred.json (system)``: the files and their roles, for captions."""
+    return ", ".join(f"{r.file} ({r.role})" for r in ws.reports)
+
+
+def upload_limit_mb() -> int:
+    """The largest upload this server accepts, in MB (``server.maxUploadSize``, read at run time
+    so that the page never states another number than the one enforced)."""
+    return int(st.get_option("server.maxUploadSize"))
+
+
+def upload_limit_note() -> str:
+    """The Data page's sentence on the upload limit and what to do beyond it."""
+    return (f"Each uploaded file may be up to **{upload_limit_mb():,} MB** (this server's "
+            "`server.maxUploadSize`). Larger files: whoever starts the app opens them from disk, "
+            "without this limit: `spanscope app --data gold=GOLD_FILE --data pred=PRED_FILE` "
+            "(or `--data FOLDER`, roles guessed from the file names).")
+
+
+SOURCE_LABELS = {"cli": "💻 the files given on the command line",
+                 "sample": "📦 the bundled sample corpus", "upload": "📤 the uploaded files"}
+"""Choices of the Data page's "Pages show" radio."""
