@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import cli_data, query, shutdown, state
+from ui import cli_data, query, shutdown, state, uploads
 from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
@@ -50,9 +50,8 @@ with st.sidebar:
     st.markdown("### 🔎 SpanScope")
     samples = state.sample_names()
     if st.session_state.get(state.K_SOURCE) == "upload":
-        ws = state.workspace()
-        st.caption(f"Showing **uploaded files** ({len(ws.sets)} sets). Change on 📂 Data.")
-        st.caption(state.UPLOAD_LINK_NOTE)
+        # Which files, not just "uploaded"; the links note is on each page (once), not here.
+        st.caption(uploads.sidebar_caption(state.workspace()))
     elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
         ws = state.workspace()
         st.caption(f"Showing **files from the command line**: "

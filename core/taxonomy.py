@@ -29,6 +29,7 @@ from typing import Any
 from core.errors import FormatError
 
 DATA = Path(__file__).resolve().parent / "data" / "mafalda_taxonomy.json"
+FLAT_SOURCE = "one class per label found in the data (no grouping)"
 NOTHING_CODE = 0
 
 
@@ -173,7 +174,7 @@ def flat(labels: Iterable[str], *, name: str = "labels of the data") -> Taxonomy
     tax = _build(data, "<labels>")
     display = {tax.codes[k]: written[k] for k in keys}
     return Taxonomy(tax.name, tax.codes, tax.level1_of, tax.level1_names, tax.unknown_code,
-                    "one class per label found in the data (no grouping)", display)
+                    FLAT_SOURCE, display)
 
 
 def for_labels(labels: Iterable[str]) -> Taxonomy:
@@ -187,3 +188,49 @@ def for_labels(labels: Iterable[str]) -> Taxonomy:
     if all(lab.strip().lower() in known for lab in labels):
         return mafalda()
     return flat(labels)
+
+
+def resolve(labels: Iterable[str], path: str | Path | None = None) -> Taxonomy:
+    """The taxonomy the MAFALDA metric and its levels use, on every path (command line and
+    dashboard): the one in ``path`` when given (``--taxonomy FILE``), else
+    :func:`for_labels` of the labels of both compared sets.
+
+    >>> resolve(["Loaded Language", "Doubt"]).name, resolve(["ad hominem"]).name
+    ('labels of the data', 'MAFALDA')
+    """
+    return load(path) if path is not None else for_labels(labels)
+
+
+def describe(tax: Taxonomy) -> str:
+    """One line naming a taxonomy, for the ``taxonomy`` key of ``score`` and the dashboard.
+
+    >>> describe(mafalda())
+    'MAFALDA (23 fallacies in 3 groups)'
+    >>> describe(flat(["Doubt", "Slogans"]))
+    'labels of the data: one class per label (2 labels, no grouping)'
+    """
+    if tax.source == FLAT_SOURCE:
+        return f"{tax.name}: one class per label ({tax.n_classes[2]} labels, no grouping)"
+    return f"{tax.name} ({tax.n_classes[2]} fallacies in {tax.n_classes[1]} groups)"
+
+
+def outside(tax: Taxonomy, labels: Iterable[str]) -> list[str]:
+    """The labels that made :func:`for_labels` give up MAFALDA's taxonomy although some labels
+    are MAFALDA's (a misspelt fallacy, say): empty unless ``tax`` is the flat one and the
+    labels are mostly MAFALDA's, so that such a fallback is said rather than silent.
+
+    >>> outside(for_labels(["ad hominem", "ad hominen"]), ["ad hominem", "ad hominen"])
+    ['ad hominen']
+    >>> outside(for_labels(["Doubt", "Causal Oversimplification"]), ["Doubt", "Slogans",
+    ...         "Causal Oversimplification"])
+    []
+    """
+    if tax.source != FLAT_SOURCE:
+        return []
+    known = mafalda().codes
+    keys = {lab.strip().lower(): lab for lab in labels}
+    keys.pop("nothing", None)
+    keys.pop("unknown", None)
+    strays = sorted(lab for k, lab in keys.items() if k not in known)
+    # Mostly other labels (propaganda techniques, of which one is also a fallacy): no slip.
+    return strays if len(strays) <= len(keys) - len(strays) else []

@@ -3,8 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from core.model import ROLES
-from ui import charts, cli_data, folder_upload, state, summaries, text_policy
+from ui import charts, cli_data, folder_upload, state, summaries, text_policy, uploads
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
@@ -17,6 +16,7 @@ if cli_ws is not None:
 
 # ---- uploads ------------------------------------------------------------------------------------
 st.subheader("Upload files")
+uploader_alive = state.K_UPLOADS in st.session_state  # False when back from another page
 files = st.file_uploader(
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
     "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV, INCEpTION / WebAnno "
@@ -32,6 +32,7 @@ beyond = st.radio(
     "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
     "scored as they are, as the official scorers do (they never see the texts).")
 folder_files = None
+folder_alive = folder_upload.K_FOLDER in st.session_state
 if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
              help="An INCEpTION project export, a brat collection, CoNLL files with their texts: "
              "files that belong together. A .zip of the folder also works in the box above."):
@@ -40,63 +41,24 @@ if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
         "<annotator>.tsv gives one set per annotator)",
         accept_multiple_files="directory", key=folder_upload.K_FOLDER,
     )
-reports: list[state.FileReport] = []
-contents: list[bytes] = []
-if files or folder_files:
+# Files stay listed (bytes kept in the session) when the user visits other pages and comes back.
+uploads.sync(state.K_UPLOADS, uploader_alive, uploads.uploaded(files))
+if folder_files is not None:
+    uploads.sync(folder_upload.K_FOLDER, folder_alive, uploads.uploaded_folder(folder_files))
+if uploads.kept():
     st.caption("Format is detected from the name and first bytes; override it if needed. "
-               "Each file's display name is the set name shown on every page.")
-    for f in files or ():
-        c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
-        c1.markdown(f"**{md(f.name)}**  \n{f.size:,} bytes")
-        fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", f.name))
-        guessed = state.guess_role(f.name)
-        if guessed == "system" and f.name.lower().endswith(".zip"):
-            guessed = "annotator"  # a zipped folder, like a folder, usually holds annotators
-        role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
-                            key=state.upload_key("role", f.name))
-        name = c4.text_input("Display name", value=state._display_name(f.name),
-                             key=state.upload_key("name", f.name)).strip() or f.name
-        data = f.getvalue()
-        reports.append(state.parse_file(f.name, data, None if fmt == "auto" else fmt, role, name,
-                                        beyond))
-        contents.append(data)
-    if folder_files:
-        folder, by_path = folder_upload.split_folder([(f.name, f.getvalue())
-                                                      for f in folder_files])
-        c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
-        c1.markdown(f"**{md(folder)}/** (folder)  \n{len(by_path):,} files")
-        fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", folder))
-        # A folder usually comes from an annotation tool: annotators unless its name says more.
-        guessed_folder = state.guess_role(folder)
-        guessed_folder = "annotator" if guessed_folder == "system" else guessed_folder
-        role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed_folder),
-                            key=state.upload_key("role", folder))
-        name = c4.text_input("Display name", value=folder,
-                             key=state.upload_key("name", folder)).strip() or folder
-        reports.append(folder_upload.parse_folder(folder, tuple(sorted(by_path.items())),
-                                                  None if fmt == "auto" else fmt, role, name,
-                                                  beyond))
-        contents.append(b"".join(p.encode() + b"\0" + d for p, d in sorted(by_path.items())))
+               "Each file's display name is the set name shown on every page. Files stay here "
+               "when you visit other pages; change their format, role or name at any time.")
     # A file without texts is checked against the texts of the others (a prediction against
     # the gold's), under the same policy; every offending file is named at once.
-    reports = text_policy.apply(reports, beyond)
-    ws_upload = state.upload_workspace(reports, contents, f"beyond={beyond}")
-    if st.session_state.get(state.K_UPLOAD_WS) is None or (
-        st.session_state[state.K_UPLOAD_WS].key != ws_upload.key
-    ):
-        st.session_state[state.K_UPLOAD_WS] = ws_upload
-        # A new batch is what the user wants to look at: switch to it (before the radio exists).
-        st.session_state[state.K_SOURCE] = "upload"
-elif st.session_state.get(state.K_UPLOAD_WS) is not None:
-    # The uploader forgets its files when the user visits another page; the parsed data stays.
-    kept = st.session_state[state.K_UPLOAD_WS]
-    st.caption(f"Kept from earlier: {len(kept.reports)} uploaded file(s). Upload again to change "
-               "formats, roles or names.")
-    if st.button("🗑️ Forget the uploaded files", key="forget_uploads"):
-        st.session_state[state.K_UPLOAD_WS] = None
-        st.session_state[state.K_SOURCE] = "cli" if cli_ws is not None else "sample"
+    reports, contents, choices = uploads.rows(beyond)
+    if uploads.store_batch(state.upload_workspace(reports, contents, choices)):
+        st.rerun()  # the sidebar, drawn before this page, must name the new data
+    if st.button("🗑️ Forget all uploaded files", key="forget_uploads"):
+        uploads.forget()
         st.rerun()
-has_uploads = st.session_state.get(state.K_UPLOAD_WS) is not None
+upload_ws = st.session_state.get(state.K_UPLOAD_WS)
+has_uploads = upload_ws is not None and not upload_ws.empty
 
 st.radio(
     "Pages show",
@@ -110,7 +72,9 @@ if has_uploads:
     st.info(state.UPLOAD_LINK_NOTE, icon="🔗")
 
 ws = state.workspace()
-if ws.reports:
+# The uploaded files' reports even when the pages show the sample (a batch that failed).
+file_reports = upload_ws.reports if upload_ws is not None and uploads.kept() else ws.reports
+if file_reports:
     st.subheader("Files")
     file_rows = [{
         "file": r.file, "format": r.format or "-", "role": r.role, "sets": ", ".join(
@@ -118,14 +82,14 @@ if ws.reports:
         "spans": sum(s.span_count() for s in r.sets),
         "status": "✅ loaded" if r.ok else "❌ error",
         "warnings": len(r.diagnostics),
-    } for r in ws.reports]
+    } for r in file_reports]
     st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table")
-    diags = summaries.diagnostics_table(ws.reports)
+    diags = summaries.diagnostics_table(file_reports)
     if len(diags):
         n_err = int((diags["severity"] == "error").sum())
         st.markdown(f"**Errors and warnings**: {n_err} error(s), {len(diags) - n_err} warning(s). "
                     "A file with an error is left out; the other files are loaded.")
-        for r in ws.reports:
+        for r in file_reports:
             if r.error:
                 st.error(md(r.error), icon="❌")
         st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table")

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, documents, export, highlight, results, state
+from ui import above_one, documents, export, highlight, results, state, uploads
 from ui import errors as err_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
@@ -28,6 +28,8 @@ with c4:
         level = st.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params")
 
 gold, pred = ws.sets[set_a], ws.sets[set_b]
+if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift
+    st.info(llm_note, icon="ℹ️")
 
 # ---- which document -----------------------------------------------------------------------------
 d1, d2 = st.columns([3, 2])

@@ -75,6 +75,8 @@ if len(overview.table.columns) > 1:
                      f"the label-only P/R/F1 of {readers}.")
     else:
         notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of labels.")
+    if with_levels:
+        notes.append(results.taxonomy_note(ws, ref, systems))
     st.caption(" ".join(notes))
     st.dataframe(overview.table, hide_index=True, key="overview_table")
     download_buttons(overview.table, "systems", key="dl_overview")
@@ -100,6 +102,8 @@ if result.error:
              icon="❌")
     st.stop()
 st.caption(results.overall_caption(result))
+if "taxonomy" in entry.options:
+    st.caption(results.taxonomy_note(ws, ref, [system]))
 
 tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
 with tab_labels:

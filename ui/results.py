@@ -13,7 +13,7 @@ itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -26,6 +26,7 @@ from core.metrics.registry import Metric
 from core.metrics.result import JSONValue, SpanRef, SpanResult
 from core.model import NOTHING, AnnotationSet, Span
 from core.taxonomy import Taxonomy
+from ui.escape import md
 from ui.highlight import span_items
 from ui.state import DEFAULTS, Workspace, variant_key
 
@@ -299,15 +300,38 @@ def best_match_for_span(explained: Explained, span_id: str) -> str | None:
 
 def taxonomy_for(ws: Workspace, *set_names: str) -> Taxonomy:
     """The label taxonomy of these sets: MAFALDA's when it knows every label, else one class
-    per label (:func:`core.taxonomy.for_labels`); cached per workspace and sets."""
+    per label (:func:`core.taxonomy.resolve`, the rule of ``score --metric mafalda``); cached
+    per workspace and sets."""
     return _taxonomy(ws.key, ws, tuple(set_names))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _taxonomy(ws_key: str, _ws: Workspace, set_names: tuple[str, ...]) -> Taxonomy:
-    from core.taxonomy import for_labels
+    from core.taxonomy import resolve
 
-    return for_labels(lab for name in set_names for lab in _ws.sets[name].labels())
+    return resolve(lab for name in set_names for lab in _ws.sets[name].labels())
+
+
+def taxonomy_note(ws: Workspace, ref: str, systems: Sequence[str]) -> str:
+    """Which taxonomy the MAFALDA metric used against ``ref`` (:func:`core.taxonomy.describe`),
+    as ``score --metric mafalda`` says it in its ``taxonomy`` key; one line for all systems."""
+    from core.taxonomy import describe, outside
+
+    by_tax: dict[str, list[str]] = {}
+    strays: set[str] = set()
+    for system in systems:
+        tax = taxonomy_for(ws, ref, system)
+        by_tax.setdefault(describe(tax), []).append(system)
+        strays.update(outside(tax, [*ws.sets[ref].labels(), *ws.sets[system].labels()]))
+    if len(by_tax) == 1:
+        note = f"Taxonomy (MAFALDA metric, levels): {md(next(iter(by_tax)))}."
+    else:
+        note = "Taxonomy (MAFALDA metric, levels): " + "; ".join(
+            f"{md(', '.join(names))}: {md(text)}" for text, names in by_tax.items()) + "."
+    if strays:
+        note += (" Labels outside MAFALDA's taxonomy (" + md(", ".join(sorted(strays))) +
+                 ") make it one class per label.")
+    return note
 
 
 def level_label_map(ws: Workspace, set_a: str, set_b: str, level: int) -> dict[str, str]:

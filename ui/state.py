@@ -49,9 +49,10 @@ import streamlit as st
 
 from core.bounds import Policy
 from core.errors import Diagnostic, expand_diagnostics
-from core.formats import FORMATS, Loaded, ReadOptions, read_folder
+from core.formats import FORMATS, LlmParsing, Loaded, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
+from core.roles import guess_role
 from ui.parsing import guarded_load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,14 +184,6 @@ UPLOAD_LINK_NOTE = (
     "uploaded files opens on the bundled sample corpus for whoever receives it."
 )
 
-ROLE_HINTS: tuple[tuple[str, Role], ...] = (
-    ("gold", "gold"),
-    ("annotator", "annotator"),
-    ("ann_", "annotator"),
-    ("ann-", "annotator"),
-)
-
-
 def ensure_app_navigation() -> None:
     """Make sure ``app.py``'s ``st.navigation`` runs the app, then carry on.
 
@@ -246,6 +239,7 @@ class FileReport:
     diagnostics: tuple[Diagnostic, ...] = ()
     error: Diagnostic | None = None
     records: Any = None  # non-span data the reader returned (a HatEval table)
+    llm_parsing: str | None = None  # how a mafalda-llm file's answers became spans
 
     @property
     def ok(self) -> bool:
@@ -292,15 +286,6 @@ class Workspace:
                 if r.ok and r.sets and isinstance(r.records, kind)}
 
 
-def guess_role(filename: str) -> Role:
-    """Role suggested by a file name: ``gold`` / ``annotator`` hints, else ``system``."""
-    lower = Path(filename).name.lower()
-    for hint, role in ROLE_HINTS:
-        if hint in lower:
-            return role
-    return "system"
-
-
 def _display_name(filename: str) -> str:
     name = Path(filename).name
     for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip", ".conll", ".spacy",
@@ -311,7 +296,8 @@ def _display_name(filename: str) -> str:
 
 
 def _report(
-    filename: str, loaded: Loaded | None, role: Role, name: str, error: Diagnostic | None
+    filename: str, loaded: Loaded | None, role: Role, name: str, error: Diagnostic | None,
+    llm_parsing: str = "paper-2023",
 ) -> FileReport:
     if loaded is None:
         return FileReport(filename, None, role, name, error=error)
@@ -332,28 +318,31 @@ def _report(
         tuple(expand_diagnostics(loaded.diagnostics)),  # one per warning, grouped or not
         None,
         loaded.records,
+        llm_parsing if loaded.format == "mafalda-llm" else None,
     )
 
 
 def parse_bytes(
     filename: str, data: bytes, fmt: str | None, role: Role, name: str,
-    beyond_text: Policy = "refuse",
+    beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023",
 ) -> FileReport:
     """Parse one file's bytes into a :class:`FileReport`; a ``FormatError`` becomes its error.
 
     Uncached and streamlit-free, so tests and the benchmark can call it directly; a reader bug
-    becomes an error saying so (:mod:`ui.parsing`), never a traceback.
+    becomes an error saying so (:mod:`ui.parsing`), never a traceback. ``llm_parsing`` is how
+    a ``mafalda-llm`` file's answers become spans (``docs/mafalda.md``).
     """
-    loaded, error = guarded_load({filename: data}, fmt=fmt, name=filename,
-                                 options=ReadOptions(role=role, beyond_text=beyond_text))
-    return _report(filename, loaded, role, name, error)
+    options = ReadOptions(role=role, beyond_text=beyond_text, llm_parsing=llm_parsing)
+    loaded, error = guarded_load({filename: data}, fmt=fmt, name=filename, options=options)
+    return _report(filename, loaded, role, name, error, llm_parsing)
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
 def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
-               beyond_text: Policy = "refuse") -> FileReport:
+               beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023"
+               ) -> FileReport:
     """Cached :func:`parse_bytes` (keyed by the bytes and every choice)."""
-    return parse_bytes(filename, data, fmt, role, name, beyond_text)
+    return parse_bytes(filename, data, fmt, role, name, beyond_text, llm_parsing)
 
 
 def build_workspace(
@@ -407,7 +396,7 @@ def sample_reports(name: str) -> list[FileReport]:
             ".py", ".md"
         ):
             continue
-        role = guess_role(path.name)
+        role = guess_role(path.name, folder=path.is_dir())
         display = _display_name(path.name)
         if path.is_dir():
             loaded, error = guarded_load(read_folder(path), name=path.name,

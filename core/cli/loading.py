@@ -19,8 +19,8 @@ from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.metrics.registry import Metric
 from core.model import AnnotationSet
-from core.taxonomy import Taxonomy
-from core.taxonomy import load as load_taxonomy
+from core.taxonomy import Taxonomy, outside
+from core.taxonomy import resolve as resolve_taxonomy
 from core.tools import read_label_list
 
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
@@ -107,8 +107,17 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
             variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
             gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
         warnings.extend(why)
-    taxonomy = (load_taxonomy(getattr(args, "taxonomy", None))
-                if "taxonomy" in metric.options else None)
+    taxonomy = None
+    if "taxonomy" in metric.options:
+        # The dashboard's rule (core.taxonomy.resolve): MAFALDA's taxonomy when it knows every
+        # label of both sets, else one class per label; said in the result's "taxonomy" key.
+        used = [*gold.labels(), *pred.labels()]
+        taxonomy = resolve_taxonomy(used, getattr(args, "taxonomy", None))
+        strays = outside(taxonomy, used)
+        if strays:
+            warnings.append(f"labels outside the MAFALDA taxonomy ({', '.join(map(repr, strays))}"
+                            "): one class per label, no grouping at levels 1 and 0; pass "
+                            "--taxonomy FILE to group them")
     return SpanInputs(gold, pred, dict(gold_loaded.texts), labels, taxonomy,
                       pred_loaded.format, warnings, extra)
 

@@ -102,6 +102,8 @@ def render_mafalda(result: dict[str, Any]) -> str:
              f"R {result['label_only']['recall']:.4f}  F1 {result['label_only']['f1']:.4f}"]
     if "documents" in result:
         lines.append(f"  averaged over {result['documents']} texts")
+    if result.get("taxonomy"):
+        lines.append(f"  taxonomy: {result['taxonomy']}")
     for row in result.get("predictions") or []:
         lines.append(f"  pred [{row['start']},{row['end']}) {one_line(str(row['label']))}: "
                      f"matched {row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}"

@@ -27,6 +27,7 @@ from core.errors import Diagnostic, UsageError
 from core.formats import FORMATS
 from core.metrics import registry
 from core.metrics.result import JSONValue
+from core.taxonomy import describe as describe_taxonomy
 
 NAME = "score"
 
@@ -116,6 +117,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
         value = metric.score(inputs.gold, inputs.pred,
                              **metric.keywords(**inputs.options(args)))
         result = _as_result(value, args.per_document)
+        if inputs.taxonomy is not None:
+            result["taxonomy"] = describe_taxonomy(inputs.taxonomy)
         if "llm_parsing" in metric.read_options:
             result["llm_parsing"] = (args.llm_parsing if inputs.pred_format == "mafalda-llm"
                                      else None)

@@ -1,10 +1,15 @@
 """``validate FILE``: read a file and report its errors and warnings (:func:`core.tools.validate`).
-Exit 1 when the file cannot be read, with the reason on stderr."""
+Exit 1 when the file cannot be read, with the reason on stderr, once.
+
+Without ``--role`` the role is guessed from the file name by :func:`core.roles.guess_role`, the
+rule the Data page presets its role box with, so a file passes here exactly when it loads there.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from core import bounds
 from core.cli.common import (
@@ -16,6 +21,7 @@ from core.cli.common import (
     render_generic,
 )
 from core.formats import FORMATS
+from core.roles import guess_role
 from core.textsafe import one_line
 from core.tools import validate
 
@@ -28,22 +34,31 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     p.add_argument("--labels", metavar="FILE", help="allowed labels, one per line")
-    p.add_argument("--role", choices=("gold", "system", "annotator"), default="gold",
-                   help="what the file holds (default gold): predictions may use labels "
-                   "a gold may not, such as MAFALDA's 'unknown'")
+    p.add_argument("--role", choices=("gold", "system", "annotator"), default=None,
+                   help="what the file holds (default: guessed from the file name as the Data "
+                   "page does: 'gold' or 'annotator'/'ann_' in the name, a folder or .zip "
+                   "annotator, else system); predictions may use labels a gold may not, such "
+                   "as MAFALDA's 'unknown', and are checked against score's label list")
     add_beyond_text(p)
     add_output_options(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    result = validate(args.file, fmt=args.format, labels_file=args.labels, role=args.role,
+    role = args.role or guess_role(args.file, folder=Path(args.file).is_dir())
+    result = validate(args.file, fmt=args.format, labels_file=args.labels, role=role,
                       beyond_text=bounds.from_args(args))
+    result["role"] = role
     warnings = result.get("warnings") or []
     result["warnings"] = []
-    emit(result, args, render_generic, [str(w) for w in warnings])
+    errors = list(result.get("errors") or [])
+    if args.json:
+        emit(result, args, render_generic, [str(w) for w in warnings])
+    else:
+        # Each error is printed once: on stderr (below), not also in the report on stdout.
+        text = {k: v for k, v in result.items() if k != "errors"}
+        emit(text | {"errors": len(errors)}, args, render_generic, [str(w) for w in warnings])
     if not result["valid"]:
-        # The report went to stdout; the one-line reason also goes to stderr, exit 1.
-        print(f"error: {one_line(str(result['errors'][0]))}", file=sys.stderr)
+        print(f"error: {one_line(str(errors[0]))}", file=sys.stderr)
         return 1
     return 0

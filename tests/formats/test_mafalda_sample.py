@@ -408,6 +408,9 @@ def test_wrong_label_in_the_right_group_scores_only_from_level_1(
 
 def test_validate_as_gold_refuses_the_prediction_label_unknown(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", str(SAMPLE / "system_b.jsonl"), "--json"]) == 1
+    assert main(["validate", str(SAMPLE / "system_b.jsonl"), "--role", "gold", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["valid"] is False and "'unknown'" in report["errors"][0]
+    # Without --role the name says "system", as on the Data page: 'unknown' is a prediction.
+    assert main(["validate", str(SAMPLE / "system_b.jsonl"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["role"] == "system"

@@ -1,0 +1,38 @@
+"""The role a file's annotations play, guessed from its name: one rule for every path.
+
+The Data page presets each uploaded file's role with :func:`guess_role`, the bundled samples are
+read with it, and ``python -m core validate`` uses it when ``--role`` is not given, so that a
+file is checked the same way wherever it is loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from core.model import Role
+
+ROLE_HINTS: tuple[tuple[str, Role], ...] = (
+    ("gold", "gold"),
+    ("annotator", "annotator"),
+    ("ann_", "annotator"),
+    ("ann-", "annotator"),
+)
+"""(substring of the lower-cased file name, role): the first hint found wins."""
+
+
+def guess_role(filename: str, *, folder: bool = False) -> Role:
+    """The role a file name suggests: ``gold`` / ``annotator`` hints, else ``system``.
+
+    A folder, or a ``.zip`` of one, usually comes from an annotation tool (an INCEpTION export,
+    a brat collection) and holds annotators, unless its name says ``gold``.
+
+    >>> guess_role("data/gold_dev.json"), guess_role("ann_2.tsv"), guess_role("run3.jsonl")
+    ('gold', 'annotator', 'system')
+    >>> guess_role("inception_export.zip"), guess_role("curated", folder=True)
+    ('annotator', 'annotator')
+    """
+    lower = PurePath(filename).name.lower()
+    for hint, role in ROLE_HINTS:
+        if hint in lower:
+            return role
+    return "annotator" if folder or lower.endswith(".zip") else "system"

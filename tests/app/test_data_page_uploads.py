@@ -1,0 +1,188 @@
+"""Data page, issue 16 items 1, 2, 4 and 8: what a newcomer tripped over with uploads.
+
+A format choice reparses the file and shows only its new error (item 4); a failed upload keeps
+the pages on the sample and the sidebar names the data shown (item 8); uploaded files stay,
+editable, across pages (item 8); the links note appears once per page (item 8); MAFALDA model
+outputs get their parsing choice and Documents explains paper-2023's drift (item 2); spans past
+the text in several files are all named at once (item 1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.roles import guess_role
+from ui import state, uploads
+
+ROOT = Path(__file__).resolve().parents[2]
+MAFALDA = ROOT / "sample_data" / "mafalda"
+UNDETECTABLE = b"T1\tDoubt 0 5\tx\n"  # a brat line without the .ann name: not detectable
+LINK_NOTE = "Links carry the view"
+
+
+def _data_page(make_app, data: str = "empty") -> AppTest:
+    at = make_app("pages/data.py", data=data)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _upload(at: AppTest, *files: tuple[str, bytes]) -> AppTest:
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [(name, data, "application/octet-stream") for name, data in files]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value.replace("\\", "") for e in at.error]  # file names are shown escaped
+
+
+def _pick_format(at: AppTest, filename: str, fmt: str) -> list[str]:
+    at.selectbox(key=state.upload_key("fmt", filename)).select(fmt).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return _errors(at)
+
+
+# ---- item 4: the format box reparses -------------------------------------------------------------
+
+
+def test_each_format_choice_reparses_and_shows_only_its_own_error(make_app) -> None:
+    at = _upload(_data_page(make_app), ("pred", UNDETECTABLE))
+    (first,) = _errors(at)
+    assert "could not detect the format; choose it in the Format box" in first
+    assert "pass it explicitly" not in first
+    (second,) = _pick_format(at, "pred", "spans-csv")
+    assert "the header lacks doc_id, start, end, label" in second
+    assert "could not detect" not in second
+    (third,) = _pick_format(at, "pred", "ptc")
+    assert "expected a numeric article id, got 'T1'" in third
+    (again,) = _pick_format(at, "pred", "auto")
+    assert again == first
+
+
+def test_mafalda_gold_read_as_other_formats_shows_the_current_error(make_app) -> None:
+    at = _upload(_data_page(make_app), ("gold.jsonl", (MAFALDA / "gold.jsonl").read_bytes()))
+    assert _errors(at) == []
+    seen = []
+    for fmt, expected in (("doccano", "field 'label': missing"),
+                          ("semeval2021", "malformed JSON at column 1: Extra data"),
+                          ("mafalda-llm", "field 'prediction'")):
+        (error,) = _pick_format(at, "gold.jsonl", fmt)
+        assert expected in error, (fmt, error)
+        assert error not in seen  # never the previous format's error
+        seen.append(error)
+    assert _pick_format(at, "gold.jsonl", "auto") == []
+
+
+def test_a_json_syntax_error_is_shown_whole(make_app) -> None:
+    at = _upload(_data_page(make_app), ("bad.json", b'[{"id": "1", "text": "ab",}]'))
+    (error,) = _errors(at)
+    assert error.endswith("malformed JSON at column 27: Expecting property name enclosed in "
+                          "double quotes"), error
+
+
+# ---- item 8: which data, kept files --------------------------------------------------------------
+
+
+def test_a_failed_upload_leaves_the_pages_on_the_sample(make_app, data_dir: Path) -> None:
+    at = _data_page(make_app, data="sample")
+    assert at.session_state[state.K_SOURCE] == "sample"
+    _upload(at, ("broken.json", (data_dir / "broken.json").read_bytes()))
+    assert at.session_state[state.K_SOURCE] == "sample"
+    assert at.radio(key=state.K_SOURCE).disabled
+    assert any("broken.json" in e for e in _errors(at))  # its error is still shown
+    assert [s.label for s in at.sidebar.selectbox] == ["Sample corpus"]
+
+
+def test_the_sidebar_names_the_uploaded_files(make_app, data_dir: Path) -> None:
+    at = _data_page(make_app, data="sample")
+    _upload(at, *[(f"{n}.json", (data_dir / f"{n}.json").read_bytes())
+                  for n in ("gold", "system_a")])
+    assert at.session_state[state.K_SOURCE] == "upload"
+    side = " ".join(c.value.replace("\\", "") for c in at.sidebar.caption)
+    assert "Showing **uploaded files**: gold.json, system_a.json (2 set(s))" in side
+    assert not [s for s in at.sidebar.selectbox if s.label == "Sample corpus"]
+
+
+def test_roles_and_names_stay_editable_across_pages_without_a_new_upload(
+    make_app, data_dir: Path
+) -> None:
+    at = _upload(_data_page(make_app), *[(f"{n}.json", (data_dir / f"{n}.json").read_bytes())
+                                         for n in ("gold", "system_a")])
+    at.text_input(key=state.upload_key("name", "system_a.json")).input("Model A").run()
+    at.switch_page("pages/scores.py").run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception
+    assert list(at.session_state[uploads.K_FILES]) == ["gold.json", "system_a.json"]
+    assert at.text_input(key=state.upload_key("name", "system_a.json")).value == "Model A"
+    at.selectbox(key=state.upload_key("role", "system_a.json")).select("annotator").run()
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert ws.sets["Model A"].role == "annotator"
+    at.switch_page("pages/documents.py").run()
+    at.switch_page("pages/data.py").run()
+    assert at.selectbox(key=state.upload_key("role", "system_a.json")).value == "annotator"
+    at.button(key=state.upload_key("remove", "system_a.json")).click().run()
+    assert list(at.session_state[state.K_UPLOAD_WS].sets) == ["gold"]
+    at.button(key="forget_uploads").click().run()
+    assert at.session_state[state.K_SOURCE] == "sample"
+
+
+@pytest.mark.parametrize("page", ["pages/data.py", "pages/scores.py", "pages/documents.py",
+                                  "pages/errors.py", "pages/differences.py", "pages/labels.py",
+                                  "pages/annotators.py", "pages/curation.py"])
+def test_the_links_note_appears_once_per_page(make_app, page: str) -> None:
+    at = make_app(page)  # the hand-made corpus, as uploaded data
+    assert not at.exception
+    texts = [e.value for kind in ("caption", "info", "markdown", "warning")
+             for e in getattr(at, kind)]
+    texts += [c.value for c in at.sidebar.caption]
+    assert sum(LINK_NOTE in str(t) for t in texts) == 1, page
+
+
+# ---- item 2: MAFALDA model outputs ---------------------------------------------------------------
+
+
+def test_llm_parsing_is_chosen_per_file_and_documents_explains_the_drift(make_app) -> None:
+    at = _upload(_data_page(make_app), ("gold.jsonl", (MAFALDA / "gold.jsonl").read_bytes()),
+                 ("system_llm.jsonl", (MAFALDA / "system_llm.jsonl").read_bytes()))
+    keys = {s.key for s in at.selectbox}
+    assert state.upload_key("llm", "system_llm.jsonl") in keys
+    assert state.upload_key("llm", "gold.jsonl") not in keys  # only for mafalda-llm files
+    box = at.selectbox(key=state.upload_key("llm", "system_llm.jsonl"))
+    assert box.value == "paper-2023" and list(box.options) == ["paper-2023", "repo-head"]
+    paper = at.session_state[state.K_UPLOAD_WS].sets["system_llm"]
+    at.switch_page("pages/documents.py").run()
+    notes = [i.value for i in at.info if "paper-2023" in i.value]
+    assert len(notes) == 1 and "mid-word" in notes[0]
+    at.switch_page("pages/data.py").run()
+    at.selectbox(key=state.upload_key("llm", "system_llm.jsonl")).select("repo-head").run()
+    repo = at.session_state[state.K_UPLOAD_WS].sets["system_llm"]
+    assert repo.spans != paper.spans  # one character between sentences moves later spans
+    at.switch_page("pages/documents.py").run()
+    assert not [i for i in at.info if "paper-2023" in i.value]
+
+
+# ---- item 1: one role rule; every offending set named at once ------------------------------------
+
+
+@pytest.mark.parametrize("name", ["gold.json", "system_a.json", "annotator_2.json", "ann-1.tsv",
+                                  "export.zip", "GOLD_dev.jsonl"])
+def test_the_data_page_presets_the_role_core_guesses(make_app, name: str) -> None:
+    at = _upload(_data_page(make_app), (name, b"doc_id,start,end,label\nd1,0,1,x\n"))
+    assert at.selectbox(key=state.upload_key("role", name)).value == guess_role(name)
+
+
+def test_spans_past_the_text_in_two_files_are_named_at_once(make_app) -> None:
+    gold = json.dumps([{"id": "d1", "text": "hello world", "labels": []}]).encode()
+    at = _upload(_data_page(make_app), ("gold.json", gold),
+                 ("pred.csv", b"doc_id,start,end,label\nd1,0,5000,Doubt\n"),
+                 ("other.csv", b"doc_id,start,end,label\nd1,3,40,Doubt\n"))
+    errors = _errors(at)
+    assert len(errors) == 2
+    for error in errors:
+        assert "pred.csv" in error and "other.csv" in error and "in 2 set(s)" in error
+    assert list(at.session_state[state.K_UPLOAD_WS].sets) == ["gold"]

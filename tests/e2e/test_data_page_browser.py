@@ -1,0 +1,127 @@
+"""Real browser, at a desktop (1440×900) and a phone (390×844) width: the Data page's uploads
+(issue 16 items 4 and 8). The sidebar names the uploaded files; a format chosen after a failed
+detection reparses the file; a role changed after visiting another page is kept, with no new
+upload. Screenshots go to ``test-artifacts/screenshots/data_*``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+DATA = Path(__file__).resolve().parents[1] / "app" / "data"
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected."""
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    pg.viewport_name = request.param
+    yield pg
+    context.close()
+
+
+def _sidebar(page: Any) -> Any:
+    """The sidebar, opened first when it is collapsed (a phone)."""
+    expand = page.get_by_test_id("stExpandSidebarButton")
+    if expand.count() and expand.first.is_visible():
+        expand.first.click()
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_test_id("stSidebarNav").wait_for(timeout=10_000)
+    return sidebar
+
+
+def _go(page: Any, title: str, st_ui: SimpleNamespace) -> None:
+    """Open another page through the sidebar's navigation (the same session, as a user does)."""
+    _sidebar(page).get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    st_ui.wait_idle(page)
+    collapse = page.get_by_test_id("stSidebarCollapseButton")
+    if page.viewport_name == "phone" and collapse.count() and collapse.first.is_visible():
+        collapse.first.click()  # a phone's sidebar covers the page
+
+
+def _choose(page: Any, label: str, option: str, st_ui: SimpleNamespace) -> None:
+    """Pick ``option`` in the selectbox ``label`` by typing it (a phone's list shows only a few
+    options at a time)."""
+    st_ui.selectbox(page, label).click()
+    page.keyboard.type(option)
+    page.get_by_role("option").get_by_text(option, exact=True).first.click()
+    st_ui.wait_idle(page)
+
+
+def _upload(page: Any, app_url: str, st_ui: SimpleNamespace, *paths: Path) -> None:
+    st_ui.open_page(page, app_url, "data")
+    page.locator("input[type=file]").first.set_input_files([str(p) for p in paths])
+    st_ui.wait_idle(page)
+
+
+def test_the_sidebar_names_the_uploaded_files(app_url: str, vpage: Any,
+                                              st_ui: SimpleNamespace) -> None:
+    _upload(vpage, app_url, st_ui, DATA / "gold.json", DATA / "system_a.json")
+    sidebar = _sidebar(vpage)
+    caption = sidebar.get_by_text("Showing uploaded files", exact=False).first
+    caption.wait_for(timeout=30_000)
+    text = caption.inner_text()
+    assert "gold.json, system_a.json (2 set(s))" in text, text
+    assert sidebar.get_by_text("Sample corpus").count() == 0
+    st_ui.shot(vpage, f"data_sidebar_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_a_format_choice_after_a_failed_detection_reparses(app_url: str, vpage: Any,
+                                                           st_ui: SimpleNamespace,
+                                                           tmp_path: Path) -> None:
+    pred = tmp_path / "pred"  # a brat line without its .ann name: detection cannot tell
+    pred.write_bytes(b"T1\tDoubt 0 5\tx\n")
+    _upload(vpage, app_url, st_ui, pred)
+    alerts = vpage.get_by_test_id("stAlertContentError")
+    alerts.first.wait_for(timeout=30_000)
+    assert alerts.count() == 1
+    assert "choose it in the Format box" in alerts.first.inner_text()
+    _choose(vpage, "Format", "spans-csv", st_ui)
+    alerts.filter(has_text="the header lacks").first.wait_for(timeout=30_000)
+    assert alerts.count() == 1 and "could not detect" not in alerts.first.inner_text()
+    _choose(vpage, "Format", "ptc", st_ui)
+    alerts.filter(has_text="numeric article id").first.wait_for(timeout=30_000)
+    assert alerts.count() == 1
+    # A failed upload leaves the pages on the sample.
+    assert _sidebar(vpage).get_by_text("Sample corpus").count() == 1
+    st_ui.shot(vpage, f"data_format_reparse_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_a_role_changed_after_another_page_is_kept_without_uploading_again(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    _upload(vpage, app_url, st_ui, DATA / "gold.json", DATA / "system_a.json")
+    _go(vpage, "Scores", st_ui)
+    _go(vpage, "Data", st_ui)
+    role = "Role"
+    boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
+    boxes.first.wait_for(timeout=30_000, state="attached")
+    assert boxes.count() == 2  # both files are still listed, from the kept bytes
+    boxes.nth(1).scroll_into_view_if_needed()
+    boxes.nth(1).click()
+    vpage.get_by_role("option").get_by_text("annotator", exact=True).first.click()
+    st_ui.wait_idle(vpage)
+    _go(vpage, "Annotators", st_ui)
+    _go(vpage, "Data", st_ui)
+    boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
+    boxes.first.wait_for(timeout=30_000, state="attached")
+    assert boxes.nth(1).locator("input").input_value() == "annotator"
+    sets = vpage.get_by_test_id("stDataFrame").first
+    sets.scroll_into_view_if_needed()
+    vpage.get_by_text("Files stay here when you visit other pages").first.wait_for()
+    st_ui.shot(vpage, f"data_kept_files_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
