@@ -184,6 +184,13 @@ class AnnotationSet:
     def __iter__(self) -> Iterator[tuple[str, tuple[Span, ...]]]:
         return iter(self.spans.items())
 
+    def as_alternatives(self) -> AnnotationSet:
+        """This set read as MAFALDA gold (Helwe et al. 2024, Definition 6): spans that share an
+        interval become one span with alternative labels. The set itself when it already is."""
+        if self.alternatives:
+            return self
+        return AnnotationSet(self.name, self.spans, self.role, alternatives=True)
+
     def with_role(self, role: Role, name: str | None = None) -> AnnotationSet:
         return AnnotationSet(name or self.name, self.spans, role, self.alternatives)
 

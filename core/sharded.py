@@ -262,8 +262,7 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     gold_loaded = load_path(job.gold, fmt=job.gold_format, options=ReadOptions(
         labels=labels, role="gold", beyond_text=policy))
     gold = _pick(gold_loaded, job.gold_set, "gold", job.gold)
-    if metric.gold_alternatives and not gold.alternatives:
-        gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
+    gold = metric.gold_view(gold)
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     if job.pred == job.gold and job.pred_format == job.gold_format:
         pred_loaded = gold_loaded  # one shard holds both sets (a set column)

@@ -80,8 +80,7 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     gold_loaded = load_path(args.gold, fmt=args.gold_format,
                             options=ReadOptions(labels=explicit, role="gold", beyond_text=policy))
     gold = gold_loaded.set
-    if metric.gold_alternatives and not gold.alternatives:
-        gold = AnnotationSet(gold.name, gold.spans, gold.role, alternatives=True)
+    gold = metric.gold_view(gold)
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     labels = explicit
     variant = str(metric.keywords(variant=getattr(args, "variant", None)).get("variant"))

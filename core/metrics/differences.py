@@ -168,8 +168,10 @@ def rule_score(gold: AnnotationSet, pred: AnnotationSet, rules: Rules = MARTINO,
     rules.check()
     tax = _taxonomy(gold, pred, taxonomy)
     if rules.alternatives:
-        m = mafalda.score(gold, pred, level=rules.level, variant=rules.mafalda_variant,
-                          texts=texts, taxonomy=tax)
+        # MAFALDA reads the gold by its Definition 6 (spans sharing an interval are
+        # alternatives), as the registry's entry does on the Scores page and the command line.
+        m = mafalda.score(gold.as_alternatives(), pred, level=rules.level,
+                          variant=rules.mafalda_variant, texts=texts, taxonomy=tax)
         docs = m.per_document()
         return RuleScore(rules, m.precision, m.recall, m.f1, [d.document for d in docs],
                          [d.precision for d in docs], [d.recall for d in docs],

@@ -122,7 +122,7 @@ class Metric:
         if self.kind != "span":
             raise ParameterError("metric", f"{self.name!r} is a {self.kind} metric, not a span "
                                  "metric with one P/R/F1")
-        result = self.score(gold, pred, **self.keywords(**options))
+        result = self.score(self.gold_view(gold), pred, **self.keywords(**options))
         if not isinstance(result, SpanResult):  # pragma: no cover - a registration error
             raise TypeError(f"{self.name}.score returned {type(result).__name__}, "
                             "not a SpanResult")
@@ -133,7 +133,13 @@ class Metric:
         """The metric's explanation of document ``doc`` (None when it has no ``explain``)."""
         if self.explain is None:
             return None
-        return self.explain(gold, pred, doc, **self.keywords(**options))
+        return self.explain(self.gold_view(gold), pred, doc, **self.keywords(**options))
+
+    def gold_view(self, gold: AnnotationSet) -> AnnotationSet:
+        """The gold as this metric reads it: with ``gold_alternatives`` (MAFALDA), spans that
+        share an interval are one span with alternative labels, whatever format the gold came
+        in, so the command line, the dashboard and the Dask engine score the same spans."""
+        return gold.as_alternatives() if self.gold_alternatives else gold
 
 
 REGISTRY: dict[str, Metric] = {}
