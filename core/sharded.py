@@ -186,6 +186,7 @@ class ShardOutcome:
     warning_counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions' (Martino's view)
+    used_labels: list[str] = field(default_factory=list)  # both sets' labels, as read
     worker: str = ""
     peak_rss: int = 0  # bytes, the worker process's peak resident set so far
     seconds: float = 0.0  # reading and scoring the shard on its worker
@@ -254,7 +255,7 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
     from core.metrics import registry
-    from core.taxonomy import load as load_taxonomy
+    from core.taxonomy import resolve as resolve_taxonomy
 
     metric = registry.get(job.metric)
     labels = list(job.labels) if job.labels is not None else None
@@ -294,7 +295,11 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
             variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
             gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
         warnings.extend(why)
-    taxonomy = load_taxonomy(job.taxonomy) if "taxonomy" in metric.options else None
+    taxonomy = None
+    if "taxonomy" in metric.options:
+        # The one rule of core.taxonomy.resolve, on this shard's labels; the client checks that
+        # the whole corpus's labels resolve to the same taxonomy (finish_taxonomy).
+        taxonomy = resolve_taxonomy([*gold.labels(), *pred.labels()], job.taxonomy)
     options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
                "fragments_only": job.fragments_only or None, "labels": labels,
                "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}
@@ -335,6 +340,7 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
             from core.metrics import registry
 
             result: Any = registry.get(job.metric).score(gold, pred, **keywords)
+            out.used_labels = sorted({*gold.labels(), *pred.labels()})
         warnings.extend(str(w) for w in getattr(result, "warnings", []) or [])
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)
@@ -412,6 +418,23 @@ def merge_martino(parts: Sequence[MartinoResult], labels: Sequence[str] | None
         doc_r_den=np.concatenate([p.doc_r_den for p in parts]),
         official_labels=official, fragments_only=first.fragments_only,
         merge_pred=first.merge_pred, accuracy_mode=first.accuracy_mode, match=first.match)
+
+
+def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
+    """The taxonomy of the whole run (:func:`core.taxonomy.resolve` on every shard's labels),
+    named as ``score`` names it. Each shard resolved it on its own labels; a shard whose
+    labels resolve otherwise than the corpus's (MAFALDA's fallacies in one shard, a stray
+    label in another) would have grouped its labels differently, so the run is refused."""
+    from core.taxonomy import describe, resolve
+
+    whole = describe(resolve([lab for o in outcomes for lab in o.used_labels], path))
+    for o in outcomes:
+        own = describe(resolve(o.used_labels, path))
+        if own != whole:
+            raise InputError(f"{o.shard}: its labels resolve to the taxonomy {own!r}, the "
+                             f"corpus's to {whole!r}; pass --taxonomy FILE so that every shard "
+                             "groups the labels alike")
+    return whole
 
 
 def finish_mafalda(parts: Sequence[MafaldaSums], *, variant: str, level: int,
@@ -561,6 +584,7 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
         if "llm_parsing" in entry.read_options:
             result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" \
                 else None
+        result["taxonomy"] = finish_taxonomy(outcomes, base.taxonomy)
     report = engine_report(client, outcomes, scheduler)
     report["seconds"] = {"map": round(mapped - started, 3),
                          "reduce": round(time.perf_counter() - mapped, 3)}

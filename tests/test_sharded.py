@@ -294,3 +294,17 @@ def test_shard_errors_name_file_row_and_field_and_usage_errors_exit_2(
     (dup / "part-00001.parquet").write_bytes((dup / "part-00000.parquet").read_bytes())
     assert main(["score", str(dup), str(dup), "--metric", "martino", *dask]) == 1
     assert "is in two shards" in capsys.readouterr().err
+
+
+def test_shards_whose_labels_resolve_to_another_taxonomy_are_refused() -> None:
+    # One shard holds only MAFALDA fallacies, another a stray label: alone, the first would
+    # group its labels by MAFALDA's levels, the corpus as a whole has one class per label.
+    from core.errors import InputError
+    from core.sharded import ShardOutcome, finish_taxonomy
+
+    plain = ShardOutcome("a.parquet", used_labels=["ad hominem"])
+    stray = ShardOutcome("b.parquet", used_labels=["ad hominem", "Loaded Language"])
+    assert finish_taxonomy([plain], None).startswith("MAFALDA")
+    assert finish_taxonomy([stray], None).startswith("labels of the data")
+    with pytest.raises(InputError, match="a.parquet.*--taxonomy FILE"):
+        finish_taxonomy([plain, stray], None)
