@@ -142,7 +142,7 @@ else:
     undefined = ann.undefined_cells(pw, cell_key)
     if len(undefined):
         st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
-        st.dataframe(undefined, hide_index=True, key="ann_undefined")
+        st.dataframe(undefined, hide_index=True, key="ann_undefined", placeholder="—")
     matrix = ann.matrix_table(pw, cell_key)
     download_buttons(matrix, f"pairwise_{measure}", key="dl_ann_matrix")
 
@@ -174,12 +174,12 @@ for col, name in zip(cols, ann.MANY_NAMES, strict=True):
         col.caption(md(res.overall.reason))
 wait_or_error(gjob, gamma_error, bar=True)
 many = ann.many_table(values)
-st.dataframe(many, hide_index=True, key="ann_many")
+st.dataframe(many, hide_index=True, key="ann_many", placeholder="—")
 download_buttons(many, "many_annotators", key="dl_ann_many")
 per_label = ann.per_label_table(values)
 if len(per_label) and label is None:
     with st.expander("Per label"):
-        st.dataframe(per_label, hide_index=True, key="ann_per_label")
+        st.dataframe(per_label, hide_index=True, key="ann_per_label", placeholder="—")
         download_buttons(per_label, "many_annotators_per_label", key="dl_ann_per_label")
 
 # ---- each annotator against the gold and the majority -------------------------------------------
@@ -195,7 +195,7 @@ else:
     table = ann.against_table(view)
     column = "F1" if measure in ann.ASYMMETRIC else measure
     if len(table):
-        st.dataframe(above_one.mark(table), hide_index=True, key="ann_against")
+        st.dataframe(above_one.mark(table), hide_index=True, key="ann_against", placeholder="—")
         above_one.note(table, key="ann_against")
         download_buttons(table, f"against_gold_and_majority_{measure}", key="dl_ann_against")
         st.plotly_chart(ann.against_bars(table, column, title=f"{column} of each annotator"),
@@ -215,7 +215,7 @@ else:
     page_rows = paginate(ranking, key=state.K_ANN_RANK_PAGE)
     above_one.note(ranking, key="ann_ranking")
     picked = st.dataframe(above_one.mark(page_rows), hide_index=True, key=state.K_ANN_RANK_TABLE,
-                          on_select="rerun", selection_mode="single-row")
+                          on_select="rerun", selection_mode="single-row", placeholder="—")
     download_buttons(ranking, f"documents_by_{measure}", key="dl_ann_ranking")
     rows = picked["selection"]["rows"]
     if rows:
@@ -279,5 +279,6 @@ else:
         st.plotly_chart(ann.alignment_figure(al, colours, title=f"Best alignment of {doc}"),
                         key="ann_alignment_chart", width="stretch")
     align = ann.alignment_table(al)
-    st.dataframe(paginate(align, key="ann_align_page"), hide_index=True, key="ann_alignment")
+    st.dataframe(paginate(align, key="ann_align_page"), hide_index=True, key="ann_alignment",
+                 placeholder="—")
     download_buttons(align, f"alignment_{doc}", key="dl_ann_alignment")

@@ -169,7 +169,8 @@ else:
                                      ws.texts())
         st.dataframe(effect, hide_index=True, key="cur_effect",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                    for c in effect.columns if c.startswith(("span", "kept"))})
+                                    for c in effect.columns if c.startswith(("span", "kept"))},
+                     placeholder="—")
         st.caption("Da San Martino et al. (2019) span F1 (SemEval-2021 variant) of each "
                    "annotator on this document, against the curated document with this span "
                    "kept, then dropped: who the decision agrees with.")
@@ -209,7 +210,7 @@ shown_rows = paginate(table, key=state.K_CUR_PAGE)
 st.caption("Select a row to show that proposal above (and decide it).")
 st.dataframe(shown_rows, hide_index=True, key=state.K_CUR_TABLE, selection_mode="single-row",
              on_select=partial(cur.pick_row, doc, list(shown_rows["#"]) if len(shown_rows)
-                               else [], disputed, decided))
+                               else [], disputed, decided), placeholder="—")
 
 # ---- agreement with the curated set ------------------------------------------------------------
 st.subheader("Each annotator against the curated set")
@@ -220,7 +221,7 @@ agree = cur.agreement_table(cur.digest(curated), tuple(ws.sets[n] for n in sets)
                             ws.texts(), sets)
 st.dataframe(agree, hide_index=True, key="cur_agreement",
              column_config={c: st.column_config.NumberColumn(format="%.3f")
-                            for c in agree.columns if c != "annotator"})
+                            for c in agree.columns if c != "annotator"}, placeholder="—")
 
 # ---- downloads ---------------------------------------------------------------------------------
 st.subheader("Download")

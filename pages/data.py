@@ -83,7 +83,7 @@ if file_reports:
         "status": "✅ loaded" if r.ok else "❌ error",
         "warnings": len(r.diagnostics),
     } for r in file_reports]
-    st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table")
+    st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")
     diags = summaries.diagnostics_table(file_reports)
     if len(diags):
         n_err = int((diags["severity"] == "error").sum())
@@ -92,7 +92,8 @@ if file_reports:
         for r in file_reports:
             if r.error:
                 st.error(md(r.error), icon="❌")
-        st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table")
+        st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table",
+                     placeholder="—")
         download_buttons(diags, "diagnostics", key="dl_diag")
 
 if ws.empty:
@@ -107,14 +108,14 @@ m1.metric("Documents", f"{tables['n_docs']:,}")
 m2.metric("With text", f"{tables['n_texts']:,}")
 m3.metric("Annotation sets", len(ws.sets))
 st.markdown("**Sets**")
-st.dataframe(tables["sets"], hide_index=True, key="sets_table")
+st.dataframe(tables["sets"], hide_index=True, key="sets_table", placeholder="—")
 download_buttons(tables["sets"], "sets", key="dl_sets")
 
 st.markdown("**Spans per label and set**")
 labels = tables["labels"]
 left, right = st.columns([2, 3])
 with left:
-    st.dataframe(labels, hide_index=True, key="labels_table")
+    st.dataframe(labels, hide_index=True, key="labels_table", placeholder="—")
     download_buttons(labels, "spans_per_label", key="dl_labels")
 with right:
     if len(labels):
@@ -123,7 +124,8 @@ with right:
 st.markdown("**Documents missing from a set**")
 missing = tables["missing"]
 if len(missing):
-    st.dataframe(paginate(missing, key="missing_page"), hide_index=True, key="missing_table")
+    st.dataframe(paginate(missing, key="missing_page"), hide_index=True, key="missing_table",
+                 placeholder="—")
     download_buttons(missing, "missing_documents", key="dl_missing")
 else:
     st.success("Every set covers every document.", icon="✅")

@@ -51,7 +51,8 @@ for s in steps:
 table = diff.steps_table(steps, measure)
 st.dataframe(table, hide_index=True, key="diff_steps",
              column_config={diff.MEASURES[measure]: st.column_config.NumberColumn(format="%.4f"),
-                            "change": st.column_config.NumberColumn(format="%+.4f")})
+                            "change": st.column_config.NumberColumn(format="%+.4f")},
+             placeholder="—")
 download_buttons(table, f"metric_path_{system}", key="dl_diff_steps")
 
 # ---- text by text ------------------------------------------------------------------------------
@@ -96,7 +97,8 @@ with left:
                    f"{len(df):,} texts; turn it on above, or use the table below.")
 with right:
     st.markdown("**Why the texts differ**")
-    st.dataframe(diff.reasons_legend(), hide_index=True, key="diff_reasons", height=420)
+    st.dataframe(diff.reasons_legend(), hide_index=True, key="diff_reasons", height=420,
+                 placeholder="—")
 
 st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
             "largest first)")
@@ -104,7 +106,8 @@ shown = paginate(df, key=state.K_DIFF_PAGE)
 table_event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
                      selection_mode="single-row",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                    for c in df.columns if c not in ("document", "reasons")})
+                                    for c in df.columns if c not in ("document", "reasons")},
+                           placeholder="—")
 picked = diff.selected_document(table_event, shown) or picked
 download_buttons(df, f"metric_differences_{system}", key="dl_diff_docs")
 st.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its weight in "

@@ -171,7 +171,7 @@ else:
         st.markdown(f"**Pairs formed by {md(span_text[selected])}**")
         rows = results.rows_for_span(explained, selected)
         if len(rows):
-            st.dataframe(rows, hide_index=True, key="span_pairs")
+            st.dataframe(rows, hide_index=True, key="span_pairs", placeholder="—")
         else:
             st.caption("This span overlaps no span of the other set: it adds nothing to the "
                        "numerators.")
@@ -180,7 +180,8 @@ else:
             st.markdown(f"{entry.title} takes from it: {md(best)}")
     st.markdown(f"**Every pair of document {md(doc)}**")
     table = explained.pairs
-    st.dataframe(paginate(table, key="pairs_page"), hide_index=True, key="doc_pairs")
+    st.dataframe(paginate(table, key="pairs_page"), hide_index=True, key="doc_pairs",
+                 placeholder="—")
     download_buttons(table, f"contributions_{doc}", key="dl_pairs")
 
 st.subheader("This document's scores")
@@ -188,6 +189,7 @@ doc_scores = results.document_scores(
     ws.key, ws, set_a, set_b, doc,
     variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},
     level=int(level if level is not None else state.DEFAULTS[state.K_LEVEL]))
-st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores")
+st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores",
+             placeholder="—")
 above_one.note(pd.DataFrame(doc_scores), key="doc_scores")
 download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")

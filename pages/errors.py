@@ -50,7 +50,7 @@ for row in cats[cats["category"] == "error"].itertuples():
              f"{md(row.note)}", icon="❌")
 ok = cats[cats["category"] != "error"].reset_index(drop=True)
 picked = st.dataframe(ok, hide_index=True, key=err_ui.K_ERR_TABLE, on_select="rerun",
-                      selection_mode="single-row")
+                      selection_mode="single-row", placeholder="—")
 st.caption("Select a row, or click a bar segment, to open the Documents page on the documents "
            "holding spans of that category.")
 download_buttons(ok, "error_categories", key="dl_err_categories")
@@ -83,7 +83,7 @@ with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nerval
             f"Count the schemas of all {n_docs:,} documents", key="err_schemas_on",
             persist_state="session"):
         schemas = err_ui.schema_frame(ws.key, ws, ref, systems)
-        st.dataframe(schemas, hide_index=True, key="err_schema_table")
+        st.dataframe(schemas, hide_index=True, key="err_schema_table", placeholder="—")
         download_buttons(schemas, "semeval2013_schemas", key="dl_err_schemas")
 
 st.markdown("**The spans of one category**")
@@ -94,7 +94,7 @@ list_category = l2.selectbox("Category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
                              key="err_list_category")
 spans = err_ui.span_frame(ws.key, ws, ref, list_system, level, list_category)
 st.dataframe(paginate(spans, key="err_list_page"), hide_index=True, key="err_span_table",
-             column_config={"text": st.column_config.TextColumn(width="large")})
+             column_config={"text": st.column_config.TextColumn(width="large")}, placeholder="—")
 download_buttons(spans, f"spans_{list_category}_{list_system}", key="dl_err_spans")
 
 # ---- per label ----------------------------------------------------------------------------------
@@ -110,7 +110,8 @@ if len(labels):
         index=["system", "span label", "side"], columns="category", values="count",
         fill_value=0).reset_index()
     wide.columns.name = None
-    st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table")
+    st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
+                 placeholder="—")
     download_buttons(labels, "error_categories_per_label", key="dl_err_labels")
     hit = err_ui.clicked(event)
     if hit:
@@ -183,7 +184,8 @@ if len(slices):
                             selection_mode=("points",), config=err_ui.PLOTLY_CONFIG)
     err_ui.chart_downloads(fig, f"slices_{dimension.replace(':', '_')}", key="dl_err_slices")
     shown = slices.drop(columns=["order", "dimension"])
-    st.dataframe(paginate(shown, key="err_slice_page"), hide_index=True, key="err_slice_table")
+    st.dataframe(paginate(shown, key="err_slice_page"), hide_index=True, key="err_slice_table",
+                 placeholder="—")
     download_buttons(shown, f"slices_{dimension.replace(':', '_')}", key="dl_err_slice_table")
     hit = err_ui.clicked(event)
     if hit:

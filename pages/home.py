@@ -41,16 +41,17 @@ if not ws.has_spans and hev and ref in hev and hev[ref].is_gold:
     for task in ("hateval-a", "hateval-b"):
         table = hateval_ui.summary(res, task)
         if len(table):
-            st.dataframe(table, hide_index=True, key=f"home_{task}")
+            st.dataframe(table, hide_index=True, key=f"home_{task}", placeholder="—")
 elif ref and systems and ws.has_spans:
     defaults = tuple((m.name, m.default_variant) for m in registry.span_metrics())
     overview = results.systems_overview(ws.key, ws, ref, tuple(systems), defaults,
                                         state.DEFAULTS[state.K_LEVEL], 0, 0)
     st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on Scores):")
-    st.dataframe(above_one.mark(overview.table), hide_index=True, key="home_overview")
+    st.dataframe(above_one.mark(overview.table), hide_index=True, key="home_overview",
+                 placeholder="—")
     above_one.note(overview.table, key="home")
 else:
-    st.dataframe(tables["sets"], hide_index=True, key="home_sets")
+    st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")
 
 st.subheader("Where next")
 NEXT = [

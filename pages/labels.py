@@ -120,7 +120,7 @@ else:
 
 with st.expander("The matrix as a table"):
     wide = lab_ui.matrix_wide(m, cells)
-    st.dataframe(wide, hide_index=True, key="lab_matrix_table")
+    st.dataframe(wide, hide_index=True, key="lab_matrix_table", placeholder="—")
     tidy = cells[["row", "column", "count", "row_total", "frequency", "pairs"]]
     download_buttons(tidy, f"labels_{view.replace(' ', '_')}_level{level}", key="dl_lab_matrix")
 
@@ -153,7 +153,7 @@ text_columns = [c for c in pairs.columns if c.endswith(" text")]
 picked = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row",
                       key=table_key,
                       column_config={c: st.column_config.TextColumn(width="medium")
-                                     for c in text_columns})
+                                     for c in text_columns}, placeholder="—")
 st.caption("Select a row to open its document on the Documents page, with both sets and the "
            "gold span selected.")
 download_buttons(pairs, "label_pairs", key="dl_lab_pairs")

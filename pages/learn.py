@@ -211,7 +211,7 @@ for tile, row, run0 in zip(tiles, rows_scores, before, strict=True):
     tile.metric(f"{name} — recall", _fmt(row.R), delta=delta)
     tile.caption(f"P {_fmt(row.P)} · F1 {_fmt(row.F1)}")
 st.dataframe(scores_df, hide_index=True, key="learn_scores", column_config={
-    k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")})
+    k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")}, placeholder="—")
 download_buttons(scores_df, f"scores_{sid}", key="dl_learn_scores")
 
 
@@ -242,7 +242,7 @@ with st.expander("The ladder's steps as a table"):
     l_table = diff.steps_table(steps, l_measure)
     st.dataframe(l_table, hide_index=True, key="learn_ladder", column_config={
         diff.MEASURES[l_measure]: st.column_config.NumberColumn(format="%.4f"),
-        "change": st.column_config.NumberColumn(format="%+.4f")})
+        "change": st.column_config.NumberColumn(format="%+.4f")}, placeholder="—")
     download_buttons(l_table, f"ladder_{sid}", key="dl_learn_ladder")
 
 # ---- the seed's numbers -------------------------------------------------------------------------
@@ -257,7 +257,7 @@ if ev.edited:
                "predictions (press ↺ Reset to see them match again).")
 st.dataframe(seed_df, hide_index=True, key="learn_seed", column_config={
     "quantity": st.column_config.TextColumn(width="medium"),
-    "source": st.column_config.TextColumn(width="large")})
+    "source": st.column_config.TextColumn(width="large")}, placeholder="—")
 download_buttons(seed_df, f"seed_{sid}", key="dl_learn_seed")
 
 if sc.family:
@@ -265,7 +265,7 @@ if sc.family:
     st.markdown(f"**The seed's recall order** (each Figure 1 prediction set as given): "
                 f"{scenarios.RECALL_ORDER}")
     st.dataframe(order_df, hide_index=True, key="learn_order", column_config={
-        "R (computed)": st.column_config.NumberColumn(format="%.4f")})
+        "R (computed)": st.column_config.NumberColumn(format="%.4f")}, placeholder="—")
     download_buttons(order_df, "figure1_recall_order", key="dl_learn_order")
 
 
@@ -277,7 +277,8 @@ if ev.pairs_error:
     st.error(ev.pairs_error, icon="❌")
 pairs_df = learn_ui.pairs_table(ev, sc, valid, gold_id)
 st.dataframe(pairs_df, hide_index=True, key="learn_pairs", column_config={
-    c: st.column_config.NumberColumn(format="%.4f") for c in ("C(s,t,|s|)", "C(s,t,|t|)")})
+    c: st.column_config.NumberColumn(format="%.4f") for c in ("C(s,t,|s|)", "C(s,t,|t|)")},
+             placeholder="—")
 run21 = ev.run("semeval2021")
 if run21 is not None and run21.result is not None:
     res = run21.result
@@ -303,7 +304,7 @@ else:
     best_p, best_r = learn_ui.mafalda_tables(ev, valid, gold_id, _name)
     st.caption("Precision: each prediction's best gold span, max over t of C(s,t,|s|).")
     st.dataframe(best_p, hide_index=True, key="learn_best_p", column_config={
-        "C(s,t,|s|)": st.column_config.NumberColumn(format="%.4f")})
+        "C(s,t,|s|)": st.column_config.NumberColumn(format="%.4f")}, placeholder="—")
     download_buttons(best_p, f"mafalda_precision_{sid}", key="dl_learn_best_p")
     caption = ("Recall: each gold span's best prediction, max over s of C(s,t,|t|), with the "
                "label the best alternative picks for it.")
@@ -312,7 +313,7 @@ else:
                     "would lower the recall.")
     st.caption(caption)
     st.dataframe(best_r, hide_index=True, key="learn_best_r", column_config={
-        "C(s,t,|t|)": st.column_config.NumberColumn(format="%.4f")})
+        "C(s,t,|t|)": st.column_config.NumberColumn(format="%.4f")}, placeholder="—")
     download_buttons(best_r, f"mafalda_recall_{sid}", key="dl_learn_best_r")
     if maf is not None:
         st.caption(f"P = {_fmt(maf.precision)}, R = {_fmt(maf.recall)}, F1 = {_fmt(maf.f1)} "
@@ -324,7 +325,7 @@ if ev.alternatives:
     alt_df = learn_ui.alternatives_table(ev, gold_id)
     st.dataframe(alt_df, hide_index=True, key="learn_alts", column_config={
         c: st.column_config.NumberColumn(format="%.4f")
-        for c in ("Precision(S, T)", "Recall(S, T)")})
+        for c in ("Precision(S, T)", "Recall(S, T)")}, placeholder="—")
     if maf is not None:
         st.caption(f"MAFALDA takes the best alternative for precision and for recall "
                    f"separately: P = max = {_fmt(maf.precision)}, R = max = {_fmt(maf.recall)}. "
@@ -342,7 +343,7 @@ else:
     label_df = learn_ui.label_table(ev)
     st.dataframe(label_df, hide_index=True, key="learn_labels", column_config={
         c: st.column_config.NumberColumn(format="%.4f")
-        for c in label_df.columns if c == "P" or c.startswith(("R (", "F1 ("))})
+        for c in label_df.columns if c == "P" or c.startswith(("R (", "F1 ("))}, placeholder="—")
     if official:
         absent = [lab for lab in official if lab not in set(label_df["label"])]
         st.caption("The official scorers' per-technique recall divides the *precision* sum "

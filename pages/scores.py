@@ -78,7 +78,7 @@ if len(overview.table.columns) > 1:
     if with_levels:
         notes.append(results.taxonomy_note(ws, ref, systems))
     st.caption(" ".join(notes))
-    st.dataframe(overview.table, hide_index=True, key="overview_table")
+    st.dataframe(overview.table, hide_index=True, key="overview_table", placeholder="—")
     download_buttons(overview.table, "systems", key="dl_overview")
     f1_cols = {label: col for label, col in overview.f1_columns.items()
                if col in overview.table}
@@ -111,7 +111,7 @@ with tab_labels:
     if not len(per_label) and result.raw is not None and not result.raw.pooled:
         st.caption(f"{entry.title} averages per text and has no per-label decomposition; its "
                    "per-text values are in the per-document tab.")
-    st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table")
+    st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table", placeholder="—")
     above_one.note(per_label, key="per_label")
     download_buttons(per_label, f"per_label_{system}_{metric}", key="dl_per_label")
     if len(per_label):
@@ -125,7 +125,7 @@ with tab_docs:
     # Ties broken by document id (numbers as numbers), so the first row is always the same.
     shown = results.sorted_per_doc(ws.key, ws, ref, system, metric, var, lev, order, ascending)
     st.dataframe(above_one.mark(paginate(shown, key=state.K_TABLE_PAGE)), hide_index=True,
-                 key="per_doc_table")
+                 key="per_doc_table", placeholder="—")
     above_one.note(shown, key="per_doc")
     download_buttons(shown, f"per_document_{system}_{metric}", key="dl_per_doc")
     first = str(shown.iloc[0]["document"]) if len(shown) else None
@@ -159,5 +159,5 @@ else:
                 f"({paired['resamples']:,} paired resamples over documents, seed "
                 f"{paired['seed']}).")
     table = pd.DataFrame([paired])
-    st.dataframe(table, hide_index=True, key="paired_table")
+    st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
     download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")

@@ -306,5 +306,5 @@ def test_shards_whose_labels_resolve_to_another_taxonomy_are_refused() -> None:
     stray = ShardOutcome("b.parquet", used_labels=["ad hominem", "Loaded Language"])
     assert finish_taxonomy([plain], None).startswith("MAFALDA")
     assert finish_taxonomy([stray], None).startswith("labels of the data")
-    with pytest.raises(InputError, match="a.parquet.*--taxonomy FILE"):
+    with pytest.raises(InputError, match=r"a\.parquet.*--taxonomy FILE"):
         finish_taxonomy([plain, stray], None)

@@ -234,4 +234,4 @@ def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: 
                          help="Gold spans that no same-label prediction overlaps"),
                      "spurious": st.column_config.NumberColumn(
                          help="Predicted spans that no same-label gold span overlaps"),
-                     "text": st.column_config.TextColumn(width="large")})
+                     "text": st.column_config.TextColumn(width="large")}, placeholder="—")

@@ -99,8 +99,10 @@ def render(seed: int) -> None:
     st.markdown(f"**Predictions** · {len(pred_items)} span(s)")
     st.html(highlight.render_lanes(sc.text, pred_items, colours, dom_id="exercise-pred"))
     left, right = st.columns(2)
-    left.dataframe(_span_rows(gold_items, sc.text), hide_index=True, key="exercise_gold")
-    right.dataframe(_span_rows(pred_items, sc.text), hide_index=True, key="exercise_pred")
+    left.dataframe(_span_rows(gold_items, sc.text), hide_index=True, key="exercise_gold",
+                   placeholder="—")
+    right.dataframe(_span_rows(pred_items, sc.text), hide_index=True, key="exercise_pred",
+                    placeholder="—")
     notes = ["Offsets are `[start, end)`: the length is end − start."]
     if sc.alternatives:
         notes.append("A gold label `A | B` may be matched by either label (MAFALDA's "
@@ -155,7 +157,7 @@ def _reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any]) -> Non
         "right": "—" if c.value is None else ("✅" if c.right else "❌"),
         "why": c.feedback} for c in grade.checks])
     st.dataframe(table, hide_index=True, key="exercise_grade", column_config={
-        "why": st.column_config.TextColumn(width="large")})
+        "why": st.column_config.TextColumn(width="large")}, placeholder="—")
     download_buttons(table, f"exercise_{sol.exercise.seed}", key="dl_exercise")
     wrong = [c for c in grade.checks if c.value is not None and not c.right]
     for c in wrong:
@@ -169,7 +171,8 @@ def _reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any]) -> Non
                     key="exercise_waterfall", width="stretch")
     st.dataframe(diff.steps_table(sol.steps, measure), hide_index=True, key="exercise_steps",
                  column_config={shown: st.column_config.NumberColumn(format="%.4f"),
-                                "change": st.column_config.NumberColumn(format="%+.4f")})
+                                "change": st.column_config.NumberColumn(format="%+.4f")},
+                 placeholder="—")
 
     st.markdown("**Where the Martino sums come from** (every overlapping pair, SemEval-2021)")
     ev = sol.evaluation
@@ -179,6 +182,7 @@ def _reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any]) -> Non
                                                                   "G")}
     pairs = learn_ui.pairs_table(ev, sc, valid, gold_id)
     st.dataframe(pairs, hide_index=True, key="exercise_pairs", column_config={
-        c: st.column_config.NumberColumn(format="%.4f") for c in ("C(s,t,|s|)", "C(s,t,|t|)")})
+        c: st.column_config.NumberColumn(format="%.4f") for c in ("C(s,t,|s|)", "C(s,t,|t|)")},
+                 placeholder="—")
     st.markdown("**What the generator did:** " + "; ".join(md(m) for m in sol.exercise.moves)
                 + ".")

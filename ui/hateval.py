@@ -108,7 +108,8 @@ def render(ws: Workspace) -> None:
         st.markdown(f"**{title}**")
         st.dataframe(table, hide_index=True, key=f"hev_{task}",
                      column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                    for c in table.columns if c not in ("system", "texts")})
+                                    for c in table.columns if c not in ("system", "texts")},
+                     placeholder="—")
         download_buttons(table, task, key=f"dl_{task}")
     scored = [n for n, r in res.items() if "error" not in r]
     if scored:
@@ -116,5 +117,5 @@ def render(ws: Workspace) -> None:
         detail = per_class(res[one])
         st.dataframe(detail, hide_index=True, key="hev_per_class",
                      column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                    for c in ("P", "R", "F1")})
+                                    for c in ("P", "R", "F1")}, placeholder="—")
         download_buttons(detail, f"hateval_per_class_{one}", key="dl_hev_per_class")

@@ -96,4 +96,5 @@ def notes(messages: list[str] | tuple[str, ...], *, key: str, shown: int = 3) ->
     if len(messages) > shown:
         with st.expander(f"⚠️ {len(messages) - shown:,} more warning(s) of this kind"):
             rest = pd.DataFrame({"warning": list(messages[shown:])})
-            st.dataframe(paginate(rest, key=f"{key}_page"), hide_index=True, key=key)
+            st.dataframe(paginate(rest, key=f"{key}_page"), hide_index=True, key=key,
+                         placeholder="—")
