@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -121,7 +122,7 @@ class Worker:
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
-            stdin=subprocess.DEVNULL)
+            stdin=subprocess.DEVNULL, start_new_session=True)
         self.conn = self._connect(key)
         self.tasks: queue.Queue[tuple[int, Job[object]]] = queue.Queue()
         self.ids = itertools.count(1)
@@ -188,6 +189,10 @@ class Worker:
     def stop(self) -> None:
         """Kill the worker (the server is exiting: a long γ must not delay it)."""
         self.alive = False
+        # The worker leads its own process group, which γ's process pool joins: killing the
+        # group leaves no pool process behind (killing the worker alone orphaned them).
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             self.process.kill()
         with contextlib.suppress(OSError):

@@ -49,3 +49,44 @@ def test_a_worker_that_dies_fails_its_job_and_the_next_job_starts_a_new_one(hand
     assert again.future.result(timeout=120)["gamma"].overall.value == pytest.approx(
         gamma(s, samples=3, seed=3).overall.value)
     assert jobs._worker() is not worker
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid`` (zombies excluded)."""
+    import os
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid and int(entry.name) != os.getpid():
+            found.append(int(entry.name))
+    return found
+
+
+def test_stopping_the_worker_leaves_no_pool_process_behind(handmade) -> None:
+    # A long γ runs in a process pool inside the worker; killing only the worker orphaned the
+    # pool's processes (found alive after a test session). The worker leads its own process
+    # group and stop() kills the group.
+    import time
+
+    s = _study(handmade)
+    worker = jobs.Worker()
+    try:
+        job = worker.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 5000, "seed": 4}))
+        pgid = worker.process.pid
+        deadline = time.monotonic() + 60
+        while len(_group(pgid)) < 2 and time.monotonic() < deadline and not job.done():
+            time.sleep(0.05)
+        assert len(_group(pgid)) >= 2, "the γ pool did not start"
+    finally:
+        worker.stop()
+    deadline = time.monotonic() + 10
+    while _group(pgid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group(pgid) == []
