@@ -5,7 +5,6 @@ upload. Screenshots go to ``test-artifacts/screenshots/data_*``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -14,22 +13,8 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 DATA = Path(__file__).resolve().parents[1] / "app" / "data"
 
-
-@pytest.fixture(params=list(VIEWPORTS))
-def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected."""
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
-    pg.viewport_name = request.param
-    yield pg
-    context.close()
 
 
 def _sidebar(page: Any) -> Any:

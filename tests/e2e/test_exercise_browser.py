@@ -6,33 +6,19 @@ step names do not overlap on either width (issue 16 items 6 and 9). Screenshots:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from core import exercises
-
-expect = pytest.importorskip("playwright.sync_api").expect
+from tests.e2e.conftest import VIEWPORTS
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 SEED = 2
 
-
-@pytest.fixture(params=list(VIEWPORTS))
-def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
-    pg.viewport_name = request.param
-    yield pg
-    context.close()
 
 
 def _overlaps(page: Any, selector: str) -> list[tuple[str, str]]:

@@ -10,11 +10,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from core.model import AnnotationSet, Span
 from ui import export, highlight
-
-expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = pytest.mark.e2e
 

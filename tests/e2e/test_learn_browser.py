@@ -8,10 +8,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from core import scenarios
-
-expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = pytest.mark.e2e
 

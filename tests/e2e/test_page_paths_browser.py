@@ -4,7 +4,6 @@ phone width (issue 16 item 9)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,23 +11,11 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 TITLES = {"": "🔎 SpanScope", "overview": "🔎 SpanScope", "data": "📂 Data",
           "scores": "📊 Scores", "documents": "📄 Documents", "errors": "🔍 Errors",
           "differences": "🔀 Metric differences", "labels": "🏷️ Labels",
           "annotators": "👥 Annotators", "curation": "⚖️ Curation", "learn": "🎓 Learn"}
 
-
-@pytest.fixture(params=list(VIEWPORTS))
-def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
-    yield pg
-    context.close()
 
 
 def test_every_page_path_opens_its_page(app_url: str, vpage: Any,

@@ -5,28 +5,16 @@ Annotators page shows γ's settings only when γ is the measure (issue 16 item 9
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import VIEWPORTS
+
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 
-
-@pytest.fixture(params=list(VIEWPORTS))
-def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
-    pg.viewport_name = request.param
-    yield pg
-    context.close()
 
 
 def test_labels_heatmap_scrolls_instead_of_being_cut(app_url: str, vpage: Any,
