@@ -133,8 +133,7 @@ def test_keyboard_selector_and_deep_linked_cooccurrence_view(
 def test_mafalda_sample_confusion_shows_optional_and_level_groups(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    if not (SAMPLES / "mafalda").is_dir():
-        pytest.skip("no sample_data/mafalda in this checkout")
+    assert (SAMPLES / "mafalda").is_dir(), "sample_data/mafalda is part of the repository"
     st_ui.open_page(page, app_url, "labels?sample=mafalda")
     _chart(page)
     m = _confusion("mafalda", "gold.jsonl", "system_a.jsonl")
