@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,6 +18,7 @@ import pytest
 from core import launch
 from core.cli import main
 from core.errors import SpanScopeError, UsageError
+from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]
 PROP = ROOT / "sample_data" / "propaganda"
@@ -89,46 +86,20 @@ def test_cli_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--data needs at least one path" in capsys.readouterr().err
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.mark.slow
 def test_python_m_core_app_data_reaches_the_streamlit_process(tmp_path: Path) -> None:
-    port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != launch.DATA_ENV}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "core", "app", "--data", "gold=gold.json", "system_a.json",
-         "--server.headless=true", f"--server.port={port}", "--browser.gatherUsageStats=false"],
-        cwd=PROP, env=dict(env, HOME=str(tmp_path), PYTHONPATH=str(ROOT)),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline, health = time.time() + 90, b""
-        while time.time() < deadline and server.poll() is None:
-            try:
-                health = urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.3)
-        assert health == b"ok", server.stderr.read() if server.poll() is not None else "timeout"
+    with running([sys.executable, "-m", "core", "app", "--data", "gold=gold.json",
+                  "system_a.json"], cwd=PROP,
+                 env=dict(env, HOME=str(tmp_path), PYTHONPATH=str(ROOT))) as server:
         # The launcher exec'd streamlit: this PID is the server, and its environment is the one
         # the app's ui.cli_data reads.
-        environ = dict(item.split("=", 1) for item in Path(f"/proc/{server.pid}/environ")
+        pid = server.process.pid
+        environ = dict(item.split("=", 1) for item in Path(f"/proc/{pid}/environ")
                        .read_text().split("\0") if "=" in item)
-        cmdline = Path(f"/proc/{server.pid}/cmdline").read_text().split("\0")
-        assert "streamlit" in cmdline and f"--server.port={port}" in cmdline
+        cmdline = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+        assert "streamlit" in cmdline and f"--server.port={server.port}" in cmdline
         assert "--data" not in cmdline
         assert json.loads(environ[launch.DATA_ENV]) == [
             {"role": "gold", "path": str(PROP / "gold.json")},
             {"role": None, "path": str(PROP / "system_a.json")}]
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)

@@ -12,16 +12,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from core import launch
+from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data"
@@ -39,13 +37,6 @@ def _env() -> dict[str, str]:
     """This environment without anything that would make Python find the checkout."""
     return {k: v for k, v in os.environ.items()
             if k not in ("PYTHONPATH", "SPANSCOPE_DATA_DIR", "PYTHONSAFEPATH")}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -118,25 +109,5 @@ def test_pip_install_gives_spanscope_score_and_app(tmp_path: Path) -> None:
                cwd)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "nowhere.json" in bad.stderr
 
-    port = _free_port()
-    server = subprocess.Popen([str(spanscope), "app", f"--server.port={port}",
-                               "--server.headless=true", "--browser.gatherUsageStats=false"],
-                              cwd=cwd, env=dict(_env(), HOME=str(tmp_path)),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline, health = time.time() + 90, b""
-        while time.time() < deadline and server.poll() is None:
-            try:
-                health = urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.3)
-        assert health == b"ok", server.stderr.read() if server.poll() is not None else "timeout"
-    finally:
-        server.terminate()  # the launcher exec'd streamlit: this stops the server itself
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
+    with running([str(spanscope), "app"], cwd=cwd, env=dict(_env(), HOME=str(tmp_path))):
+        pass  # healthy: the installed command started the dashboard

@@ -10,29 +10,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
 import sys
-import time
 import types
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.servers import running
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--no-first-run", "--disable-sync"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -46,32 +37,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
     env = dict(os.environ, HOME=str(tmp_path_factory.mktemp("home")))
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-           "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
-           "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        proc.wait(timeout=10)
-        pytest.fail("streamlit did not become healthy within 60 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
+                 env=env, timeout=60) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
@@ -87,6 +56,18 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any]:
+    """A browser context and a page at ``viewport`` whose console errors are collected in
+    ``page.console_errors``; close the context when done."""
+    context = browser.new_context(viewport=viewport)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    return context, pg
+
+
 VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 """The two widths issue 16 asks every visible fix to be checked at."""
 
@@ -95,12 +76,7 @@ VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, 
 def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected
     in ``vpage.console_errors``."""
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
+    context, pg = new_page(browser, VIEWPORTS[request.param])
     pg.viewport_name = request.param
     yield pg
     context.close()
@@ -110,12 +86,7 @@ def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
 def page(browser: Any) -> Iterator[Any]:
     """A fresh tall page (Streamlit scrolls inside its own container, so height matters) whose
     console errors are collected in ``page.console_errors``."""
-    context = browser.new_context(viewport={"width": 1500, "height": 1900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
+    context, pg = new_page(browser, {"width": 1500, "height": 1900})
     yield pg
     context.close()
 

@@ -7,17 +7,16 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+
+from tests.e2e.conftest import new_page
+from tests.servers import running
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,55 +44,21 @@ def _write_corpus(folder: Path) -> tuple[Path, Path]:
     return paths
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def big_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app started as a user starts it on files from disk: ``python -m core app --data``."""
     folder = tmp_path_factory.mktemp("big")
     gold, pred = _write_corpus(folder)
-    port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "SPANSCOPE_DATA"}
     env["HOME"] = str(folder)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "core", "app", "--data", f"gold={gold}", f"pred={pred}",
-         "--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
-         "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        proc.wait(timeout=10)
-        pytest.fail("python -m core app --data did not become healthy within 90 s")
-    yield url
-    proc.terminate()  # the launcher exec'd streamlit: this PID is the server
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    with running([sys.executable, "-m", "core", "app", "--data", f"gold={gold}",
+                  f"pred={pred}"], cwd=ROOT, env=env) as server:
+        yield server.url
 
 
 @pytest.fixture
 def wide(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.console_errors = errors
+    context, pg = new_page(browser, {"width": 1440, "height": 900})
     yield pg
     context.close()
 
