@@ -254,8 +254,8 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
                                        list[Diagnostic | str]]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
+    from core.inputs import check_pair, pred_read_options
     from core.metrics import registry
-    from core.taxonomy import resolve as resolve_taxonomy
 
     metric = registry.get(job.metric)
     labels = list(job.labels) if job.labels is not None else None
@@ -268,38 +268,21 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     if job.pred == job.gold and job.pred_format == job.gold_format:
         pred_loaded = gold_loaded  # one shard holds both sets (a set column)
     else:
-        read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                           beyond_text=policy)
-        if "llm_parsing" in metric.read_options:
-            read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                               llm_parsing=job.llm_parsing,  # type: ignore[arg-type]
-                               beyond_text=policy)
+        read = pred_read_options(metric, labels=labels, gold=gold, policy=policy,
+                                 llm_parsing=job.llm_parsing)  # type: ignore[arg-type]
         pred_loaded = load_path(job.pred, fmt=job.pred_format, options=read)
         warnings.extend(pred_loaded.diagnostics)
     pred = _pick(pred_loaded, job.pred_set, "pred", job.pred)
     if pred_loaded is gold_loaded:
         pred = pred.with_role("system")
         gold = gold.with_role("gold")
-    for loaded in (gold_loaded, pred_loaded):
-        if loaded.format == "hateval":  # text labels, no spans (as load_span_inputs refuses)
-            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; "
-                             f"the {metric.name} metric cannot apply")
-    (pred,), more = bounds.check_sets([(job.pred, pred)], gold_loaded.texts, policy)
-    warnings.extend(more)
-    if metric.pred_warnings is not None:
-        warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
-    extra: dict[str, object] = {}
     variant = str(metric.keywords(variant=job.variant).get("variant"))
-    if metric.read_order is not None:
-        pred, why, extra = metric.read_order(
-            variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
-            gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
-        warnings.extend(why)
-    taxonomy = None
-    if "taxonomy" in metric.options:
-        # The one rule of core.taxonomy.resolve, on this shard's labels; the client checks that
-        # the whole corpus's labels resolve to the same taxonomy (finish_taxonomy).
-        taxonomy = resolve_taxonomy([*gold.labels(), *pred.labels()], job.taxonomy)
+    # The client checks that every shard's taxonomy is the corpus's (finish_taxonomy).
+    checked = check_pair(metric, gold=gold, pred=pred, pred_source=job.pred,
+                         gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
+                         variant=variant, labels=labels, taxonomy_path=job.taxonomy)
+    warnings.extend(checked.warnings)
+    pred, taxonomy, extra = checked.pred, checked.taxonomy, checked.extra
     options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
                "fragments_only": job.fragments_only or None, "labels": labels,
                "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}

@@ -14,13 +14,13 @@ from core import bounds
 from core.bounds import Policy
 from core.cli.common import add_beyond_text
 from core.errors import Diagnostic, FormatError, InputError, expand_diagnostics
-from core.formats import FORMATS, Loaded, ReadOptions, load_path
+from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
+from core.inputs import check_pair, pred_read_options
 from core.metrics.registry import Metric
 from core.model import AnnotationSet
-from core.taxonomy import Taxonomy, outside
-from core.taxonomy import resolve as resolve_taxonomy
+from core.taxonomy import Taxonomy
 from core.tools import read_label_list
 
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
@@ -54,15 +54,6 @@ class SpanInputs:
                 **self.extra}
 
 
-def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
-    """Refuse inputs a span metric cannot apply to: HatEval files hold text labels, no spans
-    (scored, both sides empty would give F1 = 1.0)."""
-    for loaded in (gold, pred):
-        if loaded.format == "hateval":
-            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; the "
-                             f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
-
-
 def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     """Read ``args.gold`` and ``args.pred`` for ``metric``.
 
@@ -87,36 +78,16 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     if labels is None and metric.default_labels is not None:
         labels, why = metric.default_labels(variant, gold)
         warnings.extend(why)
-    read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                       beyond_text=policy)
-    if "llm_parsing" in metric.read_options:
-        read = ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                           llm_parsing=args.llm_parsing, beyond_text=policy)
+    read = pred_read_options(metric, labels=labels, gold=gold, policy=policy,
+                             llm_parsing=getattr(args, "llm_parsing", None))
     pred_loaded = load_path(args.pred, fmt=args.pred_format, options=read)
     warnings.extend(pred_loaded.diagnostics)
-    not_spans(gold_loaded, pred_loaded, metric.name)
-    (pred,), more = bounds.check_sets([(str(args.pred), pred_loaded.set)], gold_loaded.texts,
-                                      policy)
-    warnings.extend(more)
-    if metric.pred_warnings is not None:
-        warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
-    extra: dict[str, object] = {}
-    if metric.read_order is not None:
-        pred, why, extra = metric.read_order(
-            variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
-            gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
-        warnings.extend(why)
-    taxonomy = None
-    if "taxonomy" in metric.options:
-        # The dashboard's rule (core.taxonomy.resolve): MAFALDA's taxonomy when it knows every
-        # label of both sets, else one class per label; said in the result's "taxonomy" key.
-        used = [*gold.labels(), *pred.labels()]
-        taxonomy = resolve_taxonomy(used, getattr(args, "taxonomy", None))
-        strays = outside(taxonomy, used)
-        if strays:
-            warnings.append(f"labels outside the MAFALDA taxonomy ({', '.join(map(repr, strays))}"
-                            "): one class per label, no grouping at levels 1 and 0; pass "
-                            "--taxonomy FILE to group them")
+    checked = check_pair(metric, gold=gold, pred=pred_loaded.set, pred_source=str(args.pred),
+                         gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
+                         variant=variant, labels=labels,
+                         taxonomy_path=getattr(args, "taxonomy", None))
+    warnings.extend(checked.warnings)
+    pred, taxonomy, extra = checked.pred, checked.taxonomy, checked.extra
     return SpanInputs(gold, pred, dict(gold_loaded.texts), labels, taxonomy,
                       pred_loaded.format, warnings, extra)
 

@@ -1,0 +1,81 @@
+"""What a span metric's inputs go through once read: one path for the command line
+(:mod:`core.cli.loading`) and for each shard of the Dask engine (:mod:`core.sharded`).
+
+Reading itself differs (command-line arguments against a shard job, one file against a set
+column), so the callers read; from the read gold and predictions on, the steps are these, in
+this order: refuse text-label files, apply the one policy for spans past the text
+(:mod:`core.bounds`), the metric's prediction warnings, its official file-order reading, and the
+one taxonomy rule (:func:`core.taxonomy.resolve`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core import bounds
+from core.bounds import Policy
+from core.errors import Diagnostic, InputError
+from core.formats import LlmParsing, Loaded, ReadOptions
+from core.metrics.registry import Metric
+from core.model import AnnotationSet
+from core.taxonomy import Taxonomy, outside
+from core.taxonomy import resolve as resolve_taxonomy
+
+
+def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: AnnotationSet,
+                      policy: Policy, llm_parsing: LlmParsing | None) -> ReadOptions:
+    """How the predictions are read: the gold's label list and document ids, the policy, and
+    the LLM-answer parsing when the metric reads model outputs."""
+    if "llm_parsing" in metric.read_options and llm_parsing is not None:
+        return ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                           llm_parsing=llm_parsing, beyond_text=policy)
+    return ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                       beyond_text=policy)
+
+
+def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
+    """Refuse a HatEval file (text labels, no spans) given to a span metric."""
+    for loaded in (gold, pred):
+        if loaded.format == "hateval":
+            raise InputError(f"{loaded.source}: a HatEval file holds text labels, not spans; the "
+                             f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
+
+
+@dataclass
+class Checked:
+    """The predictions after the checks, what the metric's hooks added, and the warnings."""
+
+    pred: AnnotationSet
+    taxonomy: Taxonomy | None
+    extra: dict[str, object] = field(default_factory=dict)
+    warnings: list[Diagnostic | str] = field(default_factory=list)
+
+
+def check_pair(metric: Metric, *, gold: AnnotationSet, pred: AnnotationSet, pred_source: str,
+               gold_loaded: Loaded, pred_loaded: Loaded, policy: Policy, variant: str,
+               labels: Sequence[str] | None, taxonomy_path: str | Path | None) -> Checked:
+    """The steps of the module docstring for ``pred`` (read from ``pred_source``) against
+    ``gold``; ``variant`` is the metric's resolved variant."""
+    not_spans(gold_loaded, pred_loaded, metric.name)
+    (pred,), warnings = bounds.check_sets([(pred_source, pred)], gold_loaded.texts, policy)
+    out = Checked(pred, None, warnings=list(warnings))
+    if metric.pred_warnings is not None:
+        out.warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
+    if metric.read_order is not None:
+        out.pred, why, out.extra = metric.read_order(
+            variant=variant, gold_records=gold_loaded.records, pred_records=pred_loaded.records,
+            gold=gold, pred=pred, texts=gold_loaded.texts, labels=labels)
+        out.warnings.extend(why)
+    if "taxonomy" in metric.options:
+        # MAFALDA's taxonomy when it knows every label of both sets, else one class per label
+        # (the dashboard's rule too); said in the result's "taxonomy" key.
+        used = [*gold.labels(), *out.pred.labels()]
+        out.taxonomy = resolve_taxonomy(used, taxonomy_path)
+        strays = outside(out.taxonomy, used)
+        if strays:
+            out.warnings.append(f"labels outside the MAFALDA taxonomy ("
+                                f"{', '.join(map(repr, strays))}): one class per label, no "
+                                "grouping at levels 1 and 0; pass --taxonomy FILE to group them")
+    return out
