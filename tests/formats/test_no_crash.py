@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from core.errors import SpanScopeError
 from core.formats import load_files
+from tests.formats.damage import damage
 
 FORMATS_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "formats"
 PROP = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
@@ -30,15 +31,10 @@ PIECES = st.sampled_from(["-", "1", "9999", ".5", "\t", ",", "\n", '"', "{", "]"
 @settings(deadline=None, max_examples=150)
 @given(data=st.data())
 def test_damaged_file_raises_only_format_errors(fmt: str, data: st.DataObject) -> None:
-    raw = bytearray(SOURCES[fmt].read_bytes()[:3000])
-    for _ in range(data.draw(st.integers(1, 4))):
-        at = data.draw(st.integers(0, len(raw)))
-        cut = data.draw(st.integers(0, 3))
-        piece = data.draw(PIECES).encode("latin-1")  # "\xff" stays one invalid UTF-8 byte
-        raw[at : at + cut] = piece
+    raw = damage(SOURCES[fmt].read_bytes()[:3000], data, PIECES)
     name = SOURCES[fmt].name
     try:
-        loaded = load_files({name: bytes(raw)}, fmt=fmt, name=name)
+        loaded = load_files({name: raw}, fmt=fmt, name=name)
     except SpanScopeError as exc:
         assert str(exc).startswith(name)  # the message names the file first
     else:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from core.errors import SpanScopeError
 from core.formats import load_files
+from tests.formats.damage import damage
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data" / "formats"
 SOURCES = {
@@ -27,14 +28,7 @@ PIECES = st.sampled_from(["-", "1", "9999", "\t", "\n", "|", "[2]", "\\", "*", "
 @settings(deadline=None, max_examples=150)
 @given(data=st.data())
 def test_damaged_file_raises_only_format_errors(fmt: str, data: st.DataObject) -> None:
-    raw = bytearray(SOURCES[fmt].read_bytes()[:3000])
-    for _ in range(data.draw(st.integers(1, 4))):
-        at = data.draw(st.integers(0, len(raw)))
-        cut = data.draw(st.integers(0, 3))
-        piece = data.draw(PIECES)
-        raw[at : at + cut] = (piece.encode("latin-1") if piece == "\xff"
-                              else piece.encode("utf-8"))
-    files = {SOURCES[fmt].name: bytes(raw)}
+    files = {SOURCES[fmt].name: damage(SOURCES[fmt].read_bytes()[:3000], data, PIECES)}
     name = SOURCES[fmt].name
     if fmt == "uima-xmi":
         files["TypeSystem.xml"] = (SAMPLES / "xmi_export" / "TypeSystem.xml").read_bytes()
