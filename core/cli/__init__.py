@@ -6,65 +6,73 @@ input (one message on stderr, never a traceback), 2 on a usage error. With ``--j
 output is exactly one JSON object.
 
 Adding a command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``
-and one entry in :data:`COMMANDS`. Metrics come from :mod:`core.metrics.registry`; files are
-read by :mod:`core.cli.loading` and reports drawn by :mod:`core.cli.render`, never by a metric.
-Library errors name parameters (``merge_pred=True``); :func:`main` shows them as flags
-(``--merge-pred``), and a :class:`~core.errors.ParameterError` exits with status 2.
+and one entry in :data:`COMMAND_NAMES`. A command's module is imported only when it runs (or for
+``--help``), so that ``score`` does not pay for the imports of ``report`` or ``adjudicate``.
+Metrics come from :mod:`core.metrics.registry`; files are read by :mod:`core.cli.loading` and
+reports drawn by :mod:`core.cli.render`, never by a metric. Library errors name parameters
+(``merge_pred=True``); :func:`main` shows them as flags (``--merge-pred``), and a
+:class:`~core.errors.ParameterError` exits with status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from core.cli import (
-    adjudicate,
-    agree,
-    app,
-    convert,
-    errors,
-    explain,
-    report,
-    score,
-    slices,
-    validate,
-)
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
 from core.formats.tool_options import add_tool_options, set_tool_defaults
 from core.textsafe import one_line
 from core.tools import read_label_list
 
-COMMANDS: tuple[Command, ...] = (score, explain, convert, validate, agree, errors, slices,
-                                  report, adjudicate, app)
-"""The command modules, in ``--help`` order."""
+COMMAND_NAMES: tuple[str, ...] = ("score", "explain", "convert", "validate", "agree", "errors",
+                                   "slices", "report", "adjudicate", "app")
+"""The commands, in ``--help`` order; each is the module ``core.cli.<name>``."""
+APP = "app"
 
 PROG = "python -m core"
 
-__all__ = ["COMMANDS", "build_parser", "labels_from_file", "main"]
+__all__ = ["COMMANDS", "COMMAND_NAMES", "build_parser", "command", "labels_from_file", "main"]
 
 labels_from_file = read_label_list
 """Read a label list (one per line); kept under its old name for scripts that import it."""
 
 
-def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+def command(name: str) -> Command:
+    """The module of the command ``name`` (one of :data:`COMMAND_NAMES`), imported on first use."""
+    module: Command = importlib.import_module(f"core.cli.{name}")
+    return module
+
+
+def __getattr__(name: str) -> tuple[Command, ...]:
+    """``COMMANDS``, the command modules in ``--help`` order, imported when first asked for."""
+    if name == "COMMANDS":
+        return tuple(map(command, COMMAND_NAMES))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_parser(prog: str = PROG, *, only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``only`` the parser of that one command (what
+    :func:`main` builds when the command is named: the others' modules stay unimported)."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="SpanScope: score, explain, convert and validate span annotations.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command_parser = command.add_parser(sub)
+    for name in COMMAND_NAMES if only is None else (only,):
+        command_parser = command(name).add_parser(sub)
         add_tool_options(command_parser)  # --layer, --feature, --span-group, --scheme, ...
-        command_parser.set_defaults(run=command.run)
+        command_parser.set_defaults(run=command(name).run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(prog)
-    if argv[:1] == [app.NAME]:
+    named = argv[0] if argv and argv[0] in COMMAND_NAMES else None
+    parser = build_parser(prog, only=named)
+    if named == APP:
         # Everything after `app` but --data (core.launch) belongs to streamlit, --help included.
         from core.launch import run_app
 
