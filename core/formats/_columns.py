@@ -58,8 +58,8 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
     fast = ascii_doc[doc] & (end <= lengths[doc])
     ascii_lengths = np.where(ascii_doc, lengths, 0)
     base = np.concatenate(([0], np.cumsum(ascii_lengths)))
-    buffer = np.frombuffer(b"".join(t.encode("ascii") for t in texts
-                                    if t is not None and t.isascii()), dtype=np.uint8)
+    buffer = np.frombuffer("".join([t for t, a in zip(texts, ascii_doc.tolist(), strict=True)
+                                    if a and t is not None]).encode("ascii"), dtype=np.uint8)
     rows = np.flatnonzero(fast)
     if len(rows):
         at = base[doc[rows]]
