@@ -16,6 +16,13 @@ reports drawn by :mod:`core.cli.render`, never by a metric. Library errors name 
 
 from __future__ import annotations
 
+import os
+
+# The commands do no large matrix algebra, and starting OpenBLAS's thread pool when NumPy is
+# imported costs about 0.05 s of a command's start-up on a 2-core machine
+# (docs/performance.md); a value the user sets wins, and a NumPy imported before has its pool.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import importlib
 import sys
