@@ -8,8 +8,9 @@ generator, then measures, each in a fresh subprocess (median of ``--repeat``):
   and peak RSS (``ru_maxrss`` of the child);
 - ``json.load`` of both files alone, in one process (the floor the issue measures against);
 - the in-repo character-set reference (``bench_martino.charset_score_2021``) on the same spans,
-  and, with ``--official DIR``, the official SemEval-2021 scorer (``scorer-subtask-2.py`` and
-  its ``format_checker`` fetched into DIR, never into the repository) side by side;
+  and, with ``--official DIR``, the official SemEval-2021 scorer (the organisers'
+  ``scorer/task2/scorer-subtask-2.py`` or a vendored ``task-2-semeval21_scorer.py``, fetched
+  into DIR, never into the repository) side by side, with both results printed;
 - peak RSS of ``python -m core validate`` on the same corpus written in every format with a
   fast reader (SemEval-2021 JSON, spans CSV, spans JSONL, PTC TSV), against the file's size.
 
@@ -173,7 +174,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("/tmp/bench_read"))
     ap.add_argument("--official", type=Path, default=None,
                     help="folder holding the official SemEval-2021 task 6 scorer "
-                    "(scorer/task2/scorer-subtask-2.py); run side by side when given")
+                    "(scorer/task2/scorer-subtask-2.py, or a vendored "
+                    "task-2-semeval21_scorer.py); run side by side when given")
     ap.add_argument("--skip-formats", action="store_true", help="only the end-to-end run")
     ap.add_argument("--format-scale", type=int, default=5,
                     help="the other formats hold the gold spans over this many times the "
@@ -220,13 +222,27 @@ def main() -> None:
     print(f"char-set reference (scoring alone, spans in memory): {ref:.3f} s, "
           f"{ref / wall:.1f}x our end-to-end time; identical numerators: {same}")
     if args.official is not None:
-        scorer = args.official / "scorer" / "task2" / "scorer-subtask-2.py"
+        # The organisers' repository (scorer/task2/scorer-subtask-2.py) or a vendored copy of
+        # it such as DAMO-NLP-SG/PeerDA's SemEval/SemEval21/evaluation/task-2-semeval21_scorer.py.
+        scorer = next((p for p in (args.official / "scorer" / "task2" / "scorer-subtask-2.py",
+                                   args.official / "task-2-semeval21_scorer.py") if p.exists()),
+                      None)
+        if scorer is None:
+            raise SystemExit(f"no SemEval-2021 task 6 scorer in {args.official}")
+        techniques = args.out / "techniques.txt"
+        techniques.write_text("".join(f"{lab}\n" for lab in LABELS), encoding="utf-8")
         cmd = [sys.executable, str(scorer), "-s", str(pred_path), "-r", str(gold_path), "-p",
-               str(args.official / "techniques_list_task1-2.txt")]
+               str(techniques), "-o"]
+        run_child(cmd)  # warm-up
         o_wall, o_rss, o_cpu, o_out = measure(cmd, args.repeat)
+        # -o prints "F1<TAB>P<TAB>R<TAB>" then the per-technique F1s, at 6 decimals.
+        official = [float(x) for x in o_out.split()[:3]]
+        ours = [result["f1"], result["precision"], result["recall"]]
+        agree = all(abs(a - b) < 5e-7 for a, b in zip(official, ours, strict=True))
         print(f"official scorer: {o_wall:.3f} s wall, {o_cpu:.3f} s CPU, peak RSS {o_rss:.0f} "
-              f"MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our CPU time)\n"
-              f"{o_out.strip()[-400:]}")
+              f"MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our CPU time); "
+              f"F1, P, R official {official}, ours {[round(x, 6) for x in ours]}: "
+              f"{'the same' if agree else 'DIFFERENT'}")
     if args.skip_formats:
         return
     print("\nreading one file (core.formats.load_path in a fresh process): wall, peak RSS")
