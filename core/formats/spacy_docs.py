@@ -24,16 +24,14 @@ from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
     check_label,
-    duplicate_span_warnings,
-    iter_jsonl,
     json_path,
     make_span,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Span
@@ -109,7 +107,7 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
         groups.extend(g for g in doc.spans if g not in groups)
     group = _choose_group(groups, options.span_group, file)
     dup = DuplicateIds(file)
-    spans: dict[str, list[Span]] = {}
+    columns = SpanColumns()
     for n, doc in enumerate(docs, start=1):
         raw_id = doc.user_data.get("id") if isinstance(doc.user_data, dict) else None
         doc_id = str(raw_id) if raw_id not in (None, "") else str(n)
@@ -120,16 +118,16 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             chosen = doc.ents
         else:
             chosen = doc.spans.get(group, ())
-        doc_spans = []
+        index = columns.document(doc_id)
+        text = doc.text
         for sp in chosen:
-            span = make_span(sp.start_char, sp.end_char, sp.label_, file, text=doc.text,
+            span = make_span(sp.start_char, sp.end_char, sp.label_, file, text=text,
                              path=f"doc {n}.{group}")
             check_label(span.label, options.labels, file, field="label", path=f"doc {n}")
-            doc_spans.append(span)
-        spans[doc_id] = doc_spans
-        loaded.texts[doc_id] = doc.text
+            columns.add(index, span.start, span.end, span.label)
+        loaded.texts[doc_id] = text
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
-                                     sorted_spans(spans), options.role))
+                                     columns.spans(), options.role))
     return loaded
 
 
@@ -146,18 +144,21 @@ def _groups_of(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
-    rows = iter_jsonl(file, content)
+    # Two passes over the lines, each decoding one line at a time: the first finds the span
+    # groups, the second reads the documents (the decoded file is never held at once).
+    first = JsonLines(file, content)
     loaded = Loaded(FORMAT, file)
     groups: list[str] = []
-    for line, obj in rows:
-        if not isinstance(obj, dict):
-            raise FormatError(file, "expected one JSON object per line", line=line)
-        groups.extend(g for g in _groups_of(obj) if g not in groups)
+    with first.in_file_order():
+        for line, obj in first:
+            if not isinstance(obj, dict):
+                raise FormatError(file, "expected one JSON object per line", line=line)
+            groups.extend(g for g in _groups_of(obj) if g not in groups)
     group = _choose_group(groups, options.span_group, file)
     dup = DuplicateIds(file)
-    spans: dict[str, list[Span]] = {}
+    columns = SpanColumns()
     no_id: list[int] = []
-    for line, obj in rows:
+    for line, obj in JsonLines(file, content):
         assert isinstance(obj, dict)
         text = obj.get("text")
         if not isinstance(text, str):
@@ -201,15 +202,17 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             for message, fld in span_warnings(span, text):
                 loaded.warn(message, line=line, field=fld)
             doc_spans.append(span)
-        for d in duplicate_span_warnings(doc_spans):
-            loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
-                        line=line)
-        spans[doc_id] = doc_spans
+        triples = [(s.start, s.end, s.label) for s in doc_spans]
+        for s, e, lab in duplicates(triples):
+            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line)
+        index = columns.document(doc_id)
+        for s, e, lab in triples:
+            columns.add(index, s, e, lab)
         loaded.texts[doc_id] = text
     if no_id:
         loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
                     f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
-    loaded.sets.append(AnnotationSet(set_name_of(file), sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
     return loaded
 
 
