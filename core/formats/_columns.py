@@ -173,7 +173,21 @@ class SpanColumns:
         self._end.append(end)
         self._label.append(code)
 
+    def clear(self, doc: int) -> None:
+        """Forget the spans added so far to document index ``doc`` (a later file replaces an
+        earlier one, as assigning to a dict key does); the document keeps its place."""
+        for k, d in enumerate(self._doc):
+            if d == doc:
+                self._doc[k] = -1
+
     def table(self) -> SpanTable:
+        if -1 in self._doc:
+            keep = np.frombuffer(self._doc, dtype=np.int32) >= 0
+            return SpanTable.from_columns(
+                self.doc_ids, np.frombuffer(self._doc, dtype=np.int32)[keep],
+                np.frombuffer(self._start, dtype=np.int64)[keep],
+                np.frombuffer(self._end, dtype=np.int64)[keep],
+                np.frombuffer(self._label, dtype=np.int32)[keep], list(self._labels))
         return SpanTable.from_columns(
             self.doc_ids, np.frombuffer(self._doc, dtype=np.int32) if self._doc else [],
             np.frombuffer(self._start, dtype=np.int64) if self._start else [],

@@ -22,20 +22,19 @@ from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
     JsonLocator,
     check_doc_id,
     check_label,
-    duplicate_span_warnings,
     json_path,
     lines_from,
     load_json,
     make_span,
-    sorted_spans,
     span_warnings,
 )
-from core.model import AnnotationSet, Role, Span
+from core.model import AnnotationSet, Role
 
 FORMAT = "label-studio"
 _ANN = re.compile(r'"(annotations|predictions)"\s*:')
@@ -65,7 +64,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(file, "expected a JSON list of tasks", line=1)
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file, "task id")
-    per_set: dict[str, dict[str, list[Span]]] = {}
+    per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
     with lines_from(loc, loaded):
@@ -98,15 +97,18 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                             path=json_path(*at),
                         )
                     origin[(set_name, doc_id)] = json_path(*at)
-                    doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
-                    doc_spans.extend(_results(entry, file, at, text, options, loaded))
-                    for d in duplicate_span_warnings(doc_spans):
-                        loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than "
-                                    "once; kept", path=json_path(*at))
+                    columns = per_set.setdefault(set_name, SpanColumns())
+                    index = columns.document(doc_id)
+                    doc_spans = _results(entry, file, at, text, options, loaded)
+                    for s, e, lab in duplicates(doc_spans):
+                        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
+                                    path=json_path(*at))
+                    for s, e, lab in doc_spans:
+                        columns.add(index, s, e, lab)
     if not per_set:
         raise FormatError(file, "no annotations or predictions in any task")
-    for set_name, spans in per_set.items():
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), roles[set_name]))
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
 
 
@@ -149,11 +151,11 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
 def _results(
     entry: Mapping[str, Any], file: str, at: tuple[str | int, ...],
     text: str | None, options: ReadOptions, loaded: Loaded,
-) -> list[Span]:
+) -> list[tuple[int, int, str]]:
     results = entry.get("result", [])
     if not isinstance(results, list):
         raise FormatError(file, "expected a list", path=json_path(*at, "result"), field="result")
-    out: list[Span] = []
+    out: list[tuple[int, int, str]] = []
     for r, res in enumerate(results):
         rat = (*at, "result", r)
         where = json_path(*rat)
@@ -183,5 +185,5 @@ def _results(
             for message, fld in span_warnings(span, text, fragment=fragment,
                                               fragment_field="text"):
                 loaded.warn(message, path=vpath, field=fld)
-            out.append(span)
+            out.append((span.start, span.end, span.label))
     return out
