@@ -57,15 +57,16 @@ Example message::
 from __future__ import annotations
 
 import io
-import itertools
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 import numpy as np
 
 from core import bounds
+from core.columnar import LazySpans, SpanTable
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions
 from core.formats._common import check_label, span_warnings
@@ -78,6 +79,7 @@ REQUIRED = ("doc_id", "start", "end", "label")
 OPTIONAL = ("set",)
 META_KEY = b"spanscope.sets"
 MAGIC = "PAR1"
+_EMPTY = (np.zeros(0, dtype=np.int64),) * 4
 
 
 def sniff(filename: str, head: str) -> int:
@@ -262,8 +264,8 @@ def _set_meta(table: Any) -> dict[str, dict[str, Any]]:
 
 def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                  texts: Mapping[str, str | None]
-                 ) -> tuple[bool, dict[str, dict[str, list[Span]]], dict[str, Any]]:
-    """Validate one spans table: whether it has a ``set`` column, ``set -> doc -> spans``
+                 ) -> tuple[bool, dict[str, _Part], dict[str, Any]]:
+    """Validate one spans table: whether it has a ``set`` column, each set's spans as columns
     (documents in order of first appearance) and the sets' metadata."""
     import pyarrow.compute as pc
 
@@ -363,37 +365,72 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     labelled = label_codes >= 0
     rank[labelled] = label_rank[label_codes[labelled]]
     order = np.lexsort((rank, end, start, doc_codes, set_codes))
-    per_set: dict[str, dict[str, list[Span]]] = {name: {} for name in set_names}
     o_set, o_doc = set_codes[order], doc_codes[order]
     o_start, o_end, o_lab, o_decl = start[order], end[order], label_codes[order], declared[order]
-    # first-appearance order of documents within each set
+    keep = ~o_decl
+    k_set, k_doc = o_set[keep], o_doc[keep]
+    k_start, k_end, k_lab = o_start[keep], o_end[keep], o_lab[keep]
+    same = np.zeros(len(k_set), dtype=bool)
+    if len(k_set) > 1:
+        same[1:] = ((k_set[1:] == k_set[:-1]) & (k_doc[1:] == k_doc[:-1])
+                    & (k_start[1:] == k_start[:-1]) & (k_end[1:] == k_end[:-1])
+                    & (k_lab[1:] == k_lab[:-1]))
+    for k in np.flatnonzero(same).tolist():
+        who = f"{set_names[k_set[k]]}: " if set_names[k_set[k]] else ""
+        loaded.warn(f"{who}document {doc_names[k_doc[k]]!r} has the span [{int(k_start[k])}, "
+                    f"{int(k_end[k])}) {label_names[k_lab[k]]!r} more than once; kept (each copy "
+                    "counts in the scores)", file=file)
+    per_set: dict[str, _Part] = {}
     for code in range(len(set_names)):
+        # Documents in order of first appearance within the set.
         rows = np.flatnonzero(set_codes == code)
         first_docs = doc_codes[rows]
         _, first_at = np.unique(first_docs, return_index=True)
-        for d in first_docs[np.sort(first_at)].tolist():
-            per_set[set_names[code]][doc_names[d]] = []
-    keep = ~o_decl
-    spans_all = [Span(s, e, label_names[c]) for s, e, c in zip(
-        o_start[keep].tolist(), o_end[keep].tolist(), o_lab[keep].tolist(), strict=True)]
-    k_set, k_doc = o_set[keep], o_doc[keep]
-    same = np.zeros(len(spans_all), dtype=bool)
-    if len(spans_all) > 1:
-        same[1:] = ((k_set[1:] == k_set[:-1]) & (k_doc[1:] == k_doc[:-1])
-                    & (o_start[keep][1:] == o_start[keep][:-1])
-                    & (o_end[keep][1:] == o_end[keep][:-1]) & (o_lab[keep][1:] == o_lab[keep][:-1]))
-    for k in np.flatnonzero(same).tolist():
-        span = spans_all[k]
-        who = f"{set_names[k_set[k]]}: " if set_names[k_set[k]] else ""
-        loaded.warn(f"{who}document {doc_names[k_doc[k]]!r} has the span [{span.start}, "
-                    f"{span.end}) {span.label!r} more than once; kept (each copy counts in the "
-                    "scores)", file=file)
-    cut = np.flatnonzero((k_set[1:] != k_set[:-1]) | (k_doc[1:] != k_doc[:-1])) + 1
-    edges = [0, *cut.tolist(), len(spans_all)]
-    for lo, hi in itertools.pairwise(edges):
-        if hi > lo:
-            per_set[set_names[k_set[lo]]][doc_names[k_doc[lo]]].extend(spans_all[lo:hi])
+        docs_in_set = first_docs[np.sort(first_at)]
+        local = np.full(len(doc_names), -1, dtype=np.int64)
+        local[docs_in_set] = np.arange(len(docs_in_set))
+        mine = k_set == code
+        per_set[set_names[code]] = _Part(file, [doc_names[d] for d in docs_in_set.tolist()],
+                                         local[k_doc[mine]], k_start[mine], k_end[mine],
+                                         k_lab[mine], label_names)
     return "set" in table.column_names, per_set, meta
+
+
+@dataclass
+class _Part:
+    """The spans of one set in one spans table, as columns: ``doc`` indexes ``doc_ids``
+    (documents in order of first appearance), ``label`` indexes ``labels``."""
+
+    file: str
+    doc_ids: list[str]
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    labels: list[str]
+
+
+def _merge(doc_ids: list[str], parts: list[_Part]) -> LazySpans:
+    """One set's parts (one per shard; their documents are distinct) as one table, documents
+    in ``doc_ids`` order, spans sorted as ``sorted_spans`` sorts."""
+    index = {d: i for i, d in enumerate(doc_ids)}
+    names: dict[str, int] = {}
+    docs, starts, ends, labels = [], [], [], []
+    for part in parts:
+        if not len(part.doc):
+            continue
+        to_doc = np.array([index[d] for d in part.doc_ids], dtype=np.int64)
+        to_label = np.array([names.setdefault(lab, len(names)) for lab in part.labels],
+                            dtype=np.int64)
+        docs.append(to_doc[part.doc])
+        starts.append(part.start)
+        ends.append(part.end)
+        labels.append(to_label[part.label])
+    if not docs:
+        return LazySpans(SpanTable.from_columns(doc_ids, [], [], [], [], []))
+    return LazySpans(SpanTable.from_columns(doc_ids, np.concatenate(docs), np.concatenate(starts),
+                                            np.concatenate(ends), np.concatenate(labels),
+                                            list(names)))
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
@@ -424,7 +461,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     known_texts: Mapping[str, str | None] = {**(options.gold_texts or {}), **{
         d: t for d, t in texts.items() if t is not None}}
     default = stem(name)
-    merged: dict[str, dict[str, list[Span]]] = {}
+    merged: dict[str, dict[str, None]] = {}  # set -> its documents, in order
+    parts: dict[str, list[_Part]] = {}
     roles: dict[str, Role] = {}
     alternatives: dict[str, bool] = {}
     shard_of: dict[tuple[str, str], str] = {}
@@ -435,13 +473,13 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         written = written or bool(meta)
         if has_column:
             for listed in meta:  # a set the writer wrote without any document has no row
-                per_set.setdefault(listed, {})
+                per_set.setdefault(listed, _Part(file, [], *_EMPTY, []))
             rank = {n: i for i, n in enumerate(meta)}
             items = sorted(per_set.items(), key=lambda kv: rank.get(kv[0], len(rank)))
         else:
             items = list(per_set.items())
         entries = list(meta.values())
-        for set_name, docs in items:
+        for set_name, part in items:
             key = set_name if has_column else default
             # Without a set column the caller's role holds (a gold file read as predictions);
             # the metadata still says whether the set has MAFALDA alternatives.
@@ -452,13 +490,14 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                              role if role in ROLES else "annotator")
             alternatives.setdefault(key, bool(info.get("alternatives", False)))
             target = merged.setdefault(key, {})
-            for doc, spans in docs.items():
+            for doc in part.doc_ids:
                 if doc in target:
                     raise FormatError(file, f"document {doc!r} of set {key!r} is also in "
                                       f"{shard_of[(key, doc)]}; a document's spans must be in "
                                       "one table", field="doc_id")
                 shard_of[(key, doc)] = file
-                target[doc] = spans
+                target[doc] = None
+            parts.setdefault(key, []).append(part)
     if not merged:
         merged[default] = {}
         roles[default] = options.role
@@ -467,8 +506,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     for set_name, docs in merged.items():
         for doc in texts:
             if doc not in mentioned and not written:
-                docs[doc] = []
-        loaded.sets.append(AnnotationSet(set_name, {d: tuple(v) for d, v in docs.items()},
+                docs[doc] = None
+        loaded.sets.append(AnnotationSet(set_name, _merge(list(docs), parts.get(set_name, [])),
                                          roles[set_name], alternatives[set_name]))
     for doc in dict.fromkeys([*mentioned, *texts]):
         loaded.texts[doc] = texts.get(doc, options.gold_texts.get(doc) if options.gold_texts
