@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -88,43 +89,82 @@ def _choose_group(groups: Sequence[str], wanted: str | None, file: str) -> str |
                       "one with --span-group", field="span-group")
 
 
+class _Group:
+    """The spans of one span group (or ``ents``) of every document of a DocBin, as columns."""
+
+    def __init__(self) -> None:
+        self.doc = array("i")
+        self.start = array("q")
+        self.end = array("q")
+        self.label = array("i")
+
+
 def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
+    """Read a DocBin one ``Doc`` at a time: spaCy's documents (a C struct per token) are the
+    bulk of the memory, so only each document's text, id and spans are kept."""
     spacy = import_spacy()
     from spacy.tokens import DocBin
+
+    def fail(exc: Exception) -> FormatError:
+        return FormatError(file, f"expected a spaCy DocBin (.spacy) file, but it cannot be "
+                           f"read: {type(exc).__name__}: {str(exc)[:80]}")
 
     try:
         docbin = DocBin(store_user_data=True).from_bytes(data)
         vocab = spacy.blank("xx").vocab
-        docs = list(docbin.get_docs(vocab))
+        stream = iter(docbin.get_docs(vocab))
     except Exception as exc:  # spaCy and srsly raise many types for a corrupt file
-        raise FormatError(file, f"expected a spaCy DocBin (.spacy) file, but it cannot be "
-                          f"read: {type(exc).__name__}: {str(exc)[:80]}") from None
+        raise fail(exc) from None
     loaded = Loaded(FORMAT, file)
     groups: list[str] = []
-    for doc in docs:
+    texts: list[str] = []
+    raw_ids: list[object] = []
+    found: dict[str, _Group] = {}
+    label_codes: dict[str, int] = {}
+    while True:
+        try:
+            doc = next(stream, None)
+        except Exception as exc:
+            raise fail(exc) from None
+        if doc is None:
+            break
+        n = len(texts)
         if doc.has_annotation("ENT_IOB") and "ents" not in groups:
             groups.append("ents")
         groups.extend(g for g in doc.spans if g not in groups)
-    group = _choose_group(groups, options.span_group, file)
+        raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
+        texts.append(doc.text)
+        for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
+                                                    if g != "ents")):
+            group = found.get(name)
+            if group is None:
+                group = found[name] = _Group()
+            for sp in members:
+                label = sp.label_
+                code = label_codes.get(label)
+                if code is None:
+                    code = label_codes[label] = len(label_codes)
+                group.doc.append(n)
+                group.start.append(sp.start_char)
+                group.end.append(sp.end_char)
+                group.label.append(code)
+        del doc
+    chosen_group = _choose_group(groups, options.span_group, file)
     dup = DuplicateIds(file)
     columns = SpanColumns()
-    for n, doc in enumerate(docs, start=1):
-        raw_id = doc.user_data.get("id") if isinstance(doc.user_data, dict) else None
+    names = list(label_codes)
+    picked = found.get(chosen_group) if chosen_group is not None else None
+    k = 0
+    for n, (text, raw_id) in enumerate(zip(texts, raw_ids, strict=True), start=1):
         doc_id = str(raw_id) if raw_id not in (None, "") else str(n)
         dup.add(doc_id, f"document {n}", field="id")
-        if group is None:
-            chosen: Sequence[Any] = ()
-        elif group == "ents":
-            chosen = doc.ents
-        else:
-            chosen = doc.spans.get(group, ())
         index = columns.document(doc_id)
-        text = doc.text
-        for sp in chosen:
-            span = make_span(sp.start_char, sp.end_char, sp.label_, file, text=text,
-                             path=f"doc {n}.{group}")
+        while picked is not None and k < len(picked.doc) and picked.doc[k] == n - 1:
+            span = make_span(picked.start[k], picked.end[k], names[picked.label[k]], file,
+                             text=text, path=f"doc {n}.{chosen_group}")
             check_label(span.label, options.labels, file, field="label", path=f"doc {n}")
             columns.add(index, span.start, span.end, span.label)
+            k += 1
         loaded.texts[doc_id] = text
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
                                      columns.spans(), options.role))
