@@ -127,6 +127,14 @@ def _table(file: str, data: bytes) -> Any:
         raise FormatError(file, f"expected a Parquet file, could not read it: {first}") from None
 
 
+def _unreadable(file: str, data: bytes, exc: Exception) -> FormatError:
+    """The error for a file that a streaming read could not read: the whole-file reader's
+    message (it raises it), else the same wording with the streaming reader's reason."""
+    _table(file, data)
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return FormatError(file, f"expected a Parquet file, could not read it: {first}")
+
+
 def _type_name(t: Any) -> str:
     return str(t)
 
@@ -209,14 +217,28 @@ def _doc_ids(file: str, column: Any, loaded: Loaded) -> Any:
 
 def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None]:
     """``doc_id -> text`` of a texts table; a repeated id is refused with both rows."""
+    import pyarrow as pa
     import pyarrow.compute as pc
+    import pyarrow.parquet as pq
 
-    table = _table(file, data)
-    _check_columns(file, table, loaded, texts=True)
-    ids = _doc_ids(file, table.column("doc_id").combine_chunks(), loaded)
-    text_col = table.column("text").combine_chunks()
-    if not _is_string(text_col.type):
-        raise FormatError(file, f"expected a string column, got {_type_name(text_col.type)}",
+    # The texts are decoded a batch at a time into Python strings, not as one Arrow column
+    # (which holds them all a second time, plus the decompression buffers). A file the
+    # streaming reader cannot read is read whole, which raises the usual message.
+    try:
+        source = pq.ParquetFile(pa.BufferReader(data))
+        schema = source.schema_arrow
+        names = list(schema.names)
+    except (pa.ArrowException, OSError) as exc:
+        raise _unreadable(file, data, exc) from None
+    _check_columns(file, _Columns(names), loaded, texts=True)
+    try:
+        id_col = source.read(columns=["doc_id"], use_threads=False).column("doc_id")
+    except (pa.ArrowException, OSError) as exc:
+        raise _unreadable(file, data, exc) from None
+    ids = _doc_ids(file, id_col.combine_chunks(), loaded)
+    text_type = schema.field("text").type
+    if not _is_string(text_type):
+        raise FormatError(file, f"expected a string column, got {_type_name(text_type)}",
                           field="text")
     id_list: list[str] = ids.to_pylist()
     if len(set(id_list)) != len(id_list):
@@ -229,8 +251,23 @@ def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None
         raise FormatError(file, f"duplicate document id {id_list[again]!r}: first at row {first}, "
                           f"again at row {again}; each document must appear once",
                           path=_row(again), field="doc_id")
-    texts: list[str | None] = _strings(text_col).to_pylist()
+    texts: list[str | None] = []
+    try:
+        for batch in source.iter_batches(batch_size=4096, columns=["text"], use_threads=False):
+            texts.extend(_strings(batch.column(0)).to_pylist())
+    except (pa.ArrowException, OSError) as exc:
+        raise _unreadable(file, data, exc) from None
     return dict(zip(id_list, texts, strict=True))
+
+
+@dataclass
+class _Columns:
+    """A table's column names, for :func:`_check_columns` before the table is read."""
+
+    column_names: list[str]
+
+
+
 
 
 def _int_column(file: str, table: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
