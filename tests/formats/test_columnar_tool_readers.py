@@ -26,8 +26,19 @@ from hypothesis import strategies as st
 
 from core import bounds
 from core.errors import FormatError, expand_diagnostics
-from core.formats import ReadOptions, read_folder, write_files
-from core.formats import brat, conll, doccano, label_studio, parquet, spacy_docs, webanno, xmi
+from core.formats import (
+    ReadOptions,
+    brat,
+    conll,
+    doccano,
+    label_studio,
+    parquet,
+    read_folder,
+    spacy_docs,
+    webanno,
+    write_files,
+    xmi,
+)
 from core.formats.archive import unpack_zips
 from core.model import AnnotationSet, Span
 from tests.formats.damage import damage
