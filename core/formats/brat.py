@@ -28,6 +28,7 @@ from core.formats._common import (
     single_set,
 )
 from core.model import AnnotationSet
+from core.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "brat"
 _TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")
@@ -127,6 +128,14 @@ def _read_ann(
             )
         pieces: list[tuple[int, int, str]] = []
         for start, end in fragments:
+            if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
+                    and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS):
+                # Plain decimal offsets (nearly every line): make_span's checks, without
+                # building a Span; anything else goes through make_span for its message.
+                s, e = int(start), int(end)
+                if e > s and (text is None or e <= len(text)) and label.strip():
+                    pieces.append((s, e, label))
+                    continue
             span = make_span(start, end, label, file, line=number, text=text)
             pieces.append((span.start, span.end, span.label))
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
