@@ -43,11 +43,12 @@ _WS_ASCII[[c for c in range(128) if chr(c).isspace()]] = True
 
 
 def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.ndarray,
-                     end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     end: np.ndarray, *, chunk: int = 1 << 23) -> tuple[np.ndarray, np.ndarray]:
     """Whether each span's first and last characters are whitespace (``str.isspace``).
 
-    Spans of documents without text get False. ASCII texts are looked up in one byte buffer;
-    spans of other texts are checked one by one.
+    Spans of documents without text get False. ASCII texts are looked up in a byte buffer of
+    the texts of a few documents at a time (about ``chunk`` characters, so that a corpus's
+    texts are never copied whole); spans of other texts are checked one by one.
     """
     n = len(doc)
     begins = np.zeros(n, dtype=bool)
@@ -59,16 +60,29 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
     # Spans past their text (kept under --beyond-text clip/official) are checked one by one,
     # on the clipped fragment, as the precise path slices it.
     fast = ascii_doc[doc] & (end <= lengths[doc])
-    ascii_lengths = np.where(ascii_doc, lengths, 0)
-    base = np.concatenate(([0], np.cumsum(ascii_lengths)))
-    buffer = np.frombuffer(b"".join(t.encode("ascii") for t in texts
-                                    if t is not None and t.isascii()), dtype=np.uint8)
     rows = np.flatnonzero(fast)
     if len(rows):
-        at = base[doc[rows]]
-        begins[rows] = _WS_ASCII[buffer[at + start[rows]]]
-        ends[rows] = _WS_ASCII[buffer[at + end[rows] - 1]]
-    del buffer
+        rows = rows[np.argsort(doc[rows], kind="stable")]
+        docs_of = doc[rows]
+        ascii_lengths = np.where(ascii_doc, lengths, 0)
+        total = np.cumsum(ascii_lengths)
+        first = 0
+        while first < len(texts):
+            # Documents first..last-1 hold about `chunk` characters of ASCII text.
+            before = int(total[first - 1]) if first else 0
+            last = max(first + 1, int(np.searchsorted(total, before + chunk, side="right")))
+            lo, hi = np.searchsorted(docs_of, [first, last])
+            if hi > lo:
+                base = np.concatenate(([0], np.cumsum(ascii_lengths[first:last])))
+                buffer = np.frombuffer(b"".join(
+                    t.encode("ascii") for t in texts[first:last]
+                    if t is not None and t.isascii()), dtype=np.uint8)
+                part = rows[lo:hi]
+                at = base[doc[part] - first]
+                begins[part] = _WS_ASCII[buffer[at + start[part]]]
+                ends[part] = _WS_ASCII[buffer[at + end[part] - 1]]
+                del buffer
+            first = last
     for k in np.flatnonzero(~fast).tolist():
         text = texts[int(doc[k])]
         if text is None:

@@ -69,6 +69,7 @@ from core import bounds
 from core.columnar import LazySpans, SpanTable
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions
+from core.formats._columns import whitespace_edges
 from core.formats._common import check_label, span_warnings
 from core.model import ROLES, AnnotationSet, Role, Span
 
@@ -79,7 +80,6 @@ REQUIRED = ("doc_id", "start", "end", "label")
 OPTIONAL = ("set",)
 META_KEY = b"spanscope.sets"
 MAGIC = "PAR1"
-_EMPTY = (np.zeros(0, dtype=np.int64),) * 4
 
 
 def sniff(filename: str, head: str) -> int:
@@ -301,7 +301,7 @@ def _set_meta(table: Any) -> dict[str, dict[str, Any]]:
 
 def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                  texts: Mapping[str, str | None]
-                 ) -> tuple[bool, dict[str, _Part], dict[str, Any]]:
+                 ) -> tuple[bool, dict[str, SpanTable], dict[str, Any]]:
     """Validate one spans table: whether it has a ``set`` column, each set's spans as columns
     (documents in order of first appearance) and the sets' metadata."""
     import pyarrow.compute as pc
@@ -340,7 +340,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                           path=_row(i), field="label")
     encoded = pc.dictionary_encode(labels)
     label_names: list[str] = encoded.dictionary.to_pylist()
-    label_codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    label_codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
     if options.labels is not None:
         for code, name in enumerate(label_names):
             try:
@@ -349,7 +349,8 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                 i = _first(label_codes == code)
                 raise FormatError(file, exc.diagnostic.message, path=_row(i or 0),
                                   field="label") from None
-    if "set" in table.column_names:
+    has_set = "set" in table.column_names
+    if has_set:
         set_col = table.column("set").combine_chunks()
         if not _is_string(set_col.type):
             raise FormatError(file, f"expected a string column, got {_type_name(set_col.type)}",
@@ -362,15 +363,15 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                               "row)", path=_row(i), field="set")
         enc = pc.dictionary_encode(sets_arr)
         set_names: list[str] = enc.dictionary.to_pylist()
-        set_codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        set_codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int32)
         meta = _set_meta(table)
     else:
         set_names = [""]
-        set_codes = np.zeros(n, dtype=np.int64)
+        set_codes = np.zeros(n, dtype=np.int32)
         meta = _set_meta(table)
     doc_enc = pc.dictionary_encode(ids)
     doc_names: list[str] = doc_enc.dictionary.to_pylist()
-    doc_codes = doc_enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    doc_codes = doc_enc.indices.to_numpy(zero_copy_only=False).astype(np.int32)
     # Spans past a known text, under the one policy of core.bounds: refused here, or kept for
     # load_files to clip or keep with a warning per span.
     doc_len = np.array([-1 if texts.get(d) is None else len(texts[d] or "") for d in doc_names],
@@ -386,79 +387,71 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     known = np.flatnonzero((span_len >= 0) & ~declared & ~past)
     if len(known):
         doc_texts = [texts.get(d) for d in doc_names]
-        for k, s, e, c in zip(known.tolist(), start[known].tolist(), end[known].tolist(),
-                              doc_codes[known].tolist(), strict=True):
-            text = doc_texts[c]
+        begins, ends = whitespace_edges(doc_texts, doc_codes[known], start[known], end[known])
+        for k in known[begins | ends].tolist():
+            text = doc_texts[doc_codes[k]]
             assert text is not None
-            if text[s].isspace() or text[e - 1].isspace():
-                span = Span(s, e, label_names[label_codes[k]])
-                for message, fld in span_warnings(span, text):
-                    loaded.warn(message, field=fld, path=_row(k), file=file)
-    # Group: set, then document in order of first appearance, then (start, end, label).
+            span = Span(int(start[k]), int(end[k]), label_names[label_codes[k]])
+            for message, fld in span_warnings(span, text):
+                loaded.warn(message, field=fld, path=_row(k), file=file)
+        del begins, ends
+    # Each set becomes a SpanTable: documents in order of first appearance within the set,
+    # spans by (start, end, label) as sorted_spans sorts them; declaration rows give documents
+    # without spans.
     label_rank = np.empty(len(label_names), dtype=np.int64)
     label_rank[np.argsort(np.array(label_names, dtype=object), kind="stable")] = np.arange(
         len(label_names))
-    rank = np.full(n, -1, dtype=np.int64)  # declaration rows have no label
-    labelled = label_codes >= 0
-    rank[labelled] = label_rank[label_codes[labelled]]
-    order = np.lexsort((rank, end, start, doc_codes, set_codes))
-    o_set, o_doc = set_codes[order], doc_codes[order]
-    o_start, o_end, o_lab, o_decl = start[order], end[order], label_codes[order], declared[order]
-    keep = ~o_decl
-    k_set, k_doc = o_set[keep], o_doc[keep]
-    k_start, k_end, k_lab = o_start[keep], o_end[keep], o_lab[keep]
-    same = np.zeros(len(k_set), dtype=bool)
-    if len(k_set) > 1:
-        same[1:] = ((k_set[1:] == k_set[:-1]) & (k_doc[1:] == k_doc[:-1])
-                    & (k_start[1:] == k_start[:-1]) & (k_end[1:] == k_end[:-1])
-                    & (k_lab[1:] == k_lab[:-1]))
-    for k in np.flatnonzero(same).tolist():
-        who = f"{set_names[k_set[k]]}: " if set_names[k_set[k]] else ""
-        loaded.warn(f"{who}document {doc_names[k_doc[k]]!r} has the span [{int(k_start[k])}, "
-                    f"{int(k_end[k])}) {label_names[k_lab[k]]!r} more than once; kept (each copy "
-                    "counts in the scores)", file=file)
-    per_set: dict[str, _Part] = {}
+    keep = ~declared
+    del table, ids, labels, label_col, start_null, end_null, label_null, blank, encoded
+    del doc_enc, span_len, past, known
+    per_set: dict[str, SpanTable] = {}
     for code in range(len(set_names)):
-        # Documents in order of first appearance within the set.
-        rows = np.flatnonzero(set_codes == code)
-        first_docs = doc_codes[rows]
+        in_set = set_codes == code if len(set_names) > 1 else np.ones(n, dtype=bool)
+        first_docs = doc_codes[in_set]
         _, first_at = np.unique(first_docs, return_index=True)
         docs_in_set = first_docs[np.sort(first_at)]
-        local = np.full(len(doc_names), -1, dtype=np.int64)
-        local[docs_in_set] = np.arange(len(docs_in_set))
-        mine = k_set == code
-        per_set[set_names[code]] = _Part(file, [doc_names[d] for d in docs_in_set.tolist()],
-                                         local[k_doc[mine]], k_start[mine], k_end[mine],
-                                         k_lab[mine], label_names)
-    return "set" in table.column_names, per_set, meta
+        local = np.full(len(doc_names), -1, dtype=np.int32)
+        local[docs_in_set] = np.arange(len(docs_in_set), dtype=np.int32)
+        rows = in_set & keep
+        spans = SpanTable.from_columns([doc_names[d] for d in docs_in_set.tolist()],
+                                       local[doc_codes[rows]], start[rows], end[rows],
+                                       label_codes[rows], label_names)
+        per_set[set_names[code]] = spans
+        # A span listed twice or more: one warning per repeat, in the order of (document's
+        # first appearance in the file, start, end, label).
+        same = np.zeros(len(spans), dtype=bool)
+        if len(spans) > 1:
+            same[1:] = ((spans.doc[1:] == spans.doc[:-1]) & (spans.start[1:] == spans.start[:-1])
+                        & (spans.end[1:] == spans.end[:-1])
+                        & (spans.label[1:] == spans.label[:-1]))
+        dup = np.flatnonzero(same)
+        if len(dup):
+            g_doc = docs_in_set[spans.doc[dup]]
+            order = np.lexsort((label_rank[spans.label[dup]], spans.end[dup], spans.start[dup],
+                                g_doc))
+            who = f"{set_names[code]}: " if set_names[code] else ""
+            for k in dup[order].tolist():
+                loaded.warn(f"{who}document {spans.doc_ids[spans.doc[k]]!r} has the span "
+                            f"[{int(spans.start[k])}, {int(spans.end[k])}) "
+                            f"{label_names[spans.label[k]]!r} more than once; kept (each copy "
+                            "counts in the scores)", file=file)
+    return has_set, per_set, meta
 
 
-@dataclass
-class _Part:
-    """The spans of one set in one spans table, as columns: ``doc`` indexes ``doc_ids``
-    (documents in order of first appearance), ``label`` indexes ``labels``."""
-
-    file: str
-    doc_ids: list[str]
-    doc: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray
-    labels: list[str]
-
-
-def _merge(doc_ids: list[str], parts: list[_Part]) -> LazySpans:
-    """One set's parts (one per shard; their documents are distinct) as one table, documents
-    in ``doc_ids`` order, spans sorted as ``sorted_spans`` sorts."""
+def _merge(doc_ids: list[str], parts: list[SpanTable]) -> LazySpans:
+    """One set's tables (one per shard; their documents are distinct) as one table, documents
+    in ``doc_ids`` order."""
+    if len(parts) == 1 and list(parts[0].doc_ids) == doc_ids:
+        return LazySpans(parts[0])
     index = {d: i for i, d in enumerate(doc_ids)}
     names: dict[str, int] = {}
     docs, starts, ends, labels = [], [], [], []
     for part in parts:
-        if not len(part.doc):
+        if not len(part):
             continue
-        to_doc = np.array([index[d] for d in part.doc_ids], dtype=np.int64)
+        to_doc = np.array([index[d] for d in part.doc_ids], dtype=np.int32)
         to_label = np.array([names.setdefault(lab, len(names)) for lab in part.labels],
-                            dtype=np.int64)
+                            dtype=np.int32)
         docs.append(to_doc[part.doc])
         starts.append(part.start)
         ends.append(part.end)
@@ -472,6 +465,20 @@ def _merge(doc_ids: list[str], parts: list[_Part]) -> LazySpans:
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read a spans table (with its texts table when given), or a folder of them (shards)."""
+    import pyarrow as pa
+
+    # Arrow's default allocator keeps freed buffers for reuse; the system allocator gives them
+    # back, so the decompressed pages of one table are not still held while the next is read
+    # (about 40 MiB less peak on a 18 MiB corpus).
+    previous = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        return _read(files, name=name, options=options)
+    finally:
+        pa.set_memory_pool(previous)
+
+
+def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     loaded = Loaded(FORMAT, name)
     spans_files = sorted(f for f in files if f.lower().endswith(SUFFIX) and not is_texts_table(f))
     texts_files = sorted(f for f in files if is_texts_table(f))
@@ -499,7 +506,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         d: t for d, t in texts.items() if t is not None}}
     default = stem(name)
     merged: dict[str, dict[str, None]] = {}  # set -> its documents, in order
-    parts: dict[str, list[_Part]] = {}
+    parts: dict[str, list[SpanTable]] = {}
     roles: dict[str, Role] = {}
     alternatives: dict[str, bool] = {}
     shard_of: dict[tuple[str, str], str] = {}
@@ -510,7 +517,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         written = written or bool(meta)
         if has_column:
             for listed in meta:  # a set the writer wrote without any document has no row
-                per_set.setdefault(listed, _Part(file, [], *_EMPTY, []))
+                per_set.setdefault(listed, SpanTable.from_columns([], [], [], [], [], []))
             rank = {n: i for i, n in enumerate(meta)}
             items = sorted(per_set.items(), key=lambda kv: rank.get(kv[0], len(rank)))
         else:
