@@ -16,14 +16,16 @@ Plane; the ``value.text`` check reports such shifts.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import (
+    _SURROGATE_ESCAPE,
     DuplicateIds,
     JsonLocator,
     check_doc_id,
@@ -35,6 +37,7 @@ from core.formats._common import (
     span_warnings,
 )
 from core.model import AnnotationSet, Role
+from core.textsafe import parse_json_float, parse_json_int
 
 FORMAT = "label-studio"
 _ANN = re.compile(r'"(annotations|predictions)"\s*:')
@@ -56,19 +59,79 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     (data,) = files.values()
     file = name
     content = decode(file, data)
+    if _streamable(content):
+        # A list of tasks is decoded one task at a time (the whole tree of a large export is
+        # most of its memory); a malformed file is reported as decoding it whole reports it,
+        # before any invalid task.
+        try:
+            return _read_tasks(file, content, _each_task(content), options)
+        except _Malformed:
+            load_json(file, content)  # raises the whole-file message
+        except FormatError:
+            load_json(file, content)
+            raise
     value = load_json(file, content)
-    loc = JsonLocator(content)
     if isinstance(value, dict):
         value = [value]  # a single exported task
     if not isinstance(value, list):
         raise FormatError(file, "expected a JSON list of tasks", line=1)
+    return _read_tasks(file, content, enumerate(value), options)
+
+
+class _Malformed(Exception):
+    """The task-by-task decoding met something that is not a well-formed list."""
+
+
+_WS = " \t\n\r"
+
+
+def _streamable(content: str) -> bool:
+    return content.lstrip(_WS)[:1] == "[" and _SURROGATE_ESCAPE.search(content) is None
+
+
+def _each_task(content: str) -> Iterator[tuple[int, Any]]:
+    """The elements of a top-level JSON list, decoded one at a time with the hooks of
+    :func:`~core.formats._common.load_json` (numbers too long to convert kept as such)."""
+    decoder = json.JSONDecoder(parse_int=parse_json_int, parse_float=parse_json_float)
+    n = len(content)
+
+    def skip(i: int) -> int:
+        while i < n and content[i] in _WS:
+            i += 1
+        return i
+
+    i = skip(skip(0) + 1)
+    if i < n and content[i] == "]":
+        if skip(i + 1) != n:
+            raise _Malformed
+        return
+    k = 0
+    while True:
+        try:
+            value, end = decoder.raw_decode(content, i)
+        except (ValueError, RecursionError):
+            raise _Malformed from None
+        yield k, value
+        k += 1
+        i = skip(end)
+        if i < n and content[i] == ",":
+            i = skip(i + 1)
+            continue
+        if i < n and content[i] == "]" and skip(i + 1) == n:
+            return
+        raise _Malformed
+
+
+def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
+                options: ReadOptions) -> Loaded:
+    loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file, "task id")
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
     with lines_from(loc, loaded):
-        for i, task in enumerate(value):
+        for i, task in tasks:
             if not isinstance(task, dict):
                 raise FormatError(file, "expected a task object", path=json_path(i))
             doc_id = _task_id(task, file, i)

@@ -427,3 +427,17 @@ def test_span_columns_equal_sorted_spans(rows: list[tuple[str, int, int, str]]) 
         columns.add(columns.document(doc), start, start + length, label)
         expected.setdefault(doc, []).append(Span(start, start + length, label))
     assert list(columns.spans().items()) == list(sorted_spans(expected).items())
+
+
+@pytest.mark.parametrize("body", [
+    '[{"id": 1, "data": {"text": "ab"}, "annotations": [{"result": 5}]}, {"id": 2,]',
+    '[{"id": 1, "data": {"text": "ab"}, "annotations": [{"result": 5}]}] x',
+    '[{"id": 1, "data": {"text": "ab"}, "annotations": [{"result": 5}]}]',
+    ' \n[ ]\n', '[1, 2', '[', '[{"id": 1}, {"id": 1e999999}]', '{"id": 1, "annotations": []}',
+    '[{"id": 1, "data": {"text": "\\ud800"}, "annotations": []}]',
+    '[{"id": 99999999999999999999999, "annotations": []}]', '[[[[[[[[[[1]]]]]]]]]]',
+    '[{"id": 1, "data": {"text": "ab"}, "annotations": [{"result": [{"type": "labels", '
+    '"value": {"start": 0, "end": 1, "labels": ["X"]}}]}]}, [] ]',
+])
+def test_label_studio_tasks_read_one_at_a_time_keep_the_whole_file_errors(body: str) -> None:
+    same("label-studio", {"t.json": body.encode()}, name="t.json")
