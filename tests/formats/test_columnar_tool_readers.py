@@ -441,3 +441,14 @@ def test_span_columns_equal_sorted_spans(rows: list[tuple[str, int, int, str]]) 
 ])
 def test_label_studio_tasks_read_one_at_a_time_keep_the_whole_file_errors(body: str) -> None:
     same("label-studio", {"t.json": body.encode()}, name="t.json")
+
+
+def test_parquet_reads_switch_to_the_system_allocator_and_back_even_when_nested() -> None:
+    import pyarrow as pa
+
+    before = pa.default_memory_pool().backend_name
+    with parquet._system_allocator():
+        with parquet._system_allocator():  # a second read in another thread
+            assert pa.default_memory_pool().backend_name == "system"
+        assert pa.default_memory_pool().backend_name == "system"
+    assert pa.default_memory_pool().backend_name == before
