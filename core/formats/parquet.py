@@ -300,7 +300,7 @@ def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None
                           path=_row(again), field="doc_id")
     texts: list[str | None] = []
     try:
-        for batch in source.iter_batches(batch_size=4096, columns=["text"], use_threads=False):
+        for batch in source.iter_batches(batch_size=1024, columns=["text"], use_threads=False):
             texts.extend(_strings(batch.column(0)).to_pylist())
     except (pa.ArrowException, OSError) as exc:
         raise _unreadable(file, data, exc) from None
@@ -411,6 +411,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
         enc = pc.dictionary_encode(sets_arr)
         set_names: list[str] = enc.dictionary.to_pylist()
         set_codes = _ints(enc.indices).astype(np.int32)
+        del set_col, sets_arr, enc
         meta = _set_meta(table)
     else:
         set_names = [""]
@@ -419,6 +420,8 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     doc_enc = pc.dictionary_encode(ids)
     doc_names: list[str] = doc_enc.dictionary.to_pylist()
     doc_codes = _ints(doc_enc.indices).astype(np.int32)
+    # The Arrow columns are not needed past this point: free them before the numeric passes.
+    del table, ids, labels, label_col, start_null, end_null, label_null, blank, encoded, doc_enc
     # Spans past a known text, under the one policy of core.bounds: refused here, or kept for
     # load_files to clip or keep with a warning per span.
     doc_len = np.array([-1 if texts.get(d) is None else len(texts[d] or "") for d in doc_names],
@@ -449,8 +452,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     label_rank[np.argsort(np.array(label_names, dtype=object), kind="stable")] = np.arange(
         len(label_names))
     keep = ~declared
-    del table, ids, labels, label_col, start_null, end_null, label_null, blank, encoded
-    del doc_enc, span_len, past, known
+    del span_len, past, known
     per_set: dict[str, SpanTable] = {}
     for code in range(len(set_names)):
         in_set = set_codes == code if len(set_names) > 1 else np.ones(n, dtype=bool)
