@@ -7,6 +7,12 @@ sign of an invalid value the fast reader gives up (returns None) and the precise
 raises its message (file, line, field). Warnings are recorded per kind as one grouped
 :class:`~core.errors.Diagnostic` (``count``, the first occurrence, the rest on demand) whose
 listing gives the messages, fields and order of the precise path (issue 15, target 1).
+
+The annotation-tool readers (brat, doccano, Label Studio, CoNLL, spaCy, WebAnno TSV, UIMA XMI)
+keep their per-span validation and messages but store what they read in :class:`SpanColumns`
+(four integers a span) and go through large files a line or a record at a time
+(:func:`iter_lines`, :class:`JsonLines`), so that their peak memory stays a small multiple of
+the file (``docs/performance.md``, "Tool formats and Parquet: peak memory").
 """
 
 from __future__ import annotations
