@@ -959,6 +959,21 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     >>> score(g, p).recall
     1.0
     """
+    tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
+                                                pred_order)
+    rows = _score_vectorised(gold, pred, texts or {}, tax, level, variant, order, zero_gold,
+                             zero_pred)
+    return MafaldaResult(variant, level, rows)
+
+
+def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,
+             taxonomy: Taxonomy | None, gold_order: GoldOrder | None,
+             pred_order: GoldOrder | None
+             ) -> tuple[Taxonomy, Mapping[str, Sequence[Interval]] | None,
+                        Mapping[str, Sequence[tuple[int, str]]] | None,
+                        Mapping[str, Sequence[tuple[int, str]]] | None]:
+    """The checks both scorers make, and what they read from the options: the taxonomy, the
+    gold's file order (``metrics-py`` and ``repo-head`` only) and the zero-length spans."""
     check_choice("variant", "mafalda", variant, VARIANTS)
     check_choice("level", "mafalda", level, LEVELS)
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
@@ -967,9 +982,7 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
              and variant in ("metrics-py", "repo-head") else None)
     zero_gold = gold_order.zero_length if gold_order is not None else None
     zero_pred = pred_order.zero_length if pred_order is not None else None
-    rows = _score_vectorised(gold, pred, texts or {}, tax, level, variant, order, zero_gold,
-                             zero_pred)
-    return MafaldaResult(variant, level, rows)
+    return tax, order, zero_gold, zero_pred
 
 
 def _score_reference(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
@@ -978,14 +991,8 @@ def _score_reference(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2
                      pred_order: GoldOrder | None = None) -> MafaldaResult:
     """:func:`score` one text at a time in Python (:func:`score_text`): the reference the
     vectorised path is tested against (``tests/mafalda/test_mafalda_vectorised.py``)."""
-    check_choice("variant", "mafalda", variant, VARIANTS)
-    check_choice("level", "mafalda", level, LEVELS)
-    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
-    tax = taxonomy or mafalda()
-    order = (gold_order.intervals if gold_order is not None
-             and variant in ("metrics-py", "repo-head") else None)
-    zero_gold = gold_order.zero_length if gold_order is not None else None
-    zero_pred = pred_order.zero_length if pred_order is not None else None
+    tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
+                                                pred_order)
     rows = [_document_score(doc, score_text(t, variant))
             for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold,
                                  zero_pred)]
