@@ -276,8 +276,10 @@ def _doc_label_counts(study: Study, docs: Sequence[str], labels: Sequence[str]
     return out
 
 
-def fleiss_text(study: Study) -> ManyResult:
-    """Fleiss' κ on documents × labels (present / absent), documents every annotator covers."""
+def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
+    """Fleiss' κ on documents × labels (present / absent), documents every annotator covers.
+    ``per_document=False`` leaves the per-document values out (the corpus and per-label values
+    are the same)."""
     _need_two(study)
     docs = study.common_docs()
     left = len(study.docs) - len(docs)
@@ -291,7 +293,7 @@ def fleiss_text(study: Study) -> ManyResult:
     res = ManyResult("fleiss-kappa", study.annotators, overall, params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = fleiss_kappa(counts[:, j, :], ["absent", "present"])
-    for i, d in enumerate(docs):
+    for i, d in enumerate(docs if per_document else ()):
         res.per_document[d] = fleiss_kappa(counts[i], ["absent", "present"])
     return res
 
@@ -303,8 +305,9 @@ def _numeric(label: str) -> float | None:
         return None
 
 
-def krippendorff_text(study: Study) -> ManyResult:
-    """Krippendorff's α (nominal) on documents × labels, missing documents allowed.
+def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
+    """Krippendorff's α (nominal) on documents × labels, missing documents allowed
+    (``per_document=False``: without the per-document values).
 
     When every annotator gives each document at most one label and every label is a number (a
     rating), ``levels`` adds α on the document values at the nominal, ordinal, interval and ratio
@@ -324,7 +327,7 @@ def krippendorff_text(study: Study) -> ManyResult:
                      params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = krippendorff_alpha_from_counts(counts[:, j, :], values)
-    for i, d in enumerate(docs):
+    for i, d in enumerate(docs if per_document else ()):
         res.per_document[d] = krippendorff_alpha_from_counts(counts[i], values)
     numbers = {lab: _numeric(lab) for lab in study.labels}
     single = all(len({sp.label for sp in v}) <= 1
