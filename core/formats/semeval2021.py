@@ -228,6 +228,13 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
         data = data[len(_BOM):]
     if _SURROGATE.search(data):  # the precise path names the lone surrogate
         return None
+    if not data.isascii():
+        # msgspec does not check the UTF-8 of values it skips (keys the format does not
+        # define); the precise path names an undecodable byte.
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
     gold_texts = options.gold_texts
     doc_ids: list[str] = []
     texts: list[str | None] = []

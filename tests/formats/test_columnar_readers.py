@@ -210,6 +210,8 @@ def test_numeric_ids_duplicate_ids_and_bad_fragments_go_through_the_precise_path
     b'"text_fragment": ""}], "text": "hello world"}]',
     b'[]', b' [ ] ', b'\xef\xbb\xbf[]', b'[]\n\x00', b'{}', b'[{"id": "a", "labels": []},]',
     b'[{"id": "a", "labels": [], "text": "\xff"}]',
+    # an undecodable byte in a value msgspec skips (a key the format does not define)
+    b'[{"id": "a", "extra": "\x80", "labels": []}]',
 ])
 def test_decoder_corner_cases_read_as_the_precise_path_reads_them(raw: bytes) -> None:
     same(raw)
