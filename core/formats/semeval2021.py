@@ -201,6 +201,37 @@ class _Document(msgspec.Struct, gc=False):
 _DECODER = msgspec.json.Decoder(list[_Document])
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _BOM = b"\xef\xbb\xbf"
+_BETWEEN = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{")
+_PIECE = 4 << 20
+
+
+def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
+    """The documents of a JSON list, decoded a few MiB at a time so that only one piece's
+    structs are alive at once (their fields go into columns between pieces).
+
+    The list is cut after a ``}`` followed by ``,`` and ``{`` (JSON whitespace between), each
+    piece decoded as a list of its own. A cut inside a string leaves the piece before it with
+    an unterminated string, and a cut after a nested object leaves its brackets unbalanced:
+    either fails to decode, and then the rest of the file is decoded in one piece (whose
+    failure is the file's: the caller reads it precisely). Pieces that decode are exactly the
+    file's documents, in order.
+    """
+    at = 0
+    while True:
+        cut = _BETWEEN.search(data, at + _PIECE) if len(data) - at > 2 * _PIECE else None
+        if cut is not None:
+            head = data[at:cut.start() + 1] if at == 0 else b"[" + data[at:cut.start() + 1]
+            try:
+                docs = _DECODER.decode(head + b"]")
+            except msgspec.DecodeError:
+                cut = None  # a cut inside a text: decode the rest in one piece
+            else:
+                yield docs
+                del head, docs
+                at = cut.end() - 1
+                continue
+        yield _DECODER.decode(data[at:] if at == 0 else b"[" + data[at:])
+        return
 
 
 def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Loaded | None:
@@ -218,43 +249,47 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     """
     if _SURROGATE.search(data):  # the precise path names the lone surrogate
         return None
-    try:
-        docs = _DECODER.decode(data[3:] if data.startswith(_BOM) else data)
-    except (msgspec.DecodeError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
     gold_texts = options.gold_texts
-    doc_ids = [d.id for d in docs]
-    if not all(map(str.strip, doc_ids)):
-        return None
-    texts: list[str | None] = [d.text for d in docs]
-    if gold_texts is not None:
-        texts = [gold_texts.get(d) if t is None else t
-                 for d, t in zip(doc_ids, texts, strict=True)]
-    counts = [len(d.labels) for d in docs]
-    labs = [lab for d in docs for lab in d.labels]
-    del docs
-    starts = [lab.start for lab in labs]
-    ends = [lab.end for lab in labs]
-    techniques = [lab.technique for lab in labs]
-    index = {t: k for k, t in enumerate(dict.fromkeys(techniques))}  # order of appearance
-    label_ids = list(map(index.__getitem__, techniques))
-    del techniques
-    fragments = [lab.text_fragment for lab in labs]
-    del labs
+    doc_ids: list[str] = []
+    texts: list[str | None] = []
+    counts: list[int] = []
+    start_parts: list[np.ndarray] = []
+    end_parts: list[np.ndarray] = []
+    label_ids: list[int] = []
+    fragments: list[str | None] = []
+    index: dict[str, int] = {}
+    try:
+        for docs in _decode_pieces(data[3:] if data.startswith(_BOM) else data):
+            ids = [d.id for d in docs]
+            if not all(map(str.strip, ids)):
+                return None
+            doc_ids.extend(ids)
+            texts.extend([d.text for d in docs] if gold_texts is None else
+                         [gold_texts.get(d.id) if d.text is None else d.text for d in docs])
+            counts.extend([len(d.labels) for d in docs])
+            labs = [lab for d in docs for lab in d.labels]
+            del docs
+            start_parts.append(np.array([lab.start for lab in labs], dtype=np.int64))
+            end_parts.append(np.array([lab.end for lab in labs], dtype=np.int64))
+            techniques = [lab.technique for lab in labs]
+            for new in dict.fromkeys(techniques):  # numbered in order of appearance
+                index.setdefault(new, len(index))
+            label_ids.extend(map(index.__getitem__, techniques))
+            fragments.extend([lab.text_fragment for lab in labs])
+            del labs, techniques
+    except (msgspec.DecodeError, UnicodeDecodeError, ValueError, RecursionError, OverflowError):
+        return None  # malformed or unusual JSON, an offset beyond 64 bits
+    start = np.concatenate(start_parts) if start_parts else np.zeros(0, dtype=np.int64)
+    end = np.concatenate(end_parts) if end_parts else np.zeros(0, dtype=np.int64)
+    del start_parts, end_parts
     if len(set(doc_ids)) != len(doc_ids):
         return None
-    n = len(starts)
+    n = len(start)
     names = list(index)
     allowed = None if options.labels is None else set(options.labels)
     if any(type(lab) is not str or not lab.strip() or (allowed is not None and lab not in allowed)
            for lab in names):
         return None
-    try:
-        start = np.array(starts, dtype=np.int64)
-        end = np.array(ends, dtype=np.int64)
-    except OverflowError:
-        return None
-    del starts, ends
     limit = 10**MAX_OFFSET_DIGITS
     if n and (start.min() < 0 or end.min() < 0 or start.max() >= limit or end.max() >= limit
               or np.any(end <= start)):
