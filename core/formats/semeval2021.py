@@ -201,7 +201,7 @@ class _Document(msgspec.Struct, gc=False):
 _DECODER = msgspec.json.Decoder(list[_Document])
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _BOM = b"\xef\xbb\xbf"
-_BETWEEN = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{")
+_FIRST_KEY = re.compile(rb'[ \t\n\r]*\[[ \t\n\r]*\{[ \t\n\r]*("[^"\\]{1,64}")[ \t\n\r]*:')
 _PIECE = 4 << 20
 
 
@@ -209,16 +209,24 @@ def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
     """The documents of a JSON list, decoded a few MiB at a time so that only one piece's
     structs are alive at once (their fields go into columns between pieces).
 
-    The list is cut after a ``}`` followed by ``,`` and ``{`` (JSON whitespace between), each
-    piece decoded as a list of its own. A cut inside a string leaves the piece before it with
-    an unterminated string, and a cut after a nested object leaves its brackets unbalanced:
-    either fails to decode, and then the rest of the file is decoded in one piece (whose
-    failure is the file's: the caller reads it precisely). Pieces that decode are exactly the
-    file's documents, in order.
+    The list is cut after a ``}`` followed by ``,`` and an object that opens with the first
+    document's first key (JSON whitespace between), each piece decoded as a list of its own.
+    A cut inside a string leaves the piece before it with an unterminated string, and a cut
+    after a nested object leaves its brackets unbalanced: either fails to decode, and then the
+    rest of the file is decoded in one piece (whose failure is the file's: the caller reads it
+    precisely). Pieces that decode are exactly the file's documents, in order.
     """
+    first = _FIRST_KEY.match(data) if len(data) > 2 * _PIECE else None
+    if first is None:
+        yield _DECODER.decode(data)
+        return
+    # Cut before an object that opens with the first document's first key (a document, most
+    # likely, not a label); whether it is one is settled by the decode.
+    between = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{[ \t\n\r]*" + re.escape(first.group(1))
+                         + rb"[ \t\n\r]*:")
     at = 0
     while True:
-        cut = _BETWEEN.search(data, at + _PIECE) if len(data) - at > 2 * _PIECE else None
+        cut = between.search(data, at + _PIECE) if len(data) - at > 2 * _PIECE else None
         if cut is not None:
             head = data[at:cut.start() + 1] if at == 0 else b"[" + data[at:cut.start() + 1]
             try:
@@ -228,7 +236,7 @@ def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
             else:
                 yield docs
                 del head, docs
-                at = cut.end() - 1
+                at = data.index(b"{", cut.start() + 1)
                 continue
         yield _DECODER.decode(data[at:] if at == 0 else b"[" + data[at:])
         return
