@@ -10,6 +10,7 @@ truncated, a duplicate ``id`` is refused instead of replacing the earlier entry,
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -199,7 +200,6 @@ class _Document(msgspec.Struct, gc=False):
 
 
 _DECODER = msgspec.json.Decoder(list[_Document])
-_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _BOM = b"\xef\xbb\xbf"
 _FIRST_KEY = re.compile(rb'[ \t\n\r]*\[[ \t\n\r]*\{[ \t\n\r]*("[^"\\]{1,64}")[ \t\n\r]*:')
 _PIECE = 4 << 20
@@ -242,6 +242,19 @@ def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
         return
 
 
+def _is_utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 throughout (the decoder checks the strings it keeps, not those
+    of keys it skips), checked a MiB at a time instead of holding the decoded text."""
+    check = codecs.getincrementaldecoder("utf-8")().decode
+    try:
+        for at in range(0, len(data), 1 << 20):
+            check(data[at:at + (1 << 20)])
+        check(b"", True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Loaded | None:
     """The columnar reader: the file decoded by a typed ``msgspec`` decoder, gathered into
     columns, checked in vectorised passes, warnings grouped per kind; None when any value is
@@ -251,11 +264,14 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
 
     The typed decode builds no dictionaries: documents and labels become small structs
     (``gc=False``), a few times faster than the standard library's decoder and smaller than its
-    tree. Duplicate keys keep the last value, as ``json`` does. Gives the same texts, spans and
+    tree. Duplicate keys keep the last value, as ``json`` does; an escape that decodes to a lone
+    surrogate fails the decode anywhere in the file, even in a key it skips (so does a control
+    character), and bytes that are not UTF-8 are checked here, so every file the precise reader
+    refuses is refused by this one too. Gives the same texts, spans and
     warnings (messages, fields, lines, order) as :func:`read_precise`
     (``tests/formats/test_columnar_readers.py``).
     """
-    if _SURROGATE.search(data):  # the precise path names the lone surrogate
+    if not data.isascii() and not _is_utf8(data):  # the precise path names the byte
         return None
     gold_texts = options.gold_texts
     doc_ids: list[str] = []
