@@ -8,8 +8,9 @@ generator, then measures, each in a fresh subprocess (median of ``--repeat``):
   and peak RSS (``ru_maxrss`` of the child);
 - ``json.load`` of both files alone, in one process (the floor the issue measures against);
 - the in-repo character-set reference (``bench_martino.charset_score_2021``) on the same spans,
-  and, with ``--official DIR``, the official SemEval-2021 scorer (``scorer-subtask-2.py`` and
-  its ``format_checker`` fetched into DIR, never into the repository) side by side;
+  and, with ``--official DIR``, the official SemEval-2021 subtask 2 scorer
+  (``task-2-semeval21_scorer.py`` and its ``src/``, fetched into DIR, never into the
+  repository) side by side, given a technique list of the corpus's labels;
 - peak RSS of ``python -m core validate`` on the same corpus written in every format with a
   fast reader (SemEval-2021 JSON, spans CSV, spans JSONL, PTC TSV), against the file's size.
 
@@ -155,6 +156,17 @@ print(json.dumps({"wall": wall, "maxrss_mib": usage.ru_maxrss / 1024,
 """
 """A tiny parent per measurement, so that ``RUSAGE_CHILDREN`` holds one child's peak."""
 
+def official_scorer(folder: Path) -> Path:
+    """The official SemEval-2021 task 6 subtask 2 scorer in ``folder`` (the organisers'
+    ``task-2-semeval21_scorer.py`` with its ``src/`` package; the GitLab layout
+    ``scorer/task2/scorer-subtask-2.py`` is accepted too)."""
+    for name in ("task-2-semeval21_scorer.py", "scorer/task2/scorer-subtask-2.py"):
+        for found in sorted(folder.rglob(Path(name).name)):
+            if found.as_posix().endswith(name):
+                return found
+    raise SystemExit(f"no task-2-semeval21_scorer.py under {folder}")
+
+
 _JSON_LOAD = """
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
@@ -172,8 +184,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", type=Path, default=Path("/tmp/bench_read"))
     ap.add_argument("--official", type=Path, default=None,
-                    help="folder holding the official SemEval-2021 task 6 scorer "
-                    "(scorer/task2/scorer-subtask-2.py); run side by side when given")
+                    help="folder holding the official SemEval-2021 task 6 subtask 2 scorer "
+                    "(task-2-semeval21_scorer.py and its src/, anywhere below); run side by "
+                    "side on the same pair when given, its P, R, F1 compared with ours")
     ap.add_argument("--skip-formats", action="store_true", help="only the end-to-end run")
     ap.add_argument("--format-scale", type=int, default=5,
                     help="the other formats hold the gold spans over this many times the "
@@ -220,13 +233,20 @@ def main() -> None:
     print(f"char-set reference (scoring alone, spans in memory): {ref:.3f} s, "
           f"{ref / wall:.1f}x our end-to-end time; identical numerators: {same}")
     if args.official is not None:
-        scorer = args.official / "scorer" / "task2" / "scorer-subtask-2.py"
+        scorer = official_scorer(args.official)
+        labels = args.out / "techniques.txt"  # the official checker refuses unlisted labels
+        labels.write_text("".join(f"{lab}\n" for lab in LABELS), encoding="utf-8")
         cmd = [sys.executable, str(scorer), "-s", str(pred_path), "-r", str(gold_path), "-p",
-               str(args.official / "techniques_list_task1-2.txt")]
+               str(labels), "-o"]
+        run_child(cmd)  # warm-up, as for ours
         o_wall, o_rss, o_cpu, o_out = measure(cmd, args.repeat)
-        print(f"official scorer: {o_wall:.3f} s wall, {o_cpu:.3f} s CPU, peak RSS {o_rss:.0f} "
-              f"MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our CPU time)\n"
-              f"{o_out.strip()[-400:]}")
+        f1, precision, recall = (float(x) for x in o_out.split()[:3])
+        agree = all(abs(a - result[k]) < 5e-7 for a, k in
+                    ((f1, "f1"), (precision, "precision"), (recall, "recall")))
+        print(f"official scorer ({scorer.name}): {o_wall:.3f} s wall, {o_cpu:.3f} s CPU, peak "
+              f"RSS {o_rss:.0f} MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our "
+              f"CPU time); its F1={f1:.6f} P={precision:.6f} R={recall:.6f}, the same as ours "
+              f"to 6 decimals: {agree}")
     if args.skip_formats:
         return
     print("\nreading one file (core.formats.load_path in a fresh process): wall, peak RSS")
