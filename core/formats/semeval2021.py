@@ -14,6 +14,7 @@ import codecs
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from operator import attrgetter
 from pathlib import PurePosixPath
 
 import msgspec
@@ -203,6 +204,8 @@ _DECODER = msgspec.json.Decoder(list[_Document])
 _BOM = b"\xef\xbb\xbf"
 _FIRST_KEY = re.compile(rb'[ \t\n\r]*\[[ \t\n\r]*\{[ \t\n\r]*("[^"\\]{1,64}")[ \t\n\r]*:')
 _PIECE = 4 << 20
+_START = attrgetter("start")
+_END = attrgetter("end")
 
 
 def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
@@ -228,9 +231,9 @@ def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
     while True:
         cut = between.search(data, at + _PIECE) if len(data) - at > 2 * _PIECE else None
         if cut is not None:
-            head = data[at:cut.start() + 1] if at == 0 else b"[" + data[at:cut.start() + 1]
+            head = b"".join((b"[" if at else b"", memoryview(data)[at:cut.start() + 1], b"]"))
             try:
-                docs = _DECODER.decode(head + b"]")
+                docs = _DECODER.decode(head)
             except msgspec.DecodeError:
                 cut = None  # a cut inside a text: decode the rest in one piece
             else:
@@ -293,12 +296,16 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
             counts.extend([len(d.labels) for d in docs])
             labs = [lab for d in docs for lab in d.labels]
             del docs
-            start_parts.append(np.array([lab.start for lab in labs], dtype=np.int64))
-            end_parts.append(np.array([lab.end for lab in labs], dtype=np.int64))
+            start_parts.append(np.fromiter(map(_START, labs), dtype=np.int64, count=len(labs)))
+            end_parts.append(np.fromiter(map(_END, labs), dtype=np.int64, count=len(labs)))
             techniques = [lab.technique for lab in labs]
-            for new in dict.fromkeys(techniques):  # numbered in order of appearance
-                index.setdefault(new, len(index))
-            label_ids.extend(map(index.__getitem__, techniques))
+            try:
+                numbers = list(map(index.__getitem__, techniques))
+            except KeyError:  # labels not seen before: numbered in order of appearance
+                for new in dict.fromkeys(techniques):
+                    index.setdefault(new, len(index))
+                numbers = list(map(index.__getitem__, techniques))
+            label_ids.extend(numbers)
             fragments.extend([lab.text_fragment for lab in labs])
             del labs, techniques
     except (msgspec.DecodeError, UnicodeDecodeError, ValueError, RecursionError, OverflowError):
