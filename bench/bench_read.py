@@ -8,9 +8,9 @@ generator, then measures, each in a fresh subprocess (median of ``--repeat``):
   and peak RSS (``ru_maxrss`` of the child);
 - ``json.load`` of both files alone, in one process (the floor the issue measures against);
 - the in-repo character-set reference (``bench_martino.charset_score_2021``) on the same spans,
-  and, with ``--official DIR``, the official SemEval-2021 subtask 2 scorer
-  (``task-2-semeval21_scorer.py`` and its ``src/``, fetched into DIR, never into the
-  repository) side by side, given a technique list of the corpus's labels;
+  and, with ``--official DIR``, the official SemEval-2021 scorer (the organisers'
+  ``scorer/task2/scorer-subtask-2.py`` or a vendored ``task-2-semeval21_scorer.py``, fetched
+  into DIR, never into the repository) side by side, with both results printed;
 - peak RSS of ``python -m core validate`` on the same corpus written in every format with a
   fast reader (SemEval-2021 JSON, spans CSV, spans JSONL, PTC TSV), against the file's size.
 
@@ -156,17 +156,6 @@ print(json.dumps({"wall": wall, "maxrss_mib": usage.ru_maxrss / 1024,
 """
 """A tiny parent per measurement, so that ``RUSAGE_CHILDREN`` holds one child's peak."""
 
-def official_scorer(folder: Path) -> Path:
-    """The official SemEval-2021 task 6 subtask 2 scorer in ``folder`` (the organisers'
-    ``task-2-semeval21_scorer.py`` with its ``src/`` package; the GitLab layout
-    ``scorer/task2/scorer-subtask-2.py`` is accepted too)."""
-    for name in ("task-2-semeval21_scorer.py", "scorer/task2/scorer-subtask-2.py"):
-        for found in sorted(folder.rglob(Path(name).name)):
-            if found.as_posix().endswith(name):
-                return found
-    raise SystemExit(f"no task-2-semeval21_scorer.py under {folder}")
-
-
 _JSON_LOAD = """
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
@@ -184,9 +173,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", type=Path, default=Path("/tmp/bench_read"))
     ap.add_argument("--official", type=Path, default=None,
-                    help="folder holding the official SemEval-2021 task 6 subtask 2 scorer "
-                    "(task-2-semeval21_scorer.py and its src/, anywhere below); run side by "
-                    "side on the same pair when given, its P, R, F1 compared with ours")
+                    help="folder holding the official SemEval-2021 task 6 scorer "
+                    "(scorer/task2/scorer-subtask-2.py, or a vendored "
+                    "task-2-semeval21_scorer.py); run side by side when given")
     ap.add_argument("--skip-formats", action="store_true", help="only the end-to-end run")
     ap.add_argument("--format-scale", type=int, default=5,
                     help="the other formats hold the gold spans over this many times the "
@@ -233,20 +222,27 @@ def main() -> None:
     print(f"char-set reference (scoring alone, spans in memory): {ref:.3f} s, "
           f"{ref / wall:.1f}x our end-to-end time; identical numerators: {same}")
     if args.official is not None:
-        scorer = official_scorer(args.official)
-        labels = args.out / "techniques.txt"  # the official checker refuses unlisted labels
-        labels.write_text("".join(f"{lab}\n" for lab in LABELS), encoding="utf-8")
+        # The organisers' repository (scorer/task2/scorer-subtask-2.py) or a vendored copy of
+        # it such as DAMO-NLP-SG/PeerDA's SemEval/SemEval21/evaluation/task-2-semeval21_scorer.py.
+        scorer = next((p for p in (args.official / "scorer" / "task2" / "scorer-subtask-2.py",
+                                   args.official / "task-2-semeval21_scorer.py") if p.exists()),
+                      None)
+        if scorer is None:
+            raise SystemExit(f"no SemEval-2021 task 6 scorer in {args.official}")
+        techniques = args.out / "techniques.txt"
+        techniques.write_text("".join(f"{lab}\n" for lab in LABELS), encoding="utf-8")
         cmd = [sys.executable, str(scorer), "-s", str(pred_path), "-r", str(gold_path), "-p",
-               str(labels), "-o"]
-        run_child(cmd)  # warm-up, as for ours
+               str(techniques), "-o"]
+        run_child(cmd)  # warm-up
         o_wall, o_rss, o_cpu, o_out = measure(cmd, args.repeat)
-        f1, precision, recall = (float(x) for x in o_out.split()[:3])
-        agree = all(abs(a - result[k]) < 5e-7 for a, k in
-                    ((f1, "f1"), (precision, "precision"), (recall, "recall")))
-        print(f"official scorer ({scorer.name}): {o_wall:.3f} s wall, {o_cpu:.3f} s CPU, peak "
-              f"RSS {o_rss:.0f} MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our "
-              f"CPU time); its F1={f1:.6f} P={precision:.6f} R={recall:.6f}, the same as ours "
-              f"to 6 decimals: {agree}")
+        # -o prints "F1<TAB>P<TAB>R<TAB>" then the per-technique F1s, at 6 decimals.
+        official = [float(x) for x in o_out.split()[:3]]
+        ours = [result["f1"], result["precision"], result["recall"]]
+        agree = all(abs(a - b) < 5e-7 for a, b in zip(official, ours, strict=True))
+        print(f"official scorer: {o_wall:.3f} s wall, {o_cpu:.3f} s CPU, peak RSS {o_rss:.0f} "
+              f"MiB ({o_wall / wall:.1f}x our wall time, {o_cpu / cpu:.1f}x our CPU time); "
+              f"F1, P, R official {official}, ours {[round(x, 6) for x in ours]}: "
+              f"{'the same' if agree else 'DIFFERENT'}")
     if args.skip_formats:
         return
     print("\nreading one file (core.formats.load_path in a fresh process): wall, peak RSS")

@@ -9,12 +9,14 @@ read with ``resource.getrusage(RUSAGE_CHILDREN)`` in a tiny parent per run):
 - ``python -m core score G P --metric martino --json``
 - ``python -m core score G P --metric mafalda --json`` (on a copy of the pair whose labels are
   MAFALDA level-2 fallacy names: the metric checks them against its taxonomy)
+- the same with a gold whose spans offer alternatives (every third span a second label on the
+  same interval) and ⊥ (every tenth), ``mafalda-alt``
 - ``python -m core errors G P --json``
 - ``python -m core agree G P --measure char-kappa --json``
 
 The issue's target: each < 10 s and < 2 GB on one machine. Run:
 ``python bench/bench_scale.py [--docs 100000] [--repeat 1] [--out /tmp/bench_scale]
-[--only martino,mafalda,errors,char-kappa]``.
+[--only martino,mafalda,mafalda-alt,errors,char-kappa]``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_read import LABELS, generate, measure, write_semeval
 
+from core.model import NOTHING
 from core.taxonomy import mafalda
 
 
@@ -39,6 +42,8 @@ def commands(folder: Path) -> dict[str, list[str]]:
     return {
         "martino": [*py, "score", g, p, "--metric", "martino", "--json"],
         "mafalda": [*py, "score", mg, mp, "--metric", "mafalda", "--json"],
+        "mafalda-alt": [*py, "score", str(folder / "gold_mafalda_alt.json"), mp, "--metric",
+                        "mafalda", "--json"],
         "errors": [*py, "errors", g, p, "--json"],
         "char-kappa": [*py, "agree", g, p, "--measure", "char-kappa", "--json"],
     }
@@ -66,7 +71,21 @@ def main() -> None:
                             (args.out / "pred_mafalda.json", pred)):
             write_semeval(path, texts, [[(s, e, names[lab]) for s, e, lab in items]
                                         for items in spans])
-        del texts, gold, pred
+        # MAFALDA gold with alternatives and ⊥ (Definition 6: spans sharing an interval are one
+        # span offering their labels): every third span also offers the next label, every
+        # tenth is optional (⊥ among its labels)
+        alt = []
+        for items in gold:
+            out = []
+            for k, (s, e, lab) in enumerate(items):
+                out.append((s, e, names[lab]))
+                if k % 3 == 0:
+                    out.append((s, e, names[LABELS[(LABELS.index(lab) + 1) % len(LABELS)]]))
+                if k % 10 == 0:
+                    out.append((s, e, NOTHING))
+            alt.append(out)
+        write_semeval(args.out / "gold_mafalda_alt.json", texts, alt)
+        del texts, gold, pred, alt
     size = (gold_path.stat().st_size + pred_path.stat().st_size) / 1e6
     print(f"corpus: {args.docs} documents × {args.per_doc} spans per side, {size:.1f} MB "
           f"in {args.out}")

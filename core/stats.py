@@ -58,14 +58,39 @@ class PairedInterval:
     p_not_better: float  # share of resamples with difference <= 0
 
 
+_KEPT_DRAWS: dict[tuple[int, int, int, int], list[np.ndarray]] = {}
+"""The resample counts of the last few ``(documents, resamples, seed, chunk)``, as 16-bit
+counts: drawing them is most of a bootstrap's time (one binomial per document and resample),
+and every metric and system of a page resamples the same documents with the same seed."""
+_KEEP_AT_MOST = 4
+_KEEP_CELLS = 25_000_000  # 50 MB of uint16 per entry at most
+
+
 def _weights(n_docs: int, n_resamples: int, seed: int, chunk: int = 256) -> Iterator[np.ndarray]:
+    """How often each document is drawn in each resample (resampling with replacement), in
+    chunks of ``chunk`` resamples; the same seed gives the same draws."""
+    key = (n_docs, n_resamples, seed, chunk)
+    kept = _KEPT_DRAWS.get(key)
+    if kept is not None:
+        for counts in kept:
+            yield counts.astype(np.float64)
+        return
+    keep = n_docs < 2**16 and n_docs * n_resamples <= _KEEP_CELLS
+    drawn: list[np.ndarray] = []
     rng = np.random.default_rng(seed)
     probs = np.full(n_docs, 1.0 / n_docs)
     done = 0
     while done < n_resamples:
         m = min(chunk, n_resamples - done)
-        yield rng.multinomial(n_docs, probs, size=m).astype(np.float64)
+        counts = rng.multinomial(n_docs, probs, size=m)
+        if keep:
+            drawn.append(counts.astype(np.uint16))
+        yield counts.astype(np.float64)
         done += m
+    if keep:
+        while len(_KEPT_DRAWS) >= _KEEP_AT_MOST:
+            del _KEPT_DRAWS[next(iter(_KEPT_DRAWS))]
+        _KEPT_DRAWS[key] = drawn
 
 
 def _check(table: np.ndarray, n_resamples: int, confidence: float) -> np.ndarray:

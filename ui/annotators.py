@@ -118,7 +118,8 @@ def many_values(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str |
     """The many-annotator measures that take about a second or less (every one but γ); corpus
     values only (the ranking of documents comes from :func:`measure_view`)."""
     s = study(ws_key, _ws, sets, label)
-    return {"fleiss-kappa": fleiss_text(s), "krippendorff-alpha": krippendorff_text(s),
+    return {"fleiss-kappa": fleiss_text(s, per_document=False),
+            "krippendorff-alpha": krippendorff_text(s, per_document=False),
             "unitizing-alpha": unitizing(s, per_document=False)}
 
 

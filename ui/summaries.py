@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -34,10 +35,10 @@ def summary_tables(ws_key: str, _ws: Workspace) -> SummaryTables:
     for name, aset in corpus.sets.items():
         covered = aset.spans
         missing = [d for d in all_ids if d not in covered]
-        counts: dict[str, int] = {}
-        for spans in covered.values():
-            for span in spans:
-                counts[span.label] = counts.get(span.label, 0) + 1
+        # From the set's columns: a set read as columns builds no Span here.
+        table = aset.table
+        per_label = np.bincount(table.label, minlength=len(table.labels)).tolist()
+        counts = {lab: n for lab, n in zip(table.labels, per_label, strict=True) if n}
         label_counts[name] = counts
         set_rows.append({
             "set": name, "role": aset.role, "documents": len(covered),

@@ -6,20 +6,27 @@ input (one message on stderr, never a traceback), 2 on a usage error. With ``--j
 output is exactly one JSON object.
 
 Adding a command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``
-and one entry in :data:`COMMANDS`. Metrics come from :mod:`core.metrics.registry`; files are
-read by :mod:`core.cli.loading` and reports drawn by :mod:`core.cli.render`, never by a metric.
-Library errors name parameters (``merge_pred=True``); :func:`main` shows them as flags
-(``--merge-pred``), and a :class:`~core.errors.ParameterError` exits with status 2.
+and one entry in :data:`COMMAND_NAMES`. A command's module is imported only when it runs (or for
+``--help``), so that ``score`` does not pay for the imports of ``report`` or ``adjudicate``.
+Metrics come from :mod:`core.metrics.registry`; files are read by :mod:`core.cli.loading` and
+reports drawn by :mod:`core.cli.render`, never by a metric. Library errors name parameters
+(``merge_pred=True``); :func:`main` shows them as flags (``--merge-pred``), and a
+:class:`~core.errors.ParameterError` exits with status 2.
 """
 
 from __future__ import annotations
 
+import os
+
+# The commands do no large matrix algebra, and starting OpenBLAS's thread pool when NumPy is
+# imported costs about 0.05 s of a command's start-up on a 2-core machine
+# (docs/performance.md); a value the user sets wins, and a NumPy imported before has its pool.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import importlib
 import sys
-from collections.abc import Iterator, Mapping, Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
@@ -27,88 +34,52 @@ from core.formats.tool_options import add_tool_options, set_tool_defaults
 from core.textsafe import one_line
 from core.tools import read_label_list
 
-if TYPE_CHECKING:
-    COMMANDS: tuple[Command, ...]
-
-NAMES: tuple[str, ...] = ("score", "explain", "convert", "validate", "agree", "errors", "slices",
-                          "report", "adjudicate", "app")
-"""The command names, in ``--help`` order; each is the module ``core.cli.<name>``, imported
-only when its command runs (or when ``--help`` lists them all), so that ``score`` does not pay
-for the imports of ``report`` or ``adjudicate``."""
+COMMAND_NAMES: tuple[str, ...] = ("score", "explain", "convert", "validate", "agree", "errors",
+                                   "slices", "report", "adjudicate", "app")
+"""The commands, in ``--help`` order; each is the module ``core.cli.<name>``."""
+APP = "app"
 
 PROG = "python -m core"
 
-__all__ = ["COMMANDS", "NAMES", "build_parser", "labels_from_file", "main"]
+__all__ = ["COMMANDS", "COMMAND_NAMES", "build_parser", "command", "labels_from_file", "main"]
 
 labels_from_file = read_label_list
 """Read a label list (one per line); kept under its old name for scripts that import it."""
 
 
-def _command(name: str) -> Command:
-    module: ModuleType = importlib.import_module(f"core.cli.{name}")
+def command(name: str) -> Command:
+    """The module of the command ``name`` (one of :data:`COMMAND_NAMES`), imported on first use."""
+    module: Command = importlib.import_module(f"core.cli.{name}")
     return module
 
 
-def __getattr__(name: str) -> object:
-    """``COMMANDS``, the command modules in ``--help`` order, imported on first use."""
+def __getattr__(name: str) -> tuple[Command, ...]:
+    """``COMMANDS``, the command modules in ``--help`` order, imported when first asked for."""
     if name == "COMMANDS":
-        commands = tuple(_command(n) for n in NAMES)
-        globals()["COMMANDS"] = commands
-        return commands
+        return tuple(map(command, COMMAND_NAMES))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _Flags(Mapping[str, str]):
-    """Parameter name -> flag: the running command's own options first, then (built only when a
-    message names a parameter the command lacks) those of every command, as
-    :func:`parser_flags` of the whole parser gives them. No command's long flag differs from
-    another's for the same parameter, so the lookup equals the whole parser's."""
-
-    def __init__(self, own: dict[str, str], prog: str) -> None:
-        self._own = own
-        self._prog = prog
-        self._all: dict[str, str] | None = None
-
-    def _every(self) -> dict[str, str]:
-        if self._all is None:
-            self._all = parser_flags(build_parser(self._prog))
-        return self._all
-
-    def __getitem__(self, key: str) -> str:
-        if key in self._own:
-            return self._own[key]
-        return self._every()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._every())
-
-    def __len__(self) -> int:
-        return len(self._every())
-
-    def __bool__(self) -> bool:  # never empty (``--help`` at least); ``flags or {}`` stays lazy
-        return True
-
-
-def build_parser(prog: str = PROG, only: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line's parser; with ``only`` a command's name, the same parser holding
-    that command alone (what :func:`main` parses a command's arguments with: the command's own
-    help, usage and errors are the same, its siblings are never imported)."""
+def build_parser(prog: str = PROG, *, only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``only`` the parser of that one command (what
+    :func:`main` builds when the command is named: the others' modules stay unimported)."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="SpanScope: score, explain, convert and validate span annotations.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in NAMES if only is None else (only,):
-        command = _command(name)
-        command_parser = command.add_parser(sub)
+    for name in COMMAND_NAMES if only is None else (only,):
+        command_parser = command(name).add_parser(sub)
         add_tool_options(command_parser)  # --layer, --feature, --span-group, --scheme, ...
-        command_parser.set_defaults(run=command.run)
+        command_parser.set_defaults(run=command(name).run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["app"]:
+    named = argv[0] if argv and argv[0] in COMMAND_NAMES else None
+    parser = build_parser(prog, only=named)
+    if named == APP:
         # Everything after `app` but --data (core.launch) belongs to streamlit, --help included.
         from core.launch import run_app
 
@@ -120,12 +91,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         except SpanScopeError as exc:
             print(f"error: {one_line(str(exc))}", file=sys.stderr)
             return 1
-    only = argv[0] if argv[:1] and argv[0] in NAMES else None
-    parser = build_parser(prog, only)
     args = parser.parse_args(argv)
     set_tool_defaults(args)
-    flags: Mapping[str, str] = parser_flags(parser) if only is None else _Flags(
-        parser_flags(parser), prog)
+    flags = parser_flags(parser)
     args.flags = flags
     try:
         status: int = args.run(args)

@@ -7,17 +7,26 @@ sign of an invalid value the fast reader gives up (returns None) and the precise
 raises its message (file, line, field). Warnings are recorded per kind as one grouped
 :class:`~core.errors.Diagnostic` (``count``, the first occurrence, the rest on demand) whose
 listing gives the messages, fields and order of the precise path (issue 15, target 1).
+
+The annotation-tool readers (brat, doccano, Label Studio, CoNLL, spaCy, WebAnno TSV, UIMA XMI)
+keep their per-span validation and messages but store what they read in :class:`SpanColumns`
+(four integers a span) and go through large files a line or a record at a time
+(:func:`iter_lines`, :class:`JsonLines`), so that their peak memory stays a small multiple of
+the file (``docs/performance.md``, "Tool formats and Parquet: peak memory").
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+from array import array
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
-from core.errors import Diagnostic, Occurrences, Position
+from core.columnar import LazySpans, SpanTable
+from core.errors import Diagnostic, FormatError, Occurrences, Position
 from core.formats import Loaded
 
 
@@ -40,11 +49,12 @@ _WS_ASCII[[c for c in range(128) if chr(c).isspace()]] = True
 
 
 def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.ndarray,
-                     end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     end: np.ndarray, *, chunk: int = 1 << 23) -> tuple[np.ndarray, np.ndarray]:
     """Whether each span's first and last characters are whitespace (``str.isspace``).
 
-    Spans of documents without text get False. ASCII texts are looked up in one byte buffer;
-    spans of other texts are checked one by one.
+    Spans of documents without text get False. ASCII texts are looked up in a byte buffer of
+    the texts of a few documents at a time (about ``chunk`` characters, so that a corpus's
+    texts are never copied whole); spans of other texts are checked one by one.
     """
     n = len(doc)
     begins = np.zeros(n, dtype=bool)
@@ -56,16 +66,29 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
     # Spans past their text (kept under --beyond-text clip/official) are checked one by one,
     # on the clipped fragment, as the precise path slices it.
     fast = ascii_doc[doc] & (end <= lengths[doc])
-    ascii_lengths = np.where(ascii_doc, lengths, 0)
-    base = np.concatenate(([0], np.cumsum(ascii_lengths)))
-    buffer = np.frombuffer(b"".join(t.encode("ascii") for t in texts
-                                    if t is not None and t.isascii()), dtype=np.uint8)
     rows = np.flatnonzero(fast)
     if len(rows):
-        at = base[doc[rows]]
-        begins[rows] = _WS_ASCII[buffer[at + start[rows]]]
-        ends[rows] = _WS_ASCII[buffer[at + end[rows] - 1]]
-    del buffer
+        rows = rows[np.argsort(doc[rows], kind="stable")]
+        docs_of = doc[rows]
+        ascii_lengths = np.where(ascii_doc, lengths, 0)
+        total = np.cumsum(ascii_lengths)
+        first = 0
+        while first < len(texts):
+            # Documents first..last-1 hold about `chunk` characters of ASCII text.
+            before = int(total[first - 1]) if first else 0
+            last = max(first + 1, int(np.searchsorted(total, before + chunk, side="right")))
+            lo, hi = np.searchsorted(docs_of, [first, last])
+            if hi > lo:
+                base = np.concatenate(([0], np.cumsum(ascii_lengths[first:last])))
+                buffer = np.frombuffer("".join([
+                    t for t in texts[first:last] if t is not None and t.isascii()
+                ]).encode("ascii"), dtype=np.uint8)
+                part = rows[lo:hi]
+                at = base[doc[part] - first]
+                begins[part] = _WS_ASCII[buffer[at + start[part]]]
+                ends[part] = _WS_ASCII[buffer[at + end[part] - 1]]
+                del buffer
+            first = last
     for k in np.flatnonzero(~fast).tolist():
         text = texts[int(doc[k])]
         if text is None:
@@ -119,3 +142,147 @@ def add_group(loaded: Loaded, group: object, count: int, produce: Produce) -> No
     loaded.diagnostics.append(Diagnostic(first.file, first.message, first.line, first.field,
                                          first.path, first.severity, first.kind, count,
                                          Occurrences(group, produce)))
+
+
+class SpanColumns:
+    """The spans of one annotation set gathered as columns while a reader goes through a file.
+
+    The tool-format readers validate each span as before (``make_span``, ``check_label``: the
+    same messages) but keep only four integers per span instead of a :class:`~core.model.Span`
+    and a list per document; :meth:`spans` gives the mapping an
+    :class:`~core.model.AnnotationSet` holds, sorted as
+    :func:`~core.formats._common.sorted_spans` sorts (issue 15, target 1).
+
+    >>> cols = SpanColumns()
+    >>> d = cols.document("a")
+    >>> cols.add(d, 5, 9, "B"); cols.add(d, 0, 4, "A"); _ = cols.document("b")
+    >>> dict(cols.spans())
+    {'a': (Span(start=0, end=4, label='A'), Span(start=5, end=9, label='B')), 'b': ()}
+    """
+
+    def __init__(self) -> None:
+        self.doc_ids: list[str] = []
+        self._index: dict[str, int] = {}
+        self._doc = array("i")
+        self._start = array("q")
+        self._end = array("q")
+        self._label = array("i")
+        self._labels: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._doc)
+
+    def document(self, doc_id: str) -> int:
+        """The index of ``doc_id``, added (after the documents seen so far) when new."""
+        i = self._index.get(doc_id)
+        if i is None:
+            i = self._index[doc_id] = len(self.doc_ids)
+            self.doc_ids.append(doc_id)
+        return i
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._index
+
+    def add(self, doc: int, start: int, end: int, label: str) -> None:
+        """One span of document index ``doc`` (values already validated)."""
+        code = self._labels.get(label)
+        if code is None:
+            code = self._labels[label] = len(self._labels)
+        self._doc.append(doc)
+        self._start.append(start)
+        self._end.append(end)
+        self._label.append(code)
+
+    def clear(self, doc: int) -> None:
+        """Forget the spans added so far to document index ``doc`` (a later file replaces an
+        earlier one, as assigning to a dict key does); the document keeps its place."""
+        for k, d in enumerate(self._doc):
+            if d == doc:
+                self._doc[k] = -1
+
+    def table(self) -> SpanTable:
+        if -1 in self._doc:
+            keep = np.frombuffer(self._doc, dtype=np.int32) >= 0
+            return SpanTable.from_columns(
+                self.doc_ids, np.frombuffer(self._doc, dtype=np.int32)[keep],
+                np.frombuffer(self._start, dtype=np.int64)[keep],
+                np.frombuffer(self._end, dtype=np.int64)[keep],
+                np.frombuffer(self._label, dtype=np.int32)[keep], list(self._labels))
+        return SpanTable.from_columns(
+            self.doc_ids, np.frombuffer(self._doc, dtype=np.int32) if self._doc else [],
+            np.frombuffer(self._start, dtype=np.int64) if self._start else [],
+            np.frombuffer(self._end, dtype=np.int64) if self._end else [],
+            np.frombuffer(self._label, dtype=np.int32) if self._label else [],
+            list(self._labels))
+
+    def spans(self) -> LazySpans:
+        """``{document id: (Span, ...)}`` over the columns (documents in first-seen order)."""
+        return LazySpans(self.table())
+
+
+def duplicates(spans: Sequence[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``(start, end, label)`` triples that occur more than once, each repeat listed, in the
+    order :func:`~core.formats._common.duplicate_span_warnings` lists them."""
+    seen: set[tuple[int, int, str]] = set()
+    dups: list[tuple[int, int, str]] = []
+    for span in spans:
+        if span in seen:
+            dups.append(span)
+        seen.add(span)
+    return dups
+
+
+def iter_lines(text: str, chunk: int = 1 << 20) -> Iterator[str]:
+    """``text.split("\\n")``, one line at a time: the list of every line of a large file is
+    never held at once (it costs about 50 bytes a line on top of the text).
+
+    >>> list(iter_lines("a\\nbb\\n\\nc\\n", chunk=2)) == "a\\nbb\\n\\nc\\n".split("\\n")
+    True
+    """
+    start = 0
+    n = len(text)
+    while True:
+        cut = text.find("\n", start + chunk) if start + chunk < n else -1
+        if cut < 0:
+            yield from text[start:].split("\n")
+            return
+        yield from text[start:cut].split("\n")
+        start = cut + 1
+
+
+class JsonLines:
+    """JSON Lines decoded one line at a time, with the errors of decoding every line first.
+
+    :func:`~core.formats._common.iter_jsonl` decodes the whole file before a reader looks at
+    a record, so a malformed line is reported before any invalid record. Iterating this object
+    decodes a line when it is reached (the file's objects are never all held at once), and a
+    :class:`FormatError` raised inside :meth:`in_file_order` gives way to the first malformed
+    line after the current one, which is what the file-at-once reading would have reported.
+    """
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.text = text
+        self.line = 0
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        from core.formats._common import _decode_json
+
+        for number, raw in enumerate(iter_lines(self.text), start=1):
+            if not raw.strip():
+                continue
+            value = _decode_json(self.file, raw, number)
+            self.line = number  # after decoding: a malformed line is found again below
+            yield number, value
+
+    @contextlib.contextmanager
+    def in_file_order(self) -> Iterator[None]:
+        try:
+            yield
+        except FormatError:
+            from core.formats._common import _decode_json
+
+            for number, raw in enumerate(iter_lines(self.text), start=1):
+                if number > self.line and raw.strip():
+                    _decode_json(self.file, raw, number)
+            raise

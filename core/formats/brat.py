@@ -19,16 +19,16 @@ from pathlib import PurePosixPath
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import (
     check_label,
-    duplicate_span_warnings,
     make_span,
     member_name,
     set_name_of,
     single_set,
-    sorted_spans,
 )
-from core.model import AnnotationSet, Span
+from core.model import AnnotationSet
+from core.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "brat"
 _TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")
@@ -60,7 +60,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         low = path.lower()
         if not low.endswith((".ann", ".txt", ".conf")):
             loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored")
-    spans: dict[str, list[Span]] = {}
+    spans = SpanColumns()
     for path in sorted(ann):
         stem = path[: -len(".ann")]
         doc_id = PurePosixPath(stem).name if single else stem
@@ -68,7 +68,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         text = decode(member_name(name, stem + ".txt"), txt[stem]) if stem in txt else None
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
-        spans[doc_id] = _read_ann(file, decode(file, ann[path]), text, options, loaded)
+        _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
+                  spans.document(doc_id))
         loaded.texts[doc_id] = text
     ann_stems = {p[: -len(".ann")] for p in ann}
     for stem in txt:
@@ -76,14 +77,16 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
                         ".ann file for a document without annotations)")
     set_name = set_name_of(name)
-    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
 
 
 def _read_ann(
-    file: str, content: str, text: str | None, options: ReadOptions, loaded: Loaded
-) -> list[Span]:
-    out: list[Span] = []
+    file: str, content: str, text: str | None, options: ReadOptions, loaded: Loaded,
+    columns: SpanColumns, doc: int,
+) -> None:
+    """Add the spans of one ``.ann`` file to ``columns`` as document ``doc``."""
+    out: list[tuple[int, int, str]] = []
     seen_ids: dict[str, int] = {}
     # Split on "\n" only: a fragment may contain other characters str.splitlines() breaks on.
     for number, raw in enumerate(content.split("\n"), start=1):
@@ -123,31 +126,39 @@ def _read_ann(
                 f"{len(fragments)} fragments becomes a separate span",
                 line=number, file=file,
             )
-        pieces: list[Span] = []
+        pieces: list[tuple[int, int, str]] = []
         for start, end in fragments:
+            if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
+                    and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS):
+                # Plain decimal offsets (nearly every line): make_span's checks, without
+                # building a Span; anything else goes through make_span for its message.
+                s, e = int(start), int(end)
+                if e > s and (text is None or e <= len(text)) and label.strip():
+                    pieces.append((s, e, label))
+                    continue
             span = make_span(start, end, label, file, line=number, text=text)
-            pieces.append(span)
+            pieces.append((span.start, span.end, span.label))
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
         if text is not None and given is not None:
             # brat writes a discontinuous annotation's text with a space between fragments and
             # newlines inside a fragment as spaces.
-            actual = " ".join(text[s.start : s.end] for s in pieces)
+            actual = " ".join(text[s:e] for s, e, _ in pieces)
             if given.replace("\n", " ") != actual.replace("\n", " "):
                 loaded.warn(
                     f"the text given, {given!r}, differs from the text at the offsets, "
                     f"{actual!r}; the offsets are used", line=number, field="text", file=file,
                 )
         if text is not None:
-            for s in pieces:
-                frag = text[s.start : s.end]
+            for s, e, _ in pieces:
+                frag = text[s:e]
                 if frag[:1].isspace() or frag[-1:].isspace():
-                    loaded.warn(f"the span [{s.start}, {s.end}) begins or ends in whitespace: "
+                    loaded.warn(f"the span [{s}, {e}) begins or ends in whitespace: "
                                 f"{frag!r}", line=number, file=file)
         out.extend(pieces)
-    for d in duplicate_span_warnings(out):
-        loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
-                    file=file)
-    return out
+    for s, e, lab in duplicates(out):
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
+    for s, e, lab in out:
+        columns.add(doc, s, e, lab)
 
 
 def _check_doc_id(doc_id: str) -> None:

@@ -35,13 +35,15 @@ from __future__ import annotations
 import bisect
 import contextlib
 import re
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import check_label, member_name, single_set, sorted_spans
+from core.formats._columns import SpanColumns, iter_lines
+from core.formats._common import check_label, member_name, single_set
 from core.model import AnnotationSet, Span
 
 FORMAT = "conll"
@@ -222,9 +224,17 @@ def chunks_strict(tags: Sequence[str], scheme: Scheme) -> list[tuple[str, int, i
 
 @dataclass
 class _Doc:
+    """One document as few objects: a string per sentence (its tokens joined by one space, as
+    the text is rebuilt) and, per token, its length, tag code and line in arrays."""
+
     doc_id: str | None
     line: int
-    sentences: list[list[tuple[str, str, int]]] = field(default_factory=list)  # token, tag, line
+    tag_names: list[str]  # the file's tags, shared by its documents: tags[k] indexes it
+    sentences: list[str] = field(default_factory=list)
+    sizes: array[int] = field(default_factory=lambda: array("i"))  # tokens per sentence
+    lengths: array[int] = field(default_factory=lambda: array("i"))
+    tags: array[int] = field(default_factory=lambda: array("i"))
+    lines: array[int] = field(default_factory=lambda: array("i"))
 
 
 def sniff(filename: str, head: str) -> int:
@@ -265,7 +275,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(name, "expected CoNLL token files, found only .txt files")
     stems = {PurePosixPath(p).with_suffix("").as_posix(): p for p in files
              if not single and p.lower().endswith(".txt")}
-    spans: dict[str, list[Span]] = {}
+    columns = SpanColumns()
     for path in sorted(conll):
         file = name if single else member_name(name, path)
         docs = _parse(file, decode(file, conll[path]), column)
@@ -281,17 +291,19 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         for n, doc in enumerate(docs, start=1):
             doc_id = doc.doc_id or (str(n) if single else (stem if len(docs) == 1
                                                             else f"{stem}/{n}"))
-            if doc_id in spans:
+            if doc_id in columns:
                 raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
                                   field="-DOCSTART-")
             text, doc_spans = _spans(file, doc, scheme, companion, options.labels)
-            spans[doc_id] = doc_spans
+            index = columns.document(doc_id)
+            for start, end, label in doc_spans:
+                columns.add(index, start, end, label)
             loaded.texts[doc_id] = text
     for stem in stems:
         loaded.warn(f"{stem}.txt: no CoNLL file of that name beside it; ignored")
-    if not spans:
+    if not columns.doc_ids:
         loaded.warn("no tokens: a CoNLL file has one token and its tag per line")
-    loaded.sets.append(AnnotationSet(_set_name(name), sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(_set_name(name), columns.spans(), options.role))
     return loaded
 
 
@@ -306,16 +318,19 @@ def _set_name(source: str) -> str:
 def _parse(file: str, content: str, column: int) -> list[_Doc]:
     docs: list[_Doc] = []
     doc: _Doc | None = None
-    sentence: list[tuple[str, str, int]] = []
+    tokens: list[str] = []  # of the open sentence
+    codes: dict[str, int] = {}
+    names: list[str] = []
 
     def close_sentence() -> None:
-        nonlocal sentence
-        if sentence:
+        nonlocal tokens
+        if tokens:
             assert doc is not None
-            doc.sentences.append(sentence)
-            sentence = []
+            doc.sentences.append(" ".join(tokens))
+            doc.sizes.append(len(tokens))
+            tokens = []
 
-    for number, raw in enumerate(content.split("\n"), start=1):
+    for number, raw in enumerate(iter_lines(content), start=1):
         line = raw.rstrip("\r")
         if not line.strip():
             close_sentence()
@@ -325,7 +340,7 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
             close_sentence()
             given = cols[1].strip() if len(cols) >= 3 and cols[1].strip() not in ("", "-X-") \
                 else None
-            doc = _Doc(given, number)
+            doc = _Doc(given, number, names)
             docs.append(doc)
             continue
         if len(cols) < 2:
@@ -341,93 +356,108 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
         if not token:
             raise FormatError(file, "expected a token, got an empty column", line=number,
                               field=f"column {column + 1}")
-        match = _TAG.match(tag)
-        if match is None or (match.group(2) or "x")[0] == "-" or (match.group(2) or "x")[-1] \
-                == "-":
-            raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER, "
-                              f"got {tag!r}", line=number, field="tag")
-        if match.group(1) in ("L", "U") and match.group(2) is None:
-            raise FormatError(file, f"expected a type after {tag!r} (such as {tag}-PER)",
-                              line=number, field="tag")
+        code = codes.get(tag)
+        if code is None:
+            match = _TAG.match(tag)
+            if match is None or (match.group(2) or "x")[0] == "-" or (match.group(2) or "x")[-1] \
+                    == "-":
+                raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER, "
+                                  f"got {tag!r}", line=number, field="tag")
+            if match.group(1) in ("L", "U") and match.group(2) is None:
+                raise FormatError(file, f"expected a type after {tag!r} (such as {tag}-PER)",
+                                  line=number, field="tag")
+            code = codes[tag] = len(names)
+            names.append(tag)
         if doc is None:
-            doc = _Doc(None, number)
+            doc = _Doc(None, number, names)
             docs.append(doc)
-        sentence.append((token, tag, number))
+        tokens.append(token)
+        doc.lengths.append(len(token))
+        doc.tags.append(code)
+        doc.lines.append(number)
     close_sentence()
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
 
 
 def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None
-             ) -> tuple[str, list[list[tuple[int, int]]]]:
-    """The document text and each token's [start, end)."""
-    offsets: list[list[tuple[int, int]]] = []
+             ) -> tuple[str, list[int], list[int]]:
+    """The document text and each token's start and end (tokens in file order)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    lengths = doc.lengths
+    k = 0
     if companion is None:
-        parts: list[str] = []
         pos = 0
-        for k, sent in enumerate(doc.sentences):
-            if k:
-                parts.append("\n")
-                pos += 1
-            row = []
-            for j, (token, _, _) in enumerate(sent):
+        for n, size in enumerate(doc.sizes):
+            if n:
+                pos += 1  # the line break between sentences
+            for j in range(size):
                 if j:
-                    parts.append(" ")
-                    pos += 1
-                row.append((pos, pos + len(token)))
-                parts.append(token)
-                pos += len(token)
-            offsets.append(row)
-        return "".join(parts), offsets
+                    pos += 1  # the space between tokens
+                starts.append(pos)
+                pos += lengths[k]
+                ends.append(pos)
+                k += 1
+        return "\n".join(doc.sentences), starts, ends
     cfile, text = companion
     pos = 0
-    for sent in doc.sentences:
-        row = []
-        for token, _, number in sent:
+    for sentence, size in zip(doc.sentences, doc.sizes, strict=True):
+        at = 0
+        for _ in range(size):
+            token = sentence[at : at + lengths[k]]
+            at += lengths[k] + 1
             while pos < len(text) and text[pos].isspace():
                 pos += 1
             if not text.startswith(token, pos):
                 found = text[pos : pos + len(token)]
                 raise FormatError(file, f"token {token!r} is not the next word of {cfile} at "
                                   f"offset {pos} (found {found!r}); only whitespace may "
-                                  "separate tokens", line=number, field="token")
-            row.append((pos, pos + len(token)))
+                                  "separate tokens", line=doc.lines[k], field="token")
+            starts.append(pos)
             pos += len(token)
-        offsets.append(row)
+            ends.append(pos)
+            k += 1
     if text[pos:].strip():
         cut = text[pos:].strip()[:30]
         raise FormatError(cfile, f"text after the last token of the CoNLL file: {cut!r}")
-    return text, offsets
+    return text, starts, ends
 
 
 def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
-           labels: Sequence[str] | None = None) -> tuple[str, list[Span]]:
-    text, offsets = _offsets(file, doc, companion)
-    out: list[Span] = []
+           labels: Sequence[str] | None = None) -> tuple[str, list[tuple[int, int, str]]]:
+    """The text and the ``(start, end, label)`` chunks of one document."""
+    text, starts, ends = _offsets(file, doc, companion)
+    names = doc.tag_names
+    out: list[tuple[int, int, str]] = []
     if scheme is None:
         flat: list[str] = []
-        where: list[tuple[int, int]] = []  # (sentence, token) of each flat position
-        for k, sent in enumerate(doc.sentences):
-            if k:
+        where: list[int] = []  # the token of each flat position (a separator: the one before)
+        k = 0
+        for n, size in enumerate(doc.sizes):
+            if n:
                 flat.append("O")
-                where.append((k - 1, len(doc.sentences[k - 1]) - 1))
-            for j, (_, tag, _) in enumerate(sent):
-                flat.append(tag)
-                where.append((k, j))
+                where.append(k - 1)
+            for _ in range(size):
+                flat.append(names[doc.tags[k]])
+                where.append(k)
+                k += 1
         for label, first, stop in chunks_default(flat):
-            (s0, t0), (s1, t1) = where[first], where[stop - 1]
-            check_label(label, labels, file, field="tag", line=doc.sentences[s0][t0][2])
-            out.append(Span(offsets[s0][t0][0], offsets[s1][t1][1], label))
+            k0, k1 = where[first], where[stop - 1]
+            check_label(label, labels, file, field="tag", line=doc.lines[k0])
+            out.append((starts[k0], ends[k1], label))
         return text, out
-    for k, sent in enumerate(doc.sentences):
-        tags = [tag for _, tag, _ in sent]
+    k0 = 0
+    for size in doc.sizes:
+        tags = [names[c] for c in doc.tags[k0 : k0 + size]]
         bad = first_invalid(tags, scheme)
         if bad is not None:
             raise FormatError(file, f"expected a {scheme.name} tag (prefixes "
                               f"{', '.join(scheme.allowed)}), got {tags[bad]!r}",
-                              line=sent[bad][2], field="tag")
+                              line=doc.lines[k0 + bad], field="tag")
         for label, first, stop in chunks_strict(tags, scheme):
-            check_label(label, labels, file, field="tag", line=sent[first][2])
-            out.append(Span(offsets[k][first][0], offsets[k][stop - 1][1], label))
+            check_label(label, labels, file, field="tag", line=doc.lines[k0 + first])
+            out.append((starts[k0 + first], ends[k0 + stop - 1], label))
+        k0 += size
     return text, out
 
 

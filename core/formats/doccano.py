@@ -15,16 +15,14 @@ from collections.abc import Mapping, Sequence
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
     check_label,
-    duplicate_span_warnings,
-    iter_jsonl,
     json_path,
     make_span,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Span
@@ -58,78 +56,88 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     file = name
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file)
-    spans: dict[str, list[Span]] = {}
-    for line, obj in iter_jsonl(file, decode(file, data)):
-        if not isinstance(obj, dict):
-            raise FormatError(file, "expected one JSON object per line", line=line)
-        if "id" in obj:
-            raw_id = obj["id"]
-            if isinstance(raw_id, bool) or not isinstance(raw_id, (int, str)) or raw_id == "":
-                raise FormatError(file, f"expected a number or string id, got {raw_id!r}",
-                                  line=line, field="id")
-            doc_id = str(raw_id)
-        else:
-            doc_id = str(line)
-            loaded.warn(f"no 'id'; the line number {line} is used as the document id",
-                        line=line, field="id")
-        dup.add(doc_id, f"line {line}", line=line)
-        text = obj.get("text")
-        if text is not None and not isinstance(text, str):
-            raise FormatError(file, "expected the text as a string", line=line, field="text")
-        if text is None and options.gold_texts is not None:
-            text = options.gold_texts.get(doc_id)
-        doc_spans: list[Span] = []
-        has_label = "label" in obj
-        has_entities = "entities" in obj
-        if not has_label and not has_entities:
-            raise FormatError(
-                file, "missing (expected 'label' triples or 'entities' objects)", line=line,
-                field="label",
-            )
-        if has_label:
-            items = obj["label"]
-            if not isinstance(items, list):
-                raise FormatError(file, "expected a list of [start, end, label] triples",
-                                  line=line, field="label")
-            for j, item in enumerate(items):
-                where = json_path("label", j)
-                if not isinstance(item, list) or len(item) != 3:
-                    raise FormatError(
-                        file, f"expected a [start, end, label] triple, got {json.dumps(item)}",
-                        line=line, path=where, field="label",
-                    )
-                span = make_span(item[0], item[1], item[2], file, line=line, text=text,
-                                 fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"))
-                check_label(span.label, options.labels, file, field=f"{where}[2]", line=line)
-                doc_spans.append(span)
-        if has_entities:
-            items = obj["entities"]
-            if not isinstance(items, list):
-                raise FormatError(file, "expected a list of entity objects", line=line,
-                                  field="entities")
-            for j, item in enumerate(items):
-                where = json_path("entities", j)
-                if not isinstance(item, dict):
-                    raise FormatError(file, "expected an entity object", line=line, path=where)
-                for key in ("start_offset", "end_offset", "label"):
-                    if key not in item:
-                        raise FormatError(file, "missing", line=line, path=where, field=key)
-                span = make_span(item["start_offset"], item["end_offset"], item["label"], file,
-                                 line=line, text=text, path=where,
-                                 fields=("start_offset", "end_offset", "label"))
-                check_label(span.label, options.labels, file, field="label", line=line,
-                            path=where)
-                doc_spans.append(span)
-        for span in doc_spans:
-            for message, fld in span_warnings(span, text):
-                loaded.warn(message, line=line, field=fld)
-        for d in duplicate_span_warnings(doc_spans):
-            loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
-                        line=line)
-        spans[doc_id] = doc_spans
-        loaded.texts[doc_id] = text
-    loaded.sets.append(AnnotationSet(set_name_of(name), sorted_spans(spans), options.role))
+    columns = SpanColumns()
+    rows = JsonLines(file, decode(file, data))
+    with rows.in_file_order():
+        for line, obj in rows:
+            _record(file, line, obj, options, loaded, dup, columns)
+    loaded.sets.append(AnnotationSet(set_name_of(name), columns.spans(), options.role))
     return loaded
+
+
+def _record(file: str, line: int, obj: object, options: ReadOptions, loaded: Loaded,
+            dup: DuplicateIds, columns: SpanColumns) -> None:
+    """Read one line's document into ``columns`` (its text into ``loaded.texts``)."""
+    if not isinstance(obj, dict):
+        raise FormatError(file, "expected one JSON object per line", line=line)
+    if "id" in obj:
+        raw_id = obj["id"]
+        if isinstance(raw_id, bool) or not isinstance(raw_id, (int, str)) or raw_id == "":
+            raise FormatError(file, f"expected a number or string id, got {raw_id!r}",
+                              line=line, field="id")
+        doc_id = str(raw_id)
+    else:
+        doc_id = str(line)
+        loaded.warn(f"no 'id'; the line number {line} is used as the document id",
+                    line=line, field="id")
+    dup.add(doc_id, f"line {line}", line=line)
+    text = obj.get("text")
+    if text is not None and not isinstance(text, str):
+        raise FormatError(file, "expected the text as a string", line=line, field="text")
+    if text is None and options.gold_texts is not None:
+        text = options.gold_texts.get(doc_id)
+    doc_spans: list[Span] = []
+    has_label = "label" in obj
+    has_entities = "entities" in obj
+    if not has_label and not has_entities:
+        raise FormatError(
+            file, "missing (expected 'label' triples or 'entities' objects)", line=line,
+            field="label",
+        )
+    if has_label:
+        items = obj["label"]
+        if not isinstance(items, list):
+            raise FormatError(file, "expected a list of [start, end, label] triples",
+                              line=line, field="label")
+        for j, item in enumerate(items):
+            where = json_path("label", j)
+            if not isinstance(item, list) or len(item) != 3:
+                raise FormatError(
+                    file, f"expected a [start, end, label] triple, got {json.dumps(item)}",
+                    line=line, path=where, field="label",
+                )
+            span = make_span(item[0], item[1], item[2], file, line=line, text=text,
+                             fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"))
+            check_label(span.label, options.labels, file, field=f"{where}[2]", line=line)
+            doc_spans.append(span)
+    if has_entities:
+        items = obj["entities"]
+        if not isinstance(items, list):
+            raise FormatError(file, "expected a list of entity objects", line=line,
+                              field="entities")
+        for j, item in enumerate(items):
+            where = json_path("entities", j)
+            if not isinstance(item, dict):
+                raise FormatError(file, "expected an entity object", line=line, path=where)
+            for key in ("start_offset", "end_offset", "label"):
+                if key not in item:
+                    raise FormatError(file, "missing", line=line, path=where, field=key)
+            span = make_span(item["start_offset"], item["end_offset"], item["label"], file,
+                             line=line, text=text, path=where,
+                             fields=("start_offset", "end_offset", "label"))
+            check_label(span.label, options.labels, file, field="label", line=line,
+                        path=where)
+            doc_spans.append(span)
+    for span in doc_spans:
+        for message, fld in span_warnings(span, text):
+            loaded.warn(message, line=line, field=fld)
+    triples = [(s.start, s.end, s.label) for s in doc_spans]
+    for s, e, lab in duplicates(triples):
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line)
+    doc = columns.document(doc_id)
+    for s, e, lab in triples:
+        columns.add(doc, s, e, lab)
+    loaded.texts[doc_id] = text
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:

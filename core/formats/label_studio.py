@@ -16,26 +16,28 @@ Plane; the ``value.text`` check reports such shifts.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import (
+    _SURROGATE_ESCAPE,
     DuplicateIds,
     JsonLocator,
     check_doc_id,
     check_label,
-    duplicate_span_warnings,
     json_path,
     lines_from,
     load_json,
     make_span,
-    sorted_spans,
     span_warnings,
 )
-from core.model import AnnotationSet, Role, Span
+from core.model import AnnotationSet, Role
+from core.textsafe import parse_json_float, parse_json_int
 
 FORMAT = "label-studio"
 _ANN = re.compile(r'"(annotations|predictions)"\s*:')
@@ -57,19 +59,79 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     (data,) = files.values()
     file = name
     content = decode(file, data)
+    if _streamable(content):
+        # A list of tasks is decoded one task at a time (the whole tree of a large export is
+        # most of its memory); a malformed file is reported as decoding it whole reports it,
+        # before any invalid task.
+        try:
+            return _read_tasks(file, content, _each_task(content), options)
+        except _Malformed:
+            load_json(file, content)  # raises the whole-file message
+        except FormatError:
+            load_json(file, content)
+            raise
     value = load_json(file, content)
-    loc = JsonLocator(content)
     if isinstance(value, dict):
         value = [value]  # a single exported task
     if not isinstance(value, list):
         raise FormatError(file, "expected a JSON list of tasks", line=1)
+    return _read_tasks(file, content, enumerate(value), options)
+
+
+class _Malformed(Exception):
+    """The task-by-task decoding met something that is not a well-formed list."""
+
+
+_WS = " \t\n\r"
+
+
+def _streamable(content: str) -> bool:
+    return content.lstrip(_WS)[:1] == "[" and _SURROGATE_ESCAPE.search(content) is None
+
+
+def _each_task(content: str) -> Iterator[tuple[int, Any]]:
+    """The elements of a top-level JSON list, decoded one at a time with the hooks of
+    :func:`~core.formats._common.load_json` (numbers too long to convert kept as such)."""
+    decoder = json.JSONDecoder(parse_int=parse_json_int, parse_float=parse_json_float)
+    n = len(content)
+
+    def skip(i: int) -> int:
+        while i < n and content[i] in _WS:
+            i += 1
+        return i
+
+    i = skip(skip(0) + 1)
+    if i < n and content[i] == "]":
+        if skip(i + 1) != n:
+            raise _Malformed
+        return
+    k = 0
+    while True:
+        try:
+            value, end = decoder.raw_decode(content, i)
+        except (ValueError, RecursionError):
+            raise _Malformed from None
+        yield k, value
+        k += 1
+        i = skip(end)
+        if i < n and content[i] == ",":
+            i = skip(i + 1)
+            continue
+        if i < n and content[i] == "]" and skip(i + 1) == n:
+            return
+        raise _Malformed
+
+
+def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
+                options: ReadOptions) -> Loaded:
+    loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file, "task id")
-    per_set: dict[str, dict[str, list[Span]]] = {}
+    per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
     with lines_from(loc, loaded):
-        for i, task in enumerate(value):
+        for i, task in tasks:
             if not isinstance(task, dict):
                 raise FormatError(file, "expected a task object", path=json_path(i))
             doc_id = _task_id(task, file, i)
@@ -98,15 +160,18 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                             path=json_path(*at),
                         )
                     origin[(set_name, doc_id)] = json_path(*at)
-                    doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
-                    doc_spans.extend(_results(entry, file, at, text, options, loaded))
-                    for d in duplicate_span_warnings(doc_spans):
-                        loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than "
-                                    "once; kept", path=json_path(*at))
+                    columns = per_set.setdefault(set_name, SpanColumns())
+                    index = columns.document(doc_id)
+                    doc_spans = _results(entry, file, at, text, options, loaded)
+                    for s, e, lab in duplicates(doc_spans):
+                        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
+                                    path=json_path(*at))
+                    for s, e, lab in doc_spans:
+                        columns.add(index, s, e, lab)
     if not per_set:
         raise FormatError(file, "no annotations or predictions in any task")
-    for set_name, spans in per_set.items():
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), roles[set_name]))
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
 
 
@@ -149,11 +214,11 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
 def _results(
     entry: Mapping[str, Any], file: str, at: tuple[str | int, ...],
     text: str | None, options: ReadOptions, loaded: Loaded,
-) -> list[Span]:
+) -> list[tuple[int, int, str]]:
     results = entry.get("result", [])
     if not isinstance(results, list):
         raise FormatError(file, "expected a list", path=json_path(*at, "result"), field="result")
-    out: list[Span] = []
+    out: list[tuple[int, int, str]] = []
     for r, res in enumerate(results):
         rat = (*at, "result", r)
         where = json_path(*rat)
@@ -183,5 +248,5 @@ def _results(
             for message, fld in span_warnings(span, text, fragment=fragment,
                                               fragment_field="text"):
                 loaded.warn(message, path=vpath, field=fld)
-            out.append(span)
+            out.append((span.start, span.end, span.label))
     return out

@@ -13,8 +13,8 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from array import array
 from collections.abc import Iterator, Mapping, Sequence
-from operator import attrgetter
 from pathlib import PurePosixPath
 
 import msgspec
@@ -182,72 +182,40 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
     return loaded
 
 
-class _Label(msgspec.Struct, gc=False):
-    """One label as :func:`read_fast` accepts it: exactly these types, nothing coerced."""
+_BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
-    technique: str
+
+class _Label(msgspec.Struct):
+    """One entry of ``labels`` as the fast path accepts it: any other key is ignored, as the
+    precise path ignores it; a missing key or a value of another type refuses the file."""
+
     start: int
     end: int
+    technique: str
     text_fragment: str | None = None
 
 
-class _Document(msgspec.Struct, gc=False):
-    """One document as :func:`read_fast` accepts it (other keys are ignored, as
-    :func:`read_precise` ignores them)."""
-
+class _Document(msgspec.Struct):
     id: str
     labels: list[_Label]
     text: str | None = None
 
 
-_DECODER = msgspec.json.Decoder(list[_Document])
-_BOM = b"\xef\xbb\xbf"
-_FIRST_KEY = re.compile(rb'[ \t\n\r]*\[[ \t\n\r]*\{[ \t\n\r]*("[^"\\]{1,64}")[ \t\n\r]*:')
-_PIECE = 4 << 20
-_START = attrgetter("start")
-_END = attrgetter("end")
-
-
-def _decode_pieces(data: bytes) -> Iterator[list[_Document]]:
-    """The documents of a JSON list, decoded a few MiB at a time so that only one piece's
-    structs are alive at once (their fields go into columns between pieces).
-
-    The list is cut after a ``}`` followed by ``,`` and an object that opens with the first
-    document's first key (JSON whitespace between), each piece decoded as a list of its own.
-    A cut inside a string leaves the piece before it with an unterminated string, and a cut
-    after a nested object leaves its brackets unbalanced: either fails to decode, and then the
-    rest of the file is decoded in one piece (whose failure is the file's: the caller reads it
-    precisely). Pieces that decode are exactly the file's documents, in order.
-    """
-    first = _FIRST_KEY.match(data) if len(data) > 2 * _PIECE else None
-    if first is None:
-        yield _DECODER.decode(data)
-        return
-    # Cut before an object that opens with the first document's first key (a document, most
-    # likely, not a label); whether it is one is settled by the decode.
-    between = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{[ \t\n\r]*" + re.escape(first.group(1))
-                         + rb"[ \t\n\r]*:")
-    at = 0
-    while True:
-        cut = between.search(data, at + _PIECE) if len(data) - at > 2 * _PIECE else None
-        if cut is not None:
-            head = b"".join((b"[" if at else b"", memoryview(data)[at:cut.start() + 1], b"]"))
-            try:
-                docs = _DECODER.decode(head)
-            except msgspec.DecodeError:
-                cut = None  # a cut inside a text: decode the rest in one piece
-            else:
-                yield docs
-                del head, docs
-                at = data.index(b"{", cut.start() + 1)
-                continue
-        yield _DECODER.decode(data[at:] if at == 0 else b"[" + data[at:])
-        return
+_ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw]).decode
+_DOCUMENTS = msgspec.json.Decoder(list[_Document]).decode
+_BATCH = 1024
+"""Documents decoded at once: few calls, and only a batch's objects alive at a time."""
+_DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError,
+                  RecursionError)
 
 
 def _is_utf8(data: bytes) -> bool:
-    """Whether ``data`` is UTF-8 throughout (the decoder checks the strings it keeps, not those
-    of keys it skips), checked a MiB at a time instead of holding the decoded text."""
+    """Whether ``data`` is UTF-8 throughout, checked a MiB at a time (no decoded copy held).
+
+    ``msgspec`` checks the strings it keeps, not the keys and values it skips, which the precise
+    path refuses like any other byte that is not UTF-8 (tests/formats/test_semeval2021_skipped.py).
+    """
     check = codecs.getincrementaldecoder("utf-8")().decode
     try:
         for at in range(0, len(data), 1 << 20):
@@ -259,68 +227,74 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Loaded | None:
-    """The columnar reader: the file decoded by a typed ``msgspec`` decoder, gathered into
-    columns, checked in vectorised passes, warnings grouped per kind; None when any value is
-    invalid (or unusual: a numeric id, an offset given as a string or as ``1.0``, a label that
-    is not an object, malformed JSON, bytes that are not UTF-8), so that :func:`read_precise`
-    reads it instead and names the problem.
+    """The columnar reader: the file's documents decoded a batch at a time by ``msgspec`` into
+    small typed records (not dicts), their fields appended to columns, checked in vectorised
+    passes, warnings grouped per kind; None when any value is invalid (or unusual: a numeric id,
+    an offset given as a string or as ``1.0``, ``NaN`` anywhere, a lone surrogate), so that
+    :func:`read_precise` reads it and names the value instead.
 
-    The typed decode builds no dictionaries: documents and labels become small structs
-    (``gc=False``), a few times faster than the standard library's decoder and smaller than its
-    tree. Duplicate keys keep the last value, as ``json`` does; an escape that decodes to a lone
-    surrogate fails the decode anywhere in the file, even in a key it skips (so does a control
-    character), and bytes that are not UTF-8 are checked here, so every file the precise reader
-    refuses is refused by this one too. Gives the same texts, spans and
-    warnings (messages, fields, lines, order) as :func:`read_precise`
-    (``tests/formats/test_columnar_readers.py``).
+    The top-level list is first split into raw byte ranges (one pass that checks the syntax of
+    the whole file), then decoded :data:`_BATCH` documents at a time, each batch dropped once
+    its fields are in the columns, so the peak holds a batch's objects, not the whole file's.
+    ``msgspec`` keeps the last of two equal keys, as the standard library does, and refuses
+    what :func:`read_precise` would refuse or warn about, so both paths give the same texts,
+    spans and warnings (messages, fields, lines, order:
+    ``tests/formats/test_columnar_readers.py``).
     """
-    if not data.isascii() and not _is_utf8(data):  # the precise path names the byte
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    if _SURROGATE.search(data):  # the precise path names the lone surrogate
+        return None
+    if not data.isascii() and not _is_utf8(data):  # msgspec skips unknown keys' bytes unread
         return None
     gold_texts = options.gold_texts
     doc_ids: list[str] = []
     texts: list[str | None] = []
     counts: list[int] = []
-    start_parts: list[np.ndarray] = []
-    end_parts: list[np.ndarray] = []
-    label_ids: list[int] = []
-    fragments: list[str | None] = []
+    starts = array("q")
+    ends = array("q")
+    label_ids = array("i")
     index: dict[str, int] = {}
+    fragments: list[str | None] = []
+    has_fragments = False
     try:
-        for docs in _decode_pieces(data[3:] if data.startswith(_BOM) else data):
-            ids = [d.id for d in docs]
-            if not all(map(str.strip, ids)):
-                return None
-            doc_ids.extend(ids)
-            texts.extend([d.text for d in docs] if gold_texts is None else
-                         [gold_texts.get(d.id) if d.text is None else d.text for d in docs])
-            counts.extend([len(d.labels) for d in docs])
-            labs = [lab for d in docs for lab in d.labels]
-            del docs
-            start_parts.append(np.fromiter(map(_START, labs), dtype=np.int64, count=len(labs)))
-            end_parts.append(np.fromiter(map(_END, labs), dtype=np.int64, count=len(labs)))
-            techniques = [lab.technique for lab in labs]
+        elements = _ELEMENTS(data)
+        for k in range(0, len(elements), _BATCH):
+            documents = _DOCUMENTS(b"[%s]" % b",".join(elements[k:k + _BATCH]))
+            doc_ids.extend([d.id for d in documents])
+            texts.extend([d.text for d in documents])
+            counts.extend([len(d.labels) for d in documents])
+            labels = [lab for d in documents for lab in d.labels]
+            starts.extend([lab.start for lab in labels])
+            ends.extend([lab.end for lab in labels])
+            techniques = [lab.technique for lab in labels]
             try:
-                numbers = list(map(index.__getitem__, techniques))
-            except KeyError:  # labels not seen before: numbered in order of appearance
-                for new in dict.fromkeys(techniques):
-                    index.setdefault(new, len(index))
-                numbers = list(map(index.__getitem__, techniques))
-            label_ids.extend(numbers)
-            fragments.extend([lab.text_fragment for lab in labs])
-            del labs, techniques
-    except (msgspec.DecodeError, UnicodeDecodeError, ValueError, RecursionError, OverflowError):
-        return None  # malformed or unusual JSON, an offset beyond 64 bits
-    start = np.concatenate(start_parts) if start_parts else np.zeros(0, dtype=np.int64)
-    end = np.concatenate(end_parts) if end_parts else np.zeros(0, dtype=np.int64)
-    del start_parts, end_parts
+                label_ids.extend(list(map(index.__getitem__, techniques)))
+            except KeyError:  # a label not seen before: number it, in order of appearance
+                for technique in techniques:
+                    index.setdefault(technique, len(index))
+                label_ids.extend(list(map(index.__getitem__, techniques)))
+            batch_fragments = [lab.text_fragment for lab in labels]
+            fragments.extend(batch_fragments)
+            if not has_fragments and batch_fragments.count(None) != len(batch_fragments):
+                has_fragments = True
+        del elements
+    except (*_DECODE_ERRORS, OverflowError):
+        return None  # malformed JSON, a missing key, a value of another type, a huge offset
+    if any(not doc_id.strip() for doc_id in doc_ids):
+        return None
+    if gold_texts is not None:
+        texts = [gold_texts.get(doc_id) if t is None else t
+                 for doc_id, t in zip(doc_ids, texts, strict=True)]
     if len(set(doc_ids)) != len(doc_ids):
         return None
-    n = len(start)
+    n = len(starts)
     names = list(index)
     allowed = None if options.labels is None else set(options.labels)
-    if any(type(lab) is not str or not lab.strip() or (allowed is not None and lab not in allowed)
-           for lab in names):
+    if any(not lab.strip() or (allowed is not None and lab not in allowed) for lab in names):
         return None
+    start = np.frombuffer(starts, dtype=np.int64)
+    end = np.frombuffer(ends, dtype=np.int64)
     limit = 10**MAX_OFFSET_DIGITS
     if n and (start.min() < 0 or end.min() < 0 or start.max() >= limit or end.max() >= limit
               or np.any(end <= start)):
@@ -331,15 +305,15 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     doc_len = lengths[doc]
     if bounds.policy() == "refuse" and np.any((doc_len >= 0) & (end > doc_len)):
         return None
-    has_fragment = [k for k, f in enumerate(fragments) if f is not None]
-    label = np.array(label_ids, dtype=np.int32)
-    del label_ids
+    has_fragment = ([k for k, f in enumerate(fragments) if f is not None] if has_fragments
+                    else [])
+    label = np.frombuffer(label_ids, dtype=np.int32)
     loaded = Loaded(FORMAT, name)
     loaded.texts.update(zip(doc_ids, texts, strict=True))
     table = SpanTable.from_columns(doc_ids, doc, start, end, label, names)
     loaded.sets.append(AnnotationSet(set_name_of(name or fname), LazySpans(table), options.role))
     _fast_warnings(loaded, data, doc_ids, texts, counts, doc, start, end, label,
-                   names, fragments if has_fragment else None, has_fragment,
+                   names, fragments if has_fragments else None, has_fragment,
                    _docs_with_duplicates(table))
     return loaded
 

@@ -19,21 +19,20 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
     check_label,
-    duplicate_span_warnings,
-    iter_jsonl,
     json_path,
     make_span,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Span
@@ -90,46 +89,85 @@ def _choose_group(groups: Sequence[str], wanted: str | None, file: str) -> str |
                       "one with --span-group", field="span-group")
 
 
+class _Group:
+    """The spans of one span group (or ``ents``) of every document of a DocBin, as columns."""
+
+    def __init__(self) -> None:
+        self.doc = array("i")
+        self.start = array("q")
+        self.end = array("q")
+        self.label = array("i")
+
+
 def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
+    """Read a DocBin one ``Doc`` at a time: spaCy's documents (a C struct per token) are the
+    bulk of the memory, so only each document's text, id and spans are kept."""
     spacy = import_spacy()
     from spacy.tokens import DocBin
+
+    def fail(exc: Exception) -> FormatError:
+        return FormatError(file, f"expected a spaCy DocBin (.spacy) file, but it cannot be "
+                           f"read: {type(exc).__name__}: {str(exc)[:80]}")
 
     try:
         docbin = DocBin(store_user_data=True).from_bytes(data)
         vocab = spacy.blank("xx").vocab
-        docs = list(docbin.get_docs(vocab))
+        stream = iter(docbin.get_docs(vocab))
     except Exception as exc:  # spaCy and srsly raise many types for a corrupt file
-        raise FormatError(file, f"expected a spaCy DocBin (.spacy) file, but it cannot be "
-                          f"read: {type(exc).__name__}: {str(exc)[:80]}") from None
+        raise fail(exc) from None
     loaded = Loaded(FORMAT, file)
     groups: list[str] = []
-    for doc in docs:
+    texts: list[str] = []
+    raw_ids: list[object] = []
+    found: dict[str, _Group] = {}
+    label_codes: dict[str, int] = {}
+    while True:
+        try:
+            doc = next(stream, None)
+        except Exception as exc:
+            raise fail(exc) from None
+        if doc is None:
+            break
+        n = len(texts)
         if doc.has_annotation("ENT_IOB") and "ents" not in groups:
             groups.append("ents")
         groups.extend(g for g in doc.spans if g not in groups)
-    group = _choose_group(groups, options.span_group, file)
+        raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
+        texts.append(doc.text)
+        for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
+                                                    if g != "ents")):
+            group = found.get(name)
+            if group is None:
+                group = found[name] = _Group()
+            for sp in members:
+                label = sp.label_
+                code = label_codes.get(label)
+                if code is None:
+                    code = label_codes[label] = len(label_codes)
+                group.doc.append(n)
+                group.start.append(sp.start_char)
+                group.end.append(sp.end_char)
+                group.label.append(code)
+        del doc
+    chosen_group = _choose_group(groups, options.span_group, file)
     dup = DuplicateIds(file)
-    spans: dict[str, list[Span]] = {}
-    for n, doc in enumerate(docs, start=1):
-        raw_id = doc.user_data.get("id") if isinstance(doc.user_data, dict) else None
+    columns = SpanColumns()
+    names = list(label_codes)
+    picked = found.get(chosen_group) if chosen_group is not None else None
+    k = 0
+    for n, (text, raw_id) in enumerate(zip(texts, raw_ids, strict=True), start=1):
         doc_id = str(raw_id) if raw_id not in (None, "") else str(n)
         dup.add(doc_id, f"document {n}", field="id")
-        if group is None:
-            chosen: Sequence[Any] = ()
-        elif group == "ents":
-            chosen = doc.ents
-        else:
-            chosen = doc.spans.get(group, ())
-        doc_spans = []
-        for sp in chosen:
-            span = make_span(sp.start_char, sp.end_char, sp.label_, file, text=doc.text,
-                             path=f"doc {n}.{group}")
+        index = columns.document(doc_id)
+        while picked is not None and k < len(picked.doc) and picked.doc[k] == n - 1:
+            span = make_span(picked.start[k], picked.end[k], names[picked.label[k]], file,
+                             text=text, path=f"doc {n}.{chosen_group}")
             check_label(span.label, options.labels, file, field="label", path=f"doc {n}")
-            doc_spans.append(span)
-        spans[doc_id] = doc_spans
-        loaded.texts[doc_id] = doc.text
+            columns.add(index, span.start, span.end, span.label)
+            k += 1
+        loaded.texts[doc_id] = text
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
-                                     sorted_spans(spans), options.role))
+                                     columns.spans(), options.role))
     return loaded
 
 
@@ -146,18 +184,21 @@ def _groups_of(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
-    rows = iter_jsonl(file, content)
+    # Two passes over the lines, each decoding one line at a time: the first finds the span
+    # groups, the second reads the documents (the decoded file is never held at once).
+    first = JsonLines(file, content)
     loaded = Loaded(FORMAT, file)
     groups: list[str] = []
-    for line, obj in rows:
-        if not isinstance(obj, dict):
-            raise FormatError(file, "expected one JSON object per line", line=line)
-        groups.extend(g for g in _groups_of(obj) if g not in groups)
+    with first.in_file_order():
+        for line, obj in first:
+            if not isinstance(obj, dict):
+                raise FormatError(file, "expected one JSON object per line", line=line)
+            groups.extend(g for g in _groups_of(obj) if g not in groups)
     group = _choose_group(groups, options.span_group, file)
     dup = DuplicateIds(file)
-    spans: dict[str, list[Span]] = {}
+    columns = SpanColumns()
     no_id: list[int] = []
-    for line, obj in rows:
+    for line, obj in JsonLines(file, content):
         assert isinstance(obj, dict)
         text = obj.get("text")
         if not isinstance(text, str):
@@ -201,15 +242,17 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             for message, fld in span_warnings(span, text):
                 loaded.warn(message, line=line, field=fld)
             doc_spans.append(span)
-        for d in duplicate_span_warnings(doc_spans):
-            loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
-                        line=line)
-        spans[doc_id] = doc_spans
+        triples = [(s.start, s.end, s.label) for s in doc_spans]
+        for s, e, lab in duplicates(triples):
+            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line)
+        index = columns.document(doc_id)
+        for s, e, lab in triples:
+            columns.add(index, s, e, lab)
         loaded.texts[doc_id] = text
     if no_id:
         loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
                     f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
-    loaded.sets.append(AnnotationSet(set_name_of(file), sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
     return loaded
 
 

@@ -32,19 +32,16 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import (
-    check_label,
-    duplicate_span_warnings,
-    member_name,
-    sorted_spans,
-)
+from core.formats._columns import SpanColumns, duplicates, iter_lines
+from core.formats._common import check_label, member_name
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
 
@@ -117,22 +114,26 @@ class Column:
 
 
 @dataclass
-class Unit:
-    line: int
-    begin: int  # UTF-16 offsets as in the file
-    end: int
-    token: str
-    fields: list[str]
-
-
-@dataclass
 class TsvDocument:
+    """One parsed file. Its token lines are kept as positions in ``content`` (the decoded
+    file) and numbers in arrays, not as an object each: a token line costs about 30 bytes
+    here instead of several hundred."""
+
     file: str
     version: str
     columns: list[Column]
     text: str = ""
-    units: list[Unit] = field(default_factory=list)
+    content: str = ""
+    unit_line: array[int] = field(default_factory=lambda: array("i"))  # 1-based line number
+    unit_at: array[int] = field(default_factory=lambda: array("q"))  # where the line starts
+    unit_stop: array[int] = field(default_factory=lambda: array("q"))  # and ends (no "\r")
+    unit_begin: array[int] = field(default_factory=lambda: array("q"))  # UTF-16, as in the file
+    unit_end: array[int] = field(default_factory=lambda: array("q"))
     warnings: list[tuple[str, int | None]] = field(default_factory=list)
+
+    def cells(self, k: int) -> list[str]:
+        """The TAB-separated cells of the ``k``-th token line."""
+        return self.content[self.unit_at[k] : self.unit_stop[k]].split("\t")
 
     def span_layers(self) -> dict[str, list[str]]:
         """Span layers in header order, with the features that can carry a label."""
@@ -156,21 +157,32 @@ def sniff(filename: str, head: str) -> int:
 
 def parse(file: str, content: str) -> TsvDocument:
     """Parse one TSV 3 file into its header columns, rebuilt text and token/sub-token units."""
-    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in content.split("\n")]
-    first = lines[0] if lines else ""
+    lines = _numbered_lines(content)
+    number, at, first = next(lines, (1, 0, ""))
     m = _FORMAT_RE.match(first.strip())
     if m is None:
         raise FormatError(file, f"expected the header '#FORMAT=WebAnno TSV 3.x', got "
                           f"{first[:40]!r}", line=1, field="#FORMAT")
     version = f"3.{m.group(2) or '0'}"
     columns: list[Column] = []
-    i = 1
-    while i < len(lines) and lines[i].startswith(("#T_SP=", "#T_CH=", "#T_RL=")):
-        columns.extend(_columns(file, lines[i], i + 1))
-        i += 1
-    doc = TsvDocument(file, version, columns)
-    _body(doc, lines, i)
+    rest = None
+    for number, at, line in lines:
+        if not line.startswith(("#T_SP=", "#T_CH=", "#T_RL=")):
+            rest = (number, at, line)
+            break
+        columns.extend(_columns(file, line, number))
+    doc = TsvDocument(file, version, columns, content=content)
+    _body(doc, itertools.chain([rest], lines) if rest is not None else iter(()), number)
     return doc
+
+
+def _numbered_lines(content: str) -> Iterator[tuple[int, int, str]]:
+    """``(line number, offset in content, line without its "\r")`` of every line, as
+    ``content.split("\n")`` numbers them."""
+    at = 0
+    for number, raw in enumerate(iter_lines(content), start=1):
+        yield number, at, raw[:-1] if raw.endswith("\r") else raw
+        at += len(raw) + 1
 
 
 def _columns(file: str, line: str, number: int) -> list[Column]:
@@ -196,7 +208,7 @@ def _columns(file: str, line: str, number: int) -> list[Column]:
     return out
 
 
-def _body(doc: TsvDocument, lines: list[str], start: int) -> None:
+def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) -> None:
     """Rebuild the text and collect units, with the state checks of INCEpTION's reader."""
     file = doc.file
     ncols = len(doc.columns)
@@ -207,9 +219,8 @@ def _body(doc: TsvDocument, lines: list[str], start: int) -> None:
     sentence_end16 = 0
     version_old = doc.version in ("3.0", "3.1")
     last_token: tuple[int, int] | None = None
-    for idx in range(start, len(lines)):
-        number = idx + 1
-        line = lines[idx]
+    for number, at, line in lines:
+        last = number
         if state in ("space", "header") and line.startswith("#"):
             state = "header"
             if line.startswith("#Text="):
@@ -280,10 +291,14 @@ def _body(doc: TsvDocument, lines: list[str], start: int) -> None:
             raise FormatError(file, f"the sub-token {begin}-{end} lies outside its token",
                               line=number, field="offsets")
         state = "token"
-        doc.units.append(Unit(number, begin, end, unescape_value(cells[2]), cells[3:]))
+        doc.unit_line.append(number)
+        doc.unit_at.append(at)
+        doc.unit_stop.append(at + len(line))
+        doc.unit_begin.append(begin)
+        doc.unit_end.append(end)
     if state == "header":
         raise FormatError(file, "the last sentence has a #Text= line but no tokens",
-                          line=len(lines))
+                          line=last)
     doc.text = "".join(parts)
 
 
@@ -323,33 +338,44 @@ class _Offsets:
 
 
 def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | None = None
-             ) -> tuple[list[Span], list[tuple[str, int]]]:
-    """The spans of the chosen layer and feature, and warnings (message, line).
+             ) -> tuple[list[tuple[int, int, str]], list[tuple[str, int]]]:
+    """The spans ``(start, end, label)`` of the chosen layer and feature, and warnings
+    (message, line).
 
     ``labels``: the allowed labels (a label outside them is a FormatError at its first line).
     """
     warnings: list[tuple[str, int]] = []
     to_py = _Offsets(doc.text)
-    units = [(u, to_py(u.begin, doc.file, u.line), to_py(u.end, doc.file, u.line))
-             for u in doc.units]
-    for u, b, e in units:
-        token = doc.text[b:e]
-        if token != u.token:
-            warnings.append((f"the token column {u.token!r} differs from the text at {u.begin}-"
-                             f"{u.end}, {token!r}; the offsets are used", u.line))
-    if choice is None:
-        return [], warnings
-    index = _column_index(doc, choice)
-    if index is None:
-        return [], warnings  # this file's header lacks the layer: nothing annotated with it
+    n = len(doc.unit_line)
+    if to_py.identity:
+        begins, ends = doc.unit_begin, doc.unit_end
+    else:
+        begins, ends = array("q"), array("q")
+        for k in range(n):
+            begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
+            ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
+    index = None if choice is None else _column_index(doc, choice)
     # Annotation key -> [begin, end, label or None, first line]
     found: dict[object, list[Any]] = {}
     by_id: dict[str, object] = {}
-    for u, b, e in units:
-        raw = u.fields[index] if index < len(u.fields) else "_"
+    text = doc.text
+    for k in range(n):
+        cells = doc.cells(k)
+        b, e, line = begins[k], ends[k], doc.unit_line[k]
+        token = text[b:e]
+        given = unescape_value(cells[2])
+        if token != given:
+            warnings.append((f"the token column {given!r} differs from the text at "
+                             f"{doc.unit_begin[k]}-{doc.unit_end[k]}, {token!r}; the offsets are "
+                             "used", line))
+        if index is None:
+            continue  # no layer chosen, or this file's header lacks it: nothing annotated
+        assert choice is not None
+        fields = cells[3:]
+        raw = fields[index] if index < len(fields) else "_"
         if raw == "_" or raw == "":
             continue
-        for k, value in enumerate(_STACK_SEP.split(raw)):
+        for j, value in enumerate(_STACK_SEP.split(raw)):
             ident = None
             if value.endswith("]") and not value.endswith("\\]") and "[" in value:
                 cut = value.rindex("[")
@@ -357,13 +383,13 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
                 value = value[:cut]
                 if not ident.isdigit():
                     raise FormatError(doc.file, f"expected a numeric disambiguation id in "
-                                      f"[...], got {ident!r}", line=u.line,
+                                      f"[...], got {ident!r}", line=line,
                                       field=_field_name(choice))
             if ident is not None and ident in by_id:
                 entry = found[by_id[ident]]
                 entry[1] = max(entry[1], e)
                 continue
-            key: object = (u.line, k)
+            key: object = (line, j)
             if ident is not None:
                 by_id[ident] = key
             label: str | None
@@ -373,16 +399,17 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
                 label = None
             else:
                 label = unescape_value(value)
-            found[key] = [b, e, label, u.line]
-    spans: list[Span] = []
+            found[key] = [b, e, label, line]
+    if choice is None or index is None:
+        return [], warnings
+    spans: list[tuple[int, int, str]] = []
     empty: list[int] = []
     for a_begin, a_end, a_label, a_line in found.values():
         if a_label is None:
             empty.append(a_line)
             continue
-        assert choice is not None
         check_label(a_label, labels, doc.file, field=_field_name(choice), line=a_line)
-        spans.append(Span(a_begin, a_end, a_label))
+        spans.append((a_begin, a_end, a_label))
     if empty:
         warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
                          f"feature {choice.feature} ('*'); skipped (first on line {empty[0]})",
@@ -485,7 +512,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     choice = choose(union, layer=options.layer, feature=options.feature, source=name)
     if choice is not None and choice.note:
         loaded.warn(choice.note)
-    per_set: dict[str, dict[str, list[Span]]] = {}
+    per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     text_from: dict[str, str] = {}
     for entry in entries:
@@ -499,14 +526,16 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         spans, warnings = spans_of(doc, choice, options.labels)
         for message, line in warnings:
             loaded.warn(message, line=line, file=doc.file)
-        for d in duplicate_span_warnings(spans):
-            loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
+        for s, e, lab in duplicates(spans):
+            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
                         file=doc.file)
-        doc_spans = per_set.setdefault(set_name, {})
-        if entry.doc_id in doc_spans:
+        columns = per_set.setdefault(set_name, SpanColumns())
+        if entry.doc_id in columns:
             raise FormatError(doc.file, f"a second file for document {entry.doc_id!r} of "
                               f"{set_name} (first: {text_from.get(entry.doc_id)})")
-        doc_spans[entry.doc_id] = spans
+        index = columns.document(entry.doc_id)
+        for s, e, lab in spans:
+            columns.add(index, s, e, lab)
         if entry.doc_id in loaded.texts and loaded.texts[entry.doc_id] != doc.text:
             raise FormatError(doc.file, f"the text of document {entry.doc_id!r} differs from "
                               f"the one in {text_from[entry.doc_id]}; each annotator's file must "
@@ -515,8 +544,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         text_from.setdefault(entry.doc_id, doc.file)
     if not per_set:
         raise FormatError(name, "no annotator files (only INCEpTION's INITIAL_CAS)")
-    for set_name, spans_by_doc in per_set.items():
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans_by_doc), roles[set_name]))
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
 
 

@@ -21,19 +21,15 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 from core import bounds
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import (
-    check_label,
-    duplicate_span_warnings,
-    member_name,
-    sorted_spans,
-    span_warnings,
-)
+from core.formats._columns import SpanColumns, duplicates
+from core.formats._common import check_label, member_name, span_warnings
 from core.formats.layers import choose, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span
@@ -92,6 +88,56 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         return _read(files, name=name, options=options)
 
 
+@dataclass
+class _Extract:
+    """What the reader needs of one CAS, so that the CAS (the library's objects for every
+    token and sentence) is dropped as soon as the next file is read: its text, its span layers
+    and, per annotation type that can be a layer, its annotations as ``(begin, end, xmi id,
+    feature values)`` in the order of the CAS's index (begin, end, xmi id)."""
+
+    text: str
+    layers: dict[str, list[str]]
+    typesystem: Any
+    by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]]
+
+
+def _extract(cas: Any) -> _Extract:
+    by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]] = {}
+    for ann in cas.select_all_annotations():
+        tname = ann.type.name
+        if tname in _SKIP_TYPES or short_name(tname) in _SKIP_SHORT:
+            continue
+        entry = by_type.get(tname)
+        if entry is None:
+            names = tuple(f.name for f in ann.type.all_features
+                          if f.name not in ("begin", "end", "sofa"))
+            entry = by_type[tname] = (names, [])
+        xmi_id = getattr(ann, "xmiID", None)
+        entry[1].append((ann.begin, ann.end, xmi_id if xmi_id is not None else id(ann),
+                         tuple(getattr(ann, f, None) for f in entry[0])))
+    for _, records in by_type.values():
+        records.sort(key=lambda r: r[:3])
+    return _Extract(cas.sofa_string or "", _span_layers(cas), cas.typesystem, by_type)
+
+
+def _select(ex: _Extract, layer: str, feature: str | None, short: str, load: Any
+            ) -> list[tuple[object, Any, Any]]:
+    """``(label, begin, end)`` of ``cas.select(layer)`` (the type and its subtypes, in the
+    library's order). A layer that subsumes a type left out of the extract (``Token``, ...)
+    is selected from the CAS loaded again by ``load()``."""
+    types = {t.name for t in ex.typesystem.get_type(layer).descendants}
+    if any(t in _SKIP_TYPES or short_name(t) in _SKIP_SHORT for t in types):
+        return [(getattr(ann, feature, None) if feature else short, ann.begin, ann.end)
+                for ann in load().select(layer)]
+    out: list[tuple[object, Any, Any]] = []
+    for tname in types:
+        names, records = ex.by_type.get(tname, ((), []))
+        at = names.index(feature) if feature in names else -1
+        for begin, end, _, values in records:
+            out.append(((values[at] if at >= 0 else None) if feature else short, begin, end))
+    return out
+
+
 def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     cassis = _import_cassis()
     loaded = Loaded(FORMAT, name)
@@ -100,7 +146,8 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         raise FormatError(name, "expected .xmi files with a TypeSystem.xml beside them, found "
                           "no .xmi file")
     typesystems: dict[str, Any] = {}
-    cases: dict[str, Any] = {}
+    cases: dict[str, _Extract] = {}
+    loaders: dict[str, Any] = {}
     for path in xmis:
         file = name if len(files) == 1 else member_name(name, path)
         ts_path = _typesystem_for(path, files)
@@ -115,28 +162,32 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             except Exception as exc:  # lxml and cassis raise many types for a bad file
                 raise FormatError(ts_file, f"expected a UIMA type system: {type(exc).__name__}: "
                                   f"{str(exc)[:100]}") from None
+
+        def load(file: str = file, path: str = path, ts: Any = typesystems[ts_path]) -> Any:
+            return cassis.load_cas_from_xmi(decode(file, files[path]), typesystem=ts)
+
         try:
-            cases[path] = cassis.load_cas_from_xmi(decode(file, files[path]),
-                                                   typesystem=typesystems[ts_path])
+            cases[path] = _extract(load())
         except FormatError:
             raise
         except Exception as exc:
             raise FormatError(file, f"expected UIMA CAS XMI: {type(exc).__name__}: "
                               f"{str(exc)[:100]}") from None
+        loaders[path] = load
     union: dict[str, list[str]] = {}
-    for cas in cases.values():
-        for layer, feats in _span_layers(cas).items():
+    for ex in cases.values():
+        for layer, feats in ex.layers.items():
             known = union.setdefault(layer, [])
             known.extend(f for f in feats if f not in known)
     choice = choose(union, layer=options.layer, feature=options.feature, source=name)
     if choice is not None and choice.note:
         loaded.warn(choice.note)
     entries = layout([_layout_key(p) for p in xmis], name, loaded)
-    per_set: dict[str, dict[str, list[Span]]] = {}
+    per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     for path, entry in zip(xmis, entries, strict=True):
         file = name if len(files) == 1 else member_name(name, path)
-        cas = cases[path]
+        ex = cases[path]
         if entry.user == INITIAL_CAS:
             loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped")
             continue
@@ -145,17 +196,17 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
             options.role)
         roles.setdefault(set_name, role)
-        text = cas.sofa_string or ""
-        spans: list[Span] = []
+        text = ex.text
+        spans: list[tuple[int, int, str]] = []
         empty = 0
         if choice is not None:
-            for ann in cas.select(choice.layer) if choice.layer in union else []:
-                label: object = (getattr(ann, choice.feature, None) if choice.feature
-                                 else choice.short)
+            selected = (_select(ex, choice.layer, choice.feature, choice.short, loaders[path])
+                        if choice.layer in union else [])
+            for label, raw_begin, raw_end in selected:
                 if label is None or label == "":
                     empty += 1
                     continue
-                begin, end = int(ann.begin), int(ann.end)
+                begin, end = int(raw_begin), int(raw_end)
                 if end <= begin:
                     loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
                                 file=file)
@@ -168,21 +219,25 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                 check_label(span.label, options.labels, file, field=choice.feature or "layer")
                 for message, _ in span_warnings(span, text):
                     loaded.warn(message, file=file, field=choice.feature)
-                spans.append(span)
+                spans.append((span.start, span.end, span.label))
         if empty:
             loaded.warn(f"{empty} {choice.short if choice else ''} annotations have no value for "
                         f"feature {choice.feature if choice else ''}; skipped", file=file)
-        for d in duplicate_span_warnings(spans):
-            loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
-                        file=file)
-        doc_spans = per_set.setdefault(set_name, {})
-        doc_spans[entry.doc_id] = spans
+        for s, e, lab in duplicates(spans):
+            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
+        columns = per_set.setdefault(set_name, SpanColumns())
+        again = entry.doc_id in columns
+        index = columns.document(entry.doc_id)
+        if again:  # a second file of this document and annotator replaces the first
+            columns.clear(index)
+        for s, e, lab in spans:
+            columns.add(index, s, e, lab)
         if entry.doc_id in loaded.texts and loaded.texts[entry.doc_id] != text:
             raise FormatError(file, f"the text of document {entry.doc_id!r} differs from another "
                               "annotator's; each file of a document must hold the same text")
         loaded.texts.setdefault(entry.doc_id, text)
-    for set_name, spans_by_doc in per_set.items():
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans_by_doc), roles[set_name]))
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
 
 

@@ -50,6 +50,8 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
+import numpy as np
+
 from core.errors import InputError, SpanScopeError, check_choice
 from core.metrics import mafalda, martino
 from core.metrics.result import prf
@@ -364,6 +366,146 @@ def difference_reasons(gold: Sequence[AltSpan], pred: Sequence[Span], *,
     return tags
 
 
+def _same_group_pairs(gx: np.ndarray, gy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of an X row and a Y row with the same group key."""
+    order = np.argsort(gy, kind="stable")
+    sorted_gy = gy[order]
+    lo = np.searchsorted(sorted_gy, gx, side="left")
+    counts = np.searchsorted(sorted_gy, gx, side="right") - lo
+    total = int(counts.sum())
+    i = np.repeat(np.arange(len(gx)), counts)
+    step = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    return i, order[np.repeat(lo, counts) + step]
+
+
+def _ids(*cols: np.ndarray) -> np.ndarray:
+    """One integer per distinct row of the columns (equal rows, equal ids)."""
+    if not len(cols[0]):
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def corpus_difference_reasons(gold: AnnotationSet, pred: AnnotationSet, docs: Sequence[str], *,
+                              level_labels: Mapping[str, str] | None = None
+                              ) -> list[tuple[str, ...]]:
+    """:func:`difference_reasons` of every text of ``docs`` at once, from the sets' columns.
+
+    The gold's spans are read as :func:`document_differences` reads them (spans sharing an
+    interval are one span with alternatives when ``gold.alternatives``, else each span is its
+    own); the overlapping pairs of one document and (level) class are enumerated for the whole
+    corpus, and each tag is a per-document test on them. Equal to calling
+    :func:`difference_reasons` text by text (``tests/differences/test_reasons_corpus.py``).
+    """
+    n_docs = len(docs)
+    where = {d: i for i, d in enumerate(docs)}
+    names: dict[str, int] = {}
+
+    def columns(aset: AnnotationSet) -> tuple[np.ndarray, ...]:
+        t = aset.table
+        doc_map = np.fromiter((where.get(d, -1) for d in t.doc_ids), dtype=np.int64,
+                              count=len(t.doc_ids))
+        lab_map = np.fromiter((names.setdefault(x, len(names)) for x in t.labels),
+                              dtype=np.int64, count=len(t.labels))
+        doc = doc_map[t.doc] if len(t) else np.zeros(0, dtype=np.int64)
+        lab = lab_map[t.label] if len(t) else np.zeros(0, dtype=np.int64)
+        keep = doc >= 0
+        return doc[keep], t.start[keep].astype(np.int64), t.end[keep].astype(np.int64), lab[keep]
+
+    gd, gs, ge, gl = columns(gold)
+    pd_, ps, pe, pl = columns(pred)
+    label_names = list(names)
+    nothing = names.get(NOTHING, -1)
+    classes: dict[str, int] = {}
+    cls_of = np.fromiter(
+        (classes.setdefault(level_labels.get(x, x) if level_labels else x, len(classes))
+         for x in label_names), dtype=np.int64, count=len(label_names))
+    n_cls = max(len(classes), 1)
+
+    def flag(doc: np.ndarray) -> np.ndarray:
+        out = np.zeros(n_docs, dtype=bool)
+        out[doc] = True
+        return out
+
+    def overlap(s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray) -> np.ndarray:
+        return np.minimum(e1, e2) > np.maximum(s1, s2)
+
+    # gold: one row per (span, label) as the per-text function's ``flat_gold`` (labels of one
+    # interval deduplicated when the gold has alternatives); ``alt`` tells gold spans apart
+    if gold.alternatives and len(gd):
+        first = np.unique(np.stack([gd, gs, ge, gl], axis=1), axis=0, return_index=True)[1]
+        first.sort()
+        gd, gs, ge, gl = gd[first], gs[first], ge[first], gl[first]
+        alt = _ids(gd, gs, ge)
+        labels_per_alt = np.bincount(alt[gl != nothing], minlength=int(alt.max(initial=-1)) + 1)
+        alternative_labels = flag(gd[labels_per_alt[alt] > 1])
+    else:
+        alt = _ids(gd, gs, ge, gl)
+        alternative_labels = np.zeros(n_docs, dtype=bool)
+    has_gold = np.bincount(gd, minlength=n_docs) > 0
+    optional_span = flag(gd[gl == nothing])
+    real_g = gl != nothing
+    fd, fs, fe, fl, falt = gd[real_g], gs[real_g], ge[real_g], gl[real_g], alt[real_g]
+    f_interval = _ids(fd, fs, fe)
+    has_flat = np.bincount(fd, minlength=n_docs) > 0
+    # predictions: all of them, the real ones, and the real ones once each
+    has_pred = np.bincount(pd_, minlength=n_docs) > 0
+    p_ids = _ids(pd_, ps, pe, pl)
+    duplicate = flag(pd_[np.bincount(p_ids, minlength=len(p_ids))[p_ids] > 1]) if len(p_ids) \
+        else np.zeros(n_docs, dtype=bool)
+    real_p = pl != nothing
+    nothing_prediction = flag(pd_[~real_p])
+    has_real = np.bincount(pd_[real_p], minlength=n_docs) > 0
+    once = np.zeros(len(pd_), dtype=bool)
+    if len(pd_):
+        once[np.unique(p_ids, return_index=True)[1]] = True
+    once &= real_p
+    rd, rs, re_, rl = pd_[once], ps[once], pe[once], pl[once]
+    r_group = rd * n_cls + cls_of[rl] if len(rd) else rd
+    f_group = fd * n_cls + cls_of[fl] if len(fd) else fd
+    # distinct real predictions against gold rows of their class
+    i, j = _same_group_pairs(f_group, r_group)
+    hit = overlap(fs[i], fe[i], rs[j], re_[j])
+    i, j = i[hit], j[hit]
+    split = flag(fd[np.bincount(i, minlength=len(fd)) > 1])
+    several = np.zeros(n_docs, dtype=bool)
+    if len(i):
+        pairs = np.unique(np.stack([j, f_interval[i]], axis=1), axis=0)
+        per_pred = np.bincount(pairs[:, 0], minlength=len(rd))
+        several = flag(rd[per_pred > 1])
+    grouped = (flag(fd[i[fl[i] != rl[j]]]) if level_labels
+               else np.zeros(n_docs, dtype=bool))
+    # gold rows of different gold spans, and distinct predictions, overlapping in a class
+    a, b = _same_group_pairs(f_group, f_group)
+    keep = (falt[a] != falt[b]) & overlap(fs[a], fe[a], fs[b], fe[b])
+    overlapping_gold = flag(fd[a[keep]])
+    a, b = _same_group_pairs(r_group, r_group)
+    keep = (a != b) & overlap(rs[a], re_[a], rs[b], re_[b])
+    overlapping_predictions = flag(rd[a[keep]])
+
+    tests = (("duplicate-prediction", duplicate), ("split-prediction", split),
+             ("prediction-over-several-gold", several), ("overlapping-gold", overlapping_gold),
+             ("overlapping-predictions", overlapping_predictions),
+             ("alternative-labels", alternative_labels), ("optional-span", optional_span),
+             ("nothing-prediction", nothing_prediction), ("labels-grouped", grouped))
+    table = np.stack([v for _, v in tests], axis=1) if n_docs else np.zeros((0, len(tests)))
+    tags = [t for t, _ in tests]
+    empty = (~has_gold & ~has_pred).tolist()
+    no_gold = (~has_flat).tolist()
+    no_prediction = (has_flat & ~has_real).tolist()
+    out: list[tuple[str, ...]] = []
+    for k, row in enumerate(table.tolist()):
+        if empty[k]:
+            out.append(("empty",))
+            continue
+        found = [t for t, on in zip(tags, row, strict=True) if on]
+        if no_gold[k]:
+            found.append("no-gold")
+        elif no_prediction[k]:
+            found.append("no-prediction")
+        out.append(tuple(found))
+    return out
+
+
 @dataclass(frozen=True)
 class DocDifference:
     """One text under both metrics: Martino's per-document P/R/F1 (SemEval-2021 rules, level-2
@@ -417,12 +559,11 @@ def document_differences(gold: AnnotationSet, pred: AnnotationSet, *, level: int
     total = sum(counts.values())
     n = len(dsm.documents)
     out = []
-    for d, values in dsm.per_document().items():
-        alts = gold.alt_spans(d) if gold.alternatives else tuple(
-            AltSpan(s.start, s.end, (s.label,)) for s in gold.get(d))
+    per_doc = dsm.per_document()
+    reasons = corpus_difference_reasons(gold, pred, list(per_doc), level_labels=level_labels)
+    for (d, values), why in zip(per_doc.items(), reasons, strict=True):
         out.append(DocDifference(
-            d, values, maf_docs.get(d, (0.0, 0.0, 0.0)),
-            tuple(difference_reasons(alts, pred.get(d), level_labels=level_labels)),
+            d, values, maf_docs.get(d, (0.0, 0.0, 0.0)), why,
             counts[d] / total if total else 0.0, 1 / n if n else 0.0))
     out.sort(key=lambda x: -abs(x.difference))
     return out

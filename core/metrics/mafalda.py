@@ -109,6 +109,9 @@ from core.formats.docsets import check_same_documents
 from core.metrics import result as mr
 from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ranges
 from core.metrics.mafalda_order import warnings as order_warnings
+from core.metrics.martino import _Arrays as _MartinoArrays
+from core.metrics.martino import _arrays as _martino_arrays
+from core.metrics.martino import _pairs as _martino_pairs
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
 
@@ -607,6 +610,340 @@ def _document_score(doc: str, ts: _TextScore) -> mr.DocumentScore:
                                                ts.label_f1), strict=True)))
 
 
+# ---- the corpus at once (numpy) ----------------------------------------------------------------
+#
+# The same definitions as the per-text functions above, computed for every text at once: one
+# array per span attribute, overlapping pairs enumerated as in :mod:`core.metrics.martino`, and
+# per-text sums, maxima and counts by ``np.bincount`` / ``np.maximum.at``. The per-text path stays
+# for the few texts where an exact answer needs a search (a prediction overlapping two gold spans
+# of the same label while some gold span can take two of the predicted labels: variable
+# elimination; a gold span with several fallacy labels in label-only: matching and hitting set),
+# for texts read in file order or with zero-length spans (``gold_order`` / ``pred_order``), and
+# for :func:`explain`. ``tests/mafalda/test_mafalda_vectorised.py`` checks both paths agree.
+
+
+def _span_table(aset: AnnotationSet, doc_index: Mapping[str, int],
+                label_index: dict[str, int]) -> _MartinoArrays:
+    """The one place a set becomes arrays (document index, start, end, label index)."""
+    return _martino_arrays(aset.spans, doc_index, label_index)
+
+
+def _label_codes(labels: Sequence[str], project: Callable[[str], int]) -> np.ndarray:
+    return np.fromiter((project(lab) for lab in labels), dtype=np.int64, count=len(labels))
+
+
+def _group_max(n: int, index: np.ndarray, values: np.ndarray) -> np.ndarray:
+    out = np.zeros(n, dtype=float)
+    np.maximum.at(out, index, values)
+    return out
+
+
+def _sum(index: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
+    """Per-group sums, added in array order (as Python's ``sum`` over the same values)."""
+    return np.bincount(index, weights=weights, minlength=n).astype(float, copy=False)
+
+
+def _count(index: np.ndarray, n: int, where: np.ndarray | None = None) -> np.ndarray:
+    return np.bincount(index if where is None else index[where], minlength=n)
+
+
+def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted distinct values of an integer array, each element's index among them, and their
+    counts (``np.unique`` by sorting: its hash path is slow on millions of keys)."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]] if len(keys) else np.zeros(0, dtype=bool)
+    ids = np.cumsum(first) - 1
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = ids
+    counts = np.diff(np.r_[np.flatnonzero(first), len(keys)])
+    return ordered[first], inverse, counts
+
+
+def _distinct_per_doc(doc: np.ndarray, code: np.ndarray, n_docs: int) -> np.ndarray:
+    """How many distinct codes each document holds among the (doc, code) rows given."""
+    if len(doc) == 0:
+        return np.zeros(n_docs, dtype=np.int64)
+    keys = _unique(doc * (int(code.max()) + 2) + code + 1)[0]
+    return np.bincount(keys // (int(code.max()) + 2), minlength=n_docs)
+
+
+def _harmonic(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    s = p + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(s > 0, 2 * p * r / np.where(s > 0, s, 1.0), 0.0)
+
+
+def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
+                      tax: Taxonomy, level: int, variant: str,
+                      order: Mapping[str, Sequence[Interval]] | None,
+                      zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None,
+                      zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None,
+                      ) -> list[mr.DocumentScore]:
+    doc_ids = gold.doc_ids
+    n_docs = len(doc_ids)
+    doc_index = {d: i for i, d in enumerate(doc_ids)}
+    n_classes = tax.n_classes[level]
+
+    def project_pred(label: str) -> int:
+        return tax.project(0 if label == NOTHING else tax.code(label), level)
+
+    def project_gold(label: str) -> int:
+        code = 0 if label == NOTHING else tax.code(label, allow_unknown=False)
+        return (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
+
+    g_labels: dict[str, int] = {}
+    g = _span_table(gold, doc_index, g_labels)
+    p_labels: dict[str, int] = {}
+    pr = _span_table(pred, doc_index, p_labels)
+    g_code = _label_codes(list(g_labels), project_gold)[g.label]
+    p_doc, p_start, p_end = pr.doc, pr.start, pr.end
+    p_code = _label_codes(list(p_labels), project_pred)[pr.label]
+    n_p = len(p_doc)
+
+    # Gold spans sharing an interval are one span with alternatives, in first-seen order.
+    n_g = len(g.doc)
+    srt = np.lexsort((g.end, g.start, g.doc))
+    new = np.ones(n_g, dtype=bool)
+    if n_g:
+        new[1:] = ((g.doc[srt][1:] != g.doc[srt][:-1]) | (g.start[srt][1:] != g.start[srt][:-1])
+                   | (g.end[srt][1:] != g.end[srt][:-1]))
+    if not gold.alternatives:  # every span is its own gold span (AnnotationSet.alt_spans)
+        new = np.ones(n_g, dtype=bool)
+        srt = np.arange(n_g)
+    group_sorted = np.cumsum(new) - 1
+    first = srt[new]
+    by_first = np.argsort(first, kind="stable")
+    renumber = np.empty(len(first), dtype=np.int64)
+    renumber[by_first] = np.arange(len(first))
+    span_of = np.empty(n_g, dtype=np.int64)
+    span_of[srt] = renumber[group_sorted]
+    n_a = len(first)
+    a_first = first[by_first]
+    a_doc, a_start, a_end = g.doc[a_first], g.start[a_first], g.end[a_first]
+    # One row per distinct (span, code): a span's code set.
+    width = int(g_code.max(initial=0)) + 2
+    rows = _unique(span_of * width + g_code)[0]
+    r_span, r_code = rows // width, rows % width
+    nonzero = r_code != 0
+    kept = nonzero & (r_code - 1 < n_classes)
+    a_has0 = _count(r_span, n_a, ~nonzero) > 0
+    a_fallacy = _count(r_span, n_a, nonzero) > 0
+    a_skip = _count(r_span, n_a, ~kept) > 0
+
+    # Overlapping (prediction, gold code row) pairs of the same document and fallacy code.
+    p_sel = np.flatnonzero(p_code != 0)
+    r_sel = np.flatnonzero(nonzero)
+    pa = _MartinoArrays(p_doc[p_sel], p_start[p_sel], p_end[p_sel], p_code[p_sel], [])
+    ga = _MartinoArrays(a_doc[r_span[r_sel]], a_start[r_span[r_sel]], a_end[r_span[r_sel]],
+                        r_code[r_sel], [])
+    pairs = _martino_pairs(pa, ga, n_docs, False, by_label=True)
+    pi = p_sel[pairs.pred]
+    pspan = r_span[r_sel[pairs.gold]]
+    pcode = p_code[pi]
+    a_best = _group_max(n_a, pspan, pairs.c_gold)  # max_s C(s, t, |t|) over its labels
+    p_best = _group_max(n_p, pi, pairs.c_pred)  # max_t C(s, t, |s|) over spans offering l(s)
+
+    preds_in = _count(p_doc, n_docs)
+    fallacy_preds = _count(p_doc, n_docs, p_code != 0)
+    num_best = _sum(p_doc, p_best, n_docs)
+    not_optional = _count(a_doc, n_docs, ~a_has0)
+    fallback = np.zeros(n_docs, dtype=bool)
+    for extra in (order, zero_gold, zero_pred):
+        for d in extra or ():
+            if d in doc_index:
+                fallback[doc_index[d]] = True
+
+    if variant == "repo-head":
+        p, r = _head_vectorised(gold, texts, doc_ids, a_doc, a_start, a_end, a_has0, a_best,
+                                p_best, preds_in, num_best, n_classes)
+    else:
+        # Recall: mandatory spans count a_i; optional spans join by prefixes of b descending.
+        mand = a_fallacy & ~a_has0
+        opt = np.flatnonzero(a_fallacy & a_has0)
+        num = _sum(a_doc[mand], a_best[mand], n_docs)
+        den = _count(a_doc, n_docs, mand)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.where(den == 0, np.where(preds_in == 0, 1.0, 0.0), num / np.maximum(den, 1))
+        o = opt[np.lexsort((-a_best[opt], a_doc[opt]))]
+        o_doc = a_doc[o]
+        starts = np.flatnonzero(np.r_[True, o_doc[1:] != o_doc[:-1]]) if len(o) else o
+        rank = np.arange(len(o)) - np.repeat(starts, np.diff(np.r_[starts, len(o)]))
+        for k in range(int(rank.max(initial=-1)) + 1):
+            at = rank == k
+            docs = o_doc[at]
+            num[docs] += a_best[o[at]]
+            r[docs] = np.maximum(r[docs], num[docs] / (den[docs] + k + 1))
+        # Precision.
+        all_optional = np.where(not_optional == 0, 1.0, 0.0)
+        if variant == "metrics-py":
+            p_num = num_best
+        else:
+            p_num, coupled = _one_label_numerator(n_docs, n_a, n_p, a_doc, p_doc, pi, pspan,
+                                                  pcode, pairs.c_pred, num_best)
+            fallback |= coupled
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(fallacy_preds == 0, all_optional,
+                         p_num / np.maximum(fallacy_preds, 1))
+        # A text whose gold allows no fallacy: 1 only when nothing but ⊥ is predicted.
+        none_possible = _count(a_doc, n_docs, a_fallacy) == 0
+        silent = np.where(fallacy_preds == 0, 1.0, 0.0)
+        p = np.where(none_possible, silent, p)
+        r = np.where(none_possible, silent, r)
+    f1 = _harmonic(p, r)
+
+    lp, lr, lab_hard = _label_only_vectorised(
+        n_docs, "metrics-py" if variant == "repo-head" else variant, n_classes, p_doc, p_code,
+        a_doc, r_span, r_code, a_skip)
+    lf = _harmonic(lp, lr)
+    fallback |= lab_hard
+
+    out = [mr.DocumentScore(doc, pv, rv, fv, pv, 1, rv, 1,
+                            {"label_precision": a, "label_recall": b, "label_f1": c})
+           for doc, pv, rv, fv, a, b, c in zip(doc_ids, p.tolist(), r.tolist(), f1.tolist(),
+                                               lp.tolist(), lr.tolist(), lf.tolist(),
+                                               strict=True)]
+    hard = np.flatnonzero(fallback)
+    if len(hard):
+        keep = [doc_ids[i] for i in hard]
+        sub_g = AnnotationSet(gold.name, {d: gold.spans[d] for d in keep}, gold.role,
+                              gold.alternatives)
+        sub_p = AnnotationSet(pred.name, {d: pred.get(d) for d in keep}, pred.role,
+                              pred.alternatives)
+        for i, (doc, t) in zip(hard, _texts(sub_g, sub_p, texts, tax, level, order, zero_gold,
+                                            zero_pred), strict=True):
+            out[i] = _document_score(doc, score_text(t, variant))
+    return out
+
+
+def _one_label_numerator(n_docs: int, n_a: int, n_p: int, a_doc: np.ndarray, p_doc: np.ndarray,
+                         pi: np.ndarray, pspan: np.ndarray, pcode: np.ndarray,
+                         weight: np.ndarray, num_best: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """One-label precision's numerator where no search is needed, and the texts that need one.
+
+    If no gold span can take two of the predicted labels, every span's choice is forced and
+    each prediction keeps its best match (``num_best``). If every prediction has at most one
+    candidate span, the spans are independent: each takes the label whose predictions it gives
+    the most. Otherwise (``coupled``) the per-text variable elimination decides.
+    """
+    candidates = np.bincount(pi, minlength=n_p)
+    width = int(pcode.max(initial=0)) + 1
+    keys, inverse, _ = _unique(pspan * width + pcode)
+    key_span = keys // width
+    domain = np.bincount(key_span, minlength=n_a)
+    choice_doc = _count(a_doc, n_docs, domain >= 2) > 0
+    shared_doc = _count(p_doc, n_docs, candidates >= 2) > 0
+    per_key = _sum(inverse.reshape(-1), weight, len(keys))
+    span_best = _group_max(n_a, key_span, per_key)
+    independent = _sum(a_doc, span_best, n_docs)
+    return np.where(choice_doc, independent, num_best), choice_doc & shared_doc
+
+
+def _head_vectorised(gold: AnnotationSet, texts: Mapping[str, str | None], doc_ids: list[str],
+                     a_doc: np.ndarray, a_start: np.ndarray, a_end: np.ndarray,
+                     a_has0: np.ndarray, a_best: np.ndarray, p_best: np.ndarray,
+                     preds_in: np.ndarray, num_best: np.ndarray, n_classes: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """``repo-head``'s span P and R for every text (:func:`_head_scores`)."""
+    n_docs = len(doc_ids)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(preds_in == 0, 1.0, num_best / np.maximum(preds_in, 1))
+    counted = ~a_has0
+    num = _sum(a_doc[counted], a_best[counted], n_docs)
+    den = _count(a_doc, n_docs, counted)
+    if n_classes != 1:  # the uncovered {None} ranges count in recall at levels 1 and 2
+        den = den + _uncovered_counts(gold, texts, doc_ids, a_doc, a_start, a_end)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(den == 0, 1.0, num / np.maximum(den, 1))
+    return p, r
+
+
+def _uncovered_counts(gold: AnnotationSet, texts: Mapping[str, str | None], doc_ids: list[str],
+                      a_doc: np.ndarray, a_start: np.ndarray, a_end: np.ndarray) -> np.ndarray:
+    """How many ranges :func:`~core.metrics.mafalda_order.uncovered_ranges` gives each text."""
+    n_docs = len(doc_ids)
+    last_end = np.zeros(n_docs, dtype=np.int64)
+    np.maximum.at(last_end, a_doc, a_end)
+    length = np.fromiter((len(t) if (t := texts.get(d)) is not None else -1 for d in doc_ids),
+                         dtype=np.int64, count=n_docs)
+    length = np.where(length < 0, last_end, length)
+    o = np.lexsort((a_end, a_start, a_doc))
+    doc, start, end = a_doc[o], a_start[o], a_end[o]
+    # ``current`` before each interval: the running max of end + 1 over the text's earlier ones.
+    big = int(max(end.max(initial=0), 0)) + 2
+    running = np.maximum.accumulate(doc * big + end + 1) - doc * big if len(o) else end
+    first = np.r_[True, doc[1:] != doc[:-1]] if len(o) else np.zeros(0, dtype=bool)
+    current = np.where(first, 0, np.r_[0, running[:-1]] if len(o) else running)
+    gaps = _count(doc, n_docs, current < start)
+    final = np.zeros(n_docs, dtype=np.int64)
+    np.maximum.at(final, doc, running)
+    has = _count(doc, n_docs) > 0
+    tail = np.where(has, final < length, True)
+    return gaps + tail.astype(np.int64)
+
+
+def _label_only_vectorised(n_docs: int, variant: str, n_classes: int, p_doc: np.ndarray,
+                           p_code: np.ndarray, a_doc: np.ndarray, r_span: np.ndarray,
+                           r_code: np.ndarray, a_skip: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Label-only P and R (:func:`_label_only`) for every text, and the texts (``hard``) whose
+    matching or hitting set this does not settle (per-text path).
+
+    Matching: a span offering one predicted label (``L1``: its distinct labels) is matched in
+    some maximum matching, so tp = |L1| + a matching of the other spans into the predicted
+    labels outside L1; that is their number when those label sets are disjoint, and the number
+    of distinct labels when each holds one. Hitting set: the labels of one-label forced spans
+    are needed, sets holding one are hit, and the other sets need one label each when they are
+    disjoint. Anything else is ``hard``.
+    """
+    n_a = len(a_doc)
+    width = n_classes + 2
+    keep = (p_code != 0) & (p_code - 1 < n_classes)
+    y_keys = _unique(p_doc[keep] * width + p_code[keep])[0]
+    n_pred = np.bincount(y_keys // width, minlength=n_docs)
+    rows = np.flatnonzero((r_code != 0) & (r_code - 1 < n_classes))
+    span, code = r_span[rows], r_code[rows]
+    doc = a_doc[span]
+    key = doc * width + code
+    in_y = np.isin(key, y_keys)
+    a_kept = np.bincount(span, minlength=n_a)
+    hits = np.bincount(span[in_y], minlength=n_a)
+    # matching
+    one = in_y & (hits[span] == 1)
+    l1 = _unique(key[one])[0]
+    rest = in_y & (hits[span] >= 2) & ~np.isin(key, l1)
+    rest_keys, _, rest_n = _unique(key[rest])
+    rest_size = np.bincount(span[rest], minlength=n_a)
+    shared = _count(rest_keys // width, n_docs, rest_n >= 2) > 0
+    multi = _count(a_doc, n_docs, rest_size >= 2) > 0
+    rest_spans = _count(a_doc, n_docs, rest_size >= 1)
+    tp = (np.bincount(l1 // width, minlength=n_docs)
+          + np.where(shared, np.bincount(rest_keys // width, minlength=n_docs), rest_spans))
+    hard = shared & multi
+    # hitting set over the mandatory spans offering no predicted label
+    forced = (a_kept >= 1) & ~a_skip & (hits == 0)
+    f1 = _unique(key[forced[span] & (a_kept[span] == 1)])[0]
+    hit_free = np.bincount(span[np.isin(key, f1)], minlength=n_a) > 0
+    left = forced & (a_kept >= 2) & ~hit_free
+    left_rows = left[span]
+    left_keys, _, left_n = _unique(key[left_rows])
+    hard |= _count(left_keys // width, n_docs, left_n >= 2) > 0
+    missing = np.bincount(f1 // width, minlength=n_docs) + _count(a_doc, n_docs, left)
+    skippable = _count(a_doc, n_docs, ~(a_skip | (a_kept == 0))) == 0
+    if variant == "metrics-py":  # every label of every span at once
+        tp_p = np.bincount(_unique(key[in_y])[0] // width, minlength=n_docs)
+    else:
+        tp_p = tp
+    both_empty = np.where(skippable, 1.0, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(tp == 0, 0.0, tp / np.maximum(tp + missing, 1))
+        p = np.where(tp == 0, 0.0, tp_p / np.maximum(n_pred, 1))
+    p = np.where(n_pred == 0, both_empty, p)
+    r = np.where(n_pred == 0, both_empty, r)
+    return p, r, hard & (n_pred > 0) & (tp > 0)
+
+
 def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: str = "paper",
           texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
           gold_order: GoldOrder | None = None, pred_order: GoldOrder | None = None
@@ -622,6 +959,21 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     >>> score(g, p).recall
     1.0
     """
+    tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
+                                                pred_order)
+    rows = _score_vectorised(gold, pred, texts or {}, tax, level, variant, order, zero_gold,
+                             zero_pred)
+    return MafaldaResult(variant, level, rows)
+
+
+def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,
+             taxonomy: Taxonomy | None, gold_order: GoldOrder | None,
+             pred_order: GoldOrder | None
+             ) -> tuple[Taxonomy, Mapping[str, Sequence[Interval]] | None,
+                        Mapping[str, Sequence[tuple[int, str]]] | None,
+                        Mapping[str, Sequence[tuple[int, str]]] | None]:
+    """The checks both scorers make, and what they read from the options: the taxonomy, the
+    gold's file order (``metrics-py`` and ``repo-head`` only) and the zero-length spans."""
     check_choice("variant", "mafalda", variant, VARIANTS)
     check_choice("level", "mafalda", level, LEVELS)
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
@@ -630,132 +982,21 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
              and variant in ("metrics-py", "repo-head") else None)
     zero_gold = gold_order.zero_length if gold_order is not None else None
     zero_pred = pred_order.zero_length if pred_order is not None else None
-    fast: dict[str, mr.DocumentScore] = {}
-    if variant in ("paper", "metrics-py") and order is None and not zero_gold and not zero_pred:
-        fast = _plain_rows(gold, pred, tax, level)
-    rest = {doc: _document_score(doc, score_text(t, variant))
+    return tax, order, zero_gold, zero_pred
+
+
+def _score_reference(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
+                     variant: str = "paper", texts: Mapping[str, str | None] | None = None,
+                     taxonomy: Taxonomy | None = None, gold_order: GoldOrder | None = None,
+                     pred_order: GoldOrder | None = None) -> MafaldaResult:
+    """:func:`score` one text at a time in Python (:func:`score_text`): the reference the
+    vectorised path is tested against (``tests/mafalda/test_mafalda_vectorised.py``)."""
+    tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
+                                                pred_order)
+    rows = [_document_score(doc, score_text(t, variant))
             for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold,
-                                 zero_pred, [d for d in gold.doc_ids if d not in fast])}
-    rows = [fast[d] if d in fast else rest[d] for d in gold.doc_ids]
+                                 zero_pred)]
     return MafaldaResult(variant, level, rows)
-
-
-def _codes(aset: AnnotationSet, project: Callable[[str], int]) -> tuple[np.ndarray, ...] | None:
-    """A set's rows as (document, start, end, code) arrays with documents indexed by the set's
-    own order, rows sorted by document, start, end; None when a label cannot be projected (the
-    per-text path then raises its error at the right place)."""
-    t = aset.table
-    try:
-        lab = np.fromiter((project(x) for x in t.labels), dtype=np.int64, count=len(t.labels))
-    except InputError:
-        return None
-    code = lab[t.label] if len(t) else np.zeros(0, dtype=np.int64)
-    doc = t.doc.astype(np.int64)
-    later = (doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (
-        (t.start[1:] > t.start[:-1]) | ((t.start[1:] == t.start[:-1]) & (t.end[1:] >= t.end[:-1]))))
-    if bool(later.all()):  # tables are sorted already (readers, SpanTable.from_columns)
-        return doc, t.start, t.end, code
-    order = np.lexsort((t.end, t.start, doc))
-    return doc[order], t.start[order], t.end[order], code[order]
-
-
-def _distinct(keys: np.ndarray) -> np.ndarray:
-    """The sorted distinct values of an int array (a sort: NumPy's hashed ``unique`` is slower
-    on a million keys)."""
-    k = np.sort(keys)
-    keep = np.ones(len(k), dtype=bool)
-    keep[1:] = k[1:] != k[:-1]
-    return k[keep]
-
-
-def _plain_rows(gold: AnnotationSet, pred: AnnotationSet, tax: Taxonomy, level: int
-                ) -> dict[str, mr.DocumentScore]:
-    """The scores of the texts whose gold spans each offer one label and no ⊥ (``paper`` and
-    ``metrics-py`` agree there), for the whole corpus at once.
-
-    With one code per gold span there is nothing to maximise over: recall averages, over the
-    gold spans, the best C(s,t,|t|) of a same-label prediction; precision averages, over the
-    predictions that are not ⊥, the best C(s,t,|s|) of a same-label gold span (the overlapping
-    same-label pairs come from :func:`core.metrics.martino._pairs`); label-only scores compare
-    the sets of codes (a maximum matching of one-label spans is the set intersection, the
-    minimum hitting set of the unpredicted ones their number of distinct codes). Texts without
-    gold spans, with alternatives, ⊥ or a gold code outside the level's classes are left out:
-    :func:`score_text` scores them exactly.
-    """
-    from core.metrics.martino import _Arrays, _pairs
-
-    n_classes = tax.n_classes[level]
-
-    def project_pred(label: str) -> int:
-        return tax.project(0 if label == NOTHING else tax.code(label), level)
-
-    def project_gold(label: str) -> int:
-        code = 0 if label == NOTHING else tax.code(label, allow_unknown=False)
-        return (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
-
-    g = _codes(gold, project_gold)
-    p = _codes(pred, project_pred)
-    if g is None or p is None:
-        return {}
-    docs = list(gold.doc_ids)
-    n_docs = len(docs)
-    g_doc, g_start, g_end, g_code = g
-    position = {d: i for i, d in enumerate(docs)}
-    if gold.table.doc_ids != tuple(docs):
-        where = np.fromiter((position[d] for d in gold.table.doc_ids), dtype=np.int64,
-                            count=len(gold.table.doc_ids))
-        g_doc = where[g_doc] if len(g_doc) else g_doc
-    p_doc, p_start, p_end, p_code = p
-    if len(p_doc):
-        where = np.fromiter((position.get(d, -1) for d in pred.table.doc_ids), dtype=np.int64,
-                            count=len(pred.table.doc_ids))
-        p_doc = where[p_doc]
-    # texts that need the exact path
-    bad = np.zeros(n_docs + 1, dtype=bool)
-    bad[g_doc[(g_code <= 0) | (g_code - 1 >= n_classes)]] = True
-    bad[p_doc[p_code < 0]] = True
-    same = (g_doc[1:] == g_doc[:-1]) & (g_start[1:] == g_start[:-1]) & (g_end[1:] == g_end[:-1])
-    if gold.alternatives:
-        bad[g_doc[1:][same]] = True
-    n_gold = np.bincount(g_doc, minlength=n_docs)
-    ok = (n_gold > 0) & ~bad[:n_docs]
-    # span scores
-    n_codes = int(max(g_code.max(initial=0), p_code.max(initial=0))) + 1
-    ga = _Arrays(g_doc, g_start, g_end, np.maximum(g_code, 0), [""] * n_codes)
-    pa = _Arrays(p_doc, p_start, p_end, np.maximum(p_code, 0), [""] * n_codes)
-    pairs = _pairs(pa, ga, n_docs, False, by_label=True)
-    best_g = np.zeros(len(g_doc))
-    np.maximum.at(best_g, pairs.gold, pairs.c_gold)
-    best_p = np.zeros(len(p_doc))
-    np.maximum.at(best_p, pairs.pred, pairs.c_pred)
-    r_num = np.bincount(g_doc, weights=best_g, minlength=n_docs)
-    real = p_code != 0
-    p_num = np.bincount(p_doc[real], weights=best_p[real], minlength=n_docs)
-    p_den = np.bincount(p_doc[real], minlength=n_docs)
-    # label-only: distinct codes per text
-    keep = (p_code != 0) & (p_code - 1 < n_classes)
-    g_keys = _distinct(g_doc * n_codes + g_code)
-    p_keys = _distinct(p_doc[keep] * n_codes + p_code[keep])
-    g_set = np.bincount(g_keys // n_codes, minlength=n_docs)
-    p_set = np.bincount(p_keys // n_codes, minlength=n_docs)
-    both = g_keys[np.isin(g_keys, p_keys, assume_unique=True, kind="sort")]
-    tp = np.bincount(both // n_codes, minlength=n_docs)
-    out: dict[str, mr.DocumentScore] = {}
-    for i in np.flatnonzero(ok).tolist():
-        den = int(p_den[i])
-        prec = float(p_num[i]) / den if den else 0.0
-        rec = float(r_num[i]) / int(n_gold[i])
-        hits, n_pred, n_true = int(tp[i]), int(p_set[i]), int(g_set[i])
-        if not n_pred:
-            lp = lr = 0.0
-        elif hits == 0:
-            lp, lr = 0.0, 0.0
-        else:
-            lp, lr = hits / n_pred, hits / (hits + n_true - hits)
-        out[docs[i]] = mr.DocumentScore(
-            docs[i], prec, rec, mr.harmonic(prec, rec), prec, 1, rec, 1,
-            dict(zip(LABEL_ONLY, (lp, lr, mr.harmonic(lp, lr)), strict=True)))
-    return out
 
 
 @dataclass(frozen=True)

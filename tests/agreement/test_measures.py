@@ -190,3 +190,15 @@ def test_mafalda_nothing_alternative_is_left_out_with_a_warning() -> None:
     assert study.labels == ["X"]
     assert study.warnings and "'nothing'" in study.warnings[0]
     assert char_agreement(study)[0].pairs[("A", "B")].overall.value == pytest.approx(1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 10**7), min_size=4, max_size=4))
+def test_binary_kappa_in_plain_floats_equals_the_table_kappa(counts: list[int]) -> None:
+    from core.metrics.agreement.coefficients import cohen_kappa_binary, cohen_kappa_from_table
+
+    n11, n10, n01, n00 = counts
+    fast = cohen_kappa_binary(n11, n10, n01, n00)
+    table = cohen_kappa_from_table([[n11, n10], [n01, n00]])
+    assert (fast.value, fast.reason, dict(fast.stats)) == (table.value, table.reason,
+                                                          dict(table.stats))

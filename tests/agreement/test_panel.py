@@ -27,6 +27,7 @@ from core.metrics.agreement import (
     sub_study,
     unitizing,
 )
+from core.metrics.agreement.panel import _majority_set_columns, _majority_set_per_document
 from core.model import AnnotationSet, Span
 
 
@@ -176,6 +177,18 @@ def test_majority_does_not_depend_on_the_order_of_annotators(docsets, rnd) -> No
     shuffled = list(sets)
     rnd.shuffle(shuffled)
     assert majority_set(sets).spans == majority_set(shuffled).spans
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(docset_st, min_size=1, max_size=5), st.data())
+def test_majority_from_columns_equals_the_per_document_vote(docsets, data) -> None:
+    sets = [_set(f"A{i}", spans) for i, spans in enumerate(docsets)]
+    min_votes = data.draw(st.one_of(st.none(), st.integers(1, len(sets) + 1)))
+    label = data.draw(st.one_of(st.none(), st.sampled_from([*LABELS, "unused"])))
+    fast = _majority_set_columns(sets, label=label, min_votes=min_votes, name="m")
+    reference = _majority_set_per_document(sets, label=label, min_votes=min_votes, name="m")
+    assert list(fast.spans.items()) == list(reference.spans.items())
+    assert (fast.name, fast.role) == (reference.name, reference.role)
 
 
 # --- pairwise ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.columnar import LazySpans, SpanTable, make_spans
+from core.columnar import LazySpans, SpanTable, _span_order, make_spans
 from core.formats._common import sorted_spans
 from core.metrics import martino
 from core.model import AnnotationSet, Span
@@ -234,3 +234,22 @@ def test_martino_numerators_equal_the_pairwise_span_sums(gold: dict,
         r = martino.score(aset_g, aset_p, variant="semeval2020-si", merge_pred=True)
         assert (r.p_num, r.r_num) == pytest.approx(_reference(any_g, any_p, by_label=False),
                                                    abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2**40), st.integers(1, 2**40),
+                          st.integers(0, 3)), max_size=40),
+       st.sampled_from([1, 2**10, 2**22, 2**40]))
+def test_one_packed_sort_key_orders_rows_as_the_four_key_lexsort(
+        rows: list[tuple[int, int, int, int]], scale: int) -> None:
+    # Small offsets take the one-key path, offsets near 2**40 the lexsort paths: same order.
+    names = ["b", "a", "d", "c"]
+    doc = np.array([r[0] for r in rows], dtype=np.int32)
+    start = np.array([r[1] % scale for r in rows], dtype=np.int64)
+    end = start + np.array([r[2] % scale + 1 for r in rows], dtype=np.int64)
+    label = np.array([r[3] for r in rows], dtype=np.int32)
+    rank = np.array([1, 0, 3, 2])[label] if len(rows) else label
+    expected = np.lexsort((rank, end, start, doc))
+    order = _span_order(doc, start, end, label, names)
+    got = np.arange(len(rows)) if order is None else order
+    assert np.array_equal(got, expected)

@@ -190,6 +190,31 @@ def test_numeric_ids_duplicate_ids_and_bad_fragments_go_through_the_precise_path
         same(raw)
 
 
+@pytest.mark.parametrize("raw", [
+    # two equal keys: the last one counts, in both paths
+    b'[{"id": "a", "id": "b", "text": "hello world", "labels": [{"technique": "X", '
+    b'"start": 0, "start": 6, "end": 11}]}]',
+    # keys written with escapes, a fragment among them
+    b'[{"i\\u0064": "a", "text": "hello world", "labels": [{"technique": "X", "start": 0, '
+    b'"end": 5, "text_\\u0066ragment": "other"}]}]',
+    # keys the format does not define, holding any JSON value
+    b'[{"id": "a", "extra": [1, {"q": null}], "labels": [{"technique": "X", "start": 0, '
+    b'"end": 5, "score": 0.5}], "text": "hello world"}]',
+    # NaN and huge numbers are JSON only to the standard library
+    b'[{"id": "a", "extra": NaN, "labels": []}]',
+    b'[{"id": "a", "extra": 1e999, "labels": []}]',
+    b'[{"id": "a", "labels": [{"technique": "X", "start": -0, "end": 5}], "text": null}]',
+    b'[{"id": "a", "labels": [{"technique": "X", "start": 0, "end": 5, '
+    b'"text_fragment": null}], "text": "hello world"}]',
+    b'[{"id": "a", "labels": [{"technique": "X", "start": 0, "end": 5, '
+    b'"text_fragment": ""}], "text": "hello world"}]',
+    b'[]', b' [ ] ', b'\xef\xbb\xbf[]', b'[]\n\x00', b'{}', b'[{"id": "a", "labels": []},]',
+    b'[{"id": "a", "labels": [], "text": "\xff"}]',
+])
+def test_decoder_corner_cases_read_as_the_precise_path_reads_them(raw: bytes) -> None:
+    same(raw)
+
+
 def _mixed_warnings(tmp_path: Path, n: int) -> tuple[Path, Path]:
     """A gold with ``n`` spans at whitespace, fragment mismatches between them and duplicates;
     pretty-printed so that every warning has its own line number."""

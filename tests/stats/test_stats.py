@@ -63,3 +63,17 @@ def test_bad_tables_are_refused() -> None:
         bootstrap(np.zeros((0, 4)), martino_f1)
     with pytest.raises(ValueError, match="same documents"):
         paired_bootstrap(np.zeros((3, 4)), np.zeros((4, 4)), martino_f1)
+
+
+def test_kept_draws_give_the_same_resamples_as_fresh_ones() -> None:
+    from core import stats
+
+    stats._KEPT_DRAWS.clear()
+    fresh = [w.copy() for w in stats._weights(300, 600, 7)]
+    assert (300, 600, 7, 256) in stats._KEPT_DRAWS
+    again = list(stats._weights(300, 600, 7))
+    assert len(fresh) == len(again) == 3
+    for a, b in zip(fresh, again, strict=True):
+        assert a.dtype == b.dtype == np.float64
+        assert np.array_equal(a, b)
+    assert all(w.sum() == 300 * len(w) for w in again)

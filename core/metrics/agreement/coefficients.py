@@ -99,10 +99,20 @@ def cohen_kappa_binary(n11: int, n10: int, n01: int, n00: int) -> Agreement:
     ``n10`` counts items coder 1 marked and coder 2 did not. Used per label for characters and
     documents, where the counts of all documents add up (sufficient statistics).
 
+    Computed with plain floats (it runs once per document and pair): the same operations as
+    :func:`cohen_kappa_from_table` on the 2×2 table, exact while the counts and ``n²`` stay
+    below 2**53, so the values are identical.
+
     >>> round(cohen_kappa_binary(1, 1, 3, 5).value, 4)
     0.0909
     """
-    return cohen_kappa_from_table([[n11, n10], [n01, n00]])
+    a, b, c, d = float(n11), float(n10), float(n01), float(n00)
+    n = a + b + c + d
+    if n == 0:
+        return undefined("Cohen's kappa is undefined: no items", items=0)
+    p_o = (a + d) / n
+    p_e = ((a + b) * (a + c) + (c + d) * (b + d)) / (n * n)
+    return _ratio_agreement(p_o, p_e, {"p_o": p_o, "p_e": p_e, "items": int(n)}, "Cohen's kappa")
 
 
 def cohen_kappa(coder1: Sequence[Hashable], coder2: Sequence[Hashable]) -> Agreement:

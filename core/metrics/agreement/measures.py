@@ -253,19 +253,33 @@ def _doc_label_counts(study: Study, docs: Sequence[str], labels: Sequence[str]
                       ) -> np.ndarray[Any, Any]:
     """``counts[d, l, v]``: coders (among those covering d) with label l absent (v=0) / present."""
     matrix = doc_label_matrix(study)
+    index = {lab: j for j, lab in enumerate(labels)}
     out = np.zeros((len(docs), len(labels), 2))
-    for i, d in enumerate(docs):
-        for a in study.annotators:
+    for a in study.annotators:
+        covered = np.zeros(len(docs), dtype=bool)
+        rows: list[int] = []
+        cols: list[int] = []
+        for i, d in enumerate(docs):
             got = matrix[a][d]
             if got is None:
                 continue
-            for j, lab in enumerate(labels):
-                out[i, j, 1 if lab in got else 0] += 1
+            covered[i] = True
+            for lab in got:
+                j = index.get(lab)
+                if j is not None:
+                    rows.append(i)
+                    cols.append(j)
+        present = np.zeros((len(docs), len(labels)), dtype=bool)
+        present[rows, cols] = True
+        out[:, :, 1] += present
+        out[:, :, 0] += covered[:, None] & ~present
     return out
 
 
-def fleiss_text(study: Study) -> ManyResult:
-    """Fleiss' κ on documents × labels (present / absent), documents every annotator covers."""
+def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
+    """Fleiss' κ on documents × labels (present / absent), documents every annotator covers.
+    ``per_document=False`` leaves the per-document values out (the corpus and per-label values
+    are the same)."""
     _need_two(study)
     docs = study.common_docs()
     left = len(study.docs) - len(docs)
@@ -279,7 +293,7 @@ def fleiss_text(study: Study) -> ManyResult:
     res = ManyResult("fleiss-kappa", study.annotators, overall, params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = fleiss_kappa(counts[:, j, :], ["absent", "present"])
-    for i, d in enumerate(docs):
+    for i, d in enumerate(docs if per_document else ()):
         res.per_document[d] = fleiss_kappa(counts[i], ["absent", "present"])
     return res
 
@@ -291,8 +305,9 @@ def _numeric(label: str) -> float | None:
         return None
 
 
-def krippendorff_text(study: Study) -> ManyResult:
-    """Krippendorff's α (nominal) on documents × labels, missing documents allowed.
+def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
+    """Krippendorff's α (nominal) on documents × labels, missing documents allowed
+    (``per_document=False``: without the per-document values).
 
     When every annotator gives each document at most one label and every label is a number (a
     rating), ``levels`` adds α on the document values at the nominal, ordinal, interval and ratio
@@ -312,7 +327,7 @@ def krippendorff_text(study: Study) -> ManyResult:
                      params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = krippendorff_alpha_from_counts(counts[:, j, :], values)
-    for i, d in enumerate(docs):
+    for i, d in enumerate(docs if per_document else ()):
         res.per_document[d] = krippendorff_alpha_from_counts(counts[i], values)
     numbers = {lab: _numeric(lab) for lab in study.labels}
     single = all(len({sp.label for sp in v}) <= 1
@@ -337,11 +352,19 @@ def unitizing(study: Study, *, per_document: bool = True) -> ManyResult:
     for d in docs:
         offsets[d] = pos
         pos += study.lengths[d]
+    # One pass over each annotator's spans, grouped by label (document order, then span order).
+    by_label: dict[str, list[list[tuple[int, int]]]] = {
+        lab: [[] for _ in study.annotators] for lab in study.labels}
+    for k, a in enumerate(study.annotators):
+        for d in docs:
+            shift = offsets[d]
+            for s in study.get(a, d):
+                units = by_label.get(s.label)
+                if units is not None:
+                    units[k].append((s.start + shift, s.end + shift))
     parts: dict[str, UnitizingParts] = {}
     for lab in study.labels:
-        coders = [[(s.start + offsets[d], s.end + offsets[d]) for d in docs
-                   for s in study.get(a, d) if s.label == lab] for a in study.annotators]
-        parts[lab] = category_parts(coders, 0, pos)
+        parts[lab] = category_parts(by_label[lab], 0, pos)
     overall, per_label = alpha_from_parts(parts)
     if not study.labels:
         overall = undefined("unitizing alpha is undefined: nobody marked any span")

@@ -34,6 +34,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+import numpy as np
+
+from core.columnar import LazySpans, SpanTable
 from core.errors import InputError, ParameterError, check_choice
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.metrics.agreement.measures import (
@@ -129,6 +132,98 @@ def majority_set(sets: Sequence[AnnotationSet], *, label: str | None = None,
                                   or min_votes < 1):
         raise ParameterError("min_votes", "The 'min_votes' parameter of majority_set must be a "
                              f"positive integer or None. Got {min_votes!r} instead.")
+    if any(aset.alternatives for aset in sets):
+        return _majority_set_per_document(sets, label=label, min_votes=min_votes, name=name)
+    return _majority_set_columns(sets, label=label, min_votes=min_votes, name=name)
+
+
+def _majority_set_columns(sets: Sequence[AnnotationSet], *, label: str | None,
+                          min_votes: int | None, name: str) -> AnnotationSet:
+    """:func:`majority_set` for the whole corpus at once with NumPy (sets without alternatives).
+
+    Each annotator's spans are merged per document and label (a running maximum of the ends
+    over rows sorted by start), the merged runs become +1/-1 events, and one cumulative sum over
+    the events sorted by document, label and position gives the votes between two positions;
+    segments with enough votes that follow each other form the runs. Equal to
+    :func:`_majority_set_per_document` (``tests/agreement/test_panel.py``).
+    """
+    docs: dict[str, int] = {}
+    for aset in sets:
+        for doc_id in aset.spans:
+            docs.setdefault(doc_id, len(docs))
+    listed = np.zeros(len(docs), dtype=np.int64)
+    labels: dict[str, int] = {}
+    cols: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    for aset in sets:
+        table = aset.table
+        doc_map = np.fromiter((docs[d] for d in table.doc_ids), dtype=np.int64,
+                              count=len(table.doc_ids))
+        listed[doc_map] += 1
+        label_map = np.fromiter((labels.setdefault(lab, len(labels)) for lab in table.labels),
+                                dtype=np.int64, count=len(table.labels))
+        keep = np.ones(len(table), dtype=bool)
+        if label is not None and len(table):
+            keep = np.array([lab == label for lab in table.labels], dtype=bool)[table.label]
+        cols.append((doc_map[table.doc[keep]], label_map[table.label[keep]],
+                     table.start[keep].astype(np.int64), table.end[keep].astype(np.int64)))
+    need = (np.full(len(docs), min_votes, dtype=np.int64) if min_votes is not None
+            else listed // 2 + 1)
+    names = list(labels)
+    empty = np.zeros(0, dtype=np.int64)
+    n_labels = max(len(names), 1)
+    ev_group: list[np.ndarray] = []
+    ev_pos: list[np.ndarray] = []
+    ev_delta: list[np.ndarray] = []
+    for d, lab, start, end in cols:
+        if not len(d):
+            continue
+        group = d * n_labels + lab
+        order = np.lexsort((start, group))
+        group, start, end = group[order], start[order], end[order]
+        # Merge each annotator's runs per (document, label): a run starts where a span starts
+        # after every earlier span of its group has ended.
+        big = int(end.max()) + 1
+        reach = np.maximum.accumulate(group * big + end) - group * big
+        new = np.ones(len(group), dtype=bool)
+        new[1:] = (group[1:] != group[:-1]) | (start[1:] > reach[:-1])
+        first = np.flatnonzero(new)
+        last = np.append(first[1:], len(group)) - 1
+        ev_group += [group[first], group[first]]
+        ev_pos += [start[first], reach[last]]
+        ev_delta += [np.ones(len(first), dtype=np.int64), -np.ones(len(first), dtype=np.int64)]
+    if ev_group:
+        group = np.concatenate(ev_group)
+        pos = np.concatenate(ev_pos)
+        delta = np.concatenate(ev_delta)
+        order = np.lexsort((pos, group))
+        group, pos, delta = group[order], pos[order], delta[order]
+        # One entry per (group, position) with the net change there.
+        head = np.ones(len(group), dtype=bool)
+        head[1:] = (group[1:] != group[:-1]) | (pos[1:] != pos[:-1])
+        at = np.flatnonzero(head)
+        group, pos = group[at], pos[at]
+        votes = np.cumsum(np.add.reduceat(delta, at))  # every group sums to zero
+        doc = group // n_labels
+        ok = votes >= need[doc]
+        # A run: consecutive qualifying segments [pos_i, pos_i+1) of one group.
+        same = group[1:] == group[:-1]
+        starts_run = ok.copy()
+        starts_run[1:] &= ~(ok[:-1] & same)
+        ends_run = ok.copy()
+        ends_run[:-1] &= ~(ok[1:] & same)
+        first_of = np.flatnonzero(starts_run)
+        out_doc, out_label = doc[first_of], group[first_of] % n_labels
+        # A qualifying segment is never a group's last position (votes are 0 there).
+        out_start, out_end = pos[first_of], pos[np.flatnonzero(ends_run) + 1]
+    else:
+        out_doc = out_label = out_start = out_end = empty
+    table = SpanTable.from_columns(list(docs), out_doc, out_start, out_end, out_label, names)
+    return AnnotationSet(name, LazySpans(table), role="gold")
+
+
+def _majority_set_per_document(sets: Sequence[AnnotationSet], *, label: str | None,
+                               min_votes: int | None, name: str) -> AnnotationSet:
+    """:func:`majority_set` one document and label at a time (any set, alternatives too)."""
     docs: dict[str, None] = {}
     for aset in sets:
         docs.update(dict.fromkeys(aset.spans))

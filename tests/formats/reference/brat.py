@@ -1,0 +1,176 @@
+"""brat standoff: ``<doc>.ann`` beside ``<doc>.txt``, one ``T`` line per text-bound annotation.
+
+Format of the brat rapid annotation tool (Stenetorp et al., 2012; brat "standoff format"
+documentation): ``T1<TAB>Label START END<TAB>fragment``; a discontinuous annotation lists
+fragments as ``START END;START END``. Our span model is contiguous, so each fragment becomes its
+own span with a warning. Relations, events, attributes, normalisations and notes (``R``, ``E``,
+``A``/``M``, ``N``, ``#`` lines) carry no spans: each skipped line is reported.
+
+The document id is the ``.ann`` path without its extension (``news/1.ann`` -> ``news/1``). A
+label may contain spaces (we parse the offsets from the right), which brat's own tool does not
+accept; ``convert --to brat`` says so when it happens.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, decode
+from core.formats._common import (
+    check_label,
+    duplicate_span_warnings,
+    make_span,
+    member_name,
+    set_name_of,
+    single_set,
+    sorted_spans,
+)
+from core.model import AnnotationSet, Span
+
+FORMAT = "brat"
+_TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")
+_SKIPPED = {"R": "a relation", "E": "an event", "A": "an attribute", "M": "an attribute",
+            "N": "a normalisation", "#": "a note", "*": "an equivalence"}
+
+
+def sniff(filename: str, head: str) -> int:
+    lower = filename.lower()
+    if lower.endswith(".ann"):
+        return 95
+    if lower.endswith(".conf") and PurePosixPath(lower).name in {
+        "annotation.conf", "visual.conf", "tools.conf", "kb_shortcuts.conf",
+    }:
+        return 10
+    return 0
+
+
+def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
+    """Read ``.ann`` files (one or a folder), with texts from the ``.txt`` files beside them."""
+    loaded = Loaded(FORMAT, name)
+    ann = {p: d for p, d in files.items() if p.lower().endswith(".ann")}
+    # One .ann given on its own (perhaps with the .txt beside it): named by its file.
+    single = len(ann) == 1 and PurePosixPath(name).name == PurePosixPath(next(iter(ann))).name
+    if not ann:
+        raise FormatError(name, "expected brat .ann files, found none")
+    txt = {p[: -len(".txt")]: d for p, d in files.items() if p.lower().endswith(".txt")}
+    for path in files:
+        low = path.lower()
+        if not low.endswith((".ann", ".txt", ".conf")):
+            loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored")
+    spans: dict[str, list[Span]] = {}
+    for path in sorted(ann):
+        stem = path[: -len(".ann")]
+        doc_id = PurePosixPath(stem).name if single else stem
+        file = name if single else member_name(name, path)
+        text = decode(member_name(name, stem + ".txt"), txt[stem]) if stem in txt else None
+        if text is None and options.gold_texts is not None:
+            text = options.gold_texts.get(doc_id)
+        spans[doc_id] = _read_ann(file, decode(file, ann[path]), text, options, loaded)
+        loaded.texts[doc_id] = text
+    ann_stems = {p[: -len(".ann")] for p in ann}
+    for stem in txt:
+        if stem not in ann_stems:
+            loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
+                        ".ann file for a document without annotations)")
+    set_name = set_name_of(name)
+    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    return loaded
+
+
+def _read_ann(
+    file: str, content: str, text: str | None, options: ReadOptions, loaded: Loaded
+) -> list[Span]:
+    out: list[Span] = []
+    seen_ids: dict[str, int] = {}
+    # Split on "\n" only: a fragment may contain other characters str.splitlines() breaks on.
+    for number, raw in enumerate(content.split("\n"), start=1):
+        raw = raw.rstrip("\r")
+        if not raw.strip():
+            continue
+        kind = raw[:1]
+        if kind != "T":
+            what = _SKIPPED.get(kind, "an unknown")
+            loaded.warn(f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
+                        line=number, file=file)
+            continue
+        cols = raw.split("\t")
+        if len(cols) < 2:
+            raise FormatError(
+                file, "expected 'T<n> TAB label start end TAB text', got no TAB", line=number
+            )
+        ann_id = cols[0]
+        if ann_id in seen_ids:
+            raise FormatError(
+                file, f"duplicate annotation id {ann_id!r} (first on line {seen_ids[ann_id]})",
+                line=number, field="id",
+            )
+        seen_ids[ann_id] = number
+        match = _TYPE_OFFSETS.match(cols[1].strip())
+        if match is None:
+            raise FormatError(
+                file, f"expected 'label start end[;start end...]', got {cols[1]!r}",
+                line=number, field="offsets",
+            )
+        label = match.group("label")
+        check_label(label, options.labels, file, field="label", line=number)
+        fragments = [f.split(" ") for f in match.group("frags").split(";")]
+        if len(fragments) > 1:
+            loaded.warn(
+                f"{ann_id} is discontinuous ({match.group('frags')}); each of its "
+                f"{len(fragments)} fragments becomes a separate span",
+                line=number, file=file,
+            )
+        pieces: list[Span] = []
+        for start, end in fragments:
+            span = make_span(start, end, label, file, line=number, text=text)
+            pieces.append(span)
+        given = "\t".join(cols[2:]) if len(cols) > 2 else None
+        if text is not None and given is not None:
+            # brat writes a discontinuous annotation's text with a space between fragments and
+            # newlines inside a fragment as spaces.
+            actual = " ".join(text[s.start : s.end] for s in pieces)
+            if given.replace("\n", " ") != actual.replace("\n", " "):
+                loaded.warn(
+                    f"the text given, {given!r}, differs from the text at the offsets, "
+                    f"{actual!r}; the offsets are used", line=number, field="text", file=file,
+                )
+        if text is not None:
+            for s in pieces:
+                frag = text[s.start : s.end]
+                if frag[:1].isspace() or frag[-1:].isspace():
+                    loaded.warn(f"the span [{s.start}, {s.end}) begins or ends in whitespace: "
+                                f"{frag!r}", line=number, file=file)
+        out.extend(pieces)
+    for d in duplicate_span_warnings(out):
+        loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
+                    file=file)
+    return out
+
+
+def _check_doc_id(doc_id: str) -> None:
+    parts = PurePosixPath(doc_id).parts
+    if not doc_id or doc_id.startswith("/") or ".." in parts or "\\" in doc_id or not parts:
+        raise FormatError("<output>", f"document id {doc_id!r} cannot be a brat file name")
+
+
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+    """``<id>.ann`` per document (empty without spans) and ``<id>.txt`` when the text is known."""
+    aset = single_set(sets, FORMAT)
+    out: dict[str, str] = {}
+    for doc_id in aset.spans:
+        _check_doc_id(doc_id)
+        text = texts.get(doc_id)
+        lines = []
+        for n, s in enumerate(aset.get(doc_id), start=1):
+            if any(c in s.label for c in "\t\n\r") or s.label != s.label.strip():
+                raise FormatError("<output>", f"label {s.label!r} cannot be a brat type")
+            frag = "" if text is None else text[s.start : s.end].replace("\n", " ")
+            frag = frag.replace("\r", " ")
+            lines.append(f"T{n}\t{s.label} {s.start} {s.end}\t{frag}\n")
+        out[f"{doc_id}.ann"] = "".join(lines)
+        if text is not None:
+            out[f"{doc_id}.txt"] = text
+    return out

@@ -1,0 +1,553 @@
+"""CoNLL token files with BIO / IOB1 / IOB2 / IOE / BIOES / BILOU tags (NER system output).
+
+Layout (CoNLL-2002/2003 shared tasks, Tjong Kim Sang & De Meulder 2003): one token per line,
+columns separated by TABs (or, in a line without a TAB, by spaces), the token in the first column
+(``--text-column N`` picks another), the tag in the LAST column; a blank line ends a sentence; a
+line whose first column is ``-DOCSTART-`` starts a new document.
+
+Chunks are extracted exactly as ``seqeval`` 1.2.2 extracts them (Nakayama 2018), so that an
+entity-level P/R/F1 computed from our spans equals ``seqeval.metrics``:
+
+* ``scheme=None`` / ``auto``: seqeval's default mode (``get_entities``), which accepts any mix of
+  IOB1, IOB2, IOE and IOBES tags and repairs invalid transitions (``I-PER`` after ``O`` starts a
+  chunk; ``B-PER I-LOC`` gives two chunks). The sentences of a document are chained with an
+  ``O`` between them, as seqeval chains a list of sentences.
+* ``IOB1``, ``IOB2`` (``BIO``), ``IOE1``, ``IOE2``, ``IOBES`` (``BIOES``), ``BILOU``: seqeval's
+  strict mode (``mode='strict', scheme=...``), sentence by sentence: a chunk must start and end
+  by the scheme's rules, otherwise it is dropped; a prefix outside the scheme is an error.
+
+The transition rules below are restated from seqeval's documented behaviour (its ``scheme.py``
+tables and ``end_of_chunk``/``start_of_chunk``), not copied; ``tests/formats/
+test_conll_seqeval.py`` checks them against the installed ``seqeval`` on random tag sequences.
+
+Text rule: a sentence's tokens are joined by one space and sentences by one newline, so a span
+covering tokens i..j is ``[start of token i, end of token j)`` in that text. When a folder holds
+``<name>.txt`` beside ``<name>.conll`` (a "companion text"), the tokens are found in that text in
+order (only whitespace may separate them) and the offsets are those of the real text.
+
+Tags: ``O``, or a prefix ``B I E S L U`` followed by ``-TYPE`` (``B-PER``); a bare ``B``, ``I``,
+``E``, ``S`` is a chunk of type ``_`` (as in seqeval). Anything else is refused with file, line
+and field, since seqeval would silently guess.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, decode
+from core.formats._common import check_label, member_name, single_set, sorted_spans
+from core.model import AnnotationSet, Span
+
+FORMAT = "conll"
+SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
+DOCSTART = "-DOCSTART-"
+_TAG = re.compile(r"(?:O|([BIESLU])(?:-([^\s]+))?)\Z")
+_HEAD_TAG = re.compile(r"(?:O|[BIESLU]-\S+)\Z")
+
+# ---- chunk extraction: seqeval's default mode -----------------------------------------------
+
+
+def _split(tag: str) -> tuple[str, str]:
+    """(prefix, type) of a tag as seqeval's default mode reads it (``O`` -> ('O', '_'))."""
+    return tag[0], tag[1:].split("-", 1)[-1] or "_"
+
+
+def _ends(prev: str, cur: str, prev_type: str, cur_type: str) -> bool:
+    """Does a chunk end between the previous token and this one (default mode)?"""
+    if prev in ("E", "S"):
+        return True
+    if prev in ("B", "I") and cur in ("B", "S", "O"):
+        return True
+    return prev not in ("O", ".") and prev_type != cur_type
+
+
+def _starts(prev: str, cur: str, prev_type: str, cur_type: str) -> bool:
+    """Does a chunk start at this token (default mode)?"""
+    if cur in ("B", "S"):
+        return True
+    if prev in ("E", "S", "O") and cur in ("E", "I"):
+        return True
+    return cur not in ("O", ".") and prev_type != cur_type
+
+
+def chunks_default(tags: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Chunks ``(type, first token, last token + 1)`` of one tag sequence, seqeval default mode.
+
+    >>> chunks_default(["B-PER", "I-PER", "O", "I-LOC", "B-LOC"])
+    [('PER', 0, 2), ('LOC', 3, 4), ('LOC', 4, 5)]
+    """
+    out: list[tuple[str, int, int]] = []
+    prev, prev_type, begin = "O", "", 0
+    for i, tag in enumerate([*tags, "O"]):
+        cur, cur_type = _split(tag)
+        if _ends(prev, cur, prev_type, cur_type):
+            out.append((prev_type, begin, i))
+        if _starts(prev, cur, prev_type, cur_type):
+            begin = i
+        prev, prev_type = cur, cur_type
+    return out
+
+
+# ---- chunk extraction: seqeval's strict mode ------------------------------------------------
+
+_ANY = "OBIESLU"
+# Per scheme: allowed prefixes, and (previous prefixes, current prefixes, type condition) rows
+# for "starts a chunk", "continues it" and "the chunk ended just before this token". Type
+# condition: "same", "diff" or "any".
+_Rule = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One tagging scheme's transition table (strict mode)."""
+
+    name: str
+    allowed: str
+    start: tuple[_Rule, ...]
+    inside: tuple[_Rule, ...]
+    end: tuple[_Rule, ...]
+
+
+SCHEMES: dict[str, Scheme] = {
+    "IOB1": Scheme("IOB1", "IOB",
+                   start=(("O", "I", "any"), ("I", "I", "diff"), ("B", "I", "any"),
+                          ("I", "B", "same"), ("B", "B", "same")),
+                   inside=(("B", "I", "same"), ("I", "I", "same")),
+                   end=(("I", "I", "diff"), ("I", "O", "any"), ("I", "B", "any"),
+                        ("B", "O", "any"), ("B", "I", "diff"), ("B", "B", "same"))),
+    "IOE1": Scheme("IOE1", "IOE",
+                   start=(("O", "I", "any"), ("I", "I", "diff"), ("E", "I", "any"),
+                          ("E", "E", "same")),
+                   inside=(("I", "I", "same"), ("I", "E", "same")),
+                   end=(("I", "I", "diff"), ("I", "O", "any"), ("I", "E", "diff"),
+                        ("E", "I", "same"), ("E", "E", "same"))),
+    "IOB2": Scheme("IOB2", "IOB",
+                   start=((_ANY, "B", "any"),),
+                   inside=(("B", "I", "same"), ("I", "I", "same")),
+                   end=(("I", "O", "any"), ("I", "I", "diff"), ("I", "B", "any"),
+                        ("B", "O", "any"), ("B", "I", "diff"), ("B", "B", "any"))),
+    "IOE2": Scheme("IOE2", "IOE",
+                   start=(("O", "I", "any"), ("O", "E", "any"), ("E", "I", "any"),
+                          ("E", "E", "any"), ("I", "I", "diff"), ("I", "E", "diff")),
+                   inside=(("I", "E", "same"), ("I", "I", "same")),
+                   end=(("E", _ANY, "any"),)),
+    "IOBES": Scheme("IOBES", "IOBES",
+                    start=((_ANY, "B", "any"), (_ANY, "S", "any")),
+                    inside=(("B", "I", "same"), ("B", "E", "same"), ("I", "I", "same"),
+                            ("I", "E", "same")),
+                    end=(("S", _ANY, "any"), ("E", _ANY, "any"))),
+    "BILOU": Scheme("BILOU", "BILOU",
+                    start=((_ANY, "B", "any"), (_ANY, "U", "any")),
+                    inside=(("B", "I", "same"), ("B", "L", "same"), ("I", "I", "same"),
+                            ("I", "L", "same")),
+                    end=(("U", _ANY, "any"), ("L", _ANY, "any"))),
+}
+ALIASES = {"BIO": "IOB2", "BIOES": "IOBES"}
+
+
+def scheme_of(name: str | None) -> Scheme | None:
+    """The strict scheme named ``name`` (None or ``auto``: the default mode)."""
+    if name is None or name.lower() == "auto":
+        return None
+    key = ALIASES.get(name.upper(), name.upper())
+    if key not in SCHEMES:
+        valid = ", ".join(["auto", *SCHEMES, *ALIASES])
+        raise FormatError("<options>", f"unknown tag scheme {name!r}; valid: {valid}")
+    return SCHEMES[key]
+
+
+def _strict_parts(tag: str) -> tuple[str, str]:
+    """(prefix, type) as seqeval's strict mode reads a tag (the type stripped of ``-``)."""
+    return tag[0], tag[1:].strip("-") or "_"
+
+
+def _matches(rules: tuple[_Rule, ...], prev: tuple[str, str], cur: tuple[str, str]) -> bool:
+    for prev_prefixes, cur_prefixes, cond in rules:
+        if prev[0] in prev_prefixes and cur[0] in cur_prefixes and (
+            cond == "any" or (cond == "same") == (prev[1] == cur[1])
+        ):
+            return True
+    return False
+
+
+def first_invalid(tags: Sequence[str], scheme: Scheme) -> int | None:
+    """Index of the first tag whose prefix the scheme does not allow (None if all are fine)."""
+    for i, tag in enumerate(tags):
+        if tag[0] not in scheme.allowed:
+            return i
+    return None
+
+
+def chunks_strict(tags: Sequence[str], scheme: Scheme) -> list[tuple[str, int, int]]:
+    """Chunks ``(type, first token, last token + 1)`` of one sentence, seqeval strict mode.
+
+    A chunk is kept only if the token after it closes it by the scheme's end rules (an IOB2
+    chunk always is; an IOE2 chunk must end in ``E``). Call :func:`first_invalid` first: a
+    prefix outside the scheme is an error there.
+
+    >>> chunks_strict(["I-PER", "B-LOC", "I-LOC", "O"], SCHEMES["IOB2"])
+    [('LOC', 1, 3)]
+    """
+    toks = [_strict_parts(t) for t in tags]
+    ext = [*toks, ("O", "_")]
+    out: list[tuple[str, int, int]] = []
+    i = 0
+    prev = ("O", "_")
+    while i < len(ext):
+        tok = ext[i]
+        if _matches(scheme.start, prev, tok):
+            end = i + 1
+            last = tok
+            # The final ("O", "_") is never inside a chunk, so the loop stops before it ends.
+            while _matches(scheme.inside, last, ext[end]):
+                last = ext[end]
+                end += 1
+            if _matches(scheme.end, ext[end - 1], ext[end]):
+                out.append((tok[1], i, end))
+            i = end
+        else:
+            i += 1
+        prev = ext[i - 1]
+    return out
+
+
+# ---- reading -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Doc:
+    doc_id: str | None
+    line: int
+    sentences: list[list[tuple[str, str, int]]] = field(default_factory=list)  # token, tag, line
+
+
+def sniff(filename: str, head: str) -> int:
+    lower = filename.lower()
+    by_name = lower.endswith(SUFFIXES)
+    lines = [ln for ln in head.split("\n")[:40] if ln.strip()]
+    if head and not head.endswith("\n") and len(lines) > 1:
+        lines = lines[:-1]
+    if not lines:
+        return 30 if by_name else 0
+    if lines[0].startswith("#FORMAT=") or lines[0].lstrip().startswith(("{", "[")):
+        return 0
+    tagged = typed = 0
+    for ln in lines:
+        cols = ln.split("\t") if "\t" in ln else ln.split()
+        if cols and cols[0] == DOCSTART:
+            tagged += 1
+            typed += 1
+            continue
+        if len(cols) >= 2 and _TAG.match(cols[-1].strip()):
+            tagged += 1
+            typed += bool(_HEAD_TAG.match(cols[-1].strip()) and cols[-1].strip() != "O")
+    share = tagged / len(lines)
+    if share >= 0.9 and typed:
+        return 92 if by_name or lower.endswith((".txt", ".tsv")) else 85
+    return 40 if by_name else 0
+
+
+def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
+    """Read one CoNLL file, or a folder of them (with optional companion ``.txt`` texts)."""
+    loaded = Loaded(FORMAT, name)
+    scheme = scheme_of(options.scheme)
+    column = (options.text_column or 1) - 1
+    single = len(files) == 1
+    conll = {p: d for p, d in files.items()
+             if single or not p.lower().endswith(".txt")}
+    if not conll:
+        raise FormatError(name, "expected CoNLL token files, found only .txt files")
+    stems = {PurePosixPath(p).with_suffix("").as_posix(): p for p in files
+             if not single and p.lower().endswith(".txt")}
+    spans: dict[str, list[Span]] = {}
+    for path in sorted(conll):
+        file = name if single else member_name(name, path)
+        docs = _parse(file, decode(file, conll[path]), column)
+        stem = PurePosixPath(path).with_suffix("").as_posix()
+        companion = None
+        if stem in stems:
+            txt_path = stems.pop(stem)
+            companion_file = member_name(name, txt_path)
+            companion = (companion_file, decode(companion_file, files[txt_path]))
+            if len(docs) != 1:
+                raise FormatError(file, f"a companion text ({companion_file}) needs one "
+                                  f"document per CoNLL file; this one holds {len(docs)}")
+        for n, doc in enumerate(docs, start=1):
+            doc_id = doc.doc_id or (str(n) if single else (stem if len(docs) == 1
+                                                            else f"{stem}/{n}"))
+            if doc_id in spans:
+                raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
+                                  field="-DOCSTART-")
+            text, doc_spans = _spans(file, doc, scheme, companion, options.labels)
+            spans[doc_id] = doc_spans
+            loaded.texts[doc_id] = text
+    for stem in stems:
+        loaded.warn(f"{stem}.txt: no CoNLL file of that name beside it; ignored")
+    if not spans:
+        loaded.warn("no tokens: a CoNLL file has one token and its tag per line")
+    loaded.sets.append(AnnotationSet(_set_name(name), sorted_spans(spans), options.role))
+    return loaded
+
+
+def _set_name(source: str) -> str:
+    base = PurePosixPath(source.replace("\\", "/").rstrip("/")).name or source
+    for suffix in (*SUFFIXES, ".txt", ".tsv", ".zip"):
+        if base.lower().endswith(suffix) and len(base) > len(suffix):
+            return base[: -len(suffix)]
+    return base
+
+
+def _parse(file: str, content: str, column: int) -> list[_Doc]:
+    docs: list[_Doc] = []
+    doc: _Doc | None = None
+    sentence: list[tuple[str, str, int]] = []
+
+    def close_sentence() -> None:
+        nonlocal sentence
+        if sentence:
+            assert doc is not None
+            doc.sentences.append(sentence)
+            sentence = []
+
+    for number, raw in enumerate(content.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            close_sentence()
+            continue
+        cols = line.split("\t") if "\t" in line else line.split()
+        if cols[0].strip() == DOCSTART:
+            close_sentence()
+            given = cols[1].strip() if len(cols) >= 3 and cols[1].strip() not in ("", "-X-") \
+                else None
+            doc = _Doc(given, number)
+            docs.append(doc)
+            continue
+        if len(cols) < 2:
+            raise FormatError(file, f"expected a token and a tag separated by a TAB or spaces, "
+                              f"got {line[:60]!r}", line=number, field="tag")
+        if column >= len(cols) - 1:
+            raise FormatError(file, f"expected the token in column {column + 1}, but the line "
+                              f"has {len(cols)} columns and the last one is the tag",
+                              line=number, field=f"column {column + 1}")
+        token, tag = cols[column], cols[-1].strip()
+        if "\t" in line:
+            token = token.strip()
+        if not token:
+            raise FormatError(file, "expected a token, got an empty column", line=number,
+                              field=f"column {column + 1}")
+        match = _TAG.match(tag)
+        if match is None or (match.group(2) or "x")[0] == "-" or (match.group(2) or "x")[-1] \
+                == "-":
+            raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER, "
+                              f"got {tag!r}", line=number, field="tag")
+        if match.group(1) in ("L", "U") and match.group(2) is None:
+            raise FormatError(file, f"expected a type after {tag!r} (such as {tag}-PER)",
+                              line=number, field="tag")
+        if doc is None:
+            doc = _Doc(None, number)
+            docs.append(doc)
+        sentence.append((token, tag, number))
+    close_sentence()
+    return [d for d in docs if d.sentences or d.doc_id is not None] or docs
+
+
+def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None
+             ) -> tuple[str, list[list[tuple[int, int]]]]:
+    """The document text and each token's [start, end)."""
+    offsets: list[list[tuple[int, int]]] = []
+    if companion is None:
+        parts: list[str] = []
+        pos = 0
+        for k, sent in enumerate(doc.sentences):
+            if k:
+                parts.append("\n")
+                pos += 1
+            row = []
+            for j, (token, _, _) in enumerate(sent):
+                if j:
+                    parts.append(" ")
+                    pos += 1
+                row.append((pos, pos + len(token)))
+                parts.append(token)
+                pos += len(token)
+            offsets.append(row)
+        return "".join(parts), offsets
+    cfile, text = companion
+    pos = 0
+    for sent in doc.sentences:
+        row = []
+        for token, _, number in sent:
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if not text.startswith(token, pos):
+                found = text[pos : pos + len(token)]
+                raise FormatError(file, f"token {token!r} is not the next word of {cfile} at "
+                                  f"offset {pos} (found {found!r}); only whitespace may "
+                                  "separate tokens", line=number, field="token")
+            row.append((pos, pos + len(token)))
+            pos += len(token)
+        offsets.append(row)
+    if text[pos:].strip():
+        cut = text[pos:].strip()[:30]
+        raise FormatError(cfile, f"text after the last token of the CoNLL file: {cut!r}")
+    return text, offsets
+
+
+def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
+           labels: Sequence[str] | None = None) -> tuple[str, list[Span]]:
+    text, offsets = _offsets(file, doc, companion)
+    out: list[Span] = []
+    if scheme is None:
+        flat: list[str] = []
+        where: list[tuple[int, int]] = []  # (sentence, token) of each flat position
+        for k, sent in enumerate(doc.sentences):
+            if k:
+                flat.append("O")
+                where.append((k - 1, len(doc.sentences[k - 1]) - 1))
+            for j, (_, tag, _) in enumerate(sent):
+                flat.append(tag)
+                where.append((k, j))
+        for label, first, stop in chunks_default(flat):
+            (s0, t0), (s1, t1) = where[first], where[stop - 1]
+            check_label(label, labels, file, field="tag", line=doc.sentences[s0][t0][2])
+            out.append(Span(offsets[s0][t0][0], offsets[s1][t1][1], label))
+        return text, out
+    for k, sent in enumerate(doc.sentences):
+        tags = [tag for _, tag, _ in sent]
+        bad = first_invalid(tags, scheme)
+        if bad is not None:
+            raise FormatError(file, f"expected a {scheme.name} tag (prefixes "
+                              f"{', '.join(scheme.allowed)}), got {tags[bad]!r}",
+                              line=sent[bad][2], field="tag")
+        for label, first, stop in chunks_strict(tags, scheme):
+            check_label(label, labels, file, field="tag", line=sent[first][2])
+            out.append(Span(offsets[k][first][0], offsets[k][stop - 1][1], label))
+    return text, out
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+_WORD = re.compile(r"\S+")
+
+
+def _tokens(text: str) -> list[list[tuple[int, int]]]:
+    """Sentences (lines of the text) of whitespace-separated tokens, as [start, end)."""
+    out: list[list[tuple[int, int]]] = []
+    pos = 0
+    for line in text.split("\n"):
+        row = [(pos + m.start(), pos + m.end()) for m in _WORD.finditer(line)]
+        if row:
+            out.append(row)
+        pos += len(line) + 1
+    return out
+
+
+def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
+                  ) -> tuple[list[list[tuple[str, str]]], list[str]]:
+    """(sentences of (token, IOB2 tag), notes about spans moved to token edges)."""
+    sentences = _tokens(text)
+    flat = [tok for sent in sentences for tok in sent]
+    sentence_of = [k for k, sent in enumerate(sentences) for _ in sent]
+    tags = ["O"] * len(flat)
+    owner: list[Span | None] = [None] * len(flat)
+    notes: list[str] = []
+    starts = [s for s, _ in flat]
+    for span in spans:
+        first = bisect.bisect_right(starts, span.start) - 1
+        if first < 0 or flat[first][1] <= span.start:
+            first += 1
+        covered = [i for i in range(max(first, 0), len(flat))
+                   if flat[i][0] < span.end and flat[i][1] > span.start]
+        if not covered:
+            raise FormatError("<output>", f"document {doc_id!r}: the span [{span.start}, "
+                              f"{span.end}) {span.label!r} covers no token (only whitespace); "
+                              "CoNLL cannot hold it")
+        for i in covered:
+            if owner[i] is not None:
+                other = owner[i]
+                assert other is not None
+                raise FormatError("<output>", f"document {doc_id!r}: spans [{other.start}, "
+                                  f"{other.end}) {other.label!r} and [{span.start}, {span.end}) "
+                                  f"{span.label!r} share a token; a CoNLL tag column holds one "
+                                  "label per token")
+            owner[i] = span
+        if any(c in span.label for c in " \t") or not span.label:
+            raise FormatError("<output>", f"label {span.label!r} cannot be a CoNLL tag type "
+                              "(no spaces or TABs)")
+        for i in covered:
+            # A span across a line break is cut there: a chunk never crosses a sentence.
+            first = i == covered[0] or sentence_of[i] != sentence_of[i - 1]
+            tags[i] = f"{'B' if first else 'I'}-{span.label}"
+        if sentence_of[covered[0]] != sentence_of[covered[-1]]:
+            notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
+                         f"{span.label!r} crosses a line break and is cut into one chunk per "
+                         "sentence")
+        if flat[covered[0]][0] != span.start or flat[covered[-1]][1] != span.end:
+            notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
+                         f"{span.label!r} is widened to whole tokens "
+                         f"[{flat[covered[0]][0]}, {flat[covered[-1]][1]})")
+    out: list[list[tuple[str, str]]] = []
+    i = 0
+    for sent in sentences:
+        row = []
+        for start, end in sent:
+            row.append((text[start:end], tags[i]))
+            i += 1
+        out.append(row)
+    return out, notes
+
+
+def _canonical(text: str) -> bool:
+    """Is ``text`` what the reader rebuilds from its tokens (single spaces, single newlines)?"""
+    rebuilt = "\n".join(" ".join(text[s:e] for s, e in sent) for sent in _tokens(text))
+    return rebuilt == text.rstrip()  # trailing whitespace moves no offset
+
+
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+    """One CoNLL file with IOB2 tags: ``-DOCSTART-<TAB>id<TAB>O`` per document, one line of
+    text per sentence, tokens split at whitespace. Needs the texts."""
+    aset = single_set(sets, FORMAT)
+    lines: list[str] = []
+    for doc_id in aset.spans:
+        text = texts.get(doc_id)
+        if text is None:
+            raise FormatError("<output>", f"document {doc_id!r} has no text; CoNLL files are "
+                              "made of the text's tokens")
+        if any(c in doc_id for c in "\t\n\r"):
+            raise FormatError("<output>", f"document id {doc_id!r} cannot be written on a "
+                              "-DOCSTART- line")
+        sentences, _ = _tag_document(doc_id, text, aset.get(doc_id))
+        lines.append(f"{DOCSTART}\t{doc_id}\tO")
+        lines.append("")
+        for sent in sentences:
+            lines.extend(f"{token}\t{tag}" for token, tag in sent)
+            lines.append("")
+    return {f"{aset.name or 'annotations'}.conll": "\n".join(lines) + ("\n" if lines else "")}
+
+
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
+    """What writing ``sets`` as CoNLL changes: texts rebuilt from tokens, spans widened."""
+    notes: list[str] = []
+    changed = [d for s in sets for d in s.spans
+               if texts.get(d) is not None and not _canonical(texts[d] or "")]
+    if changed:
+        notes.append(f"note: {len(changed)} document texts are not single-spaced tokens and "
+                     "lines; reading the CoNLL file back rebuilds them, so offsets change "
+                     f"(e.g. {changed[0]!r})")
+    widened: list[str] = []
+    for s in sets:
+        for d, spans in s:
+            text = texts.get(d)
+            if text is not None:
+                with contextlib.suppress(FormatError):  # write() reports it
+                    widened.extend(_tag_document(d, text, spans)[1])
+    if widened:
+        notes.append(f"note: {len(widened)} spans are widened to whole tokens or cut at line "
+                     f"breaks, e.g. {widened[0]}")
+    return notes

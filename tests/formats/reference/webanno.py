@@ -1,0 +1,675 @@
+"""INCEpTION / WebAnno TSV 3 (``#FORMAT=WebAnno TSV 3.x``) and INCEpTION project exports.
+
+Format (INCEpTION user guide, "WebAnno TSV 3.3 File format"): a header ``#FORMAT=WebAnno TSV
+3.3``, one line per layer (``#T_SP=`` span, ``#T_CH=`` chain, ``#T_RL=`` relation layers) naming
+its features separated by ``|``, two empty lines, then per sentence ``#Text=`` lines and one line
+per token, ``sentence-token<TAB>begin-end<TAB>token<TAB>`` and one column per feature. In a
+column ``_`` means "no annotation of this layer here" and ``*`` "an annotation without a value";
+several (stacked) annotations are separated by ``|``; ``[N]`` after a value is a disambiguation
+id shared by all tokens of one multi-token annotation; ``1-3.1`` lines are sub-tokens; reserved
+characters are escaped with a backslash.
+
+How we read it, as INCEpTION's own reader does (``Tsv3XDeserializer``): the document text is
+rebuilt from the ``#Text=`` lines (a line break after each), each sentence placed at its first
+token's begin offset (a gap is filled with spaces; a sentence that starts right after the previous
+one drops that line break), so token offsets index the rebuilt text. Offsets count UTF-16 units
+(Java strings); they are converted to Python characters. An annotation spans from the begin of its
+first unit to the end of its last unit.
+
+The label is one feature of one span layer (:mod:`core.formats.layers`; ``--layer``,
+``--feature``). Relation and chain layers carry no spans and are skipped; an annotation whose
+feature is empty (``*``) is skipped with a warning.
+
+An INCEpTION project export (a zip or folder with ``annotation/<document>/<user>.tsv``), or any
+folder with one subfolder per document and one file per annotator, gives one annotation set per
+annotator (role ``annotator``); ``curation/<document>/CURATION_USER.tsv`` becomes the set
+``curation`` (role ``gold``); INCEpTION's ``INITIAL_CAS`` (the document before annotation) is
+skipped. A flat folder of ``.tsv`` files is one set with one document per file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, decode
+from core.formats._common import (
+    check_label,
+    duplicate_span_warnings,
+    member_name,
+    sorted_spans,
+)
+from core.formats.layers import Choice, choose
+from core.model import AnnotationSet, Role, Span
+
+FORMAT = "webanno-tsv"
+HEADER = "#FORMAT=WebAnno TSV 3"
+_FORMAT_RE = re.compile(r"#FORMAT=WebAnno TSV (3)(?:\.([0-9]+))?\s*\Z")
+_ID_RE = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\Z")
+_OFFSETS_RE = re.compile(r"([0-9]+)-([0-9]+)\Z")
+_STACK_SEP = re.compile(r"(?<!\\)\|")
+_VALUE_ESCAPES = [("\\", "\\\\"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"), ("_", "\\_"),
+                  ("->", "\\->"), (";", "\\;"), ("\t", "\\t"), ("\n", "\\n"), ("*", "\\*")]
+_ESCAPED = dict(_VALUE_ESCAPES)
+_ESCAPE_VALUE = re.compile(r"->|[\\\[\]|_;\t\n*]")
+_UNESCAPE_VALUE = re.compile(r"\\(\\|\[|\]|\||_|->|;|t|n|\*)")
+_TEXT_SPECIAL = {"\t": "t", "\n": "n", "\f": "f", "\r": "r", "\b": "b", "\\": "\\"}
+_UNESCAPE_TEXT = re.compile(r"\\([tnfrb\\]|[\x00-\x07\x0e-\x1f])")
+INITIAL_CAS = "INITIAL_CAS"
+CURATION_USER = "CURATION_USER"
+LAYER = "webanno.custom.Span"
+FEATURE = "label"
+
+
+def escape_value(value: str) -> str:
+    """Escape a feature value or token (INCEpTION ``Escaping.escapeValue``).
+
+    >>> escape_value("a|b_c->d")
+    'a\\\\|b\\\\_c\\\\->d'
+    """
+    return _ESCAPE_VALUE.sub(lambda m: _ESCAPED[m.group(0)], value)
+
+
+def unescape_value(value: str) -> str:
+    """Undo :func:`escape_value`.
+
+    >>> unescape_value(r"a\\|b\\_c\\->d")
+    'a|b_c->d'
+    """
+    mapping = {"t": "\t", "n": "\n"}
+    return _UNESCAPE_VALUE.sub(lambda m: mapping.get(m.group(1), m.group(1)), value)
+
+
+def escape_text(text: str) -> str:
+    """Escape a ``#Text=`` line: TAB, line breaks, backslash and other control characters."""
+    out = []
+    for ch in text:
+        if ch in _TEXT_SPECIAL:
+            out.append("\\" + _TEXT_SPECIAL[ch])
+        elif ord(ch) < 32 and not 8 <= ord(ch) <= 13:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape_text(text: str) -> str:
+    """Undo :func:`escape_text` (format 3.2 and later)."""
+    mapping = {v: k for k, v in _TEXT_SPECIAL.items()}
+    return _UNESCAPE_TEXT.sub(lambda m: mapping.get(m.group(1), m.group(1)), text)
+
+
+# ---- parsing ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Column:
+    layer: str
+    kind: str  # "span", "relation", "chain"
+    feature: str | None  # None: placeholder column of a layer without features
+    role: str = "primitive"  # primitive, slot-role, slot-target, relation-ref, chain
+
+
+@dataclass
+class Unit:
+    line: int
+    begin: int  # UTF-16 offsets as in the file
+    end: int
+    token: str
+    fields: list[str]
+
+
+@dataclass
+class TsvDocument:
+    file: str
+    version: str
+    columns: list[Column]
+    text: str = ""
+    units: list[Unit] = field(default_factory=list)
+    warnings: list[tuple[str, int | None]] = field(default_factory=list)
+
+    def span_layers(self) -> dict[str, list[str]]:
+        """Span layers in header order, with the features that can carry a label."""
+        out: dict[str, list[str]] = {}
+        for col in self.columns:
+            if col.kind != "span":
+                continue
+            feats = out.setdefault(col.layer, [])
+            if col.feature is not None and col.role == "primitive":
+                feats.append(col.feature)
+        return out
+
+
+def sniff(filename: str, head: str) -> int:
+    if head.startswith(HEADER):
+        return 100
+    if filename.lower().endswith(".tsv") and "#FORMAT=WebAnno TSV" in head[:200]:
+        return 90
+    return 0
+
+
+def parse(file: str, content: str) -> TsvDocument:
+    """Parse one TSV 3 file into its header columns, rebuilt text and token/sub-token units."""
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in content.split("\n")]
+    first = lines[0] if lines else ""
+    m = _FORMAT_RE.match(first.strip())
+    if m is None:
+        raise FormatError(file, f"expected the header '#FORMAT=WebAnno TSV 3.x', got "
+                          f"{first[:40]!r}", line=1, field="#FORMAT")
+    version = f"3.{m.group(2) or '0'}"
+    columns: list[Column] = []
+    i = 1
+    while i < len(lines) and lines[i].startswith(("#T_SP=", "#T_CH=", "#T_RL=")):
+        columns.extend(_columns(file, lines[i], i + 1))
+        i += 1
+    doc = TsvDocument(file, version, columns)
+    _body(doc, lines, i)
+    return doc
+
+
+def _columns(file: str, line: str, number: int) -> list[Column]:
+    kind = {"#T_SP=": "span", "#T_CH=": "chain", "#T_RL=": "relation"}[line[:6]]
+    fields = [f for f in line[6:].split("|") if f]  # as StringUtils.split: empty fields dropped
+    if not fields:
+        raise FormatError(file, "expected a layer name after '='", line=number, field=line[:5])
+    layer = fields[0]
+    if len(fields) == 1:
+        return [Column(layer, kind, None, "placeholder")]
+    out: list[Column] = []
+    for decl in fields[1:]:
+        if kind == "span" and decl.startswith("ROLE_"):
+            out.append(Column(layer, kind, decl, "slot-role"))
+        elif kind == "span" and out and out[-1].role == "slot-role":
+            out.append(Column(layer, kind, decl, "slot-target"))
+        elif kind == "relation" and decl.startswith("BT_"):
+            out.append(Column(layer, kind, decl, "relation-ref"))
+        elif kind == "chain":
+            out.append(Column(layer, kind, decl, "chain"))
+        else:
+            out.append(Column(layer, kind, decl, "primitive"))
+    return out
+
+
+def _body(doc: TsvDocument, lines: list[str], start: int) -> None:
+    """Rebuild the text and collect units, with the state checks of INCEpTION's reader."""
+    file = doc.file
+    ncols = len(doc.columns)
+    parts: list[str] = []  # the text so far, as pieces
+    length16 = 0  # its length in UTF-16 units
+    sentence_text: list[str] = []
+    state = "space"  # space, header, token
+    sentence_end16 = 0
+    version_old = doc.version in ("3.0", "3.1")
+    last_token: tuple[int, int] | None = None
+    for idx in range(start, len(lines)):
+        number = idx + 1
+        line = lines[idx]
+        if state in ("space", "header") and line.startswith("#"):
+            state = "header"
+            if line.startswith("#Text="):
+                raw = line[len("#Text="):]
+                sentence_text.append(_unescape_old(raw) if version_old else unescape_text(raw))
+            continue
+        if not line:
+            if state == "header":
+                raise FormatError(file, "expected a token line after the sentence's #Text= "
+                                  "line, got an empty line", line=number)
+            state = "space"
+            continue
+        if state == "space":
+            raise FormatError(file, f"expected a #Text= line or an empty line between "
+                              f"sentences, got {line[:40]!r}", line=number)
+        if state == "token" and line.startswith("#"):
+            raise FormatError(file, f"expected an empty line before the next sentence's "
+                              f"{line.split('=', 1)[0]}= line", line=number)
+        cells = line.split("\t")
+        if len(cells) < ncols + 3:
+            raise FormatError(file, f"expected {ncols + 3} TAB-separated columns (id, offsets, "
+                              f"token and {ncols} from the header), got {len(cells)}",
+                              line=number)
+        idm = _ID_RE.match(cells[0])
+        if idm is None:
+            raise FormatError(file, f"expected a sentence-token id such as 1-3 or 1-3.1, got "
+                              f"{cells[0]!r}", line=number, field="id")
+        om = _OFFSETS_RE.match(cells[1])
+        if om is None:
+            raise FormatError(file, f"expected begin-end offsets such as 4-8, got {cells[1]!r}",
+                              line=number, field="offsets")
+        begin, end = int(om.group(1)), int(om.group(2))
+        if end <= begin:
+            raise FormatError(file, f"expected an end offset greater than begin ({begin}), got "
+                              f"{end}", line=number, field="offsets")
+        subtoken = idm.group(3) is not None
+        if state == "header":
+            if subtoken:
+                raise FormatError(file, "expected a token, got a sub-token as the first line "
+                                  "of a sentence", line=number, field="id")
+            # The first token fixes where the sentence starts (the reader's padding rule).
+            if length16 > begin:
+                if length16 != begin + 1:
+                    raise FormatError(
+                        file, f"the sentence starts at {begin}, inside the previous sentence "
+                        f"(which ends at {length16 - 1})", line=number, field="offsets")
+                parts[-1] = parts[-1][:-1]
+                length16 -= 1
+            elif length16 < begin:
+                parts.append(" " * (begin - length16))
+                length16 = begin
+            piece = "".join(s + "\n" for s in sentence_text)
+            parts.append(piece)
+            length16 += _len16(piece)
+            sentence_end16 = length16 - 1
+            sentence_text = []
+            last_token = None
+        if end > sentence_end16:
+            raise FormatError(file, f"the offsets {begin}-{end} pass the end of the sentence "
+                              f"text ({sentence_end16})", line=number, field="offsets")
+        if not subtoken:
+            if last_token is not None and begin < last_token[1]:
+                raise FormatError(file, f"the token {begin}-{end} overlaps the previous token "
+                                  f"{last_token[0]}-{last_token[1]}", line=number,
+                                  field="offsets")
+            last_token = (begin, end)
+        elif last_token is None or begin < last_token[0] or end > last_token[1]:
+            raise FormatError(file, f"the sub-token {begin}-{end} lies outside its token",
+                              line=number, field="offsets")
+        state = "token"
+        doc.units.append(Unit(number, begin, end, unescape_value(cells[2]), cells[3:]))
+    if state == "header":
+        raise FormatError(file, "the last sentence has a #Text= line but no tokens",
+                          line=len(lines))
+    doc.text = "".join(parts)
+
+
+def _unescape_old(text: str) -> str:
+    # Formats 3.0 and 3.1 used Java string escapes in #Text= lines.
+    try:
+        return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except UnicodeDecodeError:
+        return text
+
+
+def _len16(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+class _Offsets:
+    """UTF-16 offsets of a text -> Python string indices."""
+
+    def __init__(self, text: str) -> None:
+        self.identity = _len16(text) == len(text)
+        self.table: dict[int, int] = {}
+        if not self.identity:
+            pos16 = 0
+            for i, ch in enumerate(text):
+                self.table[pos16] = i
+                pos16 += 2 if ord(ch) > 0xFFFF else 1
+            self.table[pos16] = len(text)
+
+    def __call__(self, offset: int, file: str, line: int) -> int:
+        if self.identity:
+            return offset
+        if offset not in self.table:
+            raise FormatError(file, f"the offset {offset} falls inside a character outside the "
+                              "Basic Multilingual Plane (UTF-16 offsets)", line=line,
+                              field="offsets")
+        return self.table[offset]
+
+
+def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | None = None
+             ) -> tuple[list[Span], list[tuple[str, int]]]:
+    """The spans of the chosen layer and feature, and warnings (message, line).
+
+    ``labels``: the allowed labels (a label outside them is a FormatError at its first line).
+    """
+    warnings: list[tuple[str, int]] = []
+    to_py = _Offsets(doc.text)
+    units = [(u, to_py(u.begin, doc.file, u.line), to_py(u.end, doc.file, u.line))
+             for u in doc.units]
+    for u, b, e in units:
+        token = doc.text[b:e]
+        if token != u.token:
+            warnings.append((f"the token column {u.token!r} differs from the text at {u.begin}-"
+                             f"{u.end}, {token!r}; the offsets are used", u.line))
+    if choice is None:
+        return [], warnings
+    index = _column_index(doc, choice)
+    if index is None:
+        return [], warnings  # this file's header lacks the layer: nothing annotated with it
+    # Annotation key -> [begin, end, label or None, first line]
+    found: dict[object, list[Any]] = {}
+    by_id: dict[str, object] = {}
+    for u, b, e in units:
+        raw = u.fields[index] if index < len(u.fields) else "_"
+        if raw == "_" or raw == "":
+            continue
+        for k, value in enumerate(_STACK_SEP.split(raw)):
+            ident = None
+            if value.endswith("]") and not value.endswith("\\]") and "[" in value:
+                cut = value.rindex("[")
+                ident = value[cut + 1 : -1]
+                value = value[:cut]
+                if not ident.isdigit():
+                    raise FormatError(doc.file, f"expected a numeric disambiguation id in "
+                                      f"[...], got {ident!r}", line=u.line,
+                                      field=_field_name(choice))
+            if ident is not None and ident in by_id:
+                entry = found[by_id[ident]]
+                entry[1] = max(entry[1], e)
+                continue
+            key: object = (u.line, k)
+            if ident is not None:
+                by_id[ident] = key
+            label: str | None
+            if choice.feature is None:
+                label = choice.short
+            elif value == "*" or value == "":
+                label = None
+            else:
+                label = unescape_value(value)
+            found[key] = [b, e, label, u.line]
+    spans: list[Span] = []
+    empty: list[int] = []
+    for a_begin, a_end, a_label, a_line in found.values():
+        if a_label is None:
+            empty.append(a_line)
+            continue
+        assert choice is not None
+        check_label(a_label, labels, doc.file, field=_field_name(choice), line=a_line)
+        spans.append(Span(a_begin, a_end, a_label))
+    if empty:
+        warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
+                         f"feature {choice.feature} ('*'); skipped (first on line {empty[0]})",
+                         empty[0]))
+    return spans, warnings
+
+
+def _field_name(choice: Choice) -> str:
+    return f"{choice.short}|{choice.feature}" if choice.feature else choice.short
+
+
+def _column_index(doc: TsvDocument, choice: Choice) -> int | None:
+    for i, col in enumerate(doc.columns):
+        if col.layer == choice.layer and col.kind == "span" and (
+            col.feature == choice.feature if choice.feature is not None
+            else col.role in ("placeholder", "primitive")
+        ):
+            return i
+    return None
+
+
+# ---- reading files and exports --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str
+    doc_id: str
+    user: str | None  # None: a plain file or flat folder (one set, named after the input)
+
+
+def layout(paths: Sequence[str], name: str, loaded: Loaded) -> list[Entry]:
+    """Which document and annotator each TSV file holds (see the module docstring)."""
+    export = [p for p in paths if _export_parts(p) is not None]
+    if export:
+        skipped = [p for p in paths if p not in export]
+        if skipped:
+            loaded.warn(f"{len(skipped)} TSV files outside annotation/ and curation/ ignored "
+                        f"(e.g. {skipped[0]})")
+        out = []
+        for p in export:
+            parts = _export_parts(p)
+            assert parts is not None
+            out.append(Entry(p, parts[0], parts[1]))
+        return out
+    if len(paths) == 1 and "/" not in paths[0]:
+        return [Entry(paths[0], _stem(paths[0]), None)]
+    if all("/" not in p for p in paths):
+        return [Entry(p, _stem(p), None) for p in paths]
+    out = []
+    for p in paths:
+        path_parts = PurePosixPath(p).parts
+        if len(path_parts) < 2:
+            raise FormatError(member_name(name, p), "expected <document>/<annotator>.tsv in a "
+                              "folder with one subfolder per document; this file is at the top")
+        out.append(Entry(p, path_parts[-2], _stem(path_parts[-1])))
+    return out
+
+
+def _export_parts(path: str) -> tuple[str, str] | None:
+    parts = PurePosixPath(path).parts
+    for i in range(len(parts) - 2):
+        if parts[i] in ("annotation", "curation") and i + 3 == len(parts):
+            return parts[i + 1], _stem(parts[i + 2])
+    return None
+
+
+def _stem(path: str) -> str:
+    name = PurePosixPath(path).name
+    return name[: -len(".tsv")] if name.lower().endswith(".tsv") else name
+
+
+def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
+    """Read one TSV file, a folder of them, or an INCEpTION project export."""
+    loaded = Loaded(FORMAT, name)
+    single = len(files) == 1
+    docs: dict[str, TsvDocument] = {}
+    for path, data in sorted(files.items()):
+        file = name if single else member_name(name, path)
+        if not path.lower().endswith(".tsv") and not single:
+            if not path.lower().endswith((".ser", ".json", ".log")):
+                loaded.warn(f"{path}: not a TSV file; ignored")
+            continue
+        content = decode(file, data)
+        if not content.startswith("#FORMAT=WebAnno TSV"):
+            if single:
+                parse(file, content)  # raises the header error
+            loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored")
+            continue
+        docs[path] = parse(file, content)
+    if not docs:
+        raise FormatError(name, "expected WebAnno TSV 3 files (#FORMAT=WebAnno TSV 3.x), found "
+                          "none")
+    entries = layout(list(docs), name, loaded)
+    union: dict[str, list[str]] = {}
+    for doc in docs.values():
+        for layer_name, feats in doc.span_layers().items():
+            known = union.setdefault(layer_name, [])
+            known.extend(f for f in feats if f not in known)
+    choice = choose(union, layer=options.layer, feature=options.feature, source=name)
+    if choice is not None and choice.note:
+        loaded.warn(choice.note)
+    per_set: dict[str, dict[str, list[Span]]] = {}
+    roles: dict[str, Role] = {}
+    text_from: dict[str, str] = {}
+    for entry in entries:
+        doc = docs[entry.path]
+        if entry.user == INITIAL_CAS:
+            loaded.warn(f"{entry.path}: INCEpTION's initial state of the document (before "
+                        "annotation); skipped")
+            continue
+        set_name, role = export_set(entry.user, _set_name(name), options.role)
+        roles.setdefault(set_name, role)
+        spans, warnings = spans_of(doc, choice, options.labels)
+        for message, line in warnings:
+            loaded.warn(message, line=line, file=doc.file)
+        for d in duplicate_span_warnings(spans):
+            loaded.warn(f"the span [{d.start}, {d.end}) {d.label!r} occurs more than once; kept",
+                        file=doc.file)
+        doc_spans = per_set.setdefault(set_name, {})
+        if entry.doc_id in doc_spans:
+            raise FormatError(doc.file, f"a second file for document {entry.doc_id!r} of "
+                              f"{set_name} (first: {text_from.get(entry.doc_id)})")
+        doc_spans[entry.doc_id] = spans
+        if entry.doc_id in loaded.texts and loaded.texts[entry.doc_id] != doc.text:
+            raise FormatError(doc.file, f"the text of document {entry.doc_id!r} differs from "
+                              f"the one in {text_from[entry.doc_id]}; each annotator's file must "
+                              "hold the same document")
+        loaded.texts.setdefault(entry.doc_id, doc.text)
+        text_from.setdefault(entry.doc_id, doc.file)
+    if not per_set:
+        raise FormatError(name, "no annotator files (only INCEpTION's INITIAL_CAS)")
+    for set_name, spans_by_doc in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans_by_doc), roles[set_name]))
+    return loaded
+
+
+def export_set(user: str | None, single_name: str, role: Role) -> tuple[str, Role]:
+    """The set (name, role) a file of an INCEpTION export goes to: a lone file is the set
+    ``single_name`` with the role asked for; ``CURATION_USER`` is the gold ``curation``; any
+    other user is an annotator (or keeps a system role the caller asked for)."""
+    if user is None:
+        return single_name, role
+    if user == CURATION_USER:
+        return "curation", "gold"
+    return user, "annotator" if role == "gold" else role
+
+
+def _set_name(source: str) -> str:
+    base = PurePosixPath(source.replace("\\", "/").rstrip("/")).name or source
+    for suffix in (".tsv", ".zip"):
+        if base.lower().endswith(suffix) and len(base) > len(suffix):
+            return base[: -len(suffix)]
+    return base
+
+
+# ---- writing ---------------------------------------------------------------------------------
+
+_WORD = re.compile(r"\S+")
+
+
+def _safe_name(value: str, what: str) -> None:
+    if (not value or value in (".", "..") or any(c in value for c in "/\\\t\n\r")
+            or value.startswith(".")):
+        raise FormatError("<output>", f"{what} {value!r} cannot be a file name in a WebAnno TSV "
+                          "folder")
+
+
+def render(text: str, spans: Sequence[Span]) -> str:
+    """One document as WebAnno TSV 3.3 with a ``webanno.custom.Span|label`` layer.
+
+    Sentences start at the first token of each line; tokens are runs of non-space characters,
+    split further at span boundaries so that every span covers whole tokens. Reading the file
+    gives back ``text`` (plus a final line break the format adds, and with the whitespace before
+    a line's first token turned into spaces) and the same spans, except spans that start or end
+    in whitespace, which are trimmed to their tokens as in INCEpTION.
+    """
+    bounds = sorted({b for s in spans for b in (s.start, s.end)})
+    tokens: list[tuple[int, int]] = []
+    for m in _WORD.finditer(text):
+        lo = bisect.bisect_right(bounds, m.start())
+        hi = bisect.bisect_left(bounds, m.end())
+        cuts = [m.start(), *bounds[lo:hi], m.end()]
+        tokens.extend(itertools.pairwise(cuts))
+    if not tokens:
+        return f"#FORMAT=WebAnno TSV 3.3\n#T_SP={LAYER}|{FEATURE}\n\n\n"
+    # Sentence starts: the first token of each line that has one.
+    starts: list[int] = []
+    line_of_prev = -1
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    for k, (b, _) in enumerate(tokens):
+        line = bisect.bisect_left(newlines, b)
+        if line != line_of_prev:
+            starts.append(k)
+            line_of_prev = line
+    # Which spans cover each token; ids for multi-token and stacked annotations.
+    covering: list[list[int]] = [[] for _ in tokens]
+    ordered = sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end,
+                                                       spans[i].label))
+    tok_starts = [b for b, _ in tokens]
+
+    count: list[int] = [0] * len(spans)
+    for i in ordered:
+        s = spans[i]
+        k = bisect.bisect_left(tok_starts, s.start)
+        if k > 0 and tokens[k - 1][1] > s.start:
+            k -= 1
+        while k < len(tokens) and tokens[k][0] < s.end:
+            if tokens[k][1] > s.start:
+                covering[k].append(i)
+                count[i] += 1
+            k += 1
+    needs_id = [c > 1 for c in count]
+    for cov in covering:
+        if len(cov) > 1:
+            for i in cov:
+                needs_id[i] = True
+    ids: dict[int, int] = {}
+    for i in ordered:
+        if needs_id[i] and count[i]:
+            ids[i] = len(ids) + 1
+    u16 = _to16(text)
+    out = ["#FORMAT=WebAnno TSV 3.3", f"#T_SP={LAYER}|{FEATURE}", "", ""]
+    for n, k0 in enumerate(starts):
+        k1 = starts[n + 1] if n + 1 < len(starts) else len(tokens)
+        begin = tokens[k0][0]
+        stop = tokens[k1][0] if k1 < len(tokens) else len(text)
+        sentence = text[begin:stop]
+        if sentence.endswith("\n"):
+            sentence = sentence[:-1]
+        out.extend("#Text=" + escape_text(line) for line in sentence.split("\n"))
+        for j, k in enumerate(range(k0, k1), start=1):
+            b, e = tokens[k]
+            values = []
+            for i in covering[k]:
+                value = escape_value(spans[i].label)
+                values.append(f"{value}[{ids[i]}]" if i in ids else value)
+            cell = "|".join(values) or "_"
+            out.append(f"{n + 1}-{j}\t{u16[b]}-{u16[e]}\t{escape_value(text[b:e])}\t{cell}\t")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _to16(text: str) -> list[int]:
+    """UTF-16 offset of every Python index 0..len(text)."""
+    out = [0] * (len(text) + 1)
+    pos = 0
+    for i, ch in enumerate(text):
+        out[i] = pos
+        pos += 2 if ord(ch) > 0xFFFF else 1
+    out[len(text)] = pos
+    return out
+
+
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+    """A folder: ``<document>.tsv`` per document for one set, or INCEpTION's export layout
+    ``annotation/<document>/<set>.tsv`` for several (one set per annotator)."""
+    if not sets:
+        raise FormatError("<output>", "no annotation set to write")
+    out: dict[str, str] = {}
+    for aset in sets:
+        if len(sets) > 1:
+            _safe_name(aset.name, "set name")
+        for doc_id in aset.spans:
+            _safe_name(doc_id, "document id")
+            text = texts.get(doc_id)
+            if text is None:
+                raise FormatError("<output>", f"document {doc_id!r} has no text; WebAnno TSV "
+                                  "files are made of the text's sentences and tokens")
+            path = f"{doc_id}.tsv" if len(sets) == 1 else f"annotation/{doc_id}/{aset.name}.tsv"
+            out[path] = render(text, aset.get(doc_id))
+    return out
+
+
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
+    """Spans that WebAnno TSV cannot hold exactly (edges in whitespace, whitespace only)."""
+    changed = 0
+    example = ""
+    for s in sets:
+        for d, spans in s:
+            text = texts.get(d) or ""
+            for sp in spans:
+                frag = text[sp.start:sp.end]
+                if not frag.strip() or frag != frag.strip():
+                    changed += 1
+                    example = example or f"[{sp.start}, {sp.end}) {sp.label!r} in {d!r}"
+    if changed:
+        return [f"note: {changed} spans start or end in whitespace (or hold only whitespace); "
+                f"WebAnno TSV trims them to their tokens (or drops them), e.g. {example}"]
+    return []
