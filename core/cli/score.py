@@ -12,6 +12,7 @@ import textwrap
 
 from core.cli import engine
 from core.cli.common import (
+    Renderer,
     Result,
     Subparsers,
     Warning_,
@@ -22,7 +23,6 @@ from core.cli.common import (
 )
 from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_hateval, load_span_inputs
-from core.cli.render import renderer_for
 from core.errors import Diagnostic, UsageError
 from core.formats import FORMATS
 from core.metrics import registry
@@ -127,6 +127,16 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
     warnings.extend(str(w) for w in metric_warnings)
     result["warnings"] = []
     return result, warnings
+
+
+def renderer_for(metric: str) -> Renderer:
+    """The metric's text report (:func:`core.cli.render.renderer_for`), imported when a report
+    is drawn: ``--json`` never loads the renderers."""
+    def render(result: Result) -> str:
+        from core.cli.render import renderer_for as chosen
+
+        return chosen(metric)(result)
+    return render
 
 
 def run(args: argparse.Namespace) -> int:

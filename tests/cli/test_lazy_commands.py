@@ -1,0 +1,63 @@
+"""The command line builds (and imports) only the command it runs, and says the same.
+
+``core.cli.main`` parses a command's arguments with a parser that holds that command alone
+(``build_parser(prog, only=NAME)``); its help, usage and the flag names its messages use must be
+those of the whole parser, and ``score`` must not import the other commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import core.cli as cli
+from core.cli.common import parser_flags
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sub(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = action.choices[name]
+    return sub
+
+
+@pytest.mark.parametrize("name", cli.COMMAND_NAMES)
+def test_a_command_alone_has_the_help_and_flags_of_the_whole_parser(name: str) -> None:
+    whole = cli.build_parser()
+    alone = cli.build_parser(only=name)
+    assert _sub(alone, name).format_help() == _sub(whole, name).format_help()
+    assert _sub(alone, name).format_usage() == _sub(whole, name).format_usage()
+    assert alone.format_usage() == whole.format_usage()
+    every = parser_flags(whole)
+    own = parser_flags(alone)
+    assert {k: every[k] for k in own} == own  # a message names the same flag
+
+
+def test_commands_are_the_modules_in_help_order() -> None:
+    assert [c.NAME for c in cli.COMMANDS] == list(cli.COMMAND_NAMES)
+
+
+def test_score_does_not_import_the_other_commands(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.json"
+    gold.write_text('[{"id": "1", "text": "ab cd", "labels": '
+                    '[{"technique": "Doubt", "start": 0, "end": 2}]}]', encoding="utf-8")
+    probe = ("import sys, io, contextlib\n"
+             "from core.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             f"    status = main(['score', {str(gold)!r}, {str(gold)!r}, '--metric', 'martino',"
+             " '--json'])\n"
+             "print(status, sorted(m for m in sys.modules if m.startswith('core.cli.')"
+             " or m in ('core.analysis.report', 'core.analysis.slices', 'core.cli.render')))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    status, loaded = out.split(" ", 1)
+    assert status == "0"
+    for other in ("report", "slices", "adjudicate", "agree", "errors", "validate", "convert",
+                  "render"):
+        assert f"'core.cli.{other}'" not in loaded
+    assert "core.analysis.report" not in loaded
