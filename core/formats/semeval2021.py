@@ -183,7 +183,11 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
 
 
 _BOM = b"\xef\xbb\xbf"
-_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+_HIGH = rb"\\u[dD][89abAB][0-9a-fA-F]{2}"
+_LOW = rb"\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_LONE_SURROGATE = re.compile(_HIGH + rb"(?!" + _LOW + rb")|(?<!" + _HIGH + rb")" + _LOW)
+"""A ``\\uD800``-``\\uDFFF`` escape that is not half of a pair (``json.dumps`` writes every
+character beyond the BMP, an emoji, as a pair: those files stay on the fast path)."""
 
 
 class _Label(msgspec.Struct):
@@ -243,7 +247,7 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     """
     if data.startswith(_BOM):
         data = data[len(_BOM):]
-    if _SURROGATE.search(data):  # the precise path names the lone surrogate
+    if _LONE_SURROGATE.search(data):  # the precise path names the lone surrogate
         return None
     if not data.isascii() and not _is_utf8(data):  # msgspec skips unknown keys' bytes unread
         return None

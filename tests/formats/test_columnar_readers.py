@@ -490,3 +490,21 @@ def test_jsonl_repository_files_read_the_same(path: Path) -> None:
                                   b"doc_id,start,end,label\r\n1,0,4,Doubt\r\n"])
 def test_csv_carriage_returns_are_read_as_the_csv_module_reads_them(data: bytes) -> None:
     same_csv(data)
+
+
+def test_escaped_surrogate_pairs_stay_on_the_fast_path_and_lone_ones_do_not() -> None:
+    # json.dumps writes an emoji as a \\ud83d\\ude00 pair: the fast path reads such files.
+    text = "Fear \U0001F631 sells, they say \U0001F4B0."
+    docs = [{"id": "1", "text": text, "labels": [
+        {"technique": "Loaded Language \U0001F525", "start": 0, "end": 6,
+         "text_fragment": text[0:6]}]}]
+    raw = json.dumps(docs).encode()
+    assert b"\\ud83d\\ude31" in raw
+    fast = semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions())
+    assert fast is not None and fast.texts == {"1": text}
+    assert same(raw) == "ok"
+    for lone in (b'"\\ud83d"', b'"\\ude31"', b'"\\ud83d\\ud83d\\ude31"',
+                 b'"\\ud83d\\ude31\\ude31"', b'"\\\\ud83d\\ude31"'):
+        broken = raw.replace(b'"1"', lone, 1)
+        assert semeval2021.read_fast(broken, name="f", fname="f", options=ReadOptions()) is None
+        assert same(broken) == "error"
