@@ -194,6 +194,10 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         return None  # a row with another number of cells, bytes that are not UTF-8
     if table.column_names != header:
         return None
+    limit = csv.field_size_limit()
+    if len(raw) > limit and any(
+            (pc.max(pc.utf8_length(table.column(h))).as_py() or 0) > limit for h in header):
+        return None  # the csv module refuses a field this long: the precise path says so
     cols = {n: table.column(h) for n, h in zip(names, header, strict=True)}
     del table
     blank = None

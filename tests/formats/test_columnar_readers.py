@@ -508,3 +508,13 @@ def test_escaped_surrogate_pairs_stay_on_the_fast_path_and_lone_ones_do_not() ->
         broken = raw.replace(b'"1"', lone, 1)
         assert semeval2021.read_fast(broken, name="f", fname="f", options=ReadOptions()) is None
         assert same(broken) == "error"
+
+
+def test_a_csv_field_longer_than_the_csv_modules_limit_reads_as_the_precise_path_reads_it() -> None:
+    # pyarrow reads any field; the csv module refuses one over field_size_limit (131,072).
+    import csv
+
+    long_label = "x" * (csv.field_size_limit() + 1)
+    data = f"doc_id,start,end,label\nd1,0,3,{long_label}\nd1,4,6,ok\n".encode()
+    assert spans_csv.read_csv_fast(data, name="f.csv", options=ReadOptions()) is None
+    assert same_csv(data) == "error"
