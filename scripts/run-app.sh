@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Install the runtime dependencies and start the dashboard on the bundled sample data.
+# Install the runtime dependencies into the checkout's .venv (scripts/venv.sh) and start the
+# dashboard on the bundled sample data. Further arguments go to `streamlit run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q --disable-pip-version-check -r requirements.txt
-exec python3 -m streamlit run app.py "$@"
+source scripts/venv.sh
+ensure_venv requirements.txt
+exec python -m streamlit run app.py "$@"

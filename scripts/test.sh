@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need on a fresh Debian machine with Python 3.11, then run them.
+# Install everything the tests need on a fresh Debian machine with Python 3.11 (into the
+# checkout's .venv: scripts/venv.sh), then run them.
 # Used by the README's test command and by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,11 +10,12 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-dejavu-core fonts-noto-color-emoji >/dev/null
 fi
-python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+source scripts/venv.sh
+ensure_venv requirements-dev.txt
 set +e
 # Two workers (-n auto) halve the wall time on a 2-core machine; the browser tests share one
 # worker and one server (xdist_group "browser", --dist loadgroup). Pass -n 0 to run serially.
-python3 -m pytest -n auto --dist loadgroup "$@"
+python -m pytest -n auto --dist loadgroup "$@"
 rc=$?
 set -e
 if [ "$rc" = "5" ]; then echo "no test was collected: failing" >&2; exit 1; fi
