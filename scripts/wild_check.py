@@ -1,0 +1,456 @@
+"""Check SpanScope against independent readers on real exports from public repositories.
+
+    python scripts/wild_check.py FILES_DIR [--manifest tests/data/wild/manifest.jsonl]
+                                 [--json OUT] [--only FORMAT]
+
+The manifest (``tests/data/wild/manifest.jsonl``, one JSON object per line) names each real
+export: where it came from (repository, commit, path, licence), the SpanScope format it is in,
+the tool that wrote it, extra read options, and what SpanScope and the independent reader found
+the last time the check ran. The files themselves are not in this repository (we do not
+redistribute other projects' files): fetch them at the commits listed, lay them out under
+FILES_DIR as the manifest's ``file`` says, and run this script. ``tests/data/wild/SOURCES.md``
+is the same list for people.
+
+For every entry the script
+
+1. detects the format as ``validate`` does and compares it with the manifest's;
+2. reads the input with SpanScope (``core.formats.load_path``, the manifest's options);
+3. reads it again with an independent reader: the ``json`` module for the JSON formats, spaCy
+   for ``DocBin``, seqeval for CoNLL chunks, dkpro-cassis for UIMA XMI, and a reading of the
+   published specification for brat, PTC and WebAnno TSV;
+4. compares the two as multisets of documents, each document being its text and its spans
+   ``(start, end, label)``; document ids and annotation-set names are left out of the
+   comparison, as the tools name them differently.
+
+Exit status 0 when every entry agrees (and matches the manifest's expected counts when it has
+them), 1 otherwise. ``--json`` writes the table for docs and the manifest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+Spans = tuple[tuple[int, int, str], ...]
+
+
+@dataclass
+class Reading:
+    """What one reader found: documents as (text, sorted spans), pooled over sets."""
+
+    docs: list[tuple[str | None, Spans]] = field(default_factory=list)
+    sets: int = 1
+
+    def add(self, text: str | None, spans: Iterable[tuple[int, int, str]]) -> None:
+        self.docs.append((text, tuple(sorted(spans))))
+
+    @property
+    def span_count(self) -> int:
+        return sum(len(s) for _, s in self.docs)
+
+    def labels(self) -> Counter[str]:
+        return Counter(lab for _, spans in self.docs for _, _, lab in spans)
+
+    def summary(self) -> dict[str, Any]:
+        return {"documents": len(self.docs), "spans": self.span_count,
+                "labels": len(self.labels()), "with_text": sum(t is not None for t, _ in self.docs),
+                "sets": self.sets}
+
+
+# ---- SpanScope -------------------------------------------------------------------------------
+
+
+def spanscope(path: Path, fmt: str, options: dict[str, Any]) -> tuple[Reading, int]:
+    """SpanScope's reading and its number of warnings."""
+    from core.formats import ReadOptions, load_path
+
+    loaded = load_path(path, fmt=fmt, options=ReadOptions(**options))
+    reading = Reading(sets=len(loaded.sets))
+    for aset in loaded.sets:
+        for doc_id, spans in aset.spans.items():
+            reading.add(loaded.texts.get(doc_id), ((s.start, s.end, s.label) for s in spans))
+    return reading, sum(max(1, d.count) for d in loaded.diagnostics)
+
+
+def detected(path: Path) -> str:
+    from core.errors import FormatError
+    from core.formats import detect, read_file_with_companions, read_folder
+
+    files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
+    try:
+        return detect(files, source=str(path))
+    except FormatError as exc:
+        return f"refused: {exc}"
+
+
+# ---- independent readers ---------------------------------------------------------------------
+
+
+def _files(path: Path, *suffixes: str) -> list[Path]:
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(suffixes))
+
+
+def _jsonl(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8-sig").splitlines()
+            if line.strip()]
+
+
+def read_json_any(path: Path) -> list[Any]:
+    text = path.read_text(encoding="utf-8-sig").strip()
+    if text.startswith("["):
+        data = json.loads(text)
+        return data if isinstance(data, list) else [data]
+    return _jsonl(path)
+
+
+def ind_semeval2021(path: Path, options: dict[str, Any]) -> Reading:
+    """SemEval-2021 Task 6 JSON: ``[{id, text, labels: [{technique, start, end}]}]``."""
+    r = Reading()
+    for f in _files(path, ".json", ".txt"):
+        for doc in json.loads(f.read_text(encoding="utf-8-sig")):
+            r.add(doc.get("text"), ((lab["start"], lab["end"], lab["technique"])
+                                    for lab in doc.get("labels", [])))
+    return r
+
+
+def ind_ptc(path: Path, options: dict[str, Any]) -> Reading:
+    """PTC TSV (NLP4IF-2019 / SemEval-2020 Task 11): ``id<TAB>technique<TAB>start<TAB>end`` or
+    ``id<TAB>start<TAB>end`` (span identification, label ``propaganda``); article texts in
+    ``article<ID>.txt`` beside the labels."""
+    by_doc: dict[str, list[tuple[int, int, str]]] = {}
+    texts: dict[str, str] = {}
+    for f in _files(path, ".labels", ".tsv", ".txt", ".out"):
+        m = re.fullmatch(r"article(\w+)\.txt", f.name)
+        if m:
+            texts[m.group(1)] = f.read_text(encoding="utf-8")
+            continue
+        for line in f.read_text(encoding="utf-8").splitlines():
+            cols = line.rstrip("\n").split("\t")
+            if not line.strip():
+                continue
+            if len(cols) == 4:
+                doc, lab, s, e = cols
+            else:
+                (doc, s, e), lab = cols[:3], "propaganda"
+            by_doc.setdefault(doc, []).append((int(s), int(e), lab))
+        if f.name.endswith(".labels") and re.match(r"article\w+\.", f.name):
+            by_doc.setdefault(f.name.split(".")[0].removeprefix("article"), [])
+    r = Reading()
+    for doc in sorted(set(by_doc) | set(texts)):
+        r.add(texts.get(doc), by_doc.get(doc, []))
+    return r
+
+
+def ind_mafalda(path: Path, options: dict[str, Any]) -> Reading:
+    """MAFALDA JSONL ``{text, labels: [[start, end, label]]}``."""
+    r = Reading()
+    for obj in _jsonl(path):
+        r.add(obj.get("text"), ((s, e, lab) for s, e, lab in obj.get("labels", [])))
+    return r
+
+
+def ind_doccano(path: Path, options: dict[str, Any]) -> Reading:
+    """doccano exports: ``label``/``labels`` triples, ``entities`` objects, ``annotations``
+    objects with ``user`` (one set per user), the text under ``text`` or ``data``."""
+    per_user: dict[object, list[tuple[str | None, list[tuple[int, int, str]]]]] = {}
+    plain = Reading()
+    label_names = options.get("labels_map") or {}
+    for obj in read_json_any(path):
+        text = obj.get("text", obj.get("data"))
+        if "annotations" in obj:
+            users: dict[object, list[tuple[int, int, str]]] = {}
+            for a in obj["annotations"]:
+                lab = a.get("label")
+                users.setdefault(a.get("user"), []).append(
+                    (a["start_offset"], a["end_offset"], str(label_names.get(lab, lab))))
+            for user, spans in users.items():
+                per_user.setdefault(user, []).append((text, spans))
+            continue
+        spans: list[tuple[int, int, str]] = []
+        for key in ("label", "labels"):
+            for item in obj.get(key, []) or []:
+                if isinstance(item, list):
+                    spans.append((item[0], item[1], str(item[2])))
+        for ent in obj.get("entities", []) or []:
+            spans.append((ent["start_offset"], ent["end_offset"], str(ent["label"])))
+        plain.add(text, spans)
+    if per_user:
+        r = Reading(sets=len(per_user))
+        for docs in per_user.values():
+            for text, spans in docs:
+                r.add(text, spans)
+        return r
+    return plain
+
+
+def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
+    """Label Studio JSON: one set per annotator (``completed_by``) and per model."""
+    sets: dict[str, list[tuple[str | None, list[tuple[int, int, str]]]]] = {}
+    for task in read_json_any(path):
+        data = task.get("data", {})
+        text = next((v for v in data.values() if isinstance(v, str)), None)
+        for kind in ("annotations", "completions", "predictions"):
+            for ann in task.get(kind, []) or []:
+                if ann.get("was_cancelled"):
+                    continue
+                who = (f"{kind}:{ann.get('completed_by', ann.get('model_version'))}")
+                spans = []
+                for res in ann.get("result", []):
+                    value = res.get("value", {})
+                    if "start" in value and "end" in value:
+                        for lab in value.get("labels", []) or value.get("hypertextlabels", []):
+                            spans.append((value["start"], value["end"], lab))
+                sets.setdefault(who, []).append((text, spans))
+    r = Reading(sets=len(sets))
+    for docs in sets.values():
+        for text, spans in docs:
+            r.add(text, spans)
+    return r
+
+
+def ind_brat(path: Path, options: dict[str, Any]) -> Reading:
+    """brat standoff: ``T`` lines ``ID<TAB>TYPE START END[;START END]<TAB>TEXT``, every fragment
+    a span; the text in the ``.txt`` beside the ``.ann``."""
+    r = Reading()
+    for ann in _files(path, ".ann"):
+        txt = ann.with_suffix(".txt")
+        text = txt.read_text(encoding="utf-8") if txt.is_file() else None
+        spans = []
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("T"):
+                continue
+            _, middle, *_ = line.split("\t")
+            label, _, frags = middle.partition(" ")
+            for frag in frags.split(";"):
+                s, e = frag.split()
+                spans.append((int(s), int(e), label))
+        r.add(text, spans)
+    return r
+
+
+def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
+    """CoNLL: tokens and tags (last column), chunks by seqeval (default mode); texts rebuilt as
+    the tokens joined by single spaces, sentences by newlines (SpanScope's convention)."""
+    from seqeval.metrics.sequence_labeling import get_entities
+
+    r = Reading()
+    for f in _files(path, ".conll", ".txt", ".tsv", ".iob", ".bio", ".conllu"):
+        docs: list[list[list[tuple[str, str]]]] = [[]]
+        sentence: list[tuple[str, str]] = []
+        for line in [*f.read_text(encoding="utf-8").splitlines(), ""]:
+            cols = line.split()
+            if not cols or line.startswith("#"):
+                if sentence:
+                    docs[-1].append(sentence)
+                    sentence = []
+                continue
+            if cols[0] == "-DOCSTART-":
+                if sentence:
+                    docs[-1].append(sentence)
+                    sentence = []
+                if docs[-1]:
+                    docs.append([])
+                continue
+            sentence.append((cols[0], cols[-1]))
+        for sentences in docs:
+            if not sentences:
+                continue
+            text_parts: list[str] = []
+            spans = []
+            offset = 0
+            for k, sent in enumerate(sentences):
+                starts = []
+                for j, (tok, _) in enumerate(sent):
+                    starts.append(offset)
+                    offset += len(tok) + (1 if j < len(sent) - 1 else 0)
+                text_parts.append(" ".join(t for t, _ in sent))
+                for typ, a, b in get_entities([t for _, t in sent]):
+                    spans.append((starts[a], starts[b] + len(sent[b][0]), typ))
+                if k < len(sentences) - 1:
+                    offset += 1
+            r.add("\n".join(text_parts), spans)
+    return r
+
+
+def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
+    """spaCy: ``DocBin`` through spaCy itself (``doc.ents``, else the only span group);
+    JSONL ``{text, ents|spans}`` through ``json``."""
+    r = Reading()
+    group = options.get("span_group")
+    if path.suffix == ".spacy":
+        import spacy
+        from spacy.tokens import DocBin
+
+        nlp = spacy.blank("xx")
+        for doc in DocBin().from_bytes(path.read_bytes()).get_docs(nlp.vocab):
+            if group in (None, "ents") and (doc.ents or not doc.spans):
+                spans = doc.ents
+            else:
+                spans = doc.spans[group or next(iter(doc.spans))]
+            r.add(doc.text, ((s.start_char, s.end_char, s.label_) for s in spans))
+        return r
+    for obj in _jsonl(path):
+        items = obj.get(group or ("ents" if "ents" in obj else "spans"), [])
+        if isinstance(items, dict):
+            items = next(iter(items.values()), [])
+        r.add(obj.get("text"), ((i["start"], i["end"], i["label"]) if isinstance(i, dict)
+                                else tuple(i) for i in items))
+    return r
+
+
+def ind_spans_csv(path: Path, options: dict[str, Any]) -> Reading:
+    """CSV ``doc_id, start, end, label[, annotator]`` (texts are not part of the format)."""
+    sets: dict[str, dict[str, list[tuple[int, int, str]]]] = {}
+    for row in csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"))):
+        sets.setdefault(row.get("annotator", ""), {}).setdefault(row["doc_id"], []).append(
+            (int(row["start"]), int(row["end"]), row["label"]))
+    r = Reading(sets=len(sets))
+    for docs in sets.values():
+        for spans in docs.values():
+            r.add(None, spans)
+    return r
+
+
+def ind_xmi(path: Path, options: dict[str, Any]) -> Reading:
+    """UIMA XMI through dkpro-cassis: the annotations of ``layer`` (its ``feature`` as label);
+    the type system from ``TypeSystem.xml`` beside the file or in a parent folder."""
+    from cassis import load_cas_from_xmi, load_typesystem
+
+    layer, feature = options["layer"], options.get("feature")
+    r = Reading()
+    for xmi in _files(path, ".xmi"):
+        ts_path = next(p / "TypeSystem.xml" for p in [xmi.parent, *xmi.parents]
+                       if (p / "TypeSystem.xml").is_file())
+        ts = load_typesystem(ts_path.open("rb"))
+        cas = load_cas_from_xmi(xmi.open("rb"), typesystem=ts, lenient=True)
+        spans = []
+        for ann in cas.select(layer):
+            label = ann.get(feature) if feature else None
+            if ann.begin < ann.end:
+                spans.append((ann.begin, ann.end, str(label) if label is not None else layer))
+        r.add(cas.sofa_string, spans)
+    return r
+
+
+INDEPENDENT: dict[str, Callable[[Path, dict[str, Any]], Reading]] = {
+    "semeval2021": ind_semeval2021,
+    "ptc": ind_ptc,
+    "mafalda": ind_mafalda,
+    "doccano": ind_doccano,
+    "label-studio": ind_label_studio,
+    "brat": ind_brat,
+    "conll": ind_conll,
+    "spacy": ind_spacy,
+    "spans-csv": ind_spans_csv,
+    "uima-xmi": ind_xmi,
+}
+
+
+# ---- the check -------------------------------------------------------------------------------
+
+
+def compare(ours: Reading, theirs: Reading) -> list[str]:
+    """What differs, in words (empty when the readings agree)."""
+    problems = []
+    if len(ours.docs) != len(theirs.docs):
+        problems.append(f"documents {len(ours.docs)} vs {len(theirs.docs)}")
+    if ours.span_count != theirs.span_count:
+        problems.append(f"spans {ours.span_count} vs {theirs.span_count}")
+    if ours.labels() != theirs.labels():
+        diff = (ours.labels() - theirs.labels()) + (theirs.labels() - ours.labels())
+        problems.append(f"label counts differ ({', '.join(sorted(diff)[:5])})")
+    if not problems and Counter(ours.docs) != Counter(theirs.docs):
+        texts_ours = Counter(t for t, _ in ours.docs)
+        texts_theirs = Counter(t for t, _ in theirs.docs)
+        problems.append("texts differ" if texts_ours != texts_theirs
+                        else "spans differ within documents")
+    return problems
+
+
+def cli_options(args: list[str]) -> dict[str, Any]:
+    """``ReadOptions`` keywords from command-line options (``--layer X`` -> ``layer="X"``)."""
+    options: dict[str, Any] = {}
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        key = flag.removeprefix("--").replace("-", "_")
+        if key == "labels":
+            from core.tools import read_label_list
+
+            options[key] = read_label_list(value)
+        elif key == "text_column":
+            options[key] = int(value)
+        elif key not in ("format", "gold_format", "pred_format", "role"):
+            options[key] = value
+    return options
+
+
+def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
+    path = files_dir / entry["file"]
+    options = {**cli_options(entry.get("options", [])), **entry.get("read_options", {})}
+    row: dict[str, Any] = {"file": entry["file"], "format": entry["format"]}
+    if not path.exists():
+        return {**row, "ok": False, "problems": [f"missing: {path}"]}
+    row["detected"] = detected(path)
+    from core.errors import FormatError
+
+    try:
+        ours, warnings = spanscope(path, entry["format"], options)
+    except FormatError as exc:
+        return {**row, "ok": False, "problems": [f"SpanScope refused it: {exc}"]}
+    row["spanscope"] = ours.summary()
+    row["warnings"] = warnings
+    problems = []
+    if row["detected"] != entry["format"] and not entry.get("format_given"):
+        problems.append(f"detected as {row['detected']}")
+    independent = INDEPENDENT.get(entry.get("independent", entry["format"]))
+    if independent is None:
+        row["independent"] = None
+    else:
+        theirs = independent(path, {**options, **entry.get("independent_options", {})})
+        row["independent"] = theirs.summary()
+        problems += compare(ours, theirs)
+    expected = entry.get("expected")
+    if expected and expected != {k: row["spanscope"][k] for k in expected}:
+        problems.append(f"expected {expected}")
+    return {**row, "ok": not problems, "problems": problems}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files_dir", type=Path)
+    parser.add_argument("--manifest", type=Path, default=ROOT / "tests/data/wild/manifest.jsonl")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--only")
+    args = parser.parse_args(argv)
+    entries = [json.loads(line) for line in args.manifest.read_text().splitlines()
+               if line.strip()]
+    rows = [check(e, args.files_dir) for e in entries
+            if not args.only or e["format"] == args.only]
+    for row in rows:
+        ours = row.get("spanscope") or {}
+        mark = "ok " if row["ok"] else "BAD"
+        print(f"{mark} {row['file']:<60} {row['format']:<13} docs {ours.get('documents', '-'):>5}"
+              f" spans {ours.get('spans', '-'):>6} labels {ours.get('labels', '-'):>4}"
+              f" {'; '.join(row['problems'])}")
+    bad = sum(not r["ok"] for r in rows)
+    print(f"{len(rows) - bad} of {len(rows)} read as the independent reader reads them")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
