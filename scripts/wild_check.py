@@ -303,12 +303,17 @@ def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
                 spans = doc.spans[group or next(iter(doc.spans))]
             r.add(doc.text, ((s.start_char, s.end_char, s.label_) for s in spans))
         return r
+    annotators = set()
     for obj in _jsonl(path):
+        if obj.get("answer") in ("reject", "ignore"):  # Prodigy: not an annotation
+            continue
+        annotators.add(obj.get("_annotator_id"))
         items = obj.get(group or ("ents" if "ents" in obj else "spans"), [])
         if isinstance(items, dict):
             items = next(iter(items.values()), [])
         r.add(obj.get("text"), ((i["start"], i["end"], i["label"]) if isinstance(i, dict)
                                 else tuple(i) for i in items))
+    r.sets = max(1, len(annotators - {None}))
     return r
 
 

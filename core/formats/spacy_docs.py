@@ -8,7 +8,12 @@
 * JSONL: one object per line, ``{"text": ..., "ents": [...]}`` and/or ``"spans": [...]`` (or
   ``"spans": {"group": [...]}``), each span ``{"start": 0, "end": 5, "label": "PER"}`` or
   ``[0, 5, "PER"]`` in character offsets (the layout of spaCy's and Prodigy's JSONL corpora).
-  ``id`` (or ``meta.id``) names the document; without it the line number does.
+  ``id`` (or ``meta.id``) names the document; without it the line number does. Prodigy's
+  exports (``prodigy db-out``) are this layout with an ``answer`` per task: a task answered
+  ``reject`` or ``ignore`` is not an annotation and is skipped (one warning counts them), as
+  Prodigy's own ``data-to-spacy`` leaves them out; when the tasks name two or more annotators
+  (``_annotator_id``, Prodigy 1.11 and later with named sessions), each annotator is a set of
+  its own (role ``annotator``), as Prodigy's ``review`` recipe groups them.
 
 Which spans: ``--span-group NAME`` (``ents`` for the entities, ``spans`` for a JSONL ``spans``
 list); default ``ents`` when the input has entities, else its only span group; otherwise an
@@ -183,23 +188,37 @@ def _groups_of(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+SKIPPED_ANSWERS = ("reject", "ignore")
+"""Prodigy answers that mark a task as not annotated (Prodigy documentation, "Annotation
+interfaces": accept, reject, ignore)."""
+
+
 def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     # Two passes over the lines, each decoding one line at a time: the first finds the span
-    # groups, the second reads the documents (the decoded file is never held at once).
+    # groups and the annotators, the second reads the documents (the decoded file is never
+    # held at once).
     first = JsonLines(file, content)
     loaded = Loaded(FORMAT, file)
     groups: list[str] = []
+    annotators: dict[str, None] = {}
     with first.in_file_order():
         for line, obj in first:
             if not isinstance(obj, dict):
                 raise FormatError(file, "expected one JSON object per line", line=line)
             groups.extend(g for g in _groups_of(obj) if g not in groups)
+            who = obj.get("_annotator_id")
+            if isinstance(who, str) and who:
+                annotators[who] = None
     group = _choose_group(groups, options.span_group, file)
-    dup = DuplicateIds(file)
-    columns = SpanColumns()
+    per_annotator = len(annotators) >= 2
+    sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
     no_id: list[int] = []
+    skipped: list[int] = []
     for line, obj in JsonLines(file, content):
         assert isinstance(obj, dict)
+        if obj.get("answer") in SKIPPED_ANSWERS:
+            skipped.append(line)
+            continue
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
@@ -215,6 +234,11 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                               line=line, field="id")
         else:
             doc_id = str(raw_id)
+        who = obj.get("_annotator_id") if per_annotator else None
+        if per_annotator and not (isinstance(who, str) and who):
+            raise FormatError(file, "expected the annotator of this task: the other tasks name "
+                              f"{len(annotators)} annotators", line=line, field="_annotator_id")
+        dup, columns = sets.setdefault(who, (DuplicateIds(file), SpanColumns()))
         dup.add(doc_id, f"line {line}", line=line)
         items = _groups_of(obj).get(group, []) if group is not None else []
         if not isinstance(items, list):
@@ -252,7 +276,16 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     if no_id:
         loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
                     f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
-    loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
+    if skipped:
+        loaded.warn(f"{len(skipped)} tasks answered 'reject' or 'ignore' are not annotations; "
+                    f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
+    if not per_annotator:
+        columns = sets[None][1] if sets else SpanColumns()
+        loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
+        return loaded
+    for who in annotators:
+        if who in sets:
+            loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
     return loaded
 
 
