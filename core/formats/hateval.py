@@ -2,6 +2,10 @@
 
 Gold files have five columns (id, text, HS, TR, AG); prediction files two (task A: id, HS) or
 four (task B: id, HS, TR, AG). Labels are integers (0/1 in the task). A header line is optional.
+The scoring program reads tab-separated files; the organisers' public release of the data
+(``hateval2019_en_train.csv``, ``..._dev.csv``, ``..._test.csv``) is comma-separated with CSV
+quoting and the header ``id,text,HS,TR,AG``: a file whose first line is that header is read as
+CSV.
 
 Header rule. The official program (``docs/text-level.md``) treats the first
 line as a header when its first field does not parse as a float, so a first id such as ``x101``
@@ -18,6 +22,8 @@ The reader returns :class:`HatEvalTable` in :attr:`Loaded.records` (no spans).
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +74,8 @@ def sniff(filename: str, head: str) -> int:
         lines = lines[:-1]  # the last line of the head may be cut
     if not lines:
         return 0
+    if is_csv_header(lines[0]):
+        return 90
     first = lines[0].split("\t")
     header = "HS" in (f.strip() for f in first)
     rows = lines[1:] if header else lines
@@ -110,21 +118,57 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
     return loaded
 
 
+def is_csv_header(line: str) -> bool:
+    """Whether ``line`` is the header of the released HatEval data (``id,text,HS,TR,AG``, comma
+    separated: the organisers' public release, unlike the TSV the scoring program reads)."""
+    fields = [f.strip().lower() for f in line.rstrip("\r").split(",")]
+    while fields and not fields[-1]:  # a spreadsheet's empty trailing columns
+        fields.pop()
+    return "\t" not in line and len(fields) in (2, 4, 5) and fields[0] == "id" and "hs" in fields
+
+
+def _rows(file: str, text: str) -> tuple[list[tuple[int, list[str]]], str]:
+    """The rows of a HatEval file with the line each starts on, and how its columns are
+    separated: tabs (the scoring program's files), or commas with CSV quoting when the first
+    line is the released data's header (a quoted text may hold commas and line breaks)."""
+    raw = text.split("\n")
+    if raw and raw[-1] == "":
+        raw.pop()
+    if not raw or not is_csv_header(raw[0]):
+        return [(i + 1, ln.rstrip("\r").split("\t")) for i, ln in enumerate(raw)], "tab-separated"
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows: list[tuple[int, list[str]]] = []
+    start = 1
+    width = 0
+    try:
+        for fields in reader:
+            if not rows:
+                width = len(fields)
+                while width and not fields[width - 1].strip():
+                    width -= 1
+            if len(fields) > width and not any(f.strip() for f in fields[width:]):
+                # Columns a spreadsheet added after the named ones, empty on this row.
+                fields = fields[:width]
+            rows.append((start, fields if fields else [""]))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise FormatError(file, f"expected comma-separated values: {exc}",
+                          line=reader.line_num) from None
+    return rows, "comma-separated"
+
+
 def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
     """Parse HatEval TSV text; raise :class:`FormatError` naming the line and field."""
     if header_rule not in HEADER_RULES:
         raise FormatError(file, f"unknown header rule {header_rule!r}; one of {HEADER_RULES}")
-    raw = text.split("\n")
-    if raw and raw[-1] == "":
-        raw.pop()
-    rows = [(i + 1, ln.rstrip("\r").split("\t")) for i, ln in enumerate(raw)]
+    rows, sep = _rows(file, text)
     if not rows:
         raise FormatError(file, "the file is empty; expected TSV rows 'id, HS[, TR, AG]' or "
                           "'id, text, HS, TR, AG'")
     width = len(rows[0][1])
     if width not in (2, 4, 5):
         raise FormatError(file, f"expected 2 (task A prediction), 4 (task B prediction) or 5 "
-                          f"(gold: id, text, HS, TR, AG) tab-separated columns, found {width}",
+                          f"(gold: id, text, HS, TR, AG) {sep} columns, found {width}",
                           line=1)
     label_at = 2 if width == 5 else 1
     dropped = None
@@ -154,7 +198,7 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
         if fields == [""]:
             raise FormatError(file, "blank line: every line must be a row", line=number)
         if len(fields) != width:
-            raise FormatError(file, f"expected {width} tab-separated columns like the first "
+            raise FormatError(file, f"expected {width} {sep} columns like the first "
                               f"line, found {len(fields)}", line=number)
         doc_id = fields[0].strip()
         if not doc_id:
