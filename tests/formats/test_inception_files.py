@@ -1,0 +1,89 @@
+"""INCEpTION, WebAnno and UIMA files as INCEpTION writes them (issue "Real users' files", part 4).
+
+Each file under ``tests/data/formats/inception/`` is our own small text laid out like a variant
+found in INCEpTION's and WebAnno's exports and test suites: zero-width sub-token rows, slot
+feature hosts, WebAnno TSV 2, XMI relation layers, a single ``.xmi`` with its type system in a
+parent folder, and a project export holding only binary CAS files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.errors import FormatError
+from core.formats import Loaded, ReadOptions, load_files, load_path
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "inception"
+
+
+def _fragments(loaded: Loaded, doc: str, set_index: int = 0) -> list[tuple[str, str]]:
+    text = loaded.texts[doc]
+    assert text is not None
+    return [(text[s.start:s.end], s.label) for s in loaded.sets[set_index].spans[doc]]
+
+
+def _messages(loaded: Loaded) -> list[str]:
+    return [str(d) for d in loaded.diagnostics]
+
+
+# ---- WebAnno TSV 3: zero-width rows ------------------------------------------------------------
+
+def test_zero_width_sub_token_rows_are_read_and_their_annotations_skipped_with_the_row_named(
+) -> None:
+    loaded = load_path(DATA / "zero_width.tsv")
+    assert _fragments(loaded, "zero_width") == [("rose", "Gap"), ("rose early", "Event")]
+    name = str(DATA / "zero_width.tsv")
+    assert _messages(loaded) == [
+        f"{name}:7: a zero-width Claim annotation 'Anchor' (row 1-1.1, offsets 0-0); a span "
+        "cannot be empty, so it is skipped",
+        f"{name}:12: a zero-width Claim annotation 'Anchor' (row 1-4.1, offsets 18-18); a span "
+        "cannot be empty, so it is skipped",
+        f"{name}:12: a zero-width Claim annotation 'Marker' (row 1-4.1, offsets 18-18); a span "
+        "cannot be empty, so it is skipped",
+    ]
+    assert {d.kind for d in loaded.diagnostics} == {"skipped"}
+
+
+def test_a_zero_width_unit_inside_a_multi_unit_annotation_keeps_the_annotation() -> None:
+    # Gap[2] covers the token 'rose' and the zero-width sub-token after it.
+    loaded = load_path(DATA / "zero_width.tsv")
+    assert ("rose", "Gap") in _fragments(loaded, "zero_width")
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("1-1\t3-3\tx\t_\t", "expected an end offset greater than begin (3), got 3"),
+    ("1-1\t0-5\tTides\t_\t\n1-1.1\t4-2\tx\t_\t",
+     "expected an end offset not less than begin (4), got 2"),
+])
+def test_a_zero_width_token_or_a_backwards_sub_token_is_still_refused(row: str,
+                                                                      message: str) -> None:
+    body = ("#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Claim|kind\n\n\n"
+            f"#Text=Tides rose\n{row}\n")
+    with pytest.raises(FormatError, match=r"field 'offsets': " + message.replace("(", r"\(")
+                       .replace(")", r"\)")):
+        load_files({"d.tsv": body.encode()})
+
+
+# ---- WebAnno TSV 3: slot feature hosts ---------------------------------------------------------
+
+def test_slot_feature_host_layer_gives_its_spans() -> None:
+    loaded = load_path(DATA / "slot_host.tsv", options=ReadOptions(layer="Predicate"))
+    # chased (two links), two stacked hosts on 'home' (one without links: role '_', target
+    # '*'), and a multi-token host whose id [4] is on its slot role column.
+    assert _fragments(loaded, "slot_host") == [
+        ("chased", "Predicate"), ("home", "Predicate"), ("home", "Predicate"),
+        ("drifted away", "Predicate")]
+
+
+def test_slot_target_ids_name_targets_not_the_host() -> None:
+    # '1-4[1]' in the host's target column is the id of the Participant 'small boat'.
+    loaded = load_path(DATA / "slot_host.tsv", options=ReadOptions(layer="Participant"))
+    assert _fragments(loaded, "slot_host") == [("Gulls", "Participant"),
+                                               ("small boat", "Participant")]
+
+
+def test_slot_host_layer_is_listed_among_the_layers_without_features() -> None:
+    with pytest.raises(FormatError, match=r"webanno\.custom\.Predicate \(no features\)"):
+        load_path(DATA / "slot_host.tsv", options=ReadOptions(layer="Nope"))
