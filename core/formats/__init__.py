@@ -28,7 +28,7 @@ from typing import Literal
 from core import bounds
 from core.bounds import Policy
 from core.errors import Diagnostic, FormatError
-from core.formats.archive import unpack_zips
+from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.formats.tool_options import tool_default
 from core.model import AnnotationSet, Role
 
@@ -156,6 +156,7 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     if not files:
         raise FormatError("<input>", "no files to read")
     files = unpack_zips(files, source or ", ".join(sorted(files)[:5]))
+    check_binary_cas_export(files, source or ", ".join(sorted(files)[:5]))
     scores: dict[str, int] = {}
     for fmt in FORMATS:
         try:

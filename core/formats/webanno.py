@@ -42,6 +42,7 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates, iter_lines
 from core.formats._common import check_label, member_name
+from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
 
@@ -536,6 +537,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             continue
         docs[path] = parse(file, content)
     if not docs:
+        check_binary_cas_export(files, name)
         raise FormatError(name, "expected WebAnno TSV 3 files (#FORMAT=WebAnno TSV 3.x), found "
                           "none")
     entries = layout(list(docs), name, loaded)

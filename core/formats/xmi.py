@@ -30,6 +30,7 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name, span_warnings
+from core.formats.archive import check_binary_cas_export
 from core.formats.layers import choose, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span
@@ -143,6 +144,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     loaded = Loaded(FORMAT, name)
     xmis = sorted(p for p in files if p.lower().endswith(".xmi"))
     if not xmis:
+        check_binary_cas_export(files, name)
         raise FormatError(name, "expected .xmi files with a TypeSystem.xml beside them, found "
                           "no .xmi file")
     typesystems: dict[str, Any] = {}

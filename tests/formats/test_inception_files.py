@@ -8,12 +8,14 @@ parent folder, and a project export holding only binary CAS files.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from core.errors import FormatError
-from core.formats import Loaded, ReadOptions, load_files, load_path
+from core.formats import Loaded, ReadOptions, load_files, load_path, read_folder
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "inception"
 
@@ -87,3 +89,51 @@ def test_slot_target_ids_name_targets_not_the_host() -> None:
 def test_slot_host_layer_is_listed_among_the_layers_without_features() -> None:
     with pytest.raises(FormatError, match=r"webanno\.custom\.Predicate \(no features\)"):
         load_path(DATA / "slot_host.tsv", options=ReadOptions(layer="Nope"))
+
+
+# ---- INCEpTION project export with only binary CAS files ---------------------------------------
+
+SER_ONLY = DATA / "ser_only_export"
+RE_EXPORT = (r"this INCEpTION project export holds its annotations only as binary CAS files "
+             r"\(3, e\.g\. annotation_ser/harbour\.txt/maria\.ser\), which only INCEpTION can "
+             r"read; export the project again with the format WebAnno TSV 3 or UIMA CAS XMI")
+
+
+def _zipped(folder: Path) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file():
+                z.writestr(p.relative_to(folder).as_posix(), p.read_bytes())
+    return buf.getvalue()
+
+
+def test_export_with_only_ser_files_says_to_re_export_as_tsv_or_xmi() -> None:
+    with pytest.raises(FormatError, match=RE_EXPORT):
+        load_path(SER_ONLY)
+
+
+def test_the_same_export_as_a_zip_gives_the_same_message() -> None:
+    with pytest.raises(FormatError, match="^export.zip: " + RE_EXPORT):
+        load_files({"export.zip": _zipped(SER_ONLY)}, name="export.zip")
+
+
+@pytest.mark.parametrize("fmt", ["webanno-tsv", "uima-xmi"])
+def test_naming_the_format_of_a_ser_only_export_gives_the_same_message(fmt: str) -> None:
+    with pytest.raises(FormatError, match=RE_EXPORT):
+        load_path(SER_ONLY, fmt=fmt)
+
+
+def test_a_source_document_in_a_readable_format_is_not_read_as_the_annotations() -> None:
+    # INCEpTION keeps each document as imported under source/; a CoNLL source would be detected.
+    files = {k: v for k, v in read_folder(SER_ONLY).items() if not k.startswith("source/")}
+    files["source/harbour.conll"] = b"The\tO\nferry\tB-VESSEL\n"
+    with pytest.raises(FormatError, match=RE_EXPORT):
+        load_files(files, name="export")
+
+
+def test_an_export_with_tsv_annotations_beside_the_ser_files_is_read() -> None:
+    files = read_folder(SER_ONLY)
+    files["annotation/harbour.txt/maria.tsv"] = (DATA / "zero_width.tsv").read_bytes()
+    loaded = load_files(files, name="export")
+    assert loaded.format == "webanno-tsv" and [s.name for s in loaded.sets] == ["maria"]
