@@ -43,6 +43,7 @@ FORMATS: dict[str, str] = {
     "hateval": "core.formats.hateval",
     "spans-csv": "core.formats.spans_csv",
     "webanno-tsv": "core.formats.webanno",
+    "webanno-tsv2": "core.formats.webanno_tsv2",
     "uima-xmi": "core.formats.xmi",
     "conll": "core.formats.conll",
     "spacy": "core.formats.spacy_docs",

@@ -148,6 +148,25 @@ class TsvDocument:
         return out
 
 
+_TSV2_HEADER = re.compile(r"#\s*[A-Za-z_$][\w$.]*\s*(\||#|\Z)")
+
+
+def looks_like_tsv2(head: str) -> bool:
+    """Whether a file starting with ``head`` is WebAnno TSV 2: a layer header `` # type |
+    feature ...`` then ``#id=`` or ``#text=`` (:mod:`core.formats.webanno_tsv2`)."""
+    lines = [line.strip() for line in head.lstrip("\ufeff").split("\n")[:5] if line.strip()]
+    return (len(lines) >= 2 and _TSV2_HEADER.match(lines[0]) is not None
+            and lines[1].startswith(("#id=", "#text=")))
+
+
+def looks_like_tsv1(head: str) -> bool:
+    """Whether a file starting with ``head`` is WebAnno TSV 1 (no layer header, ``#id=`` and
+    ``#text=`` then tokens numbered 1, 2, ... with ten columns), which is not read."""
+    lines = [line.strip() for line in head.lstrip("\ufeff").split("\n")[:5] if line.strip()]
+    return (len(lines) >= 3 and lines[0].startswith("#id=") and lines[1].startswith("#text=")
+            and lines[2].split("\t")[0].isdigit() and lines[2].count("\t") >= 9)
+
+
 def sniff(filename: str, head: str) -> int:
     if head.startswith(HEADER):
         return 100
@@ -162,6 +181,10 @@ def parse(file: str, content: str) -> TsvDocument:
     number, at, first = next(lines, (1, 0, ""))
     m = _FORMAT_RE.match(first.strip())
     if m is None:
+        if looks_like_tsv2(content[:4096]):
+            raise FormatError(file, "this is WebAnno TSV 2 (a first line ' # <layer> | "
+                              "<feature> ...', no #FORMAT header); read it with the format "
+                              "webanno-tsv2", line=1, field="#FORMAT")
         raise FormatError(file, f"expected the header '#FORMAT=WebAnno TSV 3.x', got "
                           f"{first[:40]!r}", line=1, field="#FORMAT")
     version = f"3.{m.group(2) or '0'}"
@@ -533,7 +556,11 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if not content.startswith("#FORMAT=WebAnno TSV"):
             if single:
                 parse(file, content)  # raises the header error
-            loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored")
+            if looks_like_tsv2(content[:4096]):
+                loaded.warn(f"{path}: WebAnno TSV 2; ignored (read TSV 2 files with the format "
+                            "webanno-tsv2)")
+            else:
+                loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored")
             continue
         docs[path] = parse(file, content)
     if not docs:

@@ -137,3 +137,82 @@ def test_an_export_with_tsv_annotations_beside_the_ser_files_is_read() -> None:
     files["annotation/harbour.txt/maria.tsv"] = (DATA / "zero_width.tsv").read_bytes()
     loaded = load_files(files, name="export")
     assert loaded.format == "webanno-tsv" and [s.name for s in loaded.sets] == ["maria"]
+
+
+# ---- WebAnno TSV 2 -----------------------------------------------------------------------------
+
+TSV2 = DATA / "tsv2_ner.tsv"
+
+
+def test_tsv2_is_detected_and_its_text_rebuilt_from_the_tokens() -> None:
+    loaded = load_path(TSV2)
+    assert loaded.format == "webanno-tsv2"
+    # Tokens joined by one space, a line break after each sentence (#text= is not used).
+    assert loaded.texts["tsv2_ner"] == ("Port Talbot Harbour Board met today .\n"
+                                        "Gwen Morgan replied .\n")
+
+
+def test_tsv2_bio_cells_stacked_with_placeholders_give_multi_token_spans() -> None:
+    loaded = load_path(TSV2)
+    # B-LOC|B-ORG, I-LOC|I-ORG, then O-_|I-ORG keeps ORG at its place while LOC has ended.
+    assert _fragments(loaded, "tsv2_ner") == [
+        ("Port Talbot", "LOC"), ("Port Talbot Harbour Board", "ORG"), ("Gwen Morgan", "PER")]
+
+
+def test_tsv2_value_without_a_value_and_i_without_b_are_warnings() -> None:
+    name = str(TSV2)
+    assert _messages(load_path(TSV2)) == [
+        f"{name}:14: 'I-PER' continues no annotation at place 1 of the cell; read as the start "
+        "of one",
+        f"{name}:9: 1 annotations of layer de.tudarmstadt.ukp.dkpro.core.api.ner.type."
+        "NamedEntity have no value for feature value; skipped (first on line 9)",
+    ]
+
+
+def test_tsv2_single_token_layer_and_relation_columns() -> None:
+    # POS is written without B-/I-: one span per token; the Dependency relation layer's two
+    # columns (type, governor) are skipped and are not a layer to choose.
+    loaded = load_path(TSV2, options=ReadOptions(layer="POS"))
+    assert _fragments(loaded, "tsv2_ner")[:3] == [("Port", "NNP"), ("Talbot", "NNP"),
+                                                 ("Harbour", "NNP")]
+    with pytest.raises(FormatError, match=r"no span layer 'Dependency'; the input holds "
+                       r".*NamedEntity \(features: value\); .*POS \(features: PosValue\)\Z"):
+        load_path(TSV2, options=ReadOptions(layer="Dependency"))
+
+
+def test_tsv2_export_gives_one_set_per_annotator_and_features_by_name() -> None:
+    folder = DATA / "tsv2_export"
+    loaded = load_path(folder)
+    assert loaded.format == "webanno-tsv2"
+    assert [(s.name, s.role) for s in loaded.sets] == [("ana", "annotator"), ("ben", "annotator")]
+    assert _fragments(loaded, "ferry.txt") == [
+        ("ferry is late again", "con"), ("late", "pro"), ("Typical", "con")]
+    assert _fragments(loaded, "ferry.txt", 1) == [("late again", "con")]
+    target = load_path(folder, options=ReadOptions(feature="target"))
+    assert _fragments(target, "ferry.txt") == [("ferry is late again", "service")]
+
+
+def test_tsv2_given_to_the_tsv3_reader_is_named() -> None:
+    with pytest.raises(FormatError, match=r"tsv2_ner\.tsv:1: field '#FORMAT': this is WebAnno "
+                       r"TSV 2 .*; read it with the format webanno-tsv2"):
+        load_path(TSV2, fmt="webanno-tsv")
+
+
+def test_tsv1_is_named_and_not_read() -> None:
+    body = ("#id=1\n#text=Gulls cry .\n1\tGulls\t_\tNNS\tO\tO\t2\tSBJ\t_\t_\n"
+            "2\tcry\t_\tVBP\tO\tO\t0\tROOT\t_\t_\n3\t.\t_\t.\tO\tO\t2\tP\t_\t_\n")
+    with pytest.raises(FormatError, match=r"this is WebAnno TSV 1 .* which SpanScope does not "
+                       r"read; import it into INCEpTION and export it as WebAnno TSV 3"):
+        load_files({"old.tsv": body.encode()})
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("1-1\tGulls\t\n", r"expected 3 TAB-separated columns \(id, token and 1 from the header\)"
+                          r", got 2"),
+    ("1-1\t\tB-X\t\n", "field 'token': expected a token, got an empty column"),
+    ("#T_SP=x\n", "expected '#id=' or '#text='"),
+])
+def test_tsv2_bad_rows_name_file_line_and_field(row: str, message: str) -> None:
+    body = f" # webanno.custom.Claim | kind\n#id=1\n#text=Gulls\n{row}"
+    with pytest.raises(FormatError, match=r"^d\.tsv:4: " + message):
+        load_files({"d.tsv": body.encode()})
