@@ -197,8 +197,14 @@ def read_folder(path: Path) -> dict[str, bytes]:
 def read_file_with_companions(path: Path) -> dict[str, bytes]:
     """One file's bytes, with the files that belong to it: a brat ``.ann`` carries its text in
     the ``.txt`` beside it, so both are read (a span past that text is then caught); a Parquet
-    spans table ``x.parquet`` its texts table ``x.texts.parquet``."""
+    spans table ``x.parquet`` its texts table ``x.texts.parquet``; a UIMA ``.xmi`` its type
+    system, ``TypeSystem.xml`` beside it or in a folder above (keyed ``../TypeSystem.xml``,
+    :func:`core.formats.xmi.type_system_above`)."""
     files = {path.name: path.read_bytes()}
+    if path.suffix.lower() == ".xmi":
+        from core.formats.xmi import type_system_above  # the module imports this package
+
+        files.update(type_system_above(path))
     if path.suffix.lower() == ".ann":
         text = path.with_suffix(".txt")
         if text.is_file():

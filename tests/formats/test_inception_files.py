@@ -216,3 +216,132 @@ def test_tsv2_bad_rows_name_file_line_and_field(row: str, message: str) -> None:
     body = f" # webanno.custom.Claim | kind\n#id=1\n#text=Gulls\n{row}"
     with pytest.raises(FormatError, match=r"^d\.tsv:4: " + message):
         load_files({"d.tsv": body.encode()})
+
+
+# ---- UIMA CAS XMI ------------------------------------------------------------------------------
+
+RELATION = DATA / "xmi_relation"
+
+
+def test_xmi_relation_layer_is_not_the_default_and_is_reported() -> None:
+    loaded = load_path(RELATION)
+    assert _fragments(loaded, "crossing") == [("Tenby", "town"), ("Lundy", "island")]
+    assert _messages(loaded) == [
+        f"{RELATION}: relation layers skipped (they link two spans): webanno.custom.Route "
+        "(features: kind); name one with --layer to read its annotations as spans"]
+
+
+def test_xmi_relation_first_in_the_cas_is_still_not_the_default() -> None:
+    # Without the document annotation, the relation (16-21, xmi:id 3) is the first custom
+    # annotation of the CAS; the span layer Place is read all the same.
+    xmi = (RELATION / "crossing.xmi").read_bytes()
+    xmi = xmi.replace(b'<custom:Source xmi:id="2" sofa="1" begin="0" end="39" language="en" '
+                      b'origin="harbour log"/>', b"").replace(b'members="2 3 4 5"',
+                                                            b'members="3 4 5"')
+    loaded = load_files({"crossing.xmi": xmi,
+                         "TypeSystem.xml": (RELATION / "TypeSystem.xml").read_bytes()},
+                        name="proj")
+    assert [s.label for s in loaded.sets[0].spans["crossing"]] == ["town", "island"]
+
+
+def test_xmi_relation_layer_named_with_layer_is_read_with_a_warning() -> None:
+    loaded = load_path(RELATION, options=ReadOptions(layer="Route"))
+    assert _fragments(loaded, "crossing") == [("Tenby", "ferry")]
+    assert _messages(loaded) == [
+        f"{RELATION}: layer webanno.custom.Route is a relation layer (features Governor and "
+        "Dependent): each span is the relation annotation's own offsets, which INCEpTION sets "
+        "to those of its Dependent"]
+
+
+def test_xmi_document_annotation_subtype_is_never_a_layer() -> None:
+    # webanno.custom.Source extends uima.tcas.DocumentAnnotation: it covers the whole text.
+    with pytest.raises(FormatError, match=r"no span layer 'Source'; the input holds "
+                       r"webanno\.custom\.Route \(features: kind\); webanno\.custom\.Place "
+                       r"\(features: value\)"):
+        load_path(RELATION, options=ReadOptions(layer="Source"))
+
+
+def test_xmi_layer_uima_annotation_never_gives_the_document_annotation() -> None:
+    import cassis
+
+    folder = DATA / "xmi_plain"
+    loaded = load_path(folder, options=ReadOptions(layer="uima.tcas.Annotation"))
+    assert _fragments(loaded, "fog") == [("Fog", "Annotation"), ("lifts", "Annotation"),
+                                         ("slowly", "Annotation")]
+    # dkpro-cassis selects the DocumentAnnotation too (it is an Annotation).
+    cas = cassis.load_cas_from_xmi((folder / "fog.xmi").read_text(), typesystem=cassis
+                                   .load_typesystem((folder / "TypeSystem.xml").read_text()))
+    selected = [(a.begin, a.end) for a in cas.select("uima.tcas.Annotation")
+                if a.type.name != "uima.tcas.DocumentAnnotation"]
+    assert [(s.start, s.end) for s in loaded.sets[0].spans["fog"]] == selected
+    assert len(list(cas.select("uima.tcas.Annotation"))) == len(selected) + 1
+
+
+def test_xmi_spans_equal_dkpro_cassis_selection() -> None:
+    import cassis
+
+    cas = cassis.load_cas_from_xmi((RELATION / "crossing.xmi").read_text(), typesystem=cassis
+                                   .load_typesystem((RELATION / "TypeSystem.xml").read_text()))
+    loaded = load_path(RELATION)
+    assert [(s.start, s.end, s.label) for s in loaded.sets[0].spans["crossing"]] == [
+        (a.begin, a.end, a.value) for a in cas.select("webanno.custom.Place")]
+    assert loaded.texts["crossing"] == cas.sofa_string
+
+
+def test_single_xmi_file_finds_its_type_system_beside_it() -> None:
+    loaded = load_path(RELATION / "crossing.xmi")
+    assert [s.name for s in loaded.sets] == ["crossing"]
+    assert _fragments(loaded, "crossing") == [("Tenby", "town"), ("Lundy", "island")]
+    assert all(m.startswith(f"{RELATION / 'crossing.xmi'}: ") for m in _messages(loaded))
+
+
+def test_single_xmi_file_finds_its_type_system_in_a_parent_folder() -> None:
+    loaded = load_path(DATA / "xmi_nested" / "docs" / "waiting.xmi")
+    assert _fragments(loaded, "waiting") == [("Tenby", "town"), ("Lundy", "island")]
+
+
+def test_single_xmi_file_without_a_type_system_nearby_says_what_is_missing(tmp_path: Path
+                                                                           ) -> None:
+    lonely = tmp_path / "a" / "b" / "c" / "d" / "e"
+    lonely.mkdir(parents=True)
+    (tmp_path / "TypeSystem.xml").write_bytes((RELATION / "TypeSystem.xml").read_bytes())
+    (lonely / "crossing.xmi").write_bytes((RELATION / "crossing.xmi").read_bytes())
+    # The type system is five folders up: past the three searched above the file's own.
+    with pytest.raises(FormatError, match=r"crossing\.xmi: no type system: put TypeSystem\.xml"):
+        load_path(lonely / "crossing.xmi")
+    (lonely.parent.parent / "types.xml").write_bytes((RELATION / "TypeSystem.xml").read_bytes())
+    loaded = load_path(lonely / "crossing.xmi")  # any .xml declaring a type system will do
+    assert loaded.sets[0].span_count() == 2
+
+
+def test_a_bad_type_system_above_a_single_xmi_is_named_by_its_own_path(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "TypeSystem.xml").write_text("not xml")
+    (tmp_path / "docs" / "crossing.xmi").write_bytes((RELATION / "crossing.xmi").read_bytes())
+    with pytest.raises(FormatError, match=f"^{tmp_path / 'TypeSystem.xml'}: expected a UIMA "
+                       "type system"):
+        load_path(tmp_path / "docs" / "crossing.xmi")
+
+
+def test_xmi_and_type_system_in_a_zip_or_as_two_uploaded_files() -> None:
+    files = {"crossing.xmi": (RELATION / "crossing.xmi").read_bytes(),
+             "TypeSystem.xml": (RELATION / "TypeSystem.xml").read_bytes()}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for k, v in files.items():
+            z.writestr(k, v)
+    for given, name in [({"crossing.zip": buf.getvalue()}, "crossing.zip"),
+                        (files, "crossing.xmi")]:
+        loaded = load_files(given, name=name)
+        assert loaded.format == "uima-xmi"
+        assert _fragments(loaded, "crossing") == [("Tenby", "town"), ("Lundy", "island")]
+
+
+def test_xmi_sofa_without_a_string_is_a_document_without_text() -> None:
+    xmi = (DATA / "xmi_plain" / "fog.xmi").read_bytes().replace(
+        b' mimeType="text" sofaString="Fog lifts slowly."', b"")
+    loaded = load_files({"fog.xmi": xmi,
+                         "TypeSystem.xml": (DATA / "xmi_plain" / "TypeSystem.xml").read_bytes()},
+                        name="fog.xmi")
+    assert loaded.texts["fog"] is None
+    assert [(s.start, s.end) for s in loaded.sets[0].spans["fog"]] == [(0, 3), (4, 9), (10, 16)]
