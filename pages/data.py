@@ -20,7 +20,8 @@ uploader_alive = state.K_UPLOADS in st.session_state  # False when back from ano
 files = st.file_uploader(
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
     "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV, INCEpTION / WebAnno "
-    "TSV, UIMA CAS XMI, CoNLL BIO, spaCy (.spacy, JSONL), or a .zip of a folder.",
+    "TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml), CoNLL BIO, spaCy (.spacy, JSONL), "
+    "or a .zip of a folder.",
     accept_multiple_files=True, key=state.K_UPLOADS,
 )
 st.caption(cli_data.upload_limit_note())

@@ -63,12 +63,21 @@ def _inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool]]:
         elif path.is_dir():
             for child in sorted(path.iterdir()):
                 if child.name.startswith(".") or child.name.lower() in state.NOT_ANNOTATIONS \
-                        or child.suffix in (".py", ".md"):
+                        or child.suffix in (".py", ".md") or _is_type_system(child):
                     continue
                 out.append((child, state.guess_role(child.name), child.is_dir()))
         else:
             out.append((path, state.guess_role(path.name), False))
     return out
+
+
+def _is_type_system(path: Path) -> bool:
+    """A UIMA ``TypeSystem.xml`` is no input of its own: the ``.xmi`` files beside it are read
+    with it (:func:`core.formats.read_file_with_companions`)."""
+    if path.suffix.lower() != ".xml" or not path.is_file():
+        return False
+    with path.open("rb") as f:
+        return b"<typeSystemDescription" in f.read(4096)
 
 
 def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:

@@ -126,8 +126,45 @@ def for_the_page(diag: Diagnostic | None) -> Diagnostic | None:
     return dataclasses.replace(diag, message=diag.message.replace(DETECT_HINT, FORMAT_BOX_HINT))
 
 
-def _row(upload: Upload, beyond: Policy) -> tuple[state.FileReport, str]:
-    """Draw one kept upload's row and parse it; ``(report, its choices as text)``."""
+def is_type_system(upload: Upload) -> bool:
+    """Whether ``upload`` is a UIMA type system (``TypeSystem.xml``): not annotations itself,
+    but what a ``.xmi`` upload needs to be read."""
+    return (not upload.folder and upload.name.lower().endswith(".xml")
+            and b"<typeSystemDescription" in upload.data[:4096])
+
+
+def type_system_for(uploads: Sequence[Upload]) -> Upload | None:
+    """The type system that single ``.xmi`` uploads are read with: the uploaded
+    ``TypeSystem.xml`` (any case), else the only uploaded type system (None when there is none,
+    or several and none of them named so)."""
+    found = [u for u in uploads if is_type_system(u)]
+    named = [u for u in found if u.name.lower() == "typesystem.xml"]
+    if len(named) == 1:
+        return named[0]
+    return found[0] if len(found) == 1 else None
+
+
+def _type_system_row(upload: Upload, readers: Sequence[str]) -> None:
+    """A type system's row: what it is and which ``.xmi`` uploads it is read with."""
+    c1, c2 = st.columns([3, 7])
+    c1.markdown(f"**{md(upload.name)}**  \n{upload.size:,} bytes")
+    if c1.button("🗑️ Remove", key=state.upload_key("remove", upload.name),
+                 help=f"Forget {upload.name}"):
+        forget(upload.name)
+        st.rerun()
+    if readers:
+        c2.caption(f"UIMA type system, read with {md(', '.join(readers))}.")
+    else:
+        c2.caption("UIMA type system: upload the .xmi files it describes with it (or a zip of "
+                   "both), and they are read with it.")
+
+
+def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
+         ) -> tuple[state.FileReport, str]:
+    """Draw one kept upload's row and parse it; ``(report, its choices as text)``.
+
+    ``companion``: the type system a single ``.xmi`` upload is read with (one input of two
+    files, as ``python -m core validate doc.xmi`` reads the ``TypeSystem.xml`` beside it)."""
     n = upload.name
     c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
     kind = f"(folder)  \n{len(upload.members):,} files" if upload.folder else \
@@ -155,6 +192,9 @@ def _row(upload: Upload, beyond: Policy) -> tuple[state.FileReport, str]:
     if upload.folder:
         rep = folder_upload.parse_folder(n, tuple(sorted(upload.members)), chosen, role, name,
                                          beyond)
+    elif companion is not None:
+        rep = folder_upload.parse_folder(n, ((n, upload.data), (companion.name, companion.data)),
+                                         chosen, role, name, beyond)
     else:
         rep = state.parse_file(n, upload.data, chosen, role, name, beyond, llm)
     rep = dataclasses.replace(rep, error=for_the_page(rep.error))
@@ -163,15 +203,31 @@ def _row(upload: Upload, beyond: Policy) -> tuple[state.FileReport, str]:
 
 def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
     """Every kept upload's row: the reports (under the policy for spans past the text, checked
-    across the batch), their bytes, and the batch's choices as text (for the workspace key)."""
+    across the batch), their bytes, and the batch's choices as text (for the workspace key).
+
+    A UIMA type system is no input of its own: single ``.xmi`` uploads are read with it (its
+    bytes count in theirs), and its row says so."""
     reports: list[state.FileReport] = []
     contents: list[bytes] = []
     choices: list[str] = [f"beyond={beyond}"]
-    for upload in list(kept().values()):
-        rep, choice = _row(upload, beyond)
+    everything = list(kept().values())
+    type_system = type_system_for(everything)
+    readers = [u.name for u in everything
+               if type_system is not None and not u.folder and u.name.lower().endswith(".xmi")]
+    for upload in everything:
+        if is_type_system(upload):
+            _type_system_row(upload, readers if upload is type_system else [])
+            continue
+        companion = type_system if upload.name in readers else None
+        rep, choice = _row(upload, beyond, companion)
         reports.append(rep)
-        contents.append(upload.data if not upload.folder else b"".join(
-            p.encode() + b"\0" + d for p, d in sorted(upload.members)))
+        if upload.folder:
+            contents.append(b"".join(p.encode() + b"\0" + d for p, d in sorted(upload.members)))
+        elif companion is not None:
+            contents.append(upload.data + b"\0" + companion.name.encode() + b"\0"
+                            + companion.data)
+        else:
+            contents.append(upload.data)
         choices.append(choice)
     return text_policy.apply(reports, beyond), contents, "\n".join(choices)
 

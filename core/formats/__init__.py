@@ -28,7 +28,7 @@ from typing import Literal
 from core import bounds
 from core.bounds import Policy
 from core.errors import Diagnostic, FormatError
-from core.formats.archive import unpack_zips
+from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.formats.tool_options import tool_default
 from core.model import AnnotationSet, Role
 
@@ -43,6 +43,7 @@ FORMATS: dict[str, str] = {
     "hateval": "core.formats.hateval",
     "spans-csv": "core.formats.spans_csv",
     "webanno-tsv": "core.formats.webanno",
+    "webanno-tsv2": "core.formats.webanno_tsv2",
     "uima-xmi": "core.formats.xmi",
     "conll": "core.formats.conll",
     "spacy": "core.formats.spacy_docs",
@@ -156,6 +157,7 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     if not files:
         raise FormatError("<input>", "no files to read")
     files = unpack_zips(files, source or ", ".join(sorted(files)[:5]))
+    check_binary_cas_export(files, source or ", ".join(sorted(files)[:5]))
     scores: dict[str, int] = {}
     for fmt in FORMATS:
         try:
@@ -195,8 +197,14 @@ def read_folder(path: Path) -> dict[str, bytes]:
 def read_file_with_companions(path: Path) -> dict[str, bytes]:
     """One file's bytes, with the files that belong to it: a brat ``.ann`` carries its text in
     the ``.txt`` beside it, so both are read (a span past that text is then caught); a Parquet
-    spans table ``x.parquet`` its texts table ``x.texts.parquet``."""
+    spans table ``x.parquet`` its texts table ``x.texts.parquet``; a UIMA ``.xmi`` its type
+    system, ``TypeSystem.xml`` beside it or in a folder above (keyed ``../TypeSystem.xml``,
+    :func:`core.formats.xmi.type_system_above`)."""
     files = {path.name: path.read_bytes()}
+    if path.suffix.lower() == ".xmi":
+        from core.formats.xmi import type_system_above  # the module imports this package
+
+        files.update(type_system_above(path))
     if path.suffix.lower() == ".ann":
         text = path.with_suffix(".txt")
         if text.is_file():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from core.errors import FormatError
@@ -73,3 +73,37 @@ def _members(data: bytes, where: str) -> dict[str, bytes]:
         except (zipfile.BadZipFile, NotImplementedError, RuntimeError, ValueError) as exc:
             raise FormatError(where, f"cannot unpack {info.filename!r}: {exc}") from None
     return out
+
+
+BINARY_CAS_FOLDERS = ("annotation_ser", "curation_ser")
+"""Where an INCEpTION (or WebAnno 3) project export keeps each document's binary CAS (``.ser``)."""
+
+EXPORT_FOLDERS = ("annotation", "curation")
+"""Where it keeps the same annotations in the export format chosen for the project."""
+
+
+def check_binary_cas_export(paths: Iterable[str], source: str) -> None:
+    """Refuse an INCEpTION project export whose annotations are only binary CAS files.
+
+    INCEpTION always writes ``annotation_ser/<document>/<user>.ser`` (Java-serialized CAS,
+    unreadable outside INCEpTION); the ``annotation/`` and ``curation/`` folders hold the
+    annotations only when the project was exported with a format, and plain text (``.txt``)
+    holds none. Without this check the export's ``source/`` documents (the texts before
+    annotation) could be detected and read as if they were annotations.
+    """
+    binary = readable = 0
+    example = ""
+    for path in paths:
+        parts = PurePosixPath(path).parts
+        if any(part in BINARY_CAS_FOLDERS for part in parts[:-1]) and path.endswith(".ser"):
+            binary += 1
+            if not example or "INITIAL_CAS" in example:  # an annotator's file says more
+                example = path
+        elif any(part in EXPORT_FOLDERS for part in parts[:-1]) and not path.endswith(".txt"):
+            readable += 1
+    if binary and not readable:
+        raise FormatError(source, f"this INCEpTION project export holds its annotations only as "
+                          f"binary CAS files ({binary}, e.g. {example}), which only INCEpTION "
+                          "can read; export the project again with the format WebAnno TSV 3 "
+                          "or UIMA CAS XMI (or export each document in one of them) and read "
+                          "that export")

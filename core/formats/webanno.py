@@ -42,6 +42,7 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates, iter_lines
 from core.formats._common import check_label, member_name
+from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
 
@@ -147,6 +148,25 @@ class TsvDocument:
         return out
 
 
+_TSV2_HEADER = re.compile(r"#\s*[A-Za-z_$][\w$.]*\s*(\||#|\Z)")
+
+
+def looks_like_tsv2(head: str) -> bool:
+    """Whether a file starting with ``head`` is WebAnno TSV 2: a layer header `` # type |
+    feature ...`` then ``#id=`` or ``#text=`` (:mod:`core.formats.webanno_tsv2`)."""
+    lines = [line.strip() for line in head.lstrip("\ufeff").split("\n")[:5] if line.strip()]
+    return (len(lines) >= 2 and _TSV2_HEADER.match(lines[0]) is not None
+            and lines[1].startswith(("#id=", "#text=")))
+
+
+def looks_like_tsv1(head: str) -> bool:
+    """Whether a file starting with ``head`` is WebAnno TSV 1 (no layer header, ``#id=`` and
+    ``#text=`` then tokens numbered 1, 2, ... with ten columns), which is not read."""
+    lines = [line.strip() for line in head.lstrip("\ufeff").split("\n")[:5] if line.strip()]
+    return (len(lines) >= 3 and lines[0].startswith("#id=") and lines[1].startswith("#text=")
+            and lines[2].split("\t")[0].isdigit() and lines[2].count("\t") >= 9)
+
+
 def sniff(filename: str, head: str) -> int:
     if head.startswith(HEADER):
         return 100
@@ -161,6 +181,10 @@ def parse(file: str, content: str) -> TsvDocument:
     number, at, first = next(lines, (1, 0, ""))
     m = _FORMAT_RE.match(first.strip())
     if m is None:
+        if looks_like_tsv2(content[:4096]):
+            raise FormatError(file, "this is WebAnno TSV 2 (a first line ' # <layer> | "
+                              "<feature> ...', no #FORMAT header); read it with the format "
+                              "webanno-tsv2", line=1, field="#FORMAT")
         raise FormatError(file, f"expected the header '#FORMAT=WebAnno TSV 3.x', got "
                           f"{first[:40]!r}", line=1, field="#FORMAT")
     version = f"3.{m.group(2) or '0'}"
@@ -253,10 +277,13 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
             raise FormatError(file, f"expected begin-end offsets such as 4-8, got {cells[1]!r}",
                               line=number, field="offsets")
         begin, end = int(om.group(1)), int(om.group(2))
-        if end <= begin:
-            raise FormatError(file, f"expected an end offset greater than begin ({begin}), got "
-                              f"{end}", line=number, field="offsets")
         subtoken = idm.group(3) is not None
+        # INCEpTION writes a zero-width annotation as a zero-width sub-token (1-1.1 0-0) at
+        # its token's begin or end; a token itself is never empty.
+        if end < begin or (end == begin and not subtoken):
+            least = "not less than" if subtoken else "greater than"
+            raise FormatError(file, f"expected an end offset {least} begin ({begin}), got "
+                              f"{end}", line=number, field="offsets")
         if state == "header":
             if subtoken:
                 raise FormatError(file, "expected a token, got a sub-token as the first line "
@@ -354,8 +381,9 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
         for k in range(n):
             begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
             ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
-    index = None if choice is None else _column_index(doc, choice)
-    # Annotation key -> [begin, end, label or None, first line]
+    index, id_index = (None, None) if choice is None else _column_index(doc, choice)
+    fname = "" if choice is None else _field_name(choice)
+    # Annotation key -> [begin, end, label or None, first line, first unit]
     found: dict[object, list[Any]] = {}
     by_id: dict[str, object] = {}
     text = doc.text
@@ -375,16 +403,16 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
         raw = fields[index] if index < len(fields) else "_"
         if raw == "_" or raw == "":
             continue
-        for j, value in enumerate(_STACK_SEP.split(raw)):
-            ident = None
-            if value.endswith("]") and not value.endswith("\\]") and "[" in value:
-                cut = value.rindex("[")
-                ident = value[cut + 1 : -1]
-                value = value[:cut]
-                if not ident.isdigit():
-                    raise FormatError(doc.file, f"expected a numeric disambiguation id in "
-                                      f"[...], got {ident!r}", line=line,
-                                      field=_field_name(choice))
+        values = _STACK_SEP.split(raw)
+        # A slot host without a label column is read from its slot target column, whose
+        # [N] suffixes name the targets; the host's own id ends its slot role cell.
+        id_cells = values if id_index is None else _STACK_SEP.split(
+            fields[id_index] if id_index < len(fields) else "_")
+        for j, value in enumerate(values):
+            ident, bare = _split_id(id_cells[j] if j < len(id_cells) else "", doc.file, line,
+                                    fname)
+            if id_index is None:
+                value = bare
             if ident is not None and ident in by_id:
                 entry = found[by_id[ident]]
                 entry[1] = max(entry[1], e)
@@ -399,16 +427,22 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
                 label = None
             else:
                 label = unescape_value(value)
-            found[key] = [b, e, label, line]
+            found[key] = [b, e, label, line, k]
     if choice is None or index is None:
         return [], warnings
     spans: list[tuple[int, int, str]] = []
     empty: list[int] = []
-    for a_begin, a_end, a_label, a_line in found.values():
+    for a_begin, a_end, a_label, a_line, a_unit in found.values():
         if a_label is None:
             empty.append(a_line)
             continue
-        check_label(a_label, labels, doc.file, field=_field_name(choice), line=a_line)
+        if a_begin == a_end:
+            row = doc.cells(a_unit)
+            warnings.append((f"a zero-width {choice.short} annotation {a_label!r} (row {row[0]}, "
+                             f"offsets {row[1]}); a span cannot be empty, so it is skipped",
+                             a_line))
+            continue
+        check_label(a_label, labels, doc.file, field=fname, line=a_line)
         spans.append((a_begin, a_end, a_label))
     if empty:
         warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
@@ -421,14 +455,39 @@ def _field_name(choice: Choice) -> str:
     return f"{choice.short}|{choice.feature}" if choice.feature else choice.short
 
 
-def _column_index(doc: TsvDocument, choice: Choice) -> int | None:
+def _split_id(value: str, file: str, line: int, field: str) -> tuple[str | None, str]:
+    """``(disambiguation id or None, value without it)`` of one stacked cell value."""
+    if value.endswith("]") and not value.endswith("\\]") and "[" in value:
+        cut = value.rindex("[")
+        ident = value[cut + 1 : -1]
+        if not ident.isdigit():
+            raise FormatError(file, f"expected a numeric disambiguation id in [...], got "
+                              f"{ident!r}", line=line, field=field)
+        return ident, value[:cut]
+    return None, value
+
+
+def _column_index(doc: TsvDocument, choice: Choice) -> tuple[int | None, int | None]:
+    """The column that marks the chosen layer's annotations (and carries the label), and
+    the column holding their disambiguation ids when it is another one.
+
+    Every annotation of a layer writes its label feature (``*`` when it has no value) or, for a
+    layer without features, its placeholder column. A layer whose only features are slots (an
+    INCEpTION slot-feature host such as ``webanno.custom.SimpleLinkHost``) writes its slot
+    target column for every annotation (``*`` when it has no links, as INCEpTION's
+    ``Tsv3XSerializer`` does); its ids are on the slot role column just before it.
+    """
+    slot: tuple[int, int | None] | None = None
     for i, col in enumerate(doc.columns):
-        if col.layer == choice.layer and col.kind == "span" and (
-            col.feature == choice.feature if choice.feature is not None
-            else col.role in ("placeholder", "primitive")
-        ):
-            return i
-    return None
+        if col.layer != choice.layer or col.kind != "span":
+            continue
+        if col.feature == choice.feature if choice.feature is not None \
+                else col.role in ("placeholder", "primitive"):
+            return i, None
+        if choice.feature is None and col.role == "slot-target" and slot is None:
+            role = i - 1 if i > 0 and doc.columns[i - 1].role == "slot-role" else None
+            slot = (i, role)
+    return slot if slot is not None else (None, None)
 
 
 # ---- reading files and exports --------------------------------------------------------------
@@ -497,10 +556,15 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if not content.startswith("#FORMAT=WebAnno TSV"):
             if single:
                 parse(file, content)  # raises the header error
-            loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored")
+            if looks_like_tsv2(content[:4096]):
+                loaded.warn(f"{path}: WebAnno TSV 2; ignored (read TSV 2 files with the format "
+                            "webanno-tsv2)")
+            else:
+                loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored")
             continue
         docs[path] = parse(file, content)
     if not docs:
+        check_binary_cas_export(files, name)
         raise FormatError(name, "expected WebAnno TSV 3 files (#FORMAT=WebAnno TSV 3.x), found "
                           "none")
     entries = layout(list(docs), name, loaded)

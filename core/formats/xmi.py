@@ -19,10 +19,11 @@ Folders and zips follow INCEpTION's export layout like WebAnno TSV: ``annotation
 
 from __future__ import annotations
 
+import posixpath
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from core import bounds
@@ -30,7 +31,8 @@ from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name, span_warnings
-from core.formats.layers import choose, short_name
+from core.formats.archive import check_binary_cas_export
+from core.formats.layers import LINGUISTIC, choose, describe, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span
 
@@ -38,6 +40,10 @@ FORMAT = "uima-xmi"
 _LABEL_TYPES = ("uima.cas.String", "uima.cas.Integer", "uima.cas.Boolean", "uima.cas.Long",
                 "uima.cas.Short", "uima.cas.Byte")
 _SKIP_TYPES = ("uima.tcas.DocumentAnnotation",)
+DOCUMENT_ANNOTATION = "uima.tcas.DocumentAnnotation"
+RELATION_FEATURES = ("Governor", "Dependent")
+"""Features that make an annotation type a relation layer (INCEpTION's relation layers and
+DKPro Core's ``Dependency``): its annotations link two spans rather than mark one."""
 # Segmentation and metadata types are in every INCEpTION CAS; they never hold the spans measured.
 _SKIP_SHORT = ("Token", "Sentence", "DocumentMetaData", "TagsetDescription")
 
@@ -63,6 +69,10 @@ def _import_cassis() -> Any:
 
 
 def _typesystem_for(path: str, files: Mapping[str, bytes]) -> str | None:
+    """The type system of the ``.xmi`` at ``path``: ``TypeSystem.xml`` (any case), or the only
+    ``.xml``, in its folder or the nearest parent folder that has one. Keys starting with
+    ``../`` are type systems found above a single file read from disk
+    (:func:`type_system_above`)."""
     folder = PurePosixPath(path).parent
     candidates = [p for p in files if p.lower().endswith(".xml")]
     while True:
@@ -71,8 +81,51 @@ def _typesystem_for(path: str, files: Mapping[str, bytes]) -> str | None:
         if named or len(here) == 1:
             return (named or here)[0]
         if folder == folder.parent:
-            return None
+            break
         folder = folder.parent
+    above = sorted((p for p in candidates if p.startswith("../")), key=lambda p: p.count("../"))
+    return above[0] if above else None
+
+
+TYPE_SYSTEM_LEVELS = 3
+"""How many folders above a single ``.xmi`` file on disk are searched for its type system."""
+
+
+def type_system_above(path: Path) -> dict[str, bytes]:
+    """The type system that belongs to the single ``.xmi`` file ``path`` on disk, keyed by its
+    path relative to the ``.xmi``'s folder (``TypeSystem.xml``, ``../TypeSystem.xml``, ...),
+    or ``{}``.
+
+    The ``.xmi``'s folder is searched first, then up to :data:`TYPE_SYSTEM_LEVELS` folders
+    above it; in each, ``TypeSystem.xml`` (any case) wins, else the only ``.xml`` file that
+    declares a type system (``<typeSystemDescription``). INCEpTION writes ``TypeSystem.xml``
+    beside every ``.xmi`` it exports.
+    """
+    folder = path.parent
+    for up in range(TYPE_SYSTEM_LEVELS + 1):
+        found = _type_system_in(folder)
+        if found is not None:
+            return {"../" * up + found.name: found.read_bytes()}
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return {}
+
+
+def _type_system_in(folder: Path) -> Path | None:
+    try:
+        xmls = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".xml" and p.is_file())
+    except OSError:  # an unreadable folder has no type system for us
+        return None
+    named = [p for p in xmls if p.name.lower() == "typesystem.xml"]
+    if named:
+        return named[0]
+    declared = []
+    for p in xmls:
+        with p.open("rb") as f:
+            if b"<typeSystemDescription" in f.read(4096):
+                declared.append(p)
+    return declared[0] if len(declared) == 1 else None
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
@@ -95,17 +148,38 @@ class _Extract:
     and, per annotation type that can be a layer, its annotations as ``(begin, end, xmi id,
     feature values)`` in the order of the CAS's index (begin, end, xmi id)."""
 
-    text: str
+    text: str | None
     layers: dict[str, list[str]]
+    relations: set[str]
     typesystem: Any
     by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]]
 
 
+class _Skipped:
+    """Whether an annotation type is never a span layer: segmentation and metadata types by
+    name, and the document annotation with every type that extends it (DKPro Core's
+    ``DocumentMetaData``, a project's own), which covers the whole text. Answers are cached
+    per type name, since a CAS holds many annotations of few types."""
+
+    def __init__(self, typesystem: Any) -> None:
+        self.typesystem = typesystem
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, tname: str) -> bool:
+        found = self.known.get(tname)
+        if found is None:
+            found = self.known[tname] = (
+                tname in _SKIP_TYPES or short_name(tname) in _SKIP_SHORT
+                or bool(self.typesystem.subsumes(DOCUMENT_ANNOTATION, tname)))
+        return found
+
+
 def _extract(cas: Any) -> _Extract:
     by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]] = {}
+    skipped = _Skipped(cas.typesystem)
     for ann in cas.select_all_annotations():
         tname = ann.type.name
-        if tname in _SKIP_TYPES or short_name(tname) in _SKIP_SHORT:
+        if skipped(tname):
             continue
         entry = by_type.get(tname)
         if entry is None:
@@ -117,18 +191,23 @@ def _extract(cas: Any) -> _Extract:
                          tuple(getattr(ann, f, None) for f in entry[0])))
     for _, records in by_type.values():
         records.sort(key=lambda r: r[:3])
-    return _Extract(cas.sofa_string or "", _span_layers(cas), cas.typesystem, by_type)
+    layers, relations = _span_layers(cas, skipped)
+    # A sofa without a string (UIMA allows it) is a document whose text is unknown.
+    return _Extract(cas.sofa_string, layers, relations, cas.typesystem, by_type)
 
 
 def _select(ex: _Extract, layer: str, feature: str | None, short: str, load: Any
             ) -> list[tuple[object, Any, Any]]:
     """``(label, begin, end)`` of ``cas.select(layer)`` (the type and its subtypes, in the
     library's order). A layer that subsumes a type left out of the extract (``Token``, ...)
-    is selected from the CAS loaded again by ``load()``."""
+    is selected from the CAS loaded again by ``load()``; the document annotation (and any type
+    extending it) is never a span, even under ``uima.tcas.Annotation``."""
     types = {t.name for t in ex.typesystem.get_type(layer).descendants}
-    if any(t in _SKIP_TYPES or short_name(t) in _SKIP_SHORT for t in types):
+    skipped = _Skipped(ex.typesystem)
+    if any(skipped(t) for t in types):
+        whole = {t for t in types if ex.typesystem.subsumes(DOCUMENT_ANNOTATION, t)}
         return [(getattr(ann, feature, None) if feature else short, ann.begin, ann.end)
-                for ann in load().select(layer)]
+                for ann in load().select(layer) if ann.type.name not in whole]
     out: list[tuple[object, Any, Any]] = []
     for tname in types:
         names, records = ex.by_type.get(tname, ((), []))
@@ -143,20 +222,25 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     loaded = Loaded(FORMAT, name)
     xmis = sorted(p for p in files if p.lower().endswith(".xmi"))
     if not xmis:
+        check_binary_cas_export(files, name)
         raise FormatError(name, "expected .xmi files with a TypeSystem.xml beside them, found "
                           "no .xmi file")
     typesystems: dict[str, Any] = {}
     cases: dict[str, _Extract] = {}
     loaders: dict[str, Any] = {}
+    # One .xmi read from disk with its type system (core.formats.read_file_with_companions):
+    # messages name the real files, not members of a folder.
+    single = len(xmis) == 1 and PurePosixPath(name).name == PurePosixPath(xmis[0]).name
     for path in xmis:
-        file = name if len(files) == 1 else member_name(name, path)
+        file = name if single or len(files) == 1 else member_name(name, path)
         ts_path = _typesystem_for(path, files)
         if ts_path is None:
             raise FormatError(file, "no type system: put TypeSystem.xml (INCEpTION writes it "
                               "with every XMI export) beside the .xmi file and read the folder "
                               "or zip")
         if ts_path not in typesystems:
-            ts_file = member_name(name, ts_path)
+            ts_file = (posixpath.normpath(posixpath.join(posixpath.dirname(name), ts_path))
+                       if single else member_name(name, ts_path))
             try:
                 typesystems[ts_path] = cassis.load_typesystem(decode(ts_file, files[ts_path]))
             except Exception as exc:  # lxml and cassis raise many types for a bad file
@@ -175,18 +259,34 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                               f"{str(exc)[:100]}") from None
         loaders[path] = load
     union: dict[str, list[str]] = {}
+    relations: set[str] = set()
     for ex in cases.values():
+        relations |= ex.relations
         for layer, feats in ex.layers.items():
             known = union.setdefault(layer, [])
             known.extend(f for f in feats if f not in known)
-    choice = choose(union, layer=options.layer, feature=options.feature, source=name)
+    # Relation layers are never the default (as in WebAnno TSV, where they are no span
+    # layers); --layer may still name one.
+    spans_only = {k: v for k, v in union.items() if k not in relations}
+    choice = choose(union if options.layer is not None else spans_only, layer=options.layer,
+                    feature=options.feature, source=name)
     if choice is not None and choice.note:
         loaded.warn(choice.note)
+    if choice is not None and choice.layer in relations:
+        loaded.warn(f"layer {choice.layer} is a relation layer (features Governor and "
+                    "Dependent): each span is the relation annotation's own offsets, which "
+                    "INCEpTION sets to those of its Dependent")
+    elif options.layer is None:
+        linking = {k: v for k, v in union.items() if k in relations
+                   and short_name(k) not in LINGUISTIC}
+        if linking:
+            loaded.warn(f"relation layers skipped (they link two spans): {describe(linking)}; "
+                        "name one with --layer to read its annotations as spans")
     entries = layout([_layout_key(p) for p in xmis], name, loaded)
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     for path, entry in zip(xmis, entries, strict=True):
-        file = name if len(files) == 1 else member_name(name, path)
+        file = name if single or len(files) == 1 else member_name(name, path)
         ex = cases[path]
         if entry.user == INITIAL_CAS:
             loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped")
@@ -211,7 +311,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                     loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
                                 file=file)
                     continue
-                if end > len(text) and bounds.policy() == "refuse":
+                if text is not None and end > len(text) and bounds.policy() == "refuse":
                     # The one policy for spans past the text (core.bounds), as make_span does.
                     raise FormatError(file, f"expected an offset within the text (length "
                                       f"{len(text)}), got {end}", field="end")
@@ -251,21 +351,27 @@ def _layout_key(path: str) -> str:
     return (p.parent / (stem + ".tsv")).as_posix()
 
 
-def _span_layers(cas: Any) -> dict[str, list[str]]:
-    """Annotation types used in ``cas`` (in first-seen order) and their label features."""
+def _span_layers(cas: Any, skipped: _Skipped) -> tuple[dict[str, list[str]], set[str]]:
+    """Annotation types used in ``cas`` (in first-seen order) with their label features, and
+    which of them are relation layers (:data:`RELATION_FEATURES`)."""
     ts = cas.typesystem
     out: dict[str, list[str]] = {}
+    relations: set[str] = set()
     for ann in cas.select_all_annotations():
         tname = ann.type.name
-        if tname in out or tname in _SKIP_TYPES or short_name(tname) in _SKIP_SHORT:
+        if tname in out or skipped(tname):
             continue
         if not ts.subsumes("uima.tcas.Annotation", tname):
             continue
         feats = []
+        names = set()
         for feat in ann.type.all_features:
+            names.add(feat.name)
             if feat.name in ("begin", "end", "sofa"):
                 continue
             if feat.rangeType.name in _LABEL_TYPES:
                 feats.append(feat.name)
         out[tname] = feats
-    return out
+        if names.issuperset(RELATION_FEATURES):
+            relations.add(tname)
+    return out, relations

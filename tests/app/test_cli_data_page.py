@@ -87,3 +87,12 @@ def test_the_config_suits_large_corpora() -> None:
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["server"]["maxUploadSize"] == 200
     assert config["runner"]["postScriptGC"] is False
+
+
+def test_an_xmi_given_alone_or_in_a_folder_is_read_with_its_type_system() -> None:
+    folder = Path(__file__).resolve().parents[1] / "data" / "formats" / "inception"
+    single = cli_data.read_reports((cli_data.DataArg("gold", str(folder / "xmi_nested" / "docs"
+                                                                  / "waiting.xmi")),))
+    in_folder = cli_data.read_reports((cli_data.DataArg(None, str(folder / "xmi_relation")),))
+    for reports, name in ((single, "waiting.xmi"), (in_folder, "crossing.xmi")):
+        assert [(r.file, r.ok, r.sets[0].span_count()) for r in reports] == [(name, True, 2)]

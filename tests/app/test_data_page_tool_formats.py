@@ -64,3 +64,43 @@ def test_split_folder_keeps_paths_inside_the_chosen_folder() -> None:
     assert folder_upload.split_folder([("a/x.tsv", b"1"), ("a/d/y.tsv", b"2")]) == (
         "a", {"x.tsv": b"1", "d/y.tsv": b"2"})
     assert folder_upload.split_folder([("x.tsv", b"1")]) == ("folder", {"x.tsv": b"1"})
+
+
+XMI = Path(__file__).resolve().parents[1] / "data" / "formats" / "inception" / "xmi_relation"
+
+
+def test_xmi_and_its_type_system_uploaded_as_two_files_are_one_input(make_app) -> None:
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value([
+        ("crossing.xmi", (XMI / "crossing.xmi").read_bytes(), "application/xml"),
+        ("TypeSystem.xml", (XMI / "TypeSystem.xml").read_bytes(), "application/xml"),
+    ]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value for e in at.error] == []
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert {n: s.span_count() for n, s in ws.sets.items()} == {"crossing": 2}
+    assert [r.file for r in ws.reports] == ["crossing.xmi"]
+    assert any("UIMA type system, read with crossing.xmi" in c.value.replace("\\", "")
+               for c in at.caption)
+
+
+def test_a_type_system_uploaded_alone_waits_for_its_xmi(make_app) -> None:
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value([
+        ("TypeSystem.xml", (XMI / "TypeSystem.xml").read_bytes(), "application/xml")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value for e in at.error] == []
+    assert any("upload the .xmi files it describes" in c.value for c in at.caption)
+
+
+def test_an_xmi_zipped_with_its_type_system_is_read(make_app) -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for p in sorted(XMI.iterdir()):
+            zf.writestr(p.name, p.read_bytes())
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [("crossing.zip", buf.getvalue(), "application/zip")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert {n: s.span_count() for n, s in ws.sets.items()} == {"crossing": 2}

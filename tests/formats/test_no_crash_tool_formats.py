@@ -1,5 +1,5 @@
-"""Damaged WebAnno TSV, CoNLL, spaCy JSONL and XMI files give a FormatError naming the file,
-never another exception (issue 19; the same fuzzing as ``test_no_crash.py``)."""
+"""Damaged WebAnno TSV (3 and 2), CoNLL, spaCy JSONL and XMI files give a FormatError naming
+the file, never another exception (issue 19; the same fuzzing as ``test_no_crash.py``)."""
 
 from pathlib import Path
 
@@ -17,6 +17,8 @@ SOURCES = {
     "conll": SAMPLES / "conll_system.conll",
     "spacy": SAMPLES / "spacy_ner.jsonl",
     "uima-xmi": SAMPLES / "xmi_export" / "speech1.xmi",
+    "webanno-tsv2": (Path(__file__).resolve().parents[1] / "data" / "formats" / "inception"
+                     / "tsv2_ner.tsv"),
 }
 # Pieces that hit the format's own syntax: ids, offsets, stacking, escapes, tags, JSON, XML.
 PIECES = st.sampled_from(["-", "1", "9999", "\t", "\n", "|", "[2]", "\\", "*", "_", "#Text=",

@@ -75,6 +75,9 @@ CASES = {
                         SAMPLES / "propaganda/gold.json", "martino", "brat"),
     "webanno-tsv": Case("webanno-tsv", INCEPTION / "alice.tsv", INCEPTION / "bob.tsv",
                         "martino", "spans-csv"),
+    "webanno-tsv2": Case("webanno-tsv2", ROOT / "tests/data/formats/inception/tsv2_ner.tsv",
+                         ROOT / "tests/data/formats/inception/tsv2_ner.tsv", "martino",
+                         "spans-csv"),
     # UIMA XMI needs its TypeSystem.xml beside it: the export zipped, the zip mutated.
     "uima-xmi": Case("uima-xmi", ROOT / "tests/data/fuzz/xmi_export.zip",
                      SAMPLES / "formats/xmi_export", "martino", "spans-csv"),
