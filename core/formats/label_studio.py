@@ -36,6 +36,7 @@ from core.formats._common import (
     make_span,
     span_warnings,
 )
+from core.formats._sniff import json_head
 from core.model import AnnotationSet, Role
 from core.textsafe import parse_json_float, parse_json_int
 
@@ -44,9 +45,20 @@ _ANN = re.compile(r'"(annotations|predictions)"\s*:')
 
 
 def sniff(filename: str, head: str) -> int:
+    """Tasks with ``annotations`` or ``predictions`` and a ``data`` object: decided on the first
+    tasks when the head holds them whole, else on the head's text."""
     body = head.lstrip()
     if not body.startswith(("[", "{")):
         return 0
+    found = json_head(head)
+    if found.kind in ("array", "object") and found.records:
+        task = found.records[0]
+        if isinstance(task.get("data"), dict) and any(
+                isinstance(task.get(key), list) for key in ("annotations", "predictions")):
+            return 95 if filename.lower().endswith(".json") else 80
+        return 0
+    if found.records:
+        return 0  # JSON Lines: not an export of Label Studio
     if _ANN.search(body) and '"data"' in body:
         return 95 if filename.lower().endswith(".json") else 80
     return 0
