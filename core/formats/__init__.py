@@ -9,10 +9,11 @@ Every format is a module of this package with the same three functions:
     they cut, at most 1 MiB; so a JSON Lines file's first record is whole, and
     :func:`~core.formats._sniff.json_head` gives the records a head holds whole, parsed once for
     all modules. A module answers more than 0 only when the content shows its format, or when
-    the file name carries a suffix that only its format uses (``.ann``, ``.labels``, ``.spacy``,
-    ``.parquet``, ``.xmi``); a common suffix (``.json``, ``.jsonl``, ``.txt``) may raise a
-    score that the content gave, never make one. When every module answers 0, :func:`detect`
-    says it could not detect the format rather than guess.
+    the file name is one that only its format uses (``.ann``, ``.labels``, ``.spacy``,
+    ``.parquet``, ``.xmi``, the CoNLL suffixes, PTC's ``article<ID>.txt``; PTC also takes a
+    ``.tsv`` so that its reader names the bad line); a common suffix (``.json``, ``.jsonl``)
+    may raise a score that the content gave, never make one. When every module answers 0,
+    :func:`detect` says it could not detect the format rather than guess.
 ``read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded``
     Parse one input (one file, or the files of one folder, keyed by relative path) into domain
     objects, or raise :class:`~core.errors.FormatError`.
