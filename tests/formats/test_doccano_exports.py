@@ -18,6 +18,7 @@ from core.cli import main
 from core.errors import FormatError
 from core.formats import ReadOptions, detect, load_files, load_path, read_folder
 from core.formats.archive import unpack_zips
+from core.formats.tool_options import tool_defaults
 from core.model import Span
 from core.tools import read_label_file, read_label_list
 
@@ -198,6 +199,14 @@ def test_the_command_line_maps_label_ids_with_labels(capsys: pytest.CaptureFixtu
     assert first["label"] == [[6, 16, "Person"], [28, 45, "Place"], [49, 56, "Date"]]
     # The mapping does not outlive the command: a later read in this process keeps the ids.
     assert [s.label for s in load_path(path).sets[0].get("31")] == ["4", "5", "7"]
+
+
+def test_workers_get_the_label_config_through_the_reader_defaults() -> None:
+    # The Dask engine hands the command line's --labels to its workers this way.
+    with tool_defaults(labels_file=str(DATA / "label_config.json")):
+        loaded = load_path(DATA / "v1.0_annotations_one_user.jsonl")
+    assert loaded.set.get("32") == S2
+    assert ReadOptions().label_ids is None
 
 
 def test_each_users_set_scores_against_another_after_convert(
