@@ -46,7 +46,7 @@ from core import bounds
 from core.bounds import Policy
 from core.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
 from core.formats import Loaded, ReadOptions, load_path
-from core.formats.tool_options import OPTION_NAMES, tool_defaults
+from core.formats.tool_options import LABELS_FILE, OPTION_NAMES, tool_defaults
 from core.model import AnnotationSet, Span
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -151,11 +151,14 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
 
 
 def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards: int,
-                      from_format: str | None = None, set_name: str | None = None
-                      ) -> list[str]:
+                      from_format: str | None = None, set_name: str | None = None,
+                      labels_file: str | Path | None = None) -> list[str]:
     """``convert INPUT OUTPUT --to FORMAT --shards N``: read INPUT, write N shards into the
-    folder OUTPUT; the messages to show (warnings, losses, a summary)."""
-    loaded = load_path(input, fmt=from_format)
+    folder OUTPUT; the messages to show (warnings, losses, a summary). ``labels_file``: a
+    label list or doccano label config (:func:`core.tools.read_options_for_labels`)."""
+    from core.tools import read_options_for_labels
+
+    loaded = load_path(input, fmt=from_format, options=read_options_for_labels(labels_file))
     sets = list(loaded.sets)
     if set_name is not None:
         sets = [s for s in sets if s.name == set_name]
@@ -583,7 +586,8 @@ def _with(job: ScoreJob, **changes: Any) -> ScoreJob:
 
 def tool_options(args: Any) -> tuple[tuple[str, Any], ...]:
     """The reader options of the command line (``--layer`` ...), for the workers."""
-    return tuple((k, getattr(args, k, None)) for k in OPTION_NAMES)
+    return (*((k, getattr(args, k, None)) for k in OPTION_NAMES),
+            (LABELS_FILE, getattr(args, "labels", None)))
 
 
 # ---- agreement: char-kappa and char-Jaccard --------------------------------------------------

@@ -6,8 +6,11 @@ Both go through the same readers as scoring (:func:`core.formats.load_path`), so
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -81,15 +84,17 @@ def convert(
     to: str,
     from_format: str | None = None,
     set_name: str | None = None,
+    labels_file: str | Path | None = None,
 ) -> list[str]:
     """Read ``input`` (any format, detected unless ``from_format``) and write it as ``to``.
 
     Single-file formats write ``output`` as a file; brat, and PTC unless ``output`` ends in
     ``.tsv``, write a folder (article ``.labels`` and ``.txt`` files). Returns the messages to
     show: the reader's warnings, anything lost in the conversion, and a summary line.
+    ``labels_file``: a label list or doccano label config (:func:`read_options_for_labels`).
     """
     out = Path(output)
-    loaded = load_path(input, fmt=from_format)
+    loaded = load_path(input, fmt=from_format, options=read_options_for_labels(labels_file))
     sets = _choose_sets(loaded, set_name, str(input))
     messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
@@ -191,19 +196,98 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
     return notes
 
 
-def read_label_list(path: str | Path | None) -> list[str] | None:
-    """Read a label list (one per line, blank lines ignored); None for no file."""
-    if path is None:
-        return None
-    from core.formats import decode
+@dataclass(frozen=True)
+class LabelFile:
+    """A ``--labels`` file: the label names, and for a doccano label config the names by
+    numeric label id (``ids``; None for a plain list)."""
 
+    names: list[str]
+    ids: dict[int, str] | None = None
+
+
+def read_label_list(path: str | Path | None) -> list[str] | None:
+    """Read a label list (one per line, blank lines ignored, or a doccano label config: the
+    names of its labels); None for no file."""
+    return None if path is None else read_label_file(path).names
+
+
+def read_label_file(path: str | Path) -> LabelFile:
+    """Read a ``--labels`` file: a plain list, one label per line (blank lines ignored), or a
+    doccano label config, the JSON list of ``{id, text, ...}`` objects that doccano's label
+    page exports (also a JSON list of names). A config's ``text`` values are the names; its
+    ``id`` values map doccano's numeric label ids to them (``ReadOptions.label_ids``). Entries
+    with a ``task_type`` other than ``Span`` (categories, relation types) are left out.
+
+    Read once per file version: the command line builds reader options many times.
+    """
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        stat = p.stat()
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the label list: {exc.strerror}") from None
-    text = decode(str(p), raw)  # undecodable UTF-8 is a FormatError naming the byte
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return _label_file(str(p), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _label_file(path: str, mtime_ns: int, size: int) -> LabelFile:
+    from core.formats import decode
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise FormatError(path, f"cannot read the label list: {exc.strerror}") from None
+    text = decode(path, raw)  # undecodable UTF-8 is a FormatError naming the byte
+    if text.lstrip().startswith("["):
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            value = None  # a plain list whose first label starts with "["
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return LabelFile([v.strip() for v in value if v.strip()])
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            return _label_config(path, text, value)
+    return LabelFile([line.strip() for line in text.splitlines() if line.strip()])
+
+
+def _label_config(path: str, text: str, entries: list[dict[str, Any]]) -> LabelFile:
+    """A doccano label config: names and names by id, each entry checked."""
+    from core.formats._common import JsonLocator
+
+    loc = JsonLocator(text)
+    ids: dict[int, str] = {}
+    names: list[str] = []
+    for i, entry in enumerate(entries):
+        task = entry.get("task_type")
+        if task is not None and task != "Span":
+            continue
+        name, label_id = entry.get("text"), entry.get("id")
+        if not isinstance(name, str) or not name.strip():
+            raise FormatError(path, "expected a label name (a non-empty string) in a doccano "
+                              f"label config, got {json.dumps(name)}", line=loc.line(i),
+                              path=f"[{i}].text", field="text")
+        if isinstance(label_id, bool) or not isinstance(label_id, int):
+            raise FormatError(path, "expected a numeric label id in a doccano label config, "
+                              f"got {json.dumps(label_id)}", line=loc.line(i), path=f"[{i}].id",
+                              field="id")
+        if label_id in ids:
+            raise FormatError(path, f"label id {label_id} given twice ({ids[label_id]!r} and "
+                              f"{name!r})", line=loc.line(i), path=f"[{i}].id", field="id")
+        ids[label_id] = name
+        if name not in names:
+            names.append(name)
+    if not ids:
+        raise FormatError(path, "a doccano label config without span labels (every entry has "
+                          "a task_type other than 'Span')", line=1)
+    return LabelFile(names, ids)
+
+
+def read_options_for_labels(labels_file: str | Path | None) -> ReadOptions:
+    """Reader options for a ``--labels`` file: its names are the allowed labels and, for a
+    doccano label config, its ids map doccano's numeric label ids to names."""
+    if labels_file is None:
+        return ReadOptions()
+    found = read_label_file(labels_file)
+    return ReadOptions(labels=found.names, label_ids=found.ids)
 
 
 DEFAULT_TECHNIQUES = {"semeval2021": "semeval2021", "ptc": "semeval2021"}
@@ -253,7 +337,8 @@ def validate(
     path = Path(file)
     if not path.exists():
         raise FormatError(str(path), "no such file or folder")
-    labels = read_label_list(labels_file)
+    label_file = read_label_file(labels_file) if labels_file is not None else None
+    labels = label_file.names if label_file is not None else None
     result: dict[str, Any] = {
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
         "errors": [], "warnings": [], "valid": False,
@@ -265,7 +350,9 @@ def validate(
         result["format"] = fmt or detect(files, source=str(path))
         loaded = load_files(files, fmt=result["format"], name=str(path),
                             options=ReadOptions(labels=labels, role=role,
-                                                beyond_text=beyond_text))
+                                                beyond_text=beyond_text,
+                                                label_ids=label_file.ids if label_file
+                                                else None))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result

@@ -330,25 +330,186 @@ def ind_spans_csv(path: Path, options: dict[str, Any]) -> Reading:
     return r
 
 
-def ind_xmi(path: Path, options: dict[str, Any]) -> Reading:
-    """UIMA XMI through dkpro-cassis: the annotations of ``layer`` (its ``feature`` as label);
-    the type system from ``TypeSystem.xml`` beside the file or in a parent folder."""
+LayerKey = tuple[str, str | None]
+_LABEL_RANGES = {"uima.cas.String", "uima.cas.Integer", "uima.cas.Boolean", "uima.cas.Long",
+                 "uima.cas.Short", "uima.cas.Byte"}
+_NOT_LAYERS = {"Token", "Sentence", "DocumentMetaData", "TagsetDescription"}
+
+
+def xmi_layers(path: Path) -> dict[LayerKey, Reading]:
+    """UIMA XMI through dkpro-cassis: for every annotation type (but tokens, sentences and the
+    document annotation) and every primitive feature of it (or none: the type's short name is
+    the label), the non-empty annotations with a value; the type system is ``TypeSystem.xml``
+    beside the file or in a folder above it."""
     from cassis import load_cas_from_xmi, load_typesystem
 
-    layer, feature = options["layer"], options.get("feature")
-    r = Reading()
+    per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]] = []
     for xmi in _files(path, ".xmi"):
         ts_path = next(p / "TypeSystem.xml" for p in [xmi.parent, *xmi.parents]
                        if (p / "TypeSystem.xml").is_file())
-        ts = load_typesystem(ts_path.open("rb"))
-        cas = load_cas_from_xmi(xmi.open("rb"), typesystem=ts, lenient=True)
-        spans = []
-        for ann in cas.select(layer):
-            label = ann.get(feature) if feature else None
-            if ann.begin < ann.end:
-                spans.append((ann.begin, ann.end, str(label) if label is not None else layer))
-        r.add(cas.sofa_string, spans)
-    return r
+        ts = load_typesystem(ts_path.read_text(encoding="utf-8"))
+        cas = load_cas_from_xmi(xmi.read_text(encoding="utf-8"), typesystem=ts)
+        names: list[str] = []
+        for ann in cas.select_all_annotations():
+            name = ann.type.name
+            if (name not in names and name.rsplit(".", 1)[-1] not in _NOT_LAYERS
+                    and not ts.subsumes("uima.tcas.DocumentAnnotation", name)):
+                names.append(name)
+        found: dict[LayerKey, list[tuple[int, int, str]]] = {}
+        for name in names:
+            features = [f.name for f in ts.get_type(name).all_features
+                        if f.name not in ("begin", "end", "sofa")
+                        and f.rangeType.name in _LABEL_RANGES] or [None]
+            for feature in features:
+                spans = found.setdefault((name, feature), [])
+                for ann in cas.select(name):
+                    if ts.subsumes("uima.tcas.DocumentAnnotation", ann.type.name):
+                        continue
+                    label = name.rsplit(".", 1)[-1] if feature is None else ann.get(feature)
+                    if label not in (None, "") and ann.begin < ann.end:
+                        spans.append((ann.begin, ann.end, str(label)))
+        per_file.append((cas.sofa_string, found))
+    return _by_layer(per_file)
+
+
+def _by_layer(per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]]
+              ) -> dict[LayerKey, Reading]:
+    """One reading per layer over every document (a document without annotations of a layer
+    is a document of that layer's reading, with no spans)."""
+    keys = dict.fromkeys(k for _, found in per_file for k in found)
+    readings = {k: Reading(docs=[]) for k in keys}
+    for text, found in per_file:
+        for key, reading in readings.items():
+            reading.add(text, found.get(key, []))
+    return readings
+
+
+_TSV_SEP = re.compile(r"(?<!\\)\|")
+
+
+def _tsv_unescape(value: str) -> str:
+    out, i = [], 0
+    while i < len(value):
+        if value[i] == "\\" and i + 1 < len(value):
+            if value[i + 1:i + 3] == "->":
+                out.append("->")
+                i += 3
+                continue
+            out.append({"t": "\t", "n": "\n"}.get(value[i + 1], value[i + 1]))
+            i += 2
+            continue
+        out.append(value[i])
+        i += 1
+    return "".join(out)
+
+
+def tsv3_layers(path: Path) -> dict[LayerKey, Reading]:
+    """WebAnno TSV 3 as INCEpTION's user guide ("WebAnno TSV 3.3 File format") specifies it,
+    for every span layer and feature: the ``#T_SP`` header names the columns, an annotation
+    runs over the rows that carry its ``[N]`` id (or is one row's stack entry), ``*`` is no
+    value, a slot host without features is found on its slot target column; offsets are UTF-16
+    units into the ``#Text`` lines (each ended by a newline, gaps padded with spaces). Zero-width
+    annotations are left out: a span has a length."""
+    per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]] = []
+    for f in _files(path, ".tsv"):
+        raw = f.read_text(encoding="utf-8")
+        if not raw.startswith("#FORMAT=WebAnno TSV 3"):
+            continue
+        lines = raw.split("\n")
+        cols: list[tuple[str, str, str | None, str]] = []  # layer, kind, feature, role
+        i = 1
+        while i < len(lines) and lines[i].startswith("#T_"):
+            kind, rest = lines[i][3:5], lines[i][6:]
+            parts = [p for p in rest.split("|") if p]
+            if len(parts) == 1:
+                cols.append((parts[0], kind, None, "placeholder"))
+            previous = None
+            for part in parts[1:]:
+                role = ("role" if kind == "SP" and part.startswith("ROLE_") else
+                        "target" if kind == "SP" and previous == "role" else "feature")
+                cols.append((parts[0], kind, part, role))
+                previous = role
+            i += 1
+        text16: list[bytes] = []
+        units: list[tuple[int, int, list[str]]] = []
+        pending: list[str] = []
+        for line in lines[i:]:
+            if line.startswith("#Text="):
+                pending.append(re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n", "r": "\r",
+                                                          "f": "\f", "b": "\b"}.get(
+                    m.group(1), m.group(1)), line[6:]))
+                continue
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            b, e = map(int, fields[1].split("-"))
+            if pending:
+                s16 = "".join(t + "\n" for t in pending).encode("utf-16-le")
+                del text16[b:]
+                text16 += [" ".encode("utf-16-le")] * (b - len(text16))
+                text16 += [s16[k:k + 2] for k in range(0, len(s16), 2)]
+                pending = []
+            units.append((b, e, fields[3:]))
+        text = b"".join(text16).decode("utf-16-le", errors="surrogatepass")
+        index, pos = {}, 0
+        for n, ch in enumerate(text):
+            index[pos] = n
+            pos += 2 if ord(ch) > 0xFFFF else 1
+        index[pos] = len(text)
+        layers: dict[str, list[str | None]] = {}
+        for layer, kind, feature, role in cols:
+            if kind == "SP":
+                layers.setdefault(layer, [])
+                if role == "feature":
+                    layers[layer].append(feature)
+        found: dict[LayerKey, list[tuple[int, int, str]]] = {}
+        for layer, features in layers.items():
+            mine = [k for k, c in enumerate(cols) if c[0] == layer and c[1] == "SP"]
+            for feature in features or [None]:
+                id_col = None
+                if feature is not None:
+                    col = next(k for k in mine if cols[k][2] == feature)
+                else:
+                    plain = [k for k in mine if cols[k][3] in ("placeholder", "feature")]
+                    if plain:
+                        col = plain[0]
+                    else:
+                        col = next(k for k in mine if cols[k][3] == "target")
+                        id_col = col - 1
+                anns: dict[tuple[int, int], list[Any]] = {}
+                by_id: dict[str, tuple[int, int]] = {}
+                for n, (b, e, cells) in enumerate(units):
+                    if cells[col] == "_":
+                        continue
+                    values = _TSV_SEP.split(cells[col])
+                    ids = values if id_col is None else _TSV_SEP.split(cells[id_col])
+                    for j, value in enumerate(values):
+                        m = re.search(r"(?<!\\)\[(\d+)\]$", ids[j] if j < len(ids) else "")
+                        ident = m.group(1) if m else None
+                        if id_col is None and m:
+                            value = value[:m.start()]
+                        if ident and ident in by_id:
+                            anns[by_id[ident]][1] = e
+                            continue
+                        if ident:
+                            by_id[ident] = (n, j)
+                        anns[(n, j)] = [b, e, value]
+                short = layer.rsplit(".", 1)[-1]
+                spans = found.setdefault((layer, feature), [])
+                for b, e, value in anns.values():
+                    label = short if feature is None else (
+                        None if value == "*" else _tsv_unescape(value))
+                    if label is not None and b != e:
+                        spans.append((index[b], index[e], label))
+        per_file.append((text, found))
+    return _by_layer(per_file)
+
+
+LAYERED: dict[str, Callable[[Path], dict[LayerKey, Reading]]] = {
+    "uima-xmi": xmi_layers,
+    "webanno-tsv": tsv3_layers,
+}
+"""Formats with several span layers: every layer and feature is compared."""
 
 
 def ind_hateval_csv(path: Path, options: dict[str, Any]) -> Reading:
@@ -371,7 +532,6 @@ INDEPENDENT: dict[str, Callable[[Path, dict[str, Any]], Reading]] = {
     "conll": ind_conll,
     "spacy": ind_spacy,
     "spans-csv": ind_spans_csv,
-    "uima-xmi": ind_xmi,
 }
 
 
@@ -394,6 +554,33 @@ def compare(ours: Reading, theirs: Reading) -> list[str]:
         problems.append("texts differ" if texts_ours != texts_theirs
                         else "spans differ within documents")
     return problems
+
+
+def check_layers(path: Path, fmt: str, options: dict[str, Any], ours: Reading,
+                 layers: dict[LayerKey, Reading]) -> tuple[list[str], dict[str, Any]]:
+    """Compare a layered input layer by layer: the layer the options name, or every layer and
+    feature the independent reader found (SpanScope reading each with ``--layer``/``--feature``).
+    """
+    from core.errors import FormatError
+
+    if "layer" in options:
+        short = options["layer"].rsplit(".", 1)[-1]
+        match = [r for (layer, feature), r in layers.items()
+                 if layer.rsplit(".", 1)[-1] == short
+                 and options.get("feature") in (None, feature)]
+        if not match:
+            return [f"the independent reader found no layer {short}"], {}
+        return compare(ours, match[0]), match[0].summary()
+    problems = []
+    for (layer, feature), theirs in layers.items():
+        try:
+            ours_layer, _ = spanscope(path, fmt, {**options, "layer": layer, "feature": feature})
+            differs = compare(ours_layer, theirs)
+        except FormatError as exc:
+            differs = [f"refused: {exc}"]
+        if differs:
+            problems.append(f"layer {layer.rsplit('.', 1)[-1]}/{feature}: " + "; ".join(differs))
+    return problems, {"layers": len(layers), "layers_agreeing": len(layers) - len(problems)}
 
 
 def cli_options(args: list[str]) -> dict[str, Any]:
@@ -436,13 +623,18 @@ def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
     problems = []
     if row["detected"] != entry["format"] and not entry.get("format_given"):
         problems.append(f"detected as {row['detected']}")
-    independent = INDEPENDENT.get(entry.get("independent", entry["format"]))
-    if independent is None:
-        row["independent"] = None
+    layered = LAYERED.get(entry["format"])
+    if layered is not None:
+        found, row["independent"] = check_layers(path, entry["format"], options, ours,
+                                                 layered(path))
+        problems += found
     else:
-        theirs = independent(path, {**options, **entry.get("independent_options", {})})
-        row["independent"] = theirs.summary()
-        problems += compare(ours, theirs)
+        independent = INDEPENDENT.get(entry.get("independent", entry["format"]))
+        row["independent"] = None
+        if independent is not None:
+            theirs = independent(path, {**options, **entry.get("independent_options", {})})
+            row["independent"] = theirs.summary()
+            problems += compare(ours, theirs)
     expected = entry.get("expected")
     if expected and expected != {k: row["spanscope"][k] for k in expected}:
         problems.append(f"expected {expected}")

@@ -30,7 +30,11 @@ from collections.abc import Sequence
 
 from core.cli.common import Command, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
-from core.formats.tool_options import add_tool_options, set_tool_defaults
+from core.formats.tool_options import (
+    add_tool_options,
+    reset_tool_defaults,
+    set_tool_defaults,
+)
 from core.textsafe import one_line
 from core.tools import read_label_list
 
@@ -92,7 +96,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
             print(f"error: {one_line(str(exc))}", file=sys.stderr)
             return 1
     args = parser.parse_args(argv)
-    set_tool_defaults(args)
+    token = set_tool_defaults(args)
     flags = parser_flags(parser)
     args.flags = flags
     try:
@@ -111,6 +115,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         name = getattr(exc, "filename", None) or ""
         print(one_line(f"error: {name}: {exc.strerror or exc}"), file=sys.stderr)
         return 1
+    finally:
+        reset_tool_defaults(token)  # a caller in the same process (tests) starts clean
 
 
 def entry() -> int:

@@ -20,6 +20,7 @@ from core.cli.loading import load_study
 from core.cli.render import render_agree
 from core.errors import ParameterError, check_choice
 from core.formats import FORMATS
+from core.tools import read_label_file
 
 NAME = "agree"
 
@@ -34,6 +35,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    "(repeatable)")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     p.add_argument("--label", help="restrict to one label")
+    p.add_argument("--labels", metavar="FILE",
+                   help="a doccano label config (the JSON of doccano's label page): doccano's "
+                   "numeric label ids become names")
     p.add_argument("--seed", type=int, default=0, help="random seed for chance estimates")
     p.add_argument("--samples", type=int, default=30,
                    help="chance samples for gamma (default 30)")
@@ -57,6 +61,9 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     if args.samples < 1:
         raise ParameterError("samples", "The 'samples' parameter of agree must be at least 1. "
                              f"Got {args.samples!r} instead.")
+    if args.labels is not None and read_label_file(args.labels).ids is None:
+        raise ParameterError("labels", "agree's --labels takes a doccano label config (a JSON "
+                             f"list of {{id, text}} objects); {args.labels} is a label list")
     read_warnings: list[str] = []
     study = load_study(list(args.files), fmt=args.format, label=args.label,
                        beyond_text=bounds.from_args(args), warnings=read_warnings,

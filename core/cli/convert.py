@@ -25,6 +25,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    metavar="FORMAT", help="override format detection for INPUT")
     p.add_argument("--set", dest="set_name", help="which annotation set to write, "
                    "when INPUT holds several (default: all)")
+    p.add_argument("--labels", metavar="FILE",
+                   help="label list (one per line) or doccano label config (the JSON of "
+                   "doccano's label page): labels outside it are refused, and doccano's "
+                   "numeric label ids become their names")
     p.add_argument("--shards", type=int, metavar="N",
                    help="write OUTPUT as a folder of N shards of consecutive documents "
                    "(part-00000.parquet ...), for --engine dask (docs/scale.md)")
@@ -39,10 +43,10 @@ def run(args: argparse.Namespace) -> int:
 
         messages = convert_to_shards(args.input, args.output, to=args.to,
                                      from_format=args.from_format, set_name=args.set_name,
-                                     shards=args.shards)
+                                     shards=args.shards, labels_file=args.labels)
     else:
         messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
-                           set_name=args.set_name)
+                           set_name=args.set_name, labels_file=args.labels)
     warnings = [m for m in messages if m.startswith("warning: ")]
     others = [m for m in messages if not m.startswith("warning: ")]
     shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]

@@ -64,7 +64,9 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
     p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
     p.add_argument("--labels", metavar="FILE",
-                   help="label list, one per line (replaces the task's technique list)")
+                   help="label list, one per line (replaces the task's technique list), or "
+                   "a doccano label config (the JSON of doccano's label page: its numeric "
+                   "label ids become names)")
     p.add_argument("--taxonomy", metavar="FILE",
                    help="MAFALDA-style grouping of labels into levels (JSON)")
     p.add_argument("--merge-pred", action="store_true",

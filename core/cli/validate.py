@@ -33,7 +33,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                        "Read FILE and report its errors and warnings.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
-    p.add_argument("--labels", metavar="FILE", help="allowed labels, one per line")
+    p.add_argument("--labels", metavar="FILE",
+                   help="allowed labels, one per line, or a doccano label config (the JSON of "
+                   "doccano's label page: its numeric label ids become names)")
     p.add_argument("--role", choices=("gold", "system", "annotator"), default=None,
                    help="what the file holds (default: guessed from the file name as the Data "
                    "page does: 'gold' or 'annotator'/'ann_' in the name, a folder or .zip "

@@ -3,8 +3,17 @@
 Every format is a module of this package with the same three functions:
 
 ``sniff(filename: str, head: str) -> int``
-    How sure the module is (0 = not this format, 100 = certain) that a file with this name, whose
-    first 4 KiB of text are ``head``, is in its format.
+    How sure the module is (0 = not this format, 100 = certain) that a file with this name and
+    this ``head`` is in its format. ``head`` is the file's first lines
+    (:func:`~core.formats._sniff.head_of`): its first 4 KiB, extended to the end of the line
+    they cut, at most 1 MiB; so a JSON Lines file's first record is whole, and
+    :func:`~core.formats._sniff.json_head` gives the records a head holds whole, parsed once for
+    all modules. A module answers more than 0 only when the content shows its format, or when
+    the file name is one that only its format uses (``.ann``, ``.labels``, ``.spacy``,
+    ``.parquet``, ``.xmi``, the CoNLL suffixes, PTC's ``article<ID>.txt``; PTC also takes a
+    ``.tsv`` so that its reader names the bad line); a common suffix (``.json``, ``.jsonl``)
+    may raise a score that the content gave, never make one. When every module answers 0,
+    :func:`detect` says it could not detect the format rather than guess.
 ``read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded``
     Parse one input (one file, or the files of one folder, keyed by relative path) into domain
     objects, or raise :class:`~core.errors.FormatError`.
@@ -28,6 +37,7 @@ from typing import Literal
 from core import bounds
 from core.bounds import Policy
 from core.errors import Diagnostic, FormatError
+from core.formats._sniff import head_of
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.formats.tool_options import tool_default
 from core.model import AnnotationSet, Role
@@ -71,6 +81,8 @@ class ReadOptions:
     article files, MAFALDA model outputs paired with the gold by position).
     ``beyond_text``: what to do with a span that ends past its text (:mod:`core.bounds`):
     ``refuse`` (a FormatError), ``clip`` or ``official`` (kept), each change a warning.
+    ``label_ids``: label names by numeric label id, for doccano's ``annotations`` layout (a
+    doccano label config given with ``--labels``; :func:`core.tools.read_label_file`).
     """
 
     labels: Sequence[str] | None = None
@@ -87,6 +99,7 @@ class ReadOptions:
     scheme: str | None = field(default_factory=lambda: tool_default("scheme"))
     text_column: int | None = field(default_factory=lambda: tool_default("text_column"))
     beyond_text: Policy = "refuse"
+    label_ids: Mapping[int, str] | None = field(default_factory=lambda: tool_default("label_ids"))
 
 
 @dataclass
@@ -150,14 +163,16 @@ def decode(file: str, data: bytes) -> str:
 
 
 def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
-    """Guess the format of an input from its file names and first bytes.
+    """The format of an input, from its files' names and heads (the best ``sniff`` score).
 
-    ``source`` names the input in the error message (default: its file names).
+    ``source`` names the input in the error message (default: its file names). When no module
+    recognises any file (every score 0), a FormatError says so and lists the formats.
     """
     if not files:
         raise FormatError("<input>", "no files to read")
     files = unpack_zips(files, source or ", ".join(sorted(files)[:5]))
     check_binary_cas_export(files, source or ", ".join(sorted(files)[:5]))
+    heads = [(fname, head_of(data)) for fname, data in files.items()]
     scores: dict[str, int] = {}
     for fmt in FORMATS:
         try:
@@ -168,11 +183,7 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
             if exc.name != FORMATS[fmt]:
                 raise
             continue
-        total = 0
-        for fname, data in files.items():
-            head = data[:4096].decode("utf-8", errors="replace").lstrip("\ufeff")
-            total = max(total, int(mod.sniff(fname, head)))
-        scores[fmt] = total
+        scores[fmt] = max((int(mod.sniff(fname, head)) for fname, head in heads), default=0)
     best = max(scores, key=lambda f: scores[f])
     if scores[best] <= 0:
         names = source or ", ".join(sorted(files)[:5])

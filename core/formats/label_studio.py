@@ -36,6 +36,7 @@ from core.formats._common import (
     make_span,
     span_warnings,
 )
+from core.formats._sniff import json_head
 from core.model import AnnotationSet, Role
 from core.textsafe import parse_json_float, parse_json_int
 
@@ -44,9 +45,20 @@ _ANN = re.compile(r'"(annotations|predictions)"\s*:')
 
 
 def sniff(filename: str, head: str) -> int:
+    """Tasks with ``annotations`` or ``predictions`` and a ``data`` object: decided on the first
+    tasks when the head holds them whole, else on the head's text."""
     body = head.lstrip()
     if not body.startswith(("[", "{")):
         return 0
+    found = json_head(head)
+    if found.kind in ("array", "object") and found.records:
+        task = found.records[0]
+        if isinstance(task.get("data"), dict) and any(
+                isinstance(task.get(key), list) for key in ("annotations", "predictions")):
+            return 95 if filename.lower().endswith(".json") else 80
+        return 0
+    if found.records:
+        return 0  # JSON Lines: not an export of Label Studio
     if _ANN.search(body) and '"data"' in body:
         return 95 if filename.lower().endswith(".json") else 80
     return 0
@@ -130,13 +142,14 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
+    text_keys: dict[str, object] = {}  # data keys read as the text, for one warning per file
     with lines_from(loc, loaded):
         for i, task in tasks:
             if not isinstance(task, dict):
                 raise FormatError(file, "expected a task object", path=json_path(i))
             doc_id = _task_id(task, file, i)
             dup.add(doc_id, json_path(i), path=json_path(i))
-            text = _task_text(task, file, i)
+            text = _task_text(task, file, i, loaded, text_keys)
             if text is None and options.gold_texts is not None:
                 text = options.gold_texts.get(doc_id)
             loaded.texts[doc_id] = text
@@ -189,7 +202,13 @@ def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
     return doc_id
 
 
-def _task_text(task: Mapping[str, Any], file: str, i: int) -> str | None:
+def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
+               seen: dict[str, object]) -> str | None:
+    """The task's text: ``data.text``, else the only string of ``data``, else the string of
+    ``data`` that the spans' ``value.text`` fragments match (a labeling config may name any
+    data key, e.g. ``$about_origin``; a task without spans takes the key found for the tasks
+    before it); a warning names the key used, once per file, or says that no text could be
+    told apart."""
     data = task.get("data")
     if data is None:
         return None
@@ -197,8 +216,49 @@ def _task_text(task: Mapping[str, Any], file: str, i: int) -> str | None:
         raise FormatError(file, "expected an object", path=json_path(i, "data"), field="data")
     if isinstance(data.get("text"), str):
         return str(data["text"])
-    strings = [v for v in data.values() if isinstance(v, str)]
-    return strings[0] if len(strings) == 1 else None
+    strings = {k: v for k, v in data.items() if isinstance(v, str)}
+    if len(strings) <= 1:
+        return next(iter(strings.values()), None)
+    fragments = list(_fragments(task))
+    earlier = [k for k in seen if k in strings]
+    if not fragments and len(earlier) == 1:
+        return strings[earlier[0]]  # a task without spans: the key the file's other tasks use
+    matches = {k: sum(v[s:e] == frag for s, e, frag in fragments) for k, v in strings.items()}
+    best = max(matches.values(), default=0)
+    chosen = [k for k, n in matches.items() if n == best]
+    if best and len(chosen) == 1:
+        key = chosen[0]
+        if key not in seen:
+            seen[key] = True
+            loaded.warn(f"data has no 'text'; {key!r} is read as the text (of its "
+                        f"{len(strings)} strings, the one the spans' text fragments match: "
+                        f"{best} of {len(fragments)}; said once per file and key)",
+                        path=json_path(i, "data", key), field=key)
+        return strings[key]
+    if "" not in seen:
+        seen[""] = True
+        names = ", ".join(repr(k) for k in list(strings)[:6])
+        why = "no span gives its text" if not fragments else "the spans' text fragments " \
+            "do not tell them apart"
+        loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
+                    "has no text (said once per file)", path=json_path(i, "data"), field="data")
+    return None
+
+
+def _fragments(task: Mapping[str, Any]) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, value.text)`` of the task's span results that give all three."""
+    for key in ("annotations", "predictions"):
+        entries = task.get(key)
+        for entry in entries if isinstance(entries, list) else ():
+            results = entry.get("result") if isinstance(entry, dict) else None
+            for res in results if isinstance(results, list) else ():
+                value = res.get("value") if isinstance(res, dict) else None
+                if not isinstance(value, dict):
+                    continue
+                start, end, frag = value.get("start"), value.get("end"), value.get("text")
+                if (isinstance(start, int) and isinstance(end, int) and isinstance(frag, str)
+                        and not isinstance(start, bool) and not isinstance(end, bool)):
+                    yield start, end, frag
 
 
 def _owner(entry: Mapping[str, Any], key: str) -> str:

@@ -31,6 +31,7 @@ from core.formats._common import (
     set_name_of,
     sorted_spans,
 )
+from core.formats._sniff import is_triples, json_head
 from core.model import NOTHING, AnnotationSet, Span
 from core.taxonomy import Taxonomy, mafalda
 
@@ -39,17 +40,36 @@ TO_CLEAN = "to clean"
 
 
 def sniff(filename: str, head: str) -> int:
-    first = head.lstrip().split("\n", 1)[0]
-    if not first.startswith("{"):
-        return 0
+    """Decided on the first records' keys: ``sentences_with_labels`` is MAFALDA's own;
+    ``labels`` triples (doccano 1.0 writes them too) count when their labels are MAFALDA names.
+    The ``.jsonl`` suffix only adds to a score the content gave."""
+    found = json_head(head)
+    records = found.records if found.kind == "lines" else ()
     score = 0
-    if '"sentences_with_labels"' in head:
+    if not records:
+        first = head.lstrip().split("\n", 1)[0]
+        if first.startswith("{") and '"sentences_with_labels"' in first:
+            score = 95  # a first record longer than the head
+    elif any("sentences_with_labels" in rec for rec in records):
         score = 95
-    elif '"labels": [[' in head or '"labels":[[' in head:
-        score = 70
-    if PurePosixPath(filename).suffix.lower() == ".jsonl":
+    else:
+        lists = [rec["labels"] for rec in records
+                 if "text" in rec and is_triples(rec.get("labels"))]
+        if lists:
+            ours = all(_mafalda_name(item[2]) for items in lists for item in items)
+            score = 70 if ours else 20
+    if score and PurePosixPath(filename).suffix.lower() == ".jsonl":
         score += 3
     return min(score, 100)
+
+
+def _mafalda_name(label: object) -> bool:
+    """Whether a label is one MAFALDA files use: a taxonomy name (any case), ``unknown``, or
+    one the official evaluator drops (``to clean``)."""
+    if not isinstance(label, str):
+        return False
+    key = label.strip().lower()
+    return key in mafalda().codes or key == "unknown" or TO_CLEAN in key
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,

@@ -45,6 +45,7 @@ from core.formats._common import (
     sorted_spans,
     span_warnings,
 )
+from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
 from core.textsafe import MAX_OFFSET_DIGITS
 
@@ -52,18 +53,33 @@ FORMAT = "semeval2021"
 
 
 def sniff(filename: str, head: str) -> int:
-    """Sure when a JSON list's objects carry ``labels`` with ``technique`` entries."""
+    """Sure when a JSON list's objects carry ``labels`` with ``technique`` entries. Decided on
+    the first records when the head holds them whole; on the head's text when a long first text
+    pushes them past it. The ``.json`` suffix only adds to a score the content gave."""
     lower = filename.lower()
     body = head.lstrip()
     if not body.startswith("["):
         return 0
-    score = 10 if lower.endswith(".json") else 0
-    if '"labels"' in body and '"technique"' in body:
-        score += 85
+    score = 0
+    records = json_head(head).records
+    if records:
+        first = records[0]
+        labels = first.get("labels")
+        if isinstance(labels, list):
+            techniques = [x for x in labels if isinstance(x, dict) and "technique" in x]
+            score = 85 if techniques else 40 if "id" in first else 0
+    elif body[1:].strip() == "]":
+        score = 1  # an empty list: a submission without documents
+    elif json_head(head).broken:
+        score = 1  # a short JSON list that does not parse: the reader names the error
+    elif '"labels"' in body and '"technique"' in body:
+        score = 85
     elif '"labels"' in body and '"id"' in body:
-        score += 40
+        score = 40
     elif '"id"' in body and len(head) >= 4000:
-        score += 20  # a long first text may push "labels" past the 4 KiB head
+        score = 20  # a long first text may push "labels" past the head
+    if score and lower.endswith(".json"):
+        score += 10
     return score
 
 

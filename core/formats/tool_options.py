@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
 OPTION_NAMES = ("layer", "feature", "span_group", "scheme", "text_column")
@@ -26,20 +26,44 @@ _DEFAULTS: ContextVar[dict[str, Any] | None] = ContextVar("spanscope_tool_option
                                                           default=None)
 
 
+LABELS_FILE = "labels_file"
+"""The ``--labels FILE`` of the command line: when it is a doccano label config, its names by
+label id are the default of ``ReadOptions.label_ids`` (read once, when a reader asks)."""
+
+
 def tool_default(name: str) -> Any:
-    """The value of option ``name`` set by the command line (None when not given)."""
-    return (_DEFAULTS.get() or {}).get(name)
+    """The value of option ``name`` set by the command line (None when not given).
+
+    ``label_ids`` comes from the ``--labels`` file (:func:`core.tools.read_label_file`): the
+    names by id of a doccano label config, None for a plain label list.
+    """
+    values = _DEFAULTS.get() or {}
+    if name == "label_ids" and values.get(LABELS_FILE) is not None:
+        from core.tools import read_label_file
+
+        return read_label_file(values[LABELS_FILE]).ids
+    return values.get(name)
 
 
-def set_tool_defaults(args: argparse.Namespace) -> None:
-    """Take ``--layer`` ... ``--text-column`` from parsed arguments (absent ones stay None)."""
-    _DEFAULTS.set({k: getattr(args, k, None) for k in OPTION_NAMES})
+def set_tool_defaults(args: argparse.Namespace) -> Token[dict[str, Any] | None]:
+    """Take ``--layer`` ... ``--text-column`` and ``--labels`` from parsed arguments (absent
+    ones stay None); the token gives the previous defaults back (:func:`reset_tool_defaults`)."""
+    values = {k: getattr(args, k, None) for k in OPTION_NAMES}
+    values[LABELS_FILE] = getattr(args, "labels", None)
+    return _DEFAULTS.set(values)
+
+
+def reset_tool_defaults(token: Token[dict[str, Any] | None]) -> None:
+    """Restore the defaults that were in place before :func:`set_tool_defaults`."""
+    _DEFAULTS.reset(token)
 
 
 @contextlib.contextmanager
 def tool_defaults(**values: Any) -> Iterator[None]:
-    """Set option defaults for the duration of a ``with`` block (tests, scripts)."""
-    unknown = set(values) - set(OPTION_NAMES)
+    """Set option defaults for the duration of a ``with`` block (tests, scripts, the Dask
+    engine's workers); ``labels_file`` names a ``--labels`` file, ``label_ids`` gives the
+    label names by doccano label id directly."""
+    unknown = set(values) - {*OPTION_NAMES, LABELS_FILE, "label_ids"}
     if unknown:
         raise TypeError(f"unknown reader options: {', '.join(sorted(unknown))}")
     token = _DEFAULTS.set(dict(values))

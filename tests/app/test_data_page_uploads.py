@@ -68,7 +68,7 @@ def test_mafalda_gold_read_as_other_formats_shows_the_current_error(make_app) ->
     at = _upload(_data_page(make_app), ("gold.jsonl", (MAFALDA / "gold.jsonl").read_bytes()))
     assert _errors(at) == []
     seen = []
-    for fmt, expected in (("doccano", "field 'label': missing"),
+    for fmt, expected in (("doccano", "field 'sentences_with_labels': a MAFALDA record"),
                           ("semeval2021", "malformed JSON at column 1: Extra data"),
                           ("mafalda-llm", "field 'prediction'")):
         (error,) = _pick_format(at, "gold.jsonl", fmt)

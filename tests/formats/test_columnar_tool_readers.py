@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from core import bounds
@@ -73,13 +73,18 @@ PAIRS: dict[str, tuple[ModuleType, ModuleType]] = {
 
 def outcome(module: ModuleType, files: Mapping[str, bytes], name: str, options: ReadOptions,
             policy: str) -> tuple[str, object]:
-    """A reader's error message, or every value a caller can see."""
+    """A reader's error message, or every value a caller can see.
+
+    The doccano reader warns, since issue "Real users' files" item 3, when a record has no text
+    key but other keys hold strings (a damaged ``"text"`` key); the reference reader predates
+    that warning, which ``tests/formats/test_doccano_exports.py`` tests."""
     try:
         with bounds.using(policy):  # type: ignore[arg-type]
             loaded = module.read(dict(files), name=name, options=options)
     except FormatError as exc:
         return "error", str(exc)
-    diags = list(expand_diagnostics(loaded.diagnostics))
+    diags = [d for d in expand_diagnostics(loaded.diagnostics)
+             if not str(d.message).startswith("no 'text' (or 'data')")]
     sets = [(s.name, s.role, s.alternatives, list(s.spans.items()), s.labels(), s.span_count())
             for s in loaded.sets]
     return "ok", (loaded.format, loaded.source, list(loaded.texts.items()), sets, diags)
@@ -255,6 +260,11 @@ def test_damaged_files_give_the_same_error_or_result(data: st.DataObject, corpus
     files = files_for(fmt, texts, spans)
     path = data.draw(st.sampled_from(sorted(p for p in files if p != "TypeSystem.xml")))
     files[path] = damage(files[path], data, PIECES)
+    if fmt == "doccano":
+        # A JSON list, or an object over several lines: layouts the doccano reader reads since
+        # "Real users' files" item 3 and the reference reader (JSON Lines only) never did.
+        body = files[path].decode("utf-8", "replace").lstrip(" \t\r\n")
+        assume(not body.startswith("[") and body.split("\n", 1)[0].strip() != "{")
     same(fmt, files)
 
 

@@ -1,0 +1,162 @@
+"""What format detection looks at: a file's head, and the JSON records the head shows whole.
+
+:func:`head_of` is the ``head`` every module's ``sniff`` receives (see :mod:`core.formats`):
+the file's first 4 KiB, extended to the end of the line they cut, at most 1 MiB. A JSON Lines
+file's first record is then always whole unless that one line is longer than 1 MiB, so a
+module decides on the record's keys, not on a guess from the file name; a pretty-printed JSON
+file, whose lines are short, still costs about 4 KiB.
+
+:func:`json_head` parses the records the head holds whole (at most :data:`MAX_RECORDS`), once
+per head however many modules ask: JSON Lines objects one per line, the first elements of a
+top-level JSON list, or one object spread over several lines. It never reads past the head,
+so detecting a 60 MB JSON file parses at most its first MiB.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+HEAD_MIN = 4096
+"""A head holds at least this many bytes of the file (all of a shorter file)."""
+
+HEAD_MAX = 1 << 20
+"""A head ends at the first line end at or after :data:`HEAD_MIN`, or here (1 MiB)."""
+
+MAX_RECORDS = 20
+""":func:`json_head` parses at most this many records."""
+
+_WS = " \t\r\n"
+
+
+def head_of(data: bytes) -> str:
+    """The text a ``sniff`` sees of ``data``: its first :data:`HEAD_MIN` bytes, extended to the
+    end of the line they cut (at most :data:`HEAD_MAX` bytes), decoded as UTF-8 with
+    undecodable bytes replaced and a byte order mark dropped.
+
+    >>> head_of(b'{"a": 1}\\n{"b": 2}\\n')
+    '{"a": 1}\\n{"b": 2}\\n'
+    >>> len(head_of(b"x" * 5000 + b"\\n" + b"y" * 5000))
+    5001
+    """
+    if len(data) > HEAD_MIN:
+        newline = data.find(b"\n", HEAD_MIN - 1, HEAD_MAX)
+        data = data[: HEAD_MAX if newline < 0 else newline + 1]
+    return data.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+@dataclass(frozen=True)
+class JsonHead:
+    """The JSON records a head shows whole.
+
+    ``kind``: ``lines`` (one object per line: JSON Lines), ``array`` (elements of a top-level
+    list), ``object`` (an object over several lines: a pretty-printed file), or ``none`` (not
+    JSON, or no record complete within the head). ``records`` holds the parsed values in file
+    order; only objects (dicts) are kept, and reading stops at the first value that is not one.
+    ``broken``: the head is a whole short file (under :data:`HEAD_MIN` characters) that starts
+    like JSON and whose first value does not parse: a JSON reader should name the error.
+    """
+
+    kind: Literal["lines", "array", "object", "none"]
+    records: tuple[dict[str, Any], ...] = ()
+    broken: bool = False
+
+    @property
+    def first(self) -> dict[str, Any] | None:
+        return self.records[0] if self.records else None
+
+
+_NONE = JsonHead("none")
+
+
+@lru_cache(maxsize=32)
+def json_head(head: str) -> JsonHead:
+    """The records of ``head`` (cached: every JSON module's ``sniff`` asks for the same head).
+
+    >>> json_head('{"id": 1, "label": []}\\n{"id": 2, "lab').kind
+    'lines'
+    >>> json_head('[{"id": "1", "labels": []}, {"id": "2"').records
+    ({'id': '1', 'labels': []},)
+    >>> json_head('{\\n  "text": "a",\\n  "entities": []\\n}\\n').kind
+    'object'
+    >>> json_head("article1\\tDoubt\\t0\\t4\\n").kind
+    'none'
+    """
+    body = head.lstrip(_WS)
+    if body.startswith("["):
+        found = _array(body)
+    elif body.startswith("{"):
+        found = _objects(body)
+    else:
+        return _NONE
+    if not found.records and len(head) < HEAD_MIN:
+        return JsonHead(found.kind, (), broken=True)
+    return found
+
+
+def _objects(body: str) -> JsonHead:
+    records: list[dict[str, Any]] = []
+    for line in body.split("\n", MAX_RECORDS)[:MAX_RECORDS]:
+        line = line.strip(_WS)
+        if not line:
+            continue
+        value = _loads(line)
+        if not isinstance(value, dict):
+            break  # the head cut this line, or it is not an object
+        records.append(value)
+    if records:
+        return JsonHead("lines", tuple(records))
+    value, _ = _raw(body, 0)
+    return JsonHead("object", (value,)) if isinstance(value, dict) else _NONE
+
+
+def _array(body: str) -> JsonHead:
+    records: list[dict[str, Any]] = []
+    i = _skip(body, 1)
+    while len(records) < MAX_RECORDS and i < len(body):
+        value, end = _raw(body, i)
+        if not isinstance(value, dict):
+            break
+        records.append(value)
+        i = _skip(body, end)
+        if body[i : i + 1] != ",":
+            break
+        i = _skip(body, i + 1)
+    return JsonHead("array", tuple(records)) if records else _NONE
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _WS:
+        i += 1
+    return i
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _raw(text: str, at: int) -> tuple[Any, int]:
+    try:
+        return _DECODER.raw_decode(text, at)
+    except (ValueError, RecursionError):
+        return None, at
+
+
+def is_triples(value: object) -> bool:
+    """Whether ``value`` is a list of ``[start, end, label]`` lists (possibly empty), the span
+    layout of doccano's ``label``/``labels`` and MAFALDA's ``labels``.
+
+    >>> is_triples([[0, 2, "ORG"]]), is_triples([]), is_triples(["positive"])
+    (True, True, False)
+    """
+    return isinstance(value, list) and all(
+        isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
+        and isinstance(item[1], int) for item in value)

@@ -1,0 +1,90 @@
+"""Format detection decides on whole first records and never guesses from a suffix alone
+(issue "Real users' files and machines", item 3; ``core/formats/__init__.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.errors import FormatError
+from core.formats import detect, load_files
+from core.formats._sniff import HEAD_MAX, HEAD_MIN, head_of, json_head
+
+DOCCANO = Path(__file__).resolve().parents[1] / "data" / "formats" / "doccano"
+
+
+def _detect(name: str, body: str) -> str:
+    return detect({name: body.encode("utf-8")})
+
+
+def test_the_head_ends_at_the_end_of_the_line_that_crosses_4_kib() -> None:
+    first = '{"id": 1, "text": "' + "a" * 6000 + '"}\n'
+    data = (first + '{"id": 2}\n').encode()
+    assert head_of(data) == first
+    assert head_of(b"short\nfile") == "short\nfile"
+    exact = b"x" * (HEAD_MIN - 1) + b"\n" + b"y" * 10
+    assert head_of(exact) == "x" * (HEAD_MIN - 1) + "\n"
+
+
+def test_the_head_stops_at_1_mib_on_a_longer_line() -> None:
+    data = b"[" + b" " * (3 * HEAD_MAX) + b"]"
+    assert len(head_of(data)) == HEAD_MAX
+
+
+def test_a_doccano_file_whose_first_line_passes_4_kib_is_doccano_with_its_text() -> None:
+    path = DOCCANO / "v1.3_data_label.jsonl"
+    data = path.read_bytes()
+    assert len(data.split(b"\n", 1)[0]) > 4096
+    assert detect({path.name: data}) == "doccano"
+    loaded = load_files({path.name: data}, name=path.name)
+    assert all(text for text in loaded.texts.values())
+
+
+def test_a_jsonl_suffix_alone_is_not_a_format() -> None:
+    with pytest.raises(FormatError, match="could not detect the format; pass it explicitly "
+                       r"\(one of: brat, conll, doccano, "):
+        _detect("notes.jsonl", '{"title": "Minutes", "pages": 4}\n{"title": "Agenda"}\n')
+
+
+def test_a_json_list_of_unknown_records_is_not_guessed() -> None:
+    # Label Studio's JSON-MIN export of a classification project: no spans, no SpanScope format.
+    body = json.dumps([{"id": 862, "comment": "Clean rooms.", "Room": "Positive",
+                        "annotator": 1, "lead_time": 3.5}], indent=2)
+    with pytest.raises(FormatError, match="could not detect the format"):
+        _detect("project-1-at-2024.json", body)
+
+
+def test_a_label_config_is_not_an_annotation_file() -> None:
+    with pytest.raises(FormatError, match="could not detect the format"):
+        detect({"label_config.json": (DOCCANO / "label_config.json").read_bytes()})
+
+
+@pytest.mark.parametrize(("labels", "fmt"), [
+    ('[[0, 4, "ad hominem"], [5, 9, "Appeal to Fear"]]', "mafalda"),
+    ('[[0, 4, "PER"], [5, 9, "LOC"]]', "doccano"),
+])
+def test_labels_triples_are_mafalda_with_its_names_and_doccano_with_others(labels: str,
+                                                                           fmt: str) -> None:
+    body = '{"id": 1, "text": "abcd efgh", "labels": ' + labels + '}\n'
+    assert _detect("a.jsonl", body) == fmt
+
+
+def test_doccano_1_0_marks_make_labels_triples_doccano_whatever_the_names() -> None:
+    body = ('{"id": 1, "text": "abcd", "meta": {}, "annotation_approver": null, '
+            '"labels": [[0, 4, "ad hominem"]]}\n')
+    assert _detect("a.jsonl", body) == "doccano"
+
+
+def test_a_semeval_list_is_detected_from_its_first_record_or_its_text() -> None:
+    record = {"id": "1", "text": "x" * 9000, "labels": [{"technique": "Doubt", "start": 0,
+                                                         "end": 1}]}
+    assert _detect("g.json", json.dumps([record])) == "semeval2021"  # whole in the head
+    assert _detect("g.json", json.dumps([record], indent=2)) == "semeval2021"  # text first
+
+
+def test_json_head_reads_only_whole_records_of_the_head() -> None:
+    assert json_head('{"a": 1}\n{"b": ').records == ({"a": 1},)
+    assert json_head('[{"a": 1}, {"b": 2}, {"c"').records == ({"a": 1}, {"b": 2})
+    assert json_head('{"a": ' + '"x' * 10).kind == "none"
