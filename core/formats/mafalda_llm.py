@@ -21,7 +21,12 @@ Two parsings (``ReadOptions.llm_parsing``):
 Lines pair with the gold by position (line i with gold document i), as in the official code; a
 file whose line count differs from the gold's is refused (the official ``zip`` would silently
 score the shorter prefix). The official Dec-2023 code crashes on an empty answer; here an empty
-answer names no fallacy and becomes ``unknown`` (§3.7.2).
+answer names no fallacy and becomes ``unknown``.
+
+Offsets are the reader's, not the file's: where the sentences joined by spaces are longer than
+the text (a sentence listed twice, as in the released outputs' text 23), a span runs past the
+end. The official evaluator scores it as it is, and so does SpanScope by default, with one
+warning per file (``Loaded.assumed_extents``, :mod:`core.bounds`).
 """
 
 from __future__ import annotations
@@ -130,6 +135,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(name, f"expected one line per gold text ({len(ids)} lines), found "
                           f"{len(rows)}; lines pair with the gold by position")
     loaded = Loaded(FORMAT, name)
+    loaded.assumed_extents = {}
     spans: dict[str, tuple[Span, ...]] = {}
     for index, (line, obj) in enumerate(rows):
         if not isinstance(obj, dict):
@@ -159,6 +165,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             label = NOTHING if code == 0 else names[code]
             doc_spans.append(Span(start, end, label))
         spans[doc_id] = tuple(sorted(doc_spans))
+        # Where an answer for the whole text would end: every sentence, one space between.
+        loaded.assumed_extents[doc_id] = sum(map(len, sentences)) + max(len(sentences) - 1, 0)
         text = obj.get("text")
         loaded.texts[doc_id] = text if isinstance(text, str) else None
     loaded.sets.append(AnnotationSet(set_name_of(name), spans, options.role))
