@@ -23,6 +23,13 @@ file whose line count differs from the gold's is refused (the official ``zip`` w
 score the shorter prefix). The official Dec-2023 code crashes on an empty answer; here an empty
 answer names no fallacy and becomes ``unknown``.
 
+The repository also holds answers to its level-1 prompt (``<model>_level_1_results.jsonl``:
+emotion, logic or credibility). Its evaluation (``cli.py --models_eval``) reads every results
+file with the level-2 keywords, so "emotion" becomes *appeal to positive emotion* and an answer
+that names only logic or credibility becomes ``unknown``; so does this reader, with a warning
+when the file name says level 1 (the repository's ``evaluate_level_1``, which reads the three
+classes, is never called).
+
 Offsets are the reader's, not the file's: where the sentences joined by spaces are longer than
 the text (a sentence listed twice, as in the released outputs' text 23), a span runs past the
 end. The official evaluator scores it as it is, and so does SpanScope by default, with one
@@ -52,6 +59,9 @@ KEYWORDS: dict[str, int] = {
     "tradition": 21, "association": 22, "quoque": 23,
 }
 """Keyword -> level-2 code (substring test, no word boundaries), as the evaluator lists them."""
+
+LEVEL_1_NAME = re.compile(r"_level_1_results\.jsonl$", re.IGNORECASE)
+"""The repository's name for answers to its level-1 prompt (``cli.py``'s results paths)."""
 
 NEGATIONS = frozenset({"no", "none", "not", "false", "nothing"})
 _NON_WORD = re.compile(r"[^\w\s]")
@@ -136,6 +146,12 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                           f"{len(rows)}; lines pair with the gold by position")
     loaded = Loaded(FORMAT, name)
     loaded.assumed_extents = {}
+    if LEVEL_1_NAME.search(name):
+        loaded.warn("the file name says these are answers to MAFALDA's level-1 prompt (emotion, "
+                    "logic, credibility); they are read with the level-2 keywords, as the "
+                    "repository's evaluation reads every results file: 'emotion' becomes "
+                    "'appeal to positive emotion', and an answer naming only logic or "
+                    "credibility becomes 'unknown'")
     spans: dict[str, tuple[Span, ...]] = {}
     for index, (line, obj) in enumerate(rows):
         if not isinstance(obj, dict):
