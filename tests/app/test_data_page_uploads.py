@@ -208,3 +208,14 @@ def test_the_released_mafalda_outputs_load_without_errors(make_app, frame) -> No
     assert sorted(past["file"]) == ["base-silent_level_2_results.jsonl",
                                     "gpt-3.5_level_2_results.jsonl"]
     assert all("document '23': span [0, 276) 'unknown'" in m for m in past["message"])
+
+
+def test_a_span_past_its_own_text_names_the_choice_of_the_page(make_app) -> None:
+    gold = json.dumps([{"id": "d1", "text": "hello world", "labels": [
+        {"start": 0, "end": 40, "technique": "Doubt"}]}]).encode()
+    (error,) = _errors(_upload(_data_page(make_app), ("gold.json", gold)))
+    assert "field 'end': expected an offset within the text (length 11), got 40" in error
+    assert error.endswith("fix the offsets, or choose 'clip spans to the text' (or 'keep them, "
+                          "as the official scorers do') under \"Spans that end past their "
+                          "document's text\" above")
+    assert "--clip-spans" not in error
