@@ -17,6 +17,12 @@ applies at load time:
     them, with one warning per span (``--beyond-text official``). The same option keeps the
     zero-length MAFALDA spans ``[s, s]`` the official evaluator scores (``core.formats.mafalda``).
 
+Spans whose offsets the reader made (MAFALDA model outputs, ``mafalda-llm``: the file holds one
+answer per sentence and the spans are placed by the sentences' lengths, as the official
+evaluator places them, never looked up in the text) are not the user's to fix: under ``refuse``
+and ``official`` they are scored as they are, as the official evaluator does, and one warning
+per file says so (:func:`assumed_warning`); ``clip`` clips them like any other.
+
 The readers check spans against the text of their own file through :func:`policy` (set by
 :func:`core.formats.load_files`); :func:`check_sets` checks the sets of a file that carries no
 text against the texts of the gold or of another file.
@@ -24,7 +30,7 @@ text against the texts of the gold or of another file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -32,7 +38,7 @@ from typing import Literal
 
 import numpy as np
 
-from core.errors import InputError
+from core.errors import Diagnostic, InputError
 from core.model import AnnotationSet, Span
 
 Policy = Literal["refuse", "clip", "official"]
@@ -104,6 +110,22 @@ def _length(text: str | None) -> int:
     return -1 if text is None else len(text)
 
 
+CLI_CHOICE = ("pass --clip-spans to clip them to the text (or --beyond-text official to score "
+              "them as the official scorers do)")
+"""How a command-line user picks another policy; the Data page names its own choice instead
+(``ui.text_policy``), so every message that ends with it ends with :data:`CLI_CHOICE`."""
+
+
+def past_text(length: int, end: int) -> str:
+    """A reader's message for a span whose ``end`` lies past the text of its own file.
+
+    >>> past_text(11, 40)  # doctest: +ELLIPSIS
+    'expected an offset within the text (length 11), got 40; fix the offsets, or pass --clip-...'
+    """
+    return f"expected an offset within the text (length {length}), got {end}; fix the offsets, " \
+        f"or {CLI_CHOICE}"
+
+
 def refusal(offenders: Sequence[Offender]) -> str:
     """The one-line message that refuses ``offenders``: every offending set at once."""
     by_set: dict[tuple[str, str], list[Offender]] = {}
@@ -117,8 +139,7 @@ def refusal(offenders: Sequence[Offender]) -> str:
         parts.append(f"{who}: document {first.doc!r} span [{first.span.start}, {first.span.end}) "
                      f"{first.span.label!r} ends past the text ({first.length} characters){more}")
     return (f"spans end past their document's text in {len(by_set)} set(s): " + "; ".join(parts)
-            + "; fix the offsets, or pass --clip-spans to clip them to the text (or "
-            "--beyond-text official to score them as the official scorers do)")
+            + f"; fix the offsets, or {CLI_CHOICE}")
 
 
 def warning(o: Offender, value: Policy) -> str:
@@ -146,14 +167,69 @@ def clipped(aset: AnnotationSet, texts: Mapping[str, str | None]) -> AnnotationS
     return AnnotationSet(aset.name, spans, aset.role, aset.alternatives)
 
 
+def assumed_warning(offenders: Sequence[Offender], extents: Mapping[str, int],
+                    texts: Mapping[str, str | None]) -> str:
+    """The one warning for the spans of one set that its reader placed and that end past their
+    text (``offenders``, all of one set); ``extents`` gives per document where a span over the
+    whole text ends as the reader places it (for MAFALDA answers: the sentences joined by
+    spaces), compared with the text's length, trailing whitespace aside."""
+    first = offenders[0]
+    known = [d for d in extents if texts.get(d) is not None]
+    differ = sum(1 for d in known if extents[d] != len((texts[d] or "").rstrip()))
+    docs = len({o.doc for o in offenders})
+    runs = ("1 span in 1 text runs" if len(offenders) == 1 else
+            f"{len(offenders)} spans in {docs} text{'s' if docs > 1 else ''} run")
+    return (f"{first.source}: {first.set_name}: the file states no offsets; the reader placed "
+            "these spans by the lengths of the sentences, as the official evaluator does, and in "
+            f"{differ} of {len(known)} texts the sentences joined by spaces are not as long as "
+            f"the text (trailing whitespace aside); {runs} past the end and "
+            f"{'is' if len(offenders) == 1 else 'are'} scored as the official evaluator scores "
+            f"{'it' if len(offenders) == 1 else 'them'} (document {first.doc!r}: span "
+            f"[{first.span.start}, {first.span.end}) {first.span.label!r} ends past the text "
+            f"({first.length} characters){'' if len(offenders) == 1 else ', ...'})")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the policy does to the spans past their text: the offenders it refuses, the
+    warnings it records (``(file, message)``) and the sets it clips (``(file, set name)``)."""
+
+    refused: tuple[Offender, ...]
+    warnings: tuple[tuple[str, str], ...]
+    clip: frozenset[tuple[str, str]]
+
+
+def decide(offenders: Sequence[Offender], value: Policy, texts: Mapping[str, str | None],
+           assumed: Mapping[str, Mapping[str, int]] | None = None) -> Outcome:
+    """Apply ``value`` to ``offenders``; ``assumed`` maps each file whose reader placed the
+    spans to its extents (:func:`assumed_warning`): those are never refused, and under
+    ``refuse`` and ``official`` one warning per set says that they are scored as they are."""
+    if value not in POLICIES:
+        raise ValueError(f"unknown policy {value!r}")
+    assumed = assumed or {}
+    stated = tuple(o for o in offenders if o.source not in assumed)
+    if value == "clip":
+        return Outcome((), tuple((o.source, warning(o, value)) for o in offenders),
+                       frozenset((o.source, o.set_name) for o in offenders))
+    warnings = [(o.source, warning(o, value)) for o in stated] if value == "official" else []
+    made: dict[tuple[str, str], list[Offender]] = {}
+    for o in offenders:
+        if o.source in assumed:
+            made.setdefault((o.source, o.set_name), []).append(o)
+    warnings.extend((source, assumed_warning(items, assumed[source], texts))
+                    for (source, _), items in made.items())
+    return Outcome(stated if value == "refuse" else (), tuple(warnings), frozenset())
+
+
 def check_sets(
     sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None],
-    value: Policy = "refuse",
+    value: Policy = "refuse", *, assumed: Mapping[str, Mapping[str, int]] | None = None,
 ) -> tuple[list[AnnotationSet], list[str]]:
     """Apply the policy to ``sets`` (``(file, set)`` pairs) against ``texts``.
 
     Returns the sets to use and the warnings to record; raises :class:`InputError` under
-    ``refuse`` when any span is past its text.
+    ``refuse`` when a span past its text has offsets its file states (``assumed``: the files
+    whose reader placed the spans, :func:`decide`).
 
     >>> texts = {"1": "hello world"}
     >>> pred = AnnotationSet("p", {"1": (Span(0, 5000, "Doubt"),)}, "system")
@@ -163,16 +239,24 @@ def check_sets(
     Traceback (most recent call last):
     ...
     core.errors.InputError: spans end past their document's text in 1 set(s): p.csv: ...
+    >>> print(check_sets([("p.csv", pred)], texts, assumed={"p.csv": {"1": 5000}})[1][0][:59])
+    p.csv: p: the file states no offsets; the reader placed the
     """
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
     offenders = find(sets, texts)
     if not offenders:
         return [s for _, s in sets], []
-    if value == "refuse":
-        raise InputError(refusal(offenders))
-    warnings = [warning(o, value) for o in offenders]
-    if value == "official":
-        return [s for _, s in sets], warnings
-    bad = {(o.source, o.set_name) for o in offenders}
-    return [clipped(s, texts) if (src, s.name) in bad else s for src, s in sets], warnings
+    out = decide(offenders, value, texts, assumed)
+    if out.refused:
+        raise InputError(refusal(out.refused))
+    return ([clipped(s, texts) if (src, s.name) in out.clip else s for src, s in sets],
+            [w for _, w in out.warnings])
+
+
+def unseen(warnings: Iterable[str], diagnostics: Iterable[Diagnostic]) -> list[str]:
+    """``warnings`` less those already among ``diagnostics``: a file checked against its own
+    texts by :func:`core.formats.load_files`, then against the same texts of the gold, says
+    each thing once."""
+    seen = {str(d) for d in diagnostics if d.kind == "beyond-text" and d.more is None}
+    return [w for w in warnings if w not in seen]

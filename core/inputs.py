@@ -35,6 +35,12 @@ def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: Ann
                        beyond_text=policy)
 
 
+def assumed_of(source: str, loaded: Loaded) -> dict[str, dict[str, int]] | None:
+    """``{source: extents}`` when ``loaded``'s reader placed its spans itself (the ``assumed``
+    argument of :func:`core.bounds.check_sets`), else None."""
+    return None if loaded.assumed_extents is None else {source: loaded.assumed_extents}
+
+
 def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
     """Refuse a HatEval file (text labels, no spans) given to a span metric."""
     for loaded in (gold, pred):
@@ -59,8 +65,9 @@ def check_pair(metric: Metric, *, gold: AnnotationSet, pred: AnnotationSet, pred
     """The steps of the module docstring for ``pred`` (read from ``pred_source``) against
     ``gold``; ``variant`` is the metric's resolved variant."""
     not_spans(gold_loaded, pred_loaded, metric.name)
-    (pred,), warnings = bounds.check_sets([(pred_source, pred)], gold_loaded.texts, policy)
-    out = Checked(pred, None, warnings=list(warnings))
+    (pred,), warnings = bounds.check_sets([(pred_source, pred)], gold_loaded.texts, policy,
+                                          assumed=assumed_of(pred_source, pred_loaded))
+    out = Checked(pred, None, warnings=list(bounds.unseen(warnings, pred_loaded.diagnostics)))
     if metric.pred_warnings is not None:
         out.warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
     if metric.read_order is not None:

@@ -648,9 +648,12 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
             sets: list[AnnotationSet] = []
             texts: dict[str, str | None] = {}
             found: list[tuple[str, AnnotationSet]] = []
+            assumed: dict[str, dict[str, int]] = {}
             for path, name in zip(job.files, job.names, strict=True):
                 loaded = load_path(path, fmt=job.fmt,
                                    options=ReadOptions(beyond_text=job.beyond_text))
+                if loaded.assumed_extents is not None:
+                    assumed[path] = loaded.assumed_extents
                 for doc, text in loaded.texts.items():
                     if text is not None and texts.get(doc) not in (None, text):
                         raise InputError(f"{path}: document {doc!r} has a different text than "
@@ -660,7 +663,7 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
                 one = len(loaded.sets) == 1 and len(job.files) > 1
                 found.extend((path, s.with_role("annotator", name if one else s.name))
                              for s in loaded.sets)
-            kept, more = bounds.check_sets(found, texts, job.beyond_text)
+            kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed)
             sets = list(kept)
             study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
         labels = study.labels

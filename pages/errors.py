@@ -7,9 +7,11 @@ import streamlit as st
 
 from core.analysis.slices import (
     META_PREFIX,
+    META_RULE,
     METRICS,
     SPAN_DIMENSIONS,
     dimensions,
+    meta_plan,
     parse_meta_csv,
 )
 from core.errors import FormatError
@@ -138,7 +140,12 @@ metric = s1.radio("Metric", list(METRICS), key=err_ui.K_ERR_METRIC, bind="query-
                   horizontal=True,
                   help="; ".join(f"{m}: {registry.get(m).description}" for m in METRICS))
 entry = registry.get(metric)
-options = dimensions(metadata)
+ref_docs = ws.sets[ref].doc_ids
+options = dimensions(metadata, ref_docs)
+not_sliced = [f for f in meta_plan(metadata, ref_docs) if f.kind == "skipped"]
+if not_sliced:
+    st.caption(f"Metadata fields not sliced ({META_RULE}): "
+               + "; ".join(f"**{md(f.name)}** ({md(f.why)})" for f in not_sliced) + ".")
 
 
 def _dimension_name(d: str) -> str:

@@ -240,6 +240,7 @@ class FileReport:
     error: Diagnostic | None = None
     records: Any = None  # non-span data the reader returned (a HatEval table)
     llm_parsing: str | None = None  # how a mafalda-llm file's answers became spans
+    assumed_extents: Mapping[str, int] | None = None  # Loaded.assumed_extents (core.bounds)
 
     @property
     def ok(self) -> bool:
@@ -319,6 +320,7 @@ def _report(
         None,
         loaded.records,
         llm_parsing if loaded.format == "mafalda-llm" else None,
+        loaded.assumed_extents,
     )
 
 

@@ -197,7 +197,7 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                                          chosen, role, name, beyond)
     else:
         rep = state.parse_file(n, upload.data, chosen, role, name, beyond, llm)
-    rep = dataclasses.replace(rep, error=for_the_page(rep.error))
+    rep = dataclasses.replace(rep, error=text_policy.for_the_page(for_the_page(rep.error)))
     return rep, f"{n}|{fmt}|{llm}"
 
 

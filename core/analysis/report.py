@@ -45,7 +45,14 @@ from core.analysis.errors import (
     ErrorTable,
     categorise,
 )
-from core.analysis.slices import DIMENSIONS, META_PREFIX, Metadata, meta_fields, slice_scores
+from core.analysis.slices import (
+    DIMENSIONS,
+    META_PREFIX,
+    META_RULE,
+    Metadata,
+    meta_plan,
+    slice_scores,
+)
 from core.errors import SpanScopeError
 from core.model import AnnotationSet
 from core.segments import segments
@@ -131,6 +138,7 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
     n_groups, n_series = max(1, len(groups)), max(1, len(series))
     gw = plot_w / n_groups
     bw = min(60.0, gw * 0.8 / n_series)
+    gap = min(2.0, bw / 4)  # between a group's bars; never wider than the bar itself
 
     def y_of(v: float) -> float:
         return top + plot_h * (1 - v / ymax)
@@ -156,17 +164,17 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
             v = float(value)
             colour, pattern = OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)]
             x = x0 + s * bw
-            parts.append(_rect(x, y_of(max(v, 0.0)), bw - 2, y_of(0) - y_of(max(v, 0.0)),
+            parts.append(_rect(x, y_of(max(v, 0.0)), bw - gap, y_of(0) - y_of(max(v, 0.0)),
                                colour, pattern, f"{name} · {group}: {v:.3f}"))
             iv = ivs[g] if g < len(ivs) else None
             if iv is not None:
-                cx = x + (bw - 2) / 2
+                cx = x + (bw - gap) / 2
                 parts.append(f'<path class="ss-whisker" d="M{cx:.1f},{y_of(iv[0]):.1f} '
                              f'L{cx:.1f},{y_of(iv[1]):.1f} M{cx - 4:.1f},{y_of(iv[0]):.1f} '
                              f'L{cx + 4:.1f},{y_of(iv[0]):.1f} M{cx - 4:.1f},{y_of(iv[1]):.1f} '
                              f'L{cx + 4:.1f},{y_of(iv[1]):.1f}" stroke="#222" '
                              f'stroke-width="1.2" fill="none"/>')
-            parts.append(f'<text x="{x + (bw - 2) / 2:.1f}" y="{y_of(max(v, 0.0)) - 3:.1f}" '
+            parts.append(f'<text x="{x + (bw - gap) / 2:.1f}" y="{y_of(max(v, 0.0)) - 3:.1f}" '
                          f'font-size="9" text-anchor="middle">{v:.2f}</text>')
         label = group if len(group) <= 18 else group[:17] + "…"
         parts.append(f'<text x="{left + g * gw + gw / 2:.1f}" y="{top + plot_h + 14}" '
@@ -396,7 +404,9 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
         + svg_stacked_bars(bars, title="Spans by category") + html_table(cat_rows) + "</section>")
 
     # Slices
-    dims = [*DIMENSIONS, *(META_PREFIX + f for f in meta_fields(inputs.metadata))]
+    plan = meta_plan(inputs.metadata, gold.doc_ids)
+    dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
+    skipped = [f for f in plan if f.kind == "skipped"]
     slice_html = []
     for dim in dims:
         results: dict[str, list[Any]] = {}
@@ -429,7 +439,11 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
         "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
         "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
-        "the reference.</p>" + "".join(slice_html) + "</section>")
+        "the reference.</p>" + (
+            f"<p class='meta'>Metadata fields not sliced ({esc(META_RULE)}):</p>"
+            "<ul class='meta'>"
+            + "".join(f"<li><b>{esc(f.name)}</b>: {esc(f.why)}</li>" for f in skipped)
+            + "</ul>" if skipped else "") + "".join(slice_html) + "</section>")
 
     # Label confusion
     from core.metrics.labels import confusion

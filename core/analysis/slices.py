@@ -13,8 +13,18 @@ Span-level dimensions
     document, by the span's midpoint).
 Document-level dimensions
     ``doc_length`` (characters, quantile buckets), ``reference_spans`` (reference spans in the
-    document, quantile buckets) and ``meta:<field>`` for every metadata field (the input's JSON
-    records or a ``--meta`` CSV keyed by document id; values are categories).
+    document, quantile buckets) and ``meta:<field>`` for every metadata field that can be sliced
+    (the input's JSON records or a ``--meta`` CSV keyed by document id; :func:`meta_plan`).
+
+Which metadata fields are sliced
+--------------------------------
+A field is a dimension when its values are categories: at most :data:`MAX_CATEGORIES` distinct
+values over the reference's documents (a document without the field counts as ``(missing)``),
+one of them held by at least :data:`MIN_DOCUMENTS` documents (else it names documents, it does
+not group them). A numeric field that is not such a field is cut into quantile buckets like
+``doc_length``. Any other field is skipped and named with the reason: lists and objects (and
+strings holding JSON lists or objects, such as MAFALDA's ``sentences_with_labels``), free text
+or identifiers (more values, or one value per document).
 
 The bucket rule
 ---------------
@@ -76,6 +86,15 @@ META_PREFIX = "meta:"
 FREQUENCY_BUCKETS = ("rare", "medium", "frequent")
 POSITION_BUCKETS = ("first third", "middle third", "last third")
 MISSING = "(missing)"
+MAX_CATEGORIES = 12
+"""Most distinct values (``(missing)`` included) a metadata field may take to be sliced as
+categories."""
+MIN_DOCUMENTS = 2
+"""Fewest documents the largest category of a categorical metadata field must hold."""
+META_RULE = (f"a metadata field is sliced when it takes at most {MAX_CATEGORIES} values, one of "
+             f"them shared by at least {MIN_DOCUMENTS} documents, or when it holds numbers "
+             "(quantile buckets)")
+"""The rule, as messages, the report and the Errors page state it."""
 ID_COLUMNS = ("id", "document", "doc_id", "doc")
 RECORD_SKIP = {"id", "text", "labels", "spans", "entities", "annotations", "label"}
 
@@ -169,8 +188,9 @@ def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str,
 
 
 def record_metadata(path: str | Path) -> dict[str, dict[str, str]]:
-    """Scalar fields of the records of a JSON array or JSON Lines file, beyond id, text and
-    labels (e.g. ``source``, ``split``); ids as the readers give them (``id``, else the record's
+    """The fields of the records of a JSON array or JSON Lines file, beyond id, text and
+    labels (e.g. ``source``, ``split``), as text (lists and objects as JSON, which
+    :func:`meta_plan` never slices); ids as the readers give them (``id``, else the record's
     position). Other files give nothing (``{}``)."""
     p = Path(path)
     if p.is_dir() or p.suffix.lower() not in (".json", ".jsonl"):
@@ -193,8 +213,9 @@ def record_metadata(path: str | Path) -> dict[str, dict[str, str]]:
         if not isinstance(rec, dict):
             continue
         doc = str(rec["id"]) if "id" in rec else str(i)
-        fields = {str(k): str(v) for k, v in rec.items() if k not in RECORD_SKIP
-                  and isinstance(v, (str, int, float, bool)) and not isinstance(v, dict)}
+        # Lists and objects are kept as JSON text: meta_plan names them and never slices them.
+        fields = {str(k): v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+                  for k, v in rec.items() if k not in RECORD_SKIP and v is not None}
         if fields:
             out[doc] = fields
     return out
@@ -208,9 +229,106 @@ def meta_fields(metadata: Metadata | None) -> list[str]:
     return list(seen)
 
 
-def dimensions(metadata: Metadata | None = None) -> list[str]:
-    """Every dimension available: the built-in ones, then ``meta:<field>`` per field."""
-    return [*DIMENSIONS, *(META_PREFIX + f for f in meta_fields(metadata))]
+@dataclass(frozen=True)
+class MetaField:
+    """How a metadata field is sliced: ``kind`` is ``categories``, ``numeric`` (quantile
+    buckets) or ``skipped``, in which case ``why`` says why."""
+
+    name: str
+    kind: str
+    why: str = ""
+
+
+def _number(value: str) -> float | None:
+    try:
+        x = float(value)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _json_kind(value: str) -> str | None:
+    """``lists`` or ``objects`` when ``value`` is JSON text of one, else None."""
+    head = value.lstrip()[:1]
+    if head not in ("[", "{"):
+        return None
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        return None
+    return "lists" if isinstance(parsed, list) else "objects" if isinstance(parsed, dict) \
+        else None
+
+
+def meta_field(metadata: Metadata, name: str, doc_ids: Sequence[str]) -> MetaField:
+    """How field ``name`` of ``metadata`` is sliced over ``doc_ids`` (module docstring).
+
+    >>> meta = {str(i): {"source": "blog" if i % 2 else "news", "note": f"n{i}"}
+    ...         for i in range(20)}
+    >>> meta_field(meta, "source", list(meta)).kind
+    'categories'
+    >>> meta_field(meta, "note", list(meta)).why
+    'free text or identifiers: 20 distinct values over 20 documents (at most 12 are sliced)'
+    """
+    values = [(metadata.get(d) or {}).get(name) or MISSING for d in doc_ids]
+    present = [v for v in values if v != MISSING]
+    structured = {k for k in map(_json_kind, present) if k is not None}
+    if structured:
+        return MetaField(name, "skipped", f"its values are JSON {' and '.join(sorted(structured))}"
+                         ", not categories")
+    counts = Counter(values)
+    shared = max(counts.values(), default=0) >= MIN_DOCUMENTS
+    if len(counts) <= MAX_CATEGORIES and shared:
+        return MetaField(name, "categories")
+    if present and all(_number(v) is not None for v in present):
+        return MetaField(name, "numeric")
+    if len(counts) > MAX_CATEGORIES:
+        return MetaField(name, "skipped", f"free text or identifiers: {len(counts)} distinct "
+                         f"values over {len(values)} documents (at most {MAX_CATEGORIES} are "
+                         "sliced)")
+    return MetaField(name, "skipped", f"an identifier: each of the {len(values)} documents has "
+                     "its own value")
+
+
+def meta_plan(metadata: Metadata | None, doc_ids: Sequence[str] | None = None
+              ) -> list[MetaField]:
+    """Every metadata field, in first-seen order, with how it is sliced over ``doc_ids`` (the
+    reference's documents; default: the documents of ``metadata``)."""
+    metadata = metadata or {}
+    docs = list(metadata) if doc_ids is None else list(doc_ids)
+    return [meta_field(metadata, f, docs) for f in meta_fields(metadata)]
+
+
+def skipped_note(field: MetaField) -> str:
+    """The sentence that names a skipped field (warnings, the report, the Errors page)."""
+    return f"metadata field {field.name!r} is not sliced: {field.why}"
+
+
+def dimensions(metadata: Metadata | None = None, doc_ids: Sequence[str] | None = None
+               ) -> list[str]:
+    """Every dimension available: the built-in ones, then ``meta:<field>`` per field that can
+    be sliced (:func:`meta_plan`)."""
+    return [*DIMENSIONS, *(META_PREFIX + f.name for f in meta_plan(metadata, doc_ids)
+                           if f.kind != "skipped")]
+
+
+def check_dimension(dimension: str, metadata: Metadata | None,
+                    doc_ids: Sequence[str] | None = None) -> None:
+    """Raise :class:`InputError` unless ``dimension`` can be sliced; a skipped metadata field
+    is named with the reason."""
+    plan = meta_plan(metadata, doc_ids)
+    if dimension.startswith(META_PREFIX):
+        name = dimension[len(META_PREFIX):]
+        field = next((f for f in plan if f.name == name), None)
+        if field is not None and field.kind == "skipped":
+            raise InputError(f"{dimension} cannot be sliced: {field.why}; {META_RULE}")
+    if dimension in dimensions(metadata, doc_ids):
+        return
+    usable = [META_PREFIX + f.name for f in plan if f.kind != "skipped"]
+    skipped = [f.name for f in plan if f.kind == "skipped"]
+    raise InputError(f"unknown dimension {dimension!r}: expected one of {', '.join(DIMENSIONS)}"
+                     + (f" or {', '.join(usable)}" if usable else "")
+                     + (f" (metadata fields not sliced: {', '.join(skipped)})" if skipped else ""))
 
 
 # ---- per-span terms, from the metrics' own explanation code -------------------------------
@@ -367,9 +485,54 @@ def _doc_bucketer(dimension: str, gold: AnnotationSet, lengths: Mapping[str, int
         return lambda d: namer(counts[d])
     field = dimension[len(META_PREFIX):]
     values = {d: (metadata or {}).get(d, {}).get(field) or MISSING for d in gold.doc_ids}
-    order = {v: i for i, v in enumerate(sorted(set(values.values()),
-                                               key=lambda v: (v == MISSING, v)))}
+    present = [v for v in values.values() if v != MISSING]
+    numbers = {v: _number(v) for v in present}
+    if present and all(x is not None for x in numbers.values()):
+        kind = meta_field(metadata or {}, field, gold.doc_ids).kind
+        if kind == "numeric":
+            namer = _number_namer([float(x) for x in numbers.values() if x is not None],
+                                  n_buckets)
+            last = n_buckets + 1
+
+            def numeric(d: str) -> tuple[int, str]:
+                x = numbers.get(values[d])
+                return namer(x) if x is not None else (last, MISSING)
+            return numeric
+
+        def key(v: str) -> tuple[bool, float, str]:
+            x = numbers.get(v)
+            return (x is None, x if x is not None else 0.0, v)
+    else:
+        def key(v: str) -> tuple[bool, float, str]:
+            return (v == MISSING, 0.0, v)
+    order = {v: i for i, v in enumerate(sorted(set(values.values()), key=key))}
     return lambda d: (order[values[d]], values[d])
+
+
+def _number_namer(values: Sequence[float], n_buckets: int) -> Callable[[float], tuple[int, str]]:
+    """Quantile buckets of a numeric metadata field: whole numbers as ``doc_length`` names
+    them, other numbers as half-open ranges with three significant digits.
+
+    >>> name = _number_namer([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], 2)
+    >>> name(0.2), name(0.6)
+    ((0, '< 0.45'), (1, '≥ 0.45'))
+    """
+    if all(float(v).is_integer() for v in values):
+        return _range_namer(quantile_cuts(values, n_buckets))
+    qs = np.quantile(np.asarray(values, dtype=float), np.linspace(0, 1, n_buckets + 1)[1:-1])
+    lo = min(values)
+    cuts = sorted({float(f"{q:.3g}") for q in qs if float(f"{q:.3g}") > lo})
+
+    def name(v: float) -> tuple[int, str]:
+        k = int(np.searchsorted(np.asarray(cuts), v, side="right"))
+        if not cuts:
+            return 0, "all"
+        if k == 0:
+            return 0, f"< {cuts[0]:g}"
+        if k == len(cuts):
+            return k, f"≥ {cuts[-1]:g}"
+        return k, f"[{cuts[k - 1]:g}, {cuts[k]:g})"
+    return name
 
 
 # ---- scoring -------------------------------------------------------------------------------
@@ -410,8 +573,9 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
     [('X', 1.0, 1.0), ('Y', 1.0, 0.25)]
     """
     check_choice("metric", "slice_scores", metric, METRICS)
-    available = dimensions(metadata)
-    check_choice("dimension", "slice_scores", dimension, available)
+    if dimension.startswith(META_PREFIX):
+        check_dimension(dimension, metadata, gold.doc_ids)  # names a field that is skipped
+    check_choice("dimension", "slice_scores", dimension, dimensions(metadata, gold.doc_ids))
     texts = texts or {}
     variant = variant or ("semeval2021" if metric == "martino" else "paper")
     if metric == "mafalda" and taxonomy is None:

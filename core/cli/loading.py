@@ -17,7 +17,7 @@ from core.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
-from core.inputs import check_pair, pred_read_options
+from core.inputs import assumed_of, check_pair, pred_read_options
 from core.metrics.registry import Metric
 from core.model import AnnotationSet
 from core.taxonomy import Taxonomy
@@ -136,8 +136,12 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     """
     found: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
+    assumed: dict[str, dict[str, int]] = {}
+    said: list[Diagnostic] = []
     for path in files:
         loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
+        assumed.update(assumed_of(path, loaded) or {})
+        said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
         if warnings is not None:
             # a group of another kind (60,000 spans in whitespace) holds no such message: not
             # expanded one by one
@@ -154,10 +158,10 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
         found.extend((path, s) for s in loaded.sets)
     # A file without texts is checked against the texts of the others: every offending set is
     # named at once (core.bounds), before any measure runs.
-    kept, more = bounds.check_sets(found, texts, beyond_text)
+    kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed)
     found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
     if warnings is not None:
-        warnings.extend(more)
+        warnings.extend(bounds.unseen(more, said))
     names = [s.name for _, s in found]
     sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{Path(p).name}:{s.name}",
                           s.spans, "annotator", s.alternatives) for p, s in found]
@@ -219,8 +223,8 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
             role="system", gold_doc_ids=gold_loaded.set.doc_ids, beyond_text=beyond_text))
         warnings.extend(pred_loaded.diagnostics)
         (pred,), more = bounds.check_sets([(str(path), pred_loaded.set)], gold_loaded.texts,
-                                          beyond_text)
-        warnings.extend(more)
+                                          beyond_text, assumed=assumed_of(str(path), pred_loaded))
+        warnings.extend(bounds.unseen(more, pred_loaded.diagnostics))
         systems.append(pred)
     return SystemInputs(gold_loaded.set, dict(gold_loaded.texts), systems, warnings)
 

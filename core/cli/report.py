@@ -13,6 +13,7 @@ from pathlib import Path
 
 from core import bounds
 from core.analysis.report import ReportInputs, build_report
+from core.analysis.slices import meta_plan, skipped_note
 from core.cli.common import Subparsers, command_parser
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.errors import InputError
@@ -64,9 +65,13 @@ def run(args: argparse.Namespace) -> int:
     if len(set(names)) < len(names):
         raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
                          "rename one")
+    metadata = load_metadata(args.gold, args.meta)
+    for field in meta_plan(metadata, inputs.gold.doc_ids):
+        if field.kind == "skipped":
+            print(f"warning: {skipped_note(field)}", file=sys.stderr)
     html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
-                                     load_metadata(args.gold, args.meta), None, args.samples,
-                                     args.seed), command=command_line(args), title=args.title)
+                                     metadata, None, args.samples, args.seed),
+                        command=command_line(args), title=args.title)
     out = Path(args.output)
     out.write_text(html, encoding="utf-8")
     print(f"wrote {out} ({len(html.encode('utf-8')) / 1024:.0f} KiB)", file=sys.stderr)

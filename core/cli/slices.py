@@ -7,11 +7,19 @@ from __future__ import annotations
 import argparse
 
 from core import bounds
-from core.analysis.slices import DIMENSIONS, META_PREFIX, METRICS, dimensions, slice_scores
+from core.analysis.slices import (
+    DIMENSIONS,
+    META_PREFIX,
+    META_RULE,
+    METRICS,
+    check_dimension,
+    meta_plan,
+    skipped_note,
+    slice_scores,
+)
 from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.cli.render import render_slices
-from core.errors import InputError
 
 NAME = "slices"
 
@@ -23,7 +31,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "documents. See docs/errors.md.")
     add_system_arguments(p, many=True)
     p.add_argument("--dimension", required=True, metavar="NAME",
-                   help=f"one of {', '.join(DIMENSIONS)}, or meta:FIELD for a metadata field")
+                   help=f"one of {', '.join(DIMENSIONS)}, or meta:FIELD for a metadata field "
+                   f"({META_RULE})")
     p.add_argument("--metric", choices=METRICS, default="martino",
                    help="span metric (default martino)")
     p.add_argument("--variant", help="metric variant (default semeval2021 / paper)")
@@ -44,10 +53,11 @@ def run(args: argparse.Namespace) -> int:
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
                           pred_format=args.pred_format, beyond_text=bounds.from_args(args))
     meta = load_metadata(args.gold, args.meta)
-    if args.dimension not in dimensions(meta):
-        fields = ", ".join(META_PREFIX + f for f in dimensions(meta) if f not in DIMENSIONS)
-        raise InputError(f"unknown dimension {args.dimension!r}: expected one of "
-                         f"{', '.join(DIMENSIONS)}" + (f" or {fields}" if fields else ""))
+    check_dimension(args.dimension, meta, inputs.gold.doc_ids)
+    if args.dimension.startswith(META_PREFIX):
+        # The other fields a user may have meant: which were left out, and why.
+        inputs.warnings.extend(skipped_note(f) for f in meta_plan(meta, inputs.gold.doc_ids)
+                               if f.kind == "skipped")
     rows: list[object] = []
     for pred in inputs.systems:
         for b in slice_scores(inputs.gold, pred, dimension=args.dimension, metric=args.metric,

@@ -109,7 +109,10 @@ class Loaded:
     ``sets`` usually has one annotation set; formats that name annotators or models (Label
     Studio, ``spans-csv`` with an ``annotator`` column) give one set each. ``records`` carries
     non-span data (HatEval rows). ``diagnostics`` are the warnings: every skipped record, every
-    suspicious value, so that nothing is dropped silently.
+    suspicious value, so that nothing is dropped silently. ``assumed_extents`` is set by a
+    reader that places the spans itself because the file states no offsets (``mafalda-llm``):
+    per document, where a span over the whole text ends as the reader places it; such spans
+    past their text are not refused (:mod:`core.bounds`).
     """
 
     format: str
@@ -118,6 +121,7 @@ class Loaded:
     sets: list[AnnotationSet] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     records: object | None = None
+    assumed_extents: dict[str, int] | None = None
 
     @property
     def set(self) -> AnnotationSet:
@@ -242,11 +246,13 @@ def load_files(
     options = options or ReadOptions()
     with bounds.using(options.beyond_text):
         loaded: Loaded = module(fmt).read(files, name=source, options=options)
-    if options.beyond_text != "refuse":
+    assumed = ({source: loaded.assumed_extents} if loaded.assumed_extents is not None
+               else None)
+    if options.beyond_text != "refuse" or assumed:
         texts = {**(options.gold_texts or {}), **{d: t for d, t in loaded.texts.items()
                                                    if t is not None}}
         kept, warnings = bounds.check_sets([(source, s) for s in loaded.sets], texts,
-                                           options.beyond_text)
+                                           options.beyond_text, assumed=assumed)
         loaded.sets[:] = kept
         loaded.diagnostics.extend(Diagnostic(source, w.removeprefix(f"{source}: "))
                                   for w in warnings)

@@ -160,7 +160,7 @@ def make_span(
     if text is not None and e > len(text) and bounds.policy() == "refuse":
         raise FormatError(
             file,
-            f"expected an offset within the text (length {len(text)}), got {e}",
+            bounds.past_text(len(text), e),
             line=line, field=f_end, path=_join(path, f_end),
         )
     return Span(s, e, label)

@@ -21,7 +21,19 @@ Two parsings (``ReadOptions.llm_parsing``):
 Lines pair with the gold by position (line i with gold document i), as in the official code; a
 file whose line count differs from the gold's is refused (the official ``zip`` would silently
 score the shorter prefix). The official Dec-2023 code crashes on an empty answer; here an empty
-answer names no fallacy and becomes ``unknown`` (§3.7.2).
+answer names no fallacy and becomes ``unknown``.
+
+The repository also holds answers to its level-1 prompt (``<model>_level_1_results.jsonl``:
+emotion, logic or credibility). Its evaluation (``cli.py --models_eval``) reads every results
+file with the level-2 keywords, so "emotion" becomes *appeal to positive emotion* and an answer
+that names only logic or credibility becomes ``unknown``; so does this reader, with a warning
+when the file name says level 1 (the repository's ``evaluate_level_1``, which reads the three
+classes, is never called).
+
+Offsets are the reader's, not the file's: where the sentences joined by spaces are longer than
+the text (a sentence listed twice, as in the released outputs' text 23), a span runs past the
+end. The official evaluator scores it as it is, and so does SpanScope by default, with one
+warning per file (``Loaded.assumed_extents``, :mod:`core.bounds`).
 """
 
 from __future__ import annotations
@@ -47,6 +59,9 @@ KEYWORDS: dict[str, int] = {
     "tradition": 21, "association": 22, "quoque": 23,
 }
 """Keyword -> level-2 code (substring test, no word boundaries), as the evaluator lists them."""
+
+LEVEL_1_NAME = re.compile(r"_level_1_results\.jsonl$", re.IGNORECASE)
+"""The repository's name for answers to its level-1 prompt (``cli.py``'s results paths)."""
 
 NEGATIONS = frozenset({"no", "none", "not", "false", "nothing"})
 _NON_WORD = re.compile(r"[^\w\s]")
@@ -130,6 +145,13 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(name, f"expected one line per gold text ({len(ids)} lines), found "
                           f"{len(rows)}; lines pair with the gold by position")
     loaded = Loaded(FORMAT, name)
+    loaded.assumed_extents = {}
+    if LEVEL_1_NAME.search(name):
+        loaded.warn("the file name says these are answers to MAFALDA's level-1 prompt (emotion, "
+                    "logic, credibility); they are read with the level-2 keywords, as the "
+                    "repository's evaluation reads every results file: 'emotion' becomes "
+                    "'appeal to positive emotion', and an answer naming only logic or "
+                    "credibility becomes 'unknown'")
     spans: dict[str, tuple[Span, ...]] = {}
     for index, (line, obj) in enumerate(rows):
         if not isinstance(obj, dict):
@@ -159,6 +181,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             label = NOTHING if code == 0 else names[code]
             doc_spans.append(Span(start, end, label))
         spans[doc_id] = tuple(sorted(doc_spans))
+        # Where an answer for the whole text would end: every sentence, one space between.
+        loaded.assumed_extents[doc_id] = sum(map(len, sentences)) + max(len(sentences) - 1, 0)
         text = obj.get("text")
         loaded.texts[doc_id] = text if isinstance(text, str) else None
     loaded.sets.append(AnnotationSet(set_name_of(name), spans, options.role))

@@ -122,14 +122,19 @@ def _table(file: str, data: bytes) -> Any:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    with contextlib.suppress(pa.ArrowException, OSError):
+    with contextlib.suppress(pa.ArrowException, OSError, UnicodeDecodeError):
         # One file, read directly: pq.read_table goes through pyarrow.dataset, which imports
         # pandas (about 50 MiB). A file it cannot read is given to pq.read_table, whose
-        # message the error quotes.
-        return pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False)
+        # message the error quotes. Column names that are not UTF-8 (a damaged schema) fail
+        # only when asked for, so they are asked for here.
+        table = pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False)
+        table.column_names  # noqa: B018
+        return table
     try:
-        return pq.read_table(pa.BufferReader(data))
-    except (pa.ArrowException, OSError) as exc:
+        table = pq.read_table(pa.BufferReader(data))
+        table.column_names  # noqa: B018
+        return table
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise FormatError(file, f"expected a Parquet file, could not read it: {first}") from None
 
@@ -275,12 +280,12 @@ def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None
         source = pq.ParquetFile(pa.BufferReader(data))
         schema = source.schema_arrow
         names = list(schema.names)
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         raise _unreadable(file, data, exc) from None
     _check_columns(file, _Columns(names), loaded, texts=True)
     try:
         id_col = source.read(columns=["doc_id"], use_threads=False).column("doc_id")
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         raise _unreadable(file, data, exc) from None
     ids = _doc_ids(file, id_col.combine_chunks(), loaded)
     text_type = schema.field("text").type
@@ -302,7 +307,7 @@ def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None
     try:
         for batch in source.iter_batches(batch_size=1024, columns=["text"], use_threads=False):
             texts.extend(_strings(batch.column(0)).to_pylist())
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         raise _unreadable(file, data, exc) from None
     return dict(zip(id_list, texts, strict=True))
 
@@ -430,8 +435,8 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     past = (span_len >= 0) & (end > span_len) & ~declared
     i = _first(past)
     if i is not None and bounds.policy() == "refuse":
-        raise FormatError(file, f"expected an offset within the text (length {span_len[i]}), "
-                          f"got {end[i]}", path=_row(i), field="end")
+        raise FormatError(file, bounds.past_text(int(span_len[i]), int(end[i])), path=_row(i),
+                          field="end")
     # Whitespace at a span's edge: only where the text is known, and only the suspects get a
     # message (span_warnings builds it).
     known = np.flatnonzero((span_len >= 0) & ~declared & ~past)

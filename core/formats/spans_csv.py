@@ -111,8 +111,8 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
         text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
         if text is not None:
             if span.end > len(text) and bounds.policy() == "refuse":
-                raise FormatError(file, f"expected an offset within the text (length "
-                                  f"{len(text)}), got {span.end}", line=line, field="end")
+                raise FormatError(file, bounds.past_text(len(text), span.end), line=line,
+                                  field="end")
             for message, fld in span_warnings(span, text):
                 loaded.warn(message, line=line, field=fld)
         doc_spans.append(span)

@@ -313,8 +313,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                     continue
                 if text is not None and end > len(text) and bounds.policy() == "refuse":
                     # The one policy for spans past the text (core.bounds), as make_span does.
-                    raise FormatError(file, f"expected an offset within the text (length "
-                                      f"{len(text)}), got {end}", field="end")
+                    raise FormatError(file, bounds.past_text(len(text), end), field="end")
                 span = Span(begin, end, str(label))
                 check_label(span.label, options.labels, file, field=choice.feature or "layer")
                 for message, _ in span_warnings(span, text):

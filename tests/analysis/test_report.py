@@ -25,7 +25,7 @@ def _evil() -> ReportInputs:
                                                     "d2": (Span(6, 10, EVIL_LABEL),)},
                          role="system")
     return ReportInputs(gold, [pred], texts, n_resamples=50,
-                        metadata={"d2": {"source": "<script>x</script>"}})
+                        metadata={d: {"source": "<script>x</script>"} for d in texts})
 
 
 def test_input_strings_are_escaped_and_the_file_runs_nothing() -> None:

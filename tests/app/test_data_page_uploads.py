@@ -186,3 +186,36 @@ def test_spans_past_the_text_in_two_files_are_named_at_once(make_app) -> None:
     for error in errors:
         assert "pred.csv" in error and "other.csv" in error and "in 2 set(s)" in error
     assert list(at.session_state[state.K_UPLOAD_WS].sets) == ["gold"]
+
+
+def test_the_released_mafalda_outputs_load_without_errors(make_app, frame) -> None:
+    """Their spans past the text (text 23) are the reader's, not the file's: kept as the
+    official evaluator keeps them, one warning per file."""
+    released = ROOT / "tests" / "data" / "mafalda"
+    at = _upload(_data_page(make_app),
+                 ("gold_standard_dataset.jsonl",
+                  (released / "datasets" / "gold_standard_dataset.jsonl").read_bytes()),
+                 *((f"{m}_level_2_results.jsonl",
+                    (released / "results" / f"{m}_level_2_results.jsonl").read_bytes())
+                   for m in ("gpt-3.5", "base-silent")))
+    assert _errors(at) == []
+    files = frame(at, "file", "status")
+    assert list(files["status"]) == ["✅ loaded"] * 3
+    assert set(at.session_state[state.K_UPLOAD_WS].sets) == {
+        "gold_standard_dataset", "gpt-3.5_level_2_results", "base-silent_level_2_results"}
+    diags = frame(at, "severity", "message")
+    past = diags[diags["message"].str.contains("past the text")]
+    assert sorted(past["file"]) == ["base-silent_level_2_results.jsonl",
+                                    "gpt-3.5_level_2_results.jsonl"]
+    assert all("document '23': span [0, 276) 'unknown'" in m for m in past["message"])
+
+
+def test_a_span_past_its_own_text_names_the_choice_of_the_page(make_app) -> None:
+    gold = json.dumps([{"id": "d1", "text": "hello world", "labels": [
+        {"start": 0, "end": 40, "technique": "Doubt"}]}]).encode()
+    (error,) = _errors(_upload(_data_page(make_app), ("gold.json", gold)))
+    assert "field 'end': expected an offset within the text (length 11), got 40" in error
+    assert error.endswith("fix the offsets, or choose 'clip spans to the text' (or 'keep them, "
+                          "as the official scorers do') under \"Spans that end past their "
+                          "document's text\" above")
+    assert "--clip-spans" not in error

@@ -184,3 +184,16 @@ def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame
     missed = [s for s in t.spans if s.category == "missed"]
     assert len(table) == len(missed)
     assert set(table["text"]) == {ws.corpus.texts[s.document][s.start:s.end] for s in missed}
+
+
+def test_an_uploaded_metadata_csv_slices_its_categories_and_names_the_rest(make_app) -> None:
+    at = make_app("pages/errors.py")
+    csv = (b"id,source,note\ndoc1,blog,first text by hand\ndoc2,blog,second one\n"
+           b"doc10,news,the third\n")
+    at.file_uploader(key=err_ui.K_ERR_META).set_value([("meta.csv", csv, "text/csv")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    options = list(at.selectbox(key=err_ui.K_ERR_DIM).options)
+    assert "metadata: source" in options and "metadata: note" not in options
+    notes = [c.value.replace("\\", "") for c in at.caption if "not sliced" in c.value]
+    assert len(notes) == 1
+    assert "**note** (an identifier: each of the 3 documents has its own value)" in notes[0]

@@ -340,8 +340,8 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     past = (span_len >= 0) & (end > span_len) & ~declared
     i = _first(past)
     if i is not None and bounds.policy() == "refuse":
-        raise FormatError(file, f"expected an offset within the text (length {span_len[i]}), "
-                          f"got {end[i]}", path=_row(i), field="end")
+        raise FormatError(file, bounds.past_text(int(span_len[i]), int(end[i])), path=_row(i),
+                          field="end")
     # Whitespace at a span's edge: only where the text is known, and only the suspects get a
     # message (span_warnings builds it).
     known = np.flatnonzero((span_len >= 0) & ~declared & ~past)
