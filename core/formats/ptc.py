@@ -184,8 +184,7 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     spans = SpanTable.from_columns(doc_ids, doc, start, end, label, names)
     from core.metrics.tc_order import RowOrder
 
-    loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end,  # type: ignore[arg-type]
-                                         label))
+    loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
     for doc_id in doc_ids:
         loaded.texts[doc_id] = None
     loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), options.role))
