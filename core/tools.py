@@ -284,7 +284,7 @@ def validate(
     labels = read_label_list(labels_file)
     result: dict[str, Any] = {
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
-        "errors": [], "warnings": [], "valid": False,
+        "errors": [], "warnings": [], "valid": False, "technique_list": None,
     }
     files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
     if not files:
