@@ -529,9 +529,9 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
         raise UsageError(f"--engine dask computes {', '.join(DASK_METRICS)}; {metric!r} runs "
                          "on one machine (leave out --engine)")
     keywords = entry.keywords(variant=variant, level=level)
-    if keywords.get("variant") == "semeval2020-tc":
-        raise UsageError("semeval2020-tc pairs label rows by their position in the whole file, "
-                         "which shards do not keep; use semeval2020-tc-by-article")
+    if keywords.get("variant") in ("semeval2020-tc", "semeval2020-tc-fixed"):
+        raise UsageError(f"{keywords.get('variant')} pairs label rows by their position in the "
+                         "whole file, which shards do not keep; use semeval2020-tc-by-article")
     pairs = pair_shards(gold, pred)
     base = ScoreJob(metric=metric, gold="", pred="", variant=variant, level=level,
                     labels=tuple(labels) if labels is not None else None, **job_options)

@@ -290,35 +290,61 @@ def read_options_for_labels(labels_file: str | Path | None) -> ReadOptions:
     return ReadOptions(labels=found.names, label_ids=found.ids)
 
 
-DEFAULT_TECHNIQUES = {"semeval2021": "semeval2021", "ptc": "semeval2021"}
-"""The propaganda formats, whose predictions ``score --metric martino`` checks against the
-technique list of its default variant (semeval2021) when the gold uses only listed labels."""
+TASK_LISTS: dict[str, tuple[str, ...]] = {
+    "semeval2021": ("semeval2021", "semeval2020-tc", "nlp4if2019"),
+    "ptc": ("semeval2020-tc", "nlp4if2019", "semeval2021"),
+}
+"""The propaganda formats and the technique lists (``score --metric martino`` variants) of the
+tasks whose files they hold, the format's own task first: SemEval-2021 Task 6 JSON, and PTC TSV
+for SemEval-2020 Task 11 (14 techniques) and NLP4IF-2019 (18)."""
 
 
-def _labels_score_refuses(loaded: Loaded) -> str | None:
-    """The error ``score --metric martino`` would give this prediction file for a label outside
-    the default technique list (when the gold uses only listed labels), so that ``validate``
-    accepts exactly what ``score`` reads with the same options; None when all labels are listed.
+def _plain(label: str) -> str:
+    """A label compared without case, underscores, hyphens or repeated spaces."""
+    return " ".join(label.lower().replace("_", " ").replace("-", " ").split())
+
+
+def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
+    """The technique list of the file's own task, and the error for a label outside it.
+
+    The file's task is the one whose list holds most of its labels (ties go to the format's own
+    task). When at least half of the file's distinct labels are on that list, every other label
+    is an error: a misspelling, or a label of another task. When fewer are, the file has its own
+    label set and a label is an error only if it is a listed one written differently (case,
+    ``_``, ``-``, spaces). The role a file plays never changes this, so ``validate`` accepts the
+    same labels in a gold, a prediction or an annotator's file. Returns (list name or None,
+    error or None).
     """
     from core.formats._common import check_label
     from core.metrics.martino import technique_list
 
-    variant = DEFAULT_TECHNIQUES.get(loaded.format)
-    if variant is None:
-        return None
-    allowed = technique_list(variant)
-    if allowed is None:
-        return None
+    tasks = TASK_LISTS.get(loaded.format)
+    if tasks is None:
+        return None, None
     used = sorted({s.label for aset in loaded.sets for _, spans in aset for s in spans})
-    if all(label == "propaganda" for label in used):
-        return None  # span identification (3-column PTC): no labels to check
+    if not used or all(label == "propaganda" for label in used):
+        return None, None  # span identification (3-column PTC): no labels to check
+    lists = {task: technique_list(task) or [] for task in tasks}
+    task = max(tasks, key=lambda t: sum(label in lists[t] for label in used))
+    inside = sum(label in lists[task] for label in used)
+    if 2 * inside < len(used):
+        plain: dict[str, str] = {}
+        for t in tasks:  # the format's own task first
+            for x in lists[t]:
+                plain.setdefault(_plain(x), t)
+        misspelt = [label for label in used
+                     if _plain(label) in plain and label not in lists[plain[_plain(label)]]]
+        if not misspelt:
+            return None, None
+        task = plain[_plain(misspelt[0])]
+        used = misspelt
     for label in used:
         try:
-            check_label(label, allowed, loaded.source, field="label")
+            check_label(label, lists[task], loaded.source, field="label")
         except FormatError as exc:
-            return (f"{exc} (the {variant} technique list, which score --metric martino uses "
-                    "for predictions; pass --labels FILE to allow other labels)")
-    return None
+            return task, (f"{exc} (the {task} technique list, of the task whose labels the file "
+                          "uses; pass --labels FILE to allow other labels)")
+    return task, None
 
 
 def validate(
@@ -329,7 +355,9 @@ def validate(
 
     ``role`` is what the file holds (``gold``, ``system`` or ``annotator``): readers check a
     gold more strictly than predictions (MAFALDA predictions may say ``unknown``) and warn about
-    duplicate predictions.
+    duplicate predictions. Without ``labels_file`` the labels of a propaganda file are checked
+    against the technique list of its own task, whatever the role (:func:`task_labels`; the
+    list's name is ``technique_list``).
 
     A missing file or label list raises (the command line reports it and exits 1); a file that
     the reader refuses gives ``valid: False`` with the reader's message in ``errors``.
@@ -341,7 +369,7 @@ def validate(
     labels = label_file.names if label_file is not None else None
     result: dict[str, Any] = {
         "file": str(path), "format": fmt, "documents": 0, "spans": 0, "sets": {},
-        "errors": [], "warnings": [], "valid": False,
+        "errors": [], "warnings": [], "valid": False, "technique_list": None,
     }
     files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
     if not files:
@@ -357,8 +385,8 @@ def validate(
         result["errors"].append(str(exc))
         return result
     result["format"] = loaded.format
-    if labels is None and role != "gold":
-        refused = _labels_score_refuses(loaded)
+    if labels is None:
+        result["technique_list"], refused = task_labels(loaded)
         if refused:
             result["errors"].append(refused)
             return result

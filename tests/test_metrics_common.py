@@ -49,8 +49,9 @@ IDS = [f"{n}-{v}" for n, v in CASES]
 # (core.metrics.mafalda, "Variants").
 NOT_ONE_ON_ITSELF = {("mafalda", "repo-head")}
 # SemEval-2020 TC labels given spans: its predictions are the gold's spans, and it has no span
-# pairs to explain (both pairings of label rows: by position, the official one, and by article).
-TC_VARIANTS = ("semeval2020-tc", "semeval2020-tc-by-article")
+# pairs to explain (every pairing of label rows: by position, the two official scorers, and by
+# article).
+TC_VARIANTS = ("semeval2020-tc", "semeval2020-tc-by-article", "semeval2020-tc-fixed")
 
 
 def _corpus() -> tuple[AnnotationSet, AnnotationSet]:

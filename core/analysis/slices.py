@@ -341,8 +341,8 @@ def martino_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "s
     span's Σ_s C(s,t,|t|)."""
     from core.metrics import martino
 
-    if variant == "semeval2020-tc":
-        raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs to "
+    if variant.startswith("semeval2020-tc"):
+        raise InputError(f"{variant} scores labels of given spans; it has no span pairs to "
                          "slice")
     prep = martino._prepare(gold, pred, variant=variant, merge_pred=False,
                             fragments_only=False, labels=None)

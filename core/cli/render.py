@@ -86,8 +86,12 @@ def render_martino(result: dict[str, Any]) -> str:
             lines.append(f"  {cut(lab, 51):<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
                          f"{v['pred_count']:>7}{v['gold_count']:>7}"
                          f"{'' if off is None else f'{off:.6f}':>15}")
-        lines.append("  (F1 official: as the official scorer prints it; its per-technique recall "
-                     "reuses the precision numerator)")
+        if "accuracy" in result:  # the TC scorer: sklearn's per-class F1
+            lines.append("  (F1 official: as the official scorer prints it; sklearn's per-class "
+                         "F1, 0 for a technique on neither side)")
+        else:
+            lines.append("  (F1 official: as the official scorer prints it; its per-technique "
+                         "recall reuses the precision numerator)")
     return "\n".join(lines)
 
 

@@ -26,8 +26,16 @@ covering tokens i..j is ``[start of token i, end of token j)`` in that text. Whe
 order (only whitespace may separate them) and the offsets are those of the real text.
 
 Tags: ``O``, or a prefix ``B I E S L U`` followed by ``-TYPE`` (``B-PER``); a bare ``B``, ``I``,
-``E``, ``S`` is a chunk of type ``_`` (as in seqeval). Anything else is refused with file, line
-and field, since seqeval would silently guess.
+``E``, ``S``, ``L``, ``U`` is a chunk of type ``_`` (as in seqeval). Suffix-style tags
+(``PER-B``, ``MISC-I``: the type first) are read as seqeval reads them with ``suffix=True``: a
+file whose typed tags are all suffix-style is read in that style (``PER-B`` is ``B-PER``); a file
+that mixes both styles is refused, naming one tag of each. Anything else is refused with file,
+line and field, since seqeval would silently guess.
+
+seqeval's default mode knows the prefixes ``B I E S`` only: it reads ``L`` and ``U`` as ``I``, so
+a BILOU file read without ``--scheme BILOU`` can lose or merge chunks (a bare ``L`` or ``U`` has
+the type of ``O`` and never closes its chunk). We read it as seqeval does and warn when the
+chunks differ from the strict BILOU reading.
 """
 
 from __future__ import annotations
@@ -50,6 +58,8 @@ FORMAT = "conll"
 SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
 DOCSTART = "-DOCSTART-"
 _TAG = re.compile(r"(?:O|([BIESLU])(?:-([^\s]+))?)\Z")
+_SUFFIX_TAG = re.compile(r"([^\s-](?:\S*[^\s-])?)-([BIESLU])\Z")
+"""A suffix-style tag: the type, ``-``, then the prefix (``PER-B``)."""
 _HEAD_TAG = re.compile(r"(?:O|[BIESLU]-\S+)\Z")
 
 # ---- chunk extraction: seqeval's default mode -----------------------------------------------
@@ -254,9 +264,10 @@ def sniff(filename: str, head: str) -> int:
             tagged += 1
             typed += 1
             continue
-        if len(cols) >= 2 and _TAG.match(cols[-1].strip()):
+        last = cols[-1].strip() if cols else ""
+        if len(cols) >= 2 and (_TAG.match(last) or _SUFFIX_TAG.match(last)):
             tagged += 1
-            typed += bool(_HEAD_TAG.match(cols[-1].strip()) and cols[-1].strip() != "O")
+            typed += bool((_HEAD_TAG.match(last) or _SUFFIX_TAG.match(last)) and last != "O")
     share = tagged / len(lines)
     if share >= 0.9 and typed:
         return 92 if by_name or lower.endswith((".txt", ".tsv")) else 85
@@ -294,7 +305,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             if doc_id in columns:
                 raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
                                   field="-DOCSTART-")
-            text, doc_spans = _spans(file, doc, scheme, companion, options.labels)
+            text, doc_spans, note = _spans(file, doc, scheme, companion, options.labels)
+            if note is not None:
+                loaded.warn(note[0], line=note[1], field="tag", file=file)
             index = columns.document(doc_id)
             for start, end, label in doc_spans:
                 columns.add(index, start, end, label)
@@ -321,6 +334,7 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
     tokens: list[str] = []  # of the open sentence
     codes: dict[str, int] = {}
     names: list[str] = []
+    styles: dict[str, tuple[str, int]] = {}  # "prefix"/"suffix": the first such tag and line
 
     def close_sentence() -> None:
         nonlocal tokens
@@ -359,13 +373,17 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
         code = codes.get(tag)
         if code is None:
             match = _TAG.match(tag)
-            if match is None or (match.group(2) or "x")[0] == "-" or (match.group(2) or "x")[-1] \
-                    == "-":
-                raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER, "
-                                  f"got {tag!r}", line=number, field="tag")
-            if match.group(1) in ("L", "U") and match.group(2) is None:
-                raise FormatError(file, f"expected a type after {tag!r} (such as {tag}-PER)",
-                                  line=number, field="tag")
+            prefixed = match is not None and not (match.group(2) or "x").startswith("-") \
+                and not (match.group(2) or "x").endswith("-")
+            suffixed = _SUFFIX_TAG.match(tag) is not None
+            if not prefixed and not suffixed:
+                raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
+                                  f"(or, suffix-style, PER-B), got {tag!r}", line=number,
+                                  field="tag")
+            if prefixed and match is not None and match.group(2) is not None and not suffixed:
+                styles.setdefault("prefix", (tag, number))
+            elif suffixed and not prefixed:
+                styles.setdefault("suffix", (tag, number))
             code = codes[tag] = len(names)
             names.append(tag)
         if doc is None:
@@ -376,6 +394,16 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
         doc.tags.append(code)
         doc.lines.append(number)
     close_sentence()
+    if "suffix" in styles:
+        if "prefix" in styles:
+            (p_tag, p_line), (s_tag, s_line) = styles["prefix"], styles["suffix"]
+            raise FormatError(file, f"tag {s_tag!r} is suffix-style (type first) but "
+                              f"{p_tag!r} (line {p_line}) is prefix-style; a file uses one "
+                              "style", line=s_line, field="tag")
+        for k, name in enumerate(names):  # read as seqeval's suffix=True: PER-B is B-PER
+            parts = _SUFFIX_TAG.match(name)
+            if parts is not None:
+                names[k] = f"{parts.group(2)}-{parts.group(1)}"
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
 
 
@@ -423,9 +451,42 @@ def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None
     return text, starts, ends
 
 
+def _bilou_note(doc: _Doc, default: list[tuple[str, int, int]]) -> tuple[str, int] | None:
+    """A warning (message, line) when a document uses the BILOU prefixes ``L``/``U`` and
+    seqeval's default mode, which does not know them, chunks it otherwise than strict BILOU.
+    ``default`` holds the default mode's chunks as (type, first token, last token + 1)."""
+    names = doc.tag_names
+    used = {names[c][0] for c in set(doc.tags)}
+    if not used & {"L", "U"}:
+        return None
+    first = next(k for k, c in enumerate(doc.tags) if names[c][0] in "LU")
+    line = doc.lines[first]
+    bilou = SCHEMES["BILOU"]
+    others = ", ".join(sorted(used - set(bilou.allowed)))
+    if others:
+        return (f"the tags mix the BILOU prefixes L, U with {others}; seqeval's default mode "
+                "reads L and U as I (chunks may end late or be lost); no --scheme reads such a "
+                "mix strictly", line)
+    strict: list[tuple[str, int, int]] = []
+    k0 = 0
+    for size in doc.sizes:
+        tags = [names[c] for c in doc.tags[k0 : k0 + size]]
+        strict += [(t, k0 + a, k0 + b) for t, a, b in chunks_strict(tags, bilou)]
+        k0 += size
+    differ = len(set(strict) ^ set(default))
+    if not differ:
+        return None
+    return (f"BILOU tags ({names[doc.tags[first]]!r} here) in seqeval's default mode, which "
+            f"reads L and U as I: {differ} chunk(s) differ from the BILOU reading (a bare L or "
+            "U has the type of O and never closes its chunk); pass --scheme BILOU to read "
+            "them as BILOU", line)
+
+
 def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
-           labels: Sequence[str] | None = None) -> tuple[str, list[tuple[int, int, str]]]:
-    """The text and the ``(start, end, label)`` chunks of one document."""
+           labels: Sequence[str] | None = None
+           ) -> tuple[str, list[tuple[int, int, str]], tuple[str, int] | None]:
+    """The text, the ``(start, end, label)`` chunks of one document, and a warning (message,
+    line) about BILOU tags read in the default mode."""
     text, starts, ends = _offsets(file, doc, companion)
     names = doc.tag_names
     out: list[tuple[int, int, str]] = []
@@ -441,11 +502,12 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
                 flat.append(names[doc.tags[k]])
                 where.append(k)
                 k += 1
-        for label, first, stop in chunks_default(flat):
-            k0, k1 = where[first], where[stop - 1]
+        chunks = [(label, where[first], where[stop - 1] + 1)
+                  for label, first, stop in chunks_default(flat)]
+        for label, k0, k1 in chunks:
             check_label(label, labels, file, field="tag", line=doc.lines[k0])
-            out.append((starts[k0], ends[k1], label))
-        return text, out
+            out.append((starts[k0], ends[k1 - 1], label))
+        return text, out, _bilou_note(doc, chunks)
     k0 = 0
     for size in doc.sizes:
         tags = [names[c] for c in doc.tags[k0 : k0 + size]]
@@ -458,7 +520,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
             check_label(label, labels, file, field="tag", line=doc.lines[k0 + first])
             out.append((starts[k0 + first], ends[k0 + stop - 1], label))
         k0 += size
-    return text, out
+    return text, out, None
 
 
 # ---- writing --------------------------------------------------------------------------------

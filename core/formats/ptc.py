@@ -16,6 +16,7 @@ refused as the official FLC scorer does; a final newline is fine.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -43,6 +44,8 @@ FORMAT = "ptc"
 SPAN_ONLY_LABEL = "propaganda"
 """The label of 3-column (span identification) rows, as in the official SI scorer."""
 
+SLC_LABELS = ("propaganda", "non-propaganda", "?")
+"""The third column of an NLP4IF-2019 sentence-level file (``?`` in its templates)."""
 ARTICLE_RE = re.compile(r"article([0-9]+)")
 _TEXT_RE = re.compile(r"article([0-9]+)\.txt\Z")
 _INT = re.compile(r"[0-9]+\Z")
@@ -184,8 +187,7 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     spans = SpanTable.from_columns(doc_ids, doc, start, end, label, names)
     from core.metrics.tc_order import RowOrder
 
-    loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end,  # type: ignore[arg-type]
-                                         label))
+    loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
     for doc_id in doc_ids:
         loaded.texts[doc_id] = None
     loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), options.role))
@@ -263,6 +265,14 @@ def _duplicate_group(loaded: Loaded, table: SpanTable, doc_ids: Sequence[str],
     add_group(loaded, object(), len(found), produce)
 
 
+def _decode_text(file: str, data: bytes) -> str:
+    """An article text as the official tools read it (Python's ``open(encoding="utf-8")``): a
+    UTF-8 byte order mark stays as its first character, and the corpus's offsets count it (two
+    articles of the SemEval-2020 training set and two of NLP4IF-2019's start with one)."""
+    text = decode(file, data)
+    return "\ufeff" + text if data.startswith(codecs.BOM_UTF8) else text
+
+
 def _read_folder(
     files: Mapping[str, bytes], labels_files: Mapping[str, bytes], name: str, set_name: str,
     options: ReadOptions, loaded: Loaded,
@@ -280,7 +290,7 @@ def _read_folder(
             continue
         match = _TEXT_RE.match(base)
         if match:
-            texts[match.group(1)] = decode(member_name(name, path), data)
+            texts[match.group(1)] = _decode_text(member_name(name, path), data)
             text_files[match.group(1)] = path
         else:
             loaded.warn(
@@ -363,6 +373,12 @@ def _read_tsv(
             raise FormatError(
                 file, f"expected the article id of the file name ({file_id}), got {article!r}",
                 line=number, field="article_id",
+            )
+        if len(cols) == 3 and cols[2] in SLC_LABELS and _INT.match(cols[1]):
+            raise FormatError(
+                file, "an NLP4IF-2019 sentence-level (SLC) file (article_id, sentence_id, "
+                f"{cols[2]!r}): it labels sentences, not spans; SpanScope reads the span files "
+                "(FLC, SI, TC)", line=number, field="end",
             )
         label = cols[1] if len(cols) == 4 else SPAN_ONLY_LABEL
         start, end = cols[-2], cols[-1]

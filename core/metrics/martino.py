@@ -38,9 +38,17 @@ Variants (``variant=``)
 ``semeval2020-si``
     SemEval-2020 Task 11 span identification: labels ignored, same merging rules (any overlap).
 ``semeval2020-tc``
-    SemEval-2020 Task 11 technique classification: the prediction must label exactly the gold
-    spans; identical spans are aligned so that equal labels line up; micro P = R = F1 =
+    SemEval-2020 Task 11 technique classification, as the scorer released with the task's data
+    computes it: the prediction must label exactly the gold spans; each article's spans are
+    sorted by start, equal labels of adjacent identical spans are lined up, and the two files'
+    label columns are compared row by row (:mod:`core.metrics.tc_order`); micro P = R = F1 =
     accuracy.
+``semeval2020-tc-fixed``
+    The same with the organisers' later scorer, whose alignment step no longer skips a group of
+    identical spans after a span without a match.
+``semeval2020-tc-by-article``
+    Technique classification as the scorer means it: each gold span is paired with a predicted
+    span of its own article, and equal labels of all identical spans are lined up.
 
 Per-label scores
 ----------------
@@ -102,11 +110,16 @@ from core.metrics.result import (
     prf,
 )
 from core.metrics.tc_order import (
-    official_refuses,
-    order_warnings,
-    positional,
+    OFFICIAL,
+    RELEASED,
+    TC_VARIANTS,
+    Pair,
+    RowOrder,
+    differences,
+    is_tc,
+    official_pairs,
     rows_of,
-    variants_pair,
+    rows_of_set,
 )
 from core.model import NOTHING, AnnotationSet, Span
 
@@ -114,7 +127,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc",
-            "semeval2020-tc-by-article")
+            "semeval2020-tc-by-article", "semeval2020-tc-fixed")
 MATCHES = ("sum", "best")
 SI_LABEL = "propaganda"
 _START = attrgetter("start")
@@ -132,9 +145,8 @@ def technique_list(variant: str) -> list[str] | None:
     (20, 18)
     """
     check_choice("variant", "martino", variant, VARIANTS)
-    name = {"semeval2021": "semeval2021", "nlp4if2019": "nlp4if2019",
-            "semeval2020-tc": "semeval2020-tc",
-            "semeval2020-tc-by-article": "semeval2020-tc"}.get(variant)
+    name = ({"semeval2021": "semeval2021", "nlp4if2019": "nlp4if2019"}.get(variant)
+            or ("semeval2020-tc" if is_tc(variant) else None))
     if name is None:
         return None
     text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
@@ -320,13 +332,18 @@ class MartinoResult:
     fragments_only: bool = False
     merge_pred: bool = False
     warnings: list[str] = field(default_factory=list)
-    accuracy_mode: bool = False  # semeval2020-tc
+    accuracy_mode: bool = False  # the semeval2020-tc variants
     match: str = "sum"  # "best": each span's best pair only (not an official variant)
 
     metric: str = "martino"
     pooled: bool = True
 
     def _prf(self) -> tuple[float, float, float]:
+        if self.accuracy_mode and self.p_den:
+            # sklearn's micro F1 of the TC scorer: 2·tp / (2·n), which is the accuracy exactly
+            # (2PR/(P+R) can differ from it in the last digit).
+            accuracy = self.p_num / self.p_den
+            return accuracy, accuracy, accuracy
         return prf(self.p_num, self.p_den, self.r_num, self.r_den, empty="official")
 
     @property
@@ -383,8 +400,10 @@ class MartinoResult:
             ordered = sorted(self.official_labels)
             for name, lab in zip(self.official_labels, ordered, strict=True):
                 tp = self.label_p_num.get(lab, 0.0)
-                p, r, f1 = prf(tp, self.label_p_den.get(lab, 0), tp,
-                               self.label_r_den.get(lab, 0), empty="zero")
+                n_pred, n_gold = self.label_p_den.get(lab, 0), self.label_r_den.get(lab, 0)
+                p, r, _ = prf(tp, n_pred, tp, n_gold, empty="zero")
+                # sklearn's per-class F1: 2·tp / (|pred_L| + |gold_L|), 0 when both are empty
+                f1 = 2 * tp / (n_pred + n_gold) if n_pred + n_gold else 0.0
                 out[name] = {"precision": p, "recall": r, "f1": f1}
             return out
         for lab in self.official_labels:
@@ -629,11 +648,18 @@ def score(
     fragments_only: bool = False,
     labels: Sequence[str] | None = None,
     match: str = "sum",
+    gold_order: RowOrder | None = None,
+    pred_order: RowOrder | None = None,
 ) -> MartinoResult:
     """Score ``pred`` against ``gold`` with the Martino metric (module docstring, Eq. 1-4).
 
     ``labels`` is the technique list (official per-technique output order; a label outside it
     is an :class:`InputError`); None scores whatever labels occur.
+
+    ``gold_order`` and ``pred_order`` are the files' rows in file order
+    (:class:`core.metrics.tc_order.RowOrder`, from the PTC reader), which the official
+    technique-classification scorers read (``semeval2020-tc``, ``semeval2020-tc-fixed``);
+    without them each set's own order stands for its file's. Other variants ignore them.
 
     ``match="best"`` is not an official variant: it replaces each sum of Eq. 2 and 3 by the
     best match of each span, max_t C(s,t,|s|) and max_s C(s,t,|t|), which is the change
@@ -647,11 +673,12 @@ def score(
     (1.0, 0.25, 0.4)
     """
     check_choice("match", "martino", match, MATCHES)
-    if variant in ("semeval2020-tc", "semeval2020-tc-by-article"):
+    if is_tc(variant):
         if match != "sum":
-            raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs "
+            raise InputError(f"{variant} scores labels of given spans; it has no span pairs "
                              "to take a best match of")
-        return _score_tc(gold, pred, labels=labels, variant=variant)
+        return _score_tc(gold, pred, labels=labels, variant=variant, gold_order=gold_order,
+                         pred_order=pred_order)
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
     doc_index = {d: i for i, d in enumerate(prep.documents)}
@@ -711,10 +738,11 @@ def score(
 
 def _align_tc(gold: Sequence[Span], pred: Sequence[Span], doc: str, names: tuple[str, str]
               ) -> list[tuple[Span, Span]]:
-    """Pair gold and predicted spans of technique classification (official alignment).
+    """Pair gold and predicted spans of one article, every identical span lined up.
 
-    Both sides must hold the same spans; among identical intervals the predicted labels are
-    reordered so that equal labels line up (``align_annotations``; docs/martino.md).
+    Both sides must hold the same spans (else :class:`InputError`, naming the first difference);
+    among *all* identical intervals the predicted labels are reordered so that equal labels line
+    up, as many as possible (what the official ``align_annotations`` aims at; docs/martino.md).
     """
     g = sorted(gold, key=lambda s: (s.start, s.end))
     p = sorted(pred, key=lambda s: (s.start, s.end))
@@ -751,8 +779,10 @@ def _align_tc(gold: Sequence[Span], pred: Sequence[Span], doc: str, names: tuple
 
 
 def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str] | None,
-              variant: str = "semeval2020-tc") -> MartinoResult:
-    """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy)."""
+              variant: str = RELEASED, gold_order: RowOrder | None = None,
+              pred_order: RowOrder | None = None) -> MartinoResult:
+    """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy), the labels paired as
+    ``variant`` pairs them (:mod:`core.metrics.tc_order`)."""
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     if labels is not None:
         allowed = set(labels)
@@ -763,19 +793,30 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
                         raise InputError(f"{aset.name}: document {doc!r}: label {s.label!r} is "
                                          "not in the technique list")
     documents = list(gold.doc_ids)
+    # The by-article pairing first: it refuses spans that differ, naming them.
+    pairs: list[Pair] = [(doc, gs, ps) for doc in documents for gs, ps in
+                         _align_tc(gold.get(doc), pred.get(doc), doc, (gold.name, pred.name))]
+    g_rows = gold_order if gold_order is not None else rows_of_set(gold)
+    p_rows = pred_order if pred_order is not None else rows_of_set(pred)
+    warnings = differences(g_rows, p_rows, variant, pred.name)
+    if variant in OFFICIAL:
+        official = official_pairs(g_rows, p_rows, released=variant == RELEASED)
+        if official is not None:
+            pairs = official
+    doc_index = {d: i for i, d in enumerate(documents)}
     correct: dict[str, float] = {}
     npred: dict[str, int] = {}
     ngold: dict[str, int] = {}
     doc_c = np.zeros(len(documents))
     doc_n = np.zeros(len(documents), dtype=np.int64)
-    for i, doc in enumerate(documents):
-        for gs, ps in _align_tc(gold.get(doc), pred.get(doc), doc, (gold.name, pred.name)):
-            ngold[gs.label] = ngold.get(gs.label, 0) + 1
-            npred[ps.label] = npred.get(ps.label, 0) + 1
-            doc_n[i] += 1
-            if gs.label == ps.label:
-                correct[gs.label] = correct.get(gs.label, 0.0) + 1.0
-                doc_c[i] += 1
+    for doc, gs, ps in pairs:
+        i = doc_index[doc]
+        ngold[gs.label] = ngold.get(gs.label, 0) + 1
+        npred[ps.label] = npred.get(ps.label, 0) + 1
+        doc_n[i] += 1
+        if gs.label == ps.label:
+            correct[gs.label] = correct.get(gs.label, 0.0) + 1.0
+            doc_c[i] += 1
     n = int(doc_n.sum())
     total = float(doc_c.sum())
     all_labels = set(ngold) | set(npred)
@@ -787,7 +828,7 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
         label_p_den=npred, label_r_den=ngold, documents=documents,
         doc_p_num=doc_c, doc_r_num=doc_c.copy(), doc_p_den=doc_n, doc_r_den=doc_n.copy(),
         official_labels=list(labels) if labels is not None else sorted(all_labels),
-        accuracy_mode=True,
+        warnings=warnings, accuracy_mode=True,
     )
 
 
@@ -846,8 +887,8 @@ def contributions(
     the precision numerator and ``contribution_r`` to the recall numerator (of ``doc`` alone, or
     of the corpus when ``doc`` is None). Label-mismatched overlapping pairs are listed with 0.
     """
-    if variant in ("semeval2020-tc", "semeval2020-tc-by-article"):
-        raise InputError("semeval2020-tc scores labels of given spans; it has no span pairs")
+    if is_tc(variant):
+        raise InputError(f"{variant} scores labels of given spans; it has no span pairs")
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
     documents = prep.documents if doc is None else [doc]
@@ -932,8 +973,14 @@ def explain(
     merge_pred: bool = False,
     fragments_only: bool = False,
     labels: Sequence[str] | None = None,
+    gold_order: RowOrder | None = None,
+    pred_order: RowOrder | None = None,
 ) -> MartinoExplanation:
     """Document ``doc``'s pair table (:func:`contributions`) and its scores (:func:`score`).
+
+    ``gold_order`` and ``pred_order`` are accepted so that the options of :func:`score` can be
+    passed unchanged; the technique-classification variants, the only ones that read them, have
+    no pairs to explain.
 
     >>> g = AnnotationSet("gold", {"d": (Span(0, 40, "Doubt"),)})
     >>> p = AnnotationSet("pred", {"d": (Span(0, 10, "Doubt"),)}, role="system")
@@ -980,19 +1027,11 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
 def read_order(*, variant: str, gold_records: object, pred_records: object,
                gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
                labels: Sequence[str] | None) -> tuple[AnnotationSet, list[str], dict[str, object]]:
-    """What the official SemEval-2020 TC scorer reads from the files' row order
-    (:mod:`core.metrics.tc_order`): the predictions to score, warnings, and no extra options.
-
-    ``semeval2020-tc`` pairs label rows by position as the official scorer does (articles in
-    another order), after the checks the official scorer makes first; ``semeval2020-tc-by-article``
-    pairs them by article. Both warn where the two readings differ. ``gold_records`` and
-    ``pred_records`` are the readers' records (:attr:`core.formats.Loaded.records`).
-    """
+    """The files' row order for the technique-classification variants (the official SemEval-2020
+    TC scorer reads it, :mod:`core.metrics.tc_order`): ``gold_order`` and ``pred_order`` for
+    :func:`score`, which pairs the rows and warns where the readings differ. ``gold_records``
+    and ``pred_records`` are the readers' records (:attr:`core.formats.Loaded.records`)."""
     g_rows, p_rows = rows_of(gold_records), rows_of(pred_records)
-    warnings: list[str] = []
-    if variants_pair(variant) and g_rows is not None and p_rows is not None:
-        warnings.extend(order_warnings(g_rows, p_rows, variant, pred.name))
-        if variant == "semeval2020-tc" and not official_refuses(g_rows, p_rows):
-            score(gold, pred, variant=variant, labels=labels)  # the official checks first
-            pred = positional(g_rows, p_rows, pred)
-    return pred, warnings, {}
+    if variant in TC_VARIANTS and g_rows is not None and p_rows is not None:
+        return pred, [], {"gold_order": g_rows, "pred_order": p_rows}
+    return pred, [], {}

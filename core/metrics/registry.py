@@ -185,7 +185,8 @@ register(Metric(
     description="Da San Martino et al. (2019): partial-overlap credit C(s,t,h) summed over all "
     "pairs, pooled over the corpus (NLP4IF-2019, SemEval-2020 Task 11, SemEval-2021 Task 6)",
     score=martino.score, explain=martino.explain, variants=martino.VARIANTS,
-    options=frozenset({"variant", "merge_pred", "fragments_only", "labels"}),
+    options=frozenset({"variant", "merge_pred", "fragments_only", "labels", "gold_order",
+                       "pred_order"}),
     default_labels=martino.default_labels, read_order=martino.read_order,
     citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
 ))

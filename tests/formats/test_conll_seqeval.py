@@ -23,7 +23,8 @@ from core.formats.conll import SCHEMES, chunks_default, chunks_strict, first_inv
 
 TYPED = st.builds(lambda p, t: f"{p}-{t}", st.sampled_from("BIESLU"),
                   st.sampled_from(["PER", "LOC", "ORG-X"]))
-TAG = st.one_of(st.just("O"), st.just("O"), TYPED, st.sampled_from(["B", "I", "E", "S"]))
+TAG = st.one_of(st.just("O"), st.just("O"), TYPED,
+                st.sampled_from(["B", "I", "E", "S", "L", "U"]))
 SEQ = st.lists(TAG, max_size=12)
 SEQEVAL_SCHEMES = {"IOB1": sq.IOB1, "IOB2": sq.IOB2, "IOE1": sq.IOE1, "IOE2": sq.IOE2,
                    "IOBES": sq.IOBES, "BILOU": sq.BILOU}
@@ -78,7 +79,7 @@ def test_2000_seeded_random_sequences_per_mode_and_scheme() -> None:
     import random
 
     rng = random.Random(19)
-    tags = ["O", "B", "I", "E", "S", *(f"{p}-{t}" for p in "BIESLU" for t in ("PER", "LOC"))]
+    tags = ["O", *"BIESLU", *(f"{p}-{t}" for p in "BIESLU" for t in ("PER", "LOC"))]
     for _ in range(2000):
         seq = [rng.choice(tags) for _ in range(rng.randint(0, 15))]
         with warnings.catch_warnings():

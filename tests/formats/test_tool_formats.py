@@ -406,7 +406,7 @@ def test_conll_strict_scheme_refuses_foreign_prefix_with_line() -> None:
     ("word\n", r"x.conll:1: field 'tag': expected a token and a tag"),
     ("word X-PER\n", r"x.conll:1: field 'tag': expected a tag such as O, B-PER"),
     ("word B--PER\n", r"x.conll:1: field 'tag': expected a tag such as O"),
-    ("word U\n", r"x.conll:1: field 'tag': expected a type after 'U'"),
+    ("word PER\n", r"x.conll:1: field 'tag': expected a tag such as O, B-PER"),
 ])
 def test_conll_bad_lines(line: str, message: str) -> None:
     with pytest.raises(FormatError, match=message):

@@ -48,6 +48,9 @@ FORMAT = "conll"
 SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
 DOCSTART = "-DOCSTART-"
 _TAG = re.compile(r"(?:O|([BIESLU])(?:-([^\s]+))?)\Z")
+# Tag rules kept equal to core.formats.conll's (bare L/U, suffix style, the BILOU warning), so
+# that the columnar differential compares the columnar layout only.
+_SUFFIX_TAG = re.compile(r"([^\s-](?:\S*[^\s-])?)-([BIESLU])\Z")
 _HEAD_TAG = re.compile(r"(?:O|[BIESLU]-\S+)\Z")
 
 # ---- chunk extraction: seqeval's default mode -----------------------------------------------
@@ -284,7 +287,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             if doc_id in spans:
                 raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
                                   field="-DOCSTART-")
-            text, doc_spans = _spans(file, doc, scheme, companion, options.labels)
+            text, doc_spans, note = _spans(file, doc, scheme, companion, options.labels)
+            if note is not None:
+                loaded.warn(note[0], line=note[1], field="tag", file=file)
             spans[doc_id] = doc_spans
             loaded.texts[doc_id] = text
     for stem in stems:
@@ -307,6 +312,7 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
     docs: list[_Doc] = []
     doc: _Doc | None = None
     sentence: list[tuple[str, str, int]] = []
+    styles: dict[str, tuple[str, int]] = {}
 
     def close_sentence() -> None:
         nonlocal sentence
@@ -342,18 +348,35 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
             raise FormatError(file, "expected a token, got an empty column", line=number,
                               field=f"column {column + 1}")
         match = _TAG.match(tag)
-        if match is None or (match.group(2) or "x")[0] == "-" or (match.group(2) or "x")[-1] \
-                == "-":
-            raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER, "
-                              f"got {tag!r}", line=number, field="tag")
-        if match.group(1) in ("L", "U") and match.group(2) is None:
-            raise FormatError(file, f"expected a type after {tag!r} (such as {tag}-PER)",
-                              line=number, field="tag")
+        prefixed = match is not None and not (match.group(2) or "x").startswith("-") \
+            and not (match.group(2) or "x").endswith("-")
+        suffixed = _SUFFIX_TAG.match(tag) is not None
+        if not prefixed and not suffixed:
+            raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
+                              f"(or, suffix-style, PER-B), got {tag!r}", line=number,
+                              field="tag")
+        if prefixed and match is not None and match.group(2) is not None and not suffixed:
+            styles.setdefault("prefix", (tag, number))
+        elif suffixed and not prefixed:
+            styles.setdefault("suffix", (tag, number))
         if doc is None:
             doc = _Doc(None, number)
             docs.append(doc)
         sentence.append((token, tag, number))
     close_sentence()
+    if "suffix" in styles:
+        if "prefix" in styles:
+            (p_tag, p_line), (s_tag, s_line) = styles["prefix"], styles["suffix"]
+            raise FormatError(file, f"tag {s_tag!r} is suffix-style (type first) but "
+                              f"{p_tag!r} (line {p_line}) is prefix-style; a file uses one "
+                              "style", line=s_line, field="tag")
+
+        def flip(tag: str) -> str:
+            parts = _SUFFIX_TAG.match(tag)
+            return tag if parts is None else f"{parts.group(2)}-{parts.group(1)}"
+
+        for d in docs:
+            d.sentences = [[(tok, flip(tag), n) for tok, tag, n in sent] for sent in d.sentences]
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
 
 
@@ -399,8 +422,36 @@ def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None
     return text, offsets
 
 
+def _bilou_note(doc: _Doc, default: list[tuple[str, int, int]]) -> tuple[str, int] | None:
+    tags = [(tag, n) for sent in doc.sentences for _, tag, n in sent]
+    used = {tag[0] for tag, _ in tags}
+    if not used & {"L", "U"}:
+        return None
+    first_tag, line = next((t, n) for t, n in tags if t[0] in "LU")
+    bilou = SCHEMES["BILOU"]
+    others = ", ".join(sorted(used - set(bilou.allowed)))
+    if others:
+        return (f"the tags mix the BILOU prefixes L, U with {others}; seqeval's default mode "
+                "reads L and U as I (chunks may end late or be lost); no --scheme reads such a "
+                "mix strictly", line)
+    strict: list[tuple[str, int, int]] = []
+    k0 = 0
+    for sent in doc.sentences:
+        strict += [(t, k0 + a, k0 + b) for t, a, b in chunks_strict([g for _, g, _ in sent],
+                                                                    bilou)]
+        k0 += len(sent)
+    differ = len(set(strict) ^ set(default))
+    if not differ:
+        return None
+    return (f"BILOU tags ({first_tag!r} here) in seqeval's default mode, which "
+            f"reads L and U as I: {differ} chunk(s) differ from the BILOU reading (a bare L or "
+            "U has the type of O and never closes its chunk); pass --scheme BILOU to read "
+            "them as BILOU", line)
+
+
 def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
-           labels: Sequence[str] | None = None) -> tuple[str, list[Span]]:
+           labels: Sequence[str] | None = None
+           ) -> tuple[str, list[Span], tuple[str, int] | None]:
     text, offsets = _offsets(file, doc, companion)
     out: list[Span] = []
     if scheme is None:
@@ -413,11 +464,14 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
             for j, (_, tag, _) in enumerate(sent):
                 flat.append(tag)
                 where.append((k, j))
+        index = [sum(len(x) for x in doc.sentences[:k]) for k in range(len(doc.sentences))]
+        chunks = []
         for label, first, stop in chunks_default(flat):
             (s0, t0), (s1, t1) = where[first], where[stop - 1]
             check_label(label, labels, file, field="tag", line=doc.sentences[s0][t0][2])
             out.append(Span(offsets[s0][t0][0], offsets[s1][t1][1], label))
-        return text, out
+            chunks.append((label, index[s0] + t0, index[s1] + t1 + 1))
+        return text, out, _bilou_note(doc, chunks)
     for k, sent in enumerate(doc.sentences):
         tags = [tag for _, tag, _ in sent]
         bad = first_invalid(tags, scheme)
@@ -428,7 +482,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
         for label, first, stop in chunks_strict(tags, scheme):
             check_label(label, labels, file, field="tag", line=sent[first][2])
             out.append(Span(offsets[k][first][0], offsets[k][stop - 1][1], label))
-    return text, out
+    return text, out, None
 
 
 # ---- writing --------------------------------------------------------------------------------
