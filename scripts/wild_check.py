@@ -33,7 +33,11 @@ import csv
 import io
 import json
 import re
+import subprocess
 import sys
+import tempfile
+import warnings
+import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,6 +46,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+warnings.filterwarnings("ignore", module="seqeval")  # "X seems not to be NE tag", per chunk
 
 Spans = tuple[tuple[int, int, str], ...]
 
@@ -98,15 +103,38 @@ def detected(path: Path) -> str:
 # ---- independent readers ---------------------------------------------------------------------
 
 
+_UNPACKED: dict[Path, Path] = {}
+
+
 def _files(path: Path, *suffixes: str) -> list[Path]:
+    """The input's files with these suffixes: the file itself, a folder's files, or a zip's
+    (unpacked once into a temporary folder)."""
+    if path.suffix.lower() == ".zip":
+        if path not in _UNPACKED:
+            folder = Path(tempfile.mkdtemp(prefix="wild-"))
+            with zipfile.ZipFile(path) as archive:
+                archive.extractall(folder)
+            _UNPACKED[path] = folder
+        path = _UNPACKED[path]
     if path.is_file():
         return [path]
     return sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(suffixes))
 
 
 def _jsonl(path: Path) -> list[Any]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8-sig").splitlines()
-            if line.strip()]
+    """Every JSON value of a JSON Lines file, also values pretty-printed over several lines
+    (split on newlines only: a text may hold U+2028 and other characters ``splitlines``
+    breaks on)."""
+    text = path.read_text(encoding="utf-8-sig")
+    decoder = json.JSONDecoder()
+    values, pos = [], 0
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if pos == len(text):
+            return values
+        value, pos = decoder.raw_decode(text, pos)
+        values.append(value)
 
 
 def read_json_any(path: Path) -> list[Any]:
@@ -156,18 +184,21 @@ def ind_ptc(path: Path, options: dict[str, Any]) -> Reading:
 
 
 def ind_mafalda(path: Path, options: dict[str, Any]) -> Reading:
-    """MAFALDA JSONL ``{text, labels: [[start, end, label]]}``."""
+    """MAFALDA JSONL ``{text, labels: [[start, end, label]]}``, read as the released
+    evaluator reads it: labels in lower case, the annotators' ``to clean`` marks left out."""
     r = Reading()
     for obj in _jsonl(path):
-        r.add(obj.get("text"), ((s, e, lab) for s, e, lab in obj.get("labels", [])))
+        r.add(obj.get("text"), ((s, e, lab.lower()) for s, e, lab in obj.get("labels", [])
+                                if lab.lower() != "to clean"))
     return r
 
 
 def ind_doccano(path: Path, options: dict[str, Any]) -> Reading:
     """doccano exports: ``label``/``labels`` triples, ``entities`` objects, ``annotations``
     objects with ``user`` (one set per user), the text under ``text`` or ``data``."""
-    per_user: dict[object, list[tuple[str | None, list[tuple[int, int, str]]]]] = {}
+    per_user: dict[object, list[tuple[int, list[tuple[int, int, str]]]]] = {}
     plain = Reading()
+    texts: list[str | None] = []
     label_names = options.get("labels_map") or {}
     for obj in read_json_any(path):
         text = obj.get("text", obj.get("data"))
@@ -178,7 +209,8 @@ def ind_doccano(path: Path, options: dict[str, Any]) -> Reading:
                 users.setdefault(a.get("user"), []).append(
                     (a["start_offset"], a["end_offset"], str(label_names.get(lab, lab))))
             for user, spans in users.items():
-                per_user.setdefault(user, []).append((text, spans))
+                per_user.setdefault(user, []).append((len(texts), spans))
+            texts.append(text)
             continue
         spans: list[tuple[int, int, str]] = []
         for key in ("label", "labels"):
@@ -186,23 +218,44 @@ def ind_doccano(path: Path, options: dict[str, Any]) -> Reading:
                 if isinstance(item, list):
                     spans.append((item[0], item[1], str(item[2])))
         for ent in obj.get("entities", []) or []:
-            spans.append((ent["start_offset"], ent["end_offset"], str(ent["label"])))
+            if isinstance(ent, list):  # intent detection: entities as triples
+                spans.append((ent[0], ent[1], str(ent[2])))
+            else:
+                spans.append((ent["start_offset"], ent["end_offset"], str(ent["label"])))
         plain.add(text, spans)
+        texts.append(text)
     if per_user:
+        # Every user's set covers every document: a document a user left without spans is a
+        # document in which that user found nothing.
         r = Reading(sets=len(per_user))
         for docs in per_user.values():
-            for text, spans in docs:
-                r.add(text, spans)
+            spans_of = dict(docs)
+            for i, text in enumerate(texts):
+                r.add(text, spans_of.get(i, []))
         return r
     return plain
 
 
 def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
     """Label Studio JSON: one set per annotator (``completed_by``) and per model."""
-    sets: dict[str, list[tuple[str | None, list[tuple[int, int, str]]]]] = {}
-    for task in read_json_any(path):
+    sets: dict[str, list[tuple[int, list[tuple[int, int, str]]]]] = {}
+    tasks = read_json_any(path)
+    # The labeling config may read another data field than `text`: the one every result's
+    # value.text is the fragment of, in the tasks that have results.
+    keys: Counter[str] = Counter()
+    for task in tasks:
         data = task.get("data", {})
-        text = next((v for v in data.values() if isinstance(v, str)), None)
+        values = [r.get("value", {}) for kind in ("annotations", "completions", "predictions")
+                  for a in task.get(kind, []) or [] for r in a.get("result", [])]
+        values = [v for v in values if "start" in v and "text" in v]
+        keys.update(k for k, t in data.items() if isinstance(t, str) and values and all(
+            t[v["start"]:v["end"]] == v["text"] for v in values))
+    key = "text" if not keys or "text" in keys else keys.most_common(1)[0][0]
+    texts: list[str | None] = []
+    for task in tasks:
+        data = task.get("data", {})
+        text = data.get(key)
+        texts.append(text if isinstance(text, str) else None)
         for kind in ("annotations", "completions", "predictions"):
             for ann in task.get(kind, []) or []:
                 if ann.get("was_cancelled"):
@@ -214,11 +267,11 @@ def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
                     if "start" in value and "end" in value:
                         for lab in value.get("labels", []) or value.get("hypertextlabels", []):
                             spans.append((value["start"], value["end"], lab))
-                sets.setdefault(who, []).append((text, spans))
+                sets.setdefault(who, []).append((len(texts) - 1, spans))
     r = Reading(sets=len(sets))
     for docs in sets.values():
-        for text, spans in docs:
-            r.add(text, spans)
+        for i, spans in docs:
+            r.add(texts[i], spans)
     return r
 
 
@@ -266,6 +319,10 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                     docs.append([])
                 continue
             sentence.append((cols[0], cols[-1]))
+        tags = [t for sentences in docs for sent in sentences for _, t in sent if t != "O"]
+        # Suffix-style tags (PER-B) are read with seqeval's suffix=True.
+        suffix = bool(tags) and sum(bool(re.fullmatch(r".+-[BIESLU]", t)) for t in tags) > (
+            0.9 * len(tags))
         for sentences in docs:
             if not sentences:
                 continue
@@ -278,7 +335,7 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                     starts.append(offset)
                     offset += len(tok) + (1 if j < len(sent) - 1 else 0)
                 text_parts.append(" ".join(t for t, _ in sent))
-                for typ, a, b in get_entities([t for _, t in sent]):
+                for typ, a, b in get_entities([t for _, t in sent], suffix=suffix):
                     spans.append((starts[a], starts[b] + len(sent[b][0]), typ))
                 if k < len(sentences) - 1:
                     offset += 1
@@ -586,7 +643,13 @@ def check_layers(path: Path, fmt: str, options: dict[str, Any], ours: Reading,
 def cli_options(args: list[str]) -> dict[str, Any]:
     """``ReadOptions`` keywords from command-line options (``--layer X`` -> ``layer="X"``)."""
     options: dict[str, Any] = {}
-    for flag, value in zip(args[::2], args[1::2], strict=True):
+    args = list(args)
+    while args:
+        flag = args.pop(0)
+        if flag == "--clip-spans":
+            options["beyond_text"] = "clip"
+            continue
+        value = args.pop(0)
         key = flag.removeprefix("--").replace("-", "_")
         if key == "labels":
             from core.tools import read_label_list
@@ -599,17 +662,59 @@ def cli_options(args: list[str]) -> dict[str, Any]:
     return options
 
 
+def check_labels(path: Path, row: dict[str, Any]) -> dict[str, Any]:
+    """A label list or a doccano label config, read as ``--labels`` reads it."""
+    from core.errors import FormatError
+    from core.tools import read_label_file
+
+    try:
+        labels = read_label_file(path)
+    except FormatError as exc:
+        return {**row, "ok": False, "problems": [f"--labels refused it: {exc}"]}
+    return {**row, "ok": bool(labels.names), "labels": len(labels.names),
+            "problems": [] if labels.names else ["no label read"]}
+
+
+def check_score(entry: dict[str, Any], path: Path, files_dir: Path,
+                row: dict[str, Any]) -> dict[str, Any]:
+    """A prediction file scored against its gold with the default options (``python -m core
+    score GOLD PRED ARGS --json``): it must score, exit 0."""
+    score = entry["score"]
+    command = [sys.executable, "-m", "core", "score", str(files_dir / score["gold"]), str(path),
+               *score.get("args", []), *entry.get("options", []), "--json"]
+    proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    expected_error = entry.get("expect_error")
+    if proc.returncode != 0:
+        ok = proc.returncode == 1 and bool(expected_error) and expected_error in proc.stderr
+        return {**row, "ok": ok, "refused": proc.stderr.strip(),
+                "problems": [] if ok else [f"score exited {proc.returncode}: "
+                                           f"{proc.stderr.strip()[:300]}"]}
+    if expected_error:
+        return {**row, "ok": False, "problems": ["scored, but the manifest expects a refusal"]}
+    result = json.loads(proc.stdout)
+    row["score"] = {k: result.get(k) for k in ("precision", "recall", "f1")}
+    row["warnings"] = sum(result.get("warning_counts", {}).values())
+    return {**row, "ok": True, "problems": []}
+
+
 def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
     path = files_dir / entry["file"]
     options = {**cli_options(entry.get("options", [])), **entry.get("read_options", {})}
     row: dict[str, Any] = {"file": entry["file"], "format": entry["format"]}
     if not path.exists():
         return {**row, "ok": False, "problems": [f"missing: {path}"]}
+    if entry.get("kind") == "labels":
+        return check_labels(path, row)
+    if "score" in entry:
+        return check_score(entry, path, files_dir, row)
     row["detected"] = detected(path)
     from core.errors import FormatError
 
     try:
         ours, warnings = spanscope(path, entry["format"], options)
+        if entry["format"] == "mafalda":  # the taxonomy's names, compared in lower case
+            ours.docs = [(t, tuple((a, b, lab.lower()) for a, b, lab in spans))
+                         for t, spans in ours.docs]
     except FormatError as exc:
         # A damaged file is refused with a message naming where; the manifest says so.
         expected_error = entry.get("expect_error")
@@ -625,20 +730,89 @@ def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
         problems.append(f"detected as {row['detected']}")
     layered = LAYERED.get(entry["format"])
     if layered is not None:
-        found, row["independent"] = check_layers(path, entry["format"], options, ours,
-                                                 layered(path))
-        problems += found
+        try:
+            layers = layered(path)
+        except Exception as exc:  # the independent reader's own failure, named
+            problems.append(f"the independent reader failed: {type(exc).__name__}: {exc}")
+        else:
+            found, row["independent"] = check_layers(path, entry["format"], options, ours,
+                                                     layers)
+            problems += found
     else:
         independent = INDEPENDENT.get(entry.get("independent", entry["format"]))
         row["independent"] = None
         if independent is not None:
-            theirs = independent(path, {**options, **entry.get("independent_options", {})})
-            row["independent"] = theirs.summary()
-            problems += compare(ours, theirs)
+            try:
+                theirs = independent(path, {**options, **entry.get("independent_options", {})})
+            except Exception as exc:  # the independent reader's own failure, named
+                problems.append(f"the independent reader failed: {type(exc).__name__}: {exc}")
+            else:
+                row["independent"] = theirs.summary()
+                problems += compare(ours, theirs)
     expected = entry.get("expected")
     if expected and expected != {k: row["spanscope"][k] for k in expected}:
         problems.append(f"expected {expected}")
     return {**row, "ok": not problems, "problems": problems}
+
+
+INDEPENDENT_NAMES = {
+    "semeval2021": "json", "ptc": "PTC specification", "mafalda": "json (evaluator's reading)",
+    "doccano": "json", "label-studio": "json", "brat": "brat specification",
+    "conll": "seqeval", "spacy": "spaCy / json", "spans-csv": "csv", "hateval": "csv",
+    "uima-xmi": "dkpro-cassis", "webanno-tsv": "TSV 3 specification",
+}
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def sources_markdown(entries: list[dict[str, Any]], rows: list[dict[str, Any]],
+                     files_dir: Path) -> str:
+    """``tests/data/wild/SOURCES.md``: where each real export came from and what the last
+    check found."""
+    out = ["# Real exports checked (`tests/data/wild/`)", "",
+           "The files are not in this repository: we do not redistribute other projects' files.",
+           "`manifest.jsonl` names each one (repository, commit, path, licence, the tool that "
+           "wrote it);", "fetch them at those commits, lay them out as the `file` column says, "
+           "and run", "", "    python scripts/wild_check.py FOLDER --sources "
+           "tests/data/wild/SOURCES.md", "",
+           "which reads each with SpanScope and with an independent reader and rewrites this "
+           "page. A", "refusal listed as expected is a damaged or out-of-scope file that "
+           "SpanScope names with a clear", "message.", "",
+           f"Last run: {sum(r['ok'] for r in rows)} of {len(rows)} as expected.", "",
+           "| file | format | source | licence | written by | SpanScope read | independent "
+           "reader | result |", "|---|---|---|---|---|---|---|---|"]
+    for entry, row in zip(entries, rows, strict=True):
+        ours = row.get("spanscope") or {}
+        if "score" in row:
+            read = "scored: F1 {:.3f}".format(row["score"]["f1"])
+        elif row.get("labels") is not None and not ours:
+            read = f"{row['labels']} labels"
+        elif ours:
+            read = (f"{ours['documents']} docs, {ours['spans']} spans, {ours['labels']} labels"
+                    + (f", {ours['sets']} sets" if ours.get("sets", 1) > 1 else ""))
+        else:
+            read = "refused"
+        independent = row.get("independent")
+        if isinstance(independent, dict) and "layers" in independent:
+            theirs = (f"{INDEPENDENT_NAMES.get(entry['format'], '')}: "
+                      f"{independent['layers_agreeing']}/{independent['layers']} layers equal")
+        elif independent:
+            theirs = INDEPENDENT_NAMES.get(entry["format"], "")
+        else:
+            theirs = "—"
+        if row.get("refused") and row["ok"]:
+            read = "refused: " + row["refused"].replace(f"{files_dir}/", "").removeprefix(
+                "error: ")
+        result = ("as expected" if row["ok"] else "DIFFERS") + (
+            f": {'; '.join(row['problems'])}" if row["problems"] else "")
+        result = result.replace(f"{files_dir}/", "")
+        source = f"{entry['repo']}@{entry['commit'][:7]}: `{entry['path']}`"
+        out.append("| " + " | ".join(_cell(c) for c in (
+            f"`{entry['file']}`", entry["format"], source, entry.get("licence", ""),
+            entry.get("tool", ""), read[:200], theirs, result[:160])) + " |")
+    return "\n".join(out) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -647,23 +821,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--manifest", type=Path, default=ROOT / "tests/data/wild/manifest.jsonl")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only")
+    parser.add_argument("--sources", type=Path, help="write the SOURCES.md table here")
     args = parser.parse_args(argv)
     entries = [json.loads(line) for line in args.manifest.read_text().splitlines()
                if line.strip()]
-    rows = [check(e, args.files_dir) for e in entries
-            if not args.only or e["format"] == args.only]
+    entries = [e for e in entries if not args.only or e["format"] == args.only]
+    rows = [check(e, args.files_dir) for e in entries]
     for row in rows:
         ours = row.get("spanscope") or {}
         mark = "ok " if row["ok"] else "BAD"
-        if row.get("refused") and row["ok"]:
-            row["problems"] = [f"refused as expected: {row['refused'][:80]}"]
         print(f"{mark} {row['file']:<60} {row['format']:<13} docs {ours.get('documents', '-'):>5}"
               f" spans {ours.get('spans', '-'):>6} labels {ours.get('labels', '-'):>4}"
-              f" {'; '.join(row['problems'])}")
+              f" {'; '.join(row['problems'])}"
+              + (f"refused as expected: {row['refused'][:80]}" if row.get("refused")
+                 and row["ok"] else ""))
     bad = sum(not r["ok"] for r in rows)
     print(f"{len(rows) - bad} of {len(rows)} read as the independent reader reads them")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    if args.sources:
+        args.sources.write_text(sources_markdown(entries, rows, args.files_dir),
+                                encoding="utf-8")
     return 1 if bad else 0
 
 

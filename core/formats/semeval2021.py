@@ -47,7 +47,7 @@ from core.formats._common import (
 )
 from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
-from core.textsafe import MAX_OFFSET_DIGITS
+from core.textsafe import MAX_OFFSET_DIGITS, one_line
 
 FORMAT = "semeval2021"
 
@@ -159,6 +159,14 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
             doc_spans: list[Span] = []
             for j, lab in enumerate(labels):
                 lpath = json_path(i, "labels", j)
+                if isinstance(lab, str):
+                    # SemEval-2021 Task 6 subtasks 1 and 3 list technique names per meme.
+                    raise FormatError(
+                        file, f"expected a label object with 'technique', 'start' and 'end', "
+                        f"got the technique name {one_line(repr(lab))[:60]}: this is a file of "
+                        "SemEval-2021 Task 6 subtask 1 or 3 (techniques per meme, no spans); "
+                        "SpanScope scores the spans of subtask 2", path=lpath,
+                    )
                 if not isinstance(lab, dict):
                     raise FormatError(
                         file, f"expected a label object, got a JSON {_kind(lab)}",
