@@ -122,7 +122,7 @@ def test_the_docs_commands_are_found() -> None:
                and c.endswith("--decisions decisions.csv") for c in found)
     assert any("tests/data/mafalda/results/gpt-3.5_level_2_results.jsonl" in c for c in found)
     assert any(b.doc.startswith("docs/") for b in RUNNABLE)
-    assert len(RUNNABLE) >= 8
+    assert len(RUNNABLE) >= 9
 
 
 @pytest.mark.slow
