@@ -28,10 +28,16 @@ def spans_per_label(labels: pd.DataFrame) -> go.Figure:
         colorscale=SEQUENTIAL, showscale=False,
         hovertemplate="%{y}<br>%{x}: %{z} spans<extra></extra>",
     ))
-    fig.update_layout(title="Spans per label and set", height=max(260, 26 * len(labels) + 110),
-                      **_LAYOUT)
+    # The set names sit above the columns, slanted; the top margin makes room for the longest
+    # so that it never runs into the title (real file names are long: a model's results file).
+    longest = max((len(str(s)) for s in sets), default=0)
+    names_height = int(min(longest, 60) * 7 * 0.5) + 20
+    layout = {**_LAYOUT, "margin": dict(l=10, r=10, t=40 + names_height, b=10)}
+    fig.update_layout(title=dict(text="Spans per label and set", y=1, yref="container",
+                                 yanchor="top", pad=dict(t=8)),
+                      height=max(260, 26 * len(labels) + 70 + names_height), **layout)
     fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(side="top")
+    fig.update_xaxes(side="top", tickangle=-30)
     return fig
 
 
