@@ -33,10 +33,10 @@ import bisect
 import itertools
 import re
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
@@ -567,6 +567,30 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         check_binary_cas_export(files, name)
         raise FormatError(name, "expected WebAnno TSV 3 files (#FORMAT=WebAnno TSV 3.x), found "
                           "none")
+    return assemble(docs, spans_of, name=name, options=options, loaded=loaded)
+
+
+class ParsedDocument(Protocol):
+    """What :func:`assemble` needs of a parsed TSV file (TSV 3 here, TSV 2 in
+    :mod:`core.formats.webanno_tsv2`)."""
+
+    file: str
+    text: str
+
+    def span_layers(self) -> dict[str, list[str]]: ...
+
+
+D = TypeVar("D", bound=ParsedDocument)
+SpansOf = Callable[[D, Choice | None, Sequence[str] | None],
+                   tuple[list[tuple[int, int, str]], list[tuple[str, int]]]]
+
+
+def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options: ReadOptions,
+             loaded: Loaded) -> Loaded:
+    """The annotation sets of parsed TSV files keyed by path: one set per annotator of a
+    project export (:func:`layout`), the layer and feature chosen once over every file
+    (:func:`core.formats.layers.choose`), each document's text checked to be the same in every
+    annotator's file."""
     entries = layout(list(docs), name, loaded)
     union: dict[str, list[str]] = {}
     for doc in docs.values():

@@ -38,19 +38,10 @@ from dataclasses import dataclass, field
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name
 from core.formats.archive import check_binary_cas_export
-from core.formats.layers import Choice, choose
-from core.formats.webanno import (
-    INITIAL_CAS,
-    _set_name,
-    export_set,
-    layout,
-    looks_like_tsv1,
-    looks_like_tsv2,
-)
-from core.model import AnnotationSet, Role
+from core.formats.layers import Choice
+from core.formats.webanno import assemble, looks_like_tsv1, looks_like_tsv2
 
 FORMAT = "webanno-tsv2"
 _ID_RE = re.compile(r"[0-9]+-[0-9]+\Z")
@@ -246,47 +237,4 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         check_binary_cas_export(files, name)
         raise FormatError(name, "expected WebAnno TSV 2 files (a first line ' # <layer> | "
                           "<feature> ...'), found none")
-    entries = layout(list(docs), name, loaded)
-    union: dict[str, list[str]] = {}
-    for doc in docs.values():
-        for layer_name, feats in doc.span_layers().items():
-            known = union.setdefault(layer_name, [])
-            known.extend(f for f in feats if f not in known)
-    choice = choose(union, layer=options.layer, feature=options.feature, source=name)
-    if choice is not None and choice.note:
-        loaded.warn(choice.note)
-    per_set: dict[str, SpanColumns] = {}
-    roles: dict[str, Role] = {}
-    text_from: dict[str, str] = {}
-    for entry in entries:
-        doc = docs[entry.path]
-        if entry.user == INITIAL_CAS:
-            loaded.warn(f"{entry.path}: INCEpTION's initial state of the document (before "
-                        "annotation); skipped")
-            continue
-        set_name, role = export_set(entry.user, _set_name(name), options.role)
-        roles.setdefault(set_name, role)
-        spans, warnings = spans_of(doc, choice, options.labels)
-        for message, line in warnings:
-            loaded.warn(message, line=line, file=doc.file)
-        for s, e, lab in duplicates(spans):
-            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                        file=doc.file)
-        columns = per_set.setdefault(set_name, SpanColumns())
-        if entry.doc_id in columns:
-            raise FormatError(doc.file, f"a second file for document {entry.doc_id!r} of "
-                              f"{set_name} (first: {text_from.get(entry.doc_id)})")
-        index = columns.document(entry.doc_id)
-        for s, e, lab in spans:
-            columns.add(index, s, e, lab)
-        if entry.doc_id in loaded.texts and loaded.texts[entry.doc_id] != doc.text:
-            raise FormatError(doc.file, f"the text of document {entry.doc_id!r} differs from "
-                              f"the one in {text_from[entry.doc_id]}; each annotator's file must "
-                              "hold the same document")
-        loaded.texts.setdefault(entry.doc_id, doc.text)
-        text_from.setdefault(entry.doc_id, doc.file)
-    if not per_set:
-        raise FormatError(name, "no annotator files (only INCEpTION's INITIAL_CAS)")
-    for set_name, columns in per_set.items():
-        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
-    return loaded
+    return assemble(docs, spans_of, name=name, options=options, loaded=loaded)
