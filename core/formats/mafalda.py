@@ -85,6 +85,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
     zero: dict[str, list[tuple[int, str]]] = {}
     order: dict[str, list[tuple[int, int]]] = {}
     ids = DuplicateIds(name)
+    no_text: list[int] = []
     for index, (line, obj) in enumerate(iter_jsonl(name, decode(name, data))):
         if not isinstance(obj, dict):
             raise FormatError(name, f"expected a JSON object, got {type(obj).__name__}", line=line)
@@ -94,6 +95,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         if text is not None and not isinstance(text, str):
             raise FormatError(name, f"expected a string, got {type(text).__name__}", line=line,
                               field="text")
+        if text is None:
+            no_text.append(line)
         labels = obj.get("labels")
         if labels is None:
             raise FormatError(name, "missing (every line needs 'labels', a list of "
@@ -150,6 +153,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
                     loaded.warn(f"document {doc!r}: span [{s.start}, {s.end}) {s.label!r} "
                                 "appears twice; both are scored")
                 seen.add(s)
+    if no_text:
+        loaded.warn(f"{len(no_text)} lines have no 'text' (first: line {no_text[0]}): those "
+                    "documents have no text, and their offsets are not checked against one",
+                    line=no_text[0], field="text")
     loaded.sets.append(AnnotationSet(set_name_of(name), sets_spans, options.role,
                                      alternatives=gold))
     return loaded

@@ -184,6 +184,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         # Where an answer for the whole text would end: every sentence, one space between.
         loaded.assumed_extents[doc_id] = sum(map(len, sentences)) + max(len(sentences) - 1, 0)
         text = obj.get("text")
-        loaded.texts[doc_id] = text if isinstance(text, str) else None
+        if text is not None and not isinstance(text, str):
+            raise FormatError(name, f"expected the text as a string, got {type(text).__name__}",
+                              line=line, field="text")
+        loaded.texts[doc_id] = text
     loaded.sets.append(AnnotationSet(set_name_of(name), spans, options.role))
     return loaded
