@@ -337,15 +337,22 @@ def _triples(file: str, line: int | None, prefix: tuple[str | int, ...], key: st
                           line=line, field=key, path=json_path(*prefix, key) if prefix else None)
     out = []
     for j, item in enumerate(items):
-        where = json_path(*prefix, key, j)
         if not isinstance(item, list) or len(item) != 3:
             raise FormatError(
                 file, f"expected a [start, end, label] triple, got {json.dumps(item)}",
-                line=line, path=where, field=key,
+                line=line, path=json_path(*prefix, key, j), field=key,
             )
-        span = make_span(item[0], item[1], item[2], file, line=line, text=text,
-                         fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"))
-        check_label(span.label, options.labels, file, field=f"{where}[2]", line=line)
+        try:
+            span = make_span(item[0], item[1], item[2], file, line=line, text=text)
+        except FormatError:
+            # The field names go into the message only: built for the refusal, not per span.
+            where = json_path(*prefix, key, j)
+            make_span(item[0], item[1], item[2], file, line=line, text=text,
+                      fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"))
+            raise
+        if options.labels is not None:
+            check_label(span.label, options.labels, file,
+                        field=f"{json_path(*prefix, key, j)}[2]", line=line)
         out.append(span)
     return out
 
