@@ -316,7 +316,7 @@ def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
     error or None).
     """
     from core.formats._common import check_label
-    from core.metrics.martino import technique_list
+    from core.techniques import official_list
 
     tasks = TASK_LISTS.get(loaded.format)
     if tasks is None:
@@ -324,7 +324,7 @@ def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
     used = sorted({s.label for aset in loaded.sets for _, spans in aset for s in spans})
     if not used or all(label == "propaganda" for label in used):
         return None, None  # span identification (3-column PTC): no labels to check
-    lists = {task: technique_list(task) or [] for task in tasks}
+    lists = {task: list(official_list(task)) for task in tasks}
     task = max(tasks, key=lambda t: sum(label in lists[t] for label in used))
     inside = sum(label in lists[task] for label in used)
     if 2 * inside < len(used):

@@ -121,6 +121,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
 def is_csv_header(line: str) -> bool:
     """Whether ``line`` is the header of the released HatEval data (``id,text,HS,TR,AG``, comma
     separated: the organisers' public release, unlike the TSV the scoring program reads)."""
+    if len(line) > 256:
+        return False  # a header is short; a long first line is data (or another format)
     fields = [f.strip().lower() for f in line.rstrip("\r").split(",")]
     while fields and not fields[-1]:  # a spreadsheet's empty trailing columns
         fields.pop()

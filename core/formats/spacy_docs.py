@@ -238,7 +238,10 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         if per_annotator and not (isinstance(who, str) and who):
             raise FormatError(file, "expected the annotator of this task: the other tasks name "
                               f"{len(annotators)} annotators", line=line, field="_annotator_id")
-        dup, columns = sets.setdefault(who, (DuplicateIds(file), SpanColumns()))
+        found = sets.get(who)
+        if found is None:
+            found = sets[who] = (DuplicateIds(file), SpanColumns())
+        dup, columns = found
         dup.add(doc_id, f"line {line}", line=line)
         items = _groups_of(obj).get(group, []) if group is not None else []
         if not isinstance(items, list):

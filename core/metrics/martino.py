@@ -90,7 +90,6 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -122,6 +121,7 @@ from core.metrics.tc_order import (
     rows_of_set,
 )
 from core.model import NOTHING, AnnotationSet, Span
+from core.techniques import official_list
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -133,7 +133,6 @@ SI_LABEL = "propaganda"
 _START = attrgetter("start")
 _END = attrgetter("end")
 _LABEL = attrgetter("label")
-DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
 
 CARD = __doc__
 
@@ -149,8 +148,7 @@ def technique_list(variant: str) -> list[str] | None:
             or ("semeval2020-tc" if is_tc(variant) else None))
     if name is None:
         return None
-    text = (DATA / f"{name}.txt").read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return list(official_list(name))
 
 
 def martino_gold_view(aset: AnnotationSet) -> AnnotationSet:
