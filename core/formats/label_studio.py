@@ -12,6 +12,14 @@ Skipped with a warning: cancelled annotations (``was_cancelled``) and results th
 labels (choices, relations, ...). Label Studio counts offsets in JavaScript string units
 (UTF-16), which differ from Python characters after a character outside the Basic Multilingual
 Plane; the ``value.text`` check reports such shifts.
+
+The "JSON-MIN" export (Label Studio's converter, ``convert_to_json_min``) is read too: one
+record per annotation, the task's data fields at the top level (``text``, ...), ``id`` (the
+task), ``annotator``, ``annotation_id``, ``created_at``, ``updated_at``, ``lead_time``, and one
+key per control tag (its ``from_name``) holding that annotation's values: for span labels a list
+of ``{start, end, text, labels}``. Each annotator is a set, as in the full export; values that
+are not spans (choices, text areas) are skipped with one warning per key. The export keeps no
+predictions.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from core.formats._common import (
     make_span,
     span_warnings,
 )
-from core.formats._sniff import json_head
+from core.formats._sniff import head_of, json_head
 from core.model import AnnotationSet, Role
 from core.textsafe import parse_json_float, parse_json_int
 
@@ -56,6 +64,8 @@ def sniff(filename: str, head: str) -> int:
         if isinstance(task.get("data"), dict) and any(
                 isinstance(task.get(key), list) for key in ("annotations", "predictions")):
             return 95 if filename.lower().endswith(".json") else 80
+        if found.kind == "array" and is_min_record(task):
+            return 90
         return 0
     if found.records:
         return 0  # JSON Lines: not an export of Label Studio
@@ -71,6 +81,11 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     (data,) = files.values()
     file = name
     content = decode(file, data)
+    first = json_head(head_of(data)).first
+    if first is not None and is_min_record(first):
+        records = load_json(file, content)
+        if isinstance(records, list):
+            return _read_min(file, content, records, options)
     if _streamable(content):
         # A list of tasks is decoded one task at a time (the whole tree of a large export is
         # most of its memory); a malformed file is reported as decoding it whole reports it,
@@ -87,7 +102,86 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         value = [value]  # a single exported task
     if not isinstance(value, list):
         raise FormatError(file, "expected a JSON list of tasks", line=1)
+    if value and is_min_record(value[0]):
+        return _read_min(file, content, value, options)
     return _read_tasks(file, content, enumerate(value), options)
+
+
+MIN_META = ("id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time",
+            "agreement")
+"""The keys a JSON-MIN record adds to the task's data fields and control tags."""
+
+
+def is_min_record(record: object) -> bool:
+    """Whether ``record`` is a record of Label Studio's JSON-MIN export: an annotation's
+    ``annotation_id`` and ``annotator`` beside the task's fields, no ``annotations`` list."""
+    return (isinstance(record, dict) and "annotation_id" in record and "annotator" in record
+            and "annotations" not in record and "data" not in record)
+
+
+def _read_min(file: str, content: str, records: list[Any], options: ReadOptions) -> Loaded:
+    """Read a JSON-MIN export: one set per annotator, one document per task ``id``."""
+    loc = JsonLocator(content)
+    loaded = Loaded(FORMAT, file)
+    per_set: dict[str, SpanColumns] = {}
+    origin: dict[tuple[str, str], str] = {}
+    skipped: dict[str, tuple[int, str]] = {}  # key -> (count, first path)
+    text_keys: dict[str, object] = {}
+    with lines_from(loc, loaded):
+        for i, record in enumerate(records):
+            if not isinstance(record, dict) or not is_min_record(record):
+                raise FormatError(file, "expected a JSON-MIN record (a task's fields with "
+                                  "'annotation_id' and 'annotator')", path=json_path(i))
+            if "id" not in record:
+                raise FormatError(file, "missing (a record needs its task's 'id')",
+                                  path=json_path(i), field="id")
+            doc_id, _ = check_doc_id(record["id"], file, path=json_path(i, "id"))
+            spans_by_key = {k: v for k, v in record.items() if k not in MIN_META
+                            and isinstance(v, list) and v and all(
+                                isinstance(x, dict) and ("start" in x or "end" in x) for x in v)}
+            fields = {k: v for k, v in record.items()
+                      if k not in MIN_META and k not in spans_by_key}
+            for key, value in fields.items():
+                if isinstance(value, (list, dict)):  # a control tag's values that are no spans
+                    count, first = skipped.get(key, (0, json_path(i, key)))
+                    skipped[key] = (count + 1, first)
+            task = {"data": {k: v for k, v in fields.items() if isinstance(v, str)},
+                    "annotations": [{"result": [{"value": x} for v in spans_by_key.values()
+                                                for x in v]}]}
+            text = _task_text(task, file, i, loaded, text_keys, data_path=())
+            if text is None and options.gold_texts is not None:
+                text = options.gold_texts.get(doc_id)
+            if doc_id in loaded.texts and loaded.texts[doc_id] != text:
+                raise FormatError(file, f"task {doc_id!r} has another text than in an earlier "
+                                  "record", path=json_path(i))
+            loaded.texts[doc_id] = text
+            who = record["annotator"]
+            set_name = f"annotator {who}" if who not in (None, "") else "annotator"
+            if (set_name, doc_id) in origin:
+                raise FormatError(file, f"{set_name} has two records for task {doc_id!r}: "
+                                  f"{origin[(set_name, doc_id)]} and {json_path(i)}; keep one",
+                                  path=json_path(i))
+            origin[(set_name, doc_id)] = json_path(i)
+            columns = per_set.setdefault(set_name, SpanColumns())
+            index = columns.document(doc_id)
+            doc_spans: list[tuple[int, int, str]] = []
+            for key, values in spans_by_key.items():
+                for j, value in enumerate(values):
+                    doc_spans.extend(_span_value(value, file, (i, key, j), text, options,
+                                                 loaded))
+            for s, e, lab in duplicates(doc_spans):
+                loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
+                            path=json_path(i))
+            for s, e, lab in doc_spans:
+                columns.add(index, s, e, lab)
+    for key, (count, first) in skipped.items():
+        loaded.warn(f"{key!r} holds values that are not span labels (choices, relations, ...) "
+                    f"in {count} records; skipped", path=first, field=key)
+    if not per_set:
+        raise FormatError(file, "no annotation records")
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), "annotator"))
+    return loaded
 
 
 class _Malformed(Exception):
@@ -203,7 +297,7 @@ def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
 
 
 def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
-               seen: dict[str, object]) -> str | None:
+               seen: dict[str, object], data_path: tuple[str, ...] = ("data",)) -> str | None:
     """The task's text: ``data.text``, else the only string of ``data``, else the string of
     ``data`` that the spans' ``value.text`` fragments match (a labeling config may name any
     data key, e.g. ``$about_origin``; a task without spans takes the key found for the tasks
@@ -233,7 +327,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
             loaded.warn(f"data has no 'text'; {key!r} is read as the text (of its "
                         f"{len(strings)} strings, the one the spans' text fragments match: "
                         f"{best} of {len(fragments)}; said once per file and key)",
-                        path=json_path(i, "data", key), field=key)
+                        path=json_path(i, *data_path, key), field=key)
         return strings[key]
     if "" not in seen:
         seen[""] = True
@@ -241,7 +335,8 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         why = "no span gives its text" if not fragments else "the spans' text fragments " \
             "do not tell them apart"
         loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
-                    "has no text (said once per file)", path=json_path(i, "data"), field="data")
+                    "has no text (said once per file)", path=json_path(i, *data_path),
+                    field=data_path[0] if data_path else None)
     return None
 
 
@@ -291,22 +386,30 @@ def _results(
         ):
             loaded.warn(f"a {kind or 'non-span'} result, not a span label; skipped", path=where)
             continue
-        vpath = json_path(*rat, "value")
-        for key in ("start", "end", "labels"):
-            if key not in value:
-                raise FormatError(file, "missing", path=vpath, field=key)
-        labels = value["labels"]
-        if not isinstance(labels, list) or not labels:
-            raise FormatError(file, f"expected a non-empty list of labels, got {labels!r}",
-                              path=vpath, field="labels")
-        for label in labels:
-            span = make_span(value["start"], value["end"], label, file,
-                             path=vpath, text=text, fields=("start", "end", "labels"))
-            check_label(span.label, options.labels, file, field="labels",
-                        path=vpath)
-            fragment = value.get("text") if isinstance(value.get("text"), str) else None
-            for message, fld in span_warnings(span, text, fragment=fragment,
-                                              fragment_field="text"):
-                loaded.warn(message, path=vpath, field=fld)
-            out.append((span.start, span.end, span.label))
+        out.extend(_span_value(value, file, (*rat, "value"), text, options, loaded))
+    return out
+
+
+def _span_value(value: Mapping[str, Any], file: str, at: tuple[str | int, ...],
+                text: str | None, options: ReadOptions, loaded: Loaded
+                ) -> list[tuple[int, int, str]]:
+    """The spans of one span value ``{start, end, text, labels}`` (one per label)."""
+    vpath = json_path(*at)
+    for key in ("start", "end", "labels"):
+        if key not in value:
+            raise FormatError(file, "missing", path=vpath, field=key)
+    labels = value["labels"]
+    if not isinstance(labels, list) or not labels:
+        raise FormatError(file, f"expected a non-empty list of labels, got {labels!r}",
+                          path=vpath, field="labels")
+    out = []
+    for label in labels:
+        span = make_span(value["start"], value["end"], label, file,
+                         path=vpath, text=text, fields=("start", "end", "labels"))
+        check_label(span.label, options.labels, file, field="labels", path=vpath)
+        fragment = value.get("text") if isinstance(value.get("text"), str) else None
+        for message, fld in span_warnings(span, text, fragment=fragment,
+                                          fragment_field="text"):
+            loaded.warn(message, path=vpath, field=fld)
+        out.append((span.start, span.end, span.label))
     return out

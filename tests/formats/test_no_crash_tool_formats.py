@@ -1,4 +1,4 @@
-"""Damaged WebAnno TSV (3 and 2), CoNLL, spaCy JSONL and XMI files give a FormatError naming
+"""Damaged WebAnno TSV (3 and 2), CoNLL, spaCy JSONL, XMI and Label Studio JSON-MIN files give a FormatError naming
 the file, never another exception (issue 19; the same fuzzing as ``test_no_crash.py``)."""
 
 from pathlib import Path
@@ -19,6 +19,8 @@ SOURCES = {
     "uima-xmi": SAMPLES / "xmi_export" / "speech1.xmi",
     "webanno-tsv2": (Path(__file__).resolve().parents[1] / "data" / "formats" / "inception"
                      / "tsv2_ner.tsv"),
+    "label-studio": (Path(__file__).resolve().parents[1] / "data" / "formats" / "label-studio"
+                     / "json_min.json"),
 }
 # Pieces that hit the format's own syntax: ids, offsets, stacking, escapes, tags, JSON, XML.
 PIECES = st.sampled_from(["-", "1", "9999", "\t", "\n", "|", "[2]", "\\", "*", "_", "#Text=",
