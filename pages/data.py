@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from core.errors import warning_total
 from ui import charts, cli_data, folder_upload, state, summaries, text_policy, uploads
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
@@ -82,13 +83,16 @@ if file_reports:
             s.name for s in r.sets) or "-", "documents": sum(len(s.spans) for s in r.sets),
         "spans": sum(s.span_count() for s in r.sets),
         "status": "✅ loaded" if r.ok else "❌ error",
-        "warnings": len(r.diagnostics),
+        "warnings": warning_total(r.diagnostics),
     } for r in file_reports]
     st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")
     diags = summaries.diagnostics_table(file_reports)
     if len(diags):
         n_err = int((diags["severity"] == "error").sum())
-        st.markdown(f"**Errors and warnings**: {n_err} error(s), {len(diags) - n_err} warning(s). "
+        n_warn = int(diags["count"].sum()) - n_err
+        grouped = ("; a warning that repeats is one row, its count in the last column"
+                   if (diags["count"] > 1).any() else "")
+        st.markdown(f"**Errors and warnings**: {n_err} error(s), {n_warn:,} warning(s){grouped}. "
                     "A file with an error is left out; the other files are loaded.")
         for r in file_reports:
             if r.error:

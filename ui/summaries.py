@@ -58,11 +58,18 @@ def summary_tables(ws_key: str, _ws: Workspace) -> SummaryTables:
 
 
 def diagnostics_table(reports: tuple[FileReport, ...] | list[FileReport]) -> pd.DataFrame:
-    """Every error and warning of the reports: severity, file, line, field, message."""
+    """Every error and warning of the reports: severity, file, line, field, message, and how
+    many occurrences the row stands for (a reader groups a kind of warning that repeats, such
+    as 60,000 spans that start in whitespace or every relation line of a brat file: the row
+    shows the first; ``python -m core validate --all-warnings`` lists them all)."""
     rows = []
     for rep in reports:
         diags = ([rep.error] if rep.error else []) + list(rep.diagnostics)
         for d in diags:
             rows.append({"severity": d.severity, "file": d.file, "line": d.line,
-                         "field": d.field or (d.path or ""), "message": d.message})
-    return pd.DataFrame(rows, columns=["severity", "file", "line", "field", "message"])
+                         "field": d.field or (d.path or ""), "message": d.message,
+                         "count": d.count})
+    frame = pd.DataFrame(rows, columns=["severity", "file", "line", "field", "message",
+                                        "count"])
+    frame["line"] = frame["line"].astype("Int64")  # a missing line stays empty, not 1.0
+    return frame

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import PurePosixPath
 
-from core.errors import FormatError
+from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanColumns, duplicates
+from core.formats._columns import SpanColumns, add_group, duplicates
 from core.formats._common import (
     check_label,
     make_span,
@@ -61,6 +62,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if not low.endswith((".ann", ".txt", ".conf")):
             loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored")
     spans = SpanColumns()
+    skipped: dict[str, list[tuple[Position, Diagnostic]]] = {}
     for path in sorted(ann):
         stem = path[: -len(".ann")]
         doc_id = PurePosixPath(stem).name if single else stem
@@ -69,8 +71,13 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
         _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
-                  spans.document(doc_id))
+                  spans.document(doc_id), skipped)
         loaded.texts[doc_id] = text
+    # Relations, events, attributes, ... are the body of many exports: one grouped warning
+    # per kind of line (each listed with --all-warnings), not one line each.
+    group = object()  # one pass over the input: its groups are listed interleaved
+    for found in skipped.values():
+        add_group(loaded, group, len(found), partial(iter, found))
     ann_stems = {p[: -len(".ann")] for p in ann}
     for stem in txt:
         if stem not in ann_stems:
@@ -83,9 +90,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 
 def _read_ann(
     file: str, content: str, text: str | None, options: ReadOptions, loaded: Loaded,
-    columns: SpanColumns, doc: int,
+    columns: SpanColumns, doc: int, skipped: dict[str, list[tuple[Position, Diagnostic]]],
 ) -> None:
-    """Add the spans of one ``.ann`` file to ``columns`` as document ``doc``."""
+    """Add the spans of one ``.ann`` file to ``columns`` as document ``doc``; the lines that
+    carry no span go to ``skipped`` by kind (with their position in the input)."""
     out: list[tuple[int, int, str]] = []
     seen_ids: dict[str, int] = {}
     # Split on "\n" only: a fragment may contain other characters str.splitlines() breaks on.
@@ -96,8 +104,10 @@ def _read_ann(
         kind = raw[:1]
         if kind != "T":
             what = _SKIPPED.get(kind, "an unknown")
-            loaded.warn(f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
-                        line=number, file=file)
+            found = skipped.setdefault(what, [])
+            found.append(((doc, number), Diagnostic(
+                file, f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
+                line=number)))
             continue
         cols = raw.split("\t")
         if len(cols) < 2:

@@ -27,11 +27,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
-from core.errors import FormatError
+from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanColumns, duplicates
+from core.formats._columns import SpanColumns, add_group, duplicates
 from core.formats._common import (
     _SURROGATE_ESCAPE,
     DuplicateIds,
@@ -237,6 +238,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
     text_keys: dict[str, object] = {}  # data keys read as the text, for one warning per file
+    skipped: dict[str, list[tuple[Position, str]]] = {}  # kind of result -> where
     with lines_from(loc, loaded):
         for i, task in tasks:
             if not isinstance(task, dict):
@@ -269,12 +271,18 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                     origin[(set_name, doc_id)] = json_path(*at)
                     columns = per_set.setdefault(set_name, SpanColumns())
                     index = columns.document(doc_id)
-                    doc_spans = _results(entry, file, at, text, options, loaded)
+                    doc_spans = _results(entry, file, at, text, options, loaded, skipped)
                     for s, e, lab in duplicates(doc_spans):
                         loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
                                     path=json_path(*at))
                     for s, e, lab in doc_spans:
                         columns.add(index, s, e, lab)
+        # Relations, choices, ... can be most of an export: one grouped warning per kind
+        # (each result listed with --all-warnings), not one line each.
+        group = object()  # one pass over the file: its groups are listed interleaved
+        for kind, found in skipped.items():
+            add_group(loaded, group, len(found),
+                      partial(_skipped_results, file, kind, found, loc))
     if not per_set:
         raise FormatError(file, "no annotations or predictions in any task")
     for set_name, columns in per_set.items():
@@ -366,9 +374,17 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
     return f"annotator {who}" if who not in (None, "") else "annotator"
 
 
+def _skipped_results(file: str, kind: str, found: list[tuple[Position, str]],
+                     loc: JsonLocator) -> Iterator[tuple[Position, Diagnostic]]:
+    for position, path in found:
+        yield position, Diagnostic(file, f"a {kind} result, not a span label; skipped",
+                                   loc.line_of(path), None, path)
+
+
 def _results(
     entry: Mapping[str, Any], file: str, at: tuple[str | int, ...],
     text: str | None, options: ReadOptions, loaded: Loaded,
+    skipped: dict[str, list[tuple[Position, str]]],
 ) -> list[tuple[int, int, str]]:
     results = entry.get("result", [])
     if not isinstance(results, list):
@@ -384,7 +400,8 @@ def _results(
         if not isinstance(value, dict) or kind not in (None, "labels", "hypertextlabels") or (
             "start" not in value and "end" not in value
         ):
-            loaded.warn(f"a {kind or 'non-span'} result, not a span label; skipped", path=where)
+            skipped.setdefault(str(kind or "non-span"), []).append(
+                (tuple(x for x in rat if isinstance(x, int)), where))
             continue
         out.extend(_span_value(value, file, (*rat, "value"), text, options, loaded))
     return out

@@ -77,14 +77,18 @@ def outcome(module: ModuleType, files: Mapping[str, bytes], name: str, options: 
 
     The doccano reader warns, since issue "Real users' files" item 3, when a record has no text
     key but other keys hold strings (a damaged ``"text"`` key); the reference reader predates
-    that warning, which ``tests/formats/test_doccano_exports.py`` tests."""
+    that warning, which ``tests/formats/test_doccano_exports.py`` tests. The warnings are
+    compared sorted by kind and message (file order kept among equal ones): brat and Label
+    Studio now group the lines and results that carry no span (one grouped warning per kind,
+    ``test_grouped_skips.py``), which lists them after the reader's other warnings."""
     try:
         with bounds.using(policy):  # type: ignore[arg-type]
             loaded = module.read(dict(files), name=name, options=options)
     except FormatError as exc:
         return "error", str(exc)
-    diags = [d for d in expand_diagnostics(loaded.diagnostics)
-             if not str(d.message).startswith("no 'text' (or 'data')")]
+    diags = sorted((d for d in expand_diagnostics(loaded.diagnostics)
+                    if not str(d.message).startswith("no 'text' (or 'data')")),
+                   key=lambda d: (d.kind, d.message))  # stable: file order kept for ties
     sets = [(s.name, s.role, s.alternatives, list(s.spans.items()), s.labels(), s.span_count())
             for s in loaded.sets]
     return "ok", (loaded.format, loaded.source, list(loaded.texts.items()), sets, diags)

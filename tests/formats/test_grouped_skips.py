@@ -1,0 +1,54 @@
+"""Lines and results that carry no span (brat relations and attributes, Label Studio relations)
+are the body of many real exports: each kind is one grouped warning that counts them, and
+``--all-warnings`` still lists every one, in file order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.errors import expand, warning_total
+from core.formats import load_files
+
+TEXT = "Aspirin eases headache and fever."
+ANN = ("T1\tDrug 0 7\tAspirin\nA1\tCertainty T1 High\nT2\tSymptom 14 22\theadache\n"
+       "R1\tTreats Arg1:T1 Arg2:T2\nA2\tCertainty T2 Low\n#1\tAnnotatorNotes T1\tcommon\n")
+
+
+def _brat() -> dict[str, bytes]:
+    return {"a.ann": ANN.encode(), "a.txt": TEXT.encode(),
+            "b.ann": ANN.replace("A2\t", "A9\t").encode(), "b.txt": TEXT.encode()}
+
+
+def test_brat_skipped_lines_are_one_warning_per_kind_with_every_occurrence_listed() -> None:
+    loaded = load_files(_brat(), name="corpus")
+    skipped = [d for d in loaded.diagnostics if "only T lines carry spans" in d.message]
+    assert [(d.message.split(" line")[0], d.count) for d in skipped] == [
+        ("skipped an attribute", 4), ("skipped a relation", 2), ("skipped a note", 2)]
+    assert warning_total(loaded.diagnostics) >= 8
+    listed = [(d.file, d.line) for d in expand(skipped) if not isinstance(d, str)]
+    assert listed == [("corpus/a.ann", 2), ("corpus/a.ann", 4), ("corpus/a.ann", 5),
+                      ("corpus/a.ann", 6), ("corpus/b.ann", 2), ("corpus/b.ann", 4),
+                      ("corpus/b.ann", 5), ("corpus/b.ann", 6)]
+
+
+def test_label_studio_relation_results_are_one_grouped_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    span = {"type": "labels", "value": {"start": 0, "end": 7, "text": "Aspirin",
+                                        "labels": ["Drug"]}}
+    relation = {"type": "relation", "from_id": "a", "to_id": "b"}
+    tasks = [{"id": i, "data": {"text": TEXT},
+              "annotations": [{"completed_by": 1, "result": [span, relation, relation]}]}
+             for i in range(3)]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks))
+    assert main(["validate", str(path), "--json", "--all-warnings"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    relations = [w for w in out["warnings"] if "a relation result" in w]
+    assert len(relations) == 6
+    assert main(["validate", str(path), "--json"]) == 0
+    grouped = json.loads(capsys.readouterr().out)
+    assert sum(grouped["warning_counts"].values()) == 6
