@@ -17,6 +17,7 @@ refused as the official FLC scorer does; a final newline is fine.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -279,8 +280,17 @@ def _read_folder(
 ) -> Loaded:
     if not labels_files:
         raise FormatError(
-            name, "expected a PTC gold folder with article<ID>*.labels files, found none "
-            f"among {len(files)} files",
+            name, "expected a PTC gold folder with article<ID>*.labels files, or one .labels "
+            "file for all its articles (such as dev-task-TC.labels) beside the "
+            f"article<ID>.txt texts; found none among {len(files)} files",
+        )
+    combined = sorted(p for p in labels_files
+                      if ARTICLE_RE.search(PurePosixPath(p).name) is None)
+    if combined and (len(combined) > 1 or len(labels_files) > 1):
+        raise FormatError(
+            member_name(name, combined[0]), "expected either article<ID>*.labels files or one "
+            "labels file for all articles beside the texts, found "
+            f"{len(labels_files)} .labels files of which {len(combined)} name no article",
         )
     texts: dict[str, str] = {}
     text_files: dict[str, str] = {}
@@ -296,6 +306,9 @@ def _read_folder(
             loaded.warn(
                 f"{path}: not an article<ID>.txt text or an article<ID>*.labels file; ignored"
             )
+    if combined:
+        return _read_combined(combined[0], labels_files[combined[0]], texts, text_files, name,
+                              set_name, options, loaded)
     spans: dict[str, list[Span]] = {}
     origin: dict[str, str] = {}
     for path in sorted(labels_files, key=_natural):
@@ -325,6 +338,37 @@ def _read_folder(
                 f"{path}: article {doc_id} has a text but no .labels file; ignored (an empty "
                 ".labels file marks an article without propaganda)"
             )
+    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    return loaded
+
+
+def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
+                   text_files: Mapping[str, str], name: str, set_name: str,
+                   options: ReadOptions, loaded: Loaded) -> Loaded:
+    """One labels file for all articles (the official ``dev-task-TC.labels``, ``train-task1-SI
+    .labels``, ...) read with the ``article<ID>.txt`` texts beside it: the rows' articles are
+    the documents, as when the file is given alone; an article with a text and no row is not
+    one (the official scorers know only the articles of the labels file), said in one
+    warning."""
+    file = member_name(name, path)
+    order: list[tuple[str, Span]] = []
+    gold_texts = {**(options.gold_texts or {}), **texts}
+    spans = _read_tsv(file, decode(file, data), None,
+                      dataclasses.replace(options, gold_texts=gold_texts), loaded, order=order)
+    from core.metrics.tc_order import RowOrder
+
+    loaded.records = RowOrder(tuple(order))
+    for doc_id in spans:
+        loaded.texts[doc_id] = gold_texts.get(doc_id)
+    unused = sorted((d for d in text_files if d not in spans), key=_natural)
+    if unused:
+        loaded.warn(f"{len(unused)} article texts have no row in {PurePosixPath(path).name} "
+                    f"(first: {text_files[unused[0]]}); ignored: the labels file names the "
+                    "documents")
+    missing = [d for d in spans if d not in texts]
+    if missing:
+        loaded.warn(f"{len(missing)} articles of {PurePosixPath(path).name} have no "
+                    f"article<ID>.txt text in the folder (first: {missing[0]})")
     loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
     return loaded
 

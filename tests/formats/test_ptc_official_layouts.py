@@ -125,3 +125,27 @@ def test_reading_with_the_gold_texts_keeps_the_prediction_offsets() -> None:
                      options=ReadOptions(role="system", gold_texts=gold.texts))
     assert not [d for d in pred.diagnostics if "text" in str(d)]
     assert {d: sorted(v) for d, v in pred.set if v} == {d: sorted(v) for d, v in gold.set if v}
+
+
+def test_one_labels_file_for_all_articles_reads_with_the_texts_beside_it() -> None:
+    """The official dev set as distributed: a folder of ``article<ID>.txt`` and one
+    ``dev-task-TC.labels`` for all of them (``dev-articles-with-tc-labels``)."""
+    folder = DATA / "dev-articles-with-tc-labels"
+    loaded = load_path(folder)
+    alone = load_path(DATA / "dev-task-TC.labels")
+    assert loaded.format == "ptc"
+    assert dict(loaded.set.spans) == dict(alone.set.spans)
+    assert set(loaded.texts) == {"201", "202"}
+    per_article = load_path(DATA / "semeval2020-tc-folder")  # the same texts, BOM kept
+    assert all(loaded.texts[doc] == per_article.texts[doc] for doc in ("201", "202"))
+    (unused,) = [d for d in loaded.diagnostics if "have no row" in d.message]
+    assert unused.message.startswith("1 article texts have no row in dev-task-TC.labels "
+                                     "(first: article203.txt)")
+
+
+def test_an_articles_folder_without_labels_says_how_to_add_them(tmp_path: Path) -> None:
+    for doc in ("201", "202"):
+        (tmp_path / f"article{doc}.txt").write_text("An article.", encoding="utf-8")
+    rc, _out, err = _validate_cli(tmp_path)
+    assert rc == 1
+    assert "or one .labels file for all its articles (such as dev-task-TC.labels)" in err
