@@ -54,6 +54,23 @@ class SpanInputs:
                 **self.extra}
 
 
+def alternatives_note(source: str, gold: AnnotationSet) -> list[Diagnostic]:
+    """A warning when a metric that reads gold alternatives (MAFALDA) meets a gold that is not
+    MAFALDA's own whose intervals carry several labels: they become one span with alternative
+    labels, so the gold scored against itself is below 1 in precision."""
+    from core.metrics.mafalda import shared_intervals
+
+    count, first = shared_intervals(gold)
+    if first is None:
+        return []
+    doc, start, end, labels = first
+    shown = ", ".join(repr(lab) for lab in labels)
+    return [Diagnostic(source, f"{count:,} intervals carry several labels (first: document "
+                       f"{doc!r} [{start}, {end}) {shown}); the MAFALDA metric reads each as "
+                       "one span with alternative labels (Helwe et al. 2024, Definition 6), "
+                       "where the Da San Martino metric counts one span per label")]
+
+
 def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     """Read ``args.gold`` and ``args.pred`` for ``metric``.
 
@@ -71,8 +88,10 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     gold_loaded = load_path(args.gold, fmt=args.gold_format,
                             options=ReadOptions(labels=explicit, role="gold", beyond_text=policy))
     gold = gold_loaded.set
-    gold = metric.gold_view(gold)
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
+    if metric.gold_alternatives:
+        warnings.extend(alternatives_note(str(args.gold), gold))
+    gold = metric.gold_view(gold)
     labels = explicit
     variant = str(metric.keywords(variant=getattr(args, "variant", None)).get("variant"))
     if labels is None and metric.default_labels is not None:

@@ -1208,3 +1208,37 @@ def read_order(*, variant: str, gold_records: object, pred_records: object,
     if isinstance(pred_records, GoldOrder):
         options["pred_order"] = pred_records
     return pred, warnings, options
+
+
+def shared_intervals(gold: AnnotationSet
+                     ) -> tuple[int, tuple[str, int, int, tuple[str, ...]] | None]:
+    """How many intervals of a gold that is not MAFALDA's own carry several labels, and the
+    first: the MAFALDA metric reads them as one span with alternative labels (Helwe et al.
+    2024, Definition 6), which a scorer of the Da San Martino family counts as several spans.
+
+    >>> from core.model import Span
+    >>> g = AnnotationSet("g", {"1": (Span(0, 4, "A"), Span(0, 4, "B"), Span(5, 9, "A"))})
+    >>> shared_intervals(g)
+    (1, ('1', 0, 4, ('A', 'B')))
+    """
+    if gold.alternatives:
+        return 0, None
+    t = gold.table
+    if len(t) < 2:
+        return 0, None
+    order = np.lexsort((t.label, t.end, t.start, t.doc))
+    doc, start, end, label = t.doc[order], t.start[order], t.end[order], t.label[order]
+    same = ((doc[1:] == doc[:-1]) & (start[1:] == start[:-1]) & (end[1:] == end[:-1])
+            & (label[1:] != label[:-1]))
+    if not same.any():
+        return 0, None
+    runs = same & ~np.concatenate(([False], same[:-1]))
+    first = int(np.argmax(runs))
+    k = first
+    labels = [t.labels[label[k]]]
+    while k < len(same) and same[k]:
+        labels.append(t.labels[label[k + 1]])
+        k += 1
+    return int(runs.sum()), (t.doc_ids[doc[first]], int(start[first]), int(end[first]),
+                             tuple(sorted(set(labels))))
+
