@@ -93,8 +93,8 @@ def test_reconcile_refuses_other_characters_naming_both_files_the_count_and_the_
 # ---- score, explain, errors, slices, report -----------------------------------------------------
 
 
-def test_score_refuses_a_prediction_that_reuses_the_gold_ids_for_other_texts(cli,
-                                                                              clean_failure) -> None:
+def test_score_refuses_a_prediction_that_reuses_the_gold_ids_for_other_texts(
+        cli, clean_failure) -> None:
     run = cli("score", str(ANN1), str(ANN2), "--metric", "martino", *LABELS)
     clean_failure(run)
     assert run.err.startswith(
