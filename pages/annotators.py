@@ -12,7 +12,7 @@ from ui.widgets import download_buttons, paginate
 
 st.title("👥 Annotators")
 # Spans a reader placed past their text (MAFALDA model outputs) are clipped for agreement.
-ws, clipped = state.for_agreement(state.workspace())
+ws, clipped = text_policy.for_agreement(state.workspace())
 if ws.empty or len(ws.sets) < 2:
     st.info("Agreement needs at least two annotation sets (annotators, or a gold and systems).",
             icon="ℹ️")

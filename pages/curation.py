@@ -14,7 +14,7 @@ from ui.widgets import notes, paginate
 st.title("⚖️ Curation")
 source = state.source_workspace()
 # Spans a reader placed past their text (MAFALDA model outputs) are clipped for the consensus.
-ws, clipped = state.for_agreement(source)
+ws, clipped = text_policy.for_agreement(source)
 if ws.empty or len(ws.sets) < 2 or not ws.has_spans:
     st.info("Curation needs at least two annotation sets with spans (annotators).", icon="ℹ️")
     st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")

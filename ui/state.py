@@ -38,7 +38,6 @@ never the corpus. Tables derived for display are small and use ``st.cache_data``
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 from collections.abc import Mapping
@@ -264,7 +263,7 @@ class Workspace:
     placed: Mapping[str, str] = field(default_factory=dict)
     """Set name -> file, for the sets whose reader placed the spans itself (MAFALDA model
     outputs, ``FileReport.assumed_extents``): scores keep such spans past the text, agreement
-    clips them (:func:`for_agreement`)."""
+    clips them (:func:`ui.text_policy.for_agreement`)."""
 
     @property
     def sets(self) -> dict[str, AnnotationSet]:
@@ -376,29 +375,6 @@ def build_workspace(
                 placed[name] = rep.file
     return Workspace(key, title, corpus, tuple(reports), shareable, placed)
 
-
-def for_agreement(ws: Workspace) -> tuple[Workspace, list[str]]:
-    """``ws`` as the agreement measures and the consensus need it (Annotators, Curation), with
-    the warnings to show: the spans that a reader placed past their text (MAFALDA model outputs,
-    which Scores keeps as the official evaluator does) clipped to it, one warning per set
-    (:func:`core.bounds.clip_placed`). ``ws`` itself when nothing is clipped; otherwise a
-    workspace of its own key (``<key>|inside``), so that no cache mixes the two."""
-    if not ws.placed:
-        return ws, []
-    return _for_agreement(ws.key, ws)
-
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
-    from core.bounds import clip_placed
-
-    pairs = [(file, _ws.sets[name]) for name, file in _ws.placed.items() if name in _ws.sets]
-    kept, warnings = clip_placed(pairs, _ws.corpus.texts)
-    if not warnings:
-        return _ws, []
-    sets = {**_ws.sets, **{s.name: s for s in kept}}
-    corpus = Corpus(dict(_ws.corpus.texts), sets)
-    return dataclasses.replace(_ws, key=f"{key}|inside", corpus=corpus), warnings
 
 
 NOT_ANNOTATIONS = {"labels.txt", "license", "readme.txt"}

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import streamlit as st
+
 from core import bounds
 from core.errors import Diagnostic, InputError
+from core.model import Corpus
 from core.texts import reconcile
-from ui.state import FileReport
+from ui.state import FileReport, Workspace
 
 K_BEYOND_TEXT = "beyond_text"  # Data page (session): spans past the text: refuse | clip | official
 
@@ -47,6 +50,28 @@ def for_agreement_pages(message: str) -> str:
     """An agreement refusal as the Annotators and Curation pages say it: the Data page's choice,
     not the command line's ``--clip-spans``."""
     return message.replace(bounds.AGREEMENT_CHOICE, AGREEMENT_PAGE_CHOICE)
+
+
+def for_agreement(ws: Workspace) -> tuple[Workspace, list[str]]:
+    """``ws`` as the agreement measures and the consensus need it (Annotators, Curation), with
+    the warnings to show: the spans that a reader placed past their text (MAFALDA model outputs,
+    which Scores keeps as the official evaluator does) clipped to it, one warning per set
+    (:func:`core.bounds.clip_placed`). ``ws`` itself when nothing is clipped; otherwise a
+    workspace of its own key (``<key>|inside``), so that no cache mixes the two."""
+    if not ws.placed:
+        return ws, []
+    return _for_agreement(ws.key, ws)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
+    pairs = [(file, _ws.sets[name]) for name, file in _ws.placed.items() if name in _ws.sets]
+    kept, warnings = bounds.clip_placed(pairs, _ws.corpus.texts)
+    if not warnings:
+        return _ws, []
+    sets = {**_ws.sets, **{s.name: s for s in kept}}
+    corpus = Corpus(dict(_ws.corpus.texts), sets)
+    return dataclasses.replace(_ws, key=f"{key}|inside", corpus=corpus), warnings
 
 
 def same_texts(reports: list[FileReport]) -> list[FileReport]:
