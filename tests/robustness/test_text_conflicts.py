@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import InputError
 from core.model import AnnotationSet, Span
@@ -229,3 +231,27 @@ def test_an_agreement_refusal_of_spans_past_the_text_names_the_way_out(cli, clea
     assert run.err.rstrip().endswith(
         "a span ends at 40, after the end of the text (11 characters); agreement needs every "
         "span inside its text: fix the offsets, or pass --clip-spans to clip them to the text")
+
+
+# ---- carrying spans across whitespace: a property ---------------------------------------------
+
+_WORDS = st.lists(st.text("abcé,.", min_size=1, max_size=5), min_size=1, max_size=8)
+_GAPS = st.sampled_from([" ", "  ", "\n", " \n ", "\t"])
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(words=_WORDS, data=st.data())
+def test_a_carried_span_covers_the_same_characters_on_the_reference_text(
+        words: list[str], data: st.DataObject) -> None:
+    here = " ".join(words)  # tokens joined by one space, as CoNLL rebuilds a text
+    lead = data.draw(st.sampled_from(["", " ", "\n"]))
+    there = lead + "".join(w + data.draw(_GAPS) for w in words)  # other whitespace
+    i = data.draw(st.integers(0, len(words) - 1))
+    j = data.draw(st.integers(i, len(words) - 1))
+    start = sum(len(w) + 1 for w in words[:i])
+    end = sum(len(w) + 1 for w in words[:j]) + len(words[j])
+    pred = AnnotationSet("p", {"1": (Span(start, end, "X"),)}, "system")
+    (moved,), why = reconcile({"1": there}, {"1": here}, [pred], here="p", there="g")
+    (span,) = moved.spans["1"]
+    assert there[span.start:span.end].split() == here[start:end].split() == words[i:j + 1]
+    assert len(why) == (here != there)
