@@ -21,7 +21,9 @@ Spans whose offsets the reader made (MAFALDA model outputs, ``mafalda-llm``: the
 answer per sentence and the spans are placed by the sentences' lengths, as the official
 evaluator places them, never looked up in the text) are not the user's to fix: under ``refuse``
 and ``official`` they are scored as they are, as the official evaluator does, and one warning
-per file says so (:func:`assumed_warning`); ``clip`` clips them like any other.
+per file says so (:func:`assumed_warning`); ``clip`` clips them like any other. Agreement and
+consensus need every span inside its text: there they are clipped under every policy, with one
+warning per set (``placed="clip"``, :func:`clip_placed`, :func:`placed_clip_warning`).
 
 The readers check spans against the text of their own file through :func:`policy` (set by
 :func:`core.formats.load_files`); :func:`check_sets` checks the sets of a file that carries no
