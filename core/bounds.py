@@ -21,7 +21,9 @@ Spans whose offsets the reader made (MAFALDA model outputs, ``mafalda-llm``: the
 answer per sentence and the spans are placed by the sentences' lengths, as the official
 evaluator places them, never looked up in the text) are not the user's to fix: under ``refuse``
 and ``official`` they are scored as they are, as the official evaluator does, and one warning
-per file says so (:func:`assumed_warning`); ``clip`` clips them like any other.
+per file says so (:func:`assumed_warning`); ``clip`` clips them like any other. Agreement and
+consensus need every span inside its text: there they are clipped under every policy, with one
+warning per set (``placed="clip"``, :func:`clip_placed`, :func:`placed_clip_warning`).
 
 The readers check spans against the text of their own file through :func:`policy` (set by
 :func:`core.formats.load_files`); :func:`check_sets` checks the sets of a file that carries no
@@ -189,6 +191,33 @@ def assumed_warning(offenders: Sequence[Offender], extents: Mapping[str, int],
             f"({first.length} characters){'' if len(offenders) == 1 else ', ...'})")
 
 
+def placed_clip_warning(offenders: Sequence[Offender]) -> str:
+    """The one warning for the spans of one set that its reader placed, that end past their
+    text (``offenders``, all of one set) and that are clipped for a measure that needs every
+    span inside its text (agreement, consensus): scoring keeps them (:func:`assumed_warning`)."""
+    first = offenders[0]
+    docs = len({o.doc for o in offenders})
+    runs = ("1 span in 1 text runs" if len(offenders) == 1 else
+            f"{len(offenders)} spans in {docs} text{'s' if docs > 1 else ''} run")
+    one = len(offenders) == 1
+    return (f"{first.source}: {first.set_name}: the file states no offsets; the reader placed "
+            f"these spans by the lengths of the sentences, as the official evaluator does, and "
+            f"{runs} past the end; {'it is' if one else 'they are'} clipped to the text here, "
+            "since agreement needs every span inside its text (scores keep "
+            f"{'it' if one else 'them'} as the official evaluator does) (document "
+            f"{first.doc!r}: span [{first.span.start}, {first.span.end}) {first.span.label!r} "
+            f"ends past the text ({first.length} characters){'' if one else ', ...'})")
+
+
+AGREEMENT_CHOICE = "pass --clip-spans to clip them to the text"
+"""How a command-line user makes spans past the text fit a measure that needs every span inside
+its text (agreement, consensus); the dashboard names the Data page's choice instead."""
+
+Placed = Literal["keep", "clip"]
+"""What happens under ``refuse`` and ``official`` to spans past the text that a reader placed:
+kept for scoring (the official evaluator scores them), clipped for agreement."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What the policy does to the spans past their text: the offenders it refuses, the
@@ -200,10 +229,13 @@ class Outcome:
 
 
 def decide(offenders: Sequence[Offender], value: Policy, texts: Mapping[str, str | None],
-           assumed: Mapping[str, Mapping[str, int]] | None = None) -> Outcome:
+           assumed: Mapping[str, Mapping[str, int]] | None = None, *,
+           placed: Placed = "keep") -> Outcome:
     """Apply ``value`` to ``offenders``; ``assumed`` maps each file whose reader placed the
     spans to its extents (:func:`assumed_warning`): those are never refused, and under
-    ``refuse`` and ``official`` one warning per set says that they are scored as they are."""
+    ``refuse`` and ``official`` one warning per set says that they are scored as they are
+    (``placed="keep"``) or that they are clipped to the text (``placed="clip"``, for agreement:
+    :func:`placed_clip_warning`)."""
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
     assumed = assumed or {}
@@ -216,6 +248,9 @@ def decide(offenders: Sequence[Offender], value: Policy, texts: Mapping[str, str
     for o in offenders:
         if o.source in assumed:
             made.setdefault((o.source, o.set_name), []).append(o)
+    if placed == "clip":
+        warnings.extend((source, placed_clip_warning(items)) for (source, _), items in made.items())
+        return Outcome(stated if value == "refuse" else (), tuple(warnings), frozenset(made))
     warnings.extend((source, assumed_warning(items, assumed[source], texts))
                     for (source, _), items in made.items())
     return Outcome(stated if value == "refuse" else (), tuple(warnings), frozenset())
@@ -224,12 +259,13 @@ def decide(offenders: Sequence[Offender], value: Policy, texts: Mapping[str, str
 def check_sets(
     sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None],
     value: Policy = "refuse", *, assumed: Mapping[str, Mapping[str, int]] | None = None,
+    placed: Placed = "keep",
 ) -> tuple[list[AnnotationSet], list[str]]:
     """Apply the policy to ``sets`` (``(file, set)`` pairs) against ``texts``.
 
     Returns the sets to use and the warnings to record; raises :class:`InputError` under
     ``refuse`` when a span past its text has offsets its file states (``assumed``: the files
-    whose reader placed the spans, :func:`decide`).
+    whose reader placed the spans, kept or clipped as ``placed`` says, :func:`decide`).
 
     >>> texts = {"1": "hello world"}
     >>> pred = AnnotationSet("p", {"1": (Span(0, 5000, "Doubt"),)}, "system")
@@ -247,7 +283,7 @@ def check_sets(
     offenders = find(sets, texts)
     if not offenders:
         return [s for _, s in sets], []
-    out = decide(offenders, value, texts, assumed)
+    out = decide(offenders, value, texts, assumed, placed=placed)
     if out.refused:
         raise InputError(refusal(out.refused))
     return ([clipped(s, texts) if (src, s.name) in out.clip else s for src, s in sets],
@@ -260,3 +296,18 @@ def unseen(warnings: Iterable[str], diagnostics: Iterable[Diagnostic]) -> list[s
     each thing once."""
     seen = {str(d) for d in diagnostics if d.kind == "beyond-text" and d.more is None}
     return [w for w in warnings if w not in seen]
+
+
+def clip_placed(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None]
+                ) -> tuple[list[AnnotationSet], list[str]]:
+    """``sets`` (``(file, set)`` pairs whose reader placed the spans) with their spans past the
+    text clipped, one warning per clipped set (:func:`placed_clip_warning`): the agreement
+    measures' reading of reader-placed spans, which scoring keeps.
+
+    >>> pred = AnnotationSet("m", {"1": (Span(0, 14, "X"),)}, "system")
+    >>> sets, why = clip_placed([("m.jsonl", pred)], {"1": "hello world"})
+    >>> sets[0].spans["1"], why[0][:40]
+    ((Span(start=0, end=11, label='X'),), 'm.jsonl: m: the file states no offsets; ')
+    """
+    return check_sets(sets, texts, "refuse", assumed={source: {} for source, _ in sets},
+                      placed="clip")

@@ -24,6 +24,7 @@ from core.textsafe import one_line
 Severity = Literal["error", "warning"]
 
 WARNING_KINDS: tuple[tuple[str, str], ...] = (
+    ("with other whitespace", "text-whitespace"),
     ("in whitespace", "whitespace"),
     ("differs from the text", "fragment-mismatch"),
     ("more than once", "duplicate-span"),

@@ -3,9 +3,11 @@
 
 Reading itself differs (command-line arguments against a shard job, one file against a set
 column), so the callers read; from the read gold and predictions on, the steps are these, in
-this order: refuse text-label files, apply the one policy for spans past the text
-(:mod:`core.bounds`), the metric's prediction warnings, its official file-order reading, and the
-one taxonomy rule (:func:`core.taxonomy.resolve`).
+this order: refuse text-label files, refuse predictions whose texts are not the gold's (or carry
+their spans onto the gold's text when the two differ in whitespace only, :mod:`core.texts`),
+apply the one policy for spans past the text (:mod:`core.bounds`), the metric's prediction
+warnings, its official file-order reading, and the one taxonomy rule
+(:func:`core.taxonomy.resolve`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core import bounds
+from core import bounds, texts
 from core.bounds import Policy
 from core.errors import Diagnostic, InputError
 from core.formats import LlmParsing, Loaded, ReadOptions
@@ -49,6 +51,17 @@ def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
                              f"{metric} metric cannot apply: use --metric hateval-a or hateval-b")
 
 
+def same_texts(gold: Loaded, pred: Loaded, pred_set: AnnotationSet, pred_source: str
+               ) -> tuple[AnnotationSet, list[str]]:
+    """``pred_set`` (read from ``pred_source``) checked against the gold's texts
+    (:func:`core.texts.reconcile`): refused when a document's text differs from the gold's in
+    more than whitespace, its spans carried onto the gold's text (one warning) when it differs
+    in whitespace only."""
+    (out,), warnings = texts.reconcile(gold.texts, pred.texts, [pred_set], here=pred_source,
+                                       there=gold.source)
+    return out, warnings
+
+
 @dataclass
 class Checked:
     """The predictions after the checks, what the metric's hooks added, and the warnings."""
@@ -65,9 +78,11 @@ def check_pair(metric: Metric, *, gold: AnnotationSet, pred: AnnotationSet, pred
     """The steps of the module docstring for ``pred`` (read from ``pred_source``) against
     ``gold``; ``variant`` is the metric's resolved variant."""
     not_spans(gold_loaded, pred_loaded, metric.name)
+    pred, carried = same_texts(gold_loaded, pred_loaded, pred, pred_source)
     (pred,), warnings = bounds.check_sets([(pred_source, pred)], gold_loaded.texts, policy,
                                           assumed=assumed_of(pred_source, pred_loaded))
-    out = Checked(pred, None, warnings=list(bounds.unseen(warnings, pred_loaded.diagnostics)))
+    out = Checked(pred, None, warnings=[*carried,
+                                        *bounds.unseen(warnings, pred_loaded.diagnostics)])
     if metric.pred_warnings is not None:
         out.warnings.extend(metric.pred_warnings(pred, gold_loaded.texts))
     if metric.read_order is not None:

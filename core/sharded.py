@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core import bounds
+from core import texts as same_texts
 from core.bounds import Policy
 from core.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
 from core.formats import Loaded, ReadOptions, load_path
@@ -649,21 +650,28 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
             texts: dict[str, str | None] = {}
             found: list[tuple[str, AnnotationSet]] = []
             assumed: dict[str, dict[str, int]] = {}
+            owner: dict[str, str] = {}
+            carried: list[str] = []
             for path, name in zip(job.files, job.names, strict=True):
                 loaded = load_path(path, fmt=job.fmt,
                                    options=ReadOptions(beyond_text=job.beyond_text))
                 if loaded.assumed_extents is not None:
                     assumed[path] = loaded.assumed_extents
+                # one id, one text, as load_annotator_sets (core.texts)
+                read, said = same_texts.reconcile(texts, loaded.texts, loaded.sets, here=path,
+                                                  there=owner)
+                carried.extend(said)
                 for doc, text in loaded.texts.items():
-                    if text is not None and texts.get(doc) not in (None, text):
-                        raise InputError(f"{path}: document {doc!r} has a different text than "
-                                         "in another input; agreement needs the same texts")
-                    if text is not None or doc not in texts:
+                    if text is not None and texts.get(doc) is None:
+                        texts[doc], owner[doc] = text, path
+                    elif doc not in texts:
                         texts[doc] = text
                 one = len(loaded.sets) == 1 and len(job.files) > 1
                 found.extend((path, s.with_role("annotator", name if one else s.name))
-                             for s in loaded.sets)
-            kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed)
+                             for s in read)
+            kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
+                                           placed="clip")
+            more = [*carried, *more]
             sets = list(kept)
             study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
         labels = study.labels

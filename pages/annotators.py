@@ -5,13 +5,14 @@ import streamlit as st
 from core.errors import SpanScopeError
 from core.metrics.agreement import MeasureView
 from core.model import AnnotationSet
-from ui import above_one, doc_picker, highlight, state
+from ui import above_one, doc_picker, highlight, state, text_policy
 from ui import annotators as ann
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
 st.title("👥 Annotators")
-ws = state.workspace()
+# Spans a reader placed past their text (MAFALDA model outputs) are clipped for agreement.
+ws, clipped = text_policy.for_agreement(state.workspace())
 if ws.empty or len(ws.sets) < 2:
     st.info("Agreement needs at least two annotation sets (annotators, or a gold and systems).",
             icon="ℹ️")
@@ -97,9 +98,11 @@ try:
         view = ann.measure_view(ws.key, ws, sets, label, measure, gold_set, leave_one_out)
     ann.shown([gjob, vjob])
 except SpanScopeError as exc:
-    st.error(f"These sets cannot be compared: {md(exc)}", icon="❌")
+    st.error(f"These sets cannot be compared: {md(text_policy.for_agreement_pages(str(exc)))}",
+             icon="❌")
+    st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
     st.stop()
-for warning in study.warnings:
+for warning in [*clipped, *study.warnings]:
     st.caption(f"⚠️ {md(warning)}")
 
 

@@ -7,12 +7,14 @@ import streamlit as st
 from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
 from core.errors import SpanScopeError
 from ui import curation as cur
-from ui import doc_picker, highlight, state
+from ui import doc_picker, highlight, state, text_policy
 from ui.escape import md
 from ui.widgets import notes, paginate
 
 st.title("⚖️ Curation")
-ws = state.source_workspace()
+source = state.source_workspace()
+# Spans a reader placed past their text (MAFALDA model outputs) are clipped for the consensus.
+ws, clipped = text_policy.for_agreement(source)
 if ws.empty or len(ws.sets) < 2 or not ws.has_spans:
     st.info("Curation needs at least two annotation sets with spans (annotators).", icon="ℹ️")
     st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
@@ -67,9 +69,11 @@ if n_docs > cur.CONSENSUS_AUTO_DOCS and not st.toggle(
 try:
     result = cur.proposal(ws.key, ws, sets, k, match, bounds)
 except SpanScopeError as exc:
-    st.error(f"These sets cannot be adjudicated: {md(exc)}", icon="❌")
+    st.error("These sets cannot be adjudicated: "
+             f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
+    st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
     st.stop()
-notes(result.warnings, key="cur_warnings")
+notes([*clipped, *result.warnings], key="cur_warnings")
 decided = cur.overrides(ws.key)
 focus = st.selectbox("Step through", list(cur.FOCUS), key=state.K_CUR_FOCUS,
                      bind="query-params", help="Which disputed spans the buttons and keys "
@@ -92,7 +96,7 @@ with st.expander("📤 Resume: upload a decisions file", expanded=False):
         st.markdown(note)
 
 curated = curated_set(result, decided, name=cur.curated_name(ws))
-cur.publish(ws, curated)
+cur.publish(source, curated)  # every page's workspace adds it to the source
 
 # ---- progress ----------------------------------------------------------------------------------
 done, total = cur.progress(result, decided)

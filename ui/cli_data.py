@@ -25,7 +25,7 @@ import streamlit as st
 
 from core.formats import ReadOptions, read_file_with_companions, read_folder
 from core.model import ROLES, Role
-from ui import state
+from ui import state, text_policy
 from ui.parsing import guarded_load
 
 DATA_ENV = "SPANSCOPE_DATA"  # core.launch.DATA_ENV (ui must not need core.launch at import)
@@ -105,7 +105,8 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
 def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
-    ws = state.build_workspace(read_reports(_args), key=f"cli:{key}",
+    # one text per document id across the inputs, as on the Data page (core.texts)
+    ws = state.build_workspace(text_policy.same_texts(read_reports(_args)), key=f"cli:{key}",
                                title="files from the command line", shareable=True)
     # The corpus lives as long as the server: moved out of the garbage collector's reach, so
     # that full collections stop walking millions of spans (gc.freeze; the garbage of reading

@@ -20,6 +20,7 @@ disputed span), ``Shift+N`` (next undecided). The keys fire while no text field 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import zipfile
@@ -112,7 +113,7 @@ def with_curated(ws: Workspace) -> Workspace:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _joined(key: str, _ws: Workspace, _aset: AnnotationSet) -> Workspace:
     corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, _aset.name: _aset})
-    return Workspace(key, _ws.title, corpus, _ws.reports, _ws.shareable)
+    return dataclasses.replace(_ws, key=key, corpus=corpus)
 
 
 def digest(aset: AnnotationSet) -> str:

@@ -260,6 +260,10 @@ class Workspace:
     corpus: Corpus
     reports: tuple[FileReport, ...] = ()
     shareable: bool = True
+    placed: Mapping[str, str] = field(default_factory=dict)
+    """Set name -> file, for the sets whose reader placed the spans itself (MAFALDA model
+    outputs, ``FileReport.assumed_extents``): scores keep such spans past the text, agreement
+    clips them (:func:`ui.text_policy.for_agreement`)."""
 
     @property
     def sets(self) -> dict[str, AnnotationSet]:
@@ -357,6 +361,7 @@ def build_workspace(
     other.
     """
     corpus = Corpus()
+    placed: dict[str, str] = {}
     for rep in reports:
         for doc_id, text in rep.texts.items():
             if corpus.texts.get(doc_id) is None:
@@ -366,7 +371,10 @@ def build_workspace(
             while name in corpus.sets:
                 name, n = f"{aset.name} ({n})", n + 1
             corpus.add_set(AnnotationSet(name, aset.spans, aset.role, aset.alternatives))
-    return Workspace(key, title, corpus, tuple(reports), shareable)
+            if rep.assumed_extents is not None:
+                placed[name] = rep.file
+    return Workspace(key, title, corpus, tuple(reports), shareable, placed)
+
 
 
 NOT_ANNOTATIONS = {"labels.txt", "license", "readme.txt"}

@@ -1,19 +1,29 @@
-"""The Data page's side of :mod:`core.bounds`: one policy for spans past their text.
+"""The Data page's side of :mod:`core.texts` and :mod:`core.bounds`: one text per document id
+across the batch, and one policy for spans past their text.
 
-Each uploaded file is read under the chosen policy (its own texts), then every set is checked
-against the texts of the whole batch (a prediction file without texts against the gold's). Under
-``refuse`` every offending file is marked failed with the one message that names every offending
-set at once, and the other files load; under ``clip`` and ``official`` the warnings go to the
-file's diagnostics, where the Data page lists them.
+First the texts (:func:`same_texts`): the files are taken gold first, then in upload order, and a
+file that gives a document a different text than an earlier file is marked failed, with a
+message that names both files, the first such document and where the texts differ (under every
+policy: clipping cannot fix spans drawn on another text); a file whose texts differ in whitespace
+only (CoNLL, WebAnno TSV: tokens joined by spaces) loads with its spans carried onto the earlier
+text and a warning. Then each uploaded file, read under the chosen policy (its own texts), has
+every set checked against the texts of the whole batch (a prediction file without texts against
+the gold's). Under ``refuse`` every offending file is marked failed with the one message that
+names every offending set at once, and the other files load; under ``clip`` and ``official`` the
+warnings go to the file's diagnostics, where the Data page lists them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+import streamlit as st
+
 from core import bounds
-from core.errors import Diagnostic
-from ui.state import FileReport
+from core.errors import Diagnostic, InputError
+from core.model import Corpus
+from core.texts import reconcile
+from ui.state import FileReport, Workspace
 
 K_BEYOND_TEXT = "beyond_text"  # Data page (session): spans past the text: refuse | clip | official
 
@@ -29,6 +39,74 @@ PAGE_CHOICE = (f"choose '{CHOICES['clip']}' (or '{CHOICES['official']}') under \
 (:data:`core.bounds.CLI_CHOICE`)."""
 
 
+AGREEMENT_PAGE_CHOICE = (f"choose '{CHOICES['clip']}' under \"Spans that end past their "
+                         "document's text\" on the Data page")
+"""The Data page's way to clip spans past the text, said on the pages whose measures need every
+span inside its text (Annotators, Curation) where the command line names ``--clip-spans``
+(:data:`core.bounds.AGREEMENT_CHOICE`)."""
+
+
+def for_agreement_pages(message: str) -> str:
+    """An agreement refusal as the Annotators and Curation pages say it: the Data page's choice,
+    not the command line's ``--clip-spans``."""
+    return message.replace(bounds.AGREEMENT_CHOICE, AGREEMENT_PAGE_CHOICE)
+
+
+def for_agreement(ws: Workspace) -> tuple[Workspace, list[str]]:
+    """``ws`` as the agreement measures and the consensus need it (Annotators, Curation), with
+    the warnings to show: the spans that a reader placed past their text (MAFALDA model outputs,
+    which Scores keeps as the official evaluator does) clipped to it, one warning per set
+    (:func:`core.bounds.clip_placed`). ``ws`` itself when nothing is clipped; otherwise a
+    workspace of its own key (``<key>|inside``), so that no cache mixes the two."""
+    if not ws.placed:
+        return ws, []
+    return _for_agreement(ws.key, ws)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
+    pairs = [(file, _ws.sets[name]) for name, file in _ws.placed.items() if name in _ws.sets]
+    kept, warnings = bounds.clip_placed(pairs, _ws.corpus.texts)
+    if not warnings:
+        return _ws, []
+    sets = {**_ws.sets, **{s.name: s for s in kept}}
+    corpus = Corpus(dict(_ws.corpus.texts), sets)
+    return dataclasses.replace(_ws, key=f"{key}|inside", corpus=corpus), warnings
+
+
+def same_texts(reports: list[FileReport]) -> list[FileReport]:
+    """``reports`` with one text per document id (:func:`core.texts.reconcile`): gold files
+    first, then the others in upload order, each checked against the texts of the files before
+    it. A file that gives a document another text is marked failed (its sets and texts left
+    out), naming the earlier file; one whose texts differ in whitespace only keeps its sets,
+    carried onto the earlier texts (which replace its own), with a warning."""
+    order = sorted(range(len(reports)), key=lambda i: reports[i].role != "gold")
+    seen: dict[str, str | None] = {}
+    owner: dict[str, str] = {}
+    out = list(reports)
+    for i in order:
+        rep = reports[i]
+        if not rep.ok:
+            continue
+        try:
+            sets, carried = reconcile(seen, rep.texts, rep.sets, here=rep.file, there=owner)
+        except InputError as exc:
+            error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: "),
+                               severity="error")
+            out[i] = dataclasses.replace(rep, sets=(), texts={}, error=error)
+            continue
+        if carried:
+            own = {d: t if t is None or seen.get(d) is None else seen[d]
+                   for d, t in rep.texts.items()}
+            notes = tuple(Diagnostic(rep.file, w.removeprefix(f"{rep.file}: ")) for w in carried)
+            out[i] = rep = dataclasses.replace(rep, sets=tuple(sets), texts=own,
+                                               diagnostics=rep.diagnostics + notes)
+        for doc, text in rep.texts.items():
+            if text is not None and seen.get(doc) is None:
+                seen[doc], owner[doc] = text, rep.file
+    return out
+
+
 def for_the_page(diag: Diagnostic | None) -> Diagnostic | None:
     """A message about spans past the text as the Data page says it: its choice above, not the
     command line's ``--clip-spans`` / ``--beyond-text``."""
@@ -41,8 +119,11 @@ def for_the_page(diag: Diagnostic | None) -> Diagnostic | None:
 def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
     """``reports`` with the policy applied across the batch (texts: first non-empty wins).
 
-    A file whose reader placed its spans (MAFALDA model outputs) is never refused for them: one
-    warning says that they are scored as the official evaluator scores them."""
+    A file that gives a document another text than an earlier file is refused first
+    (:func:`same_texts`). A file whose reader placed its spans (MAFALDA model outputs) is never
+    refused for them: one warning says that they are scored as the official evaluator scores
+    them."""
+    reports = same_texts(reports)
     texts: dict[str, str | None] = {}
     for rep in reports:
         for doc, text in rep.texts.items():

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core import bounds
+from core import texts as same
 from core.bounds import Policy
 from core.cli.common import add_beyond_text
 from core.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
-from core.inputs import assumed_of, check_pair, pred_read_options
+from core.inputs import assumed_of, check_pair, pred_read_options, same_texts
 from core.metrics.registry import Metric
 from core.model import AnnotationSet
 from core.taxonomy import Taxonomy
@@ -148,13 +149,16 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     and the documents' texts; ``purpose`` names what needs them in the errors.
 
     Set names that repeat across files get the file name in front (``a.json:gold``). Files must
-    agree on the text of a document, and there must be at least two sets. A span past its text
+    agree on the text of a document (:func:`core.texts.reconcile`: refused when they differ in
+    more than whitespace), and there must be at least two sets. A span past its text
     follows ``beyond_text`` (:mod:`core.bounds`); a file without texts is checked against the
-    texts of the others, every offending set named at once; the policy's warnings go to
-    ``warnings``.
+    texts of the others, every offending set named at once; spans that a reader placed past the
+    text (MAFALDA model outputs) are clipped to it, one warning per set, since the measures need
+    every span inside its text; the policy's warnings go to ``warnings``.
     """
     found: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
+    owner: dict[str, str] = {}  # the file each text came from
     assumed: dict[str, dict[str, int]] = {}
     said: list[Diagnostic] = []
     for path in files:
@@ -163,21 +167,32 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
         said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
         if warnings is not None:
             # a group of another kind (60,000 spans in whitespace) holds no such message: not
-            # expanded one by one
-            past = [d for d in loaded.diagnostics if d.more is None or "past the text" in d.message
-                    or d.kind in ("beyond-text", "other")]
+            # expanded one by one; the reader's note that placed spans are scored as they are
+            # is left out: here they are clipped (the warning of check_sets below says so)
+            placed_note = loaded.assumed_extents is not None and beyond_text != "clip"
+            past = [d for d in loaded.diagnostics
+                    if not (placed_note and d.kind == "beyond-text")
+                    and (d.more is None or "past the text" in d.message
+                         or d.kind in ("beyond-text", "other"))]
             warnings.extend(str(d) for d in expand_diagnostics(past)
                             if "past the text" in d.message)
+        # One id, one text (core.texts): a file whose text of a document differs from an
+        # earlier file's is refused, naming that file; whitespace-only differences carry the
+        # spans onto the earlier text.
+        sets, carried = same.reconcile(texts, loaded.texts, loaded.sets, here=path, there=owner)
+        if warnings is not None:
+            warnings.extend(carried)
         for doc, text in loaded.texts.items():
-            if text is not None and texts.get(doc) not in (None, text):
-                raise InputError(f"{path}: document {doc!r} has a different text than in an "
-                                 f"earlier file; {purpose} needs the same texts")
-            if text is not None or doc not in texts:
+            if text is not None and texts.get(doc) is None:
+                texts[doc], owner[doc] = text, path
+            elif doc not in texts:
                 texts[doc] = text
-        found.extend((path, s) for s in loaded.sets)
+        found.extend((path, s) for s in sets)
     # A file without texts is checked against the texts of the others: every offending set is
     # named at once (core.bounds), before any measure runs.
-    kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed)
+    # Spans a reader placed past the text (MAFALDA model outputs) are clipped here: agreement
+    # and consensus need every span inside its text; scoring keeps them.
+    kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed, placed="clip")
     found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
     if warnings is not None:
         warnings.extend(bounds.unseen(more, said))
@@ -230,9 +245,10 @@ def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
 def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
                  pred_format: str | None = None, beyond_text: Policy = "refuse"
                  ) -> SystemInputs:
-    """Read the reference, then each prediction file with the reference's document ids; a span
-    past its text follows ``beyond_text`` (:mod:`core.bounds`), predictions checked against the
-    reference's texts."""
+    """Read the reference, then each prediction file with the reference's document ids; a
+    prediction whose texts are not the reference's is refused (:mod:`core.texts`: spans carried
+    over when they differ in whitespace only); a span past its text follows ``beyond_text``
+    (:mod:`core.bounds`), predictions checked against the reference's texts."""
     gold_loaded = load_path(gold_path, fmt=gold_format,
                             options=ReadOptions(role="gold", beyond_text=beyond_text))
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
@@ -241,7 +257,9 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
         pred_loaded = load_path(path, fmt=pred_format, options=ReadOptions(
             role="system", gold_doc_ids=gold_loaded.set.doc_ids, beyond_text=beyond_text))
         warnings.extend(pred_loaded.diagnostics)
-        (pred,), more = bounds.check_sets([(str(path), pred_loaded.set)], gold_loaded.texts,
+        pred, carried = same_texts(gold_loaded, pred_loaded, pred_loaded.set, str(path))
+        warnings.extend(carried)
+        (pred,), more = bounds.check_sets([(str(path), pred)], gold_loaded.texts,
                                           beyond_text, assumed=assumed_of(str(path), pred_loaded))
         warnings.extend(bounds.unseen(more, pred_loaded.diagnostics))
         systems.append(pred)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.bounds import AGREEMENT_CHOICE
 from core.columnar import SpanTable, _span_order
 from core.errors import InputError
 from core.model import NOTHING, AnnotationSet, Span
@@ -138,7 +139,8 @@ class Study:
                                if any(sp.end > len(text) for sp in spans[a].get(doc_id, ())))
                     raise InputError(
                         f"annotator {who!r}, document {doc_id!r}: a span ends at {far}, after "
-                        f"the end of the text ({len(text)} characters)")
+                        f"the end of the text ({len(text)} characters); agreement needs every "
+                        f"span inside its text: fix the offsets, or {AGREEMENT_CHOICE}")
                 lengths[doc_id] = len(text)
                 known[doc_id] = True
             else:

@@ -1,0 +1,248 @@
+"""One document id, two texts: inputs that do not describe the same documents.
+
+Spans are character offsets into their document's text, so two inputs can be scored or compared
+only when a document id means the same text in both. Ids alone do not say so: CoNLL files and
+spaCy DocBins number their documents ``1``, ``2``, ..., and every annotator's doccano export of
+one project can reuse the same ids for other texts. Scoring such files together draws one file's
+spans on the other's text.
+
+:func:`differing` finds the documents whose texts are known in both inputs and not equal, each
+with the first character where they differ. :func:`reconcile` is the rule every path applies
+(``score``, ``explain``, ``errors``, ``slices``, ``report``, ``agree``, ``adjudicate``, the Data
+page):
+
+* texts that differ in any character other than whitespace are different documents: the input
+  is refused (:func:`refusal` names both files, how many documents differ, the first one and
+  where, with a short quote of each side);
+* texts that hold the same characters in the same order and differ only in whitespace are one
+  document written out twice. Formats that rebuild the text from tokens do this (CoNLL joins the
+  tokens with one space, WebAnno TSV 2 too, WebAnno TSV 3 ends each sentence with a line break),
+  so a prediction in such a format differs from its gold's original text. The spans are carried
+  onto the reference text character for character (the n-th non-space character of one text is
+  the n-th of the other), with one warning per input (:func:`carried_warning`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+from core.errors import InputError
+from core.model import AnnotationSet, Span
+from core.textsafe import one_line
+
+_SPACE = re.compile(r"\s+")
+_RUN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A document whose text differs between two inputs: ``there`` is the reference's text (the
+    gold's, or an earlier file's), ``here`` the text of the input being checked, ``at`` the
+    first character where they differ."""
+
+    doc: str
+    at: int
+    there: str
+    here: str
+
+    @property
+    def same_characters(self) -> bool:
+        """Whether the two texts differ in whitespace only (same characters otherwise, in the
+        same order)."""
+        return _SPACE.sub("", self.there) == _SPACE.sub("", self.here)
+
+
+def first_difference(a: str, b: str) -> int:
+    """Index of the first character where ``a`` and ``b`` differ (the shorter length when one
+    is a prefix of the other).
+
+    >>> first_difference("Dated was", "Data was")
+    3
+    >>> first_difference("abc", "abcd")
+    3
+    """
+    n = min(len(a), len(b))
+    lo, hi = 0, n
+    while lo < hi:  # longest common prefix by halves: slices compare in C
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def differing(reference: Mapping[str, str | None], texts: Mapping[str, str | None]
+              ) -> list[Conflict]:
+    """The documents of ``texts`` whose text is known in both and differs from ``reference``'s,
+    in the order of ``texts``.
+
+    >>> [(c.doc, c.at) for c in differing({"1": "abc", "2": "xy"}, {"1": "abd", "2": None})]
+    [('1', 2)]
+    """
+    out = []
+    for doc, text in texts.items():
+        there = reference.get(doc)
+        if text is not None and there is not None and text != there:
+            out.append(Conflict(doc, first_difference(there, text), there, text))
+    return out
+
+
+def excerpt(text: str, at: int, before: int = 12, after: int = 24) -> str:
+    r"""A short piece of ``text`` around position ``at``, quoted on one line: control characters
+    escaped, "…" where it is cut.
+
+    >>> excerpt("More than a year ago we went\nthere", 0)
+    "'More than a year ago we …'"
+    >>> excerpt("Mayor  Ines spoke.\nThe Lumen", 6)
+    "'Mayor  Ines spoke.\\nThe Lumen'"
+    """
+    start = max(0, at - before)
+    end = min(len(text), at + after)
+    piece = one_line(text[start:end])
+    return f"'{'…' if start else ''}{piece}{'…' if end < len(text) else ''}'"
+
+
+def _where(c: Conflict, there: str) -> str:
+    return (f"from character {c.at}: {excerpt(c.there, c.at)} in {there}, "
+            f"{excerpt(c.here, c.at)} here")
+
+
+def refusal(conflicts: Sequence[Conflict], here: str, there: str) -> str:
+    """The one-line message that refuses ``here`` for holding other texts than ``there`` under
+    the same ids (``conflicts``: the documents that differ in more than whitespace, first one
+    first)."""
+    first = conflicts[0]
+    more = len(conflicts) - 1
+    who = (f"document {first.doc!r} has" if not more else
+           f"document {first.doc!r} and {more} more document{'s' if more > 1 else ''} have")
+    return (f"{here}: {who} a different text than in {there} ({_where(first, there)}); the two "
+            "files do not describe the same documents: one id, two texts (use inputs of one "
+            "corpus, or give their documents distinct ids)")
+
+
+def carried_warning(conflicts: Sequence[Conflict], here: str, there: str, moved: int,
+                    dropped: int) -> str:
+    """The one warning for an input whose texts differ from the reference's in whitespace
+    only; ``moved`` spans got new offsets, ``dropped`` held nothing but whitespace."""
+    first = conflicts[0]
+    n = len(conflicts)
+    docs = f"{n} document{'s hold' if n > 1 else ' holds'}"
+    did = (f"{moved} span{'s' if moved != 1 else ''} moved onto the text of {there} "
+           "(the same characters)" if moved else "no span moved (the same offsets)")
+    if dropped:
+        did += f", {dropped} span{'s' if dropped != 1 else ''} of whitespace only dropped"
+    return (f"{here}: {docs} the text of {there} with other whitespace (as formats that "
+            f"rebuild the text from tokens write it: CoNLL, WebAnno TSV); {did}; first: "
+            f"document {first.doc!r}, {_where(first, there)}")
+
+
+def _runs(text: str) -> tuple[list[int], list[int]]:
+    """Starts of the text's non-space runs and how many non-space characters precede each."""
+    starts, lengths = [], []
+    for m in _RUN.finditer(text):
+        starts.append(m.start())
+        lengths.append(m.end() - m.start())
+    return starts, [0, *accumulate(lengths)]
+
+
+class _Carrier:
+    """Moves offsets of one text onto another that holds the same non-space characters."""
+
+    def __init__(self, here: str, there: str) -> None:
+        self.here, self.there = here, there
+        self.h_starts, self.h_before = _runs(here)
+        self.t_starts, self.t_before = _runs(there)
+
+    def rank(self, pos: int) -> int:
+        """How many non-space characters of ``here`` lie before ``pos``."""
+        i = bisect_right(self.h_starts, pos) - 1
+        if i < 0:
+            return 0
+        run_len = self.h_before[i + 1] - self.h_before[i]
+        return self.h_before[i] + min(pos - self.h_starts[i], run_len)
+
+    def position(self, rank: int) -> int:
+        """Where the non-space character number ``rank`` (from 0) of ``there`` is."""
+        i = bisect_right(self.t_before, rank) - 1
+        return self.t_starts[i] + rank - self.t_before[i]
+
+    def span(self, s: Span) -> Span | None:
+        """``s`` on ``there``; None when it covers no non-space character. A span past the end
+        of ``here`` keeps its offsets (the policy for spans past the text decides on it)."""
+        if s.end > len(self.here):
+            return s
+        first, last = self.rank(s.start), self.rank(s.end)
+        if last <= first:
+            return None
+        return Span(self.position(first), self.position(last - 1) + 1, s.label)
+
+
+def carry(aset: AnnotationSet, conflicts: Sequence[Conflict]) -> tuple[AnnotationSet, int, int]:
+    """``aset`` with the spans of the ``conflicts``' documents moved onto the reference texts
+    (every conflict must differ in whitespace only); with how many spans moved and how many
+    were dropped (whitespace only)."""
+    by_doc = {c.doc: c for c in conflicts if c.doc in aset.spans}
+    if not by_doc:
+        return aset, 0, 0
+    spans = dict(aset.spans)
+    moved = dropped = 0
+    for doc, c in by_doc.items():
+        if not spans[doc]:
+            continue
+        carrier = _Carrier(c.here, c.there)
+        if carrier.h_starts == carrier.t_starts and carrier.h_before == carrier.t_before:
+            continue  # every non-space character at the same offset
+        out = []
+        for s in spans[doc]:
+            new = carrier.span(s)
+            if new is None:
+                dropped += 1
+                continue
+            moved += new != s
+            out.append(new)
+        spans[doc] = tuple(sorted(out))
+    return AnnotationSet(aset.name, spans, aset.role, aset.alternatives), moved, dropped
+
+
+def reconcile(reference: Mapping[str, str | None], texts: Mapping[str, str | None],
+              sets: Sequence[AnnotationSet], *, here: str, there: str | Mapping[str, str]
+              ) -> tuple[list[AnnotationSet], list[str]]:
+    """The module's rule for one input (``texts`` and ``sets``, read from ``here``) against the
+    reference texts (read from ``there``: one name, or the name per document id).
+
+    Raises :class:`InputError` (:func:`refusal`) when a document's texts differ in more than
+    whitespace; otherwise returns the sets, with the spans of documents whose texts differ in
+    whitespace only carried onto the reference's text, and the warnings (one at most).
+
+    >>> gold = {"1": "Mayor  Ines spoke."}
+    >>> pred = AnnotationSet("p", {"1": (Span(6, 10, "PER"),)}, "system")
+    >>> sets, why = reconcile(gold, {"1": "Mayor Ines spoke."}, [pred], here="p.conll",
+    ...                       there="g.json")
+    >>> sets[0].spans["1"], why[0][:45]
+    ((Span(start=7, end=11, label='PER'),), 'p.conll: 1 document holds the text of g.json ')
+    >>> reconcile(gold, {"1": "Another text."}, [pred], here="p.conll", there="g.json")
+    Traceback (most recent call last):
+    ...
+    core.errors.InputError: p.conll: document '1' has a different text than in g.json (from ...
+    """
+    conflicts = differing(reference, texts)
+    if not conflicts:
+        return list(sets), []
+
+    def owner(doc: str) -> str:
+        return there if isinstance(there, str) else there.get(doc, "an earlier file")
+
+    other = [c for c in conflicts if not c.same_characters]
+    if other:
+        raise InputError(refusal(other, here, owner(other[0].doc)))
+    out, moved, dropped = [], 0, 0
+    for aset in sets:
+        new, m, d = carry(aset, conflicts)
+        out.append(new)
+        moved, dropped = moved + m, dropped + d
+    return out, [carried_warning(conflicts, here, owner(conflicts[0].doc), moved, dropped)]

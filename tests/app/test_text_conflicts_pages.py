@@ -1,0 +1,159 @@
+"""Data, Annotators and Curation pages: files that give one document id different texts, and
+spans a reader placed past the text (issues of the newcomer tour with real exports, items 1
+and 6).
+
+A file whose texts are not those of an earlier file is refused naming both files and the first
+document, under every choice for spans past the text (clipping cannot fix spans drawn on another
+text), while the files that agree still load; the Annotators and Curation pages clip the spans a
+MAFALDA model output places past the text (Scores keeps them) with one warning, and any refusal
+there names the Data page's choice. Our own files: ``tests/data/formats/conflicts/`` (see
+``tests/robustness/test_text_conflicts.py``) and ``tests/data/formats/mafalda_llm/``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import state, text_policy
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
+CONFLICTS = DATA / "conflicts"
+LLM = DATA / "mafalda_llm"
+
+
+def _upload(make_app, *paths: Path, policy: str | None = None) -> AppTest:
+    at = make_app("pages/data.py", data="empty")
+    if policy is not None:
+        at.radio(key=text_policy.K_BEYOND_TEXT).set_value(policy).run()
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [(p.name, p.read_bytes(), "application/octet-stream") for p in paths]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value.replace("\\", "") for e in at.error]  # names are shown escaped
+
+
+def _loaded(at: AppTest) -> list[str]:
+    return list(at.session_state[state.K_UPLOAD_WS].sets)
+
+
+@pytest.mark.parametrize("policy", ["refuse", "clip", "official"])
+def test_an_annotator_export_that_reuses_ids_for_other_texts_is_refused_naming_both(
+        make_app, policy: str) -> None:
+    at = _upload(make_app, *(CONFLICTS / f"reviews_ann{i}.jsonl" for i in (1, 2, 3)),
+                 policy=policy)
+    (error,) = _errors(at)
+    assert error.startswith("reviews_ann2.jsonl: document '1' and 1 more document have a "
+                            "different text than in reviews_ann1.jsonl (from character 0: "
+                            "'The noodle bar on Elm St…' in reviews_ann1.jsonl, 'Our waiter at "
+                            "Casa Lumen…' here)")
+    assert "past the text" not in error and "clip" not in error and "keep them" not in error
+    assert _loaded(at) == ["reviews_ann1", "reviews_ann3"]
+
+
+def test_two_unrelated_conll_files_do_not_merge_and_the_first_still_loads(make_app) -> None:
+    at = _upload(make_app, CONFLICTS / "ferry_timetable.conll", CONFLICTS / "harbour_pred.conll")
+    (error,) = _errors(at)
+    assert error.startswith("harbour_pred.conll: document '1' has a different text than in "
+                            "ferry_timetable.conll")
+    assert "ends past the text" not in error
+    assert _loaded(at) == ["ferry_timetable"]
+
+
+def test_a_gold_uploaded_after_a_prediction_is_the_reference(make_app) -> None:
+    """Gold files are checked first: the prediction is the file named as different."""
+    at = _upload(make_app, CONFLICTS / "ferry_timetable.conll", CONFLICTS / "harbour_gold.json")
+    (error,) = _errors(at)
+    assert error.startswith("ferry_timetable.conll: document '1' has a different text than in "
+                            "harbour_gold.json")
+    assert _loaded(at) == ["harbour_gold"]
+
+
+def test_a_conll_prediction_of_the_gold_text_loads_on_the_gold_text_with_a_warning(
+        make_app, frame) -> None:
+    at = _upload(make_app, CONFLICTS / "harbour_gold.json", CONFLICTS / "harbour_pred.conll")
+    assert _errors(at) == []
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert ws.sets["harbour_pred"].spans == ws.sets["harbour_gold"].spans  # on the gold's text
+    diags = frame(at, "severity", "message")
+    (message,) = diags[diags["message"].str.contains("other whitespace")]["message"]
+    assert message.startswith("1 document holds the text of harbour_gold.json with other "
+                              "whitespace")
+
+
+def _mafalda_pages(make_app, page: str, policy: str | None = None) -> AppTest:
+    at = _upload(make_app, LLM / "gold.jsonl", LLM / "silent_results.jsonl", policy=policy)
+    assert _errors(at) == []
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _captions(at: AppTest) -> str:
+    return " ".join(c.value.replace("\\", "") for c in at.caption)
+
+
+@pytest.mark.parametrize("page", ["pages/annotators.py", "pages/curation.py"])
+def test_spans_a_model_output_places_past_the_text_are_clipped_for_agreement(make_app,
+                                                                             page: str) -> None:
+    at = _mafalda_pages(make_app, page)
+    assert _errors(at) == []
+    said = _captions(at)
+    assert "silent_results: the file states no offsets" in said
+    assert "it is clipped to the text here, since agreement needs every span inside its text" \
+        in said
+
+
+def test_scores_still_keeps_them_as_the_official_evaluator_does(make_app) -> None:
+    at = _mafalda_pages(make_app, "pages/annotators.py")
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert max(s.end for s in ws.sets["silent_results"].spans["0"]) == 125  # text of 107
+
+
+@pytest.mark.parametrize("page", ["pages/annotators.py", "pages/curation.py"])
+def test_a_refusal_of_stated_offsets_past_the_text_names_the_data_page_choice(
+        make_app, tmp_path: Path, page: str) -> None:
+    """Kept on the Data page ("keep them, as the official scorers do"), a span whose offsets
+    its file states cannot enter agreement: the page says which choice clips it."""
+    a = tmp_path / "ann_a.json"
+    a.write_text(json.dumps([{"id": "d1", "text": "hello world", "labels": [
+        {"technique": "Doubt", "start": 0, "end": 40}]}]), encoding="utf-8")
+    b = tmp_path / "ann_b.json"
+    b.write_text(json.dumps([{"id": "d1", "text": "hello world", "labels": [
+        {"technique": "Doubt", "start": 0, "end": 5}]}]), encoding="utf-8")
+    at = _upload(make_app, a, b, policy="official")
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    (error,) = _errors(at)
+    assert error.endswith("agreement needs every span inside its text: fix the offsets, or "
+                          "choose 'clip spans to the text' under \"Spans that end past their "
+                          "document's text\" on the Data page")
+    assert "--clip-spans" not in error
+    assert any("data" in str(link.proto.page).lower() for link in at.get("page_link"))
+
+
+def test_files_given_with_data_on_the_command_line_follow_the_same_rule(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.launch import DATA_ENV
+    from ui import cli_data
+
+    monkeypatch.setenv(DATA_ENV, json.dumps(
+        [{"role": "annotator", "path": str(CONFLICTS / f"reviews_ann{i}.jsonl")}
+         for i in (1, 2, 3)]))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"),
+                           default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = cli_data.cli_workspace()
+    assert ws is not None and list(ws.sets) == ["reviews_ann1", "reviews_ann3"]
+    (bad,) = [r for r in ws.reports if not r.ok]
+    assert bad.file == "reviews_ann2.jsonl" and bad.error is not None
+    assert "different text than in reviews_ann1.jsonl" in bad.error.message
