@@ -306,7 +306,7 @@ def _read_folder(
             loaded.warn(
                 f"{path}: not an article<ID>.txt text or an article<ID>*.labels file; ignored"
             )
-    if combined:
+    if combined and text_files:  # without texts the folder is a per-article one misnamed
         return _read_combined(combined[0], labels_files[combined[0]], texts, text_files, name,
                               set_name, options, loaded)
     spans: dict[str, list[Span]] = {}
