@@ -1,5 +1,6 @@
-"""Damaged WebAnno TSV (3 and 2), CoNLL, spaCy JSONL, XMI and Label Studio JSON-MIN files give a FormatError naming
-the file, never another exception (issue 19; the same fuzzing as ``test_no_crash.py``)."""
+"""Damaged WebAnno TSV (3 and 2), CoNLL, spaCy JSONL, XMI and Label Studio JSON-MIN files give a
+FormatError naming the file, never another exception (issue 19; the same fuzzing as
+``test_no_crash.py``)."""
 
 from pathlib import Path
 
