@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,10 +242,33 @@ class FileReport:
     records: Any = None  # non-span data the reader returned (a HatEval table)
     llm_parsing: str | None = None  # how a mafalda-llm file's answers became spans
     assumed_extents: Mapping[str, int] | None = None  # Loaded.assumed_extents (core.bounds)
+    as_read: bool = True  # each set has the role its reader gave it (else ``role`` overrides)
+    own_names: frozenset[str] = frozenset()  # sets named as the file names them (annotators...)
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def documents(self) -> int:
+        """Distinct documents of the file, over its sets and texts (what ``validate`` counts
+        and the Summary adds up), not one count per set."""
+        ids = set(self.texts)
+        for aset in self.sets:
+            ids.update(aset.spans)
+        return len(ids)
+
+    @property
+    def spans(self) -> int:
+        return sum(aset.span_count() for aset in self.sets)
+
+    @property
+    def roles(self) -> str:
+        """The role column of the Files table: the chosen role, or the roles the sets were read
+        with (``as read: annotator, gold``) when the file names its own sets."""
+        if self.as_read and self.own_names:
+            return "as read: " + ", ".join(dict.fromkeys(s.role for s in self.sets))
+        return self.role
 
 
 @dataclass(frozen=True)
@@ -298,16 +322,31 @@ def _display_name(filename: str) -> str:
 
 def _report(
     filename: str, loaded: Loaded | None, role: Role, name: str, error: Diagnostic | None,
-    llm_parsing: str = "paper-2023",
+    llm_parsing: str = "paper-2023", *, as_read: bool = True, keep_names: bool = True,
 ) -> FileReport:
+    """The report of one read input, its sets named and given roles for the pages.
+
+    A set the file names itself (:attr:`core.formats.Loaded.named_sets`: an annotator, a
+    doccano user, a model, an INCEpTION curation) keeps that name unless ``keep_names`` is
+    False; any other set takes the display name ``name`` (``name:set`` when there are
+    several). ``as_read``: every set keeps the role its reader gave it (the file read with
+    ``role``, as ``python -m core validate --role`` reads it); otherwise every set takes
+    ``role`` (:func:`override_role`).
+    """
     if loaded is None:
-        return FileReport(filename, None, role, name, error=error)
+        return FileReport(filename, None, role, name, error=error, as_read=as_read)
     sets = []
+    own: set[str] = set()
+    several = len(loaded.sets) > 1
     for i, aset in enumerate(loaded.sets):
-        # A file that names several annotators keeps their names; a single set takes the
-        # display name the user chose.
-        set_name = name if len(loaded.sets) == 1 else f"{name}:{aset.name or i}"
-        set_role: Role = role if len(loaded.sets) == 1 or role != "gold" else "annotator"
+        named = aset.name in loaded.named_sets
+        if named and keep_names:
+            set_name = aset.name
+            own.add(set_name)
+        else:
+            set_name = f"{name}:{aset.name or i}" if several else name
+        set_role = aset.role if as_read else override_role(aset, role, several=several,
+                                                           named=named)
         sets.append(AnnotationSet(set_name, aset.spans, set_role, aset.alternatives))
     return FileReport(
         filename,
@@ -321,30 +360,51 @@ def _report(
         loaded.records,
         llm_parsing if loaded.format == "mafalda-llm" else None,
         loaded.assumed_extents,
+        as_read,
+        frozenset(own),
     )
+
+
+def override_role(aset: AnnotationSet, role: Role, *, several: bool, named: bool) -> Role:
+    """The role a set gets when the user chooses ``role`` for its whole file.
+
+    A lone set takes it. Among several sets, the one the file itself reads as its gold (an
+    INCEpTION curation, ``core.formats.webanno.export_set``) stays the gold, as
+    ``python -m core validate`` reads it with any ``--role``; choosing ``gold`` makes the
+    others annotators (a file of several annotators holds no single gold).
+    """
+    if not several:
+        return role
+    if named and aset.role == "gold":
+        return "gold"
+    return "annotator" if role == "gold" else role
 
 
 def parse_bytes(
     filename: str, data: bytes, fmt: str | None, role: Role, name: str,
-    beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023",
+    beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023", *,
+    as_read: bool = True, keep_names: bool = True,
 ) -> FileReport:
     """Parse one file's bytes into a :class:`FileReport`; a ``FormatError`` becomes its error.
 
     Uncached and streamlit-free, so tests and the benchmark can call it directly; a reader bug
     becomes an error saying so (:mod:`ui.parsing`), never a traceback. ``llm_parsing`` is how
-    a ``mafalda-llm`` file's answers become spans (``docs/mafalda.md``).
+    a ``mafalda-llm`` file's answers become spans (``docs/mafalda.md``); ``as_read`` and
+    ``keep_names`` as in :func:`_report`.
     """
     options = ReadOptions(role=role, beyond_text=beyond_text, llm_parsing=llm_parsing)
     loaded, error = guarded_load({filename: data}, fmt=fmt, name=filename, options=options)
-    return _report(filename, loaded, role, name, error, llm_parsing)
+    return _report(filename, loaded, role, name, error, llm_parsing, as_read=as_read,
+                   keep_names=keep_names)
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
 def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
-               beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023"
-               ) -> FileReport:
+               beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023", *,
+               as_read: bool = True, keep_names: bool = True) -> FileReport:
     """Cached :func:`parse_bytes` (keyed by the bytes and every choice)."""
-    return parse_bytes(filename, data, fmt, role, name, beyond_text, llm_parsing)
+    return parse_bytes(filename, data, fmt, role, name, beyond_text, llm_parsing,
+                       as_read=as_read, keep_names=keep_names)
 
 
 def build_workspace(
@@ -353,18 +413,23 @@ def build_workspace(
 ) -> Workspace:
     """Assemble a workspace from file reports: texts merged (first non-empty wins), sets added.
 
-    Two sets with one display name get ``name (2)``, ``name (3)``... rather than one replacing the
-    other.
+    A set named as its file names it (an annotator) whose name another file's set also has
+    gets its file's display name in front (``a:annotator 1``), as ``python -m core agree``
+    puts the file name in front of names that repeat across files. Two sets with one name
+    still get ``name (2)``, ``name (3)``... rather than one replacing the other.
     """
     corpus = Corpus()
+    count = Counter(aset.name for rep in reports for aset in rep.sets)
     for rep in reports:
         for doc_id, text in rep.texts.items():
             if corpus.texts.get(doc_id) is None:
                 corpus.texts[doc_id] = text
         for aset in rep.sets:
-            name, n = aset.name, 2
+            base = (f"{rep.name}:{aset.name}" if aset.name in rep.own_names
+                    and count[aset.name] > 1 else aset.name)
+            name, n = base, 2
             while name in corpus.sets:
-                name, n = f"{aset.name} ({n})", n + 1
+                name, n = f"{base} ({n})", n + 1
             corpus.add_set(AnnotationSet(name, aset.spans, aset.role, aset.alternatives))
     return Workspace(key, title, corpus, tuple(reports), shareable)
 
@@ -422,6 +487,8 @@ def upload_workspace(reports: list[FileReport], contents: list[bytes], settings:
     for rep, data in zip(reports, contents, strict=True):
         digest.update(hashlib.sha256(data).digest())
         digest.update(f"|{rep.file}|{rep.format}|{rep.role}|{rep.name}|".encode())
+        # the names and roles the sets got (as read, or the file's role over them)
+        digest.update("".join(f"{s.name}\0{s.role}\0" for s in rep.sets).encode())
     digest.update(settings.encode())  # batch-wide reading choices (spans past the text)
     return build_workspace(reports, key="upload:" + digest.hexdigest()[:16], title="uploaded files",
                            shareable=False)
