@@ -5,7 +5,8 @@ uploaded file (or folder) are therefore kept in the session (:data:`K_FILES`), a
 draws one row per kept file from there: format, role, display name and, for MAFALDA model
 outputs, the parsing of their answers. Changing any of them reparses that file from the kept
 bytes, with no new upload. A file leaves the list when the user removes it from the uploader,
-presses its 🗑️ button, or forgets them all.
+presses its 🗑️ button, or forgets them all. Uploads are known by the uploader's file id, not
+by name: two files of one name are both kept, the second as ``name (2)``.
 
 Each run of the Data page rebuilds the uploaded workspace from the rows (parsing is cached), and
 the workspace's key digests every choice, so that a new format choice always gives a new
