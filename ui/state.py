@@ -43,6 +43,7 @@ import os
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -249,7 +250,7 @@ class FileReport:
     def ok(self) -> bool:
         return self.error is None
 
-    @property
+    @cached_property  # the Files table asks on every rerun; a report never changes
     def documents(self) -> int:
         """Distinct documents of the file, over its sets and texts (what ``validate`` counts
         and the Summary adds up), not one count per set."""
