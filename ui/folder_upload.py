@@ -17,7 +17,7 @@ import streamlit as st
 from core.bounds import Policy
 from core.formats import ReadOptions
 from core.model import Role
-from ui import state
+from ui import file_reports, state
 from ui.parsing import guarded_load
 
 K_FOLDER = "upload_folder"  # st.file_uploader key of the directory upload
@@ -44,8 +44,9 @@ def parse_folder(folder: str, files: tuple[tuple[str, bytes], ...], fmt: str | N
                  keep_names: bool = True) -> state.FileReport:
     """Read an uploaded folder as one input under the Data page's policy for spans past the
     text; a ``FormatError`` (or a reader bug, said as such) becomes the report's error.
-    ``as_read``, ``keep_names``: how its sets are named and given roles (``ui.state._report``)."""
+    ``as_read``, ``keep_names``: how its sets are named and given roles
+    (:func:`ui.file_reports.report`)."""
     loaded, error = guarded_load(dict(files), fmt=fmt, name=folder,
                                  options=ReadOptions(role=role, beyond_text=beyond_text))
-    return state._report(folder, loaded, role, name, error, as_read=as_read,
+    return file_reports.report(folder, loaded, role, name, error, as_read=as_read,
                          keep_names=keep_names)

@@ -11,8 +11,8 @@ Public API (stable; the part-2 pages import it)
 ``K_*`` constants and :data:`DEFAULTS`
     Session-state keys and their defaults. :func:`init_state` fills the missing ones.
 :class:`FileReport`, :class:`Workspace`
-    What one input file gave (sets, diagnostics, error) and the data the pages work on (a
-    :class:`core.model.Corpus` plus the file reports).
+    What one input file gave (sets, diagnostics, error; defined in :mod:`ui.file_reports`) and
+    the data the pages work on (a :class:`core.model.Corpus` plus the file reports).
 :func:`workspace`
     The current workspace: the uploaded files when the user chose them on the Data page, else the
     bundled sample corpus selected by ``?sample=`` (default ``propaganda``).
@@ -41,20 +41,19 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from core.bounds import Policy
-from core.errors import Diagnostic, expand_diagnostics
-from core.formats import FORMATS, LlmParsing, Loaded, ReadOptions, read_folder
+from core.formats import FORMATS, LlmParsing, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
 from core.roles import guess_role
+from ui.file_reports import FileReport
+from ui.file_reports import report as _report
 from ui.parsing import guarded_load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,55 +223,6 @@ def init_state() -> None:
 
 
 @dataclass(frozen=True)
-class FileReport:
-    """What one input gave: its sets (possibly none), its diagnostics, and its error if it failed.
-
-    ``error`` is the :class:`~core.errors.Diagnostic` of the ``FormatError`` that stopped the
-    file; ``diagnostics`` are the reader's warnings. A failed file has no sets; other files of the
-    same batch load regardless.
-    """
-
-    file: str
-    format: str | None
-    role: Role
-    name: str
-    texts: Mapping[str, str | None] = field(default_factory=dict)
-    sets: tuple[AnnotationSet, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
-    error: Diagnostic | None = None
-    records: Any = None  # non-span data the reader returned (a HatEval table)
-    llm_parsing: str | None = None  # how a mafalda-llm file's answers became spans
-    assumed_extents: Mapping[str, int] | None = None  # Loaded.assumed_extents (core.bounds)
-    as_read: bool = True  # each set has the role its reader gave it (else ``role`` overrides)
-    own_names: frozenset[str] = frozenset()  # sets named as the file names them (annotators...)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    @cached_property  # the Files table asks on every rerun; a report never changes
-    def documents(self) -> int:
-        """Distinct documents of the file, over its sets and texts (what ``validate`` counts
-        and the Summary adds up), not one count per set."""
-        ids = set(self.texts)
-        for aset in self.sets:
-            ids.update(aset.spans)
-        return len(ids)
-
-    @property
-    def spans(self) -> int:
-        return sum(aset.span_count() for aset in self.sets)
-
-    @property
-    def roles(self) -> str:
-        """The role column of the Files table: the chosen role, or the roles the sets were read
-        with (``as read: annotator, gold``) when the file names its own sets."""
-        if self.as_read and self.own_names:
-            return "as read: " + ", ".join(dict.fromkeys(s.role for s in self.sets))
-        return self.role
-
-
-@dataclass(frozen=True)
 class Workspace:
     """The data every page works on: a corpus and the reports of the files it came from.
 
@@ -321,66 +271,6 @@ def _display_name(filename: str) -> str:
     return name
 
 
-def _report(
-    filename: str, loaded: Loaded | None, role: Role, name: str, error: Diagnostic | None,
-    llm_parsing: str = "paper-2023", *, as_read: bool = True, keep_names: bool = True,
-) -> FileReport:
-    """The report of one read input, its sets named and given roles for the pages.
-
-    A set the file names itself (:attr:`core.formats.Loaded.named_sets`: an annotator, a
-    doccano user, a model, an INCEpTION curation) keeps that name unless ``keep_names`` is
-    False; any other set takes the display name ``name`` (``name:set`` when there are
-    several). ``as_read``: every set keeps the role its reader gave it (the file read with
-    ``role``, as ``python -m core validate --role`` reads it); otherwise every set takes
-    ``role`` (:func:`override_role`).
-    """
-    if loaded is None:
-        return FileReport(filename, None, role, name, error=error, as_read=as_read)
-    sets = []
-    own: set[str] = set()
-    several = len(loaded.sets) > 1
-    for i, aset in enumerate(loaded.sets):
-        named = aset.name in loaded.named_sets
-        if named and keep_names:
-            set_name = aset.name
-            own.add(set_name)
-        else:
-            set_name = f"{name}:{aset.name or i}" if several else name
-        set_role = aset.role if as_read else override_role(aset, role, several=several,
-                                                           named=named)
-        sets.append(AnnotationSet(set_name, aset.spans, set_role, aset.alternatives))
-    return FileReport(
-        filename,
-        loaded.format,
-        role,
-        name,
-        dict(loaded.texts),
-        tuple(sets),
-        tuple(expand_diagnostics(loaded.diagnostics)),  # one per warning, grouped or not
-        None,
-        loaded.records,
-        llm_parsing if loaded.format == "mafalda-llm" else None,
-        loaded.assumed_extents,
-        as_read,
-        frozenset(own),
-    )
-
-
-def override_role(aset: AnnotationSet, role: Role, *, several: bool, named: bool) -> Role:
-    """The role a set gets when the user chooses ``role`` for its whole file.
-
-    A lone set takes it. Among several sets, the one the file itself reads as its gold (an
-    INCEpTION curation, ``core.formats.webanno.export_set``) stays the gold, as
-    ``python -m core validate`` reads it with any ``--role``; choosing ``gold`` makes the
-    others annotators (a file of several annotators holds no single gold).
-    """
-    if not several:
-        return role
-    if named and aset.role == "gold":
-        return "gold"
-    return "annotator" if role == "gold" else role
-
-
 def parse_bytes(
     filename: str, data: bytes, fmt: str | None, role: Role, name: str,
     beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023", *,
@@ -391,7 +281,7 @@ def parse_bytes(
     Uncached and streamlit-free, so tests and the benchmark can call it directly; a reader bug
     becomes an error saying so (:mod:`ui.parsing`), never a traceback. ``llm_parsing`` is how
     a ``mafalda-llm`` file's answers become spans (``docs/mafalda.md``); ``as_read`` and
-    ``keep_names`` as in :func:`_report`.
+    ``keep_names`` as in :func:`ui.file_reports.report`.
     """
     options = ReadOptions(role=role, beyond_text=beyond_text, llm_parsing=llm_parsing)
     loaded, error = guarded_load({filename: data}, fmt=fmt, name=filename, options=options)
