@@ -49,8 +49,13 @@ if folder_files is not None:
     uploads.sync(folder_upload.K_FOLDER, folder_alive, uploads.uploaded_folder(folder_files))
 if uploads.kept():
     st.caption("Format is detected from the name and first bytes; override it if needed. "
-               "Each file's display name is the set name shown on every page. Files stay here "
-               "when you visit other pages; change their format, role or name at any time.")
+               "Each file's display name is the set name shown on every page; a file that "
+               "names its own sets (annotators, models, a curation) keeps their names and "
+               "roles (**as read**). Files stay here when you visit other pages; change their "
+               "format, role or name at any time.")
+    same_name = uploads.same_name_note()
+    if same_name:
+        st.caption(f"ℹ️ {same_name}")
     # A file without texts is checked against the texts of the others (a prediction against
     # the gold's), under the same policy; every offending file is named at once.
     reports, contents, choices = uploads.rows(beyond)
@@ -78,11 +83,11 @@ ws = state.workspace()
 file_reports = upload_ws.reports if upload_ws is not None and uploads.kept() else ws.reports
 if file_reports:
     st.subheader("Files")
+    # documents: the file's distinct documents over all its sets (as the Summary counts them)
     file_rows = [{
-        "file": r.file, "format": r.format or "-", "role": r.role, "sets": ", ".join(
-            s.name for s in r.sets) or "-", "documents": sum(len(s.spans) for s in r.sets),
-        "spans": sum(s.span_count() for s in r.sets),
-        "status": "✅ loaded" if r.ok else "❌ error",
+        "file": r.file, "format": r.format or "-", "role": r.roles,
+        "sets": ", ".join(s.name for s in r.sets) or "-", "documents": r.documents,
+        "spans": r.spans, "status": "✅ loaded" if r.ok else "❌ error",
         "warnings": warning_total(r.diagnostics),
     } for r in file_reports]
     st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")

@@ -25,7 +25,7 @@ import streamlit as st
 
 from core.formats import ReadOptions, read_file_with_companions, read_folder
 from core.model import ROLES, Role
-from ui import state, text_policy
+from ui import file_reports, state, text_policy
 from ui.parsing import guarded_load
 
 DATA_ENV = "SPANSCOPE_DATA"  # core.launch.DATA_ENV (ui must not need core.launch at import)
@@ -86,7 +86,7 @@ def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:
     for path, role, is_folder in _inputs(args):
         files = read_folder(path) if is_folder else read_file_with_companions(path)
         loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role))
-        reports.append(state._report(path.name, loaded, role, state._display_name(path.name),
+        reports.append(file_reports.report(path.name, loaded, role, state._display_name(path.name),
                                      error))
     return reports
 

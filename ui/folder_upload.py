@@ -17,7 +17,7 @@ import streamlit as st
 from core.bounds import Policy
 from core.formats import ReadOptions
 from core.model import Role
-from ui import state
+from ui import file_reports, state
 from ui.parsing import guarded_load
 
 K_FOLDER = "upload_folder"  # st.file_uploader key of the directory upload
@@ -40,9 +40,13 @@ def split_folder(named: Sequence[tuple[str, bytes]]) -> tuple[str, dict[str, byt
 
 @st.cache_resource(max_entries=16, show_spinner="Parsing the folder…")
 def parse_folder(folder: str, files: tuple[tuple[str, bytes], ...], fmt: str | None, role: Role,
-                 name: str, beyond_text: Policy = "refuse") -> state.FileReport:
+                 name: str, beyond_text: Policy = "refuse", *, as_read: bool = True,
+                 keep_names: bool = True) -> state.FileReport:
     """Read an uploaded folder as one input under the Data page's policy for spans past the
-    text; a ``FormatError`` (or a reader bug, said as such) becomes the report's error."""
+    text; a ``FormatError`` (or a reader bug, said as such) becomes the report's error.
+    ``as_read``, ``keep_names``: how its sets are named and given roles
+    (:func:`ui.file_reports.report`)."""
     loaded, error = guarded_load(dict(files), fmt=fmt, name=folder,
                                  options=ReadOptions(role=role, beyond_text=beyond_text))
-    return state._report(folder, loaded, role, name, error)
+    return file_reports.report(folder, loaded, role, name, error, as_read=as_read,
+                         keep_names=keep_names)

@@ -11,8 +11,8 @@ Public API (stable; the part-2 pages import it)
 ``K_*`` constants and :data:`DEFAULTS`
     Session-state keys and their defaults. :func:`init_state` fills the missing ones.
 :class:`FileReport`, :class:`Workspace`
-    What one input file gave (sets, diagnostics, error) and the data the pages work on (a
-    :class:`core.model.Corpus` plus the file reports).
+    What one input file gave (sets, diagnostics, error; defined in :mod:`ui.file_reports`) and
+    the data the pages work on (a :class:`core.model.Corpus` plus the file reports).
 :func:`workspace`
     The current workspace: the uploaded files when the user chose them on the Data page, else the
     bundled sample corpus selected by ``?sample=`` (default ``propaganda``).
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,11 +49,12 @@ from typing import Any
 import streamlit as st
 
 from core.bounds import Policy
-from core.errors import Diagnostic, expand_diagnostics
-from core.formats import FORMATS, LlmParsing, Loaded, ReadOptions, read_folder
+from core.formats import FORMATS, LlmParsing, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
 from core.roles import guess_role
+from ui.file_reports import FileReport
+from ui.file_reports import report as _report
 from ui.parsing import guarded_load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,32 +224,6 @@ def init_state() -> None:
 
 
 @dataclass(frozen=True)
-class FileReport:
-    """What one input gave: its sets (possibly none), its diagnostics, and its error if it failed.
-
-    ``error`` is the :class:`~core.errors.Diagnostic` of the ``FormatError`` that stopped the
-    file; ``diagnostics`` are the reader's warnings. A failed file has no sets; other files of the
-    same batch load regardless.
-    """
-
-    file: str
-    format: str | None
-    role: Role
-    name: str
-    texts: Mapping[str, str | None] = field(default_factory=dict)
-    sets: tuple[AnnotationSet, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
-    error: Diagnostic | None = None
-    records: Any = None  # non-span data the reader returned (a HatEval table)
-    llm_parsing: str | None = None  # how a mafalda-llm file's answers became spans
-    assumed_extents: Mapping[str, int] | None = None  # Loaded.assumed_extents (core.bounds)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
-@dataclass(frozen=True)
 class Workspace:
     """The data every page works on: a corpus and the reports of the files it came from.
 
@@ -300,55 +276,31 @@ def _display_name(filename: str) -> str:
     return name
 
 
-def _report(
-    filename: str, loaded: Loaded | None, role: Role, name: str, error: Diagnostic | None,
-    llm_parsing: str = "paper-2023",
-) -> FileReport:
-    if loaded is None:
-        return FileReport(filename, None, role, name, error=error)
-    sets = []
-    for i, aset in enumerate(loaded.sets):
-        # A file that names several annotators keeps their names; a single set takes the
-        # display name the user chose.
-        set_name = name if len(loaded.sets) == 1 else f"{name}:{aset.name or i}"
-        set_role: Role = role if len(loaded.sets) == 1 or role != "gold" else "annotator"
-        sets.append(AnnotationSet(set_name, aset.spans, set_role, aset.alternatives))
-    return FileReport(
-        filename,
-        loaded.format,
-        role,
-        name,
-        dict(loaded.texts),
-        tuple(sets),
-        tuple(expand_diagnostics(loaded.diagnostics)),  # one per warning, grouped or not
-        None,
-        loaded.records,
-        llm_parsing if loaded.format == "mafalda-llm" else None,
-        loaded.assumed_extents,
-    )
-
-
 def parse_bytes(
     filename: str, data: bytes, fmt: str | None, role: Role, name: str,
-    beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023",
+    beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023", *,
+    as_read: bool = True, keep_names: bool = True,
 ) -> FileReport:
     """Parse one file's bytes into a :class:`FileReport`; a ``FormatError`` becomes its error.
 
     Uncached and streamlit-free, so tests and the benchmark can call it directly; a reader bug
     becomes an error saying so (:mod:`ui.parsing`), never a traceback. ``llm_parsing`` is how
-    a ``mafalda-llm`` file's answers become spans (``docs/mafalda.md``).
+    a ``mafalda-llm`` file's answers become spans (``docs/mafalda.md``); ``as_read`` and
+    ``keep_names`` as in :func:`ui.file_reports.report`.
     """
     options = ReadOptions(role=role, beyond_text=beyond_text, llm_parsing=llm_parsing)
     loaded, error = guarded_load({filename: data}, fmt=fmt, name=filename, options=options)
-    return _report(filename, loaded, role, name, error, llm_parsing)
+    return _report(filename, loaded, role, name, error, llm_parsing, as_read=as_read,
+                   keep_names=keep_names)
 
 
 @st.cache_resource(max_entries=64, show_spinner="Parsing…")
 def parse_file(filename: str, data: bytes, fmt: str | None, role: Role, name: str,
-               beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023"
-               ) -> FileReport:
+               beyond_text: Policy = "refuse", llm_parsing: LlmParsing = "paper-2023", *,
+               as_read: bool = True, keep_names: bool = True) -> FileReport:
     """Cached :func:`parse_bytes` (keyed by the bytes and every choice)."""
-    return parse_bytes(filename, data, fmt, role, name, beyond_text, llm_parsing)
+    return parse_bytes(filename, data, fmt, role, name, beyond_text, llm_parsing,
+                       as_read=as_read, keep_names=keep_names)
 
 
 def build_workspace(
@@ -357,19 +309,24 @@ def build_workspace(
 ) -> Workspace:
     """Assemble a workspace from file reports: texts merged (first non-empty wins), sets added.
 
-    Two sets with one display name get ``name (2)``, ``name (3)``... rather than one replacing the
-    other.
+    A set named as its file names it (an annotator) whose name another file's set also has
+    gets its file's display name in front (``a:annotator 1``), as ``python -m core agree``
+    puts the file name in front of names that repeat across files. Two sets with one name
+    still get ``name (2)``, ``name (3)``... rather than one replacing the other.
     """
     corpus = Corpus()
     placed: dict[str, str] = {}
+    count = Counter(aset.name for rep in reports for aset in rep.sets)
     for rep in reports:
         for doc_id, text in rep.texts.items():
             if corpus.texts.get(doc_id) is None:
                 corpus.texts[doc_id] = text
         for aset in rep.sets:
-            name, n = aset.name, 2
+            base = (f"{rep.name}:{aset.name}" if aset.name in rep.own_names
+                    and count[aset.name] > 1 else aset.name)
+            name, n = base, 2
             while name in corpus.sets:
-                name, n = f"{aset.name} ({n})", n + 1
+                name, n = f"{base} ({n})", n + 1
             corpus.add_set(AnnotationSet(name, aset.spans, aset.role, aset.alternatives))
             if rep.assumed_extents is not None:
                 placed[name] = rep.file
@@ -430,6 +387,8 @@ def upload_workspace(reports: list[FileReport], contents: list[bytes], settings:
     for rep, data in zip(reports, contents, strict=True):
         digest.update(hashlib.sha256(data).digest())
         digest.update(f"|{rep.file}|{rep.format}|{rep.role}|{rep.name}|".encode())
+        # the names and roles the sets got (as read, or the file's role over them)
+        digest.update("".join(f"{s.name}\0{s.role}\0" for s in rep.sets).encode())
     digest.update(settings.encode())  # batch-wide reading choices (spans past the text)
     return build_workspace(reports, key="upload:" + digest.hexdigest()[:16], title="uploaded files",
                            shareable=False)

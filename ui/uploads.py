@@ -5,7 +5,8 @@ uploaded file (or folder) are therefore kept in the session (:data:`K_FILES`), a
 draws one row per kept file from there: format, role, display name and, for MAFALDA model
 outputs, the parsing of their answers. Changing any of them reparses that file from the kept
 bytes, with no new upload. A file leaves the list when the user removes it from the uploader,
-presses its 🗑️ button, or forgets them all.
+presses its 🗑️ button, or forgets them all. Uploads are known by the uploader's file id, not
+by name: two files of one name are both kept, the second as ``name (2)``.
 
 Each run of the Data page rebuilds the uploaded workspace from the rows (parsing is cached), and
 the workspace's key digests every choice, so that a new format choice always gives a new
@@ -31,7 +32,9 @@ from ui import cli_data, folder_upload, state, text_policy
 from ui.escape import md
 
 K_FILES = "upload_files"  # session: {name: Upload} of the kept uploads, in upload order
-K_SEEN = "upload_seen"  # session: {uploader key: names it held on the Data page's last run}
+K_SEEN = "upload_seen"  # session: {uploader key: file ids it held on the Data page's last run}
+K_IDS = "upload_ids"  # session: {uploader's file id: the kept upload's name}
+K_REMOVED = "upload_removed"  # session: file ids removed with 🗑️ while the uploader held them
 
 LLM_FORMAT = "mafalda-llm"
 LLM_HELP = (
@@ -45,11 +48,29 @@ FORMAT_BOX_HINT = "choose it in the Format box"
 
 @dataclass(frozen=True)
 class Upload:
-    """One kept upload: a file's bytes, or a folder's files (``members``) read as one input."""
+    """One kept upload: a file's bytes, or a folder's files (``members``) read as one input.
+
+    ``name`` is unique among the kept uploads: the file's own name, or ``annotations.jsonl
+    (2)`` for a second upload of that name (:func:`sync`); ``filename`` is the name the
+    browser gave, with which the file is read (detection looks at its extension).
+    ``file_id`` is the uploader's id of the file (for a folder, of its files).
+    """
 
     name: str
     data: bytes
     members: tuple[tuple[str, bytes], ...] = ()
+    filename: str = ""
+    file_id: str = ""
+
+    @property
+    def original(self) -> str:
+        """The name the browser gave the file (or folder)."""
+        return self.filename or self.name
+
+    @property
+    def copy_suffix(self) -> str:
+        """`` (2)`` for the second upload of a name, else empty."""
+        return self.name[len(self.original):] if self.name.startswith(self.original) else ""
 
     @property
     def folder(self) -> bool:
@@ -70,34 +91,93 @@ def kept() -> dict[str, Upload]:
 
 
 def sync(uploader_key: str, alive: bool, current: Sequence[Upload]) -> None:
-    """Keep what the uploader ``uploader_key`` holds now (a new file, or new bytes under a
-    known name, replaces the kept one).
+    """Keep what the uploader ``uploader_key`` holds now, every file under a name of its own.
 
-    ``alive`` says whether the uploader existed on the previous run: only then did a name that
+    A file is known by its uploader id: it keeps its name (and so its format, role and name
+    choices) from run to run. A new file whose name a kept upload already has becomes
+    ``name (2)`` (``(3)``...), so that two files of one name (``a/annotations.jsonl`` and
+    ``b/annotations.jsonl``) are both kept; the same bytes under the same name uploaded again
+    (back from another page) are the kept upload, not a copy.
+
+    ``alive`` says whether the uploader existed on the previous run: only then did a file that
     left it leave because the user removed it; otherwise the user is back from another page and
     the uploader merely forgot its files, which stay kept.
     """
     files = kept()
     seen: dict[str, list[str]] = st.session_state.setdefault(K_SEEN, {})
-    names = [u.name for u in current]
-    gone = set(seen.get(uploader_key, ())) - set(names) if alive else set()
-    seen[uploader_key] = names
-    for upload in current:
-        files[upload.name] = upload
-    if gone and files:
-        for name in gone:
-            files.pop(name, None)
-        if not files:
-            forget()  # the last file was removed: back to the sample
+    ids: dict[str, str] = st.session_state.setdefault(K_IDS, {})
+    removed: set[str] = st.session_state.setdefault(K_REMOVED, set())
+    now = [u.file_id or u.name for u in current]
+    dropped = False
+    if alive:
+        for gone in set(seen.get(uploader_key, ())) - set(now):
+            removed.discard(gone)
+            name = ids.pop(gone, None)
+            if name is not None and name in files:
+                del files[name]
+                dropped = True
+    seen[uploader_key] = now
+    claimed: set[str] = set()
+    for upload, file_id in zip(current, now, strict=True):
+        if file_id in removed:  # removed with 🗑️ while the uploader still shows it
+            continue
+        name = ids.get(file_id)
+        if name is None or name not in files or name in claimed:
+            name = _same_upload(files, upload, claimed) or _free_name(files, upload, claimed)
+            ids[file_id] = name
+        claimed.add(name)
+        files[name] = dataclasses.replace(upload, name=name, filename=upload.original,
+                                          file_id=file_id)
+    if dropped and not files:
+        forget()  # the last file was removed: back to the sample
+
+
+def _same_upload(files: dict[str, Upload], upload: Upload, claimed: set[str]) -> str | None:
+    """The kept upload that ``upload`` is again (same name, same bytes), if any."""
+    for name, old in files.items():
+        if (name not in claimed and old.original == upload.original and old.data == upload.data
+                and old.members == upload.members):
+            return name
+    return None
+
+
+def _free_name(files: dict[str, Upload], upload: Upload, claimed: set[str]) -> str:
+    """``upload``'s own name, or ``name (2)``, ``(3)``... when a kept upload has it."""
+    name, n = upload.original, 2
+    while name in files or name in claimed:
+        name, n = f"{upload.original} ({n})", n + 1
+    return name
+
+
+def same_name_note() -> str | None:
+    """The caption that says which kept uploads share a file name and how they are listed
+    (None when every name is distinct)."""
+    by_original: dict[str, list[str]] = {}
+    for up in kept().values():
+        by_original.setdefault(up.original, []).append(up.name)
+    shared = {o: names for o, names in by_original.items() if len(names) > 1}
+    if not shared:
+        return None
+    parts = [f"{len(names)} files are named **{md(o)}**: they are listed as "
+             + ", ".join(f"**{md(n)}**" for n in names) for o, names in shared.items()]
+    return ("; ".join(parts) + ". Each keeps its own row and sets (display names "
+            "with the same number); rename them below.")
 
 
 def forget(name: str | None = None) -> None:
-    """Drop one kept upload, or all of them (``None``), and the batch built from them."""
+    """Drop one kept upload, or all of them (``None``), and the batch built from them.
+
+    A file removed with its 🗑️ button while the uploader still shows it stays out until it
+    leaves the uploader."""
     files = kept()
+    ids: dict[str, str] = st.session_state.setdefault(K_IDS, {})
     if name is None:
         files.clear()
+        st.session_state.setdefault(K_REMOVED, set()).update(ids)
     else:
         files.pop(name, None)
+        st.session_state.setdefault(K_REMOVED, set()).update(
+            i for i, n in ids.items() if n == name)
     if not files:
         st.session_state[state.K_UPLOAD_WS] = None
         st.session_state[state.K_SOURCE] = fallback_source()
@@ -112,8 +192,8 @@ def fallback_source() -> str:
 def detected(upload: Upload) -> str | None:
     """The format detection gives ``upload`` (None when it cannot tell)."""
     try:
-        return detect(dict(upload.members) if upload.folder else {upload.name: upload.data},
-                      source=upload.name)
+        return detect(dict(upload.members) if upload.folder else {upload.original: upload.data},
+                      source=upload.original)
     except Exception:  # detection failing is reported by the parse itself
         return None
 
@@ -129,7 +209,7 @@ def for_the_page(diag: Diagnostic | None) -> Diagnostic | None:
 def is_type_system(upload: Upload) -> bool:
     """Whether ``upload`` is a UIMA type system (``TypeSystem.xml``): not annotations itself,
     but what a ``.xmi`` upload needs to be read."""
-    return (not upload.folder and upload.name.lower().endswith(".xml")
+    return (not upload.folder and upload.original.lower().endswith(".xml")
             and b"<typeSystemDescription" in upload.data[:4096])
 
 
@@ -159,9 +239,61 @@ def _type_system_row(upload: Upload, readers: Sequence[str]) -> None:
                    "both), and they are read with it.")
 
 
+AS_READ = "as read"
+"""The role choice of a file that names its own sets: each keeps the role it is read with."""
+AS_READ_HELP = (
+    "as read: each set keeps the name and the role the file gives it, as `python -m core "
+    "validate` lists them: Label Studio annotators and models (system), doccano users, Prodigy "
+    "annotators, a spans CSV's annotator column, an INCEpTION or WebAnno export's annotators "
+    "and its curation (the gold). A role chosen here goes to every set of the file, except "
+    "that among several sets the file's own gold (an INCEpTION curation) stays the gold, and "
+    "gold makes the other sets annotators.")
+SET_NAME_HELP = (
+    "Empty: the sets keep the names the file gives them (a name that another file's set also "
+    "has gets this file's name in front). A name typed here names the file's only set, or goes "
+    "in front of each set's name (name:set).")
+
+
+def _parse(upload: Upload, fmt: str | None, role: Role, name: str, beyond: Policy,
+           llm: LlmParsing, companion: Upload | None, *, as_read: bool, keep_names: bool
+           ) -> state.FileReport:
+    """Read ``upload`` (cached) under its own file name, reported under its kept name."""
+    src = upload.original
+    if upload.folder:
+        rep = folder_upload.parse_folder(src, tuple(sorted(upload.members)), fmt, role, name,
+                                         beyond, as_read=as_read, keep_names=keep_names)
+    elif companion is not None:
+        rep = folder_upload.parse_folder(
+            src, ((src, upload.data), (companion.original, companion.data)), fmt, role, name,
+            beyond, as_read=as_read, keep_names=keep_names)
+    else:
+        rep = state.parse_file(src, upload.data, fmt, role, name, beyond, llm, as_read=as_read,
+                               keep_names=keep_names)
+    return _relabel(rep, src, upload.name)
+
+
+def _relabel(rep: state.FileReport, src: str, name: str) -> state.FileReport:
+    """``rep`` of a file read as ``src`` but kept as ``name`` (``annotations.jsonl (2)``): its
+    messages name the upload as the page lists it."""
+    if src == name:
+        return rep
+
+    def fix(d: Diagnostic) -> Diagnostic:
+        if d.file == src or d.file.startswith(src + "/"):
+            return dataclasses.replace(d, file=name + d.file[len(src):])
+        return d
+
+    return dataclasses.replace(rep, file=name, diagnostics=tuple(map(fix, rep.diagnostics)),
+                               error=fix(rep.error) if rep.error is not None else None)
+
+
 def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
          ) -> tuple[state.FileReport, str]:
     """Draw one kept upload's row and parse it; ``(report, its choices as text)``.
+
+    A file that names its own sets (annotators, models, an INCEpTION curation) is read "as
+    read" by default: every set keeps its name and role (:data:`AS_READ_HELP`); the role box
+    offers that choice before the three roles, and its display name is empty.
 
     ``companion``: the type system a single ``.xmi`` upload is read with (one input of two
     files, as ``python -m core validate doc.xmi`` reads the ``TypeSystem.xml`` beside it)."""
@@ -177,28 +309,39 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                        persist_state="session",
                        help="auto: detected from the name and first bytes. Choosing a format "
                        "reads the file again with it.")
-    guessed = guess_role(n, folder=upload.folder)
-    role: Role = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
-                              key=state.upload_key("role", n), persist_state="session")
-    default_name = n if upload.folder else state._display_name(n)
-    name = c4.text_input("Display name", value=default_name, key=state.upload_key("name", n),
-                         persist_state="session").strip() or default_name
     chosen = None if fmt == "auto" else fmt
     llm: LlmParsing = "paper-2023"
     if (chosen or detected(upload)) == LLM_FORMAT:
         llm = cast(LlmParsing, c2.selectbox("LLM answer parsing", PARSINGS,
                                             key=state.upload_key("llm", n),
                                             persist_state="session", help=LLM_HELP))
-    if upload.folder:
-        rep = folder_upload.parse_folder(n, tuple(sorted(upload.members)), chosen, role, name,
-                                         beyond)
-    elif companion is not None:
-        rep = folder_upload.parse_folder(n, ((n, upload.data), (companion.name, companion.data)),
-                                         chosen, role, name, beyond)
+    guessed = guess_role(upload.original, folder=upload.folder)
+    default_name = n if upload.folder else \
+        state._display_name(upload.original) + upload.copy_suffix
+    # Read once with the role the name suggests: that tells whether the file names its sets.
+    as_read = _parse(upload, chosen, guessed, default_name, beyond, llm, companion,
+                     as_read=True, keep_names=True)
+    if as_read.own_names:
+        choice = c3.selectbox("Role", (AS_READ, *ROLES), key=state.upload_key("setroles", n),
+                              persist_state="session", help=AS_READ_HELP)
+        typed = c4.text_input("Display name", value="", placeholder="as read",
+                              key=state.upload_key("setname", n), persist_state="session",
+                              help=SET_NAME_HELP).strip()
+        if choice == AS_READ and not typed:
+            rep = as_read
+        else:
+            rep = _parse(upload, chosen, guessed if choice == AS_READ else cast(Role, choice),
+                         typed or default_name, beyond, llm, companion,
+                         as_read=choice == AS_READ, keep_names=not typed)
     else:
-        rep = state.parse_file(n, upload.data, chosen, role, name, beyond, llm)
+        choice = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
+                              key=state.upload_key("role", n), persist_state="session")
+        typed = c4.text_input("Display name", value=default_name,
+                              key=state.upload_key("name", n), persist_state="session").strip()
+        rep = _parse(upload, chosen, choice, typed or default_name, beyond, llm,
+                     companion, as_read=True, keep_names=True)
     rep = dataclasses.replace(rep, error=text_policy.for_the_page(for_the_page(rep.error)))
-    return rep, f"{n}|{fmt}|{llm}"
+    return rep, f"{n}|{fmt}|{llm}|{choice}|{typed}"
 
 
 def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
@@ -212,8 +355,8 @@ def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
     choices: list[str] = [f"beyond={beyond}"]
     everything = list(kept().values())
     type_system = type_system_for(everything)
-    readers = [u.name for u in everything
-               if type_system is not None and not u.folder and u.name.lower().endswith(".xmi")]
+    readers = [u.name for u in everything if type_system is not None and not u.folder
+               and u.original.lower().endswith(".xmi")]
     for upload in everything:
         if is_type_system(upload):
             _type_system_row(upload, readers if upload is type_system else [])
@@ -275,8 +418,9 @@ def llm_note(ws: state.Workspace, *set_names: str) -> str | None:
 
 
 def uploaded(files: Any) -> list[Upload]:
-    """The uploader's files as :class:`Upload` values."""
-    return [Upload(f.name, f.getvalue()) for f in files or ()]
+    """The uploader's files as :class:`Upload` values (two files may share a name)."""
+    return [Upload(f.name, f.getvalue(), filename=f.name, file_id=str(f.file_id))
+            for f in files or ()]
 
 
 def uploaded_folder(files: Any) -> list[Upload]:
@@ -284,4 +428,6 @@ def uploaded_folder(files: Any) -> list[Upload]:
     if not files:
         return []
     folder, by_path = folder_upload.split_folder([(f.name, f.getvalue()) for f in files])
-    return [Upload(folder, b"", tuple(sorted(by_path.items())))]
+    ids = "|".join(sorted(str(f.file_id) for f in files))
+    return [Upload(folder, b"", tuple(sorted(by_path.items())), filename=folder,
+                   file_id=f"folder:{ids}")]

@@ -107,7 +107,11 @@ class Loaded:
     """What one input file (or folder) held.
 
     ``sets`` usually has one annotation set; formats that name annotators or models (Label
-    Studio, ``spans-csv`` with an ``annotator`` column) give one set each. ``records`` carries
+    Studio, ``spans-csv`` with an ``annotator`` column) give one set each. ``named_sets`` are
+    the names of the sets that the input names itself (an annotator, a doccano user, a model,
+    an INCEpTION curation): each keeps the name and role the reader gives it, whatever
+    ``ReadOptions.role`` asks (``validate`` lists them so); any other set is named after the
+    input and has the caller's role. ``records`` carries
     non-span data (HatEval rows). ``diagnostics`` are the warnings: every skipped record, every
     suspicious value, so that nothing is dropped silently. ``assumed_extents`` is set by a
     reader that places the spans itself because the file states no offsets (``mafalda-llm``):
@@ -122,6 +126,7 @@ class Loaded:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     records: object | None = None
     assumed_extents: dict[str, int] | None = None
+    named_sets: set[str] = field(default_factory=set)
 
     @property
     def set(self) -> AnnotationSet:

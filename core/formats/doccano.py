@@ -490,6 +490,8 @@ def _finish(loaded: Loaded, read_files: Sequence[_File], *, single: str | None,
                 set_name = f"{stem}: {_owner_name(owner)}" if many else _owner_name(owner)
             role: Role = "annotator" if many or len(owners) > 1 else options.role
             sets.append(AnnotationSet(set_name, cols.spans(), role))
+            if many or len(owners) > 1:
+                loaded.named_sets.add(set_name)  # a user's set, or a per-user file's
     if unknown is not None:
         loaded.warn(f"the {len(unknown.docs)} documents of {unknown.path}, which no one "
                     "annotated (doccano 1.3 to 1.6 write them there), are added without spans "

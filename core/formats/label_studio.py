@@ -182,6 +182,7 @@ def _read_min(file: str, content: str, records: list[Any], options: ReadOptions)
         raise FormatError(file, "no annotation records")
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), "annotator"))
+        loaded.named_sets.add(set_name)
     return loaded
 
 
@@ -287,6 +288,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
         raise FormatError(file, "no annotations or predictions in any task")
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
+        loaded.named_sets.add(set_name)
     return loaded
 
 

@@ -605,6 +605,8 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             role = info.get("role")
             roles.setdefault(key, options.role if not has_column else
                              role if role in ROLES else "annotator")
+            if has_column:
+                loaded.named_sets.add(key)
             alternatives.setdefault(key, bool(info.get("alternatives", False)))
             target = merged.setdefault(key, {})
             for doc in part.doc_ids:

@@ -289,6 +289,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     for who in annotators:
         if who in sets:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
+            loaded.named_sets.add(who)
     return loaded
 
 

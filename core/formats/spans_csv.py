@@ -131,6 +131,8 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
                 loaded.warn(f"{set_name}: document {doc_id!r} has the span [{d.start}, {d.end}) "
                             f"{d.label!r} more than once; kept")
         loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), role))
+        if with_annotator:
+            loaded.named_sets.add(set_name)
         for doc_id in spans:
             loaded.texts.setdefault(
                 doc_id, options.gold_texts.get(doc_id) if options.gold_texts else None
@@ -269,6 +271,8 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         doc_ids = doc_codes.dictionary.to_pylist()
         spans = SpanTable.from_columns(doc_ids, doc_of_span, s_set, e_set, l_set, label_names)
         loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
+        if with_annotator:
+            loaded.named_sets.add(set_name)
         for doc_id in doc_ids:
             loaded.texts.setdefault(doc_id, None)
         _duplicate_group(loaded, group, k, set_name, spans, doc_of_span, s_set, e_set, l_set)
@@ -358,6 +362,8 @@ def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded |
         l_arr = np.array(cols.label, dtype=np.int32)
         spans = SpanTable.from_columns(doc_ids, doc_arr, s_arr, e_arr, l_arr, names)
         loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
+        if with_annotator:
+            loaded.named_sets.add(set_name)
         for doc_id in doc_ids:
             loaded.texts.setdefault(doc_id, None)
         _duplicate_group(loaded, group, k, set_name, spans, doc_arr, s_arr, e_arr, l_arr)

@@ -611,6 +611,8 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
             continue
         set_name, role = export_set(entry.user, _set_name(name), options.role)
         roles.setdefault(set_name, role)
+        if entry.user is not None:
+            loaded.named_sets.add(set_name)
         spans, warnings = spans_of(doc, choice, options.labels)
         for message, line in warnings:
             loaded.warn(message, line=line, file=doc.file)

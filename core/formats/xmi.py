@@ -296,6 +296,8 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
             options.role)
         roles.setdefault(set_name, role)
+        if entry.user is not None:
+            loaded.named_sets.add(set_name)
         text = ex.text
         spans: list[tuple[int, int, str]] = []
         empty = 0

@@ -96,3 +96,16 @@ def test_an_xmi_given_alone_or_in_a_folder_is_read_with_its_type_system() -> Non
     in_folder = cli_data.read_reports((cli_data.DataArg(None, str(folder / "xmi_relation")),))
     for reports, name in ((single, "waiting.xmi"), (in_folder, "crossing.xmi")):
         assert [(r.file, r.ok, r.sets[0].span_count()) for r in reports] == [(name, True, 2)]
+
+
+def test_an_export_given_with_a_role_keeps_its_curation_as_the_gold(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export = ROOT / "tests" / "data" / "dashboard" / "as_read" / "inception_export"
+    _app(monkeypatch, [{"role": "system", "path": str(export)}], "pages/data.py")
+    ws = cli_data.cli_workspace()
+    assert ws is not None
+    # as `python -m core validate --role system` reads it: the annotators as systems, scored
+    # against the curation
+    assert {n: s.role for n, s in ws.sets.items()} == {
+        "maria": "system", "tomas": "system", "curation": "gold"}

@@ -29,9 +29,9 @@ def test_inception_export_zip_gives_one_set_per_annotator(make_app) -> None:
         [("project.zip", buf.getvalue(), "application/zip")]).run()
     assert not at.exception, [e.value for e in at.exception]
     ws = at.session_state[state.K_UPLOAD_WS]
-    assert list(ws.sets) == ["project:alice", "project:bob", "project:chloe"]
+    assert list(ws.sets) == ["alice", "bob", "chloe"]  # named as the export names them
     assert {s.role for s in ws.sets.values()} == {"annotator"}
-    assert ws.sets["project:alice"].span_count() == 4
+    assert ws.sets["alice"].span_count() == 4
 
 
 def test_inception_export_folder_upload_is_read_as_one_input(make_app) -> None:
@@ -42,8 +42,7 @@ def test_inception_export_folder_upload_is_read_as_one_input(make_app) -> None:
     at.file_uploader(key=folder_upload.K_FOLDER).set_value(files).run()
     assert not at.exception, [e.value for e in at.exception]
     ws = at.session_state[state.K_UPLOAD_WS]
-    assert list(ws.sets) == ["inception_export:alice", "inception_export:bob",
-                             "inception_export:chloe"]
+    assert list(ws.sets) == ["alice", "bob", "chloe"]
     assert at.selectbox(key=state.upload_key("fmt", "inception_export")).value == "auto"
     assert [e.value for e in at.error] == []
 

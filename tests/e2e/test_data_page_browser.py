@@ -1,7 +1,8 @@
 """Real browser, at a desktop (1440×900) and a phone (390×844) width: the Data page's uploads
 (issue 16 items 4 and 8). The sidebar names the uploaded files; a format chosen after a failed
 detection reparses the file; a role changed after visiting another page is kept, with no new
-upload. Screenshots go to ``test-artifacts/screenshots/data_*``."""
+upload; two files of one name are both listed and an INCEpTION export's sets are read as read.
+Screenshots go to ``test-artifacts/screenshots/data_*``."""
 
 from __future__ import annotations
 
@@ -109,4 +110,33 @@ def test_a_role_changed_after_another_page_is_kept_without_uploading_again(
     sets.scroll_into_view_if_needed()
     vpage.get_by_text("Files stay here when you visit other pages").first.wait_for()
     st_ui.shot(vpage, f"data_kept_files_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+AS_READ = Path(__file__).resolve().parents[1] / "data" / "dashboard" / "as_read"
+
+
+def test_two_files_of_one_name_and_an_export_read_as_read(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    import shutil
+
+    export = shutil.make_archive(str(tmp_path / "project"), "zip", AS_READ / "inception_export")
+    _upload(vpage, app_url, st_ui, AS_READ / "same_name" / "a" / "annotations.jsonl",
+            AS_READ / "same_name" / "b" / "annotations.jsonl", Path(export))
+    main = vpage.get_by_test_id("stMain")
+    note = main.get_by_text("2 files are named", exact=False).first
+    note.wait_for(timeout=30_000)
+    assert "annotations.jsonl (2)" in note.inner_text()
+    roles = vpage.get_by_test_id("stSelectbox").filter(has_text="Role")
+    assert roles.count() == 3
+    assert roles.nth(2).locator("input").input_value() == "as read"
+    note.scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"data_same_name_rows_{vpage.viewport_name}")
+    table = vpage.get_by_test_id("stDataFrame").first
+    table.scroll_into_view_if_needed()
+    st_ui.wait_idle(vpage)
+    st_ui.shot(vpage, f"data_same_name_as_read_{vpage.viewport_name}")
+    text = main.inner_text()
+    assert "❌" not in text
     assert st_ui.app_errors(vpage) == []
