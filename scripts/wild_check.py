@@ -177,8 +177,13 @@ def ind_ptc(path: Path, options: dict[str, Any]) -> Reading:
             by_doc.setdefault(doc, []).append((int(s), int(e), lab))
         if f.name.endswith(".labels") and re.match(r"article\w+\.", f.name):
             by_doc.setdefault(f.name.split(".")[0].removeprefix("article"), [])
+    # With one labels file for all articles, its rows name the documents (as the official
+    # scorers read it); per-article files make every article with a text a document.
+    combined = any(f.name.endswith((".labels", ".tsv", ".out"))
+                   and not re.match(r"article\w+\.", f.name)
+                   for f in _files(path, ".labels", ".tsv", ".out"))
     r = Reading()
-    for doc in sorted(set(by_doc) | set(texts)):
+    for doc in sorted(set(by_doc) if combined else set(by_doc) | set(texts)):
         r.add(texts.get(doc), by_doc.get(doc, []))
     return r
 
