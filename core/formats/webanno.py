@@ -546,13 +546,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     loaded = Loaded(FORMAT, name)
     single = len(files) == 1
     docs: dict[str, TsvDocument] = {}
-    for path, data in sorted(files.items()):
-        file = name if single else member_name(name, path)
-        if not path.lower().endswith(".tsv") and not single:
-            if not path.lower().endswith((".ser", ".json", ".log")):
-                loaded.warn(f"{path}: not a TSV file; ignored")
-            continue
-        content = decode(file, data)
+    for path, file, content in tsv_members(files, name, loaded):
         if not content.startswith("#FORMAT=WebAnno TSV"):
             if single:
                 parse(file, content)  # raises the header error
@@ -568,6 +562,21 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(name, "expected WebAnno TSV 3 files (#FORMAT=WebAnno TSV 3.x), found "
                           "none")
     return assemble(docs, spans_of, name=name, options=options, loaded=loaded)
+
+
+def tsv_members(files: Mapping[str, bytes], name: str, loaded: Loaded
+                ) -> Iterator[tuple[str, str, str]]:
+    """``(path, file name for messages, text)`` of an input's TSV files in path order: the
+    file given alone, or a folder's (an export's) ``.tsv`` files; a folder's other files are
+    reported, but for the ``.ser``, ``.json`` and ``.log`` files every export holds."""
+    single = len(files) == 1
+    for path, data in sorted(files.items()):
+        file = name if single else member_name(name, path)
+        if not path.lower().endswith(".tsv") and not single:
+            if not path.lower().endswith((".ser", ".json", ".log")):
+                loaded.warn(f"{path}: not a TSV file; ignored")
+            continue
+        yield path, file, decode(file, data)
 
 
 class ParsedDocument(Protocol):

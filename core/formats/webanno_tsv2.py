@@ -37,11 +37,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.errors import FormatError
-from core.formats import Loaded, ReadOptions, decode
-from core.formats._common import check_label, member_name
+from core.formats import Loaded, ReadOptions
+from core.formats._common import check_label
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice
-from core.formats.webanno import assemble, looks_like_tsv1, looks_like_tsv2
+from core.formats.webanno import assemble, looks_like_tsv1, looks_like_tsv2, tsv_members
 
 FORMAT = "webanno-tsv2"
 _ID_RE = re.compile(r"[0-9]+-[0-9]+\Z")
@@ -221,13 +221,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     loaded = Loaded(FORMAT, name)
     single = len(files) == 1
     docs: dict[str, Tsv2Document] = {}
-    for path, data in sorted(files.items()):
-        file = name if single else member_name(name, path)
-        if not path.lower().endswith(".tsv") and not single:
-            if not path.lower().endswith((".ser", ".json", ".log")):
-                loaded.warn(f"{path}: not a TSV file; ignored")
-            continue
-        content = decode(file, data)
+    for path, file, content in tsv_members(files, name, loaded):
         if not single and not looks_like_tsv2(content[:4096]):
             version = "WebAnno TSV 3" if content.startswith("#FORMAT=") else "no TSV 2 header"
             loaded.warn(f"{path}: {version}; ignored")
