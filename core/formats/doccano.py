@@ -368,17 +368,29 @@ def _entities(file: str, line: int | None, prefix: tuple[str | int, ...], items:
     out = []
     for j, item in enumerate(items):
         where = json_path(*prefix, "entities", j)
-        if not isinstance(item, dict):
-            raise FormatError(file, "expected an entity object", line=line, path=where)
-        for key in ("start_offset", "end_offset", "label"):
-            if key not in item:
-                raise FormatError(file, "missing", line=line, path=where, field=key)
-        span = make_span(item["start_offset"], item["end_offset"], item["label"], file,
-                         line=line, text=text, path=where,
-                         fields=("start_offset", "end_offset", "label"))
-        check_label(span.label, options.labels, file, field="label", line=line, path=where)
-        out.append(span)
+        _offset_object(file, line, where, item, "entity")
+        out.append(_offset_span(file, line, where, item, item["label"], text, options))
     return out
+
+
+def _offset_object(file: str, line: int | None, where: str, item: object, what: str) -> None:
+    """Refuse an ``entities``/``annotations`` item that is not an object with
+    ``start_offset``, ``end_offset`` and ``label``."""
+    if not isinstance(item, dict):
+        raise FormatError(file, f"expected an {what} object", line=line, path=where)
+    for key in ("start_offset", "end_offset", "label"):
+        if key not in item:
+            raise FormatError(file, "missing", line=line, path=where, field=key)
+
+
+def _offset_span(file: str, line: int | None, where: str, item: Mapping[str, Any],
+                 label: object, text: str | None, options: ReadOptions) -> Span:
+    """The span of a checked ``{start_offset, end_offset, ...}`` object, labelled ``label``."""
+    span = make_span(item["start_offset"], item["end_offset"], label, file,
+                     line=line, text=text, path=where,
+                     fields=("start_offset", "end_offset", "label"))
+    check_label(span.label, options.labels, file, field="label", line=line, path=where)
+    return span
 
 
 def _annotations(out: _File, line: int | None, prefix: tuple[str | int, ...], items: object,
@@ -391,16 +403,10 @@ def _annotations(out: _File, line: int | None, prefix: tuple[str | int, ...], it
                           path=json_path(*prefix, "annotations") if prefix else None)
     for j, item in enumerate(items):
         where = json_path(*prefix, "annotations", j)
-        if not isinstance(item, dict):
-            raise FormatError(file, "expected an annotation object", line=line, path=where)
-        for key in ("start_offset", "end_offset", "label"):
-            if key not in item:
-                raise FormatError(file, "missing", line=line, path=where, field=key)
+        _offset_object(file, line, where, item, "annotation")
+        assert isinstance(item, dict)
         label = _label_name(out, line, where, item["label"], options)
-        span = make_span(item["start_offset"], item["end_offset"], label, file,
-                         line=line, text=text, path=where,
-                         fields=("start_offset", "end_offset", "label"))
-        check_label(span.label, options.labels, file, field="label", line=line, path=where)
+        span = _offset_span(file, line, where, item, label, text, options)
         user = item.get("user")
         if isinstance(user, (dict, list, bool)):
             raise FormatError(file, f"expected a user id or name, got {json.dumps(user)}",
