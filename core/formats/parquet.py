@@ -621,7 +621,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         merged[default] = {}
         roles[default] = options.role
         alternatives[default] = False
-    mentioned = {d for docs in merged.values() for d in docs}
+    mentioned = dict.fromkeys(d for docs in merged.values() for d in docs)  # in order: not a set
     for set_name, docs in merged.items():
         for doc in texts:
             if doc not in mentioned and not written:
