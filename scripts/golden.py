@@ -111,6 +111,12 @@ def outcome(fmt: str, files: Mapping[str, bytes], source: str, options: Mapping[
                            "diagnostics": [_diagnostic(d) for d in loaded.diagnostics]}
     if any(d.more is not None for d in loaded.diagnostics):  # grouped: each one, in file order
         out["expanded"] = [_diagnostic(d) for d in expand_diagnostics(loaded.diagnostics)]
+    if loaded.records is not None:  # MAFALDA's gold order and kept zero-length spans
+        records = loaded.records
+        out["records"] = {"intervals": {d: [list(x) for x in v] for d, v in
+                                        getattr(records, "intervals").items()},
+                          "zero_length": {d: [list(x) for x in v] for d, v in
+                                          getattr(records, "zero_length").items()}}
     if loaded.assumed_extents is not None:
         out["assumed_extents"] = loaded.assumed_extents
     return out
@@ -260,6 +266,19 @@ def written_cases() -> Iterator[Case]:
     yield Case("xmi-later-file-replaces-earlier", "uima-xmi", "proj",
                {"annotation/d/alice.xmi": one, "annotation/d/alice/alice.xmi": two,
                 "TypeSystem.xml": TS_XML}, [({}, "refuse"), ({"layer": "NamedEntity"}, "refuse")])
+    lines = [{"id": "a", "text": "He lies. So do you.", "labels": [
+                 [0, 8, "ad hominem"], [3, 3, "ad hominem"], [0, 8, "ad hominem"],
+                 [9, 19, "tu quoque"], [0, 2, "to clean"], [0, 19, "nothing"]]},
+             {"id": "b", "labels": [[0, 4, "tu quoque"], [5, 5, "appeal to fear"]]},
+             {"id": "c", "text": "ok", "labels": [[0, 9, "ad hominem"]]},
+             {"id": "d", "text": "x", "labels": [[0, 1, "no such fallacy"]]}]
+    body = "".join(json.dumps(line) + "\n" for line in lines)
+    yield Case("mafalda-zero-length-and-labels", "mafalda", "m.jsonl", {"m.jsonl": body.encode()},
+               [({}, "refuse"), ({}, "official"), ({}, "clip"), ({"role": "system"}, "refuse"),
+                ({"role": "system"}, "official")])
+    ok = "".join(json.dumps(line) + "\n" for line in lines[:2])
+    yield Case("mafalda-zero-length-kept", "mafalda", "m.jsonl", {"m.jsonl": ok.encode()},
+               [({}, "refuse"), ({}, "official"), ({"role": "system"}, "official")])
     export = SAMPLES / "inception_export"
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
