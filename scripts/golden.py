@@ -112,11 +112,11 @@ def outcome(fmt: str, files: Mapping[str, bytes], source: str, options: Mapping[
     if any(d.more is not None for d in loaded.diagnostics):  # grouped: each one, in file order
         out["expanded"] = [_diagnostic(d) for d in expand_diagnostics(loaded.diagnostics)]
     if loaded.records is not None:  # MAFALDA's gold order and kept zero-length spans
-        records = loaded.records
+        records: Any = loaded.records
         out["records"] = {"intervals": {d: [list(x) for x in v] for d, v in
-                                        getattr(records, "intervals").items()},
+                                        records.intervals.items()},
                           "zero_length": {d: [list(x) for x in v] for d, v in
-                                          getattr(records, "zero_length").items()}}
+                                          records.zero_length.items()}}
     if loaded.assumed_extents is not None:
         out["assumed_extents"] = loaded.assumed_extents
     return out
