@@ -165,6 +165,12 @@ def _read_ann(
                     loaded.warn(f"the span [{s}, {e}) begins or ends in whitespace: "
                                 f"{frag!r}", line=number, file=file)
         out.extend(pieces)
+    _add_spans(out, columns, doc, file, loaded)
+
+
+def _add_spans(out: list[tuple[int, int, str]], columns: SpanColumns, doc: int, file: str,
+               loaded: Loaded) -> None:
+    """One ``.ann`` file's spans into ``columns``, with a warning for each repeated one."""
     for s, e, lab in duplicates(out):
         loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
     for s, e, lab in out:

@@ -371,19 +371,8 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
             raise FormatError(file, "expected a token, got an empty column", line=number,
                               field=f"column {column + 1}")
         code = codes.get(tag)
-        if code is None:
-            match = _TAG.match(tag)
-            prefixed = match is not None and not (match.group(2) or "x").startswith("-") \
-                and not (match.group(2) or "x").endswith("-")
-            suffixed = _SUFFIX_TAG.match(tag) is not None
-            if not prefixed and not suffixed:
-                raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
-                                  f"(or, suffix-style, PER-B), got {tag!r}", line=number,
-                                  field="tag")
-            if prefixed and match is not None and match.group(2) is not None and not suffixed:
-                styles.setdefault("prefix", (tag, number))
-            elif suffixed and not prefixed:
-                styles.setdefault("suffix", (tag, number))
+        if code is None:  # a tag not met before: checked once
+            _check_tag(file, tag, number, styles)
             code = codes[tag] = len(names)
             names.append(tag)
         if doc is None:
@@ -395,16 +384,40 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
         doc.lines.append(number)
     close_sentence()
     if "suffix" in styles:
-        if "prefix" in styles:
-            (p_tag, p_line), (s_tag, s_line) = styles["prefix"], styles["suffix"]
-            raise FormatError(file, f"tag {s_tag!r} is suffix-style (type first) but "
-                              f"{p_tag!r} (line {p_line}) is prefix-style; a file uses one "
-                              "style", line=s_line, field="tag")
-        for k, name in enumerate(names):  # read as seqeval's suffix=True: PER-B is B-PER
-            parts = _SUFFIX_TAG.match(name)
-            if parts is not None:
-                names[k] = f"{parts.group(2)}-{parts.group(1)}"
+        _prefix_suffix_tags(file, styles, names)
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
+
+
+def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
+    """Refuse a tag that is neither prefix-style (``B-PER``, ``O``) nor suffix-style
+    (``PER-B``); note in ``styles`` the first tag of each style and its line."""
+    match = _TAG.match(tag)
+    prefixed = match is not None and not (match.group(2) or "x").startswith("-") \
+        and not (match.group(2) or "x").endswith("-")
+    suffixed = _SUFFIX_TAG.match(tag) is not None
+    if not prefixed and not suffixed:
+        raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
+                          f"(or, suffix-style, PER-B), got {tag!r}", line=number,
+                          field="tag")
+    if prefixed and match is not None and match.group(2) is not None and not suffixed:
+        styles.setdefault("prefix", (tag, number))
+    elif suffixed and not prefixed:
+        styles.setdefault("suffix", (tag, number))
+
+
+def _prefix_suffix_tags(file: str, styles: Mapping[str, tuple[str, int]],
+                        names: list[str]) -> None:
+    """Rewrite the suffix-style tag names in ``names`` prefix-style, as seqeval's
+    ``suffix=True`` reads them (``PER-B`` is ``B-PER``); a file that mixes styles is refused."""
+    if "prefix" in styles:
+        (p_tag, p_line), (s_tag, s_line) = styles["prefix"], styles["suffix"]
+        raise FormatError(file, f"tag {s_tag!r} is suffix-style (type first) but "
+                          f"{p_tag!r} (line {p_line}) is prefix-style; a file uses one "
+                          "style", line=s_line, field="tag")
+    for k, name in enumerate(names):
+        parts = _SUFFIX_TAG.match(name)
+        if parts is not None:
+            names[k] = f"{parts.group(2)}-{parts.group(1)}"
 
 
 def _offsets(file: str, doc: _Doc, companion: tuple[str, str] | None

@@ -107,6 +107,26 @@ def _record_score(rec: Mapping[str, Any], in_list: bool) -> int:
     annotations = rec.get("annotations")
     if isinstance(annotations, list) and annotations and isinstance(annotations[0], dict):
         return 95 if "start_offset" in annotations[0] else 0  # else Label Studio's tasks
+    listed = _span_list_score(rec)
+    if listed is not None:
+        return listed
+    labels = rec.get("labels")
+    if in_list and not marked:
+        return 0  # a JSON list with "labels": SemEval-2021's layout
+    if is_triples(labels) and ("text" in rec or "id" in rec):
+        # MAFALDA lists spans the same way; it scores 70 when the labels are its own names.
+        return 90 if marked else 50
+    if isinstance(annotations, list) and ("text" in rec or "data" in rec) and marked:
+        return 80  # doccano 1.0's "annotations" layout with no span in this record
+    entities = rec.get("entities")
+    if isinstance(entities, list) and "text" in rec and ("relations" in rec or "cats" in rec):
+        return 80
+    return 0
+
+
+def _span_list_score(rec: Mapping[str, Any]) -> int | None:
+    """The score of a record by its ``entities`` objects or ``label`` triples (None: it has
+    neither, or the ``entities`` are neither objects with offsets nor triples)."""
     entities = rec.get("entities")
     if isinstance(entities, list) and entities:
         first = entities[0]
@@ -117,17 +137,7 @@ def _record_score(rec: Mapping[str, Any], in_list: bool) -> int:
     label = rec.get("label")
     if isinstance(label, list) and ("text" in rec or "data" in rec or "id" in rec):
         return 85 if is_triples(label) else 40  # a list of category names: not spans
-    labels = rec.get("labels")
-    if in_list and not marked:
-        return 0  # a JSON list with "labels": SemEval-2021's layout
-    if is_triples(labels) and ("text" in rec or "id" in rec):
-        # MAFALDA lists spans the same way; it scores 70 when the labels are its own names.
-        return 90 if marked else 50
-    if isinstance(annotations, list) and ("text" in rec or "data" in rec) and marked:
-        return 80  # doccano 1.0's "annotations" layout with no span in this record
-    if isinstance(entities, list) and "text" in rec and ("relations" in rec or "cats" in rec):
-        return 80
-    return 0
+    return None
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
@@ -239,38 +249,63 @@ def _record(out: _File, line: int | None, prefix: tuple[str | int, ...], obj: ob
             options: ReadOptions, loaded: Loaded, dup: DuplicateIds) -> None:
     """Read one record's document and spans into ``out``."""
     file = out.file
-    at = json_path(*prefix) or None
-
-    def path(*parts: str | int) -> str | None:
-        return json_path(*prefix, *parts) if prefix else None
-
     if not isinstance(obj, dict):
-        raise FormatError(file, "expected one JSON object per line", line=line, path=at)
-    id_key = "id" if "id" in obj else "doc_id" if "doc_id" in obj else None
-    if id_key is not None:
-        raw_id = obj[id_key]
-        if isinstance(raw_id, bool) or not isinstance(raw_id, (int, str)) or raw_id == "":
-            raise FormatError(file, f"expected a number or string id, got {raw_id!r}",
-                              line=line, field=id_key, path=path(id_key))
-        doc_id = str(raw_id)
-    else:
-        doc_id = str(line) if line is not None else str(prefix[0])
-        what = f"the line number {line}" if line is not None else f"its position {doc_id}"
-        loaded.warn(f"no 'id'; {what} is used as the document id", line=line, field="id",
-                    path=path("id"), file=file)
-    dup.add(doc_id, _where(line, prefix), line=line, path=path(id_key or "id"))
+        raise FormatError(file, "expected one JSON object per line", line=line,
+                          path=json_path(*prefix) or None)
+    doc_id, id_key = _record_id(out, line, prefix, obj, loaded)
+    dup.add(doc_id, _where(line, prefix), line=line, path=_path(prefix, id_key or "id"))
     text = _text(out, line, prefix, obj, loaded)
     if text is None and options.gold_texts is not None:
         text = options.gold_texts.get(doc_id)
     if not any(key in obj for key in SPAN_KEYS):
         raise FormatError(
             file, "missing (expected 'label' triples or 'entities' objects)", line=line,
-            field="label", path=path("label"),
+            field="label", path=_path(prefix, "label"),
         )
     if "sentences_with_labels" in obj:
         raise FormatError(file, "a MAFALDA record (it has 'sentences_with_labels'), not a "
                           "doccano one; read the file as mafalda", line=line,
-                          field="sentences_with_labels", path=path("sentences_with_labels"))
+                          field="sentences_with_labels",
+                          path=_path(prefix, "sentences_with_labels"))
+    spans = _record_spans(out, line, prefix, obj, text, options)
+    _skipped_keys(out, line, prefix, obj)
+    _add_spans(out, line, prefix, doc_id, spans, text, loaded)
+    out.docs.append(doc_id)
+    out.lines[doc_id] = line
+    for cols in out.columns.values():
+        cols.document(doc_id)
+    out.texts[doc_id] = text
+
+
+def _path(prefix: tuple[str | int, ...], *parts: str | int) -> str | None:
+    """The JSON path of a record's key in a JSON list (None in JSON Lines: lines say where)."""
+    return json_path(*prefix, *parts) if prefix else None
+
+
+def _record_id(out: _File, line: int | None, prefix: tuple[str | int, ...],
+               obj: Mapping[str, Any], loaded: Loaded) -> tuple[str, str | None]:
+    """The record's document id and the key it came from (``id``, ``doc_id``); without
+    either, its line number (JSON Lines) or position (a JSON list), with a warning."""
+    id_key = "id" if "id" in obj else "doc_id" if "doc_id" in obj else None
+    if id_key is not None:
+        raw_id = obj[id_key]
+        if isinstance(raw_id, bool) or not isinstance(raw_id, (int, str)) or raw_id == "":
+            raise FormatError(out.file, f"expected a number or string id, got {raw_id!r}",
+                              line=line, field=id_key, path=_path(prefix, id_key))
+        return str(raw_id), id_key
+    doc_id = str(line) if line is not None else str(prefix[0])
+    what = f"the line number {line}" if line is not None else f"its position {doc_id}"
+    loaded.warn(f"no 'id'; {what} is used as the document id", line=line, field="id",
+                path=_path(prefix, "id"), file=out.file)
+    return doc_id, None
+
+
+def _record_spans(out: _File, line: int | None, prefix: tuple[str | int, ...],
+                  obj: Mapping[str, Any], text: str | None, options: ReadOptions
+                  ) -> dict[object, list[Span]]:
+    """The record's spans by owner: None for its own (``label``, ``labels``, ``entities``),
+    a user for each of doccano 1.0's ``annotations``."""
+    file = out.file
     spans: dict[object, list[Span]] = {}
     own = spans.setdefault(None, []) if any(k in obj for k in SPAN_KEYS[:3]) else None
     for key in ("label", "labels"):
@@ -283,7 +318,15 @@ def _record(out: _File, line: int | None, prefix: tuple[str | int, ...], obj: ob
     if "annotations" in obj:
         for user, span in _annotations(out, line, prefix, obj["annotations"], text, options):
             spans.setdefault(user, []).append(span)
-    _skipped_keys(out, line, prefix, obj)
+    return spans
+
+
+def _add_spans(out: _File, line: int | None, prefix: tuple[str | int, ...], doc_id: str,
+               spans: Mapping[object, list[Span]], text: str | None, loaded: Loaded) -> None:
+    """Each owner's spans of the record into ``out``, with their warnings (whitespace,
+    duplicates)."""
+    file = out.file
+    at = json_path(*prefix) or None
     for owner, doc_spans in spans.items():
         for span in doc_spans:
             for message, fld in span_warnings(span, text):
@@ -298,11 +341,6 @@ def _record(out: _File, line: int | None, prefix: tuple[str | int, ...], obj: ob
         for s, e, lab in triples:
             cols.add(doc, s, e, lab)
         out.any_span = out.any_span or bool(triples)
-    out.docs.append(doc_id)
-    out.lines[doc_id] = line
-    for cols in out.columns.values():
-        cols.document(doc_id)
-    out.texts[doc_id] = text
 
 
 def _text(out: _File, line: int | None, prefix: tuple[str | int, ...],

@@ -130,25 +130,7 @@ def _read_min(file: str, content: str, records: list[Any], options: ReadOptions)
     text_keys: dict[str, object] = {}
     with lines_from(loc, loaded):
         for i, record in enumerate(records):
-            if not isinstance(record, dict) or not is_min_record(record):
-                raise FormatError(file, "expected a JSON-MIN record (a task's fields with "
-                                  "'annotation_id' and 'annotator')", path=json_path(i))
-            if "id" not in record:
-                raise FormatError(file, "missing (a record needs its task's 'id')",
-                                  path=json_path(i), field="id")
-            doc_id, _ = check_doc_id(record["id"], file, path=json_path(i, "id"))
-            spans_by_key = {k: v for k, v in record.items() if k not in MIN_META
-                            and isinstance(v, list) and v and all(
-                                isinstance(x, dict) and ("start" in x or "end" in x) for x in v)}
-            fields = {k: v for k, v in record.items()
-                      if k not in MIN_META and k not in spans_by_key}
-            for key, value in fields.items():
-                if isinstance(value, (list, dict)):  # a control tag's values that are no spans
-                    count, first = skipped.get(key, (0, json_path(i, key)))
-                    skipped[key] = (count + 1, first)
-            task = {"data": {k: v for k, v in fields.items() if isinstance(v, str)},
-                    "annotations": [{"result": [{"value": x} for v in spans_by_key.values()
-                                                for x in v]}]}
+            doc_id, spans_by_key, task = _min_task(record, i, file, skipped)
             text = _task_text(task, file, i, loaded, text_keys, data_path=())
             if text is None and options.gold_texts is not None:
                 text = options.gold_texts.get(doc_id)
@@ -184,6 +166,33 @@ def _read_min(file: str, content: str, records: list[Any], options: ReadOptions)
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), "annotator"))
         loaded.named_sets.add(set_name)
     return loaded
+
+
+def _min_task(record: object, i: int, file: str, skipped: dict[str, tuple[int, str]]
+              ) -> tuple[str, dict[str, list[Any]], dict[str, Any]]:
+    """One JSON-MIN record checked: its task id, its span lists by key, and the record as a
+    task of the full export (its string fields as ``data``, its spans as one annotation).
+    Lists and objects that hold no spans (choices, relations) are counted in ``skipped``."""
+    if not isinstance(record, dict) or not is_min_record(record):
+        raise FormatError(file, "expected a JSON-MIN record (a task's fields with "
+                          "'annotation_id' and 'annotator')", path=json_path(i))
+    if "id" not in record:
+        raise FormatError(file, "missing (a record needs its task's 'id')",
+                          path=json_path(i), field="id")
+    doc_id, _ = check_doc_id(record["id"], file, path=json_path(i, "id"))
+    spans_by_key = {k: v for k, v in record.items() if k not in MIN_META
+                    and isinstance(v, list) and v and all(
+                        isinstance(x, dict) and ("start" in x or "end" in x) for x in v)}
+    fields = {k: v for k, v in record.items()
+              if k not in MIN_META and k not in spans_by_key}
+    for key, value in fields.items():
+        if isinstance(value, (list, dict)):  # a control tag's values that are no spans
+            count, first = skipped.get(key, (0, json_path(i, key)))
+            skipped[key] = (count + 1, first)
+    task = {"data": {k: v for k, v in fields.items() if isinstance(v, str)},
+            "annotations": [{"result": [{"value": x} for v in spans_by_key.values()
+                                        for x in v]}]}
+    return doc_id, spans_by_key, task
 
 
 class _Malformed(Exception):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
+from typing import Any
 
 from core import bounds
 from core.errors import FormatError
@@ -91,52 +92,22 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
             raise FormatError(name, f"expected a JSON object, got {type(obj).__name__}", line=line)
         doc_id = str(obj["id"]) if "id" in obj else str(index)
         ids.add(doc_id, f"line {line}", line=line)
-        text = obj.get("text")
-        if text is not None and not isinstance(text, str):
-            raise FormatError(name, f"expected a string, got {type(text).__name__}", line=line,
-                              field="text")
+        text, labels = _text_and_labels(obj, name, line)
         if text is None:
             no_text.append(line)
-        labels = obj.get("labels")
-        if labels is None:
-            raise FormatError(name, "missing (every line needs 'labels', a list of "
-                              "[start, end, label])", line=line, field="labels")
-        if not isinstance(labels, list):
-            raise FormatError(name, f"expected a list of [start, end, label], got "
-                              f"{type(labels).__name__}", line=line, field="labels")
         loaded.texts[doc_id] = text
         doc_spans = spans.setdefault(doc_id, [])
+        line_zero: list[tuple[int, str]] = []
+        line_order: list[tuple[int, int]] = []
         for k, item in enumerate(labels):
-            where = f"labels[{k}]"
-            if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], str):
-                raise FormatError(name, f"expected [start, end, label], got {json.dumps(item)}",
-                                  line=line, field=where)
-            start, end, label = item
-            if TO_CLEAN in label.lower():
-                loaded.warn(f"label {label!r} on [{start}, {end}) ignored (the official "
-                            "evaluator drops 'to clean' labels)", line=line, field=where)
-                continue
-            code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
-            canonical = NOTHING if code == 0 else tax.names()[code]
-            if (start == end and isinstance(start, int) and not isinstance(start, bool)
-                    and start >= 0 and bounds.policy() == "official"):
-                # The official evaluator scores [s, s) (ratio 0, counted in the denominator).
-                zero.setdefault(doc_id, []).append((start, canonical))
-                order.setdefault(doc_id, []).append((start, end))
-                loaded.warn(f"zero-length span [{start}, {end}) {canonical!r} kept and scored as "
-                            "the official evaluator does (it adds 0 and counts 1)", line=line,
-                            field=where)
-                continue
-            try:
-                span = make_span(start, end, canonical, name, line=line, text=text, path=where)
-            except FormatError as exc:
-                if start != end:
-                    raise
-                raise FormatError(name, exc.diagnostic.message + "; the official evaluator "
-                                  "scores zero-length spans: --beyond-text official does too",
-                                  line=line, field=exc.field, path=exc.diagnostic.path) from None
-            order.setdefault(doc_id, []).append((span.start, span.end))
-            doc_spans.append(span)
+            span = _label(item, f"labels[{k}]", (name, line, text), tax, gold, loaded,
+                          line_zero, line_order)
+            if span is not None:
+                doc_spans.append(span)
+        if line_zero:
+            zero.setdefault(doc_id, []).extend(line_zero)
+        if line_order:
+            order.setdefault(doc_id, []).extend(line_order)
     if gold or zero:
         # The official evaluator reads unsorted gold in file order (core.metrics.mafalda_order).
         from core.metrics.mafalda_order import GoldOrder
@@ -160,6 +131,62 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
     loaded.sets.append(AnnotationSet(set_name_of(name), sets_spans, options.role,
                                      alternatives=gold))
     return loaded
+
+
+def _text_and_labels(obj: Mapping[str, Any], name: str, line: int
+                     ) -> tuple[str | None, list[Any]]:
+    """A line's ``text`` (None when absent) and its ``labels`` list, checked."""
+    text = obj.get("text")
+    if text is not None and not isinstance(text, str):
+        raise FormatError(name, f"expected a string, got {type(text).__name__}", line=line,
+                          field="text")
+    labels = obj.get("labels")
+    if labels is None:
+        raise FormatError(name, "missing (every line needs 'labels', a list of "
+                          "[start, end, label])", line=line, field="labels")
+    if not isinstance(labels, list):
+        raise FormatError(name, f"expected a list of [start, end, label], got "
+                          f"{type(labels).__name__}", line=line, field="labels")
+    return text, labels
+
+
+def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxonomy,
+           gold: bool, loaded: Loaded, zero: list[tuple[int, str]],
+           order: list[tuple[int, int]]) -> Span | None:
+    """One ``[start, end, label]`` of a line (``at``: file, line, text) as a span, with its
+    label made canonical; None for a "to clean" label (dropped, as the official evaluator
+    does) and for a zero-length span kept under ``--beyond-text official`` (added to ``zero``).
+    ``order`` gets each interval in file order."""
+    name, line, text = at
+    if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], str):
+        raise FormatError(name, f"expected [start, end, label], got {json.dumps(item)}",
+                          line=line, field=where)
+    start, end, label = item
+    if TO_CLEAN in label.lower():
+        loaded.warn(f"label {label!r} on [{start}, {end}) ignored (the official "
+                    "evaluator drops 'to clean' labels)", line=line, field=where)
+        return None
+    code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
+    canonical = NOTHING if code == 0 else tax.names()[code]
+    if (start == end and isinstance(start, int) and not isinstance(start, bool)
+            and start >= 0 and bounds.policy() == "official"):
+        # The official evaluator scores [s, s) (ratio 0, counted in the denominator).
+        zero.append((start, canonical))
+        order.append((start, end))
+        loaded.warn(f"zero-length span [{start}, {end}) {canonical!r} kept and scored as "
+                    "the official evaluator does (it adds 0 and counts 1)", line=line,
+                    field=where)
+        return None
+    try:
+        span = make_span(start, end, canonical, name, line=line, text=text, path=where)
+    except FormatError as exc:
+        if start != end:
+            raise
+        raise FormatError(name, exc.diagnostic.message + "; the official evaluator "
+                          "scores zero-length spans: --beyond-text official does too",
+                          line=line, field=exc.field, path=exc.diagnostic.path) from None
+    order.append((span.start, span.end))
+    return span
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:

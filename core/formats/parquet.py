@@ -372,84 +372,23 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     labels = _strings(label_col)
     label_null = _nulls(labels)
     declared = start_null & end_null & label_null
-    for name, mask in (("start", start_null), ("end", end_null), ("label", label_null)):
-        i = _first(mask & ~declared)
-        if i is not None:
-            raise FormatError(file, "missing (a row is a span with start, end and label, or "
-                              "declares a document without spans with all three null)",
-                              path=_row(i), field=name)
-    i = _first((start < 0) & ~declared)
-    if i is not None:
-        raise FormatError(file, f"expected a non-negative integer offset, got {start[i]}",
-                          path=_row(i), field="start")
-    i = _first((end <= start) & ~declared)
-    if i is not None:
-        raise FormatError(file, f"expected an integer greater than start ({start[i]}), got "
-                          f"'{end[i]}'", path=_row(i), field="end")
-    blank = _blank(labels)
-    i = _first(blank)
-    if i is not None:
-        raise FormatError(file, f"expected a non-empty label string, got {labels[i].as_py()!r}",
-                          path=_row(i), field="label")
-    encoded = pc.dictionary_encode(labels)
-    label_names: list[str] = encoded.dictionary.to_pylist()
-    label_codes = _filled(encoded.indices, label_null, -1).astype(np.int32)
-    if options.labels is not None:
-        for code, name in enumerate(label_names):
-            try:
-                check_label(name, options.labels, file, field="label")
-            except FormatError as exc:
-                i = _first(label_codes == code)
-                raise FormatError(file, exc.diagnostic.message, path=_row(i or 0),
-                                  field="label") from None
+    _check_rows(file, start, end, labels, {"start": start_null, "end": end_null,
+                                          "label": label_null}, declared)
+    label_names, label_codes = _label_codes(file, labels, label_null, options)
     has_set = "set" in table.column_names
     if has_set:
-        set_col = table.column("set").combine_chunks()
-        if not _is_string(set_col.type):
-            raise FormatError(file, f"expected a string column, got {_type_name(set_col.type)}",
-                              field="set")
-        sets_arr = _strings(set_col)
-        i = _first(_nulls(sets_arr) | _blank(sets_arr))
-        if i is not None:
-            raise FormatError(file, "missing (a file with a set column names the set of every "
-                              "row)", path=_row(i), field="set")
-        enc = pc.dictionary_encode(sets_arr)
-        set_names: list[str] = enc.dictionary.to_pylist()
-        set_codes = _ints(enc.indices).astype(np.int32)
-        del set_col, sets_arr, enc
-        meta = _set_meta(table)
+        set_names, set_codes = _set_codes(file, table)
     else:
         set_names = [""]
         set_codes = np.zeros(n, dtype=np.int32)
-        meta = _set_meta(table)
+    meta = _set_meta(table)
     doc_enc = pc.dictionary_encode(ids)
     doc_names: list[str] = doc_enc.dictionary.to_pylist()
     doc_codes = _ints(doc_enc.indices).astype(np.int32)
     # The Arrow columns are not needed past this point: free them before the numeric passes.
-    del table, ids, labels, label_col, start_null, end_null, label_null, blank, encoded, doc_enc
-    # Spans past a known text, under the one policy of core.bounds: refused here, or kept for
-    # load_files to clip or keep with a warning per span.
-    doc_len = np.array([-1 if texts.get(d) is None else len(texts[d] or "") for d in doc_names],
-                       dtype=np.int64)
-    span_len = doc_len[doc_codes] if n else np.zeros(0, dtype=np.int64)
-    past = (span_len >= 0) & (end > span_len) & ~declared
-    i = _first(past)
-    if i is not None and bounds.policy() == "refuse":
-        raise FormatError(file, bounds.past_text(int(span_len[i]), int(end[i])), path=_row(i),
-                          field="end")
-    # Whitespace at a span's edge: only where the text is known, and only the suspects get a
-    # message (span_warnings builds it).
-    known = np.flatnonzero((span_len >= 0) & ~declared & ~past)
-    if len(known):
-        doc_texts = [texts.get(d) for d in doc_names]
-        begins, ends = whitespace_edges(doc_texts, doc_codes[known], start[known], end[known])
-        for k in known[begins | ends].tolist():
-            text = doc_texts[doc_codes[k]]
-            assert text is not None
-            span = Span(int(start[k]), int(end[k]), label_names[label_codes[k]])
-            for message, fld in span_warnings(span, text):
-                loaded.warn(message, field=fld, path=_row(k), file=file)
-        del begins, ends
+    del table, ids, labels, label_col, start_null, end_null, label_null, doc_enc
+    _check_against_texts(file, texts, doc_names, doc_codes, start, end, declared,
+                         (label_names, label_codes), loaded)
     # Each set becomes a SpanTable: documents in order of first appearance within the set,
     # spans by (start, end, label) as sorted_spans sorts them; declaration rows give documents
     # without spans.
@@ -457,7 +396,6 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     label_rank[np.argsort(np.array(label_names, dtype=object), kind="stable")] = np.arange(
         len(label_names))
     keep = ~declared
-    del span_len, past, known
     per_set: dict[str, SpanTable] = {}
     for code in range(len(set_names)):
         in_set = set_codes == code if len(set_names) > 1 else np.ones(n, dtype=bool)
@@ -471,25 +409,123 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                                        local[doc_codes[rows]], start[rows], end[rows],
                                        label_codes[rows], label_names)
         per_set[set_names[code]] = spans
-        # A span listed twice or more: one warning per repeat, in the order of (document's
-        # first appearance in the file, start, end, label).
-        same = np.zeros(len(spans), dtype=bool)
-        if len(spans) > 1:
-            same[1:] = ((spans.doc[1:] == spans.doc[:-1]) & (spans.start[1:] == spans.start[:-1])
-                        & (spans.end[1:] == spans.end[:-1])
-                        & (spans.label[1:] == spans.label[:-1]))
-        dup = np.flatnonzero(same)
-        if len(dup):
-            g_doc = docs_in_set[spans.doc[dup]]
-            order = np.lexsort((label_rank[spans.label[dup]], spans.end[dup], spans.start[dup],
-                                g_doc))
-            who = f"{set_names[code]}: " if set_names[code] else ""
-            for k in dup[order].tolist():
-                loaded.warn(f"{who}document {spans.doc_ids[spans.doc[k]]!r} has the span "
-                            f"[{int(spans.start[k])}, {int(spans.end[k])}) "
-                            f"{label_names[spans.label[k]]!r} more than once; kept (each copy "
-                            "counts in the scores)", file=file)
+        who = f"{set_names[code]}: " if set_names[code] else ""
+        _warn_repeats(spans, docs_in_set, (label_names, label_rank), who, file, loaded)
     return has_set, per_set, meta
+
+
+def _check_rows(file: str, start: np.ndarray, end: np.ndarray, labels: Any,
+                nulls: Mapping[str, np.ndarray], declared: np.ndarray) -> None:
+    """Refuse the first row (in the order of the checks) that is neither a span nor a
+    declaration: a missing value, a negative start, an end not past its start, a blank label."""
+    for name, mask in nulls.items():
+        i = _first(mask & ~declared)
+        if i is not None:
+            raise FormatError(file, "missing (a row is a span with start, end and label, or "
+                              "declares a document without spans with all three null)",
+                              path=_row(i), field=name)
+    i = _first((start < 0) & ~declared)
+    if i is not None:
+        raise FormatError(file, f"expected a non-negative integer offset, got {start[i]}",
+                          path=_row(i), field="start")
+    i = _first((end <= start) & ~declared)
+    if i is not None:
+        raise FormatError(file, f"expected an integer greater than start ({start[i]}), got "
+                          f"'{end[i]}'", path=_row(i), field="end")
+    i = _first(_blank(labels))
+    if i is not None:
+        raise FormatError(file, f"expected a non-empty label string, got {labels[i].as_py()!r}",
+                          path=_row(i), field="label")
+
+
+def _label_codes(file: str, labels: Any, label_null: np.ndarray, options: ReadOptions
+                 ) -> tuple[list[str], np.ndarray]:
+    """The distinct labels and each row's code among them (-1 for a declaration row), each
+    label checked against the labels list (the error names the first row that has it)."""
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(labels)
+    label_names: list[str] = encoded.dictionary.to_pylist()
+    label_codes = _filled(encoded.indices, label_null, -1).astype(np.int32)
+    if options.labels is not None:
+        for code, name in enumerate(label_names):
+            try:
+                check_label(name, options.labels, file, field="label")
+            except FormatError as exc:
+                i = _first(label_codes == code)
+                raise FormatError(file, exc.diagnostic.message, path=_row(i or 0),
+                                  field="label") from None
+    return label_names, label_codes
+
+
+def _set_codes(file: str, table: Any) -> tuple[list[str], np.ndarray]:
+    """The distinct values of the ``set`` column and each row's code among them."""
+    import pyarrow.compute as pc
+
+    set_col = table.column("set").combine_chunks()
+    if not _is_string(set_col.type):
+        raise FormatError(file, f"expected a string column, got {_type_name(set_col.type)}",
+                          field="set")
+    sets_arr = _strings(set_col)
+    i = _first(_nulls(sets_arr) | _blank(sets_arr))
+    if i is not None:
+        raise FormatError(file, "missing (a file with a set column names the set of every "
+                          "row)", path=_row(i), field="set")
+    enc = pc.dictionary_encode(sets_arr)
+    set_names: list[str] = enc.dictionary.to_pylist()
+    return set_names, _ints(enc.indices).astype(np.int32)
+
+
+def _check_against_texts(file: str, texts: Mapping[str, str | None], doc_names: list[str],
+                         doc_codes: np.ndarray, start: np.ndarray, end: np.ndarray,
+                         declared: np.ndarray, label_table: tuple[list[str], np.ndarray],
+                         loaded: Loaded) -> None:
+    """Spans past a known text, under the one policy of core.bounds: refused here, or kept for
+    load_files to clip or keep with a warning per span; a warning for each span with
+    whitespace at an edge, where the text is known."""
+    label_names, label_codes = label_table
+    doc_len = np.array([-1 if texts.get(d) is None else len(texts[d] or "") for d in doc_names],
+                       dtype=np.int64)
+    span_len = doc_len[doc_codes] if len(doc_codes) else np.zeros(0, dtype=np.int64)
+    past = (span_len >= 0) & (end > span_len) & ~declared
+    i = _first(past)
+    if i is not None and bounds.policy() == "refuse":
+        raise FormatError(file, bounds.past_text(int(span_len[i]), int(end[i])), path=_row(i),
+                          field="end")
+    # Only the suspects get a message (span_warnings builds it).
+    known = np.flatnonzero((span_len >= 0) & ~declared & ~past)
+    if len(known):
+        doc_texts = [texts.get(d) for d in doc_names]
+        begins, ends = whitespace_edges(doc_texts, doc_codes[known], start[known], end[known])
+        for k in known[begins | ends].tolist():
+            text = doc_texts[doc_codes[k]]
+            assert text is not None
+            span = Span(int(start[k]), int(end[k]), label_names[label_codes[k]])
+            for message, fld in span_warnings(span, text):
+                loaded.warn(message, field=fld, path=_row(k), file=file)
+
+
+def _warn_repeats(spans: SpanTable, docs_in_set: np.ndarray,
+                  label_order: tuple[list[str], np.ndarray], who: str, file: str,
+                  loaded: Loaded) -> None:
+    """A span listed twice or more: one warning per repeat, in the order of (document's first
+    appearance in the file, start, end, label)."""
+    label_names, label_rank = label_order
+    same = np.zeros(len(spans), dtype=bool)
+    if len(spans) > 1:
+        same[1:] = ((spans.doc[1:] == spans.doc[:-1]) & (spans.start[1:] == spans.start[:-1])
+                    & (spans.end[1:] == spans.end[:-1])
+                    & (spans.label[1:] == spans.label[:-1]))
+    dup = np.flatnonzero(same)
+    if len(dup):
+        g_doc = docs_in_set[spans.doc[dup]]
+        order = np.lexsort((label_rank[spans.label[dup]], spans.end[dup], spans.start[dup],
+                            g_doc))
+        for k in dup[order].tolist():
+            loaded.warn(f"{who}document {spans.doc_ids[spans.doc[k]]!r} has the span "
+                        f"[{int(spans.start[k])}, {int(spans.end[k])}) "
+                        f"{label_names[spans.label[k]]!r} more than once; kept (each copy "
+                        "counts in the scores)", file=file)
 
 
 def _merge(doc_ids: list[str], parts: list[SpanTable]) -> LazySpans:
@@ -553,6 +589,38 @@ def _system_allocator() -> Iterator[None]:
 
 def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     loaded = Loaded(FORMAT, name)
+    spans_files, texts_files = _table_files(files, name, loaded)
+    texts = _read_texts(files, texts_files, name, loaded)
+    known_texts: Mapping[str, str | None] = {**(options.gold_texts or {}), **{
+        d: t for d, t in texts.items() if t is not None}}
+    default = stem(name)
+    sets = _Sets()
+    for f in spans_files:
+        file = _where(name, f)
+        has_column, per_set, meta = _spans_table(file, files[f], options, loaded, known_texts)
+        sets.add(file, has_column, per_set, meta, default, options, loaded)
+    merged = sets.merged
+    if not merged:
+        merged[default] = {}
+        sets.roles[default] = options.role
+        sets.alternatives[default] = False
+    # in order: a set of ids made the texts' order change with the hash seed
+    mentioned = dict.fromkeys(d for docs in merged.values() for d in docs)
+    for set_name, docs in merged.items():
+        for doc in texts:
+            if doc not in mentioned and not sets.written:
+                docs[doc] = None
+        loaded.sets.append(AnnotationSet(set_name, _merge(list(docs), sets.parts.get(set_name, [])),
+                                         sets.roles[set_name], sets.alternatives[set_name]))
+    for doc in dict.fromkeys([*mentioned, *texts]):
+        loaded.texts[doc] = texts.get(doc, options.gold_texts.get(doc) if options.gold_texts
+                                      else None)
+    return loaded
+
+
+def _table_files(files: Mapping[str, bytes], name: str, loaded: Loaded
+                 ) -> tuple[list[str], list[str]]:
+    """The input's spans tables and texts tables (sorted), with a warning for any other file."""
     spans_files = sorted(f for f in files if f.lower().endswith(SUFFIX) and not is_texts_table(f))
     texts_files = sorted(f for f in files if is_texts_table(f))
     for other in sorted(set(files) - set(spans_files) - set(texts_files)):
@@ -564,6 +632,12 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         else:
             raise FormatError(name, "no spans table (<name>.parquet) in the input; a texts "
                               "table (<name>.texts.parquet) alone holds no spans")
+    return spans_files, texts_files
+
+
+def _read_texts(files: Mapping[str, bytes], texts_files: list[str], name: str, loaded: Loaded
+                ) -> dict[str, str | None]:
+    """Every texts table's ``doc_id -> text``; a document in two of them is refused."""
     texts: dict[str, str | None] = {}
     text_source: dict[str, str] = {}
     for f in texts_files:
@@ -575,19 +649,25 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                               "document must appear once", field="doc_id")
         text_source.update(dict.fromkeys(table, file))
         texts.update(table)
-    known_texts: Mapping[str, str | None] = {**(options.gold_texts or {}), **{
-        d: t for d, t in texts.items() if t is not None}}
-    default = stem(name)
-    merged: dict[str, dict[str, None]] = {}  # set -> its documents, in order
-    parts: dict[str, list[SpanTable]] = {}
-    roles: dict[str, Role] = {}
-    alternatives: dict[str, bool] = {}
-    shard_of: dict[tuple[str, str], str] = {}
-    written = False  # by SpanScope: declaration rows list exactly what each set covers
-    for f in spans_files:
-        file = _where(name, f)
-        has_column, per_set, meta = _spans_table(file, files[f], options, loaded, known_texts)
-        written = written or bool(meta)
+    return texts
+
+
+class _Sets:
+    """The sets of the spans tables read so far (shards): each set's documents in order, its
+    tables, role and alternatives flag; a document of one set in two tables is refused."""
+
+    def __init__(self) -> None:
+        self.merged: dict[str, dict[str, None]] = {}  # set -> its documents, in order
+        self.parts: dict[str, list[SpanTable]] = {}
+        self.roles: dict[str, Role] = {}
+        self.alternatives: dict[str, bool] = {}
+        self.shard_of: dict[tuple[str, str], str] = {}
+        self.written = False  # by SpanScope: declaration rows list exactly what each set covers
+
+    def add(self, file: str, has_column: bool, per_set: dict[str, SpanTable],
+            meta: dict[str, Any], default: str, options: ReadOptions, loaded: Loaded) -> None:
+        """Add one spans table's sets (:func:`_spans_table`)."""
+        self.written = self.written or bool(meta)
         if has_column:
             for listed in meta:  # a set the writer wrote without any document has no row
                 per_set.setdefault(listed, SpanTable.from_columns([], [], [], [], [], []))
@@ -603,35 +683,20 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             info = meta.get(set_name, {}) if has_column else (
                 entries[0] if len(entries) == 1 else {})
             role = info.get("role")
-            roles.setdefault(key, options.role if not has_column else
-                             role if role in ROLES else "annotator")
+            self.roles.setdefault(key, options.role if not has_column else
+                                  role if role in ROLES else "annotator")
             if has_column:
                 loaded.named_sets.add(key)
-            alternatives.setdefault(key, bool(info.get("alternatives", False)))
-            target = merged.setdefault(key, {})
+            self.alternatives.setdefault(key, bool(info.get("alternatives", False)))
+            target = self.merged.setdefault(key, {})
             for doc in part.doc_ids:
                 if doc in target:
                     raise FormatError(file, f"document {doc!r} of set {key!r} is also in "
-                                      f"{shard_of[(key, doc)]}; a document's spans must be in "
-                                      "one table", field="doc_id")
-                shard_of[(key, doc)] = file
+                                      f"{self.shard_of[(key, doc)]}; a document's spans must be "
+                                      "in one table", field="doc_id")
+                self.shard_of[(key, doc)] = file
                 target[doc] = None
-            parts.setdefault(key, []).append(part)
-    if not merged:
-        merged[default] = {}
-        roles[default] = options.role
-        alternatives[default] = False
-    mentioned = {d for docs in merged.values() for d in docs}
-    for set_name, docs in merged.items():
-        for doc in texts:
-            if doc not in mentioned and not written:
-                docs[doc] = None
-        loaded.sets.append(AnnotationSet(set_name, _merge(list(docs), parts.get(set_name, [])),
-                                         roles[set_name], alternatives[set_name]))
-    for doc in dict.fromkeys([*mentioned, *texts]):
-        loaded.texts[doc] = texts.get(doc, options.gold_texts.get(doc) if options.gold_texts
-                                      else None)
-    return loaded
+            self.parts.setdefault(key, []).append(part)
 
 
 def _where(name: str, member: str) -> str:

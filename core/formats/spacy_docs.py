@@ -197,18 +197,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     # Two passes over the lines, each decoding one line at a time: the first finds the span
     # groups and the annotators, the second reads the documents (the decoded file is never
     # held at once).
-    first = JsonLines(file, content)
     loaded = Loaded(FORMAT, file)
-    groups: list[str] = []
-    annotators: dict[str, None] = {}
-    with first.in_file_order():
-        for line, obj in first:
-            if not isinstance(obj, dict):
-                raise FormatError(file, "expected one JSON object per line", line=line)
-            groups.extend(g for g in _groups_of(obj) if g not in groups)
-            who = obj.get("_annotator_id")
-            if isinstance(who, str) and who:
-                annotators[who] = None
+    groups, annotators = _groups_and_annotators(file, content)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
     sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
@@ -222,18 +212,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
-        raw_id = obj.get("id")
-        meta = obj.get("meta")
-        if raw_id is None and isinstance(meta, dict):
-            raw_id = meta.get("id")
-        if raw_id is None:
-            no_id.append(line)
-            doc_id = str(line)
-        elif isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or raw_id == "":
-            raise FormatError(file, f"expected a number or string id, got {raw_id!r}",
-                              line=line, field="id")
-        else:
-            doc_id = str(raw_id)
+        doc_id = _task_id(obj, file, line, no_id)
         who = obj.get("_annotator_id") if per_annotator else None
         if per_annotator and not (isinstance(who, str) and who):
             raise FormatError(file, "expected the annotator of this task: the other tasks name "
@@ -243,35 +222,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             found = sets[who] = (DuplicateIds(file), SpanColumns())
         dup, columns = found
         dup.add(doc_id, f"line {line}", line=line)
-        items = _groups_of(obj).get(group, []) if group is not None else []
-        if not isinstance(items, list):
-            raise FormatError(file, "expected a list of spans", line=line, field=str(group))
-        doc_spans: list[Span] = []
-        for j, item in enumerate(items):
-            where = json_path(str(group), j)
-            if isinstance(item, list):
-                if len(item) != 3:
-                    raise FormatError(file, f"expected [start, end, label], got "
-                                      f"{json.dumps(item)[:60]}", line=line, path=where)
-                start, end, label = item
-                fields = (f"{where}[0]", f"{where}[1]", f"{where}[2]")
-                span = make_span(start, end, label, file, line=line, text=text, fields=fields)
-            elif isinstance(item, dict):
-                for key in ("start", "end", "label"):
-                    if key not in item:
-                        raise FormatError(file, "missing", line=line, path=where, field=key)
-                span = make_span(item["start"], item["end"], item["label"], file, line=line,
-                                 text=text, path=where)
-            else:
-                raise FormatError(file, "expected a span object or [start, end, label]",
-                                  line=line, path=where)
-            check_label(span.label, options.labels, file, field="label", line=line, path=where)
-            for message, fld in span_warnings(span, text):
-                loaded.warn(message, line=line, field=fld)
-            doc_spans.append(span)
-        triples = [(s.start, s.end, s.label) for s in doc_spans]
-        for s, e, lab in duplicates(triples):
-            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line)
+        triples = _task_spans(obj, group, text, file, line, options, loaded)
         index = columns.document(doc_id)
         for s, e, lab in triples:
             columns.add(index, s, e, lab)
@@ -291,6 +242,79 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
             loaded.named_sets.add(who)
     return loaded
+
+
+def _groups_and_annotators(file: str, content: str) -> tuple[list[str], dict[str, None]]:
+    """The first pass: the span groups (``ents``, ``spans`` keys) and the annotators
+    (Prodigy's ``_annotator_id``) of every line, in first-seen order."""
+    first = JsonLines(file, content)
+    groups: list[str] = []
+    annotators: dict[str, None] = {}
+    with first.in_file_order():
+        for line, obj in first:
+            if not isinstance(obj, dict):
+                raise FormatError(file, "expected one JSON object per line", line=line)
+            groups.extend(g for g in _groups_of(obj) if g not in groups)
+            who = obj.get("_annotator_id")
+            if isinstance(who, str) and who:
+                annotators[who] = None
+    return groups, annotators
+
+
+def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int]) -> str:
+    """A line's document id: ``id``, else ``meta.id`` (Prodigy), else its line number (the line
+    is added to ``no_id`` for the warning)."""
+    raw_id = obj.get("id")
+    meta = obj.get("meta")
+    if raw_id is None and isinstance(meta, dict):
+        raw_id = meta.get("id")
+    if raw_id is None:
+        no_id.append(line)
+        return str(line)
+    if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or raw_id == "":
+        raise FormatError(file, f"expected a number or string id, got {raw_id!r}",
+                          line=line, field="id")
+    return str(raw_id)
+
+
+def _task_spans(obj: dict[str, Any], group: str | None, text: str, file: str, line: int,
+                options: ReadOptions, loaded: Loaded) -> list[tuple[int, int, str]]:
+    """The spans of one line's chosen group, checked, with their warnings (whitespace,
+    duplicates)."""
+    items = _groups_of(obj).get(group, []) if group is not None else []
+    if not isinstance(items, list):
+        raise FormatError(file, "expected a list of spans", line=line, field=str(group))
+    doc_spans: list[Span] = []
+    for j, item in enumerate(items):
+        where = json_path(str(group), j)
+        span = _span_item(item, where, text, file, line)
+        check_label(span.label, options.labels, file, field="label", line=line, path=where)
+        for message, fld in span_warnings(span, text):
+            loaded.warn(message, line=line, field=fld)
+        doc_spans.append(span)
+    triples = [(s.start, s.end, s.label) for s in doc_spans]
+    for s, e, lab in duplicates(triples):
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line)
+    return triples
+
+
+def _span_item(item: object, where: str, text: str, file: str, line: int) -> Span:
+    """One span of a group: ``[start, end, label]`` or ``{"start", "end", "label"}``."""
+    if isinstance(item, list):
+        if len(item) != 3:
+            raise FormatError(file, f"expected [start, end, label], got "
+                              f"{json.dumps(item)[:60]}", line=line, path=where)
+        start, end, label = item
+        fields = (f"{where}[0]", f"{where}[1]", f"{where}[2]")
+        return make_span(start, end, label, file, line=line, text=text, fields=fields)
+    if isinstance(item, dict):
+        for key in ("start", "end", "label"):
+            if key not in item:
+                raise FormatError(file, "missing", line=line, path=where, field=key)
+        return make_span(item["start"], item["end"], item["label"], file, line=line,
+                         text=text, path=where)
+    raise FormatError(file, "expected a span object or [start, end, label]",
+                      line=line, path=where)
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:

@@ -36,7 +36,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
@@ -281,24 +281,14 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         # INCEpTION writes a zero-width annotation as a zero-width sub-token (1-1.1 0-0) at
         # its token's begin or end; a token itself is never empty.
         if end < begin or (end == begin and not subtoken):
-            least = "not less than" if subtoken else "greater than"
-            raise FormatError(file, f"expected an end offset {least} begin ({begin}), got "
-                              f"{end}", line=number, field="offsets")
+            _refuse_end(file, number, begin, end, subtoken)
         if state == "header":
             if subtoken:
                 raise FormatError(file, "expected a token, got a sub-token as the first line "
                                   "of a sentence", line=number, field="id")
             # The first token fixes where the sentence starts (the reader's padding rule).
-            if length16 > begin:
-                if length16 != begin + 1:
-                    raise FormatError(
-                        file, f"the sentence starts at {begin}, inside the previous sentence "
-                        f"(which ends at {length16 - 1})", line=number, field="offsets")
-                parts[-1] = parts[-1][:-1]
-                length16 -= 1
-            elif length16 < begin:
-                parts.append(" " * (begin - length16))
-                length16 = begin
+            if length16 != begin:
+                length16 = _pad_to(parts, length16, begin, file, number)
             piece = "".join(s + "\n" for s in sentence_text)
             parts.append(piece)
             length16 += _len16(piece)
@@ -327,6 +317,27 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         raise FormatError(file, "the last sentence has a #Text= line but no tokens",
                           line=last)
     doc.text = "".join(parts)
+
+
+def _refuse_end(file: str, number: int, begin: int, end: int, subtoken: bool) -> NoReturn:
+    least = "not less than" if subtoken else "greater than"
+    raise FormatError(file, f"expected an end offset {least} begin ({begin}), got "
+                      f"{end}", line=number, field="offsets")
+
+
+def _pad_to(parts: list[str], length16: int, begin: int, file: str, number: int) -> int:
+    """Make the text so far (``parts``, ``length16`` UTF-16 units long) end where a sentence
+    that starts at ``begin`` starts: pad it with spaces, or drop the line break before it when
+    it starts one unit earlier; anything else is refused. Returns the new length."""
+    if length16 > begin:
+        if length16 != begin + 1:
+            raise FormatError(
+                file, f"the sentence starts at {begin}, inside the previous sentence "
+                f"(which ends at {length16 - 1})", line=number, field="offsets")
+        parts[-1] = parts[-1][:-1]
+        return length16 - 1
+    parts.append(" " * (begin - length16))
+    return begin
 
 
 def _unescape_old(text: str) -> str:
@@ -688,6 +699,35 @@ def render(text: str, spans: Sequence[Span]) -> str:
     a line's first token turned into spaces) and the same spans, except spans that start or end
     in whitespace, which are trimmed to their tokens as in INCEpTION.
     """
+    tokens = _tokens(text, spans)
+    if not tokens:
+        return f"#FORMAT=WebAnno TSV 3.3\n#T_SP={LAYER}|{FEATURE}\n\n\n"
+    starts = _sentence_starts(text, tokens)
+    covering, ids = _coverage(tokens, spans)
+    u16 = _to16(text)
+    out = ["#FORMAT=WebAnno TSV 3.3", f"#T_SP={LAYER}|{FEATURE}", "", ""]
+    for n, k0 in enumerate(starts):
+        k1 = starts[n + 1] if n + 1 < len(starts) else len(tokens)
+        begin = tokens[k0][0]
+        stop = tokens[k1][0] if k1 < len(tokens) else len(text)
+        sentence = text[begin:stop]
+        if sentence.endswith("\n"):
+            sentence = sentence[:-1]
+        out.extend("#Text=" + escape_text(line) for line in sentence.split("\n"))
+        for j, k in enumerate(range(k0, k1), start=1):
+            b, e = tokens[k]
+            values = []
+            for i in covering[k]:
+                value = escape_value(spans[i].label)
+                values.append(f"{value}[{ids[i]}]" if i in ids else value)
+            cell = "|".join(values) or "_"
+            out.append(f"{n + 1}-{j}\t{u16[b]}-{u16[e]}\t{escape_value(text[b:e])}\t{cell}\t")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _tokens(text: str, spans: Sequence[Span]) -> list[tuple[int, int]]:
+    """The runs of non-space characters of ``text``, cut at every span boundary inside them."""
     bounds = sorted({b for s in spans for b in (s.start, s.end)})
     tokens: list[tuple[int, int]] = []
     for m in _WORD.finditer(text):
@@ -695,9 +735,11 @@ def render(text: str, spans: Sequence[Span]) -> str:
         hi = bisect.bisect_left(bounds, m.end())
         cuts = [m.start(), *bounds[lo:hi], m.end()]
         tokens.extend(itertools.pairwise(cuts))
-    if not tokens:
-        return f"#FORMAT=WebAnno TSV 3.3\n#T_SP={LAYER}|{FEATURE}\n\n\n"
-    # Sentence starts: the first token of each line that has one.
+    return tokens
+
+
+def _sentence_starts(text: str, tokens: Sequence[tuple[int, int]]) -> list[int]:
+    """Sentence starts: the first token of each line that has one."""
     starts: list[int] = []
     line_of_prev = -1
     newlines = [m.start() for m in re.finditer("\n", text)]
@@ -706,7 +748,13 @@ def render(text: str, spans: Sequence[Span]) -> str:
         if line != line_of_prev:
             starts.append(k)
             line_of_prev = line
-    # Which spans cover each token; ids for multi-token and stacked annotations.
+    return starts
+
+
+def _coverage(tokens: Sequence[tuple[int, int]], spans: Sequence[Span]
+              ) -> tuple[list[list[int]], dict[int, int]]:
+    """Which spans cover each token (in span order), and the ids of the spans that need one:
+    those over several tokens and those stacked on a token with another."""
     covering: list[list[int]] = [[] for _ in tokens]
     ordered = sorted(range(len(spans)), key=lambda i: (spans[i].start, spans[i].end,
                                                        spans[i].label))
@@ -732,26 +780,7 @@ def render(text: str, spans: Sequence[Span]) -> str:
     for i in ordered:
         if needs_id[i] and count[i]:
             ids[i] = len(ids) + 1
-    u16 = _to16(text)
-    out = ["#FORMAT=WebAnno TSV 3.3", f"#T_SP={LAYER}|{FEATURE}", "", ""]
-    for n, k0 in enumerate(starts):
-        k1 = starts[n + 1] if n + 1 < len(starts) else len(tokens)
-        begin = tokens[k0][0]
-        stop = tokens[k1][0] if k1 < len(tokens) else len(text)
-        sentence = text[begin:stop]
-        if sentence.endswith("\n"):
-            sentence = sentence[:-1]
-        out.extend("#Text=" + escape_text(line) for line in sentence.split("\n"))
-        for j, k in enumerate(range(k0, k1), start=1):
-            b, e = tokens[k]
-            values = []
-            for i in covering[k]:
-                value = escape_value(spans[i].label)
-                values.append(f"{value}[{ids[i]}]" if i in ids else value)
-            cell = "|".join(values) or "_"
-            out.append(f"{n + 1}-{j}\t{u16[b]}-{u16[e]}\t{escape_value(text[b:e])}\t{cell}\t")
-        out.append("")
-    return "\n".join(out) + "\n"
+    return covering, ids
 
 
 def _to16(text: str) -> list[int]:

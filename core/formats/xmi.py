@@ -32,7 +32,7 @@ from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name, span_warnings
 from core.formats.archive import check_binary_cas_export
-from core.formats.layers import LINGUISTIC, choose, describe, short_name
+from core.formats.layers import LINGUISTIC, Choice, choose, describe, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span
 
@@ -225,12 +225,52 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         check_binary_cas_export(files, name)
         raise FormatError(name, "expected .xmi files with a TypeSystem.xml beside them, found "
                           "no .xmi file")
-    typesystems: dict[str, Any] = {}
-    cases: dict[str, _Extract] = {}
-    loaders: dict[str, Any] = {}
     # One .xmi read from disk with its type system (core.formats.read_file_with_companions):
     # messages name the real files, not members of a folder.
     single = len(xmis) == 1 and PurePosixPath(name).name == PurePosixPath(xmis[0]).name
+    cases, loaders = _load_cases(cassis, files, xmis, name, single)
+    choice, union = _choose_layer(cases, name, options, loaded)
+    entries = layout([_layout_key(p) for p in xmis], name, loaded)
+    per_set: dict[str, SpanColumns] = {}
+    roles: dict[str, Role] = {}
+    for path, entry in zip(xmis, entries, strict=True):
+        file = name if single or len(files) == 1 else member_name(name, path)
+        ex = cases[path]
+        if entry.user == INITIAL_CAS:
+            loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped")
+            continue
+        set_name, role = export_set(
+            entry.user,
+            PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
+            options.role)
+        roles.setdefault(set_name, role)
+        if entry.user is not None:
+            loaded.named_sets.add(set_name)
+        text = ex.text
+        spans = _document_spans(ex, choice, union, loaders[path], file, options, loaded)
+        columns = per_set.setdefault(set_name, SpanColumns())
+        again = entry.doc_id in columns
+        index = columns.document(entry.doc_id)
+        if again:  # a second file of this document and annotator replaces the first
+            columns.clear(index)
+        for s, e, lab in spans:
+            columns.add(index, s, e, lab)
+        if entry.doc_id in loaded.texts and loaded.texts[entry.doc_id] != text:
+            raise FormatError(file, f"the text of document {entry.doc_id!r} differs from another "
+                              "annotator's; each file of a document must hold the same text")
+        loaded.texts.setdefault(entry.doc_id, text)
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
+    return loaded
+
+
+def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: str,
+                single: bool) -> tuple[dict[str, _Extract], dict[str, Any]]:
+    """Each ``.xmi`` parsed with its type system (each type system parsed once): its extract,
+    and a function that parses it again in full (:func:`_select` needs it for skipped types)."""
+    typesystems: dict[str, Any] = {}
+    cases: dict[str, _Extract] = {}
+    loaders: dict[str, Any] = {}
     for path in xmis:
         file = name if single or len(files) == 1 else member_name(name, path)
         ts_path = _typesystem_for(path, files)
@@ -258,6 +298,13 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             raise FormatError(file, f"expected UIMA CAS XMI: {type(exc).__name__}: "
                               f"{str(exc)[:100]}") from None
         loaders[path] = load
+    return cases, loaders
+
+
+def _choose_layer(cases: Mapping[str, _Extract], name: str, options: ReadOptions,
+                  loaded: Loaded) -> tuple[Choice | None, dict[str, list[str]]]:
+    """The layer and feature read as spans (:func:`choose`) among the layers of every file,
+    with its notes and the warning about relation layers; and every layer with its features."""
     union: dict[str, list[str]] = {}
     relations: set[str] = set()
     for ex in cases.values():
@@ -282,64 +329,43 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         if linking:
             loaded.warn(f"relation layers skipped (they link two spans): {describe(linking)}; "
                         "name one with --layer to read its annotations as spans")
-    entries = layout([_layout_key(p) for p in xmis], name, loaded)
-    per_set: dict[str, SpanColumns] = {}
-    roles: dict[str, Role] = {}
-    for path, entry in zip(xmis, entries, strict=True):
-        file = name if single or len(files) == 1 else member_name(name, path)
-        ex = cases[path]
-        if entry.user == INITIAL_CAS:
-            loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped")
-            continue
-        set_name, role = export_set(
-            entry.user,
-            PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
-            options.role)
-        roles.setdefault(set_name, role)
-        if entry.user is not None:
-            loaded.named_sets.add(set_name)
-        text = ex.text
-        spans: list[tuple[int, int, str]] = []
-        empty = 0
-        if choice is not None:
-            selected = (_select(ex, choice.layer, choice.feature, choice.short, loaders[path])
-                        if choice.layer in union else [])
-            for label, raw_begin, raw_end in selected:
-                if label is None or label == "":
-                    empty += 1
-                    continue
-                begin, end = int(raw_begin), int(raw_end)
-                if end <= begin:
-                    loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
-                                file=file)
-                    continue
-                if text is not None and end > len(text) and bounds.policy() == "refuse":
-                    # The one policy for spans past the text (core.bounds), as make_span does.
-                    raise FormatError(file, bounds.past_text(len(text), end), field="end")
-                span = Span(begin, end, str(label))
-                check_label(span.label, options.labels, file, field=choice.feature or "layer")
-                for message, _ in span_warnings(span, text):
-                    loaded.warn(message, file=file, field=choice.feature)
-                spans.append((span.start, span.end, span.label))
-        if empty:
-            loaded.warn(f"{empty} {choice.short if choice else ''} annotations have no value for "
-                        f"feature {choice.feature if choice else ''}; skipped", file=file)
-        for s, e, lab in duplicates(spans):
-            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
-        columns = per_set.setdefault(set_name, SpanColumns())
-        again = entry.doc_id in columns
-        index = columns.document(entry.doc_id)
-        if again:  # a second file of this document and annotator replaces the first
-            columns.clear(index)
-        for s, e, lab in spans:
-            columns.add(index, s, e, lab)
-        if entry.doc_id in loaded.texts and loaded.texts[entry.doc_id] != text:
-            raise FormatError(file, f"the text of document {entry.doc_id!r} differs from another "
-                              "annotator's; each file of a document must hold the same text")
-        loaded.texts.setdefault(entry.doc_id, text)
-    for set_name, columns in per_set.items():
-        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
-    return loaded
+    return choice, union
+
+
+def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, list[str]], load: Any,
+                    file: str, options: ReadOptions, loaded: Loaded
+                    ) -> list[tuple[int, int, str]]:
+    """The spans of one file's chosen layer, checked (empty, past the text, labels list,
+    whitespace), with a warning for the annotations without a value and for duplicates."""
+    text = ex.text
+    spans: list[tuple[int, int, str]] = []
+    empty = 0
+    if choice is not None:
+        selected = (_select(ex, choice.layer, choice.feature, choice.short, load)
+                    if choice.layer in union else [])
+        for label, raw_begin, raw_end in selected:
+            if label is None or label == "":
+                empty += 1
+                continue
+            begin, end = int(raw_begin), int(raw_end)
+            if end <= begin:
+                loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
+                            file=file)
+                continue
+            if text is not None and end > len(text) and bounds.policy() == "refuse":
+                # The one policy for spans past the text (core.bounds), as make_span does.
+                raise FormatError(file, bounds.past_text(len(text), end), field="end")
+            span = Span(begin, end, str(label))
+            check_label(span.label, options.labels, file, field=choice.feature or "layer")
+            for message, _ in span_warnings(span, text):
+                loaded.warn(message, file=file, field=choice.feature)
+            spans.append((span.start, span.end, span.label))
+    if empty:
+        loaded.warn(f"{empty} {choice.short if choice else ''} annotations have no value for "
+                    f"feature {choice.feature if choice else ''}; skipped", file=file)
+    for s, e, lab in duplicates(spans):
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
+    return spans
 
 
 def _layout_key(path: str) -> str:
