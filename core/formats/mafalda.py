@@ -21,7 +21,6 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from core import bounds
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
@@ -119,7 +118,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
             code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
             canonical = NOTHING if code == 0 else tax.names()[code]
             if (start == end and isinstance(start, int) and not isinstance(start, bool)
-                    and start >= 0 and bounds.policy() == "official"):
+                    and start >= 0 and options.beyond_text == "official"):
                 # The official evaluator scores [s, s) (ratio 0, counted in the denominator).
                 zero.setdefault(doc_id, []).append((start, canonical))
                 order.setdefault(doc_id, []).append((start, end))
@@ -128,7 +127,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
                             field=where)
                 continue
             try:
-                span = make_span(start, end, canonical, name, line=line, text=text, path=where)
+                span = make_span(start, end, canonical, name, line=line, text=text, path=where,
+                                 beyond_text=options.beyond_text)
             except FormatError as exc:
                 if start != end:
                     raise

@@ -166,7 +166,8 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
         index = columns.document(doc_id)
         while picked is not None and k < len(picked.doc) and picked.doc[k] == n - 1:
             span = make_span(picked.start[k], picked.end[k], names[picked.label[k]], file,
-                             text=text, path=f"doc {n}.{chosen_group}")
+                             text=text, path=f"doc {n}.{chosen_group}",
+                             beyond_text=options.beyond_text)
             check_label(span.label, options.labels, file, field="label", path=f"doc {n}")
             columns.add(index, span.start, span.end, span.label)
             k += 1
@@ -255,13 +256,14 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                                       f"{json.dumps(item)[:60]}", line=line, path=where)
                 start, end, label = item
                 fields = (f"{where}[0]", f"{where}[1]", f"{where}[2]")
-                span = make_span(start, end, label, file, line=line, text=text, fields=fields)
+                span = make_span(start, end, label, file, line=line, text=text, fields=fields,
+                                 beyond_text=options.beyond_text)
             elif isinstance(item, dict):
                 for key in ("start", "end", "label"):
                     if key not in item:
                         raise FormatError(file, "missing", line=line, path=where, field=key)
                 span = make_span(item["start"], item["end"], item["label"], file, line=line,
-                                 text=text, path=where)
+                                 text=text, path=where, beyond_text=options.beyond_text)
             else:
                 raise FormatError(file, "expected a span object or [start, end, label]",
                                   line=line, path=where)

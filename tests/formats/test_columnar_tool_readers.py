@@ -10,6 +10,7 @@ make from generated corpora (hypothesis), and those files with bytes damaged.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import io
 import json
@@ -24,7 +25,6 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from core import bounds
 from core.errors import FormatError, expand_diagnostics
 from core.formats import (
     ReadOptions,
@@ -82,8 +82,8 @@ def outcome(module: ModuleType, files: Mapping[str, bytes], name: str, options: 
     Studio now group the lines and results that carry no span (one grouped warning per kind,
     ``test_grouped_skips.py``), which lists them after the reader's other warnings."""
     try:
-        with bounds.using(policy):  # type: ignore[arg-type]
-            loaded = module.read(dict(files), name=name, options=options)
+        loaded = module.read(dict(files), name=name,
+                             options=dataclasses.replace(options, beyond_text=policy))
     except FormatError as exc:
         return "error", str(exc)
     diags = sorted((d for d in expand_diagnostics(loaded.diagnostics)

@@ -97,7 +97,8 @@ def test_semeval2021_read_keeps_what_load_files_keeps_the_issue_example() -> Non
 
 
 def test_mafalda_keeps_zero_length_spans_under_official_when_called_directly() -> None:
-    line = {"id": "1", "text": "hello world", "labels": [[3, 3, "ad hominem"], [0, 5, "ad hominem"]]}
+    line = {"id": "1", "text": "hello world",
+            "labels": [[3, 3, "ad hominem"], [0, 5, "ad hominem"]]}
     files = {"annotations.jsonl": (json.dumps(line) + "\n").encode()}
     options = ReadOptions(role="system", beyond_text="official")
     direct = module("mafalda").read(files, name="in", options=options)

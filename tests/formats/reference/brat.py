@@ -125,7 +125,8 @@ def _read_ann(
             )
         pieces: list[Span] = []
         for start, end in fragments:
-            span = make_span(start, end, label, file, line=number, text=text)
+            span = make_span(start, end, label, file, line=number, text=text,
+                             beyond_text=options.beyond_text)
             pieces.append(span)
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
         if text is not None and given is not None:

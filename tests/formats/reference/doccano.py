@@ -99,7 +99,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                         line=line, path=where, field="label",
                     )
                 span = make_span(item[0], item[1], item[2], file, line=line, text=text,
-                                 fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"))
+                                 fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"),
+                                 beyond_text=options.beyond_text)
                 check_label(span.label, options.labels, file, field=f"{where}[2]", line=line)
                 doc_spans.append(span)
         if has_entities:
@@ -116,7 +117,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                         raise FormatError(file, "missing", line=line, path=where, field=key)
                 span = make_span(item["start_offset"], item["end_offset"], item["label"], file,
                                  line=line, text=text, path=where,
-                                 fields=("start_offset", "end_offset", "label"))
+                                 fields=("start_offset", "end_offset", "label"),
+                                 beyond_text=options.beyond_text)
                 check_label(span.label, options.labels, file, field="label", line=line,
                             path=where)
                 doc_spans.append(span)

@@ -176,7 +176,8 @@ def _results(
                               path=vpath, field="labels")
         for label in labels:
             span = make_span(value["start"], value["end"], label, file,
-                             path=vpath, text=text, fields=("start", "end", "labels"))
+                             path=vpath, text=text, fields=("start", "end", "labels"),
+                             beyond_text=options.beyond_text)
             check_label(span.label, options.labels, file, field="labels",
                         path=vpath)
             fragment = value.get("text") if isinstance(value.get("text"), str) else None

@@ -339,7 +339,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     span_len = doc_len[doc_codes] if n else np.zeros(0, dtype=np.int64)
     past = (span_len >= 0) & (end > span_len) & ~declared
     i = _first(past)
-    if i is not None and bounds.policy() == "refuse":
+    if i is not None and options.beyond_text == "refuse":
         raise FormatError(file, bounds.past_text(int(span_len[i]), int(end[i])), path=_row(i),
                           field="end")
     # Whitespace at a span's edge: only where the text is known, and only the suspects get a

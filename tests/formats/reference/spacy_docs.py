@@ -123,7 +123,7 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
         doc_spans = []
         for sp in chosen:
             span = make_span(sp.start_char, sp.end_char, sp.label_, file, text=doc.text,
-                             path=f"doc {n}.{group}")
+                             path=f"doc {n}.{group}", beyond_text=options.beyond_text)
             check_label(span.label, options.labels, file, field="label", path=f"doc {n}")
             doc_spans.append(span)
         spans[doc_id] = doc_spans
@@ -187,13 +187,14 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                                       f"{json.dumps(item)[:60]}", line=line, path=where)
                 start, end, label = item
                 fields = (f"{where}[0]", f"{where}[1]", f"{where}[2]")
-                span = make_span(start, end, label, file, line=line, text=text, fields=fields)
+                span = make_span(start, end, label, file, line=line, text=text, fields=fields,
+                                 beyond_text=options.beyond_text)
             elif isinstance(item, dict):
                 for key in ("start", "end", "label"):
                     if key not in item:
                         raise FormatError(file, "missing", line=line, path=where, field=key)
                 span = make_span(item["start"], item["end"], item["label"], file, line=line,
-                                 text=text, path=where)
+                                 text=text, path=where, beyond_text=options.beyond_text)
             else:
                 raise FormatError(file, "expected a span object or [start, end, label]",
                                   line=line, path=where)

@@ -160,7 +160,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                     loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
                                 file=file)
                     continue
-                if end > len(text) and bounds.policy() == "refuse":
+                if end > len(text) and options.beyond_text == "refuse":
                     # The one policy for spans past the text (core.bounds), as make_span does.
                     raise FormatError(file, bounds.past_text(len(text), end), field="end")
                 span = Span(begin, end, str(label))
