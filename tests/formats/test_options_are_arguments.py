@@ -117,3 +117,51 @@ def test_read_options_have_plain_defaults() -> None:
     options = ReadOptions()
     assert (options.layer, options.feature, options.span_group, options.scheme,
             options.text_column, options.label_ids) == (None,) * 6
+
+
+DOCCANO = ROOT / "tests" / "data" / "formats" / "doccano"
+
+
+def test_the_command_line_builds_complete_reader_options() -> None:
+    from core.cli import build_parser
+    from core.cli.common import read_options, tool_options
+
+    args = build_parser().parse_args(
+        ["score", "g.json", "p.json", "--metric", "martino", "--layer", "NamedEntity",
+         "--feature", "value", "--span-group", "ents", "--scheme", "IOB2", "--text-column", "2",
+         "--labels", str(DOCCANO / "label_config.json")])
+    tools = tool_options(args)
+    assert (tools.layer, tools.feature, tools.span_group, tools.scheme, tools.text_column,
+            tools.label_ids) == ("NamedEntity", "value", "ents", "IOB2", 2, None)
+    options = read_options(args, role="system", beyond_text="clip")
+    assert options == dataclasses.replace(
+        tools, role="system", beyond_text="clip",
+        label_ids={4: "Person", 5: "Place", 6: "Organisation", 7: "Date"})
+    assert read_options(build_parser().parse_args(["validate", "f.json"])) == ReadOptions()
+
+
+def test_a_shard_job_carries_the_reader_options_to_its_worker() -> None:
+    from core.sharded import ScoreJob, score_shard
+    from core.tools import read_label_file
+
+    path = str(DOCCANO / "v1.0_annotations_one_user.jsonl")
+    ids = read_label_file(DOCCANO / "label_config.json").ids
+    bare = score_shard(ScoreJob(metric="martino", gold=path, pred=path))
+    named = score_shard(ScoreJob(metric="martino", gold=path, pred=path,
+                                 options=ReadOptions(label_ids=ids)))
+    assert bare.error is None and bare.used_labels == ["4", "5", "6", "7"]
+    assert named.error is None and named.used_labels == ["Date", "Organisation", "Person",
+                                                         "Place"]
+
+
+def test_validate_and_convert_take_the_reader_options(tmp_path: Path) -> None:
+    from core.tools import convert, validate
+
+    export = ROOT / "sample_data" / "formats" / "xmi_export"
+    default = validate(export)
+    named = validate(export, options=ReadOptions(layer="NamedEntity"))
+    assert default["valid"] and named["valid"]
+    assert [set(s["labels"]) for s in named["sets"].values()] == [{"ORG"}]
+    assert named["sets"] != default["sets"]
+    convert(export, tmp_path / "ne.csv", to="spans-csv", options=ReadOptions(layer="NamedEntity"))
+    assert "ORG" in (tmp_path / "ne.csv").read_text(encoding="utf-8")
