@@ -25,16 +25,15 @@ per file says so (:func:`assumed_warning`); ``clip`` clips them like any other. 
 consensus need every span inside its text: there they are clipped under every policy, with one
 warning per set (``placed="clip"``, :func:`clip_placed`, :func:`placed_clip_warning`).
 
-The readers check spans against the text of their own file through :func:`policy` (set by
-:func:`core.formats.load_files`); :func:`check_sets` checks the sets of a file that carries no
-text against the texts of the gold or of another file.
+The readers check spans against the text of their own file under the policy of their options
+(``ReadOptions.beyond_text``, an argument like every other, never a setting of the caller's
+context); :func:`check_sets` checks the sets of a file that carries no text against the texts of
+the gold or of another file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -46,8 +45,6 @@ from core.model import AnnotationSet, Span
 Policy = Literal["refuse", "clip", "official"]
 POLICIES: tuple[Policy, ...] = ("refuse", "clip", "official")
 
-_POLICY: ContextVar[Policy] = ContextVar("beyond_text_policy", default="refuse")
-
 
 def from_args(args: object) -> Policy:
     """The policy a command line asked for (``--beyond-text`` / ``--clip-spans``)."""
@@ -55,21 +52,6 @@ def from_args(args: object) -> Policy:
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
     return value
-
-
-def policy() -> Policy:
-    """The policy in force for the reader running now (``refuse`` unless a caller set one)."""
-    return _POLICY.get()
-
-
-@contextmanager
-def using(value: Policy) -> Iterator[None]:
-    """Run the readers called inside the ``with`` block under ``value``."""
-    token = _POLICY.set(value)
-    try:
-        yield
-    finally:
-        _POLICY.reset(token)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ warnings, its official file-order reading, and the one taxonomy rule
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from core import bounds, texts
@@ -27,14 +27,16 @@ from core.taxonomy import resolve as resolve_taxonomy
 
 
 def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: AnnotationSet,
-                      policy: Policy, llm_parsing: LlmParsing | None) -> ReadOptions:
-    """How the predictions are read: the gold's label list and document ids, the policy, and
-    the LLM-answer parsing when the metric reads model outputs."""
+                      policy: Policy, llm_parsing: LlmParsing | None, options: ReadOptions
+                      ) -> ReadOptions:
+    """How the predictions are read: ``options`` (the command line's reader options) with the
+    gold's label list and document ids, the policy, and the LLM-answer parsing when the metric
+    reads model outputs."""
     if "llm_parsing" in metric.read_options and llm_parsing is not None:
-        return ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                           llm_parsing=llm_parsing, beyond_text=policy)
-    return ReadOptions(labels=labels, role="system", gold_doc_ids=gold.doc_ids,
-                       beyond_text=policy)
+        return replace(options, labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                       llm_parsing=llm_parsing, beyond_text=policy)
+    return replace(options, labels=labels, role="system", gold_doc_ids=gold.doc_ids,
+                   beyond_text=policy)
 
 
 def assumed_of(source: str, loaded: Loaded) -> dict[str, dict[str, int]] | None:

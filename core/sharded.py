@@ -38,7 +38,7 @@ import resource
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +47,6 @@ from core import texts as same_texts
 from core.bounds import Policy
 from core.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
 from core.formats import Loaded, ReadOptions, load_path
-from core.formats.tool_options import LABELS_FILE, OPTION_NAMES, tool_defaults
 from core.model import AnnotationSet, Span
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -153,13 +152,16 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
 
 def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards: int,
                       from_format: str | None = None, set_name: str | None = None,
-                      labels_file: str | Path | None = None) -> list[str]:
+                      labels_file: str | Path | None = None,
+                      options: ReadOptions | None = None) -> list[str]:
     """``convert INPUT OUTPUT --to FORMAT --shards N``: read INPUT, write N shards into the
     folder OUTPUT; the messages to show (warnings, losses, a summary). ``labels_file``: a
-    label list or doccano label config (:func:`core.tools.read_options_for_labels`)."""
+    label list or doccano label config (:func:`core.tools.read_options_for_labels`), over the
+    other reader ``options``."""
     from core.tools import read_options_for_labels
 
-    loaded = load_path(input, fmt=from_format, options=read_options_for_labels(labels_file))
+    loaded = load_path(input, fmt=from_format,
+                       options=read_options_for_labels(labels_file, options))
     sets = list(loaded.sets)
     if set_name is not None:
         sets = [s for s in sets if s.name == set_name]
@@ -237,7 +239,9 @@ class ScoreJob:
     beyond_text: Policy = "refuse"
     per_document: bool = False
     all_warnings: bool = False
-    tools: tuple[tuple[str, Any], ...] = ()
+    options: ReadOptions = field(default_factory=ReadOptions)
+    """The command line's reader options (``--layer`` ..., doccano's label ids); the labels,
+    role, gold document ids and policy of each file are set from the fields above."""
 
 
 def _pick(loaded: Loaded, name: str | None, side: str, source: str) -> AnnotationSet:
@@ -264,8 +268,8 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     metric = registry.get(job.metric)
     labels = list(job.labels) if job.labels is not None else None
     policy = job.beyond_text
-    gold_loaded = load_path(job.gold, fmt=job.gold_format, options=ReadOptions(
-        labels=labels, role="gold", beyond_text=policy))
+    gold_loaded = load_path(job.gold, fmt=job.gold_format, options=replace(
+        job.options, labels=labels, role="gold", beyond_text=policy))
     gold = _pick(gold_loaded, job.gold_set, "gold", job.gold)
     gold = metric.gold_view(gold)
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
@@ -273,7 +277,8 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
         pred_loaded = gold_loaded  # one shard holds both sets (a set column)
     else:
         read = pred_read_options(metric, labels=labels, gold=gold, policy=policy,
-                                 llm_parsing=job.llm_parsing)  # type: ignore[arg-type]
+                                 llm_parsing=job.llm_parsing,  # type: ignore[arg-type]
+                                 options=job.options)
         pred_loaded = load_path(job.pred, fmt=job.pred_format, options=read)
         warnings.extend(pred_loaded.diagnostics)
     pred = _pick(pred_loaded, job.pred_set, "pred", job.pred)
@@ -322,12 +327,11 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
     out = ShardOutcome(job.gold)
     started = time.perf_counter()
     try:
-        with tool_defaults(**dict(job.tools)):
-            gold, pred, keywords, warnings = _load_pair(job)
-            from core.metrics import registry
+        gold, pred, keywords, warnings = _load_pair(job)
+        from core.metrics import registry
 
-            result: Any = registry.get(job.metric).score(gold, pred, **keywords)
-            out.used_labels = sorted({*gold.labels(), *pred.labels()})
+        result: Any = registry.get(job.metric).score(gold, pred, **keywords)
+        out.used_labels = sorted({*gold.labels(), *pred.labels()})
         warnings.extend(str(w) for w in getattr(result, "warnings", []) or [])
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)
@@ -585,12 +589,6 @@ def _with(job: ScoreJob, **changes: Any) -> ScoreJob:
     return replace(job, **changes)
 
 
-def tool_options(args: Any) -> tuple[tuple[str, Any], ...]:
-    """The reader options of the command line (``--layer`` ...), for the workers."""
-    return (*((k, getattr(args, k, None)) for k in OPTION_NAMES),
-            (LABELS_FILE, getattr(args, "labels", None)))
-
-
 # ---- agreement: char-kappa and char-Jaccard --------------------------------------------------
 
 
@@ -607,7 +605,8 @@ class AgreeJob:
     label: str | None = None
     beyond_text: Policy = "refuse"
     unit_set: bool = False
-    tools: tuple[tuple[str, Any], ...] = ()
+    options: ReadOptions = field(default_factory=ReadOptions)
+    """The command line's reader options (``--layer`` ...); the policy is ``beyond_text``."""
 
 
 @dataclass
@@ -645,35 +644,34 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
 
     out = ShardOutcome(job.files[0])
     try:
-        with tool_defaults(**dict(job.tools)):
-            sets: list[AnnotationSet] = []
-            texts: dict[str, str | None] = {}
-            found: list[tuple[str, AnnotationSet]] = []
-            assumed: dict[str, dict[str, int]] = {}
-            owner: dict[str, str] = {}
-            carried: list[str] = []
-            for path, name in zip(job.files, job.names, strict=True):
-                loaded = load_path(path, fmt=job.fmt,
-                                   options=ReadOptions(beyond_text=job.beyond_text))
-                if loaded.assumed_extents is not None:
-                    assumed[path] = loaded.assumed_extents
-                # one id, one text, as load_annotator_sets (core.texts)
-                read, said = same_texts.reconcile(texts, loaded.texts, loaded.sets, here=path,
-                                                  there=owner)
-                carried.extend(said)
-                for doc, text in loaded.texts.items():
-                    if text is not None and texts.get(doc) is None:
-                        texts[doc], owner[doc] = text, path
-                    elif doc not in texts:
-                        texts[doc] = text
-                one = len(loaded.sets) == 1 and len(job.files) > 1
-                found.extend((path, s.with_role("annotator", name if one else s.name))
-                             for s in read)
-            kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
-                                           placed="clip")
-            more = [*carried, *more]
-            sets = list(kept)
-            study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
+        sets: list[AnnotationSet] = []
+        texts: dict[str, str | None] = {}
+        found: list[tuple[str, AnnotationSet]] = []
+        assumed: dict[str, dict[str, int]] = {}
+        owner: dict[str, str] = {}
+        carried: list[str] = []
+        for path, name in zip(job.files, job.names, strict=True):
+            loaded = load_path(path, fmt=job.fmt,
+                               options=replace(job.options, beyond_text=job.beyond_text))
+            if loaded.assumed_extents is not None:
+                assumed[path] = loaded.assumed_extents
+            # one id, one text, as load_annotator_sets (core.texts)
+            read, said = same_texts.reconcile(texts, loaded.texts, loaded.sets, here=path,
+                                              there=owner)
+            carried.extend(said)
+            for doc, text in loaded.texts.items():
+                if text is not None and texts.get(doc) is None:
+                    texts[doc], owner[doc] = text, path
+                elif doc not in texts:
+                    texts[doc] = text
+            one = len(loaded.sets) == 1 and len(job.files) > 1
+            found.extend((path, s.with_role("annotator", name if one else s.name))
+                         for s in read)
+        kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
+                                       placed="clip")
+        more = [*carried, *more]
+        sets = list(kept)
+        study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
         labels = study.labels
         counts = CharCounts(study.annotators, labels, {}, {}, {}, {},
                             dict(study.lengths), [*more, *study.warnings])
@@ -746,13 +744,15 @@ def finish_char(parts: Sequence[CharCounts], *, label: str | None = None
 
 def agree_sharded(inputs: Sequence[str | Path], *, client: Client, fmt: str | None = None,
                   label: str | None = None, beyond_text: Policy = "refuse",
-                  unit_set: bool = False, tools: tuple[tuple[str, Any], ...] = ()
+                  unit_set: bool = False, options: ReadOptions | None = None
                   ) -> tuple[list[ShardOutcome], PairwiseResult, PairwiseResult]:
     """Character κ and Jaccard of a sharded study (:func:`finish_char`); the Python API of
-    ``agree --engine dask``."""
+    ``agree --engine dask``; each worker reads its files with ``options`` (the command line's
+    reader options) under ``beyond_text``."""
     groups = group_shards(inputs)
     names = tuple(Path(str(i)).name for i in inputs)
-    jobs = [AgreeJob(tuple(str(f) for f in g), names, fmt, label, beyond_text, unit_set, tools)
+    jobs = [AgreeJob(tuple(str(f) for f in g), names, fmt, label, beyond_text, unit_set,
+                     options or ReadOptions())
             for g in groups]
     outcomes = run_jobs(client, char_shard, jobs)
     _check_documents(outcomes)
@@ -773,5 +773,5 @@ def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[st
 __all__ = ["DASK_MEASURES", "DASK_METRICS", "AgreeJob", "CharCounts", "MafaldaSums",
            "ScoreJob", "ShardOutcome", "ShardedScore", "agree_sharded", "dask_client",
            "finish_char", "finish_mafalda", "group_shards", "merge_martino", "pair_shards",
-           "score_shard", "score_sharded", "shard_files", "split_warnings", "tool_options",
+           "score_shard", "score_sharded", "shard_files", "split_warnings",
            "write_shards"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -85,16 +85,19 @@ def convert(
     from_format: str | None = None,
     set_name: str | None = None,
     labels_file: str | Path | None = None,
+    options: ReadOptions | None = None,
 ) -> list[str]:
     """Read ``input`` (any format, detected unless ``from_format``) and write it as ``to``.
 
     Single-file formats write ``output`` as a file; brat, and PTC unless ``output`` ends in
     ``.tsv``, write a folder (article ``.labels`` and ``.txt`` files). Returns the messages to
     show: the reader's warnings, anything lost in the conversion, and a summary line.
-    ``labels_file``: a label list or doccano label config (:func:`read_options_for_labels`).
+    ``labels_file``: a label list or doccano label config (:func:`read_options_for_labels`);
+    ``options``: the other reader options (the command line's ``--layer`` ...).
     """
     out = Path(output)
-    loaded = load_path(input, fmt=from_format, options=read_options_for_labels(labels_file))
+    loaded = load_path(input, fmt=from_format,
+                       options=read_options_for_labels(labels_file, options))
     sets = _choose_sets(loaded, set_name, str(input))
     messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
@@ -281,13 +284,15 @@ def _label_config(path: str, text: str, entries: list[dict[str, Any]]) -> LabelF
     return LabelFile(names, ids)
 
 
-def read_options_for_labels(labels_file: str | Path | None) -> ReadOptions:
-    """Reader options for a ``--labels`` file: its names are the allowed labels and, for a
+def read_options_for_labels(labels_file: str | Path | None,
+                            options: ReadOptions | None = None) -> ReadOptions:
+    """``options`` with a ``--labels`` file's: its names are the allowed labels and, for a
     doccano label config, its ids map doccano's numeric label ids to names."""
+    options = options or ReadOptions()
     if labels_file is None:
-        return ReadOptions()
+        return options
     found = read_label_file(labels_file)
-    return ReadOptions(labels=found.names, label_ids=found.ids)
+    return replace(options, labels=found.names, label_ids=found.ids)
 
 
 TASK_LISTS: dict[str, tuple[str, ...]] = {
@@ -349,7 +354,7 @@ def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
 
 def validate(
     file: str | Path, *, fmt: str | None = None, labels_file: str | None = None,
-    role: Role = "gold", beyond_text: Policy = "refuse",
+    role: Role = "gold", beyond_text: Policy = "refuse", options: ReadOptions | None = None,
 ) -> dict[str, Any]:
     """Read ``file`` and summarise it: documents, spans, sets, errors and warnings.
 
@@ -361,6 +366,8 @@ def validate(
 
     A missing file or label list raises (the command line reports it and exits 1); a file that
     the reader refuses gives ``valid: False`` with the reader's message in ``errors``.
+    ``options`` are the reader options that the other arguments leave alone (the command
+    line's ``--layer`` ... ``--text-column``).
     """
     path = Path(file)
     if not path.exists():
@@ -377,10 +384,10 @@ def validate(
     try:
         result["format"] = fmt or detect(files, source=str(path))
         loaded = load_files(files, fmt=result["format"], name=str(path),
-                            options=ReadOptions(labels=labels, role=role,
-                                                beyond_text=beyond_text,
-                                                label_ids=label_file.ids if label_file
-                                                else None))
+                            options=replace(
+                                options or ReadOptions(), labels=labels, role=role,
+                                beyond_text=beyond_text,
+                                label_ids=label_file.ids if label_file else None))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result

@@ -36,7 +36,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core import bounds  # noqa: E402
 from core.errors import Diagnostic, FormatError, expand_diagnostics  # noqa: E402
 from core.formats import ReadOptions, detect, module, read_folder  # noqa: E402
 from core.formats.archive import unpack_zips  # noqa: E402
@@ -97,8 +96,7 @@ def outcome(fmt: str, files: Mapping[str, bytes], source: str, options: Mapping[
     """What the reader of ``fmt`` gives: its error message, or every value a caller can see."""
     opts = ReadOptions(**options, beyond_text=policy)  # type: ignore[arg-type]
     try:
-        with bounds.using(policy):  # type: ignore[arg-type]
-            loaded = module(fmt).read(dict(files), name=source, options=opts)
+        loaded = module(fmt).read(dict(files), name=source, options=opts)
     except FormatError as exc:
         return {"error": str(exc)}
     sets = [{"name": s.name, "role": s.role, "alternatives": s.alternatives,

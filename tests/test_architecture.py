@@ -89,3 +89,17 @@ def test_session_state_module_stays_small_and_jobs_use_no_private_python() -> No
         text = path.read_text(encoding="utf-8")
         assert "_register_atexit" not in text, path
         assert 'sys.modules["__main__"]' not in text, path
+
+
+def test_core_keeps_no_context_state_and_argparse_stays_in_the_command_line() -> None:
+    """Options are arguments (issue 25, §3): no ``contextvars`` in core/, so a reader reads only
+    its ``ReadOptions``; argparse is imported only by the command line, core/cli/."""
+    offenders = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        roots = _imported_roots(path)
+        if "contextvars" in roots:
+            offenders.append(f"{rel}: contextvars")
+        if "argparse" in roots and rel.parts[:2] != ("core", "cli"):
+            offenders.append(f"{rel}: argparse")
+    assert offenders == []

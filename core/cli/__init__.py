@@ -28,13 +28,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from core.cli.common import Command, flag_message, parser_flags
+from core.cli.common import Command, add_tool_options, flag_message, parser_flags
 from core.errors import ParameterError, SpanScopeError, UsageError
-from core.formats.tool_options import (
-    add_tool_options,
-    reset_tool_defaults,
-    set_tool_defaults,
-)
 from core.textsafe import one_line
 from core.tools import read_label_list
 
@@ -96,7 +91,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
             print(f"error: {one_line(str(exc))}", file=sys.stderr)
             return 1
     args = parser.parse_args(argv)
-    token = set_tool_defaults(args)
     flags = parser_flags(parser)
     args.flags = flags
     try:
@@ -115,8 +109,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         name = getattr(exc, "filename", None) or ""
         print(one_line(f"error: {name}: {exc.strerror or exc}"), file=sys.stderr)
         return 1
-    finally:
-        reset_tool_defaults(token)  # a caller in the same process (tests) starts clean
 
 
 def entry() -> int:

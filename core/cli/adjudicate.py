@@ -31,6 +31,7 @@ from core.cli.common import (
     add_output_options,
     command_parser,
     emit,
+    read_options,
 )
 from core.cli.loading import load_annotator_sets
 from core.cli.render import render_adjudicate
@@ -94,8 +95,9 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
         raise ParameterError("to", "The 'to' parameter of adjudicate must be a span format; "
                              "hateval holds text-level labels. Got 'hateval' instead.")
     read_warnings: list[str] = []
-    sets, texts = load_annotator_sets(list(args.files), fmt=args.format, purpose="adjudication",
-                                      beyond_text=bounds.from_args(args), warnings=read_warnings)
+    sets, texts = load_annotator_sets(
+        list(args.files), fmt=args.format, purpose="adjudication",
+        options=read_options(args, beyond_text=bounds.from_args(args)), warnings=read_warnings)
     if args.min_agree > len(sets):
         raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
                              f"most the number of annotation sets ({len(sets)}). Got "

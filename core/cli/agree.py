@@ -14,6 +14,7 @@ from core.cli.common import (
     add_output_options,
     command_parser,
     emit,
+    read_options,
 )
 from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_study
@@ -66,7 +67,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
                              f"list of {{id, text}} objects); {args.labels} is a label list")
     read_warnings: list[str] = []
     study = load_study(list(args.files), fmt=args.format, label=args.label,
-                       beyond_text=bounds.from_args(args), warnings=read_warnings,
+                       options=read_options(args, beyond_text=bounds.from_args(args)),
+                       warnings=read_warnings,
                        unit_set=bool(getattr(args, "unit_set", False)))
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
                    "labels": study.labels, "warnings": []}

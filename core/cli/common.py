@@ -11,10 +11,14 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from core.errors import Diagnostic, expand, warning_kind, warning_total
+from core.formats.tool_options import OPTION_NAMES, SCHEMES
 from core.textsafe import one_line
+
+if TYPE_CHECKING:  # pragma: no cover - core.formats is imported by the commands that read
+    from core.formats import ReadOptions
 
 JSONValue = object
 """A value ``json.dumps`` accepts."""
@@ -88,6 +92,66 @@ def add_beyond_text(p: argparse.ArgumentParser) -> None:
                    "MAFALDA's zero-length spans); a warning per span")
     p.add_argument("--clip-spans", dest="beyond_text", action="store_const", const="clip",
                    help="same as --beyond-text clip")
+
+
+def _column(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a column number (1, 2, ...), got {value!r}"
+                                         ) from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a column number from 1, got {number}")
+    return number
+
+
+def add_tool_options(parser: argparse.ArgumentParser) -> None:
+    """Add the flags of the annotation-tool and NER readers to a subcommand's parser
+    (:mod:`core.formats.tool_options`; :func:`read_options` turns them into reader options)."""
+    group = parser.add_argument_group("annotation tools and NER formats")
+    group.add_argument("--layer", metavar="NAME",
+                       help="WebAnno TSV / UIMA XMI: the span layer to read (full or short name; "
+                       "default: a webanno.custom layer, else NamedEntity, else the first)")
+    group.add_argument("--feature", metavar="NAME",
+                       help="WebAnno TSV / UIMA XMI: the feature that holds the label (default: "
+                       "'value' when the layer has it, else its first feature)")
+    group.add_argument("--span-group", metavar="NAME",
+                       help="spaCy: the span group to read (default: ents, else the only group)")
+    group.add_argument("--scheme", choices=SCHEMES, metavar="SCHEME",
+                       help="CoNLL: how tags become spans: auto (seqeval's default mode) or "
+                       "strict with one of " + ", ".join(SCHEMES[1:]))
+    group.add_argument("--text-column", type=_column, metavar="N",
+                       help="CoNLL: the column holding the token (default 1; tags are in the "
+                       "last column)")
+
+
+def tool_options(args: argparse.Namespace) -> ReadOptions:
+    """Reader options with the tool flags of ``args`` (``--layer`` ... ``--text-column``;
+    absent ones None) and every other field at its default: for a caller that reads the
+    ``--labels`` file itself (:func:`core.tools.validate`, :func:`core.tools.convert`)."""
+    from core.formats import ReadOptions
+
+    layer, feature, span_group, scheme, text_column = (getattr(args, name, None)
+                                                       for name in OPTION_NAMES)
+    return ReadOptions(layer=layer, feature=feature, span_group=span_group, scheme=scheme,
+                       text_column=text_column)
+
+
+def read_options(args: argparse.Namespace, **fields: Any) -> ReadOptions:
+    """The reader options the command line asks for: its tool flags (:func:`tool_options`),
+    doccano's label ids when ``--labels`` names a doccano label config
+    (:func:`core.tools.read_label_file`; None for a plain list), and ``fields`` (role, labels,
+    policy, ...) over them. A command builds them where it reads, so that a ``--labels`` file
+    that cannot be read is named before the inputs are."""
+    from dataclasses import replace
+
+    base = tool_options(args)
+    labels_file = getattr(args, "labels", None)
+    if labels_file is not None and "label_ids" not in fields:
+        from core.tools import read_label_file
+
+        base = replace(base, label_ids=read_label_file(labels_file).ids)
+    return replace(base, **fields)
 
 
 def jsonable(value: JSONValue) -> JSONValue:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser
+from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser, tool_options
 from core.formats import BINARY_WRITABLE, FORMATS, WRITABLE
 from core.tools import convert
 
@@ -43,10 +43,12 @@ def run(args: argparse.Namespace) -> int:
 
         messages = convert_to_shards(args.input, args.output, to=args.to,
                                      from_format=args.from_format, set_name=args.set_name,
-                                     shards=args.shards, labels_file=args.labels)
+                                     shards=args.shards, labels_file=args.labels,
+                                     options=tool_options(args))
     else:
         messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
-                           set_name=args.set_name, labels_file=args.labels)
+                           set_name=args.set_name, labels_file=args.labels,
+                           options=tool_options(args))
     warnings = [m for m in messages if m.startswith("warning: ")]
     others = [m for m in messages if not m.startswith("warning: ")]
     shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]

@@ -17,6 +17,7 @@ from core.cli.common import (
     Result,
     flag_message,
     jsonable,
+    read_options,
 )
 from core.errors import UsageError
 from core.textsafe import one_line
@@ -97,7 +98,7 @@ def emit_counted(result: Result, args: argparse.Namespace, renderer: Renderer,
 def score(args: argparse.Namespace, renderer: Renderer) -> int:
     """``score --engine dask``: the same JSON keys as ``score --json``, plus ``engine``."""
     from core.metrics import registry
-    from core.sharded import dask_client, score_sharded, tool_options
+    from core.sharded import dask_client, score_sharded
     from core.tools import read_label_list
 
     metric = registry.get(args.metric)
@@ -105,6 +106,7 @@ def score(args: argparse.Namespace, renderer: Renderer) -> int:
         raise UsageError(f"the metric {metric.name!r} has no variants (got {args.variant!r})")
     metric.keywords(variant=args.variant, level=args.level)  # a bad --variant: before starting
     labels = read_label_list(args.labels) if "labels" in metric.options else None
+    options = read_options(args)  # the workers read with them (doccano's label ids included)
     with dask_client(args.scheduler, workers=args.workers) as client:
         out = score_sharded(
             args.gold, args.pred, metric=args.metric, client=client, scheduler=args.scheduler,
@@ -114,7 +116,7 @@ def score(args: argparse.Namespace, renderer: Renderer) -> int:
             merge_pred=bool(args.merge_pred), fragments_only=bool(args.fragments_only),
             taxonomy=args.taxonomy, llm_parsing=args.llm_parsing,
             beyond_text=bounds.from_args(args), per_document=bool(args.per_document),
-            all_warnings=bool(args.all_warnings), tools=tool_options(args))
+            all_warnings=bool(args.all_warnings), options=options)
     emit_counted(out.result, args, renderer, out.warnings, out.warning_counts)
     return 0
 
@@ -128,7 +130,6 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
         dask_client,
         engine_report,
         split_warnings,
-        tool_options,
     )
 
     measures = list(dict.fromkeys(args.measure))
@@ -136,11 +137,12 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
     if other:
         raise UsageError(f"--engine dask computes {', '.join(DASK_MEASURES)}; "
                          f"{', '.join(other)} run on one machine (leave out --engine)")
+    options = read_options(args)  # the workers read with them (doccano's label ids included)
     with dask_client(args.scheduler, workers=args.workers) as client:
         outcomes, kappa, jaccard = agree_sharded(
             args.files, client=client, fmt=args.format, label=args.label,
             beyond_text=bounds.from_args(args), unit_set=bool(getattr(args, "unit_set", False)),
-            tools=tool_options(args))
+            options=options)
         report = engine_report(client, outcomes, args.scheduler)
     labels = sorted({lab for o in outcomes for lab in o.stats.labels})
     out: Result = {"annotators": kappa.annotators, "documents": kappa.params["documents"],

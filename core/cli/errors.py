@@ -7,7 +7,7 @@ import argparse
 
 from core import bounds
 from core.analysis.errors import categorise
-from core.cli.common import Subparsers, add_output_options, command_parser, emit
+from core.cli.common import Subparsers, add_output_options, command_parser, emit, read_options
 from core.cli.loading import add_system_arguments, load_systems
 from core.cli.render import render_errors
 from core.taxonomy import load as load_taxonomy
@@ -35,7 +35,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     taxonomy = load_taxonomy(args.taxonomy) if args.taxonomy else None
     inputs = load_systems(args.gold, [args.pred], gold_format=args.gold_format,
-                          pred_format=args.pred_format, beyond_text=bounds.from_args(args))
+                          pred_format=args.pred_format,
+                          options=read_options(args, beyond_text=bounds.from_args(args)))
     table = categorise(inputs.gold, inputs.systems[0], level=args.level, taxonomy=taxonomy)
     emit(table.to_dict(spans=args.spans), args, render_errors, inputs.warnings)
     return 0

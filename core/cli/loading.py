@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core import bounds
 from core import texts as same
-from core.bounds import Policy
-from core.cli.common import add_beyond_text
+from core.cli.common import add_beyond_text, read_options
 from core.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
@@ -81,13 +80,15 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     in either file, follows the one policy of :mod:`core.bounds` (``--beyond-text``: refuse by
     default, ``--clip-spans``, or ``official``: scored as the official scorers do, with a
     warning); the predictions are checked against the gold's texts. A metric with a
-    ``read_order`` hook then reads the files' order as its official scorer does.
+    ``read_order`` hook then reads the files' order as its official scorer does. Both are read
+    with the command line's reader options (:func:`core.cli.common.read_options`).
     """
     takes_labels = "labels" in metric.options
     explicit = read_label_list(args.labels) if takes_labels else None
     policy = bounds.from_args(args)
+    base = read_options(args)
     gold_loaded = load_path(args.gold, fmt=args.gold_format,
-                            options=ReadOptions(labels=explicit, role="gold", beyond_text=policy))
+                            options=replace(base, labels=explicit, role="gold", beyond_text=policy))
     gold = gold_loaded.set
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     if metric.gold_alternatives:
@@ -99,7 +100,7 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
         labels, why = metric.default_labels(variant, gold)
         warnings.extend(why)
     read = pred_read_options(metric, labels=labels, gold=gold, policy=policy,
-                             llm_parsing=getattr(args, "llm_parsing", None))
+                             llm_parsing=getattr(args, "llm_parsing", None), options=base)
     pred_loaded = load_path(args.pred, fmt=args.pred_format, options=read)
     warnings.extend(pred_loaded.diagnostics)
     checked = check_pair(metric, gold=gold, pred=pred_loaded.set, pred_source=str(args.pred),
@@ -112,14 +113,15 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
                       pred_loaded.format, warnings, extra)
 
 
-def _hateval_table(path: str, fmt: str | None, header_rule: str) -> HatEvalTable:
+def _hateval_table(path: str, fmt: str | None, header_rule: str, args: argparse.Namespace
+                   ) -> HatEvalTable:
     if fmt not in (None, "hateval"):
         raise InputError(f"{path}: the HatEval metrics read HatEval TSV files, not {fmt}")
     p = Path(path)
-    if not p.is_file():
-        loaded = load_path(p, fmt="hateval")  # names the problem (missing file, folder)
+    if not p.is_file():  # names the problem (missing file, folder)
+        loaded = load_path(p, fmt="hateval", options=read_options(args) if p.exists() else None)
     else:
-        loaded = read_hateval({p.name: p.read_bytes()}, name=str(p), options=ReadOptions(),
+        loaded = read_hateval({p.name: p.read_bytes()}, name=str(p), options=read_options(args),
                               header_rule=header_rule)
     table = loaded.records
     if not isinstance(table, HatEvalTable):  # pragma: no cover - the reader always sets it
@@ -130,8 +132,8 @@ def _hateval_table(path: str, fmt: str | None, header_rule: str) -> HatEvalTable
 def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, list[str]]:
     """Gold and prediction tables of a HatEval metric, with ``--hateval-header``'s rule."""
     rule = getattr(args, "hateval_header", None) or "auto"
-    gold = _hateval_table(args.gold, args.gold_format, rule)
-    pred = _hateval_table(args.pred, args.pred_format, rule)
+    gold = _hateval_table(args.gold, args.gold_format, rule, args)
+    pred = _hateval_table(args.pred, args.pred_format, rule, args)
     warnings = []
     for t in (gold, pred):
         if t.dropped_header_row is not None:
@@ -143,26 +145,29 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
 
 
 def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement",
-                        beyond_text: Policy = "refuse", warnings: list[str] | None = None
+                        options: ReadOptions | None = None, warnings: list[str] | None = None
                         ) -> tuple[list[AnnotationSet], dict[str, str | None]]:
     """Every annotation set of ``files`` (a file may hold several annotators) as an annotator,
-    and the documents' texts; ``purpose`` names what needs them in the errors.
+    and the documents' texts; ``purpose`` names what needs them in the errors; each file is read
+    with ``options`` (:func:`core.cli.common.read_options`).
 
     Set names that repeat across files get the file name in front (``a.json:gold``). Files must
     agree on the text of a document (:func:`core.texts.reconcile`: refused when they differ in
-    more than whitespace), and there must be at least two sets. A span past its text
-    follows ``beyond_text`` (:mod:`core.bounds`); a file without texts is checked against the
+    more than whitespace), and there must be at least two sets. A span past its text follows
+    ``options.beyond_text`` (:mod:`core.bounds`); a file without texts is checked against the
     texts of the others, every offending set named at once; spans that a reader placed past the
     text (MAFALDA model outputs) are clipped to it, one warning per set, since the measures need
     every span inside its text; the policy's warnings go to ``warnings``.
     """
+    options = options or ReadOptions()
+    beyond_text = options.beyond_text
     found: list[tuple[str, AnnotationSet]] = []
     texts: dict[str, str | None] = {}
     owner: dict[str, str] = {}  # the file each text came from
     assumed: dict[str, dict[str, int]] = {}
     said: list[Diagnostic] = []
     for path in files:
-        loaded = load_path(path, fmt=fmt, options=ReadOptions(beyond_text=beyond_text))
+        loaded = load_path(path, fmt=fmt, options=options)
         assumed.update(assumed_of(path, loaded) or {})
         said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
         if warnings is not None:
@@ -206,14 +211,13 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
 
 
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
-               beyond_text: Policy = "refuse", warnings: list[str] | None = None,
+               options: ReadOptions | None = None, warnings: list[str] | None = None,
                unit_set: bool = False) -> Study:
-    """Read annotation files (:func:`load_annotator_sets`) into one agreement study;
-    ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading)."""
+    """Read annotation files (:func:`load_annotator_sets`, with ``options``) into one agreement
+    study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading)."""
     from core.metrics.agreement import Study
 
-    sets, texts = load_annotator_sets(files, fmt=fmt, beyond_text=beyond_text,
-                                      warnings=warnings)
+    sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings)
     return Study.from_sets(sets, texts, label=label, unit_set=unit_set)
 
 
@@ -243,19 +247,21 @@ def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
 
 
 def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
-                 pred_format: str | None = None, beyond_text: Policy = "refuse"
+                 pred_format: str | None = None, options: ReadOptions | None = None
                  ) -> SystemInputs:
-    """Read the reference, then each prediction file with the reference's document ids; a
-    prediction whose texts are not the reference's is refused (:mod:`core.texts`: spans carried
-    over when they differ in whitespace only); a span past its text follows ``beyond_text``
-    (:mod:`core.bounds`), predictions checked against the reference's texts."""
-    gold_loaded = load_path(gold_path, fmt=gold_format,
-                            options=ReadOptions(role="gold", beyond_text=beyond_text))
+    """Read the reference, then each prediction file with the reference's document ids, each
+    with ``options`` (:func:`core.cli.common.read_options`); a prediction whose texts are not
+    the reference's is refused (:mod:`core.texts`: spans carried over when they differ in
+    whitespace only); a span past its text follows ``options.beyond_text`` (:mod:`core.bounds`),
+    predictions checked against the reference's texts."""
+    options = options or ReadOptions()
+    beyond_text = options.beyond_text
+    gold_loaded = load_path(gold_path, fmt=gold_format, options=replace(options, role="gold"))
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     systems = []
     for path in pred_paths:
-        pred_loaded = load_path(path, fmt=pred_format, options=ReadOptions(
-            role="system", gold_doc_ids=gold_loaded.set.doc_ids, beyond_text=beyond_text))
+        pred_loaded = load_path(path, fmt=pred_format, options=replace(
+            options, role="system", gold_doc_ids=gold_loaded.set.doc_ids))
         warnings.extend(pred_loaded.diagnostics)
         pred, carried = same_texts(gold_loaded, pred_loaded, pred_loaded.set, str(path))
         warnings.extend(carried)

@@ -14,7 +14,7 @@ from pathlib import Path
 from core import bounds
 from core.analysis.report import ReportInputs, build_report
 from core.analysis.slices import meta_plan, skipped_note
-from core.cli.common import Subparsers, command_parser
+from core.cli.common import Subparsers, command_parser, read_options
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.errors import InputError
 
@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
-                          pred_format=args.pred_format, beyond_text=bounds.from_args(args))
+                          pred_format=args.pred_format,
+                          options=read_options(args, beyond_text=bounds.from_args(args)))
     for d in inputs.warnings:
         print(f"warning: {d}", file=sys.stderr)
     names = [s.name for s in inputs.systems]

@@ -17,7 +17,14 @@ from core.analysis.slices import (
     skipped_note,
     slice_scores,
 )
-from core.cli.common import Result, Subparsers, add_output_options, command_parser, emit
+from core.cli.common import (
+    Result,
+    Subparsers,
+    add_output_options,
+    command_parser,
+    emit,
+    read_options,
+)
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.cli.render import render_slices
 
@@ -51,7 +58,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
-                          pred_format=args.pred_format, beyond_text=bounds.from_args(args))
+                          pred_format=args.pred_format,
+                          options=read_options(args, beyond_text=bounds.from_args(args)))
     meta = load_metadata(args.gold, args.meta)
     check_dimension(args.dimension, meta, inputs.gold.doc_ids)
     if args.dimension.startswith(META_PREFIX):

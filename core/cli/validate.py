@@ -19,6 +19,7 @@ from core.cli.common import (
     command_parser,
     emit,
     render_generic,
+    tool_options,
 )
 from core.formats import FORMATS
 from core.roles import guess_role
@@ -49,7 +50,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     role = args.role or guess_role(args.file, folder=Path(args.file).is_dir())
     result = validate(args.file, fmt=args.format, labels_file=args.labels, role=role,
-                      beyond_text=bounds.from_args(args))
+                      beyond_text=bounds.from_args(args), options=tool_options(args))
     result["role"] = role
     warnings = result.get("warnings") or []
     result["warnings"] = []

@@ -39,7 +39,6 @@ from core.bounds import Policy
 from core.errors import Diagnostic, FormatError
 from core.formats._sniff import head_of
 from core.formats.archive import check_binary_cas_export, unpack_zips
-from core.formats.tool_options import tool_default
 from core.model import AnnotationSet, Role
 
 FORMATS: dict[str, str] = {
@@ -90,16 +89,16 @@ class ReadOptions:
     llm_parsing: LlmParsing = "paper-2023"
     gold_texts: Mapping[str, str | None] | None = None
     gold_doc_ids: Sequence[str] | None = None
-    # Options of the annotation-tool and NER formats (issue 19); their defaults come from the
-    # command line's --layer, --feature, --span-group, --scheme, --text-column (see
-    # core/formats/tool_options.py), so every caller that builds a ReadOptions honours them.
-    layer: str | None = field(default_factory=lambda: tool_default("layer"))
-    feature: str | None = field(default_factory=lambda: tool_default("feature"))
-    span_group: str | None = field(default_factory=lambda: tool_default("span_group"))
-    scheme: str | None = field(default_factory=lambda: tool_default("scheme"))
-    text_column: int | None = field(default_factory=lambda: tool_default("text_column"))
+    # Options of the annotation-tool and NER formats (issue 19): the command line's --layer,
+    # --feature, --span-group, --scheme, --text-column (core/formats/tool_options.py); the
+    # command line fills them in, a reader reads nothing but these fields (issue 25).
+    layer: str | None = None
+    feature: str | None = None
+    span_group: str | None = None
+    scheme: str | None = None
+    text_column: int | None = None
     beyond_text: Policy = "refuse"
-    label_ids: Mapping[int, str] | None = field(default_factory=lambda: tool_default("label_ids"))
+    label_ids: Mapping[int, str] | None = None
 
 
 @dataclass
@@ -249,8 +248,7 @@ def load_files(
     files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
     options = options or ReadOptions()
-    with bounds.using(options.beyond_text):
-        loaded: Loaded = module(fmt).read(files, name=source, options=options)
+    loaded: Loaded = module(fmt).read(files, name=source, options=options)
     assumed = ({source: loaded.assumed_extents} if loaded.assumed_extents is not None
                else None)
     if options.beyond_text != "refuse" or assumed:

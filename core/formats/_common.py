@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from core import bounds
+from core.bounds import Policy
 from core.errors import FormatError
 from core.model import AnnotationSet, Span
 from core.textsafe import (
@@ -130,15 +131,17 @@ def make_span(
     path: str | None = None,
     text: str | None = None,
     fields: tuple[str, str, str] = ("start", "end", "label"),
+    beyond_text: Policy,
 ) -> Span:
     """Validate raw offsets and a label and build a :class:`Span`.
 
     ``fields`` are the names the format gives to start, end and label, used in messages. When the
-    document ``text`` is known, ``end`` must not pass its length.
+    document ``text`` is known, ``end`` must not pass its length unless ``beyond_text`` (the
+    reader's ``ReadOptions.beyond_text``, :mod:`core.bounds`) keeps such spans.
 
-    >>> make_span(3, "9", "Doubt", "g.json")
+    >>> make_span(3, "9", "Doubt", "g.json", beyond_text="refuse")
     Span(start=3, end=9, label='Doubt')
-    >>> make_span(12, 9, "Doubt", "pred.tsv", line=17)
+    >>> make_span(12, 9, "Doubt", "pred.tsv", line=17, beyond_text="refuse")
     Traceback (most recent call last):
     ...
     core.errors.FormatError: pred.tsv:17: field 'end': expected an integer greater than start (12),
@@ -157,7 +160,7 @@ def make_span(
             file, f"expected a non-empty label string, got {_shown(label)}",
             line=line, field=f_label, path=_join(path, f_label),
         )
-    if text is not None and e > len(text) and bounds.policy() == "refuse":
+    if text is not None and e > len(text) and beyond_text == "refuse":
         raise FormatError(
             file,
             bounds.past_text(len(text), e),

@@ -146,7 +146,8 @@ def _read_ann(
                 if e > s and (text is None or e <= len(text)) and label.strip():
                     pieces.append((s, e, label))
                     continue
-            span = make_span(start, end, label, file, line=number, text=text)
+            span = make_span(start, end, label, file, line=number, text=text,
+                             beyond_text=options.beyond_text)
             pieces.append((span.start, span.end, span.label))
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
         if text is not None and given is not None:

@@ -381,12 +381,14 @@ def _triples(file: str, line: int | None, prefix: tuple[str | int, ...], key: st
                 line=line, path=json_path(*prefix, key, j), field=key,
             )
         try:
-            span = make_span(item[0], item[1], item[2], file, line=line, text=text)
+            span = make_span(item[0], item[1], item[2], file, line=line, text=text,
+                             beyond_text=options.beyond_text)
         except FormatError:
             # The field names go into the message only: built for the refusal, not per span.
             where = json_path(*prefix, key, j)
             make_span(item[0], item[1], item[2], file, line=line, text=text,
-                      fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"))
+                      fields=(f"{where}[0]", f"{where}[1]", f"{where}[2]"),
+                      beyond_text=options.beyond_text)
             raise
         if options.labels is not None:
             check_label(span.label, options.labels, file,
@@ -426,7 +428,8 @@ def _offset_span(file: str, line: int | None, where: str, item: Mapping[str, Any
     """The span of a checked ``{start_offset, end_offset, ...}`` object, labelled ``label``."""
     span = make_span(item["start_offset"], item["end_offset"], label, file,
                      line=line, text=text, path=where,
-                     fields=("start_offset", "end_offset", "label"))
+                     fields=("start_offset", "end_offset", "label"),
+                     beyond_text=options.beyond_text)
     check_label(span.label, options.labels, file, field="label", line=line, path=where)
     return span
 

@@ -433,7 +433,8 @@ def _span_value(value: Mapping[str, Any], file: str, at: tuple[str | int, ...],
     out = []
     for label in labels:
         span = make_span(value["start"], value["end"], label, file,
-                         path=vpath, text=text, fields=("start", "end", "labels"))
+                         path=vpath, text=text, fields=("start", "end", "labels"),
+                         beyond_text=options.beyond_text)
         check_label(span.label, options.labels, file, field="labels", path=vpath)
         fragment = value.get("text") if isinstance(value.get("text"), str) else None
         for message, fld in span_warnings(span, text, fragment=fragment,

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-from core import bounds
+from core.bounds import Policy
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
@@ -101,7 +101,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         line_order: list[tuple[int, int]] = []
         for k, item in enumerate(labels):
             span = _label(item, f"labels[{k}]", (name, line, text), tax, gold, loaded,
-                          line_zero, line_order)
+                          line_zero, line_order, options.beyond_text)
             if span is not None:
                 doc_spans.append(span)
         if line_zero:
@@ -152,7 +152,7 @@ def _text_and_labels(obj: Mapping[str, Any], name: str, line: int
 
 def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxonomy,
            gold: bool, loaded: Loaded, zero: list[tuple[int, str]],
-           order: list[tuple[int, int]]) -> Span | None:
+           order: list[tuple[int, int]], beyond_text: Policy) -> Span | None:
     """One ``[start, end, label]`` of a line (``at``: file, line, text) as a span, with its
     label made canonical; None for a "to clean" label (dropped, as the official evaluator
     does) and for a zero-length span kept under ``--beyond-text official`` (added to ``zero``).
@@ -169,7 +169,7 @@ def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxon
     code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
     canonical = NOTHING if code == 0 else tax.names()[code]
     if (start == end and isinstance(start, int) and not isinstance(start, bool)
-            and start >= 0 and bounds.policy() == "official"):
+            and start >= 0 and beyond_text == "official"):
         # The official evaluator scores [s, s) (ratio 0, counted in the denominator).
         zero.append((start, canonical))
         order.append((start, end))
@@ -178,7 +178,8 @@ def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxon
                     field=where)
         return None
     try:
-        span = make_span(start, end, canonical, name, line=line, text=text, path=where)
+        span = make_span(start, end, canonical, name, line=line, text=text, path=where,
+                         beyond_text=beyond_text)
     except FormatError as exc:
         if start != end:
             raise

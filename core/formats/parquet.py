@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 
 from core import bounds
+from core.bounds import Policy
 from core.columnar import LazySpans, SpanTable
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions
@@ -388,7 +389,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     # The Arrow columns are not needed past this point: free them before the numeric passes.
     del table, ids, labels, label_col, start_null, end_null, label_null, doc_enc
     _check_against_texts(file, texts, doc_names, doc_codes, start, end, declared,
-                         (label_names, label_codes), loaded)
+                         (label_names, label_codes), loaded, options.beyond_text)
     # Each set becomes a SpanTable: documents in order of first appearance within the set,
     # spans by (start, end, label) as sorted_spans sorts them; declaration rows give documents
     # without spans.
@@ -479,7 +480,7 @@ def _set_codes(file: str, table: Any) -> tuple[list[str], np.ndarray]:
 def _check_against_texts(file: str, texts: Mapping[str, str | None], doc_names: list[str],
                          doc_codes: np.ndarray, start: np.ndarray, end: np.ndarray,
                          declared: np.ndarray, label_table: tuple[list[str], np.ndarray],
-                         loaded: Loaded) -> None:
+                         loaded: Loaded, beyond_text: Policy) -> None:
     """Spans past a known text, under the one policy of core.bounds: refused here, or kept for
     load_files to clip or keep with a warning per span; a warning for each span with
     whitespace at an edge, where the text is known."""
@@ -489,7 +490,7 @@ def _check_against_texts(file: str, texts: Mapping[str, str | None], doc_names: 
     span_len = doc_len[doc_codes] if len(doc_codes) else np.zeros(0, dtype=np.int64)
     past = (span_len >= 0) & (end > span_len) & ~declared
     i = _first(past)
-    if i is not None and bounds.policy() == "refuse":
+    if i is not None and beyond_text == "refuse":
         raise FormatError(file, bounds.past_text(int(span_len[i]), int(end[i])), path=_row(i),
                           field="end")
     # Only the suspects get a message (span_warnings builds it).

@@ -431,7 +431,8 @@ def _read_tsv(
             text_for_doc = options.gold_texts.get(article)
         try:
             span = make_span(start, end, label, file, line=number, text=text_for_doc,
-                             fields=("start", "end", "technique"))
+                             fields=("start", "end", "technique"),
+                             beyond_text=options.beyond_text)
         except FormatError as exc:
             if number == 1 and start.lower() in ("start", "begin", "start_offset"):
                 raise FormatError(

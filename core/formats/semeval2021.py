@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 import msgspec
 import numpy as np
 
-from core import bounds
+from core.bounds import Policy
 from core.columnar import LazySpans, SpanTable, make_spans
 from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
@@ -178,7 +178,7 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
                             file, "missing (every label needs 'technique', 'start' and 'end')",
                             path=lpath, field=key,
                         )
-                span = _span(lab, file, (i, "labels", j), doc_text)
+                span = _span(lab, file, (i, "labels", j), doc_text, options.beyond_text)
                 check_label(span.label, options.labels, file, field="technique",
                             path=json_path(i, "labels", j, "technique"))
                 fragment = lab.get("text_fragment")
@@ -331,7 +331,7 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     lengths = np.fromiter((-1 if t is None else len(t) for t in texts), dtype=np.int64,
                           count=len(texts))
     doc_len = lengths[doc]
-    if bounds.policy() == "refuse" and np.any((doc_len >= 0) & (end > doc_len)):
+    if options.beyond_text == "refuse" and np.any((doc_len >= 0) & (end > doc_len)):
         return None
     has_fragment = ([k for k, f in enumerate(fragments) if f is not None] if has_fragments
                     else [])
@@ -417,12 +417,12 @@ def _docs_with_duplicates(table: SpanTable) -> list[int]:
 
 def _span(
     lab: Mapping[str, object], file: str, at: tuple[str | int, ...],
-    text: str | None,
+    text: str | None, beyond_text: Policy,
 ) -> Span:
     # Each field is checked with its own path so the message points at the offending value.
     return make_span(
         lab["start"], lab["end"], lab["technique"], file, path=json_path(*at),
-        text=text, fields=("start", "end", "technique"),
+        text=text, fields=("start", "end", "technique"), beyond_text=beyond_text,
     )
 
 

@@ -28,6 +28,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.bounds import Policy
 from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import JsonLines, SpanColumns, duplicates
@@ -287,7 +288,7 @@ def _task_spans(obj: dict[str, Any], group: str | None, text: str, file: str, li
     doc_spans: list[Span] = []
     for j, item in enumerate(items):
         where = json_path(str(group), j)
-        span = _span_item(item, where, text, file, line)
+        span = _span_item(item, where, text, file, line, options.beyond_text)
         check_label(span.label, options.labels, file, field="label", line=line, path=where)
         for message, fld in span_warnings(span, text):
             loaded.warn(message, line=line, field=fld)
@@ -298,7 +299,8 @@ def _task_spans(obj: dict[str, Any], group: str | None, text: str, file: str, li
     return triples
 
 
-def _span_item(item: object, where: str, text: str, file: str, line: int) -> Span:
+def _span_item(item: object, where: str, text: str, file: str, line: int,
+               beyond_text: Policy) -> Span:
     """One span of a group: ``[start, end, label]`` or ``{"start", "end", "label"}``."""
     if isinstance(item, list):
         if len(item) != 3:
@@ -306,13 +308,14 @@ def _span_item(item: object, where: str, text: str, file: str, line: int) -> Spa
                               f"{json.dumps(item)[:60]}", line=line, path=where)
         start, end, label = item
         fields = (f"{where}[0]", f"{where}[1]", f"{where}[2]")
-        return make_span(start, end, label, file, line=line, text=text, fields=fields)
+        return make_span(start, end, label, file, line=line, text=text, fields=fields,
+                         beyond_text=beyond_text)
     if isinstance(item, dict):
         for key in ("start", "end", "label"):
             if key not in item:
                 raise FormatError(file, "missing", line=line, path=where, field=key)
         return make_span(item["start"], item["end"], item["label"], file, line=line,
-                         text=text, path=where)
+                         text=text, path=where, beyond_text=beyond_text)
     raise FormatError(file, "expected a span object or [start, end, label]",
                       line=line, path=where)
 

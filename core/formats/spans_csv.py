@@ -108,11 +108,12 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
         start, end, label = row.get("start"), row.get("end"), row.get("label")
         if all(v in (None, "") for v in (start, end, label)):
             continue  # declares the document; it may have no span
-        span = make_span(start, end, label, file, line=line, text=None)
+        span = make_span(start, end, label, file, line=line, text=None,
+                         beyond_text=options.beyond_text)
         check_label(span.label, options.labels, file, field="label", line=line)
         text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
         if text is not None:
-            if span.end > len(text) and bounds.policy() == "refuse":
+            if span.end > len(text) and options.beyond_text == "refuse":
                 raise FormatError(file, bounds.past_text(len(text), span.end), line=line,
                                   field="end")
             for message, fld in span_warnings(span, text):

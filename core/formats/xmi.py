@@ -352,7 +352,7 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
                 loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
                             file=file)
                 continue
-            if text is not None and end > len(text) and bounds.policy() == "refuse":
+            if text is not None and end > len(text) and options.beyond_text == "refuse":
                 # The one policy for spans past the text (core.bounds), as make_span does.
                 raise FormatError(file, bounds.past_text(len(text), end), field="end")
             span = Span(begin, end, str(label))

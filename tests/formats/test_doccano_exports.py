@@ -7,6 +7,7 @@ its documents, their texts and spans, and say what it skipped.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import zipfile
@@ -15,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
+from core.cli.common import read_options
 from core.errors import FormatError
 from core.formats import ReadOptions, detect, load_files, load_path, read_folder
 from core.formats.archive import unpack_zips
-from core.formats.tool_options import tool_defaults
 from core.model import Span
 from core.tools import read_label_file, read_label_list
 
@@ -201,10 +202,11 @@ def test_the_command_line_maps_label_ids_with_labels(capsys: pytest.CaptureFixtu
     assert [s.label for s in load_path(path).sets[0].get("31")] == ["4", "5", "7"]
 
 
-def test_workers_get_the_label_config_through_the_reader_defaults() -> None:
-    # The Dask engine hands the command line's --labels to its workers this way.
-    with tool_defaults(labels_file=str(DATA / "label_config.json")):
-        loaded = load_path(DATA / "v1.0_annotations_one_user.jsonl")
+def test_workers_get_the_label_config_in_their_reader_options() -> None:
+    # The command line's --labels becomes label ids in the reader options it builds, which the
+    # Dask engine hands to its workers inside each job.
+    options = read_options(argparse.Namespace(labels=str(DATA / "label_config.json")))
+    loaded = load_path(DATA / "v1.0_annotations_one_user.jsonl", options=options)
     assert loaded.set.get("32") == S2
     assert ReadOptions().label_ids is None
 

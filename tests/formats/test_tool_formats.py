@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 from core.errors import FormatError
 from core.formats import ReadOptions, detect, load_files, load_path, write_files
-from core.formats.tool_options import tool_defaults
 from core.model import AnnotationSet, Span
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,8 +266,7 @@ def test_xmi_folder_with_type_system_reads_custom_layer_with_utf16_conversion() 
     assert [(text[s.start:s.end], s.label) for s in loaded.sets[0].spans["speech1"]] == [
         ("a fool", "Name calling"), ("They always lie", "Doubt"),
         ("everyone knows it", "Bandwagon")]
-    with tool_defaults(layer="NamedEntity"):
-        ne = load_path(SAMPLES / "xmi_export")
+    ne = load_path(SAMPLES / "xmi_export", options=ReadOptions(layer="NamedEntity"))
     assert [(text[s.start:s.end], s.label) for s in ne.sets[0].spans["speech1"]] == [
         ("the harbour board", "ORG")]
 
