@@ -47,7 +47,7 @@ from core.formats._common import (
 )
 from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
-from core.textsafe import MAX_OFFSET_DIGITS, one_line
+from core.textsafe import one_line
 
 FORMAT = "semeval2021"
 
