@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from core.columnar import LazySpans, SpanTable, make_spans
+from core.columnar import make_spans
 from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import add_group
+from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
     check_label,
     make_span,
@@ -168,14 +168,9 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     pool = pa.system_memory_pool()
     start = pc.cast(cols[-2], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
     end = pc.cast(cols[-1], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    if np.any(end <= start):
-        return None
     if width == 4:
         lab_codes = pc.dictionary_encode(cols[1]).combine_chunks()
         names = [str(x) for x in lab_codes.dictionary.to_pylist()]
-        allowed = None if options.labels is None else set(options.labels)
-        if any(not x or (allowed is not None and x not in allowed) for x in names):
-            return None
         label = lab_codes.indices.to_numpy(zero_copy_only=False)
     else:
         names = [SPAN_ONLY_LABEL]
@@ -184,15 +179,18 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     doc_ids = [str(x) for x in doc_codes.dictionary.to_pylist()]
     doc = doc_codes.indices.to_numpy(zero_copy_only=False)
     del cols, article
+    spans = SpanBuilder()
+    spans.add_columns(doc, start, end, label, labels=names, doc_ids=doc_ids)
+    if not spans.valid(allowed=options.labels):
+        return None
     loaded = Loaded(FORMAT, name)
-    spans = SpanTable.from_columns(doc_ids, doc, start, end, label, names)
     from core.metrics.tc_order import RowOrder
 
     loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
     for doc_id in doc_ids:
         loaded.texts[doc_id] = None
-    loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), options.role))
-    _duplicate_group(loaded, spans, doc_ids, names, doc, start, end, label)
+    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
+    _duplicate_group(loaded, spans)
     return loaded
 
 
@@ -233,37 +231,25 @@ class RowColumns(Sequence[tuple[str, Span]]):
         return hash(tuple(self))
 
 
-def _duplicate_group(loaded: Loaded, table: SpanTable, doc_ids: Sequence[str],
-                     names: Sequence[str], doc: np.ndarray, start: np.ndarray, end: np.ndarray,
-                     label: np.ndarray) -> None:
-    """The precise path's warnings about a span listed again, grouped (rows = lines)."""
-    if len(table) < 2:
+def _duplicate_group(loaded: Loaded, spans: SpanBuilder) -> None:
+    """The precise path's warnings about a span listed again, grouped (rows = lines), found
+    on the builder's columns."""
+    repeat, first = spans.repeats()
+    if not len(repeat):
         return
-    d, s, e, lab = table.doc, table.start, table.end, table.label
-    same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
-    if not np.any(same):
-        return
-    dup_docs = set(d[1:][same].tolist())
-    rows = np.flatnonzero(np.isin(doc, list(dup_docs)))
-    first_line: dict[tuple[int, int, int, int], int] = {}
-    found: list[tuple[int, int, int, int, int]] = []  # line, doc, start, end, label
-    for k, dk, sk, ek, lk in zip(rows.tolist(), doc[rows].tolist(), start[rows].tolist(),
-                                 end[rows].tolist(), label[rows].tolist(), strict=True):
-        key = (dk, sk, ek, lk)
-        if key in first_line:
-            found.append((k + 1, dk, sk, ek, lk))
-        else:
-            first_line[key] = k + 1
+    doc, start, end, label = spans.columns()
+    names, doc_ids = spans.labels, spans.doc_ids
     file = loaded.source
 
     def produce() -> Iterator[tuple[Position, Diagnostic]]:
-        for line, dk, sk, ek, lk in found:
-            message = (f"article {doc_ids[dk]} has the span [{sk}, {ek}) {names[lk]!r} again "
-                       f"(first on line {first_line[(dk, sk, ek, lk)]}); kept (each copy "
+        for r, f in zip(repeat.tolist(), first.tolist(), strict=True):
+            line = r + 1
+            message = (f"article {doc_ids[doc[r]]} has the span [{start[r]}, {end[r]}) "
+                       f"{names[label[r]]!r} again (first on line {f + 1}); kept (each copy "
                        "counts in the scores)")
             yield (line,), Diagnostic(file, message, line)
 
-    add_group(loaded, object(), len(found), produce)
+    add_group(loaded, object(), len(repeat), produce)
 
 
 def _decode_text(file: str, data: bytes) -> str:
