@@ -27,6 +27,7 @@ from core.formats._columns import (
     LineFinder,
     SpanBuilder,
     add_group,
+    duplicates,
     no_gc,
     whitespace_edges,
     whitespace_message,
@@ -35,14 +36,12 @@ from core.formats._common import (
     JsonLocator,
     check_doc_id,
     check_label,
-    duplicate_span_warnings,
     json_path,
     lines_from,
     load_json,
     make_span,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.formats._sniff import json_head
@@ -86,8 +85,10 @@ def sniff(filename: str, head: str) -> int:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one SemEval-2021 JSON file into one annotation set (role from ``options``).
 
-    A valid file is read by the columnar path (:func:`read_fast`); any invalid value sends it
-    through :func:`read_precise`, which raises the error naming file, line and field.
+    A valid file is read by the columnar path (:func:`read_fast`); a file it refuses goes
+    through :func:`read_precise`, which raises the error naming file, line and field, or reads
+    the few valid values the columnar decoder does not take (a numeric id, an offset as a
+    string) into the same :class:`SpanBuilder`.
     """
     if len(files) != 1:
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
@@ -100,8 +101,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 
 
 def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """The reference reader: one value at a time, a :class:`Span` per label; the first invalid
-    value raises its :class:`FormatError`."""
+    """The explaining pass: one value at a time in file order, so that the first invalid value
+    raises its :class:`FormatError` (file, line, JSON path, field); a file without one is read
+    into a :class:`SpanBuilder`, each span validated by ``make_span``, its warnings given one
+    by one in file order."""
     if len(files) != 1:
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
     (fname, data), = files.items()
@@ -115,25 +118,10 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
             file, f"expected a JSON list of documents, got a JSON {_kind(value)}", line=1
         )
     first_seen: dict[str, int] = {}
-    spans: dict[str, list[Span]] = {}
+    spans = SpanBuilder()
     with lines_from(loc, loaded):
         for i, entry in enumerate(value):
-            where = json_path(i)
-            if not isinstance(entry, dict):
-                raise FormatError(
-                    file, f"expected a document object, got a JSON {_kind(entry)}",
-                    path=where,
-                )
-            for key in ("id", "labels"):
-                if key not in entry:
-                    raise FormatError(
-                        file, f"missing (every document needs 'id' and 'labels'; keys found: "
-                        f"{', '.join(map(repr, entry)) or 'none'})",
-                        path=where, field=key,
-                    )
-            doc_id, warning = check_doc_id(entry["id"], file, path=json_path(i, "id"))
-            if warning:
-                loaded.warn(warning, path=json_path(i, "id"), field="id")
+            doc_id = _document_id(entry, i, file, loaded)
             if doc_id in first_seen:
                 k = first_seen[doc_id]
                 raise FormatError(
@@ -142,68 +130,101 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
                     "must appear once", line=loc.line(i, "id"), path=json_path(i, "id"), field="id",
                 )
             first_seen[doc_id] = i
-            doc_text = entry.get("text")
-            if doc_text is not None and not isinstance(doc_text, str):
-                raise FormatError(
-                    file, f"expected the document text as a string, got a JSON {_kind(doc_text)}",
-                    path=json_path(i, "text"), field="text",
-                )
-            if doc_text is None and options.gold_texts is not None:
-                doc_text = options.gold_texts.get(doc_id)
-            labels = entry["labels"]
-            if not isinstance(labels, list):
-                raise FormatError(
-                    file, f"expected a list of labels, got a JSON {_kind(labels)}",
-                    path=json_path(i, "labels"), field="labels",
-                )
-            doc_spans: list[Span] = []
-            for j, lab in enumerate(labels):
-                lpath = json_path(i, "labels", j)
-                if isinstance(lab, str):
-                    # SemEval-2021 Task 6 subtasks 1 and 3 list technique names per meme.
-                    raise FormatError(
-                        file, f"expected a label object with 'technique', 'start' and 'end', "
-                        f"got the technique name {one_line(repr(lab))[:60]}: this is a file of "
-                        "SemEval-2021 Task 6 subtask 1 or 3 (techniques per meme, no spans); "
-                        "SpanScope scores the spans of subtask 2", path=lpath,
-                    )
-                if not isinstance(lab, dict):
-                    raise FormatError(
-                        file, f"expected a label object, got a JSON {_kind(lab)}",
-                        path=lpath,
-                    )
-                for key in ("technique", "start", "end"):
-                    if key not in lab:
-                        raise FormatError(
-                            file, "missing (every label needs 'technique', 'start' and 'end')",
-                            path=lpath, field=key,
-                        )
-                span = _span(lab, file, (i, "labels", j), doc_text)
-                check_label(span.label, options.labels, file, field="technique",
-                            path=json_path(i, "labels", j, "technique"))
-                fragment = lab.get("text_fragment")
-                if fragment is not None and not isinstance(fragment, str):
-                    loaded.warn(
-                        "expected text_fragment as a string, got a JSON "
-                        f"{_kind(fragment)}; ignored",
-                        path=lpath, field="text_fragment",
-                    )
-                    fragment = None
-                for message, fld in span_warnings(span, doc_text, fragment=fragment):
-                    loaded.warn(message, path=lpath, field=fld)
-                doc_spans.append(span)
-            for d in duplicate_span_warnings(doc_spans):
+            doc_text = _document_text(entry, i, doc_id, file, options)
+            doc = spans.document(doc_id)
+            triples = [_label(lab, (i, j), doc_text, file, options, loaded)
+                       for j, lab in enumerate(_labels(entry, i, file))]
+            for s, e, lab in triples:
+                spans.add(doc, s, e, lab)
+            for s, e, lab in duplicates(triples):
                 loaded.warn(
-                    f"document {doc_id!r} has the span [{d.start}, {d.end}) {d.label!r} more than "
+                    f"document {doc_id!r} has the span [{s}, {e}) {lab!r} more than "
                     "once; kept (each copy counts in the scores)",
                     path=json_path(i, "labels"),
                 )
-            spans[doc_id] = doc_spans
             loaded.texts[doc_id] = doc_text
-    loaded.sets.append(
-        AnnotationSet(set_name_of(name or fname), sorted_spans(spans), options.role)
-    )
+    loaded.sets.append(AnnotationSet(set_name_of(name or fname), spans.spans(), options.role))
     return loaded
+
+
+def _document_id(entry: object, i: int, file: str, loaded: Loaded) -> str:
+    """The id of document ``i``, a numeric one converted with a warning."""
+    where = json_path(i)
+    if not isinstance(entry, dict):
+        raise FormatError(
+            file, f"expected a document object, got a JSON {_kind(entry)}", path=where,
+        )
+    for key in ("id", "labels"):
+        if key not in entry:
+            raise FormatError(
+                file, f"missing (every document needs 'id' and 'labels'; keys found: "
+                f"{', '.join(map(repr, entry)) or 'none'})",
+                path=where, field=key,
+            )
+    doc_id, warning = check_doc_id(entry["id"], file, path=json_path(i, "id"))
+    if warning:
+        loaded.warn(warning, path=json_path(i, "id"), field="id")
+    return doc_id
+
+
+def _document_text(entry: dict[str, object], i: int, doc_id: str, file: str,
+                   options: ReadOptions) -> str | None:
+    """The text of document ``i``: its own, else the gold text given for its id."""
+    doc_text = entry.get("text")
+    if doc_text is not None and not isinstance(doc_text, str):
+        raise FormatError(
+            file, f"expected the document text as a string, got a JSON {_kind(doc_text)}",
+            path=json_path(i, "text"), field="text",
+        )
+    if doc_text is None and options.gold_texts is not None:
+        doc_text = options.gold_texts.get(doc_id)
+    return doc_text
+
+
+def _labels(entry: dict[str, object], i: int, file: str) -> list[object]:
+    labels = entry["labels"]
+    if not isinstance(labels, list):
+        raise FormatError(
+            file, f"expected a list of labels, got a JSON {_kind(labels)}",
+            path=json_path(i, "labels"), field="labels",
+        )
+    return labels
+
+
+def _label(lab: object, at: tuple[int, int], doc_text: str | None, file: str,
+           options: ReadOptions, loaded: Loaded) -> tuple[int, int, str]:
+    """Label ``at`` = (document, label) checked, its warnings given: ``(start, end, label)``."""
+    i, j = at
+    lpath = json_path(i, "labels", j)
+    if isinstance(lab, str):
+        # SemEval-2021 Task 6 subtasks 1 and 3 list technique names per meme.
+        raise FormatError(
+            file, f"expected a label object with 'technique', 'start' and 'end', "
+            f"got the technique name {one_line(repr(lab))[:60]}: this is a file of "
+            "SemEval-2021 Task 6 subtask 1 or 3 (techniques per meme, no spans); "
+            "SpanScope scores the spans of subtask 2", path=lpath,
+        )
+    if not isinstance(lab, dict):
+        raise FormatError(file, f"expected a label object, got a JSON {_kind(lab)}", path=lpath)
+    for key in ("technique", "start", "end"):
+        if key not in lab:
+            raise FormatError(
+                file, "missing (every label needs 'technique', 'start' and 'end')",
+                path=lpath, field=key,
+            )
+    span = _span(lab, file, (i, "labels", j), doc_text)
+    check_label(span.label, options.labels, file, field="technique",
+                path=json_path(i, "labels", j, "technique"))
+    fragment = lab.get("text_fragment")
+    if fragment is not None and not isinstance(fragment, str):
+        loaded.warn(
+            f"expected text_fragment as a string, got a JSON {_kind(fragment)}; ignored",
+            path=lpath, field="text_fragment",
+        )
+        fragment = None
+    for message, fld in span_warnings(span, doc_text, fragment=fragment):
+        loaded.warn(message, path=lpath, field=fld)
+    return span.start, span.end, span.label
 
 
 _BOM = b"\xef\xbb\xbf"
