@@ -25,11 +25,9 @@ from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
     check_label,
-    duplicate_span_warnings,
     iter_jsonl,
     make_span,
     set_name_of,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Role, Span
@@ -75,8 +73,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 
 
 def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """The reference reader: a dict per row, a :class:`Span` per span; the first invalid value
-    raises its :class:`FormatError`."""
+    """The explaining pass: a dict per row, in file order, so that the first invalid value
+    raises its :class:`FormatError` (line and field); a file without one is read into one
+    :class:`SpanBuilder` per set, each span validated by ``make_span``, its warnings given one
+    by one."""
     if len(files) != 1:
         raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
     (data,) = files.values()
@@ -87,56 +87,83 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
         rows = _jsonl_rows(file, content)
     else:
         rows = _csv_rows(file, content, loaded)
-    per_set: dict[str, dict[str, list[Span]]] = {}
+    per_set: dict[str, SpanBuilder] = {}
     with_annotator = False
     default = set_name_of(name)
     for line, row in rows:
-        doc = row.get("doc_id")
-        if doc is None or (isinstance(doc, str) and not doc.strip()):
-            raise FormatError(file, "missing (every row needs a document id)", line=line,
-                              field="doc_id")
-        if isinstance(doc, bool) or not isinstance(doc, (str, int)):
-            raise FormatError(file, f"expected a string document id, got {doc!r}", line=line,
-                              field="doc_id")
-        doc_id = str(doc)
+        doc_id = _row_doc_id(row, file, line)
         annotator = row.get("annotator")
         if annotator not in (None, ""):
             with_annotator = True
         set_name = str(annotator) if annotator not in (None, "") else default
-        doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
+        spans = per_set.setdefault(set_name, SpanBuilder())
+        doc = spans.document(doc_id)
         start, end, label = row.get("start"), row.get("end"), row.get("label")
         if all(v in (None, "") for v in (start, end, label)):
             continue  # declares the document; it may have no span
-        span = make_span(start, end, label, file, line=line, text=None)
-        check_label(span.label, options.labels, file, field="label", line=line)
-        text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
-        if text is not None:
-            if span.end > len(text) and bounds.policy() == "refuse":
-                raise FormatError(file, bounds.past_text(len(text), span.end), line=line,
-                                  field="end")
-            for message, fld in span_warnings(span, text):
-                loaded.warn(message, line=line, field=fld)
-        doc_spans.append(span)
+        span = _row_span(row, doc_id, file, line, options, loaded)
+        spans.add(doc, span.start, span.end, span.label)
     if with_annotator and default in per_set:
         lines = [str(line) for line, row in rows if row.get("annotator") in (None, "")][:5]
         raise FormatError(file, "rows without an annotator in a file with an annotator column "
                           f"(lines {', '.join(lines)})", field="annotator")
-    role: Role = "annotator" if with_annotator else options.role
     if not per_set:
-        per_set[default] = {}  # a header and no row: a valid set with no document
+        per_set[default] = SpanBuilder()  # a header and no row: a valid set with no document
+    role: Role = "annotator" if with_annotator else options.role
     for set_name, spans in per_set.items():
-        for doc_id, items in spans.items():
-            for d in duplicate_span_warnings(items):
-                loaded.warn(f"{set_name}: document {doc_id!r} has the span [{d.start}, {d.end}) "
-                            f"{d.label!r} more than once; kept")
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), role))
+        for doc_id, s, e, lab in _repeated(spans):
+            loaded.warn(f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} "
+                        "more than once; kept")
+        loaded.sets.append(AnnotationSet(set_name, spans.spans(), role))
         if with_annotator:
             loaded.named_sets.add(set_name)
-        for doc_id in spans:
+        for doc_id in spans.doc_ids:
             loaded.texts.setdefault(
                 doc_id, options.gold_texts.get(doc_id) if options.gold_texts else None
             )
     return loaded
+
+
+def _row_doc_id(row: Mapping[str, Any], file: str, line: int) -> str:
+    doc = row.get("doc_id")
+    if doc is None or (isinstance(doc, str) and not doc.strip()):
+        raise FormatError(file, "missing (every row needs a document id)", line=line,
+                          field="doc_id")
+    if isinstance(doc, bool) or not isinstance(doc, (str, int)):
+        raise FormatError(file, f"expected a string document id, got {doc!r}", line=line,
+                          field="doc_id")
+    return str(doc)
+
+
+def _row_span(row: Mapping[str, Any], doc_id: str, file: str, line: int,
+              options: ReadOptions, loaded: Loaded) -> Span:
+    """The span of a row, checked against the label list and the gold text; its warnings
+    given."""
+    span = make_span(row.get("start"), row.get("end"), row.get("label"), file, line=line,
+                     text=None)
+    check_label(span.label, options.labels, file, field="label", line=line)
+    text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
+    if text is not None:
+        if span.end > len(text) and bounds.policy() == "refuse":
+            raise FormatError(file, bounds.past_text(len(text), span.end), line=line,
+                              field="end")
+        for message, fld in span_warnings(span, text):
+            loaded.warn(message, line=line, field=fld)
+    return span
+
+
+def _repeated(spans: SpanBuilder) -> Iterator[tuple[str, int, int, str]]:
+    """``(document id, start, end, label)`` of every span that repeats an earlier one of its
+    document: documents in order, file order within each
+    (:func:`~core.formats._common.duplicate_span_warnings`, found on the columns)."""
+    repeat, _ = spans.repeats()
+    if not len(repeat):
+        return
+    doc, start, end, label = spans.columns()
+    repeat = repeat[np.lexsort((repeat, doc[repeat]))]
+    names, doc_ids = spans.labels, spans.doc_ids
+    for r in repeat.tolist():
+        yield doc_ids[doc[r]], int(start[r]), int(end[r]), names[label[r]]
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -420,27 +447,20 @@ def _jsonl_columns(raw: bytes, default: str, label_index: dict[str, int]
 
 def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,
                      builder: SpanBuilder) -> None:
-    """The precise path's duplicate-span warnings of one set (documents in order, rows in file
-    order within each), grouped; found on the builder's columns."""
-    repeat, _ = builder.repeats()
-    if not len(repeat):
-        return
-    doc, start, end, label = builder.columns()
-    repeat = repeat[np.lexsort((repeat, doc[repeat]))]
-    names, doc_ids = builder.labels, builder.doc_ids
+    """The precise path's duplicate-span warnings of one set, grouped."""
+    found = list(_repeated(builder))
     file = loaded.source
 
     def produce() -> Iterator[tuple[Position, Diagnostic]]:
-        m, previous = 0, -1
-        for r in repeat.tolist():
-            i = int(doc[r])
-            m = m + 1 if i == previous else 0
-            previous = i
-            message = (f"{set_name}: document {doc_ids[i]!r} has the span "
-                       f"[{start[r]}, {end[r]}) {names[label[r]]!r} more than once; kept")
-            yield (k, i, m), Diagnostic(file, message)
+        m, previous = 0, None
+        for doc_id, s, e, lab in found:
+            m = m + 1 if doc_id == previous else 0
+            previous = doc_id
+            message = (f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} more "
+                       "than once; kept")
+            yield (k, builder.document(doc_id), m), Diagnostic(file, message)
 
-    add_group(loaded, group, len(repeat), produce)
+    add_group(loaded, group, len(found), produce)
 
 
 def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[str, Any]]]:
