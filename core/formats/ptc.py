@@ -35,7 +35,6 @@ from core.formats._common import (
     member_name,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Span
@@ -101,16 +100,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if fast is not None:
             return fast
         order: list[tuple[str, Span]] = []
-        spans = _read_tsv(name, decode(name, data), None, options, loaded, order=order)
+        spans = SpanBuilder()
+        _read_tsv(name, decode(name, data), None, options, loaded, spans, order=order)
         # The official TC scorer compares rows in file order (core.metrics.tc_order).
         from core.metrics.tc_order import RowOrder
 
         loaded.records = RowOrder(tuple(order))
-        for doc_id in spans:
+        for doc_id in spans.doc_ids:
             loaded.texts[doc_id] = (
                 options.gold_texts.get(doc_id) if options.gold_texts is not None else None
             )
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+        loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
         return loaded
     return _read_folder(files, labels_files, name, set_name, options, loaded)
 
@@ -295,28 +295,16 @@ def _read_folder(
     if combined and text_files:  # without texts the folder is a per-article one misnamed
         return _read_combined(combined[0], labels_files[combined[0]], texts, text_files, name,
                               set_name, options, loaded)
-    spans: dict[str, list[Span]] = {}
+    spans = SpanBuilder()
     origin: dict[str, str] = {}
     for path in sorted(labels_files, key=_natural):
         file = member_name(name, path)
-        match = ARTICLE_RE.search(PurePosixPath(path).name)
-        if match is None:
-            raise FormatError(
-                file, "expected a file name with an article id, 'article<ID>...labels' "
-                f"(regex article([0-9]+)), got {PurePosixPath(path).name!r}",
-            )
-        doc_id = match.group(1)
-        if doc_id in origin:
-            raise FormatError(
-                file, f"duplicate article id {doc_id!r}: {origin[doc_id]} has it already; "
-                "each article must have one .labels file",
-            )
-        origin[doc_id] = path
+        doc_id = _article_of(file, path, origin)
         text = texts.get(doc_id)
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
-        doc = _read_tsv(file, decode(file, labels_files[path]), doc_id, options, loaded, text)
-        spans[doc_id] = doc.get(doc_id, [])
+        spans.document(doc_id)
+        _read_tsv(file, decode(file, labels_files[path]), doc_id, options, loaded, spans, text)
         loaded.texts[doc_id] = text
     for doc_id, path in text_files.items():
         if doc_id not in spans:
@@ -324,8 +312,26 @@ def _read_folder(
                 f"{path}: article {doc_id} has a text but no .labels file; ignored (an empty "
                 ".labels file marks an article without propaganda)"
             )
-    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
+
+
+def _article_of(file: str, path: str, origin: dict[str, str]) -> str:
+    """The article id in the name of a folder's ``.labels`` file (each id once)."""
+    match = ARTICLE_RE.search(PurePosixPath(path).name)
+    if match is None:
+        raise FormatError(
+            file, "expected a file name with an article id, 'article<ID>...labels' "
+            f"(regex article([0-9]+)), got {PurePosixPath(path).name!r}",
+        )
+    doc_id = match.group(1)
+    if doc_id in origin:
+        raise FormatError(
+            file, f"duplicate article id {doc_id!r}: {origin[doc_id]} has it already; "
+            "each article must have one .labels file",
+        )
+    origin[doc_id] = path
+    return doc_id
 
 
 def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
@@ -339,32 +345,35 @@ def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
     file = member_name(name, path)
     order: list[tuple[str, Span]] = []
     gold_texts = {**(options.gold_texts or {}), **texts}
-    spans = _read_tsv(file, decode(file, data), None,
-                      dataclasses.replace(options, gold_texts=gold_texts), loaded, order=order)
+    spans = SpanBuilder()
+    _read_tsv(file, decode(file, data), None, dataclasses.replace(options, gold_texts=gold_texts),
+              loaded, spans, order=order)
     from core.metrics.tc_order import RowOrder
 
     loaded.records = RowOrder(tuple(order))
-    for doc_id in spans:
+    for doc_id in spans.doc_ids:
         loaded.texts[doc_id] = gold_texts.get(doc_id)
     unused = sorted((d for d in text_files if d not in spans), key=_natural)
     if unused:
         loaded.warn(f"{len(unused)} article texts have no row in {PurePosixPath(path).name} "
                     f"(first: {text_files[unused[0]]}); ignored: the labels file names the "
                     "documents")
-    missing = [d for d in spans if d not in texts]
+    missing = [d for d in spans.doc_ids if d not in texts]
     if missing:
         loaded.warn(f"{len(missing)} articles of {PurePosixPath(path).name} have no "
                     f"article<ID>.txt text in the folder (first: {missing[0]})")
-    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
 
 
 def _read_tsv(
     file: str, text: str, file_id: str | None, options: ReadOptions, loaded: Loaded,
-    doc_text: str | None = None, order: list[tuple[str, Span]] | None = None,
-) -> dict[str, list[Span]]:
-    """Rows of one TSV; ``file_id`` is the id a gold file's name gives (rows must agree)."""
-    spans: dict[str, list[Span]] = {}
+    spans: SpanBuilder, doc_text: str | None = None,
+    order: list[tuple[str, Span]] | None = None,
+) -> None:
+    """Rows of one TSV, in file order, into ``spans``: the first invalid value raises its
+    :class:`FormatError` (line and field), warnings are given one by one; ``file_id`` is the
+    id a gold file's name gives (rows must agree)."""
     first_line: dict[tuple[str, Span], int] = {}
     columns: int | None = None
     # Split on "\n" only, as the official scorers iterate over file lines; one final newline
@@ -373,63 +382,16 @@ def _read_tsv(
     if lines and lines[-1] == "":
         lines.pop()
     for number, raw in enumerate(lines, start=1):
-        row = raw.rstrip()
-        if not row:
-            raise FormatError(
-                file, "blank line: a PTC file has one annotation per line and no blank lines "
-                "(the official scorer rejects them too)", line=number,
-            )
-        cols = [c.strip() for c in row.split("\t")]
-        if len(cols) not in (3, 4):
-            hint = " (columns must be separated by TAB characters)" if len(cols) == 1 else ""
-            raise FormatError(
-                file, f"expected 3 or 4 TAB-separated columns (article_id, [technique,] start, "
-                f"end), got {len(cols)}{hint}", line=number,
-            )
-        if columns is None:
-            columns = len(cols)
-        elif len(cols) != columns:
-            raise FormatError(
-                file, f"expected {columns} columns like line 1, got {len(cols)}", line=number
-            )
+        cols = _row(file, raw, number, columns, file_id)
+        columns = len(cols)
         article = cols[0]
-        if not _INT.match(article):
-            hint = "; PTC files have no header row" if number == 1 else ""
-            raise FormatError(
-                file, f"expected a numeric article id, got {article!r}{hint}",
-                line=number, field="article_id",
-            )
-        if file_id is not None and article != file_id:
-            raise FormatError(
-                file, f"expected the article id of the file name ({file_id}), got {article!r}",
-                line=number, field="article_id",
-            )
-        if len(cols) == 3 and cols[2] in SLC_LABELS and _INT.match(cols[1]):
-            raise FormatError(
-                file, "an NLP4IF-2019 sentence-level (SLC) file (article_id, sentence_id, "
-                f"{cols[2]!r}): it labels sentences, not spans; SpanScope reads the span files "
-                "(FLC, SI, TC)", line=number, field="end",
-            )
-        label = cols[1] if len(cols) == 4 else SPAN_ONLY_LABEL
-        start, end = cols[-2], cols[-1]
         text_for_doc = doc_text
         if text_for_doc is None and file_id is None and options.gold_texts is not None:
             text_for_doc = options.gold_texts.get(article)
-        try:
-            span = make_span(start, end, label, file, line=number, text=text_for_doc,
-                             fields=("start", "end", "technique"))
-        except FormatError as exc:
-            if number == 1 and start.lower() in ("start", "begin", "start_offset"):
-                raise FormatError(
-                    file, exc.diagnostic.message + "; PTC files have no header row",
-                    line=number, field=exc.field,
-                ) from None
-            raise
-        if len(cols) == 4:
-            check_label(label, options.labels, file, field="technique", line=number)
+        span = _row_span(file, cols, number, text_for_doc, options)
         for message, fld in span_warnings(span, text_for_doc):
             loaded.warn(message, line=number, field=fld, file=file)
-        spans.setdefault(article, []).append(span)
+        spans.add(spans.document(article), span.start, span.end, span.label)
         if order is not None:
             order.append((article, span))
         key = (article, span)
@@ -441,7 +403,68 @@ def _read_tsv(
             )
         else:
             first_line[key] = number
-    return spans
+
+
+def _row(file: str, raw: str, number: int, columns: int | None, file_id: str | None
+         ) -> list[str]:
+    """The stripped cells of line ``number``, checked: 3 or 4 columns as on line 1, a numeric
+    article id (the file name's, when given), not a sentence-level row."""
+    row = raw.rstrip()
+    if not row:
+        raise FormatError(
+            file, "blank line: a PTC file has one annotation per line and no blank lines "
+            "(the official scorer rejects them too)", line=number,
+        )
+    cols = [c.strip() for c in row.split("\t")]
+    if len(cols) not in (3, 4):
+        hint = " (columns must be separated by TAB characters)" if len(cols) == 1 else ""
+        raise FormatError(
+            file, f"expected 3 or 4 TAB-separated columns (article_id, [technique,] start, "
+            f"end), got {len(cols)}{hint}", line=number,
+        )
+    if columns is not None and len(cols) != columns:
+        raise FormatError(
+            file, f"expected {columns} columns like line 1, got {len(cols)}", line=number
+        )
+    article = cols[0]
+    if not _INT.match(article):
+        hint = "; PTC files have no header row" if number == 1 else ""
+        raise FormatError(
+            file, f"expected a numeric article id, got {article!r}{hint}",
+            line=number, field="article_id",
+        )
+    if file_id is not None and article != file_id:
+        raise FormatError(
+            file, f"expected the article id of the file name ({file_id}), got {article!r}",
+            line=number, field="article_id",
+        )
+    if len(cols) == 3 and cols[2] in SLC_LABELS and _INT.match(cols[1]):
+        raise FormatError(
+            file, "an NLP4IF-2019 sentence-level (SLC) file (article_id, sentence_id, "
+            f"{cols[2]!r}): it labels sentences, not spans; SpanScope reads the span files "
+            "(FLC, SI, TC)", line=number, field="end",
+        )
+    return cols
+
+
+def _row_span(file: str, cols: list[str], number: int, text: str | None,
+              options: ReadOptions) -> Span:
+    """The span of a checked row (``make_span``; a header row named as such)."""
+    label = cols[1] if len(cols) == 4 else SPAN_ONLY_LABEL
+    start, end = cols[-2], cols[-1]
+    try:
+        span = make_span(start, end, label, file, line=number, text=text,
+                         fields=("start", "end", "technique"))
+    except FormatError as exc:
+        if number == 1 and start.lower() in ("start", "begin", "start_offset"):
+            raise FormatError(
+                file, exc.diagnostic.message + "; PTC files have no header row",
+                line=number, field=exc.field,
+            ) from None
+        raise
+    if len(cols) == 4:
+        check_label(label, options.labels, file, field="technique", line=number)
+    return span
 
 
 def _natural(path: str) -> tuple[int, str, str]:
