@@ -64,15 +64,8 @@ def sniff(filename: str, head: str) -> int:
     tsv = lower.endswith(".tsv")
     if not lines:
         return 5 if tsv else 0
-    good = hateval_like = 0
-    for line in lines:
-        cols = [c.strip() for c in line.rstrip().split("\t")]
-        # HatEval rows: id, HS (2 columns), id, HS, TR, AG (4, all 0/1) or id, text, HS, TR, AG.
-        if len(cols) in (2, 5) or (len(cols) == 4 and set(cols[1:]) <= {"0", "1"}):
-            hateval_like += 1
-        elif (len(cols) in (3, 4) and all(_INT.match(c) for c in cols[-2:])
-              and _INT.match(cols[0])):
-            good += 1
+    kinds = [_row_kind(line) for line in lines]
+    good, hateval_like = kinds.count("ptc"), kinds.count("hateval")
     if hateval_like == len(lines):
         return 0
     if good == len(lines):
@@ -83,6 +76,18 @@ def sniff(filename: str, head: str) -> int:
     if tsv and "hs" not in [h.strip() for h in header]:
         return 40 if good else 30
     return 0
+
+
+def _row_kind(line: str) -> str:
+    """``hateval`` for a row shaped as HatEval's, ``ptc`` for one ending in two integer
+    columns after a numeric id, else ``other``."""
+    cols = [c.strip() for c in line.rstrip().split("\t")]
+    # HatEval rows: id, HS (2 columns), id, HS, TR, AG (4, all 0/1) or id, text, HS, TR, AG.
+    if len(cols) in (2, 5) or (len(cols) == 4 and set(cols[1:]) <= {"0", "1"}):
+        return "hateval"
+    if len(cols) in (3, 4) and all(_INT.match(c) for c in cols[-2:]) and _INT.match(cols[0]):
+        return "ptc"
+    return "other"
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
