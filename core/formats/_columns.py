@@ -1,18 +1,21 @@
-"""What the columnar (fast) readers share: vectorised checks, lazy line numbers, warning groups.
+"""What the readers share: one validating span builder, vectorised checks, lazy line numbers,
+warning groups (``docs/formats.md``, "the reader contract").
 
-A fast reader decodes a file with a C parser (``orjson``, ``pyarrow``), gathers its fields into
-plain lists and NumPy arrays without building one :class:`~core.model.Span` per span, and checks
-them in vectorised passes. Errors stay exactly those of the reader's precise path: on the first
-sign of an invalid value the fast reader gives up (returns None) and the precise path runs and
-raises its message (file, line, field). Warnings are recorded per kind as one grouped
-:class:`~core.errors.Diagnostic` (``count``, the first occurrence, the rest on demand) whose
-listing gives the messages, fields and order of the precise path (issue 15, target 1).
+Every reader feeds its spans to a :class:`SpanBuilder` (issue 25). A fast reader decodes a file
+with a C parser (``msgspec``, ``orjson``, ``pyarrow``), hands whole columns to the builder
+without building one :class:`~core.model.Span` per span, and checks them in vectorised passes
+(:meth:`SpanBuilder.valid`, :meth:`SpanBuilder.repeats`). Errors stay exactly those of the
+reader's explaining pass: on the first sign of an invalid value the fast reader gives up
+(returns None) and the explaining pass runs and raises its message (file, line, field).
+Warnings are recorded per kind as one grouped :class:`~core.errors.Diagnostic` (``count``, the
+first occurrence, the rest on demand) whose listing gives the messages, fields and order of the
+explaining pass (issue 15, target 1).
 
 The annotation-tool readers (brat, doccano, Label Studio, CoNLL, spaCy, WebAnno TSV, UIMA XMI)
-keep their per-span validation and messages but store what they read in :class:`SpanColumns`
-(four integers a span) and go through large files a line or a record at a time
-(:func:`iter_lines`, :class:`JsonLines`), so that their peak memory stays a small multiple of
-the file (``docs/performance.md``, "Tool formats and Parquet: peak memory").
+validate span by span with their own messages and :meth:`SpanBuilder.add` four integers a
+span, and go through large files a line or a record at a time (:func:`iter_lines`,
+:class:`JsonLines`), so that their peak memory stays a small multiple of the file
+(``docs/performance.md``, "Tool formats and Parquet: peak memory").
 """
 
 from __future__ import annotations
