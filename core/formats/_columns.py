@@ -264,8 +264,8 @@ class SpanBuilder:
             empty = np.zeros(0, dtype=np.int64)
             return (empty.astype(np.int32), empty, empty.copy(), empty.astype(np.int32))
         if len(self._chunks) > 1:
-            self._chunks = [tuple(np.concatenate(c) for c in zip(*self._chunks, strict=True))
-                            ]  # type: ignore[list-item]
+            doc, start, end, label = (np.concatenate(c) for c in zip(*self._chunks, strict=True))
+            self._chunks = [(doc, start, end, label)]
         doc, start, end, label = self._chunks[0]
         if len(doc) and doc.min() < 0:
             keep = doc >= 0
