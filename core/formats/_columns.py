@@ -231,12 +231,20 @@ class SpanBuilder:
             if not np.array_equal(codes, np.arange(len(codes))):
                 label = codes[label]
         if doc_ids is not None:
-            codes = np.asarray([self.document(d) for d in doc_ids], dtype=np.int32)
-            if not np.array_equal(codes, np.arange(len(codes))):
-                doc = codes[doc]
+            doc = self._documents(doc_ids, doc)
         self._flush()
         self._chunks.append((np.asarray(doc, dtype=np.int32), np.asarray(start, dtype=np.int64),
                              np.asarray(end, dtype=np.int64), np.asarray(label, dtype=np.int32)))
+
+    def _documents(self, doc_ids: Sequence[str], doc: np.ndarray) -> np.ndarray:
+        """``doc`` (indices into ``doc_ids``) as indices of the builder's documents."""
+        if not self.doc_ids:
+            index = dict(zip(doc_ids, range(len(doc_ids)), strict=True))
+            if len(index) == len(doc_ids):  # the common case: a parser's own dictionary
+                self._index, self.doc_ids = index, list(doc_ids)
+                return doc
+        codes = np.asarray([self.document(d) for d in doc_ids], dtype=np.int32)
+        return codes[doc] if not np.array_equal(codes, np.arange(len(codes))) else doc
 
     def _flush(self) -> None:
         """Move the spans added one by one into a chunk (file order is kept)."""

@@ -346,12 +346,12 @@ class _Columns:
             self.has_fragments = True
 
     def finish(self) -> None:
-        """Hand the columns to the builder (no copy)."""
+        """Hand the columns to the builder (no copy; the ids are distinct)."""
         doc = np.repeat(np.arange(len(self.doc_ids), dtype=np.int32), self.counts)
-        self.spans.doc_ids.extend(self.doc_ids)
         self.spans.add_columns(doc, np.frombuffer(self.starts, dtype=np.int64),
                                np.frombuffer(self.ends, dtype=np.int64),
-                               np.frombuffer(self.labels, dtype=np.int32))
+                               np.frombuffer(self.labels, dtype=np.int32),
+                               doc_ids=self.doc_ids)
 
 
 def _decode(data: bytes) -> _Columns | None:

@@ -448,17 +448,18 @@ def _jsonl_columns(raw: bytes, default: str, label_index: dict[str, int]
 def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,
                      builder: SpanBuilder) -> None:
     """The precise path's duplicate-span warnings of one set, grouped."""
-    found = list(_repeated(builder))
+    found = [(builder.document(doc_id), doc_id, s, e, lab)
+             for doc_id, s, e, lab in _repeated(builder)]
     file = loaded.source
 
     def produce() -> Iterator[tuple[Position, Diagnostic]]:
-        m, previous = 0, None
-        for doc_id, s, e, lab in found:
-            m = m + 1 if doc_id == previous else 0
-            previous = doc_id
+        m, previous = 0, -1
+        for i, doc_id, s, e, lab in found:
+            m = m + 1 if i == previous else 0
+            previous = i
             message = (f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} more "
                        "than once; kept")
-            yield (k, builder.document(doc_id), m), Diagnostic(file, message)
+            yield (k, i, m), Diagnostic(file, message)
 
     add_group(loaded, group, len(found), produce)
 
