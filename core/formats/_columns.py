@@ -170,7 +170,7 @@ class SpanBuilder:
 
     def __init__(self) -> None:
         self.doc_ids: list[str] = []
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}  # None: to be made from doc_ids when asked
         self._doc = array("i")
         self._start = array("q")
         self._end = array("q")
@@ -184,14 +184,20 @@ class SpanBuilder:
 
     def document(self, doc_id: str) -> int:
         """The index of ``doc_id``, added (after the documents seen so far) when new."""
-        i = self._index.get(doc_id)
+        index = self._documents_index()
+        i = index.get(doc_id)
         if i is None:
-            i = self._index[doc_id] = len(self.doc_ids)
+            i = index[doc_id] = len(self.doc_ids)
             self.doc_ids.append(doc_id)
         return i
 
     def __contains__(self, doc_id: object) -> bool:
-        return doc_id in self._index
+        return doc_id in self._documents_index()
+
+    def _documents_index(self) -> dict[str, int]:
+        if self._index is None:
+            self._index = dict(zip(self.doc_ids, range(len(self.doc_ids)), strict=True))
+        return self._index
 
     @property
     def labels(self) -> list[str]:
@@ -223,8 +229,8 @@ class SpanBuilder:
                     doc_ids: Sequence[str] | None = None) -> None:
         """Whole columns of spans, after those added so far (the arrays are kept, not copied).
 
-        ``label`` indexes ``labels`` and ``doc`` indexes ``doc_ids`` when they are given (a
-        parser's own dictionary), else the builder's labels and documents.
+        ``label`` indexes ``labels`` and ``doc`` indexes ``doc_ids`` (distinct ids) when they
+        are given (a parser's own dictionary), else the builder's labels and documents.
         """
         if labels is not None:
             codes = np.asarray(self.label_codes(labels), dtype=np.int32)
@@ -238,11 +244,9 @@ class SpanBuilder:
 
     def _documents(self, doc_ids: Sequence[str], doc: np.ndarray) -> np.ndarray:
         """``doc`` (indices into ``doc_ids``) as indices of the builder's documents."""
-        if not self.doc_ids:
-            index = dict(zip(doc_ids, range(len(doc_ids)), strict=True))
-            if len(index) == len(doc_ids):  # the common case: a parser's own dictionary
-                self._index, self.doc_ids = index, list(doc_ids)
-                return doc
+        if not self.doc_ids:  # the common case: no index made until one is asked for
+            self._index, self.doc_ids = None, list(doc_ids)
+            return doc
         codes = np.asarray([self.document(d) for d in doc_ids], dtype=np.int32)
         return codes[doc] if not np.array_equal(codes, np.arange(len(codes))) else doc
 

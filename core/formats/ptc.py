@@ -189,12 +189,13 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     if not spans.valid(allowed=options.labels):
         return None
     loaded = Loaded(FORMAT, name)
+    aset = AnnotationSet(set_name, spans.spans(), options.role)
     from core.metrics.tc_order import RowOrder
 
     loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
     for doc_id in doc_ids:
         loaded.texts[doc_id] = None
-    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
+    loaded.sets.append(aset)
     _duplicate_group(loaded, spans)
     return loaded
 

@@ -391,7 +391,8 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
     spans at whitespace, duplicate spans; rows are in file order."""
     file = loaded.source
     lines = LineFinder(file, data)
-    texts, fragments = columns.texts, columns.fragments
+    texts = columns.texts
+    fragments = columns.fragments if columns.has_fragments else []  # not kept when all None
     doc, start, end, label = columns.spans.columns()
     first = np.concatenate(([0], np.cumsum(columns.counts, dtype=np.int64)))
     group = object()
@@ -402,8 +403,7 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
 
     mismatched = [k for k, f in enumerate(fragments) if f is not None
                   and texts[int(doc[k])] is not None
-                  and f != texts[int(doc[k])][int(start[k]):int(end[k])]  # type: ignore[index]
-                  ] if columns.has_fragments else []
+                  and f != texts[int(doc[k])][int(start[k]):int(end[k])]]  # type: ignore[index]
 
     def fragment_warnings() -> Iterator[tuple[Position, Diagnostic]]:
         for k in mismatched:
@@ -429,19 +429,18 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
     add_group(loaded, group, len(at_space), whitespace_warnings)
     repeat, _ = columns.spans.repeats()
     names, doc_ids = columns.spans.labels, columns.doc_ids
+    found = [(int(doc[k]), int(start[k]), int(end[k]), names[label[k]]) for k in repeat.tolist()]
     total = len(doc_ids)
 
     def duplicate_warnings() -> Iterator[tuple[Position, Diagnostic]]:
         n = len(start)
         m, previous = 0, -1
-        for k in repeat.tolist():
-            i = int(doc[k])
+        for i, s, e, lab in found:
             m = m + 1 if i == previous else 0
             previous = i
             path = json_path(i, "labels")
-            message = (f"document {doc_ids[i]!r} has the span [{start[k]}, {end[k]}) "
-                       f"{names[label[k]]!r} more than once; kept (each copy counts in the "
-                       "scores)")
+            message = (f"document {doc_ids[i]!r} has the span [{s}, {e}) {lab!r} more than "
+                       "once; kept (each copy counts in the scores)")
             yield (i, n + total + m, 2), Diagnostic(file, message, lines(path), None, path)
 
     add_group(loaded, group, len(repeat), duplicate_warnings)
