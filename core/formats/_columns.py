@@ -330,7 +330,9 @@ class SpanBuilder:
         if not np.any(same):  # the table is sorted: copies are neighbours
             return none, none
         doc, start, end, label = self.columns()
-        rows = np.flatnonzero(np.isin(doc, np.unique(d[1:][same])))
+        with_copies = np.zeros(len(self.doc_ids), dtype=bool)
+        with_copies[d[1:][same]] = True
+        rows = np.flatnonzero(with_copies[doc])
         order = rows[np.lexsort((rows, label[rows], end[rows], start[rows], doc[rows]))]
         again = ((doc[order[1:]] == doc[order[:-1]]) & (start[order[1:]] == start[order[:-1]])
                  & (end[order[1:]] == end[order[:-1]]) & (label[order[1:]] == label[order[:-1]]))

@@ -111,7 +111,7 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
         per_set[default] = SpanBuilder()  # a header and no row: a valid set with no document
     role: Role = "annotator" if with_annotator else options.role
     for set_name, spans in per_set.items():
-        for doc_id, s, e, lab in _repeated(spans):
+        for _, doc_id, s, e, lab in _repeated(spans):
             loaded.warn(f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} "
                         "more than once; kept")
         loaded.sets.append(AnnotationSet(set_name, spans.spans(), role))
@@ -152,9 +152,9 @@ def _row_span(row: Mapping[str, Any], doc_id: str, file: str, line: int,
     return span
 
 
-def _repeated(spans: SpanBuilder) -> Iterator[tuple[str, int, int, str]]:
-    """``(document id, start, end, label)`` of every span that repeats an earlier one of its
-    document: documents in order, file order within each
+def _repeated(spans: SpanBuilder) -> Iterator[tuple[int, str, int, int, str]]:
+    """``(document index, document id, start, end, label)`` of every span that repeats an
+    earlier one of its document: documents in order, file order within each
     (:func:`~core.formats._common.duplicate_span_warnings`, found on the columns)."""
     repeat, _ = spans.repeats()
     if not len(repeat):
@@ -163,7 +163,7 @@ def _repeated(spans: SpanBuilder) -> Iterator[tuple[str, int, int, str]]:
     repeat = repeat[np.lexsort((repeat, doc[repeat]))]
     names, doc_ids = spans.labels, spans.doc_ids
     for r in repeat.tolist():
-        yield doc_ids[doc[r]], int(start[r]), int(end[r]), names[label[r]]
+        yield int(doc[r]), doc_ids[doc[r]], int(start[r]), int(end[r]), names[label[r]]
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -448,8 +448,7 @@ def _jsonl_columns(raw: bytes, default: str, label_index: dict[str, int]
 def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,
                      builder: SpanBuilder) -> None:
     """The precise path's duplicate-span warnings of one set, grouped."""
-    found = [(builder.document(doc_id), doc_id, s, e, lab)
-             for doc_id, s, e, lab in _repeated(builder)]
+    found = list(_repeated(builder))
     file = loaded.source
 
     def produce() -> Iterator[tuple[Position, Diagnostic]]:
