@@ -1,18 +1,21 @@
-"""What the columnar (fast) readers share: vectorised checks, lazy line numbers, warning groups.
+"""What the readers share: one validating span builder, vectorised checks, lazy line numbers,
+warning groups (``docs/formats.md``, "the reader contract").
 
-A fast reader decodes a file with a C parser (``orjson``, ``pyarrow``), gathers its fields into
-plain lists and NumPy arrays without building one :class:`~core.model.Span` per span, and checks
-them in vectorised passes. Errors stay exactly those of the reader's precise path: on the first
-sign of an invalid value the fast reader gives up (returns None) and the precise path runs and
-raises its message (file, line, field). Warnings are recorded per kind as one grouped
-:class:`~core.errors.Diagnostic` (``count``, the first occurrence, the rest on demand) whose
-listing gives the messages, fields and order of the precise path (issue 15, target 1).
+Every reader feeds its spans to a :class:`SpanBuilder` (issue 25). A fast reader decodes a file
+with a C parser (``msgspec``, ``orjson``, ``pyarrow``), hands whole columns to the builder
+without building one :class:`~core.model.Span` per span, and checks them in vectorised passes
+(:meth:`SpanBuilder.valid`, :meth:`SpanBuilder.repeats`). Errors stay exactly those of the
+reader's explaining pass: on the first sign of an invalid value the fast reader gives up
+(returns None) and the explaining pass runs and raises its message (file, line, field).
+Warnings are recorded per kind as one grouped :class:`~core.errors.Diagnostic` (``count``, the
+first occurrence, the rest on demand) whose listing gives the messages, fields and order of the
+explaining pass (issue 15, target 1).
 
 The annotation-tool readers (brat, doccano, Label Studio, CoNLL, spaCy, WebAnno TSV, UIMA XMI)
-keep their per-span validation and messages but store what they read in :class:`SpanColumns`
-(four integers a span) and go through large files a line or a record at a time
-(:func:`iter_lines`, :class:`JsonLines`), so that their peak memory stays a small multiple of
-the file (``docs/performance.md``, "Tool formats and Parquet: peak memory").
+validate span by span with their own messages and :meth:`SpanBuilder.add` four integers a
+span, and go through large files a line or a record at a time (:func:`iter_lines`,
+:class:`JsonLines`), so that their peak memory stays a small multiple of the file
+(``docs/performance.md``, "Tool formats and Parquet: peak memory").
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import numpy as np
 from core.columnar import LazySpans, SpanTable
 from core.errors import Diagnostic, FormatError, Occurrences, Position
 from core.formats import Loaded
+from core.textsafe import MAX_OFFSET_DIGITS
 
 
 @contextlib.contextmanager
@@ -144,16 +148,20 @@ def add_group(loaded: Loaded, group: object, count: int, produce: Produce) -> No
                                          Occurrences(group, produce)))
 
 
-class SpanColumns:
-    """The spans of one annotation set gathered as columns while a reader goes through a file.
+class SpanBuilder:
+    """The spans of one annotation set gathered as columns, checked in vectorised passes.
 
-    The tool-format readers validate each span as before (``make_span``, ``check_label``: the
-    same messages) but keep only four integers per span instead of a :class:`~core.model.Span`
-    and a list per document; :meth:`spans` gives the mapping an
-    :class:`~core.model.AnnotationSet` holds, sorted as
-    :func:`~core.formats._common.sorted_spans` sorts (issue 15, target 1).
+    Every reader feeds one of these (issue 25, "one validating builder"). The tool-format
+    readers validate each span as they meet it (``make_span``, ``check_label``: their messages)
+    and :meth:`add` four integers instead of keeping a :class:`~core.model.Span` and a list per
+    document (issue 15, target 1); the fast readers of SemEval-2021 JSON, spans CSV/JSONL and
+    PTC TSV hand over whole columns (:meth:`add_columns`) and ask :meth:`valid` whether every
+    value is one their precise pass would accept, and :meth:`repeats` which rows repeat a span
+    of their document, without building spans. :meth:`table` sorts the rows as
+    :func:`~core.formats._common.sorted_spans` sorts; :meth:`spans` gives the mapping an
+    :class:`~core.model.AnnotationSet` holds.
 
-    >>> cols = SpanColumns()
+    >>> cols = SpanBuilder()
     >>> d = cols.document("a")
     >>> cols.add(d, 5, 9, "B"); cols.add(d, 0, 4, "A"); _ = cols.document("b")
     >>> dict(cols.spans())
@@ -162,26 +170,49 @@ class SpanColumns:
 
     def __init__(self) -> None:
         self.doc_ids: list[str] = []
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}  # None: to be made from doc_ids when asked
         self._doc = array("i")
         self._start = array("q")
         self._end = array("q")
         self._label = array("i")
         self._labels: dict[str, int] = {}
+        self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._table: SpanTable | None = None
 
     def __len__(self) -> int:
-        return len(self._doc)
+        return len(self._doc) + sum(len(c[0]) for c in self._chunks)
 
     def document(self, doc_id: str) -> int:
         """The index of ``doc_id``, added (after the documents seen so far) when new."""
-        i = self._index.get(doc_id)
+        index = self._documents_index()
+        i = index.get(doc_id)
         if i is None:
-            i = self._index[doc_id] = len(self.doc_ids)
+            i = index[doc_id] = len(self.doc_ids)
             self.doc_ids.append(doc_id)
         return i
 
     def __contains__(self, doc_id: object) -> bool:
-        return doc_id in self._index
+        return doc_id in self._documents_index()
+
+    def _documents_index(self) -> dict[str, int]:
+        if self._index is None:
+            self._index = dict(zip(self.doc_ids, range(len(self.doc_ids)), strict=True))
+        return self._index
+
+    @property
+    def labels(self) -> list[str]:
+        """The label names, numbered in order of first appearance."""
+        return list(self._labels)
+
+    def label_codes(self, labels: Sequence[str]) -> list[int]:
+        """The codes of ``labels``, a label not seen before numbered after the others."""
+        index = self._labels
+        try:
+            return list(map(index.__getitem__, labels))
+        except KeyError:
+            for label in labels:
+                index.setdefault(label, len(index))
+            return list(map(index.__getitem__, labels))
 
     def add(self, doc: int, start: int, end: int, label: str) -> None:
         """One span of document index ``doc`` (values already validated)."""
@@ -193,31 +224,128 @@ class SpanColumns:
         self._end.append(end)
         self._label.append(code)
 
+    def add_columns(self, doc: np.ndarray, start: np.ndarray, end: np.ndarray,
+                    label: np.ndarray, *, labels: Sequence[str] | None = None,
+                    doc_ids: Sequence[str] | None = None) -> None:
+        """Whole columns of spans, after those added so far (the arrays are kept, not copied).
+
+        ``label`` indexes ``labels`` and ``doc`` indexes ``doc_ids`` (distinct ids) when they
+        are given (a parser's own dictionary), else the builder's labels and documents.
+        """
+        if labels is not None:
+            codes = np.asarray(self.label_codes(labels), dtype=np.int32)
+            if not np.array_equal(codes, np.arange(len(codes))):
+                label = codes[label]
+        if doc_ids is not None:
+            doc = self._documents(doc_ids, doc)
+        self._flush()
+        self._chunks.append((np.asarray(doc, dtype=np.int32), np.asarray(start, dtype=np.int64),
+                             np.asarray(end, dtype=np.int64), np.asarray(label, dtype=np.int32)))
+
+    def _documents(self, doc_ids: Sequence[str], doc: np.ndarray) -> np.ndarray:
+        """``doc`` (indices into ``doc_ids``) as indices of the builder's documents."""
+        if not self.doc_ids:  # the common case: no index made until one is asked for
+            self._index, self.doc_ids = None, list(doc_ids)
+            return doc
+        codes = np.asarray([self.document(d) for d in doc_ids], dtype=np.int32)
+        return codes[doc] if not np.array_equal(codes, np.arange(len(codes))) else doc
+
+    def _flush(self) -> None:
+        """Move the spans added one by one into a chunk (file order is kept)."""
+        if self._doc:
+            self._chunks.append((np.frombuffer(self._doc, dtype=np.int32),
+                                 np.frombuffer(self._start, dtype=np.int64),
+                                 np.frombuffer(self._end, dtype=np.int64),
+                                 np.frombuffer(self._label, dtype=np.int32)))
+            self._doc, self._start = array("i"), array("q")
+            self._end, self._label = array("q"), array("i")
+
     def clear(self, doc: int) -> None:
         """Forget the spans added so far to document index ``doc`` (a later file replaces an
         earlier one, as assigning to a dict key does); the document keeps its place."""
         for k, d in enumerate(self._doc):
             if d == doc:
                 self._doc[k] = -1
+        for chunk in self._chunks:
+            chunk[0][chunk[0] == doc] = -1
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``doc, start, end, label`` of every span in the order added (file order)."""
+        self._flush()
+        if not self._chunks:
+            empty = np.zeros(0, dtype=np.int64)
+            return (empty.astype(np.int32), empty, empty.copy(), empty.astype(np.int32))
+        if len(self._chunks) > 1:
+            doc, start, end, label = (np.concatenate(c) for c in zip(*self._chunks, strict=True))
+            self._chunks = [(doc, start, end, label)]
+        doc, start, end, label = self._chunks[0]
+        if len(doc) and doc.min() < 0:
+            keep = doc >= 0
+            return doc[keep], start[keep], end[keep], label[keep]
+        return doc, start, end, label
+
+    def valid(self, *, allowed: Sequence[str] | None = None,
+              lengths: np.ndarray | None = None) -> bool:
+        """Whether every span is one the precise passes accept, checked on the columns:
+        offsets of at most :data:`~core.textsafe.MAX_OFFSET_DIGITS` digits, ``end > start``,
+        a non-blank label from ``allowed`` (when given), and with ``lengths`` (one per
+        document, -1 when its text is unknown) an ``end`` within the text."""
+        if any(not x.strip() for x in self._labels):
+            return False
+        if allowed is not None and not set(self._labels) <= set(allowed):
+            return False
+        doc, start, end, _ = self.columns()
+        if not len(start):
+            return True
+        limit = 10**MAX_OFFSET_DIGITS
+        if start.min() < 0 or end.max() >= limit or np.any(end <= start):
+            return False
+        if lengths is not None:
+            doc_len = lengths[doc]
+            return not np.any((doc_len >= 0) & (end > doc_len))
+        return True
 
     def table(self) -> SpanTable:
-        if -1 in self._doc:
-            keep = np.frombuffer(self._doc, dtype=np.int32) >= 0
-            return SpanTable.from_columns(
-                self.doc_ids, np.frombuffer(self._doc, dtype=np.int32)[keep],
-                np.frombuffer(self._start, dtype=np.int64)[keep],
-                np.frombuffer(self._end, dtype=np.int64)[keep],
-                np.frombuffer(self._label, dtype=np.int32)[keep], list(self._labels))
-        return SpanTable.from_columns(
-            self.doc_ids, np.frombuffer(self._doc, dtype=np.int32) if self._doc else [],
-            np.frombuffer(self._start, dtype=np.int64) if self._start else [],
-            np.frombuffer(self._end, dtype=np.int64) if self._end else [],
-            np.frombuffer(self._label, dtype=np.int32) if self._label else [],
-            list(self._labels))
+        """The spans as a sorted table (built once)."""
+        if self._table is None:
+            doc, start, end, label = self.columns()
+            self._table = SpanTable.from_columns(self.doc_ids, doc, start, end, label,
+                                                 list(self._labels))
+        return self._table
 
     def spans(self) -> LazySpans:
         """``{document id: (Span, ...)}`` over the columns (documents in first-seen order)."""
         return LazySpans(self.table())
+
+    def repeats(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows (file order) that repeat an earlier span of their document, and for each
+        the row of its first copy: the duplicate-span warnings of the precise passes
+        (:func:`~core.formats._common.duplicate_span_warnings`), found on the columns."""
+        none = np.zeros(0, dtype=np.int64)
+        table = self.table()
+        if len(table) < 2:
+            return none, none
+        d, s, e, lab = table.doc, table.start, table.end, table.label
+        same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
+        if not np.any(same):  # the table is sorted: copies are neighbours
+            return none, none
+        doc, start, end, label = self.columns()
+        with_copies = np.zeros(len(self.doc_ids), dtype=bool)
+        with_copies[d[1:][same]] = True
+        rows = np.flatnonzero(with_copies[doc])
+        order = rows[np.lexsort((rows, label[rows], end[rows], start[rows], doc[rows]))]
+        again = ((doc[order[1:]] == doc[order[:-1]]) & (start[order[1:]] == start[order[:-1]])
+                 & (end[order[1:]] == end[order[:-1]]) & (label[order[1:]] == label[order[:-1]]))
+        head = np.maximum.accumulate(np.where(np.concatenate(([False], again)), 0,
+                                              np.arange(len(order))))
+        repeat = order[1:][again]
+        first = order[head[1:][again]]
+        by_row = np.argsort(repeat, kind="stable")
+        return repeat[by_row], first[by_row]
+
+
+SpanColumns = SpanBuilder
+"""The name the tool-format readers know the builder by."""
 
 
 def duplicates(spans: Sequence[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -25,17 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from core.columnar import LazySpans, SpanTable, make_spans
+from core.columnar import make_spans
 from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import add_group
+from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
     check_label,
     make_span,
     member_name,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Span
@@ -65,15 +64,8 @@ def sniff(filename: str, head: str) -> int:
     tsv = lower.endswith(".tsv")
     if not lines:
         return 5 if tsv else 0
-    good = hateval_like = 0
-    for line in lines:
-        cols = [c.strip() for c in line.rstrip().split("\t")]
-        # HatEval rows: id, HS (2 columns), id, HS, TR, AG (4, all 0/1) or id, text, HS, TR, AG.
-        if len(cols) in (2, 5) or (len(cols) == 4 and set(cols[1:]) <= {"0", "1"}):
-            hateval_like += 1
-        elif (len(cols) in (3, 4) and all(_INT.match(c) for c in cols[-2:])
-              and _INT.match(cols[0])):
-            good += 1
+    kinds = [_row_kind(line) for line in lines]
+    good, hateval_like = kinds.count("ptc"), kinds.count("hateval")
     if hateval_like == len(lines):
         return 0
     if good == len(lines):
@@ -84,6 +76,18 @@ def sniff(filename: str, head: str) -> int:
     if tsv and "hs" not in [h.strip() for h in header]:
         return 40 if good else 30
     return 0
+
+
+def _row_kind(line: str) -> str:
+    """``hateval`` for a row shaped as HatEval's, ``ptc`` for one ending in two integer
+    columns after a numeric id, else ``other``."""
+    cols = [c.strip() for c in line.rstrip().split("\t")]
+    # HatEval rows: id, HS (2 columns), id, HS, TR, AG (4, all 0/1) or id, text, HS, TR, AG.
+    if len(cols) in (2, 5) or (len(cols) == 4 and set(cols[1:]) <= {"0", "1"}):
+        return "hateval"
+    if len(cols) in (3, 4) and all(_INT.match(c) for c in cols[-2:]) and _INT.match(cols[0]):
+        return "ptc"
+    return "other"
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
@@ -101,16 +105,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if fast is not None:
             return fast
         order: list[tuple[str, Span]] = []
-        spans = _read_tsv(name, decode(name, data), None, options, loaded, order=order)
+        spans = SpanBuilder()
+        _read_tsv(name, decode(name, data), None, options, loaded, spans, order=order)
         # The official TC scorer compares rows in file order (core.metrics.tc_order).
         from core.metrics.tc_order import RowOrder
 
         loaded.records = RowOrder(tuple(order))
-        for doc_id in spans:
+        for doc_id in spans.doc_ids:
             loaded.texts[doc_id] = (
                 options.gold_texts.get(doc_id) if options.gold_texts is not None else None
             )
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+        loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
         return loaded
     return _read_folder(files, labels_files, name, set_name, options, loaded)
 
@@ -168,14 +173,9 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     pool = pa.system_memory_pool()
     start = pc.cast(cols[-2], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
     end = pc.cast(cols[-1], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    if np.any(end <= start):
-        return None
     if width == 4:
         lab_codes = pc.dictionary_encode(cols[1]).combine_chunks()
         names = [str(x) for x in lab_codes.dictionary.to_pylist()]
-        allowed = None if options.labels is None else set(options.labels)
-        if any(not x or (allowed is not None and x not in allowed) for x in names):
-            return None
         label = lab_codes.indices.to_numpy(zero_copy_only=False)
     else:
         names = [SPAN_ONLY_LABEL]
@@ -184,15 +184,19 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     doc_ids = [str(x) for x in doc_codes.dictionary.to_pylist()]
     doc = doc_codes.indices.to_numpy(zero_copy_only=False)
     del cols, article
+    spans = SpanBuilder()
+    spans.add_columns(doc, start, end, label, labels=names, doc_ids=doc_ids)
+    if not spans.valid(allowed=options.labels):
+        return None
     loaded = Loaded(FORMAT, name)
-    spans = SpanTable.from_columns(doc_ids, doc, start, end, label, names)
+    aset = AnnotationSet(set_name, spans.spans(), options.role)
     from core.metrics.tc_order import RowOrder
 
     loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
     for doc_id in doc_ids:
         loaded.texts[doc_id] = None
-    loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), options.role))
-    _duplicate_group(loaded, spans, doc_ids, names, doc, start, end, label)
+    loaded.sets.append(aset)
+    _duplicate_group(loaded, spans)
     return loaded
 
 
@@ -233,37 +237,25 @@ class RowColumns(Sequence[tuple[str, Span]]):
         return hash(tuple(self))
 
 
-def _duplicate_group(loaded: Loaded, table: SpanTable, doc_ids: Sequence[str],
-                     names: Sequence[str], doc: np.ndarray, start: np.ndarray, end: np.ndarray,
-                     label: np.ndarray) -> None:
-    """The precise path's warnings about a span listed again, grouped (rows = lines)."""
-    if len(table) < 2:
+def _duplicate_group(loaded: Loaded, spans: SpanBuilder) -> None:
+    """The precise path's warnings about a span listed again, grouped (rows = lines), found
+    on the builder's columns."""
+    repeat, first = spans.repeats()
+    if not len(repeat):
         return
-    d, s, e, lab = table.doc, table.start, table.end, table.label
-    same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
-    if not np.any(same):
-        return
-    dup_docs = set(d[1:][same].tolist())
-    rows = np.flatnonzero(np.isin(doc, list(dup_docs)))
-    first_line: dict[tuple[int, int, int, int], int] = {}
-    found: list[tuple[int, int, int, int, int]] = []  # line, doc, start, end, label
-    for k, dk, sk, ek, lk in zip(rows.tolist(), doc[rows].tolist(), start[rows].tolist(),
-                                 end[rows].tolist(), label[rows].tolist(), strict=True):
-        key = (dk, sk, ek, lk)
-        if key in first_line:
-            found.append((k + 1, dk, sk, ek, lk))
-        else:
-            first_line[key] = k + 1
+    doc, start, end, label = spans.columns()
+    names, doc_ids = spans.labels, spans.doc_ids
     file = loaded.source
 
     def produce() -> Iterator[tuple[Position, Diagnostic]]:
-        for line, dk, sk, ek, lk in found:
-            message = (f"article {doc_ids[dk]} has the span [{sk}, {ek}) {names[lk]!r} again "
-                       f"(first on line {first_line[(dk, sk, ek, lk)]}); kept (each copy "
+        for r, f in zip(repeat.tolist(), first.tolist(), strict=True):
+            line = r + 1
+            message = (f"article {doc_ids[doc[r]]} has the span [{start[r]}, {end[r]}) "
+                       f"{names[label[r]]!r} again (first on line {f + 1}); kept (each copy "
                        "counts in the scores)")
             yield (line,), Diagnostic(file, message, line)
 
-    add_group(loaded, object(), len(found), produce)
+    add_group(loaded, object(), len(repeat), produce)
 
 
 def _decode_text(file: str, data: bytes) -> str:
@@ -309,28 +301,16 @@ def _read_folder(
     if combined and text_files:  # without texts the folder is a per-article one misnamed
         return _read_combined(combined[0], labels_files[combined[0]], texts, text_files, name,
                               set_name, options, loaded)
-    spans: dict[str, list[Span]] = {}
+    spans = SpanBuilder()
     origin: dict[str, str] = {}
     for path in sorted(labels_files, key=_natural):
         file = member_name(name, path)
-        match = ARTICLE_RE.search(PurePosixPath(path).name)
-        if match is None:
-            raise FormatError(
-                file, "expected a file name with an article id, 'article<ID>...labels' "
-                f"(regex article([0-9]+)), got {PurePosixPath(path).name!r}",
-            )
-        doc_id = match.group(1)
-        if doc_id in origin:
-            raise FormatError(
-                file, f"duplicate article id {doc_id!r}: {origin[doc_id]} has it already; "
-                "each article must have one .labels file",
-            )
-        origin[doc_id] = path
+        doc_id = _article_of(file, path, origin)
         text = texts.get(doc_id)
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
-        doc = _read_tsv(file, decode(file, labels_files[path]), doc_id, options, loaded, text)
-        spans[doc_id] = doc.get(doc_id, [])
+        spans.document(doc_id)
+        _read_tsv(file, decode(file, labels_files[path]), doc_id, options, loaded, spans, text)
         loaded.texts[doc_id] = text
     for doc_id, path in text_files.items():
         if doc_id not in spans:
@@ -338,8 +318,26 @@ def _read_folder(
                 f"{path}: article {doc_id} has a text but no .labels file; ignored (an empty "
                 ".labels file marks an article without propaganda)"
             )
-    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
+
+
+def _article_of(file: str, path: str, origin: dict[str, str]) -> str:
+    """The article id in the name of a folder's ``.labels`` file (each id once)."""
+    match = ARTICLE_RE.search(PurePosixPath(path).name)
+    if match is None:
+        raise FormatError(
+            file, "expected a file name with an article id, 'article<ID>...labels' "
+            f"(regex article([0-9]+)), got {PurePosixPath(path).name!r}",
+        )
+    doc_id = match.group(1)
+    if doc_id in origin:
+        raise FormatError(
+            file, f"duplicate article id {doc_id!r}: {origin[doc_id]} has it already; "
+            "each article must have one .labels file",
+        )
+    origin[doc_id] = path
+    return doc_id
 
 
 def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
@@ -353,32 +351,35 @@ def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
     file = member_name(name, path)
     order: list[tuple[str, Span]] = []
     gold_texts = {**(options.gold_texts or {}), **texts}
-    spans = _read_tsv(file, decode(file, data), None,
-                      dataclasses.replace(options, gold_texts=gold_texts), loaded, order=order)
+    spans = SpanBuilder()
+    _read_tsv(file, decode(file, data), None, dataclasses.replace(options, gold_texts=gold_texts),
+              loaded, spans, order=order)
     from core.metrics.tc_order import RowOrder
 
     loaded.records = RowOrder(tuple(order))
-    for doc_id in spans:
+    for doc_id in spans.doc_ids:
         loaded.texts[doc_id] = gold_texts.get(doc_id)
     unused = sorted((d for d in text_files if d not in spans), key=_natural)
     if unused:
         loaded.warn(f"{len(unused)} article texts have no row in {PurePosixPath(path).name} "
                     f"(first: {text_files[unused[0]]}); ignored: the labels file names the "
                     "documents")
-    missing = [d for d in spans if d not in texts]
+    missing = [d for d in spans.doc_ids if d not in texts]
     if missing:
         loaded.warn(f"{len(missing)} articles of {PurePosixPath(path).name} have no "
                     f"article<ID>.txt text in the folder (first: {missing[0]})")
-    loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), options.role))
+    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
 
 
 def _read_tsv(
     file: str, text: str, file_id: str | None, options: ReadOptions, loaded: Loaded,
-    doc_text: str | None = None, order: list[tuple[str, Span]] | None = None,
-) -> dict[str, list[Span]]:
-    """Rows of one TSV; ``file_id`` is the id a gold file's name gives (rows must agree)."""
-    spans: dict[str, list[Span]] = {}
+    spans: SpanBuilder, doc_text: str | None = None,
+    order: list[tuple[str, Span]] | None = None,
+) -> None:
+    """Rows of one TSV, in file order, into ``spans``: the first invalid value raises its
+    :class:`FormatError` (line and field), warnings are given one by one; ``file_id`` is the
+    id a gold file's name gives (rows must agree)."""
     first_line: dict[tuple[str, Span], int] = {}
     columns: int | None = None
     # Split on "\n" only, as the official scorers iterate over file lines; one final newline
@@ -387,64 +388,16 @@ def _read_tsv(
     if lines and lines[-1] == "":
         lines.pop()
     for number, raw in enumerate(lines, start=1):
-        row = raw.rstrip()
-        if not row:
-            raise FormatError(
-                file, "blank line: a PTC file has one annotation per line and no blank lines "
-                "(the official scorer rejects them too)", line=number,
-            )
-        cols = [c.strip() for c in row.split("\t")]
-        if len(cols) not in (3, 4):
-            hint = " (columns must be separated by TAB characters)" if len(cols) == 1 else ""
-            raise FormatError(
-                file, f"expected 3 or 4 TAB-separated columns (article_id, [technique,] start, "
-                f"end), got {len(cols)}{hint}", line=number,
-            )
-        if columns is None:
-            columns = len(cols)
-        elif len(cols) != columns:
-            raise FormatError(
-                file, f"expected {columns} columns like line 1, got {len(cols)}", line=number
-            )
+        cols = _row(file, raw, number, columns, file_id)
+        columns = len(cols)
         article = cols[0]
-        if not _INT.match(article):
-            hint = "; PTC files have no header row" if number == 1 else ""
-            raise FormatError(
-                file, f"expected a numeric article id, got {article!r}{hint}",
-                line=number, field="article_id",
-            )
-        if file_id is not None and article != file_id:
-            raise FormatError(
-                file, f"expected the article id of the file name ({file_id}), got {article!r}",
-                line=number, field="article_id",
-            )
-        if len(cols) == 3 and cols[2] in SLC_LABELS and _INT.match(cols[1]):
-            raise FormatError(
-                file, "an NLP4IF-2019 sentence-level (SLC) file (article_id, sentence_id, "
-                f"{cols[2]!r}): it labels sentences, not spans; SpanScope reads the span files "
-                "(FLC, SI, TC)", line=number, field="end",
-            )
-        label = cols[1] if len(cols) == 4 else SPAN_ONLY_LABEL
-        start, end = cols[-2], cols[-1]
         text_for_doc = doc_text
         if text_for_doc is None and file_id is None and options.gold_texts is not None:
             text_for_doc = options.gold_texts.get(article)
-        try:
-            span = make_span(start, end, label, file, line=number, text=text_for_doc,
-                             fields=("start", "end", "technique"),
-                             beyond_text=options.beyond_text)
-        except FormatError as exc:
-            if number == 1 and start.lower() in ("start", "begin", "start_offset"):
-                raise FormatError(
-                    file, exc.diagnostic.message + "; PTC files have no header row",
-                    line=number, field=exc.field,
-                ) from None
-            raise
-        if len(cols) == 4:
-            check_label(label, options.labels, file, field="technique", line=number)
+        span = _row_span(file, cols, number, text_for_doc, options)
         for message, fld in span_warnings(span, text_for_doc):
             loaded.warn(message, line=number, field=fld, file=file)
-        spans.setdefault(article, []).append(span)
+        spans.add(spans.document(article), span.start, span.end, span.label)
         if order is not None:
             order.append((article, span))
         key = (article, span)
@@ -456,7 +409,69 @@ def _read_tsv(
             )
         else:
             first_line[key] = number
-    return spans
+
+
+def _row(file: str, raw: str, number: int, columns: int | None, file_id: str | None
+         ) -> list[str]:
+    """The stripped cells of line ``number``, checked: 3 or 4 columns as on line 1, a numeric
+    article id (the file name's, when given), not a sentence-level row."""
+    row = raw.rstrip()
+    if not row:
+        raise FormatError(
+            file, "blank line: a PTC file has one annotation per line and no blank lines "
+            "(the official scorer rejects them too)", line=number,
+        )
+    cols = [c.strip() for c in row.split("\t")]
+    if len(cols) not in (3, 4):
+        hint = " (columns must be separated by TAB characters)" if len(cols) == 1 else ""
+        raise FormatError(
+            file, f"expected 3 or 4 TAB-separated columns (article_id, [technique,] start, "
+            f"end), got {len(cols)}{hint}", line=number,
+        )
+    if columns is not None and len(cols) != columns:
+        raise FormatError(
+            file, f"expected {columns} columns like line 1, got {len(cols)}", line=number
+        )
+    article = cols[0]
+    if not _INT.match(article):
+        hint = "; PTC files have no header row" if number == 1 else ""
+        raise FormatError(
+            file, f"expected a numeric article id, got {article!r}{hint}",
+            line=number, field="article_id",
+        )
+    if file_id is not None and article != file_id:
+        raise FormatError(
+            file, f"expected the article id of the file name ({file_id}), got {article!r}",
+            line=number, field="article_id",
+        )
+    if len(cols) == 3 and cols[2] in SLC_LABELS and _INT.match(cols[1]):
+        raise FormatError(
+            file, "an NLP4IF-2019 sentence-level (SLC) file (article_id, sentence_id, "
+            f"{cols[2]!r}): it labels sentences, not spans; SpanScope reads the span files "
+            "(FLC, SI, TC)", line=number, field="end",
+        )
+    return cols
+
+
+def _row_span(file: str, cols: list[str], number: int, text: str | None,
+              options: ReadOptions) -> Span:
+    """The span of a checked row (``make_span``; a header row named as such)."""
+    label = cols[1] if len(cols) == 4 else SPAN_ONLY_LABEL
+    start, end = cols[-2], cols[-1]
+    try:
+        span = make_span(start, end, label, file, line=number, text=text,
+                         fields=("start", "end", "technique"),
+                         beyond_text=options.beyond_text)
+    except FormatError as exc:
+        if number == 1 and start.lower() in ("start", "begin", "start_offset"):
+            raise FormatError(
+                file, exc.diagnostic.message + "; PTC files have no header row",
+                line=number, field=exc.field,
+            ) from None
+        raise
+    if len(cols) == 4:
+        check_label(label, options.labels, file, field="technique", line=number)
+    return span
 
 
 def _natural(path: str) -> tuple[int, str, str]:

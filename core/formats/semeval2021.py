@@ -21,12 +21,13 @@ import msgspec
 import numpy as np
 
 from core.bounds import Policy
-from core.columnar import LazySpans, SpanTable, make_spans
 from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import (
     LineFinder,
+    SpanBuilder,
     add_group,
+    duplicates,
     no_gc,
     whitespace_edges,
     whitespace_message,
@@ -35,19 +36,17 @@ from core.formats._common import (
     JsonLocator,
     check_doc_id,
     check_label,
-    duplicate_span_warnings,
     json_path,
     lines_from,
     load_json,
     make_span,
     set_name_of,
     single_set,
-    sorted_spans,
     span_warnings,
 )
 from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
-from core.textsafe import MAX_OFFSET_DIGITS, one_line
+from core.textsafe import one_line
 
 FORMAT = "semeval2021"
 
@@ -86,8 +85,10 @@ def sniff(filename: str, head: str) -> int:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one SemEval-2021 JSON file into one annotation set (role from ``options``).
 
-    A valid file is read by the columnar path (:func:`read_fast`); any invalid value sends it
-    through :func:`read_precise`, which raises the error naming file, line and field.
+    A valid file is read by the columnar path (:func:`read_fast`); a file it refuses goes
+    through :func:`read_precise`, which raises the error naming file, line and field, or reads
+    the few valid values the columnar decoder does not take (a numeric id, an offset as a
+    string) into the same :class:`SpanBuilder`.
     """
     if len(files) != 1:
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
@@ -100,8 +101,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 
 
 def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """The reference reader: one value at a time, a :class:`Span` per label; the first invalid
-    value raises its :class:`FormatError`."""
+    """The explaining pass: one value at a time in file order, so that the first invalid value
+    raises its :class:`FormatError` (file, line, JSON path, field); a file without one is read
+    into a :class:`SpanBuilder`, each span validated by ``make_span``, its warnings given one
+    by one in file order."""
     if len(files) != 1:
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
     (fname, data), = files.items()
@@ -115,25 +118,10 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
             file, f"expected a JSON list of documents, got a JSON {_kind(value)}", line=1
         )
     first_seen: dict[str, int] = {}
-    spans: dict[str, list[Span]] = {}
+    spans = SpanBuilder()
     with lines_from(loc, loaded):
         for i, entry in enumerate(value):
-            where = json_path(i)
-            if not isinstance(entry, dict):
-                raise FormatError(
-                    file, f"expected a document object, got a JSON {_kind(entry)}",
-                    path=where,
-                )
-            for key in ("id", "labels"):
-                if key not in entry:
-                    raise FormatError(
-                        file, f"missing (every document needs 'id' and 'labels'; keys found: "
-                        f"{', '.join(map(repr, entry)) or 'none'})",
-                        path=where, field=key,
-                    )
-            doc_id, warning = check_doc_id(entry["id"], file, path=json_path(i, "id"))
-            if warning:
-                loaded.warn(warning, path=json_path(i, "id"), field="id")
+            doc_id = _document_id(entry, i, file, loaded)
             if doc_id in first_seen:
                 k = first_seen[doc_id]
                 raise FormatError(
@@ -142,68 +130,101 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
                     "must appear once", line=loc.line(i, "id"), path=json_path(i, "id"), field="id",
                 )
             first_seen[doc_id] = i
-            doc_text = entry.get("text")
-            if doc_text is not None and not isinstance(doc_text, str):
-                raise FormatError(
-                    file, f"expected the document text as a string, got a JSON {_kind(doc_text)}",
-                    path=json_path(i, "text"), field="text",
-                )
-            if doc_text is None and options.gold_texts is not None:
-                doc_text = options.gold_texts.get(doc_id)
-            labels = entry["labels"]
-            if not isinstance(labels, list):
-                raise FormatError(
-                    file, f"expected a list of labels, got a JSON {_kind(labels)}",
-                    path=json_path(i, "labels"), field="labels",
-                )
-            doc_spans: list[Span] = []
-            for j, lab in enumerate(labels):
-                lpath = json_path(i, "labels", j)
-                if isinstance(lab, str):
-                    # SemEval-2021 Task 6 subtasks 1 and 3 list technique names per meme.
-                    raise FormatError(
-                        file, f"expected a label object with 'technique', 'start' and 'end', "
-                        f"got the technique name {one_line(repr(lab))[:60]}: this is a file of "
-                        "SemEval-2021 Task 6 subtask 1 or 3 (techniques per meme, no spans); "
-                        "SpanScope scores the spans of subtask 2", path=lpath,
-                    )
-                if not isinstance(lab, dict):
-                    raise FormatError(
-                        file, f"expected a label object, got a JSON {_kind(lab)}",
-                        path=lpath,
-                    )
-                for key in ("technique", "start", "end"):
-                    if key not in lab:
-                        raise FormatError(
-                            file, "missing (every label needs 'technique', 'start' and 'end')",
-                            path=lpath, field=key,
-                        )
-                span = _span(lab, file, (i, "labels", j), doc_text, options.beyond_text)
-                check_label(span.label, options.labels, file, field="technique",
-                            path=json_path(i, "labels", j, "technique"))
-                fragment = lab.get("text_fragment")
-                if fragment is not None and not isinstance(fragment, str):
-                    loaded.warn(
-                        "expected text_fragment as a string, got a JSON "
-                        f"{_kind(fragment)}; ignored",
-                        path=lpath, field="text_fragment",
-                    )
-                    fragment = None
-                for message, fld in span_warnings(span, doc_text, fragment=fragment):
-                    loaded.warn(message, path=lpath, field=fld)
-                doc_spans.append(span)
-            for d in duplicate_span_warnings(doc_spans):
+            doc_text = _document_text(entry, i, doc_id, file, options)
+            doc = spans.document(doc_id)
+            triples = [_label(lab, (i, j), doc_text, file, options, loaded)
+                       for j, lab in enumerate(_labels(entry, i, file))]
+            for s, e, lab in triples:
+                spans.add(doc, s, e, lab)
+            for s, e, lab in duplicates(triples):
                 loaded.warn(
-                    f"document {doc_id!r} has the span [{d.start}, {d.end}) {d.label!r} more than "
+                    f"document {doc_id!r} has the span [{s}, {e}) {lab!r} more than "
                     "once; kept (each copy counts in the scores)",
                     path=json_path(i, "labels"),
                 )
-            spans[doc_id] = doc_spans
             loaded.texts[doc_id] = doc_text
-    loaded.sets.append(
-        AnnotationSet(set_name_of(name or fname), sorted_spans(spans), options.role)
-    )
+    loaded.sets.append(AnnotationSet(set_name_of(name or fname), spans.spans(), options.role))
     return loaded
+
+
+def _document_id(entry: object, i: int, file: str, loaded: Loaded) -> str:
+    """The id of document ``i``, a numeric one converted with a warning."""
+    where = json_path(i)
+    if not isinstance(entry, dict):
+        raise FormatError(
+            file, f"expected a document object, got a JSON {_kind(entry)}", path=where,
+        )
+    for key in ("id", "labels"):
+        if key not in entry:
+            raise FormatError(
+                file, f"missing (every document needs 'id' and 'labels'; keys found: "
+                f"{', '.join(map(repr, entry)) or 'none'})",
+                path=where, field=key,
+            )
+    doc_id, warning = check_doc_id(entry["id"], file, path=json_path(i, "id"))
+    if warning:
+        loaded.warn(warning, path=json_path(i, "id"), field="id")
+    return doc_id
+
+
+def _document_text(entry: dict[str, object], i: int, doc_id: str, file: str,
+                   options: ReadOptions) -> str | None:
+    """The text of document ``i``: its own, else the gold text given for its id."""
+    doc_text = entry.get("text")
+    if doc_text is not None and not isinstance(doc_text, str):
+        raise FormatError(
+            file, f"expected the document text as a string, got a JSON {_kind(doc_text)}",
+            path=json_path(i, "text"), field="text",
+        )
+    if doc_text is None and options.gold_texts is not None:
+        doc_text = options.gold_texts.get(doc_id)
+    return doc_text
+
+
+def _labels(entry: dict[str, object], i: int, file: str) -> list[object]:
+    labels = entry["labels"]
+    if not isinstance(labels, list):
+        raise FormatError(
+            file, f"expected a list of labels, got a JSON {_kind(labels)}",
+            path=json_path(i, "labels"), field="labels",
+        )
+    return labels
+
+
+def _label(lab: object, at: tuple[int, int], doc_text: str | None, file: str,
+           options: ReadOptions, loaded: Loaded) -> tuple[int, int, str]:
+    """Label ``at`` = (document, label) checked, its warnings given: ``(start, end, label)``."""
+    i, j = at
+    lpath = json_path(i, "labels", j)
+    if isinstance(lab, str):
+        # SemEval-2021 Task 6 subtasks 1 and 3 list technique names per meme.
+        raise FormatError(
+            file, f"expected a label object with 'technique', 'start' and 'end', "
+            f"got the technique name {one_line(repr(lab))[:60]}: this is a file of "
+            "SemEval-2021 Task 6 subtask 1 or 3 (techniques per meme, no spans); "
+            "SpanScope scores the spans of subtask 2", path=lpath,
+        )
+    if not isinstance(lab, dict):
+        raise FormatError(file, f"expected a label object, got a JSON {_kind(lab)}", path=lpath)
+    for key in ("technique", "start", "end"):
+        if key not in lab:
+            raise FormatError(
+                file, "missing (every label needs 'technique', 'start' and 'end')",
+                path=lpath, field=key,
+            )
+    span = _span(lab, file, (i, "labels", j), doc_text, options.beyond_text)
+    check_label(span.label, options.labels, file, field="technique",
+                path=json_path(i, "labels", j, "technique"))
+    fragment = lab.get("text_fragment")
+    if fragment is not None and not isinstance(fragment, str):
+        loaded.warn(
+            f"expected text_fragment as a string, got a JSON {_kind(fragment)}; ignored",
+            path=lpath, field="text_fragment",
+        )
+        fragment = None
+    for message, fld in span_warnings(span, doc_text, fragment=fragment):
+        loaded.warn(message, path=lpath, field=fld)
+    return span.start, span.end, span.label
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -256,10 +277,10 @@ def _is_utf8(data: bytes) -> bool:
 
 def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Loaded | None:
     """The columnar reader: the file's documents decoded a batch at a time by ``msgspec`` into
-    small typed records (not dicts), their fields appended to columns, checked in vectorised
-    passes, warnings grouped per kind; None when any value is invalid (or unusual: a numeric id,
-    an offset given as a string or as ``1.0``, ``NaN`` anywhere, a lone surrogate), so that
-    :func:`read_precise` reads it and names the value instead.
+    small typed records (not dicts), their spans fed to a :class:`SpanBuilder`, checked in
+    vectorised passes, warnings grouped per kind; None when any value is invalid (or unusual: a
+    numeric id, an offset given as a string or as ``1.0``, ``NaN`` anywhere, a lone surrogate),
+    so that :func:`read_precise` explains the refusal (file, line, field) or reads the value.
 
     The top-level list is first split into raw byte ranges (one pass that checks the syntax of
     the whole file), then decoded :data:`_BATCH` documents at a time, each batch dropped once
@@ -271,106 +292,124 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
     """
     if data.startswith(_BOM):
         data = data[len(_BOM):]
-    if _LONE_SURROGATE.search(data):  # the precise path names the lone surrogate
+    if _has_lone_surrogate(data):  # the precise path names the lone surrogate
         return None
     if not data.isascii() and not _is_utf8(data):  # msgspec skips unknown keys' bytes unread
         return None
-    gold_texts = options.gold_texts
-    doc_ids: list[str] = []
-    texts: list[str | None] = []
-    counts: list[int] = []
-    starts = array("q")
-    ends = array("q")
-    label_ids = array("i")
-    index: dict[str, int] = {}
-    fragments: list[str | None] = []
-    has_fragments = False
-    try:
-        elements = _ELEMENTS(data)
-        for k in range(0, len(elements), _BATCH):
-            documents = _DOCUMENTS(b"[%s]" % b",".join(elements[k:k + _BATCH]))
-            doc_ids.extend([d.id for d in documents])
-            texts.extend([d.text for d in documents])
-            counts.extend([len(d.labels) for d in documents])
-            labels = [lab for d in documents for lab in d.labels]
-            starts.extend([lab.start for lab in labels])
-            ends.extend([lab.end for lab in labels])
-            techniques = [lab.technique for lab in labels]
-            try:
-                label_ids.extend(list(map(index.__getitem__, techniques)))
-            except KeyError:  # a label not seen before: number it, in order of appearance
-                for technique in techniques:
-                    index.setdefault(technique, len(index))
-                label_ids.extend(list(map(index.__getitem__, techniques)))
-            batch_fragments = [lab.text_fragment for lab in labels]
-            fragments.extend(batch_fragments)
-            if not has_fragments and batch_fragments.count(None) != len(batch_fragments):
-                has_fragments = True
-        del elements
-    except (*_DECODE_ERRORS, OverflowError):
-        return None  # malformed JSON, a missing key, a value of another type, a huge offset
-    if any(not doc_id.strip() for doc_id in doc_ids):
+    columns = _decode(data)
+    if columns is None or not _valid(columns, options):
         return None
-    if gold_texts is not None:
-        texts = [gold_texts.get(doc_id) if t is None else t
-                 for doc_id, t in zip(doc_ids, texts, strict=True)]
-    if len(set(doc_ids)) != len(doc_ids):
-        return None
-    n = len(starts)
-    names = list(index)
-    allowed = None if options.labels is None else set(options.labels)
-    if any(not lab.strip() or (allowed is not None and lab not in allowed) for lab in names):
-        return None
-    start = np.frombuffer(starts, dtype=np.int64)
-    end = np.frombuffer(ends, dtype=np.int64)
-    limit = 10**MAX_OFFSET_DIGITS
-    if n and (start.min() < 0 or end.min() < 0 or start.max() >= limit or end.max() >= limit
-              or np.any(end <= start)):
-        return None
-    doc = np.repeat(np.arange(len(doc_ids), dtype=np.int32), counts)
-    lengths = np.fromiter((-1 if t is None else len(t) for t in texts), dtype=np.int64,
-                          count=len(texts))
-    doc_len = lengths[doc]
-    if options.beyond_text == "refuse" and np.any((doc_len >= 0) & (end > doc_len)):
-        return None
-    has_fragment = ([k for k, f in enumerate(fragments) if f is not None] if has_fragments
-                    else [])
-    label = np.frombuffer(label_ids, dtype=np.int32)
     loaded = Loaded(FORMAT, name)
-    loaded.texts.update(zip(doc_ids, texts, strict=True))
-    table = SpanTable.from_columns(doc_ids, doc, start, end, label, names)
-    loaded.sets.append(AnnotationSet(set_name_of(name or fname), LazySpans(table), options.role))
-    _fast_warnings(loaded, data, doc_ids, texts, counts, doc, start, end, label,
-                   names, fragments if has_fragments else None, has_fragment,
-                   _docs_with_duplicates(table))
+    loaded.texts.update(zip(columns.doc_ids, columns.texts, strict=True))
+    loaded.sets.append(AnnotationSet(set_name_of(name or fname), columns.spans.spans(),
+                                     options.role))
+    _fast_warnings(loaded, data, columns)
     return loaded
 
 
-def _fast_warnings(loaded: Loaded, data: bytes, doc_ids: list[str], texts: list[str | None],
-                   counts: list[int], doc: np.ndarray, start: np.ndarray, end: np.ndarray,
-                   label: np.ndarray, names: list[str], fragments: list[str | None] | None,
-                   has_fragment: list[int], dup_docs: list[int]) -> None:
+def _has_lone_surrogate(data: bytes) -> bool:
+    """Whether ``data`` holds a ``\\uD800``-``\\uDFFF`` escape that is not half of a pair;
+    the regular expression runs only on a file with such an escape (a ``find`` is ten times
+    faster than its scan)."""
+    if data.find(b"\\ud") < 0 and data.find(b"\\uD") < 0:
+        return False
+    return _LONE_SURROGATE.search(data) is not None
+
+
+class _Columns:
+    """A file's documents as :func:`read_fast` gathers them: ids, texts, span counts and the
+    spans (a :class:`SpanBuilder`, documents numbered in file order), fragments when any."""
+
+    def __init__(self) -> None:
+        self.doc_ids: list[str] = []
+        self.texts: list[str | None] = []
+        self.counts: list[int] = []
+        self.starts = array("q")
+        self.ends = array("q")
+        self.labels = array("i")
+        self.fragments: list[str | None] = []
+        self.has_fragments = False
+        self.spans = SpanBuilder()
+
+    def extend(self, documents: list[_Document]) -> None:
+        """One batch of decoded documents appended to the columns."""
+        self.doc_ids.extend([d.id for d in documents])
+        self.texts.extend([d.text for d in documents])
+        self.counts.extend([len(d.labels) for d in documents])
+        labels = [lab for d in documents for lab in d.labels]
+        self.starts.extend([lab.start for lab in labels])
+        self.ends.extend([lab.end for lab in labels])
+        self.labels.extend(self.spans.label_codes([lab.technique for lab in labels]))
+        fragments = [lab.text_fragment for lab in labels]
+        self.fragments.extend(fragments)
+        if not self.has_fragments and fragments.count(None) != len(fragments):
+            self.has_fragments = True
+
+    def finish(self) -> None:
+        """Hand the columns to the builder (no copy; the ids are distinct)."""
+        doc = np.repeat(np.arange(len(self.doc_ids), dtype=np.int32), self.counts)
+        self.spans.add_columns(doc, np.frombuffer(self.starts, dtype=np.int64),
+                               np.frombuffer(self.ends, dtype=np.int64),
+                               np.frombuffer(self.labels, dtype=np.int32),
+                               doc_ids=self.doc_ids)
+
+
+def _decode(data: bytes) -> _Columns | None:
+    """The documents of ``data`` as columns, or None when ``msgspec`` refuses the file
+    (malformed JSON, a missing key, a value of another type, a huge offset)."""
+    columns = _Columns()
+    try:
+        elements = _ELEMENTS(data)
+        for k in range(0, len(elements), _BATCH):
+            columns.extend(_DOCUMENTS(b"[%s]" % b",".join(elements[k:k + _BATCH])))
+        del elements
+    except (*_DECODE_ERRORS, OverflowError):
+        return None
+    return columns
+
+
+def _valid(columns: _Columns, options: ReadOptions) -> bool:
+    """Whether :func:`read_precise` would accept the columns as they are (texts from
+    ``options.gold_texts`` filled in on the way)."""
+    doc_ids = columns.doc_ids
+    if any(not doc_id.strip() for doc_id in doc_ids) or len(set(doc_ids)) != len(doc_ids):
+        return False
+    if options.gold_texts is not None:
+        gold_texts = options.gold_texts
+        columns.texts = [gold_texts.get(doc_id) if t is None else t
+                         for doc_id, t in zip(doc_ids, columns.texts, strict=True)]
+    columns.finish()
+    lengths = None
+    if options.beyond_text == "refuse":
+        lengths = np.fromiter((-1 if t is None else len(t) for t in columns.texts),
+                              dtype=np.int64, count=len(columns.texts))
+    return columns.spans.valid(allowed=options.labels, lengths=lengths)
+
+
+def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
     """The warnings of :func:`read_precise` as grouped diagnostics: fragment mismatches,
     spans at whitespace, duplicate spans; rows are in file order."""
     file = loaded.source
     lines = LineFinder(file, data)
-    first = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+    texts = columns.texts
+    fragments = columns.fragments if columns.has_fragments else []  # not kept when all None
+    doc, start, end, label = columns.spans.columns()
+    first = np.concatenate(([0], np.cumsum(columns.counts, dtype=np.int64)))
     group = object()
 
     def where(k: int) -> tuple[int, str]:
         i = int(doc[k])
         return i, json_path(i, "labels", k - int(first[i]))
 
-    mismatched = [k for k in has_fragment if texts[int(doc[k])] is not None
-                  and fragments is not None and fragments[k] != texts[int(doc[k])][  # type: ignore[index]
-                      int(start[k]):int(end[k])]]
+    mismatched = [k for k, f in enumerate(fragments) if f is not None
+                  and texts[int(doc[k])] is not None
+                  and f != texts[int(doc[k])][int(start[k]):int(end[k])]]  # type: ignore[index]
 
     def fragment_warnings() -> Iterator[tuple[Position, Diagnostic]]:
         for k in mismatched:
             i, path = where(k)
             s, e = int(start[k]), int(end[k])
             actual = texts[i][s:e]  # type: ignore[index]
-            assert fragments is not None
             message = (f"the fragment given, {fragments[k]!r}, differs from the text at "
                        f"[{s}, {e}), {actual!r}; the offsets are used")
             yield (i, k, 0), Diagnostic(file, message, lines(path), "text_fragment", path)
@@ -388,31 +427,23 @@ def _fast_warnings(loaded: Loaded, data: bytes, doc_ids: list[str], texts: list[
             yield (i, k, 1), Diagnostic(file, message, lines(path), None, path)
 
     add_group(loaded, group, len(at_space), whitespace_warnings)
-    dups = {i: duplicate_span_warnings(make_spans(
-        start[first[i]:first[i + 1]].tolist(), end[first[i]:first[i + 1]].tolist(),
-        [names[x] for x in label[first[i]:first[i + 1]].tolist()])) for i in dup_docs}
-    total = len(first) - 1
+    repeat, _ = columns.spans.repeats()
+    names, doc_ids = columns.spans.labels, columns.doc_ids
+    found = [(int(doc[k]), int(start[k]), int(end[k]), names[label[k]]) for k in repeat.tolist()]
+    total = len(doc_ids)
 
     def duplicate_warnings() -> Iterator[tuple[Position, Diagnostic]]:
         n = len(start)
-        for i, spans in dups.items():
+        m, previous = 0, -1
+        for i, s, e, lab in found:
+            m = m + 1 if i == previous else 0
+            previous = i
             path = json_path(i, "labels")
-            for m, d in enumerate(spans):
-                message = (f"document {doc_ids[i]!r} has the span [{d.start}, {d.end}) "
-                           f"{d.label!r} more than once; kept (each copy counts in the scores)")
-                yield (i, n + total + m, 2), Diagnostic(file, message, lines(path), None, path)
+            message = (f"document {doc_ids[i]!r} has the span [{s}, {e}) {lab!r} more than "
+                       "once; kept (each copy counts in the scores)")
+            yield (i, n + total + m, 2), Diagnostic(file, message, lines(path), None, path)
 
-    add_group(loaded, group, sum(map(len, dups.values())), duplicate_warnings)
-
-
-def _docs_with_duplicates(table: SpanTable) -> list[int]:
-    """Documents holding one (start, end, label) more than once (rows of a table are sorted,
-    so copies are neighbours)."""
-    if len(table) < 2:
-        return []
-    d, s, e, lab = table.doc, table.start, table.end, table.label
-    same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
-    return sorted(set(d[1:][same].tolist()))
+    add_group(loaded, group, len(repeat), duplicate_warnings)
 
 
 def _span(

@@ -167,7 +167,8 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
         index = columns.document(doc_id)
         while picked is not None and k < len(picked.doc) and picked.doc[k] == n - 1:
             span = make_span(picked.start[k], picked.end[k], names[picked.label[k]], file,
-                             text=text, path=f"doc {n}.{chosen_group}")
+                             text=text, path=f"doc {n}.{chosen_group}",
+                             beyond_text=options.beyond_text)
             check_label(span.label, options.labels, file, field="label", path=f"doc {n}")
             columns.add(index, span.start, span.end, span.label)
             k += 1

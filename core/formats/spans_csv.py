@@ -20,17 +20,14 @@ from typing import Any
 import numpy as np
 
 from core import bounds
-from core.columnar import LazySpans, SpanTable, make_spans
 from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import add_group
+from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
     check_label,
-    duplicate_span_warnings,
     iter_jsonl,
     make_span,
     set_name_of,
-    sorted_spans,
     span_warnings,
 )
 from core.model import AnnotationSet, Role, Span
@@ -76,8 +73,10 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 
 
 def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """The reference reader: a dict per row, a :class:`Span` per span; the first invalid value
-    raises its :class:`FormatError`."""
+    """The explaining pass: a dict per row, in file order, so that the first invalid value
+    raises its :class:`FormatError` (line and field); a file without one is read into one
+    :class:`SpanBuilder` per set, each span validated by ``make_span``, its warnings given one
+    by one."""
     if len(files) != 1:
         raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
     (data,) = files.values()
@@ -88,57 +87,83 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
         rows = _jsonl_rows(file, content)
     else:
         rows = _csv_rows(file, content, loaded)
-    per_set: dict[str, dict[str, list[Span]]] = {}
+    per_set: dict[str, SpanBuilder] = {}
     with_annotator = False
     default = set_name_of(name)
     for line, row in rows:
-        doc = row.get("doc_id")
-        if doc is None or (isinstance(doc, str) and not doc.strip()):
-            raise FormatError(file, "missing (every row needs a document id)", line=line,
-                              field="doc_id")
-        if isinstance(doc, bool) or not isinstance(doc, (str, int)):
-            raise FormatError(file, f"expected a string document id, got {doc!r}", line=line,
-                              field="doc_id")
-        doc_id = str(doc)
+        doc_id = _row_doc_id(row, file, line)
         annotator = row.get("annotator")
         if annotator not in (None, ""):
             with_annotator = True
         set_name = str(annotator) if annotator not in (None, "") else default
-        doc_spans = per_set.setdefault(set_name, {}).setdefault(doc_id, [])
+        spans = per_set.setdefault(set_name, SpanBuilder())
+        doc = spans.document(doc_id)
         start, end, label = row.get("start"), row.get("end"), row.get("label")
         if all(v in (None, "") for v in (start, end, label)):
             continue  # declares the document; it may have no span
-        span = make_span(start, end, label, file, line=line, text=None,
-                         beyond_text=options.beyond_text)
-        check_label(span.label, options.labels, file, field="label", line=line)
-        text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
-        if text is not None:
-            if span.end > len(text) and options.beyond_text == "refuse":
-                raise FormatError(file, bounds.past_text(len(text), span.end), line=line,
-                                  field="end")
-            for message, fld in span_warnings(span, text):
-                loaded.warn(message, line=line, field=fld)
-        doc_spans.append(span)
+        span = _row_span(row, doc_id, file, line, options, loaded)
+        spans.add(doc, span.start, span.end, span.label)
     if with_annotator and default in per_set:
         lines = [str(line) for line, row in rows if row.get("annotator") in (None, "")][:5]
         raise FormatError(file, "rows without an annotator in a file with an annotator column "
                           f"(lines {', '.join(lines)})", field="annotator")
-    role: Role = "annotator" if with_annotator else options.role
     if not per_set:
-        per_set[default] = {}  # a header and no row: a valid set with no document
+        per_set[default] = SpanBuilder()  # a header and no row: a valid set with no document
+    role: Role = "annotator" if with_annotator else options.role
     for set_name, spans in per_set.items():
-        for doc_id, items in spans.items():
-            for d in duplicate_span_warnings(items):
-                loaded.warn(f"{set_name}: document {doc_id!r} has the span [{d.start}, {d.end}) "
-                            f"{d.label!r} more than once; kept")
-        loaded.sets.append(AnnotationSet(set_name, sorted_spans(spans), role))
+        for _, doc_id, s, e, lab in _repeated(spans):
+            loaded.warn(f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} "
+                        "more than once; kept")
+        loaded.sets.append(AnnotationSet(set_name, spans.spans(), role))
         if with_annotator:
             loaded.named_sets.add(set_name)
-        for doc_id in spans:
+        for doc_id in spans.doc_ids:
             loaded.texts.setdefault(
                 doc_id, options.gold_texts.get(doc_id) if options.gold_texts else None
             )
     return loaded
+
+
+def _row_doc_id(row: Mapping[str, Any], file: str, line: int) -> str:
+    doc = row.get("doc_id")
+    if doc is None or (isinstance(doc, str) and not doc.strip()):
+        raise FormatError(file, "missing (every row needs a document id)", line=line,
+                          field="doc_id")
+    if isinstance(doc, bool) or not isinstance(doc, (str, int)):
+        raise FormatError(file, f"expected a string document id, got {doc!r}", line=line,
+                          field="doc_id")
+    return str(doc)
+
+
+def _row_span(row: Mapping[str, Any], doc_id: str, file: str, line: int,
+              options: ReadOptions, loaded: Loaded) -> Span:
+    """The span of a row, checked against the label list and the gold text; its warnings
+    given."""
+    span = make_span(row.get("start"), row.get("end"), row.get("label"), file, line=line,
+                     text=None, beyond_text=options.beyond_text)
+    check_label(span.label, options.labels, file, field="label", line=line)
+    text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
+    if text is not None:
+        if span.end > len(text) and options.beyond_text == "refuse":
+            raise FormatError(file, bounds.past_text(len(text), span.end), line=line,
+                              field="end")
+        for message, fld in span_warnings(span, text):
+            loaded.warn(message, line=line, field=fld)
+    return span
+
+
+def _repeated(spans: SpanBuilder) -> Iterator[tuple[int, str, int, int, str]]:
+    """``(document index, document id, start, end, label)`` of every span that repeats an
+    earlier one of its document: documents in order, file order within each
+    (:func:`~core.formats._common.duplicate_span_warnings`, found on the columns)."""
+    repeat, _ = spans.repeats()
+    if not len(repeat):
+        return
+    doc, start, end, label = spans.columns()
+    repeat = repeat[np.lexsort((repeat, doc[repeat]))]
+    names, doc_ids = spans.labels, spans.doc_ids
+    for r in repeat.tolist():
+        yield int(doc[r]), doc_ids[doc[r]], int(start[r]), int(end[r]), names[label[r]]
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -152,11 +177,11 @@ _BLANK = r"^\s*$"  # after _UNUSUAL, the only whitespace is ASCII: str.strip() g
 
 
 def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
-    """The columnar CSV reader: parsed by ``pyarrow.csv`` into string columns, checked in
-    vectorised passes, duplicate-span warnings grouped; None (read by :func:`read_precise`)
-    for JSON Lines, texts to check against (``gold_texts``), quoted cells or control
-    characters, and any value the precise path would refuse or read otherwise (``+5``, ``007``
-    with more than 12 digits, spaces around an offset).
+    """The columnar CSV reader: parsed by ``pyarrow.csv`` into string columns, fed to one
+    :class:`SpanBuilder` per set, checked in vectorised passes, duplicate-span warnings grouped;
+    None (read by :func:`read_precise`) for JSON Lines, texts to check against
+    (``gold_texts``), quoted cells or control characters, and any value the precise path would
+    refuse or read otherwise (``+5``, ``007`` with more than 12 digits, spaces around an offset).
     """
     raw = data[3:] if data.startswith(_BOM) else data
     if (options.gold_texts is not None or not raw.strip() or raw.lstrip()[:1] == b"{"
@@ -164,13 +189,30 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         return None
     if _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n"):
         return None  # control characters, odd whitespace, a lone CR
+    header = _csv_header(raw)
+    if header is None:
+        return None
+    cols = _arrow_columns(raw, header)
+    if cols is None:
+        return None
+    sets = _csv_sets(cols, set_name_of(name), options)
+    if sets is None:
+        return None
+    loaded = Loaded(FORMAT, name)
+    extra = [h for h in cols if h not in REQUIRED + OPTIONAL]
+    if extra:
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+    with_annotator = "annotator" in cols and set_name_of(name) not in sets
+    return _finish(loaded, sets, with_annotator, options)
+
+
+def _csv_header(raw: bytes) -> list[str] | None:
+    """The header cells of a CSV the columnar path can read (the csv module's reading), or
+    None."""
+    cut = raw.find(b"\n")
     try:
-        cut = raw.find(b"\n")
         first = (raw if cut < 0 else raw[:cut]).decode("utf-8")
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        from pyarrow import csv as pa_csv
-    except (UnicodeDecodeError, ImportError):
+    except UnicodeDecodeError:
         return None
     if "\r" in first.rstrip("\r"):
         return None  # a lone CR ends a row for the csv module: the precise path reads it
@@ -182,10 +224,18 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if len(set(names)) != len(names) or len(set(header)) != len(header) or any(
             k not in names for k in REQUIRED):
         return None
-    loaded = Loaded(FORMAT, name)
-    extra = [h for h in names if h not in REQUIRED + OPTIONAL]
-    if extra:
-        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+    return header
+
+
+def _arrow_columns(raw: bytes, header: list[str]) -> dict[str, Any] | None:
+    """The file's string columns by lower-cased name, rows of blank cells only dropped; None
+    when Arrow or the csv module would read the file otherwise."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        from pyarrow import csv as pa_csv
+    except ImportError:  # pragma: no cover - pyarrow is a pinned dependency
+        return None
     try:
         table = pa_csv.read_csv(
             pa.py_buffer(raw if raw.endswith((b"\n", b"\r")) else raw + b"\n"),
@@ -203,7 +253,7 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if len(raw) > limit and any(
             (pc.max(pc.utf8_length(table.column(h))).as_py() or 0) > limit for h in header):
         return None  # the csv module refuses a field this long: the precise path says so
-    cols = {n: table.column(h) for n, h in zip(names, header, strict=True)}
+    cols = {h.strip().lower(): table.column(h) for h in header}
     del table
     blank = None
     for col in cols.values():
@@ -212,12 +262,21 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if blank is not None and pc.any(blank).as_py():
         keep = pc.invert(blank)
         cols = {n: pc.filter(c, keep) for n, c in cols.items()}
+    return cols
+
+
+def _csv_sets(cols: dict[str, Any], default: str, options: ReadOptions
+              ) -> dict[str, SpanBuilder] | None:
+    """The rows' spans, one builder per set (annotator, else the file), or None when a value
+    is one :func:`read_precise` refuses or reads otherwise."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     doc = cols["doc_id"]
     if pc.any(pc.match_substring_regex(doc, _BLANK)).as_py():
         return None
     start, end, label = cols["start"], cols["end"], cols["label"]
     declares = pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
-    default = set_name_of(name)
     annotator = cols.get("annotator")
     with_annotator = annotator is not None and pc.any(pc.not_equal(annotator, "")).as_py()
     if with_annotator and pc.any(pc.equal(annotator, "")).as_py():
@@ -232,51 +291,60 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     s_arr = pc.cast(s_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
     e_arr = pc.cast(e_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
     del s_txt, e_txt
-    if np.any(e_arr <= s_arr):
-        return None
     lab_codes = pc.dictionary_encode(pc.filter(label, spans_at)).combine_chunks()
     label_names = lab_codes.dictionary.to_pylist()
-    allowed = None if options.labels is None else set(options.labels)
-    if any(not x.strip() or (allowed is not None and x not in allowed) for x in label_names):
-        return None
     lab_arr = lab_codes.indices.to_numpy(zero_copy_only=False)
     span_mask = spans_at.to_numpy(zero_copy_only=False)
-    if with_annotator:
-        assert annotator is not None
-        set_codes = pc.dictionary_encode(annotator).combine_chunks()
-        set_names = [str(x) for x in set_codes.dictionary.to_pylist()]
-        set_of_row = set_codes.indices.to_numpy(zero_copy_only=False)
-        if default in set_names:
-            return None  # an annotator named as the file: the precise path's message
-    else:
-        set_names = [default]
-        set_of_row = np.zeros(len(doc), dtype=np.int32)
-    span_index = np.cumsum(span_mask) - 1 if len(set_names) > 1 else None
+    if not with_annotator:
+        builder = _set_spans(doc, span_mask, s_arr, e_arr, lab_arr, label_names)
+        return {default: builder} if builder.valid(allowed=options.labels) else None
+    assert annotator is not None
+    set_codes = pc.dictionary_encode(annotator).combine_chunks()
+    set_names = [str(x) for x in set_codes.dictionary.to_pylist()]
+    if default in set_names:
+        return None  # an annotator named as the file: the precise path's message
+    set_of_row = set_codes.indices.to_numpy(zero_copy_only=False)
+    span_index = np.cumsum(span_mask) - 1  # row -> index among the span rows
+    sets: dict[str, SpanBuilder] = {}
+    for k, set_name in enumerate(set_names):
+        rows = np.flatnonzero(set_of_row == k)
+        span_rows = span_index[rows[span_mask[rows]]]
+        sets[set_name] = builder = _set_spans(
+            pc.take(doc, pa.array(rows)), span_mask[rows], s_arr[span_rows], e_arr[span_rows],
+            lab_arr[span_rows], label_names)
+        if not builder.valid(allowed=options.labels):
+            return None
+    return sets
+
+
+def _set_spans(doc: Any, span_mask: np.ndarray, start: np.ndarray, end: np.ndarray,
+               label: np.ndarray, label_names: list[str]) -> SpanBuilder:
+    """The builder of one set's rows: ``doc`` holds every row's id (a row declaring a
+    document included), ``span_mask`` says which rows hold the spans ``start``, ``end``,
+    ``label``."""
+    import pyarrow.compute as pc
+
+    doc_codes = pc.dictionary_encode(doc).combine_chunks()
+    doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
+    doc_of_span = doc_of_row[span_mask] if len(start) < len(doc_of_row) else doc_of_row
+    builder = SpanBuilder()
+    builder.add_columns(doc_of_span, start, end, label, labels=label_names,
+                        doc_ids=doc_codes.dictionary.to_pylist())
+    return builder
+
+
+def _finish(loaded: Loaded, sets: dict[str, SpanBuilder], with_annotator: bool,
+            options: ReadOptions) -> Loaded:
+    """The sets of a valid file on ``loaded``, with their duplicate-span warnings grouped."""
     role: Role = "annotator" if with_annotator else options.role
     group = object()
-    for k, set_name in enumerate(set_names):
-        if len(set_names) == 1:  # every row (no copies)
-            doc_codes = pc.dictionary_encode(doc).combine_chunks()
-            doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
-            s_set, e_set, l_set = s_arr, e_arr, lab_arr
-            doc_of_span = doc_of_row[span_mask] if len(s_arr) < len(doc) else doc_of_row
-        else:
-            rows = np.flatnonzero(set_of_row == k)
-            doc_codes = pc.dictionary_encode(pc.take(doc, pa.array(rows))).combine_chunks()
-            doc_of_row = doc_codes.indices.to_numpy(zero_copy_only=False)
-            in_set = span_mask[rows]
-            assert span_index is not None  # row -> index among the span rows
-            span_rows = span_index[rows[in_set]]
-            s_set, e_set, l_set = s_arr[span_rows], e_arr[span_rows], lab_arr[span_rows]
-            doc_of_span = doc_of_row[in_set]
-        doc_ids = doc_codes.dictionary.to_pylist()
-        spans = SpanTable.from_columns(doc_ids, doc_of_span, s_set, e_set, l_set, label_names)
-        loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
+    for k, (set_name, builder) in enumerate(sets.items()):
+        loaded.sets.append(AnnotationSet(set_name, builder.spans(), role))
         if with_annotator:
             loaded.named_sets.add(set_name)
-        for doc_id in doc_ids:
+        for doc_id in builder.doc_ids:
             loaded.texts.setdefault(doc_id, None)
-        _duplicate_group(loaded, group, k, set_name, spans, doc_of_span, s_set, e_set, l_set)
+        _duplicate_group(loaded, group, k, set_name, builder)
     return loaded
 
 
@@ -296,33 +364,63 @@ class _SetColumns:
         self.end: list[int] = []
         self.label: list[int] = []
 
+    def builder(self, labels: list[str]) -> SpanBuilder:
+        """The rows in a :class:`SpanBuilder` (``labels``: the file's label names)."""
+        builder = SpanBuilder()
+        builder.add_columns(np.array(self.doc, dtype=np.int32),
+                            np.array(self.start, dtype=np.int64),
+                            np.array(self.end, dtype=np.int64),
+                            np.array(self.label, dtype=np.int32), labels=labels,
+                            doc_ids=list(self.doc_index))
+        return builder
+
 
 def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
-    """Spans as JSON Lines, one ``orjson`` decode per line into per-set columns; None (read by
-    :func:`read_precise`) for texts to check against and for any value the precise path would
-    refuse or read otherwise (an offset given as a string, a numeric id, a lone surrogate)."""
+    """Spans as JSON Lines, one ``orjson`` decode per line into per-set columns fed to one
+    :class:`SpanBuilder` each; None (read by :func:`read_precise`) for texts to check against
+    and for any value the precise path would refuse or read otherwise (an offset given as a
+    string, a numeric id, a lone surrogate)."""
     raw = data[3:] if data.startswith(_BOM) else data
     if options.gold_texts is not None or raw.lstrip()[:1] != b"{":
         return None
+    default = set_name_of(name)
+    label_index: dict[str, int] = {}
+    found = _jsonl_columns(raw, default, label_index)
+    if found is None:
+        return None
+    columns, with_annotator = found
+    if with_annotator and default in columns:
+        return None  # rows without an annotator: the precise path lists their lines
+    if not columns:
+        columns[default] = _SetColumns()
+    names = list(label_index)
+    sets = {set_name: cols.builder(names) for set_name, cols in columns.items()}
+    if not all(b.valid(allowed=options.labels) for b in sets.values()):
+        return None
+    return _finish(Loaded(FORMAT, name), sets, with_annotator, options)
+
+
+def _jsonl_columns(raw: bytes, default: str, label_index: dict[str, int]
+                   ) -> tuple[dict[str, _SetColumns], bool] | None:
+    """The lines' rows as per-set columns (labels numbered in ``label_index``) and whether an
+    annotator is named, or None when ``orjson`` or a type check refuses a line."""
     try:
         import orjson
     except ImportError:  # pragma: no cover - orjson is a pinned dependency
         return None
-    default = set_name_of(name)
     sets: dict[str, _SetColumns] = {}
-    label_index: dict[str, int] = {}
     loads = orjson.loads
     with_annotator = False
+    limit = 10**MAX_OFFSET_DIGITS
     try:
         for line in raw.split(b"\n"):
             if not line.strip():
                 continue
             row = loads(line)
             doc = row["doc_id"]
-            if type(doc) is not str or not doc.strip():
-                return None
             annotator = row.get("annotator")
-            if annotator is not None and type(annotator) is not str:
+            if (type(doc) is not str or not doc.strip()
+                    or (annotator is not None and type(annotator) is not str)):
                 return None
             if annotator in (None, ""):
                 key = default
@@ -336,7 +434,7 @@ def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded |
             if start in (None, "") and end in (None, "") and label in (None, ""):
                 continue
             if (type(start) is not int or type(end) is not int or type(label) is not str
-                    or not 0 <= start < end < 10**MAX_OFFSET_DIGITS or not label.strip()):
+                    or not 0 <= start < end < limit):
                 return None
             cols.doc.append(d)
             cols.start.append(start)
@@ -344,60 +442,25 @@ def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded |
             cols.label.append(label_index.setdefault(label, len(label_index)))
     except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
         return None  # malformed JSON, a line that is not an object, no doc_id
-    if with_annotator and default in sets:
-        return None  # rows without an annotator: the precise path lists their lines
-    allowed = None if options.labels is None else set(options.labels)
-    names = list(label_index)
-    if allowed is not None and any(x not in allowed for x in names):
-        return None
-    loaded = Loaded(FORMAT, name)
-    role: Role = "annotator" if with_annotator else options.role
-    if not sets:
-        sets[default] = _SetColumns()
-    group = object()
-    for k, (set_name, cols) in enumerate(sets.items()):
-        doc_ids = list(cols.doc_index)
-        doc_arr = np.array(cols.doc, dtype=np.int32)
-        s_arr = np.array(cols.start, dtype=np.int64)
-        e_arr = np.array(cols.end, dtype=np.int64)
-        l_arr = np.array(cols.label, dtype=np.int32)
-        spans = SpanTable.from_columns(doc_ids, doc_arr, s_arr, e_arr, l_arr, names)
-        loaded.sets.append(AnnotationSet(set_name, LazySpans(spans), role))
-        if with_annotator:
-            loaded.named_sets.add(set_name)
-        for doc_id in doc_ids:
-            loaded.texts.setdefault(doc_id, None)
-        _duplicate_group(loaded, group, k, set_name, spans, doc_arr, s_arr, e_arr, l_arr)
-    return loaded
+    return sets, with_annotator
 
 
-def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str, table: SpanTable,
-                     doc: np.ndarray, start: np.ndarray, end: np.ndarray,
-                     label: np.ndarray) -> None:
-    """The precise path's duplicate-span warnings of one set (rows in file order), grouped."""
-    if len(table) < 2:
-        return
-    d, s, e, lab = table.doc, table.start, table.end, table.label
-    same = (d[1:] == d[:-1]) & (s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (lab[1:] == lab[:-1])
-    docs = sorted(set(d[1:][same].tolist()))
-    if not docs:
-        return
-    names = table.labels
-    found: list[tuple[int, list[Span]]] = []
-    for i in docs:
-        rows = np.flatnonzero(doc == i)  # file order
-        found.append((i, duplicate_span_warnings(make_spans(
-            start[rows].tolist(), end[rows].tolist(), [names[x] for x in label[rows].tolist()]))))
+def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,
+                     builder: SpanBuilder) -> None:
+    """The precise path's duplicate-span warnings of one set, grouped."""
+    found = list(_repeated(builder))
     file = loaded.source
 
     def produce() -> Iterator[tuple[Position, Diagnostic]]:
-        for i, dups in found:
-            for m, sp in enumerate(dups):
-                message = (f"{set_name}: document {table.doc_ids[i]!r} has the span "
-                           f"[{sp.start}, {sp.end}) {sp.label!r} more than once; kept")
-                yield (k, i, m), Diagnostic(file, message)
+        m, previous = 0, -1
+        for i, doc_id, s, e, lab in found:
+            m = m + 1 if i == previous else 0
+            previous = i
+            message = (f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} more "
+                       "than once; kept")
+            yield (k, i, m), Diagnostic(file, message)
 
-    add_group(loaded, group, sum(len(x) for _, x in found), produce)
+    add_group(loaded, group, len(found), produce)
 
 
 def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[str, Any]]]:
