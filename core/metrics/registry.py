@@ -214,20 +214,48 @@ def unregister(name: str) -> None:
     REGISTRY.pop(name, None)
 
 
+def _register_plugin(name: str, found: object) -> None:
+    metric = found() if callable(found) and not isinstance(found, Metric) else found
+    if not isinstance(metric, Metric):
+        raise TypeError(f"expected a core.metrics.registry.Metric (or a function returning "
+                        f"one), got {type(metric).__name__}")
+    if metric.name != name:
+        raise ValueError(f"the entry point is named {name!r} but the metric {metric.name!r}")
+    register(metric)
+
+
+def load_plugins() -> list[str]:
+    """Register the metrics that installed packages declare in the entry point group
+    ``spanscope.metrics`` (:mod:`core.plugins`), once: :func:`get`, :func:`names`,
+    :func:`span_metrics` and :func:`entries` call it first. The messages of the plugins that
+    could not be loaded (each also a :class:`core.plugins.PluginWarning`)."""
+    from core import plugins
+
+    return plugins.load(plugins.METRICS_GROUP, _register_plugin)
+
+
 def get(name: str) -> Metric:
     """The entry of ``name``; a :class:`~core.errors.ParameterError` names the choices."""
+    load_plugins()
     check_choice("metric", "get", name, sorted(REGISTRY))
     return REGISTRY[name]
 
 
 def names() -> list[str]:
     """Registered metric names, sorted (the command line's ``--metric`` choices)."""
+    load_plugins()
     return sorted(REGISTRY)
+
+
+def entries() -> list[Metric]:
+    """Every registered metric, in registration order."""
+    load_plugins()
+    return list(REGISTRY.values())
 
 
 def span_metrics() -> list[Metric]:
     """The span metrics, in registration order (the dashboard's metric choice)."""
-    return [m for m in REGISTRY.values() if m.kind == "span"]
+    return [m for m in entries() if m.kind == "span"]
 
 
 class SpanMetricNames(Sequence[str]):
@@ -269,6 +297,8 @@ register(Metric(
     default_labels=martino.default_labels, read_order=martino.read_order,
     citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
     short_title="Martino", additive=additive.MARTINO,
+    tags=frozenset(f"labels-given-spans:{v}" for v in martino.VARIANTS
+                   if v.startswith("semeval2020-tc")),
 ))
 register(Metric(
     name="mafalda", kind="span", title="MAFALDA",
@@ -279,6 +309,7 @@ register(Metric(
     options=frozenset({"variant", "level", "texts", "taxonomy", "gold_order", "pred_order"}),
     read_options=frozenset({"llm_parsing"}), gold_alternatives=True, read_order=mafalda.read_order,
     citation="Helwe et al., NAACL 2024", additive=additive.MAFALDA,
+    tags=frozenset({"not-one-on-itself:repo-head"}),
 ))
 register(Metric(
     name="hateval-a", kind="text", title="HatEval 2019 task A",
