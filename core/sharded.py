@@ -259,7 +259,9 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
     from core.inputs import check_pair, pred_read_options
     from core.metrics import registry
+    from core.plugins import load_formats
 
+    load_formats()  # a worker process reads the formats of installed plugins too
     metric = registry.get(job.metric)
     labels = list(job.labels) if job.labels is not None else None
     policy = job.beyond_text
@@ -551,7 +553,9 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
     from itertools import combinations
 
     from core.metrics.agreement.study import POSITION, Study, char_tables
+    from core.plugins import load_formats
 
+    load_formats()
     out = ShardOutcome(job.files[0])
     try:
         with tool_defaults(**dict(job.tools)):
