@@ -7,7 +7,11 @@ labels; ``span-counts``: annotation sets of spans reported as outcome counts of 
 at once, such as nervaluate's, with no single P/R/F1 to chart), its variants (default first),
 its levels, the keyword options its ``score`` accepts, its ``score`` and ``explain`` functions and a
 one-line description. Adding a metric is one module and one :func:`register` call; nothing else
-in the code base names it.
+in the code base names it. The Dask engine, slices, the bootstrap and the report use a span
+metric through its additive statistics (:meth:`Metric.statistics`, :meth:`Metric.combine`,
+:meth:`Metric.finish`; :mod:`core.metrics.additive`), and :func:`core.metrics.checks.check_metric`
+runs the common checks on it. Other packages register metrics through the entry point group
+``spanscope.metrics`` (:func:`load_plugins`, :mod:`core.plugins`).
 
 >>> names()
 ['hateval-a', 'hateval-b', 'mafalda', 'martino', 'nervaluate', 'text-labels']
