@@ -188,7 +188,7 @@ class ShardOutcome:
     warnings: list[str] = field(default_factory=list)
     warning_counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
-    labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions' (Martino's view)
+    labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions', as the metric reads
     used_labels: list[str] = field(default_factory=list)  # both sets' labels, as read
     worker: str = ""
     peak_rss: int = 0  # bytes, the worker process's peak resident set so far
