@@ -10,7 +10,7 @@ on a cluster, documents of a bucket, a bootstrap resample) before one finishing 
     the statistics of these documents (``per_document=True`` keeps what a per-document table
     needs); ``totals.documents`` are its documents, ``totals.warnings`` what scoring said.
 ``metric.combine(parts, labels=None) -> totals``
-    the statistics of the union of disjoint document sets (:func:`add` of two).
+    the statistics of the union of disjoint document sets (``metric.add(a, b)`` for two).
 ``metric.finish(totals, per_document=False, **options) -> dict``
     the result object, with the keys of ``score --json``.
 ``metric.document_table(totals) -> DocumentTable``
@@ -111,11 +111,6 @@ def _pooled(k: int) -> Statistic:
     def statistic(sums: np.ndarray) -> np.ndarray:
         return prf_arrays(sums, empty="official")[k]
     return statistic
-
-
-def add(metric: Any, a: Any, b: Any) -> Any:
-    """The statistics of two disjoint document sets, added (``metric.combine([a, b])``)."""
-    return metric.combine([a, b])
 
 
 # ---- Da San Martino: the result is its own additive statistics -------------------------------

@@ -222,9 +222,9 @@ def check_additive(metric: Metric, variant: str | None) -> None:
     g, p = metric.gold_view(gold), pred
     parts = [metric.statistics(_only(g, docs), _only(p, docs), per_document=True, **keywords)
              for docs in (["d1"], ["d2", "d3"])]
-    finished = metric.finish(metric.combine(parts), per_document=True, **keywords)
+    finished = metric.finish(metric.add(*parts), per_document=True, **keywords)
     _expect(all(_close(finished[k], getattr(whole, k)) for k in ("precision", "recall", "f1")),
-            metric, variant, "finish(combine(statistics of the batches)) differs from score")
+            metric, variant, "finish(add(statistics of two batches)) differs from score")
     _expect([d["document"] for d in finished["per_document"]] == DOCS, metric, variant,
             "the combined statistics lost the documents' order")
     table = metric.document_table(metric.statistics(g, p, per_document=True, **keywords))

@@ -177,6 +177,10 @@ class Metric:
         list, which may order the result)."""
         return self.protocol.combine(parts, labels=labels)
 
+    def add(self, a: Any, b: Any) -> Any:
+        """The statistics of two disjoint document sets, added (:meth:`combine` of two)."""
+        return self.combine([a, b])
+
     def finish(self, totals: Any, *, per_document: bool = False, **options: object
                ) -> dict[str, Any]:
         """The result object of ``totals`` (the keys of ``score --json``)."""
