@@ -5,7 +5,9 @@
 hold whole documents (Parquet spans tables, or JSONL with one document per line: MAFALDA,
 doccano, spaCy). Each shard is read and scored by a worker with the same readers and the same
 metric functions as the single-machine path; the worker returns the metric's *additive*
-statistics, and the client adds them up and applies the metric's own finishing formula:
+statistics, and the client adds them up and applies the metric's own finishing formula, all
+through the registry entry (:mod:`core.metrics.additive`: ``statistics``, ``combine``,
+``finish``), so a registered plugin metric runs here too:
 
 * Da San Martino: Σ C(s,t,|s|), |S|, Σ C(s,t,|t|), |T| pooled, per label and per document
   (:class:`~core.metrics.martino.MartinoResult`, whose P/R/F1 come from
@@ -53,12 +55,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
 
     from core.metrics.agreement import PairwiseResult
-    from core.metrics.martino import MartinoResult
 
 KEPT_WARNINGS = 100
 """Warnings a shard sends back in full (the JSON output keeps 100); all are counted by kind."""
-DASK_METRICS = ("martino", "mafalda")
-"""Metrics ``score --engine dask`` computes (their statistics add up over documents)."""
 DASK_MEASURES = ("char-kappa", "char-jaccard")
 """Agreement measures ``agree --engine dask`` computes."""
 NOT_SHARDS = (".md", ".txt")
@@ -191,7 +190,7 @@ class ShardOutcome:
     warnings: list[str] = field(default_factory=list)
     warning_counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
-    labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions' (Martino's view)
+    labels: tuple[list[str], list[str]] = ([], [])  # gold's and predictions', as the metric reads
     used_labels: list[str] = field(default_factory=list)  # both sets' labels, as read
     worker: str = ""
     peak_rss: int = 0  # bytes, the worker process's peak resident set so far
@@ -264,7 +263,9 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
     from core.inputs import check_pair, pred_read_options
     from core.metrics import registry
+    from core.plugins import load_formats
 
+    load_formats()  # a worker process reads the formats of installed plugins too
     metric = registry.get(job.metric)
     labels = list(job.labels) if job.labels is not None else None
     policy = job.beyond_text
@@ -298,30 +299,6 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     return gold, pred, metric.keywords(**options), warnings
 
 
-@dataclass
-class MafaldaSums:
-    """A shard's MAFALDA statistics: the number of texts and the sums of the per-text values
-    that the corpus scores average (Helwe et al. 2024, §5.2), and the rows when asked for."""
-
-    texts: int
-    precision: float
-    recall: float
-    f1: float
-    label_precision: float
-    label_recall: float
-    label_f1: float
-    rows: list[Any] | None = None
-
-
-def _mafalda_sums(result: Any, per_document: bool) -> MafaldaSums:
-    rows = result.per_document()
-    return MafaldaSums(
-        len(rows), sum(d.precision for d in rows), sum(d.recall for d in rows),
-        sum(d.f1 for d in rows), sum(d.extra["label_precision"] for d in rows),
-        sum(d.extra["label_recall"] for d in rows), sum(d.extra["label_f1"] for d in rows),
-        list(rows) if per_document else None)
-
-
 def score_shard(job: ScoreJob) -> ShardOutcome:
     """Read and score one shard pair on a worker: its additive statistics (module docstring)."""
     out = ShardOutcome(job.gold)
@@ -330,20 +307,17 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
         gold, pred, keywords, warnings = _load_pair(job)
         from core.metrics import registry
 
-        result: Any = registry.get(job.metric).score(gold, pred, **keywords)
+        metric = registry.get(job.metric)
+        totals = metric.statistics(gold, pred, per_document=job.per_document, **keywords)
         out.used_labels = sorted({*gold.labels(), *pred.labels()})
-        warnings.extend(str(w) for w in getattr(result, "warnings", []) or [])
+        warnings.extend(str(w) for w in totals.warnings)
+        totals.warnings = []  # sent once, in out.warnings
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)
-        out.documents = list(result.document_ids)
-        if job.metric == "martino":
-            from core.metrics.martino import martino_gold_view
-
-            result.warnings = []
-            out.stats = result
-            out.labels = (martino_gold_view(gold).labels(), martino_gold_view(pred).labels())
-        else:
-            out.stats = _mafalda_sums(result, job.per_document)
+        out.documents = list(totals.documents)
+        if metric.default_labels is not None:
+            out.labels = (metric.label_view(gold), metric.label_view(pred))
+        out.stats = totals
     except SpanScopeError as exc:
         out.error = str(exc)
     out.seconds = time.perf_counter() - started
@@ -366,51 +340,6 @@ def _check_documents(outcomes: Sequence[ShardOutcome]) -> int:
     return len(seen)
 
 
-def merge_martino(parts: Sequence[MartinoResult], labels: Sequence[str] | None
-                  ) -> MartinoResult:
-    """The Martino statistics of disjoint document sets, added up (one result per shard).
-
-    ``labels`` is the technique list of the whole run (None: the labels that occur); the
-    label list changes only the report order and the official per-technique table, never a
-    sum, so shards scored without it merge into the result :func:`martino.score` gives with it.
-    """
-    import numpy as np
-
-    from core.metrics.martino import MartinoResult
-
-    first = parts[0]
-    p_num: dict[str, float] = {}
-    r_num: dict[str, float] = {}
-    p_den: dict[str, int] = {}
-    r_den: dict[str, int] = {}
-    for part in parts:
-        for target, source in ((p_num, part.label_p_num), (r_num, part.label_r_num)):
-            for k, v in source.items():
-                target[k] = target.get(k, 0.0) + v
-        for target_i, source_i in ((p_den, part.label_p_den), (r_den, part.label_r_den)):
-            for k, n in source_i.items():
-                target_i[k] = target_i.get(k, 0) + n
-    every = {k for part in parts for k in part.labels}
-    official: list[str] | None = (
-        None if first.variant == "semeval2020-si" else list(labels) if labels is not None
-        else sorted(every) if first.accuracy_mode else None)
-    order = list(dict.fromkeys(official or ()))
-    order.extend(sorted(every - set(order)))
-    return MartinoResult(
-        variant=first.variant,
-        p_num=sum(p.p_num for p in parts), p_den=sum(p.p_den for p in parts),
-        r_num=sum(p.r_num for p in parts), r_den=sum(p.r_den for p in parts),
-        labels=order, label_p_num=p_num, label_r_num=r_num, label_p_den=p_den,
-        label_r_den=r_den,
-        documents=[d for p in parts for d in p.documents],
-        doc_p_num=np.concatenate([p.doc_p_num for p in parts]),
-        doc_r_num=np.concatenate([p.doc_r_num for p in parts]),
-        doc_p_den=np.concatenate([p.doc_p_den for p in parts]),
-        doc_r_den=np.concatenate([p.doc_r_den for p in parts]),
-        official_labels=official, fragments_only=first.fragments_only,
-        merge_pred=first.merge_pred, accuracy_mode=first.accuracy_mode, match=first.match)
-
-
 def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
     """The taxonomy of the whole run (:func:`core.taxonomy.resolve` on every shard's labels),
     named as ``score`` names it. Each shard resolved it on its own labels; a shard whose
@@ -426,28 +355,6 @@ def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
                              f"corpus's to {whole!r}; pass --taxonomy FILE so that every shard "
                              "groups the labels alike")
     return whole
-
-
-def finish_mafalda(parts: Sequence[MafaldaSums], *, variant: str, level: int,
-                   per_document: bool) -> dict[str, Any]:
-    """MAFALDA's corpus scores (means over texts, ``MafaldaResult.to_dict``'s keys) from the
-    shards' sums."""
-    n = sum(p.texts for p in parts)
-
-    def mean(attr: str) -> float:
-        return sum(getattr(p, attr) for p in parts) / n if n else 0.0
-
-    out: dict[str, Any] = {
-        "metric": "mafalda", "variant": variant, "level": level,
-        "precision": mean("precision"), "recall": mean("recall"), "f1": mean("f1"),
-        "label_only": {"precision": mean("label_precision"), "recall": mean("label_recall"),
-                       "f1": mean("label_f1")},
-        "documents": n, "warnings": []}
-    if per_document:
-        out["per_document"] = [
-            {"document": d.document, "precision": d.precision, "recall": d.recall,
-             "f1": d.f1, **d.extra} for p in parts for d in (p.rows or [])]
-    return out
 
 
 # ---- the cluster -----------------------------------------------------------------------------
@@ -530,11 +437,12 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     from core.metrics import registry
 
     entry = registry.get(metric)
-    if metric not in DASK_METRICS:
-        raise UsageError(f"--engine dask computes {', '.join(DASK_METRICS)}; {metric!r} runs "
+    computed = dask_metrics()
+    if metric not in computed:
+        raise UsageError(f"--engine dask computes {', '.join(computed)}; {metric!r} runs "
                          "on one machine (leave out --engine)")
     keywords = entry.keywords(variant=variant, level=level)
-    if keywords.get("variant") in ("semeval2020-tc", "semeval2020-tc-fixed"):
+    if keywords.get("variant") in entry.protocol.whole_file_variants:
         raise UsageError(f"{keywords.get('variant')} pairs label rows by their position in the "
                          "whole file, which shards do not keep; use semeval2020-tc-by-article")
     pairs = pair_shards(gold, pred)
@@ -565,22 +473,25 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
         warnings.extend(o.warnings)
         counts.update(o.warning_counts)
     _check_documents(outcomes)
-    if metric == "martino":
-        result = merge_martino([o.stats for o in outcomes], chosen).to_dict(
-            per_document=base.per_document)
-    else:
-        result = finish_mafalda([o.stats for o in outcomes], variant=str(keywords["variant"]),
-                                level=int(str(keywords["level"])),
-                                per_document=base.per_document)
-        if "llm_parsing" in entry.read_options:
-            result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" \
-                else None
+    totals = entry.combine([o.stats for o in outcomes], labels=chosen)
+    result = entry.finish(totals, per_document=base.per_document, **keywords)
+    if "llm_parsing" in entry.read_options:
+        result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" else None
+    if "taxonomy" in entry.options:
         result["taxonomy"] = finish_taxonomy(outcomes, base.taxonomy)
     report = engine_report(client, outcomes, scheduler)
     report["seconds"] = {"map": round(mapped - started, 3),
                          "reduce": round(time.perf_counter() - mapped, 3)}
     result["engine"] = report
     return ShardedScore(result, warnings, dict(counts), sum(counts.values()))
+
+
+def dask_metrics() -> list[str]:
+    """Metrics ``score --engine dask`` computes: the span metrics, whose statistics add up over
+    documents (:mod:`core.metrics.additive`), registered plugins included."""
+    from core.metrics import registry
+
+    return [m.name for m in registry.span_metrics()]
 
 
 def _with(job: ScoreJob, **changes: Any) -> ScoreJob:
@@ -641,7 +552,9 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
     from itertools import combinations
 
     from core.metrics.agreement.study import POSITION, Study, char_tables
+    from core.plugins import load_formats
 
+    load_formats()
     out = ShardOutcome(job.files[0])
     try:
         sets: list[AnnotationSet] = []
@@ -770,8 +683,23 @@ def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[st
     return found, dict(counts)
 
 
-__all__ = ["DASK_MEASURES", "DASK_METRICS", "AgreeJob", "CharCounts", "MafaldaSums",
-           "ScoreJob", "ShardOutcome", "ShardedScore", "agree_sharded", "dask_client",
-           "finish_char", "finish_mafalda", "group_shards", "merge_martino", "pair_shards",
-           "score_shard", "score_sharded", "shard_files", "split_warnings",
-           "write_shards"]
+_MOVED = ("MafaldaSums", "finish_mafalda", "merge_martino")
+
+
+def __getattr__(name: str) -> Any:
+    """``DASK_METRICS`` (:func:`dask_metrics`) and the reductions that moved to
+    :mod:`core.metrics.additive`, looked up on use (importing the metrics costs a tenth of a
+    second that ``agree --engine dask`` does not need)."""
+    if name == "DASK_METRICS":
+        return tuple(dask_metrics())
+    if name in _MOVED:
+        from core.metrics import additive
+
+        return getattr(additive, name)
+    raise AttributeError(f"module 'core.sharded' has no attribute {name!r}")
+
+
+__all__ = ["DASK_MEASURES", "AgreeJob", "CharCounts", "ScoreJob", "ShardOutcome",
+           "ShardedScore", "agree_sharded", "dask_client", "dask_metrics", "finish_char",
+           "group_shards", "pair_shards", "score_shard", "score_sharded", "shard_files",
+           "split_warnings", "write_shards"]

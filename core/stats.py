@@ -5,7 +5,9 @@ and Berg-Kirkpatrick et al. 2012): a resample draws n documents with replacement
 is recomputed from the documents' *sufficient statistics*, so no span is paired again. A metric
 pooled over the corpus (Da San Martino: numerators and denominators are summed) and a metric
 averaged over texts (MAFALDA: per-text values are averaged) both fit: each is a function of the
-column sums of a (documents × k) table, with multiplicities as weights.
+column sums of a (documents × k) table, with multiplicities as weights. A registered metric's
+table and statistics come from its additive statistics
+(:class:`core.metrics.additive.DocumentTable`), so no caller names a metric.
 
 Resamples are drawn as multinomial counts (a resample is a vector of n counts summing to n), in
 chunks, so 1,000 resamples of 10,000 documents need one (chunk × n) matrix product per chunk.

@@ -102,4 +102,34 @@ def test_core_keeps_no_context_state_and_argparse_stays_in_the_command_line() ->
             offenders.append(f"{rel}: contextvars")
         if "argparse" in roots and rel.parts[:2] != ("core", "cli"):
             offenders.append(f"{rel}: argparse")
+
+
+# Learn's scenarios and exercises are about the two papers' span metrics by design, and the command
+# line's text renderers lay out each metric's own result (render_hateval: tasks A and B).
+CORE_ABOUT_METRICS = {"core/scenarios.py", "core/exercises.py", "core/cli/render.py"}
+
+
+def _names_compared(node: ast.Compare, names: set[str]) -> bool:
+    for side in [node.left, *node.comparators]:
+        values = side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) else [side]
+        if any(isinstance(v, ast.Constant) and v.value in names for v in values):
+            return True
+    return False
+
+
+def test_core_has_no_per_metric_dispatch_outside_the_metrics() -> None:
+    """No ``if metric == "martino"`` in core/ outside core/metrics/ (the metric modules and the
+    registry): the Dask engine, slices, the bootstrap and the report use a metric's additive
+    statistics (core.metrics.additive) through its registry entry."""
+    from core.metrics import registry
+
+    names = set(registry.names())
+    offenders = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        if rel.startswith("core/metrics/") or rel in CORE_ABOUT_METRICS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and _names_compared(node, names):
+                offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []

@@ -1,18 +1,21 @@
 """Invariances every registered metric must keep (the model: scikit-learn's
 ``sklearn/metrics/tests/test_common.py``), and the registry driving the CLI and the dashboard.
 
-Every span metric of :mod:`core.metrics.registry` is checked in every variant it lists: scores of
-a set against itself, document-order invariance, per-document and per-label sums adding up to the
-overall numerators, results that serialise, explanations whose rows come with the score. A toy
-metric registered here appears in ``python -m core score --help`` and in the dashboard's metric
-choice without any other change.
+Every span metric of :mod:`core.metrics.registry` is checked in every variant it lists by
+:func:`core.metrics.checks.check_metric` (scores of a set against itself, document-order
+invariance, per-document and per-label sums adding up to the overall numerators, results that
+serialise, explanations whose rows come with the score, additive statistics that add up); the
+known exceptions are tags of the registry entries, not lists here. A toy metric registered here
+appears in ``python -m core score --help`` and in the dashboard's metric choice without any other
+change, and passes the same checks.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -22,175 +25,37 @@ from hypothesis import strategies as st
 
 from core.cli import main
 from core.metrics import registry
-from core.metrics.result import (
-    BootstrapTable,
-    DocumentScore,
-    Explanation,
-    LabelScore,
-    SpanResult,
-    prf,
-    prf_arrays,
-)
-from core.model import AnnotationSet, Span
+from core.metrics.checks import check_entry, check_metric, checks
+from core.metrics.result import BootstrapTable, DocumentScore, LabelScore, prf, prf_arrays
+from core.model import AnnotationSet
 
 ROOT = Path(__file__).resolve().parent.parent
-LABELS = ["ad hominem", "appeal to fear", "tu quoque"]
 
 
-def _cases() -> list[tuple[str, str | None]]:
-    return [(m.name, v) for m in registry.span_metrics() for v in (m.variants or (None,))]
+CHECKS = [(m.name, variant, check) for m in registry.span_metrics()
+          for variant, check in checks(m)]
+IDS = [f"{name}-{variant}-{check.__name__.removeprefix('check_')}"
+       for name, variant, check in CHECKS]
 
 
-CASES = _cases()
-IDS = [f"{n}-{v}" for n, v in CASES]
-
-# Documented exceptions (as sklearn's test_common lists its own): MAFALDA's repo-head variant
-# counts the text between gold spans as gold spans labelled None, so an exact match gets R < 1
-# (core.metrics.mafalda, "Variants").
-NOT_ONE_ON_ITSELF = {("mafalda", "repo-head")}
-# SemEval-2020 TC labels given spans: its predictions are the gold's spans, and it has no span
-# pairs to explain (every pairing of label rows: by position, the two official scorers, and by
-# article).
-TC_VARIANTS = ("semeval2020-tc", "semeval2020-tc-by-article", "semeval2020-tc-fixed")
-
-
-def _corpus() -> tuple[AnnotationSet, AnnotationSet]:
-    """Gold and a prediction over three documents that every variant accepts: no overlapping
-    spans of one label on either side (nlp4if2019 refuses those), identical spans for TC."""
-    gold = {"d1": (Span(0, 10, LABELS[0]), Span(20, 30, LABELS[1])),
-            "d2": (Span(5, 15, LABELS[2]),),
-            "d3": ()}
-    pred = {"d1": (Span(2, 10, LABELS[0]), Span(20, 30, LABELS[2])),
-            "d2": (Span(5, 12, LABELS[2]),),
-            "d3": (Span(0, 4, LABELS[1]),)}
-    return AnnotationSet("gold", gold), AnnotationSet("pred", pred, role="system")
-
-
-def _tc_corpus() -> tuple[AnnotationSet, AnnotationSet]:
-    """SemEval-2020 TC labels given spans: the prediction has exactly the gold's spans."""
-    gold, _ = _corpus()
-    pred = {d: tuple(Span(s.start, s.end, LABELS[(i + k) % 3]) for k, s in enumerate(spans))
-            for i, (d, spans) in enumerate(gold.spans.items())}
-    return gold, AnnotationSet("pred", pred, role="system")
-
-
-def _score(name: str, variant: str | None, gold: AnnotationSet, pred: AnnotationSet
-           ) -> SpanResult:
-    return registry.get(name).score_sets(gold, pred, variant=variant, level=2)
-
-
-def _pair(variant: str | None) -> tuple[AnnotationSet, AnnotationSet]:
-    return _tc_corpus() if variant in TC_VARIANTS else _corpus()
-
-
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_result_follows_the_protocol_and_serialises(name: str, variant: str | None) -> None:
-    result = _score(name, variant, *_pair(variant))
-    assert isinstance(result, SpanResult)
-    assert result.metric == name
-    rows = result.per_document()
-    assert all(isinstance(r, DocumentScore) for r in rows)
-    assert [r.document for r in rows] == result.document_ids == ["d1", "d2", "d3"]
-    assert all(isinstance(v, LabelScore) for v in result.per_label().values())
-    out = json.loads(json.dumps(result.to_dict(per_document=True)))
-    assert out["metric"] == name and len(out["per_document"]) == 3
-    assert out["f1"] == pytest.approx(result.f1)
-    frame = result.per_document_frame()
-    assert list(frame["document"]) == ["d1", "d2", "d3"]
-    assert list(frame["f1"]) == pytest.approx([r.f1 for r in rows])
-
-
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_a_set_against_itself_scores_one(name: str, variant: str | None) -> None:
-    gold, _ = _corpus()
-    same = AnnotationSet("same", gold.spans, role="system")
-    result = _score(name, variant, gold, same)
-    if (name, variant) in NOT_ONE_ON_ITSELF:
-        assert result.precision == pytest.approx(1.0) and result.recall < 1.0
-        return
-    assert (result.precision, result.recall, result.f1) == pytest.approx((1.0, 1.0, 1.0))
-
-
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_scores_do_not_depend_on_document_order(name: str, variant: str | None) -> None:
-    gold, pred = _pair(variant)
-    order = ["d3", "d1", "d2"]
-    gold_r = AnnotationSet(gold.name, {d: gold.spans[d] for d in order})
-    pred_r = AnnotationSet(pred.name, {d: pred.spans[d] for d in order}, role="system")
-    a, b = _score(name, variant, gold, pred), _score(name, variant, gold_r, pred_r)
-    assert (a.precision, a.recall, a.f1) == pytest.approx((b.precision, b.recall, b.f1))
-    by_doc = {r.document: r.f1 for r in b.per_document()}
-    assert {r.document: r.f1 for r in a.per_document()} == pytest.approx(by_doc)
-
-
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_per_document_and_per_label_sums_add_up_to_the_overall(name: str,
-                                                               variant: str | None) -> None:
-    result = _score(name, variant, *_pair(variant))
-    rows = result.per_document()
-    for attr in ("precision_numerator", "precision_denominator", "recall_numerator",
-                 "recall_denominator"):
-        assert sum(getattr(r, attr) for r in rows) == pytest.approx(getattr(result, attr)), attr
-    per_label = result.per_label()
-    if per_label:
-        assert sum(v.precision_numerator for v in per_label.values()) == pytest.approx(
-            result.precision_numerator)
-        assert sum(v.recall_denominator for v in per_label.values()) == pytest.approx(
-            result.recall_denominator)
-    if result.pooled:
-        p, r, f1 = prf(result.precision_numerator, result.precision_denominator,
-                       result.recall_numerator, result.recall_denominator, empty="official")
-        assert (result.precision, result.recall, result.f1) == pytest.approx((p, r, f1))
-    else:
-        assert result.f1 == pytest.approx(sum(r.f1 for r in rows) / len(rows))
-
-
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_bootstrap_table_gives_back_the_f1(name: str, variant: str | None) -> None:
-    result = _score(name, variant, *_pair(variant))
-    boot = result.bootstrap_table()
-    assert isinstance(boot, BootstrapTable)
-    assert boot.documents == tuple(result.document_ids)
-    assert float(boot.statistic(boot.table.sum(axis=0)[None, :])[0]) == pytest.approx(result.f1)
-
-
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_scores_are_in_range_where_the_metric_bounds_them(name: str,
-                                                          variant: str | None) -> None:
-    # Martino's 2021 variant is deliberately unbounded (duplicates inflate recall); with no
-    # overlapping same-label spans every variant stays in [0, 1].
-    result = _score(name, variant, *_pair(variant))
-    for value in (result.precision, result.recall, result.f1,
-                  *(r.f1 for r in result.per_document())):
-        assert 0.0 <= value <= 1.0
-    assert result.f1 < 1.0  # the prediction is not the gold
-
-
-@pytest.mark.parametrize(("name", "variant"), [c for c in CASES if c[1] not in TC_VARIANTS],
-                         ids=[i for c, i in zip(CASES, IDS, strict=True)
-                              if c[1] not in TC_VARIANTS])
-def test_explanation_comes_with_the_documents_score(name: str, variant: str | None) -> None:
-    entry = registry.get(name)
-    gold, pred = _corpus()
-    explanation = entry.explain_document(gold, pred, "d1", variant=variant, level=2)
-    if explanation is None:
-        pytest.fail(f"span metric {name} registers no explain")
-    assert isinstance(explanation, Explanation)
-    assert explanation.document == "d1"
-    rows = explanation.rows()
-    assert rows and all(r.gold is not None or r.pred is not None for r in rows)
-    out = json.loads(json.dumps(explanation.to_dict()))
-    d1 = {r.document: r for r in _score(name, variant, gold, pred).per_document()}["d1"]
-    assert out["f1"] == pytest.approx(d1.f1)
+@pytest.mark.parametrize(("name", "variant", "check"), CHECKS, ids=IDS)
+def test_every_span_metric_passes_the_common_checks(name: str, variant: str | None,
+                                                    check: Callable[..., None]) -> None:
+    """core.metrics.checks (check_metric), one check and variant at a time; the known
+    exceptions are tags of the registry entries (MAFALDA's repo-head, SemEval-2020 TC)."""
+    check(registry.get(name), variant)
 
 
 @pytest.mark.parametrize("name", registry.names())
 def test_every_metric_has_a_description_and_defaults_that_it_accepts(name: str) -> None:
-    m = registry.get(name)
-    assert m.description and m.title
-    assert m.keywords().get("variant") == m.default_variant
-    if m.levels:
-        assert m.keywords()["level"] == m.default_level
+    check_entry(registry.get(name))
+
+
+def test_check_metric_names_the_check_that_fails() -> None:
+    entry = registry.get("mafalda")
+    untagged = dataclasses.replace(entry, tags=frozenset())
+    with pytest.raises(AssertionError, match=r"mafalda \(repo-head\): a set against itself"):
+        check_metric(untagged)
 
 
 def test_unknown_metric_and_variant_errors_name_the_parameter() -> None:
@@ -287,11 +152,20 @@ def toy_metric() -> Iterator[registry.Metric]:
     entry = registry.register(registry.Metric(
         name="toy-exact", kind="span", title="Toy exact match",
         description="a toy metric registered by the common tests: exact spans only",
-        score=_toy_score, variants=("strict",), options=frozenset({"variant"})))
+        score=_toy_score, variants=("strict",), options=frozenset({"variant"}),
+        tags=frozenset({"no-explanation"})))
     try:
         yield entry
     finally:
         registry.unregister("toy-exact")
+
+
+def test_a_toy_metric_passes_check_metric_with_its_tags() -> None:
+    with toy_metric() as entry:
+        check_metric(entry)
+        with pytest.raises(AssertionError, match=r"toy-exact \(strict\): a span metric "
+                           r"registers no explain"):
+            check_metric(dataclasses.replace(entry, tags=frozenset()))
 
 
 def test_a_registered_toy_metric_appears_in_score_help_and_scores(

@@ -56,7 +56,7 @@ from core.analysis.slices import (
 from core.errors import SpanScopeError
 from core.model import AnnotationSet
 from core.segments import segments
-from core.stats import bootstrap, martino_f1, mean_of
+from core.stats import bootstrap
 from core.taxonomy import Taxonomy, for_labels
 
 WORST = 20
@@ -301,40 +301,20 @@ class ReportInputs:
 
 def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str]
             ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
-    from core.metrics import mafalda, martino, nervaluate
-    from core.metrics.martino import martino_gold_view
+    from core.metrics import nervaluate, registry
 
     rows: list[dict[str, Any]] = []
     doc_f1: dict[str, dict[str, float]] = {}
     gold = inputs.gold
-    mgold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
+    metrics = registry.span_metrics()
     for system in inputs.systems:
         pred = AnnotationSet(system.name, system.spans, "system", False)
         row: dict[str, Any] = {"system": system.name}
-        notes = []
-        try:
-            res = martino.score(martino_gold_view(gold), pred)
-            table = np.column_stack([res.doc_p_num, res.doc_p_den, res.doc_r_num,
-                                     res.doc_r_den])
-            iv = bootstrap(table, martino_f1, n_resamples=inputs.n_resamples, seed=inputs.seed)
-            row.update({"Martino P": res.precision, "Martino R": res.recall,
-                        "Martino F1": res.f1, "Martino F1 low": iv.low,
-                        "Martino F1 high": iv.high})
-            doc_f1[system.name] = {r.document: r.f1 for r in res.per_document()}
-        except SpanScopeError as exc:
-            notes.append(f"Martino: {exc}")
-        try:
-            mres = mafalda.score(mgold, pred, level=inputs.level, texts=inputs.texts,
-                                 taxonomy=inputs.taxonomy)
-            per = np.array([[d.f1] for d in mres.per_document()], dtype=float)
-            row.update({"MAFALDA P": mres.precision, "MAFALDA R": mres.recall,
-                        "MAFALDA F1": mres.f1})
-            if len(per):
-                miv = bootstrap(per, mean_of(0, len(per)), n_resamples=inputs.n_resamples,
-                                seed=inputs.seed)
-                row.update({"MAFALDA F1 low": miv.low, "MAFALDA F1 high": miv.high})
-        except SpanScopeError as exc:
-            notes.append(f"MAFALDA: {exc}")
+        notes: list[str] = []
+        for k, metric in enumerate(metrics):
+            # The worst documents are ranked by the first metric's F1 (Da San Martino's).
+            _score_columns(metric, gold, pred, inputs, row, notes,
+                           doc_f1.setdefault(system.name, {}) if k == 0 else None)
         try:
             nres = nervaluate.score(gold, pred).to_dict()
             row.update({"strict F1": nres["strict"]["f1"], "type F1": nres["type"]["f1"]})
@@ -344,7 +324,32 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str]
             notes.append(f"categories: {tables[system.name]}")
         row["note"] = "; ".join(notes)
         rows.append(row)
+        if not doc_f1.get(system.name):
+            doc_f1.pop(system.name, None)
     return rows, doc_f1
+
+
+def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs: ReportInputs,
+                   row: dict[str, Any], notes: list[str], doc_f1: dict[str, float] | None
+                   ) -> None:
+    """One metric's P, R, F1 and the bootstrap interval of F1 (its additive statistics,
+    :mod:`core.metrics.additive`), into ``row``; a refusal into ``notes``."""
+    name = metric.short_title or metric.title
+    keywords = metric.keywords(level=inputs.level, texts=inputs.texts, taxonomy=inputs.taxonomy)
+    try:
+        totals = metric.statistics(metric.gold_view(gold), pred, per_document=True, **keywords)
+        result = metric.finish(totals, per_document=doc_f1 is not None, **keywords)
+        boot = metric.document_table(totals).f1_table()
+        row.update({f"{name} P": result["precision"], f"{name} R": result["recall"],
+                    f"{name} F1": result["f1"]})
+        if len(boot.documents):
+            iv = bootstrap(boot.table, boot.statistic, n_resamples=inputs.n_resamples,
+                           seed=inputs.seed)
+            row.update({f"{name} F1 low": iv.low, f"{name} F1 high": iv.high})
+        if doc_f1 is not None:
+            doc_f1.update({d["document"]: d["f1"] for d in result["per_document"]})
+    except SpanScopeError as exc:
+        notes.append(f"{name}: {exc}")
 
 
 def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope error report"

@@ -74,11 +74,16 @@ from typing import Any
 import numpy as np
 
 from core.errors import FormatError, InputError, check_choice
+from core.metrics import registry
+from core.metrics.additive import SpanTerm
+from core.metrics.additive import mafalda_terms as mafalda_terms
+from core.metrics.additive import martino_terms as martino_terms
 from core.model import NOTHING, AnnotationSet
-from core.stats import bootstrap_many, martino_f1, martino_precision, martino_recall, mean_of
+from core.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
 from core.taxonomy import Taxonomy, for_labels
 
-METRICS = ("martino", "mafalda")
+METRICS = registry.SpanMetricNames()
+"""The metrics a slice is scored with: every registered span metric (plugins included)."""
 SPAN_DIMENSIONS = ("span_length", "label", "label_frequency", "position")
 DOC_DIMENSIONS = ("doc_length", "reference_spans")
 DIMENSIONS = SPAN_DIMENSIONS + DOC_DIMENSIONS
@@ -100,19 +105,6 @@ RECORD_SKIP = {"id", "text", "labels", "spans", "entities", "annotations", "labe
 
 Metadata = Mapping[str, Mapping[str, str]]
 """Document id -> field -> value."""
-
-
-@dataclass(frozen=True, slots=True)
-class SpanTerm:
-    """One span's term in the metric's sums: ``value`` (its numerator term) and its bucketing
-    attributes. ``side`` is ``reference`` (recall) or ``prediction`` (precision)."""
-
-    document: str
-    side: str
-    start: int
-    end: int
-    label: str
-    value: float
 
 
 @dataclass(frozen=True)
@@ -331,72 +323,6 @@ def check_dimension(dimension: str, metadata: Metadata | None,
                      + (f" (metadata fields not sliced: {', '.join(skipped)})" if skipped else ""))
 
 
-# ---- per-span terms, from the metrics' own explanation code -------------------------------
-
-
-def martino_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "semeval2021"
-                  ) -> list[SpanTerm]:
-    """Every span's Martino term (after the variant's merging), from
-    :func:`core.metrics.martino.contributions`: a prediction's Σ_t C(s,t,|s|), a reference
-    span's Σ_s C(s,t,|t|)."""
-    from core.metrics import martino
-
-    if variant.startswith("semeval2020-tc"):
-        raise InputError(f"{variant} scores labels of given spans; it has no span pairs to "
-                         "slice")
-    prep = martino._prepare(gold, pred, variant=variant, merge_pred=False,
-                            fragments_only=False, labels=None)
-    sums: dict[tuple[str, str, Any], float] = defaultdict(float)
-    for r in martino.contributions(gold, pred, variant=variant):
-        if r.pred is not None:
-            sums[(r.document, "prediction", r.pred)] += r.contribution_p
-        if r.gold is not None:
-            sums[(r.document, "reference", r.gold)] += r.contribution_r
-    out: list[SpanTerm] = []
-    for doc in prep.documents:
-        for side, spans in (("reference", prep.gold[doc]), ("prediction", prep.pred[doc])):
-            mult = Counter(spans)
-            for s in spans:
-                # Identical copies form identical pairs: each takes an equal share of the sum.
-                value = sums.get((doc, side, s), 0.0) / mult[s]
-                out.append(SpanTerm(doc, side, s.start, s.end, s.label, value))
-    return out
-
-
-def mafalda_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "paper",
-                  level: int = 2, texts: Mapping[str, str | None] | None = None,
-                  taxonomy: Taxonomy | None = None) -> list[SpanTerm]:
-    """Every counted span's MAFALDA term, from :func:`core.metrics.mafalda.explain`: a counted
-    prediction's best C(s,t,|s|), a counted reference span's best C(s,t,|t|) under the
-    alternative recall chose (labels projected to ``level``)."""
-    from core.metrics import mafalda
-
-    gold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
-    pred = AnnotationSet(pred.name, pred.spans, "system", False)
-    shown: dict[str, str] = {}
-    if level == 2 and taxonomy is not None:
-        # explain() names level-2 classes by their lower-case key; show them as written.
-        shown = {key: taxonomy.label_name(code, 2) for key, code in taxonomy.codes.items()}
-    out: list[SpanTerm] = []
-    for doc in gold.doc_ids:
-        ex = mafalda.explain(gold, pred, doc, level=level, variant=variant, texts=texts,
-                             taxonomy=taxonomy)
-        for pm in ex.predictions:
-            if pm.counted:
-                label = str(pm.label)
-                out.append(SpanTerm(doc, "prediction", pm.start, pm.end,
-                                    shown.get(label, label), float(pm.contribution_p)))
-        for gm in ex.gold:
-            if gm.uncovered or not gm.counted:
-                continue
-            glabel = gm.recall_label
-            if glabel is None or glabel == "any of its labels":
-                glabel = next((a for a in gm.alternatives if a != NOTHING), NOTHING)
-            out.append(SpanTerm(doc, "reference", gm.start, gm.end,
-                                shown.get(str(glabel), str(glabel)), float(gm.contribution_r)))
-    return out
-
-
 # ---- buckets -------------------------------------------------------------------------------
 
 
@@ -576,82 +502,75 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
     if dimension.startswith(META_PREFIX):
         check_dimension(dimension, metadata, gold.doc_ids)  # names a field that is skipped
     check_choice("dimension", "slice_scores", dimension, dimensions(metadata, gold.doc_ids))
+    entry = registry.get(metric)
     texts = texts or {}
-    variant = variant or ("semeval2021" if metric == "martino" else "paper")
-    if metric == "mafalda" and taxonomy is None:
+    if "taxonomy" in entry.options and taxonomy is None:
         # As the dashboard does: MAFALDA's taxonomy when it knows every label, else flat.
         taxonomy = for_labels([*gold.labels(), *pred.labels()])
+    keywords = entry.keywords(variant=variant or entry.default_variant, level=level,
+                              texts=texts, taxonomy=taxonomy)
     lengths = _doc_lengths(gold, pred, texts)
-    doc_index = {d: i for i, d in enumerate(gold.doc_ids)}
-    out: list[BucketScore] = []
     if dimension in SPAN_DIMENSIONS:
         if terms is None:
-            terms = (martino_terms(gold, pred, variant=variant) if metric == "martino"
-                     else mafalda_terms(gold, pred, variant=variant, level=level, texts=texts,
-                                        taxonomy=taxonomy))
-        bucket_of = _span_bucketer(dimension, terms, lengths, n_buckets)
-        groups: dict[tuple[int, str], list[SpanTerm]] = defaultdict(list)
-        for t in terms:
-            groups[bucket_of(t)].append(t)
-        stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
-        for (order, name), members in sorted(groups.items()):
-            docs = sorted({t.document for t in members}, key=doc_index.__getitem__)
-            row_of = {d: i for i, d in enumerate(docs)}
-            table = np.zeros((len(docs), 4))
-            for t in members:
-                i = row_of[t.document]
-                if t.side == "prediction":
-                    table[i, 0] += t.value
-                    table[i, 1] += 1
-                else:
-                    table[i, 2] += t.value
-                    table[i, 3] += 1
-            sums = table.sum(axis=0)[None, :]
-            p, r, f1 = (float(s(sums)[0]) for s in stats.values())
-            out.append(BucketScore(dimension, name, order, "span", tuple(docs), int(sums[0, 3]),
-                                   int(sums[0, 1]), p, r, f1,
-                                   _intervals(table, stats, n_resamples, seed, confidence,
-                                              intervals),
-                                   tuple((t.document, t.side, t.start, t.end) for t in members)))
-        return out
+            terms = entry.span_terms(gold, pred, **keywords)
+        return _span_buckets(dimension, terms, lengths, gold.doc_ids, n_buckets,
+                             (n_resamples, seed, confidence, intervals))
     bucket_doc = _doc_bucketer(dimension, gold, lengths, metadata, n_buckets)
     doc_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
     for d in gold.doc_ids:
         doc_groups[bucket_doc(d)].append(d)
-    if metric == "martino":
-        from core.metrics import martino
-        from core.metrics.martino import martino_gold_view
-
-        res = martino.score(martino_gold_view(gold),
-                            AnnotationSet(pred.name, pred.spans, "system", False),
-                            variant=variant)
-        full = np.column_stack([res.doc_p_num, res.doc_p_den, res.doc_r_num, res.doc_r_den])
-        where = {d: i for i, d in enumerate(res.documents)}
-        stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
-        for (order, name), docs in sorted(doc_groups.items()):
-            table = full[[where[d] for d in docs]]
-            sums = table.sum(axis=0)[None, :]
-            p, r, f1 = (float(s(sums)[0]) for s in stats.values())
-            out.append(BucketScore(dimension, name, order, "document", tuple(docs),
-                                   int(sums[0, 3]), int(sums[0, 1]), p, r, f1,
-                                   _intervals(table, stats, n_resamples, seed, confidence,
-                                              intervals)))
-        return out
-    from core.metrics import mafalda
-
-    mgold = gold if gold.alternatives else AnnotationSet(gold.name, gold.spans, gold.role, True)
-    mres = mafalda.score(mgold, AnnotationSet(pred.name, pred.spans, "system", False),
-                         level=level, variant=variant, texts=texts, taxonomy=taxonomy)
-    per = {d.document: (d.precision, d.recall, d.f1) for d in mres.per_document()}
+    totals = entry.statistics(entry.gold_view(gold),
+                              AnnotationSet(pred.name, pred.spans, "system", False),
+                              per_document=True, **keywords)
+    full = entry.document_table(totals)
+    where = {d: i for i, d in enumerate(full.documents)}
+    out: list[BucketScore] = []
     for (order, name), docs in sorted(doc_groups.items()):
-        table = np.array([per[d] for d in docs], dtype=float)
-        n = len(docs)
-        mstats = {"P": mean_of(0, n), "R": mean_of(1, n), "F1": mean_of(2, n)}
-        p, r, f1 = (float(v) for v in table.mean(axis=0))
+        rows = [where[d] for d in docs]
+        table = full.table[rows]
+        stats = full.measures(len(docs))
+        sums = table.sum(axis=0)[None, :]
+        p, r, f1 = (float(s(sums)[0]) for s in stats.values())
         out.append(BucketScore(dimension, name, order, "document", tuple(docs),
-                               sum(len(mgold.alt_spans(d)) for d in docs),
-                               sum(len(pred.get(d)) for d in docs), p, r, f1,
-                               _intervals(table, mstats, n_resamples, seed, confidence, intervals)))
+                               int(full.references[rows].sum()),
+                               int(full.predictions[rows].sum()), p, r, f1,
+                               _intervals(table, stats, n_resamples, seed, confidence,
+                                          intervals)))
+    return out
+
+
+def _span_buckets(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[str, int],
+                  doc_ids: Sequence[str], n_buckets: int,
+                  boot: tuple[int, int, float, Sequence[str]]) -> list[BucketScore]:
+    """Span-level buckets (module docstring, "The bucket rule"): each pools the terms of its
+    spans, per document, as (p_num, p_den, r_num, r_den)."""
+    n_resamples, seed, confidence, intervals = boot
+    doc_index = {d: i for i, d in enumerate(doc_ids)}
+    bucket_of = _span_bucketer(dimension, terms, lengths, n_buckets)
+    groups: dict[tuple[int, str], list[SpanTerm]] = defaultdict(list)
+    for t in terms:
+        groups[bucket_of(t)].append(t)
+    stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
+    out: list[BucketScore] = []
+    for (order, name), members in sorted(groups.items()):
+        docs = sorted({t.document for t in members}, key=doc_index.__getitem__)
+        row_of = {d: i for i, d in enumerate(docs)}
+        table = np.zeros((len(docs), 4))
+        for t in members:
+            i = row_of[t.document]
+            if t.side == "prediction":
+                table[i, 0] += t.value
+                table[i, 1] += 1
+            else:
+                table[i, 2] += t.value
+                table[i, 3] += 1
+        sums = table.sum(axis=0)[None, :]
+        p, r, f1 = (float(s(sums)[0]) for s in stats.values())
+        out.append(BucketScore(dimension, name, order, "span", tuple(docs), int(sums[0, 3]),
+                               int(sums[0, 1]), p, r, f1,
+                               _intervals(table, stats, n_resamples, seed, confidence,
+                                          intervals),
+                               tuple((t.document, t.side, t.start, t.end) for t in members)))
     return out
 
 

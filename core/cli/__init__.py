@@ -62,6 +62,9 @@ def __getattr__(name: str) -> tuple[Command, ...]:
 def build_parser(prog: str = PROG, *, only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or with ``only`` the parser of that one command (what
     :func:`main` builds when the command is named: the others' modules stay unimported)."""
+    from core.plugins import load_formats
+
+    load_formats()  # formats of installed plugins join --from/--format (core.plugins)
     parser = argparse.ArgumentParser(
         prog=prog,
         description="SpanScope: score, explain, convert and validate span annotations.",

@@ -56,7 +56,7 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("pred", metavar="PRED", help="prediction file or folder")
     p.add_argument("--metric", required=True, choices=registry.names(),
                    help="which metric to compute (listed below)")
-    variants = "; ".join(f"{m.name}: {', '.join(m.variants)}" for m in registry.REGISTRY.values()
+    variants = "; ".join(f"{m.name}: {', '.join(m.variants)}" for m in registry.entries()
                          if m.variants)
     p.add_argument("--variant", help=f"metric variant, default first ({variants})")
     p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,

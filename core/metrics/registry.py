@@ -7,7 +7,11 @@ labels; ``span-counts``: annotation sets of spans reported as outcome counts of 
 at once, such as nervaluate's, with no single P/R/F1 to chart), its variants (default first),
 its levels, the keyword options its ``score`` accepts, its ``score`` and ``explain`` functions and a
 one-line description. Adding a metric is one module and one :func:`register` call; nothing else
-in the code base names it.
+in the code base names it. The Dask engine, slices, the bootstrap and the report use a span
+metric through its additive statistics (:meth:`Metric.statistics`, :meth:`Metric.combine`,
+:meth:`Metric.finish`; :mod:`core.metrics.additive`), and :func:`core.metrics.checks.check_metric`
+runs the common checks on it. Other packages register metrics through the entry point group
+``spanscope.metrics`` (:func:`load_plugins`, :mod:`core.plugins`).
 
 >>> names()
 ['hateval-a', 'hateval-b', 'mafalda', 'martino', 'nervaluate', 'text-labels']
@@ -23,12 +27,13 @@ core.errors.ParameterError: The 'metric' parameter of get must be one of {...}. 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from core.errors import ParameterError, check_choice
-from core.metrics import hateval, mafalda, martino, nervaluate, text_labels
+from core.metrics import additive, hateval, mafalda, martino, nervaluate, text_labels
+from core.metrics.additive import Additive, DocumentTable, SpanTerm
 from core.metrics.result import Explanation, SpanResult
 from core.model import AnnotationSet
 
@@ -61,7 +66,14 @@ class Metric:
     ``pred_warnings`` checks the predictions against the gold texts (spans past the text follow
     the one policy of :mod:`core.bounds` for every span metric, not a hook); ``read_order``
     applies the official scorer's reading of the files' order (:data:`ReadOrder`). ``title`` and
-    ``abbreviation`` are what tables and charts call it.
+    ``abbreviation`` are what tables and charts call it, ``short_title`` what the report's
+    columns call it (default: ``title``).
+
+    A span metric's statistics add up over documents (:mod:`core.metrics.additive`):
+    :meth:`statistics`, :meth:`combine`, :meth:`finish` and :meth:`document_table` are what the
+    Dask engine, slices, the bootstrap and the report use, from ``additive`` or, when it is None,
+    derived from the :class:`~core.metrics.result.SpanResult` that ``score`` returns. ``tags``
+    declare the known exceptions to the common checks (:mod:`core.metrics.checks`).
     """
 
     name: str
@@ -81,6 +93,9 @@ class Metric:
     read_order: ReadOrder | None = None
     citation: str = ""
     abbreviation: str = ""
+    short_title: str = ""
+    additive: Additive | None = None
+    tags: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         for opt in self.options:
@@ -141,6 +156,54 @@ class Metric:
         in, so the command line, the dashboard and the Dask engine score the same spans."""
         return gold.as_alternatives() if self.gold_alternatives else gold
 
+    # ---- additive statistics (core.metrics.additive) -----------------------------------------
+
+    @property
+    def protocol(self) -> Additive:
+        """The metric's :class:`~core.metrics.additive.Additive` implementation."""
+        if self.kind != "span":
+            raise ParameterError("metric", f"{self.name!r} is a {self.kind} metric; only span "
+                                 "metrics have additive statistics")
+        return self.additive or additive.from_result(self.score)
+
+    def statistics(self, gold: AnnotationSet, pred: AnnotationSet, *,
+                   per_document: bool = False, **options: object) -> Any:
+        """The additive statistics of these documents; ``options`` are ``score``'s keywords
+        (:meth:`keywords`), ``gold`` is read as :meth:`gold_view` reads it."""
+        return self.protocol.statistics(gold, pred, per_document=per_document, **options)
+
+    def combine(self, parts: Sequence[Any], *, labels: Sequence[str] | None = None) -> Any:
+        """The statistics of the union of disjoint document sets (``labels``: the run's label
+        list, which may order the result)."""
+        return self.protocol.combine(parts, labels=labels)
+
+    def add(self, a: Any, b: Any) -> Any:
+        """The statistics of two disjoint document sets, added (:meth:`combine` of two)."""
+        return self.combine([a, b])
+
+    def finish(self, totals: Any, *, per_document: bool = False, **options: object
+               ) -> dict[str, Any]:
+        """The result object of ``totals`` (the keys of ``score --json``)."""
+        return self.protocol.finish(totals, per_document=per_document, **options)
+
+    def document_table(self, totals: Any) -> DocumentTable:
+        """Per-document rows of statistics taken with ``per_document=True``."""
+        return self.protocol.table(totals)
+
+    def label_view(self, aset: AnnotationSet) -> list[str]:
+        """The labels of ``aset`` as the metric reads them (what ``default_labels`` sees)."""
+        view = self.protocol.labels
+        return view(aset) if view is not None else aset.labels()
+
+    def span_terms(self, gold: AnnotationSet, pred: AnnotationSet, **options: object
+                   ) -> list[SpanTerm]:
+        """Every span's term in the metric's sums (span-level slices)."""
+        terms = self.protocol.terms
+        if terms is None:
+            raise ParameterError("metric", f"{self.name!r} gives no per-span terms; slice it "
+                                 "by a document-level dimension")
+        return terms(gold, pred, **options)
+
 
 REGISTRY: dict[str, Metric] = {}
 """Metric name -> entry, in registration order."""
@@ -159,20 +222,72 @@ def unregister(name: str) -> None:
     REGISTRY.pop(name, None)
 
 
+def _register_plugin(name: str, found: object) -> None:
+    metric = found() if callable(found) and not isinstance(found, Metric) else found
+    if not isinstance(metric, Metric):
+        raise TypeError(f"expected a core.metrics.registry.Metric (or a function returning "
+                        f"one), got {type(metric).__name__}")
+    if metric.name != name:
+        raise ValueError(f"the entry point is named {name!r} but the metric {metric.name!r}")
+    register(metric)
+
+
+def load_plugins() -> list[str]:
+    """Register the metrics that installed packages declare in the entry point group
+    ``spanscope.metrics`` (:mod:`core.plugins`), once: :func:`get`, :func:`names`,
+    :func:`span_metrics` and :func:`entries` call it first. The messages of the plugins that
+    could not be loaded (each also a :class:`core.plugins.PluginWarning`)."""
+    from core import plugins
+
+    return plugins.load(plugins.METRICS_GROUP, _register_plugin)
+
+
 def get(name: str) -> Metric:
     """The entry of ``name``; a :class:`~core.errors.ParameterError` names the choices."""
+    load_plugins()
     check_choice("metric", "get", name, sorted(REGISTRY))
     return REGISTRY[name]
 
 
 def names() -> list[str]:
     """Registered metric names, sorted (the command line's ``--metric`` choices)."""
+    load_plugins()
     return sorted(REGISTRY)
+
+
+def entries() -> list[Metric]:
+    """Every registered metric, in registration order."""
+    load_plugins()
+    return list(REGISTRY.values())
 
 
 def span_metrics() -> list[Metric]:
     """The span metrics, in registration order (the dashboard's metric choice)."""
-    return [m for m in REGISTRY.values() if m.kind == "span"]
+    return [m for m in entries() if m.kind == "span"]
+
+
+class SpanMetricNames(Sequence[str]):
+    """The span metrics' names, in registration order, read when used rather than when a module
+    is imported: a constant such as ``slices.METRICS`` (an argparse ``choices``) then lists the
+    metrics that plugins register (:func:`load_plugins`) too."""
+
+    def _names(self) -> list[str]:
+        return [m.name for m in span_metrics()]
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __repr__(self) -> str:
+        return repr(tuple(self._names()))
 
 
 def _text_labels(gold: AnnotationSet, pred: AnnotationSet, *,
@@ -189,6 +304,9 @@ register(Metric(
                        "pred_order"}),
     default_labels=martino.default_labels, read_order=martino.read_order,
     citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
+    short_title="Martino", additive=additive.MARTINO,
+    tags=frozenset(f"labels-given-spans:{v}" for v in martino.VARIANTS
+                   if v.startswith("semeval2020-tc")),
 ))
 register(Metric(
     name="mafalda", kind="span", title="MAFALDA",
@@ -198,7 +316,8 @@ register(Metric(
     levels=(2, 1, 0),
     options=frozenset({"variant", "level", "texts", "taxonomy", "gold_order", "pred_order"}),
     read_options=frozenset({"llm_parsing"}), gold_alternatives=True, read_order=mafalda.read_order,
-    citation="Helwe et al., NAACL 2024",
+    citation="Helwe et al., NAACL 2024", additive=additive.MAFALDA,
+    tags=frozenset({"not-one-on-itself:repo-head"}),
 ))
 register(Metric(
     name="hateval-a", kind="text", title="HatEval 2019 task A",
