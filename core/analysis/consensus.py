@@ -300,6 +300,23 @@ def _names(names: Iterable[str]) -> str:
     return ", ".join(names) or "nobody"
 
 
+def _label_vote(members: Sequence[Member]) -> tuple[list[str], list[str], str]:
+    """A group's label by majority: the winning labels (several on a tie), its flags and how
+    it decided (for ``why``; empty when every member has one label)."""
+    first = members[0][1].label
+    if all(s.label == first for _, s in members):
+        return [first], [], ""
+    counts = Counter(s.label for _, s in members)
+    top = max(counts.values())
+    winners = sorted(lab for lab, c in counts.items() if c == top)
+    said = "; ".join(f"{lab}: {_names(sorted(a for a, s in members if s.label == lab))}"
+                     for lab in sorted(counts))
+    if len(winners) > 1:
+        return winners, ["label-tie"], (f"label tie ({said}): each tied label proposed, for the "
+                                        "lead to choose")
+    return winners, ["label-split"], f"label by majority ({said})"
+
+
 def _group_decisions(group: int, members: list[Member], n: int, k: int,
                      rule: Boundaries, exact: bool) -> list[tuple[Span, Verdict, list[str], str,
                                                              int]]:
@@ -309,25 +326,7 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
     base: list[str] = []
     if votes < n:
         base.append("partial")
-    label_flags: list[str] = []
-    label_note = ""
-    first = members[0][1].label
-    if all(s.label == first for _, s in members):
-        counts: Counter[str] = Counter({first: len(members)})
-        winners = [first]
-    else:
-        counts = Counter(s.label for _, s in members)
-        top = max(counts.values())
-        winners = sorted(lab for lab, c in counts.items() if c == top)
-    if len(counts) > 1:
-        said = "; ".join(f"{lab}: {_names(sorted(a for a, s in members if s.label == lab))}"
-                         for lab in sorted(counts))
-        if len(winners) > 1:
-            label_flags.append("label-tie")
-            label_note = f"label tie ({said}): each tied label proposed, for the lead to choose"
-        else:
-            label_flags.append("label-split")
-            label_note = f"label by majority ({said})"
+    winners, label_flags, label_note = _label_vote(members)
     if exact:
         runs, bflags, bnote = [members[0][1].interval], list[str](), "exact match"
     else:
