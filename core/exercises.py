@@ -123,8 +123,29 @@ def generate(seed: int) -> Exercise:
     text = SENTENCES[first] + " " + SENTENCES[second]
     sentence_words = [_words(SENTENCES[first], 0),
                       _words(SENTENCES[second], len(SENTENCES[first]) + 1)]
-    # The gold: one span per sentence, or two spans in the first (then none in the second).
-    ranges: list[tuple[int, int, int]] = []  # (sentence, first word, end word)
+    ranges = _gold_ranges(rng, sentence_words)
+    gold, extra = _gold(rng, sentence_words, ranges)
+    pred, moves = _predictions(rng, sentence_words, ranges, gold, extra)
+    spurious = _spurious(rng, sentence_words, ranges, force=not pred)
+    if spurious is not None:
+        pred.append(spurious)
+        moves.append("a spurious span where the gold has none")
+    if not pred:  # only possible without a free place for a spurious span
+        pred.append(gold[0])
+        moves.append("G1 predicted exactly")
+    gold_spans = [*gold, *(Span(gold[g].start, gold[g].end, lab) for g, lab in extra.items())]
+    scenario = scenarios.Scenario(
+        id=f"exercise-{seed}", title=f"Exercise {seed}", text=text, gold=tuple(gold_spans),
+        pred=tuple(sorted(pred)), look_at="", source=f"generated from seed {seed}",
+        expected=(), level=2, alternatives=bool(extra), label_set="mafalda")
+    return Exercise(seed, scenario, tuple(moves))
+
+
+def _gold_ranges(rng: random.Random, sentence_words: Sequence[Sequence[tuple[int, int]]]
+                 ) -> list[tuple[int, int, int]]:
+    """The gold spans as (sentence, first word, end word): one span per sentence, or two spans
+    in the first (then none in the second)."""
+    ranges: list[tuple[int, int, int]] = []
     n0 = len(sentence_words[0])
     if rng.random() < 0.25 and n0 >= 6:
         cut = rng.randint(2, n0 - 2)
@@ -138,9 +159,16 @@ def generate(seed: int) -> Exercise:
             length = rng.randint(2, min(5, n - 1))
             start = rng.randint(0, n - length)
             ranges.append((k, start, start + length))
+    return ranges
+
+
+def _gold(rng: random.Random, sentence_words: Sequence[Sequence[tuple[int, int]]],
+          ranges: Sequence[tuple[int, int, int]]) -> tuple[list[Span], dict[int, str]]:
+    """The gold spans of ``ranges``, each with its own label, and the second label or ⊥ some
+    of them get (gold index -> label)."""
     labels = rng.sample(LABELS, len(ranges))
     gold: list[Span] = []
-    extra: dict[int, str] = {}  # gold index -> second label or ⊥
+    extra: dict[int, str] = {}
     for g, ((k, i, j), label) in enumerate(zip(ranges, labels, strict=True)):
         a, b = _fragment(sentence_words[k], i, j)
         gold.append(Span(a, b, label))
@@ -149,63 +177,69 @@ def generate(seed: int) -> Exercise:
             extra[g] = rng.choice([x for x in LABELS if x != label])
         elif roll < 0.4:
             extra[g] = NOTHING
+    return gold, extra
+
+
+def _predictions(rng: random.Random, sentence_words: Sequence[Sequence[tuple[int, int]]],
+                 ranges: Sequence[tuple[int, int, int]], gold: Sequence[Span],
+                 extra: Mapping[int, str]) -> tuple[list[Span], list[str]]:
+    """The predictions of the gold spans, one drawn move each, and what each move did."""
     pred: list[Span] = []
     moves: list[str] = []
     for g, (k, i, j) in enumerate(ranges):
-        words, span, gid = sentence_words[k], gold[g], f"G{g + 1}"
+        other = extra.get(g)
         weights = {"exact": 3, "shift": 3, "label": 2, "twice": 1, "split": 2 if j - i >= 3 else 0,
-                   "miss": 3 if extra.get(g) == NOTHING else 1, "alternative": 3 if g in extra
-                   and extra[g] != NOTHING else 0}
+                   "miss": 3 if other == NOTHING else 1,
+                   "alternative": 3 if other is not None and other != NOTHING else 0}
         if g == len(ranges) - 1 and all(m.endswith("exactly") for m in moves):
             weights["exact"] = 0  # every exercise has something to think about
         move = rng.choices(list(weights), weights=list(weights.values()))[0]
-        if move == "exact":
-            pred.append(span)
-            moves.append(f"{gid} predicted exactly")
-        elif move == "alternative":
-            pred.append(Span(span.start, span.end, extra[g]))
-            moves.append(f"{gid} predicted with its alternative label {extra[g]!r}")
-        elif move == "shift":
-            ni = max(0, i + rng.choice([-1, 1]))
-            nj = min(len(words), max(ni + 1, j + rng.choice([-1, 0, 1])))
-            a, b = _fragment(words, ni, nj)
-            if (a, b) == span.interval:
-                a, b = _fragment(words, i, j - 1 if j - i >= 2 else j)
-            pred.append(Span(a, b, span.label))
-            moves.append(f"{gid} predicted with other boundaries")
-        elif move == "label":
-            wrong = [x for x in LABELS if x not in (span.label, extra.get(g))]
-            pred.append(Span(span.start, span.end, rng.choice(wrong)))
-            moves.append(f"{gid} predicted with a wrong label")
-        elif move == "twice":
-            pred.extend([span, span])
-            moves.append(f"{gid} predicted twice (a duplicate)")
-        elif move == "split":
-            cut = rng.randint(i + 1, j - 1)
-            pred.extend([Span(*_fragment(words, i, cut), span.label),
-                         Span(*_fragment(words, cut, j), span.label)])
-            moves.append(f"{gid} predicted in two pieces")
-        else:
-            moves.append(f"{gid} missed" + (" (it is optional: ⊥)" if extra.get(g) == NOTHING
-                                            else ""))
+        spans, did = _move(rng, move, sentence_words[k], gold[g], i, j, other)
+        pred.extend(spans)
+        moves.append(f"G{g + 1} {did}")
+    return pred, moves
+
+
+def _move(rng: random.Random, move: str, words: Sequence[tuple[int, int]], span: Span,
+          i: int, j: int, other: str | None) -> tuple[list[Span], str]:
+    """The predictions one move makes of the gold ``span`` (words ``i`` to ``j - 1``, second
+    label or ⊥ ``other``), and what it did."""
+    if move == "exact":
+        return [span], "predicted exactly"
+    if move == "alternative":
+        return [Span(span.start, span.end, str(other))], \
+            f"predicted with its alternative label {other!r}"
+    if move == "shift":
+        ni = max(0, i + rng.choice([-1, 1]))
+        nj = min(len(words), max(ni + 1, j + rng.choice([-1, 0, 1])))
+        a, b = _fragment(words, ni, nj)
+        if (a, b) == span.interval:
+            a, b = _fragment(words, i, j - 1 if j - i >= 2 else j)
+        return [Span(a, b, span.label)], "predicted with other boundaries"
+    if move == "label":
+        wrong = [x for x in LABELS if x not in (span.label, other)]
+        return [Span(span.start, span.end, rng.choice(wrong))], "predicted with a wrong label"
+    if move == "twice":
+        return [span, span], "predicted twice (a duplicate)"
+    if move == "split":
+        cut = rng.randint(i + 1, j - 1)
+        return [Span(*_fragment(words, i, cut), span.label),
+                Span(*_fragment(words, cut, j), span.label)], "predicted in two pieces"
+    return [], "missed" + (" (it is optional: ⊥)" if other == NOTHING else "")
+
+
+def _spurious(rng: random.Random, sentence_words: Sequence[Sequence[tuple[int, int]]],
+              ranges: Sequence[tuple[int, int, int]], *, force: bool) -> Span | None:
+    """Sometimes (always when ``force``) a spurious span of two words, a word away from every
+    gold span, so that it overlaps no prediction either (a shifted boundary moves by one
+    word); None when none is drawn or there is no room."""
     taken = {w for (k, i, j) in ranges for w in ((k, x) for x in range(i, j))}
-    # A spurious span of two words, a word away from every gold span (so that it overlaps no
-    # prediction either: a shifted boundary moves by one word).
     free = [(k, x) for k, words in enumerate(sentence_words) for x in range(len(words) - 1)
             if not any((k, y) in taken for y in range(x - 1, x + 3))]
-    if free and (not pred or rng.random() < 0.3):
+    if free and (force or rng.random() < 0.3):
         k, x = rng.choice(free)
-        pred.append(Span(*_fragment(sentence_words[k], x, x + 2), rng.choice(LABELS)))
-        moves.append("a spurious span where the gold has none")
-    if not pred:  # only possible without a free place for a spurious span
-        pred.append(gold[0])
-        moves.append("G1 predicted exactly")
-    gold_spans = [*gold, *(Span(gold[g].start, gold[g].end, lab) for g, lab in extra.items())]
-    scenario = scenarios.Scenario(
-        id=f"exercise-{seed}", title=f"Exercise {seed}", text=text, gold=tuple(gold_spans),
-        pred=tuple(sorted(pred)), look_at="", source=f"generated from seed {seed}",
-        expected=(), level=2, alternatives=bool(extra), label_set="mafalda")
-    return Exercise(seed, scenario, tuple(moves))
+        return Span(*_fragment(sentence_words[k], x, x + 2), rng.choice(LABELS))
+    return None
 
 
 def next_seed(seed: int) -> int:

@@ -300,6 +300,23 @@ def _names(names: Iterable[str]) -> str:
     return ", ".join(names) or "nobody"
 
 
+def _label_vote(members: Sequence[Member]) -> tuple[list[str], list[str], str]:
+    """A group's label by majority: the winning labels (several on a tie), its flags and how
+    it decided (for ``why``; empty when every member has one label)."""
+    first = members[0][1].label
+    if all(s.label == first for _, s in members):
+        return [first], [], ""
+    counts = Counter(s.label for _, s in members)
+    top = max(counts.values())
+    winners = sorted(lab for lab, c in counts.items() if c == top)
+    said = "; ".join(f"{lab}: {_names(sorted(a for a, s in members if s.label == lab))}"
+                     for lab in sorted(counts))
+    if len(winners) > 1:
+        return winners, ["label-tie"], (f"label tie ({said}): each tied label proposed, for the "
+                                        "lead to choose")
+    return winners, ["label-split"], f"label by majority ({said})"
+
+
 def _group_decisions(group: int, members: list[Member], n: int, k: int,
                      rule: Boundaries, exact: bool) -> list[tuple[Span, Verdict, list[str], str,
                                                              int]]:
@@ -309,25 +326,7 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
     base: list[str] = []
     if votes < n:
         base.append("partial")
-    label_flags: list[str] = []
-    label_note = ""
-    first = members[0][1].label
-    if all(s.label == first for _, s in members):
-        counts: Counter[str] = Counter({first: len(members)})
-        winners = [first]
-    else:
-        counts = Counter(s.label for _, s in members)
-        top = max(counts.values())
-        winners = sorted(lab for lab, c in counts.items() if c == top)
-    if len(counts) > 1:
-        said = "; ".join(f"{lab}: {_names(sorted(a for a, s in members if s.label == lab))}"
-                         for lab in sorted(counts))
-        if len(winners) > 1:
-            label_flags.append("label-tie")
-            label_note = f"label tie ({said}): each tied label proposed, for the lead to choose"
-        else:
-            label_flags.append("label-split")
-            label_note = f"label by majority ({said})"
+    winners, label_flags, label_note = _label_vote(members)
     if exact:
         runs, bflags, bnote = [members[0][1].interval], list[str](), "exact match"
     else:
@@ -440,11 +439,7 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
     check_choice("boundaries", "consensus", boundaries, BOUNDARIES)
     if not sets:
         raise InputError("a consensus needs at least one annotation set; got none")
-    if min_agree is not None and (isinstance(min_agree, bool) or not isinstance(min_agree, int)
-                                  or not 1 <= min_agree <= len(sets)):
-        raise UsageError(f"The 'min_agree' parameter of consensus must be an integer from 1 to "
-                         f"the number of annotation sets ({len(sets)}). Got {min_agree!r} "
-                         "instead.")
+    _check_min_agree(min_agree, len(sets))
     ordered = sorted(sets, key=lambda s: s.name)
     study = Study.from_sets(ordered, texts)
     diss = dissimilarity or Dissimilarity()
@@ -455,43 +450,67 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
         per_ann = {a: sorted(set(study.get(a, doc))) for a in who}
         n = len(who)
         k = min_agree if min_agree is not None else n // 2 + 1
-        rows: list[tuple[Span, Verdict, list[str], str, int, list[Member]]] = []
         if match == "char":
             rows = _char_decisions(per_ann, n, k)
         else:
-            if match == "exact":
-                groups = _groups_exact(per_ann)
-            elif match == "overlap":
-                groups = _groups_overlap(per_ann)
-            else:
-                groups = _groups_gamma(per_ann, study.labels, study.lengths[doc], diss)
-            groups.sort(key=lambda g: (min(s.start for _, s in g), max(s.end for _, s in g),
-                                       sorted(g)))
-            for gi, members in enumerate(groups, 1):
-                for span, verdict, flags, why, grp in _group_decisions(
-                        gi, members, n, k, boundaries, match == "exact"):
-                    rows.append((span, verdict, flags, why, grp, members))
-        ordered_rows = sorted(((span, verdict, flags, why, grp, tuple(sorted(members)))
-                               for span, verdict, flags, why, grp, members in rows),
-                              key=lambda r: (r[0], r[5]))
-        voters = [frozenset(a for a, _ in r[5]) for r in ordered_rows]
-        notes = _conflicts([r[0] for r in ordered_rows], voters)
-        doc_decisions = []
-        for i, (span, verdict, flags, why, grp, mem) in enumerate(ordered_rows, 1):
-            if i - 1 in notes:
-                flags = [*flags, "label-conflict"]
-                why += "; label conflict: " + "; ".join(notes[i - 1])
-            missing = [a for a in who if a not in voters[i - 1]]
-            if missing and verdict == "keep":
-                why += f"; not marked by {_names(missing)}"
-            doc_decisions.append(Decision(f"{doc}#{i}", doc, span, mem, n, k, verdict,
-                                          tuple(flags), why, grp))
+            groups = _groups(match, per_ann, study.labels, study.lengths[doc], diss)
+            rows = [(span, verdict, flags, why, grp, members)
+                    for gi, members in enumerate(groups, 1)
+                    for span, verdict, flags, why, grp in _group_decisions(
+                        gi, members, n, k, boundaries, match == "exact")]
+        doc_decisions = _doc_decisions(doc, who, rows, n, k)
         decisions.extend(doc_decisions)
         out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"}))
     params = {"min_agree": min_agree, "match": match, "boundaries": boundaries,
               "annotators": [s.name for s in ordered]}
     return Consensus(AnnotationSet(name, out_spans, "gold"), tuple(decisions),
                      tuple(s.name for s in ordered), params, tuple(study.warnings))
+
+
+def _check_min_agree(min_agree: int | None, n_sets: int) -> None:
+    """Refuse a ``min_agree`` that is not an integer from 1 to the number of sets."""
+    if min_agree is not None and (isinstance(min_agree, bool) or not isinstance(min_agree, int)
+                                  or not 1 <= min_agree <= n_sets):
+        raise UsageError(f"The 'min_agree' parameter of consensus must be an integer from 1 to "
+                         f"the number of annotation sets ({n_sets}). Got {min_agree!r} "
+                         "instead.")
+
+
+def _groups(match: Match, per_ann: Mapping[str, Sequence[Span]], labels: Sequence[str],
+            length: int, diss: Dissimilarity) -> list[list[Member]]:
+    """One document's groups under ``match`` (not ``char``), in text order."""
+    if match == "exact":
+        groups = _groups_exact(per_ann)
+    elif match == "overlap":
+        groups = _groups_overlap(per_ann)
+    else:
+        groups = _groups_gamma(per_ann, labels, length, diss)
+    groups.sort(key=lambda g: (min(s.start for _, s in g), max(s.end for _, s in g),
+                               sorted(g)))
+    return groups
+
+
+def _doc_decisions(doc: str, who: Sequence[str],
+                   rows: Sequence[tuple[Span, Verdict, list[str], str, int, list[Member]]],
+                   n: int, k: int) -> list[Decision]:
+    """One document's decisions, in span order, with their label conflicts and the annotators
+    a kept span misses."""
+    ordered_rows = sorted(((span, verdict, flags, why, grp, tuple(sorted(members)))
+                           for span, verdict, flags, why, grp, members in rows),
+                          key=lambda r: (r[0], r[5]))
+    voters = [frozenset(a for a, _ in r[5]) for r in ordered_rows]
+    notes = _conflicts([r[0] for r in ordered_rows], voters)
+    doc_decisions = []
+    for i, (span, verdict, flags, why, grp, mem) in enumerate(ordered_rows, 1):
+        if i - 1 in notes:
+            flags = [*flags, "label-conflict"]
+            why += "; label conflict: " + "; ".join(notes[i - 1])
+        missing = [a for a in who if a not in voters[i - 1]]
+        if missing and verdict == "keep":
+            why += f"; not marked by {_names(missing)}"
+        doc_decisions.append(Decision(f"{doc}#{i}", doc, span, mem, n, k, verdict,
+                                      tuple(flags), why, grp))
+    return doc_decisions
 
 
 # ---- the lead's decisions -----------------------------------------------------------------------

@@ -45,7 +45,7 @@ evaluation descriptions); C. Helwe et al., MAFALDA, NAACL 2024, §5.2 and Append
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -330,14 +330,32 @@ def difference_reasons(gold: Sequence[AltSpan], pred: Sequence[Span], *,
     def cls(label: str) -> str:
         return level_labels.get(label, label) if level_labels else label
 
-    tags: list[str] = []
-    real = [s for s in pred if s.label != NOTHING]
     if not gold and not pred:
         return ["empty"]
+    tags: list[str] = []
+    real = [s for s in pred if s.label != NOTHING]
     if any(n > 1 for n in Counter((s.start, s.end, s.label) for s in pred).values()):
         tags.append("duplicate-prediction")
     flat_gold = [(a, lab) for a in gold for lab in a.labels if lab != NOTHING]
-    distinct_pred = list(dict.fromkeys(real))
+    tags += _matching_tags(flat_gold, list(dict.fromkeys(real)), cls)
+    tags += _gold_tags(gold)
+    if len(real) < len(pred):
+        tags.append("nothing-prediction")
+    if level_labels and any(s.label != lab and cls(s.label) == cls(lab) and _overlap(s, a)
+                            for s in real for a, lab in flat_gold):
+        tags.append("labels-grouped")
+    if not flat_gold:
+        tags.append("no-gold")
+    elif not real:
+        tags.append("no-prediction")
+    return tags
+
+
+def _matching_tags(flat_gold: Sequence[tuple[AltSpan, str]], distinct_pred: Sequence[Span],
+                   cls: Callable[[str], str]) -> list[str]:
+    """The tags of several overlapping spans of one class, where Martino sums every pair and
+    MAFALDA takes the best match (:func:`difference_reasons`, in its order)."""
+    tags: list[str] = []
     if any(sum(1 for s in distinct_pred if cls(s.label) == cls(lab) and _overlap(s, a)) > 1
            for a, lab in flat_gold):
         tags.append("split-prediction")
@@ -350,19 +368,16 @@ def difference_reasons(gold: Sequence[AltSpan], pred: Sequence[Span], *,
     if any(cls(s.label) == cls(t.label) and _overlap(s, t)
            for s, t in combinations(distinct_pred, 2)):
         tags.append("overlapping-predictions")
+    return tags
+
+
+def _gold_tags(gold: Sequence[AltSpan]) -> list[str]:
+    """The tags of MAFALDA's Definition 6 in the gold: alternative labels and ⊥."""
+    tags: list[str] = []
     if any(sum(1 for lab in a.labels if lab != NOTHING) > 1 for a in gold):
         tags.append("alternative-labels")
     if any(a.optional for a in gold):
         tags.append("optional-span")
-    if len(real) < len(pred):
-        tags.append("nothing-prediction")
-    if level_labels and any(s.label != lab and cls(s.label) == cls(lab) and _overlap(s, a)
-                            for s in real for a, lab in flat_gold):
-        tags.append("labels-grouped")
-    if not flat_gold:
-        tags.append("no-gold")
-    elif not real:
-        tags.append("no-prediction")
     return tags
 
 

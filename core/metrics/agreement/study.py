@@ -89,63 +89,15 @@ class Study:
         docs: dict[str, None] = {}
         warnings: list[str] = []
         for aset in sets:
-            plain = _plain(aset) if label is None else None
-            if plain is not None and not (unit_set and plain):
-                # sorted, no ⊥: the set's own spans and columns, as they are
-                spans[aset.name] = aset.spans
-                tables[aset.name] = aset.table
-                docs.update(dict.fromkeys(aset.spans))
-                for i in plain:
-                    doc_id = aset.table.doc_ids[i]
-                    warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id],
-                                                unit_set))
-                continue
-            per_doc: dict[str, tuple[Span, ...]] = {}
-            optional = 0
-            for doc_id, doc_spans in aset.spans.items():
-                if aset.alternatives:
-                    # MAFALDA's ⊥ marks a gold span optional; it is not a label annotators chose
-                    optional += sum(1 for s in doc_spans if s.label == NOTHING)
-                    doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
-                kept = doc_spans if label is None else tuple(
-                    s for s in doc_spans if s.label == label)
-                if len(kept) != len(set(kept)):
-                    warnings.append(_duplicates(aset.name, doc_id, kept, unit_set))
-                    if unit_set:
-                        kept = tuple(set(kept))
-                per_doc[doc_id] = tuple(sorted(kept))
-                docs[doc_id] = None
-            spans[aset.name] = per_doc
-            if optional:
-                warnings.append(f"{aset.name}: {optional} '{NOTHING}' alternative(s) (optional "
-                                "span markers) are not agreement labels and were left out")
-        doc_index = {d: i for i, d in enumerate(docs)}
-        far_all = np.zeros(len(docs), dtype=np.int64)
+            spans[aset.name], table = _kept_spans(aset, label, unit_set, warnings)
+            if table is not None:
+                tables[aset.name] = table
+            docs.update(dict.fromkeys(spans[aset.name]))
         for name in names:
-            t = tables.get(name)
-            if t is None:
-                t = tables[name] = SpanTable.from_spans(spans[name])
-            if len(t):
-                where = np.fromiter((doc_index[d] for d in t.doc_ids), dtype=np.int64,
-                                    count=len(t.doc_ids))
-                np.maximum.at(far_all, where[t.doc], t.end)
-        lengths: dict[str, int] = {}
-        known: dict[str, bool] = {}
-        for doc_id, far in zip(docs, far_all.tolist(), strict=True):
-            text = texts.get(doc_id)
-            if text is not None:
-                if far > len(text):
-                    who = next(a for a in names
-                               if any(sp.end > len(text) for sp in spans[a].get(doc_id, ())))
-                    raise InputError(
-                        f"annotator {who!r}, document {doc_id!r}: a span ends at {far}, after "
-                        f"the end of the text ({len(text)} characters); agreement needs every "
-                        f"span inside its text: fix the offsets, or {AGREEMENT_CHOICE}")
-                lengths[doc_id] = len(text)
-                known[doc_id] = True
-            else:
-                lengths[doc_id] = far
-                known[doc_id] = False
+            if name not in tables:
+                tables[name] = SpanTable.from_spans(spans[name])
+        far = _furthest_ends(docs, [tables[name] for name in names])
+        lengths, known = _lengths(docs, far, texts, names, spans)
         if label is not None:
             labels = [label]
         else:
@@ -166,6 +118,74 @@ class Study:
 
     def get(self, annotator: str, doc_id: str) -> tuple[Span, ...]:
         return self.spans[annotator].get(doc_id, ())
+
+
+def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str]
+                ) -> tuple[Mapping[str, tuple[Span, ...]], SpanTable | None]:
+    """The spans a study keeps of one annotator's set (see :meth:`Study.from_sets`), and the
+    set's own columns when they are those spans (else None); appends the warnings."""
+    plain = _plain(aset) if label is None else None
+    if plain is not None and not (unit_set and plain):
+        # sorted, no ⊥: the set's own spans and columns, as they are
+        for i in plain:
+            doc_id = aset.table.doc_ids[i]
+            warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id], unit_set))
+        return aset.spans, aset.table
+    per_doc: dict[str, tuple[Span, ...]] = {}
+    optional = 0
+    for doc_id, doc_spans in aset.spans.items():
+        if aset.alternatives:
+            # MAFALDA's ⊥ marks a gold span optional; it is not a label annotators chose
+            optional += sum(1 for s in doc_spans if s.label == NOTHING)
+            doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
+        kept = doc_spans if label is None else tuple(s for s in doc_spans if s.label == label)
+        if len(kept) != len(set(kept)):
+            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set))
+            if unit_set:
+                kept = tuple(set(kept))
+        per_doc[doc_id] = tuple(sorted(kept))
+    if optional:
+        warnings.append(f"{aset.name}: {optional} '{NOTHING}' alternative(s) (optional "
+                        "span markers) are not agreement labels and were left out")
+    return per_doc, None
+
+
+def _furthest_ends(docs: Mapping[str, None], tables: Sequence[SpanTable]) -> list[int]:
+    """The furthest span end in each of ``docs`` over every table (0 where none has a span)."""
+    doc_index = {d: i for i, d in enumerate(docs)}
+    far_all = np.zeros(len(docs), dtype=np.int64)
+    for t in tables:
+        if len(t):
+            where = np.fromiter((doc_index[d] for d in t.doc_ids), dtype=np.int64,
+                                count=len(t.doc_ids))
+            np.maximum.at(far_all, where[t.doc], t.end)
+    return far_all.tolist()
+
+
+def _lengths(docs: Mapping[str, None], far_ends: Sequence[int],
+             texts: Mapping[str, str | None], names: Sequence[str],
+             spans: Mapping[str, Mapping[str, tuple[Span, ...]]]
+             ) -> tuple[dict[str, int], dict[str, bool]]:
+    """Each document's length (its text's, else its furthest span end) and whether its text is
+    known; a span that ends after its text is an error."""
+    lengths: dict[str, int] = {}
+    known: dict[str, bool] = {}
+    for doc_id, far in zip(docs, far_ends, strict=True):
+        text = texts.get(doc_id)
+        if text is not None:
+            if far > len(text):
+                who = next(a for a in names
+                           if any(sp.end > len(text) for sp in spans[a].get(doc_id, ())))
+                raise InputError(
+                    f"annotator {who!r}, document {doc_id!r}: a span ends at {far}, after "
+                    f"the end of the text ({len(text)} characters); agreement needs every "
+                    f"span inside its text: fix the offsets, or {AGREEMENT_CHOICE}")
+            lengths[doc_id] = len(text)
+            known[doc_id] = True
+        else:
+            lengths[doc_id] = far
+            known[doc_id] = False
+    return lengths, known
 
 
 def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool) -> str:
