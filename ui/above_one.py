@@ -96,7 +96,7 @@ def note(df: pd.DataFrame, *, key: str) -> bool:
     exceeds 1. Returns whether it was shown."""
     if not any_above_one(df):
         return False
-    from ui.state import K_SCENARIO
+    from ui.learn import K_SCENARIO  # ui.learn draws tables that use this module
 
     with st.container(key=f"above_one_{key}"):
         st.caption(NOTE)

@@ -95,12 +95,6 @@ K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
 K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
-# Learn page
-K_SCENARIO = "scenario"  # bound to the URL: which worked example (core.scenarios id)
-K_LEARN_ROWS = "learn_rows"  # {scenario id: prediction rows} after the last move or reset
-K_LEARN_GEN = "learn_gen"  # {scenario id: n}: a move or reset starts editor generation n + 1
-K_LEARN_SHOWN = "learn_shown"  # {scenario id: rows} as the editor returned them on the last run
-K_LEARN_MOVE = "learn_move"  # which prediction the sliders move ("P2")
 # Metric differences page.
 K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
 K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
