@@ -6,13 +6,14 @@ import streamlit as st
 
 from core.analysis.consensus import BOUNDARIES, MATCHES, curated_set
 from core.errors import SpanScopeError
+from core.render import highlight
 from ui import curation as cur
-from ui import doc_picker, highlight, state, text_policy
+from ui import current, doc_picker, state, text_policy
 from ui.escape import md
 from ui.widgets import notes, paginate
 
 st.title("⚖️ Curation")
-source = state.source_workspace()
+source = current.source_workspace()
 # Spans a reader placed past their text (MAFALDA model outputs) are clipped for the consensus.
 ws, clipped = text_policy.for_agreement(source)
 if ws.empty or len(ws.sets) < 2 or not ws.has_spans:
@@ -30,11 +31,11 @@ names = list(ws.sets)
 default_sets = state.set_options(ws, "annotator")
 if len(default_sets) < 2:
     default_sets = names
-if any(n not in names for n in st.session_state.get(state.K_CUR_SETS) or ()):
-    del st.session_state[state.K_CUR_SETS]
+if any(n not in names for n in st.session_state.get(cur.K_CUR_SETS) or ()):
+    del st.session_state[cur.K_CUR_SETS]
 
 # ---- the rules ---------------------------------------------------------------------------------
-chosen = st.multiselect("Annotators", names, default=default_sets, key=state.K_CUR_SETS,
+chosen = st.multiselect("Annotators", names, default=default_sets, key=cur.K_CUR_SETS,
                         bind="query-params", help="The sets to adjudicate (two or more).")
 if len(chosen) < 2:
     st.info("Pick at least two annotation sets above.", icon="ℹ️")
@@ -42,15 +43,15 @@ if len(chosen) < 2:
 sets = tuple(sorted(chosen))
 c1, c2, c3 = st.columns([1, 2, 2])
 k_default = len(sets) // 2 + 1
-if int(st.session_state.get(state.K_CUR_K) or k_default) > len(sets):
-    del st.session_state[state.K_CUR_K]  # fewer sets than k now: back to the default
+if int(st.session_state.get(cur.K_CUR_K) or k_default) > len(sets):
+    del st.session_state[cur.K_CUR_K]  # fewer sets than k now: back to the default
 k = int(c1.number_input("Min. annotators (k)", min_value=1, max_value=len(sets),
-                        value=k_default, step=1, key=state.K_CUR_K, bind="query-params",
+                        value=k_default, step=1, key=cur.K_CUR_K, bind="query-params",
                         help=f"A span is kept when at least k of the {len(sets)} annotators "
                         "marked it: 1 = union, all = intersection."))
-match = c2.selectbox("Match spans by", MATCHES, key=state.K_CUR_MATCH, bind="query-params",
+match = c2.selectbox("Match spans by", MATCHES, key=cur.K_CUR_MATCH, bind="query-params",
                      format_func=lambda m: f"{m}: {cur.MATCH_HELP[m]}")
-bounds = c3.selectbox("Boundaries", BOUNDARIES, key=state.K_CUR_BOUNDS, bind="query-params",
+bounds = c3.selectbox("Boundaries", BOUNDARIES, key=cur.K_CUR_BOUNDS, bind="query-params",
                       format_func=lambda b: f"{b}: {cur.BOUNDS_HELP[b]}",
                       disabled=match in ("exact", "char"),
                       help="Not used by exact and char matching.")
@@ -75,7 +76,7 @@ except SpanScopeError as exc:
     st.stop()
 notes([*clipped, *result.warnings], key="cur_warnings")
 decided = cur.overrides(ws.key)
-focus = st.selectbox("Step through", list(cur.FOCUS), key=state.K_CUR_FOCUS,
+focus = st.selectbox("Step through", list(cur.FOCUS), key=cur.K_CUR_FOCUS,
                      bind="query-params", help="Which disputed spans the buttons and keys "
                      "step through: all, the ties and conflicts the rules could not settle, "
                      "the label disputes, or the spans some annotators did not mark.")
@@ -85,13 +86,13 @@ disputed = [d for d in result.decisions if d.disputed and cur.FOCUS[focus](d)]
 with st.expander("📤 Resume: upload a decisions file", expanded=False):
     upload = st.file_uploader("Decisions file (CSV downloaded from this page or written by "
                               "`python -m core adjudicate --decisions`)", type=["csv"],
-                              key=state.K_CUR_UPLOAD)
-    if upload is not None and st.session_state.get(state.K_CUR_UPLOADED) != upload.file_id:
-        st.session_state[state.K_CUR_UPLOADED] = upload.file_id
-        st.session_state[state.K_CUR_NOTE] = cur.apply_upload(ws.key, result, upload.getvalue(),
+                              key=cur.K_CUR_UPLOAD)
+    if upload is not None and st.session_state.get(cur.K_CUR_UPLOADED) != upload.file_id:
+        st.session_state[cur.K_CUR_UPLOADED] = upload.file_id
+        st.session_state[cur.K_CUR_NOTE] = cur.apply_upload(ws.key, result, upload.getvalue(),
                                                               upload.name)
         cur.set_inputs(disputed[0] if disputed else None, decided)
-    note = st.session_state.get(state.K_CUR_NOTE)
+    note = st.session_state.get(cur.K_CUR_NOTE)
     if note:
         st.markdown(note)
 
@@ -112,14 +113,14 @@ st.progress(done / total if total else 1.0,
 
 # ---- the disputed span shown -------------------------------------------------------------------
 docs = list(result.set.spans)
-pos = int(st.session_state.get(state.K_CUR_POS) or 0)
+pos = int(st.session_state.get(cur.K_CUR_POS) or 0)
 pos = max(0, min(pos, len(disputed) - 1)) if disputed else 0
 current = disputed[pos] if disputed else None
-if current is not None and state.K_CUR_START not in st.session_state:
+if current is not None and cur.K_CUR_START not in st.session_state:
     cur.set_inputs(current, decided)
-doc_now = st.session_state.get(state.K_CUR_DOC)
+doc_now = st.session_state.get(cur.K_CUR_DOC)
 if doc_now not in docs:
-    st.session_state[state.K_CUR_DOC] = current.doc if current is not None else docs[0]
+    st.session_state[cur.K_CUR_DOC] = current.doc if current is not None else docs[0]
 
 st.subheader("Disputed spans")
 if current is None:
@@ -154,15 +155,15 @@ else:
                 disabled=todo is None, help="Skip to the next disputed span you have not "
                 "decided (from the start when none is left after this one).")
     labels = state.all_labels(ws.key, ws)
-    if st.session_state.get(state.K_CUR_LABEL) not in labels:
-        st.session_state[state.K_CUR_LABEL] = current.span.label
+    if st.session_state.get(cur.K_CUR_LABEL) not in labels:
+        st.session_state[cur.K_CUR_LABEL] = current.span.label
     e1, e2, e3, e4, e5 = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
-    e1.selectbox("New label", labels, key=state.K_CUR_LABEL)
+    e1.selectbox("New label", labels, key=cur.K_CUR_LABEL)
     e2.button("🏷️ Relabel", key="cur_relabel", shortcut=cur.SHORTCUTS["relabel"],
               on_click=cur.decide, args=(*args, "relabel", text_len),
               help="Keep this span with the label chosen on the left.")
-    e3.number_input("Start", min_value=0, step=1, key=state.K_CUR_START)
-    e4.number_input("End", min_value=1, step=1, key=state.K_CUR_END)
+    e3.number_input("Start", min_value=0, step=1, key=cur.K_CUR_START)
+    e4.number_input("End", min_value=1, step=1, key=cur.K_CUR_END)
     e5.button("↔ Set bounds", key="cur_bounds_btn", shortcut=cur.SHORTCUTS["bounds"],
               on_click=cur.decide, args=(*args, "bounds", text_len),
               help="Keep this span with the start and end on the left (end exclusive).")
@@ -181,7 +182,7 @@ else:
 
 # ---- one document: annotators in lanes, the consensus below ------------------------------------
 st.subheader("The document, annotator by annotator")
-doc = doc_picker.pick_document(ws, docs, key=state.K_CUR_DOC)
+doc = doc_picker.pick_document(ws, docs, key=cur.K_CUR_DOC)
 text = ws.corpus.texts.get(doc)
 colours = highlight.label_colours(state.all_labels(ws.key, ws))
 members = current.members if current is not None and current.doc == doc else ()
@@ -210,9 +211,9 @@ st.html(highlight.render_lanes(text, cur_items, colours,
                                partners=[f"✓{shown_id}"] if shown_id else (),
                                dom_id="cur-curated"))
 table = cur.doc_table(result, doc, text, decided)
-shown_rows = paginate(table, key=state.K_CUR_PAGE)
+shown_rows = paginate(table, key=cur.K_CUR_PAGE)
 st.caption("Select a row to show that proposal above (and decide it).")
-st.dataframe(shown_rows, hide_index=True, key=state.K_CUR_TABLE, selection_mode="single-row",
+st.dataframe(shown_rows, hide_index=True, key=cur.K_CUR_TABLE, selection_mode="single-row",
              on_select=partial(cur.pick_row, doc, list(shown_rows["#"]) if len(shown_rows)
                                else [], disputed, decided), placeholder="—")
 
@@ -234,7 +235,7 @@ d1.download_button("⬇️ Decisions (CSV)", lambda: cur.decisions_file(result, 
                    file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",
                    help="Every proposal with the rule's and your decision; upload it above to "
                    "resume.")
-fmt = d2.selectbox("Format of the curated set", cur.SPAN_FORMATS, key=state.K_CUR_FORMAT)
+fmt = d2.selectbox("Format of the curated set", cur.SPAN_FORMATS, key=cur.K_CUR_FORMAT)
 try:
     data, fname, mime = cur.download_files(fmt, ws.texts(), curated)
 except SpanScopeError as exc:

@@ -4,7 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, documents, export, highlight, results, state, uploads
+from core.render import highlight
+from ui import above_one, documents, export, results, state, uploads
 from ui import errors as err_ui
 from ui.escape import md
 from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop

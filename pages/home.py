@@ -3,7 +3,7 @@
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, results, state, summaries
+from ui import above_one, current, results, state, summaries
 from ui import hateval as hateval_ui
 from ui.escape import code, md
 
@@ -16,7 +16,7 @@ st.markdown(
     "gold labels. See exactly which pair of spans earns which share of precision and recall."
 )
 
-ws = state.workspace()
+ws = current.workspace()
 if ws.empty:
     st.info("No data is loaded: there is no bundled sample corpus in this build and nothing was "
             "uploaded.", icon="ℹ️")

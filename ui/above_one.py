@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ui.palette import STATUS_COLOURS
+from core.render.palette import STATUS_COLOURS
 
 LEARN_SCENARIO = "duplicates"
 """The :mod:`core.scenarios` id whose worked example pushes the 2021 scorer above 1."""

@@ -5,7 +5,7 @@ decisions, :func:`~core.analysis.consensus.curated_set`, the decisions CSV) and 
 :mod:`core.metrics.agreement` (each annotator against the curated set); this module keeps the
 lead's decisions in the session, draws the lanes and builds the tables.
 
-Session state (keys in :mod:`ui.state`): the lead's decisions live in
+Session state (the page's keys are below): the lead's decisions live in
 ``st.session_state[K_CUR_OVERRIDES][workspace key]`` as ``{decision key: Override}``, keyed by
 :attr:`~core.analysis.consensus.Decision.key` (document, members, proposal), so they survive
 reruns, page changes and changes of the rules that leave a proposal as it was. The curated set is
@@ -45,19 +45,26 @@ from core.analysis.consensus import (
 from core.formats import WRITABLE, write_files
 from core.metrics.agreement import Study, against
 from core.model import AnnotationSet, Corpus, Span
-from ui import highlight
+from core.render import highlight
 from ui.escape import md
-from ui.state import (
-    K_CUR_CURATED,
-    K_CUR_DOC,
-    K_CUR_END,
-    K_CUR_LABEL,
-    K_CUR_OVERRIDES,
-    K_CUR_POS,
-    K_CUR_START,
-    K_CUR_TABLE,
-    Workspace,
-)
+from ui.state import Workspace
+
+# ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
+# Sets, k, match, bounds and focus are bound to the URL.
+K_CUR_SETS = "cur_sets"  # the annotators' sets adjudicated
+K_CUR_K = "cur_k"  # k, the annotators that must mark a span
+K_CUR_MATCH = "cur_match"  # gamma | overlap | exact | char
+K_CUR_BOUNDS = "cur_bounds"  # majority | union | intersection
+K_CUR_DOC = "cur_doc"  # the document drawn
+K_CUR_FOCUS = "cur_focus"  # which disputed proposals to step through
+K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
+K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
+K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
+K_CUR_LABEL, K_CUR_START, K_CUR_END = "cur_label", "cur_start", "cur_end"  # Relabel, Set bounds
+K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploader, file id
+K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
+K_CUR_FORMAT = "cur_format"  # format of the curated set's download
+K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with

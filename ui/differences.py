@@ -21,8 +21,8 @@ from core.metrics.differences import (
     document_differences,
     metric_path,
 )
-from ui.highlight import PALETTE
-from ui.palette import OKABE_ITO
+from core.render.highlight import PALETTE
+from core.render.palette import OKABE_ITO
 from ui.results import taxonomy_for
 from ui.state import Workspace
 

@@ -163,8 +163,8 @@ def document_table(
     """One row per document of ``order`` (in that order): its F1 under ``metric``, disagreement,
     missed and spurious spans (no same-label partner in the other set, as the merged view marks
     them), spans per set and the start of its text."""
+    from core.render.highlight import missed_intervals, span_items
     from core.segments import disagreement
-    from ui.highlight import missed_intervals, span_items
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
     scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)

@@ -32,8 +32,9 @@ from core.analysis.errors import (
 from core.errors import SpanScopeError
 from core.metrics.labels import level_namer
 from core.model import NOTHING
+from core.render.highlight import SpanItem
+from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
 from ui import results, state
-from ui.highlight import SpanItem
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
 K_ERR_CATEGORY = "ecat"  # Documents: show documents with a span of this category
@@ -53,19 +54,11 @@ K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
 ALL = "(all)"
 
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
-             "#000000")
-"""Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour
-vision deficiencies."""
+_FILL_PATTERNS = {"correct": "", "label": "/", "boundary": "\\", "boundary+label": "x",
+                  "missed": "-", "spurious": "|", "optional": "."}
 CATEGORY_STYLE: dict[str, tuple[str, str, str]] = {
     # category: (colour, plotly fill pattern, short mark shown on the text)
-    "correct": ("#009E73", "", "✓"),
-    "label": ("#E69F00", "/", "L"),
-    "boundary": ("#56B4E9", "\\", "B"),
-    "boundary+label": ("#CC79A7", "x", "BL"),
-    "missed": ("#D55E00", "-", "M"),
-    "spurious": ("#0072B2", "|", "S"),
-    "optional": ("#999999", ".", "⊥"),
+    cat: (colour, _FILL_PATTERNS[cat], ERROR_MARKS[cat]) for cat, colour in ERROR_COLOURS.items()
 }
 CATEGORY_HELP = {
     "correct": "same boundaries, same label",
@@ -346,7 +339,7 @@ def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc:
 
 
 def notes(categories: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
-    """Item id -> (mark, colour, category) for :func:`ui.highlight.render_lanes`."""
+    """Item id -> (mark, colour, category) for :func:`core.render.highlight.render_lanes`."""
     return {i: (CATEGORY_STYLE[c][2], CATEGORY_STYLE[c][0], c) for i, c in categories.items()}
 
 

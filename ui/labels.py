@@ -26,8 +26,8 @@ import streamlit as st
 
 from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
+from core.render.highlight import span_items
 from ui import escape, results, state
-from ui.highlight import span_items
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {

@@ -19,8 +19,9 @@ import streamlit as st
 from core import scenarios
 from core.metrics import mafalda, martino
 from core.model import Span
+from core.render import highlight
 from ui import differences as diff
-from ui import exercise, highlight
+from ui import exercise
 from ui import learn_tables as tables
 from ui.escape import md
 from ui.widgets import download_buttons

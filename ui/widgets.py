@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ui import paging, state
+from ui import current, paging, state
 from ui.escape import md
 
 PAGE_SIZE = paging.PAGE_SIZE
@@ -20,7 +20,7 @@ def workspace_or_stop(min_sets: int, message: str, *,
     """The current workspace when it holds at least ``min_sets`` annotation sets (and a span,
     with ``needs_spans``); else an info ``message``, a link to the Data page, and the page
     stops. Notes under uploaded data that links do not carry it."""
-    ws = state.workspace()
+    ws = current.workspace()
     if ws.empty or len(ws.sets) < min_sets:
         st.info(message, icon="ℹ️")
         st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
