@@ -179,6 +179,183 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str]
     return rows, doc_f1
 
 
+Tables = Mapping[str, ErrorTable | str]
+"""System name -> its error categories, or why they could not be computed."""
+
+
+def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]]) -> str:
+    series = []
+    for metric in ("Martino", "MAFALDA"):
+        vals = [r.get(f"{metric} F1") for r in score_rows]
+        ivs = [(r[f"{metric} F1 low"], r[f"{metric} F1 high"]) if f"{metric} F1 low" in r
+               else None for r in score_rows]
+        series.append((f"{metric} F1", vals, ivs))
+    return (
+        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
+        f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
+        "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
+        f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
+        f"{inputs.seed}).</p>"
+        + svg_grouped_bars([s.name for s in inputs.systems], series,
+                           title=f"F1 against {inputs.gold.name}", y_label="F1")
+        + html_table(score_rows) + "</section>")
+
+
+def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
+    cat_rows, bars = [], []
+    for s in inputs.systems:
+        t = tables[s.name]
+        if isinstance(t, str):
+            continue
+        ref, pred = t.counts("reference"), t.counts("prediction")
+        bars.append((f"{s.name} · reference", ref))
+        bars.append((f"{s.name} · prediction", pred))
+        for cat in CATEGORIES:
+            cat_rows.append({"system": s.name, "category": cat,
+                             "reference": ref.get(cat) if cat in REFERENCE_CATEGORIES else None,
+                             "prediction": pred.get(cat) if cat in PREDICTION_CATEGORIES
+                             else None})
+    return (
+        "<section id='categories'><h2>Error categories</h2><p>Every reference span and every "
+        "prediction takes one category from its best overlapping pair: correct (same "
+        "boundaries and label), label (same boundaries, other label), boundary (overlap, same "
+        "label), boundary+label (overlap, other label), missed, spurious, optional (an "
+        "unpredicted reference span offering ⊥: not an error).</p>"
+        + svg_stacked_bars(bars, title="Spans by category",
+                           colours={c: ERROR_COLOURS[c] for c in CATEGORIES})
+        + html_table(cat_rows) + "</section>")
+
+
+def _slice_dimension(inputs: ReportInputs, dim: str) -> str:
+    """One slice dimension's chart and table ("" when no system can be sliced by it)."""
+    results: dict[str, list[Any]] = {}
+    for s in inputs.systems:
+        try:
+            results[s.name] = slice_scores(
+                inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
+                n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",))
+        except SpanScopeError:
+            continue
+    if not results:
+        return ""
+    buckets = list(dict.fromkeys(b.bucket for bs in results.values()
+                                 for b in sorted(bs, key=lambda b: b.order)))
+    ser: list[tuple[str, list[float | None], list[tuple[float, float] | None]]] = []
+    rows: list[dict[str, Any]] = []
+    for name, bs in results.items():
+        by = {b.bucket: b for b in bs}
+        ser.append((name, [by[k].f1 if k in by else None for k in buckets],
+                    [by[k].intervals.get("F1") if k in by else None for k in buckets]))
+        rows.extend({"system": name, "bucket": b.bucket, "documents": len(b.documents),
+                     "reference spans": b.reference_spans,
+                     "predicted spans": b.predicted_spans, "P": b.precision,
+                     "R": b.recall, "F1": b.f1,
+                     "F1 low": b.intervals.get("F1", (None, None))[0],
+                     "F1 high": b.intervals.get("F1", (None, None))[1]} for b in bs)
+    return f"<h3>{esc(dim)}</h3>" + svg_grouped_bars(
+        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1") + html_table(rows)
+
+
+def _slices_section(inputs: ReportInputs) -> str:
+    plan = meta_plan(inputs.metadata, inputs.gold.doc_ids)
+    dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
+    skipped = [f for f in plan if f.kind == "skipped"]
+    slice_html = [_slice_dimension(inputs, dim) for dim in dims]
+    return (
+        "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
+        "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
+        "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
+        "the reference.</p>" + (
+            f"<p class='meta'>Metadata fields not sliced ({esc(META_RULE)}):</p>"
+            "<ul class='meta'>"
+            + "".join(f"<li><b>{esc(f.name)}</b>: {esc(f.why)}</li>" for f in skipped)
+            + "</ul>" if skipped else "") + "".join(slice_html) + "</section>")
+
+
+def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
+    from core.metrics.labels import confusion
+
+    try:
+        m = confusion(inputs.gold, AnnotationSet(system.name, system.spans, "system", False),
+                      level=inputs.level, taxonomy=inputs.taxonomy)
+    except SpanScopeError as exc:
+        return f"<p>{esc(system.name)}: {esc(exc)}</p>"
+    peak = max([1, *m.counts.values()])
+    head = "".join(f"<th class='col'>{esc(c)}</th>" for c in m.columns)
+    body = []
+    for r in m.rows:
+        cells = []
+        for c in m.columns:
+            n = m.count(r, c)
+            alpha = 0.08 + 0.72 * n / peak if n else 0
+            cells.append(f"<td class='num' style='background:rgba(0,114,178,{alpha:.2f})'>"
+                         f"{n or ''}</td>")
+        body.append(f"<tr><th>{esc(r)}</th>{''.join(cells)}</tr>")
+    return (f"<h3>{esc(system.name)}</h3><table class='confusion'><thead><tr>"
+            f"<th>reference \\ {esc(system.name)}</th>{head}</tr></thead><tbody>"
+            f"{''.join(body)}</tbody></table>")
+
+
+def _confusion_section(inputs: ReportInputs) -> str:
+    conf_html = [_confusion_table(inputs, s) for s in inputs.systems]
+    return ("<section id='confusion'><h2>Label confusion</h2><p>Every overlapping "
+            "(reference, prediction) pair counts once in (reference label, predicted "
+            "label); missed and spurious spans in their own row and column "
+            "(core.metrics.labels.confusion).</p>" + "".join(conf_html) + "</section>")
+
+
+def _worst_document(inputs: ReportInputs, tables: Tables,
+                    doc_f1: Mapping[str, Mapping[str, float]], d: str, mean: float) -> str:
+    """Document ``d``: the reference and every system side by side."""
+    gold = inputs.gold
+    cols = []
+    ref_spans = [(a.start, a.end, " | ".join(a.labels), "reference") for a in gold.alt_spans(d)]
+    cols.append(f"<div><h4>{esc(gold.name)} (reference)</h4>"
+                f"{render_spans(inputs.texts.get(d), ref_spans)}</div>")
+    for s in inputs.systems:
+        t = tables[s.name]
+        spans = [] if isinstance(t, str) else [
+            (x.start, x.end, x.label, x.category) for x in t.spans
+            if x.document == d and x.side == "prediction"]
+        f1 = doc_f1.get(s.name, {}).get(d)
+        missed = [] if isinstance(t, str) else [
+            f"[{x.start}, {x.end}) {x.label}" for x in t.spans
+            if x.document == d and x.side == "reference" and x.category == "missed"]
+        cols.append(f"<div><h4>{esc(s.name)}"
+                    f"{'' if f1 is None else f' · Martino F1 {f1:.3f}'}</h4>"
+                    f"{render_spans(inputs.texts.get(d), spans)}"
+                    f"<p class='meta'>missed: {esc('; '.join(missed) or 'none')}</p></div>")
+    return (f"<article class='worst'><h3>Document {esc(d)} · mean Martino F1 "
+            f"{mean:.3f}</h3><div class='side' style='grid-template-columns:"
+            f"repeat({len(cols)}, 1fr)'>{''.join(cols)}</div></article>")
+
+
+def _worst_section(inputs: ReportInputs, tables: Tables,
+                   doc_f1: Mapping[str, Mapping[str, float]]) -> str:
+    gold = inputs.gold
+    mean_f1 = {d: statistics.fmean([f[d] for f in doc_f1.values() if d in f])
+               for d in gold.doc_ids if any(d in f for f in doc_f1.values())}
+    worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
+    doc_html = [_worst_document(inputs, tables, doc_f1, d, mean_f1[d]) for d in worst]
+    legend = " ".join(f"<span class='tag' style='border-color:{c};color:{c}'>"
+                      f"{esc(ERROR_MARKS[k])} {esc(k)}</span>"
+                      for k, c in ERROR_COLOURS.items())
+    return (f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
+            f"<p>Lowest mean Martino F1 over the systems; spans underlined in the "
+            f"colour of their category, tagged with its mark and their label. "
+            f"{legend}</p>{''.join(doc_html)}</section>")
+
+
+def _provenance_section(command: str, tax: Taxonomy) -> str:
+    vers = versions()
+    prov = html_table([{"what": "command", "value": command},
+                       *({"what": k, "value": v} for k, v in vers.items()),
+                       {"what": "generated (UTC)",
+                        "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
+                       {"what": "taxonomy", "value": tax.name}])
+    return f"<section id='provenance'><h2>How this report was made</h2>{prov}</section>"
+
+
 def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope error report"
                  ) -> str:
     """The report as one HTML string (module docstring)."""
@@ -194,172 +371,15 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
         except SpanScopeError as exc:
             tables[s.name] = str(exc)
     score_rows, doc_f1 = _scores(inputs, tables)
-    sections: list[str] = []
-
-    # Scores
-    groups = [s.name for s in systems]
-    series = []
-    for metric in ("Martino", "MAFALDA"):
-        vals = [r.get(f"{metric} F1") for r in score_rows]
-        ivs = [(r[f"{metric} F1 low"], r[f"{metric} F1 high"]) if f"{metric} F1 low" in r
-               else None for r in score_rows]
-        series.append((f"{metric} F1", vals, ivs))
-    sections.append(
-        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
-        f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
-        "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
-        f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
-        f"{inputs.seed}).</p>"
-        + svg_grouped_bars(groups, series, title=f"F1 against {gold.name}", y_label="F1")
-        + html_table(score_rows) + "</section>")
-
-    # Categories
-    cat_rows, bars = [], []
-    for s in systems:
-        t = tables[s.name]
-        if isinstance(t, str):
-            continue
-        ref, pred = t.counts("reference"), t.counts("prediction")
-        bars.append((f"{s.name} · reference", ref))
-        bars.append((f"{s.name} · prediction", pred))
-        for cat in CATEGORIES:
-            cat_rows.append({"system": s.name, "category": cat,
-                             "reference": ref.get(cat) if cat in REFERENCE_CATEGORIES else None,
-                             "prediction": pred.get(cat) if cat in PREDICTION_CATEGORIES
-                             else None})
-    sections.append(
-        "<section id='categories'><h2>Error categories</h2><p>Every reference span and every "
-        "prediction takes one category from its best overlapping pair: correct (same "
-        "boundaries and label), label (same boundaries, other label), boundary (overlap, same "
-        "label), boundary+label (overlap, other label), missed, spurious, optional (an "
-        "unpredicted reference span offering ⊥: not an error).</p>"
-        + svg_stacked_bars(bars, title="Spans by category",
-                           colours={c: ERROR_COLOURS[c] for c in CATEGORIES})
-        + html_table(cat_rows) + "</section>")
-
-    # Slices
-    plan = meta_plan(inputs.metadata, gold.doc_ids)
-    dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
-    skipped = [f for f in plan if f.kind == "skipped"]
-    slice_html = []
-    for dim in dims:
-        results: dict[str, list[Any]] = {}
-        for s in systems:
-            try:
-                results[s.name] = slice_scores(
-                    gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
-                    n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",))
-            except SpanScopeError:
-                continue
-        if not results:
-            continue
-        buckets = list(dict.fromkeys(b.bucket for bs in results.values()
-                                     for b in sorted(bs, key=lambda b: b.order)))
-        ser: list[tuple[str, list[float | None], list[tuple[float, float] | None]]] = []
-        rows: list[dict[str, Any]] = []
-        for name, bs in results.items():
-            by = {b.bucket: b for b in bs}
-            ser.append((name, [by[k].f1 if k in by else None for k in buckets],
-                        [by[k].intervals.get("F1") if k in by else None for k in buckets]))
-            rows.extend({"system": name, "bucket": b.bucket, "documents": len(b.documents),
-                         "reference spans": b.reference_spans,
-                         "predicted spans": b.predicted_spans, "P": b.precision,
-                         "R": b.recall, "F1": b.f1,
-                         "F1 low": b.intervals.get("F1", (None, None))[0],
-                         "F1 high": b.intervals.get("F1", (None, None))[1]} for b in bs)
-        slice_html.append(f"<h3>{esc(dim)}</h3>" + svg_grouped_bars(
-            buckets, ser, title=f"Martino F1 per {dim}", y_label="F1") + html_table(rows))
-    sections.append(
-        "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
-        "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
-        "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
-        "the reference.</p>" + (
-            f"<p class='meta'>Metadata fields not sliced ({esc(META_RULE)}):</p>"
-            "<ul class='meta'>"
-            + "".join(f"<li><b>{esc(f.name)}</b>: {esc(f.why)}</li>" for f in skipped)
-            + "</ul>" if skipped else "") + "".join(slice_html) + "</section>")
-
-    # Label confusion
-    from core.metrics.labels import confusion
-
-    conf_html = []
-    for s in systems:
-        try:
-            m = confusion(gold, AnnotationSet(s.name, s.spans, "system", False),
-                          level=inputs.level, taxonomy=tax)
-        except SpanScopeError as exc:
-            conf_html.append(f"<p>{esc(s.name)}: {esc(exc)}</p>")
-            continue
-        peak = max([1, *m.counts.values()])
-        head = "".join(f"<th class='col'>{esc(c)}</th>" for c in m.columns)
-        body = []
-        for r in m.rows:
-            cells = []
-            for c in m.columns:
-                n = m.count(r, c)
-                alpha = 0.08 + 0.72 * n / peak if n else 0
-                cells.append(f"<td class='num' style='background:rgba(0,114,178,{alpha:.2f})'>"
-                             f"{n or ''}</td>")
-            body.append(f"<tr><th>{esc(r)}</th>{''.join(cells)}</tr>")
-        conf_html.append(f"<h3>{esc(s.name)}</h3><table class='confusion'><thead><tr>"
-                         f"<th>reference \\ {esc(s.name)}</th>{head}</tr></thead><tbody>"
-                         f"{''.join(body)}</tbody></table>")
-    sections.append("<section id='confusion'><h2>Label confusion</h2><p>Every overlapping "
-                    "(reference, prediction) pair counts once in (reference label, predicted "
-                    "label); missed and spurious spans in their own row and column "
-                    "(core.metrics.labels.confusion).</p>" + "".join(conf_html) + "</section>")
-
-    # Worst documents
-    docs = list(gold.doc_ids)
-    mean_f1 = {d: statistics.fmean([f[d] for f in doc_f1.values() if d in f])
-               for d in docs if any(d in f for f in doc_f1.values())}
-    worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
-    doc_html = []
-    for d in worst:
-        cols = []
-        ref_spans = [(a.start, a.end, " | ".join(a.labels), "reference")
-                     for a in gold.alt_spans(d)]
-        cols.append(f"<div><h4>{esc(gold.name)} (reference)</h4>"
-                    f"{render_spans(inputs.texts.get(d), ref_spans)}</div>")
-        for s in systems:
-            t = tables[s.name]
-            spans = [] if isinstance(t, str) else [
-                (x.start, x.end, x.label, x.category) for x in t.spans
-                if x.document == d and x.side == "prediction"]
-            f1 = doc_f1.get(s.name, {}).get(d)
-            missed = [] if isinstance(t, str) else [
-                f"[{x.start}, {x.end}) {x.label}" for x in t.spans
-                if x.document == d and x.side == "reference" and x.category == "missed"]
-            cols.append(f"<div><h4>{esc(s.name)}"
-                        f"{'' if f1 is None else f' · Martino F1 {f1:.3f}'}</h4>"
-                        f"{render_spans(inputs.texts.get(d), spans)}"
-                        f"<p class='meta'>missed: {esc('; '.join(missed) or 'none')}</p></div>")
-        doc_html.append(f"<article class='worst'><h3>Document {esc(d)} · mean Martino F1 "
-                        f"{mean_f1[d]:.3f}</h3><div class='side' style='grid-template-columns:"
-                        f"repeat({len(cols)}, 1fr)'>{''.join(cols)}</div></article>")
-    legend = " ".join(f"<span class='tag' style='border-color:{c};color:{c}'>"
-                      f"{esc(ERROR_MARKS[k])} {esc(k)}</span>"
-                      for k, c in ERROR_COLOURS.items())
-    sections.append(f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
-                    f"<p>Lowest mean Martino F1 over the systems; spans underlined in the "
-                    f"colour of their category, tagged with its mark and their label. "
-                    f"{legend}</p>{''.join(doc_html)}</section>")
-
-    # Provenance
-    vers = versions()
-    prov = html_table([{"what": "command", "value": command},
-                       *({"what": k, "value": v} for k, v in vers.items()),
-                       {"what": "generated (UTC)",
-                        "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
-                       {"what": "taxonomy", "value": tax.name}])
-    sections.append(f"<section id='provenance'><h2>How this report was made</h2>{prov}"
-                    "</section>")
+    sections = [_scores_section(inputs, score_rows), _categories_section(inputs, tables),
+                _slices_section(inputs), _confusion_section(inputs),
+                _worst_section(inputs, tables, doc_f1), _provenance_section(command, tax)]
     systems_list = ", ".join(esc(s.name) for s in systems)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{esc(title)}</title><meta name='viewport' content='width=device-width'>"
         f"<style>{CSS}</style></head><body><h1>{esc(title)}</h1>"
-        f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(docs)} documents, "
+        f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(gold.doc_ids)} documents, "
         f"{gold.span_count()} spans); systems: {systems_list}. Command: <code>{esc(command)}"
         f"</code></p>{''.join(sections)}</body></html>")
 
