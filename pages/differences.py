@@ -27,7 +27,7 @@ level = c3.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="que
                      "or none.")
 mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
                         key=state.K_MAF_VARIANT, bind="query-params")
-shown_measure = c5.radio("Score", list(diff.SHOWN_MEASURES), key=state.K_DIFF_MEASURE,
+shown_measure = c5.radio("Score", list(diff.SHOWN_MEASURES), key=diff.K_DIFF_MEASURE,
                          bind="query-params", horizontal=True)
 measure = diff.SHOWN_MEASURES[shown_measure]
 tax = results.taxonomy_for(ws, ref, system)
@@ -81,13 +81,13 @@ with left:
     draw = len(df) <= diff.SCATTER_AUTO or st.toggle(
         f"Draw the scatter ({len(points.rows):,} points"
         + (f", a random sample of the {len(df):,} texts)" if points.sampled else ")"),
-        key=state.K_DIFF_DRAW,
+        key=diff.K_DIFF_DRAW,
         persist_state="session",
         help=f"Off by default above {diff.SCATTER_AUTO:,} texts: drawing thousands of points "
         "takes the browser a second or more on every visit of this page.")
     if draw:
         event = st.plotly_chart(diff.scatter(points.rows, level=int(level), variant=mvariant),
-                                key=state.K_DIFF_SCATTER, on_select="rerun",
+                                key=diff.K_DIFF_SCATTER, on_select="rerun",
                                 selection_mode=("points",), width="stretch")
         st.caption(points.caption("texts") + (" The table below lists every text, the most "
                                               "different first." if points.sampled else ""))
@@ -102,8 +102,8 @@ with right:
 
 st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
             "largest first)")
-shown = paginate(df, key=state.K_DIFF_PAGE)
-table_event = st.dataframe(shown, hide_index=True, key=state.K_DIFF_TABLE, on_select="rerun",
+shown = paginate(df, key=diff.K_DIFF_PAGE)
+table_event = st.dataframe(shown, hide_index=True, key=diff.K_DIFF_TABLE, on_select="rerun",
                      selection_mode="single-row",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in df.columns if c not in ("document", "reasons")},

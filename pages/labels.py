@@ -18,22 +18,22 @@ level = c3.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-param
                      help="2: the labels as annotated; 1: MAFALDA's groups (emotion, logic, "
                      "credibility); 0: fallacy or not.")
 v1, v2, v3 = st.columns([3, 3, 2])
-view = v1.radio("View", lab_ui.VIEWS, key=state.K_LAB_VIEW, bind="query-params",
+view = v1.radio("View", lab_ui.VIEWS, key=lab_ui.K_LAB_VIEW, bind="query-params",
                 captions=[lab_ui.VIEW_HELP[v] for v in lab_ui.VIEWS])
 gold = ws.sets[set_a]
 scope, alternatives = "span", "match"
 if view == "confusion":
     if gold.alternatives:
         alternatives = v2.radio("Gold alternatives count", lab_ui.ALTERNATIVES,
-                                key=state.K_LAB_ALT, bind="query-params", help=lab_ui.ALT_HELP,
+                                key=lab_ui.K_LAB_ALT, bind="query-params", help=lab_ui.ALT_HELP,
                                 horizontal=True)
     else:
         v2.caption(f"{lab_ui.md(set_a)} has one label per span: every gold span is one row "
                    "entry per overlapping prediction, or one in *missed*.")
 else:
-    scope = v2.radio("Together means", lab_ui.SCOPES, key=state.K_LAB_SCOPE,
+    scope = v2.radio("Together means", lab_ui.SCOPES, key=lab_ui.K_LAB_SCOPE,
                      bind="query-params", help=lab_ui.SCOPE_HELP, horizontal=True)
-values = v3.radio("Values", lab_ui.VALUES, key=state.K_LAB_VALUES, bind="query-params",
+values = v3.radio("Values", lab_ui.VALUES, key=lab_ui.K_LAB_VALUES, bind="query-params",
                   horizontal=True, help="row-normalised: each cell divided by its row total "
                   "(shown in brackets after the row label).")
 
@@ -90,26 +90,26 @@ cells = lab_ui.cell_frame(m, values)
 grid = {(r, c) for r in m.rows for c in m.columns}
 
 # A click on the heatmap selects its cell; the selector below is the keyboard way to the same.
-clicked = lab_ui.clicked_cell(st.session_state.get(state.K_LAB_CHART))
-if clicked != st.session_state.get(state.K_LAB_CLICKED):
-    st.session_state[state.K_LAB_CLICKED] = clicked
+clicked = lab_ui.clicked_cell(st.session_state.get(lab_ui.K_LAB_CHART))
+if clicked != st.session_state.get(lab_ui.K_LAB_CLICKED):
+    st.session_state[lab_ui.K_LAB_CLICKED] = clicked
     if clicked in grid:
-        st.session_state[state.K_LAB_CELL] = clicked
+        st.session_state[lab_ui.K_LAB_CELL] = clicked
 options: list[tuple[str, str] | None] = [None, *lab_ui.cell_options(m)]
-current = st.session_state.get(state.K_LAB_CELL)
+current = st.session_state.get(lab_ui.K_LAB_CELL)
 if current is not None and current not in options:
     if current in grid:
         options.append(current)  # an empty cell that was clicked
     else:
-        st.session_state[state.K_LAB_CELL] = None  # left over from another view
-selected = st.session_state.get(state.K_LAB_CELL)
+        st.session_state[lab_ui.K_LAB_CELL] = None  # left over from another view
+selected = st.session_state.get(lab_ui.K_LAB_CELL)
 
 chart = lab_ui.heatmap(cells, rows=m.rows, columns=m.columns, totals=m.row_totals,
                        row_title=row_title, column_title=column_title, selected=selected)
 # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of being cut.
 st.html(lab_ui.SCROLL_CSS)
 st.altair_chart(chart, on_select="rerun", selection_mode=lab_ui.CELL_PARAM,
-                key=state.K_LAB_CHART, width="content", theme=None)
+                key=lab_ui.K_LAB_CHART, width="content", theme=None)
 if view == "confusion":
     grey = ("; grey: optional (⊥) gold spans left unpredicted, not an error for MAFALDA"
             if gold.alternatives else "")
@@ -126,7 +126,7 @@ with st.expander("The matrix as a table"):
 
 # ---- the spans behind one cell ------------------------------------------------------------------
 st.subheader("Spans behind a cell")
-cell = st.selectbox("Cell (or click the heatmap)", options, key=state.K_LAB_CELL,
+cell = st.selectbox("Cell (or click the heatmap)", options, key=lab_ui.K_LAB_CELL,
                     format_func=lambda c: lab_ui.cell_option(m, c),
                     placeholder=lab_ui.cell_option(m, None))
 if cell is None:
@@ -146,9 +146,9 @@ if not evidence:
 
 pairs = lab_ui.pair_table(ws.key, ws, view, set_a, set_b, scope, int(level), alternatives,
                           row, column)
-shown = paginate(pairs, key=state.K_LAB_PAIRS + "_page")
+shown = paginate(pairs, key=lab_ui.K_LAB_PAIRS + "_page")
 table_key = lab_ui.pairs_key(view, set_a, set_b, scope, int(level), alternatives, cell,
-                             int(st.session_state.get(state.K_LAB_PAIRS + "_page", 1)))
+                             int(st.session_state.get(lab_ui.K_LAB_PAIRS + "_page", 1)))
 text_columns = [c for c in pairs.columns if c.endswith(" text")]
 picked = st.dataframe(shown, hide_index=True, on_select="rerun", selection_mode="single-row",
                       key=table_key,
@@ -162,8 +162,8 @@ rows_picked = picked["selection"]["rows"]
 if rows_picked:
     record = shown.iloc[rows_picked[0]]
     marker = (table_key, rows_picked[0])
-    if st.session_state.get(state.K_LAB_OPENED) != marker:
-        st.session_state[state.K_LAB_OPENED] = marker
+    if st.session_state.get(lab_ui.K_LAB_OPENED) != marker:
+        st.session_state[lab_ui.K_LAB_OPENED] = marker
         left_id, right_id = str(record.iloc[1]), str(record.iloc[4])
         span_id = (left_id or right_id).split(",")[0].strip()
         if span_id:

@@ -26,6 +26,13 @@ from core.render.palette import OKABE_ITO
 from ui.results import taxonomy_for
 from ui.state import Workspace
 
+# ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
+K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
+K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
+K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
+K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
+K_DIFF_PAGE = "diff_page"  # page of the per-text table
+
 MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}
 """Radio options as shown (a widget bound to the URL writes its shown value) -> attribute."""

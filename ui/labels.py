@@ -29,6 +29,18 @@ from core.model import NOTHING, Span
 from core.render.highlight import span_items
 from ui import escape, results, state
 
+# ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
+# View keys are bound to the URL; the level is state.K_LEVEL, the sets state.K_SET_A / K_SET_B.
+K_LAB_VIEW = "lview"  # "confusion" | "within reference" | "within compared"
+K_LAB_SCOPE = "lscope"  # co-occurrence scope: "span" | "overlap" | "text"
+K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
+K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
+K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
+K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
+K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
+K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
+K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
+
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
     "confusion": "gold label × predicted label over overlapping spans, with missed and spurious",
@@ -127,8 +139,8 @@ def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
     return df
 
 
-SCROLL_CSS = (f"<style>.st-key-{state.K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
-              f".st-key-{state.K_LAB_CHART} > div{{min-width:max-content}}</style>")
+SCROLL_CSS = (f"<style>.st-key-{K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
+              f".st-key-{K_LAB_CHART} > div{{min-width:max-content}}</style>")
 """Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off)."""
 
 
@@ -298,7 +310,7 @@ def pairs_key(view: str, set_a: str, set_b: str, scope: str, level: int, alterna
     is never taken for a row of another."""
     digest = hashlib.sha1(repr((view, set_a, set_b, scope, level, alternatives, cell, page))
                           .encode()).hexdigest()[:12]
-    return f"{state.K_LAB_PAIRS}:{digest}"
+    return f"{K_LAB_PAIRS}:{digest}"
 
 
 def pair_frame(ws: state.Workspace, m: LabelMatrix, evidence: Sequence[Evidence], *, view: str,

@@ -90,22 +90,6 @@ K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
 K_TABLE_PAGE = "table_page"  # Scores: page of the per-document table
-# Labels page (view keys bound to the URL; the level is K_LEVEL, the sets K_SET_A / K_SET_B)
-K_LAB_VIEW = "lview"  # "confusion" | "within reference" | "within compared"
-K_LAB_SCOPE = "lscope"  # co-occurrence scope: "span" | "overlap" | "text"
-K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
-K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
-K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
-K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
-K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
-K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
-K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
-# Metric differences page.
-K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
-K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
-K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
-K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
-K_DIFF_PAGE = "diff_page"  # page of the per-text table
 
 
 def upload_key(kind: str, filename: str) -> str:

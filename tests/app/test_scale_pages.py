@@ -63,7 +63,7 @@ def _captions(at: AppTest) -> list[str]:
 
 def test_the_scatter_draws_a_seeded_sample_and_says_so(large: state.Workspace) -> None:
     at = _open(large, "pages/differences.py")
-    toggle = at.toggle(key=state.K_DIFF_DRAW)
+    toggle = at.toggle(key=diff.K_DIFF_DRAW)
     assert "a random sample of the 3,000 texts" in toggle.label
     toggle.set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
