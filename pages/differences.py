@@ -7,8 +7,9 @@ from core.metrics import registry
 from ui import differences as diff
 from ui import learn as learn_ui
 from ui import results, sampling, state
+from ui.current import workspace_or_stop
 from ui.escape import md
-from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
+from ui.widgets import download_buttons, paginate, set_pair
 
 st.title("🔀 Metric differences")
 st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,t,h) = "

@@ -7,8 +7,9 @@ from core.metrics import registry
 from core.render import highlight
 from ui import above_one, documents, export, results, state, uploads
 from ui import errors as err_ui
+from ui.current import workspace_or_stop
 from ui.escape import md
-from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
+from ui.widgets import download_buttons, paginate, set_pair
 
 st.title("📄 Documents")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.")

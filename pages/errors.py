@@ -18,8 +18,9 @@ from core.errors import FormatError
 from core.metrics import registry
 from ui import errors as err_ui
 from ui import results, state
+from ui.current import workspace_or_stop
 from ui.escape import md
-from ui.widgets import download_buttons, paginate, workspace_or_stop
+from ui.widgets import download_buttons, paginate
 
 st.title("🔍 Errors")
 ws = workspace_or_stop(2, "Error analysis needs a reference set and at least one other set.",

@@ -5,8 +5,9 @@ import streamlit as st
 from core.errors import SpanScopeError
 from ui import labels as lab_ui
 from ui import state
+from ui.current import workspace_or_stop
 from ui.escape import md
-from ui.widgets import download_buttons, paginate, set_pair, workspace_or_stop
+from ui.widgets import download_buttons, paginate, set_pair
 
 st.title("🏷️ Labels")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.", needs_spans=True)

@@ -6,8 +6,9 @@ import streamlit as st
 from core.metrics import registry
 from ui import above_one, charts, results, state
 from ui import hateval as hateval_ui
+from ui.current import workspace_or_stop
 from ui.escape import md
-from ui.widgets import download_buttons, paginate, workspace_or_stop
+from ui.widgets import download_buttons, paginate
 
 st.title("📊 Scores")
 ws = workspace_or_stop(2, "Scores need a reference set and at least one other set.")

@@ -11,10 +11,12 @@ import streamlit as st
 
 from ui.cli_data import cli_workspace
 from ui.curation import with_curated
+from ui.escape import md
 from ui.state import (
     K_SAMPLE,
     K_SOURCE,
     K_UPLOAD_WS,
+    UPLOAD_LINK_NOTE,
     Workspace,
     empty_workspace,
     init_state,
@@ -44,3 +46,24 @@ def source_workspace() -> Workspace:
     if chosen not in names:
         chosen = names[0]
     return load_sample(chosen)
+
+
+def workspace_or_stop(min_sets: int, message: str, *,
+                      needs_spans: bool = False) -> Workspace:
+    """The current workspace when it holds at least ``min_sets`` annotation sets (and a span,
+    with ``needs_spans``); else an info ``message``, a link to the Data page, and the page
+    stops. Notes under uploaded data that links do not carry it."""
+    ws = workspace()
+    if ws.empty or len(ws.sets) < min_sets:
+        st.info(message, icon="ℹ️")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+        st.stop()
+    if needs_spans and not ws.has_spans:
+        st.info(f"No set of “{md(ws.title)}” holds a span (text labels only, such as HatEval "
+                "files), so this page has nothing to show; its text-level scores are on the "
+                "Scores page.", icon="ℹ️")
+        st.page_link("pages/scores.py", label="Scores", icon="📊")
+        st.stop()
+    if not ws.shareable:
+        st.caption("🔗 " + UPLOAD_LINK_NOTE)
+    return ws

@@ -56,8 +56,8 @@ def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], s
         state.K_SYS2: is_set,
         annotators.K_ANN_SETS: is_set,
         curation.K_CUR_SETS: is_set,
-        annotators.K_ANN_GOLD: (_one_of([*sets, state.ANN_NO_GOLD]), "no annotation set of that "
-                           "name is loaded"),
+        annotators.K_ANN_GOLD: (_one_of([*sets, annotators.ANN_NO_GOLD]),
+                                "no annotation set of that name is loaded"),
         state.K_LEVEL: (_one_of(state.LEVELS), "the level is 0, 1 or 2"),
         **{state.variant_key(m.name): (_one_of(m.variants), "one of " + ", ".join(m.variants))
            for m in registry.span_metrics() if m.variants},
