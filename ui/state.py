@@ -89,7 +89,6 @@ K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
 K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
-K_TABLE_PAGE = "table_page"  # Scores: page of the per-document table
 
 
 def upload_key(kind: str, filename: str) -> str:
