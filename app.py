@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import cli_data, query, shutdown, state, uploads
+from ui import cli_data, current, query, shutdown, state, uploads
 from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
@@ -51,9 +51,9 @@ with st.sidebar:
     samples = state.sample_names()
     if st.session_state.get(state.K_SOURCE) == "upload":
         # Which files, not just "uploaded"; the links note is on each page (once), not here.
-        st.caption(uploads.sidebar_caption(state.workspace()))
+        st.caption(uploads.sidebar_caption(current.workspace()))
     elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
-        ws = state.workspace()
+        ws = current.workspace()
         st.caption(f"Showing **files from the command line**: "
                    f"{md(cli_data.describe(ws)) or 'none'}. Change on 📂 Data.")
     elif samples:

@@ -63,8 +63,9 @@ def main() -> None:
     import logging
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)
+    from core.render import highlight
     from ui import annotators as ann
-    from ui import highlight, state
+    from ui import state
 
     sets, texts = corpus(args.docs)
     gold, annotators = sets[0], sets[1:]
@@ -139,11 +140,12 @@ def apptest(ws: Any, samples: int) -> dict[str, float]:
     from streamlit.testing.v1 import AppTest
 
     from core.metrics.agreement import measures as m
+    from ui import annotators as ann
     from ui import state
 
     m._GAMMA_CACHE.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    at.query_params[state.K_ANN_SAMPLES] = str(samples)
+    at.query_params[ann.K_ANN_SAMPLES] = str(samples)
     at.session_state[state.K_SOURCE] = "upload"
     at.session_state[state.K_UPLOAD_WS] = ws
     at.run()
@@ -166,10 +168,10 @@ def apptest(ws: Any, samples: int) -> dict[str, float]:
     at.run()
     times["rerun (cached)"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    at.selectbox(key=state.K_ANN_MEASURE).select("span-f1").run()
+    at.selectbox(key=ann.K_ANN_MEASURE).select("span-f1").run()
     times["measure -> span-f1"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    at.selectbox(key=state.K_ANN_DOC).select(ws.corpus.doc_ids[5]).run()
+    at.selectbox(key=ann.K_ANN_DOC).select(ws.corpus.doc_ids[5]).run()
     times["another document"] = time.perf_counter() - t0
     for k, v in times.items():
         print(f"  page (AppTest) {k:<22} {v:6.2f} s")

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import warning_total
-from ui import charts, cli_data, folder_upload, state, summaries, text_policy, uploads
+from ui import charts, cli_data, current, folder_upload, state, summaries, text_policy, uploads
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
@@ -78,7 +78,7 @@ st.radio(
 if has_uploads:
     st.info(state.UPLOAD_LINK_NOTE, icon="🔗")
 
-ws = state.workspace()
+ws = current.workspace()
 # The uploaded files' reports even when the pages show the sample (a batch that failed).
 file_reports = upload_ws.reports if upload_ws is not None and uploads.kept() else ws.reports
 if file_reports:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ui.palette import STATUS_COLOURS
+from core.render.palette import STATUS_COLOURS
 
 LEARN_SCENARIO = "duplicates"
 """The :mod:`core.scenarios` id whose worked example pushes the 2021 scorer above 1."""
@@ -96,7 +96,7 @@ def note(df: pd.DataFrame, *, key: str) -> bool:
     exceeds 1. Returns whether it was shown."""
     if not any_above_one(df):
         return False
-    from ui.state import K_SCENARIO
+    from ui.learn import K_SCENARIO  # ui.learn draws tables that use this module
 
     with st.container(key=f"above_one_{key}"):
         st.caption(NOTE)

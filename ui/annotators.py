@@ -21,12 +21,14 @@ in the script run (:func:`measure_view`).
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from core.errors import SpanScopeError
 from core.metrics.agreement import (
     MEASURES,
     DocDisagreement,
@@ -43,12 +45,34 @@ from core.metrics.agreement import (
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
 from core.model import AnnotationSet
+from core.render import highlight
+from core.render.highlight import PALETTE
+from core.render.palette import SEQUENTIAL
 from core.segments import assign_lanes
-from ui.highlight import PALETTE
+from ui import above_one, current, doc_picker, state, text_policy
+from ui.escape import md
 from ui.jobs import Job, progress, submit
 from ui.jobs import shown as jobs_shown
-from ui.palette import SEQUENTIAL
-from ui.state import K_ANN_JOBS, Workspace
+from ui.state import Workspace
+from ui.widgets import download_buttons, paginate
+
+# ---- keys (this page's, bound to the URL unless marked session; the shared ones are in ui.state)
+K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)
+K_ANN_MEASURE = "ann_measure"  # agreement measure, a name of `python -m core agree --measure`
+K_ANN_LABEL = "ann_label"  # label filter; ANN_ALL_LABELS = none
+K_ANN_CELL = "ann_cell"  # span-F1 measures: F1 | precision | recall in the matrix
+K_ANN_GOLD = "ann_gold"  # the gold set each annotator is scored against
+K_ANN_LOO = "ann_loo"  # leave each annotator out of the majority it is scored against
+K_ANN_SEED = "ann_seed"  # gamma's seed
+K_ANN_SAMPLES = "ann_samples"  # gamma's chance samples
+K_ANN_GAMMA_ON = "ann_gamma_on"  # corpus γ computed on a large corpus (toggle)
+K_ANN_DOC = "ann_doc"  # the document drawn with one lane per annotator
+K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking table
+K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
+K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
+K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+ANN_ALL_LABELS = "(all labels)"
+ANN_NO_GOLD = "(none)"
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")
 SPAN_CELLS = ("F1", "precision", "recall")
@@ -453,3 +477,344 @@ __all__ = [
     "many_values", "matrix_table", "measure_view", "per_label_table", "progress",
     "ranking_table", "restricted", "shown", "study", "undefined_cells", "view_job",
 ]
+
+
+# ---- the page's sections, in the order pages/annotators.py draws them --------------------------
+
+
+def data() -> tuple[Workspace, list[str]]:
+    """The workspace with spans past their text clipped (:func:`ui.text_policy.for_agreement`)
+    and the notes saying so; stops the page when fewer than two sets are loaded."""
+    ws, clipped = text_policy.for_agreement(current.workspace())
+    if ws.empty or len(ws.sets) < 2:
+        st.info("Agreement needs at least two annotation sets (annotators, or a gold and "
+                "systems).", icon="ℹ️")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+        st.stop()
+    if not ws.shareable:
+        st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+    return ws, clipped
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the user chose to compare, and how."""
+
+    sets: tuple[str, ...]
+    measure: str
+    label: str | None
+    gold: str | None
+    leave_one_out: bool
+    seed: int
+    samples: int
+    labels: list[str]
+    """Every label of the workspace (the colour map's domain)."""
+
+
+def _drop_stale(ws: Workspace, label_options: list[str], gold_options: list[str]) -> None:
+    """Values left from another corpus (the sidebar switches corpora) are dropped before the
+    widgets are drawn, so a widget never holds a value it does not offer."""
+    for widget, options in ((K_ANN_LABEL, label_options), (K_ANN_GOLD, gold_options)):
+        if st.session_state.get(widget) not in (None, *options):
+            del st.session_state[widget]
+    if any(n not in ws.sets for n in st.session_state.get(K_ANN_SETS) or ()):
+        del st.session_state[K_ANN_SETS]
+
+
+def choose(ws: Workspace) -> Choice:
+    """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
+    names = list(ws.sets)
+    default_sets = state.set_options(ws, "annotator")
+    if len(default_sets) < 2:
+        default_sets = names
+    labels = state.all_labels(ws.key, ws)
+    label_options = [ANN_ALL_LABELS, *labels]
+    gold_options = [ANN_NO_GOLD, *names]
+    golds = state.set_options(ws, "gold")
+    _drop_stale(ws, label_options, gold_options)
+    chosen = st.multiselect("Annotation sets", names, default=default_sets, key=K_ANN_SETS,
+                            bind="query-params",
+                            help="Two or more sets. By default the sets with the annotator role.")
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
+    measure = c1.selectbox("Measure", MEASURES, index=MEASURES.index("char-kappa"),
+                           key=K_ANN_MEASURE, bind="query-params",
+                           help="The names of `python -m core agree --measure`.")
+    label_shown = c2.selectbox("Label", label_options, key=K_ANN_LABEL, bind="query-params",
+                               help="Keep only one label's spans in every measure and drawing.")
+    gold = c3.selectbox("Gold (to score each annotator against)", gold_options,
+                        index=gold_options.index(golds[0]) if golds else 0, key=K_ANN_GOLD,
+                        bind="query-params")
+    leave_one_out = c4.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
+                              help="Off: the majority of all chosen sets (it includes the "
+                              "annotator scored, which flatters it). On: the majority of the "
+                              "others.")
+    # γ's settings beside the measure when γ is chosen; otherwise folded away (they still set
+    # the γ tiles and the alignment below, so the widgets stay drawn and keep their values).
+    g1, g2, _ = (st.columns([1, 1, 4]) if measure in GAMMA_MEASURES else
+                 st.expander("γ settings (for the γ values and the alignment below)").columns(
+                     [1, 1, 2]))
+    seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=0, step=1,
+                               key=K_ANN_SEED, bind="query-params"))
+    samples = int(g2.number_input("γ chance samples", min_value=1, max_value=1000, value=30,
+                                  step=10, key=K_ANN_SAMPLES, bind="query-params",
+                                  help="Chance continua γ is compared with; more samples: a "
+                                  "smaller Monte-Carlo spread, a longer wait."))
+    st.caption(f"**{measure}**: {MEASURE_HELP[measure]}")
+    if len(chosen) < 2:
+        st.info("Pick at least two annotation sets above to compare them.", icon="ℹ️")
+        st.page_link("pages/data.py", label="Load more sets on the Data page", icon="📂")
+        st.stop()
+    return Choice(tuple(chosen), measure, None if label_shown == ANN_ALL_LABELS else label_shown,
+                  None if gold == ANN_NO_GOLD else gold, leave_one_out, seed, samples, labels)
+
+
+@dataclass(frozen=True)
+class Computed:
+    """The study and the measures of a choice: ``view`` is None while its γ job runs or when it
+    failed (``view_error``); ``gamma`` is None when the corpus γ is off."""
+
+    study: Study
+    gamma: Job[dict[str, ManyResult]] | None
+    view_job: Job[MeasureView] | None
+    view: MeasureView | None
+    view_error: str | None
+
+
+def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
+    """The study, the corpus γ job and the measure's view (a job for the γ measures); stops the
+    page on sets that cannot be compared, and shows the study's warnings."""
+    sets, label = c.sets, c.label
+    try:
+        st_ = study(ws.key, ws, sets, label)
+        # The corpus γ takes minutes on thousands of documents (and a core meanwhile): above
+        # GAMMA_AUTO_DOCS it is computed when asked for; otherwise it is queued first.
+        many_docs = len(st_.docs) > GAMMA_AUTO_DOCS
+        gamma_on = not many_docs or st.toggle(
+            f"Compute γ and γ-cat of all {len(st_.docs):,} documents", key=K_ANN_GAMMA_ON,
+            persist_state="session",
+            help=f"Off by default above {GAMMA_AUTO_DOCS:,} documents: γ aligns every document "
+            "with chance samples, which takes minutes here (in the background, one core).")
+        gjob = gamma_job(ws.key, ws, sets, label, c.seed, c.samples) if gamma_on else None
+        vjob: Job[MeasureView] | None
+        if c.measure in GAMMA_MEASURES:
+            vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, c.seed,
+                            c.samples)
+            view = vjob.result() if vjob.done() and vjob.error() is None else None
+            view_error = vjob.error()
+        else:
+            vjob, view_error = None, None
+            view = measure_view(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out)
+        shown([gjob, vjob])
+    except SpanScopeError as exc:
+        st.error("These sets cannot be compared: "
+                 f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
+        st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
+        st.stop()
+    for warning in [*clipped, *st_.warnings]:
+        st.caption(f"⚠️ {md(warning)}")
+    return Computed(st_, gjob, vjob, view, view_error)
+
+
+def wait_or_error(job: Job[Any] | None, error: str | None, *, bar: bool = False) -> None:
+    """The input error that stopped a job, or (``bar``) its progress bar, or a note that it is
+    running (one bar per job is enough: each bar reruns itself twice a second)."""
+    if error:
+        st.error(md(error), icon="❌")
+    elif job is not None and not job.done():
+        if bar:
+            progress(job)
+        else:
+            st.caption(f"⏳ {md(job.title)}: computing in the background (progress above).")
+
+
+def pairwise_matrix(c: Choice, r: Computed) -> None:
+    """The measure for every pair of sets, as a heatmap (and the undefined cells' reasons)."""
+    st.subheader("Pairwise agreement")
+    view, measure = r.view, c.measure
+    if view is None:
+        wait_or_error(r.view_job, r.view_error, bar=True)
+        return
+    cell = "F1"
+    if measure in ASYMMETRIC:
+        cell = st.radio("Cells show", SPAN_CELLS, key=K_ANN_CELL, bind="query-params",
+                        horizontal=True)
+        st.caption("Row = reference (treated as gold), column = compared: P(row, column) = "
+                   "R(column, row). Martino's F1 is the same both ways."
+                   + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
+                      "same-label pair counts, as in the official scorer."
+                      if measure == "span-f1" else ""))
+    key = cell_key(measure, cell)
+    pw = view.pairwise
+    title = f"{measure} ({cell})" if measure in ASYMMETRIC else measure
+    if measure in GAMMA_MEASURES:
+        title += f" ({c.samples} samples, seed {c.seed})"
+    if measure in MANY_MEASURES:
+        st.caption(f"{measure} is a many-annotator measure: each cell is its value for that "
+                   "pair alone.")
+    st.plotly_chart(heatmap(pw, key=key, title=f"{title}, every pair"),
+                    key="ann_matrix", width="stretch")
+    undefined = undefined_cells(pw, key)
+    if len(undefined):
+        st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
+        st.dataframe(undefined, hide_index=True, key="ann_undefined", placeholder="—")
+    download_buttons(matrix_table(pw, key), f"pairwise_{measure}", key="dl_ann_matrix")
+
+
+def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool) -> None:
+    if res is None and gamma_off:
+        col.metric(MANY_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
+        return
+    if res is None:
+        col.metric(MANY_NAMES[name], "…", help="γ is computing in the background")
+        return
+    value = res.overall.value
+    col.metric(MANY_NAMES[name], "n/a" if value is None else f"{value:.3f}",
+               help=md(res.overall.reason) if res.overall.reason else MEASURE_HELP[name]
+               + (" ± is twice the Monte-Carlo standard deviation of γ." if name == "gamma"
+                  else ""))
+    if name in GAMMA_MEASURES:
+        sd = res.overall.stats.get("gamma_mc_sd")
+        spread = f"± {2 * sd:.3f} · " if name == "gamma" and sd is not None else ""
+        col.caption(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
+    elif value is None:
+        col.caption(md(res.overall.reason))
+
+
+def together(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
+    """The many-annotator values of all the chosen sets (γ once its job is done); returns them."""
+    st.subheader(f"All {len(c.sets)} sets together")
+    values = dict(many_values(ws.key, ws, c.sets, c.label))
+    gjob = r.gamma
+    gamma_error = gjob.error() if gjob is not None else None
+    if gjob is not None and gjob.done() and gamma_error is None:
+        values.update(gjob.result())
+    for col, name in zip(st.columns(5), MANY_NAMES, strict=True):
+        _many_tile(col, name, values.get(name), gjob is None)
+    wait_or_error(gjob, gamma_error, bar=True)
+    many = many_table(values)
+    st.dataframe(many, hide_index=True, key="ann_many", placeholder="—")
+    download_buttons(many, "many_annotators", key="dl_ann_many")
+    per_label = per_label_table(values)
+    if len(per_label) and c.label is None:
+        with st.expander("Per label"):
+            st.dataframe(per_label, hide_index=True, key="ann_per_label", placeholder="—")
+            download_buttons(per_label, "many_annotators_per_label", key="dl_ann_per_label")
+    return values
+
+
+def against_reference(c: Choice, r: Computed) -> None:
+    """Each annotator scored against the gold and against the majority."""
+    st.subheader("Each annotator against the gold and the majority")
+    st.caption("Majority: the characters (per label) that more than half of the chosen sets "
+               "marked, as maximal runs; a tie of an even panel is no majority"
+               + (" (each annotator left out of its own majority)." if c.leave_one_out else "."))
+    if r.view is None:
+        wait_or_error(r.view_job, r.view_error)
+        return
+    if c.gold is None:
+        st.caption("No gold chosen: only the majority is shown.")
+    table = against_table(r.view)
+    column = "F1" if c.measure in ASYMMETRIC else c.measure
+    if len(table):
+        st.dataframe(above_one.mark(table), hide_index=True, key="ann_against", placeholder="—")
+        above_one.note(table, key="ann_against")
+        download_buttons(table, f"against_gold_and_majority_{c.measure}", key="dl_ann_against")
+        st.plotly_chart(against_bars(table, column, title=f"{column} of each annotator"),
+                        key="ann_against_chart", width="stretch")
+
+
+def documents_by_disagreement(c: Choice, r: Computed) -> None:
+    """The documents ranked by the measure; a picked row draws its document below and links to
+    it on the Documents page."""
+    st.subheader("Documents by disagreement")
+    view, measure = r.view, c.measure
+    if view is None:
+        wait_or_error(r.view_job, r.view_error)
+        return
+    ranking = ranking_table(view.ranking, measure)
+    st.caption(f"Lowest {measure} first"
+               + (" (the value of all sets together; the pair is the one that agrees least)."
+                  if view.many is not None else " (mean over the pairs; the pair is the one "
+                  "that agrees least).") + " Select a row to draw that document below and to "
+               "open it on the Documents page.")
+    page_rows = paginate(ranking, key=K_ANN_RANK_PAGE)
+    above_one.note(ranking, key="ann_ranking")
+    picked = st.dataframe(above_one.mark(page_rows), hide_index=True, key=K_ANN_RANK_TABLE,
+                          on_select="rerun", selection_mode="single-row", placeholder="—")
+    download_buttons(ranking, f"documents_by_{measure}", key="dl_ann_ranking")
+    rows = picked["selection"]["rows"]
+    if not rows:
+        return
+    row = view.ranking[int(page_rows.iloc[rows[0]]["rank"]) - 1]
+    if st.session_state.get(K_ANN_PICKED) != (row.doc, measure):
+        # A newly picked row moves the drawing below to its document (once, so the selector
+        # stays free to choose another).
+        st.session_state[K_ANN_PICKED] = (row.doc, measure)
+        st.session_state[K_ANN_DOC] = row.doc
+    pair = row.pair or (c.sets[0], c.sets[1])
+    st.page_link("pages/documents.py", icon="📄",
+                 label=f"Open {md(row.doc)} on the Documents page: {md(pair[0])} vs "
+                 f"{md(pair[1])}",
+                 query_params={state.K_DOC: row.doc, state.K_SET_A: pair[0],
+                               state.K_SET_B: pair[1],
+                               **({state.K_METRIC: "mafalda"} if measure == "mafalda-f1"
+                                  else {})})
+
+
+def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str, str]]:
+    """One document, every chosen set (the gold first, the majority last) in its own lane;
+    returns the document and the colour map."""
+    st.subheader("One document, every annotator")
+    docs = r.study.docs
+    shown_doc = st.session_state.get(K_ANN_DOC) or st.query_params.get(K_ANN_DOC)
+    if shown_doc not in docs:
+        st.session_state.pop(K_ANN_DOC, None)
+    doc = doc_picker.pick_document(ws, docs, key=K_ANN_DOC, bind="query-params")
+    text = ws.corpus.texts.get(doc)
+    colours = highlight.label_colours(c.labels)
+    # (name, set, what it is, DOM id, span-id prefix): the gold first when it is not a chosen
+    # set, then every chosen set, then their majority.
+    drawn: list[tuple[str, AnnotationSet, str, str, str]] = [
+        (n, ws.sets[n], ws.sets[n].role, f"lane-{i}", chr(65 + i % 26))
+        for i, n in enumerate(c.sets)]
+    if c.gold is not None and c.gold not in c.sets:
+        drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
+    drawn.append(("majority", majority(ws.key, ws, c.sets, c.label),
+                  "strict majority of the chosen sets", "lane-majority", "M"))
+    used = {s.label for _, aset, *_ in drawn
+            for s in restricted(aset, doc, c.label).get(doc)}
+    st.html(highlight.legend(colours, used))
+    for name, aset, what, dom_id, prefix in drawn:
+        items = highlight.span_items(restricted(aset, doc, c.label), doc, prefix)
+        listed = "" if doc in aset.spans else " · does not list this document"
+        st.markdown(f"**{md(name)}** ({what}) · {len(items)} span(s){listed}")
+        st.html(highlight.render_lanes(text, items, colours, dom_id=dom_id))
+    return doc, colours
+
+
+def document_alignment(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyResult],
+                       doc: str, colours: Mapping[str, str]) -> None:
+    """γ's best alignment of the document drawn, as a figure and a table."""
+    st.markdown(f"**γ alignment of {md(doc)}**")
+    # A document every chosen set lists has its γ in the corpus γ's breakdown (same chance
+    # samples, same value, computed in the background): the alignment needs no chance sample.
+    everyone = r.gamma is not None and len(r.study.covering(doc)) == len(c.sets)
+    try:
+        al = alignment(ws.key, ws, c.sets, c.label, doc, c.seed, 1 if everyone else c.samples)
+    except SpanScopeError as exc:
+        st.info(f"No alignment: {md(exc)}", icon="ℹ️")
+        return
+    shown_gamma, why = document_gamma(al, values.get("gamma") if everyone else None,
+                                      from_corpus=everyone)
+    st.caption(f"γ of this document = {shown_gamma} ({c.samples} samples, seed {c.seed}; "
+               f"observed disorder {al['observed_disorder']:.3f}; aligned in "
+               f"{al['seconds'] * 1000:.0f} ms). Each unitary alignment groups at most one unit "
+               "per annotator; ∅ marks an annotator without a unit there."
+               + (f" Undefined: {md(why)}" if why else ""))
+    if al["units"]:
+        st.plotly_chart(alignment_figure(al, colours, title=f"Best alignment of {doc}"),
+                        key="ann_alignment_chart", width="stretch")
+    align = alignment_table(al)
+    st.dataframe(paginate(align, key="ann_align_page"), hide_index=True, key="ann_alignment",
+                 placeholder="—")
+    download_buttons(align, f"alignment_{doc}", key="dl_ann_alignment")

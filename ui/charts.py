@@ -11,8 +11,8 @@ from collections.abc import Mapping
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.highlight import PALETTE
-from ui.palette import SEQUENTIAL
+from core.render.highlight import PALETTE
+from core.render.palette import SEQUENTIAL
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), template="plotly_white",
                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))

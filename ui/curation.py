@@ -5,7 +5,7 @@ decisions, :func:`~core.analysis.consensus.curated_set`, the decisions CSV) and 
 :mod:`core.metrics.agreement` (each annotator against the curated set); this module keeps the
 lead's decisions in the session, draws the lanes and builds the tables.
 
-Session state (keys in :mod:`ui.state`): the lead's decisions live in
+Session state (the page's keys are below): the lead's decisions live in
 ``st.session_state[K_CUR_OVERRIDES][workspace key]`` as ``{decision key: Override}``, keyed by
 :attr:`~core.analysis.consensus.Decision.key` (document, members, proposal), so they survive
 reruns, page changes and changes of the rules that leave a proposal as it was. The curated set is
@@ -25,14 +25,17 @@ import hashlib
 import io
 import zipfile
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from core.analysis.consensus import (
+    BOUNDARIES,
     CONFLICT_FLAGS,
     FLAGS,
+    MATCHES,
     TIE_FLAGS,
     Consensus,
     Decision,
@@ -42,22 +45,33 @@ from core.analysis.consensus import (
     decisions_csv,
     read_decisions,
 )
+from core.errors import SpanScopeError
 from core.formats import WRITABLE, write_files
 from core.metrics.agreement import Study, against
 from core.model import AnnotationSet, Corpus, Span
-from ui import highlight
+from core.render import highlight
+from core.render.html import esc
+from ui import doc_picker, state, text_policy
 from ui.escape import md
-from ui.state import (
-    K_CUR_CURATED,
-    K_CUR_DOC,
-    K_CUR_END,
-    K_CUR_LABEL,
-    K_CUR_OVERRIDES,
-    K_CUR_POS,
-    K_CUR_START,
-    K_CUR_TABLE,
-    Workspace,
-)
+from ui.state import Workspace
+from ui.widgets import notes, paginate
+
+# ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
+# Sets, k, match, bounds and focus are bound to the URL.
+K_CUR_SETS = "cur_sets"  # the annotators' sets adjudicated
+K_CUR_K = "cur_k"  # k, the annotators that must mark a span
+K_CUR_MATCH = "cur_match"  # gamma | overlap | exact | char
+K_CUR_BOUNDS = "cur_bounds"  # majority | union | intersection
+K_CUR_DOC = "cur_doc"  # the document drawn
+K_CUR_FOCUS = "cur_focus"  # which disputed proposals to step through
+K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
+K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
+K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
+K_CUR_LABEL, K_CUR_START, K_CUR_END = "cur_label", "cur_start", "cur_end"  # Relabel, Set bounds
+K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploader, file id
+K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
+K_CUR_FORMAT = "cur_format"  # format of the curated set's download
+K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with
@@ -322,7 +336,6 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
 def current_card(d: Decision, text: str | None, decided: dict[str, Override]) -> str:
     """HTML card of the shown proposal: fragment, who marked what, the rule and the dispute
     (every value escaped)."""
-    esc = highlight._esc
     _, span, _ = final(d, decided)
     frag = esc(span.fragment(text)) if text else "<i>no text</i>"
     members = "".join(
@@ -416,3 +429,299 @@ def summary(result: Consensus, decided: dict[str, Override]) -> dict[str, Any]:
     cur = curated_set(result, decided)
     return {"decided": done, "disputed": disputed, "spans": cur.span_count(),
             "proposals": len(result.decisions)}
+
+
+# ---- the page's sections, in the order pages/curation.py draws them -----------------------------
+
+
+def data(source: Workspace) -> tuple[Workspace, list[str]]:
+    """``source`` (:func:`ui.current.source_workspace`) with spans past their text clipped for
+    the consensus, and the notes saying so; stops the page without two sets of spans."""
+    ws, clipped = text_policy.for_agreement(source)
+    if ws.empty or len(ws.sets) < 2 or not ws.has_spans:
+        st.info("Curation needs at least two annotation sets with spans (annotators).", icon="ℹ️")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+        st.stop()
+    if not ws.shareable:
+        st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
+    st.caption("Propose a consensus from the annotators' spans by explicit rules, then accept, "
+               "reject, relabel or re-bound each disputed span. The result is the set "
+               f"**{curated_name(ws)}** on every page (pick it as the gold) and downloads in any "
+               "format; your decisions download as a file you can upload later to resume.")
+    return ws, clipped
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """The sets adjudicated and the consensus rules chosen."""
+
+    sets: tuple[str, ...]
+    k: int
+    match: str
+    bounds: str
+
+
+def rules(ws: Workspace) -> Rules:
+    """The annotators, k, matching and boundary widgets; stops below two sets."""
+    names = list(ws.sets)
+    default_sets = state.set_options(ws, "annotator")
+    if len(default_sets) < 2:
+        default_sets = names
+    if any(n not in names for n in st.session_state.get(K_CUR_SETS) or ()):
+        del st.session_state[K_CUR_SETS]
+    chosen = st.multiselect("Annotators", names, default=default_sets, key=K_CUR_SETS,
+                            bind="query-params", help="The sets to adjudicate (two or more).")
+    if len(chosen) < 2:
+        st.info("Pick at least two annotation sets above.", icon="ℹ️")
+        st.stop()
+    sets = tuple(sorted(chosen))
+    c1, c2, c3 = st.columns([1, 2, 2])
+    k_default = len(sets) // 2 + 1
+    if int(st.session_state.get(K_CUR_K) or k_default) > len(sets):
+        del st.session_state[K_CUR_K]  # fewer sets than k now: back to the default
+    k = int(c1.number_input("Min. annotators (k)", min_value=1, max_value=len(sets),
+                            value=k_default, step=1, key=K_CUR_K, bind="query-params",
+                            help=f"A span is kept when at least k of the {len(sets)} annotators "
+                            "marked it: 1 = union, all = intersection."))
+    match = c2.selectbox("Match spans by", MATCHES, key=K_CUR_MATCH, bind="query-params",
+                         format_func=lambda m: f"{m}: {MATCH_HELP[m]}")
+    bounds = c3.selectbox("Boundaries", BOUNDARIES, key=K_CUR_BOUNDS, bind="query-params",
+                          format_func=lambda b: f"{b}: {BOUNDS_HELP[b]}",
+                          disabled=match in ("exact", "char"),
+                          help="Not used by exact and char matching.")
+    return Rules(sets, k, match, bounds)
+
+
+@dataclasses.dataclass(frozen=True)
+class Proposed:
+    """The rules' proposal, the lead's decisions so far and the disputed spans stepped through."""
+
+    result: Consensus
+    decided: dict[str, Override]
+    focus: str
+    disputed: list[Decision]
+
+
+def propose(ws: Workspace, r: Rules, clipped: Sequence[str]) -> Proposed:
+    """The consensus of the rules (on a large corpus once asked for) and the focus picker;
+    stops the page on sets that cannot be adjudicated."""
+    n_docs = max(len(ws.sets[n].spans) for n in r.sets)
+    if n_docs > CONSENSUS_AUTO_DOCS and not st.toggle(
+            f"Build the consensus of all {n_docs:,} documents", key=K_CUR_BUILD,
+            persist_state="session",
+            help=f"Off by default above {CONSENSUS_AUTO_DOCS:,} documents: the consensus "
+            "aligns every document of every annotator (γ matching takes about 10 s per 10,000 "
+            "documents; exact and char matching are faster)."):
+        st.info(f"The consensus of {n_docs:,} documents is built when asked: choose the rules "
+                "above, then turn on “Build the consensus”. It is computed once per set of "
+                "rules and kept while the server runs.", icon="⏸️")
+        st.stop()
+    try:
+        result = proposal(ws.key, ws, r.sets, r.k, r.match, r.bounds)
+    except SpanScopeError as exc:
+        st.error("These sets cannot be adjudicated: "
+                 f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
+        st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
+        st.stop()
+    notes([*clipped, *result.warnings], key="cur_warnings")
+    decided = overrides(ws.key)
+    focus = st.selectbox("Step through", list(FOCUS), key=K_CUR_FOCUS,
+                         bind="query-params", help="Which disputed spans the buttons and keys "
+                         "step through: all, the ties and conflicts the rules could not settle, "
+                         "the label disputes, or the spans some annotators did not mark.")
+    disputed = [d for d in result.decisions if d.disputed and FOCUS[focus](d)]
+    return Proposed(result, decided, focus, disputed)
+
+
+def resume(ws: Workspace, p: Proposed) -> None:
+    """The decisions-file uploader (a file applies once, then the inputs follow it)."""
+    with st.expander("📤 Resume: upload a decisions file", expanded=False):
+        upload = st.file_uploader("Decisions file (CSV downloaded from this page or written by "
+                                  "`python -m core adjudicate --decisions`)", type=["csv"],
+                                  key=K_CUR_UPLOAD)
+        if upload is not None and st.session_state.get(K_CUR_UPLOADED) != upload.file_id:
+            st.session_state[K_CUR_UPLOADED] = upload.file_id
+            st.session_state[K_CUR_NOTE] = apply_upload(ws.key, p.result, upload.getvalue(),
+                                                         upload.name)
+            set_inputs(p.disputed[0] if p.disputed else None, p.decided)
+        note = st.session_state.get(K_CUR_NOTE)
+        if note:
+            st.markdown(note)
+
+
+def curate(source: Workspace, ws: Workspace, p: Proposed) -> AnnotationSet:
+    """The curated set, published to every page's workspace, and the progress tiles."""
+    curated = curated_set(p.result, p.decided, name=curated_name(ws))
+    publish(source, curated)  # every page's workspace adds it to the source
+    done, total = progress(p.result, p.decided)
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Decided", f"{done} / {total}", help="Disputed spans you have decided / all "
+              "disputed spans (a span is disputed when not every annotator marked it "
+              "identically).")
+    m2.metric("Proposed spans", len(p.result.decisions))
+    m3.metric("Unanimous", len(p.result.decisions) - total)
+    m4.metric("Curated spans", curated.span_count())
+    st.progress(done / total if total else 1.0,
+                text=f"{done} of {total} disputed spans decided" if total
+                else "Nothing disputed: the annotators agree everywhere.")
+    return curated
+
+
+def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
+                  text_len: int | None) -> None:
+    disputed, decided = p.disputed, p.decided
+    args = (ws.key, disputed, pos)
+    row = st.container(horizontal=True)  # buttons at their own width, wrapping if narrow
+    row.button("◀ Previous", key="cur_prev", shortcut=SHORTCUTS["previous"],
+               on_click=go_to, args=(pos - 1, disputed, decided), disabled=pos == 0)
+    row.button("Next ▶", key="cur_next", shortcut=SHORTCUTS["next"],
+               on_click=go_to, args=(pos + 1, disputed, decided),
+               disabled=pos >= len(disputed) - 1)
+    row.button("✓ Accept", key="cur_accept", type="primary", shortcut=SHORTCUTS["accept"],
+               on_click=decide, args=(*args, "accept", text_len),
+               help="Keep this span (as shown) in the curated set, then go to the next.")
+    row.button("✗ Reject", key="cur_reject", shortcut=SHORTCUTS["reject"],
+               on_click=decide, args=(*args, "reject", text_len),
+               help="Leave this span out of the curated set, then go to the next.")
+    row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
+               on_click=decide, args=(*args, "undo", text_len),
+               disabled=shown.key not in decided, help="Back to the rule's proposal.")
+    todo = next_undecided(disputed, decided, pos)
+    row.button("⏭ Next undecided", key="cur_todo", shortcut="Shift+N",
+               on_click=go_to, args=(todo if todo is not None else pos, disputed, decided),
+               disabled=todo is None, help="Skip to the next disputed span you have not "
+               "decided (from the start when none is left after this one).")
+
+
+def _edit_inputs(ws: Workspace, p: Proposed, pos: int, shown: Decision,
+                 text_len: int | None) -> None:
+    args = (ws.key, p.disputed, pos)
+    labels = state.all_labels(ws.key, ws)
+    if st.session_state.get(K_CUR_LABEL) not in labels:
+        st.session_state[K_CUR_LABEL] = shown.span.label
+    e1, e2, e3, e4, e5 = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
+    e1.selectbox("New label", labels, key=K_CUR_LABEL)
+    e2.button("🏷️ Relabel", key="cur_relabel", shortcut=SHORTCUTS["relabel"],
+              on_click=decide, args=(*args, "relabel", text_len),
+              help="Keep this span with the label chosen on the left.")
+    e3.number_input("Start", min_value=0, step=1, key=K_CUR_START)
+    e4.number_input("End", min_value=1, step=1, key=K_CUR_END)
+    e5.button("↔ Set bounds", key="cur_bounds_btn", shortcut=SHORTCUTS["bounds"],
+              on_click=decide, args=(*args, "bounds", text_len),
+              help="Keep this span with the start and end on the left (end exclusive).")
+
+
+def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
+    """The disputed span stepped to, with the decision buttons, the edit inputs and what the
+    decision does to each annotator; returns it (None when nothing is disputed)."""
+    docs = list(p.result.set.spans)
+    pos = int(st.session_state.get(K_CUR_POS) or 0)
+    pos = max(0, min(pos, len(p.disputed) - 1)) if p.disputed else 0
+    shown = p.disputed[pos] if p.disputed else None
+    if shown is not None and K_CUR_START not in st.session_state:
+        set_inputs(shown, p.decided)
+    if st.session_state.get(K_CUR_DOC) not in docs:
+        st.session_state[K_CUR_DOC] = shown.doc if shown is not None else docs[0]
+    st.subheader("Disputed spans")
+    if shown is None:
+        total = progress(p.result, p.decided)[1]
+        st.success("No disputed span: every proposal is unanimous." if not total else
+                   f"No disputed span is of the kind chosen in “Step through” ({p.focus}).",
+                   icon="✅")
+        return None
+    text = ws.corpus.texts.get(shown.doc)
+    text_len = len(text) if text is not None else None
+    st.caption(f"Disputed span **{pos + 1} of {len(p.disputed)}** ({p.focus}; document "
+               f"{md(shown.doc)}). "
+               "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** "
+               "next undecided · **L** relabel · **B** set bounds · **U** undo (while no text "
+               "field has the focus).")
+    _step_buttons(ws, p, pos, shown, text_len)
+    _edit_inputs(ws, p, pos, shown, text_len)
+    st.html(current_card(shown, text, p.decided))
+    with st.expander(f"What this decision does to each annotator's span F1 on document "
+                     f"{md(shown.doc)}"):
+        effect = decision_effect(p.result, p.decided, shown, [ws.sets[n] for n in r.sets],
+                                 ws.texts())
+        st.dataframe(effect, hide_index=True, key="cur_effect",
+                     column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                    for c in effect.columns if c.startswith(("span", "kept"))},
+                     placeholder="—")
+        st.caption("Da San Martino et al. (2019) span F1 (SemEval-2021 variant) of each "
+                   "annotator on this document, against the curated document with this span "
+                   "kept, then dropped: who the decision agrees with.")
+    return shown
+
+
+def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None) -> None:
+    """One document: each annotator in a lane, the proposal and the curated set below, and its
+    proposals as a table whose row selection steps to a proposal."""
+    st.subheader("The document, annotator by annotator")
+    doc = doc_picker.pick_document(ws, list(p.result.set.spans), key=K_CUR_DOC)
+    text = ws.corpus.texts.get(doc)
+    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    members = shown.members if shown is not None and shown.doc == doc else ()
+    rule_items = proposal_items(p.result, doc, None)
+    cur_items = proposal_items(p.result, doc, p.decided)
+    used = {s.label for n in r.sets for s in ws.sets[n].get(doc)} | {
+        lab for it in cur_items for lab in it.labels}
+    st.html(highlight.legend(colours, used))
+    st.caption("Each lane is one set; a tag (A1, P3, ✓3…) marks where a span starts and names "
+               "it. The shown disputed span's spans are drawn thicker on a yellow tint. P = the "
+               "rule's proposal, ✓ = the curated set (number = row # in the table below).")
+    for i, name in enumerate(r.sets):
+        items, marked = items_for(ws.sets[name], doc, chr(65 + i % 26), members)
+        listed = "" if doc in ws.sets[name].spans else " · does not list this document"
+        st.markdown(f"**{md(name)}** · {len(items)} span(s){listed}")
+        st.html(highlight.render_lanes(text, items, colours, partners=marked,
+                                       dom_id=f"cur-lane-{i}"))
+    shown_id = shown.id.rsplit("#", 1)[1] if shown is not None and members else None
+    st.markdown(f"**Proposed consensus** (k = {r.k}, {r.match}"
+                + (f", {r.bounds} boundaries" if r.match not in ("exact", "char") else "")
+                + f") · {len(rule_items)} span(s)")
+    st.html(highlight.render_lanes(text, rule_items, colours,
+                                   partners=[f"P{shown_id}"] if shown_id else (),
+                                   dom_id="cur-proposed"))
+    st.markdown(f"**Curated** (the proposal with your decisions) · {len(cur_items)} span(s)")
+    st.html(highlight.render_lanes(text, cur_items, colours,
+                                   partners=[f"✓{shown_id}"] if shown_id else (),
+                                   dom_id="cur-curated"))
+    table = doc_table(p.result, doc, text, p.decided)
+    shown_rows = paginate(table, key=K_CUR_PAGE)
+    st.caption("Select a row to show that proposal above (and decide it).")
+    st.dataframe(shown_rows, hide_index=True, key=K_CUR_TABLE, selection_mode="single-row",
+                 on_select=partial(pick_row, doc, list(shown_rows["#"]) if len(shown_rows)
+                                   else [], p.disputed, p.decided), placeholder="—")
+
+
+def agreement(ws: Workspace, r: Rules, curated: AnnotationSet) -> None:
+    """Each annotator scored against the curated set (recomputed as the lead decides)."""
+    st.subheader("Each annotator against the curated set")
+    st.caption("Span P/R/F1: Da San Martino et al. (2019), SemEval-2021 variant, with the "
+               "curated set as the gold (partial-overlap credit). Character κ: Cohen's κ over "
+               "characters × labels. Both recomputed as you decide.")
+    agree = agreement_table(digest(curated), tuple(ws.sets[n] for n in r.sets), curated,
+                            ws.texts(), r.sets)
+    st.dataframe(agree, hide_index=True, key="cur_agreement",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                for c in agree.columns if c != "annotator"}, placeholder="—")
+
+
+def downloads(ws: Workspace, p: Proposed, curated: AnnotationSet) -> None:
+    """The decisions file, the curated set in a chosen format, and a link to score against it."""
+    st.subheader("Download")
+    d1, d2, d3 = st.columns([2, 2, 2])
+    d1.download_button("⬇️ Decisions (CSV)", lambda: decisions_file(p.result, p.decided),
+                       file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",
+                       help="Every proposal with the rule's and your decision; upload it above "
+                       "to resume.")
+    fmt = d2.selectbox("Format of the curated set", SPAN_FORMATS, key=K_CUR_FORMAT)
+    try:
+        data, fname, mime = download_files(fmt, ws.texts(), curated)
+    except SpanScopeError as exc:
+        d3.caption(f"Cannot write {fmt}: {md(exc)}")
+    else:
+        d3.download_button(f"⬇️ Curated set ({fmt})", data, file_name=fname, mime=mime,
+                           key="cur_dl_set")
+    st.page_link("pages/scores.py", icon="📊",
+                 label=f"Score the systems against “{md(curated.name)}” on the Scores page")

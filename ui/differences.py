@@ -8,12 +8,15 @@ into tables and plotly figures.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from core.errors import SpanScopeError
+from core.metrics import registry
 from core.metrics.differences import (
     REASONS,
     DocDifference,
@@ -21,10 +24,21 @@ from core.metrics.differences import (
     document_differences,
     metric_path,
 )
-from ui.highlight import PALETTE
-from ui.palette import OKABE_ITO
+from core.render.highlight import PALETTE
+from core.render.palette import OKABE_ITO
+from ui import state
+from ui.escape import md
 from ui.results import taxonomy_for
+from ui.sampling import sample_rows
 from ui.state import Workspace
+from ui.widgets import download_buttons, paginate, set_pair
+
+# ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
+K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
+K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
+K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
+K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
+K_DIFF_PAGE = "diff_page"  # page of the per-text table
 
 MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}
@@ -184,3 +198,134 @@ def selected_document(event: Any, df: pd.DataFrame) -> str | None:
     if rows:
         return str(df.iloc[int(rows[0])]["document"])
     return None
+
+
+# ---- the page's sections, in the order pages/differences.py draws them --------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The pair compared, the MAFALDA level and variant, and the score the charts show."""
+
+    ref: str
+    system: str
+    level: int
+    mvariant: str
+    measure: str
+
+
+def choose(ws: Workspace) -> Choice:
+    """The pair, level, variant and score widgets (and a note on non-MAFALDA labels)."""
+    c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2])
+    ref, system = set_pair(ws, c1, c2, "Reference (gold)", "System",
+                           compared=state.compared_sets)
+    level = c3.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
+                         help="2: the labels as they are; 1: MAFALDA's three groups; 0: any "
+                         "label or none.")
+    mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
+                            key=state.K_MAF_VARIANT, bind="query-params")
+    shown_measure = c5.radio("Score", list(SHOWN_MEASURES), key=K_DIFF_MEASURE,
+                             bind="query-params", horizontal=True)
+    tax = taxonomy_for(ws, ref, system)
+    if tax.name != "MAFALDA":
+        st.caption(f"The labels of {md(ref)} and {md(system)} are not MAFALDA's fallacies: each "
+                   "label is its own class, so level 1 equals level 2 and level 0 asks 'any "
+                   "label or none'.")
+    return Choice(ref, system, int(level), mvariant, SHOWN_MEASURES[shown_measure])
+
+
+def rule_path(ws: Workspace, c: Choice) -> None:
+    """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
+    steps = path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
+    st.subheader(f"From Martino to MAFALDA: {md(c.system)} against {md(c.ref)}")
+    scored = [s for s in steps if s.score is not None]
+    if len(scored) >= 2:
+        st.plotly_chart(waterfall(steps, c.measure, title=f"{MEASURES[c.measure]}, one rule "
+                                  "at a time (grey: the official metrics)"),
+                        key="diff_waterfall", width="stretch")
+    for s in steps:
+        if s.error and s.official:
+            st.warning(f"**{s.title}** cannot score these inputs: {md(s.error)}", icon="⚠️")
+    table = steps_table(steps, c.measure)
+    st.dataframe(table, hide_index=True, key="diff_steps",
+                 column_config={MEASURES[c.measure]: st.column_config.NumberColumn(
+                     format="%.4f"),
+                                "change": st.column_config.NumberColumn(format="%+.4f")},
+                 placeholder="—")
+    download_buttons(table, f"metric_path_{c.system}", key="dl_diff_steps")
+
+
+def _scatter(df: pd.DataFrame, c: Choice) -> str | None:
+    """The per-text scatter (drawn when asked on a large corpus); returns a clicked text."""
+    points = sample_rows(df, SCATTER_MAX)
+    # A browser takes about a second per thousand markers: on a large corpus the scatter is
+    # drawn when asked for, so that the page answers at once.
+    draw = len(df) <= SCATTER_AUTO or st.toggle(
+        f"Draw the scatter ({len(points.rows):,} points"
+        + (f", a random sample of the {len(df):,} texts)" if points.sampled else ")"),
+        key=K_DIFF_DRAW,
+        persist_state="session",
+        help=f"Off by default above {SCATTER_AUTO:,} texts: drawing thousands of points "
+        "takes the browser a second or more on every visit of this page.")
+    if not draw:
+        st.caption(f"The scatter of per-text Martino F1 against MAFALDA F1 is off for "
+                   f"{len(df):,} texts; turn it on above, or use the table below.")
+        return None
+    event = st.plotly_chart(scatter(points.rows, level=c.level, variant=c.mvariant),
+                            key=K_DIFF_SCATTER, on_select="rerun",
+                            selection_mode=("points",), width="stretch")
+    st.caption(points.caption("texts") + (" The table below lists every text, the most "
+                                          "different first." if points.sampled else ""))
+    return selected_document(event, points.rows)
+
+
+def text_by_text(ws: Workspace, c: Choice) -> None:
+    """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
+    st.subheader("Text by text")
+    try:
+        rows = documents(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
+    except SpanScopeError as exc:
+        # The text-by-text comparison needs both official scorers; SemEval-2021's refuses a
+        # system that does not cover the reference's documents (the path above shows that
+        # step's error).
+        st.warning(f"The texts cannot be compared one by one: {md(str(exc))}. Load a system "
+                   f"that covers every document of {md(c.ref)}, or compare another pair.",
+                   icon="⚠️")
+        st.stop()
+    df = documents_table(rows)
+    if not len(df):
+        st.info(f"{md(c.ref)} has no document.", icon="ℹ️")
+        st.stop()
+    n_diff = int((df["F1 difference"].abs() > 1e-12).sum())
+    st.caption(f"{n_diff:,} of {len(df):,} texts score differently. Click a point or a row to "
+               "open the text on the 📄 Documents page.")
+    left, right = st.columns([3, 2])
+    with left:
+        picked = _scatter(df, c)
+    with right:
+        st.markdown("**Why the texts differ**")
+        st.dataframe(reasons_legend(), hide_index=True, key="diff_reasons", height=420,
+                     placeholder="—")
+    st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
+                "largest first)")
+    shown = paginate(df, key=K_DIFF_PAGE)
+    table_event = st.dataframe(shown, hide_index=True, key=K_DIFF_TABLE, on_select="rerun",
+                               selection_mode="single-row",
+                               column_config={col: st.column_config.NumberColumn(format="%.3f")
+                                              for col in df.columns
+                                              if col not in ("document", "reasons")},
+                               placeholder="—")
+    picked = selected_document(table_event, shown) or picked
+    download_buttons(df, f"metric_differences_{c.system}", key="dl_diff_docs")
+    st.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its weight "
+               "in Martino's pooled sums; weight averaged: 1/N, its weight in MAFALDA's "
+               "average.")
+    if picked is not None:
+        # The sets, level and variant are bound here under the Documents page's own keys, so
+        # they travel in session state. switch_page may neither set nor clear query parameters
+        # bound on this page: it gets the unbound ones explicitly (an empty mapping would do as
+        # well).
+        st.session_state[state.K_DOC] = picked
+        st.session_state[state.K_METRIC] = "mafalda"
+        st.switch_page("pages/documents.py",
+                       query_params={state.K_DOC: picked, state.K_METRIC: "mafalda"})

@@ -1,16 +1,25 @@
-"""The Documents page's list: orders (by id, disagreement, score, spans), search, the window of
-ids the selector shows, and how each id is labelled. Scores come from :mod:`ui.results`."""
+"""The Documents page: its list (orders by id, disagreement, score, spans; search; the window of
+ids the selector shows; how each id is labelled) and its sections, which ``pages/documents.py``
+calls in order. Scores come from :mod:`ui.results`, error categories from :mod:`ui.errors`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from core.metrics import registry
 from core.model import AnnotationSet
+from core.render import highlight
+from ui import above_one, export, results, state, uploads
+from ui import errors as err_ui
+from ui.escape import md
 from ui.results import per_doc_f1
 from ui.state import Workspace
+from ui.widgets import download_buttons, paginate, set_pair
 
 DOC_SORTS: dict[str, str] = {
     "id": "by id",
@@ -163,8 +172,8 @@ def document_table(
     """One row per document of ``order`` (in that order): its F1 under ``metric``, disagreement,
     missed and spurious spans (no same-label partner in the other set, as the merged view marks
     them), spans per set and the start of its text."""
+    from core.render.highlight import missed_intervals, span_items
     from core.segments import disagreement
-    from ui.highlight import missed_intervals, span_items
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
     scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)
@@ -235,3 +244,275 @@ def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: 
                      "spurious": st.column_config.NumberColumn(
                          help="Predicted spans that no same-label gold span overlaps"),
                      "text": st.column_config.TextColumn(width="large")}, placeholder="—")
+
+
+# ---- the page's sections, in the order pages/documents.py draws them ----------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """The two sets compared and how: the metric, its variant and level."""
+
+    set_a: str
+    set_b: str
+    metric: str
+    entry: registry.Metric
+    variant: str | None
+    level: int | None
+
+    @property
+    def cat_level(self) -> int:
+        """The level error categories (core.analysis.errors) compare labels at: the metric's."""
+        return int(self.level) if self.level is not None else 2
+
+
+def choose(ws: Workspace) -> View:
+    """The pair of sets, the metric and its variant and level."""
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
+    set_a, set_b = set_pair(ws, c1, c2, "Left (reference)", "Right (compared)")
+    metric = c3.radio("Metric", results.span_metric_names(), help=results.metric_help(),
+                      key=state.K_METRIC, bind="query-params", horizontal=True)
+    entry = registry.get(metric)
+    variant: str | None = None
+    level: int | None = None
+    with c4:
+        if entry.variants:
+            variant = st.selectbox(f"{entry.title} variant", entry.variants,
+                                   key=state.variant_key(metric), bind="query-params")
+        if entry.levels:
+            level = st.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params")
+    if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift
+        st.info(llm_note, icon="ℹ️")
+    return View(set_a, set_b, metric, entry, variant, level)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The error category and label the list is filtered by, and the Errors page's bucket."""
+
+    category: str
+    label: str
+    bucket: dict[str, Any] | None
+
+    @property
+    def active(self) -> bool:
+        return self.category != err_ui.ALL or self.label != err_ui.ALL
+
+
+def _error_filters(ws: Workspace, v: View) -> tuple[str, str]:
+    category = label_filter = err_ui.ALL
+    # The filters categorise every span of the corpus (seconds per 10,000 documents): on a
+    # large corpus only when asked, or when a link carries a filter.
+    gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
+    n_docs = max(len(ws.corpus.texts), len(gold.spans), len(pred.spans))  # doc_ids: a list
+    linked = any(st.query_params.get(k, err_ui.ALL) != err_ui.ALL
+                 for k in (err_ui.K_ERR_CATEGORY, err_ui.K_ERR_LABEL))
+    if n_docs <= err_ui.FILTER_AUTO_DOCS or st.toggle(
+            f"Filter by error category and label (categorises all {n_docs:,} documents)",
+            value=linked, key="doc_err_filter_on", persist_state="session"):
+        e1, e2 = st.columns([3, 2])
+        category = e1.selectbox("Error category", [err_ui.ALL, *err_ui.CATEGORY_STYLE],
+                                key=err_ui.K_ERR_CATEGORY, bind="query-params",
+                                # No format_func: a bound widget writes its shown value into
+                                # the URL.
+                                help="Only documents holding a span of this category (see 🔍 "
+                                "Errors): " + "; ".join(f"{c}: {h}"
+                                                        for c, h in err_ui.CATEGORY_HELP.items()))
+        label_filter = e2.selectbox("Label", err_ui.label_options(ws, v.set_a, v.set_b,
+                                                                  v.cat_level),
+                                    key=err_ui.K_ERR_LABEL, bind="query-params",
+                                    help=f"Only documents holding a span counted under this "
+                                    f"label (level {v.cat_level}).")
+    return category, label_filter
+
+
+def _bucket(ids: list[str]) -> tuple[dict[str, Any] | None, list[str]]:
+    """A bucket clicked on the Errors page: its documents only, until cleared."""
+    bucket = st.session_state.get(err_ui.K_ERR_DOCS)
+    if not bucket:
+        return bucket, ids
+    b1, b2 = st.columns([5, 1])
+    b1.caption(f"Showing the {len(bucket['documents'])} document(s) of the bucket "
+               f"{md(bucket['what'])} (🔍 Errors).")
+    if b2.button("Show all", key="err_docs_clear"):
+        st.session_state[err_ui.K_ERR_DOCS] = None
+        st.rerun()
+    return bucket, [d for d in ids if d in set(bucket["documents"])]
+
+
+def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
+    """Search, order and filters, then the document picker, stepper and list; stops when no
+    document matches. Returns the document and the filters."""
+    d1, d2 = st.columns([3, 2])
+    query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
+                          persist_state="session", placeholder="e.g. 111111 or 'migrants'")
+    sort = d2.selectbox("Order", list(DOC_SORTS), format_func=lambda k: DOC_SORTS[k],
+                        key=state.K_DOC_SORT, persist_state="session")
+    order = document_order(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant, v.level)
+    ids = search_documents(ws.key, ws, tuple(order), query)
+    category, label_filter = _error_filters(ws, v)
+    if category != err_ui.ALL or label_filter != err_ui.ALL:
+        allowed = err_ui.documents_with(ws, v.set_a, v.set_b, v.cat_level, category,
+                                        label_filter)
+        ids = [d for d in ids if d in set(allowed or ())]
+    bucket, ids = _bucket(ids)
+    if not ids:
+        st.warning("No document matches the search and filters.")
+        st.stop()
+    # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
+    # slow in the browser); the search narrows it, and the current document (URL) is always an
+    # option. A new order starts at its first document ("lowest score first" must show the
+    # lowest score, not stay on the document shown before); a deep link (first run) keeps its
+    # document.
+    order_seen = hash(tuple(ids))
+    if st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
+        st.session_state[state.K_DOC] = ids[0]
+    st.session_state[K_ORDER_SEEN] = order_seen
+    current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
+    options = document_window(ids, current)
+    label = f"Document ({len(ids):,} of {len(order):,})"
+    if len(options) < len(ids):
+        label += f": the first {DOC_WINDOW:,} in this order are listed, search for others"
+    # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown
+    # as they are.
+    doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+    stepper(ids, doc)
+    with st.expander(f"📋 Documents in this order: click a row to open it ({len(options):,} "
+                     "listed)", expanded=True):
+        table_picker(ws, v.set_a, v.set_b, options, v.metric, v.variant, v.level)
+    if sort in ("score", "disagreement"):
+        describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant,
+                                  v.level)
+        st.caption(f"Sorted {DOC_SORTS[sort]}: {md(describe(doc))}")
+    return doc, Filters(category, label_filter, bucket)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The document drawn: its spans as items, the span selected and the spans marked."""
+
+    doc: str
+    text: str | None
+    items_a: list[highlight.SpanItem]
+    items_b: list[highlight.SpanItem]
+    colours: dict[str, str]
+    selected: str | None
+    span_text: dict[str, str]
+    explained: Any
+    partners: tuple[str, ...]
+    cats_a: dict[str, str]
+    cats_b: dict[str, str]
+
+
+def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
+    """The span picker; the selected span's partners and the spans behind the filters are
+    marked."""
+    gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
+    items_a = highlight.span_items(gold, doc, "G")
+    items_b = highlight.span_items(pred, doc, "P")
+    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    span_options = ["—"] + [it.id for it in items_a + items_b]
+    span_text = {it.id: f"{it.id} [{it.start}, {it.end}) {it.label_text}"
+                 for it in items_a + items_b}
+    picked = st.selectbox("Select a span to see every pair it forms", span_options,
+                          key=state.K_SPAN, format_func=lambda s: span_text.get(s, "— none —"))
+    selected = None if picked == "—" else picked
+    explained = results.explain_document(ws.key, ws, v.set_a, v.set_b, doc, v.metric, v.variant,
+                                         v.level)
+    partners = results.partners_of(explained, selected) if selected else ()
+    cats_a, cats_b = err_ui.span_categories(ws, v.set_a, v.set_b, v.cat_level, doc, items_a,
+                                            items_b)
+    if f.active:
+        # The spans behind the filter are marked like a selected span's partners.
+        behind = {it.id for items, cats in ((items_a, cats_a), (items_b, cats_b)) for it in items
+                  if f.category in (err_ui.ALL, cats.get(it.id))
+                  and (f.label == err_ui.ALL or f.label in err_ui.item_labels(
+                      ws, v.set_a, v.set_b, v.cat_level, it))}
+        partners = (*partners, *sorted(behind))
+    partners = (*partners, *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
+    return Shown(doc, ws.corpus.texts.get(doc), items_a, items_b, colours, selected, span_text,
+                 explained, tuple(partners), cats_a, cats_b)
+
+
+def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
+    """Both sets' spans in lanes, side by side, with the error categories noted."""
+    gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
+    used = {lab for it in s.items_a + s.items_b for lab in it.labels}
+    st.html(highlight.legend(s.colours, used))
+    st.html(err_ui.category_legend())
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{md(v.set_a)}** ({gold.role}) · {len(s.items_a)} span(s)")
+        st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
+                                       dom_id="left-doc", partners=s.partners,
+                                       notes=err_ui.notes(s.cats_a)))
+    with right:
+        st.markdown(f"**{md(v.set_b)}** ({pred.role}) · {len(s.items_b)} span(s)")
+        st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
+                                       dom_id="right-doc", partners=s.partners,
+                                       notes=err_ui.notes(s.cats_b)))
+    if gold.alternatives:
+        st.caption(f"{md(v.set_a)} lists alternative labels: a span tagged `A | B` may be "
+                   "matched by either label, and ⊥ means it may also be left unpredicted. These "
+                   "are alternatives, not conflicts.")
+
+
+def merged_view(ws: Workspace, v: View, s: Shown) -> None:
+    """Each character coloured by its status as the metric compares them, and the export."""
+    st.markdown("**Merged view**")
+    merged_a, merged_b = s.items_a, s.items_b
+    if v.level is not None:
+        # Compare what the metric compares: classes at the chosen level, without ⊥ predictions
+        # (left out of precision, except by MAFALDA's repo-head code).
+        mapping = results.level_label_map(ws, v.set_a, v.set_b, int(v.level))
+        merged_a = highlight.relabel(s.items_a, mapping)
+        merged_b = highlight.relabel(s.items_b, mapping, drop_nothing=v.variant != "repo-head")
+        st.caption(f"As {v.entry.title} sees it: labels compared at level {v.level}"
+                   + ("" if v.variant == "repo-head" else "; ⊥ predictions left out") + ".")
+    st.html(highlight.status_legend())
+    st.html(highlight.render_merged(s.text, merged_a, merged_b))
+    counts = highlight.status_counts(s.text, merged_a, merged_b)
+    if counts:
+        st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {n} chars"
+                              for k, n in counts.items() if n))
+    st.caption("Export this document, both annotations highlighted, as a standalone file:")
+    export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
+                            pred_name=v.set_b, merged=(merged_a, merged_b))
+
+
+def contributions(v: View, s: Shown) -> None:
+    """The pairs of the selected span and every pair of the document."""
+    st.subheader("Contributions")
+    explained = s.explained
+    if explained.error:
+        st.error(md(explained.error), icon="❌")
+        return
+    if s.selected:
+        st.markdown(f"**Pairs formed by {md(s.span_text[s.selected])}**")
+        rows = results.rows_for_span(explained, s.selected)
+        if len(rows):
+            st.dataframe(rows, hide_index=True, key="span_pairs", placeholder="—")
+        else:
+            st.caption("This span overlaps no span of the other set: it adds nothing to the "
+                       "numerators.")
+        best = results.best_match_for_span(explained, s.selected)
+        if best is not None:
+            st.markdown(f"{v.entry.title} takes from it: {md(best)}")
+    st.markdown(f"**Every pair of document {md(s.doc)}**")
+    table = explained.pairs
+    st.dataframe(paginate(table, key="pairs_page"), hide_index=True, key="doc_pairs",
+                 placeholder="—")
+    download_buttons(table, f"contributions_{s.doc}", key="dl_pairs")
+
+
+def scores(ws: Workspace, v: View, doc: str) -> None:
+    """Every span metric's score of this one document."""
+    st.subheader("This document's scores")
+    doc_scores = results.document_scores(
+        ws.key, ws, v.set_a, v.set_b, doc,
+        variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},
+        level=int(v.level if v.level is not None else state.DEFAULTS[state.K_LEVEL]))
+    st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores",
+                 placeholder="—")
+    above_one.note(pd.DataFrame(doc_scores), key="doc_scores")
+    download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")

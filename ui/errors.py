@@ -13,8 +13,9 @@ Chromium, offline, on click (a few seconds each).
 
 from __future__ import annotations
 
-import html
+import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -29,11 +30,26 @@ from core.analysis.errors import (
     ErrorTable,
     categorise,
 )
-from core.errors import SpanScopeError
+from core.analysis.slices import (
+    META_PREFIX,
+    META_RULE,
+    SPAN_DIMENSIONS,
+    Metadata,
+    dimensions,
+    meta_plan,
+    parse_meta_csv,
+)
+from core.analysis.slices import METRICS as SLICE_METRICS
+from core.errors import FormatError, SpanScopeError
+from core.metrics import registry
 from core.metrics.labels import level_namer
 from core.model import NOTHING
+from core.render.highlight import SpanItem
+from core.render.html import esc
+from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
 from ui import results, state
-from ui.highlight import SpanItem
+from ui.escape import md
+from ui.widgets import download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
 K_ERR_CATEGORY = "ecat"  # Documents: show documents with a span of this category
@@ -53,19 +69,11 @@ K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
 ALL = "(all)"
 
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
-             "#000000")
-"""Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour
-vision deficiencies."""
+_FILL_PATTERNS = {"correct": "", "label": "/", "boundary": "\\", "boundary+label": "x",
+                  "missed": "-", "spurious": "|", "optional": "."}
 CATEGORY_STYLE: dict[str, tuple[str, str, str]] = {
     # category: (colour, plotly fill pattern, short mark shown on the text)
-    "correct": ("#009E73", "", "✓"),
-    "label": ("#E69F00", "/", "L"),
-    "boundary": ("#56B4E9", "\\", "B"),
-    "boundary+label": ("#CC79A7", "x", "BL"),
-    "missed": ("#D55E00", "-", "M"),
-    "spurious": ("#0072B2", "|", "S"),
-    "optional": ("#999999", ".", "⊥"),
+    cat: (colour, _FILL_PATTERNS[cat], ERROR_MARKS[cat]) for cat, colour in ERROR_COLOURS.items()
 }
 CATEGORY_HELP = {
     "correct": "same boundaries, same label",
@@ -218,7 +226,7 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str]) -> go.Figure:
             fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat, showlegend=i == 1,
                         marker=dict(color=colour, pattern=dict(shape=pattern)),
                         customdata=[[system, lab, cat, side] for lab in labels], row=i, col=1,
-                        hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + html.escape(system)
+                        hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + esc(system)
                         + "</extra>")
     layout = {**_LAYOUT, "legend": dict(orientation="v", x=1.01, xanchor="left", y=1),
               "margin": dict(l=10, r=150, t=70, b=10)}
@@ -247,7 +255,7 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str) -> go.Figure:
                     text=[f"{v:.2f}" if pd.notna(v) else "" for v in sub[measure]],
                     textposition="outside",
                     hovertemplate="%{x}<br>" + measure + " %{y:.3f}<extra>"
-                    + html.escape(str(system)) + "</extra>")
+                    + esc(str(system)) + "</extra>")
     fig.update_layout(barmode="group", title=title, height=440, yaxis_title=measure, **_LAYOUT)
     return fig
 
@@ -346,17 +354,17 @@ def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc:
 
 
 def notes(categories: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
-    """Item id -> (mark, colour, category) for :func:`ui.highlight.render_lanes`."""
+    """Item id -> (mark, colour, category) for :func:`core.render.highlight.render_lanes`."""
     return {i: (CATEGORY_STYLE[c][2], CATEGORY_STYLE[c][0], c) for i, c in categories.items()}
 
 
 def category_legend() -> str:
     """HTML legend of the marks drawn after each span's tag."""
     chips = "".join(
-        f'<span title="{html.escape(CATEGORY_HELP[c])}" style="display:inline-block;'
+        f'<span title="{esc(CATEGORY_HELP[c])}" style="display:inline-block;'
         f'margin:2px 10px 2px 0;white-space:nowrap"><span class="ss-cat" style="border:1px solid '
         f'{colour};color:{colour};border-radius:3px;padding:0 3px;font-weight:700;'
-        f'font-size:0.8em;margin-right:4px">{html.escape(mark)}</span>{html.escape(c)}</span>'
+        f'font-size:0.8em;margin-right:4px">{esc(mark)}</span>{esc(c)}</span>'
         for c, (colour, _, mark) in CATEGORY_STYLE.items())
     return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '
             f"{chips}</div>")
@@ -495,3 +503,252 @@ def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: 
                      "text": text[s.start:s.end] if text is not None else "",
                      "decided by": partner, "overlap": s.overlap, "duplicate": s.duplicate})
     return pd.DataFrame(rows, columns=columns)
+
+
+# ---- the page's sections, in the order pages/errors.py draws them -------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The reference, the level labels are compared at, and the systems."""
+
+    ref: str
+    level: int
+    systems: tuple[str, ...]
+    n_docs: int
+    """The most documents a set lists: above :data:`FILTER_AUTO_DOCS` the schemas and slices are
+    computed when asked."""
+
+
+def setup(ws: state.Workspace) -> Setup:
+    """The reference and level widgets and the categories' definitions; stops without a system."""
+    names = list(ws.sets)
+    default_a, _ = state.default_pair(ws)
+    c1, c2 = st.columns([3, 1])
+    ref = c1.selectbox("Reference (gold)", names,
+                       index=names.index(default_a) if default_a else 0,
+                       key=state.K_SET_A, bind="query-params")
+    level = int(c2.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
+                             help="Labels are compared at this MAFALDA level: 2 as annotated, 1 "
+                             "emotion / logic / credibility, 0 fallacy or not."))
+    systems = tuple(state.compared_sets(ws, ref))
+    if not systems:
+        st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
+        st.stop()
+    st.caption("Every reference span and every prediction gets one category from its best "
+               "overlapping pair (docs/errors.md): " + "; ".join(
+                   f"**{c}**: {h}" for c, h in CATEGORY_HELP.items()) + ".")
+    return Setup(ref, level, systems, max(len(ws.sets[n].spans) for n in (ref, *systems)))
+
+
+def categories(ws: state.Workspace, s: Setup) -> None:
+    """Every system's category counts as a table and a chart; a row or a bar segment opens the
+    documents holding that category."""
+    st.subheader("Error categories, every system")
+    cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
+    for row in cats[cats["category"] == "error"].itertuples():
+        st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
+                 f"{md(row.note)}", icon="❌")
+    ok = cats[cats["category"] != "error"].reset_index(drop=True)
+    picked = st.dataframe(ok, hide_index=True, key=K_ERR_TABLE, on_select="rerun",
+                          selection_mode="single-row", placeholder="—")
+    st.caption("Select a row, or click a bar segment, to open the Documents page on the "
+               "documents holding spans of that category.")
+    download_buttons(ok, "error_categories", key="dl_err_categories")
+    fig = category_chart(ok)
+    event = st.plotly_chart(fig, key=K_ERR_CHART, on_select="rerun",
+                            selection_mode=("points",), config=PLOTLY_CONFIG)
+    chart_downloads(fig, "error_categories", key="dl_err_chart")
+    rows = picked["selection"]["rows"]
+    if rows:
+        record = ok.iloc[rows[0]]
+        open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
+                       category=str(record["category"]),
+                       marker=("table", str(record["system"]), str(record["category"])))
+    hit = clicked(event)
+    if hit:
+        system, _, category = hit[:3]
+        open_documents(ws, ref=s.ref, system=str(system), level=s.level,
+                       category=str(category), marker=("chart", *map(str, hit)))
+
+
+def schemas(ws: state.Workspace, s: Setup) -> None:
+    """SemEval-2013's schemas, as nervaluate counts them (in a closed expander)."""
+    with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nervaluate counts "
+                     "them"):
+        st.caption("One-to-one greedy alignment (docs/errors.md): COR correct, INC incorrect, "
+                   "PAR partial, MIS missed, SPU spurious; POS = COR+INC+PAR+MIS, ACT = "
+                   "COR+INC+PAR+SPU; partial and type give PAR half credit. `python -m core "
+                   "score --metric nervaluate` prints the same, per label too.")
+        # Code in a collapsed expander runs all the same: on a large corpus the counts wait
+        # for their toggle.
+        if s.n_docs <= FILTER_AUTO_DOCS or st.toggle(
+                f"Count the schemas of all {s.n_docs:,} documents", key="err_schemas_on",
+                persist_state="session"):
+            table = schema_frame(ws.key, ws, s.ref, s.systems)
+            st.dataframe(table, hide_index=True, key="err_schema_table", placeholder="—")
+            download_buttons(table, "semeval2013_schemas", key="dl_err_schemas")
+
+
+def spans_of_category(ws: state.Workspace, s: Setup) -> None:
+    """One system's spans of one category, listed."""
+    st.markdown("**The spans of one category**")
+    l1, l2 = st.columns(2)
+    list_system = l1.selectbox("System", s.systems, key="err_list_system")
+    list_category = l2.selectbox("Category", [ALL, *CATEGORY_STYLE],
+                                 index=1 + list(CATEGORY_STYLE).index("missed"),
+                                 key="err_list_category")
+    spans = span_frame(ws.key, ws, s.ref, list_system, s.level, list_category)
+    st.dataframe(paginate(spans, key="err_list_page"), hide_index=True, key="err_span_table",
+                 column_config={"text": st.column_config.TextColumn(width="large")},
+                 placeholder="—")
+    download_buttons(spans, f"spans_{list_category}_{list_system}", key="dl_err_spans")
+
+
+def per_label(ws: state.Workspace, s: Setup) -> None:
+    """The categories per label, as a chart and a table; a bar opens its documents."""
+    st.subheader("Per label")
+    labels = label_frame(ws.key, ws, s.ref, s.systems, s.level)
+    if not len(labels):
+        st.caption("No span to count.")
+        return
+    fig = label_chart(labels, s.systems)
+    event = st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun",
+                            selection_mode=("points",), config=PLOTLY_CONFIG)
+    chart_downloads(fig, "error_categories_per_label", key="dl_err_label_chart")
+    # "label" is also a category: the label column is named "span label" here.
+    wide = labels.rename(columns={"label": "span label"}).pivot_table(
+        index=["system", "span label", "side"], columns="category", values="count",
+        fill_value=0).reset_index()
+    wide.columns.name = None
+    st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
+                 placeholder="—")
+    download_buttons(labels, "error_categories_per_label", key="dl_err_labels")
+    hit = clicked(event)
+    if hit:
+        system, label, category = map(str, hit[:3])
+        open_documents(ws, ref=s.ref, system=system, level=s.level, category=category,
+                       label=label, marker=("label", *map(str, hit)))
+
+
+@dataclass(frozen=True)
+class SliceSettings:
+    """The metadata uploaded (``meta_key``: its digest) and the bootstrap of the slices."""
+
+    metadata: Metadata | None
+    meta_key: str
+    n_boot: int
+    seed: int
+
+
+def _metadata() -> tuple[Metadata | None, str]:
+    meta_file = st.file_uploader("Document metadata (CSV: an id column and any fields)",
+                                 type=["csv"], key=K_ERR_META)
+    if meta_file is None:
+        return None, ""
+    data = meta_file.getvalue()
+    try:
+        return (parse_meta_csv(data.decode("utf-8-sig"), meta_file.name),
+                hashlib.sha256(data).hexdigest())
+    except (FormatError, UnicodeDecodeError) as exc:
+        st.error(f"{md(meta_file.name)}: {md(exc)}", icon="❌")
+        return None, ""
+
+
+def dimension_name(d: str) -> str:
+    """A slice dimension as the page names it."""
+    if d.startswith(META_PREFIX):
+        return f"metadata: {d[len(META_PREFIX):]}"
+    return DIMENSION_NAMES.get(d, d)
+
+
+def _open_bucket(ws: state.Workspace, s: Setup, dimension: str, hit: list[Any],
+                 bucket_docs: Mapping[tuple[str, str], Any]) -> None:
+    system, bucket = map(str, hit[:2])
+    held = bucket_docs.get((system, bucket)) or {"documents": (), "spans": ()}
+    if dimension == "label":
+        open_documents(ws, ref=s.ref, system=system, level=s.level, label=bucket,
+                       marker=("slice", dimension, system, bucket))
+    else:
+        open_documents(ws, ref=s.ref, system=system, level=s.level,
+                       documents=held["documents"], spans=held["spans"],
+                       what=f"{dimension_name(dimension)}: {bucket}",
+                       marker=("slice", dimension, system, bucket))
+
+
+def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
+    """Scores per bucket of a dimension (built-in or a metadata field), with bootstrap
+    intervals; a bar opens the documents behind it. Returns the settings the report reuses."""
+    st.subheader("Slices: scores per bucket")
+    metadata, meta_key = _metadata()
+    s1, s2, s3, s4, s5 = st.columns([2, 3, 1, 1, 1])
+    metric = s1.radio("Metric", list(SLICE_METRICS), key=K_ERR_METRIC, bind="query-params",
+                      horizontal=True,
+                      help="; ".join(f"{m}: {registry.get(m).description}"
+                                     for m in SLICE_METRICS))
+    entry = registry.get(metric)
+    ref_docs = ws.sets[s.ref].doc_ids
+    options = dimensions(metadata, ref_docs)
+    not_sliced = [f for f in meta_plan(metadata, ref_docs) if f.kind == "skipped"]
+    if not_sliced:
+        st.caption(f"Metadata fields not sliced ({META_RULE}): "
+                   + "; ".join(f"**{md(f.name)}** ({md(f.why)})" for f in not_sliced) + ".")
+    dimension = s2.selectbox("Bucket by", options, key=K_ERR_DIM, bind="query-params",
+                             format_func=dimension_name)
+    measure = s3.radio("Show", MEASURES, key=K_ERR_MEASURE, bind="query-params")
+    n_boot = int(s4.number_input("Resamples", min_value=100, max_value=10000, step=100,
+                                 key=state.K_BOOT_N, persist_state="session"))
+    seed = int(s5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
+                               key=state.K_SEED, persist_state="session"))
+    settings = SliceSettings(metadata, meta_key, n_boot, seed)
+    variant = results.chosen_variant(entry)
+    slices_on = s.n_docs <= FILTER_AUTO_DOCS or st.toggle(
+        f"Score the slices: {n_boot:,} bootstrap resamples of {s.n_docs:,} documents per "
+        "bucket", key="err_slices_on", persist_state="session",
+        help=f"Off by default above {FILTER_AUTO_DOCS:,} documents: the intervals rescore "
+        "every bucket once per resample.")
+    if not slices_on:
+        return settings
+    table, bucket_docs, refused = slice_frame(
+        ws.key, ws, s.ref, s.systems, metric, variant, s.level if entry.levels else 2,
+        dimension, n_boot, seed, meta_key, metadata)
+    for system, error in refused.items():
+        st.error(f"{entry.title} ({variant}) cannot score {md(system)}: "
+                 f"{md(error)}", icon="❌")
+    rule = ("a span bucket holds the reference spans (recall) and predictions (precision) that "
+            "fall in it" if dimension in SPAN_DIMENSIONS else
+            "a document bucket holds whole documents: the metric on that sub-corpus")
+    st.caption(f"{entry.title} ({variant}"
+               + (f", level {s.level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
+               f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a "
+               "bar to open the documents behind it.")
+    if not len(table):
+        st.caption("No bucket holds a span.")
+        return settings
+    title = f"{measure} per {dimension_name(dimension)} against {s.ref}"
+    fig = slice_chart(table, measure, title=title)
+    event = st.plotly_chart(fig, key=K_ERR_SLICE_CHART, on_select="rerun",
+                            selection_mode=("points",), config=PLOTLY_CONFIG)
+    chart_downloads(fig, f"slices_{dimension.replace(':', '_')}", key="dl_err_slices")
+    shown = table.drop(columns=["order", "dimension"])
+    st.dataframe(paginate(shown, key="err_slice_page"), hide_index=True, key="err_slice_table",
+                 placeholder="—")
+    download_buttons(shown, f"slices_{dimension.replace(':', '_')}", key="dl_err_slice_table")
+    hit = clicked(event)
+    if hit:
+        _open_bucket(ws, s, dimension, hit, bucket_docs)
+    return settings
+
+
+def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
+    """The HTML report's download button (built when clicked)."""
+    st.subheader("Report")
+    st.caption("One HTML file that opens anywhere without a network: every system's scores "
+               "with intervals, the error categories, the slices, the label confusion and the "
+               "20 worst documents side by side (the same as `python -m core report`).")
+    st.download_button(
+        "⬇️ HTML report",
+        lambda: report_html(ws.key, ws, s.ref, s.systems, s.level, settings.n_boot,
+                            settings.seed, settings.meta_key, settings.metadata),
+        file_name=f"spanscope_report_{s.ref}.html", mime="text/html", key="dl_err_report",
+        on_click="ignore")

@@ -5,7 +5,8 @@ strings given to ``st.markdown``, ``st.caption``, ``st.info``/``st.error``, ``st
 widget labels and the like as GitHub-flavoured Markdown (images, links, ``:red[...]`` directives,
 ``$...$`` formulas), so a document id ``![](http://host/x.png)`` would make every visitor's browser
 fetch that URL. Every such string goes through :func:`md` (or :func:`code` inside backticks)
-before it is put into Markdown; :mod:`ui.highlight` escapes HTML for ``st.html`` the same way.
+before it is put into Markdown; :mod:`core.render.highlight` escapes HTML for ``st.html`` the
+same way.
 
 >>> md("![](http://h/e.png)") == "\\\\!\\\\[\\\\]\\\\(http\\\\:/\\u2060/h/e\\\\.png\\\\)"
 True

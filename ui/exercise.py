@@ -15,9 +15,9 @@ import streamlit as st
 
 from core import exercises, scenarios
 from core.model import NOTHING
+from core.render import highlight
 from ui import differences as diff
-from ui import highlight
-from ui import learn as learn_ui
+from ui import learn_tables as learn_ui
 from ui.escape import md
 from ui.widgets import download_buttons
 

@@ -18,16 +18,31 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
+from core.errors import SpanScopeError
 from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
+from core.render.highlight import span_items
 from ui import escape, results, state
-from ui.highlight import span_items
+from ui.widgets import download_buttons, paginate, set_pair
+
+# ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
+# View keys are bound to the URL; the level is state.K_LEVEL, the sets state.K_SET_A / K_SET_B.
+K_LAB_VIEW = "lview"  # "confusion" | "within reference" | "within compared"
+K_LAB_SCOPE = "lscope"  # co-occurrence scope: "span" | "overlap" | "text"
+K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
+K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
+K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
+K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
+K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
+K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
+K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
@@ -127,8 +142,8 @@ def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
     return df
 
 
-SCROLL_CSS = (f"<style>.st-key-{state.K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
-              f".st-key-{state.K_LAB_CHART} > div{{min-width:max-content}}</style>")
+SCROLL_CSS = (f"<style>.st-key-{K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
+              f".st-key-{K_LAB_CHART} > div{{min-width:max-content}}</style>")
 """Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off)."""
 
 
@@ -298,7 +313,7 @@ def pairs_key(view: str, set_a: str, set_b: str, scope: str, level: int, alterna
     is never taken for a row of another."""
     digest = hashlib.sha1(repr((view, set_a, set_b, scope, level, alternatives, cell, page))
                           .encode()).hexdigest()[:12]
-    return f"{state.K_LAB_PAIRS}:{digest}"
+    return f"{K_LAB_PAIRS}:{digest}"
 
 
 def pair_frame(ws: state.Workspace, m: LabelMatrix, evidence: Sequence[Evidence], *, view: str,
@@ -344,3 +359,213 @@ def matrix_wide(m: LabelMatrix, cells: pd.DataFrame) -> pd.DataFrame:
     wide["row total"] = [m.row_totals.get(r, 0) for r in m.rows]
     wide.index.name = "row"
     return wide.reset_index()
+
+
+# ---- the page's sections, in the order pages/labels.py draws them -------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The sets, level and view chosen, and how the view counts."""
+
+    set_a: str
+    set_b: str
+    level: int
+    view: str
+    scope: str
+    alternatives: str
+    values: str
+    gold_alternatives: bool
+
+
+def choose(ws: state.Workspace) -> Choice:
+    """The sets, the level, the view and its counting options."""
+    c1, c2, c3 = st.columns([2, 2, 1])
+    set_a, set_b = set_pair(ws, c1, c2, "Reference (gold)", "Compared")
+    level = c3.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
+                         help="2: the labels as annotated; 1: MAFALDA's groups (emotion, logic, "
+                         "credibility); 0: fallacy or not.")
+    v1, v2, v3 = st.columns([3, 3, 2])
+    view = v1.radio("View", VIEWS, key=K_LAB_VIEW, bind="query-params",
+                    captions=[VIEW_HELP[v] for v in VIEWS])
+    gold = ws.sets[set_a]
+    scope, alternatives = "span", "match"
+    if view == "confusion":
+        if gold.alternatives:
+            alternatives = v2.radio("Gold alternatives count", ALTERNATIVES, key=K_LAB_ALT,
+                                    bind="query-params", help=ALT_HELP, horizontal=True)
+        else:
+            v2.caption(f"{md(set_a)} has one label per span: every gold span is one row "
+                       "entry per overlapping prediction, or one in *missed*.")
+    else:
+        scope = v2.radio("Together means", SCOPES, key=K_LAB_SCOPE, bind="query-params",
+                         help=SCOPE_HELP, horizontal=True)
+    values = v3.radio("Values", VALUES, key=K_LAB_VALUES, bind="query-params",
+                      horizontal=True, help="row-normalised: each cell divided by its row total "
+                      "(shown in brackets after the row label).")
+    return Choice(set_a, set_b, int(level), view, scope, alternatives, values,
+                  gold.alternatives)
+
+
+def matrix(ws: state.Workspace, c: Choice) -> LabelMatrix:
+    """The label matrix of the choice, and which taxonomy maps its labels; stops on an input
+    the matrix refuses."""
+    try:
+        m = label_matrix(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level,
+                         c.alternatives)
+    except SpanScopeError as exc:
+        st.error(escape.md(exc), icon="❌")
+        st.stop()
+    if m.taxonomy == "MAFALDA":
+        if c.level != 2:
+            st.caption(f"Level {c.level}: labels mapped with MAFALDA's taxonomy "
+                       f"({'emotion / logic / credibility' if c.level == 1 else 'fallacy or not'}"
+                       "); ⊥ stays *nothing*.")
+    else:
+        merged = {2: "levels 1 and 0 use a flat taxonomy (one class per label)",
+                  1: "a flat taxonomy is used (one class per label), so level 1 equals level 2",
+                  0: "a flat taxonomy is used, and level 0 merges every label into one class, "
+                     "*fallacy*"}[c.level]
+        st.caption(f"These labels are not MAFALDA's: {merged}.")
+    return m
+
+
+_WITHIN_HELP = {
+    "span": "A cell counts the intervals that carry both the row and the column label (for "
+            "MAFALDA gold: a span's alternatives, as in the paper's Figure 2); the row total "
+            "in brackets counts the intervals carrying the row label. The diagonal is empty "
+            "by construction.",
+    "overlap": "A cell counts the spans of the row label that overlap at least one span of "
+               "the column label; the row total in brackets counts the spans of the row "
+               "label. The diagonal counts spans that overlap another span of their label.",
+    "text": "A cell counts the documents holding both labels; the row total in brackets "
+            "counts the documents holding the row label. The diagonal is empty by "
+            "construction.",
+}
+
+
+def _heading(c: Choice) -> tuple[str, str]:
+    """The heatmap's heading and caption; returns its row and column titles."""
+    if c.view == "confusion":
+        st.subheader(f"{md(c.set_a)} (rows) against {md(c.set_b)} (columns)")
+        optional_note = (" (in *optional (⊥)* when ⊥ is one of its alternatives: MAFALDA does "
+                         "not require it)" if c.gold_alternatives else "")
+        st.caption("Each overlapping (gold, predicted) span pair counts once in (gold label, "
+                   "predicted label); a gold span no prediction overlaps counts in *missed*"
+                   f"{optional_note}, a prediction no gold span overlaps in *spurious*. The "
+                   "diagonal is agreement. Row totals in brackets.")
+        return f"gold label in {c.set_a}", f"predicted label in {c.set_b}"
+    in_set = c.set_a if c.view == "within reference" else c.set_b
+    st.subheader(f"Labels together within {md(in_set)} (scope: {c.scope})")
+    st.caption(_WITHIN_HELP[c.scope])
+    return f"label in {in_set}", "occurring with"
+
+
+def _cell_choices(m: LabelMatrix) -> list[Cell | None]:
+    """The cell selector's options; a cell clicked on the heatmap becomes the selected one."""
+    grid = {(r, c) for r in m.rows for c in m.columns}
+    # A click on the heatmap selects its cell; the selector below is the keyboard way to it.
+    clicked = clicked_cell(st.session_state.get(K_LAB_CHART))
+    if clicked != st.session_state.get(K_LAB_CLICKED):
+        st.session_state[K_LAB_CLICKED] = clicked
+        if clicked in grid:
+            st.session_state[K_LAB_CELL] = clicked
+    options: list[Cell | None] = [None, *cell_options(m)]
+    current = st.session_state.get(K_LAB_CELL)
+    if current is not None and current not in options:
+        if current in grid:
+            options.append(current)  # an empty cell that was clicked
+        else:
+            st.session_state[K_LAB_CELL] = None  # left over from another view
+    return options
+
+
+def heatmap_view(c: Choice, m: LabelMatrix) -> list[Cell | None]:
+    """The heatmap (a click selects a cell) and the matrix as a table; stops when there is
+    nothing to count. Returns the options of the cell selector."""
+    row_title, column_title = _heading(c)
+    if all(is_bucket(r) for r in m.rows):
+        st.info("No spans to count in this view.", icon="ℹ️")
+        st.stop()
+    cells = cell_frame(m, c.values)
+    options = _cell_choices(m)
+    chart = heatmap(cells, rows=m.rows, columns=m.columns, totals=m.row_totals,
+                    row_title=row_title, column_title=column_title,
+                    selected=st.session_state.get(K_LAB_CELL))
+    # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of
+    # being cut.
+    st.html(SCROLL_CSS)
+    st.altair_chart(chart, on_select="rerun", selection_mode=CELL_PARAM, key=K_LAB_CHART,
+                    width="content", theme=None)
+    if c.view == "confusion":
+        grey = ("; grey: optional (⊥) gold spans left unpredicted, not an error for MAFALDA"
+                if c.gold_alternatives else "")
+        st.caption(f"Blue: label against label; orange: missed and spurious spans{grey}. Click "
+                   "a cell to list its spans.")
+    else:
+        st.caption("Click a cell to list its spans.")
+    with st.expander("The matrix as a table"):
+        wide = matrix_wide(m, cells)
+        st.dataframe(wide, hide_index=True, key="lab_matrix_table", placeholder="—")
+        tidy = cells[["row", "column", "count", "row_total", "frequency", "pairs"]]
+        download_buttons(tidy, f"labels_{c.view.replace(' ', '_')}_level{c.level}",
+                         key="dl_lab_matrix")
+    return options
+
+
+def _open_pair(c: Choice, record: pd.Series, marker: tuple[str, int]) -> None:
+    """Open a picked pair's document on the Documents page (once per pick)."""
+    if st.session_state.get(K_LAB_OPENED) == marker:
+        return
+    st.session_state[K_LAB_OPENED] = marker
+    left_id, right_id = str(record.iloc[1]), str(record.iloc[4])
+    span_id = (left_id or right_id).split(",")[0].strip()
+    if span_id:
+        st.session_state[state.K_SPAN] = span_id
+    # The sets travel in the session (K_SET_A / K_SET_B are the Documents page's keys too);
+    # switch_page may not set query parameters bound to this page's widgets.
+    st.session_state[state.K_DOC] = str(record["document"])
+    st.switch_page("pages/documents.py", query_params={state.K_DOC: str(record["document"])})
+
+
+def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
+                 options: list[Cell | None]) -> None:
+    """The span pairs counted in the chosen cell; a picked row opens its document."""
+    st.subheader("Spans behind a cell")
+    cell = st.selectbox("Cell (or click the heatmap)", options, key=K_LAB_CELL,
+                        format_func=lambda x: cell_option(m, x),
+                        placeholder=cell_option(m, None))
+    if cell is None:
+        st.caption("Choose a cell above, or click one in the heatmap.")
+        st.stop()
+    row, column = cell
+    count, total = m.count(row, column), m.row_totals.get(row, 0)
+    evidence = m.evidence.get(cell, ())
+    share = f" ({count / total:.0%} of the row)" if total else ""
+    st.markdown(f"**{count}** of **{total}**{share}; {len(evidence)} span pair(s) listed.",
+                help="For co-occurrence in the overlap and text scopes one row-label span or "
+                     "document can form several pairs, so the list may be longer than the "
+                     "count.")
+    if not evidence:
+        st.caption("Nothing was counted in this cell.")
+        st.stop()
+    pairs = pair_table(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives,
+                       row, column)
+    shown_rows = paginate(pairs, key=K_LAB_PAIRS + "_page")
+    table_key = pairs_key(c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives, cell,
+                          int(st.session_state.get(K_LAB_PAIRS + "_page", 1)))
+    text_columns = [col for col in pairs.columns if col.endswith(" text")]
+    picked = st.dataframe(shown_rows, hide_index=True, on_select="rerun",
+                          selection_mode="single-row", key=table_key,
+                          column_config={col: st.column_config.TextColumn(width="medium")
+                                         for col in text_columns}, placeholder="—")
+    st.caption("Select a row to open its document on the Documents page, with both sets and "
+               "the gold span selected.")
+    download_buttons(pairs, "label_pairs", key="dl_lab_pairs")
+    rows_picked = picked["selection"]["rows"]
+    if rows_picked:
+        record = shown_rows.iloc[rows_picked[0]]
+        _open_pair(c, record, (table_key, rows_picked[0]))
+        st.page_link("pages/documents.py", label=f"Open document {escape.md(record['document'])}",
+                     icon="📄", query_params={state.K_DOC: str(record["document"]),
+                                             state.K_SET_A: c.set_a, state.K_SET_B: c.set_b})

@@ -17,8 +17,8 @@ import streamlit as st
 
 from core.analysis.slices import METRICS as SLICE_METRICS
 from core.metrics import registry
+from ui import annotators, curation, current, state
 from ui import errors as err_ui
-from ui import state
 from ui.escape import md
 
 
@@ -49,15 +49,15 @@ def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], s
     metrics = [m.name for m in registry.span_metrics()]
     return {
         state.K_DOC: is_doc,
-        state.K_ANN_DOC: is_doc,
+        annotators.K_ANN_DOC: is_doc,
         state.K_SET_A: is_set,
         state.K_SET_B: is_set,
         state.K_SYS1: is_set,
         state.K_SYS2: is_set,
-        state.K_ANN_SETS: is_set,
-        state.K_CUR_SETS: is_set,
-        state.K_ANN_GOLD: (_one_of([*sets, state.ANN_NO_GOLD]), "no annotation set of that "
-                           "name is loaded"),
+        annotators.K_ANN_SETS: is_set,
+        curation.K_CUR_SETS: is_set,
+        annotators.K_ANN_GOLD: (_one_of([*sets, annotators.ANN_NO_GOLD]),
+                                "no annotation set of that name is loaded"),
         state.K_LEVEL: (_one_of(state.LEVELS), "the level is 0, 1 or 2"),
         **{state.variant_key(m.name): (_one_of(m.variants), "one of " + ", ".join(m.variants))
            for m in registry.span_metrics() if m.variants},
@@ -65,8 +65,8 @@ def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], s
         err_ui.K_ERR_METRIC: (_one_of(SLICE_METRICS), "one of " + ", ".join(SLICE_METRICS)),
         err_ui.K_ERR_MEASURE: (_one_of(err_ui.MEASURES), "one of "
                                + ", ".join(err_ui.MEASURES)),
-        state.K_ANN_SEED: (_int_in(0, 2**31 - 1), "a seed is a whole number from 0"),
-        state.K_ANN_SAMPLES: (_int_in(1, 1000), "a whole number from 1 to 1000"),
+        annotators.K_ANN_SEED: (_int_in(0, 2**31 - 1), "a seed is a whole number from 0"),
+        annotators.K_ANN_SAMPLES: (_int_in(1, 1000), "a whole number from 1 to 1000"),
         **{key: (_int_in(lo, hi), f"a whole number from {lo} to {hi}")
            for key, (lo, hi) in SESSION_NUMBERS.items()},
     }
@@ -88,7 +88,7 @@ def check_query_params() -> list[str]:
     samples = state.sample_names()
     if state.K_SAMPLE in params and params[state.K_SAMPLE] not in samples:
         drop(state.K_SAMPLE, params[state.K_SAMPLE], "no bundled corpus of that name")
-    ws = state.workspace()
+    ws = current.workspace()
     checks = _validators(ws)
     for key in list(params.keys()):
         values = params.get_all(key)
@@ -99,7 +99,7 @@ def check_query_params() -> list[str]:
         if len(good) == len(values):
             continue
         bad = next(v for v in values if not ok(v))
-        if good and key in (state.K_ANN_SETS, state.K_CUR_SETS):
+        if good and key in (annotators.K_ANN_SETS, curation.K_CUR_SETS):
             params[key] = good  # keep the sets that exist
             notices.append(f"Ignored ?{md(key)}={md(bad[:80])} from the link: {why}.")
         else:

@@ -25,9 +25,9 @@ from core.metrics import registry
 from core.metrics.registry import Metric
 from core.metrics.result import JSONValue, SpanRef, SpanResult
 from core.model import NOTHING, AnnotationSet, Span
+from core.render.highlight import span_items
 from core.taxonomy import Taxonomy
 from ui.escape import md
-from ui.highlight import span_items
 from ui.state import DEFAULTS, Workspace, variant_key
 
 # ---- the metric choice --------------------------------------------------------------------------
@@ -229,7 +229,7 @@ def overall_caption(result: PairScores) -> str:
 
 
 class _SpanIds:
-    """Span -> id as the Documents page numbers them (:func:`ui.highlight.span_items`)."""
+    """Span -> id as the Documents page numbers them (:func:`core.render.highlight.span_items`)."""
 
     def __init__(self, aset: AnnotationSet, doc: str, prefix: str) -> None:
         self.exact: dict[tuple[int, int, str], str] = {}

@@ -1,21 +1,26 @@
-"""Session state of the dashboard in one place: keys, defaults, the loaded data and the caches.
+"""Session state shared by the pages: shared keys, defaults, the loaded data and the caches.
 
-Every page imports its keys from here, so a key is spelled once and its default lives beside it.
-Keys that define a *view* (which sample corpus, document, sets compared, metric, variant, level)
-are bound to URL query parameters by the widgets that own them (``bind="query-params"``), so that
-a link reproduces the view; the data itself never travels in a link. Uploaded data therefore
-cannot be shared by URL (pages say so, see :data:`UPLOAD_LINK_NOTE`).
+The keys every page reads (which data, document, sets compared, metric, variant, level) are
+spelled once here with their defaults. A key one page alone uses belongs to that page's module
+(``K_ANN_*`` in :mod:`ui.annotators`, ``K_CUR_*`` in :mod:`ui.curation`, the Learn page's in
+:mod:`ui.learn`, ...), beside the code that reads it. Keys that define a *view* (which sample
+corpus, document, sets compared, metric, variant, level) are bound to URL query parameters by the
+widgets that own them (``bind="query-params"``), so that a link reproduces the view; the data
+itself never travels in a link. Uploaded data therefore cannot be shared by URL (pages say so,
+see :data:`UPLOAD_LINK_NOTE`).
 
 Public API (stable; the part-2 pages import it)
 -----------------------------------------------
 ``K_*`` constants and :data:`DEFAULTS`
-    Session-state keys and their defaults. :func:`init_state` fills the missing ones.
+    Shared session-state keys and their defaults. :func:`init_state` fills the missing ones.
 :class:`FileReport`, :class:`Workspace`
     What one input file gave (sets, diagnostics, error; defined in :mod:`ui.file_reports`) and
     the data the pages work on (a :class:`core.model.Corpus` plus the file reports).
-:func:`workspace`
+``ui.current.workspace()``
     The current workspace: the uploaded files when the user chose them on the Data page, else the
-    bundled sample corpus selected by ``?sample=`` (default ``propaganda``).
+    bundled sample corpus selected by ``?sample=`` (default ``propaganda``). It lives in
+    :mod:`ui.current` because it needs :mod:`ui.cli_data` and :mod:`ui.curation`, which import
+    this module.
 :func:`sample_names`, :func:`load_sample`
     The bundled corpora under ``sample_data/`` and a cached loader.
 :func:`parse_file`, :func:`build_workspace`
@@ -84,61 +89,6 @@ K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
 K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
-K_TABLE_PAGE = "table_page"  # Scores: page of the per-document table
-# Labels page (view keys bound to the URL; the level is K_LEVEL, the sets K_SET_A / K_SET_B)
-K_LAB_VIEW = "lview"  # "confusion" | "within reference" | "within compared"
-K_LAB_SCOPE = "lscope"  # co-occurrence scope: "span" | "overlap" | "text"
-K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
-K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
-K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
-K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
-K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
-K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
-K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
-# Learn page
-K_SCENARIO = "scenario"  # bound to the URL: which worked example (core.scenarios id)
-K_LEARN_ROWS = "learn_rows"  # {scenario id: prediction rows} after the last move or reset
-K_LEARN_GEN = "learn_gen"  # {scenario id: n}: a move or reset starts editor generation n + 1
-K_LEARN_SHOWN = "learn_shown"  # {scenario id: rows} as the editor returned them on the last run
-K_LEARN_MOVE = "learn_move"  # which prediction the sliders move ("P2")
-# Metric differences page.
-K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
-K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
-K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
-K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
-K_DIFF_PAGE = "diff_page"  # page of the per-text table
-# Annotators page (bound to the URL unless marked session).
-K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)
-K_ANN_MEASURE = "ann_measure"  # agreement measure, a name of `python -m core agree --measure`
-K_ANN_LABEL = "ann_label"  # label filter; ANN_ALL_LABELS = none
-K_ANN_CELL = "ann_cell"  # span-F1 measures: F1 | precision | recall in the matrix
-K_ANN_GOLD = "ann_gold"  # the gold set each annotator is scored against
-K_ANN_LOO = "ann_loo"  # leave each annotator out of the majority it is scored against
-K_ANN_SEED = "ann_seed"  # gamma's seed
-K_ANN_SAMPLES = "ann_samples"  # gamma's chance samples
-K_ANN_GAMMA_ON = "ann_gamma_on"  # corpus γ computed on a large corpus (toggle)
-K_ANN_DOC = "ann_doc"  # the document drawn with one lane per annotator
-K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking table
-K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
-K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
-K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
-# Curation page (ui/curation.py); sets, k, match, bounds and focus are bound to the URL.
-K_CUR_SETS = "cur_sets"  # the annotators' sets adjudicated
-K_CUR_K = "cur_k"  # k, the annotators that must mark a span
-K_CUR_MATCH = "cur_match"  # gamma | overlap | exact | char
-K_CUR_BOUNDS = "cur_bounds"  # majority | union | intersection
-K_CUR_DOC = "cur_doc"  # the document drawn
-K_CUR_FOCUS = "cur_focus"  # which disputed proposals to step through
-K_CUR_POS = "cur_pos"  # session: index of the disputed proposal shown
-K_CUR_OVERRIDES = "cur_overrides"  # session: {workspace key: {decision key: the lead's Override}}
-K_CUR_CURATED = "cur_curated"  # session: {workspace key: (digest, curated set)}, in workspace()
-K_CUR_LABEL, K_CUR_START, K_CUR_END = "cur_label", "cur_start", "cur_end"  # Relabel, Set bounds
-K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploader, file id
-K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
-K_CUR_FORMAT = "cur_format"  # format of the curated set's download
-K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
-ANN_ALL_LABELS = "(all labels)"
-ANN_NO_GOLD = "(none)"
 
 
 def upload_key(kind: str, filename: str) -> str:
@@ -396,33 +346,6 @@ def upload_workspace(reports: list[FileReport], contents: list[bytes], settings:
 
 def empty_workspace() -> Workspace:
     return Workspace("empty", "no data", Corpus(), (), True)
-
-
-def workspace() -> Workspace:
-    """The data the pages show now: uploads when chosen on the Data page, else the sample; with
-    the Curation page's ``curated`` set once the lead has curated one."""
-    from ui.curation import with_curated  # ui.curation imports this module
-
-    return with_curated(source_workspace())
-
-
-def source_workspace() -> Workspace:
-    """:func:`workspace` without the curated set."""
-    init_state()
-    if st.session_state.get(K_SOURCE) == "cli":
-        from ui.cli_data import cli_workspace  # ui.cli_data imports this module
-
-        return cli_workspace() or empty_workspace()
-    if st.session_state.get(K_SOURCE) == "upload":
-        uploaded = st.session_state.get(K_UPLOAD_WS)
-        return uploaded if isinstance(uploaded, Workspace) else empty_workspace()
-    names = sample_names()
-    if not names:
-        return empty_workspace()
-    chosen = st.session_state.get(K_SAMPLE) or st.query_params.get(K_SAMPLE) or names[0]
-    if chosen not in names:
-        chosen = names[0]
-    return load_sample(chosen)
 
 
 def set_options(ws: Workspace, *roles: Role) -> list[str]:

@@ -15,27 +15,6 @@ from ui.escape import md
 PAGE_SIZE = paging.PAGE_SIZE
 
 
-def workspace_or_stop(min_sets: int, message: str, *,
-                      needs_spans: bool = False) -> state.Workspace:
-    """The current workspace when it holds at least ``min_sets`` annotation sets (and a span,
-    with ``needs_spans``); else an info ``message``, a link to the Data page, and the page
-    stops. Notes under uploaded data that links do not carry it."""
-    ws = state.workspace()
-    if ws.empty or len(ws.sets) < min_sets:
-        st.info(message, icon="ℹ️")
-        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
-        st.stop()
-    if needs_spans and not ws.has_spans:
-        st.info(f"No set of “{md(ws.title)}” holds a span (text labels only, such as HatEval "
-                "files), so this page has nothing to show; its text-level scores are on the "
-                "Scores page.", icon="ℹ️")
-        st.page_link("pages/scores.py", label="Scores", icon="📊")
-        st.stop()
-    if not ws.shareable:
-        st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
-    return ws
-
-
 def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b: str, *,
              compared: Callable[[state.Workspace, str], list[str]] | None = None
              ) -> tuple[str, str]:

@@ -12,22 +12,17 @@ confusion`); the 20 documents that score worst (lowest mean Martino F1 over the 
 their spans highlighted side by side; and the exact command and package versions that produced
 it.
 
-Why hand-written SVG
---------------------
-``core`` never imports plotly (tests/test_architecture.py), and inlining plotly.js would add
-about 4 MB to every report. The charts are a few bars, so they are written here as inline SVG:
-the file opens offline in any browser, prints, and carries no JavaScript at all. Every bar has
-its value written on it and every series a fill pattern as well as an Okabe–Ito colour, so
-colour is never the only cue.
-
-Escaping: every string that comes from the input (document ids and texts, labels, set names,
-metadata values) goes through :func:`html.escape` before it reaches the markup; a test feeds
-``<script>`` labels and texts.
+Drawing
+-------
+The charts are hand-written SVG (:mod:`core.render.svg`: no plotly in ``core``, no script in
+the file), the colours those of :mod:`core.render.palette`, the tables
+:func:`core.render.html.html_table`. Every string that comes from the input (document ids and
+texts, labels, set names, metadata values) goes through :func:`core.render.html.esc` before it
+reaches the markup; a test feeds ``<script>`` labels and texts.
 """
 
 from __future__ import annotations
 
-import html
 import platform
 import statistics
 from collections.abc import Mapping, Sequence
@@ -35,8 +30,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from typing import Any
-
-import numpy as np
 
 from core.analysis.errors import (
     CATEGORIES,
@@ -55,24 +48,14 @@ from core.analysis.slices import (
 )
 from core.errors import SpanScopeError
 from core.model import AnnotationSet
+from core.render.html import esc, html_table
+from core.render.palette import ERROR_COLOURS, ERROR_MARKS
+from core.render.svg import svg_grouped_bars, svg_stacked_bars
 from core.segments import segments
 from core.stats import bootstrap
 from core.taxonomy import Taxonomy, for_labels
 
 WORST = 20
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
-             "#000000")
-CATEGORY_COLOURS = {"correct": "#009E73", "label": "#E69F00", "boundary": "#56B4E9",
-                    "boundary+label": "#CC79A7", "missed": "#D55E00", "spurious": "#0072B2",
-                    "optional": "#999999"}
-CATEGORY_MARKS = {"correct": "✓", "label": "L", "boundary": "B", "boundary+label": "BL",
-                  "missed": "M", "spurious": "S", "optional": "⊥"}
-PATTERNS = ("solid", "diag", "back", "cross", "horiz", "vert", "dots", "grid")
-
-
-def esc(value: object) -> str:
-    """``value`` as text that HTML shows and never runs."""
-    return html.escape(str(value), quote=True)
 
 
 def versions() -> dict[str, str]:
@@ -86,160 +69,7 @@ def versions() -> dict[str, str]:
     return out
 
 
-# ---- SVG ----------------------------------------------------------------------------------------
-
-
-def _defs() -> str:
-    """Fill patterns: one per series, drawn in white over the series colour."""
-    shapes = {
-        "diag": '<path d="M0,8 L8,0" stroke="#fff" stroke-width="1.6"/>',
-        "back": '<path d="M0,0 L8,8" stroke="#fff" stroke-width="1.6"/>',
-        "cross": '<path d="M0,8 L8,0 M0,0 L8,8" stroke="#fff" stroke-width="1.2"/>',
-        "horiz": '<path d="M0,4 L8,4" stroke="#fff" stroke-width="1.6"/>',
-        "vert": '<path d="M4,0 L4,8" stroke="#fff" stroke-width="1.6"/>',
-        "dots": '<circle cx="4" cy="4" r="1.5" fill="#fff"/>',
-        "grid": '<path d="M0,4 L8,4 M4,0 L4,8" stroke="#fff" stroke-width="1"/>',
-    }
-    return "<defs>" + "".join(
-        f'<pattern id="p-{k}" width="8" height="8" patternUnits="userSpaceOnUse">{v}</pattern>'
-        for k, v in shapes.items()) + "</defs>"
-
-
-def _rect(x: float, y: float, w: float, h: float, colour: str, pattern: str, title: str,
-          cls: str = "bar") -> str:
-    out = (f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-           f'fill="{colour}" stroke="#333" stroke-width="0.4"><title>{esc(title)}</title></rect>')
-    if pattern != "solid":
-        out += (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                f'fill="url(#p-{pattern})" pointer-events="none"/>')
-    return out
-
-
-def _legend(items: Sequence[tuple[str, str, str]], x: float, y: float) -> str:
-    out = []
-    for name, colour, pattern in items:
-        out.append(_rect(x, y - 9, 12, 10, colour, pattern, name, "swatch"))
-        out.append(f'<text x="{x + 16:.1f}" y="{y:.1f}" font-size="11">{esc(name)}</text>')
-        x += 24 + 6.5 * len(name)
-    return "".join(out)
-
-
-def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
-                                                                   Sequence[tuple[float, float]
-                                                                            | None]]],
-                     *, title: str, y_label: str) -> str:
-    """Grouped bars (one series per system) with interval whiskers and values on the bars."""
-    width, height, left, top, bottom = 860, 330, 48, 58, 70
-    plot_w, plot_h = width - left - 16, height - top - bottom
-    values = [v for _, vs, ivs in series for v in vs if v is not None]
-    highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
-    ymax = max([1.0, *values, *highs])
-    ymax = float(np.ceil(ymax * 10) / 10)
-    n_groups, n_series = max(1, len(groups)), max(1, len(series))
-    gw = plot_w / n_groups
-    bw = min(60.0, gw * 0.8 / n_series)
-    gap = min(2.0, bw / 4)  # between a group's bars; never wider than the bar itself
-
-    def y_of(v: float) -> float:
-        return top + plot_h * (1 - v / ymax)
-
-    parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
-             f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs(),
-             f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>']
-    for k in range(6):
-        v = ymax * k / 5
-        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y_of(v):.1f}" '
-                     f'y2="{y_of(v):.1f}" stroke="#e5e5e5"/><text x="{left - 6}" '
-                     f'y="{y_of(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.1f}</text>')
-    parts.append(f'<text x="12" y="{top + plot_h / 2:.0f}" font-size="11" '
-                 f'transform="rotate(-90 12 {top + plot_h / 2:.0f})" text-anchor="middle">'
-                 f"{esc(y_label)}</text>")
-    for g, group in enumerate(groups):
-        x0 = left + g * gw + (gw - bw * n_series) / 2
-        for s, (name, vs, ivs) in enumerate(series):
-            value = vs[g] if g < len(vs) else None
-            if value is None:
-                continue
-            v = float(value)
-            colour, pattern = OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)]
-            x = x0 + s * bw
-            parts.append(_rect(x, y_of(max(v, 0.0)), bw - gap, y_of(0) - y_of(max(v, 0.0)),
-                               colour, pattern, f"{name} · {group}: {v:.3f}"))
-            iv = ivs[g] if g < len(ivs) else None
-            if iv is not None:
-                cx = x + (bw - gap) / 2
-                parts.append(f'<path class="ss-whisker" d="M{cx:.1f},{y_of(iv[0]):.1f} '
-                             f'L{cx:.1f},{y_of(iv[1]):.1f} M{cx - 4:.1f},{y_of(iv[0]):.1f} '
-                             f'L{cx + 4:.1f},{y_of(iv[0]):.1f} M{cx - 4:.1f},{y_of(iv[1]):.1f} '
-                             f'L{cx + 4:.1f},{y_of(iv[1]):.1f}" stroke="#222" '
-                             f'stroke-width="1.2" fill="none"/>')
-            parts.append(f'<text x="{x + (bw - gap) / 2:.1f}" y="{y_of(max(v, 0.0)) - 3:.1f}" '
-                         f'font-size="9" text-anchor="middle">{v:.2f}</text>')
-        label = group if len(group) <= 18 else group[:17] + "…"
-        parts.append(f'<text x="{left + g * gw + gw / 2:.1f}" y="{top + plot_h + 14}" '
-                     f'font-size="10" text-anchor="middle"><title>{esc(group)}</title>'
-                     f"{esc(label)}</text>")
-    parts.append(_legend([(name, OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)])
-                          for s, (name, _, _) in enumerate(series)], left, 40))
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str) -> str:
-    """Horizontal stacked bars (one per system and side) of the category counts."""
-    width, row_h, left, top = 860, 26, 210, 52
-    height = top + row_h * len(bars) + 20
-    total = max([1, *(sum(c.values()) for _, c in bars)])
-    plot_w = width - left - 20
-    parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
-             f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs(),
-             f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
-             _legend([(c, CATEGORY_COLOURS[c], PATTERNS[i % len(PATTERNS)])
-                      for i, c in enumerate(CATEGORIES)], 8, 40)]
-    for r, (name, counts) in enumerate(bars):
-        y = top + r * row_h
-        parts.append(f'<text x="{left - 6}" y="{y + 16}" font-size="11" text-anchor="end">'
-                     f"{esc(name)}</text>")
-        x = float(left)
-        for i, cat in enumerate(CATEGORIES):
-            n = counts.get(cat, 0)
-            if not n:
-                continue
-            w = plot_w * n / total
-            parts.append(_rect(x, y + 3, w, row_h - 6, CATEGORY_COLOURS[cat],
-                               PATTERNS[i % len(PATTERNS)], f"{name}: {cat} {n}"))
-            if w > 18:
-                parts.append(f'<text x="{x + w / 2:.1f}" y="{y + 17}" font-size="10" '
-                             f'text-anchor="middle" fill="#000" stroke="#fff" '
-                             f'stroke-width="2.5" paint-order="stroke">{n}</text>')
-            x += w
-    parts.append("</svg>")
-    return "".join(parts)
-
-
 # ---- tables and documents -----------------------------------------------------------------------
-
-
-def html_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None,
-               *, cls: str = "") -> str:
-    if not rows:
-        return "<p><i>Nothing to show.</i></p>"
-    columns = list(columns or rows[0].keys())
-
-    def cell(v: Any) -> str:
-        if v is None:
-            return "<td class='na'>–</td>"
-        if isinstance(v, float):
-            return f"<td class='num'>{v:.4f}</td>" if np.isfinite(v) else "<td class='na'>–</td>"
-        if isinstance(v, (int, np.integer)):
-            return f"<td class='num'>{int(v)}</td>"
-        return f"<td>{esc(v)}</td>"
-
-    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(cell(r.get(c)) for c in columns) + "</tr>" for r in rows)
-    return f"<table class='{esc(cls)}'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 REFERENCE_STYLE = ("#555555", "G")
@@ -250,7 +80,7 @@ system, so the reference column shows it neutrally)."""
 def _style(category: str) -> tuple[str, str]:
     if category == "reference":
         return REFERENCE_STYLE
-    return CATEGORY_COLOURS[category], CATEGORY_MARKS[category]
+    return ERROR_COLOURS[category], ERROR_MARKS[category]
 
 
 def render_spans(text: str | None, spans: Sequence[tuple[int, int, str, str]]) -> str:
@@ -352,6 +182,185 @@ def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs
         notes.append(f"{name}: {exc}")
 
 
+Tables = Mapping[str, ErrorTable | str]
+"""System name -> its error categories, or why they could not be computed."""
+
+
+def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]]) -> str:
+    from core.metrics import registry
+
+    series = []
+    for metric in (m.short_title or m.title for m in registry.span_metrics()):
+        vals = [r.get(f"{metric} F1") for r in score_rows]
+        ivs = [(r[f"{metric} F1 low"], r[f"{metric} F1 high"]) if f"{metric} F1 low" in r
+               else None for r in score_rows]
+        series.append((f"{metric} F1", vals, ivs))
+    return (
+        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
+        f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
+        "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
+        f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
+        f"{inputs.seed}).</p>"
+        + svg_grouped_bars([s.name for s in inputs.systems], series,
+                           title=f"F1 against {inputs.gold.name}", y_label="F1")
+        + html_table(score_rows) + "</section>")
+
+
+def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
+    cat_rows, bars = [], []
+    for s in inputs.systems:
+        t = tables[s.name]
+        if isinstance(t, str):
+            continue
+        ref, pred = t.counts("reference"), t.counts("prediction")
+        bars.append((f"{s.name} · reference", ref))
+        bars.append((f"{s.name} · prediction", pred))
+        for cat in CATEGORIES:
+            cat_rows.append({"system": s.name, "category": cat,
+                             "reference": ref.get(cat) if cat in REFERENCE_CATEGORIES else None,
+                             "prediction": pred.get(cat) if cat in PREDICTION_CATEGORIES
+                             else None})
+    return (
+        "<section id='categories'><h2>Error categories</h2><p>Every reference span and every "
+        "prediction takes one category from its best overlapping pair: correct (same "
+        "boundaries and label), label (same boundaries, other label), boundary (overlap, same "
+        "label), boundary+label (overlap, other label), missed, spurious, optional (an "
+        "unpredicted reference span offering ⊥: not an error).</p>"
+        + svg_stacked_bars(bars, title="Spans by category",
+                           colours={c: ERROR_COLOURS[c] for c in CATEGORIES})
+        + html_table(cat_rows) + "</section>")
+
+
+def _slice_dimension(inputs: ReportInputs, dim: str) -> str:
+    """One slice dimension's chart and table ("" when no system can be sliced by it)."""
+    results: dict[str, list[Any]] = {}
+    for s in inputs.systems:
+        try:
+            results[s.name] = slice_scores(
+                inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
+                n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",))
+        except SpanScopeError:
+            continue
+    if not results:
+        return ""
+    buckets = list(dict.fromkeys(b.bucket for bs in results.values()
+                                 for b in sorted(bs, key=lambda b: b.order)))
+    ser: list[tuple[str, list[float | None], list[tuple[float, float] | None]]] = []
+    rows: list[dict[str, Any]] = []
+    for name, bs in results.items():
+        by = {b.bucket: b for b in bs}
+        ser.append((name, [by[k].f1 if k in by else None for k in buckets],
+                    [by[k].intervals.get("F1") if k in by else None for k in buckets]))
+        rows.extend({"system": name, "bucket": b.bucket, "documents": len(b.documents),
+                     "reference spans": b.reference_spans,
+                     "predicted spans": b.predicted_spans, "P": b.precision,
+                     "R": b.recall, "F1": b.f1,
+                     "F1 low": b.intervals.get("F1", (None, None))[0],
+                     "F1 high": b.intervals.get("F1", (None, None))[1]} for b in bs)
+    return f"<h3>{esc(dim)}</h3>" + svg_grouped_bars(
+        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1") + html_table(rows)
+
+
+def _slices_section(inputs: ReportInputs) -> str:
+    plan = meta_plan(inputs.metadata, inputs.gold.doc_ids)
+    dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
+    skipped = [f for f in plan if f.kind == "skipped"]
+    slice_html = [_slice_dimension(inputs, dim) for dim in dims]
+    return (
+        "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
+        "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
+        "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
+        "the reference.</p>" + (
+            f"<p class='meta'>Metadata fields not sliced ({esc(META_RULE)}):</p>"
+            "<ul class='meta'>"
+            + "".join(f"<li><b>{esc(f.name)}</b>: {esc(f.why)}</li>" for f in skipped)
+            + "</ul>" if skipped else "") + "".join(slice_html) + "</section>")
+
+
+def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
+    from core.metrics.labels import confusion
+
+    try:
+        m = confusion(inputs.gold, AnnotationSet(system.name, system.spans, "system", False),
+                      level=inputs.level, taxonomy=inputs.taxonomy)
+    except SpanScopeError as exc:
+        return f"<p>{esc(system.name)}: {esc(exc)}</p>"
+    peak = max([1, *m.counts.values()])
+    head = "".join(f"<th class='col'>{esc(c)}</th>" for c in m.columns)
+    body = []
+    for r in m.rows:
+        cells = []
+        for c in m.columns:
+            n = m.count(r, c)
+            alpha = 0.08 + 0.72 * n / peak if n else 0
+            cells.append(f"<td class='num' style='background:rgba(0,114,178,{alpha:.2f})'>"
+                         f"{n or ''}</td>")
+        body.append(f"<tr><th>{esc(r)}</th>{''.join(cells)}</tr>")
+    return (f"<h3>{esc(system.name)}</h3><table class='confusion'><thead><tr>"
+            f"<th>reference \\ {esc(system.name)}</th>{head}</tr></thead><tbody>"
+            f"{''.join(body)}</tbody></table>")
+
+
+def _confusion_section(inputs: ReportInputs) -> str:
+    conf_html = [_confusion_table(inputs, s) for s in inputs.systems]
+    return ("<section id='confusion'><h2>Label confusion</h2><p>Every overlapping "
+            "(reference, prediction) pair counts once in (reference label, predicted "
+            "label); missed and spurious spans in their own row and column "
+            "(core.metrics.labels.confusion).</p>" + "".join(conf_html) + "</section>")
+
+
+def _worst_document(inputs: ReportInputs, tables: Tables,
+                    doc_f1: Mapping[str, Mapping[str, float]], d: str, mean: float) -> str:
+    """Document ``d``: the reference and every system side by side."""
+    gold = inputs.gold
+    cols = []
+    ref_spans = [(a.start, a.end, " | ".join(a.labels), "reference") for a in gold.alt_spans(d)]
+    cols.append(f"<div><h4>{esc(gold.name)} (reference)</h4>"
+                f"{render_spans(inputs.texts.get(d), ref_spans)}</div>")
+    for s in inputs.systems:
+        t = tables[s.name]
+        spans = [] if isinstance(t, str) else [
+            (x.start, x.end, x.label, x.category) for x in t.spans
+            if x.document == d and x.side == "prediction"]
+        f1 = doc_f1.get(s.name, {}).get(d)
+        missed = [] if isinstance(t, str) else [
+            f"[{x.start}, {x.end}) {x.label}" for x in t.spans
+            if x.document == d and x.side == "reference" and x.category == "missed"]
+        cols.append(f"<div><h4>{esc(s.name)}"
+                    f"{'' if f1 is None else f' · Martino F1 {f1:.3f}'}</h4>"
+                    f"{render_spans(inputs.texts.get(d), spans)}"
+                    f"<p class='meta'>missed: {esc('; '.join(missed) or 'none')}</p></div>")
+    return (f"<article class='worst'><h3>Document {esc(d)} · mean Martino F1 "
+            f"{mean:.3f}</h3><div class='side' style='grid-template-columns:"
+            f"repeat({len(cols)}, 1fr)'>{''.join(cols)}</div></article>")
+
+
+def _worst_section(inputs: ReportInputs, tables: Tables,
+                   doc_f1: Mapping[str, Mapping[str, float]]) -> str:
+    gold = inputs.gold
+    mean_f1 = {d: statistics.fmean([f[d] for f in doc_f1.values() if d in f])
+               for d in gold.doc_ids if any(d in f for f in doc_f1.values())}
+    worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
+    doc_html = [_worst_document(inputs, tables, doc_f1, d, mean_f1[d]) for d in worst]
+    legend = " ".join(f"<span class='tag' style='border-color:{c};color:{c}'>"
+                      f"{esc(ERROR_MARKS[k])} {esc(k)}</span>"
+                      for k, c in ERROR_COLOURS.items())
+    return (f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
+            f"<p>Lowest mean Martino F1 over the systems; spans underlined in the "
+            f"colour of their category, tagged with its mark and their label. "
+            f"{legend}</p>{''.join(doc_html)}</section>")
+
+
+def _provenance_section(command: str, tax: Taxonomy) -> str:
+    vers = versions()
+    prov = html_table([{"what": "command", "value": command},
+                       *({"what": k, "value": v} for k, v in vers.items()),
+                       {"what": "generated (UTC)",
+                        "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
+                       {"what": "taxonomy", "value": tax.name}])
+    return f"<section id='provenance'><h2>How this report was made</h2>{prov}</section>"
+
+
 def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope error report"
                  ) -> str:
     """The report as one HTML string (module docstring)."""
@@ -367,170 +376,15 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
         except SpanScopeError as exc:
             tables[s.name] = str(exc)
     score_rows, doc_f1 = _scores(inputs, tables)
-    sections: list[str] = []
-
-    # Scores
-    groups = [s.name for s in systems]
-    series = []
-    for metric in ("Martino", "MAFALDA"):
-        vals = [r.get(f"{metric} F1") for r in score_rows]
-        ivs = [(r[f"{metric} F1 low"], r[f"{metric} F1 high"]) if f"{metric} F1 low" in r
-               else None for r in score_rows]
-        series.append((f"{metric} F1", vals, ivs))
-    sections.append(
-        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
-        f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
-        "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
-        f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
-        f"{inputs.seed}).</p>"
-        + svg_grouped_bars(groups, series, title=f"F1 against {gold.name}", y_label="F1")
-        + html_table(score_rows) + "</section>")
-
-    # Categories
-    cat_rows, bars = [], []
-    for s in systems:
-        t = tables[s.name]
-        if isinstance(t, str):
-            continue
-        ref, pred = t.counts("reference"), t.counts("prediction")
-        bars.append((f"{s.name} · reference", ref))
-        bars.append((f"{s.name} · prediction", pred))
-        for cat in CATEGORIES:
-            cat_rows.append({"system": s.name, "category": cat,
-                             "reference": ref.get(cat) if cat in REFERENCE_CATEGORIES else None,
-                             "prediction": pred.get(cat) if cat in PREDICTION_CATEGORIES
-                             else None})
-    sections.append(
-        "<section id='categories'><h2>Error categories</h2><p>Every reference span and every "
-        "prediction takes one category from its best overlapping pair: correct (same "
-        "boundaries and label), label (same boundaries, other label), boundary (overlap, same "
-        "label), boundary+label (overlap, other label), missed, spurious, optional (an "
-        "unpredicted reference span offering ⊥: not an error).</p>"
-        + svg_stacked_bars(bars, title="Spans by category") + html_table(cat_rows) + "</section>")
-
-    # Slices
-    plan = meta_plan(inputs.metadata, gold.doc_ids)
-    dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
-    skipped = [f for f in plan if f.kind == "skipped"]
-    slice_html = []
-    for dim in dims:
-        results: dict[str, list[Any]] = {}
-        for s in systems:
-            try:
-                results[s.name] = slice_scores(
-                    gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
-                    n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",))
-            except SpanScopeError:
-                continue
-        if not results:
-            continue
-        buckets = list(dict.fromkeys(b.bucket for bs in results.values()
-                                     for b in sorted(bs, key=lambda b: b.order)))
-        ser: list[tuple[str, list[float | None], list[tuple[float, float] | None]]] = []
-        rows: list[dict[str, Any]] = []
-        for name, bs in results.items():
-            by = {b.bucket: b for b in bs}
-            ser.append((name, [by[k].f1 if k in by else None for k in buckets],
-                        [by[k].intervals.get("F1") if k in by else None for k in buckets]))
-            rows.extend({"system": name, "bucket": b.bucket, "documents": len(b.documents),
-                         "reference spans": b.reference_spans,
-                         "predicted spans": b.predicted_spans, "P": b.precision,
-                         "R": b.recall, "F1": b.f1,
-                         "F1 low": b.intervals.get("F1", (None, None))[0],
-                         "F1 high": b.intervals.get("F1", (None, None))[1]} for b in bs)
-        slice_html.append(f"<h3>{esc(dim)}</h3>" + svg_grouped_bars(
-            buckets, ser, title=f"Martino F1 per {dim}", y_label="F1") + html_table(rows))
-    sections.append(
-        "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
-        "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
-        "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
-        "the reference.</p>" + (
-            f"<p class='meta'>Metadata fields not sliced ({esc(META_RULE)}):</p>"
-            "<ul class='meta'>"
-            + "".join(f"<li><b>{esc(f.name)}</b>: {esc(f.why)}</li>" for f in skipped)
-            + "</ul>" if skipped else "") + "".join(slice_html) + "</section>")
-
-    # Label confusion
-    from core.metrics.labels import confusion
-
-    conf_html = []
-    for s in systems:
-        try:
-            m = confusion(gold, AnnotationSet(s.name, s.spans, "system", False),
-                          level=inputs.level, taxonomy=tax)
-        except SpanScopeError as exc:
-            conf_html.append(f"<p>{esc(s.name)}: {esc(exc)}</p>")
-            continue
-        peak = max([1, *m.counts.values()])
-        head = "".join(f"<th class='col'>{esc(c)}</th>" for c in m.columns)
-        body = []
-        for r in m.rows:
-            cells = []
-            for c in m.columns:
-                n = m.count(r, c)
-                alpha = 0.08 + 0.72 * n / peak if n else 0
-                cells.append(f"<td class='num' style='background:rgba(0,114,178,{alpha:.2f})'>"
-                             f"{n or ''}</td>")
-            body.append(f"<tr><th>{esc(r)}</th>{''.join(cells)}</tr>")
-        conf_html.append(f"<h3>{esc(s.name)}</h3><table class='confusion'><thead><tr>"
-                         f"<th>reference \\ {esc(s.name)}</th>{head}</tr></thead><tbody>"
-                         f"{''.join(body)}</tbody></table>")
-    sections.append("<section id='confusion'><h2>Label confusion</h2><p>Every overlapping "
-                    "(reference, prediction) pair counts once in (reference label, predicted "
-                    "label); missed and spurious spans in their own row and column "
-                    "(core.metrics.labels.confusion).</p>" + "".join(conf_html) + "</section>")
-
-    # Worst documents
-    docs = list(gold.doc_ids)
-    mean_f1 = {d: statistics.fmean([f[d] for f in doc_f1.values() if d in f])
-               for d in docs if any(d in f for f in doc_f1.values())}
-    worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
-    doc_html = []
-    for d in worst:
-        cols = []
-        ref_spans = [(a.start, a.end, " | ".join(a.labels), "reference")
-                     for a in gold.alt_spans(d)]
-        cols.append(f"<div><h4>{esc(gold.name)} (reference)</h4>"
-                    f"{render_spans(inputs.texts.get(d), ref_spans)}</div>")
-        for s in systems:
-            t = tables[s.name]
-            spans = [] if isinstance(t, str) else [
-                (x.start, x.end, x.label, x.category) for x in t.spans
-                if x.document == d and x.side == "prediction"]
-            f1 = doc_f1.get(s.name, {}).get(d)
-            missed = [] if isinstance(t, str) else [
-                f"[{x.start}, {x.end}) {x.label}" for x in t.spans
-                if x.document == d and x.side == "reference" and x.category == "missed"]
-            cols.append(f"<div><h4>{esc(s.name)}"
-                        f"{'' if f1 is None else f' · Martino F1 {f1:.3f}'}</h4>"
-                        f"{render_spans(inputs.texts.get(d), spans)}"
-                        f"<p class='meta'>missed: {esc('; '.join(missed) or 'none')}</p></div>")
-        doc_html.append(f"<article class='worst'><h3>Document {esc(d)} · mean Martino F1 "
-                        f"{mean_f1[d]:.3f}</h3><div class='side' style='grid-template-columns:"
-                        f"repeat({len(cols)}, 1fr)'>{''.join(cols)}</div></article>")
-    legend = " ".join(f"<span class='tag' style='border-color:{c};color:{c}'>"
-                      f"{esc(CATEGORY_MARKS[k])} {esc(k)}</span>"
-                      for k, c in CATEGORY_COLOURS.items())
-    sections.append(f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
-                    f"<p>Lowest mean Martino F1 over the systems; spans underlined in the "
-                    f"colour of their category, tagged with its mark and their label. "
-                    f"{legend}</p>{''.join(doc_html)}</section>")
-
-    # Provenance
-    vers = versions()
-    prov = html_table([{"what": "command", "value": command},
-                       *({"what": k, "value": v} for k, v in vers.items()),
-                       {"what": "generated (UTC)",
-                        "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
-                       {"what": "taxonomy", "value": tax.name}])
-    sections.append(f"<section id='provenance'><h2>How this report was made</h2>{prov}"
-                    "</section>")
+    sections = [_scores_section(inputs, score_rows), _categories_section(inputs, tables),
+                _slices_section(inputs), _confusion_section(inputs),
+                _worst_section(inputs, tables, doc_f1), _provenance_section(command, tax)]
     systems_list = ", ".join(esc(s.name) for s in systems)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{esc(title)}</title><meta name='viewport' content='width=device-width'>"
         f"<style>{CSS}</style></head><body><h1>{esc(title)}</h1>"
-        f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(docs)} documents, "
+        f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(gold.doc_ids)} documents, "
         f"{gold.span_count()} spans); systems: {systems_list}. Command: <code>{esc(command)}"
         f"</code></p>{''.join(sections)}</body></html>")
 

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
 from ui import above_one
+from ui import annotators as ann
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 TEXT = "They will take everything you own unless you act now, believe me."
@@ -49,9 +50,8 @@ def _links(at: AppTest) -> list[str]:
 def test_every_value_above_one_is_marked_with_a_note_linking_to_learn(page: str) -> None:
     at = _app(page)
     if page == "pages/annotators.py":
-        from ui import state
 
-        at.selectbox(key=state.K_ANN_MEASURE).select("span-f1").run()
+        at.selectbox(key=ann.K_ANN_MEASURE).select("span-f1").run()
     assert not at.exception
     marked = [df.value for df in at.dataframe if "above 1" in df.value.columns]
     assert marked, "no table marks its values above 1"

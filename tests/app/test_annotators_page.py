@@ -25,6 +25,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.model import AnnotationSet
+from ui import annotators as ann
 from ui import state
 
 PAGE = "pages/annotators.py"
@@ -98,9 +99,9 @@ def test_empty_start_points_to_the_data_page(make_app) -> None:
 
 
 def test_fewer_than_two_chosen_sets_gives_the_info_message(make_app) -> None:
-    at = make_app(PAGE, params={state.K_ANN_SETS: "gold"})
+    at = make_app(PAGE, params={ann.K_ANN_SETS: "gold"})
     assert not at.exception
-    assert at.multiselect(key=state.K_ANN_SETS).value == ["gold"]
+    assert at.multiselect(key=ann.K_ANN_SETS).value == ["gold"]
     assert any("Pick at least two annotation sets" in i.value for i in at.info)
     assert not at.get("plotly_chart")
 
@@ -114,19 +115,19 @@ def test_a_single_loaded_set_gives_the_info_message(handmade) -> None:
 
 def test_the_sample_defaults_to_its_annotators_and_its_gold(make_app) -> None:
     at = make_app(PAGE, data="sample")
-    assert at.multiselect(key=state.K_ANN_SETS).value == [
+    assert at.multiselect(key=ann.K_ANN_SETS).value == [
         "annotator_1", "annotator_2", "annotator_3"]
-    assert at.selectbox(key=state.K_ANN_GOLD).value == "gold"
-    assert at.selectbox(key=state.K_ANN_MEASURE).value == "char-kappa"
+    assert at.selectbox(key=ann.K_ANN_GOLD).value == "gold"
+    assert at.selectbox(key=ann.K_ANN_MEASURE).value == "char-kappa"
 
 
 # ---- numbers equal core -------------------------------------------------------------------------
 
 
 def test_matrix_cells_are_the_pairwise_values_core_computes(make_app, handmade) -> None:
-    at = make_app(PAGE, params={state.K_ANN_MEASURE: "span-f1", state.K_ANN_CELL: "recall"})
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "span-f1", ann.K_ANN_CELL: "recall"})
     assert not at.exception, [e.value for e in at.exception]
-    assert at.radio(key=state.K_ANN_CELL).value == "recall"
+    assert at.radio(key=ann.K_ANN_CELL).value == "recall"
     texts, sets = handmade
     expected = pairwise(Study.from_sets(sets, texts), "span-f1").matrix("recall")
     names = [s.name for s in sets]
@@ -148,7 +149,7 @@ def test_many_annotator_values_are_core_values(make_app, handmade, frame) -> Non
 
 
 def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={state.K_ANN_SEED: "3", state.K_ANN_SAMPLES: "7"})
+    at = make_app(PAGE, params={ann.K_ANN_SEED: "3", ann.K_ANN_SAMPLES: "7"})
     at = _wait_for_gamma(at)
     texts, sets = handmade
     s = Study.from_sets(sets, texts)
@@ -162,7 +163,7 @@ def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, 
 
 
 def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) -> None:
-    at = make_app(PAGE, params={state.K_ANN_MEASURE: "gamma", state.K_ANN_SAMPLES: "5"})
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "gamma", ann.K_ANN_SAMPLES: "5"})
     deadline = time.time() + 120
     while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma")
                   for f in _figures(at)):
@@ -179,7 +180,7 @@ def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) 
 
 
 def test_each_annotator_against_gold_and_majority_is_core(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={state.K_ANN_MEASURE: "span-f1"})
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "span-f1"})
     texts, sets = handmade
     gold, others = sets[0], sets[1:]
     vs_gold = against(Study.from_sets([gold, *others], texts), "gold", measure="span-f1")
@@ -195,8 +196,8 @@ def test_each_annotator_against_gold_and_majority_is_core(make_app, handmade, fr
 
 
 def test_leave_one_out_majority_is_core(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-jaccard", state.K_ANN_LOO: "true"})
-    assert at.toggle(key=state.K_ANN_LOO).value is True
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard", ann.K_ANN_LOO: "true"})
+    assert at.toggle(key=ann.K_ANN_LOO).value is True
     texts, sets = handmade
     vs_maj = against_majority(sets, texts, measure="char-jaccard", leave_one_out=True)
     table = frame(at, "annotator", "against", "char-jaccard")
@@ -206,7 +207,7 @@ def test_leave_one_out_majority_is_core(make_app, handmade, frame) -> None:
 
 
 def test_ranking_is_core_rank_documents(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-kappa"})
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
     texts, sets = handmade
     rows = rank_documents(pairwise(Study.from_sets(sets, texts), "char-kappa"))
     table = frame(at, "rank", "document", "char-kappa", "least agreeing pair")
@@ -215,8 +216,8 @@ def test_ranking_is_core_rank_documents(make_app, handmade, frame) -> None:
 
 
 def test_label_filter_reaches_every_measure(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={state.K_ANN_LABEL: "Fear"})
-    assert at.selectbox(key=state.K_ANN_LABEL).value == "Fear"
+    at = make_app(PAGE, params={ann.K_ANN_LABEL: "Fear"})
+    assert at.selectbox(key=ann.K_ANN_LABEL).value == "Fear"
     texts, sets = handmade
     s = Study.from_sets(sets, texts, label="Fear")
     shown = frame(at, "measure", "value", "± 2 sd").set_index("measure")["value"]
@@ -228,7 +229,7 @@ def test_undefined_cells_show_their_reason(handmade, frame) -> None:
     texts, sets = handmade
     empty = {d: () for d in texts}
     blank = [AnnotationSet("e1", empty, "annotator"), AnnotationSet("e2", empty, "annotator")]
-    at = _custom_app([sets[0], *blank], texts, {state.K_ANN_SETS: ["e1", "e2", "gold"]})
+    at = _custom_app([sets[0], *blank], texts, {ann.K_ANN_SETS: ["e1", "e2", "gold"]})
     assert not at.exception, [e.value for e in at.exception]
     why = frame(at, "pair", "undefined because")
     assert list(why["pair"]) == ["e1 · e2"]
@@ -242,8 +243,8 @@ def test_undefined_cells_show_their_reason(handmade, frame) -> None:
 
 
 def test_one_lane_per_annotator_plus_gold_and_majority(make_app) -> None:
-    at = make_app(PAGE, data="sample", params={state.K_ANN_DOC: "4"})
-    assert at.selectbox(key=state.K_ANN_DOC).value == "4"
+    at = make_app(PAGE, data="sample", params={ann.K_ANN_DOC: "4"})
+    assert at.selectbox(key=ann.K_ANN_DOC).value == "4"
     body = _html(at)
     for dom_id in ("lane-gold", "lane-0", "lane-1", "lane-2", "lane-majority"):
         assert f'id="{dom_id}"' in body
@@ -254,7 +255,7 @@ def test_one_lane_per_annotator_plus_gold_and_majority(make_app) -> None:
 
 
 def test_markup_in_text_and_labels_stays_text_in_the_lanes(make_app) -> None:
-    at = make_app(PAGE, params={state.K_ANN_DOC: "doc10"})
+    at = make_app(PAGE, params={ann.K_ANN_DOC: "doc10"})
     body = _html(at)
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in body
     assert "<script" not in body and "<img" not in body
@@ -263,15 +264,15 @@ def test_markup_in_text_and_labels_stays_text_in_the_lanes(make_app) -> None:
 
 @pytest.mark.slow
 def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_app) -> None:
-    at = make_app(PAGE, params={state.K_ANN_MEASURE: "char-kappa"})
-    at.session_state[state.K_ANN_RANK_TABLE] = {
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    at.session_state[ann.K_ANN_RANK_TABLE] = {
         "selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     ws = _ws(at)
     sets = [ws.sets[n] for n in ("gold", "system_a", "system_b")]
     top = rank_documents(pairwise(Study.from_sets(sets, ws.corpus.texts), "char-kappa"))[0]
-    assert at.selectbox(key=state.K_ANN_DOC).value == top.doc
+    assert at.selectbox(key=ann.K_ANN_DOC).value == top.doc
     links = [p.proto for p in at.get("page_link")]
     link = next(p for p in links if "documents" in p.page)
     shown = link.label.replace("\\", "")  # set names are shown Markdown-escaped
@@ -285,7 +286,7 @@ def test_a_document_some_set_does_not_list_gets_its_own_gamma(handmade) -> None:
 
     texts, sets = handmade
     # system_b does not list doc10: its γ is computed for the two sets that do.
-    at = _custom_app(sets, texts, {state.K_ANN_DOC: "doc10", state.K_ANN_SAMPLES: "9"})
+    at = _custom_app(sets, texts, {ann.K_ANN_DOC: "doc10", ann.K_ANN_SAMPLES: "9"})
     al = gamma_alignment(Study.from_sets(sets, texts), "doc10", samples=9, seed=0)
     assert any(f"γ of this document = {al['gamma']['value']:.3f} (9 samples" in c.value
                for c in at.caption)
@@ -295,7 +296,7 @@ def test_a_document_some_set_does_not_list_gets_its_own_gamma(handmade) -> None:
 def test_alignment_of_the_document_is_core_gamma_alignment(make_app, handmade, frame) -> None:
     from core.metrics.agreement import gamma_alignment
 
-    at = _wait_for_gamma(make_app(PAGE, params={state.K_ANN_DOC: "doc1"}))
+    at = _wait_for_gamma(make_app(PAGE, params={ann.K_ANN_DOC: "doc1"}))
     texts, sets = handmade
     # The document's γ comes from the corpus γ's breakdown: the value gamma_alignment gives.
     al = gamma_alignment(Study.from_sets(sets, texts), "doc1", samples=30, seed=0)
@@ -344,18 +345,18 @@ def test_on_a_large_corpus_gamma_waits_for_its_toggle(make_app, handmade,
 
     texts, sets = handmade
     monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)  # the hand-made corpus is "large"
-    at = make_app(PAGE, params={state.K_ANN_SAMPLES: "4", state.K_ANN_SEED: "11"})
+    at = make_app(PAGE, params={ann.K_ANN_SAMPLES: "4", ann.K_ANN_SEED: "11"})
     assert not at.exception, [e.value for e in at.exception]
     assert _metric(at, "γ") == "off" and _metric(at, "γ-cat") == "off"
     s = Study.from_sets(sets, texts)
     assert _metric(at, "Fleiss' κ") == f"{fleiss_text(s).overall.value:.3f}"  # the others stay
     assert "γ of this document = " in " ".join(c.value for c in at.caption)
-    at.toggle(key=state.K_ANN_GAMMA_ON).set_value(True).run()
+    at.toggle(key=ann.K_ANN_GAMMA_ON).set_value(True).run()
     at = _wait_for_gamma(at)
     assert _metric(at, "γ") == f"{gamma(s, samples=4, seed=11).overall.value:.3f}"
 
 
 def test_a_small_corpus_computes_gamma_without_a_toggle(make_app) -> None:
     at = make_app(PAGE)
-    assert not [t for t in at.toggle if t.key == state.K_ANN_GAMMA_ON]
+    assert not [t for t in at.toggle if t.key == ann.K_ANN_GAMMA_ON]
     assert _metric(at, "γ") != "off"

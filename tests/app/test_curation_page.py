@@ -59,8 +59,8 @@ def test_page_shows_the_core_proposal_and_progress() -> None:
     at = _app()
     assert not at.exception
     r, disputed = _expected()
-    assert at.multiselect(key=state.K_CUR_SETS).value == ["ann1", "ann2", "ann3"]
-    assert at.number_input(key=state.K_CUR_K).value == 2
+    assert at.multiselect(key=cur.K_CUR_SETS).value == ["ann1", "ann2", "ann3"]
+    assert at.number_input(key=cur.K_CUR_K).value == 2
     assert _metric(at, "Decided") == f"0 / {len(disputed)}"
     assert _metric(at, "Proposed spans") == str(len(r.decisions))
     assert _metric(at, "Curated spans") == str(r.set.span_count())
@@ -82,16 +82,16 @@ def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says()
                 disputed[1].key: Override("drop", *disputed[1].span.interval,
                                           disputed[1].span.label)}
     assert _metric(at, "Decided") == f"2 / {len(disputed)}"
-    assert at.session_state[state.K_CUR_POS] == 2  # accept and reject move on
+    assert at.session_state[cur.K_CUR_POS] == 2  # accept and reject move on
     assert _metric(at, "Curated spans") == str(curated_set(r, expected).span_count())
     # relabel the third, re-bound it, then undo: back to the rule
     third = disputed[2]
-    at.selectbox(key=state.K_CUR_LABEL).set_value("Doubt")
+    at.selectbox(key=cur.K_CUR_LABEL).set_value("Doubt")
     at.button(key="cur_relabel").click().run()
-    assert at.session_state[state.K_CUR_OVERRIDES]["test:curation"][third.key].label == "Doubt"
-    at.number_input(key=state.K_CUR_START).set_value(third.span.start + 1)
+    assert at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][third.key].label == "Doubt"
+    at.number_input(key=cur.K_CUR_START).set_value(third.span.start + 1)
     at.button(key="cur_bounds_btn").click().run()
-    o = at.session_state[state.K_CUR_OVERRIDES]["test:curation"][third.key]
+    o = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][third.key]
     assert (o.decision, o.start, o.end, o.label) == ("keep", third.span.start + 1,
                                                       third.span.end, "Doubt")
     assert _metric(at, "Decided") == f"3 / {len(disputed)}"
@@ -102,11 +102,11 @@ def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says()
 def test_bounds_past_the_text_are_refused() -> None:
     at = _app()
     _, disputed = _expected()
-    at.number_input(key=state.K_CUR_END).set_value(10_000)
+    at.number_input(key=cur.K_CUR_END).set_value(10_000)
     at.button(key="cur_bounds_btn").click().run()
     assert not at.exception
     assert _metric(at, "Decided") == f"0 / {len(disputed)}"
-    assert at.number_input(key=state.K_CUR_END).value == disputed[0].span.end
+    assert at.number_input(key=cur.K_CUR_END).value == disputed[0].span.end
 
 
 def test_decisions_persist_across_pages_and_curated_is_a_gold_everywhere() -> None:
@@ -119,7 +119,7 @@ def test_decisions_persist_across_pages_and_curated_is_a_gold_everywhere() -> No
     assert "curated" in reference.options
     at.switch_page(PAGE).run()
     assert _metric(at, "Decided") == f"1 / {len(disputed)}"
-    assert at.session_state[state.K_CUR_POS] == 1
+    assert at.session_state[cur.K_CUR_POS] == 1
 
 
 def test_agreement_table_is_core_against_the_curated_set(frame) -> None:
@@ -147,7 +147,7 @@ def test_decisions_file_restores_the_same_set() -> None:
 
 def test_text_and_labels_are_escaped() -> None:
     at = _app()
-    at.selectbox(key=state.K_CUR_DOC).set_value("d2").run()
+    at.selectbox(key=cur.K_CUR_DOC).set_value("d2").run()
     body = _html(at)
     assert "<script>" not in body
     assert "&lt;script&gt;" in body
@@ -158,20 +158,20 @@ def test_navigation_previous_next_and_next_undecided() -> None:
     _, disputed = _expected()
     at.button(key="cur_accept").click().run()  # decides 0, shows 1
     at.button(key="cur_prev").click().run()
-    assert at.session_state[state.K_CUR_POS] == 0
-    assert at.selectbox(key=state.K_CUR_DOC).value == disputed[0].doc
+    assert at.session_state[cur.K_CUR_POS] == 0
+    assert at.selectbox(key=cur.K_CUR_DOC).value == disputed[0].doc
     at.button(key="cur_todo").click().run()
-    assert at.session_state[state.K_CUR_POS] == 1
+    assert at.session_state[cur.K_CUR_POS] == 1
     at.button(key="cur_next").click().run()
-    assert at.session_state[state.K_CUR_POS] == 2
-    assert at.selectbox(key=state.K_CUR_DOC).value == disputed[2].doc
-    assert at.number_input(key=state.K_CUR_START).value == disputed[2].span.start
+    assert at.session_state[cur.K_CUR_POS] == 2
+    assert at.selectbox(key=cur.K_CUR_DOC).value == disputed[2].doc
+    assert at.number_input(key=cur.K_CUR_START).value == disputed[2].span.start
 
 
 def test_step_through_only_ties_and_conflicts() -> None:
     at = _app()
     _, disputed = _expected()
-    at.selectbox(key=state.K_CUR_FOCUS).set_value("ties and conflicts only").run()
+    at.selectbox(key=cur.K_CUR_FOCUS).set_value("ties and conflicts only").run()
     wanted = [d for d in disputed if "label" in " ".join(d.flags)
               or "tie" in " ".join(d.flags) or "no-common" in " ".join(d.flags)]
     assert wanted, "the panel has a label dispute"
@@ -182,11 +182,11 @@ def test_step_through_only_ties_and_conflicts() -> None:
 
 def test_fewer_sets_than_k_falls_back_to_the_default_k() -> None:
     at = _app()
-    at.number_input(key=state.K_CUR_K).set_value(3).run()
-    assert at.number_input(key=state.K_CUR_K).value == 3
-    at.multiselect(key=state.K_CUR_SETS).set_value(["ann1", "ann2"]).run()
+    at.number_input(key=cur.K_CUR_K).set_value(3).run()
+    assert at.number_input(key=cur.K_CUR_K).value == 3
+    at.multiselect(key=cur.K_CUR_SETS).set_value(["ann1", "ann2"]).run()
     assert not at.exception and not at.warning
-    assert at.number_input(key=state.K_CUR_K).value == 2
+    assert at.number_input(key=cur.K_CUR_K).value == 2
     r = consensus(SETS[:2], TEXTS, min_agree=2, match="gamma")
     assert _metric(at, "Proposed spans") == str(len(r.decisions))
 

@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.formats import load_files, read_folder
+from ui import annotators as ann
 from ui import state, uploads
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dashboard" / "as_read"
@@ -157,8 +158,8 @@ def test_an_inception_export_keeps_its_curation_as_the_gold(make_app, frame) -> 
     # the empty curation is no annotator: agreement is between the two annotators, against it
     at.switch_page("pages/annotators.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.multiselect(key=state.K_ANN_SETS).value == ["maria", "tomas"]
-    assert at.selectbox(key=state.K_ANN_GOLD).value == "curation"
+    assert at.multiselect(key=ann.K_ANN_SETS).value == ["maria", "tomas"]
+    assert at.selectbox(key=ann.K_ANN_GOLD).value == "curation"
 
 
 def test_an_export_holding_only_its_curation_keeps_the_name_curation(make_app) -> None:

@@ -62,7 +62,7 @@ def test_per_text_table_is_core_document_differences(make_app, frame, handmade) 
 def test_picking_a_row_opens_the_text_on_the_documents_page(make_app, frame) -> None:
     at = make_app("pages/differences.py", params={"b": "system_a"})
     first = frame(at, "document", "reasons").iloc[0]["document"]
-    at.session_state[state.K_DIFF_TABLE] = {"selection": {"rows": [0], "columns": [],
+    at.session_state[diff.K_DIFF_TABLE] = {"selection": {"rows": [0], "columns": [],
                                                           "cells": []}}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -97,7 +97,7 @@ def test_on_a_large_corpus_the_scatter_is_drawn_only_when_asked(frame) -> None:
     assert len(at.get("plotly_chart")) == 1  # the waterfall only
     assert any(f"off for {n:,} texts" in c.value for c in at.caption)
     assert len(frame(at, "document", "F1 difference")) > 0  # the table is there regardless
-    at.toggle(key=state.K_DIFF_DRAW).set_value(True).run()
+    at.toggle(key=diff.K_DIFF_DRAW).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.get("plotly_chart")) == 2
     assert not any("off for" in c.value for c in at.caption)
@@ -106,7 +106,7 @@ def test_on_a_large_corpus_the_scatter_is_drawn_only_when_asked(frame) -> None:
 def test_a_small_corpus_draws_the_scatter_without_a_toggle(make_app) -> None:
     at = make_app("pages/differences.py")
     assert len(at.get("plotly_chart")) == 2
-    assert not [t for t in at.toggle if t.key == state.K_DIFF_DRAW]
+    assert not [t for t in at.toggle if t.key == diff.K_DIFF_DRAW]
 
 
 def test_a_system_missing_documents_gets_a_warning_not_a_crash(make_app) -> None:

@@ -16,7 +16,7 @@ PAGE = "pages/labels.py"
 
 def _click(at: AppTest, row: str, column: str) -> AppTest:
     """Inject the heatmap selection a click on cell (row, column) produces, then rerun."""
-    at.session_state[state.K_LAB_CHART] = {
+    at.session_state[lab_ui.K_LAB_CHART] = {
         "selection": {lab_ui.CELL_PARAM: [{"row": row, "column": column}]}}
     return at.run()
 
@@ -50,7 +50,7 @@ def test_empty_start_points_to_the_data_page(make_app) -> None:
 def test_clicked_cell_lists_the_pairs_core_computes(make_app, frame) -> None:
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Doubt", "Loaded")
     assert not at.exception, [e.value for e in at.exception]
-    assert at.selectbox(key=state.K_LAB_CELL).value == ("Doubt", "Loaded")
+    assert at.selectbox(key=lab_ui.K_LAB_CELL).value == ("Doubt", "Loaded")
     ws = _ws(at)
     m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
     (ev,) = m.evidence[("Doubt", "Loaded")]
@@ -81,7 +81,7 @@ def test_missed_and_spurious_cells_list_spans_without_partner(make_app, frame) -
 
 def test_cell_selector_is_the_keyboard_way_to_a_cell(make_app, frame) -> None:
     at = make_app(PAGE, params={"b": "system_a"})
-    box = at.selectbox(key=state.K_LAB_CELL)
+    box = at.selectbox(key=lab_ui.K_LAB_CELL)
     ws = _ws(at)
     m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
     # Every non-empty cell is offered, most counts first.
@@ -96,9 +96,9 @@ def test_query_parameters_choose_view_scope_values_and_level(make_app, frame) ->
     at = make_app(PAGE, params={"lview": "within reference", "lscope": "overlap",
                                 "lvalues": "row-normalised", "level": "1", "b": "system_a"})
     assert not at.exception, [e.value for e in at.exception]
-    assert at.radio(key=state.K_LAB_VIEW).value == "within reference"
-    assert at.radio(key=state.K_LAB_SCOPE).value == "overlap"
-    assert at.radio(key=state.K_LAB_VALUES).value == "row-normalised"
+    assert at.radio(key=lab_ui.K_LAB_VIEW).value == "within reference"
+    assert at.radio(key=lab_ui.K_LAB_SCOPE).value == "overlap"
+    assert at.radio(key=lab_ui.K_LAB_VALUES).value == "row-normalised"
     assert at.selectbox(key=state.K_LEVEL).value == 1
     assert any("flat taxonomy" in c.value for c in at.caption)
     ws = _ws(at)
@@ -141,17 +141,17 @@ def test_selecting_a_pair_opens_its_document_with_the_gold_span(make_app) -> Non
 @pytest.mark.slow
 def test_a_cell_from_another_view_is_dropped(make_app) -> None:
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Fear", core_labels.MISSED)
-    at.radio(key=state.K_LAB_VIEW).set_value("within reference").run()
+    at.radio(key=lab_ui.K_LAB_VIEW).set_value("within reference").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.selectbox(key=state.K_LAB_CELL).value is None
+    assert at.selectbox(key=lab_ui.K_LAB_CELL).value is None
 
 
 @pytest.mark.slow
 def test_alternatives_choice_only_for_gold_with_alternatives(make_app) -> None:
     at = make_app(PAGE)
-    assert not any(r.key == state.K_LAB_ALT for r in at.radio)
+    assert not any(r.key == lab_ui.K_LAB_ALT for r in at.radio)
     at = make_app(PAGE, data="sample", params={"sample": "mafalda"})
-    assert at.radio(key=state.K_LAB_ALT).value == "match"
+    assert at.radio(key=lab_ui.K_LAB_ALT).value == "match"
 
 
 def test_mafalda_sample_optional_cell_lists_what_core_counts(make_app, frame) -> None:

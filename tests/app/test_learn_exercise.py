@@ -10,7 +10,6 @@ import pytest
 from core import exercises, scenarios
 from ui import exercise as exercise_ui
 from ui import learn as learn_ui
-from ui import state
 
 PAGE = "pages/learn.py"
 
@@ -95,14 +94,14 @@ def test_mode_radio_switches_and_bad_seed_is_named(make_app) -> None:
     assert at.number_input(key=exercise_ui.K_SEED).value == exercise_ui.DEFAULT_SEED
     at.radio(key=learn_ui.K_MODE).set_value(learn_ui.MODES[0]).run()
     assert exercise_ui.PARAM not in at.query_params
-    assert at.selectbox(key=state.K_SCENARIO).value == learn_ui.OPENING_SCENARIO
+    assert at.selectbox(key=learn_ui.K_SCENARIO).value == learn_ui.OPENING_SCENARIO
     bad = _open(make_app, "../etc")
     assert bad.warning and "exercise seed is a whole number" in bad.warning[0].value
 
 
 def test_picker_shows_titles_and_the_ladder_follows_an_edit(make_app, frame) -> None:
-    at = make_app(PAGE, params={state.K_SCENARIO: "duplicates"})
-    box = at.selectbox(key=state.K_SCENARIO)
+    at = make_app(PAGE, params={learn_ui.K_SCENARIO: "duplicates"})
+    box = at.selectbox(key=learn_ui.K_SCENARIO)
     assert scenarios.get("duplicates").title in box.proto.options
     assert "duplicates" not in box.proto.options
     steps = frame(at, "step", "R", "change")

@@ -9,7 +9,6 @@ from core import scenarios
 from core.metrics import mafalda, martino
 from core.model import Span
 from ui import learn as learn_ui
-from ui import state
 
 PAGE = "pages/learn.py"
 
@@ -19,7 +18,7 @@ def _editor_key(sid: str, gen: int = 0) -> str:
 
 
 def _open(make_app, sid: str, data: str = "handmade"):
-    at = make_app(PAGE, data=data, params={state.K_SCENARIO: sid})
+    at = make_app(PAGE, data=data, params={learn_ui.K_SCENARIO: sid})
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -46,13 +45,13 @@ def test_page_runs_whatever_data_is_loaded(make_app, data: str) -> None:
     at = make_app(PAGE, data=data)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "🎓 Learn"
-    assert at.selectbox(key=state.K_SCENARIO).value == learn_ui.OPENING_SCENARIO
+    assert at.selectbox(key=learn_ui.K_SCENARIO).value == learn_ui.OPENING_SCENARIO
 
 
 @pytest.mark.parametrize("sid", list(scenarios.SCENARIOS))
 def test_each_scenario_shows_the_seeds_numbers(make_app, frame, sid: str) -> None:
     at = _open(make_app, sid)
-    assert at.selectbox(key=state.K_SCENARIO).value == sid
+    assert at.selectbox(key=learn_ui.K_SCENARIO).value == sid
     sc = scenarios.get(sid)
     ev = scenarios.evaluate(sc)
     seed = _seed(frame, at)
@@ -207,9 +206,9 @@ def test_reset_restores_the_scenario_and_its_numbers(make_app, frame) -> None:
 def test_edits_are_kept_per_scenario(make_app, frame) -> None:
     at = _open(make_app, "figure1-s1")
     at.slider[0].set_range(33, 57).run()
-    at.selectbox(key=state.K_SCENARIO).select("duplicates").run()
+    at.selectbox(key=learn_ui.K_SCENARIO).select("duplicates").run()
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(2.5)
-    at.selectbox(key=state.K_SCENARIO).select("figure1-s1").run()
+    at.selectbox(key=learn_ui.K_SCENARIO).select("figure1-s1").run()
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(1.0)
 
 
@@ -218,8 +217,8 @@ def test_table_edits_survive_a_visit_to_another_scenario_and_page(make_app, fram
     at = _open(make_app, "duplicates")
     _edit(at, "duplicates", deleted=[0, 1])  # only P3 [5, 15) left: R = 0.5
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(0.5)
-    at.selectbox(key=state.K_SCENARIO).select("figure1-t1").run()
-    at.selectbox(key=state.K_SCENARIO).select("duplicates").run()
+    at.selectbox(key=learn_ui.K_SCENARIO).select("figure1-t1").run()
+    at.selectbox(key=learn_ui.K_SCENARIO).select("duplicates").run()
     assert not at.exception, [e.value for e in at.exception]
     assert _scores(frame, at)["semeval2021"]["R"] == pytest.approx(0.5)
     assert len(at.data_editor[0].value) == 1
@@ -271,7 +270,7 @@ def test_typing_an_offset_moves_the_prediction(make_app) -> None:
     before = int(starts[0].value)
     at.number_input(key=starts[0].key).set_value(before + 1).run()
     assert not at.exception
-    rows = at.session_state[state.K_LEARN_ROWS]["figure1-s1"]
+    rows = at.session_state[learn_ui.K_LEARN_ROWS]["figure1-s1"]
     assert rows[0]["start"] == before + 1
 
 

@@ -1,4 +1,4 @@
-"""Colour-blind safety of the dashboard's palettes (ui.palette) and their use in the views.
+"""Colour-blind safety of the dashboard's palettes (core.render.palette) and their use in the views.
 
 Colour-vision deficiencies are simulated with ``colorspacious`` (Machado et al. 2009, severity
 100: dichromacy); distances are CAM02-UCS ΔE, where about 1 is just noticeable and colours of
@@ -14,7 +14,7 @@ import pytest
 from colorspacious import cspace_convert, deltaE
 
 from core.model import NOTHING
-from ui import highlight, palette
+from core.render import highlight, palette
 
 VISIONS = (None, "deuteranomaly", "protanomaly")
 """Normal vision, then deuteranopia and protanopia (severity 100)."""

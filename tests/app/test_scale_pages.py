@@ -11,8 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
 from tests.app.conftest import APP
+from ui import annotators as ann
+from ui import curation, doc_picker, documents, state
 from ui import differences as diff
-from ui import doc_picker, documents, state
 
 N_DOCS = 3000
 LABELS = ("Doubt", "Loaded", "Fear", "Slogans")
@@ -62,7 +63,7 @@ def _captions(at: AppTest) -> list[str]:
 
 def test_the_scatter_draws_a_seeded_sample_and_says_so(large: state.Workspace) -> None:
     at = _open(large, "pages/differences.py")
-    toggle = at.toggle(key=state.K_DIFF_DRAW)
+    toggle = at.toggle(key=diff.K_DIFF_DRAW)
     assert "a random sample of the 3,000 texts" in toggle.label
     toggle.set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
@@ -84,8 +85,8 @@ def test_scores_data_and_errors_tables_are_paginated(large: state.Workspace) -> 
     assert all(len(df.value) <= 50 for df in at.dataframe)
 
 
-@pytest.mark.parametrize(("page", "key"), [("pages/annotators.py", state.K_ANN_DOC),
-                                           ("pages/curation.py", state.K_CUR_DOC)])
+@pytest.mark.parametrize(("page", "key"), [("pages/annotators.py", ann.K_ANN_DOC),
+                                           ("pages/curation.py", curation.K_CUR_DOC)])
 def test_document_pickers_list_a_window_and_search_the_rest(large: state.Workspace, page: str,
                                                             key: str) -> None:
     at = _open(large, page)

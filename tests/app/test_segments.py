@@ -1,4 +1,5 @@
-"""Overlap segmentation, lanes, merged view (core.segments) and their HTML (ui.highlight)."""
+"""Overlap segmentation, lanes, merged view (core.segments) and their HTML
+(core.render.highlight)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.model import NOTHING, AltSpan
+from core.render import highlight
 from core.segments import assign_lanes, char_status, disagreement, segments
-from ui import highlight
 
 intervals = st.lists(
     st.tuples(st.integers(0, 40), st.integers(1, 20)).map(lambda t: (t[0], t[0] + t[1])),

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from core.model import AnnotationSet, Span
-from ui import export, highlight
+from core.render import highlight, svg
 
 pytestmark = pytest.mark.e2e
 
@@ -66,9 +66,9 @@ def test_markup_in_the_document_is_shown_not_run(page: Any, st_ui: SimpleNamespa
     g, p = highlight.span_items(gold, "d", "G"), highlight.span_items(pred, "d", "P")
     colours = highlight.label_colours([SCRIPT])
     dialogs = _dialogs(page)
-    for kind, body in (("html", export.document_html(SCRIPT, text, g, p, colours,
+    for kind, body in (("html", highlight.document_html(SCRIPT, text, g, p, colours,
                                                      gold_name=SCRIPT, pred_name="sys")),
-                       ("svg", export.document_svg(SCRIPT, text, g, p, colours,
+                       ("svg", svg.document_svg(SCRIPT, text, g, p, colours,
                                                    gold_name=SCRIPT, pred_name="sys"))):
         path = tmp_path / f"doc.{kind}"
         path.write_text(body, encoding="utf-8")

@@ -1,6 +1,7 @@
-"""One highlighted document as standalone HTML and SVG (ui.export, issue 16 item 10): both
-annotations, a legend, no script, nothing fetched, every file-derived string escaped (a
-``<script>`` text, label, set name and document id), and the SVG well-formed XML."""
+"""One highlighted document as standalone HTML and SVG (core.render.highlight, core.render.svg;
+the buttons in ui.export; issue 16 item 10): both annotations, a legend, no script, nothing
+fetched, every file-derived string escaped (a ``<script>`` text, label, set name and document
+id), and the SVG well-formed XML."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from core.model import NOTHING, AnnotationSet, Span
-from ui import export, highlight
+from core.render import highlight, svg
+from ui import export
 
 SCRIPT = '<script>alert("x")</script>'
 TEXT = f"Hello {SCRIPT} and <img src=x onerror=alert(1)> world.\nSecond line \x07 here."
@@ -29,13 +31,13 @@ def _items() -> tuple[list[highlight.SpanItem], list[highlight.SpanItem], dict[s
 
 def _html(text: str | None = TEXT) -> str:
     g, p, colours = _items()
-    return export.document_html(f"d{SCRIPT}", text, g, p, colours, gold_name=f"gold{SCRIPT}",
+    return highlight.document_html(f"d{SCRIPT}", text, g, p, colours, gold_name=f"gold{SCRIPT}",
                                 pred_name="system <i>a</i>")
 
 
 def _svg(text: str | None = TEXT, width: int = 30) -> str:
     g, p, colours = _items()
-    return export.document_svg(f"d{SCRIPT}", text, g, p, colours, gold_name=f"gold{SCRIPT}",
+    return svg.document_svg(f"d{SCRIPT}", text, g, p, colours, gold_name=f"gold{SCRIPT}",
                                pred_name="system <i>a</i>", width_chars=width)
 
 
@@ -85,9 +87,9 @@ def test_without_a_text_both_formats_list_the_spans() -> None:
 
 def test_wrap_keeps_offsets_and_breaks_at_spaces_and_newlines() -> None:
     text = "one two three four\nfive"
-    lines = export.wrap(text, 9)
+    lines = svg.wrap(text, 9)
     assert [text[a:b] for a, b in lines] == ["one two", "three", "four", "five"]
-    assert export.wrap("abcdefghij", 4) == [(0, 4), (4, 8), (8, 10)]
+    assert svg.wrap("abcdefghij", 4) == [(0, 4), (4, 8), (8, 10)]
 
 
 def test_file_stem_is_safe() -> None:

@@ -49,8 +49,6 @@ Command line: ``python -m core agree FILE [FILE ...] --measure NAME [...] [--jso
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from core.metrics.agreement.coefficients import (
     LEVELS,
     Agreement,
@@ -62,6 +60,7 @@ from core.metrics.agreement.coefficients import (
     krippendorff_alpha,
     undefined,
 )
+from core.metrics.agreement.dispatch import MEASURES, compute
 from core.metrics.agreement.gamma_native import Dissimilarity
 from core.metrics.agreement.measures import (
     GammaCache,
@@ -131,35 +130,3 @@ __all__ = [
     "unitizing",
     "unitizing_alpha",
 ]
-
-MEASURES: tuple[str, ...] = (
-    "span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa", "fleiss-kappa",
-    "krippendorff-alpha", "unitizing-alpha", "gamma", "gamma-cat",
-)
-"""Measure names of ``python -m core agree --measure``."""
-
-PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
-
-
-def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
-            progress: Callable[[int, int], None] | None = None,
-            cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
-    """One measure by its command-line name."""
-    from core.errors import check_choice
-
-    check_choice("measure", "agree", measure, MEASURES)
-    if measure in ("char-kappa", "char-jaccard"):
-        kappa, jac = char_agreement(study)
-        return kappa if measure == "char-kappa" else jac
-    if measure == "text-kappa":
-        return text_kappa(study)
-    if measure == "fleiss-kappa":
-        return fleiss_text(study)
-    if measure == "krippendorff-alpha":
-        return krippendorff_text(study)
-    if measure == "unitizing-alpha":
-        return unitizing(study)
-    if measure in ("gamma", "gamma-cat"):
-        return gamma(study, samples=samples, seed=seed, categorical=measure == "gamma-cat",
-                     progress=progress, cache=cache)
-    return span_f1(study, "martino" if measure == "span-f1" else "mafalda")

@@ -39,6 +39,7 @@ import numpy as np
 from core.columnar import LazySpans, SpanTable
 from core.errors import InputError, ParameterError, check_choice
 from core.metrics.agreement.coefficients import Agreement, undefined
+from core.metrics.agreement.dispatch import MEASURES, compute
 from core.metrics.agreement.measures import (
     GammaCache,
     ManyResult,
@@ -272,16 +273,12 @@ def sub_study(study: Study, annotators: Sequence[str]) -> Study:
 def _measure(study: Study, measure: str, *, samples: int, seed: int,
              progress: Progress | None, per_document: bool = True,
              cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
-    from core.metrics.agreement import compute
-
     if measure == "unitizing-alpha" and not per_document:
         return unitizing(study, per_document=False)
     return compute(study, measure, samples=samples, seed=seed, progress=progress, cache=cache)
 
 
 def _check(measure: str, owner: str) -> None:
-    from core.metrics.agreement import MEASURES
-
     check_choice("measure", owner, measure, MEASURES)
 
 

@@ -1,4 +1,4 @@
-"""HTML rendering of spans over a document: label colours, lanes, legend and the merged view.
+"""HTML of spans over a document: label colours, lanes, legend, the merged view, a whole page.
 
 Overlapping and nested spans are drawn as *lanes*: the text is cut at every span boundary
 (:func:`core.segments.segments`) and each piece carries one coloured stripe per covering span, at
@@ -6,9 +6,9 @@ the height of that span's lane (:func:`core.segments.assign_lanes`), so no span 
 gold span with alternative labels (MAFALDA) is one span whose stripe is split into its labels'
 colours and whose tag lists them, ⊥ included: alternatives, not conflicts.
 
-Every piece of text and every label is passed through :func:`html.escape` before it reaches the
-markup, so a document containing ``<script>`` shows those characters and runs nothing (the pages
-also render through ``st.html``, which sanitises again).
+Every piece of text and every label is passed through :func:`core.render.html.esc` before it
+reaches the markup, so a document containing ``<script>`` shows those characters and runs
+nothing (the pages also render through ``st.html``, which sanitises again).
 
 Public API (stable; the part-2 pages import it)
 -----------------------------------------------
@@ -22,22 +22,24 @@ Public API (stable; the part-2 pages import it)
     The document text with each character coloured by its merged status (matched, partial...).
 :func:`legend`, :func:`status_legend`
     HTML legends for label colours and merged statuses.
+:func:`document_html`
+    One document as a standalone HTML page (lanes, merged view, span tables; no script).
 """
 
 from __future__ import annotations
 
-import html
 import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.model import NOTHING, AltSpan, AnnotationSet
+from core.render.html import esc, xml_text
+from core.render.palette import CATEGORY, NOTHING_COLOUR, STATUS_COLOURS, STATUS_LINES, STATUS_TEXT
 from core.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
-from ui.palette import CATEGORY, NOTHING_COLOUR, STATUS_COLOURS, STATUS_LINES, STATUS_TEXT
 
 PALETTE = CATEGORY
-"""Label colours: Okabe–Ito, then Tol's muted scheme (see :mod:`ui.palette`); labels beyond 15
-reuse them (every label is also named in its tag and tooltip)."""
+"""Label colours: Okabe–Ito, then Tol's muted scheme (see :mod:`core.render.palette`); labels
+beyond 15 reuse them (every label is also named in its tag and tooltip)."""
 
 STATUS_NAMES: dict[str, str] = {
     "matched": "matched",
@@ -121,10 +123,6 @@ def relabel(items: Sequence[SpanItem], mapping: Mapping[str, str], *,
     return out
 
 
-def _esc(value: str) -> str:
-    return html.escape(value, quote=True)
-
-
 def _stripes(
     covering: Sequence[int], items: Sequence[SpanItem], lanes: Sequence[int],
     colours: Mapping[str, str], marked: Collection[str],
@@ -168,11 +166,11 @@ def render_lanes(
     notes = notes or {}
     if text is None:
         rows = "".join(
-            f"<li><b>{_esc(it.id)}</b> [{it.start}, {it.end}) {_esc(it.label_text)}"
-            f"{' · ' + _esc(notes[it.id][2]) if it.id in notes else ''}</li>"
+            f"<li><b>{esc(it.id)}</b> [{it.start}, {it.end}) {esc(it.label_text)}"
+            f"{' · ' + esc(notes[it.id][2]) if it.id in notes else ''}</li>"
             for it in items
         )
-        return (f'<div id="{_esc(dom_id)}" class="ss-doc"><i>No text is available for this '
+        return (f'<div id="{esc(dom_id)}" class="ss-doc"><i>No text is available for this '
                 f"document; its spans:</i><ul>{rows}</ul></div>")
     marked = {x for x in (selected, *partners) if x is not None}
     intervals = [it.interval for it in items]
@@ -191,33 +189,33 @@ def render_lanes(
             colour = colours.get(it.labels[0], "#444444")
             weight = "800" if it.id in marked else "600"
             tags.append(
-                f'<span class="ss-tag" data-span="{_esc(it.id)}" title="{_esc(it.label_text)}" '
+                f'<span class="ss-tag" data-span="{esc(it.id)}" title="{esc(it.label_text)}" '
                 f'style="font-size:0.68em;font-weight:{weight};color:{colour};'
-                f'vertical-align:super;margin:0 1px">{_esc(it.id)}</span>'
+                f'vertical-align:super;margin:0 1px">{esc(it.id)}</span>'
             )
             if it.id in notes:
                 mark, note_colour, note = notes[it.id]
                 tags.append(
-                    f'<span class="ss-cat" data-span="{_esc(it.id)}" data-category="{_esc(note)}" '
-                    f'title="{_esc(it.id)}: {_esc(note)}" style="font-size:0.6em;font-weight:700;'
-                    f"color:{_esc(note_colour)};border:1px solid {_esc(note_colour)};"
+                    f'<span class="ss-cat" data-span="{esc(it.id)}" data-category="{esc(note)}" '
+                    f'title="{esc(it.id)}: {esc(note)}" style="font-size:0.6em;font-weight:700;'
+                    f"color:{esc(note_colour)};border:1px solid {esc(note_colour)};"
                     f'border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px">'
-                    f"{_esc(mark)}</span>"
+                    f"{esc(mark)}</span>"
                 )
-        fragment = "".join(tags) + _esc(text[seg.start : seg.end])
+        fragment = "".join(tags) + esc(text[seg.start : seg.end])
         if not seg.covering:
             parts.append(fragment)
             continue
         layers, is_selected = _stripes(seg.covering, items, lanes, colours, marked)
         title = "; ".join(f"{items[i].id} {items[i].label_text}" for i in seg.covering)
         parts.append(
-            f'<span class="ss-seg" title="{_esc(title)}" style="padding-bottom:{pad}px;'
+            f'<span class="ss-seg" title="{esc(title)}" style="padding-bottom:{pad}px;'
             f'background:{", ".join(layers)}'
             f'{", rgba(255,220,0,0.35)" if is_selected else ""}">{fragment}</span>'
         )
     line_height = 1.55 * 16 + pad
     return (
-        f'<div id="{_esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;'
+        f'<div id="{esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;'
         f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
         f'border-radius:6px;max-height:520px;overflow-y:auto">{"".join(parts)}</div>'
     )
@@ -225,8 +223,8 @@ def render_lanes(
 
 def status_style(status: str, *, also_missed: bool = False) -> str:
     """Inline CSS of a merged-view status: its tint, fixed dark text and its underline style
-    (the second cue next to colour, :data:`ui.palette.STATUS_LINES`). ``also_missed`` draws the
-    *missed* underline instead, for characters that also lie in a missed gold span."""
+    (the second cue next to colour, :data:`core.render.palette.STATUS_LINES`). ``also_missed``
+    draws the *missed* underline instead, for characters that also lie in a missed gold span."""
     line = STATUS_LINES["missed"] if also_missed else STATUS_LINES[status]
     border = "" if line == "none" else f"border-bottom:{line};"
     return (f"background:{STATUS_COLOURS[status]};color:{STATUS_TEXT};{border}"
@@ -257,13 +255,13 @@ def render_merged(
     under the *matched* tint: its characters keep the tint but get the *missed* underline and
     say so in their tooltip."""
     if text is None:
-        return f'<div id="{_esc(dom_id)}"><i>No text is available for this document.</i></div>'
+        return f'<div id="{esc(dom_id)}"><i>No text is available for this document.</i></div>'
     runs = char_status([g.as_alt() for g in gold], [p.as_alt() for p in pred], len(text))
     missed = missed_intervals(gold, pred)
     parts = []
     for run in runs:
         if run.status == "none":
-            parts.append(_esc(text[run.start : run.end]))
+            parts.append(esc(text[run.start : run.end]))
             continue
         pieces = _cut(run.start, run.end, missed)
         for start, end, in_missed in pieces:
@@ -272,12 +270,12 @@ def render_merged(
                                                  else "")
             cls = f"ss-{run.status}" + (" ss-hidden-missed" if hidden else "")
             parts.append(
-                f'<span class="{cls}" title="{_esc(title)}" '
+                f'<span class="{cls}" title="{esc(title)}" '
                 f'style="{status_style(run.status, also_missed=hidden)}">'
-                f"{_esc(text[start:end])}</span>"
+                f"{esc(text[start:end])}</span>"
             )
     return (
-        f'<div id="{_esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;line-height:1.7;'
+        f'<div id="{esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;line-height:1.7;'
         f"font-size:16px;padding:6px 8px;border:1px solid #ddd;border-radius:6px;"
         f'max-height:420px;overflow-y:auto">{"".join(parts)}</div>'
     )
@@ -311,10 +309,10 @@ def status_counts(text: str | None, gold: Sequence[SpanItem], pred: Sequence[Spa
 def _chip(colour: str, name: str, title: str = "", *, line: str = "none") -> str:
     border = "" if line == "none" else f"border-bottom:{line};"
     return (
-        f'<span title="{_esc(title)}" style="display:inline-block;margin:2px 10px 2px 0;'
+        f'<span title="{esc(title)}" style="display:inline-block;margin:2px 10px 2px 0;'
         f'white-space:nowrap"><span style="display:inline-block;width:18px;height:12px;'
         f'background:{colour};{border}border-radius:2px;margin-right:4px;'
-        f'vertical-align:middle"></span>{_esc(name)}</span>'
+        f'vertical-align:middle"></span>{esc(name)}</span>'
     )
 
 
@@ -332,3 +330,60 @@ def status_legend(statuses: Iterable[Status] = STATUSES) -> str:
     chips = "".join(_chip(STATUS_COLOURS[s], STATUS_NAMES[s], STATUS_HELP[s],
                           line=STATUS_LINES[s]) for s in statuses)
     return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'
+
+
+# ---- one document as a standalone HTML page (the Documents page's download) ---------------------
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f1f1f;
+background:#fff;max-width:980px;margin:24px auto;padding:0 16px}
+h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
+.ss-doc{max-height:none !important;overflow:visible !important}
+table{border-collapse:collapse;font-size:0.9em}td,th{border:1px solid #ddd;padding:3px 8px;
+text-align:left;vertical-align:top}
+footer{margin-top:2em;color:#666;font-size:0.85em}
+"""
+
+
+def _span_table(items: Sequence[SpanItem], text: str | None) -> str:
+    rows = "".join(
+        f"<tr><td>{xml_text(it.id)}</td><td>{it.start}</td><td>{it.end}</td>"
+        f"<td>{xml_text(it.label_text)}</td>"
+        f"<td>{'' if text is None else xml_text(text[it.start:it.end])}</td></tr>"
+        for it in items)
+    return ("<table><thead><tr><th>span</th><th>start</th><th>end</th><th>label</th>"
+            f"<th>text</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+def document_html(doc_id: str, text: str | None, gold: Sequence[SpanItem],
+                  pred: Sequence[SpanItem], colours: Mapping[str, str], *, gold_name: str,
+                  pred_name: str, merged: tuple[Sequence[SpanItem], Sequence[SpanItem]]
+                  | None = None) -> str:
+    """A standalone HTML page: the legend, both annotations in lanes, the merged view
+    (``merged``: the items as the metric compares them; default ``gold`` and ``pred``) and the
+    spans of each side in a table. No script; every file-derived string escaped."""
+    used = {lab for it in (*gold, *pred) for lab in it.labels}
+    m_gold, m_pred = merged if merged is not None else (gold, pred)
+    body = [
+        f"<h1>Document {xml_text(doc_id)}</h1>",
+        f"<p><b>{xml_text(gold_name)}</b> ({len(gold)} spans) and <b>{xml_text(pred_name)}</b> "
+        f"({len(pred)} spans). Offsets are characters, [start, end).</p>",
+        legend(colours, used),
+        f"<h2>{xml_text(gold_name)}</h2>",
+        render_lanes(text, gold, colours, dom_id="export-gold"),
+        f"<h2>{xml_text(pred_name)}</h2>",
+        render_lanes(text, pred, colours, dom_id="export-pred"),
+        "<h2>Merged view</h2>",
+        status_legend(),
+        render_merged(text, m_gold, m_pred, dom_id="export-merged"),
+        f"<h2>Spans of {xml_text(gold_name)}</h2>",
+        _span_table(gold, text),
+        f"<h2>Spans of {xml_text(pred_name)}</h2>",
+        _span_table(pred, text),
+        "<footer>Exported by SpanScope. A span tagged <code>A | B</code> may be matched by "
+        "either label; ⊥ means it may be left unannotated.</footer>",
+    ]
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>SpanScope: document {xml_text(doc_id)}</title><style>{_CSS}</style>"
+            f"</head><body>{''.join(body)}</body></html>\n")

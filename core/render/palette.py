@@ -1,4 +1,5 @@
-"""The dashboard's colours, chosen to stay distinguishable with a colour-vision deficiency.
+"""SpanScope's colours (dashboard, HTML report, exported documents), chosen to stay
+distinguishable with a colour-vision deficiency. Each colour is written here once.
 
 Three kinds of colour, kept apart so that one never reads as another:
 
@@ -13,6 +14,9 @@ Three kinds of colour, kept apart so that one never reads as another:
     implemented by ``colorspacious``); ``tests/app/test_palette.py`` checks both. Colour is never
     the only cue: every status also has its own underline style (:data:`STATUS_LINES`), so
     *missed* (solid) and *spurious* (dashed) differ in grey scale too.
+``ERROR_COLOURS`` / ``ERROR_MARKS``
+    The error categories of :mod:`core.analysis.errors` (correct, label, boundary...): an
+    Okabe–Ito colour and a short mark each, the same in the report and on the Errors page.
 ``SEQUENTIAL`` / ``DIVERGING``
     Values (scores, agreement, counts): perceptually uniform maps (cividis, Nuñez et al. 2018),
     never red-to-green.
@@ -36,6 +40,20 @@ CATEGORY: tuple[str, ...] = OKABE_ITO[:7] + TOL_MUTED_EXTRA + OKABE_ITO[7:]
 """Categorical palette: 15 colours, Okabe–Ito's black last (it vanishes on the dark theme's
 background); a 16th category reuses the first (labels are always named next to their colour
 as well)."""
+
+ERROR_COLOURS: dict[str, str] = {
+    "correct": OKABE_ITO[2], "label": OKABE_ITO[0], "boundary": OKABE_ITO[1],
+    "boundary+label": OKABE_ITO[6], "missed": OKABE_ITO[5], "spurious": OKABE_ITO[4],
+    "optional": "#999999",
+}
+"""Colour of each error category (:data:`core.analysis.errors.CATEGORIES`, in that order);
+``optional`` (a reference span offering ⊥ that nothing overlaps, not an error) is grey."""
+
+ERROR_MARKS: dict[str, str] = {
+    "correct": "✓", "label": "L", "boundary": "B", "boundary+label": "BL", "missed": "M",
+    "spurious": "S", "optional": "⊥",
+}
+"""Short mark of each error category, written on the text next to its colour."""
 
 NOTHING_COLOUR = "#8c8c8c"
 """⊥ (nothing): a neutral grey, darker than the *optional* status tint."""

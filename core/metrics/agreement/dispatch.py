@@ -1,0 +1,54 @@
+"""Agreement measures by their command-line name (``python -m core agree --measure NAME``).
+
+Its own module so that :mod:`.panel`, which runs any measure by name, and the package
+``__init__``, which re-exports both, import it without importing each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.errors import check_choice
+from core.metrics.agreement.measures import (
+    GammaCache,
+    ManyResult,
+    PairwiseResult,
+    char_agreement,
+    fleiss_text,
+    gamma,
+    krippendorff_text,
+    span_f1,
+    text_kappa,
+    unitizing,
+)
+from core.metrics.agreement.study import Study
+
+MEASURES: tuple[str, ...] = (
+    "span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa", "fleiss-kappa",
+    "krippendorff-alpha", "unitizing-alpha", "gamma", "gamma-cat",
+)
+"""Measure names of ``python -m core agree --measure``."""
+
+PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
+
+
+def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
+            progress: Callable[[int, int], None] | None = None,
+            cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
+    """One measure by its command-line name."""
+    check_choice("measure", "agree", measure, MEASURES)
+    if measure in ("char-kappa", "char-jaccard"):
+        kappa, jac = char_agreement(study)
+        return kappa if measure == "char-kappa" else jac
+    if measure == "text-kappa":
+        return text_kappa(study)
+    if measure == "fleiss-kappa":
+        return fleiss_text(study)
+    if measure == "krippendorff-alpha":
+        return krippendorff_text(study)
+    if measure == "unitizing-alpha":
+        return unitizing(study)
+    if measure in ("gamma", "gamma-cat"):
+        return gamma(study, samples=samples, seed=seed, categorical=measure == "gamma-cat",
+                     progress=progress, cache=cache)
+    return span_f1(study, "martino" if measure == "span-f1" else "mafalda")

@@ -1,0 +1,273 @@
+"""SVG drawn by hand: the report's bar charts and one document's spans as a standalone image.
+
+``core`` never imports plotly (tests/test_architecture.py), and inlining plotly.js would add
+about 4 MB to every report. The charts are a few bars, so they are written here as inline SVG:
+the file opens offline in any browser, prints, and carries no JavaScript at all. Every bar has
+its value written on it and every series a fill pattern as well as an Okabe–Ito colour
+(:mod:`core.render.palette`), so colour is never the only cue. Every string from an input is
+escaped (:func:`core.render.html.esc`, :func:`core.render.html.xml_text`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from core.model import NOTHING
+from core.render.highlight import SpanItem
+from core.render.html import esc, xml_text
+from core.render.palette import NOTHING_COLOUR, OKABE_ITO
+from core.segments import assign_lanes
+
+PATTERNS = ("solid", "diag", "back", "cross", "horiz", "vert", "dots", "grid")
+"""Fill pattern of each series, drawn in white over its colour (the second cue)."""
+
+# ---- charts -------------------------------------------------------------------------------------
+
+
+def _defs() -> str:
+    """Fill patterns: one per series, drawn in white over the series colour."""
+    shapes = {
+        "diag": '<path d="M0,8 L8,0" stroke="#fff" stroke-width="1.6"/>',
+        "back": '<path d="M0,0 L8,8" stroke="#fff" stroke-width="1.6"/>',
+        "cross": '<path d="M0,8 L8,0 M0,0 L8,8" stroke="#fff" stroke-width="1.2"/>',
+        "horiz": '<path d="M0,4 L8,4" stroke="#fff" stroke-width="1.6"/>',
+        "vert": '<path d="M4,0 L4,8" stroke="#fff" stroke-width="1.6"/>',
+        "dots": '<circle cx="4" cy="4" r="1.5" fill="#fff"/>',
+        "grid": '<path d="M0,4 L8,4 M4,0 L4,8" stroke="#fff" stroke-width="1"/>',
+    }
+    return "<defs>" + "".join(
+        f'<pattern id="p-{k}" width="8" height="8" patternUnits="userSpaceOnUse">{v}</pattern>'
+        for k, v in shapes.items()) + "</defs>"
+
+
+def _rect(x: float, y: float, w: float, h: float, colour: str, pattern: str, title: str,
+          cls: str = "bar") -> str:
+    out = (f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+           f'fill="{colour}" stroke="#333" stroke-width="0.4"><title>{esc(title)}</title></rect>')
+    if pattern != "solid":
+        out += (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                f'fill="url(#p-{pattern})" pointer-events="none"/>')
+    return out
+
+
+def _legend(items: Sequence[tuple[str, str, str]], x: float, y: float) -> str:
+    out = []
+    for name, colour, pattern in items:
+        out.append(_rect(x, y - 9, 12, 10, colour, pattern, name, "swatch"))
+        out.append(f'<text x="{x + 16:.1f}" y="{y:.1f}" font-size="11">{esc(name)}</text>')
+        x += 24 + 6.5 * len(name)
+    return "".join(out)
+
+
+def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
+                                                                   Sequence[tuple[float, float]
+                                                                            | None]]],
+                     *, title: str, y_label: str) -> str:
+    """Grouped bars (one series per system) with interval whiskers and values on the bars."""
+    width, height, left, top, bottom = 860, 330, 48, 58, 70
+    plot_w, plot_h = width - left - 16, height - top - bottom
+    values = [v for _, vs, ivs in series for v in vs if v is not None]
+    highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
+    ymax = max([1.0, *values, *highs])
+    ymax = float(np.ceil(ymax * 10) / 10)
+    n_groups, n_series = max(1, len(groups)), max(1, len(series))
+    gw = plot_w / n_groups
+    bw = min(60.0, gw * 0.8 / n_series)
+    gap = min(2.0, bw / 4)  # between a group's bars; never wider than the bar itself
+
+    def y_of(v: float) -> float:
+        return top + plot_h * (1 - v / ymax)
+
+    parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
+             f'{height}" width="{width}" height="{height}" role="img" '
+             f'aria-label="{esc(title)}">', _defs(),
+             f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>']
+    for k in range(6):
+        v = ymax * k / 5
+        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y_of(v):.1f}" '
+                     f'y2="{y_of(v):.1f}" stroke="#e5e5e5"/><text x="{left - 6}" '
+                     f'y="{y_of(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.1f}</text>')
+    parts.append(f'<text x="12" y="{top + plot_h / 2:.0f}" font-size="11" '
+                 f'transform="rotate(-90 12 {top + plot_h / 2:.0f})" text-anchor="middle">'
+                 f"{esc(y_label)}</text>")
+    for g, group in enumerate(groups):
+        x0 = left + g * gw + (gw - bw * n_series) / 2
+        for s, (name, vs, ivs) in enumerate(series):
+            value = vs[g] if g < len(vs) else None
+            if value is None:
+                continue
+            v = float(value)
+            colour, pattern = OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)]
+            x = x0 + s * bw
+            parts.append(_rect(x, y_of(max(v, 0.0)), bw - gap, y_of(0) - y_of(max(v, 0.0)),
+                               colour, pattern, f"{name} · {group}: {v:.3f}"))
+            iv = ivs[g] if g < len(ivs) else None
+            if iv is not None:
+                cx = x + (bw - gap) / 2
+                parts.append(f'<path class="ss-whisker" d="M{cx:.1f},{y_of(iv[0]):.1f} '
+                             f'L{cx:.1f},{y_of(iv[1]):.1f} M{cx - 4:.1f},{y_of(iv[0]):.1f} '
+                             f'L{cx + 4:.1f},{y_of(iv[0]):.1f} M{cx - 4:.1f},{y_of(iv[1]):.1f} '
+                             f'L{cx + 4:.1f},{y_of(iv[1]):.1f}" stroke="#222" '
+                             f'stroke-width="1.2" fill="none"/>')
+            parts.append(f'<text x="{x + (bw - gap) / 2:.1f}" y="{y_of(max(v, 0.0)) - 3:.1f}" '
+                         f'font-size="9" text-anchor="middle">{v:.2f}</text>')
+        label = group if len(group) <= 18 else group[:17] + "…"
+        parts.append(f'<text x="{left + g * gw + gw / 2:.1f}" y="{top + plot_h + 14}" '
+                     f'font-size="10" text-anchor="middle"><title>{esc(group)}</title>'
+                     f"{esc(label)}</text>")
+    parts.append(_legend([(name, OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)])
+                          for s, (name, _, _) in enumerate(series)], left, 40))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str,
+                     colours: Mapping[str, str]) -> str:
+    """Horizontal stacked bars (one per system and side) of the category counts, the categories
+    stacked in the order of ``colours`` (category -> colour)."""
+    width, row_h, left, top = 860, 26, 210, 52
+    height = top + row_h * len(bars) + 20
+    total = max([1, *(sum(c.values()) for _, c in bars)])
+    plot_w = width - left - 20
+    parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
+             f'{height}" width="{width}" height="{height}" role="img" '
+             f'aria-label="{esc(title)}">', _defs(),
+             f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
+             _legend([(c, colours[c], PATTERNS[i % len(PATTERNS)])
+                      for i, c in enumerate(colours)], 8, 40)]
+    for r, (name, counts) in enumerate(bars):
+        y = top + r * row_h
+        parts.append(f'<text x="{left - 6}" y="{y + 16}" font-size="11" text-anchor="end">'
+                     f"{esc(name)}</text>")
+        x = float(left)
+        for i, cat in enumerate(colours):
+            n = counts.get(cat, 0)
+            if not n:
+                continue
+            w = plot_w * n / total
+            parts.append(_rect(x, y + 3, w, row_h - 6, colours[cat],
+                               PATTERNS[i % len(PATTERNS)], f"{name}: {cat} {n}"))
+            if w > 18:
+                parts.append(f'<text x="{x + w / 2:.1f}" y="{y + 17}" font-size="10" '
+                             f'text-anchor="middle" fill="#000" stroke="#fff" '
+                             f'stroke-width="2.5" paint-order="stroke">{n}</text>')
+            x += w
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# ---- one document -------------------------------------------------------------------------------
+
+FONT_PX = 14
+CHAR_PX = 8.4  # the advance of a monospace glyph at FONT_PX (each line is stretched to fit)
+LINE_GAP = 6
+LANE_ROW = 13  # a lane: a 4 px stripe and the span id under its start
+MARGIN = 16
+
+
+def wrap(text: str, width: int) -> list[tuple[int, int]]:
+    """``text`` cut into lines of at most ``width`` characters, at spaces where possible and at
+    every line break: the (start, end) offsets of each line, line breaks left out.
+
+    >>> wrap("ab cd ef\\ngh", 5)
+    [(0, 5), (6, 8), (9, 11)]
+    """
+    lines: list[tuple[int, int]] = []
+    start = 0
+    for para in text.split("\n"):
+        end_para = start + len(para)
+        pos = start
+        while end_para - pos > width:
+            cut = text.rfind(" ", pos, pos + width + 1)
+            if cut <= pos:
+                lines.append((pos, pos + width))
+                pos += width
+            else:
+                lines.append((pos, cut))
+                pos = cut + 1
+        lines.append((pos, end_para))
+        start = end_para + 1
+    return lines
+
+
+def _colour(colours: Mapping[str, str], label: str) -> str:
+    return NOTHING_COLOUR if label == NOTHING else colours.get(label, "#444444")
+
+
+def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lines:
+           Sequence[tuple[int, int]], top: float, name: str) -> tuple[list[str], float]:
+    """One annotation's text with its lanes, from ``top``: the SVG elements and the new top."""
+    lanes = assign_lanes([it.interval for it in items])
+    n_lanes = max(lanes, default=-1) + 1
+    out = [f'<text x="{MARGIN}" y="{top + FONT_PX:.1f}" font-weight="700" '
+           f'font-size="{FONT_PX}">{xml_text(name)} · {len(items)} span(s)</text>']
+    y = top + FONT_PX + LINE_GAP + 4
+    for a, b in lines:
+        base = y + FONT_PX
+        line = text[a:b].replace("\t", " ")
+        if line:
+            out.append(f'<text x="{MARGIN}" y="{base:.1f}" font-family="monospace" '
+                       f'font-size="{FONT_PX}" xml:space="preserve" '
+                       f'textLength="{len(line) * CHAR_PX:.1f}" '
+                       f'lengthAdjust="spacingAndGlyphs">{xml_text(line)}</text>')
+        for it, lane in zip(items, lanes, strict=True):
+            s, e = max(it.start, a), min(it.end, b)
+            if s >= e and not (it.start == it.end == s and a <= s <= b):
+                continue
+            x = MARGIN + (s - a) * CHAR_PX
+            w = max((e - s) * CHAR_PX, 2.0)
+            row = base + 4 + lane * LANE_ROW
+            piece = w / len(it.labels)
+            tip = xml_text(f"{it.id} [{it.start}, {it.end}) {it.label_text}")
+            for k, lab in enumerate(it.labels):  # alternatives split the stripe
+                out.append(f'<rect x="{x + k * piece:.1f}" y="{row:.1f}" width="{piece:.1f}" '
+                           f'height="4" fill="{xml_text(_colour(colours, lab))}">'
+                           f"<title>{tip}</title></rect>")
+            if it.start >= a:
+                # Dark ids: a light label colour (Okabe-Ito yellow) is unreadable as text; the
+                # stripe above carries the colour.
+                out.append(f'<text x="{x:.1f}" y="{row + 12:.1f}" font-size="9" '
+                           f'font-weight="600" fill="#333333">'
+                           f"{xml_text(it.id)}<title>{tip}</title></text>")
+        y = base + 4 + n_lanes * LANE_ROW + LINE_GAP
+    return out, y + 8
+
+
+def document_svg(doc_id: str, text: str | None, gold: Sequence[SpanItem],
+                 pred: Sequence[SpanItem], colours: Mapping[str, str], *, gold_name: str,
+                 pred_name: str, width_chars: int = 80) -> str:
+    """A standalone SVG: the document's text twice (the two annotations), each span a stripe in
+    its lane with its id, and a legend of the labels. Without a text, the spans are listed."""
+    if text is None:
+        listing = [f"{name}: " + "; ".join(f"{it.id} [{it.start}, {it.end}) {it.label_text}"
+                                           for it in items)
+                   for name, items in ((gold_name, gold), (pred_name, pred))]
+        text = "No text is available for this document.\n" + "\n".join(listing)
+        gold, pred = [], []
+    lines = wrap(text, width_chars)
+    longest = max((b - a for a, b in lines), default=0)
+    width = max(2 * MARGIN + longest * CHAR_PX, 360)
+    parts = [f'<text x="{MARGIN}" y="{MARGIN + 16}" font-size="18" font-weight="700">'
+             f"Document {xml_text(doc_id)}</text>"]
+    top = MARGIN + 28.0
+    for name, items in ((gold_name, gold), (pred_name, pred)):
+        block, top = _block(text, items, colours, lines, top, name)
+        parts.extend(block)
+    used = sorted({lab for it in (*gold, *pred) for lab in it.labels})
+    x, y = float(MARGIN), top + 6
+    for lab in used:
+        shown = "⊥ (nothing)" if lab == NOTHING else lab
+        step = 26 + len(shown) * 7.2
+        if x + step > width - MARGIN and x > MARGIN:
+            x, y = float(MARGIN), y + 20
+        parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="16" height="10" '
+                     f'fill="{xml_text(_colour(colours, lab))}"/>'
+                     f'<text x="{x + 20:.1f}" y="{y + 9:.1f}" font-size="12">'
+                     f"{xml_text(shown)}</text>")
+        x += step
+    height = y + 28
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" fill="#1f1f1f">'
+            f'<rect width="100%" height="100%" fill="#ffffff"/>{"".join(parts)}</svg>\n')

@@ -1,0 +1,80 @@
+"""The Overview page's sections, which ``pages/home.py`` calls in order: the loaded corpus at a
+glance, already scored with the default metrics (:mod:`ui.results`), and links onward."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.metrics import registry
+from ui import above_one, results, state, summaries
+from ui import hateval as hateval_ui
+from ui.escape import code, md
+from ui.state import Workspace
+
+NEXT = [
+    ("pages/data.py", "Data", "📂",
+     "Upload your own files, check their errors and warnings, see spans per label."),
+    ("pages/scores.py", "Scores", "📊",
+     "Both metrics side by side, per label, per document, with bootstrap intervals."),
+    ("pages/documents.py", "Documents", "📄",
+     "One document, gold and prediction side by side, every span's contributions."),
+    ("pages/differences.py", "Metric differences", "🔀",
+     "From the Martino score to the MAFALDA score one rule at a time, text by text."),
+    ("pages/labels.py", "Labels", "🏷️",
+     "Which labels occur together and which get confused, with the spans behind each cell."),
+    ("pages/annotators.py", "Annotators", "👥",
+     "Agreement between annotators: κ, α, unitizing α, γ, span F1, the texts they disagree on."),
+    ("pages/learn.py", "Learn", "🎓",
+     "The papers' worked examples, with predictions you can edit and every score updating."),
+]
+"""The pages "Where next" links to: (file, title, icon, what it shows)."""
+
+
+def loaded(ws: Workspace) -> None:
+    """The corpus at a glance and every set scored against the reference with the defaults
+    (HatEval text labels: their tasks' tables); stops when nothing is loaded."""
+    if ws.empty:
+        st.info("No data is loaded: there is no bundled sample corpus in this build and nothing "
+                "was uploaded.", icon="ℹ️")
+        st.page_link("pages/data.py", label="Upload gold and prediction files", icon="📂")
+        st.stop()
+    tables = summaries.summary_tables(ws.key, ws)
+    st.subheader(f"Loaded: {md(ws.title)}")
+    m = st.columns(4)
+    m[0].metric("Documents", f"{tables['n_docs']:,}")
+    m[1].metric("Annotation sets", len(ws.sets))
+    m[2].metric("Spans", f"{sum(s.span_count() for s in ws.sets.values()):,}")
+    m[3].metric("Labels", len(state.all_labels(ws.key, ws)))
+    ref, _ = state.default_pair(ws)
+    systems = state.compared_sets(ws, ref) if ref else []
+    hev = hateval_ui.tables(ws)
+    if not ws.has_spans and hev and ref in hev and hev[ref].is_gold:
+        st.markdown(f"**Text labels (HatEval 2019), every prediction scored against "
+                    f"{code(ref)}** (details on Scores):")
+        res = hateval_ui.results(ws.key, ws, ref)
+        for task in ("hateval-a", "hateval-b"):
+            table = hateval_ui.summary(res, task)
+            if len(table):
+                st.dataframe(table, hide_index=True, key=f"home_{task}", placeholder="—")
+    elif ref and systems and ws.has_spans:
+        defaults = tuple((m.name, m.default_variant) for m in registry.span_metrics())
+        overview = results.systems_overview(ws.key, ws, ref, tuple(systems), defaults,
+                                            state.DEFAULTS[state.K_LEVEL], 0, 0)
+        st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on "
+                    "Scores):")
+        st.dataframe(above_one.mark(overview.table), hide_index=True, key="home_overview",
+                     placeholder="—")
+        above_one.note(overview.table, key="home")
+    else:
+        st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")
+
+
+def where_next() -> None:
+    """Links to the other pages, four per row, each with what it shows."""
+    st.subheader("Where next")
+    for row in range(0, len(NEXT), 4):
+        cols = st.columns(4)
+        for col, (page, label, icon, text) in zip(cols, NEXT[row:row + 4], strict=False):
+            with col:
+                st.page_link(page, label=label, icon=icon)
+                st.caption(text)

@@ -1,0 +1,226 @@
+"""The Scores page's sections, which ``pages/scores.py`` calls in order.
+
+Every number comes from :mod:`ui.results` (cached metric results of :mod:`core.metrics`); the
+charts from :mod:`ui.charts`. The page's one own key is the per-document table's page; the sets,
+metric, variants, level and bootstrap settings are shared (:mod:`ui.state`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from core.metrics import registry
+from ui import above_one, charts, results, state
+from ui import hateval as hateval_ui
+from ui.escape import md
+from ui.state import Workspace
+from ui.widgets import download_buttons, paginate
+
+K_TABLE_PAGE = "table_page"  # page of the per-document table
+
+
+def text_labels_only(ws: Workspace) -> None:
+    """Text labels only (HatEval files): their own tables, and the page stops (the span metrics
+    have nothing to score)."""
+    if ws.has_spans:
+        return
+    if hateval_ui.tables(ws):
+        hateval_ui.render(ws)
+    else:
+        st.info("No set of this corpus holds a span, so there is nothing for the span metrics "
+                "to score.", icon="ℹ️")
+    st.stop()
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The reference, each metric's variant, the level, the compared sets and the bootstrap."""
+
+    ref: str
+    variants: dict[str, str | None]
+    level: int
+    systems: list[str]
+    n_boot: int
+    seed: int
+
+
+def setup(ws: Workspace) -> Setup:
+    """The reference, variant, level and bootstrap widgets; stops without a compared set."""
+    names = list(ws.sets)
+    default_a, _ = state.default_pair(ws)
+    span_metrics = registry.span_metrics()
+    with_variants = [m for m in span_metrics if m.variants]
+    with_levels = [m for m in span_metrics if m.levels]
+    cols = st.columns(2 + len(with_variants))
+    ref = cols[0].selectbox("Reference (gold)", names,
+                            index=names.index(default_a) if default_a else 0,
+                            key=state.K_SET_A, bind="query-params")
+    variants: dict[str, str | None] = {}
+    for col, m in zip(cols[1:], with_variants, strict=False):
+        variants[m.name] = col.selectbox(f"{m.title} variant", m.variants,
+                                         key=state.variant_key(m.name), bind="query-params",
+                                         help=m.description)
+    level_owner = " / ".join(m.title for m in with_levels)
+    level = cols[-1].selectbox(f"{level_owner} level", state.LEVELS, key=state.K_LEVEL,
+                               bind="query-params", disabled=not with_levels,
+                               help="2: fine-grained fallacies; 1: their 3 categories; "
+                               "0: fallacy or not.")
+    systems = state.compared_sets(ws, ref)
+    if not systems:
+        st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
+        st.stop()
+    b1, b2, _spacer = st.columns([1, 1, 2])
+    n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
+                             key=state.K_BOOT_N, persist_state="session")
+    seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
+                           persist_state="session")
+    return Setup(ref, variants, int(level), systems, int(n_boot), int(seed))
+
+
+def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
+    span_metrics = registry.span_metrics()
+    notes = []
+    if any(c.endswith(" low") for c in columns):
+        notes.append(f"F1 low/high: 95% bootstrap interval over documents ({s.n_boot:,} "
+                     f"resamples, seed {s.seed}; a metric averaged over texts resamples the "
+                     "per-text F1s it averages, a pooled one the per-document sums it pools).")
+    notes.extend(f"{results.abbreviation(m)} = {m.title}." for m in span_metrics
+                 if results.abbreviation(m) != m.title)
+    if "semeval2021" in s.variants.values():
+        notes.append("In the SemEval-2021 variant P and R can exceed 1: every overlapping "
+                     "same-label pair counts, as in the official scorer.")
+    if ws.sets[s.ref].alternatives:
+        readers = ", ".join(describe for describe in (
+            results.describe(m, s.variants.get(m.name), s.level if m.levels else None)
+            for m in span_metrics if m.gold_alternatives))
+        notes.append(f"text: {md(s.ref)} lists alternative labels, so the text-level scores "
+                     f"are the label-only P/R/F1 of {readers}.")
+    else:
+        notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of "
+                     "labels.")
+    if any(m.levels for m in span_metrics):
+        notes.append(results.taxonomy_note(ws, s.ref, s.systems))
+    return " ".join(notes)
+
+
+def all_systems(ws: Workspace, s: Setup) -> None:
+    """Every system under every span metric (with bootstrap intervals) and their F1 chart."""
+    st.subheader("All systems")
+    overview = results.systems_overview(ws.key, ws, s.ref, tuple(s.systems),
+                                        tuple(s.variants.items()), s.level, s.n_boot, s.seed)
+    if len(overview.table.columns) <= 1:
+        return
+    st.caption(_overview_notes(ws, s, overview.table.columns))
+    st.dataframe(overview.table, hide_index=True, key="overview_table", placeholder="—")
+    download_buttons(overview.table, "systems", key="dl_overview")
+    f1_cols = {label: col for label, col in overview.f1_columns.items()
+               if col in overview.table}
+    if f1_cols:
+        st.plotly_chart(charts.systems_f1(overview.table, columns=f1_cols,
+                                          title=f"F1 against {s.ref}"), key="systems_chart")
+
+
+@dataclass(frozen=True)
+class Detail:
+    """The system and metric looked at in detail."""
+
+    system: str
+    metric: str
+    entry: registry.Metric
+    variant: str | None
+    level: int | None
+    named: str
+
+
+def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -> None:
+    per_label = result.per_label
+    if not len(per_label) and result.raw is not None and not result.raw.pooled:
+        st.caption(f"{d.entry.title} averages per text and has no per-label decomposition; "
+                   "its per-text values are in the per-document tab.")
+    st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table",
+                 placeholder="—")
+    above_one.note(per_label, key="per_label")
+    download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label")
+    if len(per_label):
+        st.plotly_chart(charts.per_label_prf(per_label, title=f"{d.system}: P, R, F1 per label "
+                                             f"({d.entry.title})"),
+                        key="per_label_chart")
+
+
+def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
+    order = st.selectbox("Sort by", ["F1", "P", "R", "document"], key="doc_table_sort",
+                         persist_state="session")
+    ascending = st.toggle("Ascending", value=True, key="doc_table_asc", persist_state="session")
+    # Ties broken by document id (numbers as numbers), so the first row is always the same.
+    shown = results.sorted_per_doc(ws.key, ws, s.ref, d.system, d.metric, d.variant, d.level,
+                                   order, ascending)
+    st.dataframe(above_one.mark(paginate(shown, key=K_TABLE_PAGE)), hide_index=True,
+                 key="per_doc_table", placeholder="—")
+    above_one.note(shown, key="per_doc")
+    download_buttons(shown, f"per_document_{d.system}_{d.metric}", key="dl_per_doc")
+    first = str(shown.iloc[0]["document"]) if len(shown) else None
+    st.page_link("pages/documents.py", icon="📄",
+                 label=(f"Open the table's first document ({md(first)})" if first is not None
+                        else "Open the table's first document"),
+                 query_params={state.K_SET_A: s.ref, state.K_SET_B: d.system,
+                               state.K_METRIC: d.metric, state.K_DOC: first}
+                 if first is not None else None)
+
+
+def one_system(ws: Workspace, s: Setup) -> Detail:
+    """One system under one metric: per label and per document; stops when the metric cannot
+    score it."""
+    st.subheader("One system in detail")
+    d1, d2 = st.columns(2)
+    system = d1.selectbox("System", s.systems, key=state.K_SET_B, bind="query-params")
+    metric = d2.radio("Metric", results.span_metric_names(), help=results.metric_help(),
+                      key=state.K_METRIC, bind="query-params", horizontal=True)
+    entry = registry.get(metric)
+    var = s.variants.get(metric)
+    lev = s.level if entry.levels else None
+    d = Detail(system, metric, entry, var, lev, results.describe(entry, var, lev))
+    result = results.pair_result(ws.key, ws, s.ref, system, metric, var, lev)
+    if result.error:
+        st.error(f"{d.named} cannot score {md(system)} against {md(s.ref)}: "
+                 f"{md(result.error)}", icon="❌")
+        st.stop()
+    st.caption(results.overall_caption(result))
+    if "taxonomy" in entry.options:
+        st.caption(results.taxonomy_note(ws, s.ref, [system]))
+    tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
+    with tab_labels:
+        _per_label(ws, s, d, result)
+    with tab_docs:
+        _per_document(ws, s, d)
+    return d
+
+
+def paired(ws: Workspace, s: Setup, d: Detail) -> None:
+    """Two systems' F1 difference with a paired bootstrap interval."""
+    st.subheader("Paired comparison")
+    if len(s.systems) < 2:
+        st.caption("Load a second system to compare two systems.")
+        st.stop()
+    p1, p2 = st.columns(2)
+    sys1 = p1.selectbox("System 1", s.systems, key=state.K_SYS1, bind="query-params")
+    sys2 = p2.selectbox("System 2", [x for x in s.systems if x != sys1], key=state.K_SYS2,
+                        bind="query-params")
+    result = results.paired_comparison(ws.key, ws, s.ref, sys1, sys2, d.metric, d.variant,
+                                       d.level, s.n_boot, s.seed)
+    if result is None:
+        st.info(f"{d.named} cannot score both systems against {md(s.ref)} (see the table "
+                "above), so they cannot be compared under it.", icon="ℹ️")
+    elif "error" in result:
+        st.error(md(result["error"]), icon="❌")
+    else:
+        st.markdown(f"{d.named}: "
+                    f"F1({md(sys1)}) − F1({md(sys2)}) = **{result['F1 difference']:+.3f}**, "
+                    f"95% interval [{result['low']:+.3f}, {result['high']:+.3f}] "
+                    f"({result['resamples']:,} paired resamples over documents, seed "
+                    f"{result['seed']}).")
+        table = pd.DataFrame([result])
+        st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
+        download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")
