@@ -103,9 +103,8 @@ def test_an_annotation_set_over_a_table_keeps_its_api() -> None:
     spans = {"d1": (Span(0, 4, "B"), Span(2, 6, "A")), "d2": ()}
     plain = AnnotationSet("g", spans)
     lazy = AnnotationSet("g", LazySpans(SpanTable.from_spans(spans)))
-    assert lazy.lazy and not plain.lazy
     assert lazy.table is lazy.spans.table  # type: ignore[attr-defined]
-    assert plain.table is plain.table  # built once
+    assert isinstance(plain.spans, LazySpans)  # one storage: a dict is read into a table
     assert lazy == plain
     assert lazy.doc_ids == plain.doc_ids == ["d1", "d2"]
     assert lazy.labels() == plain.labels() == ["A", "B"]
@@ -115,8 +114,25 @@ def test_an_annotation_set_over_a_table_keeps_its_api() -> None:
     assert lazy.alt_spans("d1") == plain.alt_spans("d1")
     assert lazy.with_role("system").spans is lazy.spans
     assert lazy.to_frame().equals(plain.to_frame())
+    assert repr(plain) == ("AnnotationSet(name='g', spans={'d1': (Span(start=0, end=4, "
+                           "label='B'), Span(start=2, end=6, label='A')), 'd2': ()}, "
+                           "role='gold', alternatives=False)")
     again = pickle.loads(pickle.dumps(lazy))  # the dashboard caches sets by pickling
-    assert again == plain and again.lazy
+    assert again == plain and again.spans == spans
+
+
+def test_an_annotation_set_is_immutable_and_compared_by_value() -> None:
+    spans = {"d1": (Span(0, 4, "B"),), "d2": ()}
+    aset = AnnotationSet("g", spans)
+    with pytest.raises(AttributeError):
+        aset.name = "h"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        hash(aset)
+    assert aset == AnnotationSet("g", dict(reversed(spans.items())))  # a dict's equality
+    assert aset != AnnotationSet("g", {"d1": (Span(0, 4, "B"),)})
+    assert aset != AnnotationSet("g", spans, alternatives=True)
+    assert aset != AnnotationSet("h", spans)
+    assert AnnotationSet("g", aset.table).spans == spans
 
 
 def _lazy(aset: AnnotationSet) -> AnnotationSet:
