@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import FormatError, InputError, check_choice
-from core.model import NOTHING, AnnotationSet
+from core.model import NOTHING, AnnotationSet, SpanView
 from core.stats import bootstrap_many, martino_f1, martino_precision, martino_recall, mean_of
 from core.taxonomy import Taxonomy, for_labels
 
@@ -353,8 +353,9 @@ def martino_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "s
         if r.gold is not None:
             sums[(r.document, "reference", r.gold)] += r.contribution_r
     out: list[SpanTerm] = []
+    gold_spans, pred_spans = SpanView(prep.gold), SpanView(prep.pred)  # the merged tables
     for doc in prep.documents:
-        for side, spans in (("reference", prep.gold[doc]), ("prediction", prep.pred[doc])):
+        for side, spans in (("reference", gold_spans[doc]), ("prediction", pred_spans[doc])):
             mult = Counter(spans)
             for s in spans:
                 # Identical copies form identical pairs: each takes an equal share of the sum.
