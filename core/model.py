@@ -310,11 +310,17 @@ class SpanTable:
 
 
 
+READ_AHEAD = 256
+"""How many documents :class:`SpanView` builds at once when they are read in order."""
+
+
 class SpanView(Mapping[str, tuple[Span, ...]]):
     """``{document id: (Span, ...)}`` over a :class:`SpanTable`, read-only.
 
     A document's tuple is built on first access (:func:`make_spans`) and remembered; length,
-    iteration order, ``in``, ``items()`` and equality are those of the dict it stands for.
+    iteration order, ``in``, ``items()`` and equality are those of the dict it stands for. A
+    document asked for right after the one before it is taken as reading in order: the next
+    :data:`READ_AHEAD` documents are built with it, from one slice of each column.
 
     >>> t = SpanTable.from_columns(["a", "b"], [0], [0], [4], [0], ["X"])
     >>> m = SpanView(t)
@@ -338,9 +344,27 @@ class SpanView(Mapping[str, tuple[Span, ...]]):
         cached = self._cache.get(doc_id)
         if cached is not None:
             return cached
-        spans = self.table.spans_at(self._positions()[doc_id])
+        i = self._positions()[doc_id]
+        ids = self.table.doc_ids
+        if i and ids[i - 1] in self._cache:
+            self._build(i, min(i + READ_AHEAD, len(ids)))
+            return self._cache[doc_id]
+        spans = self.table.spans_at(i)
         self._cache[doc_id] = spans
         return spans
+
+    def _build(self, lo: int, hi: int) -> None:
+        """Build documents ``lo`` to ``hi - 1`` (those not built yet) in one go."""
+        t = self.table
+        bounds = t.offsets[lo : hi + 1].tolist()
+        first, last = bounds[0], bounds[-1]
+        names = t.labels
+        spans = make_spans(t.start[first:last].tolist(), t.end[first:last].tolist(),
+                           [names[k] for k in t.label[first:last].tolist()])
+        cache = self._cache
+        for doc, a, b in zip(t.doc_ids[lo:hi], bounds, bounds[1:]):  # noqa: B905
+            if doc not in cache:
+                cache[doc] = spans[a - first : b - first]
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._positions()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from core.columnar import LazySpans, SpanTable, _span_order, make_spans
 from core.formats._common import sorted_spans
 from core.metrics import martino
-from core.model import AnnotationSet, Span
+from core.model import READ_AHEAD, AnnotationSet, Span
 
 LABELS = ["A", "B", "Zeta", "alpha", "é"]
 
@@ -78,6 +78,19 @@ def test_the_lazy_mapping_builds_only_the_documents_asked_for() -> None:
     lazy = LazySpans(SpanTable.from_spans(spans))
     assert lazy["d2"] == (Span(1, 2, "B"),)
     assert set(lazy._cache) == {"d2"}
+
+
+def test_the_lazy_mapping_reads_ahead_when_documents_are_read_in_order() -> None:
+    spans = {f"d{i}": tuple(Span(k, k + 2, "AB"[k % 2]) for k in range(i % 3))
+             for i in range(600)}
+    lazy = LazySpans(SpanTable.from_spans(spans))
+    first = lazy["d5"]
+    assert set(lazy._cache) == {"d5"}  # a document asked for alone is built alone
+    assert lazy["d6"] == spans["d6"]  # the next one: read in order, a block is built
+    assert len(lazy._cache) == 1 + READ_AHEAD
+    assert lazy["d5"] is first  # what was built stays
+    assert list(lazy.items()) == list(spans.items())
+    assert all(lazy[d] is lazy[d] for d in spans)
 
 
 def test_make_spans_gives_ordinary_spans() -> None:
