@@ -69,24 +69,16 @@ def find(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | No
          ) -> list[Offender]:
     """Every span of ``sets`` (each with the file it came from) that ends past its text."""
     out: list[Offender] = []
-    for source, aset in sets:
-        if aset.lazy:  # columns: compare every end with its text's length at once
-            table = aset.table
-            lengths = np.fromiter((_length(texts.get(d)) for d in table.doc_ids),
-                                  dtype=np.int64, count=len(table.doc_ids))
-            past = np.flatnonzero((lengths[table.doc] >= 0) & (table.end > lengths[table.doc]))
-            for k in past.tolist():
-                doc = table.doc_ids[int(table.doc[k])]
-                span = Span(int(table.start[k]), int(table.end[k]),
-                            table.labels[int(table.label[k])])
-                out.append(Offender(source, aset.name, doc, span, int(lengths[table.doc[k]])))
-            continue
-        for doc, spans in aset.spans.items():
-            text = texts.get(doc)
-            if text is None:
-                continue
-            out.extend(Offender(source, aset.name, doc, s, len(text)) for s in spans
-                       if s.end > len(text))
+    for source, aset in sets:  # every end compared with its text's length at once
+        table = aset.table
+        lengths = np.fromiter((_length(texts.get(d)) for d in table.doc_ids),
+                              dtype=np.int64, count=len(table.doc_ids))
+        past = np.flatnonzero((lengths[table.doc] >= 0) & (table.end > lengths[table.doc]))
+        for k in past.tolist():
+            doc = table.doc_ids[int(table.doc[k])]
+            span = Span(int(table.start[k]), int(table.end[k]),
+                        table.labels[int(table.label[k])])
+            out.append(Offender(source, aset.name, doc, span, int(lengths[table.doc[k]])))
     return out
 
 

@@ -96,6 +96,7 @@ import numpy as np
 from core.errors import check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.labels import level_namer
+from core.metrics.overlap import SpanArrays, overlapping_pairs
 from core.model import NOTHING, AltSpan, AnnotationSet, Interval, Span, group_alternatives
 from core.taxonomy import Taxonomy, for_labels
 
@@ -489,10 +490,8 @@ def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndar
 def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable[[str], str],
                         documents: Sequence[str]) -> ErrorColumns:
     """:func:`categorise` for a reference without alternatives, on the sets' columns: every
-    overlapping pair of a document enumerated at once (as :func:`core.metrics.martino._pairs`),
-    each span's best pair picked with one sort; the same rows the per-document loop gives."""
-    from core.metrics.martino import _Arrays, _pairs
-
+    overlapping pair of a document enumerated at once (:mod:`core.metrics.overlap`), each
+    span's best pair picked with one sort; the same rows the per-document loop gives."""
     doc_pos = {d: i for i, d in enumerate(documents)}
     ids: dict[str, int] = {}
     g_doc, g_start, g_end, g_lab = _sorted_side(gold, doc_pos, name, ids)
@@ -504,9 +503,9 @@ def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable
     p_order = np.lexsort((rank_of[p_lab], p_end, p_start, p_doc))
     g_doc, g_start, g_end, g_lab = g_doc[g_order], g_start[g_order], g_end[g_order], g_lab[g_order]
     p_doc, p_start, p_end, p_lab = p_doc[p_order], p_start[p_order], p_end[p_order], p_lab[p_order]
-    ga = _Arrays(g_doc, g_start, g_end, g_lab, list(names))
-    pa = _Arrays(p_doc, p_start, p_end, p_lab, list(names))
-    pairs = _pairs(pa, ga, len(documents), ignore_labels=False)
+    ga = SpanArrays(g_doc, g_start, g_end, g_lab, list(names))
+    pa = SpanArrays(p_doc, p_start, p_end, p_lab, list(names))
+    pairs = overlapping_pairs(pa, ga, len(documents))
     pi, gi, inter = pairs.pred, pairs.gold, pairs.inter
     exact = (p_start[pi] == g_start[gi]) & (p_end[pi] == g_end[gi])
     # PAIR_KINDS: correct 0, boundary 1, label 2, boundary+label 3

@@ -40,7 +40,7 @@ import numpy as np
 
 from core.errors import InputError
 from core.metrics.result import BootstrapTable, Statistic, mean_of, pooled_f1, prf, prf_arrays
-from core.model import NOTHING, AnnotationSet
+from core.model import NOTHING, AnnotationSet, SpanView
 
 if TYPE_CHECKING:  # pragma: no cover
     from core.metrics.martino import MartinoResult
@@ -426,8 +426,9 @@ def martino_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "s
         if r.gold is not None:
             sums[(r.document, "reference", r.gold)] += r.contribution_r
     out: list[SpanTerm] = []
+    gold_spans, pred_spans = SpanView(prep.gold), SpanView(prep.pred)  # the merged tables
     for doc in prep.documents:
-        for side, spans in (("reference", prep.gold[doc]), ("prediction", prep.pred[doc])):
+        for side, spans in (("reference", gold_spans[doc]), ("prediction", pred_spans[doc])):
             mult = Counter(spans)
             for s in spans:
                 # Identical copies form identical pairs: each takes an equal share of the sum.

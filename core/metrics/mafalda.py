@@ -109,9 +109,7 @@ from core.formats.docsets import check_same_documents
 from core.metrics import result as mr
 from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ranges
 from core.metrics.mafalda_order import warnings as order_warnings
-from core.metrics.martino import _Arrays as _MartinoArrays
-from core.metrics.martino import _arrays as _martino_arrays
-from core.metrics.martino import _pairs as _martino_pairs
+from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
 from core.taxonomy import Taxonomy, mafalda
 
@@ -613,7 +611,7 @@ def _document_score(doc: str, ts: _TextScore) -> mr.DocumentScore:
 # ---- the corpus at once (numpy) ----------------------------------------------------------------
 #
 # The same definitions as the per-text functions above, computed for every text at once: one
-# array per span attribute, overlapping pairs enumerated as in :mod:`core.metrics.martino`, and
+# array per span attribute, overlapping pairs enumerated by :mod:`core.metrics.overlap`, and
 # per-text sums, maxima and counts by ``np.bincount`` / ``np.maximum.at``. The per-text path stays
 # for the few texts where an exact answer needs a search (a prediction overlapping two gold spans
 # of the same label while some gold span can take two of the predicted labels: variable
@@ -623,9 +621,9 @@ def _document_score(doc: str, ts: _TextScore) -> mr.DocumentScore:
 
 
 def _span_table(aset: AnnotationSet, doc_index: Mapping[str, int],
-                label_index: dict[str, int]) -> _MartinoArrays:
+                label_index: dict[str, int]) -> SpanArrays:
     """The one place a set becomes arrays (document index, start, end, label index)."""
-    return _martino_arrays(aset.spans, doc_index, label_index)
+    return span_arrays(aset.table, doc_index, label_index)
 
 
 def _label_codes(labels: Sequence[str], project: Callable[[str], int]) -> np.ndarray:
@@ -734,10 +732,10 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
     # Overlapping (prediction, gold code row) pairs of the same document and fallacy code.
     p_sel = np.flatnonzero(p_code != 0)
     r_sel = np.flatnonzero(nonzero)
-    pa = _MartinoArrays(p_doc[p_sel], p_start[p_sel], p_end[p_sel], p_code[p_sel], [])
-    ga = _MartinoArrays(a_doc[r_span[r_sel]], a_start[r_span[r_sel]], a_end[r_span[r_sel]],
-                        r_code[r_sel], [])
-    pairs = _martino_pairs(pa, ga, n_docs, False, by_label=True)
+    pa = SpanArrays(p_doc[p_sel], p_start[p_sel], p_end[p_sel], p_code[p_sel], [])
+    ga = SpanArrays(a_doc[r_span[r_sel]], a_start[r_span[r_sel]], a_end[r_span[r_sel]],
+                    r_code[r_sel], [])
+    pairs = overlapping_pairs(pa, ga, n_docs, by_label=True)
     pi = p_sel[pairs.pred]
     pspan = r_span[r_sel[pairs.gold]]
     pcode = p_code[pi]

@@ -94,9 +94,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.columnar import LazySpans, SpanTable, make_spans
 from core.errors import InputError, ParameterError, check_choice
 from core.formats.docsets import check_same_documents
+from core.metrics.overlap import overlapping_pairs, span_arrays
 from core.metrics.result import (
     BootstrapTable,
     DocumentScore,
@@ -120,7 +120,7 @@ from core.metrics.tc_order import (
     rows_of,
     rows_of_set,
 )
-from core.model import NOTHING, AnnotationSet, Span
+from core.model import NOTHING, AnnotationSet, Span, SpanTable
 from core.techniques import official_list
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -152,14 +152,36 @@ def technique_list(variant: str) -> list[str] | None:
 
 
 def martino_gold_view(aset: AnnotationSet) -> AnnotationSet:
-    """A set as plain gold: with alternatives, each distinct (interval, label) once, ⊥ dropped."""
+    """A set as plain gold: with alternatives, each distinct (interval, label) once, ⊥ dropped
+    (:func:`plain_gold_table`)."""
     if not aset.alternatives:
         return aset
-    spans = {
-        doc: tuple(sorted({s for s in spans if s.label != NOTHING}))
-        for doc, spans in aset.spans.items()
-    }
-    return AnnotationSet(aset.name, spans, aset.role, alternatives=False)
+    return AnnotationSet(aset.name, plain_gold_table(aset.table), aset.role, alternatives=False)
+
+
+def plain_gold_table(table: SpanTable) -> SpanTable:
+    """Gold with alternatives (Helwe et al. 2024, Definition 6) read as plain gold, on columns:
+    each document's distinct (interval, label) rows once, sorted as spans sort, the ⊥ label
+    :data:`~core.model.NOTHING` dropped; labels numbered in order of first appearance.
+
+    >>> t = SpanTable.from_spans({"d": (Span(5, 9, "B"), Span(0, 4, "nothing"), Span(5, 9, "A"),
+    ...                                 Span(5, 9, "B")), "e": ()})
+    >>> plain_gold_table(t).to_dict()
+    {'d': (Span(start=5, end=9, label='A'), Span(start=5, end=9, label='B')), 'e': ()}
+    """
+    keep = table.label != (table.labels.index(NOTHING) if NOTHING in table.labels else -1)
+    t = SpanTable.from_columns(table.doc_ids, table.doc[keep], table.start[keep],
+                               table.end[keep], table.label[keep], table.labels)
+    new = np.ones(len(t), dtype=bool)
+    new[1:] = ((t.doc[1:] != t.doc[:-1]) | (t.start[1:] != t.start[:-1])
+               | (t.end[1:] != t.end[:-1]) | (t.label[1:] != t.label[:-1]))
+    used, first = np.unique(t.label, return_index=True)
+    used = used[np.argsort(first, kind="stable")]  # label ids in order of first appearance
+    renumber = np.zeros(len(t.labels), dtype=np.int32)
+    renumber[used] = np.arange(len(used), dtype=np.int32)
+    return SpanTable.from_columns(t.doc_ids, t.doc[new], t.start[new], t.end[new],
+                                  renumber[t.label[new]], [t.labels[k] for k in used.tolist()],
+                                  sort=False)
 
 
 def merge_overlaps(spans: Sequence[Span], *, by_label: bool = True) -> tuple[Span, ...]:
@@ -200,106 +222,6 @@ def _first_overlap(spans: Sequence[Span], by_label: bool) -> tuple[Span, Span] |
             if b.start < a.end:
                 return a, b
     return None
-
-
-@dataclass
-class _Arrays:
-    """Spans of a corpus as parallel arrays, ordered by document."""
-
-    doc: np.ndarray  # document index
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray  # label index
-    names: list[str]  # label index -> name (shared by both sides; grows as labels are met)
-
-    @property
-    def length(self) -> np.ndarray:
-        return self.end - self.start
-
-    @property
-    def spans(self) -> list[Span]:
-        """The rows as :class:`Span` objects (built when an explanation asks for them)."""
-        names = self.names
-        return list(make_spans(self.start.tolist(), self.end.tolist(),
-                               [names[k] for k in self.label.tolist()]))
-
-
-def _arrays(
-    spans: Mapping[str, Sequence[Span]], doc_index: Mapping[str, int], label_index: dict[str, int]
-) -> _Arrays:
-    """The spans of the documents of ``doc_index`` as arrays, from the set's columns
-    (:class:`core.columnar.SpanTable`: no :class:`Span` is built when ``spans`` is a lazy
-    mapping); rows in mapping order, stably sorted by ``doc_index``."""
-    table = SpanTable.from_spans(spans)
-    for name in table.used_labels():  # new labels get the next index, in order of appearance
-        label_index.setdefault(name, len(label_index))
-    names = [""] * len(label_index)
-    for name, i in label_index.items():
-        names[i] = name
-    doc_map = np.fromiter((doc_index.get(d, -1) for d in table.doc_ids), dtype=np.int64,
-                          count=len(table.doc_ids))
-    lab_map = np.fromiter((label_index.get(x, -1) for x in table.labels), dtype=np.int64,
-                          count=len(table.labels))
-    doc_arr = doc_map[table.doc] if len(table) else np.zeros(0, dtype=np.int64)
-    labels = lab_map[table.label] if len(table) else np.zeros(0, dtype=np.int64)
-    starts, ends = table.start, table.end
-    if np.any(doc_arr < 0):  # documents outside ``doc_index`` are not scored
-        keep = doc_arr >= 0
-        doc_arr, labels, starts, ends = doc_arr[keep], labels[keep], starts[keep], ends[keep]
-    if len(doc_arr) and np.any(doc_arr[1:] < doc_arr[:-1]):
-        order = np.argsort(doc_arr, kind="stable")
-        return _Arrays(doc_arr[order], starts[order], ends[order], labels[order], names)
-    return _Arrays(doc_arr, starts, ends, labels, names)
-
-
-@dataclass
-class _Pairs:
-    """Every overlapping (prediction, gold) pair of the same document."""
-
-    pred: np.ndarray  # index into the prediction arrays
-    gold: np.ndarray  # index into the gold arrays
-    inter: np.ndarray  # |s ∩ t|
-    match: np.ndarray  # δ(l(s), l(t)) (always true when labels are ignored)
-    c_pred: np.ndarray  # C(s, t, |s|)
-    c_gold: np.ndarray  # C(s, t, |t|)
-
-
-def _pairs(pred: _Arrays, gold: _Arrays, n_docs: int, ignore_labels: bool, *,
-           by_label: bool = False) -> _Pairs:
-    """Pair every prediction with every gold span of its block, keep overlapping pairs.
-
-    A block is a document, or a (document, label) when ``by_label`` (scoring needs only
-    same-label pairs; explanations also list overlapping pairs whose labels differ). Vectorised:
-    with the gold spans sorted by block, the candidates of prediction i are the contiguous range
-    [lo_i, hi_i), so all pairs are enumerated with one ``repeat`` instead of a double loop.
-    """
-    if by_label and not ignore_labels:
-        n_labels = int(max(pred.label.max(initial=-1), gold.label.max(initial=-1))) + 1
-        gkey = gold.doc * n_labels + gold.label
-        pkey = pred.doc * n_labels + pred.label
-        n_keys = n_docs * n_labels
-    else:
-        gkey, pkey, n_keys = gold.doc, pred.doc, n_docs
-    gorder = np.argsort(gkey, kind="stable")
-    bounds = np.searchsorted(gkey[gorder], np.arange(n_keys + 1))
-    lo = bounds[pkey]
-    counts = bounds[pkey + 1] - lo
-    total = int(counts.sum())
-    p_idx = np.repeat(np.arange(len(pkey)), counts)
-    offsets = np.repeat(np.cumsum(counts) - counts - lo, counts)
-    g_idx = gorder[np.arange(total) - offsets]
-    inter = np.minimum(pred.end[p_idx], gold.end[g_idx]) - np.maximum(
-        pred.start[p_idx], gold.start[g_idx]
-    )
-    keep = inter > 0
-    p_idx, g_idx, inter = p_idx[keep], g_idx[keep], inter[keep]
-    if ignore_labels:
-        match = np.ones(len(p_idx), dtype=bool)
-    else:
-        match = pred.label[p_idx] == gold.label[g_idx]
-    c_pred = np.where(match, inter / pred.length[p_idx], 0.0)
-    c_gold = np.where(match, inter / gold.length[g_idx], 0.0)
-    return _Pairs(p_idx, g_idx, inter, match, c_pred, c_gold)
 
 
 @dataclass
@@ -473,8 +395,8 @@ class MartinoResult:
 
 @dataclass(frozen=True)
 class _Prepared:
-    gold: Mapping[str, tuple[Span, ...]]
-    pred: Mapping[str, tuple[Span, ...]]
+    gold: SpanTable
+    pred: SpanTable
     documents: list[str]
     ignore_labels: bool
     official_labels: list[str] | None
@@ -511,9 +433,8 @@ def _prepare(
             _check_labels(aset, allowed, len(official))
     documents = list(gold.doc_ids)
     if variant == "semeval2021":
-        # Same documents on both sides (checked above) and nothing merged: the sets' own
-        # mappings, so that a set read as columns is scored without building its spans.
-        return _Prepared(gold.spans, pred.spans, documents, ignore_labels, official, warnings)
+        # Same documents on both sides (checked above) and nothing merged: the sets' own tables.
+        return _Prepared(gold.table, pred.table, documents, ignore_labels, official, warnings)
     # nlp4if2019 and semeval2020-si: merged as the official scorers merge, on columns.
     gtable = _reindexed(gold.table, documents)
     ptable = _reindexed(pred.table, documents)
@@ -543,8 +464,7 @@ def _prepare(
         if n:
             warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
                             "(merge_pred=True)")
-    return _Prepared(LazySpans(gtable), LazySpans(ptable), documents, ignore_labels, official,
-                     warnings)
+    return _Prepared(gtable, ptable, documents, ignore_labels, official, warnings)
 
 
 def _reindexed(table: SpanTable, documents: Sequence[str]) -> SpanTable:
@@ -681,9 +601,10 @@ def score(
                     fragments_only=fragments_only, labels=labels)
     doc_index = {d: i for i, d in enumerate(prep.documents)}
     label_index: dict[str, int] = {}
-    ga = _arrays(prep.gold, doc_index, label_index)
-    pa = _arrays(prep.pred, doc_index, label_index)
-    pairs = _pairs(pa, ga, len(prep.documents), prep.ignore_labels, by_label=True)
+    ga = span_arrays(prep.gold, doc_index, label_index)
+    pa = span_arrays(prep.pred, doc_index, label_index)
+    pairs = overlapping_pairs(pa, ga, len(prep.documents), ignore_labels=prep.ignore_labels,
+                              by_label=True)
     n_docs = len(prep.documents)
     n_labels = len(label_index)
     names = [""] * n_labels
@@ -890,14 +811,14 @@ def contributions(
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
                     fragments_only=fragments_only, labels=labels)
     documents = prep.documents if doc is None else [doc]
-    if doc is not None and doc not in prep.gold:
+    if doc is not None and doc not in prep.gold.doc_ids:
         raise InputError(f"no document {doc!r} in {gold.name}")
     doc_index = {d: i for i, d in enumerate(documents)}
     label_index: dict[str, int] = {}
-    ga = _arrays({d: prep.gold[d] for d in documents}, doc_index, label_index)
-    pa = _arrays({d: prep.pred[d] for d in documents}, doc_index, label_index)
-    pairs = _pairs(pa, ga, len(documents), prep.ignore_labels)
-    p_spans, g_spans = pa.spans, ga.spans
+    ga = span_arrays(prep.gold, doc_index, label_index)
+    pa = span_arrays(prep.pred, doc_index, label_index)
+    pairs = overlapping_pairs(pa, ga, len(documents), ignore_labels=prep.ignore_labels)
+    p_spans, g_spans = pa.to_spans(), ga.to_spans()
     rows: list[Contribution] = []
     for k in range(len(pairs.pred)):
         s = p_spans[int(pairs.pred[k])]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from core.columnar import LazySpans, SpanTable, _span_order, make_spans
 from core.formats._common import sorted_spans
 from core.metrics import martino
-from core.model import AnnotationSet, Span
+from core.model import READ_AHEAD, AnnotationSet, Span
 
 LABELS = ["A", "B", "Zeta", "alpha", "é"]
 
@@ -80,6 +80,19 @@ def test_the_lazy_mapping_builds_only_the_documents_asked_for() -> None:
     assert set(lazy._cache) == {"d2"}
 
 
+def test_the_lazy_mapping_reads_ahead_when_documents_are_read_in_order() -> None:
+    spans = {f"d{i}": tuple(Span(k, k + 2, "AB"[k % 2]) for k in range(i % 3))
+             for i in range(600)}
+    lazy = LazySpans(SpanTable.from_spans(spans))
+    first = lazy["d5"]
+    assert set(lazy._cache) == {"d5"}  # a document asked for alone is built alone
+    assert lazy["d6"] == spans["d6"]  # the next one: read in order, a block is built
+    assert len(lazy._cache) == 1 + READ_AHEAD
+    assert lazy["d5"] is first  # what was built stays
+    assert list(lazy.items()) == list(spans.items())
+    assert all(lazy[d] is lazy[d] for d in spans)
+
+
 def test_make_spans_gives_ordinary_spans() -> None:
     made = make_spans([0, 5], [4, 9], ["A", "B"])
     assert made == (Span(0, 4, "A"), Span(5, 9, "B"))
@@ -103,9 +116,8 @@ def test_an_annotation_set_over_a_table_keeps_its_api() -> None:
     spans = {"d1": (Span(0, 4, "B"), Span(2, 6, "A")), "d2": ()}
     plain = AnnotationSet("g", spans)
     lazy = AnnotationSet("g", LazySpans(SpanTable.from_spans(spans)))
-    assert lazy.lazy and not plain.lazy
     assert lazy.table is lazy.spans.table  # type: ignore[attr-defined]
-    assert plain.table is plain.table  # built once
+    assert isinstance(plain.spans, LazySpans)  # one storage: a dict is read into a table
     assert lazy == plain
     assert lazy.doc_ids == plain.doc_ids == ["d1", "d2"]
     assert lazy.labels() == plain.labels() == ["A", "B"]
@@ -115,8 +127,25 @@ def test_an_annotation_set_over_a_table_keeps_its_api() -> None:
     assert lazy.alt_spans("d1") == plain.alt_spans("d1")
     assert lazy.with_role("system").spans is lazy.spans
     assert lazy.to_frame().equals(plain.to_frame())
+    assert repr(plain) == ("AnnotationSet(name='g', spans={'d1': (Span(start=0, end=4, "
+                           "label='B'), Span(start=2, end=6, label='A')), 'd2': ()}, "
+                           "role='gold', alternatives=False)")
     again = pickle.loads(pickle.dumps(lazy))  # the dashboard caches sets by pickling
-    assert again == plain and again.lazy
+    assert again == plain and again.spans == spans
+
+
+def test_an_annotation_set_is_immutable_and_compared_by_value() -> None:
+    spans = {"d1": (Span(0, 4, "B"),), "d2": ()}
+    aset = AnnotationSet("g", spans)
+    with pytest.raises(AttributeError):
+        aset.name = "h"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        hash(aset)
+    assert aset == AnnotationSet("g", dict(reversed(spans.items())))  # a dict's equality
+    assert aset != AnnotationSet("g", {"d1": (Span(0, 4, "B"),)})
+    assert aset != AnnotationSet("g", spans, alternatives=True)
+    assert aset != AnnotationSet("h", spans)
+    assert AnnotationSet("g", aset.table).spans == spans
 
 
 def _lazy(aset: AnnotationSet) -> AnnotationSet:

@@ -1,0 +1,89 @@
+"""The public overlap join (core.metrics.overlap) against a double loop over spans, and the
+Definition 6 gold view on columns against its per-span definition."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.metrics.martino import martino_gold_view, plain_gold_table
+from core.metrics.overlap import overlapping_pairs, span_arrays
+from core.model import NOTHING, AnnotationSet, Span, SpanTable
+
+LABELS = ["A", "B", NOTHING, "é"]
+
+
+@st.composite
+def span_dicts(draw: st.DrawFn) -> dict[str, tuple[Span, ...]]:
+    """``{doc: spans}`` with empty documents, repeated spans and unsorted input order."""
+    ids = draw(st.lists(st.sampled_from(["d1", "d2", "d3", "d4"]), unique=True, max_size=4))
+    out: dict[str, tuple[Span, ...]] = {}
+    for doc in ids:
+        items = draw(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 20),
+                                        st.sampled_from(LABELS)), max_size=7))
+        out[doc] = tuple(Span(s, s + n, lab) for s, n, lab in items)
+    return out
+
+
+def _loop_pairs(gold: dict, pred: dict, docs: list[str], ignore_labels: bool,
+                by_label: bool) -> list[tuple]:
+    """Every overlapping (pred, gold) pair, by a double loop over the spans of a document."""
+    out = []
+    for doc in docs:
+        for s in pred.get(doc, ()):
+            for t in gold.get(doc, ()):
+                if by_label and not ignore_labels and s.label != t.label:
+                    continue
+                inter = s.overlap(t)
+                if inter > 0:
+                    match = ignore_labels or s.label == t.label
+                    out.append((doc, s, t, inter, match, inter / s.length if match else 0.0,
+                                inter / t.length if match else 0.0))
+    return out
+
+
+@settings(deadline=None, max_examples=150)
+@given(span_dicts(), span_dicts(), st.booleans(), st.booleans())
+def test_overlapping_pairs_are_the_double_loops_pairs(gold: dict, pred: dict,
+                                                      ignore_labels: bool,
+                                                      by_label: bool) -> None:
+    docs = sorted(set(gold) | set(pred))
+    doc_index = {d: i for i, d in enumerate(docs)}
+    labels: dict[str, int] = {}
+    ga = span_arrays(SpanTable.from_spans(gold), doc_index, labels)
+    pa = span_arrays(SpanTable.from_spans(pred), doc_index, labels)
+    pairs = overlapping_pairs(pa, ga, len(docs), ignore_labels=ignore_labels, by_label=by_label)
+    p_spans, g_spans = pa.to_spans(), ga.to_spans()
+    got = [(docs[int(pa.doc[i])], p_spans[i], g_spans[j], int(x), bool(m), cp, cg)
+           for i, j, x, m, cp, cg in zip(pairs.pred.tolist(), pairs.gold.tolist(),
+                                         pairs.inter.tolist(), pairs.match.tolist(),
+                                         pairs.c_pred.tolist(), pairs.c_gold.tolist(),
+                                         strict=True)]
+    assert sorted(got, key=repr) == sorted(_loop_pairs(gold, pred, docs, ignore_labels,
+                                                        by_label), key=repr)
+    assert np.all(np.diff(pairs.pred) >= 0)  # prediction order
+
+
+def test_span_arrays_leave_out_documents_not_asked_for() -> None:
+    table = SpanTable.from_spans({"a": (Span(0, 4, "X"),), "b": (Span(1, 2, "Y"),)})
+    labels: dict[str, int] = {}
+    arrays = span_arrays(table, {"b": 0}, labels)
+    assert arrays.to_spans() == [Span(1, 2, "Y")] and arrays.doc.tolist() == [0]
+    assert labels == {"X": 0, "Y": 1} and arrays.names == ["X", "Y"]
+
+
+@settings(deadline=None, max_examples=150)
+@given(span_dicts())
+def test_the_plain_gold_table_is_the_per_span_definition(spans: dict) -> None:
+    expected = {doc: tuple(sorted({s for s in items if s.label != NOTHING}))
+                for doc, items in spans.items()}
+    table = plain_gold_table(SpanTable.from_spans(spans))
+    assert table.to_dict() == expected and list(table.to_dict()) == list(spans)
+    same = SpanTable.from_spans(expected)  # the table a dict of those spans gives
+    assert table.labels == same.labels and table.offsets.tolist() == same.offsets.tolist()
+    for col in ("doc", "start", "end", "label"):
+        assert getattr(table, col).tolist() == getattr(same, col).tolist()
+        assert getattr(table, col).dtype == getattr(same, col).dtype
+    view = martino_gold_view(AnnotationSet("g", spans, alternatives=True))
+    assert not view.alternatives and view.spans == expected
