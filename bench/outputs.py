@@ -192,7 +192,10 @@ def run_one(tree: Path, name: str, argv: list[str], out_root: Path) -> dict[str,
         shutil.rmtree(out)
     out.mkdir(parents=True)
     args = [a.replace("{OUT}", str(out)) for a in argv]
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "COLUMNS": "100"}
+    # One BLAS thread: a multi-threaded OpenBLAS product (the bootstrap's resample sums) can
+    # differ in the last bits with the arrays' place in memory, which no code change decides.
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "COLUMNS": "100",
+           "OPENBLAS_NUM_THREADS": "1"}
     proc = subprocess.run([sys.executable, "-m", "core", *args], cwd=tree, env=env,
                           capture_output=True, timeout=1800)
 
