@@ -3,7 +3,7 @@
 ``core`` and ``ui`` are packages as they stand. The dashboard's files at the repository's root
 (``app.py``, ``pages/``, ``sample_data/``, ``.streamlit/config.toml``) become the package
 ``spanscope_dashboard``, so that ``spanscope app`` finds them after ``pip install .``
-(``core/launch.py``); in a checkout or after ``pip install -e .`` it uses the checkout itself.
+(``core/cli/launch.py``); in a checkout or after ``pip install -e .`` it uses the checkout itself.
 """
 
 from setuptools import find_packages, setup

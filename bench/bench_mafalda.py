@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.formats import ReadOptions, load_path
 from core.metrics.mafalda import VARIANTS, score
 from core.model import AnnotationSet, Span
-from core.taxonomy import mafalda
+from core.model.taxonomy import mafalda
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "mafalda"

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_read import LABELS, generate, measure, write_semeval
 
 from core.model import NOTHING
-from core.taxonomy import mafalda
+from core.model.taxonomy import mafalda
 
 
 def commands(folder: Path) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.stats import bootstrap, martino_f1, mean_of, paired_bootstrap
+from core.metrics.stats import bootstrap, martino_f1, mean_of, paired_bootstrap
 
 
 def main() -> None:

@@ -5,7 +5,8 @@ Runs a fixed list of ``python -m core`` commands (score, explain, errors, slices
 adjudicate, convert, validate, report) on the bundled samples and on generated bench corpora
 (``bench_read.py``'s SemEval-2021 generator, 20,000 documents; ``--big`` adds 100,000), once
 in the base revision (a ``git worktree`` of ``--base``, its outputs cached in the temporary
-folder) and once in ``--tree``, and compares exit code, stdout, stderr and every file a command wrote. What
+folder) and once in ``--tree``, and compares exit code, stdout, stderr and every file a command
+wrote. What
 differs from run to run anyway (the tree and scratch folders' paths, timings in seconds, the
 report's date) is masked (:data:`VOLATILE`) before comparing.
 

@@ -3,8 +3,8 @@
 Pure computation: nothing here imports streamlit or plotly (a test enforces it).
 """
 
-from core.errors import Diagnostic, FormatError, InputError, SpanScopeError
 from core.model import NOTHING, AltSpan, AnnotationSet, Corpus, Document, Span
+from core.model.errors import Diagnostic, FormatError, InputError, SpanScopeError
 
 __all__ = [
     "NOTHING",

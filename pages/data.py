@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from core.errors import warning_total
+from core.model.errors import warning_total
 from ui import charts, cli_data, current, folder_upload, state, summaries, text_policy, uploads
 from ui.escape import md
 from ui.widgets import download_buttons, paginate

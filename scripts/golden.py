@@ -36,9 +36,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.errors import Diagnostic, FormatError, expand_diagnostics  # noqa: E402
 from core.formats import ReadOptions, detect, module, read_folder  # noqa: E402
 from core.formats.archive import unpack_zips  # noqa: E402
+from core.model.errors import Diagnostic, FormatError, expand_diagnostics  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "formats" / "golden"
 SAMPLES = ROOT / "sample_data" / "formats"

@@ -90,8 +90,8 @@ def spanscope(path: Path, fmt: str, options: dict[str, Any]) -> tuple[Reading, i
 
 
 def detected(path: Path) -> str:
-    from core.errors import FormatError
     from core.formats import detect, read_file_with_companions, read_folder
+    from core.model.errors import FormatError
 
     files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
     try:
@@ -623,7 +623,7 @@ def check_layers(path: Path, fmt: str, options: dict[str, Any], ours: Reading,
     """Compare a layered input layer by layer: the layer the options name, or every layer and
     feature the independent reader found (SpanScope reading each with ``--layer``/``--feature``).
     """
-    from core.errors import FormatError
+    from core.model.errors import FormatError
 
     if "layer" in options:
         short = options["layer"].rsplit(".", 1)[-1]
@@ -657,7 +657,7 @@ def cli_options(args: list[str]) -> dict[str, Any]:
         value = args.pop(0)
         key = flag.removeprefix("--").replace("-", "_")
         if key == "labels":
-            from core.tools import read_label_list
+            from core.formats.tools import read_label_list
 
             options[key] = read_label_list(value)
         elif key == "text_column":
@@ -669,8 +669,8 @@ def cli_options(args: list[str]) -> dict[str, Any]:
 
 def check_labels(path: Path, row: dict[str, Any]) -> dict[str, Any]:
     """A label list or a doccano label config, read as ``--labels`` reads it."""
-    from core.errors import FormatError
-    from core.tools import read_label_file
+    from core.formats.tools import read_label_file
+    from core.model.errors import FormatError
 
     try:
         labels = read_label_file(path)
@@ -713,7 +713,7 @@ def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
     if "score" in entry:
         return check_score(entry, path, files_dir, row)
     row["detected"] = detected(path)
-    from core.errors import FormatError
+    from core.model.errors import FormatError
 
     try:
         ours, warnings = spanscope(path, entry["format"], options)

@@ -107,7 +107,8 @@ def test_core_keeps_no_context_state_and_argparse_stays_in_the_command_line() ->
 
 # Learn's scenarios and exercises are about the two papers' span metrics by design, and the command
 # line's text renderers lay out each metric's own result (render_hateval: tasks A and B).
-CORE_ABOUT_METRICS = {"core/scenarios.py", "core/exercises.py", "core/cli/render.py"}
+CORE_ABOUT_METRICS = {"core/teaching/scenarios.py", "core/teaching/exercises.py",
+                      "core/cli/render.py"}
 
 
 def _names_compared(node: ast.Compare, names: set[str]) -> bool:

@@ -1,6 +1,6 @@
 """``spanscope app --data [ROLE=]PATH ...``: the command line that opens files from disk.
 
-Unit tests of :mod:`core.launch`'s parsing, of the environment handed to streamlit, and of the
+Unit tests of :mod:`core.cli.launch`'s parsing, of the environment handed to streamlit, and of the
 exit statuses; the slow test starts ``python -m core app --data ...`` and reads the server
 process's own environment, so the values reach the app (the pages' side: tests/app/
 test_cli_data_page.py and tests/e2e/test_scale_browser.py).
@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from core import launch
-from core.cli import main
-from core.errors import SpanScopeError, UsageError
+from core.cli import launch, main
+from core.model.errors import SpanScopeError, UsageError
 from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]

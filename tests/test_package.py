@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from core import launch
+from core.cli import launch
 from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,7 +109,7 @@ def test_pip_install_gives_spanscope_score_and_app(tmp_path: Path) -> None:
     cwd = tmp_path / "elsewhere"
     cwd.mkdir()
 
-    where = _run([str(py), "-c", "import core, ui; from core.launch import dashboard_root; "
+    where = _run([str(py), "-c", "import core, ui; from core.cli.launch import dashboard_root; "
                   "print(core.__file__, ui.__file__, dashboard_root(), sep='\\n')"], cwd)
     assert where.returncode == 0, where.stderr
     site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"

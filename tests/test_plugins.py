@@ -114,7 +114,7 @@ class _InProcess:
 
 
 def _sharded(gold: Path, pred: Path) -> dict[str, Any]:
-    from core.sharded import score_sharded
+    from core.engines.sharded import score_sharded
 
     return score_sharded(gold, pred, metric=NAME, client=_InProcess()).result  # type: ignore[arg-type]
 

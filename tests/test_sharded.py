@@ -1,4 +1,5 @@
-"""``--engine dask`` (core/sharded.py): a sharded corpus scored on a ``distributed.LocalCluster``
+"""``--engine dask`` (core/engines/sharded.py): a sharded corpus scored on a
+``distributed.LocalCluster``
 with two worker processes gives the single-machine numbers to 1e-12, for Da San Martino,
 MAFALDA and character κ / Jaccard; the command line against a running cluster's address
 (``--scheduler``) and with a cluster of its own; no process left behind."""
@@ -17,10 +18,10 @@ import psutil
 import pytest
 
 from core.cli import main
+from core.engines.sharded import pair_shards, write_shards
 from core.formats import load_path
 from core.metrics.martino import technique_list
 from core.model import AnnotationSet, Span
-from core.sharded import pair_shards, write_shards
 
 pytestmark = pytest.mark.slow
 
@@ -113,7 +114,7 @@ def _same_numbers(sharded: dict[str, Any], single: dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def martino_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from core.tools import write_sets
+    from core.formats.tools import write_sets
 
     root = tmp_path_factory.mktemp("martino")
     texts, (gold, pred) = _corpus(1, 90, ["gold", "pred"], labels=technique_list("semeval2021"))
@@ -177,7 +178,7 @@ def _agree_single(files: list[str], capsys: pytest.CaptureFixture[str]) -> dict[
 
 def test_char_kappa_on_shards_equals_the_single_machine_study(
         tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from core.tools import write_sets
+    from core.formats.tools import write_sets
 
     texts, sets = _corpus(7, 60, ["ann_a", "ann_b", "ann_c"], labels=list("PQRSTUVW"))
     sets = [s.with_role("annotator") for s in sets]
@@ -213,7 +214,7 @@ def test_char_kappa_on_shards_equals_the_single_machine_study(
 
 def test_technique_classification_by_article_on_shards(
         tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from core.tools import write_sets
+    from core.formats.tools import write_sets
 
     texts, (gold,) = _corpus(3, 40, ["gold"], labels=technique_list("semeval2020-tc"))
     rng = random.Random(5)
@@ -299,8 +300,8 @@ def test_shard_errors_name_file_row_and_field_and_usage_errors_exit_2(
 def test_shards_whose_labels_resolve_to_another_taxonomy_are_refused() -> None:
     # One shard holds only MAFALDA fallacies, another a stray label: alone, the first would
     # group its labels by MAFALDA's levels, the corpus as a whole has one class per label.
-    from core.errors import InputError
-    from core.sharded import ShardOutcome, finish_taxonomy
+    from core.engines.sharded import ShardOutcome, finish_taxonomy
+    from core.model.errors import InputError
 
     plain = ShardOutcome("a.parquet", used_labels=["ad hominem"])
     stray = ShardOutcome("b.parquet", used_labels=["ad hominem", "Loaded Language"])

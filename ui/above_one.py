@@ -20,7 +20,7 @@ import streamlit as st
 from core.render.palette import STATUS_COLOURS
 
 LEARN_SCENARIO = "duplicates"
-"""The :mod:`core.scenarios` id whose worked example pushes the 2021 scorer above 1."""
+"""The :mod:`core.teaching.scenarios` id whose worked example pushes the 2021 scorer above 1."""
 
 NOTE = ("**Above 1?** The 2021 scorer (SemEval-2021 Task 6, the Da San Martino et al. 2019 span "
         "metric) adds up every overlap of a span with the spans of the other set, duplicates "

@@ -28,7 +28,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.errors import SpanScopeError
 from core.metrics.agreement import (
     MEASURES,
     DocDisagreement,
@@ -45,10 +44,11 @@ from core.metrics.agreement import (
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
 from core.model import AnnotationSet
+from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.highlight import PALETTE
 from core.render.palette import SEQUENTIAL
-from core.segments import assign_lanes
+from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
 from ui.jobs import Job, progress, submit

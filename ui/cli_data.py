@@ -1,6 +1,6 @@
 """Files and folders opened on the command line: ``spanscope app --data [ROLE=]PATH ...``.
 
-:mod:`core.launch` checks the paths and hands them to the streamlit process in the
+:mod:`core.cli.launch` checks the paths and hands them to the streamlit process in the
 ``SPANSCOPE_DATA`` environment variable (JSON); this module reads them on the server, once per
 server process (``st.cache_resource``), without the browser's upload limit. Visitors of the app
 see the files' names, never a box to type a path into.
@@ -28,7 +28,7 @@ from core.model import ROLES, Role
 from ui import file_reports, state, text_policy
 from ui.parsing import guarded_load
 
-DATA_ENV = "SPANSCOPE_DATA"  # core.launch.DATA_ENV (ui must not need core.launch at import)
+DATA_ENV = "SPANSCOPE_DATA"  # core.cli.launch.DATA_ENV (ui must not need core.cli.launch at import)
 SOURCE = "cli"
 """Value of :data:`ui.state.K_SOURCE` when the pages show the command line's data."""
 
@@ -105,7 +105,7 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
 def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
-    # one text per document id across the inputs, as on the Data page (core.texts)
+    # one text per document id across the inputs, as on the Data page (core.model.texts)
     ws = state.build_workspace(text_policy.same_texts(read_reports(_args)), key=f"cli:{key}",
                                title="files from the command line", shareable=True)
     # The corpus lives as long as the server: moved out of the garbage collector's reach, so

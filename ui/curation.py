@@ -45,10 +45,10 @@ from core.analysis.consensus import (
     decisions_csv,
     read_decisions,
 )
-from core.errors import SpanScopeError
 from core.formats import WRITABLE, write_files
 from core.metrics.agreement import Study, against
 from core.model import AnnotationSet, Corpus, Span
+from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.html import esc
 from ui import doc_picker, state, text_policy
@@ -259,7 +259,7 @@ def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
 def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
     """Merge a decisions file into the session's decisions; a message saying what happened
     (Markdown: the file's name and contents are escaped)."""
-    from core.errors import FormatError
+    from core.model.errors import FormatError
 
     try:
         loaded, notes = read_decisions(data.decode("utf-8-sig"), result, file=name)

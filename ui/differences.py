@@ -15,7 +15,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.errors import SpanScopeError
 from core.metrics import registry
 from core.metrics.differences import (
     REASONS,
@@ -24,6 +23,7 @@ from core.metrics.differences import (
     document_differences,
     metric_path,
 )
+from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import OKABE_ITO
 from ui import state

@@ -27,7 +27,8 @@ DOC_SORTS: dict[str, str] = {
     "score": "lowest score first",
     "spans": "most spans first",
 }
-"""Orders of the Documents page's list (``disagreement``: :func:`core.segments.disagreement`)."""
+"""Orders of the Documents page's list (``disagreement``:
+:func:`core.render.segments.disagreement`)."""
 
 
 def _doc_length(ws: Workspace, doc_id: str, *sets: AnnotationSet) -> int:
@@ -39,8 +40,8 @@ def _doc_length(ws: Workspace, doc_id: str, *sets: AnnotationSet) -> int:
 
 @st.cache_data(max_entries=16, show_spinner="Ranking documents…")
 def disagreements(ws_key: str, _ws: Workspace, set_a: str, set_b: str) -> dict[str, float]:
-    """Per document, :func:`core.segments.disagreement` between two sets."""
-    from core.segments import disagreement
+    """Per document, :func:`core.render.segments.disagreement` between two sets."""
+    from core.render.segments import disagreement
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
     return {
@@ -173,7 +174,7 @@ def document_table(
     missed and spurious spans (no same-label partner in the other set, as the merged view marks
     them), spans per set and the start of its text."""
     from core.render.highlight import missed_intervals, span_items
-    from core.segments import disagreement
+    from core.render.segments import disagreement
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
     scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)

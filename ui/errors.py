@@ -40,10 +40,10 @@ from core.analysis.slices import (
     parse_meta_csv,
 )
 from core.analysis.slices import METRICS as SLICE_METRICS
-from core.errors import FormatError, SpanScopeError
 from core.metrics import registry
 from core.metrics.labels import level_namer
 from core.model import NOTHING
+from core.model.errors import FormatError, SpanScopeError
 from core.render.highlight import SpanItem
 from core.render.html import esc
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO

@@ -1,6 +1,6 @@
 """The Learn page's exercise mode: a generated example, the student's guesses, the reveal.
 
-The example, the values and the grading come from :mod:`core.exercises` (seeded generator,
+The example, the values and the grading come from :mod:`core.teaching.exercises` (seeded generator,
 grader naming the step of the Martino → MAFALDA ladder missed); this module lays them out. The
 seed is bound to the URL (``?exercise=SEED``): a teacher shares the address and the class gets
 the same exercises, in the same order when each student presses "New exercise".
@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import exercises, scenarios
 from core.model import NOTHING
 from core.render import highlight
+from core.teaching import exercises, scenarios
 from ui import differences as diff
 from ui import learn_tables as learn_ui
 from ui.escape import md
@@ -57,7 +57,7 @@ def _next() -> None:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def solve(seed: int) -> exercises.Solution:
-    """:func:`core.exercises.solve` of the seed's exercise."""
+    """:func:`core.teaching.exercises.solve` of the seed's exercise."""
     return exercises.solve(exercises.generate(seed))
 
 

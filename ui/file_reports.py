@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from core.errors import Diagnostic, expand_diagnostics
 from core.formats import Loaded
 from core.model import AnnotationSet, Role
+from core.model.errors import Diagnostic, expand_diagnostics
 
 
 @dataclass(frozen=True)
 class FileReport:
     """What one input gave: its sets (possibly none), its diagnostics, and its error if it failed.
 
-    ``error`` is the :class:`~core.errors.Diagnostic` of the ``FormatError`` that stopped the
+    ``error`` is the :class:`~core.model.errors.Diagnostic` of the ``FormatError`` that stopped the
     file; ``diagnostics`` are the reader's warnings. A failed file has no sets; other files of the
     same batch load regardless.
     """
@@ -39,7 +39,7 @@ class FileReport:
     error: Diagnostic | None = None
     records: Any = None  # non-span data the reader returned (a HatEval table)
     llm_parsing: str | None = None  # how a mafalda-llm file's answers became spans
-    assumed_extents: Mapping[str, int] | None = None  # Loaded.assumed_extents (core.bounds)
+    assumed_extents: Mapping[str, int] | None = None  # Loaded.assumed_extents (core.model.bounds)
     as_read: bool = True  # each set has the role its reader gave it (else ``role`` overrides)
     own_names: frozenset[str] = frozenset()  # sets named as the file names them (annotators...)
 

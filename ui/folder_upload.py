@@ -14,9 +14,9 @@ from pathlib import PurePosixPath
 
 import streamlit as st
 
-from core.bounds import Policy
 from core.formats import ReadOptions
 from core.model import Role
+from core.model.bounds import Policy
 from ui import file_reports, state
 from ui.parsing import guarded_load
 

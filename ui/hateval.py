@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.errors import SpanScopeError
 from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
 from core.metrics import hateval
+from core.model.errors import SpanScopeError
 from ui.escape import md
 from ui.state import Workspace
 

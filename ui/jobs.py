@@ -39,7 +39,7 @@ from typing import Generic, TypeVar
 import streamlit as st
 from streamlit.runtime.state import SessionStateProxy
 
-from core.errors import SpanScopeError
+from core.model.errors import SpanScopeError
 from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent.parent

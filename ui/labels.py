@@ -25,9 +25,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core.errors import SpanScopeError
 from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
+from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
 from ui import escape, results, state
 from ui.widgets import download_buttons, paginate, set_pair

@@ -1,7 +1,9 @@
 """The Learn page: the seeds' worked examples as a playground, or a generated exercise.
 
-``pages/learn.py`` calls these sections in order. The numbers come from :mod:`core.scenarios`
-(one :class:`~core.scenarios.Evaluation` per set of predictions); the tables are laid out by
+``pages/learn.py`` calls these sections in order. The numbers come from
+:mod:`core.teaching.scenarios`
+(one :class:`~core.teaching.scenarios.Evaluation` per set of predictions); the tables are laid out
+by
 :mod:`ui.learn_tables`, the exercise mode by :mod:`ui.exercise`. The page owns the session keys
 below; the scenario's id is bound to the URL (``?scenario=``), the exercise's seed too
 (``?exercise=``, :data:`ui.exercise.PARAM`).
@@ -16,10 +18,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import scenarios
 from core.metrics import mafalda, martino
 from core.model import Span
 from core.render import highlight
+from core.teaching import scenarios
 from ui import differences as diff
 from ui import exercise
 from ui import learn_tables as tables
@@ -27,7 +29,7 @@ from ui.escape import md
 from ui.widgets import download_buttons
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
-K_SCENARIO = "scenario"  # bound to the URL: which worked example (core.scenarios id)
+K_SCENARIO = "scenario"  # bound to the URL: which worked example (core.teaching.scenarios id)
 K_LEARN_ROWS = "learn_rows"  # {scenario id: prediction rows} after the last move or reset
 K_LEARN_GEN = "learn_gen"  # {scenario id: n}: a move or reset starts editor generation n + 1
 K_LEARN_SHOWN = "learn_shown"  # {scenario id: rows} as the editor returned them on the last run
@@ -149,13 +151,13 @@ def glossary() -> None:
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def evaluate(scenario_id: str, pred: SpanKey) -> scenarios.Evaluation:
-    """Every score of the scenario for these predictions (core.scenarios.evaluate)."""
+    """Every score of the scenario for these predictions (core.teaching.scenarios.evaluate)."""
     return scenarios.evaluate(scenarios.get(scenario_id), [Span(*p) for p in pred])
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def ladder(scenario_id: str, pred: SpanKey) -> list[Any]:
-    """The Martino → MAFALDA ladder of these predictions (core.scenarios.ladder)."""
+    """The Martino → MAFALDA ladder of these predictions (core.teaching.scenarios.ladder)."""
     return scenarios.ladder(scenarios.get(scenario_id), [Span(*p) for p in pred])
 
 

@@ -1,4 +1,4 @@
-"""The Learn page's tables, built from one :class:`core.scenarios.Evaluation`.
+"""The Learn page's tables, built from one :class:`core.teaching.scenarios.Evaluation`.
 
 Every number comes from ``core`` (the scenario's evaluation: Martino runs, the pair table of
 :func:`core.metrics.martino.contributions`, MAFALDA's typed explanation, the alternatives); these
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from core import scenarios
 from core.model import NOTHING, Span
+from core.teaching import scenarios
 
 Valid = Sequence[tuple[int, Span]]
 """The editor's valid prediction rows: (row id, span)."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from core.errors import Diagnostic, SpanScopeError
 from core.formats import Loaded, ReadOptions, load_files
+from core.model.errors import Diagnostic, SpanScopeError
 
 
 def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:

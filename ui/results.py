@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from core import stats
-from core.errors import SpanScopeError
-from core.metrics import registry
+from core.metrics import registry, stats
 from core.metrics.registry import Metric
 from core.metrics.result import JSONValue, SpanRef, SpanResult
 from core.model import NOTHING, AnnotationSet, Span
+from core.model.errors import SpanScopeError
+from core.model.taxonomy import Taxonomy
 from core.render.highlight import span_items
-from core.taxonomy import Taxonomy
 from ui.escape import md
 from ui.state import DEFAULTS, Workspace, variant_key
 
@@ -300,22 +299,23 @@ def best_match_for_span(explained: Explained, span_id: str) -> str | None:
 
 def taxonomy_for(ws: Workspace, *set_names: str) -> Taxonomy:
     """The label taxonomy of these sets: MAFALDA's when it knows every label, else one class
-    per label (:func:`core.taxonomy.resolve`, the rule of ``score --metric mafalda``); cached
+    per label (:func:`core.model.taxonomy.resolve`, the rule of ``score --metric mafalda``); cached
     per workspace and sets."""
     return _taxonomy(ws.key, ws, tuple(set_names))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _taxonomy(ws_key: str, _ws: Workspace, set_names: tuple[str, ...]) -> Taxonomy:
-    from core.taxonomy import resolve
+    from core.model.taxonomy import resolve
 
     return resolve(lab for name in set_names for lab in _ws.sets[name].labels())
 
 
 def taxonomy_note(ws: Workspace, ref: str, systems: Sequence[str]) -> str:
-    """Which taxonomy the MAFALDA metric used against ``ref`` (:func:`core.taxonomy.describe`),
+    """Which taxonomy the MAFALDA metric used against ``ref``
+    (:func:`core.model.taxonomy.describe`),
     as ``score --metric mafalda`` says it in its ``taxonomy`` key; one line for all systems."""
-    from core.taxonomy import describe, outside
+    from core.model.taxonomy import describe, outside
 
     by_tax: dict[str, list[str]] = {}
     strays: set[str] = set()
@@ -450,7 +450,7 @@ def text_scores(ws_key: str, _ws: Workspace, ref: str, system: str) -> dict[str,
 def bootstrap_ci(ws_key: str, _ws: Workspace, ref: str, system: str, metric: str,
                  variant: str | None, level: int | None, n_boot: int,
                  seed: int) -> tuple[float, float] | None:
-    """95% bootstrap interval of F1 over documents (``core.stats``) from the result's own
+    """95% bootstrap interval of F1 over documents (``core.metrics.stats``) from the result's own
     :meth:`~core.metrics.result.SpanResult.bootstrap_table`; None when the metric refused the
     inputs or there is no document."""
     raw = pair_result(ws_key, _ws, ref, system, metric, variant, level).raw
@@ -467,7 +467,7 @@ def bootstrap_ci(ws_key: str, _ws: Workspace, ref: str, system: str, metric: str
 def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: str, metric: str,
                       variant: str | None, level: int | None, n_boot: int,
                       seed: int) -> dict[str, JSONValue] | None:
-    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.stats``); None when
+    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.metrics.stats``); None when
     the metric refused either system's inputs."""
     r1 = pair_result(ws_key, _ws, ref, sys1, metric, variant, level).raw
     r2 = pair_result(ws_key, _ws, ref, sys2, metric, variant, level).raw

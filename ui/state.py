@@ -53,11 +53,11 @@ from typing import Any
 
 import streamlit as st
 
-from core.bounds import Policy
 from core.formats import FORMATS, LlmParsing, ReadOptions, read_folder
 from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
-from core.roles import guess_role
+from core.model.bounds import Policy
+from core.model.roles import guess_role
 from ui.file_reports import FileReport
 from ui.file_reports import report as _report
 from ui.parsing import guarded_load
@@ -118,7 +118,7 @@ def metric_defaults() -> dict[str, Any]:
 
 
 LEVELS = (2, 1, 0)
-"""Taxonomy levels (``core.taxonomy``): 2 the labels, 1 their groups, 0 fallacy or not."""
+"""Taxonomy levels (``core.model.taxonomy``): 2 the labels, 1 their groups, 0 fallacy or not."""
 DEFAULT_SAMPLE = "propaganda"
 
 DEFAULTS: dict[str, Any] = {

@@ -1,5 +1,5 @@
-"""The Data page's side of :mod:`core.texts` and :mod:`core.bounds`: one text per document id
-across the batch, and one policy for spans past their text.
+"""The Data page's side of :mod:`core.model.texts` and :mod:`core.model.bounds`: one text per
+document id across the batch, and one policy for spans past their text.
 
 First the texts (:func:`same_texts`): the files are taken gold first, then in upload order, and a
 file that gives a document a different text than an earlier file is marked failed, with a
@@ -19,10 +19,9 @@ import dataclasses
 
 import streamlit as st
 
-from core import bounds
-from core.errors import Diagnostic, InputError
-from core.model import Corpus
-from core.texts import reconcile
+from core.model import Corpus, bounds
+from core.model.errors import Diagnostic, InputError
+from core.model.texts import reconcile
 from ui.state import FileReport, Workspace
 
 K_BEYOND_TEXT = "beyond_text"  # Data page (session): spans past the text: refuse | clip | official
@@ -36,14 +35,14 @@ CHOICES: dict[bounds.Policy, str] = {
 PAGE_CHOICE = (f"choose '{CHOICES['clip']}' (or '{CHOICES['official']}') under \"Spans that end "
                "past their document's text\" above")
 """The Data page's way to pick another policy, said where the command line names its flags
-(:data:`core.bounds.CLI_CHOICE`)."""
+(:data:`core.model.bounds.CLI_CHOICE`)."""
 
 
 AGREEMENT_PAGE_CHOICE = (f"choose '{CHOICES['clip']}' under \"Spans that end past their "
                          "document's text\" on the Data page")
 """The Data page's way to clip spans past the text, said on the pages whose measures need every
 span inside its text (Annotators, Curation) where the command line names ``--clip-spans``
-(:data:`core.bounds.AGREEMENT_CHOICE`)."""
+(:data:`core.model.bounds.AGREEMENT_CHOICE`)."""
 
 
 def for_agreement_pages(message: str) -> str:
@@ -56,7 +55,7 @@ def for_agreement(ws: Workspace) -> tuple[Workspace, list[str]]:
     """``ws`` as the agreement measures and the consensus need it (Annotators, Curation), with
     the warnings to show: the spans that a reader placed past their text (MAFALDA model outputs,
     which Scores keeps as the official evaluator does) clipped to it, one warning per set
-    (:func:`core.bounds.clip_placed`). ``ws`` itself when nothing is clipped; otherwise a
+    (:func:`core.model.bounds.clip_placed`). ``ws`` itself when nothing is clipped; otherwise a
     workspace of its own key (``<key>|inside``), so that no cache mixes the two."""
     if not ws.placed:
         return ws, []
@@ -75,7 +74,7 @@ def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
 
 
 def same_texts(reports: list[FileReport]) -> list[FileReport]:
-    """``reports`` with one text per document id (:func:`core.texts.reconcile`): gold files
+    """``reports`` with one text per document id (:func:`core.model.texts.reconcile`): gold files
     first, then the others in upload order, each checked against the texts of the files before
     it. A file that gives a document another text is marked failed (its sets and texts left
     out), naming the earlier file; one whose texts differ in whitespace only keeps its sets,

@@ -22,12 +22,12 @@ from typing import Any, cast
 
 import streamlit as st
 
-from core.bounds import Policy
-from core.errors import Diagnostic
 from core.formats import LlmParsing, detect
 from core.formats.mafalda_llm import PARSINGS
 from core.model import ROLES, Role
-from core.roles import guess_role
+from core.model.bounds import Policy
+from core.model.errors import Diagnostic
+from core.model.roles import guess_role
 from ui import cli_data, folder_upload, state, text_policy
 from ui.escape import md
 

@@ -84,10 +84,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core.errors import FormatError, InputError, UsageError, check_choice
 from core.metrics.agreement.gamma_native import Continuum, Dissimilarity, best_alignment
 from core.metrics.agreement.study import Study, merge_intervals
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError, InputError, UsageError, check_choice
 
 Match = Literal["gamma", "overlap", "exact", "char"]
 Boundaries = Literal["majority", "union", "intersection"]

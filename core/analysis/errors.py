@@ -62,14 +62,14 @@ Rules for the hard cases
   that only a ``nothing`` prediction matches). Predicted ``nothing`` spans are predictions
   like any other.
 * **MAFALDA levels 0/1/2**: every label of both sides is first projected to the level
-  (:func:`core.metrics.labels.level_namer` with :func:`core.taxonomy.for_labels` or a given
+  (:func:`core.metrics.labels.level_namer` with :func:`core.model.taxonomy.for_labels` or a given
   taxonomy: MAFALDA's names at level 2, emotion / logic / credibility at level 1, ``fallacy``
   at level 0, ``nothing`` stays ⊥ and a predicted ``unknown`` is ⊥ at level 0); categories are
   computed on the projected labels. At level 2 labels therefore match case-insensitively, as in
   the MAFALDA metric.
 
 Documents are the reference's; a prediction on a document the reference lacks is an
-:class:`~core.errors.InputError`, and a reference document without predictions has its spans
+:class:`~core.model.errors.InputError`, and a reference document without predictions has its spans
 ``missed`` (or ``optional``).
 
 Python API
@@ -93,12 +93,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from core.errors import check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.labels import level_namer
 from core.metrics.overlap import SpanArrays, overlapping_pairs
 from core.model import NOTHING, AltSpan, AnnotationSet, Interval, Span, group_alternatives
-from core.taxonomy import Taxonomy, for_labels
+from core.model.errors import check_choice
+from core.model.taxonomy import Taxonomy, for_labels
 
 CORRECT = "correct"
 LABEL = "label"
@@ -417,7 +417,7 @@ def categorise(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                taxonomy: Taxonomy | None = None) -> ErrorTable:
     """Categorise every span of ``gold`` and ``pred`` (module docstring).
 
-    ``taxonomy`` (for ``level``) defaults to :func:`core.taxonomy.for_labels` of both sets'
+    ``taxonomy`` (for ``level``) defaults to :func:`core.model.taxonomy.for_labels` of both sets'
     labels: MAFALDA's when it knows every label, else one class per label.
 
     >>> g = AnnotationSet("gold", {"d": (Span(0, 10, "A"), Span(20, 30, "B"),

@@ -5,7 +5,7 @@ What it holds
 For a reference and any number of systems: the scores of every system under both span metrics
 (Da San Martino et al. 2019, SemEval-2021 variant; MAFALDA, Helwe et al. 2024, paper variant at
 the chosen level) and the SemEval-2013 strict and type F1 (:mod:`core.metrics.nervaluate`),
-with 95% bootstrap intervals over documents (:mod:`core.stats`); the error categories
+with 95% bootstrap intervals over documents (:mod:`core.metrics.stats`); the error categories
 (:mod:`core.analysis.errors`); the slices (:mod:`core.analysis.slices`, every built-in
 dimension and every metadata field); the label confusion (:func:`core.metrics.labels.
 confusion`); the 20 documents that score worst (lowest mean Martino F1 over the systems) with
@@ -46,14 +46,14 @@ from core.analysis.slices import (
     meta_plan,
     slice_scores,
 )
-from core.errors import SpanScopeError
+from core.metrics.stats import bootstrap
 from core.model import AnnotationSet
+from core.model.errors import SpanScopeError
+from core.model.taxonomy import Taxonomy, for_labels
 from core.render.html import esc, html_table
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS
+from core.render.segments import segments
 from core.render.svg import svg_grouped_bars, svg_stacked_bars
-from core.segments import segments
-from core.stats import bootstrap
-from core.taxonomy import Taxonomy, for_labels
 
 WORST = 20
 

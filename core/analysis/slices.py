@@ -4,7 +4,7 @@ What it measures
 ----------------
 A *dimension* cuts the data into buckets and each bucket is scored with a span metric (Da San
 Martino et al. 2019, ``martino``; Helwe et al. 2024, ``mafalda``), with a percentile bootstrap
-interval over documents (:mod:`core.stats`). Fine-grained evaluation by bucket follows
+interval over documents (:mod:`core.metrics.stats`). Fine-grained evaluation by bucket follows
 ExplainaBoard (Liu et al. 2021) and Zeno's slices (Cabrera et al. 2023).
 
 Span-level dimensions
@@ -50,8 +50,8 @@ the reference never uses is rare. Position: midpoint (start + end) / 2 over the 
 (the text's, else the furthest span end). A reference span with alternatives is counted under
 the alternative the metric matched (MAFALDA's recall choice), else its first non-⊥ label.
 
-Intervals: documents are resampled (the unit of :mod:`core.stats`); for a span-level bucket a
-resample pools the bucket's per-document sums, so the interval reflects the documents the
+Intervals: documents are resampled (the unit of :mod:`core.metrics.stats`); for a span-level bucket
+a resample pools the bucket's per-document sums, so the interval reflects the documents the
 bucket's spans come from.
 
 Citations: P. Liu et al. ExplainaBoard: An Explainable Leaderboard for NLP. ACL 2021 (demo).
@@ -73,14 +73,14 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import FormatError, InputError, check_choice
 from core.metrics import registry
 from core.metrics.additive import SpanTerm
 from core.metrics.additive import mafalda_terms as mafalda_terms
 from core.metrics.additive import martino_terms as martino_terms
+from core.metrics.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
 from core.model import NOTHING, AnnotationSet
-from core.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
-from core.taxonomy import Taxonomy, for_labels
+from core.model.errors import FormatError, InputError, check_choice
+from core.model.taxonomy import Taxonomy, for_labels
 
 METRICS = registry.SpanMetricNames()
 """The metrics a slice is scored with: every registered span metric (plugins included)."""
@@ -484,7 +484,7 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                  intervals: Sequence[str] = ("P", "R", "F1")) -> list[BucketScore]:
     """Scores of ``pred`` against ``gold`` per bucket of ``dimension`` (module docstring).
 
-    ``taxonomy`` (MAFALDA) defaults to :func:`core.taxonomy.for_labels` of both sets' labels.
+    ``taxonomy`` (MAFALDA) defaults to :func:`core.model.taxonomy.for_labels` of both sets' labels.
     ``intervals`` names the measures (P, R, F1) that get a bootstrap interval.
     ``terms`` may pass the span terms already computed (:func:`martino_terms`,
     :func:`mafalda_terms`) when several dimensions are sliced. Buckets without any span or

@@ -11,7 +11,7 @@ and one entry in :data:`COMMAND_NAMES`. A command's module is imported only when
 Metrics come from :mod:`core.metrics.registry`; files are read by :mod:`core.cli.loading` and
 reports drawn by :mod:`core.cli.render`, never by a metric. Library errors name parameters
 (``merge_pred=True``); :func:`main` shows them as flags (``--merge-pred``), and a
-:class:`~core.errors.ParameterError` exits with status 2.
+:class:`~core.model.errors.ParameterError` exits with status 2.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import sys
 from collections.abc import Sequence
 
 from core.cli.common import Command, add_tool_options, flag_message, parser_flags
-from core.errors import ParameterError, SpanScopeError, UsageError
-from core.textsafe import one_line
-from core.tools import read_label_list
+from core.formats.tools import read_label_list
+from core.model.errors import ParameterError, SpanScopeError, UsageError
+from core.model.textsafe import one_line
 
 COMMAND_NAMES: tuple[str, ...] = ("score", "explain", "convert", "validate", "agree", "errors",
                                    "slices", "report", "adjudicate", "app")
@@ -82,8 +82,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     named = argv[0] if argv and argv[0] in COMMAND_NAMES else None
     parser = build_parser(prog, only=named)
     if named == APP:
-        # Everything after `app` but --data (core.launch) belongs to streamlit, --help included.
-        from core.launch import run_app
+        # Everything after `app` but --data (core.cli.launch) belongs to streamlit, --help included.
+        from core.cli.launch import run_app
 
         try:
             return run_app(argv[1:])

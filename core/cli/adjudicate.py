@@ -9,7 +9,7 @@ annotators' files (:func:`core.analysis.consensus.consensus`), and its decisions
 
 Every FILE may hold several annotators (Label Studio, a ``spans-csv`` with an ``annotator``
 column). The consensus is written to OUT in any writable span format, by the writer ``convert``
-uses (:func:`core.tools.write_sets`); with ``--decisions``, the decisions CSV too
+uses (:func:`core.formats.tools.write_sets`); with ``--decisions``, the decisions CSV too
 (:data:`core.analysis.consensus.DECISION_COLUMNS`). Ties and conflicts are listed on standard
 output (or in the ``--json`` object), never decided silently; what the format cannot hold goes
 to stderr, as ``convert`` says it.
@@ -22,7 +22,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core import bounds
 from core.cli.common import (
     LazyChoices,
     Result,
@@ -35,9 +34,10 @@ from core.cli.common import (
 )
 from core.cli.loading import load_annotator_sets
 from core.cli.render import render_adjudicate
-from core.errors import FormatError, ParameterError
 from core.formats import FORMATS, WRITABLE
-from core.tools import write_sets
+from core.formats.tools import write_sets
+from core.model import bounds
+from core.model.errors import FormatError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this command needs it
     from core.analysis.consensus import Consensus

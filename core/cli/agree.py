@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-from core import bounds
 from core.cli import engine
 from core.cli.common import (
     Result,
@@ -19,9 +18,10 @@ from core.cli.common import (
 from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_study
 from core.cli.render import render_agree
-from core.errors import ParameterError, check_choice
 from core.formats import FORMATS
-from core.tools import read_label_file
+from core.formats.tools import read_label_file
+from core.model import bounds
+from core.model.errors import ParameterError, check_choice
 
 NAME = "agree"
 

@@ -1,4 +1,4 @@
-"""``python -m core app`` / ``spanscope app``: start the dashboard (:mod:`core.launch`).
+"""``python -m core app`` / ``spanscope app``: start the dashboard (:mod:`core.cli.launch`).
 
 Every argument after ``app`` goes to ``streamlit run`` untouched, so :func:`core.cli.main`
 hands them over before argparse reads them; this module declares the command for ``--help``.
@@ -22,6 +22,6 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.launch import run_app
+    from core.cli.launch import run_app
 
     return run_app([])

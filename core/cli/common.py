@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from core.errors import Diagnostic, expand, warning_kind, warning_total
 from core.formats.tool_options import OPTION_NAMES, SCHEMES
-from core.textsafe import one_line
+from core.model.errors import Diagnostic, expand, warning_kind, warning_total
+from core.model.textsafe import one_line
 
 if TYPE_CHECKING:  # pragma: no cover - core.formats is imported by the commands that read
     from core.formats import ReadOptions
@@ -84,8 +84,8 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_beyond_text(p: argparse.ArgumentParser) -> None:
-    """``--beyond-text`` and its shorthand ``--clip-spans`` (:mod:`core.bounds`: one policy for
-    spans that end past their document's text)."""
+    """``--beyond-text`` and its shorthand ``--clip-spans`` (:mod:`core.model.bounds`: one policy
+    for spans that end past their document's text)."""
     p.add_argument("--beyond-text", choices=("refuse", "clip", "official"), default="refuse",
                    help="spans that end past their document's text: refuse (default), clip them "
                    "to the text, or keep them as the official scorers do (official also keeps "
@@ -128,7 +128,8 @@ def add_tool_options(parser: argparse.ArgumentParser) -> None:
 def tool_options(args: argparse.Namespace) -> ReadOptions:
     """Reader options with the tool flags of ``args`` (``--layer`` ... ``--text-column``;
     absent ones None) and every other field at its default: for a caller that reads the
-    ``--labels`` file itself (:func:`core.tools.validate`, :func:`core.tools.convert`)."""
+    ``--labels`` file itself (:func:`core.formats.tools.validate`,
+    :func:`core.formats.tools.convert`)."""
     from core.formats import ReadOptions
 
     layer, feature, span_group, scheme, text_column = (getattr(args, name, None)
@@ -140,7 +141,8 @@ def tool_options(args: argparse.Namespace) -> ReadOptions:
 def read_options(args: argparse.Namespace, **fields: Any) -> ReadOptions:
     """The reader options the command line asks for: its tool flags (:func:`tool_options`),
     doccano's label ids when ``--labels`` names a doccano label config
-    (:func:`core.tools.read_label_file`; None for a plain list), and ``fields`` (role, labels,
+    (:func:`core.formats.tools.read_label_file`; None for a plain list), and ``fields`` (role,
+    labels,
     policy, ...) over them. A command builds them where it reads, so that a ``--labels`` file
     that cannot be read is named before the inputs are."""
     from dataclasses import replace
@@ -148,7 +150,7 @@ def read_options(args: argparse.Namespace, **fields: Any) -> ReadOptions:
     base = tool_options(args)
     labels_file = getattr(args, "labels", None)
     if labels_file is not None and "label_ids" not in fields:
-        from core.tools import read_label_file
+        from core.formats.tools import read_label_file
 
         base = replace(base, label_ids=read_label_file(labels_file).ids)
     return replace(base, **fields)

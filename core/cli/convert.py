@@ -1,5 +1,5 @@
 """``convert INPUT OUTPUT --to FORMAT``: read any format, write another
-(:func:`core.tools.convert`). Messages (the reader's warnings, what the target format loses,
+(:func:`core.formats.tools.convert`). Messages (the reader's warnings, what the target format loses,
 a summary) go to stderr."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser, tool_options
 from core.formats import BINARY_WRITABLE, FORMATS, WRITABLE
-from core.tools import convert
+from core.formats.tools import convert
 
 NAME = "convert"
 
@@ -39,7 +39,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     if args.shards is not None:
-        from core.sharded import convert_to_shards
+        from core.engines.sharded import convert_to_shards
 
         messages = convert_to_shards(args.input, args.output, to=args.to,
                                      from_format=args.from_format, set_name=args.set_name,

@@ -1,6 +1,6 @@
 """``--engine dask``: ``score`` and ``agree`` over folders of shards on a Dask cluster
-(:mod:`core.sharded`, ``docs/scale.md``). The default engine, ``single``, is the one-process path
-and ignores everything here."""
+(:mod:`core.engines.sharded`, ``docs/scale.md``). The default engine, ``single``, is the
+one-process path and ignores everything here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 
-from core import bounds
 from core.cli.common import (
     JSON_WARNINGS,
     SHOWN_WARNINGS,
@@ -19,8 +18,9 @@ from core.cli.common import (
     jsonable,
     read_options,
 )
-from core.errors import UsageError
-from core.textsafe import one_line
+from core.model import bounds
+from core.model.errors import UsageError
+from core.model.textsafe import one_line
 
 ENGINES = ("single", "dask")
 
@@ -97,9 +97,9 @@ def emit_counted(result: Result, args: argparse.Namespace, renderer: Renderer,
 
 def score(args: argparse.Namespace, renderer: Renderer) -> int:
     """``score --engine dask``: the same JSON keys as ``score --json``, plus ``engine``."""
+    from core.engines.sharded import dask_client, score_sharded
+    from core.formats.tools import read_label_list
     from core.metrics import registry
-    from core.sharded import dask_client, score_sharded
-    from core.tools import read_label_list
 
     metric = registry.get(args.metric)
     if args.variant is not None and not metric.variants:
@@ -124,7 +124,7 @@ def score(args: argparse.Namespace, renderer: Renderer) -> int:
 def agree(args: argparse.Namespace, renderer: Renderer) -> int:
     """``agree --engine dask``: char-kappa and char-jaccard over shards (the keys of ``agree
     --json``, plus ``engine``)."""
-    from core.sharded import (
+    from core.engines.sharded import (
         DASK_MEASURES,
         agree_sharded,
         dask_client,

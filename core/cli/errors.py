@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 
-from core import bounds
 from core.analysis.errors import categorise
 from core.cli.common import Subparsers, add_output_options, command_parser, emit, read_options
 from core.cli.loading import add_system_arguments, load_systems
 from core.cli.render import render_errors
-from core.taxonomy import load as load_taxonomy
+from core.model import bounds
+from core.model.taxonomy import load as load_taxonomy
 
 NAME = "errors"
 

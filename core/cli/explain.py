@@ -10,8 +10,8 @@ from core.cli.common import Subparsers, command_parser, emit
 from core.cli.loading import load_span_inputs
 from core.cli.render import renderer_for
 from core.cli.score import add_input_options, metrics_epilog
-from core.errors import UsageError
 from core.metrics import registry
+from core.model.errors import UsageError
 
 NAME = "explain"
 

@@ -10,18 +10,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core import bounds
-from core import texts as same
 from core.cli.common import add_beyond_text, read_options
-from core.errors import Diagnostic, FormatError, InputError, expand_diagnostics
+from core.engines.inputs import assumed_of, check_pair, pred_read_options, same_texts
 from core.formats import FORMATS, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
-from core.inputs import assumed_of, check_pair, pred_read_options, same_texts
+from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
-from core.model import AnnotationSet
-from core.taxonomy import Taxonomy
-from core.tools import read_label_list
+from core.model import AnnotationSet, bounds
+from core.model import texts as same
+from core.model.errors import Diagnostic, FormatError, InputError, expand_diagnostics
+from core.model.taxonomy import Taxonomy
 
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
     from core.metrics.agreement import Study
@@ -77,7 +76,7 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     The gold is read first (with ``--labels`` when the metric takes labels); a metric with a
     ``default_labels`` rule picks its label list from the gold when ``--labels`` is not given;
     the predictions are read with that list and the gold's document ids. A span past its text,
-    in either file, follows the one policy of :mod:`core.bounds` (``--beyond-text``: refuse by
+    in either file, follows the one policy of :mod:`core.model.bounds` (``--beyond-text``: refuse by
     default, ``--clip-spans``, or ``official``: scored as the official scorers do, with a
     warning); the predictions are checked against the gold's texts. A metric with a
     ``read_order`` hook then reads the files' order as its official scorer does. Both are read
@@ -152,9 +151,9 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     with ``options`` (:func:`core.cli.common.read_options`).
 
     Set names that repeat across files get the file name in front (``a.json:gold``). Files must
-    agree on the text of a document (:func:`core.texts.reconcile`: refused when they differ in
+    agree on the text of a document (:func:`core.model.texts.reconcile`: refused when they differ in
     more than whitespace), and there must be at least two sets. A span past its text follows
-    ``options.beyond_text`` (:mod:`core.bounds`); a file without texts is checked against the
+    ``options.beyond_text`` (:mod:`core.model.bounds`); a file without texts is checked against the
     texts of the others, every offending set named at once; spans that a reader placed past the
     text (MAFALDA model outputs) are clipped to it, one warning per set, since the measures need
     every span inside its text; the policy's warnings go to ``warnings``.
@@ -181,7 +180,7 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
                          or d.kind in ("beyond-text", "other"))]
             warnings.extend(str(d) for d in expand_diagnostics(past)
                             if "past the text" in d.message)
-        # One id, one text (core.texts): a file whose text of a document differs from an
+        # One id, one text (core.model.texts): a file whose text of a document differs from an
         # earlier file's is refused, naming that file; whitespace-only differences carry the
         # spans onto the earlier text.
         sets, carried = same.reconcile(texts, loaded.texts, loaded.sets, here=path, there=owner)
@@ -194,7 +193,7 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
                 texts[doc] = text
         found.extend((path, s) for s in sets)
     # A file without texts is checked against the texts of the others: every offending set is
-    # named at once (core.bounds), before any measure runs.
+    # named at once (core.model.bounds), before any measure runs.
     # Spans a reader placed past the text (MAFALDA model outputs) are clipped here: agreement
     # and consensus need every span inside its text; scoring keeps them.
     kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed, placed="clip")
@@ -251,9 +250,9 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
                  ) -> SystemInputs:
     """Read the reference, then each prediction file with the reference's document ids, each
     with ``options`` (:func:`core.cli.common.read_options`); a prediction whose texts are not
-    the reference's is refused (:mod:`core.texts`: spans carried over when they differ in
-    whitespace only); a span past its text follows ``options.beyond_text`` (:mod:`core.bounds`),
-    predictions checked against the reference's texts."""
+    the reference's is refused (:mod:`core.model.texts`: spans carried over when they differ in
+    whitespace only); a span past its text follows ``options.beyond_text``
+    (:mod:`core.model.bounds`), predictions checked against the reference's texts."""
     options = options or ReadOptions()
     beyond_text = options.beyond_text
     gold_loaded = load_path(gold_path, fmt=gold_format, options=replace(options, role="gold"))

@@ -15,7 +15,7 @@ from core.analysis.errors import PREDICTION_CATEGORIES, REFERENCE_CATEGORIES
 from core.cli.common import Renderer, render_generic
 from core.formats.hateval import COLUMNS, LONG_NAMES
 from core.metrics.nervaluate import SCHEMAS
-from core.textsafe import one_line
+from core.model.textsafe import one_line
 
 SNIPPET = 40
 """Longest span text fragment a report quotes (longer ones end in an ellipsis)."""

@@ -11,12 +11,12 @@ import shlex
 import sys
 from pathlib import Path
 
-from core import bounds
 from core.analysis.report import ReportInputs, build_report
 from core.analysis.slices import meta_plan, skipped_note
 from core.cli.common import Subparsers, command_parser, read_options
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
-from core.errors import InputError
+from core.model import bounds
+from core.model.errors import InputError
 
 NAME = "report"
 DEFAULT_TITLE = "SpanScope error report"

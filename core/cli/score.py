@@ -23,11 +23,11 @@ from core.cli.common import (
 )
 from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_hateval, load_span_inputs
-from core.errors import Diagnostic, UsageError
 from core.formats import FORMATS
 from core.metrics import registry
 from core.metrics.result import JSONValue
-from core.taxonomy import describe as describe_taxonomy
+from core.model.errors import Diagnostic, UsageError
+from core.model.taxonomy import describe as describe_taxonomy
 
 NAME = "score"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 
-from core import bounds
 from core.analysis.slices import (
     DIMENSIONS,
     META_PREFIX,
@@ -27,6 +26,7 @@ from core.cli.common import (
 )
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.cli.render import render_slices
+from core.model import bounds
 
 NAME = "slices"
 

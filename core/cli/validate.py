@@ -1,8 +1,9 @@
-"""``validate FILE``: read a file and report its errors and warnings (:func:`core.tools.validate`).
+"""``validate FILE``: read a file and report its errors and warnings
+(:func:`core.formats.tools.validate`).
 Exit 1 when the file cannot be read, with the reason on stderr, once.
 
-Without ``--role`` the role is guessed from the file name by :func:`core.roles.guess_role`, the
-rule the Data page presets its role box with, so a file passes here exactly when it loads there.
+Without ``--role`` the role is guessed from the file name by :func:`core.model.roles.guess_role`,
+the rule the Data page presets its role box with, so a file passes here exactly when it loads there.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from core import bounds
 from core.cli.common import (
     Subparsers,
     add_beyond_text,
@@ -22,9 +22,10 @@ from core.cli.common import (
     tool_options,
 )
 from core.formats import FORMATS
-from core.roles import guess_role
-from core.textsafe import one_line
-from core.tools import validate
+from core.formats.tools import validate
+from core.model import bounds
+from core.model.roles import guess_role
+from core.model.textsafe import one_line
 
 NAME = "validate"
 

@@ -16,7 +16,7 @@ Every format is a module of this package with the same three functions:
     :func:`detect` says it could not detect the format rather than guess.
 ``read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded``
     Parse one input (one file, or the files of one folder, keyed by relative path) into domain
-    objects, or raise :class:`~core.errors.FormatError`.
+    objects, or raise :class:`~core.model.errors.FormatError`.
 ``write(texts, sets) -> dict[str, str]`` (writable formats only)
     Render annotation sets as files, keyed by relative path (one key for single-file formats).
 
@@ -34,12 +34,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from core import bounds
-from core.bounds import Policy
-from core.errors import Diagnostic, FormatError
 from core.formats._sniff import head_of
 from core.formats.archive import check_binary_cas_export, unpack_zips
-from core.model import AnnotationSet, Role
+from core.model import AnnotationSet, Role, bounds
+from core.model.bounds import Policy
+from core.model.errors import Diagnostic, FormatError
 
 FORMATS: dict[str, str] = {
     "semeval2021": "core.formats.semeval2021",
@@ -78,10 +77,10 @@ class ReadOptions:
     ``llm_parsing``: how MAFALDA model answers become spans (docs/mafalda.md).
     ``gold_texts``: texts by document id, for formats whose files carry no text (PTC without
     article files, MAFALDA model outputs paired with the gold by position).
-    ``beyond_text``: what to do with a span that ends past its text (:mod:`core.bounds`):
+    ``beyond_text``: what to do with a span that ends past its text (:mod:`core.model.bounds`):
     ``refuse`` (a FormatError), ``clip`` or ``official`` (kept), each change a warning.
     ``label_ids``: label names by numeric label id, for doccano's ``annotations`` layout (a
-    doccano label config given with ``--labels``; :func:`core.tools.read_label_file`).
+    doccano label config given with ``--labels``; :func:`core.formats.tools.read_label_file`).
     """
 
     labels: Sequence[str] | None = None
@@ -115,7 +114,7 @@ class Loaded:
     suspicious value, so that nothing is dropped silently. ``assumed_extents`` is set by a
     reader that places the spans itself because the file states no offsets (``mafalda-llm``):
     per document, where a span over the whole text ends as the reader places it; such spans
-    past their text are not refused (:mod:`core.bounds`).
+    past their text are not refused (:mod:`core.model.bounds`).
     """
 
     format: str

@@ -7,7 +7,7 @@ without building one :class:`~core.model.Span` per span, and checks them in vect
 (:meth:`SpanBuilder.valid`, :meth:`SpanBuilder.repeats`). Errors stay exactly those of the
 reader's explaining pass: on the first sign of an invalid value the fast reader gives up
 (returns None) and the explaining pass runs and raises its message (file, line, field).
-Warnings are recorded per kind as one grouped :class:`~core.errors.Diagnostic` (``count``, the
+Warnings are recorded per kind as one grouped :class:`~core.model.errors.Diagnostic` (``count``, the
 first occurrence, the rest on demand) whose listing gives the messages, fields and order of the
 explaining pass (issue 15, target 1).
 
@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from core.columnar import LazySpans, SpanTable
-from core.errors import Diagnostic, FormatError, Occurrences, Position
 from core.formats import Loaded
-from core.textsafe import MAX_OFFSET_DIGITS
+from core.model import SpanTable, SpanView
+from core.model.errors import Diagnostic, FormatError, Occurrences, Position
+from core.model.textsafe import MAX_OFFSET_DIGITS
 
 
 @contextlib.contextmanager
@@ -138,7 +138,7 @@ def add_group(loaded: Loaded, group: object, count: int, produce: Produce) -> No
     """Record ``count`` warnings of one kind as one grouped diagnostic on ``loaded``.
 
     ``produce`` yields every occurrence with its position in the file; the groups of one
-    ``group`` are listed interleaved by position (:func:`core.errors.expand`).
+    ``group`` are listed interleaved by position (:func:`core.model.errors.expand`).
     """
     if not count:
         return
@@ -287,7 +287,7 @@ class SpanBuilder:
     def valid(self, *, allowed: Sequence[str] | None = None,
               lengths: np.ndarray | None = None) -> bool:
         """Whether every span is one the precise passes accept, checked on the columns:
-        offsets of at most :data:`~core.textsafe.MAX_OFFSET_DIGITS` digits, ``end > start``,
+        offsets of at most :data:`~core.model.textsafe.MAX_OFFSET_DIGITS` digits, ``end > start``,
         a non-blank label from ``allowed`` (when given), and with ``lengths`` (one per
         document, -1 when its text is unknown) an ``end`` within the text."""
         if any(not x.strip() for x in self._labels):
@@ -313,9 +313,9 @@ class SpanBuilder:
                                                  list(self._labels))
         return self._table
 
-    def spans(self) -> LazySpans:
+    def spans(self) -> SpanView:
         """``{document id: (Span, ...)}`` over the columns (documents in first-seen order)."""
-        return LazySpans(self.table())
+        return SpanView(self.table())
 
     def repeats(self) -> tuple[np.ndarray, np.ndarray]:
         """The rows (file order) that repeat an earlier span of their document, and for each

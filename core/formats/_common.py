@@ -2,7 +2,7 @@
 
 Every reader turns raw values into :class:`~core.model.Span` objects through these helpers so
 that one wording is used everywhere (``STYLE.md``; issue 2, "Bad input"): a
-:class:`~core.errors.FormatError` names the file, the line (or JSON path), the field, what was
+:class:`~core.model.errors.FormatError` names the file, the line (or JSON path), the field, what was
 expected and what was found, e.g. ``pred.tsv:17: field 'end': expected an integer greater than
 start (12), got '9'``. Suspicious but usable values (a ``text_fragment`` that differs from the
 text, a span that starts or ends in whitespace, a skipped record) become warnings on the
@@ -26,11 +26,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from core import bounds
-from core.bounds import Policy
-from core.errors import FormatError
-from core.model import AnnotationSet, Span
-from core.textsafe import (
+from core.model import AnnotationSet, Span, bounds
+from core.model.bounds import Policy
+from core.model.errors import FormatError
+from core.model.textsafe import (
     MAX_OFFSET_DIGITS,
     HugeNumber,
     describe_digits,
@@ -76,7 +75,8 @@ def parse_offset(
     >>> parse_offset(10.7, "p.json", field="end", line=3)
     Traceback (most recent call last):
     ...
-    core.errors.FormatError: p.json:3: field 'end': expected a non-negative integer offset, got 10.7
+    core.model.errors.FormatError: p.json:3: field 'end': expected a non-negative integer offset,
+    got 10.7
     """
     if isinstance(value, bool):
         found: object = value
@@ -137,15 +137,15 @@ def make_span(
 
     ``fields`` are the names the format gives to start, end and label, used in messages. When the
     document ``text`` is known, ``end`` must not pass its length unless ``beyond_text`` (the
-    reader's ``ReadOptions.beyond_text``, :mod:`core.bounds`) keeps such spans.
+    reader's ``ReadOptions.beyond_text``, :mod:`core.model.bounds`) keeps such spans.
 
     >>> make_span(3, "9", "Doubt", "g.json", beyond_text="refuse")
     Span(start=3, end=9, label='Doubt')
     >>> make_span(12, 9, "Doubt", "pred.tsv", line=17, beyond_text="refuse")
     Traceback (most recent call last):
     ...
-    core.errors.FormatError: pred.tsv:17: field 'end': expected an integer greater than start (12),
-    got '9'
+    core.model.errors.FormatError: pred.tsv:17: field 'end': expected an integer greater than start
+    (12), got '9'
     """
     f_start, f_end, f_label = fields
     s = parse_offset(start, file, field=f_start, line=line, path=_join(path, f_start))
@@ -190,7 +190,7 @@ def check_label(
     >>> check_label("Loaded language", ["Loaded Language", "Doubt"], "p.json", field="technique")
     Traceback (most recent call last):
     ...
-    core.errors.FormatError: p.json: field 'technique': expected one of the 2 labels ...
+    core.model.errors.FormatError: p.json: field 'technique': expected one of the 2 labels ...
     (did you mean 'Loaded Language'?)
     """
     if allowed is None or label in allowed:
@@ -357,8 +357,8 @@ def _decode_json(file: str, raw: str, line: int | None = None) -> Any:
 
     Besides syntax errors, refuses what the standard decoder lets through or crashes on: nesting
     deep enough to exhaust the recursion limit, numbers with more digits than Python converts
-    (kept as :class:`~core.textsafe.HugeNumber` so the reader names the field), and ``\\udfff``
-    escapes that decode to lone surrogates, which no UTF-8 output can hold.
+    (kept as :class:`~core.model.textsafe.HugeNumber` so the reader names the field), and
+    ``\\udfff`` escapes that decode to lone surrogates, which no UTF-8 output can hold.
     """
     try:
         value = json.loads(raw, parse_int=parse_json_int, parse_float=parse_json_float)
@@ -388,7 +388,8 @@ def load_json(file: str, text: str) -> Any:
     >>> load_json("g.json", '[{"id": "1",}]')
     Traceback (most recent call last):
     ...
-    core.errors.FormatError: g.json:1: malformed JSON at column 13: Expecting property name ...
+    core.model.errors.FormatError: g.json:1: malformed JSON at column 13: Expecting property name
+    ...
     """
     return _decode_json(file, text)
 

@@ -13,7 +13,7 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
-from core.errors import FormatError
+from core.model.errors import FormatError
 
 MAX_MEMBERS = 20_000
 MAX_TOTAL_BYTES = 512 * 1024 * 1024

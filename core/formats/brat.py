@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import PurePosixPath
 
-from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, add_group, duplicates
 from core.formats._common import (
@@ -29,7 +28,8 @@ from core.formats._common import (
     single_set,
 )
 from core.model import AnnotationSet
-from core.textsafe import MAX_OFFSET_DIGITS
+from core.model.errors import Diagnostic, FormatError, Position
+from core.model.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "brat"
 _TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")

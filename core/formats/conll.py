@@ -48,11 +48,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, iter_lines
 from core.formats._common import check_label, member_name, single_set
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 FORMAT = "conll"
 SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")

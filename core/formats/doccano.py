@@ -53,7 +53,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
@@ -72,6 +71,7 @@ from core.formats._common import (
 )
 from core.formats._sniff import is_triples, json_head
 from core.model import AnnotationSet, Role, Span
+from core.model.errors import FormatError
 
 FORMAT = "doccano"
 

@@ -4,7 +4,7 @@ The official scorers differ here (``docs/formats.md``): SemEval-2021
 Task 6 requires *identical* id sets; NLP4IF-2019 FLC and SemEval-2020 SI accept a submission
 whose articles are a subset of the gold articles (missing articles still count in the recall
 denominator) but crash on an article that is not in the gold. Here both cases are an
-:class:`~core.errors.InputError` whose message lists up to five ids on each side.
+:class:`~core.model.errors.InputError` whose message lists up to five ids on each side.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from core.errors import InputError, check_choice, format_ids
+from core.model.errors import InputError, check_choice, format_ids
 
 DocSetPolicy = Literal["identical", "pred-subset-of-gold"]
 POLICIES: tuple[DocSetPolicy, ...] = ("identical", "pred-subset-of-gold")
@@ -34,7 +34,7 @@ def check_same_documents(
     >>> check_same_documents(["1", "2"], ["1", "3"], "gold.json", "pred.json")
     Traceback (most recent call last):
     ...
-    core.errors.InputError: pred.json and gold.json must cover the same documents: 1 only in
+    core.model.errors.InputError: pred.json and gold.json must cover the same documents: 1 only in
     pred.json ('3'); 1 only in gold.json ('2')
     >>> check_same_documents(["1", "2"], ["1"], "gold", "pred", "pred-subset-of-gold")
     """

@@ -28,11 +28,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import set_name_of
 from core.model import AnnotationSet
-from core.textsafe import MAX_OFFSET_DIGITS, describe_digits, one_line
+from core.model.errors import FormatError
+from core.model.textsafe import MAX_OFFSET_DIGITS, describe_digits, one_line
 
 FORMAT = "hateval"
 COLUMNS = ("HS", "TR", "AG")

@@ -30,7 +30,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from typing import Any
 
-from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, add_group, duplicates
 from core.formats._common import (
@@ -47,7 +46,8 @@ from core.formats._common import (
 )
 from core.formats._sniff import head_of, json_head
 from core.model import AnnotationSet, Role
-from core.textsafe import parse_json_float, parse_json_int
+from core.model.errors import Diagnostic, FormatError, Position
+from core.model.textsafe import parse_json_float, parse_json_int
 
 FORMAT = "label-studio"
 _ANN = re.compile(r'"(annotations|predictions)"\s*:')

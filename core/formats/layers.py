@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.errors import FormatError
+from core.model.errors import FormatError
 
 # Layers that annotate tokens one by one for linguistics, never the spans a project measures.
 LINGUISTIC = ("Lemma", "POS", "Stem", "MorphologicalFeatures", "Token", "Sentence",

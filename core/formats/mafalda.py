@@ -11,8 +11,8 @@ containing ``to clean`` is ignored with a warning, as the official evaluator doe
 ``alternatives=True``. Predictions may use the same layout (one label per span, ``unknown``
 allowed); their set has ``alternatives=False``.
 
-Labels are matched case-insensitively against the taxonomy (``core.taxonomy``) and stored as its
-lower-case level-2 names; an unknown name is a FormatError that lists the valid names.
+Labels are matched case-insensitively against the taxonomy (``core.model.taxonomy``) and stored as
+its lower-case level-2 names; an unknown name is a FormatError that lists the valid names.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-from core.bounds import Policy
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import (
     DuplicateIds,
@@ -34,7 +32,9 @@ from core.formats._common import (
 )
 from core.formats._sniff import is_triples, json_head
 from core.model import NOTHING, AnnotationSet, Span
-from core.taxonomy import Taxonomy, mafalda
+from core.model.bounds import Policy
+from core.model.errors import FormatError
+from core.model.taxonomy import Taxonomy, mafalda
 
 FORMAT = "mafalda"
 TO_CLEAN = "to clean"

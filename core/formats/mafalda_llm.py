@@ -7,7 +7,7 @@ turns them into spans in three steps, implemented here from their description:
 1. each answer becomes a set of level-2 codes by keyword matching (:func:`answer_codes`);
 2. runs of consecutive sentences sharing a code become one span, at offsets *assumed* from the
    sentence lengths, never looked up in the text (:func:`sentence_spans`);
-3. labels are projected to levels 1 and 0 at scoring time (``core.taxonomy``).
+3. labels are projected to levels 1 and 0 at scoring time (``core.model.taxonomy``).
 
 Two parsings (``ReadOptions.llm_parsing``):
 
@@ -33,7 +33,7 @@ classes, is never called).
 Offsets are the reader's, not the file's: where the sentences joined by spaces are longer than
 the text (a sentence listed twice, as in the released outputs' text 23), a span runs past the
 end. The official evaluator scores it as it is, and so does SpanScope by default, with one
-warning per file (``Loaded.assumed_extents``, :mod:`core.bounds`).
+warning per file (``Loaded.assumed_extents``, :mod:`core.model.bounds`).
 """
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._common import iter_jsonl, set_name_of
 from core.model import NOTHING, AnnotationSet, Span
-from core.taxonomy import mafalda
+from core.model.errors import FormatError
+from core.model.taxonomy import mafalda
 
 FORMAT = "mafalda-llm"
 PARSINGS = ("paper-2023", "repo-head")

@@ -45,7 +45,7 @@ Whole columns at once (pyarrow compute and numpy), the first bad row named by it
 (``df.iloc[i]``): a missing column, a column of the wrong type (``start`` as floating point, a
 ``label`` of numbers), a null ``doc_id``, a partly null row, a negative ``start``,
 ``end <= start``, an empty label, a label outside ``--labels``, a span past its text (the one
-policy of :mod:`core.bounds`), and a ``doc_id`` listed twice in a texts table. Warnings: extra
+policy of :mod:`core.model.bounds`), and a ``doc_id`` listed twice in a texts table. Warnings: extra
 columns, numeric document ids, duplicate spans, spans that begin or end in whitespace, files of
 a folder that are not Parquet.
 
@@ -67,14 +67,12 @@ from typing import Any
 
 import numpy as np
 
-from core import bounds
-from core.bounds import Policy
-from core.columnar import LazySpans, SpanTable
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions
 from core.formats._columns import whitespace_edges
 from core.formats._common import check_label, span_warnings
-from core.model import ROLES, AnnotationSet, Role, Span
+from core.model import ROLES, AnnotationSet, Role, Span, SpanTable, SpanView, bounds
+from core.model.bounds import Policy
+from core.model.errors import FormatError
 
 FORMAT = "parquet"
 SUFFIX = ".parquet"
@@ -481,7 +479,7 @@ def _check_against_texts(file: str, texts: Mapping[str, str | None], doc_names: 
                          doc_codes: np.ndarray, start: np.ndarray, end: np.ndarray,
                          declared: np.ndarray, label_table: tuple[list[str], np.ndarray],
                          loaded: Loaded, beyond_text: Policy) -> None:
-    """Spans past a known text, under the one policy of core.bounds: refused here, or kept for
+    """Spans past a known text, under the one policy of core.model.bounds: refused here, or kept for
     load_files to clip or keep with a warning per span; a warning for each span with
     whitespace at an edge, where the text is known."""
     label_names, label_codes = label_table
@@ -529,11 +527,11 @@ def _warn_repeats(spans: SpanTable, docs_in_set: np.ndarray,
                         "counts in the scores)", file=file)
 
 
-def _merge(doc_ids: list[str], parts: list[SpanTable]) -> LazySpans:
+def _merge(doc_ids: list[str], parts: list[SpanTable]) -> SpanView:
     """One set's tables (one per shard; their documents are distinct) as one table, documents
     in ``doc_ids`` order."""
     if len(parts) == 1 and list(parts[0].doc_ids) == doc_ids:
-        return LazySpans(parts[0])
+        return SpanView(parts[0])
     index = {d: i for i, d in enumerate(doc_ids)}
     names: dict[str, int] = {}
     docs, starts, ends, labels = [], [], [], []
@@ -548,8 +546,8 @@ def _merge(doc_ids: list[str], parts: list[SpanTable]) -> LazySpans:
         ends.append(part.end)
         labels.append(to_label[part.label])
     if not docs:
-        return LazySpans(SpanTable.from_columns(doc_ids, [], [], [], [], []))
-    return LazySpans(SpanTable.from_columns(doc_ids, np.concatenate(docs), np.concatenate(starts),
+        return SpanView(SpanTable.from_columns(doc_ids, [], [], [], [], []))
+    return SpanView(SpanTable.from_columns(doc_ids, np.concatenate(docs), np.concatenate(starts),
                                             np.concatenate(ends), np.concatenate(labels),
                                             list(names)))
 

@@ -25,8 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from core.columnar import make_spans
-from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
@@ -37,8 +35,9 @@ from core.formats._common import (
     single_set,
     span_warnings,
 )
-from core.model import AnnotationSet, Span
-from core.textsafe import MAX_OFFSET_DIGITS
+from core.model import AnnotationSet, Span, make_spans
+from core.model.errors import Diagnostic, FormatError, Position
+from core.model.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "ptc"
 SPAN_ONLY_LABEL = "propaganda"

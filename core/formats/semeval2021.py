@@ -20,8 +20,6 @@ from pathlib import PurePosixPath
 import msgspec
 import numpy as np
 
-from core.bounds import Policy
-from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import (
     LineFinder,
@@ -46,7 +44,9 @@ from core.formats._common import (
 )
 from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
-from core.textsafe import one_line
+from core.model.bounds import Policy
+from core.model.errors import Diagnostic, FormatError, Position
+from core.model.textsafe import one_line
 
 FORMAT = "semeval2021"
 

@@ -28,8 +28,6 @@ from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.bounds import Policy
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
@@ -42,6 +40,8 @@ from core.formats._common import (
     span_warnings,
 )
 from core.model import AnnotationSet, Span
+from core.model.bounds import Policy
+from core.model.errors import FormatError
 
 FORMAT = "spacy"
 INSTALL = "reading .spacy files needs spaCy: pip install spacy"

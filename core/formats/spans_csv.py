@@ -19,8 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from core import bounds
-from core.errors import Diagnostic, FormatError, Position
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
@@ -30,8 +28,9 @@ from core.formats._common import (
     set_name_of,
     span_warnings,
 )
-from core.model import AnnotationSet, Role, Span
-from core.textsafe import MAX_OFFSET_DIGITS
+from core.model import AnnotationSet, Role, Span, bounds
+from core.model.errors import Diagnostic, FormatError, Position
+from core.model.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "spans-csv"
 REQUIRED = ("doc_id", "start", "end", "label")

@@ -6,7 +6,7 @@ are doccano's label ids (``label_ids``, from a ``--labels`` label config). A rea
 from its ``options`` argument and from nowhere else: the command line declares the flags and
 fills the fields in (:func:`core.cli.common.add_tool_options`,
 :func:`core.cli.common.read_options`), and the Dask engine sends the options to its workers
-inside each job (:mod:`core.sharded`).
+inside each job (:mod:`core.engines.sharded`).
 """
 
 from __future__ import annotations

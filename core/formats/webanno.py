@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, NoReturn, Protocol, TypeVar
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates, iter_lines
 from core.formats._common import check_label, member_name
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
+from core.model.errors import FormatError
 
 FORMAT = "webanno-tsv"
 HEADER = "#FORMAT=WebAnno TSV 3"

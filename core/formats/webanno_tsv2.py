@@ -36,12 +36,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions
 from core.formats._common import check_label
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice
 from core.formats.webanno import assemble, looks_like_tsv1, looks_like_tsv2, tsv_members
+from core.model.errors import FormatError
 
 FORMAT = "webanno-tsv2"
 _ID_RE = re.compile(r"[0-9]+-[0-9]+\Z")

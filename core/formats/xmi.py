@@ -26,15 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from core import bounds
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name, span_warnings
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import LINGUISTIC, Choice, choose, describe, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
-from core.model import AnnotationSet, Role, Span
+from core.model import AnnotationSet, Role, Span, bounds
+from core.model.errors import FormatError
 
 FORMAT = "uima-xmi"
 _LABEL_TYPES = ("uima.cas.String", "uima.cas.Integer", "uima.cas.Boolean", "uima.cas.Long",
@@ -132,8 +131,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     """Read one ``.xmi`` (with its type system in the same input) or a folder/zip of them.
 
     cassis says ``UserWarning: Not mapping external offset`` for an offset past the text and
-    keeps it; such a span then follows the one policy of :mod:`core.bounds` (refused, clipped or
-    kept, named in a message), so the library warning, which would be a second line on standard
+    keeps it; such a span then follows the one policy of :mod:`core.model.bounds` (refused, clipped
+    or kept, named in a message), so the library warning, which would be a second line on standard
     error, is silenced.
     """
     with warnings.catch_warnings():
@@ -353,7 +352,7 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
                             file=file)
                 continue
             if text is not None and end > len(text) and options.beyond_text == "refuse":
-                # The one policy for spans past the text (core.bounds), as make_span does.
+                # The one policy for spans past the text (core.model.bounds), as make_span does.
                 raise FormatError(file, bounds.past_text(len(text), end), field="end")
             span = Span(begin, end, str(label))
             check_label(span.label, options.labels, file, field=choice.feature or "layer")

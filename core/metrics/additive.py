@@ -15,7 +15,7 @@ on a cluster, documents of a bucket, a bootstrap resample) before one finishing 
     the result object, with the keys of ``score --json``.
 ``metric.document_table(totals) -> DocumentTable``
     one row of additive values per document and the statistics that give P, R and F1 from their
-    (weighted) column sums: what slices and the bootstrap resample (:mod:`core.stats`).
+    (weighted) column sums: what slices and the bootstrap resample (:mod:`core.metrics.stats`).
 
 A metric's registry entry (:class:`~core.metrics.registry.Metric`) carries its implementation as
 an :class:`Additive`; a span metric without one gets :data:`FROM_RESULT`, derived from the
@@ -38,13 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from core.errors import InputError
 from core.metrics.result import BootstrapTable, Statistic, mean_of, pooled_f1, prf, prf_arrays
 from core.model import NOTHING, AnnotationSet, SpanView
+from core.model.errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
     from core.metrics.martino import MartinoResult
-    from core.taxonomy import Taxonomy
+    from core.model.taxonomy import Taxonomy
 
 MEASURES = ("P", "R", "F1")
 
@@ -93,7 +93,7 @@ class DocumentTable:
 
     def measures(self, n_docs: int) -> dict[str, Statistic]:
         """P, R and F1 as statistics of the column sums of ``n_docs`` documents' rows (weighted
-        sums: :func:`core.stats.bootstrap_many`)."""
+        sums: :func:`core.metrics.stats.bootstrap_many`)."""
         if self.pooled:
             return {"P": _pooled(0), "R": _pooled(1), "F1": pooled_f1}
         return {name: mean_of(k, n_docs) for k, name in enumerate(MEASURES)}

@@ -11,7 +11,7 @@ parameterised computation, :func:`rule_score`, goes from one metric to the other
     ``docs/mafalda.md``).
 ``level``
     MAFALDA scores at level 2 (fallacies), 1 (emotion / logic / credibility) or 0 (fallacy or
-    not); labels are projected with the taxonomy (``core.taxonomy``) before anything else.
+    not); labels are projected with the taxonomy (``core.model.taxonomy``) before anything else.
     Projection makes different labels equal, which is how App. D's Example 9 reaches a
     Martino recall of 1.25.
 ``match``
@@ -52,11 +52,11 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import InputError, SpanScopeError, check_choice
 from core.metrics import mafalda, martino
 from core.metrics.result import prf
 from core.model import NOTHING, AltSpan, AnnotationSet, Span
-from core.taxonomy import Taxonomy, for_labels
+from core.model.errors import InputError, SpanScopeError, check_choice
+from core.model.taxonomy import Taxonomy, for_labels
 
 MATCHES = ("sum", "best")
 POOLINGS = ("micro", "text")

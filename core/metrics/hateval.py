@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from core.errors import InputError, format_ids
 from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
 from core.metrics.classification import multiclass_report
+from core.model.errors import InputError, format_ids
 
 CARD = __doc__
 

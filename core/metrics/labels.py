@@ -58,7 +58,7 @@ Predictions are single spans (a compared set with alternatives is read span by s
 scores do).
 
 Levels: at level 1 and 0 every label of both sets is mapped with the taxonomy
-(:func:`core.taxonomy.for_labels`: MAFALDA's when it knows every label, else one class per
+(:func:`core.model.taxonomy.for_labels`: MAFALDA's when it knows every label, else one class per
 label) before counting (:func:`project`); ``nothing`` stays ``nothing`` at every level, and a
 predicted ``unknown`` is ``nothing`` at level 0 (MAFALDA's level 0: "no fallacy"). With one
 class per label, level 1 equals level 2 and level 0 names every label ``fallacy``.
@@ -82,10 +82,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core.errors import InputError, check_choice
 from core.formats.docsets import check_same_documents
 from core.model import NOTHING, AnnotationSet, Span, group_alternatives
-from core.taxonomy import NOTHING_CODE, Taxonomy, for_labels
+from core.model.errors import InputError, check_choice
+from core.model.taxonomy import NOTHING_CODE, Taxonomy, for_labels
 
 CARD = __doc__
 
@@ -187,7 +187,7 @@ def _label_key(label: str) -> tuple[bool, str, str]:
 def level_namer(taxonomy: Taxonomy, level: int) -> Callable[[str], str]:
     """A function label -> its name at ``level`` (``nothing`` stays ``nothing``).
 
-    >>> from core.taxonomy import mafalda
+    >>> from core.model.taxonomy import mafalda
     >>> name = level_namer(mafalda(), 1)
     >>> name("Ad Hominem"), name("nothing"), level_namer(mafalda(), 0)("unknown")
     ('credibility', 'nothing', 'nothing')
@@ -213,7 +213,7 @@ def project(aset: AnnotationSet, *, level: int = 2, taxonomy: Taxonomy | None = 
             ) -> AnnotationSet:
     """The set with every label replaced by its name at ``level`` (spans and flags kept).
 
-    ``taxonomy`` defaults to :func:`core.taxonomy.for_labels` of the set's labels. At level 2
+    ``taxonomy`` defaults to :func:`core.model.taxonomy.for_labels` of the set's labels. At level 2
     MAFALDA's names are its lower-case names (labels match case-insensitively, as in the
     metric).
 
@@ -381,7 +381,7 @@ def confusion(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     Rows: labels of both sets (sorted, so the diagonal is agreement), then joined alternatives,
     then ``spurious``; columns: labels, then ``missed`` (and ``optional (⊥)`` when the gold has
     alternatives). ``row_totals`` are row sums. The documents are the gold's; a prediction on a
-    document the gold lacks is an :class:`~core.errors.InputError`.
+    document the gold lacks is an :class:`~core.model.errors.InputError`.
 
     >>> g = AnnotationSet("g", {"d": (Span(0, 10, "A"), Span(20, 30, "B"))})
     >>> p = AnnotationSet("p", {"d": (Span(2, 8, "A"), Span(5, 12, "B"), Span(40, 45, "A"))},

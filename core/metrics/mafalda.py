@@ -18,7 +18,7 @@ the means). The best match (a maximum instead of the sum over all pairs) keeps r
 App. D's Example 9 Martino's recall is 1.25 and MAFALDA's is 1.
 
 Levels: labels are projected to level 1 (emotion / logic / credibility) or level 0 (fallacy or
-not) before scoring (``core.taxonomy``); a prediction ``unknown`` is "no fallacy" at level 0.
+not) before scoring (``core.model.taxonomy``); a prediction ``unknown`` is "no fallacy" at level 0.
 
 Variants (``variant=``), measured on the official code (``docs/mafalda.md``)
 ---------------------------------------------------------------------------
@@ -104,14 +104,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.errors import InputError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics import result as mr
 from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ranges
 from core.metrics.mafalda_order import warnings as order_warnings
 from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
-from core.taxonomy import Taxonomy, mafalda
+from core.model.errors import InputError, check_choice
+from core.model.taxonomy import Taxonomy, mafalda
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

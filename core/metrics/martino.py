@@ -94,7 +94,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.errors import InputError, ParameterError, check_choice
 from core.formats.docsets import check_same_documents
 from core.metrics.overlap import overlapping_pairs, span_arrays
 from core.metrics.result import (
@@ -121,7 +120,8 @@ from core.metrics.tc_order import (
     rows_of_set,
 )
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
-from core.techniques import official_list
+from core.model.errors import InputError, ParameterError, check_choice
+from core.model.techniques import official_list
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -22,7 +22,8 @@ runs the common checks on it. Other packages register metrics through the entry 
 >>> get("bleu")
 Traceback (most recent call last):
 ...
-core.errors.ParameterError: The 'metric' parameter of get must be one of {...}. Got 'bleu' instead.
+core.model.errors.ParameterError: The 'metric' parameter of get must be one of {...}. Got 'bleu'
+instead.
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from core.errors import ParameterError, check_choice
 from core.metrics import additive, hateval, mafalda, martino, nervaluate, text_labels
 from core.metrics.additive import Additive, DocumentTable, SpanTerm
 from core.metrics.result import Explanation, SpanResult
 from core.model import AnnotationSet
+from core.model.errors import ParameterError, check_choice
 
 Kind = Literal["span", "text", "span-counts"]
 Input = Literal["spans", "hateval"]
@@ -64,7 +65,7 @@ class Metric:
     ``input`` says what the command line reads for it; ``gold_alternatives`` reads the gold as
     MAFALDA-style alternatives; ``default_labels`` picks a label list when none is given and
     ``pred_warnings`` checks the predictions against the gold texts (spans past the text follow
-    the one policy of :mod:`core.bounds` for every span metric, not a hook); ``read_order``
+    the one policy of :mod:`core.model.bounds` for every span metric, not a hook); ``read_order``
     applies the official scorer's reading of the files' order (:data:`ReadOrder`). ``title`` and
     ``abbreviation`` are what tables and charts call it, ``short_title`` what the report's
     columns call it (default: ``title``).
@@ -238,12 +239,11 @@ def load_plugins() -> list[str]:
     :func:`span_metrics` and :func:`entries` call it first. The messages of the plugins that
     could not be loaded (each also a :class:`core.plugins.PluginWarning`)."""
     from core import plugins
-
     return plugins.load(plugins.METRICS_GROUP, _register_plugin)
 
 
 def get(name: str) -> Metric:
-    """The entry of ``name``; a :class:`~core.errors.ParameterError` names the choices."""
+    """The entry of ``name``; a :class:`~core.model.errors.ParameterError` names the choices."""
     load_plugins()
     check_choice("metric", "get", name, sorted(REGISTRY))
     return REGISTRY[name]

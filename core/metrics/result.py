@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkab
 
 import numpy as np
 
-from core.errors import check_choice
 from core.model import Span
+from core.model.errors import check_choice
 
 if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
     import pandas as pd
@@ -188,7 +188,7 @@ class LabelScore:
 @dataclass(frozen=True)
 class BootstrapTable:
     """Per-document sufficient statistics (one row per document) and the statistic that turns
-    their (weighted) column sums into the metric's F1 (``core.stats.bootstrap``)."""
+    their (weighted) column sums into the metric's F1 (``core.metrics.stats.bootstrap``)."""
 
     documents: tuple[str, ...]
     table: np.ndarray

@@ -30,10 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import InputError
 from core.formats.docsets import check_same_documents
 from core.metrics.classification import Counts, prf_from_counts
 from core.model import AnnotationSet
+from core.model.errors import InputError
 
 CARD = __doc__
 

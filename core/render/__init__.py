@@ -10,6 +10,8 @@ documents and the dashboard share.
     Spans over a document as HTML: lanes, legend, merged view, a standalone page.
 :mod:`core.render.svg`
     The report's bar charts and one document as a standalone SVG image.
+:mod:`core.render.segments`
+    Overlap geometry: boundaries, lanes and the merged character view of overlapping spans.
 
 Pure: strings in, strings out; no streamlit, no plotly (tests/test_architecture.py).
 """

@@ -1,8 +1,10 @@
 """HTML of spans over a document: label colours, lanes, legend, the merged view, a whole page.
 
 Overlapping and nested spans are drawn as *lanes*: the text is cut at every span boundary
-(:func:`core.segments.segments`) and each piece carries one coloured stripe per covering span, at
-the height of that span's lane (:func:`core.segments.assign_lanes`), so no span hides another. A
+(:func:`core.render.segments.segments`) and each piece carries one coloured stripe per covering
+span, at
+the height of that span's lane (:func:`core.render.segments.assign_lanes`), so no span hides
+another. A
 gold span with alternative labels (MAFALDA) is one span whose stripe is split into its labels'
 colours and whose tag lists them, ⊥ included: alternatives, not conflicts.
 
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from core.model import NOTHING, AltSpan, AnnotationSet
 from core.render.html import esc, xml_text
 from core.render.palette import CATEGORY, NOTHING_COLOUR, STATUS_COLOURS, STATUS_LINES, STATUS_TEXT
-from core.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
+from core.render.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
 
 PALETTE = CATEGORY
 """Label colours: Okabe–Ito, then Tol's muted scheme (see :mod:`core.render.palette`); labels
@@ -249,7 +251,7 @@ def render_merged(
     dom_id: str = "merged",
 ) -> str:
     """The text with each character's background showing its merged status (see
-    :func:`core.segments.char_status`) and its underline style as a second cue.
+    :func:`core.render.segments.char_status`) and its underline style as a second cue.
 
     One character has one status, so a missed gold span overlapping a matched one would vanish
     under the *matched* tint: its characters keep the tint but get the *missed* underline and

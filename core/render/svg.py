@@ -18,7 +18,7 @@ from core.model import NOTHING
 from core.render.highlight import SpanItem
 from core.render.html import esc, xml_text
 from core.render.palette import NOTHING_COLOUR, OKABE_ITO
-from core.segments import assign_lanes
+from core.render.segments import assign_lanes
 
 PATTERNS = ("solid", "diag", "back", "cross", "horiz", "vert", "dots", "grid")
 """Fill pattern of each series, drawn in white over its colour (the second cue)."""

@@ -8,10 +8,9 @@ from collections.abc import Mapping, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.columnar import LazySpans, SpanTable
 from core.metrics.agreement import char_agreement
 from core.metrics.agreement.study import POSITION, Study, char_tables, merge_intervals
-from core.model import NOTHING, AnnotationSet, Span
+from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
 
 Counts = tuple[int, int, int, int]
 
@@ -98,7 +97,7 @@ def _set(name: str, docs: Mapping[str, list[tuple[int, int, str]]], alternatives
         table = SpanTable.from_spans(spans)
         table = SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
                                        table.label, table.labels)
-        return AnnotationSet(name, LazySpans(table), role="annotator", alternatives=alternatives)
+        return AnnotationSet(name, SpanView(table), role="annotator", alternatives=alternatives)
     return AnnotationSet(name, spans, role="annotator", alternatives=alternatives)
 
 

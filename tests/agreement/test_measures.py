@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import InputError, UsageError
 from core.metrics.agreement import (
     Study,
     char_agreement,
@@ -20,6 +19,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.model import AnnotationSet, Span
+from core.model.errors import InputError, UsageError
 
 TEXT = "0123456789 123456789"  # 20 characters
 

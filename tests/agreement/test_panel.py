@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import InputError, UsageError
 from core.metrics.agreement import (
     MEASURES,
     Study,
@@ -29,6 +28,7 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement.panel import _majority_set_columns, _majority_set_per_document
 from core.model import AnnotationSet, Span
+from core.model.errors import InputError, UsageError
 
 
 def _set(name: str, spans: dict[str, tuple[Span, ...]], alternatives: bool = False

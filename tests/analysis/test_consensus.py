@@ -15,8 +15,8 @@ from core.analysis.consensus import (
     decisions_csv,
     read_decisions,
 )
-from core.errors import FormatError, InputError, UsageError
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError, InputError, UsageError
 
 LABELS = ("x", "y")
 TEXT_LEN = 40

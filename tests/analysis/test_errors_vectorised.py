@@ -12,10 +12,9 @@ from core.analysis.errors import (
     _units,
     categorise,
 )
-from core.columnar import LazySpans, SpanTable
 from core.metrics.labels import level_namer
-from core.model import AnnotationSet, Span
-from core.taxonomy import for_labels, mafalda
+from core.model import AnnotationSet, Span, SpanTable, SpanView
+from core.model.taxonomy import for_labels, mafalda
 
 MAFALDA = mafalda().names()[:4]  # ⊥ and three fallacies
 PLAIN = ["A", "B", "b", "nothing"]
@@ -39,7 +38,7 @@ def _set(name: str, docs: dict[str, list[tuple[int, int, str]]], lazy: bool,
         table = SpanTable.from_spans(spans)
         table = SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
                                        table.label, table.labels)
-        return AnnotationSet(name, LazySpans(table), role=role)  # type: ignore[arg-type]
+        return AnnotationSet(name, SpanView(table), role=role)  # type: ignore[arg-type]
     return AnnotationSet(name, spans, role=role)  # type: ignore[arg-type]
 
 

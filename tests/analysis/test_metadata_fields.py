@@ -22,8 +22,8 @@ from core.analysis.slices import (
     slice_scores,
 )
 from core.cli import main
-from core.errors import InputError
 from core.model import AnnotationSet, Span
+from core.model.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 MAFALDA = ROOT / "tests" / "data" / "mafalda"

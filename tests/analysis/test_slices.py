@@ -16,10 +16,10 @@ from core.analysis.slices import (
     record_metadata,
     slice_scores,
 )
-from core.errors import FormatError
 from core.formats import ReadOptions, load_path
 from core.metrics import mafalda, martino
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 PROP = ROOT / "sample_data" / "propaganda"

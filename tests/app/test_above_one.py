@@ -71,8 +71,7 @@ def test_no_mark_and_no_note_when_every_score_is_at_most_one() -> None:
 
 
 def test_the_learn_link_opens_the_duplicates_scenario() -> None:
-    from core import scenarios
-
+    from core.teaching import scenarios
     assert above_one.LEARN_SCENARIO in scenarios.SCENARIOS
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["scenario"] = above_one.LEARN_SCENARIO

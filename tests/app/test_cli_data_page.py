@@ -15,7 +15,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from core.launch import DATA_ENV
+from core.cli.launch import DATA_ENV
 from ui import cli_data, state
 
 ROOT = Path(__file__).resolve().parents[2]

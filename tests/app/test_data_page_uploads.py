@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.roles import guess_role
+from core.model.roles import guess_role
 from ui import state, uploads
 
 ROOT = Path(__file__).resolve().parents[2]

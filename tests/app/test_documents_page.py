@@ -45,7 +45,7 @@ def test_disagreement_order_puts_the_least_matched_document_first(make_app) -> N
     assert not at.exception
     # gold vs system_a: doc2 is matched on [0,10) only, doc1 and doc10 partly; see conftest.
     from core.render.highlight import span_items
-    from core.segments import disagreement
+    from core.render.segments import disagreement
 
     ws = at.session_state[state.K_UPLOAD_WS]
     gold, sys_a = ws.sets["gold"], ws.sets["system_a"]

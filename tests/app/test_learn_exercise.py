@@ -1,13 +1,13 @@
 """Learn page, exercise mode (issue 16 item 6): ``?exercise=SEED`` opens the seed's generated
 exercise; nothing is revealed before "Check my answers"; the reveal grades each guess with
-core.exercises and draws the ladder; "New exercise" advances the seed in the URL; the worked
-examples' picker shows titles and their ladder follows an edit."""
+core.teaching.exercises and draws the ladder; "New exercise" advances the seed in the URL; the
+worked examples' picker shows titles and their ladder follows an edit."""
 
 from __future__ import annotations
 
 import pytest
 
-from core import exercises, scenarios
+from core.teaching import exercises, scenarios
 from ui import exercise as exercise_ui
 from ui import learn as learn_ui
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core import scenarios
 from core.metrics import mafalda, martino
 from core.model import Span
+from core.teaching import scenarios
 from ui import learn as learn_ui
 
 PAGE = "pages/learn.py"

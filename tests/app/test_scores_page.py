@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import InputError
 from core.metrics import martino
+from core.model.errors import InputError
 from ui import state
 
 
@@ -60,7 +60,7 @@ def test_every_table_has_csv_and_json_downloads(make_app) -> None:
 def test_bootstrap_interval_and_paired_difference_equal_core_stats(make_app, frame) -> None:
     import numpy as np
 
-    from core import stats
+    from core.metrics import stats
     from core.model import AnnotationSet
 
     at = make_app("pages/scores.py", data="sample")
@@ -89,9 +89,8 @@ def test_mafalda_interval_and_paired_difference_resample_the_per_text_f1s(make_a
                                                                            frame) -> None:
     import numpy as np
 
-    from core import stats
-    from core.metrics import mafalda
-    from core.taxonomy import for_labels
+    from core.metrics import mafalda, stats
+    from core.model.taxonomy import for_labels
 
     at = make_app("pages/scores.py", data="sample", params={"metric": "mafalda", "level": "1"})
     assert not at.exception, [e.value for e in at.exception]
@@ -120,7 +119,7 @@ def test_mafalda_interval_and_paired_difference_resample_the_per_text_f1s(make_a
 def test_text_level_scores_of_a_gold_with_alternatives_are_mafalda_label_only(make_app,
                                                                                frame) -> None:
     from core.metrics import mafalda
-    from core.taxonomy import mafalda as mafalda_taxonomy
+    from core.model.taxonomy import mafalda as mafalda_taxonomy
 
     at = make_app("pages/scores.py", data="sample", params={"sample": "mafalda", "level": "1"})
     assert not at.exception, [e.value for e in at.exception]

@@ -1,4 +1,4 @@
-"""Overlap segmentation, lanes, merged view (core.segments) and their HTML
+"""Overlap segmentation, lanes, merged view (core.render.segments) and their HTML
 (core.render.highlight)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from core.model import NOTHING, AltSpan
 from core.render import highlight
-from core.segments import assign_lanes, char_status, disagreement, segments
+from core.render.segments import assign_lanes, char_status, disagreement, segments
 
 intervals = st.lists(
     st.tuples(st.integers(0, 40), st.integers(1, 20)).map(lambda t: (t[0], t[0] + t[1])),

@@ -142,7 +142,7 @@ def test_a_refusal_of_stated_offsets_past_the_text_names_the_data_page_choice(
 
 def test_files_given_with_data_on_the_command_line_follow_the_same_rule(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.launch import DATA_ENV
+    from core.cli.launch import DATA_ENV
     from ui import cli_data
 
     monkeypatch.setenv(DATA_ENV, json.dumps(

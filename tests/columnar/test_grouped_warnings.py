@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from core.cli.common import warning_counts, warning_summary
-from core.errors import Diagnostic, Occurrences, Position, expand, warning_total
+from core.model.errors import Diagnostic, Occurrences, Position, expand, warning_total
 
 
 def _group(token: object, kind_word: str, positions: list[int]) -> Diagnostic:

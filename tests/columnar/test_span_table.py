@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.columnar import LazySpans, SpanTable, _span_order, make_spans
 from core.formats._common import sorted_spans
 from core.metrics import martino
-from core.model import READ_AHEAD, AnnotationSet, Span
+from core.model import READ_AHEAD, AnnotationSet, Span, SpanTable, SpanView, make_spans
+from core.model.table import _span_order
 
 LABELS = ["A", "B", "Zeta", "alpha", "é"]
 
@@ -57,7 +57,7 @@ def test_columns_are_sorted_as_sorted_spans_sorts_them(spans: dict) -> None:
 @settings(deadline=None)
 @given(span_dicts())
 def test_the_lazy_mapping_behaves_as_the_dict(spans: dict) -> None:
-    lazy = LazySpans(SpanTable.from_spans(spans))
+    lazy = SpanView(SpanTable.from_spans(spans))
     assert len(lazy) == len(spans)
     assert list(lazy) == list(spans)
     assert list(lazy.items()) == list(spans.items())
@@ -75,7 +75,7 @@ def test_the_lazy_mapping_behaves_as_the_dict(spans: dict) -> None:
 
 def test_the_lazy_mapping_builds_only_the_documents_asked_for() -> None:
     spans = {"d1": (Span(0, 4, "A"),), "d2": (Span(1, 2, "B"),), "d3": ()}
-    lazy = LazySpans(SpanTable.from_spans(spans))
+    lazy = SpanView(SpanTable.from_spans(spans))
     assert lazy["d2"] == (Span(1, 2, "B"),)
     assert set(lazy._cache) == {"d2"}
 
@@ -83,7 +83,7 @@ def test_the_lazy_mapping_builds_only_the_documents_asked_for() -> None:
 def test_the_lazy_mapping_reads_ahead_when_documents_are_read_in_order() -> None:
     spans = {f"d{i}": tuple(Span(k, k + 2, "AB"[k % 2]) for k in range(i % 3))
              for i in range(600)}
-    lazy = LazySpans(SpanTable.from_spans(spans))
+    lazy = SpanView(SpanTable.from_spans(spans))
     first = lazy["d5"]
     assert set(lazy._cache) == {"d5"}  # a document asked for alone is built alone
     assert lazy["d6"] == spans["d6"]  # the next one: read in order, a block is built
@@ -115,9 +115,9 @@ def test_to_frame_matches_the_annotation_sets_frame(spans: dict) -> None:
 def test_an_annotation_set_over_a_table_keeps_its_api() -> None:
     spans = {"d1": (Span(0, 4, "B"), Span(2, 6, "A")), "d2": ()}
     plain = AnnotationSet("g", spans)
-    lazy = AnnotationSet("g", LazySpans(SpanTable.from_spans(spans)))
+    lazy = AnnotationSet("g", SpanView(SpanTable.from_spans(spans)))
     assert lazy.table is lazy.spans.table  # type: ignore[attr-defined]
-    assert isinstance(plain.spans, LazySpans)  # one storage: a dict is read into a table
+    assert isinstance(plain.spans, SpanView)  # one storage: a dict is read into a table
     assert lazy == plain
     assert lazy.doc_ids == plain.doc_ids == ["d1", "d2"]
     assert lazy.labels() == plain.labels() == ["A", "B"]
@@ -149,7 +149,7 @@ def test_an_annotation_set_is_immutable_and_compared_by_value() -> None:
 
 
 def _lazy(aset: AnnotationSet) -> AnnotationSet:
-    return AnnotationSet(aset.name, LazySpans(SpanTable.from_spans(aset.spans)), aset.role,
+    return AnnotationSet(aset.name, SpanView(SpanTable.from_spans(aset.spans)), aset.role,
                          aset.alternatives)
 
 

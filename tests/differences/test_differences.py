@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import InputError
 from core.formats import ReadOptions, load_path
 from core.metrics import mafalda, martino
 from core.metrics.differences import (
@@ -24,7 +23,8 @@ from core.metrics.differences import (
     rule_score,
 )
 from core.model import AltSpan, AnnotationSet, Span
-from core.taxonomy import flat
+from core.model.errors import InputError
+from core.model.taxonomy import flat
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "propaganda"

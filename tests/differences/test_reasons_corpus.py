@@ -7,9 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.columnar import LazySpans, SpanTable
 from core.metrics.differences import corpus_difference_reasons, difference_reasons
-from core.model import NOTHING, AltSpan, AnnotationSet, Span
+from core.model import NOTHING, AltSpan, AnnotationSet, Span, SpanTable, SpanView
 
 LABELS = ["a1", "a2", "b1", "b2", NOTHING]
 GROUPS = {"a1": "A", "a2": "A", "b1": "B", "b2": "B", NOTHING: NOTHING}
@@ -24,7 +23,7 @@ def _set(name: str, docs: dict[str, list[Span]], alternatives: bool, lazy: bool
          ) -> AnnotationSet:
     spans = {d: tuple(sorted(v)) for d, v in docs.items()}
     if lazy:
-        return AnnotationSet(name, LazySpans(SpanTable.from_spans(spans)),
+        return AnnotationSet(name, SpanView(SpanTable.from_spans(spans)),
                              alternatives=alternatives)
     return AnnotationSet(name, spans, alternatives=alternatives)
 

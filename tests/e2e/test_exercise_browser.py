@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from core import exercises
+from core.teaching import exercises
 from tests.e2e.conftest import VIEWPORTS
 
 pytestmark = pytest.mark.e2e

@@ -13,7 +13,7 @@ import pytest
 
 from core.formats import load_path
 from core.metrics import labels as core_labels
-from core.taxonomy import for_labels
+from core.model.taxonomy import for_labels
 from ui.labels import cell_option, shown
 
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from core import scenarios
+from core.teaching import scenarios
 
 pytestmark = pytest.mark.e2e
 

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.cli import main
-from core.errors import Diagnostic, FormatError, expand_diagnostics
 from core.formats import Loaded, ReadOptions, ptc, semeval2021, spans_csv
 from core.model import Span
+from core.model.errors import Diagnostic, FormatError, expand_diagnostics
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

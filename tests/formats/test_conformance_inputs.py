@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import ReadOptions, load_files
 from core.model import Span
+from core.model.errors import FormatError
 
 CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "conformance" / "official_cases.json"
 

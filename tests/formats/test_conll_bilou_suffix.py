@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from seqeval import scheme as sq
 from seqeval.metrics.sequence_labeling import get_entities
 
-from core.errors import FormatError
 from core.formats import ReadOptions, load_files, load_path
 from core.formats.conll import SCHEMES
+from core.model.errors import FormatError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "conll"
 SEQEVAL_SCHEMES = {"IOB1": sq.IOB1, "IOB2": sq.IOB2, "IOE1": sq.IOE1, "IOE2": sq.IOE2,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import detect, load_files
 from core.formats._sniff import HEAD_MAX, HEAD_MIN, head_of, json_head
+from core.model.errors import FormatError
 
 DOCCANO = Path(__file__).resolve().parents[1] / "data" / "formats" / "doccano"
 

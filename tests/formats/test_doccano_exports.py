@@ -17,11 +17,11 @@ import pytest
 
 from core.cli import main
 from core.cli.common import read_options
-from core.errors import FormatError
 from core.formats import ReadOptions, detect, load_files, load_path, read_folder
 from core.formats.archive import unpack_zips
+from core.formats.tools import read_label_file, read_label_list
 from core.model import Span
-from core.tools import read_label_file, read_label_list
+from core.model.errors import FormatError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "doccano"
 

@@ -1,16 +1,16 @@
 """Bad input: one hand-made broken file per error class, and the message it must produce.
 
 Every message names the file, the line (or JSON path) and the field, what was expected and what
-was found (issue 2, "Bad input"; ``core/errors.py``).
+was found (issue 2, "Bad input"; ``core/model/errors.py``).
 """
 
 from pathlib import Path
 
 import pytest
 
-from core.errors import FormatError, InputError, UsageError
 from core.formats import ReadOptions, load_files, load_path
 from core.formats.docsets import check_same_documents
+from core.model.errors import FormatError, InputError, UsageError
 
 BROKEN = Path(__file__).parent / "broken"
 LABELS = ["Doubt", "Loaded Language", "Slogans", "Name calling/Labeling"]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
-from core.errors import expand, warning_total
 from core.formats import load_files
+from core.model.errors import expand, warning_total
 
 TEXT = "Aspirin eases headache and fever."
 ANN = ("T1\tDrug 0 7\tAspirin\nA1\tCertainty T1 High\nT2\tSymptom 14 22\theadache\n"

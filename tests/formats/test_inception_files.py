@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, load_files, load_path, read_folder
+from core.model.errors import FormatError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "inception"
 

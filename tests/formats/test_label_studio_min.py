@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import detect, load_files
+from core.model.errors import FormatError
 
 TEXT_1 = "Ada Lovelace met Charles Babbage in London."
 TEXT_2 = "Nothing to see here."

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.errors import expand_diagnostics
 from core.formats import ReadOptions, load_path
+from core.model.errors import expand_diagnostics
 
 OWN = Path(__file__).resolve().parents[1] / "data" / "formats" / "mafalda_llm"
 

@@ -16,7 +16,7 @@ from core.cli import main
 from core.formats import ReadOptions, detect, load_path
 from core.metrics import mafalda, martino
 from core.model import NOTHING, AnnotationSet, Span
-from core.taxonomy import mafalda as mafalda_taxonomy
+from core.model.taxonomy import mafalda as mafalda_taxonomy
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "mafalda"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import SpanScopeError
 from core.formats import load_files
+from core.model.errors import SpanScopeError
 from tests.formats.damage import damage
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data" / "formats"

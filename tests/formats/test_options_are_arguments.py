@@ -2,7 +2,7 @@
 
 A reader called directly, ``module(fmt).read(files, name=..., options=ReadOptions(...))``, keeps
 or refuses what :func:`core.formats.load_files` keeps or refuses with the same options: the
-policy for spans past the text (:mod:`core.bounds`) is ``ReadOptions.beyond_text``, and the
+policy for spans past the text (:mod:`core.model.bounds`) is ``ReadOptions.beyond_text``, and the
 options of the annotation-tool formats (``--layer`` ... ``--text-column``, ``--labels``'s label
 ids) are fields that the command line fills in, never defaults taken from the caller's context.
 """
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import ReadOptions, load_files, module, write_files
 from core.formats.parquet import write_tables
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 XMI = ROOT / "tests" / "data" / "formats" / "inception" / "xmi_relation"
@@ -141,8 +141,8 @@ def test_the_command_line_builds_complete_reader_options() -> None:
 
 
 def test_a_shard_job_carries_the_reader_options_to_its_worker() -> None:
-    from core.sharded import ScoreJob, score_shard
-    from core.tools import read_label_file
+    from core.engines.sharded import ScoreJob, score_shard
+    from core.formats.tools import read_label_file
 
     path = str(DOCCANO / "v1.0_annotations_one_user.jsonl")
     ids = read_label_file(DOCCANO / "label_config.json").ids
@@ -155,7 +155,7 @@ def test_a_shard_job_carries_the_reader_options_to_its_worker() -> None:
 
 
 def test_validate_and_convert_take_the_reader_options(tmp_path: Path) -> None:
-    from core.tools import convert, validate
+    from core.formats.tools import convert, validate
 
     export = ROOT / "sample_data" / "formats" / "xmi_export"
     default = validate(export)

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.cli import main
-from core.errors import FormatError
 from core.formats import WRITABLE, ReadOptions, detect, load_files, load_path
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data"
@@ -73,7 +73,7 @@ def test_convert_roundtrip_through_parquet_keeps_spans_texts_and_sets(fmt: str,
 
 
 def test_documents_without_spans_survive_with_and_without_texts(tmp_path: Path) -> None:
-    from core.tools import write_sets
+    from core.formats.tools import write_sets
 
     aset = AnnotationSet("runs", {"a": (Span(0, 3, "X"),), "empty": (), "b": ()}, "system")
     for texts in ({"a": "abc def", "empty": "nothing here", "b": None},
@@ -91,7 +91,7 @@ def test_documents_without_spans_survive_with_and_without_texts(tmp_path: Path) 
 
 
 def test_one_file_holds_gold_and_predictions_with_their_roles(tmp_path: Path) -> None:
-    from core.tools import write_sets
+    from core.formats.tools import write_sets
 
     gold = AnnotationSet("gold", {"d": (Span(0, 4, "A"),), "e": ()}, "gold")
     pred = AnnotationSet("pred", {"d": (Span(1, 4, "A"), Span(1, 4, "B"))}, "system")
@@ -263,7 +263,7 @@ def test_dictionary_columns_and_narrow_integers_are_read(tmp_path: Path) -> None
 
 
 def test_tables_without_spans_read_and_more_shards_than_documents(tmp_path: Path) -> None:
-    from core.sharded import write_shards
+    from core.engines.sharded import write_shards
 
     only_empty = AnnotationSet("g", {"a": (), "b": ()})
     write_shards([only_empty], {"a": "x", "b": None}, tmp_path / "empty", shards=3)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import detect, load_files
+from core.model.errors import FormatError
 
 
 def _task(text: str, spans: list[tuple[int, int, str]], answer: str = "accept",

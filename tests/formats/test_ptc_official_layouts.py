@@ -22,7 +22,7 @@ import pytest
 
 from core.cli import main
 from core.formats import ReadOptions, load_path
-from core.tools import validate
+from core.formats.tools import validate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "ptc"
 ROLES = ("gold", "system", "annotator")

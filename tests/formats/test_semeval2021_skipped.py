@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import FormatError, expand_diagnostics
 from core.formats import Loaded, ReadOptions, semeval2021
+from core.model.errors import FormatError, expand_diagnostics
 
 
 def outcome(reader: object, data: bytes) -> tuple[str, object]:

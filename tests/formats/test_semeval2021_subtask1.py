@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import load_files
+from core.model.errors import FormatError
 
 
 def test_a_subtask_1_file_is_named_with_its_first_technique() -> None:

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import FormatError
 from core.formats._columns import SpanBuilder, SpanColumns
 from core.formats._common import check_label, duplicate_span_warnings, make_span
 from core.model import Span
+from core.model.errors import FormatError
 
 ROWS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(1, 3),
                           st.sampled_from(["A", "B"])), max_size=40)

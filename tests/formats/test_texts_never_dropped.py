@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from core.errors import FormatError
 from core.formats import ReadOptions, load_files
+from core.model.errors import FormatError
 
 
 def test_mafalda_lines_without_text_are_counted_in_one_warning() -> None:

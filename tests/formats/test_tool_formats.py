@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import FormatError
 from core.formats import ReadOptions, detect, load_files, load_path, write_files
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data" / "formats"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from core.cli import main
-from core.errors import FormatError
 from core.formats import detect, load_files
+from core.model.errors import FormatError
 
 ROWS = [("101", 'Boats, "again", at the\nharbour', 1, 0, 1),
         ("102", "a calm morning", 0, 0, 0),

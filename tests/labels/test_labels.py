@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import InputError, UsageError
 from core.formats import load_path
 from core.metrics import labels as lab
 from core.metrics.labels import (
@@ -25,7 +24,8 @@ from core.metrics.labels import (
     row_frequencies,
 )
 from core.model import NOTHING, AnnotationSet, Span, group_alternatives
-from core.taxonomy import mafalda
+from core.model.errors import InputError, UsageError
+from core.model.taxonomy import mafalda
 
 MAFALDA_GOLD = (Path(__file__).resolve().parents[1] / "data" / "mafalda" / "datasets"
                 / "gold_standard_dataset.jsonl")

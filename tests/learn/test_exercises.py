@@ -1,4 +1,4 @@
-"""Exercise mode (core.exercises): the generator is deterministic per seed and draws valid
+"""Exercise mode (core.teaching.exercises): the generator is deterministic per seed and draws valid
 spans; the grader accepts right answers and names the ladder step behind a wrong one, on
 hand-worked cases (Figure 1, the duplicates case, MAFALDA Example 5)."""
 
@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
-from core import exercises, scenarios
-from core.exercises import Exercise, generate, grade, next_seed, parse_guess, solve
 from core.model import NOTHING
+from core.teaching import exercises, scenarios
+from core.teaching.exercises import Exercise, generate, grade, next_seed, parse_guess, solve
 
 SEEDS = range(120)
 

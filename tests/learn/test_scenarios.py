@@ -1,4 +1,4 @@
-"""The Learn page's scenarios (core.scenarios) reproduce the seeds' worked examples, scored
+"""The Learn page's scenarios (core.teaching.scenarios) reproduce the seeds' worked examples, scored
 through core.metrics; the row parser, the alternative enumeration and the card converter."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import scenarios
 from core.formats import load_path
 from core.metrics import mafalda, martino
 from core.model import NOTHING, AnnotationSet, Span
-from core.scenarios import DOC, SCENARIOS, evaluate, get, measure
+from core.teaching import scenarios
+from core.teaching.scenarios import DOC, SCENARIOS, evaluate, get, measure
 
 ROOT = Path(__file__).resolve().parents[2]
 FIG1 = ROOT / "sample_data" / "figure1"

@@ -16,7 +16,7 @@ from .conftest import mafalda_cases, write_case
 CASES = mafalda_cases()
 OFFICIAL = {"metrics-py": "metrics_py", "repo-head": "head"}
 # The released outputs hold a span past its text (document 23: [0, 276) on 234 characters),
-# refused by default (core.bounds); the official evaluator scores it as it is.
+# refused by default (core.model.bounds); the official evaluator scores it as it is.
 OFFICIAL_SPANS = ("--beyond-text", "official")
 
 

@@ -9,10 +9,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.columnar import LazySpans, SpanTable
 from core.metrics.mafalda import _texts, score, score_text
-from core.model import NOTHING, AnnotationSet, Span
-from core.taxonomy import mafalda
+from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
+from core.model.taxonomy import mafalda
 
 NAMES = mafalda().names()[1:7]  # fallacies of more than one level-1 group
 DOCS = ["t1", "t2", "t3", "t4"]
@@ -26,7 +25,7 @@ def _set(name: str, docs: dict[str, list[tuple[int, int, str]]], *, alternatives
         table = SpanTable.from_spans(spans)
         table = SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
                                        table.label, table.labels)
-        return AnnotationSet(name, LazySpans(table), alternatives=alternatives)
+        return AnnotationSet(name, SpanView(table), alternatives=alternatives)
     return AnnotationSet(name, spans, alternatives=alternatives)
 
 

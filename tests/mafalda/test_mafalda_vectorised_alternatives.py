@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import SpanScopeError
 from core.metrics.mafalda import LEVELS, VARIANTS, _score_reference, score
 from core.model import NOTHING, AnnotationSet, Span
-from core.taxonomy import mafalda
+from core.model.errors import SpanScopeError
+from core.model.taxonomy import mafalda
 
 NAMES = mafalda().names()[1:24]
 # Few labels and short texts, so that spans overlap, share labels and offer several alternatives.

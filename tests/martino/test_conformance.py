@@ -22,7 +22,7 @@ CASES = load_cases()
 
 DELIBERATE_REFUSALS = {"s21_duplicate_document_id_in_prediction": "duplicate document id"}
 
-# Cases the official scorer scores and we refuse by default (core.bounds: one policy for spans
+# Cases the official scorer scores and we refuse by default (core.model.bounds: one policy for spans
 # past the text); the option given here scores them exactly as the official scorer does.
 OFFICIAL_OPTIONS = {"s21_offsets_beyond_text_accepted": ["--beyond-text", "official"]}
 

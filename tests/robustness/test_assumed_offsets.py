@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core import bounds
 from core.formats import ReadOptions, load_path
+from core.model import bounds
 from ui import state, text_policy
 
 ROOT = Path(__file__).resolve().parents[2]

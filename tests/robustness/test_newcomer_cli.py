@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import taxonomy
+from core.model import taxonomy
 from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""One document id, two texts (core/texts.py): inputs that reuse ids for other documents are
+"""One document id, two texts (core/model/texts.py): inputs that reuse ids for other documents are
 refused on every command, naming both files, the number of such documents, the first one and
 where its texts differ; texts that differ in whitespace only (a CoNLL prediction rebuilds its
 text from tokens) are one document, its spans carried onto the reference text with a warning.
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import InputError
+from core.engines.sharded import AgreeJob, char_shard
 from core.model import AnnotationSet, Span
-from core.sharded import AgreeJob, char_shard
-from core.texts import carry, differing, excerpt, first_difference, reconcile
+from core.model.errors import InputError
+from core.model.texts import carry, differing, excerpt, first_difference, reconcile
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "conflicts"
 ANN1, ANN2, ANN3 = (DATA / f"reviews_ann{i}.jsonl" for i in (1, 2, 3))

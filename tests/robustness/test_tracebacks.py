@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import SpanScopeError
 from core.formats import load_files
+from core.model.errors import SpanScopeError
 
 DEEP = "[" * 100_000 + "]" * 100_000
 BIG = "9" * 5000

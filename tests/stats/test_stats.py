@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from core.metrics.martino import score
+from core.metrics.stats import bootstrap, martino_f1, mean_of, paired_bootstrap
 from core.model import AnnotationSet, Span
-from core.stats import bootstrap, martino_f1, mean_of, paired_bootstrap
 
 
 def _table(result: object) -> np.ndarray:
@@ -66,8 +66,7 @@ def test_bad_tables_are_refused() -> None:
 
 
 def test_kept_draws_give_the_same_resamples_as_fresh_ones() -> None:
-    from core import stats
-
+    from core.metrics import stats
     stats._KEPT_DRAWS.clear()
     fresh = [w.copy() for w in stats._weights(300, 600, 7)]
     assert (300, 600, 7, 256) in stats._KEPT_DRAWS

@@ -10,9 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from core.cli import main
-from core.errors import InputError
 from core.metrics.text_labels import score
 from core.model import AnnotationSet, Span
+from core.model.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 

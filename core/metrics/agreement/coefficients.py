@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from core.errors import check_choice
+from core.model.errors import check_choice
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")

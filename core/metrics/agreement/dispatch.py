@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.errors import check_choice
 from core.metrics.agreement.measures import (
     GammaCache,
     ManyResult,
@@ -22,6 +21,7 @@ from core.metrics.agreement.measures import (
     unitizing,
 )
 from core.metrics.agreement.study import Study
+from core.model.errors import check_choice
 
 MEASURES: tuple[str, ...] = (
     "span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa", "fleiss-kappa",

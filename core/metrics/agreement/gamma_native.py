@@ -45,8 +45,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import LinearConstraint, linear_sum_assignment, milp
 
-from core.errors import check_choice
 from core.metrics.agreement.coefficients import Agreement, undefined
+from core.model.errors import check_choice
 
 Sampler = Literal["statistical", "shuffle"]
 SAMPLERS: tuple[Sampler, ...] = ("statistical", "shuffle")

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import InputError
 from core.metrics.agreement import gamma_native as g
 from core.metrics.agreement.coefficients import (
     Agreement,
@@ -29,6 +28,7 @@ from core.metrics.agreement.coefficients import (
 from core.metrics.agreement.study import Study, char_counts, doc_label_matrix
 from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
 from core.model import AnnotationSet
+from core.model.errors import InputError
 
 Counts = tuple[int, int, int, int]
 
@@ -159,7 +159,7 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     the documents both cover: per label, position only, and per document (pooled over labels).
 
     The counts are sufficient statistics: counts of disjoint document sets add up, so a corpus
-    split into shards gives the same values (``core/sharded.py``). No documents: undefined.
+    split into shards gives the same values (``core/engines/sharded.py``). No documents: undefined.
     """
     kp = PairValue(undefined("no document annotated by both"))
     jp = PairValue(undefined("no document annotated by both"))
@@ -601,10 +601,10 @@ def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
     """P/R/F1 of the MAFALDA metric (``core.metrics.mafalda``, paper variant, level 2).
 
     Labels outside MAFALDA's taxonomy are scored with one class per label
-    (:func:`core.taxonomy.for_labels`): at level 2 the metric only needs label equality.
+    (:func:`core.model.taxonomy.for_labels`): at level 2 the metric only needs label equality.
     """
     from core.metrics import mafalda
-    from core.taxonomy import for_labels
+    from core.model.taxonomy import for_labels
 
     r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},

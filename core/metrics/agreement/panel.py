@@ -36,8 +36,6 @@ from itertools import combinations
 
 import numpy as np
 
-from core.columnar import LazySpans, SpanTable
-from core.errors import InputError, ParameterError, check_choice
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.metrics.agreement.dispatch import MEASURES, compute
 from core.metrics.agreement.measures import (
@@ -49,7 +47,8 @@ from core.metrics.agreement.measures import (
     unitizing,
 )
 from core.metrics.agreement.study import Study, merge_intervals
-from core.model import NOTHING, AnnotationSet, Span
+from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
+from core.model.errors import InputError, ParameterError, check_choice
 
 Progress = Callable[[int, int], None]
 
@@ -219,7 +218,7 @@ def _majority_set_columns(sets: Sequence[AnnotationSet], *, label: str | None,
     else:
         out_doc = out_label = out_start = out_end = empty
     table = SpanTable.from_columns(list(docs), out_doc, out_start, out_end, out_label, names)
-    return AnnotationSet(name, LazySpans(table), role="gold")
+    return AnnotationSet(name, SpanView(table), role="gold")
 
 
 def _majority_set_per_document(sets: Sequence[AnnotationSet], *, label: str | None,

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.bounds import AGREEMENT_CHOICE
-from core.columnar import SpanTable, _span_order
-from core.errors import InputError
-from core.model import NOTHING, AnnotationSet, Span
+from core.model import NOTHING, AnnotationSet, Span, SpanTable
+from core.model.bounds import AGREEMENT_CHOICE
+from core.model.errors import InputError
+from core.model.table import _span_order
 
 POSITION = "<position>"
 """Pseudo-label of the position-only construction (span vs no span, labels ignored)."""
@@ -53,7 +53,7 @@ class Study:
     """Each annotator's spans as columns, filled on first use (:meth:`table`)."""
 
     def table(self, annotator: str) -> SpanTable:
-        """Annotator's spans (``spans[annotator]``) as a :class:`~core.columnar.SpanTable`."""
+        """Annotator's spans (``spans[annotator]``) as a :class:`~core.model.SpanTable`."""
         got = self.tables.get(annotator)
         if got is None:
             got = self.tables[annotator] = SpanTable.from_spans(self.spans[annotator])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from core.errors import FormatError
 from core.formats import Loaded, ReadOptions, decode
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 
 def sniff(filename: str, head: str) -> int:

@@ -42,12 +42,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from core.errors import SpanScopeError
 from core.metrics import mafalda as maf
 from core.metrics import martino
 from core.metrics.differences import Step, metric_path
 from core.model import NOTHING, AltSpan, AnnotationSet, Span
-from core.taxonomy import Taxonomy, for_labels, mafalda
+from core.model.errors import SpanScopeError
+from core.model.taxonomy import Taxonomy, for_labels, mafalda
 
 DOC = "1"
 """The document id of every scenario."""

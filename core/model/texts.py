@@ -30,9 +30,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from core.errors import InputError
 from core.model import AnnotationSet, Span
-from core.textsafe import one_line
+from core.model.errors import InputError
+from core.model.textsafe import one_line
 
 _SPACE = re.compile(r"\s+")
 _RUN = re.compile(r"\S+")
@@ -228,7 +228,8 @@ def reconcile(reference: Mapping[str, str | None], texts: Mapping[str, str | Non
     >>> reconcile(gold, {"1": "Another text."}, [pred], here="p.conll", there="g.json")
     Traceback (most recent call last):
     ...
-    core.errors.InputError: p.conll: document '1' has a different text than in g.json (from ...
+    core.model.errors.InputError: p.conll: document '1' has a different text than in g.json (from
+    ...
     """
     conflicts = differing(reference, texts)
     if not conflicts:

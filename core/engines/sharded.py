@@ -44,12 +44,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core import bounds
-from core import texts as same_texts
-from core.bounds import Policy
-from core.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
 from core.formats import Loaded, ReadOptions, load_path
-from core.model import AnnotationSet, Span
+from core.model import AnnotationSet, Span, bounds
+from core.model import texts as same_texts
+from core.model.bounds import Policy
+from core.model.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -120,8 +119,9 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
                  folder: str | Path, *, shards: int, to: str = "parquet") -> list[str]:
     """Split a corpus into ``shards`` files of consecutive documents (``part-00000.parquet``
     ...) in ``folder``, each with every set's spans of its documents; the messages of
-    :func:`core.tools.write_sets`. ``python -m core convert IN OUT --to parquet --shards N``."""
-    from core.tools import write_sets
+    :func:`core.formats.tools.write_sets`. ``python -m core convert IN OUT --to parquet --shards
+    N``."""
+    from core.formats.tools import write_sets
 
     if shards < 1:
         raise UsageError(f"--shards must be at least 1, got {shards}")
@@ -155,9 +155,9 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
                       options: ReadOptions | None = None) -> list[str]:
     """``convert INPUT OUTPUT --to FORMAT --shards N``: read INPUT, write N shards into the
     folder OUTPUT; the messages to show (warnings, losses, a summary). ``labels_file``: a
-    label list or doccano label config (:func:`core.tools.read_options_for_labels`), over the
-    other reader ``options``."""
-    from core.tools import read_options_for_labels
+    label list or doccano label config (:func:`core.formats.tools.read_options_for_labels`), over
+    the other reader ``options``."""
+    from core.formats.tools import read_options_for_labels
 
     loaded = load_path(input, fmt=from_format,
                        options=read_options_for_labels(labels_file, options))
@@ -261,7 +261,7 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
                                        list[Diagnostic | str]]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
-    from core.inputs import check_pair, pred_read_options
+    from core.engines.inputs import check_pair, pred_read_options
     from core.metrics import registry
     from core.plugins import load_formats
 
@@ -341,11 +341,11 @@ def _check_documents(outcomes: Sequence[ShardOutcome]) -> int:
 
 
 def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
-    """The taxonomy of the whole run (:func:`core.taxonomy.resolve` on every shard's labels),
+    """The taxonomy of the whole run (:func:`core.model.taxonomy.resolve` on every shard's labels),
     named as ``score`` names it. Each shard resolved it on its own labels; a shard whose
     labels resolve otherwise than the corpus's (MAFALDA's fallacies in one shard, a stray
     label in another) would have grouped its labels differently, so the run is refused."""
-    from core.taxonomy import describe, resolve
+    from core.model.taxonomy import describe, resolve
 
     whole = describe(resolve([lab for o in outcomes for lab in o.used_labels], path))
     for o in outcomes:
@@ -568,7 +568,7 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
                                options=replace(job.options, beyond_text=job.beyond_text))
             if loaded.assumed_extents is not None:
                 assumed[path] = loaded.assumed_extents
-            # one id, one text, as load_annotator_sets (core.texts)
+            # one id, one text, as load_annotator_sets (core.model.texts)
             read, said = same_texts.reconcile(texts, loaded.texts, loaded.sets, here=path,
                                               there=owner)
             carried.extend(said)
@@ -696,7 +696,7 @@ def __getattr__(name: str) -> Any:
         from core.metrics import additive
 
         return getattr(additive, name)
-    raise AttributeError(f"module 'core.sharded' has no attribute {name!r}")
+    raise AttributeError(f"module 'core.engines.sharded' has no attribute {name!r}")
 
 
 __all__ = ["DASK_MEASURES", "AgreeJob", "CharCounts", "ScoreJob", "ShardOutcome",

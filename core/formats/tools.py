@@ -14,8 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.bounds import Policy
-from core.errors import FormatError, SpanScopeError, expand_diagnostics
 from core.formats import (
     BINARY_WRITABLE,
     Loaded,
@@ -29,6 +27,8 @@ from core.formats import (
     write_files,
 )
 from core.model import AnnotationSet, Role
+from core.model.bounds import Policy
+from core.model.errors import FormatError, SpanScopeError, expand_diagnostics
 
 FOLDER_FORMATS = ("brat", "webanno-tsv")
 """Formats that are always written as a folder (one file per document)."""
@@ -123,7 +123,7 @@ def write_sets(
     file per document); the other formats as one file (``spans-csv`` as JSON Lines when
     ``output`` ends in ``.jsonl``). ``source`` is what ``sets`` were read from, when they were
     read: a HatEval table converts only from a HatEval input. Returns notes on what the format
-    cannot hold; raises :class:`~core.errors.FormatError` naming ``output`` when it cannot be
+    cannot hold; raises :class:`~core.model.errors.FormatError` naming ``output`` when it cannot be
     written.
     """
     out = Path(output)
@@ -321,7 +321,7 @@ def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
     error or None).
     """
     from core.formats._common import check_label
-    from core.techniques import official_list
+    from core.model.techniques import official_list
 
     tasks = TASK_LISTS.get(loaded.format)
     if tasks is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data" / "techniques"
+DATA = Path(__file__).resolve().parent.parent / "data" / "techniques"
 NAMES = ("semeval2021", "nlp4if2019", "semeval2020-tc")
 
 

@@ -1,13 +1,13 @@
 """What a span metric's inputs go through once read: one path for the command line
-(:mod:`core.cli.loading`) and for each shard of the Dask engine (:mod:`core.sharded`).
+(:mod:`core.cli.loading`) and for each shard of the Dask engine (:mod:`core.engines.sharded`).
 
 Reading itself differs (command-line arguments against a shard job, one file against a set
 column), so the callers read; from the read gold and predictions on, the steps are these, in
 this order: refuse text-label files, refuse predictions whose texts are not the gold's (or carry
-their spans onto the gold's text when the two differ in whitespace only, :mod:`core.texts`),
-apply the one policy for spans past the text (:mod:`core.bounds`), the metric's prediction
+their spans onto the gold's text when the two differ in whitespace only, :mod:`core.model.texts`),
+apply the one policy for spans past the text (:mod:`core.model.bounds`), the metric's prediction
 warnings, its official file-order reading, and the one taxonomy rule
-(:func:`core.taxonomy.resolve`).
+(:func:`core.model.taxonomy.resolve`).
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from core import bounds, texts
-from core.bounds import Policy
-from core.errors import Diagnostic, InputError
 from core.formats import LlmParsing, Loaded, ReadOptions
 from core.metrics.registry import Metric
-from core.model import AnnotationSet
-from core.taxonomy import Taxonomy, outside
-from core.taxonomy import resolve as resolve_taxonomy
+from core.model import AnnotationSet, bounds, texts
+from core.model.bounds import Policy
+from core.model.errors import Diagnostic, InputError
+from core.model.taxonomy import Taxonomy, outside
+from core.model.taxonomy import resolve as resolve_taxonomy
 
 
 def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: AnnotationSet,
@@ -41,7 +40,7 @@ def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: Ann
 
 def assumed_of(source: str, loaded: Loaded) -> dict[str, dict[str, int]] | None:
     """``{source: extents}`` when ``loaded``'s reader placed its spans itself (the ``assumed``
-    argument of :func:`core.bounds.check_sets`), else None."""
+    argument of :func:`core.model.bounds.check_sets`), else None."""
     return None if loaded.assumed_extents is None else {source: loaded.assumed_extents}
 
 
@@ -56,7 +55,7 @@ def not_spans(gold: Loaded, pred: Loaded, metric: str) -> None:
 def same_texts(gold: Loaded, pred: Loaded, pred_set: AnnotationSet, pred_source: str
                ) -> tuple[AnnotationSet, list[str]]:
     """``pred_set`` (read from ``pred_source``) checked against the gold's texts
-    (:func:`core.texts.reconcile`): refused when a document's text differs from the gold's in
+    (:func:`core.model.texts.reconcile`): refused when a document's text differs from the gold's in
     more than whitespace, its spans carried onto the gold's text (one warning) when it differs
     in whitespace only."""
     (out,), warnings = texts.reconcile(gold.texts, pred.texts, [pred_set], here=pred_source,

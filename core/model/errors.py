@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Literal
 
-from core.textsafe import one_line
+from core.model.textsafe import one_line
 
 Severity = Literal["error", "warning"]
 
@@ -221,7 +221,7 @@ def check_choice(param: str, owner: str, value: object, choices: Iterable[object
     >>> check_choice("variant", "score", "x", ("a", "b"))
     Traceback (most recent call last):
     ...
-    core.errors.ParameterError: The 'variant' parameter of score must be one of {'a', 'b'}. \
+    core.model.errors.ParameterError: The 'variant' parameter of score must be one of {'a', 'b'}. \
 Got 'x' instead.
     """
     options = list(choices)

@@ -13,7 +13,8 @@ guess is a fraction) and, for a wrong guess, finds the step of the Martino → M
 say which rule was missed ("your recall is the SemEval-2021 value: MAFALDA keeps only the best
 match of each gold span").
 
-Every number comes from :func:`core.scenarios.evaluate` and :func:`core.scenarios.ladder` (the
+Every number comes from :func:`core.teaching.scenarios.evaluate` and
+:func:`core.teaching.scenarios.ladder` (the
 metrics' own code); this module only draws examples and compares numbers.
 
 Citation: G. Da San Martino et al., EMNLP-IJCNLP 2019, Eq. 1-4; C. Helwe et al., MAFALDA,
@@ -29,9 +30,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from core import scenarios
 from core.metrics.differences import Step
 from core.model import NOTHING, Span
+from core.teaching import scenarios
 
 SENTENCES: tuple[str, ...] = (
     "Only a fool would trust the mayor with our money.",
@@ -65,7 +66,7 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
     ("mafalda", "MAFALDA (best match, alternatives and ⊥)"),
 )
 """(key, title) of each metric a student predicts P and R for: the keys are the run names of
-:data:`core.scenarios.MARTINO_RUNS` and ``mafalda``, as the Learn page shows them."""
+:data:`core.teaching.scenarios.MARTINO_RUNS` and ``mafalda``, as the Learn page shows them."""
 
 LADDER_STEP: dict[str, str] = {"nlp4if2019 (-m)": "merged", "semeval2021": "martino",
                                "mafalda": "mafalda"}

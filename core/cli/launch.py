@@ -35,8 +35,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from core.errors import SpanScopeError, UsageError
 from core.model import ROLES
+from core.model.errors import SpanScopeError, UsageError
 
 DATA_ENV = "SPANSCOPE_DATA"
 """Environment variable that hands the ``--data`` choices to the dashboard: a JSON list of
@@ -115,9 +115,10 @@ def dashboard_root() -> Path:
     """The folder that holds ``app.py``, ``pages/`` and ``sample_data/``.
 
     A checkout wins over an installed copy, so that ``python -m core app`` in a checkout shows
-    that checkout's dashboard. Raises :class:`~core.errors.SpanScopeError` when neither exists.
+    that checkout's dashboard. Raises :class:`~core.model.errors.SpanScopeError` when neither
+    exists.
     """
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parent.parent.parent
     if _is_dashboard(checkout):
         return checkout
     spec = importlib.util.find_spec(DASHBOARD_PACKAGE)

@@ -26,9 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.errors import FormatError
+from core.model.errors import FormatError
 
-DATA = Path(__file__).resolve().parent / "data" / "mafalda_taxonomy.json"
+DATA = Path(__file__).resolve().parent.parent / "data" / "mafalda_taxonomy.json"
 FLAT_SOURCE = "one class per label found in the data (no grouping)"
 NOTHING_CODE = 0
 

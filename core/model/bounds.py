@@ -39,8 +39,8 @@ from typing import Literal
 
 import numpy as np
 
-from core.errors import Diagnostic, InputError
 from core.model import AnnotationSet, Span
+from core.model.errors import Diagnostic, InputError
 
 Policy = Literal["refuse", "clip", "official"]
 POLICIES: tuple[Policy, ...] = ("refuse", "clip", "official")
@@ -248,7 +248,7 @@ def check_sets(
     >>> check_sets([("p.csv", pred)], texts)
     Traceback (most recent call last):
     ...
-    core.errors.InputError: spans end past their document's text in 1 set(s): p.csv: ...
+    core.model.errors.InputError: spans end past their document's text in 1 set(s): p.csv: ...
     >>> print(check_sets([("p.csv", pred)], texts, assumed={"p.csv": {"1": 5000}})[1][0][:59])
     p.csv: p: the file states no offsets; the reader placed the
     """

@@ -1,0 +1,201 @@
+"""Annotation sets, documents and corpora.
+
+An :class:`AnnotationSet` is a gold standard, a system's predictions or one annotator: a named
+mapping from document id to that document's spans, stored once as a
+:class:`~core.model.table.SpanTable`. Gold with alternatives (Helwe et al. 2024, MAFALDA, §5.2): a
+set whose ``alternatives`` flag is set reads several spans with the same interval as one gold
+span whose label is a disjunction of those labels (:func:`~core.model.span.group_alternatives`);
+plain gold is the special case of one label per interval, and then two spans on one interval are
+two gold spans (as in the SemEval-2021 scorer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import FrozenInstanceError, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
+    import pandas as pd
+from core.model.span import AltSpan, Document, Span, group_alternatives
+from core.model.table import SpanTable, SpanView
+
+FRAME_COLUMNS = ("document", "start", "end", "label")
+"""Columns of :meth:`AnnotationSet.to_frame` and what :meth:`AnnotationSet.from_frame` reads."""
+
+Role = Literal["gold", "system", "annotator"]
+ROLES: tuple[Role, ...] = ("gold", "system", "annotator")
+
+
+class AnnotationSet:
+    """A named mapping from document id to that document's spans.
+
+    A gold standard, a system's predictions, or one annotator. Every document the set covers is a
+    key, also when it has no span (``()``): "no annotation" differs from "not annotated".
+    ``alternatives`` says that spans sharing an interval are alternatives (MAFALDA gold).
+
+    The spans are stored once, as :attr:`table` (a :class:`SpanTable`); :attr:`spans` is a
+    read-only :class:`SpanView` of it. ``spans`` may be given as ``{document id: (Span, ...)}``
+    (the table is built from it, keeping its order), as a :class:`SpanTable`, or as another
+    set's :attr:`spans`. Immutable, compared by value like the frozen dataclass it replaces.
+
+    >>> s = AnnotationSet("g", {"d1": (Span(4, 9, "B"), Span(0, 4, "A")), "d2": ()})
+    >>> s.doc_ids, s.get("d1")[0], s.get("d2"), s.get("d3"), s.span_count()
+    (['d1', 'd2'], Span(start=4, end=9, label='B'), (), (), 2)
+    >>> s == AnnotationSet("g", s.table), s == s.with_role("system")
+    (True, False)
+    """
+
+    __slots__ = ("alternatives", "name", "role", "spans", "table")
+    name: str
+    spans: Mapping[str, tuple[Span, ...]]
+    role: Role
+    alternatives: bool
+    table: SpanTable
+
+    def __init__(self, name: str,
+                 spans: Mapping[str, Sequence[Span]] | SpanTable,
+                 role: Role = "gold", alternatives: bool = False) -> None:
+        if isinstance(spans, SpanView):
+            view = spans
+        else:
+            view = SpanView(spans if isinstance(spans, SpanTable) else SpanTable.from_spans(spans))
+        init = object.__setattr__
+        init(self, "name", name)
+        init(self, "spans", view)
+        init(self, "role", role)
+        init(self, "alternatives", alternatives)
+        init(self, "table", view.table)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, AnnotationSet)
+        return ((self.name, self.role, self.alternatives)
+                == (other.name, other.role, other.alternatives) and self.spans == other.spans)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"AnnotationSet(name={self.name!r}, spans={self.spans!r}, role={self.role!r}, "
+                f"alternatives={self.alternatives!r})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (AnnotationSet, (self.name, self.table, self.role, self.alternatives))
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return list(self.table.doc_ids)
+
+    def get(self, doc_id: str) -> tuple[Span, ...]:
+        return self.spans.get(doc_id, ())
+
+    def alt_spans(self, doc_id: str) -> tuple[AltSpan, ...]:
+        """The document's gold spans as alternatives (one label each unless ``alternatives``)."""
+        spans = self.get(doc_id)
+        if self.alternatives:
+            return group_alternatives(spans)
+        return tuple(AltSpan(s.start, s.end, (s.label,)) for s in spans)
+
+    def labels(self) -> list[str]:
+        """Every label used, sorted."""
+        return sorted(self.table.used_labels())
+
+    def span_count(self) -> int:
+        return len(self.table)
+
+    def __iter__(self) -> Iterator[tuple[str, tuple[Span, ...]]]:
+        return iter(self.spans.items())
+
+    def as_alternatives(self) -> AnnotationSet:
+        """This set read as MAFALDA gold (Helwe et al. 2024, Definition 6): spans that share an
+        interval become one span with alternative labels. The set itself when it already is."""
+        if self.alternatives:
+            return self
+        return AnnotationSet(self.name, self.spans, self.role, alternatives=True)
+
+    def with_role(self, role: Role, name: str | None = None) -> AnnotationSet:
+        return AnnotationSet(name or self.name, self.spans, role, self.alternatives)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per span: ``document``, ``start``, ``end`` (exclusive), ``label``.
+
+        A document without spans has no row; :meth:`from_frame` takes ``documents=`` to keep
+        such documents.
+
+        >>> s = AnnotationSet("g", {"d1": (Span(0, 4, "A"),), "d2": ()})
+        >>> s.to_frame().to_dict("records")
+        [{'document': 'd1', 'start': 0, 'end': 4, 'label': 'A'}]
+        """
+        import pandas as pd
+
+        rows = [(doc, s.start, s.end, s.label) for doc, spans in self.spans.items()
+                for s in spans]
+        return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, *, name: str = "frame", role: Role = "gold",
+                   alternatives: bool = False, documents: Sequence[str] | None = None
+                   ) -> AnnotationSet:
+        """An annotation set from a DataFrame with columns ``document``, ``start``, ``end`` and
+        ``label`` (other columns are ignored; offsets are 0-based, ``end`` exclusive).
+
+        ``documents`` lists documents to include even when they have no row (a document
+        annotated with nothing); rows of other documents are kept too. A bad value raises a
+        ``ValueError`` naming the row.
+
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"document": ["d1", "d1"], "start": [5, 0], "end": [9, 4],
+        ...                    "label": ["B", "A"]})
+        >>> AnnotationSet.from_frame(df, documents=["d1", "d2"]).spans
+        {'d1': (Span(start=0, end=4, label='A'), Span(start=5, end=9, label='B')), 'd2': ()}
+        """
+        from core.errors import ParameterError
+
+        missing = [c for c in FRAME_COLUMNS if c not in frame.columns]
+        if missing:
+            raise ParameterError("frame", f"The 'frame' parameter of from_frame must have the "
+                                 f"columns {list(FRAME_COLUMNS)}; missing {missing}.")
+        spans: dict[str, list[Span]] = {str(d): [] for d in documents or ()}
+        for i, (doc, start, end, label) in enumerate(
+                frame[list(FRAME_COLUMNS)].itertuples(index=False, name=None)):
+            try:
+                span = Span(int(start), int(end), str(label))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"row {i} of the frame (document {doc!r}): {exc}") from None
+            spans.setdefault(str(doc), []).append(span)
+        return cls(name, {d: tuple(sorted(v)) for d, v in spans.items()}, role, alternatives)
+
+
+
+@dataclass
+class Corpus:
+    """The texts of a collection and any number of annotation sets over them."""
+
+    texts: dict[str, str | None] = field(default_factory=dict)
+    sets: dict[str, AnnotationSet] = field(default_factory=dict)
+
+    @property
+    def doc_ids(self) -> list[str]:
+        """All document ids, texts first then any set's extra ids, in first-seen order."""
+        ids = dict.fromkeys(self.texts)
+        for aset in self.sets.values():
+            ids.update(dict.fromkeys(aset.spans))
+        return list(ids)
+
+    def document(self, doc_id: str) -> Document:
+        return Document(doc_id, self.texts.get(doc_id))
+
+    def add_set(self, aset: AnnotationSet) -> None:
+        if aset.name in self.sets:
+            raise ValueError(f"an annotation set named {aset.name!r} exists already")
+        self.sets[aset.name] = aset
+
+    def by_role(self, role: Role) -> list[AnnotationSet]:
+        return [s for s in self.sets.values() if s.role == role]
