@@ -103,6 +103,7 @@ def test_core_keeps_no_context_state_and_argparse_stays_in_the_command_line() ->
             offenders.append(f"{rel}: contextvars")
         if "argparse" in roots and rel.parts[:2] != ("core", "cli"):
             offenders.append(f"{rel}: argparse")
+    assert offenders == []
 
 
 # Learn's scenarios and exercises are about the two papers' span metrics by design, and the command
@@ -135,3 +136,91 @@ def test_core_has_no_per_metric_dispatch_outside_the_metrics() -> None:
             if isinstance(node, ast.Compare) and _names_compared(node, names):
                 offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
+
+
+# ---- the architecture as a whole (issue 25, "Evidence") ---------------------------------------
+
+MAX_COMPLEXITY = 30
+"""No function in core/ above this cyclomatic complexity (radon's measure, McCabe 1976)."""
+
+
+def _cycles(graph: object, modules: set[str]) -> list[list[str]]:
+    """The import cycles among ``modules``: strongly connected components of more than one
+    module (Tarjan 1972), function-level imports included."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.find_modules_directly_imported_by(v):  # type: ignore[attr-defined]
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(modules):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_import_cycle_in_core_or_ui() -> None:
+    """Each package and module depends on the ones below it only (docs/architecture.md): no
+    module imports, even inside a function, a module that imports it back."""
+    import grimp
+
+    graph = grimp.build_graph("core", "ui", include_external_packages=False)
+    assert _cycles(graph, set(graph.modules)) == []
+
+
+def test_no_function_in_core_above_the_complexity_bound() -> None:
+    from radon.complexity import cc_visit
+
+    offenders = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        for block in cc_visit(path.read_text(encoding="utf-8")):
+            if block.complexity > MAX_COMPLEXITY and block.letter != "C":
+                offenders.append(f"{path.relative_to(ROOT)}:{block.lineno} {block.name} "
+                                 f"{block.complexity}")
+    assert offenders == []
+
+
+def test_core_packages_are_the_documented_ones() -> None:
+    """core/ holds packages and the entry modules only, each package described in
+    docs/architecture.md."""
+    loose = sorted(p.name for p in (ROOT / "core").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "plugins.py"]
+    packages = sorted(p.name for p in (ROOT / "core").iterdir()
+                      if (p / "__init__.py").is_file())
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert [p for p in packages if f"`core/{p}/`" not in doc] == []
+
+
+def test_readme_docs_and_app_agree_on_the_pages() -> None:
+    """The pages app.py serves are the ones README.md and docs/dashboard.md describe."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    pages = next(ast.literal_eval(node.value) for node in ast.walk(tree)
+                 if isinstance(node, ast.Assign)
+                 and any(getattr(t, "id", None) == "PAGES" for t in node.targets))
+    titles = [title for _, title, _, _ in pages]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    dashboard = (ROOT / "docs" / "dashboard.md").read_text(encoding="utf-8")
+    assert [t for t in titles if f"**{t}**" not in readme] == []
+    assert [t for _, t, icon, _ in pages if f"**{icon} {t}.**" not in dashboard] == []
+    assert "Ten pages" in readme and len(titles) == 10

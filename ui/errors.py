@@ -309,8 +309,8 @@ def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: st
     corpus's taxonomy. A document's spans are categorised from that document only, so its rows
     equal the corpus table's (a test checks); the Documents page colours one document without
     categorising 100,000. None where the corpus cannot be categorised."""
-    from core.formats.docsets import check_same_documents
     from core.model import AnnotationSet
+    from core.model.docsets import check_same_documents
 
     gold, pred = _ws.sets[ref], _ws.sets[system]
     try:

@@ -93,10 +93,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from core.formats.docsets import check_same_documents
 from core.metrics.labels import level_namer
 from core.metrics.overlap import SpanArrays, overlapping_pairs
 from core.model import NOTHING, AltSpan, AnnotationSet, Interval, Span, group_alternatives
+from core.model.docsets import check_same_documents
 from core.model.errors import check_choice
 from core.model.taxonomy import Taxonomy, for_labels
 

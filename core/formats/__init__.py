@@ -220,9 +220,8 @@ def read_file_with_companions(path: Path) -> dict[str, bytes]:
     :func:`core.formats.xmi.type_system_above`)."""
     files = {path.name: path.read_bytes()}
     if path.suffix.lower() == ".xmi":
-        from core.formats.xmi import type_system_above  # the module imports this package
-
-        files.update(type_system_above(path))
+        # through the registry (FORMATS), as every reader: the module imports this package
+        files.update(module("uima-xmi").type_system_above(path))
     if path.suffix.lower() == ".ann":
         text = path.with_suffix(".txt")
         if text.is_file():

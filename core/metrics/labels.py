@@ -82,8 +82,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core.formats.docsets import check_same_documents
 from core.model import NOTHING, AnnotationSet, Span, group_alternatives
+from core.model.docsets import check_same_documents
 from core.model.errors import InputError, check_choice
 from core.model.taxonomy import NOTHING_CODE, Taxonomy, for_labels
 

@@ -104,12 +104,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.formats.docsets import check_same_documents
 from core.metrics import result as mr
 from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ranges
 from core.metrics.mafalda_order import warnings as order_warnings
 from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
+from core.model.docsets import check_same_documents
 from core.model.errors import InputError, check_choice
 from core.model.taxonomy import Taxonomy, mafalda
 

@@ -94,7 +94,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.formats.docsets import check_same_documents
 from core.metrics.overlap import overlapping_pairs, span_arrays
 from core.metrics.result import (
     BootstrapTable,
@@ -120,6 +119,7 @@ from core.metrics.tc_order import (
     rows_of_set,
 )
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
+from core.model.docsets import check_same_documents
 from core.model.errors import InputError, ParameterError, check_choice
 from core.model.techniques import official_list
 

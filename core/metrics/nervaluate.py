@@ -64,10 +64,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.formats.docsets import check_same_documents
 from core.metrics.martino import martino_gold_view
 from core.metrics.result import prf as result_prf
 from core.model import AnnotationSet, Span
+from core.model.docsets import check_same_documents
 from core.model.errors import check_choice
 
 SCHEMAS = ("strict", "exact", "partial", "type")

@@ -30,9 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.formats.docsets import check_same_documents
 from core.metrics.classification import Counts, prf_from_counts
 from core.model import AnnotationSet
+from core.model.docsets import check_same_documents
 from core.model.errors import InputError
 
 CARD = __doc__

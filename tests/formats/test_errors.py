@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.formats import ReadOptions, load_files, load_path
-from core.formats.docsets import check_same_documents
+from core.model.docsets import check_same_documents
 from core.model.errors import FormatError, InputError, UsageError
 
 BROKEN = Path(__file__).parent / "broken"
