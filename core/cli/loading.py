@@ -186,11 +186,7 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
         sets, carried = same.reconcile(texts, loaded.texts, loaded.sets, here=path, there=owner)
         if warnings is not None:
             warnings.extend(carried)
-        for doc, text in loaded.texts.items():
-            if text is not None and texts.get(doc) is None:
-                texts[doc], owner[doc] = text, path
-            elif doc not in texts:
-                texts[doc] = text
+        same.adopt(texts, owner, loaded.texts, path)
         found.extend((path, s) for s in sets)
     # A file without texts is checked against the texts of the others: every offending set is
     # named at once (core.model.bounds), before any measure runs.

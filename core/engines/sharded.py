@@ -572,11 +572,7 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
             read, said = same_texts.reconcile(texts, loaded.texts, loaded.sets, here=path,
                                               there=owner)
             carried.extend(said)
-            for doc, text in loaded.texts.items():
-                if text is not None and texts.get(doc) is None:
-                    texts[doc], owner[doc] = text, path
-                elif doc not in texts:
-                    texts[doc] = text
+            same_texts.adopt(texts, owner, loaded.texts, path)
             one = len(loaded.sets) == 1 and len(job.files) > 1
             found.extend((path, s.with_role("annotator", name if one else s.name))
                          for s in read)

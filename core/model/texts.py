@@ -209,6 +209,25 @@ def carry(aset: AnnotationSet, conflicts: Sequence[Conflict]) -> tuple[Annotatio
     return AnnotationSet(aset.name, spans, aset.role, aset.alternatives), moved, dropped
 
 
+def adopt(texts: dict[str, str | None], owner: dict[str, str], found: Mapping[str, str | None],
+          source: str) -> None:
+    """Add the texts one more file gives (``found``) to those of the files read before:
+    a document's first known text is kept and ``owner`` names the file it came from; a
+    document no file gave a text for is listed with None. Run after :func:`reconcile`, which
+    refuses a text that differs from an earlier file's.
+
+    >>> texts, owner = {"a": None}, {}
+    >>> adopt(texts, owner, {"a": "Hi.", "b": None}, "f2.json")
+    >>> texts, owner
+    ({'a': 'Hi.', 'b': None}, {'a': 'f2.json'})
+    """
+    for doc, text in found.items():
+        if text is not None and texts.get(doc) is None:
+            texts[doc], owner[doc] = text, source
+        elif doc not in texts:
+            texts[doc] = text
+
+
 def reconcile(reference: Mapping[str, str | None], texts: Mapping[str, str | None],
               sets: Sequence[AnnotationSet], *, here: str, there: str | Mapping[str, str]
               ) -> tuple[list[AnnotationSet], list[str]]:
