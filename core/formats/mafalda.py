@@ -23,12 +23,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import SpanBuilder
 from core.formats._common import (
     DuplicateIds,
     iter_jsonl,
     make_span,
     set_name_of,
-    sorted_spans,
 )
 from core.formats._sniff import is_triples, json_head
 from core.model import NOTHING, AnnotationSet, Span
@@ -82,7 +82,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
     tax = taxonomy or mafalda()
     gold = options.role == "gold"
     loaded = Loaded(FORMAT, name)
-    spans: dict[str, list[Span]] = {}
+    spans = SpanBuilder()
     zero: dict[str, list[tuple[int, str]]] = {}
     order: dict[str, list[tuple[int, int]]] = {}
     ids = DuplicateIds(name)
@@ -96,14 +96,14 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         if text is None:
             no_text.append(line)
         loaded.texts[doc_id] = text
-        doc_spans = spans.setdefault(doc_id, [])
+        doc = spans.document(doc_id)
         line_zero: list[tuple[int, str]] = []
         line_order: list[tuple[int, int]] = []
         for k, item in enumerate(labels):
             span = _label(item, f"labels[{k}]", (name, line, text), tax, gold, loaded,
                           line_zero, line_order, options.beyond_text)
             if span is not None:
-                doc_spans.append(span)
+                spans.add(doc, span.start, span.end, span.label)
         if line_zero:
             zero.setdefault(doc_id, []).extend(line_zero)
         if line_order:
@@ -115,7 +115,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         loaded.records = GoldOrder({doc: tuple(dict.fromkeys(items))
                                     for doc, items in order.items()},
                                    {doc: tuple(items) for doc, items in zero.items()})
-    sets_spans = sorted_spans(spans)
+    sets_spans = spans.spans()
     if not gold:
         for doc, items in sets_spans.items():
             seen: set[Span] = set()

@@ -42,8 +42,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 from core.formats import Loaded, ReadOptions, decode
+from core.formats._columns import SpanBuilder
 from core.formats._common import iter_jsonl, set_name_of
-from core.model import NOTHING, AnnotationSet, Span
+from core.model import NOTHING, AnnotationSet
 from core.model.errors import FormatError
 from core.model.taxonomy import mafalda
 
@@ -152,7 +153,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                     "repository's evaluation reads every results file: 'emotion' becomes "
                     "'appeal to positive emotion', and an answer naming only logic or "
                     "credibility becomes 'unknown'")
-    spans: dict[str, tuple[Span, ...]] = {}
+    spans = SpanBuilder()
     for index, (line, obj) in enumerate(rows):
         if not isinstance(obj, dict):
             raise FormatError(name, f"expected a JSON object, got {type(obj).__name__}",
@@ -172,15 +173,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                 raise FormatError(name, f"expected the answer as a string, got "
                                   f"{type(answer).__name__}", line=line, field="prediction")
             answers.append(answer_codes(answer, parsing))
-        doc_spans = []
+        again = doc_id in spans
+        doc = spans.document(doc_id)
+        if again:  # a later line of the same document replaces the earlier one
+            spans.clear(doc)
         for start, end, code in sentence_spans(sentences, answers, parsing):
             if end <= start:
                 loaded.warn(f"document {doc_id!r}: an empty sentence gives an empty span for "
                             f"code {code}; skipped", line=line, field="prediction")
                 continue
             label = NOTHING if code == 0 else names[code]
-            doc_spans.append(Span(start, end, label))
-        spans[doc_id] = tuple(sorted(doc_spans))
+            spans.add(doc, start, end, label)
         # Where an answer for the whole text would end: every sentence, one space between.
         loaded.assumed_extents[doc_id] = sum(map(len, sentences)) + max(len(sentences) - 1, 0)
         text = obj.get("text")
@@ -188,5 +191,5 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             raise FormatError(name, f"expected the text as a string, got {type(text).__name__}",
                               line=line, field="text")
         loaded.texts[doc_id] = text
-    loaded.sets.append(AnnotationSet(set_name_of(name), spans, options.role))
+    loaded.sets.append(AnnotationSet(set_name_of(name), spans.spans(), options.role))
     return loaded
