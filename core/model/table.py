@@ -175,14 +175,19 @@ class SpanTable:
 READ_AHEAD = 256
 """How many documents :class:`SpanView` builds at once when they are read in order."""
 
+STREAK = 8
+"""How many documents asked for one after the other make :class:`SpanView` read ahead."""
+
 
 class SpanView(Mapping[str, tuple[Span, ...]]):
     """``{document id: (Span, ...)}`` over a :class:`SpanTable`, read-only.
 
     A document's tuple is built on first access (:func:`make_spans`) and remembered; length,
-    iteration order, ``in``, ``items()`` and equality are those of the dict it stands for. A
-    document asked for right after the one before it is taken as reading in order: the next
-    :data:`READ_AHEAD` documents are built with it, from one slice of each column.
+    iteration order, ``in``, ``items()`` and equality are those of the dict it stands for. After
+    :data:`STREAK` documents asked for one after the other, the reading is taken to go on in
+    order: the next :data:`READ_AHEAD` documents are built at once, from one slice of each
+    column. A caller that visits some documents in order (MAFALDA's few texts that need a
+    search) builds only those.
 
     >>> t = SpanTable.from_columns(["a", "b"], [0], [0], [4], [0], ["X"])
     >>> m = SpanView(t)
@@ -190,12 +195,14 @@ class SpanView(Mapping[str, tuple[Span, ...]]):
     (['a', 'b'], (Span(start=0, end=4, label='X'),), (), False, True)
     """
 
-    __slots__ = ("_cache", "_index", "table")
+    __slots__ = ("_cache", "_index", "_last", "_streak", "table")
 
     def __init__(self, table: SpanTable) -> None:
         self.table = table
         self._index: dict[str, int] | None = None
         self._cache: dict[str, tuple[Span, ...]] = {}
+        self._last = -2  # the last document built (its index)
+        self._streak = 0  # how many documents before it were built one after the other
 
     def _positions(self) -> dict[str, int]:
         if self._index is None:
@@ -207,10 +214,13 @@ class SpanView(Mapping[str, tuple[Span, ...]]):
         if cached is not None:
             return cached
         i = self._positions()[doc_id]
-        ids = self.table.doc_ids
-        if i and ids[i - 1] in self._cache:
-            self._build(i, min(i + READ_AHEAD, len(ids)))
+        self._streak = self._streak + 1 if i == self._last + 1 else 0
+        if self._streak >= STREAK:
+            hi = min(i + READ_AHEAD, len(self.table.doc_ids))
+            self._build(i, hi)
+            self._last = hi - 1
             return self._cache[doc_id]
+        self._last = i
         spans = self.table.spans_at(i)
         self._cache[doc_id] = spans
         return spans

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from core.formats._common import sorted_spans
 from core.metrics import martino
 from core.model import READ_AHEAD, AnnotationSet, Span, SpanTable, SpanView, make_spans
-from core.model.table import _span_order
+from core.model.table import STREAK, _span_order
 
 LABELS = ["A", "B", "Zeta", "alpha", "é"]
 
@@ -86,11 +86,27 @@ def test_the_lazy_mapping_reads_ahead_when_documents_are_read_in_order() -> None
     lazy = SpanView(SpanTable.from_spans(spans))
     first = lazy["d5"]
     assert set(lazy._cache) == {"d5"}  # a document asked for alone is built alone
-    assert lazy["d6"] == spans["d6"]  # the next one: read in order, a block is built
-    assert len(lazy._cache) == 1 + READ_AHEAD
+    assert lazy["d6"] == spans["d6"]  # a few in order are still built one by one
+    assert set(lazy._cache) == {"d5", "d6"}
+    for i in range(7, 5 + STREAK):
+        lazy[f"d{i}"]
+    assert len(lazy._cache) == STREAK
+    assert lazy[f"d{5 + STREAK}"] == spans[f"d{5 + STREAK}"]  # a streak: a block is built
+    assert len(lazy._cache) == STREAK + READ_AHEAD
     assert lazy["d5"] is first  # what was built stays
     assert list(lazy.items()) == list(spans.items())
     assert all(lazy[d] is lazy[d] for d in spans)
+
+
+def test_the_lazy_mapping_does_not_read_ahead_for_scattered_pairs() -> None:
+    """Documents visited in order but with gaps (MAFALDA's texts that need a search) build
+    only themselves, also when two of them are neighbours."""
+    spans = {f"d{i}": (Span(0, 2, "A"),) for i in range(2000)}
+    lazy = SpanView(SpanTable.from_spans(spans))
+    wanted = [f"d{i}" for i in range(0, 2000, 5)] + ["d1", "d2"]
+    for d in sorted(wanted, key=lambda d: int(d[1:])):
+        assert lazy[d] == spans[d]
+    assert set(lazy._cache) == set(wanted)
 
 
 def test_make_spans_gives_ordinary_spans() -> None:
