@@ -96,14 +96,14 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         if text is None:
             no_text.append(line)
         loaded.texts[doc_id] = text
-        doc = spans.document(doc_id)
+        position = spans.document(doc_id)
         line_zero: list[tuple[int, str]] = []
         line_order: list[tuple[int, int]] = []
         for k, item in enumerate(labels):
             span = _label(item, f"labels[{k}]", (name, line, text), tax, gold, loaded,
                           line_zero, line_order, options.beyond_text)
             if span is not None:
-                spans.add(doc, span.start, span.end, span.label)
+                spans.add(position, span.start, span.end, span.label)
         if line_zero:
             zero.setdefault(doc_id, []).extend(line_zero)
         if line_order:

@@ -156,7 +156,7 @@ class AnnotationSet:
         >>> AnnotationSet.from_frame(df, documents=["d1", "d2"]).spans
         {'d1': (Span(start=0, end=4, label='A'), Span(start=5, end=9, label='B')), 'd2': ()}
         """
-        from core.errors import ParameterError
+        from core.model.errors import ParameterError
 
         missing = [c for c in FRAME_COLUMNS if c not in frame.columns]
         if missing:
