@@ -75,8 +75,6 @@ import numpy as np
 
 from core.metrics import registry
 from core.metrics.additive import SpanTerm
-from core.metrics.additive import mafalda_terms as mafalda_terms
-from core.metrics.additive import martino_terms as martino_terms
 from core.metrics.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
 from core.model import NOTHING, AnnotationSet
 from core.model.errors import FormatError, InputError, check_choice
@@ -486,9 +484,10 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
 
     ``taxonomy`` (MAFALDA) defaults to :func:`core.model.taxonomy.for_labels` of both sets' labels.
     ``intervals`` names the measures (P, R, F1) that get a bootstrap interval.
-    ``terms`` may pass the span terms already computed (:func:`martino_terms`,
-    :func:`mafalda_terms`) when several dimensions are sliced. Buckets without any span or
-    document are left out; buckets come in their natural order.
+    ``terms`` may pass the span terms already computed
+    (:func:`~core.metrics.additive.martino_terms`, :func:`~core.metrics.additive.mafalda_terms`)
+    when several dimensions are sliced. Buckets without any span or document are left out;
+    buckets come in their natural order.
 
     >>> from core.model import Span
     >>> g = AnnotationSet("g", {"a": (Span(0, 4, "X"), Span(10, 30, "Y")), "b": ()})

@@ -679,22 +679,6 @@ def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[st
     return found, dict(counts)
 
 
-_MOVED = ("MafaldaSums", "finish_mafalda", "merge_martino")
-
-
-def __getattr__(name: str) -> Any:
-    """``DASK_METRICS`` (:func:`dask_metrics`) and the reductions that moved to
-    :mod:`core.metrics.additive`, looked up on use (importing the metrics costs a tenth of a
-    second that ``agree --engine dask`` does not need)."""
-    if name == "DASK_METRICS":
-        return tuple(dask_metrics())
-    if name in _MOVED:
-        from core.metrics import additive
-
-        return getattr(additive, name)
-    raise AttributeError(f"module 'core.engines.sharded' has no attribute {name!r}")
-
-
 __all__ = ["DASK_MEASURES", "AgreeJob", "CharCounts", "ScoreJob", "ShardOutcome",
            "ShardedScore", "agree_sharded", "dask_client", "dask_metrics", "finish_char",
            "group_shards", "pair_shards", "score_shard", "score_sharded", "shard_files",

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from core.analysis.slices import (
     dimensions,
-    martino_terms,
     quantile_cuts,
     read_meta_csv,
     record_metadata,
@@ -18,6 +17,7 @@ from core.analysis.slices import (
 )
 from core.formats import ReadOptions, load_path
 from core.metrics import mafalda, martino
+from core.metrics.additive import martino_terms
 from core.model import AnnotationSet, Span
 from core.model.errors import FormatError
 
