@@ -154,6 +154,28 @@ def choose(page: Any, label: str, option: str, *, exact: bool = True) -> None:
     wait_idle(page)
 
 
+def download(page: Any, button: Any, timeout: float = 45_000) -> Any:
+    """Click the download ``button`` (a locator) and return Playwright's ``Download``.
+
+    Streamlit builds a lazy download's file on the server when the button is clicked, and a
+    click that lands while the page redraws the button (a rerun still finishing on a loaded
+    machine) starts nothing, as it would for a person, who clicks again: so does this, once,
+    after the page is idle again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in (1, 2):
+        wait_idle(page)
+        button.scroll_into_view_if_needed()
+        try:
+            with page.expect_download(timeout=timeout) as info:
+                button.click()
+            return info.value
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def open_page(page: Any, app_url: str, path: str) -> None:
     """Go to ``app_url/path`` and wait until the script has run."""
     page.goto(f"{app_url}/{path.lstrip('/')}")
@@ -165,7 +187,8 @@ def st_ui() -> types.SimpleNamespace:
     """The helpers above, for test modules (test files cannot import each other here):
     ``st_ui.wait_idle(page)``, ``st_ui.shot(page, name)``, ``st_ui.app_errors(page)``,
     ``st_ui.choose(page, label, option)``, ``st_ui.value(page, label)``,
-    ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``."""
+    ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``,
+    ``st_ui.download(page, button)``."""
     return types.SimpleNamespace(app_errors=app_errors, shot=shot, wait_idle=wait_idle,
                                  selectbox=selectbox, value=value, choose=choose,
-                                 open_page=open_page, SHOTS=SHOTS)
+                                 open_page=open_page, download=download, SHOTS=SHOTS)

@@ -26,21 +26,8 @@ def _open(page: Any, app_url: str, st_ui: Any) -> None:
 
 
 def _download_decisions(page: Any, path: Path, st_ui: Any) -> str:
-    """Click "Decisions (CSV)" and save what downloads. A click that lands while the page
-    redraws the button (right after an upload, on a loaded machine) starts nothing, as it would
-    for a person, who clicks again: so does this, once, after the page is idle again."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    for attempt in (1, 2):
-        st_ui.wait_idle(page)  # the file is built on the server when clicked
-        try:
-            with page.expect_download(timeout=45_000) as info:
-                page.get_by_role("button", name="Decisions (CSV)").click()
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-    info.value.save_as(str(path))
+    """Click "Decisions (CSV)" and save what downloads (the file is built when clicked)."""
+    st_ui.download(page, page.get_by_role("button", name="Decisions (CSV)")).save_as(str(path))
     return path.read_text(encoding="utf-8")
 
 

@@ -34,11 +34,9 @@ def test_download_the_document_and_open_it_offline(app_url: str, page: Any,
     files = {}
     for kind in ("HTML", "SVG"):
         button = page.get_by_test_id("stDownloadButton").filter(has_text=kind).first
-        button.scroll_into_view_if_needed()
-        with page.expect_download(timeout=30_000) as info:
-            button.click()
-        target = tmp_path / info.value.suggested_filename
-        info.value.save_as(target)
+        download = st_ui.download(page, button)
+        target = tmp_path / download.suggested_filename
+        download.save_as(target)
         files[kind] = target
     assert files["HTML"].name == "document_1.html" and files["SVG"].name == "document_1.svg"
     page.goto(files["HTML"].as_uri())
