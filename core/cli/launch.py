@@ -22,7 +22,12 @@ server, so without the browser's upload limit; visitors of the app never get a p
   such a file, as in a folder of ``sample_data/``.
 
 The choices travel to the streamlit process as JSON in :data:`DATA_ENV` (``ui.cli_data`` reads
-it); every other argument goes to ``streamlit run`` untouched.
+it).
+
+``--store PATH`` names the SQLite file that keeps curation decisions and live classes as they are
+made (:mod:`core.store`); without it the store sits beside the first ``--data`` path when that
+folder is writable, else in the per-user data folder. It travels in
+:data:`core.store.STORE_ENV`. Every other argument goes to ``streamlit run`` untouched.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from core import store
 from core.model import ROLES
 from core.model.errors import SpanScopeError, UsageError
 
@@ -78,6 +84,48 @@ def split_data_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
             rest.append(arg)
         i += 1
     return values, rest
+
+
+def split_store_arg(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """``(the --store path or None, the other arguments)``; the last ``--store`` wins.
+
+    >>> split_store_arg(["--store", "s.sqlite", "--server.port", "8600"])
+    ('s.sqlite', ['--server.port', '8600'])
+    """
+    found: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg.startswith("--store="):
+            found = arg[len("--store="):]
+        elif arg == "--store":
+            if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                raise UsageError("--store needs a path (--store PATH)")
+            found = argv[i + 1]
+            i += 1
+        else:
+            rest.append(arg)
+        i += 1
+    if found == "":
+        raise UsageError("--store= needs a path (--store PATH)")
+    return found, rest
+
+
+def resolve_store(given: str | None, data: Sequence[Mapping[str, str | None]],
+                  cwd: Path | None = None) -> Path:
+    """The store file: ``given`` made absolute, else :func:`core.store.default_path` beside
+    the first ``--data`` path. Raises :class:`SpanScopeError` naming the path when ``given``
+    is a folder."""
+    if given is None:
+        return store.default_path([str(d["path"]) for d in data])
+    path = Path(given).expanduser()
+    if not path.is_absolute():
+        path = (cwd or Path.cwd()) / path
+    if path.is_dir():
+        raise SpanScopeError(f"{given}: is a folder; --store names a file (e.g. "
+                             f"{Path(given) / 'spanscope.sqlite'})")
+    return path
 
 
 def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | None]:
@@ -135,16 +183,20 @@ def app_command(streamlit_args: Sequence[str], root: Path) -> list[str]:
 
 
 def app_environment(root: Path, environ: Mapping[str, str] | None = None,
-                    data: Sequence[Mapping[str, str | None]] = ()) -> dict[str, str]:
+                    data: Sequence[Mapping[str, str | None]] = (),
+                    store_file: Path | None = None) -> dict[str, str]:
     """``environ`` (default: this process's) with ``SPANSCOPE_DATA_DIR`` defaulting to the
-    bundled ``sample_data/``, and the ``--data`` choices (:func:`parse_data_value`) in
+    bundled ``sample_data/``, the ``--data`` choices (:func:`parse_data_value`) in
     :data:`DATA_ENV` when there are any (else an inherited value is dropped, so that a nested
-    launch never shows stale files)."""
+    launch never shows stale files), and the store file in :data:`core.store.STORE_ENV` when
+    given."""
     env = dict(os.environ if environ is None else environ)
     env.setdefault("SPANSCOPE_DATA_DIR", str(root / "sample_data"))
     env.pop(DATA_ENV, None)
     if data:
         env[DATA_ENV] = json.dumps([dict(d) for d in data])
+    if store_file is not None:
+        env[store.STORE_ENV] = str(store_file)
     return env
 
 
@@ -155,12 +207,15 @@ def run_app(args: Sequence[str]) -> int:
     On POSIX the process *becomes* streamlit (``exec``), so a signal sent to ``spanscope app``
     (Ctrl-C, ``kill PID``) reaches the server itself and leaves no orphan behind.
     """
+    given, args = split_store_arg(args)
     values, streamlit_args = split_data_args(args)
     cwd = Path.cwd()
     data = [parse_data_value(v, cwd) for v in values]
+    inherited = given is None and os.environ.get(store.STORE_ENV)
+    store_file = None if inherited else resolve_store(given, data, cwd)
     root = dashboard_root()
     cmd = app_command(streamlit_args, root)
-    env = app_environment(root, data=data)
+    env = app_environment(root, data=data, store_file=store_file)
     os.chdir(root)
     if os.name == "posix":  # pragma: no cover - replaces the process; tested through the CLI
         sys.stdout.flush()
