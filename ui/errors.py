@@ -269,6 +269,7 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0
     fig = make_subplots(rows=max(1, len(systems)), cols=1, shared_xaxes=True,
                         subplot_titles=[str(s) for s in systems], vertical_spacing=0.08)
     labels = sorted(set(keep["label"]), key=lambda x: (x == NOTHING, x.lower()))
+    in_legend: set[str] = set()  # each category once, from the first panel that draws it
     for i, system in enumerate(systems, start=1):
         sub = keep[keep["system"] == system]
         for cat in (*REFERENCE_CATEGORIES, "spurious"):
@@ -278,12 +279,17 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0
             if not any(ys):
                 continue
             side = "prediction" if cat == "spurious" else "reference"
-            fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat, showlegend=i == 1,
+            fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat,
+                        showlegend=cat not in in_legend,
                         marker=dict(color=colour, pattern=dict(shape=pattern)),
                         customdata=[[system, lab, cat, side] for lab in labels], row=i, col=1,
                         hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + esc(system)
                         + "</extra>")
-    fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 160,
+            in_legend.add(cat)
+    # The label names run under the last panel, upright on a phone: room for the longest, so
+    # that the panels keep their height.
+    names_px = 6 * min(max((len(lab) for lab in labels), default=0), 50)
+    fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 160 + names_px,
                       title_text=("Errors" if view == "errors only" else "Spans")
                       + " per label", **_legend_below())
     return fig
