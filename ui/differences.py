@@ -115,16 +115,36 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
         totals=dict(marker=dict(color="#777777")),
         hovertemplate="%{y}<br>%{text}<extra></extra>",
     ))
-    running, top = 0.0, 1.0
-    for kind, v in zip(kinds, values, strict=True):
-        running = running + v if kind == "relative" else v
-        top = max(top, abs(running))
     lines = textwrap.wrap(title, 44)
     fig.update_layout(title="<br>".join(lines), height=90 + 52 * len(names), showlegend=False,
-                      xaxis=dict(title=MEASURES[measure], range=[0, top * 1.22]),
+                      xaxis=dict(title=MEASURES[measure], range=list(axis_range(kinds, values))),
                       **{**_LAYOUT, "margin": dict(l=10, r=10, t=40 + 20 * len(lines), b=10)})
     fig.update_yaxes(autorange="reversed", automargin=True)
+    if any(v > 1 for v in running_values(kinds, values)):
+        # A value past 1 (Martino's recall can exceed 1) is shown against 1, marked.
+        fig.add_vline(x=1, line=dict(color="#555555", width=1, dash="dash"),
+                      annotation_text="1", annotation_position="top")
     return fig
+
+
+def running_values(kinds: list[str], values: list[float]) -> list[float]:
+    """The value after each step of a waterfall (``kinds`` as plotly's ``measure``)."""
+    out, running = [], 0.0
+    for kind, v in zip(kinds, values, strict=True):
+        running = running + v if kind == "relative" else v
+        out.append(running)
+    return out
+
+
+def axis_range(kinds: list[str], values: list[float]) -> tuple[float, float]:
+    """The waterfall's x range: from 0 to a little past its largest value, so that an F1 of
+    0.16 fills the width rather than an eighth of a fixed 0–1.2 (issue 27); past 1 it reaches
+    its largest value too, so 1 stays on the axis. The margin leaves room for the text written
+    outside each bar (a signed change, six characters)."""
+    top = max([0.0, *(abs(v) for v in running_values(kinds, values))])
+    if top == 0:
+        return 0.0, 1.0
+    return 0.0, top * 1.3
 
 
 def documents_table(rows: list[DocDifference]) -> pd.DataFrame:

@@ -478,7 +478,8 @@ def merged_view(ws: Workspace, v: View, s: Shown) -> None:
                               for k, n in counts.items() if n))
     st.caption("Export this document, both annotations highlighted, as a standalone file:")
     export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
-                            pred_name=v.set_b, merged=(merged_a, merged_b))
+                            pred_name=v.set_b, merged=(merged_a, merged_b),
+                            notes=(err_ui.notes(s.cats_a), err_ui.notes(s.cats_b)))
 
 
 def contributions(v: View, s: Shown) -> None:

@@ -25,6 +25,7 @@ from plotly.subplots import make_subplots
 
 from core.analysis.errors import (
     CATEGORIES,
+    ERRORS,
     PREDICTION_CATEGORIES,
     REFERENCE_CATEGORIES,
     ErrorTable,
@@ -57,6 +58,8 @@ K_ERR_LABEL = "elabel"  # Documents: ... and of this label
 K_ERR_DIM = "edim"  # Errors: slice dimension (bound)
 K_ERR_METRIC = "emetric"  # Errors: span metric of the slices (bound)
 K_ERR_MEASURE = "emeasure"  # Errors: P, R or F1 in the slice chart (bound)
+K_ERR_VIEW = "eview"  # Errors: all spans or errors only in the category charts (bound)
+K_ERR_SCALE = "escale"  # Errors: counts or share in the category chart (bound)
 FILTER_AUTO_DOCS = 2000
 """Above this many documents what costs a pass over the whole corpus beyond the error categories
 waits for a toggle: the Documents page's error filters, the Errors page's SemEval-2013 schemas
@@ -175,45 +178,98 @@ def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
 # ---- figures ------------------------------------------------------------------------------------
 
 
-def category_chart(df: pd.DataFrame) -> go.Figure:
+VIEWS = ("all spans", "errors only")
+"""What the category charts stack: every span, or only the errors (``correct`` and ``optional``
+left out, so that a good system's few errors are not slivers beside its correct spans)."""
+SCALES = ("counts", "share")
+"""The category chart's scale: span counts, or each bar's share in percent (of its side's
+spans, or of its errors with "errors only"), so that systems of different sizes compare."""
+
+
+def _legend_below() -> dict[str, Any]:
+    """Title at the top left, under the modebar; legend at the bottom of the figure, under the
+    tick labels (its rows push the margin): at 390 px a legend beside the title ran into it
+    and into the modebar (issue 27)."""
+    return dict(template="plotly_white",
+                margin=dict(l=10, r=10, t=76, b=10),
+                # The title sits under the modebar's row (top right, 30 px), not beside it.
+                title=dict(y=1, yref="container", yanchor="top", x=0, xanchor="left",
+                           pad=dict(t=34, l=8)),
+                legend=dict(orientation="h", yref="container", yanchor="bottom", y=0,
+                            x=0, xanchor="left"))
+
+
+def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALES[0]
+                   ) -> go.Figure:
     """Stacked bars: per system, its reference spans and its predictions by category.
 
-    Bars carry ``customdata`` (system, side, category) so that a click names what it hit."""
+    ``view`` "errors only" leaves out ``correct`` and ``optional``; ``scale`` "share" draws
+    each bar as percentages of what it stacks (its side's spans, or its errors), with the count
+    in the hover. Bars carry ``customdata`` (system, side, category) so that a click names
+    what it hit."""
+    if view not in VIEWS or scale not in SCALES:
+        raise ValueError(f"view must be one of {VIEWS} and scale one of {SCALES}; got "
+                         f"{view!r}, {scale!r}")
     ok = df[df["category"] != "error"]
     systems = list(dict.fromkeys(ok["system"]))
+    shown = ERRORS if view == "errors only" else CATEGORIES
+    totals: dict[tuple[str, str], int] = {}
+    for row in ok[ok["category"].isin(shown)].itertuples(index=False):
+        for side in ("reference", "prediction"):
+            value = getattr(row, side)
+            if value is not None and not pd.isna(value):
+                key = (str(row.system), side)
+                totals[key] = totals.get(key, 0) + int(value)
+    share = scale == "share"
     fig = go.Figure()
-    for cat in CATEGORIES:
+    for cat in shown:
         colour, pattern, _ = CATEGORY_STYLE[cat]
         xs: list[list[str]] = [[], []]
-        ys, custom = [], []
+        ys: list[float] = []
+        texts, custom = [], []
         for system in systems:
             row = ok[(ok["system"] == system) & (ok["category"] == cat)]
             for side in ("reference", "prediction"):
                 value = row[side].iloc[0] if len(row) else None
                 if value is None or pd.isna(value):
                     continue
+                n, total = int(value), totals.get((system, side), 0)
                 xs[0].append(system)
                 xs[1].append(side)
-                ys.append(int(value))
-                custom.append([system, side, cat])
-        fig.add_bar(x=xs, y=ys, name=cat, customdata=custom, text=[y or "" for y in ys],
+                ys.append(100 * n / total if share and total else 0.0 if share else n)
+                texts.append(("" if not n else f"{100 * n / total:.0f}%") if share
+                             else (n or ""))
+                custom.append([system, side, cat, n])
+        fig.add_bar(x=xs, y=ys, name=cat, customdata=custom, text=texts,
                     textposition="inside", marker=dict(color=colour,
                                                        pattern=dict(shape=pattern)),
-                    hovertemplate="%{x}<br>" + cat + ": %{y} spans<extra></extra>")
-    fig.update_layout(barmode="stack", title="Spans by error category (click a bar segment to "
-                      "open its documents)", height=420, yaxis_title="spans", **_LAYOUT)
+                    hovertemplate="%{x}<br>" + cat + ": %{customdata[3]} spans"
+                    + (" (%{y:.1f}%)" if share else "") + "<extra></extra>")
+    what = "Errors" if view == "errors only" else "Spans"
+    title = f"{what} by category" + (" (share, %)" if share else "")
+    fig.update_layout(barmode="stack", title_text=title, height=440,
+                      yaxis_title=("% of " + ("errors" if view == "errors only" else "spans")
+                                   if share else what.lower()),
+                      **_legend_below())
+    if share:
+        fig.update_yaxes(range=[0, 100])
     fig.update_layout(legend_traceorder="normal")
     return fig
 
 
-def label_chart(df: pd.DataFrame, systems: Sequence[str]) -> go.Figure:
+def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0]
+                ) -> go.Figure:
     """Per system (one panel each), per label: its reference spans by category stacked, and the
-    spurious predictions of that label on top."""
+    spurious predictions of that label on top; ``view`` "errors only" leaves out ``correct``
+    and ``optional``."""
     keep = df[(df["side"] == "reference") | (df["category"] == "spurious")]
+    if view == "errors only":
+        keep = keep[keep["category"].isin(ERRORS)]
     systems = [s for s in systems if s in set(keep["system"])] or list(systems[:1])
     fig = make_subplots(rows=max(1, len(systems)), cols=1, shared_xaxes=True,
                         subplot_titles=[str(s) for s in systems], vertical_spacing=0.08)
     labels = sorted(set(keep["label"]), key=lambda x: (x == NOTHING, x.lower()))
+    in_legend: set[str] = set()  # each category once, from the first panel that draws it
     for i, system in enumerate(systems, start=1):
         sub = keep[keep["system"] == system]
         for cat in (*REFERENCE_CATEGORIES, "spurious"):
@@ -223,16 +279,19 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str]) -> go.Figure:
             if not any(ys):
                 continue
             side = "prediction" if cat == "spurious" else "reference"
-            fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat, showlegend=i == 1,
+            fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat,
+                        showlegend=cat not in in_legend,
                         marker=dict(color=colour, pattern=dict(shape=pattern)),
                         customdata=[[system, lab, cat, side] for lab in labels], row=i, col=1,
                         hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + esc(system)
                         + "</extra>")
-    layout = {**_LAYOUT, "legend": dict(orientation="v", x=1.01, xanchor="left", y=1),
-              "margin": dict(l=10, r=150, t=70, b=10)}
-    fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 140,
-                      title="Per label: reference spans by category, and spurious predictions",
-                      **layout)
+            in_legend.add(cat)
+    # The label names run under the last panel, upright on a phone: room for the longest, so
+    # that the panels keep their height.
+    names_px = 6 * min(max((len(lab) for lab in labels), default=0), 50)
+    fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 160 + names_px,
+                      title_text=("Errors" if view == "errors only" else "Spans")
+                      + " per label", **_legend_below())
     return fig
 
 
@@ -256,7 +315,8 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str) -> go.Figure:
                     textposition="outside",
                     hovertemplate="%{x}<br>" + measure + " %{y:.3f}<extra>"
                     + esc(str(system)) + "</extra>")
-    fig.update_layout(barmode="group", title=title, height=440, yaxis_title=measure, **_LAYOUT)
+    fig.update_layout(barmode="group", title_text=title, height=440, yaxis_title=measure,
+                      **_legend_below())
     return fig
 
 
@@ -555,7 +615,15 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     st.caption("Select a row, or click a bar segment, to open the Documents page on the "
                "documents holding spans of that category.")
     download_buttons(ok, "error_categories", key="dl_err_categories")
-    fig = category_chart(ok)
+    v1, v2 = st.columns(2)
+    view = v1.radio("Category charts", VIEWS, key=K_ERR_VIEW, bind="query-params", horizontal=True,
+                    help="Errors only leaves out correct and optional spans, so that a good "
+                    "system's few errors are not slivers beside its correct spans (here and "
+                    "in the per-label chart).")
+    scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,
+                     help="Share: each bar in percent of what it stacks (its side's spans, or "
+                     "its errors), so that systems of different sizes compare.")
+    fig = category_chart(ok, view=view, scale=scale)
     event = st.plotly_chart(fig, key=K_ERR_CHART, on_select="rerun",
                             selection_mode=("points",), config=PLOTLY_CONFIG)
     chart_downloads(fig, "error_categories", key="dl_err_chart")
@@ -612,7 +680,9 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     if not len(labels):
         st.caption("No span to count.")
         return
-    fig = label_chart(labels, s.systems)
+    fig = label_chart(labels, s.systems, view=st.session_state.get(K_ERR_VIEW, VIEWS[0]))
+    st.caption("Each label's reference spans by category, and that label's spurious "
+               "predictions on top; click a bar to open its documents.")
     event = st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun",
                             selection_mode=("points",), config=PLOTLY_CONFIG)
     chart_downloads(fig, "error_categories_per_label", key="dl_err_label_chart")

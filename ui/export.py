@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from core.render.highlight import SpanItem, document_html
+from core.render.highlight import Notes, SpanItem, document_html
 from core.render.svg import document_svg
 
 
@@ -26,9 +26,11 @@ def file_stem(doc_id: str) -> str:
 def download_buttons(doc_id: str, text: str | None, gold: Sequence[SpanItem],
                      pred: Sequence[SpanItem], colours: Mapping[str, str], *, gold_name: str,
                      pred_name: str, merged: tuple[Sequence[SpanItem], Sequence[SpanItem]]
-                     | None = None, key: str = "dl_doc_export") -> None:
+                     | None = None, notes: tuple[Notes, Notes] | None = None,
+                     key: str = "dl_doc_export") -> None:
     """The Documents page's "HTML" and "SVG" download buttons for the document shown (each file
-    is built when its button is clicked)."""
+    is built when its button is clicked). ``notes``: the marks shown after each span's tag on
+    the page (the error categories, :func:`ui.errors.notes`), kept in the HTML."""
     import streamlit as st
 
     stem = file_stem(doc_id)
@@ -36,9 +38,10 @@ def download_buttons(doc_id: str, text: str | None, gold: Sequence[SpanItem],
     row.download_button(
         "⬇️ HTML", key=f"{key}_html", file_name=f"{stem}.html", mime="text/html",
         data=lambda: document_html(doc_id, text, gold, pred, colours, gold_name=gold_name,
-                                   pred_name=pred_name, merged=merged),
+                                   pred_name=pred_name, merged=merged, notes=notes),
         help="This document highlighted as one standalone HTML page (both annotations, legend, "
-        "merged view, span tables; no script): open it offline or mail it.")
+        "error-category marks, merged view, span tables; no script): open it offline or mail "
+        "it.")
     row.download_button(
         "⬇️ SVG", key=f"{key}_svg", file_name=f"{stem}.svg", mime="image/svg+xml",
         data=lambda: document_svg(doc_id, text, gold, pred, colours, gold_name=gold_name,

@@ -121,6 +121,70 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     if f1_cols:
         st.plotly_chart(charts.systems_f1(overview.table, columns=f1_cols,
                                           title=f"F1 against {s.ref}"), key="systems_chart")
+    paper_table(ws, s, overview.table)
+
+
+PAPER_FORMATS = {"latex": ("LaTeX", "tex", "text/x-tex"),
+                 "markdown": ("Markdown", "md", "text/markdown"),
+                 "csv": ("CSV", "csv", "text/csv")}
+"""Formats of the paper table: shown name, file extension, MIME type."""
+
+
+@st.cache_data(max_entries=16, show_spinner="Bootstrapping P, R and F1 of every system…")
+def paper_table_text(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...],
+                     metric: str, variant: str | None, level: int, n_boot: int, seed: int,
+                     to: str) -> str:
+    """:mod:`core.analysis.table` of the systems the metric scores, in format ``to``: the table
+    ``python -m core table`` writes for the same files and settings."""
+    from core.analysis.table import render, system_row, table_of
+    from core.model import AnnotationSet
+    from core.model.errors import SpanScopeError
+
+    gold = _ws.sets[ref]
+    rows = []
+    for name in systems:
+        pred = _ws.sets[name]
+        options = {"variant": variant, "level": level, "texts": _ws.corpus.texts,
+                   "taxonomy": results.taxonomy_for(_ws, ref, name)}
+        try:
+            rows.append(system_row(gold, AnnotationSet(pred.name, pred.spans, "system", False),
+                                   metric=metric, options=options, n_resamples=n_boot,
+                                   seed=seed))
+        except SpanScopeError:
+            continue  # the page names the systems the metric refuses, beside the button
+    table = table_of(rows, gold, metric=metric, options={"variant": variant, "level": level},
+                     n_resamples=n_boot, seed=seed,
+                     command=f"SpanScope dashboard, Scores page: reference {ref}")
+    return render(table, to)
+
+
+def paper_table(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
+    """A download of the systems × P/R/F1 table with bootstrap intervals, as LaTeX (booktabs),
+    Markdown or CSV: ``python -m core table`` of what the page shows (docs/report.md)."""
+    names = results.span_metric_names()
+    c1, c2, c3 = st.columns([2, 2, 1.2], vertical_alignment="bottom")
+    metric = c1.selectbox("Table for a paper: metric", names, key="paper_metric",
+                          format_func=lambda n: registry.get(n).title,
+                          persist_state="session")
+    to = c2.radio("Format", list(PAPER_FORMATS), key="paper_format", horizontal=True,
+                  format_func=lambda f: PAPER_FORMATS[f][0], persist_state="session")
+    entry = registry.get(metric)
+    variant = s.variants.get(metric, entry.default_variant)
+    shown, ext, mime = PAPER_FORMATS[to]
+    c3.download_button(
+        f"⬇️ {shown} table",
+        lambda: paper_table_text(ws.key, ws, s.ref, tuple(s.systems), metric, variant,
+                                 s.level, s.n_boot, s.seed, to),
+        file_name=f"spanscope_{metric}_table.{ext}", mime=mime, key="dl_paper_table",
+        on_click="ignore")
+    refused = [str(r["system"]) for r in overview.to_dict("records")
+               if isinstance(r.get(f"{results.abbreviation(entry)} error"), str)]
+    st.caption(f"{results.describe(entry, variant, s.level if entry.levels else None)}: every "
+               f"system's P, R and F1 with 95% bootstrap intervals ({s.n_boot:,} resamples, "
+               f"seed {s.seed}), the best of each column in bold, the settings in the caption "
+               "(LaTeX needs `\\usepackage{booktabs}`); the same as `python -m core table`."
+               + (f" Left out (the metric refuses them): {', '.join(md(r) for r in refused)}."
+                  if refused else ""))
 
 
 @dataclass(frozen=True)

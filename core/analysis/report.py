@@ -33,6 +33,7 @@ from typing import Any
 
 from core.analysis.errors import (
     CATEGORIES,
+    ERRORS,
     PREDICTION_CATEGORIES,
     REFERENCE_CATEGORIES,
     ErrorTable,
@@ -53,7 +54,7 @@ from core.model.taxonomy import Taxonomy, for_labels
 from core.render.html import esc, html_table
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS
 from core.render.segments import segments
-from core.render.svg import svg_grouped_bars, svg_stacked_bars
+from core.render.svg import PATTERNS, svg_grouped_bars, svg_stacked_bars
 
 WORST = 20
 
@@ -201,13 +202,16 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
         "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
         f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
         f"{inputs.seed}).</p>"
-        + svg_grouped_bars([s.name for s in inputs.systems], series,
-                           title=f"F1 against {inputs.gold.name}", y_label="F1")
+        + _chart(svg_grouped_bars([s.name for s in inputs.systems], series,
+                                  title=f"F1 against {inputs.gold.name}", y_label="F1"))
         + html_table(score_rows) + "</section>")
 
 
 def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
-    cat_rows, bars = [], []
+    """Counts of every category, then the errors alone (``correct`` and ``optional`` left out,
+    so that a good system's few errors are not slivers beside its correct spans) with each
+    error's share of its side's errors (issue 27)."""
+    cat_rows, bars, error_bars = [], [], []
     for s in inputs.systems:
         t = tables[s.name]
         if isinstance(t, str):
@@ -215,20 +219,43 @@ def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
         ref, pred = t.counts("reference"), t.counts("prediction")
         bars.append((f"{s.name} · reference", ref))
         bars.append((f"{s.name} · prediction", pred))
+        error_bars.append((f"{s.name} · reference", {c: ref.get(c, 0) for c in ERRORS}))
+        error_bars.append((f"{s.name} · prediction", {c: pred.get(c, 0) for c in ERRORS}))
+        n_errors = {side: sum(counts.get(c, 0) for c in ERRORS)
+                    for side, counts in (("reference", ref), ("prediction", pred))}
         for cat in CATEGORIES:
-            cat_rows.append({"system": s.name, "category": cat,
-                             "reference": ref.get(cat) if cat in REFERENCE_CATEGORIES else None,
-                             "prediction": pred.get(cat) if cat in PREDICTION_CATEGORIES
-                             else None})
+            row: dict[str, Any] = {
+                "system": s.name, "category": cat,
+                "reference": ref.get(cat) if cat in REFERENCE_CATEGORIES else None,
+                "prediction": pred.get(cat) if cat in PREDICTION_CATEGORIES else None}
+            for side in ("reference", "prediction"):
+                n = row[side]
+                row[f"{side} % of errors"] = (
+                    100 * n / n_errors[side] if cat in ERRORS and n is not None
+                    and n_errors[side] else None)
+            cat_rows.append(row)
+    patterns = {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(CATEGORIES)}
     return (
         "<section id='categories'><h2>Error categories</h2><p>Every reference span and every "
         "prediction takes one category from its best overlapping pair: correct (same "
         "boundaries and label), label (same boundaries, other label), boundary (overlap, same "
         "label), boundary+label (overlap, other label), missed, spurious, optional (an "
         "unpredicted reference span offering ⊥: not an error).</p>"
-        + svg_stacked_bars(bars, title="Spans by category",
-                           colours={c: ERROR_COLOURS[c] for c in CATEGORIES})
+        + _chart(svg_stacked_bars(bars, title="Spans by category",
+                                  colours={c: ERROR_COLOURS[c] for c in CATEGORIES},
+                                  patterns=patterns))
+        + "<p>The errors alone, on their own scale (correct and optional spans left out); the "
+        "table gives each error's share of its side's errors.</p>"
+        + _chart(svg_stacked_bars(error_bars, title="Errors by category",
+                                  colours={c: ERROR_COLOURS[c] for c in ERRORS},
+                                  patterns=patterns))
         + html_table(cat_rows) + "</section>")
+
+
+def _chart(svg: str) -> str:
+    """A chart in a box that scrolls sideways on a narrow screen, so that its text keeps a
+    readable size instead of shrinking with the page."""
+    return f"<div class='chart'>{svg}</div>"
 
 
 def _slice_dimension(inputs: ReportInputs, dim: str) -> str:
@@ -257,8 +284,8 @@ def _slice_dimension(inputs: ReportInputs, dim: str) -> str:
                      "R": b.recall, "F1": b.f1,
                      "F1 low": b.intervals.get("F1", (None, None))[0],
                      "F1 high": b.intervals.get("F1", (None, None))[1]} for b in bs)
-    return f"<h3>{esc(dim)}</h3>" + svg_grouped_bars(
-        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1") + html_table(rows)
+    return f"<h3>{esc(dim)}</h3>" + _chart(svg_grouped_bars(
+        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1")) + html_table(rows)
 
 
 def _slices_section(inputs: ReportInputs) -> str:
@@ -393,15 +420,20 @@ CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1200px;
 color:#222;padding:0 16px}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:36px}
-table{border-collapse:collapse;margin:8px 0 16px;font-size:0.85em}
+table{border-collapse:collapse;margin:8px 0 16px;font-size:0.85em;display:block;max-width:100%;
+overflow-x:auto}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums}td.na{color:#999;text-align:center}
 thead th{background:#f4f4f4}th.col{writing-mode:vertical-rl;transform:rotate(180deg);
 max-height:180px}
-.side{display:grid;gap:10px}.doc{white-space:pre-wrap;line-height:1.9;border:1px solid #ddd;
-border-radius:6px;padding:6px 8px;font-size:0.92em}
+.side{display:grid;gap:10px}.doc{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;
+border:1px solid #ddd;border-radius:6px;padding:6px 8px;font-size:0.92em}
 .tag{font-size:0.68em;font-weight:700;border:1px solid;border-radius:3px;padding:0 2px;
 margin-right:2px;vertical-align:super}
-.meta{color:#555}svg.ss-chart{max-width:100%;height:auto;display:block;margin:8px 0}
+.meta{color:#555}code{overflow-wrap:anywhere}
+.chart{max-width:100%;overflow-x:auto}svg.ss-chart{max-width:100%;height:auto;display:block;
+margin:8px 0}
 article.worst{margin-bottom:22px}h4{margin:4px 0}
+@media (max-width:700px){body{margin:12px auto;padding:0 10px}
+.side{grid-template-columns:1fr !important}svg.ss-chart{max-width:none;width:640px}}
 """

@@ -1,9 +1,9 @@
 """The command line, ``python -m core``: a contract that other tools script against.
 
 Commands: ``score``, ``explain``, ``convert``, ``validate``, ``agree``, ``errors``, ``slices``,
-``report``, ``adjudicate``, ``app``, one module each. Exit status 0 on success, 1 on invalid
-input (one message on stderr, never a traceback), 2 on a usage error. With ``--json`` standard
-output is exactly one JSON object.
+``report``, ``table``, ``adjudicate``, ``app``, one module each. Exit status 0 on success, 1 on
+invalid input (one message on stderr, never a traceback), 2 on a usage error. With ``--json``
+standard output is exactly one JSON object.
 
 Adding a command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``
 and one entry in :data:`COMMAND_NAMES`. A command's module is imported only when it runs (or for
@@ -34,7 +34,7 @@ from core.model.errors import ParameterError, SpanScopeError, UsageError
 from core.model.textsafe import one_line
 
 COMMAND_NAMES: tuple[str, ...] = ("score", "explain", "convert", "validate", "agree", "errors",
-                                   "slices", "report", "adjudicate", "app")
+                                   "slices", "report", "table", "adjudicate", "app")
 """The commands, in ``--help`` order; each is the module ``core.cli.<name>``."""
 APP = "app"
 

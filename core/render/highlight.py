@@ -347,41 +347,72 @@ footer{margin-top:2em;color:#666;font-size:0.85em}
 """
 
 
-def _span_table(items: Sequence[SpanItem], text: str | None) -> str:
+Notes = Mapping[str, tuple[str, str, str]]
+"""Span id -> (mark, colour, category): what :func:`render_lanes` writes after a span's tag."""
+
+
+def notes_legend(*notes: Notes) -> str:
+    """Legend of the marks in ``notes`` (each category once, in order of first use), boxed as
+    :func:`render_lanes` draws them; "" when there is none."""
+    seen: dict[str, tuple[str, str]] = {}
+    for side in notes:
+        for mark, colour, category in side.values():
+            seen.setdefault(category, (mark, colour))
+    if not seen:
+        return ""
+    chips = "".join(
+        f'<span style="display:inline-block;margin:2px 10px 2px 0;white-space:nowrap">'
+        f'<span class="ss-cat" style="border:1px solid {xml_text(colour)};color:'
+        f"{xml_text(colour)};border-radius:3px;padding:0 3px;font-weight:700;font-size:0.8em;"
+        f'margin-right:4px">{xml_text(mark)}</span>{xml_text(category)}</span>'
+        for category, (mark, colour) in seen.items())
+    return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '
+            f"{chips}</div>")
+
+
+def _span_table(items: Sequence[SpanItem], text: str | None, notes: Notes) -> str:
     rows = "".join(
         f"<tr><td>{xml_text(it.id)}</td><td>{it.start}</td><td>{it.end}</td>"
         f"<td>{xml_text(it.label_text)}</td>"
-        f"<td>{'' if text is None else xml_text(text[it.start:it.end])}</td></tr>"
+        + (f"<td>{xml_text(notes[it.id][0] + ' ' + notes[it.id][2]) if it.id in notes else ''}"
+           "</td>" if notes else "")
+        + f"<td>{'' if text is None else xml_text(text[it.start:it.end])}</td></tr>"
         for it in items)
     return ("<table><thead><tr><th>span</th><th>start</th><th>end</th><th>label</th>"
-            f"<th>text</th></tr></thead><tbody>{rows}</tbody></table>")
+            + ("<th>category</th>" if notes else "")
+            + f"<th>text</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
 def document_html(doc_id: str, text: str | None, gold: Sequence[SpanItem],
                   pred: Sequence[SpanItem], colours: Mapping[str, str], *, gold_name: str,
                   pred_name: str, merged: tuple[Sequence[SpanItem], Sequence[SpanItem]]
-                  | None = None) -> str:
+                  | None = None, notes: tuple[Notes, Notes] | None = None) -> str:
     """A standalone HTML page: the legend, both annotations in lanes, the merged view
     (``merged``: the items as the metric compares them; default ``gold`` and ``pred``) and the
-    spans of each side in a table. No script; every file-derived string escaped."""
+    spans of each side in a table. ``notes`` (gold's, then pred's; :func:`render_lanes`) keeps
+    the marks the Documents page shows after each tag (the error categories ✓, L, B, ...), with
+    their legend and a category column in the span tables. No script; every file-derived
+    string escaped."""
     used = {lab for it in (*gold, *pred) for lab in it.labels}
     m_gold, m_pred = merged if merged is not None else (gold, pred)
+    n_gold, n_pred = notes if notes is not None else ({}, {})
     body = [
         f"<h1>Document {xml_text(doc_id)}</h1>",
         f"<p><b>{xml_text(gold_name)}</b> ({len(gold)} spans) and <b>{xml_text(pred_name)}</b> "
         f"({len(pred)} spans). Offsets are characters, [start, end).</p>",
         legend(colours, used),
+        notes_legend(n_gold, n_pred),
         f"<h2>{xml_text(gold_name)}</h2>",
-        render_lanes(text, gold, colours, dom_id="export-gold"),
+        render_lanes(text, gold, colours, dom_id="export-gold", notes=n_gold),
         f"<h2>{xml_text(pred_name)}</h2>",
-        render_lanes(text, pred, colours, dom_id="export-pred"),
+        render_lanes(text, pred, colours, dom_id="export-pred", notes=n_pred),
         "<h2>Merged view</h2>",
         status_legend(),
         render_merged(text, m_gold, m_pred, dom_id="export-merged"),
         f"<h2>Spans of {xml_text(gold_name)}</h2>",
-        _span_table(gold, text),
+        _span_table(gold, text, n_gold),
         f"<h2>Spans of {xml_text(pred_name)}</h2>",
-        _span_table(pred, text),
+        _span_table(pred, text, n_pred),
         "<footer>Exported by SpanScope. A span tagged <code>A | B</code> may be matched by "
         "either label; ⊥ means it may be left unannotated.</footer>",
     ]

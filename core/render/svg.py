@@ -124,9 +124,12 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
 
 
 def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str,
-                     colours: Mapping[str, str]) -> str:
+                     colours: Mapping[str, str], patterns: Mapping[str, str] | None = None
+                     ) -> str:
     """Horizontal stacked bars (one per system and side) of the category counts, the categories
-    stacked in the order of ``colours`` (category -> colour)."""
+    stacked in the order of ``colours`` (category -> colour); ``patterns`` (category -> one of
+    :data:`PATTERNS`) keeps a category's pattern when a chart draws only some categories."""
+    pattern_of = dict(patterns or {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(colours)})
     width, row_h, left, top = 860, 26, 210, 52
     height = top + row_h * len(bars) + 20
     total = max([1, *(sum(c.values()) for _, c in bars)])
@@ -135,20 +138,19 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
              f'{height}" width="{width}" height="{height}" role="img" '
              f'aria-label="{esc(title)}">', _defs(),
              f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
-             _legend([(c, colours[c], PATTERNS[i % len(PATTERNS)])
-                      for i, c in enumerate(colours)], 8, 40)]
+             _legend([(c, colours[c], pattern_of[c]) for c in colours], 8, 40)]
     for r, (name, counts) in enumerate(bars):
         y = top + r * row_h
         parts.append(f'<text x="{left - 6}" y="{y + 16}" font-size="11" text-anchor="end">'
                      f"{esc(name)}</text>")
         x = float(left)
-        for i, cat in enumerate(colours):
+        for cat in colours:
             n = counts.get(cat, 0)
             if not n:
                 continue
             w = plot_w * n / total
-            parts.append(_rect(x, y + 3, w, row_h - 6, colours[cat],
-                               PATTERNS[i % len(PATTERNS)], f"{name}: {cat} {n}"))
+            parts.append(_rect(x, y + 3, w, row_h - 6, colours[cat], pattern_of[cat],
+                               f"{name}: {cat} {n}"))
             if w > 18:
                 parts.append(f'<text x="{x + w / 2:.1f}" y="{y + 17}" font-size="10" '
                              f'text-anchor="middle" fill="#000" stroke="#fff" '

@@ -65,3 +65,22 @@ def test_report_refuses_two_systems_with_one_name(tmp_path: Path,
     assert main(["report", str(PROP / "gold.json"), str(PROP / "system_a.json"),
                  str(PROP / "system_a.json"), "-o", str(tmp_path / "r.html")]) == 1
     assert "same system name" in capsys.readouterr().err
+
+
+def test_errors_chart_leaves_out_correct_and_table_gives_shares_of_errors() -> None:
+    from core.analysis.errors import ERRORS, categorise
+    from core.formats import ReadOptions, load_path
+
+    loaded = load_path(PROP / "gold.json")
+    gold, texts = loaded.set, loaded.texts
+    pred = load_path(PROP / "system_a.json", options=ReadOptions(role="system")).set
+    html = build_report(ReportInputs(gold, [pred], texts, n_resamples=50), command="x")
+    section = html[html.index("<section id='categories'>"):html.index("<section id='slices'>")]
+    errors_svg = section[section.index("aria-label=\"Errors by category\""):]
+    errors_svg = errors_svg[:errors_svg.index("</svg>")]
+    assert "correct" not in errors_svg and "optional" not in errors_svg
+    counts = categorise(gold, pred).counts("reference")
+    assert f"{pred.name} · reference: missed {counts['missed']}" in errors_svg
+    # The table gives the share of the errors of that side.
+    total = sum(counts.get(c, 0) for c in ERRORS)
+    assert f"<td class='num'>{100 * counts['missed'] / total:.4f}</td>" in section

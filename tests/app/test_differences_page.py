@@ -117,3 +117,24 @@ def test_a_system_missing_documents_gets_a_warning_not_a_crash(make_app) -> None
     shown = " ".join(w.value for w in at.warning)
     assert "cannot be compared one by one" in shown and "doc10" in shown
     assert at.dataframe, "the steps table is still shown"
+
+
+def test_waterfall_axis_fits_small_values_and_keeps_one_in_view() -> None:
+    low = diff.axis_range(["absolute", "relative", "total"], [0.16, -0.04, 0.12])
+    assert low == pytest.approx((0.0, 0.16 * 1.3))  # 0.16 fills most of the width
+    past = diff.axis_range(["absolute", "relative", "total"], [0.9, 0.35, 1.25])
+    assert past[0] == 0 and past[1] > 1.25 > 1  # the largest value and 1 both shown
+    assert diff.axis_range(["absolute"], [0.0]) == (0.0, 1.0)
+
+
+def test_drawn_waterfall_axis_is_fitted(make_app) -> None:
+    import json
+
+    at = make_app("pages/differences.py", params={"b": "system_a"})
+    (fig,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")][:1]
+    trace = fig["data"][0]
+    values = diff.running_values(list(trace["measure"]), list(trace["x"]))
+    low, high = fig["layout"]["xaxis"]["range"]
+    assert low == 0 and high == pytest.approx(max(values) * 1.3)
+    marked = [s for s in fig["layout"].get("shapes", []) if s.get("x0") == 1]
+    assert bool(marked) == (max(values) > 1)

@@ -137,7 +137,7 @@ def test_figures_draw_what_the_tables_hold(make_app) -> None:
     missed = next(t for t in fig.data if t.name == "missed")
     expected = categorise(ws.sets["gold"], ws.sets["system_a"]).counts("reference")["missed"]
     assert list(missed.y) == [expected]
-    assert list(missed.customdata[0]) == ["system_a", "reference", "missed"]
+    assert list(missed.customdata[0]) == ["system_a", "reference", "missed", expected]
     assert missed.marker.pattern.shape == err_ui.CATEGORY_STYLE["missed"][1]  # a second cue
     frame, _, _ = err_ui.slice_frame(ws.key, ws, "gold", ("system_a",), "martino",
                                      "semeval2021", 2, "label", 200, 0, "", None)
@@ -197,3 +197,42 @@ def test_an_uploaded_metadata_csv_slices_its_categories_and_names_the_rest(make_
     notes = [c.value.replace("\\", "") for c in at.caption if "not sliced" in c.value]
     assert len(notes) == 1
     assert "**note** (an identifier: each of the 3 documents has its own value)" in notes[0]
+
+
+def test_errors_only_leaves_out_correct_and_share_adds_to_100(make_app) -> None:
+    import json
+
+    from core.analysis.errors import ERRORS
+
+    at = make_app("pages/errors.py", params={"eview": "errors only", "escale": "share"})
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    cats, labels = specs[0], specs[1]
+    assert [t["name"] for t in cats["data"]] == list(ERRORS)
+    assert all(t["name"] in ERRORS for t in labels["data"])
+    ws = _ws(at)
+    table = categorise(ws.sets["gold"], ws.sets["system_a"])
+    errors = {side: {c: n for c, n in table.counts(side).items() if c in ERRORS}
+              for side in ("reference", "prediction")}
+    missed = next(t for t in cats["data"] if t["name"] == "missed")
+    point = [i for i, d in enumerate(missed["customdata"]) if d[:2] == ["system_a", "reference"]]
+    assert missed["customdata"][point[0]][3] == errors["reference"]["missed"]
+    assert missed["y"][point[0]] == pytest.approx(
+        100 * errors["reference"]["missed"] / sum(errors["reference"].values()))
+    bars: dict[tuple[str, str], float] = {}
+    for t in cats["data"]:
+        for data, y in zip(t["customdata"], t["y"], strict=True):
+            bars[(data[0], data[1])] = bars.get((data[0], data[1]), 0) + y
+    assert bars and all(v == pytest.approx(100) or v == 0 for v in bars.values())
+
+
+def test_counts_chart_is_the_default_and_counts_every_span(make_app) -> None:
+    import json
+
+    at = make_app("pages/errors.py")
+    (cats, *_) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    assert cats["data"][0]["name"] == "correct"
+    ws = _ws(at)
+    table = categorise(ws.sets["gold"], ws.sets["system_a"])
+    correct = cats["data"][0]
+    assert correct["y"][0] == table.counts("reference")["correct"]

@@ -166,3 +166,35 @@ def test_the_documents_link_opens_the_first_row_of_the_per_document_table(make_a
     first = str(table.iloc[0]["document"])
     links = [str(el.proto) for el in at.get("page_link") if "first document" in str(el.proto)]
     assert links and f"doc={first}" in links[0]
+
+
+def test_paper_table_download_is_core_table_with_the_pages_f1_interval(make_app, frame) -> None:
+    import csv
+    import io
+
+    from core.analysis.table import system_row
+    from ui import scores as scores_ui
+
+    at = make_app("pages/scores.py")
+    assert not at.exception, [e.value for e in at.exception]
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "⬇️ LaTeX table" in labels
+    # system_b lacks a document the 2021 variant needs: it is named as left out.
+    assert any("Left out" in c.value and "system_b" in c.value.replace("\\", "")
+               for c in at.caption)
+    ws = at.session_state[state.K_UPLOAD_WS]
+    systems = tuple(state.compared_sets(ws, "gold"))
+    text = scores_ui.paper_table_text(ws.key, ws, "gold", systems, "martino", "semeval2021", 2,
+                                      1000, 0, "csv")
+    rows = {r["system"]: r for r in csv.DictReader(io.StringIO(text))}
+    assert "system_b" not in rows and "system_a" in rows
+    want = system_row(ws.sets["gold"], ws.sets["system_a"], metric="martino",
+                      options={"texts": ws.corpus.texts}, n_resamples=1000, seed=0)
+    assert float(rows["system_a"]["R"]) == pytest.approx(want.values["R"])
+    shown = frame(at, "system", "DSM F1 low").set_index("system")
+    assert float(rows["system_a"]["F1 low"]) == pytest.approx(shown.loc["system_a", "DSM F1 low"])
+    assert float(rows["system_a"]["F1 high"]) == pytest.approx(
+        shown.loc["system_a", "DSM F1 high"])
+    tex = scores_ui.paper_table_text(ws.key, ws, "gold", systems, "martino", "semeval2021", 2,
+                                     1000, 0, "latex")
+    assert r"\toprule" in tex and "seed 0" in tex and r"system\_a" in tex

@@ -31,6 +31,7 @@ def test_download_the_document_and_open_it_offline(app_url: str, page: Any,
                                                    tmp_path: Path) -> None:
     st_ui.open_page(page, app_url, "documents?b=system_a&doc=1")
     page.locator("#merged").wait_for(timeout=60_000)
+    shown_marks = sorted(page.locator("#left-doc .ss-cat, #right-doc .ss-cat").all_inner_texts())
     files = {}
     for kind in ("HTML", "SVG"):
         button = page.get_by_test_id("stDownloadButton").filter(has_text=kind).first
@@ -50,6 +51,11 @@ def test_download_the_document_and_open_it_offline(app_url: str, page: Any,
     assert "linear-gradient" in seg.evaluate("e => getComputedStyle(e).backgroundImage")
     expect(page.locator("#export-merged .ss-matched").first).to_be_visible()
     assert page.locator("script").count() == 0
+    # The category marks the page showed (✓, L, B, ...) are in the file, one per span there.
+    assert shown_marks and sorted(
+        page.locator("#export-gold .ss-cat, #export-pred .ss-cat").all_inner_texts()
+    ) == shown_marks
+    expect(page.locator(".ss-cat-legend")).to_be_visible()
     st_ui.shot(page, "export_html")
     page.goto(files["SVG"].as_uri())
     expect(page.locator("svg text").filter(has_text="G1").first).to_be_visible()

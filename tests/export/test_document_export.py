@@ -96,3 +96,33 @@ def test_file_stem_is_safe() -> None:
     assert export.file_stem("../../etc/passwd") == "document_.._.._etc_passwd"
     assert export.file_stem(SCRIPT).startswith("document__script_")
 
+
+
+def test_html_keeps_the_category_marks_the_page_shows() -> None:
+    from core.render.palette import ERROR_COLOURS, ERROR_MARKS
+
+    g, p, colours = _items()
+
+    def note(category: str) -> tuple[str, str, str]:
+        return ERROR_MARKS[category], ERROR_COLOURS[category], category
+
+    notes = ({"G1": note("boundary"), "G2": note("missed")},
+             {"P1": note("boundary"), "P2": note("label")})
+    page = highlight.document_html("d", TEXT, g, p, colours, gold_name="gold", pred_name="p",
+                                   notes=notes)
+    # The lanes carry the same marks as the Documents page (render_lanes with the same notes).
+    for dom_id, side in (("export-gold", notes[0]), ("export-pred", notes[1])):
+        lanes = highlight.render_lanes(TEXT, g if side is notes[0] else p, colours,
+                                       dom_id=dom_id, notes=side)
+        assert lanes in page
+        for span_id, (mark, _, category) in side.items():
+            assert (f'data-span="{span_id}" data-category="{category}"' in page
+                    and f">{mark}</span>" in page)
+    legend = page[page.index("ss-cat-legend"):]
+    legend = legend[:legend.index("</div>")]
+    assert [c for c in ("boundary", "missed", "label") if c in legend] == [
+        "boundary", "missed", "label"]
+    assert "<th>category</th>" in page and "<td>M missed</td>" in page
+    # Without notes: no category legend, no category column (as before).
+    plain = _html()
+    assert "ss-cat" not in plain and "<th>category</th>" not in plain

@@ -1,0 +1,123 @@
+"""``table GOLD PRED [PRED ...] --metric M --to latex|markdown|csv``: the paper-ready table of
+every system's P, R and F1 with bootstrap intervals (:mod:`core.analysis.table`).
+
+Each prediction file is read as ``score`` reads it for the metric (:func:`core.cli.loading.
+load_span_inputs`: labels, taxonomy, ``--llm-parsing``, the spans-past-text policy), so each
+row holds the numbers ``score`` prints for that file. The table goes to standard output, or to
+``--output FILE``; warnings go to standard error. See ``docs/report.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from core.analysis.table import FORMATS, SystemRow, render, system_row, table_of
+from core.cli.common import Subparsers, Warning_, add_beyond_text, command_parser, emit
+from core.cli.loading import load_span_inputs
+from core.formats import FORMATS as FILE_FORMATS
+from core.metrics import registry
+from core.model.errors import InputError
+
+NAME = "table"
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    p = command_parser(
+        subparsers, NAME, "paper-ready table of P, R, F1 with bootstrap intervals",
+        "Every system's P, R and F1 under one span metric, with percentile bootstrap "
+        "intervals over documents, as booktabs LaTeX, Markdown or CSV: the best value of each "
+        "column in bold, and a caption with the metric, variant, level, resamples and seed. "
+        "See docs/report.md.")
+    fmts = sorted(FILE_FORMATS)
+    p.add_argument("gold", metavar="GOLD", help="reference file or folder")
+    p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
+    p.add_argument("--metric", required=True, choices=registry.SpanMetricNames(),
+                   help="the span metric (martino, mafalda, or a plugin's)")
+    p.add_argument("--variant", help="metric variant (default: the metric's first; see score "
+                   "--help)")
+    p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+                   help="MAFALDA taxonomy level (default 2; metrics without levels ignore it)")
+    p.add_argument("--to", choices=FORMATS, default="latex",
+                   help="latex (booktabs table float, default), markdown (pipe table) or csv")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the table to FILE (default: standard output)")
+    p.add_argument("--samples", type=int, default=1000,
+                   help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--digits", type=int, default=3, choices=range(7), metavar="{0..6}",
+                   help="decimals printed (default 3); bold marks the best at this precision")
+    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
+    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
+    p.add_argument("--labels", metavar="FILE",
+                   help="label list, one per line, or a doccano label config (as score)")
+    p.add_argument("--taxonomy", metavar="FILE",
+                   help="MAFALDA-style grouping of labels into levels (JSON)")
+    p.add_argument("--merge-pred", action="store_true",
+                   help="merge overlapping predictions (the official -m flag)")
+    p.add_argument("--fragments-only", action="store_true",
+                   help="ignore labels (the official -f flag)")
+    p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
+                   help="how MAFALDA model answers become spans (default paper-2023)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (the values and intervals) instead of the table")
+    add_beyond_text(p)
+    return p
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that reproduces this table, its settings spelled out (the LaTeX comment)."""
+    argv = ["python", "-m", "core", "table", Path(args.gold).name,
+            *(Path(p).name for p in args.preds), "--metric", args.metric]
+    if args.variant:
+        argv += ["--variant", args.variant]
+    argv += ["--level", str(args.level), "--samples", str(args.samples), "--seed",
+             str(args.seed)]
+    return shlex.join(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.samples < 1:
+        raise InputError(f"--samples must be positive, got {args.samples}")
+    metric = registry.get(args.metric)
+    if args.variant is not None and not metric.variants:
+        raise InputError(f"the metric {metric.name!r} has no variants (got {args.variant!r})")
+    metric.keywords(variant=args.variant, level=args.level)  # a bad --variant: before reading
+    rows: list[SystemRow] = []
+    warnings: list[Warning_] = []
+    names: list[str] = []
+    gold = None
+    options: dict[str, object] = {}
+    for path in args.preds:
+        one = argparse.Namespace(**{**vars(args), "pred": path})
+        inputs = load_span_inputs(one, metric)
+        warnings.extend(inputs.warnings)
+        gold = inputs.gold
+        options = inputs.options(one)
+        row = system_row(inputs.gold, inputs.pred, metric=metric.name, options=options,
+                         n_resamples=args.samples, seed=args.seed)
+        warnings.extend(row.warnings)
+        rows.append(row)
+        names.append(inputs.pred.name)
+    assert gold is not None  # argparse asks for one PRED at least
+    if len(set(names)) < len(names):
+        raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
+                         "rename one")
+    # The gold is read once per system: each of its warnings is said once.
+    warnings = list({str(w): w for w in reversed(warnings)}.values())[::-1]
+    table = table_of(rows, gold, metric=metric.name, options=options, n_resamples=args.samples,
+                     seed=args.seed, command=command_line(args))
+    if args.json:
+        emit(table.to_dict(), args, lambda result: "", warnings)
+        return 0
+    text = render(table, args.to, digits=args.digits)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output} ({len(rows)} systems, {args.to})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
