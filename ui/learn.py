@@ -23,7 +23,7 @@ from core.model import Span
 from core.render import highlight
 from core.teaching import scenarios
 from ui import differences as diff
-from ui import exercise
+from ui import exercise, live_class
 from ui import learn_tables as tables
 from ui.escape import md
 from ui.widgets import download_buttons
@@ -187,12 +187,26 @@ class Edited:
 
 
 def exercise_mode() -> None:
-    """The mode radio; in exercise mode (``?exercise=SEED``) the exercise, then ``st.stop()``."""
+    """A live class (``?class=CODE``: its page, then ``st.stop()``); else the mode radio, the
+    class buttons, and in exercise mode (``?exercise=SEED``) the exercise, then ``st.stop()``."""
+    code, class_notice = live_class.code_from_url()
+    if code is not None:
+        live_class.render(code)
+        st.stop()
     ex_seed, ex_notice = exercise.seed_from_url()
     st.session_state[K_MODE] = MODES[1 if ex_seed is not None else 0]
-    st.radio("Mode", MODES, key=K_MODE, horizontal=True, on_change=mode_changed,
-             label_visibility="collapsed",
-             help="Exercise: predict the scores of a generated example before the answers appear.")
+    left, mid, right = st.columns([3, 1, 1], vertical_alignment="center")
+    left.radio("Mode", MODES, key=K_MODE, horizontal=True, on_change=mode_changed,
+               label_visibility="collapsed",
+               help="Exercise: predict the scores of a generated example before the answers "
+               "appear.")
+    with mid:
+        live_class.start_button(ex_seed if ex_seed is not None else exercise.DEFAULT_SEED,
+                                exercise.length_from_url())
+    with right:
+        live_class.join_box()
+    if class_notice:
+        st.warning(class_notice, icon="🔗")
     if ex_seed is None:
         st.caption("Worked examples from the papers and the official scorers. Edit the "
                    "predictions — add, delete, move a span, change its label — and every pair "

@@ -65,9 +65,19 @@ class LiveClass:
     changed: float
 
 
+_ENSURED: set[str] = set()
+
+
 def ensure(conn: sqlite3.Connection) -> None:
-    """Create the live-class tables when missing."""
+    """Create the live-class tables when missing (once per store file and process: forty
+    phones asking every second must not each take the write lock to check)."""
+    row = conn.execute("PRAGMA database_list").fetchone()
+    path = str(row[2]) if row is not None and row[2] else ""
+    if path and path in _ENSURED:
+        return
     ensure_schema(conn, FEATURE, VERSION, SCHEMA)
+    if path:
+        _ENSURED.add(path)
 
 
 def new_code() -> str:
@@ -143,13 +153,17 @@ def get_class(conn: sqlite3.Connection, code: str) -> LiveClass | None:
 def is_teacher(conn: sqlite3.Connection, code: str, key: str) -> bool:
     """Whether ``key`` is the teacher key of class ``code`` (compared in constant time)."""
     ensure(conn)
+    return _is_teacher(conn, code, key)
+
+
+def _is_teacher(conn: sqlite3.Connection, code: str, key: str) -> bool:
     row = conn.execute("SELECT teacher_key FROM live_classes WHERE code = ?",
                        (code,)).fetchone()
     return row is not None and secrets.compare_digest(str(row[0]), str(key))
 
 
 def _teacher(conn: sqlite3.Connection, code: str, key: str) -> None:
-    if not is_teacher(conn, code, key):
+    if not _is_teacher(conn, code, key):
         raise SpanScopeError(f"class {code}: only its teacher can do this (closed, or a wrong "
                              "teacher key)")
 
