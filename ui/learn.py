@@ -12,13 +12,14 @@ below; the scenario's id is bound to the URL (``?scenario=``), the exercise's se
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from core.metrics import mafalda, martino
+from core.metrics.differences import Step
 from core.model import Span
 from core.render import highlight
 from core.teaching import scenarios
@@ -159,6 +160,22 @@ def evaluate(scenario_id: str, pred: SpanKey) -> scenarios.Evaluation:
 def ladder(scenario_id: str, pred: SpanKey) -> list[Any]:
     """The Martino → MAFALDA ladder of these predictions (core.teaching.scenarios.ladder)."""
     return scenarios.ladder(scenarios.get(scenario_id), [Span(*p) for p in pred])
+
+
+def ladder_titled(steps: Sequence[Step], level: int) -> list[Step]:
+    """The ladder with each Martino bar before the level step saying that it scores the labels
+    as written: the score tiles above project them to ``level`` first, so the same metric name
+    would otherwise stand beside two numbers (MAFALDA Example 9: recall 1.25 at level 1, 0.25 as
+    written)."""
+    if level == 2:
+        return list(steps)
+    out, before_level = [], True
+    for s in steps:
+        if s.key == "level":
+            before_level = False
+        out.append(replace(s, title=f"{s.title} · labels as written") if before_level
+                   and s.official else s)
+    return out
 
 
 def _key(spans: Any) -> SpanKey:
@@ -359,6 +376,9 @@ def text(e: Edited) -> None:
 def _tile(tile: Any, row: tables.ScoreRow, run0: scenarios.VariantScore | None,
           e: Edited) -> None:
     name = row.variant if row.metric != "MAFALDA" else f"MAFALDA {row.variant}"
+    if e.sc.level != 2 and row.metric != "MAFALDA":
+        # The ladder below also scores the labels as written: each number names its setting.
+        name = f"{name}, level {e.sc.level}"
     if row.R is None:
         tile.metric(name, "refused" if row.metric != "MAFALDA" else "—")
         tile.caption(row.note.split(";")[0] + "; the reason in full is in the table.")
@@ -397,7 +417,7 @@ def ladder_steps(e: Edited) -> None:
     sc, sid = e.sc, e.sid
     st.markdown("**From Martino to MAFALDA, one rule at a time**"
                 + (" (your edited predictions)" if e.ev.edited else ""))
-    steps = ladder(sid, _key(s for _, s in e.valid))
+    steps = ladder_titled(ladder(sid, _key(s for _, s in e.valid)), sc.level)
     l_left, l_right = st.columns([1, 3])
     l_measure = diff.SHOWN_MEASURES[l_left.radio("Score", ["R", "P", "F1"],
                                                  key="learn_ladder_measure", horizontal=True)]
