@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import mafalda, martino
@@ -160,6 +161,17 @@ def evaluate(scenario_id: str, pred: SpanKey) -> scenarios.Evaluation:
 def ladder(scenario_id: str, pred: SpanKey) -> list[Any]:
     """The Martino → MAFALDA ladder of these predictions (core.teaching.scenarios.ladder)."""
     return scenarios.ladder(scenarios.get(scenario_id), [Span(*p) for p in pred])
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def waterfall(scenario_id: str, pred: SpanKey, measure: str) -> go.Figure:
+    """The ladder's waterfall, built once per scenario, predictions and score for every session:
+    a figure is the costliest thing Learn draws (bench/bench_learn.py), and a class of students
+    opening the same example would otherwise each build it."""
+    sc = scenarios.get(scenario_id)
+    return diff.waterfall(ladder_titled(ladder(scenario_id, pred), sc.level), measure,
+                          title=f"{diff.MEASURES[measure]} of these predictions (grey: the "
+                          "metrics)")
 
 
 def ladder_titled(steps: Sequence[Step], level: int) -> list[Step]:
@@ -427,9 +439,7 @@ def ladder_steps(e: Edited) -> None:
                       "step projects them, as the tiles above do from the start."
                       if sc.level != 2 else ""))
     if sum(s.score is not None for s in steps) >= 2:
-        l_right.plotly_chart(diff.waterfall(steps, l_measure,
-                                            title=f"{diff.MEASURES[l_measure]} "
-                                            "of these predictions (grey: the metrics)"),
+        l_right.plotly_chart(waterfall(sid, _key(s for _, s in e.valid), l_measure),
                              key="learn_waterfall", width="stretch")
     else:
         l_right.info("Fewer than two steps can score these predictions.", icon="ℹ️")

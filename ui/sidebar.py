@@ -20,16 +20,18 @@ _SCRIPT = """
   if (w.__spanscopeSidebar) return;
   w.__spanscopeSidebar = true;
   w.document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest('[data-testid="stSidebarNavLink"]');
-    if (!link || w.innerWidth >= %d) return;
+    const link = event.target.closest
+      && event.target.closest('[data-testid="stSidebarNavLink"]');
+    if (!link || w.innerWidth >= PHONE_MAX_PX) return;
     w.setTimeout(() => {
-      const button = w.document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      const button = w.document.querySelector(
+        '[data-testid="stSidebarCollapseButton"] button');
       if (button) button.click();
     }, 150);
   }, true);
 })();
 </script>
-""" % PHONE_MAX_PX
+""".replace("PHONE_MAX_PX", str(PHONE_MAX_PX))
 
 
 def close_on_phone() -> None:
