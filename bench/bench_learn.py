@@ -81,13 +81,13 @@ def main() -> None:
     print(f"load average before/after: {os.getloadavg()[0]:.2f} (1 min), "
           f"{os.cpu_count()} cores")
     summary = {}
-    for root, runs in results.items():
-        summary[root] = {kind: {m: statistics.median(r[kind][m] for r in runs)
+    for tree, runs in results.items():
+        summary[tree] = {kind: {m: statistics.median(r[kind][m] for r in runs)
                                 for m in ("wall_s", "server_cpu_s")}
                          for kind in ("cold", "warm")}
-        print(root)
+        print(tree)
         for kind in ("cold", "warm"):
-            s = summary[root][kind]
+            s = summary[tree][kind]
             print(f"  {kind}: wall {s['wall_s']:.2f} s, server CPU {s['server_cpu_s']:.2f} s "
                   f"(median of {len(runs)})")
     print(json.dumps({"runs": results, "median": summary}, indent=1))
