@@ -197,6 +197,9 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
                      "right": st.column_config.ProgressColumn(
                          "right", help="Share of the answers that are right",
                          min_value=0.0, max_value=1.0, format="percent"),
+                     "answers given": st.column_config.TextColumn(
+                         width="medium", help="The values the class sent, most frequent first "
+                         "(value ×how many)"),
                      "most common mistake": st.column_config.TextColumn(width="large")},
                  placeholder="—")
     st.caption("**most common mistake** is the step of the Martino → MAFALDA ladder the wrong "
@@ -218,6 +221,11 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
         st.button("Close and delete", key="live_close", on_click=_close, args=(code, key))
 
 
+SHORT_NAMES = {"nlp4if2019 (-m)": "NLP4IF-2019 (-m)", "semeval2020-si": "SemEval-2020 SI",
+               "semeval2021": "SemEval-2021", "mafalda": "MAFALDA"}
+"""Short metric names for the teacher's table (the exercise spells them out in full)."""
+
+
 def tally_table(tallies: list[live.QuestionTally], revealed: bool) -> pd.DataFrame:
     """One row per question: answered, share right, the answers given and the most common
     mistake; the value and the right share only after the reveal."""
@@ -227,7 +235,8 @@ def tally_table(tallies: list[live.QuestionTally], revealed: bool) -> pd.DataFra
                            for v, n in t.values[:5])
         top = t.reasons[0] if t.reasons else None
         rows.append({
-            "question": f"{t.title}: {'precision' if t.quantity == 'P' else 'recall'}",
+            "question": f"{SHORT_NAMES.get(t.metric, t.title)} "
+                        f"{'precision' if t.quantity == 'P' else 'recall'}",
             "answered": t.answered,
             "answers given": values,
             "value": exercises.fraction_text(t.value) if revealed else "hidden",
