@@ -107,7 +107,7 @@ def render(seed: int) -> None:
 
     sol = solve(seed)
     example(sol)
-    with st.container(border=True):
+    with st.container(border=True, key="exercise_form"):
         keys = guess_inputs(sol, length, f"{seed}")
         st.button("✅ Check my answers", key=f"exercise_check::{seed}", type="primary",
                   on_click=_check, args=(seed, keys))

@@ -285,7 +285,7 @@ def student(cls: classes.LiveClass) -> None:
     exercise.example(sol)
     sent = st.session_state.get(K_SENT, {}).get((cls.code, cls.seed))
     if not cls.revealed:
-        with st.container(border=True):
+        with st.container(border=True, key="live_form"):
             keys = exercise.guess_inputs(sol, cls.length, f"{cls.code}::{cls.seed}",
                                          prefix="live")
             st.button("📨 Send my answers", key=f"live_send::{cls.seed}", type="primary",
