@@ -78,7 +78,7 @@ def main() -> None:
                     warm = visit(browser, url, server.process.pid)
                 results[str(root)].append({"cold": cold, "warm": warm})
         browser.close()
-    print(f"load average before/after: {os.getloadavg()[0]:.2f} (1 min), "
+    print(f"load average after the runs: {os.getloadavg()[0]:.2f} (1 min), "
           f"{os.cpu_count()} cores")
     summary = {}
     for tree, runs in results.items():

@@ -126,3 +126,18 @@ def test_bad_class_code_in_the_link_is_named(make_app, store: Path) -> None:
     at = _ok(make_app(PAGE, params={live_class.PARAM: "<b>x</b>"}))
     assert at.warning and "a class code is eight letters" in at.warning[0].value
     assert "<b>" not in at.warning[0].value
+
+
+def test_next_exercise_moves_every_student(make_app, store: Path) -> None:
+    teacher, code = _teacher(make_app)
+    ada = _student(make_app, code, "Ada")
+    assert any(s.value == f"📝 Exercise {SEED}" for s in ada.subheader)
+    teacher.button(key="live_next").click()
+    _ok(teacher.run())
+    nxt = exercises.next_seed(SEED)
+    with connect(store) as conn:
+        cls = classes.get_class(conn, code)
+    assert cls is not None and (cls.seed, cls.revealed) == (nxt, False)
+    _ok(ada.run())
+    assert any(s.value == f"📝 Exercise {nxt}" for s in ada.subheader)
+    assert any(t.key.startswith(f"live_p::{code}::{nxt}::") for t in ada.text_input)
