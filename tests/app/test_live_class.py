@@ -141,3 +141,16 @@ def test_next_exercise_moves_every_student(make_app, store: Path) -> None:
     _ok(ada.run())
     assert any(s.value == f"📝 Exercise {nxt}" for s in ada.subheader)
     assert any(t.key.startswith(f"live_p::{code}::{nxt}::") for t in ada.text_input)
+
+
+def test_typed_code_opens_the_join_form(make_app, store: Path) -> None:
+    _, code = _teacher(make_app)
+    at = _ok(make_app(PAGE))
+    at.text_input(key="live_code").input(live_class.spaced(code).upper())
+    _ok(at.run())
+    assert at.query_params[live_class.PARAM] in (code, [code])
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in at.subheader)
+    wrong = _ok(make_app(PAGE))
+    wrong.text_input(key="live_code").input("abc 1")
+    _ok(wrong.run())
+    assert wrong.error and "eight letters" in wrong.error[0].value
