@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import cli_data, current, query, shutdown, state, uploads
+from ui import cli_data, current, query, shutdown, sidebar, state, uploads
 from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
@@ -62,6 +62,7 @@ with st.sidebar:
                      help="Bundled corpora under sample_data/. Upload your own on the Data page.")
     else:
         st.caption("No bundled sample corpus found; upload files on the 📂 Data page.")
+    sidebar.close_on_phone()  # on a phone the sidebar covers the page: close it after a link
 
 for notice in link_notices:
     st.warning(notice, icon="🔗")

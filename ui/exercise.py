@@ -26,7 +26,8 @@ PARAM = "exercise"
 DEFAULT_SEED = 1
 K_SEED = "exercise_seed"  # the seed number input (session; the URL holds ?exercise=)
 K_GUESSES = "exercise_guesses"  # session: {seed: {(metric, "P"|"R"): text}} once checked
-K_MEASURE = "exercise_measure"  # which score the ladder's waterfall shows after the reveal
+K_LONG = "exercise_long"  # the long-exercise toggle (the URL holds ?length=long)
+LENGTH_PARAM = "length"
 MAX_SEED = 2**31 - 1
 
 
@@ -62,47 +63,79 @@ def solve(seed: int) -> exercises.Solution:
 
 
 def _span_rows(items: list[highlight.SpanItem], text: str) -> pd.DataFrame:
+    """The spans as a small table whose label comes right after the id: on a phone the label
+    (``ad hominem | ⊥``) must be read whole, the offsets and the text can wrap."""
     return pd.DataFrame([{
-        "span": it.id, "start": it.start, "end": it.end, "length": it.end - it.start,
-        "label": " | ".join("⊥" if lab == NOTHING else lab for lab in it.labels),
+        "span": it.id, "label": " | ".join("⊥" if lab == NOTHING else lab for lab in it.labels),
+        "start": it.start, "end": it.end, "length": it.end - it.start,
         "text": text[it.start:it.end]} for it in items],
-        columns=["span", "start", "end", "length", "label", "text"])
+        columns=["span", "label", "start", "end", "length", "text"])
+
+
+def length_from_url() -> str:
+    """``short`` unless the URL or the toggle asks for the long exercise (``?length=long``)."""
+    return "long" if st.query_params.get(LENGTH_PARAM) == "long" else "short"
+
+
+def _length_moved() -> None:
+    if st.session_state[K_LONG]:
+        st.query_params[LENGTH_PARAM] = "long"
+    elif LENGTH_PARAM in st.query_params:
+        del st.query_params[LENGTH_PARAM]
 
 
 def render(seed: int) -> None:
     """The exercise of ``seed``: the example, the guess form, and after "Check" the reveal."""
     if st.session_state.get(K_SEED) != seed:
         st.session_state[K_SEED] = seed
-    c1, c2 = st.columns([1, 2], vertical_alignment="bottom")
+    length = length_from_url()
+    st.session_state[K_LONG] = length == "long"
+    c1, c2, c3 = st.columns([1, 1, 1], vertical_alignment="bottom")
     c1.number_input("Exercise number", min_value=0, max_value=MAX_SEED, step=1, key=K_SEED,
                     on_change=_typed,
                     help="The random generator's seed: a teacher fixes it, and the same number "
                     "gives everyone the same exercise.")
     c2.button("➡️ New exercise", key="exercise_next", on_click=_next,
               help="The next seed: a class that starts on one seed sees the same sequence.")
+    c3.toggle("Long exercise (8 answers)", key=K_LONG, on_change=_length_moved,
+              help="Short (the default): precision and recall under SemEval-2021 and MAFALDA, "
+              "4 answers. Long: also NLP4IF-2019 (-m) and SemEval-2020 span identification.")
     st.caption(f"Share this page's address (it ends in `?{PARAM}={seed}`): every student gets "
                "the same exercise, and **New exercise** takes everyone through the same "
                "sequence. Predict each score by hand first; the answers appear only after "
-               "**Check my answers**.")
+               "**Check my answers**. To see the whole class's answers live, **Start a class**.")
 
     sol = solve(seed)
+    example(sol)
+    with st.container(border=True, key="exercise_form"):
+        keys = guess_inputs(sol, length, f"{seed}")
+        st.button("✅ Check my answers", key=f"exercise_check::{seed}", type="primary",
+                  on_click=_check, args=(seed, keys))
+    store: dict[int, dict[tuple[str, str], Any]] = st.session_state.get(K_GUESSES, {})
+    if seed in store:
+        reveal(sol, store[seed], length)
+
+
+def example(sol: exercises.Solution) -> None:
+    """The exercise's text with its gold and predicted spans, as lanes and as tables."""
     sc = sol.exercise.scenario
     gold_items = highlight.span_items(sc.gold_set(), scenarios.DOC, "G")
     pred_items = [highlight.SpanItem(f"P{i}", s.start, s.end, (s.label,))
                   for i, s in enumerate(sc.pred, 1)]
     colours = highlight.label_colours([*exercises.LABELS, NOTHING])
     used = {lab for it in gold_items + pred_items for lab in it.labels}
-    st.subheader(f"📝 Exercise {seed}")
+    st.subheader(f"📝 Exercise {sol.exercise.seed}")
     st.html(highlight.legend(colours, used))
     st.markdown(f"**Gold** · {len(gold_items)} span(s)")
     st.html(highlight.render_lanes(sc.text, gold_items, colours, dom_id="exercise-gold"))
     st.markdown(f"**Predictions** · {len(pred_items)} span(s)")
     st.html(highlight.render_lanes(sc.text, pred_items, colours, dom_id="exercise-pred"))
     left, right = st.columns(2)
-    left.dataframe(_span_rows(gold_items, sc.text), hide_index=True, key="exercise_gold",
-                   placeholder="—")
-    right.dataframe(_span_rows(pred_items, sc.text), hide_index=True, key="exercise_pred",
-                    placeholder="—")
+    # Static tables: their cells wrap, so a label is never cut (a data grid cuts it on a phone).
+    with left.container(key="exercise_gold"):
+        st.table(_span_rows(gold_items, sc.text).set_index("span"))
+    with right.container(key="exercise_pred"):
+        st.table(_span_rows(pred_items, sc.text).set_index("span"))
     notes = ["Offsets are `[start, end)`: the length is end − start."]
     if sc.alternatives:
         notes.append("A gold label `A | B` may be matched by either label (MAFALDA's "
@@ -110,27 +143,27 @@ def render(seed: int) -> None:
                      "Martino has no alternatives: it wants every label, and drops ⊥.")
     st.caption(" ".join(notes))
 
+
+def guess_inputs(sol: exercises.Solution, length: str, suffix: str,
+                 prefix: str = "exercise") -> dict[tuple[str, str], str]:
+    """One text input per question of an exercise of ``length``; returns their session keys
+    (``{prefix}_{p|r}::{suffix}::{metric}``)."""
     keys: dict[tuple[str, str], str] = {}
-    with st.container(border=True):
-        st.markdown("**Your predictions** (0.375, 3/8 or 37.5%; a fraction must be exact, a "
-                    f"decimal within ±{exercises.TOLERANCE})")
-        for key, title in exercises.QUESTIONS:
-            truth = sol.truths[key]
-            st.markdown(f"**{md(title)}**")
-            if truth.value("P") is None:
-                st.caption(f"Refuses these predictions, nothing to predict: "
-                           f"{md((truth.error or '').split(';')[0])}.")
-                continue
-            a, b = st.columns(2)
-            for col, q, name, hint in ((a, "P", "precision P", "e.g. 3/8"),
-                                       (b, "R", "recall R", "e.g. 0.375")):
-                keys[(key, q)] = f"exercise_{q.lower()}::{seed}::{key}"
-                col.text_input(name, key=keys[(key, q)], placeholder=hint)
-        st.button("✅ Check my answers", key=f"exercise_check::{seed}", type="primary",
-                  on_click=_check, args=(seed, keys))
-    store: dict[int, dict[tuple[str, str], Any]] = st.session_state.get(K_GUESSES, {})
-    if seed in store:
-        _reveal(sol, store[seed])
+    st.markdown("**Your predictions** (0.375, 3/8 or 37.5%; a fraction must be exact, a "
+                f"decimal within ±{exercises.TOLERANCE})")
+    for key, title in exercises.questions(length):
+        truth = sol.truths[key]
+        st.markdown(f"**{md(title)}**")
+        if truth.value("P") is None:
+            st.caption(f"Refuses these predictions, nothing to predict: "
+                       f"{md((truth.error or '').split(';')[0])}.")
+            continue
+        a, b = st.columns(2)
+        for col, q, name, hint in ((a, "P", "precision P", "e.g. 3/8"),
+                                   (b, "R", "recall R", "e.g. 0.375")):
+            keys[(key, q)] = f"{prefix}_{q.lower()}::{suffix}::{key}"
+            col.text_input(name, key=keys[(key, q)], placeholder=hint)
+    return keys
 
 
 def _check(seed: int, keys: dict[tuple[str, str], str]) -> None:
@@ -139,16 +172,10 @@ def _check(seed: int, keys: dict[tuple[str, str], str]) -> None:
         k: st.session_state.get(key, "") for k, key in keys.items()}
 
 
-def _reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any]) -> None:
-    grade = exercises.grade(guesses, sol.truths, sol.steps, unlabelled=sol.unlabelled)
+def answers_table(sol: exercises.Solution, grade: exercises.Grade) -> pd.DataFrame:
+    """The graded guesses: each question's value, its sums and why a wrong answer is wrong."""
     titles = dict(exercises.QUESTIONS)
-    st.subheader("🔎 The answers")
-    if grade.right == grade.asked:
-        st.success(f"All {grade.asked} right.", icon="🎉")
-    else:
-        st.info(f"{grade.right} of {grade.asked} right. Each wrong answer says which step of the "
-                "ladder below it missed.", icon="🪜")
-    table = pd.DataFrame([{
+    return pd.DataFrame([{
         "metric": titles[c.metric], "score": c.quantity,
         "your answer": "" if c.guess is None else f"{c.guess:.4g}",
         "value": exercises.fraction_text(c.value) if c.value is not None else "refused",
@@ -156,20 +183,38 @@ def _reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any]) -> Non
                  else sol.truths[c.metric].r_sum) or "",
         "right": "—" if c.value is None else ("✅" if c.right else "❌"),
         "why": c.feedback} for c in grade.checks])
-    st.dataframe(table, hide_index=True, key="exercise_grade", column_config={
+
+
+def reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any] | None,
+           length: str = "long", key: str = "exercise") -> None:
+    """The answers: the guesses graded (when there are any), the ladder and the pair table."""
+    grade = exercises.grade(guesses or {}, sol.truths, sol.steps, unlabelled=sol.unlabelled,
+                            metrics=exercises.LENGTHS[length])
+    titles = dict(exercises.QUESTIONS)
+    st.subheader("🔎 The answers")
+    if guesses is not None:
+        if grade.right == grade.asked:
+            st.success(f"All {grade.asked} right.", icon="🎉")
+        else:
+            st.info(f"{grade.right} of {grade.asked} right. Each wrong answer says which step of "
+                    "the ladder below it missed.", icon="🪜")
+    table = answers_table(sol, grade)
+    if guesses is None:
+        table = table.drop(columns=["your answer", "right", "why"])
+    st.dataframe(table, hide_index=True, key=f"{key}_grade", column_config={
         "why": st.column_config.TextColumn(width="large")}, placeholder="—")
-    download_buttons(table, f"exercise_{sol.exercise.seed}", key="dl_exercise")
+    download_buttons(table, f"exercise_{sol.exercise.seed}", key=f"dl_{key}")
     wrong = [c for c in grade.checks if c.value is not None and not c.right]
-    for c in wrong:
+    for c in wrong if guesses is not None else []:
         st.markdown(f"- ❌ **{md(titles[c.metric])}, {c.quantity}**: {md(c.feedback)}")
 
     st.markdown("**The ladder: from Martino to MAFALDA, one rule at a time**")
-    shown = st.radio("Score", ["R", "P", "F1"], key=K_MEASURE, horizontal=True)
+    shown = st.radio("Score", ["R", "P", "F1"], key=f"{key}_measure", horizontal=True)
     measure = diff.SHOWN_MEASURES[shown]
     st.plotly_chart(diff.waterfall(sol.steps, measure, title=f"{shown} of this exercise, one "
                                    "rule at a time (grey: the metrics)"),
-                    key="exercise_waterfall", width="stretch")
-    st.dataframe(diff.steps_table(sol.steps, measure), hide_index=True, key="exercise_steps",
+                    key=f"{key}_waterfall", width="stretch")
+    st.dataframe(diff.steps_table(sol.steps, measure), hide_index=True, key=f"{key}_steps",
                  column_config={shown: st.column_config.NumberColumn(format="%.4f"),
                                 "change": st.column_config.NumberColumn(format="%+.4f")},
                  placeholder="—")
@@ -181,7 +226,7 @@ def _reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any]) -> Non
     gold_id = {it.interval: it.id for it in highlight.span_items(sc.gold_set(), scenarios.DOC,
                                                                   "G")}
     pairs = learn_ui.pairs_table(ev, sc, valid, gold_id)
-    st.dataframe(pairs, hide_index=True, key="exercise_pairs", column_config={
+    st.dataframe(pairs, hide_index=True, key=f"{key}_pairs", column_config={
         c: st.column_config.NumberColumn(format="%.4f") for c in ("C(s,t,|s|)", "C(s,t,|t|)")},
                  placeholder="—")
     st.markdown("**What the generator did:** " + "; ".join(md(m) for m in sol.exercise.moves)

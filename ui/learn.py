@@ -12,18 +12,20 @@ below; the scenario's id is bound to the URL (``?scenario=``), the exercise's se
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import mafalda, martino
+from core.metrics.differences import Step
 from core.model import Span
 from core.render import highlight
 from core.teaching import scenarios
 from ui import differences as diff
-from ui import exercise
+from ui import exercise, live_class
 from ui import learn_tables as tables
 from ui.escape import md
 from ui.widgets import download_buttons
@@ -161,6 +163,33 @@ def ladder(scenario_id: str, pred: SpanKey) -> list[Any]:
     return scenarios.ladder(scenarios.get(scenario_id), [Span(*p) for p in pred])
 
 
+@st.cache_data(max_entries=256, show_spinner=False)
+def waterfall(scenario_id: str, pred: SpanKey, measure: str) -> go.Figure:
+    """The ladder's waterfall, built once per scenario, predictions and score for every session:
+    a figure is the costliest thing Learn draws (bench/bench_learn.py), and a class of students
+    opening the same example would otherwise each build it."""
+    sc = scenarios.get(scenario_id)
+    return diff.waterfall(ladder_titled(ladder(scenario_id, pred), sc.level), measure,
+                          title=f"{diff.MEASURES[measure]} of these predictions (grey: the "
+                          "metrics)")
+
+
+def ladder_titled(steps: Sequence[Step], level: int) -> list[Step]:
+    """The ladder with each Martino bar before the level step saying that it scores the labels
+    as written: the score tiles above project them to ``level`` first, so the same metric name
+    would otherwise stand beside two numbers (MAFALDA Example 9: recall 1.25 at level 1, 0.25 as
+    written)."""
+    if level == 2:
+        return list(steps)
+    out, before_level = [], True
+    for s in steps:
+        if s.key == "level":
+            before_level = False
+        out.append(replace(s, title=f"{s.title} · labels as written") if before_level
+                   and s.official else s)
+    return out
+
+
 def _key(spans: Any) -> SpanKey:
     return tuple((s.start, s.end, s.label) for s in spans)
 
@@ -187,12 +216,26 @@ class Edited:
 
 
 def exercise_mode() -> None:
-    """The mode radio; in exercise mode (``?exercise=SEED``) the exercise, then ``st.stop()``."""
+    """A live class (``?class=CODE``: its page, then ``st.stop()``); else the mode radio, the
+    class buttons, and in exercise mode (``?exercise=SEED``) the exercise, then ``st.stop()``."""
+    code, class_notice = live_class.code_from_url()
+    if code is not None:
+        live_class.render(code)
+        st.stop()
     ex_seed, ex_notice = exercise.seed_from_url()
     st.session_state[K_MODE] = MODES[1 if ex_seed is not None else 0]
-    st.radio("Mode", MODES, key=K_MODE, horizontal=True, on_change=mode_changed,
-             label_visibility="collapsed",
-             help="Exercise: predict the scores of a generated example before the answers appear.")
+    left, mid, right = st.columns([3, 1, 1], vertical_alignment="center")
+    left.radio("Mode", MODES, key=K_MODE, horizontal=True, on_change=mode_changed,
+               label_visibility="collapsed",
+               help="Exercise: predict the scores of a generated example before the answers "
+               "appear.")
+    with mid:
+        live_class.start_button(ex_seed if ex_seed is not None else exercise.DEFAULT_SEED,
+                                exercise.length_from_url())
+    with right:
+        live_class.join_box()
+    if class_notice:
+        st.warning(class_notice, icon="🔗")
     if ex_seed is None:
         st.caption("Worked examples from the papers and the official scorers. Edit the "
                    "predictions — add, delete, move a span, change its label — and every pair "
@@ -345,6 +388,9 @@ def text(e: Edited) -> None:
 def _tile(tile: Any, row: tables.ScoreRow, run0: scenarios.VariantScore | None,
           e: Edited) -> None:
     name = row.variant if row.metric != "MAFALDA" else f"MAFALDA {row.variant}"
+    if e.sc.level != 2 and row.metric != "MAFALDA":
+        # The ladder below also scores the labels as written: each number names its setting.
+        name = f"{name}, level {e.sc.level}"
     if row.R is None:
         tile.metric(name, "refused" if row.metric != "MAFALDA" else "—")
         tile.caption(row.note.split(";")[0] + "; the reason in full is in the table.")
@@ -383,7 +429,7 @@ def ladder_steps(e: Edited) -> None:
     sc, sid = e.sc, e.sid
     st.markdown("**From Martino to MAFALDA, one rule at a time**"
                 + (" (your edited predictions)" if e.ev.edited else ""))
-    steps = ladder(sid, _key(s for _, s in e.valid))
+    steps = ladder_titled(ladder(sid, _key(s for _, s in e.valid)), sc.level)
     l_left, l_right = st.columns([1, 3])
     l_measure = diff.SHOWN_MEASURES[l_left.radio("Score", ["R", "P", "F1"],
                                                  key="learn_ladder_measure", horizontal=True)]
@@ -393,9 +439,7 @@ def ladder_steps(e: Edited) -> None:
                       "step projects them, as the tiles above do from the start."
                       if sc.level != 2 else ""))
     if sum(s.score is not None for s in steps) >= 2:
-        l_right.plotly_chart(diff.waterfall(steps, l_measure,
-                                            title=f"{diff.MEASURES[l_measure]} "
-                                            "of these predictions (grey: the metrics)"),
+        l_right.plotly_chart(waterfall(sid, _key(s for _, s in e.valid), l_measure),
                              key="learn_waterfall", width="stretch")
     else:
         l_right.info("Fewer than two steps can score these predictions.", icon="ℹ️")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -42,9 +42,11 @@ class ScoreRow:
     p_sum: str
     r_sum: str
     note: str
+    labels: str = "as written"
 
     def record(self) -> dict[str, str | float | None]:
-        return {"metric": self.metric, "variant": self.variant, "P": self.P, "R": self.R,
+        return {"metric": self.metric, "variant": self.variant, "labels": self.labels,
+                "P": self.P, "R": self.R,
                 "F1": self.F1, "P = Σ C(s,t,|s|) / |S|": self.p_sum,
                 "R = Σ C(s,t,|t|) / |T|": self.r_sum, "note": self.note}
 
@@ -60,14 +62,16 @@ def _martino_row(run: scenarios.VariantScore) -> ScoreRow:
 
 
 def score_rows(ev: scenarios.Evaluation, sc: scenarios.Scenario) -> list[ScoreRow]:
-    """One row per Martino variant the scenario runs, and one for MAFALDA."""
-    rows = [_martino_row(run) for run in ev.runs]
+    """One row per Martino variant the scenario runs, and one for MAFALDA; ``labels`` says the
+    setting every row is scored at (the level-1 groups for a level-1 scenario)."""
+    labels = "as written" if sc.level == 2 else f"level {sc.level} groups"
+    rows = [replace(_martino_row(run), labels=labels) for run in ev.runs]
     maf = ev.mafalda
     rows.append(ScoreRow(
         "MAFALDA", f"paper, level {sc.level}", None if maf is None else maf.precision,
         None if maf is None else maf.recall, None if maf is None else maf.f1,
         "best gold match per prediction, best alternative",
-        "best prediction per gold span, ⊥ left out", ev.mafalda_error or ""))
+        "best prediction per gold span, ⊥ left out", ev.mafalda_error or "", labels))
     return rows
 
 

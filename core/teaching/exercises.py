@@ -73,6 +73,27 @@ LADDER_STEP: dict[str, str] = {"nlp4if2019 (-m)": "merged", "semeval2021": "mart
 """The step of :func:`core.metrics.differences.metric_path` each metric is (span
 identification ignores labels, so it is off the ladder)."""
 
+LENGTHS: dict[str, tuple[str, ...]] = {
+    "short": ("semeval2021", "mafalda"),
+    "long": tuple(key for key, _ in QUESTIONS),
+}
+"""Which metrics an exercise asks about: ``short`` (the default) asks P and R of the SemEval-2021
+scorer and of MAFALDA, the two ends of the rules that make them differ (4 answers, fewer when a
+scorer refuses); ``long`` asks all four metrics of :data:`QUESTIONS` (8 answers)."""
+
+
+def questions(length: str = "short") -> tuple[tuple[str, str], ...]:
+    """The (key, title) of :data:`QUESTIONS` an exercise of ``length`` asks.
+
+    >>> [k for k, _ in questions("short")], len(questions("long"))
+    (['semeval2021', 'mafalda'], 4)
+    """
+    if length not in LENGTHS:
+        raise ValueError(f"The 'length' parameter of questions must be one of {set(LENGTHS)}. "
+                         f"Got {length!r} instead.")
+    return tuple(q for q in QUESTIONS if q[0] in LENGTHS[length])
+
+
 TOLERANCE = 0.005
 """How far a decimal guess may be from the value (the page shows values to 4 decimals; a student
 rounding to 2 decimals is right)."""
@@ -502,15 +523,18 @@ def _ladder_reason(metric: str, quantity: str, steps: Sequence[Step],
 
 def grade(guesses: Mapping[tuple[str, str], str | float | None], truths: Mapping[str, Truth],
           steps: Sequence[Step], *, unlabelled: Mapping[str, float | None] | None = None,
-          tolerance: float = TOLERANCE) -> Grade:
+          tolerance: float = TOLERANCE, metrics: Sequence[str] | None = None) -> Grade:
     """Grade the guesses ``{(metric, "P" | "R"): text}`` against ``truths`` (:func:`answers`).
 
     A metric that refuses the input asks nothing; an empty guess is wrong with the feedback
     "no answer"; a guess that is not a number says why. ``unlabelled`` gives, per quantity, the
-    SemEval-2021 value with every label the same (to recognise a forgotten δ).
+    SemEval-2021 value with every label the same (to recognise a forgotten δ). ``metrics``
+    limits the questions to those keys (:data:`LENGTHS`; default: all of :data:`QUESTIONS`).
     """
     checks = []
     for key, _ in QUESTIONS:
+        if metrics is not None and key not in metrics:
+            continue
         truth = truths[key]
         for q in QUANTITIES:
             value = truth.value(q)

@@ -14,8 +14,8 @@ from ui import learn as learn_ui
 PAGE = "pages/learn.py"
 
 
-def _open(make_app, seed: str | None = "5"):
-    at = make_app(PAGE, params={} if seed is None else {exercise_ui.PARAM: seed})
+def _open(make_app, seed: str | None = "5", **params: str):
+    at = make_app(PAGE, params=({} if seed is None else {exercise_ui.PARAM: seed}) | params)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -31,8 +31,14 @@ def _answer(at, seed: int, guesses: dict[tuple[str, str], str]):
 
 def _pred_rows(at) -> list[tuple[int, int, str]]:
     """The predictions table the exercise shows (the second span table)."""
-    tables = [d.value for d in at.dataframe if "length" in d.value.columns]
-    return [(r["start"], r["end"], r["label"]) for r in tables[1].to_dict("records")]
+    tables = [t.value for t in at.table if "length" in t.value.columns]
+    return [(r["start"], r["end"], r["label"])
+            for r in tables[1].reset_index().to_dict("records")]
+
+
+def _guess_keys(at) -> set[str]:
+    """The keys of the exercise's answer inputs (the page also has the class-code input)."""
+    return {t.key for t in at.text_input if t.key.startswith("exercise_")}
 
 
 def _want_rows(seed: int) -> list[tuple[int, int, str]]:
@@ -46,10 +52,32 @@ def test_url_seed_opens_that_exercise_and_hides_the_answers(make_app) -> None:
     assert _pred_rows(at) == _want_rows(5)
     assert not [s for s in at.subheader if "answers" in s.value]
     assert not at.get("plotly_chart")
+    questions = [k for k, _ in exercises.questions("short")
+                 if exercises.solve(exercises.generate(5)).truths[k].precision is not None]
+    assert _guess_keys(at) == {f"exercise_{q}::5::{k}" for k in questions
+                                              for q in ("p", "r")}
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_short_exercise_asks_two_to_four_answers_by_default(make_app, seed: int) -> None:
+    """Issue 27: an exercise asked for 8 answers; the default asks 2 to 4."""
+    at = _open(make_app, str(seed))
+    assert at.toggle(key=exercise_ui.K_LONG).value is False
+    assert 2 <= len(_guess_keys(at)) <= 4
+
+
+def test_long_exercise_asks_every_metric(make_app) -> None:
+    at = _open(make_app, "5")
+    at.toggle(key=exercise_ui.K_LONG).set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params[exercise_ui.LENGTH_PARAM] in ("long", ["long"])
     questions = [k for k, _ in exercises.QUESTIONS
                  if exercises.solve(exercises.generate(5)).truths[k].precision is not None]
-    assert {t.key for t in at.text_input} == {f"exercise_{q}::5::{k}" for k in questions
+    assert len(questions) >= 3
+    assert _guess_keys(at) == {f"exercise_{q}::5::{k}" for k in questions
                                               for q in ("p", "r")}
+    again = _open(make_app, "5", length="long")  # the link keeps the length
+    assert _guess_keys(again) == _guess_keys(at)
 
 
 def test_check_grades_with_core_and_reveals_the_ladder(make_app, frame) -> None:
@@ -63,7 +91,8 @@ def test_check_grades_with_core_and_reveals_the_ladder(make_app, frame) -> None:
     at = _answer(at, seed, {("semeval2021", "P"): right_p, ("mafalda", "R"): wrong_r})
     table = frame(at, "metric", "score", "your answer", "value", "right", "why")
     want = exercises.grade({("semeval2021", "P"): right_p, ("mafalda", "R"): wrong_r}, truth,
-                           sol.steps, unlabelled=sol.unlabelled)
+                           sol.steps, unlabelled=sol.unlabelled,
+                           metrics=exercises.LENGTHS["short"])
     assert list(table["why"]) == [c.feedback for c in want.checks]
     titles = dict(exercises.QUESTIONS)
     row = table[(table["metric"] == titles["semeval2021"]) & (table["score"] == "P")].iloc[0]

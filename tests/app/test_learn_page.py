@@ -89,8 +89,27 @@ def test_example9_shows_martino_1_25_and_mafalda_1_side_by_side(make_app, frame)
     assert scores["paper, level 1"]["R"] == pytest.approx(1.0)
     assert scores["semeval2020-si"]["note"].startswith("refused: ")
     tiles = {m.label: m.value for m in at.metric}
-    assert tiles["semeval2021 — recall"] == "1.25 (5/4)"
+    assert tiles["semeval2021, level 1 — recall"] == "1.25 (5/4)"
     assert tiles["MAFALDA paper, level 1 — recall"] == "1"
+
+
+def test_example9_each_recall_names_its_setting(make_app, frame) -> None:
+    """Issue 27: the tile's 1.25 (labels at level 1) and the ladder's 0.25 (labels as written)
+    are two settings of one metric: each says its own, and no label stands beside two numbers."""
+    at = _open(make_app, "mafalda-example9")
+    tiles = {m.label: m.value for m in at.metric}
+    assert "semeval2021 — recall" not in tiles
+    steps = frame(at, "step", "official metric", "change")
+    recall = steps.columns[2]
+    values = dict(zip(steps["step"], steps[recall], strict=True))
+    assert values["Martino, SemEval-2021 · labels as written"] == pytest.approx(0.25)
+    assert values["labels at level 1"] == pytest.approx(1.25)
+    assert "Martino, SemEval-2021" not in values
+    labels = {}
+    for label, value in [*tiles.items(), *values.items()]:
+        labels.setdefault(label, set()).add(value)
+    assert all(len(v) == 1 for v in labels.values())
+    assert set(_scores(frame, at)["semeval2021"]["labels"].split()) >= {"level", "1"}
 
 
 def test_example5_lists_the_four_alternatives_scored_by_core(make_app, frame) -> None:

@@ -92,7 +92,8 @@ def test_every_scenario_opens_from_the_picker_with_the_seeds_numbers(
         expect(seed.get_by_text("❌", exact=True)).to_have_count(0)
         run = ev.run("semeval2021")
         if run is not None and run.result is not None:
-            assert _tile(page, RECALL_2021).split()[0] == (
+            label = RECALL_2021 if sc.level == 2 else f"semeval2021, level {sc.level} — recall"
+            assert _tile(page, label).split()[0] == (
                 f"{run.result.recall:.4f}".rstrip("0").rstrip("."))
         st_ui.shot(page, f"learn_{sid}")
     assert st_ui.app_errors(page) == []
@@ -145,7 +146,7 @@ def test_deep_link_opens_example9_with_both_recalls(
 ) -> None:
     _open(page, st_ui, app_url, "mafalda-example9")
     assert st_ui.value(page, "Scenario") == scenarios.get("mafalda-example9").title
-    assert _tile(page, RECALL_2021) == "1.25 (5/4)"
+    assert _tile(page, "semeval2021, level 1 — recall") == "1.25 (5/4)"  # its setting named
     assert _tile(page, "MAFALDA paper, level 1 — recall") == "1"
     assert "refused" in _tile(page, "semeval2020-si")
     page.get_by_text("Da San Martino et al. (2019) span metric", exact=True).click()

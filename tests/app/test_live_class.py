@@ -1,0 +1,156 @@
+"""Live class on the Learn page (issue 27): "Start a class" opens a class in the store and shows
+its QR code and link; a student joins with a nickname and sends answers; the teacher's screen
+counts them per question with the grader's diagnosis and reveals the solution to everyone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.store import STORE_ENV, classes, connect
+from core.teaching import exercises
+from ui import live_class
+
+PAGE = "pages/learn.py"
+SEED = 3
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "store.sqlite"
+    monkeypatch.setenv(STORE_ENV, str(path))
+    return path
+
+
+def _ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _teacher(make_app):
+    at = _ok(make_app(PAGE, params={"exercise": str(SEED)}))
+    at.button(key="live_start").click()
+    _ok(at.run())
+    code = at.query_params[live_class.PARAM]
+    code = code[0] if isinstance(code, list) else code
+    return at, code
+
+
+def _student(make_app, code: str, name: str):
+    at = _ok(make_app(PAGE, params={live_class.PARAM: code}))
+    at.text_input(key=live_class.K_NICK).input(name)
+    at.button[[b.label for b in at.button].index("Join")].click()
+    return _ok(at.run())
+
+
+def _send(at, code: str, guesses: dict[tuple[str, str], str]):
+    for (metric, q), text in guesses.items():
+        at.text_input(key=f"live_{q.lower()}::{code}::{SEED}::{metric}").input(text)
+    at.button(key=f"live_send::{SEED}").click()
+    return _ok(at.run())
+
+
+def _tally(frame, at):
+    return frame(at, "question", "answered", "answers given", "value", "right")
+
+
+def test_start_a_class_shows_qr_link_and_code(make_app, store: Path) -> None:
+    at, code = _teacher(make_app)
+    assert classes.normal_code(code) == code
+    with connect(store) as conn:
+        cls = classes.get_class(conn, code)
+    assert cls is not None and (cls.seed, cls.length, cls.revealed) == (SEED, "short", False)
+    assert len(at.get("image")) == 1  # the QR code
+    links = [c.value for c in at.code]
+    assert any(v.endswith(f"/learn?class={code}") for v in links)
+    assert any(live_class.spaced(code) in s.value for s in at.subheader)
+    assert [m.value for m in at.metric][:2] == ["0", "0"]
+
+
+def test_qr_code_encodes_the_link() -> None:
+    png = live_class.qr_png("http://10.0.0.2:8501/learn?class=abcdefgh")
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 200
+
+
+def test_student_answers_reach_the_teacher_and_the_reveal_reaches_the_student(
+        make_app, frame, store: Path) -> None:
+    teacher, code = _teacher(make_app)
+    sol = exercises.solve(exercises.generate(SEED))
+    r21 = f"{sol.truths['semeval2021'].recall:.4f}"
+    ada = _student(make_app, code, "Ada")
+    assert any("You are **Ada**" in m.value for m in ada.markdown)
+    assert {t.key for t in ada.text_input if t.key.startswith("live_")} == {
+        f"live_{q}::{code}::{SEED}::{m}" for m in exercises.LENGTHS["short"] for q in "pr"}
+    ada = _send(ada, code, {("mafalda", "R"): r21, ("semeval2021", "R"): r21})
+    assert ada.success and "Received at" in ada.success[0].value
+    bob = _student(make_app, code, "Bob")
+    _send(bob, code, {("mafalda", "R"): r21})
+
+    _ok(teacher.run())
+    assert [m.value for m in teacher.metric][:2] == ["2", "2"]
+    table = _tally(frame, teacher).set_index("question")
+    maf_r = table.loc["MAFALDA recall"]
+    assert maf_r["answered"] == 2 and maf_r["value"] == "hidden"
+    assert "×2" in maf_r["answers given"]
+
+    teacher.button(key="live_reveal").click()
+    _ok(teacher.run())
+    table = _tally(frame, teacher).set_index("question")
+    maf_r = table.loc["MAFALDA recall"]
+    assert maf_r["right"] == 0.0 and "ladder step" in maf_r["most common mistake"]
+    assert "(2 of 2)" in maf_r["most common mistake"]
+    assert table.loc["SemEval-2021 recall", "right"] == 1.0
+
+    _ok(ada.run())
+    assert any("The answers" in s.value for s in ada.subheader)
+    graded = frame(ada, "metric", "score", "your answer", "right", "why")
+    assert list(graded["right"]).count("✅") == 1
+    assert not [t for t in ada.text_input if t.key.startswith("live_p")]  # answers closed
+
+
+def test_taken_nickname_and_closed_class_are_named(make_app, store: Path) -> None:
+    teacher, code = _teacher(make_app)
+    _student(make_app, code, "Ada")
+    again = _student(make_app, code, "ada")
+    assert again.error and "is taken" in again.error[0].value
+    teacher.button(key="live_close").click()
+    _ok(teacher.run())
+    with connect(store) as conn:
+        assert classes.get_class(conn, code) is None
+    gone = _ok(make_app(PAGE, params={live_class.PARAM: code}))
+    assert gone.error and "No open class" in gone.error[0].value
+
+
+def test_bad_class_code_in_the_link_is_named(make_app, store: Path) -> None:
+    at = _ok(make_app(PAGE, params={live_class.PARAM: "<b>x</b>"}))
+    assert at.warning and "a class code is eight letters" in at.warning[0].value
+    assert "<b>" not in at.warning[0].value
+
+
+def test_next_exercise_moves_every_student(make_app, store: Path) -> None:
+    teacher, code = _teacher(make_app)
+    ada = _student(make_app, code, "Ada")
+    assert any(s.value == f"📝 Exercise {SEED}" for s in ada.subheader)
+    teacher.button(key="live_next").click()
+    _ok(teacher.run())
+    nxt = exercises.next_seed(SEED)
+    with connect(store) as conn:
+        cls = classes.get_class(conn, code)
+    assert cls is not None and (cls.seed, cls.revealed) == (nxt, False)
+    _ok(ada.run())
+    assert any(s.value == f"📝 Exercise {nxt}" for s in ada.subheader)
+    assert any(t.key.startswith(f"live_p::{code}::{nxt}::") for t in ada.text_input)
+
+
+def test_typed_code_opens_the_join_form(make_app, store: Path) -> None:
+    _, code = _teacher(make_app)
+    at = _ok(make_app(PAGE))
+    at.text_input(key="live_code").input(live_class.spaced(code).upper())
+    _ok(at.run())
+    assert at.query_params[live_class.PARAM] in (code, [code])
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in at.subheader)
+    wrong = _ok(make_app(PAGE))
+    wrong.text_input(key="live_code").input("abc 1")
+    _ok(wrong.run())
+    assert wrong.error and "eight letters" in wrong.error[0].value
