@@ -73,8 +73,9 @@ def command_line(args: argparse.Namespace) -> str:
             *(Path(p).name for p in args.preds), "--metric", args.metric]
     if args.variant:
         argv += ["--variant", args.variant]
-    argv += ["--level", str(args.level), "--samples", str(args.samples), "--seed",
-             str(args.seed)]
+    if registry.get(args.metric).levels:  # a metric without levels ignores --level
+        argv += ["--level", str(args.level)]
+    argv += ["--samples", str(args.samples), "--seed", str(args.seed)]
     return shlex.join(argv)
 
 

@@ -191,3 +191,14 @@ def test_same_seed_same_table_and_bad_options_exit_with_a_message(
     assert exit_.value.code == 2
     assert main(["table", *argv[:2], "--metric", "martino", "--variant", "mega"]) == 2
     assert "variant" in capsys.readouterr().err
+
+
+def test_the_command_line_comment_names_level_only_for_a_metric_with_levels() -> None:
+    import argparse
+
+    from core.cli.table import command_line
+
+    base = {"gold": "g.json", "preds": ["p.json"], "variant": None, "level": 2,
+            "samples": 10, "seed": 3}
+    assert "--level" not in command_line(argparse.Namespace(**base, metric="martino"))
+    assert "--level 2" in command_line(argparse.Namespace(**base, metric="mafalda"))
