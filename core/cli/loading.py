@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from core.cli.common import add_beyond_text, read_options
 from core.engines.inputs import assumed_of, check_pair, pred_read_options, same_texts
-from core.formats import FORMATS, ReadOptions, load_path
+from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.formats.tools import read_label_list
@@ -144,6 +144,27 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
     return gold, pred, warnings
 
 
+def _aligned(files: list[str], every: list[Loaded], warnings: list[str] | None,
+             aligned: list[Alignment] | None) -> list[Loaded]:
+    """The files' documents matched by their text (:func:`core.model.alignment.align`), the
+    notes to ``warnings`` and the alignment to ``aligned``."""
+    alignment = align([loaded.texts for loaded in every], [Path(p).name for p in files])
+    if aligned is not None:
+        aligned.append(alignment)
+    if warnings is not None:
+        warnings.extend(alignment.notes(files))
+    out = []
+    for i, loaded in enumerate(every):
+        if alignment.renamed[i]:
+            extents = loaded.assumed_extents
+            loaded = replace(loaded, texts=alignment.texts(i, loaded.texts),
+                             sets=alignment.sets(i, loaded.sets),
+                             assumed_extents=None if extents is None
+                             else {alignment.rename(i, d): n for d, n in extents.items()})
+        out.append(loaded)
+    return out
+
+
 def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement",
                         options: ReadOptions | None = None, warnings: list[str] | None = None,
                         aligned: list[Alignment] | None = None
@@ -172,19 +193,9 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     owner: dict[str, str] = {}  # the file each text came from
     assumed: dict[str, dict[str, int]] = {}
     said: list[Diagnostic] = []
-    every = [load_path(path, fmt=fmt, options=options) for path in files]
-    alignment = align([loaded.texts for loaded in every], [Path(p).name for p in files])
-    if aligned is not None:
-        aligned.append(alignment)
-    if warnings is not None:
-        warnings.extend(alignment.notes(files))
-    for i, (path, loaded) in enumerate(zip(files, every, strict=True)):
-        if alignment.renamed[i]:
-            extents = loaded.assumed_extents
-            loaded = replace(loaded, texts=alignment.texts(i, loaded.texts),
-                             sets=alignment.sets(i, loaded.sets),
-                             assumed_extents=None if extents is None
-                             else {alignment.rename(i, d): n for d, n in extents.items()})
+    every = _aligned(files, [load_path(path, fmt=fmt, options=options) for path in files],
+                     warnings, aligned)
+    for path, loaded in zip(files, every, strict=True):
         assumed.update(assumed_of(path, loaded) or {})
         said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
         if warnings is not None:
