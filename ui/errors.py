@@ -47,7 +47,7 @@ from core.model.errors import FormatError, SpanScopeError
 from core.render.highlight import SpanItem
 from core.render.html import esc
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
-from ui import results, state
+from ui import levels, results, state
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
@@ -528,9 +528,10 @@ def setup(ws: state.Workspace) -> Setup:
     ref = c1.selectbox("Reference (gold)", names,
                        index=names.index(default_a) if default_a else 0,
                        key=state.K_SET_A, bind="query-params")
-    level = int(c2.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
-                             help="Labels are compared at this MAFALDA level: 2 as annotated, 1 "
-                             "emotion / logic / credibility, 0 fallacy or not."))
+    level = int(levels.level_select(c2, ws, ref, label="Level",
+                                    help="Labels are compared at this MAFALDA level: 2 as "
+                                    "annotated, 1 emotion / logic / credibility, 0 fallacy or "
+                                    "not."))
     systems = tuple(state.compared_sets(ws, ref))
     if not systems:
         st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, charts, results, state
+from ui import above_one, charts, levels, results, state
 from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.state import Workspace
@@ -64,10 +64,10 @@ def setup(ws: Workspace) -> Setup:
                                          key=state.variant_key(m.name), bind="query-params",
                                          help=m.description)
     level_owner = " / ".join(m.title for m in with_levels)
-    level = cols[-1].selectbox(f"{level_owner} level", state.LEVELS, key=state.K_LEVEL,
-                               bind="query-params", disabled=not with_levels,
-                               help="2: fine-grained fallacies; 1: their 3 categories; "
-                               "0: fallacy or not.")
+    level = levels.level_select(cols[-1], ws, label=f"{level_owner} level",
+                                disabled=not with_levels,
+                                help="2: fine-grained fallacies; 1: their 3 categories; "
+                                "0: fallacy or not.")
     systems = state.compared_sets(ws, ref)
     if not systems:
         st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
