@@ -53,6 +53,7 @@ from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
 from ui.jobs import Job, progress, submit
 from ui.jobs import shown as jobs_shown
+from ui.set_names import full_name_help
 from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
@@ -584,7 +585,9 @@ def choose(ws: Workspace) -> Choice:
     _drop_stale(ws, label_options, gold_options)
     chosen = st.multiselect("Annotation sets", names, default=default_sets, key=K_ANN_SETS,
                             bind="query-params",
-                            help="Two or more sets. By default the sets with the annotator role.")
+                            help=full_name_help(K_ANN_SETS, list(default_sets), "Two or more "
+                                                "sets. By default the sets with the annotator "
+                                                "role."))
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
     measure = c1.selectbox("Measure", MEASURES, index=MEASURES.index("char-kappa"),
                            key=K_ANN_MEASURE, bind="query-params",
@@ -593,7 +596,8 @@ def choose(ws: Workspace) -> Choice:
                                help="Keep only one label's spans in every measure and drawing.")
     gold = c3.selectbox("Gold (to score each annotator against)", gold_options,
                         index=gold_options.index(golds[0]) if golds else 0, key=K_ANN_GOLD,
-                        bind="query-params")
+                        bind="query-params",
+                        help=full_name_help(K_ANN_GOLD, golds[0] if golds else None))
     leave_one_out = c4.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
                               help="Off: the majority of all chosen sets (it includes the "
                               "annotator scored, which flatters it). On: the majority of the "

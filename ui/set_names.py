@@ -49,7 +49,9 @@ def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
         st.caption("The new name shows on every page (and in downloads) for this session. "
                    "From the command line: `spanscope app --data NAME:ROLE=PATH`.")
         c1, c2, c3 = st.columns([3, 3, 1], vertical_alignment="bottom")
-        c1.selectbox("Set", names, key=K_RENAME_SET, help="The set to rename, as named now.")
+        c1.selectbox("Set", names, key=K_RENAME_SET,
+                     help=full_name_help(K_RENAME_SET, names[0], "The set to rename, as named "
+                                         "now."))
         c2.text_input("New name", key=K_RENAME_TO, max_chars=200)
         c3.button("Rename", key="rename_set_button", on_click=_apply, args=(loaded.key, ws))
         problem = st.session_state.get(K_RENAME_ERROR)
@@ -64,3 +66,35 @@ def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
                 names_now.pop(loaded.key, None)
                 st.session_state[state.K_SET_NAMES] = names_now
                 st.rerun()
+
+
+LONG_NAME = 20
+"""Set names longer than this can be cut by a narrow selectbox (with an ellipsis and no way to
+read the rest): their pickers carry the full name in their tooltip (:func:`full_name_help`)."""
+
+
+def full_name_help(key: str, default: str | list[str] | None = None,
+                   help: str | None = None) -> str | None:
+    """The ``help=`` of a set picker bound to ``key``: ``help`` and, when the chosen set's name
+    (or one of the chosen sets' names, for a multiselect) is longer than :data:`LONG_NAME`,
+    the full name, so that a name the box cuts can always be read in full. The choice is read
+    from the session (the widget's last value), else the URL, else ``default``.
+
+    >>> full_name_help("no_such_key", "test_sets_conll_sharp_conll_sharp_gold")
+    'Full name: **test\\\\_sets\\\\_conll\\\\_sharp\\\\_conll\\\\_sharp\\\\_gold**'
+    >>> full_name_help("no_such_key", "gold", help="The reference.")
+    'The reference.'
+    """
+    chosen: object = st.session_state.get(key)
+    if chosen is None:
+        chosen = st.query_params.get_all(key) if isinstance(default, list) \
+            else st.query_params.get(key)
+        chosen = chosen or default
+    names = [str(n) for n in (chosen if isinstance(chosen, list | tuple) else [chosen])
+             if n is not None]
+    long = [n for n in names if len(n) > LONG_NAME]
+    if not long:
+        return help
+    full = ("Full name: " if len(long) == 1 else "Full names: ") + "; ".join(
+        f"**{md(n)}**" for n in long)
+    return f"{help}\n\n{full}" if help else full

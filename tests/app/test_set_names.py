@@ -112,3 +112,52 @@ def test_a_name_another_set_has_is_refused_with_a_message() -> None:
         "Another set is named 'gold' already."]
     assert not any((at.session_state[state.K_SET_NAMES] or {}).values()) \
         if state.K_SET_NAMES in at.session_state else True
+
+
+# ---- long names are never cut without a tooltip ------------------------------------------------
+
+
+LONG_GOLD = "test_sets_conll_sharp_conll_sharp_gold"
+LONG_SYSTEM = "test_sets_conll_sharp_conll_sharp_system_a"
+
+
+def _long_named_app(page: str) -> AppTest:
+    from core.model import AnnotationSet, Span
+
+    texts: dict[str, str | None] = {"d1": "Fear sells papers."}
+    sets = (AnnotationSet(LONG_GOLD, {"d1": (Span(0, 4, "Fear"),)}, "gold"),
+            AnnotationSet(LONG_SYSTEM, {"d1": (Span(0, 4, "Fear"),)}, "system"),
+            AnnotationSet("ann_b", {"d1": ()}, "annotator"))
+    report = state.FileReport("long.json", "test", "gold", "long", texts, sets)
+    ws = state.build_workspace([report], key="test:long-names", title="long", shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _unescaped(text: str | None) -> str:
+    return (text or "").replace("\\", "")
+
+
+@pytest.mark.parametrize("page", ["pages/scores.py", "pages/labels.py", "pages/errors.py"])
+def test_a_long_set_name_is_in_full_in_its_pickers_tooltip(page: str) -> None:
+    at = _long_named_app(page)
+    ref = at.selectbox(key=state.K_SET_A)
+    assert ref.value == LONG_GOLD
+    assert f"Full name: **{LONG_GOLD}**" in _unescaped(ref.help)
+
+
+def test_the_annotators_pickers_name_the_long_sets_in_full() -> None:
+    at = _long_named_app("pages/annotators.py")
+    chosen = at.multiselect(key="ann_sets")
+    assert LONG_GOLD in _unescaped(chosen.help) and LONG_SYSTEM in _unescaped(chosen.help)
+    assert at.selectbox(key="ann_gold").value == LONG_GOLD
+    assert f"Full name: **{LONG_GOLD}**" in _unescaped(at.selectbox(key="ann_gold").help)
+
+
+def test_a_short_name_keeps_its_picker_as_it_was() -> None:
+    assert set_names.full_name_help("nowhere", "gold") is None
