@@ -137,14 +137,14 @@ def few_units_note(documents: int, units: int) -> str | None:
     :data:`FEW_DOCUMENTS` documents, else None.
 
     >>> few_units_note(2, 14)
-    '⚠️ 2 documents only (14 units): a sketch, not a figure'
+    '⚠️ only 2 documents (14 units): one more or less moves the value a lot'
     >>> few_units_note(20, 140) is None
     True
     """
     if documents >= FEW_DOCUMENTS:
         return None
     noun = "document" if documents == 1 else "documents"
-    return f"⚠️ {documents:,} {noun} only ({units:,} units): a sketch, not a figure"
+    return f"⚠️ only {documents:,} {noun} ({units:,} units): one more or less moves the value a lot"
 
 
 def single_documents(study: Study) -> list[tuple[str, str]]:

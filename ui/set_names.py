@@ -25,7 +25,8 @@ def _apply(loaded_key: str, ws: state.Workspace) -> None:
     new = str(st.session_state.get(K_RENAME_TO) or "").strip()
     if old is None:
         return
-    problem = state.rename_problem(ws, old, new)
+    problem = (f"No set is named {old!r} now; choose the set again." if old not in ws.sets
+               else state.rename_problem(ws, old, new))
     st.session_state[K_RENAME_ERROR] = problem
     if problem is not None:
         return
@@ -33,8 +34,7 @@ def _apply(loaded_key: str, ws: state.Workspace) -> None:
     names[loaded_key] = state.add_rename(names.get(loaded_key) or {}, old, new)
     st.session_state[state.K_SET_NAMES] = names
     st.session_state[K_RENAME_TO] = ""
-    # the sets' names changed: selections made under the old name point nowhere now
-    st.session_state.pop(K_RENAME_SET, None)
+    st.session_state[K_RENAME_SET] = new  # the picker shows the set under its new name
 
 
 def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
