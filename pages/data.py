@@ -104,6 +104,10 @@ if file_reports:
         "warnings": warning_total(r.diagnostics),
     } for r in file_reports]
     st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")
+    matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
+    if matched:  # annotators' documents matched by their text (core.model.alignment)
+        st.info("**Documents matched by their text** (the annotators' files name them "
+                "differently):\n\n" + "\n".join(f"- {md(d)}" for d in matched), icon="🔗")
     diags = summaries.diagnostics_table(file_reports)
     if len(diags):
         n_err = int((diags["severity"] == "error").sum())

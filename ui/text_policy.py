@@ -74,6 +74,11 @@ def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
     return dataclasses.replace(_ws, key=f"{key}|inside", corpus=corpus), warnings
 
 
+ALIGNMENT = "alignment"
+"""The ``kind`` of the notes :func:`align_annotators` adds (the Data page shows them above the
+other warnings)."""
+
+
 def _annotators(rep: FileReport) -> bool:
     return rep.ok and (rep.role == "annotator" or any(s.role == "annotator" for s in rep.sets))
 
@@ -96,7 +101,7 @@ def align_annotators(reports: list[FileReport], order: list[int] | None = None
     for k, i in enumerate(chosen):
         rep = reports[i]
         one = Alignment((rep.file,), (result.renamed[k],), (result.unmatched[k],))
-        notes = tuple(Diagnostic(rep.file, n.removeprefix(f"{rep.file}: "))
+        notes = tuple(Diagnostic(rep.file, n.removeprefix(f"{rep.file}: "), kind=ALIGNMENT)
                       for n in one.notes())
         if not notes:
             continue

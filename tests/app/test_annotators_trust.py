@@ -4,10 +4,13 @@ why they differ from char-κ; documents that only one chosen set covers are list
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.cli.launch import DATA_ENV
 from core.metrics.agreement import Study
 from core.model import AnnotationSet, Span
 from ui import annotators as ann
@@ -44,7 +47,8 @@ def test_document_level_tiles_on_two_documents_warn_and_count_the_units() -> Non
     sets, texts = _two_documents()
     at = _app(sets, texts)
     captions = [c.value for c in at.caption]
-    note = "⚠️ only 2 documents (4 units): one more or less moves the value a lot"  # 2 documents × 2 labels
+    # 2 documents × 2 labels
+    note = "⚠️ only 2 documents (4 units): one more or less moves the value a lot"
     assert captions.count(note) == 2  # Fleiss' κ and Krippendorff's α, not α_U nor γ
     assert ann.WHY_THEY_DIFFER in captions
     assert ann.document_units(Study.from_sets(sets, texts)) == {
@@ -71,3 +75,22 @@ def test_documents_only_one_set_covers_are_listed() -> None:
     assert exp.label.startswith("⚠️ 1 document of 3 is in one chosen set only")
     table = next(df.value for df in at.dataframe if "only in" in df.value.columns)
     assert table.to_dict("records") == [{"document": "d3", "only in": "ann_b"}]
+
+
+def test_the_data_page_says_which_documents_were_matched_by_their_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our own doccano exports (tests/data/formats/conflicts): annotator 2 numbers other reviews
+    1 and 2; as annotators, the three files load and the Data page says what was renamed."""
+    conflicts = Path(__file__).resolve().parents[1] / "data" / "formats" / "conflicts"
+    monkeypatch.setenv(DATA_ENV, json.dumps(
+        [{"role": "annotator", "path": str(conflicts / f"reviews_ann{i}.jsonl")}
+         for i in (1, 2, 3)]))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (info,) = [i.value.replace("\\", "") for i in at.info
+               if "Documents matched by their text" in i.value]
+    assert "reviews_ann2.jsonl: 2 documents renamed" in info
+    assert "'1' → '1@reviews_ann2.jsonl'" in info
+    assert "2 documents match no other file's documents" in info
