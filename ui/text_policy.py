@@ -74,6 +74,11 @@ def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
     return dataclasses.replace(_ws, key=f"{key}|inside", corpus=corpus), warnings
 
 
+ANNOTATOR_HINT = (". If the files are annotators' exports of one project (doccano numbers each "
+                  "annotator's documents its own way), give them the role annotator: their "
+                  "documents are then matched by their text")
+"""Said after a refusal of a file that is not an annotator's (core.model.alignment)."""
+
 ALIGNMENT = "alignment"
 """The ``kind`` of the notes :func:`align_annotators` adds (the Data page shows them above the
 other warnings)."""
@@ -134,7 +139,8 @@ def same_texts(reports: list[FileReport]) -> list[FileReport]:
         try:
             sets, carried = reconcile(seen, rep.texts, rep.sets, here=rep.file, there=owner)
         except InputError as exc:
-            error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: "),
+            hint = "" if _annotators(rep) else ANNOTATOR_HINT
+            error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: ") + hint,
                                severity="error")
             out[i] = dataclasses.replace(rep, sets=(), texts={}, error=error)
             continue
