@@ -4,7 +4,17 @@ import pandas as pd
 import streamlit as st
 
 from core.model.errors import warning_total
-from ui import charts, cli_data, current, folder_upload, state, summaries, text_policy, uploads
+from ui import (
+    charts,
+    cli_data,
+    current,
+    folder_upload,
+    set_names,
+    state,
+    summaries,
+    text_policy,
+    uploads,
+)
 from ui.escape import md
 from ui.widgets import download_buttons, paginate
 
@@ -79,6 +89,8 @@ if has_uploads:
     st.info(state.UPLOAD_LINK_NOTE, icon="🔗")
 
 ws = current.workspace()
+loaded_ws = current.loaded_workspace()
+given = (st.session_state.get(state.K_SET_NAMES) or {}).get(loaded_ws.key) or {}
 # The uploaded files' reports even when the pages show the sample (a batch that failed).
 file_reports = upload_ws.reports if upload_ws is not None and uploads.kept() else ws.reports
 if file_reports:
@@ -86,11 +98,16 @@ if file_reports:
     # documents: the file's distinct documents over all its sets (as the Summary counts them)
     file_rows = [{
         "file": r.file, "format": r.format or "-", "role": r.roles,
-        "sets": ", ".join(s.name for s in r.sets) or "-", "documents": r.documents,
+        "sets": ", ".join(given.get(s.name, s.name) for s in r.sets) or "-",
+        "documents": r.documents,
         "spans": r.spans, "status": "✅ loaded" if r.ok else "❌ error",
         "warnings": warning_total(r.diagnostics),
     } for r in file_reports]
     st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")
+    matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
+    if matched:  # annotators' documents matched by their text (core.model.alignment)
+        st.info("**Documents matched by their text** (the annotators' files name them "
+                "differently):\n\n" + "\n".join(f"- {md(d)}" for d in matched), icon="🔗")
     diags = summaries.diagnostics_table(file_reports)
     if len(diags):
         n_err = int((diags["severity"] == "error").sum())
@@ -120,6 +137,7 @@ m3.metric("Annotation sets", len(ws.sets))
 st.markdown("**Sets**")
 st.dataframe(tables["sets"], hide_index=True, key="sets_table", placeholder="—")
 download_buttons(tables["sets"], "sets", key="dl_sets")
+set_names.rename_control(loaded_ws, ws)
 
 st.markdown("**Spans per label and set**")
 labels = tables["labels"]

@@ -53,6 +53,7 @@ from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
 from ui.jobs import Job, progress, submit
 from ui.jobs import shown as jobs_shown
+from ui.set_names import full_name_help
 from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
@@ -105,6 +106,56 @@ MANY_NAMES: dict[str, str] = {
 }
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=60, b=10), template="plotly_white")
+
+FEW_DOCUMENTS = 20
+"""Below this many documents the document-level measures (Fleiss' κ, Krippendorff's α) get a
+warning on their tiles: each document is one present/absent judgement per label, so one
+document more or less moves the value by several hundredths (``docs/agreement.md``)."""
+
+WHY_THEY_DIFFER = (
+    "Why the values differ: char-κ and the pairwise matrix judge every character of every pair "
+    "of annotators, while Fleiss' κ and Krippendorff's α judge only whether each label occurs "
+    "somewhere in each whole document, so they rest on far fewer units (documents × labels) "
+    "and can disagree with char-κ, even in sign.")
+"""The one sentence under the tiles that says why document-level and character-level measures
+disagree (issue 26: "Fleiss' κ −0.091 next to pairwise char-κ of 0.17–0.71 on 2 documents")."""
+
+
+def document_units(study: Study) -> dict[str, tuple[int, int]]:
+    """``{measure: (documents, units)}`` that Fleiss' κ and Krippendorff's α rest on: Fleiss'
+    κ takes the documents every annotator covers, Krippendorff's α those that at least two
+    cover; a unit is one (document, label) pair."""
+    labels = len(study.labels)
+    fleiss = len(study.common_docs())
+    kripp = sum(1 for d in study.docs if len(study.covering(d)) >= 2)
+    return {"fleiss-kappa": (fleiss, fleiss * labels),
+            "krippendorff-alpha": (kripp, kripp * labels)}
+
+
+def few_units_note(documents: int, units: int) -> str | None:
+    """The tile's warning when a document-level measure rests on fewer than
+    :data:`FEW_DOCUMENTS` documents, else None.
+
+    >>> few_units_note(2, 14)
+    '⚠️ only 2 documents (14 units): one more or less moves the value a lot'
+    >>> few_units_note(20, 140) is None
+    True
+    """
+    if documents >= FEW_DOCUMENTS:
+        return None
+    noun = "document" if documents == 1 else "documents"
+    return f"⚠️ only {documents:,} {noun} ({units:,} units): one more or less moves the value a lot"
+
+
+def single_documents(study: Study) -> list[tuple[str, str]]:
+    """``(document, annotator)`` for the documents only one of the chosen sets covers: no
+    measure compares anything there (their ids match no other set's, ``core.model.alignment``)."""
+    out = []
+    for doc in study.docs:
+        who = study.covering(doc)
+        if len(who) == 1:
+            out.append((doc, who[0]))
+    return out
 
 
 # ---- background jobs (ui.jobs) ------------------------------------------------------------------
@@ -534,7 +585,9 @@ def choose(ws: Workspace) -> Choice:
     _drop_stale(ws, label_options, gold_options)
     chosen = st.multiselect("Annotation sets", names, default=default_sets, key=K_ANN_SETS,
                             bind="query-params",
-                            help="Two or more sets. By default the sets with the annotator role.")
+                            help=full_name_help(K_ANN_SETS, list(default_sets), "Two or more "
+                                                "sets. By default the sets with the annotator "
+                                                "role."))
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
     measure = c1.selectbox("Measure", MEASURES, index=MEASURES.index("char-kappa"),
                            key=K_ANN_MEASURE, bind="query-params",
@@ -543,7 +596,8 @@ def choose(ws: Workspace) -> Choice:
                                help="Keep only one label's spans in every measure and drawing.")
     gold = c3.selectbox("Gold (to score each annotator against)", gold_options,
                         index=gold_options.index(golds[0]) if golds else 0, key=K_ANN_GOLD,
-                        bind="query-params")
+                        bind="query-params",
+                        help=full_name_help(K_ANN_GOLD, golds[0] if golds else None))
     leave_one_out = c4.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
                               help="Off: the majority of all chosen sets (it includes the "
                               "annotator scored, which flatters it). On: the majority of the "
@@ -612,6 +666,16 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
         st.stop()
     for warning in [*clipped, *st_.warnings]:
         st.caption(f"⚠️ {md(warning)}")
+    alone = single_documents(st_)
+    if alone:
+        noun = "document" if len(alone) == 1 else "documents"
+        verb = "is" if len(alone) == 1 else "are"
+        with st.expander(f"⚠️ {len(alone):,} {noun} of {len(st_.docs):,} {verb} in one "
+                         "chosen set only: nothing is compared there"):
+            st.caption("Their text matches no other chosen set's documents (sets whose ids "
+                       "differ are matched by text on the Data page; see each file's notes).")
+            st.dataframe(pd.DataFrame(alone, columns=["document", "only in"]),
+                         hide_index=True, key="ann_single_docs")
     return Computed(st_, gjob, vjob, view, view_error)
 
 
@@ -660,7 +724,8 @@ def pairwise_matrix(c: Choice, r: Computed) -> None:
     download_buttons(matrix_table(pw, key), f"pairwise_{measure}", key="dl_ann_matrix")
 
 
-def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool) -> None:
+def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
+               units: tuple[int, int] | None = None) -> None:
     if res is None and gamma_off:
         col.metric(MANY_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
         return
@@ -678,6 +743,9 @@ def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool) -> 
         col.caption(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
     elif value is None:
         col.caption(md(res.overall.reason))
+    if units is not None and (note := few_units_note(*units)) is not None:
+        col.caption(note, help=f"Computed over {units[0]:,} documents × the labels = "
+                    f"{units[1]:,} present/absent units. {WHY_THEY_DIFFER}")
 
 
 def together(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
@@ -688,8 +756,10 @@ def together(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
     gamma_error = gjob.error() if gjob is not None else None
     if gjob is not None and gjob.done() and gamma_error is None:
         values.update(gjob.result())
+    units = document_units(r.study)
     for col, name in zip(st.columns(5), MANY_NAMES, strict=True):
-        _many_tile(col, name, values.get(name), gjob is None)
+        _many_tile(col, name, values.get(name), gjob is None, units.get(name))
+    st.caption(WHY_THEY_DIFFER)
     wait_or_error(gjob, gamma_error, bar=True)
     many = many_table(values)
     st.dataframe(many, hide_index=True, key="ann_many", placeholder="—")

@@ -1,4 +1,4 @@
-"""Files and folders opened on the command line: ``spanscope app --data [ROLE=]PATH ...``.
+"""Files and folders opened on the command line: ``spanscope app --data [[NAME:]ROLE=]PATH ...``.
 
 :mod:`core.cli.launch` checks the paths and hands them to the streamlit process in the
 ``SPANSCOPE_DATA`` environment variable (JSON); this module reads them on the server, once per
@@ -6,9 +6,10 @@ server process (``st.cache_resource``), without the browser's upload limit. Visi
 see the files' names, never a box to type a path into.
 
 A value with a role (``gold=PATH``) is one input with that role: a file, or a folder read as one
-input (an annotation tool's export). A value without a role is a file whose role its name
-suggests (:func:`ui.state.guess_role`, as on the Data page), or a folder whose files are each
-such a file (as a folder of ``sample_data/``).
+input (an annotation tool's export); with a name too (``Ayla:annotator=PATH``) its set is called
+that name instead of the file's (``NAME:set`` when the input holds several sets). A value
+without a role is a file whose role its name suggests (:func:`ui.state.guess_role`, as on the
+Data page), or a folder whose files are each such a file (as a folder of ``sample_data/``).
 """
 
 from __future__ import annotations
@@ -35,10 +36,12 @@ SOURCE = "cli"
 
 @dataclass(frozen=True)
 class DataArg:
-    """One ``--data`` value: its role (None: guessed from the name) and its absolute path."""
+    """One ``--data`` value: its role (None: guessed from the name), its absolute path and the
+    name its set is given (None: named after the file)."""
 
     role: Role | None
     path: str
+    name: str | None = None
 
 
 def data_args(environ: Mapping[str, str] | None = None) -> tuple[DataArg, ...]:
@@ -48,26 +51,32 @@ def data_args(environ: Mapping[str, str] | None = None) -> tuple[DataArg, ...]:
         return ()
     out = []
     for item in json.loads(raw):
-        role = item.get("role")
-        out.append(DataArg(role if role in ROLES else None, str(item["path"])))
+        role, name = item.get("role"), item.get("name")
+        out.append(DataArg(role if role in ROLES else None, str(item["path"]),
+                           str(name) if name else None))
     return tuple(out)
 
 
 def _inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool]]:
     """``(path, role, read as a folder)`` of every input the values name, in order."""
-    out: list[tuple[Path, Role, bool]] = []
+    return [(path, role, folder) for path, role, folder, _ in _named_inputs(args)]
+
+
+def _named_inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool, str | None]]:
+    """:func:`_inputs` with the set name each value gives (None: the file's name)."""
+    out: list[tuple[Path, Role, bool, str | None]] = []
     for arg in args:
         path = Path(arg.path)
         if arg.role is not None:
-            out.append((path, arg.role, path.is_dir()))
+            out.append((path, arg.role, path.is_dir(), arg.name))
         elif path.is_dir():
             for child in sorted(path.iterdir()):
                 if child.name.startswith(".") or child.name.lower() in state.NOT_ANNOTATIONS \
                         or child.suffix in (".py", ".md") or _is_type_system(child):
                     continue
-                out.append((child, state.guess_role(child.name), child.is_dir()))
+                out.append((child, state.guess_role(child.name), child.is_dir(), None))
         else:
-            out.append((path, state.guess_role(path.name), False))
+            out.append((path, state.guess_role(path.name), False, None))
     return out
 
 
@@ -83,11 +92,13 @@ def _is_type_system(path: Path) -> bool:
 def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:
     """Parse every input of ``args`` into a file report (a bad file becomes its error)."""
     reports: list[state.FileReport] = []
-    for path, role, is_folder in _inputs(args):
+    for path, role, is_folder, name in _named_inputs(args):
         files = read_folder(path) if is_folder else read_file_with_companions(path)
         loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role))
-        reports.append(file_reports.report(path.name, loaded, role, state._display_name(path.name),
-                                     error))
+        # a name given on the command line wins over the names the file gives its sets
+        reports.append(file_reports.report(path.name, loaded, role,
+                                           name or state._display_name(path.name), error,
+                                           keep_names=name is None))
     return reports
 
 
@@ -95,7 +106,9 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
     """A short key of the inputs: every path with its size and modification time (never the
     bytes: hashing gigabytes on every run would be the slow part)."""
     digest = hashlib.sha256()
-    for path, role, _ in _inputs(args):
+    for path, role, _, name in _named_inputs(args):
+        if name is not None:
+            digest.update(f"name|{name}\n".encode())
         paths = sorted(path.rglob("*")) if path.is_dir() else [path]
         for p in paths:
             st_ = p.stat()

@@ -22,6 +22,7 @@ from ui.state import (
     init_state,
     load_sample,
     sample_names,
+    with_given_names,
 )
 
 
@@ -32,7 +33,14 @@ def workspace() -> Workspace:
 
 
 def source_workspace() -> Workspace:
-    """:func:`workspace` without the curated set."""
+    """:func:`workspace` without the curated set, its sets named as on the Data page
+    (:func:`ui.state.with_given_names`)."""
+    return with_given_names(loaded_workspace())
+
+
+def loaded_workspace() -> Workspace:
+    """:func:`source_workspace` with the sets named as loaded (the key of the Data page's
+    names, :data:`ui.state.K_SET_NAMES`)."""
     init_state()
     if st.session_state.get(K_SOURCE) == "cli":
         return cli_workspace() or empty_workspace()

@@ -26,7 +26,7 @@ from core.metrics.differences import (
 from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import OKABE_ITO
-from ui import state
+from ui import levels, state
 from ui.escape import md
 from ui.results import taxonomy_for
 from ui.sampling import sample_rows
@@ -239,15 +239,15 @@ def choose(ws: Workspace) -> Choice:
     c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2])
     ref, system = set_pair(ws, c1, c2, "Reference (gold)", "System",
                            compared=state.compared_sets)
-    level = c3.selectbox("MAFALDA level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
-                         help="2: the labels as they are; 1: MAFALDA's three groups; 0: any "
-                         "label or none.")
+    level = levels.level_select(c3, ws, ref, system, label="MAFALDA level",
+                                help="2: the labels as they are; 1: MAFALDA's three groups; "
+                                "0: any label or none.")
     mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
                             key=state.K_MAF_VARIANT, bind="query-params")
     shown_measure = c5.radio("Score", list(SHOWN_MEASURES), key=K_DIFF_MEASURE,
                              bind="query-params", horizontal=True)
     tax = taxonomy_for(ws, ref, system)
-    if tax.name != "MAFALDA":
+    if tax.name != "MAFALDA" and levels.has_levels(ws):  # only beside a level control
         st.caption(f"The labels of {md(ref)} and {md(system)} are not MAFALDA's fallacies: each "
                    "label is its own class, so level 1 equals level 2 and level 0 asks 'any "
                    "label or none'.")

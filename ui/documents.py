@@ -14,7 +14,7 @@ import streamlit as st
 from core.metrics import registry
 from core.model import AnnotationSet
 from core.render import highlight
-from ui import above_one, export, results, state, uploads
+from ui import above_one, export, levels, results, state, uploads
 from ui import errors as err_ui
 from ui.escape import md
 from ui.results import per_doc_f1
@@ -281,7 +281,7 @@ def choose(ws: Workspace) -> View:
             variant = st.selectbox(f"{entry.title} variant", entry.variants,
                                    key=state.variant_key(metric), bind="query-params")
         if entry.levels:
-            level = st.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params")
+            level = levels.level_select(st, ws, set_a, set_b)
     if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift
         st.info(llm_note, icon="ℹ️")
     return View(set_a, set_b, metric, entry, variant, level)

@@ -48,8 +48,9 @@ from core.model.errors import FormatError, SpanScopeError
 from core.render.highlight import SpanItem
 from core.render.html import esc
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
-from ui import results, state
+from ui import levels, results, state
 from ui.escape import md
+from ui.set_names import full_name_help
 from ui.widgets import download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
@@ -587,10 +588,12 @@ def setup(ws: state.Workspace) -> Setup:
     c1, c2 = st.columns([3, 1])
     ref = c1.selectbox("Reference (gold)", names,
                        index=names.index(default_a) if default_a else 0,
-                       key=state.K_SET_A, bind="query-params")
-    level = int(c2.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
-                             help="Labels are compared at this MAFALDA level: 2 as annotated, 1 "
-                             "emotion / logic / credibility, 0 fallacy or not."))
+                       key=state.K_SET_A, bind="query-params",
+                       help=full_name_help(state.K_SET_A, default_a or names[0]))
+    level = int(levels.level_select(c2, ws, ref, label="Level",
+                                    help="Labels are compared at this MAFALDA level: 2 as "
+                                    "annotated, 1 emotion / logic / credibility, 0 fallacy or "
+                                    "not."))
     systems = tuple(state.compared_sets(ws, ref))
     if not systems:
         st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
@@ -662,7 +665,8 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     """One system's spans of one category, listed."""
     st.markdown("**The spans of one category**")
     l1, l2 = st.columns(2)
-    list_system = l1.selectbox("System", s.systems, key="err_list_system")
+    list_system = l1.selectbox("System", s.systems, key="err_list_system",
+                               help=full_name_help("err_list_system", s.systems[0]))
     list_category = l2.selectbox("Category", [ALL, *CATEGORY_STYLE],
                                  index=1 + list(CATEGORY_STYLE).index("missed"),
                                  key="err_list_category")

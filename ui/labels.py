@@ -29,7 +29,7 @@ from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
 from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
-from ui import escape, results, state
+from ui import escape, levels, results, state
 from ui.widgets import download_buttons, paginate, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
@@ -382,9 +382,9 @@ def choose(ws: state.Workspace) -> Choice:
     """The sets, the level, the view and its counting options."""
     c1, c2, c3 = st.columns([2, 2, 1])
     set_a, set_b = set_pair(ws, c1, c2, "Reference (gold)", "Compared")
-    level = c3.selectbox("Level", state.LEVELS, key=state.K_LEVEL, bind="query-params",
-                         help="2: the labels as annotated; 1: MAFALDA's groups (emotion, logic, "
-                         "credibility); 0: fallacy or not.")
+    level = levels.level_select(c3, ws, set_a, set_b, label="Level",
+                                help="2: the labels as annotated; 1: MAFALDA's groups (emotion, "
+                                "logic, credibility); 0: fallacy or not.")
     v1, v2, v3 = st.columns([3, 3, 2])
     view = v1.radio("View", VIEWS, key=K_LAB_VIEW, bind="query-params",
                     captions=[VIEW_HELP[v] for v in VIEWS])
@@ -421,7 +421,7 @@ def matrix(ws: state.Workspace, c: Choice) -> LabelMatrix:
             st.caption(f"Level {c.level}: labels mapped with MAFALDA's taxonomy "
                        f"({'emotion / logic / credibility' if c.level == 1 else 'fallacy or not'}"
                        "); ⊥ stays *nothing*.")
-    else:
+    elif levels.has_levels(ws, c.set_a, c.set_b):  # said only where a level control is shown
         merged = {2: "levels 1 and 0 use a flat taxonomy (one class per label)",
                   1: "a flat taxonomy is used (one class per label), so level 1 equals level 2",
                   0: "a flat taxonomy is used, and level 0 merges every label into one class, "

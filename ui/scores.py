@@ -13,9 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import registry
-from ui import above_one, charts, results, state
+from ui import above_one, charts, levels, results, state
 from ui import hateval as hateval_ui
 from ui.escape import md
+from ui.set_names import full_name_help
 from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
@@ -57,17 +58,18 @@ def setup(ws: Workspace) -> Setup:
     cols = st.columns(2 + len(with_variants))
     ref = cols[0].selectbox("Reference (gold)", names,
                             index=names.index(default_a) if default_a else 0,
-                            key=state.K_SET_A, bind="query-params")
+                            key=state.K_SET_A, bind="query-params",
+                            help=full_name_help(state.K_SET_A, default_a or names[0]))
     variants: dict[str, str | None] = {}
     for col, m in zip(cols[1:], with_variants, strict=False):
         variants[m.name] = col.selectbox(f"{m.title} variant", m.variants,
                                          key=state.variant_key(m.name), bind="query-params",
                                          help=m.description)
     level_owner = " / ".join(m.title for m in with_levels)
-    level = cols[-1].selectbox(f"{level_owner} level", state.LEVELS, key=state.K_LEVEL,
-                               bind="query-params", disabled=not with_levels,
-                               help="2: fine-grained fallacies; 1: their 3 categories; "
-                               "0: fallacy or not.")
+    level = levels.level_select(cols[-1], ws, label=f"{level_owner} level",
+                                disabled=not with_levels,
+                                help="2: fine-grained fallacies; 1: their 3 categories; "
+                                "0: fallacy or not.")
     systems = state.compared_sets(ws, ref)
     if not systems:
         st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
@@ -239,7 +241,8 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
     score it."""
     st.subheader("One system in detail")
     d1, d2 = st.columns(2)
-    system = d1.selectbox("System", s.systems, key=state.K_SET_B, bind="query-params")
+    system = d1.selectbox("System", s.systems, key=state.K_SET_B, bind="query-params",
+                          help=full_name_help(state.K_SET_B, s.systems[0]))
     metric = d2.radio("Metric", results.span_metric_names(), help=results.metric_help(),
                       key=state.K_METRIC, bind="query-params", horizontal=True)
     entry = registry.get(metric)
@@ -269,9 +272,10 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
         st.caption("Load a second system to compare two systems.")
         st.stop()
     p1, p2 = st.columns(2)
-    sys1 = p1.selectbox("System 1", s.systems, key=state.K_SYS1, bind="query-params")
+    sys1 = p1.selectbox("System 1", s.systems, key=state.K_SYS1, bind="query-params",
+                        help=full_name_help(state.K_SYS1, s.systems[0]))
     sys2 = p2.selectbox("System 2", [x for x in s.systems if x != sys1], key=state.K_SYS2,
-                        bind="query-params")
+                        bind="query-params", help=full_name_help(state.K_SYS2))
     result = results.paired_comparison(ws.key, ws, s.ref, sys1, sys2, d.metric, d.variant,
                                        d.level, s.n_boot, s.seed)
     if result is None:

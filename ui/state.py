@@ -89,6 +89,7 @@ K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
 K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
+K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
 
 
 def upload_key(kind: str, filename: str) -> str:
@@ -282,6 +283,66 @@ def build_workspace(
                 placed[name] = rep.file
     return Workspace(key, title, corpus, tuple(reports), shareable, placed)
 
+
+
+def rename_problem(ws: Workspace, old: str, new: str) -> str | None:
+    """Why ``old`` cannot be called ``new`` in ``ws`` (None when it can): an empty name, or
+    the name of another set.
+
+    >>> sets = {"a": AnnotationSet("a", {}), "b": AnnotationSet("b", {})}
+    >>> ws = Workspace("k", "t", Corpus({}, sets))
+    >>> rename_problem(ws, "a", " "), rename_problem(ws, "a", "b"), rename_problem(ws, "a", "c")
+    ('A set name cannot be empty.', "Another set is named 'b' already.", None)
+    """
+    if not new.strip():
+        return "A set name cannot be empty."
+    if new != old and new in ws.sets:
+        return f"Another set is named {new!r} already."
+    return None
+
+
+def add_rename(names: Mapping[str, str], old: str, new: str) -> dict[str, str]:
+    """``names`` (set name as loaded -> name given) with the set now called ``old`` (``names``
+    applied) called ``new``; a set renamed back to its loaded name leaves the map.
+
+    >>> add_rename({"gold": "Reference"}, "Reference", "Gold v2")
+    {'gold': 'Gold v2'}
+    >>> add_rename({"gold": "Reference"}, "Reference", "gold"), add_rename({}, "a", "b")
+    ({}, {'a': 'b'})
+    """
+    loaded = next((k for k, v in names.items() if v == old), old)
+    out = {k: v for k, v in names.items() if k != loaded}
+    if new.strip() != loaded:
+        out[loaded] = new.strip()
+    return out
+
+
+def renamed(ws: Workspace, names: Mapping[str, str]) -> Workspace:
+    """``ws`` with its sets renamed (``names``: set name as loaded -> new name; names of sets
+    that ``ws`` does not hold are ignored), under a key of its own so that no cache mixes the
+    two; ``ws`` itself when nothing applies. The Data page's rename control fills ``names``
+    (:data:`K_SET_NAMES`); every page then shows the new names."""
+    moves = {old: new for old, new in names.items() if old in ws.sets and new != old}
+    if not moves:
+        return ws
+    return _renamed(f"{ws.key}|names:" + hashlib.sha256(
+        repr(sorted(moves.items())).encode()).hexdigest()[:12], ws, tuple(moves.items()))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _renamed(key: str, _ws: Workspace, moves: tuple[tuple[str, str], ...]) -> Workspace:
+    to = dict(moves)
+    sets = {to.get(n, n): AnnotationSet(to.get(n, n), s.spans, s.role, s.alternatives)
+            for n, s in _ws.sets.items()}
+    corpus = Corpus(_ws.corpus.texts, sets)  # the texts are shared, never copied
+    placed = {to.get(n, n): f for n, f in _ws.placed.items()}
+    return Workspace(key, _ws.title, corpus, _ws.reports, _ws.shareable, placed)
+
+
+def with_given_names(ws: Workspace) -> Workspace:
+    """``ws`` with the names given on the Data page for it (:data:`K_SET_NAMES`)."""
+    given = (st.session_state.get(K_SET_NAMES) or {}).get(ws.key) or {}
+    return renamed(ws, given)
 
 
 NOT_ANNOTATIONS = {"labels.txt", "license", "readme.txt"}

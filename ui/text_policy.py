@@ -20,6 +20,7 @@ import dataclasses
 import streamlit as st
 
 from core.model import Corpus, bounds
+from core.model.alignment import Alignment, align
 from core.model.errors import Diagnostic, InputError
 from core.model.texts import reconcile
 from ui.state import FileReport, Workspace
@@ -73,13 +74,61 @@ def _for_agreement(key: str, _ws: Workspace) -> tuple[Workspace, list[str]]:
     return dataclasses.replace(_ws, key=f"{key}|inside", corpus=corpus), warnings
 
 
+ANNOTATOR_HINT = (". If the files are annotators' exports of one project (doccano numbers each "
+                  "annotator's documents its own way), give them the role annotator: their "
+                  "documents are then matched by their text")
+"""Said after a refusal of a file that is not an annotator's (core.model.alignment)."""
+
+ALIGNMENT = "alignment"
+"""The ``kind`` of the notes :func:`align_annotators` adds (the Data page shows them above the
+other warnings)."""
+
+
+def _annotators(rep: FileReport) -> bool:
+    return rep.ok and (rep.role == "annotator" or any(s.role == "annotator" for s in rep.sets))
+
+
+def align_annotators(reports: list[FileReport], order: list[int] | None = None
+                     ) -> list[FileReport]:
+    """``reports`` with the documents of the annotator files matched by their text
+    (:func:`core.model.alignment.align`, in ``order``): every annotator's export of one project
+    can name a document differently (doccano ids, file names). A file whose documents were
+    renamed gets notes saying which, and which of its documents match no other annotator file's.
+    Gold and system files keep their ids: a prediction of other texts is refused as before."""
+    order = list(range(len(reports))) if order is None else order
+    chosen = [i for i in order if _annotators(reports[i])]
+    if len(chosen) < 2:
+        return reports
+    result = align([reports[i].texts for i in chosen], [reports[i].file for i in chosen])
+    if not result.changed:
+        return reports
+    out = list(reports)
+    for k, i in enumerate(chosen):
+        rep = reports[i]
+        one = Alignment((rep.file,), (result.renamed[k],), (result.unmatched[k],))
+        notes = tuple(Diagnostic(rep.file, n.removeprefix(f"{rep.file}: "), kind=ALIGNMENT)
+                      for n in one.notes())
+        if not notes:
+            continue
+        extents = rep.assumed_extents
+        out[i] = dataclasses.replace(
+            rep, texts=result.texts(k, rep.texts), sets=tuple(result.sets(k, rep.sets)),
+            assumed_extents=None if extents is None
+            else {result.rename(k, d): n for d, n in extents.items()},
+            diagnostics=rep.diagnostics + notes)
+    return out
+
+
 def same_texts(reports: list[FileReport]) -> list[FileReport]:
     """``reports`` with one text per document id (:func:`core.model.texts.reconcile`): gold files
     first, then the others in upload order, each checked against the texts of the files before
-    it. A file that gives a document another text is marked failed (its sets and texts left
-    out), naming the earlier file; one whose texts differ in whitespace only keeps its sets,
-    carried onto the earlier texts (which replace its own), with a warning."""
+    it, once the annotator files' documents are matched by their text
+    (:func:`align_annotators`). A file that gives a document another text is marked failed
+    (its sets and texts left out), naming the earlier file; one whose texts differ in
+    whitespace only keeps its sets, carried onto the earlier texts (which replace its own),
+    with a warning."""
     order = sorted(range(len(reports)), key=lambda i: reports[i].role != "gold")
+    reports = align_annotators(reports, order)
     seen: dict[str, str | None] = {}
     owner: dict[str, str] = {}
     out = list(reports)
@@ -90,7 +139,8 @@ def same_texts(reports: list[FileReport]) -> list[FileReport]:
         try:
             sets, carried = reconcile(seen, rep.texts, rep.sets, here=rep.file, there=owner)
         except InputError as exc:
-            error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: "),
+            hint = "" if _annotators(rep) else ANNOTATOR_HINT
+            error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: ") + hint,
                                severity="error")
             out[i] = dataclasses.replace(rep, sets=(), texts={}, error=error)
             continue

@@ -11,6 +11,7 @@ import streamlit as st
 
 from ui import paging, state
 from ui.escape import md
+from ui.set_names import full_name_help
 
 PAGE_SIZE = paging.PAGE_SIZE
 
@@ -26,12 +27,14 @@ def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b:
     names = list(ws.sets)
     default_a, default_b = state.default_pair(ws)
     set_a = col_a.selectbox(label_a, names, index=names.index(default_a) if default_a else 0,
-                            key=state.K_SET_A, bind="query-params")
+                            key=state.K_SET_A, bind="query-params",
+                            help=full_name_help(state.K_SET_A, default_a or names[0]))
     others = (compared(ws, set_a) if compared is not None
               else [n for n in names if n != set_a] or names)
     set_b = col_b.selectbox(label_b, others,
                             index=others.index(default_b) if default_b in others else 0,
-                            key=state.K_SET_B, bind="query-params")
+                            key=state.K_SET_B, bind="query-params",
+                            help=full_name_help(state.K_SET_B, default_b or others[0]))
     return set_a, set_b
 
 

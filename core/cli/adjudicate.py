@@ -37,6 +37,7 @@ from core.cli.render import render_adjudicate
 from core.formats import FORMATS, WRITABLE
 from core.formats.tools import write_sets
 from core.model import bounds
+from core.model.alignment import Alignment
 from core.model.errors import FormatError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this command needs it
@@ -95,9 +96,11 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
         raise ParameterError("to", "The 'to' parameter of adjudicate must be a span format; "
                              "hateval holds text-level labels. Got 'hateval' instead.")
     read_warnings: list[str] = []
+    aligned: list[Alignment] = []  # documents matched by text (core.model.alignment)
     sets, texts = load_annotator_sets(
         list(args.files), fmt=args.format, purpose="adjudication",
-        options=read_options(args, beyond_text=bounds.from_args(args)), warnings=read_warnings)
+        options=read_options(args, beyond_text=bounds.from_args(args)), warnings=read_warnings,
+        aligned=aligned)
     if args.min_agree > len(sets):
         raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
                              f"most the number of annotation sets ({len(sets)}). Got "
@@ -117,7 +120,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
                    "match": args.match, "boundaries": args.boundaries,
                    "output": str(args.output), "format": args.to,
                    "decisions_file": args.decisions, **result.counts(),
-                   "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts")}
+                   "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts"),
+                   "alignment": aligned[0].as_dict() if aligned else {}}
     return out, read_warnings + list(result.warnings), notes
 
 

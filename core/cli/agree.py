@@ -1,5 +1,11 @@
 """``agree FILE [FILE ...] --measure NAME``: inter-annotator agreement
-(:mod:`core.metrics.agreement`), one JSON object keyed by measure."""
+(:mod:`core.metrics.agreement`), one JSON object keyed by measure.
+
+Files that name one document differently (doccano ids, file names) are matched by the
+documents' text first (:mod:`core.model.alignment`); ``alignment`` in the JSON object lists, per
+file, the ids renamed (``{"renamed": {old: new}, "unmatched": [ids]}``) and the documents that
+match no other file's; the same goes to the warnings.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from core.cli.render import render_agree
 from core.formats import FORMATS
 from core.formats.tools import read_label_file
 from core.model import bounds
+from core.model.alignment import Alignment
 from core.model.errors import ParameterError, check_choice
 
 NAME = "agree"
@@ -66,12 +73,14 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
         raise ParameterError("labels", "agree's --labels takes a doccano label config (a JSON "
                              f"list of {{id, text}} objects); {args.labels} is a label list")
     read_warnings: list[str] = []
+    aligned: list[Alignment] = []
     study = load_study(list(args.files), fmt=args.format, label=args.label,
                        options=read_options(args, beyond_text=bounds.from_args(args)),
                        warnings=read_warnings,
-                       unit_set=bool(getattr(args, "unit_set", False)))
+                       unit_set=bool(getattr(args, "unit_set", False)), aligned=aligned)
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
-                   "labels": study.labels, "warnings": []}
+                   "labels": study.labels, "warnings": [],
+                   "alignment": aligned[0].as_dict() if aligned else {}}
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
             args.per_document)

@@ -17,8 +17,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     return subparsers.add_parser(
         NAME, add_help=False,
         help="start the dashboard on the bundled sample data, or on files and folders from "
-        "disk with --data [ROLE=]PATH ... (ROLE gold, pred/system or annotator; without it the "
-        "file name says the role); further arguments go to streamlit run")
+        "disk with --data [[NAME:]ROLE=]PATH ... (ROLE gold, pred/system or annotator; without "
+        "it the file name says the role; NAME names the set instead of the file name); further "
+        "arguments go to streamlit run")
 
 
 def run(args: argparse.Namespace) -> int:

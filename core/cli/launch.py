@@ -17,6 +17,8 @@ server, so without the browser's upload limit; visitors of the app never get a p
 
 * ``--data ROLE=PATH`` (repeatable; ROLE one of :data:`DATA_ROLES`, ``pred`` meaning ``system``):
   a file, or a folder read as one input (an annotation tool's export: INCEpTION, brat, CoNLL);
+* ``--data NAME:ROLE=PATH``: the same, its set named ``NAME`` on every page (a file that
+  holds several sets gives ``NAME:set``), instead of the file's name;
 * ``--data PATH [PATH ...]`` without a role: a file's role is guessed from its name as on the
   Data page (``gold`` / ``annotator`` in the name, else a system); a folder's files are each
   such a file, as in a folder of ``sample_data/``.
@@ -46,7 +48,8 @@ from core.model.errors import SpanScopeError, UsageError
 
 DATA_ENV = "SPANSCOPE_DATA"
 """Environment variable that hands the ``--data`` choices to the dashboard: a JSON list of
-``{"role": ROLE or null, "path": absolute path}``."""
+``{"role": ROLE or null, "path": absolute path}``, with ``"name"`` when the value names its
+set."""
 
 DATA_ROLES: dict[str, str] = {**{r: r for r in ROLES}, "pred": "system", "prediction": "system",
                               "predictions": "system", "system": "system"}
@@ -129,17 +132,28 @@ def resolve_store(given: str | None, data: Sequence[Mapping[str, str | None]],
 
 
 def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | None]:
-    """``{"role": ..., "path": ...}`` of one ``--data`` value, the path made absolute.
+    """``{"role": ..., "path": ...}`` of one ``--data`` value, the path made absolute, and
+    ``"name"`` when the value names the set (``NAME:ROLE=PATH``).
 
-    A prefix before ``=`` that is not a role word belongs to the path (``a=b.json`` is a file
-    name). Raises :class:`SpanScopeError` naming the path when it does not exist.
+    A prefix before ``=`` that is neither a role word nor ``NAME:`` and a role word belongs to
+    the path (``a=b.json`` is a file name). Raises :class:`SpanScopeError` naming the path when
+    it does not exist.
 
     >>> parse_data_value("pred=/tmp")
     {'role': 'system', 'path': '/tmp'}
+    >>> parse_data_value("Ayla R.:annotator=/tmp")
+    {'role': 'annotator', 'path': '/tmp', 'name': 'Ayla R.'}
     """
     role: str | None = None
+    name: str | None = None
     path = value
     head, sep, tail = value.partition("=")
+    named, colon, word = head.rpartition(":")
+    if sep and colon and word.lower() in DATA_ROLES:
+        if not named.strip():
+            raise UsageError(f"--data {value}: no set name before ':{word}=' "
+                             "(--data NAME:ROLE=PATH)")
+        name, head = named.strip(), word
     if sep and head.lower() in DATA_ROLES:
         role, path = DATA_ROLES[head.lower()], tail
         if not path:
@@ -149,7 +163,10 @@ def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | Non
         full = (cwd or Path.cwd()) / full
     if not full.exists():
         raise SpanScopeError(f"{path}: no such file or folder (--data)")
-    return {"role": role, "path": str(full.resolve())}
+    out: dict[str, str | None] = {"role": role, "path": str(full.resolve())}
+    if name is not None:
+        out["name"] = name
+    return out
 
 DASHBOARD_PACKAGE = "spanscope_dashboard"
 """The installed package that holds the dashboard's files after ``pip install .``."""

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 
 from core.cli.common import add_beyond_text, read_options
 from core.engines.inputs import assumed_of, check_pair, pred_read_options, same_texts
-from core.formats import FORMATS, ReadOptions, load_path
+from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.hateval import HatEvalTable
 from core.formats.hateval import read as read_hateval
 from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
 from core.model import texts as same
+from core.model.alignment import Alignment, align
 from core.model.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.model.taxonomy import Taxonomy
 
@@ -143,8 +144,30 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
     return gold, pred, warnings
 
 
+def _aligned(files: list[str], every: list[Loaded], warnings: list[str] | None,
+             aligned: list[Alignment] | None) -> list[Loaded]:
+    """The files' documents matched by their text (:func:`core.model.alignment.align`), the
+    notes to ``warnings`` and the alignment to ``aligned``."""
+    alignment = align([loaded.texts for loaded in every], [Path(p).name for p in files])
+    if aligned is not None:
+        aligned.append(alignment)
+    if warnings is not None:
+        warnings.extend(alignment.notes(files))
+    out = []
+    for i, loaded in enumerate(every):
+        if alignment.renamed[i]:
+            extents = loaded.assumed_extents
+            loaded = replace(loaded, texts=alignment.texts(i, loaded.texts),
+                             sets=alignment.sets(i, loaded.sets),
+                             assumed_extents=None if extents is None
+                             else {alignment.rename(i, d): n for d, n in extents.items()})
+        out.append(loaded)
+    return out
+
+
 def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: str = "agreement",
-                        options: ReadOptions | None = None, warnings: list[str] | None = None
+                        options: ReadOptions | None = None, warnings: list[str] | None = None,
+                        aligned: list[Alignment] | None = None
                         ) -> tuple[list[AnnotationSet], dict[str, str | None]]:
     """Every annotation set of ``files`` (a file may hold several annotators) as an annotator,
     and the documents' texts; ``purpose`` names what needs them in the errors; each file is read
@@ -157,6 +180,11 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     texts of the others, every offending set named at once; spans that a reader placed past the
     text (MAFALDA model outputs) are clipped to it, one warning per set, since the measures need
     every span inside its text; the policy's warnings go to ``warnings``.
+
+    Documents are first matched across files by their text (:func:`core.model.alignment.align`:
+    files that name one document differently, doccano ids or file names); what was renamed and
+    which documents match no other file's go to ``warnings`` and, as an
+    :class:`~core.model.alignment.Alignment`, to ``aligned``.
     """
     options = options or ReadOptions()
     beyond_text = options.beyond_text
@@ -165,8 +193,9 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     owner: dict[str, str] = {}  # the file each text came from
     assumed: dict[str, dict[str, int]] = {}
     said: list[Diagnostic] = []
-    for path in files:
-        loaded = load_path(path, fmt=fmt, options=options)
+    every = _aligned(files, [load_path(path, fmt=fmt, options=options) for path in files],
+                     warnings, aligned)
+    for path, loaded in zip(files, every, strict=True):
         assumed.update(assumed_of(path, loaded) or {})
         said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
         if warnings is not None:
@@ -207,12 +236,13 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
 
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
                options: ReadOptions | None = None, warnings: list[str] | None = None,
-               unit_set: bool = False) -> Study:
+               unit_set: bool = False, aligned: list[Alignment] | None = None) -> Study:
     """Read annotation files (:func:`load_annotator_sets`, with ``options``) into one agreement
     study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading)."""
     from core.metrics.agreement import Study
 
-    sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings)
+    sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings,
+                                      aligned=aligned)
     return Study.from_sets(sets, texts, label=label, unit_set=unit_set)
 
 

@@ -277,12 +277,15 @@ def render_slices(result: dict[str, Any]) -> str:
     """One row per system and bucket: counts, P/R/F1 and the F1 interval."""
     lines = [f"Scores per {result['dimension']} bucket ({result['metric']}); [low, high]: 95% "
              f"bootstrap interval of F1 ({result['samples']} resamples, seed {result['seed']})"]
-    lines.append(f"  {'system':<16}{'bucket':<22}{'docs':>6}{'#ref':>6}{'#pred':>6}{'P':>8}"
+    # columns as wide as the longest name: a set name is never cut (issue 26)
+    sw = max([16, *(len(r["system"]) + 1 for r in result["buckets"])])
+    bw = max([22, *(len(r["bucket"]) + 1 for r in result["buckets"])])
+    lines.append(f"  {'system':<{sw}}{'bucket':<{bw}}{'docs':>6}{'#ref':>6}{'#pred':>6}{'P':>8}"
                  f"{'R':>8}{'F1':>8}  interval")
     for r in result["buckets"]:
         iv = (f"[{r['F1 low']:.3f}, {r['F1 high']:.3f}]" if r.get("F1 low") is not None
               else "")
-        lines.append(f"  {r['system'][:15]:<16}{r['bucket'][:21]:<22}{r['documents']:>6}"
+        lines.append(f"  {r['system']:<{sw}}{r['bucket']:<{bw}}{r['documents']:>6}"
                      f"{r['reference spans']:>6}{r['predicted spans']:>6}{r['P']:>8.3f}"
                      f"{r['R']:>8.3f}{r['F1']:>8.3f}  {iv}")
     return "\n".join(lines)

@@ -99,10 +99,12 @@ def test_query_parameters_choose_view_scope_values_and_level(make_app, frame) ->
     assert at.radio(key=lab_ui.K_LAB_VIEW).value == "within reference"
     assert at.radio(key=lab_ui.K_LAB_SCOPE).value == "overlap"
     assert at.radio(key=lab_ui.K_LAB_VALUES).value == "row-normalised"
-    assert at.selectbox(key=state.K_LEVEL).value == 1
-    assert any("flat taxonomy" in c.value for c in at.caption)
+    # labels without levels (ui.levels): no level control and no MAFALDA wording; the URL's
+    # level is not used
+    assert state.K_LEVEL not in [s.key for s in at.selectbox]
+    assert not any("flat taxonomy" in c.value or "MAFALDA" in c.value for c in at.caption)
     ws = _ws(at)
-    m = core_labels.cooccurrence(ws.sets["gold"], scope="overlap", level=1,
+    m = core_labels.cooccurrence(ws.sets["gold"], scope="overlap", level=2,
                                  taxonomy=results.taxonomy_for(ws, "gold", "system_a"))
     freq = core_labels.row_frequencies(m.counts, m.row_totals)
     wide = frame(at, "row", "row total")

@@ -153,7 +153,29 @@ def test_files_given_with_data_on_the_command_line_follow_the_same_rule(
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     ws = cli_data.cli_workspace()
-    assert ws is not None and list(ws.sets) == ["reviews_ann1", "reviews_ann3"]
-    (bad,) = [r for r in ws.reports if not r.ok]
-    assert bad.file == "reviews_ann2.jsonl" and bad.error is not None
-    assert "different text than in reviews_ann1.jsonl" in bad.error.message
+    # annotators' documents are matched by their text (core.model.alignment, issue 26):
+    # annotator 2's reviews are other texts, so its ids get its file name and it loads
+    assert ws is not None and list(ws.sets) == ["reviews_ann1", "reviews_ann2", "reviews_ann3"]
+    assert all(r.ok for r in ws.reports)
+    assert sorted(ws.sets["reviews_ann2"].spans) == ["1@reviews_ann2.jsonl",
+                                                      "2@reviews_ann2.jsonl"]
+    (ann2,) = [r for r in ws.reports if r.file == "reviews_ann2.jsonl"]
+    assert any("match no other file's documents" in d.message for d in ann2.diagnostics)
+
+
+def test_annotator_exports_that_number_documents_apart_load_once_given_the_annotator_role(
+        make_app) -> None:
+    """Issue 26: the refusal says how to load them; with the role annotator their documents are
+    matched by their text (core.model.alignment)."""
+    paths = [CONFLICTS / f"reviews_ann{i}.jsonl" for i in (1, 2, 3)]
+    at = _upload(make_app, *paths)
+    (error,) = _errors(at)
+    assert "give them the role annotator" in error
+    for p in paths:
+        at.selectbox(key=state.upload_key("role", p.name)).set_value("annotator")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _errors(at) == []
+    assert _loaded(at) == ["reviews_ann1", "reviews_ann2", "reviews_ann3"]
+    assert sorted(at.session_state[state.K_UPLOAD_WS].sets["reviews_ann2"].spans) == [
+        "1@reviews_ann2.jsonl", "2@reviews_ann2.jsonl"]

@@ -158,21 +158,33 @@ def test_errors_reads_the_carried_prediction_as_correct(cli) -> None:
 # ---- agree and adjudicate -----------------------------------------------------------------------
 
 
-def test_agree_refuses_an_annotator_whose_ids_name_other_texts_and_names_the_earlier_file(
-        cli, clean_failure) -> None:
-    run = cli("agree", str(ANN1), str(ANN3), str(ANN2), "--measure", "char-kappa")
-    clean_failure(run)
-    assert f"{ANN2}: document '1' and 1 more document have a different text than in {ANN1}" \
-        in run.err
-    ok = cli("agree", str(ANN1), str(ANN3), "--measure", "char-kappa")
-    assert ok.rc == 0, ok.err
+def test_agree_matches_documents_by_text_and_reports_an_annotator_whose_ids_name_other_texts(
+        cli) -> None:
+    # core.model.alignment: the documents are matched by their text, not refused (issue 26)
+    run = cli("agree", str(ANN1), str(ANN3), str(ANN2), "--measure", "char-kappa", "--json")
+    assert run.rc == 0, run.err
+    out = json.loads(run.out)
+    assert out["alignment"] == {"reviews_ann2.jsonl": {
+        "renamed": {"1": "1@reviews_ann2.jsonl", "2": "2@reviews_ann2.jsonl"},
+        "unmatched": ["1@reviews_ann2.jsonl", "2@reviews_ann2.jsonl"]}}
+    pairs = out["char-kappa"]["pairs"]
+    assert pairs["reviews_ann1 | reviews_ann2"]["overall"]["reason"] == \
+        "no document annotated by both"
+    alone = cli("agree", str(ANN1), str(ANN3), "--measure", "char-kappa", "--json")
+    without = json.loads(alone.out)["char-kappa"]["pairs"]["reviews_ann1 | reviews_ann3"]
+    both = pairs["reviews_ann1 | reviews_ann3"]
+    assert (without["position"], without["per_label"]["Venue"]) == \
+        (both["position"], both["per_label"]["Venue"])
 
 
-def test_adjudicate_refuses_the_same_way(cli, clean_failure, tmp_path: Path) -> None:
+def test_adjudicate_matches_them_the_same_way(cli, tmp_path: Path) -> None:
     run = cli("adjudicate", str(ANN1), str(ANN2), "--min-agree", "1", "-o",
-              str(tmp_path / "c.json"), "--to", "semeval2021")
-    clean_failure(run)
-    assert "have a different text than in" in run.err
+              str(tmp_path / "c.json"), "--to", "semeval2021", "--json")
+    assert run.rc == 0, run.err
+    assert json.loads(run.out)["alignment"]["reviews_ann2.jsonl"]["unmatched"] == [
+        "1@reviews_ann2.jsonl", "2@reviews_ann2.jsonl"]
+    assert any("2 documents match no other file's documents" in w
+               for w in json.loads(run.out)["warnings"])
 
 
 def test_agree_compares_a_conll_annotator_with_the_original_text(cli) -> None:

@@ -1,0 +1,96 @@
+"""Annotators page, agreement numbers a lead can trust (issue 26, §4 and §5): the
+document-level tiles warn when they rest on few documents, counting the units; one sentence says
+why they differ from char-κ; documents that only one chosen set covers are listed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.cli.launch import DATA_ENV
+from core.metrics.agreement import Study
+from core.model import AnnotationSet, Span
+from ui import annotators as ann
+from ui import state
+
+PAGE = "pages/annotators.py"
+APP = Path(__file__).resolve().parents[2] / "app.py"
+
+
+def _app(sets: list[AnnotationSet], texts: dict[str, str | None]) -> AppTest:
+    report = state.FileReport("custom.json", "test", "annotator", "custom", texts, tuple(sets))
+    ws = state.build_workspace([report], key=f"test:trust:{id(sets)}", title="custom",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _two_documents() -> tuple[list[AnnotationSet], dict[str, str | None]]:
+    texts: dict[str, str | None] = {"d1": "Fear sells papers.", "d2": "Vote now, or else."}
+    a = AnnotationSet("ann_a", {"d1": (Span(0, 4, "Fear"),), "d2": (Span(0, 8, "Slogan"),)},
+                      "annotator")
+    b = AnnotationSet("ann_b", {"d1": (Span(0, 10, "Fear"),), "d2": ()}, "annotator")
+    c = AnnotationSet("ann_c", {"d1": (), "d2": (Span(0, 4, "Slogan"), Span(10, 17, "Fear"))},
+                      "annotator")
+    return [a, b, c], texts
+
+
+def test_document_level_tiles_on_two_documents_warn_and_count_the_units() -> None:
+    sets, texts = _two_documents()
+    at = _app(sets, texts)
+    captions = [c.value for c in at.caption]
+    # 2 documents × 2 labels
+    note = "⚠️ only 2 documents (4 units): one more or less moves the value a lot"
+    assert captions.count(note) == 2  # Fleiss' κ and Krippendorff's α, not α_U nor γ
+    assert ann.WHY_THEY_DIFFER in captions
+    assert ann.document_units(Study.from_sets(sets, texts)) == {
+        "fleiss-kappa": (2, 4), "krippendorff-alpha": (2, 4)}
+
+
+def test_no_warning_from_twenty_documents_on() -> None:
+    texts: dict[str, str | None] = {f"d{i}": "Fear sells papers." for i in range(20)}
+    a = AnnotationSet("ann_a", {d: (Span(0, 4, "Fear"),) for d in texts}, "annotator")
+    b = AnnotationSet("ann_b", {d: (Span(0, 4, "Fear"),) if i % 2 else ()
+                                for i, d in enumerate(texts)}, "annotator")
+    at = _app([a, b], texts)
+    assert not any("moves the value a lot" in c.value for c in at.caption)
+    assert ann.WHY_THEY_DIFFER in [c.value for c in at.caption]
+
+
+def test_documents_only_one_set_covers_are_listed() -> None:
+    texts: dict[str, str | None] = {"d1": "Fear sells papers.", "d2": "Vote now, or else.",
+                                    "d3": "Only one annotator saw this."}
+    a = AnnotationSet("ann_a", {"d1": (Span(0, 4, "Fear"),), "d2": ()}, "annotator")
+    b = AnnotationSet("ann_b", {"d1": (Span(0, 4, "Fear"),), "d2": (), "d3": ()}, "annotator")
+    at = _app([a, b], texts)
+    (exp,) = [e for e in at.expander if "in one chosen set only" in e.label]
+    assert exp.label.startswith("⚠️ 1 document of 3 is in one chosen set only")
+    table = next(df.value for df in at.dataframe if "only in" in df.value.columns)
+    assert table.to_dict("records") == [{"document": "d3", "only in": "ann_b"}]
+
+
+def test_the_data_page_says_which_documents_were_matched_by_their_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our own doccano exports (tests/data/formats/conflicts): annotator 2 numbers other reviews
+    1 and 2; as annotators, the three files load and the Data page says what was renamed."""
+    conflicts = Path(__file__).resolve().parents[1] / "data" / "formats" / "conflicts"
+    monkeypatch.setenv(DATA_ENV, json.dumps(
+        [{"role": "annotator", "path": str(conflicts / f"reviews_ann{i}.jsonl")}
+         for i in (1, 2, 3)]))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (info,) = [i.value.replace("\\", "") for i in at.info
+               if "Documents matched by their text" in i.value]
+    assert "reviews_ann2.jsonl: 2 documents renamed" in info
+    assert "'1' → '1@reviews_ann2.jsonl'" in info
+    assert "2 documents match no other file's documents" in info

@@ -1,0 +1,100 @@
+"""Set names on the Data page: the rename control (issue 26, §5).
+
+Sets are named after their files (``test_sets_conll_sharp_conll_sharp_gold``) or by what the
+file says (a doccano user, an INCEpTION annotator). The control renames any set of the data the
+pages show, for this session: the names go to :data:`ui.state.K_SET_NAMES`, keyed by the
+workspace as loaded, and :func:`ui.current.workspace` gives every page the renamed sets
+(:func:`ui.state.renamed`). On the command line the same is ``spanscope app --data
+NAME:ROLE=PATH``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import state
+from ui.escape import md
+
+K_RENAME_SET = "rename_set"  # Data page: the set to rename
+K_RENAME_TO = "rename_to"  # Data page: its new name
+K_RENAME_ERROR = "rename_error"  # session: why the last rename was refused
+
+
+def _apply(loaded_key: str, ws: state.Workspace) -> None:
+    old = st.session_state.get(K_RENAME_SET)
+    new = str(st.session_state.get(K_RENAME_TO) or "").strip()
+    if old is None:
+        return
+    problem = (f"No set is named {old!r} now; choose the set again." if old not in ws.sets
+               else state.rename_problem(ws, old, new))
+    st.session_state[K_RENAME_ERROR] = problem
+    if problem is not None:
+        return
+    names = dict(st.session_state.get(state.K_SET_NAMES) or {})
+    names[loaded_key] = state.add_rename(names.get(loaded_key) or {}, old, new)
+    st.session_state[state.K_SET_NAMES] = names
+    st.session_state[K_RENAME_TO] = ""
+    st.session_state[K_RENAME_SET] = new  # the picker shows the set under its new name
+
+
+def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
+    """A set picker, a name box and a button that renames the set on every page (``loaded``:
+    the workspace as loaded, whose key keeps the names; ``ws``: as the pages show it)."""
+    names = list(ws.sets)
+    if not names:
+        return
+    if st.session_state.get(K_RENAME_SET) not in (None, *names):
+        del st.session_state[K_RENAME_SET]
+    with st.expander("✏️ Rename a set", expanded=bool(st.session_state.get(K_RENAME_ERROR))):
+        st.caption("The new name shows on every page (and in downloads) for this session. "
+                   "From the command line: `spanscope app --data NAME:ROLE=PATH`.")
+        c1, c2, c3 = st.columns([3, 3, 1], vertical_alignment="bottom")
+        c1.selectbox("Set", names, key=K_RENAME_SET,
+                     help=full_name_help(K_RENAME_SET, names[0], "The set to rename, as named "
+                                         "now."))
+        c2.text_input("New name", key=K_RENAME_TO, max_chars=200)
+        c3.button("Rename", key="rename_set_button", on_click=_apply, args=(loaded.key, ws))
+        problem = st.session_state.get(K_RENAME_ERROR)
+        if problem:
+            st.error(md(problem), icon="❌")
+        given = (st.session_state.get(state.K_SET_NAMES) or {}).get(loaded.key) or {}
+        if given:
+            st.caption("Renamed: " + "; ".join(f"{md(a)} → **{md(b)}**"
+                                               for a, b in given.items()))
+            if st.button("Restore the loaded names", key="rename_reset"):
+                names_now = dict(st.session_state.get(state.K_SET_NAMES) or {})
+                names_now.pop(loaded.key, None)
+                st.session_state[state.K_SET_NAMES] = names_now
+                st.rerun()
+
+
+LONG_NAME = 20
+"""Set names longer than this can be cut by a narrow selectbox (with an ellipsis and no way to
+read the rest): their pickers carry the full name in their tooltip (:func:`full_name_help`)."""
+
+
+def full_name_help(key: str, default: str | list[str] | None = None,
+                   help: str | None = None) -> str | None:
+    """The ``help=`` of a set picker bound to ``key``: ``help`` and, when the chosen set's name
+    (or one of the chosen sets' names, for a multiselect) is longer than :data:`LONG_NAME`,
+    the full name, so that a name the box cuts can always be read in full. The choice is read
+    from the session (the widget's last value), else the URL, else ``default``.
+
+    >>> full_name_help("no_such_key", "test_sets_conll_sharp_conll_sharp_gold")
+    'Full name: **test\\\\_sets\\\\_conll\\\\_sharp\\\\_conll\\\\_sharp\\\\_gold**'
+    >>> full_name_help("no_such_key", "gold", help="The reference.")
+    'The reference.'
+    """
+    chosen: object = st.session_state.get(key)
+    if chosen is None:
+        chosen = st.query_params.get_all(key) if isinstance(default, list) \
+            else st.query_params.get(key)
+        chosen = chosen or default
+    names = [str(n) for n in (chosen if isinstance(chosen, list | tuple) else [chosen])
+             if n is not None]
+    long = [n for n in names if len(n) > LONG_NAME]
+    if not long:
+        return help
+    full = ("Full name: " if len(long) == 1 else "Full names: ") + "; ".join(
+        f"**{md(n)}**" for n in long)
+    return f"{help}\n\n{full}" if help else full
