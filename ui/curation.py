@@ -25,6 +25,7 @@ import hashlib
 import io
 import zipfile
 from collections.abc import Sequence
+from contextlib import closing
 from functools import partial
 from typing import Any
 
@@ -32,6 +33,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.consensus import (
+    ACTIONS,
     BOUNDARIES,
     CONFLICT_FLAGS,
     FLAGS,
@@ -51,6 +53,8 @@ from core.model import AnnotationSet, Corpus, Span
 from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.html import esc
+from core.store import curation as cstore
+from core.store import store_path
 from ui import doc_picker, state, text_policy
 from ui.escape import md
 from ui.state import Workspace
@@ -72,6 +76,11 @@ K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploade
 K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
 K_CUR_FORMAT = "cur_format"  # format of the curated set's download
 K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
+K_CUR_SEEN = "cur_seen"  # session: {workspace key: {decision key: store revision last read}}
+K_CUR_PROJECT = "cur_project"  # session: {workspace key: project key in the store}
+K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, count) of the last accept-all
+K_CUR_MSG = "cur_msg"  # session: a refused decision's message, shown once
+K_CUR_STORE_ERR = "cur_store_err"  # session: why the store could not be used (session only)
 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with
@@ -102,8 +111,8 @@ FOCUS = {
 }
 """What the disputed-span navigation steps through (a filter of the disputed proposals)."""
 SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
-SHORTCUTS = {"accept": "A", "reject": "X", "relabel": "L", "bounds": "B", "undo": "U",
-             "next": "N", "previous": "P"}
+SHORTCUTS = {"accept": "A", "keep": "K", "drop": "X", "relabel": "L", "bounds": "B",
+             "undo": "U", "next": "N", "previous": "P", "todo": "Shift+N"}
 
 
 # ---- the curated set in every page's workspace -------------------------------------------------
@@ -158,9 +167,107 @@ def proposal(ws_key: str, _ws: Workspace, sets: tuple[str, ...], k: int, match: 
 
 
 def overrides(ws_key: str) -> dict[str, Override]:
-    """The lead's decisions on this workspace (a live dict in the session state)."""
+    """The lead's decisions on this workspace (a live dict in the session state, refreshed from
+    the store by :func:`sync`)."""
     store = st.session_state.setdefault(K_CUR_OVERRIDES, {})
     return store.setdefault(ws_key, {})
+
+
+def seen(ws_key: str) -> dict[str, int]:
+    """The store revision of each decision this tab last read."""
+    return st.session_state.setdefault(K_CUR_SEEN, {}).setdefault(ws_key, {})
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _project_key(ws_key: str, _ws: Workspace) -> str:
+    del ws_key  # cache key
+    return cstore.project_key(_ws.sets.values(), _ws.texts())
+
+
+_SCHEMA_READY: set[str] = set()
+
+
+def _connect() -> Any:
+    """A connection to the store (one per operation: Streamlit runs a session per thread), or
+    None when the store cannot be used (the reason is shown once, decisions stay in the
+    session)."""
+    path = store_path()
+    try:
+        if str(path) in _SCHEMA_READY:
+            return cstore.connect(path)
+        conn = cstore.open_store(path)
+    except SpanScopeError as exc:
+        st.session_state[K_CUR_STORE_ERR] = str(exc)
+        return None
+    _SCHEMA_READY.add(str(path))
+    return conn
+
+
+def project(ws: Workspace) -> str:
+    """This workspace's project in the store (created on first use): one per set of inputs."""
+    keys = st.session_state.setdefault(K_CUR_PROJECT, {})
+    if ws.key not in keys:
+        keys[ws.key] = _project_key(ws.key, ws)
+        conn = _connect()
+        if conn is not None:
+            with closing(conn):
+                cstore.ensure_project(conn, keys[ws.key], ws.title)
+    return str(keys[ws.key])
+
+
+def sync(ws: Workspace) -> None:
+    """Read every decision of the workspace's project from the store into the session (another
+    tab's decisions included), with their revisions."""
+    proj = project(ws)
+    conn = _connect()
+    if conn is None:
+        return
+    with closing(conn):
+        stored = cstore.load(conn, proj)
+    decided, revs = overrides(ws.key), seen(ws.key)
+    decided.clear()
+    decided.update({k: v.override for k, v in stored.items()})
+    revs.clear()
+    revs.update({k: v.revision for k, v in stored.items()})
+
+
+def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None = None
+          ) -> bool:
+    """Write decisions (None: forget it) to the store, then to the session; False (with a
+    message for the lead) when another tab changed one of them since this tab read it."""
+    decided, revs = overrides(ws_key), seen(ws_key)
+    proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
+    conn = _connect() if proj is not None else None
+    if conn is not None:
+        try:
+            with closing(conn):
+                put = {k: o for k, o in changes.items() if o is not None}
+                gone = [k for k, o in changes.items() if o is None]
+                if gone:
+                    cstore.forget(conn, proj, gone, revs)
+                if put:
+                    revs.update(cstore.record(conn, proj, put, revs, batch=batch))
+                for k in gone:
+                    revs.pop(k, None)
+        except cstore.Conflict as exc:
+            with closing(conn):
+                stored = cstore.load(conn, proj)
+            now = [f"now {stored[k].override.decision} ({stored[k].override.action})"
+                   if k in stored else "now undecided" for k in exc.keys[:1]]
+            st.session_state[K_CUR_MSG] = (
+                f"Not saved: another tab changed this decision since this one showed it "
+                f"({now[0]}). The view now shows the stored decisions; decide again if needed.")
+            decided.clear()
+            decided.update({k: v.override for k, v in stored.items()})
+            revs.clear()
+            revs.update({k: v.revision for k, v in stored.items()})
+            return False
+    for k, o in changes.items():
+        if o is None:
+            decided.pop(k, None)
+        else:
+            decided[k] = o
+    return True
 
 
 def progress(result: Consensus, decided: dict[str, Override]) -> tuple[int, int]:
@@ -211,21 +318,22 @@ def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], p
 
 def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
            text_len: int | None) -> None:
-    """A button's callback: record the lead's ``action`` on disputed proposal ``pos``."""
+    """A button's callback: record the lead's ``action`` (one of
+    :data:`~core.analysis.consensus.ACTIONS`, or ``undo``) on disputed proposal ``pos``."""
     decided = overrides(ws_key)
     d = disputed[pos]
     _, span, _ = final(d, decided)
     if action == "accept":
-        decided[d.key] = Override("keep", span.start, span.end, span.label)
-    elif action == "reject":
-        decided[d.key] = Override("drop", span.start, span.end, span.label)
+        o: Override | None = Override.accept(d)
+    elif action in ("keep", "drop"):
+        o = Override(action, span.start, span.end, span.label, action)  # type: ignore[arg-type]
     elif action == "undo":
-        decided.pop(d.key, None)
-        set_inputs(d, decided)
+        if write(ws_key, {d.key: None}):
+            set_inputs(d, decided)
         return
     elif action == "relabel":
         label = str(st.session_state.get(K_CUR_LABEL) or span.label)
-        decided[d.key] = Override("keep", span.start, span.end, label)
+        write(ws_key, {d.key: Override("keep", span.start, span.end, label, "relabel")})
         return
     elif action == "bounds":
         start = int(st.session_state.get(K_CUR_START, span.start))
@@ -235,9 +343,46 @@ def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
             st.session_state[K_CUR_START] = span.start
             st.toast(f"Bounds not set: need start < end ≤ {text_len}", icon="⚠️")
             return
-        decided[d.key] = Override("keep", start, end, span.label)
+        write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")})
         return
-    go_to(pos + 1, disputed, decided)  # accept and reject move on to the next one
+    else:
+        raise ValueError(f"unknown curation action {action!r}")
+    if write(ws_key, {d.key: o}):
+        go_to(pos + 1, disputed, decided)  # accept, keep and drop move on to the next one
+
+
+def remaining(disputed: Sequence[Decision], decided: dict[str, Override]) -> list[Decision]:
+    """The proposals of ``disputed`` without a decision of the lead."""
+    return [d for d in disputed if d.key not in decided]
+
+
+def accept_all(ws_key: str, disputed: Sequence[Decision]) -> None:
+    """The "accept every remaining proposal" callback: one batch, undone at once by
+    :func:`undo_all`."""
+    todo = remaining(disputed, overrides(ws_key))
+    if not todo:
+        return
+    batch = cstore.new_batch()
+    if write(ws_key, {d.key: Override.accept(d, "accept-all") for d in todo}, batch=batch):
+        st.session_state[K_CUR_BATCH] = (ws_key, batch, [d.key for d in todo])
+
+
+def undo_all(ws_key: str) -> None:
+    """Undo the last "accept every remaining proposal" of this tab (the decisions of it that
+    nobody changed since)."""
+    got = st.session_state.pop(K_CUR_BATCH, None)
+    if not got or got[0] != ws_key:
+        return
+    _, batch, keys = got
+    conn = _connect()
+    decided = overrides(ws_key)
+    if conn is None:
+        for k in keys:
+            if decided.get(k) is not None and decided[k].action == "accept-all":
+                decided.pop(k)
+        return
+    with closing(conn):
+        cstore.undo_batch(conn, st.session_state[K_CUR_PROJECT][ws_key], batch)
 
 
 def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
@@ -265,6 +410,15 @@ def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
         loaded, notes = read_decisions(data.decode("utf-8-sig"), result, file=name)
     except (FormatError, UnicodeDecodeError) as exc:
         return f"❌ {md(exc)}"
+    revs = seen(ws_key)
+    proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
+    conn = _connect() if proj is not None else None
+    if conn is not None:
+        with closing(conn):  # an uploaded file is deliberate: it replaces what the store holds
+            stored = cstore.load(conn, proj)
+            revs.clear()
+            revs.update({k: v.revision for k, v in stored.items()})
+            revs.update(cstore.record(conn, proj, loaded, revs))
     overrides(ws_key).update(loaded)
     msg = f"✅ Restored {len(loaded)} decision(s) from {md(name)}."
     if notes:
@@ -280,17 +434,20 @@ def flag_text(flags: Sequence[str]) -> str:
 
 
 def status_text(d: Decision, decided: dict[str, Override]) -> str:
-    """The decision in words with an icon (never a colour alone)."""
+    """The decision in words with an icon (never a colour alone) and who made it."""
     verdict, span, by_lead = final(d, decided)
     mark = "✓ keep" if verdict == "keep" else "✗ drop"
     if not by_lead:
         return f"{mark} (rule{', to decide' if d.disputed else ''})"
+    o = decided[d.key]
+    how = {"accept": "you accepted the proposal", "accept-all": "you accepted all proposals",
+           "keep": "you kept it", "drop": "you dropped it"}.get(o.action, "you")
     changed = []
     if span.label != d.span.label:
         changed.append("relabelled")
     if span.interval != d.span.interval:
         changed.append("re-bounded")
-    return f"{mark} (you{': ' + ', '.join(changed) if changed else ''})"
+    return f"{mark} ({how}{': ' + ', '.join(changed) if changed else ''})"
 
 
 def doc_table(result: Consensus, doc: str, text: str | None,
@@ -333,20 +490,45 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
     return sorted(out, key=lambda it: (it.start, -it.end, it.id))
 
 
+def _verdict_box(title: str, verdict: str | None, span: Span | None, note: str,
+                 dom_id: str) -> str:
+    """One half of the card: a verdict with its icon, word and span (never colour alone)."""
+    if verdict is None or span is None:
+        body = "<b>— not decided yet</b>"
+        border = "#999"
+    else:
+        icon, word = ("✓", "keep") if verdict == "keep" else ("✗", "drop")
+        border = "#0072B2" if verdict == "keep" else "#D55E00"
+        body = (f"<b>{icon} {word}</b> [{span.start}, {span.end}) <b>{esc(span.label)}</b>")
+    return (f'<div id="{dom_id}" style="flex:1;min-width:14em;border:1px dashed {border};'
+            f'border-radius:4px;padding:4px 8px"><div style="font-size:0.8em;opacity:0.8">'
+            f'{esc(title)}</div><div>{body}</div><div style="font-size:0.8em">{esc(note)}</div>'
+            '</div>')
+
+
 def current_card(d: Decision, text: str | None, decided: dict[str, Override]) -> str:
-    """HTML card of the shown proposal: fragment, who marked what, the rule and the dispute
-    (every value escaped)."""
+    """HTML card of the shown proposal: the rule's proposal and the current decision side by
+    side, the fragment, who marked what, the rule and the dispute (every value escaped)."""
     _, span, _ = final(d, decided)
     frag = esc(span.fragment(text)) if text else "<i>no text</i>"
     members = "".join(
         f"<li><b>{esc(a)}</b>: [{s.start}, {s.end}) {esc(s.label)}"
         + (f" — “{esc(s.fragment(text))}”" if text else "") + "</li>" for a, s in d.members)
     flags = "".join(f"<li><b>{esc(f)}</b>: {esc(FLAGS[f])}</li>" for f in d.flags)
+    o = decided.get(d.key)
+    proposal_box = _verdict_box("The rule proposes", d.decision, d.span,
+                                f"{d.votes} of {d.n} marked it, k = {d.k}", "cur-proposal")
+    decision_box = _verdict_box(
+        "Your decision", o.decision if o else None, o.span if o else None,
+        ACTIONS.get(o.action, "") if o else "A accepts the proposal · K keeps · X drops",
+        "cur-decision")
     return (
         '<div id="cur-card" style="border:1px solid #ccc;border-left:6px solid #0072B2;'
         'border-radius:6px;padding:8px 12px;margin:4px 0">'
         f'<div style="font-size:1.05em"><b>{esc(d.id)}</b> · [{span.start}, {span.end}) '
         f'<b>{esc(span.label)}</b> · {esc(status_text(d, decided))}</div>'
+        f'<div style="display:flex;gap:8px;flex-wrap:wrap;margin:6px 0">{proposal_box}'
+        f'{decision_box}</div>'
         f'<div style="margin:6px 0;font-size:1.1em">“{frag}”</div>'
         f'<div style="font-size:0.9em">Marked by {d.votes} of {d.n} annotators (k = {d.k}):'
         f'<ul style="margin:2px 0">{members}</ul>Dispute:<ul style="margin:2px 0">{flags}</ul>'
@@ -524,6 +706,10 @@ def propose(ws: Workspace, r: Rules, clipped: Sequence[str]) -> Proposed:
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
     notes([*clipped, *result.warnings], key="cur_warnings")
+    sync(ws)
+    if st.session_state.get(K_CUR_STORE_ERR):
+        st.warning("Your decisions are kept in this browser tab only (download them before "
+                   f"closing it): {md(st.session_state[K_CUR_STORE_ERR])}", icon="⚠️")
     decided = overrides(ws.key)
     focus = st.selectbox("Step through", list(FOCUS), key=K_CUR_FOCUS,
                          bind="query-params", help="Which disputed spans the buttons and keys "
@@ -571,26 +757,50 @@ def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
                   text_len: int | None) -> None:
     disputed, decided = p.disputed, p.decided
     args = (ws.key, disputed, pos)
-    row = st.container(horizontal=True)  # buttons at their own width, wrapping if narrow
-    row.button("◀ Previous", key="cur_prev", shortcut=SHORTCUTS["previous"],
+    nav = st.container(horizontal=True)  # buttons at their own width, wrapping if narrow
+    nav.button("◀ Previous", key="cur_prev", shortcut=SHORTCUTS["previous"],
                on_click=go_to, args=(pos - 1, disputed, decided), disabled=pos == 0)
-    row.button("Next ▶", key="cur_next", shortcut=SHORTCUTS["next"],
+    nav.button("Next ▶", key="cur_next", shortcut=SHORTCUTS["next"],
                on_click=go_to, args=(pos + 1, disputed, decided),
                disabled=pos >= len(disputed) - 1)
-    row.button("✓ Accept", key="cur_accept", type="primary", shortcut=SHORTCUTS["accept"],
-               on_click=decide, args=(*args, "accept", text_len),
-               help="Keep this span (as shown) in the curated set, then go to the next.")
-    row.button("✗ Reject", key="cur_reject", shortcut=SHORTCUTS["reject"],
-               on_click=decide, args=(*args, "reject", text_len),
-               help="Leave this span out of the curated set, then go to the next.")
-    row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
-               on_click=decide, args=(*args, "undo", text_len),
-               disabled=shown.key not in decided, help="Back to the rule's proposal.")
     todo = next_undecided(disputed, decided, pos)
-    row.button("⏭ Next undecided", key="cur_todo", shortcut="Shift+N",
+    nav.button("⏭ Next undecided", key="cur_todo", shortcut=SHORTCUTS["todo"],
                on_click=go_to, args=(todo if todo is not None else pos, disputed, decided),
                disabled=todo is None, help="Skip to the next disputed span you have not "
                "decided (from the start when none is left after this one).")
+    verdict = "keep" if shown.decision == "keep" else "drop"
+    row = st.container(horizontal=True)
+    row.button(f"✓ Accept the proposal ({verdict})", key="cur_accept", type="primary",
+               shortcut=SHORTCUTS["accept"], on_click=decide, args=(*args, "accept", text_len),
+               help=f"Take the rule's proposal as it is: {verdict} this span "
+               f"[{shown.span.start}, {shown.span.end}) {shown.span.label}. Then go to the "
+               "next.")
+    row.button("➕ Keep this span", key="cur_keep", shortcut=SHORTCUTS["keep"],
+               on_click=decide, args=(*args, "keep", text_len),
+               help="Keep this span (as shown) in the curated set, whatever the rule "
+               "proposes. Then go to the next.")
+    row.button("✗ Drop this span", key="cur_drop", shortcut=SHORTCUTS["drop"],
+               on_click=decide, args=(*args, "drop", text_len),
+               help="Leave this span out of the curated set, whatever the rule proposes. "
+               "Then go to the next.")
+    row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
+               on_click=decide, args=(*args, "undo", text_len),
+               disabled=shown.key not in decided, help="Back to undecided (the rule's "
+               "proposal stands).")
+    left = remaining(disputed, decided)
+    bulk = st.container(horizontal=True, vertical_alignment="center")
+    bulk.button(f"✓✓ Accept every remaining proposal ({len(left)})", key="cur_accept_all",
+                on_click=accept_all, args=(ws.key, disputed), disabled=not left,
+                help=f"Take the rule's proposal for the {len(left)} disputed span(s) of the "
+                f"list stepped through ({p.focus}) that you have not decided: "
+                f"{sum(d.decision == 'keep' for d in left)} kept, "
+                f"{sum(d.decision == 'drop' for d in left)} dropped. One click undoes it.")
+    batch = st.session_state.get(K_CUR_BATCH)
+    if batch and batch[0] == ws.key:
+        bulk.button(f"↶ Undo accepting {len(batch[2])} proposals", key="cur_undo_all",
+                    on_click=undo_all, args=(ws.key,),
+                    help="Back to undecided for every proposal the last “accept every "
+                    "remaining proposal” decided (those you changed since stay).")
 
 
 def _edit_inputs(ws: Workspace, p: Proposed, pos: int, shown: Decision,
@@ -633,9 +843,12 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
     text_len = len(text) if text is not None else None
     st.caption(f"Disputed span **{pos + 1} of {len(p.disputed)}** ({p.focus}; document "
                f"{md(shown.doc)}). "
-               "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** "
-               "next undecided · **L** relabel · **B** set bounds · **U** undo (while no text "
-               "field has the focus).")
+               "Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
+               "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
+               "· **U** undo (while no text field has the focus).")
+    msg = st.session_state.pop(K_CUR_MSG, None)
+    if msg:
+        st.warning(md(msg), icon="⚠️")
     _step_buttons(ws, p, pos, shown, text_len)
     _edit_inputs(ws, p, pos, shown, text_len)
     st.html(current_card(shown, text, p.decided))
@@ -651,6 +864,17 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
                    "annotator on this document, against the curated document with this span "
                    "kept, then dropped: who the decision agrees with.")
     return shown
+
+
+@st.fragment
+def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
+    """What a decision changes, redrawn alone when the lead decides or moves (a Streamlit
+    fragment: no whole-page rerun): the progress, the disputed span and its document. Each run
+    reads the store first, so another tab's decisions show on this tab's next action."""
+    sync(ws)
+    curate(source, ws, p)
+    shown = disputed_span(ws, r, p)
+    document_lanes(ws, r, p, shown)
 
 
 def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None) -> None:
@@ -694,12 +918,21 @@ def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None)
                                    else [], p.disputed, p.decided), placeholder="—")
 
 
-def agreement(ws: Workspace, r: Rules, curated: AnnotationSet) -> None:
-    """Each annotator scored against the curated set (recomputed as the lead decides)."""
+@st.fragment
+def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
+    """Each annotator scored against the curated set (its own fragment: recomputed when the
+    page opens and when asked, not on every decision)."""
     st.subheader("Each annotator against the curated set")
     st.caption("Span P/R/F1: Da San Martino et al. (2019), SemEval-2021 variant, with the "
                "curated set as the gold (partial-overlap credit). Character κ: Cohen's κ over "
-               "characters × labels. Both recomputed as you decide.")
+               "characters × labels. Computed when the page opens and when you press "
+               "“Recompute” (not on every decision, to keep decisions instant).")
+    curated = curated_set(p.result, p.decided, name=curated_name(ws))
+    done = progress(p.result, p.decided)[0]
+    c1, c2 = st.columns([1, 4], vertical_alignment="center")
+    c1.button("↻ Recompute", key="cur_agree_refresh",
+              help="Score the annotators against the curated set with your latest decisions.")
+    c2.caption(f"With the {done} decision(s) made when last computed.")
     agree = agreement_table(digest(curated), tuple(ws.sets[n] for n in r.sets), curated,
                             ws.texts(), r.sets)
     st.dataframe(agree, hide_index=True, key="cur_agreement",
@@ -707,21 +940,68 @@ def agreement(ws: Workspace, r: Rules, curated: AnnotationSet) -> None:
                                 for c in agree.columns if c != "annotator"}, placeholder="—")
 
 
-def downloads(ws: Workspace, p: Proposed, curated: AnnotationSet) -> None:
-    """The decisions file, the curated set in a chosen format, and a link to score against it."""
+@st.cache_data(max_entries=8, show_spinner="Writing the curated set…")
+def _curated_files(cur_digest: str, fmt: str, _texts: dict[str, str | None],
+                   _aset: AnnotationSet) -> tuple[bytes, str, str]:
+    del cur_digest  # cache key
+    return download_files(fmt, _texts, _aset)
+
+
+@st.fragment
+def downloads(ws: Workspace, p: Proposed) -> None:
+    """The decisions file, the curated set in a chosen format, and a link to score against it.
+    The decisions file is written when clicked, from the store; the curated set when its
+    format is chosen or “Prepare” is pressed (writing 2,000 documents takes a moment)."""
     st.subheader("Download")
-    d1, d2, d3 = st.columns([2, 2, 2])
-    d1.download_button("⬇️ Decisions (CSV)", lambda: decisions_file(p.result, p.decided),
+    d1, d2, d3 = st.columns([2, 2, 2], vertical_alignment="bottom")
+    d1.download_button("⬇️ Decisions (CSV)", partial(_fresh_decisions, ws, p),
                        file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",
-                       help="Every proposal with the rule's and your decision; upload it above "
-                       "to resume.")
+                       help="Every proposal with the rule's and your decision (the action "
+                       "column says which button made it); upload it above to resume, or "
+                       "open it in a spreadsheet. The store keeps your decisions anyway.")
     fmt = d2.selectbox("Format of the curated set", SPAN_FORMATS, key=K_CUR_FORMAT)
-    try:
-        data, fname, mime = download_files(fmt, ws.texts(), curated)
+    name = curated_name(ws)
+    try:  # a format that cannot hold the proposal (overlaps in a token format, say) is said
+        _curated_files(digest(p.result.set), fmt, ws.texts(), p.result.set)
     except SpanScopeError as exc:
         d3.caption(f"Cannot write {fmt}: {md(exc)}")
     else:
-        d3.download_button(f"⬇️ Curated set ({fmt})", data, file_name=fname, mime=mime,
-                           key="cur_dl_set")
+        d3.download_button(f"⬇️ Curated set ({fmt})",
+                           partial(_fresh_curated, ws, p, fmt, name),
+                           file_name=_curated_name_of(fmt, ws.texts(), p.result.set, name),
+                           key="cur_dl_set", help="The curated set with every decision made "
+                           "until you click (written when clicked).")
     st.page_link("pages/scores.py", icon="📊",
-                 label=f"Score the systems against “{md(curated.name)}” on the Scores page")
+                 label=f"Score the systems against “{md(name)}” on the Scores page")
+
+
+def _stored(ws: Workspace, p: Proposed) -> dict[str, Override]:
+    """The decisions the store holds now (the session's when the store is not used); reads no
+    session state, so that a download's callable can call it."""
+    proj = _project_key(ws.key, ws)
+    try:
+        conn = cstore.open_store(store_path())
+    except SpanScopeError:
+        return dict(p.decided)
+    with closing(conn):
+        return {k: v.override for k, v in cstore.load(conn, proj).items()}
+
+
+def _fresh_decisions(ws: Workspace, p: Proposed) -> str:
+    """The decisions file as the store holds it when the button is clicked."""
+    return decisions_file(p.result, _stored(ws, p))
+
+
+def _curated_name_of(fmt: str, texts: dict[str, str | None], aset: AnnotationSet,
+                     name: str) -> str:
+    """The download's file name (one file, or a zip of several: the same for any decisions)."""
+    return _curated_files(digest(aset), fmt, texts, aset)[1].replace(aset.name, name)
+
+
+def _fresh_curated(ws: Workspace, p: Proposed, fmt: str, name: str) -> bytes:
+    """The curated set in ``fmt`` with the decisions the store holds when clicked."""
+    curated = curated_set(p.result, _stored(ws, p), name=name)
+    try:
+        return _curated_files(digest(curated), fmt, ws.texts(), curated)[0]
+    except SpanScopeError as exc:  # a decision since the page was drawn made it unwritable
+        return f"Cannot write {fmt}: {exc}\n".encode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.analysis.consensus import Override, consensus, curated_set, read_decisions
@@ -29,6 +30,15 @@ SETS = [
     AnnotationSet("ann3", {"d1": (Span(4, 19, "Loaded"), Span(35, 43, "Fear")),
                            "d2": (Span(0, 10, "Fear"),)}, "annotator"),
 ]
+
+
+@pytest.fixture(autouse=True)
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own store file (``spanscope app --store`` hands it over in this
+    variable)."""
+    path = tmp_path / "store.sqlite"
+    monkeypatch.setenv("SPANSCOPE_STORE", str(path))
+    return path
 
 
 def _app() -> AppTest:
@@ -76,9 +86,8 @@ def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says()
     at = _app()
     r, disputed = _expected()
     at.button(key="cur_accept").click().run()
-    at.button(key="cur_reject").click().run()
-    expected = {disputed[0].key: Override("keep", *disputed[0].span.interval,
-                                          disputed[0].span.label),
+    at.button(key="cur_drop").click().run()
+    expected = {disputed[0].key: Override.accept(disputed[0]),
                 disputed[1].key: Override("drop", *disputed[1].span.interval,
                                           disputed[1].span.label)}
     assert _metric(at, "Decided") == f"2 / {len(disputed)}"
@@ -112,7 +121,7 @@ def test_bounds_past_the_text_are_refused() -> None:
 def test_decisions_persist_across_pages_and_curated_is_a_gold_everywhere() -> None:
     at = _app()
     _, disputed = _expected()
-    at.button(key="cur_reject").click().run()
+    at.button(key="cur_drop").click().run()
     at.switch_page("pages/scores.py").run()
     assert not at.exception
     reference = at.selectbox(key=state.K_SET_A)
