@@ -239,8 +239,8 @@ def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None
     proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
     conn = _connect() if proj is not None else None
     if conn is not None:
-        try:
-            with closing(conn):
+        with closing(conn):
+            try:
                 put = {k: o for k, o in changes.items() if o is not None}
                 gone = [k for k, o in changes.items() if o is None]
                 if gone:
@@ -249,19 +249,21 @@ def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None
                     revs.update(cstore.record(conn, proj, put, revs, batch=batch))
                 for k in gone:
                     revs.pop(k, None)
-        except cstore.Conflict as exc:
-            with closing(conn):
+            except cstore.Conflict as exc:
                 stored = cstore.load(conn, proj)
-            now = [f"now {stored[k].override.decision} ({stored[k].override.action})"
-                   if k in stored else "now undecided" for k in exc.keys[:1]]
-            st.session_state[K_CUR_MSG] = (
-                f"Not saved: another tab changed this decision since this one showed it "
-                f"({now[0]}). The view now shows the stored decisions; decide again if needed.")
-            decided.clear()
-            decided.update({k: v.override for k, v in stored.items()})
-            revs.clear()
-            revs.update({k: v.revision for k, v in stored.items()})
-            return False
+                key = exc.keys[0]
+                now = (f"now {stored[key].override.decision}, by "
+                       f"“{stored[key].override.action}”" if key in stored else
+                       "now undecided")
+                st.session_state[K_CUR_MSG] = (
+                    f"Not saved: another tab changed this decision since this one showed it "
+                    f"({now}). This view now shows the stored decisions; decide again if "
+                    "needed.")
+                decided.clear()
+                decided.update({k: v.override for k, v in stored.items()})
+                revs.clear()
+                revs.update({k: v.revision for k, v in stored.items()})
+                return False
     for k, o in changes.items():
         if o is None:
             decided.pop(k, None)

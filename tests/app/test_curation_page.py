@@ -214,3 +214,74 @@ def test_decision_effect_is_core_span_f1_with_the_span_kept_and_dropped(frame) -
         for _, row in shown.iterrows():
             assert row[column] == res[row["annotator"]].overall.value
     assert (shown["marked it"] != "no").sum() == d.votes
+
+
+def _bug_case() -> tuple:
+    """A disputed proposal the rule drops (the issue's Shift+N then Accept case)."""
+    r, disputed = _expected()
+    drops = [i for i, d in enumerate(disputed) if d.decision == "drop"]
+    assert drops, "the panel has a disputed span the rule drops"
+    return r, disputed, drops[0]
+
+
+def test_accepting_a_proposal_to_drop_drops_the_span() -> None:
+    at = _app()
+    r, disputed, i = _bug_case()
+    at.session_state[cur.K_CUR_POS] = i
+    at.run()
+    assert at.button(key="cur_accept").label == "✓ Accept the proposal (drop)"
+    at.button(key="cur_accept").click().run()
+    o = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][disputed[i].key]
+    assert (o.decision, o.action) == ("drop", "accept")
+    assert _metric(at, "Curated spans") == str(r.set.span_count())  # the proposal, unchanged
+
+
+def test_accept_every_remaining_proposal_then_undo_it() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_keep").click().run()  # one decision of the lead's own first
+    button = at.button(key="cur_accept_all")
+    assert button.label == f"✓✓ Accept every remaining proposal ({len(disputed) - 1})"
+    button.click().run()
+    decided = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    assert _metric(at, "Decided") == f"{len(disputed)} / {len(disputed)}"
+    assert decided[disputed[0].key].action == "keep"
+    for d in disputed[1:]:
+        assert decided[d.key] == Override.accept(d) and decided[d.key].action == "accept-all"
+    assert at.button(key="cur_accept_all").disabled
+    at.button(key="cur_undo_all").click().run()
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    assert list(at.session_state[cur.K_CUR_OVERRIDES]["test:curation"]) == [disputed[0].key]
+
+
+def test_decisions_are_in_the_store_and_a_new_session_resumes_them(store: Path) -> None:
+    from core.store import curation as cs
+
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_drop").click().run()
+    at.button(key="cur_accept").click().run()
+    conn = cs.open_store(store)
+    (proj,) = [row[0] for row in conn.execute("SELECT key FROM curation_projects")]
+    assert proj == cs.project_key(SETS, TEXTS)
+    stored = cs.load(conn, proj)
+    assert [stored[d.key].override.action for d in disputed[:2]] == ["drop", "accept"]
+    fresh = _app()  # a new tab, or the same after a server restart
+    assert _metric(fresh, "Decided") == f"2 / {len(disputed)}"
+    assert fresh.session_state[cur.K_CUR_OVERRIDES]["test:curation"] == {
+        k: v.override for k, v in stored.items()}
+
+
+def test_a_decision_changed_in_another_tab_is_refused_with_a_message() -> None:
+    first, second = _app(), _app()
+    _, disputed = _expected()
+    first.button(key="cur_keep").click().run()
+    second.button(key="cur_drop").click().run()  # second still shows it undecided
+    assert any("another tab changed this decision" in w.value for w in second.warning)
+    decided = second.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    assert decided[disputed[0].key].decision == "keep"  # the first tab's, not overwritten
+    assert (cur.K_CUR_POS not in second.session_state
+            or second.session_state[cur.K_CUR_POS] == 0)  # not moved on
+    second.button(key="cur_drop").click().run()  # now it has read it: allowed
+    assert second.session_state[cur.K_CUR_OVERRIDES]["test:curation"][
+        disputed[0].key].decision == "drop"
