@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.analysis.consensus import Override, consensus, curated_set, read_decisions
@@ -30,15 +29,6 @@ SETS = [
     AnnotationSet("ann3", {"d1": (Span(4, 19, "Loaded"), Span(35, 43, "Fear")),
                            "d2": (Span(0, 10, "Fear"),)}, "annotator"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test its own store file (``spanscope app --store`` hands it over in this
-    variable)."""
-    path = tmp_path / "store.sqlite"
-    monkeypatch.setenv("SPANSCOPE_STORE", str(path))
-    return path
 
 
 def _app() -> AppTest:
