@@ -628,10 +628,11 @@ def data(source: Workspace) -> tuple[Workspace, list[str]]:
         st.stop()
     if not ws.shareable:
         st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
-    st.caption("Propose a consensus from the annotators' spans by explicit rules, then accept, "
-               "reject, relabel or re-bound each disputed span. The result is the set "
-               f"**{curated_name(ws)}** on every page (pick it as the gold) and downloads in any "
-               "format; your decisions download as a file you can upload later to resume.")
+    st.caption("Propose a consensus from the annotators' spans by explicit rules, then accept "
+               "the proposal, keep, drop, relabel or re-bound each disputed span. The result is "
+               f"the set **{curated_name(ws)}** on every page (pick it as the gold) and "
+               "downloads in any format. Every decision is saved as you make it and is there "
+               "when you come back to the same files (another tab, a restarted server).")
     return ws, clipped
 
 
@@ -875,6 +876,9 @@ def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
     reads the store first, so another tab's decisions show on this tab's next action."""
     sync(ws)
     curate(source, ws, p)
+    if not st.session_state.get(K_CUR_STORE_ERR):
+        st.caption(f"💾 Saved as you decide in {md(store_path())} (project "
+                   f"{project(ws)[:8]}: these input files).")
     shown = disputed_span(ws, r, p)
     document_lanes(ws, r, p, shown)
 
