@@ -20,7 +20,8 @@ and after) as ``python -m core app --data annotator=... --store <temp>`` and dri
 
 For each step: the median wall time in the browser, and the median CPU time (user + system,
 ``/proc/PID/stat``) the server process and the browser's processes used for it, which the load
-of other processes on the machine disturbs less than wall time. Prints a table and writes ``bench/results/bench_curation_<docs>.json``.
+of other processes on the machine disturbs less than wall time.
+Prints a table and writes ``bench/results/bench_curation_<docs>.json``.
 
 Run: ``python bench/bench_curation.py [--docs 231] [--repeat 5] [--root DIR ...]``.
 Targets (issue 26): a decision or a move < 200 ms, open < 2 s at 231 documents and < 3 s at
