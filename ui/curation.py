@@ -79,6 +79,7 @@ K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row 
 K_CUR_SEEN = "cur_seen"  # session: {workspace key: {decision key: store revision last read}}
 K_CUR_PROJECT = "cur_project"  # session: {workspace key: project key in the store}
 K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, count) of the last accept-all
+K_CUR_EFFECT = "cur_effect_on"  # whether the decision-effect table is shown
 K_CUR_MSG = "cur_msg"  # session: a refused decision's message, shown once
 K_CUR_STORE_ERR = "cur_store_err"  # session: why the store could not be used (session only)
 
@@ -855,8 +856,10 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
     _step_buttons(ws, p, pos, shown, text_len)
     _edit_inputs(ws, p, pos, shown, text_len)
     st.html(current_card(shown, text, p.decided))
-    with st.expander(f"What this decision does to each annotator's span F1 on document "
-                     f"{md(shown.doc)}"):
+    if st.toggle(f"Show what this decision does to each annotator's span F1 on document "
+                 f"{md(shown.doc)}", key=K_CUR_EFFECT,
+                 help="Off by default: it scores each annotator twice per span shown, which "
+                 "slows every step down on long documents."):
         effect = decision_effect(p.result, p.decided, shown, [ws.sets[n] for n in r.sets],
                                  ws.texts())
         st.dataframe(effect, hide_index=True, key="cur_effect",

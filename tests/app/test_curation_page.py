@@ -194,6 +194,8 @@ def test_decision_effect_is_core_span_f1_with_the_span_kept_and_dropped(frame) -
     at = _app()
     r, disputed = _expected()
     d = disputed[0]
+    assert not any("span F1 if kept" in df.value.columns for df in at.dataframe)  # off at first
+    at.toggle(key=cur.K_CUR_EFFECT).set_value(True).run()
     shown = frame(at, "span F1 if kept", "span F1 if dropped")
     for verdict, column in (("keep", "span F1 if kept"), ("drop", "span F1 if dropped")):
         cur_set = curated_set(r, {d.key: Override(verdict, *d.span.interval, d.span.label)})

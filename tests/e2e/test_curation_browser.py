@@ -88,7 +88,7 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
                                                      st_ui: Any) -> None:
     _open(page, app_url, st_ui)
     assert page.locator("#cur-card b").first.inner_text() == "1#1"
-    # the proposals table (the decision-effect table in its expander comes first on the page)
+    # the proposals table
     grid = page.locator(".st-key-cur_table [data-testid='stDataFrame']")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
