@@ -126,34 +126,84 @@ def curated_name(ws: Workspace) -> str:
 
 
 def with_curated(ws: Workspace) -> Workspace:
-    """``ws`` plus the curated set of this session, if the lead curated one on this data."""
+    """``ws`` plus the curated set of this session, if the lead curated one on this data (built
+    here, when another page asks, not on every decision)."""
     stored = (st.session_state.get(K_CUR_CURATED) or {}).get(ws.key)
     if stored is None:
         return ws
-    digest, aset = stored
-    return _joined(f"{ws.key}+curated:{digest}", ws, aset)
+    result, decided, name = stored
+    key = f"{ws.key}+curated:{decisions_digest(result, decided)}:{name}"
+    return _joined(key, ws, result, dict(decided), name)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _joined(key: str, _ws: Workspace, _aset: AnnotationSet) -> Workspace:
-    corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, _aset.name: _aset})
+def _joined(key: str, _ws: Workspace, _result: Consensus, _decided: dict[str, Override],
+            name: str) -> Workspace:
+    aset = curated_set(_result, _decided, name=name)
+    corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, aset.name: aset})
     return dataclasses.replace(_ws, key=key, corpus=corpus)
 
 
-def digest(aset: AnnotationSet) -> str:
-    h = hashlib.sha256()
-    for doc, spans in aset:
-        h.update(doc.encode("utf-8") + b"\0")
-        for s in spans:
-            h.update(f"{s.start},{s.end},{s.label}\0".encode())
-        h.update(b"\1")
+def decisions_digest(result: Consensus, decided: dict[str, Override]) -> str:
+    """A digest of the proposal (its rules and workspace) and the decisions that apply to it:
+    equal digests, equal curated sets (cheaper than :func:`digest` of the set)."""
+    h = hashlib.sha256(repr(sorted(result.params.items())).encode())
+    h.update(f"{id(result)}".encode())  # the proposal is cached: one object per rules
+    ix = index(result)
+    for k in sorted(k for k in decided if k in ix.by_key):
+        o = decided[k]
+        h.update(f"{k}\0{o.decision},{o.start},{o.end},{o.label}\1".encode())
     return h.hexdigest()[:16]
 
 
-def publish(ws: Workspace, aset: AnnotationSet) -> None:
-    """Make ``aset`` the workspace's curated set for the rest of the session."""
+def publish(ws: Workspace, result: Consensus, decided: dict[str, Override], name: str
+            ) -> None:
+    """Make the proposal with the lead's decisions the workspace's curated set for the rest of
+    the session (:func:`with_curated` builds it when another page asks)."""
     store = st.session_state.setdefault(K_CUR_CURATED, {})
-    store[ws.key] = (digest(aset), aset)
+    store[ws.key] = (result, decided, name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Index:
+    """A proposal's decisions by document and by key, and its disputed keys: what every step
+    looks up, so that a step costs the document's decisions, not the corpus's."""
+
+    by_doc: dict[str, list[Decision]]
+    by_key: dict[str, Decision]
+    disputed: frozenset[str]
+
+
+_INDEX: dict[int, tuple[Consensus, Index]] = {}
+
+
+def index(result: Consensus) -> Index:
+    """The :class:`Index` of ``result`` (built once per proposal object; the proposal is
+    cached, see :func:`proposal`)."""
+    got = _INDEX.get(id(result))
+    if got is not None and got[0] is result:
+        return got[1]
+    by_doc: dict[str, list[Decision]] = {}
+    for d in result.decisions:
+        by_doc.setdefault(d.doc, []).append(d)
+    ix = Index(by_doc, {d.key: d for d in result.decisions},
+               frozenset(d.key for d in result.decisions if d.disputed))
+    if len(_INDEX) >= 64:
+        _INDEX.pop(next(iter(_INDEX)))
+    _INDEX[id(result)] = (result, ix)  # holding ``result`` keeps its id from being reused
+    return ix
+
+
+def curated_count(result: Consensus, decided: dict[str, Override]) -> int:
+    """``curated_set(result, decided).span_count()``, recounting only the documents with a
+    decision."""
+    ix = index(result)
+    total = result.set.span_count()
+    for doc in {ix.by_key[k].doc for k in decided if k in ix.by_key}:
+        kept = {span for d in ix.by_doc[doc] for v, span, _ in [final(d, decided)]
+                if v == "keep"}
+        total += len(kept) - len(result.set.get(doc))
+    return total
 
 
 # ---- proposal and decisions --------------------------------------------------------------------
@@ -275,8 +325,8 @@ def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None
 
 def progress(result: Consensus, decided: dict[str, Override]) -> tuple[int, int]:
     """(disputed proposals the lead decided, disputed proposals)."""
-    disputed = result.disputed()
-    return sum(1 for d in disputed if d.key in decided), len(disputed)
+    disputed = index(result).disputed
+    return sum(1 for k in decided if k in disputed), len(disputed)
 
 
 def final(d: Decision, decided: dict[str, Override]) -> tuple[str, Span, bool]:
@@ -456,9 +506,7 @@ def status_text(d: Decision, decided: dict[str, Override]) -> str:
 def doc_table(result: Consensus, doc: str, text: str | None,
               decided: dict[str, Override]) -> pd.DataFrame:
     rows = []
-    for d in result.decisions:
-        if d.doc != doc:
-            continue
+    for d in index(result).by_doc.get(doc, ()):
         _, span, _ = final(d, decided)
         rows.append({"#": d.id.rsplit("#", 1)[1], "span": f"[{span.start}, {span.end})",
                      "text": span.fragment(text) if text else "", "label": span.label,
@@ -481,9 +529,7 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
                    ) -> list[highlight.SpanItem]:
     """Kept proposals of ``doc`` (``decided`` None: the rule's; else with the lead's)."""
     out = []
-    for d in result.decisions:
-        if d.doc != doc:
-            continue
+    for d in index(result).by_doc.get(doc, ()):
         verdict, span, _ = final(d, decided or {}) if decided is not None else (
             d.decision, d.span, False)
         if verdict == "keep":
@@ -570,7 +616,7 @@ def decision_effect(result: Consensus, decided: dict[str, Override], d: Decision
     for verdict in ("keep", "drop"):
         choice = {**decided, d.key: Override(verdict, span.start, span.end,
                                              span.label)}
-        kept = sorted({s for x in result.decisions if x.doc == d.doc
+        kept = sorted({s for x in index(result).by_doc[d.doc]
                        for v, s, _ in [final(x, choice)] if v == "keep"})
         gold = AnnotationSet(ref, {d.doc: tuple(kept)})
         others = [AnnotationSet(a.name, {d.doc: a.get(d.doc)}, "annotator") for a in sets
@@ -605,8 +651,8 @@ def download_files(fmt: str, texts: dict[str, str | None], aset: AnnotationSet
 
 
 def decisions_file(result: Consensus, decided: dict[str, Override]) -> str:
-    return decisions_csv(result, {d.key: decided[d.key] for d in result.decisions
-                                  if d.key in decided})
+    by_key = index(result).by_key
+    return decisions_csv(result, {k: o for k, o in decided.items() if k in by_key})
 
 
 def summary(result: Consensus, decided: dict[str, Override]) -> dict[str, Any]:
@@ -739,10 +785,9 @@ def resume(ws: Workspace, p: Proposed) -> None:
             st.markdown(note)
 
 
-def curate(source: Workspace, ws: Workspace, p: Proposed) -> AnnotationSet:
-    """The curated set, published to every page's workspace, and the progress tiles."""
-    curated = curated_set(p.result, p.decided, name=curated_name(ws))
-    publish(source, curated)  # every page's workspace adds it to the source
+def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
+    """The progress tiles; the curated set published to every page's workspace."""
+    publish(source, p.result, p.decided, curated_name(ws))  # other pages add it to the source
     done, total = progress(p.result, p.decided)
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Decided", f"{done} / {total}", help="Disputed spans you have decided / all "
@@ -750,11 +795,10 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> AnnotationSet:
               "identically).")
     m2.metric("Proposed spans", len(p.result.decisions))
     m3.metric("Unanimous", len(p.result.decisions) - total)
-    m4.metric("Curated spans", curated.span_count())
+    m4.metric("Curated spans", curated_count(p.result, p.decided))
     st.progress(done / total if total else 1.0,
                 text=f"{done} of {total} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")
-    return curated
 
 
 def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
@@ -942,8 +986,8 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     c1.button("↻ Recompute", key="cur_agree_refresh",
               help="Score the annotators against the curated set with your latest decisions.")
     c2.caption(f"With the {done} decision(s) made when last computed.")
-    agree = agreement_table(digest(curated), tuple(ws.sets[n] for n in r.sets), curated,
-                            ws.texts(), r.sets)
+    agree = agreement_table(decisions_digest(p.result, p.decided),
+                            tuple(ws.sets[n] for n in r.sets), curated, ws.texts(), r.sets)
     st.dataframe(agree, hide_index=True, key="cur_agreement",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in agree.columns if c != "annotator"}, placeholder="—")
@@ -971,13 +1015,13 @@ def downloads(ws: Workspace, p: Proposed) -> None:
     fmt = d2.selectbox("Format of the curated set", SPAN_FORMATS, key=K_CUR_FORMAT)
     name = curated_name(ws)
     try:  # a format that cannot hold the proposal (overlaps in a token format, say) is said
-        _curated_files(digest(p.result.set), fmt, ws.texts(), p.result.set)
+        _curated_files(decisions_digest(p.result, {}), fmt, ws.texts(), p.result.set)
     except SpanScopeError as exc:
         d3.caption(f"Cannot write {fmt}: {md(exc)}")
     else:
         d3.download_button(f"⬇️ Curated set ({fmt})",
                            partial(_fresh_curated, ws, p, fmt, name),
-                           file_name=_curated_name_of(fmt, ws.texts(), p.result.set, name),
+                           file_name=_curated_name_of(fmt, ws.texts(), p.result, name),
                            key="cur_dl_set", help="The curated set with every decision made "
                            "until you click (written when clicked).")
     st.page_link("pages/scores.py", icon="📊",
@@ -1001,16 +1045,19 @@ def _fresh_decisions(ws: Workspace, p: Proposed) -> str:
     return decisions_file(p.result, _stored(ws, p))
 
 
-def _curated_name_of(fmt: str, texts: dict[str, str | None], aset: AnnotationSet,
+def _curated_name_of(fmt: str, texts: dict[str, str | None], result: Consensus,
                      name: str) -> str:
     """The download's file name (one file, or a zip of several: the same for any decisions)."""
-    return _curated_files(digest(aset), fmt, texts, aset)[1].replace(aset.name, name)
+    aset = result.set
+    return _curated_files(decisions_digest(result, {}), fmt, texts, aset)[1].replace(
+        aset.name, name)
 
 
 def _fresh_curated(ws: Workspace, p: Proposed, fmt: str, name: str) -> bytes:
     """The curated set in ``fmt`` with the decisions the store holds when clicked."""
-    curated = curated_set(p.result, _stored(ws, p), name=name)
+    decided = _stored(ws, p)
+    curated = curated_set(p.result, decided, name=name)
     try:
-        return _curated_files(digest(curated), fmt, ws.texts(), curated)[0]
+        return _curated_files(decisions_digest(p.result, decided), fmt, ws.texts(), curated)[0]
     except SpanScopeError as exc:  # a decision since the page was drawn made it unwritable
         return f"Cannot write {fmt}: {exc}\n".encode()

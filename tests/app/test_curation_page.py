@@ -277,3 +277,19 @@ def test_a_decision_changed_in_another_tab_is_refused_with_a_message() -> None:
     second.button(key="cur_drop").click().run()  # now it has read it: allowed
     assert second.session_state[cur.K_CUR_OVERRIDES]["test:curation"][
         disputed[0].key].decision == "drop"
+
+
+def test_the_curated_count_and_other_pages_follow_every_decision() -> None:
+    at = _app()
+    r, _ = _expected()
+    at.button(key="cur_drop").click().run()
+    at.session_state[cur.K_CUR_LABEL] = "Doubt"
+    at.button(key="cur_relabel").click().run()
+    decided = dict(at.session_state[cur.K_CUR_OVERRIDES]["test:curation"])
+    expected = curated_set(r, decided, name="curated")
+    assert cur.curated_count(r, decided) == expected.span_count()
+    assert _metric(at, "Curated spans") == str(expected.span_count())
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    result, live, name = at.session_state[cur.K_CUR_CURATED]["test:curation"]
+    assert curated_set(result, live, name=name) == expected  # what every page adds
