@@ -244,13 +244,13 @@ def _connect() -> Any:
     session)."""
     path = store_path()
     try:
-        if str(path) in _SCHEMA_READY:
-            return cstore.connect(path)
-        conn = cstore.open_store(path)
+        opener = cstore.connect if str(path) in _SCHEMA_READY else cstore.open_store
+        conn = opener(path)
     except SpanScopeError as exc:
         st.session_state[K_CUR_STORE_ERR] = str(exc)
         return None
     _SCHEMA_READY.add(str(path))
+    st.session_state.pop(K_CUR_STORE_ERR, None)
     return conn
 
 

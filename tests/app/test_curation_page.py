@@ -293,3 +293,16 @@ def test_the_curated_count_and_other_pages_follow_every_decision() -> None:
     assert not at.exception
     result, live, name = at.session_state[cur.K_CUR_CURATED]["test:curation"]
     assert curated_set(result, live, name=name) == expected  # what every page adds
+
+
+def test_a_store_that_cannot_be_opened_is_said_and_decisions_stay_in_the_tab(
+        tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "a folder, not a file"
+    folder.mkdir()
+    monkeypatch.setenv("SPANSCOPE_STORE", str(folder))
+    at = _app()
+    _, disputed = _expected()
+    assert not at.exception
+    assert any("kept in this browser tab only" in w.value for w in at.warning)
+    at.button(key="cur_drop").click().run()
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
