@@ -83,6 +83,7 @@ import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from core.formats.csvsafe import cell, uncell
@@ -148,9 +149,10 @@ class Decision:
         """Whether a lead should look at it (any flag): not unanimous."""
         return bool(self.flags)
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """A stable identity: document, members and proposal (ids may shift between rules)."""
+        """A stable identity: document, members and proposal (ids may shift between rules).
+        Computed once per decision: curation looks it up on every step."""
         return "|".join([self.doc, members_text(self.members),
                          f"{self.span.start}-{self.span.end}", self.span.label])
 
