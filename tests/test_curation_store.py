@@ -81,3 +81,25 @@ def test_unknown_actions_and_newer_stores_are_refused(tmp_path: Path) -> None:
     conn.execute("UPDATE schema_versions SET version = 99 WHERE name = 'curation'")
     with pytest.raises(SpanScopeError, match="newer"):
         cs.open_store(tmp_path / "s.sqlite")
+
+
+def test_a_stored_proposal_is_the_proposal_and_other_code_computes_it_again(
+        tmp_path: Path) -> None:
+    from core.analysis.consensus import consensus
+
+    sets = [AnnotationSet("A", {"d": (Span(0, 4, "x"), Span(5, 8, "y"))}, "annotator"),
+            AnnotationSet("B", {"d": (Span(0, 5, "z"),), "e": (Span(0, 2, "x"),)}, "annotator"),
+            AnnotationSet("C", {"d": (Span(1, 4, "x"),)}, "annotator")]
+    texts: dict[str, str | None] = {"d": "abcdefgh", "e": "ab"}
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    for match in ("gamma", "overlap", "exact", "char"):
+        result = consensus(sets, texts, min_agree=2, match=match, name="curated")
+        key = cs.rules_key(["A", "B", "C"], k=2, match=match, boundaries="majority")
+        assert cs.load_proposal(conn, "p", key) is None
+        cs.save_proposal(conn, "p", key, result)
+        back = cs.load_proposal(conn, "p", key)
+        assert back == result and [d.key for d in back.decisions] == [
+            d.key for d in result.decisions]
+    conn.execute("UPDATE curation_proposals SET code = 'older'")
+    assert cs.load_proposal(conn, "p", key) is None

@@ -20,6 +20,7 @@ disputed span), ``Shift+N`` (next undecided). The keys fire while no text field 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import io
@@ -211,10 +212,26 @@ def curated_count(result: Consensus, decided: dict[str, Override]) -> int:
 @st.cache_resource(max_entries=32, show_spinner="Building the consensus…")
 def proposal(ws_key: str, _ws: Workspace, sets: tuple[str, ...], k: int, match: str,
              boundaries: str) -> Consensus:
-    """The consensus of ``sets`` (cached per workspace and rules)."""
-    return consensus([_ws.sets[n] for n in sets], _ws.texts(), min_agree=k,
-                     match=match, boundaries=boundaries,  # type: ignore[arg-type]
-                     name=CURATED)
+    """The consensus of ``sets`` (cached per workspace and rules while the server runs, and in
+    the store across restarts: :func:`core.store.curation.load_proposal`)."""
+    proj = _project_key(ws_key, _ws)
+    rules_key = cstore.rules_key(sets, k=k, match=match, boundaries=boundaries)
+    try:
+        conn = cstore.open_store(store_path())
+    except SpanScopeError:
+        conn = None  # the page says so (see sync); the proposal is computed
+    with closing(conn) if conn is not None else contextlib.nullcontext():
+        if conn is not None:
+            cstore.ensure_project(conn, proj, _ws.title)
+            stored = cstore.load_proposal(conn, proj, rules_key)
+            if stored is not None:
+                return stored
+        result = consensus([_ws.sets[n] for n in sets], _ws.texts(), min_agree=k,
+                           match=match, boundaries=boundaries,  # type: ignore[arg-type]
+                           name=CURATED)
+        if conn is not None:
+            cstore.save_proposal(conn, proj, rules_key, result)
+    return result
 
 
 def overrides(ws_key: str) -> dict[str, Override]:

@@ -13,20 +13,30 @@ the write with :class:`Conflict` when the row has changed since, inside one imme
 transaction (:func:`core.store.transaction`), so two tabs never overwrite each other silently.
 A batch of decisions (accept every remaining proposal) shares a ``batch`` id that
 :func:`undo_batch` removes at once.
+
+The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, per project and
+rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
+document of every annotator, which takes seconds on thousands of documents, and a restarted
+server would otherwise do it again before showing a single decision. A stored proposal is used
+only when it was made by the same consensus code (:data:`CODE`, a digest of its modules' source).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import time
 import uuid
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.analysis.consensus import ACTIONS, Override
-from core.model import AnnotationSet
+from core.analysis import consensus as _consensus
+from core.analysis.consensus import ACTIONS, Consensus, Decision, Override
+from core.metrics.agreement import gamma_native as _gamma
+from core.model import AnnotationSet, Span
 from core.model.errors import SpanScopeError
 from core.store import connect, ensure_schema, transaction
 
@@ -42,7 +52,15 @@ STATEMENTS = (
     "action TEXT NOT NULL, batch TEXT, revision INTEGER NOT NULL, updated REAL NOT NULL, "
     "PRIMARY KEY (project, key))",
     "CREATE INDEX IF NOT EXISTS curation_decisions_batch ON curation_decisions(project, batch)",
+    "CREATE TABLE IF NOT EXISTS curation_proposals ("
+    "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "rules TEXT NOT NULL, code TEXT NOT NULL, payload BLOB NOT NULL, created REAL NOT NULL, "
+    "PRIMARY KEY (project, rules))",
 )
+
+CODE = hashlib.sha256(Path(_consensus.__file__).read_bytes()
+                      + Path(_gamma.__file__).read_bytes()).hexdigest()[:16]
+"""A digest of the consensus code's source: a proposal stored by other code is computed again."""
 
 Seen = Mapping[str, int]
 """The revision of each decision a tab last read (a key it saw undecided is absent)."""
@@ -166,3 +184,53 @@ def undo_batch(conn: sqlite3.Connection, project: str, batch: str) -> int:
         cur = conn.execute("DELETE FROM curation_decisions WHERE project = ? AND batch = ?",
                            (project, batch))
         return int(cur.rowcount)
+
+
+def rules_key(sets: Sequence[str], **rules: object) -> str:
+    """The rules of a proposal as one text (the annotators' set names, then each rule)."""
+    return json.dumps({"sets": list(sets), **rules}, sort_keys=True)
+
+
+def _encode(result: Consensus) -> bytes:
+    doc = {
+        "name": result.set.name, "role": result.set.role,
+        "set": {d: [[s.start, s.end, s.label] for s in spans] for d, spans in result.set},
+        "decisions": [[d.id, d.doc, d.span.start, d.span.end, d.span.label,
+                       [[a, s.start, s.end, s.label] for a, s in d.members], d.n, d.k,
+                       d.decision, list(d.flags), d.why, d.group] for d in result.decisions],
+        "annotators": list(result.annotators), "params": result.params,
+        "warnings": list(result.warnings)}
+    return zlib.compress(json.dumps(doc, ensure_ascii=False).encode("utf-8"), 6)
+
+
+def _decode(payload: bytes) -> Consensus:
+    doc = json.loads(zlib.decompress(payload).decode("utf-8"))
+    aset = AnnotationSet(doc["name"], {d: tuple(Span(*s) for s in spans)
+                                       for d, spans in doc["set"].items()}, doc["role"])
+    decisions = tuple(
+        Decision(i, d, Span(s, e, lab), tuple((a, Span(ms, me, ml)) for a, ms, me, ml in mem),
+                 n, k, verdict, tuple(flags), why, group)
+        for i, d, s, e, lab, mem, n, k, verdict, flags, why, group in doc["decisions"])
+    return Consensus(aset, decisions, tuple(doc["annotators"]), doc["params"],
+                     tuple(doc["warnings"]))
+
+
+def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Consensus
+                  ) -> None:
+    """Keep ``result``, the proposal of ``rules`` on ``project``'s inputs."""
+    payload = _encode(result)
+    with transaction(conn):
+        conn.execute("INSERT INTO curation_proposals (project, rules, code, payload, created) "
+                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT(project, rules) DO UPDATE SET "
+                     "code = excluded.code, payload = excluded.payload, "
+                     "created = excluded.created", (project, rules, CODE, payload, time.time()))
+
+
+def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consensus | None:
+    """The stored proposal of ``rules`` on ``project``'s inputs, or None (none stored, or
+    stored by other consensus code)."""
+    row = conn.execute("SELECT code, payload FROM curation_proposals WHERE project = ? AND "
+                       "rules = ?", (project, rules)).fetchone()
+    if row is None or row["code"] != CODE:
+        return None
+    return _decode(row["payload"])

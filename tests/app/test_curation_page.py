@@ -306,3 +306,22 @@ def test_a_store_that_cannot_be_opened_is_said_and_decisions_stay_in_the_tab(
     assert any("kept in this browser tab only" in w.value for w in at.warning)
     at.button(key="cur_drop").click().run()
     assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+
+
+def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> None:
+    import core.analysis.consensus as consensus_module
+
+    r, disputed = _expected()
+    cur.proposal.clear()  # computed by an earlier test of this process, with another store
+    _app()
+    cur.proposal.clear()  # what a restart forgets
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the proposal was computed again")
+
+    monkeypatch.setattr(cur, "consensus", refuse)
+    monkeypatch.setattr(consensus_module, "consensus", refuse)
+    at = _app()
+    assert not at.exception
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert _metric(at, "Proposed spans") == str(len(r.decisions))
