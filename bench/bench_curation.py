@@ -12,6 +12,8 @@ and after) as ``python -m core app --data annotator=... --store <temp>`` and dri
   run has ended (the consensus is built: the first visit after a start);
 * ``open (warm)``: a new tab on that server (what a lead waits for on every visit);
 * ``open Overview``: the Overview page in that tab, for scale (what any page costs);
+* ``open (restarted server)``: the first visit after the server is started again on the same
+  store (``--store``);
 * ``key A`` / ``key X`` / ``key N``: a key press (accept the proposal, drop, next) until the
   card shows the next disputed span (the updated view), and apart (``(run end)``) until the
   run it started has ended (what the page still redraws after the card);
@@ -257,6 +259,11 @@ def measure(root: Path, data: list[Path], tmp: Path, browser: Any, keys_per_step
             info.value.path()
 
         out["decisions CSV"] = [timed(pid, download)]
+        ctx.close()
+    with server(root, data, store, tmp) as (url, pid):  # a restart on the same store
+        ctx = browser.new_context(viewport={"width": 1500, "height": 1900})
+        page = ctx.new_page()
+        out["open (restarted server)"] = [timed(pid, lambda: open_page(page, url))]
         ctx.close()
     return out
 
