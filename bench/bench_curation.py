@@ -205,15 +205,6 @@ def press_until_moved(page: Any, keys: list[str]) -> None:
                                f"|| '') !== {json.dumps(before)}", timeout=60_000)
 
 
-def settle(page: Any) -> None:
-    """Untimed: let the run end before the next step."""
-    with contextlib.suppress(Exception):
-        page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
-                               "?.getAttribute('data-test-script-state') !== 'notRunning'",
-                               timeout=300)
-    page.wait_for_function(IDLE, timeout=60_000)
-
-
 def measure(root: Path, data: list[Path], tmp: Path, browser: Any, keys_per_step: int
             ) -> dict[str, list[Sample]]:
     """One repetition on a fresh server of checkout ``root``: {step: [(wall, cpu), ...]}."""
@@ -244,7 +235,7 @@ def measure(root: Path, data: list[Path], tmp: Path, browser: Any, keys_per_step
                 c0, b0, t0 = cpu_seconds(pid), browser_cpu_seconds(), time.perf_counter()
                 press_until_moved(page, keys)
                 shown = time.perf_counter() - t0
-                settle(page)
+                page.wait_for_function(IDLE, timeout=60_000)  # the card changed: it started
                 ended = time.perf_counter() - t0
                 cpu, bcpu = cpu_seconds(pid) - c0, browser_cpu_seconds() - b0
                 out.setdefault(name, []).append((shown, cpu, bcpu))
