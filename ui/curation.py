@@ -1002,7 +1002,7 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     c1, c2 = st.columns([1, 4], vertical_alignment="center")
     c1.button("↻ Recompute", key="cur_agree_refresh",
               help="Score the annotators against the curated set with your latest decisions.")
-    c2.caption(f"With the {done} decision(s) made when last computed.")
+    c2.caption(f"Computed with {done} of your decisions.")
     agree = agreement_table(decisions_digest(p.result, p.decided),
                             tuple(ws.sets[n] for n in r.sets), curated, ws.texts(), r.sets)
     st.dataframe(agree, hide_index=True, key="cur_agreement",
