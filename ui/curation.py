@@ -941,8 +941,9 @@ def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
     sync(ws)
     curate(source, ws, p)
     if not st.session_state.get(K_CUR_STORE_ERR):
-        st.caption(f"💾 Saved as you decide in {md(store_path())} (project "
-                   f"{project(ws)[:8]}: these input files).")
+        st.caption(f"💾 Saved as you decide, in the store {md(store_path().name)} (project "
+                   f"{project(ws)[:8]}: these input files; `spanscope app --store PATH` "
+                   "chooses the file).")
     shown = disputed_span(ws, r, p)
     document_lanes(ws, r, p, shown)
 
