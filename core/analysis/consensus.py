@@ -623,9 +623,9 @@ def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = 
     """The decisions as CSV text (:data:`DECISION_COLUMNS`, RFC 4180 quoting; text cells made
     inert for spreadsheets by :func:`core.formats.csvsafe.cell`)."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=DECISION_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({k: cell(v) for k, v in row.items()}
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(DECISION_COLUMNS)
+    writer.writerows([cell(row[c]) for c in DECISION_COLUMNS]
                      for row in decision_rows(result, overrides))
     return buf.getvalue()
 
