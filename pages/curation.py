@@ -11,8 +11,6 @@ ws, clipped = cur.data(source)  # spans a reader placed past their text are clip
 rules = cur.rules(ws)
 proposed = cur.propose(ws, rules, clipped)
 cur.resume(ws, proposed)
-curated = cur.curate(source, ws, proposed)
-shown = cur.disputed_span(ws, rules, proposed)
-cur.document_lanes(ws, rules, proposed, shown)
-cur.agreement(ws, rules, curated)
-cur.downloads(ws, proposed, curated)
+cur.workbench(source, ws, rules, proposed)  # a fragment: decisions redraw it alone
+cur.agreement(ws, rules, proposed)
+cur.downloads(ws, proposed)

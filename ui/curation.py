@@ -20,11 +20,13 @@ disputed span), ``Shift+N`` (next undecided). The keys fire while no text field 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import io
 import zipfile
 from collections.abc import Sequence
+from contextlib import closing
 from functools import partial
 from typing import Any
 
@@ -32,6 +34,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.consensus import (
+    ACTIONS,
     BOUNDARIES,
     CONFLICT_FLAGS,
     FLAGS,
@@ -51,6 +54,8 @@ from core.model import AnnotationSet, Corpus, Span
 from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.html import esc
+from core.store import curation as cstore
+from core.store import store_path
 from ui import doc_picker, state, text_policy
 from ui.escape import md
 from ui.state import Workspace
@@ -72,6 +77,12 @@ K_CUR_UPLOAD, K_CUR_UPLOADED = "cur_upload", "cur_uploaded"  # decisions uploade
 K_CUR_NOTE = "cur_note"  # session: what the last decisions upload applied
 K_CUR_FORMAT = "cur_format"  # format of the curated set's download
 K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
+K_CUR_SEEN = "cur_seen"  # session: {workspace key: {decision key: store revision last read}}
+K_CUR_PROJECT = "cur_project"  # session: {workspace key: project key in the store}
+K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, count) of the last accept-all
+K_CUR_EFFECT = "cur_effect_on"  # whether the decision-effect table is shown
+K_CUR_MSG = "cur_msg"  # session: a refused decision's message, shown once
+K_CUR_STORE_ERR = "cur_store_err"  # session: why the store could not be used (session only)
 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with
@@ -102,8 +113,8 @@ FOCUS = {
 }
 """What the disputed-span navigation steps through (a filter of the disputed proposals)."""
 SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
-SHORTCUTS = {"accept": "A", "reject": "X", "relabel": "L", "bounds": "B", "undo": "U",
-             "next": "N", "previous": "P"}
+SHORTCUTS = {"accept": "A", "keep": "K", "drop": "X", "relabel": "L", "bounds": "B",
+             "undo": "U", "next": "N", "previous": "P", "todo": "Shift+N"}
 
 
 # ---- the curated set in every page's workspace -------------------------------------------------
@@ -116,34 +127,84 @@ def curated_name(ws: Workspace) -> str:
 
 
 def with_curated(ws: Workspace) -> Workspace:
-    """``ws`` plus the curated set of this session, if the lead curated one on this data."""
+    """``ws`` plus the curated set of this session, if the lead curated one on this data (built
+    here, when another page asks, not on every decision)."""
     stored = (st.session_state.get(K_CUR_CURATED) or {}).get(ws.key)
     if stored is None:
         return ws
-    digest, aset = stored
-    return _joined(f"{ws.key}+curated:{digest}", ws, aset)
+    result, decided, name = stored
+    key = f"{ws.key}+curated:{decisions_digest(result, decided)}:{name}"
+    return _joined(key, ws, result, dict(decided), name)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _joined(key: str, _ws: Workspace, _aset: AnnotationSet) -> Workspace:
-    corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, _aset.name: _aset})
+def _joined(key: str, _ws: Workspace, _result: Consensus, _decided: dict[str, Override],
+            name: str) -> Workspace:
+    aset = curated_set(_result, _decided, name=name)
+    corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, aset.name: aset})
     return dataclasses.replace(_ws, key=key, corpus=corpus)
 
 
-def digest(aset: AnnotationSet) -> str:
-    h = hashlib.sha256()
-    for doc, spans in aset:
-        h.update(doc.encode("utf-8") + b"\0")
-        for s in spans:
-            h.update(f"{s.start},{s.end},{s.label}\0".encode())
-        h.update(b"\1")
+def decisions_digest(result: Consensus, decided: dict[str, Override]) -> str:
+    """A digest of the proposal (its rules and workspace) and the decisions that apply to it:
+    equal digests, equal curated sets (cheaper than :func:`digest` of the set)."""
+    h = hashlib.sha256(repr(sorted(result.params.items())).encode())
+    h.update(f"{id(result)}".encode())  # the proposal is cached: one object per rules
+    ix = index(result)
+    for k in sorted(k for k in decided if k in ix.by_key):
+        o = decided[k]
+        h.update(f"{k}\0{o.decision},{o.start},{o.end},{o.label}\1".encode())
     return h.hexdigest()[:16]
 
 
-def publish(ws: Workspace, aset: AnnotationSet) -> None:
-    """Make ``aset`` the workspace's curated set for the rest of the session."""
+def publish(ws: Workspace, result: Consensus, decided: dict[str, Override], name: str
+            ) -> None:
+    """Make the proposal with the lead's decisions the workspace's curated set for the rest of
+    the session (:func:`with_curated` builds it when another page asks)."""
     store = st.session_state.setdefault(K_CUR_CURATED, {})
-    store[ws.key] = (digest(aset), aset)
+    store[ws.key] = (result, decided, name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Index:
+    """A proposal's decisions by document and by key, and its disputed keys: what every step
+    looks up, so that a step costs the document's decisions, not the corpus's."""
+
+    by_doc: dict[str, list[Decision]]
+    by_key: dict[str, Decision]
+    disputed: frozenset[str]
+
+
+_INDEX: dict[int, tuple[Consensus, Index]] = {}
+
+
+def index(result: Consensus) -> Index:
+    """The :class:`Index` of ``result`` (built once per proposal object; the proposal is
+    cached, see :func:`proposal`)."""
+    got = _INDEX.get(id(result))
+    if got is not None and got[0] is result:
+        return got[1]
+    by_doc: dict[str, list[Decision]] = {}
+    for d in result.decisions:
+        by_doc.setdefault(d.doc, []).append(d)
+    ix = Index(by_doc, {d.key: d for d in result.decisions},
+               frozenset(d.key for d in result.decisions if d.disputed))
+    if len(_INDEX) >= 64:
+        _INDEX.pop(next(iter(_INDEX)))
+    _INDEX[id(result)] = (result, ix)  # holding ``result`` keeps its id from being reused
+    return ix
+
+
+def curated_count(result: Consensus, decided: dict[str, Override]) -> int:
+    """``curated_set(result, decided).span_count()``, recounting only the documents with a
+    decision."""
+    ix = index(result)
+    total = result.set.span_count()
+    for doc in {ix.by_key[k].doc for k in decided if k in ix.by_key}:
+        kept = {span for d in ix.by_doc[doc] for v, span, _ in [final(d, decided)]
+                if v == "keep"}
+        total += len(kept) - len(result.set.get(doc))
+    return total
 
 
 # ---- proposal and decisions --------------------------------------------------------------------
@@ -151,22 +212,138 @@ def publish(ws: Workspace, aset: AnnotationSet) -> None:
 @st.cache_resource(max_entries=32, show_spinner="Building the consensus…")
 def proposal(ws_key: str, _ws: Workspace, sets: tuple[str, ...], k: int, match: str,
              boundaries: str) -> Consensus:
-    """The consensus of ``sets`` (cached per workspace and rules)."""
-    return consensus([_ws.sets[n] for n in sets], _ws.texts(), min_agree=k,
-                     match=match, boundaries=boundaries,  # type: ignore[arg-type]
-                     name=CURATED)
+    """The consensus of ``sets`` (cached per workspace and rules while the server runs, and in
+    the store across restarts: :func:`core.store.curation.load_proposal`)."""
+    proj = _project_key(ws_key, _ws)
+    rules_key = cstore.rules_key(sets, k=k, match=match, boundaries=boundaries)
+    try:
+        conn = cstore.open_store(store_path())
+    except SpanScopeError:
+        conn = None  # the page says so (see sync); the proposal is computed
+    with closing(conn) if conn is not None else contextlib.nullcontext():
+        if conn is not None:
+            cstore.ensure_project(conn, proj, _ws.title)
+            stored = cstore.load_proposal(conn, proj, rules_key)
+            if stored is not None:
+                return stored
+        result = consensus([_ws.sets[n] for n in sets], _ws.texts(), min_agree=k,
+                           match=match, boundaries=boundaries,  # type: ignore[arg-type]
+                           name=CURATED)
+        if conn is not None:
+            cstore.save_proposal(conn, proj, rules_key, result)
+    return result
 
 
 def overrides(ws_key: str) -> dict[str, Override]:
-    """The lead's decisions on this workspace (a live dict in the session state)."""
+    """The lead's decisions on this workspace (a live dict in the session state, refreshed from
+    the store by :func:`sync`)."""
     store = st.session_state.setdefault(K_CUR_OVERRIDES, {})
     return store.setdefault(ws_key, {})
 
 
+def seen(ws_key: str) -> dict[str, int]:
+    """The store revision of each decision this tab last read."""
+    return st.session_state.setdefault(K_CUR_SEEN, {}).setdefault(ws_key, {})
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _project_key(ws_key: str, _ws: Workspace) -> str:
+    del ws_key  # cache key
+    return cstore.project_key(_ws.sets.values(), _ws.texts())
+
+
+_SCHEMA_READY: set[str] = set()
+
+
+def _connect() -> Any:
+    """A connection to the store (one per operation: Streamlit runs a session per thread), or
+    None when the store cannot be used (the reason is shown once, decisions stay in the
+    session)."""
+    path = store_path()
+    try:
+        opener = cstore.connect if str(path) in _SCHEMA_READY else cstore.open_store
+        conn = opener(path)
+    except SpanScopeError as exc:
+        st.session_state[K_CUR_STORE_ERR] = str(exc)
+        return None
+    _SCHEMA_READY.add(str(path))
+    st.session_state.pop(K_CUR_STORE_ERR, None)
+    return conn
+
+
+def project(ws: Workspace) -> str:
+    """This workspace's project in the store (created on first use): one per set of inputs."""
+    keys = st.session_state.setdefault(K_CUR_PROJECT, {})
+    if ws.key not in keys:
+        keys[ws.key] = _project_key(ws.key, ws)
+        conn = _connect()
+        if conn is not None:
+            with closing(conn):
+                cstore.ensure_project(conn, keys[ws.key], ws.title)
+    return str(keys[ws.key])
+
+
+def sync(ws: Workspace) -> None:
+    """Read every decision of the workspace's project from the store into the session (another
+    tab's decisions included), with their revisions."""
+    proj = project(ws)
+    conn = _connect()
+    if conn is None:
+        return
+    with closing(conn):
+        stored = cstore.load(conn, proj)
+    decided, revs = overrides(ws.key), seen(ws.key)
+    decided.clear()
+    decided.update({k: v.override for k, v in stored.items()})
+    revs.clear()
+    revs.update({k: v.revision for k, v in stored.items()})
+
+
+def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None = None
+          ) -> bool:
+    """Write decisions (None: forget it) to the store, then to the session; False (with a
+    message for the lead) when another tab changed one of them since this tab read it."""
+    decided, revs = overrides(ws_key), seen(ws_key)
+    proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
+    conn = _connect() if proj is not None else None
+    if conn is not None:
+        with closing(conn):
+            try:
+                put = {k: o for k, o in changes.items() if o is not None}
+                gone = [k for k, o in changes.items() if o is None]
+                if gone:
+                    cstore.forget(conn, proj, gone, revs)
+                if put:
+                    revs.update(cstore.record(conn, proj, put, revs, batch=batch))
+                for k in gone:
+                    revs.pop(k, None)
+            except cstore.Conflict as exc:
+                stored = cstore.load(conn, proj)
+                key = exc.keys[0]
+                now = (f"now {stored[key].override.decision}, by "
+                       f"“{stored[key].override.action}”" if key in stored else
+                       "now undecided")
+                st.session_state[K_CUR_MSG] = (
+                    f"Not saved: another tab changed this decision since this one showed it "
+                    f"({now}). This view now shows the stored decisions; decide again if "
+                    "needed.")
+                decided.clear()
+                decided.update({k: v.override for k, v in stored.items()})
+                revs.clear()
+                revs.update({k: v.revision for k, v in stored.items()})
+                return False
+    for k, o in changes.items():
+        if o is None:
+            decided.pop(k, None)
+        else:
+            decided[k] = o
+    return True
+
+
 def progress(result: Consensus, decided: dict[str, Override]) -> tuple[int, int]:
     """(disputed proposals the lead decided, disputed proposals)."""
-    disputed = result.disputed()
-    return sum(1 for d in disputed if d.key in decided), len(disputed)
+    disputed = index(result).disputed
+    return sum(1 for k in decided if k in disputed), len(disputed)
 
 
 def final(d: Decision, decided: dict[str, Override]) -> tuple[str, Span, bool]:
@@ -211,21 +388,22 @@ def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], p
 
 def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
            text_len: int | None) -> None:
-    """A button's callback: record the lead's ``action`` on disputed proposal ``pos``."""
+    """A button's callback: record the lead's ``action`` (one of
+    :data:`~core.analysis.consensus.ACTIONS`, or ``undo``) on disputed proposal ``pos``."""
     decided = overrides(ws_key)
     d = disputed[pos]
     _, span, _ = final(d, decided)
     if action == "accept":
-        decided[d.key] = Override("keep", span.start, span.end, span.label)
-    elif action == "reject":
-        decided[d.key] = Override("drop", span.start, span.end, span.label)
+        o: Override | None = Override.accept(d)
+    elif action in ("keep", "drop"):
+        o = Override(action, span.start, span.end, span.label, action)  # type: ignore[arg-type]
     elif action == "undo":
-        decided.pop(d.key, None)
-        set_inputs(d, decided)
+        if write(ws_key, {d.key: None}):
+            set_inputs(d, decided)
         return
     elif action == "relabel":
         label = str(st.session_state.get(K_CUR_LABEL) or span.label)
-        decided[d.key] = Override("keep", span.start, span.end, label)
+        write(ws_key, {d.key: Override("keep", span.start, span.end, label, "relabel")})
         return
     elif action == "bounds":
         start = int(st.session_state.get(K_CUR_START, span.start))
@@ -235,9 +413,46 @@ def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
             st.session_state[K_CUR_START] = span.start
             st.toast(f"Bounds not set: need start < end ≤ {text_len}", icon="⚠️")
             return
-        decided[d.key] = Override("keep", start, end, span.label)
+        write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")})
         return
-    go_to(pos + 1, disputed, decided)  # accept and reject move on to the next one
+    else:
+        raise ValueError(f"unknown curation action {action!r}")
+    if write(ws_key, {d.key: o}):
+        go_to(pos + 1, disputed, decided)  # accept, keep and drop move on to the next one
+
+
+def remaining(disputed: Sequence[Decision], decided: dict[str, Override]) -> list[Decision]:
+    """The proposals of ``disputed`` without a decision of the lead."""
+    return [d for d in disputed if d.key not in decided]
+
+
+def accept_all(ws_key: str, disputed: Sequence[Decision]) -> None:
+    """The "accept every remaining proposal" callback: one batch, undone at once by
+    :func:`undo_all`."""
+    todo = remaining(disputed, overrides(ws_key))
+    if not todo:
+        return
+    batch = cstore.new_batch()
+    if write(ws_key, {d.key: Override.accept(d, "accept-all") for d in todo}, batch=batch):
+        st.session_state[K_CUR_BATCH] = (ws_key, batch, [d.key for d in todo])
+
+
+def undo_all(ws_key: str) -> None:
+    """Undo the last "accept every remaining proposal" of this tab (the decisions of it that
+    nobody changed since)."""
+    got = st.session_state.pop(K_CUR_BATCH, None)
+    if not got or got[0] != ws_key:
+        return
+    _, batch, keys = got
+    conn = _connect()
+    decided = overrides(ws_key)
+    if conn is None:
+        for k in keys:
+            if decided.get(k) is not None and decided[k].action == "accept-all":
+                decided.pop(k)
+        return
+    with closing(conn):
+        cstore.undo_batch(conn, st.session_state[K_CUR_PROJECT][ws_key], batch)
 
 
 def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
@@ -265,6 +480,15 @@ def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
         loaded, notes = read_decisions(data.decode("utf-8-sig"), result, file=name)
     except (FormatError, UnicodeDecodeError) as exc:
         return f"❌ {md(exc)}"
+    revs = seen(ws_key)
+    proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
+    conn = _connect() if proj is not None else None
+    if conn is not None:
+        with closing(conn):  # an uploaded file is deliberate: it replaces what the store holds
+            stored = cstore.load(conn, proj)
+            revs.clear()
+            revs.update({k: v.revision for k, v in stored.items()})
+            revs.update(cstore.record(conn, proj, loaded, revs))
     overrides(ws_key).update(loaded)
     msg = f"✅ Restored {len(loaded)} decision(s) from {md(name)}."
     if notes:
@@ -280,25 +504,26 @@ def flag_text(flags: Sequence[str]) -> str:
 
 
 def status_text(d: Decision, decided: dict[str, Override]) -> str:
-    """The decision in words with an icon (never a colour alone)."""
+    """The decision in words with an icon (never a colour alone) and who made it."""
     verdict, span, by_lead = final(d, decided)
     mark = "✓ keep" if verdict == "keep" else "✗ drop"
     if not by_lead:
         return f"{mark} (rule{', to decide' if d.disputed else ''})"
+    o = decided[d.key]
+    how = {"accept": "you accepted the proposal", "accept-all": "you accepted all proposals",
+           "keep": "you kept it", "drop": "you dropped it"}.get(o.action, "you")
     changed = []
     if span.label != d.span.label:
         changed.append("relabelled")
     if span.interval != d.span.interval:
         changed.append("re-bounded")
-    return f"{mark} (you{': ' + ', '.join(changed) if changed else ''})"
+    return f"{mark} ({how}{': ' + ', '.join(changed) if changed else ''})"
 
 
 def doc_table(result: Consensus, doc: str, text: str | None,
               decided: dict[str, Override]) -> pd.DataFrame:
     rows = []
-    for d in result.decisions:
-        if d.doc != doc:
-            continue
+    for d in index(result).by_doc.get(doc, ()):
         _, span, _ = final(d, decided)
         rows.append({"#": d.id.rsplit("#", 1)[1], "span": f"[{span.start}, {span.end})",
                      "text": span.fragment(text) if text else "", "label": span.label,
@@ -321,9 +546,7 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
                    ) -> list[highlight.SpanItem]:
     """Kept proposals of ``doc`` (``decided`` None: the rule's; else with the lead's)."""
     out = []
-    for d in result.decisions:
-        if d.doc != doc:
-            continue
+    for d in index(result).by_doc.get(doc, ()):
         verdict, span, _ = final(d, decided or {}) if decided is not None else (
             d.decision, d.span, False)
         if verdict == "keep":
@@ -333,20 +556,45 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
     return sorted(out, key=lambda it: (it.start, -it.end, it.id))
 
 
+def _verdict_box(title: str, verdict: str | None, span: Span | None, note: str,
+                 dom_id: str) -> str:
+    """One half of the card: a verdict with its icon, word and span (never colour alone)."""
+    if verdict is None or span is None:
+        body = "<b>— not decided yet</b>"
+        border = "#999"
+    else:
+        icon, word = ("✓", "keep") if verdict == "keep" else ("✗", "drop")
+        border = "#0072B2" if verdict == "keep" else "#D55E00"
+        body = (f"<b>{icon} {word}</b> [{span.start}, {span.end}) <b>{esc(span.label)}</b>")
+    return (f'<div id="{dom_id}" style="flex:1;min-width:14em;border:1px dashed {border};'
+            f'border-radius:4px;padding:4px 8px"><div style="font-size:0.8em;opacity:0.8">'
+            f'{esc(title)}</div><div>{body}</div><div style="font-size:0.8em">{esc(note)}</div>'
+            '</div>')
+
+
 def current_card(d: Decision, text: str | None, decided: dict[str, Override]) -> str:
-    """HTML card of the shown proposal: fragment, who marked what, the rule and the dispute
-    (every value escaped)."""
+    """HTML card of the shown proposal: the rule's proposal and the current decision side by
+    side, the fragment, who marked what, the rule and the dispute (every value escaped)."""
     _, span, _ = final(d, decided)
     frag = esc(span.fragment(text)) if text else "<i>no text</i>"
     members = "".join(
         f"<li><b>{esc(a)}</b>: [{s.start}, {s.end}) {esc(s.label)}"
         + (f" — “{esc(s.fragment(text))}”" if text else "") + "</li>" for a, s in d.members)
     flags = "".join(f"<li><b>{esc(f)}</b>: {esc(FLAGS[f])}</li>" for f in d.flags)
+    o = decided.get(d.key)
+    proposal_box = _verdict_box("The rule proposes", d.decision, d.span,
+                                f"{d.votes} of {d.n} marked it, k = {d.k}", "cur-proposal")
+    decision_box = _verdict_box(
+        "Your decision", o.decision if o else None, o.span if o else None,
+        ACTIONS.get(o.action, "") if o else "A accepts the proposal · K keeps · X drops",
+        "cur-decision")
     return (
         '<div id="cur-card" style="border:1px solid #ccc;border-left:6px solid #0072B2;'
         'border-radius:6px;padding:8px 12px;margin:4px 0">'
         f'<div style="font-size:1.05em"><b>{esc(d.id)}</b> · [{span.start}, {span.end}) '
         f'<b>{esc(span.label)}</b> · {esc(status_text(d, decided))}</div>'
+        f'<div style="display:flex;gap:8px;flex-wrap:wrap;margin:6px 0">{proposal_box}'
+        f'{decision_box}</div>'
         f'<div style="margin:6px 0;font-size:1.1em">“{frag}”</div>'
         f'<div style="font-size:0.9em">Marked by {d.votes} of {d.n} annotators (k = {d.k}):'
         f'<ul style="margin:2px 0">{members}</ul>Dispute:<ul style="margin:2px 0">{flags}</ul>'
@@ -385,7 +633,7 @@ def decision_effect(result: Consensus, decided: dict[str, Override], d: Decision
     for verdict in ("keep", "drop"):
         choice = {**decided, d.key: Override(verdict, span.start, span.end,
                                              span.label)}
-        kept = sorted({s for x in result.decisions if x.doc == d.doc
+        kept = sorted({s for x in index(result).by_doc[d.doc]
                        for v, s, _ in [final(x, choice)] if v == "keep"})
         gold = AnnotationSet(ref, {d.doc: tuple(kept)})
         others = [AnnotationSet(a.name, {d.doc: a.get(d.doc)}, "annotator") for a in sets
@@ -420,8 +668,8 @@ def download_files(fmt: str, texts: dict[str, str | None], aset: AnnotationSet
 
 
 def decisions_file(result: Consensus, decided: dict[str, Override]) -> str:
-    return decisions_csv(result, {d.key: decided[d.key] for d in result.decisions
-                                  if d.key in decided})
+    by_key = index(result).by_key
+    return decisions_csv(result, {k: o for k, o in decided.items() if k in by_key})
 
 
 def summary(result: Consensus, decided: dict[str, Override]) -> dict[str, Any]:
@@ -444,10 +692,11 @@ def data(source: Workspace) -> tuple[Workspace, list[str]]:
         st.stop()
     if not ws.shareable:
         st.caption("🔗 " + state.UPLOAD_LINK_NOTE)
-    st.caption("Propose a consensus from the annotators' spans by explicit rules, then accept, "
-               "reject, relabel or re-bound each disputed span. The result is the set "
-               f"**{curated_name(ws)}** on every page (pick it as the gold) and downloads in any "
-               "format; your decisions download as a file you can upload later to resume.")
+    st.caption("Propose a consensus from the annotators' spans by explicit rules, then accept "
+               "the proposal, keep, drop, relabel or re-bound each disputed span. The result is "
+               f"the set **{curated_name(ws)}** on every page (pick it as the gold) and "
+               "downloads in any format. Every decision is saved as you make it and is there "
+               "when you come back to the same files (another tab, a restarted server).")
     return ws, clipped
 
 
@@ -524,6 +773,10 @@ def propose(ws: Workspace, r: Rules, clipped: Sequence[str]) -> Proposed:
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
     notes([*clipped, *result.warnings], key="cur_warnings")
+    sync(ws)
+    if st.session_state.get(K_CUR_STORE_ERR):
+        st.warning("Your decisions are kept in this browser tab only (download them before "
+                   f"closing it): {md(st.session_state[K_CUR_STORE_ERR])}", icon="⚠️")
     decided = overrides(ws.key)
     focus = st.selectbox("Step through", list(FOCUS), key=K_CUR_FOCUS,
                          bind="query-params", help="Which disputed spans the buttons and keys "
@@ -549,10 +802,9 @@ def resume(ws: Workspace, p: Proposed) -> None:
             st.markdown(note)
 
 
-def curate(source: Workspace, ws: Workspace, p: Proposed) -> AnnotationSet:
-    """The curated set, published to every page's workspace, and the progress tiles."""
-    curated = curated_set(p.result, p.decided, name=curated_name(ws))
-    publish(source, curated)  # every page's workspace adds it to the source
+def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
+    """The progress tiles; the curated set published to every page's workspace."""
+    publish(source, p.result, p.decided, curated_name(ws))  # other pages add it to the source
     done, total = progress(p.result, p.decided)
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Decided", f"{done} / {total}", help="Disputed spans you have decided / all "
@@ -560,37 +812,60 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> AnnotationSet:
               "identically).")
     m2.metric("Proposed spans", len(p.result.decisions))
     m3.metric("Unanimous", len(p.result.decisions) - total)
-    m4.metric("Curated spans", curated.span_count())
+    m4.metric("Curated spans", curated_count(p.result, p.decided))
     st.progress(done / total if total else 1.0,
                 text=f"{done} of {total} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")
-    return curated
 
 
 def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
                   text_len: int | None) -> None:
     disputed, decided = p.disputed, p.decided
     args = (ws.key, disputed, pos)
-    row = st.container(horizontal=True)  # buttons at their own width, wrapping if narrow
-    row.button("◀ Previous", key="cur_prev", shortcut=SHORTCUTS["previous"],
+    nav = st.container(horizontal=True)  # buttons at their own width, wrapping if narrow
+    nav.button("◀ Previous", key="cur_prev", shortcut=SHORTCUTS["previous"],
                on_click=go_to, args=(pos - 1, disputed, decided), disabled=pos == 0)
-    row.button("Next ▶", key="cur_next", shortcut=SHORTCUTS["next"],
+    nav.button("Next ▶", key="cur_next", shortcut=SHORTCUTS["next"],
                on_click=go_to, args=(pos + 1, disputed, decided),
                disabled=pos >= len(disputed) - 1)
-    row.button("✓ Accept", key="cur_accept", type="primary", shortcut=SHORTCUTS["accept"],
-               on_click=decide, args=(*args, "accept", text_len),
-               help="Keep this span (as shown) in the curated set, then go to the next.")
-    row.button("✗ Reject", key="cur_reject", shortcut=SHORTCUTS["reject"],
-               on_click=decide, args=(*args, "reject", text_len),
-               help="Leave this span out of the curated set, then go to the next.")
-    row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
-               on_click=decide, args=(*args, "undo", text_len),
-               disabled=shown.key not in decided, help="Back to the rule's proposal.")
     todo = next_undecided(disputed, decided, pos)
-    row.button("⏭ Next undecided", key="cur_todo", shortcut="Shift+N",
+    nav.button("⏭ Next undecided", key="cur_todo", shortcut=SHORTCUTS["todo"],
                on_click=go_to, args=(todo if todo is not None else pos, disputed, decided),
                disabled=todo is None, help="Skip to the next disputed span you have not "
                "decided (from the start when none is left after this one).")
+    verdict = "keep" if shown.decision == "keep" else "drop"
+    row = st.container(horizontal=True)
+    row.button(f"✓ Accept the proposal ({verdict})", key="cur_accept", type="primary",
+               shortcut=SHORTCUTS["accept"], on_click=decide, args=(*args, "accept", text_len),
+               help=f"Take the rule's proposal as it is: {verdict} this span "
+               f"[{shown.span.start}, {shown.span.end}) {shown.span.label}. Then go to the "
+               "next.")
+    row.button("➕ Keep this span", key="cur_keep", shortcut=SHORTCUTS["keep"],
+               on_click=decide, args=(*args, "keep", text_len),
+               help="Keep this span (as shown) in the curated set, whatever the rule "
+               "proposes. Then go to the next.")
+    row.button("✗ Drop this span", key="cur_drop", shortcut=SHORTCUTS["drop"],
+               on_click=decide, args=(*args, "drop", text_len),
+               help="Leave this span out of the curated set, whatever the rule proposes. "
+               "Then go to the next.")
+    row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
+               on_click=decide, args=(*args, "undo", text_len),
+               disabled=shown.key not in decided, help="Back to undecided (the rule's "
+               "proposal stands).")
+    left = remaining(disputed, decided)
+    bulk = st.container(horizontal=True, vertical_alignment="center")
+    bulk.button(f"✓✓ Accept every remaining proposal ({len(left)})", key="cur_accept_all",
+                on_click=accept_all, args=(ws.key, disputed), disabled=not left,
+                help=f"Take the rule's proposal for the {len(left)} disputed span(s) of the "
+                f"list stepped through ({p.focus}) that you have not decided: "
+                f"{sum(d.decision == 'keep' for d in left)} kept, "
+                f"{sum(d.decision == 'drop' for d in left)} dropped. One click undoes it.")
+    batch = st.session_state.get(K_CUR_BATCH)
+    if batch and batch[0] == ws.key:
+        bulk.button(f"↶ Undo accepting {len(batch[2])} proposals", key="cur_undo_all",
+                    on_click=undo_all, args=(ws.key,),
+                    help="Back to undecided for every proposal the last “accept every "
+                    "remaining proposal” decided (those you changed since stay).")
 
 
 def _edit_inputs(ws: Workspace, p: Proposed, pos: int, shown: Decision,
@@ -633,14 +908,19 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
     text_len = len(text) if text is not None else None
     st.caption(f"Disputed span **{pos + 1} of {len(p.disputed)}** ({p.focus}; document "
                f"{md(shown.doc)}). "
-               "Keys: **A** accept · **X** reject · **N** next · **P** previous · **Shift+N** "
-               "next undecided · **L** relabel · **B** set bounds · **U** undo (while no text "
-               "field has the focus).")
+               "Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
+               "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
+               "· **U** undo (while no text field has the focus).")
+    msg = st.session_state.pop(K_CUR_MSG, None)
+    if msg:
+        st.warning(md(msg), icon="⚠️")
     _step_buttons(ws, p, pos, shown, text_len)
     _edit_inputs(ws, p, pos, shown, text_len)
     st.html(current_card(shown, text, p.decided))
-    with st.expander(f"What this decision does to each annotator's span F1 on document "
-                     f"{md(shown.doc)}"):
+    if st.toggle(f"Show what this decision does to each annotator's span F1 on document "
+                 f"{md(shown.doc)}", key=K_CUR_EFFECT,
+                 help="Off by default: it scores each annotator twice per span shown, which "
+                 "slows every step down on long documents."):
         effect = decision_effect(p.result, p.decided, shown, [ws.sets[n] for n in r.sets],
                                  ws.texts())
         st.dataframe(effect, hide_index=True, key="cur_effect",
@@ -651,6 +931,21 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
                    "annotator on this document, against the curated document with this span "
                    "kept, then dropped: who the decision agrees with.")
     return shown
+
+
+@st.fragment
+def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
+    """What a decision changes, redrawn alone when the lead decides or moves (a Streamlit
+    fragment: no whole-page rerun): the progress, the disputed span and its document. Each run
+    reads the store first, so another tab's decisions show on this tab's next action."""
+    sync(ws)
+    curate(source, ws, p)
+    if not st.session_state.get(K_CUR_STORE_ERR):
+        st.caption(f"💾 Saved as you decide, in the store {md(store_path().name)} (project "
+                   f"{project(ws)[:8]}: these input files; `spanscope app --store PATH` "
+                   "chooses the file).")
+    shown = disputed_span(ws, r, p)
+    document_lanes(ws, r, p, shown)
 
 
 def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None) -> None:
@@ -694,34 +989,93 @@ def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None)
                                    else [], p.disputed, p.decided), placeholder="—")
 
 
-def agreement(ws: Workspace, r: Rules, curated: AnnotationSet) -> None:
-    """Each annotator scored against the curated set (recomputed as the lead decides)."""
+@st.fragment
+def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
+    """Each annotator scored against the curated set (its own fragment: recomputed when the
+    page opens and when asked, not on every decision)."""
     st.subheader("Each annotator against the curated set")
     st.caption("Span P/R/F1: Da San Martino et al. (2019), SemEval-2021 variant, with the "
                "curated set as the gold (partial-overlap credit). Character κ: Cohen's κ over "
-               "characters × labels. Both recomputed as you decide.")
-    agree = agreement_table(digest(curated), tuple(ws.sets[n] for n in r.sets), curated,
-                            ws.texts(), r.sets)
+               "characters × labels. Computed when the page opens and when you press "
+               "“Recompute” (not on every decision, to keep decisions instant).")
+    curated = curated_set(p.result, p.decided, name=curated_name(ws))
+    done = progress(p.result, p.decided)[0]
+    c1, c2 = st.columns([1, 4], vertical_alignment="center")
+    c1.button("↻ Recompute", key="cur_agree_refresh",
+              help="Score the annotators against the curated set with your latest decisions.")
+    c2.caption(f"Computed with {done} of your decisions.")
+    agree = agreement_table(decisions_digest(p.result, p.decided),
+                            tuple(ws.sets[n] for n in r.sets), curated, ws.texts(), r.sets)
     st.dataframe(agree, hide_index=True, key="cur_agreement",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in agree.columns if c != "annotator"}, placeholder="—")
 
 
-def downloads(ws: Workspace, p: Proposed, curated: AnnotationSet) -> None:
-    """The decisions file, the curated set in a chosen format, and a link to score against it."""
+@st.cache_data(max_entries=8, show_spinner="Writing the curated set…")
+def _curated_files(cur_digest: str, fmt: str, _texts: dict[str, str | None],
+                   _aset: AnnotationSet) -> tuple[bytes, str, str]:
+    del cur_digest  # cache key
+    return download_files(fmt, _texts, _aset)
+
+
+@st.fragment
+def downloads(ws: Workspace, p: Proposed) -> None:
+    """The decisions file, the curated set in a chosen format, and a link to score against it.
+    The decisions file is written when clicked, from the store; the curated set when its
+    format is chosen or “Prepare” is pressed (writing 2,000 documents takes a moment)."""
     st.subheader("Download")
-    d1, d2, d3 = st.columns([2, 2, 2])
-    d1.download_button("⬇️ Decisions (CSV)", lambda: decisions_file(p.result, p.decided),
+    d1, d2, d3 = st.columns([2, 2, 2], vertical_alignment="bottom")
+    d1.download_button("⬇️ Decisions (CSV)", partial(_fresh_decisions, ws, p),
                        file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",
-                       help="Every proposal with the rule's and your decision; upload it above "
-                       "to resume.")
+                       help="Every proposal with the rule's and your decision (the action "
+                       "column says which button made it); upload it above to resume, or "
+                       "open it in a spreadsheet. The store keeps your decisions anyway.")
     fmt = d2.selectbox("Format of the curated set", SPAN_FORMATS, key=K_CUR_FORMAT)
-    try:
-        data, fname, mime = download_files(fmt, ws.texts(), curated)
+    name = curated_name(ws)
+    try:  # a format that cannot hold the proposal (overlaps in a token format, say) is said
+        _curated_files(decisions_digest(p.result, {}), fmt, ws.texts(), p.result.set)
     except SpanScopeError as exc:
         d3.caption(f"Cannot write {fmt}: {md(exc)}")
     else:
-        d3.download_button(f"⬇️ Curated set ({fmt})", data, file_name=fname, mime=mime,
-                           key="cur_dl_set")
+        d3.download_button(f"⬇️ Curated set ({fmt})",
+                           partial(_fresh_curated, ws, p, fmt, name),
+                           file_name=_curated_name_of(fmt, ws.texts(), p.result, name),
+                           key="cur_dl_set", help="The curated set with every decision made "
+                           "until you click (written when clicked).")
     st.page_link("pages/scores.py", icon="📊",
-                 label=f"Score the systems against “{md(curated.name)}” on the Scores page")
+                 label=f"Score the systems against “{md(name)}” on the Scores page")
+
+
+def _stored(ws: Workspace, p: Proposed) -> dict[str, Override]:
+    """The decisions the store holds now (the session's when the store is not used); reads no
+    session state, so that a download's callable can call it."""
+    proj = _project_key(ws.key, ws)
+    try:
+        conn = cstore.open_store(store_path())
+    except SpanScopeError:
+        return dict(p.decided)
+    with closing(conn):
+        return {k: v.override for k, v in cstore.load(conn, proj).items()}
+
+
+def _fresh_decisions(ws: Workspace, p: Proposed) -> str:
+    """The decisions file as the store holds it when the button is clicked."""
+    return decisions_file(p.result, _stored(ws, p))
+
+
+def _curated_name_of(fmt: str, texts: dict[str, str | None], result: Consensus,
+                     name: str) -> str:
+    """The download's file name (one file, or a zip of several: the same for any decisions)."""
+    aset = result.set
+    return _curated_files(decisions_digest(result, {}), fmt, texts, aset)[1].replace(
+        aset.name, name)
+
+
+def _fresh_curated(ws: Workspace, p: Proposed, fmt: str, name: str) -> bytes:
+    """The curated set in ``fmt`` with the decisions the store holds when clicked."""
+    decided = _stored(ws, p)
+    curated = curated_set(p.result, decided, name=name)
+    try:
+        return _curated_files(decisions_digest(p.result, decided), fmt, ws.texts(), curated)[0]
+    except SpanScopeError as exc:  # a decision since the page was drawn made it unwritable
+        return f"Cannot write {fmt}: {exc}\n".encode()

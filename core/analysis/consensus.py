@@ -78,12 +78,15 @@ What the rules guarantee (property tests in ``tests/analysis/test_consensus.py``
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
+from core.formats.csvsafe import cell, uncell
 from core.metrics.agreement.gamma_native import Continuum, Dissimilarity, best_alignment
 from core.metrics.agreement.study import Study, merge_intervals
 from core.model import AnnotationSet, Span
@@ -146,9 +149,10 @@ class Decision:
         """Whether a lead should look at it (any flag): not unanimous."""
         return bool(self.flags)
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """A stable identity: document, members and proposal (ids may shift between rules)."""
+        """A stable identity: document, members and proposal (ids may shift between rules).
+        Computed once per decision: curation looks it up on every step."""
         return "|".join([self.doc, members_text(self.members),
                          f"{self.span.start}-{self.span.end}", self.span.label])
 
@@ -515,14 +519,37 @@ def _doc_decisions(doc: str, who: Sequence[str],
 
 # ---- the lead's decisions -----------------------------------------------------------------------
 
+ACTIONS: dict[str, str] = {
+    "accept": "accepted the rule's proposal (its decision, keep or drop, and its span)",
+    "accept-all": "accepted the rule's proposal with “accept every remaining proposal”",
+    "keep": "kept the span as shown",
+    "drop": "dropped the span",
+    "relabel": "kept the span with another label",
+    "bounds": "kept the span with other boundaries",
+}
+"""What a lead can do to a proposal (the ``action`` column of the decisions CSV): accepting a
+proposal takes its decision, whatever it is, while ``keep`` and ``drop`` say what to do with the
+span (``docs/adjudication.md``)."""
+
+
 @dataclass(frozen=True)
 class Override:
-    """A lead's decision on one proposal: keep or drop, with possibly new boundaries or label."""
+    """A lead's decision on one proposal: keep or drop, with possibly new boundaries or label.
+
+    ``action`` (one of :data:`ACTIONS`) records how the lead made it; two overrides with the
+    same outcome are equal whatever their action.
+    """
 
     decision: Verdict
     start: int
     end: int
     label: str
+    action: str = field(default="", compare=False)
+
+    @classmethod
+    def accept(cls, d: Decision, action: str = "accept") -> Override:
+        """The rule's proposal ``d`` taken as it is (its decision and span)."""
+        return cls(d.decision, d.span.start, d.span.end, d.span.label, action)
 
     @property
     def span(self) -> Span:
@@ -553,8 +580,10 @@ def curated_set(result: Consensus, overrides: Mapping[str, Override], *,
 
 DECISION_COLUMNS = ("id", "document", "start", "end", "label", "decision", "source",
                     "annotators", "votes", "of", "flags", "why", "members", "proposed_start",
-                    "proposed_end", "proposed_label", "proposed_decision")
-"""Columns of the decisions CSV (the command line's ``--decisions`` and the dashboard's file)."""
+                    "proposed_end", "proposed_label", "proposed_decision", "action")
+"""Columns of the decisions CSV (the command line's ``--decisions`` and the dashboard's file).
+``action`` (added in 0.x, after the others: files without it still load) says which of
+:data:`ACTIONS` made a lead's decision; it is empty on the rule's rows."""
 
 
 def decision_rows(result: Consensus, overrides: Mapping[str, Override] | None = None
@@ -573,16 +602,31 @@ def decision_rows(result: Consensus, overrides: Mapping[str, Override] | None = 
             "annotators": ";".join(d.annotators), "votes": d.votes, "of": d.n,
             "flags": ";".join(d.flags), "why": d.why, "members": members_text(d.members),
             "proposed_start": d.span.start, "proposed_end": d.span.end,
-            "proposed_label": d.span.label, "proposed_decision": d.decision})
+            "proposed_label": d.span.label, "proposed_decision": d.decision,
+            "action": (o.action or infer_action(d, o)) if o is not None else ""})
     return rows
 
 
+def infer_action(d: Decision, o: Override) -> str:
+    """The action that gives ``o`` on proposal ``d``, for a decision recorded without one (a
+    decisions file older than the ``action`` column, or edited in a spreadsheet)."""
+    if (o.decision, o.span) == (d.decision, d.span):
+        return "accept"
+    if o.decision == "drop":
+        return "drop"
+    if o.label != d.span.label:
+        return "relabel"
+    return "bounds" if o.span.interval != d.span.interval else "keep"
+
+
 def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = None) -> str:
-    """The decisions as CSV text (:data:`DECISION_COLUMNS`, RFC 4180 quoting)."""
+    """The decisions as CSV text (:data:`DECISION_COLUMNS`, RFC 4180 quoting; text cells made
+    inert for spreadsheets by :func:`core.formats.csvsafe.cell`)."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=DECISION_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(decision_rows(result, overrides))
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(DECISION_COLUMNS)
+    writer.writerows([cell(row[c]) for c in DECISION_COLUMNS]
+                     for row in decision_rows(result, overrides))
     return buf.getvalue()
 
 
@@ -594,7 +638,8 @@ def read_decisions(text: str, result: Consensus, *, file: str = "decisions.csv"
     decision differs from its proposal (a lead may edit the file in a spreadsheet). Rows are
     matched by document, members and proposal (not by id, which depends on the rules); rows
     that match no proposal are returned as notes. Raises :class:`FormatError` naming the line and
-    field of a malformed row.
+    field of a malformed row. Cells pass through :func:`core.formats.csvsafe.uncell`; a file
+    without the ``action`` column (older SpanScope) gets each action from :func:`infer_action`.
     """
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     required = ("document", "start", "end", "label", "decision", "members", "proposed_start",
@@ -606,8 +651,9 @@ def read_decisions(text: str, result: Consensus, *, file: str = "decisions.csv"
     by_key = {d.key: d for d in result.decisions}
     out: dict[str, Override] = {}
     notes: list[str] = []
-    for row in reader:
+    for raw in reader:
         line = reader.line_num
+        row = {k: uncell(v) for k, v in raw.items() if k is not None}
         nums: dict[str, int] = {}
         for col in ("start", "end", "proposed_start", "proposed_end"):
             try:
@@ -638,6 +684,11 @@ def read_decisions(text: str, result: Consensus, *, file: str = "decisions.csv"
                          f"under the current rules ({row['proposed_label']} "
                          f"[{nums['proposed_start']}, {nums['proposed_end']})); not applied")
             continue
-        out[key] = Override(row["decision"], nums["start"], nums["end"],  # type: ignore[arg-type]
-                            row["label"])
+        action = row.get("action") or ""
+        if action and action not in ACTIONS:
+            raise FormatError(file, f"expected one of {', '.join(ACTIONS)} or nothing, got "
+                              f"{action!r}", line=line, field="action")
+        o = Override(row["decision"], nums["start"], nums["end"],
+                     row["label"])
+        out[key] = dataclasses.replace(o, action=action or infer_action(by_key[key], o))
     return out, notes

@@ -3,6 +3,9 @@ states (k = 1 union, k = n intersection, a set against itself, annotator order).
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -279,3 +282,34 @@ def test_every_kept_span_has_at_least_k_voters_and_every_span_is_accounted_for(
     recorded = {m for d in r.decisions for m in d.members}
     assert marked == recorded
     assert set(r.set.get("d")) == {d.span for d in r.decisions if d.decision == "keep"}
+
+
+def test_decisions_csv_records_the_action_and_old_files_still_load() -> None:
+    sets = [ann("A", Span(0, 10, "x"), Span(20, 30, "y")), ann("B", Span(0, 10, "x"))]
+    r = consensus(sets, min_agree=2, match="exact")
+    kept, dropped = r.decisions
+    decided = {kept.key: Override("drop", 0, 10, "x", "drop"),
+               dropped.key: Override.accept(dropped)}
+    text = decisions_csv(r, decided)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [row["action"] for row in rows] == ["drop", "accept"]
+    assert rows[1]["decision"] == rows[1]["proposed_decision"] == "drop"  # accept = proposal
+    back, _ = read_decisions(text, r)
+    assert back == decided and [o.action for o in back.values()] == ["drop", "accept"]
+    # a file written before the action column: the action is inferred
+    old = "\n".join(",".join(line.split(",")[:-1]) for line in text.splitlines()) + "\n"
+    assert "action" not in old.splitlines()[0]
+    back, _ = read_decisions(old, r)
+    assert back == decided and [o.action for o in back.values()] == ["drop", "accept"]
+    with pytest.raises(FormatError, match=r"decisions.csv:2: field 'action'"):
+        read_decisions(text.replace(",drop\n", ",maybe\n", 1), r)
+
+
+def test_decisions_csv_cells_are_inert_and_read_back_exactly() -> None:
+    sets = [ann("A", Span(0, 10, "=HYPERLINK(1)")), ann("B")]
+    r = consensus(sets, min_agree=2, match="exact")
+    d = r.decisions[0]
+    text = decisions_csv(r, {d.key: Override.accept(d)})
+    assert ",=HYPERLINK" not in text and ",'=HYPERLINK(1)," in text
+    back, notes = read_decisions(text, r)
+    assert notes == [] and back == {d.key: Override.accept(d)}

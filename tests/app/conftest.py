@@ -53,6 +53,16 @@ def workspace():  # -> ui.state.Workspace (imported lazily: ui.state imports str
                                  shareable=False)
 
 
+@pytest.fixture(autouse=True)
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own store file (what ``spanscope app --store`` hands the dashboard in
+    ``SPANSCOPE_STORE``): pages that keep what people do (Curation) never write to the
+    user's folder, and no test sees another's decisions."""
+    path = tmp_path / "store.sqlite"
+    monkeypatch.setenv("SPANSCOPE_STORE", str(path))
+    return path
+
+
 @pytest.fixture
 def make_app() -> Callable[..., AppTest]:
     """``make_app(page=None, data="handmade"|"empty"|"sample", params={})`` -> a run AppTest."""

@@ -76,9 +76,8 @@ def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says()
     at = _app()
     r, disputed = _expected()
     at.button(key="cur_accept").click().run()
-    at.button(key="cur_reject").click().run()
-    expected = {disputed[0].key: Override("keep", *disputed[0].span.interval,
-                                          disputed[0].span.label),
+    at.button(key="cur_drop").click().run()
+    expected = {disputed[0].key: Override.accept(disputed[0]),
                 disputed[1].key: Override("drop", *disputed[1].span.interval,
                                           disputed[1].span.label)}
     assert _metric(at, "Decided") == f"2 / {len(disputed)}"
@@ -112,7 +111,7 @@ def test_bounds_past_the_text_are_refused() -> None:
 def test_decisions_persist_across_pages_and_curated_is_a_gold_everywhere() -> None:
     at = _app()
     _, disputed = _expected()
-    at.button(key="cur_reject").click().run()
+    at.button(key="cur_drop").click().run()
     at.switch_page("pages/scores.py").run()
     assert not at.exception
     reference = at.selectbox(key=state.K_SET_A)
@@ -195,6 +194,8 @@ def test_decision_effect_is_core_span_f1_with_the_span_kept_and_dropped(frame) -
     at = _app()
     r, disputed = _expected()
     d = disputed[0]
+    assert not any("span F1 if kept" in df.value.columns for df in at.dataframe)  # off at first
+    at.toggle(key=cur.K_CUR_EFFECT).set_value(True).run()
     shown = frame(at, "span F1 if kept", "span F1 if dropped")
     for verdict, column in (("keep", "span F1 if kept"), ("drop", "span F1 if dropped")):
         cur_set = curated_set(r, {d.key: Override(verdict, *d.span.interval, d.span.label)})
@@ -205,3 +206,122 @@ def test_decision_effect_is_core_span_f1_with_the_span_kept_and_dropped(frame) -
         for _, row in shown.iterrows():
             assert row[column] == res[row["annotator"]].overall.value
     assert (shown["marked it"] != "no").sum() == d.votes
+
+
+def _bug_case() -> tuple:
+    """A disputed proposal the rule drops (the issue's Shift+N then Accept case)."""
+    r, disputed = _expected()
+    drops = [i for i, d in enumerate(disputed) if d.decision == "drop"]
+    assert drops, "the panel has a disputed span the rule drops"
+    return r, disputed, drops[0]
+
+
+def test_accepting_a_proposal_to_drop_drops_the_span() -> None:
+    at = _app()
+    r, disputed, i = _bug_case()
+    at.session_state[cur.K_CUR_POS] = i
+    at.run()
+    assert at.button(key="cur_accept").label == "✓ Accept the proposal (drop)"
+    at.button(key="cur_accept").click().run()
+    o = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][disputed[i].key]
+    assert (o.decision, o.action) == ("drop", "accept")
+    assert _metric(at, "Curated spans") == str(r.set.span_count())  # the proposal, unchanged
+
+
+def test_accept_every_remaining_proposal_then_undo_it() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_keep").click().run()  # one decision of the lead's own first
+    button = at.button(key="cur_accept_all")
+    assert button.label == f"✓✓ Accept every remaining proposal ({len(disputed) - 1})"
+    button.click().run()
+    decided = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    assert _metric(at, "Decided") == f"{len(disputed)} / {len(disputed)}"
+    assert decided[disputed[0].key].action == "keep"
+    for d in disputed[1:]:
+        assert decided[d.key] == Override.accept(d) and decided[d.key].action == "accept-all"
+    assert at.button(key="cur_accept_all").disabled
+    at.button(key="cur_undo_all").click().run()
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    assert list(at.session_state[cur.K_CUR_OVERRIDES]["test:curation"]) == [disputed[0].key]
+
+
+def test_decisions_are_in_the_store_and_a_new_session_resumes_them(store: Path) -> None:
+    from core.store import curation as cs
+
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_drop").click().run()
+    at.button(key="cur_accept").click().run()
+    conn = cs.open_store(store)
+    (proj,) = [row[0] for row in conn.execute("SELECT key FROM curation_projects")]
+    assert proj == cs.project_key(SETS, TEXTS)
+    stored = cs.load(conn, proj)
+    assert [stored[d.key].override.action for d in disputed[:2]] == ["drop", "accept"]
+    fresh = _app()  # a new tab, or the same after a server restart
+    assert _metric(fresh, "Decided") == f"2 / {len(disputed)}"
+    assert fresh.session_state[cur.K_CUR_OVERRIDES]["test:curation"] == {
+        k: v.override for k, v in stored.items()}
+
+
+def test_a_decision_changed_in_another_tab_is_refused_with_a_message() -> None:
+    first, second = _app(), _app()
+    _, disputed = _expected()
+    first.button(key="cur_keep").click().run()
+    second.button(key="cur_drop").click().run()  # second still shows it undecided
+    assert any("another tab changed this decision" in w.value for w in second.warning)
+    decided = second.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    assert decided[disputed[0].key].decision == "keep"  # the first tab's, not overwritten
+    assert (cur.K_CUR_POS not in second.session_state
+            or second.session_state[cur.K_CUR_POS] == 0)  # not moved on
+    second.button(key="cur_drop").click().run()  # now it has read it: allowed
+    assert second.session_state[cur.K_CUR_OVERRIDES]["test:curation"][
+        disputed[0].key].decision == "drop"
+
+
+def test_the_curated_count_and_other_pages_follow_every_decision() -> None:
+    at = _app()
+    r, _ = _expected()
+    at.button(key="cur_drop").click().run()
+    at.session_state[cur.K_CUR_LABEL] = "Doubt"
+    at.button(key="cur_relabel").click().run()
+    decided = dict(at.session_state[cur.K_CUR_OVERRIDES]["test:curation"])
+    expected = curated_set(r, decided, name="curated")
+    assert cur.curated_count(r, decided) == expected.span_count()
+    assert _metric(at, "Curated spans") == str(expected.span_count())
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    result, live, name = at.session_state[cur.K_CUR_CURATED]["test:curation"]
+    assert curated_set(result, live, name=name) == expected  # what every page adds
+
+
+def test_a_store_that_cannot_be_opened_is_said_and_decisions_stay_in_the_tab(
+        tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "a folder, not a file"
+    folder.mkdir()
+    monkeypatch.setenv("SPANSCOPE_STORE", str(folder))
+    at = _app()
+    _, disputed = _expected()
+    assert not at.exception
+    assert any("kept in this browser tab only" in w.value for w in at.warning)
+    at.button(key="cur_drop").click().run()
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+
+
+def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> None:
+    import core.analysis.consensus as consensus_module
+
+    r, disputed = _expected()
+    cur.proposal.clear()  # computed by an earlier test of this process, with another store
+    _app()
+    cur.proposal.clear()  # what a restart forgets
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the proposal was computed again")
+
+    monkeypatch.setattr(cur, "consensus", refuse)
+    monkeypatch.setattr(consensus_module, "consensus", refuse)
+    at = _app()
+    assert not at.exception
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert _metric(at, "Proposed spans") == str(len(r.decisions))

@@ -1,9 +1,11 @@
-"""Curation in a real browser: accept one disputed span with a click and reject the next with
-its keyboard shortcut, download the decisions, upload them in a fresh session and see the same
-curated set (same progress, same decisions file)."""
+"""Curation in a real browser: accept one disputed span's proposal with a click and drop the
+next with its keyboard shortcut, download the decisions, and find them in a fresh session (the
+store), where uploading the file gives the same curated set (same progress, same file)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ def _download_decisions(page: Any, path: Path, st_ui: Any) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def test_accept_reject_download_and_resume_in_a_fresh_session(
+def test_accept_drop_download_and_resume_in_a_fresh_session(
         browser: Any, app_url: str, st_ui: Any, tmp_path: Path) -> None:
     first = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
     page = first.new_page()
@@ -42,21 +44,23 @@ def test_accept_reject_download_and_resume_in_a_fresh_session(
     first_id = page.locator("#cur-card b").first.inner_text()
     st_ui.shot(page, "curation_start")
 
-    page.get_by_role("button", name="Accept").click()
+    proposed = page.locator("#cur-proposal b").first.inner_text()  # "✓ keep" or "✗ drop"
+    page.get_by_role("button", name=re.compile(r"Accept the proposal")).click()
     page.get_by_text(f"1 of {total} disputed spans decided").wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     second_id = page.locator("#cur-card b").first.inner_text()
     assert second_id != first_id  # accept moved on to the next disputed span
     page.get_by_role("heading", name="Disputed spans").click()  # focus off any text field
-    page.keyboard.press("x")  # the Reject button's shortcut
+    page.keyboard.press("x")  # the Drop button's shortcut
     page.get_by_text(f"2 of {total} disputed spans decided").wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     curated = _metric(page, "Curated spans")
     st_ui.shot(page, "curation_two_decided")
     saved = _download_decisions(page, tmp_path / "decisions.csv", st_ui)
-    rows = [line for line in saved.splitlines() if ",lead," in line]
-    assert len(rows) == 2
-    assert re.search(r",keep,lead,", saved) and re.search(r",drop,lead,", saved)
+    rows = [row for row in csv.DictReader(io.StringIO(saved)) if row["source"] == "lead"]
+    assert [(r["id"], r["action"]) for r in rows] == [(first_id, "accept"), (second_id, "drop")]
+    assert rows[0]["decision"] == rows[0]["proposed_decision"] == proposed.split()[-1]
+    assert rows[1]["decision"] == "drop"
     first.close()
 
     fresh = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
@@ -66,7 +70,7 @@ def test_accept_reject_download_and_resume_in_a_fresh_session(
     page2.on("pageerror", lambda exc: errors.append(str(exc)))
     page2.console_errors = errors  # what st_ui.app_errors reads
     _open(page2, app_url, st_ui)
-    assert _metric(page2, "Decided") == f"0 / {total}"
+    assert _metric(page2, "Decided") == f"2 / {total}"  # from the store, without a file
     page2.get_by_text("Resume: upload a decisions file").click()
     page2.locator('input[type="file"]').set_input_files(str(tmp_path / "decisions.csv"))
     page2.get_by_text("Restored 2 decision(s)").wait_for(timeout=30_000)
@@ -84,7 +88,7 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
                                                      st_ui: Any) -> None:
     _open(page, app_url, st_ui)
     assert page.locator("#cur-card b").first.inner_text() == "1#1"
-    # the proposals table (the decision-effect table in its expander comes first on the page)
+    # the proposals table
     grid = page.locator(".st-key-cur_table [data-testid='stDataFrame']")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()

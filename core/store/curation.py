@@ -1,0 +1,236 @@
+"""Curation projects and the lead's decisions in the embedded store, written as they are made.
+
+A *project* is one set of inputs: the annotators' sets and their texts. Its key,
+:func:`project_key`, is a digest of their content (names, spans, texts), so the same files loaded
+again, from another tab, after a restart or from another folder, find the same decisions, and
+other inputs start a project of their own. Decisions are keyed by
+:attr:`core.analysis.consensus.Decision.key` (document, members, proposal), as in the session and
+the decisions CSV, so a project keeps the decisions of every rule set tried on its inputs.
+
+Each decision row carries a ``revision`` that every write increases. A writer passes the
+revision it last read (``None``: it saw no decision); :func:`record` and :func:`forget` refuse
+the write with :class:`Conflict` when the row has changed since, inside one immediate
+transaction (:func:`core.store.transaction`), so two tabs never overwrite each other silently.
+A batch of decisions (accept every remaining proposal) shares a ``batch`` id that
+:func:`undo_batch` removes at once.
+
+The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, per project and
+rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
+document of every annotator, which takes seconds on thousands of documents, and a restarted
+server would otherwise do it again before showing a single decision. A stored proposal is used
+only when it was made by the same consensus code (:data:`CODE`, a digest of its modules' source).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+import uuid
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.analysis import consensus as _consensus
+from core.analysis.consensus import ACTIONS, Consensus, Decision, Override
+from core.metrics.agreement import gamma_native as _gamma
+from core.model import AnnotationSet, Span
+from core.model.errors import SpanScopeError
+from core.store import connect, ensure_schema, transaction
+
+SCHEMA = "curation"
+VERSION = 1
+STATEMENTS = (
+    "CREATE TABLE IF NOT EXISTS curation_projects (key TEXT PRIMARY KEY, title TEXT NOT NULL, "
+    "created REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS curation_decisions ("
+    "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "key TEXT NOT NULL, decision TEXT NOT NULL CHECK (decision IN ('keep', 'drop')), "
+    "start INTEGER NOT NULL, end INTEGER NOT NULL, label TEXT NOT NULL, "
+    "action TEXT NOT NULL, batch TEXT, revision INTEGER NOT NULL, updated REAL NOT NULL, "
+    "PRIMARY KEY (project, key))",
+    "CREATE INDEX IF NOT EXISTS curation_decisions_batch ON curation_decisions(project, batch)",
+    "CREATE TABLE IF NOT EXISTS curation_proposals ("
+    "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "rules TEXT NOT NULL, code TEXT NOT NULL, payload BLOB NOT NULL, created REAL NOT NULL, "
+    "PRIMARY KEY (project, rules))",
+)
+
+CODE = hashlib.sha256(Path(_consensus.__file__).read_bytes()
+                      + Path(_gamma.__file__).read_bytes()).hexdigest()[:16]
+"""A digest of the consensus code's source: a proposal stored by other code is computed again."""
+
+Seen = Mapping[str, int]
+"""The revision of each decision a tab last read (a key it saw undecided is absent)."""
+
+
+class Conflict(SpanScopeError):
+    """A decision changed in the store since this tab read it (another tab decided it)."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.keys = tuple(keys)
+        super().__init__(f"{len(self.keys)} decision(s) changed in another tab or session since "
+                         "this one read them; nothing was written")
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A decision as the store holds it."""
+
+    override: Override
+    revision: int
+    batch: str | None
+
+
+def project_key(sets: Iterable[AnnotationSet], texts: Mapping[str, str | None]) -> str:
+    """A digest of the inputs' content: each set's name and spans (sorted by name), then each
+    document's id and text; the order the files were loaded in does not matter."""
+    h = hashlib.sha256(b"spanscope-curation-1\0")
+    for aset in sorted(sets, key=lambda a: a.name):
+        h.update(b"S" + aset.name.encode("utf-8") + b"\0")
+        for doc, spans in sorted(aset):
+            h.update(b"D" + doc.encode("utf-8") + b"\0")
+            for s in spans:
+                h.update(f"{s.start},{s.end},{s.label}\0".encode())
+    for doc in sorted(texts):
+        text = texts[doc]
+        h.update(b"T" + doc.encode("utf-8") + b"\0"
+                 + (b"\1" if text is None else text.encode("utf-8")) + b"\0")
+    return h.hexdigest()[:32]
+
+
+def open_store(path: str | Path) -> sqlite3.Connection:
+    """A connection to the store at ``path`` with the curation tables in place."""
+    conn = connect(path)
+    ensure_schema(conn, SCHEMA, VERSION, STATEMENTS)
+    return conn
+
+
+def ensure_project(conn: sqlite3.Connection, project: str, title: str) -> None:
+    with transaction(conn):
+        conn.execute("INSERT INTO curation_projects (key, title, created) VALUES (?, ?, ?) "
+                     "ON CONFLICT(key) DO NOTHING", (project, title, time.time()))
+
+
+def load(conn: sqlite3.Connection, project: str) -> dict[str, Stored]:
+    """Every decision of ``project``."""
+    rows = conn.execute("SELECT key, decision, start, end, label, action, batch, revision "
+                        "FROM curation_decisions WHERE project = ?", (project,)).fetchall()
+    return {r["key"]: Stored(Override(r["decision"], r["start"], r["end"], r["label"],
+                                      r["action"]), r["revision"], r["batch"]) for r in rows}
+
+
+def _changed(conn: sqlite3.Connection, project: str, keys: Iterable[str], seen: Seen
+             ) -> list[str]:
+    out = []
+    for key in keys:
+        row = conn.execute("SELECT revision FROM curation_decisions WHERE project = ? AND "
+                           "key = ?", (project, key)).fetchone()
+        if (None if row is None else row[0]) != seen.get(key):
+            out.append(key)
+    return out
+
+
+def record(conn: sqlite3.Connection, project: str, decisions: Mapping[str, Override],
+           seen: Seen, *, batch: str | None = None) -> dict[str, int]:
+    """Write ``decisions`` (all or none) and return their new revisions.
+
+    Raises :class:`Conflict` when any of them changed since ``seen`` was read.
+    """
+    for o in decisions.values():
+        if o.action not in ACTIONS:
+            raise SpanScopeError(f"unknown curation action {o.action!r}; expected one of "
+                                 f"{', '.join(ACTIONS)}")
+    now = time.time()
+    with transaction(conn):
+        changed = _changed(conn, project, decisions, seen)
+        if changed:
+            raise Conflict(changed)
+        out = {}
+        for key, o in decisions.items():
+            rev = seen.get(key, 0) + 1
+            conn.execute(
+                "INSERT INTO curation_decisions (project, key, decision, start, end, label, "
+                "action, batch, revision, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(project, key) DO UPDATE SET decision = excluded.decision, "
+                "start = excluded.start, end = excluded.end, label = excluded.label, "
+                "action = excluded.action, batch = excluded.batch, "
+                "revision = excluded.revision, updated = excluded.updated",
+                (project, key, o.decision, o.start, o.end, o.label, o.action, batch, rev, now))
+            out[key] = rev
+    return out
+
+
+def forget(conn: sqlite3.Connection, project: str, keys: Sequence[str], seen: Seen) -> None:
+    """Remove the decisions ``keys`` (back to the rule's proposal); :class:`Conflict` when any
+    changed since ``seen`` was read."""
+    with transaction(conn):
+        changed = _changed(conn, project, keys, seen)
+        if changed:
+            raise Conflict(changed)
+        conn.executemany("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
+                         [(project, k) for k in keys])
+
+
+def new_batch() -> str:
+    return uuid.uuid4().hex
+
+
+def undo_batch(conn: sqlite3.Connection, project: str, batch: str) -> int:
+    """Remove the decisions batch ``batch`` wrote and nobody changed since; how many."""
+    with transaction(conn):
+        cur = conn.execute("DELETE FROM curation_decisions WHERE project = ? AND batch = ?",
+                           (project, batch))
+        return int(cur.rowcount)
+
+
+def rules_key(sets: Sequence[str], **rules: object) -> str:
+    """The rules of a proposal as one text (the annotators' set names, then each rule)."""
+    return json.dumps({"sets": list(sets), **rules}, sort_keys=True)
+
+
+def _encode(result: Consensus) -> bytes:
+    doc = {
+        "name": result.set.name, "role": result.set.role,
+        "set": {d: [[s.start, s.end, s.label] for s in spans] for d, spans in result.set},
+        "decisions": [[d.id, d.doc, d.span.start, d.span.end, d.span.label,
+                       [[a, s.start, s.end, s.label] for a, s in d.members], d.n, d.k,
+                       d.decision, list(d.flags), d.why, d.group] for d in result.decisions],
+        "annotators": list(result.annotators), "params": result.params,
+        "warnings": list(result.warnings)}
+    return zlib.compress(json.dumps(doc, ensure_ascii=False).encode("utf-8"), 6)
+
+
+def _decode(payload: bytes) -> Consensus:
+    doc = json.loads(zlib.decompress(payload).decode("utf-8"))
+    aset = AnnotationSet(doc["name"], {d: tuple(Span(*s) for s in spans)
+                                       for d, spans in doc["set"].items()}, doc["role"])
+    decisions = tuple(
+        Decision(i, d, Span(s, e, lab), tuple((a, Span(ms, me, ml)) for a, ms, me, ml in mem),
+                 n, k, verdict, tuple(flags), why, group)
+        for i, d, s, e, lab, mem, n, k, verdict, flags, why, group in doc["decisions"])
+    return Consensus(aset, decisions, tuple(doc["annotators"]), doc["params"],
+                     tuple(doc["warnings"]))
+
+
+def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Consensus
+                  ) -> None:
+    """Keep ``result``, the proposal of ``rules`` on ``project``'s inputs."""
+    payload = _encode(result)
+    with transaction(conn):
+        conn.execute("INSERT INTO curation_proposals (project, rules, code, payload, created) "
+                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT(project, rules) DO UPDATE SET "
+                     "code = excluded.code, payload = excluded.payload, "
+                     "created = excluded.created", (project, rules, CODE, payload, time.time()))
+
+
+def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consensus | None:
+    """The stored proposal of ``rules`` on ``project``'s inputs, or None (none stored, or
+    stored by other consensus code)."""
+    row = conn.execute("SELECT code, payload FROM curation_proposals WHERE project = ? AND "
+                       "rules = ?", (project, rules)).fetchone()
+    if row is None or row["code"] != CODE:
+        return None
+    return _decode(row["payload"])

@@ -1,0 +1,105 @@
+"""core.store.curation: one project per set of inputs, every decision written as it is made,
+a stale tab's write refused, a batch undone at once, and the store read back after the
+connection (the server) is gone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.analysis.consensus import Override
+from core.model import AnnotationSet, Span
+from core.model.errors import SpanScopeError
+from core.store import curation as cs
+
+A = AnnotationSet("A", {"d": (Span(0, 4, "x"),)}, "annotator")
+B = AnnotationSet("B", {"d": (Span(0, 5, "x"),)}, "annotator")
+TEXTS: dict[str, str | None] = {"d": "abcdefgh"}
+
+
+def test_project_key_follows_the_content_not_the_order() -> None:
+    key = cs.project_key([A, B], TEXTS)
+    assert cs.project_key([B, A], dict(TEXTS)) == key
+    assert cs.project_key([A, B], {"d": "abcdefgX"}) != key
+    moved = AnnotationSet("B", {"d": (Span(1, 5, "x"),)}, "annotator")
+    assert cs.project_key([A, moved], TEXTS) != key
+    renamed = AnnotationSet("C", B.spans, "annotator")
+    assert cs.project_key([A, renamed], TEXTS) != key
+
+
+def test_decisions_survive_a_new_connection_and_projects_stay_apart(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite"
+    conn = cs.open_store(path)
+    p1, p2 = "p1", "p2"
+    cs.ensure_project(conn, p1, "first")
+    cs.ensure_project(conn, p2, "second")
+    revs = cs.record(conn, p1, {"k": Override("drop", 0, 4, "x", "drop")}, {})
+    assert revs == {"k": 1}
+    conn.close()  # a killed server: the committed row is on disk
+    again = cs.open_store(path)
+    got = cs.load(again, p1)
+    assert got["k"].override == Override("drop", 0, 4, "x")
+    assert (got["k"].override.action, got["k"].revision) == ("drop", 1)
+    assert cs.load(again, p2) == {}
+
+
+def test_a_decision_changed_since_the_tab_read_it_is_refused(tmp_path: Path) -> None:
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    tab1_seen: dict[str, int] = {}
+    tab2_seen: dict[str, int] = {}
+    tab1_seen.update(cs.record(conn, "p", {"k": Override("keep", 0, 4, "x", "keep")}, tab1_seen))
+    with pytest.raises(cs.Conflict) as err:  # tab 2 read "k" undecided
+        cs.record(conn, "p", {"k": Override("drop", 0, 4, "x", "drop")}, tab2_seen)
+    assert err.value.keys == ("k",)
+    assert cs.load(conn, "p")["k"].override.decision == "keep"
+    with pytest.raises(cs.Conflict):
+        cs.forget(conn, "p", ["k"], tab2_seen)
+    tab2_seen = {k: s.revision for k, s in cs.load(conn, "p").items()}  # tab 2 reloads
+    assert cs.record(conn, "p", {"k": Override("drop", 0, 4, "x", "drop")}, tab2_seen) == {"k": 2}
+    with pytest.raises(cs.Conflict):  # now tab 1 is stale
+        cs.record(conn, "p", {"k": Override("keep", 0, 4, "x", "keep")}, tab1_seen)
+
+
+def test_a_batch_is_undone_at_once_except_what_was_changed_since(tmp_path: Path) -> None:
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    batch = cs.new_batch()
+    seen = cs.record(conn, "p", {k: Override("drop", 0, 4, "x", "accept-all") for k in "abc"},
+                     {}, batch=batch)
+    cs.record(conn, "p", {"b": Override("keep", 0, 4, "x", "keep")}, seen)
+    assert cs.undo_batch(conn, "p", batch) == 2
+    assert list(cs.load(conn, "p")) == ["b"]
+
+
+def test_unknown_actions_and_newer_stores_are_refused(tmp_path: Path) -> None:
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    with pytest.raises(SpanScopeError, match="unknown curation action 'maybe'"):
+        cs.record(conn, "p", {"k": Override("keep", 0, 4, "x", "maybe")}, {})
+    conn.execute("UPDATE schema_versions SET version = 99 WHERE name = 'curation'")
+    with pytest.raises(SpanScopeError, match="newer"):
+        cs.open_store(tmp_path / "s.sqlite")
+
+
+def test_a_stored_proposal_is_the_proposal_and_other_code_computes_it_again(
+        tmp_path: Path) -> None:
+    from core.analysis.consensus import consensus
+
+    sets = [AnnotationSet("A", {"d": (Span(0, 4, "x"), Span(5, 8, "y"))}, "annotator"),
+            AnnotationSet("B", {"d": (Span(0, 5, "z"),), "e": (Span(0, 2, "x"),)}, "annotator"),
+            AnnotationSet("C", {"d": (Span(1, 4, "x"),)}, "annotator")]
+    texts: dict[str, str | None] = {"d": "abcdefgh", "e": "ab"}
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    for match in ("gamma", "overlap", "exact", "char"):
+        result = consensus(sets, texts, min_agree=2, match=match, name="curated")
+        key = cs.rules_key(["A", "B", "C"], k=2, match=match, boundaries="majority")
+        assert cs.load_proposal(conn, "p", key) is None
+        cs.save_proposal(conn, "p", key, result)
+        back = cs.load_proposal(conn, "p", key)
+        assert back == result and [d.key for d in back.decisions] == [
+            d.key for d in result.decisions]
+    conn.execute("UPDATE curation_proposals SET code = 'older'")
+    assert cs.load_proposal(conn, "p", key) is None
