@@ -339,7 +339,9 @@ def _int_column(file: str, table: Any, name: str) -> tuple[np.ndarray, np.ndarra
     return values, nulls
 
 
-def _set_meta(table: Any) -> dict[str, dict[str, Any]]:
+def _set_meta(file: str, table: Any) -> dict[str, dict[str, Any]]:
+    """The sets' roles and flags from the schema metadata; unreadable entries are ignored (the
+    spans stay readable), but nesting deep enough to exhaust the recursion limit is refused."""
     meta = table.schema.metadata or {}
     raw = meta.get(META_KEY)
     if not raw:
@@ -347,6 +349,9 @@ def _set_meta(table: Any) -> dict[str, dict[str, Any]]:
     try:
         entries = json.loads(raw)
         return {str(e["name"]): e for e in entries if isinstance(e, dict) and "name" in e}
+    except RecursionError:
+        raise FormatError(file, "expected the schema metadata as JSON, got JSON nested too "
+                          "deeply", field="spanscope.sets") from None
     except (ValueError, TypeError, KeyError):
         return {}
 
@@ -380,7 +385,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     else:
         set_names = [""]
         set_codes = np.zeros(n, dtype=np.int32)
-    meta = _set_meta(table)
+    meta = _set_meta(file, table)
     doc_enc = pc.dictionary_encode(ids)
     doc_names: list[str] = doc_enc.dictionary.to_pylist()
     doc_codes = _ints(doc_enc.indices).astype(np.int32)
