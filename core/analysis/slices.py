@@ -143,10 +143,12 @@ def read_meta_csv(path: str | Path) -> dict[str, dict[str, str]]:
     others (:func:`parse_meta_csv`)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        raw = p.read_bytes()
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the metadata: {exc.strerror}") from None
-    return parse_meta_csv(text, str(p))
+    from core.formats import decode  # the readers' UTF-8 check: file, line and byte
+
+    return parse_meta_csv(decode(str(p), raw), str(p))
 
 
 def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str, str]]:
@@ -156,7 +158,18 @@ def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str,
     >>> parse_meta_csv("id,source\\n1,blog\\n")
     {'1': {'source': 'blog'}}
     """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    # newline=None: lines may end in CR alone (old spreadsheet exports), as csv.reader
+    # expects of a file opened with newline="" only when quoted fields hold line breaks.
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=None))
+    try:
+        return _meta_rows(reader, source)
+    except csv.Error as exc:  # a field over csv's limit (128 KiB), a NUL byte, ...
+        why = (f"a field is longer than the CSV reader's limit ({csv.field_size_limit():,} "
+               "characters)" if "field limit" in str(exc) else f"malformed CSV: {exc}")
+        raise FormatError(source, why, line=reader.line_num + 1) from None
+
+
+def _meta_rows(reader: csv.DictReader[str], source: str) -> dict[str, dict[str, str]]:
     fields = reader.fieldnames or []
     id_col = next((c for c in fields if c.strip().lower() in ID_COLUMNS), None)
     if id_col is None:

@@ -276,12 +276,18 @@ def load_path(
 
 
 def write_files(
-    fmt: str, texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]
+    fmt: str, texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+    csv_raw: bool = False,
 ) -> dict[str, str]:
-    """Render ``sets`` in format ``fmt`` as ``{relative path: text}``."""
+    """Render ``sets`` in format ``fmt`` as ``{relative path: text}``. CSV cells a spreadsheet
+    would run as formulas are quoted unless ``csv_raw`` (:mod:`core.formats.csvsafe`)."""
     if fmt not in WRITABLE:
         raise FormatError(
             "<options>", f"format {fmt!r} cannot be written; writable: {', '.join(WRITABLE)}"
         )
+    if fmt == "spans-csv":
+        from core.formats import spans_csv
+
+        return spans_csv.write(texts, sets, raw=csv_raw)
     out: dict[str, str] = module(fmt).write(texts, sets)
     return out

@@ -28,6 +28,7 @@ from core.formats._common import (
     set_name_of,
     span_warnings,
 )
+from core.formats.csvsafe import cell, uncell
 from core.model import AnnotationSet, Role, Span, bounds
 from core.model.errors import Diagnostic, FormatError, Position
 from core.model.textsafe import MAX_OFFSET_DIGITS
@@ -170,6 +171,8 @@ _UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x
                       rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
 """Bytes the columnar path leaves to the precise one: quotes (the csv module's quoting rules),
 control characters, and whitespace that ``str.strip`` and Arrow's trim may treat differently."""
+_QUOTED_CELL = re.compile(rb"(?m)(?:^|,)'+[=+\-@\t\r]")
+"""A cell that our writer quoted (:func:`core.formats.csvsafe.cell`)."""
 
 
 _BLANK = r"^\s*$"  # after _UNUSUAL, the only whitespace is ASCII: str.strip() gives ""
@@ -188,6 +191,8 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         return None
     if _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n"):
         return None  # control characters, odd whitespace, a lone CR
+    if _QUOTED_CELL.search(raw):
+        return None  # a cell our writer quoted (core.formats.csvsafe): the precise path unquotes
     header = _csv_header(raw)
     if header is None:
         return None
@@ -487,7 +492,8 @@ def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[s
             if len(cells) != len(names):
                 raise FormatError(file, f"expected {len(names)} columns like the header, got "
                                   f"{len(cells)}", line=line)
-            rows.append((line, dict(zip(names, cells, strict=True))))
+            # uncell: the quote our writer puts before a cell a spreadsheet would run
+            rows.append((line, dict(zip(names, map(uncell, cells), strict=True))))
     except csv.Error as exc:
         raise FormatError(file, f"malformed CSV: {exc}", line=reader.line_num) from None
     return rows
@@ -522,10 +528,14 @@ def _records(sets: Sequence[AnnotationSet]) -> tuple[bool, list[dict[str, Any]]]
     return with_annotator, records
 
 
-def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+          raw: bool = False) -> dict[str, str]:
     """CSV with header; an ``annotator`` column (the set names) when there are several sets or
-    the set is an annotator's."""
+    the set is an annotator's. Ids, labels and names that a spreadsheet would run as formulas
+    get a leading quote (:func:`core.formats.csvsafe.cell`, undone when read) unless ``raw``."""
     with_annotator, records = _records(sets)
+    if not raw:
+        records = [{k: cell(v) for k, v in rec.items()} for rec in records]
     buf = io.StringIO(newline="")
     fields = list(REQUIRED) + (["annotator"] if with_annotator else [])
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
