@@ -285,9 +285,7 @@ def write_files(
         raise FormatError(
             "<options>", f"format {fmt!r} cannot be written; writable: {', '.join(WRITABLE)}"
         )
-    if fmt == "spans-csv":
-        from core.formats import spans_csv
-
-        return spans_csv.write(texts, sets, raw=csv_raw)
-    out: dict[str, str] = module(fmt).write(texts, sets)
+    # Through the registry, as every writer: spans_csv imports this package.
+    raw = {"raw": csv_raw} if fmt == "spans-csv" else {}
+    out: dict[str, str] = module(fmt).write(texts, sets, **raw)
     return out
