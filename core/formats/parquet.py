@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from core.formats import Loaded, ReadOptions
+from core.formats import Loaded, ReadOptions, TableBudget
 from core.formats._columns import whitespace_edges
 from core.formats._common import check_label, span_warnings
 from core.model import ROLES, AnnotationSet, Role, Span, SpanTable, SpanView, bounds
@@ -594,6 +594,8 @@ def _system_allocator() -> Iterator[None]:
 def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     loaded = Loaded(FORMAT, name)
     spans_files, texts_files = _table_files(files, name, loaded)
+    if options.table_budget is not None:
+        _check_budget(files, [*spans_files, *texts_files], name, options.table_budget)
     texts = _read_texts(files, texts_files, name, loaded)
     known_texts: Mapping[str, str | None] = {**(options.gold_texts or {}), **{
         d: t for d, t in texts.items() if t is not None}}
@@ -620,6 +622,32 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         loaded.texts[doc] = texts.get(doc, options.gold_texts.get(doc) if options.gold_texts
                                       else None)
     return loaded
+
+
+def _check_budget(files: Mapping[str, bytes], tables: list[str], name: str,
+                  budget: TableBudget) -> None:
+    """Refuse an input whose tables hold more rows or uncompressed bytes than ``budget``, from
+    the footers alone (no page is read). A footer that cannot be read is left to the reader's
+    own message."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = size = 0
+    for f in tables:
+        try:
+            meta = pq.ParquetFile(pa.BufferReader(files[f])).metadata
+            rows += meta.num_rows
+            size += sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        except (pa.ArrowException, OSError, UnicodeDecodeError):
+            continue
+        if rows > budget.rows or size > budget.bytes:
+            what = (f"{rows:,} rows (at most {budget.rows:,})" if rows > budget.rows else
+                    f"{size / 2**20:,.0f} MiB uncompressed (at most {budget.bytes / 2**20:,.0f} "
+                    "MiB)")
+            raise FormatError(_where(name, f), f"the Parquet tables of this input hold {what}, "
+                              "more than this server reads; its operator sets the limit "
+                              f"({TableBudget.ROWS_ENV}, {TableBudget.MIB_ENV}), or read it "
+                              "with the command line")
 
 
 def _table_files(files: Mapping[str, bytes], name: str, loaded: Loaded
