@@ -146,9 +146,16 @@ def read_meta_csv(path: str | Path) -> dict[str, dict[str, str]]:
         raw = p.read_bytes()
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the metadata: {exc.strerror}") from None
-    from core.formats import decode  # the readers' UTF-8 check: file, line and byte
+    return parse_meta_bytes(raw, str(p))
 
-    return parse_meta_csv(decode(str(p), raw), str(p))
+
+def parse_meta_bytes(data: bytes, source: str) -> dict[str, dict[str, str]]:
+    """:func:`parse_meta_csv` of a file's bytes: text that is not UTF-8 is a
+    :class:`FormatError` naming the line and the byte (the readers' check), as is any other
+    problem (the command line's ``--meta`` and the Errors page's upload)."""
+    from core.formats import decode
+
+    return parse_meta_csv(decode(source, data), source)
 
 
 def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str, str]]:
