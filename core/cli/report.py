@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
     check_writable(args.output)  # before the bootstrap, not after it
+    metadata = load_metadata(args.gold, args.meta)  # a bad --meta: one line, before warnings
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
                           pred_format=args.pred_format,
                           options=read_options(args, beyond_text=bounds.from_args(args)))
@@ -68,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     if len(set(names)) < len(names):
         raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
                          "rename one")
-    metadata = load_metadata(args.gold, args.meta)
     for field in meta_plan(metadata, inputs.gold.doc_ids):
         if field.kind == "skipped":
             print(f"warning: {skipped_note(field)}", file=sys.stderr)
