@@ -262,6 +262,7 @@ def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
     import csv
 
     from core.formats import decode
+    from core.formats._common import csv_problem
     from core.model.errors import FormatError
 
     try:
@@ -270,7 +271,7 @@ def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
     except FormatError as exc:
         return f"❌ {md(exc)}"
     except csv.Error as exc:  # a lone CR ending a line, a field over csv's 128 KiB limit
-        return f"❌ {md(name)}: malformed CSV: {md(exc)}"
+        return f"❌ {md(name)}: {md(csv_problem(exc))}"
     overrides(ws_key).update(loaded)
     msg = f"✅ Restored {len(loaded)} decision(s) from {md(name)}."
     if notes:

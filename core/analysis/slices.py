@@ -171,9 +171,9 @@ def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str,
     try:
         return _meta_rows(reader, source)
     except csv.Error as exc:  # a field over csv's limit (128 KiB), a NUL byte, ...
-        why = (f"a field is longer than the CSV reader's limit ({csv.field_size_limit():,} "
-               "characters)" if "field limit" in str(exc) else f"malformed CSV: {exc}")
-        raise FormatError(source, why, line=reader.line_num + 1) from None
+        from core.formats._common import csv_problem
+
+        raise FormatError(source, csv_problem(exc), line=reader.line_num + 1) from None
 
 
 def _meta_rows(reader: csv.DictReader[str], source: str) -> dict[str, dict[str, str]]:

@@ -165,13 +165,22 @@ def _is_integer(t: Any) -> bool:
     return bool(pa.types.is_integer(t))
 
 
-def _strings(column: Any) -> Any:
-    """A string column as ``large_string`` (dictionary-encoded and view columns decoded)."""
+def _strings(column: Any, file: str, field: str) -> Any:
+    """A string column as ``large_string`` (dictionary-encoded and view columns decoded).
+
+    Parquet does not check that its strings are UTF-8; Arrow fails only when one is turned into
+    Python text. Each string column is checked here, so a damaged one is named."""
     import pyarrow as pa
 
     if pa.types.is_dictionary(column.type):
         column = column.dictionary_decode()
-    return column.cast(pa.large_string())
+    out = column.cast(pa.large_string())
+    try:
+        out.validate(full=True)
+    except pa.ArrowInvalid as exc:
+        raise FormatError(file, f"expected UTF-8 text: {str(exc).splitlines()[0][:120]}",
+                          field=field) from None
+    return out
 
 
 # Arrays become NumPy through their buffers: pyarrow's own conversions (``to_numpy``,
@@ -255,7 +264,7 @@ def _doc_ids(file: str, column: Any, loaded: Loaded) -> Any:
     if not _is_string(t):
         raise FormatError(file, f"expected a string column, got {_type_name(t)}",
                           field="doc_id")
-    ids = _strings(column)
+    ids = _strings(column, file, "doc_id")
     bad = _nulls(ids) | _blank(ids)
     i = _first(bad)
     if i is not None:
@@ -305,7 +314,7 @@ def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None
     texts: list[str | None] = []
     try:
         for batch in source.iter_batches(batch_size=1024, columns=["text"], use_threads=False):
-            texts.extend(_strings(batch.column(0)).to_pylist())
+            texts.extend(_strings(batch.column(0), file, "text").to_pylist())
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         raise _unreadable(file, data, exc) from None
     return dict(zip(id_list, texts, strict=True))
@@ -373,7 +382,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     if not _is_string(label_col.type):
         raise FormatError(file, f"expected a string column, got {_type_name(label_col.type)}",
                           field="label")
-    labels = _strings(label_col)
+    labels = _strings(label_col, file, "label")
     label_null = _nulls(labels)
     declared = start_null & end_null & label_null
     _check_rows(file, start, end, labels, {"start": start_null, "end": end_null,
@@ -470,7 +479,7 @@ def _set_codes(file: str, table: Any) -> tuple[list[str], np.ndarray]:
     if not _is_string(set_col.type):
         raise FormatError(file, f"expected a string column, got {_type_name(set_col.type)}",
                           field="set")
-    sets_arr = _strings(set_col)
+    sets_arr = _strings(set_col, file, "set")
     i = _first(_nulls(sets_arr) | _blank(sets_arr))
     if i is not None:
         raise FormatError(file, "missing (a file with a set column names the set of every "

@@ -23,6 +23,7 @@ from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
     check_label,
+    csv_problem,
     iter_jsonl,
     make_span,
     set_name_of,
@@ -474,7 +475,7 @@ def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[s
     except StopIteration:
         raise FormatError(file, "empty file: expected a header doc_id,start,end,label") from None
     except csv.Error as exc:
-        raise FormatError(file, f"malformed CSV: {exc}", line=1) from None
+        raise FormatError(file, csv_problem(exc), line=1) from None
     names = [h.strip().lower() for h in header]
     missing = [k for k in REQUIRED if k not in names]
     if missing:
@@ -495,7 +496,7 @@ def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[s
             # uncell: the quote our writer puts before a cell a spreadsheet would run
             rows.append((line, dict(zip(names, map(uncell, cells), strict=True))))
     except csv.Error as exc:
-        raise FormatError(file, f"malformed CSV: {exc}", line=reader.line_num) from None
+        raise FormatError(file, csv_problem(exc), line=reader.line_num) from None
     return rows
 
 

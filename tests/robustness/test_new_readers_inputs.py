@@ -177,3 +177,21 @@ def test_format_errors_of_the_library_keep_their_type() -> None:
     """The readers' promise as the Python API sees it: FormatError, nothing else."""
     with pytest.raises(FormatError, match="cannot unpack"):
         load_files({"export.zip": _damaged_deflate()}, fmt="brat")
+
+
+def test_parquet_label_that_is_not_utf8(cli, clean_failure, tmp_path: Path) -> None:
+    """Found by the fuzz campaign: Parquet does not check its strings, Arrow fails only when
+    one becomes Python text (UnicodeDecodeError)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "bad.parquet"
+    table = pa.table({"doc_id": ["1"], "start": [0], "end": [1], "label": ["QQlabelQQ"]})
+    pq.write_table(table, path, compression="none", use_dictionary=False,
+                   write_statistics=False)
+    data = path.read_bytes()
+    assert b"QQlabelQQ" in data
+    path.write_bytes(data.replace(b"QQlabelQQ", b"\x90QlabelQQ"))
+    run = cli("validate", str(path))
+    clean_failure(run)
+    assert "bad.parquet: field 'label': expected UTF-8 text: Invalid UTF8" in run.err
