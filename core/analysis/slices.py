@@ -192,8 +192,10 @@ def _meta_rows(reader: csv.DictReader[str], source: str) -> dict[str, dict[str, 
         if doc in out:
             raise FormatError(source, f"document {doc!r} is listed twice", line=line,
                               field=id_col)
-        out[doc] = {k.strip(): (v or "").strip() for k, v in row.items()
-                    if k is not None and k != id_col}
+        # A column named as the dimension (meta:source) is the field source: the prefix
+        # kept made the suggestion meta:meta:source.
+        out[doc] = {k.strip().removeprefix(META_PREFIX): (v or "").strip()
+                    for k, v in row.items() if k is not None and k != id_col}
     return out
 
 

@@ -195,3 +195,16 @@ def test_parquet_label_that_is_not_utf8(cli, clean_failure, tmp_path: Path) -> N
     run = cli("validate", str(path))
     clean_failure(run)
     assert "bad.parquet: field 'label': expected UTF-8 text: Invalid UTF8" in run.err
+
+
+def test_meta_column_named_as_its_dimension_is_not_prefixed_twice(cli, clean_failure,
+                                                                   tmp_path: Path) -> None:
+    meta = tmp_path / "meta.csv"
+    meta.write_text("id,meta:source\n" + "".join(f"{i},{'blog' if i % 2 else 'news'}\n"
+                                                 for i in range(1, 11)), encoding="utf-8")
+    run = cli("slices", *PROPAGANDA, "--meta", str(meta), "--dimension", "meta:zzz",
+              "--samples", "0")
+    clean_failure(run)
+    assert "or meta:source" in run.err and "meta:meta:" not in run.err
+    assert cli("slices", *PROPAGANDA, "--meta", str(meta), "--dimension", "meta:source",
+               "--samples", "0").rc == 0
