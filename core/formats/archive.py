@@ -99,8 +99,10 @@ def _members(data: bytes, where: str, budget: _Budget | None = None) -> dict[str
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
                 RuntimeError, ValueError) as exc:
             # zlib.error: valid headers over a damaged deflate stream
+            why = (f"its compressed data is damaged ({exc})" if isinstance(exc, zlib.error)
+                   else f"{type(exc).__name__}: {exc}")
             raise FormatError(where, f"cannot unpack {info.filename!r}: "
-                              f"{type(exc).__name__}: {one_line(str(exc))[:120]}") from None
+                              f"{one_line(why)[:160]}") from None
     return out
 
 

@@ -112,7 +112,8 @@ def test_zip_with_a_damaged_deflate_stream(cli, clean_failure, tmp_path: Path) -
     path.write_bytes(_damaged_deflate())
     run = cli("validate", str(path), "--format", "brat")
     clean_failure(run)
-    assert "export.zip: cannot unpack '1.ann': error: Error -3" in run.err
+    assert "export.zip: cannot unpack '1.ann': its compressed data is damaged (Error -3 " \
+        "while decompressing data" in run.err
 
 
 def test_taxonomy_with_level2_codes_as_a_list(cli, clean_failure, tmp_path: Path) -> None:
