@@ -218,7 +218,7 @@ def record_metadata(path: str | Path) -> dict[str, dict[str, str]]:
         else:
             data = json.loads(text)
             records = data if isinstance(data, list) else []
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # the reader names what is wrong with the file
         return {}
     out: dict[str, dict[str, str]] = {}
     for i, rec in enumerate(records):
@@ -266,7 +266,7 @@ def _json_kind(value: str) -> str | None:
         return None
     try:
         parsed = json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a number over 4,300 digits, too deep
         return None
     return "lists" if isinstance(parsed, list) else "objects" if isinstance(parsed, dict) \
         else None

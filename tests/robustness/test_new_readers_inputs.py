@@ -209,3 +209,15 @@ def test_meta_column_named_as_its_dimension_is_not_prefixed_twice(cli, clean_fai
     assert "or meta:source" in run.err and "meta:meta:" not in run.err
     assert cli("slices", *PROPAGANDA, "--meta", str(meta), "--dimension", "meta:source",
                "--samples", "0").rc == 0
+
+
+def test_meta_value_of_json_nested_too_deeply_is_text(cli, tmp_path: Path) -> None:
+    """Found by the fuzz campaign: a metadata value that looks like JSON is parsed to tell
+    lists and objects (never sliced) from text; nesting too deep to parse is text."""
+    meta = tmp_path / "meta.csv"
+    meta.write_text("id,source,year\n1,blog," + "[" * 100_000 + "\n2,news,2001\n",
+                    encoding="utf-8")
+    run = cli("slices", *PROPAGANDA, "--meta", str(meta), "--dimension", "meta:source",
+              "--samples", "0", "--json")
+    assert run.rc == 0 and "Traceback" not in run.err
+    assert json.loads(run.out)["dimension"] == "meta:source"
