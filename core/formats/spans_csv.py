@@ -512,19 +512,32 @@ def _jsonl_rows(file: str, content: str) -> list[tuple[int, dict[str, Any]]]:
     return rows
 
 
-def _records(sets: Sequence[AnnotationSet]) -> tuple[bool, list[dict[str, Any]]]:
+def _records(sets: Sequence[AnnotationSet], *, safe: bool = False
+             ) -> tuple[bool, list[dict[str, Any]]]:
+    """One record per span (or per document without spans); ``safe``: ids, labels and names
+    through :func:`core.formats.csvsafe.cell`, each distinct value once."""
     if not sets:
         raise FormatError("<output>", "no annotation set to write")
     with_annotator = len(sets) > 1 or sets[0].role == "annotator"
+    inert: dict[str, str] = {}
+
+    def text(value: str) -> str:
+        if not safe:
+            return value
+        out = inert.get(value)
+        if out is None:
+            out = inert[value] = cell(value)
+        return out
+
     records: list[dict[str, Any]] = []
     for aset in sets:
+        extra = {"annotator": text(aset.name)} if with_annotator else {}
         for doc_id, spans in aset:
-            base: dict[str, Any] = {"doc_id": doc_id}
-            extra = {"annotator": aset.name} if with_annotator else {}
+            base: dict[str, Any] = {"doc_id": text(doc_id)}
             if not spans:
                 records.append({**base, "start": "", "end": "", "label": "", **extra})
             for s in spans:
-                records.append({**base, "start": s.start, "end": s.end, "label": s.label,
+                records.append({**base, "start": s.start, "end": s.end, "label": text(s.label),
                                 **extra})
     return with_annotator, records
 
@@ -534,9 +547,7 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
     """CSV with header; an ``annotator`` column (the set names) when there are several sets or
     the set is an annotator's. Ids, labels and names that a spreadsheet would run as formulas
     get a leading quote (:func:`core.formats.csvsafe.cell`, undone when read) unless ``raw``."""
-    with_annotator, records = _records(sets)
-    if not raw:
-        records = [{k: cell(v) for k, v in rec.items()} for rec in records]
+    with_annotator, records = _records(sets, safe=not raw)
     buf = io.StringIO(newline="")
     fields = list(REQUIRED) + (["annotator"] if with_annotator else [])
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
