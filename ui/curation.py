@@ -474,12 +474,19 @@ def pick_row(doc: str, shown_ids: Sequence[str], stepped: Sequence[Decision],
 def apply_upload(ws_key: str, result: Consensus, data: bytes, name: str) -> str:
     """Merge a decisions file into the session's decisions; a message saying what happened
     (Markdown: the file's name and contents are escaped)."""
+    import csv
+
+    from core.formats import decode
+    from core.formats._common import csv_problem
     from core.model.errors import FormatError
 
     try:
-        loaded, notes = read_decisions(data.decode("utf-8-sig"), result, file=name)
-    except (FormatError, UnicodeDecodeError) as exc:
+        # decode: bytes that are not UTF-8 are an error naming the file, line and byte
+        loaded, notes = read_decisions(decode(name, data), result, file=name)
+    except FormatError as exc:
         return f"❌ {md(exc)}"
+    except csv.Error as exc:  # a lone CR ending a line, a field over csv's 128 KiB limit
+        return f"❌ {md(name)}: {md(csv_problem(exc))}"
     revs = seen(ws_key)
     proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
     conn = _connect() if proj is not None else None

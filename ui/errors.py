@@ -38,7 +38,7 @@ from core.analysis.slices import (
     Metadata,
     dimensions,
     meta_plan,
-    parse_meta_csv,
+    parse_meta_bytes,
 )
 from core.analysis.slices import METRICS as SLICE_METRICS
 from core.metrics import registry
@@ -722,10 +722,9 @@ def _metadata() -> tuple[Metadata | None, str]:
         return None, ""
     data = meta_file.getvalue()
     try:
-        return (parse_meta_csv(data.decode("utf-8-sig"), meta_file.name),
-                hashlib.sha256(data).hexdigest())
-    except (FormatError, UnicodeDecodeError) as exc:
-        st.error(f"{md(meta_file.name)}: {md(exc)}", icon="❌")
+        return (parse_meta_bytes(data, meta_file.name), hashlib.sha256(data).hexdigest())
+    except FormatError as exc:  # it names the file, the line and the field
+        st.error(md(exc), icon="❌")
         return None, ""
 
 

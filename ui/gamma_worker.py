@@ -104,7 +104,10 @@ def serve(address: str, key: bytes) -> None:
         try:
             result = run(job_id, task, kwargs)
         except Exception as exc:  # sent back: the server raises it where the page asks
-            conn.send(("error", job_id, exc))
+            try:
+                conn.send(("error", job_id, exc))
+            except Exception:  # an exception that does not pickle: its text, as a bug
+                conn.send(("error", job_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
         else:
             conn.send(("done", job_id, result))
 

@@ -9,7 +9,8 @@ server sends the queued jobs one at a time and reads the worker's progress messa
 resolving each job's :class:`~concurrent.futures.Future`: a job cancelled before the worker
 takes it is skipped. The worker is killed when the server exits (:mod:`atexit`) and exits by
 itself when the server is gone; a worker that dies (killed, out of memory) fails its job and the
-next job starts a new one.
+next job starts a new one. The page says so (:data:`STOPPED`) and the next page run submits the
+job again: the pages cache job objects (``st.cache_resource``), and a failure is never kept.
 
 Why a process and not a thread: γ spends its time in many small numpy and scipy calls, which
 would take the interpreter lock from every page run of the server (a 0.3 s page took 4 s while γ
@@ -53,6 +54,11 @@ class WorkerDied(RuntimeError):
     """The worker process ended while it held a job (killed, out of memory)."""
 
 
+STOPPED = ("the computation stopped: its background process ended (stopped by the server, or "
+           "out of memory). Reload the page or change any choice to retry.")
+"""What a page shows for a job whose worker died; the job runs again on the next page run."""
+
+
 T = TypeVar("T")
 
 
@@ -70,6 +76,7 @@ class Job(Generic[T]):
     total_steps: int = 0
     started: float | None = None
     finished: float | None = None
+    stop_shown: bool = False  # STOPPED was returned by error(): the next shown() retries
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def report(self, done: int, total: int) -> None:
@@ -90,7 +97,8 @@ class Job(Generic[T]):
         return self.future is not None and self.future.done() and not self.future.cancelled()
 
     def error(self) -> str | None:
-        """The message of the input error that stopped the work (other errors are raised)."""
+        """The message of the input error that stopped the work, or :data:`STOPPED` when the
+        worker process ended under it (other errors are raised: bugs)."""
         if not self.done():
             return None
         assert self.future is not None
@@ -99,7 +107,16 @@ class Job(Generic[T]):
             return None
         if isinstance(exc, SpanScopeError):
             return str(exc)
+        if isinstance(exc, WorkerDied):
+            self.stop_shown = True
+            return STOPPED
         raise exc
+
+    def stopped(self) -> bool:
+        """Whether the worker process ended under this job (a failure never kept: the pages
+        cache the job object, and :func:`shown` submits it again)."""
+        return (self.done() and self.future is not None
+                and isinstance(self.future.exception(), WorkerDied))
 
     def result(self) -> T:
         assert self.future is not None
@@ -147,6 +164,7 @@ class Worker:
     def submit(self, job: Job[T]) -> Job[T]:
         job.future = Future()
         job.started, job.finished, job.done_steps, job.total_steps = None, None, 0, 0
+        job.stop_shown = False
         self.tasks.put((next(self.ids), job))  # type: ignore[arg-type]
         return job
 
@@ -206,11 +224,20 @@ def _worker() -> Worker:
 
 
 def submit(job: Job[T]) -> Job[T]:
-    """Queue ``job`` on the worker (again, when it was cancelled before it started)."""
-    worker = _worker()
-    if not worker.alive or worker.process.poll() is not None:
-        _worker.clear()
+    """Queue ``job`` on the worker (again, when it was cancelled before it started, or its
+    worker died). A worker that cannot start fails the job with :class:`WorkerDied`, which the
+    page shows as :data:`STOPPED`."""
+    try:
         worker = _worker()
+        if not worker.alive or worker.process.poll() is not None:
+            _worker.clear()
+            worker = _worker()
+    except (WorkerDied, OSError) as exc:
+        _worker.clear()
+        job.future = Future()
+        job.stop_shown = False
+        job.future.set_exception(exc if isinstance(exc, WorkerDied) else WorkerDied(str(exc)))
+        return job
     return worker.submit(job)
 
 
@@ -221,11 +248,14 @@ Memory = MutableMapping[str, object] | SessionStateProxy
 def shown(jobs: Sequence[object], *, memory: Memory, key: str) -> None:
     """Record the jobs this page run shows under ``memory[key]``; cancel those the previous run
     showed and this one does not, if they have not started (clicking γ's sample count up four
-    times queues one γ, not four). A cancelled job that is asked for again is queued again."""
+    times queues one γ, not four). A cancelled job that is asked for again is queued again, and
+    so is a job whose worker died once a page run has shown that (:data:`STOPPED`)."""
     current = [j for j in jobs if isinstance(j, Job)]
     for job in current:
         if job.future is not None and job.future.cancelled():
             submit(job)
+        elif job.stop_shown and job.stopped():
+            submit(job)  # the page said it stopped; this run is the retry
     previous = memory.get(key)
     for job in previous if isinstance(previous, list) else ():
         if isinstance(job, Job) and all(job is not j for j in current) and job.future:

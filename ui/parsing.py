@@ -8,9 +8,11 @@ The Data page's file and folder uploads and the bundled samples all read through
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from collections.abc import Mapping
 
-from core.formats import Loaded, ReadOptions, load_files
+from core.formats import Loaded, ReadOptions, TableBudget, load_files
 from core.model.errors import Diagnostic, SpanScopeError
 
 
@@ -31,8 +33,11 @@ def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:
 
 def guarded_load(files: Mapping[str, bytes], *, name: str, fmt: str | None = None,
                  options: ReadOptions | None = None) -> tuple[Loaded | None, Diagnostic | None]:
-    """``(loaded, None)``, or ``(None, the error)`` when the input cannot be read."""
+    """``(loaded, None)``, or ``(None, the error)`` when the input cannot be read. Columnar
+    tables are read under the server's budget (:meth:`core.formats.TableBudget.from_env`)."""
     try:
+        budget = TableBudget.from_env(os.environ)
+        options = dataclasses.replace(options or ReadOptions(), table_budget=budget)
         return load_files(files, fmt=fmt or None, name=name, options=options), None
     except SpanScopeError as exc:
         diag = getattr(exc, "diagnostic", None) or Diagnostic(name, str(exc), severity="error")

@@ -16,6 +16,7 @@ workspace with the new result or error, never the previous one (issue 16 item 4)
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -190,10 +191,19 @@ def fallback_source() -> str:
 
 
 def detected(upload: Upload) -> str | None:
-    """The format detection gives ``upload`` (None when it cannot tell)."""
+    """The format detection gives ``upload`` (None when it cannot tell), once per upload:
+    detection unpacks a zip, which the Data page would otherwise repeat on every visit."""
+    key = upload.file_id or hashlib.sha256(
+        b"".join(d for _, d in upload.members) if upload.folder else upload.data).hexdigest()
+    return _detected(key, upload.original, upload.size, upload)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _detected(key: str, original: str, size: int, _upload: Upload) -> str | None:
+    del key, original, size  # the cache key: the uploader's file id (or the bytes' digest)
     try:
-        return detect(dict(upload.members) if upload.folder else {upload.original: upload.data},
-                      source=upload.original)
+        return detect(dict(_upload.members) if _upload.folder
+                      else {_upload.original: _upload.data}, source=_upload.original)
     except Exception:  # detection failing is reported by the parse itself
         return None
 

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.formats.csvsafe import cell
 from ui import paging, state
 from ui.escape import md
 from ui.set_names import full_name_help
@@ -46,11 +47,23 @@ def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
     left = right = row
     # Callables: the file is built when the button is clicked, not on every rerun (a 10,000-row
     # table would otherwise be serialised twice per interaction).
-    left.download_button("⬇️ CSV", lambda: df.to_csv(index=False), file_name=f"{name}.csv",
+    left.download_button("⬇️ CSV", lambda: safe_csv(df), file_name=f"{name}.csv",
                          mime="text/csv", key=f"{key}_csv")
     right.download_button(
         "⬇️ JSON", lambda: df.to_json(orient="records", indent=1, force_ascii=False),
         file_name=f"{name}.json", mime="application/json", key=f"{key}_json")
+
+
+def safe_csv(df: pd.DataFrame) -> str:
+    """``df`` as CSV with every text cell (and column name) that a spreadsheet would run as a
+    formula quoted (:func:`core.formats.csvsafe.cell`): ids and labels come from other
+    people's files. Every CSV download of the dashboard goes through here."""
+    text = df.select_dtypes(include=["object", "string", "category"]).columns
+    safe = df.copy(deep=False)
+    for column in text:
+        safe[column] = df[column].astype(object).map(cell)
+    safe.columns = [cell(str(c)) for c in df.columns]
+    return safe.to_csv(index=False)
 
 
 def paginate(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE) -> pd.DataFrame:

@@ -143,10 +143,19 @@ def read_meta_csv(path: str | Path) -> dict[str, dict[str, str]]:
     others (:func:`parse_meta_csv`)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        raw = p.read_bytes()
     except OSError as exc:
         raise FormatError(str(p), f"cannot read the metadata: {exc.strerror}") from None
-    return parse_meta_csv(text, str(p))
+    return parse_meta_bytes(raw, str(p))
+
+
+def parse_meta_bytes(data: bytes, source: str) -> dict[str, dict[str, str]]:
+    """:func:`parse_meta_csv` of a file's bytes: text that is not UTF-8 is a
+    :class:`FormatError` naming the line and the byte (the readers' check), as is any other
+    problem (the command line's ``--meta`` and the Errors page's upload)."""
+    from core.formats import decode
+
+    return parse_meta_csv(decode(source, data), source)
 
 
 def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str, str]]:
@@ -156,7 +165,18 @@ def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str,
     >>> parse_meta_csv("id,source\\n1,blog\\n")
     {'1': {'source': 'blog'}}
     """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    # newline=None: lines may end in CR alone (old spreadsheet exports), as csv.reader
+    # expects of a file opened with newline="" only when quoted fields hold line breaks.
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=None))
+    try:
+        return _meta_rows(reader, source)
+    except csv.Error as exc:  # a field over csv's limit (128 KiB), a NUL byte, ...
+        from core.formats._common import csv_problem
+
+        raise FormatError(source, csv_problem(exc), line=reader.line_num + 1) from None
+
+
+def _meta_rows(reader: csv.DictReader[str], source: str) -> dict[str, dict[str, str]]:
     fields = reader.fieldnames or []
     id_col = next((c for c in fields if c.strip().lower() in ID_COLUMNS), None)
     if id_col is None:
@@ -172,8 +192,10 @@ def parse_meta_csv(text: str, source: str = "<metadata>") -> dict[str, dict[str,
         if doc in out:
             raise FormatError(source, f"document {doc!r} is listed twice", line=line,
                               field=id_col)
-        out[doc] = {k.strip(): (v or "").strip() for k, v in row.items()
-                    if k is not None and k != id_col}
+        # A column named as the dimension (meta:source) is the field source: the prefix
+        # kept made the suggestion meta:meta:source.
+        out[doc] = {k.strip().removeprefix(META_PREFIX): (v or "").strip()
+                    for k, v in row.items() if k is not None and k != id_col}
     return out
 
 
@@ -196,7 +218,7 @@ def record_metadata(path: str | Path) -> dict[str, dict[str, str]]:
         else:
             data = json.loads(text)
             records = data if isinstance(data, list) else []
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # the reader names what is wrong with the file
         return {}
     out: dict[str, dict[str, str]] = {}
     for i, rec in enumerate(records):
@@ -244,7 +266,7 @@ def _json_kind(value: str) -> str | None:
         return None
     try:
         parsed = json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a number over 4,300 digits, too deep
         return None
     return "lists" if isinstance(parsed, list) else "objects" if isinstance(parsed, dict) \
         else None

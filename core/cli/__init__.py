@@ -24,9 +24,13 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from core.cli.common import Command, add_tool_options, flag_message, parser_flags
 from core.formats.tools import read_label_list
@@ -97,8 +101,14 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     flags = parser_flags(parser)
     args.flags = flags
     try:
-        status: int = args.run(args)
+        with _terminate_as_interrupt():
+            status: int = args.run(args)
         return status
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM: outputs are renamed into place only when complete
+        # (core.formats.atomic), so none is half written.
+        print("error: interrupted; no output was left half written", file=sys.stderr)
+        return 130
     except UsageError as exc:
         param = exc.param if isinstance(exc, ParameterError) else None
         parser.print_usage(sys.stderr)
@@ -109,9 +119,29 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         print(f"error: {one_line(flag_message(str(exc), flags))}", file=sys.stderr)
         return 1
     except OSError as exc:
-        name = getattr(exc, "filename", None) or ""
-        print(one_line(f"error: {name}: {exc.strerror or exc}"), file=sys.stderr)
+        name = getattr(exc, "filename", None)
+        where = f"{name}: " if name else ""
+        print(one_line(f"error: {where}{exc.strerror or exc}"), file=sys.stderr)
         return 1
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises :class:`KeyboardInterrupt` while a command runs, so that it ends as Ctrl-C
+    does: temporaries removed, one line, exit 130. Only in the main thread (where Python
+    delivers signals); the previous handler is restored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def entry() -> int:

@@ -9,7 +9,7 @@ annotators' files (:func:`core.analysis.consensus.consensus`), and its decisions
 
 Every FILE may hold several annotators (Label Studio, a ``spans-csv`` with an ``annotator``
 column). The consensus is written to OUT in any writable span format, by the writer ``convert``
-uses (:func:`core.formats.tools.write_sets`); with ``--decisions``, the decisions CSV too
+uses (:func:`core.formats.tools.render_sets`); with ``--decisions``, the decisions CSV too
 (:data:`core.analysis.consensus.DECISION_COLUMNS`). Ties and conflicts are listed on standard
 output (or in the ``--json`` object), never decided silently; what the format cannot hold goes
 to stderr, as ``convert`` says it.
@@ -35,10 +35,11 @@ from core.cli.common import (
 from core.cli.loading import load_annotator_sets
 from core.cli.render import render_adjudicate
 from core.formats import FORMATS, WRITABLE
-from core.formats.tools import write_sets
+from core.formats.atomic import check_writable, commit
+from core.formats.tools import output_is_folder, render_sets
 from core.model import bounds
 from core.model.alignment import Alignment
-from core.model.errors import FormatError, ParameterError
+from core.model.errors import ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this command needs it
     from core.analysis.consensus import Consensus
@@ -73,6 +74,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
                    help="output format: " + ", ".join(WRITABLE))
     p.add_argument("--decisions", metavar="CSV", help="write the decisions table here")
+    p.add_argument("--csv-raw", action="store_true",
+                   help="write CSV cells as they are: by default a cell that starts with =, +, "
+                   "-, @, a tab or a carriage return gets a leading ' so that a spreadsheet shows "
+                   "it instead of running it as a formula (read back as it was; "
+                   "docs/robustness.md)")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     p.add_argument("--name", default="consensus", help="name of the consensus set")
     add_beyond_text(p)
@@ -95,6 +101,10 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
     if args.to == "hateval":
         raise ParameterError("to", "The 'to' parameter of adjudicate must be a span format; "
                              "hateval holds text-level labels. Got 'hateval' instead.")
+    # Every output is checked before the (long) computation, and written all or none after it.
+    check_writable(args.output, folder=output_is_folder(args.to, args.output))
+    if args.decisions:
+        check_writable(args.decisions)
     read_warnings: list[str] = []
     aligned: list[Alignment] = []  # documents matched by text (core.model.alignment)
     sets, texts = load_annotator_sets(
@@ -109,13 +119,11 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
 
     result = consensus(sets, texts, min_agree=args.min_agree, match=args.match,
                        boundaries=args.boundaries, name=args.name)
-    notes = write_sets([result.set], args.output, to=args.to, texts=texts)
+    outputs, notes = render_sets([result.set], args.output, to=args.to, texts=texts,
+                                 csv_raw=args.csv_raw)
     if args.decisions:
-        path = Path(args.decisions)
-        if path.is_dir():
-            raise FormatError(str(path), "is a folder; give a file name for the decisions")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(decisions_csv(result), encoding="utf-8", newline="")
+        outputs[Path(args.decisions)] = decisions_csv(result)
+    commit(outputs)
     out: Result = {"annotators": list(result.annotators), "min_agree": args.min_agree,
                    "match": args.match, "boundaries": args.boundaries,
                    "output": str(args.output), "format": args.to,

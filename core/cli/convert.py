@@ -32,6 +32,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--shards", type=int, metavar="N",
                    help="write OUTPUT as a folder of N shards of consecutive documents "
                    "(part-00000.parquet ...), for --engine dask (docs/scale.md)")
+    p.add_argument("--csv-raw", action="store_true",
+                   help="write CSV cells as they are: by default a cell that starts with =, +, "
+                   "-, @, a tab or a carriage return gets a leading ' so that a spreadsheet shows "
+                   "it instead of running it as a formula (read back as it was; "
+                   "docs/robustness.md)")
     p.add_argument("--all-warnings", action="store_true",
                    help=f"list every warning (default: the first {SHOWN_WARNINGS})")
     return p
@@ -44,11 +49,11 @@ def run(args: argparse.Namespace) -> int:
         messages = convert_to_shards(args.input, args.output, to=args.to,
                                      from_format=args.from_format, set_name=args.set_name,
                                      shards=args.shards, labels_file=args.labels,
-                                     options=tool_options(args))
+                                     options=tool_options(args), csv_raw=args.csv_raw)
     else:
         messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
                            set_name=args.set_name, labels_file=args.labels,
-                           options=tool_options(args))
+                           options=tool_options(args), csv_raw=args.csv_raw)
     warnings = [m for m in messages if m.startswith("warning: ")]
     others = [m for m in messages if not m.startswith("warning: ")]
     shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]

@@ -15,6 +15,7 @@ from core.analysis.report import ReportInputs, build_report
 from core.analysis.slices import meta_plan, skipped_note
 from core.cli.common import Subparsers, command_parser, read_options
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
+from core.formats.atomic import check_writable, write_file
 from core.model import bounds
 from core.model.errors import InputError
 
@@ -57,6 +58,8 @@ def command_line(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
+    check_writable(args.output)  # before the bootstrap, not after it
+    metadata = load_metadata(args.gold, args.meta)  # a bad --meta: one line, before warnings
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
                           pred_format=args.pred_format,
                           options=read_options(args, beyond_text=bounds.from_args(args)))
@@ -66,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     if len(set(names)) < len(names):
         raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
                          "rename one")
-    metadata = load_metadata(args.gold, args.meta)
     for field in meta_plan(metadata, inputs.gold.doc_ids):
         if field.kind == "skipped":
             print(f"warning: {skipped_note(field)}", file=sys.stderr)
@@ -74,6 +76,6 @@ def run(args: argparse.Namespace) -> int:
                                      metadata, None, args.samples, args.seed),
                         command=command_line(args), title=args.title)
     out = Path(args.output)
-    out.write_text(html, encoding="utf-8")
+    write_file(out, html)
     print(f"wrote {out} ({len(html.encode('utf-8')) / 1024:.0f} KiB)", file=sys.stderr)
     return 0

@@ -27,6 +27,7 @@ from core.formats import FORMATS
 from core.metrics import registry
 from core.metrics.result import JSONValue
 from core.model.errors import Diagnostic, UsageError
+from core.model.span import NOTHING
 from core.model.taxonomy import describe as describe_taxonomy
 
 NAME = "score"
@@ -116,6 +117,13 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
     else:
         inputs = load_span_inputs(args, metric)
         warnings.extend(inputs.warnings)
+        if inputs.taxonomy is not None:
+            # Each label checked here, with its file: the metric only knows the sets.
+            for path, aset, allow in ((args.gold, inputs.gold, False),
+                                      (args.pred, inputs.pred, True)):
+                for label in aset.labels():
+                    if label != NOTHING:
+                        inputs.taxonomy.code(label, file=str(path), allow_unknown=allow)
         value = metric.score(inputs.gold, inputs.pred,
                              **metric.keywords(**inputs.options(args)))
         result = _as_result(value, args.per_document)

@@ -116,12 +116,14 @@ SHARD_SUFFIX = {"parquet": ".parquet", "semeval2021": ".json", "mafalda": ".json
 
 
 def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
-                 folder: str | Path, *, shards: int, to: str = "parquet") -> list[str]:
+                 folder: str | Path, *, shards: int, to: str = "parquet",
+                 csv_raw: bool = False) -> list[str]:
     """Split a corpus into ``shards`` files of consecutive documents (``part-00000.parquet``
     ...) in ``folder``, each with every set's spans of its documents; the messages of
     :func:`core.formats.tools.write_sets`. ``python -m core convert IN OUT --to parquet --shards
-    N``."""
-    from core.formats.tools import write_sets
+    N``. Every shard is written, or none (:func:`core.formats.atomic.commit`)."""
+    from core.formats.atomic import Output, commit
+    from core.formats.tools import render_sets
 
     if shards < 1:
         raise UsageError(f"--shards must be at least 1, got {shards}")
@@ -131,8 +133,8 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: shards are written into a folder, but this is a file")
-    out.mkdir(parents=True, exist_ok=True)
     messages: list[str] = []
+    outputs: dict[Path, Output] = {}
     size, extra = divmod(len(docs), shards)
     lo = 0
     for k in range(shards):
@@ -141,24 +143,27 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
         sub = [AnnotationSet(s.name, {d: v for d, v in s.spans.items() if d in part}, s.role,
                              s.alternatives) for s in sets]
         sub_texts = {d: texts.get(d) for d in docs[lo:hi]}
-        for note in write_sets(sub, out / f"part-{k:05d}{SHARD_SUFFIX[to]}", to=to,
-                               texts=sub_texts):
-            if note not in messages:
-                messages.append(note)
+        files, notes = render_sets(sub, out / f"part-{k:05d}{SHARD_SUFFIX[to]}", to=to,
+                                   texts=sub_texts, csv_raw=csv_raw)
+        outputs.update(files)
+        messages.extend(n for n in notes if n not in messages)
         lo = hi
+    commit(outputs)
     return messages
 
 
 def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards: int,
                       from_format: str | None = None, set_name: str | None = None,
                       labels_file: str | Path | None = None,
-                      options: ReadOptions | None = None) -> list[str]:
+                      options: ReadOptions | None = None, csv_raw: bool = False) -> list[str]:
     """``convert INPUT OUTPUT --to FORMAT --shards N``: read INPUT, write N shards into the
     folder OUTPUT; the messages to show (warnings, losses, a summary). ``labels_file``: a
     label list or doccano label config (:func:`core.formats.tools.read_options_for_labels`), over
     the other reader ``options``."""
+    from core.formats.atomic import check_writable
     from core.formats.tools import read_options_for_labels
 
+    check_writable(output, folder=True)
     loaded = load_path(input, fmt=from_format,
                        options=read_options_for_labels(labels_file, options))
     sets = list(loaded.sets)
@@ -168,7 +173,8 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
             names = ", ".join(repr(s.name) for s in loaded.sets)
             raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}")
     messages = [f"warning: {d}" for d in loaded.diagnostics]
-    messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to))
+    messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
+                                 csv_raw=csv_raw))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)
     messages.append(f"wrote {docs} documents, {spans} spans "

@@ -69,6 +69,38 @@ LlmParsing = Literal["paper-2023", "repo-head"]
 
 
 @dataclass(frozen=True)
+class TableBudget:
+    """The most rows and uncompressed bytes that the columnar tables of one input (Parquet) may
+    hold, checked from their footers before any page is read: a 31 KB Parquet file of 2M
+    identical rows reads to 1.2 GB. The command line reads what its user asks (no budget); the
+    dashboard, which strangers can reach, reads under :meth:`from_env` (docs/robustness.md)."""
+
+    rows: int
+    bytes: int
+
+    ROWS_ENV = "SPANSCOPE_MAX_TABLE_ROWS"
+    MIB_ENV = "SPANSCOPE_MAX_TABLE_MIB"
+    DEFAULT_ROWS = 1_000_000
+    DEFAULT_MIB = 256
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> TableBudget:
+        """The budget set by whoever starts the server (``SPANSCOPE_MAX_TABLE_ROWS``,
+        ``SPANSCOPE_MAX_TABLE_MIB``), else the defaults; a value that is not a positive
+        integer is refused naming the variable."""
+        def value(name: str, default: int) -> int:
+            raw = environ.get(name, "").strip()
+            if not raw:
+                return default
+            if not raw.isdigit() or int(raw) < 1 or len(raw) > 15:
+                raise FormatError(name, f"expected a positive whole number, got {raw[:40]!r}")
+            return int(raw)
+
+        return cls(value(cls.ROWS_ENV, cls.DEFAULT_ROWS),
+                   value(cls.MIB_ENV, cls.DEFAULT_MIB) * 2**20)
+
+
+@dataclass(frozen=True)
 class ReadOptions:
     """Options that change how a file is read.
 
@@ -81,6 +113,7 @@ class ReadOptions:
     ``refuse`` (a FormatError), ``clip`` or ``official`` (kept), each change a warning.
     ``label_ids``: label names by numeric label id, for doccano's ``annotations`` layout (a
     doccano label config given with ``--labels``; :func:`core.formats.tools.read_label_file`).
+    ``table_budget``: the most a columnar input may unpack to (:class:`TableBudget`), or None.
     """
 
     labels: Sequence[str] | None = None
@@ -98,6 +131,7 @@ class ReadOptions:
     text_column: int | None = None
     beyond_text: Policy = "refuse"
     label_ids: Mapping[int, str] | None = None
+    table_budget: TableBudget | None = None
 
 
 @dataclass
@@ -276,12 +310,16 @@ def load_path(
 
 
 def write_files(
-    fmt: str, texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]
+    fmt: str, texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+    csv_raw: bool = False,
 ) -> dict[str, str]:
-    """Render ``sets`` in format ``fmt`` as ``{relative path: text}``."""
+    """Render ``sets`` in format ``fmt`` as ``{relative path: text}``. CSV cells a spreadsheet
+    would run as formulas are quoted unless ``csv_raw`` (:mod:`core.formats.csvsafe`)."""
     if fmt not in WRITABLE:
         raise FormatError(
             "<options>", f"format {fmt!r} cannot be written; writable: {', '.join(WRITABLE)}"
         )
-    out: dict[str, str] = module(fmt).write(texts, sets)
+    # Through the registry, as every writer: spans_csv imports this package.
+    raw = {"raw": csv_raw} if fmt == "spans-csv" else {}
+    out: dict[str, str] = module(fmt).write(texts, sets, **raw)
     return out

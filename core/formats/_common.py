@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import csv
 import dataclasses
 import difflib
 import json
@@ -54,6 +55,18 @@ def _shown(value: object) -> str:
         text = f"a deeply nested {type(value).__name__}"
     text = one_line(text)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def csv_problem(exc: Exception) -> str:
+    """What the csv module's error means, for a message that also names the file and line.
+
+    >>> csv_problem(csv.Error("field larger than field limit (131072)"))
+    "a field is longer than the CSV reader's limit (131,072 characters)"
+    """
+    if "field limit" in str(exc):
+        return f"a field is longer than the CSV reader's limit ({csv.field_size_limit():,} " \
+            "characters)"
+    return f"malformed CSV: {exc}"
 
 
 def parse_offset(

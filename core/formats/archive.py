@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from core.model.errors import FormatError
+from core.model.textsafe import one_line
 
 MAX_MEMBERS = 20_000
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
@@ -24,22 +26,31 @@ def unpack_zips(files: Mapping[str, bytes], source: str) -> dict[str, bytes]:
 
     A single zip becomes a folder keyed by paths inside it; a zip among other files gets its
     members under ``<zip name without .zip>/``; a zip inside the zip is unpacked the same way
-    (one level). Directories, macOS ``__MACOSX`` entries and
+    (one level; a zip nested deeper is refused). One budget of members and bytes
+    covers every zip of the input, nested or not. Directories, macOS ``__MACOSX`` entries and
     hidden files are left out; an absolute path or a ``..`` component is refused.
     """
     zips = [p for p in files if p.lower().endswith(".zip")]
     if not zips:
         return dict(files)
     out: dict[str, bytes] = {p: d for p, d in files.items() if p not in zips}
+    # One budget for the whole input: every zip, nested or not, draws on it, so three inner
+    # zips of 500 MB each are refused as one input of 1.5 GB (docs/robustness.md).
+    budget = _Budget()
     for path in zips:
         prefix = "" if len(files) == 1 else path[: -len(".zip")] + "/"
         where = source if len(files) == 1 else f"{source}/{path}"
-        for member, data in _members(files[path], where).items():
+        for member, data in _members(files[path], where, budget).items():
             if member.lower().endswith(".zip"):
                 # One level of nesting: INCEpTION zips a document whose export is several
                 # files (an .xmi and its TypeSystem.xml) inside the project zip.
                 inner = prefix + member[: -len(".zip")] + "/"
-                for sub, sub_data in _members(data, f"{where}/{member}").items():
+                for sub, sub_data in _members(data, f"{where}/{member}", budget).items():
+                    if sub.lower().endswith(".zip"):
+                        # Deeper zips are refused rather than kept: a later unpack of this
+                        # output (detection) would open them with a budget of their own.
+                        raise FormatError(f"{where}/{member}", f"the zip {sub!r} is nested more "
+                                          "than one level deep; unpack it and read the folder")
                     out[inner + sub] = sub_data
             else:
                 out[prefix + member] = data
@@ -48,18 +59,33 @@ def unpack_zips(files: Mapping[str, bytes], source: str) -> dict[str, bytes]:
     return out
 
 
-def _members(data: bytes, where: str) -> dict[str, bytes]:
+class _Budget:
+    """What the zips of one input may still unpack to: members and bytes, across nesting."""
+
+    def __init__(self) -> None:
+        self.members = MAX_MEMBERS
+        self.bytes = MAX_TOTAL_BYTES
+
+    def take(self, infos: list[zipfile.ZipInfo], where: str) -> None:
+        """Draw the members' declared sizes (which ``zipfile`` never reads past) or refuse."""
+        self.members -= len(infos)
+        if self.members < 0:
+            raise FormatError(where, f"the input's zip archives hold more than {MAX_MEMBERS} "
+                              "files (nested zips counted together); at most that many are read")
+        self.bytes -= sum(i.file_size for i in infos)
+        if self.bytes < 0:
+            raise FormatError(where, "the input's zip archives unpack to more than "
+                              f"{MAX_TOTAL_BYTES // 2**20} MiB (nested zips counted together); "
+                              "unpack them and read the folder")
+
+
+def _members(data: bytes, where: str, budget: _Budget | None = None) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError):
         raise FormatError(where, "expected a zip archive, but it cannot be opened") from None
     infos = [i for i in archive.infolist() if not i.is_dir()]
-    if len(infos) > MAX_MEMBERS:
-        raise FormatError(where, f"the zip holds {len(infos)} files; at most {MAX_MEMBERS} "
-                          "are read")
-    if sum(i.file_size for i in infos) > MAX_TOTAL_BYTES:
-        raise FormatError(where, "the zip unpacks to more than "
-                          f"{MAX_TOTAL_BYTES // 2**20} MiB; unpack it and read the folder")
+    (budget or _Budget()).take(infos, where)
     out: dict[str, bytes] = {}
     for info in infos:
         name = info.filename.replace("\\", "/")
@@ -70,8 +96,13 @@ def _members(data: bytes, where: str) -> dict[str, bytes]:
             continue
         try:
             out[name] = archive.read(info)
-        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, ValueError) as exc:
-            raise FormatError(where, f"cannot unpack {info.filename!r}: {exc}") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
+                RuntimeError, ValueError) as exc:
+            # zlib.error: valid headers over a damaged deflate stream
+            why = (f"its compressed data is damaged ({exc})" if isinstance(exc, zlib.error)
+                   else f"{type(exc).__name__}: {exc}")
+            raise FormatError(where, f"cannot unpack {info.filename!r}: "
+                              f"{one_line(why)[:160]}") from None
     return out
 
 

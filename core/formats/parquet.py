@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from core.formats import Loaded, ReadOptions
+from core.formats import Loaded, ReadOptions, TableBudget
 from core.formats._columns import whitespace_edges
 from core.formats._common import check_label, span_warnings
 from core.model import ROLES, AnnotationSet, Role, Span, SpanTable, SpanView, bounds
@@ -165,13 +165,22 @@ def _is_integer(t: Any) -> bool:
     return bool(pa.types.is_integer(t))
 
 
-def _strings(column: Any) -> Any:
-    """A string column as ``large_string`` (dictionary-encoded and view columns decoded)."""
+def _strings(column: Any, file: str, field: str) -> Any:
+    """A string column as ``large_string`` (dictionary-encoded and view columns decoded).
+
+    Parquet does not check that its strings are UTF-8; Arrow fails only when one is turned into
+    Python text. Each string column is checked here, so a damaged one is named."""
     import pyarrow as pa
 
     if pa.types.is_dictionary(column.type):
         column = column.dictionary_decode()
-    return column.cast(pa.large_string())
+    out = column.cast(pa.large_string())
+    try:
+        out.validate(full=True)
+    except pa.ArrowInvalid as exc:
+        raise FormatError(file, f"expected UTF-8 text: {str(exc).splitlines()[0][:120]}",
+                          field=field) from None
+    return out
 
 
 # Arrays become NumPy through their buffers: pyarrow's own conversions (``to_numpy``,
@@ -255,7 +264,7 @@ def _doc_ids(file: str, column: Any, loaded: Loaded) -> Any:
     if not _is_string(t):
         raise FormatError(file, f"expected a string column, got {_type_name(t)}",
                           field="doc_id")
-    ids = _strings(column)
+    ids = _strings(column, file, "doc_id")
     bad = _nulls(ids) | _blank(ids)
     i = _first(bad)
     if i is not None:
@@ -305,7 +314,7 @@ def _texts_table(file: str, data: bytes, loaded: Loaded) -> dict[str, str | None
     texts: list[str | None] = []
     try:
         for batch in source.iter_batches(batch_size=1024, columns=["text"], use_threads=False):
-            texts.extend(_strings(batch.column(0)).to_pylist())
+            texts.extend(_strings(batch.column(0), file, "text").to_pylist())
     except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         raise _unreadable(file, data, exc) from None
     return dict(zip(id_list, texts, strict=True))
@@ -339,7 +348,9 @@ def _int_column(file: str, table: Any, name: str) -> tuple[np.ndarray, np.ndarra
     return values, nulls
 
 
-def _set_meta(table: Any) -> dict[str, dict[str, Any]]:
+def _set_meta(file: str, table: Any) -> dict[str, dict[str, Any]]:
+    """The sets' roles and flags from the schema metadata; unreadable entries are ignored (the
+    spans stay readable), but nesting deep enough to exhaust the recursion limit is refused."""
     meta = table.schema.metadata or {}
     raw = meta.get(META_KEY)
     if not raw:
@@ -347,6 +358,9 @@ def _set_meta(table: Any) -> dict[str, dict[str, Any]]:
     try:
         entries = json.loads(raw)
         return {str(e["name"]): e for e in entries if isinstance(e, dict) and "name" in e}
+    except RecursionError:
+        raise FormatError(file, "expected the schema metadata as JSON, got JSON nested too "
+                          "deeply", field="spanscope.sets") from None
     except (ValueError, TypeError, KeyError):
         return {}
 
@@ -368,7 +382,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     if not _is_string(label_col.type):
         raise FormatError(file, f"expected a string column, got {_type_name(label_col.type)}",
                           field="label")
-    labels = _strings(label_col)
+    labels = _strings(label_col, file, "label")
     label_null = _nulls(labels)
     declared = start_null & end_null & label_null
     _check_rows(file, start, end, labels, {"start": start_null, "end": end_null,
@@ -380,7 +394,7 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     else:
         set_names = [""]
         set_codes = np.zeros(n, dtype=np.int32)
-    meta = _set_meta(table)
+    meta = _set_meta(file, table)
     doc_enc = pc.dictionary_encode(ids)
     doc_names: list[str] = doc_enc.dictionary.to_pylist()
     doc_codes = _ints(doc_enc.indices).astype(np.int32)
@@ -465,7 +479,7 @@ def _set_codes(file: str, table: Any) -> tuple[list[str], np.ndarray]:
     if not _is_string(set_col.type):
         raise FormatError(file, f"expected a string column, got {_type_name(set_col.type)}",
                           field="set")
-    sets_arr = _strings(set_col)
+    sets_arr = _strings(set_col, file, "set")
     i = _first(_nulls(sets_arr) | _blank(sets_arr))
     if i is not None:
         raise FormatError(file, "missing (a file with a set column names the set of every "
@@ -589,6 +603,8 @@ def _system_allocator() -> Iterator[None]:
 def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     loaded = Loaded(FORMAT, name)
     spans_files, texts_files = _table_files(files, name, loaded)
+    if options.table_budget is not None:
+        _check_budget(files, [*spans_files, *texts_files], name, options.table_budget)
     texts = _read_texts(files, texts_files, name, loaded)
     known_texts: Mapping[str, str | None] = {**(options.gold_texts or {}), **{
         d: t for d, t in texts.items() if t is not None}}
@@ -615,6 +631,32 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         loaded.texts[doc] = texts.get(doc, options.gold_texts.get(doc) if options.gold_texts
                                       else None)
     return loaded
+
+
+def _check_budget(files: Mapping[str, bytes], tables: list[str], name: str,
+                  budget: TableBudget) -> None:
+    """Refuse an input whose tables hold more rows or uncompressed bytes than ``budget``, from
+    the footers alone (no page is read). A footer that cannot be read is left to the reader's
+    own message."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = size = 0
+    for f in tables:
+        try:
+            meta = pq.ParquetFile(pa.BufferReader(files[f])).metadata
+            rows += meta.num_rows
+            size += sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        except (pa.ArrowException, OSError, UnicodeDecodeError):
+            continue
+        if rows > budget.rows or size > budget.bytes:
+            what = (f"{rows:,} rows (at most {budget.rows:,})" if rows > budget.rows else
+                    f"{size / 2**20:,.0f} MiB uncompressed (at most {budget.bytes / 2**20:,.0f} "
+                    "MiB)")
+            raise FormatError(_where(name, f), f"the Parquet tables of this input hold {what}, "
+                              "more than this server reads; its operator sets the limit "
+                              f"({TableBudget.ROWS_ENV}, {TableBudget.MIB_ENV}), or read it "
+                              "with the command line")
 
 
 def _table_files(files: Mapping[str, bytes], name: str, loaded: Loaded

@@ -42,6 +42,7 @@ from core.formats._common import (
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import FormatError
+from core.model.textsafe import one_line
 
 FORMAT = "spacy"
 INSTALL = "reading .spacy files needs spaCy: pip install spacy"
@@ -111,9 +112,10 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
     spacy = import_spacy()
     from spacy.tokens import DocBin
 
-    def fail(exc: Exception) -> FormatError:
+    def fail(exc: Exception, number: int | None = None) -> FormatError:
+        where = f" (document {number})" if number is not None else ""
         return FormatError(file, f"expected a spaCy DocBin (.spacy) file, but it cannot be "
-                           f"read: {type(exc).__name__}: {str(exc)[:80]}")
+                           f"read{where}: {type(exc).__name__}: {one_line(str(exc))[:80]}")
 
     try:
         docbin = DocBin(store_user_data=True).from_bytes(data)
@@ -128,32 +130,32 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
     found: dict[str, _Group] = {}
     label_codes: dict[str, int] = {}
     while True:
+        n = len(texts)
         try:
             doc = next(stream, None)
-        except Exception as exc:
-            raise fail(exc) from None
-        if doc is None:
-            break
-        n = len(texts)
-        if doc.has_annotation("ENT_IOB") and "ents" not in groups:
-            groups.append("ents")
-        groups.extend(g for g in doc.spans if g not in groups)
-        raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
-        texts.append(doc.text)
-        for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
-                                                    if g != "ents")):
-            group = found.get(name)
-            if group is None:
-                group = found[name] = _Group()
-            for sp in members:
-                label = sp.label_
-                code = label_codes.get(label)
-                if code is None:
-                    code = label_codes[label] = len(label_codes)
-                group.doc.append(n)
-                group.start.append(sp.start_char)
-                group.end.append(sp.end_char)
-                group.label.append(code)
+            if doc is None:
+                break
+            if doc.has_annotation("ENT_IOB") and "ents" not in groups:
+                groups.append("ents")
+            groups.extend(g for g in doc.spans if g not in groups)
+            raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
+            texts.append(doc.text)
+            for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
+                                                        if g != "ents")):
+                group = found.get(name)
+                if group is None:
+                    group = found[name] = _Group()
+                for sp in members:
+                    label = sp.label_
+                    code = label_codes.get(label)
+                    if code is None:
+                        code = label_codes[label] = len(label_codes)
+                    group.doc.append(n)
+                    group.start.append(sp.start_char)
+                    group.end.append(sp.end_char)
+                    group.label.append(code)
+        except Exception as exc:  # a damaged DocBin fails in spaCy's code while it is read
+            raise fail(exc, n + 1) from None
         del doc
     chosen_group = _choose_group(groups, options.span_group, file)
     dup = DuplicateIds(file)

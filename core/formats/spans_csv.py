@@ -23,11 +23,13 @@ from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanBuilder, add_group
 from core.formats._common import (
     check_label,
+    csv_problem,
     iter_jsonl,
     make_span,
     set_name_of,
     span_warnings,
 )
+from core.formats.csvsafe import cell, uncell
 from core.model import AnnotationSet, Role, Span, bounds
 from core.model.errors import Diagnostic, FormatError, Position
 from core.model.textsafe import MAX_OFFSET_DIGITS
@@ -170,6 +172,8 @@ _UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x
                       rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
 """Bytes the columnar path leaves to the precise one: quotes (the csv module's quoting rules),
 control characters, and whitespace that ``str.strip`` and Arrow's trim may treat differently."""
+_QUOTED_CELL = re.compile(rb"(?m)(?:^|,)'+[=+\-@\t\r]")
+"""A cell that our writer quoted (:func:`core.formats.csvsafe.cell`)."""
 
 
 _BLANK = r"^\s*$"  # after _UNUSUAL, the only whitespace is ASCII: str.strip() gives ""
@@ -188,6 +192,8 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         return None
     if _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n"):
         return None  # control characters, odd whitespace, a lone CR
+    if _QUOTED_CELL.search(raw):
+        return None  # a cell our writer quoted (core.formats.csvsafe): the precise path unquotes
     header = _csv_header(raw)
     if header is None:
         return None
@@ -469,7 +475,7 @@ def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[s
     except StopIteration:
         raise FormatError(file, "empty file: expected a header doc_id,start,end,label") from None
     except csv.Error as exc:
-        raise FormatError(file, f"malformed CSV: {exc}", line=1) from None
+        raise FormatError(file, csv_problem(exc), line=1) from None
     names = [h.strip().lower() for h in header]
     missing = [k for k in REQUIRED if k not in names]
     if missing:
@@ -487,9 +493,10 @@ def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[s
             if len(cells) != len(names):
                 raise FormatError(file, f"expected {len(names)} columns like the header, got "
                                   f"{len(cells)}", line=line)
-            rows.append((line, dict(zip(names, cells, strict=True))))
+            # uncell: the quote our writer puts before a cell a spreadsheet would run
+            rows.append((line, dict(zip(names, map(uncell, cells), strict=True))))
     except csv.Error as exc:
-        raise FormatError(file, f"malformed CSV: {exc}", line=reader.line_num) from None
+        raise FormatError(file, csv_problem(exc), line=reader.line_num) from None
     return rows
 
 
@@ -505,27 +512,42 @@ def _jsonl_rows(file: str, content: str) -> list[tuple[int, dict[str, Any]]]:
     return rows
 
 
-def _records(sets: Sequence[AnnotationSet]) -> tuple[bool, list[dict[str, Any]]]:
+def _records(sets: Sequence[AnnotationSet], *, safe: bool = False
+             ) -> tuple[bool, list[dict[str, Any]]]:
+    """One record per span (or per document without spans); ``safe``: ids, labels and names
+    through :func:`core.formats.csvsafe.cell`, each distinct value once."""
     if not sets:
         raise FormatError("<output>", "no annotation set to write")
     with_annotator = len(sets) > 1 or sets[0].role == "annotator"
+    inert: dict[str, str] = {}
+
+    def text(value: str) -> str:
+        if not safe:
+            return value
+        out = inert.get(value)
+        if out is None:
+            out = inert[value] = cell(value)
+        return out
+
     records: list[dict[str, Any]] = []
     for aset in sets:
+        extra = {"annotator": text(aset.name)} if with_annotator else {}
         for doc_id, spans in aset:
-            base: dict[str, Any] = {"doc_id": doc_id}
-            extra = {"annotator": aset.name} if with_annotator else {}
+            base: dict[str, Any] = {"doc_id": text(doc_id)}
             if not spans:
                 records.append({**base, "start": "", "end": "", "label": "", **extra})
             for s in spans:
-                records.append({**base, "start": s.start, "end": s.end, "label": s.label,
+                records.append({**base, "start": s.start, "end": s.end, "label": text(s.label),
                                 **extra})
     return with_annotator, records
 
 
-def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+          raw: bool = False) -> dict[str, str]:
     """CSV with header; an ``annotator`` column (the set names) when there are several sets or
-    the set is an annotator's."""
-    with_annotator, records = _records(sets)
+    the set is an annotator's. Ids, labels and names that a spreadsheet would run as formulas
+    get a leading quote (:func:`core.formats.csvsafe.cell`, undone when read) unless ``raw``."""
+    with_annotator, records = _records(sets, safe=not raw)
     buf = io.StringIO(newline="")
     fields = list(REQUIRED) + (["annotator"] if with_annotator else [])
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")

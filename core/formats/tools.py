@@ -26,6 +26,7 @@ from core.formats import (
     read_folder,
     write_files,
 )
+from core.formats.atomic import Output, check_writable, commit
 from core.model import AnnotationSet, Role
 from core.model.bounds import Policy
 from core.model.errors import FormatError, SpanScopeError, expand_diagnostics
@@ -44,8 +45,8 @@ def _choose_sets(loaded: Loaded, set_name: str | None, source: str) -> list[Anno
     return chosen
 
 
-def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
-            ) -> Mapping[str, str | bytes]:
+def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet], *,
+            csv_raw: bool = False) -> Mapping[str, str | bytes]:
     """The files to write: ``ptc`` and ``spans-csv`` pick a single-file layout by suffix, and
     ``spacy`` writes a binary DocBin when the output ends in ``.spacy``."""
     suffix = output.suffix.lower()
@@ -74,7 +75,7 @@ def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet]
                               "they convert only to hateval (which normalises the layout)")
         assert isinstance(loaded.records, hateval.HatEvalTable)
         return {output.name: hateval.render(loaded.records)}
-    return write_files(fmt, loaded.texts, sets)
+    return write_files(fmt, loaded.texts, sets, csv_raw=csv_raw)
 
 
 def convert(
@@ -86,6 +87,7 @@ def convert(
     set_name: str | None = None,
     labels_file: str | Path | None = None,
     options: ReadOptions | None = None,
+    csv_raw: bool = False,
 ) -> list[str]:
     """Read ``input`` (any format, detected unless ``from_format``) and write it as ``to``.
 
@@ -93,14 +95,17 @@ def convert(
     ``.tsv``, write a folder (article ``.labels`` and ``.txt`` files). Returns the messages to
     show: the reader's warnings, anything lost in the conversion, and a summary line.
     ``labels_file``: a label list or doccano label config (:func:`read_options_for_labels`);
-    ``options``: the other reader options (the command line's ``--layer`` ...).
+    ``options``: the other reader options (the command line's ``--layer`` ...); ``csv_raw``:
+    :func:`write_sets`. The output is checked before the input is read.
     """
     out = Path(output)
+    check_writable(out, folder=output_is_folder(to, out))
     loaded = load_path(input, fmt=from_format,
                        options=read_options_for_labels(labels_file, options))
     sets = _choose_sets(loaded, set_name, str(input))
     messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
-    messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded))
+    messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded,
+                               csv_raw=csv_raw))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)
     names = ", ".join(s.name for s in sets)
@@ -115,6 +120,7 @@ def write_sets(
     to: str,
     texts: dict[str, str | None],
     source: Loaded | None = None,
+    csv_raw: bool = False,
 ) -> list[str]:
     """Write ``sets`` (over ``texts``) to ``output`` in format ``to``; the one writer of
     ``convert`` and ``adjudicate``.
@@ -122,57 +128,64 @@ def write_sets(
     brat, and PTC unless ``output`` ends in ``.tsv`` or ``.txt``, are written as a folder (one
     file per document); the other formats as one file (``spans-csv`` as JSON Lines when
     ``output`` ends in ``.jsonl``). ``source`` is what ``sets`` were read from, when they were
-    read: a HatEval table converts only from a HatEval input. Returns notes on what the format
-    cannot hold; raises :class:`~core.model.errors.FormatError` naming ``output`` when it cannot be
-    written.
+    read: a HatEval table converts only from a HatEval input. ``csv_raw``: write CSV cells as
+    they are, without the quote that keeps a spreadsheet from running them
+    (:mod:`core.formats.csvsafe`). Everything is written whole or not at all
+    (:func:`core.formats.atomic.commit`). Returns notes on what the format cannot hold; raises
+    :class:`~core.model.errors.FormatError` naming ``output`` when it cannot be written.
     """
+    outputs, notes = render_sets(sets, output, to=to, texts=texts, source=source,
+                                 csv_raw=csv_raw)
+    commit(outputs)
+    return notes
+
+
+def output_is_folder(to: str, output: str | Path) -> bool:
+    """Whether format ``to`` is written to ``output`` as a folder (one file per document)."""
+    return to in FOLDER_FORMATS or (to == "ptc" and Path(output).suffix.lower() not in
+                                    (".tsv", ".txt"))
+
+
+def render_sets(
+    sets: list[AnnotationSet],
+    output: str | Path,
+    *,
+    to: str,
+    texts: dict[str, str | None],
+    source: Loaded | None = None,
+    csv_raw: bool = False,
+) -> tuple[dict[Path, Output], list[str]]:
+    """What :func:`write_sets` writes, not yet written: ``{target: a file's content, or a
+    folder's files}``, and the notes on what the format cannot hold. A command that writes
+    several outputs passes them all to :func:`core.formats.atomic.commit` at once."""
     out = Path(output)
     loaded = source if source is not None else Loaded(format="spans", source=str(out),
                                                       texts=texts, sets=list(sets))
     try:
-        files = _render(to, out, loaded, sets)
+        files = _render(to, out, loaded, sets, csv_raw=csv_raw)
     except FormatError as exc:
         if exc.file != "<output>":
             raise
         # Writers do not know the output path; name it here.
         raise FormatError(str(out), exc.diagnostic.message) from None
+    outputs: dict[Path, Output] = {}
     if to in BINARY_WRITABLE:  # a table and its companion, side by side (x.parquet, x.texts...)
         if out.is_dir():
             raise FormatError(str(out), "is a folder; give a file name for the output")
-        out.parent.mkdir(parents=True, exist_ok=True)
         for rel, content in files.items():
-            target = out.parent / rel
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:  # pragma: no cover - the table writers write bytes
-                target.write_text(content, encoding="utf-8", newline="")
-        return _losses(to, out, loaded, sets)
-    as_folder = to in FOLDER_FORMATS or (to == "ptc" and out.suffix.lower() not in (".tsv",
-                                                                                    ".txt"))
-    if as_folder:
+            outputs[out.parent / rel] = content
+    elif output_is_folder(to, out):
         if out.exists() and not out.is_dir():
             raise FormatError(str(out), f"the {to} format is written as a folder, but this is "
                               "a file")
-        out.mkdir(parents=True, exist_ok=True)
-        for rel, content in files.items():
-            target = out / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):  # pragma: no cover - folder writers write text
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8", newline="")
+        outputs[out] = dict(files)
     else:
         if len(files) != 1:  # pragma: no cover - every single-file writer returns one file
             raise FormatError(str(out), f"the {to} writer produced {len(files)} files")
         if out.is_dir():
             raise FormatError(str(out), "is a folder; give a file name for the output")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        single: str | bytes = next(iter(files.values()))
-        if isinstance(single, bytes):
-            out.write_bytes(single)
-        else:
-            out.write_text(single, encoding="utf-8", newline="")
-    return _losses(to, out, loaded, sets)
+        outputs[out] = next(iter(files.values()))
+    return outputs, _losses(to, out, loaded, sets)
 
 
 def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]:

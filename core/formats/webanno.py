@@ -40,7 +40,7 @@ from typing import Any, NoReturn, Protocol, TypeVar
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates, iter_lines
-from core.formats._common import check_label, member_name
+from core.formats._common import check_label, member_name, parse_offset
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
@@ -51,6 +51,8 @@ HEADER = "#FORMAT=WebAnno TSV 3"
 _FORMAT_RE = re.compile(r"#FORMAT=WebAnno TSV (3)(?:\.([0-9]+))?\s*\Z")
 _ID_RE = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\Z")
 _OFFSETS_RE = re.compile(r"([0-9]+)-([0-9]+)\Z")
+# The widest gap between two sentences that is padded with spaces (characters).
+MAX_GAP = 10_000_000
 _STACK_SEP = re.compile(r"(?<!\\)\|")
 _VALUE_ESCAPES = [("\\", "\\\\"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"), ("_", "\\_"),
                   ("->", "\\->"), (";", "\\;"), ("\t", "\\t"), ("\n", "\\n"), ("*", "\\*")]
@@ -276,7 +278,10 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         if om is None:
             raise FormatError(file, f"expected begin-end offsets such as 4-8, got {cells[1]!r}",
                               line=number, field="offsets")
-        begin, end = int(om.group(1)), int(om.group(2))
+        # parse_offset refuses more than 12 digits before int() sees them (Python refuses
+        # over 4,300, and no text is 10^12 characters long).
+        begin = parse_offset(om.group(1), file, field="offsets", line=number)
+        end = parse_offset(om.group(2), file, field="offsets", line=number)
         subtoken = idm.group(3) is not None
         # INCEpTION writes a zero-width annotation as a zero-width sub-token (1-1.1 0-0) at
         # its token's begin or end; a token itself is never empty.
@@ -336,6 +341,12 @@ def _pad_to(parts: list[str], length16: int, begin: int, file: str, number: int)
                 f"(which ends at {length16 - 1})", line=number, field="offsets")
         parts[-1] = parts[-1][:-1]
         return length16 - 1
+    if begin - length16 > MAX_GAP:
+        # INCEpTION pads the gap between sentences with spaces; a gap this wide is a damaged
+        # offset, and padding it would fill the memory.
+        raise FormatError(
+            file, f"the sentence starts at {begin}, {begin - length16} characters after the "
+            f"previous one ends (at most {MAX_GAP:,} expected)", line=number, field="offsets")
     parts.append(" " * (begin - length16))
     return begin
 

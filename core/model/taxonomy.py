@@ -103,6 +103,9 @@ def _build(data: dict[str, Any], source: str) -> Taxonomy:
                 codes[key] = len(codes)
                 level1_of[codes[key]] = gcode
         if "level2_codes" in data:
+            if not isinstance(data["level2_codes"], dict):
+                raise FormatError(source, "expected an object of label -> code, got "
+                                  f"{type(data['level2_codes']).__name__}", field="level2_codes")
             given = {str(k).lower(): int(v) for k, v in data["level2_codes"].items()}
             given.pop(unknown, None)
             if given != codes:
@@ -113,7 +116,8 @@ def _build(data: dict[str, Any], source: str) -> Taxonomy:
         unknown_l1 = max(level1_names) + 1
         level1_of[unknown_code] = unknown_l1
         level1_names[unknown_l1] = unknown
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # AttributeError: a value of another JSON type than expected (a list for an object)
         raise FormatError(source, f"expected a taxonomy object with 'level1' groups of "
                           f"'name', 'code' and 'labels': {exc}") from None
     return Taxonomy(str(data.get("name", "custom")), codes, level1_of, level1_names,

@@ -45,6 +45,14 @@ def test_a_worker_that_dies_fails_its_job_and_the_next_job_starts_a_new_one(hand
     worker.process.kill()
     with pytest.raises(jobs.WorkerDied):
         doomed.future.result(timeout=120)
+    # Issue 28: the page says so (no traceback box), and the job is never kept failed: the
+    # next page run that shows it submits it again (the pages cache job objects).
+    assert doomed.error() == jobs.STOPPED and "retry" in jobs.STOPPED
+    doomed.kwargs["samples"] = 3  # the retry, shorter
+    jobs.shown([doomed], memory={}, key="k")
+    assert doomed.future.result(timeout=120)["gamma"].overall.value == pytest.approx(
+        gamma(s, samples=3, seed=3).overall.value)
+    assert doomed.error() is None and not doomed.stopped()
     again = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3, "seed": 3}))
     assert again.future.result(timeout=120)["gamma"].overall.value == pytest.approx(
         gamma(s, samples=3, seed=3).overall.value)

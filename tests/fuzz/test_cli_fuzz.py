@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data"
 EXAMPLES = 12
 INCEPTION = SAMPLES / "formats/inception_export/annotation/speech1.txt"
+FUZZ = ROOT / "tests/data/fuzz"
 T = TypeVar("T")
 
 
@@ -88,8 +89,14 @@ CASES = {
     "spacy-docbin": Case("spacy", SAMPLES / "formats/spacy_docs.spacy",
                          SAMPLES / "formats/spacy_docs.spacy", "martino", "spans-csv"),
     # A zipped folder (core/formats/archive.py): mutated archive bytes, read as brat inside.
-    "zip": Case("brat", ROOT / "tests/data/fuzz/brat_gold.zip",
-                ROOT / "tests/data/fuzz/brat_gold.zip", "martino", "spans-csv"),
+    "zip": Case("brat", FUZZ / "brat_gold.zip", FUZZ / "brat_gold.zip", "martino", "spans-csv"),
+    # Issue 28: the readers the first campaign did not reach.
+    "zip-nested": Case("brat", FUZZ / "nested.zip", FUZZ / "brat_gold.zip", "martino",
+                       "spans-csv"),
+    "inception-zip": Case("webanno-tsv", FUZZ / "inception_export.zip", INCEPTION / "alice.tsv",
+                          "martino", "spans-csv"),
+    "parquet": Case("parquet", FUZZ / "spans.parquet", SAMPLES / "propaganda/gold.json",
+                    "martino", "spans-csv"),
 }
 
 DEEP = "[" * 50_000 + "]" * 50_000
@@ -98,6 +105,9 @@ PIECES = [
     "[]", "{}", '""', '"x"', "\\udfff", "\\ud800\\u0041", "\\u0000", "\x00", "\x1c", "\x85",
     "\u2028", "\r\n", "\n", "\t", ",", ";", '"', "'", "\ufeff", "é", "\U0001f600", DEEP,
     "<script>alert(1)</script>", "![](http://127.0.0.1:9/x.png)", " " * 3, "T9\tX 0 5\tabc",
+    '=HYPERLINK("http://127.0.0.1:9","x")', "+1+1", "@SUM(1+1)*cmd|'/C calc'!A0", "'=1",
+    "x" * 140_000,  # over the csv module's field limit
+    "\r",  # a line ending in CR alone
 ]
 
 
@@ -268,7 +278,61 @@ OPTION_FILES = {
     "--taxonomy": (ROOT / "core/data/mafalda_taxonomy.json",
                    ["score", str(SAMPLES / "mafalda/gold.jsonl"),
                     str(SAMPLES / "mafalda/system_a.jsonl"), "--metric", "mafalda", "--json"]),
+    "--meta": (FUZZ / "meta.csv",
+               ["slices", str(SAMPLES / "propaganda/gold.json"),
+                str(SAMPLES / "propaganda/system_a.json"), "--dimension", "meta:source",
+                "--samples", "0", "--json"]),
 }
+"""Option files: each mutated copy is given to the command after the option."""
+
+
+def check_option(option: str, data: bytes) -> list[str]:
+    """Run the command of ``option`` with a mutated option file; the broken promises."""
+    source, argv = OPTION_FILES[option]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / source.name
+        path.write_bytes(data)
+        try:
+            return problems(run([*argv, option, str(path)]))
+        except Exception as exc:  # the contract: never an exception out of main
+            return [f"{option}: {type(exc).__name__}: {exc}"[:300]]
+
+
+_DECISIONS: list[tuple[Any, bytes]] = []
+
+
+def decisions_sample() -> tuple[Any, bytes]:
+    """The consensus of the three sample annotators and its decisions CSV (built once)."""
+    if not _DECISIONS:
+        from core.analysis.consensus import consensus, decisions_csv
+        from core.cli.loading import load_annotator_sets
+
+        sets, texts = load_annotator_sets(
+            [str(SAMPLES / f"propaganda/annotator_{i}.json") for i in (1, 2, 3)], fmt=None,
+            purpose="adjudication")
+        result = consensus(sets, texts, min_agree=2, match="exact")
+        _DECISIONS.append((result, decisions_csv(result).encode("utf-8")))
+    return _DECISIONS[0]
+
+
+def check_decisions(data: bytes) -> list[str]:
+    """Read a mutated decisions CSV as the Curation page's "Resume" does
+    (:func:`ui.curation.apply_upload`): a :class:`FormatError` (or the csv module's error, which
+    that page names with the file) is a refusal; anything else is a broken promise."""
+    import csv
+
+    from core.analysis.consensus import read_decisions
+    from core.formats import decode
+    from core.model.errors import FormatError
+
+    result, _ = decisions_sample()
+    try:
+        read_decisions(decode("decisions.csv", data), result, file="decisions.csv")
+    except (FormatError, csv.Error):
+        return []
+    except Exception as exc:
+        return [f"decisions CSV: {type(exc).__name__}: {exc}"[:300]]
+    return []
 
 
 @pytest.mark.parametrize("option", sorted(OPTION_FILES))
@@ -277,9 +341,13 @@ OPTION_FILES = {
 @given(data=st.data())
 def test_mutated_option_file_keeps_the_command_line_contract(option: str,
                                                             data: st.DataObject) -> None:
-    source, argv = OPTION_FILES[option]
-    mutated = mutate(source.read_bytes(), Picker(data.draw))
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / source.name
-        path.write_bytes(mutated)
-        assert problems(run([*argv, option, str(path)])) == []
+    source, _ = OPTION_FILES[option]
+    assert check_option(option, mutate(source.read_bytes(), Picker(data.draw))) == []
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_decisions_csv_is_refused_with_a_message(data: st.DataObject) -> None:
+    _, original = decisions_sample()
+    assert check_decisions(mutate(original, Picker(data.draw))) == []
