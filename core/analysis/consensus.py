@@ -619,13 +619,15 @@ def infer_action(d: Decision, o: Override) -> str:
     return "bounds" if o.span.interval != d.span.interval else "keep"
 
 
-def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = None) -> str:
+def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = None, *,
+                  csv_raw: bool = False) -> str:
     """The decisions as CSV text (:data:`DECISION_COLUMNS`, RFC 4180 quoting; text cells made
-    inert for spreadsheets by :func:`core.formats.csvsafe.cell`)."""
+    inert for spreadsheets by :func:`core.formats.csvsafe.cell` unless ``csv_raw``)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(DECISION_COLUMNS)
-    writer.writerows([cell(row[c]) for c in DECISION_COLUMNS]
+    out = (lambda v: v) if csv_raw else cell
+    writer.writerows([out(row[c]) for c in DECISION_COLUMNS]
                      for row in decision_rows(result, overrides))
     return buf.getvalue()
 

@@ -122,7 +122,7 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
     outputs, notes = render_sets([result.set], args.output, to=args.to, texts=texts,
                                  csv_raw=args.csv_raw)
     if args.decisions:
-        outputs[Path(args.decisions)] = decisions_csv(result)
+        outputs[Path(args.decisions)] = decisions_csv(result, csv_raw=args.csv_raw)
     commit(outputs)
     out: Result = {"annotators": list(result.annotators), "min_agree": args.min_agree,
                    "match": args.match, "boundaries": args.boundaries,

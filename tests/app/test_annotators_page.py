@@ -26,14 +26,14 @@ from core.metrics.agreement import (
 )
 from core.model import AnnotationSet
 from ui import annotators as ann
-from ui import state
+from ui import sidebar, state
 
 PAGE = "pages/annotators.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def _html(at: AppTest) -> str:
-    return "\n".join(h.proto.body for h in at.html)
+    return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
 def _figures(at: AppTest) -> list[dict[str, Any]]:

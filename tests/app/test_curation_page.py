@@ -12,7 +12,7 @@ from core.analysis.consensus import Override, consensus, curated_set, read_decis
 from core.metrics.agreement import Study, against
 from core.model import AnnotationSet, Span
 from ui import curation as cur
-from ui import state
+from ui import sidebar, state
 
 PAGE = "pages/curation.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -52,7 +52,7 @@ def _expected() -> tuple:
 
 
 def _html(at: AppTest) -> str:
-    return "\n".join(h.proto.body for h in at.html)
+    return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
 def test_page_shows_the_core_proposal_and_progress() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ui import state
+from ui import sidebar, state
 
 
 def _html(at) -> str:
-    return "\n".join(h.proto.body for h in at.html)
+    return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
 @pytest.mark.slow

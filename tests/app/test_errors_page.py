@@ -8,7 +8,7 @@ import pytest
 from core.analysis.errors import categorise
 from core.analysis.slices import slice_scores
 from ui import errors as err_ui
-from ui import state
+from ui import sidebar, state
 
 
 def _ws(at):  # -> state.Workspace
@@ -16,7 +16,7 @@ def _ws(at):  # -> state.Workspace
 
 
 def _html(at) -> str:
-    return "\n".join(h.proto.body for h in at.html)
+    return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
 @pytest.mark.parametrize("data", ["handmade", "empty", "sample"])

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from core.formats import ReadOptions, load_path
-from ui import state
+from ui import sidebar, state
 
 PAGES = ["pages/home.py", "pages/data.py", "pages/scores.py", "pages/documents.py"]
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "mafalda"
 
 
 def _html(at) -> str:
-    return "\n".join(h.proto.body for h in at.html)
+    return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
 def test_mafalda_sample_is_listed_and_loads_every_file_with_its_role() -> None:

@@ -105,6 +105,18 @@ def test_adjudicate_quotes_the_consensus_csv(cli, tmp_path: Path) -> None:
     assert "'=1+1" in _cells(out) and "=1+1" not in _cells(out)
 
 
+def test_adjudicate_quotes_the_decisions_csv_unless_raw(cli, tmp_path: Path) -> None:
+    source = tmp_path / "three.csv"
+    source.write_text(THREE.read_text("utf-8").replace("Doubt", "=1+1"), encoding="utf-8")
+    for raw in (False, True):
+        dec = tmp_path / f"dec{raw}.csv"
+        run = cli("adjudicate", str(source), "--min-agree", "2", "--match", "exact", "-o",
+                  str(tmp_path / f"c{raw}.csv"), "--to", "spans-csv", "--decisions", str(dec),
+                  *(["--csv-raw"] if raw else []))
+        assert run.rc == 0, run.err
+        assert ("=1+1" in _cells(dec)) is raw and ("'=1+1" in _cells(dec)) is not raw
+
+
 def test_dashboard_csv_downloads_quote_formula_cells() -> None:
     import pandas as pd
 
