@@ -31,7 +31,7 @@ SCRIPT = """
   }, true);
 })();
 </script>
-""".replace("PHONE_MAX_PX", str(PHONE_MAX_PX))
+""".replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip()
 """The listener, the one script of our own on every page (tests that check that no script from
 a file reaches the page leave this one out)."""
 
