@@ -197,3 +197,24 @@ def test_an_uploaded_metadata_csv_slices_its_categories_and_names_the_rest(make_
     notes = [c.value.replace("\\", "") for c in at.caption if "not sliced" in c.value]
     assert len(notes) == 1
     assert "**note** (an identifier: each of the 3 documents has its own value)" in notes[0]
+
+
+def _image_options(at) -> list[dict]:
+    import json
+
+    return [json.loads(c.proto.config)["toImageButtonOptions"] for c in at.get("plotly_chart")]
+
+
+def test_chart_images_are_drawn_by_the_browser_in_the_format_picked(make_app) -> None:
+    # Issue 29: no server-side Kaleido button; the modebar camera exports PNG or SVG.
+    at = make_app("pages/errors.py", params={"edim": "label"})
+    assert not at.exception
+    assert not [b for b in at.get("download_button")
+                if b.proto.label in ("⬇️ SVG", "⬇️ PNG")]
+    options = _image_options(at)
+    assert [o["filename"] for o in options] == ["error_categories", "error_categories_per_label",
+                                                "slices_label"]
+    assert {o["format"] for o in options} == {"png"}
+    at.segmented_control(key="dl_err_label_chart").set_value("SVG").run()
+    assert not at.exception
+    assert [o["format"] for o in _image_options(at)] == ["png", "svg", "png"]
