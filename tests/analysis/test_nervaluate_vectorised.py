@@ -36,7 +36,7 @@ def corpus(seed: int) -> tuple[AnnotationSet, AnnotationSet]:
     for d in range(rnd.randint(1, 30)):
         width = rnd.choice((15, 40, 300))
 
-        def span() -> Span:
+        def span(width: int = width) -> Span:
             start = rnd.randrange(width)
             return Span(start, start + rnd.randint(1, rnd.choice((4, 30, 250))),
                         rnd.choice(labels))
