@@ -16,10 +16,11 @@ the CPU ratio tree / base, and whether both printed the same bytes.
 
 The corpora are ``bench_scale.py``'s (``bench_read.py``'s generator: ~950 characters per
 document, 10 spans per document and side, 20 labels, MAFALDA copies with and without
-alternatives), a copy of the pair whose texts carry emoji written as escaped surrogate pairs,
-a MAFALDA gold and model outputs of ``bench_mafalda.py``'s shape for the text level, written once
-into ``--out``. ``--list`` prints the command names. Commands a revision does not know fail on
-that side: pick them out with ``--only``.
+alternatives) and a copy of the pair whose texts carry emoji written as escaped surrogate pairs,
+written once into ``--out``. ``--list`` prints the command names. A command that fails on one
+side is reported and skipped; pick the others with ``--only``. Other benchmarks compare with
+external tools (``bench_read.py --official``, ``bench_nervaluate.py``,
+``bench_mafalda_levels.py --official``).
 """
 
 from __future__ import annotations
