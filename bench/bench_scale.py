@@ -49,6 +49,34 @@ def commands(folder: Path) -> dict[str, list[str]]:
     }
 
 
+def write_corpus(folder: Path, n_docs: int, per_doc: int) -> None:
+    """The SemEval-2021 JSON files the commands read: ``gold.json``/``pred.json`` and their
+    copies with MAFALDA labels (``tests/formats/test_fast_path_guard.py`` reads a small one)."""
+    texts, gold, pred = generate(n_docs, per_doc)
+    write_semeval(folder / "gold.json", texts, gold)
+    write_semeval(folder / "pred.json", texts, pred)
+    # the same spans with MAFALDA level-2 fallacy names, for --metric mafalda
+    names = dict(zip(LABELS, mafalda().names()[1:1 + len(LABELS)], strict=True))
+    for path, spans in ((folder / "gold_mafalda.json", gold),
+                        (folder / "pred_mafalda.json", pred)):
+        write_semeval(path, texts, [[(s, e, names[lab]) for s, e, lab in items]
+                                    for items in spans])
+    # MAFALDA gold with alternatives and ⊥ (Definition 6: spans sharing an interval are one
+    # span offering their labels): every third span also offers the next label, every
+    # tenth is optional (⊥ among its labels)
+    alt = []
+    for items in gold:
+        out = []
+        for k, (s, e, lab) in enumerate(items):
+            out.append((s, e, names[lab]))
+            if k % 3 == 0:
+                out.append((s, e, names[LABELS[(LABELS.index(lab) + 1) % len(LABELS)]]))
+            if k % 10 == 0:
+                out.append((s, e, NOTHING))
+        alt.append(out)
+    write_semeval(folder / "gold_mafalda_alt.json", texts, alt)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--docs", type=int, default=100_000)
@@ -62,30 +90,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     gold_path, pred_path = args.out / "gold.json", args.out / "pred.json"
     if not (args.keep and (args.out / "pred_mafalda.json").exists()):
-        texts, gold, pred = generate(args.docs, args.per_doc)
-        write_semeval(gold_path, texts, gold)
-        write_semeval(pred_path, texts, pred)
-        # the same spans with MAFALDA level-2 fallacy names, for --metric mafalda
-        names = dict(zip(LABELS, mafalda().names()[1:1 + len(LABELS)], strict=True))
-        for path, spans in ((args.out / "gold_mafalda.json", gold),
-                            (args.out / "pred_mafalda.json", pred)):
-            write_semeval(path, texts, [[(s, e, names[lab]) for s, e, lab in items]
-                                        for items in spans])
-        # MAFALDA gold with alternatives and ⊥ (Definition 6: spans sharing an interval are one
-        # span offering their labels): every third span also offers the next label, every
-        # tenth is optional (⊥ among its labels)
-        alt = []
-        for items in gold:
-            out = []
-            for k, (s, e, lab) in enumerate(items):
-                out.append((s, e, names[lab]))
-                if k % 3 == 0:
-                    out.append((s, e, names[LABELS[(LABELS.index(lab) + 1) % len(LABELS)]]))
-                if k % 10 == 0:
-                    out.append((s, e, NOTHING))
-            alt.append(out)
-        write_semeval(args.out / "gold_mafalda_alt.json", texts, alt)
-        del texts, gold, pred, alt
+        write_corpus(args.out, args.docs, args.per_doc)
     size = (gold_path.stat().st_size + pred_path.stat().st_size) / 1e6
     print(f"corpus: {args.docs} documents × {args.per_doc} spans per side, {size:.1f} MB "
           f"in {args.out}")

@@ -6,9 +6,8 @@ Numbers come from :mod:`core.analysis.errors` (categories) and :mod:`core.analys
 colour-blind-safe palette, and each category and each system also has a fill pattern and a
 text label, so colour is never the only cue.
 
-Charts: the modebar camera saves a PNG in the browser (Plotly, offline); the ⬇️ SVG / PNG
-buttons render the same figure with ``plotly.io.to_image`` through Kaleido and the system's
-Chromium, offline, on click (a few seconds each).
+Charts: the modebar camera saves the chart as PNG or SVG (a control above it picks which), drawn
+by the browser with Plotly's own export (:func:`ui.widgets.chart_image`), offline and at once.
 """
 
 from __future__ import annotations
@@ -51,7 +50,7 @@ from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
 from ui import levels, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
-from ui.widgets import download_buttons, paginate
+from ui.widgets import chart_image, download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
 K_ERR_CATEGORY = "ecat"  # Documents: show documents with a span of this category
@@ -335,20 +334,6 @@ def clicked(event: Any) -> list[Any] | None:
     return None
 
 
-def chart_downloads(fig: go.Figure, name: str, *, key: str) -> None:
-    """⬇️ SVG and ⬇️ PNG buttons: the figure rendered by Kaleido when the button is clicked."""
-    left, right, _ = st.columns([1, 1, 6])
-    left.download_button("⬇️ SVG", lambda: fig.to_image(format="svg"), file_name=f"{name}.svg",
-                         mime="image/svg+xml", key=f"{key}_svg", on_click="ignore")
-    right.download_button("⬇️ PNG", lambda: fig.to_image(format="png", scale=2),
-                          file_name=f"{name}.png", mime="image/png", key=f"{key}_png",
-                          on_click="ignore")
-
-
-PLOTLY_CONFIG = {"displaylogo": False,
-                 "toImageButtonOptions": {"format": "png", "scale": 2}}
-
-
 # ---- the Documents page: filters and categories on the text -----------------------------------
 
 
@@ -626,10 +611,9 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,
                      help="Share: each bar in percent of what it stacks (its side's spans, or "
                      "its errors), so that systems of different sizes compare.")
-    fig = category_chart(ok, view=view, scale=scale)
-    event = st.plotly_chart(fig, key=K_ERR_CHART, on_select="rerun",
-                            selection_mode=("points",), config=PLOTLY_CONFIG)
-    chart_downloads(fig, "error_categories", key="dl_err_chart")
+    config = chart_image("error_categories", key="dl_err_chart")
+    event = st.plotly_chart(category_chart(ok, view=view, scale=scale), key=K_ERR_CHART,
+                            on_select="rerun", selection_mode=("points",), config=config)
     rows = picked["selection"]["rows"]
     if rows:
         record = ok.iloc[rows[0]]
@@ -687,9 +671,9 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     fig = label_chart(labels, s.systems, view=st.session_state.get(K_ERR_VIEW, VIEWS[0]))
     st.caption("Each label's reference spans by category, and that label's spurious "
                "predictions on top; click a bar to open its documents.")
+    config = chart_image("error_categories_per_label", key="dl_err_label_chart")
     event = st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun",
-                            selection_mode=("points",), config=PLOTLY_CONFIG)
-    chart_downloads(fig, "error_categories_per_label", key="dl_err_label_chart")
+                            selection_mode=("points",), config=config)
     # "label" is also a category: the label column is named "span label" here.
     wide = labels.rename(columns={"label": "span label"}).pivot_table(
         index=["system", "span label", "side"], columns="category", values="count",
@@ -799,10 +783,9 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
         st.caption("No bucket holds a span.")
         return settings
     title = f"{measure} per {dimension_name(dimension)} against {s.ref}"
-    fig = slice_chart(table, measure, title=title)
-    event = st.plotly_chart(fig, key=K_ERR_SLICE_CHART, on_select="rerun",
-                            selection_mode=("points",), config=PLOTLY_CONFIG)
-    chart_downloads(fig, f"slices_{dimension.replace(':', '_')}", key="dl_err_slices")
+    config = chart_image(f"slices_{dimension.replace(':', '_')}", key="dl_err_slices")
+    event = st.plotly_chart(slice_chart(table, measure, title=title), key=K_ERR_SLICE_CHART,
+                            on_select="rerun", selection_mode=("points",), config=config)
     shown = table.drop(columns=["order", "dimension"])
     st.dataframe(paginate(shown, key="err_slice_page"), hide_index=True, key="err_slice_table",
                  placeholder="—")

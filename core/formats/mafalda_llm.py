@@ -66,6 +66,10 @@ LEVEL_1_NAME = re.compile(r"_level_1_results\.jsonl$", re.IGNORECASE)
 
 NEGATIONS = frozenset({"no", "none", "not", "false", "nothing"})
 _NON_WORD = re.compile(r"[^\w\s]")
+_ASCII_NON_WORD = bytes.maketrans(
+    bytes(range(128)), bytes(32 if _NON_WORD.match(chr(c)) else c for c in range(128)))
+"""``_NON_WORD.sub(" ", a)`` for an ASCII answer, as a byte table (built from the pattern
+itself): five times faster than the substitution."""
 
 
 def answer_codes(answer: str, parsing: str = "paper-2023") -> frozenset[int]:
@@ -87,7 +91,9 @@ def answer_codes(answer: str, parsing: str = "paper-2023") -> frozenset[int]:
     marker = "Based on the above text, determine"
     if marker in a:
         a = a[: a.index(marker)]
-    a = _NON_WORD.sub(" ", a.lower())
+    a = a.lower()
+    a = (a.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii") if a.isascii()
+         else _NON_WORD.sub(" ", a))
     if "based on the above" in a:
         a = a[: a.index("based on the above")]
     codes = {code for word, code in KEYWORDS.items() if word in a}
@@ -154,6 +160,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                     "'appeal to positive emotion', and an answer naming only logic or "
                     "credibility becomes 'unknown'")
     spans = SpanBuilder()
+    # An answer read before is not parsed again: models repeat themselves (GPT-3.5's 940
+    # answers to MAFALDA hold 449 distinct ones, the baselines' 24 and 1).
+    known: dict[str, frozenset[int]] = {}
     for index, (line, obj) in enumerate(rows):
         if not isinstance(obj, dict):
             raise FormatError(name, f"expected a JSON object, got {type(obj).__name__}",
@@ -169,10 +178,13 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         sentences = list(prediction)
         answers = []
         for answer in prediction.values():
-            if not isinstance(answer, str):
-                raise FormatError(name, f"expected the answer as a string, got "
-                                  f"{type(answer).__name__}", line=line, field="prediction")
-            answers.append(answer_codes(answer, parsing))
+            codes = known.get(answer) if isinstance(answer, str) else None
+            if codes is None:
+                if not isinstance(answer, str):
+                    raise FormatError(name, f"expected the answer as a string, got "
+                                      f"{type(answer).__name__}", line=line, field="prediction")
+                codes = known[answer] = answer_codes(answer, parsing)
+            answers.append(codes)
         again = doc_id in spans
         doc = spans.document(doc_id)
         if again:  # a later line of the same document replaces the earlier one

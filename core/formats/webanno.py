@@ -53,6 +53,12 @@ _ID_RE = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\Z")
 _OFFSETS_RE = re.compile(r"([0-9]+)-([0-9]+)\Z")
 # The widest gap between two sentences that is padded with spaces (characters).
 MAX_GAP = 10_000_000
+_TOKEN_HEAD = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\t([0-9]{1,12})-([0-9]{1,12})\t")
+"""A token line's id and offsets cells at once: it matches exactly when the line's first two
+cells match :data:`_ID_RE` and :data:`_OFFSETS_RE` and a third cell follows (one match per
+line instead of a split and two). An offset of more than 12 digits does not match: no text is
+10^12 characters long, and ``int()`` refuses over 4,300 digits (:func:`_refuse_token_line` says
+which offset, through :func:`~core.formats._common.parse_offset`)."""
 _STACK_SEP = re.compile(r"(?<!\\)\|")
 _VALUE_ESCAPES = [("\\", "\\\\"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"), ("_", "\\_"),
                   ("->", "\\->"), (";", "\\;"), ("\t", "\\t"), ("\n", "\\n"), ("*", "\\*")]
@@ -82,6 +88,8 @@ def unescape_value(value: str) -> str:
     >>> unescape_value(r"a\\|b\\_c\\->d")
     'a|b_c->d'
     """
+    if "\\" not in value:  # most values: nothing escaped
+        return value
     mapping = {"t": "\t", "n": "\n"}
     return _UNESCAPE_VALUE.sub(lambda m: mapping.get(m.group(1), m.group(1)), value)
 
@@ -206,6 +214,11 @@ def _numbered_lines(content: str) -> Iterator[tuple[int, int, str]]:
     """``(line number, offset in content, line without its "\r")`` of every line, as
     ``content.split("\n")`` numbers them."""
     at = 0
+    if "\r" not in content:  # the usual file: no line to trim
+        for number, raw in enumerate(iter_lines(content), start=1):
+            yield number, at, raw
+            at += len(raw) + 1
+        return
     for number, raw in enumerate(iter_lines(content), start=1):
         yield number, at, raw[:-1] if raw.endswith("\r") else raw
         at += len(raw) + 1
@@ -245,6 +258,9 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
     sentence_end16 = 0
     version_old = doc.version in ("3.0", "3.1")
     last_token: tuple[int, int] | None = None
+    add_line, add_at, add_stop = doc.unit_line.append, doc.unit_at.append, doc.unit_stop.append
+    add_begin, add_end = doc.unit_begin.append, doc.unit_end.append
+    match_head = _TOKEN_HEAD.match
     for number, at, line in lines:
         last = number
         if state in ("space", "header") and line.startswith("#"):
@@ -265,24 +281,11 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         if state == "token" and line.startswith("#"):
             raise FormatError(file, f"expected an empty line before the next sentence's "
                               f"{line.split('=', 1)[0]}= line", line=number)
-        cells = line.split("\t")
-        if len(cells) < ncols + 3:
-            raise FormatError(file, f"expected {ncols + 3} TAB-separated columns (id, offsets, "
-                              f"token and {ncols} from the header), got {len(cells)}",
-                              line=number)
-        idm = _ID_RE.match(cells[0])
-        if idm is None:
-            raise FormatError(file, f"expected a sentence-token id such as 1-3 or 1-3.1, got "
-                              f"{cells[0]!r}", line=number, field="id")
-        om = _OFFSETS_RE.match(cells[1])
-        if om is None:
-            raise FormatError(file, f"expected begin-end offsets such as 4-8, got {cells[1]!r}",
-                              line=number, field="offsets")
-        # parse_offset refuses more than 12 digits before int() sees them (Python refuses
-        # over 4,300, and no text is 10^12 characters long).
-        begin = parse_offset(om.group(1), file, field="offsets", line=number)
-        end = parse_offset(om.group(2), file, field="offsets", line=number)
-        subtoken = idm.group(3) is not None
+        head = match_head(line)
+        if head is None or line.count("\t") < ncols + 2:
+            _refuse_token_line(file, line, number, ncols)
+        begin, end = int(head[4]), int(head[5])
+        subtoken = head[3] is not None
         # INCEpTION writes a zero-width annotation as a zero-width sub-token (1-1.1 0-0) at
         # its token's begin or end; a token itself is never empty.
         if end < begin or (end == begin and not subtoken):
@@ -313,15 +316,33 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
             raise FormatError(file, f"the sub-token {begin}-{end} lies outside its token",
                               line=number, field="offsets")
         state = "token"
-        doc.unit_line.append(number)
-        doc.unit_at.append(at)
-        doc.unit_stop.append(at + len(line))
-        doc.unit_begin.append(begin)
-        doc.unit_end.append(end)
+        add_line(number)
+        add_at(at)
+        add_stop(at + len(line))
+        add_begin(begin)
+        add_end(end)
     if state == "header":
         raise FormatError(file, "the last sentence has a #Text= line but no tokens",
                           line=last)
     doc.text = "".join(parts)
+
+
+def _refuse_token_line(file: str, line: str, number: int, ncols: int) -> NoReturn:
+    """The error of a token line :data:`_TOKEN_HEAD` does not match or that has too few
+    columns: the first of the three checks (columns, id, offsets) that fails, cell by cell."""
+    cells = line.split("\t")
+    if len(cells) < ncols + 3:
+        raise FormatError(file, f"expected {ncols + 3} TAB-separated columns (id, offsets, "
+                          f"token and {ncols} from the header), got {len(cells)}", line=number)
+    if _ID_RE.match(cells[0]) is None:
+        raise FormatError(file, f"expected a sentence-token id such as 1-3 or 1-3.1, got "
+                          f"{cells[0]!r}", line=number, field="id")
+    om = _OFFSETS_RE.match(cells[1])
+    if om is not None:  # digits, but too many of them for an offset: parse_offset says so
+        parse_offset(om.group(1), file, field="offsets", line=number)
+        parse_offset(om.group(2), file, field="offsets", line=number)
+    raise FormatError(file, f"expected begin-end offsets such as 4-8, got {cells[1]!r}",
+                      line=number, field="offsets")
 
 
 def _refuse_end(file: str, number: int, begin: int, end: int, subtoken: bool) -> NoReturn:
@@ -408,10 +429,11 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
     # Annotation key -> [begin, end, label or None, first line, first unit]
     found: dict[object, list[Any]] = {}
     by_id: dict[str, object] = {}
-    text = doc.text
+    text, content = doc.text, doc.content
+    unit_at, unit_stop, unit_line = doc.unit_at, doc.unit_stop, doc.unit_line
     for k in range(n):
-        cells = doc.cells(k)
-        b, e, line = begins[k], ends[k], doc.unit_line[k]
+        cells = content[unit_at[k]:unit_stop[k]].split("\t")  # doc.cells(k), inlined
+        b, e, line = begins[k], ends[k], unit_line[k]
         token = text[b:e]
         given = unescape_value(cells[2])
         if token != given:
@@ -421,15 +443,14 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
         if index is None:
             continue  # no layer chosen, or this file's header lacks it: nothing annotated
         assert choice is not None
-        fields = cells[3:]
-        raw = fields[index] if index < len(fields) else "_"
+        raw = cells[3 + index] if 3 + index < len(cells) else "_"
         if raw == "_" or raw == "":
             continue
         values = _STACK_SEP.split(raw)
         # A slot host without a label column is read from its slot target column, whose
         # [N] suffixes name the targets; the host's own id ends its slot role cell.
         id_cells = values if id_index is None else _STACK_SEP.split(
-            fields[id_index] if id_index < len(fields) else "_")
+            cells[3 + id_index] if 3 + id_index < len(cells) else "_")
         for j, value in enumerate(values):
             ident, bare = _split_id(id_cells[j] if j < len(id_cells) else "", doc.file, line,
                                     fname)

@@ -67,13 +67,16 @@ def _import_cassis() -> Any:
     return cassis
 
 
-def _typesystem_for(path: str, files: Mapping[str, bytes]) -> str | None:
+def _typesystem_for(path: str, files: Mapping[str, bytes],
+                    candidates: list[str] | None = None) -> str | None:
     """The type system of the ``.xmi`` at ``path``: ``TypeSystem.xml`` (any case), or the only
     ``.xml``, in its folder or the nearest parent folder that has one. Keys starting with
     ``../`` are type systems found above a single file read from disk
-    (:func:`type_system_above`)."""
+    (:func:`type_system_above`). ``candidates``: the ``.xml`` keys of ``files``, when the caller
+    has them."""
     folder = PurePosixPath(path).parent
-    candidates = [p for p in files if p.lower().endswith(".xml")]
+    if candidates is None:
+        candidates = [p for p in files if p.lower().endswith(".xml")]
     while True:
         here = [p for p in candidates if PurePosixPath(p).parent == folder]
         named = [p for p in here if PurePosixPath(p).name.lower() == "typesystem.xml"]
@@ -176,6 +179,8 @@ class _Skipped:
 def _extract(cas: Any) -> _Extract:
     by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]] = {}
     skipped = _Skipped(cas.typesystem)
+    layers: dict[str, list[str]] = {}
+    relations: set[str] = set()
     for ann in cas.select_all_annotations():
         tname = ann.type.name
         if skipped(tname):
@@ -185,12 +190,12 @@ def _extract(cas: Any) -> _Extract:
             names = tuple(f.name for f in ann.type.all_features
                           if f.name not in ("begin", "end", "sofa"))
             entry = by_type[tname] = (names, [])
+            _add_layer(cas.typesystem, ann.type, layers, relations)  # once per type, in order
         xmi_id = getattr(ann, "xmiID", None)
         entry[1].append((ann.begin, ann.end, xmi_id if xmi_id is not None else id(ann),
                          tuple(getattr(ann, f, None) for f in entry[0])))
     for _, records in by_type.values():
         records.sort(key=lambda r: r[:3])
-    layers, relations = _span_layers(cas, skipped)
     # A sofa without a string (UIMA allows it) is a document whose text is unknown.
     return _Extract(cas.sofa_string, layers, relations, cas.typesystem, by_type)
 
@@ -270,9 +275,16 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
     typesystems: dict[str, Any] = {}
     cases: dict[str, _Extract] = {}
     loaders: dict[str, Any] = {}
+    # The answer depends on the folder only: looked up once per folder, not once per file
+    # against every file (500 files: 250,000 comparisons).
+    xmls = [p for p in files if p.lower().endswith(".xml")]
+    ts_of_folder: dict[str, str | None] = {}
     for path in xmis:
         file = name if single or len(files) == 1 else member_name(name, path)
-        ts_path = _typesystem_for(path, files)
+        folder = posixpath.dirname(path)
+        if folder not in ts_of_folder:
+            ts_of_folder[folder] = _typesystem_for(path, files, xmls)
+        ts_path = ts_of_folder[folder]
         if ts_path is None:
             raise FormatError(file, "no type system: put TypeSystem.xml (INCEpTION writes it "
                               "with every XMI export) beside the .xmi file and read the folder "
@@ -377,27 +389,21 @@ def _layout_key(path: str) -> str:
     return (p.parent / (stem + ".tsv")).as_posix()
 
 
-def _span_layers(cas: Any, skipped: _Skipped) -> tuple[dict[str, list[str]], set[str]]:
-    """Annotation types used in ``cas`` (in first-seen order) with their label features, and
-    which of them are relation layers (:data:`RELATION_FEATURES`)."""
-    ts = cas.typesystem
-    out: dict[str, list[str]] = {}
-    relations: set[str] = set()
-    for ann in cas.select_all_annotations():
-        tname = ann.type.name
-        if tname in out or skipped(tname):
+def _add_layer(ts: Any, atype: Any, layers: dict[str, list[str]], relations: set[str]) -> None:
+    """An annotation type met for the first time in a CAS (not a skipped one): when it is a
+    ``uima.tcas.Annotation``, a span layer (``layers``, in first-seen order) with its label
+    features, and a relation layer too when it has :data:`RELATION_FEATURES`."""
+    tname = atype.name
+    if not ts.subsumes("uima.tcas.Annotation", tname):
+        return
+    feats = []
+    names = set()
+    for feat in atype.all_features:
+        names.add(feat.name)
+        if feat.name in ("begin", "end", "sofa"):
             continue
-        if not ts.subsumes("uima.tcas.Annotation", tname):
-            continue
-        feats = []
-        names = set()
-        for feat in ann.type.all_features:
-            names.add(feat.name)
-            if feat.name in ("begin", "end", "sofa"):
-                continue
-            if feat.rangeType.name in _LABEL_TYPES:
-                feats.append(feat.name)
-        out[tname] = feats
-        if names.issuperset(RELATION_FEATURES):
-            relations.add(tname)
-    return out, relations
+        if feat.rangeType.name in _LABEL_TYPES:
+            feats.append(feat.name)
+    layers[tname] = feats
+    if names.issuperset(RELATION_FEATURES):
+        relations.add(tname)

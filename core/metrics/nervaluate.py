@@ -64,11 +64,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from core.metrics.martino import martino_gold_view
 from core.metrics.result import prf as result_prf
 from core.model import AnnotationSet, Span
 from core.model.docsets import check_same_documents
 from core.model.errors import check_choice
+from core.model.table import SpanTable
 
 SCHEMAS = ("strict", "exact", "partial", "type")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious")
@@ -214,6 +217,10 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, min_overlap: float = 1.0
           ) -> NervaluateResult:
     """The four schemas of ``pred`` against ``gold``, overall and per label.
 
+    The counts are :func:`align`'s, summed over documents (and over (document, label) pairs per
+    label), computed on columns by :func:`_greedy` (tests/analysis/test_nervaluate_vectorised.py
+    compares the two on random corpora).
+
     >>> g = AnnotationSet("g", {"d": (Span(0, 10, "A"),)})
     >>> p = AnnotationSet("p", {"d": (Span(0, 5, "A"),)}, role="system")
     >>> r = score(g, p).to_dict()
@@ -226,16 +233,140 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, min_overlap: float = 1.0
                          "pred-subset-of-gold")
     gold = martino_gold_view(gold)
     pred = martino_gold_view(pred)
-    labels = sorted({s.label for aset in (gold, pred) for v in aset.spans.values() for s in v})
-    overall = {s: Counts() for s in SCHEMAS}
-    per_label = {lab: {s: Counts() for s in SCHEMAS} for lab in labels}
-    for doc in gold.doc_ids:
-        g = sorted(gold.get(doc))
-        p = sorted(pred.get(doc))
-        for schema in SCHEMAS:
-            overall[schema].add(align(g, p, schema, min_overlap=min_overlap)[0])
-            for lab in {x.label for x in g} | {x.label for x in p}:
-                per_label[lab][schema].add(align([x for x in g if x.label == lab],
-                                                 [x for x in p if x.label == lab], schema,
-                                                 min_overlap=min_overlap)[0])
+    labels = sorted(set(_used_labels(gold.table)) | set(_used_labels(pred.table)))
+    doc_index = {d: i for i, d in enumerate(gold.doc_ids)}
+    label_index = {lab: i for i, lab in enumerate(labels)}
+    g = _sorted_columns(gold.table, doc_index, label_index)
+    p = _sorted_columns(pred.table, doc_index, label_index)
+    n_labels = max(len(labels), 1)
+    pi, gi = _overlapping_pairs(g, p, min_overlap)
+    same_interval = (p.start[pi] == g.start[gi]) & (p.end[pi] == g.end[gi])
+    same_label = p.label[pi] == g.label[gi]
+    dist = np.abs(p.start[pi] - g.start[gi]) + np.abs(p.end[pi] - g.end[gi])
+    overall: dict[str, Counts] = {}
+    per_label: dict[str, dict[str, Counts]] = {lab: {} for lab in labels}
+    restricted = np.flatnonzero(same_label)  # per label: both sides restricted to the label
+    for schema in SCHEMAS:
+        for grouped in (False, True):
+            keep = restricted if grouped else slice(None)
+            outcome, taken = _greedy(schema, len(p.doc), len(g.doc), pi[keep], gi[keep],
+                                     same_interval[keep], same_label[keep], dist[keep],
+                                     p.doc * n_labels + p.label if grouped else p.doc)
+            if not grouped:
+                overall[schema] = _counts(outcome, taken)
+                continue
+            by_outcome = np.bincount(outcome * n_labels + p.label,
+                                     minlength=len(_OUTCOMES) * n_labels)
+            missed = np.bincount(g.label[~taken], minlength=n_labels)
+            for k, lab in enumerate(labels):
+                per_label[lab][schema] = Counts(
+                    correct=int(by_outcome[_COR * n_labels + k]),
+                    incorrect=int(by_outcome[_INC * n_labels + k]),
+                    partial=int(by_outcome[_PAR * n_labels + k]),
+                    missed=int(missed[k]), spurious=int(by_outcome[_SPU * n_labels + k]))
     return NervaluateResult(overall, per_label, len(gold.doc_ids), min_overlap)
+
+
+_OUTCOMES = ("correct", "incorrect", "partial", "spurious")
+_COR, _INC, _PAR, _SPU = range(4)
+
+
+@dataclass
+class _Columns:
+    """One side's spans sorted as :func:`align` visits them: by document (the gold's order),
+    start, end, label (labels numbered in sorted order, so codes sort as the names)."""
+
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+
+
+def _used_labels(table: SpanTable) -> list[str]:
+    return [table.labels[k] for k in np.unique(table.label).tolist()]
+
+
+def _sorted_columns(table: SpanTable, doc_index: dict[str, int],
+                    label_index: dict[str, int]) -> _Columns:
+    docs = np.array([doc_index[d] for d in table.doc_ids], dtype=np.int64)
+    codes = np.array([label_index.get(n, -1) for n in table.labels], dtype=np.int64)
+    doc = docs[table.doc] if len(docs) else np.zeros(0, dtype=np.int64)
+    label = codes[table.label] if len(codes) else np.zeros(0, dtype=np.int64)
+    start, end = table.start.astype(np.int64), table.end.astype(np.int64)
+    order = np.lexsort((label, end, start, doc))
+    return _Columns(doc[order], start[order], end[order], label[order])
+
+
+def _overlapping_pairs(g: _Columns, p: _Columns, min_overlap: float
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Every (prediction, gold span) of one document that overlaps by at least ``min_overlap``
+    percent of the gold span (:func:`_enough`, same float operations), in prediction order, then
+    gold order: the only pairs :func:`align` can match (equal intervals overlap 100%)."""
+    lo = np.searchsorted(g.doc, p.doc, side="left")
+    n = np.searchsorted(g.doc, p.doc, side="right") - lo
+    pi = np.repeat(np.arange(len(p.doc), dtype=np.int64), n)
+    first = np.cumsum(n) - n
+    gi = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(first - lo, n)
+    inter = np.minimum(p.end[pi], g.end[gi]) - np.maximum(p.start[pi], g.start[gi])
+    ok = inter > 0
+    pi, gi, inter = pi[ok], gi[ok], inter[ok]
+    ok = inter / (g.end[gi] - g.start[gi]) * 100.0 >= min_overlap
+    return pi[ok], gi[ok]
+
+
+def _greedy(schema: str, n_pred: int, n_gold: int, pi: np.ndarray, gi: np.ndarray,
+            same_interval: np.ndarray, same_label: np.ndarray, dist: np.ndarray,
+            group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`align` on every group of spans at once: each prediction's outcome
+    (``_COR``...``_SPU``) and which gold spans were matched.
+
+    A prediction's choice, given the gold spans still free, is its best candidate pair in a fixed
+    preference order (``strict``/``exact``/``partial``: the first gold span with the same
+    boundaries (and label, strict), else the first overlapping one; ``type``: the same-label one
+    at the least boundary distance, first on ties, else the first overlapping one). Removing
+    candidates other than the best leaves the best unchanged, so in one round each group's
+    predictions, in order, keep the choice they make with the spans taken so far until one
+    chooses a gold span an earlier one chose: those before it are final, their spans taken, and
+    the rest choose again in the next round. The first pending prediction of a group is always
+    final, so the rounds end; on real corpora they are a handful.
+    """
+    if schema == "type":
+        cls = np.where(same_label, 0, 1)
+        order = np.lexsort((gi, np.where(same_label, dist, 0), cls, pi))
+        outcome_of = np.where(same_label, _COR, _INC)
+    else:
+        same = same_interval & same_label if schema == "strict" else same_interval
+        order = np.lexsort((gi, ~same, pi))
+        outcome_of = np.where(same, _COR, _PAR if schema == "partial" else _INC)
+    pi, gi, outcome_of = pi[order], gi[order], outcome_of[order]
+    outcome = np.full(n_pred, _SPU, dtype=np.int64)
+    taken = np.zeros(n_gold, dtype=bool)
+    while len(pi):
+        head = np.ones(len(pi), dtype=bool)
+        head[1:] = pi[1:] != pi[:-1]
+        cand_p, cand_g, cand_o = pi[head], gi[head], outcome_of[head]
+        # a gold span chosen by an earlier prediction of the group: from there on, choose again
+        by_gold = np.lexsort((cand_p, cand_g))
+        again = np.zeros(len(cand_p), dtype=bool)
+        again[by_gold[1:]] = cand_g[by_gold[1:]] == cand_g[by_gold[:-1]]
+        grp = group[cand_p]
+        cut = np.full(len(cand_p), np.iinfo(np.int64).max, dtype=np.int64)
+        if again.any():
+            groups, where = np.unique(grp, return_inverse=True)
+            first_again = np.full(len(groups), np.iinfo(np.int64).max, dtype=np.int64)
+            np.minimum.at(first_again, where[again], cand_p[again])
+            cut = first_again[where]
+        final = cand_p < cut
+        outcome[cand_p[final]] = cand_o[final]
+        taken[cand_g[final]] = True
+        done = np.zeros(n_pred, dtype=bool)
+        done[cand_p[final]] = True
+        keep = ~done[pi] & ~taken[gi]
+        pi, gi, outcome_of = pi[keep], gi[keep], outcome_of[keep]
+    return outcome, taken
+
+
+def _counts(outcome: np.ndarray, taken: np.ndarray) -> Counts:
+    c = np.bincount(outcome, minlength=len(_OUTCOMES))
+    return Counts(int(c[_COR]), int(c[_INC]), int(c[_PAR]), missed=int((~taken).sum()),
+                  spurious=int(c[_SPU]))

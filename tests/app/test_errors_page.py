@@ -236,3 +236,24 @@ def test_counts_chart_is_the_default_and_counts_every_span(make_app) -> None:
     table = categorise(ws.sets["gold"], ws.sets["system_a"])
     correct = cats["data"][0]
     assert correct["y"][0] == table.counts("reference")["correct"]
+
+
+def _image_options(at) -> list[dict]:
+    import json
+
+    return [json.loads(c.proto.config)["toImageButtonOptions"] for c in at.get("plotly_chart")]
+
+
+def test_chart_images_are_drawn_by_the_browser_in_the_format_picked(make_app) -> None:
+    # Issue 29: no server-side Kaleido button; the modebar camera exports PNG or SVG.
+    at = make_app("pages/errors.py", params={"edim": "label"})
+    assert not at.exception
+    assert not [b for b in at.get("download_button")
+                if b.proto.label in ("⬇️ SVG", "⬇️ PNG")]
+    options = _image_options(at)
+    assert [o["filename"] for o in options] == ["error_categories", "error_categories_per_label",
+                                                "slices_label"]
+    assert {o["format"] for o in options} == {"png"}
+    at.segmented_control(key="dl_err_label_chart").set_value("SVG").run()
+    assert not at.exception
+    assert [o["format"] for o in _image_options(at)] == ["png", "svg", "png"]

@@ -45,3 +45,32 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     assert page.locator('#left-doc .ss-cat[data-category="missed"]').count() >= 1
     st_ui.shot(page, "page_documents_filtered_missed")
     assert st_ui.app_errors(page) == []
+
+
+def test_the_chart_camera_downloads_png_or_svg_drawn_by_the_browser(
+    app_url: str, page: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    # Issue 29: the image is Plotly's own export in the browser (no Kaleido on the server);
+    # the control above the chart picks PNG or SVG for the modebar's camera.
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    holder = page.locator(".st-key-err_chart")
+    holder.locator(".js-plotly-plot").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    files = {}
+    for fmt in ("PNG", "SVG"):
+        page.locator(".st-key-dl_err_chart").get_by_role("radio", name=fmt).click()
+        st_ui.wait_idle(page)
+        holder.hover()
+        camera = holder.locator(".modebar-btn[data-title^='Download plot']")
+        with page.expect_download(timeout=30_000) as info:
+            camera.click()
+        target = tmp_path / info.value.suggested_filename
+        info.value.save_as(target)
+        files[fmt] = target
+    assert files["PNG"].name == "error_categories.png"
+    assert files["PNG"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert files["SVG"].name == "error_categories.svg"
+    svg_text = files["SVG"].read_text(encoding="utf-8")
+    assert svg_text.startswith("<svg") and "missed" in svg_text
+    st_ui.shot(page, "errors_chart_image")
+    assert st_ui.app_errors(page) == []
