@@ -325,20 +325,23 @@ def dimensions(metadata: Metadata | None = None, doc_ids: Sequence[str] | None =
 
 
 def check_dimension(dimension: str, metadata: Metadata | None,
-                    doc_ids: Sequence[str] | None = None) -> None:
+                    doc_ids: Sequence[str] | None = None, *, source: str | None = None) -> None:
     """Raise :class:`InputError` unless ``dimension`` can be sliced; a skipped metadata field
-    is named with the reason."""
+    is named with the reason. ``source`` (the metadata file) starts the message of a
+    ``meta:`` dimension, whose fields come from it."""
     plan = meta_plan(metadata, doc_ids)
+    where = f"{source}: " if source and dimension.startswith(META_PREFIX) else ""
     if dimension.startswith(META_PREFIX):
         name = dimension[len(META_PREFIX):]
         field = next((f for f in plan if f.name == name), None)
         if field is not None and field.kind == "skipped":
-            raise InputError(f"{dimension} cannot be sliced: {field.why}; {META_RULE}")
+            raise InputError(f"{where}{dimension} cannot be sliced: {field.why}; {META_RULE}")
     if dimension in dimensions(metadata, doc_ids):
         return
     usable = [META_PREFIX + f.name for f in plan if f.kind != "skipped"]
     skipped = [f.name for f in plan if f.kind == "skipped"]
-    raise InputError(f"unknown dimension {dimension!r}: expected one of {', '.join(DIMENSIONS)}"
+    raise InputError(f"{where}unknown dimension {dimension!r}: expected one of "
+                     f"{', '.join(DIMENSIONS)}"
                      + (f" or {', '.join(usable)}" if usable else "")
                      + (f" (metadata fields not sliced: {', '.join(skipped)})" if skipped else ""))
 

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
                           pred_format=args.pred_format,
                           options=read_options(args, beyond_text=bounds.from_args(args)))
     meta = load_metadata(args.gold, args.meta)
-    check_dimension(args.dimension, meta, inputs.gold.doc_ids)
+    check_dimension(args.dimension, meta, inputs.gold.doc_ids, source=args.meta or args.gold)
     if args.dimension.startswith(META_PREFIX):
         # The other fields a user may have meant: which were left out, and why.
         inputs.warnings.extend(skipped_note(f) for f in meta_plan(meta, inputs.gold.doc_ids)

@@ -207,6 +207,7 @@ def test_meta_column_named_as_its_dimension_is_not_prefixed_twice(cli, clean_fai
               "--samples", "0")
     clean_failure(run)
     assert "or meta:source" in run.err and "meta:meta:" not in run.err
+    assert f"{meta}: unknown dimension 'meta:zzz'" in run.err  # the file the fields come from
     assert cli("slices", *PROPAGANDA, "--meta", str(meta), "--dimension", "meta:source",
                "--samples", "0").rc == 0
 
