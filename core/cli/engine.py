@@ -145,9 +145,11 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
             options=options)
         report = engine_report(client, outcomes, args.scheduler)
     labels = sorted({lab for o in outcomes for lab in o.stats.labels})
+    # The shards match documents by id only (documents matched by text are a single-machine
+    # step, core.model.alignment): nothing was renamed, as the single-machine key says.
     out: Result = {"annotators": kappa.annotators, "documents": kappa.params["documents"],
                    "labels": [args.label] if args.label is not None else labels,
-                   "warnings": []}
+                   "warnings": [], "alignment": {}}
     for m in measures:
         value = kappa if m == "char-kappa" else jaccard
         out[m] = value.as_dict(args.per_document)

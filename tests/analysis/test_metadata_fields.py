@@ -113,8 +113,9 @@ def test_slices_command_refuses_a_skipped_field_in_one_line(
     assert main(["slices", str(GOLD), str(GPT), "--dimension", "meta:sentences_with_labels",
                  "--samples", "0"]) == 1
     err = capsys.readouterr().err
-    assert err == ("error: meta:sentences_with_labels cannot be sliced: its values are JSON "
-                   f"objects, not categories; {META_RULE}\n")
+    # the file the field comes from (here the reference's own records) starts the message
+    assert err == (f"error: {GOLD}: meta:sentences_with_labels cannot be sliced: its values "
+                   f"are JSON objects, not categories; {META_RULE}\n")
 
 
 def test_report_on_the_released_gold_is_small_and_draws_no_negative_bar(
