@@ -91,7 +91,7 @@ def test_curation_resume_upload_of_bad_csvs(app_url: str, page: Any, st_ui: Simp
         st_ui.shot(page, f"bad_upload_curation_{name.removesuffix('.csv')}")
         _kept_working(page, st_ui)
         page.locator("#cur-card").wait_for(timeout=60_000)
-        page.get_by_role("button", name="Accept").click()  # still works
+        page.get_by_role("button", name="✓ Accept the proposal").click()  # still works
         st_ui.wait_idle(page)
         _kept_working(page, st_ui)
 
