@@ -43,7 +43,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import LinearConstraint, linear_sum_assignment, milp
 
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.model.errors import check_choice
@@ -282,6 +281,8 @@ def _solve_partition(comp: Sequence[int], tuples: list[tuple[tuple[int, ...], fl
     picked = _branch_and_bound(len(comp), masks, [c for _, c in options], _NODE_LIMIT)
     if picked is not None:
         return [options[k] for k in picked]
+    from scipy.optimize import LinearConstraint, milp  # imported on use: it costs 0.3-0.5 s
+
     a = np.zeros((len(comp), len(options)))
     for k, (t, _) in enumerate(options):
         for u in t:
@@ -318,6 +319,8 @@ def best_alignment(c: Continuum, diss: Dissimilarity, labels: Sequence[str]) -> 
             # a pair saves 2Δ∅ − d over two singletons; on a tie pair them (as pygamma does)
             pd = d[np.ix_(rows, cols)]
             gain = np.where(pd <= 2 * delta + 1e-9, pd - 2 * delta - 1e-9, 0.0)
+            from scipy.optimize import linear_sum_assignment  # on use (see milp above)
+
             r_idx, c_idx = linear_sum_assignment(gain)
             paired: set[int] = set()
             for r, k in zip(r_idx, c_idx, strict=True):
