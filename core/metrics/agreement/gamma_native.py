@@ -55,6 +55,26 @@ Progress = Callable[[int, int], None]
 _NODE_LIMIT = 20000  # branch-and-bound nodes per component before handing it to the MILP solver
 
 
+# scipy.optimize costs 0.3-0.5 s to import; imported when γ first solves, so that the dashboard's
+# pages and the commands that never align pay nothing for it (docs/performance.md).
+def linear_sum_assignment(cost: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """:func:`scipy.optimize.linear_sum_assignment`, imported on first use."""
+    from scipy.optimize import linear_sum_assignment as solve
+
+    return solve(cost)
+
+
+def milp(c: NDArray[np.float64], *, constraints: tuple[NDArray[np.float64], float, float],
+         integrality: NDArray[np.float64], bounds: tuple[float, float]) -> Any:
+    """:func:`scipy.optimize.milp` on ``constraints = (A, lower, upper)``, imported on first
+    use."""
+    from scipy.optimize import LinearConstraint
+    from scipy.optimize import milp as solve
+
+    return solve(c=c, constraints=LinearConstraint(*constraints), integrality=integrality,
+                 bounds=bounds)
+
+
 @dataclass(frozen=True)
 class Dissimilarity:
     """The combined categorical dissimilarity ``α·d_pos + β·d_cat`` (pygamma's defaults: 1, 1, 1).
@@ -281,13 +301,11 @@ def _solve_partition(comp: Sequence[int], tuples: list[tuple[tuple[int, ...], fl
     picked = _branch_and_bound(len(comp), masks, [c for _, c in options], _NODE_LIMIT)
     if picked is not None:
         return [options[k] for k in picked]
-    from scipy.optimize import LinearConstraint, milp  # imported on use: it costs 0.3-0.5 s
-
     a = np.zeros((len(comp), len(options)))
     for k, (t, _) in enumerate(options):
         for u in t:
             a[local[u], k] = 1.0
-    res = milp(c=np.array([c for _, c in options]), constraints=LinearConstraint(a, 1, 1),
+    res = milp(c=np.array([c for _, c in options]), constraints=(a, 1, 1),
                integrality=np.ones(len(options)), bounds=(0, 1))
     if res.x is None:  # pragma: no cover - singletons always give a feasible cover
         raise RuntimeError(f"the set-partitioning solver failed: {res.message}")
@@ -319,8 +337,6 @@ def best_alignment(c: Continuum, diss: Dissimilarity, labels: Sequence[str]) -> 
             # a pair saves 2Δ∅ − d over two singletons; on a tie pair them (as pygamma does)
             pd = d[np.ix_(rows, cols)]
             gain = np.where(pd <= 2 * delta + 1e-9, pd - 2 * delta - 1e-9, 0.0)
-            from scipy.optimize import linear_sum_assignment  # on use (see milp above)
-
             r_idx, c_idx = linear_sum_assignment(gain)
             paired: set[int] = set()
             for r, k in zip(r_idx, c_idx, strict=True):
