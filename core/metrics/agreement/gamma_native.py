@@ -197,8 +197,11 @@ def _candidate_tuples(comp: Sequence[int], adj: NDArray[np.bool_], d: NDArray[np
     c2 = n * (n - 1) / 2
     out: list[tuple[tuple[int, ...], float]] = []
 
-    dl = d.tolist()  # plain floats: these tuples are tiny and numpy's per-call cost dominates
-    adjl = adj.tolist()
+    # plain floats: these tuples are tiny and numpy's per-call cost dominates; only the
+    # component's rows (a document has many components: converting the whole matrix for each
+    # was most of the Curation page's γ consensus)
+    dl = {u: d[u].tolist() for u in comp}
+    adjl = {u: adj[u].tolist() for u in comp}
     annl = ann.tolist()
 
     def grow(chosen: list[int], sums: list[float], used: set[int], rest: list[int]) -> None:
