@@ -626,27 +626,8 @@ def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = 
 
     The same rows as :func:`decision_rows`, built a column at a time: a text column's distinct
     values (documents, labels, annotators, flags) are made inert once each, and no dict is built
-    per row (50,000 rows in a fifth of the time; ``docs/performance.md``)."""
-    overrides = overrides or {}
-    ds = result.decisions
-    got = [overrides.get(d.key) for d in ds] if overrides else [None] * len(ds)
-    finals = [d.span if o is None else o.span for d, o in zip(ds, got, strict=True)]
-    who = [d.annotators for d in ds]
-    cols: dict[str, list[Any]] = {
-        "id": [d.id for d in ds], "document": [d.doc for d in ds],
-        "start": [s.start for s in finals], "end": [s.end for s in finals],
-        "label": [s.label for s in finals],
-        "decision": [d.decision if o is None else o.decision for d, o in zip(ds, got, strict=True)],
-        "source": ["rule" if o is None else "lead" for o in got],
-        "annotators": [";".join(a) for a in who], "votes": [len(a) for a in who],
-        "of": [d.n for d in ds],
-        "flags": [";".join(d.flags) for d in ds], "why": [d.why for d in ds],
-        "members": [members_text(d.members) for d in ds],
-        "proposed_start": [d.span.start for d in ds], "proposed_end": [d.span.end for d in ds],
-        "proposed_label": [d.span.label for d in ds],
-        "proposed_decision": [d.decision for d in ds],
-        "action": ["" if o is None else (o.action or infer_action(d, o))
-                   for d, o in zip(ds, got, strict=True)]}
+    per row (``docs/performance.md``)."""
+    cols = _decision_columns(result.decisions, overrides or {})
     if not csv_raw:
         for name, values in cols.items():
             if values and isinstance(values[0], str):
@@ -657,6 +638,28 @@ def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = 
     writer.writerow(DECISION_COLUMNS)
     writer.writerows(zip(*(cols[c] for c in DECISION_COLUMNS), strict=True))
     return buf.getvalue()
+
+
+def _decision_columns(ds: Sequence[Decision], overrides: Mapping[str, Override]
+                      ) -> dict[str, list[Any]]:
+    """:func:`decision_rows` as ``{column: values}``."""
+    got = [overrides.get(d.key) for d in ds] if overrides else [None] * len(ds)
+    pairs = list(zip(ds, got, strict=True))
+    finals = [d.span if o is None else o.span for d, o in pairs]
+    who = [d.annotators for d in ds]
+    return {
+        "id": [d.id for d in ds], "document": [d.doc for d in ds],
+        "start": [s.start for s in finals], "end": [s.end for s in finals],
+        "label": [s.label for s in finals],
+        "decision": [d.decision if o is None else o.decision for d, o in pairs],
+        "source": ["rule" if o is None else "lead" for o in got],
+        "annotators": [";".join(a) for a in who], "votes": [len(a) for a in who],
+        "of": [d.n for d in ds], "flags": [";".join(d.flags) for d in ds],
+        "why": [d.why for d in ds], "members": [members_text(d.members) for d in ds],
+        "proposed_start": [d.span.start for d in ds], "proposed_end": [d.span.end for d in ds],
+        "proposed_label": [d.span.label for d in ds],
+        "proposed_decision": [d.decision for d in ds],
+        "action": ["" if o is None else (o.action or infer_action(d, o)) for d, o in pairs]}
 
 
 def read_decisions(text: str, result: Consensus, *, file: str = "decisions.csv"
