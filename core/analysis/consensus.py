@@ -622,14 +622,44 @@ def infer_action(d: Decision, o: Override) -> str:
 def decisions_csv(result: Consensus, overrides: Mapping[str, Override] | None = None, *,
                   csv_raw: bool = False) -> str:
     """The decisions as CSV text (:data:`DECISION_COLUMNS`, RFC 4180 quoting; text cells made
-    inert for spreadsheets by :func:`core.formats.csvsafe.cell` unless ``csv_raw``)."""
+    inert for spreadsheets by :func:`core.formats.csvsafe.cell` unless ``csv_raw``).
+
+    The same rows as :func:`decision_rows`, built a column at a time: a text column's distinct
+    values (documents, labels, annotators, flags) are made inert once each, and no dict is built
+    per row (``docs/performance.md``)."""
+    cols = _decision_columns(result.decisions, overrides or {})
+    if not csv_raw:
+        for name, values in cols.items():
+            if values and isinstance(values[0], str):
+                inert = {v: cell(v) for v in set(values)}
+                cols[name] = [inert[v] for v in values]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(DECISION_COLUMNS)
-    out = (lambda v: v) if csv_raw else cell
-    writer.writerows([out(row[c]) for c in DECISION_COLUMNS]
-                     for row in decision_rows(result, overrides))
+    writer.writerows(zip(*(cols[c] for c in DECISION_COLUMNS), strict=True))
     return buf.getvalue()
+
+
+def _decision_columns(ds: Sequence[Decision], overrides: Mapping[str, Override]
+                      ) -> dict[str, list[Any]]:
+    """:func:`decision_rows` as ``{column: values}``."""
+    got = [overrides.get(d.key) for d in ds] if overrides else [None] * len(ds)
+    pairs = list(zip(ds, got, strict=True))
+    finals = [d.span if o is None else o.span for d, o in pairs]
+    who = [d.annotators for d in ds]
+    return {
+        "id": [d.id for d in ds], "document": [d.doc for d in ds],
+        "start": [s.start for s in finals], "end": [s.end for s in finals],
+        "label": [s.label for s in finals],
+        "decision": [d.decision if o is None else o.decision for d, o in pairs],
+        "source": ["rule" if o is None else "lead" for o in got],
+        "annotators": [";".join(a) for a in who], "votes": [len(a) for a in who],
+        "of": [d.n for d in ds], "flags": [";".join(d.flags) for d in ds],
+        "why": [d.why for d in ds], "members": [members_text(d.members) for d in ds],
+        "proposed_start": [d.span.start for d in ds], "proposed_end": [d.span.end for d in ds],
+        "proposed_label": [d.span.label for d in ds],
+        "proposed_decision": [d.decision for d in ds],
+        "action": ["" if o is None else (o.action or infer_action(d, o)) for d, o in pairs]}
 
 
 def read_decisions(text: str, result: Consensus, *, file: str = "decisions.csv"

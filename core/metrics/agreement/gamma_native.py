@@ -43,7 +43,6 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import LinearConstraint, linear_sum_assignment, milp
 
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.model.errors import check_choice
@@ -54,6 +53,26 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as chance samples complete."""
 
 _NODE_LIMIT = 20000  # branch-and-bound nodes per component before handing it to the MILP solver
+
+
+# scipy.optimize costs 0.3-0.5 s to import; imported when γ first solves, so that the dashboard's
+# pages and the commands that never align pay nothing for it (docs/performance.md).
+def linear_sum_assignment(cost: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """:func:`scipy.optimize.linear_sum_assignment`, imported on first use."""
+    from scipy.optimize import linear_sum_assignment as solve
+
+    return solve(cost)
+
+
+def milp(c: NDArray[np.float64], *, constraints: tuple[NDArray[np.float64], float, float],
+         integrality: NDArray[np.float64], bounds: tuple[float, float]) -> Any:
+    """:func:`scipy.optimize.milp` on ``constraints = (A, lower, upper)``, imported on first
+    use."""
+    from scipy.optimize import LinearConstraint
+    from scipy.optimize import milp as solve
+
+    return solve(c=c, constraints=LinearConstraint(*constraints), integrality=integrality,
+                 bounds=bounds)
 
 
 @dataclass(frozen=True)
@@ -178,8 +197,11 @@ def _candidate_tuples(comp: Sequence[int], adj: NDArray[np.bool_], d: NDArray[np
     c2 = n * (n - 1) / 2
     out: list[tuple[tuple[int, ...], float]] = []
 
-    dl = d.tolist()  # plain floats: these tuples are tiny and numpy's per-call cost dominates
-    adjl = adj.tolist()
+    # plain floats: these tuples are tiny and numpy's per-call cost dominates; only the
+    # component's rows (a document has many components: converting the whole matrix for each
+    # was most of the Curation page's γ consensus)
+    dl = {u: d[u].tolist() for u in comp}
+    adjl = {u: adj[u].tolist() for u in comp}
     annl = ann.tolist()
 
     def grow(chosen: list[int], sums: list[float], used: set[int], rest: list[int]) -> None:
@@ -286,7 +308,7 @@ def _solve_partition(comp: Sequence[int], tuples: list[tuple[tuple[int, ...], fl
     for k, (t, _) in enumerate(options):
         for u in t:
             a[local[u], k] = 1.0
-    res = milp(c=np.array([c for _, c in options]), constraints=LinearConstraint(a, 1, 1),
+    res = milp(c=np.array([c for _, c in options]), constraints=(a, 1, 1),
                integrality=np.ones(len(options)), bounds=(0, 1))
     if res.x is None:  # pragma: no cover - singletons always give a feasible cover
         raise RuntimeError(f"the set-partitioning solver failed: {res.message}")
