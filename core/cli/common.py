@@ -83,6 +83,26 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
                    f"{JSON_WARNINGS}, with counts per kind always)")
 
 
+def add_span_reading_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    """How a reference and predictions are read for a span metric (``score``, ``explain``,
+    ``table``): format overrides, ``--labels``, ``--taxonomy``, the official scorers'
+    ``-m``/``-f`` flags and MAFALDA's answer parsing."""
+    p.add_argument("--gold-format", choices=formats, help="override format detection for GOLD")
+    p.add_argument("--pred-format", choices=formats, help="override format detection for PRED")
+    p.add_argument("--labels", metavar="FILE",
+                   help="label list, one per line (replaces the task's technique list), or "
+                   "a doccano label config (the JSON of doccano's label page: its numeric "
+                   "label ids become names)")
+    p.add_argument("--taxonomy", metavar="FILE",
+                   help="MAFALDA-style grouping of labels into levels (JSON)")
+    p.add_argument("--merge-pred", action="store_true",
+                   help="merge overlapping predictions (the official -m flag)")
+    p.add_argument("--fragments-only", action="store_true",
+                   help="ignore labels (the official -f flag)")
+    p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
+                   help="how MAFALDA model answers become spans (default paper-2023)")
+
+
 def add_beyond_text(p: argparse.ArgumentParser) -> None:
     """``--beyond-text`` and its shorthand ``--clip-spans`` (:mod:`core.model.bounds`: one policy
     for spans that end past their document's text)."""

@@ -18,6 +18,7 @@ from core.cli.common import (
     Warning_,
     add_beyond_text,
     add_output_options,
+    add_span_reading_options,
     command_parser,
     emit,
 )
@@ -96,20 +97,7 @@ def add_input_options(p: argparse.ArgumentParser, *, several_levels: bool = Fals
     else:
         p.add_argument("--level", type=one_level, default=2, metavar="{0,1,2}",
                        help="MAFALDA taxonomy level (default 2)")
-    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
-    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
-    p.add_argument("--labels", metavar="FILE",
-                   help="label list, one per line (replaces the task's technique list), or "
-                   "a doccano label config (the JSON of doccano's label page: its numeric "
-                   "label ids become names)")
-    p.add_argument("--taxonomy", metavar="FILE",
-                   help="MAFALDA-style grouping of labels into levels (JSON)")
-    p.add_argument("--merge-pred", action="store_true",
-                   help="merge overlapping predictions (the official -m flag)")
-    p.add_argument("--fragments-only", action="store_true",
-                   help="ignore labels (the official -f flag)")
-    p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
-                   help="how MAFALDA model answers become spans (default paper-2023)")
+    add_span_reading_options(p, fmts)
     p.add_argument("--hateval-header", choices=("auto", "official"), default="auto",
                    help="HatEval header rule: auto (a first line whose labels are not integers) "
                    "or official (a first line whose id is not a number; drops such a data row)")

@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 
 from core.analysis.table import FORMATS, SystemRow, render, system_row, table_of
-from core.cli.common import Subparsers, Warning_, add_beyond_text, command_parser, emit
+from core.cli.common import (
+    Subparsers,
+    Warning_,
+    add_beyond_text,
+    add_span_reading_options,
+    command_parser,
+    emit,
+)
 from core.cli.loading import load_span_inputs
 from core.formats import FORMATS as FILE_FORMATS
 from core.metrics import registry
@@ -49,18 +56,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--digits", type=int, default=3, choices=range(7), metavar="{0..6}",
                    help="decimals printed (default 3); bold marks the best at this precision")
-    p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
-    p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
-    p.add_argument("--labels", metavar="FILE",
-                   help="label list, one per line, or a doccano label config (as score)")
-    p.add_argument("--taxonomy", metavar="FILE",
-                   help="MAFALDA-style grouping of labels into levels (JSON)")
-    p.add_argument("--merge-pred", action="store_true",
-                   help="merge overlapping predictions (the official -m flag)")
-    p.add_argument("--fragments-only", action="store_true",
-                   help="ignore labels (the official -f flag)")
-    p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
-                   help="how MAFALDA model answers become spans (default paper-2023)")
+    add_span_reading_options(p, fmts)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (the values and intervals) instead of the table")
     add_beyond_text(p)
