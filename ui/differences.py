@@ -39,6 +39,12 @@ K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
 K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
 K_DIFF_PAGE = "diff_page"  # page of the per-text table
+K_DIFF_TEXTS = "diff_texts"  # the text-by-text comparison on a large corpus (toggle)
+
+TEXTS_AUTO = 10_000
+"""Above this many documents the page compares the texts one by one only when asked: both
+official metrics per text take seconds at 100,000 documents (docs/performance.md), on top of
+the rule path the page is for."""
 
 MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}
@@ -302,6 +308,15 @@ def _scatter(df: pd.DataFrame, c: Choice) -> str | None:
 def text_by_text(ws: Workspace, c: Choice) -> None:
     """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
     st.subheader("Text by text")
+    n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
+    if n_docs > TEXTS_AUTO and not st.toggle(
+            f"Compare all {n_docs:,} texts one by one", key=K_DIFF_TEXTS,
+            persist_state="session",
+            help=f"Off by default above {TEXTS_AUTO:,} documents: scoring every text under both "
+            "metrics takes seconds here."):
+        st.caption("Turn on the comparison above to list the texts where the two metrics "
+                   "differ most and open them on the 📄 Documents page.")
+        return
     try:
         rows = documents(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     except SpanScopeError as exc:
