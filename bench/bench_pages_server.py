@@ -4,10 +4,13 @@ Complements ``bench/bench_app.py`` (which times what a user waits for in Chromiu
 app in-process with ``streamlit.testing.v1.AppTest`` on the corpus ``bench_app.py`` generates,
 opened as ``spanscope app --data`` opens it (``SPANSCOPE_DATA``), visits every page twice
 (first visit computes and caches; second is the warm rerun), profiles each first visit with
-``cProfile`` and prints the slowest ``core``/``ui`` functions by cumulative time, and the peak
-resident memory of the process after each page.
+``cProfile`` (unless ``--no-profile``) and prints the slowest ``core``/``ui`` functions by
+cumulative time, the wall and CPU time (``time.process_time``: every thread of the process, not
+the background worker of :mod:`ui.jobs`) of each visit, the load average, and the peak resident
+memory of the process after each page.
 
-Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K]``; writes
+Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K] [--no-profile]``;
+writes
 ``bench/results/bench_pages_server_<docs>.json``.
 """
 
@@ -78,7 +81,7 @@ def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
     return sorted(rows, key=lambda r: -r[1])[:k]
 
 
-def run(n_docs: int, n_spans: int, top: int) -> dict[str, Any]:
+def run(n_docs: int, n_spans: int, top: int, profile: bool = True) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,11 +100,11 @@ def run(n_docs: int, n_spans: int, top: int) -> dict[str, Any]:
                                "rss_after_open_mib": _rss_mib(), "pages": {}}
         global _PROFILES
         for page in PAGES:
-            _PROFILES = []
+            _PROFILES = [] if profile else None
             t, c = time.perf_counter(), time.process_time()
             at.switch_page(f"pages/{page}.py").run()
             first, first_cpu = time.perf_counter() - t, time.process_time() - c
-            profs, _PROFILES = _PROFILES, None
+            profs, _PROFILES = _PROFILES or [], None
             errors = [str(e.value)[:200] for e in at.exception]
             t, c = time.perf_counter(), time.process_time()
             at.run()
@@ -121,8 +124,10 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=10_000)
     ap.add_argument("--spans", type=int, default=100_000, help="spans per set")
     ap.add_argument("--top", type=int, default=6, help="functions listed per page")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="time without cProfile (which adds a third to twice the time)")
     args = ap.parse_args()
-    result = run(args.docs, args.spans, args.top)
+    result = run(args.docs, args.spans, args.top, profile=not args.no_profile)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -180,11 +180,15 @@ def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None)
     return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
-             ) -> AnnotationSet:
-    """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label)."""
-    return majority_set(_sets(_ws, sets), label=label)
+@st.cache_resource(max_entries=64, show_spinner=False)
+def document_majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
+                      doc: str) -> AnnotationSet:
+    """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label) on
+    one document: a document's majority depends on that document alone (the sets that list it
+    vote), so its lane needs no majority of the whole corpus."""
+    one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
+                         s.alternatives) for s in _sets(_ws, sets)]
+    return majority_set(one, label=label)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Fleiss' κ, Krippendorff's α, α_U…")
@@ -543,8 +547,8 @@ __all__ = [
     "ASYMMETRIC", "GAMMA_MEASURES", "MANY_MEASURES", "MEASURES", "MEASURE_HELP", "SPAN_CELLS",
     "Job", "MeasureView",
     "against_bars", "against_table", "alignment", "alignment_figure", "alignment_table",
-    "cell_key", "document_gamma", "gamma_job", "heatmap", "majority", "many_table",
-    "many_values", "matrix_table", "measure_view", "per_label_table", "progress",
+    "cell_key", "document_gamma", "document_majority", "gamma_job", "heatmap", "many_job",
+    "many_table", "many_values", "matrix_table", "measure_view", "per_label_table", "progress",
     "ranking_table", "restricted", "shown", "study", "undefined_cells", "view_job",
 ]
 
@@ -881,7 +885,7 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
         for i, n in enumerate(c.sets)]
     if c.gold is not None and c.gold not in c.sets:
         drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
-    drawn.append(("majority", majority(ws.key, ws, c.sets, c.label),
+    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc),
                   "strict majority of the chosen sets", "lane-majority", "M"))
     used = {s.label for _, aset, *_ in drawn
             for s in restricted(aset, doc, c.label).get(doc)}
