@@ -60,8 +60,9 @@ def _reporter(job_id: int) -> Callable[[int, int], None] | None:
 def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
     """Run ``task`` with ``kwargs``: ``"gamma"`` (corpus γ then γ-cat of ``study``, returns
     ``{"gamma": ManyResult, "gamma-cat": ManyResult}``), ``"view"``
-    (:func:`core.metrics.agreement.measure_view`) or ``"many"`` (Fleiss' κ, Krippendorff's α
-    and α_U of ``study``, as :func:`ui.annotators.many_values`)."""
+    (:func:`core.metrics.agreement.measure_view`), ``"many"`` (Fleiss' κ, Krippendorff's α
+    and α_U of ``study``, as :func:`ui.annotators.many_values`) or ``"path"``
+    (:func:`core.metrics.differences.metric_path`)."""
     from core.metrics.agreement import (
         fleiss_text,
         gamma,
@@ -84,6 +85,10 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         return {"gamma": g, "gamma-cat": cat}
     if task == "view":
         return measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE)
+    if task == "path":  # the Metric differences page's ui.differences.path, on a large corpus
+        from core.metrics.differences import metric_path
+
+        return metric_path(**kwargs)
     if task == "many":  # the Annotators page's ui.annotators.many_values, on a large corpus
         study = kwargs["study"]
         return {"fleiss-kappa": fleiss_text(study, per_document=False),
