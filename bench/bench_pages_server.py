@@ -108,13 +108,16 @@ def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
             first, first_cpu = time.perf_counter() - t, time.process_time() - c
             profs, _PROFILES = _PROFILES or [], None
             errors = [str(e.value)[:200] for e in at.exception]
+            _PROFILES = [] if profile else None
             t, c = time.perf_counter(), time.process_time()
             at.run()
             warm, warm_cpu = time.perf_counter() - t, time.process_time() - c
+            warm_profs, _PROFILES = _PROFILES or [], None
             out["pages"][page] = {"first_s": round(first, 2), "first_cpu_s": round(first_cpu, 2),
                                   "warm_s": round(warm, 2), "warm_cpu_s": round(warm_cpu, 2),
                                   "rss_mib": _rss_mib(), "exceptions": errors,
-                                  "slowest": _top(profs, top)}
+                                  "slowest": _top(profs, top),
+                                  "slowest_warm": _top(warm_profs, top)}
             row = out["pages"][page]
             print(page, row["first_s"], row["first_cpu_s"], row["warm_s"], row["warm_cpu_s"],
                   row["rss_mib"], errors[:1], flush=True)

@@ -88,7 +88,7 @@ def setup(ws: Workspace) -> Setup:
                              key=state.K_BOOT_N, persist_state="session")
     seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
                            persist_state="session")
-    n_docs = len(ws.corpus.doc_ids)
+    n_docs = len(state.doc_id_set(ws.key, ws))
     intervals = n_docs <= BOOTSTRAP_AUTO_DOCS or st.toggle(
         f"Bootstrap 95% intervals over all {n_docs:,} documents", key=K_INTERVALS,
         persist_state="session",
