@@ -211,6 +211,9 @@ def many_values(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str |
             "unitizing-alpha": unitizing(s, per_document=False)}
 
 
+WARNINGS_SHOWN = 5
+"""The study's warnings shown as captions; the others are listed in a table below them."""
+
 BACKGROUND_DOCS = 2000
 """Above this many documents every measure runs in the background like γ (:func:`many_job`,
 :func:`view_job`): the whole-corpus κ, α and α_U take tens of seconds at 100,000 documents
@@ -702,8 +705,16 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
                  f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
-    for warning in [*clipped, *st_.warnings]:
+    warnings = [*clipped, *st_.warnings]
+    for warning in warnings[:WARNINGS_SHOWN]:
         st.caption(f"⚠️ {md(warning)}")
+    if len(warnings) > WARNINGS_SHOWN:
+        # One caption per document with a duplicate span is thousands of elements on a large
+        # corpus (seconds for the browser on every run): the rest go in a paginated table.
+        rest = pd.DataFrame({"warning": warnings[WARNINGS_SHOWN:]})
+        with st.expander(f"⚠️ {len(rest):,} more warnings"):
+            st.dataframe(paginate(rest, key="ann_warnings_page"), hide_index=True,
+                         key="ann_warnings", placeholder="—")
     alone, _ = coverage(ws.key, ws, sets, label)
     if alone:
         noun = "document" if len(alone) == 1 else "documents"

@@ -395,3 +395,19 @@ def test_the_majority_lane_of_one_document_is_the_corpus_majority_there(handmade
         one = ann.document_majority(ws.key, ws, names, None, doc)
         assert one.get(doc) == corpus.get(doc)
         assert (doc in one.spans) == (doc in corpus.spans)
+
+
+def test_many_warnings_show_five_and_list_the_rest(frame) -> None:
+    from core.model import Span
+
+    texts = {f"d{i}": "some words here" for i in range(8)}
+    dup = AnnotationSet("a", {d: (Span(0, 4, "x"), Span(0, 4, "x")) for d in texts},
+                        role="annotator")
+    other = AnnotationSet("b", {d: (Span(0, 4, "x"),) for d in texts}, role="annotator")
+    at = _custom_app([dup, other], texts)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = Study.from_sets([dup, other], texts).warnings
+    assert len(warnings) == 8
+    shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
+    assert len(shown) == ann.WARNINGS_SHOWN
+    assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_SHOWN:]
