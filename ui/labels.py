@@ -422,8 +422,8 @@ def matrix(ws: state.Workspace, c: Choice) -> LabelMatrix:
             persist_state="session",
             help=f"Off by default above {MATRIX_AUTO_DOCS:,} documents: the matrix lists the "
             "span pairs behind every cell, which takes seconds here."):
-        st.caption("Turn on the count above to draw the matrix; it is kept for every later "
-                   "visit of this server.")
+        st.caption("Turn on the count above to draw the matrix; once counted, it stays cached "
+                   "while the server runs.")
         st.stop()
     try:
         m = label_matrix(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level,
