@@ -4,11 +4,15 @@ Complements ``bench/bench_app.py`` (which times what a user waits for in Chromiu
 app in-process with ``streamlit.testing.v1.AppTest`` on the corpus ``bench_app.py`` generates,
 opened as ``spanscope app --data`` opens it (``SPANSCOPE_DATA``), visits every page twice
 (first visit computes and caches; second is the warm rerun), profiles each first visit with
-``cProfile`` and prints the slowest ``core``/``ui`` functions by cumulative time, and the peak
-resident memory of the process after each page.
+``cProfile`` (unless ``--no-profile``) and prints the slowest ``core``/``ui`` functions by
+cumulative time, the wall and CPU time (``time.process_time``: every thread of the process, not
+the background worker of :mod:`ui.jobs`) of each visit, the load average, and the peak resident
+memory of the process after each page.
 
-Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K]``; writes
-``bench/results/bench_pages_server_<docs>.json``.
+With ``--interactions`` it then times issue 29's target 5 (:func:`interactions`).
+
+Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K] [--no-profile]
+[--interactions]``; writes ``bench/results/bench_pages_server_<docs>.json``.
 """
 
 from __future__ import annotations
@@ -78,7 +82,8 @@ def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
     return sorted(rows, key=lambda r: -r[1])[:k]
 
 
-def run(n_docs: int, n_spans: int, top: int) -> dict[str, Any]:
+def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
+        with_interactions: bool = False) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -88,27 +93,84 @@ def run(n_docs: int, n_spans: int, top: int) -> dict[str, Any]:
             {"role": "gold", "path": str(folder / "gold.json")},
             {"role": "system", "path": str(folder / "system_a.json")}])
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=3600)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         at.run()  # the Overview page: reads the files
         out: dict[str, Any] = {"documents": n_docs, "spans_per_set": n_spans,
+                               "load": os.getloadavg()[0],
                                "open_s": round(time.perf_counter() - t, 2),
+                               "open_cpu_s": round(time.process_time() - c, 2),
                                "rss_after_open_mib": _rss_mib(), "pages": {}}
         global _PROFILES
         for page in PAGES:
-            _PROFILES = []
-            t = time.perf_counter()
+            _PROFILES = [] if profile else None
+            t, c = time.perf_counter(), time.process_time()
             at.switch_page(f"pages/{page}.py").run()
-            first = time.perf_counter() - t
-            profs, _PROFILES = _PROFILES, None
+            first, first_cpu = time.perf_counter() - t, time.process_time() - c
+            profs, _PROFILES = _PROFILES or [], None
             errors = [str(e.value)[:200] for e in at.exception]
-            t = time.perf_counter()
+            _PROFILES = [] if profile else None
+            t, c = time.perf_counter(), time.process_time()
             at.run()
-            warm = time.perf_counter() - t
-            out["pages"][page] = {"first_s": round(first, 2), "warm_s": round(warm, 2),
+            warm, warm_cpu = time.perf_counter() - t, time.process_time() - c
+            warm_profs, _PROFILES = _PROFILES or [], None
+            out["pages"][page] = {"first_s": round(first, 2), "first_cpu_s": round(first_cpu, 2),
+                                  "warm_s": round(warm, 2), "warm_cpu_s": round(warm_cpu, 2),
                                   "rss_mib": _rss_mib(), "exceptions": errors,
-                                  "slowest": _top(profs, top)}
-            print(page, out["pages"][page]["first_s"], out["pages"][page]["warm_s"],
-                  out["pages"][page]["rss_mib"], errors[:1], flush=True)
+                                  "slowest": _top(profs, top),
+                                  "slowest_warm": _top(warm_profs, top)}
+            row = out["pages"][page]
+            print(page, row["first_s"], row["first_cpu_s"], row["warm_s"], row["warm_cpu_s"],
+                  row["rss_mib"], errors[:1], flush=True)
+        if with_interactions:
+            out["interactions"] = interactions(at)
+            out["rss_end_mib"] = _rss_mib()
+    return out
+
+
+def _timed(action: Any) -> tuple[float, float]:
+    t, c = time.perf_counter(), time.process_time()
+    action()
+    return round(time.perf_counter() - t, 3), round(time.process_time() - c, 3)
+
+
+def interactions(at: Any) -> dict[str, Any]:
+    """Issue 29's target 5 on the open app: the Annotators page's measure switch (the page's
+    answer, and when the switched measure's matrix is drawn: above ``BACKGROUND_DOCS`` it comes
+    from the background worker, whose CPU this process does not count) and an Errors category
+    row that opens the Documents page filtered to it (the Errors rerun, the switch and the
+    Documents run, one ``at.run()``)."""
+    from ui import annotators as ann
+    from ui import errors as err_ui
+
+    out: dict[str, Any] = {"measure_switch": [], "errors_to_documents": []}
+    at.switch_page("pages/annotators.py").run()
+    for measure in ("char-jaccard", "span-f1", "char-kappa", "char-jaccard"):
+        wall, cpu = _timed(lambda m=measure: at.selectbox(key=ann.K_ANN_MEASURE).set_value(m)
+                           .run())
+        t = time.perf_counter()
+        titles = (f"{measure}, every pair", f"{measure} (F1), every pair")
+        while not any(x in e.proto.spec for e in at.get("plotly_chart") for x in titles):
+            if time.perf_counter() - t > 600:
+                break
+            time.sleep(0.2)
+            at.run()
+        out["measure_switch"].append({"measure": measure, "answer_s": wall, "answer_cpu_s": cpu,
+                                      "matrix_drawn_s": round(wall + time.perf_counter() - t,
+                                                              2)})
+        print("measure switch", out["measure_switch"][-1], flush=True)
+    at.switch_page("pages/errors.py").run()
+    categories = list(at.dataframe[0].value["category"])  # the category table's rows
+    for index in (*range(min(3, len(categories))), 0):
+        category = categories[index]
+        at.switch_page("pages/errors.py").run()
+        at.session_state[err_ui.K_ERR_OPENED] = None
+        at.session_state[err_ui.K_ERR_TABLE] = {"selection": {"rows": [index], "columns": [],
+                                                              "cells": []}}
+        wall, cpu = _timed(at.run)
+        opened = any(t.value.startswith("📄 Documents") for t in at.title)
+        out["errors_to_documents"].append({"category": category, "s": wall, "cpu_s": cpu,
+                                           "opened": opened})
+        print("errors -> documents", out["errors_to_documents"][-1], flush=True)
     return out
 
 
@@ -117,8 +179,13 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=10_000)
     ap.add_argument("--spans", type=int, default=100_000, help="spans per set")
     ap.add_argument("--top", type=int, default=6, help="functions listed per page")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="time without cProfile (which adds a third to twice the time)")
+    ap.add_argument("--interactions", action="store_true",
+                    help="then time the Annotators measure switch and Errors -> Documents")
     args = ap.parse_args()
-    result = run(args.docs, args.spans, args.top)
+    result = run(args.docs, args.spans, args.top, profile=not args.no_profile,
+                 with_interactions=args.interactions)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -158,6 +158,15 @@ def single_documents(study: Study) -> list[tuple[str, str]]:
     return out
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def coverage(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+             ) -> tuple[list[tuple[str, str]], dict[str, tuple[int, int]]]:
+    """:func:`single_documents` and :func:`document_units` of :func:`study`, cached: both walk
+    every document (half a second of every rerun at 100,000 documents)."""
+    s = study(ws_key, _ws, sets, label)
+    return single_documents(s), document_units(s)
+
+
 # ---- background jobs (ui.jobs) ------------------------------------------------------------------
 
 
@@ -180,11 +189,15 @@ def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None)
     return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
-             ) -> AnnotationSet:
-    """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label)."""
-    return majority_set(_sets(_ws, sets), label=label)
+@st.cache_resource(max_entries=64, show_spinner=False)
+def document_majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
+                      doc: str) -> AnnotationSet:
+    """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label) on
+    one document: a document's majority depends on that document alone (the sets that list it
+    vote), so its lane needs no majority of the whole corpus."""
+    one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
+                         s.alternatives) for s in _sets(_ws, sets)]
+    return majority_set(one, label=label)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Fleiss' κ, Krippendorff's α, α_U…")
@@ -196,6 +209,26 @@ def many_values(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str |
     return {"fleiss-kappa": fleiss_text(s, per_document=False),
             "krippendorff-alpha": krippendorff_text(s, per_document=False),
             "unitizing-alpha": unitizing(s, per_document=False)}
+
+
+WARNINGS_SHOWN = 5
+"""The study's warnings shown as captions; the others are listed in a table below them."""
+
+BACKGROUND_DOCS = 2000
+"""Above this many documents every measure runs in the background like γ (:func:`many_job`,
+:func:`view_job`): the whole-corpus κ, α and α_U take tens of seconds at 100,000 documents
+(docs/performance.md), which the page would otherwise wait for on its first visit and on every
+change of measure; meanwhile it shows progress bars and stays usable."""
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def many_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+             ) -> Job[dict[str, ManyResult]]:
+    """:func:`many_values` in the background (for a corpus of more than
+    :data:`BACKGROUND_DOCS` documents)."""
+    s = study(ws_key, _ws, sets, label)
+    return submit(Job(f"Fleiss' κ, Krippendorff's α and α_U of {len(s.docs):,} documents",
+                      "many", {"study": s}))
 
 
 GAMMA_AUTO_DOCS = 1000
@@ -231,9 +264,11 @@ def measure_view(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str 
 def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
              measure: str, gold: str | None, leave_one_out: bool, seed: int, samples: int
              ) -> Job[MeasureView]:
-    """:func:`core.metrics.agreement.measure_view` of γ or γ-cat, in the background."""
-    return submit(Job(f"{measure} of every pair and against the gold and the majority "
-                       f"({samples} samples, seed {seed})", "view",
+    """:func:`core.metrics.agreement.measure_view` in the background: γ or γ-cat, or any
+    measure on a corpus of more than :data:`BACKGROUND_DOCS` documents."""
+    chance = f" ({samples} samples, seed {seed})" if measure in GAMMA_MEASURES else ""
+    return submit(Job(f"{measure} of every pair and against the gold and the majority{chance}",
+                      "view",
                        {**_view_args(_ws, sets, label, measure, gold, leave_one_out),
                         "samples": samples, "seed": seed}))
 
@@ -524,8 +559,8 @@ __all__ = [
     "ASYMMETRIC", "GAMMA_MEASURES", "MANY_MEASURES", "MEASURES", "MEASURE_HELP", "SPAN_CELLS",
     "Job", "MeasureView",
     "against_bars", "against_table", "alignment", "alignment_figure", "alignment_table",
-    "cell_key", "document_gamma", "gamma_job", "heatmap", "majority", "many_table",
-    "many_values", "matrix_table", "measure_view", "per_label_table", "progress",
+    "cell_key", "document_gamma", "document_majority", "gamma_job", "heatmap", "many_job",
+    "many_table", "many_values", "matrix_table", "measure_view", "per_label_table", "progress",
     "ranking_table", "restricted", "shown", "study", "undefined_cells", "view_job",
 ]
 
@@ -632,6 +667,8 @@ class Computed:
     view_job: Job[MeasureView] | None
     view: MeasureView | None
     view_error: str | None
+    many: Job[dict[str, ManyResult]] | None = None
+    """The many-annotator measures' job on a large corpus (None: computed in the run)."""
 
 
 def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
@@ -649,24 +686,36 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             help=f"Off by default above {GAMMA_AUTO_DOCS:,} documents: γ aligns every document "
             "with chance samples, which takes minutes here (in the background, one core).")
         gjob = gamma_job(ws.key, ws, sets, label, c.seed, c.samples) if gamma_on else None
+        background = len(st_.docs) > BACKGROUND_DOCS
         vjob: Job[MeasureView] | None
-        if c.measure in GAMMA_MEASURES:
-            vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, c.seed,
-                            c.samples)
+        if c.measure in GAMMA_MEASURES or background:
+            # seed and samples are γ's: other measures keep one job whatever they are
+            seed, samples = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
+            vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, seed,
+                            samples)
             view = vjob.result() if vjob.done() and vjob.error() is None else None
             view_error = vjob.error()
         else:
             vjob, view_error = None, None
             view = measure_view(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out)
-        shown([gjob, vjob])
+        mjob = many_job(ws.key, ws, sets, label) if background else None
+        shown([gjob, vjob, mjob])
     except SpanScopeError as exc:
         st.error("These sets cannot be compared: "
                  f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
-    for warning in [*clipped, *st_.warnings]:
+    warnings = [*clipped, *st_.warnings]
+    for warning in warnings[:WARNINGS_SHOWN]:
         st.caption(f"⚠️ {md(warning)}")
-    alone = single_documents(st_)
+    if len(warnings) > WARNINGS_SHOWN:
+        # One caption per document with a duplicate span is thousands of elements on a large
+        # corpus (seconds for the browser on every run): the rest go in a paginated table.
+        rest = pd.DataFrame({"warning": warnings[WARNINGS_SHOWN:]})
+        with st.expander(f"⚠️ {len(rest):,} more warnings"):
+            st.dataframe(paginate(rest, key="ann_warnings_page"), hide_index=True,
+                         key="ann_warnings", placeholder="—")
+    alone, _ = coverage(ws.key, ws, sets, label)
     if alone:
         noun = "document" if len(alone) == 1 else "documents"
         verb = "is" if len(alone) == 1 else "are"
@@ -676,7 +725,7 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
                        "differ are matched by text on the Data page; see each file's notes).")
             st.dataframe(pd.DataFrame(alone, columns=["document", "only in"]),
                          hide_index=True, key="ann_single_docs")
-    return Computed(st_, gjob, vjob, view, view_error)
+    return Computed(st_, gjob, vjob, view, view_error, mjob)
 
 
 def wait_or_error(job: Job[Any] | None, error: str | None, *, bar: bool = False) -> None:
@@ -730,7 +779,8 @@ def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
         col.metric(MANY_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
         return
     if res is None:
-        col.metric(MANY_NAMES[name], "…", help="γ is computing in the background")
+        col.metric(MANY_NAMES[name], "…", help="computing in the background (progress "
+                   "above)")
         return
     value = res.overall.value
     col.metric(MANY_NAMES[name], "n/a" if value is None else f"{value:.3f}",
@@ -751,14 +801,20 @@ def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
 def together(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
     """The many-annotator values of all the chosen sets (γ once its job is done); returns them."""
     st.subheader(f"All {len(c.sets)} sets together")
-    values = dict(many_values(ws.key, ws, c.sets, c.label))
+    mjob = r.many
+    if mjob is None:
+        values = dict(many_values(ws.key, ws, c.sets, c.label))
+    else:
+        values = dict(mjob.result()) if mjob.done() and mjob.error() is None else {}
+        wait_or_error(mjob, mjob.error(), bar=True)
     gjob = r.gamma
     gamma_error = gjob.error() if gjob is not None else None
     if gjob is not None and gjob.done() and gamma_error is None:
         values.update(gjob.result())
-    units = document_units(r.study)
+    _, units = coverage(ws.key, ws, c.sets, c.label)
     for col, name in zip(st.columns(5), MANY_NAMES, strict=True):
-        _many_tile(col, name, values.get(name), gjob is None, units.get(name))
+        _many_tile(col, name, values.get(name), gjob is None and name in GAMMA_MEASURES,
+                   units.get(name))
     st.caption(WHY_THEY_DIFFER)
     wait_or_error(gjob, gamma_error, bar=True)
     many = many_table(values)
@@ -849,7 +905,7 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
         for i, n in enumerate(c.sets)]
     if c.gold is not None and c.gold not in c.sets:
         drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
-    drawn.append(("majority", majority(ws.key, ws, c.sets, c.label),
+    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc),
                   "strict majority of the chosen sets", "lane-majority", "M"))
     used = {s.label for _, aset, *_ in drawn
             for s in restricted(aset, doc, c.label).get(doc)}

@@ -2,7 +2,8 @@
 
 Every number comes from :mod:`core.metrics.differences` (one parameterised computation whose end
 points are the official metrics); this module caches it per workspace and turns its results
-into tables and plotly figures.
+into tables and plotly figures. Above :data:`PATH_BACKGROUND_DOCS` documents the path runs in the
+background worker of :mod:`ui.jobs` (:func:`path_job`), as the Annotators page's measures do.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from core.render.highlight import PALETTE
 from core.render.palette import OKABE_ITO
 from ui import levels, state
 from ui.escape import md
+from ui.jobs import Job, progress, submit
+from ui.jobs import shown as jobs_shown
 from ui.results import taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
@@ -39,6 +42,18 @@ K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
 K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
 K_DIFF_PAGE = "diff_page"  # page of the per-text table
+K_DIFF_TEXTS = "diff_texts"  # the text-by-text comparison on a large corpus (toggle)
+K_DIFF_JOBS = "diff_jobs"  # session: the path jobs the last run showed (ui.jobs.shown)
+
+PATH_BACKGROUND_DOCS = 10_000
+"""Above this many documents the rule path runs in the background with a progress bar: its five
+scorings of the whole corpus take about five seconds at 100,000 documents
+(docs/performance.md)."""
+
+TEXTS_AUTO = 10_000
+"""Above this many documents the page compares the texts one by one only when asked: both
+official metrics per text take seconds at 100,000 documents (docs/performance.md), on top of
+the rule path the page is for."""
 
 MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}
@@ -53,6 +68,34 @@ def path(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
     """:func:`core.metrics.differences.metric_path` for ``system`` against ``ref``."""
     return metric_path(_ws.sets[ref], _ws.sets[system], level=level, mafalda_variant=variant,
                        taxonomy=taxonomy_for(_ws, ref, system), texts=_ws.corpus.texts)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
+             variant: str) -> Job[list[Step]]:
+    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task)."""
+    return submit(Job(f"From Martino to MAFALDA for {system}, one rule at a time", "path",
+                      {"gold": _ws.sets[ref], "pred": _ws.sets[system], "level": level,
+                       "mafalda_variant": variant, "taxonomy": taxonomy_for(_ws, ref, system),
+                       "texts": dict(_ws.corpus.texts)}))
+
+
+def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
+    """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
+    when the job failed (an error shows)."""
+    n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
+    if n_docs <= PATH_BACKGROUND_DOCS:
+        return path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
+    job = path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
+    jobs_shown([job], memory=st.session_state, key=K_DIFF_JOBS)
+    if not job.done():
+        progress(job)
+        return None
+    error = job.error()
+    if error is not None:
+        st.error(md(error), icon="❌")
+        return None
+    return job.result()
 
 
 @st.cache_resource(max_entries=32, show_spinner="Comparing the texts…")
@@ -256,8 +299,10 @@ def choose(ws: Workspace) -> Choice:
 
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
-    steps = path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     st.subheader(f"From Martino to MAFALDA: {md(c.system)} against {md(c.ref)}")
+    steps = steps_or_progress(ws, c)
+    if steps is None:
+        return
     scored = [s for s in steps if s.score is not None]
     if len(scored) >= 2:
         st.plotly_chart(waterfall(steps, c.measure, title=f"{MEASURES[c.measure]}, one rule "
@@ -302,6 +347,15 @@ def _scatter(df: pd.DataFrame, c: Choice) -> str | None:
 def text_by_text(ws: Workspace, c: Choice) -> None:
     """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
     st.subheader("Text by text")
+    n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
+    if n_docs > TEXTS_AUTO and not st.toggle(
+            f"Compare all {n_docs:,} texts one by one", key=K_DIFF_TEXTS,
+            persist_state="session",
+            help=f"Off by default above {TEXTS_AUTO:,} documents: scoring every text under both "
+            "metrics takes seconds here."):
+        st.caption("Turn on the comparison above to list the texts where the two metrics "
+                   "differ most and open them on the 📄 Documents page.")
+        return
     try:
         rows = documents(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     except SpanScopeError as exc:

@@ -338,7 +338,8 @@ def _bucket(ids: list[str]) -> tuple[dict[str, Any] | None, list[str]]:
     if b2.button("Show all", key="err_docs_clear"):
         st.session_state[err_ui.K_ERR_DOCS] = None
         st.rerun()
-    return bucket, [d for d in ids if d in set(bucket["documents"])]
+    kept = set(bucket["documents"])
+    return bucket, [d for d in ids if d in kept]
 
 
 def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
@@ -355,7 +356,8 @@ def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
     if category != err_ui.ALL or label_filter != err_ui.ALL:
         allowed = err_ui.documents_with(ws, v.set_a, v.set_b, v.cat_level, category,
                                         label_filter)
-        ids = [d for d in ids if d in set(allowed or ())]
+        kept = set(allowed or ())  # once, not once per document
+        ids = [d for d in ids if d in kept]
     bucket, ids = _bucket(ids)
     if not ids:
         st.warning("No document matches the search and filters.")

@@ -62,8 +62,8 @@ K_ERR_VIEW = "eview"  # Errors: all spans or errors only in the category charts 
 K_ERR_SCALE = "escale"  # Errors: counts or share in the category chart (bound)
 FILTER_AUTO_DOCS = 2000
 """Above this many documents what costs a pass over the whole corpus beyond the error categories
-waits for a toggle: the Documents page's error filters, the Errors page's SemEval-2013 schemas
-and bootstrapped slices."""
+waits for a toggle: the Documents page's error filters, the Errors page's SemEval-2013 schemas,
+list of the spans of one category and bootstrapped slices."""
 K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
@@ -654,6 +654,12 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     list_category = l2.selectbox("Category", [ALL, *CATEGORY_STYLE],
                                  index=1 + list(CATEGORY_STYLE).index("missed"),
                                  key="err_list_category")
+    # Listing builds a row for each of the system's spans and the reference's (seconds at a
+    # million spans): on a large corpus it waits for its toggle.
+    if s.n_docs > FILTER_AUTO_DOCS and not st.toggle(
+            f"List the spans of all {s.n_docs:,} documents", key="err_list_on",
+            persist_state="session"):
+        return
     spans = span_frame(ws.key, ws, s.ref, list_system, s.level, list_category)
     st.dataframe(paginate(spans, key="err_list_page"), hide_index=True, key="err_span_table",
                  column_config={"text": st.column_config.TextColumn(width="large")},

@@ -59,9 +59,17 @@ def _reporter(job_id: int) -> Callable[[int, int], None] | None:
 
 def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
     """Run ``task`` with ``kwargs``: ``"gamma"`` (corpus γ then γ-cat of ``study``, returns
-    ``{"gamma": ManyResult, "gamma-cat": ManyResult}``) or ``"view"``
-    (:func:`core.metrics.agreement.measure_view`)."""
-    from core.metrics.agreement import gamma, measure_view
+    ``{"gamma": ManyResult, "gamma-cat": ManyResult}``), ``"view"``
+    (:func:`core.metrics.agreement.measure_view`), ``"many"`` (Fleiss' κ, Krippendorff's α
+    and α_U of ``study``, as :func:`ui.annotators.many_values`) or ``"path"``
+    (:func:`core.metrics.differences.metric_path`)."""
+    from core.metrics.agreement import (
+        fleiss_text,
+        gamma,
+        krippendorff_text,
+        measure_view,
+        unitizing,
+    )
 
     if _QUEUE is not None:
         _QUEUE.put((job_id, -1, -1))
@@ -77,6 +85,15 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         return {"gamma": g, "gamma-cat": cat}
     if task == "view":
         return measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE)
+    if task == "path":  # the Metric differences page's ui.differences.path, on a large corpus
+        from core.metrics.differences import metric_path
+
+        return metric_path(**kwargs)
+    if task == "many":  # the Annotators page's ui.annotators.many_values, on a large corpus
+        study = kwargs["study"]
+        return {"fleiss-kappa": fleiss_text(study, per_document=False),
+                "krippendorff-alpha": krippendorff_text(study, per_document=False),
+                "unitizing-alpha": unitizing(study, per_document=False)}
     raise ValueError(f"unknown background task {task!r}")
 
 

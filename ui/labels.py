@@ -43,6 +43,12 @@ K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
 K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
+K_LAB_ON = "lab_on"  # session: the matrix counted on a large corpus (toggle)
+
+MATRIX_AUTO_DOCS = 10_000
+"""Above this many documents the page counts the matrix when asked: the confusion keeps every
+span pair behind every cell, about ten seconds of per-text Python at 100,000 documents
+(docs/performance.md)."""
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
@@ -409,7 +415,16 @@ def choose(ws: state.Workspace) -> Choice:
 
 def matrix(ws: state.Workspace, c: Choice) -> LabelMatrix:
     """The label matrix of the choice, and which taxonomy maps its labels; stops on an input
-    the matrix refuses."""
+    the matrix refuses, and on a large corpus until the matrix is asked for."""
+    n_docs = max(len(ws.sets[c.set_a].spans), len(ws.sets[c.set_b].spans))
+    if n_docs > MATRIX_AUTO_DOCS and not st.toggle(
+            f"Count the labels of all {n_docs:,} documents", key=K_LAB_ON,
+            persist_state="session",
+            help=f"Off by default above {MATRIX_AUTO_DOCS:,} documents: the matrix lists the "
+            "span pairs behind every cell, which takes seconds here."):
+        st.caption("Turn on the count above to draw the matrix; once counted, it stays cached "
+                   "while the server runs.")
+        st.stop()
     try:
         m = label_matrix(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level,
                          c.alternatives)

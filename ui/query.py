@@ -42,7 +42,7 @@ SESSION_NUMBERS: dict[str, tuple[int, int]] = {
 
 
 def _validators(ws: state.Workspace) -> dict[str, tuple[Callable[[str], bool], str]]:
-    doc_ids = set(ws.corpus.doc_ids)
+    doc_ids = state.doc_id_set(ws.key, ws)
     sets = set(ws.sets)
     is_doc = (doc_ids.__contains__, "no such document in the data loaded now")
     is_set = (sets.__contains__, "no annotation set of that name is loaded")

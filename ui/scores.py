@@ -21,6 +21,12 @@ from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
+K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
+
+BOOTSTRAP_AUTO_DOCS = 10_000
+"""Above this many documents the Scores page bootstraps its intervals only when asked: 1,000
+resamples of 100,000 documents draw 10⁸ counts, about ten seconds of CPU per metric and system
+(docs/performance.md), which the first visit of the page would otherwise wait for."""
 
 
 def text_labels_only(ws: Workspace) -> None:
@@ -46,6 +52,9 @@ class Setup:
     systems: list[str]
     n_boot: int
     seed: int
+    intervals: bool = True
+    """Whether the bootstrap intervals are computed (always up to :data:`BOOTSTRAP_AUTO_DOCS`
+    documents, above only when asked); the paired comparison needs them too."""
 
 
 def setup(ws: Workspace) -> Setup:
@@ -79,7 +88,14 @@ def setup(ws: Workspace) -> Setup:
                              key=state.K_BOOT_N, persist_state="session")
     seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
                            persist_state="session")
-    return Setup(ref, variants, int(level), systems, int(n_boot), int(seed))
+    n_docs = len(state.doc_id_set(ws.key, ws))
+    intervals = n_docs <= BOOTSTRAP_AUTO_DOCS or st.toggle(
+        f"Bootstrap 95% intervals over all {n_docs:,} documents", key=K_INTERVALS,
+        persist_state="session",
+        help=f"Off by default above {BOOTSTRAP_AUTO_DOCS:,} documents: each metric and system "
+        "resamples every document as many times as the resamples above, which takes seconds "
+        "here. On: the systems table gets F1 low/high and the paired comparison its interval.")
+    return Setup(ref, variants, int(level), systems, int(n_boot), int(seed), intervals)
 
 
 def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
@@ -112,7 +128,8 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     """Every system under every span metric (with bootstrap intervals) and their F1 chart."""
     st.subheader("All systems")
     overview = results.systems_overview(ws.key, ws, s.ref, tuple(s.systems),
-                                        tuple(s.variants.items()), s.level, s.n_boot, s.seed)
+                                        tuple(s.variants.items()), s.level,
+                                        s.n_boot if s.intervals else 0, s.seed)
     if len(overview.table.columns) <= 1:
         return
     st.caption(_overview_notes(ws, s, overview.table.columns))
@@ -276,6 +293,10 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
                         help=full_name_help(state.K_SYS1, s.systems[0]))
     sys2 = p2.selectbox("System 2", [x for x in s.systems if x != sys1], key=state.K_SYS2,
                         bind="query-params", help=full_name_help(state.K_SYS2))
+    if not s.intervals:
+        st.caption("The paired comparison is a bootstrap: turn on the intervals above to "
+                   "compute it.")
+        return
     result = results.paired_comparison(ws.key, ws, s.ref, sys1, sys2, d.metric, d.variant,
                                        d.level, s.n_boot, s.seed)
     if result is None:

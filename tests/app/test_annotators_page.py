@@ -360,3 +360,54 @@ def test_a_small_corpus_computes_gamma_without_a_toggle(make_app) -> None:
     at = make_app(PAGE)
     assert not [t for t in at.toggle if t.key == ann.K_ANN_GAMMA_ON]
     assert _metric(at, "γ") != "off"
+
+
+def test_on_a_large_corpus_the_measures_come_from_the_background(make_app, handmade,
+                                                                 monkeypatch) -> None:
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)  # the hand-made corpus is "large"
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)  # γ off: the other measures only
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard"})
+    assert not at.exception, [e.value for e in at.exception]
+    deadline = time.time() + 120
+    while _metric(at, "Fleiss' κ") == "…" or not _figures(at):
+        assert time.time() < deadline, "the measures did not finish"
+        time.sleep(0.3)
+        at.run()
+    s = Study.from_sets(sets, texts)
+    assert _metric(at, "Fleiss' κ") == f"{fleiss_text(s).overall.value:.3f}"
+    assert _metric(at, "Krippendorff's α") == f"{krippendorff_text(s).overall.value:.3f}"
+    expected = pairwise(s, "char-jaccard").matrix()
+    names = [a.name for a in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+
+
+def test_the_majority_lane_of_one_document_is_the_corpus_majority_there(handmade) -> None:
+    from core.metrics.agreement import majority_set
+
+    texts, sets = handmade
+    report = state.FileReport("custom.json", "test", "gold", "custom", texts, tuple(sets))
+    ws = state.build_workspace([report], key="test:majority", title="custom", shareable=False)
+    names = tuple(a.name for a in sets)
+    corpus = majority_set(sets)
+    for doc in texts:
+        one = ann.document_majority(ws.key, ws, names, None, doc)
+        assert one.get(doc) == corpus.get(doc)
+        assert (doc in one.spans) == (doc in corpus.spans)
+
+
+def test_many_warnings_show_five_and_list_the_rest(frame) -> None:
+    from core.model import Span
+
+    texts = {f"d{i}": "some words here" for i in range(8)}
+    dup = AnnotationSet("a", {d: (Span(0, 4, "x"), Span(0, 4, "x")) for d in texts},
+                        role="annotator")
+    other = AnnotationSet("b", {d: (Span(0, 4, "x"),) for d in texts}, role="annotator")
+    at = _custom_app([dup, other], texts)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = Study.from_sets([dup, other], texts).warnings
+    assert len(warnings) == 8
+    shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
+    assert len(shown) == ann.WARNINGS_SHOWN
+    assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_SHOWN:]

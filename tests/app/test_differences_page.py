@@ -139,3 +139,28 @@ def test_drawn_waterfall_axis_is_fitted(make_app) -> None:
     assert low == 0 and high == pytest.approx(max(values) * 1.3)
     marked = [s for s in fig["layout"].get("shapes", []) if s.get("x0") == 1]
     assert bool(marked) == (max(values) > 1)
+
+
+def test_on_a_large_corpus_the_path_runs_in_the_background(make_app, frame, handmade,
+                                                           monkeypatch) -> None:
+    import time
+
+    _, sets = handmade
+    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
+    monkeypatch.setattr(diff, "TEXTS_AUTO", 0)
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
+    assert not at.exception, [e.value for e in at.exception]
+    # the text-by-text comparison waits for its toggle
+    assert not [d for d in at.dataframe if "MAFALDA F1" in d.value.columns]
+    deadline = time.time() + 120
+    while not [d for d in at.dataframe if "official metric" in d.value.columns]:
+        assert time.time() < deadline, "the path did not finish"
+        time.sleep(0.3)
+        at.run()
+    steps = _steps(frame, at, "R")
+    for key, title, _, rules, _ in differences.path_rules(2, "paper"):
+        want = differences.rule_score(sets[0], sets[1], rules).recall
+        assert steps.loc[title, "R"] == pytest.approx(want), key
+    at.toggle(key=diff.K_DIFF_TEXTS).set_value(True).run()
+    rows = differences.document_differences(sets[0], sets[1])
+    assert list(frame(at, "document", "MAFALDA F1")["document"]) == [r.document for r in rows]

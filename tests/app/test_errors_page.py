@@ -257,3 +257,16 @@ def test_chart_images_are_drawn_by_the_browser_in_the_format_picked(make_app) ->
     at.segmented_control(key="dl_err_label_chart").set_value("SVG").run()
     assert not at.exception
     assert [o["format"] for o in _image_options(at)] == ["png", "svg", "png"]
+
+
+def test_on_a_large_corpus_the_span_list_waits_for_its_toggle(make_app, frame,
+                                                              monkeypatch) -> None:
+    monkeypatch.setattr(err_ui, "FILTER_AUTO_DOCS", 0)  # the hand-made corpus is "large"
+    at = make_app("pages/errors.py")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [d for d in at.dataframe if "decided by" in d.value.columns]
+    at.toggle(key="err_list_on").set_value(True).run()
+    ws = _ws(at)
+    missed = [s for s in categorise(ws.sets["gold"], ws.sets["system_a"]).spans
+              if s.category == "missed"]
+    assert len(frame(at, "decided by", "text")) == len(missed)

@@ -196,3 +196,14 @@ def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
     assert lab_ui.md("<b>x_y</b>") == "\\<b\\>x\\_y\\</b\\>"
     # nothing from a file is rendered as HTML on this page (only the heatmap's scrolling style)
     assert [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT] == [lab_ui.SCROLL_CSS]
+
+
+def test_on_a_large_corpus_the_matrix_waits_for_its_toggle(make_app, monkeypatch) -> None:
+    monkeypatch.setattr(lab_ui, "MATRIX_AUTO_DOCS", 0)  # the hand-made corpus is "large"
+    at = make_app(PAGE, params={"b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.get("arrow_vega_lite_chart")
+    at.toggle(key=lab_ui.K_LAB_ON).set_value(True).run()
+    at = _click(at, "Doubt", "Loaded")
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("**1** of **1**" in md.value for md in at.markdown)

@@ -199,3 +199,20 @@ def test_paper_table_download_is_core_table_with_the_pages_f1_interval(make_app,
     tex = scores_ui.paper_table_text(ws.key, ws, "gold", systems, "martino", "semeval2021", 2,
                                      1000, 0, "latex")
     assert r"\toprule" in tex and "seed 0" in tex and r"system\_a" in tex
+
+
+def test_on_a_large_corpus_the_intervals_wait_for_their_toggle(make_app, frame,
+                                                                monkeypatch) -> None:
+    from ui import scores as scores_ui
+
+    monkeypatch.setattr(scores_ui, "BOOTSTRAP_AUTO_DOCS", 0)  # the sample is "large"
+    at = make_app("pages/scores.py", data="sample")
+    assert not at.exception, [e.value for e in at.exception]
+    table = frame(at, "system", "DSM F1")
+    assert "DSM F1 low" not in table.columns
+    assert not any("F1(" in m.value for m in at.markdown)  # no paired comparison yet
+    shown_f1 = table.set_index("system")["DSM F1"]
+    at.toggle(key=scores_ui.K_INTERVALS).set_value(True).run()
+    after = frame(at, "system", "DSM F1 low").set_index("system")
+    assert after["DSM F1"].to_dict() == shown_f1.to_dict()  # the scores stay what they were
+    assert any("F1(" in m.value for m in at.markdown)
