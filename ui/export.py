@@ -29,14 +29,16 @@ def download_buttons(doc_id: str, text: str | None, gold: Sequence[SpanItem],
                      | None = None, notes: tuple[Notes, Notes] | None = None,
                      key: str = "dl_doc_export") -> None:
     """The Documents page's "HTML" and "SVG" download buttons for the document shown (each file
-    is built when its button is clicked). ``notes``: the marks shown after each span's tag on
-    the page (the error categories, :func:`ui.errors.notes`), kept in the HTML."""
+    is built when its button is clicked; a click does not rerun the page, whose redraw could
+    replace the button while its file is fetched). ``notes``: the marks shown after each span's
+    tag on the page (the error categories, :func:`ui.errors.notes`), kept in the HTML."""
     import streamlit as st
 
     stem = file_stem(doc_id)
     row = st.container(horizontal=True, gap="small")
     row.download_button(
         "⬇️ HTML", key=f"{key}_html", file_name=f"{stem}.html", mime="text/html",
+        on_click="ignore",
         data=lambda: document_html(doc_id, text, gold, pred, colours, gold_name=gold_name,
                                    pred_name=pred_name, merged=merged, notes=notes),
         help="This document highlighted as one standalone HTML page (both annotations, legend, "
@@ -44,6 +46,7 @@ def download_buttons(doc_id: str, text: str | None, gold: Sequence[SpanItem],
         "it.")
     row.download_button(
         "⬇️ SVG", key=f"{key}_svg", file_name=f"{stem}.svg", mime="image/svg+xml",
+        on_click="ignore",
         data=lambda: document_svg(doc_id, text, gold, pred, colours, gold_name=gold_name,
                                   pred_name=pred_name),
         help="This document highlighted as one SVG image (both annotations in lanes, legend), "

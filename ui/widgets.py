@@ -49,10 +49,11 @@ def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
     # Callables: the file is built when the button is clicked, not on every rerun (a 10,000-row
     # table would otherwise be serialised twice per interaction).
     left.download_button("⬇️ CSV", lambda: safe_csv(df), file_name=f"{name}.csv",
-                         mime="text/csv", key=f"{key}_csv")
+                         mime="text/csv", key=f"{key}_csv", on_click="ignore")
     right.download_button(
         "⬇️ JSON", lambda: df.to_json(orient="records", indent=1, force_ascii=False),
-        file_name=f"{name}.json", mime="application/json", key=f"{key}_json")
+        file_name=f"{name}.json", mime="application/json", key=f"{key}_json",
+        on_click="ignore")
 
 
 def safe_csv(df: pd.DataFrame) -> str:

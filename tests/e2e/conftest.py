@@ -36,8 +36,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    env = dict(os.environ, HOME=str(tmp_path_factory.mktemp("home")))
+def app_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store file of the shared server (:func:`app_url`): curation decisions and live
+    classes of every browser test that uses that server."""
+    return tmp_path_factory.mktemp("store") / "store.sqlite"
+
+
+@pytest.fixture
+def fresh_curation(app_store: Path) -> None:
+    """Forget every curation decision the shared server's store holds (an earlier test may
+    have decided on the same files), so that a test starts at "0 decided"."""
+    from core import store
+
+    if app_store.exists():
+        conn = store.connect(app_store)
+        try:
+            with store.transaction(conn):
+                conn.execute("DELETE FROM curation_decisions")
+        finally:
+            conn.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory, app_store: Path) -> Iterator[str]:
+    env = dict(os.environ, HOME=str(tmp_path_factory.mktemp("home")),
+               SPANSCOPE_STORE=str(app_store))
     with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
                  env=env, timeout=60) as server:
         yield server.url

@@ -34,7 +34,7 @@ def _download_decisions(page: Any, path: Path, st_ui: Any) -> str:
 
 
 def test_accept_drop_download_and_resume_in_a_fresh_session(
-        browser: Any, app_url: str, st_ui: Any, tmp_path: Path) -> None:
+        browser: Any, app_url: str, st_ui: Any, tmp_path: Path, fresh_curation: None) -> None:
     first = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
     page = first.new_page()
     _open(page, app_url, st_ui)
