@@ -287,6 +287,40 @@ def _python_offsets(text: str | None) -> dict[int, int] | None:
     return dict(zip(units, range(len(units)), strict=True))
 
 
+def _elements(root: Any, types: _Types
+              ) -> tuple[Any, Any, set[str | None], dict[str, tuple[Any, Any]]] | str:
+    """The sofa, the view, every xmi:id, and the elements of the types read (by xmi:id) of an
+    XMI's root, or why the file is left to cassis."""
+    sofa: Any = None
+    view: Any = None
+    ids: set[str | None] = set()
+    read: dict[str, tuple[Any, Any]] = {}
+    for el in root:
+        tag = el.tag
+        if tag in (_SOFA_TAG, _VIEW_TAG):
+            if (sofa if tag == _SOFA_TAG else view) is not None:
+                return "views"
+            if tag == _SOFA_TAG:
+                sofa = el
+            else:
+                view = el
+            continue
+        if not isinstance(tag, str):
+            return "markup"
+        described = types[tag]
+        if isinstance(described, str):
+            return described
+        xmi_id = el.get(_XMI_ID)
+        if xmi_id is None or xmi_id in ids:
+            return "ids"
+        ids.add(xmi_id)
+        if described:
+            if len(el) or not described[3].issuperset(el.keys()):
+                return "features"
+            read[xmi_id] = (described, el)
+    return sofa, view, ids, read
+
+
 def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
     """The :class:`_Extract` of one XMI parsed with lxml alone, or why it is left to
     dkpro-cassis (the same result, slower: cassis builds an object for every token and
@@ -303,35 +337,10 @@ def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
         return "syntax"
     if root.tag != "{http://www.omg.org/XMI}XMI":
         return "markup"
-    sofa: Any = None
-    view: Any = None
-    ids: set[str | None] = set()
-    read: dict[str, tuple[Any, Any]] = {}
-    for el in root:
-        tag = el.tag
-        if tag == _SOFA_TAG:
-            if sofa is not None:
-                return "views"
-            sofa = el
-            continue
-        if tag == _VIEW_TAG:
-            if view is not None:
-                return "views"
-            view = el
-            continue
-        if not isinstance(tag, str):
-            return "markup"
-        described = types[tag]
-        if isinstance(described, str):
-            return described
-        xmi_id = el.get(_XMI_ID)
-        if xmi_id is None or xmi_id in ids:
-            return "ids"
-        ids.add(xmi_id)
-        if described:
-            if len(el) or not described[3].issuperset(el.keys()):
-                return "features"
-            read[xmi_id] = (described, el)
+    found = _elements(root, types)
+    if isinstance(found, str):
+        return found
+    sofa, view, ids, read = found
     if sofa is None or sofa.get("sofaID") != "_InitialView" or not _SOFA_ATTRIBUTES.issuperset(
             sofa.keys()):
         return "sofa"
@@ -346,12 +355,12 @@ def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
     relations: set[str] = set()
     try:
         for member in members:
-            found = read.get(member)
-            if found is None:
+            element = read.get(member)
+            if element is None:
                 if member not in ids:
                     return "ids"
                 continue
-            (tname, names, kinds, _), el = found
+            (tname, names, kinds, _), el = element
             if el.get("sofa") != sofa_id:
                 return "sofa"
             entry = by_type.get(tname)
