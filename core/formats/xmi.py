@@ -1,10 +1,14 @@
-"""UIMA CAS XMI (INCEpTION's lossless export), read with ``dkpro-cassis``.
+"""UIMA CAS XMI (INCEpTION's lossless export), read with lxml and ``dkpro-cassis``.
 
 A ``.xmi`` file holds the document text (the sofa) and every annotation; its types are declared
 in a type system file (``TypeSystem.xml``) that INCEpTION writes beside it. The reader loads the
-type system with ``cassis.load_typesystem`` and the CAS with ``cassis.load_cas_from_xmi``
-(Klie & Eckart de Castilho, dkpro-cassis), which also turns UIMA's UTF-16 offsets into Python
-string offsets.
+type system with ``cassis.load_typesystem`` (Klie & Eckart de Castilho, dkpro-cassis). A CAS is
+read by :func:`_extract_fast`, which parses the XMI with lxml and keeps only the sofa and the
+annotations of the span layers, as cassis would give them (UTF-16 offsets turned into Python
+string offsets the same way); a file it does not handle (a second view, float, array or list
+features on a span layer, values cassis refuses, ...) is read by ``cassis.load_cas_from_xmi``
+instead, which reads it or names what is wrong, and counted in :data:`FALLBACKS` (issue 29:
+cassis builds an object for every token and sentence, four times the CPU of the fast path).
 
 The type system is the ``.xml`` file beside the ``.xmi`` (in the same folder or a parent folder
 of a zip or folder input, named ``TypeSystem.xml`` or ``typesystem.xml``). Span layers are the
