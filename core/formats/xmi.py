@@ -218,12 +218,13 @@ test asserts that INCEpTION-style files add nothing to it."""
 
 
 class _Types:
-    """Per type system, what :func:`_extract_fast` needs of each element tag: ``None`` for a
-    type the type system lacks, ``()`` for one it does not read (segmentation and metadata
-    types, feature structures that are no ``uima.tcas.Annotation``), else the type name, its
-    features with their kinds (``s``tring, ``i``nteger, ``b``oolean, ``r``eference to one
-    feature structure, which is no label and kept as None) and the
-    attributes it allows."""
+    """Per type system, what :func:`_extract_fast` needs of each element tag: why the file is
+    cassis's (``"types"``: a type the type system lacks; ``"features"``: a span layer with a
+    feature of another kind than those below), ``()`` for a feature structure that is no
+    ``uima.tcas.Annotation``, the attributes allowed on an annotation never read (segmentation
+    and metadata types), else the type name, its features with their kinds (``s``tring,
+    ``i``nteger, ``b``oolean, ``r``eference to one feature structure, which is no label and is
+    kept as None) and the attributes it allows."""
 
     def __init__(self, typesystem: Any) -> None:
         self.typesystem = typesystem
@@ -244,8 +245,10 @@ class _Types:
         ts = self.typesystem
         if not ts.contains_type(tname):
             return "types"
-        if not ts.subsumes("uima.tcas.Annotation", tname) or self.skipped(tname):
+        if not ts.subsumes("uima.tcas.Annotation", tname):
             return ()
+        if self.skipped(tname):
+            return frozenset((_XMI_ID, *(f.name for f in ts.get_type(tname).all_features)))
         kinds: dict[str, str | None] = {}
         for feat in ts.get_type(tname).all_features:
             if feat.name in ("begin", "end", "sofa"):
@@ -258,8 +261,8 @@ class _Types:
                     ts.subsumes(base, rname) for base in ("uima.cas.ArrayBase",
                                                           "uima.cas.ListBase"))
                 else "r")
-        if any(k is None for k in kinds.values()):
-            return "features"  # a float, array or list feature: read by cassis
+        if any(k is None for k in kinds.values()) or "type" in kinds or "self" in kinds:
+            return "features"  # a float, array or list feature, or a renamed one: cassis's
         allowed = frozenset((_XMI_ID, "begin", "end", "sofa", *kinds))
         return tname, tuple(kinds), tuple(kinds.values()), allowed
 
@@ -318,7 +321,13 @@ def _elements(root: Any, types: _Types
         if xmi_id is None or xmi_id in ids:
             return "ids"
         ids.add(xmi_id)
-        if described:
+        if isinstance(described, frozenset):  # a token, sentence, ...: checked, not read
+            if not described.issuperset(el.keys()):
+                return "features"
+            begin, end = el.get("begin", "0"), el.get("end", "0")
+            if not (begin.isdecimal() and end.isdecimal()):
+                return "values"
+        elif described:
             if len(el) or not described[3].issuperset(el.keys()):
                 return "features"
             read[xmi_id] = (described, el)
@@ -330,9 +339,10 @@ def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
     dkpro-cassis (the same result, slower: cassis builds an object for every token and
     sentence). Handled: one sofa (``_InitialView``), at most one view, and annotations
     of the span layers whose features are strings, integers and booleans held as attributes.
-    Elements of types the reader never reads (tokens, sentences, metadata, ...) are checked
-    only for their type and their xmi:id; anything else goes to cassis, which reads it or says
-    what is wrong."""
+    Annotations the reader never reads (tokens, sentences, metadata, ...) are checked for their
+    type, xmi:id, attributes and offsets (digits only: anything else, which cassis may still
+    read, goes to it), other feature structures for their type and xmi:id only; anything else
+    goes to cassis, which reads it or says what is wrong."""
     from lxml import etree
 
     try:

@@ -65,7 +65,7 @@ def doc(text: str, elements: list[str], members: str | None = None, tail: str = 
             "</xmi:XMI>").encode("utf-8")
 
 
-def span(i: int, b: int, e: int, extra: str = "", kind: str = "custom:Span") -> str:
+def span(i: int, b: int | str, e: int, extra: str = "", kind: str = "custom:Span") -> str:
     return f'<{kind} xmi:id="{i}" sofa="1" begin="{b}" end="{e}" {extra}/>'
 
 
@@ -100,6 +100,9 @@ REFUSED = {
     "dangling reference": (doc(TEXT, [span(2, 0, 7, 'Governor="9" Dependent="9"',
                                            "custom:Link")]), "values"),
     "dangling member": (doc(TEXT, [span(2, 0, 7, 'value="a"')], members="2 8"), "ids"),
+    "token with another attribute": (doc(TEXT, [span(2, 0, 7, 'pos="NN"', "type:Token")]),
+                                     "features"),
+    "token with a bad offset": (doc(TEXT, [span(2, "x", 7, "", "type:Token")]), "values"),
     "two views": (doc(TEXT, [span(2, 0, 7, 'value="a"')],
                       tail='<cas:Sofa xmi:id="9" sofaNum="2" sofaID="other" sofaString="x"/>'),
                   "views"),
@@ -141,6 +144,11 @@ def test_the_fast_path_gives_what_cassis_gives(name: str) -> None:
 def test_what_the_fast_path_refuses_goes_to_cassis(name: str) -> None:
     data, reason = REFUSED[name]
     assert xmi._extract_fast(data, xmi._Types(typesystem())) == reason
+    if name in ("bad integer", "bad boolean", "dangling reference", "dangling member",
+                "unknown type", "unknown feature", "token with another attribute",
+                "token with a bad offset"):
+        with pytest.raises(Exception):  # noqa: B017 - cassis raises many types
+            by_cassis(data, typesystem())
 
 
 def test_refused_files_are_counted_and_read_by_cassis(tmp_path: Path) -> None:
