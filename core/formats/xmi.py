@@ -1,10 +1,14 @@
-"""UIMA CAS XMI (INCEpTION's lossless export), read with ``dkpro-cassis``.
+"""UIMA CAS XMI (INCEpTION's lossless export), read with lxml and ``dkpro-cassis``.
 
 A ``.xmi`` file holds the document text (the sofa) and every annotation; its types are declared
 in a type system file (``TypeSystem.xml``) that INCEpTION writes beside it. The reader loads the
-type system with ``cassis.load_typesystem`` and the CAS with ``cassis.load_cas_from_xmi``
-(Klie & Eckart de Castilho, dkpro-cassis), which also turns UIMA's UTF-16 offsets into Python
-string offsets.
+type system with ``cassis.load_typesystem`` (Klie & Eckart de Castilho, dkpro-cassis). A CAS is
+read by :func:`_extract_fast`, which parses the XMI with lxml and keeps only the sofa and the
+annotations of the span layers, as cassis would give them (UTF-16 offsets turned into Python
+string offsets the same way); a file it does not handle (a second view, float, array or list
+features on a span layer, values cassis refuses, ...) is read by ``cassis.load_cas_from_xmi``
+instead, which reads it or names what is wrong, and counted in :data:`FALLBACKS` (issue 29:
+cassis builds an object for every token and sentence, four times the CPU of the fast path).
 
 The type system is the ``.xml`` file beside the ``.xmi`` (in the same folder or a parent folder
 of a zip or folder input, named ``TypeSystem.xml`` or ``typesystem.xml``). Span layers are the
@@ -19,8 +23,10 @@ Folders and zips follow INCEpTION's export layout like WebAnno TSV: ``annotation
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import warnings
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -200,6 +206,194 @@ def _extract(cas: Any) -> _Extract:
     return _Extract(cas.sofa_string, layers, relations, cas.typesystem, by_type)
 
 
+_XMI_ID = "{http://www.omg.org/XMI}id"
+_SOFA_TAG = "{http:///uima/cas.ecore}Sofa"
+_VIEW_TAG = "{http:///uima/cas.ecore}View"
+_SOFA_ATTRIBUTES = frozenset((_XMI_ID, "sofaNum", "sofaID", "mimeType", "sofaString"))
+_INTEGERS = ("uima.cas.Integer", "uima.cas.Long", "uima.cas.Short", "uima.cas.Byte")
+
+FALLBACKS: Counter[str] = Counter()
+"""Files the fast path (:func:`_extract_fast`) handed to dkpro-cassis, by reason; the guard
+test asserts that INCEpTION-style files add nothing to it."""
+
+
+class _Types:
+    """Per type system, what :func:`_extract_fast` needs of each element tag: why the file is
+    cassis's (``"types"``: a type the type system lacks; ``"features"``: a span layer with a
+    feature of another kind than those below), ``()`` for a feature structure that is no
+    ``uima.tcas.Annotation``, the attributes allowed on an annotation never read (segmentation
+    and metadata types), else the type name, its features with their kinds (``s``tring,
+    ``i``nteger, ``b``oolean, ``r``eference to one feature structure, which is no label and is
+    kept as None) and the attributes it allows."""
+
+    def __init__(self, typesystem: Any) -> None:
+        self.typesystem = typesystem
+        self.skipped = _Skipped(typesystem)
+        self.by_tag: dict[str, Any] = {}
+
+    def __getitem__(self, tag: str) -> Any:
+        found = self.by_tag.get(tag, False)
+        if found is False:
+            found = self.by_tag[tag] = self._describe(tag)
+        return found
+
+    def _describe(self, tag: str) -> Any:
+        # The type name of an element, as cassis's deserializer derives it from the tag.
+        tname = tag[9:].replace("/", ".").replace("ecore}", "").strip()
+        if tname.startswith("uima.noNamespace."):
+            tname = tname[17:]
+        ts = self.typesystem
+        if not ts.contains_type(tname):
+            return "types"
+        if not ts.subsumes("uima.tcas.Annotation", tname):
+            return ()
+        if self.skipped(tname):
+            return frozenset((_XMI_ID, *(f.name for f in ts.get_type(tname).all_features)))
+        kinds: dict[str, str | None] = {}
+        for feat in ts.get_type(tname).all_features:
+            if feat.name in ("begin", "end", "sofa"):
+                continue
+            rname = feat.rangeType.name
+            kinds[feat.name] = (
+                "s" if rname == "uima.cas.String" else "i" if rname in _INTEGERS
+                else "b" if rname == "uima.cas.Boolean"
+                else None if ts.is_primitive(feat.rangeType) or any(
+                    ts.subsumes(base, rname) for base in ("uima.cas.ArrayBase",
+                                                          "uima.cas.ListBase"))
+                else "r")
+        if any(k is None for k in kinds.values()) or "type" in kinds or "self" in kinds:
+            return "features"  # a float, array or list feature, or a renamed one: cassis's
+        allowed = frozenset((_XMI_ID, "begin", "end", "sofa", *kinds))
+        return tname, tuple(kinds), tuple(kinds.values()), allowed
+
+
+def _value(kind: str, raw: str | None, ids: set[str | None]) -> Any:
+    """A feature's value as cassis parses it (ValueError when it would refuse it); a reference
+    is only checked (it is never a label)."""
+    if raw is None or kind == "s":
+        return raw
+    if kind == "i":
+        return int(raw)
+    if kind == "r":
+        if raw not in ids:
+            raise ValueError(raw)
+        return None
+    if raw in ("true", "false"):
+        return raw == "true"
+    raise ValueError(raw)
+
+
+def _python_offsets(text: str | None) -> dict[int, int] | None:
+    """UIMA's offsets count UTF-16 code units; for a text with characters beyond the Basic
+    Multilingual Plane (two units each), the string offset of each unit offset that starts a
+    character, as cassis maps them (an offset inside such a character, or past the text, is
+    kept as it is); None when the two agree."""
+    if not text or max(text) <= "\uffff":
+        return None
+    units = [0, *itertools.accumulate(2 if c > "\uffff" else 1 for c in text)]
+    return dict(zip(units, range(len(units)), strict=True))
+
+
+def _elements(root: Any, types: _Types
+              ) -> tuple[Any, Any, set[str | None], dict[str, tuple[Any, Any]]] | str:
+    """The sofa, the view, every xmi:id, and the elements of the types read (by xmi:id) of an
+    XMI's root, or why the file is left to cassis."""
+    sofa: Any = None
+    view: Any = None
+    ids: set[str | None] = set()
+    read: dict[str, tuple[Any, Any]] = {}
+    for el in root:
+        tag = el.tag
+        if tag in (_SOFA_TAG, _VIEW_TAG):
+            if (sofa if tag == _SOFA_TAG else view) is not None:
+                return "views"
+            if tag == _SOFA_TAG:
+                sofa = el
+            else:
+                view = el
+            continue
+        if not isinstance(tag, str):
+            return "markup"
+        described = types[tag]
+        if isinstance(described, str):
+            return described
+        xmi_id = el.get(_XMI_ID)
+        if xmi_id is None or xmi_id in ids:
+            return "ids"
+        ids.add(xmi_id)
+        if isinstance(described, frozenset):  # a token, sentence, ...: checked, not read
+            if not described.issuperset(el.keys()):
+                return "features"
+            begin, end = el.get("begin", "0"), el.get("end", "0")
+            if not (begin.isdecimal() and end.isdecimal()):
+                return "values"
+        elif described:
+            if len(el) or not described[3].issuperset(el.keys()):
+                return "features"
+            read[xmi_id] = (described, el)
+    return sofa, view, ids, read
+
+
+def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
+    """The :class:`_Extract` of one XMI parsed with lxml alone, or why it is left to
+    dkpro-cassis (the same result, slower: cassis builds an object for every token and
+    sentence). Handled: one sofa (``_InitialView``), at most one view, and annotations
+    of the span layers whose features are strings, integers and booleans held as attributes.
+    Annotations the reader never reads (tokens, sentences, metadata, ...) are checked for their
+    type, xmi:id, attributes and offsets (digits only: anything else, which cassis may still
+    read, goes to it), other feature structures for their type and xmi:id only; anything else
+    goes to cassis, which reads it or says what is wrong."""
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(data, etree.XMLParser(huge_tree=False))
+    except etree.XMLSyntaxError:
+        return "syntax"
+    if root.tag != "{http://www.omg.org/XMI}XMI":
+        return "markup"
+    found = _elements(root, types)
+    if isinstance(found, str):
+        return found
+    sofa, view, ids, read = found
+    if sofa is None or sofa.get("sofaID") != "_InitialView" or not _SOFA_ATTRIBUTES.issuperset(
+            sofa.keys()):
+        return "sofa"
+    text = sofa.get("sofaString")
+    at = _python_offsets(text)
+    sofa_id = sofa.get(_XMI_ID)
+    members = (view.get("members") or "").split() if view is not None else []
+    if (view is not None and view.get("sofa") != sofa_id) or len(set(members)) != len(members):
+        return "views"
+    by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]] = {}
+    layers: dict[str, list[str]] = {}
+    relations: set[str] = set()
+    try:
+        for member in members:
+            element = read.get(member)
+            if element is None:
+                if member not in ids:
+                    return "ids"
+                continue
+            (tname, names, kinds, _), el = element
+            if el.get("sofa") != sofa_id:
+                return "sofa"
+            entry = by_type.get(tname)
+            if entry is None:
+                entry = by_type[tname] = (names, [])
+                _add_layer(types.typesystem, types.typesystem.get_type(tname), layers, relations)
+            begin, end = int(el.get("begin")), int(el.get("end"))
+            if at is not None:
+                begin, end = at.get(begin, begin), at.get(end, end)
+            entry[1].append((begin, end, int(member),
+                             tuple(_value(k, el.get(n), ids) for n, k in zip(names, kinds,
+                                                                       strict=True))))
+    except (ValueError, TypeError):  # what cassis refuses, or a missing begin or end
+        return "values"
+    for _, records in by_type.values():
+        records.sort(key=lambda r: r[:3])
+    return _Extract(text, layers, relations, types.typesystem, by_type)
+
+
 def _select(ex: _Extract, layer: str, feature: str | None, short: str, load: Any
             ) -> list[tuple[object, Any, Any]]:
     """``(label, begin, end)`` of ``cas.select(layer)`` (the type and its subtypes, in the
@@ -273,6 +467,7 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
     """Each ``.xmi`` parsed with its type system (each type system parsed once): its extract,
     and a function that parses it again in full (:func:`_select` needs it for skipped types)."""
     typesystems: dict[str, Any] = {}
+    described: dict[str, _Types] = {}
     cases: dict[str, _Extract] = {}
     loaders: dict[str, Any] = {}
     # The answer depends on the folder only: looked up once per folder, not once per file
@@ -301,6 +496,14 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
         def load(file: str = file, path: str = path, ts: Any = typesystems[ts_path]) -> Any:
             return cassis.load_cas_from_xmi(decode(file, files[path]), typesystem=ts)
 
+        if ts_path not in described:
+            described[ts_path] = _Types(typesystems[ts_path])
+        fast = _extract_fast(decode(file, files[path]).encode("utf-8"), described[ts_path])
+        if isinstance(fast, _Extract):
+            cases[path] = fast
+            loaders[path] = load
+            continue
+        FALLBACKS[fast] += 1
         try:
             cases[path] = _extract(load())
         except FormatError:

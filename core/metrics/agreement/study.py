@@ -233,12 +233,11 @@ def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
     n_keys = len(docs) * width
     position = {d: i for i, d in enumerate(docs)}
     label_pos = {lab: k for k, lab in enumerate(labels)}
-    keys: list[np.ndarray] = []
-    places: list[np.ndarray] = []
-    deltas: list[np.ndarray] = []
-    for side, who in enumerate((a, b)):
+    sides: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    for who in (a, b):
         t = study.table(who)
         if not len(t):
+            sides.append((np.zeros(0, np.int64),) * 4)
             continue
         doc_map = np.fromiter((position.get(d, -1) for d in t.doc_ids), dtype=np.int64,
                               count=len(t.doc_ids))
@@ -247,41 +246,68 @@ def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
         doc = doc_map[t.doc]
         lab = lab_map[t.label]
         keep = (doc >= 0) & (lab >= 0)
-        doc, lab, start, end = doc[keep], lab[keep], t.start[keep], t.end[keep]
-        block = doc * width
-        for key in (block + lab, block + (width - 1)):
-            keys += [key, key]
-            places += [start, end]
-            one = np.ones(len(key), dtype=np.int64)
-            delta = np.zeros((len(key), 2), dtype=np.int64)
-            delta[:, side] = one
-            deltas += [delta, -delta]
+        block = doc[keep] * width
+        sides.append((block + lab[keep], block + (width - 1), t.start[keep], t.end[keep]))
     counts = np.zeros((len(docs), width, 4), dtype=np.int64)
     lengths = np.fromiter((study.lengths[d] for d in docs), dtype=np.int64, count=len(docs))
-    if keys and sum(map(len, keys)):
-        key = np.concatenate(keys)
-        place = np.concatenate(places)
-        delta = np.concatenate(deltas)
-        far = int(place.max()) + 1
-        if n_keys * far < 2**62:
-            order = np.argsort(key * far + place, kind="stable")
-        else:
-            order = np.lexsort((place, key))
-        key, place, delta = key[order], place[order], delta[order]
-        depth = np.cumsum(delta, axis=0)  # each block's events sum to zero: no reset needed
-        piece = np.zeros(len(key), dtype=np.int64)
-        same = key[1:] == key[:-1]
-        piece[:-1] = np.where(same, place[1:] - place[:-1], 0)
-        # characters per block and state (0 neither, 1 a only, 2 b only, 3 both); float sums of
-        # integers stay exact below 2**53 characters
-        state = (depth[:, 0] > 0).astype(np.int64) + 2 * (depth[:, 1] > 0)
-        sizes = np.bincount(key * 4 + state, weights=piece, minlength=n_keys * 4)
+    if sum(len(side[0]) for side in sides):
+        sizes = _coverage_sizes(sides, n_keys)
         sizes = np.rint(sizes).astype(np.int64).reshape(len(docs), width, 4)
         counts[:, :, 0] = sizes[:, :, 3]
         counts[:, :, 1] = sizes[:, :, 1]
         counts[:, :, 2] = sizes[:, :, 2]
     counts[:, :, 3] = lengths[:, None] - counts[:, :, :3].sum(axis=2)
     return docs, counts
+
+
+def _coverage_sizes(sides: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                    n_keys: int) -> np.ndarray:
+    """Characters per block and state (0 neither, 1 a only, 2 b only, 3 both), flat
+    ``(n_keys * 4,)``, from each side's (label block, position block, start, end) of its spans
+    (:func:`char_counts`).
+
+    Memory (issue 29: 1M spans per side): the events are written once into preallocated
+    columns (block, place, and one byte per side for its +1/-1), each temporary freed as soon
+    as it is used; depths are summed in 32 bits (a depth counts the spans of one annotator
+    over a character).
+    """
+    n = 4 * sum(len(side[0]) for side in sides)
+    key = np.empty(n, dtype=np.int64)
+    place = np.empty(n, dtype=np.int64)
+    steps = np.zeros((2, n), dtype=np.int8)  # +1 at a start, -1 at an end, per side
+    at = 0
+    for side, (label_key, position_key, start, end) in enumerate(sides):
+        m = len(label_key)
+        for block in (label_key, position_key):
+            key[at:at + 2 * m] = np.tile(block, 2)
+            place[at:at + m] = start
+            place[at + m:at + 2 * m] = end
+            steps[side, at:at + m] = 1
+            steps[side, at + m:at + 2 * m] = -1
+            at += 2 * m
+    sides.clear()  # the caller's columns are no longer needed
+    far = int(place.max()) + 1
+    if n_keys * far < 2**62:
+        combined = key * far + place
+        order = np.argsort(combined, kind="stable")
+        del combined
+    else:
+        order = np.lexsort((place, key))
+    key = key[order]
+    place = place[order]
+    steps = steps[:, order]
+    del order
+    # each block's events sum to zero: no reset needed between blocks
+    state = (np.cumsum(steps[0], dtype=np.int32) > 0).astype(np.int64)
+    state += 2 * (np.cumsum(steps[1], dtype=np.int32) > 0)
+    del steps
+    piece = np.zeros(n, dtype=np.int64)
+    piece[:-1] = np.where(key[1:] == key[:-1], place[1:] - place[:-1], 0)
+    del place
+    state += key * 4
+    del key
+    # float sums of integers stay exact below 2**53 characters
+    return np.bincount(state, weights=piece, minlength=n_keys * 4)
 
 
 def char_tables(study: Study, a: str, b: str

@@ -1,0 +1,193 @@
+"""The UIMA XMI reader's fast path against dkpro-cassis (issue 29, target 6).
+
+:func:`core.formats.xmi._extract_fast` reads the span layers of an XMI with lxml; what it
+refuses (a reason, counted in :data:`core.formats.xmi.FALLBACKS`) is read by cassis as before.
+These tests check that, on every file it accepts, it gives what the reader took from cassis
+(text, layers in their order, relation layers, each annotation's offsets, xmi id and label
+features), that it refuses what it does not handle, and that the repository's XMI files and
+the benchmark's take it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+import cassis
+import pytest
+
+from core.formats import ReadOptions, load_path, xmi
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TYPES = """<?xml version="1.0" encoding="UTF-8"?>
+<typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier"><types>
+<typeDescription><name>webanno.custom.Span</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features>
+<featureDescription><name>value</name><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+<featureDescription><name>rank</name><rangeTypeName>uima.cas.Integer</rangeTypeName></featureDescription>
+<featureDescription><name>sure</name><rangeTypeName>uima.cas.Boolean</rangeTypeName></featureDescription>
+</features></typeDescription>
+<typeDescription><name>webanno.custom.Other</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features>
+<featureDescription><name>tag</name><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+</features></typeDescription>
+<typeDescription><name>webanno.custom.Link</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features>
+<featureDescription><name>Governor</name><rangeTypeName>webanno.custom.Span</rangeTypeName></featureDescription>
+<featureDescription><name>Dependent</name><rangeTypeName>webanno.custom.Span</rangeTypeName></featureDescription>
+</features></typeDescription>
+<typeDescription><name>webanno.custom.Weighed</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features>
+<featureDescription><name>weight</name><rangeTypeName>uima.cas.Float</rangeTypeName></featureDescription>
+</features></typeDescription>
+<typeDescription><name>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token</name>
+<supertypeName>uima.tcas.Annotation</supertypeName></typeDescription>
+</types></typeSystemDescription>
+"""
+
+HEAD = ('<?xml version="1.0" encoding="UTF-8"?><xmi:XMI xmlns:xmi="http://www.omg.org/XMI" '
+        'xmlns:cas="http:///uima/cas.ecore" xmlns:custom="http:///webanno/custom.ecore" '
+        'xmlns:type="http:///de/tudarmstadt/ukp/dkpro/core/api/segmentation/type.ecore" '
+        'xmi:version="2.0"><cas:NULL xmi:id="0"/>')
+
+
+def doc(text: str, elements: list[str], members: str | None = None, tail: str = "") -> bytes:
+    ids = members if members is not None else " ".join(
+        e.split('xmi:id="')[1].split('"')[0] for e in elements)
+    return (HEAD + "".join(elements)
+            + f'<cas:Sofa xmi:id="1" sofaNum="1" sofaID="_InitialView" mimeType="text" '
+            f'sofaString={quoteattr(text)}/><cas:View sofa="1" members="{ids}"/>{tail}'
+            "</xmi:XMI>").encode("utf-8")
+
+
+def span(i: int, b: int | str, e: int, extra: str = "", kind: str = "custom:Span") -> str:
+    return f'<{kind} xmi:id="{i}" sofa="1" begin="{b}" end="{e}" {extra}/>'
+
+
+TEXT = "Ferries leave Tenby at dawn and return by dusk."
+EMOJI = "Ferries 🚢 leave 🌅 Tenby at dawn 🐚 and return."
+
+ACCEPTED = {
+    "plain": doc(TEXT, [span(2, 0, 7, 'value="boat"'), span(3, 14, 19, 'value="town" rank="2"'),
+                        span(4, 14, 19, 'sure="true"'), span(5, 0, 7, 'value="boat"')]),
+    "layers in members order": doc(TEXT, [span(2, 0, 7, 'value="a"'),
+                                          span(3, 8, 13, 'tag="b"', "custom:Other")],
+                                   members="3 2"),
+    "not a member": doc(TEXT, [span(2, 0, 7, 'value="a"'), span(3, 8, 13, 'value="b"')],
+                        members="2"),
+    "tokens skipped": doc(TEXT, [span(2, 0, 7, "", "type:Token"), span(3, 0, 7, 'value="a"')]),
+    "emoji": doc(EMOJI, [span(2, 8, 10, 'value="ship"'), span(3, 17, 19, 'value="sun"'),
+                         span(4, 20, 25, 'value="town"'), span(5, 9, 10, 'value="half"'),
+                         span(6, 40, 60, 'value="past"')]),
+    "past the text": doc(TEXT, [span(2, 40, 80, 'value="long"')]),
+    "relation": doc(TEXT, [span(2, 0, 7, 'value="a"'), span(3, 14, 19, 'value="b"'),
+                           span(4, 14, 19, 'Governor="2" Dependent="3"', "custom:Link")]),
+    "escaped": doc("a &lt;b&gt; \"c\"", [span(2, 0, 3, 'value="&lt;x&amp;y&gt;"')]),
+    "no view": doc(TEXT, [], members=""),
+}
+
+REFUSED = {
+    "float feature": (doc(TEXT, [span(2, 0, 7, 'weight="0.5"', "custom:Weighed")]), "features"),
+    "unknown type": (doc(TEXT, [span(2, 0, 7, "", "custom:Nowhere")]), "types"),
+    "unknown feature": (doc(TEXT, [span(2, 0, 7, 'colour="red"')]), "features"),
+    "bad integer": (doc(TEXT, [span(2, 0, 7, 'rank="two"')]), "values"),
+    "bad boolean": (doc(TEXT, [span(2, 0, 7, 'sure="yes"')]), "values"),
+    "dangling reference": (doc(TEXT, [span(2, 0, 7, 'Governor="9" Dependent="9"',
+                                           "custom:Link")]), "values"),
+    "dangling member": (doc(TEXT, [span(2, 0, 7, 'value="a"')], members="2 8"), "ids"),
+    "token with another attribute": (doc(TEXT, [span(2, 0, 7, 'pos="NN"', "type:Token")]),
+                                     "features"),
+    "token with a bad offset": (doc(TEXT, [span(2, "x", 7, "", "type:Token")]), "values"),
+    "two views": (doc(TEXT, [span(2, 0, 7, 'value="a"')],
+                      tail='<cas:Sofa xmi:id="9" sofaNum="2" sofaID="other" sofaString="x"/>'),
+                  "views"),
+}
+
+
+def typesystem() -> Any:
+    return cassis.load_typesystem(TYPES)
+
+
+def by_cassis(data: bytes, ts: Any) -> Any:
+    return xmi._extract(cassis.load_cas_from_xmi(data.decode("utf-8"), typesystem=ts))
+
+
+def same(fast: Any, slow: Any) -> None:
+    assert fast.text == slow.text
+    assert list(fast.layers.items()) == list(slow.layers.items())
+    assert fast.relations == slow.relations
+    assert list(fast.by_type) == list(slow.by_type)
+    for tname, (names, records) in slow.by_type.items():
+        assert fast.by_type[tname][0] == names
+        labels = [i for i, n in enumerate(names) if n in fast.layers.get(tname, ())]
+        assert [(r[:3], [r[3][i] for i in labels]) for r in fast.by_type[tname][1]] == [
+            (r[:3], [r[3][i] for i in labels]) for r in records]
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+def test_the_fast_path_gives_what_cassis_gives(name: str) -> None:
+    ts = typesystem()
+    # cassis warns of the offsets it cannot map (kept as they are, as the fast path keeps them)
+    with pytest.warns(UserWarning) if name in ("emoji", "past the text") else nullcontext():
+        slow = by_cassis(ACCEPTED[name], ts)
+    fast = xmi._extract_fast(ACCEPTED[name], xmi._Types(ts))
+    assert isinstance(fast, xmi._Extract), fast
+    same(fast, slow)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_what_the_fast_path_refuses_goes_to_cassis(name: str) -> None:
+    data, reason = REFUSED[name]
+    assert xmi._extract_fast(data, xmi._Types(typesystem())) == reason
+    if name in ("bad integer", "bad boolean", "dangling reference", "dangling member",
+                "unknown type", "unknown feature", "token with another attribute",
+                "token with a bad offset"):
+        with pytest.raises(Exception):  # noqa: B017 - cassis raises many types
+            by_cassis(data, typesystem())
+
+
+def test_refused_files_are_counted_and_read_by_cassis(tmp_path: Path) -> None:
+    (tmp_path / "TypeSystem.xml").write_text(TYPES, encoding="utf-8")
+    (tmp_path / "a.xmi").write_bytes(REFUSED["two views"][0])
+    before = xmi.FALLBACKS["views"]
+    loaded = load_path(str(tmp_path), fmt="uima-xmi")
+    assert xmi.FALLBACKS["views"] == before + 1
+    assert [(s.start, s.end, s.label) for s in loaded.sets[0].spans["a"]] == [(0, 7, "a")]
+
+
+def test_integer_and_boolean_labels_read_as_cassis_writes_them(tmp_path: Path) -> None:
+    (tmp_path / "TypeSystem.xml").write_text(TYPES, encoding="utf-8")
+    (tmp_path / "a.xmi").write_bytes(doc(TEXT, [span(2, 0, 7, 'rank="3" sure="false"')]))
+    for feature, label in (("rank", "3"), ("sure", "False")):
+        loaded = load_path(str(tmp_path), fmt="uima-xmi",
+                           options=ReadOptions(layer="webanno.custom.Span", feature=feature))
+        assert [s.label for s in loaded.sets[0].spans["a"]] == [label]
+
+
+@pytest.mark.parametrize("folder", ["tests/data/formats/inception/xmi_plain",
+                                    "tests/data/formats/inception/xmi_nested",
+                                    "tests/data/formats/inception/xmi_relation",
+                                    "sample_data/formats/xmi_export"])
+def test_the_repository_files_take_the_fast_path(folder: str) -> None:
+    before = sum(xmi.FALLBACKS.values())
+    loaded = load_path(str(ROOT / folder), fmt="uima-xmi")
+    assert sum(s.span_count() for s in loaded.sets) > 0
+    assert sum(xmi.FALLBACKS.values()) == before
+
+
+def test_the_bench_files_take_the_fast_path(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    for module in ("bench_xmi", "bench_read", "bench_format_memory"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    importlib.import_module("bench_xmi").write(tmp_path, 20)
+    ts = cassis.load_typesystem((tmp_path / "TypeSystem.xml").read_text(encoding="utf-8"))
+    for path in sorted(tmp_path.glob("*.xmi")):
+        fast = xmi._extract_fast(path.read_bytes(), xmi._Types(ts))
+        assert isinstance(fast, xmi._Extract), (path.name, fast)
+        same(fast, by_cassis(path.read_bytes(), ts))
