@@ -69,7 +69,7 @@ def window_items(items: Sequence[highlight.SpanItem], a: int, b: int
 def lanes_html(text: str | None, lanes: Sequence[Lane], colours: dict[str, str], *,
                window: tuple[int, int] | None = None, dom_id: str = "cur-lanes",
                caption: str = "") -> str:
-    """One HTML block: the label legend (labels drawn only), ``caption`` (already HTML), then
+    """One HTML block: ``caption`` (already HTML), the label legend (labels drawn only), then
     each lane as a row, its name on the left. With ``window`` only ``text[a:b]`` is drawn, with
     "…" where it cuts the text."""
     a, b = window if window is not None else (0, len(text) if text is not None else 0)
@@ -86,8 +86,7 @@ def lanes_html(text: str | None, lanes: Sequence[Lane], colours: dict[str, str],
     cut = ""
     if window is not None and text is not None and (a > 0 or b < len(text)):
         cut = (f'<div style="font-size:0.8em;opacity:0.75">Characters {a:,}–{b:,} of '
-               f'{len(text):,}{" (… before)" if a > 0 else ""}'
-               f'{" (… after)" if b < len(text) else ""}</div>')
-    return (f'<div id="{esc(dom_id)}">{highlight.legend(colours, used)}{caption}{cut}'
-            '<div style="display:grid;grid-template-columns:minmax(7em,max-content) 1fr;'
+               f'{len(text):,} (the whole document: “Show the whole document” below)</div>')
+    return (f'<div id="{esc(dom_id)}">{caption}{cut}{highlight.legend(colours, used)}'
+            '<div style="display:grid;grid-template-columns:minmax(7em,11em) 1fr;'
             f'gap:4px 10px;align-items:start">{"".join(rows)}</div></div>')
