@@ -74,7 +74,8 @@ def lanes_html(text: str | None, lanes: Sequence[Lane], colours: dict[str, str],
     "…" where it cuts the text."""
     a, b = window if window is not None else (0, len(text) if text is not None else 0)
     shown = text[a:b] if text is not None else None
-    rows, used = [], set()
+    rows: list[str] = []
+    used: set[str] = set()
     for lane in lanes:
         items = window_items(lane.items, a, b) if window is not None else list(lane.items)
         used.update(lab for it in items for lab in it.labels)
