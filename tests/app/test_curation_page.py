@@ -343,3 +343,23 @@ def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> No
     assert not at.exception
     assert _metric(at, "Decided") == f"0 / {len(disputed)}"
     assert _metric(at, "Proposed spans") == str(len(r.decisions))
+
+
+def test_the_neighbourhood_is_cut_at_spaces_and_keeps_the_documents_span_ids() -> None:
+    from core.render import highlight
+    from ui import curation_lanes as lanes
+
+    text = "word " * 200  # 1,000 characters
+    far, near = Span(0, 4, "Fear"), Span(500, 509, "Doubt")
+    items = highlight.span_items(AnnotationSet("a", {"d": (far, near)}), "d", "A")
+    a, b = lanes.context_window(text, [near.interval])
+    assert 0 < a < near.start and near.end < b < len(text)
+    assert text[a - 1] == " " and text[b] == " "  # whole words only
+    assert near.start - a <= lanes.CONTEXT_CHARS and b - near.end <= lanes.CONTEXT_CHARS
+    shown = lanes.window_items(items, a, b)
+    assert [(it.id, it.start, it.end) for it in shown] == [("A2", 500 - a, 509 - a)]
+    block = lanes.lanes_html(text, [lanes.Lane("<b>a</b>", "2 span(s)", items, ["A2"], "x")],
+                             highlight.label_colours(["Fear", "Doubt"]), window=(a, b))
+    assert ">A2<" in block and ">A1<" not in block  # A1 is outside the window
+    assert "&lt;b&gt;a&lt;/b&gt;" in block  # the set's name escaped
+    assert f"Characters {a:,}–{b:,} of 1,000" in block
