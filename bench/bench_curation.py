@@ -236,7 +236,7 @@ def measure(root: Path, data: list[Path], tmp: Path, browser: Any, keys_per_step
         out["open Overview"] = [timed(pid, overview)]  # what any page costs: the baseline
         page2.close()
         if WHOLE_DOCUMENT:
-            toggle = page.get_by_text("Show the whole document")
+            toggle = page.get_by_text("Show the whole document, annotator by annotator")
             if toggle.count():  # a tree that draws it on demand
                 toggle.click()
                 page.locator("#cur-document").wait_for(timeout=60_000)
