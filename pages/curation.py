@@ -11,6 +11,7 @@ ws, clipped = cur.data(source)  # spans a reader placed past their text are clip
 rules = cur.rules(ws)
 proposed = cur.propose(ws, rules, clipped)
 cur.resume(ws, proposed)
+cur.guide(ws)  # static: outside the fragment
 cur.workbench(source, ws, rules, proposed)  # a fragment: decisions redraw it alone
 cur.agreement(ws, rules, proposed)
 cur.downloads(ws, proposed)

@@ -57,6 +57,7 @@ from core.render.html import esc
 from core.store import curation as cstore
 from core.store import store_path
 from ui import doc_picker, state, text_policy
+from ui.curation_lanes import Lane, context_window, lanes_html
 from ui.escape import md
 from ui.state import Workspace
 from ui.widgets import notes, paginate
@@ -83,6 +84,7 @@ K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, count) of the la
 K_CUR_EFFECT = "cur_effect_on"  # whether the decision-effect table is shown
 K_CUR_MSG = "cur_msg"  # session: a refused decision's message, shown once
 K_CUR_STORE_ERR = "cur_store_err"  # session: why the store could not be used (session only)
+K_CUR_WHOLE = "cur_whole"  # whether the whole document and its proposals table are drawn
 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with
@@ -904,7 +906,6 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
         set_inputs(shown, p.decided)
     if st.session_state.get(K_CUR_DOC) not in docs:
         st.session_state[K_CUR_DOC] = shown.doc if shown is not None else docs[0]
-    st.subheader("Disputed spans")
     if shown is None:
         total = progress(p.result, p.decided)[1]
         st.success("No disputed span: every proposal is unanimous." if not total else
@@ -914,16 +915,13 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
     text = ws.corpus.texts.get(shown.doc)
     text_len = len(text) if text is not None else None
     st.caption(f"Disputed span **{pos + 1} of {len(p.disputed)}** ({p.focus}; document "
-               f"{md(shown.doc)}). "
-               "Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
-               "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
-               "· **U** undo (while no text field has the focus).")
+               f"{md(shown.doc)}).")
     msg = st.session_state.pop(K_CUR_MSG, None)
     if msg:
         st.warning(md(msg), icon="⚠️")
     _step_buttons(ws, p, pos, shown, text_len)
     _edit_inputs(ws, p, pos, shown, text_len)
-    st.html(current_card(shown, text, p.decided))
+    st.html(current_card(shown, text, p.decided) + context_lanes(ws, r, p, shown))
     if st.toggle(f"Show what this decision does to each annotator's span F1 on document "
                  f"{md(shown.doc)}", key=K_CUR_EFFECT,
                  help="Off by default: it scores each annotator twice per span shown, which "
@@ -940,54 +938,86 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
     return shown
 
 
-@st.fragment
-def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
-    """What a decision changes, redrawn alone when the lead decides or moves (a Streamlit
-    fragment: no whole-page rerun): the progress, the disputed span and its document. Each run
-    reads the store first, so another tab's decisions show on this tab's next action."""
-    sync(ws)
-    curate(source, ws, p)
+def guide(ws: Workspace) -> None:
+    """What does not change with a decision, drawn once per page run (outside the fragment):
+    the heading, the keys and where the decisions are saved."""
+    st.subheader("Disputed spans")
+    st.caption("Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
+               "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
+               "· **U** undo (while no text field has the focus). Below the card, each "
+               "annotator's spans around the disputed span, the rule's proposal (P) and the "
+               "curated set (✓), each in a lane: a tag (A1, P3, ✓3…) marks where a span starts "
+               "and names it (number = row # of the document's proposals table); the disputed "
+               "span's spans are drawn thicker on a yellow tint.")
     if not st.session_state.get(K_CUR_STORE_ERR):
         st.caption(f"💾 Saved as you decide, in the store {md(store_path().name)} (project "
                    f"{project(ws)[:8]}: these input files; `spanscope app --store PATH` "
                    "chooses the file).")
+
+
+@st.fragment
+def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
+    """What a decision changes, redrawn alone when the lead decides or moves (a Streamlit
+    fragment: no whole-page rerun): the progress, the disputed span's card with its
+    neighbourhood, and the whole document when asked. Each run reads the store first, so
+    another tab's decisions show on this tab's next action."""
+    sync(ws)
+    curate(source, ws, p)
     shown = disputed_span(ws, r, p)
-    document_lanes(ws, r, p, shown)
+    if st.toggle("Show the whole document, annotator by annotator, with its proposals table",
+                 key=K_CUR_WHOLE, help="Off by default: every key then redraws the card and "
+                 "the disputed span's neighbourhood only, which keeps decisions instant on "
+                 "long documents."):
+        document_lanes(ws, r, p, shown)
+
+
+def _lanes(ws: Workspace, r: Rules, p: Proposed, doc: str, members: Sequence[tuple[str, Span]],
+           shown_id: str | None, prefix: str) -> list[Lane]:
+    """Each annotator's lane, the proposal's and the curated set's, of ``doc`` (DOM ids
+    ``<prefix>lane-<i>``, ``<prefix>proposed``, ``<prefix>curated``)."""
+    out = []
+    for i, name in enumerate(r.sets):
+        items, marked = items_for(ws.sets[name], doc, chr(65 + i % 26), members)
+        listed = "" if doc in ws.sets[name].spans else " · does not list this document"
+        out.append(Lane(name, f"{len(items)} span(s){listed}", items, marked,
+                        f"{prefix}lane-{i}"))
+    rule_items = proposal_items(p.result, doc, None)
+    cur_items = proposal_items(p.result, doc, p.decided)
+    how = f"k = {r.k}, {r.match}" + (f", {r.bounds}" if r.match not in ("exact", "char")
+                                     else "")
+    out.append(Lane("Proposed consensus", f"{how} · {len(rule_items)} span(s)", rule_items,
+                    [f"P{shown_id}"] if shown_id else [], f"{prefix}proposed"))
+    out.append(Lane("Curated", f"with your decisions · {len(cur_items)} span(s)", cur_items,
+                    [f"✓{shown_id}"] if shown_id else [], f"{prefix}curated"))
+    return out
+
+
+def context_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision) -> str:
+    """HTML of the lanes around the shown disputed span (:func:`ui.curation_lanes.
+    context_window`): what a key redraws besides the card."""
+    text = ws.corpus.texts.get(shown.doc)
+    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    _, span, _ = final(shown, p.decided)
+    window = context_window(text, [shown.span.interval, span.interval,
+                                   *(s.interval for _, s in shown.members)])
+    lanes = _lanes(ws, r, p, shown.doc, shown.members, shown.id.rsplit("#", 1)[1], "cur-ctx-")
+    caption = (f'<div style="font-size:0.9em;margin-top:10px"><b>Around {esc(shown.id)}</b> '
+               f'in document {esc(shown.doc)}</div>')
+    return lanes_html(text, lanes, colours, window=window, dom_id="cur-context",
+                      caption=caption)
 
 
 def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None) -> None:
-    """One document: each annotator in a lane, the proposal and the curated set below, and its
-    proposals as a table whose row selection steps to a proposal."""
+    """One whole document (on demand): each annotator in a lane, the proposal and the curated
+    set below, and its proposals as a table whose row selection steps to a proposal."""
     st.subheader("The document, annotator by annotator")
     doc = doc_picker.pick_document(ws, list(p.result.set.spans), key=K_CUR_DOC)
     text = ws.corpus.texts.get(doc)
     colours = highlight.label_colours(state.all_labels(ws.key, ws))
     members = shown.members if shown is not None and shown.doc == doc else ()
-    rule_items = proposal_items(p.result, doc, None)
-    cur_items = proposal_items(p.result, doc, p.decided)
-    used = {s.label for n in r.sets for s in ws.sets[n].get(doc)} | {
-        lab for it in cur_items for lab in it.labels}
-    st.html(highlight.legend(colours, used))
-    st.caption("Each lane is one set; a tag (A1, P3, ✓3…) marks where a span starts and names "
-               "it. The shown disputed span's spans are drawn thicker on a yellow tint. P = the "
-               "rule's proposal, ✓ = the curated set (number = row # in the table below).")
-    for i, name in enumerate(r.sets):
-        items, marked = items_for(ws.sets[name], doc, chr(65 + i % 26), members)
-        listed = "" if doc in ws.sets[name].spans else " · does not list this document"
-        st.markdown(f"**{md(name)}** · {len(items)} span(s){listed}")
-        st.html(highlight.render_lanes(text, items, colours, partners=marked,
-                                       dom_id=f"cur-lane-{i}"))
     shown_id = shown.id.rsplit("#", 1)[1] if shown is not None and members else None
-    st.markdown(f"**Proposed consensus** (k = {r.k}, {r.match}"
-                + (f", {r.bounds} boundaries" if r.match not in ("exact", "char") else "")
-                + f") · {len(rule_items)} span(s)")
-    st.html(highlight.render_lanes(text, rule_items, colours,
-                                   partners=[f"P{shown_id}"] if shown_id else (),
-                                   dom_id="cur-proposed"))
-    st.markdown(f"**Curated** (the proposal with your decisions) · {len(cur_items)} span(s)")
-    st.html(highlight.render_lanes(text, cur_items, colours,
-                                   partners=[f"✓{shown_id}"] if shown_id else (),
-                                   dom_id="cur-curated"))
+    st.html(lanes_html(text, _lanes(ws, r, p, doc, members, shown_id, "cur-"), colours,
+                       dom_id="cur-document"))
     table = doc_table(p.result, doc, text, p.decided)
     shown_rows = paginate(table, key=K_CUR_PAGE)
     st.caption("Select a row to show that proposal above (and decide it).")

@@ -67,9 +67,19 @@ def test_page_shows_the_core_proposal_and_progress() -> None:
     card = _html(at)
     first = disputed[0]
     assert f"<b>{first.id}</b>" in card and f"{len(first.annotators)} of 3 annotators" in card
-    # one lane per annotator, then the proposal and the curated set
-    for dom in ("cur-lane-0", "cur-lane-1", "cur-lane-2", "cur-proposed", "cur-curated"):
+    # around the disputed span: one lane per annotator, then the proposal and the curated set
+    for dom in ("cur-ctx-lane-0", "cur-ctx-lane-1", "cur-ctx-lane-2", "cur-ctx-proposed",
+                "cur-ctx-curated"):
         assert f'id="{dom}"' in card
+    # the whole document and its proposals table on demand
+    assert 'id="cur-document"' not in card
+    assert not any("dispute" in df.value.columns for df in at.dataframe)
+    at.toggle(key=cur.K_CUR_WHOLE).set_value(True).run()
+    whole = _html(at)
+    for dom in ("cur-lane-0", "cur-lane-1", "cur-lane-2", "cur-proposed", "cur-curated"):
+        assert f'id="{dom}"' in whole
+    assert f"<b>{first.id}</b>" in whole  # the card stays
+    assert any("dispute" in df.value.columns for df in at.dataframe)
 
 
 def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says() -> None:
@@ -146,6 +156,13 @@ def test_decisions_file_restores_the_same_set() -> None:
 
 def test_text_and_labels_are_escaped() -> None:
     at = _app()
+    assert "d2" in {d.doc for d in _expected()[1]}
+    while "Around d2#" not in _html(at):  # the neighbourhood of a span of d2
+        at.button(key="cur_next").click().run()
+    body = _html(at)
+    assert "<script>" not in body
+    assert "&lt;script&gt;" in body
+    at.toggle(key=cur.K_CUR_WHOLE).set_value(True).run()
     at.selectbox(key=cur.K_CUR_DOC).set_value("d2").run()
     body = _html(at)
     assert "<script>" not in body
@@ -155,6 +172,7 @@ def test_text_and_labels_are_escaped() -> None:
 def test_navigation_previous_next_and_next_undecided() -> None:
     at = _app()
     _, disputed = _expected()
+    at.toggle(key=cur.K_CUR_WHOLE).set_value(True).run()  # the document picker follows
     at.button(key="cur_accept").click().run()  # decides 0, shows 1
     at.button(key="cur_prev").click().run()
     assert at.session_state[cur.K_CUR_POS] == 0
@@ -325,3 +343,23 @@ def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> No
     assert not at.exception
     assert _metric(at, "Decided") == f"0 / {len(disputed)}"
     assert _metric(at, "Proposed spans") == str(len(r.decisions))
+
+
+def test_the_neighbourhood_is_cut_at_spaces_and_keeps_the_documents_span_ids() -> None:
+    from core.render import highlight
+    from ui import curation_lanes as lanes
+
+    text = "word " * 200  # 1,000 characters
+    far, near = Span(0, 4, "Fear"), Span(500, 509, "Doubt")
+    items = highlight.span_items(AnnotationSet("a", {"d": (far, near)}), "d", "A")
+    a, b = lanes.context_window(text, [near.interval])
+    assert 0 < a < near.start and near.end < b < len(text)
+    assert text[a - 1] == " " and text[b] == " "  # whole words only
+    assert near.start - a <= lanes.CONTEXT_CHARS and b - near.end <= lanes.CONTEXT_CHARS
+    shown = lanes.window_items(items, a, b)
+    assert [(it.id, it.start, it.end) for it in shown] == [("A2", 500 - a, 509 - a)]
+    block = lanes.lanes_html(text, [lanes.Lane("<b>a</b>", "2 span(s)", items, ["A2"], "x")],
+                             highlight.label_colours(["Fear", "Doubt"]), window=(a, b))
+    assert ">A2<" in block and ">A1<" not in block  # A1 is outside the window
+    assert "&lt;b&gt;a&lt;/b&gt;" in block  # the set's name escaped
+    assert f"Characters {a:,}–{b:,} of 1,000" in block

@@ -97,6 +97,7 @@ def test_document_pickers_list_a_window_and_search_the_rest(large: state.Workspa
         assert not [b for b in at.selectbox if b.key == key]  # nothing computed yet
         at.toggle(key=cur.K_CUR_BUILD).set_value(True).run()
         assert not at.exception, [e.value for e in at.exception]
+        at.toggle(key=cur.K_CUR_WHOLE).set_value(True).run()  # the whole document, on demand
     box = at.selectbox(key=key)
     assert len(box.options) == documents.DOC_WINDOW
     assert f"the first {documents.DOC_WINDOW} of {N_DOCS:,} listed" in box.label

@@ -88,6 +88,12 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
                                                      st_ui: Any) -> None:
     _open(page, app_url, st_ui)
     assert page.locator("#cur-card b").first.inner_text() == "1#1"
+    assert page.locator("#cur-context #cur-ctx-lane-0").count() == 1  # the span's neighbourhood
+    assert page.locator(".st-key-cur_table").count() == 0  # the table on demand
+    page.get_by_text("Show the whole document, annotator by annotator").click()
+    page.locator("#cur-document").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    st_ui.shot(page, "curation_whole_document")
     # the proposals table
     grid = page.locator(".st-key-cur_table [data-testid='stDataFrame']")
     grid.scroll_into_view_if_needed()
