@@ -1064,6 +1064,7 @@ def downloads(ws: Workspace, p: Proposed) -> None:
     d1, d2, d3 = st.columns([2, 2, 2], vertical_alignment="bottom")
     d1.download_button("⬇️ Decisions (CSV)", partial(_fresh_decisions, ws, p),
                        file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",
+                       on_click="ignore",
                        help="Every proposal with the rule's and your decision (the action "
                        "column says which button made it); upload it above to resume, or "
                        "open it in a spreadsheet. The store keeps your decisions anyway.")
@@ -1077,7 +1078,8 @@ def downloads(ws: Workspace, p: Proposed) -> None:
         d3.download_button(f"⬇️ Curated set ({fmt})",
                            partial(_fresh_curated, ws, p, fmt, name),
                            file_name=_curated_name_of(fmt, ws.texts(), p.result, name),
-                           key="cur_dl_set", help="The curated set with every decision made "
+                           key="cur_dl_set", on_click="ignore",
+                           help="The curated set with every decision made "
                            "until you click (written when clicked).")
     st.page_link("pages/scores.py", icon="📊",
                  label=f"Score the systems against “{md(name)}” on the Scores page")
