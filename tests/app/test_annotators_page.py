@@ -411,3 +411,28 @@ def test_many_warnings_show_five_and_list_the_rest(frame) -> None:
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert len(shown) == ann.WARNINGS_SHOWN
     assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_SHOWN:]
+
+
+def test_on_a_large_corpus_the_other_measures_are_ready_before_the_switch(make_app, handmade,
+                                                                          monkeypatch) -> None:
+    # Issue 29, target 5: the worker computes the measures not chosen yet behind the page's
+    # jobs, so a switch draws its matrix in the run that answers it, with the same numbers.
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard"})
+    assert not at.exception, [e.value for e in at.exception]
+    s = Study.from_sets(sets, texts)
+    # Later jobs run in the order they were queued: once this one is done, so are the page's.
+    jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
+        timeout=120)
+    names = [a.name for a in sets]
+    for measure in ("span-f1", "text-kappa", "char-jaccard"):
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert not at.get("progress"), f"{measure} was not computed ahead"
+        expected = pairwise(s, measure).matrix()
+        assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                                   else None for b in names] for a in names]
