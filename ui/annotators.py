@@ -15,7 +15,9 @@ cores are shared by everyone, so jobs queue rather than compete), which reports 
 page shows a
 :func:`progress` fragment that polls the job and reruns the page when it is done; the rest of
 the page stays usable meanwhile. Every other measure takes well under a second and is computed
-in the script run (:func:`measure_view`).
+in the script run (:func:`measure_view`), up to :data:`BACKGROUND_DOCS` documents; above it
+they run in the worker too, and the measures not chosen yet are queued behind the page's jobs
+(:func:`prefetch`), so that a switch of measure finds its matrix computed.
 """
 
 from __future__ import annotations
