@@ -295,11 +295,17 @@ def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]
     """The background views of the measures of :data:`PREFETCHED` other than the chosen one,
     queued behind the page's jobs (:func:`view_job` with ``_later``), for a corpus of
     :data:`BACKGROUND_DOCS` to :data:`PREFETCH_DOCS` documents; the jobs are kept per choice
-    like the chosen measure's, so switching back and forth costs nothing after the first time."""
+    like the chosen measure's, so switching back and forth costs nothing after the first time.
+    A job cancelled before it ran (the page showed it, then another measure) or whose worker
+    died is queued again, so that a switch never finds a failure it did not see happen."""
     if not BACKGROUND_DOCS < documents <= PREFETCH_DOCS:
         return []
-    return [view_job(ws.key, ws, c.sets, c.label, m, c.gold, c.leave_one_out, 0, 30,
-                     _later=True) for m in PREFETCHED if m != c.measure]
+    ahead = [view_job(ws.key, ws, c.sets, c.label, m, c.gold, c.leave_one_out, 0, 30,
+                      _later=True) for m in PREFETCHED if m != c.measure]
+    for job in ahead:
+        if job.future is not None and (job.future.cancelled() or job.stopped()):
+            submit(job, later=True)
+    return ahead
 
 
 @st.cache_data(max_entries=64, show_spinner="Aligning…")
