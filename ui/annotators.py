@@ -15,7 +15,9 @@ cores are shared by everyone, so jobs queue rather than compete), which reports 
 page shows a
 :func:`progress` fragment that polls the job and reruns the page when it is done; the rest of
 the page stays usable meanwhile. Every other measure takes well under a second and is computed
-in the script run (:func:`measure_view`).
+in the script run (:func:`measure_view`), up to :data:`BACKGROUND_DOCS` documents; above it
+they run in the worker too, and the measures not chosen yet are queued behind the page's jobs
+(:func:`prefetch`), so that a switch of measure finds its matrix computed.
 """
 
 from __future__ import annotations
@@ -262,15 +264,48 @@ def measure_view(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-             measure: str, gold: str | None, leave_one_out: bool, seed: int, samples: int
-             ) -> Job[MeasureView]:
+             measure: str, gold: str | None, leave_one_out: bool, seed: int, samples: int,
+             _later: bool = False) -> Job[MeasureView]:
     """:func:`core.metrics.agreement.measure_view` in the background: γ or γ-cat, or any
-    measure on a corpus of more than :data:`BACKGROUND_DOCS` documents."""
+    measure on a corpus of more than :data:`BACKGROUND_DOCS` documents. ``_later``: queued
+    behind the jobs the page shows (:func:`prefetch`; not part of the cache key, so the page
+    asking for the measure finds this job and moves it ahead)."""
     chance = f" ({samples} samples, seed {seed})" if measure in GAMMA_MEASURES else ""
     return submit(Job(f"{measure} of every pair and against the gold and the majority{chance}",
                       "view",
-                       {**_view_args(_ws, sets, label, measure, gold, leave_one_out),
-                        "samples": samples, "seed": seed}))
+                      {**_view_args(_ws, sets, label, measure, gold, leave_one_out),
+                       "samples": samples, "seed": seed}), later=_later)
+
+
+PREFETCH_DOCS = 20_000
+"""Up to this many documents (and above :data:`BACKGROUND_DOCS`) the worker computes the
+measures of :data:`PREFETCHED` while the page is open, behind the jobs it shows, so that a switch
+of measure finds its matrix ready: each takes about a second of the worker's core at 10,000
+documents (0.7–1.7 s CPU, ``docs/performance.md``), which no page run can spare, and a switch
+to a measure still queued runs it next. Above it they would take minutes of a shared core for
+measures nobody may open."""
+
+PREFETCHED = ("char-kappa", "char-jaccard", "span-f1", "mafalda-f1", "text-kappa",
+              "fleiss-kappa", "krippendorff-alpha")
+"""The measures :func:`prefetch` computes ahead, in this order: all but γ and γ-cat (seconds
+to minutes, with their own settings) and α_U (7 s CPU at 10,000 documents)."""
+
+
+def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]:
+    """The background views of the measures of :data:`PREFETCHED` other than the chosen one,
+    queued behind the page's jobs (:func:`view_job` with ``_later``), for a corpus of
+    :data:`BACKGROUND_DOCS` to :data:`PREFETCH_DOCS` documents; the jobs are kept per choice
+    like the chosen measure's, so switching back and forth costs nothing after the first time.
+    A job cancelled before it ran (the page showed it, then another measure) or whose worker
+    died is queued again, so that a switch never finds a failure it did not see happen."""
+    if not BACKGROUND_DOCS < documents <= PREFETCH_DOCS:
+        return []
+    ahead = [view_job(ws.key, ws, c.sets, c.label, m, c.gold, c.leave_one_out, 0, 30,
+                      _later=True) for m in PREFETCHED if m != c.measure]
+    for job in ahead:
+        if job.future is not None and (job.future.cancelled() or job.stopped()):
+            submit(job, later=True)
+    return ahead
 
 
 @st.cache_data(max_entries=64, show_spinner="Aligning…")
@@ -700,6 +735,8 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             view = measure_view(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out)
         mjob = many_job(ws.key, ws, sets, label) if background else None
         shown([gjob, vjob, mjob])
+        # After shown(): the chosen measure's job is queued first, the others behind it.
+        prefetch(ws, c, len(st_.docs))
     except SpanScopeError as exc:
         st.error("These sets cannot be compared: "
                  f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")

@@ -12,6 +12,10 @@ itself when the server is gone; a worker that dies (killed, out of memory) fails
 next job starts a new one. The page says so (:data:`STOPPED`) and the next page run submits the
 job again: the pages cache job objects (``st.cache_resource``), and a failure is never kept.
 
+A job submitted ``later`` (:func:`submit`) is work a page expects to be asked for next (the
+Annotators page's other measures): it runs only when no job of the ordinary kind waits, and a page
+run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next.
+
 Why a process and not a thread: γ spends its time in many small numpy and scipy calls, which
 would take the interpreter lock from every page run of the server (a 0.3 s page took 4 s while γ
 ran in a thread). One worker, not one per job: two cores are shared by everyone, so jobs queue.
@@ -77,6 +81,7 @@ class Job(Generic[T]):
     started: float | None = None
     finished: float | None = None
     stop_shown: bool = False  # STOPPED was returned by error(): the next shown() retries
+    later: bool = False  # queued behind every ordinary job (submit(later=True)) until shown
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def report(self, done: int, total: int) -> None:
@@ -141,7 +146,8 @@ class Worker:
             [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
             stdin=subprocess.DEVNULL, start_new_session=True)
         self.conn = self._connect(key)
-        self.tasks: queue.Queue[tuple[int, Job[object]]] = queue.Queue()
+        # (0, id, job) for the jobs pages show, (1, id, job) for later ones: by kind, then age.
+        self.tasks: queue.PriorityQueue[tuple[int, int, Job[object]]] = queue.PriorityQueue()
         self.ids = itertools.count(1)
         self.alive = True
         atexit.register(self.stop)
@@ -161,18 +167,26 @@ class Worker:
                     raise WorkerDied("the worker process did not start in time") from None
                 time.sleep(0.05)
 
-    def submit(self, job: Job[T]) -> Job[T]:
+    def submit(self, job: Job[T], *, later: bool = False) -> Job[T]:
         job.future = Future()
         job.started, job.finished, job.done_steps, job.total_steps = None, None, 0, 0
-        job.stop_shown = False
-        self.tasks.put((next(self.ids), job))  # type: ignore[arg-type]
+        job.stop_shown, job.later = False, later
+        self.tasks.put((int(later), next(self.ids), job))  # type: ignore[arg-type]
         return job
+
+    def hurry(self, job: Job[T]) -> None:
+        """Queue a later job again as an ordinary one (the entry left behind is skipped: the
+        job has run by the time it comes up)."""
+        job.later = False
+        self.tasks.put((0, next(self.ids), job))  # type: ignore[arg-type]
 
     def _loop(self) -> None:
         while True:
-            job_id, job = self.tasks.get()
+            _, job_id, job = self.tasks.get()
             future = job.future
-            if future is None or not future.set_running_or_notify_cancel():
+            if future is None or future.running() or future.done():
+                continue  # a later job's first entry, after hurry() ran it
+            if not future.set_running_or_notify_cancel():
                 continue  # cancelled before the worker took it
             try:
                 self.conn.send((job_id, job.task, job.kwargs))
@@ -198,11 +212,14 @@ class Worker:
     def _fail_queued(self) -> None:
         while True:
             try:
-                _, job = self.tasks.get_nowait()
+                _, _, job = self.tasks.get_nowait()
             except queue.Empty:
                 return
-            if job.future is not None and job.future.set_running_or_notify_cancel():
-                job.future.set_exception(WorkerDied("the worker process ended"))
+            future = job.future
+            if future is None or future.running() or future.done():
+                continue
+            if future.set_running_or_notify_cancel():
+                future.set_exception(WorkerDied("the worker process ended"))
 
     def stop(self) -> None:
         """Kill the worker (the server is exiting: a long γ must not delay it)."""
@@ -223,10 +240,11 @@ def _worker() -> Worker:
     return Worker()
 
 
-def submit(job: Job[T]) -> Job[T]:
+def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     """Queue ``job`` on the worker (again, when it was cancelled before it started, or its
-    worker died). A worker that cannot start fails the job with :class:`WorkerDied`, which the
-    page shows as :data:`STOPPED`."""
+    worker died); ``later``: behind every ordinary job, until a page run shows it. A worker that
+    cannot start fails the job with :class:`WorkerDied`, which the page shows as
+    :data:`STOPPED`."""
     try:
         worker = _worker()
         if not worker.alive or worker.process.poll() is not None:
@@ -238,7 +256,18 @@ def submit(job: Job[T]) -> Job[T]:
         job.stop_shown = False
         job.future.set_exception(exc if isinstance(exc, WorkerDied) else WorkerDied(str(exc)))
         return job
-    return worker.submit(job)
+    return worker.submit(job, later=later)
+
+
+def _hurry(job: Job[T]) -> None:
+    """Run a later job next, unless it has started (or its worker is gone: the job has failed,
+    and the page shows that)."""
+    worker = _worker()
+    future = job.future
+    if (future is not None and not future.running() and not future.done()
+            and worker.alive and any(job is j for *_, j in list(worker.tasks.queue))):
+        worker.hurry(job)
+    job.later = False
 
 
 Memory = MutableMapping[str, object] | SessionStateProxy
@@ -249,11 +278,14 @@ def shown(jobs: Sequence[object], *, memory: Memory, key: str) -> None:
     """Record the jobs this page run shows under ``memory[key]``; cancel those the previous run
     showed and this one does not, if they have not started (clicking γ's sample count up four
     times queues one γ, not four). A cancelled job that is asked for again is queued again, and
-    so is a job whose worker died once a page run has shown that (:data:`STOPPED`)."""
+    so is a job whose worker died once a page run has shown that (:data:`STOPPED`); a later job
+    that has not started runs next (:func:`submit`)."""
     current = [j for j in jobs if isinstance(j, Job)]
     for job in current:
         if job.future is not None and job.future.cancelled():
             submit(job)
+        elif job.later:
+            _hurry(job)
         elif job.stop_shown and job.stopped():
             submit(job)  # the page said it stopped; this run is the retry
     previous = memory.get(key)

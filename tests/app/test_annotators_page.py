@@ -411,3 +411,62 @@ def test_many_warnings_show_five_and_list_the_rest(frame) -> None:
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert len(shown) == ann.WARNINGS_SHOWN
     assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_SHOWN:]
+
+
+def test_on_a_large_corpus_the_other_measures_are_ready_before_the_switch(make_app, handmade,
+                                                                          monkeypatch) -> None:
+    # Issue 29, target 5: the worker computes the measures not chosen yet behind the page's
+    # jobs, so a switch draws its matrix in the run that answers it, with the same numbers.
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard"})
+    assert not at.exception, [e.value for e in at.exception]
+    s = Study.from_sets(sets, texts)
+    # Later jobs run in the order they were queued: once this one is done, so are the page's.
+    jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
+        timeout=120)
+    names = [a.name for a in sets]
+    for measure in ("span-f1", "text-kappa", "char-jaccard"):
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert not at.get("progress"), f"{measure} was not computed ahead"
+        expected = pairwise(s, measure).matrix()
+        assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                                   else None for b in names] for a in names]
+
+
+def test_measures_computed_ahead_survive_a_worker_that_dies(make_app, handmade,
+                                                            monkeypatch) -> None:
+    # Issue 28 with issue 29's prefetch: the jobs queued ahead fail with the worker; the next
+    # page run queues them again instead of leaving "the computation stopped" for a later switch.
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    s = Study.from_sets(sets, texts)
+    # A long γ holds the worker, so that the page's jobs are still queued when it is killed.
+    long = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 5000, "seed": 3}))
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard"})
+    deadline = time.monotonic() + 60
+    while long.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert long.started is not None and not long.done()
+    jobs._worker().process.kill()
+    with pytest.raises(jobs.WorkerDied):
+        long.future.result(timeout=120)
+    at.run()  # a new worker; the page's jobs and the ones ahead are queued again
+    assert not at.exception, [e.value for e in at.exception]
+    jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
+        timeout=120)
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("text-kappa").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert jobs.STOPPED not in [e.value for e in at.error]
+    assert not at.get("progress"), "text-kappa was not computed ahead again"
+    expected = pairwise(s, "text-kappa").matrix()
+    names = [a.name for a in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]

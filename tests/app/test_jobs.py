@@ -98,3 +98,25 @@ def test_stopping_the_worker_leaves_no_pool_process_behind(handmade) -> None:
     while _group(pgid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _group(pgid) == []
+
+
+def test_later_jobs_wait_for_ordinary_ones_and_a_hurried_one_runs_first(handmade) -> None:
+    # The Annotators page queues the measures not chosen yet as later jobs (issue 29, target 5):
+    # they must never delay a job a page shows, and the one a switch asks for runs next.
+    s = _study(handmade)
+    worker = jobs.Worker()
+    try:
+        blocker = worker.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 1}))
+        first = worker.submit(jobs.Job("many", "many", {"study": s}), later=True)
+        second = worker.submit(jobs.Job("many", "many", {"study": s}), later=True)
+        ordinary = worker.submit(jobs.Job("many", "many", {"study": s}))
+        assert first.later and second.later and not ordinary.later
+        worker.hurry(second)
+        results = [j.future.result(timeout=120) for j in (blocker, first, second, ordinary)]
+        assert blocker.finished is not None and blocker.finished < ordinary.started
+        started = [j.started for j in (ordinary, second, first)]
+        assert None not in started and started == sorted(started)
+        assert results[1] == results[2] == results[3]  # the hurried job ran once, not twice
+        assert not second.later
+    finally:
+        worker.stop()
