@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,6 +200,24 @@ def _number(v: float, digits: int) -> str:
     return f"{v:.{digits}f}"
 
 
+def _rows(t: ScoreTable, digits: int, *, bold: Callable[[str], str],
+          interval: Callable[[str, str], str]) -> Iterator[tuple[SystemRow, list[str]]]:
+    """Each row with its P, R and F1 cells as printed: the value with ``digits`` decimals,
+    ``bold`` when it is the column's best (:meth:`ScoreTable.best`), then the ``interval``
+    when there is one. The LaTeX and Markdown tables differ only in these two marks."""
+    best = {m: t.best(m, digits) for m in MEASURES}
+    for r in t.rows:
+        values = []
+        for m in MEASURES:
+            value = _number(r.values[m], digits)
+            if r.system in best[m]:
+                value = bold(value)
+            if m in r.intervals:
+                value += interval(*(_number(x, digits) for x in r.intervals[m]))
+            values.append(value)
+        yield r, values
+
+
 def to_latex(t: ScoreTable, *, digits: int = 3) -> str:
     r"""The table as a LaTeX ``table`` float (needs ``\usepackage{booktabs}``)."""
     # A comment line ends at the line's end: the command stays as typed, to be copied.
@@ -208,18 +226,9 @@ def to_latex(t: ScoreTable, *, digits: int = 3) -> str:
              r"\begin{table}[t]", r"\centering", r"\small",
              r"\begin{tabular}{l" + "r" * len(MEASURES) + "}", r"\toprule",
              r"System & $P$ & $R$ & $F_1$ \\", r"\midrule"]
-    best = {m: t.best(m, digits) for m in MEASURES}
-    for r in t.rows:
-        cells = [latex_escape(r.system)]
-        for m in MEASURES:
-            value = _number(r.values[m], digits)
-            if r.system in best[m]:
-                value = rf"\textbf{{{value}}}"
-            if m in r.intervals:
-                low, high = (_number(x, digits) for x in r.intervals[m])
-                value += rf" {{\scriptsize[{low}, {high}]}}"
-            cells.append(value)
-        lines.append(" & ".join(cells) + r" \\")
+    for r, values in _rows(t, digits, bold=lambda v: rf"\textbf{{{v}}}",
+                           interval=lambda lo, hi: rf" {{\scriptsize[{lo}, {hi}]}}"):
+        lines.append(" & ".join([latex_escape(r.system), *values]) + r" \\")
     facts = latex_escape(_caption_facts(t)).replace(
         latex_escape("{ref}"), r"\texttt{" + latex_escape(t.reference) + "}")
     lines += [r"\bottomrule", r"\end{tabular}",
@@ -244,18 +253,9 @@ def markdown_escape(text: str) -> str:
 def to_markdown(t: ScoreTable, *, digits: int = 3) -> str:
     """The table as a pipe table with a pandoc ``Table:`` caption."""
     lines = ["| System | P | R | F1 |", "|:---|---:|---:|---:|"]
-    best = {m: t.best(m, digits) for m in MEASURES}
-    for r in t.rows:
-        cells = [markdown_escape(r.system)]
-        for m in MEASURES:
-            value = _number(r.values[m], digits)
-            if r.system in best[m]:
-                value = f"**{value}**"
-            if m in r.intervals:
-                low, high = (_number(x, digits) for x in r.intervals[m])
-                value += f" [{low}, {high}]"
-            cells.append(value)
-        lines.append("| " + " | ".join(cells) + " |")
+    for r, values in _rows(t, digits, bold=lambda v: f"**{v}**",
+                           interval=lambda lo, hi: f" [{lo}, {hi}]"):
+        lines.append("| " + " | ".join([markdown_escape(r.system), *values]) + " |")
     return "\n".join(lines) + "\n\nTable: " + markdown_escape(caption(t)) + "\n"
 
 
