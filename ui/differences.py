@@ -34,7 +34,7 @@ from ui.jobs import shown as jobs_shown
 from ui.results import taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate, set_pair
+from ui.widgets import asked_for, download_buttons, paginate, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
 K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
@@ -348,11 +348,9 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
     """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
     st.subheader("Text by text")
     n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
-    if n_docs > TEXTS_AUTO and not st.toggle(
-            f"Compare all {n_docs:,} texts one by one", key=K_DIFF_TEXTS,
-            persist_state="session",
-            help=f"Off by default above {TEXTS_AUTO:,} documents: scoring every text under both "
-            "metrics takes seconds here."):
+    if not asked_for(n_docs, TEXTS_AUTO, f"Compare all {n_docs:,} texts one by one",
+                     key=K_DIFF_TEXTS,
+                     why="scoring every text under both metrics takes seconds here."):
         st.caption("Turn on the comparison above to list the texts where the two metrics "
                    "differ most and open them on the 📄 Documents page.")
         return

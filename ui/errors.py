@@ -50,7 +50,7 @@ from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
 from ui import levels, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
-from ui.widgets import chart_image, download_buttons, paginate
+from ui.widgets import asked_for, chart_image, download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
 K_ERR_CATEGORY = "ecat"  # Documents: show documents with a span of this category
@@ -637,9 +637,8 @@ def schemas(ws: state.Workspace, s: Setup) -> None:
                    "score --metric nervaluate` prints the same, per label too.")
         # Code in a collapsed expander runs all the same: on a large corpus the counts wait
         # for their toggle.
-        if s.n_docs <= FILTER_AUTO_DOCS or st.toggle(
-                f"Count the schemas of all {s.n_docs:,} documents", key="err_schemas_on",
-                persist_state="session"):
+        if asked_for(s.n_docs, FILTER_AUTO_DOCS,
+                     f"Count the schemas of all {s.n_docs:,} documents", key="err_schemas_on"):
             table = schema_frame(ws.key, ws, s.ref, s.systems)
             st.dataframe(table, hide_index=True, key="err_schema_table", placeholder="—")
             download_buttons(table, "semeval2013_schemas", key="dl_err_schemas")
@@ -656,9 +655,8 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
                                  key="err_list_category")
     # Listing builds a row for each of the system's spans and the reference's (seconds at a
     # million spans): on a large corpus it waits for its toggle.
-    if s.n_docs > FILTER_AUTO_DOCS and not st.toggle(
-            f"List the spans of all {s.n_docs:,} documents", key="err_list_on",
-            persist_state="session"):
+    if not asked_for(s.n_docs, FILTER_AUTO_DOCS, f"List the spans of all {s.n_docs:,} documents",
+                     key="err_list_on"):
         return
     spans = span_frame(ws.key, ws, s.ref, list_system, s.level, list_category)
     st.dataframe(paginate(spans, key="err_list_page"), hide_index=True, key="err_span_table",

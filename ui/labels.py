@@ -30,7 +30,7 @@ from core.model import NOTHING, Span
 from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
 from ui import escape, levels, results, state
-from ui.widgets import download_buttons, paginate, set_pair
+from ui.widgets import asked_for, download_buttons, paginate, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
 # View keys are bound to the URL; the level is state.K_LEVEL, the sets state.K_SET_A / K_SET_B.
@@ -417,11 +417,9 @@ def matrix(ws: state.Workspace, c: Choice) -> LabelMatrix:
     """The label matrix of the choice, and which taxonomy maps its labels; stops on an input
     the matrix refuses, and on a large corpus until the matrix is asked for."""
     n_docs = max(len(ws.sets[c.set_a].spans), len(ws.sets[c.set_b].spans))
-    if n_docs > MATRIX_AUTO_DOCS and not st.toggle(
-            f"Count the labels of all {n_docs:,} documents", key=K_LAB_ON,
-            persist_state="session",
-            help=f"Off by default above {MATRIX_AUTO_DOCS:,} documents: the matrix lists the "
-            "span pairs behind every cell, which takes seconds here."):
+    if not asked_for(n_docs, MATRIX_AUTO_DOCS, f"Count the labels of all {n_docs:,} documents",
+                     key=K_LAB_ON, why="the matrix lists the span pairs behind every cell, "
+                     "which takes seconds here."):
         st.caption("Turn on the count above to draw the matrix; once counted, it stays cached "
                    "while the server runs.")
         st.stop()

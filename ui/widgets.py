@@ -40,6 +40,18 @@ def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b:
     return set_a, set_b
 
 
+def asked_for(n_docs: int, threshold: int, label: str, *, key: str, why: str | None = None
+              ) -> bool:
+    """Whether a whole-corpus computation may run: always up to ``threshold`` documents, and
+    above it only once the user turns on the toggle ``label`` (kept for the session; ``why``
+    ends its help). Pages never block on a computation the user did not ask for (issue 29)."""
+    if n_docs <= threshold:
+        return True
+    return st.toggle(label, key=key, persist_state="session",
+                     help=None if why is None else
+                     f"Off by default above {threshold:,} documents: {why}")
+
+
 def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
     """Two buttons that download ``df`` as ``<name>.csv`` and ``<name>.json`` (records)."""
     # A horizontal container of content-wide buttons: columns would squeeze them to their icons
