@@ -22,7 +22,6 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,8 +142,6 @@ def write_format(fmt: str, n_docs: int, out: Path) -> Path:
         spans[d][0] = (s, e + 1, lab)
     aset = _aset(spans)
     out.mkdir(parents=True, exist_ok=True)
-    one: Callable[[dict[str, str], str], Path]
-
     def one(files: dict[str, str], name: str) -> Path:
         (content,) = files.values()
         p = out / name
