@@ -199,6 +199,28 @@ def download(page: Any, button: Any, timeout: float = 45_000) -> Any:
     raise AssertionError("unreachable")
 
 
+def click(page: Any, target: Any, until: Any, timeout: float = 30_000) -> None:
+    """Click ``target`` (a locator) and wait until ``until`` (a locator) is visible.
+
+    A click that lands while the front end redraws after a script run (a rerun still
+    finishing on a loaded machine) can hit the element being replaced and do nothing, as it
+    would for a person, who clicks again. So does this, once: only when the page is idle and
+    ``until`` has still not appeared, so a click that did register is never repeated."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    wait_idle(page)
+    target.click()
+    try:
+        until.first.wait_for(timeout=min(timeout, 10_000))
+        return
+    except PlaywrightTimeout:
+        wait_idle(page, timeout)
+        if until.first.is_visible():
+            return
+    target.click()
+    until.first.wait_for(timeout=timeout)
+
+
 def open_page(page: Any, app_url: str, path: str) -> None:
     """Go to ``app_url/path`` and wait until the script has run."""
     page.goto(f"{app_url}/{path.lstrip('/')}")
@@ -211,7 +233,8 @@ def st_ui() -> types.SimpleNamespace:
     ``st_ui.wait_idle(page)``, ``st_ui.shot(page, name)``, ``st_ui.app_errors(page)``,
     ``st_ui.choose(page, label, option)``, ``st_ui.value(page, label)``,
     ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``,
-    ``st_ui.download(page, button)``."""
+    ``st_ui.download(page, button)``, ``st_ui.click(page, target, until)``."""
     return types.SimpleNamespace(app_errors=app_errors, shot=shot, wait_idle=wait_idle,
                                  selectbox=selectbox, value=value, choose=choose,
-                                 open_page=open_page, download=download, SHOTS=SHOTS)
+                                 open_page=open_page, download=download, click=click,
+                                 SHOTS=SHOTS)

@@ -45,8 +45,8 @@ def test_accept_drop_download_and_resume_in_a_fresh_session(
     st_ui.shot(page, "curation_start")
 
     proposed = page.locator("#cur-proposal b").first.inner_text()  # "✓ keep" or "✗ drop"
-    page.get_by_role("button", name=re.compile(r"Accept the proposal")).click()
-    page.get_by_text(f"1 of {total} disputed spans decided").wait_for(timeout=30_000)
+    st_ui.click(page, page.get_by_role("button", name=re.compile(r"Accept the proposal")),
+                page.get_by_text(f"1 of {total} disputed spans decided"))
     st_ui.wait_idle(page)
     second_id = page.locator("#cur-card b").first.inner_text()
     assert second_id != first_id  # accept moved on to the next disputed span
@@ -90,8 +90,8 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
     assert page.locator("#cur-card b").first.inner_text() == "1#1"
     assert page.locator("#cur-context #cur-ctx-lane-0").count() == 1  # the span's neighbourhood
     assert page.locator(".st-key-cur_table").count() == 0  # the table on demand
-    page.get_by_text("Show the whole document, annotator by annotator").click()
-    page.locator("#cur-document").wait_for(timeout=30_000)
+    st_ui.click(page, page.get_by_text("Show the whole document, annotator by annotator"),
+                page.locator("#cur-document"))
     st_ui.wait_idle(page)
     st_ui.shot(page, "curation_whole_document")
     # the proposals table

@@ -56,12 +56,12 @@ def test_accept_every_remaining_proposal_gives_every_span_its_proposal(
         total = _open(page, server.url, st_ui)
         assert total >= 3 and page.get_by_test_id("stMultiSelect").first.inner_text().count(
             "annotator_") == 3  # the sample's three annotators
-        page.get_by_role("button", name=re.compile(r"Accept the proposal")).click()
-        page.get_by_text(f"1 of {total} disputed spans decided").wait_for(timeout=30_000)
+        st_ui.click(page, page.get_by_role("button", name=re.compile(r"Accept the proposal")),
+                    page.get_by_text(f"1 of {total} disputed spans decided"))
         st_ui.wait_idle(page)
-        page.get_by_role("button", name=f"✓✓ Accept every remaining proposal ({total - 1})"
-                         ).click()
-        page.get_by_text(f"{total} of {total} disputed spans decided").wait_for(timeout=30_000)
+        st_ui.click(page, page.get_by_role(
+            "button", name=f"✓✓ Accept every remaining proposal ({total - 1})"),
+                    page.get_by_text(f"{total} of {total} disputed spans decided"))
         st_ui.wait_idle(page)
         assert page.get_by_role("button", name=re.compile(r"Accept every remaining proposal "
                                                            r"\(0\)")).is_disabled()

@@ -56,9 +56,9 @@ def test_one_exercise_end_to_end(app_url: str, vpage: Any, st_ui: SimpleNamespac
             box.fill(text)
             box.press("Tab")
             st_ui.wait_idle(page)
-    page.get_by_role("button", name="Check my answers").click()
+    st_ui.click(page, page.get_by_role("button", name="Check my answers"),
+                page.locator("h3", has_text="The answers"))
     st_ui.wait_idle(page)
-    page.locator("h3", has_text="The answers").first.wait_for(timeout=30_000)
     n = 2 * len(asked)
     page.get_by_text(f"{n - 1} of {n} right").first.wait_for(timeout=10_000)
     # Each wrong answer is listed under the table with the step missed (a phone's narrow grid
