@@ -366,6 +366,13 @@ def _canonical(raw: str | None) -> bool:
     return raw is not None and raw.isascii() and raw.isdigit() and (raw == "0" or raw[0] != "0")
 
 
+def _key(raw: str | None) -> str:
+    """An xmi:id (or a reference to one) as the key cassis gives it (``int()``: ``"07"`` and
+    ``"7"`` are one id), written as UIMA writes ids; ValueError or TypeError when cassis would
+    refuse it."""
+    return raw if raw is not None and _canonical(raw) else str(int(raw))  # type: ignore[arg-type]
+
+
 def _python_offsets(text: str | None) -> dict[int, int] | None:
     """UIMA's offsets count UTF-16 code units; for a text with characters beyond the Basic
     Multilingual Plane (two units each), the string offset of each unit offset that starts a
@@ -407,26 +414,27 @@ def _parse(root: Any, types: _Types) -> _Parsed | str:
                 if any(isinstance(c.tag, str) for c in el):
                     return "markup"
                 if tag == _VIEW_TAG:
-                    sofa = el.get("sofa")
                     members = (el.get("members") or "").split()
-                    if not _canonical(sofa) or not all(_canonical(m) for m in members):
-                        return "ids"
-                    views[sofa] = members
+                    if not all(map(_canonical, members)):
+                        members = [_key(m) for m in members]
+                    views[_key(el.get("sofa"))] = members
                     continue
                 xmi_id, sofa_id = el.get(_XMI_ID), el.get("sofaID")
-                if (not _SOFA_ATTRIBUTES.issuperset(el.keys()) or not _canonical(xmi_id)
+                if (not _SOFA_ATTRIBUTES.issuperset(el.keys()) or xmi_id is None
                         or sofa_id is None or el.get("sofaNum") is None):
                     return "sofa"
                 int(el.get("sofaNum"))
-                sofas[xmi_id] = (sofa_id, el.get("sofaString"))
+                sofas[_key(xmi_id)] = (sofa_id, el.get("sofaString"))
                 continue
             kind = types[tag]
             if isinstance(kind, str):
                 return kind
             attributes = kind.attributes
             xmi_id = el.get(_XMI_ID)
-            if not _canonical(xmi_id):
+            if xmi_id is None:
                 return "ids"
+            if not _canonical(xmi_id):
+                xmi_id = _key(xmi_id)
             if xmi_id in ids:  # as in cassis, the last element of an xmi:id is the one
                 read.pop(xmi_id, None)
             ids.add(xmi_id)
@@ -457,12 +465,12 @@ def _parse(root: Any, types: _Types) -> _Parsed | str:
                 begin, end = int(el.get("begin", 0)), int(el.get("end", 0))
                 if kind.read:
                     read[xmi_id] = (kind, el, begin, end)
+        if not ids.issuperset(refs) and not ids.issuperset(map(_key, refs)):
+            return "ids"
+        if not sofa_refs.issubset(sofas) and not sofas.keys() >= set(map(_key, sofa_refs)):
+            return "sofa"
     except (ValueError, TypeError):  # what cassis refuses
         return "values"
-    if not ids.issuperset(refs):
-        return "ids"
-    if not sofa_refs.issubset(sofas):
-        return "sofa"
     names = [sofa_id for sofa_id, _ in sofas.values() if sofa_id != _INITIAL_VIEW]
     if len(set(names)) != len(names):
         return "views"
