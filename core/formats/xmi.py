@@ -1,14 +1,21 @@
-"""UIMA CAS XMI (INCEpTION's lossless export), read with lxml and ``dkpro-cassis``.
+"""UIMA CAS XMI (INCEpTION's lossless export), read with lxml; ``dkpro-cassis`` loads the type
+system and explains the files refused.
 
 A ``.xmi`` file holds the document text (the sofa) and every annotation; its types are declared
 in a type system file (``TypeSystem.xml``) that INCEpTION writes beside it. The reader loads the
-type system with ``cassis.load_typesystem`` (Klie & Eckart de Castilho, dkpro-cassis). A CAS is
-read by :func:`_extract_fast`, which parses the XMI with lxml and keeps only the sofa and the
-annotations of the span layers, as cassis would give them (UTF-16 offsets turned into Python
-string offsets the same way); a file it does not handle (a second view, float, array or list
-features on a span layer, values cassis refuses, ...) is read by ``cassis.load_cas_from_xmi``
-instead, which reads it or names what is wrong, and counted in :data:`FALLBACKS` (issue 29:
-cassis builds an object for every token and sentence, four times the CPU of the fast path).
+type system with ``cassis.load_typesystem`` (Klie & Eckart de Castilho, dkpro-cassis). Each CAS
+is read by one path, :func:`_extract_fast`: lxml parses the XMI, every element is checked as
+cassis's ``load_cas_from_xmi`` checks it (types, attributes, values, references, views), and
+the text and the annotations of the span layers are kept as cassis gives them: the
+``_InitialView`` sofa and the members of its view (other views are checked, not read), UTF-16
+offsets turned into string offsets by the text of each view that lists an annotation. Float,
+array, list and reference features are checked, never labels. A file it refuses (a reason of
+:data:`REFUSALS`, counted in :data:`FALLBACKS`) is parsed by ``cassis.load_cas_from_xmi`` only to
+say what is wrong, in cassis's words; cassis's reading is never used (issue 25 §2: one path
+gives the data), and a file cassis reads that the reader refuses is an error saying that it is
+SpanScope's bug. ``tests/formats/test_xmi_fast_path.py`` and ``test_xmi_generated.py`` compare
+the two on hand-made, generated and damaged files. Speed (issue 29, target 6): cassis builds an
+object for every token and sentence; ``bench/bench_xmi.py`` measures both.
 
 The type system is the ``.xml`` file beside the ``.xmi`` (in the same folder or a parent folder
 of a zip or folder input, named ``TypeSystem.xml`` or ``typesystem.xml``). Span layers are the
@@ -139,10 +146,11 @@ def _type_system_in(folder: Path) -> Path | None:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one ``.xmi`` (with its type system in the same input) or a folder/zip of them.
 
-    cassis says ``UserWarning: Not mapping external offset`` for an offset past the text and
-    keeps it; such a span then follows the one policy of :mod:`core.model.bounds` (refused, clipped
-    or kept, named in a message), so the library warning, which would be a second line on standard
-    error, is silenced.
+    cassis's warnings (``UserWarning``: a feature named ``self`` or ``type`` renamed while the
+    type system loads, an offset past the text while it explains a refused file) would be
+    second lines on standard error beside the reader's own messages, so they are silenced; a
+    span past its text follows the one policy of :mod:`core.model.bounds` (refused, clipped or
+    kept, named in a message).
     """
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=UserWarning, module=r"cassis(\.|$)")
@@ -399,10 +407,7 @@ class _Parsed:
 def _parse(root: Any, types: _Types) -> _Parsed | str:
     """Every element of an XMI's root checked as cassis's deserializer checks it, or why the
     file is refused (:data:`REFUSALS`)."""
-    sofas: dict[str, tuple[str, str | None]] = {}
-    views: dict[str, list[str]] = {}
-    ids: set[str] = set()
-    read: dict[str, tuple[_Kind, Any, int, int]] = {}
+    parsed = _Parsed({}, {}, set(), {})
     refs: list[str] = []
     sofa_refs: set[str] = set()
     try:
@@ -411,70 +416,95 @@ def _parse(root: Any, types: _Types) -> _Parsed | str:
             if not isinstance(tag, str):  # a comment or processing instruction
                 continue
             if tag in (_SOFA_TAG, _VIEW_TAG):
-                if any(isinstance(c.tag, str) for c in el):
-                    return "markup"
-                if tag == _VIEW_TAG:
-                    members = (el.get("members") or "").split()
-                    if not all(map(_canonical, members)):
-                        members = [_key(m) for m in members]
-                    views[_key(el.get("sofa"))] = members
-                    continue
-                xmi_id, sofa_id = el.get(_XMI_ID), el.get("sofaID")
-                if (not _SOFA_ATTRIBUTES.issuperset(el.keys()) or xmi_id is None
-                        or sofa_id is None or el.get("sofaNum") is None):
-                    return "sofa"
-                int(el.get("sofaNum"))
-                sofas[_key(xmi_id)] = (sofa_id, el.get("sofaString"))
-                continue
-            kind = types[tag]
-            if isinstance(kind, str):
-                return kind
-            attributes = kind.attributes
-            xmi_id = el.get(_XMI_ID)
-            if xmi_id is None:
-                return "ids"
-            if not _canonical(xmi_id):
-                xmi_id = _key(xmi_id)
-            if xmi_id in ids:  # as in cassis, the last element of an xmi:id is the one
-                read.pop(xmi_id, None)
-            ids.add(xmi_id)
-            for name, raw in el.items():
-                code = attributes.get(name)
-                if code is None:
-                    return "features"
-                if code == "S":
-                    sofa_refs.add(raw)
-                elif code != "s" and code != "id":
-                    _check(code, raw, refs)
-            if kind.sofa and el.get("sofa") is None:
-                return "sofa"
-            if len(el):
-                texts: dict[str, list[str | None]] = {}
-                for child in el:
-                    if not isinstance(child.tag, str):
-                        continue
-                    if any(isinstance(c.tag, str) for c in child):
-                        return "markup"
-                    texts.setdefault(child.tag, []).append(child.text)
-                for name, values in texts.items():
-                    code = kind.children.get(name)
-                    if code is None or name in el.attrib:
-                        return "features"
-                    _check(code, values, refs)
-            if kind.span:
-                begin, end = int(el.get("begin", 0)), int(el.get("end", 0))
-                if kind.read:
-                    read[xmi_id] = (kind, el, begin, end)
-        if not ids.issuperset(refs) and not ids.issuperset(map(_key, refs)):
+                reason = _sofa_or_view(el, parsed)
+            else:
+                kind = types[tag]
+                reason = (kind if isinstance(kind, str)
+                          else _feature_structure(el, kind, parsed, refs, sofa_refs))
+            if reason is not None:
+                return reason
+        if not parsed.ids.issuperset(refs) and not parsed.ids.issuperset(map(_key, refs)):
             return "ids"
+        sofas = parsed.sofas
         if not sofa_refs.issubset(sofas) and not sofas.keys() >= set(map(_key, sofa_refs)):
             return "sofa"
     except (ValueError, TypeError):  # what cassis refuses
         return "values"
-    names = [sofa_id for sofa_id, _ in sofas.values() if sofa_id != _INITIAL_VIEW]
+    names = [sofa_id for sofa_id, _ in parsed.sofas.values() if sofa_id != _INITIAL_VIEW]
     if len(set(names)) != len(names):
         return "views"
-    return _Parsed(sofas, views, ids, read)
+    return parsed
+
+
+def _sofa_or_view(el: Any, parsed: _Parsed) -> str | None:
+    """A ``cas:Sofa`` or ``cas:View`` element kept in ``parsed``, or why it is refused."""
+    if any(isinstance(c.tag, str) for c in el):
+        return "markup"
+    if el.tag == _VIEW_TAG:
+        members = (el.get("members") or "").split()
+        if not all(map(_canonical, members)):
+            members = [_key(m) for m in members]
+        parsed.views[_key(el.get("sofa"))] = members
+        return None
+    xmi_id, sofa_id, number = el.get(_XMI_ID), el.get("sofaID"), el.get("sofaNum")
+    if (not _SOFA_ATTRIBUTES.issuperset(el.keys()) or xmi_id is None or sofa_id is None
+            or number is None):
+        return "sofa"
+    int(number)
+    parsed.sofas[_key(xmi_id)] = (sofa_id, el.get("sofaString"))
+    return None
+
+
+def _feature_structure(el: Any, kind: _Kind, parsed: _Parsed, refs: list[str],
+                       sofa_refs: set[str]) -> str | None:
+    """A feature structure's element checked (its references kept in ``refs`` and
+    ``sofa_refs``), and kept in ``parsed`` when its type is read; or why it is refused."""
+    xmi_id = el.get(_XMI_ID)
+    if xmi_id is None:
+        return "ids"
+    if not _canonical(xmi_id):
+        xmi_id = _key(xmi_id)
+    if xmi_id in parsed.ids:  # as in cassis, the last element of an xmi:id is the one
+        parsed.read.pop(xmi_id, None)
+    parsed.ids.add(xmi_id)
+    attributes = kind.attributes
+    for name, raw in el.items():
+        code = attributes.get(name)
+        if code is None:
+            return "features"
+        if code == "S":
+            sofa_refs.add(raw)
+        elif code != "s" and code != "id":
+            _check(code, raw, refs)
+    if kind.sofa and el.get("sofa") is None:
+        return "sofa"
+    if len(el):
+        reason = _children(el, kind, refs)
+        if reason is not None:
+            return reason
+    if kind.span:
+        begin, end = int(el.get("begin", 0)), int(el.get("end", 0))
+        if kind.read:
+            parsed.read[xmi_id] = (kind, el, begin, end)
+    return None
+
+
+def _children(el: Any, kind: _Kind, refs: list[str]) -> str | None:
+    """The child elements of a feature structure (an array or list feature written as one
+    element per item) checked, or why they are refused."""
+    texts: dict[str, list[str | None]] = {}
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        if any(isinstance(c.tag, str) for c in child):
+            return "markup"
+        texts.setdefault(child.tag, []).append(child.text)
+    for name, values in texts.items():
+        code = kind.children.get(name)
+        if code is None or name in el.attrib:
+            return "features"
+        _check(code, values, refs)
+    return None
 
 
 def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
