@@ -11,7 +11,10 @@ the benchmark's take it.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import json
 import sys
+import warnings
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ import cassis
 import pytest
 
 from core.formats import ReadOptions, load_path, xmi
+from core.formats.archive import unpack_zips
 from core.model.errors import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -310,3 +314,59 @@ def test_the_bench_files_take_the_fast_path(tmp_path: Path,
         fast = xmi._extract_fast(path.read_bytes(), xmi._Types(ts))
         assert isinstance(fast, xmi._Extract), (path.name, fast)
         same(fast, by_cassis(path.read_bytes(), ts))
+
+
+def _repository_inputs() -> dict[str, dict[str, bytes]]:
+    """Every XMI input of the repository, as the reader's files: the golden inputs
+    (``tests/formats/golden/``, damaged ones included) and the ``.xmi`` files and zips of
+    ``tests/data/`` and ``sample_data/``."""
+    golden = importlib.util.spec_from_file_location("golden_for_xmi", ROOT / "scripts/golden.py")
+    assert golden is not None and golden.loader is not None
+    script = importlib.util.module_from_spec(golden)
+    sys.modules[golden.name] = script  # dataclasses look their module up
+    golden.loader.exec_module(script)
+    inputs: dict[str, dict[str, bytes]] = {}
+    for path in sorted((ROOT / "tests/formats/golden").glob("*.json")):
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored["format"] == "uima-xmi":
+            inputs[path.name] = unpack_zips(script.input_bytes(stored["input"]),
+                                            stored["source"])
+    for top in ("tests/data", "sample_data"):
+        for found in sorted((ROOT / top).rglob("*")):
+            if found.suffix == ".xmi" or (found.suffix == ".zip" and b".xmi" in
+                                          found.read_bytes()):
+                files = {found.name: found.read_bytes()}
+                if found.suffix == ".xmi":  # with its type system, as a single file brings it
+                    files.update(xmi.type_system_above(found))
+                inputs[found.relative_to(ROOT).as_posix()] = unpack_zips(files, found.name)
+    return inputs
+
+
+def test_cassis_reads_no_repository_file_that_the_reader_refuses() -> None:
+    """Issue 25 §2: on every XMI file of the repository (golden inputs, damaged ones
+    included, test data, samples), the reader's one path gives what cassis gives, or both
+    refuse the file; the repository's undamaged files are never refused."""
+    inputs = _repository_inputs()
+    assert len(inputs) >= 20
+    read = refused = 0
+    for name, files in inputs.items():
+        for path in sorted(p for p in files if p.endswith(".xmi")):
+            ts_path = xmi._typesystem_for(path, files)
+            assert ts_path is not None, (name, path)
+            ts = cassis.load_typesystem(files[ts_path].decode("utf-8"))
+            try:
+                data = files[path].decode("utf-8").encode("utf-8")
+            except UnicodeDecodeError:  # refused before any XMI is parsed
+                continue
+            fast = xmi._extract_fast(data, xmi._Types(ts))
+            if isinstance(fast, xmi._Extract):
+                read += 1
+                with warnings.catch_warnings():  # offsets past the text, kept by both
+                    warnings.simplefilter("ignore")
+                    same(fast, by_cassis(data, ts))
+            else:
+                refused += 1
+                assert name.startswith("damaged-"), (name, path, fast)
+                with pytest.raises(Exception):  # noqa: B017 - cassis raises many types
+                    by_cassis(data, ts)
+    assert read > 40 and refused > 0
