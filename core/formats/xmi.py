@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import itertools
 import posixpath
+import re
 import warnings
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
@@ -245,6 +246,25 @@ class _Kind:
     names: tuple[str, ...] = ()
     xml: tuple[str, ...] = ()
     kinds: tuple[str | None, ...] = ()
+    plans: dict[tuple[str, ...], tuple[tuple[str, str], ...] | str] = field(
+        default_factory=dict)
+    """Per list of attributes an element of this type has, those whose value is checked with
+    their check, or why such an element is refused (cached: elements of a type look alike)."""
+
+    def plan(self, keys: tuple[str, ...]) -> tuple[tuple[str, str], ...] | str:
+        found = self.plans.get(keys)
+        if found is None:
+            checked = []
+            for name in keys:
+                code = self.attributes.get(name)
+                if code is None:
+                    return "features"
+                # strings need no check; the offsets of an annotation are read below
+                if code not in ("s", "id") and not (self.span and name in ("begin", "end")):
+                    checked.append((name, code))
+            found = self.plans[keys] = (
+                "sofa" if self.sofa and "sofa" not in keys else tuple(checked))
+        return found
 
 
 class _Types:
@@ -374,6 +394,12 @@ def _canonical(raw: str | None) -> bool:
     return raw is not None and raw.isascii() and raw.isdigit() and (raw == "0" or raw[0] != "0")
 
 
+_MEMBERS = re.compile(r"((0|[1-9][0-9]*)( (0|[1-9][0-9]*))*)?", re.ASCII)
+"""A view's members as UIMA writes them (ids without leading zeros, one space apart)."""
+_IDS = re.compile("((0|[1-9][0-9]*)(\0(0|[1-9][0-9]*))*)?", re.ASCII)
+"""xmi:ids as UIMA writes them, joined by NUL (which no XML 1.0 attribute holds)."""
+
+
 def _key(raw: str | None) -> str:
     """An xmi:id (or a reference to one) as the key cassis gives it (``int()``: ``"07"`` and
     ``"7"`` are one id), written as UIMA writes ids; ValueError or TypeError when cassis would
@@ -404,9 +430,11 @@ class _Parsed:
     read: dict[str, tuple[_Kind, Any, int, int]]
 
 
-def _parse(root: Any, types: _Types) -> _Parsed | str:
+def _parse(root: Any, types: _Types, written: bool = True) -> _Parsed | str:
     """Every element of an XMI's root checked as cassis's deserializer checks it, or why the
-    file is refused (:data:`REFUSALS`)."""
+    file is refused (:data:`REFUSALS`). ``written``: take the elements' xmi:ids as UIMA writes
+    them (checked at the end, all at once: else the file is parsed again, each id read as
+    cassis reads it)."""
     parsed = _Parsed({}, {}, set(), {})
     refs: list[str] = []
     sofa_refs: set[str] = set()
@@ -418,11 +446,13 @@ def _parse(root: Any, types: _Types) -> _Parsed | str:
             if tag in (_SOFA_TAG, _VIEW_TAG):
                 reason = _sofa_or_view(el, parsed)
             else:
-                kind = types[tag]
+                kind = types.by_tag.get(tag) or types[tag]
                 reason = (kind if isinstance(kind, str)
-                          else _feature_structure(el, kind, parsed, refs, sofa_refs))
+                          else _feature_structure(el, kind, parsed, refs, sofa_refs, written))
             if reason is not None:
                 return reason
+        if written and not _IDS.fullmatch("\0".join(parsed.ids)):
+            return _parse(root, types, written=False)
         if not parsed.ids.issuperset(refs) and not parsed.ids.issuperset(map(_key, refs)):
             return "ids"
         sofas = parsed.sofas
@@ -441,8 +471,9 @@ def _sofa_or_view(el: Any, parsed: _Parsed) -> str | None:
     if any(isinstance(c.tag, str) for c in el):
         return "markup"
     if el.tag == _VIEW_TAG:
-        members = (el.get("members") or "").split()
-        if not all(map(_canonical, members)):
+        listed = el.get("members") or ""
+        members = listed.split()
+        if not _MEMBERS.fullmatch(listed) and not all(map(_canonical, members)):
             members = [_key(m) for m in members]
         parsed.views[_key(el.get("sofa"))] = members
         return None
@@ -456,28 +487,26 @@ def _sofa_or_view(el: Any, parsed: _Parsed) -> str | None:
 
 
 def _feature_structure(el: Any, kind: _Kind, parsed: _Parsed, refs: list[str],
-                       sofa_refs: set[str]) -> str | None:
+                       sofa_refs: set[str], written: bool) -> str | None:
     """A feature structure's element checked (its references kept in ``refs`` and
     ``sofa_refs``), and kept in ``parsed`` when its type is read; or why it is refused."""
     xmi_id = el.get(_XMI_ID)
     if xmi_id is None:
         return "ids"
-    if not _canonical(xmi_id):
+    if not written:
         xmi_id = _key(xmi_id)
     if xmi_id in parsed.ids:  # as in cassis, the last element of an xmi:id is the one
         parsed.read.pop(xmi_id, None)
     parsed.ids.add(xmi_id)
-    attributes = kind.attributes
-    for name, raw in el.items():
-        code = attributes.get(name)
-        if code is None:
-            return "features"
+    keys = tuple(el.keys())
+    plan = kind.plans.get(keys) or kind.plan(keys)
+    if isinstance(plan, str):
+        return plan
+    for name, code in plan:
         if code == "S":
-            sofa_refs.add(raw)
-        elif code != "s" and code != "id":
-            _check(code, raw, refs)
-    if kind.sofa and el.get("sofa") is None:
-        return "sofa"
+            sofa_refs.add(el.get(name))
+        else:
+            _check(code, el.get(name), refs)
     if len(el):
         reason = _children(el, kind, refs)
         if reason is not None:
