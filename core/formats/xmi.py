@@ -538,8 +538,9 @@ def _children(el: Any, kind: _Kind, refs: list[str]) -> str | None:
 
 def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
     """The :class:`_Extract` of one XMI parsed with lxml, as dkpro-cassis's
-    ``load_cas_from_xmi`` and ``select_all_annotations`` give it (the test suite compares
-    them), or why the file is refused (:data:`REFUSALS`; every file cassis refuses is).
+    ``load_cas_from_xmi`` and ``select_all_annotations`` give it, or why the file is refused
+    (:data:`REFUSALS`): a file cassis refuses is refused. The tests compare the two on
+    hand-made, generated and damaged files (``tests/formats/test_xmi_*.py``).
 
     Every element is checked as cassis checks it (types, attributes, child elements, values,
     references, views), but only the annotations of the types read become records. As in
