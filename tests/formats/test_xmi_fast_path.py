@@ -28,6 +28,10 @@ from core.formats.archive import unpack_zips
 from core.model.errors import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
+# cassis warns of offsets it does not map (past the text or a view's text: kept as they are,
+# as the reader keeps them) and of the feature ``self`` it renames
+pytestmark = [pytest.mark.filterwarnings("ignore:Not mapping:UserWarning"),
+              pytest.mark.filterwarnings("ignore:Trying to add feature:UserWarning")]
 
 TYPES = """<?xml version="1.0" encoding="UTF-8"?>
 <typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier"><types>
