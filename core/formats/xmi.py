@@ -1,14 +1,21 @@
-"""UIMA CAS XMI (INCEpTION's lossless export), read with lxml and ``dkpro-cassis``.
+"""UIMA CAS XMI (INCEpTION's lossless export), read with lxml; ``dkpro-cassis`` loads the type
+system and explains the files refused.
 
 A ``.xmi`` file holds the document text (the sofa) and every annotation; its types are declared
 in a type system file (``TypeSystem.xml``) that INCEpTION writes beside it. The reader loads the
-type system with ``cassis.load_typesystem`` (Klie & Eckart de Castilho, dkpro-cassis). A CAS is
-read by :func:`_extract_fast`, which parses the XMI with lxml and keeps only the sofa and the
-annotations of the span layers, as cassis would give them (UTF-16 offsets turned into Python
-string offsets the same way); a file it does not handle (a second view, float, array or list
-features on a span layer, values cassis refuses, ...) is read by ``cassis.load_cas_from_xmi``
-instead, which reads it or names what is wrong, and counted in :data:`FALLBACKS` (issue 29:
-cassis builds an object for every token and sentence, four times the CPU of the fast path).
+type system with ``cassis.load_typesystem`` (Klie & Eckart de Castilho, dkpro-cassis). Each CAS
+is read by one path, :func:`_extract_fast`: lxml parses the XMI, every element is checked as
+cassis's ``load_cas_from_xmi`` checks it (types, attributes, values, references, views), and
+the text and the annotations of the span layers are kept as cassis gives them: the
+``_InitialView`` sofa and the members of its view (other views are checked, not read), UTF-16
+offsets turned into string offsets by the text of each view that lists an annotation. Float,
+array, list and reference features are checked, never labels. A file it refuses (a reason of
+:data:`REFUSALS`, counted in :data:`FALLBACKS`) is parsed by ``cassis.load_cas_from_xmi`` only to
+say what is wrong, in cassis's words; cassis's reading is never used (issue 25 §2: one path
+gives the data), and a file cassis reads that the reader refuses is an error saying that it is
+SpanScope's bug. ``tests/formats/test_xmi_fast_path.py`` and ``test_xmi_generated.py`` compare
+the two on hand-made, generated and damaged files. Speed (issue 29, target 6): cassis builds an
+object for every token and sentence; ``bench/bench_xmi.py`` measures both.
 
 The type system is the ``.xml`` file beside the ``.xmi`` (in the same folder or a parent folder
 of a zip or folder input, named ``TypeSystem.xml`` or ``typesystem.xml``). Span layers are the
@@ -25,12 +32,13 @@ from __future__ import annotations
 
 import itertools
 import posixpath
+import re
 import warnings
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NoReturn
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
@@ -139,10 +147,11 @@ def _type_system_in(folder: Path) -> Path | None:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one ``.xmi`` (with its type system in the same input) or a folder/zip of them.
 
-    cassis says ``UserWarning: Not mapping external offset`` for an offset past the text and
-    keeps it; such a span then follows the one policy of :mod:`core.model.bounds` (refused, clipped
-    or kept, named in a message), so the library warning, which would be a second line on standard
-    error, is silenced.
+    cassis's warnings (``UserWarning``: a feature named ``self`` or ``type`` renamed while the
+    type system loads, an offset past the text while it explains a refused file) would be
+    second lines on standard error beside the reader's own messages, so they are silenced; a
+    span past its text follows the one policy of :mod:`core.model.bounds` (refused, clipped or
+    kept, named in a message).
     """
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=UserWarning, module=r"cassis(\.|$)")
@@ -182,62 +191,101 @@ class _Skipped:
         return found
 
 
-def _extract(cas: Any) -> _Extract:
-    by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]] = {}
-    skipped = _Skipped(cas.typesystem)
-    layers: dict[str, list[str]] = {}
-    relations: set[str] = set()
-    for ann in cas.select_all_annotations():
-        tname = ann.type.name
-        if skipped(tname):
-            continue
-        entry = by_type.get(tname)
-        if entry is None:
-            names = tuple(f.name for f in ann.type.all_features
-                          if f.name not in ("begin", "end", "sofa"))
-            entry = by_type[tname] = (names, [])
-            _add_layer(cas.typesystem, ann.type, layers, relations)  # once per type, in order
-        xmi_id = getattr(ann, "xmiID", None)
-        entry[1].append((ann.begin, ann.end, xmi_id if xmi_id is not None else id(ann),
-                         tuple(getattr(ann, f, None) for f in entry[0])))
-    for _, records in by_type.values():
-        records.sort(key=lambda r: r[:3])
-    # A sofa without a string (UIMA allows it) is a document whose text is unknown.
-    return _Extract(cas.sofa_string, layers, relations, cas.typesystem, by_type)
-
-
 _XMI_ID = "{http://www.omg.org/XMI}id"
+_XMI_TAG = "{http://www.omg.org/XMI}XMI"
 _SOFA_TAG = "{http:///uima/cas.ecore}Sofa"
 _VIEW_TAG = "{http:///uima/cas.ecore}View"
-_SOFA_ATTRIBUTES = frozenset((_XMI_ID, "sofaNum", "sofaID", "mimeType", "sofaString"))
+_SOFA_ATTRIBUTES = frozenset((_XMI_ID, "sofaNum", "sofaID", "mimeType", "sofaString", "sofaURI",
+                              "sofaArray"))
+_INITIAL_VIEW = "_InitialView"
 _INTEGERS = ("uima.cas.Integer", "uima.cas.Long", "uima.cas.Short", "uima.cas.Byte")
+_FLOATS = ("uima.cas.Float", "uima.cas.Double")
+_ARRAYS = {"uima.cas.IntegerArray": "i", "uima.cas.ShortArray": "i", "uima.cas.LongArray": "i",
+           "uima.cas.FloatArray": "f", "uima.cas.DoubleArray": "f", "uima.cas.BooleanArray": "b",
+           "uima.cas.ByteArray": "x", "uima.cas.StringArray": "e"}
+_LISTS = {"uima.cas.IntegerList": "i", "uima.cas.FloatList": "f", "uima.cas.StringList": "s"}
+
+REFUSALS = {
+    "syntax": "it is not well-formed XML",
+    "markup": "an element where UIMA XMI has none (a root other than xmi:XMI, nested "
+              "elements, a sofa or view with content)",
+    "types": "an element whose type the type system lacks",
+    "features": "an attribute or child element that is no feature of the element's type",
+    "values": "a feature value of the wrong kind (a number, boolean, offset or xmi:id that "
+              "does not parse, a value of a restricted string type)",
+    "ids": "a missing or unknown xmi:id (an element's, a reference's or a view member's)",
+    "sofa": "a sofa without xmi:id, sofaNum or sofaID, or an annotation whose sofa is no sofa",
+    "views": "two views of one name",
+}
+"""Why :func:`_extract_fast` refuses a file, by the reason it returns (the keys of
+:data:`FALLBACKS`)."""
 
 FALLBACKS: Counter[str] = Counter()
-"""Files the fast path (:func:`_extract_fast`) handed to dkpro-cassis, by reason; the guard
-test asserts that INCEpTION-style files add nothing to it."""
+"""Files :func:`_extract_fast` refused, by reason (:data:`REFUSALS`): each is then given to
+``cassis.load_cas_from_xmi`` only for its error message. The guard tests assert that valid
+files add nothing to it."""
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """What :func:`_extract_fast` needs of one element type: its name; whether it is a
+    ``uima.tcas.Annotation`` (``span``: offsets) and one read as a span (``read``: not a
+    segmentation or metadata type, or, in ``every`` mode, any but the document annotation);
+    ``attributes``: each allowed XMI attribute with the check of its value (:func:`_check`);
+    ``children``: the features that may be written as child elements, with theirs; and, for
+    the types read, every feature (but begin, end and sofa) with its XMI attribute and its
+    label kind (``s``tring, ``i``nteger, ``b``oolean, else None). ``sofa``: it has a sofa
+    feature, which cassis requires (an ``uima.cas.AnnotationBase``)."""
+
+    name: str
+    span: bool
+    read: bool
+    sofa: bool
+    attributes: dict[str, str]
+    children: dict[str, str]
+    names: tuple[str, ...] = ()
+    xml: tuple[str, ...] = ()
+    kinds: tuple[str | None, ...] = ()
+    plans: dict[tuple[str, ...], tuple[tuple[str, str], ...] | str] = field(
+        default_factory=dict)
+    """Per list of attributes an element of this type has, those whose value is checked with
+    their check, or why such an element is refused (cached: elements of a type look alike)."""
+
+    def plan(self, keys: tuple[str, ...]) -> tuple[tuple[str, str], ...] | str:
+        found = self.plans.get(keys)
+        if found is None:
+            checked = []
+            for name in keys:
+                code = self.attributes.get(name)
+                if code is None:
+                    return "features"
+                # strings need no check; the offsets of an annotation are read below
+                if code not in ("s", "id") and not (self.span and name in ("begin", "end")):
+                    checked.append((name, code))
+            found = self.plans[keys] = (
+                "sofa" if self.sofa and "sofa" not in keys else tuple(checked))
+        return found
 
 
 class _Types:
-    """Per type system, what :func:`_extract_fast` needs of each element tag: why the file is
-    cassis's (``"types"``: a type the type system lacks; ``"features"``: a span layer with a
-    feature of another kind than those below), ``()`` for a feature structure that is no
-    ``uima.tcas.Annotation``, the attributes allowed on an annotation never read (segmentation
-    and metadata types), else the type name, its features with their kinds (``s``tring,
-    ``i``nteger, ``b``oolean, ``r``eference to one feature structure, which is no label and is
-    kept as None) and the attributes it allows."""
+    """Per type system, the :class:`_Kind` of each element tag (cached: a CAS holds many
+    elements of few types), or why an element is refused (``"types"``: the type system lacks
+    its type). ``every``: the types of segmentation and metadata annotations (Token, Sentence,
+    ...) are read too, for a ``--layer`` that subsumes them (:func:`_select`)."""
 
-    def __init__(self, typesystem: Any) -> None:
+    def __init__(self, typesystem: Any, every: bool = False) -> None:
         self.typesystem = typesystem
+        self.every = every
         self.skipped = _Skipped(typesystem)
-        self.by_tag: dict[str, Any] = {}
+        self.by_tag: dict[str, _Kind | str] = {}
 
-    def __getitem__(self, tag: str) -> Any:
-        found = self.by_tag.get(tag, False)
-        if found is False:
+    def __getitem__(self, tag: str) -> _Kind | str:
+        found = self.by_tag.get(tag)
+        if found is None:
             found = self.by_tag[tag] = self._describe(tag)
         return found
 
-    def _describe(self, tag: str) -> Any:
+    def _describe(self, tag: str) -> _Kind | str:
         # The type name of an element, as cassis's deserializer derives it from the tag.
         tname = tag[9:].replace("/", ".").replace("ecore}", "").strip()
         if tname.startswith("uima.noNamespace."):
@@ -245,42 +293,118 @@ class _Types:
         ts = self.typesystem
         if not ts.contains_type(tname):
             return "types"
-        if not ts.subsumes("uima.tcas.Annotation", tname):
-            return ()
-        if self.skipped(tname):
-            return frozenset((_XMI_ID, *(f.name for f in ts.get_type(tname).all_features)))
-        kinds: dict[str, str | None] = {}
-        for feat in ts.get_type(tname).all_features:
-            if feat.name in ("begin", "end", "sofa"):
-                continue
-            rname = feat.rangeType.name
-            kinds[feat.name] = (
-                "s" if rname == "uima.cas.String" else "i" if rname in _INTEGERS
-                else "b" if rname == "uima.cas.Boolean"
-                else None if ts.is_primitive(feat.rangeType) or any(
-                    ts.subsumes(base, rname) for base in ("uima.cas.ArrayBase",
-                                                          "uima.cas.ListBase"))
-                else "r")
-        if any(k is None for k in kinds.values()) or "type" in kinds or "self" in kinds:
-            return "features"  # a float, array or list feature, or a renamed one: cassis's
-        allowed = frozenset((_XMI_ID, "begin", "end", "sofa", *kinds))
-        return tname, tuple(kinds), tuple(kinds.values()), allowed
+        atype = ts.get_type(tname)
+        if tname == "uima.cas.StringArray":  # cassis keeps its elements as they are
+            return _Kind(tname, False, False, False, {_XMI_ID: "id", "elements": ""},
+                         {"elements": ""})
+        if tname in _ARRAYS:
+            code = "a" + _ARRAYS[tname]
+            return _Kind(tname, False, False, False, {_XMI_ID: "id", "elements": code},
+                         {"elements": code})
+        if tname == "uima.cas.FSArray":
+            return _Kind(tname, False, False, False, {_XMI_ID: "id", "elements": "R"}, {})
+        span = bool(ts.subsumes("uima.tcas.Annotation", tname))
+        read = span and (not self.skipped(tname) or (
+            self.every and not ts.subsumes(DOCUMENT_ANNOTATION, tname)))
+        attributes = {_XMI_ID: "id"}
+        children: dict[str, str] = {}
+        names, xml, kinds = [], [], []
+        for feat in atype.all_features:
+            # cassis renames the features ``self`` and ``type`` (Python names) to ``self_``...
+            attr = feat.name[:-1] if getattr(feat, "_has_reserved_name", False) else feat.name
+            code, child = _codes(ts, feat)
+            attributes[attr] = code
+            if child is not None:
+                children[feat.name] = child
+            if feat.name not in ("begin", "end", "sofa"):
+                rname = feat.rangeType.name
+                names.append(feat.name)
+                xml.append(attr)
+                kinds.append("s" if rname == "uima.cas.String" else "i" if rname in _INTEGERS
+                             else "b" if rname == "uima.cas.Boolean" else None)
+        return _Kind(tname, span, read, "sofa" in attributes, attributes, children,
+                     tuple(names), tuple(xml), tuple(kinds))
 
 
-def _value(kind: str, raw: str | None, ids: set[str | None]) -> Any:
-    """A feature's value as cassis parses it (ValueError when it would refuse it); a reference
-    is only checked (it is never a label)."""
-    if raw is None or kind == "s":
-        return raw
-    if kind == "i":
-        return int(raw)
-    if kind == "r":
-        if raw not in ids:
-            raise ValueError(raw)
-        return None
-    if raw in ("true", "false"):
-        return raw == "true"
+def _codes(ts: Any, feat: Any) -> tuple[str, str | None]:
+    """How cassis parses a feature's value: as an attribute (``S``ofa reference,
+    ``s``tring, ``i``nteger, ``f``loat, ``b``oolean, ``n``o value allowed (a restricted string
+    type, which cassis refuses), an inline array ``a*`` or list ``l*`` of those, a reference
+    ``r`` or references ``R``) and as child elements (None: not allowed)."""
+    rtype = feat.rangeType
+    rname = rtype.name
+    single = not feat.multipleReferencesAllowed
+    if feat.name == "sofa":
+        return "S", None
+    if ts.is_primitive(rtype):
+        return ("s" if rname == "uima.cas.String" else "i" if rname in _INTEGERS
+                else "f" if rname in _FLOATS else "b" if rname == "uima.cas.Boolean"
+                else "n"), None
+    if rname in _ARRAYS and single:
+        code = "a" + _ARRAYS[rname]
+        return code, ""  # child elements are kept as they are
+    if rname in _LISTS and single:
+        code = "l" + _LISTS[rname]
+        return code, code
+    if rname == "uima.cas.FSArray" and single:
+        return "R", None
+    if rname == "uima.cas.FSList" and single:
+        return "R", "R"
+    return "r", None
+
+
+def _boolean(raw: str) -> bool:
+    if raw == "true":
+        return True
+    if raw == "false":
+        return False
     raise ValueError(raw)
+
+
+def _check(code: str, raw: Any, refs: list[str]) -> None:
+    """Check one value (an attribute's text, or the texts of child elements) as cassis parses
+    it: ValueError or TypeError where it would refuse it; references are kept in ``refs``
+    (checked once every xmi:id is known)."""
+    if not code or code == "s":
+        return
+    if code in ("i", "f", "b"):
+        (int if code == "i" else float if code == "f" else _boolean)(raw)
+    elif code in ("r", "S"):
+        refs.append(raw)
+    elif code == "R":
+        refs.extend(raw.split() if isinstance(raw, str) else raw)
+    elif code == "n":
+        raise ValueError(raw)
+    else:  # an array or list of primitives
+        items = raw.split() if isinstance(raw, str) else raw
+        kind = code[1]
+        if kind == "x":
+            bytearray.fromhex(raw)
+        elif kind == "e":
+            if items:  # cassis wants a string array's elements as child elements
+                raise ValueError(raw)
+        elif kind != "s" and (code[0] == "l" or raw):
+            for item in items:
+                _check(kind, item, refs)
+
+
+def _canonical(raw: str | None) -> bool:
+    """An xmi:id as UIMA writes it (digits, no leading zero): such ids are equal as text
+    exactly when cassis's ``int()`` of them are."""
+    return raw is not None and raw.isascii() and raw.isdigit() and (raw == "0" or raw[0] != "0")
+
+
+_MEMBERS = re.compile(r"((0|[1-9][0-9]*)( (0|[1-9][0-9]*))*)?", re.ASCII)
+"""A view's members as UIMA writes them (ids without leading zeros, one space apart)."""
+_IDS = re.compile("((0|[1-9][0-9]*)(\0(0|[1-9][0-9]*))*)?", re.ASCII)
+"""xmi:ids as UIMA writes them, joined by NUL (which no XML 1.0 attribute holds)."""
+
+
+def _key(raw: str | None) -> str:
+    """An xmi:id (or a reference to one) as the key cassis gives it (``int()``: ``"07"`` and
+    ``"7"`` are one id), written as UIMA writes ids; ValueError or TypeError when cassis would
+    refuse it."""
+    return raw if raw is not None and _canonical(raw) else str(int(raw))  # type: ignore[arg-type]
 
 
 def _python_offsets(text: str | None) -> dict[int, int] | None:
@@ -294,118 +418,208 @@ def _python_offsets(text: str | None) -> dict[int, int] | None:
     return dict(zip(units, range(len(units)), strict=True))
 
 
-def _elements(root: Any, types: _Types
-              ) -> tuple[Any, Any, set[str | None], dict[str, tuple[Any, Any]]] | str:
-    """The sofa, the view, every xmi:id, and the elements of the types read (by xmi:id) of an
-    XMI's root, or why the file is left to cassis."""
-    sofa: Any = None
-    view: Any = None
-    ids: set[str | None] = set()
-    read: dict[str, tuple[Any, Any]] = {}
-    for el in root:
-        tag = el.tag
-        if tag in (_SOFA_TAG, _VIEW_TAG):
-            if (sofa if tag == _SOFA_TAG else view) is not None:
-                return "views"
-            if tag == _SOFA_TAG:
-                sofa = el
+@dataclass
+class _Parsed:
+    """The parts of one XMI: its sofas by xmi:id in file order (sofaID, sofaString), each
+    view's members by the xmi:id of its sofa, the xmi:id of every feature structure, and the
+    annotations of the types read by xmi:id (kind, element, begin, end)."""
+
+    sofas: dict[str, tuple[str, str | None]]
+    views: dict[str, list[str]]
+    ids: set[str]
+    read: dict[str, tuple[_Kind, Any, int, int]]
+
+
+def _parse(root: Any, types: _Types, written: bool = True) -> _Parsed | str:
+    """Every element of an XMI's root checked as cassis's deserializer checks it, or why the
+    file is refused (:data:`REFUSALS`). ``written``: take the elements' xmi:ids as UIMA writes
+    them (checked at the end, all at once: else the file is parsed again, each id read as
+    cassis reads it)."""
+    parsed = _Parsed({}, {}, set(), {})
+    refs: list[str] = []
+    sofa_refs: set[str] = set()
+    try:
+        for el in root:
+            tag = el.tag
+            if not isinstance(tag, str):  # a comment or processing instruction
+                continue
+            if tag in (_SOFA_TAG, _VIEW_TAG):
+                reason = _sofa_or_view(el, parsed)
             else:
-                view = el
-            continue
-        if not isinstance(tag, str):
-            return "markup"
-        described = types[tag]
-        if isinstance(described, str):
-            return described
-        xmi_id = el.get(_XMI_ID)
-        if xmi_id is None or xmi_id in ids:
+                kind = types.by_tag.get(tag) or types[tag]
+                reason = (kind if isinstance(kind, str)
+                          else _feature_structure(el, kind, parsed, refs, sofa_refs, written))
+            if reason is not None:
+                return reason
+        if written and not _IDS.fullmatch("\0".join(parsed.ids)):
+            return _parse(root, types, written=False)
+        if not parsed.ids.issuperset(refs) and not parsed.ids.issuperset(map(_key, refs)):
             return "ids"
-        ids.add(xmi_id)
-        if isinstance(described, frozenset):  # a token, sentence, ...: checked, not read
-            if not described.issuperset(el.keys()):
-                return "features"
-            begin, end = el.get("begin", "0"), el.get("end", "0")
-            if not (begin.isdecimal() and end.isdecimal()):
-                return "values"
-        elif described:
-            if len(el) or not described[3].issuperset(el.keys()):
-                return "features"
-            read[xmi_id] = (described, el)
-    return sofa, view, ids, read
+        sofas = parsed.sofas
+        if not sofa_refs.issubset(sofas) and not sofas.keys() >= set(map(_key, sofa_refs)):
+            return "sofa"
+    except (ValueError, TypeError):  # what cassis refuses
+        return "values"
+    names = [sofa_id for sofa_id, _ in parsed.sofas.values() if sofa_id != _INITIAL_VIEW]
+    if len(set(names)) != len(names):
+        return "views"
+    return parsed
+
+
+def _sofa_or_view(el: Any, parsed: _Parsed) -> str | None:
+    """A ``cas:Sofa`` or ``cas:View`` element kept in ``parsed``, or why it is refused."""
+    if any(isinstance(c.tag, str) for c in el):
+        return "markup"
+    if el.tag == _VIEW_TAG:
+        listed = el.get("members") or ""
+        members = listed.split()
+        if not _MEMBERS.fullmatch(listed) and not all(map(_canonical, members)):
+            members = [_key(m) for m in members]
+        parsed.views[_key(el.get("sofa"))] = members
+        return None
+    xmi_id, sofa_id, number = el.get(_XMI_ID), el.get("sofaID"), el.get("sofaNum")
+    if (not _SOFA_ATTRIBUTES.issuperset(el.keys()) or xmi_id is None or sofa_id is None
+            or number is None):
+        return "sofa"
+    int(number)
+    parsed.sofas[_key(xmi_id)] = (sofa_id, el.get("sofaString"))
+    return None
+
+
+def _feature_structure(el: Any, kind: _Kind, parsed: _Parsed, refs: list[str],
+                       sofa_refs: set[str], written: bool) -> str | None:
+    """A feature structure's element checked (its references kept in ``refs`` and
+    ``sofa_refs``), and kept in ``parsed`` when its type is read; or why it is refused."""
+    xmi_id = el.get(_XMI_ID)
+    if xmi_id is None:
+        return "ids"
+    if not written:
+        xmi_id = _key(xmi_id)
+    if xmi_id in parsed.ids:  # as in cassis, the last element of an xmi:id is the one
+        parsed.read.pop(xmi_id, None)
+    parsed.ids.add(xmi_id)
+    keys = tuple(el.keys())
+    plan = kind.plans.get(keys) or kind.plan(keys)
+    if isinstance(plan, str):
+        return plan
+    for name, code in plan:
+        if code == "S":
+            sofa_refs.add(el.get(name))
+        else:
+            _check(code, el.get(name), refs)
+    if len(el):
+        reason = _children(el, kind, refs)
+        if reason is not None:
+            return reason
+    if kind.span:
+        begin, end = int(el.get("begin", 0)), int(el.get("end", 0))
+        if kind.read:
+            parsed.read[xmi_id] = (kind, el, begin, end)
+    return None
+
+
+def _children(el: Any, kind: _Kind, refs: list[str]) -> str | None:
+    """The child elements of a feature structure (an array or list feature written as one
+    element per item) checked, or why they are refused."""
+    texts: dict[str, list[str | None]] = {}
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        if any(isinstance(c.tag, str) for c in child):
+            return "markup"
+        texts.setdefault(child.tag, []).append(child.text)
+    for name, values in texts.items():
+        code = kind.children.get(name)
+        if code is None or name in el.attrib:
+            return "features"
+        _check(code, values, refs)
+    return None
 
 
 def _extract_fast(data: bytes, types: _Types) -> _Extract | str:
-    """The :class:`_Extract` of one XMI parsed with lxml alone, or why it is left to
-    dkpro-cassis (the same result, slower: cassis builds an object for every token and
-    sentence). Handled: one sofa (``_InitialView``), at most one view, and annotations
-    of the span layers whose features are strings, integers and booleans held as attributes.
-    Annotations the reader never reads (tokens, sentences, metadata, ...) are checked for their
-    type, xmi:id, attributes and offsets (digits only: anything else, which cassis may still
-    read, goes to it), other feature structures for their type and xmi:id only; anything else
-    goes to cassis, which reads it or says what is wrong."""
+    """The :class:`_Extract` of one XMI parsed with lxml, as dkpro-cassis's
+    ``load_cas_from_xmi`` and ``select_all_annotations`` give it, or why the file is refused
+    (:data:`REFUSALS`): a file cassis refuses is refused. The tests compare the two on
+    hand-made, generated and damaged files (``tests/formats/test_xmi_*.py``).
+
+    Every element is checked as cassis checks it (types, attributes, child elements, values,
+    references, views), but only the annotations of the types read become records. As in
+    cassis, the text is that of the sofa named ``_InitialView`` (the last one, None when there
+    is none), its annotations are the members of that sofa's view, in their order, a member
+    listed twice counts twice, and each annotation's offsets are turned from UTF-16 code units
+    into string offsets by the text of every view that lists it, one view after the other in
+    the order of the sofas."""
     from lxml import etree
 
     try:
         root = etree.fromstring(data, etree.XMLParser(huge_tree=False))
     except etree.XMLSyntaxError:
         return "syntax"
-    if root.tag != "{http://www.omg.org/XMI}XMI":
+    if root.tag != _XMI_TAG:
         return "markup"
-    found = _elements(root, types)
-    if isinstance(found, str):
-        return found
-    sofa, view, ids, read = found
-    if sofa is None or sofa.get("sofaID") != "_InitialView" or not _SOFA_ATTRIBUTES.issuperset(
-            sofa.keys()):
-        return "sofa"
-    text = sofa.get("sofaString")
-    at = _python_offsets(text)
-    sofa_id = sofa.get(_XMI_ID)
-    members = (view.get("members") or "").split() if view is not None else []
-    if (view is not None and view.get("sofa") != sofa_id) or len(set(members)) != len(members):
-        return "views"
+    parsed = _parse(root, types)
+    if isinstance(parsed, str):
+        return parsed
+    text: str | None = None
+    members: list[str] = []
+    moved: dict[str, tuple[int, int]] = {}  # offsets some view's text has mapped
+    read = parsed.read
+    for sofa_xmi_id, (sofa_id, sofa_text) in parsed.sofas.items():
+        listed = parsed.views.get(sofa_xmi_id, [])
+        if not parsed.ids.issuperset(listed):
+            return "ids"
+        at = _python_offsets(sofa_text)
+        if at is not None:
+            for member in listed:
+                found = read.get(member)
+                if found is not None:
+                    begin, end = moved.get(member, found[2:])
+                    moved[member] = (at.get(begin, begin), at.get(end, end))
+        if sofa_id == _INITIAL_VIEW:
+            text = sofa_text
+            members.extend(listed)
     by_type: dict[str, tuple[tuple[str, ...], list[tuple[int, int, int, tuple[Any, ...]]]]] = {}
     layers: dict[str, list[str]] = {}
     relations: set[str] = set()
-    try:
-        for member in members:
-            element = read.get(member)
-            if element is None:
-                if member not in ids:
-                    return "ids"
-                continue
-            (tname, names, kinds, _), el = element
-            if el.get("sofa") != sofa_id:
-                return "sofa"
-            entry = by_type.get(tname)
-            if entry is None:
-                entry = by_type[tname] = (names, [])
-                _add_layer(types.typesystem, types.typesystem.get_type(tname), layers, relations)
-            begin, end = int(el.get("begin")), int(el.get("end"))
-            if at is not None:
-                begin, end = at.get(begin, begin), at.get(end, end)
-            entry[1].append((begin, end, int(member),
-                             tuple(_value(k, el.get(n), ids) for n, k in zip(names, kinds,
-                                                                       strict=True))))
-    except (ValueError, TypeError):  # what cassis refuses, or a missing begin or end
-        return "values"
+    ts = types.typesystem
+    for member in members:
+        found = read.get(member)
+        if found is None:
+            continue
+        kind, el, begin, end = found
+        if moved:
+            begin, end = moved.get(member, (begin, end))
+        entry = by_type.get(kind.name)
+        if entry is None:
+            entry = by_type[kind.name] = (kind.names, [])
+            if not types.skipped(kind.name):
+                _add_layer(ts, ts.get_type(kind.name), layers, relations)
+        entry[1].append((begin, end, int(member), tuple(
+            _value(k, el.get(x)) for x, k in zip(kind.xml, kind.kinds, strict=True))))
     for _, records in by_type.values():
         records.sort(key=lambda r: r[:3])
-    return _Extract(text, layers, relations, types.typesystem, by_type)
+    return _Extract(text, layers, relations, ts, by_type)
 
 
-def _select(ex: _Extract, layer: str, feature: str | None, short: str, load: Any
+def _value(kind: str | None, raw: str | None) -> Any:
+    """A label feature's value as cassis gives it (checked already); None for a feature
+    that is no label."""
+    if raw is None or kind is None or kind == "s":
+        return raw if kind == "s" else None
+    return int(raw) if kind == "i" else raw == "true"
+
+
+def _select(ex: _Extract, layer: str, feature: str | None, short: str, again: Any
             ) -> list[tuple[object, Any, Any]]:
     """``(label, begin, end)`` of ``cas.select(layer)`` (the type and its subtypes, in the
     library's order). A layer that subsumes a type left out of the extract (``Token``, ...)
-    is selected from the CAS loaded again by ``load()``; the document annotation (and any type
-    extending it) is never a span, even under ``uima.tcas.Annotation``."""
+    is selected from the extract of the file parsed again with those types (``again()``);
+    the document annotation (and any type extending it) is never a span, even under
+    ``uima.tcas.Annotation``."""
     types = {t.name for t in ex.typesystem.get_type(layer).descendants}
     skipped = _Skipped(ex.typesystem)
     if any(skipped(t) for t in types):
-        whole = {t for t in types if ex.typesystem.subsumes(DOCUMENT_ANNOTATION, t)}
-        return [(getattr(ann, feature, None) if feature else short, ann.begin, ann.end)
-                for ann in load().select(layer) if ann.type.name not in whole]
+        ex = again()
     out: list[tuple[object, Any, Any]] = []
     for tname in types:
         names, records = ex.by_type.get(tname, ((), []))
@@ -465,9 +679,10 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
 def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: str,
                 single: bool) -> tuple[dict[str, _Extract], dict[str, Any]]:
     """Each ``.xmi`` parsed with its type system (each type system parsed once): its extract,
-    and a function that parses it again in full (:func:`_select` needs it for skipped types)."""
+    and a function that parses it again with the segmentation and metadata types
+    (:func:`_select` needs them for a layer that subsumes them)."""
     typesystems: dict[str, Any] = {}
-    described: dict[str, _Types] = {}
+    described: dict[str, tuple[_Types, _Types]] = {}
     cases: dict[str, _Extract] = {}
     loaders: dict[str, Any] = {}
     # The answer depends on the folder only: looked up once per folder, not once per file
@@ -493,26 +708,39 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
                 raise FormatError(ts_file, f"expected a UIMA type system: {type(exc).__name__}: "
                                   f"{str(exc)[:100]}") from None
 
-        def load(file: str = file, path: str = path, ts: Any = typesystems[ts_path]) -> Any:
-            return cassis.load_cas_from_xmi(decode(file, files[path]), typesystem=ts)
-
         if ts_path not in described:
-            described[ts_path] = _Types(typesystems[ts_path])
-        fast = _extract_fast(decode(file, files[path]).encode("utf-8"), described[ts_path])
-        if isinstance(fast, _Extract):
-            cases[path] = fast
-            loaders[path] = load
-            continue
-        FALLBACKS[fast] += 1
-        try:
-            cases[path] = _extract(load())
-        except FormatError:
-            raise
-        except Exception as exc:
-            raise FormatError(file, f"expected UIMA CAS XMI: {type(exc).__name__}: "
-                              f"{str(exc)[:100]}") from None
-        loaders[path] = load
+            described[ts_path] = (_Types(typesystems[ts_path]),
+                                  _Types(typesystems[ts_path], every=True))
+        data = decode(file, files[path]).encode("utf-8")
+        fast = _extract_fast(data, described[ts_path][0])
+        if isinstance(fast, str):
+            _refused(cassis, data, typesystems[ts_path], fast, file)
+        cases[path] = fast
+
+        def again(data: bytes = data, types: _Types = described[ts_path][1]) -> _Extract:
+            found = _extract_fast(data, types)
+            assert isinstance(found, _Extract)  # the same checks passed
+            return found
+
+        loaders[path] = again
     return cases, loaders
+
+
+def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str) -> NoReturn:
+    """Raise the error for a file :func:`_extract_fast` refused: counted in :data:`FALLBACKS`,
+    then parsed by ``cassis.load_cas_from_xmi`` only to say what is wrong, in its words (the
+    CAS it builds is never read). A file cassis reads is a file SpanScope should read too:
+    the error says so, and that it is a bug of SpanScope's, rather than give cassis's reading
+    (issue 25: one path gives the data)."""
+    FALLBACKS[reason] += 1
+    try:
+        cassis.load_cas_from_xmi(data.decode("utf-8"), typesystem=typesystem)
+    except Exception as exc:  # lxml and cassis raise many types for a bad file
+        raise FormatError(file, f"expected UIMA CAS XMI: {type(exc).__name__}: "
+                          f"{str(exc)[:100]}") from None
+    raise FormatError(file, f"SpanScope's XMI reader refused this file ({REFUSALS[reason]}), "
+                      "but dkpro-cassis reads it: this is a bug in SpanScope; please report it "
+                      "with the file and its type system")
 
 
 def _choose_layer(cases: Mapping[str, _Extract], name: str, options: ReadOptions,
