@@ -153,6 +153,12 @@ class LabelMatrix:
             return self.evidence.size((row, column))
         return len(self.evidence.get((row, column), ()))
 
+    def evidence_part(self, row: str, column: str, rows: slice) -> tuple[Evidence, ...]:
+        """``evidence[(row, column)][rows]``, building only those pieces (one page of a table)."""
+        if isinstance(self.evidence, CellEvidence):
+            return self.evidence.part((row, column), rows)
+        return self.evidence.get((row, column), ())[rows]
+
     def cells(self) -> list[dict[str, Any]]:
         """Every cell of the grid, row by row: row, column, count, row total, frequency, pairs
         (the number of evidence items; frequency is None where the row total is 0)."""
