@@ -120,7 +120,7 @@ def shown(label: str) -> str:
 
 def row_name(row: str, total: int) -> str:
     """A row as the heatmap's axis shows it: the label and its row total."""
-    return f"{shown(row)} ({total})"
+    return f"{shown(row)} ({total:,})"
 
 
 def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
@@ -142,7 +142,7 @@ def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
     df["tone"] = [offset[g] + sign[g] * i for g, i in zip(df["group"], df["intensity"],
                                                           strict=True)]
     if values == "counts":
-        df["text"] = [str(n) if n else "" for n in df["count"]]
+        df["text"] = [f"{n:,}" if n else "" for n in df["count"]]
     else:
         df["text"] = [f"{f:.0%}" if n else "" for f, n in zip(share, df["count"], strict=True)]
     df["share"] = [f"{f:.1%}" for f in share]
@@ -174,6 +174,10 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     df["row_display"] = [shown(r) for r in df["row"]]
     percent = cells["text"].str.endswith("%").any()
     size = 30 if len(columns) <= 16 or percent else 24
+    # A cell is as wide as its longest number (six digits at 100,000 documents), so that the
+    # numbers of neighbouring cells never run into each other.
+    longest = int(cells["text"].str.len().max()) if len(cells) else 0
+    cell_width = max(size, 7 * longest + 8)
     row_names = [row_name(r, totals.get(r, 0)) for r in rows]
     bucket_names = [row_name(r, totals.get(r, 0)) for r in rows if is_bucket(r)]
     bucket_names += [shown(c) for c in columns if is_bucket(c)]
@@ -220,7 +224,7 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     # "pad": the cells keep their size and the long axis labels are added around them (Streamlit
     # would otherwise "fit" labels and cells into the plot width).
     return alt.layer(rect, text).properties(
-        width=size * len(columns), height=size * len(rows),
+        width=cell_width * len(columns), height=size * len(rows),
         autosize=alt.AutoSizeParams(type="pad", contains="padding"),
     ).configure_view(strokeWidth=0)
 
@@ -254,8 +258,8 @@ def cell_option(m: LabelMatrix, cell: Cell | None) -> str:
     if cell is None:
         return "— choose a cell —"
     row, column = cell
-    return (f"{shown(row)} → {shown(column)}: {m.count(row, column)} of "
-            f"{m.row_totals.get(row, 0)}")
+    return (f"{shown(row)} → {shown(column)}: {m.count(row, column):,} of "
+            f"{m.row_totals.get(row, 0):,}")
 
 
 def cell_options(m: LabelMatrix) -> list[Cell]:
@@ -600,7 +604,7 @@ def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
     count, total = m.count(row, column), m.row_totals.get(row, 0)
     listed = m.pairs(row, column)
     share = f" ({count / total:.0%} of the row)" if total else ""
-    st.markdown(f"**{count}** of **{total}**{share}; {listed} span pair(s) listed.",
+    st.markdown(f"**{count:,}** of **{total:,}**{share}; {listed:,} span pair(s) listed.",
                 help="For co-occurrence in the overlap and text scopes one row-label span or "
                      "document can form several pairs, so the list may be longer than the "
                      "count.")
