@@ -294,8 +294,8 @@ def _columns(table: SpanTable, doc_rank: Mapping[str, int], index: Mapping[str, 
     sorted :class:`_Columns` (no :class:`Span` is built)."""
     if not len(table):
         return _Columns(_EMPTY, _EMPTY, _EMPTY, _EMPTY)
-    ranks = np.fromiter((doc_rank.get(d, -1) for d in table.doc_ids), dtype=np.int64,
-                        count=len(table.doc_ids))
+    ranks = np.fromiter(map(doc_rank.get, table.doc_ids, itertools.repeat(-1)),
+                        dtype=np.int64, count=len(table.doc_ids))
     renamed = np.fromiter((index[name(x)] for x in table.labels), dtype=np.int64,
                           count=len(table.labels))
     doc, label = ranks[table.doc], renamed[table.label]
@@ -686,11 +686,6 @@ def confusion(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                          "pred-subset-of-gold")
     tax = taxonomy or for_labels([*gold.labels(), *pred.labels()])
     name = level_namer(tax, level)
-    used = {name(x) for t in (gold.table, pred.table) for x in t.used_labels()}
-    clash = sorted(set(BUCKETS) & used)
-    if clash:
-        raise InputError(f"the label {clash[0]!r} is also the name of a confusion-matrix row "
-                         f"or column ({', '.join(BUCKETS)}); rename it to see the matrix")
     docs = sorted(gold.doc_ids)
     rank = {d: i for i, d in enumerate(docs)}
     names = _names([gold.table, pred.table], name)
@@ -698,6 +693,12 @@ def confusion(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     n = len(names)
     g = _columns(gold.table, rank, index, name)
     p = _columns(pred.table, rank, index, name)
+    present = np.flatnonzero(np.bincount(g.label, minlength=n)
+                             + np.bincount(p.label, minlength=n)).tolist()
+    clash = sorted(set(BUCKETS) & {names[k] for k in present})
+    if clash:
+        raise InputError(f"the label {clash[0]!r} is also the name of a confusion-matrix row "
+                         f"or column ({', '.join(BUCKETS)}); rename it to see the matrix")
     units, combo, members = _units(g, n, gold.alternatives)
     unit_labels = ([tuple(sorted((names[k] for k in m), key=_label_key)) for m in members]
                    if members is not None else [(x,) for x in names])
@@ -739,8 +740,6 @@ def confusion(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     for label in np.flatnonzero(spurious).tolist():
         counts[(SPURIOUS, names[label])] += int(spurious[label])
 
-    present = np.flatnonzero(np.bincount(g.label, minlength=n)
-                             + np.bincount(p.label, minlength=n)).tolist()
     order_labels = sorted((names[k] for k in present), key=_label_key)
     joined = {row for row, _ in counts if JOIN in row}
     rows = (*order_labels, *sorted(joined, key=_label_key), SPURIOUS)
