@@ -73,7 +73,7 @@ OPTIONAL_GREY = "#6c757d"
 Cell = tuple[str, str]
 
 
-@st.cache_resource(max_entries=8, show_spinner="Counting labels…")
+@st.cache_resource(max_entries=4, show_spinner="Counting labels…")
 def label_matrix(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
                  scope: str, level: int, alternatives: str) -> LabelMatrix:
     """The matrix of ``view``: :func:`core.metrics.labels.confusion` of ``set_b`` against
@@ -82,9 +82,10 @@ def label_matrix(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b
     name labels alike.
 
     A resource, not data: the matrix keeps the arrays its cells' evidence is built from
-    (:class:`core.metrics.labels.CellEvidence`, some 100 MB at 1M spans per set), which
+    (:class:`core.metrics.labels.CellEvidence`, 30 to 75 MB at 1M spans per set), which
     ``st.cache_data`` would copy on every rerun; what the page draws from it is cached as data
-    (:func:`matrix_cells`, :func:`pair_page`). Few entries, for the same reason."""
+    (:func:`matrix_cells`, :func:`pair_page`). Few entries, for the same reason: counting again
+    costs under half a second."""
     from core.metrics import labels as lab
 
     tax = results.taxonomy_for(_ws, set_a, set_b)

@@ -520,7 +520,7 @@ def cooccurrence(aset: AnnotationSet, *, scope: str = "span", level: int = 2,
         x, y = _same_group(held.doc)
         counts = _cell_counts(held.label[x], held.label[y], n)
         sizes = counts
-        build = _text_evidence(c, held, x, y, names, docs)
+        build = _text_evidence(c, held, names, docs)
     elif scope == "span":
         group = np.cumsum(_run_starts(c.doc, c.start, c.end))
         x, y = _same_group(group)
@@ -587,15 +587,17 @@ def _overlap_evidence(c: _Columns, i: np.ndarray, j: np.ndarray, names: Sequence
     return build
 
 
-def _text_evidence(c: _Columns, held: _Columns, x: np.ndarray, y: np.ndarray,
-                   names: Sequence[str], docs: Sequence[str]
+def _text_evidence(c: _Columns, held: _Columns, names: Sequence[str], docs: Sequence[str]
                    ) -> Callable[[Cell, slice], list[Evidence]]:
     """The ``text`` scope's evidence of a cell: per document holding both labels, every span of
     each and the characters they share."""
 
     def build(cell: Cell, rows: slice) -> list[Evidence]:
         a, b = _label_pairs(names, cell)
-        both = held.doc[x[(held.label[x] == a) & (held.label[y] == b)]][rows]
+        # ``held`` has one row per (document, label), sorted: the documents of each label are
+        # sorted and distinct, and so is their intersection.
+        both = np.intersect1d(held.doc[held.label == a], held.doc[held.label == b],
+                              assume_unique=True)[rows]
         out = []
         for d in both.tolist():
             lo, hi = np.searchsorted(c.doc, [d, d + 1])
