@@ -71,7 +71,11 @@ Computation: the counts come from the sets' :class:`~core.model.SpanTable` colum
 :class:`Span` built: the spans sorted by (document, start, end, label), one ``searchsorted`` for
 every span's overlapping successors (the pairs), ``bincount`` for the cells (0.1 to 0.5 s CPU
 for 1M spans per set, against 2 to 12 s for the per-document loop they replace;
-docs/performance.md). The evidence of a cell (:class:`CellEvidence`) is built from the same
+docs/performance.md). The sweep, not :func:`core.metrics.overlap.overlapping_pairs`: that join
+pairs every prediction with every gold span of a document before keeping the overlapping ones
+(ten times the pairs on crowded texts) and lists them by prediction, while the sweep enumerates
+overlapping pairs only, in the order the evidence lists them, and serves the within-set scopes
+too. The evidence of a cell (:class:`CellEvidence`) is built from the same
 arrays and pairs when that cell is asked for, in the order the per-document loop listed it
 (documents sorted, then spans by interval); a property test checks counts and evidence against
 counting one pair of spans at a time.
