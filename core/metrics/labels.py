@@ -70,7 +70,7 @@ the gold does not have are refused, as in NLP4IF-2019).
 Computation: the counts come from the sets' :class:`~core.model.SpanTable` columns, with no
 :class:`Span` built: the spans sorted by (document, start, end, label), one ``searchsorted`` for
 every span's overlapping successors (the pairs), ``bincount`` for the cells (0.1 to 0.5 s CPU
-for 1M spans per set, against 2 to 12 s for the per-document loop they replace;
+for 1M spans per set, against 2 to 15 s for the per-document loop they replace;
 docs/performance.md). The sweep, not :func:`core.metrics.overlap.overlapping_pairs`: that join
 pairs every prediction with every gold span of a document before keeping the overlapping ones
 (ten times the pairs on crowded texts) and lists them by prediction, while the sweep enumerates
