@@ -2,7 +2,10 @@
 
 The matrices and the evidence behind every cell come from :mod:`core.metrics.labels`; this
 module only caches them (``ws_key`` / ``_ws`` convention of :mod:`ui.state`), lays them out as
-tidy tables and draws them. Plotly heatmap clicks never reach Streamlit (docs/dashboard.md), so
+tidy tables and draws them. The matrix is drawn at once at every corpus size: core counts it on
+arrays (0.1 to 0.3 s CPU for 1M spans per set) and builds the span pairs of one cell, one
+page of its table at a time, only when the user opens that cell (issue 29, target 3;
+docs/performance.md). Plotly heatmap clicks never reach Streamlit (docs/dashboard.md), so
 the heatmap is an Altair ``mark_rect`` with a point selection on the cell's (row, column),
 rendered by ``st.altair_chart(on_select="rerun")``; :func:`clicked_cell` reads the event with
 item access, so AppTest can inject it.
@@ -29,8 +32,8 @@ from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
 from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
-from ui import escape, levels, results, state
-from ui.widgets import asked_for, download_buttons, paginate, set_pair
+from ui import escape, levels, paging, results, state
+from ui.widgets import download_buttons, safe_csv, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
 # View keys are bound to the URL; the level is state.K_LEVEL, the sets state.K_SET_A / K_SET_B.
@@ -43,12 +46,7 @@ K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
 K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
-K_LAB_ON = "lab_on"  # session: the matrix counted on a large corpus (toggle)
-
-MATRIX_AUTO_DOCS = 10_000
-"""Above this many documents the page counts the matrix when asked: the confusion keeps every
-span pair behind every cell, about ten seconds of per-text Python at 100,000 documents
-(docs/performance.md)."""
+K_LAB_PAIRS_PAGE = K_LAB_PAIRS + "_page"  # the page of the span-pair table
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
@@ -75,13 +73,19 @@ OPTIONAL_GREY = "#6c757d"
 Cell = tuple[str, str]
 
 
-@st.cache_resource(max_entries=32, show_spinner="Counting labels…")
+@st.cache_resource(max_entries=4, show_spinner="Counting labels…")
 def label_matrix(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
                  scope: str, level: int, alternatives: str) -> LabelMatrix:
     """The matrix of ``view``: :func:`core.metrics.labels.confusion` of ``set_b`` against
     ``set_a``, or :func:`~core.metrics.labels.cooccurrence` within one of them. Labels are
     mapped with the taxonomy of both sets (:func:`ui.results.taxonomy_for`), so the three views
-    name labels alike."""
+    name labels alike.
+
+    A resource, not data: the matrix keeps the arrays its cells' evidence is built from
+    (:class:`core.metrics.labels.CellEvidence`, 30 to 75 MB at 1M spans per set), which
+    ``st.cache_data`` would copy on every rerun; what the page draws from it is cached as data
+    (:func:`matrix_cells`, :func:`pair_page`). Few entries, for the same reason: counting again
+    costs under half a second."""
     from core.metrics import labels as lab
 
     tax = results.taxonomy_for(_ws, set_a, set_b)
@@ -117,7 +121,7 @@ def shown(label: str) -> str:
 
 def row_name(row: str, total: int) -> str:
     """A row as the heatmap's axis shows it: the label and its row total."""
-    return f"{shown(row)} ({total})"
+    return f"{shown(row)} ({total:,})"
 
 
 def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
@@ -139,13 +143,21 @@ def cell_frame(m: LabelMatrix, values: str) -> pd.DataFrame:
     df["tone"] = [offset[g] + sign[g] * i for g, i in zip(df["group"], df["intensity"],
                                                           strict=True)]
     if values == "counts":
-        df["text"] = [str(n) if n else "" for n in df["count"]]
+        df["text"] = [f"{n:,}" if n else "" for n in df["count"]]
     else:
         df["text"] = [f"{f:.0%}" if n else "" for f, n in zip(share, df["count"], strict=True)]
     df["share"] = [f"{f:.1%}" for f in share]
     df["row_name"] = [row_name(r, t) for r, t in zip(df["row"], df["row_total"], strict=True)]
     df["column_name"] = [shown(c) for c in df["column"]]
     return df
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def matrix_cells(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
+                 scope: str, level: int, alternatives: str, values: str) -> pd.DataFrame:
+    """:func:`cell_frame` of :func:`label_matrix`, cached (a warm rerun draws it as it is)."""
+    m = label_matrix(ws_key, _ws, view, set_a, set_b, scope, level, alternatives)
+    return cell_frame(m, values)
 
 
 SCROLL_CSS = (f"<style>.st-key-{K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
@@ -163,6 +175,10 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     df["row_display"] = [shown(r) for r in df["row"]]
     percent = cells["text"].str.endswith("%").any()
     size = 30 if len(columns) <= 16 or percent else 24
+    # A cell is as wide as its longest number (six digits at 100,000 documents), so that the
+    # numbers of neighbouring cells never run into each other.
+    longest = int(cells["text"].str.len().max()) if len(cells) else 0
+    cell_width = max(size, 7 * longest + 8)
     row_names = [row_name(r, totals.get(r, 0)) for r in rows]
     bucket_names = [row_name(r, totals.get(r, 0)) for r in rows if is_bucket(r)]
     bucket_names += [shown(c) for c in columns if is_bucket(c)]
@@ -209,7 +225,7 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     # "pad": the cells keep their size and the long axis labels are added around them (Streamlit
     # would otherwise "fit" labels and cells into the plot width).
     return alt.layer(rect, text).properties(
-        width=size * len(columns), height=size * len(rows),
+        width=cell_width * len(columns), height=size * len(rows),
         autosize=alt.AutoSizeParams(type="pad", contains="padding"),
     ).configure_view(strokeWidth=0)
 
@@ -243,8 +259,8 @@ def cell_option(m: LabelMatrix, cell: Cell | None) -> str:
     if cell is None:
         return "— choose a cell —"
     row, column = cell
-    return (f"{shown(row)} → {shown(column)}: {m.count(row, column)} of "
-            f"{m.row_totals.get(row, 0)}")
+    return (f"{shown(row)} → {shown(column)}: {m.count(row, column):,} of "
+            f"{m.row_totals.get(row, 0):,}")
 
 
 def cell_options(m: LabelMatrix) -> list[Cell]:
@@ -349,13 +365,23 @@ def pair_frame(ws: state.Workspace, m: LabelMatrix, evidence: Sequence[Evidence]
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def pair_table(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
-               scope: str, level: int, alternatives: str, row: str, column: str
-               ) -> pd.DataFrame:
-    """:func:`pair_frame` of cell (row, column) of :func:`label_matrix`, cached."""
+def pair_page(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b: str,
+              scope: str, level: int, alternatives: str, row: str, column: str, page: int
+              ) -> pd.DataFrame:
+    """:func:`pair_frame` of one page of cell (row, column) of :func:`label_matrix`, cached:
+    only the evidence of that page is built (a cell of 100,000 documents can list hundreds of
+    thousands of pairs)."""
     m = label_matrix(ws_key, _ws, view, set_a, set_b, scope, level, alternatives)
-    return pair_frame(_ws, m, m.evidence.get((row, column), ()), view=view, set_a=set_a,
-                      set_b=set_b)
+    start, stop = paging.page_bounds(page, m.pairs(row, column))
+    return pair_frame(_ws, m, m.evidence_part(row, column, slice(start, stop)), view=view,
+                      set_a=set_a, set_b=set_b)
+
+
+def pair_table(ws: state.Workspace, c: Choice, cell: Cell) -> pd.DataFrame:
+    """:func:`pair_frame` of every pair of ``cell`` (for the downloads: built when asked)."""
+    m = label_matrix(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives)
+    return pair_frame(ws, m, m.evidence.get(cell, ()), view=c.view, set_a=c.set_a,
+                      set_b=c.set_b)
 
 
 def matrix_wide(m: LabelMatrix, cells: pd.DataFrame) -> pd.DataFrame:
@@ -415,14 +441,7 @@ def choose(ws: state.Workspace) -> Choice:
 
 def matrix(ws: state.Workspace, c: Choice) -> LabelMatrix:
     """The label matrix of the choice, and which taxonomy maps its labels; stops on an input
-    the matrix refuses, and on a large corpus until the matrix is asked for."""
-    n_docs = max(len(ws.sets[c.set_a].spans), len(ws.sets[c.set_b].spans))
-    if not asked_for(n_docs, MATRIX_AUTO_DOCS, f"Count the labels of all {n_docs:,} documents",
-                     key=K_LAB_ON, why="the matrix lists the span pairs behind every cell, "
-                     "which takes seconds here."):
-        st.caption("Turn on the count above to draw the matrix; once counted, it stays cached "
-                   "while the server runs.")
-        st.stop()
+    the matrix refuses."""
     try:
         m = label_matrix(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level,
                          c.alternatives)
@@ -493,14 +512,15 @@ def _cell_choices(m: LabelMatrix) -> list[Cell | None]:
     return options
 
 
-def heatmap_view(c: Choice, m: LabelMatrix) -> list[Cell | None]:
+def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | None]:
     """The heatmap (a click selects a cell) and the matrix as a table; stops when there is
     nothing to count. Returns the options of the cell selector."""
     row_title, column_title = _heading(c)
     if all(is_bucket(r) for r in m.rows):
         st.info("No spans to count in this view.", icon="ℹ️")
         st.stop()
-    cells = cell_frame(m, c.values)
+    cells = matrix_cells(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives,
+                         c.values)
     options = _cell_choices(m)
     chart = heatmap(cells, rows=m.rows, columns=m.columns, totals=m.row_totals,
                     row_title=row_title, column_title=column_title,
@@ -541,6 +561,36 @@ def _open_pair(c: Choice, record: pd.Series, marker: tuple[str, int]) -> None:
     st.switch_page("pages/documents.py", query_params={state.K_DOC: str(record["document"])})
 
 
+def _page(n_rows: int) -> int:
+    """The page of the pair table chosen with a number input shown when there is more than one,
+    with the "rows 51–100 of 6,475" caption (:func:`ui.widgets.paginate`, for a table whose
+    rows are built a page at a time)."""
+    pages = paging.page_count(n_rows)
+    if pages == 1:
+        return 1
+    if int(st.session_state.get(K_LAB_PAIRS_PAGE) or 1) > pages:
+        del st.session_state[K_LAB_PAIRS_PAGE]  # a shorter list now (another cell): page 1
+    page = int(st.number_input(f"Page (of {pages:,}, {paging.PAGE_SIZE} rows each)",
+                               min_value=1, max_value=pages, value=1, step=1,
+                               key=K_LAB_PAIRS_PAGE))
+    st.caption(paging.rows_caption(page, n_rows))
+    return page
+
+
+def _pairs_download(ws: state.Workspace, c: Choice, cell: Cell) -> None:
+    """CSV and JSON of every pair of ``cell``, built when a button is clicked (the table shows
+    one page; :func:`ui.widgets.download_buttons` for a table not built yet)."""
+    row = st.container(horizontal=True, gap="small")
+    row.download_button("⬇️ CSV", lambda: safe_csv(pair_table(ws, c, cell)),
+                        file_name="label_pairs.csv", mime="text/csv", key="dl_lab_pairs_csv",
+                        on_click="ignore")
+    row.download_button(
+        "⬇️ JSON", lambda: pair_table(ws, c, cell).to_json(orient="records", indent=1,
+                                                           force_ascii=False),
+        file_name="label_pairs.json", mime="application/json", key="dl_lab_pairs_json",
+        on_click="ignore")
+
+
 def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
                  options: list[Cell | None]) -> None:
     """The span pairs counted in the chosen cell; a picked row opens its document."""
@@ -553,28 +603,27 @@ def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
         st.stop()
     row, column = cell
     count, total = m.count(row, column), m.row_totals.get(row, 0)
-    evidence = m.evidence.get(cell, ())
+    listed = m.pairs(row, column)
     share = f" ({count / total:.0%} of the row)" if total else ""
-    st.markdown(f"**{count}** of **{total}**{share}; {len(evidence)} span pair(s) listed.",
+    st.markdown(f"**{count:,}** of **{total:,}**{share}; {listed:,} span pair(s) listed.",
                 help="For co-occurrence in the overlap and text scopes one row-label span or "
                      "document can form several pairs, so the list may be longer than the "
                      "count.")
-    if not evidence:
+    if not listed:
         st.caption("Nothing was counted in this cell.")
         st.stop()
-    pairs = pair_table(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives,
-                       row, column)
-    shown_rows = paginate(pairs, key=K_LAB_PAIRS + "_page")
-    table_key = pairs_key(c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives, cell,
-                          int(st.session_state.get(K_LAB_PAIRS + "_page", 1)))
-    text_columns = [col for col in pairs.columns if col.endswith(" text")]
+    page = _page(listed)
+    shown_rows = pair_page(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level,
+                           c.alternatives, row, column, page)
+    table_key = pairs_key(c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives, cell, page)
+    text_columns = [col for col in shown_rows.columns if col.endswith(" text")]
     picked = st.dataframe(shown_rows, hide_index=True, on_select="rerun",
                           selection_mode="single-row", key=table_key,
                           column_config={col: st.column_config.TextColumn(width="medium")
                                          for col in text_columns}, placeholder="—")
     st.caption("Select a row to open its document on the Documents page, with both sets and "
                "the gold span selected.")
-    download_buttons(pairs, "label_pairs", key="dl_lab_pairs")
+    _pairs_download(ws, c, cell)
     rows_picked = picked["selection"]["rows"]
     if rows_picked:
         record = shown_rows.iloc[rows_picked[0]]

@@ -198,12 +198,50 @@ def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
     assert [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT] == [lab_ui.SCROLL_CSS]
 
 
-def test_on_a_large_corpus_the_matrix_waits_for_its_toggle(make_app, monkeypatch) -> None:
-    monkeypatch.setattr(lab_ui, "MATRIX_AUTO_DOCS", 0)  # the hand-made corpus is "large"
-    at = make_app(PAGE, params={"b": "system_a"})
+def _crowded_app() -> AppTest:
+    """The app on 60 documents whose gold A span overlaps two predictions each: cell (A, B)
+    lists 120 pairs (three pages of the pair table)."""
+    texts = {f"d{i:02d}": "x" * 40 for i in range(60)}
+    gold = AnnotationSet("gold", {d: (Span(0, 30, "A"),) for d in texts}, "gold")
+    pred = AnnotationSet("sys", {d: (Span(2, 9, "B"), Span(20, 35, "B")) for d in texts},
+                         "system")
+    ws = state.build_workspace([state.FileReport("c.json", "test", "gold", "c", texts,
+                                                 (gold, pred))],
+                               key="test:crowded", title="crowded", shareable=False)
+    at = AppTest.from_file(str(state.ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    return at.switch_page(PAGE).run()
+
+
+def test_a_crowded_cell_lists_its_pairs_one_page_at_a_time(frame) -> None:
+    at = _click(_crowded_app(), "A", "B")
     assert not at.exception, [e.value for e in at.exception]
-    assert not at.get("arrow_vega_lite_chart")
-    at.toggle(key=lab_ui.K_LAB_ON).set_value(True).run()
-    at = _click(at, "Doubt", "Loaded")
-    assert not at.exception, [e.value for e in at.exception]
-    assert any("**1** of **1**" in md.value for md in at.markdown)
+    assert at.get("vega_lite_chart")  # drawn at once, no toggle
+    ws = _ws(at)
+    evidence = core_labels.confusion(ws.sets["gold"], ws.sets["sys"]).evidence[("A", "B")]
+    assert len(evidence) == 120
+    assert any("**120** of **120**" in md.value and "120 span pair(s)" in md.value
+               for md in at.markdown)
+
+    def shown_pairs() -> list[tuple[str, str, str, int]]:
+        shown = _pairs(at, frame)
+        return list(zip(shown["document"], shown["gold span"], shown["predicted span"],
+                        shown["|s∩t|"], strict=True))
+
+    def core_pairs(rows: slice) -> list[tuple[str, str, str, int]]:
+        return [(e.document, f"[{e.row[0].start}, {e.row[0].end}) A",
+                 f"[{e.column[0].start}, {e.column[0].end}) B", e.overlap)
+                for e in evidence[rows]]
+
+    assert shown_pairs() == core_pairs(slice(0, 50))
+    assert any(c.value == "Rows 1–50 of 120." for c in at.caption)
+    at.number_input(key=lab_ui.K_LAB_PAIRS_PAGE).set_value(3).run()
+    assert shown_pairs() == core_pairs(slice(100, 120))
+    # The downloads hold every pair, in the order core lists them.
+    ws = _ws(at)
+    choice = lab_ui.Choice("gold", "sys", 2, "confusion", "span", "match", "counts", False)
+    full = lab_ui.pair_table(ws, choice, ("A", "B"))
+    assert list(full["document"]) == [e.document for e in evidence]
+    assert list(full["|s∩t|"]) == [e.overlap for e in evidence] == [7, 10] * 60

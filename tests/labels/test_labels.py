@@ -364,3 +364,150 @@ def test_coarser_level_sums_the_finer_cells(gold_spans: list[tuple[int, int, str
     for (r, c), n in fine.counts.items():
         summed[(r if r in lab.BUCKETS else up(r), c if c in lab.BUCKETS else up(c))] += n
     assert Counter(dict(coarse.counts)) == summed
+
+
+# ---- the array counts against straightforward per-pair counting ----------------------------
+
+MANY = [f"L{i:02d}" for i in range(70)] + [NOTHING]  # more labels than one 63-bit set mask holds
+
+
+@st.composite
+def crowded_st(draw: st.DrawFn) -> dict[str, list[tuple[int, int, str]]]:
+    """Crowded documents: many short spans in a few characters (overlapping, nested, equal
+    intervals, duplicates), labels from a few or from 71, sometimes at offsets past 2**40
+    (the sorts and searches fall back from packed keys there)."""
+    labels = draw(st.sampled_from([["A", "B", "C", NOTHING], MANY, MAF[:-1]]))
+    base = draw(st.sampled_from([0, 0, 2**40]))
+    span = st.builds(lambda s, n, lab: (base + s, base + s + n, lab), st.integers(0, 25),
+                     st.integers(1, 9), st.sampled_from(labels))
+    return draw(st.dictionaries(st.text("abcdé", min_size=1, max_size=3),
+                                st.lists(span, max_size=25), min_size=1, max_size=6))
+
+
+def _evidence_list(m: lab.LabelMatrix) -> dict[tuple[str, str], list[tuple[object, ...]]]:
+    return {k: [(e.document, e.row, e.column, e.overlap) for e in v]
+            for k, v in m.evidence.items()}
+
+
+def _cooccurrence_by_pairs(aset: AnnotationSet, scope: str
+                           ) -> tuple[Counter[tuple[str, str]], Counter[str],
+                                      dict[tuple[str, str], list[tuple[object, ...]]]]:
+    """Counts, row totals and evidence of every scope, one pair of spans at a time."""
+    counts: Counter[tuple[str, str]] = Counter()
+    totals: Counter[str] = Counter()
+    evidence: dict[tuple[str, str], list[tuple[object, ...]]] = {}
+    for doc in sorted(aset.doc_ids):
+        occ = sorted(set(aset.get(doc)))
+        if scope == "text":
+            held = {s.label: tuple(t for t in occ if t.label == s.label) for s in occ}
+            totals.update(held.keys())
+            for a, b in itertools.permutations(held, 2):
+                counts[(a, b)] += 1
+                chars = {c for s in held[a] for c in range(s.start, s.end)}
+                shared = len(chars & {c for s in held[b] for c in range(s.start, s.end)})
+                evidence.setdefault((a, b), []).append((doc, held[a], held[b], shared))
+            continue
+        totals.update(s.label for s in (occ if scope == "overlap" else
+                                        {(s.interval, s.label): s for s in occ}.values()))
+        partners: set[tuple[int, str]] = set()
+        for i, j in itertools.combinations(range(len(occ)), 2):
+            s, t = occ[i], occ[j]
+            if scope == "span" and s.interval != t.interval:
+                continue
+            if not s.overlap(t):
+                continue
+            for x, y, k in ((s, t, i), (t, s, j)):
+                evidence.setdefault((x.label, y.label), []).append(
+                    (doc, (x,), (y,), s.overlap(t)))
+                if scope == "span":
+                    counts[(x.label, y.label)] += 1
+                else:
+                    partners.add((k, y.label))
+        counts.update((occ[k].label, label) for k, label in partners)
+    return counts, totals, evidence
+
+
+def _confusion_by_pairs(gold: AnnotationSet, pred: AnnotationSet, mode: str
+                        ) -> tuple[Counter[tuple[str, str]],
+                                   dict[tuple[str, str], list[tuple[object, ...]]]]:
+    """The confusion's counts and evidence, one (gold span, prediction) pair at a time, in the
+    order the pairs come with both sides sorted by interval (gold first on a tie)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    evidence: dict[tuple[str, str], list[tuple[object, ...]]] = {}
+
+    def rows(labels: tuple[str, ...], predicted: str | None) -> tuple[str, ...]:
+        if len(labels) == 1 or mode == "each":
+            return labels
+        if mode == "match" and predicted in labels:
+            return (predicted,)
+        return (lab.JOIN.join(labels),)
+
+    def add(cell: tuple[str, str], item: tuple[object, ...]) -> None:
+        counts[cell] += 1
+        evidence.setdefault(cell, []).append(item)
+
+    key = lab._label_key
+    for doc in sorted(gold.doc_ids):
+        if gold.alternatives:
+            groups: dict[tuple[int, int], set[str]] = {}
+            for s in sorted(gold.get(doc)):
+                groups.setdefault(s.interval, set()).add(s.label)
+            units = [tuple(Span(a, b, x) for x in sorted(ls, key=key))
+                     for (a, b), ls in groups.items()]
+        else:
+            units = [(s,) for s in sorted(gold.get(doc))]
+        preds = sorted(pred.get(doc))
+        items = sorted([(u[0].interval, 0, k) for k, u in enumerate(units)]
+                       + [(s.interval, 1, k) for k, s in enumerate(preds)])
+        hit_units, hit_preds = set(), set()
+        for x, y in itertools.combinations(items, 2):
+            if x[1] == y[1] or not _ov(x[0], y[0]):
+                continue
+            (_, _, u), (_, _, q) = (x, y) if x[1] == 0 else (y, x)
+            hit_units.add(u)
+            hit_preds.add(q)
+            labels = tuple(s.label for s in units[u])
+            for row in rows(labels, preds[q].label):
+                add((row, preds[q].label), (doc, units[u], (preds[q],),
+                                            _ov(units[u][0].interval, preds[q].interval)))
+        for u, unit in enumerate(units):
+            if u not in hit_units:
+                labels = tuple(s.label for s in unit)
+                column = OPTIONAL if gold.alternatives and NOTHING in labels else MISSED
+                for row in rows(labels, None):
+                    add((row, column), (doc, unit, (), 0))
+        for q, s in enumerate(preds):
+            if q not in hit_preds:
+                add((SPURIOUS, s.label), (doc, (), (s,), 0))
+    return counts, evidence
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(crowded_st(), crowded_st(), st.booleans(), st.sampled_from([2, 1, 0]))
+def test_array_counts_equal_per_pair_counting_on_crowded_corpora(
+    gold_docs: dict[str, list[tuple[int, int, str]]],
+    pred_docs: dict[str, list[tuple[int, int, str]]], alternatives: bool, level: int
+) -> None:
+    gold = _set("g", gold_docs, alternatives=alternatives)
+    pred = _set("p", {d: v for d, v in pred_docs.items() if d in gold_docs}, role="system")
+    tax = lab.for_labels([*gold.labels(), *pred.labels()])
+    pg, pp = project(gold, level=level, taxonomy=tax), project(pred, level=level, taxonomy=tax)
+    for scope in lab.SCOPES:
+        m = cooccurrence(gold, scope=scope, level=level, taxonomy=tax)
+        counts, totals, evidence = _cooccurrence_by_pairs(pg, scope)
+        assert dict(m.counts) == dict(counts), scope
+        assert m.row_totals == {r: totals[r] for r in m.rows}, scope
+        assert set(m.rows) == set(totals), scope
+        assert _evidence_list(m) == evidence, scope
+        assert all(m.pairs(*k) == len(v) for k, v in evidence.items())
+    for mode in lab.ALTERNATIVES:
+        m = confusion(gold, pred, level=level, alternatives=mode, taxonomy=tax)
+        counts, evidence = _confusion_by_pairs(pg, pp, mode)
+        assert dict(m.counts) == dict(counts), mode
+        assert _evidence_list(m) == evidence, mode
+        assert all(m.pairs(*k) == len(v) for k, v in evidence.items())
+        # One page of a cell is that slice of the cell, built alone.
+        for cell, items in evidence.items():
+            part = m.evidence_part(*cell, slice(1, 4))
+            assert [(e.document, e.row, e.column, e.overlap) for e in part] == items[1:4]
