@@ -87,7 +87,6 @@ K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data 
 K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
-K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
 K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
