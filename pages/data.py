@@ -1,159 +1,18 @@
 """Data: the bundled sample or uploaded files (format, role, name per file), with a summary."""
 
-import pandas as pd
 import streamlit as st
 
-from core.model.errors import warning_total
-from ui import (
-    charts,
-    cli_data,
-    current,
-    folder_upload,
-    set_names,
-    state,
-    summaries,
-    text_policy,
-    uploads,
-)
-from ui.escape import md
-from ui.widgets import download_buttons, paginate
+from ui import current, data
 
 st.title("📂 Data")
 st.caption("Load gold, system and annotator files; every page then works on them.")
-cli_ws = cli_data.cli_workspace()
-if cli_ws is not None:
-    st.info("The app was started with files from disk (`--data`): "
-            f"{md(cli_data.describe(cli_ws))}.", icon="💻")
-
-# ---- uploads ------------------------------------------------------------------------------------
-st.subheader("Upload files")
-uploader_alive = state.K_UPLOADS in st.session_state  # False when back from another page
-files = st.file_uploader(
-    "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
-    "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV, INCEpTION / WebAnno "
-    "TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml), CoNLL BIO, spaCy (.spacy, JSONL), "
-    "or a .zip of a folder.",
-    accept_multiple_files=True, key=state.K_UPLOADS,
-)
-st.caption(cli_data.upload_limit_note())
-beyond = st.radio(
-    "Spans that end past their document's text", list(text_policy.CHOICES),
-    format_func=text_policy.CHOICES.get, key=text_policy.K_BEYOND_TEXT, horizontal=True,
-    persist_state="session",
-    help="Refuse: such a file is left out, with every offending file, document and span named. "
-    "Clip: each span is cut at the end of its text, each change listed in the warnings. Keep: "
-    "scored as they are, as the official scorers do (they never see the texts).")
-folder_files = None
-folder_alive = folder_upload.K_FOLDER in st.session_state
-if st.toggle("Upload a whole folder", key=folder_upload.K_FOLDER_ON,
-             help="An INCEpTION project export, a brat collection, CoNLL files with their texts: "
-             "files that belong together. A .zip of the folder also works in the box above."):
-    folder_files = st.file_uploader(
-        "A folder, read as one input (e.g. an INCEpTION export: annotation/<document>/"
-        "<annotator>.tsv gives one set per annotator)",
-        accept_multiple_files="directory", key=folder_upload.K_FOLDER,
-    )
-# Files stay listed (bytes kept in the session) when the user visits other pages and comes back.
-uploads.sync(state.K_UPLOADS, uploader_alive, uploads.uploaded(files))
-if folder_files is not None:
-    uploads.sync(folder_upload.K_FOLDER, folder_alive, uploads.uploaded_folder(folder_files))
-if uploads.kept():
-    st.caption("Format is detected from the name and first bytes; override it if needed. "
-               "Each file's display name is the set name shown on every page; a file that "
-               "names its own sets (annotators, models, a curation) keeps their names and "
-               "roles (**as read**). Files stay here when you visit other pages; change their "
-               "format, role or name at any time.")
-    same_name = uploads.same_name_note()
-    if same_name:
-        st.caption(f"ℹ️ {same_name}")
-    # A file without texts is checked against the texts of the others (a prediction against
-    # the gold's), under the same policy; every offending file is named at once.
-    reports, contents, choices = uploads.rows(beyond)
-    if uploads.store_batch(state.upload_workspace(reports, contents, choices)):
-        st.rerun()  # the sidebar, drawn before this page, must name the new data
-    if st.button("🗑️ Forget all uploaded files", key="forget_uploads"):
-        uploads.forget()
-        st.rerun()
-upload_ws = st.session_state.get(state.K_UPLOAD_WS)
-has_uploads = upload_ws is not None and not upload_ws.empty
-
-st.radio(
-    "Pages show",
-    (["cli"] if cli_ws is not None else []) + ["sample", "upload"],
-    format_func=cli_data.SOURCE_LABELS.get,
-    key=state.K_SOURCE, horizontal=True, disabled=not has_uploads and cli_ws is None,
-    persist_state="session",
-    help="Uploading switches to the uploaded files; remove them to return to the sample.",
-)
-if has_uploads:
-    st.info(state.UPLOAD_LINK_NOTE, icon="🔗")
-
+cli_ws = data.cli_notice()
+data.upload_files()
+upload_ws = data.choose_source(cli_ws)
 ws = current.workspace()
 loaded_ws = current.loaded_workspace()
-given = (st.session_state.get(state.K_SET_NAMES) or {}).get(loaded_ws.key) or {}
-# The uploaded files' reports even when the pages show the sample (a batch that failed).
-file_reports = upload_ws.reports if upload_ws is not None and uploads.kept() else ws.reports
-if file_reports:
-    st.subheader("Files")
-    # documents: the file's distinct documents over all its sets (as the Summary counts them)
-    file_rows = [{
-        "file": r.file, "format": r.format or "-", "role": r.roles,
-        "sets": ", ".join(given.get(s.name, s.name) for s in r.sets) or "-",
-        "documents": r.documents,
-        "spans": r.spans, "status": "✅ loaded" if r.ok else "❌ error",
-        "warnings": warning_total(r.diagnostics),
-    } for r in file_reports]
-    st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")
-    matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
-    if matched:  # annotators' documents matched by their text (core.model.alignment)
-        st.info("**Documents matched by their text** (the annotators' files name them "
-                "differently):\n\n" + "\n".join(f"- {md(d)}" for d in matched), icon="🔗")
-    diags = summaries.diagnostics_table(file_reports)
-    if len(diags):
-        n_err = int((diags["severity"] == "error").sum())
-        n_warn = int(diags["count"].sum()) - n_err
-        grouped = ("; a warning that repeats is one row, its count in the last column"
-                   if (diags["count"] > 1).any() else "")
-        st.markdown(f"**Errors and warnings**: {n_err} error(s), {n_warn:,} warning(s){grouped}. "
-                    "A file with an error is left out; the other files are loaded.")
-        for r in file_reports:
-            if r.error:
-                st.error(md(r.error), icon="❌")
-        st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table",
-                     placeholder="—")
-        download_buttons(diags, "diagnostics", key="dl_diag")
-
+data.files_table(ws, loaded_ws, upload_ws)
 if ws.empty:
     st.info("No annotation set is loaded: upload files above, or choose a sample corpus.")
     st.stop()
-
-# ---- summary ------------------------------------------------------------------------------------
-tables = summaries.summary_tables(ws.key, ws)
-st.subheader(f"Summary: {md(ws.title)}")
-m1, m2, m3 = st.columns(3)
-m1.metric("Documents", f"{tables['n_docs']:,}")
-m2.metric("With text", f"{tables['n_texts']:,}")
-m3.metric("Annotation sets", len(ws.sets))
-st.markdown("**Sets**")
-st.dataframe(tables["sets"], hide_index=True, key="sets_table", placeholder="—")
-download_buttons(tables["sets"], "sets", key="dl_sets")
-set_names.rename_control(loaded_ws, ws)
-
-st.markdown("**Spans per label and set**")
-labels = tables["labels"]
-left, right = st.columns([2, 3])
-with left:
-    st.dataframe(labels, hide_index=True, key="labels_table", placeholder="—")
-    download_buttons(labels, "spans_per_label", key="dl_labels")
-with right:
-    if len(labels):
-        st.plotly_chart(charts.spans_per_label(labels), key="labels_chart")
-
-st.markdown("**Documents missing from a set**")
-missing = tables["missing"]
-if len(missing):
-    st.dataframe(paginate(missing, key="missing_page"), hide_index=True, key="missing_table",
-                 placeholder="—")
-    download_buttons(missing, "missing_documents", key="dl_missing")
-else:
-    st.success("Every set covers every document.", icon="✅")
+data.summary(ws, loaded_ws)

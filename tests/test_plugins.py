@@ -1,7 +1,8 @@
 """Metrics and formats from other packages (core/plugins.py): the toy plugin of
 ``tests/data/plugin`` (a metric, ``plugin-exact``, and a format, ``toy-tsv``) reaches
 ``score --help``, ``score``, ``--engine dask``, ``slices --metric``, ``report`` and the dashboard's
-metric choice; a broken plugin is named in a warning and the command line still runs.
+metric choice, and the format is detected and offered by the dashboard's Data page; a broken
+plugin is named in a warning and the command line still runs.
 
 The fast tests fake the entry points in this process; the slow one installs the plugin package
 into a fresh virtual environment (the way tests/test_package.py builds one, offline).
@@ -166,6 +167,28 @@ def test_a_plugin_metric_reaches_the_dashboards_metric_choice(
     assert not at.exception, [e.value for e in at.exception]
     radio = next(r for r in at.radio if r.key == state.K_METRIC)
     assert NAME in radio.options
+
+
+def test_a_plugin_format_is_detected_and_offered_on_the_dashboards_data_page(
+        installed: dict[str, list[EntryPoint]]) -> None:
+    _toy(installed)
+    from streamlit.testing.v1 import AppTest
+
+    from ui import state
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.run()
+    at.switch_page("pages/data.py").run()
+    data = b"a\t0\t4\tX\na\t10\t30\tY\nb\t2\t5\tX\n"
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [("gold.toytsv", data, "text/tab-separated-values")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    box = at.selectbox(key=state.upload_key("fmt", "gold.toytsv"))
+    assert box.value == "auto" and "toy-tsv" in box.options
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert [(s.role, s.span_count()) for s in ws.sets.values()] == [("gold", 3)]
 
 
 # ---- installed for real, in a fresh virtual environment ------------------------------------------

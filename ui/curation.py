@@ -54,6 +54,7 @@ from core.model import AnnotationSet, Corpus, Span
 from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.html import esc
+from core.render.palette import OKABE_ITO
 from core.store import curation as cstore
 from core.store import store_path
 from ui import doc_picker, state, text_policy
@@ -565,6 +566,11 @@ def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | N
     return sorted(out, key=lambda it: (it.start, -it.end, it.id))
 
 
+KEEP_COLOUR, DROP_COLOUR = OKABE_ITO[4], OKABE_ITO[5]
+"""Okabe–Ito blue and vermillion (``core/render/palette.py``): the card's edge and a kept or
+dropped verdict's border (its icon and word say it too)."""
+
+
 def _verdict_box(title: str, verdict: str | None, span: Span | None, note: str,
                  dom_id: str) -> str:
     """One half of the card: a verdict with its icon, word and span (never colour alone)."""
@@ -573,7 +579,7 @@ def _verdict_box(title: str, verdict: str | None, span: Span | None, note: str,
         border = "#999"
     else:
         icon, word = ("✓", "keep") if verdict == "keep" else ("✗", "drop")
-        border = "#0072B2" if verdict == "keep" else "#D55E00"
+        border = KEEP_COLOUR if verdict == "keep" else DROP_COLOUR
         body = (f"<b>{icon} {word}</b> [{span.start}, {span.end}) <b>{esc(span.label)}</b>")
     return (f'<div id="{dom_id}" style="flex:1;min-width:14em;border:1px dashed {border};'
             f'border-radius:4px;padding:4px 8px"><div style="font-size:0.8em;opacity:0.8">'
@@ -598,7 +604,7 @@ def current_card(d: Decision, text: str | None, decided: dict[str, Override]) ->
         ACTIONS.get(o.action, "") if o else "A accepts the proposal · K keeps · X drops",
         "cur-decision")
     return (
-        '<div id="cur-card" style="border:1px solid #ccc;border-left:6px solid #0072B2;'
+        f'<div id="cur-card" style="border:1px solid #ccc;border-left:6px solid {KEEP_COLOUR};'
         'border-radius:6px;padding:8px 12px;margin:4px 0">'
         f'<div style="font-size:1.05em"><b>{esc(d.id)}</b> · [{span.start}, {span.end}) '
         f'<b>{esc(span.label)}</b> · {esc(status_text(d, decided))}</div>'

@@ -58,6 +58,7 @@ from core.metrics import registry
 from core.model import ROLES, AnnotationSet, Corpus, Role
 from core.model.bounds import Policy
 from core.model.roles import guess_role
+from core.plugins import load_formats
 from ui.file_reports import FileReport
 from ui.file_reports import report as _report
 from ui.parsing import guarded_load
@@ -86,7 +87,6 @@ K_UPLOAD_WS = "upload_ws"  # Workspace built from the last uploaded batch (Data 
 K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
-K_DOC_PAGE = "doc_page"  # Documents: page of the document list
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed
 K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
@@ -160,9 +160,10 @@ def init_state() -> None:
     """Put every default into ``st.session_state`` that is not there yet (call once per run).
 
     Also calls :func:`ensure_app_navigation`, so every page that reads the state is served
-    through ``app.py``.
+    through ``app.py``, and loads the formats of installed plugins (``core/plugins.py``).
     """
     ensure_app_navigation()
+    load_formats()  # formats of installed plugins join detection and the format choice (once)
     defaults = {**metric_defaults(), **DEFAULTS}
     if os.environ.get("SPANSCOPE_DATA"):  # started with `--data` (ui.cli_data): those files
         defaults[K_SOURCE] = "cli"
@@ -432,8 +433,11 @@ def default_pair(ws: Workspace) -> tuple[str | None, str | None]:
     return a, b
 
 
-FORMAT_CHOICES: tuple[str, ...] = ("auto", *FORMATS)
-"""Choices of the per-file format override (``auto`` = detect)."""
+def format_choices() -> tuple[str, ...]:
+    """Choices of the per-file format override (``auto`` = detect): every format of
+    :data:`core.formats.FORMATS`, with those of installed plugins (:func:`init_state` loads
+    them, as the command line does when it starts; ``core/plugins.py``)."""
+    return ("auto", *FORMATS)
 
 
 def compared_sets(ws: Workspace, ref: str | None) -> list[str]:

@@ -315,7 +315,7 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
     if c1.button("🗑️ Remove", key=state.upload_key("remove", n), help=f"Forget {n}"):
         forget(n)
         st.rerun()
-    fmt = c2.selectbox("Format", state.FORMAT_CHOICES, key=state.upload_key("fmt", n),
+    fmt = c2.selectbox("Format", state.format_choices(), key=state.upload_key("fmt", n),
                        persist_state="session",
                        help="auto: detected from the name and first bytes. Choosing a format "
                        "reads the file again with it.")

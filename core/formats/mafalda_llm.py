@@ -85,15 +85,27 @@ def answer_codes(answer: str, parsing: str = "paper-2023") -> frozenset[int]:
     if parsing not in PARSINGS:
         raise ValueError(f"The 'llm_parsing' parameter must be one of {PARSINGS}. "
                          f"Got {parsing!r} instead.")
+    a = answer_part(answer)
+    a = (a.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii") if a.isascii()
+         else _NON_WORD.sub(" ", a))
+    return cleaned_codes(a, parsing)
+
+
+def answer_part(answer: str) -> str:
+    """The part of a raw answer the evaluator reads (from ``Output:``, up to the echoed next
+    prompt), lower-cased: its steps before punctuation becomes spaces."""
     a = answer
     if "Output:" in a:
         a = a[a.index("Output:"):]
     marker = "Based on the above text, determine"
     if marker in a:
         a = a[: a.index(marker)]
-    a = a.lower()
-    a = (a.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii") if a.isascii()
-         else _NON_WORD.sub(" ", a))
+    return a.lower()
+
+
+def cleaned_codes(a: str, parsing: str) -> frozenset[int]:
+    """The codes of an :func:`answer_part` whose punctuation is spaces: the evaluator's steps
+    after that (keywords as substrings, then the negation test of ``parsing``)."""
     if "based on the above" in a:
         a = a[: a.index("based on the above")]
     codes = {code for word, code in KEYWORDS.items() if word in a}

@@ -67,6 +67,7 @@ from typing import Any
 import numpy as np
 
 from core.metrics.martino import martino_gold_view
+from core.metrics.overlap import SpanArrays
 from core.metrics.result import prf as result_prf
 from core.model import AnnotationSet, Span
 from core.model.docsets import check_same_documents
@@ -235,9 +236,8 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, min_overlap: float = 1.0
     pred = martino_gold_view(pred)
     labels = sorted(set(_used_labels(gold.table)) | set(_used_labels(pred.table)))
     doc_index = {d: i for i, d in enumerate(gold.doc_ids)}
-    label_index = {lab: i for i, lab in enumerate(labels)}
-    g = _sorted_columns(gold.table, doc_index, label_index)
-    p = _sorted_columns(pred.table, doc_index, label_index)
+    g = _sorted_columns(gold.table, doc_index, labels)
+    p = _sorted_columns(pred.table, doc_index, labels)
     n_labels = max(len(labels), 1)
     pi, gi = _overlapping_pairs(g, p, min_overlap)
     same_interval = (p.start[pi] == g.start[gi]) & (p.end[pi] == g.end[gi])
@@ -271,33 +271,26 @@ _OUTCOMES = ("correct", "incorrect", "partial", "spurious")
 _COR, _INC, _PAR, _SPU = range(4)
 
 
-@dataclass
-class _Columns:
-    """One side's spans sorted as :func:`align` visits them: by document (the gold's order),
-    start, end, label (labels numbered in sorted order, so codes sort as the names)."""
-
-    doc: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray
-
-
 def _used_labels(table: SpanTable) -> list[str]:
     return [table.labels[k] for k in np.unique(table.label).tolist()]
 
 
 def _sorted_columns(table: SpanTable, doc_index: dict[str, int],
-                    label_index: dict[str, int]) -> _Columns:
+                    labels: list[str]) -> SpanArrays:
+    """One side's spans as :class:`~core.metrics.overlap.SpanArrays` sorted as :func:`align`
+    visits them: by document (the gold's order), start, end, label (``labels`` is sorted, so
+    codes sort as the names)."""
+    label_index = {lab: i for i, lab in enumerate(labels)}
     docs = np.array([doc_index[d] for d in table.doc_ids], dtype=np.int64)
     codes = np.array([label_index.get(n, -1) for n in table.labels], dtype=np.int64)
     doc = docs[table.doc] if len(docs) else np.zeros(0, dtype=np.int64)
     label = codes[table.label] if len(codes) else np.zeros(0, dtype=np.int64)
     start, end = table.start.astype(np.int64), table.end.astype(np.int64)
     order = np.lexsort((label, end, start, doc))
-    return _Columns(doc[order], start[order], end[order], label[order])
+    return SpanArrays(doc[order], start[order], end[order], label[order], labels)
 
 
-def _overlapping_pairs(g: _Columns, p: _Columns, min_overlap: float
+def _overlapping_pairs(g: SpanArrays, p: SpanArrays, min_overlap: float
                        ) -> tuple[np.ndarray, np.ndarray]:
     """Every (prediction, gold span) of one document that overlaps by at least ``min_overlap``
     percent of the gold span (:func:`_enough`, same float operations), in prediction order, then

@@ -40,7 +40,8 @@ class SpanArrays:
 
     ``doc`` is a document index, ``label`` an index into ``names`` (the label names; both sides
     of a join share the numbering, so equal indices are equal labels). Rows of one document
-    keep the order of the table they come from.
+    keep the order of the table they come from (:func:`span_arrays`); the nervaluate alignment
+    sorts them by start, end and label (:mod:`core.metrics.nervaluate`).
     """
 
     doc: np.ndarray

@@ -13,27 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.formats import ReadOptions, mafalda_llm
-from core.formats.mafalda_llm import KEYWORDS, NEGATIONS, UNKNOWN_CODE, answer_codes
+from core.formats.mafalda_llm import answer_codes, answer_part, cleaned_codes
 from core.model.errors import FormatError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "mafalda" / "system_llm.jsonl"
 
 
 def plain(answer: str, parsing: str) -> frozenset[int]:
-    a = answer
-    if "Output:" in a:
-        a = a[a.index("Output:"):]
-    marker = "Based on the above text, determine"
-    if marker in a:
-        a = a[: a.index(marker)]
-    a = re.sub(r"[^\w\s]", " ", a.lower())
-    if "based on the above" in a:
-        a = a[: a.index("based on the above")]
-    codes = {code for word, code in KEYWORDS.items() if word in a}
-    probe = a if parsing == "repo-head" else a[:1]
-    if any(token in NEGATIONS for token in probe.split()):
-        codes.add(0)
-    return frozenset(codes or {UNKNOWN_CODE})
+    """The evaluator's steps with its regular expression for the cleaning the byte table does."""
+    return cleaned_codes(re.sub(r"[^\w\s]", " ", answer_part(answer)), parsing)
 
 
 def sample_answers() -> list[str]:
