@@ -32,6 +32,7 @@ from core.metrics.labels import BUCKETS, JOIN, OPTIONAL, Evidence, LabelMatrix
 from core.model import NOTHING, Span
 from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
+from core.render.palette import OKABE_ITO
 from ui import escape, levels, paging, results, state
 from ui.widgets import download_buttons, safe_csv, set_pair
 
@@ -66,8 +67,8 @@ ALT_HELP = ("How a gold span with alternative labels counts. match: under the pr
 CELL_PARAM = "cell"
 """Name of the heatmap's selection parameter (the key under ``event["selection"]``)."""
 
-LABEL_BLUE = "#0072B2"  # Okabe–Ito blue
-BUCKET_ORANGE = "#D55E00"  # Okabe–Ito vermillion
+LABEL_BLUE = OKABE_ITO[4]  # Okabe–Ito blue
+BUCKET_ORANGE = OKABE_ITO[5]  # Okabe–Ito vermillion
 OPTIONAL_GREY = "#6c757d"
 
 Cell = tuple[str, str]
