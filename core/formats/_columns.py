@@ -110,6 +110,14 @@ def whitespace_message(start: int, end: int, fragment: str) -> str:
     return f"the span [{start}, {end}) {edge} in whitespace: {fragment!r}"
 
 
+def unexplained(file: str, fmt: str) -> FormatError:
+    """The error of an explaining pass that found nothing wrong in a file its columnar reader
+    refused: a bug, which no reader answers with data read another way."""
+    return FormatError(file, f"SpanScope could not read this {fmt} file: its reader refused it "
+                       "but found no invalid value to name; please report this as a bug, with "
+                       "the file if you can")
+
+
 class LineFinder:
     """The line of a JSON path in a file, computed on first use (as ``lines_from`` does)."""
 
