@@ -110,6 +110,25 @@ def whitespace_message(start: int, end: int, fragment: str) -> str:
     return f"the span [{start}, {end}) {edge} in whitespace: {fragment!r}"
 
 
+def offset_column(cells: Any) -> np.ndarray | None:
+    """Arrow string cells as int64 offsets: decimal digits (one vectorised pass), else each
+    cell as :func:`~core.formats._common.digit_offset` reads it (``+5``, `` 7``, ``007``);
+    None when one is not an offset."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from core.formats._common import digit_offset
+
+    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
+    if pc.all(pc.match_substring_regex(cells, digits), min_count=0).as_py():
+        pool = pa.system_memory_pool()  # gives freed buffers back (peak memory)
+        return pc.cast(cells, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    values = [digit_offset(c) for c in cells.to_pylist()]
+    if None in values:
+        return None
+    return np.array(values, dtype=np.int64)
+
+
 def unexplained(file: str, fmt: str) -> FormatError:
     """The error of an explaining pass that found nothing wrong in a file its columnar reader
     refused: a bug, which no reader answers with data read another way."""

@@ -21,7 +21,13 @@ from typing import Any, NoReturn
 import numpy as np
 
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanBuilder, add_group, unexplained, whitespace_message
+from core.formats._columns import (
+    SpanBuilder,
+    add_group,
+    offset_column,
+    unexplained,
+    whitespace_message,
+)
 from core.formats._common import (
     check_label,
     csv_problem,
@@ -227,7 +233,7 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
         import pyarrow.compute as pc
 
         spans_at = pc.invert(_declares(cols))
-        starts, ends = (_offset_column(pc.filter(cols[k], spans_at)) for k in ("start", "end"))
+        starts, ends = (offset_column(pc.filter(cols[k], spans_at)) for k in ("start", "end"))
         assert starts is not None and ends is not None  # checked by _csv_sets
         if not _gold_text_warnings(loaded, pc.filter(cols["doc_id"], spans_at).to_pylist(),
                                    starts.tolist(), ends.tolist(),
@@ -373,23 +379,6 @@ def _declares(cols: Columns) -> Any:
     return pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
 
 
-def _offset_column(cells: Any) -> np.ndarray | None:
-    """String cells as int64 offsets: decimal digits (vectorised), else each cell as
-    :func:`~core.formats._common.digit_offset` reads it (``+5``, `` 7``, ``007``); None
-    when one is not an offset."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
-    if pc.all(pc.match_substring_regex(cells, digits), min_count=0).as_py():
-        pool = _pool(pa)
-        return pc.cast(cells, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    values = [digit_offset(c) for c in cells.to_pylist()]
-    if None in values:
-        return None
-    return np.array(values, dtype=np.int64)
-
-
 def _csv_sets(cols: Columns, default: str, options: ReadOptions
               ) -> dict[str, SpanBuilder] | None:
     """The rows' spans, one builder per set (annotator, else the file), or None when a value
@@ -407,8 +396,8 @@ def _csv_sets(cols: Columns, default: str, options: ReadOptions
     if with_annotator and pc.any(pc.equal(annotator, "")).as_py():
         return None  # rows without an annotator: explain() lists their lines
     spans_at = pc.invert(declares)
-    s_arr = _offset_column(pc.filter(cols["start"], spans_at))
-    e_arr = _offset_column(pc.filter(cols["end"], spans_at))
+    s_arr = offset_column(pc.filter(cols["start"], spans_at))
+    e_arr = offset_column(pc.filter(cols["end"], spans_at))
     if s_arr is None or e_arr is None:
         return None
     lab_codes = pc.dictionary_encode(pc.filter(label, spans_at)).combine_chunks()
