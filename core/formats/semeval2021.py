@@ -410,14 +410,8 @@ class _Columns:
         self.texts.extend([d.text for d in documents])
         self.counts.extend([len(d.labels) for d in documents])
         labels = [lab for d in documents for lab in d.labels]
-        for column, name in ((self.starts, "start"), (self.ends, "end")):
-            values = [getattr(lab, name) for lab in labels]
-            n = len(column)
-            try:
-                column.extend(values)
-            except TypeError:  # an offset given as a string
-                del column[n:]
-                column.extend(_offsets(values))
+        self._offsets(self.starts, [lab.start for lab in labels])
+        self._offsets(self.ends, [lab.end for lab in labels])
         self.labels.extend(self.spans.label_codes([lab.technique for lab in labels]))
         fragments = [lab.text_fragment for lab in labels]
         if not self.has_fragments and fragments.count(None) != len(fragments):
@@ -429,6 +423,16 @@ class _Columns:
                     self.odd_fragments.append((row + k, f))
                     fragments[k] = None
         self.fragments.extend(fragments)
+
+    @staticmethod
+    def _offsets(column: array[int], values: list[int] | list[int | str]) -> None:
+        """``values`` appended to ``column``, offsets given as strings converted."""
+        n = len(column)
+        try:
+            column.extend(values)  # type: ignore[arg-type]
+        except TypeError:  # an offset given as a string
+            del column[n:]
+            column.extend(_offsets(values))
 
     def _numeric_ids(self, ids: Sequence[int | str]) -> list[str]:
         """The ids as strings, the numeric ones noted for their warning."""

@@ -40,7 +40,6 @@ from core.formats._common import (
 from core.formats.csvsafe import cell, uncell
 from core.model import AnnotationSet, Role, Span, bounds
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "spans-csv"
 REQUIRED = ("doc_id", "start", "end", "label")
@@ -554,7 +553,10 @@ def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded |
     if not columns:
         columns[default] = _SetColumns()
     names = list(label_index)
-    sets = {set_name: cols.builder(names) for set_name, cols in columns.items()}
+    try:
+        sets = {set_name: cols.builder(names) for set_name, cols in columns.items()}
+    except OverflowError:  # an offset beyond 64 bits
+        return _fallback("jsonl")
     if not all(b.valid(allowed=options.labels) for b in sets.values()):
         return _fallback("jsonl")
     loaded = Loaded(FORMAT, name)
@@ -571,14 +573,11 @@ def _orjson_lines(raw: bytes, loads: Any) -> Iterator[tuple[int, Any]]:
             yield number, loads(line)
 
 
-_INTEGRAL = ("doc_id", "start", "end", "annotator")
-"""The fields whose integers :func:`_jsonl_columns` reads (as ids, offsets, names)."""
-
-
 def _jsonl_offset(value: object) -> int | None:
-    """An offset as :func:`~core.formats._common.parse_offset` reads it, else None."""
+    """An offset as :func:`~core.formats._common.parse_offset` reads it, else None (its range
+    is :meth:`SpanBuilder.valid`'s to check)."""
     if type(value) is int:
-        return value if 0 <= value < 10**MAX_OFFSET_DIGITS else None
+        return value
     if type(value) is str:
         return digit_offset(value)
     return None
@@ -594,12 +593,12 @@ def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: 
     sets: dict[str, _SetColumns] = {}
     with_annotator = False
     for number, row in lines:
-        if type(row) is not dict or "doc_id" not in row:
+        if type(row) is not dict:
             return None
-        if orjson and any(type(row.get(k)) is float for k in _INTEGRAL):
-            raise ValueError("an integer beyond 64 bits, maybe")
-        doc = row["doc_id"]
+        doc = row.get("doc_id")
         if type(doc) is not str:
+            if orjson and type(doc) is float:
+                raise ValueError("an integer beyond 64 bits, maybe")
             if type(doc) is not int:
                 return None
             doc = str(doc)
@@ -609,25 +608,32 @@ def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: 
         if annotator is None or (type(annotator) is str and annotator == ""):
             key = default
         else:
+            if orjson and type(annotator) is float:
+                raise ValueError("an integer beyond 64 bits, maybe")
             key, with_annotator = str(annotator), True
         cols = sets.get(key)
         if cols is None:
             cols = sets[key] = _SetColumns()
         d = cols.doc_index.setdefault(doc, len(cols.doc_index))
         start, end, label = row.get("start"), row.get("end"), row.get("label")
-        if start in (None, "") and end in (None, "") and label in (None, ""):
-            continue
-        s, e = _jsonl_offset(start), _jsonl_offset(end)
-        if s is None or e is None or type(label) is not str:
+        if type(start) is not int or type(end) is not int:
+            if start in (None, "") and end in (None, "") and label in (None, ""):
+                continue
+            if orjson and (type(start) is float or type(end) is float):
+                raise ValueError("an integer beyond 64 bits, maybe")
+            start, end = _jsonl_offset(start), _jsonl_offset(end)
+            if start is None or end is None:
+                return None
+        if type(label) is not str:
             return None
         cols.doc.append(d)
-        cols.start.append(s)
-        cols.end.append(e)
+        cols.start.append(start)
+        cols.end.append(end)
         cols.label.append(label_index.setdefault(label, len(label_index)))
         if rows is not None:
             rows.docs.append(doc)
-            rows.starts.append(s)
-            rows.ends.append(e)
+            rows.starts.append(start)
+            rows.ends.append(end)
             rows.lines.append(number)
     return sets, with_annotator
 
