@@ -326,7 +326,7 @@ class RowColumns(Sequence[tuple[str, Span]]):
 
 
 def _duplicate_group(loaded: Loaded, group: object, spans: SpanBuilder) -> None:
-    """The precise path's warnings about a span listed again, grouped (rows = lines), found
+    """The warnings about a span listed again, grouped (rows = lines), found
     on the builder's columns."""
     repeat, first = spans.repeats()
     if not len(repeat):

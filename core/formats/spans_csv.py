@@ -640,7 +640,7 @@ def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: 
 
 def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,
                      builder: SpanBuilder) -> None:
-    """The precise path's duplicate-span warnings of one set, grouped."""
+    """The duplicate-span warnings of one set, grouped (as one row at a time listed them)."""
     found = list(_repeated(builder))
     file = loaded.source
 
