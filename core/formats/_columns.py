@@ -4,9 +4,10 @@ warning groups (``docs/formats.md``, "the reader contract").
 Every reader feeds its spans to a :class:`SpanBuilder` (issue 25). A fast reader decodes a file
 with a C parser (``msgspec``, ``orjson``, ``pyarrow``), hands whole columns to the builder
 without building one :class:`~core.model.Span` per span, and checks them in vectorised passes
-(:meth:`SpanBuilder.valid`, :meth:`SpanBuilder.repeats`). Errors stay exactly those of the
-reader's explaining pass: on the first sign of an invalid value the fast reader gives up
-(returns None) and the explaining pass runs and raises its message (file, line, field).
+(:meth:`SpanBuilder.valid`, :meth:`SpanBuilder.repeats`). It is the one path that produces
+data: on the first sign of an invalid value it gives up (returns None) and the format's
+explaining pass runs and raises its message (file, line, field), never returning data itself
+(:func:`unexplained` when it finds nothing).
 Warnings are recorded per kind as one grouped :class:`~core.model.errors.Diagnostic` (``count``, the
 first occurrence, the rest on demand) whose listing gives the messages, fields and order of the
 explaining pass (issue 15, target 1).
@@ -68,7 +69,7 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
     ascii_doc = np.array([t is not None and t.isascii() for t in texts], dtype=bool)
     lengths = np.array([0 if t is None else len(t) for t in texts], dtype=np.int64)
     # Spans past their text (kept under --beyond-text clip/official) are checked one by one,
-    # on the clipped fragment, as the precise path slices it.
+    # on the clipped fragment, as span_warnings slices it.
     fast = ascii_doc[doc] & (end <= lengths[doc])
     rows = np.flatnonzero(fast)
     if len(rows):
@@ -104,10 +105,37 @@ def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.nda
 
 
 def whitespace_message(start: int, end: int, fragment: str) -> str:
-    """The precise path's wording (:func:`core.formats._common.span_warnings`)."""
+    """The wording of span_warnings (:func:`core.formats._common.span_warnings`)."""
     first, last = fragment[:1].isspace(), fragment[-1:].isspace()
     edge = "begins and ends" if first and last else "begins" if first else "ends"
     return f"the span [{start}, {end}) {edge} in whitespace: {fragment!r}"
+
+
+def offset_column(cells: Any) -> np.ndarray | None:
+    """Arrow string cells as int64 offsets: decimal digits (one vectorised pass), else each
+    cell as :func:`~core.formats._common.digit_offset` reads it (``+5``, `` 7``, ``007``);
+    None when one is not an offset."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from core.formats._common import digit_offset
+
+    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
+    if pc.all(pc.match_substring_regex(cells, digits), min_count=0).as_py():
+        pool = pa.system_memory_pool()  # gives freed buffers back (peak memory)
+        return pc.cast(cells, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
+    values = [digit_offset(c) for c in cells.to_pylist()]
+    if None in values:
+        return None
+    return np.array(values, dtype=np.int64)
+
+
+def unexplained(file: str, fmt: str) -> FormatError:
+    """The error of an explaining pass that found nothing wrong in a file its columnar reader
+    refused: a bug, which no reader answers with data read another way."""
+    return FormatError(file, f"SpanScope could not read this {fmt} file: its reader refused it "
+                       "but found no invalid value to name; please report this as a bug, with "
+                       "the file if you can")
 
 
 class LineFinder:
@@ -156,7 +184,7 @@ class SpanBuilder:
     and :meth:`add` four integers instead of keeping a :class:`~core.model.Span` and a list per
     document (issue 15, target 1); the fast readers of SemEval-2021 JSON, spans CSV/JSONL and
     PTC TSV hand over whole columns (:meth:`add_columns`) and ask :meth:`valid` whether every
-    value is one their precise pass would accept, and :meth:`repeats` which rows repeat a span
+    value is valid, and :meth:`repeats` which rows repeat a span
     of their document, without building spans. :meth:`table` sorts the rows as
     :func:`~core.formats._common.sorted_spans` sorts; :meth:`spans` gives the mapping an
     :class:`~core.model.AnnotationSet` holds.
@@ -286,7 +314,7 @@ class SpanBuilder:
 
     def valid(self, *, allowed: Sequence[str] | None = None,
               lengths: np.ndarray | None = None) -> bool:
-        """Whether every span is one the precise passes accept, checked on the columns:
+        """Whether every span is valid, checked on the columns:
         offsets of at most :data:`~core.model.textsafe.MAX_OFFSET_DIGITS` digits, ``end > start``,
         a non-blank label from ``allowed`` (when given), and with ``lengths`` (one per
         document, -1 when its text is unknown) an ``end`` within the text."""
@@ -319,7 +347,7 @@ class SpanBuilder:
 
     def repeats(self) -> tuple[np.ndarray, np.ndarray]:
         """The rows (file order) that repeat an earlier span of their document, and for each
-        the row of its first copy: the duplicate-span warnings of the precise passes
+        the row of its first copy: the duplicate-span warnings
         (:func:`~core.formats._common.duplicate_span_warnings`), found on the columns."""
         none = np.zeros(0, dtype=np.int64)
         table = self.table()

@@ -134,6 +134,20 @@ def parse_offset(
     )
 
 
+def digit_offset(value: str) -> int | None:
+    """The offset a string gives as :func:`parse_offset` reads it (decimal digits, a ``+``
+    and whitespace around allowed, at most ``MAX_OFFSET_DIGITS`` significant digits), else
+    None: the columnar readers convert such cells with it and refuse the rest.
+
+    >>> digit_offset(" +007 "), digit_offset("7.0"), digit_offset("-1")
+    (7, None, None)
+    """
+    stripped = value.strip()
+    if _INT_RE.match(stripped) and len(stripped.lstrip("+0")) <= MAX_OFFSET_DIGITS:
+        return int(stripped)
+    return None
+
+
 def make_span(
     start: object,
     end: object,

@@ -19,14 +19,22 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanBuilder, add_group
+from core.formats._columns import (
+    SpanBuilder,
+    add_group,
+    offset_column,
+    unexplained,
+    whitespace_edges,
+    whitespace_message,
+)
 from core.formats._common import (
     check_label,
     make_span,
@@ -37,7 +45,6 @@ from core.formats._common import (
 )
 from core.model import AnnotationSet, Span, make_spans
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "ptc"
 SPAN_ONLY_LABEL = "propaganda"
@@ -90,8 +97,12 @@ def _row_kind(line: str) -> str:
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """Read a PTC TSV file, or a gold folder of ``article<ID>*.labels`` (+ ``.txt``) files."""
-    loaded = Loaded(FORMAT, name)
+    """Read a PTC TSV file, or a gold folder of ``article<ID>*.labels`` (+ ``.txt``) files.
+
+    A single TSV is read by one path, :func:`read_tsv_fast`; a file it refuses is invalid,
+    and :func:`explain` raises the error naming file, line and field. A folder's ``.labels``
+    files are read row by row (:func:`_read_tsv`, the only path for folders).
+    """
     set_name = set_name_of(name)
     labels_files = {p: d for p, d in files.items() if p.lower().endswith(".labels")}
     only = next(iter(files)) if len(files) == 1 else ""
@@ -100,42 +111,116 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         # A file given on its own is one TSV (a submission, or a TC gold file such as
         # dev-task-TC.labels); only a folder's .labels files take their id from the file name.
         (data,) = files.values()
-        fast = read_tsv_fast(data, name=name, set_name=set_name, options=options)
-        if fast is not None:
-            return fast
-        order: list[tuple[str, Span]] = []
-        spans = SpanBuilder()
-        _read_tsv(name, decode(name, data), None, options, loaded, spans, order=order)
-        # The official TC scorer compares rows in file order (core.metrics.tc_order).
-        from core.metrics.tc_order import RowOrder
+        loaded = read_tsv_fast(data, name=name, set_name=set_name, options=options)
+        if loaded is not None:
+            return loaded
+        explain(data, name=name, options=options)
+    return _read_folder(files, labels_files, name, set_name, options, Loaded(FORMAT, name))
 
-        loaded.records = RowOrder(tuple(order))
-        for doc_id in spans.doc_ids:
-            loaded.texts[doc_id] = (
-                options.gold_texts.get(doc_id) if options.gold_texts is not None else None
-            )
-        loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
-        return loaded
-    return _read_folder(files, labels_files, name, set_name, options, loaded)
+
+def explain(data: bytes, *, name: str, options: ReadOptions) -> NoReturn:
+    """The explaining pass over a TSV :func:`read_tsv_fast` refused: the rows in file order
+    through the checks of :func:`_read_tsv`, so that the first invalid value raises its
+    :class:`FormatError` (line and field); what they gather is discarded. A file in which it
+    finds nothing wrong is a bug of the columnar path, reported as such."""
+    _read_tsv(name, decode(name, data), None, options, Loaded(FORMAT, name), SpanBuilder())
+    raise unexplained(name, FORMAT)
 
 
 _UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x9a\x80'
                       rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
-"""Bytes the columnar path leaves to the precise one: control characters and whitespace that
+"""Bytes that send a TSV to the Python tokeniser: control characters and whitespace that
 ``str.strip`` and Arrow's trim may treat differently (and quotes, which Arrow may read)."""
+
+FALLBACKS: Counter[str] = Counter()
+"""Single TSV files :func:`read_tsv_fast` refused in this process (invalid files, which
+:func:`explain` names)."""
+
+RETOKENISED: Counter[str] = Counter()
+"""Single TSV files :func:`read_tsv_fast` split into cells with ``str.split`` rather than
+``pyarrow.csv`` (unusual bytes, a lone CR, a blank line, texts to check against); their cells
+go to the same columns and checks. The bench corpora add nothing here."""
 
 
 def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
                   ) -> Loaded | None:
-    """One PTC TSV file read as columns (``pyarrow.csv``, TAB-separated, no quoting), checked in
-    vectorised passes; the row order kept as columns too (:class:`RowColumns`). None, so that
-    the precise reader runs and names file, line and field, for anything it would refuse or
-    read otherwise (a blank line, a header, a non-numeric id or offset, texts to check against).
+    """One PTC TSV file read as columns, checked in vectorised passes; the row order kept as
+    columns too (:class:`RowColumns`). The one path that reads a single TSV: None when a value
+    is invalid (a blank line, a header, a non-numeric id or offset, a span past its text),
+    so that :func:`explain` names file, line and field.
+
+    ``pyarrow.csv`` (TAB-separated, no quoting) splits a plain file into cells; a file with
+    control characters or unusual whitespace, a lone CR, or texts to check the spans against
+    (``gold_texts``) is split by ``str.split`` as :func:`_read_tsv` splits it, into the same
+    columns (:data:`RETOKENISED`). Offsets are decimal digits, or strings
+    :func:`~core.formats._common.digit_offset` reads (``+5``, ``007``).
     """
     raw = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    if (options.gold_texts is not None or not raw or raw.startswith(b"\xef\xbb\xbf")
-            or _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n")):
-        return None
+    plain = not (options.gold_texts is not None or not raw
+                 or raw.startswith(b"\xef\xbb\xbf") or _UNUSUAL.search(raw)
+                 or raw.count(b"\r") != raw.count(b"\r\n"))
+    cols = _arrow_cells(raw) if plain else None
+    if cols is None:
+        RETOKENISED["tsv"] += 1
+        cols = _split_cells(name, data)
+    if cols is None:
+        return _fallback()
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    width = len(cols)
+    n = len(cols[0])
+    article = cols[0]
+    if not pc.all(pc.match_substring_regex(article, "^[0-9]+$"), min_count=0).as_py():
+        return _fallback()
+    start, end = offset_column(cols[-2]), offset_column(cols[-1])
+    if start is None or end is None:
+        return _fallback()
+    if width == 4:
+        lab_codes = pc.dictionary_encode(cols[1]).combine_chunks()
+        names = [str(x) for x in lab_codes.dictionary.to_pylist()]
+        label = lab_codes.indices.to_numpy(zero_copy_only=False)
+    else:
+        names = [SPAN_ONLY_LABEL]
+        label = np.zeros(n, dtype=np.int32)
+    doc_codes = pc.dictionary_encode(article).combine_chunks()
+    doc_ids = [str(x) for x in doc_codes.dictionary.to_pylist()]
+    doc = doc_codes.indices.to_numpy(zero_copy_only=False)
+    del cols, article, pa
+    spans = SpanBuilder()
+    spans.add_columns(doc, start, end, label, labels=names, doc_ids=doc_ids)
+    gold_texts = options.gold_texts
+    texts = [gold_texts.get(d) for d in doc_ids] if gold_texts is not None else None
+    lengths = None
+    if texts is not None and options.beyond_text == "refuse":
+        lengths = np.array([-1 if t is None else len(t) for t in texts], dtype=np.int64)
+    if not spans.valid(allowed=options.labels if width == 4 else None, lengths=lengths):
+        return _fallback()
+    loaded = Loaded(FORMAT, name)
+    aset = AnnotationSet(set_name, spans.spans(), options.role)
+    from core.metrics.tc_order import RowOrder
+
+    loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
+    for k, doc_id in enumerate(doc_ids):
+        loaded.texts[doc_id] = None if texts is None else texts[k]
+    loaded.sets.append(aset)
+    group = object()
+    if texts is not None:
+        _whitespace_group(loaded, group, spans, texts)
+    _duplicate_group(loaded, group, spans)
+    return loaded
+
+
+def _fallback() -> Loaded | None:
+    """:func:`read_tsv_fast`'s refusal (None), counted in :data:`FALLBACKS`."""
+    FALLBACKS["tsv"] += 1
+    return None
+
+
+def _arrow_cells(raw: bytes) -> list[Any] | None:
+    """The stripped cells of a plain TSV, a column of strings per field, by ``pyarrow``;
+    None when Arrow does not read it as :func:`_read_tsv` would (a blank line, rows of
+    different widths, bytes that are not UTF-8, not 3 or 4 columns)."""
     try:
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -153,50 +238,54 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
                 strings_can_be_null=False, quoted_strings_can_be_null=False),
             memory_pool=pa.system_memory_pool())  # gives freed buffers back (peak memory)
     except (pa.ArrowInvalid, pa.ArrowKeyError):
-        return None  # a blank line, rows of different widths, bytes that are not UTF-8
-    width = table.num_columns
-    if width not in (3, 4):
         return None
-    # Trim (as the precise path's str.strip) only the columns with a space at an edge.
-    cols = [pc.utf8_trim_whitespace(col) if pc.any(pc.match_substring_regex(
+    if table.num_columns not in (3, 4):
+        return None
+    # Trim (as _read_tsv's str.strip) only the columns with a space at an edge.
+    return [pc.utf8_trim_whitespace(col) if pc.any(pc.match_substring_regex(
         col, r"^\s|\s$")).as_py() else col for col in table.columns]
-    del table
-    n = len(cols[0])
-    article = cols[0]
-    if not pc.all(pc.match_substring_regex(article, "^[0-9]+$"), min_count=0).as_py():
-        return None
-    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
-    for col in cols[-2:]:
-        if not pc.all(pc.match_substring_regex(col, digits), min_count=0).as_py():
-            return None
-    pool = pa.system_memory_pool()
-    start = pc.cast(cols[-2], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    end = pc.cast(cols[-1], pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    if width == 4:
-        lab_codes = pc.dictionary_encode(cols[1]).combine_chunks()
-        names = [str(x) for x in lab_codes.dictionary.to_pylist()]
-        label = lab_codes.indices.to_numpy(zero_copy_only=False)
-    else:
-        names = [SPAN_ONLY_LABEL]
-        label = np.zeros(n, dtype=np.int32)
-    doc_codes = pc.dictionary_encode(article).combine_chunks()
-    doc_ids = [str(x) for x in doc_codes.dictionary.to_pylist()]
-    doc = doc_codes.indices.to_numpy(zero_copy_only=False)
-    del cols, article
-    spans = SpanBuilder()
-    spans.add_columns(doc, start, end, label, labels=names, doc_ids=doc_ids)
-    if not spans.valid(allowed=options.labels):
-        return None
-    loaded = Loaded(FORMAT, name)
-    aset = AnnotationSet(set_name, spans.spans(), options.role)
-    from core.metrics.tc_order import RowOrder
 
-    loaded.records = RowOrder(RowColumns(doc_ids, names, doc, start, end, label))
-    for doc_id in doc_ids:
-        loaded.texts[doc_id] = None
-    loaded.sets.append(aset)
-    _duplicate_group(loaded, spans)
-    return loaded
+
+def _split_cells(file: str, data: bytes) -> list[Any] | None:
+    """The cells of a TSV split as :func:`_read_tsv` splits them (lines on ``\\n``, one final
+    newline ending the last row, each line's end and each cell stripped), a column of strings
+    per field; None for what it refuses in the file's shape (text that is not UTF-8, a blank
+    line, not 3 or 4 columns, or not as many as on line 1)."""
+    import pyarrow as pa
+
+    try:
+        text = decode(file, data)
+    except FormatError:
+        return None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    rows = [[c.strip() for c in raw.rstrip().split("\t")] for raw in lines]
+    width = len(rows[0]) if rows else 3
+    if width not in (3, 4) or any(len(r) != width or not raw.rstrip()
+                                  for r, raw in zip(rows, lines, strict=True)):
+        return None
+    return [pa.chunked_array([pa.array([r[i] for r in rows], type=pa.string())])
+            for i in range(width)]
+
+
+def _whitespace_group(loaded: Loaded, group: object, spans: SpanBuilder,
+                      texts: Sequence[str | None]) -> None:
+    """The warnings about spans that begin or end in whitespace (rows = lines) of a file read
+    with the texts ``texts`` (one per document of ``spans``), grouped."""
+    doc, start, end, _ = spans.columns()
+    begins, ends = whitespace_edges(texts, doc, start, end)
+    at_space = np.flatnonzero(begins | ends)
+    del begins, ends
+    file = loaded.source
+
+    def produce() -> Iterator[tuple[Position, Diagnostic]]:
+        for r in at_space.tolist():
+            s, e = int(start[r]), int(end[r])
+            message = whitespace_message(s, e, texts[int(doc[r])][s:e])  # type: ignore[index]
+            yield (r + 1, 0), Diagnostic(file, message, r + 1)
+
+    add_group(loaded, group, len(at_space), produce)
 
 
 class RowColumns(Sequence[tuple[str, Span]]):
@@ -236,8 +325,8 @@ class RowColumns(Sequence[tuple[str, Span]]):
         return hash(tuple(self))
 
 
-def _duplicate_group(loaded: Loaded, spans: SpanBuilder) -> None:
-    """The precise path's warnings about a span listed again, grouped (rows = lines), found
+def _duplicate_group(loaded: Loaded, group: object, spans: SpanBuilder) -> None:
+    """The warnings about a span listed again, grouped (rows = lines), found
     on the builder's columns."""
     repeat, first = spans.repeats()
     if not len(repeat):
@@ -252,9 +341,9 @@ def _duplicate_group(loaded: Loaded, spans: SpanBuilder) -> None:
             message = (f"article {doc_ids[doc[r]]} has the span [{start[r]}, {end[r]}) "
                        f"{names[label[r]]!r} again (first on line {f + 1}); kept (each copy "
                        "counts in the scores)")
-            yield (line,), Diagnostic(file, message, line)
+            yield (line, 1), Diagnostic(file, message, line)
 
-    add_group(loaded, object(), len(repeat), produce)
+    add_group(loaded, group, len(repeat), produce)
 
 
 def _decode_text(file: str, data: bytes) -> str:

@@ -17,6 +17,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
+from typing import Any, NoReturn
 
 import msgspec
 import numpy as np
@@ -26,8 +27,8 @@ from core.formats._columns import (
     LineFinder,
     SpanBuilder,
     add_group,
-    duplicates,
     no_gc,
+    unexplained,
     whitespace_edges,
     whitespace_message,
 )
@@ -35,6 +36,7 @@ from core.formats._common import (
     JsonLocator,
     check_doc_id,
     check_label,
+    digit_offset,
     json_path,
     lines_from,
     load_json,
@@ -47,7 +49,7 @@ from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import one_line
+from core.model.textsafe import MAX_DIGITS, one_line
 
 FORMAT = "semeval2021"
 
@@ -86,10 +88,8 @@ def sniff(filename: str, head: str) -> int:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one SemEval-2021 JSON file into one annotation set (role from ``options``).
 
-    A valid file is read by the columnar path (:func:`read_fast`); a file it refuses goes
-    through :func:`read_precise`, which raises the error naming file, line and field, or reads
-    the few valid values the columnar decoder does not take (a numeric id, an offset as a
-    string) into the same :class:`SpanBuilder`.
+    One path produces the data: :func:`read_fast`. A file it refuses is invalid, and
+    :func:`explain` raises the error naming file, line and field.
     """
     if len(files) != 1:
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
@@ -98,28 +98,28 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         loaded = read_fast(data, name=name, fname=fname, options=options)
     if loaded is not None:
         return loaded
-    return read_precise(files, name=name, options=options)
+    explain(files, name=name, options=options)
 
 
-def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """The explaining pass: one value at a time in file order, so that the first invalid value
-    raises its :class:`FormatError` (file, line, JSON path, field); a file without one is read
-    into a :class:`SpanBuilder`, each span validated by ``make_span``, its warnings given one
-    by one in file order."""
+def explain(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> NoReturn:
+    """The explaining pass over a file :func:`read_fast` refused: one value at a time in file
+    order, so that the first invalid value raises its :class:`FormatError` (file, line, JSON
+    path, field). It never returns data: a file in which it finds nothing wrong is a bug of
+    the columnar path, reported as such (``tests/formats/test_columnar_readers.py`` holds it
+    to the golden inputs, the broken files, fuzzed files and the samples)."""
     if len(files) != 1:
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
-    (fname, data), = files.items()
+    (data,) = files.values()
     file = name
     text = decode(file, data)
     value = load_json(file, text)
     loc = JsonLocator(text)
-    loaded = Loaded(FORMAT, file)
+    loaded = Loaded(FORMAT, file)  # the warnings met on the way, discarded
     if not isinstance(value, list):
         raise FormatError(
             file, f"expected a JSON list of documents, got a JSON {_kind(value)}", line=1
         )
     first_seen: dict[str, int] = {}
-    spans = SpanBuilder()
     with lines_from(loc, loaded):
         for i, entry in enumerate(value):
             doc_id = _document_id(entry, i, file, loaded)
@@ -132,20 +132,9 @@ def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions)
                 )
             first_seen[doc_id] = i
             doc_text = _document_text(entry, i, doc_id, file, options)
-            doc = spans.document(doc_id)
-            triples = [_label(lab, (i, j), doc_text, file, options, loaded)
-                       for j, lab in enumerate(_labels(entry, i, file))]
-            for s, e, lab in triples:
-                spans.add(doc, s, e, lab)
-            for s, e, lab in duplicates(triples):
-                loaded.warn(
-                    f"document {doc_id!r} has the span [{s}, {e}) {lab!r} more than "
-                    "once; kept (each copy counts in the scores)",
-                    path=json_path(i, "labels"),
-                )
-            loaded.texts[doc_id] = doc_text
-    loaded.sets.append(AnnotationSet(set_name_of(name or fname), spans.spans(), options.role))
-    return loaded
+            for j, lab in enumerate(_labels(entry, i, file)):
+                _label(lab, (i, j), doc_text, file, options, loaded)
+    raise unexplained(file, FORMAT)
 
 
 def _document_id(entry: object, i: int, file: str, loaded: Loaded) -> str:
@@ -234,21 +223,28 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD](?:[89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F
 """A ``\\uD800``-``\\uDFFF`` escape, a pair taken whole (group 1 empty) before a single one
 (group 1 set): scanning left to right pairs each high half with the low half right after it, so
 a single match is a lone surrogate. ``json.dumps`` writes every character beyond the BMP, an
-emoji, as a pair: those files stay on the fast path. The pattern begins with the literal
+emoji, as a pair: those files stay with ``msgspec``. The pattern begins with the literal
 ``\\u``, which ``re`` finds with its prefix scan (7 ms on a 30 MiB file, with or without
 escapes); a pattern with a look-behind branch is tried at every byte instead (0.32 s on the same
 file, more than ``json.loads`` of it: issue 29)."""
 
 FALLBACKS: Counter[str] = Counter()
-"""Files :func:`read_fast` handed to :func:`read_precise` in this process, by reason (``lone
-surrogate``, ``not UTF-8``, ``decoder``, ``values``). The fast path is the one the benchmarks
-measure; ``tests/formats/test_fast_path_guard.py`` asserts that the bench corpora and files
-with escaped surrogate pairs add nothing here, a guard that does not depend on a clock."""
+"""Files :func:`read_fast` refused in this process, by reason (``lone surrogate``, ``not
+UTF-8``, ``decoder``, ``values``): invalid files, which :func:`explain` then names. The bench
+corpora are valid and add nothing here (``tests/formats/test_fast_path_guard.py``)."""
+
+RETOKENISED: Counter[str] = Counter()
+"""Files :func:`read_fast` tokenised with the standard library's ``json`` instead of
+``msgspec``, by reason (``lone surrogate``: an escape that may be one; ``unusual``: a value
+``msgspec``'s strict records do not take, such as a numeric id, an offset as a string, ``NaN``).
+Their values go to the same columns and checks; the guard test asserts that the bench corpora,
+whose speed the benchmarks measure, add nothing here either."""
 
 
 class _Label(msgspec.Struct, gc=False):
-    """One entry of ``labels`` as the fast path accepts it: any other key is ignored, as the
-    precise path ignores it; a missing key or a value of another type refuses the file.
+    """One entry of ``labels`` as ``msgspec`` reads it on the hot path: any other key is
+    ignored, as :func:`explain` ignores it; a missing key or a value of another type sends the
+    file to the standard library's tokeniser (:class:`_AnyLabel`).
 
     ``gc=False`` (here and in :class:`_Document`): decoded records hold strings, numbers and
     lists, never a cycle, so the cycle collector need not track them; tracked, the 200,000
@@ -267,6 +263,24 @@ class _Document(msgspec.Struct, gc=False):
     text: str | None = None
 
 
+class _AnyLabel(msgspec.Struct, gc=False):
+    """A label entry with every value the format accepts: an offset as a string (``"10"``),
+    a ``text_fragment`` of any type (not a string: ignored with a warning)."""
+
+    start: int | str
+    end: int | str
+    technique: str
+    text_fragment: Any = None
+
+
+class _AnyDocument(msgspec.Struct, gc=False):
+    """A document with every value the format accepts: a numeric id (read as a string)."""
+
+    id: int | str
+    labels: list[_AnyLabel]
+    text: str | None = None
+
+
 _ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw]).decode
 _DOCUMENTS = msgspec.json.Decoder(list[_Document]).decode
 _BATCH = 1024
@@ -278,8 +292,9 @@ _DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeErr
 def _is_utf8(data: bytes) -> bool:
     """Whether ``data`` is UTF-8 throughout, checked a MiB at a time (no decoded copy held).
 
-    ``msgspec`` checks the strings it keeps, not the keys and values it skips, which the precise
-    path refuses like any other byte that is not UTF-8 (tests/formats/test_semeval2021_skipped.py).
+    ``msgspec`` checks the strings it keeps, not the keys and values it skips, which
+    :func:`explain` refuses like any other byte that is not UTF-8
+    (tests/formats/test_semeval2021_skipped.py).
     """
     check = codecs.getincrementaldecoder("utf-8")().decode
     try:
@@ -292,29 +307,40 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Loaded | None:
-    """The columnar reader: the file's documents decoded a batch at a time by ``msgspec`` into
-    small typed records (not dicts), their spans fed to a :class:`SpanBuilder`, checked in
-    vectorised passes, warnings grouped per kind; None when any value is invalid (or unusual: a
-    numeric id, an offset given as a string or as ``1.0``, ``NaN`` anywhere, a lone surrogate),
-    so that :func:`read_precise` explains the refusal (file, line, field) or reads the value.
+    """The columnar reader, the one path that reads SemEval-2021 JSON: the file's documents
+    decoded into small typed records (not dicts), their spans fed to a :class:`SpanBuilder`,
+    checked in vectorised passes, warnings grouped per kind; None when a value is invalid, so
+    that :func:`explain` names it (file, line, field).
 
-    The top-level list is first split into raw byte ranges (one pass that checks the syntax of
-    the whole file), then decoded :data:`_BATCH` documents at a time, each batch dropped once
-    its fields are in the columns, so the peak holds a batch's objects, not the whole file's.
-    ``msgspec`` keeps the last of two equal keys, as the standard library does, and refuses
-    what :func:`read_precise` would refuse or warn about, so both paths give the same texts,
-    spans and warnings (messages, fields, lines, order:
-    ``tests/formats/test_columnar_readers.py``).
+    On the hot path ``msgspec`` splits the top-level list into raw byte ranges (one pass that
+    checks the syntax of the whole file), then decodes :data:`_BATCH` documents at a time, each
+    batch dropped once its fields are in the columns, so the peak holds a batch's objects, not
+    the whole file's. A file ``msgspec`` does not take as it is (a lone surrogate escape, a
+    numeric id, an offset given as a string, ``NaN`` or a number of a thousand digits in a
+    field nobody reads, a ``text_fragment`` that is not a string) is tokenised by the standard
+    library's ``json`` instead, with the hooks :func:`~core.formats._common.load_json` uses,
+    and goes to the same columns and checks (:data:`RETOKENISED`). Both keep the last of two
+    equal keys.
     """
+    given = data  # decode() takes one BOM off, as explain() reads the file
     if data.startswith(_BOM):
         data = data[len(_BOM):]
-    if _has_lone_surrogate(data):  # the precise path names the lone surrogate
-        return _fallback("lone surrogate")
-    if not data.isascii() and not _is_utf8(data):  # msgspec skips unknown keys' bytes unread
+    columns: _Columns | None = None
+    if _has_lone_surrogate(data):
+        reason = "lone surrogate"
+    elif not data.isascii() and not _is_utf8(data):  # msgspec skips unknown keys' bytes unread
         return _fallback("not UTF-8")
-    columns = _decode(data)
+    else:
+        reason = "unusual"
+        columns = _decode(data)
     if columns is None:
-        return _fallback("decoder")
+        RETOKENISED[reason] += 1
+        try:
+            columns = _decode_any(name, given)
+        except FormatError:
+            return _fallback(reason if reason == "lone surrogate" else "decoder")
+        if columns is None:
+            return _fallback("values")
     if not _valid(columns, options):
         return _fallback("values")
     loaded = Loaded(FORMAT, name)
@@ -337,9 +363,28 @@ def _has_lone_surrogate(data: bytes) -> bool:
     return any(_SURROGATE_ESCAPE.findall(data))
 
 
+class _Refused(Exception):
+    """A value the format does not accept, met while converting a decoded one."""
+
+
+def _offsets(values: Sequence[int | str]) -> list[int]:
+    """Offsets as ints: a string of decimal digits (``"10"``, ``" +7 "``) converted as
+    :func:`~core.formats._common.parse_offset` converts it; anything else refused."""
+    out: list[int] = []
+    for value in values:
+        if isinstance(value, str):
+            converted = digit_offset(value)
+            if converted is None:
+                raise _Refused
+            value = converted
+        out.append(value)
+    return out
+
+
 class _Columns:
     """A file's documents as :func:`read_fast` gathers them: ids, texts, span counts and the
-    spans (a :class:`SpanBuilder`, documents numbered in file order), fragments when any."""
+    spans (a :class:`SpanBuilder`, documents numbered in file order), fragments when any, and
+    the values read with a warning (numeric ids, fragments that are not strings)."""
 
     def __init__(self) -> None:
         self.doc_ids: list[str] = []
@@ -351,20 +396,56 @@ class _Columns:
         self.fragments: list[str | None] = []
         self.has_fragments = False
         self.spans = SpanBuilder()
+        self.numeric_ids: list[tuple[int, int]] = []  # (document, the number)
+        self.odd_fragments: list[tuple[int, object]] = []  # (span row, the value)
 
-    def extend(self, documents: list[_Document]) -> None:
-        """One batch of decoded documents appended to the columns."""
-        self.doc_ids.extend([d.id for d in documents])
+    def extend(self, documents: Sequence[_Document | _AnyDocument], *, any_values: bool = False
+               ) -> None:
+        """One batch of decoded documents appended to the columns (``any_values``: records
+        of :class:`_AnyDocument`, whose ids, offsets and fragments are converted here)."""
+        ids: Sequence[int | str] = [d.id for d in documents]
+        if any_values and any(type(x) is not str for x in ids):
+            ids = self._numeric_ids(ids)
+        self.doc_ids.extend(ids)  # type: ignore[arg-type]
         self.texts.extend([d.text for d in documents])
         self.counts.extend([len(d.labels) for d in documents])
         labels = [lab for d in documents for lab in d.labels]
-        self.starts.extend([lab.start for lab in labels])
-        self.ends.extend([lab.end for lab in labels])
+        self._offsets(self.starts, [lab.start for lab in labels])
+        self._offsets(self.ends, [lab.end for lab in labels])
         self.labels.extend(self.spans.label_codes([lab.technique for lab in labels]))
         fragments = [lab.text_fragment for lab in labels]
-        self.fragments.extend(fragments)
         if not self.has_fragments and fragments.count(None) != len(fragments):
             self.has_fragments = True
+        if any_values and any(f is not None and type(f) is not str for f in fragments):
+            row = len(self.fragments)
+            for k, f in enumerate(fragments):
+                if f is not None and type(f) is not str:
+                    self.odd_fragments.append((row + k, f))
+                    fragments[k] = None
+        self.fragments.extend(fragments)
+
+    @staticmethod
+    def _offsets(column: array[int], values: list[int] | list[int | str]) -> None:
+        """``values`` appended to ``column``, offsets given as strings converted."""
+        n = len(column)
+        try:
+            column.extend(values)  # type: ignore[arg-type]
+        except TypeError:  # an offset given as a string
+            del column[n:]
+            column.extend(_offsets(values))
+
+    def _numeric_ids(self, ids: Sequence[int | str]) -> list[str]:
+        """The ids as strings, the numeric ones noted for their warning."""
+        out = []
+        base = len(self.doc_ids)
+        for k, doc_id in enumerate(ids):
+            if type(doc_id) is not str:
+                if not isinstance(doc_id, int) or abs(doc_id) >= 10**MAX_DIGITS:
+                    raise _Refused  # explain refuses a number of more than MAX_DIGITS digits
+                self.numeric_ids.append((base + k, doc_id))
+                doc_id = str(doc_id)
+            out.append(doc_id)
+        return out
 
     def finish(self) -> None:
         """Hand the columns to the builder (no copy; the ids are distinct)."""
@@ -376,8 +457,9 @@ class _Columns:
 
 
 def _decode(data: bytes) -> _Columns | None:
-    """The documents of ``data`` as columns, or None when ``msgspec`` refuses the file
-    (malformed JSON, a missing key, a value of another type, a huge offset)."""
+    """The documents of ``data`` as columns, or None when ``msgspec``'s strict records do not
+    take the file (malformed JSON, a missing key, a value of another type or an unusual one, a
+    huge offset)."""
     columns = _Columns()
     try:
         elements = _ELEMENTS(data)
@@ -389,9 +471,27 @@ def _decode(data: bytes) -> _Columns | None:
     return columns
 
 
+def _decode_any(file: str, data: bytes) -> _Columns | None:
+    """The documents of ``data`` tokenised by the standard library (the values
+    :func:`explain` sees), converted to :class:`_AnyDocument` records and gathered in the
+    same columns; a :class:`FormatError` for malformed JSON or text, None for a value of a
+    type the format does not accept."""
+    value = load_json(file, decode(file, data))
+    columns = _Columns()
+    try:
+        documents = msgspec.convert(value, list[_AnyDocument])
+        del value
+        for k in range(0, len(documents), _BATCH):
+            columns.extend(documents[k:k + _BATCH], any_values=True)
+    except (msgspec.ValidationError, _Refused, OverflowError):
+        return None
+    return columns
+
+
 def _valid(columns: _Columns, options: ReadOptions) -> bool:
-    """Whether :func:`read_precise` would accept the columns as they are (texts from
-    ``options.gold_texts`` filled in on the way)."""
+    """Whether every value of the columns is valid (texts from ``options.gold_texts``
+    filled in on the way): ids non-blank and distinct, the spans as
+    :meth:`SpanBuilder.valid` checks them."""
     doc_ids = columns.doc_ids
     if any(not doc_id.strip() for doc_id in doc_ids) or len(set(doc_ids)) != len(doc_ids):
         return False
@@ -408,8 +508,9 @@ def _valid(columns: _Columns, options: ReadOptions) -> bool:
 
 
 def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
-    """The warnings of :func:`read_precise` as grouped diagnostics: fragment mismatches,
-    spans at whitespace, duplicate spans; rows are in file order."""
+    """The file's warnings as grouped diagnostics, listed in file order as :func:`explain`
+    meets them: numeric ids, fragments that are not strings, fragment mismatches, spans at
+    whitespace, duplicate spans."""
     file = loaded.source
     lines = LineFinder(file, data)
     texts = columns.texts
@@ -435,6 +536,23 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
                        f"[{s}, {e}), {actual!r}; the offsets are used")
             yield (i, k, 0), Diagnostic(file, message, lines(path), "text_fragment", path)
 
+    numeric_ids, odd_fragments = columns.numeric_ids, columns.odd_fragments
+
+    def id_warnings() -> Iterator[tuple[Position, Diagnostic]]:
+        for i, number in numeric_ids:
+            path = json_path(i, "id")
+            _, message = check_doc_id(number, file)
+            assert message is not None
+            yield (i, -1), Diagnostic(file, message, lines(path), "id", path)
+
+    def odd_fragment_warnings() -> Iterator[tuple[Position, Diagnostic]]:
+        for k, value in odd_fragments:
+            i, path = where(k)
+            message = f"expected text_fragment as a string, got a JSON {_kind(value)}; ignored"
+            yield (i, k, -1), Diagnostic(file, message, lines(path), "text_fragment", path)
+
+    add_group(loaded, group, len(numeric_ids), id_warnings)
+    add_group(loaded, group, len(odd_fragments), odd_fragment_warnings)
     add_group(loaded, group, len(mismatched), fragment_warnings)
     begins, ends = whitespace_edges(texts, doc, start, end)
     at_space = np.flatnonzero(begins | ends)

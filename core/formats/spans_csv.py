@@ -13,17 +13,25 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanBuilder, add_group
+from core.formats._columns import (
+    SpanBuilder,
+    add_group,
+    offset_column,
+    unexplained,
+    whitespace_message,
+)
 from core.formats._common import (
     check_label,
     csv_problem,
+    digit_offset,
     iter_jsonl,
     make_span,
     set_name_of,
@@ -32,7 +40,6 @@ from core.formats._common import (
 from core.formats.csvsafe import cell, uncell
 from core.model import AnnotationSet, Role, Span, bounds
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import MAX_OFFSET_DIGITS
 
 FORMAT = "spans-csv"
 REQUIRED = ("doc_id", "start", "end", "label")
@@ -59,70 +66,70 @@ def sniff(filename: str, head: str) -> int:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one CSV or JSONL file; one set, or one per annotator when that column exists.
 
-    A plain CSV is read by the columnar path (:func:`read_csv_fast`, ``pyarrow``); anything
-    else, and any invalid value, by :func:`read_precise`, which names file, line and field.
+    One path produces the data: :func:`read_csv_fast` for a CSV, :func:`read_jsonl_fast` for
+    JSON Lines (a file whose first character is ``{``). A file they refuse is invalid, and
+    :func:`explain` raises the error naming file, line and field.
     """
     if len(files) != 1:
         raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
     (data,) = files.values()
-    loaded = read_csv_fast(data, name=name, options=options)
-    if loaded is None:
-        loaded = read_jsonl_fast(data, name=name, options=options)
-    if loaded is not None:
-        return loaded
-    return read_precise(files, name=name, options=options)
+    jsonl = _is_jsonl(data)
+    if jsonl is not None:
+        reader = read_jsonl_fast if jsonl else read_csv_fast
+        loaded = reader(data, name=name, options=options)
+        if loaded is not None:
+            return loaded
+    explain(files, name=name, options=options)
 
 
-def read_precise(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """The explaining pass: a dict per row, in file order, so that the first invalid value
-    raises its :class:`FormatError` (line and field); a file without one is read into one
-    :class:`SpanBuilder` per set, each span validated by ``make_span``, its warnings given one
-    by one."""
+def _is_jsonl(data: bytes) -> bool | None:
+    """Whether the file is JSON Lines (its first character after whitespace is ``{``), as
+    :func:`explain` decides on the decoded text; None when the text is not UTF-8."""
+    raw = data[3:] if data.startswith(_BOM) else data
+    first = raw.lstrip()[:1]
+    if first == b"{":
+        return True
+    if first and (first >= b"\x80" or first < b" "):  # whitespace str.strip knows, maybe
+        try:
+            return decode("", data).lstrip().startswith("{")
+        except FormatError:
+            return None
+    return False
+
+
+def explain(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> NoReturn:
+    """The explaining pass over a file the columnar readers refused: a dict per row, in file
+    order, so that the first invalid value raises its :class:`FormatError` (line and field).
+    It never returns data: a file in which it finds nothing wrong is a bug of the columnar
+    path, reported as such."""
     if len(files) != 1:
         raise FormatError(name, f"expected one CSV or JSONL file, got {len(files)} files")
     (data,) = files.values()
     file = name
     content = decode(file, data)
-    loaded = Loaded(FORMAT, file)
+    loaded = Loaded(FORMAT, file)  # the warnings met on the way, discarded
     if content.lstrip().startswith("{"):
         rows = _jsonl_rows(file, content)
     else:
         rows = _csv_rows(file, content, loaded)
-    per_set: dict[str, SpanBuilder] = {}
     with_annotator = False
     default = set_name_of(name)
     for line, row in rows:
-        doc_id = _row_doc_id(row, file, line)
+        _row_doc_id(row, file, line)
         annotator = row.get("annotator")
         if annotator not in (None, ""):
             with_annotator = True
-        set_name = str(annotator) if annotator not in (None, "") else default
-        spans = per_set.setdefault(set_name, SpanBuilder())
-        doc = spans.document(doc_id)
         start, end, label = row.get("start"), row.get("end"), row.get("label")
         if all(v in (None, "") for v in (start, end, label)):
             continue  # declares the document; it may have no span
-        span = _row_span(row, doc_id, file, line, options, loaded)
-        spans.add(doc, span.start, span.end, span.label)
-    if with_annotator and default in per_set:
+        _row_span(row, file, line, options, loaded)
+    set_names = {default if row.get("annotator") in (None, "") else str(row.get("annotator"))
+                 for _, row in rows}
+    if with_annotator and default in set_names:  # rows without one, or one named as the file
         lines = [str(line) for line, row in rows if row.get("annotator") in (None, "")][:5]
         raise FormatError(file, "rows without an annotator in a file with an annotator column "
                           f"(lines {', '.join(lines)})", field="annotator")
-    if not per_set:
-        per_set[default] = SpanBuilder()  # a header and no row: a valid set with no document
-    role: Role = "annotator" if with_annotator else options.role
-    for set_name, spans in per_set.items():
-        for _, doc_id, s, e, lab in _repeated(spans):
-            loaded.warn(f"{set_name}: document {doc_id!r} has the span [{s}, {e}) {lab!r} "
-                        "more than once; kept")
-        loaded.sets.append(AnnotationSet(set_name, spans.spans(), role))
-        if with_annotator:
-            loaded.named_sets.add(set_name)
-        for doc_id in spans.doc_ids:
-            loaded.texts.setdefault(
-                doc_id, options.gold_texts.get(doc_id) if options.gold_texts else None
-            )
-    return loaded
+    raise unexplained(file, FORMAT)
 
 
 def _row_doc_id(row: Mapping[str, Any], file: str, line: int) -> str:
@@ -136,13 +143,14 @@ def _row_doc_id(row: Mapping[str, Any], file: str, line: int) -> str:
     return str(doc)
 
 
-def _row_span(row: Mapping[str, Any], doc_id: str, file: str, line: int,
-              options: ReadOptions, loaded: Loaded) -> Span:
+def _row_span(row: Mapping[str, Any], file: str, line: int, options: ReadOptions,
+              loaded: Loaded) -> Span:
     """The span of a row, checked against the label list and the gold text; its warnings
     given."""
     span = make_span(row.get("start"), row.get("end"), row.get("label"), file, line=line,
                      text=None, beyond_text=options.beyond_text)
     check_label(span.label, options.labels, file, field="label", line=line)
+    doc_id = str(row.get("doc_id"))
     text = options.gold_texts.get(doc_id) if options.gold_texts is not None else None
     if text is not None:
         if span.end > len(text) and options.beyond_text == "refuse":
@@ -170,7 +178,7 @@ def _repeated(spans: SpanBuilder) -> Iterator[tuple[int, str, int, int, str]]:
 _BOM = b"\xef\xbb\xbf"
 _UNUSUAL = re.compile(rb'["\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x85\xa0]|\xe1\x9a\x80'
                       rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
-"""Bytes the columnar path leaves to the precise one: quotes (the csv module's quoting rules),
+"""Bytes that send a CSV to the ``csv`` module's tokeniser: quotes (its quoting rules),
 control characters, and whitespace that ``str.strip`` and Arrow's trim may treat differently."""
 _QUOTED_CELL = re.compile(rb"(?m)(?:^|,)'+[=+\-@\t\r]")
 """A cell that our writer quoted (:func:`core.formats.csvsafe.cell`)."""
@@ -178,41 +186,133 @@ _QUOTED_CELL = re.compile(rb"(?m)(?:^|,)'+[=+\-@\t\r]")
 
 _BLANK = r"^\s*$"  # after _UNUSUAL, the only whitespace is ASCII: str.strip() gives ""
 
+RETOKENISED: Counter[str] = Counter()
+"""CSV files :func:`read_csv_fast` tokenised with the ``csv`` module rather than
+``pyarrow.csv`` (``csv``), and JSON Lines files :func:`read_jsonl_fast` tokenised with the
+standard library's ``json`` rather than ``orjson`` (``jsonl``), in this process: their values
+go to the same columns and checks. The bench corpora add nothing here
+(``tests/formats/test_fast_path_guard.py``)."""
+
+FALLBACKS: Counter[str] = Counter()
+"""Files the columnar readers refused in this process (``csv``, ``jsonl``): invalid files,
+which :func:`explain` names."""
+
+Columns = dict[str, Any]
+"""A CSV's cells as Arrow string columns, by lower-cased header name."""
+
 
 def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
-    """The columnar CSV reader: parsed by ``pyarrow.csv`` into string columns, fed to one
-    :class:`SpanBuilder` per set, checked in vectorised passes, duplicate-span warnings grouped;
-    None (read by :func:`read_precise`) for JSON Lines, texts to check against
-    (``gold_texts``), quoted cells or control characters, and any value the precise path would
-    refuse or read otherwise (``+5``, ``007`` with more than 12 digits, spaces around an offset).
+    """The columnar CSV reader, the one path that reads spans CSV: the cells tokenised into
+    string columns, fed to one :class:`SpanBuilder` per set, checked in vectorised passes,
+    duplicate-span warnings grouped; None when a value is invalid, so that :func:`explain`
+    names it.
+
+    ``pyarrow.csv`` tokenises a plain file; a file with quotes, control characters or unusual
+    whitespace, a lone CR, a cell our writer quoted (:mod:`core.formats.csvsafe`), a header
+    naming a column twice, a field longer than the ``csv`` module's limit, or texts to check
+    the spans against (``gold_texts``, whose warnings name lines) is tokenised by the ``csv``
+    module into the same columns (:data:`RETOKENISED`).
     """
     raw = data[3:] if data.startswith(_BOM) else data
+    found = _arrow_tokens(raw) if _plain(raw, options) else None
+    if found is None:
+        RETOKENISED["csv"] += 1
+        found = _csv_tokens(name, data)
+    if found is None:
+        return _fallback("csv")
+    cols, names, lines = found
+    sets = _csv_sets(cols, set_name_of(name), options)
+    if sets is None:
+        return _fallback("csv")
+    loaded = Loaded(FORMAT, name)
+    extra = [h for h in names if h not in REQUIRED + OPTIONAL]
+    if extra:
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+    if options.gold_texts is not None:
+        import pyarrow.compute as pc
+
+        spans_at = pc.invert(_declares(cols))
+        starts, ends = (offset_column(pc.filter(cols[k], spans_at)) for k in ("start", "end"))
+        assert starts is not None and ends is not None  # checked by _csv_sets
+        if not _gold_text_warnings(loaded, pc.filter(cols["doc_id"], spans_at).to_pylist(),
+                                   starts.tolist(), ends.tolist(),
+                                   lines[spans_at.to_numpy(zero_copy_only=False)].tolist(),
+                                   options):
+            return _fallback("csv")
+    with_annotator = "annotator" in cols and set_name_of(name) not in sets
+    return _finish(loaded, sets, with_annotator, options)
+
+
+def _fallback(kind: str) -> Loaded | None:
+    """A columnar reader's refusal (None), counted in :data:`FALLBACKS`."""
+    FALLBACKS[kind] += 1
+    return None
+
+
+def _plain(raw: bytes, options: ReadOptions) -> bool:
+    """Whether ``pyarrow.csv`` reads the file's cells as the ``csv`` module does."""
     if (options.gold_texts is not None or not raw.strip() or raw.lstrip()[:1] == b"{"
             or raw.startswith(_BOM)):  # a second BOM: Arrow would drop it from the header
-        return None
+        return False
     if _UNUSUAL.search(raw) or raw.count(b"\r") != raw.count(b"\r\n"):
-        return None  # control characters, odd whitespace, a lone CR
-    if _QUOTED_CELL.search(raw):
-        return None  # a cell our writer quoted (core.formats.csvsafe): the precise path unquotes
+        return False  # control characters, odd whitespace, a lone CR
+    return not _QUOTED_CELL.search(raw)  # a cell our writer quoted: uncell() reads it
+
+
+def _arrow_tokens(raw: bytes) -> tuple[Columns, list[str], np.ndarray] | None:
+    """A plain file's columns, header names and (unknown: empty) row lines by ``pyarrow``."""
     header = _csv_header(raw)
     if header is None:
         return None
     cols = _arrow_columns(raw, header)
     if cols is None:
         return None
-    sets = _csv_sets(cols, set_name_of(name), options)
-    if sets is None:
+    return cols, list(cols), np.zeros(0, dtype=np.int64)
+
+
+def _csv_tokens(file: str, data: bytes) -> tuple[Columns, list[str], np.ndarray] | None:
+    """The file's columns as the ``csv`` module reads them (:func:`explain`'s reading: blank
+    rows skipped, each cell through :func:`~core.formats.csvsafe.uncell`, the last of two
+    columns of one name kept), the header names and the line of each row; None when the
+    file does not tokenise (an error :func:`explain` names)."""
+    import pyarrow as pa
+
+    try:
+        content = decode(file, data)
+    except FormatError:
         return None
-    loaded = Loaded(FORMAT, name)
-    extra = [h for h in cols if h not in REQUIRED + OPTIONAL]
-    if extra:
-        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
-    with_annotator = "annotator" in cols and set_name_of(name) not in sets
-    return _finish(loaded, sets, with_annotator, options)
+    reader = csv.reader(io.StringIO(content, newline=""))
+    try:
+        header = next(reader)
+    except (StopIteration, csv.Error):
+        return None
+    names = [h.strip().lower() for h in header]
+    if any(k not in names for k in REQUIRED):
+        return None
+    index = {n: i for i, n in enumerate(names)}
+    wanted = {n: index[n] for n in (*REQUIRED, *OPTIONAL) if n in index}
+    values: dict[str, list[str]] = {n: [] for n in wanted}
+    lines: list[int] = []
+    width = len(names)
+    try:
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != width:
+                return None
+            for n, at in wanted.items():
+                values[n].append(uncell(cells[at]))
+            lines.append(reader.line_num)
+    except csv.Error:
+        return None
+    if any(not d.strip() for d in values["doc_id"]):
+        return None
+    cols = {n: pa.chunked_array([pa.array(v, type=pa.string())]) for n, v in values.items()}
+    return cols, names, np.array(lines, dtype=np.int64)
 
 
 def _csv_header(raw: bytes) -> list[str] | None:
-    """The header cells of a CSV the columnar path can read (the csv module's reading), or
+    """The header cells of a CSV ``pyarrow`` can tokenise (the csv module's reading), or
     None."""
     cut = raw.find(b"\n")
     try:
@@ -220,7 +320,7 @@ def _csv_header(raw: bytes) -> list[str] | None:
     except UnicodeDecodeError:
         return None
     if "\r" in first.rstrip("\r"):
-        return None  # a lone CR ends a row for the csv module: the precise path reads it
+        return None  # a lone CR ends a row for the csv module
     try:
         header = next(csv.reader([first]))
     except (csv.Error, StopIteration):
@@ -232,7 +332,7 @@ def _csv_header(raw: bytes) -> list[str] | None:
     return header
 
 
-def _arrow_columns(raw: bytes, header: list[str]) -> dict[str, Any] | None:
+def _arrow_columns(raw: bytes, header: list[str]) -> Columns | None:
     """The file's string columns by lower-cased name, rows of blank cells only dropped; None
     when Arrow or the csv module would read the file otherwise."""
     try:
@@ -257,7 +357,7 @@ def _arrow_columns(raw: bytes, header: list[str]) -> dict[str, Any] | None:
     limit = csv.field_size_limit()
     if len(raw) > limit and any(
             (pc.max(pc.utf8_length(table.column(h))).as_py() or 0) > limit for h in header):
-        return None  # the csv module refuses a field this long: the precise path says so
+        return None  # the csv module refuses a field this long: explain() says so
     cols = {h.strip().lower(): table.column(h) for h in header}
     del table
     blank = None
@@ -270,32 +370,35 @@ def _arrow_columns(raw: bytes, header: list[str]) -> dict[str, Any] | None:
     return cols
 
 
-def _csv_sets(cols: dict[str, Any], default: str, options: ReadOptions
+def _declares(cols: Columns) -> Any:
+    """Which rows declare a document (empty ``start``, ``end`` and ``label``)."""
+    import pyarrow.compute as pc
+
+    start, end, label = cols["start"], cols["end"], cols["label"]
+    return pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
+
+
+def _csv_sets(cols: Columns, default: str, options: ReadOptions
               ) -> dict[str, SpanBuilder] | None:
     """The rows' spans, one builder per set (annotator, else the file), or None when a value
-    is one :func:`read_precise` refuses or reads otherwise."""
+    is invalid."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     doc = cols["doc_id"]
     if pc.any(pc.match_substring_regex(doc, _BLANK)).as_py():
         return None
-    start, end, label = cols["start"], cols["end"], cols["label"]
-    declares = pc.and_(pc.and_(pc.equal(start, ""), pc.equal(end, "")), pc.equal(label, ""))
+    label = cols["label"]
+    declares = _declares(cols)
     annotator = cols.get("annotator")
     with_annotator = annotator is not None and pc.any(pc.not_equal(annotator, "")).as_py()
     if with_annotator and pc.any(pc.equal(annotator, "")).as_py():
-        return None  # rows without an annotator: the precise path lists their lines
+        return None  # rows without an annotator: explain() lists their lines
     spans_at = pc.invert(declares)
-    s_txt, e_txt = pc.filter(start, spans_at), pc.filter(end, spans_at)
-    digits = f"^[0-9]{{1,{MAX_OFFSET_DIGITS}}}$"
-    if not (pc.all(pc.match_substring_regex(s_txt, digits), min_count=0).as_py()
-            and pc.all(pc.match_substring_regex(e_txt, digits), min_count=0).as_py()):
+    s_arr = offset_column(pc.filter(cols["start"], spans_at))
+    e_arr = offset_column(pc.filter(cols["end"], spans_at))
+    if s_arr is None or e_arr is None:
         return None
-    pool = _pool(pa)
-    s_arr = pc.cast(s_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    e_arr = pc.cast(e_txt, pa.int64(), memory_pool=pool).to_numpy(zero_copy_only=False)
-    del s_txt, e_txt
     lab_codes = pc.dictionary_encode(pc.filter(label, spans_at)).combine_chunks()
     label_names = lab_codes.dictionary.to_pylist()
     lab_arr = lab_codes.indices.to_numpy(zero_copy_only=False)
@@ -307,7 +410,7 @@ def _csv_sets(cols: dict[str, Any], default: str, options: ReadOptions
     set_codes = pc.dictionary_encode(annotator).combine_chunks()
     set_names = [str(x) for x in set_codes.dictionary.to_pylist()]
     if default in set_names:
-        return None  # an annotator named as the file: the precise path's message
+        return None  # an annotator named as the file: explain()'s message
     set_of_row = set_codes.indices.to_numpy(zero_copy_only=False)
     span_index = np.cumsum(span_mask) - 1  # row -> index among the span rows
     sets: dict[str, SpanBuilder] = {}
@@ -338,17 +441,42 @@ def _set_spans(doc: Any, span_mask: np.ndarray, start: np.ndarray, end: np.ndarr
     return builder
 
 
+def _gold_text_warnings(loaded: Loaded, docs: Sequence[str], starts: Sequence[int],
+                        ends: Sequence[int], lines: Sequence[int], options: ReadOptions
+                        ) -> bool:
+    """The spans (rows in file order, all sets) checked against ``options.gold_texts``: False
+    when one passes its text and the policy refuses that, else the warnings about spans at
+    whitespace given one by one, with their lines."""
+    gold_texts = options.gold_texts
+    assert gold_texts is not None
+    found: list[tuple[str, int]] = []
+    for doc_id, s, e, line in zip(docs, starts, ends, lines, strict=True):
+        text = gold_texts.get(doc_id)
+        if text is None:
+            continue
+        if e > len(text) and options.beyond_text == "refuse":
+            return False
+        fragment = text[s:e]
+        if fragment[:1].isspace() or fragment[-1:].isspace():
+            found.append((whitespace_message(s, e, fragment), line))
+    for message, line in found:
+        loaded.warn(message, line=line)
+    return True
+
+
 def _finish(loaded: Loaded, sets: dict[str, SpanBuilder], with_annotator: bool,
             options: ReadOptions) -> Loaded:
-    """The sets of a valid file on ``loaded``, with their duplicate-span warnings grouped."""
+    """The sets of a valid file on ``loaded``, with their duplicate-span warnings grouped;
+    a document's text is the one ``options.gold_texts`` gives, else None."""
     role: Role = "annotator" if with_annotator else options.role
     group = object()
+    gold_texts = options.gold_texts or {}
     for k, (set_name, builder) in enumerate(sets.items()):
         loaded.sets.append(AnnotationSet(set_name, builder.spans(), role))
         if with_annotator:
             loaded.named_sets.add(set_name)
         for doc_id in builder.doc_ids:
-            loaded.texts.setdefault(doc_id, None)
+            loaded.texts.setdefault(doc_id, gold_texts.get(doc_id))
         _duplicate_group(loaded, group, k, set_name, builder)
     return loaded
 
@@ -380,79 +508,139 @@ class _SetColumns:
         return builder
 
 
+class _Rows:
+    """The span rows of a JSON Lines file in file order, all sets (for ``gold_texts``)."""
+
+    def __init__(self) -> None:
+        self.docs: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.lines: list[int] = []
+
+
 def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | None:
-    """Spans as JSON Lines, one ``orjson`` decode per line into per-set columns fed to one
-    :class:`SpanBuilder` each; None (read by :func:`read_precise`) for texts to check against
-    and for any value the precise path would refuse or read otherwise (an offset given as a
-    string, a numeric id, a lone surrogate)."""
+    """The columnar JSON Lines reader, the one path that reads spans JSONL: one ``orjson``
+    decode per line into per-set columns fed to one :class:`SpanBuilder` each; None when a
+    value is invalid, so that :func:`explain` names it. A file ``orjson`` does not take (a
+    line of Unicode whitespace, ``NaN``, a number beyond 64 bits, a lone surrogate escape) is
+    tokenised by the standard library's ``json`` with the hooks of
+    :func:`~core.formats._common.iter_jsonl` into the same columns (:data:`RETOKENISED`).
+    A value is read as :func:`explain` reads it: a numeric ``doc_id`` as a string, an offset
+    given as a string of digits, an annotator of any type by its ``str``."""
     raw = data[3:] if data.startswith(_BOM) else data
-    if options.gold_texts is not None or raw.lstrip()[:1] != b"{":
-        return None
     default = set_name_of(name)
+    rows = _Rows() if options.gold_texts is not None else None
     label_index: dict[str, int] = {}
-    found = _jsonl_columns(raw, default, label_index)
+    try:
+        import orjson
+
+        found = _jsonl_columns(_orjson_lines(raw, orjson.loads), default, label_index, rows,
+                               orjson=True)
+    except (ImportError, ValueError):  # orjson.JSONDecodeError is a ValueError
+        RETOKENISED["jsonl"] += 1
+        try:
+            lines = iter_jsonl(name, decode(name, data))
+        except FormatError:
+            return _fallback("jsonl")
+        rows = _Rows() if options.gold_texts is not None else None
+        label_index = {}
+        found = _jsonl_columns(iter(lines), default, label_index, rows)
     if found is None:
-        return None
+        return _fallback("jsonl")
     columns, with_annotator = found
     if with_annotator and default in columns:
-        return None  # rows without an annotator: the precise path lists their lines
+        return _fallback("jsonl")  # rows without an annotator: explain() lists their lines
     if not columns:
         columns[default] = _SetColumns()
     names = list(label_index)
-    sets = {set_name: cols.builder(names) for set_name, cols in columns.items()}
+    try:
+        sets = {set_name: cols.builder(names) for set_name, cols in columns.items()}
+    except OverflowError:  # an offset beyond 64 bits
+        return _fallback("jsonl")
     if not all(b.valid(allowed=options.labels) for b in sets.values()):
-        return None
-    return _finish(Loaded(FORMAT, name), sets, with_annotator, options)
+        return _fallback("jsonl")
+    loaded = Loaded(FORMAT, name)
+    if rows is not None and not _gold_text_warnings(loaded, rows.docs, rows.starts, rows.ends,
+                                                    rows.lines, options):
+        return _fallback("jsonl")
+    return _finish(loaded, sets, with_annotator, options)
 
 
-def _jsonl_columns(raw: bytes, default: str, label_index: dict[str, int]
+def _orjson_lines(raw: bytes, loads: Any) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each line that is not blank (ASCII whitespace)."""
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if line.strip():
+            yield number, loads(line)
+
+
+def _jsonl_offset(value: object) -> int | None:
+    """An offset as :func:`~core.formats._common.parse_offset` reads it, else None (its range
+    is :meth:`SpanBuilder.valid`'s to check)."""
+    if type(value) is int:
+        return value
+    if type(value) is str:
+        return digit_offset(value)
+    return None
+
+
+def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: dict[str, int],
+                   rows: _Rows | None, *, orjson: bool = False
                    ) -> tuple[dict[str, _SetColumns], bool] | None:
-    """The lines' rows as per-set columns (labels numbered in ``label_index``) and whether an
-    annotator is named, or None when ``orjson`` or a type check refuses a line."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson is a pinned dependency
-        return None
+    """The lines' rows as per-set columns (labels numbered in ``label_index``; span rows in
+    ``rows`` when given) and whether an annotator is named, or None when a value is invalid.
+    The tokeniser's errors propagate; with ``orjson``, which reads an integer beyond 64 bits
+    as a float, a float where an integer may stand raises ``ValueError`` too."""
     sets: dict[str, _SetColumns] = {}
-    loads = orjson.loads
     with_annotator = False
-    limit = 10**MAX_OFFSET_DIGITS
-    try:
-        for line in raw.split(b"\n"):
-            if not line.strip():
-                continue
-            row = loads(line)
-            doc = row["doc_id"]
-            annotator = row.get("annotator")
-            if (type(doc) is not str or not doc.strip()
-                    or (annotator is not None and type(annotator) is not str)):
+    for number, row in lines:
+        if type(row) is not dict:
+            return None
+        doc = row.get("doc_id")
+        if type(doc) is not str:
+            if orjson and type(doc) is float:
+                raise ValueError("an integer beyond 64 bits, maybe")
+            if type(doc) is not int:
                 return None
-            if annotator in (None, ""):
-                key = default
-            else:
-                key, with_annotator = annotator, True
-            cols = sets.get(key)
-            if cols is None:
-                cols = sets[key] = _SetColumns()
-            d = cols.doc_index.setdefault(doc, len(cols.doc_index))
-            start, end, label = row.get("start"), row.get("end"), row.get("label")
+            doc = str(doc)
+        elif not doc.strip():
+            return None
+        annotator = row.get("annotator")
+        if annotator is None or (type(annotator) is str and annotator == ""):
+            key = default
+        else:
+            if orjson and type(annotator) is float:
+                raise ValueError("an integer beyond 64 bits, maybe")
+            key, with_annotator = str(annotator), True
+        cols = sets.get(key)
+        if cols is None:
+            cols = sets[key] = _SetColumns()
+        d = cols.doc_index.setdefault(doc, len(cols.doc_index))
+        start, end, label = row.get("start"), row.get("end"), row.get("label")
+        if type(start) is not int or type(end) is not int:
             if start in (None, "") and end in (None, "") and label in (None, ""):
                 continue
-            if (type(start) is not int or type(end) is not int or type(label) is not str
-                    or not 0 <= start < end < limit):
+            if orjson and (type(start) is float or type(end) is float):
+                raise ValueError("an integer beyond 64 bits, maybe")
+            start, end = _jsonl_offset(start), _jsonl_offset(end)
+            if start is None or end is None:
                 return None
-            cols.doc.append(d)
-            cols.start.append(start)
-            cols.end.append(end)
-            cols.label.append(label_index.setdefault(label, len(label_index)))
-    except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
-        return None  # malformed JSON, a line that is not an object, no doc_id
+        if type(label) is not str:
+            return None
+        cols.doc.append(d)
+        cols.start.append(start)
+        cols.end.append(end)
+        cols.label.append(label_index.setdefault(label, len(label_index)))
+        if rows is not None:
+            rows.docs.append(doc)
+            rows.starts.append(start)
+            rows.ends.append(end)
+            rows.lines.append(number)
     return sets, with_annotator
 
 
 def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,
                      builder: SpanBuilder) -> None:
-    """The precise path's duplicate-span warnings of one set, grouped."""
+    """The duplicate-span warnings of one set, grouped (as one row at a time listed them)."""
     found = list(_repeated(builder))
     file = loaded.source
 

@@ -1,18 +1,30 @@
-"""The columnar (fast) readers give exactly what the precise readers give.
+"""One path produces data: the columnar readers; their explaining passes only name a refusal.
 
-Same texts, same spans in the same order, the same warnings (messages, fields, lines, order,
-counts per kind) on valid files, and the same error on invalid ones: the fast path hands an
-invalid file to the precise path, which names file, line and field.
+SemEval-2021 JSON (``semeval2021.read_fast``), spans CSV and JSON Lines (``spans_csv.
+read_csv_fast``, ``read_jsonl_fast``) and PTC TSV (``ptc.read_tsv_fast``) are read by their
+columnar readers alone (issue 25, section 2). A file one refuses goes to the format's
+``explain``, which raises the :class:`FormatError` naming file, line and field and never returns
+data; an ``explain`` that finds nothing wrong says that the file could not be read and asks for
+a report. Here:
+
+* the outcomes of the unusual valid values the precise readers used to read (numeric ids,
+  offsets given as strings, quoted CSV cells, texts to check against, ...) equal those main's
+  precise readers gave (``columnar_cases.py``, ``columnar_outcomes.json``);
+* on valid generated files the columnar readers give the spans generated, and refuse nothing;
+* on every refused input (fuzzed files, ``tests/formats/broken/``, the golden inputs, the
+  repository's samples) ``explain`` names the reason: never the "please report" error, and
+  the same message as reading;
+* ``explain`` on a valid file returns nothing: it raises the "please report" error.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import base64
 import importlib.util
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +35,18 @@ from hypothesis import strategies as st
 from core.cli import main
 from core.formats import Loaded, ReadOptions, ptc, semeval2021, spans_csv
 from core.model import Span
-from core.model.errors import Diagnostic, FormatError, expand_diagnostics
+from core.model.errors import FormatError, expand_diagnostics
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 FUZZ = ROOT / "tests" / "fuzz" / "test_cli_fuzz.py"
 TEXT_CHARS = "ab cd\t\né\u00a0\u2028x\x1c"
 LABELS = ["Doubt", "Slogans", "Loaded Language"]
+UNEXPLAINED = "found no invalid value to name"
 
 
-def _fuzz_module() -> Any:
-    """The command-line fuzz tests' mutator (tests/fuzz), reused here on the readers."""
-    spec = importlib.util.spec_from_file_location("columnar_fuzz_inputs", FUZZ)
+def _module(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
@@ -42,29 +54,129 @@ def _fuzz_module() -> Any:
     return module
 
 
-FUZZ_MODULE = _fuzz_module()
+FUZZ_MODULE = _module("columnar_fuzz_inputs", FUZZ)
+"""The command-line fuzz tests' mutator (tests/fuzz), reused here on the readers."""
+CASES = _module("columnar_cases", HERE / "columnar_cases.py")
 Reader = Callable[..., Loaded]
 
 
-def outcome(reader: Reader, data: bytes, options: ReadOptions, policy: str = "refuse"
-            ) -> tuple[str, object]:
-    """What a reader gives: its error message, or every value a caller can see."""
-    try:
-        loaded = reader({"f.json": data}, name="in/f.json",
-                        options=dataclasses.replace(options, beyond_text=policy))
-    except FormatError as exc:
-        return "error", str(exc)
-    diags = list(expand_diagnostics(loaded.diagnostics))
-    sets = [(s.name, s.role, s.alternatives, list(s.spans.items())) for s in loaded.sets]
-    return "ok", (loaded.format, loaded.source, list(loaded.texts.items()), sets, diags)
+def _explain_ptc(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> None:
+    (data,) = files.values()
+    ptc.explain(data, name=name, options=options)
 
 
-def same(data: bytes, options: ReadOptions | None = None, policy: str = "refuse") -> str:
+FORMATS: dict[str, tuple[Reader, Callable[..., None], str]] = {
+    "semeval2021": (semeval2021.read, semeval2021.explain, "f.json"),
+    "spans-csv": (spans_csv.read, spans_csv.explain, "s.csv"),
+    "ptc": (ptc.read, _explain_ptc, "p.tsv"),
+}
+
+
+def refusal(fmt: str, data: bytes, options: ReadOptions | None = None) -> str | None:
+    """The error reading ``data`` gives (None when it reads), after checking the explaining
+    pass: the same error, never "please report"; on a valid file no data, but that error."""
+    read, explain, file = FORMATS[fmt]
     options = options or ReadOptions()
-    fast = outcome(semeval2021.read, data, options, policy)
-    precise = outcome(semeval2021.read_precise, data, options, policy)
-    assert fast == precise
-    return fast[0]
+    files, name = {file: data}, f"in/{file}"
+    try:
+        read(files, name=name, options=options)
+    except FormatError as exc:
+        message = str(exc)
+        assert UNEXPLAINED not in message, message
+        with pytest.raises(FormatError) as again:
+            explain(files, name=name, options=options)
+        assert str(again.value) == message
+        return message
+    with pytest.raises(FormatError, match=UNEXPLAINED):
+        explain(files, name=name, options=options)
+    return None
+
+
+def spans_of(loaded: Loaded) -> dict[str, dict[str, list[tuple[int, int, str]]]]:
+    return {s.name: {d: [(x.start, x.end, x.label) for x in spans]
+                     for d, spans in s.spans.items()} for s in loaded.sets}
+
+
+# --- pinned outcomes ------------------------------------------------------------------------
+
+STORED = CASES.stored()
+
+
+@pytest.mark.parametrize("case", CASES.CASES, ids=lambda c: c.name)
+def test_unusual_values_read_as_mains_precise_readers_read_them(case: Any) -> None:
+    for option in case.options:
+        assert CASES.outcome(case, option) == STORED[case.name][option], (
+            f"{case.name} under {option}: the outcome changed; if that is meant, run "
+            "`python tests/formats/columnar_cases.py --write` and commit the diff")
+        refusal(case.fmt, case.data, CASES.OPTIONS[option])
+
+
+def test_every_case_has_its_stored_outcome_and_they_take_the_unusual_paths() -> None:
+    assert sorted(STORED) == sorted(c.name for c in CASES.CASES)
+    kinds = Counter((c.fmt, "error" if "error" in STORED[c.name][o] else "ok")
+                    for c in CASES.CASES for o in c.options)
+    assert all(kinds[fmt, kind] >= 3 for fmt in FORMATS for kind in ("ok", "error")), kinds
+
+
+def test_the_unusual_valid_values_go_through_the_same_columns() -> None:
+    # Read by the columnar readers (counted as tokenised another way), refused by none.
+    before = (Counter(semeval2021.FALLBACKS), Counter(spans_csv.FALLBACKS),
+              Counter(ptc.FALLBACKS))
+    retokenised = (sum(semeval2021.RETOKENISED.values()), sum(spans_csv.RETOKENISED.values()),
+                   sum(ptc.RETOKENISED.values()))
+    for name in ("s21-numeric-ids", "csv-quoted-cells", "jsonl-annotators-of-any-type",
+                 "ptc-odd-whitespace-and-offsets"):
+        case = next(c for c in CASES.CASES if c.name == name)
+        assert "error" not in CASES.outcome(case, "default")
+    assert (Counter(semeval2021.FALLBACKS), Counter(spans_csv.FALLBACKS),
+            Counter(ptc.FALLBACKS)) == before
+    now = (sum(semeval2021.RETOKENISED.values()), sum(spans_csv.RETOKENISED.values()),
+           sum(ptc.RETOKENISED.values()))
+    assert all(b > a for a, b in zip(retokenised, now, strict=True))
+
+
+# --- SemEval-2021 JSON ------------------------------------------------------------------------
+
+def expected_s21(data: bytes, gold_texts: Mapping[str, str | None] | None = None
+                 ) -> tuple[dict[str, str | None], dict[str, list[tuple[int, int, str]]],
+                            Counter[str]]:
+    """What a valid SemEval-2021 file holds, computed from its JSON: texts, spans per
+    document (sorted) and the count of each kind of warning."""
+    texts: dict[str, str | None] = {}
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    kinds: Counter[str] = Counter()
+    for doc in json.loads(data.decode("utf-8-sig")):
+        doc_id = str(doc["id"])
+        text = doc.get("text")
+        if text is None and gold_texts is not None:
+            text = gold_texts.get(doc_id)
+        texts[doc_id] = text
+        triples = [(int(lab["start"]), int(lab["end"]), lab["technique"])
+                   for lab in doc["labels"]]
+        spans[doc_id] = sorted(triples)
+        kinds["duplicate-span"] += len(triples) - len(set(triples))
+        for lab, (s, e, _) in zip(doc["labels"], triples, strict=True):
+            if text is None:
+                continue
+            fragment = lab.get("text_fragment")
+            kinds["fragment-mismatch"] += fragment is not None and fragment != text[s:e]
+            kinds["whitespace"] += text[s:e][:1].isspace() or text[s:e][-1:].isspace()
+    return texts, spans, +kinds
+
+
+def check_s21(data: bytes, options: ReadOptions | None = None) -> Loaded:
+    """Read a valid file: no refusal, the texts, spans and warnings it holds."""
+    options = options or ReadOptions()
+    before = Counter(semeval2021.FALLBACKS)
+    loaded = semeval2021.read({"f.json": data}, name="in/f.json", options=options)
+    assert Counter(semeval2021.FALLBACKS) == before
+    texts, spans, kinds = expected_s21(data, options.gold_texts)
+    assert loaded.texts == texts
+    assert {d: sorted(x) for d, x in spans_of(loaded)["f"].items()} == spans
+    assert list(spans_of(loaded)["f"]) == list(spans)
+    assert Counter(d.kind for d in expand_diagnostics(loaded.diagnostics)) == kinds
+    assert refusal("semeval2021", data, options) is None
+    return loaded
 
 
 @st.composite
@@ -100,98 +212,141 @@ def corpora(draw: st.DrawFn) -> bytes:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora())
-def test_fast_path_equals_precise_path_on_valid_files(data: bytes) -> None:
-    assert semeval2021.read_fast(data, name="in/f.json", fname="f.json",
-                                 options=ReadOptions()) is not None
-    assert same(data) == "ok"
+def test_valid_files_are_read_by_the_columnar_path(data: bytes) -> None:
+    check_s21(data)
 
 
 @settings(max_examples=60, deadline=None)
 @given(corpora(), st.sampled_from(["clip", "official"]))
-def test_fast_path_equals_precise_path_under_every_beyond_text_policy(data: bytes,
-                                                                      policy: str) -> None:
+def test_spans_past_the_text_under_every_beyond_text_policy(data: bytes, policy: str) -> None:
     # Spans pushed past their text: refused by default, kept (and reported) otherwise.
     docs = json.loads(data.decode("utf-8-sig"))
     for d in docs:
         for lab in d["labels"]:
             lab["end"] += 3
     raw = json.dumps(docs).encode()
-    same(raw, policy=policy)
+    loaded = semeval2021.read({"f.json": raw}, name="in/f.json",
+                              options=ReadOptions(beyond_text=policy))  # type: ignore[arg-type]
+    assert sum(len(x) for x in spans_of(loaded)["f"].values()) == sum(
+        len(d["labels"]) for d in docs)
     past = any(lab["end"] > len(d["text"]) for d in docs if d.get("text") is not None
                for lab in d["labels"])
-    assert same(raw) == ("error" if past else "ok")
+    assert (refusal("semeval2021", raw) is not None) == past
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from(["system_b.json", "gold.json", "system_a.json"]))
-def test_fuzzed_files_give_the_precise_paths_error_or_result(data: st.DataObject,
-                                                              sample: str) -> None:
+def test_fuzzed_files_are_read_or_their_error_explained(data: st.DataObject,
+                                                        sample: str) -> None:
     path = ROOT / "sample_data" / "propaganda" / sample
-    mutated = FUZZ_MODULE.mutate(path.read_bytes(), FUZZ_MODULE.Picker(draw=data.draw))
-    same(mutated)
+    refusal("semeval2021",
+            FUZZ_MODULE.mutate(path.read_bytes(), FUZZ_MODULE.Picker(draw=data.draw)))
 
 
-@pytest.mark.parametrize("path", sorted((HERE / "broken").glob("*.json")), ids=lambda p: p.name)
-def test_broken_files_give_the_same_error(path: Path) -> None:
-    same(path.read_bytes())
+BROKEN = sorted(p for p in (HERE / "broken").iterdir() if p.is_file())
 
 
-def _semeval_files() -> list[Path]:
-    found = sorted((ROOT / "sample_data").rglob("*.json")) + sorted(
-        (ROOT / "tests" / "data").rglob("*.json"))
-    return [p for p in found
-            if semeval2021.sniff(p.name, p.read_bytes()[:4096].decode("utf-8", "replace")) >= 50]
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.name)
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_broken_files_are_explained(path: Path, fmt: str) -> None:
+    refusal(fmt, path.read_bytes())
 
 
-SEMEVAL_FILES = _semeval_files()
+def _golden_inputs() -> Iterator[tuple[str, bytes]]:
+    """Every single-file input of the tool formats' golden outcome files."""
+    for path in sorted((HERE / "golden").glob("*.json")):
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if len(stored["input"]) != 1:
+            continue
+        (spec,) = stored["input"].values()
+        if "path" in spec:
+            yield path.stem, (ROOT / spec["path"]).read_bytes()
+        elif "base64" in spec:
+            yield path.stem, base64.b64decode(spec["base64"])
+        else:
+            yield path.stem, spec["text"].encode("utf-8", "surrogatepass")
 
 
-def test_the_repository_holds_semeval_files_to_compare() -> None:
-    assert len(SEMEVAL_FILES) >= 6
+GOLDEN_INPUTS = list(_golden_inputs())
 
 
-@pytest.mark.parametrize("path", SEMEVAL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_repository_files_read_the_same(path: Path) -> None:
-    same(path.read_bytes())
+def test_the_golden_inputs_are_many() -> None:
+    assert len(GOLDEN_INPUTS) >= 100
 
 
-def test_label_lists_and_gold_texts_are_applied_as_the_precise_path_does() -> None:
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_golden_inputs_are_read_or_their_error_explained(fmt: str) -> None:
+    for _, data in GOLDEN_INPUTS:
+        refusal(fmt, data)
+
+
+def _repository_files(suffixes: tuple[str, ...]) -> list[Path]:
+    return sorted(p for top in ("sample_data", "tests/data") for p in (ROOT / top).rglob("*")
+                  if p.is_file() and p.suffix in suffixes)
+
+
+@pytest.mark.parametrize("path", _repository_files((".json", ".csv", ".jsonl", ".tsv",
+                                                    ".labels")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_repository_files_are_read_or_their_error_explained(path: Path) -> None:
+    data = path.read_bytes()
+    read = {".json": "semeval2021", ".csv": "spans-csv", ".jsonl": "spans-csv",
+            ".tsv": "ptc", ".labels": "ptc"}[path.suffix]
+    for fmt in FORMATS:
+        message = refusal(fmt, data)
+        if fmt == read and read == "semeval2021" and semeval2021.sniff(
+                path.name, data[:4096].decode("utf-8", "replace")) >= 85:
+            assert message is None, message  # the samples in this format are valid
+
+
+def test_label_lists_and_gold_texts() -> None:
     text = "one two  three"
     docs = [{"id": "1", "labels": [{"technique": "Doubt", "start": 3, "end": 9}]},
             {"id": "2", "text": text, "labels": [{"technique": "Slogans", "start": 0,
                                                    "end": 4}]}]
     data = json.dumps(docs).encode()
-    assert same(data, ReadOptions(labels=["Doubt", "Slogans"])) == "ok"
-    assert same(data, ReadOptions(labels=["Doubt"])) == "error"
+    check_s21(data, ReadOptions(labels=["Doubt", "Slogans"]))
+    assert "expected one of the 1 labels" in str(refusal("semeval2021", data,
+                                                         ReadOptions(labels=["Doubt"])))
     gold_texts: Mapping[str, str | None] = {"1": text, "2": None}
-    assert same(data, ReadOptions(gold_texts=gold_texts)) == "ok"
-    loaded = semeval2021.read({"f.json": data}, name="f.json",
-                              options=ReadOptions(gold_texts=gold_texts))
+    loaded = check_s21(data, ReadOptions(gold_texts=gold_texts))
     assert loaded.texts == {"1": text, "2": text}
     assert [d.message for d in loaded.diagnostics] == [
         "the span [3, 9) begins and ends in whitespace: ' two  '"]
 
 
-@pytest.mark.parametrize("value", ['"7"', "true", "7.0", "-1", "null", "1e400", "[7]",
-                                   "99999999999999999999999", '"\\ud800"', '"10"'])
-def test_unusual_offsets_go_through_the_precise_path(value: str) -> None:
+@pytest.mark.parametrize(("value", "valid"), [
+    ('"7"', True), ('" 7"', True), ('"+7"', True), ('"0007"', True), ("true", False),
+    ("7.0", False), ("-1", False), ("null", False), ("1e400", False), ("[7]", False),
+    ("99999999999999999999999", False), ('"\\ud800"', False), ('"10"', True), ('"x"', False),
+    ('"1000000000000"', False)])
+def test_offsets_given_as_strings_are_read_and_others_refused(value: str, valid: bool) -> None:
     raw = ('[{"id": "1", "text": "hello world", "labels": [{"technique": "Doubt", '
            f'"start": 0, "end": {value}}}]}}]').encode()
-    assert semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions()) is None
-    same(raw)
+    loaded = semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions())
+    assert (loaded is not None) is valid
+    assert (refusal("semeval2021", raw) is None) is valid
+    if loaded is not None:
+        assert spans_of(loaded)["f"] == {"1": [(0, int(json.loads(value)), "Doubt")]}
 
 
-def test_numeric_ids_duplicate_ids_and_bad_fragments_go_through_the_precise_path() -> None:
-    for docs in ([{"id": 7, "labels": []}], [{"id": "a", "labels": []}, {"id": "a", "labels": []}],
-                 [{"id": "a", "text": "abc", "labels": [{"technique": "X", "start": 0, "end": 1,
-                                                          "text_fragment": 5}]}]):
-        raw = json.dumps(docs).encode()
-        assert semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions()) is None
-        same(raw)
+def test_numeric_ids_and_fragments_that_are_not_strings_are_read_with_warnings() -> None:
+    docs = [{"id": 7, "text": "abc", "labels": [{"technique": "X", "start": 0, "end": 1,
+                                                  "text_fragment": 5}]}]
+    raw = json.dumps(docs).encode()
+    loaded = semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions())
+    assert loaded is not None and loaded.texts == {"7": "abc"}
+    assert [(d.message, d.path, d.field) for d in expand_diagnostics(loaded.diagnostics)] == [
+        ("a numeric id 7 is read as the string '7' (the official 2021 scorer would treat 7 "
+         "and '7' as different documents)", "[0].id", "id"),
+        ("expected text_fragment as a string, got a JSON number 5; ignored", "[0].labels[0]",
+         "text_fragment")]
+    duplicate = json.dumps([{"id": "a", "labels": []}, {"id": "a", "labels": []}]).encode()
+    assert "duplicate document id 'a'" in str(refusal("semeval2021", duplicate))
 
 
 @pytest.mark.parametrize("raw", [
-    # two equal keys: the last one counts, in both paths
+    # two equal keys: the last one counts
     b'[{"id": "a", "id": "b", "text": "hello world", "labels": [{"technique": "X", '
     b'"start": 0, "start": 6, "end": 11}]}]',
     # keys written with escapes, a fragment among them
@@ -212,9 +367,10 @@ def test_numeric_ids_duplicate_ids_and_bad_fragments_go_through_the_precise_path
     b'[{"id": "a", "labels": [], "text": "\xff"}]',
     # an undecodable byte in a value msgspec skips (a key the format does not define)
     b'[{"id": "a", "extra": "\x80", "labels": []}]',
+    b'\xef\xbb\xbf\xef\xbb\xbf[]',
 ])
-def test_decoder_corner_cases_read_as_the_precise_path_reads_them(raw: bytes) -> None:
-    same(raw)
+def test_decoder_corner_cases_are_read_or_explained(raw: bytes) -> None:
+    refusal("semeval2021", raw)
 
 
 def _mixed_warnings(tmp_path: Path, n: int) -> tuple[Path, Path]:
@@ -240,64 +396,86 @@ def _mixed_warnings(tmp_path: Path, n: int) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize("flags", [["--json"], ["--json", "--all-warnings"], [],
                                    ["--all-warnings"]])
-def test_score_prints_the_same_warnings_as_the_precise_path(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        flags: list[str]) -> None:
+def test_score_prints_every_warning_of_the_columnar_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]) -> None:
     gold, pred = _mixed_warnings(tmp_path, 150)
     argv = ["score", str(gold), str(pred), "--metric", "martino", *flags]
     assert main(argv) == 0
-    fast = capsys.readouterr().out
-    monkeypatch.setattr(semeval2021, "read_fast", lambda *a, **k: None)
-    assert main(argv) == 0
-    assert capsys.readouterr().out == fast
+    out = capsys.readouterr().out
     if "--json" in flags:
-        out = json.loads(fast)
+        found = json.loads(out)
         # gold: 172 spans (150 and 22 copies) at whitespace, 58 fragments that differ, 22
         # copies; pred: 3 spans, 2 fragments that differ, 1 copy.
-        assert out["warning_counts"] == {"whitespace": 175, "fragment-mismatch": 60,
-                                         "duplicate-span": 23}
-        assert len(out["warnings"]) == (258 if "--all-warnings" in flags else 100)
+        assert found["warning_counts"] == {"whitespace": 175, "fragment-mismatch": 60,
+                                           "duplicate-span": 23}
+        assert len(found["warnings"]) == (258 if "--all-warnings" in flags else 100)
+    else:
+        assert "whitespace" in out
 
 
 def test_warnings_are_grouped_per_kind_with_the_first_occurrence_and_a_count(
         tmp_path: Path) -> None:
     gold, _ = _mixed_warnings(tmp_path, 150)
     data = gold.read_bytes()
-    loaded = semeval2021.read({"gold.json": data}, name="gold.json", options=ReadOptions())
-    precise = semeval2021.read_precise({"gold.json": data}, name="gold.json",
-                                       options=ReadOptions())
+    loaded = check_s21(data)
     assert [(d.kind, d.count) for d in loaded.diagnostics] == [
         ("fragment-mismatch", 58), ("whitespace", 172), ("duplicate-span", 22)]
-    by_kind: dict[str, list[Diagnostic]] = {}
-    for d in precise.diagnostics:
-        by_kind.setdefault(d.kind, []).append(d)
+    listed = list(expand_diagnostics(loaded.diagnostics))
     for group in loaded.diagnostics:
-        first = by_kind[group.kind][0]
+        assert group.more is not None
+        occurrences = [d for _, d in group.more.produce()]
+        assert occurrences == [d for d in listed if d.kind == group.kind]
+        first = occurrences[0]
         assert (group.file, group.message, group.line, group.field, group.path) == (
             first.file, first.message, first.line, first.field, first.path)
-        assert group.more is not None
-        assert [d for _, d in group.more.produce()] == by_kind[group.kind]
-    assert Counter(d.kind for d in precise.diagnostics) == {
-        d.kind: d.count for d in loaded.diagnostics}
+    # in file order: by document, then label, then fragment before whitespace
+    paths = [d.path for d in listed if d.kind != "duplicate-span"]
+    assert paths == sorted(paths, key=lambda p: int(str(p).split("[")[2].split("]")[0]))
 
 
-# --- spans CSV ------------------------------------------------------------------------------
+def test_escaped_surrogate_pairs_are_read_by_msgspec_and_lone_ones_refused() -> None:
+    # json.dumps writes an emoji as a \\ud83d\\ude00 pair: msgspec reads such files.
+    text = "Fear \U0001F631 sells, they say \U0001F4B0."
+    docs = [{"id": "1", "text": text, "labels": [
+        {"technique": "Loaded Language \U0001F525", "start": 0, "end": 6,
+         "text_fragment": text[0:6]}]}]
+    raw = json.dumps(docs).encode()
+    assert b"\\ud83d\\ude31" in raw
+    before = sum(semeval2021.RETOKENISED.values())
+    fast = semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions())
+    assert fast is not None and fast.texts == {"1": text}
+    assert sum(semeval2021.RETOKENISED.values()) == before
+    check_s21(raw)
+    for lone in (b'"\\ud83d"', b'"\\ude31"', b'"\\ud83d\\ud83d\\ude31"',
+                 b'"\\ud83d\\ude31\\ude31"'):
+        broken = raw.replace(b'"1"', lone, 1)
+        assert semeval2021.read_fast(broken, name="f", fname="f", options=ReadOptions()) is None
+        assert "lone surrogate" in str(refusal("semeval2021", broken))
+    # an escaped backslash before "u": no surrogate at all, read by the standard library
+    escaped = raw.replace(b'"1"', b'"\\\\ud83d x"', 1)
+    assert refusal("semeval2021", escaped) is None
 
-def csv_outcome(reader: Reader, data: bytes, options: ReadOptions) -> tuple[str, object]:
-    try:
-        loaded = reader({"s.csv": data}, name="in/s.csv", options=options)
-    except FormatError as exc:
-        return "error", str(exc)
-    diags = list(expand_diagnostics(loaded.diagnostics))
-    sets = [(s.name, s.role, list(s.spans.items())) for s in loaded.sets]
-    return "ok", (list(loaded.texts.items()), sets, diags)
 
+# --- spans CSV and JSON Lines -----------------------------------------------------------------
 
-def same_csv(data: bytes, options: ReadOptions | None = None) -> str:
+def check_csv(data: bytes, options: ReadOptions | None = None) -> Loaded:
+    """Read a valid spans file: no refusal, every span row of the file among the spans."""
     options = options or ReadOptions()
-    fast = csv_outcome(spans_csv.read, data, options)
-    assert fast == csv_outcome(spans_csv.read_precise, data, options)
-    return fast[0]
+    before = Counter(spans_csv.FALLBACKS)
+    loaded = spans_csv.read({"s.csv": data}, name="in/s.csv", options=options)
+    assert Counter(spans_csv.FALLBACKS) == before
+    assert refusal("spans-csv", data, options) is None
+    return loaded
+
+
+def _span_rows(data: bytes) -> int:
+    """The rows of a generated CSV or JSONL file that hold a span."""
+    text = data.decode()
+    if text.lstrip().startswith("{"):
+        return sum(1 for line in text.split("\n") if '"label": "' in line
+                   and '"label": ""' not in line)
+    return sum(1 for line in text.replace("\r\n", "\n").split("\n")[1:]
+               if line.strip() and any(lab in line for lab in [*LABELS, "Étiquette"]))
 
 
 @st.composite
@@ -332,55 +510,108 @@ def csv_files(draw: st.DrawFn) -> bytes:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(csv_files())
-def test_csv_fast_path_equals_precise_path_on_valid_files(data: bytes) -> None:
-    assert spans_csv.read_csv_fast(data, name="in/s.csv", options=ReadOptions()) is not None
-    assert same_csv(data) == "ok"
+def test_valid_csv_is_read_by_the_columnar_path(data: bytes) -> None:
+    before = sum(spans_csv.RETOKENISED.values())
+    loaded = check_csv(data)
+    assert sum(spans_csv.RETOKENISED.values()) == before  # pyarrow tokenised it
+    assert sum(len(x) for s in spans_of(loaded).values() for x in s.values()) == _span_rows(data)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(csv_files(), st.sampled_from(['"', "'=", " "]))
+def test_quoted_csv_reads_as_the_plain_one(data: bytes, mark: str) -> None:
+    # The same cells, quoted (or prefixed as our writer makes a cell inert, or padded
+    # offsets): tokenised by the csv module into the same columns, the same outcome.
+    data = data.decode().replace("\r\n", "\n").encode()
+    lines = data.decode().split("\n")
+    if mark == '"':
+        changed = [",".join(f'"{c}"' if c else c for c in line.split(",")) for line in lines]
+    elif mark == "'=":
+        changed = [lines[0]] + [line.replace("Doubt", "'=Doubt") for line in lines[1:]]
+    else:
+        offsets = [h.lower() in ("start", "end") for h in lines[0].split(",")]
+        changed = [lines[0]] + [",".join(f" {c}" if at and c else c for c, at in zip(
+            line.split(","), offsets, strict=False)) for line in lines[1:]]
+    plain = CASES.outcome(CASES.Case("plain", "spans-csv", data), "default")
+    quoted = CASES.outcome(CASES.Case("q", "spans-csv", "\n".join(changed).encode()),
+                           "default")
+    if mark == "'=":
+        quoted = json.loads(json.dumps(quoted).replace("=Doubt", "Doubt"))
+    assert quoted == plain
+    check_csv("\n".join(changed).encode())
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(csv_files(), st.data())
-def test_fuzzed_csv_gives_the_precise_paths_error_or_result(valid: bytes,
-                                                            data: st.DataObject) -> None:
-    same_csv(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
+def test_fuzzed_csv_is_read_or_its_error_explained(valid: bytes, data: st.DataObject) -> None:
+    refusal("spans-csv", FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
 
 
-@pytest.mark.parametrize("path", [*sorted((HERE / "broken").glob("*.csv")),
-                                  ROOT / "sample_data" / "formats" / "spans_annotators.csv"],
-                         ids=lambda p: p.name)
-def test_csv_repository_files_read_the_same(path: Path) -> None:
-    same_csv(path.read_bytes())
-
-
-def test_csv_label_lists_are_applied_as_the_precise_path_does() -> None:
+def test_csv_label_lists() -> None:
     data = b"doc_id,start,end,label\n1,0,4,Doubt\n1,0,4,Doubt\n2,,,\n"
-    assert same_csv(data, ReadOptions(labels=["Doubt"])) == "ok"
-    assert same_csv(data, ReadOptions(labels=["Slogans"])) == "error"
+    check_csv(data, ReadOptions(labels=["Doubt"]))
+    assert "expected one of the 1 labels" in str(refusal("spans-csv", data,
+                                                         ReadOptions(labels=["Slogans"])))
     loaded = spans_csv.read({"s.csv": data}, name="s.csv", options=ReadOptions())
     assert list(loaded.texts) == ["1", "2"]
     assert [(d.kind, d.count) for d in loaded.diagnostics] == [("duplicate-span", 1)]
 
 
-# --- PTC TSV --------------------------------------------------------------------------------
-
-def ptc_outcome(data: bytes, *, fast: bool, monkeypatch: pytest.MonkeyPatch
-                ) -> tuple[str, object]:
-    with monkeypatch.context() as m:
-        if not fast:
-            m.setattr(ptc, "read_tsv_fast", lambda *a, **k: None)
-        try:
-            loaded = ptc.read({"p.tsv": data}, name="in/p.tsv", options=ReadOptions())
-        except FormatError as exc:
-            return "error", str(exc)
-    diags = list(expand_diagnostics(loaded.diagnostics))
-    sets = [(s.name, s.role, list(s.spans.items())) for s in loaded.sets]
-    return "ok", (list(loaded.texts.items()), sets, diags, loaded.records)
+@pytest.mark.parametrize("data", [b"doc_id,st\rart,end,label\n1,0,4,Doubt\n",
+                                  b"doc_id,start,end,label\n1,0,4,Doubt\r2,0,4,Doubt\n",
+                                  b"doc_id,start,end,label\r\n1,0,4,Doubt\r\n"])
+def test_csv_carriage_returns_are_read_as_the_csv_module_reads_them(data: bytes) -> None:
+    refusal("spans-csv", data)
 
 
-def same_ptc(data: bytes, monkeypatch: pytest.MonkeyPatch) -> str:
-    fast = ptc_outcome(data, fast=True, monkeypatch=monkeypatch)
-    assert fast == ptc_outcome(data, fast=False, monkeypatch=monkeypatch)
-    return fast[0]
+def test_a_csv_field_longer_than_the_csv_modules_limit_is_refused() -> None:
+    # pyarrow reads any field; the csv module refuses one over field_size_limit (131,072).
+    import csv
 
+    long_label = "x" * (csv.field_size_limit() + 1)
+    data = f"doc_id,start,end,label\nd1,0,3,{long_label}\nd1,4,6,ok\n".encode()
+    assert spans_csv.read_csv_fast(data, name="f.csv", options=ReadOptions()) is None
+    assert "longer than the CSV reader's limit" in str(refusal("spans-csv", data))
+
+
+@st.composite
+def jsonl_files(draw: st.DrawFn) -> bytes:
+    """Valid spans JSONL, from the same rows as :func:`csv_files`."""
+    lines = draw(csv_files()).decode().replace("\r\n", "\n").split("\n")
+    header = [h.lower() for h in lines[0].split(",")]
+    out = []
+    for line in lines[1:]:
+        if not line:
+            out.append(draw(st.sampled_from(["", "  "])))
+            continue
+        row: dict[str, object] = dict(zip(header, line.split(","), strict=True))
+        if row["start"] != "":
+            row["start"], row["end"] = int(str(row["start"])), int(str(row["end"]))
+        elif draw(st.booleans()):
+            del row["start"], row["end"], row["label"]
+        out.append(json.dumps(row, ensure_ascii=draw(st.booleans())))
+    return "\n".join(out).encode()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(jsonl_files())
+def test_valid_jsonl_is_read_by_the_columnar_path(data: bytes) -> None:
+    if not data.strip():
+        return  # no line: a CSV without a header, refused
+    before = sum(spans_csv.RETOKENISED.values())
+    loaded = check_csv(data)
+    assert sum(spans_csv.RETOKENISED.values()) == before  # orjson tokenised it
+    assert sum(len(x) for s in spans_of(loaded).values() for x in s.values()) == _span_rows(data)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(jsonl_files(), st.data())
+def test_fuzzed_jsonl_is_read_or_its_error_explained(valid: bytes,
+                                                     data: st.DataObject) -> None:
+    refusal("spans-csv", FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
+
+
+# --- PTC TSV ----------------------------------------------------------------------------------
 
 @st.composite
 def ptc_files(draw: st.DrawFn) -> bytes:
@@ -405,30 +636,41 @@ def ptc_files(draw: st.DrawFn) -> bytes:
     return (eol.join(lines) + (eol if lines and draw(st.booleans()) else "")).encode()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=ptc_files())
-def test_ptc_fast_path_equals_precise_path_on_valid_files(
-        data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert (not data or ptc.read_tsv_fast(data, name="p.tsv", set_name="p",
-                                          options=ReadOptions()) is not None)
-    assert same_ptc(data, monkeypatch) == "ok"
+def test_valid_ptc_is_read_by_the_columnar_path(data: bytes) -> None:
+    before = Counter(ptc.FALLBACKS)
+    loaded = ptc.read({"p.tsv": data}, name="in/p.tsv", options=ReadOptions())
+    assert Counter(ptc.FALLBACKS) == before
+    assert refusal("ptc", data) is None
+    rows = [line.split("\t") for line in data.decode().replace("\r\n", "\n").split("\n")
+            if line]
+    assert [(d, x.start, x.end) for d, x in loaded.records.rows] == [  # type: ignore[attr-defined]
+        (r[0].strip(), int(r[-2]), int(r[-1])) for r in rows]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=ptc_files(), pad=st.sampled_from(["\x1c", "\u00a0", "+0"]))
+def test_ptc_with_unusual_cells_reads_as_the_plain_one(data: bytes, pad: str) -> None:
+    # The same rows with offsets padded by whitespace str.strip knows, or written as +07:
+    # split by str.split into the same columns, the same outcome.
+    def padded(line: str) -> str:
+        cells = line.split("\t")
+        if len(cells) < 3:
+            return line
+        cells[-2] = pad + cells[-2].strip() if pad != "+0" else "+0" + cells[-2].strip()
+        return "\t".join(cells)
+
+    changed = "\n".join(padded(line) for line in data.decode().split("\n")).encode()
+    assert (CASES.outcome(CASES.Case("p", "ptc", changed), "default")
+            == CASES.outcome(CASES.Case("p", "ptc", data), "default"))
+    assert refusal("ptc", changed) is None
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid=ptc_files(), data=st.data())
-def test_fuzzed_ptc_gives_the_precise_paths_error_or_result(
-        valid: bytes, data: st.DataObject, monkeypatch: pytest.MonkeyPatch) -> None:
-    same_ptc(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)), monkeypatch)
-
-
-@pytest.mark.parametrize("path", [*sorted((HERE / "broken").glob("*.tsv")),
-                                  *sorted((ROOT / "sample_data" / "formats").glob("ptc_*.tsv"))],
-                         ids=lambda p: p.name)
-def test_ptc_repository_files_read_the_same(path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    same_ptc(path.read_bytes(), monkeypatch)
+def test_fuzzed_ptc_is_read_or_its_error_explained(valid: bytes, data: st.DataObject) -> None:
+    refusal("ptc", FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
 
 
 def test_ptc_row_order_is_kept_as_columns() -> None:
@@ -442,79 +684,9 @@ def test_ptc_row_order_is_kept_as_columns() -> None:
         "copy counts in the scores)"]
 
 
-# --- spans JSONL ------------------------------------------------------------------------------
-
-@st.composite
-def jsonl_files(draw: st.DrawFn) -> bytes:
-    """Valid spans JSONL, from the same rows as :func:`csv_files`."""
-    lines = draw(csv_files()).decode().replace("\r\n", "\n").split("\n")
-    header = [h.lower() for h in lines[0].split(",")]
-    out = []
-    for line in lines[1:]:
-        if not line:
-            out.append(draw(st.sampled_from(["", "  "])))
-            continue
-        row: dict[str, object] = dict(zip(header, line.split(","), strict=True))
-        if row["start"] != "":
-            row["start"], row["end"] = int(str(row["start"])), int(str(row["end"]))
-        elif draw(st.booleans()):
-            del row["start"], row["end"], row["label"]
-        out.append(json.dumps(row, ensure_ascii=draw(st.booleans())))
-    return "\n".join(out).encode()
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(jsonl_files())
-def test_jsonl_fast_path_equals_precise_path_on_valid_files(data: bytes) -> None:
-    if data.strip():
-        assert spans_csv.read_jsonl_fast(data, name="in/s.csv", options=ReadOptions()) is not None
-    same_csv(data)
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(jsonl_files(), st.data())
-def test_fuzzed_jsonl_gives_the_precise_paths_error_or_result(valid: bytes,
-                                                              data: st.DataObject) -> None:
-    same_csv(FUZZ_MODULE.mutate(valid, FUZZ_MODULE.Picker(draw=data.draw)))
-
-
-@pytest.mark.parametrize("path", [*sorted((HERE / "broken").glob("*.jsonl")),
-                                  ROOT / "sample_data" / "formats" / "spans_system_b.jsonl"],
-                         ids=lambda p: p.name)
-def test_jsonl_repository_files_read_the_same(path: Path) -> None:
-    same_csv(path.read_bytes())
-
-
-@pytest.mark.parametrize("data", [b"doc_id,st\rart,end,label\n1,0,4,Doubt\n",
-                                  b"doc_id,start,end,label\n1,0,4,Doubt\r2,0,4,Doubt\n",
-                                  b"doc_id,start,end,label\r\n1,0,4,Doubt\r\n"])
-def test_csv_carriage_returns_are_read_as_the_csv_module_reads_them(data: bytes) -> None:
-    same_csv(data)
-
-
-def test_escaped_surrogate_pairs_stay_on_the_fast_path_and_lone_ones_do_not() -> None:
-    # json.dumps writes an emoji as a \\ud83d\\ude00 pair: the fast path reads such files.
-    text = "Fear \U0001F631 sells, they say \U0001F4B0."
-    docs = [{"id": "1", "text": text, "labels": [
-        {"technique": "Loaded Language \U0001F525", "start": 0, "end": 6,
-         "text_fragment": text[0:6]}]}]
-    raw = json.dumps(docs).encode()
-    assert b"\\ud83d\\ude31" in raw
-    fast = semeval2021.read_fast(raw, name="f", fname="f", options=ReadOptions())
-    assert fast is not None and fast.texts == {"1": text}
-    assert same(raw) == "ok"
-    for lone in (b'"\\ud83d"', b'"\\ude31"', b'"\\ud83d\\ud83d\\ude31"',
-                 b'"\\ud83d\\ude31\\ude31"', b'"\\\\ud83d\\ude31"'):
-        broken = raw.replace(b'"1"', lone, 1)
-        assert semeval2021.read_fast(broken, name="f", fname="f", options=ReadOptions()) is None
-        assert same(broken) == "error"
-
-
-def test_a_csv_field_longer_than_the_csv_modules_limit_reads_as_the_precise_path_reads_it() -> None:
-    # pyarrow reads any field; the csv module refuses one over field_size_limit (131,072).
-    import csv
-
-    long_label = "x" * (csv.field_size_limit() + 1)
-    data = f"doc_id,start,end,label\nd1,0,3,{long_label}\nd1,4,6,ok\n".encode()
-    assert spans_csv.read_csv_fast(data, name="f.csv", options=ReadOptions()) is None
-    assert same_csv(data) == "error"
+def test_ptc_gold_text_warnings_and_copies_are_listed_in_line_order() -> None:
+    data = b"1\tDoubt\t0\t3\n1\tDoubt\t0\t3\n1\tDoubt\t4\t7\n"
+    loaded = ptc.read({"p.tsv": data}, name="p.tsv",
+                      options=ReadOptions(gold_texts={"1": " ab cd efgh "}))
+    assert [(d.line, d.kind) for d in expand_diagnostics(loaded.diagnostics)] == [
+        (1, "whitespace"), (2, "whitespace"), (2, "other"), (3, "whitespace")]

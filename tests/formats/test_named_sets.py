@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from core.formats import ReadOptions, load_files, parquet, read_folder
-from core.formats.spans_csv import read_precise
+from core.formats.spans_csv import explain
 from core.model import AnnotationSet, Span
+from core.model.errors import FormatError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 TSV_HEAD = ("#FORMAT=WebAnno TSV 3.3\n"
@@ -92,15 +93,15 @@ def test_xmi_export_names_its_annotator_and_a_lone_xmi_does_not() -> None:
 CSV = b"doc_id,start,end,label,annotator\nd1,0,4,PER,ines\nd1,0,9,PER,omar\n"
 
 
-@pytest.mark.parametrize("read", ["fast", "precise"])
-def test_spans_csv_annotator_column_names_its_sets(read) -> None:
+def test_spans_csv_annotator_column_names_its_sets() -> None:
     files = {"spans.csv": CSV}
     options = ReadOptions(role="gold")
-    loaded = (load_files(files, options=options) if read == "fast"
-              else read_precise(files, name="spans.csv", options=options))
+    loaded = load_files(files, options=options)
     assert loaded.named_sets == {"ines", "omar"}
     plain = {"spans.csv": b"doc_id,start,end,label\nd1,0,4,PER\n"}
     assert load_files(plain, options=options).named_sets == set()
+    with pytest.raises(FormatError, match="please report"):  # explains refusals, reads nothing
+        explain(files, name="spans.csv", options=options)
 
 
 def test_spans_jsonl_annotator_field_names_its_sets() -> None:
