@@ -13,6 +13,7 @@ itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -119,20 +120,26 @@ def tables(result: SpanResult) -> PairScores:
          "gold spans": v.recall_denominator, "predicted spans": v.precision_denominator}
         for lab, v in result.per_label().items()
         if v.recall_denominator or v.precision_denominator], columns=LABEL_COLUMNS)
+    return PairScores(overall, per_label, _per_document_table(result), result)
+
+
+def _per_document_table(result: SpanResult) -> pd.DataFrame:
+    """One row per document: P, R, F1, the pooled sums (Martino) and the metric's extra values,
+    built column by column (a dict per row cost 0.3 s at 100,000 documents, on the Overview of
+    a corpus being opened: docs/performance.md, issue 29 target 3). A document without one of
+    the extra values has NaN there."""
     rows = result.per_document()
-    pooled = result.pooled
-    extra = list(dict.fromkeys(k for r in rows for k in r.extra))
-    columns = ["document", "P", "R", "F1",
-               *(POOLED_COLUMNS.values() if pooled else ()), *map(column_name, extra)]
-    records = []
-    for r in rows:
-        rec: dict[str, JSONValue] = {"document": r.document, "P": r.precision, "R": r.recall,
-                                     "F1": r.f1}
-        if pooled:
-            rec.update({name: getattr(r, attr) for attr, name in POOLED_COLUMNS.items()})
-        rec.update({column_name(k): v for k, v in r.extra.items()})
-        records.append(rec)
-    return PairScores(overall, per_label, pd.DataFrame(records, columns=columns), result)
+    columns: dict[str, list[object]] = {
+        "document": [r.document for r in rows], "P": [r.precision for r in rows],
+        "R": [r.recall for r in rows], "F1": [r.f1 for r in rows]}
+    if result.pooled:
+        for attr, name in POOLED_COLUMNS.items():
+            columns[name] = [getattr(r, attr) for r in rows]
+    for key in dict.fromkeys(k for r in rows for k in r.extra):
+        columns[column_name(key)] = [r.extra.get(key, math.nan) for r in rows]
+    if not rows:
+        return pd.DataFrame([], columns=list(columns))
+    return pd.DataFrame(columns, columns=list(columns))
 
 
 def _restrict(aset: AnnotationSet, docs: tuple[str, ...] | None) -> AnnotationSet:
