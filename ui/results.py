@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pandas as pd
 import streamlit as st
@@ -75,14 +76,23 @@ class PairScores:
     ``overall``: P, R, F1 and the metric's :meth:`~core.metrics.result.SpanResult.summary`;
     ``per_label`` and ``per_doc``: DataFrames with columns label/document, P, R, F1, ...;
     ``raw``: the metric's result. ``error``: why the metric refused these inputs (an
-    ``InputError`` message), tables then empty.
+    ``InputError`` message), tables then empty. ``per_doc`` is built from ``raw`` when first
+    asked for (``doc_table`` None): the Overview of a corpus being opened shows ``overall``
+    only, and at 100,000 documents the table costs 0.6 s (docs/performance.md, issue 29).
     """
 
     overall: Mapping[str, float]
     per_label: pd.DataFrame
-    per_doc: pd.DataFrame
+    doc_table: pd.DataFrame | None
     raw: SpanResult | None
     error: str | None = None
+
+    @cached_property
+    def per_doc(self) -> pd.DataFrame:
+        if self.doc_table is not None:
+            return self.doc_table
+        assert self.raw is not None, "a PairScores without a result has its table"
+        return _per_document_table(self.raw)
 
 
 @dataclass(frozen=True)
@@ -120,7 +130,7 @@ def tables(result: SpanResult) -> PairScores:
          "gold spans": v.recall_denominator, "predicted spans": v.precision_denominator}
         for lab, v in result.per_label().items()
         if v.recall_denominator or v.precision_denominator], columns=LABEL_COLUMNS)
-    return PairScores(overall, per_label, _per_document_table(result), result)
+    return PairScores(overall, per_label, None, result)
 
 
 def _per_document_table(result: SpanResult) -> pd.DataFrame:
