@@ -86,7 +86,9 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        ("Data", '[data-testid="stDataFrame"]'),
        ("Errors", ".st-key-err_chart .js-plotly-plot"),
        ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot"),
-       ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg"),
+       # Above ui.labels.MATRIX_AUTO_DOCS a revision that counts the matrix when asked shows
+       # its toggle instead.
+       ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg, .st-key-lab_on"),
        ("Annotators", ".st-key-ann_matrix .js-plotly-plot"),
        # Above 2,000 documents Curation builds its consensus when asked (its toggle).
        ("Curation", ".st-key-cur_table [data-testid='stDataFrame'], .st-key-cur_build"),

@@ -12,7 +12,7 @@ memory of the process after each page.
 With ``--interactions`` it then times issue 29's target 5 (:func:`interactions`).
 
 Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K] [--no-profile]
-[--interactions]``; writes ``bench/results/bench_pages_server_<docs>.json``.
+[--interactions] [--open-only]``; writes ``bench/results/bench_pages_server_<docs>.json``.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
 
 
 def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
-        with_interactions: bool = False) -> dict[str, Any]:
+        with_interactions: bool = False, open_only: bool = False) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,8 +100,9 @@ def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
                                "open_s": round(time.perf_counter() - t, 2),
                                "open_cpu_s": round(time.process_time() - c, 2),
                                "rss_after_open_mib": _rss_mib(), "pages": {}}
+        print("open", out["open_s"], out["open_cpu_s"], out["rss_after_open_mib"], flush=True)
         global _PROFILES
-        for page in PAGES:
+        for page in () if open_only else PAGES:
             _PROFILES = [] if profile else None
             t, c = time.perf_counter(), time.process_time()
             at.switch_page(f"pages/{page}.py").run()
@@ -206,11 +207,13 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=6, help="functions listed per page")
     ap.add_argument("--no-profile", action="store_true",
                     help="time without cProfile (which adds a third to twice the time)")
+    ap.add_argument("--open-only", action="store_true",
+                    help="time opening the corpus (the first load) only, not the pages")
     ap.add_argument("--interactions", action="store_true",
                     help="then time the Annotators measure switch and Errors -> Documents")
     args = ap.parse_args()
     result = run(args.docs, args.spans, args.top, profile=not args.no_profile,
-                 with_interactions=args.interactions)
+                 with_interactions=args.interactions, open_only=args.open_only)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),

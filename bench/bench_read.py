@@ -6,7 +6,11 @@ generator, then measures, each in a fresh subprocess (median of ``--repeat``):
 
 - ``python -m core score --metric martino --variant semeval2021 --json`` on the pair: wall time
   and peak RSS (``ru_maxrss`` of the child);
-- ``json.load`` of both files alone, in one process (the floor the issue measures against);
+- the floor the issue measures against (issue 29, target 1: at most 1.2x): a process that only
+  ``json.load``s both files, measured as the command is (whole process: interpreter start-up,
+  imports and reading; CPU time user + system of the child), its runs alternating with the
+  command's; its in-process time of ``json.load`` alone is printed too, the number the floor was
+  once stated as (it leaves out the ~0.02 s interpreter start-up both processes pay);
 - the in-repo character-set reference (``bench_martino.charset_score_2021``) on the same spans,
   and, with ``--official DIR``, the official SemEval-2021 scorer (the organisers'
   ``scorer/task2/scorer-subtask-2.py`` or a vendored ``task-2-semeval21_scorer.py``, fetched
@@ -192,18 +196,28 @@ def main() -> None:
 
     cli = [sys.executable, "-m", "core", "score", str(gold_path), str(pred_path), "--metric",
            "martino", "--variant", "semeval2021", "--json"]
+    floor = [sys.executable, "-c", _JSON_LOAD, str(gold_path), str(pred_path)]
     run_child(cli)  # warm-up: bytecode written, files in the page cache
-    wall, rss, cpu, out = measure(cli, args.repeat)
-    result = json.loads(out)
-    loads = [run_child([sys.executable, "-c", _JSON_LOAD, str(gold_path),
-                        str(pred_path)]).split() for _ in range(args.repeat)]
-    json_load = statistics.median(float(w) for w, _ in loads)
-    json_cpu = statistics.median(float(c) for _, c in loads)
+    run_child(floor)
+    runs = [(measure(cli, 1), measure(floor, 1)) for _ in range(args.repeat)]  # alternating
+
+    def median(side: int, k: int) -> float:
+        return statistics.median(float(r[side][k]) for r in runs)
+
+    wall, rss, cpu = median(0, 0), median(0, 1), median(0, 2)
+    f_wall, f_rss, f_cpu = median(1, 0), median(1, 1), median(1, 2)
+    result = json.loads(runs[-1][0][3])
+    inner = [r[1][3].split() for r in runs]
+    in_wall = statistics.median(float(w) for w, _ in inner)
+    in_cpu = statistics.median(float(c) for _, c in inner)
     print(f"score --metric martino --json: {wall:.3f} s wall, {cpu:.3f} s CPU (medians of "
           f"{args.repeat}), peak RSS {rss:.0f} MiB; F1={result['f1']:.6f}, "
           f"{sum(result['warning_counts'].values())} warnings")
-    print(f"json.load of both files alone: {json_load:.3f} s wall, {json_cpu:.3f} s CPU; "
-          f"ratio {wall / json_load:.2f}x wall, {cpu / json_cpu:.2f}x CPU")
+    print(f"floor, a process that json.loads both files: {f_wall:.3f} s wall, {f_cpu:.3f} s CPU, "
+          f"peak RSS {f_rss:.0f} MiB; ratio {wall / f_wall:.2f}x wall, {cpu / f_cpu:.2f}x CPU "
+          "(target: 1.2x CPU)")
+    print(f"  json.load alone inside that process: {in_wall:.3f} s wall, {in_cpu:.3f} s CPU "
+          f"(score's CPU is {cpu / in_cpu:.2f}x this)")
 
     sys.path.insert(0, str(ROOT / "bench"))
     sys.path.insert(0, str(ROOT))

@@ -13,8 +13,10 @@ itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pandas as pd
 import streamlit as st
@@ -74,14 +76,23 @@ class PairScores:
     ``overall``: P, R, F1 and the metric's :meth:`~core.metrics.result.SpanResult.summary`;
     ``per_label`` and ``per_doc``: DataFrames with columns label/document, P, R, F1, ...;
     ``raw``: the metric's result. ``error``: why the metric refused these inputs (an
-    ``InputError`` message), tables then empty.
+    ``InputError`` message), tables then empty. ``per_doc`` is built from ``raw`` when first
+    asked for (``doc_table`` None): the Overview of a corpus being opened shows ``overall``
+    only, and at 100,000 documents the table costs 0.6 s (docs/performance.md, issue 29).
     """
 
     overall: Mapping[str, float]
     per_label: pd.DataFrame
-    per_doc: pd.DataFrame
+    doc_table: pd.DataFrame | None
     raw: SpanResult | None
     error: str | None = None
+
+    @cached_property
+    def per_doc(self) -> pd.DataFrame:
+        if self.doc_table is not None:
+            return self.doc_table
+        assert self.raw is not None, "a PairScores without a result has its table"
+        return _per_document_table(self.raw)
 
 
 @dataclass(frozen=True)
@@ -119,20 +130,26 @@ def tables(result: SpanResult) -> PairScores:
          "gold spans": v.recall_denominator, "predicted spans": v.precision_denominator}
         for lab, v in result.per_label().items()
         if v.recall_denominator or v.precision_denominator], columns=LABEL_COLUMNS)
+    return PairScores(overall, per_label, None, result)
+
+
+def _per_document_table(result: SpanResult) -> pd.DataFrame:
+    """One row per document: P, R, F1, the pooled sums (Martino) and the metric's extra values,
+    built column by column (a dict per row cost 0.3 s at 100,000 documents, on the Overview of
+    a corpus being opened: docs/performance.md, issue 29 target 3). A document without one of
+    the extra values has NaN there."""
     rows = result.per_document()
-    pooled = result.pooled
-    extra = list(dict.fromkeys(k for r in rows for k in r.extra))
-    columns = ["document", "P", "R", "F1",
-               *(POOLED_COLUMNS.values() if pooled else ()), *map(column_name, extra)]
-    records = []
-    for r in rows:
-        rec: dict[str, JSONValue] = {"document": r.document, "P": r.precision, "R": r.recall,
-                                     "F1": r.f1}
-        if pooled:
-            rec.update({name: getattr(r, attr) for attr, name in POOLED_COLUMNS.items()})
-        rec.update({column_name(k): v for k, v in r.extra.items()})
-        records.append(rec)
-    return PairScores(overall, per_label, pd.DataFrame(records, columns=columns), result)
+    columns: dict[str, list[object]] = {
+        "document": [r.document for r in rows], "P": [r.precision for r in rows],
+        "R": [r.recall for r in rows], "F1": [r.f1 for r in rows]}
+    if result.pooled:
+        for attr, name in POOLED_COLUMNS.items():
+            columns[name] = [getattr(r, attr) for r in rows]
+    for key in dict.fromkeys(k for r in rows for k in r.extra):
+        columns[column_name(key)] = [r.extra.get(key, math.nan) for r in rows]
+    if not rows:
+        return pd.DataFrame([], columns=list(columns))
+    return pd.DataFrame(columns, columns=list(columns))
 
 
 def _restrict(aset: AnnotationSet, docs: tuple[str, ...] | None) -> AnnotationSet:

@@ -487,6 +487,46 @@ def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndar
     return best, best_rank
 
 
+PAIR_CANDIDATES = 1 << 21
+"""At most this many candidate pairs (every prediction with every reference span of its
+document) are enumerated at once by :func:`_pairs`."""
+
+
+def _pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The overlapping pairs of :func:`core.metrics.overlap.overlapping_pairs` (prediction and
+    reference row, |s∩t|, same label), the same arrays in the same order, enumerated a run of
+    documents at a time: each run's candidates are at most :data:`PAIR_CANDIDATES` (a document
+    with more is a run of its own). The candidates of a whole corpus are ten times its spans
+    at ten spans per document and side, and each of their temporaries (8 bytes a pair) would
+    cost 80 MB at 1,000,000 spans per side (docs/performance.md, issue 29)."""
+    per_doc = (np.bincount(pred.doc, minlength=n_docs)
+               * np.bincount(gold.doc, minlength=n_docs)).cumsum()
+    total = int(per_doc[-1]) if n_docs else 0
+    if total <= PAIR_CANDIDATES:
+        pairs = overlapping_pairs(pred, gold, n_docs)
+        return pairs.pred, pairs.gold, pairs.inter, pairs.match
+    # a run ends after the last document whose running total stays within the next budget
+    cuts = [0]
+    while cuts[-1] < n_docs:
+        done = int(per_doc[cuts[-1] - 1]) if cuts[-1] else 0
+        end = int(np.searchsorted(per_doc, done + PAIR_CANDIDATES, side="right"))
+        cuts.append(min(n_docs, max(end, cuts[-1] + 1)))
+    p_bounds = np.searchsorted(pred.doc, cuts)
+    g_bounds = np.searchsorted(gold.doc, cuts)
+    parts = []
+    for k in range(len(cuts) - 1):
+        d0, (p0, p1), (g0, g1) = cuts[k], p_bounds[k:k + 2], g_bounds[k:k + 2]
+        run = overlapping_pairs(
+            SpanArrays(pred.doc[p0:p1] - d0, pred.start[p0:p1], pred.end[p0:p1],
+                       pred.label[p0:p1], pred.names),
+            SpanArrays(gold.doc[g0:g1] - d0, gold.start[g0:g1], gold.end[g0:g1],
+                       gold.label[g0:g1], gold.names),
+            cuts[k + 1] - d0)
+        parts.append((run.pred + p0, run.gold + g0, run.inter, run.match))
+    return tuple(np.concatenate(c) for c in zip(*parts, strict=True))  # type: ignore[return-value]
+
+
 def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable[[str], str],
                         documents: Sequence[str]) -> ErrorColumns:
     """:func:`categorise` for a reference without alternatives, on the sets' columns: every
@@ -505,44 +545,53 @@ def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable
     p_doc, p_start, p_end, p_lab = p_doc[p_order], p_start[p_order], p_end[p_order], p_lab[p_order]
     ga = SpanArrays(g_doc, g_start, g_end, g_lab, list(names))
     pa = SpanArrays(p_doc, p_start, p_end, p_lab, list(names))
-    pairs = overlapping_pairs(pa, ga, len(documents))
-    pi, gi, inter = pairs.pred, pairs.gold, pairs.inter
+    pi, gi, inter, match = _pairs(pa, ga, len(documents))
     exact = (p_start[pi] == g_start[gi]) & (p_end[pi] == g_end[gi])
     # PAIR_KINDS: correct 0, boundary 1, label 2, boundary+label 3
-    rank = np.where(exact, np.where(pairs.match, 0, 2), np.where(pairs.match, 1, 3))
+    rank = np.where(exact, np.where(match, 0, 2), np.where(match, 1, 3))
+    del exact, match
     g_best, g_rank = _best(gi, pi, rank, inter, len(g_doc))
     p_best, p_rank = _best(pi, gi, rank, inter, len(p_doc))
     kind_cat = np.array([CATEGORIES.index(k) for k in PAIR_KINDS], dtype=np.int64)
     nothing = np.array([n == NOTHING for n in names], dtype=bool)
 
-    def side_rows(doc: np.ndarray, start: np.ndarray, end: np.ndarray, lab: np.ndarray,
-                  best: np.ndarray, best_rank: np.ndarray, o_start: np.ndarray,
-                  o_end: np.ndarray, o_lab: np.ndarray, partner_of: np.ndarray,
-                  alone: np.ndarray) -> list[np.ndarray]:
-        has = best >= 0
-        # index -1 (no pair) reads the padding appended to every array
-        partner = np.append(partner_of, -1)[best]
-        category = np.where(has, kind_cat[best_rank], alone)
+    missed = np.where(nothing[g_lab], CATEGORIES.index(OPTIONAL), CATEGORIES.index(MISSED)) \
+        if len(g_lab) else np.zeros(0, dtype=np.int64)
+    # Rows of one document: its reference rows, then its predictions, each side in its sorted
+    # order; a row's place in the table is its place in its side plus the other side's rows
+    # of earlier documents (and, for a prediction, of its own document). Each column is
+    # written into place as it is made, so that one side's temporaries live at a time.
+    g_at = np.arange(len(g_doc)) + np.searchsorted(p_doc, g_doc, side="left")
+    p_at = np.arange(len(p_doc)) + np.searchsorted(g_doc, p_doc, side="right")
+    g_partner = np.append(pi, -1)[g_best]  # index -1 (no pair) reads the appended padding
+    p_partner = np.append(gi, -1)[p_best]
+
+    def column(ref: np.ndarray, prd: np.ndarray) -> np.ndarray:
+        out = np.empty(len(ref) + len(prd), dtype=np.result_type(ref, prd))
+        out[g_at] = ref
+        out[p_at] = prd
+        return out
+
+    def duplicate(doc: np.ndarray, start: np.ndarray, end: np.ndarray, lab: np.ndarray
+                  ) -> np.ndarray:
         dup = np.zeros(len(doc), dtype=bool)
         dup[1:] = ((doc[1:] == doc[:-1]) & (start[1:] == start[:-1]) & (end[1:] == end[:-1])
                    & (lab[1:] == lab[:-1]))
-        return [doc, start, end, lab, category, np.append(o_start, -1)[partner],
-                np.append(o_end, -1)[partner], np.append(o_lab, -1)[partner] + 1,
-                np.append(inter, 0)[best], dup]
+        return dup
 
-    missed = np.where(nothing[g_lab], CATEGORIES.index(OPTIONAL), CATEGORIES.index(MISSED)) \
-        if len(g_lab) else np.zeros(0, dtype=np.int64)
-    ref = side_rows(g_doc, g_start, g_end, g_lab, g_best, g_rank, p_start, p_end, p_lab,
-                    pi, missed)
-    prd = side_rows(p_doc, p_start, p_end, p_lab, p_best, p_rank, g_start, g_end, g_lab,
-                    gi, np.full(len(p_doc), CATEGORIES.index(SPURIOUS)))
-    side = np.concatenate([np.zeros(len(g_doc), dtype=np.int64),
-                           np.ones(len(p_doc), dtype=np.int64)])
-    cols = [np.concatenate([r, q]) for r, q in zip(ref, prd, strict=True)]
-    order = np.argsort(cols[0] * 2 + side, kind="stable")  # each side keeps its sorted order
-    doc, start, end, lab, category, ps, pe, pl, ov, dup = (c[order] for c in cols)
-    return ErrorColumns(doc, side[order], start, end, lab, lab + 1, category, ps, pe, pl, ov,
-                        dup, names, ((), *((n,) for n in names)))
+    lab = column(g_lab, p_lab)
+    return ErrorColumns(
+        column(g_doc, p_doc),
+        column(np.zeros(len(g_doc), dtype=np.int64), np.ones(len(p_doc), dtype=np.int64)),
+        column(g_start, p_start), column(g_end, p_end), lab, lab + 1,
+        column(np.where(g_best >= 0, kind_cat[g_rank], missed),
+               np.where(p_best >= 0, kind_cat[p_rank], CATEGORIES.index(SPURIOUS))),
+        column(np.append(p_start, -1)[g_partner], np.append(g_start, -1)[p_partner]),
+        column(np.append(p_end, -1)[g_partner], np.append(g_end, -1)[p_partner]),
+        column(np.append(p_lab, -1)[g_partner] + 1, np.append(g_lab, -1)[p_partner] + 1),
+        column(np.append(inter, 0)[g_best], np.append(inter, 0)[p_best]),
+        column(duplicate(g_doc, g_start, g_end, g_lab), duplicate(p_doc, p_start, p_end, p_lab)),
+        names, ((), *((n,) for n in names)))
 
 
 def category_table(tables: Mapping[str, ErrorTable]) -> list[dict[str, Any]]:

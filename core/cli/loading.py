@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING
 from core.cli.common import add_beyond_text, read_options
 from core.engines.inputs import assumed_of, check_pair, pred_read_options, same_texts
 from core.formats import FORMATS, Loaded, ReadOptions, load_path
-from core.formats.hateval import HatEvalTable
-from core.formats.hateval import read as read_hateval
 from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
@@ -24,6 +22,7 @@ from core.model.errors import Diagnostic, FormatError, InputError, expand_diagno
 from core.model.taxonomy import Taxonomy
 
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
+    from core.formats.hateval import HatEvalTable
     from core.metrics.agreement import Study
 
 __all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_annotator_sets",
@@ -115,6 +114,9 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
 
 def _hateval_table(path: str, fmt: str | None, header_rule: str, args: argparse.Namespace
                    ) -> HatEvalTable:
+    from core.formats.hateval import HatEvalTable
+    from core.formats.hateval import read as read_hateval
+
     if fmt not in (None, "hateval"):
         raise InputError(f"{path}: the HatEval metrics read HatEval TSV files, not {fmt}")
     p = Path(path)

@@ -9,13 +9,16 @@ size) and their paths checked, since an upload is untrusted.
 from __future__ import annotations
 
 import io
-import zipfile
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from core.model.errors import FormatError
 from core.model.textsafe import one_line
+
+if TYPE_CHECKING:  # zipfile is imported when an input holds a zip (most hold none)
+    import zipfile
 
 MAX_MEMBERS = 20_000
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
@@ -80,6 +83,8 @@ class _Budget:
 
 
 def _members(data: bytes, where: str, budget: _Budget | None = None) -> dict[str, bytes]:
+    import zipfile
+
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError):

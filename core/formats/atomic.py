@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 import stat
 from collections.abc import Mapping
@@ -31,6 +30,12 @@ Content = str | bytes
 """A file's content: text is written as UTF-8 with its line ends as given."""
 Output = Content | Mapping[str, Content]
 """One output: a file's content, or a folder's files keyed by their relative paths."""
+
+
+def _token() -> str:
+    """Eight random hex digits for a temporary name (``secrets.token_hex(4)``, whose import
+    of ``hmac`` and OpenSSL a command's start-up need not pay: docs/performance.md)."""
+    return os.urandom(4).hex()
 
 
 def commit(outputs: Mapping[Path, Output]) -> None:
@@ -80,7 +85,7 @@ def check_writable(path: str | Path, *, folder: bool = False) -> None:
         parent = parent.parent
     if not parent.is_dir():
         raise FormatError(str(out), f"cannot write it: {parent} is not a folder")
-    probe = parent / f".spanscope-probe.{secrets.token_hex(4)}.tmp"
+    probe = parent / f".spanscope-probe.{_token()}.tmp"
     try:
         os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except OSError as exc:
@@ -111,7 +116,7 @@ def _direct(out: Path) -> bool:
 
 
 def _temp_name(out: Path) -> Path:
-    return out.with_name(f".{out.name}.{secrets.token_hex(4)}.tmp")
+    return out.with_name(f".{out.name}.{_token()}.tmp")
 
 
 def _write(path: Path, content: Content, *, exclusive: bool = True) -> None:

@@ -12,28 +12,33 @@ together. Notebook use::
 See ``docs/python-api.md``.
 """
 
-from types import ModuleType
+from __future__ import annotations
 
-from core.metrics import (
-    classification,
-    differences,
-    hateval,
-    labels,
-    mafalda,
-    martino,
-    result,
-    text_labels,
-)
-from core.metrics import registry as registry
-from core.metrics.registry import REGISTRY, Metric, get, register, span_metrics
-from core.metrics.result import (
-    DocumentScore,
-    Explanation,
-    ExplanationRow,
-    LabelScore,
-    SpanResult,
-    prf,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the names below are, for type checkers; imported on first use
+    from core.metrics import (
+        agreement,
+        classification,
+        differences,
+        hateval,
+        labels,
+        mafalda,
+        martino,
+        registry,
+        result,
+        text_labels,
+    )
+    from core.metrics.registry import REGISTRY, Metric, get, register, span_metrics
+    from core.metrics.result import (
+        DocumentScore,
+        Explanation,
+        ExplanationRow,
+        LabelScore,
+        SpanResult,
+        prf,
+    )
 
 __all__ = [
     "REGISTRY",
@@ -59,11 +64,20 @@ __all__ = [
     "text_labels",
 ]
 
+_FROM = {"REGISTRY": "registry", "Metric": "registry", "get": "registry",
+         "register": "registry", "span_metrics": "registry", "DocumentScore": "result",
+         "Explanation": "result", "ExplanationRow": "result", "LabelScore": "result",
+         "SpanResult": "result", "prf": "result"}
+"""Name -> the submodule that defines it."""
 
-def __getattr__(name: str) -> ModuleType:
-    """``core.metrics.agreement`` on first use: it imports scipy, which costs a second."""
-    if name == "agreement":
-        import importlib
 
-        return importlib.import_module("core.metrics.agreement")
+def __getattr__(name: str) -> Any:
+    """The submodules and names of ``__all__``, imported on first use: a command pays only for
+    the metrics it runs (``core.metrics.martino`` does not import ``differences`` or
+    ``hateval``; ``agreement`` imports scipy, which costs a second). The registry lists every
+    metric; asking it for one (:func:`get`) imports the modules it registers."""
+    if name in _FROM:
+        return getattr(importlib.import_module(f"core.metrics.{_FROM[name]}"), name)
+    if name in __all__:
+        return importlib.import_module(f"core.metrics.{name}")
     raise AttributeError(f"module 'core.metrics' has no attribute {name!r}")

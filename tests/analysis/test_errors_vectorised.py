@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.analysis import errors
 from core.analysis.errors import (
     SpanCategory,
     _categorise_document,
@@ -13,6 +16,7 @@ from core.analysis.errors import (
     categorise,
 )
 from core.metrics.labels import level_namer
+from core.metrics.overlap import overlapping_pairs, span_arrays
 from core.model import AnnotationSet, Span, SpanTable, SpanView
 from core.model.taxonomy import for_labels, mafalda
 
@@ -80,3 +84,22 @@ def test_columnar_categories_equal_the_per_document_reference(case: tuple) -> No
             d for d in gold.doc_ids if any(s.document == d and s.category == cat for s in ref)]
     assert table.duplicates == {side: sum(1 for s in ref if s.side == side and s.duplicate)
                                 for side in ("reference", "prediction")}
+
+
+@settings(max_examples=200, deadline=None)
+@given(pair(), st.sampled_from([1, 3, 10, 40]))
+def test_pairs_enumerated_in_runs_of_documents_are_the_whole_corpus_pairs(
+        case: tuple, budget: int) -> None:
+    """``_pairs`` enumerates a run of documents at a time (at most ``PAIR_CANDIDATES``
+    candidates, a larger document alone): the same pairs in the same order as one
+    ``overlapping_pairs`` over the corpus, so the same categories."""
+    gold, pred, level = case
+    docs = {d: i for i, d in enumerate(gold.doc_ids)}
+    names: dict[str, int] = {}
+    ga, pa = span_arrays(gold.table, docs, names), span_arrays(pred.table, docs, names)
+    whole = overlapping_pairs(pa, ga, len(docs))
+    with patch.object(errors, "PAIR_CANDIDATES", budget):
+        runs = errors._pairs(pa, ga, len(docs))
+        assert categorise(gold, pred, level=level).spans == reference(gold, pred, level)
+    for got, want in zip(runs, (whole.pred, whole.gold, whole.inter, whole.match), strict=True):
+        assert got.tolist() == want.tolist()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import pandas as pd
 import pytest
 
 from core.metrics import mafalda
+from core.metrics.result import DocumentScore
 from ui import results, state
 
 # NLP4IF-2019 refuses overlapping same-technique predictions, which these samples hold.
@@ -66,3 +69,48 @@ def test_a_metric_that_refuses_the_document_says_why_in_a_note_column() -> None:
     want = mafalda.score(ws.sets[gold], ws.sets[system], level=1, variant="paper",
                          texts=ws.corpus.texts, taxonomy=results.taxonomy_for(ws, gold, system))
     assert mafalda_row["F1"] == pytest.approx(want.f1)
+
+
+def _row_by_row(result: object) -> pd.DataFrame:
+    """The per-document table as it was built before, one dict per document (the reference)."""
+    rows = result.per_document()  # type: ignore[attr-defined]
+    extra = list(dict.fromkeys(k for r in rows for k in r.extra))
+    pooled = results.POOLED_COLUMNS if result.pooled else {}  # type: ignore[attr-defined]
+    columns = ["document", "P", "R", "F1", *pooled.values(), *map(results.column_name, extra)]
+    records = [{"document": r.document, "P": r.precision, "R": r.recall, "F1": r.f1,
+                **{name: getattr(r, attr) for attr, name in pooled.items()},
+                **{results.column_name(k): v for k, v in r.extra.items()}} for r in rows]
+    return pd.DataFrame(records, columns=columns)
+
+
+@pytest.mark.parametrize(("sample", "metric", "variant"), CASES)
+def test_the_per_document_table_built_by_columns_equals_the_rows(
+        sample: str, metric: str, variant: str) -> None:
+    ws = state.load_sample(sample)
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    corpus = results.pair_result(ws.key, ws, gold, system, metric, variant, 1)
+    assert corpus.raw is not None
+    pd.testing.assert_frame_equal(corpus.per_doc, _row_by_row(corpus.raw), check_exact=True)
+
+
+def test_a_document_without_an_extra_value_has_nan_there() -> None:
+    ws = state.load_sample("mafalda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    raw = results.pair_result(ws.key, ws, gold, system, "mafalda", "paper", 2).raw
+    assert raw is not None
+    rows = raw.per_document()
+    assert len(rows) >= 2 and rows[0].extra
+    rows[0] = replace(rows[0], extra={})
+    is_pooled = raw.pooled
+
+    class Partial:
+        pooled = is_pooled
+
+        def per_document(self) -> list[DocumentScore]:
+            return rows
+
+    got = results._per_document_table(Partial())  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(got, _row_by_row(Partial()), check_exact=True)
+    assert got.iloc[0].drop(["document", "P", "R", "F1"]).isna().all()

@@ -61,3 +61,38 @@ def test_score_does_not_import_the_other_commands(tmp_path: Path) -> None:
                   "render"):
         assert f"'core.cli.{other}'" not in loaded
     assert "core.analysis.report" not in loaded
+
+
+SCORE_NEVER_IMPORTS = (
+    "pandas", "scipy", "pyarrow", "dask", "streamlit", "plotly",  # heavy libraries
+    "zipfile",  # only when an input holds a zip (core.formats.archive)
+    "secrets", "hmac",  # temporary names come from os.urandom (core.formats.atomic)
+    "core.analysis", "core.render", "core.engines.sharded",
+    "core.metrics.agreement", "core.metrics.differences", "core.metrics.labels",
+    "core.metrics.stats",  # core.metrics imports its submodules on first use
+)
+"""What ``score --metric martino`` on a SemEval-2021 pair must not import: start-up is most of
+the gap between the command and ``json.load`` of its files (docs/performance.md, issue 29,
+target 1), so the command pays only for the modules scoring uses."""
+
+
+def test_score_imports_only_what_scoring_uses() -> None:
+    sample = ROOT / "sample_data" / "propaganda"
+    probe = ("import sys, io, contextlib\n"
+             "from core.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             f"    status = main(['score', {str(sample / 'gold.json')!r}, "
+             f"{str(sample / 'system_a.json')!r}, '--metric', 'martino', '--json'])\n"
+             "from core import plugins\n"
+             "print(status, bool(plugins._declared_groups()))\n"
+             "print(*sorted(sys.modules), sep='\\n')\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[0].split()[0] == "0"
+    loaded = set(out[1:])
+    assert "core.metrics.martino" in loaded and "numpy" in loaded  # the probe scored
+    found = sorted(m for m in loaded
+                   if any(m == n or m.startswith(n + ".") for n in SCORE_NEVER_IMPORTS))
+    assert found == []
+    if out[0].split()[1] == "False":  # no installed plugin: entry points are never looked up
+        assert "importlib.metadata" not in loaded
