@@ -21,11 +21,13 @@ from core.metrics.agreement.coefficients import (
     Agreement,
     cohen_kappa_binary,
     fleiss_kappa,
+    fleiss_kappa_rows,
     krippendorff_alpha,
     krippendorff_alpha_from_counts,
+    krippendorff_alpha_rows,
     undefined,
 )
-from core.metrics.agreement.study import Study, char_counts, doc_label_matrix
+from core.metrics.agreement.study import Study, char_counts, doc_label_presence
 from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
 from core.model import AnnotationSet
 from core.model.errors import InputError
@@ -216,7 +218,10 @@ def text_kappa(study: Study) -> PairwiseResult:
     label's documents; per document: κ over the label universe, with the label-set Jaccard.
     """
     _need_two(study)
-    matrix = doc_label_matrix(study)
+    _, present = doc_label_presence(study)
+    row = {d: i for i, d in enumerate(study.docs)}
+    who = {a: k for k, a in enumerate(study.annotators)}
+    n_labels = len(study.labels)
     pairs: dict[tuple[str, str], PairValue] = {}
     for a, b in combinations(study.annotators, 2):
         docs = study.common_docs([a, b])
@@ -224,55 +229,42 @@ def text_kappa(study: Study) -> PairwiseResult:
             pairs[(a, b)] = PairValue(undefined("no document annotated by both"))
             continue
         pv = PairValue(undefined("no label"))
+        rows = np.fromiter((row[d] for d in docs), dtype=np.int64, count=len(docs))
+        xa, xb = present[who[a]][rows], present[who[b]][rows]  # documents × labels
+        both = xa & xb
+        n11, na, nb = both.sum(axis=0).tolist(), xa.sum(axis=0).tolist(), xb.sum(axis=0).tolist()
+        n00 = (~xa & ~xb).sum(axis=0).tolist()
         per_label: dict[str, Counts] = {}
-        for lab in study.labels:
-            xa = np.array([lab in (matrix[a][d] or set()) for d in docs])
-            xb = np.array([lab in (matrix[b][d] or set()) for d in docs])
-            n11 = int((xa & xb).sum())
-            per_label[lab] = (n11, int(xa.sum()) - n11, int(xb.sum()) - n11,
-                              int((~xa & ~xb).sum()))
+        for j, lab in enumerate(study.labels):
+            per_label[lab] = (n11[j], na[j] - n11[j], nb[j] - n11[j], n00[j])
             pv.per_label[lab] = _kappa(per_label[lab], repr(lab))
         if study.labels:
             pv.overall = _kappa(_sum_counts(list(per_label.values())), "any label")
         defined = [v.value for v in pv.per_label.values() if v.value is not None]
         pv.extra["macro"] = (Agreement(float(np.mean(defined)), None, {"labels": len(defined)})
                              if defined else undefined("no label has a defined kappa"))
-        for d in docs:
-            la, lb = matrix[a][d] or set(), matrix[b][d] or set()
-            both, union = len(la & lb), len(la | lb)
-            c = (both, len(la) - both, len(lb) - both, len(study.labels) - union)
+        # Per document: the label sets' sizes and overlap, as the rows' sums.
+        d_both = both.sum(axis=1).tolist()
+        d_a, d_b = xa.sum(axis=1).tolist(), xb.sum(axis=1).tolist()
+        for d, nboth, la, lb in zip(docs, d_both, d_a, d_b, strict=True):
+            union = la + lb - nboth
+            c = (nboth, la - nboth, lb - nboth, n_labels - union)
             k = _kappa(c, f"document {d!r}")
-            jac = both / union if union else None
+            jac = nboth / union if union else None
             pv.per_document[d] = Agreement(k.value, k.reason, {**k.stats, "jaccard": jac})
         pairs[(a, b)] = pv
     return PairwiseResult("text-kappa", study.annotators, pairs,
                           params={"documents": len(study.docs)})
 
 
-def _doc_label_counts(study: Study, docs: Sequence[str], labels: Sequence[str]
-                      ) -> np.ndarray[Any, Any]:
-    """``counts[d, l, v]``: coders (among those covering d) with label l absent (v=0) / present."""
-    matrix = doc_label_matrix(study)
-    index = {lab: j for j, lab in enumerate(labels)}
-    out = np.zeros((len(docs), len(labels), 2))
-    for a in study.annotators:
-        covered = np.zeros(len(docs), dtype=bool)
-        rows: list[int] = []
-        cols: list[int] = []
-        for i, d in enumerate(docs):
-            got = matrix[a][d]
-            if got is None:
-                continue
-            covered[i] = True
-            for lab in got:
-                j = index.get(lab)
-                if j is not None:
-                    rows.append(i)
-                    cols.append(j)
-        present = np.zeros((len(docs), len(labels)), dtype=bool)
-        present[rows, cols] = True
-        out[:, :, 1] += present
-        out[:, :, 0] += covered[:, None] & ~present
+def _doc_label_counts(study: Study, docs: Sequence[str]) -> np.ndarray[Any, Any]:
+    """``counts[d, l, v]``: coders (among those covering d) with label ``study.labels[l]``
+    absent (v=0) / present."""
+    covered, present = doc_label_presence(study, docs)
+    out = np.zeros((len(docs), len(study.labels), 2))
+    # Sums of 0/1 per annotator, as the per-annotator loop added them: exact integers.
+    out[:, :, 1] = present.sum(axis=0)
+    out[:, :, 0] = (covered[:, :, None] & ~present).sum(axis=0)
     return out
 
 
@@ -288,13 +280,14 @@ def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
         why = "no document is annotated by every annotator" if not docs else "no label was used"
         return ManyResult("fleiss-kappa", study.annotators, undefined(f"Fleiss' kappa is "
                           f"undefined: {why}"), params=params)
-    counts = _doc_label_counts(study, docs, study.labels)
+    counts = _doc_label_counts(study, docs)
     overall = fleiss_kappa(counts.reshape(-1, 2), ["absent", "present"])
     res = ManyResult("fleiss-kappa", study.annotators, overall, params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = fleiss_kappa(counts[:, j, :], ["absent", "present"])
-    for i, d in enumerate(docs if per_document else ()):
-        res.per_document[d] = fleiss_kappa(counts[i], ["absent", "present"])
+    if per_document:
+        res.per_document = dict(zip(docs, fleiss_kappa_rows(counts, ["absent", "present"]),
+                                    strict=True))
     return res
 
 
@@ -320,15 +313,15 @@ def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
         return ManyResult("krippendorff-alpha", study.annotators,
                           undefined("Krippendorff's alpha is undefined: no label was used"),
                           params=params)
-    counts = _doc_label_counts(study, docs, study.labels)
+    counts = _doc_label_counts(study, docs)
     values = ["absent", "present"]
     res = ManyResult("krippendorff-alpha", study.annotators,
                      krippendorff_alpha_from_counts(counts.reshape(-1, 2), values),
                      params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = krippendorff_alpha_from_counts(counts[:, j, :], values)
-    for i, d in enumerate(docs if per_document else ()):
-        res.per_document[d] = krippendorff_alpha_from_counts(counts[i], values)
+    if per_document:
+        res.per_document = dict(zip(docs, krippendorff_alpha_rows(counts, values), strict=True))
     numbers = {lab: _numeric(lab) for lab in study.labels}
     single = all(len({sp.label for sp in v}) <= 1
                  for a in study.annotators for v in study.spans[a].values())

@@ -266,7 +266,10 @@ def sub_study(study: Study, annotators: Sequence[str]) -> Study:
     return Study(who, docs, {d: study.lengths[d] for d in docs},
                  {a: study.spans[a] for a in who}, list(study.labels),
                  {d: study.length_known.get(d, False) for d in docs},
-                 [w for w in study.warnings if any(w.startswith(f"{a}:") for a in who)])
+                 [w for w in study.warnings if any(w.startswith(f"{a}:") for a in who)],
+                 # the same spans, so the same columns (built again they would cost a Span
+                 # object per span)
+                 {a: study.tables[a] for a in who if a in study.tables})
 
 
 def _measure(study: Study, measure: str, *, samples: int, seed: int,
