@@ -201,6 +201,9 @@ def fleiss_kappa_rows(counts: NDArray[np.floating[Any]], categories: Sequence[Ha
     p_e = (p_j * p_j).sum(axis=1)
     q = p_j * (1 - p_j)
     disagree = (t * (n[:, None, None] - t)).sum(axis=1)  # integers: exact in any order
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa_j = 1.0 - disagree / ((n_subjects * n * (n - 1))[:, None] * q)
+    undefined_j = (q == 0).tolist()
     names = [str(c) for c in categories]
     out = []
     for i in range(t.shape[0]):
@@ -208,10 +211,9 @@ def fleiss_kappa_rows(counts: NDArray[np.floating[Any]], categories: Sequence[Ha
             out.append(fleiss_kappa(t[i], categories))
             continue
         ni = n[i]
+        row, none = kappa_j[i], undefined_j[i]
         cat_kappa: dict[str, float | None] = {
-            name: None if q[i, j] == 0 else 1.0 - float(disagree[i, j]) / (
-                n_subjects * ni * (ni - 1) * q[i, j])
-            for j, name in enumerate(names)}
+            name: None if none[j] else row[j] for j, name in enumerate(names)}
         stats = {"P_bar": float(p_bar[i]), "P_e": float(p_e[i]), "subjects": n_subjects,
                  "raters": int(ni), "category_kappa": cat_kappa}
         out.append(_ratio_agreement(float(p_bar[i]), float(p_e[i]), stats, "Fleiss' kappa"))

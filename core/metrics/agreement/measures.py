@@ -82,7 +82,10 @@ class PairwiseResult:
             for doc, agr in pv.per_document.items():
                 if agr.value is not None:
                     acc.setdefault(doc, []).append(agr.value)
-        return sorted(((d, float(np.mean(v))) for d, v in acc.items()), key=lambda dv: dv[1])
+        # A mean of fewer than 8 values is the left-to-right sum NumPy's np.mean takes (its
+        # pairwise sum starts blocks of 8 from there), so plain Python gives the same float.
+        return sorted(((d, sum(v) / len(v) if len(v) < 8 else float(np.mean(v)))
+                       for d, v in acc.items()), key=lambda dv: dv[1])
 
     def as_dict(self, per_document: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"measure": self.measure, "kind": "pairwise",
