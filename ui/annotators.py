@@ -53,7 +53,8 @@ from core.render.palette import SEQUENTIAL
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
-from ui.jobs import Job, progress, submit
+from ui.jobs import Job, Resident, progress, submit
+from ui.jobs import ahead as jobs_ahead
 from ui.jobs import shown as jobs_shown
 from ui.set_names import full_name_help
 from ui.state import Workspace
@@ -74,6 +75,7 @@ K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking t
 K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+K_ANN_AHEAD = "ann_ahead"  # session: the choice and measure the prefetch order was set for
 ANN_ALL_LABELS = "(all labels)"
 ANN_NO_GOLD = "(none)"
 
@@ -230,7 +232,7 @@ def many_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     :data:`BACKGROUND_DOCS` documents)."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"Fleiss' κ, Krippendorff's α and α_U of {len(s.docs):,} documents",
-                      "many", {"study": s}))
+                      "many", {"study": _resident_study(ws_key, s, sets, label)}))
 
 
 GAMMA_AUTO_DOCS = 1000
@@ -244,7 +246,8 @@ def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | N
     """Corpus γ and γ-cat of ``sets`` in the background: ``{"gamma": …, "gamma-cat": …}``."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"γ of {len(sets)} annotators, {samples} samples, seed {seed}", "gamma",
-                       {"study": s, "samples": samples, "seed": seed}))
+                       {"study": _resident_study(ws_key, s, sets, label), "samples": samples,
+                        "seed": seed}))
 
 
 def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
@@ -252,6 +255,25 @@ def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure:
     return {"sets": _sets(ws, sets), "texts": dict(ws.corpus.texts), "measure": measure,
             "label": label, "gold": ws.sets[gold] if gold is not None else None,
             "leave_one_out": leave_one_out}
+
+
+def _resident_study(ws_key: str, s: Study, sets: tuple[str, ...], label: str | None
+                    ) -> Resident:
+    """The study as the worker keeps it between jobs (sent once: :mod:`ui.jobs`)."""
+    return Resident(f"{ws_key}|study|{sets!r}|{label!r}", s)
+
+
+def _resident_view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
+                        gold: str | None, leave_one_out: bool) -> dict[str, Any]:
+    """:func:`_view_args` for the worker: each set and the texts as
+    :class:`~ui.gamma_worker.Resident` values, sent with the corpus's first job only (one
+    job per measure, so a switch of measure sends no corpus)."""
+    args = _view_args(ws, sets, label, measure, gold, leave_one_out)
+    args["sets"] = [Resident(f"{ws.key}|set|{n}", ws.sets[n]) for n in sets]
+    args["texts"] = Resident(f"{ws.key}|texts", args["texts"])
+    if gold is not None:
+        args["gold"] = Resident(f"{ws.key}|set|{gold}", ws.sets[gold])
+    return args
 
 
 @st.cache_resource(max_entries=32, show_spinner="Computing agreement…")
@@ -273,7 +295,8 @@ def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     chance = f" ({samples} samples, seed {seed})" if measure in GAMMA_MEASURES else ""
     return submit(Job(f"{measure} of every pair and against the gold and the majority{chance}",
                       "view",
-                      {**_view_args(_ws, sets, label, measure, gold, leave_one_out),
+                      {**_resident_view_args(_ws, sets, label, measure, gold,
+                                             leave_one_out),
                        "samples": samples, "seed": seed}), later=_later)
 
 
@@ -287,24 +310,57 @@ measures nobody may open."""
 
 PREFETCHED = ("char-kappa", "char-jaccard", "span-f1", "mafalda-f1", "text-kappa",
               "fleiss-kappa", "krippendorff-alpha")
-"""The measures :func:`prefetch` computes ahead, in this order: all but γ and γ-cat (seconds
-to minutes, with their own settings) and α_U (7 s CPU at 10,000 documents)."""
+"""The measures :func:`prefetch` computes ahead (in :func:`prefetch_order`): all but γ and γ-cat
+(seconds to minutes, with their own settings) and α_U (7 s CPU at 10,000 documents)."""
+
+FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("span-f1", "mafalda-f1"), ("char-kappa", "char-jaccard"),
+    ("text-kappa", "fleiss-kappa", "krippendorff-alpha"))
+"""Measures of the same items (spans, characters, documents × labels): the one a user compares
+a value with first."""
+
+
+def prefetch_order(measure: str) -> list[str]:
+    """The measures of :data:`PREFETCHED` other than ``measure``, the likeliest next choice
+    first: ``measure``'s own family (:data:`FAMILIES`, the same items judged another way), then
+    the others by their distance from it in the measure menu (the one below before the one
+    above: the menu is read downwards).
+
+    >>> prefetch_order("char-kappa")
+    ['char-jaccard', 'mafalda-f1', 'text-kappa', 'span-f1', 'fleiss-kappa', 'krippendorff-alpha']
+    >>> prefetch_order("gamma")[:2]
+    ['krippendorff-alpha', 'fleiss-kappa']
+    """
+    family = next((f for f in FAMILIES if measure in f), ())
+    at = MEASURES.index(measure)
+
+    def distance(m: str) -> tuple[bool, int, bool]:
+        d = MEASURES.index(m) - at
+        return m not in family, abs(d), d < 0
+
+    return sorted((m for m in PREFETCHED if m != measure), key=distance)
 
 
 def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]:
     """The background views of the measures of :data:`PREFETCHED` other than the chosen one,
     queued behind the page's jobs (:func:`view_job` with ``_later``), for a corpus of
-    :data:`BACKGROUND_DOCS` to :data:`PREFETCH_DOCS` documents; the jobs are kept per choice
-    like the chosen measure's, so switching back and forth costs nothing after the first time.
+    :data:`BACKGROUND_DOCS` to :data:`PREFETCH_DOCS` documents, in :func:`prefetch_order` of the
+    chosen measure (after a switch, those not computed yet are queued again in the new order,
+    :func:`ui.jobs.ahead`); the jobs are kept per choice like the chosen measure's, so
+    switching back and forth costs nothing after the first time.
     A job cancelled before it ran (the page showed it, then another measure) or whose worker
     died is queued again, so that a switch never finds a failure it did not see happen."""
     if not BACKGROUND_DOCS < documents <= PREFETCH_DOCS:
         return []
     ahead = [view_job(ws.key, ws, c.sets, c.label, m, c.gold, c.leave_one_out, 0, 30,
-                      _later=True) for m in PREFETCHED if m != c.measure]
+                      _later=True) for m in prefetch_order(c.measure)]
     for job in ahead:
         if job.future is not None and (job.future.cancelled() or job.stopped()):
             submit(job, later=True)
+    ordered_for = (ws.key, c.sets, c.label, c.gold, c.leave_one_out, c.measure)
+    if st.session_state.get(K_ANN_AHEAD) != ordered_for:
+        st.session_state[K_ANN_AHEAD] = ordered_for
+        jobs_ahead(ahead)
     return ahead
 
 
