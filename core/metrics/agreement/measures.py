@@ -29,7 +29,7 @@ from core.metrics.agreement.coefficients import (
 )
 from core.metrics.agreement.study import Study, char_counts, doc_label_presence
 from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
-from core.model import AnnotationSet
+from core.model import AnnotationSet, Role, SpanTable, SpanView
 from core.model.errors import InputError
 
 Counts = tuple[int, int, int, int]
@@ -158,6 +158,38 @@ def _jaccard(c: Counts, what: str) -> Agreement:
     return Agreement(c[0] / union, None, stats)
 
 
+def _document_kappas(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+    """``_kappa(c, f"document {doc!r}")`` of every document, the arithmetic of
+    :func:`~core.metrics.agreement.coefficients.cohen_kappa_binary` done elementwise over all of
+    them (the same operations in the same order on the same doubles: the same floats); a
+    document whose κ is undefined goes through :func:`_kappa` itself."""
+    c = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
+    a, b, x, d = (c[:, k].astype(float) for k in range(4))
+    n = a + b + x + d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_o = (a + d) / n
+        p_e = ((a + b) * (a + x) + (x + d) * (b + d)) / (n * n)
+        value = (p_o - p_e) / (1.0 - p_e)
+    plain = ((n > 0) & ~(np.abs(p_e - 1.0) <= 1e-12)).tolist()
+    rows = zip(docs, c.tolist(), plain, value.tolist(), p_o.tolist(), p_e.tolist(), strict=True)
+    return [Agreement(v, None, {"p_o": po, "p_e": pe, "items": sum(cs)}) if ok
+            else _kappa((cs[0], cs[1], cs[2], cs[3]), f"document {doc!r}")
+            for doc, cs, ok, v, po, pe in rows]
+
+
+def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+    """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
+    c = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
+    union = c[:, 0] + c[:, 1] + c[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = c[:, 0].astype(float) / union.astype(float)
+    rows = zip(docs, c[:, 0].tolist(), union.tolist(), value.tolist(), strict=True)
+    return [Agreement(v, None, {"intersection": i, "union": u}) if u
+            else undefined(f"Jaccard is undefined for document {doc!r}: neither annotator "
+                           "marked it", intersection=i, union=u)
+            for doc, i, u, v in rows]
+
+
 def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
                      per_document: Mapping[str, Counts]) -> tuple[PairValue, PairValue]:
     """κ and Jaccard of one annotator pair from its 2×2 counts (n11, n10, n01, n00) summed over
@@ -181,9 +213,9 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     jp.overall = _jaccard(flat, "any label")
     jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
     jp.extra["position"] = _jaccard(position, "span positions")
-    for doc, dflat in per_document.items():
-        kp.per_document[doc] = _kappa(dflat, f"document {doc!r}")
-        jp.per_document[doc] = _jaccard(dflat, f"document {doc!r}")
+    docs, counts = list(per_document), list(per_document.values())
+    kp.per_document = dict(zip(docs, _document_kappas(docs, counts), strict=True))
+    jp.per_document = dict(zip(docs, _document_jaccards(docs, counts), strict=True))
     return kp, jp
 
 
@@ -249,10 +281,11 @@ def text_kappa(study: Study) -> PairwiseResult:
         # Per document: the label sets' sizes and overlap, as the rows' sums.
         d_both = both.sum(axis=1).tolist()
         d_a, d_b = xa.sum(axis=1).tolist(), xb.sum(axis=1).tolist()
-        for d, nboth, la, lb in zip(docs, d_both, d_a, d_b, strict=True):
+        counts: list[Counts] = [(nboth, la - nboth, lb - nboth, n_labels - (la + lb - nboth))
+                                for nboth, la, lb in zip(d_both, d_a, d_b, strict=True)]
+        kappas = _document_kappas(docs, counts)
+        for d, nboth, la, lb, k in zip(docs, d_both, d_a, d_b, kappas, strict=True):
             union = la + lb - nboth
-            c = (nboth, la - nboth, lb - nboth, n_labels - union)
-            k = _kappa(c, f"document {d!r}")
             jac = nboth / union if union else None
             pv.per_document[d] = Agreement(k.value, k.reason, {**k.stats, "jaccard": jac})
         pairs[(a, b)] = pv
@@ -613,6 +646,27 @@ _SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, A
     "martino": _martino, "mafalda": _mafalda}
 
 
+def _side(study: Study, annotator: str, docs: list[str], role: Role) -> AnnotationSet:
+    """``annotator``'s spans in ``docs``, as one side of a span scorer.
+
+    When ``docs`` are all the annotator's documents in its own order (the usual case) the set
+    is made from the study's columns, with the labels numbered in order of first appearance as
+    :meth:`SpanTable.from_spans` numbers them: the same set, table and scores as one built
+    document by document, without a :class:`Span` object per span (half of span-F1's time at
+    10,000 documents)."""
+    spans = study.spans[annotator]
+    if isinstance(spans, SpanView) and len(spans) == len(docs) and list(spans) == docs:
+        t = spans.table
+        used, first = np.unique(t.label, return_index=True)
+        order = used[np.argsort(first, kind="stable")]
+        number = np.zeros(len(t.labels), dtype=np.int32)
+        number[order] = np.arange(len(order), dtype=np.int32)
+        table = SpanTable(t.doc_ids, tuple(t.labels[i] for i in order.tolist()), t.doc,
+                          t.start, t.end, number[t.label], t.offsets)
+        return AnnotationSet(annotator, table, role=role)
+    return AnnotationSet(annotator, {d: spans[d] for d in docs}, role=role)
+
+
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
             only: Sequence[tuple[str, str]] | None = None) -> PairwiseResult:
@@ -631,8 +685,8 @@ def span_f1(study: Study, scorer: str = "martino", *,
         if not docs:
             pairs[(a, b)] = PairValue(undefined("no document annotated by both"))
             continue
-        gold = AnnotationSet(a, {d: study.spans[a][d] for d in docs}, role="gold")
-        pred = AnnotationSet(b, {d: study.spans[b][d] for d in docs}, role="system")
+        gold = _side(study, a, docs, "gold")
+        pred = _side(study, b, docs, "system")
         r = fn(gold, pred)
         pv = PairValue(Agreement(r.get("f1"), None, {"precision": r.get("precision"),
                                                      "recall": r.get("recall")}))
