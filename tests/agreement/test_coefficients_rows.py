@@ -83,3 +83,49 @@ def test_presence_is_the_label_sets_of_each_document() -> None:
         c2, p2 = doc_label_presence(s, sub)
         rows = [s.docs.index(d) for d in sub]
         assert (c2 == covered[:, rows]).all() and (p2 == present[:, rows]).all()
+
+
+def test_document_kappas_and_jaccards_are_the_one_document_values() -> None:
+    from core.metrics.agreement.measures import (
+        _document_jaccards,
+        _document_kappas,
+        _jaccard,
+        _kappa,
+    )
+
+    rng = np.random.default_rng(3)
+    counts = [tuple(int(x) for x in rng.integers(0, 50, 4)) for _ in range(500)]
+    counts += [(0, 0, 0, 0), (0, 0, 0, 9), (5, 0, 0, 0), (0, 3, 0, 0), (2, 0, 0, 2)]
+    docs = [f"d{i}" for i in range(len(counts))]
+    got = _document_kappas(docs, counts)
+    want = [_kappa(c, f"document {d!r}") for d, c in zip(docs, counts, strict=True)]
+    assert [repr(a) for a in got] == [repr(a) for a in want]
+    assert {a.reason for a in got} > {None}  # the undefined ones are there too
+    got = _document_jaccards(docs, counts)
+    want = [_jaccard(c, f"document {d!r}") for d, c in zip(docs, counts, strict=True)]
+    assert [repr(a) for a in got] == [repr(a) for a in want]
+
+
+def test_a_span_f1_side_from_the_columns_is_the_set_built_span_by_span() -> None:
+    from core.metrics.agreement.measures import _side
+
+    a = AnnotationSet("A", {"d": (Span(0, 2, "z"), Span(1, 3, "x")), "e": (),
+                            "f": (Span(0, 1, "y"), Span(2, 4, "z"))}, role="annotator")
+    # a table whose label numbering is not the order of first appearance
+    t = a.table
+    order = [t.labels.index(lab) for lab in ("y", "x", "z")]
+    renumber = np.zeros(len(order), dtype=np.int32)
+    renumber[order] = np.arange(len(order), dtype=np.int32)
+    shuffled = type(t)(t.doc_ids, ("y", "x", "z"), t.doc, t.start, t.end, renumber[t.label],
+                       t.offsets)
+    b = AnnotationSet("A", shuffled, role="annotator")
+    s = Study.from_sets([b, AnnotationSet("B", {"d": ()}, role="annotator")])
+    fast = _side(s, "A", ["d", "e", "f"], "gold")
+    slow = AnnotationSet("A", {d: s.spans["A"][d] for d in ["d", "e", "f"]}, role="gold")
+    assert fast.table.labels == slow.table.labels == ("z", "x", "y")
+    for col in ("doc", "start", "end", "label", "offsets"):
+        assert getattr(fast.table, col).tolist() == getattr(slow.table, col).tolist()
+        assert getattr(fast.table, col).dtype == getattr(slow.table, col).dtype
+    assert fast.table.doc_ids == slow.table.doc_ids and fast.role == "gold"
+    assert dict(_side(s, "A", ["f", "d"], "gold").spans) == {
+        "f": s.spans["A"]["f"], "d": s.spans["A"]["d"]}  # a subset: built from the spans
