@@ -74,10 +74,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1, help="--browser: rounds per checkout")
     ap.add_argument("--settle", type=float, default=30.0,
                     help="--browser: seconds before the second series of switches")
+    ap.add_argument("--first-visit", action="store_true",
+                    help="--browser: the first load and visit only, no switches")
     args = ap.parse_args()
     if args.browser:
         browser(args.docs, [Path(t).resolve() for t in args.tree.split(",")], args.rounds,
-                args.settle)
+                args.settle, switches=not args.first_visit)
         return
 
     import os
@@ -212,9 +214,10 @@ MATRIX_TITLE = """(m) => {
 """Whether the pairwise heatmap drawn is measure ``m``'s (its title starts with the name)."""
 
 
-def browser_round(tree: Path, data: list[str], settle: float, timeout: float = 300_000
-                  ) -> dict[str, Any]:
-    """One fresh server in ``tree``: first load, first visit, measure switches (seconds)."""
+def browser_round(tree: Path, data: list[str], settle: float, switches: bool = True,
+                  timeout: float = 600_000) -> dict[str, Any]:
+    """One fresh server in ``tree``: first load, first visit, measure switches (seconds;
+    without ``switches`` the first visit only)."""
     import os
     import signal
 
@@ -257,9 +260,10 @@ def browser_round(tree: Path, data: list[str], settle: float, timeout: float = 3
                 page.wait_for_function(MATRIX_TITLE, arg=measure, timeout=timeout)
                 return time.perf_counter() - t0
 
-            out["switch_now_s"] = {m: switch(m) for m in SWITCH_NOW}
-            time.sleep(settle)
-            out["switch_settled_s"] = {m: switch(m) for m in SWITCH_SETTLED}
+            out["switch_now_s"] = {m: switch(m) for m in SWITCH_NOW} if switches else {}
+            if switches:
+                time.sleep(settle)
+            out["switch_settled_s"] = {m: switch(m) for m in SWITCH_SETTLED} if switches else {}
             out["server_peak_rss_mib"] = peak_rss_mib(proc.pid)
             browser.close()
     finally:
@@ -269,7 +273,8 @@ def browser_round(tree: Path, data: list[str], settle: float, timeout: float = 3
     return out
 
 
-def browser(n_docs: int, trees: list[Path], rounds: int, settle: float) -> None:
+def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
+            switches: bool = True) -> None:
     import statistics
     import tempfile
 
@@ -278,7 +283,7 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float) -> None:
         data = write_corpus(Path(tmp), n_docs)
         for r in range(rounds):
             for tree in trees if r % 2 == 0 else trees[::-1]:
-                res = browser_round(tree, data, settle)
+                res = browser_round(tree, data, settle, switches)
                 results.append(res)
                 at_once = " ".join(f"{m} {v:.2f}" for m, v in res["switch_now_s"].items())
                 settled = " ".join(f"{m} {v:.2f}" for m, v in res["switch_settled_s"].items())
@@ -295,10 +300,10 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float) -> None:
         answer: list[float] = [r["first_visit_answer_s"] for r in mine]
         matrix: list[float] = [r["first_visit_matrix_s"] for r in mine]
         print(f"{tree}: medians over {len(mine)} rounds: first visit answers "
-              f"{statistics.median(answer):.2f} s, matrix "
-              f"{statistics.median(matrix):.2f} s; switch at "
-              f"once {statistics.median(now):.2f} s (max {max(now):.2f}), settled "
-              f"{statistics.median(later):.2f} s (max {max(later):.2f})")
+              f"{statistics.median(answer):.2f} s, matrix {statistics.median(matrix):.2f} s"
+              + (f"; switch at once {statistics.median(now):.2f} s (max {max(now):.2f}), "
+                 f"settled {statistics.median(later):.2f} s (max {max(later):.2f})"
+                 if now else ""))
     results_dir = ROOT / "bench" / "results"
     results_dir.mkdir(parents=True, exist_ok=True)
     (results_dir / f"bench_annotators_browser_{n_docs}.json").write_text(

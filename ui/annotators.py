@@ -304,7 +304,7 @@ PREFETCH_DOCS = 20_000
 """Up to this many documents (and above :data:`BACKGROUND_DOCS`) the worker computes the
 measures of :data:`PREFETCHED` while the page is open, behind the jobs it shows, so that a switch
 of measure finds its matrix ready: each takes about a second of the worker's core at 10,000
-documents (0.7–1.7 s CPU, ``docs/performance.md``), which no page run can spare, and a switch
+documents (0.7–1.5 s CPU, ``docs/performance.md``), which no page run can spare, and a switch
 to a measure still queued runs it next. Above it they would take minutes of a shared core for
 measures nobody may open."""
 
