@@ -375,6 +375,25 @@ def doc_label_matrix(study: Study, annotators: Sequence[str] | None = None
                 for d in study.docs} for a in who}
 
 
+def doc_coverage(study: Study) -> np.ndarray:
+    """``covered[k, i]``: whether annotator ``study.annotators[k]`` lists document
+    ``study.docs[i]`` (:meth:`Study.covering` of every document at once, from the columns).
+
+    >>> a = AnnotationSet("A", {"d": (), "e": ()}, role="annotator")
+    >>> b = AnnotationSet("B", {"e": ()}, role="annotator")
+    >>> doc_coverage(Study.from_sets([a, b])).tolist()
+    [[True, True], [False, True]]
+    """
+    index = {d: i for i, d in enumerate(study.docs)}
+    covered = np.zeros((len(study.annotators), len(study.docs)), dtype=bool)
+    for k, a in enumerate(study.annotators):
+        doc_ids = study.table(a).doc_ids
+        rows = np.fromiter((index.get(d, -1) for d in doc_ids), dtype=np.int64,
+                           count=len(doc_ids))
+        covered[k, rows[rows >= 0]] = True
+    return covered
+
+
 def doc_label_presence(study: Study, docs: Sequence[str] | None = None
                        ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`doc_label_matrix` as arrays, built from each annotator's columns
