@@ -384,14 +384,22 @@ def doc_coverage(study: Study) -> np.ndarray:
     >>> doc_coverage(Study.from_sets([a, b])).tolist()
     [[True, True], [False, True]]
     """
-    index = {d: i for i, d in enumerate(study.docs)}
     covered = np.zeros((len(study.annotators), len(study.docs)), dtype=bool)
     for k, a in enumerate(study.annotators):
-        doc_ids = study.table(a).doc_ids
-        rows = np.fromiter((index.get(d, -1) for d in doc_ids), dtype=np.int64,
-                           count=len(doc_ids))
+        rows = _rows(study.table(a).doc_ids, study.docs)
         covered[k, rows[rows >= 0]] = True
     return covered
+
+
+def _rows(doc_ids: tuple[str, ...], docs: Sequence[str],
+          index: dict[str, int] | None = None) -> np.ndarray:
+    """The position in ``docs`` of each of ``doc_ids`` (-1: not there); a set that lists
+    exactly ``docs`` (the common case) needs no lookup."""
+    if len(doc_ids) == len(docs) and doc_ids == tuple(docs):
+        return np.arange(len(docs), dtype=np.int64)
+    index = index if index is not None else {d: i for i, d in enumerate(docs)}
+    rows = np.fromiter((index.get(d, -1) for d in doc_ids), dtype=np.int64, count=len(doc_ids))
+    return rows
 
 
 def doc_label_presence(study: Study, docs: Sequence[str] | None = None
@@ -414,8 +422,7 @@ def doc_label_presence(study: Study, docs: Sequence[str] | None = None
     present = np.zeros((len(study.annotators), len(docs), len(study.labels)), dtype=bool)
     for k, a in enumerate(study.annotators):
         t = study.table(a)
-        rows = np.fromiter((index.get(d, -1) for d in t.doc_ids), dtype=np.int64,
-                           count=len(t.doc_ids))
+        rows = _rows(t.doc_ids, docs, index)
         covered[k, rows[rows >= 0]] = True
         if not len(t):
             continue
