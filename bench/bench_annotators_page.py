@@ -13,6 +13,19 @@ over ``--docs`` texts (default 200). Times, best of ``--repeat``:
 
 Run: ``python bench/bench_annotators_page.py [--docs 200] [--samples 30] [--repeat 3]``.
 Writes ``bench/results/bench_annotators_page.json``.
+
+``--browser`` instead times what a user waits for in Chromium (issue 29, targets 3 and 5): the
+corpus is written as SemEval-2021 JSON (the gold and three annotators) and opened with
+``spanscope app --data NAME:ROLE=PATH``; Playwright drives ``/usr/bin/chromium``. Each round
+starts a fresh server and times the first load (Overview drawn), the Annotators page's first visit
+(the page answers: its heading and the measure menu; then until the default measure's matrix is
+drawn), and measure switches, each from the click on the menu option until the heatmap of the new
+measure is visible: at once after the first visit (the worker still computing the other measures
+ahead), then, after ``--settle`` seconds, to the others. ``--tree PATH,PATH`` runs the rounds in
+several checkouts, interleaved (before/after on the same machine in the same minutes); the load
+average is printed with every round. Writes ``bench/results/bench_annotators_browser_<docs>.json``.
+
+    python bench/bench_annotators_page.py --browser --docs 10000 --rounds 2 --tree /tmp/base,.
 """
 
 from __future__ import annotations
@@ -38,7 +51,6 @@ from core.metrics.agreement import (  # noqa: E402
     majority_set,
     measure_view,
 )
-from core.metrics.agreement import measures as _measures  # noqa: E402
 from core.model import AnnotationSet  # noqa: E402
 
 
@@ -55,7 +67,20 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-apptest", action="store_true", help="skip the page (AppTest) timings")
+    ap.add_argument("--browser", action="store_true",
+                    help="time the page in Chromium instead (first visit, measure switches)")
+    ap.add_argument("--tree", default=str(ROOT),
+                    help="--browser: comma-separated checkouts to run the server in, interleaved")
+    ap.add_argument("--rounds", type=int, default=1, help="--browser: rounds per checkout")
+    ap.add_argument("--settle", type=float, default=30.0,
+                    help="--browser: seconds before the second series of switches")
+    ap.add_argument("--first-visit", action="store_true",
+                    help="--browser: the first load and visit only, no switches")
     args = ap.parse_args()
+    if args.browser:
+        browser(args.docs, [Path(t).resolve() for t in args.tree.split(",")], args.rounds,
+                args.settle, switches=not args.first_visit)
+        return
 
     import os
 
@@ -90,7 +115,6 @@ def main() -> None:
     total = sum(v for k, v in out["core_ms"].items() if k.startswith("view"))
     print(f"  every non-γ view                    {total:8.1f} ms")
 
-    _measures._GAMMA_CACHE.clear()
     ticks: list[tuple[int, int]] = []
     t0 = time.perf_counter()
     g = gamma(study, samples=args.samples, seed=0, progress=lambda d, n: ticks.append((d, n)))
@@ -135,15 +159,164 @@ def main() -> None:
     (results / "bench_annotators_page.json").write_text(json.dumps(out, indent=1))
 
 
+SWITCH_NOW = ("char-jaccard", "text-kappa", "fleiss-kappa", "span-f1")
+"""Switches timed right after the first visit (the page opens on char-κ), down the menu and
+back up."""
+SWITCH_SETTLED = ("krippendorff-alpha", "mafalda-f1", "char-kappa")
+"""Switches timed after ``--settle`` seconds, to measures not shown yet (and back to char-κ)."""
+
+
+def write_corpus(folder: Path, n_docs: int) -> list[str]:
+    """:func:`corpus` as SemEval-2021 JSON files in ``folder``; returns the ``--data``
+    arguments (the gold, then three annotators)."""
+    sets, texts = corpus(n_docs)
+    folder.mkdir(parents=True, exist_ok=True)
+    args = []
+    for k, aset in enumerate(sets):
+        rows = [{"id": doc, "text": texts[doc],
+                 "labels": [{"technique": sp.label, "start": sp.start, "end": sp.end}
+                            for sp in aset.spans[doc]]} for doc in aset.spans]
+        path = folder / f"{aset.name}.json"
+        path.write_text(json.dumps(rows), encoding="utf-8")
+        role = "gold" if k == 0 else "annotator"
+        args += ["--data", f"{aset.name}:{role}={path}"]
+    return args
+
+
+def _server(tree: Path, data: list[str]) -> tuple[Any, str]:
+    import subprocess
+    import urllib.request
+
+    from bench_app import _free_port
+
+    port = _free_port()
+    cmd = [sys.executable, "-m", "core", "app", *data, "--server.headless=true",
+           "--server.address=127.0.0.1", f"--server.port={port}",
+           "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
+    proc = subprocess.Popen(cmd, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("streamlit did not become healthy")
+
+
+MATRIX_TITLE = """(m) => {
+  const t = document.querySelector('.st-key-ann_matrix .gtitle');
+  return !!t && (t.textContent.startsWith(m + ',') || t.textContent.startsWith(m + ' ('));
+}"""
+"""Whether the pairwise heatmap drawn is measure ``m``'s (its title starts with the name)."""
+
+
+def browser_round(tree: Path, data: list[str], settle: float, switches: bool = True,
+                  timeout: float = 600_000) -> dict[str, Any]:
+    """One fresh server in ``tree``: first load, first visit, measure switches (seconds;
+    without ``switches`` the first visit only)."""
+    import os
+    import signal
+
+    from bench_app import CHROMIUM, _settled, peak_rss_mib
+    from playwright.sync_api import sync_playwright
+
+    proc, url = _server(tree, data)
+    out: dict[str, Any] = {"tree": str(tree), "load_before": os.getloadavg()[0]}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+                "--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1500, "height": 1600})
+            t = time.perf_counter()
+            page.goto(url)
+            _settled(page, "[data-testid='stMain'] [data-testid='stPageLink']", timeout)
+            out["first_load_s"] = time.perf_counter() - t
+            t = time.perf_counter()
+            page.get_by_test_id("stSidebarNav").get_by_text("Annotators", exact=True).click()
+            page.get_by_role("heading", name="Annotators").first.wait_for(timeout=timeout)
+            _settled(page, ".st-key-ann_measure", timeout)
+            out["first_visit_answer_s"] = time.perf_counter() - t
+            page.wait_for_function(MATRIX_TITLE, arg="char-kappa", timeout=timeout)
+            out["first_visit_matrix_s"] = time.perf_counter() - t
+
+            def switch(measure: str) -> float:
+                box = page.get_by_test_id("stSelectbox").filter(has_text="Measure").first
+                for attempt in range(4):  # a chart drawn late moves the page and closes it
+                    box.click()
+                    option = page.get_by_role("option").get_by_text(measure, exact=True).first
+                    try:
+                        option.wait_for(timeout=5_000)
+                        break
+                    except Exception:
+                        if attempt == 3:
+                            raise
+                        page.keyboard.press("Escape")
+                t0 = time.perf_counter()
+                option.click()
+                page.wait_for_function(MATRIX_TITLE, arg=measure, timeout=timeout)
+                return time.perf_counter() - t0
+
+            out["switch_now_s"] = {m: switch(m) for m in SWITCH_NOW} if switches else {}
+            if switches:
+                time.sleep(settle)
+            out["switch_settled_s"] = {m: switch(m) for m in SWITCH_SETTLED} if switches else {}
+            out["server_peak_rss_mib"] = peak_rss_mib(proc.pid)
+            browser.close()
+    finally:
+        out["load_after"] = os.getloadavg()[0]
+        os.killpg(proc.pid, signal.SIGTERM)  # the server and its worker
+        proc.wait(timeout=30)
+    return out
+
+
+def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
+            switches: bool = True) -> None:
+    import statistics
+    import tempfile
+
+    results: list[dict[str, Any]] = []  # one per round
+    with tempfile.TemporaryDirectory() as tmp:
+        data = write_corpus(Path(tmp), n_docs)
+        for r in range(rounds):
+            for tree in trees if r % 2 == 0 else trees[::-1]:
+                res = browser_round(tree, data, settle, switches)
+                results.append(res)
+                at_once = " ".join(f"{m} {v:.2f}" for m, v in res["switch_now_s"].items())
+                settled = " ".join(f"{m} {v:.2f}" for m, v in res["switch_settled_s"].items())
+                print(f"{tree}: load {res['load_before']:.1f}->{res['load_after']:.1f}; first "
+                      f"load {res['first_load_s']:.2f} s; Annotators answers "
+                      f"{res['first_visit_answer_s']:.2f} s, matrix "
+                      f"{res['first_visit_matrix_s']:.2f} s; switch at once: {at_once}; after "
+                      f"{settle:.0f} s: {settled}; server peak RSS {res['server_peak_rss_mib']} "
+                      "MiB", flush=True)
+    for tree in trees:
+        mine = [r for r in results if r["tree"] == str(tree)]
+        now: list[float] = [v for r in mine for v in r["switch_now_s"].values()]
+        later: list[float] = [v for r in mine for v in r["switch_settled_s"].values()]
+        answer: list[float] = [r["first_visit_answer_s"] for r in mine]
+        matrix: list[float] = [r["first_visit_matrix_s"] for r in mine]
+        print(f"{tree}: medians over {len(mine)} rounds: first visit answers "
+              f"{statistics.median(answer):.2f} s, matrix {statistics.median(matrix):.2f} s"
+              + (f"; switch at once {statistics.median(now):.2f} s (max {max(now):.2f}), "
+                 f"settled {statistics.median(later):.2f} s (max {max(later):.2f})"
+                 if now else ""))
+    results_dir = ROOT / "bench" / "results"
+    results_dir.mkdir(parents=True, exist_ok=True)
+    (results_dir / f"bench_annotators_browser_{n_docs}.json").write_text(
+        json.dumps({"docs": n_docs, "settle_s": settle, "rounds": results}, indent=1))
+
+
 def apptest(ws: Any, samples: int) -> dict[str, float]:
     """The page's script times in AppTest (no browser), γ computing in the background."""
     from streamlit.testing.v1 import AppTest
 
-    from core.metrics.agreement import measures as m
     from ui import annotators as ann
     from ui import state
 
-    m._GAMMA_CACHE.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params[ann.K_ANN_SAMPLES] = str(samples)
     at.session_state[state.K_SOURCE] = "upload"

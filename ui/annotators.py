@@ -26,6 +26,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -45,6 +46,7 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
+from core.metrics.agreement.study import doc_coverage
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
@@ -53,7 +55,8 @@ from core.render.palette import SEQUENTIAL
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
-from ui.jobs import Job, progress, submit
+from ui.jobs import Job, Resident, progress, submit
+from ui.jobs import ahead as jobs_ahead
 from ui.jobs import shown as jobs_shown
 from ui.set_names import full_name_help
 from ui.state import Workspace
@@ -74,6 +77,7 @@ K_ANN_RANK_TABLE = "ann_rank_table"  # session: selection state of the ranking t
 K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
+K_ANN_AHEAD = "ann_ahead"  # session: the choice and measure the prefetch order was set for
 ANN_ALL_LABELS = "(all labels)"
 ANN_NO_GOLD = "(none)"
 
@@ -128,8 +132,9 @@ def document_units(study: Study) -> dict[str, tuple[int, int]]:
     κ takes the documents every annotator covers, Krippendorff's α those that at least two
     cover; a unit is one (document, label) pair."""
     labels = len(study.labels)
-    fleiss = len(study.common_docs())
-    kripp = sum(1 for d in study.docs if len(study.covering(d)) >= 2)
+    coders = doc_coverage(study).sum(axis=0)  # one pass over the columns, not per document
+    fleiss = int((coders == len(study.annotators)).sum())
+    kripp = int((coders >= 2).sum())
     return {"fleiss-kappa": (fleiss, fleiss * labels),
             "krippendorff-alpha": (kripp, kripp * labels)}
 
@@ -152,19 +157,19 @@ def few_units_note(documents: int, units: int) -> str | None:
 def single_documents(study: Study) -> list[tuple[str, str]]:
     """``(document, annotator)`` for the documents only one of the chosen sets covers: no
     measure compares anything there (their ids match no other set's, ``core.model.alignment``)."""
-    out = []
-    for doc in study.docs:
-        who = study.covering(doc)
-        if len(who) == 1:
-            out.append((doc, who[0]))
-    return out
+    covered = doc_coverage(study)
+    alone = np.flatnonzero(covered.sum(axis=0) == 1)
+    who = covered[:, alone].argmax(axis=0).tolist()
+    return [(study.docs[i], study.annotators[k]) for i, k in zip(alone.tolist(), who,
+                                                                 strict=True)]
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def coverage(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
              ) -> tuple[list[tuple[str, str]], dict[str, tuple[int, int]]]:
-    """:func:`single_documents` and :func:`document_units` of :func:`study`, cached: both walk
-    every document (half a second of every rerun at 100,000 documents)."""
+    """:func:`single_documents` and :func:`document_units` of :func:`study`, cached (each
+    reads every set's document list: 0.1 s at 100,000 documents, 1.1 s when it asked each
+    document which sets list it)."""
     s = study(ws_key, _ws, sets, label)
     return single_documents(s), document_units(s)
 
@@ -230,7 +235,7 @@ def many_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     :data:`BACKGROUND_DOCS` documents)."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"Fleiss' κ, Krippendorff's α and α_U of {len(s.docs):,} documents",
-                      "many", {"study": s}))
+                      "many", {"study": _resident_study(ws_key, s, sets, label)}))
 
 
 GAMMA_AUTO_DOCS = 1000
@@ -244,7 +249,8 @@ def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | N
     """Corpus γ and γ-cat of ``sets`` in the background: ``{"gamma": …, "gamma-cat": …}``."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"γ of {len(sets)} annotators, {samples} samples, seed {seed}", "gamma",
-                       {"study": s, "samples": samples, "seed": seed}))
+                       {"study": _resident_study(ws_key, s, sets, label), "samples": samples,
+                        "seed": seed}))
 
 
 def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
@@ -252,6 +258,25 @@ def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure:
     return {"sets": _sets(ws, sets), "texts": dict(ws.corpus.texts), "measure": measure,
             "label": label, "gold": ws.sets[gold] if gold is not None else None,
             "leave_one_out": leave_one_out}
+
+
+def _resident_study(ws_key: str, s: Study, sets: tuple[str, ...], label: str | None
+                    ) -> Resident:
+    """The study as the worker keeps it between jobs (sent once: :mod:`ui.jobs`)."""
+    return Resident(f"{ws_key}|study|{sets!r}|{label!r}", s)
+
+
+def _resident_view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
+                        gold: str | None, leave_one_out: bool) -> dict[str, Any]:
+    """:func:`_view_args` for the worker: each set and the texts as
+    :class:`~ui.gamma_worker.Resident` values, sent with the corpus's first job only (one
+    job per measure, so a switch of measure sends no corpus)."""
+    args = _view_args(ws, sets, label, measure, gold, leave_one_out)
+    args["sets"] = [Resident(f"{ws.key}|set|{n}", ws.sets[n]) for n in sets]
+    args["texts"] = Resident(f"{ws.key}|texts", args["texts"])
+    if gold is not None:
+        args["gold"] = Resident(f"{ws.key}|set|{gold}", ws.sets[gold])
+    return args
 
 
 @st.cache_resource(max_entries=32, show_spinner="Computing agreement…")
@@ -273,7 +298,8 @@ def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     chance = f" ({samples} samples, seed {seed})" if measure in GAMMA_MEASURES else ""
     return submit(Job(f"{measure} of every pair and against the gold and the majority{chance}",
                       "view",
-                      {**_view_args(_ws, sets, label, measure, gold, leave_one_out),
+                      {**_resident_view_args(_ws, sets, label, measure, gold,
+                                             leave_one_out),
                        "samples": samples, "seed": seed}), later=_later)
 
 
@@ -281,30 +307,63 @@ PREFETCH_DOCS = 20_000
 """Up to this many documents (and above :data:`BACKGROUND_DOCS`) the worker computes the
 measures of :data:`PREFETCHED` while the page is open, behind the jobs it shows, so that a switch
 of measure finds its matrix ready: each takes about a second of the worker's core at 10,000
-documents (0.7–1.7 s CPU, ``docs/performance.md``), which no page run can spare, and a switch
+documents (0.7–1.5 s CPU, ``docs/performance.md``), which no page run can spare, and a switch
 to a measure still queued runs it next. Above it they would take minutes of a shared core for
 measures nobody may open."""
 
 PREFETCHED = ("char-kappa", "char-jaccard", "span-f1", "mafalda-f1", "text-kappa",
               "fleiss-kappa", "krippendorff-alpha")
-"""The measures :func:`prefetch` computes ahead, in this order: all but γ and γ-cat (seconds
-to minutes, with their own settings) and α_U (7 s CPU at 10,000 documents)."""
+"""The measures :func:`prefetch` computes ahead (in :func:`prefetch_order`): all but γ and γ-cat
+(seconds to minutes, with their own settings) and α_U (7 s CPU at 10,000 documents)."""
+
+FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("span-f1", "mafalda-f1"), ("char-kappa", "char-jaccard"),
+    ("text-kappa", "fleiss-kappa", "krippendorff-alpha"))
+"""Measures of the same items (spans, characters, documents × labels): the one a user compares
+a value with first."""
+
+
+def prefetch_order(measure: str) -> list[str]:
+    """The measures of :data:`PREFETCHED` other than ``measure``, the likeliest next choice
+    first: ``measure``'s own family (:data:`FAMILIES`, the same items judged another way), then
+    the others by their distance from it in the measure menu (the one below before the one
+    above: the menu is read downwards).
+
+    >>> prefetch_order("char-kappa")
+    ['char-jaccard', 'mafalda-f1', 'text-kappa', 'span-f1', 'fleiss-kappa', 'krippendorff-alpha']
+    >>> prefetch_order("gamma")[:2]
+    ['krippendorff-alpha', 'fleiss-kappa']
+    """
+    family = next((f for f in FAMILIES if measure in f), ())
+    at = MEASURES.index(measure)
+
+    def distance(m: str) -> tuple[bool, int, bool]:
+        d = MEASURES.index(m) - at
+        return m not in family, abs(d), d < 0
+
+    return sorted((m for m in PREFETCHED if m != measure), key=distance)
 
 
 def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]:
     """The background views of the measures of :data:`PREFETCHED` other than the chosen one,
     queued behind the page's jobs (:func:`view_job` with ``_later``), for a corpus of
-    :data:`BACKGROUND_DOCS` to :data:`PREFETCH_DOCS` documents; the jobs are kept per choice
-    like the chosen measure's, so switching back and forth costs nothing after the first time.
+    :data:`BACKGROUND_DOCS` to :data:`PREFETCH_DOCS` documents, in :func:`prefetch_order` of the
+    chosen measure (after a switch, those not computed yet are queued again in the new order,
+    :func:`ui.jobs.ahead`); the jobs are kept per choice like the chosen measure's, so
+    switching back and forth costs nothing after the first time.
     A job cancelled before it ran (the page showed it, then another measure) or whose worker
     died is queued again, so that a switch never finds a failure it did not see happen."""
     if not BACKGROUND_DOCS < documents <= PREFETCH_DOCS:
         return []
     ahead = [view_job(ws.key, ws, c.sets, c.label, m, c.gold, c.leave_one_out, 0, 30,
-                      _later=True) for m in PREFETCHED if m != c.measure]
+                      _later=True) for m in prefetch_order(c.measure)]
     for job in ahead:
         if job.future is not None and (job.future.cancelled() or job.stopped()):
             submit(job, later=True)
+    ordered_for = (ws.key, c.sets, c.label, c.gold, c.leave_one_out, c.measure)
+    if st.session_state.get(K_ANN_AHEAD) != ordered_for:
+        st.session_state[K_ANN_AHEAD] = ordered_for
+        jobs_ahead(ahead)
     return ahead
 
 

@@ -3,7 +3,9 @@
 ``python -m ui.gamma_worker ADDRESS`` listens on the socket ``ADDRESS`` for the server (the key
 is in ``SPANSCOPE_WORKER_KEY``) and runs one task at a time with :func:`run`, sending
 ``("progress", job id, done, total)`` messages (``done = -1``: the task has started) and then
-``("done", job id, result)`` or ``("error", job id, exception)``. This module imports ``core``
+``("done", job id, result)`` or ``("error", job id, exception)``. A task's arguments may be
+:class:`Resident` values, which the worker keeps for later tasks that name them by key
+(:class:`Held`). This module imports ``core``
 only, never streamlit, so the worker starts fast; it exits by itself when the server process that
 started it is gone.
 """
@@ -14,17 +16,57 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, Listener
 from typing import Any
 
 _QUEUE: Any = None
+_RESIDENT: dict[str, Any] = {}
+"""Values the server sent once and refers to by key (:class:`Resident`, :class:`Held`)."""
 _GAMMA_CACHE: dict[str, Any] = {}
 """γ's chance alignments, kept in this worker process between tasks (γ-cat after γ reuses
 them); :func:`core.metrics.agreement.gamma` keeps none itself."""
 
 LONG_JOB = 20_000
 """Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
+
+
+@dataclass(frozen=True)
+class Resident:
+    """A task argument the worker keeps between tasks under ``key`` (an annotation set, the
+    texts of a corpus): :mod:`ui.jobs` sends the value with the first task that needs it and
+    a :class:`Held` with the later ones, so a switch of measure does not pickle, send and
+    unpickle the whole corpus again. ``key`` names the content (workspace key and name)."""
+
+    key: str
+    value: Any = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Held:
+    """A :class:`Resident` value the worker already keeps, by its key."""
+
+    key: str
+
+
+def resolve(kwargs: dict[str, Any], drop: Sequence[str] = ()) -> dict[str, Any]:
+    """``kwargs`` with each :class:`Resident` kept and each :class:`Held` looked up (also in a
+    list or tuple), after forgetting the keys ``drop`` (the server's bound on what is kept)."""
+    for key in drop:
+        _RESIDENT.pop(key, None)
+
+    def one(v: Any) -> Any:
+        if isinstance(v, Resident):
+            _RESIDENT[v.key] = v.value
+            return v.value
+        if isinstance(v, Held):
+            return _RESIDENT[v.key]
+        if isinstance(v, (list, tuple)):
+            return type(v)(one(x) for x in v)
+        return v
+
+    return {k: one(v) for k, v in kwargs.items()}
 
 
 def init(queue: Any) -> None:
@@ -115,11 +157,11 @@ def serve(address: str, key: bytes) -> None:
     init(_Progress(conn))
     while True:
         try:
-            job_id, task, kwargs = conn.recv()
+            job_id, task, kwargs, drop = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            result = run(job_id, task, kwargs)
+            result = run(job_id, task, resolve(kwargs, drop))
         except Exception as exc:  # sent back: the server raises it where the page asks
             try:
                 conn.send(("error", job_id, exc))
@@ -130,4 +172,8 @@ def serve(address: str, key: bytes) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], bytes.fromhex(os.environ["SPANSCOPE_WORKER_KEY"]))
+    # Run as the imported module, not as __main__: the Resident and Held values the server
+    # pickles name ui.gamma_worker's classes, which isinstance must recognise.
+    from ui import gamma_worker
+
+    gamma_worker.serve(sys.argv[1], bytes.fromhex(os.environ["SPANSCOPE_WORKER_KEY"]))

@@ -16,6 +16,10 @@ A job submitted ``later`` (:func:`submit`) is work a page expects to be asked fo
 Annotators page's other measures): it runs only when no job of the ordinary kind waits, and a page
 run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next.
 
+The large arguments of a task (annotation sets, texts, a study) are sent as
+:class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
+key, so each corpus crosses the socket once rather than with every job (:meth:`Worker._pack`).
+
 Why a process and not a thread: γ spends its time in many small numpy and scipy calls, which
 would take the interpreter lock from every page run of the server (a 0.3 s page took 4 s while γ
 ran in a thread). One worker, not one per job: two cores are shared by everyone, so jobs queue.
@@ -46,12 +50,18 @@ from streamlit.runtime.state import SessionStateProxy
 
 from core.model.errors import SpanScopeError
 from ui.escape import md
+from ui.gamma_worker import Held, Resident
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY_ENV = "SPANSCOPE_WORKER_KEY"
 """Environment variable that hands the worker its connection key (hex)."""
 START_TIMEOUT = 60.0
 """Seconds the server waits for a new worker to accept its connection."""
+RESIDENT_MAX = 12
+"""Values a worker keeps for later tasks (:class:`~ui.gamma_worker.Resident`: the annotation
+sets, texts and studies of the corpora open: a corpus and its study are about seven); the least
+recently used is forgotten beyond this, which bounds the worker's memory (a set of 1M spans is
+about 25 MB of columns, the texts of 100,000 documents about 100 MB)."""
 
 
 class WorkerDied(RuntimeError):
@@ -149,6 +159,8 @@ class Worker:
         # (0, id, job) for the jobs pages show, (1, id, job) for later ones: by kind, then age.
         self.tasks: queue.PriorityQueue[tuple[int, int, Job[object]]] = queue.PriorityQueue()
         self.ids = itertools.count(1)
+        self.front = itertools.count(-1, -1)  # ids that queue ahead of every earlier one
+        self.held: dict[str, None] = {}  # keys of the Resident values the worker keeps, by use
         self.alive = True
         atexit.register(self.stop)
         threading.Thread(target=self._loop, daemon=True, name="spanscope-jobs").start()
@@ -180,6 +192,14 @@ class Worker:
         job.later = False
         self.tasks.put((0, next(self.ids), job))  # type: ignore[arg-type]
 
+    def ahead(self, jobs: Sequence[Job[T]]) -> None:
+        """Queue later jobs that have not started ahead of the other later jobs, in the order
+        of ``jobs`` (the entries left behind are skipped, as in :meth:`hurry`)."""
+        for job in reversed(jobs):
+            future = job.future
+            if job.later and future is not None and not future.running() and not future.done():
+                self.tasks.put((1, next(self.front), job))  # type: ignore[arg-type]
+
     def _loop(self) -> None:
         while True:
             _, job_id, job = self.tasks.get()
@@ -189,7 +209,7 @@ class Worker:
             if not future.set_running_or_notify_cancel():
                 continue  # cancelled before the worker took it
             try:
-                self.conn.send((job_id, job.task, job.kwargs))
+                self.conn.send((job_id, job.task, *self._pack(job.kwargs)))
                 while True:
                     kind, _, *rest = self.conn.recv()
                     if kind == "progress":
@@ -208,6 +228,31 @@ class Worker:
                 future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
                 self._fail_queued()
                 return
+
+    def _pack(self, kwargs: dict[str, object]) -> tuple[dict[str, object], list[str]]:
+        """A task's arguments as sent: a :class:`~ui.gamma_worker.Resident` the worker keeps
+        already becomes a :class:`~ui.gamma_worker.Held` (its key); and the keys the worker
+        should forget, the least recently used beyond :data:`RESIDENT_MAX`."""
+        used: set[str] = set()
+
+        def one(v: object) -> object:
+            if isinstance(v, Resident):
+                used.add(v.key)
+                if v.key in self.held:
+                    del self.held[v.key]  # re-inserted below: the most recently used
+                    self.held[v.key] = None
+                    return Held(v.key)
+                self.held[v.key] = None
+                return v
+            if isinstance(v, (list, tuple)):
+                return type(v)(one(x) for x in v)
+            return v
+
+        packed = {k: one(v) for k, v in kwargs.items()}
+        drop = [k for k in self.held if k not in used][:max(0, len(self.held) - RESIDENT_MAX)]
+        for k in drop:
+            del self.held[k]
+        return packed, drop
 
     def _fail_queued(self) -> None:
         while True:
@@ -270,6 +315,15 @@ def _hurry(job: Job[T]) -> None:
     job.later = False
 
 
+def ahead(jobs: Sequence[Job[T]]) -> None:
+    """Run these later jobs (those not started) before the other later jobs, in this order:
+    a page that knows which of its prefetched results the user will likely want next says so
+    (ordinary jobs still come first)."""
+    worker = _worker()
+    if worker.alive:
+        worker.ahead(jobs)
+
+
 Memory = MutableMapping[str, object] | SessionStateProxy
 """Where :func:`shown` keeps the jobs of the previous page run (the session state)."""
 
@@ -312,4 +366,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Worker", "WorkerDied", "progress", "shown", "submit"]
+__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "progress", "shown",
+           "submit"]

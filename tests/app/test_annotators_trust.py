@@ -94,3 +94,17 @@ def test_the_data_page_says_which_documents_were_matched_by_their_text(
     assert "reviews_ann2.jsonl: 2 documents renamed" in info
     assert "'1' → '1@reviews_ann2.jsonl'" in info
     assert "2 documents match no other file's documents" in info
+
+
+def test_coverage_from_the_columns_is_each_documents_covering_sets() -> None:
+    x = (Span(0, 2, "x"),)
+    a = AnnotationSet("A", {"d1": x, "d2": (), "d3": x, "d5": x}, role="annotator")
+    b = AnnotationSet("B", {"d2": x, "d3": (), "d4": x}, role="annotator")
+    c = AnnotationSet("C", {"d3": x, "d4": (), "d6": ()}, role="annotator")
+    s = Study.from_sets([a, b, c])
+    want = [(d, s.covering(d)[0]) for d in s.docs if len(s.covering(d)) == 1]
+    assert ann.single_documents(s) == want == [("d1", "A"), ("d5", "A"), ("d6", "C")]
+    labels = len(s.labels)
+    assert ann.document_units(s) == {
+        "fleiss-kappa": (len(s.common_docs()), len(s.common_docs()) * labels),
+        "krippendorff-alpha": (3, 3 * labels)}

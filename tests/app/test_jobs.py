@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import types
+
 import pytest
 
 from core.metrics.agreement import Study, gamma
-from ui import jobs
+from ui import gamma_worker, jobs
 
 
 def _study(handmade) -> Study:
@@ -120,3 +122,62 @@ def test_later_jobs_wait_for_ordinary_ones_and_a_hurried_one_runs_first(handmade
         assert not second.later
     finally:
         worker.stop()
+
+
+def test_a_resident_value_crosses_to_the_worker_once_and_later_jobs_name_it(handmade) -> None:
+    s = _study(handmade)
+    key = f"test-resident-{id(s)}"
+    first = jobs.submit(jobs.Job("many", "many", {"study": jobs.Resident(key, s)}))
+    expected = first.future.result(timeout=120)
+    worker = jobs._worker()
+    assert key in worker.held
+    # The second job's study is sent as its key (the worker has it): same values.
+    packed, drop = worker._pack({"study": jobs.Resident(key, s), "n": 3})
+    assert packed == {"study": gamma_worker.Held(key), "n": 3} and drop == []
+    second = jobs.submit(jobs.Job("many", "many", {"study": jobs.Resident(key, s)}))
+    got = second.future.result(timeout=120)
+    assert {k: v.overall.value for k, v in got.items()} == {
+        k: v.overall.value for k, v in expected.items()}
+
+
+def test_the_worker_forgets_the_least_recently_used_values_beyond_its_bound() -> None:
+    fake = types.SimpleNamespace(held={})
+    pack = jobs.Worker._pack
+    for k in range(jobs.RESIDENT_MAX):
+        pack(fake, {"v": jobs.Resident(f"k{k}", k)})
+    pack(fake, {"v": jobs.Resident("k0", 0)})  # k0 used again: k1 is now the oldest
+    packed, drop = pack(fake, {"v": [jobs.Resident("new", 1), jobs.Resident("k2", 2)]})
+    assert packed == {"v": [jobs.Resident("new", 1), gamma_worker.Held("k2")]}
+    assert drop == ["k1"] and "k1" not in fake.held and len(fake.held) == jobs.RESIDENT_MAX
+
+
+def test_worker_side_resolve_keeps_and_looks_up_and_forgets() -> None:
+    gamma_worker._RESIDENT.clear()
+    assert gamma_worker.resolve({"s": gamma_worker.Resident("a", [1]), "x": 2}) == {
+        "s": [1], "x": 2}
+    assert gamma_worker.resolve({"s": (gamma_worker.Held("a"),)}) == {"s": ([1],)}
+    gamma_worker.resolve({}, ["a"])
+    assert "a" not in gamma_worker._RESIDENT
+
+
+def test_ahead_puts_pending_later_jobs_first_in_the_given_order() -> None:
+    import itertools
+    import queue
+    from concurrent.futures import Future
+
+    fake = types.SimpleNamespace(tasks=queue.PriorityQueue(), ids=itertools.count(1),
+                                 front=itertools.count(-1, -1))
+    made = []
+    for name, later in (("ordinary", False), ("a", True), ("b", True), ("c", True)):
+        job = jobs.Job(name, later=later)
+        job.future = Future()
+        fake.tasks.put((int(later), next(fake.ids), job))
+        made.append(job)
+    done = jobs.Job("done", later=True)
+    done.future = Future()
+    done.future.set_result(None)
+    jobs.Worker.ahead(fake, [made[3], done, made[2]])  # c, then b; a finished job is left
+    order = []
+    while not fake.tasks.empty():
+        order.append(fake.tasks.get()[2].title)
+    assert order == ["ordinary", "c", "b", "a", "b", "c"]  # the stale entries come last

@@ -173,6 +173,53 @@ def fleiss_kappa(counts: NDArray[np.integer[Any]] | Sequence[Sequence[int]],
     return _ratio_agreement(p_bar, p_e, stats, "Fleiss' kappa")
 
 
+def fleiss_kappa_rows(counts: NDArray[np.floating[Any]], categories: Sequence[Hashable]
+                      ) -> list[Agreement]:
+    """:func:`fleiss_kappa` of each table ``counts[i]`` (tables × subjects × categories), at
+    once: the per-document values of a corpus without a NumPy call per document.
+
+    The same operations in the same order as :func:`fleiss_kappa`, each over the last axis of a
+    contiguous array (the axis one table's reduction runs along), so every value is the same
+    float (``tests/agreement/test_coefficients_rows.py``). Tables whose subjects do not all
+    have the same number (≥ 2) of ratings go through :func:`fleiss_kappa` itself.
+
+    >>> [round(k.value, 4) for k in fleiss_kappa_rows(np.array([[[2., 0], [1, 1], [0, 2]]]),
+    ...                                               ["a", "b"])]
+    [0.3333]
+    """
+    t = np.ascontiguousarray(counts, dtype=float)
+    if t.ndim != 3 or t.shape[1] == 0:
+        return [fleiss_kappa(table, categories) for table in t]
+    n_subjects = t.shape[1]
+    per_subject = t.sum(axis=2)
+    n = per_subject[:, 0]
+    regular = np.all(per_subject == n[:, None], axis=1) & (n >= 2)
+    n = np.where(regular, n, 2.0)  # the others are computed one by one below
+    p_i = ((t * t).sum(axis=2) - n[:, None]) / (n * (n - 1))[:, None]
+    p_bar = p_i.mean(axis=1)
+    p_j = t.sum(axis=1) / (n_subjects * n)[:, None]
+    p_e = (p_j * p_j).sum(axis=1)
+    q = p_j * (1 - p_j)
+    disagree = (t * (n[:, None, None] - t)).sum(axis=1)  # integers: exact in any order
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa_j = 1.0 - disagree / ((n_subjects * n * (n - 1))[:, None] * q)
+    undefined_j = (q == 0).tolist()
+    names = [str(c) for c in categories]
+    out = []
+    for i in range(t.shape[0]):
+        if not regular[i]:
+            out.append(fleiss_kappa(t[i], categories))
+            continue
+        ni = n[i]
+        row, none = kappa_j[i], undefined_j[i]
+        cat_kappa: dict[str, float | None] = {
+            name: None if none[j] else row[j] for j, name in enumerate(names)}
+        stats = {"P_bar": float(p_bar[i]), "P_e": float(p_e[i]), "subjects": n_subjects,
+                 "raters": int(ni), "category_kappa": cat_kappa}
+        out.append(_ratio_agreement(float(p_bar[i]), float(p_e[i]), stats, "Fleiss' kappa"))
+    return out
+
+
 def fleiss_kappa_from_ratings(ratings: Sequence[Sequence[Hashable]]) -> Agreement:
     """Fleiss' κ from one row of (anonymous) ratings per subject.
 
@@ -252,6 +299,63 @@ def krippendorff_alpha_from_counts(counts: NDArray[np.floating[Any]], values: Se
         return undefined("Krippendorff's alpha is undefined: expected disagreement is 0 (every "
                          "pairable value is the same, e.g. a label nobody used)", **stats)
     return Agreement(1.0 - d_o / d_e, None, stats)
+
+
+def krippendorff_alpha_rows(counts: NDArray[np.floating[Any]], values: Sequence[Any]
+                            ) -> list[Agreement]:
+    """:func:`krippendorff_alpha_from_counts` (nominal) of each table ``counts[i]`` (tables ×
+    units × values, integer counts), at once: the per-document values of a corpus.
+
+    Where every pairable unit has ``m_u − 1`` coders a power of two (two, three or five coders:
+    the pairs of the dashboard's matrix and three annotators), every term of the coincidence
+    matrix is a multiple of a power of two and every sum is exact, so the order of the sums
+    does not matter and the values are the same floats as one table at a time; other tables
+    go through :func:`krippendorff_alpha_from_counts` itself
+    (``tests/agreement/test_coefficients_rows.py``).
+
+    >>> [round(a.value, 4) for a in krippendorff_alpha_rows(
+    ...     np.array([[[2., 0], [1, 1], [0, 2]]]), ["absent", "present"])]
+    [0.4444]
+    """
+    c = np.ascontiguousarray(counts, dtype=float)
+    if c.ndim != 3 or c.shape[2] != 2:
+        return [krippendorff_alpha_from_counts(table, values) for table in c]
+    m_u = c.sum(axis=2)
+    pairable = m_u >= 2
+    steps = np.where(pairable, m_u - 1.0, 1.0)
+    _, exponent = np.frexp(steps)
+    dyadic = np.all(steps == np.ldexp(0.5, exponent), axis=1)  # m_u − 1 = 2**k
+    w = np.where(pairable, 1.0 / steps, 0.0)
+    wc = c * w[:, :, None]
+    # o[x, y] = Σ_u w_u c_ux c_uy − [x = y] Σ_u w_u c_ux, the coincidence matrix (nominal δ²).
+    o01 = (wc[:, :, 0] * c[:, :, 1]).sum(axis=1)
+    o10 = (wc[:, :, 1] * c[:, :, 0]).sum(axis=1)
+    o00 = (wc[:, :, 0] * c[:, :, 0]).sum(axis=1) - wc[:, :, 0].sum(axis=1)
+    o11 = (wc[:, :, 1] * c[:, :, 1]).sum(axis=1) - wc[:, :, 1].sum(axis=1)
+    n_c0, n_c1 = o00 + o01, o10 + o11
+    n = n_c0 + n_c1
+    units = pairable.sum(axis=1).tolist()
+    out = []
+    for i in range(c.shape[0]):
+        if not dyadic[i]:
+            out.append(krippendorff_alpha_from_counts(c[i], values))
+            continue
+        if not units[i]:
+            out.append(undefined("Krippendorff's alpha is undefined: no unit has values from "
+                                 "two coders", pairable_units=0))
+            continue
+        ni = float(n[i])
+        d_o = float(o01[i] + o10[i]) / ni
+        d_e = float(n_c0[i] * n_c1[i] + n_c1[i] * n_c0[i]) / (ni * (ni - 1)) if ni > 1 else 0.0
+        stats = {"D_o": d_o, "D_e": d_e, "pairable_units": units[i], "pairable_values": ni,
+                 "level": "nominal"}
+        if d_e == 0.0:
+            out.append(undefined("Krippendorff's alpha is undefined: expected disagreement is 0 "
+                                 "(every pairable value is the same, e.g. a label nobody used)",
+                                 **stats))
+        else:
+            out.append(Agreement(1.0 - d_o / d_e, None, stats))
+    return out
 
 
 def _delta2(values: NDArray[Any], n_c: NDArray[np.floating[Any]], level: Level

@@ -21,13 +21,15 @@ from core.metrics.agreement.coefficients import (
     Agreement,
     cohen_kappa_binary,
     fleiss_kappa,
+    fleiss_kappa_rows,
     krippendorff_alpha,
     krippendorff_alpha_from_counts,
+    krippendorff_alpha_rows,
     undefined,
 )
-from core.metrics.agreement.study import Study, char_counts, doc_label_matrix
+from core.metrics.agreement.study import Study, char_counts, doc_label_presence
 from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
-from core.model import AnnotationSet
+from core.model import AnnotationSet, Role, SpanTable, SpanView
 from core.model.errors import InputError
 
 Counts = tuple[int, int, int, int]
@@ -80,7 +82,10 @@ class PairwiseResult:
             for doc, agr in pv.per_document.items():
                 if agr.value is not None:
                     acc.setdefault(doc, []).append(agr.value)
-        return sorted(((d, float(np.mean(v))) for d, v in acc.items()), key=lambda dv: dv[1])
+        # A mean of fewer than 8 values is the left-to-right sum NumPy's np.mean takes (its
+        # pairwise sum starts blocks of 8 from there), so plain Python gives the same float.
+        return sorted(((d, sum(v) / len(v) if len(v) < 8 else float(np.mean(v)))
+                       for d, v in acc.items()), key=lambda dv: dv[1])
 
     def as_dict(self, per_document: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"measure": self.measure, "kind": "pairwise",
@@ -153,6 +158,38 @@ def _jaccard(c: Counts, what: str) -> Agreement:
     return Agreement(c[0] / union, None, stats)
 
 
+def _document_kappas(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+    """``_kappa(c, f"document {doc!r}")`` of every document, the arithmetic of
+    :func:`~core.metrics.agreement.coefficients.cohen_kappa_binary` done elementwise over all of
+    them (the same operations in the same order on the same doubles: the same floats); a
+    document whose κ is undefined goes through :func:`_kappa` itself."""
+    c = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
+    a, b, x, d = (c[:, k].astype(float) for k in range(4))
+    n = a + b + x + d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_o = (a + d) / n
+        p_e = ((a + b) * (a + x) + (x + d) * (b + d)) / (n * n)
+        value = (p_o - p_e) / (1.0 - p_e)
+    plain = ((n > 0) & ~(np.abs(p_e - 1.0) <= 1e-12)).tolist()
+    rows = zip(docs, c.tolist(), plain, value.tolist(), p_o.tolist(), p_e.tolist(), strict=True)
+    return [Agreement(v, None, {"p_o": po, "p_e": pe, "items": sum(cs)}) if ok
+            else _kappa((cs[0], cs[1], cs[2], cs[3]), f"document {doc!r}")
+            for doc, cs, ok, v, po, pe in rows]
+
+
+def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+    """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
+    c = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
+    union = c[:, 0] + c[:, 1] + c[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = c[:, 0].astype(float) / union.astype(float)
+    rows = zip(docs, c[:, 0].tolist(), union.tolist(), value.tolist(), strict=True)
+    return [Agreement(v, None, {"intersection": i, "union": u}) if u
+            else undefined(f"Jaccard is undefined for document {doc!r}: neither annotator "
+                           "marked it", intersection=i, union=u)
+            for doc, i, u, v in rows]
+
+
 def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
                      per_document: Mapping[str, Counts]) -> tuple[PairValue, PairValue]:
     """κ and Jaccard of one annotator pair from its 2×2 counts (n11, n10, n01, n00) summed over
@@ -176,9 +213,9 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     jp.overall = _jaccard(flat, "any label")
     jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
     jp.extra["position"] = _jaccard(position, "span positions")
-    for doc, dflat in per_document.items():
-        kp.per_document[doc] = _kappa(dflat, f"document {doc!r}")
-        jp.per_document[doc] = _jaccard(dflat, f"document {doc!r}")
+    docs, counts = list(per_document), list(per_document.values())
+    kp.per_document = dict(zip(docs, _document_kappas(docs, counts), strict=True))
+    jp.per_document = dict(zip(docs, _document_jaccards(docs, counts), strict=True))
     return kp, jp
 
 
@@ -216,7 +253,10 @@ def text_kappa(study: Study) -> PairwiseResult:
     label's documents; per document: κ over the label universe, with the label-set Jaccard.
     """
     _need_two(study)
-    matrix = doc_label_matrix(study)
+    _, present = doc_label_presence(study)
+    row = {d: i for i, d in enumerate(study.docs)}
+    who = {a: k for k, a in enumerate(study.annotators)}
+    n_labels = len(study.labels)
     pairs: dict[tuple[str, str], PairValue] = {}
     for a, b in combinations(study.annotators, 2):
         docs = study.common_docs([a, b])
@@ -224,55 +264,43 @@ def text_kappa(study: Study) -> PairwiseResult:
             pairs[(a, b)] = PairValue(undefined("no document annotated by both"))
             continue
         pv = PairValue(undefined("no label"))
+        rows = np.fromiter((row[d] for d in docs), dtype=np.int64, count=len(docs))
+        xa, xb = present[who[a]][rows], present[who[b]][rows]  # documents × labels
+        both = xa & xb
+        n11, na, nb = both.sum(axis=0).tolist(), xa.sum(axis=0).tolist(), xb.sum(axis=0).tolist()
+        n00 = (~xa & ~xb).sum(axis=0).tolist()
         per_label: dict[str, Counts] = {}
-        for lab in study.labels:
-            xa = np.array([lab in (matrix[a][d] or set()) for d in docs])
-            xb = np.array([lab in (matrix[b][d] or set()) for d in docs])
-            n11 = int((xa & xb).sum())
-            per_label[lab] = (n11, int(xa.sum()) - n11, int(xb.sum()) - n11,
-                              int((~xa & ~xb).sum()))
+        for j, lab in enumerate(study.labels):
+            per_label[lab] = (n11[j], na[j] - n11[j], nb[j] - n11[j], n00[j])
             pv.per_label[lab] = _kappa(per_label[lab], repr(lab))
         if study.labels:
             pv.overall = _kappa(_sum_counts(list(per_label.values())), "any label")
         defined = [v.value for v in pv.per_label.values() if v.value is not None]
         pv.extra["macro"] = (Agreement(float(np.mean(defined)), None, {"labels": len(defined)})
                              if defined else undefined("no label has a defined kappa"))
-        for d in docs:
-            la, lb = matrix[a][d] or set(), matrix[b][d] or set()
-            both, union = len(la & lb), len(la | lb)
-            c = (both, len(la) - both, len(lb) - both, len(study.labels) - union)
-            k = _kappa(c, f"document {d!r}")
-            jac = both / union if union else None
+        # Per document: the label sets' sizes and overlap, as the rows' sums.
+        d_both = both.sum(axis=1).tolist()
+        d_a, d_b = xa.sum(axis=1).tolist(), xb.sum(axis=1).tolist()
+        counts: list[Counts] = [(nboth, la - nboth, lb - nboth, n_labels - (la + lb - nboth))
+                                for nboth, la, lb in zip(d_both, d_a, d_b, strict=True)]
+        kappas = _document_kappas(docs, counts)
+        for d, nboth, la, lb, k in zip(docs, d_both, d_a, d_b, kappas, strict=True):
+            union = la + lb - nboth
+            jac = nboth / union if union else None
             pv.per_document[d] = Agreement(k.value, k.reason, {**k.stats, "jaccard": jac})
         pairs[(a, b)] = pv
     return PairwiseResult("text-kappa", study.annotators, pairs,
                           params={"documents": len(study.docs)})
 
 
-def _doc_label_counts(study: Study, docs: Sequence[str], labels: Sequence[str]
-                      ) -> np.ndarray[Any, Any]:
-    """``counts[d, l, v]``: coders (among those covering d) with label l absent (v=0) / present."""
-    matrix = doc_label_matrix(study)
-    index = {lab: j for j, lab in enumerate(labels)}
-    out = np.zeros((len(docs), len(labels), 2))
-    for a in study.annotators:
-        covered = np.zeros(len(docs), dtype=bool)
-        rows: list[int] = []
-        cols: list[int] = []
-        for i, d in enumerate(docs):
-            got = matrix[a][d]
-            if got is None:
-                continue
-            covered[i] = True
-            for lab in got:
-                j = index.get(lab)
-                if j is not None:
-                    rows.append(i)
-                    cols.append(j)
-        present = np.zeros((len(docs), len(labels)), dtype=bool)
-        present[rows, cols] = True
-        out[:, :, 1] += present
-        out[:, :, 0] += covered[:, None] & ~present
+def _doc_label_counts(study: Study, docs: Sequence[str]) -> np.ndarray[Any, Any]:
+    """``counts[d, l, v]``: coders (among those covering d) with label ``study.labels[l]``
+    absent (v=0) / present."""
+    covered, present = doc_label_presence(study, docs)
+    out = np.zeros((len(docs), len(study.labels), 2))
+    # Sums of 0/1 per annotator, as the per-annotator loop added them: exact integers.
+    out[:, :, 1] = present.sum(axis=0)
+    out[:, :, 0] = (covered[:, :, None] & ~present).sum(axis=0)
     return out
 
 
@@ -288,13 +316,14 @@ def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
         why = "no document is annotated by every annotator" if not docs else "no label was used"
         return ManyResult("fleiss-kappa", study.annotators, undefined(f"Fleiss' kappa is "
                           f"undefined: {why}"), params=params)
-    counts = _doc_label_counts(study, docs, study.labels)
+    counts = _doc_label_counts(study, docs)
     overall = fleiss_kappa(counts.reshape(-1, 2), ["absent", "present"])
     res = ManyResult("fleiss-kappa", study.annotators, overall, params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = fleiss_kappa(counts[:, j, :], ["absent", "present"])
-    for i, d in enumerate(docs if per_document else ()):
-        res.per_document[d] = fleiss_kappa(counts[i], ["absent", "present"])
+    if per_document:
+        res.per_document = dict(zip(docs, fleiss_kappa_rows(counts, ["absent", "present"]),
+                                    strict=True))
     return res
 
 
@@ -320,15 +349,15 @@ def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
         return ManyResult("krippendorff-alpha", study.annotators,
                           undefined("Krippendorff's alpha is undefined: no label was used"),
                           params=params)
-    counts = _doc_label_counts(study, docs, study.labels)
+    counts = _doc_label_counts(study, docs)
     values = ["absent", "present"]
     res = ManyResult("krippendorff-alpha", study.annotators,
                      krippendorff_alpha_from_counts(counts.reshape(-1, 2), values),
                      params=params)
     for j, lab in enumerate(study.labels):
         res.per_label[lab] = krippendorff_alpha_from_counts(counts[:, j, :], values)
-    for i, d in enumerate(docs if per_document else ()):
-        res.per_document[d] = krippendorff_alpha_from_counts(counts[i], values)
+    if per_document:
+        res.per_document = dict(zip(docs, krippendorff_alpha_rows(counts, values), strict=True))
     numbers = {lab: _numeric(lab) for lab in study.labels}
     single = all(len({sp.label for sp in v}) <= 1
                  for a in study.annotators for v in study.spans[a].values())
@@ -617,6 +646,27 @@ _SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, A
     "martino": _martino, "mafalda": _mafalda}
 
 
+def _side(study: Study, annotator: str, docs: list[str], role: Role) -> AnnotationSet:
+    """``annotator``'s spans in ``docs``, as one side of a span scorer.
+
+    When ``docs`` are all the annotator's documents in its own order (the usual case) the set
+    is made from the study's columns, with the labels numbered in order of first appearance as
+    :meth:`SpanTable.from_spans` numbers them: the same set, table and scores as one built
+    document by document, without a :class:`Span` object per span (half of span-F1's time at
+    10,000 documents)."""
+    spans = study.spans[annotator]
+    if isinstance(spans, SpanView) and len(spans) == len(docs) and list(spans) == docs:
+        t = spans.table
+        used, first = np.unique(t.label, return_index=True)
+        order = used[np.argsort(first, kind="stable")]
+        number = np.zeros(len(t.labels), dtype=np.int32)
+        number[order] = np.arange(len(order), dtype=np.int32)
+        table = SpanTable(t.doc_ids, tuple(t.labels[i] for i in order.tolist()), t.doc,
+                          t.start, t.end, number[t.label], t.offsets)
+        return AnnotationSet(annotator, table, role=role)
+    return AnnotationSet(annotator, {d: spans[d] for d in docs}, role=role)
+
+
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
             only: Sequence[tuple[str, str]] | None = None) -> PairwiseResult:
@@ -635,8 +685,8 @@ def span_f1(study: Study, scorer: str = "martino", *,
         if not docs:
             pairs[(a, b)] = PairValue(undefined("no document annotated by both"))
             continue
-        gold = AnnotationSet(a, {d: study.spans[a][d] for d in docs}, role="gold")
-        pred = AnnotationSet(b, {d: study.spans[b][d] for d in docs}, role="system")
+        gold = _side(study, a, docs, "gold")
+        pred = _side(study, b, docs, "system")
         r = fn(gold, pred)
         pv = PairValue(Agreement(r.get("f1"), None, {"precision": r.get("precision"),
                                                      "recall": r.get("recall")}))

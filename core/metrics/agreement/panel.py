@@ -262,11 +262,15 @@ def sub_study(study: Study, annotators: Sequence[str]) -> Study:
     if unknown:
         raise InputError(f"no annotator {unknown[0]!r} in the study (annotators: "
                          f"{', '.join(study.annotators)})")
-    docs = [d for d in study.docs if any(d in study.spans[a] for a in who)]
+    listed = set().union(*(study.spans[a] for a in who))
+    docs = [d for d in study.docs if d in listed]
     return Study(who, docs, {d: study.lengths[d] for d in docs},
                  {a: study.spans[a] for a in who}, list(study.labels),
                  {d: study.length_known.get(d, False) for d in docs},
-                 [w for w in study.warnings if any(w.startswith(f"{a}:") for a in who)])
+                 [w for w in study.warnings if any(w.startswith(f"{a}:") for a in who)],
+                 # the same spans, so the same columns (built again they would cost a Span
+                 # object per span)
+                 {a: study.tables[a] for a in who if a in study.tables})
 
 
 def _measure(study: Study, measure: str, *, samples: int, seed: int,

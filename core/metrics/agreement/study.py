@@ -373,3 +373,62 @@ def doc_label_matrix(study: Study, annotators: Sequence[str] | None = None
     who = list(annotators) if annotators is not None else study.annotators
     return {a: {d: ({sp.label for sp in study.spans[a][d]} if d in study.spans[a] else None)
                 for d in study.docs} for a in who}
+
+
+def doc_coverage(study: Study) -> np.ndarray:
+    """``covered[k, i]``: whether annotator ``study.annotators[k]`` lists document
+    ``study.docs[i]`` (:meth:`Study.covering` of every document at once, from the columns).
+
+    >>> a = AnnotationSet("A", {"d": (), "e": ()}, role="annotator")
+    >>> b = AnnotationSet("B", {"e": ()}, role="annotator")
+    >>> doc_coverage(Study.from_sets([a, b])).tolist()
+    [[True, True], [False, True]]
+    """
+    covered = np.zeros((len(study.annotators), len(study.docs)), dtype=bool)
+    for k, a in enumerate(study.annotators):
+        rows = _rows(study.table(a).doc_ids, study.docs)
+        covered[k, rows[rows >= 0]] = True
+    return covered
+
+
+def _rows(doc_ids: tuple[str, ...], docs: Sequence[str],
+          index: dict[str, int] | None = None) -> np.ndarray:
+    """The position in ``docs`` of each of ``doc_ids`` (-1: not there); a set that lists
+    exactly ``docs`` (the common case) needs no lookup."""
+    if len(doc_ids) == len(docs) and doc_ids == tuple(docs):
+        return np.arange(len(docs), dtype=np.int64)
+    index = index if index is not None else {d: i for i, d in enumerate(docs)}
+    rows = np.fromiter((index.get(d, -1) for d in doc_ids), dtype=np.int64, count=len(doc_ids))
+    return rows
+
+
+def doc_label_presence(study: Study, docs: Sequence[str] | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`doc_label_matrix` as arrays, built from each annotator's columns
+    (:meth:`Study.table`) without a set per document: ``covered[k, i]`` is whether annotator
+    ``study.annotators[k]`` lists document ``docs[i]`` (default: every document), and
+    ``present[k, i, j]`` whether it used label ``study.labels[j]`` there.
+
+    >>> a = AnnotationSet("A", {"d": (Span(0, 2, "x"),), "e": ()}, role="annotator")
+    >>> b = AnnotationSet("B", {"d": (Span(0, 2, "y"),)}, role="annotator")
+    >>> covered, present = doc_label_presence(Study.from_sets([a, b]))
+    >>> covered.tolist(), present[:, 0].tolist()
+    ([[True, True], [True, False]], [[True, False], [False, True]])
+    """
+    docs = study.docs if docs is None else docs
+    index = {d: i for i, d in enumerate(docs)}
+    columns = {lab: j for j, lab in enumerate(study.labels)}
+    covered = np.zeros((len(study.annotators), len(docs)), dtype=bool)
+    present = np.zeros((len(study.annotators), len(docs), len(study.labels)), dtype=bool)
+    for k, a in enumerate(study.annotators):
+        t = study.table(a)
+        rows = _rows(t.doc_ids, docs, index)
+        covered[k, rows[rows >= 0]] = True
+        if not len(t):
+            continue
+        cols = np.fromiter((columns.get(lab, -1) for lab in t.labels), dtype=np.int64,
+                           count=len(t.labels))
+        r, c = rows[t.doc], cols[t.label]
+        keep = (r >= 0) & (c >= 0)
+        present[k, r[keep], c[keep]] = True
+    return covered, present
