@@ -349,24 +349,6 @@ def merge_intervals(intervals: Sequence[tuple[int, int]]) -> list[tuple[int, int
     return merged
 
 
-def _intersection(x: Sequence[tuple[int, int]], y: Sequence[tuple[int, int]]) -> int:
-    """Characters in both of two sorted disjoint interval lists (one merge pass).
-
-    >>> _intersection([(0, 4), (5, 9)], [(3, 6), (8, 20)])
-    3
-    """
-    i = j = total = 0
-    while i < len(x) and j < len(y):
-        lo, hi = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
-        if hi > lo:
-            total += hi - lo
-        if x[i][1] < y[j][1]:
-            i += 1
-        else:
-            j += 1
-    return total
-
-
 def doc_label_matrix(study: Study, annotators: Sequence[str] | None = None
                      ) -> dict[str, dict[str, set[str] | None]]:
     """``matrix[annotator][doc]``: the set of labels the annotator used there (None: missing)."""
