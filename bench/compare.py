@@ -69,11 +69,12 @@ def all_commands(folder: Path) -> dict[str, list[str]]:
     return cmds
 
 
-def base_tree(rev: str, repo: Path) -> Path:
-    """A detached worktree of ``rev`` in the temporary folder (reused when it exists)."""
+def base_tree(rev: str, repo: Path, prefix: str = "compare-base") -> Path:
+    """A detached worktree of ``rev`` in the temporary folder, named ``<prefix>-<sha>``
+    (reused when it exists); ``outputs.py`` uses it too."""
     sha = subprocess.run(["git", "rev-parse", rev], cwd=repo, capture_output=True, text=True,
                          check=True).stdout.strip()
-    path = Path(tempfile.gettempdir()) / f"compare-base-{sha[:10]}"
+    path = Path(tempfile.gettempdir()) / f"{prefix}-{sha[:10]}"
     if not (path / "core").is_dir():
         subprocess.run(["git", "worktree", "add", "--detach", str(path), sha], cwd=repo,
                        check=True, capture_output=True)

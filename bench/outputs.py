@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from compare import base_tree
+
 S = "sample_data"
 F = f"{S}/formats"
 P = f"{S}/propaganda"
@@ -249,17 +251,6 @@ def first_difference(a: bytes, b: bytes) -> str:
     return "\n".join(lines[:12]) or f"(binary: {len(a)} vs {len(b)} bytes)"
 
 
-def base_tree(rev: str, repo: Path) -> Path:
-    """A worktree of ``rev`` in the temporary folder (reused when it exists)."""
-    sha = subprocess.run(["git", "rev-parse", rev], cwd=repo, capture_output=True, text=True,
-                         check=True).stdout.strip()
-    path = Path(tempfile.gettempdir()) / f"outputs-base-{sha[:10]}"
-    if not (path / "core").is_dir():
-        subprocess.run(["git", "worktree", "add", "--detach", str(path), sha], cwd=repo,
-                       check=True, capture_output=True)
-    return path
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -287,7 +278,7 @@ def main() -> None:
         prefixes = tuple(args.only.split(","))
         cmds = {k: v for k, v in cmds.items() if k.startswith(prefixes)}
     tree = args.tree.resolve()
-    base = base_tree(args.base, tree)
+    base = base_tree(args.base, tree, prefix="outputs-base")
     print(f"{len(cmds)} commands; base {args.base} in {base}; tree {tree}", flush=True)
     before = run_all(base, cmds, scratch / f"base-{os.getpid()}", args.jobs,
                      cache=scratch / "cache" / base.name)
