@@ -85,7 +85,7 @@ def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
 
 def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
         with_interactions: bool = False, open_only: bool = False,
-        corpus: Path | None = None, first: str | None = None) -> dict[str, Any]:
+        corpus: Path | None = None, start_page: str | None = None) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     global _PROFILES
@@ -97,12 +97,12 @@ def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
             {"role": "gold", "path": str(folder / "gold.json")},
             {"role": "system", "path": str(folder / "system_a.json")}])
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=3600)
-        if first:  # a deep link: the first run is this page's (bench_app.py opens /documents)
-            at.switch_page(f"pages/{first}.py")
+        if start_page:  # a deep link: the first run is this page's (bench_app.py: /documents)
+            at.switch_page(f"pages/{start_page}.py")
         _PROFILES = [] if profile else None
         t, c = time.perf_counter(), time.process_time()
-        at.run()  # the Overview page (or ``first``): reads the files
-        out: dict[str, Any] = {"documents": n_docs, "spans_per_set": n_spans, "first": first,
+        at.run()  # the Overview page (or ``start_page``): reads the files
+        out: dict[str, Any] = {"documents": n_docs, "spans_per_set": n_spans, "first": start_page,
                                "load": os.getloadavg()[0],
                                "open_s": round(time.perf_counter() - t, 2),
                                "open_cpu_s": round(time.process_time() - c, 2),
@@ -226,7 +226,7 @@ def main() -> None:
     args = ap.parse_args()
     result = run(args.docs, args.spans, args.top, profile=not args.no_profile,
                  with_interactions=args.interactions, open_only=args.open_only,
-                 corpus=args.corpus, first=args.first)
+                 corpus=args.corpus, start_page=args.first)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),
