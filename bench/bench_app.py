@@ -321,7 +321,7 @@ def main() -> None:
                     "(generated if absent)")
     args = ap.parse_args()
     if args.upload:
-        timed = upload(*args.upload, args.repeat, args.timeout * 1000)
+        timed = upload(args.upload[0], args.upload[1], args.repeat, args.timeout * 1000)
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
