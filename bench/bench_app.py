@@ -17,9 +17,9 @@ A step ends when Streamlit has finished the run (the front end's script state is
 ``notRunning``) and the page's own element is visible. Prints a table and writes
 ``bench/results/bench_app.json``.
 
-Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli]``; with
-``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server until
-their summary shows instead. Targets
+Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]``;
+with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
+until their summary shows instead. Targets
 (issue 15): first load < 5 s, first visit of every page < 3 s, page or document switch < 1 s
 (warm, i.e. once a page has computed its view). ``--cli`` opens the corpus as ``spanscope app
 --data`` does; the peak resident memory of the server (``VmHWM``) is recorded after each step.
@@ -189,13 +189,15 @@ def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
-        timeout: float = 120_000) -> dict[str, Any]:
+        timeout: float = 120_000, corpus: Path | None = None) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp)
+        data = corpus or Path(tmp)
         t = time.perf_counter()
-        make_corpus(data / "bench", n_docs, n_spans)
+        if not ((data / "bench" / "gold.json").exists()
+                and (data / "bench" / "system_a.json").exists()):
+            make_corpus(data / "bench", n_docs, n_spans)
         gen = time.perf_counter() - t
         proc, url = start_server(data, cli)
         rss_after: dict[str, float | None] = {}
@@ -314,13 +316,16 @@ def main() -> None:
     ap.add_argument("--upload", type=Path, nargs=2, metavar=("GOLD", "PRED"),
                     help="instead: time uploading these two files on the Data page until "
                     "their summary shows (a fresh server per run; --repeat runs)")
+    ap.add_argument("--corpus", type=Path, default=None,
+                    help="folder whose bench/ holds the generated pair, kept between runs "
+                    "(generated if absent)")
     args = ap.parse_args()
     if args.upload:
-        timed = upload(*args.upload, args.repeat, args.timeout * 1000)
+        timed = upload(args.upload[0], args.upload[1], args.repeat, args.timeout * 1000)
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000)
+                 args.timeout * 1000, args.corpus)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -12,7 +12,8 @@ memory of the process after each page.
 With ``--interactions`` it then times issue 29's target 5 (:func:`interactions`).
 
 Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K] [--no-profile]
-[--interactions] [--open-only]``; writes ``bench/results/bench_pages_server_<docs>.json``.
+[--interactions] [--open-only] [--first PAGE] [--corpus DIR]``; writes
+``bench/results/bench_pages_server_<docs>.json``.
 """
 
 from __future__ import annotations
@@ -83,25 +84,32 @@ def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
 
 
 def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
-        with_interactions: bool = False, open_only: bool = False) -> dict[str, Any]:
+        with_interactions: bool = False, open_only: bool = False,
+        corpus: Path | None = None, start_page: str | None = None) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
+    global _PROFILES
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "bench"
-        make_corpus(folder, n_docs, n_spans)
+        folder = corpus or Path(tmp) / "bench"
+        if not ((folder / "gold.json").exists() and (folder / "system_a.json").exists()):
+            make_corpus(folder, n_docs, n_spans)
         os.environ["SPANSCOPE_DATA"] = json.dumps([
             {"role": "gold", "path": str(folder / "gold.json")},
             {"role": "system", "path": str(folder / "system_a.json")}])
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=3600)
+        if start_page:  # a deep link: the first run is this page's (bench_app.py: /documents)
+            at.switch_page(f"pages/{start_page}.py")
+        _PROFILES = [] if profile else None
         t, c = time.perf_counter(), time.process_time()
-        at.run()  # the Overview page: reads the files
-        out: dict[str, Any] = {"documents": n_docs, "spans_per_set": n_spans,
+        at.run()  # the Overview page (or ``start_page``): reads the files
+        out: dict[str, Any] = {"documents": n_docs, "spans_per_set": n_spans, "first": start_page,
                                "load": os.getloadavg()[0],
                                "open_s": round(time.perf_counter() - t, 2),
                                "open_cpu_s": round(time.process_time() - c, 2),
                                "rss_after_open_mib": _rss_mib(), "pages": {}}
+        profs, _PROFILES = _PROFILES or [], None
+        out["open_slowest"] = _top(profs, top)
         print("open", out["open_s"], out["open_cpu_s"], out["rss_after_open_mib"], flush=True)
-        global _PROFILES
         for page in () if open_only else PAGES:
             _PROFILES = [] if profile else None
             t, c = time.perf_counter(), time.process_time()
@@ -211,9 +219,14 @@ def main() -> None:
                     help="time opening the corpus (the first load) only, not the pages")
     ap.add_argument("--interactions", action="store_true",
                     help="then time the Annotators measure switch and Errors -> Documents")
+    ap.add_argument("--first", choices=PAGES, default=None,
+                    help="open the app on this page (a deep link) instead of the Overview")
+    ap.add_argument("--corpus", type=Path, default=None,
+                    help="folder of the generated pair, kept between runs (generated if absent)")
     args = ap.parse_args()
     result = run(args.docs, args.spans, args.top, profile=not args.no_profile,
-                 with_interactions=args.interactions, open_only=args.open_only)
+                 with_interactions=args.interactions, open_only=args.open_only,
+                 corpus=args.corpus, start_page=args.first)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -177,9 +177,9 @@ def document_table(
     from core.render.segments import disagreement
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
-    scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)
-    # Only the listed documents (at most DOC_WINDOW + 1): the whole corpus's disagreements are
-    # computed when the list is sorted by them, not to fill a column of 200 rows.
+    # Only the listed documents (at most DOC_WINDOW + 1): the whole corpus's scores and
+    # disagreements are computed when the list is sorted by them, not to fill 200 rows.
+    scores = results.listed_f1(ws_key, _ws, set_a, set_b, order, metric, variant, level)
     dis = {d: disagreement(a.alt_spans(d), b.alt_spans(d), _doc_length(_ws, d, a, b))
            for d in order}
     rows = []

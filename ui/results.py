@@ -201,11 +201,34 @@ def document_result(ws_key: str, _ws: Workspace, set_a: str, set_b: str, doc: st
     return score_pair(_ws, set_a, set_b, metric, variant, level, (doc,))
 
 
+def listed_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, docs: tuple[str, ...],
+              metric: str, variant: str | None, level: int | None) -> dict[str, float]:
+    """F1 of each of ``docs`` (the Documents page's list, at most a few hundred) under ``metric``,
+    from scoring those documents alone (:func:`_restrict`, as :func:`document_result` scores the
+    document shown): the list of a 100,000-document corpus no longer waits for the whole corpus
+    to be scored and tabulated (1 s of a first load opened on Documents; docs/performance.md,
+    issue 29). Per-document values depend on their document alone
+    (``tests/app/test_document_result.py``). When the sets cover different documents, or the
+    metric refuses the listed documents, they are the corpus run's rows (:func:`per_doc_f1`)."""
+    a, b = ws.sets[set_a], ws.sets[set_b]
+    if set(a.doc_ids) != set(b.doc_ids):
+        return per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
+    alone = score_pair(ws, set_a, set_b, metric, variant, level, docs)
+    if alone.error:
+        return per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
+    return _f1_of(alone)
+
+
+def _f1_of(scores: PairScores) -> dict[str, float]:
+    """Document id -> F1 of one :class:`PairScores`."""
+    df = scores.per_doc
+    return dict(zip(df["document"], df["F1"], strict=True))
+
+
 def per_doc_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
                variant: str | None, level: int | None) -> dict[str, float]:
     """Per-document F1 of ``set_b`` against ``set_a`` under ``metric`` ({} if unavailable)."""
-    df = pair_result(ws_key, ws, set_a, set_b, metric, variant, level).per_doc
-    return dict(zip(df["document"], df["F1"], strict=True))
+    return _f1_of(pair_result(ws_key, ws, set_a, set_b, metric, variant, level))
 
 
 @st.cache_resource(max_entries=32, show_spinner="Sorting…")
@@ -501,6 +524,6 @@ def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: st
 
 __all__ = ["Explained", "Overview", "PairScores", "abbreviation", "best_match_for_span",
            "bootstrap_ci", "chosen_variant", "describe", "document_result", "document_scores",
-           "explain_document", "level_label_map", "metric_help", "overall_caption",
+           "explain_document", "level_label_map", "listed_f1", "metric_help", "overall_caption",
            "pair_result", "paired_comparison", "partners_of", "per_doc_f1", "rows_for_span",
            "span_metric_names", "systems_overview", "taxonomy_for", "text_scores"]

@@ -21,6 +21,7 @@ from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
+K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (per label, per document)
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
@@ -274,11 +275,17 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
     st.caption(results.overall_caption(result))
     if "taxonomy" in entry.options:
         st.caption(results.taxonomy_note(ws, s.ref, [system]))
-    tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"])
-    with tab_labels:
-        _per_label(ws, s, d, result)
-    with tab_docs:
-        _per_document(ws, s, d)
+    # Lazy tabs: only the open one runs. The per-document table of 100,000 documents (every
+    # row built, then sorted) cost most of the page's first visit while the per-label tab
+    # was the one shown (docs/performance.md, issue 29).
+    tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"], key=K_DETAIL_TAB,
+                                   on_change="rerun")
+    if tab_labels.open is not False:
+        with tab_labels:
+            _per_label(ws, s, d, result)
+    if tab_docs.open is not False:
+        with tab_docs:
+            _per_document(ws, s, d)
     return d
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from core.metrics import mafalda
 from core.metrics.result import DocumentScore
+from core.model import AnnotationSet
 from ui import results, state
 
 # NLP4IF-2019 refuses overlapping same-technique predictions, which these samples hold.
@@ -114,3 +115,48 @@ def test_a_document_without_an_extra_value_has_nan_there() -> None:
     got = results._per_document_table(Partial())  # type: ignore[arg-type]
     pd.testing.assert_frame_equal(got, _row_by_row(Partial()), check_exact=True)
     assert got.iloc[0].drop(["document", "P", "R", "F1"]).isna().all()
+
+
+@pytest.mark.parametrize(("sample", "metric", "variant"), CASES + REFUSED)
+def test_the_listed_documents_f1_equals_the_corpus_rows(
+        sample: str, metric: str, variant: str) -> None:
+    # The Documents page's list scores its documents alone, as the page's own scores of the
+    # document shown do: a corpus refused for a document not listed does not empty the column.
+    ws = state.load_sample(sample)
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    level = 2 if metric == "martino" else 1
+    corpus = results.per_doc_f1(ws.key, ws, gold, system, metric, variant, level)
+    listed = tuple(ws.corpus.doc_ids)[::-1][:3]
+    got = results.listed_f1(ws.key, ws, gold, system, listed, metric, variant, level)
+    if (sample, metric, variant) in REFUSED:
+        assert corpus == {}
+        for d in listed:
+            alone = results.document_result(ws.key, ws, gold, system, d, metric, variant, level)
+            assert got.get(d) == (None if alone.error else _f1_of_one(alone)), d
+        return
+    want = {d: corpus[d] for d in listed if d in corpus}
+    assert want and set(got) == set(want)
+    for d, f1 in want.items():
+        assert (math.isnan(f1) and math.isnan(got[d])) or got[d] == pytest.approx(f1), d
+
+
+def test_the_listed_documents_of_sets_covering_different_documents_are_the_corpus_rows() -> None:
+    sample = state.load_sample("propaganda")
+    gold, system = state.default_pair(sample)
+    assert gold and system
+    pred = sample.sets[system]
+    docs = list(pred.spans)
+    fewer = AnnotationSet(pred.name, {d: pred.spans[d] for d in docs[1:]}, pred.role)
+    ws = replace(sample, key=sample.key + "-fewer", corpus=replace(
+        sample.corpus, sets={**sample.sets, system: fewer}))
+    ws_key = ws.key
+    corpus = results.per_doc_f1(ws_key, ws, gold, system, "martino", "semeval2021", 2)
+    got = results.listed_f1(ws_key, ws, gold, system, tuple(docs[:3]), "martino",
+                            "semeval2021", 2)
+    assert got == {d: corpus[d] for d in docs[:3] if d in corpus}
+
+
+def _f1_of_one(scores: results.PairScores) -> float:
+    (row,) = scores.per_doc.to_dict("records")
+    return float(row["F1"])

@@ -14,6 +14,7 @@ from tests.app.conftest import APP
 from ui import annotators as ann
 from ui import curation, doc_picker, documents, state
 from ui import differences as diff
+from ui import scores as scores_ui
 
 N_DOCS = 3000
 LABELS = ("Doubt", "Loaded", "Fear", "Slogans")
@@ -74,6 +75,8 @@ def test_the_scatter_draws_a_seeded_sample_and_says_so(large: state.Workspace) -
 
 def test_scores_data_and_errors_tables_are_paginated(large: state.Workspace) -> None:
     at = _open(large, "pages/scores.py")
+    at.session_state[scores_ui.K_DETAIL_TAB] = "📄 Per document"  # lazy tabs: open it
+    at.run()
     assert "Rows 1–50 of 3,000." in _captions(at)
     at = _open(large, "pages/data.py")
     missing = N_DOCS // 2

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from core.metrics import martino
 from core.model.errors import InputError
+from ui import scores as scores_ui
 from ui import state
 
 
@@ -38,9 +40,23 @@ def test_per_label_and_per_document_tables_equal_core(make_app, handmade, frame,
         if v.recall_denominator or v.precision_denominator:
             assert labels.loc[lab, "R"] == pytest.approx(v.recall)
             assert labels.loc[lab, "P"] == pytest.approx(v.precision)
+    assert not _document_tables(at)  # the closed tab is not computed
+    _open_per_document(at)
     docs = frame(at, "document", "F1").set_index("document")
     for row in res.per_document():
         assert docs.loc[row.document, "F1"] == pytest.approx(row.f1)
+
+
+def _document_tables(at) -> list[pd.DataFrame]:
+    return [df.value for df in at.dataframe
+            if "document" in df.value.columns and "F1" in df.value.columns]
+
+
+def _open_per_document(at) -> None:
+    """Click the "Per document" tab (lazy: only the open tab runs)."""
+    at.session_state[scores_ui.K_DETAIL_TAB] = "📄 Per document"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
 
 
 def test_an_input_the_metric_refuses_is_reported_not_raised(make_app) -> None:
@@ -162,8 +178,8 @@ def test_span_pages_say_a_corpus_without_spans_has_nothing_to_show(make_app, pag
 def test_the_documents_link_opens_the_first_row_of_the_per_document_table(make_app) -> None:
     at = make_app("pages/scores.py")
     assert not at.exception
-    table = next(df.value for df in at.dataframe
-                 if "document" in df.value.columns and "F1" in df.value.columns)
+    _open_per_document(at)
+    table = _document_tables(at)[0]
     first = str(table.iloc[0]["document"])
     links = [str(el.proto) for el in at.get("page_link") if "first document" in str(el.proto)]
     assert links and f"doc={first}" in links[0]

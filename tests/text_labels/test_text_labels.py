@@ -114,3 +114,34 @@ def test_values_equal_scikit_learn(gold_sets: dict[str, set[str]],
         assert (p, rec, f1) == pytest.approx(tuple(r.macro().values()))
         assert sklearn.hamming_loss(y, yh) == pytest.approx(r.hamming)
         assert sklearn.accuracy_score(y, yh) == pytest.approx(r.emr)
+
+
+@settings(deadline=None, max_examples=200)
+@given(label_sets, label_sets, st.booleans())
+def test_columnar_counts_equal_the_per_text_sets(gold_sets: dict[str, set[str]],
+                                                 pred_sets: dict[str, set[str]],
+                                                 reverse: bool) -> None:
+    # The counts come from (text, label) keys of the columns; the definition is per text.
+    # The prediction may list the texts in another order, and repeat a label in a text.
+    docs = sorted(gold_sets)
+    order = docs[::-1] if reverse else docs
+    gold = AnnotationSet("gold", {d: tuple(Span(i, i + 1, lab) for i, lab in
+                                           enumerate(sorted(gold_sets[d]) * 2)) for d in docs})
+    pred = AnnotationSet("pred", {d: tuple(Span(i, i + 1, lab) for i, lab in
+                                           enumerate(sorted(pred_sets.get(d, set()))))
+                                  for d in order})
+    r = score(gold, pred)
+    want_g = {d: frozenset(gold_sets[d]) for d in docs}
+    want_p = {d: frozenset(pred_sets.get(d, set())) for d in docs}
+    assert r.gold_sets == want_g and r.pred_sets == want_p
+    for lab in r.labels:
+        tp = sum(lab in want_g[d] and lab in want_p[d] for d in docs)
+        fp = sum(lab in want_p[d] and lab not in want_g[d] for d in docs)
+        fn = sum(lab in want_g[d] and lab not in want_p[d] for d in docs)
+        assert r.counts[lab] == {"tp": tp, "fp": fp, "fn": fn, "tn": len(docs) - tp - fp - fn}
+        assert all(type(v) is int for v in r.counts[lab].values())  # JSON-ready
+    assert r.emr == sum(want_g[d] == want_p[d] for d in docs) / len(docs)
+    cells = len(docs) * len(r.labels)
+    wrong = sum(len(want_g[d] ^ want_p[d]) for d in docs)
+    assert r.hamming == (wrong / cells if cells else 0.0)
+    assert [row["document"] for row in r.per_document()] == docs
