@@ -26,6 +26,14 @@ several checkouts, interleaved (before/after on the same machine in the same min
 average is printed with every round. Writes ``bench/results/bench_annotators_browser_<docs>.json``.
 
     python bench/bench_annotators_page.py --browser --docs 10000 --rounds 2 --tree /tmp/base,.
+
+``--switch-cpu`` times the server side of a warm measure switch (issue 29, target 5): the page
+in AppTest, every measure of ``ui.annotators.PREFETCHED`` computed by the worker first, then
+``--repeat`` rounds of switches, each with its wall and CPU time and the CPU of each page section
+(``ui.annotators`` functions wrapped with a thread-CPU timer). With ``--tree PATH,PATH`` each
+checkout runs in its own process, interleaved, importing its own ``core`` and ``ui``.
+
+    python bench/bench_annotators_page.py --switch-cpu --docs 10000 --tree /tmp/base,/tmp/tree
 """
 
 from __future__ import annotations
@@ -76,7 +84,17 @@ def main() -> None:
                     help="--browser: seconds before the second series of switches")
     ap.add_argument("--first-visit", action="store_true",
                     help="--browser: the first load and visit only, no switches")
+    ap.add_argument("--switch-cpu", action="store_true",
+                    help="time a warm measure switch's page run, section by section (AppTest)")
+    ap.add_argument("--in-tree", help=argparse.SUPPRESS)  # --switch-cpu: one checkout's process
     args = ap.parse_args()
+    if args.switch_cpu:
+        if args.in_tree:
+            switch_cpu(Path(args.in_tree), args.docs, args.repeat)
+        else:
+            switch_cpu_trees(args.docs, [Path(t).resolve() for t in args.tree.split(",")],
+                             args.repeat)
+        return
     if args.browser:
         browser(args.docs, [Path(t).resolve() for t in args.tree.split(",")], args.rounds,
                 args.settle, switches=not args.first_visit)
@@ -308,6 +326,96 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
     results_dir.mkdir(parents=True, exist_ok=True)
     (results_dir / f"bench_annotators_browser_{n_docs}.json").write_text(
         json.dumps({"docs": n_docs, "settle_s": settle, "rounds": results}, indent=1))
+
+
+SWITCH_CYCLE = ("char-jaccard", "text-kappa", "span-f1", "char-kappa")
+"""The warm switches of ``--switch-cpu``, one round (the page opens on char-κ)."""
+
+SECTIONS = ("choose", "compute", "pairwise_matrix", "together", "against_reference",
+            "documents_by_disagreement", "document_lanes", "document_alignment", "heatmap",
+            "against_bars", "alignment_figure", "ranking_table")
+"""The ``ui.annotators`` functions whose CPU ``--switch-cpu`` reports (those a checkout has)."""
+
+
+def switch_cpu_trees(n_docs: int, trees: list[Path], rounds: int) -> None:
+    """:func:`switch_cpu` in each checkout's own process, the checkouts interleaved (reversed
+    every other round); prints each process's lines."""
+    import os
+    import subprocess
+
+    for r in range(rounds):
+        for tree in trees if r % 2 == 0 else trees[::-1]:
+            print(f"{tree}: load {os.getloadavg()[0]:.1f}", flush=True)
+            subprocess.run([sys.executable, str(Path(__file__).resolve()), "--switch-cpu",
+                            "--docs", str(n_docs), "--repeat", "1", "--in-tree", str(tree)],
+                           check=True, cwd=tree)
+
+
+def switch_cpu(tree: Path, n_docs: int, rounds: int) -> None:
+    """The warm switches of :data:`SWITCH_CYCLE` in AppTest on ``tree``'s page: wall and CPU
+    of each page run and the thread CPU of each section of :data:`SECTIONS` (milliseconds)."""
+    import functools
+    import logging
+    import os
+
+    sys.path.insert(0, str(tree))  # this checkout's core and ui
+    for name in [m for m in sys.modules if m == "ui" or m.startswith(("ui.", "core."))]:
+        del sys.modules[name]
+    os.environ.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
+    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    from streamlit.testing.v1 import AppTest
+
+    from ui import annotators as ann
+    from ui import state
+
+    sets, texts = corpus(n_docs)
+    report = state.FileReport("bench.json", "bench", "gold", "bench", texts, tuple(sets))
+    ws = state.build_workspace([report], key=f"bench:{n_docs}", title="bench", shareable=False)
+    spent: dict[str, float] = {}
+
+    def timed(name: str) -> None:
+        f = getattr(ann, name)
+
+        @functools.wraps(f)
+        def run(*a: Any, **k: Any) -> Any:
+            t = time.thread_time()
+            try:
+                return f(*a, **k)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.thread_time() - t
+
+        setattr(ann, name, run)
+
+    for name in SECTIONS:
+        if hasattr(ann, name):
+            timed(name)
+    at = AppTest.from_file(str(tree / "app.py"), default_timeout=600)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page("pages/annotators.py").run()
+
+    def drawn() -> bool:
+        return any(getattr(c, "key", None) == "ann_matrix" for c in at.get("plotly_chart"))
+
+    t0 = time.perf_counter()
+    for m in ann.PREFETCHED:  # every measure computed and shown once: the switches are warm
+        at.selectbox(key=ann.K_ANN_MEASURE).select(m).run()
+        while not drawn():
+            time.sleep(1.0)
+            at.run()
+    print(f"  {tree}: every measure computed and shown once in {time.perf_counter() - t0:.1f} s",
+          flush=True)
+    for _ in range(rounds):
+        for m in SWITCH_CYCLE:
+            spent.clear()
+            t, c = time.perf_counter(), time.process_time()
+            at.selectbox(key=ann.K_ANN_MEASURE).select(m).run()
+            wall, cpu = time.perf_counter() - t, time.process_time() - c
+            assert drawn() and not at.exception, m
+            parts = " ".join(f"{k} {v * 1000:.0f}" for k, v in spent.items() if v >= 0.0005)
+            print(f"  switch to {m:<13} wall {wall * 1000:4.0f} ms, CPU {cpu * 1000:4.0f} ms "
+                  f"(sections, CPU ms: {parts})", flush=True)
 
 
 def apptest(ws: Any, samples: int) -> dict[str, float]:

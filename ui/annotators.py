@@ -649,6 +649,56 @@ def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title
     return fig
 
 
+# ---- what a rerun draws again, cached ----------------------------------------------------------
+# A switch of measure reruns the whole page; what it draws for a measure already computed was
+# rebuilt on every run: three plotly figures (each copies the plotly_white template when built:
+# 10–75 ms a figure on a loaded machine) and the 10,000-row ranking table (20–40 ms). They are
+# kept per view instead (docs/performance.md, "the measure switch, fourth round"); the chart
+# element copies its figure (``Figure.to_dict``) before sending it, so a kept figure is never
+# changed.
+
+
+def view_key(ws: Workspace, c: Choice) -> tuple[Any, ...]:
+    """What a measure's view depends on (the key of :func:`view_job` and :func:`measure_view`;
+    the seed and samples only for the γ measures)."""
+    chance = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
+    return (ws.key, c.sets, c.label, c.measure, c.gold, c.leave_one_out, *chance)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def heatmap_of(key: tuple[Any, ...], cell: str | None, title: str, _result: PairwiseResult
+               ) -> go.Figure:
+    """:func:`heatmap` of the view :func:`view_key` ``key`` names, kept."""
+    return heatmap(_result, key=cell, title=title)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def against_of(key: tuple[Any, ...], _view: MeasureView) -> tuple[pd.DataFrame, go.Figure | None]:
+    """:func:`against_table` of the view ``key`` names and its :func:`against_bars` (None for an
+    empty table), kept."""
+    table = against_table(_view)
+    if not len(table):
+        return table, None
+    column = "F1" if _view.measure in ASYMMETRIC else _view.measure
+    return table, against_bars(table, column, title=f"{column} of each annotator")
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def ranking_of(key: tuple[Any, ...], _view: MeasureView) -> tuple[pd.DataFrame, bool]:
+    """:func:`ranking_table` of the view ``key`` names and whether a score in it exceeds 1
+    (:func:`ui.above_one.any_above_one`), kept."""
+    table = ranking_table(_view.ranking, _view.measure)
+    return table, above_one.any_above_one(table)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def alignment_figure_of(key: tuple[Any, ...], colours: tuple[tuple[str, str], ...], title: str,
+                        _al: Mapping[str, Any]) -> go.Figure:
+    """:func:`alignment_figure` of the alignment :func:`alignment` computes for ``key`` (its
+    arguments), kept."""
+    return alignment_figure(_al, dict(colours), title=title)
+
+
 __all__ = [
     "ASYMMETRIC", "GAMMA_MEASURES", "MANY_MEASURES", "MEASURES", "MEASURE_HELP", "SPAN_CELLS",
     "Job", "MeasureView",
@@ -836,7 +886,7 @@ def wait_or_error(job: Job[Any] | None, error: str | None, *, bar: bool = False)
             st.caption(f"⏳ {md(job.title)}: computing in the background (progress above).")
 
 
-def pairwise_matrix(c: Choice, r: Computed) -> None:
+def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     """The measure for every pair of sets, as a heatmap (and the undefined cells' reasons)."""
     st.subheader("Pairwise agreement")
     view, measure = r.view, c.measure
@@ -860,7 +910,7 @@ def pairwise_matrix(c: Choice, r: Computed) -> None:
     if measure in MANY_MEASURES:
         st.caption(f"{measure} is a many-annotator measure: each cell is its value for that "
                    "pair alone.")
-    st.plotly_chart(heatmap(pw, key=key, title=f"{title}, every pair"),
+    st.plotly_chart(heatmap_of(view_key(ws, c), key, f"{title}, every pair", pw),
                     key="ann_matrix", width="stretch")
     undefined = undefined_cells(pw, key)
     if len(undefined):
@@ -924,7 +974,7 @@ def together(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
     return values
 
 
-def against_reference(c: Choice, r: Computed) -> None:
+def against_reference(ws: Workspace, c: Choice, r: Computed) -> None:
     """Each annotator scored against the gold and against the majority."""
     st.subheader("Each annotator against the gold and the majority")
     st.caption("Majority: the characters (per label) that more than half of the chosen sets "
@@ -935,17 +985,15 @@ def against_reference(c: Choice, r: Computed) -> None:
         return
     if c.gold is None:
         st.caption("No gold chosen: only the majority is shown.")
-    table = against_table(r.view)
-    column = "F1" if c.measure in ASYMMETRIC else c.measure
-    if len(table):
+    table, bars = against_of(view_key(ws, c), r.view)
+    if bars is not None:
         st.dataframe(above_one.mark(table), hide_index=True, key="ann_against", placeholder="—")
         above_one.note(table, key="ann_against")
         download_buttons(table, f"against_gold_and_majority_{c.measure}", key="dl_ann_against")
-        st.plotly_chart(against_bars(table, column, title=f"{column} of each annotator"),
-                        key="ann_against_chart", width="stretch")
+        st.plotly_chart(bars, key="ann_against_chart", width="stretch")
 
 
-def documents_by_disagreement(c: Choice, r: Computed) -> None:
+def documents_by_disagreement(ws: Workspace, c: Choice, r: Computed) -> None:
     """The documents ranked by the measure; a picked row draws its document below and links to
     it on the Documents page."""
     st.subheader("Documents by disagreement")
@@ -953,14 +1001,15 @@ def documents_by_disagreement(c: Choice, r: Computed) -> None:
     if view is None:
         wait_or_error(r.view_job, r.view_error)
         return
-    ranking = ranking_table(view.ranking, measure)
+    ranking, above = ranking_of(view_key(ws, c), view)
     st.caption(f"Lowest {measure} first"
                + (" (the value of all sets together; the pair is the one that agrees least)."
                   if view.many is not None else " (mean over the pairs; the pair is the one "
                   "that agrees least).") + " Select a row to draw that document below and to "
                "open it on the Documents page.")
     page_rows = paginate(ranking, key=K_ANN_RANK_PAGE)
-    above_one.note(ranking, key="ann_ranking")
+    if above:
+        above_one.note(ranking, key="ann_ranking")
     picked = st.dataframe(above_one.mark(page_rows), hide_index=True, key=K_ANN_RANK_TABLE,
                           on_select="rerun", selection_mode="single-row", placeholder="—")
     download_buttons(ranking, f"documents_by_{measure}", key="dl_ann_ranking")
@@ -1034,7 +1083,9 @@ def document_alignment(ws: Workspace, c: Choice, r: Computed, values: Mapping[st
                "per annotator; ∅ marks an annotator without a unit there."
                + (f" Undefined: {md(why)}" if why else ""))
     if al["units"]:
-        st.plotly_chart(alignment_figure(al, colours, title=f"Best alignment of {doc}"),
+        drawn = (ws.key, c.sets, c.label, doc, c.seed, 1 if everyone else c.samples)
+        st.plotly_chart(alignment_figure_of(drawn, tuple(sorted(colours.items())),
+                                            f"Best alignment of {doc}", al),
                         key="ann_alignment_chart", width="stretch")
     align = alignment_table(al)
     st.dataframe(paginate(align, key="ann_align_page"), hide_index=True, key="ann_alignment",

@@ -470,3 +470,30 @@ def test_measures_computed_ahead_survive_a_worker_that_dies(make_app, handmade,
     names = [a.name for a in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
+
+
+def test_a_switch_back_draws_the_kept_figures_and_tables(make_app, monkeypatch) -> None:
+    # Issue 29, target 5: a switch to a measure already shown builds no figure and no ranking
+    # table again (each copied plotly's template: 10-75 ms a figure), and draws the same ones.
+    built: list[str] = []
+    for name in ("heatmap", "against_bars", "alignment_figure", "ranking_table"):
+        original = getattr(ann, name)
+
+        def counted(*a: Any, _name: str = name, _f: Any = original, **k: Any) -> Any:
+            built.append(_name)
+            return _f(*a, **k)
+
+        monkeypatch.setattr(ann, name, counted)
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    assert not at.exception, [e.value for e in at.exception]
+    first = _figures(at)
+    ranking = at.dataframe(key=ann.K_ANN_RANK_TABLE).value
+    assert len(first) == 3  # matrix, bars, alignment
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
+    assert _figures(at)[0]["layout"]["title"]["text"].startswith("span-f1 (F1)")
+    built.clear()
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("char-kappa").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert built == []
+    assert _figures(at) == first
+    assert at.dataframe(key=ann.K_ANN_RANK_TABLE).value.equals(ranking)
