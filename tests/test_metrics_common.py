@@ -187,6 +187,7 @@ def test_a_registered_toy_metric_appears_in_score_help_and_scores(
 def test_a_registered_toy_metric_appears_in_the_dashboards_metric_choice() -> None:
     from streamlit.testing.v1 import AppTest
 
+    from ui import scores as scores_ui
     from ui import state
 
     with toy_metric():
@@ -200,6 +201,9 @@ def test_a_registered_toy_metric_appears_in_the_dashboards_metric_choice() -> No
         overview = next(df.value for df in at.dataframe if "system" in df.value.columns)
         assert "Toy exact match F1" in overview.columns
         radio.set_value("toy-exact").run()
+        assert not at.exception, [e.value for e in at.exception]
+        at.session_state[scores_ui.K_DETAIL_TAB] = "📄 Per document"  # the lazy tab, opened
+        at.run()
         assert not at.exception, [e.value for e in at.exception]
         per_doc = next(df.value for df in at.dataframe if "document" in df.value.columns)
         result = _toy_score(*_sample_pair())
