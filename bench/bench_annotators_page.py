@@ -203,9 +203,8 @@ def write_corpus(folder: Path, n_docs: int) -> list[str]:
 
 def _server(tree: Path, data: list[str]) -> tuple[Any, str]:
     import subprocess
-    import urllib.request
 
-    from bench_app import _free_port
+    from bench_app import _free_port, healthy
 
     port = _free_port()
     cmd = [sys.executable, "-m", "core", "app", *data, "--server.headless=true",
@@ -213,16 +212,7 @@ def _server(tree: Path, data: list[str]) -> tuple[Any, str]:
            "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
     proc = subprocess.Popen(cmd, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                return proc, url
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("streamlit did not become healthy")
+    return proc, healthy(proc, port, 120)
 
 
 MATRIX_TITLE = """(m) => {

@@ -132,12 +132,18 @@ def start_server(data_dir: Path, cli: bool = False) -> tuple[subprocess.Popen[by
         cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), *options]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
+    return proc, healthy(proc, port, 60)
+
+
+def healthy(proc: subprocess.Popen[bytes], port: int, seconds: float) -> str:
+    """The URL of the server ``proc`` started on ``port``, once Streamlit's health check
+    answers (the server is killed if it does not within ``seconds``)."""
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
+    deadline = time.time() + seconds
     while time.time() < deadline:
         try:
             if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                return proc, url
+                return url
         except OSError:
             time.sleep(0.2)
     proc.kill()
