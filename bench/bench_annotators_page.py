@@ -229,15 +229,14 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
     import os
     import signal
 
-    from bench_app import CHROMIUM, _settled, peak_rss_mib
+    from bench_app import _settled, chromium, peak_rss_mib
     from playwright.sync_api import sync_playwright
 
     proc, url = _server(tree, data)
     out: dict[str, Any] = {"tree": str(tree), "load_before": os.getloadavg()[0]}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-                "--headless", "--no-sandbox", "--disable-gpu"])
+            browser = chromium(p)
             page = browser.new_page(viewport={"width": 1500, "height": 1600})
             t = time.perf_counter()
             page.goto(url)

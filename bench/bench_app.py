@@ -109,6 +109,12 @@ def peak_rss_mib(pid: int) -> float | None:
     return None
 
 
+def chromium(p: Any) -> Any:
+    """Debian's Chromium, headless, launched by Playwright's sync API ``p`` (no download)."""
+    return p.chromium.launch(executable_path=CHROMIUM,
+                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -209,8 +215,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         rss_after: dict[str, float | None] = {}
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-                    "--headless", "--no-sandbox", "--disable-gpu"])
+                browser = chromium(p)
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
                 t = time.perf_counter()
                 page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"))
@@ -287,8 +292,7 @@ def upload(gold: Path, pred: Path, repeat: int, timeout: float = 120_000) -> dic
             proc, url = start_server(Path(tmp))
             try:
                 with sync_playwright() as p:
-                    browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-                        "--headless", "--no-sandbox", "--disable-gpu"])
+                    browser = chromium(p)
                     page = browser.new_page(viewport={"width": 1500, "height": 1600})
                     page.goto(f"{url}/data")
                     _settled(page, "[data-testid=stFileUploader]", timeout)
