@@ -113,7 +113,6 @@ def explain(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> N
     else:
         rows = _csv_rows(file, content, loaded)
     with_annotator = False
-    default = set_name_of(name)
     for line, row in rows:
         _row_doc_id(row, file, line)
         annotator = row.get("annotator")
@@ -123,10 +122,9 @@ def explain(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> N
         if all(v in (None, "") for v in (start, end, label)):
             continue  # declares the document; it may have no span
         _row_span(row, file, line, options, loaded)
-    set_names = {default if row.get("annotator") in (None, "") else str(row.get("annotator"))
-                 for _, row in rows}
-    if with_annotator and default in set_names:  # rows without one, or one named as the file
-        lines = [str(line) for line, row in rows if row.get("annotator") in (None, "")][:5]
+    without = [str(line) for line, row in rows if row.get("annotator") in (None, "")]
+    if with_annotator and without:
+        lines = without[:5]
         raise FormatError(file, "rows without an annotator in a file with an annotator column "
                           f"(lines {', '.join(lines)})", field="annotator")
     raise unexplained(file, FORMAT)
@@ -221,9 +219,10 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     if found is None:
         return _fallback("csv")
     cols, names, lines = found
-    sets = _csv_sets(cols, set_name_of(name), options)
-    if sets is None:
+    found_sets = _csv_sets(cols, set_name_of(name), options)
+    if found_sets is None:
         return _fallback("csv")
+    sets, with_annotator = found_sets
     loaded = Loaded(FORMAT, name)
     extra = [h for h in names if h not in REQUIRED + OPTIONAL]
     if extra:
@@ -239,7 +238,6 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
                                    lines[spans_at.to_numpy(zero_copy_only=False)].tolist(),
                                    options):
             return _fallback("csv")
-    with_annotator = "annotator" in cols and set_name_of(name) not in sets
     return _finish(loaded, sets, with_annotator, options)
 
 
@@ -379,9 +377,10 @@ def _declares(cols: Columns) -> Any:
 
 
 def _csv_sets(cols: Columns, default: str, options: ReadOptions
-              ) -> dict[str, SpanBuilder] | None:
-    """The rows' spans, one builder per set (annotator, else the file), or None when a value
-    is invalid."""
+              ) -> tuple[dict[str, SpanBuilder], bool] | None:
+    """The rows' spans, one builder per set (annotator, else the file) and whether the sets
+    are named by annotators, or None when a value is invalid. An annotator may bear the
+    file's name: every row names its set then."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -405,12 +404,10 @@ def _csv_sets(cols: Columns, default: str, options: ReadOptions
     span_mask = spans_at.to_numpy(zero_copy_only=False)
     if not with_annotator:
         builder = _set_spans(doc, span_mask, s_arr, e_arr, lab_arr, label_names)
-        return {default: builder} if builder.valid(allowed=options.labels) else None
+        return ({default: builder}, False) if builder.valid(allowed=options.labels) else None
     assert annotator is not None
     set_codes = pc.dictionary_encode(annotator).combine_chunks()
     set_names = [str(x) for x in set_codes.dictionary.to_pylist()]
-    if default in set_names:
-        return None  # an annotator named as the file: explain()'s message
     set_of_row = set_codes.indices.to_numpy(zero_copy_only=False)
     span_index = np.cumsum(span_mask) - 1  # row -> index among the span rows
     sets: dict[str, SpanBuilder] = {}
@@ -422,7 +419,7 @@ def _csv_sets(cols: Columns, default: str, options: ReadOptions
             lab_arr[span_rows], label_names)
         if not builder.valid(allowed=options.labels):
             return None
-    return sets
+    return sets, True
 
 
 def _set_spans(doc: Any, span_mask: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -547,8 +544,8 @@ def read_jsonl_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded |
         found = _jsonl_columns(iter(lines), default, label_index, rows)
     if found is None:
         return _fallback("jsonl")
-    columns, with_annotator = found
-    if with_annotator and default in columns:
+    columns, with_annotator, without = found
+    if with_annotator and without:
         return _fallback("jsonl")  # rows without an annotator: explain() lists their lines
     if not columns:
         columns[default] = _SetColumns()
@@ -585,13 +582,14 @@ def _jsonl_offset(value: object) -> int | None:
 
 def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: dict[str, int],
                    rows: _Rows | None, *, orjson: bool = False
-                   ) -> tuple[dict[str, _SetColumns], bool] | None:
+                   ) -> tuple[dict[str, _SetColumns], bool, bool] | None:
     """The lines' rows as per-set columns (labels numbered in ``label_index``; span rows in
-    ``rows`` when given) and whether an annotator is named, or None when a value is invalid.
+    ``rows`` when given), whether an annotator is named and whether a row names none, or None
+    when a value is invalid.
     The tokeniser's errors propagate; with ``orjson``, which reads an integer beyond 64 bits
     as a float, a float where an integer may stand raises ``ValueError`` too."""
     sets: dict[str, _SetColumns] = {}
-    with_annotator = False
+    with_annotator = without = False
     for number, row in lines:
         if type(row) is not dict:
             return None
@@ -606,7 +604,7 @@ def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: 
             return None
         annotator = row.get("annotator")
         if annotator is None or (type(annotator) is str and annotator == ""):
-            key = default
+            key, without = default, True
         else:
             if orjson and type(annotator) is float:
                 raise ValueError("an integer beyond 64 bits, maybe")
@@ -635,7 +633,7 @@ def _jsonl_columns(lines: Iterator[tuple[int, Any]], default: str, label_index: 
             rows.starts.append(start)
             rows.ends.append(end)
             rows.lines.append(number)
-    return sets, with_annotator
+    return sets, with_annotator, without
 
 
 def _duplicate_group(loaded: Loaded, group: object, k: int, set_name: str,

@@ -134,6 +134,17 @@ CASES: list[Case] = [
          b"doc_id,start,end,label,annotator\nd1,0,4,Doubt,a\nd1,0,4,Doubt,\n"),
     Case("csv-an-annotator-named-as-the-file", "spans-csv",
          b"doc_id,start,end,label,annotator\nd1,0,4,Doubt,s\n"),
+    Case("csv-an-annotator-named-as-the-file-and-another", "spans-csv",
+         b"doc_id,start,end,label,annotator\nd1,0,4,Doubt,s\nd1,1,3,Doubt,b\n"),
+    Case("csv-rows-without-an-annotator-beside-one-named-as-the-file", "spans-csv",
+         b"doc_id,start,end,label,annotator\nd1,0,4,Doubt,s\nd1,1,3,Doubt,\n"),
+    Case("jsonl-an-annotator-named-as-the-file", "spans-csv", b"\n".join([
+        b'{"doc_id": "d1", "start": 0, "end": 3, "label": "Doubt", "annotator": "s"}',
+        b'{"doc_id": "d1", "start": 1, "end": 2, "label": "Doubt", "annotator": "b"}'])),
+    Case("jsonl-rows-without-an-annotator-beside-one-named-as-the-file", "spans-csv",
+         b"\n".join([
+             b'{"doc_id": "d1", "start": 0, "end": 3, "label": "Doubt", "annotator": "s"}',
+             b'{"doc_id": "d1", "start": 1, "end": 2, "label": "Doubt"}'])),
     Case("csv-a-field-over-the-csv-limit", "spans-csv",
          b"doc_id,start,end,label\nd1,0,3," + b"x" * 131_073 + b"\n"),
     Case("csv-a-bad-offset-in-a-quoted-file", "spans-csv",
