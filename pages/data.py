@@ -6,6 +6,7 @@ from ui import current, data
 
 st.title("📂 Data")
 st.caption("Load gold, system and annotator files; every page then works on them.")
+data.plugin_notice()
 cli_ws = data.cli_notice()
 data.upload_files()
 upload_ws = data.choose_source(cli_ws)

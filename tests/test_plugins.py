@@ -191,6 +191,32 @@ def test_a_plugin_format_is_detected_and_offered_on_the_dashboards_data_page(
     assert [(s.role, s.span_count()) for s in ws.sets.values()] == [("gold", 3)]
 
 
+def test_a_broken_plugin_is_named_on_the_dashboards_data_page(
+        installed: dict[str, list[EntryPoint]]) -> None:
+    installed[plugins.METRICS_GROUP] = _points(plugins.METRICS_GROUP,
+                                               ("gone", "no_such_spanscope_plugin:METRIC"))
+    installed[plugins.FORMATS_GROUP] = _points(plugins.FORMATS_GROUP,
+                                               ("half", "spanscope_toy"))
+    from streamlit.testing.v1 import AppTest
+
+    from ui import state
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "sample"
+    with pytest.warns(plugins.PluginWarning):
+        at.run()
+        at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = [w.value.replace("\\", "") for w in at.warning]  # markdown escapes dropped
+    assert any("'gone' (no_such_spanscope_plugin:METRIC) could not be loaded" in w
+               and "ModuleNotFoundError" in w for w in shown), shown
+    assert any("'half' (spanscope_toy) could not be loaded" in w
+               and "a format module needs sniff and read()" in w for w in shown), shown
+    at.switch_page("pages/scores.py").run()  # the sample still scores without them
+    assert not at.exception, [e.value for e in at.exception]
+    assert "gone" not in next(r for r in at.radio if r.key == state.K_METRIC).options
+
+
 # ---- installed for real, in a fresh virtual environment ------------------------------------------
 
 

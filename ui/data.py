@@ -35,6 +35,17 @@ UPLOAD_HELP = (
 """The uploader's label: every format a file may be in."""
 
 
+def plugin_notice() -> None:
+    """One warning per installed plugin (``spanscope.formats``, ``spanscope.metrics`` entry
+    points, ``core/plugins.py``) that could not be loaded: it is left out of the format and
+    metric choices, and the message says which package and why."""
+    from core import plugins
+    from core.metrics import registry
+
+    for message in [*plugins.load_formats(), *registry.load_plugins()]:
+        st.warning(f"A plugin is missing: {md(message)}", icon="🧩")
+
+
 def cli_notice() -> Workspace | None:
     """The ``--data`` files the app was started with (named in a notice), or None."""
     cli_ws = cli_data.cli_workspace()
