@@ -72,7 +72,8 @@ def _reference(gold: AnnotationSet, pred: AnnotationSet, rules: Rules,
         values = [prf(r.precision_numerator, r.precision_denominator, r.recall_numerator,
                       r.recall_denominator, empty="mafalda") for r in rows]
         n = len(values)
-        overall = tuple(sum(v[k] for v in values) / n if n else 0.0 for k in range(3))
+        p_, r_, f_ = (sum(v[k] for v in values) / n if n else 0.0 for k in range(3))
+        overall = (p_, r_, f_)
     return RuleScore(rules, *overall, [r.document for r in rows], [v[0] for v in values],
                      [v[1] for v in values], [v[2] for v in values], list(res.warnings))
 
@@ -105,15 +106,17 @@ LABELS = mafalda().names()[1:9]
 def corpora(draw: st.DrawFn) -> tuple[AnnotationSet, AnnotationSet]:
     """Gold (with ⊥, alternatives and overlaps) and predictions (duplicates, overlaps,
     'nothing', a label of no taxonomy), sometimes over different documents."""
-    gold, pred = {}, {}
+    gold: dict[str, tuple[Span, ...]] = {}
+    pred: dict[str, tuple[Span, ...]] = {}
     for d in range(draw(st.integers(1, 4))):
         for side, labels in ((gold, [*LABELS, NOTHING]), (pred, [*LABELS, NOTHING, "made up"])):
-            spans = []
+            spans: list[Span] = []
             for _ in range(draw(st.integers(0, 5))):
                 a = draw(st.integers(0, 30))
                 spans.append(Span(a, a + draw(st.integers(1, 12)), draw(st.sampled_from(labels))))
-            if spans and draw(st.booleans()):
-                spans.append(spans[0])  # a duplicate
+            duplicate = draw(st.booleans())
+            if spans and duplicate:
+                spans.append(spans[0])
             side[f"d{d}"] = tuple(sorted(spans))
     if draw(st.booleans()):
         pred.pop("d0")
