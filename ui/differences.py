@@ -29,7 +29,7 @@ from core.render.highlight import PALETTE
 from core.render.palette import OKABE_ITO
 from ui import levels, state
 from ui.escape import md
-from ui.jobs import Job, progress, submit
+from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import shown as jobs_shown
 from ui.results import taxonomy_for
 from ui.sampling import sample_rows
@@ -73,11 +73,20 @@ def path(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
 @st.cache_resource(max_entries=32, show_spinner=False)
 def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
              variant: str) -> Job[list[Step]]:
-    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task)."""
+    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task).
+
+    The sets go as :class:`~ui.jobs.Resident` values under the keys the Annotators page gives
+    them (:func:`ui.annotators._resident_view_args`), so the worker keeps each once for both
+    pages and a change of level or variant sends no corpus. The texts go only to ``repo-head``,
+    the one variant that reads them (:func:`core.metrics.mafalda.score`): 100,000 texts are
+    most of what a job would send."""
+    texts = (Resident(f"{ws_key}|texts", dict(_ws.corpus.texts)) if variant == "repo-head"
+             else None)
     return submit(Job(f"From Martino to MAFALDA for {system}, one rule at a time", "path",
-                      {"gold": _ws.sets[ref], "pred": _ws.sets[system], "level": level,
-                       "mafalda_variant": variant, "taxonomy": taxonomy_for(_ws, ref, system),
-                       "texts": dict(_ws.corpus.texts)}))
+                      {"gold": Resident(f"{ws_key}|set|{ref}", _ws.sets[ref]),
+                       "pred": Resident(f"{ws_key}|set|{system}", _ws.sets[system]),
+                       "level": level, "mafalda_variant": variant,
+                       "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts}))
 
 
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:

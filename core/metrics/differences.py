@@ -297,9 +297,11 @@ class _Scorer:
                               variant=rules.mafalda_variant, texts=self.texts,
                               taxonomy=self.taxonomy)
             docs = m.per_document()
-            return RuleScore(rules, m.precision, m.recall, m.f1, [d.document for d in docs],
-                             [d.precision for d in docs], [d.recall for d in docs],
-                             [d.f1 for d in docs], list(m.warnings))
+            ps, rs, fs = ([d.precision for d in docs], [d.recall for d in docs],
+                          [d.f1 for d in docs])
+            # MafaldaResult's means: the same sums, in the same order, of the same lists.
+            return RuleScore(rules, _mean(ps), _mean(rs), _mean(fs), [d.document for d in docs],
+                             ps, rs, fs, list(m.warnings))
         s = self.sums(rules)
         if rules.pooling == "micro":
             # MartinoResult's per-document and pooled values (prf_arrays agrees with prf).

@@ -173,3 +173,21 @@ def test_projection_on_columns_is_the_projection_span_by_span(
     got = project(aset, tax, level, gold=gold_side)
     assert got == expected
     assert got.table.labels == expected.table.labels  # numbered in order of first appearance
+
+
+@pytest.mark.parametrize("variant", ["paper", "metrics-py"])
+def test_only_repo_head_reads_the_texts(variant: str) -> None:
+    """The dashboard's background job sends the texts for ``repo-head`` only."""
+    g = load_path(MAFALDA_DATA / "datasets" / "gold_standard_dataset.jsonl")
+    p = load_path(MAFALDA_DATA / "results" / "gpt-3.5_level_2_results.jsonl", fmt="mafalda-llm",
+                  options=ReadOptions(role="system", gold_doc_ids=g.set.doc_ids))
+    for level in (0, 1, 2):
+        with_texts = metric_path(g.set, p.set, level=level, mafalda_variant=variant,
+                                 taxonomy=mafalda(), texts=dict(g.texts))
+        without = metric_path(g.set, p.set, level=level, mafalda_variant=variant,
+                              taxonomy=mafalda())
+        assert [s.score for s in without] == [s.score for s in with_texts]
+    head = metric_path(g.set, p.set, mafalda_variant="repo-head", taxonomy=mafalda(),
+                       texts=dict(g.texts))
+    head_blind = metric_path(g.set, p.set, mafalda_variant="repo-head", taxonomy=mafalda())
+    assert head[-1].score != head_blind[-1].score  # why repo-head gets them
