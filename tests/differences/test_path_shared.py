@@ -191,3 +191,21 @@ def test_only_repo_head_reads_the_texts(variant: str) -> None:
                        texts=dict(g.texts))
     head_blind = metric_path(g.set, p.set, mafalda_variant="repo-head", taxonomy=mafalda())
     assert head[-1].score != head_blind[-1].score  # why repo-head gets them
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(-3, 2**40), st.integers(0, 9)),
+                max_size=30), st.booleans())
+def test_row_ids_are_numpy_s_row_ranks(rows: list[tuple[int, int, int]], wide: bool) -> None:
+    """The packed-key row ids equal ``np.unique(..., axis=0)``'s inverse (also where the
+    columns do not pack: negative or too wide)."""
+    import numpy as np
+
+    from core.metrics.differences import _ids
+
+    cols = [np.array([r[k] for r in rows], dtype=np.int64) for k in range(3)]
+    if wide:
+        cols.append(cols[1] << 22)  # 40 + 62 bits: no packing
+    expected = (np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)[1].reshape(-1)
+                if rows else np.zeros(0, dtype=np.int64))
+    assert _ids(*cols).tolist() == expected.tolist()
