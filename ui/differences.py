@@ -46,9 +46,11 @@ K_DIFF_TEXTS = "diff_texts"  # the text-by-text comparison on a large corpus (to
 K_DIFF_JOBS = "diff_jobs"  # session: the path jobs the last run showed (ui.jobs.shown)
 
 PATH_BACKGROUND_DOCS = 10_000
-"""Above this many documents the rule path runs in the background with a progress bar: its five
-scorings of the whole corpus take about five seconds at 100,000 documents
-(docs/performance.md)."""
+"""Above this many documents the rule path runs in the background with a progress bar. Its
+steps share one overlap join (:func:`core.metrics.differences.metric_path`), but the merged
+Martino step and MAFALDA are whole scorings of their own: about 2.2 s of CPU at 100,000
+documents (4.5 s before issue 29's fifth pass, docs/performance.md), too long to hold a page run
+that has to answer at once, so the page keeps drawing its controls and a progress bar."""
 
 TEXTS_AUTO = 10_000
 """Above this many documents the page compares the texts one by one only when asked: both
