@@ -29,7 +29,7 @@ from core.render.highlight import PALETTE
 from core.render.palette import OKABE_ITO
 from ui import levels, state
 from ui.escape import md
-from ui.jobs import Job, progress, submit
+from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import shown as jobs_shown
 from ui.results import taxonomy_for
 from ui.sampling import sample_rows
@@ -46,9 +46,11 @@ K_DIFF_TEXTS = "diff_texts"  # the text-by-text comparison on a large corpus (to
 K_DIFF_JOBS = "diff_jobs"  # session: the path jobs the last run showed (ui.jobs.shown)
 
 PATH_BACKGROUND_DOCS = 10_000
-"""Above this many documents the rule path runs in the background with a progress bar: its five
-scorings of the whole corpus take about five seconds at 100,000 documents
-(docs/performance.md)."""
+"""Above this many documents the rule path runs in the background with a progress bar. Its
+steps share one overlap join (:func:`core.metrics.differences.metric_path`), but the merged
+Martino step and MAFALDA are whole scorings of their own: about 2.2 s of CPU at 100,000
+documents (4.5 s before issue 29's fifth pass, docs/performance.md), too long to hold a page run
+that has to answer at once, so the page keeps drawing its controls and a progress bar."""
 
 TEXTS_AUTO = 10_000
 """Above this many documents the page compares the texts one by one only when asked: both
@@ -73,11 +75,20 @@ def path(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
 @st.cache_resource(max_entries=32, show_spinner=False)
 def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
              variant: str) -> Job[list[Step]]:
-    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task)."""
+    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task).
+
+    The sets go as :class:`~ui.jobs.Resident` values under the keys the Annotators page gives
+    them (:func:`ui.annotators._resident_view_args`), so the worker keeps each once for both
+    pages and a change of level or variant sends no corpus. The texts go only to ``repo-head``,
+    the one variant that reads them (:func:`core.metrics.mafalda.score`): 100,000 texts are
+    most of what a job would send."""
+    texts = (Resident(f"{ws_key}|texts", dict(_ws.corpus.texts)) if variant == "repo-head"
+             else None)
     return submit(Job(f"From Martino to MAFALDA for {system}, one rule at a time", "path",
-                      {"gold": _ws.sets[ref], "pred": _ws.sets[system], "level": level,
-                       "mafalda_variant": variant, "taxonomy": taxonomy_for(_ws, ref, system),
-                       "texts": dict(_ws.corpus.texts)}))
+                      {"gold": Resident(f"{ws_key}|set|{ref}", _ws.sets[ref]),
+                       "pred": Resident(f"{ws_key}|set|{system}", _ws.sets[system]),
+                       "level": level, "mafalda_variant": variant,
+                       "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts}))
 
 
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
