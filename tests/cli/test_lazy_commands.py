@@ -130,5 +130,6 @@ def test_the_registry_names_what_the_metric_modules_define() -> None:
             if isinstance(hook, registry.Deferred):
                 assert hook.target() is not None  # the module defines the name
                 assert pickle.loads(pickle.dumps(hook)) == hook
-    assert registry.get("martino").score.target() is martino.score
+    score = registry.get("martino").score
+    assert isinstance(score, registry.Deferred) and score.target() is martino.score
     assert registry.get("mafalda").protocol.statistics is not None
