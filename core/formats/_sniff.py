@@ -173,6 +173,13 @@ def _named(filename: str, *suffixes: str) -> bool:
     return filename.lower().endswith(suffixes)
 
 
+def _first_line(head: str) -> str:
+    """The first line of the head's content, lowercased, when it is at most 4096 characters
+    long (``spans_csv``'s header; a longer one is not a header), else ``""``."""
+    first = head.lstrip()[:4097].split("\n", 1)[0]
+    return first.lower() if len(first) <= 4096 else ""
+
+
 CONLL_SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
 """``core.formats.conll.SUFFIXES``."""
 SPANS_CSV_COLUMNS = ("doc_id", "start", "end", "label")
@@ -192,9 +199,10 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.hateval": lambda name, head: "\t" in head or "hs" in head.lower(),
     "core.formats.spans_csv": lambda name, head: (
         _starts(head, "{") or _named(name, ".csv")
-        or all(column in head.lower() for column in SPANS_CSV_COLUMNS)),
-    "core.formats.webanno": lambda name, head: "#FORMAT=WebAnno TSV" in head,
-    "core.formats.webanno_tsv2": lambda name, head: "#id=" in head or "#text=" in head,
+        or all(column in _first_line(head) for column in SPANS_CSV_COLUMNS)),
+    "core.formats.webanno": lambda name, head: "#" in head and "#FORMAT=WebAnno TSV" in head,
+    "core.formats.webanno_tsv2": lambda name, head: (
+        "#" in head and ("#id=" in head or "#text=" in head)),
     "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
     "core.formats.conll": lambda name, head: (
         _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))),
@@ -205,7 +213,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
 """For each built-in format module, a test that is true whenever its ``sniff`` could answer
 more than 0 for a file name and head (never false then; true more often is allowed): it reads
 the name's suffix and the head's first character or a few words, as the modules' own
-conditions do. :func:`core.formats.detect` imports and asks only the modules whose test holds,
-so that reading a SemEval-2021 file imports no reader of brat, CoNLL or XMI (issue 29, target
-1: start-up). ``tests/formats/test_sniff_candidates.py`` holds every module's answers on the
+conditions do, a single character first (``memchr``: a one-line JSON file's head is a MiB).
+:func:`core.formats.detect` imports and asks only the modules whose test holds, so that
+reading a SemEval-2021 file imports no reader of brat, CoNLL or XMI (issue 29, target 1:
+start-up). ``tests/formats/test_sniff_candidates.py`` holds every module's answers on the
 repository's files and on generated heads to these tests."""
