@@ -502,17 +502,20 @@ def _valid(columns: _Columns, options: ReadOptions) -> bool:
     filled in on the way): ids non-blank and distinct, the spans as
     :meth:`SpanBuilder.valid` checks them."""
     doc_ids = columns.doc_ids
-    if any(not doc_id.strip() for doc_id in doc_ids) or len(set(doc_ids)) != len(doc_ids):
+    if not all(map(str.strip, doc_ids)) or len(set(doc_ids)) != len(doc_ids):
         return False
-    if options.gold_texts is not None:
+    if options.gold_texts is not None and None in columns.texts:
         gold_texts = options.gold_texts
         columns.texts = [gold_texts.get(doc_id) if t is None else t
                          for doc_id, t in zip(doc_ids, columns.texts, strict=True)]
     columns.finish()
     lengths = None
     if options.beyond_text == "refuse":
-        lengths = np.fromiter((-1 if t is None else len(t) for t in columns.texts),
-                              dtype=np.int64, count=len(columns.texts))
+        texts = columns.texts
+        lengths = (np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))  # type: ignore[arg-type]
+                   if None not in texts else
+                   np.fromiter((-1 if t is None else len(t) for t in texts), dtype=np.int64,
+                               count=len(texts)))
     return columns.spans.valid(allowed=options.labels, lengths=lengths)
 
 
