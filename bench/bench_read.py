@@ -11,6 +11,8 @@ generator, then measures, each in a fresh subprocess (median of ``--repeat``):
   imports and reading; CPU time user + system of the child), its runs alternating with the
   command's; its in-process time of ``json.load`` alone is printed too, the number the floor was
   once stated as (it leaves out the ~0.02 s interpreter start-up both processes pay);
+- start-up, in the same alternation: the command on a two-document pair, and a process that
+  only imports NumPy and msgspec (what the reader and the metric cannot do without);
 - the in-repo character-set reference (``bench_martino.charset_score_2021``) on the same spans,
   and, with ``--official DIR``, the official SemEval-2021 scorer (the organisers'
   ``scorer/task2/scorer-subtask-2.py`` or a vendored ``task-2-semeval21_scorer.py``, fetched
@@ -197,9 +199,16 @@ def main() -> None:
     cli = [sys.executable, "-m", "core", "score", str(gold_path), str(pred_path), "--metric",
            "martino", "--variant", "semeval2021", "--json"]
     floor = [sys.executable, "-c", _JSON_LOAD, str(gold_path), str(pred_path)]
+    # Start-up alone: the same command on a two-document pair, and a process that only
+    # imports what the reader and the metric need (NumPy, msgspec).
+    tiny_path = args.out / "tiny.json"
+    write_semeval(tiny_path, texts[:2], gold[:2])
+    tiny = [*cli[:4], str(tiny_path), str(tiny_path), *cli[6:]]
+    imports = [sys.executable, "-c", "import numpy, msgspec"]
     run_child(cli)  # warm-up: bytecode written, files in the page cache
     run_child(floor)
-    runs = [(measure(cli, 1), measure(floor, 1)) for _ in range(args.repeat)]  # alternating
+    runs = [(measure(cli, 1), measure(floor, 1), measure(tiny, 1), measure(imports, 1))
+            for _ in range(args.repeat)]  # alternating
 
     def median(side: int, k: int) -> float:
         return statistics.median(float(r[side][k]) for r in runs)
@@ -218,6 +227,8 @@ def main() -> None:
           "(target: 1.2x CPU)")
     print(f"  json.load alone inside that process: {in_wall:.3f} s wall, {in_cpu:.3f} s CPU "
           f"(score's CPU is {cpu / in_cpu:.2f}x this)")
+    print(f"start-up: score on a two-document pair {median(2, 2):.3f} s CPU; a process that "
+          f"imports numpy and msgspec {median(3, 2):.3f} s CPU")
 
     sys.path.insert(0, str(ROOT / "bench"))
     sys.path.insert(0, str(ROOT))

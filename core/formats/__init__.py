@@ -34,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from core.formats._sniff import head_of
+from core.formats._sniff import MAY_SNIFF, head_of
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds
 from core.model.bounds import Policy
@@ -207,7 +207,9 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     """The format of an input, from its files' names and heads (the best ``sniff`` score).
 
     ``source`` names the input in the error message (default: its file names). When no module
-    recognises any file (every score 0), a FormatError says so and lists the formats.
+    recognises any file (every score 0), a FormatError says so and lists the formats. A
+    built-in module whose ``sniff`` cannot answer more than 0 for these names and heads
+    (:data:`~core.formats._sniff.MAY_SNIFF`) scores 0 without being imported.
     """
     if not files:
         raise FormatError("<input>", "no files to read")
@@ -216,6 +218,10 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     heads = [(fname, head_of(data)) for fname, data in files.items()]
     scores: dict[str, int] = {}
     for fmt in FORMATS:
+        may = MAY_SNIFF.get(FORMATS[fmt])
+        if may is not None and not any(may(fname, head) for fname, head in heads):
+            scores[fmt] = 0
+            continue
         try:
             mod = module(fmt)
         except ModuleNotFoundError as exc:

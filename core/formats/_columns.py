@@ -54,12 +54,15 @@ _WS_ASCII[[c for c in range(128) if chr(c).isspace()]] = True
 
 
 def whitespace_edges(texts: Sequence[str | None], doc: np.ndarray, start: np.ndarray,
-                     end: np.ndarray, *, chunk: int = 1 << 23) -> tuple[np.ndarray, np.ndarray]:
+                     end: np.ndarray, *, chunk: int = 1 << 20) -> tuple[np.ndarray, np.ndarray]:
     """Whether each span's first and last characters are whitespace (``str.isspace``).
 
     Spans of documents without text get False. ASCII texts are looked up in a byte buffer of
     the texts of a few documents at a time (about ``chunk`` characters, so that a corpus's
-    texts are never copied whole); spans of other texts are checked one by one.
+    texts are never copied whole); spans of other texts are checked one by one. A MiB a
+    buffer stays in the processor's cache and in memory already mapped: with 8 MiB, joining
+    and encoding each buffer cost twice the rest (27 against 11 ms on 20,000 texts of 950
+    characters; issue 29).
     """
     n = len(doc)
     begins = np.zeros(n, dtype=bool)

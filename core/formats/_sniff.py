@@ -15,6 +15,7 @@ so detecting a 60 MB JSON file parses at most its first MiB.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -160,3 +161,60 @@ def is_triples(value: object) -> bool:
     return isinstance(value, list) and all(
         isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
         and isinstance(item[1], int) for item in value)
+
+
+def _starts(head: str, prefixes: str | tuple[str, ...]) -> bool:
+    """Whether the head's content begins with ``prefixes`` after whitespace, as ``sniff``
+    (``str.lstrip``) or :func:`json_head` (``_WS``) strips it."""
+    return head.lstrip().startswith(prefixes) or head.lstrip(_WS).startswith(prefixes)
+
+
+def _named(filename: str, *suffixes: str) -> bool:
+    return filename.lower().endswith(suffixes)
+
+
+def _first_line(head: str) -> str:
+    """The first line of the head's content, lowercased, when it is at most 4096 characters
+    long (``spans_csv``'s header; a longer one is not a header), else ``""``."""
+    first = head.lstrip()[:4097].split("\n", 1)[0]
+    return first.lower() if len(first) <= 4096 else ""
+
+
+CONLL_SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
+"""``core.formats.conll.SUFFIXES``."""
+SPANS_CSV_COLUMNS = ("doc_id", "start", "end", "label")
+"""``core.formats.spans_csv.REQUIRED``."""
+PARQUET_MAGIC = "PAR1"
+"""``core.formats.parquet.MAGIC``."""
+
+MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
+    "core.formats.semeval2021": lambda name, head: _starts(head, "["),
+    "core.formats.ptc": lambda name, head: (
+        _named(name, ".labels", ".txt", ".tsv") or "\t" in head),
+    "core.formats.mafalda": lambda name, head: _starts(head, "{"),
+    "core.formats.mafalda_llm": lambda name, head: _starts(head, "{"),
+    "core.formats.brat": lambda name, head: _named(name, ".ann", ".conf"),
+    "core.formats.doccano": lambda name, head: _starts(head, ("[", "{")),
+    "core.formats.label_studio": lambda name, head: _starts(head, ("[", "{")),
+    "core.formats.hateval": lambda name, head: "\t" in head or "hs" in head.lower(),
+    "core.formats.spans_csv": lambda name, head: (
+        _starts(head, "{") or _named(name, ".csv")
+        or all(column in _first_line(head) for column in SPANS_CSV_COLUMNS)),
+    "core.formats.webanno": lambda name, head: "#" in head and "#FORMAT=WebAnno TSV" in head,
+    "core.formats.webanno_tsv2": lambda name, head: (
+        "#" in head and ("#id=" in head or "#text=" in head)),
+    "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
+    "core.formats.conll": lambda name, head: (
+        _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))),
+    "core.formats.spacy_docs": lambda name, head: _named(name, ".spacy") or _starts(head, "{"),
+    "core.formats.parquet": lambda name, head: (
+        _named(name, ".parquet") or head.startswith(PARQUET_MAGIC)),
+}
+"""For each built-in format module, a test that is true whenever its ``sniff`` could answer
+more than 0 for a file name and head (never false then; true more often is allowed): it reads
+the name's suffix and the head's first character or a few words, as the modules' own
+conditions do, a single character first (``memchr``: a one-line JSON file's head is a MiB).
+:func:`core.formats.detect` imports and asks only the modules whose test holds, so that
+reading a SemEval-2021 file imports no reader of brat, CoNLL or XMI (issue 29, target 1:
+start-up). ``tests/formats/test_sniff_candidates.py`` holds every module's answers on the
+repository's files and on generated heads to these tests."""

@@ -931,7 +931,10 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     if variant == "semeval2020-si":
         return None, []
     official = technique_list(variant)
-    used = set(martino_gold_view(gold).labels())
+    table = martino_gold_view(gold).table
+    # The labels of at least one span, as a set: counted, not sorted (issue 29, target 1).
+    counts = np.bincount(table.label, minlength=len(table.labels))
+    used = {table.labels[k] for k in np.flatnonzero(counts).tolist()}
     if official is None or used <= set(official):
         return official, []
     outside = sorted(used - set(official))

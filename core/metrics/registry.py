@@ -28,15 +28,17 @@ instead.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from core.metrics import additive, hateval, mafalda, martino, nervaluate, text_labels
-from core.metrics.additive import Additive, DocumentTable, SpanTerm
 from core.metrics.result import Explanation, SpanResult
 from core.model import AnnotationSet
 from core.model.errors import ParameterError, check_choice
+
+if TYPE_CHECKING:  # imported when an entry's functions are first used (Deferred)
+    from core.metrics.additive import Additive, DocumentTable, SpanTerm
 
 Kind = Literal["span", "text", "span-counts"]
 Input = Literal["spans", "hateval"]
@@ -165,7 +167,10 @@ class Metric:
         if self.kind != "span":
             raise ParameterError("metric", f"{self.name!r} is a {self.kind} metric; only span "
                                  "metrics have additive statistics")
-        return self.additive or additive.from_result(self.score)
+        if self.additive is not None:
+            return self.additive
+        from core.metrics.additive import from_result
+        return from_result(self.score)
 
     def statistics(self, gold: AnnotationSet, pred: AnnotationSet, *,
                    per_document: bool = False, **options: object) -> Any:
@@ -204,6 +209,58 @@ class Metric:
             raise ParameterError("metric", f"{self.name!r} gives no per-span terms; slice it "
                                  "by a document-level dimension")
         return terms(gold, pred, **options)
+
+
+class Deferred:
+    """A function (or object) of a built-in metric's module, named and imported when first
+    used: registering the built-in metrics then imports none of their modules, so that
+    ``score --metric martino`` does not pay for MAFALDA, HatEval, nervaluate and the
+    text-level scores (issue 29, target 1: start-up). Calling it calls the function;
+    any other attribute is the object's (an :class:`~core.metrics.additive.Additive`'s
+    ``statistics``, ``terms``...). Equal, hashed and pickled by its name.
+
+    >>> Deferred("core.metrics.martino", "score") == Deferred("core.metrics.martino", "score")
+    True
+    """
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def target(self) -> Any:
+        """The named object, its module imported on first use."""
+        return getattr(importlib.import_module(self.module), self.name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.target()(*args, **kwargs)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):  # pickling and copying ask before the slots are set
+            raise AttributeError(attr)
+        return getattr(self.target(), attr)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Deferred) and other.module == self.module
+                and other.name == self.name)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.name))
+
+    def __getstate__(self) -> tuple[str, str]:
+        return self.module, self.name
+
+    def __setstate__(self, state: tuple[str, str]) -> None:
+        self.module, self.name = state
+
+    def __repr__(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+def _of(module: str, name: str) -> Any:
+    """A :class:`Deferred` of a built-in metric's module (``core.metrics.<module>``)."""
+    return Deferred(f"core.metrics.{module}", name)
 
 
 REGISTRY: dict[str, Metric] = {}
@@ -290,58 +347,61 @@ class SpanMetricNames(Sequence[str]):
         return repr(tuple(self._names()))
 
 
-def _text_labels(gold: AnnotationSet, pred: AnnotationSet, *,
-                 labels: Sequence[str] | None = None) -> text_labels.TextLabelResult:
-    return text_labels.score(gold, pred, labels=labels)
-
+MARTINO_VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-tc",
+                    "semeval2020-tc-by-article", "semeval2020-tc-fixed")
+"""``core.metrics.martino.VARIANTS``, named here so that listing the metrics (``--help``, the
+``--variant`` choices) imports no metric (``tests/cli/test_lazy_commands.py`` holds them equal)."""
+MAFALDA_VARIANTS = ("paper", "metrics-py", "repo-head")
+"""``core.metrics.mafalda.VARIANTS`` (as :data:`MARTINO_VARIANTS`)."""
 
 register(Metric(
     name="martino", kind="span", title="Da San Martino",
     description="Da San Martino et al. (2019): partial-overlap credit C(s,t,h) summed over all "
     "pairs, pooled over the corpus (NLP4IF-2019, SemEval-2020 Task 11, SemEval-2021 Task 6)",
-    score=martino.score, explain=martino.explain, variants=martino.VARIANTS,
+    score=_of("martino", "score"), explain=_of("martino", "explain"), variants=MARTINO_VARIANTS,
     options=frozenset({"variant", "merge_pred", "fragments_only", "labels", "gold_order",
                        "pred_order"}),
-    default_labels=martino.default_labels, read_order=martino.read_order,
+    default_labels=_of("martino", "default_labels"), read_order=_of("martino", "read_order"),
     citation="Da San Martino et al., EMNLP-IJCNLP 2019", abbreviation="DSM",
-    short_title="Martino", additive=additive.MARTINO,
-    tags=frozenset(f"labels-given-spans:{v}" for v in martino.VARIANTS
+    short_title="Martino", additive=cast("Additive", _of("additive", "MARTINO")),
+    tags=frozenset(f"labels-given-spans:{v}" for v in MARTINO_VARIANTS
                    if v.startswith("semeval2020-tc")),
 ))
 register(Metric(
     name="mafalda", kind="span", title="MAFALDA",
     description="Helwe et al. (2024): best match per span, alternative gold labels and ⊥, "
     "averaged over texts, at taxonomy level 2, 1 or 0",
-    score=mafalda.score, explain=mafalda.explain, variants=mafalda.VARIANTS,
+    score=_of("mafalda", "score"), explain=_of("mafalda", "explain"), variants=MAFALDA_VARIANTS,
     levels=(2, 1, 0),
     options=frozenset({"variant", "level", "texts", "taxonomy", "gold_order", "pred_order"}),
-    read_options=frozenset({"llm_parsing"}), gold_alternatives=True, read_order=mafalda.read_order,
-    citation="Helwe et al., NAACL 2024", additive=additive.MAFALDA,
+    read_options=frozenset({"llm_parsing"}), gold_alternatives=True,
+    read_order=_of("mafalda", "read_order"),
+    citation="Helwe et al., NAACL 2024", additive=cast("Additive", _of("additive", "MAFALDA")),
     tags=frozenset({"not-one-on-itself:repo-head"}),
 ))
 register(Metric(
     name="hateval-a", kind="text", title="HatEval 2019 task A",
     description="HatEval 2019 task A: accuracy and macro P/R/F1 of hate speech detection",
-    score=hateval.evaluate_a, input="hateval", read_options=frozenset({"header_rule"}),
+    score=_of("hateval", "evaluate_a"), input="hateval", read_options=frozenset({"header_rule"}),
     citation="Basile et al., SemEval 2019",
 ))
 register(Metric(
     name="hateval-b", kind="text", title="HatEval 2019 task B",
     description="HatEval 2019 task B: per-dimension macro F1 and exact match ratio (HS, TR, AG)",
-    score=hateval.evaluate_b, input="hateval", read_options=frozenset({"header_rule"}),
+    score=_of("hateval", "evaluate_b"), input="hateval", read_options=frozenset({"header_rule"}),
     citation="Basile et al., SemEval 2019",
 ))
 register(Metric(
     name="text-labels", kind="text", title="Text-level label sets",
     description="each text's set of span labels as multi-label classification: micro/macro "
     "P/R/F1, exact match ratio, Hamming loss",
-    score=_text_labels, options=frozenset({"labels"}),
+    score=_of("text_labels", "score"), options=frozenset({"labels"}),
 ))
 register(Metric(
     name="nervaluate", kind="span-counts", title="SemEval-2013 schemas",
     description="Segura-Bedmar et al. (2013), as the nervaluate package counts them: one-to-one "
     "alignment, COR/INC/PAR/MIS/SPU and P/R/F1 under the strict, exact, partial and type "
     "schemas (all four reported; no variants)",
-    score=nervaluate.score,
+    score=_of("nervaluate", "score"),
     citation="Segura-Bedmar et al., SemEval 2013", abbreviation="S13",
 ))

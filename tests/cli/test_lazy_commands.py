@@ -70,6 +70,14 @@ SCORE_NEVER_IMPORTS = (
     "core.analysis", "core.render", "core.engines.sharded",
     "core.metrics.agreement", "core.metrics.differences", "core.metrics.labels",
     "core.metrics.stats",  # core.metrics imports its submodules on first use
+    # the registry names the other metrics' functions without importing them (Deferred)
+    "core.metrics.mafalda", "core.metrics.hateval", "core.metrics.nervaluate",
+    "core.metrics.text_labels", "core.metrics.additive",
+    # detection imports only the format modules that could recognise the file (MAY_SNIFF)
+    "core.formats.ptc", "core.formats.mafalda", "core.formats.mafalda_llm", "core.formats.brat",
+    "core.formats.hateval", "core.formats.spans_csv", "core.formats.webanno",
+    "core.formats.webanno_tsv2", "core.formats.xmi", "core.formats.conll",
+    "core.formats.spacy_docs", "core.formats.parquet", "core.formats.layers",
 )
 """What ``score --metric martino`` on a SemEval-2021 pair must not import: start-up is most of
 the gap between the command and ``json.load`` of its files (docs/performance.md, issue 29,
@@ -96,3 +104,32 @@ def test_score_imports_only_what_scoring_uses() -> None:
     assert found == []
     if out[0].split()[1] == "False":  # no installed plugin: entry points are never looked up
         assert "importlib.metadata" not in loaded
+
+
+def test_listing_the_metrics_imports_none_of_them() -> None:
+    probe = ("import sys\n"
+             "from core.metrics import registry\n"
+             "from core.cli.score import metrics_epilog\n"
+             "text = metrics_epilog()\n"
+             "print(sorted(m for m in sys.modules if m.startswith('core.metrics.')))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "['core.metrics.registry', 'core.metrics.result']"
+
+
+def test_the_registry_names_what_the_metric_modules_define() -> None:
+    import pickle
+
+    from core.metrics import mafalda, martino, registry
+
+    assert registry.MARTINO_VARIANTS == martino.VARIANTS
+    assert registry.MAFALDA_VARIANTS == mafalda.VARIANTS
+    for entry in registry.entries():
+        for hook in (entry.score, entry.explain, entry.default_labels, entry.read_order,
+                     entry.additive):
+            if isinstance(hook, registry.Deferred):
+                assert hook.target() is not None  # the module defines the name
+                assert pickle.loads(pickle.dumps(hook)) == hook
+    score = registry.get("martino").score
+    assert isinstance(score, registry.Deferred) and score.target() is martino.score
+    assert registry.get("mafalda").protocol.statistics is not None
