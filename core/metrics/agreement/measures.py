@@ -158,7 +158,8 @@ def _jaccard(c: Counts, what: str) -> Agreement:
     return Agreement(c[0] / union, None, stats)
 
 
-def _document_kappas(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+def _document_kappas(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
+                     ) -> list[Agreement]:
     """``_kappa(c, f"document {doc!r}")`` of every document, the arithmetic of
     :func:`~core.metrics.agreement.coefficients.cohen_kappa_binary` done elementwise over all of
     them (the same operations in the same order on the same doubles: the same floats); a
@@ -177,7 +178,8 @@ def _document_kappas(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agre
             for doc, cs, ok, v, po, pe in rows]
 
 
-def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
+                       ) -> list[Agreement]:
     """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
     c = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
     union = c[:, 0] + c[:, 1] + c[:, 2]
@@ -198,9 +200,20 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     The counts are sufficient statistics: counts of disjoint document sets add up, so a corpus
     split into shards gives the same values (``core/engines/sharded.py``). No documents: undefined.
     """
+    docs = list(per_document)
+    counts = np.asarray(list(per_document.values()), dtype=np.int64).reshape(-1, 4)
+    return _char_pair(per_label, position, docs, counts)
+
+
+def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence[str],
+               doc_counts: np.ndarray[Any, Any], *, documents: tuple[bool, bool] = (True, True)
+               ) -> tuple[PairValue, PairValue]:
+    """:func:`char_pair_values` from the documents and their counts as an array
+    ``(documents, 4)``; ``documents``: whether κ's and Jaccard's per-document values are wanted
+    (a value left out stays an empty dictionary; the others are the same)."""
     kp = PairValue(undefined("no document annotated by both"))
     jp = PairValue(undefined("no document annotated by both"))
-    if not per_document:
+    if not len(docs):
         return kp, jp
     flat = _sum_counts(list(per_label.values())) if per_label else (0, 0, 0, 0)
     kp.overall = _kappa(flat, "any label")
@@ -213,19 +226,24 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     jp.overall = _jaccard(flat, "any label")
     jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
     jp.extra["position"] = _jaccard(position, "span positions")
-    docs, counts = list(per_document), list(per_document.values())
-    kp.per_document = dict(zip(docs, _document_kappas(docs, counts), strict=True))
-    jp.per_document = dict(zip(docs, _document_jaccards(docs, counts), strict=True))
+    if documents[0]:
+        kp.per_document = dict(zip(docs, _document_kappas(docs, doc_counts), strict=True))
+    if documents[1]:
+        jp.per_document = dict(zip(docs, _document_jaccards(docs, doc_counts), strict=True))
     return kp, jp
 
 
-def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
+def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True)
+                   ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
     Items are characters × labels (``agreement.md`` §2.2). Headline κ: the pooled ("flat")
     char × label table; ``macro``: mean of the defined per-label κ; ``position``: characters
     covered by any span vs none. Headline Jaccard: |A ∩ B| / |A ∪ B| over (character, label) pairs;
     ``position``: over covered characters. Per document: the same from that document's counts.
+    ``per_document``: whether κ's and Jaccard's per-document values are wanted (they are most
+    of the time on a large corpus: an object per document and pair); a value left out is an
+    empty dictionary, every other value is the same.
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
@@ -237,10 +255,8 @@ def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
         per_label = {lab: tuple(c) for lab, c in
                      zip(labels, by_label.sum(axis=0).tolist(), strict=True)}
         position: Counts = tuple(counts[:, -1, :].sum(axis=0).tolist())
-        per_doc = {doc: tuple(c) for doc, c in
-                   zip(doc_ids, by_label.sum(axis=1).tolist(), strict=True)}
-        kappas[(a, b)], jaccards[(a, b)] = char_pair_values(
-            per_label, position, per_doc)
+        kappas[(a, b)], jaccards[(a, b)] = _char_pair(
+            per_label, position, doc_ids, by_label.sum(axis=1), documents=per_document)
     docs = {"documents": len(study.docs)}
     return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
