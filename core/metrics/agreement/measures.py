@@ -27,8 +27,13 @@ from core.metrics.agreement.coefficients import (
     krippendorff_alpha_rows,
     undefined,
 )
-from core.metrics.agreement.study import Study, char_counts, doc_label_presence
-from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
+from core.metrics.agreement.study import Study, _rows, char_counts, doc_label_presence
+from core.metrics.agreement.unitizing import (
+    UnitizingParts,
+    alpha_from_parts,
+    category_parts,
+    few_parts,
+)
 from core.model import AnnotationSet, Role, SpanTable, SpanView
 from core.model.errors import InputError
 
@@ -414,13 +419,79 @@ def unitizing(study: Study, *, per_document: bool = True) -> ManyResult:
     if not study.labels:
         overall = undefined("unitizing alpha is undefined: nobody marked any span")
     res = ManyResult("unitizing-alpha", study.annotators, overall, per_label, params=params)
-    for d in docs if per_document else ():
-        dparts = {lab: category_parts([[(s.start, s.end) for s in study.get(a, d)
-                                        if s.label == lab] for a in study.annotators],
-                                      0, study.lengths[d]) for lab in study.labels}
-        res.per_document[d] = alpha_from_parts(dparts)[0] if dparts else undefined(
-            "no label")
+    if per_document:
+        res.per_document = dict(zip(docs, unitizing_documents(study, docs), strict=True))
     return res
+
+
+def unitizing_document(study: Study, doc: str) -> Agreement:
+    """α_U of one document of ``study`` (every label; its own continuum)."""
+    dparts = {lab: category_parts([[(s.start, s.end) for s in study.get(a, doc)
+                                    if s.label == lab] for a in study.annotators],
+                                  0, study.lengths[doc]) for lab in study.labels}
+    return alpha_from_parts(dparts)[0] if dparts else undefined("no label")
+
+
+def unitizing_documents(study: Study, docs: Sequence[str]) -> list[Agreement]:
+    """:func:`unitizing_document` of each of ``docs`` (documents every annotator covers), the
+    same values, from the annotators' columns.
+
+    The units of all annotators are sorted once by document, label, annotator and start; a
+    (document, label) with no unit is left out of that document's sums (its D_o and D_e are
+    0.0, which leaves a sum of doubles unchanged), and a category's parts come from
+    :func:`~core.metrics.agreement.unitizing.few_parts` when it applies (a few units, none
+    dropped), else from :func:`~core.metrics.agreement.unitizing.category_parts`.
+    ``tests/agreement/test_unitizing_documents.py`` compares the two float for float."""
+    if not study.labels:
+        return [undefined("no label") for _ in docs]
+    index = {d: i for i, d in enumerate(docs)}
+    columns = {lab: j for j, lab in enumerate(study.labels)}
+    cols: list[tuple[np.ndarray, ...]] = []
+    for k, a in enumerate(study.annotators):
+        t = study.table(a)
+        if not len(t):
+            continue
+        rows = _rows(t.doc_ids, docs, index)[t.doc]
+        labs = np.fromiter((columns.get(lab, -1) for lab in t.labels), dtype=np.int64,
+                           count=len(t.labels))[t.label]
+        keep = (rows >= 0) & (labs >= 0)
+        cols.append((rows[keep], labs[keep], np.full(int(keep.sum()), k, dtype=np.int64),
+                     t.start[keep].astype(np.int64), t.end[keep].astype(np.int64)))
+    m = len(study.annotators)
+    if cols:
+        row, lab, who, start, end = (np.concatenate(c) for c in zip(*cols, strict=True))
+    else:
+        row = lab = who = start = end = np.zeros(0, dtype=np.int64)
+    order = np.lexsort((end, start, who, lab, row))
+    row, lab, who = row[order].tolist(), lab[order].tolist(), who[order].tolist()
+    units = list(zip(start[order].tolist(), end[order].tolist(), strict=True))
+    # per document, the parts of its labels with units, in label order
+    found: list[list[UnitizingParts]] = [[] for _ in docs]
+    i, n = 0, len(row)
+    while i < n:
+        r, c = row[i], lab[i]
+        j = i
+        coders: list[list[tuple[int, int]]] = [[] for _ in range(m)]
+        while j < n and row[j] == r and lab[j] == c:
+            coders[who[j]].append(units[j])
+            j += 1
+        length = study.lengths[docs[r]]
+        parts = few_parts(coders, length)
+        found[r].append(parts if parts is not None else category_parts(coders, 0, length))
+        i = j
+    out: list[Agreement] = []
+    for parts_of in found:
+        # alpha_from_parts' overall value: sums in label order, a label without units adds 0.0
+        d_o = sum((p.d_o for p in parts_of), 0.0)
+        d_e = sum((p.d_e for p in parts_of), 0.0)
+        stats = {"D_o": d_o, "D_e": d_e, "units": sum(p.units for p in parts_of),
+                 "dropped_self_overlaps": sum(p.dropped for p in parts_of)}
+        if d_e == 0:
+            out.append(undefined("unitizing alpha is undefined: no coder marked any unit",
+                                 **stats))
+        else:
+            out.append(Agreement(1.0 - d_o / d_e, None, stats))
+    return out
 
 
 # --- gamma -------------------------------------------------------------------------------------
