@@ -9,12 +9,28 @@ p = 0.1 and one spurious span with p = 0.3.
 
 Prints the time of each measure (best of ``--repeat``), their total without corpus gamma, corpus
 gamma with its sample count, one document's alignment, and the values.
+
+``--views`` instead times what the dashboard's background worker does for the Annotators page
+(issue 29, targets 3 and 5): for each measure of ``--measures``, the CPU of
+``measure_view`` of three annotators with the gold (the corpus of
+``bench_annotators_page.py``: this synthetic design with four sets, the first the gold), then
+the CPU of pickling what the worker sends back and of unpickling it in the server
+(``ui.gamma_worker.for_the_page`` where the checkout has it, else the whole view). With
+``--tree PATH,PATH`` each checkout runs in its own process importing its own ``core`` and
+``ui``, ``--repeat`` rounds interleaved; the corpus is built once and handed over pickled.
+The load average is printed with every run.
+
+    python bench/bench_agreement.py --views --docs 100000 --measures char-kappa --tree /tmp/base,.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import pickle
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -84,12 +100,70 @@ def best_of(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped
     return best, result
 
 
+VIEW_CHILD = """
+import pickle, sys, time
+from core.metrics.agreement import measure_view
+try:
+    from ui.gamma_worker import for_the_page
+except ImportError:  # a checkout before it: the worker sent the whole view
+    def for_the_page(view):
+        return view
+with open(sys.argv[1], "rb") as f:
+    sets, texts = pickle.load(f)
+gold, annotators = sets[0], sets[1:]
+for measure in sys.argv[2].split(","):
+    t = time.process_time()
+    view = measure_view(annotators, texts, measure=measure, gold=gold)
+    cpu = time.process_time() - t
+    t = time.process_time()
+    blob = pickle.dumps(for_the_page(view), protocol=pickle.HIGHEST_PROTOCOL)
+    dump = time.process_time() - t
+    t = time.process_time()
+    pickle.loads(blob)
+    load = time.process_time() - t
+    print(f"{measure}\t{cpu:.2f}\t{dump:.2f}\t{load:.2f}\t{len(blob) / 1e6:.1f}", flush=True)
+"""
+
+
+def views(docs: int, measures: str, trees: list[str], repeat: int) -> None:
+    """``--views``: each checkout's worker-side CPU per measure, interleaved."""
+    from bench_annotators_page import corpus
+
+    sets, texts = corpus(docs)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "corpus.pkl")
+        with open(path, "wb") as f:
+            pickle.dump((sets, texts), f, protocol=pickle.HIGHEST_PROTOCOL)
+        del sets, texts
+        print(f"{docs:,} documents; measure_view CPU, then pickling what the worker sends: "
+              "dump CPU, load CPU, MB")
+        for r in range(repeat):
+            for tree in trees:
+                load = os.getloadavg()[0]
+                out = subprocess.run([sys.executable, "-c", VIEW_CHILD, path, measures],
+                                     cwd=tree, capture_output=True, text=True, check=True)
+                for line in out.stdout.splitlines():
+                    m, cpu, dump, unpickle, mb = line.split("\t")
+                    print(f"round {r + 1} {tree} (load {load:.1f}): {m}: view {cpu} s, "
+                          f"dump {dump} s, load {unpickle} s, {mb} MB", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--docs", type=int, default=200)
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--views", action="store_true",
+                    help="time the Annotators page's worker per measure (measure_view, pickling)")
+    ap.add_argument("--measures", default="char-kappa",
+                    help="--views: comma-separated measures")
+    ap.add_argument("--tree", default=str(Path(__file__).resolve().parent.parent),
+                    help="--views: comma-separated checkouts, interleaved")
     args = ap.parse_args()
+    if args.views:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        views(args.docs, args.measures, args.tree.split(","), args.repeat)
+        return
     sets, texts = synthetic(args.docs)
     n_spans = [s.span_count() for s in sets]
     print(f"corpus: {args.docs} documents, 3 annotators, spans per annotator {n_spans}")

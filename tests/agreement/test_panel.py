@@ -313,6 +313,34 @@ def test_unitizing_against_a_reference_skips_only_the_per_document_values() -> N
     assert unitizing(s, per_document=False).overall == unitizing(s).overall
 
 
+@pytest.mark.parametrize("measure", ["char-kappa", "char-jaccard"])
+def test_char_measures_against_a_reference_skip_only_the_per_document_values(measure) -> None:
+    sets, texts = _panel()
+    s = Study.from_sets(sets, texts)
+    r = against(s, "A", measure=measure)
+    for other in ("B", "C"):
+        kappa, jaccard = char_agreement(sub_study(s, ["A", other]))
+        full = (kappa if measure == "char-kappa" else jaccard).pairs[("A", other)]
+        assert (r[other].overall, r[other].per_label, r[other].extra) == (
+            full.overall, full.per_label, full.extra)
+        assert r[other].per_document == {} and full.per_document
+    # the pairwise matrix keeps them (the ranking of documents needs them)
+    kappa, jaccard = char_agreement(s)
+    assert pairwise(s, measure) == (kappa if measure == "char-kappa" else jaccard)
+
+
+def test_char_agreement_leaves_out_only_the_per_document_values_asked() -> None:
+    sets, texts = _panel()
+    s = Study.from_sets(sets, texts)
+    kappa, jaccard = char_agreement(s)
+    k_only, j_none = char_agreement(s, per_document=(True, False))
+    assert k_only == kappa
+    for key, pv in jaccard.pairs.items():
+        assert j_none.pairs[key].per_document == {} and pv.per_document
+        assert (j_none.pairs[key].overall, j_none.pairs[key].per_label,
+                j_none.pairs[key].extra) == (pv.overall, pv.per_label, pv.extra)
+
+
 def test_against_an_unknown_reference_is_an_input_error() -> None:
     sets, texts = _panel()
     with pytest.raises(InputError, match="no annotator 'gold'"):

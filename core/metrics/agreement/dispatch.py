@@ -34,12 +34,18 @@ PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
 
 def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
             progress: Callable[[int, int], None] | None = None,
-            cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
-    """One measure by its command-line name."""
+            cache: GammaCache | None = None, per_document: bool = True
+            ) -> PairwiseResult | ManyResult:
+    """One measure by its command-line name. ``per_document=False`` may leave the
+    per-document values out where that saves time (char-κ, char-Jaccard, unitizing α); every
+    other value is the same."""
     check_choice("measure", "agree", measure, MEASURES)
     if measure in ("char-kappa", "char-jaccard"):
-        kappa, jac = char_agreement(study)
-        return kappa if measure == "char-kappa" else jac
+        kappa = measure == "char-kappa"
+        # only the chosen one's per-document values: an object per document and pair
+        pair = char_agreement(study, per_document=(kappa and per_document,
+                                                   not kappa and per_document))
+        return pair[0] if kappa else pair[1]
     if measure == "text-kappa":
         return text_kappa(study)
     if measure == "fleiss-kappa":
@@ -47,7 +53,7 @@ def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
     if measure == "krippendorff-alpha":
         return krippendorff_text(study)
     if measure == "unitizing-alpha":
-        return unitizing(study)
+        return unitizing(study, per_document=per_document)
     if measure in ("gamma", "gamma-cat"):
         return gamma(study, samples=samples, seed=seed, categorical=measure == "gamma-cat",
                      progress=progress, cache=cache)

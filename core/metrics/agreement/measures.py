@@ -27,8 +27,13 @@ from core.metrics.agreement.coefficients import (
     krippendorff_alpha_rows,
     undefined,
 )
-from core.metrics.agreement.study import Study, char_counts, doc_label_presence
-from core.metrics.agreement.unitizing import UnitizingParts, alpha_from_parts, category_parts
+from core.metrics.agreement.study import Study, _rows, char_counts, doc_label_presence
+from core.metrics.agreement.unitizing import (
+    UnitizingParts,
+    alpha_from_parts,
+    category_parts,
+    few_parts,
+)
 from core.model import AnnotationSet, Role, SpanTable, SpanView
 from core.model.errors import InputError
 
@@ -158,7 +163,8 @@ def _jaccard(c: Counts, what: str) -> Agreement:
     return Agreement(c[0] / union, None, stats)
 
 
-def _document_kappas(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+def _document_kappas(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
+                     ) -> list[Agreement]:
     """``_kappa(c, f"document {doc!r}")`` of every document, the arithmetic of
     :func:`~core.metrics.agreement.coefficients.cohen_kappa_binary` done elementwise over all of
     them (the same operations in the same order on the same doubles: the same floats); a
@@ -177,7 +183,8 @@ def _document_kappas(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agre
             for doc, cs, ok, v, po, pe in rows]
 
 
-def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts]) -> list[Agreement]:
+def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
+                       ) -> list[Agreement]:
     """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
     c = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
     union = c[:, 0] + c[:, 1] + c[:, 2]
@@ -198,9 +205,20 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     The counts are sufficient statistics: counts of disjoint document sets add up, so a corpus
     split into shards gives the same values (``core/engines/sharded.py``). No documents: undefined.
     """
+    docs = list(per_document)
+    counts = np.asarray(list(per_document.values()), dtype=np.int64).reshape(-1, 4)
+    return _char_pair(per_label, position, docs, counts)
+
+
+def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence[str],
+               doc_counts: np.ndarray[Any, Any], *, documents: tuple[bool, bool] = (True, True)
+               ) -> tuple[PairValue, PairValue]:
+    """:func:`char_pair_values` from the documents and their counts as an array
+    ``(documents, 4)``; ``documents``: whether κ's and Jaccard's per-document values are wanted
+    (a value left out stays an empty dictionary; the others are the same)."""
     kp = PairValue(undefined("no document annotated by both"))
     jp = PairValue(undefined("no document annotated by both"))
-    if not per_document:
+    if not len(docs):
         return kp, jp
     flat = _sum_counts(list(per_label.values())) if per_label else (0, 0, 0, 0)
     kp.overall = _kappa(flat, "any label")
@@ -213,19 +231,24 @@ def char_pair_values(per_label: Mapping[str, Counts], position: Counts,
     jp.overall = _jaccard(flat, "any label")
     jp.per_label = {lab: _jaccard(c, repr(lab)) for lab, c in per_label.items()}
     jp.extra["position"] = _jaccard(position, "span positions")
-    docs, counts = list(per_document), list(per_document.values())
-    kp.per_document = dict(zip(docs, _document_kappas(docs, counts), strict=True))
-    jp.per_document = dict(zip(docs, _document_jaccards(docs, counts), strict=True))
+    if documents[0]:
+        kp.per_document = dict(zip(docs, _document_kappas(docs, doc_counts), strict=True))
+    if documents[1]:
+        jp.per_document = dict(zip(docs, _document_jaccards(docs, doc_counts), strict=True))
     return kp, jp
 
 
-def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
+def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True)
+                   ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
     Items are characters × labels (``agreement.md`` §2.2). Headline κ: the pooled ("flat")
     char × label table; ``macro``: mean of the defined per-label κ; ``position``: characters
     covered by any span vs none. Headline Jaccard: |A ∩ B| / |A ∪ B| over (character, label) pairs;
     ``position``: over covered characters. Per document: the same from that document's counts.
+    ``per_document``: whether κ's and Jaccard's per-document values are wanted (they are most
+    of the time on a large corpus: an object per document and pair); a value left out is an
+    empty dictionary, every other value is the same.
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
@@ -237,10 +260,8 @@ def char_agreement(study: Study) -> tuple[PairwiseResult, PairwiseResult]:
         per_label = {lab: tuple(c) for lab, c in
                      zip(labels, by_label.sum(axis=0).tolist(), strict=True)}
         position: Counts = tuple(counts[:, -1, :].sum(axis=0).tolist())
-        per_doc = {doc: tuple(c) for doc, c in
-                   zip(doc_ids, by_label.sum(axis=1).tolist(), strict=True)}
-        kappas[(a, b)], jaccards[(a, b)] = char_pair_values(
-            per_label, position, per_doc)
+        kappas[(a, b)], jaccards[(a, b)] = _char_pair(
+            per_label, position, doc_ids, by_label.sum(axis=1), documents=per_document)
     docs = {"documents": len(study.docs)}
     return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
@@ -398,13 +419,79 @@ def unitizing(study: Study, *, per_document: bool = True) -> ManyResult:
     if not study.labels:
         overall = undefined("unitizing alpha is undefined: nobody marked any span")
     res = ManyResult("unitizing-alpha", study.annotators, overall, per_label, params=params)
-    for d in docs if per_document else ():
-        dparts = {lab: category_parts([[(s.start, s.end) for s in study.get(a, d)
-                                        if s.label == lab] for a in study.annotators],
-                                      0, study.lengths[d]) for lab in study.labels}
-        res.per_document[d] = alpha_from_parts(dparts)[0] if dparts else undefined(
-            "no label")
+    if per_document:
+        res.per_document = dict(zip(docs, unitizing_documents(study, docs), strict=True))
     return res
+
+
+def unitizing_document(study: Study, doc: str) -> Agreement:
+    """α_U of one document of ``study`` (every label; its own continuum)."""
+    dparts = {lab: category_parts([[(s.start, s.end) for s in study.get(a, doc)
+                                    if s.label == lab] for a in study.annotators],
+                                  0, study.lengths[doc]) for lab in study.labels}
+    return alpha_from_parts(dparts)[0] if dparts else undefined("no label")
+
+
+def unitizing_documents(study: Study, docs: Sequence[str]) -> list[Agreement]:
+    """:func:`unitizing_document` of each of ``docs`` (documents every annotator covers), the
+    same values, from the annotators' columns.
+
+    The units of all annotators are sorted once by document, label, annotator and start; a
+    (document, label) with no unit is left out of that document's sums (its D_o and D_e are
+    0.0, which leaves a sum of doubles unchanged), and a category's parts come from
+    :func:`~core.metrics.agreement.unitizing.few_parts` when it applies (a few units, none
+    dropped), else from :func:`~core.metrics.agreement.unitizing.category_parts`.
+    ``tests/agreement/test_unitizing_documents.py`` compares the two float for float."""
+    if not study.labels:
+        return [undefined("no label") for _ in docs]
+    index = {d: i for i, d in enumerate(docs)}
+    columns = {lab: j for j, lab in enumerate(study.labels)}
+    cols: list[tuple[np.ndarray, ...]] = []
+    for k, a in enumerate(study.annotators):
+        t = study.table(a)
+        if not len(t):
+            continue
+        rows = _rows(t.doc_ids, docs, index)[t.doc]
+        labs = np.fromiter((columns.get(lab, -1) for lab in t.labels), dtype=np.int64,
+                           count=len(t.labels))[t.label]
+        keep = (rows >= 0) & (labs >= 0)
+        cols.append((rows[keep], labs[keep], np.full(int(keep.sum()), k, dtype=np.int64),
+                     t.start[keep].astype(np.int64), t.end[keep].astype(np.int64)))
+    m = len(study.annotators)
+    if cols:
+        row, lab, who, start, end = (np.concatenate(c) for c in zip(*cols, strict=True))
+    else:
+        row = lab = who = start = end = np.zeros(0, dtype=np.int64)
+    order = np.lexsort((end, start, who, lab, row))
+    row, lab, who = row[order].tolist(), lab[order].tolist(), who[order].tolist()
+    units = list(zip(start[order].tolist(), end[order].tolist(), strict=True))
+    # per document, the parts of its labels with units, in label order
+    found: list[list[UnitizingParts]] = [[] for _ in docs]
+    i, n = 0, len(row)
+    while i < n:
+        r, c = row[i], lab[i]
+        j = i
+        coders: list[list[tuple[int, int]]] = [[] for _ in range(m)]
+        while j < n and row[j] == r and lab[j] == c:
+            coders[who[j]].append(units[j])
+            j += 1
+        length = study.lengths[docs[r]]
+        parts = few_parts(coders, length)
+        found[r].append(parts if parts is not None else category_parts(coders, 0, length))
+        i = j
+    out: list[Agreement] = []
+    for parts_of in found:
+        # alpha_from_parts' overall value: sums in label order, a label without units adds 0.0
+        d_o = sum((p.d_o for p in parts_of), 0.0)
+        d_e = sum((p.d_e for p in parts_of), 0.0)
+        stats = {"D_o": d_o, "D_e": d_e, "units": sum(p.units for p in parts_of),
+                 "dropped_self_overlaps": sum(p.dropped for p in parts_of)}
+        if d_e == 0:
+            out.append(undefined("unitizing alpha is undefined: no coder marked any unit",
+                                 **stats))
+        else:
+            out.append(Agreement(1.0 - d_o / d_e, None, stats))
+    return out
 
 
 # --- gamma -------------------------------------------------------------------------------------

@@ -44,7 +44,6 @@ from core.metrics.agreement.measures import (
     PairValue,
     PairwiseResult,
     span_f1,
-    unitizing,
 )
 from core.metrics.agreement.study import Study, merge_intervals
 from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
@@ -276,9 +275,8 @@ def sub_study(study: Study, annotators: Sequence[str]) -> Study:
 def _measure(study: Study, measure: str, *, samples: int, seed: int,
              progress: Progress | None, per_document: bool = True,
              cache: GammaCache | None = None) -> PairwiseResult | ManyResult:
-    if measure == "unitizing-alpha" and not per_document:
-        return unitizing(study, per_document=False)
-    return compute(study, measure, samples=samples, seed=seed, progress=progress, cache=cache)
+    return compute(study, measure, samples=samples, seed=seed, progress=progress, cache=cache,
+                   per_document=per_document)
 
 
 def _check(measure: str, owner: str) -> None:
@@ -320,7 +318,7 @@ def pairwise(study: Study, measure: str, *, samples: int = 30, seed: int = 0,
                          f"{len(study.annotators)}")
     if measure not in MANY_MEASURES:
         result = _measure(study, measure, samples=samples, seed=seed, progress=None,
-                          cache=cache)
+                          per_document=per_document, cache=cache)
         if progress is not None:
             progress(1, 1)
         assert isinstance(result, PairwiseResult)

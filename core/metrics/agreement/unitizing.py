@@ -190,6 +190,81 @@ def category_parts(coders: Sequence[Sequence[Unit]], begin: int, end: int) -> Un
     return UnitizingParts(d_o, _expected(cleaned, begin, end), sum(map(len, cleaned)), dropped)
 
 
+_FEW = 8
+"""Below this many units of one category on one continuum :func:`few_parts` computes its parts
+in plain Python: NumPy sums fewer than 8 doubles from left to right, as Python does, so the
+floats are those of :func:`category_parts`; from 8 on NumPy sums in blocks."""
+
+_EXACT = 2**20
+"""Continua up to this length keep every sum of :func:`few_parts` below 2**53 (squared
+distances, cubed unit lengths times the number of units), where doubles add exactly."""
+
+
+def few_parts(coders: Sequence[Sequence[Unit]], length: int) -> UnitizingParts | None:
+    """:func:`category_parts` of ``coders`` on ``[0, length)``, the same floats, in plain Python
+    for a handful of units (the per-document values: a category has a few units in one
+    document, where NumPy's calls cost more than the arithmetic). ``None`` when this shortcut
+    does not apply (:data:`_FEW` units or more once :func:`drop_self_overlaps` kept each coder's,
+    or twice as many before, a continuum longer than :data:`_EXACT` or empty, fewer than two
+    coders); the caller then calls :func:`category_parts`.
+
+    >>> units = [[(225, 295), (370, 400)], [(220, 300), (355, 375), (400, 420)]]
+    >>> shifted = [[(s - 150, e - 150) for s, e in c] for c in units]
+    >>> few_parts(shifted, 300) == category_parts(units, 150, 450)
+    True
+    """
+    m = len(coders)
+    if m < 2 or not 0 < length <= _EXACT or sum(map(len, coders)) >= 2 * _FEW:
+        return None
+    cleaned: list[list[Unit]] = []
+    dropped = 0
+    for units in coders:
+        kept, lost = drop_self_overlaps(units)
+        cleaned.append(kept)
+        dropped += lost
+    n_c = sum(map(len, cleaned))
+    if n_c >= _FEW:
+        return None
+    # D_o: every term is an integer (Krippendorff 2004; _observed_sum adds them as doubles,
+    # exactly below 2**53)
+    total = 0
+    for x in range(m):
+        for y in range(x + 1, m):
+            a, b = cleaned[x], cleaned[y]
+            pair = lone = 0
+            hit_b = [False] * len(b)
+            for sa, ea in a:
+                hit = False
+                for j, (sb, eb) in enumerate(b):
+                    if min(ea, eb) > max(sa, sb):
+                        pair += (sa - sb) ** 2 + (ea - eb) ** 2
+                        hit = hit_b[j] = True
+                if not hit:
+                    lone += (ea - sa) ** 2
+            lone += sum((eb - sb) ** 2 for (sb, eb), h in zip(b, hit_b, strict=True) if not h)
+            total += 2 * (pair + lone)
+    size = float(length)
+    d_o = float(total) / (m * (m - 1) * size * size)
+    if not n_c:
+        return UnitizingParts(d_o, 0.0, 0, dropped)
+    # D_e as _expected computes it, operation for operation on the same doubles
+    lens = [float(e - s) for units in cleaned for s, e in units]
+    gaps: list[int] = []
+    for units in cleaned:
+        gaps += _gaps(units, 0, length)
+    count_c = float(n_c)
+    numer = 0.0
+    for ln in lens:
+        wide = [g for g in gaps if g >= ln]
+        gap_term = float(sum(wide)) - (ln - 1.0) * len(wide)  # integers: exact
+        numer += ((count_c - 1.0) * (2 * ln ** 3 - 3 * ln ** 2 + ln) / 3.0
+                  + ln ** 2 * gap_term)
+    denom = m * size * (m * size - 1.0) - float(sum(ln * (ln - 1.0) for ln in lens))
+    if denom == 0:
+        return None
+    return UnitizingParts(d_o, float((2.0 / size) * numer / denom), n_c, dropped)
+
+
 def alpha_from_parts(parts: dict[str, UnitizingParts]) -> tuple[Agreement, dict[str, Agreement]]:
     """Overall α_U (1 − Σ D_o / Σ D_e) and per-category α_U,c from their parts."""
     per: dict[str, Agreement] = {}
