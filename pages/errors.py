@@ -9,6 +9,7 @@ st.title("🔍 Errors")
 ws = workspace_or_stop(2, "Error analysis needs a reference set and at least one other set.",
                        needs_spans=True)
 setup = errors.setup(ws)
+errors.follow(ws, setup)  # a click that opens Documents: switch before drawing the page
 errors.categories(ws, setup)
 errors.schemas(ws, setup)
 errors.spans_of_category(ws, setup)

@@ -70,6 +70,7 @@ K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
 K_ERR_TABLE = "err_table"  # selection state of the category table
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
+K_ERR_PENDING = "err_pending"  # session: what a link button asked to open (its callback)
 ALL = "(all)"
 
 _FILL_PATTERNS = {"correct": "", "label": "/", "boundary": "\\", "boundary+label": "x",
@@ -127,6 +128,27 @@ def category_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[s
         for r in table.table():
             rows.append({"system": system, **r, "note": CATEGORY_HELP[r["category"]]})
     return pd.DataFrame(rows, columns=["system", "category", "reference", "prediction", "note"])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def category_documents(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+                       ) -> dict[str, int]:
+    """Error category -> how many documents hold a span of it (for the links to Documents)."""
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    if table is None:
+        return {}
+    return {cat: len(table.documents_with(category=cat)) for cat in ERRORS}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def category_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                    level: int, view: str, scale: str) -> go.Figure:
+    """:func:`category_chart` of the page's table, kept per view: building it cost 20-40 ms of
+    every rerun (most of it Plotly's template copy). The chart element sends a copy, so the
+    kept figure never changes."""
+    cats = category_frame(ws_key, _ws, ref, systems, level)
+    ok = cats[cats["category"] != "error"].reset_index(drop=True)
+    return category_chart(ok, view=view, scale=scale)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -589,19 +611,77 @@ def setup(ws: state.Workspace) -> Setup:
     return Setup(ref, level, systems, max(len(ws.sets[n].spans) for n in (ref, *systems)))
 
 
+def _ok_categories(ws: state.Workspace, s: Setup) -> pd.DataFrame:
+    cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
+    return cats[cats["category"] != "error"].reset_index(drop=True)
+
+
+def follow(ws: state.Workspace, s: Setup) -> None:
+    """Open the Documents page at once when this run follows a click that asks for it: a link
+    button (its callback queued it), a row of the category table, or a bar of the category or
+    per-label chart. Called before the page draws its sections, so the run that switches pages
+    sends nothing more to the browser (the click's run drew the whole page again before, then
+    switched: 60-80 ms of server CPU and the browser's redrawing of the page it leaves)."""
+    pending = st.session_state.pop(K_ERR_PENDING, None)
+    if pending:
+        open_documents(ws, ref=s.ref, level=s.level, **pending)
+    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
+    if rows:
+        ok = _ok_categories(ws, s)
+        if rows[0] < len(ok):
+            record = ok.iloc[rows[0]]
+            open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
+                           category=str(record["category"]),
+                           marker=("table", str(record["system"]), str(record["category"])))
+    hit = clicked(st.session_state.get(K_ERR_CHART))
+    if hit:
+        system, _, category = hit[:3]
+        open_documents(ws, ref=s.ref, system=str(system), level=s.level,
+                       category=str(category), marker=("chart", *map(str, hit)))
+    hit = clicked(st.session_state.get(K_ERR_LABEL_CHART))
+    if hit:
+        system, label, category = map(str, hit[:3])
+        open_documents(ws, ref=s.ref, system=system, level=s.level, category=category,
+                       label=label, marker=("label", *map(str, hit)))
+
+
+def _queue_open(system: str, category: str) -> None:
+    st.session_state[K_ERR_PENDING] = {"system": system, "category": category}
+
+
+def category_links(ws: state.Workspace, s: Setup) -> None:
+    """One link button per system and error category, naming how many documents hold it: a
+    click opens the Documents page filtered to them (the same as a row of the table, without
+    the table's selection delay)."""
+    for system in s.systems:
+        counts = category_documents(ws.key, ws, s.ref, system, s.level)
+        if not any(counts.values()):
+            continue
+        row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+        row.caption(f"📄 Documents holding, for {md(system)}:" if len(s.systems) > 1
+                    else "📄 Documents holding:")
+        for category, n in counts.items():
+            if n:
+                row.button(f"{category} ({n:,})", key=f"err_open_{system}_{category}",
+                           type="tertiary", on_click=_queue_open, args=(system, category),
+                           help=f"Open the Documents page on the {n:,} document(s) holding "
+                           f"{category} spans ({CATEGORY_HELP[category]})")
+
+
 def categories(ws: state.Workspace, s: Setup) -> None:
-    """Every system's category counts as a table and a chart; a row or a bar segment opens the
-    documents holding that category."""
+    """Every system's category counts as a table and a chart; a row, a bar segment or a link
+    opens the documents holding that category (:func:`follow`)."""
     st.subheader("Error categories, every system")
     cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
     for row in cats[cats["category"] == "error"].itertuples():
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
     ok = cats[cats["category"] != "error"].reset_index(drop=True)
-    picked = st.dataframe(ok, hide_index=True, key=K_ERR_TABLE, on_select="rerun",
-                          selection_mode="single-row", placeholder="—")
-    st.caption("Select a row, or click a bar segment, to open the Documents page on the "
-               "documents holding spans of that category.")
+    st.dataframe(ok, hide_index=True, key=K_ERR_TABLE, on_select="rerun",
+                 selection_mode="single-row", placeholder="—")
+    st.caption("Select a row, click a bar segment or a link below to open the Documents page "
+               "on the documents holding spans of that category.")
+    category_links(ws, s)
     download_buttons(ok, "error_categories", key="dl_err_categories")
     v1, v2 = st.columns(2)
     view = v1.radio("Category charts", VIEWS, key=K_ERR_VIEW, bind="query-params", horizontal=True,
@@ -612,19 +692,9 @@ def categories(ws: state.Workspace, s: Setup) -> None:
                      help="Share: each bar in percent of what it stacks (its side's spans, or "
                      "its errors), so that systems of different sizes compare.")
     config = chart_image("error_categories", key="dl_err_chart")
-    event = st.plotly_chart(category_chart(ok, view=view, scale=scale), key=K_ERR_CHART,
-                            on_select="rerun", selection_mode=("points",), config=config)
-    rows = picked["selection"]["rows"]
-    if rows:
-        record = ok.iloc[rows[0]]
-        open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
-                       category=str(record["category"]),
-                       marker=("table", str(record["system"]), str(record["category"])))
-    hit = clicked(event)
-    if hit:
-        system, _, category = hit[:3]
-        open_documents(ws, ref=s.ref, system=str(system), level=s.level,
-                       category=str(category), marker=("chart", *map(str, hit)))
+    st.plotly_chart(category_figure(ws.key, ws, s.ref, s.systems, s.level, view, scale),
+                    key=K_ERR_CHART, on_select="rerun", selection_mode=("points",),
+                    config=config)
 
 
 def schemas(ws: state.Workspace, s: Setup) -> None:
@@ -676,8 +746,8 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     st.caption("Each label's reference spans by category, and that label's spurious "
                "predictions on top; click a bar to open its documents.")
     config = chart_image("error_categories_per_label", key="dl_err_label_chart")
-    event = st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun",
-                            selection_mode=("points",), config=config)
+    st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun", selection_mode=("points",),
+                    config=config)
     # "label" is also a category: the label column is named "span label" here.
     wide = labels.rename(columns={"label": "span label"}).pivot_table(
         index=["system", "span label", "side"], columns="category", values="count",
@@ -686,11 +756,6 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
                  placeholder="—")
     download_buttons(labels, "error_categories_per_label", key="dl_err_labels")
-    hit = clicked(event)
-    if hit:
-        system, label, category = map(str, hit[:3])
-        open_documents(ws, ref=s.ref, system=system, level=s.level, category=category,
-                       label=label, marker=("label", *map(str, hit)))
 
 
 @dataclass(frozen=True)
