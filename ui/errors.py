@@ -363,11 +363,20 @@ def documents_with(ws: state.Workspace, ref: str, system: str, level: int, categ
                    label: str) -> list[str] | None:
     """Documents holding a span of ``category`` and ``label`` (ALL: any); None if the pair
     cannot be categorised."""
-    table, _ = error_table(ws.key, ws, ref, system, level)
+    found = _documents_with(ws.key, ws, ref, system, level, category, label)
+    return None if found is None else list(found)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _documents_with(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int,
+                    category: str, label: str) -> tuple[str, ...] | None:
+    # Kept: the Errors click and the Documents page ask for the same list (10-15 ms each at
+    # 10,000 documents: a mask over every span, then the documents in reference order).
+    table, _ = error_table(ws_key, _ws, ref, system, level)
     if table is None:
         return None
-    return table.documents_with(category=None if category == ALL else category,
-                                label=None if label == ALL else label)
+    return tuple(table.documents_with(category=None if category == ALL else category,
+                                      label=None if label == ALL else label))
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -392,8 +401,16 @@ def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: st
 
 
 def label_options(ws: state.Workspace, ref: str, system: str, level: int) -> list[str]:
-    table, _ = error_table(ws.key, ws, ref, system, level)
-    return [ALL, *(table.labels() if table is not None else [])]
+    """The Documents page's label filter: :data:`ALL`, then every label the pair's spans are
+    counted under."""
+    return [ALL, *_labels(ws.key, ws, ref, system, level)]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _labels(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+            ) -> tuple[str, ...]:
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    return tuple(table.labels()) if table is not None else ()
 
 
 def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc: str,
@@ -617,14 +634,10 @@ def _ok_categories(ws: state.Workspace, s: Setup) -> pd.DataFrame:
 
 
 def follow(ws: state.Workspace, s: Setup) -> None:
-    """Open the Documents page at once when this run follows a click that asks for it: a link
-    button (its callback queued it), a row of the category table, or a bar of the category or
-    per-label chart. Called before the page draws its sections, so the run that switches pages
+    """Open the Documents page at once when this run follows a click that asks for it: a row
+    of the category table, or a bar of the category or per-label chart. Called before the page draws its sections, so the run that switches pages
     sends nothing more to the browser (the click's run drew the whole page again before, then
     switched: 60-80 ms of server CPU and the browser's redrawing of the page it leaves)."""
-    pending = st.session_state.pop(K_ERR_PENDING, None)
-    if pending:
-        open_documents(ws, ref=s.ref, level=s.level, **pending)
     rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
     if rows:
         ok = _ok_categories(ws, s)
@@ -645,8 +658,18 @@ def follow(ws: state.Workspace, s: Setup) -> None:
                        label=label, marker=("label", *map(str, hit)))
 
 
-def _queue_open(system: str, category: str) -> None:
-    st.session_state[K_ERR_PENDING] = {"system": system, "category": category}
+def follow_link(ws: state.Workspace) -> None:
+    """Open the Documents page at once when a link button of :func:`category_links` was
+    clicked: its callback queued the reference, level, system and category, so the page
+    switches before drawing anything, not even the reference and level widgets."""
+    pending = st.session_state.pop(K_ERR_PENDING, None)
+    if pending and pending["ref"] in ws.sets and pending["system"] in ws.sets:
+        open_documents(ws, **pending)
+
+
+def _queue_open(ref: str, level: int, system: str, category: str) -> None:
+    st.session_state[K_ERR_PENDING] = {"ref": ref, "level": level, "system": system,
+                                       "category": category}
 
 
 def category_links(ws: state.Workspace, s: Setup) -> None:
@@ -663,7 +686,8 @@ def category_links(ws: state.Workspace, s: Setup) -> None:
         for category, n in counts.items():
             if n:
                 row.button(f"{category} ({n:,})", key=f"err_open_{system}_{category}",
-                           type="tertiary", on_click=_queue_open, args=(system, category),
+                           type="tertiary", on_click=_queue_open,
+                           args=(s.ref, s.level, system, category),
                            help=f"Open the Documents page on the {n:,} document(s) holding "
                            f"{category} spans ({CATEGORY_HELP[category]})")
 
