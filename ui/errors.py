@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -27,6 +28,7 @@ from core.analysis.errors import (
     ERRORS,
     PREDICTION_CATEGORIES,
     REFERENCE_CATEGORIES,
+    SIDES,
     ErrorTable,
     categorise,
 )
@@ -162,6 +164,27 @@ def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
             continue
         rows.extend({"system": system, **r} for r in table.per_label_rows() if r["count"])
     return pd.DataFrame(rows, columns=["system", "label", "side", "category", "count"])
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def label_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                 level: int, view: str) -> go.Figure:
+    """:func:`label_chart` of :func:`label_frame`, kept per view (the chart element sends a
+    copy): building it was 100-250 ms of every rerun of the page."""
+    return label_chart(label_frame(ws_key, _ws, ref, systems, level), systems, view=view)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def label_wide(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+               level: int) -> pd.DataFrame:
+    """:func:`label_frame` with one column per category (the per-label table)."""
+    labels = label_frame(ws_key, _ws, ref, systems, level)
+    # "label" is also a category: the label column is named "span label" here.
+    wide = labels.rename(columns={"label": "span label"}).pivot_table(
+        index=["system", "span label", "side"], columns="category", values="count",
+        fill_value=0).reset_index()
+    wide.columns.name = None
+    return wide
 
 
 @st.cache_data(max_entries=32, show_spinner="Scoring each bucket…")
@@ -575,18 +598,25 @@ def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: 
                "decided by", "overlap", "duplicate"]
     if table is None:
         return pd.DataFrame(columns=columns)
-    texts = _ws.corpus.texts
+    # From the table's columns: the rows of the category only, without building a Python
+    # object per span of the corpus first (0.2 s per category at 200,000 spans, and the
+    # objects themselves 1-2 s the first time); the values are those of ``table.spans``.
+    c = table.columns
+    keep = (np.arange(len(c.doc)) if category == ALL
+            else np.flatnonzero(c.category == CATEGORIES.index(category)))
+    texts, docs, names, sets = _ws.corpus.texts, table.documents, c.names, c.label_sets
     rows = []
-    for s in table.spans:
-        if category != ALL and s.category != category:
-            continue
-        text = texts.get(s.document)
-        partner = ("" if s.partner is None else
-                   f"[{s.partner[0]}, {s.partner[1]}) {' | '.join(s.partner_labels)}")
-        rows.append({"document": s.document, "side": s.side, "category": s.category,
-                     "start": s.start, "end": s.end, "label": s.label,
-                     "text": text[s.start:s.end] if text is not None else "",
-                     "decided by": partner, "overlap": s.overlap, "duplicate": s.duplicate})
+    for d, side, start, end, lab, cat, ps, pe, pl, ov, dup in zip(
+            *(getattr(c, f)[keep].tolist() for f in (
+                "doc", "side", "start", "end", "label", "category", "partner_start",
+                "partner_end", "partner_labels", "overlap", "duplicate")), strict=True):
+        doc = docs[d]
+        text = texts.get(doc)
+        rows.append({"document": doc, "side": SIDES[side], "category": CATEGORIES[cat],
+                     "start": start, "end": end, "label": names[lab],
+                     "text": text[start:end] if text is not None else "",
+                     "decided by": "" if ps < 0 else f"[{ps}, {pe}) {' | '.join(sets[pl])}",
+                     "overlap": ov, "duplicate": dup})
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -635,10 +665,17 @@ def _ok_categories(ws: state.Workspace, s: Setup) -> pd.DataFrame:
 
 def follow(ws: state.Workspace, s: Setup) -> None:
     """Open the Documents page at once when this run follows a click that asks for it: a row
-    of the category table, or a bar of the category or per-label chart. Called before the page draws its sections, so the run that switches pages
-    sends nothing more to the browser (the click's run drew the whole page again before, then
-    switched: 60-80 ms of server CPU and the browser's redrawing of the page it leaves)."""
+    of the category table, or a bar of the category or per-label chart. Called before the page
+    draws its sections, so the run that switches pages sends nothing more to the browser (the
+    click's run drew the whole page again before, then switched: 60-80 ms of server CPU and
+    the browser's redrawing of the page it leaves)."""
     rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
+    hits = [clicked(st.session_state.get(k)) for k in (K_ERR_CHART, K_ERR_LABEL_CHART)]
+    if not rows and not any(hits):
+        # Nothing selected (a visit through the sidebar): the same row or bar clicked next
+        # opens the Documents page again.
+        st.session_state[K_ERR_OPENED] = None
+        return
     if rows:
         ok = _ok_categories(ws, s)
         if rows[0] < len(ok):
@@ -646,12 +683,12 @@ def follow(ws: state.Workspace, s: Setup) -> None:
             open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
                            category=str(record["category"]),
                            marker=("table", str(record["system"]), str(record["category"])))
-    hit = clicked(st.session_state.get(K_ERR_CHART))
+    hit = hits[0]
     if hit:
         system, _, category = hit[:3]
         open_documents(ws, ref=s.ref, system=str(system), level=s.level,
                        category=str(category), marker=("chart", *map(str, hit)))
-    hit = clicked(st.session_state.get(K_ERR_LABEL_CHART))
+    hit = hits[1]
     if hit:
         system, label, category = map(str, hit[:3])
         open_documents(ws, ref=s.ref, system=system, level=s.level, category=category,
@@ -766,17 +803,14 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     if not len(labels):
         st.caption("No span to count.")
         return
-    fig = label_chart(labels, s.systems, view=st.session_state.get(K_ERR_VIEW, VIEWS[0]))
+    fig = label_figure(ws.key, ws, s.ref, s.systems, s.level,
+                       st.session_state.get(K_ERR_VIEW, VIEWS[0]))
     st.caption("Each label's reference spans by category, and that label's spurious "
                "predictions on top; click a bar to open its documents.")
     config = chart_image("error_categories_per_label", key="dl_err_label_chart")
     st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun", selection_mode=("points",),
                     config=config)
-    # "label" is also a category: the label column is named "span label" here.
-    wide = labels.rename(columns={"label": "span label"}).pivot_table(
-        index=["system", "span label", "side"], columns="category", values="count",
-        fill_value=0).reset_index()
-    wide.columns.name = None
+    wide = label_wide(ws.key, ws, s.ref, s.systems, s.level)
     st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
                  placeholder="—")
     download_buttons(labels, "error_categories_per_label", key="dl_err_labels")
