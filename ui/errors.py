@@ -718,8 +718,8 @@ def category_links(ws: state.Workspace, s: Setup) -> None:
         if not any(counts.values()):
             continue
         row = st.container(horizontal=True, gap="small", vertical_alignment="center")
-        row.caption(f"📄 Documents holding, for {md(system)}:" if len(s.systems) > 1
-                    else "📄 Documents holding:")
+        row.caption(f"📄 Open the documents of {md(system)} holding:" if len(s.systems) > 1
+                    else "📄 Open the documents holding:", width="content")
         for category, n in counts.items():
             if n:
                 row.button(f"{category} ({n:,})", key=f"err_open_{system}_{category}",
