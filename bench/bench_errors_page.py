@@ -13,9 +13,9 @@ waits for, in Chromium driven by Playwright, on the generated pair of ``bench_ap
   drawn (``done_s``). The times are taken in the page (``performance.now()`` from the
   ``click`` event, the mouse button's release; each condition checked every animation frame),
   so Playwright's round trips do not count. Since the fifth pass the Errors page also has a
-  link button per category (``link``), timed the same way. Each click is followed by a return to Errors through the sidebar (timed too).
-  The categories cycle through :data:`CLICKS`: the first click of a server is Documents' first
-  run; a category clicked again is warm;
+  link button per category (``link``), timed the same way. Each click is followed by a return
+  to Errors through the sidebar (timed too). The categories cycle through :data:`CLICKS`: the
+  first click of a server is Documents' first run; a category clicked again is warm;
 * **document switch** on Documents (the "Next" button), until the next document is drawn;
 * **the Errors page's own warm interactions**: the category charts' view (all spans / errors
   only), then the list of one category's spans (its toggle above 2,000 documents, timed apart:
@@ -58,9 +58,10 @@ LIST = ".st-key-err_list_page input"
 """The span list's pager: the list is drawn (a table without selection has no key class)."""
 
 WATCH = """() => {
-  // Times (ms since the last click event, i.e. the button's release, or Enter) at which the Documents page first shows its
-  // filtered list and at which its run is over with the document drawn; and, for any
-  // interaction, when the script state turned "running" and then back to "notRunning".
+  // Times (ms since the last click event, i.e. the button's release, or Enter) at which the
+  // Documents page first shows its filtered list and at which its run is over with the
+  // document drawn; and, for any interaction, when the script state turned "running" and
+  // then back to "notRunning".
   if (window.__ssWatch) return;
   window.__ssWatch = true;
   window.__ssT0 = null;
@@ -157,6 +158,18 @@ def _click(page: Any, how: str, category: str, cpu: Any, timeout: float) -> dict
             "load": os.getloadavg()[0]}
 
 
+def _idle_after(page: Any, wait: float = 30_000) -> float | None:
+    """Seconds from the last click (or Enter) until the run it started was over, as the page
+    saw it; None when no run was seen starting within ``wait`` ms (a run too short for the
+    front end to show it running: left out of the counts)."""
+    try:
+        page.wait_for_function("() => window.__ssSeen && window.__ssSeen.idle !== undefined",
+                               timeout=wait)
+    except Exception:  # Playwright's TimeoutError
+        return None
+    return float(page.evaluate("() => window.__ssSeen.idle")) / 1000
+
+
 def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                   timeout: float = 120_000) -> dict[str, Any]:
     """One fresh server in ``tree``: the steps of the module docstring (seconds)."""
@@ -200,12 +213,12 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                 before = page.url
                 c = cpu()
                 page.get_by_role("button", name="Next ▶").click()
-                page.wait_for_function("(u) => location.href !== u && window.__ssSeen.idle "
-                                       "!== undefined", arg=before, timeout=timeout)
-                page.locator("#left-doc").wait_for(timeout=timeout)
-                seen = page.evaluate("() => window.__ssSeen")
-                out["doc_switch"].append({"s": seen["idle"] / 1000, "cpu_s": cpu() - c})
-                print(f"  Next: {seen['idle'] / 1000:.3f} s", file=sys.stderr, flush=True)
+                page.wait_for_function("(u) => location.href !== u", arg=before,
+                                       timeout=timeout)
+                idle = _idle_after(page)
+                _settled(page, "#left-doc", timeout)
+                out["doc_switch"].append({"s": idle, "cpu_s": cpu() - c})
+                print(f"  Next: {idle} s", file=sys.stderr, flush=True)
             _nav(page, "Errors", ".st-key-err_chart .js-plotly-plot", timeout)
 
             def timed(name: str, action: Any, selector: str) -> None:
@@ -213,14 +226,10 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                 ``selector`` is drawn, timed in the page."""
                 c = cpu()
                 action()
-                page.wait_for_function("() => window.__ssSeen && window.__ssSeen.idle "
-                                       "!== undefined", timeout=timeout)
-                page.locator(selector).first.wait_for(timeout=timeout)
-                seen = page.evaluate("() => window.__ssSeen")
-                out["errors_warm"].append({"step": name, "s": seen["idle"] / 1000,
-                                           "run_started_s": seen["ran"] / 1000,
-                                           "cpu_s": cpu() - c})
-                print(f"  {name}: {out['errors_warm'][-1]['s']:.3f} s", file=sys.stderr,
+                idle = _idle_after(page)
+                _settled(page, selector, timeout)
+                out["errors_warm"].append({"step": name, "s": idle, "cpu_s": cpu() - c})
+                print(f"  {name}: {out['errors_warm'][-1]['s']} s", file=sys.stderr,
                       flush=True)
 
             views = page.locator(".st-key-eview")
@@ -255,7 +264,8 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
     return out
 
 
-def _summary(label: str, values: list[float]) -> str:
+def _summary(label: str, seen: list[float | None]) -> str:
+    values = [v for v in seen if v is not None]
     if not values:
         return f"{label}: -"
     under = sum(v < TARGET_S for v in values)
@@ -287,7 +297,11 @@ def main() -> None:
             for tree in trees if r % 2 == 0 else trees[::-1]:
                 print(f"{tree}: round {r + 1}, load {os.getloadavg()[0]:.1f}", file=sys.stderr,
                       flush=True)
-                results.append(browser_round(tree, data, args.doc_switches, args.pages))
+                try:
+                    results.append(browser_round(tree, data, args.doc_switches, args.pages))
+                except Exception as exc:  # one round's failure does not lose the others
+                    print(f"{tree}: round {r + 1} failed: {exc!r}"[:400], file=sys.stderr,
+                          flush=True)
     for tree in trees:
         mine = [r for r in results if r["tree"] == str(tree)]
         loads = [x for r in mine for x in (r["load_before"], r["load_after"])]
