@@ -139,7 +139,13 @@ def category_documents(ws_key: str, _ws: state.Workspace, ref: str, system: str,
     table, _ = error_table(ws_key, _ws, ref, system, level)
     if table is None:
         return {}
-    return {cat: len(table.documents_with(category=cat)) for cat in ERRORS}
+    # One pass over the spans: which (category, document) pairs occur (0.02 s for 2,000,000
+    # spans; a ``documents_with`` per category was 0.15 s each).
+    c = table.columns
+    held = np.zeros((len(CATEGORIES), len(table.documents)), dtype=bool)
+    held[c.category, c.doc] = True
+    per = held.sum(axis=1)
+    return {cat: int(per[CATEGORIES.index(cat)]) for cat in ERRORS}
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
