@@ -610,6 +610,8 @@ def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: 
     c = table.columns
     keep = (np.arange(len(c.doc)) if category == ALL
             else np.flatnonzero(c.category == CATEGORIES.index(category)))
+    if not len(keep):
+        return pd.DataFrame(columns=columns)
     texts, docs, sets = _ws.corpus.texts, table.documents, c.label_sets
     doc = c.doc[keep].tolist()
     start, end = c.start[keep].tolist(), c.end[keep].tolist()
@@ -620,15 +622,13 @@ def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: 
         "side": np.array(SIDES, dtype=object)[c.side[keep]],
         "category": np.array(CATEGORIES, dtype=object)[c.category[keep]],
         "start": c.start[keep], "end": c.end[keep],
-        "label": np.array(c.names, dtype=object)[c.label[keep]] if len(c.names) else [],
+        "label": np.array(c.names, dtype=object)[c.label[keep]],
         "text": [t[a:b] if (t := of_doc[d]) is not None else ""
                  for d, a, b in zip(doc, start, end, strict=True)],
         "decided by": ["" if ps < 0 else f"[{ps}, {pe}) {' | '.join(sets[pl])}"
                        for ps, pe, pl in zip(partner_start, partner_end,
                                              c.partner_labels[keep].tolist(), strict=True)],
         "overlap": c.overlap[keep], "duplicate": c.duplicate[keep]}
-    if not len(keep):
-        return pd.DataFrame(columns=columns)
     return pd.DataFrame(frame, columns=columns)
 
 
