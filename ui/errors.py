@@ -139,8 +139,8 @@ def category_documents(ws_key: str, _ws: state.Workspace, ref: str, system: str,
     table, _ = error_table(ws_key, _ws, ref, system, level)
     if table is None:
         return {}
-    # One pass over the spans: which (category, document) pairs occur (0.02 s for 2,000,000
-    # spans; a ``documents_with`` per category was 0.15 s each).
+    # One pass over the spans: which (category, document) pairs occur (0.006 s for 2,000,000
+    # spans; a ``documents_with`` per category took 0.13-0.15 s for the five).
     c = table.columns
     held = np.zeros((len(CATEGORIES), len(table.documents)), dtype=bool)
     held[c.category, c.doc] = True
