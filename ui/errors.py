@@ -151,9 +151,9 @@ def category_documents(ws_key: str, _ws: state.Workspace, ref: str, system: str,
 @st.cache_resource(max_entries=32, show_spinner=False)
 def category_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
                     level: int, view: str, scale: str) -> go.Figure:
-    """:func:`category_chart` of the page's table, kept per view: building it cost 20-40 ms of
-    every rerun (most of it Plotly's template copy). The chart element sends a copy, so the
-    kept figure never changes."""
+    """:func:`category_chart` of the page's table, kept per view: building it cost about 40 ms
+    of every rerun under cProfile (most of it Plotly's template copy). The chart element sends
+    a copy, so the kept figure never changes."""
     cats = category_frame(ws_key, _ws, ref, systems, level)
     ok = cats[cats["category"] != "error"].reset_index(drop=True)
     return category_chart(ok, view=view, scale=scale)
@@ -176,7 +176,7 @@ def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
 def label_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
                  level: int, view: str) -> go.Figure:
     """:func:`label_chart` of :func:`label_frame`, kept per view (the chart element sends a
-    copy): building it was 100-250 ms of every rerun of the page."""
+    copy): building it took 100-250 ms of every rerun of the page under cProfile."""
     return label_chart(label_frame(ws_key, _ws, ref, systems, level), systems, view=view)
 
 
@@ -679,8 +679,8 @@ def follow(ws: state.Workspace, s: Setup) -> None:
     """Open the Documents page at once when this run follows a click that asks for it: a row
     of the category table, or a bar of the category or per-label chart. Called before the page
     draws its sections, so the run that switches pages sends nothing more to the browser (the
-    click's run drew the whole page again before, then switched: 60-80 ms of server CPU and
-    the browser's redrawing of the page it leaves)."""
+    click's run drew the whole page again before, then switched: 60-80 ms of server CPU under
+    cProfile, and the browser's redrawing of the page it leaves)."""
     rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
     hits = [clicked(st.session_state.get(k)) for k in (K_ERR_CHART, K_ERR_LABEL_CHART)]
     if not rows and not any(hits):
