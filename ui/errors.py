@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -27,6 +28,7 @@ from core.analysis.errors import (
     ERRORS,
     PREDICTION_CATEGORIES,
     REFERENCE_CATEGORIES,
+    SIDES,
     ErrorTable,
     categorise,
 )
@@ -70,6 +72,7 @@ K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
 K_ERR_TABLE = "err_table"  # selection state of the category table
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
+K_ERR_PENDING = "err_pending"  # session: what a link button asked to open (its callback)
 ALL = "(all)"
 
 _FILL_PATTERNS = {"correct": "", "label": "/", "boundary": "\\", "boundary+label": "x",
@@ -130,6 +133,33 @@ def category_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[s
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
+def category_documents(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+                       ) -> dict[str, int]:
+    """Error category -> how many documents hold a span of it (for the links to Documents)."""
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    if table is None:
+        return {}
+    # One pass over the spans: which (category, document) pairs occur (0.006 s for 2,000,000
+    # spans; a ``documents_with`` per category took 0.13-0.15 s for the five).
+    c = table.columns
+    held = np.zeros((len(CATEGORIES), len(table.documents)), dtype=bool)
+    held[c.category, c.doc] = True
+    per = held.sum(axis=1)
+    return {cat: int(per[CATEGORIES.index(cat)]) for cat in ERRORS}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def category_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                    level: int, view: str, scale: str) -> go.Figure:
+    """:func:`category_chart` of the page's table, kept per view: building it cost about 40 ms
+    of every rerun under cProfile (most of it Plotly's template copy). The chart element sends
+    a copy, so the kept figure never changes."""
+    cats = category_frame(ws_key, _ws, ref, systems, level)
+    ok = cats[cats["category"] != "error"].reset_index(drop=True)
+    return category_chart(ok, view=view, scale=scale)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
 def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
                 level: int) -> pd.DataFrame:
     """One row per system, label, side and category with its count (zeros left out)."""
@@ -140,6 +170,27 @@ def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
             continue
         rows.extend({"system": system, **r} for r in table.per_label_rows() if r["count"])
     return pd.DataFrame(rows, columns=["system", "label", "side", "category", "count"])
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def label_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+                 level: int, view: str) -> go.Figure:
+    """:func:`label_chart` of :func:`label_frame`, kept per view (the chart element sends a
+    copy): building it took 100-250 ms of every rerun of the page under cProfile."""
+    return label_chart(label_frame(ws_key, _ws, ref, systems, level), systems, view=view)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def label_wide(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
+               level: int) -> pd.DataFrame:
+    """:func:`label_frame` with one column per category (the per-label table)."""
+    labels = label_frame(ws_key, _ws, ref, systems, level)
+    # "label" is also a category: the label column is named "span label" here.
+    wide = labels.rename(columns={"label": "span label"}).pivot_table(
+        index=["system", "span label", "side"], columns="category", values="count",
+        fill_value=0).reset_index()
+    wide.columns.name = None
+    return wide
 
 
 @st.cache_data(max_entries=32, show_spinner="Scoring each bucket…")
@@ -341,11 +392,20 @@ def documents_with(ws: state.Workspace, ref: str, system: str, level: int, categ
                    label: str) -> list[str] | None:
     """Documents holding a span of ``category`` and ``label`` (ALL: any); None if the pair
     cannot be categorised."""
-    table, _ = error_table(ws.key, ws, ref, system, level)
+    found = _documents_with(ws.key, ws, ref, system, level, category, label)
+    return None if found is None else list(found)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _documents_with(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int,
+                    category: str, label: str) -> tuple[str, ...] | None:
+    # Kept: the Errors click and the Documents page ask for the same list (10-15 ms each at
+    # 10,000 documents: a mask over every span, then the documents in reference order).
+    table, _ = error_table(ws_key, _ws, ref, system, level)
     if table is None:
         return None
-    return table.documents_with(category=None if category == ALL else category,
-                                label=None if label == ALL else label)
+    return tuple(table.documents_with(category=None if category == ALL else category,
+                                      label=None if label == ALL else label))
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -370,8 +430,16 @@ def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: st
 
 
 def label_options(ws: state.Workspace, ref: str, system: str, level: int) -> list[str]:
-    table, _ = error_table(ws.key, ws, ref, system, level)
-    return [ALL, *(table.labels() if table is not None else [])]
+    """The Documents page's label filter: :data:`ALL`, then every label the pair's spans are
+    counted under."""
+    return [ALL, *_labels(ws.key, ws, ref, system, level)]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _labels(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+            ) -> tuple[str, ...]:
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    return tuple(table.labels()) if table is not None else ()
 
 
 def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc: str,
@@ -536,19 +604,32 @@ def span_frame(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: 
                "decided by", "overlap", "duplicate"]
     if table is None:
         return pd.DataFrame(columns=columns)
-    texts = _ws.corpus.texts
-    rows = []
-    for s in table.spans:
-        if category != ALL and s.category != category:
-            continue
-        text = texts.get(s.document)
-        partner = ("" if s.partner is None else
-                   f"[{s.partner[0]}, {s.partner[1]}) {' | '.join(s.partner_labels)}")
-        rows.append({"document": s.document, "side": s.side, "category": s.category,
-                     "start": s.start, "end": s.end, "label": s.label,
-                     "text": text[s.start:s.end] if text is not None else "",
-                     "decided by": partner, "overlap": s.overlap, "duplicate": s.duplicate})
-    return pd.DataFrame(rows, columns=columns)
+    # From the table's columns, whole columns at a time, for the rows of the category only:
+    # no Python object per span of the corpus (0.2 s per category at 200,000 spans, and the
+    # objects themselves 1-2 s the first time). The values are those of ``table.spans``.
+    c = table.columns
+    keep = (np.arange(len(c.doc)) if category == ALL
+            else np.flatnonzero(c.category == CATEGORIES.index(category)))
+    if not len(keep):
+        return pd.DataFrame(columns=columns)
+    texts, docs, sets = _ws.corpus.texts, table.documents, c.label_sets
+    doc = c.doc[keep].tolist()
+    start, end = c.start[keep].tolist(), c.end[keep].tolist()
+    of_doc = [texts.get(d) for d in docs]
+    partner_start, partner_end = c.partner_start[keep].tolist(), c.partner_end[keep].tolist()
+    frame = {
+        "document": [docs[d] for d in doc],
+        "side": np.array(SIDES, dtype=object)[c.side[keep]],
+        "category": np.array(CATEGORIES, dtype=object)[c.category[keep]],
+        "start": c.start[keep], "end": c.end[keep],
+        "label": np.array(c.names, dtype=object)[c.label[keep]],
+        "text": [t[a:b] if (t := of_doc[d]) is not None else ""
+                 for d, a, b in zip(doc, start, end, strict=True)],
+        "decided by": ["" if ps < 0 else f"[{ps}, {pe}) {' | '.join(sets[pl])}"
+                       for ps, pe, pl in zip(partner_start, partner_end,
+                                             c.partner_labels[keep].tolist(), strict=True)],
+        "overlap": c.overlap[keep], "duplicate": c.duplicate[keep]}
+    return pd.DataFrame(frame, columns=columns)
 
 
 # ---- the page's sections, in the order pages/errors.py draws them -------------------------------
@@ -589,19 +670,91 @@ def setup(ws: state.Workspace) -> Setup:
     return Setup(ref, level, systems, max(len(ws.sets[n].spans) for n in (ref, *systems)))
 
 
+def _ok_categories(ws: state.Workspace, s: Setup) -> pd.DataFrame:
+    cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
+    return cats[cats["category"] != "error"].reset_index(drop=True)
+
+
+def follow(ws: state.Workspace, s: Setup) -> None:
+    """Open the Documents page at once when this run follows a click that asks for it: a row
+    of the category table, or a bar of the category or per-label chart. Called before the page
+    draws its sections, so the run that switches pages sends nothing more to the browser (the
+    click's run drew the whole page again before, then switched: 60-80 ms of server CPU under
+    cProfile, and the browser's redrawing of the page it leaves)."""
+    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
+    hits = [clicked(st.session_state.get(k)) for k in (K_ERR_CHART, K_ERR_LABEL_CHART)]
+    if not rows and not any(hits):
+        # Nothing selected (a visit through the sidebar): the same row or bar clicked next
+        # opens the Documents page again.
+        st.session_state[K_ERR_OPENED] = None
+        return
+    if rows:
+        ok = _ok_categories(ws, s)
+        if rows[0] < len(ok):
+            record = ok.iloc[rows[0]]
+            open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
+                           category=str(record["category"]),
+                           marker=("table", str(record["system"]), str(record["category"])))
+    hit = hits[0]
+    if hit:
+        system, _, category = hit[:3]
+        open_documents(ws, ref=s.ref, system=str(system), level=s.level,
+                       category=str(category), marker=("chart", *map(str, hit)))
+    hit = hits[1]
+    if hit:
+        system, label, category = map(str, hit[:3])
+        open_documents(ws, ref=s.ref, system=system, level=s.level, category=category,
+                       label=label, marker=("label", *map(str, hit)))
+
+
+def follow_link(ws: state.Workspace) -> None:
+    """Open the Documents page at once when a link button of :func:`category_links` was
+    clicked: its callback queued the reference, level, system and category, so the page
+    switches before drawing anything, not even the reference and level widgets."""
+    pending = st.session_state.pop(K_ERR_PENDING, None)
+    if pending and pending["ref"] in ws.sets and pending["system"] in ws.sets:
+        open_documents(ws, **pending)
+
+
+def _queue_open(ref: str, level: int, system: str, category: str) -> None:
+    st.session_state[K_ERR_PENDING] = {"ref": ref, "level": level, "system": system,
+                                       "category": category}
+
+
+def category_links(ws: state.Workspace, s: Setup) -> None:
+    """One link button per system and error category, naming how many documents hold it: a
+    click opens the Documents page filtered to them (the same as a row of the table, without
+    the table's selection delay)."""
+    for system in s.systems:
+        counts = category_documents(ws.key, ws, s.ref, system, s.level)
+        if not any(counts.values()):
+            continue
+        row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+        row.caption(f"📄 Open the documents of {md(system)} holding:" if len(s.systems) > 1
+                    else "📄 Open the documents holding:", width="content")
+        for category, n in counts.items():
+            if n:
+                row.button(f"{category} ({n:,})", key=f"err_open_{system}_{category}",
+                           type="tertiary", on_click=_queue_open,
+                           args=(s.ref, s.level, system, category),
+                           help=f"Open the Documents page on the {n:,} document(s) holding "
+                           f"{category} spans ({CATEGORY_HELP[category]})")
+
+
 def categories(ws: state.Workspace, s: Setup) -> None:
-    """Every system's category counts as a table and a chart; a row or a bar segment opens the
-    documents holding that category."""
+    """Every system's category counts as a table and a chart; a row, a bar segment or a link
+    opens the documents holding that category (:func:`follow`)."""
     st.subheader("Error categories, every system")
     cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
     for row in cats[cats["category"] == "error"].itertuples():
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
     ok = cats[cats["category"] != "error"].reset_index(drop=True)
-    picked = st.dataframe(ok, hide_index=True, key=K_ERR_TABLE, on_select="rerun",
-                          selection_mode="single-row", placeholder="—")
-    st.caption("Select a row, or click a bar segment, to open the Documents page on the "
-               "documents holding spans of that category.")
+    st.dataframe(ok, hide_index=True, key=K_ERR_TABLE, on_select="rerun",
+                 selection_mode="single-row", placeholder="—")
+    st.caption("Select a row, click a bar segment or a link below to open the Documents page "
+               "on the documents holding spans of that category.")
+    category_links(ws, s)
     download_buttons(ok, "error_categories", key="dl_err_categories")
     v1, v2 = st.columns(2)
     view = v1.radio("Category charts", VIEWS, key=K_ERR_VIEW, bind="query-params", horizontal=True,
@@ -612,19 +765,9 @@ def categories(ws: state.Workspace, s: Setup) -> None:
                      help="Share: each bar in percent of what it stacks (its side's spans, or "
                      "its errors), so that systems of different sizes compare.")
     config = chart_image("error_categories", key="dl_err_chart")
-    event = st.plotly_chart(category_chart(ok, view=view, scale=scale), key=K_ERR_CHART,
-                            on_select="rerun", selection_mode=("points",), config=config)
-    rows = picked["selection"]["rows"]
-    if rows:
-        record = ok.iloc[rows[0]]
-        open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
-                       category=str(record["category"]),
-                       marker=("table", str(record["system"]), str(record["category"])))
-    hit = clicked(event)
-    if hit:
-        system, _, category = hit[:3]
-        open_documents(ws, ref=s.ref, system=str(system), level=s.level,
-                       category=str(category), marker=("chart", *map(str, hit)))
+    st.plotly_chart(category_figure(ws.key, ws, s.ref, s.systems, s.level, view, scale),
+                    key=K_ERR_CHART, on_select="rerun", selection_mode=("points",),
+                    config=config)
 
 
 def schemas(ws: state.Workspace, s: Setup) -> None:
@@ -644,8 +787,12 @@ def schemas(ws: state.Workspace, s: Setup) -> None:
             download_buttons(table, "semeval2013_schemas", key="dl_err_schemas")
 
 
+@st.fragment
 def spans_of_category(ws: state.Workspace, s: Setup) -> None:
-    """One system's spans of one category, listed."""
+    """One system's spans of one category, listed. A fragment: its system, category, toggle
+    and pages rerun this section alone, so the browser does not draw the charts and tables of
+    the rest of the page again for each (at 10,000 documents a rerun of the whole page kept
+    Chromium's main thread busy 0.3-0.6 s on a loaded machine)."""
     st.markdown("**The spans of one category**")
     l1, l2 = st.columns(2)
     list_system = l1.selectbox("System", s.systems, key="err_list_system",
@@ -672,25 +819,17 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     if not len(labels):
         st.caption("No span to count.")
         return
-    fig = label_chart(labels, s.systems, view=st.session_state.get(K_ERR_VIEW, VIEWS[0]))
+    fig = label_figure(ws.key, ws, s.ref, s.systems, s.level,
+                       st.session_state.get(K_ERR_VIEW, VIEWS[0]))
     st.caption("Each label's reference spans by category, and that label's spurious "
                "predictions on top; click a bar to open its documents.")
     config = chart_image("error_categories_per_label", key="dl_err_label_chart")
-    event = st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun",
-                            selection_mode=("points",), config=config)
-    # "label" is also a category: the label column is named "span label" here.
-    wide = labels.rename(columns={"label": "span label"}).pivot_table(
-        index=["system", "span label", "side"], columns="category", values="count",
-        fill_value=0).reset_index()
-    wide.columns.name = None
+    st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun", selection_mode=("points",),
+                    config=config)
+    wide = label_wide(ws.key, ws, s.ref, s.systems, s.level)
     st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
                  placeholder="—")
     download_buttons(labels, "error_categories_per_label", key="dl_err_labels")
-    hit = clicked(event)
-    if hit:
-        system, label, category = map(str, hit[:3])
-        open_documents(ws, ref=s.ref, system=system, level=s.level, category=category,
-                       label=label, marker=("label", *map(str, hit)))
 
 
 @dataclass(frozen=True)

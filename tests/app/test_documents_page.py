@@ -110,3 +110,25 @@ def test_document_table_lists_every_document_with_counts_and_a_snippet(make_app)
     # Doubt [50,60). Missed: Doubt (no Doubt prediction overlaps it), Loaded [35,43).
     assert row["missed"] == 2 and row["spurious"] == 1
     assert row["text"].startswith("The quick brown fox")
+
+
+def test_document_rows_kept_per_pair_equal_a_fresh_table(make_app) -> None:
+    # Issue 29, fifth pass: each listed document's counts are kept per pair, so another
+    # order or filter lists them without computing them again; the table is the same.
+    import pandas as pd
+
+    from ui import documents
+
+    at = make_app("pages/documents.py")
+    ws = at.session_state[state.K_UPLOAD_WS]
+    args = ("gold", "system_a")
+    documents.document_table(ws.key, ws, *args, ("doc10", "doc1"), "martino", "semeval2021",
+                             None)
+    kept = documents.document_table(ws.key, ws, *args, ("doc2", "doc1", "doc10"), "martino",
+                                    "semeval2021", None)
+    documents.document_table.clear()
+    documents._document_counts.clear()
+    fresh = documents.document_table(ws.key, ws, *args, ("doc2", "doc1", "doc10"), "martino",
+                                     "semeval2021", None)
+    pd.testing.assert_frame_equal(kept, fresh)
+    assert list(fresh["document"]) == ["doc2", "doc1", "doc10"]

@@ -270,3 +270,85 @@ def test_on_a_large_corpus_the_span_list_waits_for_its_toggle(make_app, frame,
     missed = [s for s in categorise(ws.sets["gold"], ws.sets["system_a"]).spans
               if s.category == "missed"]
     assert len(frame(at, "decided by", "text")) == len(missed)
+
+
+def test_span_list_from_the_columns_is_the_table_of_span_objects(make_app) -> None:
+    # Issue 29, fifth pass: the list is built from the error table's columns, for the rows of
+    # the category only; every value and dtype is what the SpanCategory objects gave.
+    import pandas as pd
+
+    at = make_app("pages/errors.py")
+    ws = _ws(at)
+    ref = next(iter(ws.sets))
+    for system in [n for n in ws.sets if n != ref][:2]:
+        table, _ = err_ui.error_table(ws.key, ws, ref, system, 2)
+        assert table is not None
+        texts = ws.corpus.texts
+        for category in (err_ui.ALL, *err_ui.CATEGORY_STYLE):
+            rows = [{"document": s.document, "side": s.side, "category": s.category,
+                     "start": s.start, "end": s.end, "label": s.label,
+                     "text": (texts[s.document][s.start:s.end]
+                              if texts.get(s.document) is not None else ""),
+                     "decided by": ("" if s.partner is None else f"[{s.partner[0]}, "
+                                    f"{s.partner[1]}) {' | '.join(s.partner_labels)}"),
+                     "overlap": s.overlap, "duplicate": s.duplicate}
+                    for s in table.spans if category == err_ui.ALL or s.category == category]
+            expected = pd.DataFrame(rows, columns=["document", "side", "category", "start",
+                                                   "end", "label", "text", "decided by",
+                                                   "overlap", "duplicate"])
+            got = err_ui.span_frame(ws.key, ws, ref, system, 2, category)
+            pd.testing.assert_frame_equal(got, expected)
+
+
+def test_links_name_the_documents_of_each_category_and_open_them(make_app) -> None:
+    at = make_app("pages/errors.py")
+    ws = _ws(at)
+    table = categorise(ws.sets["gold"], ws.sets["system_a"])
+    links = {b.key: b.label for b in at.button if b.key.startswith("err_open_system_a_")}
+    missed = table.documents_with(category="missed")
+    assert links["err_open_system_a_missed"] == f"missed ({len(missed)})"
+    for key, label in links.items():
+        category = key.removeprefix("err_open_system_a_")
+        assert label == f"{category} ({len(table.documents_with(category=category))})"
+    key = next(b.key for b in at.button if b.key.startswith("err_open_system_b_"))
+    category = key.removeprefix("err_open_system_b_")
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(t.value.startswith("📄 Documents") for t in at.title)
+    assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == category
+    assert at.selectbox(key=state.K_SET_B).value == "system_b"
+    expected = categorise(ws.sets["gold"], ws.sets["system_b"]).documents_with(
+        category=category)
+    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
+
+
+def test_a_row_clicked_again_after_coming_back_opens_documents_again(make_app) -> None:
+    at = make_app("pages/errors.py")
+    ws = _ws(at)
+    rows = [r["category"] for r in categorise(ws.sets["gold"], ws.sets["system_a"]).table()]
+    selection = {"selection": {"rows": [rows.index("missed")], "columns": [], "cells": []}}
+    for _ in range(2):
+        at.session_state[err_ui.K_ERR_TABLE] = selection
+        at.run()
+        assert any(t.value.startswith("📄 Documents") for t in at.title)
+        assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == "missed"
+        at.switch_page("pages/errors.py").run()  # back through the sidebar: no selection
+        assert any(t.value.startswith("🔍 Errors") for t in at.title)
+
+
+def test_kept_figures_are_the_ones_drawn_for_the_view(make_app) -> None:
+    # The category and per-label figures are kept per view; switching the view away and
+    # back draws the same figures, and a fresh build equals what the page shows.
+    at = make_app("pages/errors.py")
+    first = [e.proto.spec for e in at.get("plotly_chart")][:2]
+    at.radio(key=err_ui.K_ERR_VIEW).set_value("errors only").run()
+    other = [e.proto.spec for e in at.get("plotly_chart")][:2]
+    at.radio(key=err_ui.K_ERR_VIEW).set_value("all spans").run()
+    again = [e.proto.spec for e in at.get("plotly_chart")][:2]
+    assert again == first and other != first
+    ws = _ws(at)
+    cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a", "system_b"), 2)
+    fresh = err_ui.category_chart(cats[cats["category"] != "error"].reset_index(drop=True))
+    import json
+
+    assert json.loads(first[0])["data"] == json.loads(fresh.to_json())["data"]
