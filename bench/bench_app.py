@@ -201,7 +201,8 @@ def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
-        timeout: float = 120_000, corpus: Path | None = None) -> dict[str, Any]:
+        timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0
+        ) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -223,6 +224,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 first = time.perf_counter() - t
                 print(f"first load: {first:.2f} s", file=sys.stderr, flush=True)
                 rss_after["first load"] = peak_rss_mib(proc.pid)
+                time.sleep(pause)  # a reader looks at the first page before the first click
                 pages: list[float] = []
                 steps: list[tuple[str, float]] = []
                 docs: list[float] = []
@@ -266,7 +268,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         "documents": n_docs, "spans_per_set": n_spans, "generate_s": round(gen, 2),
         "opened_with": "spanscope app --data" if cli else "SPANSCOPE_DATA_DIR",
         "server_peak_rss_mib_after": rss_after,
-        "first_load_s": round(first, 2),
+        "first_load_s": round(first, 2), "pause_s": pause,
         "page_switch_s": {"median": round(statistics.median(pages), 3),
                           "max": round(max(pages), 3), "n": len(pages)},
         "document_switch_s": {"median": round(statistics.median(docs), 3) if docs else None,
@@ -329,13 +331,16 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=None,
                     help="folder whose bench/ holds the generated pair, kept between runs "
                     "(generated if absent)")
+    ap.add_argument("--pause", type=float, default=0.0,
+                    help="seconds between the first load and the first click (a reader "
+                    "looking at the page; the server may compute ahead meanwhile)")
     args = ap.parse_args()
     if args.upload:
         timed = upload(args.upload[0], args.upload[1], args.repeat, args.timeout * 1000)
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000, args.corpus)
+                 args.timeout * 1000, args.corpus, args.pause)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
