@@ -13,8 +13,7 @@ With ``--interactions`` it then times issue 29's target 5 (:func:`interactions`)
 
 Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K] [--no-profile]
 [--interactions] [--open-only] [--first PAGE] [--corpus DIR] [--pause S] [--pages A,B]``;
-writes
-``bench/results/bench_pages_server_<docs>.json``.
+writes ``bench/results/bench_pages_server_<docs>.json``.
 """
 
 from __future__ import annotations
