@@ -87,10 +87,10 @@ def score_ahead() -> None:
     the background (:func:`ui.results.score_ahead`), with the reference, variants and level the
     Scores page would take now, so that its first visit finds them computed."""
     from core.metrics import registry
-    from ui import levels, results
+    from ui import results
 
     ws = workspace()
-    if ws.empty or len(ws.sets) < 2 or len(ws.corpus.doc_ids) < results.AHEAD_DOCS:
+    if ws.empty or len(ws.sets) < 2:
         return
     ref = st.session_state.get(K_SET_A)
     if ref not in ws.sets:
@@ -98,5 +98,5 @@ def score_ahead() -> None:
     if ref is None:
         return
     variants = {m.name: results.chosen_variant(m) for m in registry.span_metrics()}
-    level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL])) if levels.has_levels(ws) else 2
+    level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL]))
     results.score_ahead(ws, ref, compared_sets(ws, ref), variants, level)

@@ -514,29 +514,37 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                 variants: Mapping[str, str | None], level: int) -> threading.Thread | None:
     """Score ``systems`` against ``ref`` under every span metric, and their text-level scores,
     in a background thread, into the caches the pages read (:func:`pair_result`,
-    :func:`text_scores`); returns the thread, or None when there is nothing to do (a small
-    corpus, or these scores already started once in this process).
+    :func:`text_scores`); returns the thread, or None when there is nothing to do (a corpus
+    under :data:`AHEAD_DOCS` documents, or these scores already started once in this process).
+    ``level`` is the level chosen for metrics with levels; labels without levels are scored at
+    level 2, as :func:`ui.levels.level_select` does.
 
     Called once a page is drawn (``app.py``), so that the first visit of Scores (or of any page
     that shows these scores) finds them computed instead of paying for the whole corpus: 1 to
     2 s at 100,000 documents (docs/performance.md, issue 29). The page being drawn never waits
-    for it; a page that asks for a result still being computed waits for that computation
-    (Streamlit's caches compute each key once), not for a second one. Results are the ones the
-    page would compute: the same functions with the same arguments."""
-    if len(ws.corpus.doc_ids) < AHEAD_DOCS or not systems or not ws.has_spans:
+    for it: everything but this check and the thread's start runs in the thread. A page that
+    asks for a result still being computed waits for that computation (Streamlit's caches
+    compute each key once), not for a second one. Results are the ones the page would compute:
+    the same functions with the same arguments."""
+    if not systems or max((len(s.spans) for s in ws.sets.values()), default=0) < AHEAD_DOCS:
         return None
-    chosen = tuple((m.name, variants.get(m.name, m.default_variant),
-                    level if m.levels else None) for m in registry.span_metrics())
-    key = (ws.key, ref, tuple(systems), chosen)
+    key = (ws.key, ref, tuple(systems), tuple(sorted(variants.items())), level)
     with _ahead_lock:
         if key in _ahead_started:
             return None
         _ahead_started.add(key)
 
     def work() -> None:
+        from ui.levels import has_levels
+
+        if not ws.has_spans:
+            return
+        lev = level if has_levels(ws) else 2
+        chosen = [(m.name, variants.get(m.name, m.default_variant), lev if m.levels else None)
+                  for m in registry.span_metrics()]
         for system in systems:
-            for name, var, lev in chosen:
-                pair_result(ws.key, ws, ref, system, name, var, lev)
+            for name, var, m_lev in chosen:
+                pair_result(ws.key, ws, ref, system, name, var, m_lev)
             if not ws.sets[ref].alternatives:
                 text_scores(ws.key, ws, ref, system)
 
