@@ -201,8 +201,8 @@ def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
-        timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0
-        ) -> dict[str, Any]:
+        timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
+        nav: tuple[tuple[str, str], ...] = NAV) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -232,7 +232,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 rng = random.Random(1)
                 try:
                     for _ in range(repeat):
-                        for title, sel in NAV:
+                        for title, sel in nav:
                             pages.append(_nav(page, title, sel, timeout))
                             steps.append((title, round(pages[-1], 3)))
                             print(f"{title}: {pages[-1]:.2f} s, server peak RSS "
@@ -260,8 +260,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=20)
-    cold = steps[:len(NAV)]
-    warm = [t for (_, t) in steps[len(NAV):]]  # after each page's first (cold-cache) visit
+    cold = steps[:len(nav)]
+    warm = [t for (_, t) in steps[len(nav):]]  # after each page's first (cold-cache) visit
     return {
         "page_switch_warm_s": {"median": round(statistics.median(warm), 3) if warm else None,
                                "max": round(max(warm), 3) if warm else None},
@@ -334,13 +334,23 @@ def main() -> None:
     ap.add_argument("--pause", type=float, default=0.0,
                     help="seconds between the first load and the first click (a reader "
                     "looking at the page; the server may compute ahead meanwhile)")
+    ap.add_argument("--pages", default=None,
+                    help="comma-separated page titles visited in each round, in this order "
+                    f"(default: all, {', '.join(t for t, _ in NAV)})")
     args = ap.parse_args()
+    nav = NAV
+    if args.pages:
+        known = dict(NAV)
+        titles = [t.strip() for t in args.pages.split(",") if t.strip()]
+        if unknown := [t for t in titles if t not in known]:
+            ap.error(f"unknown pages {unknown}; choose among {', '.join(known)}")
+        nav = tuple((t, known[t]) for t in titles)
     if args.upload:
         timed = upload(args.upload[0], args.upload[1], args.repeat, args.timeout * 1000)
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000, args.corpus, args.pause)
+                 args.timeout * 1000, args.corpus, args.pause, nav)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
