@@ -338,7 +338,7 @@ def main() -> None:
                     help="comma-separated page titles visited in each round, in this order "
                     f"(default: all, {', '.join(t for t, _ in NAV)})")
     args = ap.parse_args()
-    nav = NAV
+    nav: tuple[tuple[str, str], ...] = NAV
     if args.pages:
         known = dict(NAV)
         titles = [t.strip() for t in args.pages.split(",") if t.strip()]
