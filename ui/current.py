@@ -87,7 +87,7 @@ def score_ahead() -> None:
     the background (:func:`ui.results.score_ahead`), with the reference, variants and level the
     Scores page would take now, so that its first visit finds them computed."""
     from core.metrics import registry
-    from ui import results
+    from ui import levels, results
 
     ws = workspace()
     if ws.empty or len(ws.sets) < 2:
@@ -99,4 +99,5 @@ def score_ahead() -> None:
         return
     variants = {m.name: results.chosen_variant(m) for m in registry.span_metrics()}
     level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL]))
-    results.score_ahead(ws, ref, compared_sets(ws, ref), variants, level)
+    results.score_ahead(ws, ref, compared_sets(ws, ref), variants, level,
+                        level_applies=lambda: levels.has_levels(ws))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -511,13 +511,15 @@ logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").add
 
 
 def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
-                variants: Mapping[str, str | None], level: int) -> threading.Thread | None:
+                variants: Mapping[str, str | None], level: int, *,
+                level_applies: Callable[[], bool] | None = None) -> threading.Thread | None:
     """Score ``systems`` against ``ref`` under every span metric, and their text-level scores,
     in a background thread, into the caches the pages read (:func:`pair_result`,
     :func:`text_scores`); returns the thread, or None when there is nothing to do (a corpus
     under :data:`AHEAD_DOCS` documents, or these scores already started once in this process).
-    ``level`` is the level chosen for metrics with levels; labels without levels are scored at
-    level 2, as :func:`ui.levels.level_select` does.
+    ``level`` is the level chosen for metrics with levels; when ``level_applies`` (called in
+    the thread: it reads every label) says the labels have no levels, they are scored at level
+    2, as :func:`ui.levels.level_select` does.
 
     Called once a page is drawn (``app.py``), so that the first visit of Scores (or of any page
     that shows these scores) finds them computed instead of paying for the whole corpus: 1 to
@@ -535,11 +537,9 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
         _ahead_started.add(key)
 
     def work() -> None:
-        from ui.levels import has_levels
-
         if not ws.has_spans:
             return
-        lev = level if has_levels(ws) else 2
+        lev = level if level_applies is None or level_applies() else 2
         chosen = [(m.name, variants.get(m.name, m.default_variant), lev if m.levels else None)
                   for m in registry.span_metrics()]
         for system in systems:
