@@ -67,3 +67,4 @@ with st.sidebar:
 for notice in link_notices:
     st.warning(notice, icon="🔗")
 nav.run()
+current.score_ahead()  # the pair's scores in the background, once the page is drawn

@@ -12,8 +12,8 @@ memory of the process after each page.
 With ``--interactions`` it then times issue 29's target 5 (:func:`interactions`).
 
 Run: ``python bench/bench_pages_server.py [--docs N] [--spans N] [--top K] [--no-profile]
-[--interactions] [--open-only] [--first PAGE] [--corpus DIR]``; writes
-``bench/results/bench_pages_server_<docs>.json``.
+[--interactions] [--open-only] [--first PAGE] [--corpus DIR] [--pause S] [--pages A,B]``;
+writes ``bench/results/bench_pages_server_<docs>.json``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def _top(profs: list[cProfile.Profile], k: int) -> list[tuple[str, float]]:
 
 def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
         with_interactions: bool = False, open_only: bool = False,
-        corpus: Path | None = None, start_page: str | None = None) -> dict[str, Any]:
+        corpus: Path | None = None, start_page: str | None = None,
+        pause: float = 0.0, pages: tuple[str, ...] = PAGES) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     global _PROFILES
@@ -110,7 +111,15 @@ def run(n_docs: int, n_spans: int, top: int, profile: bool = True,
         profs, _PROFILES = _PROFILES or [], None
         out["open_slowest"] = _top(profs, top)
         print("open", out["open_s"], out["open_cpu_s"], out["rss_after_open_mib"], flush=True)
-        for page in () if open_only else PAGES:
+        if pause and not open_only:
+            # A reader looks at the first page: what the server computes ahead meanwhile
+            # (ui.results.score_ahead) is then not counted in the next page's time.
+            t, c = time.perf_counter(), time.process_time()
+            time.sleep(pause)
+            out["pause"] = {"s": pause, "cpu_s": round(time.process_time() - c, 2)}
+            print("pause", pause, "s, CPU of the process meanwhile", out["pause"]["cpu_s"],
+                  flush=True)
+        for page in () if open_only else pages:
             _PROFILES = [] if profile else None
             t, c = time.perf_counter(), time.process_time()
             at.switch_page(f"pages/{page}.py").run()
@@ -223,10 +232,18 @@ def main() -> None:
                     help="open the app on this page (a deep link) instead of the Overview")
     ap.add_argument("--corpus", type=Path, default=None,
                     help="folder of the generated pair, kept between runs (generated if absent)")
+    ap.add_argument("--pause", type=float, default=0.0,
+                    help="seconds to wait after the open before the first page (a reader "
+                    "looking at it); the process's CPU meanwhile is reported")
+    ap.add_argument("--pages", default=",".join(PAGES),
+                    help="comma-separated pages visited after the open, in order (default: all)")
     args = ap.parse_args()
+    pages = tuple(p for p in args.pages.split(",") if p)
+    if unknown := [p for p in pages if p not in PAGES]:
+        ap.error(f"unknown pages {unknown}; choose among {', '.join(PAGES)}")
     result = run(args.docs, args.spans, args.top, profile=not args.no_profile,
                  with_interactions=args.interactions, open_only=args.open_only,
-                 corpus=args.corpus, start_page=args.first)
+                 corpus=args.corpus, start_page=args.first, pause=args.pause, pages=pages)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_pages_server_{args.docs}.json").write_text(json.dumps(result, indent=1),

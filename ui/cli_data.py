@@ -118,9 +118,20 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
 def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
-    # one text per document id across the inputs, as on the Data page (core.model.texts)
-    ws = state.build_workspace(text_policy.same_texts(read_reports(_args)), key=f"cli:{key}",
-                               title="files from the command line", shareable=True)
+    # Reading allocates millions of objects, which start the cycle collector's passes over
+    # everything alive; it waits until the end instead, where the collection below takes any
+    # garbage at once (0.03 to 0.14 s of the 2 s read at 100,000 documents;
+    # docs/performance.md, issue 29).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        # one text per document id across the inputs, as on the Data page (core.model.texts)
+        ws = state.build_workspace(text_policy.same_texts(read_reports(_args)),
+                                   key=f"cli:{key}", title="files from the command line",
+                                   shareable=True)
+    finally:
+        if enabled:
+            gc.enable()
     # The corpus lives as long as the server: moved out of the garbage collector's reach, so
     # that full collections stop walking millions of spans (gc.freeze; the garbage of reading
     # is collected first, so nothing unreachable is frozen with it).

@@ -13,11 +13,16 @@ from ui.cli_data import cli_workspace
 from ui.curation import with_curated
 from ui.escape import md
 from ui.state import (
+    DEFAULTS,
+    K_LEVEL,
     K_SAMPLE,
+    K_SET_A,
     K_SOURCE,
     K_UPLOAD_WS,
     UPLOAD_LINK_NOTE,
     Workspace,
+    compared_sets,
+    default_pair,
     empty_workspace,
     init_state,
     load_sample,
@@ -75,3 +80,24 @@ def workspace_or_stop(min_sets: int, message: str, *,
     if not ws.shareable:
         st.caption("🔗 " + UPLOAD_LINK_NOTE)
     return ws
+
+
+def score_ahead() -> None:
+    """Once a page is drawn (``app.py``): the current pair's scores under every span metric in
+    the background (:func:`ui.results.score_ahead`), with the reference, variants and level the
+    Scores page would take now, so that its first visit finds them computed."""
+    from core.metrics import registry
+    from ui import levels, results
+
+    ws = workspace()
+    if ws.empty or len(ws.sets) < 2:
+        return
+    ref = st.session_state.get(K_SET_A)
+    if ref not in ws.sets:
+        ref = default_pair(ws)[0]
+    if ref is None:
+        return
+    variants = {m.name: results.chosen_variant(m) for m in registry.span_metrics()}
+    level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL]))
+    results.score_ahead(ws, ref, compared_sets(ws, ref), variants, level,
+                        level_applies=lambda: levels.has_levels(ws))

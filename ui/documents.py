@@ -4,7 +4,8 @@ calls in order. Scores come from :mod:`ui.results`, error categories from :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,18 +63,21 @@ def document_order(
     back to ``id`` when the metric is unavailable.
     """
     ids = _ws.corpus.doc_ids
+    by_id = natural_sorted(ids)
+    if sort == "id":
+        return by_id
+    rank = {d: i for i, d in enumerate(by_id)}  # ties by id, as the key (…, _natural_key(d))
     if sort == "disagreement":
         dis = disagreements(ws_key, _ws, set_a, set_b)
-        return sorted(ids, key=lambda d: (-dis.get(d, 0.0), _natural_key(d)))
+        return sorted(ids, key=lambda d: (-dis.get(d, 0.0), rank[d]))
     if sort == "spans":
         a, b = _ws.sets[set_a], _ws.sets[set_b]
-        return sorted(ids, key=lambda d: (-(len(a.get(d)) + len(b.get(d))), _natural_key(d)))
+        return sorted(ids, key=lambda d: (-(len(a.get(d)) + len(b.get(d))), rank[d]))
     if sort == "score":
         scores = per_doc_f1(ws_key, _ws, set_a, set_b, metric, variant, level)
         if scores:
-            return sorted(ids, key=lambda d: (d not in scores, scores.get(d, 0.0),
-                                              _natural_key(d)))
-    return sorted(ids, key=_natural_key)
+            return sorted(ids, key=lambda d: (d not in scores, scores.get(d, 0.0), rank[d]))
+    return by_id
 
 
 def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
@@ -82,10 +86,34 @@ def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
     >>> sorted(["113", "16", "1", "doc10", "doc2"], key=_natural_key)
     ['1', '16', '113', 'doc2', 'doc10']
     """
-    import re
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in _DIGIT_RUNS(doc_id) if p)
 
-    return tuple((0, int(p)) if p.isdigit() else (1, p)
-                 for p in re.split(r"(\d+)", doc_id) if p)
+
+_DIGIT_RUNS = re.compile(r"(\d+)").split
+_NAME_NUMBER = re.compile(r"([^0-9]*)[0-9]+").fullmatch
+
+
+def natural_sorted(ids: Sequence[str]) -> list[str]:
+    """``sorted(ids, key=_natural_key)``, faster when every id is one ASCII name followed by a
+    number without leading zeros (``doc17``, or ``17`` alone): such ids sort by length, then as
+    text, which is their numbers' order (0.45 → 0.05 s for 100,000 ids; docs/performance.md,
+    issue 29). Any other set of ids takes the general key.
+
+    >>> natural_sorted(["doc10", "doc2", "doc0"])
+    ['doc0', 'doc2', 'doc10']
+    >>> natural_sorted(["113", "16", "1", "doc10", "doc2", "doc02"])
+    ['1', '16', '113', 'doc2', 'doc02', 'doc10']
+    """
+    head = _NAME_NUMBER(ids[0]) if ids and ids[0].isascii() else None
+    if head is not None:
+        name = head[1]
+        k = len(name)
+        if all(d.isascii() and d.startswith(name) and d[k:].isdigit()
+               and (d[k] != "0" or len(d) == k + 1) for d in ids):
+            out = sorted(ids)
+            out.sort(key=len)
+            return out
+    return sorted(ids, key=_natural_key)
 
 
 def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query: str) -> list[str]:

@@ -100,6 +100,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -495,28 +496,71 @@ LABEL_ONLY = ("label_precision", "label_recall", "label_f1")
 """Keys of a :class:`~core.metrics.result.DocumentScore`'s ``extra``: the label-only scores."""
 
 
+@dataclass(frozen=True)
+class PerText:
+    """Each text's scores as columns, in the gold's text order: the span P, R, F1 and the
+    label-only P, R, F1 (plain lists of floats, as the per-text rows hold them)."""
+
+    documents: list[str]
+    precision: list[float]
+    recall: list[float]
+    f1: list[float]
+    label_precision: list[float]
+    label_recall: list[float]
+    label_f1: list[float]
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[mr.DocumentScore]) -> PerText:
+        return cls([d.document for d in rows], [d.precision for d in rows],
+                   [d.recall for d in rows], [d.f1 for d in rows],
+                   *([d.extra[key] for d in rows] for key in LABEL_ONLY))
+
+    def set(self, i: int, ts: _TextScore) -> None:
+        """Text ``i``'s values from the per-text path."""
+        for column, value in zip(self._columns(), (ts.precision, ts.recall, ts.f1,
+                                                   ts.label_precision, ts.label_recall,
+                                                   ts.label_f1), strict=True):
+            column[i] = value
+
+    def _columns(self) -> tuple[list[float], ...]:
+        return (self.precision, self.recall, self.f1, self.label_precision, self.label_recall,
+                self.label_f1)
+
+    def rows(self) -> list[mr.DocumentScore]:
+        """One :class:`~core.metrics.result.DocumentScore` per text (a text's own sums: its
+        value over 1)."""
+        return [mr.DocumentScore(doc, p, r, f, p, 1, r, 1, dict(zip(LABEL_ONLY, (a, b, c),
+                                                                       strict=True)))
+                for doc, p, r, f, a, b, c in zip(self.documents, *self._columns(), strict=True)]
+
+
 @dataclass
 class MafaldaResult:
     """Per-text scores (:meth:`per_document`) and their means (module docstring).
 
     As a :class:`~core.metrics.result.SpanResult`, the numerators are the sums of the per-text
     values and the denominators the number of texts (a text's own: its value over 1).
+
+    The per-text values are kept as columns (:class:`PerText`); the rows are built when first
+    asked for (:attr:`rows`): at 100,000 texts they cost a quarter of a second that the means
+    do not need (docs/performance.md, issue 29). Each mean adds the same floats in the same
+    order as a sum over the rows.
     """
 
     variant: str
     level: int
-    rows: list[mr.DocumentScore]
+    columns: PerText
     warnings: list[str] = field(default_factory=list)
     metric: str = "mafalda"
     pooled: bool = False
 
-    def _mean(self, attr: str) -> float:
-        n = len(self.rows)
-        return sum(getattr(d, attr) for d in self.rows) / n if n else 0.0
+    @cached_property
+    def rows(self) -> list[mr.DocumentScore]:
+        return self.columns.rows()
 
-    def _mean_extra(self, key: str) -> float:
-        n = len(self.rows)
-        return sum(d.extra[key] for d in self.rows) / n if n else 0.0
+    def _mean(self, attr: str) -> float:
+        values: list[float] = getattr(self.columns, attr)
+        return sum(values) / len(values) if values else 0.0
 
     @property
     def precision(self) -> float:
@@ -532,29 +576,29 @@ class MafaldaResult:
 
     @property
     def precision_numerator(self) -> float:
-        return sum(d.precision for d in self.rows)
+        return sum(self.columns.precision)
 
     @property
     def precision_denominator(self) -> float:
-        return len(self.rows)
+        return len(self.columns.documents)
 
     @property
     def recall_numerator(self) -> float:
-        return sum(d.recall for d in self.rows)
+        return sum(self.columns.recall)
 
     @property
     def recall_denominator(self) -> float:
-        return len(self.rows)
+        return len(self.columns.documents)
 
     @property
     def document_ids(self) -> list[str]:
-        return [d.document for d in self.rows]
+        return list(self.columns.documents)
 
     @property
     def label_only(self) -> dict[str, float]:
-        return {"precision": self._mean_extra("label_precision"),
-                "recall": self._mean_extra("label_recall"),
-                "f1": self._mean_extra("label_f1")}
+        return {"precision": self._mean("label_precision"),
+                "recall": self._mean("label_recall"),
+                "f1": self._mean("label_f1")}
 
     def per_document(self) -> list[mr.DocumentScore]:
         return list(self.rows)
@@ -571,19 +615,20 @@ class MafaldaResult:
         """The label-only means and the number of texts, by the names the dashboard shows."""
         lab = self.label_only
         return {"label-only P": lab["precision"], "label-only R": lab["recall"],
-                "label-only F1": lab["f1"], "texts": len(self.rows)}
+                "label-only F1": lab["f1"], "texts": len(self.columns.documents)}
 
     def bootstrap_table(self) -> mr.BootstrapTable:
         """Each text's F1 (one column); the statistic is their mean."""
-        f1 = np.array([d.f1 for d in self.rows], dtype=float).reshape(len(self.rows), 1)
-        return mr.BootstrapTable(tuple(self.document_ids), f1, mr.mean_of(0, len(self.rows)))
+        n = len(self.columns.documents)
+        f1 = np.array(self.columns.f1, dtype=float).reshape(n, 1)
+        return mr.BootstrapTable(tuple(self.columns.documents), f1, mr.mean_of(0, n))
 
     def to_dict(self, *, per_document: bool = False) -> dict[str, mr.JSONValue]:
         """The command line's JSON object (``python -m core score --metric mafalda --json``)."""
         out: dict[str, mr.JSONValue] = {
             "metric": "mafalda", "variant": self.variant, "level": self.level,
             "precision": self.precision, "recall": self.recall, "f1": self.f1,
-            "label_only": self.label_only, "documents": len(self.rows),
+            "label_only": self.label_only, "documents": len(self.columns.documents),
             "warnings": list(self.warnings)}
         if per_document:
             out["per_document"] = [
@@ -677,7 +722,7 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                       order: Mapping[str, Sequence[Interval]] | None,
                       zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None,
                       zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None,
-                      ) -> list[mr.DocumentScore]:
+                      ) -> PerText:
     doc_ids = gold.doc_ids
     n_docs = len(doc_ids)
     doc_index = {d: i for i, d in enumerate(doc_ids)}
@@ -701,14 +746,15 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
 
     # Gold spans sharing an interval are one span with alternatives, in first-seen order.
     n_g = len(g.doc)
-    srt = np.lexsort((g.end, g.start, g.doc))
     new = np.ones(n_g, dtype=bool)
-    if n_g:
-        new[1:] = ((g.doc[srt][1:] != g.doc[srt][:-1]) | (g.start[srt][1:] != g.start[srt][:-1])
-                   | (g.end[srt][1:] != g.end[srt][:-1]))
     if not gold.alternatives:  # every span is its own gold span (AnnotationSet.alt_spans)
-        new = np.ones(n_g, dtype=bool)
         srt = np.arange(n_g)
+    else:
+        srt = np.lexsort((g.end, g.start, g.doc))
+        if n_g:
+            new[1:] = ((g.doc[srt][1:] != g.doc[srt][:-1])
+                       | (g.start[srt][1:] != g.start[srt][:-1])
+                       | (g.end[srt][1:] != g.end[srt][:-1]))
     group_sorted = np.cumsum(new) - 1
     first = srt[new]
     by_first = np.argsort(first, kind="stable")
@@ -796,11 +842,8 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
     lf = _harmonic(lp, lr)
     fallback |= lab_hard
 
-    out = [mr.DocumentScore(doc, pv, rv, fv, pv, 1, rv, 1,
-                            {"label_precision": a, "label_recall": b, "label_f1": c})
-           for doc, pv, rv, fv, a, b, c in zip(doc_ids, p.tolist(), r.tolist(), f1.tolist(),
-                                               lp.tolist(), lr.tolist(), lf.tolist(),
-                                               strict=True)]
+    out = PerText(list(doc_ids), p.tolist(), r.tolist(), f1.tolist(), lp.tolist(), lr.tolist(),
+                  lf.tolist())
     hard = np.flatnonzero(fallback)
     if len(hard):
         keep = [doc_ids[i] for i in hard]
@@ -808,9 +851,9 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                               gold.alternatives)
         sub_p = AnnotationSet(pred.name, {d: pred.get(d) for d in keep}, pred.role,
                               pred.alternatives)
-        for i, (doc, t) in zip(hard, _texts(sub_g, sub_p, texts, tax, level, order, zero_gold,
-                                            zero_pred), strict=True):
-            out[i] = _document_score(doc, score_text(t, variant))
+        for i, (_, t) in zip(hard.tolist(), _texts(sub_g, sub_p, texts, tax, level, order,
+                                                    zero_gold, zero_pred), strict=True):
+            out.set(i, score_text(t, variant))
     return out
 
 
@@ -959,9 +1002,9 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     """
     tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
                                                 pred_order)
-    rows = _score_vectorised(gold, pred, texts or {}, tax, level, variant, order, zero_gold,
-                             zero_pred)
-    return MafaldaResult(variant, level, rows)
+    columns = _score_vectorised(gold, pred, texts or {}, tax, level, variant, order, zero_gold,
+                                zero_pred)
+    return MafaldaResult(variant, level, columns)
 
 
 def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,
@@ -994,7 +1037,7 @@ def _score_reference(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2
     rows = [_document_score(doc, score_text(t, variant))
             for doc, t in _texts(gold, pred, texts or {}, tax, level, order, zero_gold,
                                  zero_pred)]
-    return MafaldaResult(variant, level, rows)
+    return MafaldaResult(variant, level, PerText.of_rows(rows))
 
 
 @dataclass(frozen=True)

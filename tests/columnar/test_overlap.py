@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.metrics.martino import martino_gold_view, plain_gold_table
-from core.metrics.overlap import overlapping_pairs, span_arrays
+from core.metrics.overlap import _used_labels, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
 
 LABELS = ["A", "B", NOTHING, "é"]
@@ -87,3 +87,27 @@ def test_the_plain_gold_table_is_the_per_span_definition(spans: dict) -> None:
         assert getattr(table, col).dtype == getattr(same, col).dtype
     view = martino_gold_view(AnnotationSet("g", spans, alternatives=True))
     assert not view.alternatives and view.spans == expected
+
+
+@settings(deadline=None, max_examples=150)
+@given(span_dicts(), st.booleans(), st.booleans())
+def test_span_arrays_number_documents_and_labels_as_a_lookup_of_each_does(
+        spans: dict, own_order: bool, shuffled_labels: bool) -> None:
+    # The fast paths (numbers taken in order when the table is in the numbering's order; used
+    # labels from counts) give what a lookup per document and a sort of every row give.
+    table = SpanTable.from_spans(spans)
+    if shuffled_labels and len(table.labels) > 1:  # a label no span uses, listed first
+        table = SpanTable.from_columns(table.doc_ids, table.doc, table.start, table.end,
+                                       table.label + 1, ("unused", *table.labels), sort=False)
+    docs = list(table.doc_ids) if own_order else sorted(table.doc_ids, reverse=True)
+    doc_index = {d: i for i, d in enumerate(docs)}
+    labels: dict[str, int] = {}
+    arrays = span_arrays(table, doc_index, labels)
+    assert _used_labels(table) == table.used_labels()
+    assert list(labels) == table.used_labels()
+    expected = sorted(((doc_index[table.doc_ids[int(d)]], int(s), int(e),
+                        table.labels[int(k)]) for d, s, e, k in zip(
+        table.doc, table.start, table.end, table.label, strict=True)), key=lambda r: r[0])
+    got = [(int(d), int(s), int(e), arrays.names[int(k)]) for d, s, e, k in zip(
+        arrays.doc, arrays.start, arrays.end, arrays.label, strict=True)]
+    assert got == expected  # stable by document: the table's order within a document

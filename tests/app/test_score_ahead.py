@@ -1,0 +1,56 @@
+"""Scores computed ahead in the background (``ui.results.score_ahead``, issue 29) are the ones
+the pages then read from the cache, computed once; the Documents list's natural order has a
+fast path that orders ids as the natural key does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.metrics import registry
+from ui import documents, results, state
+
+
+def test_scores_computed_ahead_are_read_by_the_pages_without_scoring_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = state.load_sample("propaganda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    assert results.score_ahead(ws, gold, [system], {}, 2) is None  # a small corpus: nothing
+    monkeypatch.setattr(results, "AHEAD_DOCS", 0)
+    monkeypatch.setattr(results, "_ahead_started", set())
+    results.pair_result.clear()
+    results.text_scores.clear()
+    calls: list[str] = []
+    score_pair = results.score_pair
+
+    def counted(*args: object, **kwargs: object) -> results.PairScores:
+        calls.append(str(args[3]))
+        return score_pair(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results, "score_pair", counted)
+    thread = results.score_ahead(ws, gold, [system], {}, 2)
+    assert thread is not None
+    thread.join(timeout=120)
+    metrics = registry.span_metrics()
+    assert sorted(calls) == sorted(m.name for m in metrics)
+    assert results.score_ahead(ws, gold, [system], {}, 2) is None  # once per process
+    for m in metrics:
+        level = 2 if m.levels else None
+        got = results.pair_result(ws.key, ws, gold, system, m.name, m.default_variant, level)
+        want = score_pair(ws, gold, system, m.name, m.default_variant, level)
+        assert got.overall == want.overall and got.error == want.error
+    assert len(calls) == len(metrics)  # the pages' calls were cache hits
+    ahead = results.text_scores(ws.key, ws, gold, system)
+    results.text_scores.clear()
+    assert "F1" in ahead and results.text_scores(ws.key, ws, gold, system) == ahead
+
+
+@pytest.mark.parametrize("names", [["doc"], [""], ["doc", "a"], ["", "doc"], ["d-", "é", "x"]])
+def test_natural_sorted_orders_ids_as_the_natural_key(names: list[str]) -> None:
+    rng = random.Random(len(names))
+    for _ in range(300):
+        ids = [rng.choice(names) + str(rng.randrange(40)).zfill(rng.choice([1, 1, 1, 2, 3]))
+               + rng.choice(["", "", "", "", "b", "7c"]) for _ in range(rng.randrange(25))]
+        assert documents.natural_sorted(ids) == sorted(ids, key=documents._natural_key)
