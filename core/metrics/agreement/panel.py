@@ -43,6 +43,7 @@ from core.metrics.agreement.measures import (
     ManyResult,
     PairValue,
     PairwiseResult,
+    char_agreement,
     span_f1,
 )
 from core.metrics.agreement.study import Study, merge_intervals
@@ -374,6 +375,16 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
         if progress is not None:
             progress(1, 1)
         return {a: res.pairs[(reference, a)] for a in others}
+    if measure in ("char-kappa", "char-jaccard") and others:
+        # The pairs of the study itself: a pair's counts look only at the documents both list,
+        # as on the two annotators alone (:func:`sub_study`), and each annotator's documents
+        # and labels are looked up once for all of them.
+        kappa, jaccard = char_agreement(study, per_document=(False, False),
+                                        only=[(reference, a) for a in others])
+        if progress is not None:
+            progress(1, 1)
+        chosen = kappa if measure == "char-kappa" else jaccard
+        return {a: chosen.pairs[(reference, a)] for a in others}
     for k, a in enumerate(others):
         res = pairwise(sub_study(study, [reference, a]), measure, samples=samples, seed=seed,
                        progress=_scaled(progress, k, len(others)), per_document=False,
