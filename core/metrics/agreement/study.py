@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -287,7 +288,7 @@ class CharSides:
         if got is None:
             ids = self.study.table(who).doc_ids
             got = self._doc_index[who] = np.fromiter(
-                (self._docs.get(d, -1) for d in ids), dtype=np.int64, count=len(ids))
+                map(self._docs.get, ids, repeat(-1)), dtype=np.int64, count=len(ids))
         return got
 
     def label_index(self, who: str) -> np.ndarray:
@@ -296,15 +297,15 @@ class CharSides:
         if got is None:
             labs = self.study.table(who).labels
             got = self._label_index[who] = np.fromiter(
-                (self._labels.get(x, -1) for x in labs), dtype=np.int64, count=len(labs))
+                map(self._labels.get, labs, repeat(-1)), dtype=np.int64, count=len(labs))
         return got
 
     def listed(self, who: str) -> np.ndarray:
         """Per study document: whether ``who``'s set lists it."""
         got = self._listed.get(who)
         if got is None:
-            spans = self.study.spans[who]
-            got = self._listed[who] = np.fromiter((d in spans for d in self.study.docs),
+            keys = set(self.study.spans[who])  # a set's lookups, not a mapping's
+            got = self._listed[who] = np.fromiter(map(keys.__contains__, self.study.docs),
                                                   dtype=bool, count=len(self.study.docs))
         return got
 
