@@ -101,13 +101,6 @@ def test_ranking_of_char_kappa_equals_one_document_at_a_time() -> None:
         assert got[-1].reason is not None and got[-1].pairs == 0
 
 
-class _SpanEvents(CharSides):
-    """The counts of each pair from its spans' events (the way before each annotator's runs)."""
-
-    def runs(self, who: str) -> None:
-        return None
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.lists(annotator, min_size=2, max_size=4), st.sampled_from([None, "A", "C"]),
        st.booleans())
@@ -117,7 +110,7 @@ def test_counts_from_merged_runs_equal_those_from_span_events(annotators: list,
     sets = [_set(f"a{i}", docs) for i, docs in enumerate(annotators)]
     texts = {d: "x" * 50 for d in ("d1", "d2", "d3")} if texts_known else None
     study = Study.from_sets(sets, texts, label=label)
-    runs, events = CharSides(study), _SpanEvents(study)
+    runs, events = CharSides(study), CharSides(study, merge_runs=False)
     for i, a in enumerate(study.annotators):
         for b in study.annotators[i + 1:]:
             docs, counts = char_counts(study, a, b, runs)

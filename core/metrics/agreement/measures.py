@@ -262,8 +262,10 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
     jaccards: dict[tuple[str, str], PairValue] = {}
-    sides = CharSides(study)
-    for a, b in (combinations(study.annotators, 2) if only is None else only):
+    pairs = list(combinations(study.annotators, 2) if only is None else only)
+    # each annotator's runs are worth merging when it is in more than one pair
+    sides = CharSides(study, merge_runs=len(pairs) > 1)
+    for a, b in pairs:
         doc_ids, counts = char_counts(study, a, b, sides)  # (documents, labels + position, 4)
         labels = study.labels
         by_label = counts[:, :-1, :]

@@ -236,7 +236,7 @@ def char_counts(study: Study, a: str, b: str, sides: CharSides | None = None
     without (``tests/agreement/test_char_shared.py``).
     """
     if sides is None:
-        sides = CharSides(study)
+        sides = CharSides(study, merge_runs=False)
     listed = sides.listed(a) & sides.listed(b)
     common = np.flatnonzero(listed)
     docs = [study.docs[i] for i in common.tolist()]
@@ -326,10 +326,12 @@ def _run_sizes(a: Runs, b: Runs, listed: np.ndarray, position: np.ndarray, width
 class CharSides:
     """What :func:`char_counts` needs of each annotator of a study, looked up once for every
     pair: the study position of each document of its span table, of each label, the
-    documents its set lists, and the documents' lengths in study order."""
+    documents its set lists, and the documents' lengths in study order; with ``merge_runs``,
+    its spans merged into runs (:meth:`runs`)."""
 
-    def __init__(self, study: Study) -> None:
+    def __init__(self, study: Study, *, merge_runs: bool = True) -> None:
         self.study = study
+        self.merge_runs = merge_runs
         self._docs = {d: i for i, d in enumerate(study.docs)}
         self._labels = {lab: k for k, lab in enumerate(study.labels)}
         self.lengths = np.fromiter((study.lengths[d] for d in study.docs), dtype=np.int64,
@@ -344,7 +346,10 @@ class CharSides:
         (:func:`_run_sizes`): a block is a study document × (label, or :data:`POSITION`, the
         last), ``document * (labels + 1) + label``; sorted by block and start. Runs of one
         block that touch are one run. ``None`` when a block number times the furthest end
-        would reach 2**62 (then :func:`char_counts` sorts each pair's span events)."""
+        would reach 2**62, or without ``merge_runs`` (then :func:`char_counts` sorts each
+        pair's span events: for one pair, the runs would cost more memory and no less time)."""
+        if not self.merge_runs:
+            return None
         if who in self._runs:
             return self._runs[who]
         t = self.study.table(who)
