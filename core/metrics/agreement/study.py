@@ -276,8 +276,9 @@ def char_counts(study: Study, a: str, b: str, sides: CharSides | None = None
     return docs, counts
 
 
-Runs = tuple[np.ndarray, np.ndarray, np.ndarray]
-"""One annotator's merged runs (:meth:`CharSides.runs`): block, start and end, sorted."""
+Runs = tuple[np.ndarray, np.ndarray]
+"""One annotator's merged runs (:meth:`CharSides.runs`) as events: the block and the place of
+each run's start and then its end, sorted."""
 
 
 def _run_sizes(a: Runs, b: Runs, listed: np.ndarray, position: np.ndarray, width: int,
@@ -285,39 +286,34 @@ def _run_sizes(a: Runs, b: Runs, listed: np.ndarray, position: np.ndarray, width
     """:func:`_coverage_sizes` from two annotators' merged runs (:meth:`CharSides.runs`), kept
     to the documents both list (``listed``; ``position``: their place among them).
 
-    A side's runs are disjoint and sorted, so its +1/-1 events are sorted already: the stable
-    sort of both sides' events is one merge of two sorted runs (timsort), where the spans'
-    events needed a full sort per pair. Every character a side covers is in exactly one of its
-    runs, so its depth is positive where a span's was: the same counts.
+    A side's runs are disjoint and sorted, so its events are sorted already: the stable sort
+    of both sides' events is one merge of two sorted runs (timsort), where the spans' events
+    needed a full sort per pair; and a side covers a character exactly when an odd number of
+    its events (start, end, start, ...) come before it. Every character a side covers is in
+    exactly one of its runs: the same counts.
     """
-    keys: list[np.ndarray] = []
-    places: list[np.ndarray] = []
-    for key, start, end in (a, b):
-        keep = listed[key // width]
-        key = np.repeat(key[keep], 2)
-        place = np.empty(len(key), dtype=np.int64)
-        place[0::2] = start[keep]
-        place[1::2] = end[keep]
-        keys.append(key)
-        places.append(place)
-    n = len(keys[0]) + len(keys[1])
+    sides: list[tuple[np.ndarray, np.ndarray]] = []
+    for key, place in (a, b):
+        if not listed.all():
+            keep = listed[key // width]
+            key, place = key[keep], place[keep]
+        sides.append((key, place))
+    n_a = len(sides[0][0])
+    n = n_a + len(sides[1][0])
     if not n:
         return np.zeros(n_keys * 4)
-    steps = np.zeros((2, n), dtype=np.int8)  # +1 at a start, -1 at an end, per side
-    steps[0, 0:len(keys[0]):2] = 1
-    steps[0, 1:len(keys[0]):2] = -1
-    steps[1, len(keys[0])::2] = 1
-    steps[1, len(keys[0]) + 1::2] = -1
-    key = np.concatenate(keys)
-    place = np.concatenate(places)
-    far = int(place.max()) + 1
+    far = max(int(place.max(initial=0)) for _, place in sides) + 1
     # CharSides.runs checked that every block times its furthest end stays below 2**62
-    order = np.argsort(key * far + place, kind="stable")
-    key, place, steps = key[order], place[order], steps[:, order]
-    state = (np.cumsum(steps[0], dtype=np.int32) > 0).astype(np.int64)
-    state += 2 * (np.cumsum(steps[1], dtype=np.int32) > 0)
+    code = np.concatenate([key * far + place for key, place in sides])
+    order = np.argsort(code, kind="stable")
+    code = code[order]
+    seen_a = np.cumsum(order < n_a, dtype=np.int64)  # events of a up to here
+    state = (seen_a & 1) + 2 * ((np.arange(1, n + 1, dtype=np.int64) - seen_a) & 1)
+    del order, seen_a
+    key = code // far
     piece = np.zeros(n, dtype=np.int64)
-    piece[:-1] = np.where(key[1:] == key[:-1], place[1:] - place[:-1], 0)
+    piece[:-1] = np.where(key[1:] == key[:-1], code[1:] - code[:-1], 0)
+    del code
     block = position[key // width] * width + key % width
     # float sums of integers stay exact below 2**53 characters
     return np.bincount(block * 4 + state, weights=piece, minlength=n_keys * 4)
@@ -373,7 +369,10 @@ class CharSides:
         new[1:] = (key[1:] != key[:-1]) | (start[1:] > reach[:-1])
         first = np.flatnonzero(new)
         last = np.append(first[1:], len(key))[:len(first)] - 1
-        got = self._runs[who] = (key[first], start[first], reach[last])
+        place = np.empty(2 * len(first), dtype=np.int64)
+        place[0::2] = start[first]
+        place[1::2] = reach[last]
+        got = self._runs[who] = (np.repeat(key[first], 2), place)
         return got
 
     def doc_index(self, who: str) -> np.ndarray:
