@@ -27,7 +27,13 @@ from core.metrics.agreement.coefficients import (
     krippendorff_alpha_rows,
     undefined,
 )
-from core.metrics.agreement.study import Study, _rows, char_counts, doc_label_presence
+from core.metrics.agreement.study import (
+    CharSides,
+    Study,
+    _rows,
+    char_counts,
+    doc_label_presence,
+)
 from core.metrics.agreement.unitizing import (
     UnitizingParts,
     alpha_from_parts,
@@ -238,7 +244,8 @@ def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence
     return kp, jp
 
 
-def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True)
+def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True),
+                   only: Sequence[tuple[str, str]] | None = None
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
@@ -248,13 +255,18 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
     ``position``: over covered characters. Per document: the same from that document's counts.
     ``per_document``: whether κ's and Jaccard's per-document values are wanted (they are most
     of the time on a large corpus: an object per document and pair); a value left out is an
-    empty dictionary, every other value is the same.
+    empty dictionary, every other value is the same. ``only``: these pairs ``(a, b)`` instead
+    of every pair (each the values of the two annotators alone: :func:`char_counts` looks only
+    at the documents both list).
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
     jaccards: dict[tuple[str, str], PairValue] = {}
-    for a, b in combinations(study.annotators, 2):
-        doc_ids, counts = char_counts(study, a, b)  # (documents, labels + position, 4)
+    pairs = list(combinations(study.annotators, 2) if only is None else only)
+    # each annotator's runs are worth merging when it is in more than one pair
+    sides = CharSides(study, merge_runs=len(pairs) > 1)
+    for a, b in pairs:
+        doc_ids, counts = char_counts(study, a, b, sides)  # (documents, labels + position, 4)
         labels = study.labels
         by_label = counts[:, :-1, :]
         per_label = {lab: tuple(c) for lab, c in

@@ -30,7 +30,8 @@ What the dashboard's Annotators page asks of ``core`` beyond the measures themse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -43,6 +44,7 @@ from core.metrics.agreement.measures import (
     ManyResult,
     PairValue,
     PairwiseResult,
+    char_agreement,
     span_f1,
 )
 from core.metrics.agreement.study import Study, merge_intervals
@@ -374,6 +376,16 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
         if progress is not None:
             progress(1, 1)
         return {a: res.pairs[(reference, a)] for a in others}
+    if measure in ("char-kappa", "char-jaccard") and others:
+        # The pairs of the study itself: a pair's counts look only at the documents both list,
+        # as on the two annotators alone (:func:`sub_study`), and each annotator's documents
+        # and labels are looked up once for all of them.
+        kappa, jaccard = char_agreement(study, per_document=(False, False),
+                                        only=[(reference, a) for a in others])
+        if progress is not None:
+            progress(1, 1)
+        chosen = kappa if measure == "char-kappa" else jaccard
+        return {a: chosen.pairs[(reference, a)] for a in others}
     for k, a in enumerate(others):
         res = pairwise(sub_study(study, [reference, a]), measure, samples=samples, seed=seed,
                        progress=_scaled(progress, k, len(others)), per_document=False,
@@ -471,6 +483,97 @@ def rank_documents(pairs: PairwiseResult | None = None, many: ManyResult | None 
     if pairs is None and many is None:
         raise InputError("rank_documents needs a pairwise result, a many-annotator result or "
                          "both")
+    docs: dict[str, None] = {}
+    if many is not None:
+        docs.update(dict.fromkeys(many.per_document))
+    if pairs is not None:
+        for pv in pairs.pairs.values():
+            docs.update(dict.fromkeys(pv.per_document))
+    table = _pair_values(pairs, docs) if pairs is not None else None
+    if table is None and pairs is not None:
+        return _rank_documents_loop(pairs, many)
+    n = len(docs)
+    pair_of, pair_value, n_pairs, mean = _least_pairs(table, list(pairs.pairs) if pairs else [], n)
+    if many is not None:
+        gone = undefined(
+            "left out of the many-annotator value: not every annotator lists this document")
+        agrs = [many.per_document.get(doc) or gone for doc in docs]
+        value = [a.value for a in agrs]
+        if any(v is not None and (type(v) is not float or not math.isfinite(v))
+               for v in value):
+            return _rank_documents_loop(pairs, many)
+        reason = [a.reason for a in agrs]
+    else:
+        first_reason = table[1] if table is not None else {}
+        value = [m if c else None for m, c in zip(mean, n_pairs, strict=True)]
+        reason = [None if c else first_reason.get(doc, "undefined for every pair")
+                  for doc, c in zip(docs, n_pairs, strict=True)]
+    # lowest value first, undefined ones last, ties in the documents' order
+    missing = np.fromiter((v is None for v in value), dtype=bool, count=n)
+    score = np.fromiter((0.0 if v is None else v for v in value), dtype=float, count=n)
+    order = np.lexsort((np.arange(n), score, missing)).tolist()
+    names = list(docs)
+    return [DocDisagreement(names[i], value[i], reason[i], pair_of[i], pair_value[i], n_pairs[i])
+            for i in order]
+
+
+def _least_pairs(table: tuple[np.ndarray, dict[str, str]] | None, keys: list[tuple[str, str]],
+                 n: int) -> tuple[list[tuple[str, str] | None], list[float | None], list[int],
+                                  list[float]]:
+    """Per document, from :func:`_pair_values`: the first pair with the lowest value and that
+    value (``None`` where no pair has one), how many pairs have one, and their mean (that of
+    :meth:`PairwiseResult.document_ranking`; NaN where none)."""
+    if table is None or not len(table[0]):
+        return [None] * n, [None] * n, [0] * n, [math.nan] * n
+    vals = table[0]
+    defined = ~np.isnan(vals)
+    counts = defined.sum(axis=0)
+    # an undefined value is never the lowest
+    low = np.argmin(np.where(defined, vals, np.inf), axis=0)
+    low_value = vals[low, np.arange(n)]
+    # document_ranking's mean: a left-to-right sum of the pairs' defined values (from 0.0, as
+    # Python's sum from 0), divided by their count (fewer than 8 pairs: else no table)
+    total = np.zeros(n)
+    for row, ok in zip(vals, defined, strict=True):
+        total = total + np.where(ok, row, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = total / counts
+    n_pairs = counts.tolist()
+    return ([keys[k] if c else None for k, c in zip(low.tolist(), n_pairs, strict=True)],
+            [v if c else None for v, c in zip(low_value.tolist(), n_pairs, strict=True)],
+            n_pairs, mean.tolist())
+
+
+def _pair_values(pairs: PairwiseResult, docs: Mapping[str, None]
+                 ) -> tuple[np.ndarray, dict[str, str]] | None:
+    """The pairs' per-document values as an array ``(pairs, documents)`` (NaN where undefined)
+    and each document's first reason of an undefined value, for :func:`rank_documents`;
+    ``None`` where the arrays would not give its floats: 8 pairs or more (a mean of NumPy's
+    pairwise sum), a defined value that is not a finite float."""
+    if len(pairs.pairs) >= 8:
+        return None
+    index = {d: i for i, d in enumerate(docs)}
+    vals = np.full((len(pairs.pairs), len(docs)), np.nan)
+    first_reason: dict[str, str] = {}
+    for row, pv in zip(vals, pairs.pairs.values(), strict=True):
+        got = [(index[doc], agr.value) for doc, agr in pv.per_document.items()
+               if agr.value is not None]
+        if any(type(v) is not float or not math.isfinite(v) for _, v in got):
+            return None
+        if got:
+            at, values = zip(*got, strict=True)
+            row[list(at)] = values
+        if len(got) < len(pv.per_document):
+            for doc, agr in pv.per_document.items():
+                if agr.value is None and agr.reason:
+                    first_reason.setdefault(doc, agr.reason)
+    return vals, first_reason
+
+
+def _rank_documents_loop(pairs: PairwiseResult | None = None, many: ManyResult | None = None
+                         ) -> list[DocDisagreement]:
+    """:func:`rank_documents` one document and pair at a time (any values, any number of
+    pairs); the arrays give the same rows (``tests/agreement/test_char_shared.py``)."""
     docs: dict[str, None] = {}
     if many is not None:
         docs.update(dict.fromkeys(many.per_document))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -215,7 +216,8 @@ def _plain(aset: AnnotationSet) -> list[int] | None:
     return np.unique(t.doc[1:][same]).tolist()
 
 
-def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
+def char_counts(study: Study, a: str, b: str, sides: CharSides | None = None
+                ) -> tuple[list[str], np.ndarray]:
     """The documents both ``a`` and ``b`` cover (in study order) and their 2×2 counts as an
     array ``(documents, labels + 1, 4)``: ``[d, k]`` holds (n11, n10, n01, n00) of
     ``study.labels[k]`` in document ``d``, ``[d, -1]`` those of :data:`POSITION`.
@@ -226,38 +228,179 @@ def char_counts(study: Study, a: str, b: str) -> tuple[list[str], np.ndarray]:
     gives each annotator's coverage depth between consecutive events, and the lengths of the
     pieces where a depth is positive, summed per block, are |A|, |B| and |A ∩ B|: the counts
     the merged intervals (or a yes/no mask per character) give.
+
+    ``sides``: the study's :class:`CharSides`, shared by every pair of the study: each
+    annotator's documents and labels are looked up, and its spans merged into runs per block,
+    once, not once per pair; a pair then merges the two sides' sorted run events
+    (:func:`_run_sizes`) instead of sorting its spans' events. The counts are the same with or
+    without (``tests/agreement/test_char_shared.py``).
     """
-    docs = study.common_docs([a, b])
+    if sides is None:
+        sides = CharSides(study, merge_runs=False)
+    listed = sides.listed(a) & sides.listed(b)
+    common = np.flatnonzero(listed)
+    docs = [study.docs[i] for i in common.tolist()]
     labels = study.labels
     width = len(labels) + 1
     n_keys = len(docs) * width
-    position = {d: i for i, d in enumerate(docs)}
-    label_pos = {lab: k for k, lab in enumerate(labels)}
-    sides: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    # one more slot, -1, for the documents outside the study (their index is -1)
+    position = np.full(len(study.docs) + 1, -1, dtype=np.int64)
+    position[common] = np.arange(len(common), dtype=np.int64)
+    counts = np.zeros((len(docs), width, 4), dtype=np.int64)
+    lengths = sides.lengths[common]
+    runs = sides.runs(a), sides.runs(b)
+    if runs[0] is not None and runs[1] is not None:
+        sizes = _run_sizes(runs[0], runs[1], listed, position, width, n_keys)
+        sizes = np.rint(sizes).astype(np.int64).reshape(len(docs), width, 4)
+        counts[:, :, :3] = sizes[:, :, [3, 1, 2]]
+        counts[:, :, 3] = lengths[:, None] - counts[:, :, :3].sum(axis=2)
+        return docs, counts
+    columns: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for who in (a, b):
         t = study.table(who)
         if not len(t):
-            sides.append((np.zeros(0, np.int64),) * 4)
+            columns.append((np.zeros(0, np.int64),) * 4)
             continue
-        doc_map = np.fromiter((position.get(d, -1) for d in t.doc_ids), dtype=np.int64,
-                              count=len(t.doc_ids))
-        lab_map = np.fromiter((label_pos.get(x, -1) for x in t.labels), dtype=np.int64,
-                              count=len(t.labels))
-        doc = doc_map[t.doc]
-        lab = lab_map[t.label]
+        doc = position[sides.doc_index(who)[t.doc]]
+        lab = sides.label_index(who)[t.label]
         keep = (doc >= 0) & (lab >= 0)
         block = doc[keep] * width
-        sides.append((block + lab[keep], block + (width - 1), t.start[keep], t.end[keep]))
-    counts = np.zeros((len(docs), width, 4), dtype=np.int64)
-    lengths = np.fromiter((study.lengths[d] for d in docs), dtype=np.int64, count=len(docs))
-    if sum(len(side[0]) for side in sides):
-        sizes = _coverage_sizes(sides, n_keys)
+        columns.append((block + lab[keep], block + (width - 1), t.start[keep], t.end[keep]))
+    if sum(len(side[0]) for side in columns):
+        sizes = _coverage_sizes(columns, n_keys)
         sizes = np.rint(sizes).astype(np.int64).reshape(len(docs), width, 4)
         counts[:, :, 0] = sizes[:, :, 3]
         counts[:, :, 1] = sizes[:, :, 1]
         counts[:, :, 2] = sizes[:, :, 2]
     counts[:, :, 3] = lengths[:, None] - counts[:, :, :3].sum(axis=2)
     return docs, counts
+
+
+Runs = tuple[np.ndarray, np.ndarray]
+"""One annotator's merged runs (:meth:`CharSides.runs`) as events: the block and the place of
+each run's start and then its end, sorted."""
+
+
+def _run_sizes(a: Runs, b: Runs, listed: np.ndarray, position: np.ndarray, width: int,
+               n_keys: int) -> np.ndarray:
+    """:func:`_coverage_sizes` from two annotators' merged runs (:meth:`CharSides.runs`), kept
+    to the documents both list (``listed``; ``position``: their place among them).
+
+    A side's runs are disjoint and sorted, so its events are sorted already: the stable sort
+    of both sides' events is one merge of two sorted runs (timsort), where the spans' events
+    needed a full sort per pair; and a side covers a character exactly when an odd number of
+    its events (start, end, start, ...) come before it. Every character a side covers is in
+    exactly one of its runs: the same counts.
+    """
+    sides: list[tuple[np.ndarray, np.ndarray]] = []
+    for key, place in (a, b):
+        if not listed.all():
+            keep = listed[key // width]
+            key, place = key[keep], place[keep]
+        sides.append((key, place))
+    n_a = len(sides[0][0])
+    n = n_a + len(sides[1][0])
+    if not n:
+        return np.zeros(n_keys * 4)
+    far = max(int(place.max(initial=0)) for _, place in sides) + 1
+    # CharSides.runs checked that every block times its furthest end stays below 2**62
+    code = np.concatenate([key * far + place for key, place in sides])
+    order = np.argsort(code, kind="stable")
+    code = code[order]
+    seen_a = np.cumsum(order < n_a, dtype=np.int64)  # events of a up to here
+    state = (seen_a & 1) + 2 * ((np.arange(1, n + 1, dtype=np.int64) - seen_a) & 1)
+    del order, seen_a
+    key = code // far
+    piece = np.zeros(n, dtype=np.int64)
+    piece[:-1] = np.where(key[1:] == key[:-1], code[1:] - code[:-1], 0)
+    del code
+    block = position[key // width] * width + key % width
+    # float sums of integers stay exact below 2**53 characters
+    return np.bincount(block * 4 + state, weights=piece, minlength=n_keys * 4)
+
+
+class CharSides:
+    """What :func:`char_counts` needs of each annotator of a study, looked up once for every
+    pair: the study position of each document of its span table, of each label, the
+    documents its set lists, and the documents' lengths in study order; with ``merge_runs``,
+    its spans merged into runs (:meth:`runs`)."""
+
+    def __init__(self, study: Study, *, merge_runs: bool = True) -> None:
+        self.study = study
+        self.merge_runs = merge_runs
+        self._docs = {d: i for i, d in enumerate(study.docs)}
+        self._labels = {lab: k for k, lab in enumerate(study.labels)}
+        self.lengths = np.fromiter((study.lengths[d] for d in study.docs), dtype=np.int64,
+                                   count=len(study.docs))
+        self._doc_index: dict[str, np.ndarray] = {}
+        self._label_index: dict[str, np.ndarray] = {}
+        self._listed: dict[str, np.ndarray] = {}
+        self._runs: dict[str, Runs | None] = {}
+
+    def runs(self, who: str) -> Runs | None:
+        """``who``'s spans merged into maximal runs per block, every pair's events of it
+        (:func:`_run_sizes`): a block is a study document × (label, or :data:`POSITION`, the
+        last), ``document * (labels + 1) + label``; sorted by block and start. Runs of one
+        block that touch are one run. ``None`` when a block number times the furthest end
+        would reach 2**62, or without ``merge_runs`` (then :func:`char_counts` sorts each
+        pair's span events: for one pair, the runs would cost more memory and no less time)."""
+        if not self.merge_runs:
+            return None
+        if who in self._runs:
+            return self._runs[who]
+        t = self.study.table(who)
+        width = len(self.study.labels) + 1
+        doc = self.doc_index(who)[t.doc] if len(t) else np.zeros(0, np.int64)
+        lab = self.label_index(who)[t.label] if len(t) else np.zeros(0, np.int64)
+        keep = (doc >= 0) & (lab >= 0)
+        block = doc[keep] * width
+        key = np.concatenate([block + lab[keep], block + (width - 1)])
+        start = np.tile(t.start[keep].astype(np.int64), 2)
+        end = np.tile(t.end[keep].astype(np.int64), 2)
+        far = int(max(end.max(initial=0), start.max(initial=0))) + 1
+        if (len(self.study.docs) + 1) * width * far >= 2**62:
+            self._runs[who] = None
+            return None
+        order = np.argsort(key * far + start, kind="stable")
+        key, start, end = key[order], start[order], end[order]
+        # a running maximum of the ends within each block (earlier blocks' values are lower)
+        reach = np.maximum.accumulate(key * far + end) - key * far
+        new = np.ones(len(key), dtype=bool)
+        new[1:] = (key[1:] != key[:-1]) | (start[1:] > reach[:-1])
+        first = np.flatnonzero(new)
+        last = np.append(first[1:], len(key))[:len(first)] - 1
+        place = np.empty(2 * len(first), dtype=np.int64)
+        place[0::2] = start[first]
+        place[1::2] = reach[last]
+        got = self._runs[who] = (np.repeat(key[first], 2), place)
+        return got
+
+    def doc_index(self, who: str) -> np.ndarray:
+        """Study position of each of ``who``'s table's documents (-1: not in the study)."""
+        got = self._doc_index.get(who)
+        if got is None:
+            ids = self.study.table(who).doc_ids
+            got = self._doc_index[who] = np.fromiter(
+                map(self._docs.get, ids, repeat(-1)), dtype=np.int64, count=len(ids))
+        return got
+
+    def label_index(self, who: str) -> np.ndarray:
+        """Study position of each of ``who``'s table's labels (-1: not a study label)."""
+        got = self._label_index.get(who)
+        if got is None:
+            labs = self.study.table(who).labels
+            got = self._label_index[who] = np.fromiter(
+                map(self._labels.get, labs, repeat(-1)), dtype=np.int64, count=len(labs))
+        return got
+
+    def listed(self, who: str) -> np.ndarray:
+        """Per study document: whether ``who``'s set lists it."""
+        got = self._listed.get(who)
+        if got is None:
+            keys = set(self.study.spans[who])  # a set's lookups, not a mapping's
+            got = self._listed[who] = np.fromiter(map(keys.__contains__, self.study.docs),
+                                                  dtype=bool, count=len(self.study.docs))
+        return got
 
 
 def _coverage_sizes(sides: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
