@@ -14,7 +14,9 @@ job again: the pages cache job objects (``st.cache_resource``), and a failure is
 
 A job submitted ``later`` (:func:`submit`) is work a page expects to be asked for next (the
 Annotators page's other measures): it runs only when no job of the ordinary kind waits, and a page
-run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next.
+run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next. A page
+whose user asks for a queued job while the worker computes ahead (:func:`busy_ahead`) may run
+the job itself (:func:`run_here`) when it is cheap, rather than wait for the job in flight.
 
 The large arguments of a task (annotation sets, texts, a study) are sent as
 :class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
@@ -38,7 +40,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Client, Connection
@@ -161,6 +163,8 @@ class Worker:
         self.ids = itertools.count(1)
         self.front = itertools.count(-1, -1)  # ids that queue ahead of every earlier one
         self.held: dict[str, None] = {}  # keys of the Resident values the worker keeps, by use
+        self.claim = threading.Lock()  # whoever takes a queued job: this thread or run_here()
+        self.current: Job[object] | None = None  # the job in flight
         self.alive = True
         atexit.register(self.stop)
         threading.Thread(target=self._loop, daemon=True, name="spanscope-jobs").start()
@@ -204,10 +208,12 @@ class Worker:
         while True:
             _, job_id, job = self.tasks.get()
             future = job.future
-            if future is None or future.running() or future.done():
-                continue  # a later job's first entry, after hurry() ran it
-            if not future.set_running_or_notify_cancel():
-                continue  # cancelled before the worker took it
+            with self.claim:
+                if future is None or future.running() or future.done():
+                    continue  # a later job's first entry after hurry(), or run_here() ran it
+                if not future.set_running_or_notify_cancel():
+                    continue  # cancelled before the worker took it
+                self.current = job
             try:
                 self.conn.send((job_id, job.task, *self._pack(job.kwargs)))
                 while True:
@@ -223,6 +229,7 @@ class Worker:
                         future.set_exception(exc if isinstance(exc, BaseException)
                                              else RuntimeError(str(exc)))
                     break
+                self.current = None
             except (EOFError, OSError) as exc:
                 self.alive = False
                 future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
@@ -324,6 +331,45 @@ def ahead(jobs: Sequence[Job[T]]) -> None:
         worker.ahead(jobs)
 
 
+def busy_ahead(job: Job[T]) -> bool:
+    """Whether the worker is computing ahead (a later job, :func:`submit`) while ``job`` waits:
+    the job in flight is a later one other than ``job``, and ``job`` has not started."""
+    worker = _worker()
+    current = worker.current
+    future = job.future
+    return (worker.alive and current is not None and current is not job and current.later
+            and future is not None and not future.running() and not future.done())
+
+
+def run_here(job: Job[T], compute: Callable[[], T]) -> bool:
+    """Run a queued job in this thread (a page run) rather than after the worker's job in
+    flight: its future is claimed first, so the worker skips it when it comes up; False (and
+    nothing run) when the worker has taken it, or it is done or cancelled. An input error is
+    the job's error, as from the worker; any other exception is raised after failing the job
+    (a bug)."""
+    worker = _worker()
+    future = job.future
+    if future is None:
+        return False
+    with worker.claim:
+        if future.running() or future.done() or not future.set_running_or_notify_cancel():
+            return False
+    job.report(-1, 0)
+    try:
+        value = compute()
+    except SpanScopeError as exc:
+        job.finished = time.perf_counter()
+        future.set_exception(exc)
+        return True
+    except BaseException as exc:
+        job.finished = time.perf_counter()
+        future.set_exception(exc)
+        raise
+    job.finished = time.perf_counter()
+    future.set_result(value)
+    return True
+
+
 Memory = MutableMapping[str, object] | SessionStateProxy
 """Where :func:`shown` keeps the jobs of the previous page run (the session state)."""
 
@@ -366,5 +412,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "progress", "shown",
-           "submit"]
+__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_ahead", "progress",
+           "run_here", "shown", "submit"]
