@@ -181,3 +181,46 @@ def test_ahead_puts_pending_later_jobs_first_in_the_given_order() -> None:
     while not fake.tasks.empty():
         order.append(fake.tasks.get()[2].title)
     assert order == ["ordinary", "c", "b", "a", "b", "c"]  # the stale entries come last
+
+
+def test_a_job_asked_for_while_the_worker_computes_ahead_can_run_in_the_page(handmade) -> None:
+    # Issue 29, target 5: a switch to a measure queued behind the prefetch must not wait for the
+    # job in flight; the page runs it (run_here) and the worker skips it when it comes up.
+    import time
+
+    from core.model.errors import InputError
+
+    s = _study(handmade)
+    jobs.submit(jobs.Job("many", "many", {"study": s})).future.result(timeout=120)  # worker up
+    ahead = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 4}),
+                        later=True)
+    asked = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    failing = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    deadline = time.monotonic() + 60
+    while ahead.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ahead.started is not None and not ahead.done()
+    assert jobs.busy_ahead(asked) and not jobs.busy_ahead(ahead)
+    assert jobs.run_here(asked, lambda: {"here": True})
+    assert asked.done() and asked.result() == {"here": True} and asked.error() is None
+    assert not jobs.busy_ahead(asked)  # done: nothing to run
+    assert not jobs.run_here(asked, lambda: {"again": True})  # run once
+    assert not jobs.run_here(ahead, lambda: {})  # the worker has it
+
+    def bad() -> dict[str, object]:
+        raise InputError("no such label")
+
+    assert jobs.run_here(failing, bad) and failing.error() == "no such label"
+    # The worker comes to both queued entries after the γ in flight and skips them.
+    sentinel = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    sentinel.future.result(timeout=180)
+    assert asked.result() == {"here": True} and failing.error() == "no such label"
+    assert ahead.error() is None
+    # An ordinary job in flight (a page's own) is no reason to run a job in the page.
+    blocker = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 5}))
+    queued = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    deadline = time.monotonic() + 60
+    while blocker.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not jobs.busy_ahead(queued)
+    queued.future.result(timeout=180)
