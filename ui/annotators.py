@@ -600,6 +600,21 @@ def heatmap(result: PairwiseResult, *, key: str | None, title: str) -> go.Figure
     return fig
 
 
+def pending_heatmap(annotators: Sequence[str], *, title: str) -> go.Figure:
+    """The matrix of ``annotators`` before its values: grey cells marked "…", the diagonal
+    "—" (the layout of :func:`heatmap`, so the values replace it in place)."""
+    who = list(annotators)
+    marks = [["—" if a == b else "…" for b in who] for a in who]
+    fig = go.Figure()
+    fig.add_heatmap(z=[[0.0] * len(who) for _ in who], x=who, y=who, text=marks,
+                    texttemplate="%{text}", colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
+                    showscale=False, zmin=0, zmax=1, xgap=2, ygap=2, hoverinfo="skip")
+    fig.update_layout(title=title, height=max(300, 70 * len(who) + 160), **_LAYOUT)
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(side="bottom", type="category")
+    return fig
+
+
 def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
     """Grouped bars: each annotator's ``column`` against the gold and against the majority."""
     fig = go.Figure()
@@ -696,6 +711,12 @@ def heatmap_of(key: tuple[Any, ...], cell: str | None, title: str, _result: Pair
                ) -> go.Figure:
     """:func:`heatmap` of the view :func:`view_key` ``key`` names, kept."""
     return heatmap(_result, key=cell, title=title)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def pending_heatmap_of(annotators: tuple[str, ...], title: str) -> go.Figure:
+    """:func:`pending_heatmap`, kept."""
+    return pending_heatmap(annotators, title=title)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -936,6 +957,12 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     view, measure = r.view, c.measure
     if view is None:
         wait_or_error(r.view_job, r.view_error)
+        if r.view_error is None:
+            # The matrix's cells while they are computed: the chart element is there from the
+            # first run, so the browser loads its charting library meanwhile rather than when
+            # the values arrive (seconds on a loaded machine: docs/performance.md, fifth pass).
+            st.plotly_chart(pending_heatmap_of(c.sets, f"{measure}: computing every pair…"),
+                            key="ann_matrix", width="stretch")
         return
     cell = "F1"
     if measure in ASYMMETRIC:

@@ -40,6 +40,11 @@ def _figures(at: AppTest) -> list[dict[str, Any]]:
     return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
 
 
+def _title(at: AppTest) -> str:
+    """The title of the page's first figure (the matrix)."""
+    return str(_figures(at)[0]["layout"]["title"]["text"])
+
+
 def _heatmap_z(at: AppTest) -> list[list[float | None]]:
     fig = _figures(at)[0]
     return fig["data"][1]["z"]
@@ -189,7 +194,7 @@ def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, 
 def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) -> None:
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "gamma", ann.K_ANN_SAMPLES: "5"})
     deadline = time.time() + 120
-    while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma")
+    while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma (")
                   for f in _figures(at)):
         assert time.time() < deadline
         time.sleep(0.3)
@@ -399,7 +404,10 @@ def test_on_a_large_corpus_the_measures_come_from_the_background(make_app, handm
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard"})
     assert not at.exception, [e.value for e in at.exception]
     deadline = time.time() + 120
-    while _metric(at, "Fleiss' κ") == "…" or not _figures(at):
+    pending = _figures(at)[0]  # the matrix's cells while the worker computes them
+    assert pending["layout"]["title"]["text"] == "char-jaccard: computing every pair…"
+    assert pending["data"][0]["text"][0] == ["—", "…", "…"]
+    while _metric(at, "Fleiss' κ") == "…" or "every pair…" in _title(at):
         assert time.time() < deadline, "the measures did not finish"
         time.sleep(0.3)
         at.run()
