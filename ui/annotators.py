@@ -57,7 +57,7 @@ from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import ahead as jobs_ahead
-from ui.jobs import busy_ahead as jobs_busy_ahead
+from ui.jobs import busy_elsewhere as jobs_busy_elsewhere
 from ui.jobs import run_here as jobs_run_here
 from ui.jobs import shown as jobs_shown
 from ui.set_names import full_name_help
@@ -377,18 +377,19 @@ def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]
     return ahead
 
 
-def run_here_if_ahead(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:
-    """Compute the chosen measure's view in this page run when the worker is computing another
-    measure ahead (:func:`ui.jobs.busy_ahead`) and the chosen one is one of :data:`PREFETCHED`
-    (a second or two of CPU at up to :data:`PREFETCH_DOCS` documents): a switch then waits for
-    its own measure only, not for the job in flight as well (13–14 s for a measure the prefetch
-    order put last, at a load of 10: docs/performance.md, "Issue 29, fifth pass"). The job
-    takes the result, so the worker skips it and every later run finds it done."""
+def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:
+    """Compute the chosen measure's view in this page run when the worker is busy with another
+    job (:func:`ui.jobs.busy_elsewhere`: a measure computed ahead, the many-annotator values,
+    γ) and the chosen one is one of :data:`PREFETCHED` (a second or two of CPU at up to
+    :data:`PREFETCH_DOCS` documents): a switch then waits for its own measure only, not for the
+    job in flight and the jobs queued before it as well (a measure the prefetch order put last
+    took 13–14 s at a load of 10: docs/performance.md, "Issue 29, fifth pass"). The job takes
+    the result, so the worker skips it and every later run finds it done."""
     if (c.measure not in PREFETCHED or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
-            or not jobs_busy_ahead(job)):
+            or not jobs_busy_elsewhere(job)):
         return
     with st.spinner(f"Computing {c.measure} (the background worker is busy with another "
-                    "measure)…"):
+                    "job)…"):
         jobs_run_here(job, lambda: core_measure_view(
             **_view_args(ws, c.sets, c.label, c.measure, c.gold, c.leave_one_out)))
 
@@ -884,7 +885,7 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             seed, samples = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
             vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, seed,
                             samples)
-            run_here_if_ahead(ws, c, vjob, len(st_.docs))
+            run_here_if_busy(ws, c, vjob, len(st_.docs))
             view = vjob.result() if vjob.done() and vjob.error() is None else None
             view_error = vjob.error()
         else:

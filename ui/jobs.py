@@ -15,8 +15,9 @@ job again: the pages cache job objects (``st.cache_resource``), and a failure is
 A job submitted ``later`` (:func:`submit`) is work a page expects to be asked for next (the
 Annotators page's other measures): it runs only when no job of the ordinary kind waits, and a page
 run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next. A page
-whose user asks for a queued job while the worker computes ahead (:func:`busy_ahead`) may run
-the job itself (:func:`run_here`) when it is cheap, rather than wait for the job in flight.
+whose user asks for a queued job while the worker computes another (:func:`busy_elsewhere`)
+may run the job itself (:func:`run_here`) when it is cheap, rather than wait for the job in
+flight and whatever is queued before it.
 
 The large arguments of a task (annotation sets, texts, a study) are sent as
 :class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
@@ -331,13 +332,14 @@ def ahead(jobs: Sequence[Job[T]]) -> None:
         worker.ahead(jobs)
 
 
-def busy_ahead(job: Job[T]) -> bool:
-    """Whether the worker is computing ahead (a later job, :func:`submit`) while ``job`` waits:
-    the job in flight is a later one other than ``job``, and ``job`` has not started."""
+def busy_elsewhere(job: Job[T]) -> bool:
+    """Whether ``job`` waits while the worker computes another job (one computed ahead, or
+    another page's, or the same page's slower one): the job in flight is not ``job``, and
+    ``job`` has not started."""
     worker = _worker()
     current = worker.current
     future = job.future
-    return (worker.alive and current is not None and current is not job and current.later
+    return (worker.alive and current is not None and current is not job
             and future is not None and not future.running() and not future.done())
 
 
@@ -412,5 +414,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_ahead", "progress",
+__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "progress",
            "run_here", "shown", "submit"]

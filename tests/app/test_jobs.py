@@ -183,7 +183,7 @@ def test_ahead_puts_pending_later_jobs_first_in_the_given_order() -> None:
     assert order == ["ordinary", "c", "b", "a", "b", "c"]  # the stale entries come last
 
 
-def test_a_job_asked_for_while_the_worker_computes_ahead_can_run_in_the_page(handmade) -> None:
+def test_a_job_asked_for_while_the_worker_is_busy_can_run_in_the_page(handmade) -> None:
     # Issue 29, target 5: a switch to a measure queued behind the prefetch must not wait for the
     # job in flight; the page runs it (run_here) and the worker skips it when it comes up.
     import time
@@ -200,10 +200,10 @@ def test_a_job_asked_for_while_the_worker_computes_ahead_can_run_in_the_page(han
     while ahead.started is None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert ahead.started is not None and not ahead.done()
-    assert jobs.busy_ahead(asked) and not jobs.busy_ahead(ahead)
+    assert jobs.busy_elsewhere(asked) and not jobs.busy_elsewhere(ahead)
     assert jobs.run_here(asked, lambda: {"here": True})
     assert asked.done() and asked.result() == {"here": True} and asked.error() is None
-    assert not jobs.busy_ahead(asked)  # done: nothing to run
+    assert not jobs.busy_elsewhere(asked)  # done: nothing to run
     assert not jobs.run_here(asked, lambda: {"again": True})  # run once
     assert not jobs.run_here(ahead, lambda: {})  # the worker has it
 
@@ -216,11 +216,12 @@ def test_a_job_asked_for_while_the_worker_computes_ahead_can_run_in_the_page(han
     sentinel.future.result(timeout=180)
     assert asked.result() == {"here": True} and failing.error() == "no such label"
     assert ahead.error() is None
-    # An ordinary job in flight (a page's own) is no reason to run a job in the page.
+    # An ordinary job in flight (another page's γ) keeps a queued one waiting as well.
     blocker = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 5}))
-    queued = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    queued = jobs.submit(jobs.Job("many", "many", {"study": s}))
     deadline = time.monotonic() + 60
     while blocker.started is None and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert not jobs.busy_ahead(queued)
+    assert jobs.busy_elsewhere(queued) and not jobs.busy_elsewhere(blocker)
     queued.future.result(timeout=180)
+    assert not jobs.busy_elsewhere(queued)
