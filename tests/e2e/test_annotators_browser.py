@@ -170,6 +170,7 @@ def test_the_page_stays_usable_while_gamma_runs(
     _tab(page, st_ui, "Documents by disagreement")
     _choose(page, st_ui, "Document (", "2")
     assert page.locator("#lane-majority").count() == 1
+    page.get_by_role("tab").filter(has_text="Who agrees with whom").first.click()
     page.get_by_text("1000 samples · seed 5").first.wait_for(timeout=300_000)
     assert page.get_by_test_id("stProgress").count() == 0
     assert st_ui.app_errors(page) == []
