@@ -348,7 +348,8 @@ def run_here(job: Job[T], compute: Callable[[], T]) -> bool:
     flight: its future is claimed first, so the worker skips it when it comes up; False (and
     nothing run) when the worker has taken it, or it is done or cancelled. An input error is
     the job's error, as from the worker; any other exception is raised after failing the job
-    (a bug)."""
+    (a bug); a run interrupted (not an ``Exception``: the script stopped) queues the job on the
+    worker again before the interruption goes on."""
     worker = _worker()
     future = job.future
     if future is None:
@@ -363,9 +364,12 @@ def run_here(job: Job[T], compute: Callable[[], T]) -> bool:
         job.finished = time.perf_counter()
         future.set_exception(exc)
         return True
-    except BaseException as exc:
+    except Exception as exc:
         job.finished = time.perf_counter()
         future.set_exception(exc)
+        raise
+    except BaseException:
+        submit(job, later=job.later)  # a new future; nobody waits on the abandoned one
         raise
     job.finished = time.perf_counter()
     future.set_result(value)

@@ -211,10 +211,19 @@ def test_a_job_asked_for_while_the_worker_is_busy_can_run_in_the_page(handmade) 
         raise InputError("no such label")
 
     assert jobs.run_here(failing, bad) and failing.error() == "no such label"
+    interrupted = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+
+    def stopped() -> dict[str, object]:
+        raise KeyboardInterrupt  # as a script stopped under it: not an Exception
+
+    with pytest.raises(KeyboardInterrupt):
+        jobs.run_here(interrupted, stopped)
+    assert not interrupted.done()  # queued on the worker again, not failed
     # The worker comes to both queued entries after the γ in flight and skips them.
     sentinel = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
     sentinel.future.result(timeout=180)
     assert asked.result() == {"here": True} and failing.error() == "no such label"
+    assert interrupted.future.result(timeout=180)["fleiss-kappa"].overall.value is not None
     assert ahead.error() is None
     # An ordinary job in flight (another page's γ) keeps a queued one waiting as well.
     blocker = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 5}))
