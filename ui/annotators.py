@@ -946,9 +946,13 @@ def tabs() -> tuple[Any, Any, Any]:
     """The tabs of :data:`TABS` (lazy: a closed tab's ``open`` is False and the page skips
     it), bound to the URL so that a link opens the same tab; a link that names a document
     (``ann_doc``) and no tab opens the documents' tab, where that document is drawn."""
-    default = TABS[2] if K_ANN_DOC in st.query_params else None
+    if (K_ANN_DOC in st.query_params and K_ANN_TAB not in st.query_params
+            and K_ANN_TAB not in st.session_state):
+        # Once, before the widget: a default that changed between runs would make it another
+        # widget, whose state undoes the user's next click on a tab.
+        st.session_state[K_ANN_TAB] = TABS[2]
     who, against, docs = st.tabs(list(TABS), key=K_ANN_TAB, on_change="rerun",
-                                 bind="query-params", default=default)
+                                 bind="query-params")
     return who, against, docs
 
 
