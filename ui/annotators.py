@@ -57,6 +57,8 @@ from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import ahead as jobs_ahead
+from ui.jobs import busy_elsewhere as jobs_busy_elsewhere
+from ui.jobs import run_here as jobs_run_here
 from ui.jobs import shown as jobs_shown
 from ui.set_names import full_name_help
 from ui.state import Workspace
@@ -78,7 +80,15 @@ K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
 K_ANN_AHEAD = "ann_ahead"  # session: the choice and measure the prefetch order was set for
+K_ANN_TAB = "ann_tab"  # the open tab (who agrees with whom, against the gold, documents)
+K_ANN_MORE = "ann_more"  # session: the expander with the table of the sets-together values
 ANN_ALL_LABELS = "(all labels)"
+TABS = ("👥 Who agrees with whom", "🎯 Against the gold and the majority",
+        "📄 Documents by disagreement")
+"""The page's tabs below the menus; only the open one is drawn (``st.tabs`` with
+``on_change="rerun"``), so a switch of measure redraws the matrix and the values of all the sets
+together, not the ranking of every document, the bars and the document drawn
+(docs/performance.md, "Issue 29, fifth pass")."""
 ANN_NO_GOLD = "(none)"
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")
@@ -367,6 +377,23 @@ def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]
     return ahead
 
 
+def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:
+    """Compute the chosen measure's view in this page run when the worker is busy with another
+    job (:func:`ui.jobs.busy_elsewhere`: a measure computed ahead, the many-annotator values,
+    γ) and the chosen one is one of :data:`PREFETCHED` (a second or two of CPU at up to
+    :data:`PREFETCH_DOCS` documents): a switch then waits for its own measure only, not for the
+    job in flight and the jobs queued before it as well (a measure the prefetch order put last
+    took 13–14 s at a load of 10: docs/performance.md, "Issue 29, fifth pass"). The job takes
+    the result, so the worker skips it and every later run finds it done."""
+    if (c.measure not in PREFETCHED or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
+            or not jobs_busy_elsewhere(job)):
+        return
+    with st.spinner(f"Computing {c.measure} (the background worker is busy with another "
+                    "job)…"):
+        jobs_run_here(job, lambda: core_measure_view(
+            **_view_args(ws, c.sets, c.label, c.measure, c.gold, c.leave_one_out)))
+
+
 @st.cache_data(max_entries=64, show_spinner="Aligning…")
 def alignment(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None, doc: str,
               seed: int, samples: int) -> dict[str, Any]:
@@ -574,6 +601,21 @@ def heatmap(result: PairwiseResult, *, key: str | None, title: str) -> go.Figure
     return fig
 
 
+def pending_heatmap(annotators: Sequence[str], *, title: str) -> go.Figure:
+    """The matrix of ``annotators`` before its values: grey cells marked "…", the diagonal
+    "—" (the layout of :func:`heatmap`, so the values replace it in place)."""
+    who = list(annotators)
+    marks = [["—" if a == b else "…" for b in who] for a in who]
+    fig = go.Figure()
+    fig.add_heatmap(z=[[0.0] * len(who) for _ in who], x=who, y=who, text=marks,
+                    texttemplate="%{text}", colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
+                    showscale=False, zmin=0, zmax=1, xgap=2, ygap=2, hoverinfo="skip")
+    fig.update_layout(title=title, height=max(300, 70 * len(who) + 160), **_LAYOUT)
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(side="bottom", type="category")
+    return fig
+
+
 def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
     """Grouped bars: each annotator's ``column`` against the gold and against the majority."""
     fig = go.Figure()
@@ -670,6 +712,12 @@ def heatmap_of(key: tuple[Any, ...], cell: str | None, title: str, _result: Pair
                ) -> go.Figure:
     """:func:`heatmap` of the view :func:`view_key` ``key`` names, kept."""
     return heatmap(_result, key=cell, title=title)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def pending_heatmap_of(annotators: tuple[str, ...], title: str) -> go.Figure:
+    """:func:`pending_heatmap`, kept."""
+    return pending_heatmap(annotators, title=title)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -837,6 +885,7 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             seed, samples = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
             vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, seed,
                             samples)
+            run_here_if_busy(ws, c, vjob, len(st_.docs))
             view = vjob.result() if vjob.done() and vjob.error() is None else None
             view_error = vjob.error()
         else:
@@ -874,16 +923,37 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
     return Computed(st_, gjob, vjob, view, view_error, mjob)
 
 
-def wait_or_error(job: Job[Any] | None, error: str | None, *, bar: bool = False) -> None:
-    """The input error that stopped a job, or (``bar``) its progress bar, or a note that it is
-    running (one bar per job is enough: each bar reruns itself twice a second)."""
+def wait_or_error(job: Job[Any] | None, error: str | None) -> None:
+    """The input error that stopped a job, or a note that it is running (its progress bar is
+    above the tabs: :func:`progress_bars`)."""
     if error:
         st.error(md(error), icon="❌")
     elif job is not None and not job.done():
-        if bar:
+        st.caption(f"⏳ {md(job.title)}: computing in the background (progress above).")
+
+
+def progress_bars(r: Computed) -> None:
+    """A progress bar for each background job of the choice still running (the measure's view,
+    the many-annotator values, γ), above the tabs: each reruns the page when its job is done,
+    whichever tab is open."""
+    jobs: tuple[Job[Any] | None, ...] = (r.view_job, r.many, r.gamma)
+    for job in jobs:
+        if job is not None and not job.done():
             progress(job)
-        else:
-            st.caption(f"⏳ {md(job.title)}: computing in the background (progress above).")
+
+
+def tabs() -> tuple[Any, Any, Any]:
+    """The tabs of :data:`TABS` (lazy: a closed tab's ``open`` is False and the page skips
+    it), bound to the URL so that a link opens the same tab; a link that names a document
+    (``ann_doc``) and no tab opens the documents' tab, where that document is drawn."""
+    if (K_ANN_DOC in st.query_params and K_ANN_TAB not in st.query_params
+            and K_ANN_TAB not in st.session_state):
+        # Once, before the widget: a default that changed between runs would make it another
+        # widget, whose state undoes the user's next click on a tab.
+        st.session_state[K_ANN_TAB] = TABS[2]
+    who, against, docs = st.tabs(list(TABS), key=K_ANN_TAB, on_change="rerun",
+                                 bind="query-params")
+    return who, against, docs
 
 
 def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
@@ -891,7 +961,13 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     st.subheader("Pairwise agreement")
     view, measure = r.view, c.measure
     if view is None:
-        wait_or_error(r.view_job, r.view_error, bar=True)
+        wait_or_error(r.view_job, r.view_error)
+        if r.view_error is None:
+            # The matrix's cells while they are computed: the chart element is there from the
+            # first run, so the browser loads its charting library meanwhile rather than when
+            # the values arrive (seconds on a loaded machine: docs/performance.md, fifth pass).
+            st.plotly_chart(pending_heatmap_of(c.sets, f"{measure}: computing every pair…"),
+                            key="ann_matrix", width="stretch")
         return
     cell = "F1"
     if measure in ASYMMETRIC:
@@ -944,34 +1020,47 @@ def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
                     f"{units[1]:,} present/absent units. {WHY_THEY_DIFFER}")
 
 
-def together(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
-    """The many-annotator values of all the chosen sets (γ once its job is done); returns them."""
-    st.subheader(f"All {len(c.sets)} sets together")
+def many_results(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
+    """The many-annotator values of all the chosen sets computed so far (γ once its job is
+    done; none of the background ones while they run)."""
     mjob = r.many
     if mjob is None:
         values = dict(many_values(ws.key, ws, c.sets, c.label))
     else:
         values = dict(mjob.result()) if mjob.done() and mjob.error() is None else {}
-        wait_or_error(mjob, mjob.error(), bar=True)
     gjob = r.gamma
-    gamma_error = gjob.error() if gjob is not None else None
-    if gjob is not None and gjob.done() and gamma_error is None:
+    if gjob is not None and gjob.done() and gjob.error() is None:
         values.update(gjob.result())
+    return values
+
+
+def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyResult]) -> None:
+    """The many-annotator values of all the chosen sets as tiles; their table (documents,
+    samples, seed) and the values per label in a lazy expander."""
+    st.subheader(f"All {len(c.sets)} sets together")
+    if r.many is not None:
+        wait_or_error(r.many, r.many.error())
+    gjob = r.gamma
     _, units = coverage(ws.key, ws, c.sets, c.label)
     for col, name in zip(st.columns(5), MANY_NAMES, strict=True):
         _many_tile(col, name, values.get(name), gjob is None and name in GAMMA_MEASURES,
                    units.get(name))
     st.caption(WHY_THEY_DIFFER)
-    wait_or_error(gjob, gamma_error, bar=True)
-    many = many_table(values)
-    st.dataframe(many, hide_index=True, key="ann_many", placeholder="—")
-    download_buttons(many, "many_annotators", key="dl_ann_many")
-    per_label = per_label_table(values)
-    if len(per_label) and c.label is None:
-        with st.expander("Per label"):
+    if gjob is not None:
+        wait_or_error(gjob, gjob.error())
+    more = st.expander("The values as a table: documents, samples, seed; per label",
+                       key=K_ANN_MORE, on_change="rerun")
+    if more.open is False:
+        return
+    with more:
+        many = many_table(values)
+        st.dataframe(many, hide_index=True, key="ann_many", placeholder="—")
+        download_buttons(many, "many_annotators", key="dl_ann_many")
+        per_label = per_label_table(values)
+        if len(per_label) and c.label is None:
+            st.markdown("**Per label**")
             st.dataframe(per_label, hide_index=True, key="ann_per_label", placeholder="—")
             download_buttons(per_label, "many_annotators_per_label", key="dl_ann_per_label")
-    return values
 
 
 def against_reference(ws: Workspace, c: Choice, r: Computed) -> None:

@@ -14,7 +14,10 @@ job again: the pages cache job objects (``st.cache_resource``), and a failure is
 
 A job submitted ``later`` (:func:`submit`) is work a page expects to be asked for next (the
 Annotators page's other measures): it runs only when no job of the ordinary kind waits, and a page
-run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next.
+run that shows it (:func:`shown`) moves it ahead of the other later jobs, to run next. A page
+whose user asks for a queued job while the worker computes another (:func:`busy_elsewhere`)
+may run the job itself (:func:`run_here`) when it is cheap, rather than wait for the job in
+flight and whatever is queued before it.
 
 The large arguments of a task (annotation sets, texts, a study) are sent as
 :class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
@@ -38,7 +41,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Client, Connection
@@ -161,6 +164,8 @@ class Worker:
         self.ids = itertools.count(1)
         self.front = itertools.count(-1, -1)  # ids that queue ahead of every earlier one
         self.held: dict[str, None] = {}  # keys of the Resident values the worker keeps, by use
+        self.claim = threading.Lock()  # whoever takes a queued job: this thread or run_here()
+        self.current: Job[object] | None = None  # the job in flight
         self.alive = True
         atexit.register(self.stop)
         threading.Thread(target=self._loop, daemon=True, name="spanscope-jobs").start()
@@ -204,10 +209,12 @@ class Worker:
         while True:
             _, job_id, job = self.tasks.get()
             future = job.future
-            if future is None or future.running() or future.done():
-                continue  # a later job's first entry, after hurry() ran it
-            if not future.set_running_or_notify_cancel():
-                continue  # cancelled before the worker took it
+            with self.claim:
+                if future is None or future.running() or future.done():
+                    continue  # a later job's first entry after hurry(), or run_here() ran it
+                if not future.set_running_or_notify_cancel():
+                    continue  # cancelled before the worker took it
+                self.current = job
             try:
                 self.conn.send((job_id, job.task, *self._pack(job.kwargs)))
                 while True:
@@ -223,6 +230,7 @@ class Worker:
                         future.set_exception(exc if isinstance(exc, BaseException)
                                              else RuntimeError(str(exc)))
                     break
+                self.current = None
             except (EOFError, OSError) as exc:
                 self.alive = False
                 future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
@@ -324,6 +332,50 @@ def ahead(jobs: Sequence[Job[T]]) -> None:
         worker.ahead(jobs)
 
 
+def busy_elsewhere(job: Job[T]) -> bool:
+    """Whether ``job`` waits while the worker computes another job (one computed ahead, or
+    another page's, or the same page's slower one): the job in flight is not ``job``, and
+    ``job`` has not started."""
+    worker = _worker()
+    current = worker.current
+    future = job.future
+    return (worker.alive and current is not None and current is not job
+            and future is not None and not future.running() and not future.done())
+
+
+def run_here(job: Job[T], compute: Callable[[], T]) -> bool:
+    """Run a queued job in this thread (a page run) rather than after the worker's job in
+    flight: its future is claimed first, so the worker skips it when it comes up; False (and
+    nothing run) when the worker has taken it, or it is done or cancelled. An input error is
+    the job's error, as from the worker; any other exception is raised after failing the job
+    (a bug); a run interrupted (not an ``Exception``: the script stopped) queues the job on the
+    worker again before the interruption goes on."""
+    worker = _worker()
+    future = job.future
+    if future is None:
+        return False
+    with worker.claim:
+        if future.running() or future.done() or not future.set_running_or_notify_cancel():
+            return False
+    job.report(-1, 0)
+    try:
+        value = compute()
+    except SpanScopeError as exc:
+        job.finished = time.perf_counter()
+        future.set_exception(exc)
+        return True
+    except Exception as exc:
+        job.finished = time.perf_counter()
+        future.set_exception(exc)
+        raise
+    except BaseException:
+        submit(job, later=job.later)  # a new future; nobody waits on the abandoned one
+        raise
+    job.finished = time.perf_counter()
+    future.set_result(value)
+    return True
+
+
 Memory = MutableMapping[str, object] | SessionStateProxy
 """Where :func:`shown` keeps the jobs of the previous page run (the session state)."""
 
@@ -366,5 +418,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "progress", "shown",
-           "submit"]
+__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "progress",
+           "run_here", "shown", "submit"]

@@ -40,6 +40,11 @@ def _figures(at: AppTest) -> list[dict[str, Any]]:
     return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
 
 
+def _title(at: AppTest) -> str:
+    """The title of the page's first figure (the matrix)."""
+    return str(_figures(at)[0]["layout"]["title"]["text"])
+
+
 def _heatmap_z(at: AppTest) -> list[list[float | None]]:
     fig = _figures(at)[0]
     return fig["data"][1]["z"]
@@ -74,6 +79,18 @@ def _wait_for_gamma(at: AppTest, timeout: float = 90) -> AppTest:
     return at
 
 
+def _tab(at: AppTest, tab: int) -> AppTest:
+    """Open the page's tab ``ann.TABS[tab]`` (lazy tabs: only the open one is drawn)."""
+    at.session_state[ann.K_ANN_TAB] = ann.TABS[tab]
+    return at.run()
+
+
+def _values_table(at: AppTest) -> AppTest:
+    """Open the lazy expander with the table of the sets-together values."""
+    at.session_state[ann.K_ANN_MORE] = True
+    return at.run()
+
+
 def _ws(at: AppTest):  # -> state.Workspace
     if at.session_state[state.K_SOURCE] == "upload":
         return at.session_state[state.K_UPLOAD_WS]
@@ -88,7 +105,19 @@ def test_page_runs_without_exception(make_app, data: str) -> None:
     at = make_app(PAGE, data=data)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "👥 Annotators"
-    assert len(_figures(at)) >= 2  # matrix, bars (and the alignment)
+    # Lazy tabs: the first draws the matrix and the tiles only; the bars and the ranking, the
+    # lanes and the alignment wait for their tabs (issue 29, target 5).
+    assert [f["layout"]["title"]["text"] for f in _figures(at)] == ["char-kappa, every pair"]
+    assert len(at.metric) == 5
+    assert not [d for d in at.dataframe if d.key == ann.K_ANN_RANK_TABLE]
+    at = _tab(at, 1)
+    assert not at.exception, [e.value for e in at.exception]
+    assert [f["layout"]["title"]["text"] for f in _figures(at)] == ["char-kappa of each annotator"]
+    assert not at.metric
+    at = _tab(at, 2)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.dataframe(key=ann.K_ANN_RANK_TABLE).value is not None
+    assert 'id="lane-majority"' in _html(at)
 
 
 def test_empty_start_points_to_the_data_page(make_app) -> None:
@@ -137,7 +166,7 @@ def test_matrix_cells_are_the_pairwise_values_core_computes(make_app, handmade) 
 
 
 def test_many_annotator_values_are_core_values(make_app, handmade, frame) -> None:
-    at = _wait_for_gamma(make_app(PAGE))
+    at = _values_table(_wait_for_gamma(make_app(PAGE)))
     texts, sets = handmade
     s = Study.from_sets(sets, texts)
     shown = frame(at, "measure", "value", "± 2 sd").set_index("measure")["value"]
@@ -158,14 +187,14 @@ def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, 
     assert any("7 samples · seed 3" in c.value for c in at.caption)
     sd = 2 * g.overall.stats["gamma_mc_sd"]
     assert any(f"± {sd:.3f} · 7 samples" in c.value for c in at.caption)
-    row = frame(at, "measure", "samples", "seed").set_index("measure").loc["gamma"]
+    row = frame(_values_table(at), "measure", "samples", "seed").set_index("measure").loc["gamma"]
     assert (row["samples"], row["seed"]) == (7, 3)
 
 
 def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) -> None:
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "gamma", ann.K_ANN_SAMPLES: "5"})
     deadline = time.time() + 120
-    while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma")
+    while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma (")
                   for f in _figures(at)):
         assert time.time() < deadline
         time.sleep(0.3)
@@ -180,7 +209,7 @@ def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) 
 
 
 def test_each_annotator_against_gold_and_majority_is_core(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "span-f1"})
+    at = _tab(make_app(PAGE, params={ann.K_ANN_MEASURE: "span-f1"}), 1)
     texts, sets = handmade
     gold, others = sets[0], sets[1:]
     vs_gold = against(Study.from_sets([gold, *others], texts), "gold", measure="span-f1")
@@ -196,7 +225,8 @@ def test_each_annotator_against_gold_and_majority_is_core(make_app, handmade, fr
 
 
 def test_leave_one_out_majority_is_core(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard", ann.K_ANN_LOO: "true"})
+    at = _tab(make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard", ann.K_ANN_LOO: "true"}),
+             1)
     assert at.toggle(key=ann.K_ANN_LOO).value is True
     texts, sets = handmade
     vs_maj = against_majority(sets, texts, measure="char-jaccard", leave_one_out=True)
@@ -207,7 +237,7 @@ def test_leave_one_out_majority_is_core(make_app, handmade, frame) -> None:
 
 
 def test_ranking_is_core_rank_documents(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    at = _tab(make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"}), 2)
     texts, sets = handmade
     rows = rank_documents(pairwise(Study.from_sets(sets, texts), "char-kappa"))
     table = frame(at, "rank", "document", "char-kappa", "least agreeing pair")
@@ -216,12 +246,13 @@ def test_ranking_is_core_rank_documents(make_app, handmade, frame) -> None:
 
 
 def test_label_filter_reaches_every_measure(make_app, handmade, frame) -> None:
-    at = make_app(PAGE, params={ann.K_ANN_LABEL: "Fear"})
+    at = _values_table(make_app(PAGE, params={ann.K_ANN_LABEL: "Fear"}))
     assert at.selectbox(key=ann.K_ANN_LABEL).value == "Fear"
     texts, sets = handmade
     s = Study.from_sets(sets, texts, label="Fear")
     shown = frame(at, "measure", "value", "± 2 sd").set_index("measure")["value"]
     assert shown["fleiss-kappa"] == pytest.approx(fleiss_text(s).overall.value)
+    at = _tab(at, 2)
     assert "Loaded" not in _html(at).split('class="ss-legend"')[1].split("</div>")[0]
 
 
@@ -264,7 +295,7 @@ def test_markup_in_text_and_labels_stays_text_in_the_lanes(make_app) -> None:
 
 @pytest.mark.slow
 def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_app) -> None:
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    at = _tab(make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"}), 2)
     at.session_state[ann.K_ANN_RANK_TABLE] = {
         "selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
@@ -296,7 +327,9 @@ def test_a_document_some_set_does_not_list_gets_its_own_gamma(handmade) -> None:
 def test_alignment_of_the_document_is_core_gamma_alignment(make_app, handmade, frame) -> None:
     from core.metrics.agreement import gamma_alignment
 
-    at = _wait_for_gamma(make_app(PAGE, params={ann.K_ANN_DOC: "doc1"}))
+    at = make_app(PAGE, params={ann.K_ANN_DOC: "doc1"})  # a link to a document: its tab
+    assert at.session_state[ann.K_ANN_TAB] == ann.TABS[2]
+    at = _tab(_wait_for_gamma(_tab(at, 0)), 2)
     texts, sets = handmade
     # The document's γ comes from the corpus γ's breakdown: the value gamma_alignment gives.
     al = gamma_alignment(Study.from_sets(sets, texts), "doc1", samples=30, seed=0)
@@ -350,7 +383,8 @@ def test_on_a_large_corpus_gamma_waits_for_its_toggle(make_app, handmade,
     assert _metric(at, "γ") == "off" and _metric(at, "γ-cat") == "off"
     s = Study.from_sets(sets, texts)
     assert _metric(at, "Fleiss' κ") == f"{fleiss_text(s).overall.value:.3f}"  # the others stay
-    assert "γ of this document = " in " ".join(c.value for c in at.caption)
+    assert "γ of this document = " in " ".join(c.value for c in _tab(at, 2).caption)
+    at = _tab(at, 0)
     at.toggle(key=ann.K_ANN_GAMMA_ON).set_value(True).run()
     at = _wait_for_gamma(at)
     assert _metric(at, "γ") == f"{gamma(s, samples=4, seed=11).overall.value:.3f}"
@@ -370,7 +404,7 @@ def test_on_a_large_corpus_the_measures_come_from_the_background(make_app, handm
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-jaccard"})
     assert not at.exception, [e.value for e in at.exception]
     deadline = time.time() + 120
-    while _metric(at, "Fleiss' κ") == "…" or not _figures(at):
+    while _metric(at, "Fleiss' κ") == "…" or "every pair…" in _title(at):
         assert time.time() < deadline, "the measures did not finish"
         time.sleep(0.3)
         at.run()
@@ -486,14 +520,66 @@ def test_a_switch_back_draws_the_kept_figures_and_tables(make_app, monkeypatch) 
         monkeypatch.setattr(ann, name, counted)
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
     assert not at.exception, [e.value for e in at.exception]
-    first = _figures(at)
+    first = {tab: _figures(_tab(at, tab)) for tab in (0, 1, 2)}  # the tab 2 is still open
     ranking = at.dataframe(key=ann.K_ANN_RANK_TABLE).value
-    assert len(first) == 3  # matrix, bars, alignment
+    assert [len(f) for f in first.values()] == [1, 1, 1]  # matrix; bars; alignment
+    for tab in (2, 1, 0):
+        at = _tab(at, tab)
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
+        if tab == 2:  # the ranking is the measure's; the alignment is γ's
+            assert "span-f1" in at.dataframe(key=ann.K_ANN_RANK_TABLE).value.columns
+        else:
+            assert _figures(at)[0]["layout"]["title"]["text"].startswith(("span-f1", "F1"))
+        built.clear()
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value("char-kappa").run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert built == []
+        assert _figures(at) == first[tab]
+        if tab == 2:
+            assert at.dataframe(key=ann.K_ANN_RANK_TABLE).value.equals(ranking)
+
+
+def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_app, handmade,
+                                                                          monkeypatch) -> None:
+    # Issue 29, target 5: a measure the prefetch order put last waited for the job in flight
+    # as well as for itself (13-14 s at a load of 10); the page now computes it in its run.
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    s = Study.from_sets(sets, texts)
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
+        timeout=120)  # char-κ drawn, the page's jobs and the ones ahead done
+    at.run()
+    # A long job ahead holds the worker; the span-F1 view queued behind it is not started.
+    ahead = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000, "seed": 7}),
+                        later=True)
+    deadline = time.monotonic() + 60
+    while ahead.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    ann.view_job.clear()  # span F1 not computed yet: its job is queued behind the γ
     at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
-    assert _figures(at)[0]["layout"]["title"]["text"].startswith("span-f1 (F1)")
-    built.clear()
-    at.selectbox(key=ann.K_ANN_MEASURE).set_value("char-kappa").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert built == []
-    assert _figures(at) == first
-    assert at.dataframe(key=ann.K_ANN_RANK_TABLE).value.equals(ranking)
+    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    assert not at.get("progress")
+    expected = pairwise(s, "span-f1").matrix()
+    names = [a.name for a in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    ahead.future.cancel()
+    jobs._worker().stop()  # the γ of 3,000 samples is not waited for
+
+
+def test_the_matrix_waiting_for_its_values_is_grey_cells_of_the_same_annotators() -> None:
+    # Drawn while the worker computes the view: the chart is there from the first run, so the
+    # browser loads plotly meanwhile (issue 29, target 5: 4-6 s of the first visit otherwise).
+    fig = ann.pending_heatmap(["a", "b", "c"], title="char-jaccard: computing every pair…")
+    (cells,) = fig.data
+    assert list(cells.x) == list(cells.y) == ["a", "b", "c"]
+    assert [list(r) for r in cells.text] == [["—", "…", "…"], ["…", "—", "…"], ["…", "…", "—"]]
+    assert fig.layout.title.text == "char-jaccard: computing every pair…"
+    assert fig.layout.height == ann.heatmap(pairwise(Study.from_sets(
+        [AnnotationSet(n, {}, "annotator") for n in "abc"], {}), "char-jaccard"),
+        key=None, title="t").layout.height

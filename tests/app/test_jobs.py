@@ -181,3 +181,56 @@ def test_ahead_puts_pending_later_jobs_first_in_the_given_order() -> None:
     while not fake.tasks.empty():
         order.append(fake.tasks.get()[2].title)
     assert order == ["ordinary", "c", "b", "a", "b", "c"]  # the stale entries come last
+
+
+def test_a_job_asked_for_while_the_worker_is_busy_can_run_in_the_page(handmade) -> None:
+    # Issue 29, target 5: a switch to a measure queued behind the prefetch must not wait for the
+    # job in flight; the page runs it (run_here) and the worker skips it when it comes up.
+    import time
+
+    from core.model.errors import InputError
+
+    s = _study(handmade)
+    jobs.submit(jobs.Job("many", "many", {"study": s})).future.result(timeout=120)  # worker up
+    ahead = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 4}),
+                        later=True)
+    asked = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    failing = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    deadline = time.monotonic() + 60
+    while ahead.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ahead.started is not None and not ahead.done()
+    assert jobs.busy_elsewhere(asked) and not jobs.busy_elsewhere(ahead)
+    assert jobs.run_here(asked, lambda: {"here": True})
+    assert asked.done() and asked.result() == {"here": True} and asked.error() is None
+    assert not jobs.busy_elsewhere(asked)  # done: nothing to run
+    assert not jobs.run_here(asked, lambda: {"again": True})  # run once
+    assert not jobs.run_here(ahead, lambda: {})  # the worker has it
+
+    def bad() -> dict[str, object]:
+        raise InputError("no such label")
+
+    assert jobs.run_here(failing, bad) and failing.error() == "no such label"
+    interrupted = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+
+    def stopped() -> dict[str, object]:
+        raise KeyboardInterrupt  # as a script stopped under it: not an Exception
+
+    with pytest.raises(KeyboardInterrupt):
+        jobs.run_here(interrupted, stopped)
+    assert not interrupted.done()  # queued on the worker again, not failed
+    # The worker comes to both queued entries after the γ in flight and skips them.
+    sentinel = jobs.submit(jobs.Job("many", "many", {"study": s}), later=True)
+    sentinel.future.result(timeout=180)
+    assert asked.result() == {"here": True} and failing.error() == "no such label"
+    assert interrupted.future.result(timeout=180)["fleiss-kappa"].overall.value is not None
+    assert ahead.error() is None
+    # An ordinary job in flight (another page's γ) keeps a queued one waiting as well.
+    blocker = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 300, "seed": 5}))
+    queued = jobs.submit(jobs.Job("many", "many", {"study": s}))
+    deadline = time.monotonic() + 60
+    while blocker.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert jobs.busy_elsewhere(queued) and not jobs.busy_elsewhere(blocker)
+    queued.future.result(timeout=180)
+    assert not jobs.busy_elsewhere(queued)

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from ui.annotators import TABS
+
 pytestmark = pytest.mark.e2e
 
 
@@ -56,6 +58,20 @@ def _open(page: Any, app_url: str, st_ui: SimpleNamespace, query: str = "",
     _settle(page)
 
 
+def _tab(page: Any, st_ui: SimpleNamespace, name: str) -> None:
+    """Open the tab whose label contains ``name`` (lazy tabs: it is drawn once open). A click
+    that lands while the page reruns (a background job ending) can be undone by that run:
+    click again until the tab stays selected."""
+    tab = page.get_by_role("tab").filter(has_text=name).first
+    for _ in range(4):
+        tab.click()
+        st_ui.wait_idle(page)
+        _settle(page)
+        if tab.get_attribute("aria-selected") == "true":
+            return
+    raise AssertionError(f"the tab {name!r} did not open")
+
+
 def _text_of(page: Any, selector: str) -> str:
     return str(page.locator(selector).first.inner_text())
 
@@ -73,7 +89,14 @@ def test_matrix_and_many_annotator_values_render(
     metrics = page.get_by_test_id("stMetric")
     assert metrics.count() == 5
     assert "Fleiss' κ" in metrics.first.inner_text()
+    # Lazy tabs: the first answers who agrees with whom; the others are drawn when opened.
+    assert [t.strip() for t in page.get_by_role("tab").all_inner_texts()] == list(TABS)
+    assert page.locator(".js-plotly-plot").count() == 1
     st_ui.shot(page, "annotators_overview")
+    _tab(page, st_ui, "Against the gold")
+    page.get_by_text("char-kappa of each annotator").wait_for(timeout=30_000)
+    assert page.get_by_test_id("stMetric").count() == 0
+    st_ui.shot(page, "annotators_against")
     assert st_ui.app_errors(page) == []
 
 
@@ -99,6 +122,7 @@ def test_a_document_is_drawn_with_one_lane_per_annotator(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     _open(page, app_url, st_ui)
+    _tab(page, st_ui, "Documents by disagreement")
     _choose(page, st_ui, "Document (", "4")
     assert "ann_doc=4" in page.url
     lanes = page.locator("[id^='lane-']")
@@ -121,8 +145,10 @@ def test_gamma_finishes_in_the_background_and_shows_seed_and_samples(
 ) -> None:
     _open(page, app_url, st_ui, "?ann_measure=gamma&ann_seed=2&ann_samples=12", settle=False)
     assert st_ui.value(page, "Measure") == "gamma"
-    # The page is usable while γ runs: the lanes are already drawn.
+    # The page is usable while γ runs: its tabs open (the lanes are drawn).
+    page.get_by_role("tab").filter(has_text="Documents by disagreement").first.click()
     page.locator("#lane-majority").wait_for(timeout=60_000)
+    page.get_by_role("tab").filter(has_text="Who agrees with whom").first.click()
     page.get_by_text("12 samples · seed 2").first.wait_for(timeout=180_000)
     page.get_by_text("gamma (12 samples, seed 2), every pair").wait_for(timeout=180_000)
     st_ui.wait_idle(page)
@@ -148,8 +174,10 @@ def test_the_page_stays_usable_while_gamma_runs(
     page.get_by_role("heading", name="All 3 sets together").evaluate(
         "e => e.scrollIntoView({block: 'start'})")
     st_ui.shot(page, "annotators_gamma_progress")
+    _tab(page, st_ui, "Documents by disagreement")
     _choose(page, st_ui, "Document (", "2")
     assert page.locator("#lane-majority").count() == 1
+    _tab(page, st_ui, "Who agrees with whom")
     page.get_by_text("1000 samples · seed 5").first.wait_for(timeout=300_000)
     assert page.get_by_test_id("stProgress").count() == 0
     assert st_ui.app_errors(page) == []
@@ -159,6 +187,8 @@ def test_a_ranking_row_opens_the_document_on_the_documents_page(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     _open(page, app_url, st_ui)
+    _tab(page, st_ui, "Documents by disagreement")
+    assert "ann_tab=" in page.url  # the URL carries the open tab
     table = page.get_by_test_id("stDataFrame").filter(has_text="least agreeing pair").first
     table.scroll_into_view_if_needed()
     table.wait_for(timeout=30_000)
