@@ -90,7 +90,9 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        # Above ui.labels.MATRIX_AUTO_DOCS a revision that counts the matrix when asked shows
        # its toggle instead.
        ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg, .st-key-lab_on"),
-       ("Annotators", ".st-key-ann_matrix .js-plotly-plot"),
+       # The matrix's own values: grey cells titled "…: computing every pair…" are drawn while
+       # the background worker computes them.
+       ("Annotators", '.st-key-ann_matrix .gtitle:not(:has-text("computing every pair"))'),
        # Above 2,000 documents Curation builds its consensus when asked (its toggle).
        ("Curation", ".st-key-cur_table [data-testid='stDataFrame'], .st-key-cur_build"),
        ("Overview", "[data-testid='stMain'] [data-testid='stPageLink']"),

@@ -22,7 +22,7 @@ they run in the worker too, and the measures not chosen yet are queued behind th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -375,6 +375,32 @@ def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]
         st.session_state[K_ANN_AHEAD] = ordered_for
         jobs_ahead(ahead)
     return ahead
+
+
+def default_view(ws: Workspace) -> Callable[[], None] | None:
+    """Before the page is visited (:func:`ui.current.score_ahead`, once a page is drawn): the
+    work of its first visit on a large corpus, as a function for a background thread, or None
+    when the user has already chosen something on this page. The thread builds the study the
+    page would build for its default choice (:func:`choose`: the annotators, else every set;
+    char-κ; every label; the first gold; no leave-one-out) and queues that view as a later job
+    (:func:`view_job`), which the page's own request then finds computed or moves ahead. Read
+    in the page run (the session), so the thread needs none."""
+    keys = (K_ANN_SETS, K_ANN_MEASURE, K_ANN_LABEL, K_ANN_GOLD, K_ANN_LOO)
+    if any(k in st.session_state for k in keys):
+        return None
+    sets = state.set_options(ws, "annotator")
+    if len(sets) < 2:
+        sets = list(ws.sets)
+    golds = state.set_options(ws, "gold")
+    chosen, gold = tuple(sets), (golds[0] if golds else None)
+    if len(chosen) < 2:
+        return None
+
+    def work() -> None:
+        if len(study(ws.key, ws, chosen, None).docs) > BACKGROUND_DOCS:
+            view_job(ws.key, ws, chosen, None, "char-kappa", gold, False, 0, 30, _later=True)
+
+    return work
 
 
 def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:

@@ -91,6 +91,19 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
                        "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts}))
 
 
+def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -> None:
+    """Queue the path the page would show for ``system`` against ``ref`` before it is visited
+    (:func:`ui.current.score_ahead`, once a page is drawn), on a corpus large enough for the
+    path to run in the background worker: the page then finds it computed, or computing. The
+    level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none)."""
+    n_docs = max(len(ws.sets[ref].spans), len(ws.sets[system].spans))
+    if n_docs <= PATH_BACKGROUND_DOCS:
+        return
+    if not levels.has_levels(ws, ref, system):
+        level = 2
+    path_job(ws.key, ws, ref, system, level, variant)
+
+
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
     when the job failed (an error shows)."""

@@ -13,6 +13,7 @@ itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
@@ -514,14 +515,18 @@ logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").add
 
 def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                 variants: Mapping[str, str | None], level: int, *,
-                level_applies: Callable[[], bool] | None = None) -> threading.Thread | None:
+                level_applies: Callable[[], bool] | None = None,
+                then: Callable[[], None] | None = None) -> threading.Thread | None:
     """Score ``systems`` against ``ref`` under every span metric, and their text-level scores,
     in a background thread, into the caches the pages read (:func:`pair_result`,
     :func:`text_scores`); returns the thread, or None when there is nothing to do (a corpus
     under :data:`AHEAD_DOCS` documents, or these scores already started once in this process).
     ``level`` is the level chosen for metrics with levels; when ``level_applies`` (called in
     the thread: it reads every label) says the labels have no levels, they are scored at level
-    2, as :func:`ui.levels.level_select` does.
+    2, as :func:`ui.levels.level_select` does. ``then`` runs in the thread after the
+    scores: work for other pages to hand to the background worker (Scores is the page most
+    likely visited next, so its scores come first); an error it raises is the page's to meet
+    when it computes the same work, not this thread's.
 
     Called once a page is drawn (``app.py``), so that the first visit of Scores (or of any page
     that shows these scores) finds them computed instead of paying for the whole corpus: 1 to
@@ -549,6 +554,9 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                 pair_result(ws.key, ws, ref, system, name, var, m_lev)
             if not ws.sets[ref].alternatives:
                 text_scores(ws.key, ws, ref, system)
+        if then is not None:
+            with contextlib.suppress(Exception):  # the page that shows it computes it again
+                then()
 
     thread = threading.Thread(target=work, name=_AHEAD_THREAD, daemon=True)
     thread.start()

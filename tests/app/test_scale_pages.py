@@ -101,6 +101,10 @@ def test_document_pickers_list_a_window_and_search_the_rest(large: state.Workspa
         at.toggle(key=cur.K_CUR_BUILD).set_value(True).run()
         assert not at.exception, [e.value for e in at.exception]
         at.toggle(key=cur.K_CUR_WHOLE).set_value(True).run()  # the whole document, on demand
+    else:  # the picker is on the tab of the documents by disagreement (lazy tabs)
+        at.session_state[ann.K_ANN_TAB] = ann.TABS[2]
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
     box = at.selectbox(key=key)
     assert len(box.options) == documents.DOC_WINDOW
     assert f"the first {documents.DOC_WINDOW} of {N_DOCS:,} listed" in box.label
