@@ -54,3 +54,49 @@ def test_natural_sorted_orders_ids_as_the_natural_key(names: list[str]) -> None:
         ids = [rng.choice(names) + str(rng.randrange(40)).zfill(rng.choice([1, 1, 1, 2, 3]))
                + rng.choice(["", "", "", "", "b", "7c"]) for _ in range(rng.randrange(25))]
         assert documents.natural_sorted(ids) == sorted(ids, key=documents._natural_key)
+
+
+def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the pair's scores, the thread queues the Metric differences path and the
+    Annotators page's default view on the worker (``ui.current.score_ahead``); each page's first
+    visit then asks for a job under the same cache key, so it finds that job rather than
+    queueing a second one (the thresholds lowered so that the sample counts as large)."""
+    import threading
+
+    from streamlit.testing.v1 import AppTest
+
+    from ui import annotators, differences
+
+    monkeypatch.setattr(results, "AHEAD_DOCS", 0)
+    monkeypatch.setattr(results, "_ahead_started", set())
+    monkeypatch.setattr(differences, "PATH_BACKGROUND_DOCS", 0)
+    monkeypatch.setattr(annotators, "BACKGROUND_DOCS", 0)
+    calls: dict[str, list[tuple[str, tuple[object, ...]]]] = {"path": [], "view": []}
+
+    def spy(kind: str, job: object) -> object:
+        def asked(ws_key: str, _ws: object, *args: object, **kwargs: object) -> object:
+            calls[kind].append((threading.current_thread().name, (ws_key, *args)))
+            return job(ws_key, _ws, *args, **kwargs)  # type: ignore[operator]
+        return asked
+
+    monkeypatch.setattr(differences, "path_job", spy("path", differences.path_job))
+    monkeypatch.setattr(annotators, "view_job", spy("view", annotators.view_job))
+    at = AppTest.from_file(str(results.__file__).replace("ui/results.py", "app.py"),
+                           default_timeout=120)
+    at.session_state[state.K_SOURCE] = "sample"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    for thread in threading.enumerate():
+        if thread.name == results._AHEAD_THREAD:
+            thread.join(timeout=120)
+    ahead = {kind: [args for who, args in got if who == results._AHEAD_THREAD]
+             for kind, got in calls.items()}
+    assert len(ahead["path"]) == 1 and len(ahead["view"]) == 1, calls
+    at.switch_page("pages/differences.py").run()
+    at.switch_page("pages/annotators.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    page = {kind: [args for who, args in got if who != results._AHEAD_THREAD]
+            for kind, got in calls.items()}
+    assert page["path"][0] == ahead["path"][0]
+    assert page["view"][0] == ahead["view"][0]
