@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import cli_data, current, query, shutdown, sidebar, state, uploads
+from ui import ahead, cli_data, current, query, shutdown, sidebar, state, uploads
 from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
@@ -67,4 +67,4 @@ with st.sidebar:
 for notice in link_notices:
     st.warning(notice, icon="🔗")
 nav.run()
-current.score_ahead()  # the pair's scores in the background, once the page is drawn
+ahead.start()  # what the next pages ask for, in the background, once the page is drawn

@@ -378,7 +378,7 @@ def prefetch(ws: Workspace, c: Choice, documents: int) -> list[Job[MeasureView]]
 
 
 def default_view(ws: Workspace) -> Callable[[], None] | None:
-    """Before the page is visited (:func:`ui.current.score_ahead`, once a page is drawn): the
+    """Before the page is visited (:func:`ui.ahead.start`, once a page is drawn): the
     work of its first visit on a large corpus, as a function for a background thread, or None
     when the user has already chosen something on this page. The thread builds the study the
     page would build for its default choice (:func:`choose`: the annotators, else every set;

@@ -13,17 +13,11 @@ from ui.cli_data import cli_workspace
 from ui.curation import with_curated
 from ui.escape import md
 from ui.state import (
-    DEFAULTS,
-    K_LEVEL,
     K_SAMPLE,
-    K_SET_A,
-    K_SET_B,
     K_SOURCE,
     K_UPLOAD_WS,
     UPLOAD_LINK_NOTE,
     Workspace,
-    compared_sets,
-    default_pair,
     empty_workspace,
     init_state,
     load_sample,
@@ -82,44 +76,3 @@ def workspace_or_stop(min_sets: int, message: str, *,
         st.caption("🔗 " + UPLOAD_LINK_NOTE)
     return ws
 
-
-def score_ahead() -> None:
-    """Once a page is drawn (``app.py``): the current pair's scores under every span metric in
-    the background (:func:`ui.results.score_ahead`), with the reference, variants and level the
-    Scores page would take now, so that its first visit finds them computed; then the Metric
-    differences page's rule path for the pair it would show (:func:`ui.differences.path_ahead`)
-    and the Annotators page's default view (:func:`ui.annotators.default_view`), both queued on
-    the background worker."""
-    from core.metrics import registry
-    from ui import levels, results
-
-    ws = workspace()
-    if ws.empty or len(ws.sets) < 2:
-        return
-    ref = st.session_state.get(K_SET_A)
-    if ref not in ws.sets:
-        ref = default_pair(ws)[0]
-    if ref is None:
-        return
-    variants = {m.name: results.chosen_variant(m) for m in registry.span_metrics()}
-    level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL]))
-    systems = compared_sets(ws, ref)
-    chosen = st.session_state.get(K_SET_B)
-    default = default_pair(ws)[1]
-    system = (chosen if chosen in systems else default if default in systems
-              else systems[0] if systems else None)
-
-    from ui import annotators
-
-    view = annotators.default_view(ws)
-
-    def then() -> None:  # other pages' first visits, in the background worker
-        from ui import differences
-
-        if system is not None:
-            differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
-        if view is not None:
-            view()
-
-    results.score_ahead(ws, ref, systems, variants, level,
-                        level_applies=lambda: levels.has_levels(ws), then=then)

@@ -93,7 +93,7 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
 
 def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -> None:
     """Queue the path the page would show for ``system`` against ``ref`` before it is visited
-    (:func:`ui.current.score_ahead`, once a page is drawn), on a corpus large enough for the
+    (:func:`ui.ahead.start`, once a page is drawn), on a corpus large enough for the
     path to run in the background worker: the page then finds it computed, or computing. The
     level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none)."""
     n_docs = max(len(ws.sets[ref].spans), len(ws.sets[system].spans))

@@ -59,7 +59,7 @@ def test_natural_sorted_orders_ids_as_the_natural_key(names: list[str]) -> None:
 def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """After the pair's scores, the thread queues the Metric differences path and the
-    Annotators page's default view on the worker (``ui.current.score_ahead``); each page's first
+    Annotators page's default view on the worker (``ui.ahead.start``); each page's first
     visit then asks for a job under the same cache key, so it finds that job rather than
     queueing a second one (the thresholds lowered so that the sample counts as large)."""
     import threading

@@ -1,0 +1,51 @@
+"""Work computed ahead: once a page is drawn (the end of ``app.py``), what the pages a user
+likely opens next will ask for on a large corpus is started in the background, so their first
+visits find it computed or computing (issue 29: "precompute what pages share once per corpus,
+compute page extras lazily or in the background"). Nothing here blocks the page being drawn.
+
+This module imports the pages' modules (Scores' results, Metric differences, Annotators); none
+of them imports it, so it may: it is the one place that knows every page's defaults.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.metrics import registry
+from ui import annotators, differences, levels, results
+from ui.current import workspace
+from ui.state import DEFAULTS, K_LEVEL, K_SET_A, K_SET_B, compared_sets, default_pair
+
+
+def start() -> None:
+    """The current pair's scores under every span metric in a background thread
+    (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
+    would take now; then, from that thread, the Metric differences page's rule path for the
+    pair it would show (:func:`ui.differences.path_ahead`) and the Annotators page's default
+    view (:func:`ui.annotators.default_view`), both queued on the background worker. Only
+    above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
+    ws = workspace()
+    if ws.empty or len(ws.sets) < 2:
+        return
+    ref = st.session_state.get(K_SET_A)
+    if ref not in ws.sets:
+        ref = default_pair(ws)[0]
+    if ref is None:
+        return
+    variants = {m.name: results.chosen_variant(m) for m in registry.span_metrics()}
+    level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL]))
+    systems = compared_sets(ws, ref)
+    chosen = st.session_state.get(K_SET_B)
+    default = default_pair(ws)[1]
+    system = (chosen if chosen in systems else default if default in systems
+              else systems[0] if systems else None)
+    view = annotators.default_view(ws)  # the session is read here, not in the thread
+
+    def then() -> None:  # other pages' first visits, in the background worker
+        if system is not None:
+            differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
+        if view is not None:
+            view()
+
+    results.score_ahead(ws, ref, systems, variants, level,
+                        level_applies=lambda: levels.has_levels(ws), then=then)
