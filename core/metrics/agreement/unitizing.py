@@ -168,6 +168,18 @@ class UnitizingParts:
     dropped: int
 
 
+def _cleaned(coders: Sequence[Sequence[Unit]]) -> tuple[list[list[Unit]], int]:
+    """Each coder's units without its self-overlaps (:func:`drop_self_overlaps`), and how many
+    units were dropped in all."""
+    cleaned: list[list[Unit]] = []
+    dropped = 0
+    for units in coders:
+        kept, lost = drop_self_overlaps(units)
+        cleaned.append(kept)
+        dropped += lost
+    return cleaned, dropped
+
+
 def category_parts(coders: Sequence[Sequence[Unit]], begin: int, end: int) -> UnitizingParts:
     """D_o,c and D_e,c of one category; ``coders[i]`` are coder i's units of that category.
 
@@ -176,12 +188,7 @@ def category_parts(coders: Sequence[Sequence[Unit]], begin: int, end: int) -> Un
     >>> round(p.d_o, 5), round(p.d_e, 5)
     (0.01444, 0.05322)
     """
-    cleaned: list[list[Unit]] = []
-    dropped = 0
-    for units in coders:
-        kept, lost = drop_self_overlaps(units)
-        cleaned.append(kept)
-        dropped += lost
+    cleaned, dropped = _cleaned(coders)
     m = len(cleaned)
     length = float(end - begin)
     if m < 2 or length <= 0:
@@ -216,12 +223,7 @@ def few_parts(coders: Sequence[Sequence[Unit]], length: int) -> UnitizingParts |
     m = len(coders)
     if m < 2 or not 0 < length <= _EXACT or sum(map(len, coders)) >= 2 * _FEW:
         return None
-    cleaned: list[list[Unit]] = []
-    dropped = 0
-    for units in coders:
-        kept, lost = drop_self_overlaps(units)
-        cleaned.append(kept)
-        dropped += lost
+    cleaned, dropped = _cleaned(coders)
     n_c = sum(map(len, cleaned))
     if n_c >= _FEW:
         return None
