@@ -91,13 +91,18 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
                        "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts}))
 
 
+def _in_background(ws: Workspace, ref: str, system: str) -> bool:
+    """Whether the pair's path runs in the background worker (above
+    :data:`PATH_BACKGROUND_DOCS` documents) rather than in the page run."""
+    return max(len(ws.sets[ref].spans), len(ws.sets[system].spans)) > PATH_BACKGROUND_DOCS
+
+
 def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -> None:
     """Queue the path the page would show for ``system`` against ``ref`` before it is visited
     (:func:`ui.ahead.start`, once a page is drawn), on a corpus large enough for the
     path to run in the background worker: the page then finds it computed, or computing. The
     level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none)."""
-    n_docs = max(len(ws.sets[ref].spans), len(ws.sets[system].spans))
-    if n_docs <= PATH_BACKGROUND_DOCS:
+    if not _in_background(ws, ref, system):
         return
     if not levels.has_levels(ws, ref, system):
         level = 2
@@ -107,8 +112,7 @@ def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
     when the job failed (an error shows)."""
-    n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
-    if n_docs <= PATH_BACKGROUND_DOCS:
+    if not _in_background(ws, c.ref, c.system):
         return path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     job = path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     jobs_shown([job], memory=st.session_state, key=K_DIFF_JOBS)

@@ -377,21 +377,11 @@ class CharSides:
 
     def doc_index(self, who: str) -> np.ndarray:
         """Study position of each of ``who``'s table's documents (-1: not in the study)."""
-        got = self._doc_index.get(who)
-        if got is None:
-            ids = self.study.table(who).doc_ids
-            got = self._doc_index[who] = np.fromiter(
-                map(self._docs.get, ids, repeat(-1)), dtype=np.int64, count=len(ids))
-        return got
+        return _positions(self._doc_index, who, self.study.table(who).doc_ids, self._docs)
 
     def label_index(self, who: str) -> np.ndarray:
         """Study position of each of ``who``'s table's labels (-1: not a study label)."""
-        got = self._label_index.get(who)
-        if got is None:
-            labs = self.study.table(who).labels
-            got = self._label_index[who] = np.fromiter(
-                map(self._labels.get, labs, repeat(-1)), dtype=np.int64, count=len(labs))
-        return got
+        return _positions(self._label_index, who, self.study.table(who).labels, self._labels)
 
     def listed(self, who: str) -> np.ndarray:
         """Per study document: whether ``who``'s set lists it."""
@@ -557,3 +547,13 @@ def doc_label_presence(study: Study, docs: Sequence[str] | None = None
         keep = (r >= 0) & (c >= 0)
         present[k, r[keep], c[keep]] = True
     return covered, present
+
+
+def _positions(kept: dict[str, np.ndarray], who: str, names: Sequence[str],
+               position: Mapping[str, int]) -> np.ndarray:
+    """``position`` of each of ``names`` (-1: absent), kept in ``kept`` under ``who``."""
+    got = kept.get(who)
+    if got is None:
+        got = kept[who] = np.fromiter(map(position.get, names, repeat(-1)), dtype=np.int64,
+                                      count=len(names))
+    return got
