@@ -13,7 +13,8 @@ array, list and reference features are checked, never labels. A file it refuses 
 :data:`REFUSALS`, counted in :data:`FALLBACKS`) is parsed by ``cassis.load_cas_from_xmi`` only to
 say what is wrong, in cassis's words; cassis's reading is never used (issue 25 §2: one path
 gives the data), and a file cassis reads that the reader refuses is an error saying that it is
-SpanScope's bug. ``tests/formats/test_xmi_fast_path.py`` and ``test_xmi_generated.py`` compare
+SpanScope's bug, but for a feature of one String written as several child elements, which
+cassis reads as a list (:func:`_children`). ``tests/formats/test_xmi_fast_path.py`` and ``test_xmi_generated.py`` compare
 the two on hand-made, generated and damaged files. Speed (issue 29, target 6): cassis builds an
 object for every token and sentence; ``bench/bench_xmi.py`` measures both.
 
@@ -216,6 +217,8 @@ REFUSALS = {
     "ids": "a missing or unknown xmi:id (an element's, a reference's or a view member's)",
     "sofa": "a sofa without xmi:id, sofaNum or sofaID, or an annotation whose sofa is no sofa",
     "views": "two views of one name",
+    "single": "a feature of one value written as several child elements, or a number or "
+              "boolean written as one",
 }
 """Why :func:`_extract_fast` refuses a file, by the reason it returns (the keys of
 :data:`FALLBACKS`)."""
@@ -518,18 +521,68 @@ def _feature_structure(el: Any, kind: _Kind, parsed: _Parsed, refs: list[str],
     return None
 
 
+class _OneValue(str):
+    """The reason ``"single"`` (:data:`REFUSALS`) with where it is: the line of the first
+    child element, the feature, its type, how many child elements it has and the kind of its
+    value (:func:`_codes`)."""
+
+    line: int | None
+    feature: str
+    type_name: str
+    elements: int
+    code: str
+
+    def __new__(cls, child: Any, kind: _Kind, count: int, code: str) -> _OneValue:
+        self = super().__new__(cls, "single")
+        self.line, self.feature, self.type_name = child.sourceline, child.tag, kind.name
+        self.elements, self.code = count, code
+        return self
+
+    def message(self) -> str:
+        what = {"s": "String", "i": "integer", "f": "floating-point number",
+                "b": "Boolean"}[self.code]
+        owner = self.type_name.rsplit(".", 1)[-1]
+        if self.elements > 1:
+            return (f"{owner} holds one {what} in this feature, written here as {self.elements} "
+                    f"child elements <{self.feature}>; UIMA XMI allows one (dkpro-cassis reads "
+                    f'them as a list): keep one, or write {self.feature}="..." as an attribute')
+        return (f"{owner} holds one {what} in this feature, written here as a child element "
+                f"<{self.feature}>; UIMA XMI writes numbers and booleans as attributes "
+                f'(dkpro-cassis refuses this one): write {self.feature}="..."')
+
+
+_CHILD_VALUES = ("s", "i", "f", "b")
+"""The kinds of single values (:func:`_codes`) that may be written as a child element."""
+
+
 def _children(el: Any, kind: _Kind, refs: list[str]) -> str | None:
     """The child elements of a feature structure (an array or list feature written as one
-    element per item) checked, or why they are refused."""
+    element per item) checked, or why they are refused.
+
+    A String feature written as one child element (``<value>ORG</value>``) is read as the
+    attribute ``value="ORG"``: UIMA's ``XmiCasDeserializer`` reads a single-valued feature's
+    child element so and refuses two of them (``multiple_values_unexpected``); dkpro-cassis
+    keeps the element's text in a one-element list. Two child elements (which cassis keeps as
+    a list), or one for a number or a boolean (which cassis refuses), are refused with a
+    message that names the line and the feature (:class:`_OneValue`)."""
     texts: dict[str, list[str | None]] = {}
+    first: dict[str, Any] = {}
     for child in el:
         if not isinstance(child.tag, str):
             continue
         if any(isinstance(c.tag, str) for c in child):
             return "markup"
         texts.setdefault(child.tag, []).append(child.text)
+        first.setdefault(child.tag, child)
     for name, values in texts.items():
         code = kind.children.get(name)
+        if code is None and name not in el.attrib and kind.attributes.get(name) in _CHILD_VALUES \
+                and not (kind.span and name in ("begin", "end")):
+            single = kind.attributes[name]
+            if single != "s" or len(values) > 1:
+                return _OneValue(first[name], kind, len(values), single)
+            el.set(name, values[0] or "")
+            continue
         if code is None or name in el.attrib:
             return "features"
         _check(code, values, refs)
@@ -733,6 +786,10 @@ def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str) 
     the error says so, and that it is a bug of SpanScope's, rather than give cassis's reading
     (issue 25: one path gives the data)."""
     FALLBACKS[reason] += 1
+    if isinstance(reason, _OneValue):
+        # cassis reads several Strings as a list and refuses a number or boolean with a
+        # message that names neither the feature nor the line: say both
+        raise FormatError(file, reason.message(), line=reason.line, field=reason.feature)
     try:
         cassis.load_cas_from_xmi(data.decode("utf-8"), typesystem=typesystem)
     except Exception as exc:  # lxml and cassis raise many types for a bad file

@@ -196,6 +196,8 @@ REFUSED = {
     "a restricted string value": (doc(TEXT, [rich(2, 'mood="calm"')]), "values"),
     "a dangling list item": (doc(TEXT, [rich(2, 'chain="2 44"')]), "ids"),
     "a nested element": (doc(TEXT, [rich(2, "", "<tags><x/></tags>")]), "markup"),
+    "an offset written as a child element": (doc(TEXT, [
+        '<custom:Span xmi:id="2" sofa="1" end="7"><begin>0</begin></custom:Span>']), "features"),
     "not an XMI root": (b'<?xml version="1.0"?><other/>', "markup"),
     "not XML": (b"<xmi:XMI", "syntax"),
 }
@@ -285,6 +287,62 @@ def test_a_file_cassis_reads_is_never_read_by_cassis(tmp_path: Path,
     with pytest.raises(FormatError, match=r"refused this file \(a feature value of the wrong "
                        r"kind.*but dkpro-cassis reads it: this is a bug in SpanScope"):
         load_path(str(tmp_path), fmt="uima-xmi")
+
+
+def child(feature: str, *values: str) -> bytes:
+    inner = "".join(f"<{feature}>{v}</{feature}>" for v in values)
+    return doc(TEXT, [f'<custom:Span xmi:id="2" sofa="1" begin="0" end="7">{inner}'
+                      "</custom:Span>", span(3, 14, 19, 'value="town"')])
+
+
+def test_a_string_feature_written_as_one_child_element_is_read_as_its_attribute(
+        tmp_path: Path) -> None:
+    """UIMA's XmiCasDeserializer reads ``<value>boat</value>`` as ``value="boat"``; cassis
+    accepts it too, but keeps the text in a one-element list: the reader takes that element,
+    never reports the file as its own bug."""
+    ts = typesystem()
+    (cas_value,) = [a.value for a in cassis.load_cas_from_xmi(
+        child("value", "boat").decode(), typesystem=ts).select_all_annotations()
+        if a.begin == 0]
+    assert cas_value == ["boat"]
+    fast = xmi._extract_fast(child("value", "boat"), xmi._Types(ts))
+    attribute = xmi._extract_fast(doc(TEXT, [span(2, 0, 7, 'value="boat"'),
+                                             span(3, 14, 19, 'value="town"')]), xmi._Types(ts))
+    assert isinstance(fast, xmi._Extract) and isinstance(attribute, xmi._Extract)
+    same(fast, attribute)
+    (tmp_path / "TypeSystem.xml").write_text(TYPES, encoding="utf-8")
+    (tmp_path / "a.xmi").write_bytes(child("value", "boat"))
+    loaded = load_path(str(tmp_path), fmt="uima-xmi")
+    assert [(s.start, s.end, s.label) for s in loaded.sets[0].spans["a"]] == [
+        (0, 7, "boat"), (14, 19, "town")]
+
+
+@pytest.mark.parametrize(("feature", "values", "said", "cassis_reads"), [
+    ("value", ("boat", "ship"), "Span holds one String in this feature, written here as 2 "
+     "child elements <value>; UIMA XMI allows one", [["boat", "ship"]]),
+    ("rank", ("3",), "Span holds one integer in this feature, written here as a child element "
+     "<rank>; UIMA XMI writes numbers and booleans as attributes", None),
+    ("sure", ("true",), "Span holds one Boolean in this feature, written here as a child "
+     "element <sure>", None),
+])
+def test_a_feature_of_one_value_in_child_elements_is_an_error_naming_line_and_feature(
+        tmp_path: Path, feature: str, values: tuple[str, ...], said: str,
+        cassis_reads: list[list[str]] | None) -> None:
+    """cassis reads two Strings as a list and refuses a number or boolean without naming the
+    feature: either way the error names the line and the feature, and blames the file."""
+    data = child(feature, *values).replace(b"<custom:Span", b"\n<custom:Span", 1)
+    with nullcontext() if cassis_reads else pytest.raises((TypeError, ValueError)):
+        cas = cassis.load_cas_from_xmi(data.decode(), typesystem=typesystem())
+        assert [getattr(a, feature) for a in cas.select_all_annotations()
+                if a.begin == 0] == cassis_reads
+    (tmp_path / "TypeSystem.xml").write_text(TYPES, encoding="utf-8")
+    (tmp_path / "a.xmi").write_bytes(data)
+    before = xmi.FALLBACKS["single"]
+    with pytest.raises(FormatError) as err:
+        load_path(str(tmp_path), fmt="uima-xmi")
+    assert xmi.FALLBACKS["single"] == before + 1
+    assert str(err.value).startswith(f"{tmp_path / 'a.xmi'}:2: field '{feature}': {said}")
+    assert "bug" not in str(err.value)
 
 
 def test_integer_and_boolean_labels_read_as_cassis_writes_them(tmp_path: Path) -> None:
