@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -124,62 +124,101 @@ def _read_min(file: str, content: str, records: list[Any], options: ReadOptions)
     """Read a JSON-MIN export: one set per annotator, one document per task ``id``."""
     loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
-    per_set: dict[str, SpanColumns] = {}
-    origin: dict[tuple[str, str], str] = {}
-    skipped: dict[str, tuple[int, str]] = {}  # key -> (count, first path)
-    text_keys: dict[str, object] = {}
     with lines_from(loc, loaded):
-        for i, record in enumerate(records):
-            doc_id, spans_by_key, task = _min_task(record, i, file, skipped)
-            text = _task_text(task, file, i, loaded, text_keys, data_path=())
-            if text is None and options.gold_texts is not None:
-                text = options.gold_texts.get(doc_id)
-            if doc_id in loaded.texts and loaded.texts[doc_id] != text:
-                raise FormatError(file, f"task {doc_id!r} has another text than in an earlier "
-                                  "record", path=json_path(i))
-            loaded.texts[doc_id] = text
-            who = record["annotator"]
-            set_name = f"annotator {who}" if who not in (None, "") else "annotator"
-            if (set_name, doc_id) in origin:
-                raise FormatError(file, f"{set_name} has two records for task {doc_id!r}: "
-                                  f"{origin[(set_name, doc_id)]} and {json_path(i)}; keep one",
-                                  path=json_path(i))
-            origin[(set_name, doc_id)] = json_path(i)
-            columns = per_set.setdefault(set_name, SpanColumns())
-            index = columns.document(doc_id)
-            doc_spans: list[tuple[int, int, str]] = []
-            for key, values in spans_by_key.items():
-                for j, value in enumerate(values):
-                    doc_spans.extend(_span_value(value, file, (i, key, j), text, options,
-                                                 loaded))
-            for s, e, lab in duplicates(doc_spans):
-                loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                            path=json_path(i))
-            for s, e, lab in doc_spans:
-                columns.add(index, s, e, lab)
+        found = _min_sets(file, enumerate(records), options, loaded, _json_place)
+    _add_min_sets(file, loaded, *found)
+    return loaded
+
+
+Place = Callable[..., dict[str, Any]]
+"""Where a part of a record is, as the keywords of :class:`FormatError` and ``warn``:
+``place(i, *parts)`` for the record at index ``i`` (JSON-MIN: a JSON path; CSV: its line,
+and the column and index inside the cell's JSON as the path)."""
+
+
+def _json_place(i: int, *parts: str | int) -> dict[str, Any]:
+    return {"path": json_path(i, *parts)}
+
+
+_Skipped = dict[str, tuple[int, dict[str, Any]]]
+"""Per key of a record whose values are no spans: how many records have it, and the first
+one's place."""
+
+
+def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOptions,
+              loaded: Loaded, place: Place, text_key: str | None = None
+              ) -> tuple[dict[str, SpanColumns], _Skipped]:
+    """The sets of JSON-MIN records (or CSV rows read as such), one per annotator, with one
+    document per task (``doc_id`` when the task data has one, as in the full export, else the
+    task ``id``); the texts and warnings go to ``loaded``, the sets to
+    :func:`_add_min_sets`. ``text_key``: the field that holds the text, when the user named
+    it; else as :func:`_task_text` finds it."""
+    per_set: dict[str, SpanColumns] = {}
+    origin: dict[tuple[str, str], int] = {}
+    skipped: _Skipped = {}
+    text_keys: dict[str, object] = {}
+    for i, record in records:
+        doc_id, spans_by_key, task = _min_task(record, i, file, skipped, place)
+        text = _task_text(task, file, i, loaded, text_keys, data_path=(), place=place,
+                          text_key=text_key)
+        if text is None and options.gold_texts is not None:
+            text = options.gold_texts.get(doc_id)
+        if doc_id in loaded.texts and loaded.texts[doc_id] != text:
+            raise FormatError(file, f"task {doc_id!r} has another text than in an earlier "
+                              "record", **place(i))
+        loaded.texts[doc_id] = text
+        who = record["annotator"]
+        set_name = f"annotator {who}" if who not in (None, "") else "annotator"
+        if (set_name, doc_id) in origin:
+            first, here = place(origin[(set_name, doc_id)]), place(i)
+            where = (f"lines {first['line']} and {here['line']}" if "line" in here
+                     else f"{first['path']} and {here['path']}")
+            raise FormatError(file, f"{set_name} has two records for task {doc_id!r}: "
+                              f"{where}; keep one", **here)
+        origin[(set_name, doc_id)] = i
+        columns = per_set.setdefault(set_name, SpanColumns())
+        index = columns.document(doc_id)
+        doc_spans: list[tuple[int, int, str]] = []
+        for key, values in spans_by_key.items():
+            for j, value in enumerate(values):
+                doc_spans.extend(_span_value(value, file, place(i, key, j), text, options,
+                                             loaded))
+        for s, e, lab in duplicates(doc_spans):
+            loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
+                        **place(i))
+        for s, e, lab in doc_spans:
+            columns.add(index, s, e, lab)
+    return per_set, skipped
+
+
+def _add_min_sets(file: str, loaded: Loaded, per_set: dict[str, SpanColumns],
+                  skipped: _Skipped) -> None:
     for key, (count, first) in skipped.items():
         loaded.warn(f"{key!r} holds values that are not span labels (choices, relations, ...) "
-                    f"in {count} records; skipped", path=first, field=key)
+                    f"in {count} records; skipped", **{"field": key, **first})
     if not per_set:
         raise FormatError(file, "no annotation records")
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), "annotator"))
         loaded.named_sets.add(set_name)
-    return loaded
 
 
-def _min_task(record: object, i: int, file: str, skipped: dict[str, tuple[int, str]]
+def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
               ) -> tuple[str, dict[str, list[Any]], dict[str, Any]]:
     """One JSON-MIN record checked: its task id, its span lists by key, and the record as a
     task of the full export (its string fields as ``data``, its spans as one annotation).
     Lists and objects that hold no spans (choices, relations) are counted in ``skipped``."""
     if not isinstance(record, dict) or not is_min_record(record):
         raise FormatError(file, "expected a JSON-MIN record (a task's fields with "
-                          "'annotation_id' and 'annotator')", path=json_path(i))
-    if "id" not in record:
-        raise FormatError(file, "missing (a record needs its task's 'id')",
-                          path=json_path(i), field="id")
-    doc_id, _ = check_doc_id(record["id"], file, path=json_path(i, "id"))
+                          "'annotation_id' and 'annotator')", **place(i))
+    named = record.get("doc_id")
+    if isinstance(named, (str, int)) and not isinstance(named, bool) and named != "":
+        doc_id, _ = check_doc_id(named, file, field="doc_id", **place(i, "doc_id"))
+    elif "id" not in record:
+        raise FormatError(file, "missing (a record needs its task's 'id')", field="id",
+                          **place(i))
+    else:
+        doc_id, _ = check_doc_id(record["id"], file, **place(i, "id"))
     spans_by_key = {k: v for k, v in record.items() if k not in MIN_META
                     and isinstance(v, list) and v and all(
                         isinstance(x, dict) and ("start" in x or "end" in x) for x in v)}
@@ -187,7 +226,7 @@ def _min_task(record: object, i: int, file: str, skipped: dict[str, tuple[int, s
               if k not in MIN_META and k not in spans_by_key}
     for key, value in fields.items():
         if isinstance(value, (list, dict)):  # a control tag's values that are no spans
-            count, first = skipped.get(key, (0, json_path(i, key)))
+            count, first = skipped.get(key, (0, place(i, key)))
             skipped[key] = (count + 1, first)
     task = {"data": {k: v for k, v in fields.items() if isinstance(v, str)},
             "annotations": [{"result": [{"value": x} for v in spans_by_key.values()
@@ -316,17 +355,20 @@ def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
 
 
 def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
-               seen: dict[str, object], data_path: tuple[str, ...] = ("data",)) -> str | None:
-    """The task's text: ``data.text``, else the only string of ``data``, else the string of
-    ``data`` that the spans' ``value.text`` fragments match (a labeling config may name any
-    data key, e.g. ``$about_origin``; a task without spans takes the key found for the tasks
-    before it); a warning names the key used, once per file, or says that no text could be
-    told apart."""
+               seen: dict[str, object], data_path: tuple[str, ...] = ("data",),
+               place: Place = _json_place, text_key: str | None = None) -> str | None:
+    """The task's text: ``data[text_key]`` when the user named the key, else ``data.text``,
+    else the only string of ``data``, else the string of ``data`` that the spans'
+    ``value.text`` fragments match (a labeling config may name any data key, e.g.
+    ``$about_origin``; a task without spans takes the key found for the tasks before it); a
+    warning names the key used, once per file, or says that no text could be told apart."""
     data = task.get("data")
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise FormatError(file, "expected an object", path=json_path(i, "data"), field="data")
+        raise FormatError(file, "expected an object", field="data", **place(i, "data"))
+    if text_key is not None:
+        return str(data[text_key]) if isinstance(data.get(text_key), str) else None
     if isinstance(data.get("text"), str):
         return str(data["text"])
     strings = {k: v for k, v in data.items() if isinstance(v, str)}
@@ -346,7 +388,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
             loaded.warn(f"data has no 'text'; {key!r} is read as the text (of its "
                         f"{len(strings)} strings, the one the spans' text fragments match: "
                         f"{best} of {len(fragments)}; said once per file and key)",
-                        path=json_path(i, *data_path, key), field=key)
+                        field=key, **place(i, *data_path, key))
         return strings[key]
     if "" not in seen:
         seen[""] = True
@@ -354,7 +396,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         why = "no span gives its text" if not fragments else "the spans' text fragments " \
             "do not tell them apart"
         loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
-                    "has no text (said once per file)", path=json_path(i, *data_path),
+                    "has no text (said once per file)", **place(i, *data_path),
                     field=data_path[0] if data_path else None)
     return None
 
@@ -414,31 +456,35 @@ def _results(
             skipped.setdefault(str(kind or "non-span"), []).append(
                 (tuple(x for x in rat if isinstance(x, int)), where))
             continue
-        out.extend(_span_value(value, file, (*rat, "value"), text, options, loaded))
+        out.extend(_span_value(value, file, {"path": json_path(*rat, "value")}, text, options,
+                               loaded))
     return out
 
 
-def _span_value(value: Mapping[str, Any], file: str, at: tuple[str | int, ...],
+def _span_value(value: object, file: str, where: dict[str, Any],
                 text: str | None, options: ReadOptions, loaded: Loaded
                 ) -> list[tuple[int, int, str]]:
-    """The spans of one span value ``{start, end, text, labels}`` (one per label)."""
-    vpath = json_path(*at)
+    """The spans of one span value ``{start, end, text, labels}`` (one per label); ``where``
+    it is, as :data:`Place` gives it."""
+    if not isinstance(value, dict):
+        raise FormatError(file, f"expected a span value {{start, end, text, labels}}, got "
+                          f"{value!r:.60}", **where)
     for key in ("start", "end", "labels"):
         if key not in value:
-            raise FormatError(file, "missing", path=vpath, field=key)
+            raise FormatError(file, "missing", field=key, **where)
     labels = value["labels"]
     if not isinstance(labels, list) or not labels:
         raise FormatError(file, f"expected a non-empty list of labels, got {labels!r}",
-                          path=vpath, field="labels")
+                          field="labels", **where)
     out = []
     for label in labels:
-        span = make_span(value["start"], value["end"], label, file,
-                         path=vpath, text=text, fields=("start", "end", "labels"),
-                         beyond_text=options.beyond_text)
-        check_label(span.label, options.labels, file, field="labels", path=vpath)
+        span = make_span(value["start"], value["end"], label, file, text=text,
+                         fields=("start", "end", "labels"), beyond_text=options.beyond_text,
+                         **where)
+        check_label(span.label, options.labels, file, field="labels", **where)
         fragment = value.get("text") if isinstance(value.get("text"), str) else None
         for message, fld in span_warnings(span, text, fragment=fragment,
                                           fragment_field="text"):
-            loaded.warn(message, path=vpath, field=fld)
+            loaded.warn(message, field=fld, **where)
         out.append((span.start, span.end, span.label))
     return out
