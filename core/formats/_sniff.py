@@ -195,7 +195,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.mafalda_llm": lambda name, head: _starts(head, "{"),
     "core.formats.brat": lambda name, head: _named(name, ".ann", ".conf"),
     "core.formats.doccano": lambda name, head: _starts(head, ("[", "{")),
-    "core.formats.label_studio": lambda name, head: _starts(head, ("[", "{")),
+    "core.formats.label_studio": lambda name, head: (
+        _starts(head, ("[", "{")) or "annotation_id" in head),
     "core.formats.hateval": lambda name, head: "\t" in head or "hs" in head.lower(),
     "core.formats.spans_csv": lambda name, head: (
         _starts(head, "{") or _named(name, ".csv")

@@ -24,6 +24,8 @@ predictions.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -38,6 +40,7 @@ from core.formats._common import (
     JsonLocator,
     check_doc_id,
     check_label,
+    csv_problem,
     json_path,
     lines_from,
     load_json,
@@ -55,10 +58,13 @@ _ANN = re.compile(r'"(annotations|predictions)"\s*:')
 
 def sniff(filename: str, head: str) -> int:
     """Tasks with ``annotations`` or ``predictions`` and a ``data`` object: decided on the first
-    tasks when the head holds them whole, else on the head's text."""
+    tasks when the head holds them whole, else on the head's text; a CSV or TSV export by its
+    header (:func:`table_header`)."""
     body = head.lstrip()
     if not body.startswith(("[", "{")):
-        return 0
+        if "annotation_id" not in head or table_header(head) is None:
+            return 0
+        return 95 if filename.lower().endswith((".csv", ".tsv")) else 85
     found = json_head(head)
     if found.kind in ("array", "object") and found.records:
         task = found.records[0]
@@ -82,6 +88,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     (data,) = files.values()
     file = name
     content = decode(file, data)
+    if content.lstrip()[:1] not in ("[", "{"):
+        return _read_table(file, content, options)
     first = json_head(head_of(data)).first
     if first is not None and is_min_record(first):
         records = load_json(file, content)
@@ -232,6 +240,113 @@ def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
             "annotations": [{"result": [{"value": x} for v in spans_by_key.values()
                                         for x in v]}]}
     return doc_id, spans_by_key, task
+
+
+TABLE_COLUMNS = ("annotation_id", "annotator")
+"""The columns that Label Studio's CSV and TSV exports always have and that mark one (with
+``created_at``, ``updated_at`` and ``lead_time``, which a file may drop)."""
+
+
+def table_header(head: str) -> tuple[list[str], str] | None:
+    """The column names of a CSV or TSV export of Label Studio and its delimiter (a tab when
+    the first line has one, else a comma), or None when the first line (at most 4,096
+    characters) does not name :data:`TABLE_COLUMNS`.
+
+    >>> table_header('"annotation_id","annotator","id","label","text"\n1,"2",3,"[]","a"\n')
+    (['annotation_id', 'annotator', 'id', 'label', 'text'], ',')
+    """
+    first = head.lstrip()[:4097].split("\n", 1)[0].rstrip("\r")
+    if len(first) > 4096:
+        return None
+    delimiter = "\t" if "\t" in first else ","
+    try:
+        (names,) = csv.reader([first], delimiter=delimiter)
+    except (csv.Error, ValueError):
+        return None
+    names = [n.strip() for n in names]
+    return (names, delimiter) if all(c in names for c in TABLE_COLUMNS) else None
+
+
+def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
+    """Read a CSV or TSV export (Label Studio's converter, ``exports/csv2.py``): a header of
+    sorted column names, then one row per annotation with the task's data fields, ``id`` (the
+    task), :data:`MIN_META`, and per control tag a cell holding that annotation's values as
+    JSON (for span labels a list of ``{start, end, text, labels}``); strings are quoted,
+    numbers not. Each row is read as the JSON-MIN record it would be (:func:`_min_sets`,
+    :func:`_cell`). A cell of span values that does not parse is an error naming its line
+    and column. ``--text-column N`` (``ReadOptions.text_column``) names the column of the text;
+    without it the text is found as in JSON-MIN (:func:`_task_text`)."""
+    found = table_header(content)
+    rows = csv.reader(io.StringIO(content, newline=""),
+                      delimiter=found[1] if found else ("\t" if "\t" in content.split(
+                          "\n", 1)[0] else ","))
+    try:
+        header = [n.strip() for n in next(rows, [])]
+    except csv.Error as exc:
+        raise FormatError(file, csv_problem(exc), line=1) from None
+    for column in (*TABLE_COLUMNS, "id"):
+        if column not in header and not (column == "id" and "doc_id" in header):
+            raise FormatError(file, f"missing column {column!r}: a CSV or TSV export of Label "
+                              "Studio names 'annotation_id', 'annotator' and 'id' (the task) "
+                              "in its first line", line=1, field=column)
+    twice = [n for i, n in enumerate(header) if n in header[:i]]
+    if twice:
+        raise FormatError(file, f"the header names column {twice[0]!r} twice", line=1,
+                          field=twice[0])
+    text_key = None
+    if options.text_column is not None:
+        if options.text_column > len(header):
+            raise FormatError(file, f"--text-column {options.text_column}: the header has "
+                              f"{len(header)} columns", line=1)
+        text_key = header[options.text_column - 1]
+    lines: list[int] = []
+
+    def records() -> Iterator[tuple[int, dict[str, Any]]]:
+        end = rows.line_num
+        while True:
+            try:
+                row = next(rows)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise FormatError(file, csv_problem(exc), line=end + 1) from None
+            start, end = end + 1, rows.line_num
+            if not any(cell.strip() for cell in row):
+                continue  # a blank line (a converter run on Windows writes one per row)
+            if len(row) != len(header):
+                raise FormatError(file, f"expected {len(header)} cells as in the header, got "
+                                  f"{len(row)}", line=start)
+            lines.append(start)
+            yield len(lines) - 1, {name: _cell(cell, file, start, name)
+                                   for name, cell in zip(header, row, strict=True)}
+
+    def place(i: int, *parts: str | int) -> dict[str, Any]:
+        return {"line": lines[i], "path": json_path(*parts) or None}
+
+    loaded = Loaded(FORMAT, file)
+    found_sets = _min_sets(file, records(), options, loaded, place, text_key)
+    _add_min_sets(file, loaded, *found_sets)
+    return loaded
+
+
+def _cell(cell: str, file: str, line: int, column: str) -> Any:
+    """A CSV cell as the JSON-MIN value it stands for: a control tag's values (a JSON list of
+    objects) as that list, any other cell as its string (a data field may hold ``[]`` or a
+    list of words, which JSON-MIN would give as a string too). A cell that looks like span
+    values (``[{`` and a ``"start"``) but does not parse is refused."""
+    body = cell.strip()
+    if not body.startswith("[{"):
+        return cell
+    try:
+        value = json.loads(body, parse_int=parse_json_int, parse_float=parse_json_float)
+    except (ValueError, RecursionError) as exc:
+        if '"start"' in body:
+            raise FormatError(file, f"expected the JSON list of a control tag's values "
+                              f"({{start, end, text, labels}}), got a cell that does not "
+                              f"parse: {str(exc)[:100]}", line=line, field=column) from None
+        return cell
+    return value if isinstance(value, list) and all(isinstance(x, dict) for x in value) \
+        else cell
 
 
 class _Malformed(Exception):
