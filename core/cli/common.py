@@ -142,7 +142,7 @@ def add_tool_options(parser: argparse.ArgumentParser) -> None:
                        "strict with one of " + ", ".join(SCHEMES[1:]))
     group.add_argument("--text-column", type=_column, metavar="N",
                        help="CoNLL: the column holding the token (default 1; tags are in the "
-                       "last column)")
+                       "last column); Label Studio CSV/TSV: the column holding the text")
 
 
 def tool_options(args: argparse.Namespace) -> ReadOptions:

@@ -176,6 +176,8 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
                               "record", **place(i))
         loaded.texts[doc_id] = text
         who = record["annotator"]
+        if who in (None, "") and record["annotation_id"] in (None, ""):
+            continue  # the row the converter writes for a task nobody annotated: its text only
         set_name = f"annotator {who}" if who not in (None, "") else "annotator"
         if (set_name, doc_id) in origin:
             first, here = place(origin[(set_name, doc_id)]), place(i)
@@ -317,8 +319,11 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
                 raise FormatError(file, f"expected {len(header)} cells as in the header, got "
                                   f"{len(row)}", line=start)
             lines.append(start)
-            yield len(lines) - 1, {name: _cell(cell, file, start, name)
-                                   for name, cell in zip(header, row, strict=True)}
+            # An empty cell is a key the JSON-MIN record lacks (the converter fills them in)
+            record: dict[str, Any] = dict.fromkeys(TABLE_COLUMNS)
+            record.update((name, _cell(cell, file, start, name))
+                          for name, cell in zip(header, row, strict=True) if cell != "")
+            yield len(lines) - 1, record
 
     def place(i: int, *parts: str | int) -> dict[str, Any]:
         return {"line": lines[i], "path": json_path(*parts) or None}
@@ -331,11 +336,12 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
 
 def _cell(cell: str, file: str, line: int, column: str) -> Any:
     """A CSV cell as the JSON-MIN value it stands for: a control tag's values (a JSON list of
-    objects) as that list, any other cell as its string (a data field may hold ``[]`` or a
-    list of words, which JSON-MIN would give as a string too). A cell that looks like span
-    values (``[{`` and a ``"start"``) but does not parse is refused."""
+    objects, or one object: the converter writes a choice of several so) as that value, any
+    other cell as its string (a data field may hold ``[]`` or a list of words, which JSON-MIN
+    gives as a string too). A cell that looks like span values (``[{`` and a ``"start"``)
+    but does not parse is refused."""
     body = cell.strip()
-    if not body.startswith("[{"):
+    if not body.startswith(("[{", "{")):
         return cell
     try:
         value = json.loads(body, parse_int=parse_json_int, parse_float=parse_json_float)
@@ -345,8 +351,10 @@ def _cell(cell: str, file: str, line: int, column: str) -> Any:
                               f"({{start, end, text, labels}}), got a cell that does not "
                               f"parse: {str(exc)[:100]}", line=line, field=column) from None
         return cell
-    return value if isinstance(value, list) and all(isinstance(x, dict) for x in value) \
-        else cell
+    if isinstance(value, dict) or (isinstance(value, list)
+                                   and all(isinstance(x, dict) for x in value)):
+        return value
+    return cell
 
 
 class _Malformed(Exception):

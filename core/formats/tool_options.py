@@ -1,7 +1,8 @@
 """Reader options of the annotation-tool and NER formats.
 
 ``--layer`` and ``--feature`` (WebAnno TSV, UIMA CAS XMI), ``--span-group`` (spaCy),
-``--scheme`` and ``--text-column`` (CoNLL) are fields of :class:`~core.formats.ReadOptions`, as
+``--scheme`` and ``--text-column`` (CoNLL; ``--text-column`` also Label Studio's CSV and TSV
+exports) are fields of :class:`~core.formats.ReadOptions`, as
 are doccano's label ids (``label_ids``, from a ``--labels`` label config). A reader reads them
 from its ``options`` argument and from nowhere else: the command line declares the flags and
 fills the fields in (:func:`core.cli.common.add_tool_options`,
