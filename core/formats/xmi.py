@@ -14,9 +14,10 @@ array, list and reference features are checked, never labels. A file it refuses 
 say what is wrong, in cassis's words; cassis's reading is never used (issue 25 §2: one path
 gives the data), and a file cassis reads that the reader refuses is an error saying that it is
 SpanScope's bug, but for a feature of one String written as several child elements, which
-cassis reads as a list (:func:`_children`). ``tests/formats/test_xmi_fast_path.py`` and ``test_xmi_generated.py`` compare
-the two on hand-made, generated and damaged files. Speed (issue 29, target 6): cassis builds an
-object for every token and sentence; ``bench/bench_xmi.py`` measures both.
+cassis reads as a list (:func:`_children`). ``tests/formats/test_xmi_fast_path.py`` and
+``test_xmi_generated.py`` compare the two on hand-made, generated and damaged files. Speed
+(issue 29, target 6): cassis builds an object for every token and sentence;
+``bench/bench_xmi.py`` measures both.
 
 The type system is the ``.xml`` file beside the ``.xmi`` (in the same folder or a parent folder
 of a zip or folder input, named ``TypeSystem.xml`` or ``typesystem.xml``). Span layers are the
