@@ -141,7 +141,7 @@ def _read_min(file: str, content: str, records: list[Any], options: ReadOptions)
 Place = Callable[..., dict[str, Any]]
 """Where a part of a record is, as the keywords of :class:`FormatError` and ``warn``:
 ``place(i, *parts)`` for the record at index ``i`` (JSON-MIN: a JSON path; CSV: its line,
-and the column and index inside the cell's JSON as the path)."""
+and inside a cell's JSON the column and index as the path)."""
 
 
 def _json_place(i: int, *parts: str | int) -> dict[str, Any]:
@@ -326,7 +326,8 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
             yield len(lines) - 1, record
 
     def place(i: int, *parts: str | int) -> dict[str, Any]:
-        return {"line": lines[i], "path": json_path(*parts) or None}
+        # a column alone is the message's field already: a path only inside a cell's JSON
+        return {"line": lines[i], "path": json_path(*parts) if len(parts) > 1 else None}
 
     loaded = Loaded(FORMAT, file)
     found_sets = _min_sets(file, records(), options, loaded, place, text_key)

@@ -67,7 +67,7 @@ def test_the_converters_exports_read_as_the_full_export(name: str) -> None:
 def test_a_tables_warnings_name_its_line_and_column(name: str) -> None:
     (warning,) = _read(name).diagnostics
     assert (warning.line, warning.field) == (3, "tone")
-    assert str(warning).startswith(f"{name}:3: tone: field 'tone': 'tone' holds values")
+    assert str(warning).startswith(f"{name}:3: field 'tone': 'tone' holds values")
 
 
 def test_the_header_decides_detection_whatever_the_name() -> None:
