@@ -254,7 +254,7 @@ def table_header(head: str) -> tuple[list[str], str] | None:
     the first line has one, else a comma), or None when the first line (at most 4,096
     characters) does not name :data:`TABLE_COLUMNS`.
 
-    >>> table_header('"annotation_id","annotator","id","label","text"\n1,"2",3,"[]","a"\n')
+    >>> table_header('"annotation_id","annotator","id","label","text"\\n1,"2",3,"[]","a"\\n')
     (['annotation_id', 'annotator', 'id', 'label', 'text'], ',')
     """
     first = head.lstrip()[:4097].split("\n", 1)[0].rstrip("\r")
