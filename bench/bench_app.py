@@ -11,13 +11,18 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
   Documents through the sidebar (each page's first visit computes and caches what it shows: the
   steps of the first round are reported apart as cold visits);
 * document switches: type a document id into the selector (timed apart: the browser filters the
-  listed options) and click it.
+  listed options) and click it;
+* warm revisits (``--revisits K``, issue 29 target 3: < 300 ms): after the rounds above, every
+  page again through the sidebar, K times, each visit timed apart with the server's CPU time
+  (user + system of the server process, ``/proc/PID/stat``; the background worker is another
+  process) over the step; reported per page (median, max) and over all pages.
 
 A step ends when Streamlit has finished the run (the front end's script state is back to
 ``notRunning``) and the page's own element is visible. Prints a table and writes
 ``bench/results/bench_app.json``.
 
-Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]``;
+Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
+[--revisits K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
 until their summary shows instead. Targets
 (issue 15): first load < 5 s, first visit of every page < 3 s, page or document switch < 1 s
@@ -110,6 +115,21 @@ def peak_rss_mib(pid: int) -> float | None:
     except OSError:
         pass
     return None
+
+
+def cpu_s(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` so far, in seconds (Linux ``/proc/PID/stat``;
+    its own threads, not its children)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _summary(times: list[float]) -> dict[str, Any]:
+    return {"median": round(statistics.median(times), 3) if times else None,
+            "max": round(max(times), 3) if times else None, "n": len(times)}
 
 
 def chromium(p: Any) -> Any:
@@ -209,7 +229,7 @@ def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
-        nav: tuple[tuple[str, str], ...] = NAV) -> dict[str, Any]:
+        nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -237,6 +257,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 docs: list[float] = []
                 typing: list[float] = []
                 rng = random.Random(1)
+                revisit: dict[str, list[float]] = {}
+                revisit_cpu: dict[str, list[float]] = {}
                 try:
                     for _ in range(repeat):
                         for title, sel in nav:
@@ -252,6 +274,17 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             typed, switched = _pick_doc(page, f"doc{pick}")
                             typing.append(typed)
                             docs.append(switched)
+                    for _ in range(revisits):
+                        for title, sel in nav:
+                            cpu0 = cpu_s(proc.pid)
+                            took = _nav(page, title, sel, timeout)
+                            cpu1 = cpu_s(proc.pid)
+                            cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+                            revisit.setdefault(title, []).append(took)
+                            revisit_cpu.setdefault(title, []).append(cpu or 0.0)
+                            print(f"revisit {title}: {took:.3f} s (server CPU "
+                                  f"{cpu if cpu is None else round(cpu, 3)} s)",
+                                  file=sys.stderr, flush=True)
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
                     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -285,6 +318,14 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                     "max": round(max(typing), 3) if typing else None},
         "page_first_visit_s": cold,
         "page_steps_s": steps,
+        **({"page_revisit_warm_s": {
+            "all": _summary([t for ts in revisit.values() for t in ts]),
+            "under_300ms": sum(t < 0.3 for ts in revisit.values() for t in ts),
+            "pages": {title: {**_summary(ts),
+                              "server_cpu_median": round(statistics.median(revisit_cpu[title]),
+                                                         3),
+                              "runs": [round(t, 3) for t in ts]}
+                      for title, ts in revisit.items()}}} if revisits else {}),
     }
 
 
@@ -341,6 +382,9 @@ def main() -> None:
     ap.add_argument("--pause", type=float, default=0.0,
                     help="seconds between the first load and the first click (a reader "
                     "looking at the page; the server may compute ahead meanwhile)")
+    ap.add_argument("--revisits", type=int, default=0,
+                    help="after the rounds, visit every page again this many times, each "
+                    "visit timed apart with the server's CPU (warm revisits, target < 300 ms)")
     ap.add_argument("--pages", default=None,
                     help="comma-separated page titles visited in each round, in this order "
                     f"(default: all, {', '.join(t for t, _ in NAV)}); the document switches "
@@ -358,7 +402,7 @@ def main() -> None:
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000, args.corpus, args.pause, nav)
+                 args.timeout * 1000, args.corpus, args.pause, nav, args.revisits)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
@@ -369,6 +413,11 @@ def main() -> None:
           and (result["document_switch_s"]["max"] or 0) < 1)
     print("targets (first load < 5 s, first visits < 3 s, switches < 1 s):",
           "met" if ok else "NOT met")
+    if "page_revisit_warm_s" in result:
+        warm = result["page_revisit_warm_s"]
+        slow = {t: v["median"] for t, v in warm["pages"].items() if v["max"] >= 0.3}
+        print(f"warm revisits < 300 ms: {warm['under_300ms']} of {warm['all']['n']}"
+              + (f"; over it (median): {slow}" if slow else ""))
 
 
 if __name__ == "__main__":
