@@ -15,7 +15,9 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
 * warm revisits (``--revisits K``, issue 29 target 3: < 300 ms): after the rounds above, every
   page again through the sidebar, K times, each visit timed apart with the server's CPU time
   (user + system of the server process, ``/proc/PID/stat``; the background worker is another
-  process) over the step; reported per page (median, max) and over all pages.
+  process), the time the page's main thread was busy (Chromium's ``TaskDuration``: script,
+  style, layout, paint) and the bytes the server sent over the websocket during the step;
+  reported per page (median, max) and over all pages.
 
 A step ends when Streamlit has finished the run (the front end's script state is back to
 ``notRunning``) and the page's own element is visible. Prints a table and writes
@@ -245,6 +247,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             with sync_playwright() as p:
                 browser = chromium(p)
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
+                received = [0]  # bytes the server sent over the websocket
+                page.on("websocket", lambda ws: ws.on(
+                    "framereceived", lambda frame: received.__setitem__(
+                        0, received[0] + len(frame))))
                 t = time.perf_counter()
                 page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"))
                 _settled(page, "#left-doc .ss-seg", timeout)
@@ -259,6 +265,16 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 rng = random.Random(1)
                 revisit: dict[str, list[float]] = {}
                 revisit_cpu: dict[str, list[float]] = {}
+                revisit_browser: dict[str, list[float]] = {}
+                revisit_bytes: dict[str, list[int]] = {}
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+
+                def busy() -> float:
+                    """Seconds the page's main thread has spent on tasks (script, style,
+                    layout, paint), Chromium's ``TaskDuration``."""
+                    return float(next(m["value"] for m in cdp.send("Performance.getMetrics")
+                                      ["metrics"] if m["name"] == "TaskDuration"))
                 try:
                     for _ in range(repeat):
                         for title, sel in nav:
@@ -276,15 +292,18 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             docs.append(switched)
                     for _ in range(revisits):
                         for title, sel in nav:
-                            cpu0 = cpu_s(proc.pid)
+                            cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             took = _nav(page, title, sel, timeout)
-                            cpu1 = cpu_s(proc.pid)
+                            cpu1, task = cpu_s(proc.pid), busy() - task0
                             cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
                             revisit.setdefault(title, []).append(took)
                             revisit_cpu.setdefault(title, []).append(cpu or 0.0)
+                            revisit_browser.setdefault(title, []).append(task)
+                            revisit_bytes.setdefault(title, []).append(received[0] - bytes0)
                             print(f"revisit {title}: {took:.3f} s (server CPU "
-                                  f"{cpu if cpu is None else round(cpu, 3)} s)",
-                                  file=sys.stderr, flush=True)
+                                  f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
+                                  f"thread {task:.3f} s, {received[0] - bytes0:,} bytes "
+                                  "received)", file=sys.stderr, flush=True)
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
                     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -324,6 +343,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             "pages": {title: {**_summary(ts),
                               "server_cpu_median": round(statistics.median(revisit_cpu[title]),
                                                          3),
+                              "browser_busy_median": round(
+                                  statistics.median(revisit_browser[title]), 3),
+                              "bytes_received_median": statistics.median(revisit_bytes[title]),
                               "runs": [round(t, 3) for t in ts]}
                       for title, ts in revisit.items()}}} if revisits else {}),
     }
