@@ -17,14 +17,18 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
   (user + system of the server process, ``/proc/PID/stat``; the background worker is another
   process), the time the page's main thread was busy (Chromium's ``TaskDuration``: script,
   style, layout, paint) and the bytes the server sent over the websocket during the step;
-  reported per page (median, max) and over all pages.
+  reported per page (median, max) and over all pages;
+* warm interactions (``--interactions K``): on Scores, Labels and Metric differences, the
+  widget changes of :data:`INTERACTIONS` (a tab, a table page, a metric, a variant, a view),
+  each timed from the click until its run has ended and the browser has drawn two frames, with
+  the same server CPU, main-thread time and bytes.
 
 A step ends when Streamlit has finished the run (the front end's script state is back to
 ``notRunning``) and the page's own element is visible. Prints a table and writes
 ``bench/results/bench_app.json``.
 
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
-[--revisits K]``;
+[--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
 until their summary shows instead. Targets
 (issue 15): first load < 5 s, first visit of every page < 3 s, page or document switch < 1 s
@@ -195,6 +199,75 @@ def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
     page.locator(selector).first.wait_for(timeout=timeout)
 
 
+_RUN_WATCH = """() => {
+  if (window.__ssRuns !== undefined) return;
+  const app = () => document.querySelector('[data-testid="stApp"]');
+  let last = app()?.getAttribute('data-test-script-state') ?? null;
+  window.__ssRuns = 0;
+  new MutationObserver(() => {
+    const now = app()?.getAttribute('data-test-script-state') ?? null;
+    if (now !== last) { if (now === 'notRunning') window.__ssRuns++; last = now; }
+  }).observe(document.documentElement,
+             {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
+}"""
+"""Counts the script runs the front end has seen end (``window.__ssRuns``)."""
+
+
+def _interact(page: Any, action: Any, timeout: float = 120_000) -> float:
+    """Seconds from ``action(page)`` (a click that reruns the script) until that run has ended
+    and the browser has drawn its next two frames (what the run sent is on screen)."""
+    page.evaluate(_RUN_WATCH)
+    runs = page.evaluate("window.__ssRuns")
+    t = time.perf_counter()
+    action(page)
+    page.wait_for_function(
+        f"() => window.__ssRuns > {runs} && document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return time.perf_counter() - t
+
+
+def _radio(key: str, option: str) -> Any:
+    return lambda page: page.locator(f".st-key-{key}").get_by_text(option, exact=True).click()
+
+
+def _select(key: str, option: str) -> Any:
+    def act(page: Any) -> None:
+        page.locator(f".st-key-{key} input").first.click()
+        page.get_by_role("option", name=option, exact=True).click()
+    return act
+
+
+def _tab(name: str) -> Any:
+    return lambda page: page.get_by_role("tab", name=re.compile(re.escape(name))).click()
+
+
+def _step_up(key: str) -> Any:
+    return lambda page: page.locator(
+        f".st-key-{key} [data-testid=stNumberInputStepUp]").click()
+
+
+INTERACTIONS: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (
+    ("Scores", (("detail tab: per document", _tab("Per document")),
+                ("per-document table: next page", _step_up("table_page")),
+                ("detail tab: per label", _tab("Per label")),
+                ("metric: mafalda", _radio("metric", "mafalda")),
+                ("metric: martino", _radio("metric", "martino")),
+                ("MAFALDA variant: metrics-py (first time: computed)",
+                 _select("mvariant", "metrics-py")),
+                ("MAFALDA variant: paper (computed before)", _select("mvariant", "paper")))),
+    ("Labels", (("values: row-normalised", _radio("lvalues", "row-normalised")),
+                ("values: counts", _radio("lvalues", "counts")),
+                ("view: within reference", _radio("lview", "within reference")),
+                ("view: confusion", _radio("lview", "confusion")))),
+    ("Metric differences", (("score: P", _radio("measure", "P")),
+                            ("score: F1", _radio("measure", "F1")))),
+)
+"""Warm widget interactions (``--interactions K``): on each page, steps that rerun it, each a
+change of a widget whose result the page has computed before (the one step marked "first
+time" computes; its return is the warm step). The bench pair has one system, so no pair
+change."""
+
 HEADINGS = {"Overview": "SpanScope"}
 """Pages whose title (h1) is not their name in the sidebar."""
 
@@ -231,7 +304,8 @@ def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
-        nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0) -> dict[str, Any]:
+        nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
+        interactions: int = 0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -267,6 +341,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 revisit_cpu: dict[str, list[float]] = {}
                 revisit_browser: dict[str, list[float]] = {}
                 revisit_bytes: dict[str, list[int]] = {}
+                acted: dict[str, list[tuple[float, float, float, int]]] = {}
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
 
@@ -304,6 +379,21 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
                                   f"thread {task:.3f} s, {received[0] - bytes0:,} bytes "
                                   "received)", file=sys.stderr, flush=True)
+                    known = dict(NAV)
+                    for _ in range(interactions):
+                        for title, actions in INTERACTIONS:
+                            _nav(page, title, known[title], timeout)
+                            for name, action in actions:
+                                cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
+                                took = _interact(page, action, timeout)
+                                cpu1, task = cpu_s(proc.pid), busy() - task0
+                                cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
+                                row = acted.setdefault(f"{title}: {name}", [])
+                                row.append((took, cpu, task, received[0] - bytes0))
+                                print(f"{title}: {name}: {took:.3f} s (server CPU {cpu:.3f} s, "
+                                      f"browser main thread {task:.3f} s, "
+                                      f"{received[0] - bytes0:,} bytes received)",
+                                      file=sys.stderr, flush=True)
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
                     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -348,6 +438,13 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                               "bytes_received_median": statistics.median(revisit_bytes[title]),
                               "runs": [round(t, 3) for t in ts]}
                       for title, ts in revisit.items()}}} if revisits else {}),
+        **({"interactions_warm_s": {
+            name: {**_summary([r[0] for r in rows]),
+                   "server_cpu_median": round(statistics.median(r[1] for r in rows), 3),
+                   "browser_busy_median": round(statistics.median(r[2] for r in rows), 3),
+                   "bytes_received_median": statistics.median(r[3] for r in rows),
+                   "runs": [round(r[0], 3) for r in rows]}
+            for name, rows in acted.items()}} if interactions else {}),
     }
 
 
@@ -407,6 +504,9 @@ def main() -> None:
     ap.add_argument("--revisits", type=int, default=0,
                     help="after the rounds, visit every page again this many times, each "
                     "visit timed apart with the server's CPU (warm revisits, target < 300 ms)")
+    ap.add_argument("--interactions", type=int, default=0,
+                    help="then this many rounds of the widget interactions of Scores, Labels "
+                    "and Metric differences (INTERACTIONS), each timed apart")
     ap.add_argument("--pages", default=None,
                     help="comma-separated page titles visited in each round, in this order "
                     f"(default: all, {', '.join(t for t, _ in NAV)}); the document switches "
@@ -424,7 +524,8 @@ def main() -> None:
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000, args.corpus, args.pause, nav, args.revisits)
+                 args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
+                 args.interactions)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
@@ -440,6 +541,11 @@ def main() -> None:
         slow = {t: v["median"] for t, v in warm["pages"].items() if v["max"] >= 0.3}
         print(f"warm revisits < 300 ms: {warm['under_300ms']} of {warm['all']['n']}"
               + (f"; over it (median): {slow}" if slow else ""))
+    if "interactions_warm_s" in result:
+        acts = result["interactions_warm_s"]
+        slow = {n: v["median"] for n, v in acts.items()
+                if v["max"] >= 0.3 and "first time" not in n}
+        print(f"warm interactions over 300 ms (median): {slow or 'none'}")
 
 
 if __name__ == "__main__":
