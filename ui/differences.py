@@ -325,6 +325,15 @@ def choose(ws: Workspace) -> Choice:
     return Choice(ref, system, int(level), mvariant, SHOWN_MEASURES[shown_measure])
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: int,
+                 variant: str, measure: str, title: str) -> go.Figure:
+    """:func:`waterfall` of :func:`path`'s steps for the same arguments (``_steps``), built
+    once: a page revisit or a widget change that keeps the path redraws the same figure
+    (docs/performance.md, issue 29, sixth pass). Shared: ``st.plotly_chart`` only reads it."""
+    return waterfall(_steps, measure, title=title)
+
+
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
     st.subheader(f"From Martino to MAFALDA: {md(c.system)} against {md(c.ref)}")
@@ -333,8 +342,9 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         return
     scored = [s for s in steps if s.score is not None]
     if len(scored) >= 2:
-        st.plotly_chart(waterfall(steps, c.measure, title=f"{MEASURES[c.measure]}, one rule "
-                                  "at a time (grey: the official metrics)"),
+        st.plotly_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level, c.mvariant,
+                                     c.measure, f"{MEASURES[c.measure]}, one rule at a time "
+                                     "(grey: the official metrics)"),
                         key="diff_waterfall", width="stretch")
     for s in steps:
         if s.error and s.official:
