@@ -164,3 +164,21 @@ def test_on_a_large_corpus_the_path_runs_in_the_background(make_app, frame, hand
     at.toggle(key=diff.K_DIFF_TEXTS).set_value(True).run()
     rows = differences.document_differences(sets[0], sets[1])
     assert list(frame(at, "document", "MAFALDA F1")["document"]) == [r.document for r in rows]
+
+
+def test_a_revisit_and_a_measure_switch_back_rebuild_no_waterfall(make_app, monkeypatch) -> None:
+    """Issue 29 (warm interactions < 300 ms): the waterfall of a path and measure already drawn
+    is the same figure, not built again."""
+    at = make_app("pages/differences.py", params={"b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    first = [e.proto.spec for e in at.get("plotly_chart")][:1]
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("P").run()
+    built: list[str] = []
+    real = diff.waterfall
+    monkeypatch.setattr(diff, "waterfall", lambda *a, **k: (built.append(a[1]), real(*a, **k))[1])
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("F1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert built == []
+    assert [e.proto.spec for e in at.get("plotly_chart")][:1] == first
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("R").run()
+    assert built == ["recall"]
