@@ -202,16 +202,16 @@ def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
 
 _RUN_WATCH = """() => {
   if (window.__ssRuns !== undefined) return;
-  const app = () => document.querySelector('[data-testid="stApp"]');
-  let last = app()?.getAttribute('data-test-script-state') ?? null;
   window.__ssRuns = 0;
-  new MutationObserver(() => {
-    const now = app()?.getAttribute('data-test-script-state') ?? null;
-    if (now !== last) { if (now === 'notRunning') window.__ssRuns++; last = now; }
-  }).observe(document.documentElement,
-             {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
+  new MutationObserver(records => {
+    for (const r of records) if (r.oldValue === 'running') window.__ssRuns++;
+  }).observe(document.documentElement, {attributes: true, subtree: true,
+                                        attributeOldValue: true,
+                                        attributeFilter: ['data-test-script-state']});
 }"""
-"""Counts the script runs the front end has seen end (``window.__ssRuns``)."""
+"""Counts the script runs the front end has seen end (``window.__ssRuns``): every change of the
+script state away from "running" (the records keep the old value; a callback that read the
+state itself would miss a run that began and ended between two callbacks)."""
 
 
 def _interact(page: Any, action: Any, timeout: float = 120_000) -> float:
