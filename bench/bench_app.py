@@ -20,7 +20,7 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
   reported per page (median, max) and over all pages;
 * warm interactions (``--interactions K``): on Scores, Labels and Metric differences, the
   widget changes of :data:`INTERACTIONS` (a tab, a table page, a metric, a variant, a view),
-  each timed from the click until its run has ended and the browser has drawn two frames, with
+  each timed from the click until the browser has drawn the run's last message, with
   the same server CPU, main-thread time and bytes; the first round is reported apart (it may
   compute what the widget asks for the first time), the others as warm interactions.
 
@@ -200,32 +200,38 @@ def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
     page.locator(selector).first.wait_for(timeout=timeout)
 
 
-_RUN_WATCH = """() => {
-  if (window.__ssRuns !== undefined) return;
-  window.__ssRuns = 0;
-  new MutationObserver(records => {
-    for (const r of records) if (r.oldValue === 'running') window.__ssRuns++;
-  }).observe(document.documentElement, {attributes: true, subtree: true,
-                                        attributeOldValue: true,
-                                        attributeFilter: ['data-test-script-state']});
-}"""
-"""Counts the script runs the front end has seen end (``window.__ssRuns``): every change of the
-script state away from "running" (the records keep the old value; a callback that read the
-state itself would miss a run that began and ended between two callbacks)."""
+_WS_WATCH = """(() => {
+  const Native = window.WebSocket;
+  window.__ssMsgs = 0; window.__ssLastMsg = 0; window.__ssPainted = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => {
+        window.__ssMsgs++;
+        window.__ssLastMsg = performance.now();
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          window.__ssPainted = Math.max(window.__ssPainted, performance.now()); }));
+      });
+    }
+  };
+})()"""
+"""Installed before the page loads: counts the server's messages, the time of the last one and
+the time of the second frame after it (what it sent is drawn). The script-state attribute is
+no clock for a widget's run: a run shorter than one React commit never shows "running"."""
 
 
-def _interact(page: Any, action: Any, timeout: float = 120_000) -> float:
-    """Seconds from ``action(page)`` (a click that reruns the script) until that run has ended
-    and the browser has drawn its next two frames (what the run sent is on screen)."""
-    page.evaluate(_RUN_WATCH)
-    runs = page.evaluate("window.__ssRuns")
-    t = time.perf_counter()
+def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 150) -> float:
+    """Seconds from ``action(page)`` (a click that reruns the script) until the browser has
+    drawn the last message of that run (two frames after it), once the script state is
+    ``notRunning`` and the server has sent nothing for ``quiet_ms``."""
+    sent, start = page.evaluate("() => [window.__ssMsgs, performance.now()]")
     action(page)
     page.wait_for_function(
-        f"() => window.__ssRuns > {runs} && document.querySelector('[data-testid=\"stApp\"]')"
+        f"() => window.__ssMsgs > {sent} && performance.now() - window.__ssLastMsg > {quiet_ms}"
+        " && window.__ssPainted >= window.__ssLastMsg"
+        " && document.querySelector('[data-testid=\"stApp\"]')"
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    return time.perf_counter() - t
+    return float(page.evaluate("window.__ssPainted") - start) / 1000
 
 
 def _radio(key: str, option: str) -> Any:
@@ -322,6 +328,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             with sync_playwright() as p:
                 browser = chromium(p)
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
+                page.add_init_script(_WS_WATCH)
                 received = [0]  # bytes the server sent over the websocket
                 page.on("websocket", lambda ws: ws.on(
                     "framereceived", lambda frame: received.__setitem__(

@@ -227,6 +227,16 @@ def documents_table(rows: list[DocDifference]) -> pd.DataFrame:
     return df
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def documents_frame(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
+                    variant: str) -> pd.DataFrame:
+    """:func:`documents_table` of :func:`documents`, built once per pair and setting: the
+    page's warm runs (a revisit, a table page, a measure) rebuilt one row per text, 10,000 at
+    the size where the comparison shows without its toggle (docs/performance.md, issue 29,
+    sixth pass)."""
+    return documents_table(documents(ws_key, _ws, ref, system, level, variant))
+
+
 NO_REASON = "nothing that separates the metrics"
 
 
@@ -393,7 +403,7 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
                    "differ most and open them on the 📄 Documents page.")
         return
     try:
-        rows = documents(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
+        df = documents_frame(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     except SpanScopeError as exc:
         # The text-by-text comparison needs both official scorers; SemEval-2021's refuses a
         # system that does not cover the reference's documents (the path above shows that
@@ -402,7 +412,6 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
                    f"that covers every document of {md(c.ref)}, or compare another pair.",
                    icon="⚠️")
         st.stop()
-    df = documents_table(rows)
     if not len(df):
         st.info(f"{md(c.ref)} has no document.", icon="ℹ️")
         st.stop()

@@ -239,6 +239,7 @@ def test_a_revisit_rebuilds_no_figure_and_walks_no_label(make_app, monkeypatch) 
     the first visit's, drawn again without building them again."""
     from ui import charts, results
 
+    scores_ui.per_label_chart.clear()  # the variant below is built here, not in another test
     at = make_app("pages/scores.py", params={"b": "system_a"})
     assert not at.exception, [e.value for e in at.exception]
     specs = [e.proto.spec for e in at.get("plotly_chart")]
