@@ -11,13 +11,25 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
   Documents through the sidebar (each page's first visit computes and caches what it shows: the
   steps of the first round are reported apart as cold visits);
 * document switches: type a document id into the selector (timed apart: the browser filters the
-  listed options) and click it.
+  listed options) and click it;
+* warm revisits (``--revisits K``, issue 29 target 3: < 300 ms): after the rounds above, every
+  page again through the sidebar, K times, each visit timed apart with the server's CPU time
+  (user + system of the server process, ``/proc/PID/stat``; the background worker is another
+  process), the time the page's main thread was busy (Chromium's ``TaskDuration``: script,
+  style, layout, paint) and the bytes the server sent over the websocket during the step;
+  reported per page (median, max) and over all pages;
+* warm interactions (``--interactions K``): on Scores, Labels and Metric differences, the
+  widget changes of :data:`INTERACTIONS` (a tab, a table page, a metric, a variant, a view),
+  each timed from the click until the browser has drawn the run's last message, with
+  the same server CPU, main-thread time and bytes; the first round is reported apart (it may
+  compute what the widget asks for the first time), the others as warm interactions.
 
 A step ends when Streamlit has finished the run (the front end's script state is back to
 ``notRunning``) and the page's own element is visible. Prints a table and writes
 ``bench/results/bench_app.json``.
 
-Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]``;
+Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
+[--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
 until their summary shows instead. Targets
 (issue 15): first load < 5 s, first visit of every page < 3 s, page or document switch < 1 s
@@ -112,6 +124,21 @@ def peak_rss_mib(pid: int) -> float | None:
     return None
 
 
+def cpu_s(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` so far, in seconds (Linux ``/proc/PID/stat``;
+    its own threads, not its children)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _summary(times: list[float]) -> dict[str, Any]:
+    return {"median": round(statistics.median(times), 3) if times else None,
+            "max": round(max(times), 3) if times else None, "n": len(times)}
+
+
 def chromium(p: Any) -> Any:
     """Debian's Chromium, headless, launched by Playwright's sync API ``p`` (no download)."""
     return p.chromium.launch(executable_path=CHROMIUM,
@@ -173,6 +200,81 @@ def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
     page.locator(selector).first.wait_for(timeout=timeout)
 
 
+_WS_WATCH = """(() => {
+  const Native = window.WebSocket;
+  window.__ssMsgs = 0; window.__ssLastMsg = 0; window.__ssPainted = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => {
+        window.__ssMsgs++;
+        window.__ssLastMsg = performance.now();
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          window.__ssPainted = Math.max(window.__ssPainted, performance.now()); }));
+      });
+    }
+  };
+})()"""
+"""Installed before the page loads: counts the server's messages, the time of the last one and
+the time of the second frame after it (what it sent is drawn). The script-state attribute is
+no clock for a widget's run: a run shorter than one React commit never shows "running"."""
+
+
+def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 150) -> float:
+    """Seconds from ``action(page)`` (a click that reruns the script) until the browser has
+    drawn the last message of that run (two frames after it), once the script state is
+    ``notRunning`` and the server has sent nothing for ``quiet_ms``."""
+    sent, start = page.evaluate("() => [window.__ssMsgs, performance.now()]")
+    action(page)
+    page.wait_for_function(
+        f"() => window.__ssMsgs > {sent} && performance.now() - window.__ssLastMsg > {quiet_ms}"
+        " && window.__ssPainted >= window.__ssLastMsg"
+        " && document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
+    return float(page.evaluate("window.__ssPainted") - start) / 1000
+
+
+def _radio(key: str, option: str) -> Any:
+    return lambda page: page.locator(f".st-key-{key}").get_by_text(option, exact=True).click()
+
+
+def _select(key: str, option: str) -> Any:
+    def act(page: Any) -> None:
+        page.locator(f".st-key-{key} input").first.click()
+        page.get_by_role("option", name=option, exact=True).click()
+    return act
+
+
+def _tab(name: str) -> Any:
+    return lambda page: page.get_by_role("tab", name=re.compile(re.escape(name))).click()
+
+
+def _step_up(key: str) -> Any:
+    return lambda page: page.locator(
+        f".st-key-{key} [data-testid=stNumberInputStepUp]").click()
+
+
+INTERACTIONS: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (
+    ("Scores", (("detail tab: per document", _tab("Per document")),
+                ("per-document table: next page", _step_up("table_page")),
+                ("detail tab: per label", _tab("Per label")),
+                ("metric: mafalda", _radio("metric", "mafalda")),
+                ("metric: martino", _radio("metric", "martino")),
+                ("MAFALDA variant: metrics-py (first time: computed)",
+                 _select("mvariant", "metrics-py")),
+                ("MAFALDA variant: paper (computed before)", _select("mvariant", "paper")))),
+    ("Labels", (("values: row-normalised", _radio("lvalues", "row-normalised")),
+                ("values: counts", _radio("lvalues", "counts")),
+                ("view: within reference", _radio("lview", "within reference")),
+                ("view: confusion", _radio("lview", "confusion")))),
+    ("Metric differences", (("score: P", _radio("measure", "P")),
+                            ("score: F1", _radio("measure", "F1")))),
+)
+"""Warm widget interactions (``--interactions K``): on each page, steps that rerun it, each a
+change of a widget whose result the page has computed before (the one step marked "first
+time" computes; its return is the warm step). The bench pair has one system, so no pair
+change."""
+
 HEADINGS = {"Overview": "SpanScope"}
 """Pages whose title (h1) is not their name in the sidebar."""
 
@@ -209,7 +311,8 @@ def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
-        nav: tuple[tuple[str, str], ...] = NAV) -> dict[str, Any]:
+        nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
+        interactions: int = 0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -225,6 +328,11 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             with sync_playwright() as p:
                 browser = chromium(p)
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
+                page.add_init_script(_WS_WATCH)
+                received = [0]  # bytes the server sent over the websocket
+                page.on("websocket", lambda ws: ws.on(
+                    "framereceived", lambda frame: received.__setitem__(
+                        0, received[0] + len(frame))))
                 t = time.perf_counter()
                 page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"))
                 _settled(page, "#left-doc .ss-seg", timeout)
@@ -237,6 +345,19 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 docs: list[float] = []
                 typing: list[float] = []
                 rng = random.Random(1)
+                revisit: dict[str, list[float]] = {}
+                revisit_cpu: dict[str, list[float]] = {}
+                revisit_browser: dict[str, list[float]] = {}
+                revisit_bytes: dict[str, list[int]] = {}
+                acted: dict[str, list[tuple[float, float, float, int]]] = {}
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+
+                def busy() -> float:
+                    """Seconds the page's main thread has spent on tasks (script, style,
+                    layout, paint), Chromium's ``TaskDuration``."""
+                    return float(next(m["value"] for m in cdp.send("Performance.getMetrics")
+                                      ["metrics"] if m["name"] == "TaskDuration"))
                 try:
                     for _ in range(repeat):
                         for title, sel in nav:
@@ -252,6 +373,35 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             typed, switched = _pick_doc(page, f"doc{pick}")
                             typing.append(typed)
                             docs.append(switched)
+                    for _ in range(revisits):
+                        for title, sel in nav:
+                            cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
+                            took = _nav(page, title, sel, timeout)
+                            cpu1, task = cpu_s(proc.pid), busy() - task0
+                            cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+                            revisit.setdefault(title, []).append(took)
+                            revisit_cpu.setdefault(title, []).append(cpu or 0.0)
+                            revisit_browser.setdefault(title, []).append(task)
+                            revisit_bytes.setdefault(title, []).append(received[0] - bytes0)
+                            print(f"revisit {title}: {took:.3f} s (server CPU "
+                                  f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
+                                  f"thread {task:.3f} s, {received[0] - bytes0:,} bytes "
+                                  "received)", file=sys.stderr, flush=True)
+                    known = dict(NAV)
+                    for _ in range(interactions):
+                        for title, actions in INTERACTIONS:
+                            _nav(page, title, known[title], timeout)
+                            for name, action in actions:
+                                cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
+                                took = _interact(page, action, timeout)
+                                cpu1, task = cpu_s(proc.pid), busy() - task0
+                                cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
+                                row = acted.setdefault(f"{title}: {name}", [])
+                                row.append((took, cpu, task, received[0] - bytes0))
+                                print(f"{title}: {name}: {took:.3f} s (server CPU {cpu:.3f} s, "
+                                      f"browser main thread {task:.3f} s, "
+                                      f"{received[0] - bytes0:,} bytes received)",
+                                      file=sys.stderr, flush=True)
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
                     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -285,6 +435,27 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                     "max": round(max(typing), 3) if typing else None},
         "page_first_visit_s": cold,
         "page_steps_s": steps,
+        **({"page_revisit_warm_s": {
+            "all": _summary([t for ts in revisit.values() for t in ts]),
+            "under_300ms": sum(t < 0.3 for ts in revisit.values() for t in ts),
+            "pages": {title: {**_summary(ts),
+                              "server_cpu_median": round(statistics.median(revisit_cpu[title]),
+                                                         3),
+                              "browser_busy_median": round(
+                                  statistics.median(revisit_browser[title]), 3),
+                              "bytes_received_median": statistics.median(revisit_bytes[title]),
+                              "runs": [round(t, 3) for t in ts]}
+                      for title, ts in revisit.items()}}} if revisits else {}),
+        # The first round may compute (a tab's table, a metric's per-label rows): apart.
+        **({"interactions_first_s": {name: round(rows[0][0], 3)
+                                     for name, rows in acted.items()},
+            "interactions_warm_s": {
+            name: {**_summary([r[0] for r in rows[1:]]),
+                   "server_cpu_median": round(statistics.median(r[1] for r in rows[1:]), 3),
+                   "browser_busy_median": round(statistics.median(r[2] for r in rows[1:]), 3),
+                   "bytes_received_median": statistics.median(r[3] for r in rows[1:]),
+                   "runs": [round(r[0], 3) for r in rows[1:]]}
+            for name, rows in acted.items()}} if interactions > 1 else {}),
     }
 
 
@@ -341,6 +512,13 @@ def main() -> None:
     ap.add_argument("--pause", type=float, default=0.0,
                     help="seconds between the first load and the first click (a reader "
                     "looking at the page; the server may compute ahead meanwhile)")
+    ap.add_argument("--revisits", type=int, default=0,
+                    help="after the rounds, visit every page again this many times, each "
+                    "visit timed apart with the server's CPU (warm revisits, target < 300 ms)")
+    ap.add_argument("--interactions", type=int, default=0,
+                    help="then this many rounds of the widget interactions of Scores, Labels "
+                    "and Metric differences (INTERACTIONS), each timed apart; the first "
+                    "round is reported apart (it may compute), so at least 2")
     ap.add_argument("--pages", default=None,
                     help="comma-separated page titles visited in each round, in this order "
                     f"(default: all, {', '.join(t for t, _ in NAV)}); the document switches "
@@ -358,7 +536,8 @@ def main() -> None:
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000, args.corpus, args.pause, nav)
+                 args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
+                 args.interactions)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
@@ -369,6 +548,16 @@ def main() -> None:
           and (result["document_switch_s"]["max"] or 0) < 1)
     print("targets (first load < 5 s, first visits < 3 s, switches < 1 s):",
           "met" if ok else "NOT met")
+    if "page_revisit_warm_s" in result:
+        warm = result["page_revisit_warm_s"]
+        slow = {t: v["median"] for t, v in warm["pages"].items() if v["max"] >= 0.3}
+        print(f"warm revisits < 300 ms: {warm['under_300ms']} of {warm['all']['n']}"
+              + (f"; over it (median): {slow}" if slow else ""))
+    if "interactions_warm_s" in result:
+        acts = result["interactions_warm_s"]
+        slow = {n: v["median"] for n, v in acts.items()
+                if v["max"] >= 0.3 and "first time" not in n}
+        print(f"warm interactions over 300 ms (median): {slow or 'none'}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ are shared (:mod:`ui.state`); the page's own keys are its tables', pagers' and d
 from __future__ import annotations
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.model.errors import warning_total
@@ -163,6 +164,14 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     download_buttons(diags, "diagnostics", key="dl_diag")
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def labels_chart(ws_key: str, _labels: pd.DataFrame) -> go.Figure:
+    """:func:`ui.charts.spans_per_label` of the summary's label table of workspace ``ws_key``
+    (:func:`ui.summaries.summary_tables`), built once per workspace, not on every visit
+    (docs/performance.md, issue 29, sixth pass). Shared: ``st.plotly_chart`` only reads it."""
+    return charts.spans_per_label(_labels)
+
+
 def summary(ws: Workspace, loaded_ws: Workspace) -> None:
     """Counts of the shown workspace: documents, texts, sets (with their renaming), spans per
     label and set, and the documents a set misses."""
@@ -185,7 +194,7 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
         download_buttons(labels, "spans_per_label", key="dl_labels")
     with right:
         if len(labels):
-            st.plotly_chart(charts.spans_per_label(labels), key="labels_chart")
+            st.plotly_chart(labels_chart(ws.key, labels), key="labels_chart")
 
     st.markdown("**Documents missing from a set**")
     missing = tables["missing"]

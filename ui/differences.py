@@ -227,6 +227,16 @@ def documents_table(rows: list[DocDifference]) -> pd.DataFrame:
     return df
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def documents_frame(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
+                    variant: str) -> pd.DataFrame:
+    """:func:`documents_table` of :func:`documents`, built once per pair and setting: the
+    page's warm runs (a revisit, a table page, a measure) rebuilt one row per text, 10,000 at
+    the size where the comparison shows without its toggle (docs/performance.md, issue 29,
+    sixth pass)."""
+    return documents_table(documents(ws_key, _ws, ref, system, level, variant))
+
+
 NO_REASON = "nothing that separates the metrics"
 
 
@@ -325,6 +335,15 @@ def choose(ws: Workspace) -> Choice:
     return Choice(ref, system, int(level), mvariant, SHOWN_MEASURES[shown_measure])
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: int,
+                 variant: str, measure: str, title: str) -> go.Figure:
+    """:func:`waterfall` of :func:`path`'s steps for the same arguments (``_steps``), built
+    once: a page revisit or a widget change that keeps the path redraws the same figure
+    (docs/performance.md, issue 29, sixth pass). Shared: ``st.plotly_chart`` only reads it."""
+    return waterfall(_steps, measure, title=title)
+
+
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
     st.subheader(f"From Martino to MAFALDA: {md(c.system)} against {md(c.ref)}")
@@ -333,8 +352,9 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         return
     scored = [s for s in steps if s.score is not None]
     if len(scored) >= 2:
-        st.plotly_chart(waterfall(steps, c.measure, title=f"{MEASURES[c.measure]}, one rule "
-                                  "at a time (grey: the official metrics)"),
+        st.plotly_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level, c.mvariant,
+                                     c.measure, f"{MEASURES[c.measure]}, one rule at a time "
+                                     "(grey: the official metrics)"),
                         key="diff_waterfall", width="stretch")
     for s in steps:
         if s.error and s.official:
@@ -383,7 +403,7 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
                    "differ most and open them on the 📄 Documents page.")
         return
     try:
-        rows = documents(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
+        df = documents_frame(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     except SpanScopeError as exc:
         # The text-by-text comparison needs both official scorers; SemEval-2021's refuses a
         # system that does not cover the reference's documents (the path above shows that
@@ -392,7 +412,6 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
                    f"that covers every document of {md(c.ref)}, or compare another pair.",
                    icon="⚠️")
         st.stop()
-    df = documents_table(rows)
     if not len(df):
         st.info(f"{md(c.ref)} has no document.", icon="ℹ️")
         st.stop()

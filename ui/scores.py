@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import registry
@@ -99,6 +100,32 @@ def setup(ws: Workspace) -> Setup:
     return Setup(ref, variants, int(level), systems, int(n_boot), int(seed), intervals)
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def taxonomy_note(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...]) -> str:
+    """:func:`ui.results.taxonomy_note`, once per workspace and sets: it walks the labels of
+    every span of each set (50 ms per page run at 100,000 documents, docs/performance.md)."""
+    return results.taxonomy_note(_ws, ref, systems)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def systems_chart(ws_key: str, _table: pd.DataFrame, ref: str, systems: tuple[str, ...],
+                  variants: tuple[tuple[str, str | None], ...], level: int, n_boot: int,
+                  seed: int, columns: tuple[tuple[str, str], ...]) -> go.Figure:
+    """:func:`ui.charts.systems_f1` of the systems table, built once per table: the table
+    (``_table``) is :func:`ui.results.systems_overview` of the same arguments, and a page run
+    that rebuilds the figure spends more time on it than on the rest of the section. The
+    figure is shared (``st.cache_resource``): ``st.plotly_chart`` only reads it."""
+    return charts.systems_f1(_table, columns=dict(columns), title=f"F1 against {ref}")
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def per_label_chart(ws_key: str, _per_label: pd.DataFrame, ref: str, system: str, metric: str,
+                    variant: str | None, level: int | None, title: str) -> go.Figure:
+    """:func:`ui.charts.per_label_prf` of :func:`ui.results.pair_result`'s per-label table of
+    the same arguments (``_per_label``), built once (see :func:`systems_chart`)."""
+    return charts.per_label_prf(_per_label, title=title)
+
+
 def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
     span_metrics = registry.span_metrics()
     notes = []
@@ -121,7 +148,7 @@ def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
         notes.append("text: micro P/R/F1 and exact-match ratio of each document's set of "
                      "labels.")
     if any(m.levels for m in span_metrics):
-        notes.append(results.taxonomy_note(ws, s.ref, s.systems))
+        notes.append(taxonomy_note(ws.key, ws, s.ref, tuple(s.systems)))
     return " ".join(notes)
 
 
@@ -139,8 +166,10 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     f1_cols = {label: col for label, col in overview.f1_columns.items()
                if col in overview.table}
     if f1_cols:
-        st.plotly_chart(charts.systems_f1(overview.table, columns=f1_cols,
-                                          title=f"F1 against {s.ref}"), key="systems_chart")
+        st.plotly_chart(systems_chart(ws.key, overview.table, s.ref, tuple(s.systems),
+                                      tuple(s.variants.items()), s.level,
+                                      s.n_boot if s.intervals else 0, s.seed,
+                                      tuple(f1_cols.items())), key="systems_chart")
     paper_table(ws, s, overview.table)
 
 
@@ -229,9 +258,9 @@ def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -
     above_one.note(per_label, key="per_label")
     download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label")
     if len(per_label):
-        st.plotly_chart(charts.per_label_prf(per_label, title=f"{d.system}: P, R, F1 per label "
-                                             f"({d.entry.title})"),
-                        key="per_label_chart")
+        st.plotly_chart(per_label_chart(ws.key, per_label, s.ref, d.system, d.metric, d.variant,
+                                        d.level, f"{d.system}: P, R, F1 per label "
+                                        f"({d.entry.title})"), key="per_label_chart")
 
 
 def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
@@ -274,7 +303,7 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
         st.stop()
     st.caption(results.overall_caption(result))
     if "taxonomy" in entry.options:
-        st.caption(results.taxonomy_note(ws, s.ref, [system]))
+        st.caption(taxonomy_note(ws.key, ws, s.ref, (system,)))
     # Lazy tabs: only the open one runs. The per-document table of 100,000 documents (every
     # row built, then sorted) cost most of the page's first visit while the per-label tab
     # was the one shown (docs/performance.md, issue 29).

@@ -68,3 +68,22 @@ def test_format_override_reports_a_wrong_format_as_an_error(
     at.selectbox(key=state.upload_key("fmt", "gold.json")).select("ptc").run()
     assert not at.exception
     assert any("gold.json" in e.value.replace("\\", "") for e in at.error)
+
+
+def test_a_revisit_rebuilds_no_chart(make_app, monkeypatch) -> None:
+    """Issue 29 (a warm revisit < 300 ms): the spans-per-label chart of the loaded sets is built
+    once, then drawn again on every visit."""
+    from ui import charts
+
+    at = make_app("pages/data.py")
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [e.proto.spec for e in at.get("plotly_chart")]
+    assert specs
+    built: list[int] = []
+    real = charts.spans_per_label
+    monkeypatch.setattr(charts, "spans_per_label", lambda df: (built.append(len(df)), real(df))[1])
+    at.switch_page("pages/scores.py").run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert built == []
+    assert [e.proto.spec for e in at.get("plotly_chart")] == specs

@@ -164,3 +164,26 @@ def test_on_a_large_corpus_the_path_runs_in_the_background(make_app, frame, hand
     at.toggle(key=diff.K_DIFF_TEXTS).set_value(True).run()
     rows = differences.document_differences(sets[0], sets[1])
     assert list(frame(at, "document", "MAFALDA F1")["document"]) == [r.document for r in rows]
+
+
+def test_a_measure_switched_back_rebuilds_no_waterfall_and_no_text_table(make_app,
+                                                                          monkeypatch) -> None:
+    """Issue 29 (warm interactions < 300 ms): the waterfall of a path and measure already drawn
+    is the same figure, and the text-by-text table the same rows, not built again."""
+    at = make_app("pages/differences.py", params={"b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    first = [e.proto.spec for e in at.get("plotly_chart")][:1]
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("P").run()
+    built: list[str] = []
+    real = diff.waterfall
+    monkeypatch.setattr(diff, "waterfall", lambda *a, **k: (built.append(a[1]), real(*a, **k))[1])
+    real_table = diff.documents_table
+    monkeypatch.setattr(diff, "documents_table", lambda rows: (built.append("texts"),
+                                                                real_table(rows))[1])
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("F1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert built == []  # neither the waterfall nor the text-by-text table built again
+    assert at.dataframe(key=diff.K_DIFF_TABLE).value.shape[0] > 0
+    assert [e.proto.spec for e in at.get("plotly_chart")][:1] == first
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("R").run()  # another measure, another figure
+    assert [e.proto.spec for e in at.get("plotly_chart")][:1] != first

@@ -232,3 +232,30 @@ def test_on_a_large_corpus_the_intervals_wait_for_their_toggle(make_app, frame,
     after = frame(at, "system", "DSM F1 low").set_index("system")
     assert after["DSM F1"].to_dict() == shown_f1.to_dict()  # the scores stay what they were
     assert any("F1(" in m.value for m in at.markdown)
+
+
+def test_a_revisit_rebuilds_no_figure_and_walks_no_label(make_app, monkeypatch) -> None:
+    """Issue 29 (a warm revisit < 300 ms): back on the page, its figures and taxonomy note are
+    the first visit's, drawn again without building them again."""
+    from ui import charts, results
+
+    scores_ui.per_label_chart.clear()  # the variant below is built here, not in another test
+    at = make_app("pages/scores.py", params={"b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [e.proto.spec for e in at.get("plotly_chart")]
+    assert len(specs) == 2  # the systems' F1 and the per-label P, R, F1
+    at.switch_page("pages/documents.py").run()
+    calls: list[str] = []
+    for module, name in ((charts, "systems_f1"), (charts, "per_label_prf"),
+                         (results, "taxonomy_note")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: (
+            calls.append(_name), _real(*a, **k))[1])
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls == []
+    assert [e.proto.spec for e in at.get("plotly_chart")] == specs
+    # Another variant is another figure.
+    at.selectbox(key=state.variant_key("martino")).set_value("nlp4if2019").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls.count("per_label_prf") == 1
