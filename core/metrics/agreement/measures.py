@@ -245,7 +245,8 @@ def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence
 
 
 def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True),
-                   only: Sequence[tuple[str, str]] | None = None
+                   only: Sequence[tuple[str, str]] | None = None,
+                   sides: CharSides | None = None
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
@@ -257,14 +258,17 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
     of the time on a large corpus: an object per document and pair); a value left out is an
     empty dictionary, every other value is the same. ``only``: these pairs ``(a, b)`` instead
     of every pair (each the values of the two annotators alone: :func:`char_counts` looks only
-    at the documents both list).
+    at the documents both list). ``sides``: the study's :class:`CharSides` when the caller
+    shares them with other comparisons (``only`` may then name a side it added, as
+    :meth:`CharSides.majority`); by default one for these pairs.
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
     jaccards: dict[tuple[str, str], PairValue] = {}
     pairs = list(combinations(study.annotators, 2) if only is None else only)
     # each annotator's runs are worth merging when it is in more than one pair
-    sides = CharSides(study, merge_runs=len(pairs) > 1)
+    if sides is None:
+        sides = CharSides(study, merge_runs=len(pairs) > 1)
     for a, b in pairs:
         doc_ids, counts = char_counts(study, a, b, sides)  # (documents, labels + position, 4)
         labels = study.labels

@@ -47,7 +47,7 @@ from core.metrics.agreement.measures import (
     char_agreement,
     span_f1,
 )
-from core.metrics.agreement.study import Study, merge_intervals
+from core.metrics.agreement.study import CharSides, Study, merge_intervals
 from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
 from core.model.errors import InputError, ParameterError, check_choice
 
@@ -651,6 +651,12 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
         return _scaled(progress, k, steps)
 
     study = Study.from_sets(sets, texts, label=label)
+    if (measure in CHAR_MEASURES and not leave_one_out and len(study.annotators) >= 2
+            and not any(s.alternatives for s in sets)):
+        view = _char_view(study, sets, texts, measure=measure, label=label, gold=gold,
+                          progress=progress)
+        if view is not None:
+            return view
     pw = pairwise(study, measure, samples=samples, seed=seed, progress=step(0), cache=cache)
     many = None
     if measure in MANY_MEASURES:
@@ -661,7 +667,9 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     gold_res = None
     others = [s for s in sets if gold is None or s.name != gold.name]
     if gold is not None and others:
-        gstudy = Study.from_sets([gold, *others], texts, label=label)
+        # the gold first among the sets: its study is the sets' own
+        gstudy = (study if sets[0] is gold else
+                  Study.from_sets([gold, *others], texts, label=label))
         gold_res = against(gstudy, gold.name, measure=measure, samples=samples, seed=seed,
                            progress=step(2), cache=cache)
     maj = against_majority(sets, texts, measure=measure, label=label,
@@ -670,3 +678,52 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     if progress is not None:
         progress(steps, steps)
     return MeasureView(measure, pw, many, gold_res, maj, rank_documents(pw, many))
+
+
+CHAR_MEASURES: tuple[str, ...] = ("char-kappa", "char-jaccard")
+
+
+def _without_documents(pv: PairValue) -> PairValue:
+    """``pv`` as :func:`against` gives it for a character measure: no per-document values."""
+    return PairValue(pv.overall, dict(pv.per_label), {}, dict(pv.extra))
+
+
+def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None,
+               *, measure: str, label: str | None, gold: AnnotationSet | None,
+               progress: Progress | None) -> MeasureView | None:
+    """:func:`measure_view` of char-κ or char-Jaccard (no leave-one-out, no MAFALDA
+    alternatives) with one :class:`~core.metrics.agreement.study.CharSides` for every
+    comparison: each set's runs are merged once, the majority is voted from those runs
+    (:meth:`CharSides.majority`, no :func:`majority_set`, no study of it), and each set against
+    it is a pair of the same sides; when the gold is the first of ``sets``, each set against
+    it is its pair of the matrix without the per-document values (the study
+    :func:`against` would build is the sets' own). None where the runs cannot be merged
+    (:meth:`CharSides.runs`): then the general way. The same floats as the general way
+    (``tests/agreement/test_majority_runs.py``)."""
+    names = list(study.annotators)
+    sides = CharSides(study)
+    ref = _free_name("majority", names)
+    if not sides.majority(ref, names):
+        return None
+    kappa = measure == "char-kappa"
+    pick = 0 if kappa else 1
+    pw = char_agreement(study, per_document=(kappa, not kappa), sides=sides)[pick]
+    if progress is not None:
+        progress(1, 4)
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        if sets[0] is gold:
+            gold_res = {s.name: _without_documents(pw.pairs[(gold.name, s.name)])
+                        for s in others}
+        else:
+            gstudy = Study.from_sets([gold, *others], texts, label=label)
+            gold_res = against(gstudy, gold.name, measure=measure)
+    if progress is not None:
+        progress(3, 4)
+    maj = char_agreement(study, per_document=(False, False), only=[(ref, a) for a in names],
+                         sides=sides)[pick]
+    if progress is not None:
+        progress(4, 4)
+    return MeasureView(measure, pw, None, gold_res, {a: maj.pairs[(ref, a)] for a in names},
+                       rank_documents(pw, None))
