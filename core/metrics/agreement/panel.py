@@ -355,7 +355,8 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
 
     The value is the pair's entry of :func:`pairwise` on the two annotators alone, with
     ``reference`` as the row (the gold side of span-F1: its ``extra`` holds precision and
-    recall of the annotator's spans against the reference's).
+    recall of the annotator's spans against the reference's), without its per-document values
+    where leaving them out saves time (every measure but γ and γ-cat): the page shows none.
 
     >>> g = AnnotationSet("gold", {"d": (Span(0, 10, "x"),)})
     >>> a = AnnotationSet("A", {"d": (Span(0, 5, "x"),)}, role="annotator")
@@ -372,7 +373,7 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
     if measure in ASYMMETRIC and others:
         # One direction is enough: the reference is the gold side.
         res = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
-                      only=[(reference, a) for a in others])
+                      only=[(reference, a) for a in others], per_document=False)
         if progress is not None:
             progress(1, 1)
         return {a: res.pairs[(reference, a)] for a in others}
@@ -699,7 +700,7 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
     it is its pair of the matrix without the per-document values (the study
     :func:`against` would build is the sets' own). None where the runs cannot be merged
     (:meth:`CharSides.runs`): then the general way. The same floats as the general way
-    (``tests/agreement/test_majority_runs.py``)."""
+    (``tests/agreement/test_view_shared.py``)."""
     names = list(study.annotators)
     sides = CharSides(study)
     ref = _free_name("majority", names)

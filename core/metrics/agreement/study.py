@@ -384,7 +384,7 @@ class CharSides:
         :func:`~core.metrics.agreement.panel.majority_set` builds from the same sets (a study
         of that set and the voters has this study's documents, labels and lengths: its spans
         lie inside the voters'), computed from the voters' runs instead of their spans, and
-        with no study, table or span of its own (``tests/agreement/test_majority_runs.py``).
+        with no study, table or span of its own (``tests/agreement/test_view_shared.py``).
         False (nothing added) where a voter has no runs (:meth:`runs`)."""
         got = [self.runs(a) for a in voters]
         if not voters or any(r is None for r in got):

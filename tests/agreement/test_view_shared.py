@@ -1,6 +1,7 @@
 """Issue 29: char-κ and char-Jaccard's view with one set of runs for every comparison (the
 majority voted from the sets' merged runs, the gold's pairs taken from the matrix) gives the
-floats of the general way: :func:`majority_set`, a study of it, and a study of the gold."""
+floats of the general way: :func:`majority_set`, a study of it, and a study of the gold; and
+each set against a reference leaves out only the per-document values."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.metrics.agreement import measure_view, panel
-from core.metrics.agreement.panel import majority_set
+from core.metrics.agreement import compute, measure_view, pairwise, panel
+from core.metrics.agreement.measures import ManyResult, PairwiseResult
+from core.metrics.agreement.panel import against, majority_set, sub_study
 from core.metrics.agreement.study import CharSides, Study
 from core.model import AnnotationSet, Span
 
@@ -88,3 +90,40 @@ def test_the_gold_first_among_the_sets_takes_its_pairs_from_the_matrix() -> None
         pv = view.pairwise.pairs[("gold", name)]
         assert view.gold is not None and view.gold[name].overall == pv.overall
         assert view.gold[name].per_document == {} and pv.per_document
+
+
+NOT_GAMMA = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa",
+             "fleiss-kappa", "krippendorff-alpha", "unitizing-alpha")
+
+
+def _without_documents(pv: object) -> str:
+    return repr((pv.overall, pv.per_label, pv.extra))  # type: ignore[attr-defined]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(annotator, min_size=2, max_size=3), st.sampled_from([None, "A"]),
+       st.sampled_from(NOT_GAMMA), st.booleans())
+def test_against_leaves_out_only_the_per_document_values(annotators: list, label: str | None,
+                                                         measure: str, texts_known: bool
+                                                         ) -> None:
+    sets = [_set(f"a{i}", docs) for i, docs in enumerate(annotators)]
+    texts = {d: "x" * 50 for d in ("d1", "d2", "d3")} if texts_known else None
+    study = Study.from_sets(sets, texts, label=label)
+    reference = study.annotators[0]
+    got = against(study, reference, measure=measure)
+    for a in study.annotators[1:]:
+        alone = pairwise(sub_study(study, [reference, a]), measure)
+        whole = alone.pairs.get((reference, a)) or alone.pairs[(a, reference)]
+        assert got[a].per_document == {}
+        assert _without_documents(got[a]) == _without_documents(whole)
+    # and so does each measure asked for no per-document values
+    full, lean = compute(study, measure), compute(study, measure, per_document=False)
+    if isinstance(full, PairwiseResult):
+        assert isinstance(lean, PairwiseResult) and full.pairs.keys() == lean.pairs.keys()
+        for key, pv in full.pairs.items():
+            assert lean.pairs[key].per_document == {}
+            assert _without_documents(lean.pairs[key]) == _without_documents(pv)
+    else:
+        assert isinstance(lean, ManyResult) and lean.per_document == {}
+        assert repr((lean.overall, lean.per_label, lean.params)) == repr(
+            (full.overall, full.per_label, full.params))
