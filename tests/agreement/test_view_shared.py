@@ -127,3 +127,41 @@ def test_against_leaves_out_only_the_per_document_values(annotators: list, label
         assert isinstance(lean, ManyResult) and lean.per_document == {}
         assert repr((lean.overall, lean.per_label, lean.params)) == repr(
             (full.overall, full.per_label, full.params))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(annotator, min_size=2, max_size=3), annotator, st.sampled_from([None, "A"]),
+       st.permutations(NOT_GAMMA), st.booleans(), st.booleans())
+def test_views_with_what_is_kept_between_them_equal_each_alone(
+        annotators: list, gold_docs: dict, label: str | None, measures: list,
+        leave_one_out: bool, gold_first: bool) -> None:
+    sets = [_set(f"a{i}", docs) for i, docs in enumerate(annotators)]
+    gold = sets[0] if gold_first else _set("gold", gold_docs, role="gold")
+    texts: dict[str, str | None] = {d: "x" * 50 for d in ("d1", "d2", "d3")}
+    shared = panel.Shared()
+    for measure in [*measures, *measures[:3]]:  # again: everything from what is kept
+        kwargs = dict(sets=sets, texts=texts, measure=measure, label=label, gold=gold,
+                      leave_one_out=leave_one_out)
+        assert repr(measure_view(**kwargs, shared=shared)) == repr(
+            measure_view(**kwargs))
+
+
+def test_the_study_and_the_majority_are_built_once_for_every_measure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    a = _set("A", {"d": [(0, 6, "A")], "e": [(0, 4, "B")]})
+    b = _set("B", {"d": [(2, 6, "A")], "e": [(0, 4, "B")]})
+    c = _set("C", {"d": [(4, 5, "A"), (0, 2, "C")]})
+    built: list[str] = []
+    from_sets = Study.from_sets.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type, sets: list, *args: object, **kwargs: object) -> Study:
+        built.append("study")
+        return from_sets(cls, sets, *args, **kwargs)
+
+    monkeypatch.setattr(Study, "from_sets", classmethod(counted))
+    shared = panel.Shared()
+    for measure in NOT_GAMMA:
+        measure_view([a, b, c], None, measure=measure, gold=a, shared=shared)
+    # the sets' study, then the majority's (the character measures need none)
+    assert built == ["study", "study"]
+    assert len(shared._kept) <= panel.Shared.size

@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -407,9 +408,10 @@ def _free_name(base: str, taken: Sequence[str]) -> str:
 def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None,
                      *, measure: str, label: str | None = None, min_votes: int | None = None,
                      leave_one_out: bool = False, samples: int = 30, seed: int = 0,
-                     progress: Progress | None = None, cache: GammaCache | None = None
-                     ) -> dict[str, PairValue]:
+                     progress: Progress | None = None, cache: GammaCache | None = None,
+                     shared: Shared | None = None) -> dict[str, PairValue]:
     """Every annotator against the majority of ``sets`` (:func:`majority_set`) under ``measure``.
+    ``shared``: the majorities and studies kept between calls (:class:`Shared`).
 
     With ``leave_one_out`` each annotator is scored against the majority of the *others* (its own
     votes do not count in its reference; with three annotators that is the characters both
@@ -431,15 +433,15 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
     names = [s.name for s in sets]
     ref = _free_name("majority", names)
     if not leave_one_out:
-        maj = majority_set(sets, label=label, min_votes=min_votes, name=ref)
-        study = Study.from_sets([maj, *sets], texts, label=label)
+        maj = _majority(shared, sets, label=label, min_votes=min_votes, name=ref)
+        study = _study(shared, [maj, *sets], texts, label)
         return against(study, ref, measure=measure, samples=samples, seed=seed,
                        progress=progress, cache=cache)
     out: dict[str, PairValue] = {}
     for k, aset in enumerate(sets):
         others = [s for s in sets if s.name != aset.name]
-        maj = majority_set(others, label=label, min_votes=min_votes, name=ref)
-        study = Study.from_sets([maj, aset], texts, label=label)
+        maj = _majority(shared, others, label=label, min_votes=min_votes, name=ref)
+        study = _study(shared, [maj, aset], texts, label)
         out[aset.name] = against(study, ref, measure=measure, samples=samples, seed=seed,
                                  progress=_scaled(progress, k, len(sets)),
                                  cache=cache)[aset.name]
@@ -612,6 +614,50 @@ def _rank_documents_loop(pairs: PairwiseResult | None = None, many: ManyResult |
 
 # --- everything the page shows for one measure -------------------------------------------------
 
+class Shared:
+    """What :func:`measure_view` keeps between calls on the same sets: the studies, the
+    majority sets and the character runs (:class:`~core.metrics.agreement.study.CharSides`),
+    each under the identity of the objects it was built from, which it holds (so an identity is
+    never reused while its entry is kept); the last :attr:`size` entries are kept. The
+    dashboard's background worker computes one measure per call, so each measure after the
+    first on the same sets builds none of them again."""
+
+    size = 8
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+
+    def get(self, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+        """The value kept for ``parts`` (objects compared by identity; strings, numbers and
+        None by value), else ``build()`` kept."""
+        key = tuple(p if p is None or isinstance(p, (str, int)) else id(p) for p in parts)
+        got = self._kept.get(key)
+        if got is None:
+            got = self._kept[key] = (parts, build())
+            while len(self._kept) > self.size:
+                del self._kept[next(iter(self._kept))]
+        return got[1]
+
+
+def _kept(shared: Shared | None, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    return build() if shared is None else shared.get(parts, build)
+
+
+def _study(shared: Shared | None, sets: Sequence[AnnotationSet],
+           texts: dict[str, str | None] | None, label: str | None) -> Study:
+    study: Study = _kept(shared, ("study", *sets, texts, label),
+                         lambda: Study.from_sets(sets, texts, label=label))
+    return study
+
+
+def _majority(shared: Shared | None, sets: Sequence[AnnotationSet], *, label: str | None,
+              min_votes: int | None, name: str) -> AnnotationSet:
+    maj: AnnotationSet = _kept(
+        shared, ("majority", *sets, label, min_votes, name),
+        lambda: majority_set(sets, label=label, min_votes=min_votes, name=name))
+    return maj
+
+
 @dataclass(frozen=True)
 class MeasureView:
     """One measure over a panel of sets: the pairwise matrix (:func:`pairwise`), the value of all
@@ -630,13 +676,15 @@ class MeasureView:
 def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None, *,
                  measure: str, label: str | None = None, gold: AnnotationSet | None = None,
                  leave_one_out: bool = False, samples: int = 30, seed: int = 0,
-                 progress: Progress | None = None, cache: GammaCache | None = None
-                 ) -> MeasureView:
+                 progress: Progress | None = None, cache: GammaCache | None = None,
+                 shared: Shared | None = None) -> MeasureView:
     """:class:`MeasureView` of ``measure`` over ``sets`` (only ``label`` when given).
 
     ``gold``: the set each of ``sets`` is scored against (a set of that name among ``sets`` is
     left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``,
-    ``cache``: γ's.
+    ``cache``: γ's. ``shared``: the studies, the majority and the character runs kept between
+    calls on the same sets (:class:`Shared`: the dashboard's worker computes one measure per
+    call); the values are the same with or without.
 
     >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
     >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
@@ -651,11 +699,11 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     def step(k: int) -> Progress | None:
         return _scaled(progress, k, steps)
 
-    study = Study.from_sets(sets, texts, label=label)
+    study = _study(shared, sets, texts, label)
     if (measure in CHAR_MEASURES and not leave_one_out and len(study.annotators) >= 2
             and not any(s.alternatives for s in sets)):
         view = _char_view(study, sets, texts, measure=measure, label=label, gold=gold,
-                          progress=progress)
+                          progress=progress, shared=shared)
         if view is not None:
             return view
     pw = pairwise(study, measure, samples=samples, seed=seed, progress=step(0), cache=cache)
@@ -669,13 +717,12 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     others = [s for s in sets if gold is None or s.name != gold.name]
     if gold is not None and others:
         # the gold first among the sets: its study is the sets' own
-        gstudy = (study if sets[0] is gold else
-                  Study.from_sets([gold, *others], texts, label=label))
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
         gold_res = against(gstudy, gold.name, measure=measure, samples=samples, seed=seed,
                            progress=step(2), cache=cache)
     maj = against_majority(sets, texts, measure=measure, label=label,
                            leave_one_out=leave_one_out, samples=samples, seed=seed,
-                           progress=step(3), cache=cache)
+                           progress=step(3), cache=cache, shared=shared)
     if progress is not None:
         progress(steps, steps)
     return MeasureView(measure, pw, many, gold_res, maj, rank_documents(pw, many))
@@ -691,7 +738,7 @@ def _without_documents(pv: PairValue) -> PairValue:
 
 def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None,
                *, measure: str, label: str | None, gold: AnnotationSet | None,
-               progress: Progress | None) -> MeasureView | None:
+               progress: Progress | None, shared: Shared | None) -> MeasureView | None:
     """:func:`measure_view` of char-κ or char-Jaccard (no leave-one-out, no MAFALDA
     alternatives) with one :class:`~core.metrics.agreement.study.CharSides` for every
     comparison: each set's runs are merged once, the majority is voted from those runs
@@ -702,9 +749,9 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
     (:meth:`CharSides.runs`): then the general way. The same floats as the general way
     (``tests/agreement/test_view_shared.py``)."""
     names = list(study.annotators)
-    sides = CharSides(study)
     ref = _free_name("majority", names)
-    if not sides.majority(ref, names):
+    sides = _kept(shared, ("sides", study), lambda: CharSides(study))
+    if ref not in sides.added and not sides.majority(ref, names):
         return None
     kappa = measure == "char-kappa"
     pick = 0 if kappa else 1
@@ -718,7 +765,7 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
             gold_res = {s.name: _without_documents(pw.pairs[(gold.name, s.name)])
                         for s in others}
         else:
-            gstudy = Study.from_sets([gold, *others], texts, label=label)
+            gstudy = _study(shared, [gold, *others], texts, label)
             gold_res = against(gstudy, gold.name, measure=measure)
     if progress is not None:
         progress(3, 4)

@@ -336,6 +336,8 @@ class CharSides:
         self._label_index: dict[str, np.ndarray] = {}
         self._listed: dict[str, np.ndarray] = {}
         self._runs: dict[str, Runs | None] = {}
+        self.added: set[str] = set()
+        """The sides :meth:`majority` added."""
 
     def runs(self, who: str) -> Runs | None:
         """``who``'s spans merged into maximal runs per block, every pair's events of it
@@ -440,6 +442,7 @@ class CharSides:
         out[1::2] = all_end[order]
         self._runs[who] = (np.repeat(all_key[order], 2), out)
         self._listed[who] = np.ones(len(self.study.docs), dtype=bool)
+        self.added.add(who)
         return True
 
     def doc_index(self, who: str) -> np.ndarray:
