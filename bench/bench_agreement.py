@@ -18,9 +18,13 @@ the CPU of pickling what the worker sends back and of unpickling it in the serve
 (``ui.gamma_worker.for_the_page`` where the checkout has it, else the whole view). With
 ``--tree PATH,PATH`` each checkout runs in its own process importing its own ``core`` and
 ``ui``, ``--repeat`` rounds interleaved; the corpus is built once and handed over pickled.
-The load average is printed with every run.
+The measures run one after the other in one process, as the worker runs them, with what the
+worker keeps between them (``core.metrics.agreement.panel.Shared``) where the checkout has
+it. ``--corpus DIR`` takes the pair of ``bench_app.py --corpus DIR`` instead (the page's
+default view of a pair: both sets, the gold first). The load average is printed with every run.
 
     python bench/bench_agreement.py --views --docs 100000 --measures char-kappa --tree /tmp/base,.
+    python bench/bench_agreement.py --views --corpus /tmp/lead100k --tree /tmp/base,.
 """
 
 from __future__ import annotations
@@ -108,12 +112,19 @@ try:
 except ImportError:  # a checkout before it: the worker sent the whole view
     def for_the_page(view):
         return view
+try:  # what the worker keeps between views (panel.Shared), where the checkout has it
+    from core.metrics.agreement.panel import Shared
+    kept = {"shared": Shared()}
+except ImportError:
+    kept = {}
 with open(sys.argv[1], "rb") as f:
     sets, texts = pickle.load(f)
-gold, annotators = sets[0], sets[1:]
+gold = sets[0]
+# the page's default view: the annotators against the gold; a pair (--corpus): both sets
+annotators = sets if len(sets) == 2 else sets[1:]
 for measure in sys.argv[2].split(","):
     t = time.process_time()
-    view = measure_view(annotators, texts, measure=measure, gold=gold)
+    view = measure_view(annotators, texts, measure=measure, gold=gold, **kept)
     cpu = time.process_time() - t
     t = time.process_time()
     blob = pickle.dumps(for_the_page(view), protocol=pickle.HIGHEST_PROTOCOL)
@@ -125,11 +136,21 @@ for measure in sys.argv[2].split(","):
 """
 
 
-def views(docs: int, measures: str, trees: list[str], repeat: int) -> None:
-    """``--views``: each checkout's worker-side CPU per measure, interleaved."""
-    from bench_annotators_page import corpus
+def views(docs: int, measures: str, trees: list[str], repeat: int,
+          pair: Path | None = None) -> None:
+    """``--views``: each checkout's worker-side CPU per measure, interleaved; ``pair``: the
+    folder of ``bench_app.py --corpus`` (``bench/gold.json``, ``bench/system_a.json``)."""
+    if pair is not None:
+        from core.formats import ReadOptions, load_path
 
-    sets, texts = corpus(docs)
+        gold = load_path(pair / "bench" / "gold.json", options=ReadOptions(role="gold"))
+        pred = load_path(pair / "bench" / "system_a.json", options=ReadOptions(role="system"))
+        sets, texts = [gold.sets[0], pred.sets[0]], dict(gold.texts)
+        docs = len(texts)
+    else:
+        from bench_annotators_page import corpus
+
+        sets, texts = corpus(docs)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.pkl")
         with open(path, "wb") as f:
@@ -159,10 +180,13 @@ def main() -> None:
                     help="--views: comma-separated measures")
     ap.add_argument("--tree", default=str(Path(__file__).resolve().parent.parent),
                     help="--views: comma-separated checkouts, interleaved")
+    ap.add_argument("--corpus", type=Path, default=None,
+                    help="--views: the gold and system pair of bench_app.py --corpus DIR "
+                    "(the Annotators page's default view of a pair) instead of --docs")
     args = ap.parse_args()
     if args.views:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
-        views(args.docs, args.measures, args.tree.split(","), args.repeat)
+        views(args.docs, args.measures, args.tree.split(","), args.repeat, args.corpus)
         return
     sets, texts = synthetic(args.docs)
     n_spans = [s.span_count() for s in sets]

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 _QUEUE: Any = None
 _RESIDENT: dict[str, Any] = {}
 """Values the server sent once and refers to by key (:class:`Resident`, :class:`Held`)."""
+_SHARED: Any = None
+"""What :func:`core.metrics.agreement.measure_view` keeps between the views of one corpus
+(:class:`core.metrics.agreement.panel.Shared`: its studies, majority and character runs), made
+with the first view."""
 _GAMMA_CACHE: dict[str, Any] = {}
 """γ's chance alignments, kept in this worker process between tasks (γ-cat after γ reuses
 them); :func:`core.metrics.agreement.gamma` keeps none itself."""
@@ -149,7 +153,13 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         cat = gamma(study, samples=samples, seed=seed, categorical=True, cache=_GAMMA_CACHE)
         return {"gamma": g, "gamma-cat": cat}
     if task == "view":
-        return for_the_page(measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE))
+        global _SHARED
+        if _SHARED is None:
+            from core.metrics.agreement.panel import Shared
+
+            _SHARED = Shared()
+        return for_the_page(measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE,
+                                         shared=_SHARED))
     if task == "path":  # the Metric differences page's ui.differences.path, on a large corpus
         from core.metrics.differences import metric_path
 

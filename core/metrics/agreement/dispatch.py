@@ -36,8 +36,8 @@ def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
             progress: Callable[[int, int], None] | None = None,
             cache: GammaCache | None = None, per_document: bool = True
             ) -> PairwiseResult | ManyResult:
-    """One measure by its command-line name. ``per_document=False`` may leave the
-    per-document values out where that saves time (char-κ, char-Jaccard, unitizing α); every
+    """One measure by its command-line name. ``per_document=False`` leaves the
+    per-document values out where that saves time (every measure but γ and γ-cat); every
     other value is the same."""
     check_choice("measure", "agree", measure, MEASURES)
     if measure in ("char-kappa", "char-jaccard"):
@@ -47,14 +47,15 @@ def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
                                                    not kappa and per_document))
         return pair[0] if kappa else pair[1]
     if measure == "text-kappa":
-        return text_kappa(study)
+        return text_kappa(study, per_document=per_document)
     if measure == "fleiss-kappa":
-        return fleiss_text(study)
+        return fleiss_text(study, per_document=per_document)
     if measure == "krippendorff-alpha":
-        return krippendorff_text(study)
+        return krippendorff_text(study, per_document=per_document)
     if measure == "unitizing-alpha":
         return unitizing(study, per_document=per_document)
     if measure in ("gamma", "gamma-cat"):
         return gamma(study, samples=samples, seed=seed, categorical=measure == "gamma-cat",
                      progress=progress, cache=cache)
-    return span_f1(study, "martino" if measure == "span-f1" else "mafalda")
+    return span_f1(study, "martino" if measure == "span-f1" else "mafalda",
+                   per_document=per_document)

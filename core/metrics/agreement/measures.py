@@ -245,7 +245,8 @@ def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence
 
 
 def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True),
-                   only: Sequence[tuple[str, str]] | None = None
+                   only: Sequence[tuple[str, str]] | None = None,
+                   sides: CharSides | None = None
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
@@ -257,14 +258,17 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
     of the time on a large corpus: an object per document and pair); a value left out is an
     empty dictionary, every other value is the same. ``only``: these pairs ``(a, b)`` instead
     of every pair (each the values of the two annotators alone: :func:`char_counts` looks only
-    at the documents both list).
+    at the documents both list). ``sides``: the study's :class:`CharSides` when the caller
+    shares them with other comparisons (``only`` may then name a side it added, as
+    :meth:`CharSides.majority`); by default one for these pairs.
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
     jaccards: dict[tuple[str, str], PairValue] = {}
     pairs = list(combinations(study.annotators, 2) if only is None else only)
     # each annotator's runs are worth merging when it is in more than one pair
-    sides = CharSides(study, merge_runs=len(pairs) > 1)
+    if sides is None:
+        sides = CharSides(study, merge_runs=len(pairs) > 1)
     for a, b in pairs:
         doc_ids, counts = char_counts(study, a, b, sides)  # (documents, labels + position, 4)
         labels = study.labels
@@ -279,11 +283,12 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
 
 
-def text_kappa(study: Study) -> PairwiseResult:
+def text_kappa(study: Study, *, per_document: bool = True) -> PairwiseResult:
     """Text-level Cohen's κ on label sets: items are documents × labels (label present or not).
 
     Headline: the pooled doc × label table (MAFALDA's "multi-label binary" κ); per label: that
-    label's documents; per document: κ over the label universe, with the label-set Jaccard.
+    label's documents; per document: κ over the label universe, with the label-set Jaccard
+    (``per_document=False``: without them; every other value is the same).
     """
     _need_two(study)
     _, present = doc_label_presence(study)
@@ -311,6 +316,9 @@ def text_kappa(study: Study) -> PairwiseResult:
         defined = [v.value for v in pv.per_label.values() if v.value is not None]
         pv.extra["macro"] = (Agreement(float(np.mean(defined)), None, {"labels": len(defined)})
                              if defined else undefined("no label has a defined kappa"))
+        if not per_document:
+            pairs[(a, b)] = pv
+            continue
         # Per document: the label sets' sizes and overlap, as the rows' sums.
         d_both = both.sum(axis=1).tolist()
         d_a, d_b = xa.sum(axis=1).tolist(), xb.sum(axis=1).tolist()
@@ -715,17 +723,21 @@ def gamma_alignment(study: Study, doc_id: str, *, samples: int = 30, seed: int =
 
 # --- span F1 through the other metric modules --------------------------------------------------
 
-def _martino(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
-    """P/R/F1 of :func:`core.metrics.martino.score` (SemEval-2021 variant) as a plain dict."""
+def _martino(gold: AnnotationSet, pred: AnnotationSet, per_document: bool = True
+             ) -> dict[str, Any]:
+    """P/R/F1 of :func:`core.metrics.martino.score` (SemEval-2021 variant) as a plain dict
+    (``per_document=False``: without the per-document rows, an object per document)."""
     from core.metrics import martino
 
     r = martino.score(gold, pred)
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1,
             "per_label": {k: v.to_dict() for k, v in r.per_label().items()},
-            "per_document": {row.document: row.to_dict() for row in r.per_document()}}
+            "per_document": ({row.document: row.to_dict() for row in r.per_document()}
+                             if per_document else {})}
 
 
-def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
+def _mafalda(gold: AnnotationSet, pred: AnnotationSet, per_document: bool = True
+             ) -> dict[str, Any]:
     """P/R/F1 of the MAFALDA metric (``core.metrics.mafalda``, paper variant, level 2).
 
     Labels outside MAFALDA's taxonomy are scored with one class per label
@@ -736,12 +748,12 @@ def _mafalda(gold: AnnotationSet, pred: AnnotationSet) -> dict[str, Any]:
 
     r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
     return {"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},
-            "per_document": {d.document: {"document": d.document, "precision": d.precision,
-                                          "recall": d.recall, "f1": d.f1, **d.extra}
-                             for d in r.per_document()}}
+            "per_document": ({d.document: {"document": d.document, "precision": d.precision,
+                                           "recall": d.recall, "f1": d.f1, **d.extra}
+                              for d in r.per_document()} if per_document else {})}
 
 
-_SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]]] = {
+_SPAN_SCORERS: dict[str, Callable[[AnnotationSet, AnnotationSet, bool], Mapping[str, Any]]] = {
     "martino": _martino, "mafalda": _mafalda}
 
 
@@ -768,16 +780,22 @@ def _side(study: Study, annotator: str, docs: list[str], role: Role) -> Annotati
 
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
-            only: Sequence[tuple[str, str]] | None = None) -> PairwiseResult:
+            only: Sequence[tuple[str, str]] | None = None, per_document: bool = True
+            ) -> PairwiseResult:
     """Pairwise span P/R/F1 with ``scorer`` (``martino`` or ``mafalda``), both directions.
 
     ``pairs[(a, b)]`` takes a as the reference (gold) and b as the prediction, so P(a, b) =
     R(b, a) for Martino's metric. The headline is F1; ``extra`` holds P and R. The scores come
     from the metric modules themselves (never a second implementation here). ``only`` scores
     just those ordered (reference, prediction) pairs instead of every one.
+    ``per_document=False`` leaves the per-document values out (every other value is the same).
     """
     _need_two(study)
-    fn = score or _SPAN_SCORERS[scorer]
+    built_in = _SPAN_SCORERS[scorer]
+
+    def fn(gold: AnnotationSet, pred: AnnotationSet) -> Mapping[str, Any]:
+        return score(gold, pred) if score is not None else built_in(gold, pred, per_document)
+
     pairs: dict[tuple[str, str], PairValue] = {}
     for a, b in (permutations(study.annotators, 2) if only is None else only):
         docs = study.common_docs([a, b])
@@ -796,7 +814,7 @@ def span_f1(study: Study, scorer: str = "martino", *,
             pv.per_label[lab] = (Agreement(f1, None, dict(v)) if f1 is not None else
                                  undefined(f"F1 is undefined for {lab!r}: neither annotator "
                                            "used it", **v))
-        for doc, v in (r.get("per_document") or {}).items():
+        for doc, v in ((r.get("per_document") or {}) if per_document else {}).items():
             pv.per_document[doc] = Agreement(v.get("f1"), None, dict(v))
         pairs[(a, b)] = pv
     name = "span-f1" if scorer == "martino" else "mafalda-f1"

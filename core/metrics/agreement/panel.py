@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ from core.metrics.agreement.measures import (
     char_agreement,
     span_f1,
 )
-from core.metrics.agreement.study import Study, merge_intervals
+from core.metrics.agreement.study import CharSides, Study, merge_intervals
 from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
 from core.model.errors import InputError, ParameterError, check_choice
 
@@ -355,7 +356,8 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
 
     The value is the pair's entry of :func:`pairwise` on the two annotators alone, with
     ``reference`` as the row (the gold side of span-F1: its ``extra`` holds precision and
-    recall of the annotator's spans against the reference's).
+    recall of the annotator's spans against the reference's), without its per-document values
+    where leaving them out saves time (every measure but γ and γ-cat): the page shows none.
 
     >>> g = AnnotationSet("gold", {"d": (Span(0, 10, "x"),)})
     >>> a = AnnotationSet("A", {"d": (Span(0, 5, "x"),)}, role="annotator")
@@ -372,7 +374,7 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
     if measure in ASYMMETRIC and others:
         # One direction is enough: the reference is the gold side.
         res = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
-                      only=[(reference, a) for a in others])
+                      only=[(reference, a) for a in others], per_document=False)
         if progress is not None:
             progress(1, 1)
         return {a: res.pairs[(reference, a)] for a in others}
@@ -406,9 +408,10 @@ def _free_name(base: str, taken: Sequence[str]) -> str:
 def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None,
                      *, measure: str, label: str | None = None, min_votes: int | None = None,
                      leave_one_out: bool = False, samples: int = 30, seed: int = 0,
-                     progress: Progress | None = None, cache: GammaCache | None = None
-                     ) -> dict[str, PairValue]:
+                     progress: Progress | None = None, cache: GammaCache | None = None,
+                     shared: Shared | None = None) -> dict[str, PairValue]:
     """Every annotator against the majority of ``sets`` (:func:`majority_set`) under ``measure``.
+    ``shared``: the majorities and studies kept between calls (:class:`Shared`).
 
     With ``leave_one_out`` each annotator is scored against the majority of the *others* (its own
     votes do not count in its reference; with three annotators that is the characters both
@@ -430,15 +433,15 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
     names = [s.name for s in sets]
     ref = _free_name("majority", names)
     if not leave_one_out:
-        maj = majority_set(sets, label=label, min_votes=min_votes, name=ref)
-        study = Study.from_sets([maj, *sets], texts, label=label)
+        maj = _majority(shared, sets, label=label, min_votes=min_votes, name=ref)
+        study = _study(shared, [maj, *sets], texts, label)
         return against(study, ref, measure=measure, samples=samples, seed=seed,
                        progress=progress, cache=cache)
     out: dict[str, PairValue] = {}
     for k, aset in enumerate(sets):
         others = [s for s in sets if s.name != aset.name]
-        maj = majority_set(others, label=label, min_votes=min_votes, name=ref)
-        study = Study.from_sets([maj, aset], texts, label=label)
+        maj = _majority(shared, others, label=label, min_votes=min_votes, name=ref)
+        study = _study(shared, [maj, aset], texts, label)
         out[aset.name] = against(study, ref, measure=measure, samples=samples, seed=seed,
                                  progress=_scaled(progress, k, len(sets)),
                                  cache=cache)[aset.name]
@@ -611,6 +614,50 @@ def _rank_documents_loop(pairs: PairwiseResult | None = None, many: ManyResult |
 
 # --- everything the page shows for one measure -------------------------------------------------
 
+class Shared:
+    """What :func:`measure_view` keeps between calls on the same sets: the studies, the
+    majority sets and the character runs (:class:`~core.metrics.agreement.study.CharSides`),
+    each under the identity of the objects it was built from, which it holds (so an identity is
+    never reused while its entry is kept); the last :attr:`size` entries are kept. The
+    dashboard's background worker computes one measure per call, so each measure after the
+    first on the same sets builds none of them again."""
+
+    size = 8
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+
+    def get(self, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+        """The value kept for ``parts`` (objects compared by identity; strings, numbers and
+        None by value), else ``build()`` kept."""
+        key = tuple(p if p is None or isinstance(p, (str, int)) else id(p) for p in parts)
+        got = self._kept.get(key)
+        if got is None:
+            got = self._kept[key] = (parts, build())
+            while len(self._kept) > self.size:
+                del self._kept[next(iter(self._kept))]
+        return got[1]
+
+
+def _kept(shared: Shared | None, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    return build() if shared is None else shared.get(parts, build)
+
+
+def _study(shared: Shared | None, sets: Sequence[AnnotationSet],
+           texts: dict[str, str | None] | None, label: str | None) -> Study:
+    study: Study = _kept(shared, ("study", *sets, texts, label),
+                         lambda: Study.from_sets(sets, texts, label=label))
+    return study
+
+
+def _majority(shared: Shared | None, sets: Sequence[AnnotationSet], *, label: str | None,
+              min_votes: int | None, name: str) -> AnnotationSet:
+    maj: AnnotationSet = _kept(
+        shared, ("majority", *sets, label, min_votes, name),
+        lambda: majority_set(sets, label=label, min_votes=min_votes, name=name))
+    return maj
+
+
 @dataclass(frozen=True)
 class MeasureView:
     """One measure over a panel of sets: the pairwise matrix (:func:`pairwise`), the value of all
@@ -629,13 +676,15 @@ class MeasureView:
 def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None = None, *,
                  measure: str, label: str | None = None, gold: AnnotationSet | None = None,
                  leave_one_out: bool = False, samples: int = 30, seed: int = 0,
-                 progress: Progress | None = None, cache: GammaCache | None = None
-                 ) -> MeasureView:
+                 progress: Progress | None = None, cache: GammaCache | None = None,
+                 shared: Shared | None = None) -> MeasureView:
     """:class:`MeasureView` of ``measure`` over ``sets`` (only ``label`` when given).
 
     ``gold``: the set each of ``sets`` is scored against (a set of that name among ``sets`` is
     left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``,
-    ``cache``: γ's.
+    ``cache``: γ's. ``shared``: the studies, the majority and the character runs kept between
+    calls on the same sets (:class:`Shared`: the dashboard's worker computes one measure per
+    call); the values are the same with or without.
 
     >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
     >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
@@ -650,7 +699,13 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     def step(k: int) -> Progress | None:
         return _scaled(progress, k, steps)
 
-    study = Study.from_sets(sets, texts, label=label)
+    study = _study(shared, sets, texts, label)
+    if (measure in CHAR_MEASURES and not leave_one_out and len(study.annotators) >= 2
+            and not any(s.alternatives for s in sets)):
+        view = _char_view(study, sets, texts, measure=measure, label=label, gold=gold,
+                          progress=progress, shared=shared)
+        if view is not None:
+            return view
     pw = pairwise(study, measure, samples=samples, seed=seed, progress=step(0), cache=cache)
     many = None
     if measure in MANY_MEASURES:
@@ -661,12 +716,62 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     gold_res = None
     others = [s for s in sets if gold is None or s.name != gold.name]
     if gold is not None and others:
-        gstudy = Study.from_sets([gold, *others], texts, label=label)
+        # the gold first among the sets: its study is the sets' own
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
         gold_res = against(gstudy, gold.name, measure=measure, samples=samples, seed=seed,
                            progress=step(2), cache=cache)
     maj = against_majority(sets, texts, measure=measure, label=label,
                            leave_one_out=leave_one_out, samples=samples, seed=seed,
-                           progress=step(3), cache=cache)
+                           progress=step(3), cache=cache, shared=shared)
     if progress is not None:
         progress(steps, steps)
     return MeasureView(measure, pw, many, gold_res, maj, rank_documents(pw, many))
+
+
+CHAR_MEASURES: tuple[str, ...] = ("char-kappa", "char-jaccard")
+
+
+def _without_documents(pv: PairValue) -> PairValue:
+    """``pv`` as :func:`against` gives it for a character measure: no per-document values."""
+    return PairValue(pv.overall, dict(pv.per_label), {}, dict(pv.extra))
+
+
+def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None,
+               *, measure: str, label: str | None, gold: AnnotationSet | None,
+               progress: Progress | None, shared: Shared | None) -> MeasureView | None:
+    """:func:`measure_view` of char-κ or char-Jaccard (no leave-one-out, no MAFALDA
+    alternatives) with one :class:`~core.metrics.agreement.study.CharSides` for every
+    comparison: each set's runs are merged once, the majority is voted from those runs
+    (:meth:`CharSides.majority`, no :func:`majority_set`, no study of it), and each set against
+    it is a pair of the same sides; when the gold is the first of ``sets``, each set against
+    it is its pair of the matrix without the per-document values (the study
+    :func:`against` would build is the sets' own). None where the runs cannot be merged
+    (:meth:`CharSides.runs`): then the general way. The same floats as the general way
+    (``tests/agreement/test_view_shared.py``)."""
+    names = list(study.annotators)
+    ref = _free_name("majority", names)
+    sides = _kept(shared, ("sides", study), lambda: CharSides(study))
+    if ref not in sides.added and not sides.majority(ref, names):
+        return None
+    kappa = measure == "char-kappa"
+    pick = 0 if kappa else 1
+    pw = char_agreement(study, per_document=(kappa, not kappa), sides=sides)[pick]
+    if progress is not None:
+        progress(1, 4)
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        if sets[0] is gold:
+            gold_res = {s.name: _without_documents(pw.pairs[(gold.name, s.name)])
+                        for s in others}
+        else:
+            gstudy = _study(shared, [gold, *others], texts, label)
+            gold_res = against(gstudy, gold.name, measure=measure)
+    if progress is not None:
+        progress(3, 4)
+    maj = char_agreement(study, per_document=(False, False), only=[(ref, a) for a in names],
+                         sides=sides)[pick]
+    if progress is not None:
+        progress(4, 4)
+    return MeasureView(measure, pw, None, gold_res, {a: maj.pairs[(ref, a)] for a in names},
+                       rank_documents(pw, None))

@@ -336,6 +336,8 @@ class CharSides:
         self._label_index: dict[str, np.ndarray] = {}
         self._listed: dict[str, np.ndarray] = {}
         self._runs: dict[str, Runs | None] = {}
+        self.added: set[str] = set()
+        """The sides :meth:`majority` added."""
 
     def runs(self, who: str) -> Runs | None:
         """``who``'s spans merged into maximal runs per block, every pair's events of it
@@ -374,6 +376,74 @@ class CharSides:
         place[1::2] = reach[last]
         got = self._runs[who] = (np.repeat(key[first], 2), place)
         return got
+
+    def majority(self, who: str, voters: Sequence[str]) -> bool:
+        """Add ``who``, the strict majority of ``voters`` (annotators of the study), as a side
+        of its own: per document and label, the maximal runs of characters that at least
+        ``n_d // 2 + 1`` of the voters that list the document cover with that label, and under
+        :data:`POSITION` those runs merged; ``who`` lists every document of the study. These
+        are the runs :meth:`runs` gives of the set
+        :func:`~core.metrics.agreement.panel.majority_set` builds from the same sets (a study
+        of that set and the voters has this study's documents, labels and lengths: its spans
+        lie inside the voters'), computed from the voters' runs instead of their spans, and
+        with no study, table or span of its own (``tests/agreement/test_view_shared.py``).
+        False (nothing added) where a voter has no runs (:meth:`runs`)."""
+        got = [self.runs(a) for a in voters]
+        if not voters or any(r is None for r in got):
+            return False
+        width = len(self.study.labels) + 1
+        listed = np.zeros(len(self.study.docs), dtype=np.int64)
+        for a in voters:
+            listed += self.listed(a)
+        keys, places = [], []
+        for key, place in (r for r in got if r is not None):
+            label_block = key % width != width - 1  # a run's two events share their block
+            keys.append(key[label_block])
+            places.append(place[label_block])
+        key, place = np.concatenate(keys), np.concatenate(places)
+        delta = np.ones(len(key), dtype=np.int64)
+        delta[1::2] = -1  # each voter's events alternate: start, end, start, ...
+        far = int(place.max(initial=0)) + 1  # the voters' runs kept blocks × far below 2**62
+        code = key * far + place
+        order = np.argsort(code, kind="stable")
+        code, delta = code[order], delta[order]
+        del order
+        # votes between one event's place and the next, one entry per (block, place)
+        head = np.ones(len(code), dtype=bool)
+        head[1:] = code[1:] != code[:-1]
+        at = np.flatnonzero(head)
+        code = code[at]
+        votes = np.cumsum(np.add.reduceat(delta, at)) if len(at) else delta[:0]
+        key, place = code // far, code % far
+        ok = votes >= listed[key // width] // 2 + 1
+        same = key[1:] == key[:-1]
+        starts = ok.copy()
+        starts[1:] &= ~(ok[:-1] & same)
+        ends = ok.copy()
+        ends[:-1] &= ~(ok[1:] & same)
+        # a qualifying piece is never its block's last place (no votes after it)
+        first, last = np.flatnonzero(starts), np.flatnonzero(ends) + 1
+        run_key, run_start, run_end = key[first], place[first], place[last]
+        # the POSITION block: each document's runs of every label merged
+        pos_key = run_key - run_key % width + (width - 1)
+        order = np.argsort(pos_key * far + run_start, kind="stable")
+        p_key, p_start, p_end = pos_key[order], run_start[order], run_end[order]
+        reach = np.maximum.accumulate(p_key * far + p_end) - p_key * far
+        new = np.ones(len(p_key), dtype=bool)
+        new[1:] = (p_key[1:] != p_key[:-1]) | (p_start[1:] > reach[:-1])
+        p_first = np.flatnonzero(new)
+        p_last = np.append(p_first[1:], len(p_key))[:len(p_first)] - 1
+        all_key = np.concatenate([run_key, p_key[p_first]])
+        all_start = np.concatenate([run_start, p_start[p_first]])
+        all_end = np.concatenate([run_end, reach[p_last]])
+        order = np.argsort(all_key * far + all_start, kind="stable")
+        out = np.empty(2 * len(order), dtype=np.int64)
+        out[0::2] = all_start[order]
+        out[1::2] = all_end[order]
+        self._runs[who] = (np.repeat(all_key[order], 2), out)
+        self._listed[who] = np.ones(len(self.study.docs), dtype=bool)
+        self.added.add(who)
+        return True
 
     def doc_index(self, who: str) -> np.ndarray:
         """Study position of each of ``who``'s table's documents (-1: not in the study)."""
