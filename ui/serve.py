@@ -4,7 +4,7 @@ server starts.
 ``spanscope app --data`` (:mod:`core.cli.launch`) runs this module instead of ``python -m
 streamlit``: the same command line of Streamlit (its ``main``, in this process), plus a thread
 that reads the files named in ``SPANSCOPE_DATA`` (:func:`ui.cli_data.read_early`) once the
-server's runtime exists, then imports the modules the first page's run imports (``app.py``'s
+server's runtime exists, then imports the modules every page's run imports first (``app.py``'s
 own). The browser's first request then finds them read, or being read, instead of starting the
 read: at 100,000 documents reading takes about 2 s and the first page's imports 0.5 s, while the
 server starts and the browser loads the page and connects in about 1 to 2 s
@@ -45,33 +45,34 @@ def _runtime_started(timeout: float) -> bool:
 
 
 def ui_modules(script: Path) -> list[str]:
-    """The ``ui`` modules that ``script`` (``app.py``) and the pages beside it (``pages/*.py``)
-    import, in the order found, each once.
+    """The ``ui`` modules that ``script`` (``app.py``, which every page's run runs first)
+    imports, in the order found, each once; none when it cannot be read (its own run reports
+    it). The pages' own modules are left to the page asked for: beyond what ``app.py``
+    imports (pandas, plotly and the modules of the pages computed ahead, ``ui.ahead``) they
+    cost little, and the first page needs one of them.
 
     >>> "ui.ahead" in ui_modules(Path(__file__).resolve().parent.parent / "app.py")
     True
     """
+    try:
+        tree = ast.parse(script.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return []
     found: dict[str, None] = {}
-    for path in [script, *sorted((script.parent / "pages").glob("*.py"))]:
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (OSError, SyntaxError, ValueError):
-            continue  # the page's own run reports it
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "ui":
-                found.update(dict.fromkeys(f"ui.{a.name}" for a in node.names))
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ui."):
-                found[str(node.module)] = None
-            elif isinstance(node, ast.Import):
-                found.update(dict.fromkeys(a.name for a in node.names
-                                           if a.name.startswith("ui.")))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "ui":
+            found.update(dict.fromkeys(f"ui.{a.name}" for a in node.names))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ui."):
+            found[str(node.module)] = None
+        elif isinstance(node, ast.Import):
+            found.update(dict.fromkeys(a.name for a in node.names if a.name.startswith("ui.")))
     return list(found)
 
 
 def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
     """Read the ``--data`` files into the pages' cache, then import the ``ui`` modules of
-    ``script`` and its pages (:func:`ui_modules`; 0.4 to 0.6 s of CPU, pandas and plotly among
-    them, that the first page's run would otherwise spend)."""
+    ``script`` (:func:`ui_modules`: about 0.4 s of CPU, pandas and plotly among them, that the
+    first page's run would otherwise spend)."""
     _runtime_started(timeout)
     from ui import cli_data
 

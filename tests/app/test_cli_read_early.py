@@ -140,11 +140,11 @@ def test_a_broken_file_read_early_reports_its_error_on_the_data_page(
     assert ws is not None and list(ws.sets) == ["gold"]  # the other file still loads
 
 
-def test_serve_reads_then_imports_the_modules_of_the_app_and_its_pages(
+def test_serve_reads_then_imports_the_modules_of_the_app(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """``ui.serve.early``, what the server's thread runs (here without a Streamlit runtime,
-    so it does not wait for one): one read, then the pages' ``ui`` modules imported."""
+    so it does not wait for one): one read, then ``app.py``'s ``ui`` modules imported."""
     monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
     before = cli_data.read_count()
     thread = threading.Thread(target=serve.early, args=(ROOT / "app.py", 0.0))
@@ -152,15 +152,16 @@ def test_serve_reads_then_imports_the_modules_of_the_app_and_its_pages(
     thread.join(60)
     assert cli_data.read_count() == before + 1
     modules = serve.ui_modules(ROOT / "app.py")
-    assert {"ui.ahead", "ui.current", "ui.documents", "ui.scores", "ui.data"} <= set(modules)
+    assert {"ui.ahead", "ui.current", "ui.cli_data", "ui.state"} <= set(modules)
     assert [m for m in modules if m not in sys.modules] == []
     cli_data.cli_workspace()
     assert cli_data.read_count() == before + 1
 
 
-def test_ui_modules_lists_each_pages_module_once(tmp_path: Path) -> None:
-    (tmp_path / "pages").mkdir()
-    (tmp_path / "app.py").write_text("from ui import a, b\nimport ui.c\nimport os\n")
-    (tmp_path / "pages" / "one.py").write_text("from ui.d import x\nfrom ui import a\n")
-    (tmp_path / "pages" / "two.py").write_text("def broken(:\n")  # its own run reports it
+def test_ui_modules_lists_each_module_once(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("from ui import a, b\nimport ui.c\nimport os\n"
+                                     "from ui.d import x\nfrom ui import a\n")
     assert serve.ui_modules(tmp_path / "app.py") == ["ui.a", "ui.b", "ui.c", "ui.d"]
+    (tmp_path / "app.py").write_text("def broken(:\n")  # its own run reports it
+    assert serve.ui_modules(tmp_path / "app.py") == []
+    assert serve.ui_modules(tmp_path / "missing.py") == []
