@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,6 +120,22 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 _reads = 0
 """How many times :func:`_load` has read the inputs in this process (:func:`read_count`)."""
+_handed: dict[str, Callable[[], list[state.FileReport] | None]] = {}
+"""Fingerprint -> the reports of those inputs read by another process (:func:`hand_over`)."""
+
+
+def hand_over(key: str, receive: Callable[[], list[state.FileReport] | None]) -> None:
+    """The reports of the inputs whose :func:`fingerprint` is ``key`` are being read elsewhere
+    (:mod:`ui.serve`'s reader process): the read of :func:`cli_workspace` calls ``receive``
+    for them instead of reading the files, and reads them itself when it returns None (the
+    reader failed: its error, if the files cause it, is then met here as without it)."""
+    _handed[key] = receive
+
+
+def _reports(key: str, args: tuple[DataArg, ...]) -> list[state.FileReport]:
+    receive = _handed.pop(key, None)
+    got = receive() if receive is not None else None
+    return got if got is not None else read_reports(args)
 
 
 def read_count() -> int:
@@ -141,7 +157,7 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
     gc.disable()
     try:
         # one text per document id across the inputs, as on the Data page (core.model.texts)
-        ws = state.build_workspace(text_policy.same_texts(read_reports(_args)),
+        ws = state.build_workspace(text_policy.same_texts(_reports(key, _args)),
                                    key=f"cli:{key}", title="files from the command line",
                                    shareable=True)
     finally:

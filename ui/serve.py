@@ -18,12 +18,18 @@ first, and ``ui``'s caches are declared once a runtime holds them.
 from __future__ import annotations
 
 import ast
+import contextlib
+import gc
 import importlib
 import os
+import pickle
+import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DATA_ENV = "SPANSCOPE_DATA"  # ui.cli_data.DATA_ENV, not imported before the server starts
 RUNTIME_WAIT_S = 30.0
@@ -69,17 +75,120 @@ def ui_modules(script: Path) -> list[str]:
     return list(found)
 
 
-def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
-    """Read the ``--data`` files into the pages' cache, then import the ``ui`` modules of
-    ``script`` (:func:`ui_modules`: about 0.4 s of CPU, pandas and plotly among them, that the
-    first page's run would otherwise spend)."""
+class Forked:
+    """A reader process forked as the server starts (:func:`fork_reader`): it reads the
+    ``--data`` files, then sends their reports, pickled, through a pipe."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
+        self._done = False
+
+    def receiver(self, key: str) -> Callable[[], list[Any] | None]:
+        """What :func:`ui.cli_data.hand_over` calls: the reports, or None when the reader
+        failed or read other files than those of fingerprint ``key``."""
+
+        def receive() -> list[Any] | None:
+            if self._done:  # discarded: its pipe is closed, its number maybe reused
+                return None
+            got: object = None
+            # Unpickling allocates the corpus's objects: the cycle collector waits, as it does
+            # while the files are read (ui.cli_data).
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                with os.fdopen(self.fd, "rb") as pipe:
+                    got = pickle.load(pipe)
+            except Exception:  # the reader died or failed: the files are read here instead
+                got = None
+            finally:
+                if enabled:
+                    gc.enable()
+                self._reap()
+            if isinstance(got, tuple) and len(got) == 2 and got[0] == key:
+                return list(got[1])
+            return None
+
+        return receive
+
+    def discard(self) -> None:
+        """Stop the reader when its reports were not needed (a page read the files first)."""
+        if self._done:
+            return
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGTERM)
+        self._reap()
+
+    def _reap(self) -> None:
+        if not self._done:
+            self._done = True
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+
+
+def _read_in_child(fd: int) -> None:
+    """The reader process: read the ``--data`` files and write ``(fingerprint, reports)``."""
+    import streamlit.logger
+
+    # This process serves nothing: Streamlit's notes on caches declared without a runtime are
+    # not for the user.
+    streamlit.logger.set_log_level("error")
+    from ui import cli_data
+
+    gc.disable()  # it exits once the reports are sent
+    args = cli_data.data_args()
+    key = cli_data.fingerprint(args)
+    reports = cli_data.read_reports(args)
+    with os.fdopen(fd, "wb") as pipe:
+        pickle.dump((key, reports), pipe, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def fork_reader() -> Forked | None:
+    """Fork a process that reads the ``--data`` files (None where ``os.fork`` does not exist).
+
+    Called first thing, while this process has one thread (forking is safe), so that the
+    files are read on the machine's other core while this one starts the server; the server's
+    thread then only unpickles their reports (0.13 s against 1.5 s of reading at 100,000
+    documents, docs/performance.md, issue 29, sixth pass), and holds the interpreter's lock
+    meanwhile for that alone. The child exits without running this process's exit handlers
+    (``os._exit``), 0 once the reports are sent, 1 on any error (the server then reads the
+    files itself and meets the error as it would have)."""
+    if not hasattr(os, "fork"):
+        return None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read_end)
+            _read_in_child(write_end)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    return Forked(pid, read_end)
+
+
+def early(script: Path | None, forked: Forked | None = None,
+          timeout: float = RUNTIME_WAIT_S) -> None:
+    """Read the ``--data`` files into the pages' cache (their reports taken from ``forked``
+    when given), then import the ``ui`` modules of ``script`` (:func:`ui_modules`: about
+    0.4 s of CPU, pandas and plotly among them, that the first page's run would otherwise
+    spend)."""
     _runtime_started(timeout)
     from ui import cli_data
 
+    if forked is not None:
+        key = cli_data.fingerprint(cli_data.data_args())
+        cli_data.hand_over(key, forked.receiver(key))
     reader = cli_data.read_early()
+    if reader is not None:
+        reader.join()
+    if forked is not None:
+        forked.discard()
     if reader is None:
         return
-    reader.join()
     for name in ui_modules(script) if script is not None else []:
         try:
             importlib.import_module(name)
@@ -89,14 +198,20 @@ def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
 
 def main() -> None:
     """Streamlit's command line (``sys.argv``: ``run app.py ...``), with :func:`early` in a
-    thread when the app was started with ``--data``."""
+    thread when the app was started with ``--data``, the files read by a process forked
+    first (:func:`fork_reader`)."""
+    if not os.environ.get(DATA_ENV):
+        from streamlit.web import cli
+
+        cli.main(prog_name="streamlit")
+        return
+    forked = fork_reader()
     from streamlit.web import cli
 
-    if os.environ.get(DATA_ENV):
-        argv = sys.argv[1:]
-        script = Path(argv[1]) if len(argv) > 1 and argv[0] == "run" else None
-        threading.Thread(target=early, args=(script,), name=EARLY_THREAD,
-                         daemon=True).start()
+    argv = sys.argv[1:]
+    script = Path(argv[1]) if len(argv) > 1 and argv[0] == "run" else None
+    threading.Thread(target=early, args=(script, forked), name=EARLY_THREAD,
+                     daemon=True).start()
     cli.main(prog_name="streamlit")
 
 
