@@ -1,18 +1,25 @@
-"""``python -m ui.serve run app.py [ARGS]``: ``streamlit run`` that reads ``--data`` files as the
-server starts.
+"""``python -m ui.serve run app.py [ARGS]``: ``streamlit run`` that reads the ``--data`` files
+while the server starts.
 
 ``spanscope app --data`` (:mod:`core.cli.launch`) runs this module instead of ``python -m
-streamlit``: the same command line of Streamlit (its ``main``, in this process), plus a thread
-that reads the files named in ``SPANSCOPE_DATA`` (:func:`ui.cli_data.read_early`) once the
-server's runtime exists, then imports the modules every page's run imports first (``app.py``'s
-own). The browser's first request then finds them read, or being read, instead of starting the
-read: at 100,000 documents reading takes about 2 s and the first page's imports 0.5 s, while the
-server starts and the browser loads the page and connects in about 1 to 2 s
-(docs/performance.md, issue 29, sixth pass). One read either way (Streamlit's caches compute a
-key once; :func:`ui.cli_data.read_count`).
+streamlit``: the same command line of Streamlit (its ``main``, in this process), plus
 
-Nothing of ``ui`` is imported before Streamlit's own command line: the server's start comes
-first, and ``ui``'s caches are declared once a runtime holds them.
+* a reader process forked first thing (:func:`fork_reader`), which reads the files named in
+  ``SPANSCOPE_DATA`` on the machine's other core and sends their reports, pickled, through a
+  pipe;
+* a thread (:func:`early`) that, once the server has started, hands those reports to the
+  pages' cache (:func:`ui.cli_data.hand_over`, :func:`ui.cli_data.read_early`) and meanwhile
+  imports the modules every page's run imports first (``app.py``'s own).
+
+The browser's first request then finds the files read, or being received, instead of starting
+the read: at 100,000 documents reading takes about 1.5 s of CPU and the first run's imports
+0.4 s, which the server's process no longer spends; unpickling the reports takes 0.13 s
+(docs/performance.md, issue 29, sixth pass). One read either way (Streamlit's caches compute a
+key once; :func:`ui.cli_data.read_count`); a reader that fails leaves the read to the server,
+as before.
+
+Nothing of ``ui`` is imported before Streamlit's own command line but this module: the fork
+needs a process of one thread, and ``ui``'s caches are declared once a runtime holds them.
 """
 
 from __future__ import annotations
@@ -33,17 +40,19 @@ from typing import Any
 
 DATA_ENV = "SPANSCOPE_DATA"  # ui.cli_data.DATA_ENV, not imported before the server starts
 RUNTIME_WAIT_S = 30.0
-"""How long the thread waits for Streamlit's runtime before reading anyway."""
+"""How long the thread waits for Streamlit's server to start before reading anyway."""
 EARLY_THREAD = "spanscope-serve-early"
 
 
-def _runtime_started(timeout: float) -> bool:
-    """Whether Streamlit's runtime exists within ``timeout`` seconds (polled every 10 ms: it
-    is created as the server starts, a fraction of a second after the command line)."""
+def _server_started(timeout: float) -> bool:
+    """Whether Streamlit's runtime has started (the server is about to take requests) within
+    ``timeout`` seconds, polled every 10 ms: what :func:`early` does in this process waits
+    for it, so that the server answers, and the browser loads the page, first."""
     from streamlit import runtime
+    from streamlit.runtime.runtime import Runtime, RuntimeState
 
     deadline = time.monotonic() + timeout
-    while not runtime.exists():
+    while not runtime.exists() or Runtime.instance().state == RuntimeState.INITIAL:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.01)
@@ -172,28 +181,29 @@ def fork_reader() -> Forked | None:
 
 def early(script: Path | None, forked: Forked | None = None,
           timeout: float = RUNTIME_WAIT_S) -> None:
-    """Read the ``--data`` files into the pages' cache (their reports taken from ``forked``
-    when given), then import the ``ui`` modules of ``script`` (:func:`ui_modules`: about
-    0.4 s of CPU, pandas and plotly among them, that the first page's run would otherwise
-    spend)."""
-    _runtime_started(timeout)
+    """Once the server has started, read the ``--data`` files into the pages' cache (their
+    reports taken from ``forked`` when given) and import the ``ui`` modules of ``script``
+    (:func:`ui_modules`: about 0.4 s of CPU, pandas and plotly among them, that the first
+    page's run would otherwise spend), the imports while the reader process reads."""
+    _server_started(timeout)
     from ui import cli_data
 
     if forked is not None:
         key = cli_data.fingerprint(cli_data.data_args())
         cli_data.hand_over(key, forked.receiver(key))
     reader = cli_data.read_early()
-    if reader is not None:
-        reader.join()
-    if forked is not None:
-        forked.discard()
     if reader is None:
+        if forked is not None:
+            forked.discard()
         return
     for name in ui_modules(script) if script is not None else []:
         try:
             importlib.import_module(name)
         except Exception:  # the page that imports it reports it
             break
+    reader.join()
+    if forked is not None:
+        forked.discard()
 
 
 def main() -> None:
