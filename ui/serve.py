@@ -4,9 +4,9 @@ while the server starts.
 ``spanscope app --data`` (:mod:`core.cli.launch`) runs this module instead of ``python -m
 streamlit``: the same command line of Streamlit (its ``main``, in this process), plus
 
-* a reader process forked first thing (:func:`fork_reader`), which reads the files named in
-  ``SPANSCOPE_DATA`` on the machine's other core and sends their reports, pickled, through a
-  pipe;
+* a reader process forked first thing (:func:`fork_reader`; files of :data:`FORK_BYTES` or
+  more), which reads the files named in ``SPANSCOPE_DATA`` on the machine's other core and
+  sends their reports, pickled, through a pipe (smaller files the thread below reads itself);
 * a thread (:func:`early`) that, once the server has started, hands those reports to the
   pages' cache (:func:`ui.cli_data.hand_over`, :func:`ui.cli_data.read_early`) and meanwhile
   imports the modules every page's run imports first (``app.py``'s own).
@@ -28,13 +28,14 @@ import ast
 import contextlib
 import gc
 import importlib
+import json
 import os
 import pickle
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,26 @@ DATA_ENV = "SPANSCOPE_DATA"  # ui.cli_data.DATA_ENV, not imported before the ser
 RUNTIME_WAIT_S = 30.0
 """How long the thread waits for Streamlit's server to start before reading anyway."""
 EARLY_THREAD = "spanscope-serve-early"
+FORK_BYTES = 64 * 2**20
+"""From this many bytes of ``--data`` files on, a reader process reads them
+(:func:`fork_reader`); below, the server's thread does: at 10,000 documents (25 MB) the
+reader's start (its imports, 0.4 s of CPU) costs more than the read it takes off the server
+(0.2 s; docs/performance.md, issue 29, sixth pass)."""
+
+
+def data_bytes(environ: Mapping[str, str] | None = None) -> int:
+    """The size of the files named in ``SPANSCOPE_DATA`` (a folder's files summed), 0 when it
+    names none or cannot be read (the server then reports what is wrong)."""
+    raw = (os.environ if environ is None else environ).get(DATA_ENV, "")
+    total = 0
+    try:
+        for item in json.loads(raw) if raw else []:
+            path = Path(str(item["path"]))
+            files = path.rglob("*") if path.is_dir() else [path]
+            total += sum(f.stat().st_size for f in files if f.is_file())
+    except (OSError, ValueError, TypeError, KeyError):
+        return 0
+    return total
 
 
 def _server_started(timeout: float) -> bool:
@@ -209,13 +230,13 @@ def early(script: Path | None, forked: Forked | None = None,
 def main() -> None:
     """Streamlit's command line (``sys.argv``: ``run app.py ...``), with :func:`early` in a
     thread when the app was started with ``--data``, the files read by a process forked
-    first (:func:`fork_reader`)."""
+    first (:func:`fork_reader`) when they hold at least :data:`FORK_BYTES`."""
     if not os.environ.get(DATA_ENV):
         from streamlit.web import cli
 
         cli.main(prog_name="streamlit")
         return
-    forked = fork_reader()
+    forked = fork_reader() if data_bytes() >= FORK_BYTES else None
     from streamlit.web import cli
 
     argv = sys.argv[1:]

@@ -254,3 +254,13 @@ def test_a_reader_process_not_needed_is_stopped(tmp_path: Path) -> None:
     got = _forked(tmp_path, "discarded", "gold.json", "system_b.json")
     assert got["reads"] == 1 and got["reaped"] is True
     assert got["spans"] == _direct_spans(tmp_path)
+
+
+def test_only_large_files_get_a_reader_process(tmp_path: Path) -> None:
+    data = _files(tmp_path, "gold.json", "system_b.json")
+    size = sum((tmp_path / n).stat().st_size for n in ("gold.json", "system_b.json"))
+    assert serve.data_bytes({DATA_ENV: json.dumps(data)}) == size < serve.FORK_BYTES
+    folder = [{"role": None, "path": str(tmp_path)}]
+    assert serve.data_bytes({DATA_ENV: json.dumps(folder)}) == size
+    assert serve.data_bytes({}) == 0
+    assert serve.data_bytes({DATA_ENV: json.dumps([{"path": str(tmp_path / "gone")}])}) == 0
