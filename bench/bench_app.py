@@ -6,7 +6,9 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
 ``/usr/bin/chromium`` with Playwright:
 
 * first load: open ``/documents?sample=bench`` in a fresh server until the document is drawn
-  (parsing, scoring what the page shows, rendering);
+  (parsing, scoring what the page shows, rendering), asked for as soon as the server answers
+  (Chromium is started first); also the time from the server's start and the server's CPU
+  (``--first-only``: this step alone);
 * page switches: Documents -> Scores -> Data -> Metric differences -> Labels -> Annotators ->
   Documents through the sidebar (each page's first visit computes and caches what it shows: the
   steps of the first round are reported apart as cold visits);
