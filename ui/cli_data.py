@@ -2,8 +2,9 @@
 
 :mod:`core.cli.launch` checks the paths and hands them to the streamlit process in the
 ``SPANSCOPE_DATA`` environment variable (JSON); this module reads them on the server, once per
-server process (``st.cache_resource``), without the browser's upload limit. Visitors of the app
-see the files' names, never a box to type a path into.
+server process (``st.cache_resource``), without the browser's upload limit, as the server starts
+(:func:`read_early`, called by :mod:`ui.serve`, which ``spanscope app --data`` runs). Visitors of
+the app see the files' names, never a box to type a path into.
 
 A value with a role (``gold=PATH``) is one input with that role: a file, or a folder read as one
 input (an annotation tool's export); with a name too (``Ayla:annotator=PATH``) its set is called
@@ -119,7 +120,8 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 
 _reads = 0
-"""How many times :func:`_load` has read the inputs in this process (:func:`read_count`)."""
+"""How many times :func:`_load` has built a workspace of the inputs in this process, from the
+files or from a reader process's reports (:func:`read_count`)."""
 _handed: dict[str, Callable[[], list[state.FileReport] | None]] = {}
 """Fingerprint -> the reports of those inputs read by another process (:func:`hand_over`)."""
 
@@ -139,9 +141,9 @@ def _reports(key: str, args: tuple[DataArg, ...]) -> list[state.FileReport]:
 
 
 def read_count() -> int:
-    """How many times the ``--data`` inputs have been read in this process: one per server
-    however many sessions ask and whether :func:`read_early` or a page asks first (a count,
-    not a clock, for the tests)."""
+    """How many times the ``--data`` inputs have been read in this process (or received from
+    :mod:`ui.serve`'s reader process): one per server however many sessions ask and whether
+    :func:`read_early` or a page asks first (a count, not a clock, for the tests)."""
     return _reads
 
 
