@@ -21,7 +21,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,30 +120,13 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
 
 
 _reads = 0
-"""How many times :func:`_load` has built a workspace of the inputs in this process, from the
-files or from a reader process's reports (:func:`read_count`)."""
-_handed: dict[str, Callable[[], list[state.FileReport] | None]] = {}
-"""Fingerprint -> the reports of those inputs read by another process (:func:`hand_over`)."""
-
-
-def hand_over(key: str, receive: Callable[[], list[state.FileReport] | None]) -> None:
-    """The reports of the inputs whose :func:`fingerprint` is ``key`` are being read elsewhere
-    (:mod:`ui.serve`'s reader process): the read of :func:`cli_workspace` calls ``receive``
-    for them instead of reading the files, and reads them itself when it returns None (the
-    reader failed: its error, if the files cause it, is then met here as without it)."""
-    _handed[key] = receive
-
-
-def _reports(key: str, args: tuple[DataArg, ...]) -> list[state.FileReport]:
-    receive = _handed.pop(key, None)
-    got = receive() if receive is not None else None
-    return got if got is not None else read_reports(args)
+"""How many times :func:`_load` has read the inputs in this process (:func:`read_count`)."""
 
 
 def read_count() -> int:
-    """How many times the ``--data`` inputs have been read in this process (or received from
-    :mod:`ui.serve`'s reader process): one per server however many sessions ask and whether
-    :func:`read_early` or a page asks first (a count, not a clock, for the tests)."""
+    """How many times the ``--data`` inputs have been read in this process: one per server
+    however many sessions ask and whether :func:`read_early` or a page asks first (a count,
+    not a clock, for the tests)."""
     return _reads
 
 
@@ -159,7 +142,7 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
     gc.disable()
     try:
         # one text per document id across the inputs, as on the Data page (core.model.texts)
-        ws = state.build_workspace(text_policy.same_texts(_reports(key, _args)),
+        ws = state.build_workspace(text_policy.same_texts(read_reports(_args)),
                                    key=f"cli:{key}", title="files from the command line",
                                    shareable=True)
     finally:

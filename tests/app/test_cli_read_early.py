@@ -147,7 +147,7 @@ def test_serve_reads_then_imports_the_modules_of_the_app(
     so it does not wait for one): one read, then ``app.py``'s ``ui`` modules imported."""
     monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
     before = cli_data.read_count()
-    thread = threading.Thread(target=serve.early, args=(ROOT / "app.py", None, 0.0))
+    thread = threading.Thread(target=serve.early, args=(ROOT / "app.py", 0.0))
     thread.start()
     thread.join(60)
     assert cli_data.read_count() == before + 1
@@ -166,101 +166,3 @@ def test_ui_modules_lists_each_module_once(tmp_path: Path) -> None:
     assert serve.ui_modules(tmp_path / "app.py") == []
     assert serve.ui_modules(tmp_path / "missing.py") == []
 
-
-# ---- the reader process (ui.serve.fork_reader), in a fresh process of one thread ------------
-
-FORKED = r'''
-import json, os, sys
-import streamlit.logger
-streamlit.logger.set_log_level("error")
-from ui import serve
-mode = sys.argv[1]
-if mode == "failed":  # a reader that dies before sending anything
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os._exit(1)
-    os.close(write_end)
-    forked = serve.Forked(pid, read_end)
-else:
-    forked = serve.fork_reader()
-from ui import cli_data
-key = cli_data.fingerprint(cli_data.data_args())
-if mode == "handed":
-    def refuse(args):
-        raise AssertionError("the server read the files itself")
-    cli_data.read_reports = refuse  # the reports can only come from the reader process
-if mode != "discarded":
-    cli_data.hand_over(key, forked.receiver(key))
-ws = cli_data.cli_workspace()
-forked.discard()  # after a receive: nothing left to do; else the reader is stopped
-try:
-    os.waitpid(forked.pid, os.WNOHANG)
-    reaped = False
-except ChildProcessError:
-    reaped = True
-print(json.dumps({
-    "reads": cli_data.read_count(), "reaped": reaped,
-    "spans": {n: [[d, s.start, s.end, s.label] for d in sorted(a.spans) for s in a.spans[d]]
-              for n, a in ws.sets.items()},
-    "errors": [[r.file, r.error.line, r.error.field, r.error.message]
-               for r in ws.reports if r.error is not None]}))
-'''
-
-
-def _forked(tmp_path: Path, mode: str, *names: str) -> dict[str, object]:
-    import os
-    import subprocess
-
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **{DATA_ENV: json.dumps(_files(tmp_path,
-                                                                               *names))})
-    proc = subprocess.run([sys.executable, "-c", FORKED, mode], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    out: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return out
-
-
-def _direct_spans(tmp_path: Path) -> dict[str, list[list[object]]]:
-    args = (cli_data.DataArg("gold", str(tmp_path / "gold.json")),
-            cli_data.DataArg("system", str(tmp_path / "system_b.json")))
-    ws = state.build_workspace(cli_data.read_reports(args), key="direct", title="direct",
-                               shareable=True)
-    return {n: [list(t) for t in v] for n, v in _spans(ws).items()}
-
-
-def test_the_reader_process_hands_the_server_the_same_sets(tmp_path: Path) -> None:
-    got = _forked(tmp_path, "handed", "gold.json", "system_b.json")
-    assert got["reads"] == 1 and got["reaped"] is True and got["errors"] == []
-    assert got["spans"] == _direct_spans(tmp_path)
-
-
-def test_a_broken_file_read_by_the_reader_process_keeps_its_error(tmp_path: Path) -> None:
-    got = _forked(tmp_path, "handed", "gold.json", "broken.json")
-    assert got["errors"] == [["broken.json", 21, "end",
-                              "expected an integer greater than start (5), got '2'"]]
-    assert list(got["spans"]) == ["gold"]  # type: ignore[call-overload]
-
-
-def test_a_failed_reader_process_leaves_the_read_to_the_server(tmp_path: Path) -> None:
-    got = _forked(tmp_path, "failed", "gold.json", "system_b.json")
-    assert got["reads"] == 1 and got["reaped"] is True
-    assert got["spans"] == _direct_spans(tmp_path)
-
-
-def test_a_reader_process_not_needed_is_stopped(tmp_path: Path) -> None:
-    """A page read the files before the reader's reports were handed over: one read, and the
-    reader is stopped and reaped (no process left behind)."""
-    got = _forked(tmp_path, "discarded", "gold.json", "system_b.json")
-    assert got["reads"] == 1 and got["reaped"] is True
-    assert got["spans"] == _direct_spans(tmp_path)
-
-
-def test_only_large_files_get_a_reader_process(tmp_path: Path) -> None:
-    data = _files(tmp_path, "gold.json", "system_b.json")
-    size = sum((tmp_path / n).stat().st_size for n in ("gold.json", "system_b.json"))
-    assert serve.data_bytes({DATA_ENV: json.dumps(data)}) == size < serve.FORK_BYTES
-    folder = [{"role": None, "path": str(tmp_path)}]
-    assert serve.data_bytes({DATA_ENV: json.dumps(folder)}) == size
-    assert serve.data_bytes({}) == 0
-    assert serve.data_bytes({DATA_ENV: json.dumps([{"path": str(tmp_path / "gone")}])}) == 0
