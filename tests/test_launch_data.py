@@ -91,13 +91,15 @@ def test_python_m_core_app_data_reaches_the_streamlit_process(tmp_path: Path) ->
     with running([sys.executable, "-m", "core", "app", "--data", "gold=gold.json",
                   "system_a.json"], cwd=PROP,
                  env=dict(env, HOME=str(tmp_path), PYTHONPATH=str(ROOT))) as server:
-        # The launcher exec'd streamlit: this PID is the server, and its environment is the one
-        # the app's ui.cli_data reads.
+        # The launcher exec'd streamlit's command line (through ui.serve, which reads the files
+        # as the server starts): this PID is the server, and its environment is the one the
+        # app's ui.cli_data reads.
         pid = server.process.pid
         environ = dict(item.split("=", 1) for item in Path(f"/proc/{pid}/environ")
                        .read_text().split("\0") if "=" in item)
         cmdline = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
-        assert "streamlit" in cmdline and f"--server.port={server.port}" in cmdline
+        assert cmdline[1:4] == ["-m", launch.EARLY_RUNNER, "run"]
+        assert f"--server.port={server.port}" in cmdline
         assert "--data" not in cmdline
         assert json.loads(environ[launch.DATA_ENV]) == [
             {"role": "gold", "path": str(PROP / "gold.json")},

@@ -58,6 +58,15 @@ def test_app_runs_streamlit_on_app_py_with_the_arguments_given() -> None:
                    "--server.port", "8600"]
 
 
+def test_app_with_data_runs_streamlit_through_the_early_reader() -> None:
+    """With ``--data`` files, ``python -m ui.serve run``: Streamlit's command line, with the
+    files read as the server starts (tests/app/test_cli_read_early.py)."""
+    cmd = launch.app_command(["--server.port", "8600"], ROOT, read_early=True)
+    assert cmd == [sys.executable, "-m", "ui.serve", "run", str(ROOT / "app.py"),
+                   "--server.port", "8600"]
+    assert (ROOT / "ui" / "serve.py").is_file()
+
+
 def test_app_points_the_dashboard_at_the_bundled_samples_unless_told_otherwise() -> None:
     assert launch.app_environment(ROOT, {"HOME": "/h"}) == {
         "HOME": "/h", "SPANSCOPE_DATA_DIR": str(ROOT / "sample_data")}

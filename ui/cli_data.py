@@ -2,8 +2,9 @@
 
 :mod:`core.cli.launch` checks the paths and hands them to the streamlit process in the
 ``SPANSCOPE_DATA`` environment variable (JSON); this module reads them on the server, once per
-server process (``st.cache_resource``), without the browser's upload limit. Visitors of the app
-see the files' names, never a box to type a path into.
+server process (``st.cache_resource``), without the browser's upload limit, as the server starts
+(:func:`read_early`, called by :mod:`ui.serve`, which ``spanscope app --data`` runs). Visitors of
+the app see the files' names, never a box to type a path into.
 
 A value with a role (``gold=PATH``) is one input with that role: a file, or a folder read as one
 input (an annotation tool's export); with a name too (``Ayla:annotator=PATH``) its set is called
@@ -17,7 +18,9 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import logging
 import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,8 +119,21 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
+_reads = 0
+"""How many times :func:`_load` has read the inputs in this process (:func:`read_count`)."""
+
+
+def read_count() -> int:
+    """How many times the ``--data`` inputs have been read in this process: one per server
+    however many sessions ask and whether :func:`read_early` or a page asks first (a count,
+    not a clock, for the tests)."""
+    return _reads
+
+
 @st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
 def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
+    global _reads
+    _reads += 1
     # Reading allocates millions of objects, which start the cycle collector's passes over
     # everything alive; it waits until the end instead, where the collection below takes any
     # garbage at once (0.03 to 0.14 s of the 2 s read at 100,000 documents;
@@ -147,6 +163,50 @@ def cli_workspace() -> state.Workspace | None:
     """
     args = data_args()
     return _load(fingerprint(args), args) if args else None
+
+
+READ_EARLY_THREAD = "spanscope-read-early"
+"""Name of the thread of :func:`read_early`."""
+
+
+class _EarlyQuiet(logging.Filter):
+    """Drops Streamlit's "missing ScriptRunContext" warning for the thread of
+    :func:`read_early`: it has no page to draw the cache's spinner into, on purpose."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.threadName != READ_EARLY_THREAD
+
+
+logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
+    _EarlyQuiet())
+
+
+def read_early() -> threading.Thread | None:
+    """Start reading the ``--data`` inputs in a background thread, into the cache the pages
+    read (:func:`cli_workspace`); returns the thread, or None when the app was started without
+    ``--data``.
+
+    Called as the server starts (:mod:`ui.serve`, which ``spanscope app --data`` runs), so that
+    reading overlaps the seconds in which the server starts and the browser loads the page and
+    connects, instead of starting with the first page's run (2 s at 100,000 documents,
+    docs/performance.md, issue 29). One read either way: a page that asks while the thread
+    reads waits for that read (Streamlit's caches compute each key once), and a thread that
+    starts after a page's read finds it cached (:func:`read_count`). A file's error is its
+    report's, as when a page reads it (the Data page shows it); an exception that escapes the
+    reader is left to the page, which meets it again when it reads."""
+    args = data_args()
+    if not args:
+        return None
+
+    def work() -> None:
+        try:
+            cli_workspace()
+        except Exception:  # the page that reads the files meets it and shows it
+            logging.getLogger(__name__).debug("reading --data ahead failed", exc_info=True)
+
+    thread = threading.Thread(target=work, name=READ_EARLY_THREAD, daemon=True)
+    thread.start()
+    return thread
 
 
 def describe(ws: state.Workspace) -> str:

@@ -24,7 +24,9 @@ server, so without the browser's upload limit; visitors of the app never get a p
   such a file, as in a folder of ``sample_data/``.
 
 The choices travel to the streamlit process as JSON in :data:`DATA_ENV` (``ui.cli_data`` reads
-it).
+it). With ``--data`` the process runs ``python -m ui.serve run app.py`` (:data:`EARLY_RUNNER`),
+Streamlit's command line with a thread that starts reading the files as the server starts,
+before the browser's first request.
 
 ``--store PATH`` names the SQLite file that keeps curation decisions and live classes as they are
 made (:mod:`core.store`); without it the store sits beside the first ``--data`` path when that
@@ -194,9 +196,19 @@ def dashboard_root() -> Path:
                          f"nor in an installed {DASHBOARD_PACKAGE!r} package; reinstall SpanScope")
 
 
-def app_command(streamlit_args: Sequence[str], root: Path) -> list[str]:
-    """``python -m streamlit run <root>/app.py [streamlit_args...]``."""
-    return [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), *streamlit_args]
+EARLY_RUNNER = "ui.serve"
+"""The module that runs ``streamlit run`` when there are ``--data`` files: Streamlit's own
+command line, plus a thread that reads the files as the server starts instead of when the
+first page runs (the dashboard's ``ui/serve.py``; named, never imported here)."""
+
+
+def app_command(streamlit_args: Sequence[str], root: Path, *,
+                read_early: bool = False) -> list[str]:
+    """``python -m streamlit run <root>/app.py [streamlit_args...]``; with ``read_early``
+    (there are ``--data`` files), ``python -m ui.serve run ...``: the same, with the files read
+    as the server starts (:data:`EARLY_RUNNER`)."""
+    runner = EARLY_RUNNER if read_early else "streamlit"
+    return [sys.executable, "-m", runner, "run", str(root / "app.py"), *streamlit_args]
 
 
 def app_environment(root: Path, environ: Mapping[str, str] | None = None,
@@ -231,7 +243,7 @@ def run_app(args: Sequence[str]) -> int:
     inherited = given is None and os.environ.get(store.STORE_ENV)
     store_file = None if inherited else resolve_store(given, data, cwd)
     root = dashboard_root()
-    cmd = app_command(streamlit_args, root)
+    cmd = app_command(streamlit_args, root, read_early=bool(data))
     env = app_environment(root, data=data, store_file=store_file)
     os.chdir(root)
     if os.name == "posix":  # pragma: no cover - replaces the process; tested through the CLI

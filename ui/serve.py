@@ -1,0 +1,110 @@
+"""``python -m ui.serve run app.py [ARGS]``: ``streamlit run`` that reads the ``--data`` files
+as the server starts.
+
+``spanscope app --data`` (:mod:`core.cli.launch`) runs this module instead of ``python -m
+streamlit``: the same command line of Streamlit (its ``main``, in this process), plus a thread
+(:func:`early`) that, once the server has started, reads the files named in ``SPANSCOPE_DATA``
+into the pages' cache (:func:`ui.cli_data.read_early`) and meanwhile imports the modules every
+page's run imports first (``app.py``'s own). The browser's first request then finds them read,
+or being read, instead of starting the read: at 100,000 documents reading takes about 1.5 s of
+CPU and the first run's imports 0.4 s, while the browser loads the page and connects
+(docs/performance.md, issue 29, sixth pass). One read either way (Streamlit's caches compute a
+key once; :func:`ui.cli_data.read_count`).
+
+A reader *process*, forked before the server starts, was tried and left out: it takes the read
+off the server's process, but on the shared machine of the measurements its own start (0.5 s
+of CPU more in all) delayed the server's, and the first draw came no sooner (the same
+section).
+
+Nothing of ``ui`` but this module is imported before Streamlit's own command line: ``ui``'s
+caches are declared once a runtime holds them.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+DATA_ENV = "SPANSCOPE_DATA"  # ui.cli_data.DATA_ENV, not imported before the server starts
+RUNTIME_WAIT_S = 30.0
+"""How long the thread waits for Streamlit's server to start before reading anyway."""
+EARLY_THREAD = "spanscope-serve-early"
+def _server_started(timeout: float) -> bool:
+    """Whether Streamlit's runtime has started (the server is about to take requests) within
+    ``timeout`` seconds, polled every 10 ms: what :func:`early` does in this process waits
+    for it, so that the server answers, and the browser loads the page, first."""
+    from streamlit import runtime
+    from streamlit.runtime.runtime import Runtime, RuntimeState
+
+    deadline = time.monotonic() + timeout
+    while not runtime.exists() or Runtime.instance().state == RuntimeState.INITIAL:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def ui_modules(script: Path) -> list[str]:
+    """The ``ui`` modules that ``script`` (``app.py``, which every page's run runs first)
+    imports, in the order found, each once; none when it cannot be read (its own run reports
+    it). The pages' own modules are left to the page asked for: beyond what ``app.py``
+    imports (pandas, plotly and the modules of the pages computed ahead, ``ui.ahead``) they
+    cost little, and the first page needs one of them.
+
+    >>> "ui.ahead" in ui_modules(Path(__file__).resolve().parent.parent / "app.py")
+    True
+    """
+    try:
+        tree = ast.parse(script.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found: dict[str, None] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "ui":
+            found.update(dict.fromkeys(f"ui.{a.name}" for a in node.names))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ui."):
+            found[str(node.module)] = None
+        elif isinstance(node, ast.Import):
+            found.update(dict.fromkeys(a.name for a in node.names if a.name.startswith("ui.")))
+    return list(found)
+
+
+def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
+    """Once the server has started, read the ``--data`` files into the pages' cache in a
+    thread of their own (:func:`ui.cli_data.read_early`) and meanwhile import the ``ui``
+    modules of ``script`` (:func:`ui_modules`: about 0.4 s of CPU, pandas and plotly among
+    them, that the first page's run would otherwise spend)."""
+    _server_started(timeout)
+    from ui import cli_data
+
+    reader = cli_data.read_early()
+    if reader is None:
+        return
+    for name in ui_modules(script) if script is not None else []:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the page that imports it reports it
+            break
+    reader.join()
+
+
+def main() -> None:
+    """Streamlit's command line (``sys.argv``: ``run app.py ...``), with :func:`early` in a
+    thread when the app was started with ``--data``."""
+    from streamlit.web import cli
+
+    if os.environ.get(DATA_ENV):
+        argv = sys.argv[1:]
+        script = Path(argv[1]) if len(argv) > 1 and argv[0] == "run" else None
+        threading.Thread(target=early, args=(script,), name=EARLY_THREAD,
+                         daemon=True).start()
+    cli.main(prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    main()
