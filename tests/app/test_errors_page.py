@@ -48,6 +48,10 @@ def test_only_the_open_tab_is_drawn_and_a_slice_link_opens_the_slices(make_app) 
     at = make_app("pages/errors.py", params={"edim": "label"})
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[3]
     assert at.selectbox(key=err_ui.K_ERR_DIM).value == "label"
+    # The URL carries the open tab.
+    at = make_app("pages/errors.py", params={err_ui.K_ERR_TAB: err_ui.TABS[2]})
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[2]
+    assert at.selectbox(key="err_list_category").value == "missed"
 
 
 def test_category_table_is_core_categorise_for_every_system(make_app, frame) -> None:

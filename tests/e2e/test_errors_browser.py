@@ -1,5 +1,6 @@
-"""Real browser: the Errors page draws its charts, and clicking a category's bar segment opens
-the Documents page filtered to the documents behind it, with the spans' categories marked."""
+"""Real browser: the Errors page draws its charts, one tab at a time, and clicking a category's
+bar segment or a row of the category table opens the Documents page filtered to the documents
+behind it, with the spans' categories marked."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from core.analysis.errors import CATEGORIES, categorise
 from core.formats import ReadOptions, load_path
+from ui.errors import TABS
 
 pytestmark = pytest.mark.e2e
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
@@ -22,9 +24,17 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
     chart = page.locator(".st-key-err_chart .js-plotly-plot")
     chart.wait_for(timeout=60_000)
-    page.locator(".st-key-err_slice_chart .js-plotly-plot").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     st_ui.shot(page, "page_errors")
+    # Lazy tabs: each draws its own chart when opened; the categories' tab is the first.
+    for tab, drawn in ((TABS[1], "err_label_chart"), (TABS[3], "err_slice_chart")):
+        st_ui.click(page, page.get_by_role("tab", name=tab),
+                    page.locator(f".st-key-{drawn} .js-plotly-plot"), timeout=60_000)
+        st_ui.wait_idle(page)
+        assert not chart.count()
+    st_ui.shot(page, "page_errors_slices")
+    st_ui.click(page, page.get_by_role("tab", name=TABS[0]), chart, timeout=60_000)
+    st_ui.wait_idle(page)
     assert st_ui.app_errors(page) == []
     # The traces are the categories in order; the first bar of "missed" is system_a's reference.
     trace = chart.locator(".barlayer .trace").nth(CATEGORIES.index("missed"))
@@ -44,6 +54,27 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     # The missed spans are marked on the reference text.
     assert page.locator('#left-doc .ss-cat[data-category="missed"]').count() >= 1
     st_ui.shot(page, "page_documents_filtered_missed")
+    assert st_ui.app_errors(page) == []
+
+
+def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    # The table's selection callback queues the switch; the run it starts switches pages before
+    # drawing anything of the Errors page.
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    grid = page.locator(".st-key-err_table")
+    grid.wait_for(timeout=60_000)
+    grid.scroll_into_view_if_needed()
+    st_ui.wait_idle(page)
+    box = grid.bounding_box()
+    assert box is not None
+    row = CATEGORIES.index("spurious")  # system_a's rows come first, in this order
+    page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * row + 17)  # its selection cell
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/documents" in page.url and "ecat=spurious" in page.url
+    assert st_ui.value(page, "Error category") == "spurious"
     assert st_ui.app_errors(page) == []
 
 
