@@ -67,14 +67,20 @@ def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
     grid.wait_for(timeout=60_000)
     grid.scroll_into_view_if_needed()
     st_ui.wait_idle(page)
+    page.wait_for_timeout(500)  # the grid settles after the scroll
     box = grid.bounding_box()
     assert box is not None
-    row = CATEGORIES.index("spurious")  # system_a's rows come first, in this order
+    row = CATEGORIES.index("boundary+label")  # system_a's rows come first, in this order
     page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * row + 17)  # its selection cell
     page.locator("#left-doc").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
-    assert "/documents" in page.url and "ecat=spurious" in page.url
-    assert st_ui.value(page, "Error category") == "spurious"
+    assert "/documents" in page.url and "ecat=boundary%2Blabel" in page.url
+    assert st_ui.value(page, "Error category") == "boundary+label"
+    gold = load_path(SAMPLE / "gold.json").set
+    pred = load_path(SAMPLE / "system_a.json", options=ReadOptions(role="system")).set
+    expected = categorise(gold, pred).documents_with(category="boundary+label")
+    assert expected and st_ui.value(page, "Document") in expected
+    st_ui.shot(page, "errors_row_opened_documents")
     assert st_ui.app_errors(page) == []
 
 
