@@ -754,7 +754,8 @@ def _bar_picked(key: str, ref: str, level: int) -> None:
 
 def tabs() -> tuple[Any, Any, Any, Any]:
     """The tabs of :data:`TABS` (lazy: a closed tab's ``open`` is False and the page skips
-    it), bound to the URL so that a link opens the same tab; a link that names a slice
+    it), bound to the URL so that a link opens the same tab (and a return to the page the tab
+    it was left on: Streamlit keeps a page's bound parameters); a link that names a slice
     dimension (``edim``) and no tab opens the slices' tab."""
     if (K_ERR_DIM in st.query_params and K_ERR_TAB not in st.query_params
             and K_ERR_TAB not in st.session_state):

@@ -48,6 +48,12 @@ def test_only_the_open_tab_is_drawn_and_a_slice_link_opens_the_slices(make_app) 
     at = make_app("pages/errors.py", params={"edim": "label"})
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[3]
     assert at.selectbox(key=err_ui.K_ERR_DIM).value == "label"
+    # A return to the page (here through the sidebar) opens the tab it was left on.
+    at = _tab(make_app("pages/errors.py"), 1)
+    at.switch_page("pages/documents.py").run()
+    at.switch_page("pages/errors.py").run()
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[1]
+    assert len(at.get("plotly_chart")) == 1 and at.radio(key=err_ui.K_ERR_VIEW)
     # The URL carries the open tab.
     at = make_app("pages/errors.py", params={err_ui.K_ERR_TAB: err_ui.TABS[2]})
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[2]
