@@ -14,8 +14,10 @@ waits for, in Chromium driven by Playwright, on the generated pair of ``bench_ap
   ``click`` event, the mouse button's release; each condition checked every animation frame),
   so Playwright's round trips do not count. Since the fifth pass the Errors page also has a
   link button per category (``link``), timed the same way. Each click is followed by a return
-  to Errors through the sidebar (timed too). The categories cycle through :data:`CLICKS`: the
-  first click of a server is Documents' first run; a category clicked again is warm;
+  to Errors through the sidebar (timed too). Since the sixth pass the table also has a column of
+  documents buttons (``button``), timed the same way. The categories cycle through
+  :data:`CLICKS`: the first click of a server is Documents' first run; a category clicked again
+  is warm;
 * **back to Errors** through the sidebar: Playwright's wall time from its click until the
   category chart is drawn and the run over (``s``), and the same in the page (``page_s``, from
   the ``click`` event; since the sixth pass);
@@ -134,6 +136,8 @@ def _idle(page: Any, timeout: float) -> None:
 SPANS_TAB = "📋 Spans of one category"
 """The Errors page's tab of the span list (``ui.errors.TABS``; none before the sixth pass)."""
 LINKS = "[class*='st-key-err_open_']"
+BUTTONS = ".st-key-err_table [role='columnheader']:has-text('documents')"
+"""The category table's documents column (its buttons; since the sixth pass)."""
 """The Errors page's link buttons to Documents, one per system and category."""
 
 
@@ -142,7 +146,7 @@ def _click(page: Any, how: str, category: str, cpu: Any, timeout: float) -> dict
     ("link") on the Errors page; times from the click, taken in the page."""
     import re
 
-    if how == "row":
+    if how in ("row", "button"):
         grid = page.locator(".st-key-err_table")
         grid.scroll_into_view_if_needed()
         page.wait_for_timeout(300)  # the grid settles after the scroll
@@ -150,7 +154,8 @@ def _click(page: Any, how: str, category: str, cpu: Any, timeout: float) -> dict
         assert box is not None
         row = CATEGORY_ORDER.index(category)
         c = cpu()
-        page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * row + 17)
+        # The row's selection cell, or its documents button (the first column, left-aligned).
+        page.mouse.click(box["x"] + (18 if how == "row" else 70), box["y"] + 35 + 35 * row + 17)
     else:
         link = page.locator(LINKS).filter(has_text=re.compile(f"^{re.escape(category)} \\("))
         link = link.first.locator("button").first
@@ -202,9 +207,11 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
             page.goto(f"{url}/errors")
             _settled(page, ".st-key-err_chart .js-plotly-plot", timeout)
             out["errors_first_visit"] = {"s": time.perf_counter() - t, "cpu_s": cpu() - c}
-            for how in ("row", "link"):
+            for how in ("row", "button", "link"):
                 if how == "link" and not page.locator(LINKS).count():
                     break  # a revision without the links
+                if how == "button" and not page.locator(BUTTONS).count():
+                    continue  # a revision without the table's documents buttons
                 for k, category in enumerate(CLICKS):
                     click = _click(page, how, category, cpu, timeout)
                     click["repeat"] = category in CLICKS[:k]
@@ -325,7 +332,7 @@ def main() -> None:
         print(f"{tree} ({len(mine)} rounds, load {min(loads):.1f}-{max(loads):.1f}):")
         print("  " + _summary("Errors first visit", [r["errors_first_visit"]["s"]
                                                      for r in mine]))
-        for how in ("row", "link"):
+        for how in ("row", "button", "link"):
             clicks = [c for r in mine for c in r["clicks"] if c.get("how", "row") == how]
             if not clicks:
                 continue

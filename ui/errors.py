@@ -71,6 +71,7 @@ K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
 K_ERR_TABLE = "err_table"  # selection state of the category table
+K_ERR_OPEN_ROW = "err_open_row"  # the click on a documents button of the category table
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
 K_ERR_PENDING = "err_pending"  # session: what a link, row or bar asked to open (its callback)
@@ -729,17 +730,42 @@ def _queue_open(ref: str, level: int, system: str, category: str, label: str = A
                                        "category": category, "label": label}
 
 
-def _row_picked(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
-    """The category table's ``on_select`` callback: queue its row's system and category for
+def _queue_row(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...],
+               row: int) -> None:
+    """Queue the system and category of row ``row`` of the category table for
     :func:`follow_link` (the run then switches pages before drawing the page's widgets)."""
-    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
-    if not rows:
-        return
     cats = category_frame(ws.key, ws, ref, systems, level)
     ok = cats[cats["category"] != "error"].reset_index(drop=True)
-    if rows[0] < len(ok):
-        record = ok.iloc[rows[0]]
+    if 0 <= row < len(ok):
+        record = ok.iloc[row]
         _queue_open(ref, level, str(record["system"]), str(record["category"]))
+
+
+def _row_picked(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
+    """The category table's ``on_select`` callback (a row selected)."""
+    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
+    if rows:
+        _queue_row(ws, ref, level, systems, int(rows[0]))
+
+
+def _row_button(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
+    """The callback of the table's documents buttons: a button sends its click at once, where
+    a row's selection leaves the browser 150 ms after the click (Streamlit's data frame
+    debounces it)."""
+    click = st.session_state.get(K_ERR_OPEN_ROW)
+    if click is not None:
+        _queue_row(ws, ref, level, systems, int(click["row"]))
+
+
+def documents_cells(ws: state.Workspace, s: Setup, ok: pd.DataFrame) -> list[str | None]:
+    """The label of each row's documents button: how many documents hold an error category
+    (:func:`category_documents`); none for correct and optional spans, nor for a category no
+    document holds."""
+    cells: list[str | None] = []
+    for system, category in zip(ok["system"], ok["category"], strict=True):
+        n = category_documents(ws.key, ws, s.ref, str(system), s.level).get(str(category), 0)
+        cells.append(f"📄 {n:,} document{'s' if n != 1 else ''}" if n else None)
+    return cells
 
 
 def _bar_picked(key: str, ref: str, level: int) -> None:
@@ -806,13 +832,21 @@ def categories(ws: state.Workspace, s: Setup) -> None:
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
     ok = cats[cats["category"] != "error"].reset_index(drop=True)
-    # Callbacks queue what a row or bar opens: the run that follows switches pages before
-    # drawing anything (:func:`follow_link`).
-    st.dataframe(ok, hide_index=True, key=K_ERR_TABLE,
+    # Callbacks queue what a button, row or bar opens: the run that follows switches pages
+    # before drawing anything (:func:`follow_link`).
+    shown = ok.assign(documents=pd.Series(documents_cells(ws, s, ok), index=ok.index,
+                                          dtype=object))
+    st.dataframe(shown, hide_index=True, key=K_ERR_TABLE,
+                 column_order=["documents", *ok.columns],
+                 column_config={"documents": st.column_config.ButtonColumn(
+                     "documents", type="tertiary", alignment="left", key=K_ERR_OPEN_ROW,
+                     on_click=_row_button, args=(ws, s.ref, s.level, s.systems),
+                     help="Open the Documents page on the documents holding spans of the "
+                     "row's category")},
                  on_select=partial(_row_picked, ws, s.ref, s.level, s.systems),
                  selection_mode="single-row", placeholder="—")
-    st.caption("Select a row, click a bar segment or a link below to open the Documents page "
-               "on the documents holding spans of that category.")
+    st.caption("Click a row's documents, select a row, click a bar segment or a link below to "
+               "open the Documents page on the documents holding spans of that category.")
     category_links(ws, s)
     download_buttons(ok, "error_categories", key="dl_err_categories")
     v1, v2 = st.columns(2)

@@ -366,6 +366,29 @@ def test_links_name_the_documents_of_each_category_and_open_them(make_app) -> No
     assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
 
 
+def test_the_tables_documents_buttons_name_the_documents_of_each_error_category(
+        make_app, frame) -> None:
+    # A button of the table sends its click at once (a row's selection waits 150 ms in the
+    # browser); its label counts the documents its callback opens (the links' counts).
+    from core.analysis.errors import ERRORS
+
+    at = make_app("pages/errors.py")
+    ws = _ws(at)
+    table = frame(at, "documents", "system", "category")
+    assert table["documents"].notna().any()
+    for row in table.itertuples(index=False):
+        held = categorise(ws.sets["gold"], ws.sets[row.system]).documents_with(
+            category=row.category)
+        if row.category in ERRORS and held:
+            n = len(held)
+            assert row.documents == f"📄 {n} document{'s' if n != 1 else ''}", row
+        else:
+            assert row.documents is None or row.documents != row.documents, row  # empty
+    # The button's callback queues the row's system and category, as a row's selection does.
+    cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a", "system_b"), 2)
+    assert list(cats[cats["category"] != "error"]["category"]) == list(table["category"])
+
+
 def test_a_row_clicked_again_after_coming_back_opens_documents_again(make_app) -> None:
     at = make_app("pages/errors.py")
     ws = _ws(at)

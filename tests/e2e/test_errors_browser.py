@@ -57,11 +57,12 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     assert st_ui.app_errors(page) == []
 
 
+@pytest.mark.parametrize("how", ["row", "button"])
 def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
-    app_url: str, page: Any, st_ui: SimpleNamespace
+    app_url: str, page: Any, st_ui: SimpleNamespace, how: str
 ) -> None:
-    # The table's selection callback queues the switch; the run it starts switches pages before
-    # drawing anything of the Errors page.
+    # The table's selection callback (a row) or its documents button's queues the switch; the
+    # run it starts switches pages before drawing anything of the Errors page.
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
     grid = page.locator(".st-key-err_table")
     grid.wait_for(timeout=60_000)
@@ -71,7 +72,8 @@ def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
     box = grid.bounding_box()
     assert box is not None
     row = CATEGORIES.index("boundary+label")  # system_a's rows come first, in this order
-    page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * row + 17)  # its selection cell
+    # Its selection cell, or its documents button (the first column, left-aligned).
+    page.mouse.click(box["x"] + (18 if how == "row" else 70), box["y"] + 35 + 35 * row + 17)
     page.locator("#left-doc").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     assert "/documents" in page.url and "ecat=boundary%2Blabel" in page.url
@@ -80,7 +82,7 @@ def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
     pred = load_path(SAMPLE / "system_a.json", options=ReadOptions(role="system")).set
     expected = categorise(gold, pred).documents_with(category="boundary+label")
     assert expected and st_ui.value(page, "Document") in expected
-    st_ui.shot(page, "errors_row_opened_documents")
+    st_ui.shot(page, f"errors_{how}_opened_documents")
     assert st_ui.app_errors(page) == []
 
 
