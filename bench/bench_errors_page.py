@@ -14,8 +14,13 @@ waits for, in Chromium driven by Playwright, on the generated pair of ``bench_ap
   ``click`` event, the mouse button's release; each condition checked every animation frame),
   so Playwright's round trips do not count. Since the fifth pass the Errors page also has a
   link button per category (``link``), timed the same way. Each click is followed by a return
-  to Errors through the sidebar (timed too). The categories cycle through :data:`CLICKS`: the
-  first click of a server is Documents' first run; a category clicked again is warm;
+  to Errors through the sidebar (timed too). Since the sixth pass the table also has a column of
+  documents buttons (``button``), timed the same way. The categories cycle through
+  :data:`CLICKS`: the first click of a server is Documents' first run; a category clicked again
+  is warm;
+* **back to Errors** through the sidebar: Playwright's wall time from its click until the
+  category chart is drawn and the run over (``s``), and the same in the page (``page_s``, from
+  the ``click`` event; since the sixth pass);
 * **document switch** on Documents (the "Next" button), until the next document is drawn;
 * **the Errors page's own warm interactions**: the category charts' view (all spans / errors
   only), then the list of one category's spans (its toggle above 2,000 documents, timed apart:
@@ -92,6 +97,10 @@ WATCH = """() => {
       const idle = app()?.getAttribute('data-test-script-state') === 'notRunning';
       if (list && idle && document.querySelector('#left-doc') && seen.done === undefined)
         seen.done = now;
+      // Back on Errors (the sidebar): its category chart drawn and the run over.
+      if (location.pathname.endsWith('/errors') && idle && seen.errors === undefined
+          && document.querySelector('.st-key-err_chart .js-plotly-plot .main-svg'))
+        seen.errors = now;
     }
     requestAnimationFrame(tick);
   };
@@ -124,6 +133,8 @@ def _idle(page: Any, timeout: float) -> None:
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
 
 
+SPANS_TAB = "📋 Spans of one category"
+"""The Errors page's tab of the span list (``ui.errors.TABS``; none before the sixth pass)."""
 LINKS = "[class*='st-key-err_open_']"
 """The Errors page's link buttons to Documents, one per system and category."""
 
@@ -133,7 +144,7 @@ def _click(page: Any, how: str, category: str, cpu: Any, timeout: float) -> dict
     ("link") on the Errors page; times from the click, taken in the page."""
     import re
 
-    if how == "row":
+    if how in ("row", "button"):
         grid = page.locator(".st-key-err_table")
         grid.scroll_into_view_if_needed()
         page.wait_for_timeout(300)  # the grid settles after the scroll
@@ -141,7 +152,8 @@ def _click(page: Any, how: str, category: str, cpu: Any, timeout: float) -> dict
         assert box is not None
         row = CATEGORY_ORDER.index(category)
         c = cpu()
-        page.mouse.click(box["x"] + 18, box["y"] + 35 + 35 * row + 17)
+        # The row's selection cell, or its documents button (the first column, left-aligned).
+        page.mouse.click(box["x"] + (18 if how == "row" else 70), box["y"] + 35 + 35 * row + 17)
     else:
         link = page.locator(LINKS).filter(has_text=re.compile(f"^{re.escape(category)} \\("))
         link = link.first.locator("button").first
@@ -177,6 +189,9 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
     from playwright.sync_api import sync_playwright
 
     proc, url = _server(tree, corpus)
+    # The category table's column of documents buttons (since the sixth pass): drawn on the
+    # grid's canvas, so the checkout's source says whether it is there.
+    has_buttons = "ButtonColumn" in (tree / "ui" / "errors.py").read_text(encoding="utf-8")
     out: dict[str, Any] = {"tree": str(tree), "load_before": os.getloadavg()[0],
                            "clicks": [], "back_to_errors_s": [], "doc_switch": [],
                            "errors_warm": []}
@@ -193,9 +208,11 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
             page.goto(f"{url}/errors")
             _settled(page, ".st-key-err_chart .js-plotly-plot", timeout)
             out["errors_first_visit"] = {"s": time.perf_counter() - t, "cpu_s": cpu() - c}
-            for how in ("row", "link"):
+            for how in ("row", "button", "link"):
                 if how == "link" and not page.locator(LINKS).count():
                     break  # a revision without the links
+                if how == "button" and not has_buttons:
+                    continue  # a revision without the table's documents buttons
                 for k, category in enumerate(CLICKS):
                     click = _click(page, how, category, cpu, timeout)
                     click["repeat"] = category in CLICKS[:k]
@@ -205,7 +222,12 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                           f"{click['cpu_s']:.3f} s", file=sys.stderr, flush=True)
                     c = cpu()
                     s = _nav(page, "Errors", ".st-key-err_chart .js-plotly-plot", timeout)
-                    out["back_to_errors_s"].append({"s": s, "cpu_s": cpu() - c})
+                    page.wait_for_function(
+                        "() => window.__ssSeen && window.__ssSeen.errors !== undefined",
+                        timeout=timeout)
+                    in_page = float(page.evaluate("() => window.__ssSeen.errors")) / 1000
+                    out["back_to_errors_s"].append({"s": s, "page_s": in_page,
+                                                    "cpu_s": cpu() - c})
             page.get_by_test_id("stSidebarNav").get_by_text("Documents", exact=True).click()
             _settled(page, "#left-doc", timeout)
             # Document switches on the filtered Documents page ("Next", key N).
@@ -236,6 +258,9 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
             for view in ("errors only", "all spans"):
                 timed(f"view: {view}", lambda v=view: views.get_by_text(v, exact=True).click(),
                       ".st-key-err_chart .js-plotly-plot")
+            tab = page.get_by_role("tab", name=SPANS_TAB)
+            if tab.count():  # since the sixth pass the span list has its own (lazy) tab
+                timed("tab: the spans of one category", tab.click, ".st-key-err_list_category")
             toggle = page.locator(".st-key-err_list_on")
             if toggle.count():
                 timed("list toggle on (builds the list)", lambda: toggle.locator("label").click(),
@@ -308,7 +333,7 @@ def main() -> None:
         print(f"{tree} ({len(mine)} rounds, load {min(loads):.1f}-{max(loads):.1f}):")
         print("  " + _summary("Errors first visit", [r["errors_first_visit"]["s"]
                                                      for r in mine]))
-        for how in ("row", "link"):
+        for how in ("row", "button", "link"):
             clicks = [c for r in mine for c in r["clicks"] if c.get("how", "row") == how]
             if not clicks:
                 continue
@@ -325,8 +350,12 @@ def main() -> None:
                 print("    " + _summary("... run over", [c["done_s"] for c in group])
                       + "; server CPU median "
                       f"{statistics.median([c['cpu_s'] for c in group]):.3f} s")
-        print("  " + _summary("back to Errors (sidebar)",
-                              [b["s"] for r in mine for b in r["back_to_errors_s"]]))
+        back = [b for r in mine for b in r["back_to_errors_s"]]
+        print("  " + _summary("back to Errors (sidebar), from Playwright's click", [b["s"]
+                                                                             for b in back]))
+        print("    " + _summary("... in the page", [b.get("page_s") for b in back])
+              + (f"; server CPU median {statistics.median([b['cpu_s'] for b in back]):.3f} s"
+                 if back else ""))
         print("  " + _summary("Documents: Next", [d["s"] for r in mine for d in r["doc_switch"]]))
         steps = sorted({w["step"] for r in mine for w in r["errors_warm"]})
         for step in steps:

@@ -8,12 +8,23 @@ from ui.current import workspace_or_stop
 st.title("🔍 Errors")
 ws = workspace_or_stop(2, "Error analysis needs a reference set and at least one other set.",
                        needs_spans=True)
-errors.follow_link(ws)  # a link to Documents was clicked: switch before drawing anything
+errors.follow_link(ws)  # a link, row or bar was clicked: switch before drawing anything
 setup = errors.setup(ws)
 errors.follow(ws, setup)  # a click that opens Documents: switch before drawing the page
-errors.categories(ws, setup)
-errors.schemas(ws, setup)
-errors.spans_of_category(ws, setup)
-errors.per_label(ws, setup)
-slice_settings = errors.slices(ws, setup)
-errors.report(ws, setup, slice_settings)
+# Lazy tabs: only the open one is drawn, so a return to the page redraws the categories, not
+# every chart and table of the page (docs/performance.md, issue 29, sixth pass).
+categories, per_label, spans, slices = errors.tabs()
+if categories.open is not False:
+    with categories:
+        errors.categories(ws, setup)
+        errors.schemas(ws, setup)
+if per_label.open is not False:
+    with per_label:
+        errors.per_label(ws, setup)
+if spans.open is not False:
+    with spans:
+        errors.spans_of_category(ws, setup)
+if slices.open is not False:
+    with slices:
+        slice_settings = errors.slices(ws, setup)
+        errors.report(ws, setup, slice_settings)

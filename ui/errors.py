@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -70,10 +71,17 @@ K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
 K_ERR_TABLE = "err_table"  # selection state of the category table
+K_ERR_OPEN_ROW = "err_open_row"  # the click on a documents button of the category table
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
-K_ERR_PENDING = "err_pending"  # session: what a link button asked to open (its callback)
+K_ERR_PENDING = "err_pending"  # session: what a link, row or bar asked to open (its callback)
+K_ERR_TAB = "etab"  # the open tab (bound)
 ALL = "(all)"
+TABS = ("📊 Categories", "🏷️ Per label", "📋 Spans of one category", "🧩 Slices and report")
+"""The page's tabs below the reference and level; only the open one is drawn (``st.tabs`` with
+``on_change="rerun"``), so that a return to the page redraws the category table and chart, not
+the per-label chart and tables, the span list and the slices' widgets too (docs/performance.md,
+"Issue 29, sixth pass")."""
 
 _FILL_PATTERNS = {"correct": "", "label": "/", "boundary": "\\", "boundary+label": "x",
                   "missed": "-", "spurious": "|", "optional": "."}
@@ -708,17 +716,91 @@ def follow(ws: state.Workspace, s: Setup) -> None:
 
 
 def follow_link(ws: state.Workspace) -> None:
-    """Open the Documents page at once when a link button of :func:`category_links` was
-    clicked: its callback queued the reference, level, system and category, so the page
-    switches before drawing anything, not even the reference and level widgets."""
+    """Open the Documents page at once when a link button of :func:`category_links`, a row of
+    the category table or a bar of a category chart was clicked: its callback queued the
+    reference, level, system, category (and label), so the page switches before drawing
+    anything, not even the reference and level widgets."""
     pending = st.session_state.pop(K_ERR_PENDING, None)
     if pending and pending["ref"] in ws.sets and pending["system"] in ws.sets:
         open_documents(ws, **pending)
 
 
-def _queue_open(ref: str, level: int, system: str, category: str) -> None:
+def _queue_open(ref: str, level: int, system: str, category: str, label: str = ALL) -> None:
     st.session_state[K_ERR_PENDING] = {"ref": ref, "level": level, "system": system,
-                                       "category": category}
+                                       "category": category, "label": label}
+
+
+def _queue_row(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...],
+               row: int) -> None:
+    """Queue the system and category of row ``row`` of the category table for
+    :func:`follow_link` (the run then switches pages before drawing the page's widgets)."""
+    cats = category_frame(ws.key, ws, ref, systems, level)
+    ok = cats[cats["category"] != "error"].reset_index(drop=True)
+    if 0 <= row < len(ok):
+        record = ok.iloc[row]
+        _queue_open(ref, level, str(record["system"]), str(record["category"]))
+
+
+def _row_picked(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
+    """The category table's ``on_select`` callback (a row selected)."""
+    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
+    if rows:
+        _queue_row(ws, ref, level, systems, int(rows[0]))
+
+
+def _row_button(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
+    """The callback of the table's documents buttons: a button sends its click at once, where
+    a row's selection leaves the browser 150 ms after the click (Streamlit's data frame
+    debounces it)."""
+    click = st.session_state.get(K_ERR_OPEN_ROW)
+    if click is not None:
+        _queue_row(ws, ref, level, systems, int(click["row"]))
+
+
+def documents_cells(ws: state.Workspace, s: Setup, ok: pd.DataFrame) -> list[str | None]:
+    """The label of each row's documents button: how many documents hold an error category
+    (:func:`category_documents`); none for correct and optional spans, nor for a category no
+    document holds."""
+    cells: list[str | None] = []
+    for system, category in zip(ok["system"], ok["category"], strict=True):
+        n = category_documents(ws.key, ws, s.ref, str(system), s.level).get(str(category), 0)
+        cells.append(f"📄 {n:,} document{'s' if n != 1 else ''}" if n else None)
+    return cells
+
+
+def _bar_picked(key: str, ref: str, level: int) -> None:
+    """A category chart's ``on_select`` callback: queue the clicked bar's system and category,
+    and its label in the per-label chart (whose ``customdata`` is system, label, category)."""
+    hit = clicked(st.session_state.get(key))
+    if hit:
+        system, second, category = map(str, hit[:3])
+        _queue_open(ref, level, system, category,
+                    label=second if key == K_ERR_LABEL_CHART else ALL)
+
+
+def tabs() -> tuple[Any, Any, Any, Any]:
+    """The tabs of :data:`TABS` (lazy: a closed tab's ``open`` is False and the page skips
+    it), bound to the URL so that a link opens the same tab (and a return to the page the tab
+    it was left on: Streamlit keeps a page's bound parameters); a link that names a slice
+    dimension (``edim``) and no tab opens the slices' tab."""
+    if (K_ERR_DIM in st.query_params and K_ERR_TAB not in st.query_params
+            and K_ERR_TAB not in st.session_state):
+        # Once, before the widget: a default that changed between runs would make it another
+        # widget, whose state undoes the user's next click on a tab.
+        st.session_state[K_ERR_TAB] = TABS[3]
+    cats, labels, spans, slices_tab = st.tabs(list(TABS), key=K_ERR_TAB, on_change="rerun",
+                                              bind="query-params")
+    return cats, labels, spans, slices_tab
+
+
+def _view(where: Any) -> str:
+    """The category charts' view (all spans or errors only): one choice for the category chart
+    and the per-label chart, drawn in the tab of each (a bound widget of one key)."""
+    return str(where.radio(
+        "Category charts", VIEWS, key=K_ERR_VIEW, bind="query-params", horizontal=True,
+        help="Errors only leaves out correct and optional spans, so that a good system's few "
+        "errors are not slivers beside its correct spans (in the category chart and in the "
+        "per-label chart)."))
 
 
 def category_links(ws: state.Workspace, s: Setup) -> None:
@@ -750,24 +832,32 @@ def categories(ws: state.Workspace, s: Setup) -> None:
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
     ok = cats[cats["category"] != "error"].reset_index(drop=True)
-    st.dataframe(ok, hide_index=True, key=K_ERR_TABLE, on_select="rerun",
+    # Callbacks queue what a button, row or bar opens: the run that follows switches pages
+    # before drawing anything (:func:`follow_link`).
+    shown = ok.assign(documents=pd.Series(documents_cells(ws, s, ok), index=ok.index,
+                                          dtype=object))
+    st.dataframe(shown, hide_index=True, key=K_ERR_TABLE,
+                 column_order=["documents", *ok.columns],
+                 column_config={"documents": st.column_config.ButtonColumn(
+                     "documents", type="tertiary", alignment="left", key=K_ERR_OPEN_ROW,
+                     on_click=_row_button, args=(ws, s.ref, s.level, s.systems),
+                     help="Open the Documents page on the documents holding spans of the "
+                     "row's category")},
+                 on_select=partial(_row_picked, ws, s.ref, s.level, s.systems),
                  selection_mode="single-row", placeholder="—")
-    st.caption("Select a row, click a bar segment or a link below to open the Documents page "
-               "on the documents holding spans of that category.")
+    st.caption("Click a row's documents, select a row, click a bar segment or a link below to "
+               "open the Documents page on the documents holding spans of that category.")
     category_links(ws, s)
     download_buttons(ok, "error_categories", key="dl_err_categories")
     v1, v2 = st.columns(2)
-    view = v1.radio("Category charts", VIEWS, key=K_ERR_VIEW, bind="query-params", horizontal=True,
-                    help="Errors only leaves out correct and optional spans, so that a good "
-                    "system's few errors are not slivers beside its correct spans (here and "
-                    "in the per-label chart).")
+    view = _view(v1)
     scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,
                      help="Share: each bar in percent of what it stacks (its side's spans, or "
                      "its errors), so that systems of different sizes compare.")
     config = chart_image("error_categories", key="dl_err_chart")
     st.plotly_chart(category_figure(ws.key, ws, s.ref, s.systems, s.level, view, scale),
-                    key=K_ERR_CHART, on_select="rerun", selection_mode=("points",),
-                    config=config)
+                    key=K_ERR_CHART, on_select=partial(_bar_picked, K_ERR_CHART, s.ref, s.level),
+                    selection_mode=("points",), config=config)
 
 
 def schemas(ws: state.Workspace, s: Setup) -> None:
@@ -819,13 +909,13 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
     if not len(labels):
         st.caption("No span to count.")
         return
-    fig = label_figure(ws.key, ws, s.ref, s.systems, s.level,
-                       st.session_state.get(K_ERR_VIEW, VIEWS[0]))
+    fig = label_figure(ws.key, ws, s.ref, s.systems, s.level, _view(st))
     st.caption("Each label's reference spans by category, and that label's spurious "
                "predictions on top; click a bar to open its documents.")
     config = chart_image("error_categories_per_label", key="dl_err_label_chart")
-    st.plotly_chart(fig, key=K_ERR_LABEL_CHART, on_select="rerun", selection_mode=("points",),
-                    config=config)
+    st.plotly_chart(fig, key=K_ERR_LABEL_CHART,
+                    on_select=partial(_bar_picked, K_ERR_LABEL_CHART, s.ref, s.level),
+                    selection_mode=("points",), config=config)
     wide = label_wide(ws.key, ws, s.ref, s.systems, s.level)
     st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
                  placeholder="—")

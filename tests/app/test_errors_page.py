@@ -19,11 +19,45 @@ def _html(at) -> str:
     return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
+def _tab(at, tab: int):  # -> AppTest
+    """Open the page's tab ``err_ui.TABS[tab]`` (lazy tabs: only the open one is drawn)."""
+    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[tab]
+    return at.run()
+
+
 @pytest.mark.parametrize("data", ["handmade", "empty", "sample"])
 def test_page_runs_on_every_start(make_app, data: str) -> None:
     at = make_app("pages/errors.py", data=data)
     assert not at.exception, [e.value for e in at.exception]
     assert any("Errors" in t.value for t in at.title)
+    for tab in range(1, len(err_ui.TABS)):
+        _tab(at, tab)
+        assert not at.exception, (err_ui.TABS[tab], [e.value for e in at.exception])
+
+
+def test_only_the_open_tab_is_drawn_and_a_slice_link_opens_the_slices(make_app) -> None:
+    # Lazy tabs: a return to the page draws the categories, not every chart of the page.
+    at = make_app("pages/errors.py")
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[0]
+    assert [c.proto.id for c in at.get("plotly_chart")] and len(at.get("plotly_chart")) == 1
+    assert not [b for b in at.get("download_button") if "HTML report" in b.proto.label]
+    _tab(at, 1)
+    assert len(at.get("plotly_chart")) == 1
+    assert not [d for d in at.dataframe if "prediction" in d.value.columns]  # no category table
+    # A link that names a slice dimension and no tab opens the slices' tab.
+    at = make_app("pages/errors.py", params={"edim": "label"})
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[3]
+    assert at.selectbox(key=err_ui.K_ERR_DIM).value == "label"
+    # A return to the page (here through the sidebar) opens the tab it was left on.
+    at = _tab(make_app("pages/errors.py"), 1)
+    at.switch_page("pages/documents.py").run()
+    at.switch_page("pages/errors.py").run()
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[1]
+    assert len(at.get("plotly_chart")) == 1 and at.radio(key=err_ui.K_ERR_VIEW)
+    # The URL carries the open tab.
+    at = make_app("pages/errors.py", params={err_ui.K_ERR_TAB: err_ui.TABS[2]})
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[2]
+    assert at.selectbox(key="err_list_category").value == "missed"
 
 
 def test_category_table_is_core_categorise_for_every_system(make_app, frame) -> None:
@@ -114,12 +148,14 @@ def test_documents_filters_and_category_legend(make_app) -> None:
 
 def test_markup_in_labels_stays_escaped_on_the_errors_page(make_app) -> None:
     at = make_app("pages/errors.py", params={"edim": "label"})
-    assert not at.exception
-    assert "<b>bold</b>" not in _html(at)
+    for tab in range(len(err_ui.TABS)):
+        _tab(at, tab)
+        assert not at.exception
+        assert "<b>bold</b>" not in _html(at)
 
 
 def test_report_download_is_offered_and_builds_an_escaped_report(make_app) -> None:
-    at = make_app("pages/errors.py")
+    at = _tab(make_app("pages/errors.py"), 3)
     assert not at.exception
     buttons = [b for b in at.get("download_button") if "HTML report" in b.proto.label]
     assert len(buttons) == 1
@@ -177,7 +213,7 @@ def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
 
 
 def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame) -> None:
-    at = make_app("pages/errors.py")
+    at = _tab(make_app("pages/errors.py"), 2)
     table = frame(at, "decided by", "text")
     ws = _ws(at)
     t = categorise(ws.sets["gold"], ws.sets["system_a"])
@@ -187,7 +223,7 @@ def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame
 
 
 def test_an_uploaded_metadata_csv_slices_its_categories_and_names_the_rest(make_app) -> None:
-    at = make_app("pages/errors.py")
+    at = _tab(make_app("pages/errors.py"), 3)
     csv = (b"id,source,note\ndoc1,blog,first text by hand\ndoc2,blog,second one\n"
            b"doc10,news,the third\n")
     at.file_uploader(key=err_ui.K_ERR_META).set_value([("meta.csv", csv, "text/csv")]).run()
@@ -206,8 +242,10 @@ def test_errors_only_leaves_out_correct_and_share_adds_to_100(make_app) -> None:
 
     at = make_app("pages/errors.py", params={"eview": "errors only", "escale": "share"})
     assert not at.exception, [e.value for e in at.exception]
-    specs = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
-    cats, labels = specs[0], specs[1]
+    (cats,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    _tab(at, 1)  # the per-label chart draws the same view
+    assert at.radio(key=err_ui.K_ERR_VIEW).value == "errors only"
+    (labels,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
     assert [t["name"] for t in cats["data"]] == list(ERRORS)
     assert all(t["name"] in ERRORS for t in labels["data"])
     ws = _ws(at)
@@ -247,22 +285,28 @@ def _image_options(at) -> list[dict]:
 def test_chart_images_are_drawn_by_the_browser_in_the_format_picked(make_app) -> None:
     # Issue 29: no server-side Kaleido button; the modebar camera exports PNG or SVG.
     at = make_app("pages/errors.py", params={"edim": "label"})
-    assert not at.exception
-    assert not [b for b in at.get("download_button")
-                if b.proto.label in ("⬇️ SVG", "⬇️ PNG")]
-    options = _image_options(at)
+    options = []
+    for tab in (0, 1, 3):
+        _tab(at, tab)
+        assert not at.exception
+        assert not [b for b in at.get("download_button")
+                    if b.proto.label in ("⬇️ SVG", "⬇️ PNG")]
+        options += _image_options(at)
     assert [o["filename"] for o in options] == ["error_categories", "error_categories_per_label",
                                                 "slices_label"]
     assert {o["format"] for o in options} == {"png"}
+    _tab(at, 1)
     at.segmented_control(key="dl_err_label_chart").set_value("SVG").run()
     assert not at.exception
-    assert [o["format"] for o in _image_options(at)] == ["png", "svg", "png"]
+    assert [o["format"] for o in _image_options(at)] == ["svg"]
+    _tab(at, 0)
+    assert [o["format"] for o in _image_options(at)] == ["png"]
 
 
 def test_on_a_large_corpus_the_span_list_waits_for_its_toggle(make_app, frame,
                                                               monkeypatch) -> None:
     monkeypatch.setattr(err_ui, "FILTER_AUTO_DOCS", 0)  # the hand-made corpus is "large"
-    at = make_app("pages/errors.py")
+    at = _tab(make_app("pages/errors.py"), 2)
     assert not at.exception, [e.value for e in at.exception]
     assert not [d for d in at.dataframe if "decided by" in d.value.columns]
     at.toggle(key="err_list_on").set_value(True).run()
@@ -322,6 +366,29 @@ def test_links_name_the_documents_of_each_category_and_open_them(make_app) -> No
     assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
 
 
+def test_the_tables_documents_buttons_name_the_documents_of_each_error_category(
+        make_app, frame) -> None:
+    # A button of the table sends its click at once (a row's selection waits 150 ms in the
+    # browser); its label counts the documents its callback opens (the links' counts).
+    from core.analysis.errors import ERRORS
+
+    at = make_app("pages/errors.py")
+    ws = _ws(at)
+    table = frame(at, "documents", "system", "category")
+    assert table["documents"].notna().any()
+    for row in table.itertuples(index=False):
+        held = categorise(ws.sets["gold"], ws.sets[row.system]).documents_with(
+            category=row.category)
+        if row.category in ERRORS and held:
+            n = len(held)
+            assert row.documents == f"📄 {n} document{'s' if n != 1 else ''}", row
+        else:
+            assert row.documents is None or row.documents != row.documents, row  # empty
+    # The button's callback queues the row's system and category, as a row's selection does.
+    cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a", "system_b"), 2)
+    assert list(cats[cats["category"] != "error"]["category"]) == list(table["category"])
+
+
 def test_a_row_clicked_again_after_coming_back_opens_documents_again(make_app) -> None:
     at = make_app("pages/errors.py")
     ws = _ws(at)
@@ -339,13 +406,19 @@ def test_a_row_clicked_again_after_coming_back_opens_documents_again(make_app) -
 def test_kept_figures_are_the_ones_drawn_for_the_view(make_app) -> None:
     # The category and per-label figures are kept per view; switching the view away and
     # back draws the same figures, and a fresh build equals what the page shows.
+    def specs(at) -> list[str]:  # the category chart, then the per-label chart (its tab)
+        drawn = [e.proto.spec for e in _tab(at, 0).get("plotly_chart")]
+        drawn += [e.proto.spec for e in _tab(at, 1).get("plotly_chart")]
+        return drawn
+
     at = make_app("pages/errors.py")
-    first = [e.proto.spec for e in at.get("plotly_chart")][:2]
-    at.radio(key=err_ui.K_ERR_VIEW).set_value("errors only").run()
-    other = [e.proto.spec for e in at.get("plotly_chart")][:2]
+    first = specs(at)
+    at.radio(key=err_ui.K_ERR_VIEW).set_value("errors only").run()  # in the per-label tab
+    other = specs(at)
     at.radio(key=err_ui.K_ERR_VIEW).set_value("all spans").run()
-    again = [e.proto.spec for e in at.get("plotly_chart")][:2]
-    assert again == first and other != first
+    again = specs(at)
+    assert len(first) == 2 and again == first
+    assert other[0] != first[0] and other[1] != first[1]
     ws = _ws(at)
     cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a", "system_b"), 2)
     fresh = err_ui.category_chart(cats[cats["category"] != "error"].reset_index(drop=True))

@@ -84,8 +84,13 @@ def test_scores_data_and_errors_tables_are_paginated(large: state.Workspace) -> 
     at.number_input(key="missing_page").set_value(3).run()
     assert f"Rows 101–150 of {missing:,}." in _captions(at)
     assert all(len(df.value) <= 50 for df in at.dataframe)
+    from ui import errors as err_ui
+
     at = _open(large, "pages/errors.py")
     assert all(len(df.value) <= 50 for df in at.dataframe)
+    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[1]  # lazy tabs: the per-label table
+    at.run()
+    assert at.dataframe and all(len(df.value) <= 50 for df in at.dataframe)
 
 
 @pytest.mark.parametrize(("page", "key"), [("pages/annotators.py", ann.K_ANN_DOC),
@@ -145,10 +150,14 @@ def test_one_documents_error_rows_equal_the_corpus_tables() -> None:
 
 
 def test_errors_schemas_and_slices_wait_for_their_toggles(large: state.Workspace) -> None:
+    from ui import errors as err_ui
+
     at = _open(large, "pages/errors.py")
-    assert at.toggle(key="err_slices_on").value is False
     assert at.toggle(key="err_schemas_on").value is False
-    charts = len(at.get("plotly_chart"))  # the categories only
+    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[3]  # lazy tabs: the slices' tab
+    at.run()
+    assert at.toggle(key="err_slices_on").value is False
+    charts = len(at.get("plotly_chart"))  # none until the toggle
     at.toggle(key="err_slices_on").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.get("plotly_chart")) == charts + 1

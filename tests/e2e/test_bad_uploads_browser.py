@@ -17,8 +17,11 @@ import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import quote_plus
 
 import pytest
+
+from ui.errors import K_ERR_TAB, TABS
 
 pytestmark = pytest.mark.e2e
 CRASH = "This app has encountered an error"
@@ -50,7 +53,8 @@ def test_errors_page_metadata_upload_of_bad_csvs(app_url: str, page: Any,
                                                  st_ui: SimpleNamespace,
                                                  tmp_path: Path) -> None:
     files = _meta_files(tmp_path)
-    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    # The uploader is on the tab of the slices (lazy tabs), which the URL opens.
+    st_ui.open_page(page, app_url, f"errors?sample=propaganda&{K_ERR_TAB}={quote_plus(TABS[3])}")
     page.locator(".st-key-err_slice_chart .js-plotly-plot").wait_for(timeout=60_000)
     for name, message in (("big_field.csv", "big_field.csv:2: a field is longer than the CSV "
                                              "reader's limit (131,072 characters)"),

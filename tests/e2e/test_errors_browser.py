@@ -1,5 +1,6 @@
-"""Real browser: the Errors page draws its charts, and clicking a category's bar segment opens
-the Documents page filtered to the documents behind it, with the spans' categories marked."""
+"""Real browser: the Errors page draws its charts, one tab at a time, and clicking a category's
+bar segment or a row of the category table opens the Documents page filtered to the documents
+behind it, with the spans' categories marked."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from core.analysis.errors import CATEGORIES, categorise
 from core.formats import ReadOptions, load_path
+from ui.errors import TABS
 
 pytestmark = pytest.mark.e2e
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
@@ -22,9 +24,17 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
     chart = page.locator(".st-key-err_chart .js-plotly-plot")
     chart.wait_for(timeout=60_000)
-    page.locator(".st-key-err_slice_chart .js-plotly-plot").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     st_ui.shot(page, "page_errors")
+    # Lazy tabs: each draws its own chart when opened; the categories' tab is the first.
+    for tab, drawn in ((TABS[1], "err_label_chart"), (TABS[3], "err_slice_chart")):
+        st_ui.click(page, page.get_by_role("tab", name=tab),
+                    page.locator(f".st-key-{drawn} .js-plotly-plot"), timeout=60_000)
+        st_ui.wait_idle(page)
+        assert not chart.count()
+    st_ui.shot(page, "page_errors_slices")
+    st_ui.click(page, page.get_by_role("tab", name=TABS[0]), chart, timeout=60_000)
+    st_ui.wait_idle(page)
     assert st_ui.app_errors(page) == []
     # The traces are the categories in order; the first bar of "missed" is system_a's reference.
     trace = chart.locator(".barlayer .trace").nth(CATEGORIES.index("missed"))
@@ -44,6 +54,35 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     # The missed spans are marked on the reference text.
     assert page.locator('#left-doc .ss-cat[data-category="missed"]').count() >= 1
     st_ui.shot(page, "page_documents_filtered_missed")
+    assert st_ui.app_errors(page) == []
+
+
+@pytest.mark.parametrize("how", ["row", "button"])
+def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
+    app_url: str, page: Any, st_ui: SimpleNamespace, how: str
+) -> None:
+    # The table's selection callback (a row) or its documents button's queues the switch; the
+    # run it starts switches pages before drawing anything of the Errors page.
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    grid = page.locator(".st-key-err_table")
+    grid.wait_for(timeout=60_000)
+    grid.scroll_into_view_if_needed()
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(500)  # the grid settles after the scroll
+    box = grid.bounding_box()
+    assert box is not None
+    row = CATEGORIES.index("boundary+label")  # system_a's rows come first, in this order
+    # Its selection cell, or its documents button (the first column, left-aligned).
+    page.mouse.click(box["x"] + (18 if how == "row" else 70), box["y"] + 35 + 35 * row + 17)
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/documents" in page.url and "ecat=boundary%2Blabel" in page.url
+    assert st_ui.value(page, "Error category") == "boundary+label"
+    gold = load_path(SAMPLE / "gold.json").set
+    pred = load_path(SAMPLE / "system_a.json", options=ReadOptions(role="system")).set
+    expected = categorise(gold, pred).documents_with(category="boundary+label")
+    assert expected and st_ui.value(page, "Document") in expected
+    st_ui.shot(page, f"errors_{how}_opened_documents")
     assert st_ui.app_errors(page) == []
 
 

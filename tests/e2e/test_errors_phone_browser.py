@@ -8,12 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import quote_plus
 
 import pytest
 
 from core.analysis.report import ReportInputs, build_report
 from core.formats import ReadOptions, load_path
 from tests.e2e.conftest import VIEWPORTS
+from ui.errors import K_ERR_TAB, TABS
 
 pytestmark = pytest.mark.e2e
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
@@ -33,7 +35,9 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_chart_title_legend_and_toolbars_do_not_overlap(app_url: str, vpage: Any,
                                                         st_ui: SimpleNamespace,
                                                         chart: str) -> None:
-    st_ui.open_page(vpage, app_url, "errors?sample=propaganda&eview=errors+only")
+    tab = {"err_label_chart": TABS[1], "err_slice_chart": TABS[3]}.get(chart)
+    st_ui.open_page(vpage, app_url, "errors?sample=propaganda&eview=errors+only"
+                    + (f"&{K_ERR_TAB}={quote_plus(tab)}" if tab else ""))  # lazy tabs
     plot = vpage.locator(f".st-key-{chart} .js-plotly-plot")
     plot.wait_for(timeout=60_000)
     st_ui.wait_idle(vpage)
