@@ -125,10 +125,17 @@ def _free_port() -> int:
         return port
 
 
-def start_server(data_dir: Path, cli: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+def server_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT
+                 ) -> tuple[subprocess.Popen[bytes], str]:
     """Streamlit on ``data_dir``: as a sample corpus folder (``SPANSCOPE_DATA_DIR``), or with
     ``cli`` opened by ``python -m core app --data gold=... --data pred=...`` (the launcher execs
-    streamlit, so the PID is the server's either way)."""
+    streamlit, so the PID is the server's either way). ``tree``: the checkout whose app runs."""
     port = _free_port()
     env = dict(os.environ, SPANSCOPE_DATA_DIR=str(data_dir))
     options = ["--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
@@ -138,8 +145,8 @@ def start_server(data_dir: Path, cli: bool = False) -> tuple[subprocess.Popen[by
         cmd = [sys.executable, "-m", "core", "app", "--data", f"gold={corpus / 'gold.json'}",
                f"pred={corpus / 'system_a.json'}", *options]
     else:
-        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), *options]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        cmd = [sys.executable, "-m", "streamlit", "run", str(tree / "app.py"), *options]
+    proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     return proc, healthy(proc, port, 60)
 
@@ -190,26 +197,40 @@ def _nav(page: Any, title: str, selector: str, timeout: float = 120_000) -> floa
     return time.perf_counter() - t
 
 
-def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
+def _task_s(cdp: Any) -> float:
+    """Seconds Chromium's renderer main thread has spent on tasks so far (``TaskDuration`` of
+    the DevTools ``Performance`` domain): the browser's own work, less noisy than wall time on a
+    shared machine."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "TaskDuration"))
+
+
+def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
+              ) -> tuple[float, float, float, float]:
     """Type ``doc_id`` into the document selector, then click it: (seconds until the filtered
-    option shows, seconds from the click until the new document is drawn)."""
+    option shows, seconds from the click until the new document is drawn, CPU seconds the
+    server process ``pid`` spent meanwhile, seconds of Chromium's main thread meanwhile)."""
     t = time.perf_counter()
     box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
     box.locator("input").fill(doc_id)
     option = page.get_by_role("option").get_by_text(doc_id, exact=True).first
     option.wait_for(timeout=120_000)
     typed = time.perf_counter() - t
+    cpu = server_cpu_s(pid) if pid else 0.0
+    task = _task_s(cdp) if cdp else 0.0
     t = time.perf_counter()
     option.click()
     page.wait_for_function(
         f"() => location.search.includes('doc={doc_id}')", timeout=120_000)
     _settled(page, "#left-doc")
-    return typed, time.perf_counter() - t
+    wall = time.perf_counter() - t
+    return (typed, wall, (server_cpu_s(pid) - cpu) if pid else 0.0,
+            (_task_s(cdp) - task) if cdp else 0.0)
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
-        nav: tuple[tuple[str, str], ...] = NAV) -> dict[str, Any]:
+        nav: tuple[tuple[str, str], ...] = NAV, tree: Path = ROOT) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -219,12 +240,14 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 and (data / "bench" / "system_a.json").exists()):
             make_corpus(data / "bench", n_docs, n_spans)
         gen = time.perf_counter() - t
-        proc, url = start_server(data, cli)
+        proc, url = start_server(data, cli, tree)
         rss_after: dict[str, float | None] = {}
         try:
             with sync_playwright() as p:
                 browser = chromium(p)
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
                 t = time.perf_counter()
                 page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"))
                 _settled(page, "#left-doc .ss-seg", timeout)
@@ -235,6 +258,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 pages: list[float] = []
                 steps: list[tuple[str, float]] = []
                 docs: list[float] = []
+                docs_cpu: list[float] = []
+                docs_task: list[float] = []
                 typing: list[float] = []
                 rng = random.Random(1)
                 try:
@@ -249,9 +274,15 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             # The selector lists the first DOC_WINDOW documents (search finds
                             # others).
                             pick = rng.randrange(min(n_docs, DOC_WINDOW))
-                            typed, switched = _pick_doc(page, f"doc{pick}")
+                            typed, switched, cpu, task = _pick_doc(page, f"doc{pick}",
+                                                                   proc.pid, cdp)
                             typing.append(typed)
                             docs.append(switched)
+                            docs_cpu.append(cpu)
+                            docs_task.append(task)
+                            print(f"document switch: {switched:.3f} s, server CPU {cpu:.3f} s, "
+                                  f"browser main thread {task:.3f} s",
+                                  file=sys.stderr, flush=True)
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
                     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -280,6 +311,14 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                           "max": round(max(pages), 3), "n": len(pages)},
         "document_switch_s": {"median": round(statistics.median(docs), 3) if docs else None,
                               "max": round(max(docs), 3) if docs else None, "n": len(docs)},
+        "document_switch_server_cpu_s": {
+            "median": round(statistics.median(docs_cpu), 3) if docs_cpu else None,
+            "each": [round(c, 3) for c in docs_cpu]},
+        "document_switch_browser_task_s": {
+            "median": round(statistics.median(docs_task), 3) if docs_task else None,
+            "each": [round(c, 3) for c in docs_task]},
+        "document_switch_each_s": [round(d, 3) for d in docs],
+        "tree": str(tree), "load_average": [round(x, 2) for x in os.getloadavg()],
         "document_typed_filter_s": {"median": round(statistics.median(typing), 3)
                                     if typing else None,
                                     "max": round(max(typing), 3) if typing else None},
@@ -345,6 +384,9 @@ def main() -> None:
                     help="comma-separated page titles visited in each round, in this order "
                     f"(default: all, {', '.join(t for t, _ in NAV)}); the document switches "
                     "run on the last, so end with Documents (or pass --doc-switches 0)")
+    ap.add_argument("--tree", type=Path, default=ROOT,
+                    help="checkout whose app the server runs (default: this one), to compare "
+                    "another revision with the same driver")
     args = ap.parse_args()
     nav: tuple[tuple[str, str], ...] = NAV
     if args.pages:
@@ -358,7 +400,7 @@ def main() -> None:
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
-                 args.timeout * 1000, args.corpus, args.pause, nav)
+                 args.timeout * 1000, args.corpus, args.pause, nav, args.tree.resolve())
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -4,8 +4,9 @@ calls in order. Scores come from :mod:`ui.results`, error categories from :mod:`
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,15 +137,17 @@ DOC_WINDOW = 200
 """Most documents the Documents page's selector lists at once."""
 
 
-def document_window(ids: list[str], current: str | None) -> list[str]:
+def document_window(ids: list[str], current: str | None,
+                    members: Collection[str] | None = None) -> list[str]:
     """The first :data:`DOC_WINDOW` of ``ids``, plus ``current`` when it matches but lies beyond
-    (so a deep link to any document works).
+    (so a deep link to any document works). ``members``: ``ids`` as a set, when the caller
+    keeps one.
 
     >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
     ['d199', 'd550']
     """
     window = ids[:DOC_WINDOW]
-    if current is not None and current not in window and current in set(ids):
+    if current is not None and current not in window and current in (members or set(ids)):
         window = [*window, current]
     return window
 
@@ -378,9 +381,26 @@ def _bucket(ids: list[str]) -> tuple[dict[str, Any] | None, list[str]]:
     return bucket, [d for d in ids if d in kept]
 
 
-def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
-    """Search, order and filters, then the document picker, stepper and list; stops when no
-    document matches. Returns the document and the filters."""
+@dataclass(frozen=True)
+class Listing:
+    """The documents the search, order and filters keep, in that order: what the document
+    picker (:func:`document`) steps through."""
+
+    ids: list[str]
+    total: int
+    sort: str
+    filters: Filters
+
+    @functools.cached_property
+    def members(self) -> frozenset[str]:
+        """``ids`` as a set, built once per listing (a deep link's document beyond the window
+        is looked up here on every document switch)."""
+        return frozenset(self.ids)
+
+
+def listing(ws: Workspace, v: View) -> Listing:
+    """Search, order and filters; stops when no document matches. A new order moves to its
+    first document."""
     d1, d2 = st.columns([3, 2])
     query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
                           persist_state="session", placeholder="e.g. 111111 or 'migrants'")
@@ -398,18 +418,25 @@ def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
     if not ids:
         st.warning("No document matches the search and filters.")
         st.stop()
-    # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
-    # slow in the browser); the search narrows it, and the current document (URL) is always an
-    # option. A new order starts at its first document ("lowest score first" must show the
-    # lowest score, not stay on the document shown before); a deep link (first run) keeps its
+    # A new order starts at its first document ("lowest score first" must show the lowest
+    # score, not stay on the document shown before); a deep link (first run) keeps its
     # document.
     order_seen = hash(tuple(ids))
     if st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
         st.session_state[state.K_DOC] = ids[0]
     st.session_state[K_ORDER_SEEN] = order_seen
+    return Listing(ids, len(order), sort, Filters(category, label_filter, bucket))
+
+
+def pick(ws: Workspace, v: View, listed: Listing) -> str:
+    """The document picker, stepper and list of ``listed``; returns the document."""
+    ids = listed.ids
+    # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
+    # slow in the browser); the search narrows it, and the current document (URL) is always an
+    # option.
     current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
-    options = document_window(ids, current)
-    label = f"Document ({len(ids):,} of {len(order):,})"
+    options = document_window(ids, current, listed.members)
+    label = f"Document ({len(ids):,} of {listed.total:,})"
     if len(options) < len(ids):
         label += f": the first {DOC_WINDOW:,} in this order are listed, search for others"
     # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown
@@ -419,11 +446,26 @@ def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
     with st.expander(f"📋 Documents in this order: click a row to open it ({len(options):,} "
                      "listed)", expanded=True):
         table_picker(ws, v.set_a, v.set_b, options, v.metric, v.variant, v.level)
-    if sort in ("score", "disagreement"):
-        describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant,
-                                  v.level)
-        st.caption(f"Sorted {DOC_SORTS[sort]}: {md(describe(doc))}")
-    return doc, Filters(category, label_filter, bucket)
+    if listed.sort in ("score", "disagreement"):
+        describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, listed.sort, v.metric,
+                                  v.variant, v.level)
+        st.caption(f"Sorted {DOC_SORTS[listed.sort]}: {md(describe(doc))}")
+    return doc
+
+
+@st.fragment
+def document(ws: Workspace, v: View, listed: Listing) -> None:
+    """The picker and everything drawn of the document it picks: the page's part that a
+    document switch changes. A fragment (docs/performance.md, issue 29, sixth pass): the
+    selector, the stepper, a row of the list and the span selector rerun this part alone, not
+    the app's frame, the pair, metric, search and filters above it (a full run draws the same
+    page)."""
+    doc = pick(ws, v, listed)
+    shown = select_span(ws, v, doc, listed.filters)
+    side_by_side(ws, v, shown)
+    merged_view(ws, v, shown)
+    contributions(v, shown)
+    scores(ws, v, doc)
 
 
 @dataclass(frozen=True)
