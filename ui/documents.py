@@ -608,11 +608,10 @@ def contributions(v: View, s: Shown) -> None:
 def scores(ws: Workspace, v: View, doc: str) -> None:
     """Every span metric's score of this one document."""
     st.subheader("This document's scores")
-    doc_scores = results.document_scores(
+    table = results.document_scores(  # a new frame each call: no copy needed
         ws.key, ws, v.set_a, v.set_b, doc,
         variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},
         level=int(v.level if v.level is not None else state.DEFAULTS[state.K_LEVEL]))
-    st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores",
-                 placeholder="—")
-    above_one.note(pd.DataFrame(doc_scores), key="doc_scores")
-    download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")
+    st.dataframe(above_one.mark(table), hide_index=True, key="doc_scores", placeholder="—")
+    above_one.note(table, key="doc_scores")
+    download_buttons(table, f"scores_{doc}", key="dl_doc_scores")
