@@ -131,6 +131,28 @@ def server_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def browser_cpu_s(server: int) -> float:
+    """CPU seconds so far of every process this one started but ``server`` and its children:
+    Playwright's driver and Chromium's browser, renderer and GPU processes (Linux ``/proc``;
+    CPU time is steadier than wall time on a shared machine)."""
+    children: dict[int, list[tuple[int, float]]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            children.setdefault(int(fields[1]), []).append((int(entry), cpu))
+    total, todo = 0.0, [os.getpid()]
+    while todo:
+        for pid, cpu in children.get(todo.pop(), []):
+            if pid != server:
+                total += cpu
+                todo.append(pid)
+    return total
+
+
 def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT
                  ) -> tuple[subprocess.Popen[bytes], str]:
     """Streamlit on ``data_dir``: as a sample corpus folder (``SPANSCOPE_DATA_DIR``), or with
@@ -206,10 +228,11 @@ def _task_s(cdp: Any) -> float:
 
 
 def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
-              ) -> tuple[float, float, float, float]:
+              ) -> tuple[float, float, float, float, float]:
     """Type ``doc_id`` into the document selector, then click it: (seconds until the filtered
     option shows, seconds from the click until the new document is drawn, CPU seconds the
-    server process ``pid`` spent meanwhile, seconds of Chromium's main thread meanwhile)."""
+    server process ``pid`` spent meanwhile, seconds of Chromium's main thread meanwhile, CPU
+    seconds of the browser's processes meanwhile)."""
     t = time.perf_counter()
     box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
     box.locator("input").fill(doc_id)
@@ -218,14 +241,19 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     typed = time.perf_counter() - t
     cpu = server_cpu_s(pid) if pid else 0.0
     task = _task_s(cdp) if cdp else 0.0
+    browser = browser_cpu_s(pid) if pid else 0.0
     t = time.perf_counter()
     option.click()
     page.wait_for_function(
         f"() => location.search.includes('doc={doc_id}')", timeout=120_000)
+    # The URL changes at the click, before the run starts: wait for the new document's own
+    # contribution heading (drawn late in the run), then for the run's end.
+    page.get_by_text(re.compile(rf"^Every pair of document {re.escape(doc_id)}$")).first.wait_for(
+        timeout=120_000)
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
     return (typed, wall, (server_cpu_s(pid) - cpu) if pid else 0.0,
-            (_task_s(cdp) - task) if cdp else 0.0)
+            (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0)
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
@@ -260,6 +288,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 docs: list[float] = []
                 docs_cpu: list[float] = []
                 docs_task: list[float] = []
+                docs_browser: list[float] = []
                 typing: list[float] = []
                 rng = random.Random(1)
                 try:
@@ -274,14 +303,16 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             # The selector lists the first DOC_WINDOW documents (search finds
                             # others).
                             pick = rng.randrange(min(n_docs, DOC_WINDOW))
-                            typed, switched, cpu, task = _pick_doc(page, f"doc{pick}",
-                                                                   proc.pid, cdp)
+                            typed, switched, cpu, task, browser_cpu = _pick_doc(
+                                page, f"doc{pick}", proc.pid, cdp)
+                            docs_browser.append(browser_cpu)
                             typing.append(typed)
                             docs.append(switched)
                             docs_cpu.append(cpu)
                             docs_task.append(task)
                             print(f"document switch: {switched:.3f} s, server CPU {cpu:.3f} s, "
-                                  f"browser main thread {task:.3f} s",
+                                  f"browser main thread {task:.3f} s, browser CPU "
+                                  f"{browser_cpu:.3f} s",
                                   file=sys.stderr, flush=True)
                 except Exception:
                     shot = ROOT / "bench" / "results" / "bench_app_failure.png"
@@ -317,6 +348,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         "document_switch_browser_task_s": {
             "median": round(statistics.median(docs_task), 3) if docs_task else None,
             "each": [round(c, 3) for c in docs_task]},
+        "document_switch_browser_cpu_s": {
+            "median": round(statistics.median(docs_browser), 3) if docs_browser else None,
+            "each": [round(c, 3) for c in docs_browser]},
         "document_switch_each_s": [round(d, 3) for d in docs],
         "tree": str(tree), "load_average": [round(x, 2) for x in os.getloadavg()],
         "document_typed_filter_s": {"median": round(statistics.median(typing), 3)
