@@ -156,10 +156,33 @@ def _free_port() -> int:
         return port
 
 
-def start_server(data_dir: Path, cli: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+def browser_cpu_s(server: int) -> float:
+    """CPU seconds so far of every process this one started but ``server`` and its children:
+    Playwright's driver and Chromium's browser, renderer and GPU processes (Linux ``/proc``;
+    CPU time is steadier than wall time on a shared machine)."""
+    children: dict[int, list[tuple[int, float]]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            children.setdefault(int(fields[1]), []).append((int(entry), cpu))
+    total, todo = 0.0, [os.getpid()]
+    while todo:
+        for pid, cpu in children.get(todo.pop(), []):
+            if pid != server:
+                total += cpu
+                todo.append(pid)
+    return total
+
+
+def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT
+                 ) -> tuple[subprocess.Popen[bytes], str]:
     """Streamlit on ``data_dir``: as a sample corpus folder (``SPANSCOPE_DATA_DIR``), or with
     ``cli`` opened by ``python -m core app --data gold=... --data pred=...`` (the launcher execs
-    streamlit, so the PID is the server's either way)."""
+    streamlit, so the PID is the server's either way). ``tree``: the checkout whose app runs."""
     port = _free_port()
     env = dict(os.environ, SPANSCOPE_DATA_DIR=str(data_dir))
     options = ["--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
@@ -169,8 +192,8 @@ def start_server(data_dir: Path, cli: bool = False) -> tuple[subprocess.Popen[by
         cmd = [sys.executable, "-m", "core", "app", "--data", f"gold={corpus / 'gold.json'}",
                f"pred={corpus / 'system_a.json'}", *options]
     else:
-        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), *options]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        cmd = [sys.executable, "-m", "streamlit", "run", str(tree / "app.py"), *options]
+    proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     return proc, healthy(proc, port, 60)
 
@@ -296,27 +319,47 @@ def _nav(page: Any, title: str, selector: str, timeout: float = 120_000) -> floa
     return time.perf_counter() - t
 
 
-def _pick_doc(page: Any, doc_id: str) -> tuple[float, float]:
+def _task_s(cdp: Any) -> float:
+    """Seconds Chromium's renderer main thread has spent on tasks so far (``TaskDuration`` of
+    the DevTools ``Performance`` domain): the browser's own work, less noisy than wall time on a
+    shared machine."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "TaskDuration"))
+
+
+def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
+              ) -> tuple[float, float, float, float, float]:
     """Type ``doc_id`` into the document selector, then click it: (seconds until the filtered
-    option shows, seconds from the click until the new document is drawn)."""
+    option shows, seconds from the click until the new document is drawn, CPU seconds the
+    server process ``pid`` spent meanwhile, seconds of Chromium's main thread meanwhile, CPU
+    seconds of the browser's processes meanwhile)."""
     t = time.perf_counter()
     box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
     box.locator("input").fill(doc_id)
     option = page.get_by_role("option").get_by_text(doc_id, exact=True).first
     option.wait_for(timeout=120_000)
     typed = time.perf_counter() - t
+    cpu = (cpu_s(pid) or 0.0) if pid else 0.0
+    task = _task_s(cdp) if cdp else 0.0
+    browser = browser_cpu_s(pid) if pid else 0.0
     t = time.perf_counter()
     option.click()
     page.wait_for_function(
         f"() => location.search.includes('doc={doc_id}')", timeout=120_000)
+    # The URL changes at the click, before the run starts: wait for the new document's own
+    # contribution heading (drawn late in the run), then for the run's end.
+    page.get_by_text(re.compile(rf"^Every pair of document {re.escape(doc_id)}$")).first.wait_for(
+        timeout=120_000)
     _settled(page, "#left-doc")
-    return typed, time.perf_counter() - t
+    wall = time.perf_counter() - t
+    return (typed, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
+            (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0)
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
-        interactions: int = 0) -> dict[str, Any]:
+        interactions: int = 0, tree: Path = ROOT) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -340,7 +383,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 "framereceived", lambda frame: received.__setitem__(
                     0, received[0] + len(frame))))
             launched = time.perf_counter()
-            proc, url = start_server(data, cli)
+            proc, url = start_server(data, cli, tree)
             up = time.perf_counter() - launched
             cpu_at: dict[str, float | None] = {"healthy": cpu_s(proc.pid)}
             try:
@@ -360,6 +403,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 pages: list[float] = []
                 steps: list[tuple[str, float]] = []
                 docs: list[float] = []
+                docs_cpu: list[float] = []
+                docs_task: list[float] = []
+                docs_browser: list[float] = []
                 typing: list[float] = []
                 rng = random.Random(1)
                 revisit: dict[str, list[float]] = {}
@@ -370,11 +416,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
 
-                def busy() -> float:
-                    """Seconds the page's main thread has spent on tasks (script, style,
-                    layout, paint), Chromium's ``TaskDuration``."""
-                    return float(next(m["value"] for m in cdp.send("Performance.getMetrics")
-                                      ["metrics"] if m["name"] == "TaskDuration"))
+                busy = lambda: _task_s(cdp)  # noqa: E731
                 try:
                     for _ in range(repeat):
                         for title, sel in nav:
@@ -387,15 +429,23 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             # The selector lists the first DOC_WINDOW documents (search finds
                             # others).
                             pick = rng.randrange(min(n_docs, DOC_WINDOW))
-                            typed, switched = _pick_doc(page, f"doc{pick}")
+                            typed, switched, cpu, task, browser_cpu = _pick_doc(
+                                page, f"doc{pick}", proc.pid, cdp)
+                            docs_browser.append(browser_cpu)
                             typing.append(typed)
                             docs.append(switched)
+                            docs_cpu.append(cpu)
+                            docs_task.append(task)
+                            print(f"document switch: {switched:.3f} s, server CPU {cpu:.3f} s, "
+                                  f"browser main thread {task:.3f} s, browser CPU "
+                                  f"{browser_cpu:.3f} s",
+                                  file=sys.stderr, flush=True)
                     for _ in range(revisits):
                         for title, sel in nav:
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             took = _nav(page, title, sel, timeout)
                             cpu1, task = cpu_s(proc.pid), busy() - task0
-                            cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+                            cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
                             revisit.setdefault(title, []).append(took)
                             revisit_cpu.setdefault(title, []).append(cpu or 0.0)
                             revisit_browser.setdefault(title, []).append(task)
@@ -450,6 +500,17 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                           "max": round(max(pages), 3) if pages else None, "n": len(pages)},
         "document_switch_s": {"median": round(statistics.median(docs), 3) if docs else None,
                               "max": round(max(docs), 3) if docs else None, "n": len(docs)},
+        "document_switch_server_cpu_s": {
+            "median": round(statistics.median(docs_cpu), 3) if docs_cpu else None,
+            "each": [round(c, 3) for c in docs_cpu]},
+        "document_switch_browser_task_s": {
+            "median": round(statistics.median(docs_task), 3) if docs_task else None,
+            "each": [round(c, 3) for c in docs_task]},
+        "document_switch_browser_cpu_s": {
+            "median": round(statistics.median(docs_browser), 3) if docs_browser else None,
+            "each": [round(c, 3) for c in docs_browser]},
+        "document_switch_each_s": [round(d, 3) for d in docs],
+        "tree": str(tree), "load_average": [round(x, 2) for x in os.getloadavg()],
         "document_typed_filter_s": {"median": round(statistics.median(typing), 3)
                                     if typing else None,
                                     "max": round(max(typing), 3) if typing else None},
@@ -546,6 +607,9 @@ def main() -> None:
                     help="comma-separated page titles visited in each round, in this order "
                     f"(default: all, {', '.join(t for t, _ in NAV)}); the document switches "
                     "run on the last, so end with Documents (or pass --doc-switches 0)")
+    ap.add_argument("--tree", type=Path, default=ROOT,
+                    help="checkout whose app the server runs (default: this one), to compare "
+                    "another revision with the same driver")
     args = ap.parse_args()
     nav: tuple[tuple[str, str], ...] = NAV
     if args.pages:
@@ -562,7 +626,7 @@ def main() -> None:
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
-                 args.interactions)
+                 args.interactions, args.tree.resolve())
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

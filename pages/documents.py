@@ -8,9 +8,5 @@ from ui.current import workspace_or_stop
 st.title("📄 Documents")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.")
 view = documents.choose(ws)
-doc, filters = documents.pick(ws, view)
-shown = documents.select_span(ws, view, doc, filters)
-documents.side_by_side(ws, view, shown)
-documents.merged_view(ws, view, shown)
-documents.contributions(view, shown)
-documents.scores(ws, view, doc)
+listed = documents.listing(ws, view)
+documents.document(ws, view, listed)  # a fragment: a document switch reruns this part alone

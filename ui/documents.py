@@ -4,8 +4,10 @@ calls in order. Scores come from :mod:`ui.results`, error categories from :mod:`
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,15 +138,17 @@ DOC_WINDOW = 200
 """Most documents the Documents page's selector lists at once."""
 
 
-def document_window(ids: list[str], current: str | None) -> list[str]:
+def document_window(ids: list[str], current: str | None,
+                    members: Collection[str] | None = None) -> list[str]:
     """The first :data:`DOC_WINDOW` of ``ids``, plus ``current`` when it matches but lies beyond
-    (so a deep link to any document works).
+    (so a deep link to any document works). ``members``: ``ids`` as a set, when the caller
+    keeps one.
 
     >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
     ['d199', 'd550']
     """
     window = ids[:DOC_WINDOW]
-    if current is not None and current not in window and current in set(ids):
+    if current is not None and current not in window and current in (members or set(ids)):
         window = [*window, current]
     return window
 
@@ -378,9 +382,36 @@ def _bucket(ids: list[str]) -> tuple[dict[str, Any] | None, list[str]]:
     return bucket, [d for d in ids if d in kept]
 
 
-def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
-    """Search, order and filters, then the document picker, stepper and list; stops when no
-    document matches. Returns the document and the filters."""
+@dataclass(frozen=True)
+class Listing:
+    """The documents the search, order and filters keep, in that order: what the document
+    picker (:func:`document`) steps through."""
+
+    ids: list[str]
+    total: int
+    sort: str
+    filters: Filters
+    rows: tuple[str, ...] = ()
+    """The documents of the table drawn with this listing (:func:`listing`)."""
+
+    @functools.cached_property
+    def members(self) -> frozenset[str]:
+        """``ids`` as a set, built once per listing and only when a document beyond the window
+        is asked for (11 ms at 100,000 documents)."""
+        return frozenset(self.ids)
+
+    def window(self) -> list[str]:
+        """:func:`document_window` of ``ids`` around the document shown now."""
+        current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
+        head = self.ids[:DOC_WINDOW]
+        if current is None or current in head:
+            return head
+        return document_window(self.ids, current, self.members)
+
+
+def listing(ws: Workspace, v: View) -> Listing:
+    """Search, order and filters; stops when no document matches. A new order moves to its
+    first document."""
     d1, d2 = st.columns([3, 2])
     query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
                           persist_state="session", placeholder="e.g. 111111 or 'migrants'")
@@ -398,32 +429,61 @@ def pick(ws: Workspace, v: View) -> tuple[str, Filters]:
     if not ids:
         st.warning("No document matches the search and filters.")
         st.stop()
-    # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
-    # slow in the browser); the search narrows it, and the current document (URL) is always an
-    # option. A new order starts at its first document ("lowest score first" must show the
-    # lowest score, not stay on the document shown before); a deep link (first run) keeps its
+    # A new order starts at its first document ("lowest score first" must show the lowest
+    # score, not stay on the document shown before); a deep link (first run) keeps its
     # document.
     order_seen = hash(tuple(ids))
     if st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
         st.session_state[state.K_DOC] = ids[0]
     st.session_state[K_ORDER_SEEN] = order_seen
-    current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
-    options = document_window(ids, current)
-    label = f"Document ({len(ids):,} of {len(order):,})"
+    listed = Listing(ids, len(order), sort, Filters(category, label_filter, bucket))
+    # The list is drawn here, above the picker and outside the fragment of :func:`document`:
+    # a document switch does not send its rows again.
+    rows = listed.window()
+    with st.expander(f"📋 Documents in this order: click a row to open it ({len(rows):,} "
+                     "listed)", expanded=True):
+        table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
+    return dataclasses.replace(listed, rows=tuple(rows))
+
+
+def pick(ws: Workspace, v: View, listed: Listing) -> str:
+    """The document picker, stepper and list of ``listed``; returns the document."""
+    ids = listed.ids
+    # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
+    # slow in the browser); the search narrows it, and the current document (URL) is always an
+    # option.
+    options = listed.window()
+    if tuple(options) != listed.rows:
+        # A document beyond the window (the stepper past its end): the list above, outside
+        # this fragment, lists it too after a whole run, as a first visit would.
+        st.rerun(scope="app")
+    label = f"Document ({len(ids):,} of {listed.total:,})"
     if len(options) < len(ids):
         label += f": the first {DOC_WINDOW:,} in this order are listed, search for others"
     # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown
     # as they are.
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
     stepper(ids, doc)
-    with st.expander(f"📋 Documents in this order: click a row to open it ({len(options):,} "
-                     "listed)", expanded=True):
-        table_picker(ws, v.set_a, v.set_b, options, v.metric, v.variant, v.level)
-    if sort in ("score", "disagreement"):
-        describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant,
-                                  v.level)
-        st.caption(f"Sorted {DOC_SORTS[sort]}: {md(describe(doc))}")
-    return doc, Filters(category, label_filter, bucket)
+    if listed.sort in ("score", "disagreement"):
+        describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, listed.sort, v.metric,
+                                  v.variant, v.level)
+        st.caption(f"Sorted {DOC_SORTS[listed.sort]}: {md(describe(doc))}")
+    return doc
+
+
+@st.fragment
+def document(ws: Workspace, v: View, listed: Listing) -> None:
+    """The picker and everything drawn of the document it picks: the part of the page a
+    document switch changes. A fragment (docs/performance.md, issue 29, sixth pass): the
+    selector, the stepper and the span selector rerun this part alone, not the app's frame,
+    the pair, metric, search, filters and list above it; a whole run draws the same page. A
+    click on a row of the list, outside, reruns the whole page."""
+    doc = pick(ws, v, listed)
+    shown = select_span(ws, v, doc, listed.filters)
+    side_by_side(ws, v, shown)
+    merged_view(ws, v, shown)
+    contributions(v, shown)
+    scores(ws, v, doc)
 
 
 @dataclass(frozen=True)
@@ -548,11 +608,10 @@ def contributions(v: View, s: Shown) -> None:
 def scores(ws: Workspace, v: View, doc: str) -> None:
     """Every span metric's score of this one document."""
     st.subheader("This document's scores")
-    doc_scores = results.document_scores(
+    table = results.document_scores(  # a new frame each call: no copy needed
         ws.key, ws, v.set_a, v.set_b, doc,
         variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},
         level=int(v.level if v.level is not None else state.DEFAULTS[state.K_LEVEL]))
-    st.dataframe(above_one.mark(pd.DataFrame(doc_scores)), hide_index=True, key="doc_scores",
-                 placeholder="—")
-    above_one.note(pd.DataFrame(doc_scores), key="doc_scores")
-    download_buttons(pd.DataFrame(doc_scores), f"scores_{doc}", key="dl_doc_scores")
+    st.dataframe(above_one.mark(table), hide_index=True, key="doc_scores", placeholder="—")
+    above_one.note(table, key="doc_scores")
+    download_buttons(table, f"scores_{doc}", key="dl_doc_scores")

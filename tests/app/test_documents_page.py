@@ -132,3 +132,38 @@ def test_document_rows_kept_per_pair_equal_a_fresh_table(make_app) -> None:
                                      "semeval2021", None)
     pd.testing.assert_frame_equal(kept, fresh)
     assert list(fresh["document"]) == ["doc2", "doc1", "doc10"]
+
+
+def test_the_list_and_the_picker_offer_the_same_documents_past_the_window(
+        make_app, monkeypatch) -> None:
+    # Issue 29, sixth pass: the list is drawn above the picker, outside the fragment a
+    # document switch reruns; a step past the window's end reruns the whole page, so the list
+    # names the new document as the picker does (the window shrunk to two documents here).
+    from ui import documents
+
+    monkeypatch.setattr(documents, "DOC_WINDOW", 2)
+    at = make_app("pages/documents.py")
+
+    def listed() -> list[str]:
+        return list(next(df.value for df in at.dataframe if "missed" in df.value.columns)
+                    ["document"])
+
+    assert at.selectbox(key=state.K_DOC).options == listed() == ["doc1", "doc2"]
+    at.button(key="doc_next").click().run()
+    at.button(key="doc_next").click().run()
+    assert at.selectbox(key=state.K_DOC).value == "doc10"
+    assert at.selectbox(key=state.K_DOC).options == listed() == ["doc1", "doc2", "doc10"]
+    at.button(key="doc_prev").click().run()
+    assert at.selectbox(key=state.K_DOC).options == listed() == ["doc1", "doc2"]
+    assert not at.exception
+
+
+def test_a_deep_link_past_the_window_is_listed_and_picked(make_app, monkeypatch) -> None:
+    from ui import documents
+
+    monkeypatch.setattr(documents, "DOC_WINDOW", 1)
+    at = make_app("pages/documents.py", params={"doc": "doc10"})
+    assert at.selectbox(key=state.K_DOC).value == "doc10"
+    assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc10"]
+    assert 'id="left-doc"' in _html(at)
+    assert not at.exception
