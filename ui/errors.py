@@ -424,17 +424,32 @@ def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: st
     equal the corpus table's (a test checks); the Documents page colours one document without
     categorising 100,000. None where the corpus cannot be categorised."""
     from core.model import AnnotationSet
+
+    if not _categorisable(ws_key, _ws, ref, system):
+        return None
+    gold, pred = _ws.sets[ref], _ws.sets[system]
+    try:
+        one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
+                             s.alternatives) for s in (gold, pred)]
+        return categorise(*one, level=level, taxonomy=results.taxonomy_for(_ws, ref, system))
+    except SpanScopeError:
+        return None
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _categorisable(ws_key: str, _ws: state.Workspace, ref: str, system: str) -> bool:
+    """Whether every document of ``system`` is one of ``ref``'s (the policy
+    :func:`document_error_table` categorises under), checked once per pair: two sets of
+    100,000 ids take about 20 ms, which a document switch would otherwise pay each time."""
     from core.model.docsets import check_same_documents
 
     gold, pred = _ws.sets[ref], _ws.sets[system]
     try:
         check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
                              "pred-subset-of-gold")
-        one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
-                             s.alternatives) for s in (gold, pred)]
-        return categorise(*one, level=level, taxonomy=results.taxonomy_for(_ws, ref, system))
     except SpanScopeError:
-        return None
+        return False
+    return True
 
 
 def label_options(ws: state.Workspace, ref: str, system: str, level: int) -> list[str]:
