@@ -28,6 +28,9 @@ from ui.escape import md
 from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
+K_LABELS_TAB = "labels_tab"  # the open tab of "Spans per label and set" (table, chart)
+TAB_TABLE, TAB_CHART = "📋 Table", "📊 Chart"
+
 UPLOAD_HELP = (
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
     "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV, INCEpTION / WebAnno "
@@ -188,12 +191,16 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
 
     st.markdown("**Spans per label and set**")
     labels = tables["labels"]
-    left, right = st.columns([2, 3])
-    with left:
-        st.dataframe(labels, hide_index=True, key="labels_table", placeholder="—")
-        download_buttons(labels, "spans_per_label", key="dl_labels")
-    with right:
-        if len(labels):
+    # Lazy tabs: the heatmap repeats the table, and each Plotly chart drawn costs the browser
+    # 0.1-0.2 s on every visit of the page (docs/performance.md, issue 29).
+    tabs = list(st.tabs([TAB_TABLE, TAB_CHART] if len(labels) else [TAB_TABLE],
+                        key=K_LABELS_TAB, on_change="rerun"))
+    if tabs[0].open is not False:
+        with tabs[0]:
+            st.dataframe(labels, hide_index=True, key="labels_table", placeholder="—")
+            download_buttons(labels, "spans_per_label", key="dl_labels")
+    if len(tabs) > 1 and tabs[1].open is not False:
+        with tabs[1]:
             st.plotly_chart(labels_chart(ws.key, labels), key="labels_chart")
 
     st.markdown("**Documents missing from a set**")

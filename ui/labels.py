@@ -44,6 +44,7 @@ K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
 K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
 K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
 K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
+K_LAB_TABLE = "lab_table_open"  # the expander of the matrix as a table (lazy)
 K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
@@ -538,12 +539,16 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
                    "a cell to list its spans.")
     else:
         st.caption("Click a cell to list its spans.")
-    with st.expander("The matrix as a table"):
-        wide = matrix_wide(m, cells)
-        st.dataframe(wide, hide_index=True, key="lab_matrix_table", placeholder="—")
-        tidy = cells[["row", "column", "count", "row_total", "frequency", "pairs"]]
-        download_buttons(tidy, f"labels_{c.view.replace(' ', '_')}_level{c.level}",
-                         key="dl_lab_matrix")
+    # Lazy: a closed expander draws nothing (a data grid rebuilt on every visit and widget
+    # change, docs/performance.md, issue 29).
+    table = st.expander("The matrix as a table", key=K_LAB_TABLE, on_change="rerun")
+    if table.open:
+        with table:
+            wide = matrix_wide(m, cells)
+            st.dataframe(wide, hide_index=True, key="lab_matrix_table", placeholder="—")
+            tidy = cells[["row", "column", "count", "row_total", "frequency", "pairs"]]
+            download_buttons(tidy, f"labels_{c.view.replace(' ', '_')}_level{c.level}",
+                             key="dl_lab_matrix")
     return options
 
 

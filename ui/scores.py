@@ -22,7 +22,11 @@ from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
-K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (per label, per document)
+K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (label, chart, document)
+K_SYSTEMS_TAB = "systems_tab"  # the open tab of "All systems" (table, F1 chart)
+TAB_TABLE, TAB_F1_CHART = "📋 Table", "📊 F1 chart"
+TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC = ("🏷️ Per label", "📊 Per-label chart",
+                                               "📄 Per document")
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
@@ -161,15 +165,24 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     if len(overview.table.columns) <= 1:
         return
     st.caption(_overview_notes(ws, s, overview.table.columns))
-    st.dataframe(overview.table, hide_index=True, key="overview_table", placeholder="—")
-    download_buttons(overview.table, "systems", key="dl_overview")
     f1_cols = {label: col for label, col in overview.f1_columns.items()
                if col in overview.table}
-    if f1_cols:
-        st.plotly_chart(systems_chart(ws.key, overview.table, s.ref, tuple(s.systems),
-                                      tuple(s.variants.items()), s.level,
-                                      s.n_boot if s.intervals else 0, s.seed,
-                                      tuple(f1_cols.items())), key="systems_chart")
+    # Lazy tabs: the chart repeats the table's F1 columns, and each Plotly chart drawn costs
+    # the browser 0.1-0.2 s on every visit of the page (docs/performance.md, issue 29).
+    tabs = list(st.tabs([TAB_TABLE, TAB_F1_CHART] if f1_cols else [TAB_TABLE],
+                        key=K_SYSTEMS_TAB, on_change="rerun", bind="query-params"))
+    tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
+    if tab_table.open is not False:
+        with tab_table:
+            st.dataframe(overview.table, hide_index=True, key="overview_table",
+                         placeholder="—")
+            download_buttons(overview.table, "systems", key="dl_overview")
+    if tab_chart is not None and tab_chart.open is not False:
+        with tab_chart:
+            st.plotly_chart(systems_chart(ws.key, overview.table, s.ref, tuple(s.systems),
+                                          tuple(s.variants.items()), s.level,
+                                          s.n_boot if s.intervals else 0, s.seed,
+                                          tuple(f1_cols.items())), key="systems_chart")
     paper_table(ws, s, overview.table)
 
 
@@ -257,10 +270,17 @@ def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -
                  placeholder="—")
     above_one.note(per_label, key="per_label")
     download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label")
-    if len(per_label):
-        st.plotly_chart(per_label_chart(ws.key, per_label, s.ref, d.system, d.metric, d.variant,
-                                        d.level, f"{d.system}: P, R, F1 per label "
-                                        f"({d.entry.title})"), key="per_label_chart")
+
+
+def _per_label_chart(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -> None:
+    per_label = result.per_label
+    if not len(per_label):
+        st.caption(f"{d.entry.title} has no per-label scores to draw here; its per-text "
+                   "values are in the per-document tab.")
+        return
+    st.plotly_chart(per_label_chart(ws.key, per_label, s.ref, d.system, d.metric, d.variant,
+                                    d.level, f"{d.system}: P, R, F1 per label "
+                                    f"({d.entry.title})"), key="per_label_chart")
 
 
 def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
@@ -306,12 +326,17 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
         st.caption(taxonomy_note(ws.key, ws, s.ref, (system,)))
     # Lazy tabs: only the open one runs. The per-document table of 100,000 documents (every
     # row built, then sorted) cost most of the page's first visit while the per-label tab
-    # was the one shown (docs/performance.md, issue 29).
-    tab_labels, tab_docs = st.tabs(["🏷️ Per label", "📄 Per document"], key=K_DETAIL_TAB,
-                                   on_change="rerun")
+    # was the one shown, and the per-label chart, which repeats the per-label table, costs
+    # the browser 0.1-0.2 s on every visit (docs/performance.md, issue 29).
+    tab_labels, tab_chart, tab_docs = st.tabs([TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC],
+                                              key=K_DETAIL_TAB, on_change="rerun",
+                                              bind="query-params")
     if tab_labels.open is not False:
         with tab_labels:
             _per_label(ws, s, d, result)
+    if tab_chart.open is not False:
+        with tab_chart:
+            _per_label_chart(ws, s, d, result)
     if tab_docs.open is not False:
         with tab_docs:
             _per_document(ws, s, d)

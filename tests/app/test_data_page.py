@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ui import data as data_ui
 from ui import state
 
 
@@ -77,6 +78,8 @@ def test_a_revisit_rebuilds_no_chart(make_app, monkeypatch) -> None:
 
     at = make_app("pages/data.py")
     assert not at.exception, [e.value for e in at.exception]
+    assert not at.get("plotly_chart")  # the chart's tab is closed: not drawn
+    _open_chart(at)
     specs = [e.proto.spec for e in at.get("plotly_chart")]
     assert specs
     built: list[int] = []
@@ -85,5 +88,13 @@ def test_a_revisit_rebuilds_no_chart(make_app, monkeypatch) -> None:
     at.switch_page("pages/scores.py").run()
     at.switch_page("pages/data.py").run()
     assert not at.exception, [e.value for e in at.exception]
+    _open_chart(at)
     assert built == []
     assert [e.proto.spec for e in at.get("plotly_chart")] == specs
+
+
+def _open_chart(at) -> None:
+    """Open the "Chart" tab of the spans per label (lazy: only the open tab runs)."""
+    at.session_state[data_ui.K_LABELS_TAB] = data_ui.TAB_CHART
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]

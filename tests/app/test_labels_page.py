@@ -107,6 +107,10 @@ def test_query_parameters_choose_view_scope_values_and_level(make_app, frame) ->
     m = core_labels.cooccurrence(ws.sets["gold"], scope="overlap", level=2,
                                  taxonomy=results.taxonomy_for(ws, "gold", "system_a"))
     freq = core_labels.row_frequencies(m.counts, m.row_totals)
+    assert not [d for d in at.dataframe if "row total" in d.value.columns]  # closed: not drawn
+    at.session_state[lab_ui.K_LAB_TABLE] = True  # open "The matrix as a table"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
     wide = frame(at, "row", "row total")
     # gold doc1: Loaded [4, 19) overlaps Doubt [10, 15): half of the two Loaded spans, all of
     # the one Doubt span.

@@ -59,6 +59,14 @@ def _open_per_document(at) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
+def _open_charts(at) -> None:
+    """Open the tabs of the systems' F1 chart and of the per-label chart."""
+    at.session_state[scores_ui.K_SYSTEMS_TAB] = scores_ui.TAB_F1_CHART
+    at.session_state[scores_ui.K_DETAIL_TAB] = scores_ui.TAB_LABEL_CHART
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
 def test_an_input_the_metric_refuses_is_reported_not_raised(make_app) -> None:
     # system_b lacks doc10, and the 2021 variant requires the same documents on both sides.
     at = make_app("pages/scores.py", params={"b": "system_b", "metric": "martino"})
@@ -242,6 +250,8 @@ def test_a_revisit_rebuilds_no_figure_and_walks_no_label(make_app, monkeypatch) 
     scores_ui.per_label_chart.clear()  # the variant below is built here, not in another test
     at = make_app("pages/scores.py", params={"b": "system_a"})
     assert not at.exception, [e.value for e in at.exception]
+    assert not at.get("plotly_chart")  # both charts wait behind their tabs
+    _open_charts(at)
     specs = [e.proto.spec for e in at.get("plotly_chart")]
     assert len(specs) == 2  # the systems' F1 and the per-label P, R, F1
     at.switch_page("pages/documents.py").run()
@@ -253,9 +263,23 @@ def test_a_revisit_rebuilds_no_figure_and_walks_no_label(make_app, monkeypatch) 
             calls.append(_name), _real(*a, **k))[1])
     at.switch_page("pages/scores.py").run()
     assert not at.exception, [e.value for e in at.exception]
+    _open_charts(at)
     assert calls == []
     assert [e.proto.spec for e in at.get("plotly_chart")] == specs
     # Another variant is another figure.
     at.selectbox(key=state.variant_key("martino")).set_value("nlp4if2019").run()
     assert not at.exception, [e.value for e in at.exception]
     assert calls.count("per_label_prf") == 1
+
+
+def test_the_chart_tabs_open_from_the_url(make_app) -> None:
+    """Issue 29: the charts wait behind lazy tabs, and a link with the tabs in its query
+    parameters opens them (the tabs are bound to the URL like the page's other settings)."""
+    at = make_app("pages/scores.py", params={"b": "system_a",
+                                             scores_ui.K_SYSTEMS_TAB: scores_ui.TAB_F1_CHART,
+                                             scores_ui.K_DETAIL_TAB: scores_ui.TAB_LABEL_CHART})
+    assert not at.exception, [e.value for e in at.exception]
+    titles = [e.proto.spec for e in at.get("plotly_chart")]
+    assert len(titles) == 2
+    assert "F1 against gold" in titles[0] and "P, R, F1 per label" in titles[1]
+    assert not _document_tables(at)  # the per-document tab stays closed

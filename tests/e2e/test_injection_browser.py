@@ -23,6 +23,9 @@ pytestmark = pytest.mark.e2e
 PAGES = ("Overview", "Data", "Scores", "Documents", "Errors", "Metric differences", "Labels",
          "Annotators", "Curation", "Learn")
 
+CHART_TABS = (("Scores", ("📊 F1 chart", "📊 Per-label chart")), ("Data", ("📊 Chart",)))
+"""Pages whose charts wait behind a lazy tab, and those tabs (issue 29)."""
+
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
     hits: ClassVar[list[str]] = []
@@ -134,4 +137,15 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
         assert page.get_by_test_id("stException").count() == 0, title
         _assert_clean(page, host, hits, dialogs, title)
         st_ui.shot(page, f"injection_{title.lower().replace(' ', '_')}")
+    # The charts that wait behind lazy tabs draw the labels too.
+    for title, tabs in CHART_TABS:
+        page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+        page.get_by_role("heading").first.wait_for(timeout=60_000)
+        for tab in tabs:
+            page.get_by_role("tab", name=tab).click()
+            st_ui.wait_idle(page, timeout=120_000)
+        page.locator(".js-plotly-plot").nth(len(tabs) - 1).wait_for(timeout=60_000)
+        page.wait_for_timeout(1500)
+        assert page.get_by_test_id("stException").count() == 0, title
+        _assert_clean(page, host, hits, dialogs, f"{title}: {', '.join(tabs)}")
     assert st_ui.app_errors(page) == []
