@@ -33,9 +33,9 @@ TAB_TABLE, TAB_CHART = "📋 Table", "📊 Chart"
 
 UPLOAD_HELP = (
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
-    "brat .ann, doccano JSONL, Label Studio JSON, HatEval TSV, spans CSV, INCEpTION / WebAnno "
-    "TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml), CoNLL BIO, spaCy (.spacy, JSONL), "
-    "or a .zip of a folder.")
+    "brat .ann, doccano JSONL, Label Studio (JSON, CSV, TSV), HatEval TSV, spans CSV, "
+    "INCEpTION / WebAnno TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml), CoNLL BIO, "
+    "spaCy (.spacy, JSONL), or a .zip of a folder.")
 """The uploader's label: every format a file may be in."""
 
 

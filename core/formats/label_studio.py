@@ -1,4 +1,4 @@
-"""Label Studio JSON export: tasks with ``annotations`` (one per annotator) and ``predictions``.
+"""Label Studio exports (JSON, JSON-MIN, CSV, TSV): one set per annotator and per model.
 
 The "JSON" export of Label Studio (documentation, "Export annotations": task format): a list of
 tasks ``{id, data: {text}, annotations: [{completed_by, result: [...]}], predictions:
