@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.model import AnnotationSet, Span
 from ui import above_one
 from ui import annotators as ann
+from ui import documents
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 TEXT = "They will take everything you own unless you act now, believe me."
@@ -52,6 +53,9 @@ def test_every_value_above_one_is_marked_with_a_note_linking_to_learn(page: str)
     if page == "pages/annotators.py":
         at.selectbox(key=ann.K_ANN_MEASURE).select("span-f1").run()
         at.session_state[ann.K_ANN_TAB] = ann.TABS[1]  # the table against the gold (lazy tabs)
+        at.run()
+    if page == "pages/documents.py":
+        at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[2]  # the scores (lazy tabs)
         at.run()
     assert not at.exception
     marked = [df.value for df in at.dataframe if "above 1" in df.value.columns]
