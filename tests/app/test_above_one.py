@@ -10,9 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from ui import above_one
+from ui import above_one, documents
 from ui import annotators as ann
-from ui import documents
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 TEXT = "They will take everything you own unless you act now, believe me."
