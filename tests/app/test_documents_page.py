@@ -178,6 +178,8 @@ def test_only_the_open_tab_is_drawn_and_a_switch_keeps_it(make_app) -> None:
     assert 'id="left-doc"' in _html(at) and 'id="right-doc"' in _html(at)
     assert any("Merged view" in m.value for m in at.markdown)
     assert [df.key for df in at.dataframe] == [documents.K_DOC_TABLE]  # the list alone
+    at.selectbox(key=state.K_SPAN).select("G1").run()  # its pairs: named, one click away
+    assert any(documents.DOC_TABS[1] in c.value and "G1" in c.value for c in at.caption)
     at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[1]
     at.run()
     assert 'id="left-doc"' not in _html(at)
