@@ -347,9 +347,11 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     page.wait_for_function(
         f"() => location.search.includes('doc={doc_id}')", timeout=120_000)
     # The URL changes at the click, before the run starts: wait for the new document's own
-    # contribution heading (drawn late in the run), then for the run's end.
-    page.get_by_text(re.compile(rf"^Every pair of document {re.escape(doc_id)}$")).first.wait_for(
-        timeout=120_000)
+    # heading (its contributions' before the Documents page's tabs, its highlights' since),
+    # then for the run's end.
+    page.get_by_text(re.compile(rf"^(Every pair of document {re.escape(doc_id)}|Both annotations "
+                                rf"of document {re.escape(doc_id)}, side by side)$")
+                     ).first.wait_for(timeout=120_000)
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
     return (typed, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,

@@ -32,6 +32,12 @@ DOC_SORTS: dict[str, str] = {
 }
 """Orders of the Documents page's list (``disagreement``:
 :func:`core.render.segments.disagreement`)."""
+K_DOC_TAB = "dtab"  # the open tab of the document (bound)
+DOC_TABS = ("🖍️ Highlights", "🧮 Contributions", "📊 This document's scores")
+"""The document's tabs below the span selector; only the open one is drawn (``st.tabs`` with
+``on_change="rerun"``): both annotations side by side and the merged view; every pair's
+contribution C(s,t,h); every metric's score of the document (docs/performance.md, issue 29,
+"the Documents page draws less per switch")."""
 
 
 def _doc_length(ws: Workspace, doc_id: str, *sets: AnnotationSet) -> int:
@@ -480,10 +486,20 @@ def document(ws: Workspace, v: View, listed: Listing) -> None:
     click on a row of the list, outside, reruns the whole page."""
     doc = pick(ws, v, listed)
     shown = select_span(ws, v, doc, listed.filters)
-    side_by_side(ws, v, shown)
-    merged_view(ws, v, shown)
-    contributions(v, shown)
-    scores(ws, v, doc)
+    # Lazy tabs: only the open one is drawn, so a switch draws the two highlighted texts and
+    # the merged view, not the contribution and score tables too (docs/performance.md).
+    highlights, contrib, doc_scores = st.tabs(list(DOC_TABS), key=K_DOC_TAB, on_change="rerun",
+                                              bind="query-params")
+    if highlights.open is not False:
+        with highlights:
+            side_by_side(ws, v, shown)
+            merged_view(ws, v, shown)
+    if contrib.open is not False:
+        with contrib:
+            contributions(v, shown)
+    if doc_scores.open is not False:
+        with doc_scores:
+            scores(ws, v, doc)
 
 
 @dataclass(frozen=True)
@@ -537,6 +553,10 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     """Both sets' spans in lanes, side by side, with the error categories noted."""
     gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
     used = {lab for it in s.items_a + s.items_b for lab in it.labels}
+    st.markdown(f"**Both annotations of document {md(s.doc)}, side by side**")
+    if s.selected:
+        st.caption(f"The pairs {md(s.span_text[s.selected])} forms, and what each contributes: "
+                   f"tab {DOC_TABS[1]}.")
     st.html(highlight.legend(s.colours, used))
     st.html(err_ui.category_legend())
     left, right = st.columns(2)
@@ -582,7 +602,6 @@ def merged_view(ws: Workspace, v: View, s: Shown) -> None:
 
 def contributions(v: View, s: Shown) -> None:
     """The pairs of the selected span and every pair of the document."""
-    st.subheader("Contributions")
     explained = s.explained
     if explained.error:
         st.error(md(explained.error), icon="❌")
@@ -607,7 +626,6 @@ def contributions(v: View, s: Shown) -> None:
 
 def scores(ws: Workspace, v: View, doc: str) -> None:
     """Every span metric's score of this one document."""
-    st.subheader("This document's scores")
     table = results.document_scores(  # a new frame each call: no copy needed
         ws.key, ws, v.set_a, v.set_b, doc,
         variants={m.name: results.chosen_variant(m) for m in registry.span_metrics()},

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from ui import above_one
+from ui import above_one, documents
 from ui import annotators as ann
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -52,6 +52,9 @@ def test_every_value_above_one_is_marked_with_a_note_linking_to_learn(page: str)
     if page == "pages/annotators.py":
         at.selectbox(key=ann.K_ANN_MEASURE).select("span-f1").run()
         at.session_state[ann.K_ANN_TAB] = ann.TABS[1]  # the table against the gold (lazy tabs)
+        at.run()
+    if page == "pages/documents.py":
+        at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[2]  # the scores (lazy tabs)
         at.run()
     assert not at.exception
     marked = [df.value for df in at.dataframe if "above 1" in df.value.columns]

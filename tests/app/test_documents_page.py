@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui import sidebar, state
+from ui import documents, sidebar, state
 
 
 def _html(at) -> str:
@@ -66,7 +66,8 @@ def test_selecting_a_span_marks_it_in_the_rendering(make_app) -> None:
 
 def test_selected_span_shows_the_pairs_core_computes(make_app, handmade, frame) -> None:
     from core.metrics import martino
-    at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
+    at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a",
+                                                 documents.K_DOC_TAB: documents.DOC_TABS[1]})
     at.selectbox(key=state.K_SPAN).select("G1").run()
     assert not at.exception, [e.value for e in at.exception]
     _, sets = handmade
@@ -167,3 +168,27 @@ def test_a_deep_link_past_the_window_is_listed_and_picked(make_app, monkeypatch)
     assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc10"]
     assert 'id="left-doc"' in _html(at)
     assert not at.exception
+
+
+def test_only_the_open_tab_is_drawn_and_a_switch_keeps_it(make_app) -> None:
+    # Lazy tabs (docs/performance.md, "the Documents page draws less per switch"): the
+    # highlights first; the contributions and the scores drawn only when their tab is open.
+    at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
+    assert at.session_state[documents.K_DOC_TAB] == documents.DOC_TABS[0]
+    assert 'id="left-doc"' in _html(at) and 'id="right-doc"' in _html(at)
+    assert any("Merged view" in m.value for m in at.markdown)
+    assert [df.key for df in at.dataframe] == [documents.K_DOC_TABLE]  # the list alone
+    at.selectbox(key=state.K_SPAN).select("G1").run()  # its pairs: named, one click away
+    assert any(documents.DOC_TABS[1] in c.value and "G1" in c.value for c in at.caption)
+    at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[1]
+    at.run()
+    assert 'id="left-doc"' not in _html(at)
+    assert any(m.value == "**Every pair of document doc1**" for m in at.markdown)
+    assert any("C(s,t,|s|)" in df.value.columns for df in at.dataframe)
+    at.selectbox(key=state.K_DOC).select("doc2").run()  # a switch keeps the open tab
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(m.value == "**Every pair of document doc2**" for m in at.markdown)
+    at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[2]
+    at.run()
+    assert any("metric" in df.value.columns for df in at.dataframe)
+    assert not any("C(s,t,|s|)" in df.value.columns for df in at.dataframe)

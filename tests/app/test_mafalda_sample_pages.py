@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.formats import ReadOptions, load_path
-from ui import sidebar, state
+from ui import documents, sidebar, state
 
 PAGES = ["pages/home.py", "pages/data.py", "pages/scores.py", "pages/documents.py"]
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "mafalda"
@@ -56,7 +56,8 @@ def test_documents_page_shows_the_per_document_scores_core_computes(make_app, fr
     from core.metrics import mafalda, martino
 
     at = make_app("pages/documents.py", data="sample",
-                  params={"sample": "mafalda", "doc": "3", "metric": "mafalda"})
+                  params={"sample": "mafalda", "doc": "3", "metric": "mafalda",
+                          documents.K_DOC_TAB: documents.DOC_TABS[2]})  # lazy tabs: the scores
     assert not at.exception, [e.value for e in at.exception]
     shown = frame(at, "metric", "F1")
     gold = load_path(SAMPLE / "gold.jsonl").set
@@ -94,6 +95,8 @@ def test_a_nothing_prediction_is_not_counted_by_mafalda(make_app, frame) -> None
     at = make_app("pages/documents.py", data="sample",
                   params={"sample": "mafalda", "doc": "9", "metric": "mafalda"})
     assert not at.exception, [e.value for e in at.exception]
+    assert not any("spurious" in c.value for c in at.caption if "chars" in c.value)  # merged view
+    at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[1]  # lazy tabs: contributions
+    at.run()
     rows = frame(at, "side", "C(s,t,|s|)")
     assert list(rows["side"]) == ["precision: ⊥ prediction, not counted"]
-    assert not any("spurious" in c.value for c in at.caption if "chars" in c.value)

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.metrics import mafalda
 from core.model import AnnotationSet, Span
-from ui import state
+from ui import documents, state
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 TEXT = "You are an idiot, so your plan fails. Vote now or the country dies tonight."
@@ -46,7 +46,8 @@ def test_scores_page_shows_mafalda_as_core_computes_it() -> None:
 
 @pytest.mark.slow
 def test_documents_page_shows_the_best_match_of_a_selected_gold_span() -> None:
-    at = _app("pages/documents.py", metric="mafalda", doc="d1")
+    at = _app("pages/documents.py", metric="mafalda", doc="d1",
+              **{documents.K_DOC_TAB: documents.DOC_TABS[1]})  # lazy tabs: the contributions
     at.selectbox(key=state.K_SPAN).select("G2").run()
     ws = _ws()
     out = mafalda.explain(ws.sets["gold"], ws.sets["sys_a"], "d1", texts=ws.corpus.texts)

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from ui.documents import DOC_TABS
+
 pytestmark = pytest.mark.e2e
 
 PAGES = [("Overview", "SpanScope"), ("Data", "Data"), ("Scores", "Scores"),
@@ -46,7 +48,10 @@ def test_pick_a_document_and_a_span_then_see_its_pairs(
     assert st_ui.value(page, "Select a span").startswith("G1 [")
     # The selected span is drawn thicker and tinted in both panes' markup.
     assert page.locator("#left-doc .ss-tag[data-span='G1']").count() == 1
-    page.get_by_text("Pairs formed by G1").wait_for(timeout=30_000)
+    # Its pairs: one click on the contributions' tab (lazy tabs, drawn when opened).
+    st_ui.click(page, page.get_by_role("tab", name=DOC_TABS[1]),
+                page.get_by_text("Pairs formed by G1"))
+    assert "dtab=" in page.url
     assert page.get_by_test_id("stDataFrame").count() >= 1
     st_ui.shot(page, "documents_span_selected")
     assert st_ui.app_errors(page) == []
