@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.metrics import registry
-from ui import annotators, differences, levels, results
+from ui import annotators, differences, errors, levels, results
 from ui.current import workspace
 from ui.state import DEFAULTS, K_LEVEL, K_SET_A, K_SET_B, compared_sets, default_pair
 
@@ -22,7 +22,9 @@ def start() -> None:
     (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
     would take now; then, from that thread, the Metric differences page's rule path for the
     pair it would show (:func:`ui.differences.path_ahead`) and the Annotators page's default
-    view (:func:`ui.annotators.default_view`), both queued on the background worker. Only
+    view (:func:`ui.annotators.default_view`), both queued on the background worker, and last
+    the Errors page's category table of every compared system (:func:`ui.errors.error_table`,
+    in the thread: 1.5-2 s at 100,000 documents that its first visit paid). Only
     above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
     ws = workspace()
     if ws.empty or len(ws.sets) < 2:
@@ -41,11 +43,16 @@ def start() -> None:
               else systems[0] if systems else None)
     view = annotators.default_view(ws)  # the session is read here, not in the thread
 
-    def then() -> None:  # other pages' first visits, in the background worker
+    def then() -> None:  # other pages' first visits: two jobs on the worker, then Errors here
         if system is not None:
             differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
         if view is not None:
             view()
+        # The Errors page's categories of every compared system, at the level its selector
+        # takes (2 when the labels have no levels); its cache lives in this process.
+        err_level = level if levels.has_levels(ws) else 2
+        for name in systems:
+            errors.error_table(ws.key, ws, ref, name, err_level)
 
     results.score_ahead(ws, ref, systems, variants, level,
                         level_applies=lambda: levels.has_levels(ws), then=then)

@@ -61,12 +61,13 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
     """After the pair's scores, the thread queues the Metric differences path and the
     Annotators page's default view on the worker (``ui.ahead.start``); each page's first
     visit then asks for a job under the same cache key, so it finds that job rather than
-    queueing a second one (the thresholds lowered so that the sample counts as large)."""
+    queueing a second one (the thresholds lowered so that the sample counts as large). The
+    thread then categorises every compared system for the Errors page, which finds them."""
     import threading
 
     from streamlit.testing.v1 import AppTest
 
-    from ui import annotators, differences
+    from ui import annotators, differences, errors
 
     monkeypatch.setattr(results, "AHEAD_DOCS", 0)
     monkeypatch.setattr(results, "_ahead_started", set())
@@ -82,6 +83,15 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
 
     monkeypatch.setattr(differences, "path_job", spy("path", differences.path_job))
     monkeypatch.setattr(annotators, "view_job", spy("view", annotators.view_job))
+    categorised: list[str] = []  # the thread of each whole-corpus categorisation
+    categorise = errors.categorise
+
+    def counted(*args: object, **kwargs: object) -> object:
+        categorised.append(threading.current_thread().name)
+        return categorise(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(errors, "categorise", counted)
+    errors.error_table.clear()
     at = AppTest.from_file(str(results.__file__).replace("ui/results.py", "app.py"),
                            default_timeout=120)
     at.session_state[state.K_SOURCE] = "sample"
@@ -100,3 +110,9 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
             for kind, got in calls.items()}
     assert page["path"][0] == ahead["path"][0]
     assert page["view"][0] == ahead["view"][0]
+    ws = state.load_sample("propaganda")
+    systems = state.compared_sets(ws, state.default_pair(ws)[0])
+    assert categorised == [results._AHEAD_THREAD] * len(systems), categorised
+    at.switch_page("pages/errors.py").run()  # its categories found computed, not again
+    assert not at.exception, [e.value for e in at.exception]
+    assert categorised == [results._AHEAD_THREAD] * len(systems), categorised
