@@ -21,11 +21,11 @@ def start() -> None:
     """The current pair's scores under every span metric in a background thread
     (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
     would take now; then, from that thread, the Metric differences page's rule path for the
-    pair it would show (:func:`ui.differences.path_ahead`) and the Annotators page's default
-    view (:func:`ui.annotators.default_view`), both queued on the background worker, and last
-    the Errors page's category table of every compared system (:func:`ui.errors.error_table`,
-    in the thread: 1.5-2 s at 100,000 documents that its first visit paid). Only
-    above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
+    pair it would show (:func:`ui.differences.path_ahead`), the Errors page's category table
+    of every compared system (:func:`ui.errors.error_table`, in the thread: 1.5-2 s at
+    100,000 documents that its first visit paid) and the Annotators page's default view
+    (:func:`ui.annotators.default_view`); the path and the view run on the background worker.
+    Only above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
     ws = workspace()
     if ws.empty or len(ws.sets) < 2:
         return
@@ -43,16 +43,17 @@ def start() -> None:
               else systems[0] if systems else None)
     view = annotators.default_view(ws)  # the session is read here, not in the thread
 
-    def then() -> None:  # other pages' first visits: two jobs on the worker, then Errors here
-        if system is not None:
+    def then() -> None:  # other pages' first visits
+        if system is not None:  # a job on the worker
             differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
-        if view is not None:
-            view()
-        # The Errors page's categories of every compared system, at the level its selector
-        # takes (2 when the labels have no levels); its cache lives in this process.
-        err_level = level if levels.has_levels(ws) else 2
+        # The Errors page's categories of every compared system, in this thread (their cache
+        # is this process's), at the level its selector takes (2 when the reference's labels
+        # have no levels): before the view, whose study this thread builds first.
+        err_level = level if levels.has_levels(ws, ref) else 2
         for name in systems:
             errors.error_table(ws.key, ws, ref, name, err_level)
+        if view is not None:  # a job on the worker
+            view()
 
     results.score_ahead(ws, ref, systems, variants, level,
                         level_applies=lambda: levels.has_levels(ws), then=then)
