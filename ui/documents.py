@@ -145,16 +145,17 @@ DOC_WINDOW = 200
 
 
 def document_window(ids: list[str], current: str | None,
-                    members: Collection[str] | None = None) -> list[str]:
+                    members: Callable[[], Collection[str]] | None = None) -> list[str]:
     """The first :data:`DOC_WINDOW` of ``ids``, plus ``current`` when it matches but lies beyond
     (so a deep link to any document works). ``members``: ``ids`` as a set, when the caller
-    keeps one.
+    keeps one (called only for a document beyond the window).
 
     >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
     ['d199', 'd550']
     """
     window = ids[:DOC_WINDOW]
-    if current is not None and current not in window and current in (members or set(ids)):
+    if current is not None and current not in window and current in (
+            members() if members is not None else set(ids)):
         window = [*window, current]
     return window
 
@@ -409,10 +410,7 @@ class Listing:
     def window(self) -> list[str]:
         """:func:`document_window` of ``ids`` around the document shown now."""
         current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
-        head = self.ids[:DOC_WINDOW]
-        if current is None or current in head:
-            return head
-        return document_window(self.ids, current, self.members)
+        return document_window(self.ids, current, lambda: self.members)
 
 
 def listing(ws: Workspace, v: View) -> Listing:
@@ -453,7 +451,8 @@ def listing(ws: Workspace, v: View) -> Listing:
 
 
 def pick(ws: Workspace, v: View, listed: Listing) -> str:
-    """The document picker, stepper and list of ``listed``; returns the document."""
+    """The document picker and stepper over ``listed`` (its list is drawn above, by
+    :func:`listing`); returns the document."""
     ids = listed.ids
     # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
     # slow in the browser); the search narrows it, and the current document (URL) is always an

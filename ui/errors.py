@@ -162,9 +162,8 @@ def category_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[
     """:func:`category_chart` of the page's table, kept per view: building it cost about 40 ms
     of every rerun under cProfile (most of it Plotly's template copy). The chart element sends
     a copy, so the kept figure never changes."""
-    cats = category_frame(ws_key, _ws, ref, systems, level)
-    ok = cats[cats["category"] != "error"].reset_index(drop=True)
-    return category_chart(ok, view=view, scale=scale)
+    return category_chart(_compared(category_frame(ws_key, _ws, ref, systems, level)),
+                          view=view, scale=scale)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -693,8 +692,9 @@ def setup(ws: state.Workspace) -> Setup:
     return Setup(ref, level, systems, max(len(ws.sets[n].spans) for n in (ref, *systems)))
 
 
-def _ok_categories(ws: state.Workspace, s: Setup) -> pd.DataFrame:
-    cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
+def _compared(cats: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`category_frame` of the systems that could be compared (not their
+    ``error`` rows), numbered from 0 as the category table shows them."""
     return cats[cats["category"] != "error"].reset_index(drop=True)
 
 
@@ -712,7 +712,7 @@ def follow(ws: state.Workspace, s: Setup) -> None:
         st.session_state[K_ERR_OPENED] = None
         return
     if rows:
-        ok = _ok_categories(ws, s)
+        ok = _compared(category_frame(ws.key, ws, s.ref, s.systems, s.level))
         if rows[0] < len(ok):
             record = ok.iloc[rows[0]]
             open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
@@ -749,8 +749,7 @@ def _queue_row(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ..
                row: int) -> None:
     """Queue the system and category of row ``row`` of the category table for
     :func:`follow_link` (the run then switches pages before drawing the page's widgets)."""
-    cats = category_frame(ws.key, ws, ref, systems, level)
-    ok = cats[cats["category"] != "error"].reset_index(drop=True)
+    ok = _compared(category_frame(ws.key, ws, ref, systems, level))
     if 0 <= row < len(ok):
         record = ok.iloc[row]
         _queue_open(ref, level, str(record["system"]), str(record["category"]))
@@ -846,7 +845,7 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     for row in cats[cats["category"] == "error"].itertuples():
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
-    ok = cats[cats["category"] != "error"].reset_index(drop=True)
+    ok = _compared(cats)
     # Callbacks queue what a button, row or bar opens: the run that follows switches pages
     # before drawing anything (:func:`follow_link`).
     shown = ok.assign(documents=pd.Series(documents_cells(ws, s, ok), index=ok.index,
