@@ -4,6 +4,7 @@ behind it, with the spans' categories marked."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -57,6 +58,20 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     assert st_ui.app_errors(page) == []
 
 
+def _still_box(page: Any, locator: Any, timeout_s: float = 30.0) -> dict[str, float]:
+    """``locator``'s bounding box once it has stayed the same for three looks 250 ms apart: a
+    click at coordinates computed while the page still moves (a loaded machine draws the
+    grid's columns late) lands on another row or none."""
+    seen: list[Any] = []
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        seen = [*seen[-2:], locator.bounding_box()]
+        if len(seen) == 3 and seen[0] is not None and seen[0] == seen[1] == seen[2]:
+            return dict(seen[0])
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the element kept moving: {seen}")
+
+
 @pytest.mark.parametrize("how", ["row", "button"])
 def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
     app_url: str, page: Any, st_ui: SimpleNamespace, how: str
@@ -65,12 +80,10 @@ def test_clicking_a_row_of_the_category_table_opens_documents_filtered_to_it(
     # run it starts switches pages before drawing anything of the Errors page.
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
     grid = page.locator(".st-key-err_table")
-    grid.wait_for(timeout=60_000)
+    grid.locator("canvas").first.wait_for(timeout=60_000)  # the grid draws its rows on it
     grid.scroll_into_view_if_needed()
     st_ui.wait_idle(page)
-    page.wait_for_timeout(500)  # the grid settles after the scroll
-    box = grid.bounding_box()
-    assert box is not None
+    box = _still_box(page, grid)
     row = CATEGORIES.index("boundary+label")  # system_a's rows come first, in this order
     # Its selection cell, or its documents button (the first column, left-aligned).
     page.mouse.click(box["x"] + (18 if how == "row" else 70), box["y"] + 35 + 35 * row + 17)
