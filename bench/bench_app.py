@@ -107,8 +107,10 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        # The matrix's own values: grey cells titled "…: computing every pair…" are drawn while
        # the background worker computes them.
        ("Annotators", '.st-key-ann_matrix .gtitle:not(:has-text("computing every pair"))'),
-       # Above 2,000 documents Curation builds its consensus when asked (its toggle).
-       ("Curation", ".st-key-cur_table [data-testid='stDataFrame'], .st-key-cur_build"),
+       # Above 2,000 documents Curation builds its consensus when asked (its toggle); below,
+       # the page ends with its downloads (the proposals table is drawn only with the whole
+       # document, off by default, and a data grid without selection has no key class).
+       ("Curation", ".st-key-cur_dl_decisions, .st-key-cur_build"),
        ("Overview", "[data-testid='stMain'] [data-testid='stPageLink']"),
        ("Documents", "#left-doc .ss-seg"))
 """Pages visited in each round, with the element that shows the page is drawn. (Above 1,000
