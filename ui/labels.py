@@ -7,8 +7,8 @@ arrays (0.1 to 0.3 s CPU for 1M spans per set) and builds the span pairs of one 
 page of its table at a time, only when the user opens that cell (issue 29, target 3;
 docs/performance.md). Plotly heatmap clicks never reach Streamlit (docs/dashboard.md), so
 the heatmap is an Altair ``mark_rect`` with a point selection on the cell's (row, column),
-rendered by ``st.altair_chart(on_select="rerun")``; :func:`clicked_cell` reads the event with
-item access, so AppTest can inject it.
+written once as a Vega-Lite spec and rendered by ``st.vega_lite_chart(on_select="rerun")``;
+:func:`clicked_cell` reads the event with item access, so AppTest can inject it.
 
 Colours: label-by-label cells are blue, the cells of ``missed`` and ``spurious`` orange (errors,
 not labels), those of ``optional (⊥)`` grey (gold spans MAFALDA lets go unpredicted, grey as on
@@ -43,7 +43,7 @@ K_LAB_SCOPE = "lscope"  # co-occurrence scope: "span" | "overlap" | "text"
 K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
 K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
 K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
-K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.altair_chart key)
+K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.vega_lite_chart key)
 K_LAB_TABLE = "lab_table_open"  # the expander of the matrix as a table (lazy)
 K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
@@ -167,11 +167,18 @@ SCROLL_CSS = (f"<style>.st-key-{K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
 """Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off)."""
 
 
+HEATMAP_DATA = "cells"
+"""Name of the heatmap's dataset in its Vega-Lite spec (:func:`heatmap`)."""
+
+
 def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
             totals: Mapping[str, int], row_title: str, column_title: str,
-            selected: Cell | None = None) -> alt.LayerChart:
+            selected: Cell | None = None) -> dict[str, Any]:
     """A clickable heatmap of ``cells`` (:func:`cell_frame`): one rect per cell, its value as
-    text, the selection parameter :data:`CELL_PARAM` on the cell's (row, column)."""
+    text, the selection parameter :data:`CELL_PARAM` on the cell's (row, column). Returned as
+    the Vega-Lite spec for ``st.vega_lite_chart``, its data the frame named
+    :data:`HEATMAP_DATA`: Altair validates the whole chart when it writes the spec (60-80 ms at
+    every page run when ``st.altair_chart`` converted it; :func:`heatmap_spec` writes it once)."""
     df = cells.copy()
     df["selected"] = [(r, c) == selected for r, c in zip(df["row"], df["column"], strict=True)]
     df["row_display"] = [shown(r) for r in df["row"]]
@@ -207,7 +214,7 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
                alt.Tooltip("count:Q", title="count"),
                alt.Tooltip("row_total:Q", title="row total"),
                alt.Tooltip("share:N", title="share of the row")]
-    base = alt.Chart(df).encode(x=x, y=y)
+    base = alt.Chart(alt.NamedData(name=HEATMAP_DATA)).encode(x=x, y=y)
     rect = base.mark_rect().encode(
         color=alt.condition(
             "datum.count == 0", alt.value("#ffffff"),
@@ -226,10 +233,22 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     )
     # "pad": the cells keep their size and the long axis labels are added around them (Streamlit
     # would otherwise "fit" labels and cells into the plot width).
-    return alt.layer(rect, text).properties(
+    spec: dict[str, Any] = alt.layer(rect, text).properties(
         width=cell_width * len(columns), height=size * len(rows),
         autosize=alt.AutoSizeParams(type="pad", contains="padding"),
-    ).configure_view(strokeWidth=0)
+    ).configure_view(strokeWidth=0).to_dict()
+    spec["datasets"] = {HEATMAP_DATA: df}  # Streamlit sends it as Arrow, as for Altair's data
+    return spec
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def heatmap_spec(ws_key: str, c: Choice, selected: Cell | None, _cells: pd.DataFrame,
+                 _m: LabelMatrix, row_title: str, column_title: str) -> dict[str, Any]:
+    """:func:`heatmap` of :func:`matrix_cells` (``_cells``) and :func:`label_matrix`
+    (``_m``) of the choice ``c``, written once per choice and selected cell: a warm page run
+    or revisit sends the spec as it is (docs/performance.md, issue 29, seventh pass)."""
+    return heatmap(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
+                   row_title=row_title, column_title=column_title, selected=selected)
 
 
 def clicked_cell(event: Any) -> Cell | None:
@@ -524,14 +543,13 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
     cells = matrix_cells(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives,
                          c.values)
     options = _cell_choices(m)
-    chart = heatmap(cells, rows=m.rows, columns=m.columns, totals=m.row_totals,
-                    row_title=row_title, column_title=column_title,
-                    selected=st.session_state.get(K_LAB_CELL))
+    spec = heatmap_spec(ws.key, c, st.session_state.get(K_LAB_CELL), cells, m, row_title,
+                        column_title)
     # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of
     # being cut.
     st.html(SCROLL_CSS)
-    st.altair_chart(chart, on_select="rerun", selection_mode=CELL_PARAM, key=K_LAB_CHART,
-                    width="content", theme=None)
+    st.vega_lite_chart(spec, on_select="rerun", selection_mode=CELL_PARAM, key=K_LAB_CHART,
+                       width="content", theme=None)
     if c.view == "confusion":
         grey = ("; grey: optional (⊥) gold spans left unpredicted, not an error for MAFALDA"
                 if c.gold_alternatives else "")

@@ -28,6 +28,8 @@ TAB_TABLE, TAB_F1_CHART = "📋 Table", "📊 F1 chart"
 TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC = ("🏷️ Per label", "📊 Per-label chart",
                                                "📄 Per document")
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
+K_PAPER_OPEN = "paper_open"  # the expander of the table for a paper (lazy)
+PAPER_EXPANDER = "📄 Table for a paper: LaTeX, Markdown or CSV with bootstrap intervals"
 
 BOOTSTRAP_AUTO_DOCS = 10_000
 """Above this many documents the Scores page bootstraps its intervals only when asked: 1,000
@@ -222,7 +224,17 @@ def paper_table_text(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, 
 
 def paper_table(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
     """A download of the systems × P/R/F1 table with bootstrap intervals, as LaTeX (booktabs),
-    Markdown or CSV: ``python -m core table`` of what the page shows (docs/report.md)."""
+    Markdown or CSV: ``python -m core table`` of what the page shows (docs/report.md). In a
+    lazy expander: its widgets run and are drawn only while it is open (four elements fewer
+    on every visit of the page, docs/performance.md, issue 29, seventh pass)."""
+    box = st.expander(PAPER_EXPANDER, key=K_PAPER_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        _paper_table_widgets(ws, s, overview)
+
+
+def _paper_table_widgets(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
     names = results.span_metric_names()
     c1, c2, c3 = st.columns([2, 2, 1.2], vertical_alignment="bottom")
     metric = c1.selectbox("Table for a paper: metric", names, key="paper_metric",

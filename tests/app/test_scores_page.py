@@ -203,6 +203,11 @@ def test_paper_table_download_is_core_table_with_the_pages_f1_interval(make_app,
     at = make_app("pages/scores.py")
     assert not at.exception, [e.value for e in at.exception]
     labels = [b.proto.label for b in at.get("download_button")]
+    assert "⬇️ LaTeX table" not in labels  # closed: its widgets are not drawn
+    at.session_state[scores_ui.K_PAPER_OPEN] = True  # open "Table for a paper"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    labels = [b.proto.label for b in at.get("download_button")]
     assert "⬇️ LaTeX table" in labels
     # system_b lacks a document the 2021 variant needs: it is named as left out.
     assert any("Left out" in c.value and "system_b" in c.value.replace("\\", "")

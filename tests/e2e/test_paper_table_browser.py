@@ -22,6 +22,8 @@ def test_scores_page_downloads_the_table_the_command_writes(app_url: str, vpage:
                                                             st_ui: SimpleNamespace,
                                                             tmp_path: Path) -> None:
     st_ui.open_page(vpage, app_url, "scores?sample=propaganda")
+    # The table's widgets wait in a closed expander (drawn only while it is open).
+    vpage.get_by_text("Table for a paper", exact=False).first.click()
     button = vpage.get_by_test_id("stDownloadButton").filter(has_text="LaTeX table").first
     button.wait_for(timeout=60_000)
     button.scroll_into_view_if_needed()
