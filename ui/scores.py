@@ -237,7 +237,7 @@ def paper_table(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
 def _paper_table_widgets(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
     names = results.span_metric_names()
     c1, c2, c3 = st.columns([2, 2, 1.2], vertical_alignment="bottom")
-    metric = c1.selectbox("Table for a paper: metric", names, key="paper_metric",
+    metric = c1.selectbox("Metric", names, key="paper_metric",
                           format_func=lambda n: registry.get(n).title,
                           persist_state="session")
     to = c2.radio("Format", list(PAPER_FORMATS), key="paper_format", horizontal=True,
