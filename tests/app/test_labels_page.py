@@ -249,3 +249,25 @@ def test_a_crowded_cell_lists_its_pairs_one_page_at_a_time(frame) -> None:
     full = lab_ui.pair_table(ws, choice, ("A", "B"))
     assert list(full["document"]) == [e.document for e in evidence]
     assert list(full["|s∩t|"]) == [e.overlap for e in evidence] == [7, 10] * 60
+
+
+def test_a_revisit_writes_no_heatmap_spec_again(make_app, monkeypatch) -> None:
+    """Issue 29 (a warm revisit < 300 ms): back on the page, the heatmap is the first visit's
+    Vega-Lite spec, sent again without Altair building and validating the chart again; a
+    clicked cell is another spec (its frame)."""
+    lab_ui.heatmap_spec.clear()
+    at = make_app("pages/labels.py")
+    assert not at.exception, [e.value for e in at.exception]
+    (first,) = [e.proto.spec for e in at.get("vega_lite_chart")]
+    at.switch_page("pages/documents.py").run()
+    calls: list[str] = []
+    real = lab_ui.heatmap
+    monkeypatch.setattr(lab_ui, "heatmap", lambda *a, **k: (calls.append("heatmap"),
+                                                            real(*a, **k))[1])
+    at.switch_page("pages/labels.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls == []
+    assert [e.proto.spec for e in at.get("vega_lite_chart")] == [first]
+    _click(at, "Loaded", "Doubt")
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls == ["heatmap"]
