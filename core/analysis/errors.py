@@ -606,8 +606,11 @@ def _pairs_by_documents(pred: SpanArrays, gold: SpanArrays, n_docs: int
 def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable[[str], str],
                         documents: Sequence[str]) -> ErrorColumns:
     """:func:`categorise` for a reference without alternatives, on the sets' columns: every
-    overlapping pair of a document enumerated at once (:mod:`core.metrics.overlap`), each
-    span's best pair picked with one sort; the same rows the per-document loop gives."""
+    overlapping pair of the corpus enumerated at once (:func:`_pairs`), each span's best pair
+    picked with one sort; the same rows the per-document loop gives. Nothing is sorted when
+    the tables are in order already, and no Python object is made per span or document when
+    both sets list the same documents in the same order (docs/performance.md, issue 29,
+    seventh pass)."""
     docs = tuple(documents)
 
     def doc_pos() -> dict[str, int]:
