@@ -873,6 +873,8 @@ def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
     """The category counts of every system as a stacked bar chart (all spans or errors only,
     counts or shares); a bar segment opens the documents holding that category."""
     st.subheader("Error categories, every system")
+    st.caption("Click a bar segment to open the Documents page on the documents holding spans "
+               "of that category.")
     v1, v2 = st.columns(2)
     view = _view(v1)
     scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,
