@@ -99,7 +99,9 @@ def make_corpus(folder: Path, n_docs: int, n_spans: int, seed: int = 0) -> None:
 
 NAV = (("Scores", '[data-testid="stDataFrame"]'),
        ("Data", '[data-testid="stDataFrame"]'),
-       ("Errors", ".st-key-err_chart .js-plotly-plot"),
+       # Since the seventh pass the category chart has its own tab: the table is drawn first.
+       ("Errors", ".st-key-err_chart .js-plotly-plot, "
+        ".st-key-err_categories [data-testid='stDataFrame']"),
        ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot"),
        # Above ui.labels.MATRIX_AUTO_DOCS a revision that counts the matrix when asked shows
        # its toggle instead.

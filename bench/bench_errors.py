@@ -4,13 +4,17 @@ corpus (the Errors page and ``python -m core errors / slices / report`` compute 
 N documents of ~3,000 characters with 10 gold and ~10 predicted spans each (5-120 characters,
 20 labels; predictions near the gold, some shifted or relabelled, some spurious).
 
-Run: ``python bench/bench_errors.py [--docs N] [--samples N]``.
+Run: ``python bench/bench_errors.py [--docs N] [--samples N]``; ``--pair GOLD PRED`` times the
+categorisation alone on two files instead (CPU time, ``--repeat`` runs: the dashboard's Errors
+page computes it for every compared system), e.g. the 100,000-document pair of
+``bench_app.py --docs 100000 --spans 1000000``.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.analysis.errors import categorise
 from core.analysis.report import ReportInputs, build_report
 from core.analysis.slices import slice_scores
+from core.formats import load_path
 from core.metrics import nervaluate
 from core.model import AnnotationSet, Span
 
@@ -58,11 +63,32 @@ def timed(name: str, fn) -> object:  # type: ignore[no-untyped-def]
     return out
 
 
+def pair(gold_path: Path, pred_path: Path, repeat: int) -> None:
+    """CPU and wall time of :func:`categorise` on two files (read once, not timed)."""
+    gold, pred = (load_path(p).sets[0] for p in (gold_path, pred_path))
+    print(f"{len(gold.doc_ids)} documents, {gold.span_count()} gold and "
+          f"{pred.span_count()} predicted spans")
+    cpu, wall = [], []
+    for _ in range(repeat):
+        c, w = time.process_time(), time.perf_counter()
+        categorise(gold, pred)
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    print(f"categorise: CPU {', '.join(f'{t:.2f}' for t in cpu)} s (median "
+          f"{statistics.median(cpu):.2f}); wall median {statistics.median(wall):.2f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--docs", type=int, default=2000)
     ap.add_argument("--samples", type=int, default=1000)
+    ap.add_argument("--pair", type=Path, nargs=2, metavar=("GOLD", "PRED"),
+                    help="time the categorisation alone on these two files")
+    ap.add_argument("--repeat", type=int, default=3, help="runs with --pair")
     args = ap.parse_args()
+    if args.pair:
+        pair(args.pair[0], args.pair[1], args.repeat)
+        return
     gold, pred = generate(args.docs)
     print(f"{args.docs} documents, {gold.span_count()} gold and {pred.span_count()} predicted "
           "spans")

@@ -97,9 +97,11 @@ WATCH = """() => {
       const idle = app()?.getAttribute('data-test-script-state') === 'notRunning';
       if (list && idle && document.querySelector('#left-doc') && seen.done === undefined)
         seen.done = now;
-      // Back on Errors (the sidebar): its category chart drawn and the run over.
+      // Back on Errors (the sidebar): its first tab drawn (the category chart; since the
+      // seventh pass the category table, the chart having its own tab) and the run over.
       if (location.pathname.endsWith('/errors') && idle && seen.errors === undefined
-          && document.querySelector('.st-key-err_chart .js-plotly-plot .main-svg'))
+          && document.querySelector('.st-key-err_chart .js-plotly-plot .main-svg, '
+                                    + '.st-key-err_categories [data-testid="stDataFrame"]'))
         seen.errors = now;
     }
     requestAnimationFrame(tick);
@@ -133,6 +135,13 @@ def _idle(page: Any, timeout: float) -> None:
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
 
 
+ERRORS_DRAWN = (".st-key-err_chart .js-plotly-plot, "
+                ".st-key-err_categories [data-testid='stDataFrame']")
+"""The Errors page's first tab is drawn: its category chart, or (since the seventh pass, the
+chart in its own tab) its category table."""
+CHART_TAB = "📈 Category chart"
+"""The Errors page's tab of the category chart (``ui.errors.TABS``; none before the seventh
+pass)."""
 SPANS_TAB = "📋 Spans of one category"
 """The Errors page's tab of the span list (``ui.errors.TABS``; none before the sixth pass)."""
 LINKS = "[class*='st-key-err_open_']"
@@ -206,7 +215,7 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
             page.add_init_script(f"({WATCH})()")
             t, c = time.perf_counter(), cpu()
             page.goto(f"{url}/errors")
-            _settled(page, ".st-key-err_chart .js-plotly-plot", timeout)
+            _settled(page, ERRORS_DRAWN, timeout)
             out["errors_first_visit"] = {"s": time.perf_counter() - t, "cpu_s": cpu() - c}
             for how in ("row", "button", "link"):
                 if how == "link" and not page.locator(LINKS).count():
@@ -221,7 +230,7 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                           f"{click['list_s']:.3f} s, done {click['done_s']:.3f} s, server CPU "
                           f"{click['cpu_s']:.3f} s", file=sys.stderr, flush=True)
                     c = cpu()
-                    s = _nav(page, "Errors", ".st-key-err_chart .js-plotly-plot", timeout)
+                    s = _nav(page, "Errors", ERRORS_DRAWN, timeout)
                     page.wait_for_function(
                         "() => window.__ssSeen && window.__ssSeen.errors !== undefined",
                         timeout=timeout)
@@ -241,7 +250,7 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                 _settled(page, "#left-doc", timeout)
                 out["doc_switch"].append({"s": idle, "cpu_s": cpu() - c})
                 print(f"  Next: {idle} s", file=sys.stderr, flush=True)
-            _nav(page, "Errors", ".st-key-err_chart .js-plotly-plot", timeout)
+            _nav(page, "Errors", ERRORS_DRAWN, timeout)
 
             def timed(name: str, action: Any, selector: str) -> None:
                 """``action`` (a click, or Enter) until the run it starts is over and
@@ -254,6 +263,10 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                 print(f"  {name}: {out['errors_warm'][-1]['s']} s", file=sys.stderr,
                       flush=True)
 
+            chart_tab = page.get_by_role("tab", name=CHART_TAB)
+            if chart_tab.count():  # since the seventh pass the chart has its own (lazy) tab
+                timed("tab: the category chart", chart_tab.click,
+                      ".st-key-err_chart .js-plotly-plot")
             views = page.locator(".st-key-eview")
             for view in ("errors only", "all spans"):
                 timed(f"view: {view}", lambda v=view: views.get_by_text(v, exact=True).click(),

@@ -11,13 +11,17 @@ ws = workspace_or_stop(2, "Error analysis needs a reference set and at least one
 errors.follow_link(ws)  # a link, row or bar was clicked: switch before drawing anything
 setup = errors.setup(ws)
 errors.follow(ws, setup)  # a click that opens Documents: switch before drawing the page
-# Lazy tabs: only the open one is drawn, so a return to the page redraws the categories, not
-# every chart and table of the page (docs/performance.md, issue 29, sixth pass).
-categories, per_label, spans, slices = errors.tabs()
+# Lazy tabs: only the open one is drawn, so a return to the page redraws the category table,
+# not every chart and table of the page (docs/performance.md, issue 29, sixth and seventh
+# passes).
+categories, chart, per_label, spans, slices = errors.tabs()
 if categories.open is not False:
-    with categories:
+    with categories, st.container(key="err_categories"):
         errors.categories(ws, setup)
         errors.schemas(ws, setup)
+if chart.open is not False:
+    with chart:
+        errors.category_chart_tab(ws, setup)
 if per_label.open is not False:
     with per_label:
         errors.per_label(ws, setup)

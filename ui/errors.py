@@ -77,11 +77,13 @@ K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Docum
 K_ERR_PENDING = "err_pending"  # session: what a link, row or bar asked to open (its callback)
 K_ERR_TAB = "etab"  # the open tab (bound)
 ALL = "(all)"
-TABS = ("📊 Categories", "🏷️ Per label", "📋 Spans of one category", "🧩 Slices and report")
+TABS = ("📊 Categories", "📈 Category chart", "🏷️ Per label", "📋 Spans of one category",
+        "🧩 Slices and report")
 """The page's tabs below the reference and level; only the open one is drawn (``st.tabs`` with
-``on_change="rerun"``), so that a return to the page redraws the category table and chart, not
-the per-label chart and tables, the span list and the slices' widgets too (docs/performance.md,
-"Issue 29, sixth pass")."""
+``on_change="rerun"``), so that a return to the page redraws the category table, not the
+charts, the per-label table, the span list and the slices' widgets too (docs/performance.md,
+"Issue 29, sixth pass"; the category chart has its own tab since the seventh pass: it was a
+quarter of the browser's work in a return to the page)."""
 
 _FILL_PATTERNS = {"correct": "", "label": "/", "boundary": "\\", "boundary+label": "x",
                   "missed": "-", "spurious": "|", "optional": "."}
@@ -792,7 +794,7 @@ def _bar_picked(key: str, ref: str, level: int) -> None:
                     label=second if key == K_ERR_LABEL_CHART else ALL)
 
 
-def tabs() -> tuple[Any, Any, Any, Any]:
+def tabs() -> tuple[Any, Any, Any, Any, Any]:
     """The tabs of :data:`TABS` (lazy: a closed tab's ``open`` is False and the page skips
     it), bound to the URL so that a link opens the same tab (and a return to the page the tab
     it was left on: Streamlit keeps a page's bound parameters); a link that names a slice
@@ -801,10 +803,10 @@ def tabs() -> tuple[Any, Any, Any, Any]:
             and K_ERR_TAB not in st.session_state):
         # Once, before the widget: a default that changed between runs would make it another
         # widget, whose state undoes the user's next click on a tab.
-        st.session_state[K_ERR_TAB] = TABS[3]
-    cats, labels, spans, slices_tab = st.tabs(list(TABS), key=K_ERR_TAB, on_change="rerun",
-                                              bind="query-params")
-    return cats, labels, spans, slices_tab
+        st.session_state[K_ERR_TAB] = TABS[-1]
+    cats, chart, labels, spans, slices_tab = st.tabs(list(TABS), key=K_ERR_TAB,
+                                                     on_change="rerun", bind="query-params")
+    return cats, chart, labels, spans, slices_tab
 
 
 def _view(where: Any) -> str:
@@ -838,8 +840,9 @@ def category_links(ws: state.Workspace, s: Setup) -> None:
 
 
 def categories(ws: state.Workspace, s: Setup) -> None:
-    """Every system's category counts as a table and a chart; a row, a bar segment or a link
-    opens the documents holding that category (:func:`follow`)."""
+    """Every system's category counts as a table; a row's documents button, a row or a link
+    opens the documents holding that category (:func:`follow`). The chart of the same counts
+    is :func:`category_chart_tab` (its own tab: a return to the page draws the table alone)."""
     st.subheader("Error categories, every system")
     cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
     for row in cats[cats["category"] == "error"].itertuples():
@@ -859,10 +862,19 @@ def categories(ws: state.Workspace, s: Setup) -> None:
                      "row's category")},
                  on_select=partial(_row_picked, ws, s.ref, s.level, s.systems),
                  selection_mode="single-row", placeholder="—")
-    st.caption("Click a row's documents, select a row, click a bar segment or a link below to "
-               "open the Documents page on the documents holding spans of that category.")
+    st.caption("Click a row's documents, select a row or click a link below (or a bar of the "
+               f"chart in {TABS[1]}) to open the Documents page on the documents holding spans "
+               "of that category.")
     category_links(ws, s)
     download_buttons(ok, "error_categories", key="dl_err_categories")
+
+
+def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
+    """The category counts of every system as a stacked bar chart (all spans or errors only,
+    counts or shares); a bar segment opens the documents holding that category."""
+    st.subheader("Error categories, every system")
+    st.caption("Click a bar segment to open the Documents page on the documents holding spans "
+               "of that category.")
     v1, v2 = st.columns(2)
     view = _view(v1)
     scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,

@@ -89,6 +89,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from typing import Any, Literal
 
 import numpy as np
@@ -98,6 +99,7 @@ from core.metrics.overlap import SpanArrays, overlapping_pairs
 from core.model import NOTHING, AltSpan, AnnotationSet, Interval, Span, group_alternatives
 from core.model.docsets import check_same_documents
 from core.model.errors import check_choice
+from core.model.table import _span_order
 from core.model.taxonomy import Taxonomy, for_labels
 
 CORRECT = "correct"
@@ -431,11 +433,12 @@ def categorise(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     {'correct': 1, 'label': 0, 'boundary': 0, 'boundary+label': 1, 'spurious': 1}
     """
     check_choice("level", "errors", level, LEVELS)
-    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
-                         "pred-subset-of-gold")
+    documents = gold.table.doc_ids
+    if pred.table.doc_ids != documents:  # the same documents in the same order pass at once
+        check_same_documents(documents, pred.table.doc_ids, gold.name, pred.name,
+                             "pred-subset-of-gold")
     tax = taxonomy or for_labels([*gold.labels(), *pred.labels()])
     name = level_namer(tax, level)
-    documents = tuple(gold.doc_ids)
     if not gold.alternatives:
         return ErrorTable(gold.name, pred.name, level, tax.name, documents,
                           _categorise_columns(gold, pred, name, documents))
@@ -450,18 +453,40 @@ def categorise(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     return table
 
 
-def _sorted_side(aset: AnnotationSet, doc_pos: Mapping[str, int], name: Callable[[str], str],
-                 names: dict[str, int]) -> tuple[np.ndarray, ...]:
-    """One side's rows (document, start, end, projected label id), sorted as the categories
-    list them (document, then start, end, projected label); ``names`` grows with the labels."""
+def _sorted_side(aset: AnnotationSet, documents: tuple[str, ...],
+                 doc_pos: Callable[[], Mapping[str, int]], name: Callable[[str], str],
+                 names: dict[str, int]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One side's rows (document, start, end, projected label id) as the set's table holds
+    them; ``names`` grows with the labels. ``doc_pos`` (the reference's document positions) is
+    asked for only when the set's documents are not the reference's, in its order."""
     t = aset.table
     lab_map = np.fromiter((names.setdefault(name(x), len(names)) for x in t.labels),
                           dtype=np.int64, count=len(t.labels))
-    doc_map = np.fromiter((doc_pos[d] for d in t.doc_ids), dtype=np.int64, count=len(t.doc_ids))
     if not len(t):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty
-    return doc_map[t.doc], t.start, t.end, lab_map[t.label]
+    if t.doc_ids == documents:
+        doc = t.doc.astype(np.int64)
+    else:
+        pos = doc_pos()
+        doc = np.fromiter((pos[d] for d in t.doc_ids), dtype=np.int64,
+                          count=len(t.doc_ids))[t.doc]
+    return doc, t.start, t.end, lab_map[t.label]
+
+
+def _in_order(doc: np.ndarray, start: np.ndarray, end: np.ndarray, lab: np.ndarray,
+              names: Sequence[str]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows sorted as the categories list them (document, start, end, projected label
+    name): :func:`core.model.table._span_order`, one sort of a packed key and none when the
+    rows are in that order already (a set's table is sorted so, and at level 2 its labels are
+    mostly their own projection). It orders as ``np.lexsort((rank, end, start, doc))`` did,
+    without its 0.24 s per side at 1,000,000 spans (docs/performance.md, issue 29)."""
+    order = _span_order(doc, start, end, lab, names) if len(doc) else None
+    if order is None:
+        return doc, start, end, lab
+    return doc[order], start[order], end[order], lab[order]
 
 
 def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndarray, n: int
@@ -488,18 +513,69 @@ def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndar
 
 
 PAIR_CANDIDATES = 1 << 21
-"""At most this many candidate pairs (every prediction with every reference span of its
-document) are enumerated at once by :func:`_pairs`."""
+"""At most this many candidate pairs are enumerated at once by :func:`_pairs`."""
 
 
 def _pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The overlapping pairs of :func:`core.metrics.overlap.overlapping_pairs` (prediction and
-    reference row, |s∩t|, same label), the same arrays in the same order, enumerated a run of
-    documents at a time: each run's candidates are at most :data:`PAIR_CANDIDATES` (a document
-    with more is a run of its own). The candidates of a whole corpus are ten times its spans
-    at ten spans per document and side, and each of their temporaries (8 bytes a pair) would
-    cost 80 MB at 1,000,000 spans per side (docs/performance.md, issue 29)."""
+    reference row, |s∩t|, same label), the same arrays in the same order, for reference rows
+    sorted by document, then start.
+
+    A prediction's candidates are not every reference span of its document but the run of
+    them that can reach it: those starting before its end and after its start minus the
+    document's longest reference span (a span starting earlier ends before the prediction
+    starts); two ``searchsorted`` on a packed (document, start) key find the run. At ten
+    spans per document and side that is about one candidate per prediction instead of ten
+    (0.27 → 0.05 s CPU at 1,000,000 spans per side, docs/performance.md, issue 29). The
+    candidates are enumerated a run of predictions at a time, at most
+    :data:`PAIR_CANDIDATES` each (a prediction with more is a run of its own), so that their
+    temporaries (8 bytes a candidate) stay small whatever the corpus."""
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(pred.doc) or not len(gold.doc):
+        return empty, empty.copy(), empty.copy(), np.zeros(0, dtype=bool)
+    top = max(int(pred.end.max()), int(gold.end.max())) + 2
+    if min(int(pred.start.min()), int(gold.start.min())) < 0 or n_docs * top >= 1 << 62:
+        return _pairs_by_documents(pred, gold, n_docs)
+    bounds = np.searchsorted(gold.doc, np.arange(n_docs + 1))
+    held = np.flatnonzero(bounds[1:] > bounds[:-1])
+    longest = np.zeros(n_docs, dtype=np.int64)
+    longest[held] = np.maximum.reduceat(gold.end - gold.start, bounds[held])
+    p_doc = pred.doc.astype(np.int64) * top
+    g_key = gold.doc.astype(np.int64) * top + gold.start
+    hi = np.searchsorted(g_key, p_doc + pred.end, side="left")
+    lo = np.searchsorted(g_key, p_doc + np.maximum(pred.start - longest[pred.doc], -1),
+                         side="right")
+    del p_doc, g_key
+    counts = np.maximum(hi - lo, 0)
+    ends = counts.cumsum()
+    cuts = [0]
+    while cuts[-1] < len(counts):
+        done = int(ends[cuts[-1] - 1]) if cuts[-1] else 0
+        end = int(np.searchsorted(ends, done + PAIR_CANDIDATES, side="right"))
+        cuts.append(min(len(counts), max(end, cuts[-1] + 1)))
+    parts = []
+    for a, b in pairwise(cuts):
+        n = counts[a:b]
+        total = int(n.sum())
+        p_idx = np.repeat(np.arange(a, b), n)
+        g_idx = np.arange(total) - np.repeat(n.cumsum() - n - lo[a:b], n)
+        inter = (np.minimum(pred.end[p_idx], gold.end[g_idx])
+                 - np.maximum(pred.start[p_idx], gold.start[g_idx]))
+        keep = inter > 0
+        p_idx, g_idx, inter = p_idx[keep], g_idx[keep], inter[keep]
+        parts.append((p_idx, g_idx, inter, pred.label[p_idx] == gold.label[g_idx]))
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate(c) for c in zip(*parts, strict=True))  # type: ignore[return-value]
+
+
+def _pairs_by_documents(pred: SpanArrays, gold: SpanArrays, n_docs: int
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_pairs` where offsets do not pack into one key (negative, or beyond 2**62 with
+    the documents): every prediction with every reference span of its document, a run of
+    documents of at most :data:`PAIR_CANDIDATES` candidates at a time (a document with more
+    is a run of its own)."""
     per_doc = (np.bincount(pred.doc, minlength=n_docs)
                * np.bincount(gold.doc, minlength=n_docs)).cumsum()
     total = int(per_doc[-1]) if n_docs else 0
@@ -530,19 +606,23 @@ def _pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int
 def _categorise_columns(gold: AnnotationSet, pred: AnnotationSet, name: Callable[[str], str],
                         documents: Sequence[str]) -> ErrorColumns:
     """:func:`categorise` for a reference without alternatives, on the sets' columns: every
-    overlapping pair of a document enumerated at once (:mod:`core.metrics.overlap`), each
-    span's best pair picked with one sort; the same rows the per-document loop gives."""
-    doc_pos = {d: i for i, d in enumerate(documents)}
+    overlapping pair of the corpus enumerated at once (:func:`_pairs`), each span's best pair
+    picked with one sort; the same rows the per-document loop gives. Nothing is sorted when
+    the tables are in order already, and no Python object is made per span or document when
+    both sets list the same documents in the same order (docs/performance.md, issue 29,
+    seventh pass)."""
+    docs = tuple(documents)
+
+    def doc_pos() -> dict[str, int]:
+        return {d: i for i, d in enumerate(docs)}
+
     ids: dict[str, int] = {}
-    g_doc, g_start, g_end, g_lab = _sorted_side(gold, doc_pos, name, ids)
-    p_doc, p_start, p_end, p_lab = _sorted_side(pred, doc_pos, name, ids)
+    g_side = _sorted_side(gold, docs, doc_pos, name, ids)
+    p_side = _sorted_side(pred, docs, doc_pos, name, ids)
     names = tuple(ids)
-    rank_of = np.zeros(len(names), dtype=np.int64)  # label id -> rank of the label's name
-    rank_of[np.argsort(np.array(names, dtype=object), kind="stable")] = np.arange(len(names))
-    g_order = np.lexsort((rank_of[g_lab], g_end, g_start, g_doc))
-    p_order = np.lexsort((rank_of[p_lab], p_end, p_start, p_doc))
-    g_doc, g_start, g_end, g_lab = g_doc[g_order], g_start[g_order], g_end[g_order], g_lab[g_order]
-    p_doc, p_start, p_end, p_lab = p_doc[p_order], p_start[p_order], p_end[p_order], p_lab[p_order]
+    g_doc, g_start, g_end, g_lab = _in_order(*g_side, names)
+    p_doc, p_start, p_end, p_lab = _in_order(*p_side, names)
+    del g_side, p_side
     ga = SpanArrays(g_doc, g_start, g_end, g_lab, list(names))
     pa = SpanArrays(p_doc, p_start, p_end, p_lab, list(names))
     pi, gi, inter, match = _pairs(pa, ga, len(documents))

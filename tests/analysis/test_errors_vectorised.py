@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from unittest.mock import patch
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from core.analysis.errors import (
     categorise,
 )
 from core.metrics.labels import level_namer
-from core.metrics.overlap import overlapping_pairs, span_arrays
+from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import AnnotationSet, Span, SpanTable, SpanView
 from core.model.taxonomy import for_labels, mafalda
 
@@ -86,20 +87,57 @@ def test_columnar_categories_equal_the_per_document_reference(case: tuple) -> No
                                 for side in ("reference", "prediction")}
 
 
+def _sorted(arrays: SpanArrays) -> SpanArrays:
+    """Rows by document, then start, end and label: the order ``_pairs`` is given."""
+    order = np.lexsort((arrays.label, arrays.end, arrays.start, arrays.doc))
+    return SpanArrays(arrays.doc[order], arrays.start[order], arrays.end[order],
+                      arrays.label[order], arrays.names)
+
+
 @settings(max_examples=200, deadline=None)
 @given(pair(), st.sampled_from([1, 3, 10, 40]))
-def test_pairs_enumerated_in_runs_of_documents_are_the_whole_corpus_pairs(
+def test_pairs_enumerated_in_runs_of_predictions_are_the_whole_corpus_pairs(
         case: tuple, budget: int) -> None:
-    """``_pairs`` enumerates a run of documents at a time (at most ``PAIR_CANDIDATES``
-    candidates, a larger document alone): the same pairs in the same order as one
-    ``overlapping_pairs`` over the corpus, so the same categories."""
+    """``_pairs`` enumerates each prediction's window of reference spans (those that can reach
+    it), a run of predictions at a time (at most ``PAIR_CANDIDATES`` candidates, a larger
+    prediction alone), and ``_pairs_by_documents`` every pair of a run of documents: the
+    same pairs in the same order as one ``overlapping_pairs`` over the corpus, so the same
+    categories."""
     gold, pred, level = case
     docs = {d: i for i, d in enumerate(gold.doc_ids)}
     names: dict[str, int] = {}
     ga, pa = span_arrays(gold.table, docs, names), span_arrays(pred.table, docs, names)
+    ga, pa = _sorted(ga), _sorted(pa)
     whole = overlapping_pairs(pa, ga, len(docs))
     with patch.object(errors, "PAIR_CANDIDATES", budget):
         runs = errors._pairs(pa, ga, len(docs))
+        by_documents = errors._pairs_by_documents(pa, ga, len(docs))
         assert categorise(gold, pred, level=level).spans == reference(gold, pred, level)
-    for got, want in zip(runs, (whole.pred, whole.gold, whole.inter, whole.match), strict=True):
+    for got, again, want in zip(runs, by_documents,
+                                (whole.pred, whole.gold, whole.inter, whole.match), strict=True):
         assert got.tolist() == want.tolist()
+        assert again.tolist() == want.tolist()
+
+
+@st.composite
+def wide_pair(draw: st.DrawFn) -> tuple[AnnotationSet, AnnotationSet]:
+    """Many documents, spans from 1 to 400 characters: a document's longest reference span
+    sets its predictions' windows, so short and long ones must meet in one document. Both
+    sets hold the same documents (either may be the reference), in the same order or not."""
+    length = st.one_of(st.integers(1, 8), st.integers(50, 400))
+    span = st.tuples(st.integers(0, 600), length, st.sampled_from(PLAIN))
+    ids = [f"d{i}" for i in range(12)]
+    gold_docs = draw(st.dictionaries(st.sampled_from(ids), st.lists(span, max_size=10),
+                                     min_size=1))
+    keys = list(gold_docs)[::draw(st.sampled_from([1, -1]))]  # same documents, either order
+    pred_docs = {d: draw(st.lists(span, max_size=10)) for d in keys}
+    return (_set("gold", gold_docs, draw(st.booleans()), "gold"),
+            _set("sys", pred_docs, draw(st.booleans()), "system"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(wide_pair())
+def test_windows_of_long_and_short_spans_give_the_reference_categories(case: tuple) -> None:
+    gold, pred = case
+    assert categorise(gold, pred).spans == reference(gold, pred, 2)
+    assert categorise(pred, gold).spans == reference(pred, gold, 2)

@@ -36,27 +36,32 @@ def test_page_runs_on_every_start(make_app, data: str) -> None:
 
 
 def test_only_the_open_tab_is_drawn_and_a_slice_link_opens_the_slices(make_app) -> None:
-    # Lazy tabs: a return to the page draws the categories, not every chart of the page.
+    # Lazy tabs: a return to the page draws the category table, not every chart of the page
+    # (the category chart has its own tab since the seventh pass).
     at = make_app("pages/errors.py")
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[0]
-    assert [c.proto.id for c in at.get("plotly_chart")] and len(at.get("plotly_chart")) == 1
+    assert not at.get("plotly_chart")
+    assert [d for d in at.dataframe if "prediction" in d.value.columns]  # the category table
     assert not [b for b in at.get("download_button") if "HTML report" in b.proto.label]
     _tab(at, 1)
+    assert len(at.get("plotly_chart")) == 1 and at.radio(key=err_ui.K_ERR_SCALE)
+    assert not [d for d in at.dataframe if "prediction" in d.value.columns]  # no category table
+    _tab(at, 2)
     assert len(at.get("plotly_chart")) == 1
     assert not [d for d in at.dataframe if "prediction" in d.value.columns]  # no category table
     # A link that names a slice dimension and no tab opens the slices' tab.
     at = make_app("pages/errors.py", params={"edim": "label"})
-    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[3]
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[4]
     assert at.selectbox(key=err_ui.K_ERR_DIM).value == "label"
     # A return to the page (here through the sidebar) opens the tab it was left on.
-    at = _tab(make_app("pages/errors.py"), 1)
+    at = _tab(make_app("pages/errors.py"), 2)
     at.switch_page("pages/documents.py").run()
     at.switch_page("pages/errors.py").run()
-    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[1]
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[2]
     assert len(at.get("plotly_chart")) == 1 and at.radio(key=err_ui.K_ERR_VIEW)
     # The URL carries the open tab.
-    at = make_app("pages/errors.py", params={err_ui.K_ERR_TAB: err_ui.TABS[2]})
-    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[2]
+    at = make_app("pages/errors.py", params={err_ui.K_ERR_TAB: err_ui.TABS[3]})
+    assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[3]
     assert at.selectbox(key="err_list_category").value == "missed"
 
 
@@ -155,7 +160,7 @@ def test_markup_in_labels_stays_escaped_on_the_errors_page(make_app) -> None:
 
 
 def test_report_download_is_offered_and_builds_an_escaped_report(make_app) -> None:
-    at = _tab(make_app("pages/errors.py"), 3)
+    at = _tab(make_app("pages/errors.py"), 4)
     assert not at.exception
     buttons = [b for b in at.get("download_button") if "HTML report" in b.proto.label]
     assert len(buttons) == 1
@@ -213,7 +218,7 @@ def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
 
 
 def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame) -> None:
-    at = _tab(make_app("pages/errors.py"), 2)
+    at = _tab(make_app("pages/errors.py"), 3)
     table = frame(at, "decided by", "text")
     ws = _ws(at)
     t = categorise(ws.sets["gold"], ws.sets["system_a"])
@@ -223,7 +228,7 @@ def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame
 
 
 def test_an_uploaded_metadata_csv_slices_its_categories_and_names_the_rest(make_app) -> None:
-    at = _tab(make_app("pages/errors.py"), 3)
+    at = _tab(make_app("pages/errors.py"), 4)
     csv = (b"id,source,note\ndoc1,blog,first text by hand\ndoc2,blog,second one\n"
            b"doc10,news,the third\n")
     at.file_uploader(key=err_ui.K_ERR_META).set_value([("meta.csv", csv, "text/csv")]).run()
@@ -242,8 +247,8 @@ def test_errors_only_leaves_out_correct_and_share_adds_to_100(make_app) -> None:
 
     at = make_app("pages/errors.py", params={"eview": "errors only", "escale": "share"})
     assert not at.exception, [e.value for e in at.exception]
-    (cats,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
-    _tab(at, 1)  # the per-label chart draws the same view
+    (cats,) = [json.loads(e.proto.spec) for e in _tab(at, 1).get("plotly_chart")]
+    _tab(at, 2)  # the per-label chart draws the same view
     assert at.radio(key=err_ui.K_ERR_VIEW).value == "errors only"
     (labels,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
     assert [t["name"] for t in cats["data"]] == list(ERRORS)
@@ -267,7 +272,7 @@ def test_errors_only_leaves_out_correct_and_share_adds_to_100(make_app) -> None:
 def test_counts_chart_is_the_default_and_counts_every_span(make_app) -> None:
     import json
 
-    at = make_app("pages/errors.py")
+    at = _tab(make_app("pages/errors.py"), 1)
     (cats, *_) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
     assert cats["data"][0]["name"] == "correct"
     ws = _ws(at)
@@ -286,7 +291,7 @@ def test_chart_images_are_drawn_by_the_browser_in_the_format_picked(make_app) ->
     # Issue 29: no server-side Kaleido button; the modebar camera exports PNG or SVG.
     at = make_app("pages/errors.py", params={"edim": "label"})
     options = []
-    for tab in (0, 1, 3):
+    for tab in (1, 2, 4):
         _tab(at, tab)
         assert not at.exception
         assert not [b for b in at.get("download_button")
@@ -295,18 +300,18 @@ def test_chart_images_are_drawn_by_the_browser_in_the_format_picked(make_app) ->
     assert [o["filename"] for o in options] == ["error_categories", "error_categories_per_label",
                                                 "slices_label"]
     assert {o["format"] for o in options} == {"png"}
-    _tab(at, 1)
+    _tab(at, 2)
     at.segmented_control(key="dl_err_label_chart").set_value("SVG").run()
     assert not at.exception
     assert [o["format"] for o in _image_options(at)] == ["svg"]
-    _tab(at, 0)
+    _tab(at, 1)
     assert [o["format"] for o in _image_options(at)] == ["png"]
 
 
 def test_on_a_large_corpus_the_span_list_waits_for_its_toggle(make_app, frame,
                                                               monkeypatch) -> None:
     monkeypatch.setattr(err_ui, "FILTER_AUTO_DOCS", 0)  # the hand-made corpus is "large"
-    at = _tab(make_app("pages/errors.py"), 2)
+    at = _tab(make_app("pages/errors.py"), 3)
     assert not at.exception, [e.value for e in at.exception]
     assert not [d for d in at.dataframe if "decided by" in d.value.columns]
     at.toggle(key="err_list_on").set_value(True).run()
@@ -406,9 +411,9 @@ def test_a_row_clicked_again_after_coming_back_opens_documents_again(make_app) -
 def test_kept_figures_are_the_ones_drawn_for_the_view(make_app) -> None:
     # The category and per-label figures are kept per view; switching the view away and
     # back draws the same figures, and a fresh build equals what the page shows.
-    def specs(at) -> list[str]:  # the category chart, then the per-label chart (its tab)
-        drawn = [e.proto.spec for e in _tab(at, 0).get("plotly_chart")]
-        drawn += [e.proto.spec for e in _tab(at, 1).get("plotly_chart")]
+    def specs(at) -> list[str]:  # the category chart, then the per-label chart (their tabs)
+        drawn = [e.proto.spec for e in _tab(at, 1).get("plotly_chart")]
+        drawn += [e.proto.spec for e in _tab(at, 2).get("plotly_chart")]
         return drawn
 
     at = make_app("pages/errors.py")

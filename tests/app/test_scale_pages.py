@@ -88,7 +88,7 @@ def test_scores_data_and_errors_tables_are_paginated(large: state.Workspace) -> 
 
     at = _open(large, "pages/errors.py")
     assert all(len(df.value) <= 50 for df in at.dataframe)
-    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[1]  # lazy tabs: the per-label table
+    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[2]  # lazy tabs: the per-label table
     at.run()
     assert at.dataframe and all(len(df.value) <= 50 for df in at.dataframe)
 
@@ -154,7 +154,7 @@ def test_errors_schemas_and_slices_wait_for_their_toggles(large: state.Workspace
 
     at = _open(large, "pages/errors.py")
     assert at.toggle(key="err_schemas_on").value is False
-    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[3]  # lazy tabs: the slices' tab
+    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[4]  # lazy tabs: the slices' tab
     at.run()
     assert at.toggle(key="err_slices_on").value is False
     charts = len(at.get("plotly_chart"))  # none until the toggle

@@ -54,7 +54,7 @@ def test_errors_page_metadata_upload_of_bad_csvs(app_url: str, page: Any,
                                                  tmp_path: Path) -> None:
     files = _meta_files(tmp_path)
     # The uploader is on the tab of the slices (lazy tabs), which the URL opens.
-    st_ui.open_page(page, app_url, f"errors?sample=propaganda&{K_ERR_TAB}={quote_plus(TABS[3])}")
+    st_ui.open_page(page, app_url, f"errors?sample=propaganda&{K_ERR_TAB}={quote_plus(TABS[4])}")
     page.locator(".st-key-err_slice_chart .js-plotly-plot").wait_for(timeout=60_000)
     for name, message in (("big_field.csv", "big_field.csv:2: a field is longer than the CSV "
                                              "reader's limit (131,072 characters)"),

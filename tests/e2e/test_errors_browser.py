@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import quote_plus
 
 import pytest
 
 from core.analysis.errors import CATEGORIES, categorise
 from core.formats import ReadOptions, load_path
-from ui.errors import TABS
+from ui.errors import K_ERR_TAB, TABS
 
 pytestmark = pytest.mark.e2e
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
@@ -23,18 +24,19 @@ def test_clicking_a_category_opens_documents_filtered_to_it(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
-    chart = page.locator(".st-key-err_chart .js-plotly-plot")
-    chart.wait_for(timeout=60_000)
+    page.locator(".st-key-err_table [data-testid='stDataFrame']").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     st_ui.shot(page, "page_errors")
+    chart = page.locator(".st-key-err_chart .js-plotly-plot")
+    assert not chart.count()  # the category chart has its own tab
     # Lazy tabs: each draws its own chart when opened; the categories' tab is the first.
-    for tab, drawn in ((TABS[1], "err_label_chart"), (TABS[3], "err_slice_chart")):
+    for tab, drawn in ((TABS[2], "err_label_chart"), (TABS[4], "err_slice_chart")):
         st_ui.click(page, page.get_by_role("tab", name=tab),
                     page.locator(f".st-key-{drawn} .js-plotly-plot"), timeout=60_000)
         st_ui.wait_idle(page)
         assert not chart.count()
     st_ui.shot(page, "page_errors_slices")
-    st_ui.click(page, page.get_by_role("tab", name=TABS[0]), chart, timeout=60_000)
+    st_ui.click(page, page.get_by_role("tab", name=TABS[1]), chart, timeout=60_000)
     st_ui.wait_idle(page)
     assert st_ui.app_errors(page) == []
     # The traces are the categories in order; the first bar of "missed" is system_a's reference.
@@ -104,7 +106,7 @@ def test_the_chart_camera_downloads_png_or_svg_drawn_by_the_browser(
 ) -> None:
     # Issue 29: the image is Plotly's own export in the browser (no Kaleido on the server);
     # the control above the chart picks PNG or SVG for the modebar's camera.
-    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    st_ui.open_page(page, app_url, f"errors?sample=propaganda&{K_ERR_TAB}={quote_plus(TABS[1])}")
     holder = page.locator(".st-key-err_chart")
     holder.locator(".js-plotly-plot").wait_for(timeout=60_000)
     st_ui.wait_idle(page)

@@ -35,9 +35,9 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_chart_title_legend_and_toolbars_do_not_overlap(app_url: str, vpage: Any,
                                                         st_ui: SimpleNamespace,
                                                         chart: str) -> None:
-    tab = {"err_label_chart": TABS[1], "err_slice_chart": TABS[3]}.get(chart)
+    tab = {"err_chart": TABS[1], "err_label_chart": TABS[2], "err_slice_chart": TABS[4]}[chart]
     st_ui.open_page(vpage, app_url, "errors?sample=propaganda&eview=errors+only"
-                    + (f"&{K_ERR_TAB}={quote_plus(tab)}" if tab else ""))  # lazy tabs
+                    f"&{K_ERR_TAB}={quote_plus(tab)}")  # lazy tabs
     plot = vpage.locator(f".st-key-{chart} .js-plotly-plot")
     plot.wait_for(timeout=60_000)
     st_ui.wait_idle(vpage)

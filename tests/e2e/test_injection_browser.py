@@ -23,7 +23,8 @@ pytestmark = pytest.mark.e2e
 PAGES = ("Overview", "Data", "Scores", "Documents", "Errors", "Metric differences", "Labels",
          "Annotators", "Curation", "Learn")
 
-CHART_TABS = (("Scores", ("📊 F1 chart", "📊 Per-label chart")), ("Data", ("📊 Chart",)))
+CHART_TABS = (("Scores", ("📊 F1 chart", "📊 Per-label chart")), ("Data", ("📊 Chart",)),
+              ("Errors", ("📈 Category chart",)))
 """Pages whose charts wait behind a lazy tab, and those tabs (issue 29)."""
 
 
