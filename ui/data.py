@@ -162,9 +162,28 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     for r in file_reports:
         if r.error:
             st.error(md(r.error), icon="❌")
-    st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table",
-                 placeholder="—")
-    download_buttons(diags, "diagnostics", key="dl_diag")
+    # A lazy expander, open at once when a file was left out (or the reader opened it before):
+    # a grid drawn on every visit costs the browser more than any other element of the page
+    # (docs/performance.md, issue 29, seventh pass).
+    shown = st.expander(f"📋 Every error and warning: file, line, field, message ({len(diags):,} "
+                        "row(s))", expanded=bool(n_err) or bool(st.session_state.get(K_DIAG_KEPT)),
+                        key=K_DIAG_LIST, on_change=_keep_diag_open)
+    if shown.open is not False:
+        with shown:
+            st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table",
+                         placeholder="—")
+            download_buttons(diags, "diagnostics", key="dl_diag")
+
+
+K_DIAG_LIST = "diag_list"
+"""Widget key of the errors and warnings' expander (lazy: its table is drawn only when open)."""
+K_DIAG_KEPT = "diag_list_kept"
+"""Session key: whether the reader left that expander open (a widget's own state is dropped
+when the page is left)."""
+
+
+def _keep_diag_open() -> None:
+    st.session_state[K_DIAG_KEPT] = bool(st.session_state.get(K_DIAG_LIST))
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

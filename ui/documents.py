@@ -442,12 +442,36 @@ def listing(ws: Workspace, v: View) -> Listing:
     st.session_state[K_ORDER_SEEN] = order_seen
     listed = Listing(ids, len(order), sort, Filters(category, label_filter, bucket))
     # The list is drawn here, above the picker and outside the fragment of :func:`document`:
-    # a document switch does not send its rows again.
+    # a document switch does not send its rows again. A lazy expander, closed at first unless
+    # the reader filters the list or opened it before: its grid is the page's costliest element
+    # to draw again on every visit (docs/performance.md, issue 29, seventh pass).
     rows = listed.window()
-    with st.expander(f"📋 Documents in this order: click a row to open it ({len(rows):,} "
-                     "listed)", expanded=True):
-        table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
+    shown = st.expander(f"📋 Documents in this order, with F1, disagreement, missed and "
+                        f"spurious spans: click a row to open it ({len(rows):,} listed)",
+                        expanded=list_opened(listed.filters), key=K_DOC_LIST,
+                        on_change=_keep_list_open)
+    if shown.open is not False:
+        with shown:
+            table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
     return dataclasses.replace(listed, rows=tuple(rows))
+
+
+K_DOC_LIST = "doc_list"
+"""Widget key of the list's expander (lazy: its table is drawn only when open)."""
+K_DOC_LIST_KEPT = "doc_list_kept"
+"""Session key: whether the reader left the list open or closed (kept across pages: a widget's
+own state is dropped when the page is left)."""
+
+
+def _keep_list_open() -> None:
+    st.session_state[K_DOC_LIST_KEPT] = bool(st.session_state.get(K_DOC_LIST))
+
+
+def list_opened(f: Filters) -> bool:
+    """Whether the list opens expanded: when a filter or an Errors bucket narrows it (a link
+    from the Errors page comes to see that list), else as the reader last left it (closed at
+    first)."""
+    return f.active or bool(f.bucket) or bool(st.session_state.get(K_DOC_LIST_KEPT))
 
 
 def pick(ws: Workspace, v: View, listed: Listing) -> str:
