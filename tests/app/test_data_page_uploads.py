@@ -206,7 +206,7 @@ def test_the_released_mafalda_outputs_load_without_errors(make_app, frame) -> No
         "gold_standard_dataset", "gpt-3.5_level_2_results", "base-silent_level_2_results"}
     # Warnings only: their table waits in a closed expander (issue 29, seventh pass).
     assert not [df for df in at.dataframe if "severity" in df.value.columns]
-    at.session_state[data_ui.K_DIAG_LIST] = True
+    at.session_state[data_ui.K_DIAG_LIST] = True  # opened
     at.run()
     diags = frame(at, "severity", "message")
     past = diags[diags["message"].str.contains("past the text")]

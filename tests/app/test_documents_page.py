@@ -14,7 +14,7 @@ def _html(at) -> str:
 def _open_list(at):
     """Opens the list of documents (a lazy expander, closed at first), as a click does."""
     at.session_state[documents.K_DOC_LIST] = True
-    at.session_state[documents.K_DOC_LIST_KEPT] = True
+    at.session_state[f"{documents.K_DOC_LIST}_kept"] = True  # what its on_change keeps
     return at.run()
 
 
