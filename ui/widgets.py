@@ -1,6 +1,6 @@
 """Small reusable page pieces: the data guard of a page, the reference/compared set pickers,
-CSV/JSON downloads of a table, the image format of a chart's download and pagination of long
-tables."""
+CSV/JSON downloads of a table, the image format of a chart's download, pagination of long
+tables and lazy expanders that keep a reader's choice."""
 
 from __future__ import annotations
 
