@@ -18,7 +18,8 @@ Generates a corpus of ``--docs`` documents (default 10,000) with ``--spans`` spa
   page again through the sidebar, K times, each visit timed apart with the server's CPU time
   (user + system of the server process, ``/proc/PID/stat``; the background worker is another
   process), the time the page's main thread was busy (Chromium's ``TaskDuration``: script,
-  style, layout, paint) and the bytes the server sent over the websocket during the step;
+  style, layout, paint), its CPU time (``ThreadTime``, steadier on a loaded machine) and the
+  bytes the server sent over the websocket during the step;
   reported per page (median, max) and over all pages;
 * warm interactions (``--interactions K``): on Scores, Labels and Metric differences, the
   widget changes of :data:`INTERACTIONS` (a tab, a table page, a metric, a variant, a view),
@@ -331,6 +332,14 @@ def _task_s(cdp: Any) -> float:
     return float(next(m["value"] for m in metrics if m["name"] == "TaskDuration"))
 
 
+def _thread_s(cdp: Any) -> float:
+    """CPU seconds of Chromium's renderer main thread so far (``ThreadTime``): unlike
+    ``TaskDuration`` (wall time of its tasks), not lengthened when other processes take the
+    machine's cores (docs/performance.md, issue 29, seventh pass)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+
 def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
               ) -> tuple[float, float, float, float, float]:
     """Type ``doc_id`` into the document selector, then click it: (seconds until the filtered
@@ -417,6 +426,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 revisit: dict[str, list[float]] = {}
                 revisit_cpu: dict[str, list[float]] = {}
                 revisit_browser: dict[str, list[float]] = {}
+                revisit_thread: dict[str, list[float]] = {}
                 revisit_bytes: dict[str, list[int]] = {}
                 acted: dict[str, list[tuple[float, float, float, int]]] = {}
                 cdp = page.context.new_cdp_session(page)
@@ -449,8 +459,11 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                     for _ in range(revisits):
                         for title, sel in nav:
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
+                            thread0 = _thread_s(cdp)
                             took = _nav(page, title, sel, timeout)
                             cpu1, task = cpu_s(proc.pid), busy() - task0
+                            thread = _thread_s(cdp) - thread0
+                            revisit_thread.setdefault(title, []).append(thread)
                             cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
                             revisit.setdefault(title, []).append(took)
                             revisit_cpu.setdefault(title, []).append(cpu or 0.0)
@@ -458,7 +471,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             revisit_bytes.setdefault(title, []).append(received[0] - bytes0)
                             print(f"revisit {title}: {took:.3f} s (server CPU "
                                   f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
-                                  f"thread {task:.3f} s, {received[0] - bytes0:,} bytes "
+                                  f"thread {task:.3f} s (CPU {thread:.3f} s), "
+                                  f"{received[0] - bytes0:,} bytes "
                                   "received)", file=sys.stderr, flush=True)
                     known = dict(NAV)
                     for _ in range(interactions):
@@ -530,6 +544,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                                          3),
                               "browser_busy_median": round(
                                   statistics.median(revisit_browser[title]), 3),
+                              "browser_main_thread_cpu_median": round(
+                                  statistics.median(revisit_thread[title]), 3),
                               "bytes_received_median": statistics.median(revisit_bytes[title]),
                               "runs": [round(t, 3) for t in ts]}
                       for title, ts in revisit.items()}}} if revisits else {}),

@@ -26,9 +26,11 @@ from ui import (
 )
 from ui.escape import md
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, lazy_expander, paginate
 
 K_LABELS_TAB = "labels_tab"  # the open tab of "Spans per label and set" (table, chart)
+K_LABELS_LIST = "labels_list"  # the expander of "Spans per label and set" (lazy)
+K_DIAG_LIST = "diag_list"  # the expander of the errors and warnings' table (lazy)
 TAB_TABLE, TAB_CHART = "📋 Table", "📊 Chart"
 
 UPLOAD_HELP = (
@@ -162,9 +164,15 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     for r in file_reports:
         if r.error:
             st.error(md(r.error), icon="❌")
-    st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table",
-                 placeholder="—")
-    download_buttons(diags, "diagnostics", key="dl_diag")
+    # Lazy, open at once when a file was left out: a grid drawn on every visit costs the
+    # browser more than any other element of the page (docs/performance.md, issue 29).
+    shown = lazy_expander(f"📋 Every error and warning: file, line, field, message "
+                          f"({len(diags):,} row(s))", key=K_DIAG_LIST, opened=bool(n_err))
+    if shown.open is not False:
+        with shown:
+            st.dataframe(paginate(diags, key="diag_page"), hide_index=True, key="diag_table",
+                         placeholder="—")
+            download_buttons(diags, "diagnostics", key="dl_diag")
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -189,19 +197,14 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
     download_buttons(tables["sets"], "sets", key="dl_sets")
     set_names.rename_control(loaded_ws, ws)
 
-    st.markdown("**Spans per label and set**")
     labels = tables["labels"]
-    # Lazy tabs: the heatmap repeats the table, and each Plotly chart drawn costs the browser
-    # 0.1-0.2 s on every visit of the page (docs/performance.md, issue 29).
-    tabs = list(st.tabs([TAB_TABLE, TAB_CHART] if len(labels) else [TAB_TABLE],
-                        key=K_LABELS_TAB, on_change="rerun"))
-    if tabs[0].open is not False:
-        with tabs[0]:
-            st.dataframe(labels, hide_index=True, key="labels_table", placeholder="—")
-            download_buttons(labels, "spans_per_label", key="dl_labels")
-    if len(tabs) > 1 and tabs[1].open is not False:
-        with tabs[1]:
-            st.plotly_chart(labels_chart(ws.key, labels), key="labels_chart")
+    # Lazy: a table and a chart a visit need not draw (each grid 45 ms, each Plotly chart
+    # 0.1-0.2 s of the browser's main thread on every visit; docs/performance.md, issue 29).
+    shown = lazy_expander(f"📊 Spans per label and set: {len(labels):,} label(s), as a table "
+                          "or a chart", key=K_LABELS_LIST)
+    if shown.open is not False:
+        with shown:
+            spans_per_label(ws, labels)
 
     st.markdown("**Documents missing from a set**")
     missing = tables["missing"]
@@ -211,3 +214,17 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
         download_buttons(missing, "missing_documents", key="dl_missing")
     else:
         st.success("Every set covers every document.", icon="✅")
+
+
+def spans_per_label(ws: Workspace, labels: pd.DataFrame) -> None:
+    """The spans per label and set: a table, and the heatmap in a second lazy tab (it repeats
+    the table)."""
+    tabs = list(st.tabs([TAB_TABLE, TAB_CHART] if len(labels) else [TAB_TABLE],
+                        key=K_LABELS_TAB, on_change="rerun"))
+    if tabs[0].open is not False:
+        with tabs[0]:
+            st.dataframe(labels, hide_index=True, key="labels_table", placeholder="—")
+            download_buttons(labels, "spans_per_label", key="dl_labels")
+    if len(tabs) > 1 and tabs[1].open is not False:
+        with tabs[1]:
+            st.plotly_chart(labels_chart(ws.key, labels), key="labels_chart")

@@ -22,7 +22,7 @@ from ui import errors as err_ui
 from ui.escape import md
 from ui.results import per_doc_f1
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate, set_pair
+from ui.widgets import download_buttons, lazy_expander, paginate, set_pair
 
 DOC_SORTS: dict[str, str] = {
     "id": "by id",
@@ -442,12 +442,23 @@ def listing(ws: Workspace, v: View) -> Listing:
     st.session_state[K_ORDER_SEEN] = order_seen
     listed = Listing(ids, len(order), sort, Filters(category, label_filter, bucket))
     # The list is drawn here, above the picker and outside the fragment of :func:`document`:
-    # a document switch does not send its rows again.
+    # a document switch does not send its rows again. A lazy expander: its grid is the page's
+    # costliest element to draw again on every visit (docs/performance.md, issue 29, seventh
+    # pass).
     rows = listed.window()
-    with st.expander(f"📋 Documents in this order: click a row to open it ({len(rows):,} "
-                     "listed)", expanded=True):
-        table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
+    shown = lazy_expander(f"📋 Documents in this order, with F1, disagreement, missed and "
+                          f"spurious spans: click a row to open it ({len(rows):,} listed)",
+                          key=K_DOC_LIST, opened=listed.filters.active or bool(bucket))
+    if shown.open is not False:
+        with shown:
+            table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
     return dataclasses.replace(listed, rows=tuple(rows))
+
+
+K_DOC_LIST = "doc_list"
+"""Widget key of the list's expander (:func:`ui.widgets.lazy_expander`: its table is drawn only
+when it is open; closed at first unless a filter or an Errors bucket narrows the list, as a link
+from the Errors page does)."""
 
 
 def pick(ws: Workspace, v: View, listed: Listing) -> str:

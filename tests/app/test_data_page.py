@@ -54,6 +54,8 @@ def test_summary_counts_equal_the_loaded_sets(make_app, data_dir: Path, handmade
     for aset in sets:
         assert shown.loc[aset.name, "spans"] == aset.span_count()
         assert shown.loc[aset.name, "documents"] == len(aset.spans)
+    assert not [df for df in at.dataframe if "label" in df.value.columns]  # closed at first
+    _open(at, data_ui.K_LABELS_LIST)
     labels = frame(at, "label", "gold").set_index("label")
     assert labels.loc["Loaded", "gold"] == 2
     assert labels.loc["Fear", "system_a"] == 1
@@ -93,8 +95,43 @@ def test_a_revisit_rebuilds_no_chart(make_app, monkeypatch) -> None:
     assert [e.proto.spec for e in at.get("plotly_chart")] == specs
 
 
+def _open(at, key: str) -> None:
+    """Opens the lazy expander ``key`` (:func:`ui.widgets.lazy_expander`), as a click does."""
+    at.session_state[key] = True
+    at.session_state[f"{key}_kept"] = True  # what its on_change keeps
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
 def _open_chart(at) -> None:
     """Open the "Chart" tab of the spans per label (lazy: only the open tab runs)."""
+    _open(at, data_ui.K_LABELS_LIST)
     at.session_state[data_ui.K_LABELS_TAB] = data_ui.TAB_CHART
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+def test_the_first_screen_holds_the_files_and_the_sets_and_the_rest_one_click_away(
+        make_app, data_dir: Path, frame) -> None:
+    # Issue 29, seventh pass (docs/performance.md): a visit draws the files' and the sets'
+    # tables; the warnings' table and the spans per label wait in closed expanders that say
+    # what they hold (a grid costs the browser about 45 ms on every visit).
+    at = _upload(make_app, data_dir, "gold", "system_a", "system_b")
+    assert frame(at, "file", "status") is not None and frame(at, "set", "spans") is not None
+    assert not [df for df in at.dataframe if {"severity", "label"} & set(df.value.columns)]
+    labels = next(e for e in at.expander if e.proto.label.startswith("📊 Spans per label"))
+    assert "label(s)" in labels.proto.label
+    warnings = [e for e in at.expander if e.proto.label.startswith("📋 Every error")]
+    for key in (data_ui.K_LABELS_LIST, data_ui.K_DIAG_LIST if warnings else None):
+        if key is not None:
+            assert at.session_state[key] is False
+    _open(at, data_ui.K_LABELS_LIST)
+    at.switch_page("pages/scores.py").run()
+    at.switch_page("pages/data.py").run()  # an opened expander stays open on a return
+    assert frame(at, "label", "gold") is not None
+
+
+def test_a_file_left_out_opens_the_table_of_errors(make_app, data_dir: Path, frame) -> None:
+    at = _upload(make_app, data_dir, "gold", "broken")
+    assert at.session_state[data_ui.K_DIAG_LIST] is True
+    assert "error" in set(frame(at, "severity", "message")["severity"])

@@ -11,6 +11,13 @@ def _html(at) -> str:
     return "\n".join(h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT)
 
 
+def _open_list(at):
+    """Opens the list of documents (a lazy expander, closed at first), as a click does."""
+    at.session_state[documents.K_DOC_LIST] = True
+    at.session_state[f"{documents.K_DOC_LIST}_kept"] = True  # what its on_change keeps
+    return at.run()
+
+
 @pytest.mark.slow
 def test_query_parameters_select_document_sets_and_metric(make_app) -> None:
     at = make_app("pages/documents.py",
@@ -103,7 +110,7 @@ def test_next_and_previous_step_through_the_order_and_stop_at_the_ends(make_app)
 
 
 def test_document_table_lists_every_document_with_counts_and_a_snippet(make_app) -> None:
-    at = make_app("pages/documents.py")
+    at = _open_list(make_app("pages/documents.py"))
     table = next(df.value for df in at.dataframe if "missed" in df.value.columns)
     assert list(table["document"]) == ["doc1", "doc2", "doc10"]
     row = table.set_index("document").loc["doc1"]
@@ -143,7 +150,7 @@ def test_the_list_and_the_picker_offer_the_same_documents_past_the_window(
     from ui import documents
 
     monkeypatch.setattr(documents, "DOC_WINDOW", 2)
-    at = make_app("pages/documents.py")
+    at = _open_list(make_app("pages/documents.py"))
 
     def listed() -> list[str]:
         return list(next(df.value for df in at.dataframe if "missed" in df.value.columns)
@@ -177,7 +184,7 @@ def test_only_the_open_tab_is_drawn_and_a_switch_keeps_it(make_app) -> None:
     assert at.session_state[documents.K_DOC_TAB] == documents.DOC_TABS[0]
     assert 'id="left-doc"' in _html(at) and 'id="right-doc"' in _html(at)
     assert any("Merged view" in m.value for m in at.markdown)
-    assert [df.key for df in at.dataframe] == [documents.K_DOC_TABLE]  # the list alone
+    assert not at.dataframe  # the list (closed at first) and the tables are not drawn
     at.selectbox(key=state.K_SPAN).select("G1").run()  # its pairs: named, one click away
     assert any(documents.DOC_TABS[1] in c.value and "G1" in c.value for c in at.caption)
     at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[1]
@@ -192,3 +199,35 @@ def test_only_the_open_tab_is_drawn_and_a_switch_keeps_it(make_app) -> None:
     at.run()
     assert any("metric" in df.value.columns for df in at.dataframe)
     assert not any("C(s,t,|s|)" in df.value.columns for df in at.dataframe)
+
+
+def test_the_first_screen_holds_the_document_and_the_list_closed(make_app) -> None:
+    # Issue 29, seventh pass (docs/performance.md): a visit draws the picker and the
+    # document's highlights; the list's grid, the costliest element to draw again on every
+    # visit, waits in a closed expander that names what it lists.
+    at = make_app("pages/documents.py", params={"b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.dataframe
+    (listing,) = [e for e in at.expander if "Documents in this order" in e.label]
+    assert "3 listed" in listing.label and "F1" in listing.label
+    assert at.session_state[documents.K_DOC_LIST] is False
+    assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc2", "doc10"]
+    assert 'id="left-doc"' in _html(at) and 'id="right-doc"' in _html(at)
+
+
+def test_an_opened_list_stays_open_on_a_return_to_the_page(make_app) -> None:
+    at = _open_list(make_app("pages/documents.py"))
+    assert [df.key for df in at.dataframe] == [documents.K_DOC_TABLE]
+    at.switch_page("pages/data.py").run()
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [df.key for df in at.dataframe] == [documents.K_DOC_TABLE]
+
+
+def test_a_filtered_list_opens_at_once(make_app) -> None:
+    # A link from the Errors page (a category, a label or a bucket) comes to see its list.
+    at = make_app("pages/documents.py", params={"ecat": "boundary", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state[documents.K_DOC_LIST] is True
+    table = next(df.value for df in at.dataframe if "missed" in df.value.columns)
+    assert list(table["document"]) == at.selectbox(key=state.K_DOC).options
