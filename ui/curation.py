@@ -57,7 +57,7 @@ from core.render.html import esc
 from core.render.palette import OKABE_ITO
 from core.store import curation as cstore
 from core.store import store_path
-from ui import doc_picker, state, text_policy
+from ui import above_one, doc_picker, state, text_policy
 from ui.curation_lanes import Lane, context_window, lanes_html
 from ui.escape import md
 from ui.state import Workspace
@@ -1049,9 +1049,10 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     c2.caption(f"Computed with {done} of your decisions.")
     agree = agreement_table(decisions_digest(p.result, p.decided),
                             tuple(ws.sets[n] for n in r.sets), curated, ws.texts(), r.sets)
-    st.dataframe(agree, hide_index=True, key="cur_agreement",
+    st.dataframe(above_one.mark(agree), hide_index=True, key="cur_agreement",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in agree.columns if c != "annotator"}, placeholder="—")
+    above_one.note(agree, key="cur_agreement")
 
 
 @st.cache_data(max_entries=8, show_spinner="Writing the curated set…")

@@ -174,8 +174,9 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
     if tab_table.open is not False:
         with tab_table:
-            st.dataframe(overview.table, hide_index=True, key="overview_table",
+            st.dataframe(above_one.mark(overview.table), hide_index=True, key="overview_table",
                          placeholder="—")
+            above_one.note(overview.table, key="systems")
             download_buttons(overview.table, "systems", key="dl_overview")
     if tab_chart is not None and tab_chart.open is not False:
         with tab_chart:
