@@ -7,6 +7,7 @@ metric, variants, level and bootstrap settings are shared (:mod:`ui.state`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -180,11 +181,37 @@ def all_systems(ws: Workspace, s: Setup) -> None:
             download_buttons(overview.table, "systems", key="dl_overview")
     if tab_chart is not None and tab_chart.open is not False:
         with tab_chart:
+            missing = _missing_bars(overview.table, overview.f1_columns)
+            if missing:
+                st.caption(missing)
             st.plotly_chart(systems_chart(ws.key, overview.table, s.ref, tuple(s.systems),
                                           tuple(s.variants.items()), s.level,
                                           s.n_boot if s.intervals else 0, s.seed,
                                           tuple(f1_cols.items())), key="systems_chart")
     paper_table(ws, s, overview.table)
+
+
+def _missing_bars(table: pd.DataFrame, f1_columns: Mapping[str, str]) -> str:
+    """Why the F1 chart has no bar for a system under a metric (``f1_columns``: the chart's
+    name -> F1 column, as :class:`ui.results.Overview`): the metric refused it, and the table's
+    error column says why; an empty string when every bar is drawn.
+
+    >>> t = pd.DataFrame({"system": ["a", "b"], "DSM F1": [None, 0.5],
+    ...                   "DSM error": ["a duplicate", None]})
+    >>> _missing_bars(t, {"Da San Martino F1": "DSM F1"})
+    'No Da San Martino F1 bar for a: the metric refuses it (a duplicate).'
+    """
+    notes = []
+    for label, col in f1_columns.items():
+        errors = table.get(col.removesuffix(" F1") + " error")
+        for i, system in enumerate(table["system"]):
+            if col in table and pd.notna(table[col].iloc[i]):
+                continue
+            why = errors.iloc[i] if errors is not None else None
+            notes.append(f"No {md(label)} bar for {md(str(system))}: " + (
+                f"the metric refuses it ({md(why)})" if isinstance(why, str)
+                else "the metric gives no F1"))
+    return " ".join(f"{n}." for n in notes)
 
 
 PAPER_FORMATS = {"latex": ("LaTeX", "tex", "text/x-tex"),
@@ -305,8 +332,8 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
 
 
 def one_system(ws: Workspace, s: Setup) -> Detail:
-    """One system under one metric: per label and per document; stops when the metric cannot
-    score it."""
+    """One system under one metric: per label and per document; an error in their place when
+    the metric cannot score it (the paired comparison below still runs)."""
     st.subheader("One system in detail")
     d1, d2 = st.columns(2)
     system = d1.selectbox("System", s.systems, key=state.K_SET_B, bind="query-params",
@@ -321,7 +348,7 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
     if result.error:
         st.error(f"{d.named} cannot score {md(system)} against {md(s.ref)}: "
                  f"{md(result.error)}", icon="❌")
-        st.stop()
+        return d
     st.caption(results.overall_caption(result))
     if "taxonomy" in entry.options:
         st.caption(taxonomy_note(ws.key, ws, s.ref, (system,)))
