@@ -140,6 +140,16 @@ def with_curated(ws: Workspace) -> Workspace:
     return _joined(key, ws, result, dict(decided), name)
 
 
+def undecided(ws: Workspace) -> str | None:
+    """The name of the curated set :func:`with_curated` added to ``ws`` while the lead has decided
+    nothing yet (it is then the automatic consensus, not a reference anyone checked); else
+    None."""
+    for source, (_result, decided, name) in (st.session_state.get(K_CUR_CURATED) or {}).items():
+        if ws.key.startswith(f"{source}+curated:") and name in ws.sets and not decided:
+            return str(name)
+    return None
+
+
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _joined(key: str, _ws: Workspace, _result: Consensus, _decided: dict[str, Override],
             name: str) -> Workspace:

@@ -7,6 +7,8 @@ metric, variants, level and bootstrap settings are shared (:mod:`ui.state`).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -15,8 +17,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import registry
+from core.model import AnnotationSet, Corpus
+from core.model.errors import format_ids
 from ui import above_one, charts, levels, results, state
 from ui import hateval as hateval_ui
+from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.state import Workspace
@@ -29,6 +34,7 @@ TAB_TABLE, TAB_F1_CHART = "📋 Table", "📊 F1 chart"
 TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC = ("🏷️ Per label", "📊 Per-label chart",
                                                "📄 Per document")
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
+K_SHARED = "scores_shared"  # score only the documents every compared set covers (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
 """Above this many documents the Scores page bootstraps its intervals only when asked: 1,000
@@ -68,6 +74,9 @@ def setup(ws: Workspace) -> Setup:
     """The reference, variant, level and bootstrap widgets; stops without a compared set."""
     names = list(ws.sets)
     default_a, _ = state.default_pair(ws)
+    if default_a is not None and default_a == undecided(ws) and len(names) > 1:
+        # the automatic consensus nobody curated yet is no default reference: the first set
+        default_a = next(n for n in names if n != default_a)
     span_metrics = registry.span_metrics()
     with_variants = [m for m in span_metrics if m.variants]
     with_levels = [m for m in span_metrics if m.levels]
@@ -103,6 +112,45 @@ def setup(ws: Workspace) -> Setup:
         "resamples every document as many times as the resamples above, which takes seconds "
         "here. On: the systems table gets F1 low/high and the paired comparison its interval.")
     return Setup(ref, variants, int(level), systems, int(n_boot), int(seed), intervals)
+
+
+def shared_documents(ws: Workspace, s: Setup) -> Workspace:
+    """``ws``, or, when the reference and the compared sets cover different documents, a note
+    naming them and a toggle that scores the documents all of them cover: the span metrics
+    score a set against a reference only on the same documents (SemEval-2021 Task 6; an
+    annotator panel where each annotator labelled part of the corpus is refused otherwise)."""
+    names = [s.ref, *s.systems]
+    ids = {n: set(ws.sets[n].doc_ids) for n in names}
+    shared = set.intersection(*ids.values())
+    if all(len(i) == len(shared) for i in ids.values()):
+        return ws
+    apart = "; ".join(f"{md(n)} {len(i - shared):,} ({md(format_ids(i - shared, limit=3))})"
+                      for n, i in ids.items() if i - shared)
+    st.warning(f"The span metrics score a set only on the documents of the reference, and "
+               f"these sets cover different documents. Documents not in every set: {apart}. "
+               + (f"Score the {len(shared):,} document(s) they share below, or choose a "
+                  "reference and systems that cover the same documents."
+                  if shared else "No document is in every set: choose a reference and "
+                  "systems that cover the same documents."), icon="⚠️")
+    if not shared or not st.toggle(
+            f"Score only the {len(shared):,} document(s) every set above covers", key=K_SHARED,
+            persist_state="session",
+            help="Every set of the page restricted to those documents: the scores, the "
+            "intervals and the paired comparison are then those of that sub-corpus."):
+        return ws
+    return _restricted(ws.key, ws, tuple(sorted(shared)))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _restricted(ws_key: str, _ws: Workspace, docs: tuple[str, ...]) -> Workspace:
+    """``_ws`` with its texts and every set cut to ``docs`` (a new key, so that the cached scores
+    of the whole corpus and of the sub-corpus are kept apart)."""
+    keep = set(docs)
+    sets = {n: AnnotationSet(a.name, {d: a.spans[d] for d in a.spans if d in keep}, a.role,
+                             a.alternatives) for n, a in _ws.sets.items()}
+    texts = {d: t for d, t in _ws.corpus.texts.items() if d in keep}
+    digest = hashlib.sha256("\0".join(docs).encode()).hexdigest()[:12]
+    return dataclasses.replace(_ws, key=f"{ws_key}+shared:{digest}", corpus=Corpus(texts, sets))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

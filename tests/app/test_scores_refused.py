@@ -59,3 +59,45 @@ def test_documents_list_scores_each_document_as_its_own_tab_does(
 def test_the_dashboard_message_names_both_ways_to_merge() -> None:
     out = results.for_dashboard("x: the official scorer refuses this, " + results.MERGE_HINT)
     assert "--merge-pred" in out and "semeval2021 variant" in out and "merge_pred=" not in out
+
+
+def _panel_app() -> AppTest:
+    """Three annotators who each labelled part of a corpus of four texts (as a doccano project
+    exported per annotator): d1 and d2 are in every file."""
+    from pathlib import Path
+
+    from core.model import AnnotationSet, Span
+
+    texts: dict[str, str | None] = {f"d{i}": "They will take everything you own, act now."
+                                    for i in range(1, 5)}
+    span = (Span(0, 20, "Fear"),)
+    sets = (AnnotationSet("ann1", {"d1": span, "d2": span, "d3": span}, "annotator"),
+            AnnotationSet("ann2", {"d1": span, "d2": (Span(5, 20, "Fear"),), "d4": span},
+                          "annotator"),
+            AnnotationSet("ann3", {"d1": span, "d2": span}, "annotator"))
+    report = state.FileReport("panel.json", "test", "annotator", "panel", texts, sets)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"),
+                           default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = state.build_workspace(
+        [report], key="test:panel", title="panel", shareable=False)
+    at.run()
+    return at
+
+
+def test_annotators_on_different_documents_get_a_reference_a_reason_and_the_shared_ones() -> None:
+    at = _panel_app()
+    at.switch_page("pages/curation.py").run()  # the automatic consensus joins as "curated"
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    assert at.selectbox(key=state.K_SET_A).value == "ann1"  # not the consensus nobody curated
+    warning = next(w.value for w in at.warning if "cover different documents" in w.value)
+    assert "ann1 1 ('d3'); ann2 1 ('d4')" in warning.replace("\\", "")
+    assert "2 document(s) they share" in warning
+    at.toggle(key=scores.K_SHARED).set_value(True).run()
+    assert not at.exception
+    assert not any("must cover the same documents" in e.value for e in at.error)
+    table = next(df.value for df in at.dataframe if "DSM F1" in df.value.columns)
+    f1 = dict(zip(table["system"], table["DSM F1"], strict=True))
+    assert f1["ann3"] == 1.0 and 0 < f1["ann2"] < 1
+    assert "Paired comparison" in [h.value for h in at.subheader]
