@@ -1003,7 +1003,7 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     n_boot = int(s4.number_input("Resamples", min_value=100, max_value=10000, step=100,
                                  key=state.K_BOOT_N, persist_state="session"))
     seed = int(s5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
-                               key=state.K_SEED, persist_state="session"))
+                               key=state.K_SLICE_SEED, persist_state="session"))
     settings = SliceSettings(metadata, meta_key, n_boot, seed)
     variant = results.chosen_variant(entry)
     slices_on = s.n_docs <= FILTER_AUTO_DOCS or st.toggle(
