@@ -263,8 +263,8 @@ def missing_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, docs: Sequenc
         return None
     entry = registry.get(metric)
     named = describe(entry, variant, level)
-    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5:,} more" if len(missing) > 5
-                                      else "")
+    shown = ", ".join(repr(d) for d in missing[:5]) + (
+        f" and {len(missing) - 5:,} more" if len(missing) > 5 else "")
     first = document_result(ws_key, ws, set_a, set_b, missing[0], metric, variant, level)
     why = (first.error if first.error else
            pair_result(ws_key, ws, set_a, set_b, metric, variant, level).error)
