@@ -96,7 +96,19 @@ def mark(df: pd.DataFrame) -> Any:
         except (TypeError, ValueError):
             return ""
 
-    return out.style.map(style, subset=pd.Index(cols))
+    # A Styler's numbers would be drawn with six decimals (pandas' default), the table's
+    # unmarked neighbours with at most four: the same four here.
+    floats = pd.Index([c for c in out.columns if pd.api.types.is_float_dtype(out[c])])
+    return out.style.map(style, subset=pd.Index(cols)).format(_four, subset=floats, na_rep="")
+
+
+def _four(value: object) -> str:
+    """At most four decimals, trailing zeros dropped, as ``st.dataframe`` draws a float column.
+
+    >>> _four(1.020667), _four(1.0), _four(0.5)
+    ('1.0207', '1', '0.5')
+    """
+    return f"{float(str(value)):.4f}".rstrip("0").rstrip(".")
 
 
 def note(df: pd.DataFrame, *, key: str) -> bool:
