@@ -108,7 +108,7 @@ def _four(value: object) -> str:
     >>> _four(1.020667), _four(1.0), _four(0.5)
     ('1.0207', '1', '0.5')
     """
-    return f"{float(str(value)):.4f}".rstrip("0").rstrip(".")
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def note(df: pd.DataFrame, *, key: str) -> bool:
