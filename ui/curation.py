@@ -57,7 +57,7 @@ from core.render.html import esc
 from core.render.palette import OKABE_ITO
 from core.store import curation as cstore
 from core.store import store_path
-from ui import doc_picker, state, text_policy
+from ui import above_one, doc_picker, state, text_policy
 from ui.curation_lanes import Lane, context_window, lanes_html
 from ui.escape import md
 from ui.state import Workspace
@@ -138,6 +138,16 @@ def with_curated(ws: Workspace) -> Workspace:
     result, decided, name = stored
     key = f"{ws.key}+curated:{decisions_digest(result, decided)}:{name}"
     return _joined(key, ws, result, dict(decided), name)
+
+
+def undecided(ws: Workspace) -> str | None:
+    """The name of the curated set :func:`with_curated` added to ``ws`` while the lead has decided
+    nothing yet (it is then the automatic consensus, not a reference anyone checked); else
+    None."""
+    for source, (_result, decided, name) in (st.session_state.get(K_CUR_CURATED) or {}).items():
+        if ws.key.startswith(f"{source}+curated:") and name in ws.sets and not decided:
+            return str(name)
+    return None
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -1049,9 +1059,10 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     c2.caption(f"Computed with {done} of your decisions.")
     agree = agreement_table(decisions_digest(p.result, p.decided),
                             tuple(ws.sets[n] for n in r.sets), curated, ws.texts(), r.sets)
-    st.dataframe(agree, hide_index=True, key="cur_agreement",
+    st.dataframe(above_one.mark(agree), hide_index=True, key="cur_agreement",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in agree.columns if c != "annotator"}, placeholder="—")
+    above_one.note(agree, key="cur_agreement")
 
 
 @st.cache_data(max_entries=8, show_spinner="Writing the curated set…")

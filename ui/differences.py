@@ -332,6 +332,10 @@ def choose(ws: Workspace) -> Choice:
         st.caption(f"The labels of {md(ref)} and {md(system)} are not MAFALDA's fallacies: each "
                    "label is its own class, so level 1 equals level 2 and level 0 asks 'any "
                    "label or none'.")
+    elif not levels.has_levels(ws, ref, system):  # no level control: say what "level 2" is
+        st.caption(f"The labels of {md(ref)} and {md(system)} have no taxonomy, so there is no "
+                   "level to choose: “level 2” below means the labels as they are, each its own "
+                   "class.")
     return Choice(ref, system, int(level), mvariant, SHOWN_MEASURES[shown_measure])
 
 

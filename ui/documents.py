@@ -292,6 +292,11 @@ def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: 
                      "spurious": st.column_config.NumberColumn(
                          help="Predicted spans that no same-label gold span overlaps"),
                      "text": st.column_config.TextColumn(width="large")}, placeholder="—")
+    why = results.missing_f1(ws.key, ws, set_a, set_b, ids, dict(zip(table["document"],
+                                                                      table["F1"], strict=True)),
+                             metric, variant, level)
+    if why:
+        st.caption(md(why))
 
 
 # ---- the page's sections, in the order pages/documents.py draws them ----------------------------

@@ -50,7 +50,7 @@ from core.model.errors import FormatError, SpanScopeError
 from core.render.highlight import SpanItem
 from core.render.html import esc
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
-from ui import levels, results, state
+from ui import above_one, levels, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.widgets import asked_for, chart_image, download_buttons, paginate
@@ -1015,7 +1015,7 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     n_boot = int(s4.number_input("Resamples", min_value=100, max_value=10000, step=100,
                                  key=state.K_BOOT_N, persist_state="session"))
     seed = int(s5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
-                               key=state.K_SEED, persist_state="session"))
+                               key=state.K_SLICE_SEED, persist_state="session"))
     settings = SliceSettings(metadata, meta_key, n_boot, seed)
     variant = results.chosen_variant(entry)
     slices_on = s.n_docs <= FILTER_AUTO_DOCS or st.toggle(
@@ -1046,8 +1046,9 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     event = st.plotly_chart(slice_chart(table, measure, title=title), key=K_ERR_SLICE_CHART,
                             on_select="rerun", selection_mode=("points",), config=config)
     shown = table.drop(columns=["order", "dimension"])
-    st.dataframe(paginate(shown, key="err_slice_page"), hide_index=True, key="err_slice_table",
-                 placeholder="—")
+    st.dataframe(above_one.mark(paginate(shown, key="err_slice_page")), hide_index=True,
+                 key="err_slice_table", placeholder="—")
+    above_one.note(shown, key="err_slices")
     download_buttons(shown, f"slices_{dimension.replace(':', '_')}", key="dl_err_slice_table")
     hit = clicked(event)
     if hit:

@@ -176,6 +176,25 @@ def _options(ws: Workspace, set_a: str, set_b: str, variant: str | None,
             "taxonomy": taxonomy_for(ws, set_a, set_b)}
 
 
+MERGE_HINT = "pass merge_pred=True (-m) to merge overlapping predictions"
+"""What :mod:`core.metrics.martino` tells a caller whose predictions overlap under the nlp4if2019
+variant: an option of the Python API (``--merge-pred``, ``-m``, on the command line) that the
+dashboard does not offer."""
+MERGE_HINT_HERE = ("the command line merges them (python -m core score --variant nlp4if2019 "
+                   "--merge-pred, or -m); here, choose the semeval2021 variant, which scores "
+                   "overlapping predictions, or remove the overlap from the file")
+
+
+def for_dashboard(message: str) -> str:
+    """A metric's refusal as a dashboard user can act on it: the merge of overlapping predictions
+    is named for the command line, with what to do here.
+
+    >>> for_dashboard("the official scorer refuses this, " + MERGE_HINT).endswith("the file")
+    True
+    """
+    return message.replace(MERGE_HINT, MERGE_HINT_HERE)
+
+
 def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str | None,
                level: int | None, docs: tuple[str, ...] | None = None) -> PairScores:
     """Score ``set_b`` against ``set_a`` with the registered ``metric`` (uncached)."""
@@ -186,7 +205,8 @@ def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str 
         result = entry.score_sets(gold, pred, **_options(ws, set_a, set_b, variant, level))
     except SpanScopeError as exc:
         return PairScores({}, pd.DataFrame(columns=LABEL_COLUMNS),
-                          pd.DataFrame(columns=["document", "F1"]), None, error=str(exc))
+                          pd.DataFrame(columns=["document", "F1"]), None,
+                          error=for_dashboard(str(exc)))
     return tables(result)
 
 
@@ -219,9 +239,37 @@ def listed_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, docs: tuple[st
     if ids_a != ids_b and set(ids_a) != set(ids_b):
         return per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
     alone = score_pair(ws, set_a, set_b, metric, variant, level, docs)
-    if alone.error:
-        return per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
-    return _f1_of(alone)
+    if not alone.error:
+        return _f1_of(alone)
+    corpus = per_doc_f1(ws_key, ws, set_a, set_b, metric, variant, level)
+    if corpus:
+        return corpus
+    # The metric refuses the corpus (the nlp4if2019 variant a document with overlapping
+    # predictions): each listed document scored alone, as its own scores tab scores it, so only
+    # the refused documents go without an F1 (missing_f1 says why).
+    out: dict[str, float] = {}
+    for d in docs:
+        out.update(_f1_of(document_result(ws_key, ws, set_a, set_b, d, metric, variant, level)))
+    return out
+
+
+def missing_f1(ws_key: str, ws: Workspace, set_a: str, set_b: str, docs: Sequence[str],
+               scores: Mapping[str, float | None], metric: str, variant: str | None,
+               level: int | None) -> str | None:
+    """Why some of ``docs`` have no F1 in ``scores`` (:func:`listed_f1`): the metric's refusal of
+    the first, scored alone as its scores tab scores it; None when every document has one."""
+    missing = [d for d in docs if scores.get(d) is None or pd.isna(scores.get(d))]
+    if not missing:
+        return None
+    entry = registry.get(metric)
+    named = describe(entry, variant, level)
+    shown = ", ".join(repr(d) for d in missing[:5]) + (
+        f" and {len(missing) - 5:,} more" if len(missing) > 5 else "")
+    first = document_result(ws_key, ws, set_a, set_b, missing[0], metric, variant, level)
+    why = (first.error if first.error else
+           pair_result(ws_key, ws, set_a, set_b, metric, variant, level).error)
+    return (f"F1 “—”: {named} gives no F1 for {len(missing):,} listed document(s) ({shown})"
+            + (f": {why}" if why else "."))
 
 
 def _f1_of(scores: PairScores) -> dict[str, float]:
@@ -601,6 +649,7 @@ def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: st
 
 __all__ = ["Explained", "Overview", "PairScores", "abbreviation", "best_match_for_span",
            "bootstrap_ci", "chosen_variant", "describe", "document_result", "document_scores",
-           "explain_document", "level_label_map", "listed_f1", "metric_help", "overall_caption",
+           "explain_document", "for_dashboard", "level_label_map", "listed_f1", "metric_help",
+           "missing_f1", "overall_caption",
            "pair_result", "paired_comparison", "partners_of", "per_doc_f1", "rows_for_span",
            "score_ahead", "span_metric_names", "systems_overview", "taxonomy_for", "text_scores"]

@@ -7,6 +7,9 @@ metric, variants, level and bootstrap settings are shared (:mod:`ui.state`).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -14,8 +17,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import registry
+from core.model import AnnotationSet, Corpus
+from core.model.errors import format_ids
 from ui import above_one, charts, levels, results, state
 from ui import hateval as hateval_ui
+from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.state import Workspace
@@ -30,6 +36,7 @@ TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC = ("🏷️ Per label", "📊 Per-la
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
 K_PAPER_OPEN = "paper_open"  # the expander of the table for a paper (lazy)
 PAPER_EXPANDER = "📄 Table for a paper: LaTeX, Markdown or CSV with bootstrap intervals"
+K_SHARED = "scores_shared"  # score only the documents every compared set covers (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
 """Above this many documents the Scores page bootstraps its intervals only when asked: 1,000
@@ -69,6 +76,9 @@ def setup(ws: Workspace) -> Setup:
     """The reference, variant, level and bootstrap widgets; stops without a compared set."""
     names = list(ws.sets)
     default_a, _ = state.default_pair(ws)
+    if default_a is not None and default_a == undecided(ws) and len(names) > 1:
+        # the automatic consensus nobody curated yet is no default reference: the first set
+        default_a = next(n for n in names if n != default_a)
     span_metrics = registry.span_metrics()
     with_variants = [m for m in span_metrics if m.variants]
     with_levels = [m for m in span_metrics if m.levels]
@@ -104,6 +114,48 @@ def setup(ws: Workspace) -> Setup:
         "resamples every document as many times as the resamples above, which takes seconds "
         "here. On: the systems table gets F1 low/high and the paired comparison its interval.")
     return Setup(ref, variants, int(level), systems, int(n_boot), int(seed), intervals)
+
+
+def shared_documents(ws: Workspace, s: Setup) -> Workspace:
+    """``ws``, or, when the reference and the compared sets cover different documents, a note
+    naming them and a toggle that scores the documents all of them cover: the span metrics
+    score a set against a reference only on the same documents (SemEval-2021 Task 6; an
+    annotator panel where each annotator labelled part of the corpus is refused otherwise)."""
+    names = [s.ref, *s.systems]
+    first = ws.sets[s.ref].doc_ids
+    if all(ws.sets[n].doc_ids == first for n in s.systems):
+        return ws  # files of one corpus list the same ids in the same order: no sets to build
+    ids = {n: set(ws.sets[n].doc_ids) for n in names}
+    shared = set.intersection(*ids.values())
+    if all(len(i) == len(shared) for i in ids.values()):
+        return ws
+    apart = "; ".join(f"{md(n)} {len(i - shared):,} ({md(format_ids(i - shared, limit=3))})"
+                      for n, i in ids.items() if i - shared)
+    st.warning(f"The span metrics score a set only on the documents of the reference, and "
+               f"these sets cover different documents. Documents not in every set: {apart}. "
+               + (f"Score the {len(shared):,} document(s) they share below, or choose a "
+                  "reference and systems that cover the same documents."
+                  if shared else "No document is in every set: choose a reference and "
+                  "systems that cover the same documents."), icon="⚠️")
+    if not shared or not st.toggle(
+            f"Score only the {len(shared):,} document(s) every set above covers", key=K_SHARED,
+            persist_state="session",
+            help="Every set of the page restricted to those documents: the scores, the "
+            "intervals and the paired comparison are then those of that sub-corpus."):
+        return ws
+    return _restricted(ws.key, ws, tuple(sorted(shared)))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _restricted(ws_key: str, _ws: Workspace, docs: tuple[str, ...]) -> Workspace:
+    """``_ws`` with its texts and every set cut to ``docs`` (a new key, so that the cached scores
+    of the whole corpus and of the sub-corpus are kept apart)."""
+    keep = set(docs)
+    sets = {n: AnnotationSet(a.name, {d: a.spans[d] for d in a.spans if d in keep}, a.role,
+                             a.alternatives) for n, a in _ws.sets.items()}
+    texts = {d: t for d, t in _ws.corpus.texts.items() if d in keep}
+    digest = hashlib.sha256("\0".join(docs).encode()).hexdigest()[:12]
+    return dataclasses.replace(_ws, key=f"{ws_key}+shared:{digest}", corpus=Corpus(texts, sets))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -176,16 +228,43 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
     if tab_table.open is not False:
         with tab_table:
-            st.dataframe(overview.table, hide_index=True, key="overview_table",
+            st.dataframe(above_one.mark(overview.table), hide_index=True, key="overview_table",
                          placeholder="—")
+            above_one.note(overview.table, key="systems")
             download_buttons(overview.table, "systems", key="dl_overview")
     if tab_chart is not None and tab_chart.open is not False:
         with tab_chart:
+            missing = _missing_bars(overview.table, overview.f1_columns)
+            if missing:
+                st.caption(missing)
             st.plotly_chart(systems_chart(ws.key, overview.table, s.ref, tuple(s.systems),
                                           tuple(s.variants.items()), s.level,
                                           s.n_boot if s.intervals else 0, s.seed,
                                           tuple(f1_cols.items())), key="systems_chart")
     paper_table(ws, s, overview.table)
+
+
+def _missing_bars(table: pd.DataFrame, f1_columns: Mapping[str, str]) -> str:
+    """Why the F1 chart has no bar for a system under a metric (``f1_columns``: the chart's
+    name -> F1 column, as :class:`ui.results.Overview`): the metric refused it, and the table's
+    error column says why; an empty string when every bar is drawn.
+
+    >>> t = pd.DataFrame({"system": ["a", "b"], "DSM F1": [None, 0.5],
+    ...                   "DSM error": ["a duplicate", None]})
+    >>> _missing_bars(t, {"Da San Martino F1": "DSM F1"})
+    'No Da San Martino F1 bar for a: the metric refuses it (a duplicate).'
+    """
+    notes = []
+    for label, col in f1_columns.items():
+        errors = table.get(col.removesuffix(" F1") + " error")
+        for i, system in enumerate(table["system"]):
+            if col in table and pd.notna(table[col].iloc[i]):
+                continue
+            why = errors.iloc[i] if errors is not None else None
+            notes.append(f"No {md(label)} bar for {md(str(system))}: " + (
+                f"the metric refuses it ({md(why)})" if isinstance(why, str)
+                else "the metric gives no F1"))
+    return " ".join(f"{n}." for n in notes)
 
 
 PAPER_FORMATS = {"latex": ("LaTeX", "tex", "text/x-tex"),
@@ -316,8 +395,8 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
 
 
 def one_system(ws: Workspace, s: Setup) -> Detail:
-    """One system under one metric: per label and per document; stops when the metric cannot
-    score it."""
+    """One system under one metric: per label and per document; an error in their place when
+    the metric cannot score it (the paired comparison below still runs)."""
     st.subheader("One system in detail")
     d1, d2 = st.columns(2)
     system = d1.selectbox("System", s.systems, key=state.K_SET_B, bind="query-params",
@@ -332,7 +411,7 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
     if result.error:
         st.error(f"{d.named} cannot score {md(system)} against {md(s.ref)}: "
                  f"{md(result.error)}", icon="❌")
-        st.stop()
+        return d
     st.caption(results.overall_caption(result))
     if "taxonomy" in entry.options:
         st.caption(taxonomy_note(ws.key, ws, s.ref, (system,)))

@@ -88,7 +88,8 @@ K_DOC_QUERY = "doc_query"  # Documents: search text
 K_DOC_SORT = "doc_sort"  # Documents: order of the document list
 K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
 K_BOOT_N = "boot_n"  # bootstrap resamples
-K_SEED = "seed"  # bootstrap seed
+K_SEED = "seed"  # bootstrap seed (Scores; the URL's ?seed=)
+K_SLICE_SEED = "slice_seed"  # bootstrap seed of the Errors slices (its own: not the Scores seed)
 K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
 
 
@@ -129,6 +130,7 @@ DEFAULTS: dict[str, Any] = {
     K_DOC_SORT: "id",
     K_BOOT_N: 1000,
     K_SEED: 0,
+    K_SLICE_SEED: 0,
 }
 """Defaults of the keys that have one. Widget-owned keys use these as the widget default."""
 

@@ -84,3 +84,80 @@ def test_the_learn_link_opens_the_duplicates_scenario() -> None:
     assert not at.exception
     assert any("above 1" in m.value for m in at.markdown) or any(
         "above 1" in t.value for t in at.title + at.header + at.subheader)
+
+
+def test_sums_and_counts_are_not_scores() -> None:
+    """The per-document table's ``P numerator`` is a sum of overlap credits (2.5 for three
+    matched spans), not a ratio: it is never flagged."""
+    df = pd.DataFrame({"document": ["d1"], "P": [0.8], "R": [0.9], "F1": [0.85],
+                       "P numerator": [2.5], "R numerator": [3.0], "predicted spans": [3],
+                       "gold spans": [3]})
+    assert above_one.score_columns(df) == ["P", "R", "F1"]
+    assert above_one.mark(df) is df
+
+
+def _martino(gold: tuple[Span, ...], pred: tuple[Span, ...]) -> tuple[float, float]:
+    from core.metrics import registry
+
+    result = registry.get("martino").score_sets(
+        AnnotationSet("gold", {"d": gold}, "gold"), AnnotationSet("sys", {"d": pred}, "system"),
+        variant="semeval2021")
+    return result.precision, result.recall
+
+
+def test_the_note_names_the_overlaps_that_push_each_score_above_one() -> None:
+    """Da San Martino et al. (2019): P sums C(s, t, |s|) over pairs, R sums C(s, t, |t|). Gold
+    spans overlapping each other raise P (the sample's Causal Oversimplification: gold [0,75)
+    and [44,75), one prediction, P = 1.41); predictions overlapping each other raise R."""
+    p, r = _martino((Span(0, 75, "C"), Span(44, 75, "C")), (Span(0, 75, "C"),))
+    assert p > 1 and r <= 1
+    p, r = _martino((Span(0, 30, "C"),), (Span(0, 30, "C"), Span(0, 30, "C")))
+    assert r > 1 and p <= 1
+    assert "gold spans that overlap each other raise precision" in above_one.NOTE
+    assert "predictions that overlap each other raise recall" in above_one.NOTE
+
+
+def test_scores_systems_table_and_errors_slices_mark_values_above_one() -> None:
+    """Sample data: DSM P of system_a is 1.0207 (Overview marks it); the Scores "All systems"
+    table and the Errors slices table mark it too, and no table flags a sum."""
+    from ui import errors
+
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    systems = next(df.value for df in at.dataframe if "DSM P" in df.value.columns)
+    assert "above 1" in systems.columns
+    assert systems.loc[systems["system"] == "system_a", "above 1"].item().startswith("↑ DSM P")
+    at.switch_page("pages/errors.py").run()
+    at.session_state[errors.K_ERR_TAB] = list(errors.TABS)[3]  # the slices (lazy tabs)
+    at.run()
+    assert not at.exception
+    slices = next(df.value for df in at.dataframe if "bucket" in df.value.columns)
+    assert "above 1" in slices.columns
+    assert any("2021 scorer" in c.value for c in at.caption)
+
+
+def test_curation_marks_a_span_precision_above_one() -> None:
+    """Two annotators mark overlapping spans of one label, which the consensus keeps; the third
+    marks only the long one: against the curated set its span precision is 1.5, marked (and the
+    others' recall, their spans overlapping each other)."""
+    from ui import state
+
+    text = "They will take everything you own unless you act now, believe me."
+    both = {"d1": (Span(0, 20, "Fear"), Span(10, 20, "Fear"))}
+    sets = (AnnotationSet("ann1", both, "annotator"), AnnotationSet("ann2", both, "annotator"),
+            AnnotationSet("ann3", {"d1": (Span(0, 20, "Fear"),)}, "annotator"))
+    report = state.FileReport("panel.json", "test", "annotator", "panel", {"d1": text}, sets)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = state.build_workspace(
+        [report], key="test:overlap", title="overlap", shareable=False)
+    at.run()
+    at.switch_page("pages/curation.py").run()
+    assert not at.exception
+    agree = next(df.value for df in at.dataframe if "span precision" in df.value.columns)
+    assert "above 1" in agree.columns
+    assert agree.loc[agree["annotator"] == "ann3", "above 1"].item().startswith(
+        "↑ span precision")
+    assert any("2021 scorer" in c.value for c in at.caption)

@@ -50,7 +50,7 @@ def test_a_refused_corpus_run_says_which_option_would_accept_it(
     gold, system = state.default_pair(ws)
     assert gold and system
     corpus = results.pair_result(ws.key, ws, gold, system, metric, variant, 2)
-    assert corpus.error is not None and "merge_pred=True" in corpus.error
+    assert corpus.error is not None and "--merge-pred" in corpus.error  # ui.results.for_dashboard
 
 
 def test_a_metric_that_refuses_the_document_says_why_in_a_note_column() -> None:
