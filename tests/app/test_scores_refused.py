@@ -42,6 +42,9 @@ def test_documents_list_scores_each_document_as_its_own_tab_does(
         make_app: Callable[..., AppTest]) -> None:
     at = make_app("pages/documents.py", data="sample", params={**PARAMS, "doc": "1"})
     assert not at.exception
+    at.session_state[documents.K_DOC_LIST] = True  # the list's lazy expander, opened
+    at.session_state[f"{documents.K_DOC_LIST}_kept"] = True
+    at.run()
     listed = next(df.value for df in at.dataframe
                   if {"document", "F1", "disagreement"} <= set(df.value.columns))
     f1 = dict(zip(listed["document"], listed["F1"], strict=True))
