@@ -15,6 +15,7 @@ Data page), or a folder whose files are each such a file (as a folder of ``sampl
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -105,6 +106,28 @@ def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:
     return reports
 
 
+def _hint_for_the_command_line(reports: list[state.FileReport], args: tuple[DataArg, ...]
+                               ) -> list[state.FileReport]:
+    """``reports`` with the refusal's advice to give annotators' exports the role annotator said
+    as the command line takes it (``--data annotator=PATH``): files given with ``--data`` have
+    no role to choose on the Data page."""
+    paths = {path.name: path for path, _, _, _ in _named_inputs(args)}
+    out = []
+    for rep in reports:
+        if rep.error is not None and text_policy.ANNOTATOR_HINT in rep.error.message:
+            path = paths.get(rep.file, Path(rep.file))
+            hint = (". If the files are annotators' exports of one project (doccano numbers each "
+                    "annotator's documents its own way), start the app with the role annotator "
+                    f"for each of them: `spanscope app --data annotator={path} ...` (one "
+                    "`--data annotator=PATH` per file); their documents are then matched by "
+                    "their text")
+            error = dataclasses.replace(rep.error, message=rep.error.message.replace(
+                text_policy.ANNOTATOR_HINT, hint))
+            rep = dataclasses.replace(rep, error=error)
+        out.append(rep)
+    return out
+
+
 def fingerprint(args: tuple[DataArg, ...]) -> str:
     """A short key of the inputs: every path with its size and modification time (never the
     bytes: hashing gigabytes on every run would be the slow part)."""
@@ -142,7 +165,8 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
     gc.disable()
     try:
         # one text per document id across the inputs, as on the Data page (core.model.texts)
-        ws = state.build_workspace(text_policy.same_texts(read_reports(_args)),
+        reports = _hint_for_the_command_line(text_policy.same_texts(read_reports(_args)), _args)
+        ws = state.build_workspace(reports,
                                    key=f"cli:{key}", title="files from the command line",
                                    shareable=True)
     finally:
@@ -210,8 +234,11 @@ def read_early() -> threading.Thread | None:
 
 
 def describe(ws: state.Workspace) -> str:
-    """``gold.json (gold), pred.json (system)``: the files and their roles, for captions."""
-    return ", ".join(f"{r.file} ({r.role})" for r in ws.reports)
+    """``gold.json (gold), pred.json (system)``: the files loaded and their roles, for
+    captions, then the files refused (Overview and Data say why)."""
+    loaded = ", ".join(f"{r.file} ({r.role})" for r in ws.reports if r.ok)
+    refused = ", ".join(r.file for r in ws.reports if not r.ok)
+    return "; ".join(part for part in (loaded, refused and f"refused: {refused}") if part)
 
 
 def upload_limit_mb() -> int:

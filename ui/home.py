@@ -32,7 +32,9 @@ NEXT = [
 
 def loaded(ws: Workspace) -> None:
     """The corpus at a glance and every set scored against the reference with the defaults
-    (HatEval text labels: their tasks' tables); stops when nothing is loaded."""
+    (HatEval text labels: their tasks' tables); stops when nothing is loaded. Files that were
+    refused come first, each with its reason."""
+    refused(ws)
     if ws.empty:
         st.info("No data is loaded: there is no bundled sample corpus in this build and nothing "
                 "was uploaded.", icon="ℹ️")
@@ -67,6 +69,16 @@ def loaded(ws: Workspace) -> None:
         above_one.note(overview.table, key="home")
     else:
         st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")
+
+
+def refused(ws: Workspace) -> None:
+    """One error per file that failed to load: it is left out of every page."""
+    bad = [r for r in ws.reports if r.error is not None]
+    if bad:
+        st.warning(f"**{len(bad)} of {len(ws.reports)} file(s) refused**: left out of every page "
+                   "(details on 📂 Data).", icon="⚠️")
+    for r in bad:
+        st.error(f"Refused (role {r.role}): {md(r.error)}", icon="❌")
 
 
 def where_next() -> None:
