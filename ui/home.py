@@ -18,16 +18,21 @@ NEXT = [
      "Both metrics side by side, per label, per document, with bootstrap intervals."),
     ("pages/documents.py", "Documents", "📄",
      "One document, gold and prediction side by side, every span's contributions."),
+    ("pages/errors.py", "Errors", "🔍",
+     "What went wrong: missed, spurious, boundary and label errors, per label and per slice."),
     ("pages/differences.py", "Metric differences", "🔀",
      "From the Martino score to the MAFALDA score one rule at a time, text by text."),
     ("pages/labels.py", "Labels", "🏷️",
      "Which labels occur together and which get confused, with the spans behind each cell."),
     ("pages/annotators.py", "Annotators", "👥",
      "Agreement between annotators: κ, α, unitizing α, γ, span F1, the texts they disagree on."),
+    ("pages/curation.py", "Curation", "⚖️",
+     "One gold from several annotators: the rule's proposal per disputed span, your decision."),
     ("pages/learn.py", "Learn", "🎓",
      "The papers' worked examples, with predictions you can edit and every score updating."),
 ]
-"""The pages "Where next" links to: (file, title, icon, what it shows)."""
+"""The pages "Where next" links to: (file, title, icon, what it shows), every page of the
+sidebar but this one, in its order (``app.PAGES``)."""
 
 
 def loaded(ws: Workspace) -> None:
