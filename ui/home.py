@@ -49,9 +49,9 @@ def loaded(ws: Workspace) -> None:
     st.subheader(f"Loaded: {md(ws.title)}")
     m = st.columns(4)
     m[0].metric("Documents", f"{tables['n_docs']:,}")
-    m[1].metric("Annotation sets", len(ws.sets))
+    m[1].metric("Annotation sets", f"{len(ws.sets):,}")
     m[2].metric("Spans", f"{sum(s.span_count() for s in ws.sets.values()):,}")
-    m[3].metric("Labels", len(state.all_labels(ws.key, ws)))
+    m[3].metric("Labels", f"{len(state.all_labels(ws.key, ws)):,}")
     ref, _ = state.default_pair(ws)
     systems = state.compared_sets(ws, ref) if ref else []
     hev = hateval_ui.tables(ws)
