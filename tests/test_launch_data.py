@@ -104,3 +104,14 @@ def test_python_m_core_app_data_reaches_the_streamlit_process(tmp_path: Path) ->
         assert json.loads(environ[launch.DATA_ENV]) == [
             {"role": "gold", "path": str(PROP / "gold.json")},
             {"role": None, "path": str(PROP / "system_a.json")}]
+
+
+def test_app_help_names_data_and_store_then_streamlits_options() -> None:
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-m", "core", "app", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    ours, _, theirs = out.partition("Streamlit's options follow.")
+    assert ours.startswith("usage: spanscope app [--data")  # was Streamlit's help alone
+    assert "--data [[NAME:]ROLE=]PATH" in ours and "--store PATH" in ours
+    assert "annotator=" in ours and "--server.port" in theirs  # Streamlit's own, after ours

@@ -10,11 +10,14 @@ A value with a role (``gold=PATH``) is one input with that role: a file, or a fo
 input (an annotation tool's export); with a name too (``Ayla:annotator=PATH``) its set is called
 that name instead of the file's (``NAME:set`` when the input holds several sets). A value
 without a role is a file whose role its name suggests (:func:`ui.state.guess_role`, as on the
-Data page), or a folder whose files are each such a file (as a folder of ``sample_data/``).
+Data page), or a folder whose files are each such a file (as a folder of ``sample_data/``);
+when files of such a folder guessed systems give one document id different texts, the folder's
+guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -29,6 +32,7 @@ import streamlit as st
 
 from core.formats import ReadOptions, read_file_with_companions, read_folder
 from core.model import ROLES, Role
+from core.model.errors import Diagnostic
 from ui import file_reports, state, text_policy
 from ui.parsing import guarded_load
 
@@ -65,8 +69,11 @@ def _inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool]]:
     return [(path, role, folder) for path, role, folder, _ in _named_inputs(args)]
 
 
-def _named_inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool, str | None]]:
-    """:func:`_inputs` with the set name each value gives (None: the file's name)."""
+def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset()
+                  ) -> list[tuple[Path, Role, bool, str | None]]:
+    """:func:`_inputs` with the set name each value gives (None: the file's name); in the
+    folders of ``annotators`` a file guessed a system is an annotator
+    (:func:`_exports_of_one_tool`)."""
     out: list[tuple[Path, Role, bool, str | None]] = []
     for arg in args:
         path = Path(arg.path)
@@ -77,7 +84,10 @@ def _named_inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool, str
                 if child.name.startswith(".") or child.name.lower() in state.NOT_ANNOTATIONS \
                         or child.suffix in (".py", ".md") or _is_type_system(child):
                     continue
-                out.append((child, state.guess_role(child.name), child.is_dir(), None))
+                role = state.guess_role(child.name)
+                if role == "system" and arg.path in annotators:
+                    role = "annotator"
+                out.append((child, role, child.is_dir(), None))
         else:
             out.append((path, state.guess_role(path.name), False, None))
     return out
@@ -92,10 +102,11 @@ def _is_type_system(path: Path) -> bool:
         return b"<typeSystemDescription" in f.read(4096)
 
 
-def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:
+def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset()
+                 ) -> list[state.FileReport]:
     """Parse every input of ``args`` into a file report (a bad file becomes its error)."""
     reports: list[state.FileReport] = []
-    for path, role, is_folder, name in _named_inputs(args):
+    for path, role, is_folder, name in _named_inputs(args, annotators):
         files = read_folder(path) if is_folder else read_file_with_companions(path)
         loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role))
         # a name given on the command line wins over the names the file gives its sets
@@ -103,6 +114,53 @@ def read_reports(args: tuple[DataArg, ...]) -> list[state.FileReport]:
                                            name or state._display_name(path.name), error,
                                            keep_names=name is None))
     return reports
+
+
+GUESSED_ANNOTATOR = ("read as an annotator's export: in the folder given without a role, files "
+                     "guessed systems gave one document id different texts, as annotators' "
+                     "exports of one tool do (doccano numbers each annotator's documents its own "
+                     "way); give each file its role with --data ROLE=PATH to choose otherwise")
+"""The note on each file of a folder :func:`_exports_of_one_tool` reads as annotators."""
+
+
+def _exports_of_one_tool(reports: list[state.FileReport], args: tuple[DataArg, ...]
+                         ) -> frozenset[str]:
+    """The folders given without a role in which a file guessed a system was refused for
+    giving a document another text than a file before it (one id, two texts). Predictions of
+    one corpus never do that; annotators' exports of one tool do, and they load as annotators,
+    their documents matched by their text (:func:`ui.text_policy.align_annotators`)."""
+    out: set[str] = set()
+    i = 0
+    for arg in args:
+        n = len(_named_inputs((arg,)))
+        if arg.role is None and Path(arg.path).is_dir() and any(
+                r.role == "system" and r.error is not None
+                and text_policy.ANNOTATOR_HINT in r.error.message for r in reports[i:i + n]):
+            out.add(arg.path)
+        i += n
+    return frozenset(out)
+
+
+def _hint_for_the_command_line(reports: list[state.FileReport], args: tuple[DataArg, ...]
+                               ) -> list[state.FileReport]:
+    """``reports`` with the refusal's advice to give annotators' exports the role annotator said
+    as the command line takes it (``--data annotator=PATH``): files given with ``--data`` have
+    no role to choose on the Data page."""
+    paths = {path.name: path for path, _, _, _ in _named_inputs(args)}
+    out = []
+    for rep in reports:
+        if rep.error is not None and text_policy.ANNOTATOR_HINT in rep.error.message:
+            path = paths.get(rep.file, Path(rep.file))
+            hint = (". If the files are annotators' exports of one project (doccano numbers each "
+                    "annotator's documents its own way), start the app with the role annotator "
+                    f"for each of them: `spanscope app --data annotator={path} ...` (one "
+                    "`--data annotator=PATH` per file); their documents are then matched by "
+                    "their text")
+            error = dataclasses.replace(rep.error, message=rep.error.message.replace(
+                text_policy.ANNOTATOR_HINT, hint))
+            rep = dataclasses.replace(rep, error=error)
+        out.append(rep)
+    return out
 
 
 def fingerprint(args: tuple[DataArg, ...]) -> str:
@@ -142,7 +200,17 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
     gc.disable()
     try:
         # one text per document id across the inputs, as on the Data page (core.model.texts)
-        ws = state.build_workspace(text_policy.same_texts(read_reports(_args)),
+        reports = text_policy.same_texts(read_reports(_args))
+        tools = _exports_of_one_tool(reports, _args)
+        if tools:  # read again, their files as annotators, each with a note saying so
+            changed = [new[1] != old[1] for new, old in
+                       zip(_named_inputs(_args, tools), _named_inputs(_args), strict=True)]
+            reports = [dataclasses.replace(r, diagnostics=(*r.diagnostics, Diagnostic(
+                           r.file, GUESSED_ANNOTATOR, kind="role"))) if guessed else r
+                       for r, guessed in zip(text_policy.same_texts(read_reports(_args, tools)),
+                                             changed, strict=True)]
+        reports = _hint_for_the_command_line(reports, _args)
+        ws = state.build_workspace(reports,
                                    key=f"cli:{key}", title="files from the command line",
                                    shareable=True)
     finally:
@@ -210,8 +278,11 @@ def read_early() -> threading.Thread | None:
 
 
 def describe(ws: state.Workspace) -> str:
-    """``gold.json (gold), pred.json (system)``: the files and their roles, for captions."""
-    return ", ".join(f"{r.file} ({r.role})" for r in ws.reports)
+    """``gold.json (gold), pred.json (system)``: the files loaded and their roles, for
+    captions, then the files refused (Overview and Data say why)."""
+    loaded = ", ".join(f"{r.file} ({r.role})" for r in ws.reports if r.ok)
+    refused = ", ".join(r.file for r in ws.reports if not r.ok)
+    return "; ".join(part for part in (loaded, refused and f"refused: {refused}") if part)
 
 
 def upload_limit_mb() -> int:

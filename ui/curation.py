@@ -90,6 +90,7 @@ K_CUR_WHOLE = "cur_whole"  # whether the whole document and its proposals table 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with
 γ matching it takes about 10 s per 10,000 documents on this machine (docs/performance.md)."""
+K_CUR_UNDO = "cur_undo_stack"  # session: {workspace key: [(decision key, previous Override)]}
 K_CUR_BUILD = "cur_build"  # session: the consensus of a large corpus is built (toggle)
 CURATED = "curated"
 """Name of the curated set in the workspace (``curated (2)`` if a loaded set has the name)."""
@@ -402,7 +403,18 @@ def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], p
 def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
            text_len: int | None) -> None:
     """A button's callback: record the lead's ``action`` (one of
-    :data:`~core.analysis.consensus.ACTIONS`, or ``undo``) on disputed proposal ``pos``."""
+    :data:`~core.analysis.consensus.ACTIONS`, ``undo`` the last decision, ``reset`` this one) on
+    disputed proposal ``pos``; a decision that changed the span is what ``undo`` takes back
+    next, wherever the card has moved since (:func:`undo_last`)."""
+    key = disputed[pos].key
+    before = overrides(ws_key).get(key)
+    _decide(ws_key, disputed, pos, action, text_len)
+    if action not in ("undo", "reset") and overrides(ws_key).get(key) != before:
+        st.session_state.setdefault(K_CUR_UNDO, {}).setdefault(ws_key, []).append((key, before))
+
+
+def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
+            text_len: int | None) -> None:
     decided = overrides(ws_key)
     d = disputed[pos]
     _, span, _ = final(d, decided)
@@ -411,6 +423,9 @@ def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
     elif action in ("keep", "drop"):
         o = Override(action, span.start, span.end, span.label, action)  # type: ignore[arg-type]
     elif action == "undo":
+        undo_last(ws_key, disputed)
+        return
+    elif action == "reset":
         if write(ws_key, {d.key: None}):
             set_inputs(d, decided)
         return
@@ -432,6 +447,19 @@ def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
         raise ValueError(f"unknown curation action {action!r}")
     if write(ws_key, {d.key: o}):
         go_to(pos + 1, disputed, decided)  # accept, keep and drop move on to the next one
+
+
+def undo_last(ws_key: str, disputed: Sequence[Decision]) -> None:
+    """Undo the last decision of this tab (each press one more, back to the first): the span
+    gets the decision it had before, and the card goes back to it."""
+    stack = st.session_state.get(K_CUR_UNDO, {}).get(ws_key)
+    if not stack:
+        return
+    key, before = stack.pop()
+    if write(ws_key, {key: before}):
+        where = next((i for i, d in enumerate(disputed) if d.key == key), None)
+        if where is not None:
+            go_to(where, disputed, overrides(ws_key))
 
 
 def remaining(disputed: Sequence[Decision], decided: dict[str, Override]) -> list[Decision]:
@@ -873,10 +901,13 @@ def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
                on_click=decide, args=(*args, "drop", text_len),
                help="Leave this span out of the curated set, whatever the rule proposes. "
                "Then go to the next.")
+    last = st.session_state.get(K_CUR_UNDO, {}).get(ws.key)
     row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
-               on_click=decide, args=(*args, "undo", text_len),
-               disabled=shown.key not in decided, help="Back to undecided (the rule's "
-               "proposal stands).")
+               on_click=decide, args=(*args, "undo", text_len), disabled=not last,
+               help="Undo your last decision (each press one more) and go back to its span.")
+    row.button("⟲ Reset this span", key="cur_reset", on_click=decide,
+               args=(*args, "reset", text_len), disabled=shown.key not in decided,
+               help="Back to undecided for the span shown (the rule's proposal stands).")
     left = remaining(disputed, decided)
     bulk = st.container(horizontal=True, vertical_alignment="center")
     bulk.button(f"✓✓ Accept every remaining proposal ({len(left)})", key="cur_accept_all",
@@ -960,8 +991,9 @@ def guide(ws: Workspace) -> None:
     st.subheader("Disputed spans")
     st.caption("Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
                "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
-               "· **U** undo (while no text field has the focus). Below the card, each "
-               "annotator's spans around the disputed span, the rule's proposal (P) and the "
+               "· **U** undo the last decision (while no text field has the focus). Below the "
+               "card, each annotator's spans around the disputed span, the rule's proposal (P) "
+               "and the "
                "curated set (✓), each in a lane: a tag (A1, P3, ✓3…) marks where a span starts "
                "and names it (number = row # of the document's proposals table); the disputed "
                "span's spans are drawn thicker on a yellow tint.")

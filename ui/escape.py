@@ -10,6 +10,8 @@ same way.
 
 >>> md("![](http://h/e.png)") == "\\\\!\\\\[\\\\]\\\\(http\\\\:/\\u2060/h/e\\\\.png\\\\)"
 True
+>>> md("59@ayla.jsonl") == "59@\\u2060ayla\\\\.jsonl"
+True
 >>> print(code("a`b"))
 `` a`b ``
 """
@@ -25,22 +27,25 @@ import re
 _SPECIAL = set("\\`*_{}[]()#+-.!|<>$~:&")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-# GitHub-flavoured Markdown turns "http://..." and "www...." in plain text into links after
-# parsing, escapes or not; a WORD JOINER (U+2060, invisible) between the slashes prevents it.
+# GitHub-flavoured Markdown turns "http://...", "www...." and "name@host.tld" in plain text into
+# links after parsing, escapes or not; a WORD JOINER (U+2060, invisible) between the slashes,
+# after "www" or after "@" prevents it (a domain starts with a letter, digit, "-" or "_").
 _SCHEME = re.compile(r"(?<=:)//")
-_WWW = re.compile(r"(?i)\bwww(?=\.)")
+_WWW = re.compile(r"(?i)www(?=\.)")
+_AT = re.compile(r"@(?=[-\w])")
 
 
 def md(value: object) -> str:
     """``value`` as Markdown that renders as its text, on one line, with no link.
 
     Line breaks become spaces (a name must not start a heading or a list); control characters are
-    shown as ``\\xNN``; an invisible word joiner keeps ``http://`` and ``www.`` from becoming
-    links.
+    shown as ``\\xNN``; an invisible word joiner keeps ``http://``, ``www.`` and ``a@b.c`` from
+    becoming links.
     """
     text = _BREAKS.sub(" ", str(value))
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-    text = _WWW.sub("www\u2060", _SCHEME.sub("/\u2060/", text))
+    text = _WWW.sub(lambda m: m.group() + "\u2060", _SCHEME.sub("/\u2060/", text))
+    text = _AT.sub("@\u2060", text)
     return "".join("\\" + ch if ch in _SPECIAL else ch for ch in text)
 
 

@@ -18,21 +18,28 @@ NEXT = [
      "Both metrics side by side, per label, per document, with bootstrap intervals."),
     ("pages/documents.py", "Documents", "📄",
      "One document, gold and prediction side by side, every span's contributions."),
+    ("pages/errors.py", "Errors", "🔍",
+     "What went wrong: missed, spurious, boundary and label errors, per label and per slice."),
     ("pages/differences.py", "Metric differences", "🔀",
      "From the Martino score to the MAFALDA score one rule at a time, text by text."),
     ("pages/labels.py", "Labels", "🏷️",
      "Which labels occur together and which get confused, with the spans behind each cell."),
     ("pages/annotators.py", "Annotators", "👥",
      "Agreement between annotators: κ, α, unitizing α, γ, span F1, the texts they disagree on."),
+    ("pages/curation.py", "Curation", "⚖️",
+     "One gold from several annotators: the rule's proposal per disputed span, your decision."),
     ("pages/learn.py", "Learn", "🎓",
      "The papers' worked examples, with predictions you can edit and every score updating."),
 ]
-"""The pages "Where next" links to: (file, title, icon, what it shows)."""
+"""The pages "Where next" links to: (file, title, icon, what it shows), every page of the
+sidebar but this one, in its order (``app.PAGES``)."""
 
 
 def loaded(ws: Workspace) -> None:
     """The corpus at a glance and every set scored against the reference with the defaults
-    (HatEval text labels: their tasks' tables); stops when nothing is loaded."""
+    (HatEval text labels: their tasks' tables); stops when nothing is loaded. Files that were
+    refused come first, each with its reason."""
+    refused(ws)
     if ws.empty:
         st.info("No data is loaded: there is no bundled sample corpus in this build and nothing "
                 "was uploaded.", icon="ℹ️")
@@ -42,9 +49,9 @@ def loaded(ws: Workspace) -> None:
     st.subheader(f"Loaded: {md(ws.title)}")
     m = st.columns(4)
     m[0].metric("Documents", f"{tables['n_docs']:,}")
-    m[1].metric("Annotation sets", len(ws.sets))
+    m[1].metric("Annotation sets", f"{len(ws.sets):,}")
     m[2].metric("Spans", f"{sum(s.span_count() for s in ws.sets.values()):,}")
-    m[3].metric("Labels", len(state.all_labels(ws.key, ws)))
+    m[3].metric("Labels", f"{len(state.all_labels(ws.key, ws)):,}")
     ref, _ = state.default_pair(ws)
     systems = state.compared_sets(ws, ref) if ref else []
     hev = hateval_ui.tables(ws)
@@ -67,6 +74,16 @@ def loaded(ws: Workspace) -> None:
         above_one.note(overview.table, key="home")
     else:
         st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")
+
+
+def refused(ws: Workspace) -> None:
+    """One error per file that failed to load: it is left out of every page."""
+    bad = [r for r in ws.reports if r.error is not None]
+    if bad:
+        st.warning(f"**{len(bad)} of {len(ws.reports)} file(s) refused**: left out of every page "
+                   "(details on 📂 Data).", icon="⚠️")
+    for r in bad:
+        st.error(f"Refused (role {r.role}): {md(r.error)}", icon="❌")
 
 
 def where_next() -> None:

@@ -32,6 +32,9 @@ from ui.escape import md
 
 PARAM = "class"
 """The query parameter that carries a class code: ``/learn?class=CODE``."""
+TEACHER_PARAM = "teacher"
+"""The query parameter of the teacher's key: the teacher's tab keeps it in its address, so a
+reload keeps the teacher's screen (``/learn?class=CODE&teacher=KEY``)."""
 K_TEACHER = "live_teacher"  # session: {code: teacher key} of the classes this session opened
 K_STUDENT = "live_student"  # session: {code: student token} of the classes this session joined
 K_SENT = "live_sent"  # session: {(code, seed): (guesses, time sent)} the store acknowledged
@@ -98,6 +101,7 @@ def _start(seed: int, length: str) -> None:
     st.session_state.setdefault(K_TEACHER, {})[cls.code] = key
     st.query_params.clear()
     st.query_params[PARAM] = cls.code
+    st.query_params[TEACHER_PARAM] = key  # a reload of this tab keeps the teacher's screen
 
 
 def student_link(code: str) -> str:
@@ -125,11 +129,12 @@ def render(code: str) -> None:
     with _store() as conn:
         cls = classes.get_class(conn, code)
         key = st.session_state.get(K_TEACHER, {}).get(code)
-        given = st.query_params.get("teacher")
+        given = st.query_params.get(TEACHER_PARAM)
         if key is None and given and classes.is_teacher(conn, code, str(given)):
             key = str(given)
             st.session_state.setdefault(K_TEACHER, {})[code] = key
-            del st.query_params["teacher"]
+        if key is not None and given != key:
+            st.query_params[TEACHER_PARAM] = key  # kept in the address for a reload
     if cls is None:
         st.error(f"No open class has the code **{spaced(code)}**: the teacher has closed it, or "
                  "the code is mistyped.", icon="🚪")
@@ -162,9 +167,11 @@ def teacher(cls: classes.LiveClass, key: str) -> None:
                        "0.0.0.0` and open it here by the computer's network address.",
                        icon="📶")
         with st.expander("Teacher link (keep it private)"):
-            st.caption("Opens this teacher screen again from another tab or after a restart. "
-                       "Do not project it: it lets its holder reveal and close the class.")
-            st.code(f"{link}&teacher={key}", language=None, wrap_lines=True)
+            st.caption("Opens this teacher screen again from another tab or after a restart; "
+                       "this tab's address holds it too, so reloading keeps you the teacher. "
+                       "Do not project it (project the page, not the address bar: F11 shows "
+                       "the page full screen): it lets its holder reveal and close the class.")
+            st.code(f"{link}&{TEACHER_PARAM}={key}", language=None, wrap_lines=True)
     sol = exercise.solve(cls.seed)
     with st.expander(f"The exercise students see (exercise {cls.seed}, "
                      f"{'long' if cls.length == 'long' else 'short'})", expanded=False):

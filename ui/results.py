@@ -312,8 +312,8 @@ def overall_caption(result: PairScores) -> str:
     o = result.overall
     parts = [f"P {o['P']:.3f} · R {o['R']:.3f} · F1 {o['F1']:.3f}"]
     if "P numerator" in o:
-        parts.append(f"P = {o['P numerator']:.3f} / {o['predicted spans']:.0f} predicted spans, "
-                     f"R = {o['R numerator']:.3f} / {o['gold spans']:.0f} gold spans")
+        parts.append(f"P = {o['P numerator']:,.3f} / {o['predicted spans']:,.0f} predicted "
+                     f"spans, R = {o['R numerator']:,.3f} / {o['gold spans']:,.0f} gold spans")
     return " — ".join(parts)
 
 

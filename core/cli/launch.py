@@ -229,6 +229,34 @@ def app_environment(root: Path, environ: Mapping[str, str] | None = None,
     return env
 
 
+def app_help(prog: str = "spanscope") -> str:
+    """What ``spanscope app --help`` prints before Streamlit's own help: this command's options
+    (``--data``, ``--store``), then that Streamlit's options pass through."""
+    roles = ", ".join(sorted(DATA_ROLES))
+    return (
+        f"usage: {prog} app [--data [[NAME:]ROLE=]PATH ...] [--store PATH] "
+        "[streamlit run options]\n\n"
+        "Start the SpanScope dashboard: on the bundled sample data, or on files and folders\n"
+        "from this machine's disk.\n\n"
+        "options:\n"
+        "  --data [[NAME:]ROLE=]PATH ...\n"
+        "        open files or folders (repeatable; read by the server, without the browser's\n"
+        f"        upload limit). ROLE is one of {roles};\n"
+        "        a folder with a role is one input (an annotation tool's export). Without a "
+        "role a\n"
+        "        file's name says its role (gold / annotator in the name, else a system) and a\n"
+        "        folder's files are each such a file. NAME names the set instead of the file.\n"
+        "        Example: --data gold=gold.json --data pred=run1.json\n"
+        "                 --data Ayla:annotator=ayla.jsonl --data Bo:annotator=bo.jsonl\n"
+        "  --store PATH\n"
+        "        the SQLite file that keeps curation decisions and live classes (default: beside\n"
+        "        the first --data path when that folder is writable, else the per-user data\n"
+        "        folder)\n\n"
+        "Every other option goes to `streamlit run` untouched, e.g. --server.port 8600 or\n"
+        "--server.address 0.0.0.0. Streamlit's options follow.\n"
+    )
+
+
 def run_app(args: Sequence[str]) -> int:
     """Start the dashboard with ``args`` (``--data`` values, then streamlit's); return
     streamlit's exit status.
@@ -236,6 +264,8 @@ def run_app(args: Sequence[str]) -> int:
     On POSIX the process *becomes* streamlit (``exec``), so a signal sent to ``spanscope app``
     (Ctrl-C, ``kill PID``) reaches the server itself and leaves no orphan behind.
     """
+    if "--help" in args or "-h" in args:
+        print(app_help(), flush=True)  # ours first; Streamlit's own help follows
     given, args = split_store_arg(args)
     values, streamlit_args = split_data_args(args)
     cwd = Path.cwd()

@@ -718,7 +718,10 @@ def document_differences(gold: AnnotationSet, pred: AnnotationSet, *, level: int
     n = len(dsm.documents)
     out = []
     per_doc = dsm.per_document()
-    reasons = corpus_difference_reasons(gold, pred, list(per_doc), level_labels=level_labels)
+    # The reasons read the gold as the MAFALDA metric does (rule_score: as_alternatives), so
+    # spans sharing an interval are one span with alternative labels.
+    reasons = corpus_difference_reasons(gold.as_alternatives(), pred, list(per_doc),
+                                        level_labels=level_labels)
     for (d, values), why in zip(per_doc.items(), reasons, strict=True):
         out.append(DocDifference(
             d, values, maf_docs.get(d, (0.0, 0.0, 0.0)), why,

@@ -109,3 +109,40 @@ def test_an_export_given_with_a_role_keeps_its_curation_as_the_gold(
     # against the curation
     assert {n: s.role for n, s in ws.sets.items()} == {
         "maria": "system", "tomas": "system", "curation": "gold"}
+
+
+def _doccano(path: Path, texts: list[str]) -> None:
+    path.write_text("".join(json.dumps({"id": i, "text": t, "label": [[0, 4, "FOOD"]]}) + "\n"
+                            for i, t in enumerate(texts, 1)), encoding="utf-8")
+
+
+def test_a_refused_file_is_on_the_overview_with_the_command_lines_syntax(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # two annotators' doccano exports number their documents each their own way: one id, two
+    # texts; given one by one without a role both are guessed "system" and the second is refused
+    _doccano(tmp_path / "ayla.jsonl", ["Soup was cold.", "Nice bread here."])
+    _doccano(tmp_path / "june.jsonl", ["Nice bread here.", "Soup was cold."])
+    at = _app(monkeypatch, [{"role": None, "path": str(tmp_path / "ayla.jsonl")},
+                            {"role": None, "path": str(tmp_path / "june.jsonl")}])
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "june.jsonl" in errors and "refused" in " ".join(w.value for w in at.warning)
+    assert f"--data annotator={tmp_path / 'june.jsonl'}" in errors  # no role box for --data
+    assert "Annotation sets" in [m.label for m in at.metric]
+    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    assert "ayla.jsonl (system)" in sidebar and "june.jsonl (system)" not in sidebar
+    assert "refused: june.jsonl" in sidebar
+
+
+def test_a_folder_of_one_tools_exports_is_read_as_annotators(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same two exports as a folder without a role (the tour's doccano restaurant_reviews):
+    # systems of one corpus never give one id two texts, annotators' exports do
+    _doccano(tmp_path / "ayla.jsonl", ["Soup was cold.", "Nice bread here."])
+    _doccano(tmp_path / "june.jsonl", ["Nice bread here.", "Soup was cold."])
+    at = _app(monkeypatch, [{"role": None, "path": str(tmp_path)}])
+    ws = cli_data.cli_workspace()
+    assert ws is not None and all(r.ok for r in ws.reports)
+    assert {n: s.role for n, s in ws.sets.items()} == {"ayla": "annotator", "june": "annotator"}
+    assert all(any(d.message == cli_data.GUESSED_ANNOTATOR for d in r.diagnostics)
+               for r in ws.reports)
+    assert not at.error and len(ws.corpus.texts) == 2  # documents matched by their text

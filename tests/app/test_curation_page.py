@@ -93,7 +93,7 @@ def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says()
     assert _metric(at, "Decided") == f"2 / {len(disputed)}"
     assert at.session_state[cur.K_CUR_POS] == 2  # accept and reject move on
     assert _metric(at, "Curated spans") == str(curated_set(r, expected).span_count())
-    # relabel the third, re-bound it, then undo: back to the rule
+    # relabel the third, re-bound it, then reset it: back to the rule
     third = disputed[2]
     at.selectbox(key=cur.K_CUR_LABEL).set_value("Doubt")
     at.button(key="cur_relabel").click().run()
@@ -104,8 +104,34 @@ def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says()
     assert (o.decision, o.start, o.end, o.label) == ("keep", third.span.start + 1,
                                                       third.span.end, "Doubt")
     assert _metric(at, "Decided") == f"3 / {len(disputed)}"
-    at.button(key="cur_undo").click().run()
+    at.button(key="cur_reset").click().run()
     assert _metric(at, "Decided") == f"2 / {len(disputed)}"
+
+
+def test_undo_takes_back_the_last_decision_after_the_card_moved_on() -> None:
+    at = _app()
+    _, disputed = _expected()
+    assert at.button(key="cur_undo").disabled  # nothing decided yet
+    at.button(key="cur_accept").click().run()
+    at.button(key="cur_drop").click().run()
+    assert at.session_state[cur.K_CUR_POS] == 2 and not at.button(key="cur_undo").disabled
+    assert at.button(key="cur_reset").disabled  # the span shown is undecided
+    at.button(key="cur_undo").click().run()  # the drop of the second span, card back on it
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    assert at.session_state[cur.K_CUR_POS] == 1
+    # a relabel then new bounds: undo takes back the bounds and keeps the relabel
+    second = disputed[1]
+    at.selectbox(key=cur.K_CUR_LABEL).set_value("Doubt")
+    at.button(key="cur_relabel").click().run()
+    at.number_input(key=cur.K_CUR_START).set_value(second.span.start + 1)
+    at.button(key="cur_bounds_btn").click().run()
+    at.button(key="cur_undo").click().run()
+    o = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][second.key]
+    assert (o.label, o.start) == ("Doubt", second.span.start)
+    at.button(key="cur_undo").click().run()
+    at.button(key="cur_undo").click().run()  # and the accept of the first
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert at.session_state[cur.K_CUR_POS] == 0 and at.button(key="cur_undo").disabled
 
 
 def test_bounds_past_the_text_are_refused() -> None:

@@ -160,3 +160,11 @@ def test_the_listed_documents_of_sets_covering_different_documents_are_the_corpu
 def _f1_of_one(scores: results.PairScores) -> float:
     (row,) = scores.per_doc.to_dict("records")
     return float(row["F1"])
+
+
+def test_the_overall_caption_writes_counts_with_thousands_separators() -> None:
+    o = {"P": 0.5, "R": 0.25, "F1": 1 / 3, "P numerator": 50_000.0,
+         "predicted spans": 100_000.0, "R numerator": 25_000.5, "gold spans": 100_002.0}
+    caption = results.overall_caption(results.PairScores(o, pd.DataFrame(), None, None))
+    assert "50,000.000 / 100,000 predicted spans" in caption  # was "100000 predicted spans"
+    assert "25,000.500 / 100,002 gold spans" in caption

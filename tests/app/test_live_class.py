@@ -154,3 +154,15 @@ def test_typed_code_opens_the_join_form(make_app, store: Path) -> None:
     wrong.text_input(key="live_code").input("abc 1")
     _ok(wrong.run())
     assert wrong.error and "eight letters" in wrong.error[0].value
+
+
+def test_a_reload_of_the_teachers_tab_keeps_the_teachers_screen(make_app, store: Path) -> None:
+    teacher, code = _teacher(make_app)
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in teacher.query_params.items()}
+    assert params[live_class.PARAM] == code and live_class.TEACHER_PARAM in params
+    # a reload: a new session with the tab's address, nothing in session state
+    reloaded = _ok(make_app(PAGE, params=params))
+    assert any(s.value.startswith("👩‍🏫 Class") for s in reloaded.subheader)
+    assert not any("Join class" in s.value for s in reloaded.subheader)
+    student = _ok(make_app(PAGE, params={live_class.PARAM: code}))  # the students' link
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in student.subheader)

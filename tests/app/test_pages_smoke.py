@@ -38,3 +38,11 @@ def test_empty_start_points_to_the_data_page(make_app) -> None:
     at = make_app("pages/documents.py", data="empty")
     assert any("No annotation set" in i.value for i in at.info)
     assert any("data" in str(p.proto.page).lower() for p in at.get("page_link"))
+
+
+def test_where_next_links_every_other_page_in_the_sidebars_order() -> None:
+    from ui.home import NEXT
+
+    app = (ROOT / "app.py").read_text(encoding="utf-8")
+    order = sorted((p for p in PAGES if p != "pages/home.py"), key=lambda p: app.index(f'"{p}"'))
+    assert [page for page, *_ in NEXT] == order  # Errors and Curation were left out

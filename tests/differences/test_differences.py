@@ -159,6 +159,8 @@ def test_document_differences_rank_the_sample_and_tag_its_cases() -> None:
     assert "duplicate-prediction" in by_doc["2"].reasons  # 'a career liar' predicted twice
     assert "split-prediction" in by_doc["4"].reasons  # the black-and-white fallacy in pieces
     assert "overlapping-gold" in by_doc["5"].reasons  # nested same-label gold
+    # [78, 111) carries two labels, alternatives to MAFALDA (as_alternatives), as `explain` says
+    assert by_doc["7"].difference and "alternative-labels" in by_doc["7"].reasons
     assert by_doc["10"].reasons == ("empty",) and by_doc["10"].martino == (0.0, 0.0, 1.0)
     assert sum(r.pooled_weight for r in rows) == pytest.approx(1.0)
     dsm = martino.score(gold, pred).per_document()
