@@ -28,7 +28,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -50,7 +50,7 @@ from core.formats._common import (
 from core.formats._sniff import head_of, json_head
 from core.model import AnnotationSet, Role
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import parse_json_float, parse_json_int
+from core.model.textsafe import MAX_OFFSET_DIGITS, parse_json_float, parse_json_int
 
 FORMAT = "label-studio"
 _ANN = re.compile(r'"(annotations|predictions)"\s*:')
@@ -91,28 +91,33 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     if content.lstrip()[:1] not in ("[", "{"):
         return _read_table(file, content, options)
     first = json_head(head_of(data)).first
-    if first is not None and is_min_record(first):
-        records = load_json(file, content)
-        if isinstance(records, list):
-            return _read_min(file, content, records, options)
+    is_min = first is not None and is_min_record(first)
     if _streamable(content):
-        # A list of tasks is decoded one task at a time (the whole tree of a large export is
-        # most of its memory); a malformed file is reported as decoding it whole reports it,
-        # before any invalid task.
+        # A list of tasks (or of JSON-MIN records) is decoded one element at a time (the
+        # whole tree of a large export is most of its memory, and the elements' offsets
+        # found on the way spare the line numbers a second decoding); a malformed file is
+        # reported as decoding it whole reports it, before any invalid task.
+        starts: list[int] = []
         try:
-            return _read_tasks(file, content, _each_task(content), options)
+            if is_min:
+                return _read_min(file, content, _each_task(content, starts), options, starts)
+            return _read_tasks(file, content, _each_task(content, starts), options, starts)
         except _Malformed:
             load_json(file, content)  # raises the whole-file message
         except FormatError:
             load_json(file, content)
             raise
+    if is_min:
+        records = load_json(file, content)
+        if isinstance(records, list):
+            return _read_min(file, content, enumerate(records), options)
     value = load_json(file, content)
     if isinstance(value, dict):
         value = [value]  # a single exported task
     if not isinstance(value, list):
         raise FormatError(file, "expected a JSON list of tasks", line=1)
     if value and is_min_record(value[0]):
-        return _read_min(file, content, value, options)
+        return _read_min(file, content, enumerate(value), options)
     return _read_tasks(file, content, enumerate(value), options)
 
 
@@ -128,12 +133,16 @@ def is_min_record(record: object) -> bool:
             and "annotations" not in record and "data" not in record)
 
 
-def _read_min(file: str, content: str, records: list[Any], options: ReadOptions) -> Loaded:
-    """Read a JSON-MIN export: one set per annotator, one document per task ``id``."""
+def _read_min(file: str, content: str, records: Iterable[tuple[int, Any]],
+              options: ReadOptions, starts: list[int] | None = None) -> Loaded:
+    """Read a JSON-MIN export: one set per annotator, one document per task ``id``.
+    ``starts``: the records' offsets, complete once ``records`` (:func:`_each_task`) is."""
     loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     with lines_from(loc, loaded):
-        found = _min_sets(file, enumerate(records), options, loaded, _json_place)
+        found = _min_sets(file, records, options, loaded, _json_place)
+        if starts is not None:
+            loc.items_found(starts)
     _add_min_sets(file, loaded, *found)
     return loaded
 
@@ -191,8 +200,9 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
         doc_spans: list[tuple[int, int, str]] = []
         for key, values in spans_by_key.items():
             for j, value in enumerate(values):
+                plain = _plain_spans(value, text, options.labels)
                 doc_spans.extend(_span_value(value, file, place(i, key, j), text, options,
-                                             loaded))
+                                             loaded) if plain is None else plain)
         for s, e, lab in duplicates(doc_spans):
             loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
                         **place(i))
@@ -369,9 +379,10 @@ def _streamable(content: str) -> bool:
     return content.lstrip(_WS)[:1] == "[" and _SURROGATE_ESCAPE.search(content) is None
 
 
-def _each_task(content: str) -> Iterator[tuple[int, Any]]:
+def _each_task(content: str, starts: list[int]) -> Iterator[tuple[int, Any]]:
     """The elements of a top-level JSON list, decoded one at a time with the hooks of
-    :func:`~core.formats._common.load_json` (numbers too long to convert kept as such)."""
+    :func:`~core.formats._common.load_json` (numbers too long to convert kept as such); each
+    one's offset is appended to ``starts`` (:meth:`JsonLocator.items_found`)."""
     decoder = json.JSONDecoder(parse_int=parse_json_int, parse_float=parse_json_float)
     n = len(content)
 
@@ -391,6 +402,7 @@ def _each_task(content: str) -> Iterator[tuple[int, Any]]:
             value, end = decoder.raw_decode(content, i)
         except (ValueError, RecursionError):
             raise _Malformed from None
+        starts.append(i)
         yield k, value
         k += 1
         i = skip(end)
@@ -403,7 +415,9 @@ def _each_task(content: str) -> Iterator[tuple[int, Any]]:
 
 
 def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
-                options: ReadOptions) -> Loaded:
+                options: ReadOptions, starts: list[int] | None = None) -> Loaded:
+    """Read a list of tasks; ``starts``: their offsets, complete once ``tasks``
+    (:func:`_each_task`) is."""
     loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file, "task id")
@@ -450,6 +464,8 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                                     path=json_path(*at))
                     for s, e, lab in doc_spans:
                         columns.add(index, s, e, lab)
+        if starts is not None:
+            loc.items_found(starts)
         # Relations, choices, ... can be most of an export: one grouped warning per kind
         # (each result listed with --all-warnings), not one line each.
         group = object()  # one pass over the file: its groups are listed interleaved
@@ -567,22 +583,54 @@ def _results(
     if not isinstance(results, list):
         raise FormatError(file, "expected a list", path=json_path(*at, "result"), field="result")
     out: list[tuple[int, int, str]] = []
+    allowed = options.labels
     for r, res in enumerate(results):
-        rat = (*at, "result", r)
-        where = json_path(*rat)
         if not isinstance(res, dict):
-            raise FormatError(file, "expected a result object", path=where)
+            raise FormatError(file, "expected a result object", path=json_path(*at, "result", r))
         value = res.get("value")
         kind = res.get("type")
         if not isinstance(value, dict) or kind not in (None, "labels", "hypertextlabels") or (
             "start" not in value and "end" not in value
         ):
+            rat = (*at, "result", r)
             skipped.setdefault(str(kind or "non-span"), []).append(
-                (tuple(x for x in rat if isinstance(x, int)), where))
+                (tuple(x for x in rat if isinstance(x, int)), json_path(*rat)))
             continue
-        out.extend(_span_value(value, file, {"path": json_path(*rat, "value")}, text, options,
-                               loaded))
+        plain = _plain_spans(value, text, allowed)
+        out.extend(_span_value(value, file, {"path": json_path(*at, "result", r, "value")}, text,
+                               options, loaded) if plain is None else plain)
     return out
+
+
+_OFFSET_LIMIT = 10**MAX_OFFSET_DIGITS
+
+
+def _plain_spans(value: object, text: str | None, allowed: Sequence[str] | None
+                 ) -> list[tuple[int, int, str]] | None:
+    """The spans of a span value that :func:`_span_value` would take without a word: offsets
+    that are ints, ``0 <= start < end`` within the text, labels that are non-blank strings of
+    the label list, a ``text`` that is the text at the offsets (or no string), no whitespace at
+    either edge; None for any other value, which :func:`_span_value` then reads (its errors
+    and warnings need the value's place, worked out only then)."""
+    if type(value) is not dict:
+        return None
+    start, end, labels = value.get("start"), value.get("end"), value.get("labels")
+    if (type(start) is not int or type(end) is not int or type(labels) is not list
+            or not labels or not 0 <= start < end < _OFFSET_LIMIT):
+        return None
+    for label in labels:
+        if type(label) is not str or not label.strip() or (
+                allowed is not None and label not in allowed):
+            return None
+    if text is not None:
+        if end > len(text):
+            return None
+        actual = text[start:end]
+        fragment = value.get("text")
+        if (isinstance(fragment, str) and fragment != actual) or actual[:1].isspace() \
+                or actual[-1:].isspace():
+            return None
+    return [(start, end, label) for label in labels]
 
 
 def _span_value(value: object, file: str, where: dict[str, Any],
