@@ -124,6 +124,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
 MIN_META = ("id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time",
             "agreement")
 """The keys a JSON-MIN record adds to the task's data fields and control tags."""
+_MIN_META = frozenset(MIN_META)
 
 
 def is_min_record(record: object) -> bool:
@@ -239,17 +240,21 @@ def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
                           **place(i))
     else:
         doc_id, _ = check_doc_id(record["id"], file, **place(i, "id"))
-    spans_by_key = {k: v for k, v in record.items() if k not in MIN_META
-                    and isinstance(v, list) and v and all(
-                        isinstance(x, dict) and ("start" in x or "end" in x) for x in v)}
-    fields = {k: v for k, v in record.items()
-              if k not in MIN_META and k not in spans_by_key}
-    for key, value in fields.items():
-        if isinstance(value, (list, dict)):  # a control tag's values that are no spans
-            count, first = skipped.get(key, (0, place(i, key)))
-            skipped[key] = (count + 1, first)
-    task: dict[str, Any] = {"data": {k: v for k, v in fields.items() if isinstance(v, str)}}
-    if not isinstance(task["data"].get("text"), str):  # :func:`_task_text` may need them
+    spans_by_key: dict[str, list[Any]] = {}
+    data: dict[str, str] = {}
+    for key, value in record.items():
+        if key in _MIN_META:
+            continue
+        if isinstance(value, list) and value and all(
+                isinstance(x, dict) and ("start" in x or "end" in x) for x in value):
+            spans_by_key[key] = value
+        elif isinstance(value, (list, dict)):  # a control tag's values that are no spans
+            seen = skipped.get(key)
+            skipped[key] = (1, place(i, key)) if seen is None else (seen[0] + 1, seen[1])
+        elif isinstance(value, str):
+            data[key] = value
+    task: dict[str, Any] = {"data": data}
+    if not isinstance(data.get("text"), str):  # :func:`_task_text` may need them
         task["annotations"] = [{"result": [{"value": x} for v in spans_by_key.values()
                                            for x in v]}]
     return doc_id, spans_by_key, task
@@ -314,6 +319,8 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
         text_key = header[options.text_column - 1]
     lines: list[int] = []
 
+    decoder = _HOOKED if _long_digit_run(content) else _PLAIN
+
     def records() -> Iterator[tuple[int, dict[str, Any]]]:
         end = rows.line_num
         while True:
@@ -332,7 +339,7 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
             lines.append(start)
             # An empty cell is a key the JSON-MIN record lacks (the converter fills them in)
             record: dict[str, Any] = dict.fromkeys(TABLE_COLUMNS)
-            record.update((name, _cell(cell, file, start, name))
+            record.update((name, _cell(cell, file, start, name, decoder))
                           for name, cell in zip(header, row, strict=True) if cell != "")
             yield len(lines) - 1, record
 
@@ -346,17 +353,19 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
     return loaded
 
 
-def _cell(cell: str, file: str, line: int, column: str) -> Any:
+def _cell(cell: str, file: str, line: int, column: str,
+          decoder: json.JSONDecoder | None = None) -> Any:
     """A CSV cell as the JSON-MIN value it stands for: a control tag's values (a JSON list of
     objects, or one object: the converter writes a choice of several so) as that value, any
     other cell as its string (a data field may hold ``[]`` or a list of words, which JSON-MIN
     gives as a string too). A cell that looks like span values (``[{`` and a ``"start"``)
-    but does not parse is refused."""
+    but does not parse is refused. ``decoder``: the hooks' (the default) or, for a file
+    without a long run of digits (:func:`_long_digit_run`), the plain one."""
     body = cell.strip()
     if not body.startswith(("[{", "{")):
         return cell
     try:
-        value = json.loads(body, parse_int=parse_json_int, parse_float=parse_json_float)
+        value = (decoder or _HOOKED).decode(body)
     except (ValueError, RecursionError) as exc:
         if '"start"' in body:
             raise FormatError(file, f"expected the JSON list of a control tag's values "

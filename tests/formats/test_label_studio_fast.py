@@ -13,7 +13,9 @@ SemEval-2021).
 
 from __future__ import annotations
 
+import csv
 import importlib
+import io
 import json
 import sys
 from collections.abc import Iterator
@@ -168,8 +170,9 @@ def _slow_paths() -> Iterator[None]:
 
 
 def _outcome(raw: bytes, options: ReadOptions) -> object:
+    name = "export.json" if raw[:1] in (b"[", b"{") else "export.csv"
     try:
-        loaded = label_studio.read({"export.json": raw}, name="export.json", options=options)
+        loaded = label_studio.read({name: raw}, name=name, options=options)
     except FormatError as exc:
         return str(exc)
     return (sorted(loaded.texts.items()),
@@ -178,19 +181,34 @@ def _outcome(raw: bytes, options: ReadOptions) -> object:
             [(d.message, d.line, d.field, d.path) for d in expand_diagnostics(loaded.diagnostics)])
 
 
+def _csv(records: list[dict[str, Any]]) -> str:
+    """JSON-MIN records as Label Studio's CSV export writes them (sorted columns, strings
+    quoted, numbers not, a control tag's values as compact JSON)."""
+    header = sorted({key for record in records for key in record})
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(header)
+    writer.writerows(["" if key not in record else json.dumps(record[key], separators=(",", ":"))
+                      if isinstance(record[key], (list, dict)) else record[key]
+                      for key in header] for record in records)
+    return out.getvalue()
+
+
 @st.composite
 def exports(draw: st.DrawFn) -> bytes:
-    """A JSON or JSON-MIN export of a few tasks, with values that warn or fail now and then."""
+    """A JSON, JSON-MIN or CSV export of a few tasks, with values that warn or fail now and
+    then."""
     texts = draw(st.lists(st.sampled_from([TEXT, "Tickets doubled again.", " a b "]),
                           min_size=1, max_size=4))
-    value = st.one_of(span_values(), st.builds(
+    valid = st.builds(
         lambda t, s, n, lab: {"start": s, "end": s + n, "text": t[s:s + n], "labels": [lab]},
         st.sampled_from(texts), st.integers(0, 5), st.integers(1, 6),
-        st.sampled_from(["PER", "LOC"])))
+        st.sampled_from(["PER", "LOC"]))
+    value = st.integers(0, 11).flatmap(lambda k: span_values() if k == 0 else valid)
     full = draw(st.booleans())
     tasks: list[dict[str, Any]] = []
     for t, text in enumerate(texts):
-        people = draw(st.lists(st.sampled_from([1, 2, "ann@example.org"]), max_size=3,
+        people = draw(st.lists(st.sampled_from([1, 2, "ann@example.org"]), min_size=1, max_size=3,
                                unique=True))
         if full:
             annotations = [{"completed_by": who, "was_cancelled": draw(st.integers(0, 9)) == 0,
@@ -202,7 +220,11 @@ def exports(draw: st.DrawFn) -> bytes:
             tasks.extend({"text": text, "id": t + 1, "label": draw(st.lists(value, max_size=4)),
                           "annotator": who, "annotation_id": 10 * t + k, "lead_time": 1.5}
                          for k, who in enumerate(people))
-    raw = json.dumps(tasks, indent=draw(st.sampled_from([None, 1, 2])))
+    as_csv = draw(st.booleans())
+    if not full and tasks and as_csv:
+        raw = _csv(tasks)
+    else:
+        raw = json.dumps(tasks, indent=draw(st.sampled_from([None, 1, 2])))
     if draw(st.integers(0, 7)) == 0:  # a damaged file: cut short, or a huge number in it
         raw = draw(st.sampled_from([raw[:len(raw) * 2 // 3],
                                     raw.replace('"id": 1,', '"id": ' + "9" * 1200 + ",", 1)]))
