@@ -451,26 +451,50 @@ class JsonLocator:
     def __init__(self, text: str) -> None:
         self.text = text
         self._pos: dict[tuple[str | int, ...], int] = {}
-        self._newlines: list[int] | None = None
+        self._one_line: bool | None = None
+        self._marks = [0]  # offsets whose line is known, ascending: the newlines are counted
+        self._mark_lines = [1]  # from the nearest one before, never twice from the start
         self._items: list[int] | None = None  # start offsets of a top-level array's elements
         self._scanned: set[int] = set()  # elements (or -1: the whole text) already scanned
+
+    def items_found(self, starts: list[int]) -> None:
+        """The start offsets of a top-level array's elements, each after the whitespace
+        before it, as a reader that decoded the array one element at a time (``raw_decode``)
+        found them all: the index :meth:`line` would otherwise build with a second decoding
+        of the whole array."""
+        self._items = starts
 
     def line(self, *path: str | int) -> int | None:
         """The 1-based line where the value at ``path`` starts (None if unknown).
 
-        A top-level array is indexed once with the C decoder (``raw_decode`` per element) and
-        only the elements asked about are scanned in Python, so a message about one record of
-        a large file costs little; a file on one line needs no scan at all.
+        A top-level array is indexed once with the C decoder (``raw_decode`` per element,
+        unless :meth:`items_found` gave the index) and only the elements asked about are
+        scanned in Python, so a message about one record of a large file costs little; a file
+        on one line needs no scan at all. The line is the count of newlines before the value
+        from the nearest offset asked about before it, so messages in file order count each
+        newline once.
         """
-        if self._newlines is None:
-            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
-        if not self._newlines or self._newlines[0] >= len(self.text.rstrip()):
+        if self._one_line is None:
+            text = self.text
+            end = len(text)
+            while end and text[end - 1].isspace():  # the length of text.rstrip(), no copy
+                end -= 1
+            first = text.find("\n")
+            self._one_line = first == -1 or first >= end
+        if self._one_line:
             return 1  # the whole document is on its first line
         # The text parsed as JSON already; a locator failure only loses a line number.
         with contextlib.suppress(IndexError, ValueError, RecursionError):
             self._locate(path)
         offset = self._pos.get(tuple(path))
-        return None if offset is None else bisect.bisect_left(self._newlines, offset) + 1
+        if offset is None:
+            return None
+        k = bisect.bisect_right(self._marks, offset) - 1
+        line = self._mark_lines[k] + self.text.count("\n", self._marks[k], offset)
+        if self._marks[k] != offset:
+            self._marks.insert(k + 1, offset)
+            self._mark_lines.insert(k + 1, line)
+        return line
 
     def _locate(self, path: tuple[str | int, ...]) -> None:
         start = self._skip(0)

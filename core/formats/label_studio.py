@@ -28,7 +28,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -50,7 +50,7 @@ from core.formats._common import (
 from core.formats._sniff import head_of, json_head
 from core.model import AnnotationSet, Role
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import parse_json_float, parse_json_int
+from core.model.textsafe import MAX_DIGITS, MAX_OFFSET_DIGITS, parse_json_float, parse_json_int
 
 FORMAT = "label-studio"
 _ANN = re.compile(r'"(annotations|predictions)"\s*:')
@@ -91,34 +91,40 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     if content.lstrip()[:1] not in ("[", "{"):
         return _read_table(file, content, options)
     first = json_head(head_of(data)).first
-    if first is not None and is_min_record(first):
-        records = load_json(file, content)
-        if isinstance(records, list):
-            return _read_min(file, content, records, options)
+    is_min = first is not None and is_min_record(first)
     if _streamable(content):
-        # A list of tasks is decoded one task at a time (the whole tree of a large export is
-        # most of its memory); a malformed file is reported as decoding it whole reports it,
-        # before any invalid task.
+        # A list of tasks (or of JSON-MIN records) is decoded one element at a time (the
+        # whole tree of a large export is most of its memory, and the elements' offsets
+        # found on the way spare the line numbers a second decoding); a malformed file is
+        # reported as decoding it whole reports it, before any invalid task.
+        starts: list[int] = []
         try:
-            return _read_tasks(file, content, _each_task(content), options)
+            if is_min:
+                return _read_min(file, content, _each_task(content, starts), options, starts)
+            return _read_tasks(file, content, _each_task(content, starts), options, starts)
         except _Malformed:
             load_json(file, content)  # raises the whole-file message
         except FormatError:
             load_json(file, content)
             raise
+    if is_min:
+        records = load_json(file, content)
+        if isinstance(records, list):
+            return _read_min(file, content, enumerate(records), options)
     value = load_json(file, content)
     if isinstance(value, dict):
         value = [value]  # a single exported task
     if not isinstance(value, list):
         raise FormatError(file, "expected a JSON list of tasks", line=1)
     if value and is_min_record(value[0]):
-        return _read_min(file, content, value, options)
+        return _read_min(file, content, enumerate(value), options)
     return _read_tasks(file, content, enumerate(value), options)
 
 
 MIN_META = ("id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time",
             "agreement")
 """The keys a JSON-MIN record adds to the task's data fields and control tags."""
+_MIN_META = frozenset(MIN_META)
 
 
 def is_min_record(record: object) -> bool:
@@ -128,12 +134,16 @@ def is_min_record(record: object) -> bool:
             and "annotations" not in record and "data" not in record)
 
 
-def _read_min(file: str, content: str, records: list[Any], options: ReadOptions) -> Loaded:
-    """Read a JSON-MIN export: one set per annotator, one document per task ``id``."""
+def _read_min(file: str, content: str, records: Iterable[tuple[int, Any]],
+              options: ReadOptions, starts: list[int] | None = None) -> Loaded:
+    """Read a JSON-MIN export: one set per annotator, one document per task ``id``.
+    ``starts``: the records' offsets, complete once ``records`` (:func:`_each_task`) is."""
     loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     with lines_from(loc, loaded):
-        found = _min_sets(file, enumerate(records), options, loaded, _json_place)
+        found = _min_sets(file, records, options, loaded, _json_place)
+        if starts is not None:
+            loc.items_found(starts)
     _add_min_sets(file, loaded, *found)
     return loaded
 
@@ -191,8 +201,9 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
         doc_spans: list[tuple[int, int, str]] = []
         for key, values in spans_by_key.items():
             for j, value in enumerate(values):
+                plain = _plain_spans(value, text, options.labels)
                 doc_spans.extend(_span_value(value, file, place(i, key, j), text, options,
-                                             loaded))
+                                             loaded) if plain is None else plain)
         for s, e, lab in duplicates(doc_spans):
             loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
                         **place(i))
@@ -229,18 +240,23 @@ def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
                           **place(i))
     else:
         doc_id, _ = check_doc_id(record["id"], file, **place(i, "id"))
-    spans_by_key = {k: v for k, v in record.items() if k not in MIN_META
-                    and isinstance(v, list) and v and all(
-                        isinstance(x, dict) and ("start" in x or "end" in x) for x in v)}
-    fields = {k: v for k, v in record.items()
-              if k not in MIN_META and k not in spans_by_key}
-    for key, value in fields.items():
-        if isinstance(value, (list, dict)):  # a control tag's values that are no spans
-            count, first = skipped.get(key, (0, place(i, key)))
-            skipped[key] = (count + 1, first)
-    task = {"data": {k: v for k, v in fields.items() if isinstance(v, str)},
-            "annotations": [{"result": [{"value": x} for v in spans_by_key.values()
-                                        for x in v]}]}
+    spans_by_key: dict[str, list[Any]] = {}
+    data: dict[str, str] = {}
+    for key, value in record.items():
+        if key in _MIN_META:
+            continue
+        if isinstance(value, list) and value and all(
+                isinstance(x, dict) and ("start" in x or "end" in x) for x in value):
+            spans_by_key[key] = value
+        elif isinstance(value, (list, dict)):  # a control tag's values that are no spans
+            seen = skipped.get(key)
+            skipped[key] = (1, place(i, key)) if seen is None else (seen[0] + 1, seen[1])
+        elif isinstance(value, str):
+            data[key] = value
+    task: dict[str, Any] = {"data": data}
+    if not isinstance(data.get("text"), str):  # :func:`_task_text` may need them
+        task["annotations"] = [{"result": [{"value": x} for v in spans_by_key.values()
+                                           for x in v]}]
     return doc_id, spans_by_key, task
 
 
@@ -303,6 +319,8 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
         text_key = header[options.text_column - 1]
     lines: list[int] = []
 
+    decoder = _HOOKED if _long_digit_run(content) else _PLAIN
+
     def records() -> Iterator[tuple[int, dict[str, Any]]]:
         end = rows.line_num
         while True:
@@ -321,7 +339,7 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
             lines.append(start)
             # An empty cell is a key the JSON-MIN record lacks (the converter fills them in)
             record: dict[str, Any] = dict.fromkeys(TABLE_COLUMNS)
-            record.update((name, _cell(cell, file, start, name))
+            record.update((name, _cell(cell, file, start, name, decoder))
                           for name, cell in zip(header, row, strict=True) if cell != "")
             yield len(lines) - 1, record
 
@@ -335,17 +353,19 @@ def _read_table(file: str, content: str, options: ReadOptions) -> Loaded:
     return loaded
 
 
-def _cell(cell: str, file: str, line: int, column: str) -> Any:
+def _cell(cell: str, file: str, line: int, column: str,
+          decoder: json.JSONDecoder | None = None) -> Any:
     """A CSV cell as the JSON-MIN value it stands for: a control tag's values (a JSON list of
     objects, or one object: the converter writes a choice of several so) as that value, any
     other cell as its string (a data field may hold ``[]`` or a list of words, which JSON-MIN
     gives as a string too). A cell that looks like span values (``[{`` and a ``"start"``)
-    but does not parse is refused."""
+    but does not parse is refused. ``decoder``: the hooks' (the default) or, for a file
+    without a long run of digits (:func:`_long_digit_run`), the plain one."""
     body = cell.strip()
     if not body.startswith(("[{", "{")):
         return cell
     try:
-        value = json.loads(body, parse_int=parse_json_int, parse_float=parse_json_float)
+        value = (decoder or _HOOKED).decode(body)
     except (ValueError, RecursionError) as exc:
         if '"start"' in body:
             raise FormatError(file, f"expected the JSON list of a control tag's values "
@@ -362,6 +382,22 @@ class _Malformed(Exception):
     """The task-by-task decoding met something that is not a well-formed list."""
 
 
+_HOOKED = json.JSONDecoder(parse_int=parse_json_int, parse_float=parse_json_float)
+_PLAIN = json.JSONDecoder()
+_RUN = MAX_DIGITS // 2
+
+
+def _long_digit_run(content: str) -> bool:
+    """Whether ``content`` may hold a number of more than ``MAX_DIGITS`` digits, which the
+    hooks of :func:`~core.formats._common.load_json` keep as its text: a run of
+    ``MAX_DIGITS + 1`` digits covers one of the aligned blocks of ``MAX_DIGITS // 2``
+    characters whole, so a file none of whose blocks is all digits has no such number (nor a
+    float written with more than ``4 * MAX_DIGITS`` characters, whose three digit runs would be
+    that long), and the standard decoder without hooks, a third faster on numbers, gives the
+    same values (the blocks cost 4 ms on 26 MiB)."""
+    return any(content[k:k + _RUN].isdigit() for k in range(0, len(content), _RUN))
+
+
 _WS = " \t\n\r"
 
 
@@ -369,10 +405,11 @@ def _streamable(content: str) -> bool:
     return content.lstrip(_WS)[:1] == "[" and _SURROGATE_ESCAPE.search(content) is None
 
 
-def _each_task(content: str) -> Iterator[tuple[int, Any]]:
-    """The elements of a top-level JSON list, decoded one at a time with the hooks of
-    :func:`~core.formats._common.load_json` (numbers too long to convert kept as such)."""
-    decoder = json.JSONDecoder(parse_int=parse_json_int, parse_float=parse_json_float)
+def _each_task(content: str, starts: list[int]) -> Iterator[tuple[int, Any]]:
+    """The elements of a top-level JSON list, decoded one at a time as
+    :func:`~core.formats._common.load_json` decodes them (numbers too long to convert kept as
+    such); each one's offset is appended to ``starts`` (:meth:`JsonLocator.items_found`)."""
+    decoder = _HOOKED if _long_digit_run(content) else _PLAIN
     n = len(content)
 
     def skip(i: int) -> int:
@@ -391,6 +428,7 @@ def _each_task(content: str) -> Iterator[tuple[int, Any]]:
             value, end = decoder.raw_decode(content, i)
         except (ValueError, RecursionError):
             raise _Malformed from None
+        starts.append(i)
         yield k, value
         k += 1
         i = skip(end)
@@ -403,7 +441,9 @@ def _each_task(content: str) -> Iterator[tuple[int, Any]]:
 
 
 def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
-                options: ReadOptions) -> Loaded:
+                options: ReadOptions, starts: list[int] | None = None) -> Loaded:
+    """Read a list of tasks; ``starts``: their offsets, complete once ``tasks``
+    (:func:`_each_task`) is."""
     loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file, "task id")
@@ -450,6 +490,8 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                                     path=json_path(*at))
                     for s, e, lab in doc_spans:
                         columns.add(index, s, e, lab)
+        if starts is not None:
+            loc.items_found(starts)
         # Relations, choices, ... can be most of an export: one grouped warning per kind
         # (each result listed with --all-warnings), not one line each.
         group = object()  # one pass over the file: its groups are listed interleaved
@@ -567,22 +609,54 @@ def _results(
     if not isinstance(results, list):
         raise FormatError(file, "expected a list", path=json_path(*at, "result"), field="result")
     out: list[tuple[int, int, str]] = []
+    allowed = options.labels
     for r, res in enumerate(results):
-        rat = (*at, "result", r)
-        where = json_path(*rat)
         if not isinstance(res, dict):
-            raise FormatError(file, "expected a result object", path=where)
+            raise FormatError(file, "expected a result object", path=json_path(*at, "result", r))
         value = res.get("value")
         kind = res.get("type")
         if not isinstance(value, dict) or kind not in (None, "labels", "hypertextlabels") or (
             "start" not in value and "end" not in value
         ):
+            rat = (*at, "result", r)
             skipped.setdefault(str(kind or "non-span"), []).append(
-                (tuple(x for x in rat if isinstance(x, int)), where))
+                (tuple(x for x in rat if isinstance(x, int)), json_path(*rat)))
             continue
-        out.extend(_span_value(value, file, {"path": json_path(*rat, "value")}, text, options,
-                               loaded))
+        plain = _plain_spans(value, text, allowed)
+        out.extend(_span_value(value, file, {"path": json_path(*at, "result", r, "value")}, text,
+                               options, loaded) if plain is None else plain)
     return out
+
+
+_OFFSET_LIMIT = 10**MAX_OFFSET_DIGITS
+
+
+def _plain_spans(value: object, text: str | None, allowed: Sequence[str] | None
+                 ) -> list[tuple[int, int, str]] | None:
+    """The spans of a span value that :func:`_span_value` would take without a word: offsets
+    that are ints, ``0 <= start < end`` within the text, labels that are non-blank strings of
+    the label list, a ``text`` that is the text at the offsets (or no string), no whitespace at
+    either edge; None for any other value, which :func:`_span_value` then reads (its errors
+    and warnings need the value's place, worked out only then)."""
+    if type(value) is not dict:
+        return None
+    start, end, labels = value.get("start"), value.get("end"), value.get("labels")
+    if (type(start) is not int or type(end) is not int or type(labels) is not list
+            or not labels or not 0 <= start < end < _OFFSET_LIMIT):
+        return None
+    for label in labels:
+        if type(label) is not str or not label.strip() or (
+                allowed is not None and label not in allowed):
+            return None
+    if text is not None:
+        if end > len(text):
+            return None
+        actual = text[start:end]
+        fragment = value.get("text")
+        if (isinstance(fragment, str) and fragment != actual) or actual[:1].isspace() \
+                or actual[-1:].isspace():
+            return None
+    return [(start, end, label) for label in labels]
 
 
 def _span_value(value: object, file: str, where: dict[str, Any],
