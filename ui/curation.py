@@ -860,12 +860,12 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
     publish(source, p.result, p.decided, curated_name(ws))  # other pages add it to the source
     done, total = progress(p.result, p.decided)
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric("Decided", f"{done} / {total}", help="Disputed spans you have decided / all "
+    m1.metric("Decided", f"{done:,} / {total:,}", help="Disputed spans you have decided / all "
               "disputed spans (a span is disputed when not every annotator marked it "
               "identically).")
-    m2.metric("Proposed spans", len(p.result.decisions))
-    m3.metric("Unanimous", len(p.result.decisions) - total)
-    m4.metric("Curated spans", curated_count(p.result, p.decided))
+    m2.metric("Proposed spans", f"{len(p.result.decisions):,}")
+    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}")
+    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}")
     st.progress(done / total if total else 1.0,
                 text=f"{done} of {total} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")
@@ -910,7 +910,7 @@ def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
                help="Back to undecided for the span shown (the rule's proposal stands).")
     left = remaining(disputed, decided)
     bulk = st.container(horizontal=True, vertical_alignment="center")
-    bulk.button(f"✓✓ Accept every remaining proposal ({len(left)})", key="cur_accept_all",
+    bulk.button(f"✓✓ Accept every remaining proposal ({len(left):,})", key="cur_accept_all",
                 on_click=accept_all, args=(ws.key, disputed), disabled=not left,
                 help=f"Take the rule's proposal for the {len(left)} disputed span(s) of the "
                 f"list stepped through ({p.focus}) that you have not decided: "
