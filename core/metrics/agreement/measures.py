@@ -22,9 +22,11 @@ from core.metrics.agreement.coefficients import (
     cohen_kappa_binary,
     fleiss_kappa,
     fleiss_kappa_rows,
+    fleiss_kappa_values,
     krippendorff_alpha,
     krippendorff_alpha_from_counts,
     krippendorff_alpha_rows,
+    krippendorff_alpha_values,
     undefined,
 )
 from core.metrics.agreement.study import (
@@ -366,6 +368,31 @@ def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
         res.per_document = dict(zip(docs, fleiss_kappa_rows(counts, ["absent", "present"]),
                                     strict=True))
     return res
+
+
+def document_values(study: Study, measure: str
+                    ) -> tuple[list[str], list[float | None], list[str | None]]:
+    """The documents of the per-document values of :func:`fleiss_text` or
+    :func:`krippendorff_text` (``measure``: ``"fleiss-kappa"`` or ``"krippendorff-alpha"``)
+    with each value and reason of those :class:`Agreement` s, without building them (what a
+    ranking of documents needs: :func:`~core.metrics.agreement.panel.measure_view` with
+    ``lean``); the same floats (``tests/agreement/test_view_lean.py``)."""
+    _need_two(study)
+    if measure == "fleiss-kappa":
+        docs = study.common_docs()
+        if not docs or not study.labels:
+            return [], [], []
+        values, reasons = fleiss_kappa_values(_doc_label_counts(study, docs),
+                                              ["absent", "present"])
+        return list(docs), values, reasons
+    if measure == "krippendorff-alpha":
+        docs = study.docs
+        if not study.labels:
+            return [], [], []
+        values, reasons = krippendorff_alpha_values(_doc_label_counts(study, docs),
+                                                    ["absent", "present"])
+        return list(docs), values, reasons
+    raise ValueError(f"document_values: no per-document values of {measure!r} without objects")
 
 
 def _numeric(label: str) -> float | None:
@@ -778,9 +805,33 @@ def _side(study: Study, annotator: str, docs: list[str], role: Role) -> Annotati
     return AnnotationSet(annotator, {d: spans[d] for d in docs}, role=role)
 
 
+def _martino_document_f1(gold: AnnotationSet, pred: AnnotationSet
+                         ) -> tuple[dict[str, Any], list[str], list[float]]:
+    """:func:`_martino` without its per-document rows, and the documents with the F1 of each
+    row (:meth:`MartinoResult.per_document`: :func:`~core.metrics.result.prf`, official empty
+    rule), computed on arrays with the same operations on doubles, so the same floats."""
+    from core.metrics import martino
+
+    r = martino.score(gold, pred)
+    out = {"precision": r.precision, "recall": r.recall, "f1": r.f1,
+           "per_label": {k: v.to_dict() for k, v in r.per_label().items()},
+           "per_document": {}}
+    pn = np.asarray(r.doc_p_num, dtype=float)
+    pd_ = np.asarray(r.doc_p_den, dtype=np.int64)
+    rn = np.asarray(r.doc_r_num, dtype=float)
+    rd = np.asarray(r.doc_r_den, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(pd_ > 0, pn / np.where(pd_ > 0, pd_, 1), 0.0)
+        rr = np.where(rd > 0, rn / np.where(rd > 0, rd, 1), 0.0)
+        f1 = np.where(p + rr > 0, 2 * p * rr / (p + rr), 0.0)
+    f1 = np.where((pd_ == 0) & (rd == 0), 1.0, f1)
+    return out, list(r.documents), f1.tolist()
+
+
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
-            only: Sequence[tuple[str, str]] | None = None, per_document: bool = True
+            only: Sequence[tuple[str, str]] | None = None, per_document: bool = True,
+            document_f1: dict[tuple[str, str], tuple[list[str], list[float]]] | None = None
             ) -> PairwiseResult:
     """Pairwise span P/R/F1 with ``scorer`` (``martino`` or ``mafalda``), both directions.
 
@@ -789,11 +840,19 @@ def span_f1(study: Study, scorer: str = "martino", *,
     from the metric modules themselves (never a second implementation here). ``only`` scores
     just those ordered (reference, prediction) pairs instead of every one.
     ``per_document=False`` leaves the per-document values out (every other value is the same).
+    ``document_f1`` (Martino's scorer, built in): filled with each pair's documents and their
+    F1, the values of its ``per_document`` as floats (an :class:`Agreement` and a dictionary
+    per document and pair left out), which are then left out.
     """
     _need_two(study)
     built_in = _SPAN_SCORERS[scorer]
+    floats = document_f1 is not None and scorer == "martino" and score is None
 
     def fn(gold: AnnotationSet, pred: AnnotationSet) -> Mapping[str, Any]:
+        if floats:
+            r, docs, f1 = _martino_document_f1(gold, pred)
+            document_f1[(gold.name, pred.name)] = (docs, f1)  # type: ignore[index]
+            return r
         return score(gold, pred) if score is not None else built_in(gold, pred, per_document)
 
     pairs: dict[tuple[str, str], PairValue] = {}

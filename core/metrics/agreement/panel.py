@@ -31,9 +31,10 @@ What the dashboard's Annotators page asks of ``core`` beyond the measures themse
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, replace
+from itertools import combinations, permutations
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ from core.metrics.agreement.measures import (
     PairValue,
     PairwiseResult,
     char_agreement,
+    document_values,
     span_f1,
 )
 from core.metrics.agreement.study import CharSides, Study, merge_intervals
@@ -450,6 +452,8 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
 
 # --- documents by disagreement -----------------------------------------------------------------
 
+_GONE = "left out of the many-annotator value: not every annotator lists this document"
+
 @dataclass(frozen=True)
 class DocDisagreement:
     """One document's agreement under one measure.
@@ -498,8 +502,7 @@ def rank_documents(pairs: PairwiseResult | None = None, many: ManyResult | None 
     n = len(docs)
     pair_of, pair_value, n_pairs, mean = _least_pairs(table, list(pairs.pairs) if pairs else [], n)
     if many is not None:
-        gone = undefined(
-            "left out of the many-annotator value: not every annotator lists this document")
+        gone = undefined(_GONE)
         agrs = [many.per_document.get(doc) or gone for doc in docs]
         value = [a.value for a in agrs]
         if any(v is not None and (type(v) is not float or not math.isfinite(v))
@@ -511,11 +514,18 @@ def rank_documents(pairs: PairwiseResult | None = None, many: ManyResult | None 
         value = [m if c else None for m, c in zip(mean, n_pairs, strict=True)]
         reason = [None if c else first_reason.get(doc, "undefined for every pair")
                   for doc, c in zip(docs, n_pairs, strict=True)]
-    # lowest value first, undefined ones last, ties in the documents' order
+    return _ranked(list(docs), value, reason, pair_of, pair_value, n_pairs)
+
+
+def _ranked(names: list[str], value: Sequence[float | None], reason: Sequence[str | None],
+            pair_of: list[tuple[str, str] | None], pair_value: list[float | None],
+            n_pairs: list[int]) -> list[DocDisagreement]:
+    """:func:`rank_documents`' rows in its order: the lowest value first, undefined ones last,
+    ties in the documents' order."""
+    n = len(names)
     missing = np.fromiter((v is None for v in value), dtype=bool, count=n)
     score = np.fromiter((0.0 if v is None else v for v in value), dtype=float, count=n)
     order = np.lexsort((np.arange(n), score, missing)).tolist()
-    names = list(docs)
     return [DocDisagreement(names[i], value[i], reason[i], pair_of[i], pair_value[i], n_pairs[i])
             for i in order]
 
@@ -599,8 +609,7 @@ def _rank_documents_loop(pairs: PairwiseResult | None = None, many: ManyResult |
     for doc in docs:
         pair, pair_value = worst.get(doc, (None, None))
         if many is not None:
-            agr = many.per_document.get(doc) or undefined(
-                "left out of the many-annotator value: not every annotator lists this document")
+            agr = many.per_document.get(doc) or undefined(_GONE)
         elif doc in means:
             agr = Agreement(means[doc])
         else:
@@ -626,6 +635,7 @@ class Shared:
 
     def __init__(self) -> None:
         self._kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._lock = threading.Lock()
 
     def get(self, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
         """The value kept for ``parts`` (objects compared by identity; strings, numbers and
@@ -633,9 +643,11 @@ class Shared:
         key = tuple(p if p is None or isinstance(p, (str, int)) else id(p) for p in parts)
         got = self._kept.get(key)
         if got is None:
-            got = self._kept[key] = (parts, build())
-            while len(self._kept) > self.size:
-                del self._kept[next(iter(self._kept))]
+            value = build()
+            with self._lock:  # a dashboard's page runs may share one (several threads)
+                got = self._kept.setdefault(key, (parts, value))
+                while len(self._kept) > self.size:
+                    del self._kept[next(iter(self._kept))]
         return got[1]
 
 
@@ -677,14 +689,17 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
                  measure: str, label: str | None = None, gold: AnnotationSet | None = None,
                  leave_one_out: bool = False, samples: int = 30, seed: int = 0,
                  progress: Progress | None = None, cache: GammaCache | None = None,
-                 shared: Shared | None = None) -> MeasureView:
+                 shared: Shared | None = None, lean: bool = False) -> MeasureView:
     """:class:`MeasureView` of ``measure`` over ``sets`` (only ``label`` when given).
 
     ``gold``: the set each of ``sets`` is scored against (a set of that name among ``sets`` is
     left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``,
     ``cache``: γ's. ``shared``: the studies, the majority and the character runs kept between
     calls on the same sets (:class:`Shared`: the dashboard's worker computes one measure per
-    call); the values are the same with or without.
+    call); the values are the same with or without. ``lean``: the view a page shows
+    (:func:`lean_view`: no per-document values but the ranking's), for Fleiss' κ and
+    Krippendorff's α without an object per document and pair (``tests/agreement/
+    test_view_lean.py``).
 
     >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
     >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
@@ -699,6 +714,21 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     def step(k: int) -> Progress | None:
         return _scaled(progress, k, steps)
 
+    if lean:
+        got = None
+        if measure in DOCUMENT_VALUES:
+            got = _lean_many_view(
+                _study(shared, sets, texts, label), sets, texts, measure=measure, label=label,
+                gold=gold, leave_one_out=leave_one_out, progress=progress, shared=shared)
+        elif measure == "span-f1" and not any(s.alternatives for s in sets):
+            got = _lean_span_view(
+                _study(shared, sets, texts, label), sets, texts, label=label, gold=gold,
+                leave_one_out=leave_one_out, progress=progress, shared=shared)
+        if got is not None:
+            return got
+        return lean_view(measure_view(sets, texts, measure=measure, label=label, gold=gold,
+                                      leave_one_out=leave_one_out, samples=samples, seed=seed,
+                                      progress=progress, cache=cache, shared=shared))
     study = _study(shared, sets, texts, label)
     if (measure in CHAR_MEASURES and not leave_one_out and len(study.annotators) >= 2
             and not any(s.alternatives for s in sets)):
@@ -775,3 +805,151 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
         progress(4, 4)
     return MeasureView(measure, pw, None, gold_res, {a: maj.pairs[(ref, a)] for a in names},
                        rank_documents(pw, None))
+
+
+def lean_view(view: MeasureView) -> MeasureView:
+    """``view`` without the per-document values of its pairs, of the many-annotator value and of
+    each set against the gold and the majority: what a page shows (the matrix, the corpus
+    values and the ranking of documents, computed from them). Every other value is the
+    same."""
+
+    def lean(pv: PairValue) -> PairValue:
+        return replace(pv, per_document={})
+
+    pw = view.pairwise
+    return replace(
+        view,
+        pairwise=replace(pw, pairs={k: lean(pv) for k, pv in pw.pairs.items()}),
+        many=replace(view.many, per_document={}) if view.many is not None else None,
+        gold={a: lean(pv) for a, pv in view.gold.items()} if view.gold is not None else None,
+        majority={a: lean(pv) for a, pv in view.majority.items()})
+
+
+DOCUMENT_VALUES: tuple[str, ...] = ("fleiss-kappa", "krippendorff-alpha")
+"""Measures whose per-document values :func:`~core.metrics.agreement.measures.document_values`
+gives without an object per document (``measure_view(..., lean=True)``)."""
+
+def _finite_floats(values: Sequence[float | None]) -> bool:
+    return all(v is None or (type(v) is float and math.isfinite(v)) for v in values)
+
+
+def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
+                    texts: dict[str, str | None] | None, *, measure: str, label: str | None,
+                    gold: AnnotationSet | None, leave_one_out: bool,
+                    progress: Progress | None, shared: Shared | None) -> MeasureView | None:
+    """``lean_view(measure_view(...))`` of a measure of :data:`DOCUMENT_VALUES`, the
+    per-document values of the pairs and of all the sets as lists of floats
+    (:func:`~core.metrics.agreement.measures.document_values`) rather than an
+    :class:`~core.metrics.agreement.coefficients.Agreement` per document and pair (at 10,000
+    documents and three annotators, 40,000 of them and two thirds of the view's CPU); the
+    ranking is :func:`rank_documents`' from the same floats. None where :func:`rank_documents`
+    would not take its arrays (8 pairs or more, a value that is not a finite float): then the
+    general way."""
+    combos = list(combinations(study.annotators, 2))
+    if len(combos) >= 8:
+        return None
+    many_docs, many_values, many_reasons = document_values(study, measure)
+    if not _finite_floats(many_values):
+        return None
+    pairs: dict[tuple[str, str], PairValue] = {}
+    params: dict[str, object] = {}
+    per_pair: list[tuple[list[str], list[float | None]]] = []
+    for k, (a, b) in enumerate(combos):
+        sub = sub_study(study, [a, b])
+        r = _measure(sub, measure, samples=30, seed=0, progress=None, per_document=False)
+        assert isinstance(r, ManyResult)
+        pairs[(a, b)] = PairValue(r.overall, dict(r.per_label), {})
+        params = {k2: v for k2, v in r.params.items() if k2 in ("samples", "seed", "sampler")}
+        pair_docs, values, _ = document_values(sub, measure)
+        if not _finite_floats(values):
+            return None
+        per_pair.append((pair_docs, values))
+        if progress is not None:
+            progress(k + 1, 4 * len(combos))
+    pw = PairwiseResult(measure, list(study.annotators), pairs, symmetric=True,
+                        params={**params, "computed": "on each pair alone"})
+    res = _measure(study, measure, samples=30, seed=0, progress=None, per_document=False)
+    assert isinstance(res, ManyResult)
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
+        gold_res = against(gstudy, gold.name, measure=measure)
+    if progress is not None:
+        progress(3, 4)
+    maj = against_majority(sets, texts, measure=measure, label=label,
+                           leave_one_out=leave_one_out, shared=shared)
+    if progress is not None:
+        progress(4, 4)
+    return MeasureView(measure, pw, res, gold_res, maj,
+                       _rank_floats(combos, per_pair, (many_docs, many_values, many_reasons)))
+
+
+def _rank_floats(keys: list[tuple[str, str]],
+                 per_pair: Sequence[tuple[list[str], Sequence[float | None]]],
+                 many: tuple[list[str], list[float | None], list[str | None]] | None
+                 ) -> list[DocDisagreement]:
+    """:func:`rank_documents` of the pairs ``keys``, whose per-document values are ``per_pair``
+    (each pair's documents and values, None where undefined), and of the many-annotator
+    values ``many`` (documents, values, reasons), from those floats: the same table, means
+    and order. The pairs' reasons are not needed: with ``many`` the reasons are its own, and
+    span-F1 (without ``many``) has no undefined per-document value."""
+    docs = dict.fromkeys(many[0]) if many is not None else {}
+    for pair_docs, _ in per_pair:
+        docs.update(dict.fromkeys(pair_docs))
+    index = {d: i for i, d in enumerate(docs)}
+    table = np.full((len(keys), len(docs)), np.nan)
+    for row, (pair_docs, values) in zip(table, per_pair, strict=True):
+        got = [(index[d], v) for d, v in zip(pair_docs, values, strict=True) if v is not None]
+        if got:
+            at, vals = zip(*got, strict=True)
+            row[list(at)] = vals
+    pair_of, pair_value, n_pairs, mean = _least_pairs((table, {}), keys, len(docs))
+    value: list[float | None]
+    reason: list[str | None]
+    if many is not None:
+        many_at = {d: i for i, d in enumerate(many[0])}
+        value, reason = [], []
+        for d in docs:
+            i = many_at.get(d)
+            value.append(None if i is None else many[1][i])
+            reason.append(_GONE if i is None else many[2][i])
+    else:
+        value = [m if c else None for m, c in zip(mean, n_pairs, strict=True)]
+        reason = [None if c else "undefined for every pair" for c in n_pairs]
+    return _ranked(list(docs), value, reason, pair_of, pair_value, n_pairs)
+
+
+def _lean_span_view(study: Study, sets: Sequence[AnnotationSet],
+                    texts: dict[str, str | None] | None, *, label: str | None,
+                    gold: AnnotationSet | None, leave_one_out: bool,
+                    progress: Progress | None, shared: Shared | None) -> MeasureView | None:
+    """``lean_view(measure_view(...))`` of span-F1 (Martino's scorer), each ordered pair's
+    per-document F1 as a list of floats (``span_f1(..., document_f1=...)``) rather than an
+    :class:`~core.metrics.agreement.coefficients.Agreement` and a dictionary per document and
+    pair (six pairs at three annotators); the ranking is :func:`rank_documents`' from the same
+    floats. None where :func:`rank_documents` would not take its arrays (8 pairs or more, a
+    value that is not a finite float)."""
+    keys = list(permutations(study.annotators, 2))
+    if len(keys) >= 8:
+        return None
+    floats: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
+    pw = span_f1(study, "martino", per_document=False, document_f1=floats)
+    per_pair = [floats.get(k, ([], [])) for k in pw.pairs]
+    if any(not _finite_floats(values) for _, values in per_pair):
+        return None
+    if progress is not None:
+        progress(1, 4)
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
+        gold_res = against(gstudy, gold.name, measure="span-f1")
+    if progress is not None:
+        progress(3, 4)
+    maj = against_majority(sets, texts, measure="span-f1", label=label,
+                           leave_one_out=leave_one_out, shared=shared)
+    if progress is not None:
+        progress(4, 4)
+    return MeasureView("span-f1", pw, None, gold_res, maj,
+                       _rank_floats(list(pw.pairs), per_pair, None))
