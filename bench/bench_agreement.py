@@ -19,8 +19,9 @@ the CPU of pickling what the worker sends back and of unpickling it in the serve
 ``--tree PATH,PATH`` each checkout runs in its own process importing its own ``core`` and
 ``ui``, ``--repeat`` rounds interleaved; the corpus is built once and handed over pickled.
 The measures run one after the other in one process, as the worker runs them, with what the
-worker keeps between them (``core.metrics.agreement.panel.Shared``) where the checkout has
-it. ``--corpus DIR`` takes the pair of ``bench_app.py --corpus DIR`` instead (the page's
+worker keeps between them (``core.metrics.agreement.panel.Shared``) and the page's lean view
+(``measure_view(..., lean=True)``, which the page's jobs ask for) where the checkout has
+them. ``--corpus DIR`` takes the pair of ``bench_app.py --corpus DIR`` instead (the page's
 default view of a pair: both sets, the gold first). The load average is printed with every run.
 
     python bench/bench_agreement.py --views --docs 100000 --measures char-kappa --tree /tmp/base,.
@@ -117,6 +118,9 @@ try:  # what the worker keeps between views (panel.Shared), where the checkout h
     kept = {"shared": Shared()}
 except ImportError:
     kept = {}
+import inspect
+if "lean" in inspect.signature(measure_view).parameters:  # the page's view, as the job asks
+    kept["lean"] = True
 with open(sys.argv[1], "rb") as f:
     sets, texts = pickle.load(f)
 gold = sets[0]

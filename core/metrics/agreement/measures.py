@@ -191,6 +191,24 @@ def _document_kappas(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[
             for doc, cs, ok, v, po, pe in rows]
 
 
+def _document_kappa_values(docs: Sequence[str], c: np.ndarray[Any, Any]
+                           ) -> tuple[list[float | None], list[str | None]]:
+    """The value and reason of each :class:`Agreement` of :func:`_document_kappas` (counts
+    ``c``: documents × (n11, n10, n01, n00)), without building them; the same floats."""
+    a, b, x, d = (c[:, k].astype(float) for k in range(4))
+    n = a + b + x + d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_o = (a + d) / n
+        p_e = ((a + b) * (a + x) + (x + d) * (b + d)) / (n * n)
+        value: list[float | None] = ((p_o - p_e) / (1.0 - p_e)).tolist()
+    reason: list[str | None] = [None] * len(value)
+    for i in np.flatnonzero(~((n > 0) & ~(np.abs(p_e - 1.0) <= 1e-12))).tolist():
+        cs = c[i].tolist()
+        k = _kappa((cs[0], cs[1], cs[2], cs[3]), f"document {docs[i]!r}")
+        value[i], reason[i] = k.value, k.reason
+    return value, reason
+
+
 def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
                        ) -> list[Agreement]:
     """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
@@ -285,12 +303,20 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
 
 
-def text_kappa(study: Study, *, per_document: bool = True) -> PairwiseResult:
+DocumentValues = dict[tuple[str, str], tuple[list[str], list[float | None], list[str | None]]]
+"""Per annotator pair: the documents of its per-document values, each value and reason (the
+:class:`Agreement` s' fields, without the objects)."""
+
+
+def text_kappa(study: Study, *, per_document: bool = True,
+               document_values: DocumentValues | None = None) -> PairwiseResult:
     """Text-level Cohen's κ on label sets: items are documents × labels (label present or not).
 
     Headline: the pooled doc × label table (MAFALDA's "multi-label binary" κ); per label: that
     label's documents; per document: κ over the label universe, with the label-set Jaccard
     (``per_document=False``: without them; every other value is the same).
+    ``document_values``: filled with each pair's per-document κ values and reasons instead of
+    its ``per_document`` (left empty), without an object per document.
     """
     _need_two(study)
     _, present = doc_label_presence(study)
@@ -318,6 +344,14 @@ def text_kappa(study: Study, *, per_document: bool = True) -> PairwiseResult:
         defined = [v.value for v in pv.per_label.values() if v.value is not None]
         pv.extra["macro"] = (Agreement(float(np.mean(defined)), None, {"labels": len(defined)})
                              if defined else undefined("no label has a defined kappa"))
+        if document_values is not None:
+            nboth_ = both.sum(axis=1)
+            la_, lb_ = xa.sum(axis=1), xb.sum(axis=1)
+            c = np.stack([nboth_, la_ - nboth_, lb_ - nboth_, n_labels - (la_ + lb_ - nboth_)],
+                         axis=1).astype(np.int64)
+            document_values[(a, b)] = (list(docs), *_document_kappa_values(docs, c))
+            pairs[(a, b)] = pv
+            continue
         if not per_document:
             pairs[(a, b)] = pv
             continue
@@ -828,6 +862,19 @@ def _martino_document_f1(gold: AnnotationSet, pred: AnnotationSet
     return out, list(r.documents), f1.tolist()
 
 
+def _mafalda_document_f1(gold: AnnotationSet, pred: AnnotationSet
+                         ) -> tuple[dict[str, Any], list[str], list[float]]:
+    """:func:`_mafalda` without its per-document dictionaries, and the documents with the F1
+    of each of its rows."""
+    from core.metrics import mafalda
+    from core.model.taxonomy import for_labels
+
+    r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
+    rows = r.per_document()
+    return ({"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},
+             "per_document": {}}, [d.document for d in rows], [d.f1 for d in rows])
+
+
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
             only: Sequence[tuple[str, str]] | None = None, per_document: bool = True,
@@ -840,17 +887,18 @@ def span_f1(study: Study, scorer: str = "martino", *,
     from the metric modules themselves (never a second implementation here). ``only`` scores
     just those ordered (reference, prediction) pairs instead of every one.
     ``per_document=False`` leaves the per-document values out (every other value is the same).
-    ``document_f1`` (Martino's scorer, built in): filled with each pair's documents and their
-    F1, the values of its ``per_document`` as floats (an :class:`Agreement` and a dictionary
-    per document and pair left out), which are then left out.
+    ``document_f1`` (the built-in scorers): filled with each pair's documents and their F1,
+    the values of its ``per_document`` as floats (an :class:`Agreement` and a dictionary per
+    document and pair left out), which are then left out.
     """
     _need_two(study)
     built_in = _SPAN_SCORERS[scorer]
-    floats = document_f1 is not None and scorer == "martino" and score is None
+    floats = document_f1 is not None and score is None
 
     def fn(gold: AnnotationSet, pred: AnnotationSet) -> Mapping[str, Any]:
         if floats:
-            r, docs, f1 = _martino_document_f1(gold, pred)
+            r, docs, f1 = (_martino_document_f1 if scorer == "martino"
+                           else _mafalda_document_f1)(gold, pred)
             document_f1[(gold.name, pred.name)] = (docs, f1)  # type: ignore[index]
             return r
         return score(gold, pred) if score is not None else built_in(gold, pred, per_document)

@@ -34,7 +34,7 @@ import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, permutations
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,7 @@ from core.metrics.agreement.measures import (
     char_agreement,
     document_values,
     span_f1,
+    text_kappa,
 )
 from core.metrics.agreement.study import CharSides, Study, merge_intervals
 from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
@@ -697,9 +698,9 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     ``cache``: γ's. ``shared``: the studies, the majority and the character runs kept between
     calls on the same sets (:class:`Shared`: the dashboard's worker computes one measure per
     call); the values are the same with or without. ``lean``: the view a page shows
-    (:func:`lean_view`: no per-document values but the ranking's), for Fleiss' κ and
-    Krippendorff's α without an object per document and pair (``tests/agreement/
-    test_view_lean.py``).
+    (:func:`lean_view`: no per-document values but the ranking's), for Fleiss' κ,
+    Krippendorff's α, text-κ, span-F1 and MAFALDA F1 without an object per document and pair
+    (``tests/agreement/test_view_lean.py``).
 
     >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
     >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
@@ -720,10 +721,10 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
             got = _lean_many_view(
                 _study(shared, sets, texts, label), sets, texts, measure=measure, label=label,
                 gold=gold, leave_one_out=leave_one_out, progress=progress, shared=shared)
-        elif measure == "span-f1" and not any(s.alternatives for s in sets):
-            got = _lean_span_view(
-                _study(shared, sets, texts, label), sets, texts, label=label, gold=gold,
-                leave_one_out=leave_one_out, progress=progress, shared=shared)
+        elif measure in PAIR_FLOATS:
+            got = _lean_pair_view(
+                _study(shared, sets, texts, label), sets, texts, measure=measure, label=label,
+                gold=gold, leave_one_out=leave_one_out, progress=progress, shared=shared)
         if got is not None:
             return got
         return lean_view(measure_view(sets, texts, measure=measure, label=label, gold=gold,
@@ -853,7 +854,7 @@ def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
         return None
     pairs: dict[tuple[str, str], PairValue] = {}
     params: dict[str, object] = {}
-    per_pair: list[tuple[list[str], list[float | None]]] = []
+    per_pair: list[tuple[list[str], list[float | None], None]] = []
     for k, (a, b) in enumerate(combos):
         sub = sub_study(study, [a, b])
         r = _measure(sub, measure, samples=30, seed=0, progress=None, per_document=False)
@@ -863,7 +864,7 @@ def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
         pair_docs, values, _ = document_values(sub, measure)
         if not _finite_floats(values):
             return None
-        per_pair.append((pair_docs, values))
+        per_pair.append((pair_docs, values, None))
         if progress is not None:
             progress(k + 1, 4 * len(combos))
     pw = PairwiseResult(measure, list(study.annotators), pairs, symmetric=True,
@@ -886,24 +887,30 @@ def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
 
 
 def _rank_floats(keys: list[tuple[str, str]],
-                 per_pair: Sequence[tuple[list[str], Sequence[float | None]]],
+                 per_pair: Sequence[tuple[list[str], Sequence[float | None],
+                                          Sequence[str | None] | None]],
                  many: tuple[list[str], list[float | None], list[str | None]] | None
                  ) -> list[DocDisagreement]:
     """:func:`rank_documents` of the pairs ``keys``, whose per-document values are ``per_pair``
-    (each pair's documents and values, None where undefined), and of the many-annotator
-    values ``many`` (documents, values, reasons), from those floats: the same table, means
-    and order. The pairs' reasons are not needed: with ``many`` the reasons are its own, and
-    span-F1 (without ``many``) has no undefined per-document value."""
+    (each pair's documents, values, None where undefined, and their reasons, or None where
+    no value is undefined or ``many`` is given), and of the many-annotator values ``many``
+    (documents, values, reasons), from those floats: the same table, means, reasons and
+    order."""
     docs = dict.fromkeys(many[0]) if many is not None else {}
-    for pair_docs, _ in per_pair:
+    for pair_docs, _, _ in per_pair:
         docs.update(dict.fromkeys(pair_docs))
     index = {d: i for i, d in enumerate(docs)}
     table = np.full((len(keys), len(docs)), np.nan)
-    for row, (pair_docs, values) in zip(table, per_pair, strict=True):
+    first_reason: dict[str, str] = {}
+    for row, (pair_docs, values, reasons) in zip(table, per_pair, strict=True):
         got = [(index[d], v) for d, v in zip(pair_docs, values, strict=True) if v is not None]
         if got:
             at, vals = zip(*got, strict=True)
             row[list(at)] = vals
+        if reasons is not None and len(got) < len(pair_docs):
+            for d, v, why in zip(pair_docs, values, reasons, strict=True):
+                if v is None and why:
+                    first_reason.setdefault(d, why)
     pair_of, pair_value, n_pairs, mean = _least_pairs((table, {}), keys, len(docs))
     value: list[float | None]
     reason: list[str | None]
@@ -916,27 +923,43 @@ def _rank_floats(keys: list[tuple[str, str]],
             reason.append(_GONE if i is None else many[2][i])
     else:
         value = [m if c else None for m, c in zip(mean, n_pairs, strict=True)]
-        reason = [None if c else "undefined for every pair" for c in n_pairs]
+        reason = [None if c else first_reason.get(d, "undefined for every pair")
+                  for d, c in zip(docs, n_pairs, strict=True)]
     return _ranked(list(docs), value, reason, pair_of, pair_value, n_pairs)
 
 
-def _lean_span_view(study: Study, sets: Sequence[AnnotationSet],
-                    texts: dict[str, str | None] | None, *, label: str | None,
+PAIR_FLOATS: tuple[str, ...] = ("span-f1", "mafalda-f1", "text-kappa")
+"""Pairwise measures whose per-document values the measure gives as floats
+(``measure_view(..., lean=True)``: ``span_f1(..., document_f1=...)``,
+``text_kappa(..., document_values=...)``)."""
+
+
+def _lean_pair_view(study: Study, sets: Sequence[AnnotationSet],
+                    texts: dict[str, str | None] | None, *, measure: str, label: str | None,
                     gold: AnnotationSet | None, leave_one_out: bool,
                     progress: Progress | None, shared: Shared | None) -> MeasureView | None:
-    """``lean_view(measure_view(...))`` of span-F1 (Martino's scorer), each ordered pair's
-    per-document F1 as a list of floats (``span_f1(..., document_f1=...)``) rather than an
-    :class:`~core.metrics.agreement.coefficients.Agreement` and a dictionary per document and
-    pair (six pairs at three annotators); the ranking is :func:`rank_documents`' from the same
-    floats. None where :func:`rank_documents` would not take its arrays (8 pairs or more, a
-    value that is not a finite float)."""
-    keys = list(permutations(study.annotators, 2))
-    if len(keys) >= 8:
+    """``lean_view(measure_view(...))`` of a measure of :data:`PAIR_FLOATS`, each pair's
+    per-document values as lists of floats rather than an
+    :class:`~core.metrics.agreement.coefficients.Agreement` (and a dictionary) per document
+    and pair: six ordered pairs at three annotators for span-F1 and MAFALDA F1, three for
+    text-κ; the ranking is :func:`rank_documents`' from the same floats. None where
+    :func:`rank_documents` would not take its arrays (8 pairs or more, a value that is not a
+    finite float): then the general way."""
+    n = len(study.annotators)
+    if n * (n - 1) // (1 if measure in ASYMMETRIC else 2) >= 8:
         return None
-    floats: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
-    pw = span_f1(study, "martino", per_document=False, document_f1=floats)
-    per_pair = [floats.get(k, ([], [])) for k in pw.pairs]
-    if any(not _finite_floats(values) for _, values in per_pair):
+    per_pair: list[tuple[list[str], Sequence[float | None], Sequence[str | None] | None]]
+    if measure == "text-kappa":
+        kappas: dict[tuple[str, str], tuple[list[str], list[float | None], list[str | None]]]
+        kappas = {}
+        pw = text_kappa(study, per_document=False, document_values=kappas)
+        per_pair = [kappas.get(k, ([], [], [])) for k in pw.pairs]
+    else:
+        floats: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
+        pw = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
+                     per_document=False, document_f1=floats)
+        per_pair = [(*floats.get(k, ([], [])), None) for k in pw.pairs]
+    if any(not _finite_floats(values) for _, values, _ in per_pair):
         return None
     if progress is not None:
         progress(1, 4)
@@ -944,12 +967,12 @@ def _lean_span_view(study: Study, sets: Sequence[AnnotationSet],
     others = [s for s in sets if gold is None or s.name != gold.name]
     if gold is not None and others:
         gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
-        gold_res = against(gstudy, gold.name, measure="span-f1")
+        gold_res = against(gstudy, gold.name, measure=measure)
     if progress is not None:
         progress(3, 4)
-    maj = against_majority(sets, texts, measure="span-f1", label=label,
+    maj = against_majority(sets, texts, measure=measure, label=label,
                            leave_one_out=leave_one_out, shared=shared)
     if progress is not None:
         progress(4, 4)
-    return MeasureView("span-f1", pw, None, gold_res, maj,
+    return MeasureView(measure, pw, None, gold_res, maj,
                        _rank_floats(list(pw.pairs), per_pair, None))
