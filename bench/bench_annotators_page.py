@@ -229,9 +229,9 @@ MATRIX_TITLE = """(m) => {
 """Whether the pairwise heatmap drawn is measure ``m``'s (its title starts with the name)."""
 
 
-def group_cpu(pgid: int) -> tuple[float, float]:
-    """CPU seconds (user + system) of the server process ``pgid`` and of the other live
-    processes of its group (the background worker), from ``/proc`` (Linux)."""
+def group_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of the server process ``pid`` and of its live children
+    (the background worker, which runs in a session of its own), from ``/proc`` (Linux)."""
     tick = os.sysconf("SC_CLK_TCK")
     server = others = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -239,12 +239,10 @@ def group_cpu(pgid: int) -> tuple[float, float]:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) != pgid:  # fields[2]: the process group
-            continue
         cpu = (int(fields[11]) + int(fields[12])) / tick
-        if stat.parent.name == str(pgid):
+        if stat.parent.name == str(pid):
             server += cpu
-        else:
+        elif int(fields[1]) == pid:  # fields[1]: the parent
             others += cpu
     return server, others
 

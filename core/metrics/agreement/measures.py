@@ -209,6 +209,20 @@ def _document_kappa_values(docs: Sequence[str], c: np.ndarray[Any, Any]
     return value, reason
 
 
+def _document_jaccard_values(docs: Sequence[str], c: np.ndarray[Any, Any]
+                             ) -> tuple[list[float | None], list[str | None]]:
+    """The value and reason of each :class:`Agreement` of :func:`_document_jaccards`, without
+    building them; the same floats."""
+    union = c[:, 0] + c[:, 1] + c[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value: list[float | None] = (c[:, 0].astype(float) / union.astype(float)).tolist()
+    reason: list[str | None] = [None] * len(value)
+    for i in np.flatnonzero(union == 0).tolist():
+        value[i], reason[i] = None, (f"Jaccard is undefined for document {docs[i]!r}: neither "
+                                     "annotator marked it")
+    return value, reason
+
+
 def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
                        ) -> list[Agreement]:
     """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
@@ -264,9 +278,16 @@ def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence
     return kp, jp
 
 
+DocumentValues = dict[tuple[str, str], tuple[list[str], list[float | None], list[str | None]]]
+"""Per annotator pair: the documents of its per-document values, each value and reason (the
+:class:`Agreement` s' fields, without the objects)."""
+
+
 def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True),
                    only: Sequence[tuple[str, str]] | None = None,
-                   sides: CharSides | None = None
+                   sides: CharSides | None = None,
+                   document_values: tuple[DocumentValues | None, DocumentValues | None] = (
+                       None, None)
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
@@ -280,7 +301,9 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
     of every pair (each the values of the two annotators alone: :func:`char_counts` looks only
     at the documents both list). ``sides``: the study's :class:`CharSides` when the caller
     shares them with other comparisons (``only`` may then name a side it added, as
-    :meth:`CharSides.majority`); by default one for these pairs.
+    :meth:`CharSides.majority`); by default one for these pairs. ``document_values``: κ's and
+    Jaccard's; each given is filled with every pair's per-document values and reasons, the
+    fields of the :class:`Agreement` s ``per_document`` would hold, without the objects.
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
@@ -296,16 +319,18 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
         per_label = {lab: tuple(c) for lab, c in
                      zip(labels, by_label.sum(axis=0).tolist(), strict=True)}
         position: Counts = tuple(counts[:, -1, :].sum(axis=0).tolist())
+        doc_counts = by_label.sum(axis=1)
         kappas[(a, b)], jaccards[(a, b)] = _char_pair(
-            per_label, position, doc_ids, by_label.sum(axis=1), documents=per_document)
+            per_label, position, doc_ids, doc_counts, documents=per_document)
+        if len(doc_ids) and document_values[0] is not None:
+            c = np.asarray(doc_counts, dtype=np.int64).reshape(-1, 4)
+            document_values[0][(a, b)] = (list(doc_ids), *_document_kappa_values(doc_ids, c))
+        if len(doc_ids) and document_values[1] is not None:
+            c = np.asarray(doc_counts, dtype=np.int64).reshape(-1, 4)
+            document_values[1][(a, b)] = (list(doc_ids), *_document_jaccard_values(doc_ids, c))
     docs = {"documents": len(study.docs)}
     return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
-
-
-DocumentValues = dict[tuple[str, str], tuple[list[str], list[float | None], list[str | None]]]
-"""Per annotator pair: the documents of its per-document values, each value and reason (the
-:class:`Agreement` s' fields, without the objects)."""
 
 
 def text_kappa(study: Study, *, per_document: bool = True,
