@@ -104,7 +104,7 @@ def test_the_lean_view_is_what_the_worker_sent() -> None:
     view goes through it unchanged; five annotators (ten pairs) take the general way."""
     sets = [_set(f"a{i}", {"d1": [(i, 5, "A")], "d2": [(0, 3 + i, "B"), (8, 4, "A")],
                            "d3": [(2 * i, 6, "A")]}) for i in range(5)]
-    for measure in ("fleiss-kappa", "krippendorff-alpha", "span-f1"):
+    for measure in ("fleiss-kappa", "krippendorff-alpha", "span-f1", "char-kappa", "text-kappa"):
         full = measure_view(sets, measure=measure, gold=sets[0])
         lean = measure_view(sets, measure=measure, gold=sets[0], lean=True)
         assert repr(for_the_page(full)) == repr(lean_view(full)) == repr(lean)

@@ -725,7 +725,7 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
         elif (measure in CHAR_MEASURES and not leave_one_out and len(sets) >= 2
               and not any(s.alternatives for s in sets)):
             study = _study(shared, sets, texts, label)
-            if len(study.annotators) >= 2:
+            if 2 <= len(study.annotators) <= 4:  # fewer than 8 pairs: rank_documents' arrays
                 got = _char_view(study, sets, texts, measure=measure, label=label, gold=gold,
                                  progress=progress, shared=shared, lean=True)
         elif measure in PAIR_FLOATS:
@@ -788,7 +788,8 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
     (:meth:`CharSides.runs`): then the general way. The same floats as the general way
     (``tests/agreement/test_view_shared.py``). ``lean``: :func:`lean_view` of it, the
     ranking from the matrix's per-document values as floats (no object per document and
-    pair: 0.3 s of the worker's CPU at 100,000 documents)."""
+    pair: 0.3 s of the worker's CPU at 100,000 documents); None where :func:`rank_documents`
+    would not take them (8 pairs or more, a value that is not a finite float)."""
     names = list(study.annotators)
     ref = _free_name("majority", names)
     sides = _kept(shared, ("sides", study), lambda: CharSides(study))
@@ -818,8 +819,13 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
                          sides=sides)[pick]
     if progress is not None:
         progress(4, 4)
-    ranking = (_rank_floats(list(pw.pairs), [floats.get(k, ([], [], [])) for k in pw.pairs],
-                            None) if lean else rank_documents(pw, None))
+    if lean:
+        per_pair = [floats.get(k, ([], [], [])) for k in pw.pairs]
+        if len(per_pair) >= 8 or any(not _finite_floats(v) for _, v, _ in per_pair):
+            return None  # rank_documents would not take its arrays: the general way
+        ranking = _rank_floats(list(pw.pairs), per_pair, None)
+    else:
+        ranking = rank_documents(pw, None)
     return MeasureView(measure, pw, None, gold_res, {a: maj.pairs[(ref, a)] for a in names},
                        ranking)
 
