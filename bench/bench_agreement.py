@@ -19,8 +19,12 @@ the CPU of pickling what the worker sends back and of unpickling it in the serve
 ``--tree PATH,PATH`` each checkout runs in its own process importing its own ``core`` and
 ``ui``, ``--repeat`` rounds interleaved; the corpus is built once and handed over pickled.
 The measures run one after the other in one process, as the worker runs them, with what the
-worker keeps between them (``core.metrics.agreement.panel.Shared``) where the checkout has
-it. ``--corpus DIR`` takes the pair of ``bench_app.py --corpus DIR`` instead (the page's
+worker keeps between them (``core.metrics.agreement.panel.Shared``) and the page's lean view
+(``measure_view(..., lean=True)``, which the page's jobs ask for) where the checkout has
+them. ``--in-page``: as the page computes a switch itself while the worker is busy
+(``ui.annotators.run_here_if_busy``): the full view with nothing kept where the checkout has no
+lean view, else the lean view with the page's study kept (``ui.annotators.page_shared``).
+``--corpus DIR`` takes the pair of ``bench_app.py --corpus DIR`` instead (the page's
 default view of a pair: both sets, the gold first). The load average is printed with every run.
 
     python bench/bench_agreement.py --views --docs 100000 --measures char-kappa --tree /tmp/base,.
@@ -112,16 +116,27 @@ try:
 except ImportError:  # a checkout before it: the worker sent the whole view
     def for_the_page(view):
         return view
-try:  # what the worker keeps between views (panel.Shared), where the checkout has it
-    from core.metrics.agreement.panel import Shared
-    kept = {"shared": Shared()}
-except ImportError:
-    kept = {}
+import inspect
 with open(sys.argv[1], "rb") as f:
     sets, texts = pickle.load(f)
 gold = sets[0]
 # the page's default view: the annotators against the gold; a pair (--corpus): both sets
 annotators = sets if len(sets) == 2 else sets[1:]
+lean = "lean" in inspect.signature(measure_view).parameters
+try:  # what the worker keeps between views (panel.Shared), where the checkout has it
+    from core.metrics.agreement.panel import Shared
+    kept = {"shared": Shared()}
+except ImportError:
+    kept = {}
+if sys.argv[3] == "page":  # a switch the page computes itself (ui.annotators.run_here_if_busy)
+    from core.metrics.agreement import Study
+    if lean:  # the lean view, with the page's study kept (ui.annotators.page_shared)
+        study = Study.from_sets(annotators, texts)
+        kept["shared"].get(("study", *annotators, texts, None), lambda: study)
+    else:  # the full view, nothing kept
+        kept = {}
+if lean:  # the page's view, as the page's jobs ask for it
+    kept["lean"] = True
 for measure in sys.argv[2].split(","):
     t = time.process_time()
     view = measure_view(annotators, texts, measure=measure, gold=gold, **kept)
@@ -137,7 +152,7 @@ for measure in sys.argv[2].split(","):
 
 
 def views(docs: int, measures: str, trees: list[str], repeat: int,
-          pair: Path | None = None) -> None:
+          pair: Path | None = None, in_page: bool = False) -> None:
     """``--views``: each checkout's worker-side CPU per measure, interleaved; ``pair``: the
     folder of ``bench_app.py --corpus`` (``bench/gold.json``, ``bench/system_a.json``)."""
     if pair is not None:
@@ -161,7 +176,8 @@ def views(docs: int, measures: str, trees: list[str], repeat: int,
         for r in range(repeat):
             for tree in trees:
                 load = os.getloadavg()[0]
-                out = subprocess.run([sys.executable, "-c", VIEW_CHILD, path, measures],
+                out = subprocess.run([sys.executable, "-c", VIEW_CHILD, path, measures,
+                                      "page" if in_page else "worker"],
                                      cwd=tree, capture_output=True, text=True, check=True)
                 for line in out.stdout.splitlines():
                     m, cpu, dump, unpickle, mb = line.split("\t")
@@ -180,13 +196,16 @@ def main() -> None:
                     help="--views: comma-separated measures")
     ap.add_argument("--tree", default=str(Path(__file__).resolve().parent.parent),
                     help="--views: comma-separated checkouts, interleaved")
+    ap.add_argument("--in-page", action="store_true",
+                    help="--views: as the page computes a switch itself when the worker is busy")
     ap.add_argument("--corpus", type=Path, default=None,
                     help="--views: the gold and system pair of bench_app.py --corpus DIR "
                     "(the Annotators page's default view of a pair) instead of --docs")
     args = ap.parse_args()
     if args.views:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
-        views(args.docs, args.measures, args.tree.split(","), args.repeat, args.corpus)
+        views(args.docs, args.measures, args.tree.split(","), args.repeat, args.corpus,
+              args.in_page)
         return
     sets, texts = synthetic(args.docs)
     n_spans = [s.span_count() for s in sets]

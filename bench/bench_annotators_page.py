@@ -23,7 +23,9 @@ drawn), and measure switches, each from the click on the menu option until the h
 measure is visible: at once after the first visit (the worker still computing the other measures
 ahead), then, after ``--settle`` seconds, to the others. ``--tree PATH,PATH`` runs the rounds in
 several checkouts, interleaved (before/after on the same machine in the same minutes); the load
-average is printed with every round. Writes ``bench/results/bench_annotators_browser_<docs>.json``.
+average is printed with every round, and with every switch the CPU seconds of the server and
+of its background worker meanwhile (``CPU server+worker``). Writes
+``bench/results/bench_annotators_browser_<docs>.json``.
 
     python bench/bench_annotators_page.py --browser --docs 10000 --rounds 2 --tree /tmp/base,.
 
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -226,6 +229,24 @@ MATRIX_TITLE = """(m) => {
 """Whether the pairwise heatmap drawn is measure ``m``'s (its title starts with the name)."""
 
 
+def group_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of the server process ``pid`` and of its live children
+    (the background worker, which runs in a session of its own), from ``/proc`` (Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    server = others = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        cpu = (int(fields[11]) + int(fields[12])) / tick
+        if stat.parent.name == str(pid):
+            server += cpu
+        elif int(fields[1]) == pid:  # fields[1]: the parent
+            others += cpu
+    return server, others
+
+
 def browser_round(tree: Path, data: list[str], settle: float, switches: bool = True,
                   timeout: float = 600_000) -> dict[str, Any]:
     """One fresh server in ``tree``: first load, first visit, measure switches (seconds;
@@ -266,15 +287,22 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
                         if attempt == 3:
                             raise
                         page.keyboard.press("Escape")
+                cpu0 = group_cpu(proc.pid)
                 t0 = time.perf_counter()
                 option.click()
                 page.wait_for_function(MATRIX_TITLE, arg=measure, timeout=timeout)
-                return time.perf_counter() - t0
+                took = time.perf_counter() - t0
+                cpu1 = group_cpu(proc.pid)
+                cpu[measure] = (round(cpu1[0] - cpu0[0], 2), round(cpu1[1] - cpu0[1], 2))
+                return took
 
+            cpu: dict[str, tuple[float, float]] = {}
             out["switch_now_s"] = {m: switch(m) for m in SWITCH_NOW} if switches else {}
+            out["switch_now_cpu_s"], cpu = cpu, {}
             if switches:
                 time.sleep(settle)
             out["switch_settled_s"] = {m: switch(m) for m in SWITCH_SETTLED} if switches else {}
+            out["switch_settled_cpu_s"] = cpu
             out["server_peak_rss_mib"] = peak_rss_mib(proc.pid)
             browser.close()
     finally:
@@ -296,8 +324,14 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
             for tree in trees if r % 2 == 0 else trees[::-1]:
                 res = browser_round(tree, data, settle, switches)
                 results.append(res)
-                at_once = " ".join(f"{m} {v:.2f}" for m, v in res["switch_now_s"].items())
-                settled = " ".join(f"{m} {v:.2f}" for m, v in res["switch_settled_s"].items())
+                at_once = " ".join(
+                    f"{m} {v:.2f} (CPU {res['switch_now_cpu_s'][m][0]:.2f}"
+                    f"+{res['switch_now_cpu_s'][m][1]:.2f})"
+                    for m, v in res["switch_now_s"].items())
+                settled = " ".join(
+                    f"{m} {v:.2f} (CPU {res['switch_settled_cpu_s'][m][0]:.2f}"
+                    f"+{res['switch_settled_cpu_s'][m][1]:.2f})"
+                    for m, v in res["switch_settled_s"].items())
                 print(f"{tree}: load {res['load_before']:.1f}->{res['load_after']:.1f}; first "
                       f"load {res['first_load_s']:.2f} s; Annotators answers "
                       f"{res['first_visit_answer_s']:.2f} s, matrix "

@@ -45,7 +45,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
-from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES
+from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared
 from core.metrics.agreement.study import doc_coverage
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
@@ -310,7 +310,8 @@ def view_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
                       "view",
                       {**_resident_view_args(_ws, sets, label, measure, gold,
                                              leave_one_out),
-                       "samples": samples, "seed": seed}), later=_later)
+                       # the view the worker sends (for_the_page), computed as such
+                       "samples": samples, "seed": seed, "lean": True}), later=_later)
 
 
 PREFETCH_DOCS = 20_000
@@ -414,10 +415,29 @@ def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents:
     if (c.measure not in PREFETCHED or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
             or not jobs_busy_elsewhere(job)):
         return
+    # The page's view (lean: what the worker sends, ui.gamma_worker.for_the_page), with the
+    # studies and the majority kept between the switches (page_shared)
+    args = {**_view_args(ws, c.sets, c.label, c.measure, c.gold, c.leave_one_out),
+            "texts": ws.corpus.texts, "lean": True,
+            "shared": page_shared(ws.key, ws, c.sets, c.label)}
     with st.spinner(f"Computing {c.measure} (the background worker is busy with another "
                     "job)…"):
-        jobs_run_here(job, lambda: core_measure_view(
-            **_view_args(ws, c.sets, c.label, c.measure, c.gold, c.leave_one_out)))
+        jobs_run_here(job, lambda: core_measure_view(**args))
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def page_shared(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+                ) -> Shared:
+    """What :func:`run_here_if_busy` keeps between the views it computes on one choice of sets
+    (:class:`core.metrics.agreement.panel.Shared`: the studies, the majority and the character
+    runs), starting with the page's own study (:func:`study`, built from the same sets and
+    texts), so a switch computed in the page builds none of them again (0.1–0.3 s of CPU at
+    10,000 documents, docs/performance.md, "Issue 29, seventh pass")."""
+    shared = Shared()
+    chosen = _sets(_ws, sets)
+    shared.get(("study", *chosen, _ws.corpus.texts, label),
+               lambda: study(ws_key, _ws, sets, label))
+    return shared
 
 
 @st.cache_data(max_entries=64, show_spinner="Aligning…")

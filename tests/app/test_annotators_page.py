@@ -571,6 +571,31 @@ def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_a
     names = [a.name for a in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
+    # The next switch in the page builds no study again (page_shared keeps them), and its
+    # view is the one the worker sends: the full view without its per-document values.
+    from core.metrics.agreement import measure_view
+    from core.metrics.agreement.panel import lean_view
+
+    computed: list[tuple[dict[str, Any], Any]] = []
+    original = ann.core_measure_view
+
+    def spy(**kwargs: Any) -> Any:
+        computed.append((kwargs, original(**kwargs)))
+        return computed[-1][1]
+
+    monkeypatch.setattr(ann, "core_measure_view", spy)
+    built: list[object] = []
+    from_sets = Study.from_sets
+    monkeypatch.setattr(Study, "from_sets", classmethod(
+        lambda cls, *a, **k: built.append(a) or from_sets(*a, **k)))
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("fleiss-kappa").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    ((kwargs, view),) = computed
+    assert kwargs["lean"] and built == []
+    full = {k: v for k, v in kwargs.items() if k not in ("lean", "shared")}
+    monkeypatch.setattr(Study, "from_sets", from_sets)
+    assert repr(view) == repr(lean_view(measure_view(**full)))
     ahead.future.cancel()
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for
 

@@ -191,14 +191,7 @@ def fleiss_kappa_rows(counts: NDArray[np.floating[Any]], categories: Sequence[Ha
     if t.ndim != 3 or t.shape[1] == 0:
         return [fleiss_kappa(table, categories) for table in t]
     n_subjects = t.shape[1]
-    per_subject = t.sum(axis=2)
-    n = per_subject[:, 0]
-    regular = np.all(per_subject == n[:, None], axis=1) & (n >= 2)
-    n = np.where(regular, n, 2.0)  # the others are computed one by one below
-    p_i = ((t * t).sum(axis=2) - n[:, None]) / (n * (n - 1))[:, None]
-    p_bar = p_i.mean(axis=1)
-    p_j = t.sum(axis=1) / (n_subjects * n)[:, None]
-    p_e = (p_j * p_j).sum(axis=1)
+    regular, n, p_bar, p_j, p_e = _fleiss_arrays(t)
     q = p_j * (1 - p_j)
     disagree = (t * (n[:, None, None] - t)).sum(axis=1)  # integers: exact in any order
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -218,6 +211,61 @@ def fleiss_kappa_rows(counts: NDArray[np.floating[Any]], categories: Sequence[Ha
                  "raters": int(ni), "category_kappa": cat_kappa}
         out.append(_ratio_agreement(float(p_bar[i]), float(p_e[i]), stats, "Fleiss' kappa"))
     return out
+
+
+def _fleiss_arrays(t: NDArray[np.floating[Any]]
+                   ) -> tuple[NDArray[np.bool_], NDArray[Any], NDArray[Any], NDArray[Any],
+                              NDArray[Any]]:
+    """Of each table ``t[i]`` (contiguous, tables × subjects × categories): whether every
+    subject has the same number n ≥ 2 of ratings, n (2 where not), P̄, p_j and P_e, as
+    :func:`fleiss_kappa` computes them."""
+    n_subjects = t.shape[1]
+    per_subject = t.sum(axis=2)
+    n = per_subject[:, 0]
+    regular = np.all(per_subject == n[:, None], axis=1) & (n >= 2)
+    n = np.where(regular, n, 2.0)  # the others are computed one by one
+    p_i = ((t * t).sum(axis=2) - n[:, None]) / (n * (n - 1))[:, None]
+    p_bar = p_i.mean(axis=1)
+    p_j = t.sum(axis=1) / (n_subjects * n)[:, None]
+    p_e = (p_j * p_j).sum(axis=1)
+    return regular, n, p_bar, p_j, p_e
+
+
+def _ratio_values(p_o: NDArray[Any], p_e: NDArray[Any], what: str
+                  ) -> tuple[list[float | None], list[str | None]]:
+    """:func:`_ratio_agreement`'s value and reason of each ``(p_o[i], p_e[i])``: the same
+    operations on doubles element by element, so the same floats."""
+    # math.isclose(p_e, 1.0, rel_tol=0.0, abs_tol=1e-12) of a finite p_e
+    none = (np.abs(p_e - 1.0) <= 1e-12).tolist()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = ((p_o - p_e) / (1.0 - p_e)).tolist()
+    reason: list[str | None] = [None] * len(value)
+    for i in np.flatnonzero(none).tolist():
+        got = _ratio_agreement(float(p_o[i]), float(p_e[i]), {}, what)
+        value[i], reason[i] = got.value, got.reason
+    return value, reason
+
+
+def fleiss_kappa_values(counts: NDArray[np.floating[Any]], categories: Sequence[Hashable]
+                        ) -> tuple[list[float | None], list[str | None]]:
+    """The value and reason of each :class:`Agreement` of :func:`fleiss_kappa_rows`, without
+    building them (an object and a dictionary per document: most of the time of the
+    per-document values of a corpus); the same floats
+    (``tests/agreement/test_coefficients_rows.py``).
+
+    >>> fleiss_kappa_values(np.array([[[2., 0], [0, 2]], [[2., 0], [2, 0]]]), ["a", "b"])[0]
+    [1.0, None]
+    """
+    t = np.ascontiguousarray(counts, dtype=float)
+    if t.ndim != 3 or t.shape[1] == 0 or not np.all(np.isfinite(t)):
+        rows = fleiss_kappa_rows(t, categories)
+        return [a.value for a in rows], [a.reason for a in rows]
+    regular, _, p_bar, _, p_e = _fleiss_arrays(t)
+    value, reason = _ratio_values(p_bar, p_e, "Fleiss' kappa")
+    for i in np.flatnonzero(~regular).tolist():
+        got = fleiss_kappa(t[i], categories)
+        value[i], reason[i] = got.value, got.reason
+    return value, reason
 
 
 def fleiss_kappa_from_ratings(ratings: Sequence[Sequence[Hashable]]) -> Agreement:
@@ -320,21 +368,7 @@ def krippendorff_alpha_rows(counts: NDArray[np.floating[Any]], values: Sequence[
     c = np.ascontiguousarray(counts, dtype=float)
     if c.ndim != 3 or c.shape[2] != 2:
         return [krippendorff_alpha_from_counts(table, values) for table in c]
-    m_u = c.sum(axis=2)
-    pairable = m_u >= 2
-    steps = np.where(pairable, m_u - 1.0, 1.0)
-    _, exponent = np.frexp(steps)
-    dyadic = np.all(steps == np.ldexp(0.5, exponent), axis=1)  # m_u − 1 = 2**k
-    w = np.where(pairable, 1.0 / steps, 0.0)
-    wc = c * w[:, :, None]
-    # o[x, y] = Σ_u w_u c_ux c_uy − [x = y] Σ_u w_u c_ux, the coincidence matrix (nominal δ²).
-    o01 = (wc[:, :, 0] * c[:, :, 1]).sum(axis=1)
-    o10 = (wc[:, :, 1] * c[:, :, 0]).sum(axis=1)
-    o00 = (wc[:, :, 0] * c[:, :, 0]).sum(axis=1) - wc[:, :, 0].sum(axis=1)
-    o11 = (wc[:, :, 1] * c[:, :, 1]).sum(axis=1) - wc[:, :, 1].sum(axis=1)
-    n_c0, n_c1 = o00 + o01, o10 + o11
-    n = n_c0 + n_c1
-    units = pairable.sum(axis=1).tolist()
+    dyadic, o01, o10, n_c0, n_c1, n, units = _krippendorff_arrays(c)
     out = []
     for i in range(c.shape[0]):
         if not dyadic[i]:
@@ -350,12 +384,68 @@ def krippendorff_alpha_rows(counts: NDArray[np.floating[Any]], values: Sequence[
         stats = {"D_o": d_o, "D_e": d_e, "pairable_units": units[i], "pairable_values": ni,
                  "level": "nominal"}
         if d_e == 0.0:
-            out.append(undefined("Krippendorff's alpha is undefined: expected disagreement is 0 "
-                                 "(every pairable value is the same, e.g. a label nobody used)",
-                                 **stats))
+            out.append(undefined(_ALPHA_NO_DE, **stats))
         else:
             out.append(Agreement(1.0 - d_o / d_e, None, stats))
     return out
+
+
+_ALPHA_NO_DE = ("Krippendorff's alpha is undefined: expected disagreement is 0 (every pairable "
+                "value is the same, e.g. a label nobody used)")
+
+
+def _krippendorff_arrays(c: NDArray[np.floating[Any]]) -> tuple[Any, ...]:
+    """Of each table ``c[i]`` (contiguous, tables × units × 2 values): whether every pairable
+    unit's ``m_u − 1`` is a power of two, the coincidences o01 and o10, the value totals
+    n_c0 and n_c1, their sum n, and the number of pairable units (a list)."""
+    m_u = c.sum(axis=2)
+    pairable = m_u >= 2
+    steps = np.where(pairable, m_u - 1.0, 1.0)
+    _, exponent = np.frexp(steps)
+    dyadic = np.all(steps == np.ldexp(0.5, exponent), axis=1)  # m_u − 1 = 2**k
+    w = np.where(pairable, 1.0 / steps, 0.0)
+    wc = c * w[:, :, None]
+    # o[x, y] = Σ_u w_u c_ux c_uy − [x = y] Σ_u w_u c_ux, the coincidence matrix (nominal δ²).
+    o01 = (wc[:, :, 0] * c[:, :, 1]).sum(axis=1)
+    o10 = (wc[:, :, 1] * c[:, :, 0]).sum(axis=1)
+    o00 = (wc[:, :, 0] * c[:, :, 0]).sum(axis=1) - wc[:, :, 0].sum(axis=1)
+    o11 = (wc[:, :, 1] * c[:, :, 1]).sum(axis=1) - wc[:, :, 1].sum(axis=1)
+    n_c0, n_c1 = o00 + o01, o10 + o11
+    n = n_c0 + n_c1
+    return dyadic, o01, o10, n_c0, n_c1, n, pairable.sum(axis=1).tolist()
+
+
+def krippendorff_alpha_values(counts: NDArray[np.floating[Any]], values: Sequence[Any]
+                              ) -> tuple[list[float | None], list[str | None]]:
+    """The value and reason of each :class:`Agreement` of :func:`krippendorff_alpha_rows`,
+    without building them; the same floats (the same operations on doubles element by
+    element; ``tests/agreement/test_coefficients_rows.py``).
+
+    >>> krippendorff_alpha_values(np.array([[[2., 0], [1, 1], [0, 2]]]), ["absent", "present"])
+    ([0.4444444444444444], [None])
+    """
+    c = np.ascontiguousarray(counts, dtype=float)
+    if c.ndim != 3 or c.shape[2] != 2 or not np.all(np.isfinite(c)):
+        rows = krippendorff_alpha_rows(c, values)
+        return [a.value for a in rows], [a.reason for a in rows]
+    dyadic, o01, o10, n_c0, n_c1, n, units = _krippendorff_arrays(c)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_o = (o01 + o10) / n
+        d_e = np.where(n > 1, (n_c0 * n_c1 + n_c1 * n_c0) / (n * (n - 1)), 0.0)
+        alpha = (1.0 - d_o / d_e).tolist()
+    no_de = (d_e == 0.0).tolist()
+    out: list[float | None] = list(alpha)
+    reason: list[str | None] = [None] * len(out)
+    for i in range(len(out)):
+        if not dyadic[i]:
+            got = krippendorff_alpha_from_counts(c[i], values)
+            out[i], reason[i] = got.value, got.reason
+        elif not units[i]:
+            out[i], reason[i] = None, ("Krippendorff's alpha is undefined: no unit has values "
+                                       "from two coders")
+        elif no_de[i]:
+            out[i], reason[i] = None, _ALPHA_NO_DE
+    return out, reason
 
 
 def _delta2(values: NDArray[Any], n_c: NDArray[np.floating[Any]], level: Level

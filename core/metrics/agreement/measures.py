@@ -22,9 +22,11 @@ from core.metrics.agreement.coefficients import (
     cohen_kappa_binary,
     fleiss_kappa,
     fleiss_kappa_rows,
+    fleiss_kappa_values,
     krippendorff_alpha,
     krippendorff_alpha_from_counts,
     krippendorff_alpha_rows,
+    krippendorff_alpha_values,
     undefined,
 )
 from core.metrics.agreement.study import (
@@ -189,6 +191,38 @@ def _document_kappas(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[
             for doc, cs, ok, v, po, pe in rows]
 
 
+def _document_kappa_values(docs: Sequence[str], c: np.ndarray[Any, Any]
+                           ) -> tuple[list[float | None], list[str | None]]:
+    """The value and reason of each :class:`Agreement` of :func:`_document_kappas` (counts
+    ``c``: documents × (n11, n10, n01, n00)), without building them; the same floats."""
+    a, b, x, d = (c[:, k].astype(float) for k in range(4))
+    n = a + b + x + d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_o = (a + d) / n
+        p_e = ((a + b) * (a + x) + (x + d) * (b + d)) / (n * n)
+        value: list[float | None] = ((p_o - p_e) / (1.0 - p_e)).tolist()
+    reason: list[str | None] = [None] * len(value)
+    for i in np.flatnonzero(~((n > 0) & ~(np.abs(p_e - 1.0) <= 1e-12))).tolist():
+        cs = c[i].tolist()
+        k = _kappa((cs[0], cs[1], cs[2], cs[3]), f"document {docs[i]!r}")
+        value[i], reason[i] = k.value, k.reason
+    return value, reason
+
+
+def _document_jaccard_values(docs: Sequence[str], c: np.ndarray[Any, Any]
+                             ) -> tuple[list[float | None], list[str | None]]:
+    """The value and reason of each :class:`Agreement` of :func:`_document_jaccards`, without
+    building them; the same floats."""
+    union = c[:, 0] + c[:, 1] + c[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value: list[float | None] = (c[:, 0].astype(float) / union.astype(float)).tolist()
+    reason: list[str | None] = [None] * len(value)
+    for i in np.flatnonzero(union == 0).tolist():
+        value[i], reason[i] = None, (f"Jaccard is undefined for document {docs[i]!r}: neither "
+                                     "annotator marked it")
+    return value, reason
+
+
 def _document_jaccards(docs: Sequence[str], counts: Sequence[Counts] | np.ndarray[Any, Any]
                        ) -> list[Agreement]:
     """``_jaccard(c, f"document {doc!r}")`` of every document, the divisions done at once."""
@@ -244,9 +278,16 @@ def _char_pair(per_label: Mapping[str, Counts], position: Counts, docs: Sequence
     return kp, jp
 
 
+DocumentValues = dict[tuple[str, str], tuple[list[str], list[float | None], list[str | None]]]
+"""Per annotator pair: the documents of its per-document values, each value and reason (the
+:class:`Agreement` s' fields, without the objects)."""
+
+
 def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, True),
                    only: Sequence[tuple[str, str]] | None = None,
-                   sides: CharSides | None = None
+                   sides: CharSides | None = None,
+                   document_values: tuple[DocumentValues | None, DocumentValues | None] = (
+                       None, None)
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
@@ -260,7 +301,9 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
     of every pair (each the values of the two annotators alone: :func:`char_counts` looks only
     at the documents both list). ``sides``: the study's :class:`CharSides` when the caller
     shares them with other comparisons (``only`` may then name a side it added, as
-    :meth:`CharSides.majority`); by default one for these pairs.
+    :meth:`CharSides.majority`); by default one for these pairs. ``document_values``: κ's and
+    Jaccard's; each given is filled with every pair's per-document values and reasons, the
+    fields of the :class:`Agreement` s ``per_document`` would hold, without the objects.
     """
     _need_two(study)
     kappas: dict[tuple[str, str], PairValue] = {}
@@ -276,19 +319,29 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
         per_label = {lab: tuple(c) for lab, c in
                      zip(labels, by_label.sum(axis=0).tolist(), strict=True)}
         position: Counts = tuple(counts[:, -1, :].sum(axis=0).tolist())
+        doc_counts = by_label.sum(axis=1)
         kappas[(a, b)], jaccards[(a, b)] = _char_pair(
-            per_label, position, doc_ids, by_label.sum(axis=1), documents=per_document)
+            per_label, position, doc_ids, doc_counts, documents=per_document)
+        if len(doc_ids) and document_values[0] is not None:
+            c = np.asarray(doc_counts, dtype=np.int64).reshape(-1, 4)
+            document_values[0][(a, b)] = (list(doc_ids), *_document_kappa_values(doc_ids, c))
+        if len(doc_ids) and document_values[1] is not None:
+            c = np.asarray(doc_counts, dtype=np.int64).reshape(-1, 4)
+            document_values[1][(a, b)] = (list(doc_ids), *_document_jaccard_values(doc_ids, c))
     docs = {"documents": len(study.docs)}
     return (PairwiseResult("char-kappa", study.annotators, kappas, params=docs),
             PairwiseResult("char-jaccard", study.annotators, jaccards, params=docs))
 
 
-def text_kappa(study: Study, *, per_document: bool = True) -> PairwiseResult:
+def text_kappa(study: Study, *, per_document: bool = True,
+               document_values: DocumentValues | None = None) -> PairwiseResult:
     """Text-level Cohen's κ on label sets: items are documents × labels (label present or not).
 
     Headline: the pooled doc × label table (MAFALDA's "multi-label binary" κ); per label: that
     label's documents; per document: κ over the label universe, with the label-set Jaccard
     (``per_document=False``: without them; every other value is the same).
+    ``document_values``: filled with each pair's per-document κ values and reasons instead of
+    its ``per_document`` (left empty), without an object per document.
     """
     _need_two(study)
     _, present = doc_label_presence(study)
@@ -316,6 +369,14 @@ def text_kappa(study: Study, *, per_document: bool = True) -> PairwiseResult:
         defined = [v.value for v in pv.per_label.values() if v.value is not None]
         pv.extra["macro"] = (Agreement(float(np.mean(defined)), None, {"labels": len(defined)})
                              if defined else undefined("no label has a defined kappa"))
+        if document_values is not None:
+            nboth_ = both.sum(axis=1)
+            la_, lb_ = xa.sum(axis=1), xb.sum(axis=1)
+            c = np.stack([nboth_, la_ - nboth_, lb_ - nboth_, n_labels - (la_ + lb_ - nboth_)],
+                         axis=1).astype(np.int64)
+            document_values[(a, b)] = (list(docs), *_document_kappa_values(docs, c))
+            pairs[(a, b)] = pv
+            continue
         if not per_document:
             pairs[(a, b)] = pv
             continue
@@ -366,6 +427,31 @@ def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
         res.per_document = dict(zip(docs, fleiss_kappa_rows(counts, ["absent", "present"]),
                                     strict=True))
     return res
+
+
+def document_values(study: Study, measure: str
+                    ) -> tuple[list[str], list[float | None], list[str | None]]:
+    """The documents of the per-document values of :func:`fleiss_text` or
+    :func:`krippendorff_text` (``measure``: ``"fleiss-kappa"`` or ``"krippendorff-alpha"``)
+    with each value and reason of those :class:`Agreement` s, without building them (what a
+    ranking of documents needs: :func:`~core.metrics.agreement.panel.measure_view` with
+    ``lean``); the same floats (``tests/agreement/test_view_lean.py``)."""
+    _need_two(study)
+    if measure == "fleiss-kappa":
+        docs = study.common_docs()
+        if not docs or not study.labels:
+            return [], [], []
+        values, reasons = fleiss_kappa_values(_doc_label_counts(study, docs),
+                                              ["absent", "present"])
+        return list(docs), values, reasons
+    if measure == "krippendorff-alpha":
+        docs = study.docs
+        if not study.labels:
+            return [], [], []
+        values, reasons = krippendorff_alpha_values(_doc_label_counts(study, docs),
+                                                    ["absent", "present"])
+        return list(docs), values, reasons
+    raise ValueError(f"document_values: no per-document values of {measure!r} without objects")
 
 
 def _numeric(label: str) -> float | None:
@@ -778,9 +864,46 @@ def _side(study: Study, annotator: str, docs: list[str], role: Role) -> Annotati
     return AnnotationSet(annotator, {d: spans[d] for d in docs}, role=role)
 
 
+def _martino_document_f1(gold: AnnotationSet, pred: AnnotationSet
+                         ) -> tuple[dict[str, Any], list[str], list[float]]:
+    """:func:`_martino` without its per-document rows, and the documents with the F1 of each
+    row (:meth:`MartinoResult.per_document`: :func:`~core.metrics.result.prf`, official empty
+    rule), computed on arrays with the same operations on doubles, so the same floats."""
+    from core.metrics import martino
+
+    r = martino.score(gold, pred)
+    out = {"precision": r.precision, "recall": r.recall, "f1": r.f1,
+           "per_label": {k: v.to_dict() for k, v in r.per_label().items()},
+           "per_document": {}}
+    pn = np.asarray(r.doc_p_num, dtype=float)
+    pd_ = np.asarray(r.doc_p_den, dtype=np.int64)
+    rn = np.asarray(r.doc_r_num, dtype=float)
+    rd = np.asarray(r.doc_r_den, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(pd_ > 0, pn / np.where(pd_ > 0, pd_, 1), 0.0)
+        rr = np.where(rd > 0, rn / np.where(rd > 0, rd, 1), 0.0)
+        f1 = np.where(p + rr > 0, 2 * p * rr / (p + rr), 0.0)
+    f1 = np.where((pd_ == 0) & (rd == 0), 1.0, f1)
+    return out, list(r.documents), f1.tolist()
+
+
+def _mafalda_document_f1(gold: AnnotationSet, pred: AnnotationSet
+                         ) -> tuple[dict[str, Any], list[str], list[float]]:
+    """:func:`_mafalda` without its per-document dictionaries, and the documents with the F1
+    of each of its rows."""
+    from core.metrics import mafalda
+    from core.model.taxonomy import for_labels
+
+    r = mafalda.score(gold, pred, taxonomy=for_labels([*gold.labels(), *pred.labels()]))
+    rows = r.per_document()
+    return ({"precision": r.precision, "recall": r.recall, "f1": r.f1, "per_label": {},
+             "per_document": {}}, [d.document for d in rows], [d.f1 for d in rows])
+
+
 def span_f1(study: Study, scorer: str = "martino", *,
             score: Callable[[AnnotationSet, AnnotationSet], Mapping[str, Any]] | None = None,
-            only: Sequence[tuple[str, str]] | None = None, per_document: bool = True
+            only: Sequence[tuple[str, str]] | None = None, per_document: bool = True,
+            document_f1: dict[tuple[str, str], tuple[list[str], list[float]]] | None = None
             ) -> PairwiseResult:
     """Pairwise span P/R/F1 with ``scorer`` (``martino`` or ``mafalda``), both directions.
 
@@ -789,11 +912,20 @@ def span_f1(study: Study, scorer: str = "martino", *,
     from the metric modules themselves (never a second implementation here). ``only`` scores
     just those ordered (reference, prediction) pairs instead of every one.
     ``per_document=False`` leaves the per-document values out (every other value is the same).
+    ``document_f1`` (the built-in scorers): filled with each pair's documents and their F1,
+    the values of its ``per_document`` as floats (an :class:`Agreement` and a dictionary per
+    document and pair left out), which are then left out.
     """
     _need_two(study)
     built_in = _SPAN_SCORERS[scorer]
+    floats = document_f1 is not None and score is None
 
     def fn(gold: AnnotationSet, pred: AnnotationSet) -> Mapping[str, Any]:
+        if floats:
+            r, docs, f1 = (_martino_document_f1 if scorer == "martino"
+                           else _mafalda_document_f1)(gold, pred)
+            document_f1[(gold.name, pred.name)] = (docs, f1)  # type: ignore[index]
+            return r
         return score(gold, pred) if score is not None else built_in(gold, pred, per_document)
 
     pairs: dict[tuple[str, str], PairValue] = {}

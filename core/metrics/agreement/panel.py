@@ -31,8 +31,9 @@ What the dashboard's Annotators page asks of ``core`` beyond the measures themse
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -41,12 +42,15 @@ import numpy as np
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.metrics.agreement.dispatch import MEASURES, compute
 from core.metrics.agreement.measures import (
+    DocumentValues,
     GammaCache,
     ManyResult,
     PairValue,
     PairwiseResult,
     char_agreement,
+    document_values,
     span_f1,
+    text_kappa,
 )
 from core.metrics.agreement.study import CharSides, Study, merge_intervals
 from core.model import NOTHING, AnnotationSet, Span, SpanTable, SpanView
@@ -450,6 +454,8 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
 
 # --- documents by disagreement -----------------------------------------------------------------
 
+_GONE = "left out of the many-annotator value: not every annotator lists this document"
+
 @dataclass(frozen=True)
 class DocDisagreement:
     """One document's agreement under one measure.
@@ -498,8 +504,7 @@ def rank_documents(pairs: PairwiseResult | None = None, many: ManyResult | None 
     n = len(docs)
     pair_of, pair_value, n_pairs, mean = _least_pairs(table, list(pairs.pairs) if pairs else [], n)
     if many is not None:
-        gone = undefined(
-            "left out of the many-annotator value: not every annotator lists this document")
+        gone = undefined(_GONE)
         agrs = [many.per_document.get(doc) or gone for doc in docs]
         value = [a.value for a in agrs]
         if any(v is not None and (type(v) is not float or not math.isfinite(v))
@@ -511,11 +516,18 @@ def rank_documents(pairs: PairwiseResult | None = None, many: ManyResult | None 
         value = [m if c else None for m, c in zip(mean, n_pairs, strict=True)]
         reason = [None if c else first_reason.get(doc, "undefined for every pair")
                   for doc, c in zip(docs, n_pairs, strict=True)]
-    # lowest value first, undefined ones last, ties in the documents' order
+    return _ranked(list(docs), value, reason, pair_of, pair_value, n_pairs)
+
+
+def _ranked(names: list[str], value: Sequence[float | None], reason: Sequence[str | None],
+            pair_of: list[tuple[str, str] | None], pair_value: list[float | None],
+            n_pairs: list[int]) -> list[DocDisagreement]:
+    """:func:`rank_documents`' rows in its order: the lowest value first, undefined ones last,
+    ties in the documents' order."""
+    n = len(names)
     missing = np.fromiter((v is None for v in value), dtype=bool, count=n)
     score = np.fromiter((0.0 if v is None else v for v in value), dtype=float, count=n)
     order = np.lexsort((np.arange(n), score, missing)).tolist()
-    names = list(docs)
     return [DocDisagreement(names[i], value[i], reason[i], pair_of[i], pair_value[i], n_pairs[i])
             for i in order]
 
@@ -599,8 +611,7 @@ def _rank_documents_loop(pairs: PairwiseResult | None = None, many: ManyResult |
     for doc in docs:
         pair, pair_value = worst.get(doc, (None, None))
         if many is not None:
-            agr = many.per_document.get(doc) or undefined(
-                "left out of the many-annotator value: not every annotator lists this document")
+            agr = many.per_document.get(doc) or undefined(_GONE)
         elif doc in means:
             agr = Agreement(means[doc])
         else:
@@ -626,6 +637,7 @@ class Shared:
 
     def __init__(self) -> None:
         self._kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._lock = threading.Lock()
 
     def get(self, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
         """The value kept for ``parts`` (objects compared by identity; strings, numbers and
@@ -633,9 +645,11 @@ class Shared:
         key = tuple(p if p is None or isinstance(p, (str, int)) else id(p) for p in parts)
         got = self._kept.get(key)
         if got is None:
-            got = self._kept[key] = (parts, build())
-            while len(self._kept) > self.size:
-                del self._kept[next(iter(self._kept))]
+            value = build()
+            with self._lock:  # a dashboard's page runs may share one (several threads)
+                got = self._kept.setdefault(key, (parts, value))
+                while len(self._kept) > self.size:
+                    del self._kept[next(iter(self._kept))]
         return got[1]
 
 
@@ -677,14 +691,17 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
                  measure: str, label: str | None = None, gold: AnnotationSet | None = None,
                  leave_one_out: bool = False, samples: int = 30, seed: int = 0,
                  progress: Progress | None = None, cache: GammaCache | None = None,
-                 shared: Shared | None = None) -> MeasureView:
+                 shared: Shared | None = None, lean: bool = False) -> MeasureView:
     """:class:`MeasureView` of ``measure`` over ``sets`` (only ``label`` when given).
 
     ``gold``: the set each of ``sets`` is scored against (a set of that name among ``sets`` is
     left out of that comparison); ``None``: no gold comparison. ``samples``, ``seed``,
     ``cache``: γ's. ``shared``: the studies, the majority and the character runs kept between
     calls on the same sets (:class:`Shared`: the dashboard's worker computes one measure per
-    call); the values are the same with or without.
+    call); the values are the same with or without. ``lean``: the view a page shows
+    (:func:`lean_view`: no per-document values but the ranking's), for every measure but γ,
+    γ-cat and α_U without an object per document and pair (the ranking from per-document
+    floats; ``tests/agreement/test_view_lean.py``).
 
     >>> a = AnnotationSet("A", {"d": (Span(0, 6, "x"),)}, role="annotator")
     >>> b = AnnotationSet("B", {"d": (Span(0, 6, "x"),)}, role="annotator")
@@ -699,6 +716,27 @@ def measure_view(sets: Sequence[AnnotationSet], texts: dict[str, str | None] | N
     def step(k: int) -> Progress | None:
         return _scaled(progress, k, steps)
 
+    if lean:
+        got = None
+        if measure in DOCUMENT_VALUES:
+            got = _lean_many_view(
+                _study(shared, sets, texts, label), sets, texts, measure=measure, label=label,
+                gold=gold, leave_one_out=leave_one_out, progress=progress, shared=shared)
+        elif (measure in CHAR_MEASURES and not leave_one_out and len(sets) >= 2
+              and not any(s.alternatives for s in sets)):
+            study = _study(shared, sets, texts, label)
+            if 2 <= len(study.annotators) <= 4:  # fewer than 8 pairs: rank_documents' arrays
+                got = _char_view(study, sets, texts, measure=measure, label=label, gold=gold,
+                                 progress=progress, shared=shared, lean=True)
+        elif measure in PAIR_FLOATS:
+            got = _lean_pair_view(
+                _study(shared, sets, texts, label), sets, texts, measure=measure, label=label,
+                gold=gold, leave_one_out=leave_one_out, progress=progress, shared=shared)
+        if got is not None:
+            return got
+        return lean_view(measure_view(sets, texts, measure=measure, label=label, gold=gold,
+                                      leave_one_out=leave_one_out, samples=samples, seed=seed,
+                                      progress=progress, cache=cache, shared=shared))
     study = _study(shared, sets, texts, label)
     if (measure in CHAR_MEASURES and not leave_one_out and len(study.annotators) >= 2
             and not any(s.alternatives for s in sets)):
@@ -738,7 +776,8 @@ def _without_documents(pv: PairValue) -> PairValue:
 
 def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str | None] | None,
                *, measure: str, label: str | None, gold: AnnotationSet | None,
-               progress: Progress | None, shared: Shared | None) -> MeasureView | None:
+               progress: Progress | None, shared: Shared | None, lean: bool = False
+               ) -> MeasureView | None:
     """:func:`measure_view` of char-κ or char-Jaccard (no leave-one-out, no MAFALDA
     alternatives) with one :class:`~core.metrics.agreement.study.CharSides` for every
     comparison: each set's runs are merged once, the majority is voted from those runs
@@ -747,7 +786,10 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
     it is its pair of the matrix without the per-document values (the study
     :func:`against` would build is the sets' own). None where the runs cannot be merged
     (:meth:`CharSides.runs`): then the general way. The same floats as the general way
-    (``tests/agreement/test_view_shared.py``)."""
+    (``tests/agreement/test_view_shared.py``). ``lean``: :func:`lean_view` of it, the
+    ranking from the matrix's per-document values as floats (no object per document and
+    pair: 0.3 s of the worker's CPU at 100,000 documents); None where :func:`rank_documents`
+    would not take them (8 pairs or more, a value that is not a finite float)."""
     names = list(study.annotators)
     ref = _free_name("majority", names)
     sides = _kept(shared, ("sides", study), lambda: CharSides(study))
@@ -755,7 +797,11 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
         return None
     kappa = measure == "char-kappa"
     pick = 0 if kappa else 1
-    pw = char_agreement(study, per_document=(kappa, not kappa), sides=sides)[pick]
+    floats: DocumentValues = {}
+    pw = char_agreement(study, per_document=(kappa and not lean, not kappa and not lean),
+                        sides=sides, document_values=(
+                            floats if lean and kappa else None,
+                            floats if lean and not kappa else None))[pick]
     if progress is not None:
         progress(1, 4)
     gold_res = None
@@ -773,5 +819,182 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
                          sides=sides)[pick]
     if progress is not None:
         progress(4, 4)
+    if lean:
+        per_pair = [floats.get(k, ([], [], [])) for k in pw.pairs]
+        if len(per_pair) >= 8 or any(not _finite_floats(v) for _, v, _ in per_pair):
+            return None  # rank_documents would not take its arrays: the general way
+        ranking = _rank_floats(list(pw.pairs), per_pair, None)
+    else:
+        ranking = rank_documents(pw, None)
     return MeasureView(measure, pw, None, gold_res, {a: maj.pairs[(ref, a)] for a in names},
-                       rank_documents(pw, None))
+                       ranking)
+
+
+def lean_view(view: MeasureView) -> MeasureView:
+    """``view`` without the per-document values of its pairs, of the many-annotator value and of
+    each set against the gold and the majority: what a page shows (the matrix, the corpus
+    values and the ranking of documents, computed from them). Every other value is the
+    same."""
+
+    def lean(pv: PairValue) -> PairValue:
+        return replace(pv, per_document={})
+
+    pw = view.pairwise
+    return replace(
+        view,
+        pairwise=replace(pw, pairs={k: lean(pv) for k, pv in pw.pairs.items()}),
+        many=replace(view.many, per_document={}) if view.many is not None else None,
+        gold={a: lean(pv) for a, pv in view.gold.items()} if view.gold is not None else None,
+        majority={a: lean(pv) for a, pv in view.majority.items()})
+
+
+DOCUMENT_VALUES: tuple[str, ...] = ("fleiss-kappa", "krippendorff-alpha")
+"""Measures whose per-document values :func:`~core.metrics.agreement.measures.document_values`
+gives without an object per document (``measure_view(..., lean=True)``)."""
+
+def _finite_floats(values: Sequence[float | None]) -> bool:
+    return all(v is None or (type(v) is float and math.isfinite(v)) for v in values)
+
+
+def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
+                    texts: dict[str, str | None] | None, *, measure: str, label: str | None,
+                    gold: AnnotationSet | None, leave_one_out: bool,
+                    progress: Progress | None, shared: Shared | None) -> MeasureView | None:
+    """``lean_view(measure_view(...))`` of a measure of :data:`DOCUMENT_VALUES`, the
+    per-document values of the pairs and of all the sets as lists of floats
+    (:func:`~core.metrics.agreement.measures.document_values`) rather than an
+    :class:`~core.metrics.agreement.coefficients.Agreement` per document and pair (at 10,000
+    documents and three annotators, 40,000 of them and two thirds of the view's CPU); the
+    ranking is :func:`rank_documents`' from the same floats. None where :func:`rank_documents`
+    would not take its arrays (8 pairs or more, a value that is not a finite float): then the
+    general way."""
+    combos = list(combinations(study.annotators, 2))
+    if len(combos) >= 8:
+        return None
+    many_docs, many_values, many_reasons = document_values(study, measure)
+    if not _finite_floats(many_values):
+        return None
+    pairs: dict[tuple[str, str], PairValue] = {}
+    params: dict[str, object] = {}
+    per_pair: list[tuple[list[str], list[float | None], None]] = []
+    for k, (a, b) in enumerate(combos):
+        sub = sub_study(study, [a, b])
+        r = _measure(sub, measure, samples=30, seed=0, progress=None, per_document=False)
+        assert isinstance(r, ManyResult)
+        pairs[(a, b)] = PairValue(r.overall, dict(r.per_label), {})
+        params = {k2: v for k2, v in r.params.items() if k2 in ("samples", "seed", "sampler")}
+        pair_docs, values, _ = document_values(sub, measure)
+        if not _finite_floats(values):
+            return None
+        per_pair.append((pair_docs, values, None))
+        if progress is not None:
+            progress(k + 1, 4 * len(combos))
+    pw = PairwiseResult(measure, list(study.annotators), pairs, symmetric=True,
+                        params={**params, "computed": "on each pair alone"})
+    res = _measure(study, measure, samples=30, seed=0, progress=None, per_document=False)
+    assert isinstance(res, ManyResult)
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
+        gold_res = against(gstudy, gold.name, measure=measure)
+    if progress is not None:
+        progress(3, 4)
+    maj = against_majority(sets, texts, measure=measure, label=label,
+                           leave_one_out=leave_one_out, shared=shared)
+    if progress is not None:
+        progress(4, 4)
+    return MeasureView(measure, pw, res, gold_res, maj,
+                       _rank_floats(combos, per_pair, (many_docs, many_values, many_reasons)))
+
+
+def _rank_floats(keys: list[tuple[str, str]],
+                 per_pair: Sequence[tuple[list[str], Sequence[float | None],
+                                          Sequence[str | None] | None]],
+                 many: tuple[list[str], list[float | None], list[str | None]] | None
+                 ) -> list[DocDisagreement]:
+    """:func:`rank_documents` of the pairs ``keys``, whose per-document values are ``per_pair``
+    (each pair's documents, values, None where undefined, and their reasons, or None where
+    no value is undefined or ``many`` is given), and of the many-annotator values ``many``
+    (documents, values, reasons), from those floats: the same table, means, reasons and
+    order."""
+    docs = dict.fromkeys(many[0]) if many is not None else {}
+    for pair_docs, _, _ in per_pair:
+        docs.update(dict.fromkeys(pair_docs))
+    index = {d: i for i, d in enumerate(docs)}
+    table = np.full((len(keys), len(docs)), np.nan)
+    first_reason: dict[str, str] = {}
+    for row, (pair_docs, values, reasons) in zip(table, per_pair, strict=True):
+        got = [(index[d], v) for d, v in zip(pair_docs, values, strict=True) if v is not None]
+        if got:
+            at, vals = zip(*got, strict=True)
+            row[list(at)] = vals
+        if reasons is not None and len(got) < len(pair_docs):
+            for d, v, why in zip(pair_docs, values, reasons, strict=True):
+                if v is None and why:
+                    first_reason.setdefault(d, why)
+    pair_of, pair_value, n_pairs, mean = _least_pairs((table, {}), keys, len(docs))
+    value: list[float | None]
+    reason: list[str | None]
+    if many is not None:
+        many_at = {d: i for i, d in enumerate(many[0])}
+        value, reason = [], []
+        for d in docs:
+            i = many_at.get(d)
+            value.append(None if i is None else many[1][i])
+            reason.append(_GONE if i is None else many[2][i])
+    else:
+        value = [m if c else None for m, c in zip(mean, n_pairs, strict=True)]
+        reason = [None if c else first_reason.get(d, "undefined for every pair")
+                  for d, c in zip(docs, n_pairs, strict=True)]
+    return _ranked(list(docs), value, reason, pair_of, pair_value, n_pairs)
+
+
+PAIR_FLOATS: tuple[str, ...] = ("span-f1", "mafalda-f1", "text-kappa")
+"""Pairwise measures whose per-document values the measure gives as floats
+(``measure_view(..., lean=True)``: ``span_f1(..., document_f1=...)``,
+``text_kappa(..., document_values=...)``)."""
+
+
+def _lean_pair_view(study: Study, sets: Sequence[AnnotationSet],
+                    texts: dict[str, str | None] | None, *, measure: str, label: str | None,
+                    gold: AnnotationSet | None, leave_one_out: bool,
+                    progress: Progress | None, shared: Shared | None) -> MeasureView | None:
+    """``lean_view(measure_view(...))`` of a measure of :data:`PAIR_FLOATS`, each pair's
+    per-document values as lists of floats rather than an
+    :class:`~core.metrics.agreement.coefficients.Agreement` (and a dictionary) per document
+    and pair: six ordered pairs at three annotators for span-F1 and MAFALDA F1, three for
+    text-κ; the ranking is :func:`rank_documents`' from the same floats. None where
+    :func:`rank_documents` would not take its arrays (8 pairs or more, a value that is not a
+    finite float): then the general way."""
+    n = len(study.annotators)
+    if n * (n - 1) // (1 if measure in ASYMMETRIC else 2) >= 8:
+        return None
+    per_pair: list[tuple[list[str], Sequence[float | None], Sequence[str | None] | None]]
+    if measure == "text-kappa":
+        kappas: dict[tuple[str, str], tuple[list[str], list[float | None], list[str | None]]]
+        kappas = {}
+        pw = text_kappa(study, per_document=False, document_values=kappas)
+        per_pair = [kappas.get(k, ([], [], [])) for k in pw.pairs]
+    else:
+        floats: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
+        pw = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
+                     per_document=False, document_f1=floats)
+        per_pair = [(*floats.get(k, ([], [])), None) for k in pw.pairs]
+    if any(not _finite_floats(values) for _, values, _ in per_pair):
+        return None
+    if progress is not None:
+        progress(1, 4)
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
+        gold_res = against(gstudy, gold.name, measure=measure)
+    if progress is not None:
+        progress(3, 4)
+    maj = against_majority(sets, texts, measure=measure, label=label,
+                           leave_one_out=leave_one_out, shared=shared)
+    if progress is not None:
+        progress(4, 4)
+    return MeasureView(measure, pw, None, gold_res, maj,
+                       _rank_floats(list(pw.pairs), per_pair, None))
