@@ -247,6 +247,12 @@ def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str
 
 K_ORDER_SEEN = "doc_order_seen"
 """Session key: a fingerprint of the document order shown last (a change moves to its first)."""
+K_DOC_SHOWN = "doc_shown"
+"""Session key: the document the picker showed last. Another document asked for (a link from
+another page, or the picker) is a request: it opens even when the filters exclude it."""
+K_FILTERS_CLEARED = "doc_filters_cleared"
+"""Session key: (document, filters) when a link asked for a document the filters excluded;
+the next run clears those filters before their widgets are drawn and says so."""
 K_DOC_TABLE = "doc_table"
 """Widget key of the Documents page's clickable document table."""
 
@@ -409,13 +415,26 @@ class Listing:
 
     def window(self) -> list[str]:
         """:func:`document_window` of ``ids`` around the document shown now."""
-        current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
-        return document_window(self.ids, current, lambda: self.members)
+        return document_window(self.ids, asked_document()[0], lambda: self.members)
+
+
+def asked_document() -> tuple[str | None, bool]:
+    """The document to show and whether it was asked for (it is not the one shown last): by a
+    link's URL (``st.page_link`` sets the URL alone, and a bound widget takes the URL's value
+    on arrival), by ``st.session_state`` (``st.switch_page`` links, the stepper, the list)."""
+    shown = st.session_state.get(K_DOC_SHOWN)
+    for asked in (st.query_params.get(state.K_DOC), st.session_state.get(state.K_DOC)):
+        if asked is not None and asked != shown:
+            return asked, True
+    return shown, False
 
 
 def listing(ws: Workspace, v: View) -> Listing:
     """Search, order and filters; stops when no document matches. A new order moves to its
     first document."""
+    cleared = st.session_state.pop(K_FILTERS_CLEARED, None)
+    if cleared is not None:
+        _clear_filters(*cleared)
     d1, d2 = st.columns([3, 2])
     query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
                           persist_state="session", placeholder="e.g. 111111 or 'migrants'")
@@ -430,14 +449,26 @@ def listing(ws: Workspace, v: View) -> Listing:
         kept = set(allowed or ())  # once, not once per document
         ids = [d for d in ids if d in kept]
     bucket, ids = _bucket(ids)
+    # A document asked for from outside (a link: Errors, Metric differences, Labels, Scores,
+    # Annotators; or a deep link) opens even when the filters kept from an earlier visit
+    # exclude it: they are cleared, with a notice (tour finding 1). The picker, the stepper and
+    # the list only offer listed documents, so an unlisted request comes from a link.
+    current, requested = asked_document()
+    if requested and current not in ids and current in state.doc_id_set(ws.key, ws):
+        excluding = [f"search “{query.strip()}”" if query.strip() else "",
+                     f"error category {category}" if category != err_ui.ALL else "",
+                     f"label {label_filter}" if label_filter != err_ui.ALL else "",
+                     f"the Errors bucket {bucket['what']}" if bucket else ""]
+        st.session_state[K_FILTERS_CLEARED] = (current, ", ".join(e for e in excluding if e))
+        st.rerun()
     if not ids:
         st.warning("No document matches the search and filters.")
         st.stop()
     # A new order starts at its first document ("lowest score first" must show the lowest
-    # score, not stay on the document shown before); a deep link (first run) keeps its
-    # document.
+    # score, not stay on the document shown before); a deep link or another page's link
+    # keeps its document.
     order_seen = hash(tuple(ids))
-    if st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
+    if not requested and st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
         st.session_state[state.K_DOC] = ids[0]
     st.session_state[K_ORDER_SEEN] = order_seen
     listed = Listing(ids, len(order), sort, Filters(category, label_filter, bucket))
@@ -448,6 +479,18 @@ def listing(ws: Workspace, v: View) -> Listing:
                      "listed)", expanded=True):
         table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
     return dataclasses.replace(listed, rows=tuple(rows))
+
+
+def _clear_filters(doc: str, excluding: str) -> None:
+    """Clear the search and filters (before their widgets are drawn) so that ``doc``, which a
+    link asked for and they excluded, is listed; say which were cleared."""
+    for key, default in ((state.K_DOC_QUERY, ""), (err_ui.K_ERR_CATEGORY, err_ui.ALL),
+                         (err_ui.K_ERR_LABEL, err_ui.ALL)):
+        st.session_state[key] = default  # a bound widget's URL parameter follows its value
+    st.session_state[err_ui.K_ERR_DOCS] = None
+    st.session_state[state.K_DOC] = doc
+    st.info(f"Opened document {md(doc)}, as the link asked: the filters kept from before "
+            f"({md(excluding)}) excluded it, so they were cleared.", icon="ℹ️")
 
 
 def pick(ws: Workspace, v: View, listed: Listing) -> str:
@@ -468,6 +511,7 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
     # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown
     # as they are.
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+    st.session_state[K_DOC_SHOWN] = doc
     stepper(ids, doc)
     if listed.sort in ("score", "disagreement"):
         describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, listed.sort, v.metric,

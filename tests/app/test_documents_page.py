@@ -192,3 +192,40 @@ def test_only_the_open_tab_is_drawn_and_a_switch_keeps_it(make_app) -> None:
     at.run()
     assert any("metric" in df.value.columns for df in at.dataframe)
     assert not any("C(s,t,|s|)" in df.value.columns for df in at.dataframe)
+
+
+def test_a_link_to_a_document_the_filters_exclude_opens_it_and_clears_them(make_app) -> None:
+    # Tour finding 1: Errors left "missed" selected; a link from Metric differences or Labels
+    # then named doc10 (no missed span) and the page showed the filter's first document.
+    from ui import errors as err_ui
+
+    at = make_app("pages/documents.py", params={err_ui.K_ERR_CATEGORY: "missed"})
+    assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc2"]
+    at.switch_page("pages/differences.py").run()
+    at.session_state[state.K_DOC] = "doc10"  # what ui.differences and ui.labels set
+    at.query_params[state.K_DOC] = "doc10"
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=state.K_DOC).value == "doc10"
+    assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == err_ui.ALL
+    assert at.query_params.get(err_ui.K_ERR_CATEGORY) in (None, [], [err_ui.ALL])
+    assert any("doc10" in n.value and "missed" in n.value for n in at.info)
+    # Filtering on the page itself still moves to the filter's first document.
+    at.selectbox(key=err_ui.K_ERR_CATEGORY).select("missed").run()
+    assert at.selectbox(key=state.K_DOC).value == "doc1"
+    assert not at.info or not any("doc10" in n.value for n in at.info)
+
+
+def test_a_url_link_to_an_excluded_document_opens_it_too(make_app) -> None:
+    # Tour finding 1, the links that carry the document in the URL alone (st.page_link:
+    # Scores, Annotators, Labels): they behave as the session-state links above.
+    from ui import errors as err_ui
+
+    at = make_app("pages/documents.py", params={err_ui.K_ERR_CATEGORY: "missed"})
+    assert at.selectbox(key=state.K_DOC).value == "doc1"
+    at.switch_page("pages/scores.py").run()
+    at.query_params[state.K_DOC] = "doc10"
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=state.K_DOC).value == "doc10"
+    assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == err_ui.ALL
