@@ -210,9 +210,10 @@ def document_table(
     variant: str | None, level: int | None,
 ) -> pd.DataFrame:
     """One row per document of ``order`` (in that order): its F1 under ``metric``, disagreement,
-    missed and spurious spans (no same-label partner in the other set, as the merged view marks
-    them), spans per set and the start of its text."""
-    from core.render.highlight import missed_intervals, span_items
+    missed and spurious spans (the error categories of 🔍 Errors and of the filter, at the
+    metric's level: no span of the other set overlaps them; None where the pair cannot be
+    categorised), spans per set and the start of its text."""
+    from core.render.highlight import span_items
     from core.render.segments import disagreement
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
@@ -221,14 +222,17 @@ def document_table(
     scores = results.listed_f1(ws_key, _ws, set_a, set_b, order, metric, variant, level)
     # A document's counts do not depend on the order: kept per pair, so that another filter
     # or order (an Errors click) computes only the documents not listed before.
-    kept = _document_counts(ws_key, _ws, set_a, set_b)
+    cat_level = int(level) if level is not None else 2  # as View.cat_level
+    kept = _document_counts(ws_key, _ws, set_a, set_b, cat_level)
     rows = []
     for d in order:
         if d not in kept:
             gold, pred = span_items(a, d, "G"), span_items(b, d, "P")
+            cats = err_ui.document_error_table(ws_key, _ws, set_a, set_b, cat_level, d)
             kept[d] = (round(disagreement(a.alt_spans(d), b.alt_spans(d),
                                           _doc_length(_ws, d, a, b)), 3),
-                       len(missed_intervals(gold, pred)), len(missed_intervals(pred, gold)),
+                       None if cats is None else cats.counts("reference")["missed"],
+                       None if cats is None else cats.counts("prediction")["spurious"],
                        len(gold), len(pred), snippet(_ws.corpus.texts.get(d)))
         dis, missed, spurious, n_gold, n_pred, text = kept[d]
         rows.append({"document": d, "F1": scores.get(d), "disagreement": dis, "missed": missed,
@@ -238,8 +242,8 @@ def document_table(
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str
-                     ) -> dict[str, tuple[float, int, int, int, int, str]]:
+def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str, level: int
+                     ) -> dict[str, tuple[float, int | None, int | None, int, int, str]]:
     """Document -> its row of :func:`document_table` but the F1, filled as documents are
     listed (an Errors click lists another 200 documents: 90 ms of CPU at 10,000 documents)."""
     return {}
@@ -294,9 +298,11 @@ def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: 
                  column_config={
                      "F1": st.column_config.NumberColumn(format="%.3f"),
                      "missed": st.column_config.NumberColumn(
-                         help="Gold spans that no same-label prediction overlaps"),
+                         help=f"Error category missed (🔍 Errors, and the filter below): "
+                         f"{err_ui.CATEGORY_HELP['missed']}"),
                      "spurious": st.column_config.NumberColumn(
-                         help="Predicted spans that no same-label gold span overlaps"),
+                         help=f"Error category spurious (🔍 Errors, and the filter below): "
+                         f"{err_ui.CATEGORY_HELP['spurious']}"),
                      "text": st.column_config.TextColumn(width="large")}, placeholder="—")
 
 

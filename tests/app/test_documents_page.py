@@ -108,8 +108,9 @@ def test_document_table_lists_every_document_with_counts_and_a_snippet(make_app)
     assert list(table["document"]) == ["doc1", "doc2", "doc10"]
     row = table.set_index("document").loc["doc1"]
     # gold doc1: Loaded [4,19), Doubt [10,15), Loaded [35,43); system_a: Loaded [4,15),
-    # Doubt [50,60). Missed: Doubt (no Doubt prediction overlaps it), Loaded [35,43).
-    assert row["missed"] == 2 and row["spurious"] == 1
+    # Doubt [50,60). Missed (the Errors category: no prediction overlaps it): Loaded [35,43)
+    # alone; Doubt [10,15) overlaps P1 (boundary+label). Spurious: Doubt [50,60).
+    assert row["missed"] == 1 and row["spurious"] == 1
     assert row["text"].startswith("The quick brown fox")
 
 
@@ -229,3 +230,18 @@ def test_a_url_link_to_an_excluded_document_opens_it_too(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=state.K_DOC).value == "doc10"
     assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == err_ui.ALL
+
+
+def test_the_lists_missed_and_spurious_columns_agree_with_the_errors_filter(make_app) -> None:
+    # Tour finding 2: the list counted "no same-label prediction overlaps" while the Errors
+    # categories and the filter count "no prediction overlaps"; one definition now.
+    from ui import errors as err_ui
+
+    at = make_app("pages/documents.py", params={"b": "system_b"})
+    table = next(df.value for df in at.dataframe if "missed" in df.value.columns)
+    ws = at.session_state[state.K_UPLOAD_WS]
+    for category in ("missed", "spurious"):
+        listed = set(table.loc[table[category] > 0, "document"])
+        assert listed == set(err_ui.documents_with(ws, "gold", "system_b", 2, category, err_ui.ALL))
+    # system_b's doc2 Doubt [5,30) overlaps both Fear spans: nothing missed there.
+    assert table.set_index("document").loc["doc2", "missed"] == 0
