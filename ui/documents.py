@@ -283,10 +283,21 @@ def stepper(ids: list[str], doc: str) -> None:
                  help="Next document in this order (key N)")
 
 
+def _ticked_row() -> int | None:
+    """The row of the document list ticked by a click, if any."""
+    event = st.session_state.get(K_DOC_TABLE)
+    rows = event["selection"]["rows"] if event else ()
+    return int(rows[0]) if rows else None
+
+
 def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: str,
                  variant: str | None, level: int | None) -> None:
     """:func:`document_table` of ``ids``; clicking a row opens its document."""
     table = document_table(ws.key, ws, set_a, set_b, tuple(ids), metric, variant, level)
+    ticked = _ticked_row()
+    if ticked is not None and (ticked >= len(ids) or ids[ticked] != asked_document()[0]):
+        # The row ticked names another document than the one shown (tour finding 10): untick.
+        st.session_state[K_DOC_TABLE] = {"selection": {"rows": [], "columns": [], "cells": []}}
 
     def picked() -> None:
         rows = st.session_state[K_DOC_TABLE].selection.rows
@@ -518,6 +529,11 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
     # as they are.
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
     st.session_state[K_DOC_SHOWN] = doc
+    ticked = _ticked_row()
+    if ticked is not None and (ticked >= len(listed.rows) or listed.rows[ticked] != doc):
+        # Another document than the row clicked in the list above (the stepper, the selector):
+        # a whole run unticks it; only the first switch after a click pays it.
+        st.rerun(scope="app")
     stepper(ids, doc)
     if listed.sort in ("score", "disagreement"):
         describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, listed.sort, v.metric,

@@ -245,3 +245,22 @@ def test_the_lists_missed_and_spurious_columns_agree_with_the_errors_filter(make
         assert listed == set(err_ui.documents_with(ws, "gold", "system_b", 2, category, err_ui.ALL))
     # system_b's doc2 Doubt [5,30) overlaps both Fear spans: nothing missed there.
     assert table.set_index("document").loc["doc2", "missed"] == 0
+
+
+def test_the_lists_ticked_row_never_names_another_document_than_the_shown_one(make_app) -> None:
+    # Tour finding 10: row doc1 clicked, then Next: doc2 shown, row doc1 stayed ticked.
+    at = make_app("pages/documents.py")
+    at.session_state[documents.K_DOC_TABLE] = {"selection": {"rows": [0], "columns": [],
+                                                             "cells": []}}
+    at.run()
+    assert at.selectbox(key=state.K_DOC).value == "doc1"
+    assert list(at.session_state[documents.K_DOC_TABLE]["selection"]["rows"]) == [0]
+    at.button(key="doc_next").click().run()
+    assert at.selectbox(key=state.K_DOC).value == "doc2"
+    assert list(at.session_state[documents.K_DOC_TABLE]["selection"]["rows"]) == []
+    at.session_state[documents.K_DOC_TABLE] = {"selection": {"rows": [1], "columns": [],
+                                                             "cells": []}}
+    at.run()
+    at.selectbox(key=state.K_DOC).select("doc10").run()  # the picker too
+    assert list(at.session_state[documents.K_DOC_TABLE]["selection"]["rows"]) == []
+    assert not at.exception
