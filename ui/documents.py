@@ -453,10 +453,12 @@ def listing(ws: Workspace, v: View) -> Listing:
     if cleared is not None:
         _clear_filters(*cleared)
     d1, d2 = st.columns([3, 2])
+    # Both bound to the URL, so that a link reproduces the view (tour finding 8); the order is
+    # written as it is shown ("most disagreement first"), which reads back the same.
     query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
-                          persist_state="session", placeholder="e.g. 111111 or 'migrants'")
+                          bind="query-params", placeholder="e.g. 111111 or 'migrants'")
     sort = d2.selectbox("Order", list(DOC_SORTS), format_func=lambda k: DOC_SORTS[k],
-                        key=state.K_DOC_SORT, persist_state="session")
+                        key=state.K_DOC_SORT, bind="query-params")
     order = document_order(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant, v.level)
     ids = search_documents(ws.key, ws, tuple(order), query)
     category, label_filter = _error_filters(ws, v)

@@ -264,3 +264,18 @@ def test_the_lists_ticked_row_never_names_another_document_than_the_shown_one(ma
     at.selectbox(key=state.K_DOC).select("doc10").run()  # the picker too
     assert list(at.session_state[documents.K_DOC_TABLE]["selection"]["rows"]) == []
     assert not at.exception
+
+
+def test_the_url_carries_the_search_and_the_order(make_app) -> None:
+    # Tour finding 8: a search and an order stayed in the session; the URL did not reproduce
+    # the view. Both are bound to the URL now (the order as it is shown).
+    at = make_app("pages/documents.py")
+    at.text_input(key=state.K_DOC_QUERY).input("fear").run()
+    at.selectbox(key=state.K_DOC_SORT).select("disagreement").run()
+    assert at.query_params[state.K_DOC_QUERY] == "fear"
+    assert at.query_params[state.K_DOC_SORT] == documents.DOC_SORTS["disagreement"]
+    again = make_app("pages/documents.py", params={
+        state.K_DOC_QUERY: "o", state.K_DOC_SORT: documents.DOC_SORTS["disagreement"]})
+    assert again.text_input(key=state.K_DOC_QUERY).value == "o"
+    assert again.selectbox(key=state.K_DOC_SORT).value == "disagreement"
+    assert not again.exception
