@@ -584,6 +584,8 @@ class Shown:
     partners: tuple[str, ...]
     cats_a: dict[str, str]
     cats_b: dict[str, str]
+    matched: tuple[str, ...] = ()
+    """The spans the error filters or the Errors bucket keep (a cue of their own)."""
 
 
 def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
@@ -604,16 +606,17 @@ def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
     partners = results.partners_of(explained, selected) if selected else ()
     cats_a, cats_b = err_ui.span_categories(ws, v.set_a, v.set_b, v.cat_level, doc, items_a,
                                             items_b)
+    behind: set[str] = set()
     if f.active:
-        # The spans behind the filter are marked like a selected span's partners.
+        # The spans behind the filter get their own cue, not the pair tint of a selected span's
+        # partners (tour finding 15).
         behind = {it.id for items, cats in ((items_a, cats_a), (items_b, cats_b)) for it in items
                   if f.category in (err_ui.ALL, cats.get(it.id))
                   and (f.label == err_ui.ALL or f.label in err_ui.item_labels(
                       ws, v.set_a, v.set_b, v.cat_level, it))}
-        partners = (*partners, *sorted(behind))
-    partners = (*partners, *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
+    matched = (*sorted(behind), *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
     return Shown(doc, ws.corpus.texts.get(doc), items_a, items_b, colours, selected, span_text,
-                 explained, tuple(partners), cats_a, cats_b)
+                 explained, tuple(partners), cats_a, cats_b, matched)
 
 
 def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
@@ -622,8 +625,11 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     used = {lab for it in s.items_a + s.items_b for lab in it.labels}
     st.markdown(f"**Both annotations of document {md(s.doc)}, side by side**")
     if s.selected:
-        st.caption(f"The pairs {md(s.span_text[s.selected])} forms, and what each contributes: "
-                   f"tab {DOC_TABS[1]}.")
+        st.caption(f"Tinted yellow, tag in bold: {md(s.span_text[s.selected])} and the spans it "
+                   f"forms pairs with; what each pair contributes: tab {DOC_TABS[1]}.")
+    if s.matched:
+        st.caption("Dashed outline, tag underlined: the spans the error filters or the Errors "
+                   "bucket keep.")
     st.html(highlight.legend(s.colours, used))
     st.html(err_ui.category_legend())
     left, right = st.columns(2)
@@ -631,12 +637,12 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
         st.markdown(f"**{md(v.set_a)}** ({gold.role}) · {len(s.items_a)} span(s)")
         st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
                                        dom_id="left-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_a)))
+                                       notes=err_ui.notes(s.cats_a), matched=s.matched))
     with right:
         st.markdown(f"**{md(v.set_b)}** ({pred.role}) · {len(s.items_b)} span(s)")
         st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
                                        dom_id="right-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_b)))
+                                       notes=err_ui.notes(s.cats_b), matched=s.matched))
     if gold.alternatives:
         st.caption(f"{md(v.set_a)} lists alternative labels: a span tagged `A | B` may be "
                    "matched by either label, and ⊥ means it may also be left unpredicted. These "

@@ -279,3 +279,27 @@ def test_the_url_carries_the_search_and_the_order(make_app) -> None:
     assert again.text_input(key=state.K_DOC_QUERY).value == "o"
     assert again.selectbox(key=state.K_DOC_SORT).value == "disagreement"
     assert not again.exception
+
+
+def test_a_selected_spans_pairs_and_the_filters_spans_have_cues_of_their_own(make_app) -> None:
+    # Tour finding 15: with G1 selected and the filter "missed" on, G3 (missed, no pair of G1)
+    # was tinted and bolded as G1's pairs are, under a caption naming G1's pairs alone.
+    from ui import errors as err_ui
+
+    at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a",
+                                                 err_ui.K_ERR_CATEGORY: "missed"})
+    at.selectbox(key=state.K_SPAN).select("G1").run()
+    body = _html(at)
+    left = body[body.index('id="left-doc"'):body.index('id="right-doc"')]
+    # G3 [35,43) Loaded is missed: outlined, its tag underlined, not tinted or bold.
+    assert ('data-span="G3" title="Loaded" style="font-size:0.68em;font-weight:600;'
+            'color:') in left
+    assert "text-decoration:underline dashed" in left
+    g3 = left[left.rindex('<span class="ss-seg"', 0, left.index('data-span="G3"')):]
+    g3 = g3[:g3.index(">")]
+    assert "outline:1px dashed" in g3 and "rgba(255,220,0,0.35)" not in g3
+    # P1 is G1's pair: bold and tinted, and not outlined (not missed).
+    right = body[body.index('id="right-doc"'):]
+    assert 'data-span="P1" title="Loaded" style="font-size:0.68em;font-weight:800' in right
+    captions = " ".join(c.value for c in at.caption)
+    assert "Tinted yellow" in captions and "Dashed outline" in captions
