@@ -1175,6 +1175,10 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
     shown_doc = st.session_state.get(K_ANN_DOC) or st.query_params.get(K_ANN_DOC)
     if shown_doc not in docs:
         st.session_state.pop(K_ANN_DOC, None)
+        if r.view is not None and r.view.ranking and r.view.ranking[0].doc in docs:
+            # Nothing picked yet: the ranking's first, as the table above lists it (tour
+            # finding 16), not the corpus's first.
+            st.session_state[K_ANN_DOC] = r.view.ranking[0].doc
     doc = doc_picker.pick_document(ws, docs, key=K_ANN_DOC, bind="query-params")
     text = ws.corpus.texts.get(doc)
     colours = highlight.label_colours(c.labels)

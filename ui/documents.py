@@ -210,9 +210,10 @@ def document_table(
     variant: str | None, level: int | None,
 ) -> pd.DataFrame:
     """One row per document of ``order`` (in that order): its F1 under ``metric``, disagreement,
-    missed and spurious spans (no same-label partner in the other set, as the merged view marks
-    them), spans per set and the start of its text."""
-    from core.render.highlight import missed_intervals, span_items
+    missed and spurious spans (the error categories of 🔍 Errors and of the filter, at the
+    metric's level: no span of the other set overlaps them; None where the pair cannot be
+    categorised), spans per set and the start of its text."""
+    from core.render.highlight import span_items
     from core.render.segments import disagreement
 
     a, b = _ws.sets[set_a], _ws.sets[set_b]
@@ -221,14 +222,17 @@ def document_table(
     scores = results.listed_f1(ws_key, _ws, set_a, set_b, order, metric, variant, level)
     # A document's counts do not depend on the order: kept per pair, so that another filter
     # or order (an Errors click) computes only the documents not listed before.
-    kept = _document_counts(ws_key, _ws, set_a, set_b)
+    cat_level = int(level) if level is not None else 2  # as View.cat_level
+    kept = _document_counts(ws_key, _ws, set_a, set_b, cat_level)
     rows = []
     for d in order:
         if d not in kept:
             gold, pred = span_items(a, d, "G"), span_items(b, d, "P")
+            cats = err_ui.document_error_table(ws_key, _ws, set_a, set_b, cat_level, d)
             kept[d] = (round(disagreement(a.alt_spans(d), b.alt_spans(d),
                                           _doc_length(_ws, d, a, b)), 3),
-                       len(missed_intervals(gold, pred)), len(missed_intervals(pred, gold)),
+                       None if cats is None else cats.counts("reference")["missed"],
+                       None if cats is None else cats.counts("prediction")["spurious"],
                        len(gold), len(pred), snippet(_ws.corpus.texts.get(d)))
         dis, missed, spurious, n_gold, n_pred, text = kept[d]
         rows.append({"document": d, "F1": scores.get(d), "disagreement": dis, "missed": missed,
@@ -238,8 +242,8 @@ def document_table(
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str
-                     ) -> dict[str, tuple[float, int, int, int, int, str]]:
+def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str, level: int
+                     ) -> dict[str, tuple[float, int | None, int | None, int, int, str]]:
     """Document -> its row of :func:`document_table` but the F1, filled as documents are
     listed (an Errors click lists another 200 documents: 90 ms of CPU at 10,000 documents)."""
     return {}
@@ -247,6 +251,12 @@ def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str
 
 K_ORDER_SEEN = "doc_order_seen"
 """Session key: a fingerprint of the document order shown last (a change moves to its first)."""
+K_DOC_SHOWN = "doc_shown"
+"""Session key: the document the picker showed last. Another document asked for (a link from
+another page, or the picker) is a request: it opens even when the filters exclude it."""
+K_FILTERS_CLEARED = "doc_filters_cleared"
+"""Session key: (document, filters) when a link asked for a document the filters excluded;
+the next run clears those filters before their widgets are drawn and says so."""
 K_DOC_TABLE = "doc_table"
 """Widget key of the Documents page's clickable document table."""
 
@@ -273,10 +283,21 @@ def stepper(ids: list[str], doc: str) -> None:
                  help="Next document in this order (key N)")
 
 
+def _ticked_row() -> int | None:
+    """The row of the document list ticked by a click, if any."""
+    event = st.session_state.get(K_DOC_TABLE)
+    rows = event["selection"]["rows"] if event else ()
+    return int(rows[0]) if rows else None
+
+
 def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: str,
                  variant: str | None, level: int | None) -> None:
     """:func:`document_table` of ``ids``; clicking a row opens its document."""
     table = document_table(ws.key, ws, set_a, set_b, tuple(ids), metric, variant, level)
+    ticked = _ticked_row()
+    if ticked is not None and (ticked >= len(ids) or ids[ticked] != asked_document()[0]):
+        # The row ticked names another document than the one shown (tour finding 10): untick.
+        st.session_state[K_DOC_TABLE] = {"selection": {"rows": [], "columns": [], "cells": []}}
 
     def picked() -> None:
         rows = st.session_state[K_DOC_TABLE].selection.rows
@@ -288,9 +309,11 @@ def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: 
                  column_config={
                      "F1": st.column_config.NumberColumn(format="%.3f"),
                      "missed": st.column_config.NumberColumn(
-                         help="Gold spans that no same-label prediction overlaps"),
+                         help=f"Error category missed (🔍 Errors, and the filter below): "
+                         f"{err_ui.CATEGORY_HELP['missed']}"),
                      "spurious": st.column_config.NumberColumn(
-                         help="Predicted spans that no same-label gold span overlaps"),
+                         help=f"Error category spurious (🔍 Errors, and the filter below): "
+                         f"{err_ui.CATEGORY_HELP['spurious']}"),
                      "text": st.column_config.TextColumn(width="large")}, placeholder="—")
     why = results.missing_f1(ws.key, ws, set_a, set_b, ids, dict(zip(table["document"],
                                                                       table["F1"], strict=True)),
@@ -414,18 +437,33 @@ class Listing:
 
     def window(self) -> list[str]:
         """:func:`document_window` of ``ids`` around the document shown now."""
-        current = st.session_state.get(state.K_DOC) or st.query_params.get(state.K_DOC)
-        return document_window(self.ids, current, lambda: self.members)
+        return document_window(self.ids, asked_document()[0], lambda: self.members)
+
+
+def asked_document() -> tuple[str | None, bool]:
+    """The document to show and whether it was asked for (it is not the one shown last): by a
+    link's URL (``st.page_link`` sets the URL alone, and a bound widget takes the URL's value
+    on arrival), by ``st.session_state`` (``st.switch_page`` links, the stepper, the list)."""
+    shown = st.session_state.get(K_DOC_SHOWN)
+    for asked in (st.query_params.get(state.K_DOC), st.session_state.get(state.K_DOC)):
+        if asked is not None and asked != shown:
+            return asked, True
+    return shown, False
 
 
 def listing(ws: Workspace, v: View) -> Listing:
     """Search, order and filters; stops when no document matches. A new order moves to its
     first document."""
+    cleared = st.session_state.pop(K_FILTERS_CLEARED, None)
+    if cleared is not None:
+        _clear_filters(*cleared)
     d1, d2 = st.columns([3, 2])
+    # Both bound to the URL, so that a link reproduces the view (tour finding 8); the order is
+    # written as it is shown ("most disagreement first"), which reads back the same.
     query = d1.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
-                          persist_state="session", placeholder="e.g. 111111 or 'migrants'")
+                          bind="query-params", placeholder="e.g. 111111 or 'migrants'")
     sort = d2.selectbox("Order", list(DOC_SORTS), format_func=lambda k: DOC_SORTS[k],
-                        key=state.K_DOC_SORT, persist_state="session")
+                        key=state.K_DOC_SORT, bind="query-params")
     order = document_order(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant, v.level)
     ids = search_documents(ws.key, ws, tuple(order), query)
     category, label_filter = _error_filters(ws, v)
@@ -435,14 +473,26 @@ def listing(ws: Workspace, v: View) -> Listing:
         kept = set(allowed or ())  # once, not once per document
         ids = [d for d in ids if d in kept]
     bucket, ids = _bucket(ids)
+    # A document asked for from outside (a link: Errors, Metric differences, Labels, Scores,
+    # Annotators; or a deep link) opens even when the filters kept from an earlier visit
+    # exclude it: they are cleared, with a notice (tour finding 1). The picker, the stepper and
+    # the list only offer listed documents, so an unlisted request comes from a link.
+    current, requested = asked_document()
+    if requested and current not in ids and current in state.doc_id_set(ws.key, ws):
+        excluding = [f"search “{query.strip()}”" if query.strip() else "",
+                     f"error category {category}" if category != err_ui.ALL else "",
+                     f"label {label_filter}" if label_filter != err_ui.ALL else "",
+                     f"the Errors bucket {bucket['what']}" if bucket else ""]
+        st.session_state[K_FILTERS_CLEARED] = (current, ", ".join(e for e in excluding if e))
+        st.rerun()
     if not ids:
         st.warning("No document matches the search and filters.")
         st.stop()
     # A new order starts at its first document ("lowest score first" must show the lowest
-    # score, not stay on the document shown before); a deep link (first run) keeps its
-    # document.
+    # score, not stay on the document shown before); a deep link or another page's link
+    # keeps its document.
     order_seen = hash(tuple(ids))
-    if st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
+    if not requested and st.session_state.get(K_ORDER_SEEN, order_seen) != order_seen:
         st.session_state[state.K_DOC] = ids[0]
     st.session_state[K_ORDER_SEEN] = order_seen
     listed = Listing(ids, len(order), sort, Filters(category, label_filter, bucket))
@@ -466,6 +516,18 @@ when it is open; closed at first unless a filter or an Errors bucket narrows the
 from the Errors page does)."""
 
 
+def _clear_filters(doc: str, excluding: str) -> None:
+    """Clear the search and filters (before their widgets are drawn) so that ``doc``, which a
+    link asked for and they excluded, is listed; say which were cleared."""
+    for key, default in ((state.K_DOC_QUERY, ""), (err_ui.K_ERR_CATEGORY, err_ui.ALL),
+                         (err_ui.K_ERR_LABEL, err_ui.ALL)):
+        st.session_state[key] = default  # a bound widget's URL parameter follows its value
+    st.session_state[err_ui.K_ERR_DOCS] = None
+    st.session_state[state.K_DOC] = doc
+    st.info(f"Opened document {md(doc)}, as the link asked: the filters kept from before "
+            f"({md(excluding)}) excluded it, so they were cleared.", icon="ℹ️")
+
+
 def pick(ws: Workspace, v: View, listed: Listing) -> str:
     """The document picker and stepper over ``listed`` (its list is drawn above, by
     :func:`listing`); returns the document."""
@@ -484,6 +546,12 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
     # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown
     # as they are.
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+    st.session_state[K_DOC_SHOWN] = doc
+    ticked = _ticked_row()
+    if ticked is not None and (ticked >= len(listed.rows) or listed.rows[ticked] != doc):
+        # Another document than the row clicked in the list above (the stepper, the selector):
+        # a whole run unticks it; only the first switch after a click pays it.
+        st.rerun(scope="app")
     stepper(ids, doc)
     if listed.sort in ("score", "disagreement"):
         describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, listed.sort, v.metric,
@@ -532,6 +600,8 @@ class Shown:
     partners: tuple[str, ...]
     cats_a: dict[str, str]
     cats_b: dict[str, str]
+    matched: tuple[str, ...] = ()
+    """The spans the error filters or the Errors bucket keep (a cue of their own)."""
 
 
 def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
@@ -552,16 +622,17 @@ def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
     partners = results.partners_of(explained, selected) if selected else ()
     cats_a, cats_b = err_ui.span_categories(ws, v.set_a, v.set_b, v.cat_level, doc, items_a,
                                             items_b)
+    behind: set[str] = set()
     if f.active:
-        # The spans behind the filter are marked like a selected span's partners.
+        # The spans behind the filter get their own cue, not the pair tint of a selected span's
+        # partners (tour finding 15).
         behind = {it.id for items, cats in ((items_a, cats_a), (items_b, cats_b)) for it in items
                   if f.category in (err_ui.ALL, cats.get(it.id))
                   and (f.label == err_ui.ALL or f.label in err_ui.item_labels(
                       ws, v.set_a, v.set_b, v.cat_level, it))}
-        partners = (*partners, *sorted(behind))
-    partners = (*partners, *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
+    matched = (*sorted(behind), *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
     return Shown(doc, ws.corpus.texts.get(doc), items_a, items_b, colours, selected, span_text,
-                 explained, tuple(partners), cats_a, cats_b)
+                 explained, tuple(partners), cats_a, cats_b, matched)
 
 
 def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
@@ -570,8 +641,11 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     used = {lab for it in s.items_a + s.items_b for lab in it.labels}
     st.markdown(f"**Both annotations of document {md(s.doc)}, side by side**")
     if s.selected:
-        st.caption(f"The pairs {md(s.span_text[s.selected])} forms, and what each contributes: "
-                   f"tab {DOC_TABS[1]}.")
+        st.caption(f"Tinted yellow, tag in bold: {md(s.span_text[s.selected])} and the spans it "
+                   f"forms pairs with; what each pair contributes: tab {DOC_TABS[1]}.")
+    if s.matched:
+        st.caption("Dashed outline, tag underlined: the spans the error filters or the Errors "
+                   "bucket keep.")
     st.html(highlight.legend(s.colours, used))
     st.html(err_ui.category_legend())
     left, right = st.columns(2)
@@ -579,12 +653,12 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
         st.markdown(f"**{md(v.set_a)}** ({gold.role}) · {len(s.items_a)} span(s)")
         st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
                                        dom_id="left-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_a)))
+                                       notes=err_ui.notes(s.cats_a), matched=s.matched))
     with right:
         st.markdown(f"**{md(v.set_b)}** ({pred.role}) · {len(s.items_b)} span(s)")
         st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
                                        dom_id="right-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_b)))
+                                       notes=err_ui.notes(s.cats_b), matched=s.matched))
     if gold.alternatives:
         st.caption(f"{md(v.set_a)} lists alternative labels: a span tagged `A | B` may be "
                    "matched by either label, and ⊥ means it may also be left unpredicted. These "

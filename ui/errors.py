@@ -548,10 +548,11 @@ def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
                    marker: Any = None) -> None:
     """Switch to the Documents page filtered to what was clicked (once per ``marker``).
 
-    Category and label travel as the Documents page's URL filters; a bucket's documents travel
-    in the session (:data:`K_ERR_DOCS`). ``ref`` is bound on the Errors page under the
-    Documents page's own key and travels in the session; the compared set, the metric (MAFALDA
-    when the level is not 2, so the level applies there) and the filters go in the URL.
+    Category and label travel as the Documents page's URL filters (when not :data:`ALL`); the
+    compared set, the metric (MAFALDA when the level is not 2, so the level applies there) and
+    the document travel in the session under the Documents page's keys, as a bucket's
+    documents (:data:`K_ERR_DOCS`) and ``ref`` (bound on the Errors page under the Documents
+    page's own key) do.
     """
     if marker is not None and st.session_state.get(K_ERR_OPENED) == marker:
         return
@@ -568,11 +569,13 @@ def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
     st.session_state[state.K_DOC_QUERY] = ""
     if documents:
         st.session_state[state.K_DOC] = documents[0]
-    params = {state.K_SET_B: system, state.K_METRIC: metric, K_ERR_CATEGORY: category,
-              K_ERR_LABEL: label}
-    if documents:
-        params[state.K_DOC] = documents[0]
-    st.switch_page("pages/documents.py", query_params=params)
+    # The URL is written once, with the filters alone (the rest travels in the session): each
+    # parameter the Documents page's widgets then dropped as a default was one more browser
+    # history entry, so one click made six and Back landed on in-between URLs (tour finding
+    # 7). Streamlit still pushes the new query string, then the new page: two entries, and
+    # Back and Forward keep the filters.
+    st.switch_page("pages/documents.py", query_params={
+        k: v for k, v in ((K_ERR_CATEGORY, category), (K_ERR_LABEL, label)) if v != ALL})
 
 
 @st.cache_data(max_entries=8, show_spinner="Writing the report…")

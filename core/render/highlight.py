@@ -157,13 +157,16 @@ def render_lanes(
     dom_id: str = "spans",
     partners: Collection[str] = (),
     notes: Mapping[str, tuple[str, str, str]] | None = None,
+    matched: Collection[str] = (),
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
     ``selected`` (a span id) and its ``partners`` (ids of the spans it forms pairs with) are
-    drawn thicker with a tinted background. ``notes`` (span id -> (mark, colour, title)) adds a
-    small boxed mark after a span's tag, such as its error category (``ui.errors``). Without a
-    text (formats that carry offsets only) the spans are listed instead.
+    drawn thicker with a tinted background. ``matched`` (ids of the spans a filter keeps, such
+    as an error category) get another cue: a dashed outline and an underlined tag. ``notes``
+    (span id -> (mark, colour, title)) adds a small boxed mark after a span's tag, such as its
+    error category (``ui.errors``). Without a text (formats that carry offsets only) the spans
+    are listed instead.
     """
     notes = notes or {}
     if text is None:
@@ -190,9 +193,10 @@ def render_lanes(
             it = items[i]
             colour = colours.get(it.labels[0], "#444444")
             weight = "800" if it.id in marked else "600"
+            underline = "text-decoration:underline dashed;" if it.id in matched else ""
             tags.append(
                 f'<span class="ss-tag" data-span="{esc(it.id)}" title="{esc(it.label_text)}" '
-                f'style="font-size:0.68em;font-weight:{weight};color:{colour};'
+                f'style="font-size:0.68em;font-weight:{weight};color:{colour};{underline}'
                 f'vertical-align:super;margin:0 1px">{esc(it.id)}</span>'
             )
             if it.id in notes:
@@ -210,8 +214,10 @@ def render_lanes(
             continue
         layers, is_selected = _stripes(seg.covering, items, lanes, colours, marked)
         title = "; ".join(f"{items[i].id} {items[i].label_text}" for i in seg.covering)
+        outline = ("outline:1px dashed #555;outline-offset:-1px;"
+                   if matched and any(items[i].id in matched for i in seg.covering) else "")
         parts.append(
-            f'<span class="ss-seg" title="{esc(title)}" style="padding-bottom:{pad}px;'
+            f'<span class="ss-seg" title="{esc(title)}" style="{outline}padding-bottom:{pad}px;'
             f'background:{", ".join(layers)}'
             f'{", rgba(255,220,0,0.35)" if is_selected else ""}">{fragment}</span>'
         )

@@ -611,3 +611,15 @@ def test_the_matrix_waiting_for_its_values_is_grey_cells_of_the_same_annotators(
     assert fig.layout.height == ann.heatmap(pairwise(Study.from_sets(
         [AnnotationSet(n, {}, "annotator") for n in "abc"], {}), "char-jaccard"),
         key=None, title="t").layout.height
+
+
+def test_the_document_drawn_first_is_the_rankings_first(make_app) -> None:
+    # Tour finding 16: "Documents by disagreement" listed doc10 first while the drawing below
+    # opened doc1, the corpus's first; with no row picked, the drawing opens the ranking's top.
+    at = _tab(make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"}), 2)
+    assert not at.exception, [e.value for e in at.exception]
+    ws = _ws(at)
+    sets = [ws.sets[n] for n in ("gold", "system_a", "system_b")]
+    top = rank_documents(pairwise(Study.from_sets(sets, ws.corpus.texts), "char-kappa"))[0]
+    assert top.doc != "doc1"  # else this test proves nothing
+    assert at.selectbox(key=ann.K_ANN_DOC).value == top.doc

@@ -1,0 +1,48 @@
+"""Real browser: a link from the Errors page to the Documents page writes the URL once, Back
+returns to the Errors page and Forward to the filtered document list (tour finding 7: one click
+from Errors made six history entries, and Back stepped through in-between URLs)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from core.analysis.errors import CATEGORIES
+from tests.e2e.test_errors_browser import _still_box
+
+pytestmark = pytest.mark.e2e
+
+
+def test_an_errors_link_to_documents_writes_the_url_once_and_back_returns(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    grid = page.locator(".st-key-err_table")
+    grid.locator("canvas").first.wait_for(timeout=60_000)
+    grid.scroll_into_view_if_needed()
+    st_ui.wait_idle(page)
+    before = page.evaluate("history.length")
+    box = _still_box(page, grid)
+    row = CATEGORIES.index("missed")  # system_a's rows first; its documents button
+    page.mouse.click(box["x"] + 70, box["y"] + 35 + 35 * row + 17)
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(1_000)  # any late URL write would land here
+    assert "/documents" in page.url
+    assert st_ui.value(page, "Error category") == "missed"
+    assert "ecat=missed" in page.url and "elabel" not in page.url and "doc=" not in page.url
+    # Streamlit pushes the query string, then the page: two entries, no more.
+    assert page.evaluate("history.length") == before + 2
+    page.go_back()
+    grid.locator("canvas").first.wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/errors" in page.url
+    assert page.get_by_role("heading", name="Errors").count() == 1
+    page.go_forward()  # and Forward opens the document again, with its filter
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert st_ui.value(page, "Error category") == "missed"
+    st_ui.shot(page, "history_back_to_errors")
+    assert st_ui.app_errors(page) == []
