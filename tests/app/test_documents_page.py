@@ -275,7 +275,7 @@ def test_the_lists_missed_and_spurious_columns_agree_with_the_errors_filter(make
     # categories and the filter count "no prediction overlaps"; one definition now.
     from ui import errors as err_ui
 
-    at = make_app("pages/documents.py", params={"b": "system_b"})
+    at = _open_list(make_app("pages/documents.py", params={"b": "system_b"}))
     table = next(df.value for df in at.dataframe if "missed" in df.value.columns)
     ws = at.session_state[state.K_UPLOAD_WS]
     for category in ("missed", "spurious"):
@@ -287,7 +287,7 @@ def test_the_lists_missed_and_spurious_columns_agree_with_the_errors_filter(make
 
 def test_the_lists_ticked_row_never_names_another_document_than_the_shown_one(make_app) -> None:
     # Tour finding 10: row doc1 clicked, then Next: doc2 shown, row doc1 stayed ticked.
-    at = make_app("pages/documents.py")
+    at = _open_list(make_app("pages/documents.py"))
     at.session_state[documents.K_DOC_TABLE] = {"selection": {"rows": [0], "columns": [],
                                                              "cells": []}}
     at.run()
