@@ -51,7 +51,7 @@ from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.highlight import PALETTE
-from core.render.palette import SEQUENTIAL
+from core.render.palette import FILL_PATTERNS, SEQUENTIAL
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
@@ -663,11 +663,13 @@ def pending_heatmap(annotators: Sequence[str], *, title: str) -> go.Figure:
 
 
 def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
-    """Grouped bars: each annotator's ``column`` against the gold and against the majority."""
+    """Grouped bars: each annotator's ``column`` against the gold and against the majority, told
+    apart by colour and by fill pattern."""
     fig = go.Figure()
     for i, (ref, part) in enumerate(table.groupby("against", sort=False)):
         fig.add_bar(x=part["annotator"], y=part[column], name=f"against {ref}",
                     marker_color=PALETTE[i % len(PALETTE)],
+                    marker_pattern_shape=FILL_PATTERNS[i % len(FILL_PATTERNS)],
                     text=[_fmt(v) if pd.notna(v) else "n/a" for v in part[column]],
                     textposition="outside")
     fig.update_layout(barmode="group", title=title, height=340, yaxis_title=column,

@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.render.highlight import PALETTE
-from core.render.palette import SEQUENTIAL
+from core.render.palette import FILL_PATTERNS, SEQUENTIAL
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), template="plotly_white",
                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
@@ -42,17 +42,20 @@ def spans_per_label(labels: pd.DataFrame) -> go.Figure:
 
 
 def per_label_prf(df: pd.DataFrame, *, title: str) -> go.Figure:
-    """Grouped bars of P, R and F1 per label (columns ``label``, ``P``, ``R``, ``F1``)."""
+    """Grouped bars of P, R and F1 per label (columns ``label``, ``P``, ``R``, ``F1``), each
+    score with its colour and its fill pattern (:data:`~core.render.palette.FILL_PATTERNS`)."""
     fig = go.Figure()
     for i, col in enumerate(("P", "R", "F1")):
         if col in df:
-            fig.add_bar(x=df["label"], y=df[col], name=col, marker_color=PALETTE[i])
+            fig.add_bar(x=df["label"], y=df[col], name=col, marker_color=PALETTE[i],
+                        marker_pattern_shape=FILL_PATTERNS[i])
     fig.update_layout(barmode="group", title=title, height=380, yaxis_title="score", **_LAYOUT)
     return fig
 
 
 def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> go.Figure:
-    """Bars of each system's scores with their 95% intervals as error bars.
+    """Bars of each system's scores with their 95% intervals as error bars; each score has its
+    colour and its fill pattern, so the groups read apart without colour.
 
     ``columns`` maps a shown name to a column of ``df``; a column ``<col> low`` / ``<col> high``
     beside it, when present, gives the interval.
@@ -66,7 +69,8 @@ def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> g
             err = dict(type="data", symmetric=False, array=df[f"{col} high"] - df[col],
                        arrayminus=df[col] - df[f"{col} low"])
         fig.add_bar(x=df["system"], y=df[col], name=shown, error_y=err,
-                    marker_color=PALETTE[i % len(PALETTE)])
+                    marker_color=PALETTE[i % len(PALETTE)],
+                    marker_pattern_shape=FILL_PATTERNS[i % len(FILL_PATTERNS)])
     fig.update_layout(barmode="group", title=title, height=360, yaxis_title="score", **_LAYOUT)
     return fig
 

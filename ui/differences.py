@@ -26,7 +26,7 @@ from core.metrics.differences import (
 )
 from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
-from core.render.palette import OKABE_ITO
+from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
 from ui import levels, state
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
@@ -253,10 +253,10 @@ SCATTER_AUTO = 500
 
 
 def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
-    """Per-text Martino F1 (x) against MAFALDA F1 (y), coloured by the first reason; points on
-    the diagonal score the same under both metrics. The caller passes at most
-    :data:`SCATTER_MAX` rows (:func:`ui.sampling.sample_rows`): a browser draws 10,000 markers
-    slowly."""
+    """Per-text Martino F1 (x) against MAFALDA F1 (y), the first reason shown by colour and
+    marker symbol; points on the diagonal score the same under both metrics. The caller passes
+    at most :data:`SCATTER_MAX` rows (:func:`ui.sampling.sample_rows`): a browser draws 10,000
+    markers slowly."""
     fig = go.Figure()
     top = max(1.0, float(df["Martino F1"].max() if len(df) else 1.0),
               float(df["MAFALDA F1"].max() if len(df) else 1.0))
@@ -269,6 +269,7 @@ def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
             x=part["Martino F1"], y=part["MAFALDA F1"], mode="markers", name=str(reason),
             customdata=part[["document", "reasons"]].to_numpy(),
             marker=dict(size=11, color=colour, opacity=0.85,
+                        symbol=MARKER_SYMBOLS[i % len(MARKER_SYMBOLS)],
                         line=dict(width=1, color="white")),
             hovertemplate="document %{customdata[0]}<br>Martino F1 %{x:.3f}<br>MAFALDA F1 "
                           "%{y:.3f}<br>%{customdata[1]}<extra></extra>")

@@ -36,7 +36,14 @@ from dataclasses import dataclass
 
 from core.model import NOTHING, AltSpan, AnnotationSet
 from core.render.html import esc, xml_text
-from core.render.palette import CATEGORY, NOTHING_COLOUR, STATUS_COLOURS, STATUS_LINES, STATUS_TEXT
+from core.render.palette import (
+    CATEGORY,
+    NOTHING_COLOUR,
+    STATUS_COLOURS,
+    STATUS_LINES,
+    STATUS_TEXT,
+    ink_on,
+)
 from core.render.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
 
 PALETTE = CATEGORY
@@ -196,7 +203,8 @@ def render_lanes(
             underline = "text-decoration:underline dashed;" if it.id in matched else ""
             tags.append(
                 f'<span class="ss-tag" data-span="{esc(it.id)}" title="{esc(it.label_text)}" '
-                f'style="font-size:0.68em;font-weight:{weight};color:{colour};{underline}'
+                f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
+                f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
                 f'vertical-align:super;margin:0 1px">{esc(it.id)}</span>'
             )
             if it.id in notes:
@@ -204,7 +212,7 @@ def render_lanes(
                 tags.append(
                     f'<span class="ss-cat" data-span="{esc(it.id)}" data-category="{esc(note)}" '
                     f'title="{esc(it.id)}: {esc(note)}" style="font-size:0.6em;font-weight:700;'
-                    f"color:{esc(note_colour)};border:1px solid {esc(note_colour)};"
+                    f"color:{STATUS_TEXT};border:2px solid {esc(note_colour)};"
                     f'border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px">'
                     f"{esc(mark)}</span>"
                 )
@@ -368,8 +376,8 @@ def notes_legend(*notes: Notes) -> str:
         return ""
     chips = "".join(
         f'<span style="display:inline-block;margin:2px 10px 2px 0;white-space:nowrap">'
-        f'<span class="ss-cat" style="border:1px solid {xml_text(colour)};color:'
-        f"{xml_text(colour)};border-radius:3px;padding:0 3px;font-weight:700;font-size:0.8em;"
+        f'<span class="ss-cat" style="border:2px solid {xml_text(colour)};color:'
+        f"{STATUS_TEXT};border-radius:3px;padding:0 3px;font-weight:700;font-size:0.8em;"
         f'margin-right:4px">{xml_text(mark)}</span>{xml_text(category)}</span>'
         for category, (mark, colour) in seen.items())
     return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '

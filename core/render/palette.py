@@ -80,5 +80,44 @@ STATUS_LINES: dict[str, str] = {
 STATUS_TEXT = "#222222"
 """Text colour on a status tint (fixed, so the dark theme's light text does not land on it)."""
 
+FILL_PATTERNS: tuple[str, ...] = ("", "/", "\\", "x", "-", "|", "+", ".")
+"""Plotly bar fill patterns (``marker.pattern.shape``): the second cue of a chart's series next to
+its colour, the *i*-th series taking the *i*-th pattern, so that grouped bars stay apart in grey
+scale and for every colour vision."""
+
+MARKER_SYMBOLS: tuple[str, ...] = (
+    "circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
+)
+"""Plotly marker symbols: the second cue of a scatter's groups next to their colour."""
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2.1 relative luminance of an ``#rrggbb`` colour."""
+    h = hex_colour.lstrip("#")
+    channels = [int(h[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def ink_on(hex_colour: str) -> str:
+    """Text colour readable on a ``hex_colour`` background: :data:`STATUS_TEXT` or white,
+    whichever has the higher WCAG 2.1 contrast ratio with it. Every :data:`CATEGORY` colour
+    reaches 4.5 (level AA) with one of them, except vermillion and Tol's rose (4.1 and 4.3, the
+    most either ink reaches on them); a label colour as text on white reaches 1.2 for yellow.
+
+    >>> ink_on("#F0E442"), ink_on("#0072B2"), ink_on("#000")
+    ('#222222', '#ffffff', '#ffffff')
+    """
+    h = hex_colour.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    if len(h) != 6 or any(c not in "0123456789abcdefABCDEF" for c in h):
+        return STATUS_TEXT  # not a colour we can measure: the dark ink of every tint
+    bg = _luminance(h)
+    dark = (bg + 0.05) / (_luminance(STATUS_TEXT) + 0.05)
+    light = 1.05 / (bg + 0.05)
+    return STATUS_TEXT if dark >= light else "#ffffff"
+
+
 SEQUENTIAL = "cividis"
 """Plotly / Vega name of the map for values in [0, 1] (scores, agreement, counts)."""

@@ -112,3 +112,50 @@ def test_value_maps_are_perceptually_uniform_not_red_to_green() -> None:
 
     source = Path(annotators.__file__).read_text(encoding="utf-8")
     assert "RdYlGn" not in source and "RdBu" not in source
+
+
+def _contrast(a: str, b: str) -> float:
+    def lum(c: np.ndarray) -> float:
+        c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
+
+    hi, lo = sorted((lum(_rgb(a)), lum(_rgb(b))), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_a_span_tag_is_readable_whatever_its_label_colour() -> None:
+    # Yellow (#F0E442) written as text on white has a contrast of 1.2: a tag nobody can read.
+    assert _contrast(palette.OKABE_ITO[3], "#ffffff") < 1.5
+    inks = {c: palette.ink_on(c) for c in (*palette.CATEGORY, palette.NOTHING_COLOUR)}
+    assert all(_contrast(c, ink) >= 4.0 for c, ink in inks.items())
+    assert sum(_contrast(c, ink) >= 4.5 for c, ink in inks.items()) >= len(inks) - 2
+    items = [highlight.SpanItem("G1", 0, 3, ("yellow label",))]
+    markup = highlight.render_lanes("abcdef", items, {"yellow label": palette.OKABE_ITO[3]},
+                                    notes={"G1": ("BL", palette.OKABE_ITO[0], "boundary+label")})
+    tag = markup[markup.index('class="ss-tag"'):]
+    assert f"background:{palette.OKABE_ITO[3]};color:{palette.STATUS_TEXT}" in tag
+    note = markup[markup.index('class="ss-cat"'):]
+    assert f"color:{palette.STATUS_TEXT};border:2px solid {palette.OKABE_ITO[0]}" in note
+
+
+def test_grouped_bars_and_scatter_groups_have_a_second_cue_besides_colour() -> None:
+    import pandas as pd
+
+    from ui import annotators, charts, differences
+
+    scores = pd.DataFrame({"label": ["A", "B"], "P": [0.5, 1.0], "R": [0.2, 0.4],
+                           "F1": [0.3, 0.6]})
+    systems = pd.DataFrame({"system": ["a", "b"], "P": [0.5, 1.0], "F1": [0.3, 0.6]})
+    against = pd.DataFrame({"annotator": ["x", "y", "x", "y"], "F1": [0.5, 0.6, 0.7, 0.8],
+                            "against": ["gold", "gold", "majority", "majority"]})
+    for fig in (charts.per_label_prf(scores, title="t"),
+                charts.systems_f1(systems, columns={"P": "P", "F1": "F1"}, title="t"),
+                annotators.against_bars(against, "F1", title="t")):
+        shapes = [bar.marker.pattern.shape or "" for bar in fig.data]
+        assert len(shapes) >= 2 and len(set(shapes)) == len(shapes)
+    texts = pd.DataFrame({"document": ["1", "2", "3"], "Martino F1": [0.5, 0.7, 1.0],
+                          "MAFALDA F1": [0.8, 0.7, 1.0],
+                          "reasons": ["alternative-labels", "", "nothing-label"]})
+    fig = differences.scatter(texts, level=2, variant="paper")
+    symbols = [t.marker.symbol for t in fig.data if t.mode == "markers"]
+    assert len(symbols) == 3 and len(set(symbols)) == 3
