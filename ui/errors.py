@@ -49,7 +49,13 @@ from core.model import NOTHING
 from core.model.errors import FormatError, SpanScopeError
 from core.render.highlight import SpanItem
 from core.render.html import esc
-from core.render.palette import ERROR_COLOURS, ERROR_MARKS, OKABE_ITO
+from core.render.palette import (
+    ERROR_COLOURS,
+    ERROR_MARKS,
+    FILL_PATTERNS,
+    OKABE_ITO,
+    STATUS_TEXT,
+)
 from ui import above_one, levels, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
@@ -100,7 +106,7 @@ CATEGORY_HELP = {
     "spurious": "a prediction that overlaps no reference span",
     "optional": "a reference span offering ⊥ that nothing overlaps: not an error",
 }
-SYSTEM_PATTERNS = ("", "/", "\\", "x", "-", "|", "+", ".")
+SYSTEM_PATTERNS = FILL_PATTERNS  # a system's second cue next to its colour
 MEASURES = ("F1", "P", "R")
 DIMENSION_NAMES = {
     "span_length": "span length (characters)", "label": "label",
@@ -500,8 +506,8 @@ def category_legend() -> str:
     """HTML legend of the marks drawn after each span's tag."""
     chips = "".join(
         f'<span title="{esc(CATEGORY_HELP[c])}" style="display:inline-block;'
-        f'margin:2px 10px 2px 0;white-space:nowrap"><span class="ss-cat" style="border:1px solid '
-        f'{colour};color:{colour};border-radius:3px;padding:0 3px;font-weight:700;'
+        f'margin:2px 10px 2px 0;white-space:nowrap"><span class="ss-cat" style="border:2px solid '
+        f'{colour};color:{STATUS_TEXT};border-radius:3px;padding:0 3px;font-weight:700;'
         f'font-size:0.8em;margin-right:4px">{esc(mark)}</span>{esc(c)}</span>'
         for c, (colour, _, mark) in CATEGORY_STYLE.items())
     return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '
