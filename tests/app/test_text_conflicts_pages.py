@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui import data as data_ui
 from ui import state, text_policy
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
@@ -81,6 +82,8 @@ def test_a_conll_prediction_of_the_gold_text_loads_on_the_gold_text_with_a_warni
     assert _errors(at) == []
     ws = at.session_state[state.K_UPLOAD_WS]
     assert ws.sets["harbour_pred"].spans == ws.sets["harbour_gold"].spans  # on the gold's text
+    at.session_state[data_ui.K_DIAG_LIST] = True  # warnings only: their table's expander, opened
+    at.run()
     diags = frame(at, "severity", "message")
     (message,) = diags[diags["message"].str.contains("other whitespace")]["message"]
     assert message.startswith("1 document holds the text of harbour_gold.json with other "
