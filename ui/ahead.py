@@ -20,13 +20,12 @@ from ui.state import DEFAULTS, K_LEVEL, K_SET_A, K_SET_B, compared_sets, default
 def start() -> None:
     """The current pair's scores under every span metric in a background thread
     (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
-    would take now; then, from that thread, the Metric differences page's rule path for the
-    pair it would show (:func:`ui.differences.path_ahead`), the Errors page's category table
-    of every compared system (:func:`ui.errors.error_table`, in the thread: 1.5-2 s at
-    100,000 documents that its first visit paid, 0.3-0.4 s since the seventh pass) and the
-    Annotators page's default view
-    (:func:`ui.annotators.default_view`); the path and the view run on the background worker.
-    Only above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
+    would take now. Before them, the Metric differences page's rule path for the pair it would
+    show is queued on the background worker (:func:`ui.differences.path_ahead`). After them,
+    the thread categorises every compared system for the Errors page
+    (:func:`ui.errors.error_table`: 0.3-0.4 s at 100,000 documents since the seventh pass)
+    and queues the Annotators page's default view (:func:`ui.annotators.default_view`) on the
+    worker. Only above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
     ws = workspace()
     if ws.empty or len(ws.sets) < 2:
         return
@@ -44,9 +43,13 @@ def start() -> None:
               else systems[0] if systems else None)
     view = annotators.default_view(ws)  # the session is read here, not in the thread
 
+    # The rule path first, and at once: it runs in the worker's process (the other core) while
+    # this process scores the pair, and needs nothing of those scores. Queued after them, it
+    # was ready about 5 s after the first load at 100,000 documents (2.2 s of the worker's CPU).
+    if system is not None:
+        differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
+
     def then() -> None:  # other pages' first visits
-        if system is not None:  # a job on the worker
-            differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
         # The Errors page's categories of every compared system, in this thread (their cache
         # is this process's), at the level its selector takes (2 when the reference's labels
         # have no levels): before the view, whose study this thread builds first.
