@@ -17,12 +17,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, Listener
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.metrics.agreement import MeasureView, PairValue
+    from core.metrics.agreement import MeasureView
 
 _QUEUE: Any = None
 _RESIDENT: dict[str, Any] = {}
@@ -107,23 +107,14 @@ def _reporter(job_id: int) -> Callable[[int, int], None] | None:
 
 
 def for_the_page(view: MeasureView) -> MeasureView:
-    """``view`` without the per-document values of its pairs, of the many-annotator value and of
-    each set against the gold and the majority: the page shows the matrix, the corpus values
-    and the ranking of documents (:attr:`MeasureView.ranking`, which the worker computed from
-    them), and the values cross the socket pickled, an object per document and pair (at
-    100,000 documents and three pairs, 3 s of the worker's and the server's CPU for 26 MB,
-    against 0.3 s without them). Every other value is the same."""
+    """``view`` as the page shows it (:func:`core.metrics.agreement.panel.lean_view`): the
+    matrix, the corpus values and the ranking of documents (:attr:`MeasureView.ranking`, which
+    the worker computed from the per-document values), without those values. They would cross
+    the socket pickled, an object per document and pair (at 100,000 documents and three pairs,
+    3 s of the worker's and the server's CPU for 26 MB, against 0.3 s without them)."""
+    from core.metrics.agreement.panel import lean_view
 
-    def lean(pv: PairValue) -> PairValue:
-        return replace(pv, per_document={})
-
-    pw = view.pairwise
-    return replace(
-        view,
-        pairwise=replace(pw, pairs={k: lean(pv) for k, pv in pw.pairs.items()}),
-        many=replace(view.many, per_document={}) if view.many is not None else None,
-        gold={a: lean(pv) for a, pv in view.gold.items()} if view.gold is not None else None,
-        majority={a: lean(pv) for a, pv in view.majority.items()})
+    return lean_view(view)
 
 
 def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:

@@ -856,6 +856,27 @@ def _finite_floats(values: Sequence[float | None]) -> bool:
     return all(v is None or (type(v) is float and math.isfinite(v)) for v in values)
 
 
+def _lean_references(study: Study, sets: Sequence[AnnotationSet],
+                     texts: dict[str, str | None] | None, *, measure: str, label: str | None,
+                     gold: AnnotationSet | None, leave_one_out: bool,
+                     progress: Progress | None, shared: Shared | None
+                     ) -> tuple[dict[str, PairValue] | None, dict[str, PairValue]]:
+    """The lean views' comparisons of each set with the gold (None without one) and with the
+    majority, as :func:`measure_view` makes them, reporting steps 3 and 4 of 4."""
+    gold_res = None
+    others = [s for s in sets if gold is None or s.name != gold.name]
+    if gold is not None and others:
+        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
+        gold_res = against(gstudy, gold.name, measure=measure)
+    if progress is not None:
+        progress(3, 4)
+    maj = against_majority(sets, texts, measure=measure, label=label,
+                           leave_one_out=leave_one_out, shared=shared)
+    if progress is not None:
+        progress(4, 4)
+    return gold_res, maj
+
+
 def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
                     texts: dict[str, str | None] | None, *, measure: str, label: str | None,
                     gold: AnnotationSet | None, leave_one_out: bool,
@@ -893,17 +914,9 @@ def _lean_many_view(study: Study, sets: Sequence[AnnotationSet],
                         params={**params, "computed": "on each pair alone"})
     res = _measure(study, measure, samples=30, seed=0, progress=None, per_document=False)
     assert isinstance(res, ManyResult)
-    gold_res = None
-    others = [s for s in sets if gold is None or s.name != gold.name]
-    if gold is not None and others:
-        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
-        gold_res = against(gstudy, gold.name, measure=measure)
-    if progress is not None:
-        progress(3, 4)
-    maj = against_majority(sets, texts, measure=measure, label=label,
-                           leave_one_out=leave_one_out, shared=shared)
-    if progress is not None:
-        progress(4, 4)
+    gold_res, maj = _lean_references(study, sets, texts, measure=measure, label=label, gold=gold,
+                                     leave_one_out=leave_one_out, progress=progress,
+                                     shared=shared)
     return MeasureView(measure, pw, res, gold_res, maj,
                        _rank_floats(combos, per_pair, (many_docs, many_values, many_reasons)))
 
@@ -985,16 +998,8 @@ def _lean_pair_view(study: Study, sets: Sequence[AnnotationSet],
         return None
     if progress is not None:
         progress(1, 4)
-    gold_res = None
-    others = [s for s in sets if gold is None or s.name != gold.name]
-    if gold is not None and others:
-        gstudy = study if sets[0] is gold else _study(shared, [gold, *others], texts, label)
-        gold_res = against(gstudy, gold.name, measure=measure)
-    if progress is not None:
-        progress(3, 4)
-    maj = against_majority(sets, texts, measure=measure, label=label,
-                           leave_one_out=leave_one_out, shared=shared)
-    if progress is not None:
-        progress(4, 4)
+    gold_res, maj = _lean_references(study, sets, texts, measure=measure, label=label, gold=gold,
+                                     leave_one_out=leave_one_out, progress=progress,
+                                     shared=shared)
     return MeasureView(measure, pw, None, gold_res, maj,
                        _rank_floats(list(pw.pairs), per_pair, None))
