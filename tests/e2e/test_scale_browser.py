@@ -75,7 +75,11 @@ def test_the_sidebar_and_data_page_name_the_command_lines_files(
     assert "big_pred.json (system)" in sidebar.inner_text()
     main = wide.get_by_test_id("stMain").inner_text()
     assert "MB" in main and "spanscope app --data" in main  # the upload limit, and beyond it
-    assert "Rows 1–50 of" in main  # the warnings table (duplicate spans) is paginated
+    # The warnings (duplicate spans) wait in a closed expander; opened, their table is paginated.
+    box = wide.get_by_test_id("stExpander").filter(has_text="Every error and warning")
+    st_ui.click(wide, box.locator("summary"), box.get_by_test_id("stDataFrame"))
+    st_ui.wait_idle(wide, timeout=60_000)
+    assert "Rows 1–50 of" in wide.get_by_test_id("stMain").inner_text()
     st_ui.shot(wide, "scale_data_cli")
     assert st_ui.app_errors(wide) == []
 
