@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 
@@ -129,7 +130,7 @@ def test_two_files_of_one_name_and_an_export_read_as_read(
     note.wait_for(timeout=30_000)
     assert "annotations.jsonl (2)" in note.inner_text()
     roles = vpage.get_by_test_id("stSelectbox").filter(has_text="Role")
-    assert roles.count() == 3
+    expect(roles).to_have_count(3, timeout=30_000)  # one row per file, drawn one after another
     assert roles.nth(2).locator("input").input_value() == "as read"
     note.scroll_into_view_if_needed()
     st_ui.shot(vpage, f"data_same_name_rows_{vpage.viewport_name}")
