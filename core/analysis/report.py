@@ -43,10 +43,13 @@ from core.analysis.slices import (
     DIMENSIONS,
     META_PREFIX,
     META_RULE,
+    SPAN_DIMENSIONS,
     Metadata,
     meta_plan,
     slice_scores,
+    slice_terms,
 )
+from core.metrics.additive import SpanTerm
 from core.metrics.stats import bootstrap
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
@@ -258,14 +261,29 @@ def _chart(svg: str) -> str:
     return f"<div class='chart'>{svg}</div>"
 
 
-def _slice_dimension(inputs: ReportInputs, dim: str) -> str:
-    """One slice dimension's chart and table ("" when no system can be sliced by it)."""
+def _slice_dimension(inputs: ReportInputs, dim: str,
+                     terms: dict[str, list[SpanTerm] | SpanScopeError]) -> str:
+    """One slice dimension's chart and table ("" when no system can be sliced by it).
+    ``terms`` keeps each system's span terms (:func:`~core.analysis.slices.slice_terms`, or
+    the error refusing them) between the span dimensions, which all pool the same terms."""
     results: dict[str, list[Any]] = {}
     for s in inputs.systems:
         try:
+            kept: list[SpanTerm] | None = None
+            if dim in SPAN_DIMENSIONS:
+                if s.name not in terms:
+                    try:
+                        terms[s.name] = slice_terms(inputs.gold, s, texts=inputs.texts)
+                    except SpanScopeError as exc:
+                        terms[s.name] = exc
+                got = terms[s.name]
+                if isinstance(got, SpanScopeError):
+                    raise got
+                kept = got
             results[s.name] = slice_scores(
                 inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
-                n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",))
+                n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",),
+                terms=kept)
         except SpanScopeError:
             continue
     if not results:
@@ -292,7 +310,8 @@ def _slices_section(inputs: ReportInputs) -> str:
     plan = meta_plan(inputs.metadata, inputs.gold.doc_ids)
     dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
     skipped = [f for f in plan if f.kind == "skipped"]
-    slice_html = [_slice_dimension(inputs, dim) for dim in dims]
+    terms: dict[str, list[SpanTerm] | SpanScopeError] = {}
+    slice_html = [_slice_dimension(inputs, dim, terms) for dim in dims]
     return (
         "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "

@@ -498,6 +498,30 @@ def _intervals(table: np.ndarray, stats: Mapping[str, Callable[[np.ndarray], np.
     return {name: (iv.low, iv.high) for name, iv in many.items()}
 
 
+def _keywords(entry: registry.Metric, gold: AnnotationSet, pred: AnnotationSet, variant: str | None,
+              level: int, texts: Mapping[str, str | None], taxonomy: Taxonomy | None
+              ) -> dict[str, Any]:
+    """The metric's keyword arguments as :func:`slice_scores` scores with them."""
+    if "taxonomy" in entry.options and taxonomy is None:
+        # As the dashboard does: MAFALDA's taxonomy when it knows every label, else flat.
+        taxonomy = for_labels([*gold.labels(), *pred.labels()])
+    return dict(entry.keywords(variant=variant or entry.default_variant, level=level,
+                               texts=texts, taxonomy=taxonomy))
+
+
+def slice_terms(gold: AnnotationSet, pred: AnnotationSet, *, metric: str = "martino",
+                variant: str | None = None, level: int = 2,
+                texts: Mapping[str, str | None] | None = None,
+                taxonomy: Taxonomy | None = None) -> list[SpanTerm]:
+    """The span terms :func:`slice_scores` pools for a span dimension, computed once for all of
+    them (its ``terms``): they do not depend on the dimension. At 10,000 documents and 100,000
+    spans per set, 2.3 s of CPU that the report paid once per span dimension."""
+    check_choice("metric", "slice_terms", metric, METRICS)
+    entry = registry.get(metric)
+    keywords = _keywords(entry, gold, pred, variant, level, texts or {}, taxonomy)
+    return entry.span_terms(gold, pred, **keywords)
+
+
 def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                  metric: str = "martino", variant: str | None = None, level: int = 2,
                  texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
@@ -528,11 +552,7 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
     check_choice("dimension", "slice_scores", dimension, dimensions(metadata, gold.doc_ids))
     entry = registry.get(metric)
     texts = texts or {}
-    if "taxonomy" in entry.options and taxonomy is None:
-        # As the dashboard does: MAFALDA's taxonomy when it knows every label, else flat.
-        taxonomy = for_labels([*gold.labels(), *pred.labels()])
-    keywords = entry.keywords(variant=variant or entry.default_variant, level=level,
-                              texts=texts, taxonomy=taxonomy)
+    keywords = _keywords(entry, gold, pred, variant, level, texts, taxonomy)
     lengths = _doc_lengths(gold, pred, texts)
     if dimension in SPAN_DIMENSIONS:
         if terms is None:

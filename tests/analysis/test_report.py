@@ -84,3 +84,29 @@ def test_errors_chart_leaves_out_correct_and_table_gives_shares_of_errors() -> N
     # The table gives the share of the errors of that side.
     total = sum(counts.get(c, 0) for c in ERRORS)
     assert f"<td class='num'>{100 * counts['missed'] / total:.4f}</td>" in section
+
+
+def test_the_span_dimensions_share_one_computation_of_each_systems_terms(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The span terms do not depend on the dimension; the report computed them once per span
+    # dimension (four times, 2.3 s each at 10,000 documents). The sliced scores are the same.
+    from core.analysis import report, slices
+
+    inputs = _evil()
+    second = AnnotationSet("second", {"<b>doc</b>": (Span(3, 9, EVIL_LABEL),), "d2": ()},
+                           role="system")
+    inputs = ReportInputs(inputs.gold, [*inputs.systems, second], inputs.texts,
+                          n_resamples=50, metadata=inputs.metadata)
+    stamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")  # the provenance's time
+    before = stamp.sub("T", build_report(inputs, command="x"))
+    calls: list[str] = []
+    computed = slices.slice_terms
+
+    def counted(gold: AnnotationSet, pred: AnnotationSet, **kw: object) -> object:
+        calls.append(pred.name)
+        return computed(gold, pred, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report, "slice_terms", counted)
+    assert stamp.sub("T", build_report(inputs, command="x")) == before
+    assert calls == ["<svg onload=alert(1)>", "second"]
+    assert len(slices.SPAN_DIMENSIONS) == 4
