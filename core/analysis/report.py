@@ -261,6 +261,21 @@ def _chart(svg: str) -> str:
     return f"<div class='chart'>{svg}</div>"
 
 
+def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
+                kept: dict[str, list[SpanTerm] | SpanScopeError]) -> list[SpanTerm]:
+    """``system``'s span terms (:func:`~core.analysis.slices.slice_terms`), computed on the
+    first call and kept in ``kept``; the error refusing them is kept and raised again."""
+    if system.name not in kept:
+        try:
+            kept[system.name] = slice_terms(inputs.gold, system, texts=inputs.texts)
+        except SpanScopeError as exc:
+            kept[system.name] = exc
+    got = kept[system.name]
+    if isinstance(got, SpanScopeError):
+        raise got
+    return got
+
+
 def _slice_dimension(inputs: ReportInputs, dim: str,
                      terms: dict[str, list[SpanTerm] | SpanScopeError]) -> str:
     """One slice dimension's chart and table ("" when no system can be sliced by it).
@@ -269,21 +284,10 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
     results: dict[str, list[Any]] = {}
     for s in inputs.systems:
         try:
-            kept: list[SpanTerm] | None = None
-            if dim in SPAN_DIMENSIONS:
-                if s.name not in terms:
-                    try:
-                        terms[s.name] = slice_terms(inputs.gold, s, texts=inputs.texts)
-                    except SpanScopeError as exc:
-                        terms[s.name] = exc
-                got = terms[s.name]
-                if isinstance(got, SpanScopeError):
-                    raise got
-                kept = got
             results[s.name] = slice_scores(
                 inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
                 n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",),
-                terms=kept)
+                terms=_kept_terms(inputs, s, terms) if dim in SPAN_DIMENSIONS else None)
         except SpanScopeError:
             continue
     if not results:

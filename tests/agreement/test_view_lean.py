@@ -6,8 +6,6 @@ values of :mod:`coefficients` equal the objects' values."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -28,18 +26,8 @@ from core.metrics.agreement.measures import (
 )
 from core.metrics.agreement.panel import Shared, lean_view
 from core.metrics.agreement.study import Study
-from core.model import AnnotationSet, Span
+from tests.agreement.test_view_shared import _set, annotator
 from ui.gamma_worker import for_the_page
-
-span = st.tuples(st.integers(0, 30), st.integers(1, 12), st.sampled_from(["A", "B", "C"]))
-annotator = st.dictionaries(st.sampled_from(["d1", "d2", "d3", "d4", "d5"]),
-                            st.lists(span, max_size=5), max_size=5)
-
-
-def _set(name: str, docs: Mapping[str, list[tuple[int, int, str]]], role: str = "annotator"
-         ) -> AnnotationSet:
-    return AnnotationSet(name, {d: tuple(sorted(Span(s, s + n, lab) for s, n, lab in items))
-                                for d, items in docs.items()}, role=role)  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)
