@@ -819,7 +819,10 @@ def propose(ws: Workspace, r: Rules, clipped: Sequence[str]) -> Proposed:
                 "rules and kept while the server runs.", icon="⏸️")
         st.stop()
     try:
-        result = proposal(ws.key, ws, r.sets, r.k, r.match, r.bounds)
+        # The spinner draws over whatever the last run left at its place (the faded "built
+        # when asked" note once the toggle is turned on): a slot of its own replaces that first.
+        with st.empty():
+            result = proposal(ws.key, ws, r.sets, r.k, r.match, r.bounds)
     except SpanScopeError as exc:
         st.error("These sets cannot be adjudicated: "
                  f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
@@ -867,7 +870,7 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
     m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}")
     m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}")
     st.progress(done / total if total else 1.0,
-                text=f"{done} of {total} disputed spans decided" if total
+                text=f"{done:,} of {total:,} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")
 
 
@@ -961,7 +964,7 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
         return None
     text = ws.corpus.texts.get(shown.doc)
     text_len = len(text) if text is not None else None
-    st.caption(f"Disputed span **{pos + 1} of {len(p.disputed)}** ({p.focus}; document "
+    st.caption(f"Disputed span **{pos + 1:,} of {len(p.disputed):,}** ({p.focus}; document "
                f"{md(shown.doc)}).")
     msg = st.session_state.pop(K_CUR_MSG, None)
     if msg:
@@ -1088,7 +1091,7 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     c1, c2 = st.columns([1, 4], vertical_alignment="center")
     c1.button("↻ Recompute", key="cur_agree_refresh",
               help="Score the annotators against the curated set with your latest decisions.")
-    c2.caption(f"Computed with {done} of your decisions.")
+    c2.caption(f"Computed with {done:,} of your decisions.")
     agree = agreement_table(decisions_digest(p.result, p.decided),
                             tuple(ws.sets[n] for n in r.sets), curated, ws.texts(), r.sets)
     st.dataframe(above_one.mark(agree), hide_index=True, key="cur_agreement",

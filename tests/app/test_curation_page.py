@@ -5,7 +5,9 @@ relabel / re-bound decisions change the curated set, persist across page changes
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.analysis.consensus import Override, consensus, curated_set, read_decisions
@@ -389,3 +391,34 @@ def test_the_neighbourhood_is_cut_at_spaces_and_keeps_the_documents_span_ids() -
     assert ">A2<" in block and ">A1<" not in block  # A1 is outside the window
     assert "&lt;b&gt;a&lt;/b&gt;" in block  # the set's name escaped
     assert f"Characters {a:,}–{b:,} of 1,000" in block
+
+
+def test_building_the_consensus_replaces_the_note_before_its_spinner(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tour's finding: once "Build the consensus" was turned on, the spinner of the
+    # proposal drew over the last run's faded "built when asked" note (Streamlit anchors a
+    # spinner at the next element's place, over what the last run left there). An empty slot
+    # now takes that place first and the spinner is drawn in it.
+    monkeypatch.setattr(cur, "CONSENSUS_AUTO_DOCS", 1)  # this panel's 2 documents ask first
+    at = _app()
+    assert any("built when asked" in i.value for i in at.info)
+    built: list[Any] = []
+    real = cur.proposal
+
+    def watched(*args: Any) -> Any:
+        import streamlit as st
+
+        built.append(st._main._active_dg._cursor)  # where the spinner is anchored
+        return real(*args)
+
+    monkeypatch.setattr(cur, "proposal", watched)
+    at.toggle(key=cur.K_CUR_BUILD).set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not any("built when asked" in i.value for i in at.info)
+    # the spinner's anchor: the slot of an empty element right after the toggle, which the
+    # note held in the run before
+    assert len(built) == 1 and type(built[0]).__name__ == "LockedCursor"
+    place = built[0].delta_path[-1]
+    assert at.main.children[place].type == "empty"
+    assert getattr(at.main.children[place - 1], "key", None) == cur.K_CUR_BUILD
+    assert _metric(at, "Decided") == f"0 / {len(_expected()[1])}"
