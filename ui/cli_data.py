@@ -12,7 +12,8 @@ that name instead of the file's (``NAME:set`` when the input holds several sets)
 without a role is a file whose role its name suggests (:func:`ui.state.guess_role`, as on the
 Data page), or a folder whose files are each such a file (as a folder of ``sample_data/``);
 when files of such a folder guessed systems give one document id different texts, the folder's
-guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`).
+guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`); so
+are the files given one by one without a role, taken together as one folder's files.
 """
 
 from __future__ import annotations
@@ -72,8 +73,8 @@ def _inputs(args: tuple[DataArg, ...]) -> list[tuple[Path, Role, bool]]:
 def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset()
                   ) -> list[tuple[Path, Role, bool, str | None]]:
     """:func:`_inputs` with the set name each value gives (None: the file's name); in the
-    folders of ``annotators`` a file guessed a system is an annotator
-    (:func:`_exports_of_one_tool`)."""
+    folders of ``annotators``, and as a file of ``annotators`` given without a role, a file
+    guessed a system is an annotator (:func:`_exports_of_one_tool`)."""
     out: list[tuple[Path, Role, bool, str | None]] = []
     for arg in args:
         path = Path(arg.path)
@@ -89,7 +90,10 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
                     role = "annotator"
                 out.append((child, role, child.is_dir(), None))
         else:
-            out.append((path, state.guess_role(path.name), False, None))
+            role = state.guess_role(path.name)
+            if role == "system" and arg.path in annotators:
+                role = "annotator"
+            out.append((path, role, False, None))
     return out
 
 
@@ -116,29 +120,51 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
     return reports
 
 
-GUESSED_ANNOTATOR = ("read as an annotator's export: in the folder given without a role, files "
-                     "guessed systems gave one document id different texts, as annotators' "
-                     "exports of one tool do (doccano numbers each annotator's documents its own "
-                     "way); give each file its role with --data ROLE=PATH to choose otherwise")
-"""The note on each file of a folder :func:`_exports_of_one_tool` reads as annotators."""
+GUESSED_ANNOTATOR = ("read as an annotator's export: among the files given without a role (in "
+                     "a folder, or one by one), files guessed systems gave one document id "
+                     "different texts, as annotators' exports of one tool do (doccano numbers "
+                     "each annotator's documents its own way); give each file its role with "
+                     "--data ROLE=PATH to choose otherwise")
+"""The note on each file :func:`_exports_of_one_tool` reads as annotators."""
 
 
-def _exports_of_one_tool(reports: list[state.FileReport], args: tuple[DataArg, ...]
-                         ) -> frozenset[str]:
+def _exports_of_one_tool(reports: list[state.FileReport], args: tuple[DataArg, ...],
+                         raw: list[state.FileReport]) -> frozenset[str]:
     """The folders given without a role in which a file guessed a system was refused for
-    giving a document another text than a file before it (one id, two texts). Predictions of
-    one corpus never do that; annotators' exports of one tool do, and they load as annotators,
-    their documents matched by their text (:func:`ui.text_policy.align_annotators`)."""
+    giving a document another text than another file guessed a system (one id, two texts), and
+    the files given one by one without a role when one of them was (they are one folder's files
+    given apart: ``--data a --data b`` reads them as ``--data DIR`` would). Predictions of one
+    corpus never do that; annotators' exports of one tool do, and they load as annotators,
+    their documents matched by their text (:func:`ui.text_policy.align_annotators`). A file
+    refused for another text than the gold's only is a prediction of other texts: it stays a
+    refused system. ``reports`` are ``raw`` (as read) after :func:`ui.text_policy.same_texts`."""
     out: set[str] = set()
+    loose: dict[str, int] = {}  # the files given one by one without a role: their input
+    loose_refused = False
     i = 0
     for arg in args:
         n = len(_named_inputs((arg,)))
-        if arg.role is None and Path(arg.path).is_dir() and any(
-                r.role == "system" and r.error is not None
-                and text_policy.ANNOTATOR_HINT in r.error.message for r in reports[i:i + n]):
-            out.add(arg.path)
+        refused = any(r.role == "system" and r.error is not None
+                      and text_policy.ANNOTATOR_HINT in r.error.message
+                      for r in reports[i:i + n])
+        if arg.role is None and Path(arg.path).is_dir():
+            if refused and _systems_disagree(raw[i:i + n]):
+                out.add(arg.path)
+        elif arg.role is None:
+            loose[arg.path] = i
+            loose_refused = loose_refused or refused
         i += n
+    if loose_refused and _systems_disagree([raw[j] for j in loose.values()]):
+        out.update(loose)
     return frozenset(out)
+
+
+def _systems_disagree(raw: list[state.FileReport]) -> bool:
+    """Whether, of the files ``raw`` (as read), one guessed a system gives a document another
+    text than one before it (:func:`ui.text_policy.same_texts` among them alone)."""
+    systems = [r for r in raw if r.ok and r.role == "system"]
+    return any(r.error is not None and text_policy.ANNOTATOR_HINT in r.error.message
+               for r in text_policy.same_texts(systems))
 
 
 def _hint_for_the_command_line(reports: list[state.FileReport], args: tuple[DataArg, ...]
@@ -200,8 +226,9 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
     gc.disable()
     try:
         # one text per document id across the inputs, as on the Data page (core.model.texts)
-        reports = text_policy.same_texts(read_reports(_args))
-        tools = _exports_of_one_tool(reports, _args)
+        raw = read_reports(_args)
+        reports = text_policy.same_texts(raw)
+        tools = _exports_of_one_tool(reports, _args, raw)
         if tools:  # read again, their files as annotators, each with a note saying so
             changed = [new[1] != old[1] for new, old in
                        zip(_named_inputs(_args, tools), _named_inputs(_args), strict=True)]

@@ -118,18 +118,18 @@ def _doccano(path: Path, texts: list[str]) -> None:
 
 def test_a_refused_file_is_on_the_overview_with_the_command_lines_syntax(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # two annotators' doccano exports number their documents each their own way: one id, two
-    # texts; given one by one without a role both are guessed "system" and the second is refused
-    _doccano(tmp_path / "ayla.jsonl", ["Soup was cold.", "Nice bread here."])
+    # a file guessed "system" that gives the gold's document ids other texts: one id, two texts;
+    # refused (no other file guessed a system disagrees with it: no annotators' exports here)
+    _doccano(tmp_path / "gold.jsonl", ["Soup was cold.", "Nice bread here."])
     _doccano(tmp_path / "june.jsonl", ["Nice bread here.", "Soup was cold."])
-    at = _app(monkeypatch, [{"role": None, "path": str(tmp_path / "ayla.jsonl")},
+    at = _app(monkeypatch, [{"role": None, "path": str(tmp_path / "gold.jsonl")},
                             {"role": None, "path": str(tmp_path / "june.jsonl")}])
     errors = " ".join(e.value for e in at.error).replace("\\", "")
     assert "june.jsonl" in errors and "refused" in " ".join(w.value for w in at.warning)
     assert f"--data annotator={tmp_path / 'june.jsonl'}" in errors  # no role box for --data
     assert "Annotation sets" in [m.label for m in at.metric]
     sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
-    assert "ayla.jsonl (system)" in sidebar and "june.jsonl (system)" not in sidebar
+    assert "gold.jsonl (gold)" in sidebar and "june.jsonl (system)" not in sidebar
     assert "refused: june.jsonl" in sidebar
 
 
@@ -146,3 +146,76 @@ def test_a_folder_of_one_tools_exports_is_read_as_annotators(
     assert all(any(d.message == cli_data.GUESSED_ANNOTATOR for d in r.diagnostics)
                for r in ws.reports)
     assert not at.error and len(ws.corpus.texts) == 2  # documents matched by their text
+
+
+def test_files_of_one_tool_given_one_by_one_are_read_as_annotators_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the tour's finding: `--data ayla.jsonl --data june.jsonl` refused june.jsonl where
+    # `--data FOLDER` of the same two files read both as annotators; now both paths agree
+    _doccano(tmp_path / "ayla.jsonl", ["Soup was cold.", "Nice bread here."])
+    _doccano(tmp_path / "june.jsonl", ["Nice bread here.", "Soup was cold."])
+    at = _app(monkeypatch, [{"role": None, "path": str(tmp_path / "ayla.jsonl")},
+                            {"role": None, "path": str(tmp_path / "june.jsonl")}])
+    ws = cli_data.cli_workspace()
+    assert ws is not None and all(r.ok for r in ws.reports)
+    assert {n: s.role for n, s in ws.sets.items()} == {"ayla": "annotator", "june": "annotator"}
+    assert all(any(d.message == cli_data.GUESSED_ANNOTATOR for d in r.diagnostics)
+               for r in ws.reports)
+    assert not at.error and len(ws.corpus.texts) == 2  # documents matched by their text
+    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    assert "ayla.jsonl (annotator)" in sidebar and "june.jsonl (annotator)" in sidebar
+
+
+@pytest.mark.parametrize("given", ["folder", "one by one"])
+def test_a_prediction_of_other_texts_than_the_gold_stays_a_refused_system(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    # one guessed system that disagrees with the gold alone is no annotators' export: it is
+    # not read as an annotator (the folder did so before), and the refusal stands
+    _doccano(tmp_path / "gold.jsonl", ["Soup was cold.", "Nice bread here."])
+    _doccano(tmp_path / "pred.jsonl", ["Nice bread here.", "Soup was cold."])
+    data: list[dict[str, str | None]] = (
+        [{"role": None, "path": str(tmp_path)}] if given == "folder" else
+        [{"role": None, "path": str(tmp_path / n)} for n in ("gold.jsonl", "pred.jsonl")])
+    _app(monkeypatch, data)
+    ws = cli_data.cli_workspace()
+    assert ws is not None
+    pred = next(r for r in ws.reports if r.file == "pred.jsonl")
+    assert pred.role == "system" and pred.error is not None
+    assert "one id, two texts" in pred.error.message
+    assert not any(d.message == cli_data.GUESSED_ANNOTATOR for d in pred.diagnostics)
+
+
+EXPORT = ROOT / "tests" / "data" / "formats" / "doccano" / "one_project_three_annotators"
+
+
+@pytest.mark.parametrize("given", ["folder", "one by one"])
+def test_one_projects_exports_match_their_documents_by_text_however_given(
+        monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    # Three annotators' doccano exports of one project, as the tour's restaurant_reviews:
+    # each file numbers its documents its own way (bo's id 1 is amal's text 4), one copy of a
+    # text ends in a space, and the annotators labelled overlapping subsets: 6 texts, one
+    # labelled by all three, two by each pair.
+    files = ("amal.jsonl", "bo.jsonl", "chen.jsonl")
+    # the folder and its files given one by one have one fingerprint (the same files, the same
+    # guessed roles): read each way afresh, not from the other's cache
+    cli_data._load.clear()
+    data: list[dict[str, str | None]] = (
+        [{"role": None, "path": str(EXPORT)}] if given == "folder" else
+        [{"role": None, "path": str(EXPORT / n)} for n in files])
+    at = _app(monkeypatch, data, "pages/data.py")
+    ws = cli_data.cli_workspace()
+    assert ws is not None and all(r.ok for r in ws.reports)
+    assert {n: s.role for n, s in ws.sets.items()} == dict.fromkeys(
+        ("amal", "bo", "chen"), "annotator")
+    assert len(ws.corpus.texts) == 6
+    docs = {n: set(s.spans) for n, s in ws.sets.items()}
+    assert len(docs["amal"] & docs["bo"] & docs["chen"]) == 1
+    assert [len(docs[a] & docs[b]) for a, b in (("amal", "bo"), ("amal", "chen"),
+                                                ("bo", "chen"))] == [2, 2, 2]
+    text = "The soup at Kiko was cold but the bread was warm."
+    shared = next(d for d, t in ws.corpus.texts.items() if t == text)
+    assert all(shared in got for got in docs.values())  # chen's copy with its trailing space
+    # the Data page names how many documents of each file were matched by their text
+    notes = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "Documents matched by their text" in notes
+    assert "bo.jsonl: 3 documents renamed" in notes and "chen.jsonl: 4 documents renamed" in notes
