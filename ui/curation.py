@@ -933,13 +933,17 @@ def _edit_inputs(ws: Workspace, p: Proposed, pos: int, shown: Decision,
     labels = state.all_labels(ws.key, ws)
     if st.session_state.get(K_CUR_LABEL) not in labels:
         st.session_state[K_CUR_LABEL] = shown.span.label
-    e1, e2, e3, e4, e5 = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
-    e1.selectbox("New label", labels, key=K_CUR_LABEL)
+    # two groups in a row that wraps, each button as wide as its label and key (in five equal
+    # columns they read "Rela…" and "Set bo…" on a laptop's screen)
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="medium")
+    e1 = e2 = row.container(horizontal=True, vertical_alignment="bottom", width="content")
+    e3 = e4 = e5 = row.container(horizontal=True, vertical_alignment="bottom", width="content")
+    e1.selectbox("New label", labels, key=K_CUR_LABEL, width=240)
     e2.button("🏷️ Relabel", key="cur_relabel", shortcut=SHORTCUTS["relabel"],
               on_click=decide, args=(*args, "relabel", text_len),
               help="Keep this span with the label chosen on the left.")
-    e3.number_input("Start", min_value=0, step=1, key=K_CUR_START)
-    e4.number_input("End", min_value=1, step=1, key=K_CUR_END)
+    e3.number_input("Start", min_value=0, step=1, key=K_CUR_START, width=120)
+    e4.number_input("End", min_value=1, step=1, key=K_CUR_END, width=120)
     e5.button("↔ Set bounds", key="cur_bounds_btn", shortcut=SHORTCUTS["bounds"],
               on_click=decide, args=(*args, "bounds", text_len),
               help="Keep this span with the start and end on the left (end exclusive).")
