@@ -106,3 +106,20 @@ def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
     # 1#2 is unanimous, so the third proposal is the second disputed span
     page.get_by_text(re.compile(r"Disputed span 2 of \d+")).wait_for(timeout=10_000)
     assert st_ui.app_errors(page) == []
+
+
+def test_the_edit_buttons_show_their_whole_label_on_a_laptops_screen(
+        browser: Any, app_url: str, st_ui: Any) -> None:
+    # five equal columns cut "Relabel" and "Set bounds" to "Rela…" and "Set bo…" at 1,000 to
+    # 1,300 px; the row now wraps by group, each button as wide as its label and key
+    context = browser.new_context(viewport={"width": 1000, "height": 1200})
+    page = context.new_page()
+    _open(page, app_url, st_ui)
+    for name in ("Relabel", "Set bounds"):
+        button = page.get_by_role("button", name=re.compile(name)).first
+        button.scroll_into_view_if_needed()
+        cut = button.evaluate("b => [b, ...b.querySelectorAll('*')].some("
+                              "e => e.scrollWidth > e.clientWidth + 1)")
+        assert not cut, f"the {name!r} button's label is cut"
+    st_ui.shot(page, "curation_edit_row_1000px")
+    context.close()
