@@ -99,6 +99,11 @@ SOCKET = """() => {
 }"""
 
 
+CHROMIUM_METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
+"""Chromium's main-thread counters (``Performance.getMetrics``, seconds), read before the click
+and 300 ms after the click's run is over: what the browser's main thread did for the click."""
+
+
 def _server(tree: Path, corpus: Path, trace: Path, site: Path) -> tuple[subprocess.Popen[bytes],
                                                                            str]:
     from bench_app import _free_port, healthy
@@ -141,6 +146,13 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
                 page.add_init_script(f"({WATCH})()")
                 page.add_init_script(f"({SOCKET})()")
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+
+                def metrics() -> dict[str, float]:
+                    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")[
+                        "metrics"] if m["name"] in CHROMIUM_METRICS}
+
                 page.goto(f"{url}/errors")
                 _settled(page, ERRORS_DRAWN, timeout)
                 has_buttons = "ButtonColumn" in (tree / "ui" / "errors.py").read_text()
@@ -155,7 +167,7 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                             box = grid.bounding_box()
                             assert box is not None
                             row = CATEGORY_ORDER.index(category)
-                            c = server_cpu_s(proc.pid)
+                            c, m0 = server_cpu_s(proc.pid), metrics()
                             page.mouse.click(box["x"] + (18 if how == "row" else 70),
                                              box["y"] + 35 + 35 * row + 17)
                         else:
@@ -165,12 +177,13 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                             link = link.first.locator("button").first
                             link.scroll_into_view_if_needed()
                             page.wait_for_timeout(300)
-                            c = server_cpu_s(proc.pid)
+                            c, m0 = server_cpu_s(proc.pid), metrics()
                             link.click()
                         page.wait_for_function(
                             "() => window.__ssSeen && window.__ssSeen.done !== undefined",
                             timeout=timeout)
                         page.wait_for_timeout(300)  # late frames
+                        m1 = metrics()
                         seen = page.evaluate("() => window.__ssSeen")
                         tr = page.evaluate("() => window.__tr")
                         t0 = tr["click"]
@@ -182,6 +195,8 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                                 "last_in": tr["received"][-1] - t0 if tr["received"] else None,
                                 "frames_in": len(tr["received"]),
                                 "list": seen["list"], "done": seen["done"], "runs": runs,
+                                "chromium_ms": {k: round((m1[k] - m0[k]) * 1000)
+                                                for k in CHROMIUM_METRICS if k in m0},
                                 "server_cpu_ms": (server_cpu_s(proc.pid) - c) * 1000,
                                 "load": os.getloadavg()[0]}
                         out.append(step)
@@ -200,7 +215,7 @@ def _line(s: dict[str, Any]) -> str:
     return (f"  {Path(s['tree']).name} {s['how']} {s['category']}: send {s['send']:.0f}, "
             f"{runs}; first in {s['first_in']:.0f}, last in {s['last_in']:.0f} "
             f"({s['frames_in']} frames), list {s['list']:.0f}, done {s['done']:.0f} ms "
-            f"(load {s['load']:.1f})")
+            f"(load {s['load']:.1f}); Chromium {s['chromium_ms']}")
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ by the browser with Plotly's own export (:func:`ui.widgets.chart_image`), offlin
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -442,6 +442,34 @@ def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: st
         return categorise(*one, level=level, taxonomy=results.taxonomy_for(_ws, ref, system))
     except SpanScopeError:
         return None
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def missed_and_spurious(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+                        ) -> Callable[[str], tuple[int, int]] | None:
+    """Document -> (missed reference spans, spurious predictions), counted once for every
+    document from :func:`error_table`'s columns: the counts of :func:`document_error_table`
+    (a document's spans are categorised from that document only; a test compares them), for
+    a caller that already has the corpus's table (the Documents page filtered by a category:
+    200 listed documents categorised one by one cost 0.1-0.2 s of CPU at 10,000 documents).
+    None where :func:`document_error_table` gives None."""
+    if not _categorisable(ws_key, _ws, ref, system):
+        return None
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    if table is None:
+        return None
+    c, n = table.columns, len(table.documents)
+    missed = np.bincount(c.doc[(c.side == SIDES.index("reference"))
+                               & (c.category == CATEGORIES.index("missed"))], minlength=n)
+    spurious = np.bincount(c.doc[(c.side == SIDES.index("prediction"))
+                                 & (c.category == CATEGORIES.index("spurious"))], minlength=n)
+    pos = {d: i for i, d in enumerate(table.documents)}
+
+    def counts(doc: str) -> tuple[int, int]:
+        i = pos.get(doc)
+        return (0, 0) if i is None else (int(missed[i]), int(spurious[i]))
+
+    return counts
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
