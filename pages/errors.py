@@ -8,7 +8,7 @@ from ui.current import workspace_or_stop
 st.title("🔍 Errors")
 ws = workspace_or_stop(2, "Error analysis needs a reference set and at least one other set.",
                        needs_spans=True)
-errors.follow_link(ws)  # a link, row or bar was clicked: switch before drawing anything
+errors.follow_link(ws)  # a callback could not switch at once (a test's run): switch now
 setup = errors.setup(ws)
 errors.follow(ws, setup)  # a click that opens Documents: switch before drawing the page
 # Lazy tabs: only the open one is drawn, so a return to the page redraws the category table,

@@ -207,12 +207,18 @@ def snippet(text: str | None) -> str:
 @st.cache_data(max_entries=16, show_spinner="Listing documents…")
 def document_table(
     ws_key: str, _ws: Workspace, set_a: str, set_b: str, order: tuple[str, ...], metric: str,
-    variant: str | None, level: int | None,
+    variant: str | None, level: int | None, _filtered: bool = False,
 ) -> pd.DataFrame:
     """One row per document of ``order`` (in that order): its F1 under ``metric``, disagreement,
     missed and spurious spans (the error categories of 🔍 Errors and of the filter, at the
     metric's level: no span of the other set overlaps them; None where the pair cannot be
-    categorised), spans per set and the start of its text."""
+    categorised), spans per set and the start of its text.
+
+    ``_filtered``: the list is filtered by an error category or label, so the corpus's error
+    table is already computed and gives every document's missed and spurious counts at once
+    (:func:`ui.errors.missed_and_spurious`); otherwise each listed document is categorised
+    alone (a large corpus is categorised only when asked). The table is the same either way,
+    so the flag is not part of the cache key."""
     from core.render.highlight import span_items
     from core.render.segments import disagreement
 
@@ -224,16 +230,23 @@ def document_table(
     # or order (an Errors click) computes only the documents not listed before.
     cat_level = int(level) if level is not None else 2  # as View.cat_level
     kept = _document_counts(ws_key, _ws, set_a, set_b, cat_level)
+    whole = (err_ui.missed_and_spurious(ws_key, _ws, set_a, set_b, cat_level) if _filtered
+             and any(d not in kept for d in order) else None)
     rows = []
     for d in order:
         if d not in kept:
             gold, pred = span_items(a, d, "G"), span_items(b, d, "P")
-            cats = err_ui.document_error_table(ws_key, _ws, set_a, set_b, cat_level, d)
+            missed: int | None
+            spurious: int | None
+            if whole is not None:
+                missed, spurious = whole(d)
+            else:
+                cats = err_ui.document_error_table(ws_key, _ws, set_a, set_b, cat_level, d)
+                missed = None if cats is None else cats.counts("reference")["missed"]
+                spurious = None if cats is None else cats.counts("prediction")["spurious"]
             kept[d] = (round(disagreement(a.alt_spans(d), b.alt_spans(d),
                                           _doc_length(_ws, d, a, b)), 3),
-                       None if cats is None else cats.counts("reference")["missed"],
-                       None if cats is None else cats.counts("prediction")["spurious"],
-                       len(gold), len(pred), snippet(_ws.corpus.texts.get(d)))
+                       missed, spurious, len(gold), len(pred), snippet(_ws.corpus.texts.get(d)))
         dis, missed, spurious, n_gold, n_pred, text = kept[d]
         rows.append({"document": d, "F1": scores.get(d), "disagreement": dis, "missed": missed,
                      "spurious": spurious, f"{set_a} spans": n_gold, f"{set_b} spans": n_pred,
@@ -291,9 +304,11 @@ def _ticked_row() -> int | None:
 
 
 def table_picker(ws: Workspace, set_a: str, set_b: str, ids: list[str], metric: str,
-                 variant: str | None, level: int | None) -> None:
-    """:func:`document_table` of ``ids``; clicking a row opens its document."""
-    table = document_table(ws.key, ws, set_a, set_b, tuple(ids), metric, variant, level)
+                 variant: str | None, level: int | None, filtered: bool = False) -> None:
+    """:func:`document_table` of ``ids`` (``filtered``: by an error category or label);
+    clicking a row opens its document."""
+    table = document_table(ws.key, ws, set_a, set_b, tuple(ids), metric, variant, level,
+                           filtered)
     ticked = _ticked_row()
     if ticked is not None and (ticked >= len(ids) or ids[ticked] != asked_document()[0]):
         # The row ticked names another document than the one shown (tour finding 10): untick.
@@ -506,7 +521,8 @@ def listing(ws: Workspace, v: View) -> Listing:
                           key=K_DOC_LIST, opened=listed.filters.active or bool(bucket))
     if shown.open is not False:
         with shown:
-            table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level)
+            table_picker(ws, v.set_a, v.set_b, rows, v.metric, v.variant, v.level,
+                         listed.filters.active)
     return dataclasses.replace(listed, rows=tuple(rows))
 
 

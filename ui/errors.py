@@ -13,7 +13,7 @@ by the browser with Plotly's own export (:func:`ui.widgets.chart_image`), offlin
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -23,6 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
+from streamlit.errors import StreamlitPageNotFoundError
 
 from core.analysis.errors import (
     CATEGORIES,
@@ -80,7 +81,7 @@ K_ERR_TABLE = "err_table"  # selection state of the category table
 K_ERR_OPEN_ROW = "err_open_row"  # the click on a documents button of the category table
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
-K_ERR_PENDING = "err_pending"  # session: what a link, row or bar asked to open (its callback)
+K_ERR_PENDING = "err_pending"  # session: what a callback could not open at once (follow_link)
 K_ERR_TAB = "etab"  # the open tab (bound)
 ALL = "(all)"
 TABS = ("📊 Categories", "📈 Category chart", "🏷️ Per label", "📋 Spans of one category",
@@ -443,6 +444,34 @@ def document_error_table(ws_key: str, _ws: state.Workspace, ref: str, system: st
         return None
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def missed_and_spurious(ws_key: str, _ws: state.Workspace, ref: str, system: str, level: int
+                        ) -> Callable[[str], tuple[int, int]] | None:
+    """Document -> (missed reference spans, spurious predictions), counted once for every
+    document from :func:`error_table`'s columns: the counts of :func:`document_error_table`
+    (a document's spans are categorised from that document only; a test compares them), for
+    a caller that already has the corpus's table (the Documents page filtered by a category:
+    200 listed documents categorised one by one cost 0.1-0.2 s of CPU at 10,000 documents).
+    None where :func:`document_error_table` gives None."""
+    if not _categorisable(ws_key, _ws, ref, system):
+        return None
+    table, _ = error_table(ws_key, _ws, ref, system, level)
+    if table is None:
+        return None
+    c, n = table.columns, len(table.documents)
+    missed = np.bincount(c.doc[(c.side == SIDES.index("reference"))
+                               & (c.category == CATEGORIES.index("missed"))], minlength=n)
+    spurious = np.bincount(c.doc[(c.side == SIDES.index("prediction"))
+                                 & (c.category == CATEGORIES.index("spurious"))], minlength=n)
+    pos = {d: i for i, d in enumerate(table.documents)}
+
+    def counts(doc: str) -> tuple[int, int]:
+        i = pos.get(doc)
+        return (0, 0) if i is None else (int(missed[i]), int(spurious[i]))
+
+    return counts
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _categorisable(ws_key: str, _ws: state.Workspace, ref: str, system: str) -> bool:
     """Whether every document of ``system`` is one of ``ref``'s (the policy
@@ -741,36 +770,50 @@ def follow(ws: state.Workspace, s: Setup) -> None:
                        label=label, marker=("label", *map(str, hit)))
 
 
+def _open_now(ws: state.Workspace, ref: str, level: int, system: str, category: str,
+              label: str = ALL) -> None:
+    """Open the Documents page on ``system``'s documents holding ``category`` (and ``label``)
+    from a callback: a link button of :func:`category_links`, a row of the category table, its
+    documents button, or a bar of a category chart.
+
+    ``st.switch_page`` in a callback (Streamlit 1.67 queues the page's run once every callback
+    has run) switches before the Errors page's script starts: the click's run does not draw
+    the app's frame, the title or the reference and level widgets first, and sends the browser
+    nothing of the page it leaves (docs/performance.md, issue 29, eighth pass). A session
+    knows its pages from its last run; where the callback cannot see them (Streamlit's
+    ``AppTest`` starts each run with an empty page registry) the switch is queued for
+    :func:`follow_link`, at the top of the page's run."""
+    if ref not in ws.sets or system not in ws.sets:
+        return
+    try:
+        open_documents(ws, ref=ref, system=system, level=level, category=category, label=label)
+    except StreamlitPageNotFoundError:
+        st.session_state[K_ERR_PENDING] = {"ref": ref, "level": level, "system": system,
+                                           "category": category, "label": label}
+
+
 def follow_link(ws: state.Workspace) -> None:
-    """Open the Documents page at once when a link button of :func:`category_links`, a row of
-    the category table or a bar of a category chart was clicked: its callback queued the
-    reference, level, system, category (and label), so the page switches before drawing
-    anything, not even the reference and level widgets."""
+    """Open the Documents page when a callback queued it (:func:`_open_now`), before the page
+    draws anything."""
     pending = st.session_state.pop(K_ERR_PENDING, None)
     if pending and pending["ref"] in ws.sets and pending["system"] in ws.sets:
         open_documents(ws, **pending)
 
 
-def _queue_open(ref: str, level: int, system: str, category: str, label: str = ALL) -> None:
-    st.session_state[K_ERR_PENDING] = {"ref": ref, "level": level, "system": system,
-                                       "category": category, "label": label}
-
-
-def _queue_row(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...],
-               row: int) -> None:
-    """Queue the system and category of row ``row`` of the category table for
-    :func:`follow_link` (the run then switches pages before drawing the page's widgets)."""
+def _open_row(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...],
+              row: int) -> None:
+    """:func:`_open_now` on the system and category of row ``row`` of the category table."""
     ok = _compared(category_frame(ws.key, ws, ref, systems, level))
     if 0 <= row < len(ok):
         record = ok.iloc[row]
-        _queue_open(ref, level, str(record["system"]), str(record["category"]))
+        _open_now(ws, ref, level, str(record["system"]), str(record["category"]))
 
 
 def _row_picked(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
     """The category table's ``on_select`` callback (a row selected)."""
     rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
     if rows:
-        _queue_row(ws, ref, level, systems, int(rows[0]))
+        _open_row(ws, ref, level, systems, int(rows[0]))
 
 
 def _row_button(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
@@ -779,7 +822,7 @@ def _row_button(ws: state.Workspace, ref: str, level: int, systems: tuple[str, .
     debounces it)."""
     click = st.session_state.get(K_ERR_OPEN_ROW)
     if click is not None:
-        _queue_row(ws, ref, level, systems, int(click["row"]))
+        _open_row(ws, ref, level, systems, int(click["row"]))
 
 
 def documents_cells(ws: state.Workspace, s: Setup, ok: pd.DataFrame) -> list[str | None]:
@@ -793,14 +836,14 @@ def documents_cells(ws: state.Workspace, s: Setup, ok: pd.DataFrame) -> list[str
     return cells
 
 
-def _bar_picked(key: str, ref: str, level: int) -> None:
-    """A category chart's ``on_select`` callback: queue the clicked bar's system and category,
+def _bar_picked(ws: state.Workspace, key: str, ref: str, level: int) -> None:
+    """A category chart's ``on_select`` callback: open the clicked bar's system and category,
     and its label in the per-label chart (whose ``customdata`` is system, label, category)."""
     hit = clicked(st.session_state.get(key))
     if hit:
         system, second, category = map(str, hit[:3])
-        _queue_open(ref, level, system, category,
-                    label=second if key == K_ERR_LABEL_CHART else ALL)
+        _open_now(ws, ref, level, system, category,
+                  label=second if key == K_ERR_LABEL_CHART else ALL)
 
 
 def tabs() -> tuple[Any, Any, Any, Any, Any]:
@@ -842,8 +885,8 @@ def category_links(ws: state.Workspace, s: Setup) -> None:
         for category, n in counts.items():
             if n:
                 row.button(f"{category} ({n:,})", key=f"err_open_{system}_{category}",
-                           type="tertiary", on_click=_queue_open,
-                           args=(s.ref, s.level, system, category),
+                           type="tertiary", on_click=_open_now,
+                           args=(ws, s.ref, s.level, system, category),
                            help=f"Open the Documents page on the {n:,} document(s) holding "
                            f"{category} spans ({CATEGORY_HELP[category]})")
 
@@ -858,8 +901,8 @@ def categories(ws: state.Workspace, s: Setup) -> None:
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
     ok = _compared(cats)
-    # Callbacks queue what a button, row or bar opens: the run that follows switches pages
-    # before drawing anything (:func:`follow_link`).
+    # The callbacks of a button, row or bar switch pages before the next run draws anything
+    # (:func:`_open_now`).
     shown = ok.assign(documents=pd.Series(documents_cells(ws, s, ok), index=ok.index,
                                           dtype=object))
     st.dataframe(shown, hide_index=True, key=K_ERR_TABLE,
@@ -891,7 +934,8 @@ def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
                      "its errors), so that systems of different sizes compare.")
     config = chart_image("error_categories", key="dl_err_chart")
     st.plotly_chart(category_figure(ws.key, ws, s.ref, s.systems, s.level, view, scale),
-                    key=K_ERR_CHART, on_select=partial(_bar_picked, K_ERR_CHART, s.ref, s.level),
+                    key=K_ERR_CHART,
+                    on_select=partial(_bar_picked, ws, K_ERR_CHART, s.ref, s.level),
                     selection_mode=("points",), config=config)
 
 
@@ -949,7 +993,7 @@ def per_label(ws: state.Workspace, s: Setup) -> None:
                "predictions on top; click a bar to open its documents.")
     config = chart_image("error_categories_per_label", key="dl_err_label_chart")
     st.plotly_chart(fig, key=K_ERR_LABEL_CHART,
-                    on_select=partial(_bar_picked, K_ERR_LABEL_CHART, s.ref, s.level),
+                    on_select=partial(_bar_picked, ws, K_ERR_LABEL_CHART, s.ref, s.level),
                     selection_mode=("points",), config=config)
     wide = label_wide(ws.key, ws, s.ref, s.systems, s.level)
     st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",

@@ -143,6 +143,41 @@ def test_document_rows_kept_per_pair_equal_a_fresh_table(make_app) -> None:
     assert list(fresh["document"]) == ["doc2", "doc1", "doc10"]
 
 
+@pytest.mark.parametrize("level", [2, 0])
+def test_a_filtered_list_counts_from_the_corpus_table_as_each_document_alone(level) -> None:
+    # Issue 29, eighth pass: a list filtered by an error category takes every document's
+    # missed and spurious counts from the corpus's error table (computed for the filter)
+    # instead of categorising each listed document alone; the counts and the table are the
+    # same.
+    import pandas as pd
+
+    from ui import errors as err_ui
+
+    ws = state.load_sample("propaganda")
+    totals = [0, 0]
+    for system in ("system_a", "system_b", "annotator_1", "annotator_2"):
+        counts = err_ui.missed_and_spurious(ws.key, ws, "gold", system, level)
+        assert counts is not None
+        docs = [*ws.sets["gold"].doc_ids, "not a document"]
+        for doc in docs:
+            one = err_ui.document_error_table(ws.key, ws, "gold", system, level, doc)
+            assert one is not None
+            assert counts(doc) == (one.counts("reference")["missed"],
+                                   one.counts("prediction")["spurious"]), (system, doc)
+        args = (ws.key, ws, "gold", system, tuple(ws.sets["gold"].doc_ids), "mafalda", None,
+                level)
+        documents.document_table.clear()
+        documents._document_counts.clear()
+        filtered = documents.document_table(*args, True)
+        documents.document_table.clear()
+        documents._document_counts.clear()
+        alone = documents.document_table(*args)
+        pd.testing.assert_frame_equal(filtered, alone)
+        totals[0] += int(filtered["missed"].sum())
+        totals[1] += int(filtered["spurious"].sum())
+    assert totals[0] > 0 and totals[1] > 0  # both counts compared, not zeros alone
+
+
 def test_the_list_and_the_picker_offer_the_same_documents_past_the_window(
         make_app, monkeypatch) -> None:
     # Issue 29, sixth pass: the list is drawn above the picker, outside the fragment a
