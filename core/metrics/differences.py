@@ -296,11 +296,12 @@ class _Scorer:
             m = mafalda.score(self.gold.as_alternatives(), self.pred, level=rules.level,
                               variant=rules.mafalda_variant, texts=self.texts,
                               taxonomy=self.taxonomy)
-            docs = m.per_document()
-            ps, rs, fs = ([d.precision for d in docs], [d.recall for d in docs],
-                          [d.f1 for d in docs])
-            # MafaldaResult's means: the same sums, in the same order, of the same lists.
-            return RuleScore(rules, _mean(ps), _mean(rs), _mean(fs), [d.document for d in docs],
+            # Its per-text columns, not its rows (a DocumentScore per text: 0.3 s of CPU at
+            # 100,000 texts for the same floats); MafaldaResult's means: the same sums, in the
+            # same order, of the same lists.
+            c = m.columns
+            ps, rs, fs = list(c.precision), list(c.recall), list(c.f1)
+            return RuleScore(rules, _mean(ps), _mean(rs), _mean(fs), list(c.documents),
                              ps, rs, fs, list(m.warnings))
         s = self.sums(rules)
         if rules.pooling == "micro":
