@@ -48,9 +48,13 @@ K_DIFF_JOBS = "diff_jobs"  # session: the path jobs the last run showed (ui.jobs
 PATH_BACKGROUND_DOCS = 10_000
 """Above this many documents the rule path runs in the background with a progress bar. Its
 steps share one overlap join (:func:`core.metrics.differences.metric_path`), but the merged
-Martino step and MAFALDA are whole scorings of their own: about 2.2 s of CPU at 100,000
-documents (4.5 s before issue 29's fifth pass, docs/performance.md), too long to hold a page run
-that has to answer at once, so the page keeps drawing its controls and a progress bar."""
+Martino step and MAFALDA are whole scorings of their own: about 1.6 s of CPU at 100,000
+documents (4.5 s before issue 29's fifth pass, 2.6 s before its eighth, docs/performance.md),
+too long to hold a page run that has to answer at once, so the page keeps drawing its controls
+and a progress bar."""
+
+PATH_POLL = 0.25
+"""Seconds between two looks of the progress bar at the path's job (:func:`ui.jobs.progress`)."""
 
 TEXTS_AUTO = 10_000
 """Above this many documents the page compares the texts one by one only when asked: both
@@ -117,7 +121,10 @@ def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     job = path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     jobs_shown([job], memory=st.session_state, key=K_DIFF_JOBS)
     if not job.done():
-        progress(job)
+        # Polled every quarter second, not every half: the chart is what the page is for, and
+        # a path opened at once after the first load is done about 1.6 s later (issue 29,
+        # eighth pass).
+        progress(job, every=PATH_POLL)
         return None
     error = job.error()
     if error is not None:
@@ -189,13 +196,31 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
     lines = textwrap.wrap(title, 44)
     fig.update_layout(title="<br>".join(lines), height=90 + 52 * len(names), showlegend=False,
                       xaxis=dict(title=MEASURES[measure], range=list(axis_range(kinds, values))),
-                      **{**_LAYOUT, "margin": dict(l=10, r=10, t=40 + 20 * len(lines), b=10)})
-    fig.update_yaxes(autorange="reversed", automargin=True)
+                      **{**_LAYOUT, "margin": dict(l=names_margin(names), r=10,
+                                                   t=40 + 20 * len(lines), b=10)})
+    # The left margin is set from the names (no automargin): Plotly draws a chart with an
+    # automatic margin twice, which was most of what a revisit of the page cost the browser
+    # (docs/performance.md, issue 29, eighth pass).
+    fig.update_yaxes(autorange="reversed", automargin=False)
     if any(v > 1 for v in running_values(kinds, values)):
         # A value past 1 (Martino's recall can exceed 1) is shown against 1, marked.
         fig.add_vline(x=1, line=dict(color="#555555", width=1, dash="dash"),
                       annotation_text="1", annotation_position="top")
     return fig
+
+
+NAME_PX = 6.0
+"""Room for one character of a step's name on the waterfall's axis, in px (Streamlit's sans
+serif at Plotly's 12 px measures 5.3 to 5.6 px a character on these names), with
+:data:`NAME_PAD` px between the names and the bars."""
+NAME_PAD = 12
+
+
+def names_margin(names: list[str]) -> int:
+    """The waterfall's left margin in px: room for its longest line of a step's name (names
+    wrapped with ``<br>``)."""
+    longest = max((len(line) for name in names for line in name.split("<br>")), default=0)
+    return round(NAME_PAD + NAME_PX * longest)
 
 
 def running_values(kinds: list[str], values: list[float]) -> list[float]:

@@ -141,6 +141,22 @@ def test_drawn_waterfall_axis_is_fitted(make_app) -> None:
     assert bool(marked) == (max(values) > 1)
 
 
+def test_drawn_waterfall_names_fit_a_margin_set_without_automargin(make_app) -> None:
+    """The left margin is the names' (Plotly draws an automatic margin twice): at 5.6 px a
+    character, the widest Streamlit's font draws these names, the longest line fits."""
+    import json
+
+    at = make_app("pages/differences.py", params={"b": "system_a"})
+    (fig,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")][:1]
+    assert fig["layout"]["yaxis"]["automargin"] is False
+    lines = [line for name in fig["data"][0]["y"] for line in name.split("<br>")]
+    longest = max(map(len, lines))  # "best match per span"
+    assert longest == 19
+    assert fig["layout"]["margin"]["l"] >= 5.6 * longest + 8
+    assert diff.names_margin(["a<br>bcd", "ab"]) == round(diff.NAME_PAD + 3 * diff.NAME_PX)
+    assert diff.names_margin([]) == diff.NAME_PAD
+
+
 def test_on_a_large_corpus_the_path_runs_in_the_background(make_app, frame, handmade,
                                                            monkeypatch) -> None:
     import time
