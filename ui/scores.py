@@ -25,7 +25,7 @@ from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, paginate, small_table
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
 K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (label, chart, document)
@@ -228,8 +228,7 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
     if tab_table.open is not False:
         with tab_table:
-            st.dataframe(above_one.mark(overview.table), hide_index=True, key="overview_table",
-                         placeholder="—")
+            small_table(overview.table, key="overview_table", mark=True)
             above_one.note(overview.table, key="systems")
             download_buttons(overview.table, "systems", key="dl_overview")
     if tab_chart is not None and tab_chart.open is not False:
