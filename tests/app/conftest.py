@@ -6,8 +6,8 @@ the app on the bundled ``sample_data/`` (part of the repository: a missing sampl
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -129,8 +129,8 @@ def tables(at: AppTest) -> list[pd.DataFrame]:
     out = [df.value for df in at.dataframe]
     for element in at.markdown:
         lines = str(element.value).splitlines()
-        if len(lines) < 2 or not lines[0].startswith("| ") or not lines[1].startswith("|:--") \
-                and not lines[1].startswith("|--:"):
+        if len(lines) < 2 or not lines[0].startswith("| ") \
+                or not lines[1].startswith(("|:--", "|--:")):
             continue
         columns = [str(_markdown_cell(c)) for c in _split_row(lines[0])]
         rows = [[_markdown_cell(c) for c in _split_row(line)] for line in lines[2:]]
