@@ -9,8 +9,8 @@ from core.metrics import registry
 from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
 from ui.escape import code, md
+from ui.small_table import small_table
 from ui.state import Workspace
-from ui.widgets import small_table
 
 NEXT = [
     ("pages/data.py", "Data", "📂",

@@ -24,8 +24,9 @@ from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
+from ui.small_table import small_table
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate, small_table
+from ui.widgets import download_buttons, paginate
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
 K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (label, chart, document)

@@ -17,7 +17,7 @@ PHONE_MAX_PX = 768
 TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
              "{display:block;max-width:100%;overflow-x:auto}</style>")
 """Markdown tables scroll sideways within the page's width, as a data grid does, instead of
-running past its edge (:func:`ui.widgets.small_table` draws a few-row table as Markdown)."""
+running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown)."""
 
 SCRIPT = TABLE_CSS + """
 <script>

@@ -1,27 +1,21 @@
 """Small reusable page pieces: the data guard of a page, the reference/compared set pickers,
 CSV/JSON downloads of a table, the image format of a chart's download, pagination of long
-tables, small tables drawn without a data grid and lazy expanders that keep a reader's
-choice."""
+tables and lazy expanders that keep a reader's choice."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from numbers import Integral, Real
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from core.formats.csvsafe import cell
-from ui import above_one, paging, state
+from ui import paging, state
 from ui.escape import md
 from ui.set_names import full_name_help
 
 PAGE_SIZE = paging.PAGE_SIZE
-
-SMALL_TABLE_ROWS = 12
-"""Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
 
 
 def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b: str, *,
@@ -150,72 +144,3 @@ def notes(messages: list[str] | tuple[str, ...], *, key: str, shown: int = 3) ->
             rest = pd.DataFrame({"warning": list(messages[shown:])})
             st.dataframe(paginate(rest, key=f"{key}_page"), hide_index=True, key=key,
                          placeholder="—")
-
-
-def small_table(df: pd.DataFrame, *, key: str, mark: bool = False) -> None:
-    """``df`` as a Markdown table in a container keyed ``key`` when it has at most
-    :data:`SMALL_TABLE_ROWS` rows, else as a data grid keyed ``key``; with ``mark``, scores
-    above 1 are marked as :func:`ui.above_one.mark` marks them (an ``above 1`` column, the
-    cells bold on a tint).
-
-    A data grid costs Chromium's main thread 25-40 ms of CPU each time its page is drawn
-    (the Scores page's two: 70-80 ms of its 0.2 s), a Markdown table of a few rows 3 ms
-    (docs/performance.md, issue 29, eighth pass): a table of a few rows gains nothing from
-    the grid's scrolling, and its page keeps its downloads. Numbers are shown with at most
-    four decimals, as the grid shows them; a missing value as "—"; text escaped
-    (:func:`ui.escape.md`)."""
-    if len(df) > SMALL_TABLE_ROWS or not len(df.columns):
-        st.dataframe(above_one.mark(df) if mark else df, hide_index=True, key=key,
-                     placeholder="—")
-        return
-    with st.container(key=key):
-        st.markdown(table_markdown(df, mark=mark))
-
-
-def table_markdown(df: pd.DataFrame, *, mark: bool = False) -> str:
-    """The Markdown table of :func:`small_table` (numbers right-aligned).
-
-    >>> print(table_markdown(pd.DataFrame({"set": ["a|b"], "P": [1.25], "n": [3],
-    ...                                    "R": [float("nan")]}), mark=True))
-    | set | P | n | R | above 1 |
-    |:--|--:|--:|--:|:--|
-    | a\\|b | **:orange-background[1.25]** | 3 | — | ↑ P |
-    """
-    over_cols = set(above_one.score_columns(df)) if mark else set()
-    flags = above_one.above_one(df) if mark else None
-    marked = flags is not None and bool(flags.astype(bool).any())
-    columns = [str(c) for c in df.columns] + (["above 1"] if marked else [])
-    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns] + (
-        [False] if marked else [])
-    lines = ["| " + " | ".join(md(c) for c in columns) + " |",
-             "|" + "|".join("--:" if n else ":--" for n in numeric) + "|"]
-    for i, row in enumerate(df.itertuples(index=False)):
-        cells = []
-        for column, value in zip(df.columns, row, strict=True):
-            shown = _cell(value)
-            if column in over_cols and _above(value):
-                shown = f"**:orange-background[{shown}]**"
-            cells.append(shown)
-        if marked and flags is not None:
-            cells.append(md(f"↑ {flags.iloc[i]}") if flags.iloc[i] else "")
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _above(value: object) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool) and float(value) > 1 + 1e-12
-
-
-def _cell(value: object) -> str:
-    """One cell: "—" for a missing value, an integer as it is, a real with at most four
-    decimals, anything else escaped."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
-        return "—"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, Integral):
-        return str(int(value))
-    if isinstance(value, Real):
-        text = f"{float(value):.4f}".rstrip("0").rstrip(".")
-        return "0" if text in ("-0", "") else text
-    return md(value)

@@ -106,7 +106,7 @@ _ESCAPED = re.compile(r"\\(.)")
 
 
 def _markdown_cell(text: str) -> object:
-    """A cell of :func:`ui.widgets.table_markdown` back as a value: "—" missing, numbers as
+    """A cell of :func:`ui.small_table.table_markdown` back as a value: "—" missing, numbers as
     numbers, text unescaped (a score above 1 without its bold and tint)."""
     text = _MARKED.sub(r"\1", text.strip())
     if text == "—":
@@ -125,7 +125,7 @@ def _split_row(line: str) -> list[str]:
 
 def tables(at: AppTest) -> list[pd.DataFrame]:
     """Every table shown: the data grids' frames, then the Markdown tables of
-    :func:`ui.widgets.small_table` read back (numbers with the four decimals they show)."""
+    :func:`ui.small_table.small_table` read back (numbers with the four decimals they show)."""
     out = [df.value for df in at.dataframe]
     for element in at.markdown:
         lines = str(element.value).splitlines()

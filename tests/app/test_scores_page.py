@@ -12,7 +12,7 @@ from ui import scores as scores_ui
 from ui import state
 
 SHOWN = 5e-5
-"""The systems table shows four decimals (a Markdown table, ``ui.widgets.small_table``)."""
+"""The systems table shows four decimals (a Markdown table, ``ui.small_table.small_table``)."""
 
 
 def test_overview_shows_martino_scores_of_every_system(make_app, handmade, frame) -> None:
