@@ -1,11 +1,11 @@
 """Tables of a few rows drawn as Markdown, not as a data grid (issue 29, eighth pass).
 
-A data grid (``st.dataframe``) costs Chromium's main thread 25-40 ms of CPU each time its page
-is drawn, whatever its rows; on a warm revisit of the Scores page its two grids took 70-80 ms of
-the page's 0.2 s (docs/performance.md, issue 29, eighth pass). A Markdown table of a few rows
-costs about 3 ms, and a table of two or three rows gains nothing from the grid's scrolling and
-sorting; its page keeps its downloads. :func:`small_table` draws one or the other by the number
-of rows.
+A data grid (``st.dataframe``) costs Chromium's main thread some 15-40 ms of CPU each time its
+page is drawn, whatever its rows; a Markdown table of a few rows about 3 ms (docs/performance.md,
+issue 29, eighth pass: a warm revisit of the Data page, whose Files and Sets tables are drawn
+here, takes 40 ms less). A table of two or three rows gains nothing from the grid's scrolling
+and sorting, and its page keeps its downloads. :func:`small_table` draws one or the other by the
+number of rows.
 """
 
 from __future__ import annotations
