@@ -25,6 +25,7 @@ from ui import (
     uploads,
 )
 from ui.escape import md
+from ui.small_table import small_table
 from ui.state import Workspace
 from ui.widgets import download_buttons, lazy_expander, paginate
 
@@ -147,7 +148,7 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
         "spans": r.spans, "status": "✅ loaded" if r.ok else "❌ error",
         "warnings": warning_total(r.diagnostics),
     } for r in file_reports]
-    st.dataframe(pd.DataFrame(file_rows), hide_index=True, key="files_table", placeholder="—")
+    small_table(pd.DataFrame(file_rows), key="files_table")
     matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
     if matched:  # annotators' documents matched by their text (core.model.alignment)
         st.info("**Documents matched by their text** (the annotators' files name them "
@@ -193,7 +194,7 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
     m2.metric("With text", f"{tables['n_texts']:,}")
     m3.metric("Annotation sets", len(ws.sets))
     st.markdown("**Sets**")
-    st.dataframe(tables["sets"], hide_index=True, key="sets_table", placeholder="—")
+    small_table(tables["sets"], key="sets_table")
     download_buttons(tables["sets"], "sets", key="dl_sets")
     set_names.rename_control(loaded_ws, ws)
 

@@ -9,6 +9,7 @@ from core.metrics import registry
 from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
 from ui.escape import code, md
+from ui.small_table import small_table
 from ui.state import Workspace
 
 NEXT = [
@@ -69,8 +70,7 @@ def loaded(ws: Workspace) -> None:
                                             state.DEFAULTS[state.K_LEVEL], 0, 0)
         st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on "
                     "Scores):")
-        st.dataframe(above_one.mark(overview.table), hide_index=True, key="home_overview",
-                     placeholder="—")
+        small_table(overview.table, key="home_overview", mark=True)
         above_one.note(overview.table, key="home")
     else:
         st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")

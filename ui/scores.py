@@ -24,6 +24,7 @@ from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
+from ui.small_table import small_table
 from ui.state import Workspace
 from ui.widgets import download_buttons, paginate
 
@@ -228,8 +229,7 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
     if tab_table.open is not False:
         with tab_table:
-            st.dataframe(above_one.mark(overview.table), hide_index=True, key="overview_table",
-                         placeholder="—")
+            small_table(overview.table, key="overview_table", mark=True)
             above_one.note(overview.table, key="systems")
             download_buttons(overview.table, "systems", key="dl_overview")
     if tab_chart is not None and tab_chart.open is not False:

@@ -5,6 +5,7 @@ link in it was tapped, hiding the page just opened (issue 27). :func:`close_on_p
 once per browser tab, a listener that collapses the sidebar after a tap on one of its page links
 when the window is narrower than :data:`PHONE_MAX_PX` (Streamlit's own breakpoint for drawing the
 sidebar over the page). Nothing is sent to the server and nothing changes on a wider screen.
+The same element carries the style that lets a Markdown table scroll sideways (:data:`TABLE_CSS`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ import streamlit as st
 
 PHONE_MAX_PX = 768
 
-SCRIPT = """
+TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
+             "{display:block;max-width:100%;overflow-x:auto}</style>")
+"""Markdown tables scroll sideways within the page's width, as a data grid does, instead of
+running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown)."""
+
+SCRIPT = TABLE_CSS + """
 <script>
 (() => {
   const w = window.parent && window.parent.document ? window.parent : window;
@@ -32,8 +38,8 @@ SCRIPT = """
 })();
 </script>
 """.replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip()
-"""The listener, the one script of our own on every page (tests that check that no script from
-a file reaches the page leave this one out)."""
+"""The listener, the one script of our own on every page, after the tables' style (tests that
+check that no script from a file reaches the page leave this one out)."""
 
 
 def close_on_phone() -> None:

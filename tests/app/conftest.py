@@ -6,9 +6,11 @@ the app on the bundled ``sample_data/`` (part of the repository: a missing sampl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -99,16 +101,53 @@ def data_dir() -> Path:
     return Path(__file__).parent / "data"
 
 
+_MARKED = re.compile(r"^\*\*:orange-background\[(.*)\]\*\*$")
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def _markdown_cell(text: str) -> object:
+    """A cell of :func:`ui.small_table.table_markdown` back as a value: "—" missing, numbers as
+    numbers, text unescaped (a score above 1 without its bold and tint)."""
+    text = _MARKED.sub(r"\1", text.strip())
+    if text == "—":
+        return float("nan")
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return _ESCAPED.sub(r"\1", text).replace("\u2060", "")
+
+
+def _split_row(line: str) -> list[str]:
+    return list(re.split(r"(?<!\\)\|", line.strip())[1:-1])
+
+
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """Every table shown: the data grids' frames, then the Markdown tables of
+    :func:`ui.small_table.small_table` read back (numbers with the four decimals they show)."""
+    out = [df.value for df in at.dataframe]
+    for element in at.markdown:
+        lines = str(element.value).splitlines()
+        if len(lines) < 2 or not lines[0].startswith("| ") \
+                or not lines[1].startswith(("|:--", "|--:")):
+            continue
+        columns = [str(_markdown_cell(c)) for c in _split_row(lines[0])]
+        rows = [[_markdown_cell(c) for c in _split_row(line)] for line in lines[2:]]
+        out.append(pd.DataFrame(rows, columns=columns))
+    return out
+
+
+def frame_of(at: AppTest, *columns: str) -> pd.DataFrame:
+    """The first table shown (:func:`tables`) whose columns include ``columns``."""
+    for value in tables(at):
+        if all(c in value.columns for c in columns):
+            return value
+    raise AssertionError(f"no dataframe with columns {columns}")
+
+
 @pytest.fixture
 def frame() -> Callable[..., object]:
-    """``frame(at, *columns)``: the first dataframe shown whose columns include ``columns``
-    (AppTest does not expose the ``key`` of a non-selectable ``st.dataframe``)."""
-
-    def find(at: AppTest, *columns: str):  # -> pandas.DataFrame
-        for df in at.dataframe:
-            value = df.value
-            if all(c in value.columns for c in columns):
-                return value
-        raise AssertionError(f"no dataframe with columns {columns}")
-
-    return find
+    """``frame(at, *columns)``: :func:`frame_of` (AppTest does not expose the ``key`` of a
+    non-selectable ``st.dataframe``)."""
+    return frame_of

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
+from tests.app.conftest import tables
 from ui import above_one, documents
 from ui import annotators as ann
 
@@ -57,7 +58,7 @@ def test_every_value_above_one_is_marked_with_a_note_linking_to_learn(page: str)
         at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[2]  # the scores (lazy tabs)
         at.run()
     assert not at.exception
-    marked = [df.value for df in at.dataframe if "above 1" in df.value.columns]
+    marked = [df for df in tables(at) if "above 1" in df.columns]
     assert marked, "no table marks its values above 1"
     for df in marked:
         cols = above_one.score_columns(df.drop(columns="above 1"))
@@ -66,6 +67,8 @@ def test_every_value_above_one_is_marked_with_a_note_linking_to_learn(page: str)
             assert (row["above 1"] == f"↑ {', '.join(over)}") if over else row["above 1"] == ""
     assert any("2021 scorer" in c.value for c in at.caption)
     assert any("scenario=duplicates" in link for link in _links(at))
+    if page in ("app.py", "pages/scores.py"):  # a Markdown table: the cell bold on a tint
+        assert any("**:orange-background[1." in str(m.value) for m in at.markdown)
 
 
 def test_no_mark_and_no_note_when_every_score_is_at_most_one() -> None:
@@ -126,7 +129,7 @@ def test_scores_systems_table_and_errors_slices_mark_values_above_one() -> None:
     at.run()
     at.switch_page("pages/scores.py").run()
     assert not at.exception
-    systems = next(df.value for df in at.dataframe if "DSM P" in df.value.columns)
+    systems = next(df for df in tables(at) if "DSM P" in df.columns)
     assert "above 1" in systems.columns
     assert systems.loc[systems["system"] == "system_a", "above 1"].item().startswith("↑ DSM P")
     at.switch_page("pages/errors.py").run()

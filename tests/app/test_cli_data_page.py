@@ -16,6 +16,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from core.cli.launch import DATA_ENV
+from tests.app.conftest import frame_of
 from ui import cli_data, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +58,8 @@ def test_a_folder_without_role_guesses_each_files_role(monkeypatch: pytest.Monke
         "gold": "gold", "system_a": "system", "system_b": "system"}
     bad = [r for r in ws.reports if not r.ok]
     assert [r.file for r in bad] == ["broken.json"]  # reported, the others load
-    assert "system_a" in at.dataframe[0].value.to_string()  # Scores scores the folder's systems
+    # Scores scores the folder's systems
+    assert "system_a" in frame_of(at, "system", "role")["system"].to_list()
 
 
 def test_the_pages_can_switch_back_to_the_sample(monkeypatch: pytest.MonkeyPatch) -> None:

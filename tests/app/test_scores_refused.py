@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.conftest import tables
 from ui import documents, results, scores, state
 
 PARAMS = {"a": "gold", "b": "system_a", "metric": "martino", state.K_VARIANT: "nlp4if2019"}
@@ -100,7 +101,7 @@ def test_annotators_on_different_documents_get_a_reference_a_reason_and_the_shar
     at.toggle(key=scores.K_SHARED).set_value(True).run()
     assert not at.exception
     assert not any("must cover the same documents" in e.value for e in at.error)
-    table = next(df.value for df in at.dataframe if "DSM F1" in df.value.columns)
+    table = next(df for df in tables(at) if "DSM F1" in df.columns)
     f1 = dict(zip(table["system"], table["DSM F1"], strict=True))
     assert f1["ann3"] == 1.0 and 0 < f1["ann2"] < 1
     assert "Paired comparison" in [h.value for h in at.subheader]

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.cli import launch
 from core.model.errors import SpanScopeError, UsageError
+from tests.app.conftest import tables
 from ui import cli_data, set_names, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,8 +88,7 @@ def _rename(at: AppTest, old: str, new: str) -> AppTest:
 
 def test_a_set_renamed_on_the_data_page_has_its_new_name_on_the_annotators_page() -> None:
     at = _rename(_sample_app(), "annotator_1", "Aparna")
-    sets = next(df.value for df in at.dataframe if "set" in df.value.columns
-                and "role" in df.value.columns)
+    sets = next(df for df in tables(at) if "set" in df.columns and "role" in df.columns)
     assert "Aparna" in list(sets["set"]) and "annotator_1" not in list(sets["set"])
     at.switch_page("pages/annotators.py").run()
     assert not at.exception, [e.value for e in at.exception]

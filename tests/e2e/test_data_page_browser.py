@@ -107,7 +107,7 @@ def test_a_role_changed_after_another_page_is_kept_without_uploading_again(
     boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
     boxes.first.wait_for(timeout=30_000, state="attached")
     assert boxes.nth(1).locator("input").input_value() == "annotator"
-    sets = vpage.get_by_test_id("stDataFrame").first
+    sets = vpage.locator(".st-key-sets_table table").first
     sets.scroll_into_view_if_needed()
     vpage.get_by_text("Files stay here when you visit other pages").first.wait_for()
     st_ui.shot(vpage, f"data_kept_files_{vpage.viewport_name}")
@@ -134,7 +134,7 @@ def test_two_files_of_one_name_and_an_export_read_as_read(
     assert roles.nth(2).locator("input").input_value() == "as read"
     note.scroll_into_view_if_needed()
     st_ui.shot(vpage, f"data_same_name_rows_{vpage.viewport_name}")
-    table = vpage.get_by_test_id("stDataFrame").first
+    table = vpage.locator(".st-key-files_table table").first
     table.scroll_into_view_if_needed()
     st_ui.wait_idle(vpage)
     st_ui.shot(vpage, f"data_same_name_as_read_{vpage.viewport_name}")

@@ -39,7 +39,7 @@ def test_the_data_pages_spans_per_label_open_on_a_click(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     page.goto(f"{app_url}/data")
-    page.get_by_test_id("stDataFrame").first.wait_for(timeout=30_000)
+    page.locator(".st-key-sets_table table").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     header = page.get_by_test_id("stExpander").filter(has_text="Spans per label and set")
     labels = header.get_by_test_id("stDataFrame")
