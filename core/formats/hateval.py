@@ -5,7 +5,8 @@ four (task B: id, HS, TR, AG). Labels are integers (0/1 in the task). A header l
 The scoring program reads tab-separated files; the organisers' public release of the data
 (``hateval2019_en_train.csv``, ``..._dev.csv``, ``..._test.csv``) is comma-separated with CSV
 quoting and the header ``id,text,HS,TR,AG``: a file whose first line is that header is read as
-CSV.
+CSV. A header that names its columns in another order or beside others (a relabelled release:
+``id,HS,TR,AG,HS_original``, no text) is read by name; a file without header by position.
 
 Header rule. The official program (``docs/text-level.md``) treats the first
 line as a header when its first field does not parse as a float, so a first id such as ``x101``
