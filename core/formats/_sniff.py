@@ -207,7 +207,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
     "core.formats.conll": lambda name, head: (
         _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))),
-    "core.formats.spacy_docs": lambda name, head: _named(name, ".spacy") or _starts(head, "{"),
+    "core.formats.spacy_docs": lambda name, head: (
+        _named(name, ".spacy") or _starts(head, ("{", "["))),
     "core.formats.parquet": lambda name, head: (
         _named(name, ".parquet") or head.startswith(PARQUET_MAGIC)),
 }

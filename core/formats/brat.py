@@ -4,7 +4,8 @@ Format of the brat rapid annotation tool (Stenetorp et al., 2012; brat "standoff
 documentation): ``T1<TAB>Label START END<TAB>fragment``; a discontinuous annotation lists
 fragments as ``START END;START END``. Our span model is contiguous, so each fragment becomes its
 own span with a warning. Relations, events, attributes, normalisations and notes (``R``, ``E``,
-``A``/``M``, ``N``, ``#`` lines) carry no spans: each skipped line is reported.
+``A``/``M``, ``N``, ``#`` lines) carry no spans: they are skipped with one warning per file
+and kind that counts them and names their first lines (a corpus may hold thousands).
 
 The document id is the ``.ann`` path without its extension (``news/1.ann`` -> ``news/1``). A
 label may contain spaces (we parse the offsets from the right), which brat's own tool does not
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import partial
+from operator import itemgetter
 from pathlib import PurePosixPath
 
 from core.formats import Loaded, ReadOptions, decode
-from core.formats._columns import SpanColumns, add_group, duplicates
+from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import (
     check_label,
     make_span,
@@ -73,11 +74,11 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
                   spans.document(doc_id), skipped)
         loaded.texts[doc_id] = text
-    # Relations, events, attributes, ... are the body of many exports: one grouped warning
-    # per kind of line (each listed with --all-warnings), not one line each.
-    group = object()  # one pass over the input: its groups are listed interleaved
-    for found in skipped.values():
-        add_group(loaded, group, len(found), partial(iter, found))
+    # Relations, events, attributes, ... are the body of many exports: one warning per file
+    # and kind of line, with their count and first lines, in the order of the input.
+    for _, diagnostic in sorted((d for found in skipped.values() for d in found),
+                                key=itemgetter(0)):
+        loaded.diagnostics.append(diagnostic)
     ann_stems = {p[: -len(".ann")] for p in ann}
     for stem in txt:
         if stem not in ann_stems:
@@ -96,6 +97,7 @@ def _read_ann(
     carry no span go to ``skipped`` by kind (with their position in the input)."""
     out: list[tuple[int, int, str]] = []
     seen_ids: dict[str, int] = {}
+    lines_of: dict[str, list[tuple[int, str]]] = {}  # kind of skipped line -> (number, line)
     # Split on "\n" only: a fragment may contain other characters str.splitlines() breaks on.
     for number, raw in enumerate(content.split("\n"), start=1):
         raw = raw.rstrip("\r")
@@ -103,11 +105,7 @@ def _read_ann(
             continue
         kind = raw[:1]
         if kind != "T":
-            what = _SKIPPED.get(kind, "an unknown")
-            found = skipped.setdefault(what, [])
-            found.append(((doc, number), Diagnostic(
-                file, f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
-                line=number)))
+            lines_of.setdefault(_SKIPPED.get(kind, "an unknown"), []).append((number, raw))
             continue
         cols = raw.split("\t")
         if len(cols) < 2:
@@ -166,7 +164,21 @@ def _read_ann(
                     loaded.warn(f"the span [{s}, {e}) begins or ends in whitespace: "
                                 f"{frag!r}", line=number, file=file)
         out.extend(pieces)
+    for what, found in lines_of.items():
+        skipped.setdefault(what, []).append(((doc, found[0][0]), _skipped_lines(file, what, found)))
     _add_spans(out, columns, doc, file, loaded)
+
+
+def _skipped_lines(file: str, what: str, found: list[tuple[int, str]]) -> Diagnostic:
+    """One warning for the lines of one kind that carry no span in one file: the line itself
+    when it is alone, else their count, first line numbers and the first line."""
+    number, raw = found[0]
+    if len(found) == 1:
+        return Diagnostic(file, f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
+                          line=number)
+    numbers = ", ".join(str(n) for n, _ in found[:5]) + (", ..." if len(found) > 5 else "")
+    return Diagnostic(file, f"skipped {len(found)} {what.split(' ', 1)[1]} lines (only T lines "
+                      f"carry spans), on lines {numbers}; the first: {raw[:60]!r}", line=number)
 
 
 def _add_spans(out: list[tuple[int, int, str]], columns: SpanColumns, doc: int, file: str,

@@ -5,7 +5,8 @@ four (task B: id, HS, TR, AG). Labels are integers (0/1 in the task). A header l
 The scoring program reads tab-separated files; the organisers' public release of the data
 (``hateval2019_en_train.csv``, ``..._dev.csv``, ``..._test.csv``) is comma-separated with CSV
 quoting and the header ``id,text,HS,TR,AG``: a file whose first line is that header is read as
-CSV.
+CSV. A header that names its columns in another order or beside others (a relabelled release:
+``id,HS,TR,AG,HS_original``, no text) is read by name; a file without header by position.
 
 Header rule. The official program (``docs/text-level.md``) treats the first
 line as a header when its first field does not parse as a float, so a first id such as ``x101``
@@ -39,6 +40,8 @@ COLUMNS = ("HS", "TR", "AG")
 LONG_NAMES = {"HS": "HS", "TR": "TargetRange", "AG": "Aggressiveness"}
 HEADER_RULES = ("auto", "official")
 _INT = re.compile(r"-?[0-9]+\Z")
+NAMES = ("id", "text", "hs", "tr", "ag")  # a header's column names, read case-insensitively
+_POSITIONAL = (["id", "hs"], ["id", "hs", "tr", "ag"], ["id", "text", "hs", "tr", "ag"])
 
 
 @dataclass
@@ -52,7 +55,9 @@ class HatEvalTable:
     texts: list[str] | None = None
     dropped_header_row: str | None = None
     columns: tuple[str, ...] = field(default=("HS",))
-    header_note: str | None = None  # auto and official read the first line differently
+    header_note: str | None = None  # auto and official read the first line differently, or
+    # the header named columns that are not read
+    named: bool = False  # a header named the columns (read by name, not by position)
 
     @property
     def is_gold(self) -> bool:
@@ -126,7 +131,34 @@ def is_csv_header(line: str) -> bool:
     fields = [f.strip().lower() for f in line.rstrip("\r").split(",")]
     while fields and not fields[-1]:  # a spreadsheet's empty trailing columns
         fields.pop()
-    return "\t" not in line and len(fields) in (2, 4, 5) and fields[0] == "id" and "hs" in fields
+    return "\t" not in line and 2 <= len(fields) <= 32 and "id" in fields and "hs" in fields
+
+
+def _named_columns(file: str, fields: list[str], sep: str) -> tuple[list[int], str | None] | None:
+    """Where the columns id, [text,] HS[, TR, AG] are, when the first line is a header naming
+    them in another order or with other columns (``id,HS,TR,AG,HS_original``), and a note on
+    the columns not read; ``None`` for the positional layouts (the official files) and a first
+    line that names no id and HS. A header naming TR without AG (or the reverse), or a column
+    twice, is refused."""
+    names = [f.strip().lower() for f in fields]
+    if names in _POSITIONAL or "id" not in names or "hs" not in names:
+        return None
+    for name in NAMES:
+        if names.count(name) > 1:
+            raise FormatError(file, f"the header names the column {name!r} twice", line=1,
+                              field=name)
+    if ("tr" in names) != ("ag" in names):
+        have, lack = ("TR", "AG") if "tr" in names else ("AG", "TR")
+        raise FormatError(file, f"the header names {have} but no {lack} column; task B files "
+                          "have both (id, HS, TR, AG)", line=1, field=lack)
+    order = [names.index(n) for n in NAMES if n in names]
+    extra = [fields[k].strip() for k, n in enumerate(names) if n not in NAMES]
+    note = None
+    if extra:
+        note = (f"{len(extra)} {sep} column(s) not read: "
+                f"{', '.join(one_line(repr(e))[:40] for e in extra[:10])}; the columns are read "
+                f"by the header's names ({', '.join(fields[k].strip() for k in order)})")
+    return order, note
 
 
 def _rows(file: str, text: str) -> tuple[list[tuple[int, list[str]]], str]:
@@ -167,6 +199,9 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
     if not rows:
         raise FormatError(file, "the file is empty; expected TSV rows 'id, HS[, TR, AG]' or "
                           "'id, text, HS, TR, AG'")
+    named = _named_columns(file, rows[0][1], sep)
+    if named is not None:
+        rows = _by_name(file, rows, named[0], sep)
     width = len(rows[0][1])
     if width not in (2, 4, 5):
         raise FormatError(file, f"expected 2 (task A prediction), 4 (task B prediction) or 5 "
@@ -218,8 +253,26 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
         lines.append(number)
         if width == 5:
             texts.append(fields[1])
+    if named is not None and named[1] is not None:
+        note = named[1]
     return HatEvalTable(file, ids, labels, lines, texts if width == 5 else None, dropped,
-                        columns, note)
+                        columns, note, named is not None)
+
+
+def _by_name(file: str, rows: list[tuple[int, list[str]]], order: list[int], sep: str
+             ) -> list[tuple[int, list[str]]]:
+    """The rows with their columns in the positional layout ``order`` gives (a header read by
+    name); a row with another number of columns than the header is refused."""
+    width = len(rows[0][1])
+    out = []
+    for number, fields in rows:
+        if fields == [""]:
+            raise FormatError(file, "blank line: every line must be a row", line=number)
+        if len(fields) != width:
+            raise FormatError(file, f"expected {width} {sep} columns like the first "
+                              f"line, found {len(fields)}", line=number)
+        out.append((number, [fields[k] for k in order]))
+    return out
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:

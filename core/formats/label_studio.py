@@ -175,8 +175,14 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
     origin: dict[tuple[str, str], int] = {}
     skipped: _Skipped = {}
     text_keys: dict[str, object] = {}
+    choices: dict[str, None] | None = {}  # result keys while no span is found; then None
     for i, record in records:
         doc_id, spans_by_key, task = _min_task(record, i, file, skipped, place)
+        if choices is not None:
+            if spans_by_key:
+                choices = None
+            else:
+                choices.update(dict.fromkeys(task.get(_MIN_RESULTS, ())))
         text = _task_text(task, file, i, loaded, text_keys, data_path=(), place=place,
                           text_key=text_key)
         if text is None and options.gold_texts is not None:
@@ -209,7 +215,23 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
                         **place(i))
         for s, e, lab in doc_spans:
             columns.add(index, s, e, lab)
+    if choices is not None and per_set:
+        _no_spans(loaded, [*choices, *(k for k in skipped if k not in choices)], text_keys,
+                  text_key)
     return per_set, skipped
+
+
+def _no_spans(loaded: Loaded, choices: list[str], text_keys: Mapping[str, object],
+              text_key: str | None) -> None:
+    """The warning of an export whose records hold no span (``labels``) result."""
+    used = text_key or next((k for k in text_keys if k), None)
+    text = (f"; the text is the field {used!r}" if used
+            else "; the texts are the tasks' 'text' (or only string)"
+            if any(t is not None for t in loaded.texts.values()) else "; no text was read")
+    shown = ", ".join(repr(k) for k in choices[:8]) + (", ..." if len(choices) > 8 else "")
+    loaded.warn("the export holds no span (labels) results, so 0 spans are read"
+                + (f": only choices or other classifications ({shown})" if choices else "")
+                + text + " (SpanScope measures spans: export a project with a Labels tag)")
 
 
 def _add_min_sets(file: str, loaded: Loaded, per_set: dict[str, SpanColumns],
@@ -222,6 +244,10 @@ def _add_min_sets(file: str, loaded: Loaded, per_set: dict[str, SpanColumns],
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), "annotator"))
         loaded.named_sets.add(set_name)
+
+
+_MIN_RESULTS = "\x00results"
+"""The key of a JSON-MIN record's task (:func:`_min_task`) that lists its string results."""
 
 
 def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
@@ -242,8 +268,11 @@ def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
         doc_id, _ = check_doc_id(record["id"], file, **place(i, "id"))
     spans_by_key: dict[str, list[Any]] = {}
     data: dict[str, str] = {}
+    results: list[str] = []  # strings after the task id: single choices, not task data
+    after_id = False
     for key, value in record.items():
         if key in _MIN_META:
+            after_id = after_id or key == "id"
             continue
         if isinstance(value, list) and value and all(
                 isinstance(x, dict) and ("start" in x or "end" in x) for x in value):
@@ -253,7 +282,13 @@ def _min_task(record: object, i: int, file: str, skipped: _Skipped, place: Place
             skipped[key] = (1, place(i, key)) if seen is None else (seen[0] + 1, seen[1])
         elif isinstance(value, str):
             data[key] = value
+            if after_id:
+                results.append(key)
     task: dict[str, Any] = {"data": data}
+    if results:
+        # The converter writes the task's data, then its id, then each control tag's result
+        # (a single choice as a string): :func:`_task_text` does not offer them as the text.
+        task[_MIN_RESULTS] = results
     if not isinstance(data.get("text"), str):  # :func:`_task_text` may need them
         task["annotations"] = [{"result": [{"value": x} for v in spans_by_key.values()
                                            for x in v]}]
@@ -558,9 +593,13 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         return strings[key]
     if "" not in seen:
         seen[""] = True
-        names = ", ".join(repr(k) for k in list(strings)[:6])
+        results = task.get(_MIN_RESULTS, ())
+        names = ", ".join(repr(k) for k in [k for k in strings if k not in results][:6])
         why = "no span gives its text" if not fragments else "the spans' text fragments " \
             "do not tell them apart"
+        if results:  # JSON-MIN: a single choice is a string too
+            names = (f"that could be the text: {names or 'none'}; besides the results "
+                     f"{', '.join(repr(k) for k in results[:6])}")
         loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
                     "has no text (said once per file)", **place(i, *data_path),
                     field=data_path[0] if data_path else None)

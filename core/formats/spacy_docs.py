@@ -14,6 +14,10 @@
   Prodigy's own ``data-to-spacy`` leaves them out; when the tasks name two or more annotators
   (``_annotator_id``, Prodigy 1.11 and later with named sessions), each annotator is a set of
   its own (role ``annotator``), as Prodigy's ``review`` recipe groups them.
+* JSON: a list of the same objects (``[{"text": ..., "spans": [...]}, ...]``, the training
+  data that spaCy users keep in one ``.json`` file and turn into a DocBin); a record's place in
+  messages is the line it starts on and its JSON path (``[3]``), its id its position (``1``,
+  ``2``, ...) unless it names one.
 
 Which spans: ``--span-group NAME`` (``ents`` for the entities, ``spans`` for a JSONL ``spans``
 list); default ``ents`` when the input has entities, else its only span group; otherwise an
@@ -22,23 +26,27 @@ error lists the groups.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
+    JsonLocator,
     check_label,
     json_path,
+    load_json,
     make_span,
     set_name_of,
     single_set,
     span_warnings,
 )
+from core.formats._sniff import json_head
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import FormatError
@@ -55,6 +63,12 @@ def sniff(filename: str, head: str) -> int:
     first = head.lstrip().split("\n", 1)[0]
     if first.startswith("{") and '"text"' in first and _KEYS.search(first):
         return 90
+    if first.startswith("["):
+        records = json_head(head).records
+        if records and all(isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
+                           and not {"data", "label", "labels", "entities"} & r.keys()
+                           for r in records):
+            return 85  # a JSON list of spaCy-style records
     return 0
 
 
@@ -202,13 +216,15 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     # groups and the annotators, the second reads the documents (the decoded file is never
     # held at once).
     loaded = Loaded(FORMAT, file)
-    groups, annotators = _groups_and_annotators(file, content)
+    records: JsonLines | _JsonList = (_JsonList(file, content) if content.lstrip()[:1] == "["
+                                      else JsonLines(file, content))
+    groups, annotators = _groups_and_annotators(file, records)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
     sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
     no_id: list[int] = []
     skipped: list[int] = []
-    for line, obj in JsonLines(file, content):
+    for line, obj in records:
         assert isinstance(obj, dict)
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
@@ -216,7 +232,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
-        doc_id = _task_id(obj, file, line, no_id)
+        doc_id = _task_id(obj, file, line, no_id,
+                          records.index + 1 if isinstance(records, _JsonList) else None)
         who = obj.get("_annotator_id") if per_annotator else None
         if per_annotator and not (isinstance(who, str) and who):
             raise FormatError(file, "expected the annotator of this task: the other tasks name "
@@ -226,12 +243,17 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             found = sets[who] = (DuplicateIds(file), SpanColumns())
         dup, columns = found
         dup.add(doc_id, f"line {line}", line=line)
-        triples = _task_spans(obj, group, text, file, line, options, loaded)
+        triples = _task_spans(obj, group, text, file, line, options, loaded,
+                              records.index if isinstance(records, _JsonList) else None)
         index = columns.document(doc_id)
         for s, e, lab in triples:
             columns.add(index, s, e, lab)
         loaded.texts[doc_id] = text
-    if no_id:
+    if no_id and isinstance(records, _JsonList):
+        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
+                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
+                    field="id")
+    elif no_id:
         loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
                     f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
     if skipped:
@@ -248,16 +270,41 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     return loaded
 
 
-def _groups_and_annotators(file: str, content: str) -> tuple[list[str], dict[str, None]]:
+class _JsonList:
+    """The records of a JSON list, as :class:`JsonLines` gives those of JSON Lines: ``(line,
+    record)``, the line where each starts."""
+
+    def __init__(self, file: str, content: str) -> None:
+        self.values = load_json(file, content)
+        if not isinstance(self.values, list):
+            raise FormatError(file, "expected a list of objects {\"text\": ..., \"spans\": "
+                              "[...]} or one such object per line (JSON Lines)", line=1)
+        self.locator = JsonLocator(content)
+        self.index = 0  # the record being read
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        for i, value in enumerate(self.values):
+            self.index = i
+            yield self.locator.line(i) or 1, value
+
+    @contextlib.contextmanager
+    def in_file_order(self) -> Iterator[None]:
+        yield  # decoded at once: no later malformed line to report first
+
+
+def _groups_and_annotators(file: str, first: JsonLines | _JsonList
+                           ) -> tuple[list[str], dict[str, None]]:
     """The first pass: the span groups (``ents``, ``spans`` keys) and the annotators
     (Prodigy's ``_annotator_id``) of every line, in first-seen order."""
-    first = JsonLines(file, content)
     groups: list[str] = []
     annotators: dict[str, None] = {}
     with first.in_file_order():
         for line, obj in first:
             if not isinstance(obj, dict):
-                raise FormatError(file, "expected one JSON object per line", line=line)
+                raise FormatError(file, "expected one JSON object per line"
+                                  if isinstance(first, JsonLines) else
+                                  "expected a list of JSON objects {\"text\": ..., \"spans\": "
+                                  "[...]}", line=line)
             groups.extend(g for g in _groups_of(obj) if g not in groups)
             who = obj.get("_annotator_id")
             if isinstance(who, str) and who:
@@ -265,16 +312,17 @@ def _groups_and_annotators(file: str, content: str) -> tuple[list[str], dict[str
     return groups, annotators
 
 
-def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int]) -> str:
-    """A line's document id: ``id``, else ``meta.id`` (Prodigy), else its line number (the line
-    is added to ``no_id`` for the warning)."""
+def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int],
+             position: int | None = None) -> str:
+    """A line's document id: ``id``, else ``meta.id`` (Prodigy), else its line number (its
+    ``position`` in a JSON list; the line is added to ``no_id`` for the warning)."""
     raw_id = obj.get("id")
     meta = obj.get("meta")
     if raw_id is None and isinstance(meta, dict):
         raw_id = meta.get("id")
     if raw_id is None:
         no_id.append(line)
-        return str(line)
+        return str(line if position is None else position)
     if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or raw_id == "":
         raise FormatError(file, f"expected a number or string id, got {raw_id!r}",
                           line=line, field="id")
@@ -282,15 +330,16 @@ def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int]) -> str
 
 
 def _task_spans(obj: dict[str, Any], group: str | None, text: str, file: str, line: int,
-                options: ReadOptions, loaded: Loaded) -> list[tuple[int, int, str]]:
-    """The spans of one line's chosen group, checked, with their warnings (whitespace,
-    duplicates)."""
+                options: ReadOptions, loaded: Loaded, record: int | None = None
+                ) -> list[tuple[int, int, str]]:
+    """The spans of one line's chosen group (of the list's ``record``-th object), checked, with
+    their warnings (whitespace, duplicates)."""
     items = _groups_of(obj).get(group, []) if group is not None else []
     if not isinstance(items, list):
         raise FormatError(file, "expected a list of spans", line=line, field=str(group))
     doc_spans: list[Span] = []
     for j, item in enumerate(items):
-        where = json_path(str(group), j)
+        where = json_path(str(group), j) if record is None else json_path(record, str(group), j)
         span = _span_item(item, where, text, file, line, options.beyond_text)
         check_label(span.label, options.labels, file, field="label", line=line, path=where)
         for message, fld in span_warnings(span, text):

@@ -649,7 +649,9 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
         for layer_name, feats in doc.span_layers().items():
             known = union.setdefault(layer_name, [])
             known.extend(f for f in feats if f not in known)
-    choice = choose(union, layer=options.layer, feature=options.feature, source=name)
+    tsv3 = [d for d in docs.values() if isinstance(d, TsvDocument)]
+    choice = choose(union, layer=options.layer, feature=options.feature, source=name,
+                    values=_value_sample(tsv3) if len(tsv3) == len(docs) else None)
     if choice is not None and choice.note:
         loaded.warn(choice.note)
     per_set: dict[str, SpanColumns] = {}
@@ -689,6 +691,36 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
+
+
+def _value_sample(docs: Sequence[TsvDocument], limit: int = 200, lines: int = 50_000
+                  ) -> Callable[[str, str | None], list[str]]:
+    """The first ``limit`` values of a layer's feature in ``docs`` (reading at most ``lines``
+    token lines), for :func:`core.formats.layers.choose` to tell labels from identifiers."""
+    def sample(layer: str, feature: str | None) -> list[str]:
+        out: list[str] = []
+        budget = lines
+        for doc in docs:
+            index, id_index = _column_index(doc, Choice(layer, feature))
+            if index is None or id_index is not None:
+                continue
+            for k in range(min(len(doc.unit_line), budget)):
+                cells = doc.cells(k)
+                raw = cells[3 + index] if 3 + index < len(cells) else "_"
+                if raw in ("_", "*", ""):
+                    continue
+                for value in _STACK_SEP.split(raw):
+                    if value.endswith("]") and "[" in value:
+                        value = value[: value.rindex("[")]
+                    if value not in ("*", ""):
+                        out.append(unescape_value(value))
+                if len(out) >= limit:
+                    return out
+            budget -= len(doc.unit_line)
+            if budget <= 0:
+                break
+        return out
+    return sample
 
 
 def export_set(user: str | None, single_name: str, role: Role) -> tuple[str, Role]:

@@ -101,10 +101,18 @@ def _report(y_true: list[int], y_pred: list[int], col: str) -> dict[str, Any]:
     }
 
 
+def _gold_check(gold: HatEvalTable, columns: tuple[str, ...]) -> None:
+    """A gold file has 5 columns (id, text, HS, TR, AG), or a header naming the task's label
+    columns (a relabelled release without texts, ``id,HS,TR,AG,...``)."""
+    if gold.texts is None and not (gold.named and all(c in gold.labels for c in columns)):
+        raise InputError(f"{gold.file}: a HatEval gold file has 5 columns (id, text, HS, TR, AG)"
+                         + (", or a header naming id and " + ", ".join(columns)
+                            if gold.named else ""))
+
+
 def evaluate_a(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
     """Task A: accuracy, macro and per-class P/R/F1 of HS."""
-    if gold.texts is None:
-        raise InputError(f"{gold.file}: a HatEval gold file has 5 columns (id, text, HS, TR, AG)")
+    _gold_check(gold, ("HS",))
     if pred.columns != ("HS",):
         raise InputError(f"{pred.file}: a task A prediction has 2 columns (id, HS), found "
                          f"{len(pred.columns) + 1}")
@@ -124,8 +132,7 @@ def evaluate_a(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
 
 def evaluate_b(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
     """Task B: per-dimension accuracy and macro P/R/F1, their mean macro-F1, and EMR."""
-    if gold.texts is None:
-        raise InputError(f"{gold.file}: a HatEval gold file has 5 columns (id, text, HS, TR, AG)")
+    _gold_check(gold, COLUMNS)
     if pred.columns != COLUMNS:
         raise InputError(f"{pred.file}: a task B prediction has 4 columns (id, HS, TR, AG), "
                          f"found {len(pred.columns) + 1}")

@@ -23,16 +23,31 @@ def _brat() -> dict[str, bytes]:
             "b.ann": ANN.replace("A2\t", "A9\t").encode(), "b.txt": TEXT.encode()}
 
 
-def test_brat_skipped_lines_are_one_warning_per_kind_with_every_occurrence_listed() -> None:
+def test_brat_skipped_lines_are_one_warning_per_file_and_kind_with_their_count() -> None:
     loaded = load_files(_brat(), name="corpus")
     skipped = [d for d in loaded.diagnostics if "only T lines carry spans" in d.message]
-    assert [(d.message.split(" line")[0], d.count) for d in skipped] == [
-        ("skipped an attribute", 4), ("skipped a relation", 2), ("skipped a note", 2)]
-    assert warning_total(loaded.diagnostics) >= 8
-    listed = [(d.file, d.line) for d in expand(skipped) if not isinstance(d, str)]
-    assert listed == [("corpus/a.ann", 2), ("corpus/a.ann", 4), ("corpus/a.ann", 5),
-                      ("corpus/a.ann", 6), ("corpus/b.ann", 2), ("corpus/b.ann", 4),
-                      ("corpus/b.ann", 5), ("corpus/b.ann", 6)]
+    assert [(d.file, d.line, d.message) for d in skipped] == [
+        (f"corpus/{f}.ann", line, message) for f in "ab" for line, message in [
+            (2, "skipped 2 attribute lines (only T lines carry spans), on lines 2, 5; the "
+                "first: 'A1\\tCertainty T1 High'"),
+            (4, "skipped a relation line (only T lines carry spans): "
+                "'R1\\tTreats Arg1:T1 Arg2:T2'"),
+            (6, "skipped a note line (only T lines carry spans): "
+                "'#1\\tAnnotatorNotes T1\\tcommon'")]]
+    assert warning_total(loaded.diagnostics) == len(list(expand(loaded.diagnostics))) == 6
+
+
+def test_brat_skipped_lines_leave_a_rarer_warning_in_sight(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    relations = "".join(f"R{k}\tTreats Arg1:T1 Arg2:T2\n" for k in range(1, 40))
+    (tmp_path / "a.ann").write_text("T1\tDrug 0 7\tAspirin\n" + relations
+                                    + "T2\tSymptom 13 22\t headache\n")
+    (tmp_path / "a.txt").write_text(TEXT)
+    assert main(["validate", str(tmp_path / "a.ann"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["warning_counts"] == {"skipped": 1, "whitespace": 1}
+    assert len(out["warnings"]) == 2 and "skipped 39 relation lines" in out["warnings"][1]
+    assert "begins or ends in whitespace" in out["warnings"][0]
 
 
 def test_label_studio_relation_results_are_one_grouped_warning(

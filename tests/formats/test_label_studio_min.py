@@ -90,3 +90,48 @@ def test_two_records_of_one_annotator_for_one_task_are_refused() -> None:
     with pytest.raises(FormatError) as exc:
         load_files(_files(records))
     assert "annotator 1 has two records for task '7': [0] and [1]; keep one" in str(exc.value)
+
+
+def _choices_only() -> list[dict[str, Any]]:
+    """A JSON-MIN export of a classification project (aspects of hotel reviews, our own):
+    the task's fields, its id, then one single choice per aspect as a string."""
+    meta = {"annotator": 1, "created_at": "2024-05-01T10:00:00Z",
+            "updated_at": "2024-05-01T10:00:00Z", "lead_time": 3.5}
+    return [
+        {"hotel": "Harbour View Inn", "review": "Kind staff and a quiet room.", "user": "a***b",
+         "id": 1, "Service": "Positive", "Room": "Positive", "annotation_id": 11, **meta},
+        {"hotel": "Harbour View Inn", "review": "Noisy at night, breakfast was cold.",
+         "user": "c.d", "id": 2, "Room": "Negative", "Food": "Negative",
+         "topics": {"choices": ["noise", "food"]}, "annotation_id": 12, **meta},
+    ]
+
+
+def test_an_export_of_choices_only_says_it_holds_no_spans() -> None:
+    loaded = load_files(_files(_choices_only()))
+    assert [sum(map(len, s.spans.values())) for s in loaded.sets] == [0]
+    messages = [d.message for d in loaded.diagnostics]
+    assert messages[0] == (
+        "data has no 'text' and several strings (that could be the text: 'hotel', 'review', "
+        "'user'; besides the results 'Service', 'Room'); no span gives its text, so the task "
+        "has no text (said once per file)")
+    assert messages[1] == (
+        "the export holds no span (labels) results, so 0 spans are read: only choices or other "
+        "classifications ('Service', 'Room', 'Food', 'topics'); no text was read (SpanScope "
+        "measures spans: export a project with a Labels tag)")
+
+
+def test_an_export_of_choices_only_names_the_text_it_read() -> None:
+    records = _choices_only()
+    for r in records:
+        r["text"] = r.pop("review")
+    loaded = load_files(_files(records))
+    assert any(d.message.startswith("the export holds no span (labels) results, so 0 spans are "
+                                    "read: only choices or other classifications ('Service', ")
+               and "; the texts are the tasks' 'text' (or only string)" in d.message
+               for d in loaded.diagnostics)
+    assert not any("several strings" in d.message for d in loaded.diagnostics)
+
+
+def test_an_export_with_spans_gets_no_such_warning() -> None:
+    loaded = load_files(_files(_min_records()))
+    assert not any("no span (labels)" in d.message for d in loaded.diagnostics)
