@@ -22,15 +22,22 @@ from ui.escape import md
 SMALL_TABLE_ROWS = 12
 """Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
 
+SMALL_TABLE_COLUMNS = 10
+"""Up to this many columns :func:`small_table` draws a Markdown table. A wider one (the
+systems' scores: up to 20 columns) stays a data grid: as Markdown its headers wrap word by word
+and it scrolls sideways, harder to read for the few milliseconds it would save."""
+
 
 def small_table(df: pd.DataFrame, *, key: str, mark: bool = False) -> None:
     """``df`` as a Markdown table in a container keyed ``key`` when it has at most
-    :data:`SMALL_TABLE_ROWS` rows, else as a data grid keyed ``key``; with ``mark``, scores
-    above 1 are marked as :func:`ui.above_one.mark` marks them (an ``above 1`` column, the
-    cells bold on a tint). Numbers are shown with at most four decimals, as the grid shows
-    them; a missing value as "—"; text escaped (:func:`ui.escape.md`); the table scrolls
-    sideways when it is wider than the page (``ui.sidebar.TABLE_CSS``)."""
-    if len(df) > SMALL_TABLE_ROWS or not len(df.columns):
+    :data:`SMALL_TABLE_ROWS` rows and :data:`SMALL_TABLE_COLUMNS` columns, else as a data grid
+    keyed ``key``; with ``mark``, scores above 1 are marked as :func:`ui.above_one.mark` marks
+    them (an ``above 1`` column, the cells bold on a tint). Numbers are shown with at most four
+    decimals, as the grid shows them; a missing value as "—"; text escaped
+    (:func:`ui.escape.md`); the table scrolls sideways when it is wider than the page
+    (``ui.sidebar.TABLE_CSS``)."""
+    if (len(df) > SMALL_TABLE_ROWS or len(df.columns) > SMALL_TABLE_COLUMNS
+            or not len(df.columns)):
         st.dataframe(above_one.mark(df) if mark else df, hide_index=True, key=key,
                      placeholder="—")
         return

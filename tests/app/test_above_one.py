@@ -67,8 +67,6 @@ def test_every_value_above_one_is_marked_with_a_note_linking_to_learn(page: str)
             assert (row["above 1"] == f"↑ {', '.join(over)}") if over else row["above 1"] == ""
     assert any("2021 scorer" in c.value for c in at.caption)
     assert any("scenario=duplicates" in link for link in _links(at))
-    if page in ("app.py", "pages/scores.py"):  # a Markdown table: the cell bold on a tint
-        assert any("**:orange-background[1." in str(m.value) for m in at.markdown)
 
 
 def test_no_mark_and_no_note_when_every_score_is_at_most_one() -> None:

@@ -12,7 +12,8 @@ from ui import scores as scores_ui
 from ui import state
 
 SHOWN = 5e-5
-"""The systems table shows four decimals (a Markdown table, ``ui.small_table.small_table``)."""
+"""How close a checked score must be: a table drawn as Markdown (``ui.small_table``) shows four
+decimals."""
 
 
 def test_overview_shows_martino_scores_of_every_system(make_app, handmade, frame) -> None:
