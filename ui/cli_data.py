@@ -89,9 +89,11 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
                 role = "annotator"
             out.append((path, role, True, None))
         elif path.is_dir():
-            for child in sorted(path.iterdir()):
+            children = sorted(path.iterdir())
+            names = frozenset(c.name.lower() for c in children)
+            for child in children:
                 if child.name.startswith(".") or _is_note(child) or _is_type_system(child) \
-                        or _is_companion(child):
+                        or (_is_companion(child.name, names) and child.is_file()):
                     continue
                 role = state.guess_role(child.name)
                 if role == "system" and arg.path in annotators:
@@ -112,18 +114,17 @@ def _is_note(path: Path) -> bool:
             or path.name.lower() == "readme")
 
 
-def _is_companion(path: Path) -> bool:
-    """A file read with another file beside it, never an input of its own: a brat ``.ann``'s
-    ``.txt``, a Parquet spans table's ``.texts.parquet``
-    (:func:`core.formats.read_file_with_companions`), brat's ``annotation.conf`` and other
-    configuration files (which :func:`core.formats.brat.sniff` recognises)."""
-    if not path.is_file():
-        return False
-    lower = path.name.lower()
+def _is_companion(name: str, names: frozenset[str]) -> bool:
+    """Whether the file ``name`` of a folder whose files are ``names`` (lower-cased) is read with
+    another file beside it, never an input of its own: a brat ``.ann``'s ``.txt``, a Parquet
+    spans table's ``.texts.parquet`` (:func:`core.formats.read_file_with_companions`), brat's
+    ``annotation.conf`` and other configuration files (which :func:`core.formats.brat.sniff`
+    recognises)."""
+    lower = name.lower()
     if lower.endswith(".txt"):
-        return path.with_suffix(".ann").is_file()
+        return lower[: -len(".txt")] + ".ann" in names
     if lower.endswith(".texts.parquet"):
-        return path.with_name(path.name[: -len(".texts.parquet")] + ".parquet").is_file()
+        return lower[: -len(".texts.parquet")] + ".parquet" in names
     return lower.endswith(".conf") and module("brat").sniff(lower, "") > 0
 
 
@@ -132,12 +133,16 @@ def _one_corpus(path: Path) -> bool:
     and beside the ``.ann`` files only their companions (:func:`_is_companion`) and notes.
     The command line reads such a folder as one input (:func:`core.formats.load_path`: the
     brat reader takes its ``.ann`` files as one set's documents), so ``--data`` does too,
-    instead of one set per ``.ann`` with every ``.txt`` refused."""
-    children = [c for c in path.iterdir() if not c.name.startswith(".") and not _is_note(c)]
-    if any(c.is_dir() for c in children):
+    instead of one set per ``.ann`` with every ``.txt`` refused. Names and entry types only
+    (``os.scandir``): it runs on every page run, through :func:`fingerprint`."""
+    with os.scandir(path) as entries:
+        children = [(e.name, e.is_dir()) for e in entries
+                    if not e.name.startswith(".") and not _is_note(Path(e.name))]
+    if any(is_dir for _, is_dir in children):
         return False
-    anns = [c for c in children if c.suffix.lower() == ".ann"]
-    return bool(anns) and all(c.suffix.lower() == ".ann" or _is_companion(c) for c in children)
+    names = frozenset(n.lower() for n, _ in children)
+    return any(n.endswith(".ann") for n in names) and all(
+        n.endswith(".ann") or _is_companion(n, names) for n in names)
 
 
 def _is_type_system(path: Path) -> bool:
