@@ -10,10 +10,13 @@ A value with a role (``gold=PATH``) is one input with that role: a file, or a fo
 input (an annotation tool's export); with a name too (``Ayla:annotator=PATH``) its set is called
 that name instead of the file's (``NAME:set`` when the input holds several sets). A value
 without a role is a file whose role its name suggests (:func:`ui.state.guess_role`, as on the
-Data page), or a folder whose files are each such a file (as a folder of ``sample_data/``);
+Data page), a brat collection read as one such file (:func:`_one_corpus`, as the command line
+reads it), or a folder whose files are each such a file (as a folder of ``sample_data/``; the
+files read with another, as a ``.ann``'s ``.txt``, are no inputs of their own);
 when files of such a folder guessed systems give one document id different texts, the folder's
 guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`); so
-are the files given one by one without a role, taken together as one folder's files.
+are the files and brat collections given one by one without a role, taken together as one
+folder's files.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from core.formats import ReadOptions, read_file_with_companions, read_folder
+from core.formats import ReadOptions, module, read_file_with_companions, read_folder
 from core.model import ROLES, Role
 from core.model.errors import Diagnostic
 from ui import file_reports, state, text_policy
@@ -80,10 +83,17 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
         path = Path(arg.path)
         if arg.role is not None:
             out.append((path, arg.role, path.is_dir(), arg.name))
+        elif path.is_dir() and _one_corpus(path):  # one input, as a file given alone
+            role = state.guess_role(path.name)
+            if role == "system" and arg.path in annotators:
+                role = "annotator"
+            out.append((path, role, True, None))
         elif path.is_dir():
-            for child in sorted(path.iterdir()):
-                if child.name.startswith(".") or child.name.lower() in state.NOT_ANNOTATIONS \
-                        or child.suffix in (".py", ".md") or _is_type_system(child):
+            children = sorted(path.iterdir())
+            names = frozenset(c.name.lower() for c in children)
+            for child in children:
+                if child.name.startswith(".") or _is_note(child) or _is_type_system(child) \
+                        or (_is_companion(child.name, names) and child.is_file()):
                     continue
                 role = state.guess_role(child.name)
                 if role == "system" and arg.path in annotators:
@@ -95,6 +105,44 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
                 role = "annotator"
             out.append((path, role, False, None))
     return out
+
+
+def _is_note(path: Path) -> bool:
+    """A file of a folder that is no annotation set: the label inventory, a README, a licence,
+    a script."""
+    return (path.name.lower() in state.NOT_ANNOTATIONS or path.suffix in (".py", ".md")
+            or path.name.lower() == "readme")
+
+
+def _is_companion(name: str, names: frozenset[str]) -> bool:
+    """Whether the file ``name`` of a folder whose files are ``names`` (lower-cased) is read with
+    another file beside it, never an input of its own: a brat ``.ann``'s ``.txt``, a Parquet
+    spans table's ``.texts.parquet`` (:func:`core.formats.read_file_with_companions`), brat's
+    ``annotation.conf`` and other configuration files (which :func:`core.formats.brat.sniff`
+    recognises)."""
+    lower = name.lower()
+    if lower.endswith(".txt"):
+        return lower[: -len(".txt")] + ".ann" in names
+    if lower.endswith(".texts.parquet"):
+        return lower[: -len(".texts.parquet")] + ".parquet" in names
+    return lower.endswith(".conf") and module("brat").sniff(lower, "") > 0
+
+
+def _one_corpus(path: Path) -> bool:
+    """Whether the folder ``path`` is one brat collection: no sub-folder, at least one ``.ann``,
+    and beside the ``.ann`` files only their companions (:func:`_is_companion`) and notes.
+    The command line reads such a folder as one input (:func:`core.formats.load_path`: the
+    brat reader takes its ``.ann`` files as one set's documents), so ``--data`` does too,
+    instead of one set per ``.ann`` with every ``.txt`` refused. Names and entry types only
+    (``os.scandir``): it runs on every page run, through :func:`fingerprint`."""
+    with os.scandir(path) as entries:
+        children = [(e.name, e.is_dir()) for e in entries
+                    if not e.name.startswith(".") and not _is_note(Path(e.name))]
+    if any(is_dir for _, is_dir in children):
+        return False
+    names = frozenset(n.lower() for n, _ in children)
+    return any(n.endswith(".ann") for n in names) and all(
+        n.endswith(".ann") or _is_companion(n, names) for n in names)
 
 
 def _is_type_system(path: Path) -> bool:
@@ -132,8 +180,9 @@ def _exports_of_one_tool(reports: list[state.FileReport], args: tuple[DataArg, .
                          raw: list[state.FileReport]) -> frozenset[str]:
     """The folders given without a role in which a file guessed a system was refused for
     giving a document another text than another file guessed a system (one id, two texts), and
-    the files given one by one without a role when one of them was (they are one folder's files
-    given apart: ``--data a --data b`` reads them as ``--data DIR`` would). Predictions of one
+    the files (and brat collections, :func:`_one_corpus`) given one by one without a role when
+    one of them was (they are one folder's files given apart: ``--data a --data b`` reads them
+    as ``--data DIR`` would). Predictions of one
     corpus never do that; annotators' exports of one tool do, and they load as annotators,
     their documents matched by their text (:func:`ui.text_policy.align_annotators`). A file
     refused for another text than the gold's only is a prediction of other texts: it stays a
@@ -147,7 +196,7 @@ def _exports_of_one_tool(reports: list[state.FileReport], args: tuple[DataArg, .
         refused = any(r.role == "system" and r.error is not None
                       and text_policy.ANNOTATOR_HINT in r.error.message
                       for r in reports[i:i + n])
-        if arg.role is None and Path(arg.path).is_dir():
+        if arg.role is None and Path(arg.path).is_dir() and not _one_corpus(Path(arg.path)):
             if refused and _systems_disagree(raw[i:i + n]):
                 out.add(arg.path)
         elif arg.role is None:

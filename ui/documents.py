@@ -70,7 +70,7 @@ def document_order(
     ``score`` uses the per-document F1 of ``metric`` (documents it cannot score go last) and falls
     back to ``id`` when the metric is unavailable.
     """
-    ids = _ws.corpus.doc_ids
+    ids = pair_documents(ws_key, _ws, set_a, set_b)[0]
     by_id = natural_sorted(ids)
     if sort == "id":
         return by_id
@@ -86,6 +86,27 @@ def document_order(
         if scores:
             return sorted(ids, key=lambda d: (d not in scores, scores.get(d, 0.0), rank[d]))
     return by_id
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def pair_documents(ws_key: str, _ws: Workspace, set_a: str, set_b: str
+                   ) -> tuple[list[str], dict[str, int]]:
+    """The documents of the pair, in the corpus's order: those either set covers (a document it
+    holds without a span too), and a text no set covers; with, per other set, how many of its
+    documents the pair leaves out. A document only a third set holds is not the pair's to
+    compare (tour: 44 documents listed for two sets of 36, the other 8 an annotator's)."""
+    a, b = _ws.sets[set_a].spans, _ws.sets[set_b].spans
+    others = {n: s.spans for n, s in _ws.sets.items() if n not in (set_a, set_b)}
+    ids: list[str] = []
+    left: dict[str, int] = {}
+    for d in _ws.corpus.doc_ids:
+        holders = [n for n, spans in others.items() if d in spans] if others else []
+        if d in a or d in b or not holders:
+            ids.append(d)
+        else:
+            for n in holders:
+                left[n] = left.get(n, 0) + 1
+    return ids, left
 
 
 def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
@@ -480,6 +501,10 @@ def listing(ws: Workspace, v: View) -> Listing:
     sort = d2.selectbox("Order", list(DOC_SORTS), format_func=lambda k: DOC_SORTS[k],
                         key=state.K_DOC_SORT, bind="query-params")
     order = document_order(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant, v.level)
+    if left := pair_documents(ws.key, ws, v.set_a, v.set_b)[1]:
+        st.caption("Not listed: documents only other sets hold ("
+                   + ", ".join(f"{n:,} of {md(name)}" for name, n in left.items())
+                   + f"); neither {md(v.set_a)} nor {md(v.set_b)} annotates them.")
     ids = search_documents(ws.key, ws, tuple(order), query)
     category, label_filter = _error_filters(ws, v)
     if category != err_ui.ALL or label_filter != err_ui.ALL:
@@ -493,7 +518,12 @@ def listing(ws: Workspace, v: View) -> Listing:
     # exclude it: they are cleared, with a notice (tour finding 1). The picker, the stepper and
     # the list only offer listed documents, so an unlisted request comes from a link.
     current, requested = asked_document()
-    if requested and current not in ids and current in state.doc_id_set(ws.key, ws):
+    if requested and current not in order and current in state.doc_id_set(ws.key, ws):
+        holders = ", ".join(md(n) for n, s in ws.sets.items() if current in s.spans)
+        st.info(f"Document {md(current)} is not listed: neither {md(v.set_a)} nor "
+                f"{md(v.set_b)} holds it ({holders} does); compare a pair that holds it to "
+                "open it.", icon="ℹ️")
+    elif requested and current not in ids and current in state.doc_id_set(ws.key, ws):
         excluding = [f"search “{query.strip()}”" if query.strip() else "",
                      f"error category {category}" if category != err_ui.ALL else "",
                      f"label {label_filter}" if label_filter != err_ui.ALL else "",

@@ -221,3 +221,76 @@ def test_one_projects_exports_match_their_documents_by_text_however_given(
     notes = " ".join(i.value for i in at.info).replace("\\", "")
     assert "Documents matched by their text" in notes
     assert "bo.jsonl: 3 documents renamed" in notes and "chen.jsonl: 4 documents renamed" in notes
+
+
+def _brat(folder: Path, docs: dict[str, tuple[str, list[tuple[int, int, str]]]]) -> Path:
+    """A brat collection of our own: ``name.ann`` and ``name.txt`` per document, brat's
+    ``annotation.conf`` and a README beside them, as the tour's brat exports have."""
+    folder.mkdir(parents=True)
+    for name, (text, spans) in docs.items():
+        (folder / f"{name}.txt").write_text(text, encoding="utf-8")
+        (folder / f"{name}.ann").write_text("".join(
+            f"T{i}\t{label} {s} {e}\t{text[s:e]}\n" for i, (s, e, label) in enumerate(spans, 1)),
+            encoding="utf-8")
+    (folder / "annotation.conf").write_text("[entities]\nGene\nDisease\n", encoding="utf-8")
+    (folder / "README").write_text("Two abstracts, annotated with brat.\n", encoding="utf-8")
+    return folder
+
+
+ABSTRACTS = {"101": ("BRCA1 mutations cause breast cancer.", [(0, 5, "Gene"), (23, 36, "Disease")]),
+             "102": ("TP53 is mutated in glioma.", [(0, 4, "Gene"), (18, 24, "Disease")])}
+
+
+def test_a_brat_folder_without_role_is_one_set_as_the_command_line_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the tour's amia18 and rured2 folders: one set per .ann, every .txt and annotation.conf
+    # refused ("could not detect the format"), a 48 x 48 kappa matrix of single documents;
+    # `python -m core validate FOLDER` reads each folder as one corpus, and so does --data now
+    one = _brat(tmp_path / "annotator1", ABSTRACTS)
+    two = _brat(tmp_path / "annotator2", {"101": (ABSTRACTS["101"][0], [(0, 5, "Gene")]),
+                                          "102": ABSTRACTS["102"]})
+    other = _brat(tmp_path / "rured", {"7": ("Gazprom bought Sibneft.", [(0, 7, "Org")])})
+    cli_data._load.clear()
+    at = _app(monkeypatch, [{"role": None, "path": str(p)} for p in (one, two, other)],
+              "pages/data.py")
+    ws = cli_data.cli_workspace()
+    assert ws is not None
+    assert [(r.file, r.ok) for r in ws.reports] == [
+        ("annotator1", True), ("annotator2", True), ("rured", True)]  # nothing refused
+    assert {n: (s.role, s.span_count()) for n, s in ws.sets.items()} == {
+        "annotator1": ("annotator", 4), "annotator2": ("annotator", 3), "rured": ("system", 1)}
+    assert len(ws.corpus.texts) == 3
+    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    assert "refused" not in sidebar and "annotator1 (annotator)" in sidebar
+
+
+def test_brat_folders_without_role_whose_texts_differ_are_annotators_as_files_are(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # two brat collections named after no role, numbering the same two abstracts their own way:
+    # the files' rule (guessed systems giving one id two texts are annotators' exports)
+    ayla = _brat(tmp_path / "ayla", ABSTRACTS)
+    june = _brat(tmp_path / "june", {"101": ABSTRACTS["102"], "102": ABSTRACTS["101"]})
+    cli_data._load.clear()
+    _app(monkeypatch, [{"role": None, "path": str(ayla)}, {"role": None, "path": str(june)}])
+    ws = cli_data.cli_workspace()
+    assert ws is not None and all(r.ok for r in ws.reports)
+    assert {n: s.role for n, s in ws.sets.items()} == {"ayla": "annotator", "june": "annotator"}
+    assert all(any(d.message == cli_data.GUESSED_ANNOTATOR for d in r.diagnostics)
+               for r in ws.reports)
+    assert len(ws.corpus.texts) == 2  # documents matched by their text
+
+
+def test_a_folder_of_brat_folders_and_a_brat_files_companions_are_no_inputs_of_their_own(
+        tmp_path: Path) -> None:
+    # the tour's brat-wnut20 (gold/, crf/): one set per collection; in a folder of sets
+    # of several formats, a .ann's .txt and annotation.conf are read with it, never refused
+    _brat(tmp_path / "wnut" / "gold", ABSTRACTS)
+    _brat(tmp_path / "wnut" / "crf", {"101": (ABSTRACTS["101"][0], [(0, 5, "Gene")])})
+    reports = cli_data.read_reports((cli_data.DataArg(None, str(tmp_path / "wnut")),))
+    assert [(r.file, r.role, r.ok) for r in reports] == [
+        ("crf", "system", True), ("gold", "gold", True)]
+    mixed = _brat(tmp_path / "mixed", {"gold": ABSTRACTS["101"]})
+    _doccano(mixed / "pred.jsonl", [ABSTRACTS["101"][0]])
+    reports = cli_data.read_reports((cli_data.DataArg(None, str(mixed)),))
+    assert [(r.file, r.role, r.ok) for r in reports] == [
+        ("gold.ann", "gold", True), ("pred.jsonl", "system", True)]
