@@ -51,7 +51,7 @@ from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.highlight import PALETTE
-from core.render.palette import FILL_PATTERNS, SEQUENTIAL
+from core.render.palette import FILL_PATTERNS, MARKER_SYMBOLS, SEQUENTIAL, ink_on
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
@@ -681,8 +681,11 @@ def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
 def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title: str
                      ) -> go.Figure:
     """The best alignment of one document: one band per annotator, each unit a bar coloured by
-    its label (an annotator's overlapping units on separate lines of its band), the units of one
-    unitary alignment joined by a dotted grey line."""
+    its label and marked in its middle with the label's symbol (:data:`MARKER_SYMBOLS`, the
+    second cue: colour never tells the labels apart alone; the symbol in the ink that reads on
+    the colour, :func:`~core.render.palette.ink_on`), an annotator's overlapping units on
+    separate lines of its band, the units of one unitary alignment joined by a dotted grey
+    line."""
     who: list[str] = list(al["annotators"])
     units = al["units"]
     # y of each unit: its annotator's band (top to bottom in annotator order) plus its lane.
@@ -718,22 +721,28 @@ def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title
     by_label: dict[str, list[int]] = {}
     for i, u in enumerate(units):
         by_label.setdefault(u["label"], []).append(i)
-    for lab, idx in sorted(by_label.items()):
+    for k, (lab, idx) in enumerate(sorted(by_label.items())):
         xs: list[float | None] = []
         yv: list[float | None] = []
         hover: list[str | None] = []
+        size: list[int] = []
         for i in idx:
             u = units[i]
             desc = f"{u['annotator']}: [{u['start']}, {u['end']}) {lab}"
-            xs += [u["start"], u["end"], None]
-            yv += [ys[i], ys[i], None]
-            hover += [desc, desc, None]
-        fig.add_scatter(x=xs, y=yv, mode="lines", name=lab, text=hover, hoverinfo="text",
-                        line=dict(color=colours.get(lab, "#444444"), width=12))
+            xs += [u["start"], (u["start"] + u["end"]) / 2, u["end"], None]
+            yv += [ys[i], ys[i], ys[i], None]
+            hover += [desc, desc, desc, None]
+            size += [0, 9, 0, 0]  # the label's mark in the middle of each unit
+        colour = colours.get(lab, "#444444")
+        fig.add_scatter(x=xs, y=yv, mode="lines+markers", name=lab, text=hover,
+                        hoverinfo="text", line=dict(color=colour, width=12),
+                        marker=dict(symbol=MARKER_SYMBOLS[k % len(MARKER_SYMBOLS)], size=size,
+                                    color=ink_on(colour), line=dict(width=0)))
     rows = sum(depth.values())
     fig.update_layout(title=title, height=150 + 34 * rows + 30 * len(who),
                       xaxis_title="character offset", showlegend=True,
-                      legend=dict(orientation="h", yanchor="top", y=-0.3, x=0), **_LAYOUT)
+                      legend=dict(orientation="h", yanchor="top", y=-0.3, x=0,
+                                  itemsizing="constant"), **_LAYOUT)
     fig.update_yaxes(tickvals=[base[w] for w in who], ticktext=who, zeroline=False,
                      range=[y + 0.4, 0.5], showgrid=False)
     return fig
