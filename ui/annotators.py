@@ -45,7 +45,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
-from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared
+from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
 from core.metrics.agreement.study import doc_coverage
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
@@ -416,7 +416,10 @@ def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents:
     :data:`PREFETCH_DOCS` documents): a switch then waits for its own measure only, not for the
     job in flight and the jobs queued before it as well (a measure the prefetch order put last
     took 13–14 s at a load of 10: docs/performance.md, "Issue 29, fifth pass"). The job takes
-    the result, so the worker skips it and every later run finds it done."""
+    the result, so the worker skips it and every later run finds it done. A character measure
+    computed here brings the other one (:data:`CHAR_SIBLING`) from the same counts, when they
+    were kept (:func:`~core.metrics.agreement.panel.char_counted`): the first switch after a
+    first visit is most often between them (docs/performance.md, "Issue 29, eighth pass")."""
     if (c.measure not in PREFETCHED or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
             or not jobs_busy_elsewhere(job)):
         return
@@ -427,7 +430,23 @@ def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents:
             "shared": page_shared(ws.key, ws, c.sets, c.label)}
     with st.spinner(f"Computing {c.measure} (the background worker is busy with another "
                     "job)…"):
-        jobs_run_here(job, lambda: core_measure_view(**args))
+        if not jobs_run_here(job, lambda: core_measure_view(**args)):
+            return
+        sibling = CHAR_SIBLING.get(c.measure)
+        if sibling is None or not char_counted(args["shared"], args["sets"], args["texts"],
+                                               c.label):
+            return
+        # The other character measure comes from the counts just kept (0.04 s at 10,000
+        # documents): computed here too, its switch finds it ready rather than waiting for
+        # the worker to count every pair again (it has none of this run's counts).
+        later = view_job(ws.key, ws, c.sets, c.label, sibling, c.gold, c.leave_one_out, 0, 30,
+                         _later=True)
+        jobs_run_here(later, lambda: core_measure_view(**{**args, "measure": sibling}))
+
+
+CHAR_SIBLING = {"char-kappa": "char-jaccard", "char-jaccard": "char-kappa"}
+"""The character measure whose view :func:`run_here_if_busy` computes with the chosen one (the
+same counts, ``core.metrics.agreement.panel._char_pairs``)."""
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
