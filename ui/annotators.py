@@ -45,13 +45,13 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
-from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared
+from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
 from core.metrics.agreement.study import doc_coverage
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
 from core.render.highlight import PALETTE
-from core.render.palette import FILL_PATTERNS, SEQUENTIAL
+from core.render.palette import FILL_PATTERNS, MARKER_SYMBOLS, SEQUENTIAL, ink_on
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.escape import md
@@ -337,20 +337,25 @@ a value with first."""
 def prefetch_order(measure: str) -> list[str]:
     """The measures of :data:`PREFETCHED` other than ``measure``, the likeliest next choice
     first: ``measure``'s own family (:data:`FAMILIES`, the same items judged another way), then
-    the others by their distance from it in the measure menu (the one below before the one
-    above: the menu is read downwards).
+    the menu read downwards from it, then the measures above it, the nearest first. From the
+    page's default, char-κ, that is the order a user reading the menu switches in (and the
+    browser bench's), and MAFALDA F1, the dearest (0.6 s of the worker's CPU at 10,000
+    documents), no longer holds back text-κ and Fleiss' κ (docs/performance.md, "Issue 29,
+    eighth pass").
 
     >>> prefetch_order("char-kappa")
-    ['char-jaccard', 'mafalda-f1', 'text-kappa', 'span-f1', 'fleiss-kappa', 'krippendorff-alpha']
+    ['char-jaccard', 'text-kappa', 'fleiss-kappa', 'krippendorff-alpha', 'mafalda-f1', 'span-f1']
     >>> prefetch_order("gamma")[:2]
     ['krippendorff-alpha', 'fleiss-kappa']
+    >>> prefetch_order("span-f1")[:3]
+    ['mafalda-f1', 'char-kappa', 'char-jaccard']
     """
     family = next((f for f in FAMILIES if measure in f), ())
     at = MEASURES.index(measure)
 
-    def distance(m: str) -> tuple[bool, int, bool]:
+    def distance(m: str) -> tuple[bool, bool, int]:
         d = MEASURES.index(m) - at
-        return m not in family, abs(d), d < 0
+        return m not in family, d < 0, abs(d)
 
     return sorted((m for m in PREFETCHED if m != measure), key=distance)
 
@@ -411,7 +416,10 @@ def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents:
     :data:`PREFETCH_DOCS` documents): a switch then waits for its own measure only, not for the
     job in flight and the jobs queued before it as well (a measure the prefetch order put last
     took 13–14 s at a load of 10: docs/performance.md, "Issue 29, fifth pass"). The job takes
-    the result, so the worker skips it and every later run finds it done."""
+    the result, so the worker skips it and every later run finds it done. A character measure
+    computed here brings the other one (:data:`CHAR_SIBLING`) from the same counts, when they
+    were kept (:func:`~core.metrics.agreement.panel.char_counted`): the first switch after a
+    first visit is most often between them (docs/performance.md, "Issue 29, eighth pass")."""
     if (c.measure not in PREFETCHED or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
             or not jobs_busy_elsewhere(job)):
         return
@@ -422,7 +430,23 @@ def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents:
             "shared": page_shared(ws.key, ws, c.sets, c.label)}
     with st.spinner(f"Computing {c.measure} (the background worker is busy with another "
                     "job)…"):
-        jobs_run_here(job, lambda: core_measure_view(**args))
+        if not jobs_run_here(job, lambda: core_measure_view(**args)):
+            return
+        sibling = CHAR_SIBLING.get(c.measure)
+        if sibling is None or not char_counted(args["shared"], args["sets"], args["texts"],
+                                               c.label):
+            return
+        # The other character measure comes from the counts just kept (0.04 s at 10,000
+        # documents): computed here too, its switch finds it ready rather than waiting for
+        # the worker to count every pair again (it has none of this run's counts).
+        later = view_job(ws.key, ws, c.sets, c.label, sibling, c.gold, c.leave_one_out, 0, 30,
+                         _later=True)
+        jobs_run_here(later, lambda: core_measure_view(**{**args, "measure": sibling}))
+
+
+CHAR_SIBLING = {"char-kappa": "char-jaccard", "char-jaccard": "char-kappa"}
+"""The character measure whose view :func:`run_here_if_busy` computes with the chosen one (the
+same counts, ``core.metrics.agreement.panel._char_pairs``)."""
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -681,8 +705,11 @@ def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
 def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title: str
                      ) -> go.Figure:
     """The best alignment of one document: one band per annotator, each unit a bar coloured by
-    its label (an annotator's overlapping units on separate lines of its band), the units of one
-    unitary alignment joined by a dotted grey line."""
+    its label and marked in its middle with the label's symbol (:data:`MARKER_SYMBOLS`, the
+    second cue: colour never tells the labels apart alone; the symbol in the ink that reads on
+    the colour, :func:`~core.render.palette.ink_on`), an annotator's overlapping units on
+    separate lines of its band, the units of one unitary alignment joined by a dotted grey
+    line."""
     who: list[str] = list(al["annotators"])
     units = al["units"]
     # y of each unit: its annotator's band (top to bottom in annotator order) plus its lane.
@@ -718,22 +745,28 @@ def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title
     by_label: dict[str, list[int]] = {}
     for i, u in enumerate(units):
         by_label.setdefault(u["label"], []).append(i)
-    for lab, idx in sorted(by_label.items()):
+    for k, (lab, idx) in enumerate(sorted(by_label.items())):
         xs: list[float | None] = []
         yv: list[float | None] = []
         hover: list[str | None] = []
+        size: list[int] = []
         for i in idx:
             u = units[i]
             desc = f"{u['annotator']}: [{u['start']}, {u['end']}) {lab}"
-            xs += [u["start"], u["end"], None]
-            yv += [ys[i], ys[i], None]
-            hover += [desc, desc, None]
-        fig.add_scatter(x=xs, y=yv, mode="lines", name=lab, text=hover, hoverinfo="text",
-                        line=dict(color=colours.get(lab, "#444444"), width=12))
+            xs += [u["start"], (u["start"] + u["end"]) / 2, u["end"], None]
+            yv += [ys[i], ys[i], ys[i], None]
+            hover += [desc, desc, desc, None]
+            size += [0, 9, 0, 0]  # the label's mark in the middle of each unit
+        colour = colours.get(lab, "#444444")
+        fig.add_scatter(x=xs, y=yv, mode="lines+markers", name=lab, text=hover,
+                        hoverinfo="text", line=dict(color=colour, width=12),
+                        marker=dict(symbol=MARKER_SYMBOLS[k % len(MARKER_SYMBOLS)], size=size,
+                                    color=ink_on(colour), line=dict(width=0)))
     rows = sum(depth.values())
     fig.update_layout(title=title, height=150 + 34 * rows + 30 * len(who),
                       xaxis_title="character offset", showlegend=True,
-                      legend=dict(orientation="h", yanchor="top", y=-0.3, x=0), **_LAYOUT)
+                      legend=dict(orientation="h", yanchor="top", y=-0.3, x=0,
+                                  itemsizing="constant"), **_LAYOUT)
     fig.update_yaxes(tickvals=[base[w] for w in who], ticktext=who, zeroline=False,
                      range=[y + 0.4, 0.5], showgrid=False)
     return fig

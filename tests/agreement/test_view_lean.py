@@ -87,6 +87,43 @@ def test_the_lean_view_equals_the_full_view_without_its_documents(
         assert repr(got) == want
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(annotator, min_size=2, max_size=4), annotator,
+       st.sampled_from([None, "A", "C"]), st.sampled_from(["first", "apart", "second", "none"]),
+       st.booleans(), st.booleans())
+def test_the_second_character_measure_counts_no_pair_again(
+        annotators: list, gold_docs: dict, label: str | None, gold_where: str,
+        texts_known: bool, kappa_first: bool) -> None:
+    """char-κ and char-Jaccard come from the same counts: with one ``Shared``, the lean view of
+    the second counts no pair again (``panel._char_pairs``), in either order, and each view
+    is the one computed alone (with the general way's against the gold)."""
+    sets = [_set(f"a{i}", docs) for i, docs in enumerate(annotators)]
+    texts: dict[str, str | None] | None = (
+        {d: "x" * 50 for d in ("d1", "d2", "d3")} if texts_known else None)
+    gold = {"first": sets[0], "second": sets[1], "none": None,
+            "apart": _set("gold", gold_docs, role="gold")}[gold_where]
+    order = ["char-kappa", "char-jaccard"] if kappa_first else ["char-jaccard", "char-kappa"]
+    want = [repr(lean_view(measure_view(sets, texts, measure=m, label=label, gold=gold)))
+            for m in order]
+    shared = Shared()
+    counted: list[int] = []
+    real = measures.char_counts
+
+    def counting(*args: object, **kwargs: object) -> object:
+        counted.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    got = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(measures, "char_counts", counting)
+        for m in order:
+            counted.clear()
+            got.append(repr(measure_view(sets, texts, measure=m, label=label, gold=gold,
+                                         lean=True, shared=shared)))
+    assert got == want
+    assert not counted  # the second view: every pair's counts were kept
+
+
 def test_the_lean_view_is_what_the_worker_sent() -> None:
     """``lean_view`` leaves out what ``ui.gamma_worker.for_the_page`` leaves out, and a lean
     view goes through it unchanged; five annotators (ten pairs) take the general way."""

@@ -623,3 +623,49 @@ def test_the_document_drawn_first_is_the_rankings_first(make_app) -> None:
     top = rank_documents(pairwise(Study.from_sets(sets, ws.corpus.texts), "char-kappa"))[0]
     assert top.doc != "doc1"  # else this test proves nothing
     assert at.selectbox(key=ann.K_ANN_DOC).value == top.doc
+
+
+def test_a_character_measure_computed_in_the_page_brings_the_other(make_app, handmade,
+                                                                   monkeypatch) -> None:
+    # Issue 29, eighth pass: char-κ and char-Jaccard come from the same counts, so the page
+    # that computes one itself (the worker busy) computes the other from the counts it kept,
+    # and the switch to it computes nothing: neither the page nor the worker counts again.
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    s = Study.from_sets(sets, texts)
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "text-kappa"})
+    jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
+        timeout=120)  # the page's jobs and the ones ahead done
+    at.run()
+    ahead = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000, "seed": 7}),
+                        later=True)
+    deadline = time.monotonic() + 60
+    while ahead.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    ann.view_job.clear()  # neither character measure computed yet
+    ann.page_shared.clear()
+    computed: list[str] = []
+    original = ann.core_measure_view
+
+    def spy(**kwargs: Any) -> Any:
+        computed.append(kwargs["measure"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(ann, "core_measure_view", spy)
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("char-jaccard").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert computed == ["char-jaccard", "char-kappa"]
+    computed.clear()
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("char-kappa").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    assert computed == [] and not at.get("progress")
+    expected = pairwise(s, "char-kappa").matrix()
+    names = [a.name for a in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    ahead.future.cancel()
+    jobs._worker().stop()  # the γ of 3,000 samples is not waited for

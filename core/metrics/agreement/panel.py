@@ -652,6 +652,23 @@ class Shared:
                     del self._kept[next(iter(self._kept))]
         return got[1]
 
+    def peek(self, parts: tuple[Any, ...]) -> Any:
+        """The value kept for ``parts`` (as :meth:`get`), else None; nothing is built."""
+        key = tuple(p if p is None or isinstance(p, (str, int)) else id(p) for p in parts)
+        got = self._kept.get(key)
+        return None if got is None else got[1]
+
+
+def char_counted(shared: Shared, sets: Sequence[AnnotationSet],
+                 texts: dict[str, str | None] | None, label: str | None) -> bool:
+    """Whether ``shared`` keeps the pairs' counts of a lean character view of ``sets``
+    (:func:`_char_pairs`): the lean view of char-κ or char-Jaccard on them then counts no
+    pair (0.04 s of CPU at 10,000 documents and three annotators instead of 0.18–0.3 s)."""
+    study = shared.peek(("study", *sets, texts, label))
+    sides = None if study is None else shared.peek(("sides", study))
+    return isinstance(sides, CharSides) and any(
+        k[0] == "char pairs" and k[2] is None for k in sides.kept)
+
 
 def _kept(shared: Shared | None, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
     return build() if shared is None else shared.get(parts, build)
@@ -798,10 +815,11 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
     kappa = measure == "char-kappa"
     pick = 0 if kappa else 1
     floats: DocumentValues = {}
-    pw = char_agreement(study, per_document=(kappa and not lean, not kappa and not lean),
-                        sides=sides, document_values=(
-                            floats if lean and kappa else None,
-                            floats if lean and not kappa else None))[pick]
+    if lean:
+        both, both_floats = _char_pairs(study, sides, None)
+        pw, floats = both[pick], both_floats[pick]
+    else:
+        pw = char_agreement(study, per_document=(kappa, not kappa), sides=sides)[pick]
     if progress is not None:
         progress(1, 4)
     gold_res = None
@@ -810,13 +828,25 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
         if sets[0] is gold:
             gold_res = {s.name: _without_documents(pw.pairs[(gold.name, s.name)])
                         for s in others}
+        elif lean:
+            # the gold's study and its sides kept with this study's (each set's runs there
+            # are of the gold's study: its labels may be more)
+            gstudy = _study(shared, [gold, *others], texts, label)
+            gsides = _kept_with(sides, ("gold sides", gold, gstudy),
+                                lambda: CharSides(gstudy))
+            pairs = [(gold.name, a) for a in gstudy.annotators if a != gold.name]
+            chosen = _char_pairs(gstudy, gsides, pairs)[0][pick]
+            gold_res = {a: chosen.pairs[(gold.name, a)] for _, a in pairs}
         else:
             gstudy = _study(shared, [gold, *others], texts, label)
             gold_res = against(gstudy, gold.name, measure=measure)
     if progress is not None:
         progress(3, 4)
-    maj = char_agreement(study, per_document=(False, False), only=[(ref, a) for a in names],
-                         sides=sides)[pick]
+    if lean:
+        maj = _char_pairs(study, sides, [(ref, a) for a in names])[0][pick]
+    else:
+        maj = char_agreement(study, per_document=(False, False),
+                             only=[(ref, a) for a in names], sides=sides)[pick]
     if progress is not None:
         progress(4, 4)
     if lean:
@@ -828,6 +858,42 @@ def _char_view(study: Study, sets: Sequence[AnnotationSet], texts: dict[str, str
         ranking = rank_documents(pw, None)
     return MeasureView(measure, pw, None, gold_res, {a: maj.pairs[(ref, a)] for a in names},
                        ranking)
+
+
+def _kept_with(sides: CharSides, parts: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    """The value kept in ``sides.kept`` for ``parts`` (objects compared by identity and held
+    with the value, as :class:`Shared` holds them), else ``build()`` kept there."""
+    key = tuple(p if p is None or isinstance(p, (str, int, tuple)) else id(p) for p in parts)
+    got = sides.kept.get(key)
+    if got is None:
+        got = sides.kept.setdefault(key, (parts, build()))
+    return got[1]
+
+
+def _char_pairs(study: Study, sides: CharSides, only: list[tuple[str, str]] | None
+                ) -> tuple[tuple[PairwiseResult, PairwiseResult],
+                           tuple[DocumentValues, DocumentValues]]:
+    """:func:`char_agreement` of ``study`` without per-document values, char-κ's and
+    char-Jaccard's, kept with ``sides`` (:attr:`CharSides.kept`): both measures come from the
+    same counts, so the lean view of the second one on the same study counts no pair again (at
+    10,000 documents and three annotators, 0.14 s of char-Jaccard's 0.18 s after char-κ).
+    ``only``: these pairs (each set against the gold or the majority, whose per-document values
+    nobody shows), else every pair, with each pair's per-document values as floats (the
+    ranking's). The same values as :func:`char_agreement` with ``per_document=(False, False)``
+    and ``document_values`` (``tests/agreement/test_view_lean.py``)."""
+
+    def build() -> tuple[tuple[PairwiseResult, PairwiseResult],
+                         tuple[DocumentValues, DocumentValues]]:
+        kappas: DocumentValues = {}
+        jaccards: DocumentValues = {}
+        got = char_agreement(study, per_document=(False, False), only=only, sides=sides,
+                             document_values=(kappas, jaccards) if only is None else (None, None))
+        return got, (kappas, jaccards)
+
+    kept: tuple[tuple[PairwiseResult, PairwiseResult], tuple[DocumentValues, DocumentValues]]
+    kept = _kept_with(sides, ("char pairs", study, None if only is None else tuple(only)),
+                      build)
+    return kept
 
 
 def lean_view(view: MeasureView) -> MeasureView:

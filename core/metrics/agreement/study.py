@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 
@@ -338,6 +339,10 @@ class CharSides:
         self._runs: dict[str, Runs | None] = {}
         self.added: set[str] = set()
         """The sides :meth:`majority` added."""
+        self.kept: dict[tuple[Any, ...], Any] = {}
+        """What callers derive from these sides' counts and keep with them (the lean
+        character views' pairs, both measures at once: ``panel._char_pairs``), so that char-κ
+        and char-Jaccard of one study count each pair once."""
 
     def runs(self, who: str) -> Runs | None:
         """``who``'s spans merged into maximal runs per block, every pair's events of it
