@@ -42,3 +42,8 @@ def test_the_annotators_documents_take_the_golds_ids(monkeypatch: pytest.MonkeyP
     assert "3 documents renamed, matched to the other files' documents by their text" in notes
     assert "'4642' → '0'" in notes and "'4664' → '2'" in notes  # Ann2 holds them in another order
     assert at.metric[0].value == "3"  # the summary's documents
+    # which file became which set (--data NAME:ROLE=PATH), on the Data page and in the sidebar
+    for where in (at.info, at.sidebar.caption):
+        shown = " ".join(e.value for e in where).replace("\\", "")  # names are shown escaped
+        assert "gold.jsonl (gold), annotator1.jsonl as Ann1 (annotator), annotator2.jsonl as " \
+            "Ann2 (annotator)" in shown
