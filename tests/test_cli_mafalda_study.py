@@ -51,3 +51,14 @@ def test_score_still_refuses_a_file_of_other_texts(tmp_path: Path,
     assert main(["score", "--metric", "mafalda", GOLD, str(other)]) == 1
     err = capsys.readouterr().err
     assert "must cover the same documents" in err and "'4642'" in err
+
+
+def test_errors_and_slices_match_them_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
+    pred = [str(STUDY / "annotator1.jsonl"), str(STUDY / "annotator2.jsonl")]
+    assert main(["errors", GOLD, pred[0], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["documents"] == 3
+    assert any("annotator1.jsonl: 3 documents renamed" in w for w in out["warnings"])
+    assert main(["slices", GOLD, *pred, "--dimension", "span_length", "--json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert sum("3 documents renamed" in w for w in warnings) == 2

@@ -298,8 +298,9 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
                  pred_format: str | None = None, options: ReadOptions | None = None
                  ) -> SystemInputs:
     """Read the reference, then each prediction file with the reference's document ids, each
-    with ``options`` (:func:`core.cli.common.read_options`); a prediction whose texts are not
-    the reference's is refused (:mod:`core.model.texts`: spans carried over when they differ in
+    with ``options`` (:func:`core.cli.common.read_options`), its documents matched to the
+    reference's by their text when their ids do not meet (:func:`matched_to_gold`); a
+    prediction whose texts are not the reference's is refused (:mod:`core.model.texts`: spans carried over when they differ in
     whitespace only); a span past its text follows ``options.beyond_text``
     (:mod:`core.model.bounds`), predictions checked against the reference's texts."""
     options = options or ReadOptions()
@@ -311,6 +312,8 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
         pred_loaded = load_path(path, fmt=pred_format, options=replace(
             options, role="system", gold_doc_ids=gold_loaded.set.doc_ids))
         warnings.extend(pred_loaded.diagnostics)
+        pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, str(path))
+        warnings.extend(note)
         pred, carried = same_texts(gold_loaded, pred_loaded, pred_loaded.set, str(path))
         warnings.extend(carried)
         (pred,), more = bounds.check_sets([(str(path), pred)], gold_loaded.texts,
