@@ -300,8 +300,9 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
     """Read the reference, then each prediction file with the reference's document ids, each
     with ``options`` (:func:`core.cli.common.read_options`), its documents matched to the
     reference's by their text when their ids do not meet (:func:`matched_to_gold`); a
-    prediction whose texts are not the reference's is refused (:mod:`core.model.texts`: spans carried over when they differ in
-    whitespace only); a span past its text follows ``options.beyond_text``
+    prediction whose texts are not the reference's is refused (:mod:`core.model.texts`: spans
+    carried over when they differ in whitespace only); a span past its text follows
+    ``options.beyond_text``
     (:mod:`core.model.bounds`), predictions checked against the reference's texts."""
     options = options or ReadOptions()
     beyond_text = options.beyond_text
