@@ -354,9 +354,11 @@ def read_early() -> threading.Thread | None:
 
 
 def describe(ws: state.Workspace) -> str:
-    """``gold.json (gold), pred.json (system)``: the files loaded and their roles, for
-    captions, then the files refused (Overview and Data say why)."""
-    loaded = ", ".join(f"{r.file} ({r.role})" for r in ws.reports if r.ok)
+    """``gold.json (gold), ayla.jsonl as Ayla (annotator)``: the files loaded, the set name
+    given to each (``--data NAME:ROLE=PATH``) and their roles, for captions, then the files
+    refused (Overview and Data say why)."""
+    loaded = ", ".join(f"{r.file}{'' if r.name == state._display_name(r.file) else f' as {r.name}'}"
+                       f" ({r.role})" for r in ws.reports if r.ok)
     refused = ", ".join(r.file for r in ws.reports if not r.ok)
     return "; ".join(part for part in (loaded, refused and f"refused: {refused}") if part)
 

@@ -20,7 +20,7 @@ import dataclasses
 import streamlit as st
 
 from core.model import Corpus, bounds
-from core.model.alignment import Alignment, align
+from core.model.alignment import Alignment, align, onto
 from core.model.errors import Diagnostic, InputError
 from core.model.texts import reconcile
 from ui.state import FileReport, Workspace
@@ -88,34 +88,60 @@ def _annotators(rep: FileReport) -> bool:
     return rep.ok and (rep.role == "annotator" or any(s.role == "annotator" for s in rep.sets))
 
 
+def _reference(reports: list[FileReport], order: list[int]) -> int | None:
+    """The first gold file with texts (not an annotator's): the documents the others are
+    matched to by their text."""
+    return next((i for i in order if reports[i].ok and reports[i].role == "gold"
+                 and not _annotators(reports[i])
+                 and any(t is not None for t in reports[i].texts.values())), None)
+
+
+def _renamed(rep: FileReport, one: Alignment) -> FileReport:
+    """``rep`` under the ids of ``one`` (its only input), with its notes."""
+    notes = tuple(Diagnostic(rep.file, n.removeprefix(f"{rep.file}: "), kind=ALIGNMENT)
+                  for n in one.notes())
+    if not notes:
+        return rep
+    extents = rep.assumed_extents
+    return dataclasses.replace(
+        rep, texts=one.texts(0, rep.texts), sets=tuple(one.sets(0, rep.sets)),
+        assumed_extents=None if extents is None
+        else {one.rename(0, d): n for d, n in extents.items()},
+        diagnostics=rep.diagnostics + notes)
+
+
 def align_annotators(reports: list[FileReport], order: list[int] | None = None
                      ) -> list[FileReport]:
     """``reports`` with the documents of the annotator files matched by their text
-    (:func:`core.model.alignment.align`, in ``order``): every annotator's export of one project
-    can name a document differently (doccano ids, file names). A file whose documents were
-    renamed gets notes saying which, and which of its documents match no other annotator file's.
-    Gold and system files keep their ids: a prediction of other texts is refused as before."""
+    (:func:`core.model.alignment.align`, in ``order``, the first gold file with texts first):
+    every annotator's export of one project can name a document differently (doccano ids, file
+    names), and a MAFALDA gold without ids numbers its documents by line. A file whose
+    documents were renamed gets notes saying which, and which of its documents match no other
+    file's. The gold keeps its ids; a system file keeps its own unless none of them meets the
+    gold's and every one of its texts is a gold document's
+    (:func:`core.model.alignment.onto`): a prediction of other texts is refused as before."""
     order = list(range(len(reports))) if order is None else order
+    ref = _reference(reports, order)
     chosen = [i for i in order if _annotators(reports[i])]
-    if len(chosen) < 2:
-        return reports
-    result = align([reports[i].texts for i in chosen], [reports[i].file for i in chosen])
-    if not result.changed:
-        return reports
     out = list(reports)
-    for k, i in enumerate(chosen):
-        rep = reports[i]
-        one = Alignment((rep.file,), (result.renamed[k],), (result.unmatched[k],))
-        notes = tuple(Diagnostic(rep.file, n.removeprefix(f"{rep.file}: "), kind=ALIGNMENT)
-                      for n in one.notes())
-        if not notes:
+    if ref is not None and chosen:
+        chosen = [ref, *chosen]
+    if len(chosen) >= 2:
+        result = align([reports[i].texts for i in chosen], [reports[i].file for i in chosen])
+        for k, i in enumerate(chosen):
+            if i != ref and result.changed:
+                one = Alignment((reports[i].file,), (result.renamed[k],),
+                                (result.unmatched[k],))
+                out[i] = _renamed(reports[i], one)
+    if ref is None:
+        return out
+    for i in order:
+        rep = out[i]
+        if i == ref or not rep.ok or _annotators(rep) or rep.records is not None:
             continue
-        extents = rep.assumed_extents
-        out[i] = dataclasses.replace(
-            rep, texts=result.texts(k, rep.texts), sets=tuple(result.sets(k, rep.sets)),
-            assumed_extents=None if extents is None
-            else {result.rename(k, d): n for d, n in extents.items()},
-            diagnostics=rep.diagnostics + notes)
+        moves = onto(reports[ref].texts, rep.texts)
+        if moves is not None:
+            out[i] = _renamed(rep, Alignment((rep.file,), (moves,), ((),)))
     return out
 
 

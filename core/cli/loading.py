@@ -17,7 +17,7 @@ from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
 from core.model import texts as same
-from core.model.alignment import Alignment, align
+from core.model.alignment import Alignment, align, onto
 from core.model.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.model.taxonomy import Taxonomy
 
@@ -70,6 +70,25 @@ def alternatives_note(source: str, gold: AnnotationSet) -> list[Diagnostic]:
                        "where the Da San Martino metric counts one span per label")]
 
 
+def matched_to_gold(gold: Loaded, pred: Loaded, source: str) -> tuple[Loaded, list[str]]:
+    """``pred`` with its documents renamed to the gold's that hold the same text
+    (:func:`core.model.alignment.onto`), and the note that says so, when their ids
+    do not meet but their texts do (a MAFALDA gold without ids, numbered by line, and an
+    annotator's doccano export: ``4642`` is the gold's ``0``). Only when every document of
+    ``pred`` has a text and lands on a gold document of that text, whitespace aside: otherwise
+    ``pred`` as it is (and the metric refuses other documents as before). A file whose reader
+    keeps records by document id (an official order) is left as it is too."""
+    moves = None if pred.records is not None else onto(gold.texts, pred.texts)
+    if moves is None:
+        return pred, []
+    alignment = Alignment((source,), (moves,), ((),))
+    extents = pred.assumed_extents
+    pred = replace(pred, texts=alignment.texts(0, pred.texts), sets=alignment.sets(0, pred.sets),
+                   assumed_extents=None if extents is None
+                   else {alignment.rename(0, d): n for d, n in extents.items()})
+    return pred, alignment.notes()
+
+
 def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     """Read ``args.gold`` and ``args.pred`` for ``metric``.
 
@@ -102,6 +121,8 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
                              llm_parsing=getattr(args, "llm_parsing", None), options=base)
     pred_loaded = load_path(args.pred, fmt=args.pred_format, options=read)
     warnings.extend(pred_loaded.diagnostics)
+    pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, str(args.pred))
+    warnings.extend(note)
     checked = check_pair(metric, gold=gold, pred=pred_loaded.set, pred_source=str(args.pred),
                          gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
                          variant=variant, labels=labels,
@@ -277,9 +298,11 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
                  pred_format: str | None = None, options: ReadOptions | None = None
                  ) -> SystemInputs:
     """Read the reference, then each prediction file with the reference's document ids, each
-    with ``options`` (:func:`core.cli.common.read_options`); a prediction whose texts are not
-    the reference's is refused (:mod:`core.model.texts`: spans carried over when they differ in
-    whitespace only); a span past its text follows ``options.beyond_text``
+    with ``options`` (:func:`core.cli.common.read_options`), its documents matched to the
+    reference's by their text when their ids do not meet (:func:`matched_to_gold`); a
+    prediction whose texts are not the reference's is refused (:mod:`core.model.texts`: spans
+    carried over when they differ in whitespace only); a span past its text follows
+    ``options.beyond_text``
     (:mod:`core.model.bounds`), predictions checked against the reference's texts."""
     options = options or ReadOptions()
     beyond_text = options.beyond_text
@@ -290,6 +313,8 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
         pred_loaded = load_path(path, fmt=pred_format, options=replace(
             options, role="system", gold_doc_ids=gold_loaded.set.doc_ids))
         warnings.extend(pred_loaded.diagnostics)
+        pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, str(path))
+        warnings.extend(note)
         pred, carried = same_texts(gold_loaded, pred_loaded, pred_loaded.set, str(path))
         warnings.extend(carried)
         (pred,), more = bounds.check_sets([(str(path), pred)], gold_loaded.texts,

@@ -9,6 +9,7 @@ plain JSON (so ``Any`` is the honest type of a value here).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core.analysis.errors import PREDICTION_CATEGORIES, REFERENCE_CATEGORIES
@@ -95,6 +96,29 @@ def render_martino(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+_FLAT = re.compile(r"^(?P<name>.*): one class per label \((?P<n>[\d,]+) labels?, no grouping\)$")
+
+
+def taxonomy_at(description: str, level: int) -> str:
+    """The ``taxonomy`` key (:func:`core.model.taxonomy.describe`) as the text output of
+    ``level`` says it: what the level compares (``docs/mafalda.md``). Level 2 and the labels of
+    the data at level 1 (where each label stays its own class) as they are.
+
+    >>> taxonomy_at("labels of the data: one class per label (18 labels, no grouping)", 0)
+    'labels of the data (18 labels): any label or none at level 0'
+    >>> taxonomy_at("MAFALDA (23 fallacies in 3 groups)", 1)
+    'MAFALDA (23 fallacies in 3 groups): the group of each label at level 1'
+    """
+    flat = _FLAT.match(description)
+    if level == 0:
+        head = description if not flat else (f"{flat['name']} ({flat['n']} "
+                                             f"label{'' if flat['n'] == '1' else 's'})")
+        return f"{head}: {'any label' if flat else 'a fallacy'} or none at level 0"
+    if level == 1 and not flat:
+        return f"{description}: the group of each label at level 1"
+    return description
+
+
 def render_mafalda(result: dict[str, Any]) -> str:
     head = f"MAFALDA metric, variant {result['variant']}, level {result['level']}"
     if "document" in result:
@@ -107,7 +131,7 @@ def render_mafalda(result: dict[str, Any]) -> str:
     if "documents" in result:
         lines.append(f"  averaged over {result['documents']} texts")
     if result.get("taxonomy"):
-        lines.append(f"  taxonomy: {result['taxonomy']}")
+        lines.append(f"  taxonomy: {taxonomy_at(str(result['taxonomy']), result['level'])}")
     for row in result.get("predictions") or []:
         lines.append(f"  pred [{row['start']},{row['end']}) {one_line(str(row['label']))}: "
                      f"matched {row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}"

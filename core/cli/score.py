@@ -91,9 +91,10 @@ def add_input_options(p: argparse.ArgumentParser, *, several_levels: bool = Fals
                          if m.variants)
     p.add_argument("--variant", help=f"metric variant, default first ({variants})")
     if several_levels:
-        p.add_argument("--level", type=levels, default=2, metavar="{0,1,2}",
-                       help="MAFALDA taxonomy level (default 2); several, comma-separated "
-                       "(0,1,2), or all: read once, one result per level under 'levels'")
+        p.add_argument("--level", type=levels, default=2, metavar="{0,1,2,all}",
+                       help="MAFALDA taxonomy level, 0, 1 or 2 (default 2); several, "
+                       "comma-separated (0,1,2), or all: read once, one result per level "
+                       "under 'levels'")
     else:
         p.add_argument("--level", type=one_level, default=2, metavar="{0,1,2}",
                        help="MAFALDA taxonomy level (default 2)")

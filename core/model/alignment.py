@@ -155,6 +155,35 @@ def align(inputs: Sequence[Mapping[str, str | None]], names: Sequence[str]) -> A
     return Alignment(tuple(names), tuple(renamed), _unmatched(inputs, final))
 
 
+def onto(reference: Mapping[str, str | None], texts: Mapping[str, str | None]
+         ) -> dict[str, str] | None:
+    """The renaming that gives every document of ``texts`` the id of the ``reference``
+    document with its text (:func:`align`, ``reference`` first), for an input whose ids do not
+    meet the reference's but whose texts do: a MAFALDA gold without ids (numbered by line) and
+    an annotator's doccano export of the same texts (``4642`` is the gold's ``0``). None unless
+    every document of ``texts`` has a text and lands on a reference document, each on one that
+    no other reference document shares its text with (never a guess between two).
+
+    >>> onto({"0": "Blue Smoke.", "1": "Cozy Corner."}, {"7": "Cozy  Corner.", "8": "Blue Smoke."})
+    {'7': '1', '8': '0'}
+    >>> onto({"0": "Blue Smoke."}, {"7": "Blue Smoke.", "8": "Hanon."}) is None
+    True
+    """
+    if (not texts or set(texts) <= set(reference)
+            or any(t is None for t in texts.values())):
+        return None
+    moves = align([reference, texts], ["reference", "input"]).renamed[1]
+    if not moves or any(moves.get(d, d) not in reference for d in texts):
+        return None
+    shared: dict[str | None, int] = {}
+    for text in reference.values():
+        key = text_key(text)
+        shared[key] = shared.get(key, 0) + 1
+    if any(shared[text_key(reference[new])] > 1 for new in moves.values()):
+        return None
+    return moves
+
+
 _ABSENT = object()
 
 

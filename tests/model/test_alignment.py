@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.cli.loading import load_annotator_sets
 from core.model import AnnotationSet, Span
-from core.model.alignment import align, text_key
+from core.model.alignment import align, onto, text_key
 
 AGREEMENT_DATA = Path(__file__).parents[1] / "agreement" / "data"
 SAMPLES = Path(__file__).parents[2] / "sample_data"
@@ -140,3 +141,36 @@ def test_bundled_annotator_files_are_read_as_before() -> None:
         load_annotator_sets([str(f) for f in files], aligned=aligned, warnings=warnings)
         assert not aligned[0].changed and aligned[0].as_dict() == {}
         assert not any("renamed" in w or "match no other" in w for w in warnings)
+
+
+@given(corpus_and_inputs())
+@settings(max_examples=200, deadline=None)
+def test_onto_leaves_an_input_whose_ids_are_the_references(inputs: list[dict[str, str | None]]
+                                                          ) -> None:
+    """Ids that meet the reference's are never renamed onto it (score reads them as before)."""
+    assert onto(inputs[0], {d: t for d, t in inputs[1].items() if d in inputs[0]}) is None
+
+
+@given(st.lists(WORDS, min_size=1, max_size=8, unique_by=text_key), st.randoms())
+@settings(max_examples=200, deadline=None)
+def test_onto_gives_every_document_the_id_of_the_reference_with_its_text(
+        texts: list[str], rng: random.Random) -> None:
+    """A gold numbered by line and an annotator's export of the same texts in another order,
+    under other ids and other whitespace: every document lands on the gold's of its text."""
+    gold = {str(i): t for i, t in enumerate(texts)}
+    order = list(range(len(texts)))
+    rng.shuffle(order)
+    export = {str(4642 + i): f" {texts[i]} " for i in order}
+    moves = onto(gold, export)
+    assert moves is not None
+    assert {new: text_key(export[old]) for old, new in moves.items()} == {
+        d: text_key(t) for d, t in gold.items()}
+
+
+def test_onto_never_guesses() -> None:
+    gold = {"0": "Blue Smoke.", "1": "Cozy Corner.", "2": "Blue  Smoke."}
+    assert onto(gold, {"7": "Cozy Corner."}) == {"7": "1"}
+    assert onto(gold, {"8": "Blue Smoke."}) is None  # two gold documents hold this text
+    assert onto(gold, {"7": "Cozy Corner.", "9": "Hanon."}) is None  # a text the gold lacks
+    assert onto(gold, {"7": "Cozy Corner.", "9": None}) is None  # a document without text
+    assert onto(gold, {}) is None
