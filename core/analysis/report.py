@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import platform
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
@@ -133,7 +133,7 @@ class ReportInputs:
     seed: int = 0
 
 
-def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str]
+def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps
             ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
     from core.metrics import nervaluate, registry
 
@@ -142,6 +142,7 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str]
     gold = inputs.gold
     metrics = registry.span_metrics()
     for system in inputs.systems:
+        steps.next(f"scores of {system.name}")
         pred = AnnotationSet(system.name, system.spans, "system", False)
         row: dict[str, Any] = {"system": system.name}
         notes: list[str] = []
@@ -310,12 +311,22 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
         buckets, ser, title=f"Martino F1 per {dim}", y_label="F1")) + html_table(rows)
 
 
-def _slices_section(inputs: ReportInputs) -> str:
+def _slice_dimensions(inputs: ReportInputs) -> list[str]:
+    """The dimensions the report slices: the built-in ones, then every metadata field that
+    can be sliced (:func:`~core.analysis.slices.meta_plan`)."""
     plan = meta_plan(inputs.metadata, inputs.gold.doc_ids)
-    dims = [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
+    return [*DIMENSIONS, *(META_PREFIX + f.name for f in plan if f.kind != "skipped")]
+
+
+def _slices_section(inputs: ReportInputs, steps: _Steps) -> str:
+    plan = meta_plan(inputs.metadata, inputs.gold.doc_ids)
+    dims = _slice_dimensions(inputs)
     skipped = [f for f in plan if f.kind == "skipped"]
     terms: dict[str, list[SpanTerm] | SpanScopeError] = {}
-    slice_html = [_slice_dimension(inputs, dim, terms) for dim in dims]
+    slice_html = []
+    for k, dim in enumerate(dims):
+        steps.next(f"slices: {dim} ({k + 1} of {len(dims)})")
+        slice_html.append(_slice_dimension(inputs, dim, terms))
     return (
         "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
@@ -411,24 +422,54 @@ def _provenance_section(command: str, tax: Taxonomy) -> str:
     return f"<section id='provenance'><h2>How this report was made</h2>{prov}</section>"
 
 
-def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope error report"
-                 ) -> str:
-    """The report as one HTML string (module docstring)."""
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: the step starting (``stage``, e.g. ``slices: label (2 of
+6)``) after ``done`` of ``total`` steps; called once more with ``done == total`` at the end."""
+
+
+class _Steps:
+    """The report's steps, counted for a :data:`Progress` callback (None: nothing is told)."""
+
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.total, self.done, self.progress = total, 0, progress
+
+    def next(self, stage: str) -> None:
+        if self.progress is not None:
+            self.progress(stage, self.done, self.total)
+        self.done += 1
+
+    def finish(self) -> None:
+        if self.progress is not None:
+            self.progress("done", self.total, self.total)
+
+
+def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope error report",
+                 progress: Progress | None = None) -> str:
+    """The report as one HTML string (module docstring). ``progress`` is told each step as it
+    starts (:data:`Progress`): each system's error categories, each system's scores, each
+    slice dimension, the label confusion and the worst documents; at 10,000 documents the
+    slices take most of the time (the bootstrap draws of their buckets)."""
     gold, systems = inputs.gold, list(inputs.systems)
     tax = inputs.taxonomy or for_labels([*gold.labels(),
                                          *(lab for s in systems for lab in s.labels())])
     inputs = ReportInputs(gold, systems, inputs.texts, inputs.level, inputs.metadata, tax,
                           inputs.n_resamples, inputs.seed)
+    steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2, progress)
     tables: dict[str, ErrorTable | str] = {}
     for s in systems:
+        steps.next(f"error categories of {s.name}")
         try:
             tables[s.name] = categorise(gold, s, level=inputs.level, taxonomy=tax)
         except SpanScopeError as exc:
             tables[s.name] = str(exc)
-    score_rows, doc_f1 = _scores(inputs, tables)
+    score_rows, doc_f1 = _scores(inputs, tables, steps)
     sections = [_scores_section(inputs, score_rows), _categories_section(inputs, tables),
-                _slices_section(inputs), _confusion_section(inputs),
-                _worst_section(inputs, tables, doc_f1), _provenance_section(command, tax)]
+                _slices_section(inputs, steps)]
+    steps.next("label confusion")
+    sections.append(_confusion_section(inputs))
+    steps.next("the worst documents")
+    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, tax)]
+    steps.finish()
     systems_list = ", ".join(esc(s.name) for s in systems)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
