@@ -661,9 +661,9 @@ class ReportJob:
         with self._lock:
             fraction = self.done_steps / self.total_steps if self.total_steps else 0.0
             elapsed = (self.finished or time.perf_counter()) - (self.started or 0.0)
-            step = (f" (step {self.done_steps + 1} of {self.total_steps})"
+            step = (f" · step {self.done_steps + 1} of {self.total_steps}"
                     if self.total_steps and self.done_steps < self.total_steps else "")
-            return fraction, f"Writing the report: {self.stage}{step}, {elapsed:.0f} s"
+            return fraction, f"Writing the report: {self.stage}{step} · {elapsed:.0f} s"
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

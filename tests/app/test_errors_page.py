@@ -190,7 +190,7 @@ def test_report_is_written_in_the_background_with_its_step_then_offered(make_app
     at.button(key="err_report_write").click().run()
     assert going.wait(60) and not at.exception
     (bar,) = at.get("progress")
-    assert ("Writing the report: slices: label (2 of 6) (step 6 of 12)"
+    assert ("Writing the report: slices: label (2 of 6) · step 6 of 12 ·"
             in bar.proto.text.replace("\\", ""))  # escaped markdown
     assert bar.proto.value == int(100 * 5 / 12)  # 5 of 12 steps done
     assert not [b for b in at.get("download_button") if "HTML report" in b.proto.label]
