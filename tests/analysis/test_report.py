@@ -110,3 +110,27 @@ def test_the_span_dimensions_share_one_computation_of_each_systems_terms(
     assert stamp.sub("T", build_report(inputs, command="x")) == before
     assert calls == ["<svg onload=alert(1)>", "second"]
     assert len(slices.SPAN_DIMENSIONS) == 4
+
+
+def test_progress_tells_every_step_in_order_and_changes_nothing() -> None:
+    inputs = _evil()
+    second = AnnotationSet("second", {"<b>doc</b>": (Span(3, 9, EVIL_LABEL),), "d2": ()},
+                           role="system")
+    inputs = ReportInputs(inputs.gold, [*inputs.systems, second], inputs.texts,
+                          n_resamples=50, metadata=inputs.metadata)
+    told: list[tuple[str, int, int]] = []
+    stamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+    out = build_report(inputs, command="x", progress=lambda *a: told.append(a))
+    assert stamp.sub("T", out) == stamp.sub("T", build_report(inputs, command="x"))
+    # Two systems: their categories, their scores, six built-in dimensions and the metadata
+    # field "source", the confusion, the worst documents; then "done".
+    stages = [s for s, _, _ in told]
+    dims = ["span_length", "label", "label_frequency", "position", "doc_length",
+            "reference_spans", "meta:source"]
+    assert stages == [
+        "error categories of <svg onload=alert(1)>", "error categories of second",
+        "scores of <svg onload=alert(1)>", "scores of second",
+        *(f"slices: {d} ({k + 1} of 7)" for k, d in enumerate(dims)),
+        "label confusion", "the worst documents", "done"]
+    assert [done for _, done, _ in told] == list(range(len(told)))
+    assert {total for _, _, total in told} == {len(told) - 1}

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.analysis.slices import (
+    BucketScore,
+    _intervals,
+    _span_bucketer,
+    _span_buckets,
     dimensions,
     quantile_cuts,
     read_meta_csv,
@@ -17,7 +23,8 @@ from core.analysis.slices import (
 )
 from core.formats import ReadOptions, load_path
 from core.metrics import mafalda, martino
-from core.metrics.additive import martino_terms
+from core.metrics.additive import SpanTerm, martino_terms
+from core.metrics.stats import martino_f1, martino_precision, martino_recall
 from core.model import AnnotationSet, Span
 from core.model.errors import FormatError
 
@@ -172,3 +179,78 @@ def test_mafalda_slices_accept_labels_outside_mafalda_taxonomy() -> None:
     buckets = {b.bucket: b for b in slice_scores(gold, pred, dimension="label",
                                                  metric="mafalda", n_resamples=0)}
     assert (buckets["Doubt"].recall, buckets["Slogans"].recall) == (1.0, 0.0)
+
+
+def _span_buckets_loop(dimension: str, terms: list[SpanTerm], lengths: dict[str, int],
+                       doc_ids: list[str], n_buckets: int,
+                       boot: tuple[int, int, float, tuple[str, ...]]) -> list[BucketScore]:
+    """The span buckets as a loop over the terms computed them before they were computed on
+    columns (the reference the columns must equal to the last bit)."""
+    n_resamples, seed, confidence, intervals = boot
+    doc_index = {d: i for i, d in enumerate(doc_ids)}
+    bucket_of = _span_bucketer(dimension, terms, lengths, n_buckets)
+    groups: dict[tuple[int, str], list[SpanTerm]] = defaultdict(list)
+    for t in terms:
+        groups[bucket_of(t)].append(t)
+    stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
+    out = []
+    for (order, name), members in sorted(groups.items()):
+        docs = sorted({t.document for t in members}, key=doc_index.__getitem__)
+        row_of = {d: i for i, d in enumerate(docs)}
+        table = np.zeros((len(docs), 4))
+        for t in members:
+            i = row_of[t.document]
+            if t.side == "prediction":
+                table[i, 0] += t.value
+                table[i, 1] += 1
+            else:
+                table[i, 2] += t.value
+                table[i, 3] += 1
+        sums = table.sum(axis=0)[None, :]
+        p, r, f1 = (float(s(sums)[0]) for s in stats.values())
+        out.append(BucketScore(dimension, name, order, "span", tuple(docs), int(sums[0, 3]),
+                               int(sums[0, 1]), p, r, f1,
+                               _intervals(table, stats, n_resamples, seed, confidence,
+                                          intervals),
+                               tuple((t.document, t.side, t.start, t.end) for t in members)))
+    return out
+
+
+@st.composite
+def term_lists(draw: st.DrawFn) -> tuple[list[SpanTerm], dict[str, int], list[str]]:
+    """Span terms in any order (documents interleaved, values with rounding in their sums,
+    lengths beyond the document's), the documents' lengths and the reference's documents."""
+    doc_ids = [f"d{i}" for i in range(draw(st.integers(1, 6)))]
+    terms = []
+    for _ in range(draw(st.integers(0, 60))):
+        start = draw(st.integers(0, 200))
+        terms.append(SpanTerm(draw(st.sampled_from(doc_ids)),
+                              draw(st.sampled_from(("reference", "prediction"))), start,
+                              start + draw(st.integers(0, 60)),
+                              draw(st.sampled_from(("A", "b", "C", "∅", "Name calling"))),
+                              draw(st.sampled_from((0.0, 1.0, 0.1, 1 / 3, 0.7, 2 / 7)))))
+    lengths = {d: draw(st.integers(0, 220)) for d in doc_ids}
+    return terms, lengths, doc_ids
+
+
+@settings(max_examples=150, deadline=None)
+@given(term_lists(), st.sampled_from(("span_length", "label", "position", "label_frequency")),
+       st.integers(1, 5), st.sampled_from((0, 40)))
+def test_span_buckets_on_columns_equal_the_loop_over_terms(
+        data: tuple[list[SpanTerm], dict[str, int], list[str]], dim: str, n_buckets: int,
+        n_resamples: int) -> None:
+    terms, lengths, doc_ids = data
+    boot = (n_resamples, 3, 0.95, ("P", "R", "F1"))
+    # Dataclass equality compares every float exactly: the same numbers to the last bit.
+    assert (_span_buckets(dim, terms, lengths, doc_ids, n_buckets, boot)
+            == _span_buckets_loop(dim, terms, lengths, doc_ids, n_buckets, boot))
+
+
+def test_span_buckets_on_columns_equal_the_loop_on_the_sample_corpus() -> None:
+    gold, pred = load_path(PROP / "gold.json").set, load_path(PROP / "system_a.json").set
+    terms = martino_terms(gold, pred)
+    lengths = {d: max((s.end for s in gold.get(d)), default=0) for d in gold.doc_ids}
+    for dim in ("span_length", "label", "label_frequency", "position"):
+        boot = (200, 0, 0.95, ("F1",))
+        got = _span_buckets(dim, terms, lengths, list(gold.doc_ids), 4, boot)
+        assert got == _span_buckets_loop(dim, terms, lengths, list(gold.doc_ids), 4, boot)

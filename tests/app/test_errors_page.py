@@ -3,10 +3,13 @@ Documents page filters by category and label and marks each span's category on t
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from core.analysis.errors import categorise
 from core.analysis.slices import slice_scores
+from core.model.errors import InputError
 from ui import errors as err_ui
 from ui import sidebar, state
 
@@ -159,15 +162,72 @@ def test_markup_in_labels_stays_escaped_on_the_errors_page(make_app) -> None:
         assert "<b>bold</b>" not in _html(at)
 
 
-def test_report_download_is_offered_and_builds_an_escaped_report(make_app) -> None:
+def _report_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "spanscope-report"]
+
+
+def test_report_is_written_in_the_background_with_its_step_then_offered(make_app,
+                                                                       monkeypatch) -> None:
+    err_ui.report_job.clear()  # a report another test wrote for the same data is offered at once
     at = _tab(make_app("pages/errors.py"), 4)
     assert not at.exception
+    assert not [b for b in at.get("download_button") if "HTML report" in b.proto.label]
+    # The writer waits at its sixth step until the test lets it go, so the page is seen while
+    # the report is being written: a progress bar that names the step, no download yet.
+    going, release = threading.Event(), threading.Event()
+    written = err_ui.write_report
+
+    reports: list[str] = []
+
+    def slow(*args):  # -> str: the page passes the progress callback last
+        args[-1]("slices: label (2 of 6)", 5, 12)
+        going.set()
+        assert release.wait(60)
+        reports.append(written(*args))
+        return reports[-1]
+
+    monkeypatch.setattr(err_ui, "write_report", slow)
+    at.button(key="err_report_write").click().run()
+    assert going.wait(60) and not at.exception
+    (bar,) = at.get("progress")
+    assert ("Writing the report: slices: label (2 of 6) · step 6 of 12 ·"
+            in bar.proto.text.replace("\\", ""))  # escaped markdown
+    assert bar.proto.value == int(100 * 5 / 12)  # 5 of 12 steps done
+    assert not [b for b in at.get("download_button") if "HTML report" in b.proto.label]
+    release.set()
+    for thread in _report_threads():
+        thread.join(120)
+    at.run()
+    assert not at.exception
     buttons = [b for b in at.get("download_button") if "HTML report" in b.proto.label]
-    assert len(buttons) == 1
-    ws = _ws(at)
-    html = err_ui.report_html(ws.key, ws, "gold", ("system_a", "system_b"), 2, 100, 0, "", None)
-    assert "id='worst'" in html and "system_b" in html
+    assert len(buttons) == 1 and not at.get("progress")
+    assert "err_report_write" not in [b.key for b in at.button]
+    (html,) = reports  # core.analysis.report.build_report of the page's view, escaped
+    assert "id='worst'" in html and "system_b" in html and "Errors page" in html
     assert "<script" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+def test_report_job_keeps_the_report_or_the_input_error_and_may_retry() -> None:
+    job = err_ui.ReportJob()
+    job.start(lambda progress: (progress("scores of a", 1, 4), "<html/>")[1])
+    for thread in _report_threads():
+        thread.join(60)
+    assert (job.html, job.error, job.running) == ("<html/>", None, False)
+    assert job.status() == (0.25, job.status()[1]) and "scores of a" in job.status()[1]
+    # An input error is the job's message, and the job may be started again.
+    failing = err_ui.ReportJob()
+
+    def refuse(progress):  # -> str
+        raise InputError("no spans to report")
+
+    failing.start(refuse)
+    for thread in _report_threads():
+        thread.join(60)
+    assert failing.html is None and "no spans" in (failing.error or "")
+    failing.start(lambda progress: "<p/>")
+    for thread in _report_threads():
+        thread.join(60)
+    assert (failing.html, failing.error) == ("<p/>", None)
 
 
 def test_figures_draw_what_the_tables_hold(make_app) -> None:
