@@ -431,6 +431,10 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
         return
     elif action == "relabel":
         label = str(st.session_state.get(K_CUR_LABEL) or span.label)
+        if label == span.label:  # nothing would change: no decision, and none described
+            st.toast("Nothing recorded: the label is unchanged. Choose a new label in “New "
+                     "label” first (K keeps the span as it is).", icon="ℹ️")
+            return
         write(ws_key, {d.key: Override("keep", span.start, span.end, label, "relabel")})
         return
     elif action == "bounds":
@@ -440,6 +444,10 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
             st.session_state[K_CUR_END] = span.end
             st.session_state[K_CUR_START] = span.start
             st.toast(f"Bounds not set: need start < end ≤ {text_len}", icon="⚠️")
+            return
+        if (start, end) == span.interval:
+            st.toast("Nothing recorded: the bounds are unchanged. Type a new Start or End "
+                     "first (K keeps the span as it is).", icon="ℹ️")
             return
         write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")})
         return
@@ -997,7 +1005,8 @@ def guide(ws: Workspace) -> None:
     the heading, the keys and where the decisions are saved."""
     st.subheader("Disputed spans")
     st.caption("Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
-               "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
+               "**P** previous · **Shift+N** next undecided · **L** keep it with the label chosen "
+               "in “New label” · **B** keep it with the Start and End typed there "
                "· **U** undo the last decision (while no text field has the focus). Below the "
                "card, each annotator's spans around the disputed span, the rule's proposal (P) "
                "and the "
