@@ -11,7 +11,7 @@ below; the scenario's id is bound to the URL (``?scenario=``), the exercise's se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -312,12 +312,47 @@ def _editor(rows: list[dict[str, Any]], editor_key: str, choices: list[str],
             for r in edited.reset_index(names="id").to_dict("records")]
 
 
-def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid, gen: int) -> str | None:
-    """The prediction picker with its slider and offset inputs, and the reset button."""
+def _stuck(rows: Sequence[Mapping[str, Any]], picked: object, n_chars: int
+           ) -> tuple[int, int, int] | None:
+    """(id, start, end) of the picked prediction when its offsets, though whole numbers the
+    inputs accept, make no span (end not after start, typed here): it stays picked, so that it is
+    fixed where it was broken instead of the picker jumping to another prediction."""
+    for r in rows:
+        if f"P{r.get('id')}" != picked:
+            continue
+        start, end = _whole(r.get("start")), _whole(r.get("end"))
+        if start is not None and end is not None and 0 <= start < n_chars and 1 <= end <= n_chars:
+            return int(r["id"]), start, end
+    return None
+
+
+def _whole(value: object) -> int | None:
+    """A table cell as a whole number (the editor gives floats and numpy integers), else None."""
+    try:
+        f = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return int(f) if f.is_integer() else None
+
+
+def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid, gen: int,
+           rows: Sequence[Mapping[str, Any]] = ()) -> str | None:
+    """The prediction picker with its slider and offset inputs, and the reset button; returns
+    the picked prediction when it is a span."""
     n_chars = len(sc.text)
     pred_ids = [f"P{rid}" for rid, _ in valid]
+    picked = st.session_state.get(K_LEARN_MOVE)
+    stuck = _stuck(rows, picked, n_chars) if picked not in pred_ids else None
     selected = None
-    if valid:
+    if stuck is not None:
+        rid, start, end = stuck
+        ids = [f"P{r.get('id')}" for r in rows]
+        st.selectbox("Move a prediction", [i for i in ids if i in pred_ids or i == picked],
+                     key=K_LEARN_MOVE, help="Drag its start and end; the table follows.")
+        offset_inputs(sid, rid, start, end, n_chars, gen)
+        st.caption(f"P{rid} = [{start}, {end}) is no span (its end must be after its start): "
+                   "fix start or end here or in the table.")
+    elif valid:
         selected = st.selectbox("Move a prediction", pred_ids, key=K_LEARN_MOVE,
                                 help="Drag its start and end; the table follows.")
         rid, span = valid[pred_ids.index(selected)]
@@ -351,7 +386,7 @@ def predictions(sid: str, sc: scenarios.Scenario) -> Edited:
         st.warning("Rows left out of the scores until they are fixed:\n\n"
                    + "\n".join(f"- {md(p)}" for p in problems), icon="⚠️")
     with right:
-        selected = _mover(sid, sc, valid, gen)
+        selected = _mover(sid, sc, valid, gen, shown)
     gold_items = highlight.span_items(sc.gold_set(), scenarios.DOC, "G")
     return Edited(sid, sc, valid, selected, choices, evaluate(sid, _key(s for _, s in valid)),
                   evaluate(sid, _key(sc.pred)), {it.interval: it.id for it in gold_items})

@@ -296,3 +296,26 @@ def test_typing_an_offset_moves_the_prediction(make_app) -> None:
 def test_the_word_seed_is_explained_where_it_appears(make_app) -> None:
     at = make_app(PAGE)
     assert any("The *seed* is the published source" in c.value for c in at.caption)
+
+
+def test_a_prediction_made_invalid_in_the_mover_stays_picked_to_be_fixed(make_app) -> None:
+    """Typing a start past the end used to switch the mover to P2, so P1 could only be fixed in
+    the table."""
+    sid = "mafalda-example9"
+    at = _open(make_app, sid)
+    assert at.selectbox(key=learn_ui.K_LEARN_MOVE).value == "P1"
+    (start,) = [n for n in at.number_input if n.label == "start"]
+    (end,) = [n for n in at.number_input if n.label == "end"]
+    bad = int(end.value) + 5
+    at.number_input(key=start.key).set_value(bad).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=learn_ui.K_LEARN_MOVE).value == "P1"
+    assert any("P1: Span end must be greater than start" in w.value.replace("\\", "")
+               for w in at.warning)
+    (start,) = [n for n in at.number_input if n.label == "start"]
+    assert int(start.value) == bad  # the box still edits P1, as typed
+    at.number_input(key=start.key).set_value(0).run()  # and P1 is fixed where it broke
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=learn_ui.K_LEARN_MOVE).value == "P1"
+    assert at.session_state[learn_ui.K_LEARN_ROWS][sid][0]["start"] == 0
+    assert not any("P1:" in w.value for w in at.warning)
