@@ -486,6 +486,11 @@ def ladder_steps(e: Edited) -> None:
         download_buttons(l_table, f"ladder_{sid}", key="dl_learn_ladder")
 
 
+SEED_ROW_HEIGHT = 76
+"""Pixels per row of the seed table: three lines of its source column (Streamlit wraps text in
+cells only when rows are taller than 4rem)."""
+
+
 def seed_numbers(e: Edited) -> None:
     """The numbers the scenario's source states beside the computed ones (and Figure 1's recall
     order for the Figure 1 family)."""
@@ -499,9 +504,11 @@ def seed_numbers(e: Edited) -> None:
     if e.ev.edited:
         st.caption("You have edited the predictions: the seed's numbers are for the scenario's "
                    "own predictions (press ↺ Reset to see them match again).")
+    # rows taller than 4rem let a cell wrap: the source (with Figure 1's recall order) is long
     st.dataframe(seed_df, hide_index=True, key="learn_seed", column_config={
         "quantity": st.column_config.TextColumn(width="medium"),
-        "source": st.column_config.TextColumn(width="large")}, placeholder="—")
+        "source": st.column_config.TextColumn(width="large")}, placeholder="—",
+        row_height=SEED_ROW_HEIGHT)
     download_buttons(seed_df, f"seed_{sid}", key="dl_learn_seed")
     if sc.family:
         order_df = tables.recall_order_table(sc, lambda m: evaluate(m.id, _key(m.pred)))

@@ -152,7 +152,7 @@ def test_editing_a_span_end_in_the_table_changes_the_scores(make_app, frame) -> 
     assert scores["paper, level 2"]["R"] == pytest.approx(15 / 24)
     seed = _seed(frame, at).set_index("quantity")
     assert seed.loc["R({s1}, {t1})", "match"] == "❌"
-    assert seed.loc["C(t1, s1, |t1|)", "match"] == "—"  # that pair no longer exists
+    assert seed.loc["C(s1, t1, |t1|)", "match"] == "—"  # that pair no longer exists
     assert any("You have edited the predictions" in c.value for c in at.caption)
     tiles = {m.label: m for m in at.metric}
     assert tiles["semeval2021 — recall"].value == "0.625 (5/8)"
