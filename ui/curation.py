@@ -870,13 +870,15 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
     """The progress tiles; the curated set published to every page's workspace."""
     publish(source, p.result, p.decided, curated_name(ws))  # other pages add it to the source
     done, total = progress(p.result, p.decided)
-    m1, m2, m3, m4 = st.columns(4)
+    # tiles as wide as their numbers, wrapping (four equal columns cut "0 / 2,345" to "0 / 2,…"
+    # on a laptop's half screen)
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")
     m1.metric("Decided", f"{done:,} / {total:,}", help="Disputed spans you have decided / all "
               "disputed spans (a span is disputed when not every annotator marked it "
-              "identically).")
-    m2.metric("Proposed spans", f"{len(p.result.decisions):,}")
-    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}")
-    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}")
+              "identically).", width="content")
+    m2.metric("Proposed spans", f"{len(p.result.decisions):,}", width="content")
+    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}", width="content")
+    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}", width="content")
     st.progress(done / total if total else 1.0,
                 text=f"{done:,} of {total:,} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")
@@ -1101,7 +1103,8 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
                "“Recompute” (not on every decision, to keep decisions instant).")
     curated = curated_set(p.result, p.decided, name=curated_name(ws))
     done = progress(p.result, p.decided)[0]
-    c1, c2 = st.columns([1, 4], vertical_alignment="center")
+    # a row, not a narrow column: the button keeps its whole label ("↻ Reco…" at 800 px)
+    c1 = c2 = st.container(horizontal=True, vertical_alignment="center")
     c1.button("↻ Recompute", key="cur_agree_refresh",
               help="Score the annotators against the curated set with your latest decisions.")
     c2.caption(f"Computed with {done:,} of your decisions.")

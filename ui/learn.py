@@ -224,7 +224,9 @@ def exercise_mode() -> None:
         st.stop()
     ex_seed, ex_notice = exercise.seed_from_url()
     st.session_state[K_MODE] = MODES[1 if ex_seed is not None else 0]
-    left, mid, right = st.columns([3, 1, 1], vertical_alignment="center")
+    # a row that wraps, each piece as wide as its label (three columns cut the class buttons to
+    # "👩‍🏫 Sta…" and "🙋 J…" on a laptop's half screen)
+    left = mid = right = st.container(horizontal=True, vertical_alignment="center")
     left.radio("Mode", MODES, key=K_MODE, horizontal=True, on_change=mode_changed,
                label_visibility="collapsed",
                help="Exercise: predict the scores of a generated example before the answers "
@@ -253,20 +255,19 @@ def exercise_mode() -> None:
 def scenario() -> tuple[str, scenarios.Scenario]:
     """The scenario picker and the scenario's title, source and hint."""
     ids = list(scenarios.SCENARIOS)
-    c1, c2 = st.columns([1, 2])
+    # the picker across the page, its title whole (a third of the width cut it to "MAFALDA
+    # Examp" at 800 px), then the source
     # Opens on a scenario where the metrics disagree (one where all agree teaches nothing at
     # first). The picker shows titles and the URL keeps the id (?scenario=duplicates): a widget
     # bound to the URL would write the shown title there, so the id is kept in the URL by hand.
     scenario_from_url(ids)
-    sid = c1.selectbox("Scenario", ids, key=K_SCENARIO,
+    sid = st.selectbox("Scenario", ids, key=K_SCENARIO,
                        format_func=lambda i: scenarios.SCENARIOS[i].title,
                        on_change=scenario_to_url,
                        help="The worked examples of the papers and of the official scorers; the "
                        "address bar keeps the example's id (`?scenario=`).")
     sc = scenarios.get(sid)
-    with c2:
-        st.markdown(f"**{sc.title}**")
-        st.caption(f"Source: {sc.source}")
+    st.caption(f"Source: {sc.source}")
     st.info(sc.look_at, icon="👀")
     glossary()
     if sc.level != 2:
