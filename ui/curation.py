@@ -431,6 +431,10 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
         return
     elif action == "relabel":
         label = str(st.session_state.get(K_CUR_LABEL) or span.label)
+        if label == span.label:  # nothing would change: no decision, and none described
+            st.toast("Nothing recorded: the label is unchanged. Choose a new label in “New "
+                     "label” first (K keeps the span as it is).", icon="ℹ️")
+            return
         write(ws_key, {d.key: Override("keep", span.start, span.end, label, "relabel")})
         return
     elif action == "bounds":
@@ -440,6 +444,10 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
             st.session_state[K_CUR_END] = span.end
             st.session_state[K_CUR_START] = span.start
             st.toast(f"Bounds not set: need start < end ≤ {text_len}", icon="⚠️")
+            return
+        if (start, end) == span.interval:
+            st.toast("Nothing recorded: the bounds are unchanged. Type a new Start or End "
+                     "first (K keeps the span as it is).", icon="ℹ️")
             return
         write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")})
         return
@@ -862,13 +870,15 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
     """The progress tiles; the curated set published to every page's workspace."""
     publish(source, p.result, p.decided, curated_name(ws))  # other pages add it to the source
     done, total = progress(p.result, p.decided)
-    m1, m2, m3, m4 = st.columns(4)
+    # tiles as wide as their numbers, wrapping (four equal columns cut "0 / 2,345" to "0 / 2,…"
+    # on a laptop's half screen)
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")
     m1.metric("Decided", f"{done:,} / {total:,}", help="Disputed spans you have decided / all "
               "disputed spans (a span is disputed when not every annotator marked it "
-              "identically).")
-    m2.metric("Proposed spans", f"{len(p.result.decisions):,}")
-    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}")
-    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}")
+              "identically).", width="content")
+    m2.metric("Proposed spans", f"{len(p.result.decisions):,}", width="content")
+    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}", width="content")
+    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}", width="content")
     st.progress(done / total if total else 1.0,
                 text=f"{done:,} of {total:,} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")
@@ -997,7 +1007,8 @@ def guide(ws: Workspace) -> None:
     the heading, the keys and where the decisions are saved."""
     st.subheader("Disputed spans")
     st.caption("Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
-               "**P** previous · **Shift+N** next undecided · **L** relabel · **B** set bounds "
+               "**P** previous · **Shift+N** next undecided · **L** keep it with the label chosen "
+               "in “New label” · **B** keep it with the Start and End typed there "
                "· **U** undo the last decision (while no text field has the focus). Below the "
                "card, each annotator's spans around the disputed span, the rule's proposal (P) "
                "and the "
@@ -1092,7 +1103,8 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
                "“Recompute” (not on every decision, to keep decisions instant).")
     curated = curated_set(p.result, p.decided, name=curated_name(ws))
     done = progress(p.result, p.decided)[0]
-    c1, c2 = st.columns([1, 4], vertical_alignment="center")
+    # a row, not a narrow column: the button keeps its whole label ("↻ Reco…" at 800 px)
+    c1 = c2 = st.container(horizontal=True, vertical_alignment="center")
     c1.button("↻ Recompute", key="cur_agree_refresh",
               help="Score the annotators against the curated set with your latest decisions.")
     c2.caption(f"Computed with {done:,} of your decisions.")

@@ -11,7 +11,7 @@ below; the scenario's id is bound to the URL (``?scenario=``), the exercise's se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -224,7 +224,9 @@ def exercise_mode() -> None:
         st.stop()
     ex_seed, ex_notice = exercise.seed_from_url()
     st.session_state[K_MODE] = MODES[1 if ex_seed is not None else 0]
-    left, mid, right = st.columns([3, 1, 1], vertical_alignment="center")
+    # a row that wraps, each piece as wide as its label (three columns cut the class buttons to
+    # "👩‍🏫 Sta…" and "🙋 J…" on a laptop's half screen)
+    left = mid = right = st.container(horizontal=True, vertical_alignment="center")
     left.radio("Mode", MODES, key=K_MODE, horizontal=True, on_change=mode_changed,
                label_visibility="collapsed",
                help="Exercise: predict the scores of a generated example before the answers "
@@ -253,20 +255,19 @@ def exercise_mode() -> None:
 def scenario() -> tuple[str, scenarios.Scenario]:
     """The scenario picker and the scenario's title, source and hint."""
     ids = list(scenarios.SCENARIOS)
-    c1, c2 = st.columns([1, 2])
+    # the picker across the page, its title whole (a third of the width cut it to "MAFALDA
+    # Examp" at 800 px), then the source
     # Opens on a scenario where the metrics disagree (one where all agree teaches nothing at
     # first). The picker shows titles and the URL keeps the id (?scenario=duplicates): a widget
     # bound to the URL would write the shown title there, so the id is kept in the URL by hand.
     scenario_from_url(ids)
-    sid = c1.selectbox("Scenario", ids, key=K_SCENARIO,
+    sid = st.selectbox("Scenario", ids, key=K_SCENARIO,
                        format_func=lambda i: scenarios.SCENARIOS[i].title,
                        on_change=scenario_to_url,
                        help="The worked examples of the papers and of the official scorers; the "
                        "address bar keeps the example's id (`?scenario=`).")
     sc = scenarios.get(sid)
-    with c2:
-        st.markdown(f"**{sc.title}**")
-        st.caption(f"Source: {sc.source}")
+    st.caption(f"Source: {sc.source}")
     st.info(sc.look_at, icon="👀")
     glossary()
     if sc.level != 2:
@@ -312,12 +313,47 @@ def _editor(rows: list[dict[str, Any]], editor_key: str, choices: list[str],
             for r in edited.reset_index(names="id").to_dict("records")]
 
 
-def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid, gen: int) -> str | None:
-    """The prediction picker with its slider and offset inputs, and the reset button."""
+def _stuck(rows: Sequence[Mapping[str, Any]], picked: object, n_chars: int
+           ) -> tuple[int, int, int] | None:
+    """(id, start, end) of the picked prediction when its offsets, though whole numbers the
+    inputs accept, make no span (end not after start, typed here): it stays picked, so that it is
+    fixed where it was broken instead of the picker jumping to another prediction."""
+    for r in rows:
+        if f"P{r.get('id')}" != picked:
+            continue
+        start, end = _whole(r.get("start")), _whole(r.get("end"))
+        if start is not None and end is not None and 0 <= start < n_chars and 1 <= end <= n_chars:
+            return int(r["id"]), start, end
+    return None
+
+
+def _whole(value: object) -> int | None:
+    """A table cell as a whole number (the editor gives floats and numpy integers), else None."""
+    try:
+        f = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return int(f) if f.is_integer() else None
+
+
+def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid, gen: int,
+           rows: Sequence[Mapping[str, Any]] = ()) -> str | None:
+    """The prediction picker with its slider and offset inputs, and the reset button; returns
+    the picked prediction when it is a span."""
     n_chars = len(sc.text)
     pred_ids = [f"P{rid}" for rid, _ in valid]
+    picked = st.session_state.get(K_LEARN_MOVE)
+    stuck = _stuck(rows, picked, n_chars) if picked not in pred_ids else None
     selected = None
-    if valid:
+    if stuck is not None:
+        rid, start, end = stuck
+        ids = [f"P{r.get('id')}" for r in rows]
+        st.selectbox("Move a prediction", [i for i in ids if i in pred_ids or i == picked],
+                     key=K_LEARN_MOVE, help="Drag its start and end; the table follows.")
+        offset_inputs(sid, rid, start, end, n_chars, gen)
+        st.caption(f"P{rid} = [{start}, {end}) is no span (its end must be after its start): "
+                   "fix start or end here or in the table.")
+    elif valid:
         selected = st.selectbox("Move a prediction", pred_ids, key=K_LEARN_MOVE,
                                 help="Drag its start and end; the table follows.")
         rid, span = valid[pred_ids.index(selected)]
@@ -351,7 +387,7 @@ def predictions(sid: str, sc: scenarios.Scenario) -> Edited:
         st.warning("Rows left out of the scores until they are fixed:\n\n"
                    + "\n".join(f"- {md(p)}" for p in problems), icon="⚠️")
     with right:
-        selected = _mover(sid, sc, valid, gen)
+        selected = _mover(sid, sc, valid, gen, shown)
     gold_items = highlight.span_items(sc.gold_set(), scenarios.DOC, "G")
     return Edited(sid, sc, valid, selected, choices, evaluate(sid, _key(s for _, s in valid)),
                   evaluate(sid, _key(sc.pred)), {it.interval: it.id for it in gold_items})
@@ -451,6 +487,11 @@ def ladder_steps(e: Edited) -> None:
         download_buttons(l_table, f"ladder_{sid}", key="dl_learn_ladder")
 
 
+SEED_ROW_HEIGHT = 76
+"""Pixels per row of the seed table: three lines of its source column (Streamlit wraps text in
+cells only when rows are taller than 4rem)."""
+
+
 def seed_numbers(e: Edited) -> None:
     """The numbers the scenario's source states beside the computed ones (and Figure 1's recall
     order for the Figure 1 family)."""
@@ -464,9 +505,11 @@ def seed_numbers(e: Edited) -> None:
     if e.ev.edited:
         st.caption("You have edited the predictions: the seed's numbers are for the scenario's "
                    "own predictions (press ↺ Reset to see them match again).")
+    # rows taller than 4rem let a cell wrap: the source (with Figure 1's recall order) is long
     st.dataframe(seed_df, hide_index=True, key="learn_seed", column_config={
         "quantity": st.column_config.TextColumn(width="medium"),
-        "source": st.column_config.TextColumn(width="large")}, placeholder="—")
+        "source": st.column_config.TextColumn(width="large")}, placeholder="—",
+        row_height=SEED_ROW_HEIGHT)
     download_buttons(seed_df, f"seed_{sid}", key="dl_learn_seed")
     if sc.family:
         order_df = tables.recall_order_table(sc, lambda m: evaluate(m.id, _key(m.pred)))

@@ -16,6 +16,7 @@ import pandas as pd
 
 from core.model import NOTHING, Span
 from core.teaching import scenarios
+from ui.results import MERGE_HINT
 
 Valid = Sequence[tuple[int, Span]]
 """The editor's valid prediction rows: (row id, span)."""
@@ -51,11 +52,18 @@ class ScoreRow:
                 "R = Σ C(s,t,|t|) / |T|": self.r_sum, "note": self.note}
 
 
+MERGE_HINT_LEARN = ("the command line merges overlapping predictions first with --merge-pred "
+                    "(-m), as the “nlp4if2019 -m” row does here; or edit the predictions so that "
+                    "none overlaps another")
+"""What Learn says in place of the metric's ``merge_pred=True (-m)`` (a Python parameter): the
+command-line option and what to do on this page (:data:`ui.results.MERGE_HINT`)."""
+
+
 def _martino_row(run: scenarios.VariantScore) -> ScoreRow:
     res = run.result
     if res is None:
         return ScoreRow("Da San Martino", run.name, None, None, None, "", "",
-                        f"refused: {run.error}")
+                        f"refused: {(run.error or '').replace(MERGE_HINT, MERGE_HINT_LEARN)}")
     return ScoreRow("Da San Martino", run.name, res.precision, res.recall, res.f1,
                     f"{res.p_num:.4g} / {res.p_den}", f"{res.r_num:.4g} / {res.r_den}",
                     "; ".join(res.warnings))

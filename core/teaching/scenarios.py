@@ -12,9 +12,11 @@ Scenarios
 ---------
 ``figure1-s1``, ``figure1-s2``, ``figure1-s3s4s5``, ``figure1-t1``
     Figure 1 of Da San Martino et al. (2019) / SemEval-2021 Task 6 subtask 2 (Eq. 1-4), built in
-    ``sample_data/figure1`` (same text and offsets): C(t1, s1, |t1|) = 6/16,
-    C(t1, s2, |t1|) = 0, and R({s3, s4, s5}, {t1}) = 7/24 < R({s1}, {t1}) = 9/24 <
-    R({t1}, {t1}) = 1.
+    ``sample_data/figure1`` (same text and offsets): C(s1, t1, |t1|) = 6/16,
+    C(s2, t1, |t1|) = 0, and R({s3, s4, s5}, {t1}) = 7/24 < R({s1}, {t1}) = 9/24 <
+    R({t1}, {t1}) = 1. C(s, t, h) keeps Eq. 1's order (s the prediction, t the gold); the
+    paper's example writes the pairs C(t1, s1, |t1|) and C(t1, s2, |t1|), the same values since
+    |s ∩ t| and δ do not depend on the order.
 ``mafalda-example9``
     MAFALDA App. D.1 Example 9 at level 1: Martino's recall is 1.25, MAFALDA's is 1.
 ``mafalda-example5``
@@ -162,10 +164,12 @@ FIGURE1 = (
     _figure1(
         "s1", "prediction s1, 9 of t1's 24 characters", (S1,),
         "s1 covers 9 of t1's 24 characters with the same label. The pair table shows "
-        "C(s1, t1, |t1|) = 9/24, which the seed writes 6/16; with one gold span that is the "
+        "C(s1, t1, |t1|) = 9/24, which the paper writes C(t1, s1, |t1|) = 6/16 (the same "
+        "value: the overlap and δ do not depend on the order); with one gold span that is the "
         "recall. Precision is 1: every character of s1 is inside t1. Drag s1's end to the right "
         "and watch both numbers move.",
-        (Expected("C(t1, s1, |t1|)", "pair", "C(s,t,|t|)", 6 / 16, "6/16", f"{SEED_2021}, Eq. 1",
+        (Expected("C(s1, t1, |t1|)", "pair", "C(s,t,|t|)", 6 / 16, "6/16",
+                  f"{SEED_2021}, Eq. 1, written C(t1, s1, |t1|) there",
                   pair=(S1, T1)),
          Expected("R({s1}, {t1})", "martino", "R", 9 / 24, "9/24",
                   f"{SEED_2021}, Eq. 3: {RECALL_ORDER}"),
@@ -175,7 +179,8 @@ FIGURE1 = (
         "s2 overlaps t1 but carries another label (Name calling/Labeling), so δ = 0: the pair "
         "is listed with C = 0 and every score is 0. Change its label to Loaded Language in the "
         "table and the overlap starts to count.",
-        (Expected("C(t1, s2, |t1|)", "pair", "C(s,t,|t|)", 0.0, "0", f"{SEED_2021}, Eq. 1",
+        (Expected("C(s2, t1, |t1|)", "pair", "C(s,t,|t|)", 0.0, "0",
+                  f"{SEED_2021}, Eq. 1, written C(t1, s2, |t1|) there",
                   pair=(S2, T1)),
          _hand("R({s2}, {t1})", "martino", "R", 0.0, "0", "Eq. 3, δ = 0 for the only pair"))),
     _figure1(

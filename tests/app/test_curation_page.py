@@ -123,17 +123,37 @@ def test_undo_takes_back_the_last_decision_after_the_card_moved_on() -> None:
     assert at.session_state[cur.K_CUR_POS] == 1
     # a relabel then new bounds: undo takes back the bounds and keeps the relabel
     second = disputed[1]
-    at.selectbox(key=cur.K_CUR_LABEL).set_value("Doubt")
+    assert second.span.label == "Doubt"  # so relabelling it to Fear changes it
+    at.selectbox(key=cur.K_CUR_LABEL).set_value("Fear")
     at.button(key="cur_relabel").click().run()
     at.number_input(key=cur.K_CUR_START).set_value(second.span.start + 1)
     at.button(key="cur_bounds_btn").click().run()
     at.button(key="cur_undo").click().run()
     o = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][second.key]
-    assert (o.label, o.start) == ("Doubt", second.span.start)
+    assert (o.label, o.start) == ("Fear", second.span.start)
     at.button(key="cur_undo").click().run()
     at.button(key="cur_undo").click().run()  # and the accept of the first
     assert _metric(at, "Decided") == f"0 / {len(disputed)}"
     assert at.session_state[cur.K_CUR_POS] == 0 and at.button(key="cur_undo").disabled
+
+
+def test_relabel_or_bounds_that_change_nothing_record_nothing_and_say_so() -> None:
+    """L and B pressed without a new label or new bounds used to record a "relabel" / "bounds"
+    decision that changed nothing (and the card said "kept the span with another label")."""
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_relabel").click().run()
+    assert not at.exception
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert disputed[0].key not in at.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    assert any("label is unchanged" in t.value for t in at.toast)
+    at.button(key="cur_bounds_btn").click().run()
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert any("bounds are unchanged" in t.value for t in at.toast)
+    assert "another label" not in _html(at) and "other boundaries" not in _html(at)
+    assert at.button(key="cur_undo").disabled  # nothing to undo either
+    # the legend says what the keys do, not that they open an editor
+    assert any("**L** keep it with the label chosen" in c.value for c in at.caption)
 
 
 def test_bounds_past_the_text_are_refused() -> None:

@@ -9,6 +9,7 @@ from core.metrics import mafalda, martino
 from core.model import Span
 from core.teaching import scenarios
 from ui import learn as learn_ui
+from ui import learn_tables, results
 
 PAGE = "pages/learn.py"
 
@@ -63,7 +64,9 @@ def test_each_scenario_shows_the_seeds_numbers(make_app, frame, sid: str) -> Non
     for run in ev.runs:
         row = scores[run.name]
         if run.result is None:
-            assert row["note"] == f"refused: {run.error}"
+            # the metric's own words, its Python parameter put as the dashboard's words
+            assert row["note"] == "refused: " + (run.error or "").replace(
+                results.MERGE_HINT, learn_tables.MERGE_HINT_LEARN)
         else:
             assert (row["P"], row["R"], row["F1"]) == pytest.approx(
                 (run.result.precision, run.result.recall, run.result.f1))
@@ -152,7 +155,7 @@ def test_editing_a_span_end_in_the_table_changes_the_scores(make_app, frame) -> 
     assert scores["paper, level 2"]["R"] == pytest.approx(15 / 24)
     seed = _seed(frame, at).set_index("quantity")
     assert seed.loc["R({s1}, {t1})", "match"] == "❌"
-    assert seed.loc["C(t1, s1, |t1|)", "match"] == "—"  # that pair no longer exists
+    assert seed.loc["C(s1, t1, |t1|)", "match"] == "—"  # that pair no longer exists
     assert any("You have edited the predictions" in c.value for c in at.caption)
     tiles = {m.label: m for m in at.metric}
     assert tiles["semeval2021 — recall"].value == "0.625 (5/8)"
@@ -296,3 +299,63 @@ def test_typing_an_offset_moves_the_prediction(make_app) -> None:
 def test_the_word_seed_is_explained_where_it_appears(make_app) -> None:
     at = make_app(PAGE)
     assert any("The *seed* is the published source" in c.value for c in at.caption)
+
+
+def test_a_prediction_made_invalid_in_the_mover_stays_picked_to_be_fixed(make_app) -> None:
+    """Typing a start past the end used to switch the mover to P2, so P1 could only be fixed in
+    the table."""
+    sid = "mafalda-example9"
+    at = _open(make_app, sid)
+    assert at.selectbox(key=learn_ui.K_LEARN_MOVE).value == "P1"
+    (start,) = [n for n in at.number_input if n.label == "start"]
+    (end,) = [n for n in at.number_input if n.label == "end"]
+    bad = int(end.value) + 5
+    at.number_input(key=start.key).set_value(bad).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=learn_ui.K_LEARN_MOVE).value == "P1"
+    assert any("P1: Span end must be greater than start" in w.value.replace("\\", "")
+               for w in at.warning)
+    (start,) = [n for n in at.number_input if n.label == "start"]
+    assert int(start.value) == bad  # the box still edits P1, as typed
+    at.number_input(key=start.key).set_value(0).run()  # and P1 is fixed where it broke
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=learn_ui.K_LEARN_MOVE).value == "P1"
+    assert at.session_state[learn_ui.K_LEARN_ROWS][sid][0]["start"] == 0
+    assert not any("P1:" in w.value for w in at.warning)
+
+
+def test_a_refusal_names_the_command_line_option_not_a_python_parameter(make_app, frame) -> None:
+    at = _open(make_app, "mafalda-example9")
+    df = frame(at, "variant", "note")
+    (text,) = df.loc[df["variant"] == "semeval2020-si", "note"]
+    assert text.startswith("refused: ")
+    assert "merge_pred" not in text and "--merge-pred (-m)" in text
+    assert "edit the predictions" in text
+
+
+def test_the_scores_json_download_has_the_csvs_full_precision() -> None:
+    """pandas' to_json rounds to 10 digits: the JSON said 1.1111111111 where the CSV said
+    1.1111111111111112."""
+    import csv
+    import io
+    import json
+
+    import pandas as pd
+
+    from ui.widgets import records_json, safe_csv
+
+    sc = scenarios.get("duplicates")
+    df = pd.DataFrame([r.record() for r in learn_tables.score_rows(
+        scenarios.evaluate(sc, list(sc.pred)), sc)])
+    from_json = json.loads(records_json(df))
+    from_csv = list(csv.DictReader(io.StringIO(safe_csv(df))))
+    checked = 0
+    for j, c in zip(from_json, from_csv, strict=True):
+        for k in ("P", "R", "F1"):
+            if j[k] is None:
+                assert c[k] == ""
+                continue
+            assert j[k] == float(c[k]) and repr(j[k]) == c[k]
+            checked += 1
+    assert checked >= 6
+    assert any(j["F1"] is not None and len(repr(j["F1"])) > 12 for j in from_json)

@@ -123,3 +123,27 @@ def test_the_edit_buttons_show_their_whole_label_on_a_laptops_screen(
         assert not cut, f"the {name!r} button's label is cut"
     st_ui.shot(page, "curation_edit_row_1000px")
     context.close()
+
+
+CUT = ("e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)")
+
+
+@pytest.mark.parametrize("width", [800, 1000])
+def test_recompute_and_the_progress_tiles_show_their_whole_label_on_a_half_screen(
+        browser: Any, app_url: str, st_ui: Any, width: int) -> None:
+    # a fifth of the width cut "↻ Recompute" to "↻ Reco…" at 800 px, and four equal columns
+    # cut "0 / 2,345" to "0 / 2,…"
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    _open(page, app_url, st_ui)
+    button = page.get_by_role("button", name=re.compile("Recompute")).first
+    button.scroll_into_view_if_needed()
+    assert not button.evaluate(CUT), "the Recompute button's label is cut"
+    tiles = page.get_by_test_id("stMetric")
+    assert tiles.count() >= 4
+    for i in range(tiles.count()):
+        tile = tiles.nth(i)
+        tile.scroll_into_view_if_needed()
+        assert not tile.evaluate(CUT), f"the tile {tile.inner_text()!r} is cut"
+    st_ui.shot(page, f"curation_tiles_{width}px")
+    context.close()

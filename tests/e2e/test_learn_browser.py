@@ -4,6 +4,7 @@ brings the seed's numbers back. Screenshots: ``test-artifacts/screenshots/learn_
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -82,7 +83,7 @@ def test_every_scenario_opens_from_the_picker_with_the_seeds_numbers(
             st_ui.choose(page, "Scenario", sc.title)
             _ready(page, st_ui)
             assert f"scenario={sid}" in page.url
-        page.get_by_text(sc.title, exact=True).first.wait_for(timeout=30_000)
+        assert st_ui.value(page, "Scenario") == sc.title  # whole, across the page
         assert page.get_by_test_id("stException").count() == 0, sid
         ev = scenarios.evaluate(sc)
         # The seed table has one ✅ per stated number (its cells are drawn on a canvas; the grid
@@ -154,3 +155,26 @@ def test_deep_link_opens_example9_with_both_recalls(
     page.set_viewport_size(TALL)
     st_ui.shot(page, "learn_mafalda-example9_full")
     assert st_ui.app_errors(page) == []
+
+
+CUT = ("e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)")
+"""True when ``e`` or one of its parts is narrower than its text (an ellipsis or a hidden
+overflow): the label a reader sees is cut."""
+
+
+def test_the_class_buttons_and_the_scenario_show_their_whole_label_at_800_px(
+        browser: Any, app_url: str, st_ui: SimpleNamespace) -> None:
+    # three columns cut the class buttons to "👩‍🏫 Sta…" and "🙋 J…", and a third of the width
+    # cut the scenario's title to "MAFALDA Examp", on a laptop's half screen
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    page = context.new_page()
+    _open(page, st_ui, app_url, "mafalda-example9")
+    for name in ("Start a class", "Join a class"):
+        button = page.get_by_role("button", name=re.compile(name)).first
+        button.scroll_into_view_if_needed()
+        assert not button.evaluate(CUT), f"the {name!r} button's label is cut"
+    picker = st_ui.selectbox(page, "Scenario").locator("input")
+    assert picker.input_value() == scenarios.get("mafalda-example9").title
+    assert not picker.evaluate(CUT), "the scenario's title is cut in its picker"
+    st_ui.shot(page, "learn_800px")
+    context.close()

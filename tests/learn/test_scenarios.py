@@ -59,6 +59,25 @@ def test_figure1_contribution_of_s2_is_zero_for_another_label() -> None:
     assert row.contribution_r == 0.0
 
 
+def test_every_contribution_is_written_in_eq1_order_prediction_first() -> None:
+    """Da San Martino et al. (2019) Eq. 1 defines C(s, t, h) with s the prediction and t the
+    gold; its Figure 1 example writes C(t1, s1, |t1|). Learn keeps Eq. 1's order everywhere and
+    names the paper's order where it quotes it."""
+    names = {"S1": "s1", "S2": "s2", "T1": "t1"}
+    spans = {getattr(scenarios, k): v for k, v in names.items()}
+    pairs = [e for sc in SCENARIOS.values() for e in sc.expected if e.kind == "pair"]
+    assert pairs
+    for e in pairs:
+        assert e.pair is not None
+        pred, gold = e.pair
+        assert e.name.startswith(f"C({spans[pred]}, {spans[gold]}, "), e.name
+        assert f"written C({spans[gold]}, {spans[pred]}, " in e.source, e.source
+    for sc in SCENARIOS.values():
+        assert not re.search(r"C\(t\d, s\d", sc.look_at.replace(
+            "the paper writes C(t1, s1", "")), sc.id
+        assert "the seed writes" not in sc.look_at
+
+
 def test_figure1_recall_order_matches_seed() -> None:
     r345 = _martino("figure1-s3s4s5").recall
     r1 = _martino("figure1-s1").recall
