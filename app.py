@@ -44,9 +44,15 @@ pages = [
 ]
 pages.append(st.Page(str(ROOT / PAGES[0][0]), title=PAGES[0][1], icon=PAGES[0][2],
                      url_path=PAGES[0][3], visibility="hidden"))
-nav = st.navigation(pages, position="sidebar")
+# The menu is drawn below, with page links: Streamlit's own (client.showSidebarNavigation off in
+# .streamlit/config.toml) listed the raw file names of pages/ on a server's first page load,
+# until this script reached st.navigation (Streamlit's pages/ convention, docs/dashboard.md).
+nav = st.navigation(pages, position="hidden")
 
 with st.sidebar:
+    for page in pages[:-1]:  # not the hidden twin of Overview
+        st.page_link(page)
+    st.divider()
     st.markdown("### 🔎 SpanScope")
     samples = state.sample_names()
     if st.session_state.get(state.K_SOURCE) == "upload":

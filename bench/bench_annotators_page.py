@@ -268,7 +268,7 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
             _settled(page, "[data-testid='stMain'] [data-testid='stPageLink']", timeout)
             out["first_load_s"] = time.perf_counter() - t
             t = time.perf_counter()
-            page.get_by_test_id("stSidebarNav").get_by_text("Annotators", exact=True).click()
+            page.get_by_test_id("stSidebar").get_by_text("Annotators", exact=True).click()
             page.get_by_role("heading", name="Annotators").first.wait_for(timeout=timeout)
             _settled(page, ".st-key-ann_measure", timeout)
             out["first_visit_answer_s"] = time.perf_counter() - t

@@ -316,7 +316,7 @@ HEADINGS = {"Overview": "SpanScope"}
 
 def _nav(page: Any, title: str, selector: str, timeout: float = 120_000) -> float:
     t = time.perf_counter()
-    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
     heading = HEADINGS.get(title, title)
     # The page's own title (its icon, then the name): a heading that merely contains the name
     # (Documents' "This document's scores") is still on screen when the click has not yet

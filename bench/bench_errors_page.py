@@ -237,7 +237,7 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                     in_page = float(page.evaluate("() => window.__ssSeen.errors")) / 1000
                     out["back_to_errors_s"].append({"s": s, "page_s": in_page,
                                                     "cpu_s": cpu() - c})
-            page.get_by_test_id("stSidebarNav").get_by_text("Documents", exact=True).click()
+            page.get_by_test_id("stSidebar").get_by_text("Documents", exact=True).click()
             _settled(page, "#left-doc", timeout)
             # Document switches on the filtered Documents page ("Next", key N).
             for _ in range(doc_switches):

@@ -51,6 +51,21 @@ def test_every_metric_has_a_description_and_defaults_that_it_accepts(name: str) 
     check_entry(registry.get(name))
 
 
+@pytest.mark.parametrize("name", [m.name for m in registry.span_metrics() if m.variants])
+def test_every_variant_of_a_built_in_metric_has_a_one_line_note(name: str) -> None:
+    entry = registry.get(name)
+    assert set(entry.variant_notes) == set(entry.variants)
+    for variant in entry.variants:
+        note = entry.variant_note(variant)
+        assert note and "\n" not in note and len(note) < 400, variant
+
+
+def test_a_note_on_a_variant_the_metric_lacks_is_refused() -> None:
+    entry = registry.get("mafalda")
+    with pytest.raises(ValueError, match="'variant_notes' parameter of Metric\\('mafalda'\\)"):
+        dataclasses.replace(entry, variant_notes={"papr": "a typo"})
+
+
 def test_check_metric_names_the_check_that_fails() -> None:
     entry = registry.get("mafalda")
     untagged = dataclasses.replace(entry, tags=frozenset())

@@ -73,6 +73,24 @@ def test_default_path_beside_the_data_or_in_the_user_folder(tmp_path: Path) -> N
     assert store.store_path({store.STORE_ENV: "/x/y.sqlite"}) == Path("/x/y.sqlite")
 
 
+def test_a_data_folder_that_is_not_writable_falls_back_to_the_user_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "corpus"
+    data.mkdir()
+    env = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    user = tmp_path / "xdg" / "spanscope" / "store.sqlite"
+    assert store.default_path([tmp_path / "missing" / "gold.json"], env) == user
+    # os.access, not chmod: the tests may run as root, for whom every folder is writable
+    monkeypatch.setattr(store.os, "access", lambda path, mode: False)
+    assert store.default_path([data], env) == user
+    conn = store.connect(store.default_path([data], env))  # the fallback opens cleanly
+    conn.close()
+    assert user.is_file() and not (data / store.FILE_NAME).exists()
+    assert store.where(user, env).startswith("store.sqlite in the per-user data folder")
+    assert store.where(data / store.FILE_NAME, env).endswith("beside the data (in the folder "
+                                                             "of the first --data path)")
+
+
 def test_launch_splits_store_and_hands_it_to_the_app(tmp_path: Path) -> None:
     assert launch.split_store_arg(["--store", "a.sqlite", "--data", "g.json"]) == (
         "a.sqlite", ["--data", "g.json"])

@@ -120,6 +120,10 @@ MANY_NAMES: dict[str, str] = {
     "fleiss-kappa": "Fleiss' κ", "krippendorff-alpha": "Krippendorff's α",
     "unitizing-alpha": "unitizing α_U", "gamma": "γ", "gamma-cat": "γ-cat",
 }
+TILE_NAMES: dict[str, str] = {**MANY_NAMES, "krippendorff-alpha": "Kripp. α",
+                              "unitizing-alpha": "α_U"}
+"""The tiles' labels: five tiles side by side are 90 px wide in an 800 px window, where
+"Krippendorff's α" and "unitizing α_U" were cut; each tile's help names the measure."""
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=60, b=10), template="plotly_white")
 
@@ -1079,15 +1083,16 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
 def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
                units: tuple[int, int] | None = None) -> None:
     if res is None and gamma_off:
-        col.metric(MANY_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
+        col.metric(TILE_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
         return
     if res is None:
-        col.metric(MANY_NAMES[name], "…", help="computing in the background (progress "
-                   "above)")
+        col.metric(TILE_NAMES[name], "…", help=f"{MANY_NAMES[name]}: computing in the "
+                   "background (progress above)")
         return
     value = res.overall.value
-    col.metric(MANY_NAMES[name], "n/a" if value is None else f"{value:.3f}",
-               help=md(res.overall.reason) if res.overall.reason else MEASURE_HELP[name]
+    col.metric(TILE_NAMES[name], "n/a" if value is None else f"{value:.3f}",
+               help=f"{MANY_NAMES[name]}: {md(res.overall.reason)}" if res.overall.reason
+               else MEASURE_HELP[name]
                + (" ± is twice the Monte-Carlo standard deviation of γ." if name == "gamma"
                   else ""))
     if name in GAMMA_MEASURES:

@@ -62,6 +62,15 @@ def cli_notice() -> Workspace | None:
     return cli_ws
 
 
+def store_note() -> None:
+    """Which store file keeps Curation's decisions and live classes (``core.store.where``: the
+    default depends on how the app was started, docs/dashboard.md)."""
+    from core.store import store_path, where
+
+    st.caption(f"💾 Curation decisions and live classes are saved in {md(where(store_path()))}; "
+               "`spanscope app --store PATH` chooses the file.")
+
+
 def upload_files() -> None:
     """The uploaders (files, and a whole folder on request), the beyond-text policy and one row
     per kept upload; a new batch becomes the uploaded workspace."""

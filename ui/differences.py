@@ -350,7 +350,8 @@ def choose(ws: Workspace) -> Choice:
                                 help="2: the labels as they are; 1: MAFALDA's three groups; "
                                 "0: any label or none.")
     mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
-                            key=state.K_MAF_VARIANT, bind="query-params")
+                            key=state.K_MAF_VARIANT, bind="query-params",
+                            help=registry.get("mafalda").variants_help())
     shown_measure = c5.radio("Score", list(SHOWN_MEASURES), key=K_DIFF_MEASURE,
                              bind="query-params", horizontal=True)
     tax = taxonomy_for(ws, ref, system)

@@ -390,7 +390,8 @@ def choose(ws: Workspace) -> View:
     with c4:
         if entry.variants:
             variant = st.selectbox(f"{entry.title} variant", entry.variants,
-                                   key=state.variant_key(metric), bind="query-params")
+                                   key=state.variant_key(metric), bind="query-params",
+                                   help=entry.variants_help())
         if entry.levels:
             level = levels.level_select(st, ws, set_a, set_b)
     if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift

@@ -196,7 +196,11 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     label_colour = alt.expr(f"{optional} ? '{OPTIONAL_GREY}' : {outcome} ? '{BUCKET_ORANGE}' "
                             ": '#222'")
     sel = alt.selection_point(name=CELL_PARAM, fields=["row", "column"], on="click")
-    x = alt.X("column_name:N", sort=[shown(c) for c in columns], title=column_title,
+    # The outcome columns (missed) first, beside the row labels: last, they were past the
+    # right edge of an 800 px window and reached only by scrolling the chart sideways.
+    x_order = [shown(c) for c in columns if is_bucket(c)] + [shown(c) for c in columns
+                                                              if not is_bucket(c)]
+    x = alt.X("column_name:N", sort=x_order, title=column_title,
               axis=alt.Axis(orient="top", labelAngle=-40, labelLimit=230, labelFontSize=11,
                             labelOverlap=False, titlePadding=10,
                             labelColor=label_colour,

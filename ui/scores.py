@@ -43,6 +43,11 @@ BOOTSTRAP_AUTO_DOCS = 10_000
 """Above this many documents the Scores page bootstraps its intervals only when asked: 1,000
 resamples of 100,000 documents draw 10⁸ counts, about ten seconds of CPU per metric and system
 (docs/performance.md), which the first visit of the page would otherwise wait for."""
+FEW_DOCUMENTS = 20
+"""Below this many documents the systems table's bootstrap intervals get a caveat (as the
+Annotators page's tiles, ``ui.annotators.FEW_DOCUMENTS``): documents are what the bootstrap
+resamples (``core.metrics.stats``), so a few of them give a few distinct resamples and a narrow
+interval that says little; one document gives none (every resample is that document)."""
 
 
 def text_labels_only(ws: Workspace) -> None:
@@ -92,7 +97,7 @@ def setup(ws: Workspace) -> Setup:
     for col, m in zip(cols[1:], with_variants, strict=False):
         variants[m.name] = col.selectbox(f"{m.title} variant", m.variants,
                                          key=state.variant_key(m.name), bind="query-params",
-                                         help=m.description)
+                                         help=f"{m.description}.\n\n{m.variants_help()}")
     level_owner = " / ".join(m.title for m in with_levels)
     level = levels.level_select(cols[-1], ws, label=f"{level_owner} level",
                                 disabled=not with_levels,
@@ -211,6 +216,33 @@ def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
     return " ".join(notes)
 
 
+def few_documents_note(documents: int) -> str | None:
+    """The systems table's caveat when its intervals rest on fewer than :data:`FEW_DOCUMENTS`
+    documents, else None.
+
+    >>> few_documents_note(1)[:61]
+    '⚠️ Only 1 document: no interval (—), every bootstrap resample'
+    >>> few_documents_note(20) is None
+    True
+    """
+    if documents >= FEW_DOCUMENTS:
+        return None
+    if documents <= 1:
+        return (f"⚠️ Only {documents} document: no interval (—), every bootstrap resample "
+                "is that document.")
+    return (f"⚠️ Only {documents:,} documents (fewer than {FEW_DOCUMENTS}): the bootstrap "
+            "resamples documents, so the intervals say little; one document more or less "
+            "moves them a lot.")
+
+
+def _without_intervals(table: pd.DataFrame, documents: int) -> pd.DataFrame:
+    """``table`` with its ``low``/``high`` columns empty (drawn as —) for one document."""
+    if documents > 1:
+        return table
+    bounds = [c for c in table.columns if c.endswith((" low", " high"))]
+    return table.assign(**{c: float("nan") for c in bounds})
+
+
 def all_systems(ws: Workspace, s: Setup) -> None:
     """Every system under every span metric (with bootstrap intervals) and their F1 chart."""
     st.subheader("All systems")
@@ -219,7 +251,10 @@ def all_systems(ws: Workspace, s: Setup) -> None:
                                         s.n_boot if s.intervals else 0, s.seed)
     if len(overview.table.columns) <= 1:
         return
-    st.caption(_overview_notes(ws, s, overview.table.columns))
+    n_docs = len(state.doc_id_set(ws.key, ws))
+    overview = dataclasses.replace(overview, table=_without_intervals(overview.table, n_docs))
+    few = few_documents_note(n_docs) if s.intervals else None
+    st.caption(_overview_notes(ws, s, overview.table.columns) + (f" {few}" if few else ""))
     f1_cols = {label: col for label, col in overview.f1_columns.items()
                if col in overview.table}
     # Lazy tabs: the chart repeats the table's F1 columns, and each Plotly chart drawn costs
@@ -462,6 +497,8 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
                     f"95% interval [{result['low']:+.3f}, {result['high']:+.3f}] "
                     f"({result['resamples']:,} paired resamples over documents, seed "
                     f"{result['seed']}).")
+        if few := few_documents_note(len(state.doc_id_set(ws.key, ws))):
+            st.caption(few.replace("no interval (—), ", ""))  # the difference's is shown
         table = pd.DataFrame([result])
         st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
         download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")

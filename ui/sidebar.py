@@ -27,7 +27,7 @@ SCRIPT = TABLE_CSS + """
   w.__spanscopeSidebar = true;
   w.document.addEventListener("click", (event) => {
     const link = event.target.closest
-      && event.target.closest('[data-testid="stSidebarNavLink"]');
+      && event.target.closest('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]');
     if (!link || w.innerWidth >= PHONE_MAX_PX) return;
     w.setTimeout(() => {
       const button = w.document.querySelector(

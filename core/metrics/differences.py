@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from core.metrics import mafalda, martino
+from core.metrics import mafalda, martino, registry
 from core.metrics.overlap import OverlapPairs, SpanArrays, overlapping_pairs, span_arrays
 from core.metrics.result import prf, prf_arrays
 from core.model import NOTHING, AltSpan, AnnotationSet, Span, SpanTable
@@ -372,8 +372,8 @@ def path_rules(level: int = 2, mafalda_variant: str = "paper") -> list[tuple[str
     if mafalda_variant != "paper":
         final = mafalda_rules(level, mafalda_variant)
         steps.append(("variant", f"{mafalda_variant} code",
-                      f"The repository code's reading of the metric ({mafalda_variant}) instead "
-                      "of the paper's.", final, False))
+                      f"Instead of the paper's reading, {mafalda_variant} is "
+                      + registry.get("mafalda").variant_note(mafalda_variant), final, False))
         steps.append(("mafalda-variant", f"MAFALDA {mafalda_variant}, level {level}",
                       f"The MAFALDA metric as the repository's {mafalda_variant} computes it.",
                       final, True))

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from core.metrics.result import Explanation, SpanResult
@@ -68,7 +68,9 @@ class Metric:
     MAFALDA-style alternatives; ``default_labels`` picks a label list when none is given and
     ``pred_warnings`` checks the predictions against the gold texts (spans past the text follow
     the one policy of :mod:`core.model.bounds` for every span metric, not a hook); ``read_order``
-    applies the official scorer's reading of the files' order (:data:`ReadOrder`). ``title`` and
+    applies the official scorer's reading of the files' order (:data:`ReadOrder`).
+    ``variant_notes`` says in one line per variant how it differs (the dashboard's variant
+    pickers and the Metric differences ladder show it; :meth:`variant_note`). ``title`` and
     ``abbreviation`` are what tables and charts call it, ``short_title`` what the report's
     columns call it (default: ``title``).
 
@@ -99,6 +101,7 @@ class Metric:
     short_title: str = ""
     additive: Additive | None = None
     tags: frozenset[str] = frozenset()
+    variant_notes: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         for opt in self.options:
@@ -111,6 +114,8 @@ class Metric:
         if self.levels and "level" not in self.options:
             raise ParameterError("levels", f"metric {self.name!r} lists levels but its score "
                                  "takes no 'level' option")
+        for variant in self.variant_notes:
+            check_choice("variant_notes", f"Metric({self.name!r})", variant, self.variants)
 
     @property
     def default_variant(self) -> str | None:
@@ -119,6 +124,20 @@ class Metric:
     @property
     def default_level(self) -> int | None:
         return self.levels[0] if self.levels else None
+
+    def variant_note(self, variant: str) -> str:
+        """One line on what ``variant`` computes (``variant_notes``; empty when there is none).
+
+        >>> get("mafalda").variant_note("paper")[:44]
+        'Helwe et al. (2024), Definition 6: every alt'
+        """
+        check_choice("variant", self.name, variant, self.variants)
+        return self.variant_notes.get(variant, "")
+
+    def variants_help(self) -> str:
+        """The ``variant_notes`` as a Markdown list, one line per variant (a picker's help)."""
+        return "\n".join(f"- **{v}**: {self.variant_notes[v]}" for v in self.variants
+                         if v in self.variant_notes)
 
     def keywords(self, **given: object) -> dict[str, object]:
         """The options among ``given`` that this metric's ``score`` accepts, with ``variant`` and
@@ -353,6 +372,35 @@ MARTINO_VARIANTS = ("semeval2021", "nlp4if2019", "semeval2020-si", "semeval2020-
 ``--variant`` choices) imports no metric (``tests/cli/test_lazy_commands.py`` holds them equal)."""
 MAFALDA_VARIANTS = ("paper", "metrics-py", "repo-head")
 """``core.metrics.mafalda.VARIANTS`` (as :data:`MARTINO_VARIANTS`)."""
+MARTINO_VARIANT_NOTES = {
+    "semeval2021": "the SemEval-2021 Task 6 scorer: every span counts as given, nothing merged, "
+    "so duplicate or overlapping same-label spans can lift P or R above 1; gold and prediction "
+    "cover the same documents.",
+    "nlp4if2019": "the NLP4IF-2019 FLC scorer: overlapping same-label gold spans are merged, "
+    "overlapping predictions are an error unless merged (-m); documents missing from the "
+    "prediction still count in recall.",
+    "semeval2020-si": "the SemEval-2020 Task 11 span identification scorer: labels ignored, "
+    "overlaps merged as in FLC.",
+    "semeval2020-tc": "the SemEval-2020 Task 11 technique classification scorer as released "
+    "with the data: the prediction labels exactly the gold spans, label columns compared row by "
+    "row after sorting by start; P = R = F1 = accuracy.",
+    "semeval2020-tc-by-article": "technique classification as that scorer means it (no "
+    "official scorer computes it): each gold span paired with a prediction of its own article.",
+    "semeval2020-tc-fixed": "as semeval2020-tc with the organisers' later scorer, whose "
+    "alignment no longer skips identical spans after a span without a match.",
+}
+"""One line per Martino variant (``core/metrics/martino.py``'s docstring, ``docs/martino.md``)."""
+MAFALDA_VARIANT_NOTES = {
+    "paper": "Helwe et al. (2024), Definition 6: every alternative picks one label per gold "
+    "span, ⊥ makes a span optional; reproduces the paper's tables.",
+    "metrics-py": "the MAFALDA repository's src/metrics.py: as paper, but precision may pick "
+    "any non-empty subset of a span's labels at once, so P is never below paper's.",
+    "repo-head": "what the MAFALDA repository's evaluator prints today (src/new_metrics.py): no "
+    "alternatives; the text between gold spans becomes gold spans labelled None that count in "
+    "recall at levels 1 and 2 (an exact match gets R = 0.5); ⊥ spans leave recall; 'nothing' "
+    "predictions stay in precision.",
+}
+"""One line per MAFALDA variant (``core/metrics/mafalda.py``'s docstring, ``docs/mafalda.md``)."""
 
 register(Metric(
     name="martino", kind="span", title="Da San Martino",
@@ -366,6 +414,7 @@ register(Metric(
     short_title="Martino", additive=cast("Additive", _of("additive", "MARTINO")),
     tags=frozenset(f"labels-given-spans:{v}" for v in MARTINO_VARIANTS
                    if v.startswith("semeval2020-tc")),
+    variant_notes=MARTINO_VARIANT_NOTES,
 ))
 register(Metric(
     name="mafalda", kind="span", title="MAFALDA",
@@ -378,6 +427,7 @@ register(Metric(
     read_order=_of("mafalda", "read_order"),
     citation="Helwe et al., NAACL 2024", additive=cast("Additive", _of("additive", "MAFALDA")),
     tags=frozenset({"not-one-on-itself:repo-head"}),
+    variant_notes=MAFALDA_VARIANT_NOTES,
 ))
 register(Metric(
     name="hateval-a", kind="text", title="HatEval 2019 task A",

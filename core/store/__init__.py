@@ -112,7 +112,11 @@ def default_path(data_paths: Sequence[str | Path] = (),
 
     Beside the data: in the folder of the first ``--data`` path (the folder itself when it is
     one), when that folder is writable; else in the per-user data folder (:func:`user_folder`),
-    which also serves the bundled sample data.
+    which also serves the bundled sample data. Beside the data so that the decisions follow
+    the corpus they were made on: a data folder copied to a colleague or kept on a shared drive
+    carries its curation, and the decisions already saved there are found again on the next
+    ``spanscope app --data`` of that folder. The Data page says which file is used
+    (:func:`where`; ``docs/dashboard.md``).
     """
     for raw in data_paths[:1]:
         path = Path(raw)
@@ -120,6 +124,22 @@ def default_path(data_paths: Sequence[str | Path] = (),
         if _writable(folder):
             return folder / FILE_NAME
     return user_folder(environ) / "store.sqlite"
+
+
+def where(path: Path, environ: Mapping[str, str] | None = None) -> str:
+    """Which store ``path`` is, in words a page can show without naming the server's folders.
+
+    >>> where(Path("/srv/corpus") / FILE_NAME)
+    '.spanscope-store.sqlite beside the data (in the folder of the first --data path)'
+    >>> where(Path("/x/y.sqlite"))
+    'y.sqlite (named by --store)'
+    """
+    if path.name == FILE_NAME:
+        return f"{FILE_NAME} beside the data (in the folder of the first --data path)"
+    if path == user_folder(environ) / "store.sqlite":
+        return ("store.sqlite in the per-user data folder ($XDG_DATA_HOME/spanscope, else "
+                "~/.local/share/spanscope)")
+    return f"{path.name} (named by --store)"
 
 
 def store_path(environ: Mapping[str, str] | None = None) -> Path:

@@ -124,7 +124,7 @@ def test_empty_start_points_to_the_data_page(make_app) -> None:
     at = make_app(PAGE, data="empty")
     assert not at.exception
     assert any("at least two annotation sets" in i.value for i in at.info)
-    assert any("data" in str(p.proto.page).lower() for p in at.get("page_link"))
+    assert any("data" in str(p.proto.page).lower() for p in at.main.get("page_link"))
 
 
 def test_fewer_than_two_chosen_sets_gives_the_info_message(make_app) -> None:
@@ -304,7 +304,7 @@ def test_a_picked_ranking_row_draws_that_document_and_links_to_documents(make_ap
     sets = [ws.sets[n] for n in ("gold", "system_a", "system_b")]
     top = rank_documents(pairwise(Study.from_sets(sets, ws.corpus.texts), "char-kappa"))[0]
     assert at.selectbox(key=ann.K_ANN_DOC).value == top.doc
-    links = [p.proto for p in at.get("page_link")]
+    links = [p.proto for p in at.main.get("page_link")]
     link = next(p for p in links if "documents" in p.page)
     shown = link.label.replace("\\", "")  # set names are shown Markdown-escaped
     assert f"Open {top.doc} on the Documents page: {top.pair[0]} vs {top.pair[1]}" in shown
@@ -410,7 +410,7 @@ def test_on_a_large_corpus_the_measures_come_from_the_background(make_app, handm
         at.run()
     s = Study.from_sets(sets, texts)
     assert _metric(at, "Fleiss' κ") == f"{fleiss_text(s).overall.value:.3f}"
-    assert _metric(at, "Krippendorff's α") == f"{krippendorff_text(s).overall.value:.3f}"
+    assert _metric(at, "Kripp. α") == f"{krippendorff_text(s).overall.value:.3f}"
     expected = pairwise(s, "char-jaccard").matrix()
     names = [a.name for a in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ui import data as data_ui
 from ui import state
+from ui.escape import md
 
 
 def _upload(make_app, data_dir: Path, *names: str):
@@ -135,3 +136,16 @@ def test_a_file_left_out_opens_the_table_of_errors(make_app, data_dir: Path, fra
     at = _upload(make_app, data_dir, "gold", "broken")
     assert at.session_state[data_ui.K_DIAG_LIST] is True
     assert "error" in set(frame(at, "severity", "message")["severity"])
+
+
+def test_the_page_names_the_store_file_and_how_it_was_chosen(make_app, store: Path,
+                                                             monkeypatch) -> None:
+    at = make_app("pages/data.py")
+    assert any(f"saved in {md(store.name + ' (named by --store)')}" in c.value
+               for c in at.caption)
+    # started without --store (streamlit run app.py): the per-user file, said so
+    monkeypatch.delenv("SPANSCOPE_STORE")
+    monkeypatch.setenv("XDG_DATA_HOME", str(store.parent / "xdg"))
+    at = make_app("pages/data.py")
+    assert any(f"saved in {md('store.sqlite in the per-user data folder')}" in c.value
+               for c in at.caption)

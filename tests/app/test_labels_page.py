@@ -44,7 +44,7 @@ def test_page_runs_on_handmade_sample_and_empty_data(make_app, data: str) -> Non
 def test_empty_start_points_to_the_data_page(make_app) -> None:
     at = make_app(PAGE, data="empty")
     assert any("No annotation set" in i.value for i in at.info)
-    assert any("data" in str(p.proto.page).lower() for p in at.get("page_link"))
+    assert any("data" in str(p.proto.page).lower() for p in at.main.get("page_link"))
 
 
 def test_clicked_cell_lists_the_pairs_core_computes(make_app, frame) -> None:

@@ -37,7 +37,7 @@ def test_page_runs_on_every_bundled_sample(make_app, page: str, sample: str) -> 
 def test_empty_start_points_to_the_data_page(make_app) -> None:
     at = make_app("pages/documents.py", data="empty")
     assert any("No annotation set" in i.value for i in at.info)
-    assert any("data" in str(p.proto.page).lower() for p in at.get("page_link"))
+    assert any("data" in str(p.proto.page).lower() for p in at.main.get("page_link"))
 
 
 def test_where_next_links_every_other_page_in_the_sidebars_order() -> None:

@@ -140,7 +140,7 @@ def test_a_refusal_of_stated_offsets_past_the_text_names_the_data_page_choice(
                           "choose 'clip spans to the text' under \"Spans that end past their "
                           "document's text\" on the Data page")
     assert "--clip-spans" not in error
-    assert any("data" in str(link.proto.page).lower() for link in at.get("page_link"))
+    assert any("data" in str(link.proto.page).lower() for link in at.main.get("page_link"))
 
 
 def test_files_given_with_data_on_the_command_line_follow_the_same_rule(

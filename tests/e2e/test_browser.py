@@ -24,7 +24,7 @@ def test_every_page_opens_without_console_errors(
     page.goto(app_url)
     st_ui.wait_idle(page)
     for title, heading in PAGES:
-        st_ui.click(page, page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True),
+        st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text(title, exact=True),
                     page.get_by_role("heading", name=heading))
         st_ui.wait_idle(page)
         if title == "Documents":
@@ -87,7 +87,7 @@ def test_uploaded_markup_is_shown_as_text_and_runs_nothing(
                                                       str(data / "system_a.json")])
     page.get_by_text("the uploaded files").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
-    st_ui.click(page, page.get_by_test_id("stSidebarNav").get_by_text("Documents", exact=True),
+    st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Documents", exact=True),
                 page.locator("#left-doc"))
     st_ui.wait_idle(page)
     st_ui.choose(page, "Document", "doc10")

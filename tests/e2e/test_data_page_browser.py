@@ -25,13 +25,13 @@ def _sidebar(page: Any) -> Any:
     if expand.count() and expand.first.is_visible():
         expand.first.click()
     sidebar = page.get_by_test_id("stSidebar")
-    sidebar.get_by_test_id("stSidebarNav").wait_for(timeout=10_000)
+    sidebar.get_by_test_id("stPageLink").first.wait_for(timeout=10_000)
     return sidebar
 
 
 def _go(page: Any, title: str, st_ui: SimpleNamespace) -> None:
     """Open another page through the sidebar's navigation (the same session, as a user does)."""
-    _sidebar(page).get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    _sidebar(page).get_by_test_id("stPageLink").get_by_text(title, exact=True).click()
     st_ui.wait_idle(page)
     collapse = page.get_by_test_id("stSidebarCollapseButton")
     if page.viewport_name == "phone" and collapse.count() and collapse.first.is_visible():

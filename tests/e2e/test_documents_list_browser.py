@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _nav(page: Any, st_ui: SimpleNamespace, title: str, until: Any) -> None:
-    st_ui.click(page, page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True), until)
+    st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text(title, exact=True), until)
     st_ui.wait_idle(page)
 
 

@@ -17,7 +17,7 @@ EXPORT = Path(__file__).resolve().parents[2] / "sample_data" / "formats" / "ince
 
 
 def _to_annotators(page: Any, st_ui: SimpleNamespace) -> str:
-    page.get_by_test_id("stSidebarNav").get_by_text("Annotators", exact=True).click()
+    page.get_by_test_id("stSidebar").get_by_text("Annotators", exact=True).click()
     page.get_by_role("heading", name="👥 Annotators").wait_for(timeout=60_000)
     page.get_by_test_id("stMultiSelect").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page)

@@ -133,7 +133,7 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
     # The upload loaded: three sets shown, the gold among them, the names as text.
     page.get_by_text("javascript:alert(6)").first.wait_for(timeout=60_000)
     for title in PAGES:
-        page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+        page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
         page.get_by_role("heading").first.wait_for(timeout=60_000)
         st_ui.wait_idle(page, timeout=120_000)
         page.wait_for_timeout(1500)  # images and iframes would load meanwhile
@@ -142,7 +142,7 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
         st_ui.shot(page, f"injection_{title.lower().replace(' ', '_')}")
     # The charts that wait behind lazy tabs draw the labels too.
     for title, tabs in CHART_TABS:
-        page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+        page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
         page.get_by_role("heading").first.wait_for(timeout=60_000)
         if title in CHART_EXPANDERS:
             box = page.get_by_test_id("stExpander").filter(has_text=CHART_EXPANDERS[title])

@@ -178,7 +178,7 @@ def test_uploaded_markup_in_labels_stays_text_in_chart_tooltip_and_table(
                                                       str(data / "system_a.json")])
     page.get_by_text("the uploaded files").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
-    page.get_by_test_id("stSidebarNav").get_by_text("Labels", exact=True).click()
+    page.get_by_test_id("stSidebar").get_by_text("Labels", exact=True).click()
     _chart(page)
     st_ui.wait_idle(page)
     label = "<b>bold</b>"

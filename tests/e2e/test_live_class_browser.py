@@ -96,7 +96,7 @@ def test_sidebar_closes_after_navigation_on_a_phone_only(app_url: str, vpage: An
         vpage.get_by_test_id("stExpandSidebarButton").click()
         vpage.wait_for_function("() => document.querySelector('[data-testid=\"stSidebar\"]')"
                                 ".getBoundingClientRect().width > 200")
-    vpage.get_by_test_id("stSidebarNavLink").filter(has_text="Scores").click()
+    sidebar.get_by_test_id("stPageLink-NavLink").filter(has_text="Scores").click()
     st_ui.wait_idle(vpage)
     vpage.locator("h1", has_text="Scores").first.wait_for(timeout=30_000)
     if vpage.viewport_name == "phone":  # the sidebar's closing transition (slower when loaded)

@@ -26,12 +26,15 @@ def test_labels_heatmap_scrolls_instead_of_being_cut(app_url: str, vpage: Any,
     width = VIEWPORTS[vpage.viewport_name]["width"]
     outer = box.bounding_box()
     assert outer is not None and outer["x"] + outer["width"] <= width + 1
-    # The "missed" column is the last one: scrolled to the end, it is on the screen.
-    vpage.evaluate("() => { const e = document.querySelector('.st-key-lab_chart'); "
-                   "e.scrollLeft = e.scrollWidth; }")
+    # The "missed" column is the first one, beside the row labels: on the screen unscrolled.
     missed = box.locator("text", has_text="missed").last
     mbox = missed.bounding_box()
     assert mbox is not None and mbox["x"] >= 0 and mbox["x"] + mbox["width"] <= width + 1
+    # The last column is reached by scrolling the chart sideways: the chart's right edge.
+    vpage.evaluate("() => { const e = document.querySelector('.st-key-lab_chart'); "
+                   "e.scrollLeft = e.scrollWidth; }")
+    chart = box.locator("svg").first.bounding_box()
+    assert chart is not None and chart["x"] + chart["width"] <= width + 1
     st_ui.shot(vpage, f"layout_labels_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
 

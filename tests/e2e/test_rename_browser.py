@@ -48,7 +48,7 @@ def test_a_set_renamed_on_the_data_page_shows_its_new_name_on_the_annotators_pag
     page.get_by_text("Renamed: annotator_1 → Aparna D.").wait_for(timeout=30_000)
     st_ui.shot(page, "rename_data_page")
     # the sidebar keeps the session (a new URL would start another one)
-    page.get_by_test_id("stSidebarNav").get_by_text("Annotators").click()
+    page.get_by_test_id("stSidebar").get_by_text("Annotators").click()
     page.get_by_role("heading", name="👥 Annotators").wait_for(timeout=60_000)
     page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
