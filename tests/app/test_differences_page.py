@@ -204,3 +204,56 @@ def test_a_measure_switched_back_rebuilds_no_waterfall_and_no_text_table(make_ap
     assert [e.proto.spec for e in at.get("plotly_chart")][:1] == first
     at.radio(key=diff.K_DIFF_MEASURE).set_value("R").run()  # another measure, another figure
     assert [e.proto.spec for e in at.get("plotly_chart")][:1] != first
+
+
+def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app, frame,
+                                                                       monkeypatch) -> None:
+    """Issue 29, eighth pass: the worker scores the path's Martino part; its MAFALDA steps are
+    the pair's MAFALDA scores when these are computed (``ui.results.scored_pair``), else a
+    second job's. Both ways give the path's own steps."""
+    import time
+    import weakref
+
+    from ui import results
+
+    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
+    monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
+    results.pair_result.clear()
+    parts: list[str] = []
+    real_job = diff.path_job
+    monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
+    reused: list[bool] = []
+    real_with = diff.with_mafalda
+    monkeypatch.setattr(diff, "with_mafalda", lambda *a: (reused.append(True), real_with(*a))[1])
+
+    def shown_steps(at) -> list[float]:
+        deadline = time.time() + 120
+        while not [d for d in at.dataframe if "official metric" in d.value.columns]:
+            assert time.time() < deadline, "the path did not finish"
+            time.sleep(0.3)
+            at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return list(_steps(frame, at, "R")["R"])
+
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
+    ws = at.session_state[state.K_UPLOAD_WS]
+    ref = state.default_pair(ws)[0]
+    whole = differences.metric_path(ws.sets[ref], ws.sets["system_a"],
+                                    taxonomy=results.taxonomy_for(ws, ref, "system_a"),
+                                    texts=ws.corpus.texts)
+    want = [s.value("recall") for s in whole]
+    # The first page drawn (Overview) scored the pair, MAFALDA included: the page asks the
+    # worker for the Martino part only and takes MAFALDA's steps from those scores.
+    assert results.scored_pair(ws.key, ref, "system_a", "mafalda", "paper", 2) is not None
+    assert set(parts) == {"martino"}, parts
+    assert shown_steps(at) == want
+    assert reused
+    # Not computed (a fresh process, whose scores ahead are still running): the page asks the
+    # worker for both parts, and puts them together.
+    monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
+    parts.clear()
+    reused.clear()
+    at.run()
+    assert parts[:2] == ["martino", "mafalda"], parts  # (then ui.ahead asks for the first)
+    assert shown_steps(at) == want
+    assert not reused
