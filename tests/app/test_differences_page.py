@@ -218,7 +218,6 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
 
     monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
     monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
-    results.pair_result.clear()
     parts: list[str] = []
     real_job = diff.path_job
     monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
@@ -242,18 +241,21 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
                                     taxonomy=results.taxonomy_for(ws, ref, "system_a"),
                                     texts=ws.corpus.texts)
     want = [s.value("recall") for s in whole]
-    # The first page drawn (Overview) scored the pair, MAFALDA included: the page asks the
-    # worker for the Martino part only and takes MAFALDA's steps from those scores.
-    assert results.scored_pair(ws.key, ref, "system_a", "mafalda", "paper", 2) is not None
-    assert set(parts) == {"martino"}, parts
-    assert shown_steps(at) == want
-    assert reused
     # Not computed (a fresh process, whose scores ahead are still running): the page asks the
     # worker for both parts, and puts them together.
     monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
     parts.clear()
-    reused.clear()
     at.run()
     assert parts[:2] == ["martino", "mafalda"], parts  # (then ui.ahead asks for the first)
     assert shown_steps(at) == want
     assert not reused
+    # The pair's MAFALDA scores computed (as Scores, or the scores computed ahead, compute
+    # them): the page asks for the Martino part only and takes MAFALDA's steps from them.
+    results.pair_result.clear()
+    results.pair_result(ws.key, ws, ref, "system_a", "mafalda", "paper", 2)
+    assert results.scored_pair(ws.key, ref, "system_a", "mafalda", "paper", 2) is not None
+    parts.clear()
+    at.run()
+    assert set(parts) == {"martino"}, parts
+    assert shown_steps(at) == want
+    assert reused
