@@ -54,7 +54,8 @@ steps share one overlap join (:func:`core.metrics.differences.metric_path`), but
 Martino step and MAFALDA are whole scorings of their own: about 1.6 s of CPU at 100,000
 documents (4.5 s before issue 29's fifth pass, 2.6 s before its eighth, docs/performance.md),
 too long to hold a page run that has to answer at once, so the page keeps drawing its controls
-and a progress bar."""
+and a progress bar. When the pair's MAFALDA scores are computed already, the worker scores the
+Martino part only (about 0.9 s, :func:`steps_or_progress`)."""
 
 PATH_POLL = 0.25
 """Seconds between two looks of the progress bar at the path's job (:func:`ui.jobs.progress`)."""
