@@ -9,8 +9,9 @@ background worker of :mod:`ui.jobs` (:func:`path_job`), as the Annotators page's
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -145,6 +146,20 @@ def mafalda_ahead(ws: Workspace, c: Choice) -> dict[str, MafaldaResult] | None:
     return out
 
 
+class _OrScored:
+    """``job`` as :func:`ui.jobs.progress` polls it, done also once ``ready()`` says so (the page
+    then reruns and takes what is ready instead)."""
+
+    def __init__(self, job: Job[list[Step]], ready: Callable[[], bool]) -> None:
+        self._job, self._ready = job, ready
+
+    def done(self) -> bool:
+        return self._job.done() or self._ready()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._job, name)
+
+
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
     when the job failed (an error shows).
@@ -160,12 +175,14 @@ def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     if reused is None:
         jobs.append(path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "mafalda"))
     jobs_shown(jobs, memory=st.session_state, key=K_DIFF_JOBS)
-    for job in jobs:
+    for i, job in enumerate(jobs):
         if not job.done():
             # Polled every quarter second, not every half: the chart is what the page is for,
             # and a path opened at once after the first load is done about 1.6 s later (issue
-            # 29, eighth pass).
-            progress(job, every=PATH_POLL)
+            # 29, eighth pass). MAFALDA's job is done for the page as soon as the pair's scores
+            # computed ahead have the same result, if they are first.
+            progress(job if i == 0 else cast(Job[list[Step]], _OrScored(
+                job, lambda: mafalda_ahead(ws, c) is not None)), every=PATH_POLL)
             return None
     for job in jobs:
         error = job.error()

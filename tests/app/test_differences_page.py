@@ -212,12 +212,10 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     the pair's MAFALDA scores when these are computed (``ui.results.scored_pair``), else a
     second job's. Both ways give the path's own steps."""
     import time
-    import weakref
 
     from ui import results
 
     monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
-    monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
     parts: list[str] = []
     real_job = diff.path_job
     monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
@@ -243,14 +241,16 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     want = [s.value("recall") for s in whole]
     # Not computed (a fresh process, whose scores ahead are still running): the page asks the
     # worker for both parts, and puts them together.
-    monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
+    monkeypatch.setattr(diff, "scored_pair", lambda *a: None)
     parts.clear()
+    reused.clear()
     at.run()
     assert parts[:2] == ["martino", "mafalda"], parts  # (then ui.ahead asks for the first)
     assert shown_steps(at) == want
     assert not reused
     # The pair's MAFALDA scores computed (as Scores, or the scores computed ahead, compute
     # them): the page asks for the Martino part only and takes MAFALDA's steps from them.
+    monkeypatch.setattr(diff, "scored_pair", results.scored_pair)
     results.pair_result.clear()
     results.pair_result(ws.key, ws, ref, "system_a", "mafalda", "paper", 2)
     assert results.scored_pair(ws.key, ref, "system_a", "mafalda", "paper", 2) is not None
@@ -259,3 +259,16 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     assert set(parts) == {"martino"}, parts
     assert shown_steps(at) == want
     assert reused
+
+
+def test_mafalda_s_job_is_done_for_the_page_once_the_pair_s_scores_have_it() -> None:
+    """The progress bar of MAFALDA's job reruns the page when the job is done or when the pair's
+    scores computed ahead have the result first (``ui.differences._OrScored``)."""
+    from ui.jobs import Job
+
+    job: Job[list[differences.Step]] = Job("MAFALDA for system_a", "path", {})
+    ready = [False]
+    polled = diff._OrScored(job, lambda: ready[0])
+    assert not polled.done() and polled.title == job.title and polled.started is None
+    ready[0] = True
+    assert polled.done() and not job.done()
