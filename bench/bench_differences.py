@@ -7,10 +7,14 @@ process, the trees interleaved (A, B, A, B, ...) so that a change in the machine
 alike; each process reads the pair, then times ``metric_path`` at every ``--level`` (CPU and
 wall), and hashes the steps' ``repr`` (every float of every text), which must be the same in every
 tree. ``--pickle`` also times pickling the job's arguments and result (what the worker round trip
-costs besides the scoring). The machine's load average is printed with the results.
+costs besides the scoring). ``--part martino`` times the part of the path the page's worker
+scores when the pair's MAFALDA scores are computed already (issue 29, eighth pass); the hash is
+then of that part joined with the MAFALDA part (scored untimed), the whole path's. The machine's
+load average is printed with the results.
 
 Run: ``python bench/bench_differences.py --docs 100000 --spans 1000000 --corpus DIR
-[--root PATH ...] [--repeat 2] [--level 2 --level 1] [--variant paper] [--pickle]``.
+[--root PATH ...] [--repeat 2] [--level 2 --level 1] [--variant paper] [--pickle]
+[--part martino]``.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def measure(folder: Path, levels: list[int], variant: str, with_pickle: bool) -> dict[str, Any]:
+def measure(folder: Path, levels: list[int], variant: str, with_pickle: bool,
+            part: str = "all") -> dict[str, Any]:
     """In this process (its ``core`` is the tree's): read the pair, time the path."""
     from core.formats import ReadOptions, load_path
     from core.metrics.differences import metric_path
@@ -44,11 +49,19 @@ def measure(folder: Path, levels: list[int], variant: str, with_pickle: bool) ->
     out: dict[str, Any] = {}
     for level in levels:
         cpu, wall = time.process_time(), time.perf_counter()
+        kw: dict[str, Any] = {"part": part} if part != "all" else {}
         steps = metric_path(g.set, p.set, level=level, mafalda_variant=variant, taxonomy=tax,
-                            texts=texts)
+                            texts=texts, **kw)
+        cpu_s, wall_s = time.process_time() - cpu, time.perf_counter() - wall
+        if part != "all":
+            from core.metrics.differences import joined
+
+            other = "mafalda" if part == "martino" else "martino"
+            rest = metric_path(g.set, p.set, level=level, mafalda_variant=variant, taxonomy=tax,
+                               texts=texts, part=other)
+            steps = joined(steps, rest) if part == "martino" else joined(rest, steps)
         out[f"level{level}"] = {
-            "cpu_s": round(time.process_time() - cpu, 3),
-            "wall_s": round(time.perf_counter() - wall, 3),
+            "cpu_s": round(cpu_s, 3), "wall_s": round(wall_s, 3),
             "steps": hashlib.sha256(repr(steps).encode()).hexdigest()[:16]}
         if with_pickle:
             cpu = time.process_time()
@@ -74,11 +87,15 @@ def main() -> None:
     ap.add_argument("--level", action="append", type=int, default=[])
     ap.add_argument("--variant", default="paper")
     ap.add_argument("--pickle", action="store_true", help="time the job's pickling too")
+    ap.add_argument("--part", action="append", default=[],
+                    help="the part of the path to time in each --root, in order (all, martino, "
+                    "mafalda; default all)")
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     levels = args.level or [2]
     if args.child is not None:
-        print(json.dumps(measure(args.child, levels, args.variant, args.pickle)))
+        print(json.dumps(measure(args.child, levels, args.variant, args.pickle,
+                                 (args.part or ["all"])[0])))
         return
     sys.path.insert(0, str(ROOT / "bench"))
     from bench_app import make_corpus
@@ -89,11 +106,14 @@ def main() -> None:
             make_corpus(folder, args.docs, args.spans)
         roots = [Path(r).resolve() for r in (args.root or [str(ROOT)])]
         runs: dict[str, list[dict[str, Any]]] = {str(r): [] for r in roots}
+        parts = args.part + ["all"] * (len(roots) - len(args.part))
         for _ in range(args.repeat):
-            for root in roots:
+            for root, part in zip(roots, parts, strict=False):
                 cmd = [sys.executable, str(ROOT / "bench" / "bench_differences.py"),
                        "--child", str(folder), "--variant", args.variant,
                        *[x for lv in levels for x in ("--level", str(lv))]]
+                if part != "all":
+                    cmd += ["--part", part]
                 if args.pickle:
                     cmd.append("--pickle")
                 done = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True,

@@ -20,8 +20,9 @@ from ui.state import DEFAULTS, K_LEVEL, K_SET_A, K_SET_B, compared_sets, default
 def start() -> None:
     """The current pair's scores under every span metric in a background thread
     (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
-    would take now. Before them, the Metric differences page's rule path for the pair it would
-    show is queued on the background worker (:func:`ui.differences.path_ahead`). After them,
+    would take now. Before them, the Martino part of the Metric differences page's rule path for
+    the pair it would show is queued on the background worker (:func:`ui.differences.path_ahead`;
+    its MAFALDA steps are the pair's MAFALDA scores computed here). After them,
     the thread categorises every compared system for the Errors page
     (:func:`ui.errors.error_table`: 0.3-0.4 s at 100,000 documents since the seventh pass)
     and queues the Annotators page's default view (:func:`ui.annotators.default_view`) on the
@@ -46,6 +47,8 @@ def start() -> None:
     # The rule path first, and at once: it runs in the worker's process (the other core) while
     # this process scores the pair, and needs nothing of those scores. Queued after them, it
     # was ready about 5 s after the first load at 100,000 documents (2.2 s of the worker's CPU).
+    # Its Martino part only (about 0.9 s of CPU since the eighth pass): the MAFALDA steps are
+    # the MAFALDA scores of the pair that score_ahead computes below.
     if system is not None:
         differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
 

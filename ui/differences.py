@@ -9,8 +9,9 @@ background worker of :mod:`ui.jobs` (:func:`path_job`), as the Annotators page's
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -22,8 +23,11 @@ from core.metrics.differences import (
     DocDifference,
     Step,
     document_differences,
+    joined,
     metric_path,
+    with_mafalda,
 )
+from core.metrics.mafalda import MafaldaResult
 from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
@@ -31,7 +35,7 @@ from ui import levels, state
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import shown as jobs_shown
-from ui.results import taxonomy_for
+from ui.results import scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.widgets import asked_for, download_buttons, paginate, set_pair
@@ -51,7 +55,8 @@ steps share one overlap join (:func:`core.metrics.differences.metric_path`), but
 Martino step and MAFALDA are whole scorings of their own: about 1.6 s of CPU at 100,000
 documents (4.5 s before issue 29's fifth pass, 2.6 s before its eighth, docs/performance.md),
 too long to hold a page run that has to answer at once, so the page keeps drawing its controls
-and a progress bar."""
+and a progress bar. When the pair's MAFALDA scores are computed already, the worker scores the
+Martino part only (about 0.9 s, :func:`steps_or_progress`)."""
 
 PATH_POLL = 0.25
 """Seconds between two looks of the progress bar at the path's job (:func:`ui.jobs.progress`)."""
@@ -78,21 +83,25 @@ def path(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
-             variant: str) -> Job[list[Step]]:
-    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task).
+             variant: str, part: str = "all") -> Job[list[Step]]:
+    """:func:`path` in the background worker (:mod:`ui.gamma_worker`'s ``"path"`` task), or
+    one of its parts (``part``: :data:`core.metrics.differences.PARTS`).
 
     The sets go as :class:`~ui.jobs.Resident` values under the keys the Annotators page gives
     them (:func:`ui.annotators._resident_view_args`), so the worker keeps each once for both
-    pages and a change of level or variant sends no corpus. The texts go only to ``repo-head``,
-    the one variant that reads them (:func:`core.metrics.mafalda.score`): 100,000 texts are
-    most of what a job would send."""
-    texts = (Resident(f"{ws_key}|texts", dict(_ws.corpus.texts)) if variant == "repo-head"
-             else None)
-    return submit(Job(f"From Martino to MAFALDA for {system}, one rule at a time", "path",
+    pages and a change of level or variant sends no corpus. The texts go only to ``repo-head``'s
+    MAFALDA, the one scorer that reads them (:func:`core.metrics.mafalda.score`): 100,000 texts
+    are most of what a job would send."""
+    texts = (Resident(f"{ws_key}|texts", dict(_ws.corpus.texts))
+             if variant == "repo-head" and part != "martino" else None)
+    title = (f"MAFALDA for {system}" if part == "mafalda"
+             else f"From Martino to MAFALDA for {system}, one rule at a time")
+    return submit(Job(title, "path",
                       {"gold": Resident(f"{ws_key}|set|{ref}", _ws.sets[ref]),
                        "pred": Resident(f"{ws_key}|set|{system}", _ws.sets[system]),
                        "level": level, "mafalda_variant": variant,
-                       "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts}))
+                       "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts,
+                       "part": part}))
 
 
 def _in_background(ws: Workspace, ref: str, system: str) -> bool:
@@ -105,32 +114,84 @@ def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -
     """Queue the path the page would show for ``system`` against ``ref`` before it is visited
     (:func:`ui.ahead.start`, once a page is drawn), on a corpus large enough for the
     path to run in the background worker: the page then finds it computed, or computing. The
-    level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none)."""
+    level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none). Only the
+    Martino part is queued: the MAFALDA steps are the MAFALDA scores that
+    :func:`ui.results.score_ahead` computes in this process (:func:`mafalda_ahead`); when they
+    are not there, the page queues that part too."""
     if not _in_background(ws, ref, system):
         return
     if not levels.has_levels(ws, ref, system):
         level = 2
-    path_job(ws.key, ws, ref, system, level, variant)
+    path_job(ws.key, ws, ref, system, level, variant, "martino")
+
+
+def mafalda_ahead(ws: Workspace, c: Choice) -> dict[str, MafaldaResult] | None:
+    """The MAFALDA results the path's last steps need (the paper's and the chosen variant's), by
+    variant, if the pair's scores have them already (:func:`ui.results.scored_pair`: the Scores
+    page's, or those computed ahead); None if one is not computed yet or refused the pair.
+
+    They are the same computation as the path's own MAFALDA step: :func:`ui.results.score_pair`
+    scores the same reference, read as alternatives by the registry's entry, and the same
+    system (a system read as alternatives excepted: the page does not reuse then), at the
+    same level and variant, with the same taxonomy (:func:`ui.results.taxonomy_for`) and texts
+    (``tests/app/test_differences_page.py``)."""
+    if ws.sets[c.system].alternatives:
+        return None
+    out: dict[str, MafaldaResult] = {}
+    for variant in dict.fromkeys(("paper", c.mvariant)):
+        done = scored_pair(ws.key, c.ref, c.system, "mafalda", variant, c.level)
+        if done is None or done.error or not isinstance(done.raw, MafaldaResult):
+            return None
+        out[variant] = done.raw
+    return out
+
+
+class _OrScored:
+    """``job`` as :func:`ui.jobs.progress` polls it, done also once ``ready()`` says so (the page
+    then reruns and takes what is ready instead)."""
+
+    def __init__(self, job: Job[list[Step]], ready: Callable[[], bool]) -> None:
+        self._job, self._ready = job, ready
+
+    def done(self) -> bool:
+        return self._job.done() or self._ready()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._job, name)
 
 
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
-    when the job failed (an error shows)."""
+    when the job failed (an error shows).
+
+    On a large corpus the worker scores the Martino part of the path, and its MAFALDA steps come
+    from the pair's scores when they are computed (:func:`mafalda_ahead`): the same result, not
+    scored twice (about 1 s of the worker's CPU at 100,000 documents, docs/performance.md,
+    issue 29, eighth pass); else from a second job that scores them."""
     if not _in_background(ws, c.ref, c.system):
         return path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
-    job = path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
-    jobs_shown([job], memory=st.session_state, key=K_DIFF_JOBS)
-    if not job.done():
-        # Polled every quarter second, not every half: the chart is what the page is for, and
-        # a path opened at once after the first load is done about 1.6 s later (issue 29,
-        # eighth pass).
-        progress(job, every=PATH_POLL)
-        return None
-    error = job.error()
-    if error is not None:
-        st.error(md(error), icon="❌")
-        return None
-    return job.result()
+    reused = mafalda_ahead(ws, c)
+    jobs = [path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "martino")]
+    if reused is None:
+        jobs.append(path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "mafalda"))
+    jobs_shown(jobs, memory=st.session_state, key=K_DIFF_JOBS)
+    for i, job in enumerate(jobs):
+        if not job.done():
+            # Polled every quarter second, not every half: the chart is what the page is for,
+            # and a path opened at once after the first load is done about 1.6 s later (issue
+            # 29, eighth pass). MAFALDA's job is done for the page as soon as the pair's scores
+            # computed ahead have the same result, if they are first.
+            progress(job if i == 0 else cast(Job[list[Step]], _OrScored(
+                job, lambda: mafalda_ahead(ws, c) is not None)), every=PATH_POLL)
+            return None
+    for job in jobs:
+        error = job.error()
+        if error is not None:
+            st.error(md(error), icon="❌")
+            return None
+    if reused is not None:
+        return with_mafalda(jobs[0].result(), reused)
+    return joined(jobs[0].result(), jobs[1].result())
 
 
 @st.cache_resource(max_entries=32, show_spinner="Comparing the texts…")

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import math
 import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -214,7 +215,25 @@ def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str 
 def pair_result(ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str,
                 variant: str | None, level: int | None) -> PairScores:
     """Score ``set_b`` against ``set_a`` with ``metric``, cached per workspace."""
-    return score_pair(_ws, set_a, set_b, metric, variant, level)
+    result = score_pair(_ws, set_a, set_b, metric, variant, level)
+    with _scored_lock:
+        _scored[(ws_key, set_a, set_b, metric, variant, level)] = result
+    return result
+
+
+_scored: weakref.WeakValueDictionary[tuple[object, ...], PairScores] = (
+    weakref.WeakValueDictionary())
+""":func:`pair_result`'s results by its arguments, as long as its cache keeps them."""
+_scored_lock = threading.Lock()
+
+
+def scored_pair(ws_key: str, set_a: str, set_b: str, metric: str, variant: str | None,
+                level: int | None) -> PairScores | None:
+    """:func:`pair_result` for these arguments if it is computed already, else None, at once:
+    never computes, never waits (the Metric differences page takes MAFALDA's result from here
+    when the pair's scores computed ahead have it, :mod:`ui.differences`)."""
+    with _scored_lock:
+        return _scored.get((ws_key, set_a, set_b, metric, variant, level))
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -652,4 +671,5 @@ __all__ = ["Explained", "Overview", "PairScores", "abbreviation", "best_match_fo
            "explain_document", "for_dashboard", "level_label_map", "listed_f1", "metric_help",
            "missing_f1", "overall_caption",
            "pair_result", "paired_comparison", "partners_of", "per_doc_f1", "rows_for_span",
-           "score_ahead", "span_metric_names", "systems_overview", "taxonomy_for", "text_scores"]
+           "score_ahead", "scored_pair", "span_metric_names", "systems_overview", "taxonomy_for",
+           "text_scores"]

@@ -129,6 +129,21 @@ class RuleScore:
         return {d: (p, r, f) for d, p, r, f in zip(self.documents, self.doc_precision,
                                                    self.doc_recall, self.doc_f1, strict=True)}
 
+    @classmethod
+    def of_mafalda(cls, rules: Rules, m: mafalda.MafaldaResult) -> RuleScore:
+        """The score under MAFALDA's ``rules`` (``alternatives=True``) from the MAFALDA
+        metric's result ``m`` at their level and variant: its per-text columns, not its rows (a
+        ``DocumentScore`` per text: 0.3 s of CPU at 100,000 texts for the same floats), and
+        means that add the same floats in the same order as ``MafaldaResult``'s."""
+        if not rules.alternatives or (m.level, m.variant) != (rules.level,
+                                                               rules.mafalda_variant):
+            raise ValueError(f"a MAFALDA result at level {m.level} ({m.variant}) does not score "
+                             f"{rules.describe()}")
+        c = m.columns
+        ps, rs, fs = list(c.precision), list(c.recall), list(c.f1)
+        return cls(rules, _mean(ps), _mean(rs), _mean(fs), list(c.documents), ps, rs, fs,
+                   list(m.warnings))
+
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
@@ -296,13 +311,7 @@ class _Scorer:
             m = mafalda.score(self.gold.as_alternatives(), self.pred, level=rules.level,
                               variant=rules.mafalda_variant, texts=self.texts,
                               taxonomy=self.taxonomy)
-            # Its per-text columns, not its rows (a DocumentScore per text: 0.3 s of CPU at
-            # 100,000 texts for the same floats); MafaldaResult's means: the same sums, in the
-            # same order, of the same lists.
-            c = m.columns
-            ps, rs, fs = list(c.precision), list(c.recall), list(c.f1)
-            return RuleScore(rules, _mean(ps), _mean(rs), _mean(fs), list(c.documents),
-                             ps, rs, fs, list(m.warnings))
+            return RuleScore.of_mafalda(rules, m)
         s = self.sums(rules)
         if rules.pooling == "micro":
             # MartinoResult's per-document and pooled values (prf_arrays agrees with prf).
@@ -380,9 +389,14 @@ def path_rules(level: int = 2, mafalda_variant: str = "paper") -> list[tuple[str
     return steps
 
 
+PARTS = ("all", "martino", "mafalda")
+"""What :func:`metric_path` scores: every step, the steps without gold alternatives (Martino's
+scorer and its reductions) or the steps with them (the MAFALDA scorer)."""
+
+
 def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                 mafalda_variant: str = "paper", taxonomy: Taxonomy | None = None,
-                texts: Mapping[str, str | None] | None = None) -> list[Step]:
+                texts: Mapping[str, str | None] | None = None, part: str = "all") -> list[Step]:
     """The path from the Martino score to the MAFALDA score, one rule per step.
 
     Every step is :func:`rule_score` under the rules reached so far; a step whose inputs the
@@ -392,11 +406,21 @@ def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     pooled or averaged per text, are reductions of that one join; the merged step and MAFALDA
     are their own scorers. At 100,000 documents this is about 1.6 s of CPU (4.5 s scoring each
     step alone, 2.6 s before issue 29's eighth pass: ``docs/performance.md``).
+
+    ``part`` (:data:`PARTS`): ``"martino"`` scores only the steps without gold alternatives and
+    ``"mafalda"`` only those with them, leaving the other steps without score or error; the
+    two parts are put together by :func:`joined`, or the Martino part with MAFALDA results
+    computed elsewhere by :func:`with_mafalda` (the dashboard's Scores computes the same
+    result ahead: ``ui/differences.py``).
     """
+    check_choice("part", "metric_path", part, PARTS)
     scorer = _Scorer(gold, pred, _taxonomy(gold, pred, taxonomy), texts)
     cache: dict[Rules, tuple[RuleScore | None, str | None]] = {}
     out = []
     for key, title, text, rules, official in path_rules(level, mafalda_variant):
+        if part != "all" and rules.alternatives != (part == "mafalda"):
+            out.append(Step(key, title, text, rules, None, None, official))
+            continue
         if rules not in cache:
             try:
                 rules.check()
@@ -405,6 +429,34 @@ def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                 cache[rules] = (None, str(exc))
         score, error = cache[rules]
         out.append(Step(key, title, text, rules, score, error, official))
+    return out
+
+
+def joined(martino_part: Sequence[Step], mafalda_part: Sequence[Step]) -> list[Step]:
+    """The whole path from :func:`metric_path`'s two parts for the same pair and arguments:
+    each step from the part that scores it (its rules with gold alternatives: MAFALDA's)."""
+    if [s.key for s in martino_part] != [s.key for s in mafalda_part]:
+        raise ValueError("the two parts are not of the same path")
+    return [m if s.rules.alternatives else s for s, m in zip(martino_part, mafalda_part,
+                                                              strict=True)]
+
+
+def with_mafalda(martino_part: Sequence[Step], results: Mapping[str, mafalda.MafaldaResult]
+                 ) -> list[Step]:
+    """The whole path from its Martino part (:func:`metric_path` with ``part="martino"``) and
+    the MAFALDA metric's results by variant (:func:`core.metrics.mafalda.score` of the same
+    gold read as alternatives, predictions, taxonomy and texts, at the path's level: the
+    caller's to guarantee), as :meth:`RuleScore.of_mafalda` reads the path's own scoring of
+    them. A variant the path needs and ``results`` lacks is a ``KeyError``."""
+    scores: dict[Rules, RuleScore] = {}
+    out = []
+    for s in martino_part:
+        if not s.rules.alternatives:
+            out.append(s)
+            continue
+        if s.rules not in scores:
+            scores[s.rules] = RuleScore.of_mafalda(s.rules, results[s.rules.mafalda_variant])
+        out.append(replace(s, score=scores[s.rules], error=None))
     return out
 
 

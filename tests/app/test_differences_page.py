@@ -204,3 +204,71 @@ def test_a_measure_switched_back_rebuilds_no_waterfall_and_no_text_table(make_ap
     assert [e.proto.spec for e in at.get("plotly_chart")][:1] == first
     at.radio(key=diff.K_DIFF_MEASURE).set_value("R").run()  # another measure, another figure
     assert [e.proto.spec for e in at.get("plotly_chart")][:1] != first
+
+
+def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app, frame,
+                                                                       monkeypatch) -> None:
+    """Issue 29, eighth pass: the worker scores the path's Martino part; its MAFALDA steps are
+    the pair's MAFALDA scores when these are computed (``ui.results.scored_pair``), else a
+    second job's. Both ways give the path's own steps."""
+    import time
+
+    from ui import results
+
+    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
+    parts: list[str] = []
+    real_job = diff.path_job
+    monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
+    reused: list[bool] = []
+    real_with = diff.with_mafalda
+    monkeypatch.setattr(diff, "with_mafalda", lambda *a: (reused.append(True), real_with(*a))[1])
+
+    def shown_steps(at) -> list[float]:
+        deadline = time.time() + 120
+        while not [d for d in at.dataframe if "official metric" in d.value.columns]:
+            assert time.time() < deadline, "the path did not finish"
+            time.sleep(0.3)
+            at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return list(_steps(frame, at, "R")["R"])
+
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
+    ws = at.session_state[state.K_UPLOAD_WS]
+    ref = state.default_pair(ws)[0]
+    whole = differences.metric_path(ws.sets[ref], ws.sets["system_a"],
+                                    taxonomy=results.taxonomy_for(ws, ref, "system_a"),
+                                    texts=ws.corpus.texts)
+    want = [s.value("recall") for s in whole]
+    # Not computed (a fresh process, whose scores ahead are still running): the page asks the
+    # worker for both parts, and puts them together.
+    monkeypatch.setattr(diff, "scored_pair", lambda *a: None)
+    parts.clear()
+    reused.clear()
+    at.run()
+    assert parts[:2] == ["martino", "mafalda"], parts  # (then ui.ahead asks for the first)
+    assert shown_steps(at) == want
+    assert not reused
+    # The pair's MAFALDA scores computed (as Scores, or the scores computed ahead, compute
+    # them): the page asks for the Martino part only and takes MAFALDA's steps from them.
+    monkeypatch.setattr(diff, "scored_pair", results.scored_pair)
+    results.pair_result.clear()
+    results.pair_result(ws.key, ws, ref, "system_a", "mafalda", "paper", 2)
+    assert results.scored_pair(ws.key, ref, "system_a", "mafalda", "paper", 2) is not None
+    parts.clear()
+    at.run()
+    assert set(parts) == {"martino"}, parts
+    assert shown_steps(at) == want
+    assert reused
+
+
+def test_mafalda_s_job_is_done_for_the_page_once_the_pair_s_scores_have_it() -> None:
+    """The progress bar of MAFALDA's job reruns the page when the job is done or when the pair's
+    scores computed ahead have the result first (``ui.differences._OrScored``)."""
+    from ui.jobs import Job
+
+    job: Job[list[differences.Step]] = Job("MAFALDA for system_a", "path", {})
+    ready = [False]
+    polled = diff._OrScored(job, lambda: ready[0])
+    assert not polled.done() and polled.title == job.title and polled.started is None
+    ready[0] = True
+    assert polled.done() and not job.done()

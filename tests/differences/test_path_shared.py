@@ -23,9 +23,11 @@ from core.metrics.differences import (
     Rules,
     RuleScore,
     Step,
+    joined,
     metric_path,
     path_rules,
     project,
+    with_mafalda,
 )
 from core.metrics.result import prf
 from core.model import NOTHING, AnnotationSet, Span
@@ -266,3 +268,76 @@ def test_merging_on_columns_is_merge_overlaps(rows: list[tuple[int, int, int, st
     for i, d in enumerate(docs):
         expected = merge_overlaps(spans[d], by_label=by_label)
         assert merged.spans_at(i) == tuple(expected), d
+
+
+# ---- the path in two parts (issue 29, eighth pass: MAFALDA's steps from the pair's scores) ------
+
+
+def _dashboard_mafalda(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,
+                       tax: Taxonomy, texts: dict[str, str | None] | None
+                       ) -> mafalda_metric.MafaldaResult:
+    """MAFALDA as the dashboard's Scores computes it (``ui.results.score_pair``): the registry's
+    entry, the system read as a plain system."""
+    from core.metrics import registry
+
+    result = registry.get("mafalda").score_sets(
+        gold, AnnotationSet(pred.name, pred.spans, "system", False), variant=variant,
+        level=level, texts=texts, taxonomy=tax)
+    assert isinstance(result, mafalda_metric.MafaldaResult)
+    return result
+
+
+def _assert_parts_make_the_path(gold: AnnotationSet, pred: AnnotationSet, level: int,
+                                variant: str, tax: Taxonomy,
+                                texts: dict[str, str | None] | None = None) -> None:
+    kw = dict(level=level, mafalda_variant=variant, taxonomy=tax, texts=texts)
+    whole = metric_path(gold, pred, **kw)  # type: ignore[arg-type]
+    ours = metric_path(gold, pred, part="martino", **kw)  # type: ignore[arg-type]
+    theirs = metric_path(gold, pred, part="mafalda", **kw)  # type: ignore[arg-type]
+    for part, scored in ((ours, False), (theirs, True)):
+        for s in part:  # a part leaves the other part's steps unscored, without an error
+            if s.rules.alternatives != scored:
+                assert (s.score, s.error) == (None, None), s.key
+    assert joined(ours, theirs) == whole
+    assert repr(joined(ours, theirs)) == repr(whole)  # what bench_differences.py hashes
+    if any(s.error for s in whole if s.rules.alternatives):
+        return  # the dashboard takes MAFALDA's results only when it scored the pair
+    results = {v: _dashboard_mafalda(gold, pred, level, v, tax, texts)
+               for v in dict.fromkeys(("paper", variant))}
+    reused = with_mafalda(ours, results)
+    assert reused == whole
+    assert repr(reused) == repr(whole)
+
+
+@settings(max_examples=120, deadline=None)
+@given(corpora(), st.sampled_from([0, 1, 2]),
+       st.sampled_from(["paper", "metrics-py", "repo-head"]))
+def test_the_path_in_two_parts_is_the_path(pair: tuple[AnnotationSet, AnnotationSet],
+                                           level: int, variant: str) -> None:
+    gold, pred = pair
+    _assert_parts_make_the_path(gold, pred, level, variant, mafalda())
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_the_path_in_two_parts_on_the_released_mafalda_outputs(level: int) -> None:
+    g = load_path(MAFALDA_DATA / "datasets" / "gold_standard_dataset.jsonl")
+    p = load_path(MAFALDA_DATA / "results" / "gpt-3.5_level_2_results.jsonl", fmt="mafalda-llm",
+                  options=ReadOptions(role="system", gold_doc_ids=g.set.doc_ids))
+    for variant in ("paper", "repo-head"):
+        _assert_parts_make_the_path(g.set, p.set, level, variant, mafalda(), dict(g.texts))
+
+
+def test_a_mafalda_result_of_another_level_or_variant_is_refused() -> None:
+    gold = AnnotationSet("g", {"d": (Span(0, 40, LABELS[0]),)})
+    pred = AnnotationSet("p", {"d": (Span(0, 10, LABELS[0]),)}, role="system")
+    ours = metric_path(gold, pred, level=1, part="martino")
+    at_two = _dashboard_mafalda(gold, pred, 2, "paper", mafalda(), None)
+    with pytest.raises(ValueError, match="level 2"):
+        with_mafalda(ours, {"paper": at_two})
+    with pytest.raises(KeyError):  # the variant the path needs is missing
+        with_mafalda(metric_path(gold, pred, mafalda_variant="repo-head", part="martino"),
+                     {"paper": at_two})
+    with pytest.raises(SpanScopeError, match="part"):
+        metric_path(gold, pred, part="both")
+    with pytest.raises(ValueError, match="same path"):
+        joined(ours, metric_path(gold, pred, part="mafalda"))
