@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import registry
+from core.metrics.stats import FEW_DOCUMENTS
 from core.model import AnnotationSet, Corpus
 from core.model.errors import format_ids
 from ui import above_one, charts, levels, results, state
@@ -43,11 +44,6 @@ BOOTSTRAP_AUTO_DOCS = 10_000
 """Above this many documents the Scores page bootstraps its intervals only when asked: 1,000
 resamples of 100,000 documents draw 10⁸ counts, about ten seconds of CPU per metric and system
 (docs/performance.md), which the first visit of the page would otherwise wait for."""
-FEW_DOCUMENTS = 20
-"""Below this many documents the systems table's bootstrap intervals get a caveat (as the
-Annotators page's tiles, ``ui.annotators.FEW_DOCUMENTS``): documents are what the bootstrap
-resamples (``core.metrics.stats``), so a few of them give a few distinct resamples and a narrow
-interval that says little; one document gives none (every resample is that document)."""
 
 
 def text_labels_only(ws: Workspace) -> None:

@@ -208,10 +208,30 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
         f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
         "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
         f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
-        f"{inputs.seed}).</p>"
+        f"{inputs.seed}).{_few_documents(len(inputs.gold.spans))}</p>"
         + _chart(svg_grouped_bars([s.name for s in inputs.systems], series,
                                   title=f"F1 against {inputs.gold.name}", y_label="F1"))
         + html_table(score_rows) + "</section>")
+
+
+def _few_documents(documents: int) -> str:
+    """The scores' caveat when their intervals rest on fewer than
+    :data:`core.metrics.stats.FEW_DOCUMENTS` documents, else ``""``.
+
+    >>> _few_documents(2)
+    ' <strong>Only 2 documents</strong>: the intervals resample them, so they say little.'
+    >>> _few_documents(20)
+    ''
+    """
+    from core.metrics.stats import FEW_DOCUMENTS
+
+    if documents >= FEW_DOCUMENTS:
+        return ""
+    if documents <= 1:
+        return (f" <strong>Only {documents} document</strong>: every resample is that "
+                "document, so low = high and the interval says nothing.")
+    return (f" <strong>Only {documents:,} documents</strong>: the intervals resample them, "
+            "so they say little.")
 
 
 def _categories_section(inputs: ReportInputs, tables: Tables) -> str:

@@ -37,6 +37,11 @@ import numpy as np
 
 from core.metrics.result import Statistic, mean_of, pooled_f1, prf_arrays
 
+FEW_DOCUMENTS = 20
+"""Below this many documents an interval over documents says little, and the dashboard's Scores
+page and the HTML report say so: a few documents give a few distinct resamples and a narrow
+interval; one document gives none (every resample is that document)."""
+
 
 @dataclass(frozen=True)
 class Interval:

@@ -134,3 +134,14 @@ def test_progress_tells_every_step_in_order_and_changes_nothing() -> None:
         "label confusion", "the worst documents", "done"]
     assert [done for _, done, _ in told] == list(range(len(told)))
     assert {total for _, _, total in told} == {len(told) - 1}
+
+
+def test_the_scores_say_when_their_intervals_rest_on_few_documents() -> None:
+    from core.formats import ReadOptions, load_path
+
+    loaded = load_path(PROP / "gold.json")  # the sample: 10 documents
+    pred = load_path(PROP / "system_a.json", options=ReadOptions(role="system")).set
+    html = build_report(ReportInputs(loaded.set, [pred], loaded.texts, n_resamples=20),
+                        command="x")
+    section = html[html.index("<section id='scores'>"):html.index("<section id='categories'>")]
+    assert "<strong>Only 10 documents</strong>: the intervals resample them" in section
