@@ -232,11 +232,7 @@ def parse(file: str, text: str, *, header_rule: str = "auto") -> HatEvalTable:
     labels: dict[str, list[int]] = {c: [] for c in columns}
     lines: list[int] = []
     for number, fields in rows:
-        if fields == [""]:
-            raise FormatError(file, "blank line: every line must be a row", line=number)
-        if len(fields) != width:
-            raise FormatError(file, f"expected {width} {sep} columns like the first "
-                              f"line, found {len(fields)}", line=number)
+        _check_row(file, number, fields, width, sep)
         doc_id = fields[0].strip()
         if not doc_id:
             raise FormatError(file, "empty id", line=number, field="id")
@@ -266,13 +262,18 @@ def _by_name(file: str, rows: list[tuple[int, list[str]]], order: list[int], sep
     width = len(rows[0][1])
     out = []
     for number, fields in rows:
-        if fields == [""]:
-            raise FormatError(file, "blank line: every line must be a row", line=number)
-        if len(fields) != width:
-            raise FormatError(file, f"expected {width} {sep} columns like the first "
-                              f"line, found {len(fields)}", line=number)
+        _check_row(file, number, fields, width, sep)
         out.append((number, [fields[k] for k in order]))
     return out
+
+
+def _check_row(file: str, number: int, fields: list[str], width: int, sep: str) -> None:
+    """Refuse a blank line, or a row with another number of columns than the first line."""
+    if fields == [""]:
+        raise FormatError(file, "blank line: every line must be a row", line=number)
+    if len(fields) != width:
+        raise FormatError(file, f"expected {width} {sep} columns like the first "
+                          f"line, found {len(fields)}", line=number)
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
