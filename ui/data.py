@@ -93,8 +93,9 @@ def upload_files() -> None:
                  "texts: files that belong together. A .zip of the folder also works in the box "
                  "above."):
         folder_files = st.file_uploader(
-            "A folder, read as one input (e.g. an INCEpTION export: annotation/<document>/"
-            "<annotator>.tsv gives one set per annotator)",
+            "A folder: one tool's export is one input (e.g. an INCEpTION export: annotation/"
+            "<document>/<annotator>.tsv gives one set per annotator); other files (gold.json, "
+            "system.json) are read each as a file, roles from their names",
             accept_multiple_files="directory", key=folder_upload.K_FOLDER,
         )
     # Files stay listed (bytes kept in the session) when the user visits other pages and
