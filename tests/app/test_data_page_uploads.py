@@ -16,8 +16,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model.roles import guess_role
+from tests.app.conftest import tables
 from ui import data as data_ui
-from ui import folder_upload, state, uploads
+from ui import folder_upload, set_names, state, uploads
 
 ROOT = Path(__file__).resolve().parents[2]
 MAFALDA = ROOT / "sample_data" / "mafalda"
@@ -276,3 +277,17 @@ def test_a_zip_of_one_tools_export_stays_one_input(make_app) -> None:
     at = _upload(_data_page(make_app), ("annotators.zip", _zip("", tuple(brat))))
     assert _errors(at) == []
     assert list(at.session_state[uploads.K_FILES]) == ["annotators.zip"]
+
+
+def test_renaming_an_uploaded_files_set_renames_its_display_name(make_app) -> None:
+    at = _upload(_data_page(make_app), *GOLD_AND_SYSTEM)
+    at.selectbox(key=set_names.K_RENAME_SET).select("pred_s1").run()
+    at.text_input(key=set_names.K_RENAME_TO).input("SysA").run()
+    at.button(key="rename_set_button").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_input(key=state.upload_key("name", "pred_s1.json")).value == "SysA"
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert set(ws.sets) == {"gold", "SysA"}
+    files = next(t for t in tables(at) if "sets" in t.columns)
+    assert list(files["sets"]) == ["gold", "SysA"]
+    assert at.selectbox(key=set_names.K_RENAME_SET).value == "SysA"
