@@ -291,3 +291,15 @@ def test_renaming_an_uploaded_files_set_renames_its_display_name(make_app) -> No
     files = next(t for t in tables(at) if "sets" in t.columns)
     assert list(files["sets"]) == ["gold", "SysA"]
     assert at.selectbox(key=set_names.K_RENAME_SET).value == "SysA"
+
+
+def test_an_empty_a_binary_and_a_long_lined_file_say_why_they_are_not_detected(make_app) -> None:
+    at = _upload(_data_page(make_app), ("empty.json", b""), ("binary.json", bytes(range(256))),
+                 ("huge.jsonl", b'{"id": "1", "text": "' + b"x" * (3 << 20) + b'"}\n'))
+    errors = _errors(at)
+    assert any("empty.json: could not detect the format: the file is empty" in e
+               for e in errors), errors
+    assert any("binary.json: could not detect the format: not a text file (binary bytes at "
+               "offset 0); choose it in the Format box" in e for e in errors), errors
+    assert any("huge.jsonl: could not detect the format: the first line is longer than 1 MiB"
+               in e and "choose it in the Format box" in e for e in errors), errors
