@@ -41,6 +41,13 @@ UPLOAD_HELP = (
     "spaCy (.spacy, JSONL), or a .zip of a folder.")
 """The uploader's label: every format a file may be in."""
 
+TAB_NOTE = ("Uploads live in this tab: a reload or another tab starts from the sample; start "
+            "the app with `--data` to keep files (`spanscope app --data FOLDER`).")
+"""The line above the uploads' rows: a session is one browser tab (docs/dashboard.md)."""
+TAB_NOTE_CLI = ("Uploads live in this tab: a reload or another tab starts from the files given "
+                "with `--data`, without the uploads.")
+""":data:`TAB_NOTE` when the app was started with ``--data``."""
+
 
 def plugin_notice() -> None:
     """One warning per installed plugin (``spanscope.formats``, ``spanscope.metrics`` entry
@@ -110,6 +117,7 @@ def upload_files() -> None:
                "names its own sets (annotators, models, a curation) keeps their names and "
                "roles (**as read**). Files stay here when you visit other pages; change their "
                "format, role or name at any time.")
+    st.caption("ℹ️ " + (TAB_NOTE if uploads.fallback_source() == "sample" else TAB_NOTE_CLI))
     same_name = uploads.same_name_note()
     if same_name:
         st.caption(f"ℹ️ {same_name}")

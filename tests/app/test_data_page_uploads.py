@@ -303,3 +303,11 @@ def test_an_empty_a_binary_and_a_long_lined_file_say_why_they_are_not_detected(m
                "offset 0); choose it in the Format box" in e for e in errors), errors
     assert any("huge.jsonl: could not detect the format: the first line is longer than 1 MiB"
                in e and "choose it in the Format box" in e for e in errors), errors
+
+
+def test_the_uploads_say_they_live_in_this_tab(make_app) -> None:
+    at = _data_page(make_app)
+    assert not any("Uploads live in this tab" in c.value for c in at.caption)
+    at = _upload(at, GOLD_AND_SYSTEM[0])
+    (note,) = [c.value for c in at.caption if "Uploads live in this tab" in c.value]
+    assert "a reload or another tab starts from the sample" in note and "--data" in note
