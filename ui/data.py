@@ -160,13 +160,16 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     st.subheader("Files")
     # documents: the file's distinct documents over all its sets (as the Summary counts them)
     file_rows = [{
-        "file": r.file, "format": r.format or "-", "role": r.roles,
+        # status first after the file: what a narrow window shows before it scrolls sideways
+        "file": r.file, "status": "✅ loaded" if r.ok else "❌ error", "role": r.roles,
         "sets": ", ".join(given.get(s.name, s.name) for s in r.sets) or "-",
-        "documents": r.documents,
-        "spans": r.spans, "status": "✅ loaded" if r.ok else "❌ error",
-        "warnings": warning_total(r.diagnostics),
+        "documents": r.documents, "spans": r.spans,
+        "warnings": warning_total(r.diagnostics), "format": r.format or "-",
     } for r in file_reports]
     small_table(pd.DataFrame(file_rows), key="files_table")
+    # A browser draws no scrollbar until the table is scrolled: say what lies to the right.
+    st.caption(f"↔️ {len(file_rows[0])} columns ({', '.join(file_rows[0])}); in a narrow "
+               "window the table scrolls sideways.")
     matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
     if matched:  # annotators' documents matched by their text (core.model.alignment)
         st.info("**Documents matched by their text** (the annotators' files name them "

@@ -311,3 +311,11 @@ def test_the_uploads_say_they_live_in_this_tab(make_app) -> None:
     at = _upload(at, GOLD_AND_SYSTEM[0])
     (note,) = [c.value for c in at.caption if "Uploads live in this tab" in c.value]
     assert "a reload or another tab starts from the sample" in note and "--data" in note
+
+
+def test_the_files_table_shows_the_status_first_and_says_it_scrolls(make_app) -> None:
+    at = _upload(_data_page(make_app), *GOLD_AND_SYSTEM)
+    files = next(t for t in tables(at) if "sets" in t.columns)
+    assert list(files.columns)[:2] == ["file", "status"]  # seen before any sideways scroll
+    assert any("in a narrow window the table scrolls sideways" in c.value and "warnings" in c.value
+               for c in at.caption)
