@@ -492,9 +492,11 @@ def _separate(key: str, _upload: Upload) -> tuple[Upload, ...]:
                   or is_type_system(Upload(t, inner[""], filename=t))))]
     if len(inputs) < 2:
         return (up,)
-    loaded, _ = guarded_load(files, name=up.original)
-    if loaded is not None or _detected_name(files, up.original) in TOOL_EXPORTS:
+    fmt = _detected_name(files, up.original)
+    if fmt in TOOL_EXPORTS:  # one input, read once by its row (an export may be large)
         return (up,)
+    if fmt is not None and guarded_load(files, fmt=fmt, name=up.original)[0] is not None:
+        return (up,)  # a format that reads the files together (a doccano project's users)
     out = []
     for t in sorted(inputs):
         inner = tops[t]
