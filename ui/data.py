@@ -41,6 +41,13 @@ UPLOAD_HELP = (
     "spaCy (.spacy, JSONL), or a .zip of a folder.")
 """The uploader's label: every format a file may be in."""
 
+TAB_NOTE = ("Uploads live in this tab: a reload or another tab starts from the sample; start "
+            "the app with `--data` to keep files (`spanscope app --data FOLDER`).")
+"""The line above the uploads' rows: a session is one browser tab (docs/dashboard.md)."""
+TAB_NOTE_CLI = ("Uploads live in this tab: a reload or another tab starts from the files given "
+                "with `--data`, without the uploads.")
+""":data:`TAB_NOTE` when the app was started with ``--data``."""
+
 
 def plugin_notice() -> None:
     """One warning per installed plugin (``spanscope.formats``, ``spanscope.metrics`` entry
@@ -93,8 +100,9 @@ def upload_files() -> None:
                  "texts: files that belong together. A .zip of the folder also works in the box "
                  "above."):
         folder_files = st.file_uploader(
-            "A folder, read as one input (e.g. an INCEpTION export: annotation/<document>/"
-            "<annotator>.tsv gives one set per annotator)",
+            "A folder: one tool's export is one input (e.g. an INCEpTION export: annotation/"
+            "<document>/<annotator>.tsv gives one set per annotator); other files (gold.json, "
+            "system.json) are read each as a file, roles from their names",
             accept_multiple_files="directory", key=folder_upload.K_FOLDER,
         )
     # Files stay listed (bytes kept in the session) when the user visits other pages and
@@ -109,6 +117,7 @@ def upload_files() -> None:
                "names its own sets (annotators, models, a curation) keeps their names and "
                "roles (**as read**). Files stay here when you visit other pages; change their "
                "format, role or name at any time.")
+    st.caption("ℹ️ " + (TAB_NOTE if uploads.fallback_source() == "sample" else TAB_NOTE_CLI))
     same_name = uploads.same_name_note()
     if same_name:
         st.caption(f"ℹ️ {same_name}")
@@ -151,13 +160,16 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     st.subheader("Files")
     # documents: the file's distinct documents over all its sets (as the Summary counts them)
     file_rows = [{
-        "file": r.file, "format": r.format or "-", "role": r.roles,
+        # status first after the file: what a narrow window shows before it scrolls sideways
+        "file": r.file, "status": "✅ loaded" if r.ok else "❌ error", "role": r.roles,
         "sets": ", ".join(given.get(s.name, s.name) for s in r.sets) or "-",
-        "documents": r.documents,
-        "spans": r.spans, "status": "✅ loaded" if r.ok else "❌ error",
-        "warnings": warning_total(r.diagnostics),
+        "documents": r.documents, "spans": r.spans,
+        "warnings": warning_total(r.diagnostics), "format": r.format or "-",
     } for r in file_reports]
     small_table(pd.DataFrame(file_rows), key="files_table")
+    # A browser draws no scrollbar until the table is scrolled: say what lies to the right.
+    st.caption(f"↔️ {len(file_rows[0])} columns ({', '.join(file_rows[0])}); in a narrow "
+               "window the table scrolls sideways.")
     matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
     if matched:  # annotators' documents matched by their text (core.model.alignment)
         st.info("**Documents matched by their text** (the annotators' files name them "

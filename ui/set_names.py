@@ -31,10 +31,30 @@ def _apply(loaded_key: str, ws: state.Workspace) -> None:
     if problem is not None:
         return
     names = dict(st.session_state.get(state.K_SET_NAMES) or {})
-    names[loaded_key] = state.add_rename(names.get(loaded_key) or {}, old, new)
-    st.session_state[state.K_SET_NAMES] = names
+    given = dict(names.get(loaded_key) or {})
+    box = _display_name_box(ws, given, old)
+    if box is not None:  # the set is an uploaded file's only set: its display name is renamed
+        st.session_state[box] = new
+        names[loaded_key] = {a: b for a, b in given.items() if b != old}
+        st.session_state[state.K_SET_NAMES] = names
+    else:
+        names[loaded_key] = state.add_rename(names.get(loaded_key) or {}, old, new)
+        st.session_state[state.K_SET_NAMES] = names
     st.session_state[K_RENAME_TO] = ""
     st.session_state[K_RENAME_SET] = new  # the picker shows the set under its new name
+
+
+def _display_name_box(ws: state.Workspace, given: dict[str, str], name: str) -> str | None:
+    """The session key of the Data page's "Display name" box that names the set ``name`` (as
+    the pages show it; ``given``: the renames so far) when that set is an uploaded file's only
+    set named by that box, else None. Renaming goes through the box, so that the file's row,
+    the Files table and every page say one name (the box's name is the set's)."""
+    loaded = next((a for a, b in given.items() if b == name), name)
+    for rep in ws.reports:
+        if len(rep.sets) == 1 and rep.sets[0].name == loaded and not rep.own_names:
+            key = state.upload_key("name", rep.file)
+            return key if key in st.session_state else None
+    return None
 
 
 def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:

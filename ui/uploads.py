@@ -19,18 +19,21 @@ import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 import streamlit as st
 
 from core.formats import LlmParsing, detect
+from core.formats.archive import unpack_zips
 from core.formats.mafalda_llm import PARSINGS
 from core.model import ROLES, Role
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic
+from core.model.errors import Diagnostic, FormatError
 from core.model.roles import guess_role
 from ui import cli_data, folder_upload, state, text_policy
 from ui.escape import md
+from ui.parsing import guarded_load
 
 K_FILES = "upload_files"  # session: {name: Upload} of the kept uploads, in upload order
 K_SEEN = "upload_seen"  # session: {uploader key: file ids it held on the Data page's last run}
@@ -428,16 +431,83 @@ def llm_note(ws: state.Workspace, *set_names: str) -> str | None:
 
 
 def uploaded(files: Any) -> list[Upload]:
-    """The uploader's files as :class:`Upload` values (two files may share a name)."""
-    return [Upload(f.name, f.getvalue(), filename=f.name, file_id=str(f.file_id))
-            for f in files or ()]
+    """The uploader's files as :class:`Upload` values (two files may share a name); a ``.zip``
+    whose files are separate inputs is those inputs (:func:`separate_inputs`)."""
+    out: list[Upload] = []
+    for f in files or ():
+        upload = Upload(f.name, f.getvalue(), filename=f.name, file_id=str(f.file_id))
+        out.extend(separate_inputs(upload) if f.name.lower().endswith(".zip") else (upload,))
+    return out
 
 
 def uploaded_folder(files: Any) -> list[Upload]:
-    """The directory uploader's files as one :class:`Upload` (none when empty)."""
+    """The directory uploader's files as one :class:`Upload` (none when empty), or as the
+    separate inputs they are (:func:`separate_inputs`)."""
     if not files:
         return []
     folder, by_path = folder_upload.split_folder([(f.name, f.getvalue()) for f in files])
     ids = "|".join(sorted(str(f.file_id) for f in files))
-    return [Upload(folder, b"", tuple(sorted(by_path.items())), filename=folder,
-                   file_id=f"folder:{ids}")]
+    return list(separate_inputs(Upload(folder, b"", tuple(sorted(by_path.items())),
+                                       filename=folder, file_id=f"folder:{ids}")))
+
+
+TOOL_EXPORTS = ("brat", "webanno-tsv", "webanno-tsv2", "uima-xmi")
+"""Formats whose folder is one input even when it cannot be read: a tool's export whose error
+says more than its files read one by one would."""
+
+
+def separate_inputs(upload: Upload) -> tuple[Upload, ...]:
+    """A folder (or ``.zip``) upload as the inputs ``spanscope app --data FOLDER`` reads in it.
+
+    A folder that reads as one input (an INCEpTION or WebAnno export, a brat collection, a
+    doccano project's per-user files, a UIMA XMI folder with its ``TypeSystem.xml``) stays one
+    upload, as does one detected as such a tool's export. Otherwise, when it holds two inputs
+    or more (``gold.json`` and ``system_b.json``), each is an upload of its own, its role
+    guessed from its name (:func:`core.model.roles.guess_role`), chosen as
+    :mod:`ui.cli_data` chooses a folder's inputs: notes, type systems and companion files
+    (a ``.ann``'s ``.txt``) are no inputs, a sub-folder is one. Cached per upload id."""
+    return _separate(upload.file_id or upload.name, upload)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _separate(key: str, _upload: Upload) -> tuple[Upload, ...]:
+    del key  # the cache key: the uploader's file id
+    up = _upload
+    try:
+        files = unpack_zips(dict(up.members) if up.folder else {up.original: up.data},
+                            up.original)
+    except FormatError:
+        return (up,)  # reading it says why
+    while len({p.partition("/")[0] for p in files}) == 1 and all("/" in p for p in files):
+        files = {p.partition("/")[2]: d for p, d in files.items()}  # a zip of one folder
+    tops: dict[str, dict[str, bytes]] = {}
+    for path, data in files.items():
+        top, _, rest = path.partition("/")
+        tops.setdefault(top, {})[rest] = data
+    names = frozenset(t.lower() for t in tops)
+    inputs = [t for t, inner in tops.items()
+              if not (list(inner) == [""] and (
+                  t.startswith(".") or cli_data._is_note(Path(t))
+                  or cli_data._is_companion(t, names)
+                  or is_type_system(Upload(t, inner[""], filename=t))))]
+    if len(inputs) < 2:
+        return (up,)
+    fmt = _detected_name(files, up.original)
+    if fmt in TOOL_EXPORTS:  # one input, read once by its row (an export may be large)
+        return (up,)
+    if fmt is not None and guarded_load(files, fmt=fmt, name=up.original)[0] is not None:
+        return (up,)  # a format that reads the files together (a doccano project's users)
+    out = []
+    for t in sorted(inputs):
+        inner = tops[t]
+        part = (Upload(t, inner[""], filename=t) if list(inner) == [""] else
+                Upload(t, b"", tuple(sorted(inner.items())), filename=t))
+        out.append(dataclasses.replace(part, file_id=f"{up.file_id or up.name}/{t}"))
+    return tuple(out)
+
+
+def _detected_name(files: dict[str, bytes], source: str) -> str | None:
+    try:
+        return detect(files, source=source)
+    except Exception:  # no format, or a reader's sniff failing: not a tool's export
+        return None

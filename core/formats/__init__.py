@@ -34,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from core.formats._sniff import MAY_SNIFF, head_of
+from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds
 from core.model.bounds import Policy
@@ -234,9 +234,14 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     best = max(scores, key=lambda f: scores[f])
     if scores[best] <= 0:
         names = source or ", ".join(sorted(files)[:5])
+        whys = [(f, why) for f, d in files.items() if (why := why_undetected(d)) is not None]
+        if len(files) == 1 and whys and whys[0][1] == "the file is empty":
+            raise FormatError(names, "could not detect the format: the file is empty")
+        said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else
+                ": " + "; ".join(f"{f}: {why}" for f, why in whys[:3]))
         raise FormatError(
             names,
-            "could not detect the format; pass it explicitly (one of: "
+            f"could not detect the format{said}; pass it explicitly (one of: "
             + ", ".join(sorted(FORMATS))
             + ")",
         )

@@ -48,6 +48,37 @@ def head_of(data: bytes) -> str:
     return data.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
+_CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f") + b"\x7f"
+
+
+def why_undetected(data: bytes) -> str | None:
+    """Why no ``sniff`` can recognise ``data`` when the reason lies in the bytes, else None:
+    the file is empty, holds binary bytes (a control character or a byte that is not UTF-8)
+    within its first :data:`HEAD_MIN` bytes, or its first line is longer than
+    :data:`HEAD_MAX`, so that the head holds no whole JSON Lines record. Asked only once
+    detection has failed.
+
+    >>> why_undetected(b""), why_undetected(b"ab\\x00c"), why_undetected(b'{"a": 1}')
+    ('the file is empty', 'not a text file (binary bytes at offset 2)', None)
+    """
+    if not data.strip():
+        return "the file is empty" if not data else "the file holds only white space"
+    head = data[:HEAD_MAX]
+    control = next((i for i, b in enumerate(head[:HEAD_MIN]) if b in _CONTROL), None)
+    try:
+        head[:HEAD_MIN].decode("utf-8-sig")
+        bad = None
+    except UnicodeDecodeError as exc:
+        bad = exc.start if exc.reason != "unexpected end of data" else None
+    offsets = [i for i in (control, bad) if i is not None]
+    if offsets:
+        return f"not a text file (binary bytes at offset {min(offsets)})"
+    if len(data) > HEAD_MAX and b"\n" not in head:
+        return (f"the first line is longer than {HEAD_MAX >> 20} MiB, the most detection "
+                "reads, so it sees no whole record")
+    return None
+
+
 @dataclass(frozen=True)
 class JsonHead:
     """The JSON records a head shows whole.

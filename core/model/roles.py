@@ -23,8 +23,10 @@ ROLE_HINTS: tuple[tuple[str, Role], ...] = (
 def guess_role(filename: str, *, folder: bool = False) -> Role:
     """The role a file name suggests: ``gold`` / ``annotator`` hints, else ``system``.
 
-    A folder, or a ``.zip`` of one, usually comes from an annotation tool (an INCEpTION export,
-    a brat collection) and holds annotators, unless its name says ``gold``.
+    A folder, or a ``.zip`` of one, read as one input comes from an annotation tool (an
+    INCEpTION export, a brat collection) and holds annotators, unless its name says ``gold`` or
+    ``annotator``; a folder of separate files (gold and systems) is read as those files, each
+    role guessed from its own name (:func:`ui.uploads.separate_inputs`, ``--data FOLDER``).
 
     >>> guess_role("data/gold_dev.json"), guess_role("ann_2.tsv"), guess_role("run3.jsonl")
     ('gold', 'annotator', 'system')

@@ -16,8 +16,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model.roles import guess_role
+from tests.app.conftest import tables
 from ui import data as data_ui
-from ui import state, uploads
+from ui import folder_upload, set_names, state, uploads
 
 ROOT = Path(__file__).resolve().parents[2]
 MAFALDA = ROOT / "sample_data" / "mafalda"
@@ -224,3 +225,97 @@ def test_a_span_past_its_own_text_names_the_choice_of_the_page(make_app) -> None
                           "as the official scorers do') under \"Spans that end past their "
                           "document's text\" above")
     assert "--clip-spans" not in error
+
+
+# ---- issue 29 tour 3: a folder or zip of separate inputs -----------------------------------------
+
+FIGURE1 = ROOT / "sample_data" / "figure1"
+GOLD_AND_SYSTEM = (("gold.json", (FIGURE1 / "gold.json").read_bytes()),
+                   ("pred_s1.json", (FIGURE1 / "pred_s1.json").read_bytes()))
+
+
+def _zip(prefix: str, files: tuple[tuple[str, bytes], ...]) -> bytes:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in files:
+            z.writestr(prefix + name, data)
+    return buf.getvalue()
+
+
+def _gold_and_system_read_apart(at: AppTest) -> None:
+    assert _errors(at) == []
+    assert set(at.session_state[uploads.K_FILES]) == {
+        "gold.json", "pred_s1.json"}
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert {s.role for s in ws.sets.values()} == {"gold", "system"}
+    assert at.session_state[state.K_SOURCE] == "upload"
+    assert at.selectbox(key=state.upload_key("role", "gold.json")).value == "gold"
+    assert at.selectbox(key=state.upload_key("role", "pred_s1.json")).value == "system"
+
+
+def test_a_folder_of_gold_and_system_files_is_read_as_those_files(make_app) -> None:
+    at = _data_page(make_app)
+    at.toggle(key=folder_upload.K_FOLDER_ON).set_value(True).run()
+    at.file_uploader(key=folder_upload.K_FOLDER).set_value(
+        [(f"folder/{name}", data, "application/json") for name, data in GOLD_AND_SYSTEM]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    _gold_and_system_read_apart(at)
+
+
+@pytest.mark.parametrize("prefix", ["folder/", ""])
+def test_a_zip_of_gold_and_system_files_is_read_as_those_files(make_app, prefix: str) -> None:
+    at = _upload(_data_page(make_app), ("folder.zip", _zip(prefix, GOLD_AND_SYSTEM)))
+    _gold_and_system_read_apart(at)
+
+
+def test_a_zip_of_one_tools_export_stays_one_input(make_app) -> None:
+    brat = ((f"doc{i}.{ext}", data) for i in (1, 2) for ext, data in
+            (("txt", b"The mayor lies.\n"), ("ann", b"T1\tDoubt 4 9\tmayor\n")))
+    at = _upload(_data_page(make_app), ("annotators.zip", _zip("", tuple(brat))))
+    assert _errors(at) == []
+    assert list(at.session_state[uploads.K_FILES]) == ["annotators.zip"]
+
+
+def test_renaming_an_uploaded_files_set_renames_its_display_name(make_app) -> None:
+    at = _upload(_data_page(make_app), *GOLD_AND_SYSTEM)
+    at.selectbox(key=set_names.K_RENAME_SET).select("pred_s1").run()
+    at.text_input(key=set_names.K_RENAME_TO).input("SysA").run()
+    at.button(key="rename_set_button").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_input(key=state.upload_key("name", "pred_s1.json")).value == "SysA"
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert set(ws.sets) == {"gold", "SysA"}
+    files = next(t for t in tables(at) if "sets" in t.columns)
+    assert list(files["sets"]) == ["gold", "SysA"]
+    assert at.selectbox(key=set_names.K_RENAME_SET).value == "SysA"
+
+
+def test_an_empty_a_binary_and_a_long_lined_file_say_why_they_are_not_detected(make_app) -> None:
+    at = _upload(_data_page(make_app), ("empty.json", b""), ("binary.json", bytes(range(256))),
+                 ("huge.jsonl", b'{"id": "1", "text": "' + b"x" * (3 << 20) + b'"}\n'))
+    errors = _errors(at)
+    assert any("empty.json: could not detect the format: the file is empty" in e
+               for e in errors), errors
+    assert any("binary.json: could not detect the format: not a text file (binary bytes at "
+               "offset 0); choose it in the Format box" in e for e in errors), errors
+    assert any("huge.jsonl: could not detect the format: the first line is longer than 1 MiB"
+               in e and "choose it in the Format box" in e for e in errors), errors
+
+
+def test_the_uploads_say_they_live_in_this_tab(make_app) -> None:
+    at = _data_page(make_app)
+    assert not any("Uploads live in this tab" in c.value for c in at.caption)
+    at = _upload(at, GOLD_AND_SYSTEM[0])
+    (note,) = [c.value for c in at.caption if "Uploads live in this tab" in c.value]
+    assert "a reload or another tab starts from the sample" in note and "--data" in note
+
+
+def test_the_files_table_shows_the_status_first_and_says_it_scrolls(make_app) -> None:
+    at = _upload(_data_page(make_app), *GOLD_AND_SYSTEM)
+    files = next(t for t in tables(at) if "sets" in t.columns)
+    assert list(files.columns)[:2] == ["file", "status"]  # seen before any sideways scroll
+    assert any("in a narrow window the table scrolls sideways" in c.value and "warnings" in c.value
+               for c in at.caption)

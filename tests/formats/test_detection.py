@@ -88,3 +88,23 @@ def test_json_head_reads_only_whole_records_of_the_head() -> None:
     assert json_head('{"a": 1}\n{"b": ').records == ({"a": 1},)
     assert json_head('[{"a": 1}, {"b": 2}, {"c"').records == ({"a": 1}, {"b": 2})
     assert json_head('{"a": ' + '"x' * 10).kind == "none"
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (b"", "empty.json: could not detect the format: the file is empty"),
+    (bytes(range(256)) * 4, "binary.json: could not detect the format: not a text file (binary "
+                            "bytes at offset 0); pass it explicitly"),
+    (b'{"id": 1, "text": "ok"}\n' * 200 + b'\xff\xfe', None),  # text in the first 4 KiB
+    (b'{"id": 1, "text": "' + b"x" * (2 << 20) + b'", "labels": []}\n',
+     "long.jsonl: could not detect the format: the first line is longer than 1 MiB, the most "
+     "detection reads, so it sees no whole record; pass it explicitly"),
+])
+def test_an_undetectable_file_says_why_when_its_bytes_tell(data: bytes, said: str | None) -> None:
+    name = "long.jsonl" if len(data) > 1 << 20 else "empty.json" if not data else "binary.json"
+    with pytest.raises(FormatError) as caught:
+        detect({name: data})
+    if said is None:
+        assert str(caught.value).endswith("could not detect the format; pass it explicitly "
+                                          "(one of: " + str(caught.value).split("(one of: ")[1])
+    else:
+        assert said in str(caught.value)
