@@ -169,8 +169,11 @@ def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE,)) -> None:
     as the sidebar link would run it: the widgets take the values the session kept, and
     Streamlit writes them back into the URL, replacing the bare entry (no entry is added, so
     Forward still works). ``shared`` are the parameters the frame (``app.py``) binds on every
-    page; a URL with only those is bare. A URL with a query of the page's own is left as it
-    is: a link or an earlier entry that asks for a view gets that view.
+    page; a URL with only those is bare. Parameters of another page's widgets (``?doc=7``, which
+    ``st.switch_page`` to a document first writes on this page's entry) are not this page's:
+    Streamlit leaves them out of ``st.query_params``, and they leave the URL here. A URL with a
+    query of the page's own is left as it is: a link or an earlier entry that asks for a view
+    gets that view.
     """
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -180,6 +183,7 @@ def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE,)) -> None:
     if ctx is None or not getattr(ctx, "is_history_navigation", False):
         return
     if set(st.query_params) <= set(shared):
+        st.query_params.update()  # the rerun's URL is the one seen here, without them
         st.rerun()
 
 
