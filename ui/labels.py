@@ -49,6 +49,9 @@ K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe k
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
 K_LAB_PAIRS_PAGE = K_LAB_PAIRS + "_page"  # the page of the span-pair table
+K_LAB_ROW = "lrow"  # URL: the chosen cell's row label (written by hand, :func:`_cell_to_url`)
+K_LAB_COL = "lcol"  # URL: the chosen cell's column label
+K_LAB_URL_CELL = "lab_url_cell"  # session: the cell last written to (or read from) the URL
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
@@ -518,9 +521,50 @@ def _heading(c: Choice) -> tuple[str, str]:
     return f"label in {in_set}", "occurring with"
 
 
+def _url_cell() -> Cell | None:
+    """The cell the URL names (``?lrow=…&lcol=…``), or None."""
+    row, column = st.query_params.get(K_LAB_ROW), st.query_params.get(K_LAB_COL)
+    return (row, column) if row is not None and column is not None else None
+
+
+def _cell_from_url(grid: set[Cell]) -> None:
+    """A cell the URL names that this session did not write there (a link, Back or Forward)
+    becomes the chosen one. A URL without a cell keeps the session's: Streamlit forgets the
+    selector's value when another page is shown, so a return (the sidebar, or Back from the
+    document a pair opened, :func:`ui.state.restore_view_on_back`) takes the cell last
+    written to the URL, which :func:`_cell_to_url` then writes back."""
+    asked = _url_cell()
+    if asked is None:
+        kept = st.session_state.get(K_LAB_URL_CELL)
+        if st.session_state.get(K_LAB_CELL) is None and kept in grid:
+            st.session_state[K_LAB_CELL] = kept
+        return
+    if asked == st.session_state.get(K_LAB_URL_CELL):
+        return
+    st.session_state[K_LAB_URL_CELL] = asked
+    if asked in grid:
+        st.session_state[K_LAB_CELL] = asked
+
+
+def _cell_to_url(cell: Cell | None) -> None:
+    """Write the chosen cell into the URL (the selector holds tuples, and a bound widget would
+    write its displayed text, counts included, into the link), so a link or Back restores it."""
+    st.session_state[K_LAB_URL_CELL] = cell
+    if cell == _url_cell():
+        return
+    if cell is None:
+        for key in (K_LAB_ROW, K_LAB_COL):
+            if key in st.query_params:
+                del st.query_params[key]
+    else:
+        st.query_params.update({K_LAB_ROW: cell[0], K_LAB_COL: cell[1]})
+
+
 def _cell_choices(m: LabelMatrix) -> list[Cell | None]:
-    """The cell selector's options; a cell clicked on the heatmap becomes the selected one."""
+    """The cell selector's options; a cell clicked on the heatmap (or named by the URL)
+    becomes the selected one."""
     grid = {(r, c) for r in m.rows for c in m.columns}
+    _cell_from_url(grid)
     # A click on the heatmap selects its cell; the selector below is the keyboard way to it.
     clicked = clicked_cell(st.session_state.get(K_LAB_CHART))
     if clicked != st.session_state.get(K_LAB_CLICKED):
@@ -626,6 +670,7 @@ def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
     cell = st.selectbox("Cell (or click the heatmap)", options, key=K_LAB_CELL,
                         format_func=lambda x: cell_option(m, x),
                         placeholder=cell_option(m, None))
+    _cell_to_url(cell)
     if cell is None:
         st.caption("Choose a cell above, or click one in the heatmap.")
         st.stop()

@@ -158,6 +158,35 @@ def ensure_app_navigation() -> None:
         st.rerun()
 
 
+def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE,)) -> None:
+    """Give a page its last view back when the browser's Back or Forward lands on its bare URL.
+
+    Leaving a page through the sidebar makes Streamlit (1.67) push two history entries: the
+    page's own path without its query (its widgets are gone), then the next page. Back lands
+    on the first one, and on a history navigation every widget bound to the URL takes what the
+    URL says, here nothing, so the view fell back to its defaults (tour finding: Documents →
+    Errors → Back). On such a run, before the page's widgets are drawn, this reruns the page
+    as the sidebar link would run it: the widgets take the values the session kept, and
+    Streamlit writes them back into the URL, replacing the bare entry (no entry is added, so
+    Forward still works). ``shared`` are the parameters the frame (``app.py``) binds on every
+    page; a URL with only those is bare. Parameters of another page's widgets (``?doc=7``, which
+    ``st.switch_page`` to a document first writes on this page's entry) are not this page's:
+    Streamlit leaves them out of ``st.query_params``, and they leave the URL here. A URL with a
+    query of the page's own is left as it is: a link or an earlier entry that asks for a view
+    gets that view.
+    """
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    except ImportError:  # pragma: no cover - internal API of Streamlit 1.67, see above
+        return
+    ctx = get_script_run_ctx()
+    if ctx is None or not getattr(ctx, "is_history_navigation", False):
+        return
+    if set(st.query_params) <= set(shared):
+        st.query_params.update()  # the rerun's URL is the one seen here, without them
+        st.rerun()
+
+
 def init_state() -> None:
     """Put every default into ``st.session_state`` that is not there yet (call once per run).
 

@@ -46,3 +46,44 @@ def test_an_errors_link_to_documents_writes_the_url_once_and_back_returns(
     assert st_ui.value(page, "Error category") == "missed"
     st_ui.shot(page, "history_back_to_errors")
     assert st_ui.app_errors(page) == []
+
+
+def _query(url: str) -> dict[str, list[str]]:
+    from urllib.parse import parse_qs, urlsplit
+
+    return parse_qs(urlsplit(url).query)
+
+
+def test_back_from_a_sidebar_page_restores_the_documents_view_it_left(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    # Tour finding: Streamlit pushes the bare /documents before the next page, and Back to it
+    # showed the defaults (ui.state.restore_view_on_back).
+    st_ui.open_page(page, app_url, "documents?sample=propaganda&b=system_b&doc_sort=most+spans"
+                    "+first&ecat=missed&metric=mafalda&doc=8")
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    page.get_by_role("button", name="Next ▶").click()  # a change made after the link
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(500)
+    left = _query(page.url)
+    assert left["doc"] != ["8"] and left["ecat"] == ["missed"]
+    st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Errors", exact=True),
+                page.get_by_role("heading", name="Errors"))
+    st_ui.wait_idle(page)
+    entries = page.evaluate("history.length")
+    page.go_back()
+    page.locator("#left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(1_000)
+    assert "/documents" in page.url
+    assert _query(page.url) == left
+    assert st_ui.value(page, "Error category") == "missed"
+    assert st_ui.value(page, "Right (compared)") == "system_b"
+    assert page.evaluate("history.length") == entries  # restored in place: Forward still works
+    st_ui.shot(page, "history_back_restores_documents")
+    page.go_forward()
+    page.get_by_role("heading", name="Errors").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/errors" in page.url
+    assert st_ui.app_errors(page) == []

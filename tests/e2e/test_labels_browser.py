@@ -101,6 +101,15 @@ def test_pick_a_pair_and_land_on_its_document(
         "e => e.style.fontWeight")
     assert weight == "800"
     _shot(page, st_ui, "labels_pair_opened_documents")
+    # Back returns to the cell chosen, not to "Choose a cell above…" (tour finding).
+    page.go_back()
+    _pairs_caption(page, m.count(*cell), m.row_totals[cell[0]],
+                   len(m.evidence[cell])).wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    assert "/labels" in page.url and "lrow=" in page.url and "lcol=" in page.url
+    assert st_ui.value(page, "Cell (or click") == cell_option(m, cell)
+    assert page.get_by_text("Choose a cell above").count() == 0
+    _shot(page, st_ui, "labels_back_keeps_the_cell")
     assert st_ui.app_errors(page) == []
 
 
