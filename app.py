@@ -48,6 +48,7 @@ pages.append(st.Page(str(ROOT / PAGES[0][0]), title=PAGES[0][1], icon=PAGES[0][2
 # .streamlit/config.toml) listed the raw file names of pages/ on a server's first page load,
 # until this script reached st.navigation (Streamlit's pages/ convention, docs/dashboard.md).
 nav = st.navigation(pages, position="hidden")
+state.restore_view_on_back()  # Back to a page's bare URL: the view this session left there
 
 with st.sidebar:
     for page in pages[:-1]:  # not the hidden twin of Overview

@@ -4,9 +4,7 @@ import streamlit as st
 
 from ui import documents
 from ui.current import workspace_or_stop
-from ui.state import restore_view_on_back
 
-restore_view_on_back()  # Back to a bare /documents: the view this session left, not defaults
 st.title("📄 Documents")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.")
 view = documents.choose(ws)

@@ -4,9 +4,7 @@ import streamlit as st
 
 from ui import labels
 from ui.current import workspace_or_stop
-from ui.state import restore_view_on_back
 
-restore_view_on_back()  # Back to a bare /labels: the view (and cell) this session left
 st.title("🏷️ Labels")
 ws = workspace_or_stop(1, "No annotation set is loaded yet.", needs_spans=True)
 choice = labels.choose(ws)

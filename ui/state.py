@@ -165,7 +165,9 @@ def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE,)) -> None:
     page's own path without its query (its widgets are gone), then the next page. Back lands
     on the first one, and on a history navigation every widget bound to the URL takes what the
     URL says, here nothing, so the view fell back to its defaults (tour finding: Documents →
-    Errors → Back). On such a run, before the page's widgets are drawn, this reruns the page
+    Errors → Back). ``app.py`` calls this on every page's run, before the sidebar and the page
+    draw their widgets (Documents, Labels, Errors' tab, Scores' choices: every page whose view
+    is in its URL). On such a run, this reruns the page
     as the sidebar link would run it: the widgets take the values the session kept, and
     Streamlit writes them back into the URL, replacing the bare entry (no entry is added, so
     Forward still works). ``shared`` are the parameters the frame (``app.py``) binds on every

@@ -87,3 +87,30 @@ def test_back_from_a_sidebar_page_restores_the_documents_view_it_left(
     st_ui.wait_idle(page)
     assert "/errors" in page.url
     assert st_ui.app_errors(page) == []
+
+
+def test_back_from_a_sidebar_page_restores_the_errors_tab_it_left(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    # app.py restores every page's view on Back to its bare URL, not only Documents and Labels.
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    page.get_by_role("heading", name="Errors").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    st_ui.wait_idle(page)
+    page.get_by_role("tab", name="🏷️ Per label").click()
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(500)
+    left = _query(page.url)
+    assert "etab" in left
+    st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Scores", exact=True),
+                page.get_by_role("heading", name="Scores"))
+    st_ui.wait_idle(page)
+    page.go_back()
+    page.get_by_role("heading", name="Errors").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(1_000)
+    assert "/errors" in page.url
+    assert _query(page.url) == left
+    assert page.get_by_role("tab", name="🏷️ Per label").get_attribute("aria-selected") == "true"
+    st_ui.shot(page, "history_back_restores_errors_tab")
+    assert st_ui.app_errors(page) == []
