@@ -56,6 +56,11 @@ def test_a_page_link_reached_with_tab_shows_a_clear_focus_ring(
         st_ui.open_page(page, app_url, "scores")
         page.get_by_test_id("stSidebar").get_by_test_id("stPageLink-NavLink").first.wait_for(
             timeout=60_000)
+        st_ui.wait_idle(page)  # the sidebar's style element comes with the frame's last elements
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('style')]"
+            ".some((e) => e.textContent.includes(':focus-visible{outline:2px'))",
+            timeout=60_000)
         link = _tab_to_a_page_link(page)
         ring = link.evaluate(CONTRAST)
         assert ring["style"] == "solid" and ring["width"] == "2px", ring
