@@ -542,27 +542,39 @@ def test_a_switch_back_draws_the_kept_figures_and_tables(make_app, monkeypatch) 
             assert at.dataframe(key=ann.K_ANN_RANK_TABLE).value.equals(ranking)
 
 
-def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_app, handmade,
-                                                                          monkeypatch) -> None:
-    # Issue 29, target 5: a measure the prefetch order put last waited for the job in flight
-    # as well as for itself (13-14 s at a load of 10); the page now computes it in its run.
+def _page_behind_a_busy_worker(make_app, handmade, monkeypatch, measure: str
+                               ) -> tuple[Any, Study, Any]:
+    """The page drawn on ``measure`` with every job it queued done, then a long γ job holding
+    the background worker and the views' cache cleared: what the page, its worker and the
+    running γ (to cancel) are; a view the page asks for next waits behind that γ."""
     from ui import jobs
 
     texts, sets = handmade
     monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
     monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
     s = Study.from_sets(sets, texts)
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: measure})
     jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
-        timeout=120)  # char-κ drawn, the page's jobs and the ones ahead done
+        timeout=120)  # the page's jobs and the ones ahead done
     at.run()
-    # A long job ahead holds the worker; the span-F1 view queued behind it is not started.
     ahead = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000, "seed": 7}),
                         later=True)
     deadline = time.monotonic() + 60
     while ahead.started is None and time.monotonic() < deadline:
         time.sleep(0.01)
-    ann.view_job.clear()  # span F1 not computed yet: its job is queued behind the γ
+    ann.view_job.clear()
+    return at, s, ahead
+
+
+def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_app, handmade,
+                                                                          monkeypatch) -> None:
+    # Issue 29, target 5: a measure the prefetch order put last waited for the job in flight
+    # as well as for itself (13-14 s at a load of 10); the page now computes it in its run.
+    from ui import jobs
+
+    _, sets = handmade
+    at, s, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "char-kappa")
+    # The span-F1 view is queued behind the γ the worker holds: not computed yet.
     at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
@@ -632,20 +644,9 @@ def test_a_character_measure_computed_in_the_page_brings_the_other(make_app, han
     # and the switch to it computes nothing: neither the page nor the worker counts again.
     from ui import jobs
 
-    texts, sets = handmade
-    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
-    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
-    s = Study.from_sets(sets, texts)
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "text-kappa"})
-    jobs.submit(jobs.Job("sentinel", "many", {"study": s}), later=True).future.result(
-        timeout=120)  # the page's jobs and the ones ahead done
-    at.run()
-    ahead = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000, "seed": 7}),
-                        later=True)
-    deadline = time.monotonic() + 60
-    while ahead.started is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    ann.view_job.clear()  # neither character measure computed yet
+    _, sets = handmade
+    at, s, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "text-kappa")
+    # Neither character measure is computed yet.
     ann.page_shared.clear()
     computed: list[str] = []
     original = ann.core_measure_view
