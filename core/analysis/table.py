@@ -33,7 +33,7 @@ from typing import Any
 
 from core.formats.csvsafe import cell
 from core.metrics import registry
-from core.metrics.stats import bootstrap_many
+from core.metrics.stats import FEW_DOCUMENTS, bootstrap_many
 from core.model import AnnotationSet
 from core.model.errors import ParameterError
 
@@ -44,7 +44,8 @@ FORMATS = ("latex", "markdown", "csv")
 @dataclass(frozen=True)
 class SystemRow:
     """One system's scores: ``values`` (P, R, F1) and ``intervals`` (measure -> (low, high);
-    empty when the reference has no document)."""
+    empty when the reference has fewer than two documents: every resample of one document is
+    that document, so its interval would be the value itself)."""
 
     system: str
     values: Mapping[str, float]
@@ -93,8 +94,8 @@ class ScoreTable:
                 "resamples": self.n_resamples, "seed": self.seed,
                 "confidence": self.confidence,
                 "systems": [{"system": r.system, **{m: r.values[m] for m in MEASURES},
-                             **{f"{m} {side}": r.intervals[m][k] for m in MEASURES
-                                if m in r.intervals for k, side in enumerate(("low", "high"))}}
+                             **{f"{m} {side}": r.intervals[m][k] if m in r.intervals else None
+                                for m in MEASURES for k, side in enumerate(("low", "high"))}}
                             for r in self.rows]}
 
 
@@ -122,7 +123,7 @@ def system_row(gold: AnnotationSet, pred: AnnotationSet, *, metric: str,
               "F1": float(result["f1"])}
     doc_table = entry.document_table(totals)
     intervals: dict[str, tuple[float, float]] = {}
-    if len(doc_table.documents):
+    if len(doc_table.documents) > 1:
         many = bootstrap_many(doc_table.table, doc_table.measures(len(doc_table.documents)),
                               n_resamples=n_resamples, seed=seed, confidence=confidence)
         intervals = {m: (many[m].low, many[m].high) for m in MEASURES}
@@ -183,6 +184,25 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in " ".join(text.splitlines()))
 
 
+def few_documents_note(documents: int) -> str | None:
+    """The one-line caveat ``table`` prints when the intervals rest on fewer than
+    :data:`~core.metrics.stats.FEW_DOCUMENTS` documents (the Scores page's and the report's),
+    else None.
+
+    >>> few_documents_note(1)
+    'only 1 document: no interval (—), every bootstrap resample is that document'
+    >>> few_documents_note(20) is None
+    True
+    """
+    if documents >= FEW_DOCUMENTS:
+        return None
+    if documents <= 1:
+        return (f"only {documents} document: no interval (—), every bootstrap resample is "
+                "that document")
+    return (f"only {documents:,} documents (fewer than {FEW_DOCUMENTS}): the bootstrap "
+            "resamples documents, so the intervals say little")
+
+
 def _caption_facts(t: ScoreTable) -> str:
     percent = f"{100 * t.confidence:g}"
     return (f"{t.setting()}; against {{ref}} ({t.documents:,} documents); "
@@ -201,10 +221,12 @@ def _number(v: float, digits: int) -> str:
 
 
 def _rows(t: ScoreTable, digits: int, *, bold: Callable[[str], str],
-          interval: Callable[[str, str], str]) -> Iterator[tuple[SystemRow, list[str]]]:
+          interval: Callable[[str, str], str], none: str
+          ) -> Iterator[tuple[SystemRow, list[str]]]:
     """Each row with its P, R and F1 cells as printed: the value with ``digits`` decimals,
-    ``bold`` when it is the column's best (:meth:`ScoreTable.best`), then the ``interval``
-    when there is one. The LaTeX and Markdown tables differ only in these two marks."""
+    ``bold`` when it is the column's best (:meth:`ScoreTable.best`), then the ``interval``,
+    or ``none`` when there is none (fewer than two documents). The LaTeX and Markdown tables
+    differ only in these marks."""
     best = {m: t.best(m, digits) for m in MEASURES}
     for r in t.rows:
         values = []
@@ -214,6 +236,8 @@ def _rows(t: ScoreTable, digits: int, *, bold: Callable[[str], str],
                 value = bold(value)
             if m in r.intervals:
                 value += interval(*(_number(x, digits) for x in r.intervals[m]))
+            else:
+                value += none
             values.append(value)
         yield r, values
 
@@ -227,7 +251,8 @@ def to_latex(t: ScoreTable, *, digits: int = 3) -> str:
              r"\begin{tabular}{l" + "r" * len(MEASURES) + "}", r"\toprule",
              r"System & $P$ & $R$ & $F_1$ \\", r"\midrule"]
     for r, values in _rows(t, digits, bold=lambda v: rf"\textbf{{{v}}}",
-                           interval=lambda lo, hi: rf" {{\scriptsize[{lo}, {hi}]}}"):
+                           interval=lambda lo, hi: rf" {{\scriptsize[{lo}, {hi}]}}",
+                           none=r" {\scriptsize[---]}"):
         lines.append(" & ".join([latex_escape(r.system), *values]) + r" \\")
     facts = latex_escape(_caption_facts(t)).replace(
         latex_escape("{ref}"), r"\texttt{" + latex_escape(t.reference) + "}")
@@ -254,7 +279,7 @@ def to_markdown(t: ScoreTable, *, digits: int = 3) -> str:
     """The table as a pipe table with a pandoc ``Table:`` caption."""
     lines = ["| System | P | R | F1 |", "|:---|---:|---:|---:|"]
     for r, values in _rows(t, digits, bold=lambda v: f"**{v}**",
-                           interval=lambda lo, hi: f" [{lo}, {hi}]"):
+                           interval=lambda lo, hi: f" [{lo}, {hi}]", none=" [—]"):
         lines.append("| " + " | ".join([markdown_escape(r.system), *values]) + " |")
     return "\n".join(lines) + "\n\nTable: " + markdown_escape(caption(t)) + "\n"
 
@@ -298,5 +323,5 @@ def render(t: ScoreTable, to: str, *, digits: int = 3) -> str:
 
 
 __all__ = ["CSV_COLUMNS", "FORMATS", "MEASURES", "ScoreTable", "SystemRow", "caption",
-           "latex_escape", "markdown_escape", "render", "score_table", "system_row", "table_of",
-           "to_csv", "to_latex", "to_markdown"]
+           "few_documents_note", "latex_escape", "markdown_escape", "render", "score_table",
+           "system_row", "table_of", "to_csv", "to_latex", "to_markdown"]

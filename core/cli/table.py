@@ -14,7 +14,14 @@ import shlex
 import sys
 from pathlib import Path
 
-from core.analysis.table import FORMATS, SystemRow, render, system_row, table_of
+from core.analysis.table import (
+    FORMATS,
+    SystemRow,
+    few_documents_note,
+    render,
+    system_row,
+    table_of,
+)
 from core.cli.common import (
     Subparsers,
     Warning_,
@@ -112,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
     text = render(table, args.to, digits=args.digits)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
+    # On standard error, as the warnings: standard output is the table (CSV stays CSV).
+    note = few_documents_note(table.documents)
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.output} ({len(rows)} systems, {args.to})", file=sys.stderr)

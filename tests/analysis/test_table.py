@@ -202,3 +202,57 @@ def test_the_command_line_comment_names_level_only_for_a_metric_with_levels() ->
             "samples": 10, "seed": 3}
     assert "--level" not in command_line(argparse.Namespace(**base, metric="martino"))
     assert "--level 2" in command_line(argparse.Namespace(**base, metric="mafalda"))
+
+
+FIGURE1 = ROOT / "sample_data" / "figure1"
+
+
+def test_one_document_has_no_interval_in_any_form_and_a_note(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One document: every resample is that document, so no interval (— as on the Scores page,
+    null bounds in JSON, as ``score --json`` writes an undefined value), and a note."""
+    argv = [str(FIGURE1 / "gold.json"), str(FIGURE1 / "pred_s1.json"), "--metric", "martino",
+            "--samples", "50"]
+    assert main(["table", *argv, "--to", "markdown"]) == 0
+    out, err = capsys.readouterr()
+    row = out.splitlines()[2]
+    assert row == "| pred\\_s1 | **1.000** [—] | **0.375** [—] | **0.545** [—] |"
+    assert err.splitlines() == [
+        "note: only 1 document: no interval (—), every bootstrap resample is that document"]
+    rows = _latex_structure(_run(capsys, argv), 1)
+    assert rows[0].count(r"{\scriptsize[---]}") == 3 and "[1.000, 1.000]" not in rows[0]
+    csv_row = next(csv.DictReader(io.StringIO(_run(capsys, [*argv, "--to", "csv"]))))
+    assert [csv_row[f"{m} {s}"] for m in ("P", "R", "F1") for s in ("low", "high")] == [""] * 6
+    got = json.loads(_run(capsys, [*argv, "--json"]))
+    system = got["systems"][0]
+    assert got["documents"] == 1
+    assert [system[f"{m} {s}"] for m in ("P", "R", "F1") for s in ("low", "high")] == [None] * 6
+    want = _score(FIGURE1 / "gold.json", FIGURE1 / "pred_s1.json", "martino")
+    assert (system["P"], system["R"], system["F1"]) == (
+        want["precision"], want["recall"], want["f1"])
+
+
+def test_three_documents_keep_their_intervals_and_get_a_note(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("gold.json", "system_a.json"):
+        docs = json.loads((PROP / name).read_text(encoding="utf-8"))
+        (tmp_path / name).write_text(json.dumps(docs[:3]), encoding="utf-8")
+    argv = [str(tmp_path / "gold.json"), str(tmp_path / "system_a.json"), "--metric",
+            "martino", "--samples", "200", "--to", "markdown"]
+    assert main(["table", *argv]) == 0
+    out, err = capsys.readouterr()
+    assert re.search(r"\*?\*?\d\.\d{3}\*?\*? \[\d\.\d{3}, \d\.\d{3}\]", out.splitlines()[2])
+    assert "—" not in out and "(3 documents)" in out
+    assert err.splitlines()[-1] == (
+        "note: only 3 documents (fewer than 20): the bootstrap resamples documents, so the "
+        "intervals say little")
+    system = json.loads(_run(capsys, [*argv, "--json"]))["systems"][0]
+    assert all(system[f"{m} low"] <= system[m] <= system[f"{m} high"] for m in ("P", "R", "F1"))
+    assert system["F1 low"] < system["F1 high"]
+
+
+def test_twenty_documents_print_no_note() -> None:
+    from core.analysis.table import few_documents_note
+
+    assert few_documents_note(stats.FEW_DOCUMENTS) is None
+    assert few_documents_note(stats.FEW_DOCUMENTS - 1) is not None
