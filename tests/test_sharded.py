@@ -146,6 +146,34 @@ def test_martino_on_two_workers_equals_the_single_machine_run(
     _same_numbers(both, single)
 
 
+def test_predictions_matched_by_text_score_alike_on_both_engines(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Prediction ids that never meet the gold's, texts that all do: ``score`` matches the
+    documents by their text (core.engines.inputs.matched_to_gold), on one machine for the whole
+    files and on Dask for each shard pair, and both give the same numbers."""
+    from core.formats.tools import write_sets
+
+    texts, (gold, pred) = _corpus(4, 50, ["gold", "pred"],
+                                  labels=technique_list("semeval2021"))
+    ids = {d: f"item-{len(texts) - i}" for i, d in enumerate(texts)}
+    pred = AnnotationSet("pred", {ids[d]: v for d, v in pred.spans.items()}, "system")
+    pred_texts = {ids[d]: t for d, t in texts.items()}
+    write_sets([gold], tmp_path / "gold.json", to="semeval2021", texts=texts)
+    write_sets([pred], tmp_path / "pred.json", to="semeval2021",
+               texts=dict(reversed(pred_texts.items())))
+    write_shards([gold], texts, tmp_path / "gold", shards=4)
+    write_shards([pred], pred_texts, tmp_path / "pred", shards=4)  # in the gold's order
+    common = ["--metric", "martino", "--per-document", "--json"]
+    single = _json(["score", str(tmp_path / "gold.json"), str(tmp_path / "pred.json"), *common],
+                   capsys)
+    assert any("by their text" in w for w in single["warnings"])
+    sharded = _json(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), *common,
+                     "--engine", "dask", "--scheduler", cluster], capsys)
+    _same_numbers(sharded, single)
+    assert {r["document"] for r in sharded["per_document"]} == set(texts)
+    assert 0 < single["f1"] < 1
+
+
 def test_mafalda_jsonl_shards_equal_the_single_machine_run(
         tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
     gold_file = SAMPLES / "mafalda" / "gold.jsonl"

@@ -11,13 +11,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.cli.common import add_beyond_text, read_options
-from core.engines.inputs import assumed_of, check_pair, pred_read_options, same_texts
+from core.engines.inputs import (
+    assumed_of,
+    check_pair,
+    matched_to_gold,
+    pred_read_options,
+    same_texts,
+)
 from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
 from core.model import texts as same
-from core.model.alignment import Alignment, align, onto
+from core.model.alignment import Alignment, align
 from core.model.errors import Diagnostic, FormatError, InputError, expand_diagnostics
 from core.model.taxonomy import Taxonomy
 
@@ -68,25 +74,6 @@ def alternatives_note(source: str, gold: AnnotationSet) -> list[Diagnostic]:
                        f"{doc!r} [{start}, {end}) {shown}); the MAFALDA metric reads each as "
                        "one span with alternative labels (Helwe et al. 2024, Definition 6), "
                        "where the Da San Martino metric counts one span per label")]
-
-
-def matched_to_gold(gold: Loaded, pred: Loaded, source: str) -> tuple[Loaded, list[str]]:
-    """``pred`` with its documents renamed to the gold's that hold the same text
-    (:func:`core.model.alignment.onto`), and the note that says so, when their ids
-    do not meet but their texts do (a MAFALDA gold without ids, numbered by line, and an
-    annotator's doccano export: ``4642`` is the gold's ``0``). Only when every document of
-    ``pred`` has a text and lands on a gold document of that text, whitespace aside: otherwise
-    ``pred`` as it is (and the metric refuses other documents as before). A file whose reader
-    keeps records by document id (an official order) is left as it is too."""
-    moves = None if pred.records is not None else onto(gold.texts, pred.texts)
-    if moves is None:
-        return pred, []
-    alignment = Alignment((source,), (moves,), ((),))
-    extents = pred.assumed_extents
-    pred = replace(pred, texts=alignment.texts(0, pred.texts), sets=alignment.sets(0, pred.sets),
-                   assumed_extents=None if extents is None
-                   else {alignment.rename(0, d): n for d, n in extents.items()})
-    return pred, alignment.notes()
 
 
 def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:

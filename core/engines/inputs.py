@@ -19,10 +19,31 @@ from pathlib import Path
 from core.formats import LlmParsing, Loaded, ReadOptions
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds, texts
+from core.model.alignment import Alignment, onto
 from core.model.bounds import Policy
 from core.model.errors import Diagnostic, InputError
 from core.model.taxonomy import Taxonomy, outside
 from core.model.taxonomy import resolve as resolve_taxonomy
+
+
+def matched_to_gold(gold: Loaded, pred: Loaded, source: str) -> tuple[Loaded, list[str]]:
+    """``pred`` with its documents renamed to the gold's that hold the same text
+    (:func:`core.model.alignment.onto`), and the note that says so, when their ids
+    do not meet but their texts do (a MAFALDA gold without ids, numbered by line, and an
+    annotator's doccano export: ``4642`` is the gold's ``0``). Only when every document of
+    ``pred`` has a text and lands on a gold document of that text, whitespace aside: otherwise
+    ``pred`` as it is (and the metric refuses other documents as before). A file whose reader
+    keeps records by document id (an official order) is left as it is too. The command line
+    matches the whole files; the Dask engine each shard pair (``docs/scale.md``)."""
+    moves = None if pred.records is not None else onto(gold.texts, pred.texts)
+    if moves is None:
+        return pred, []
+    alignment = Alignment((source,), (moves,), ((),))
+    extents = pred.assumed_extents
+    pred = replace(pred, texts=alignment.texts(0, pred.texts), sets=alignment.sets(0, pred.sets),
+                   assumed_extents=None if extents is None
+                   else {alignment.rename(0, d): n for d, n in extents.items()})
+    return pred, alignment.notes()
 
 
 def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: AnnotationSet,

@@ -267,7 +267,7 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
                                        list[Diagnostic | str]]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client."""
-    from core.engines.inputs import check_pair, pred_read_options
+    from core.engines.inputs import check_pair, matched_to_gold, pred_read_options
     from core.metrics import registry
     from core.plugins import load_formats
 
@@ -288,6 +288,9 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
                                  options=job.options)
         pred_loaded = load_path(job.pred, fmt=job.pred_format, options=read)
         warnings.extend(pred_loaded.diagnostics)
+        # ids that do not meet the gold's but texts that do: matched as score matches them
+        pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, job.pred)
+        warnings.extend(note)
     pred = _pick(pred_loaded, job.pred_set, "pred", job.pred)
     if pred_loaded is gold_loaded:
         pred = pred.with_role("system")
