@@ -107,6 +107,11 @@ BOUNDS_HELP = {
     "union": "every character one of the group marked",
     "intersection": "characters all of the group marked",
 }
+MATCH_SHORT = {"gamma": "gamma (γ alignment)", "overlap": "overlap (shared char.)",
+               "exact": "exact (same span)", "char": "char (no matching)"}
+BOUNDS_SHORT = {"majority": "majority (> half)", "union": "union (any)",
+                "intersection": "intersection (all)"}
+"""The pickers' option texts: short enough for their columns at 800 px (the rule is in help)."""
 FOCUS = {
     "every disputed span": lambda d: d.disputed,
     "ties and conflicts only": lambda d: bool(set(d.flags) & {*TIE_FLAGS, *CONFLICT_FLAGS}),
@@ -793,12 +798,18 @@ def rules(ws: Workspace) -> Rules:
                             value=k_default, step=1, key=K_CUR_K, bind="query-params",
                             help=f"A span is kept when at least k of the {len(sets)} annotators "
                             "marked it: 1 = union, all = intersection."))
+    # The options say their name and a hint short enough for a third of an 800 px window; the
+    # whole rule of each is in the help (it was cut to "gamma: γ alignment (Mathet…").
     match = c2.selectbox("Match spans by", MATCHES, key=K_CUR_MATCH, bind="query-params",
-                         format_func=lambda m: f"{m}: {MATCH_HELP[m]}")
+                         format_func=lambda m: MATCH_SHORT.get(m, m),
+                         help="How the annotators' spans are grouped:\n\n" + "\n".join(
+                             f"* **{m}**: {MATCH_HELP[m]}" for m in MATCHES))
     bounds = c3.selectbox("Boundaries", BOUNDARIES, key=K_CUR_BOUNDS, bind="query-params",
-                          format_func=lambda b: f"{b}: {BOUNDS_HELP[b]}",
+                          format_func=lambda b: BOUNDS_SHORT.get(b, b),
                           disabled=match in ("exact", "char"),
-                          help="Not used by exact and char matching.")
+                          help="Which characters of a group the kept span covers:\n\n"
+                          + "\n".join(f"* **{b}**: {BOUNDS_HELP[b]}" for b in BOUNDARIES)
+                          + "\n\nNot used by exact and char matching.")
     return Rules(sets, k, match, bounds)
 
 

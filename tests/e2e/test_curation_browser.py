@@ -147,3 +147,35 @@ def test_recompute_and_the_progress_tiles_show_their_whole_label_on_a_half_scree
         assert not tile.evaluate(CUT), f"the tile {tile.inner_text()!r} is cut"
     st_ui.shot(page, f"curation_tiles_{width}px")
     context.close()
+
+
+@pytest.mark.parametrize("width", [800, 1000, 1400])
+def test_the_match_and_boundaries_pickers_show_their_whole_option_text(
+        browser: Any, app_url: str, st_ui: Any, width: int) -> None:
+    # "gamma: γ alignment (Mathet et al. 2015): at most one span per annotator ..." was cut to
+    # "gamma: γ alignment (Mathet…" at 800 to 1,000 px, its options in the open list too
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    _open(page, app_url, st_ui)
+    for label in ("Match spans by", "Boundaries"):
+        box = st_ui.selectbox(page, label)
+        box.scroll_into_view_if_needed()
+        assert not box.evaluate(CUT), f"{label}: {st_ui.value(page, label)!r} is cut"
+    st_ui.shot(page, f"curation_pickers_{width}px")
+    st_ui.selectbox(page, "Match spans by").click()
+    options = page.get_by_role("option")
+    options.first.wait_for(timeout=10_000)
+    assert options.count() == 4
+    for i in range(options.count()):
+        option = options.nth(i)
+        assert not option.evaluate(CUT), f"the option {option.inner_text()!r} is cut"
+    st_ui.shot(page, f"curation_match_options_{width}px")
+    page.keyboard.press("Escape")
+    # the whole rule of each option is in the help
+    st_ui.selectbox(page, "Match spans by").get_by_test_id("stTooltipHoverTarget").hover()
+    tip = page.get_by_test_id("stTooltipContent")
+    tip.wait_for(timeout=10_000)
+    assert "Mathet et al. 2015" in tip.inner_text() and "voted on" in tip.inner_text()
+    page.wait_for_timeout(500)  # the tooltip fades in: the picture shows it drawn
+    st_ui.shot(page, f"curation_match_help_{width}px")
+    context.close()
