@@ -172,6 +172,18 @@ def test_predictions_matched_by_text_score_alike_on_both_engines(
     _same_numbers(sharded, single)
     assert {r["document"] for r in sharded["per_document"]} == set(texts)
     assert 0 < single["f1"] < 1
+    # a text twice in the gold, in two shards: each shard pair alone would match, the whole
+    # files do not (never a guess between two documents), so both engines refuse
+    last = list(texts)[-1]
+    texts[last] = texts["doc000"]
+    gold = AnnotationSet("gold", {**gold.spans, last: ()}, "gold")
+    pred = AnnotationSet("pred", {**pred.spans, ids[last]: ()}, "system")
+    write_shards([gold], texts, tmp_path / "gold2", shards=4)
+    write_shards([pred], {ids[d]: t for d, t in texts.items()}, tmp_path / "pred2", shards=4)
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "gold2"), str(tmp_path / "pred2"), *common,
+                 "--engine", "dask", "--scheduler", cluster]) == 1
+    assert f"gold document {last!r} shares its text with 1 other" in capsys.readouterr().err
 
 
 def test_mafalda_jsonl_shards_equal_the_single_machine_run(

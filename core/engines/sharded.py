@@ -201,6 +201,11 @@ class ShardOutcome:
     worker: str = ""
     peak_rss: int = 0  # bytes, the worker process's peak resident set so far
     seconds: float = 0.0  # reading and scoring the shard on its worker
+    matched: dict[str, str] = field(default_factory=dict)
+    """Predictions matched to the gold by their text: the digest of each gold text one was moved
+    onto (:func:`_digest`) -> that gold document (the client checks it is once in the gold)."""
+    text_counts: dict[str, int] = field(default_factory=dict)
+    """:func:`count_gold_texts`: how many gold documents of the shard hold each asked text."""
 
 
 def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list[str],
@@ -263,10 +268,28 @@ def _pick(loaded: Loaded, name: str | None, side: str, source: str) -> Annotatio
     raise InputError(f"{source}: no annotation set named {name!r} (--{side}-set); sets: {names}")
 
 
-def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, object],
-                                       list[Diagnostic | str]]:
+def _digest(text: str | None) -> str:
+    """A short fingerprint of a text as documents are matched (whitespace aside,
+    :func:`core.model.alignment.text_key`), sent to the client instead of the text."""
+    import hashlib
+
+    from core.model.alignment import text_key
+
+    return hashlib.blake2b((text_key(text) or "").encode(), digest_size=12).hexdigest()
+
+
+def _load_gold(job: ScoreJob) -> Loaded:
+    return load_path(job.gold, fmt=job.gold_format, options=replace(
+        job.options, labels=list(job.labels) if job.labels is not None else None, role="gold",
+        beyond_text=job.beyond_text))
+
+
+def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
+               ) -> tuple[AnnotationSet, AnnotationSet, dict[str, object],
+                          list[Diagnostic | str]]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
-    (same readers, policy, label list, hooks), with the label list fixed by the client."""
+    (same readers, policy, label list, hooks), with the label list fixed by the client; the
+    gold texts that predictions were moved onto by their text go to ``matched``."""
     from core.engines.inputs import check_pair, matched_to_gold, pred_read_options
     from core.metrics import registry
     from core.plugins import load_formats
@@ -275,8 +298,7 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
     metric = registry.get(job.metric)
     labels = list(job.labels) if job.labels is not None else None
     policy = job.beyond_text
-    gold_loaded = load_path(job.gold, fmt=job.gold_format, options=replace(
-        job.options, labels=labels, role="gold", beyond_text=policy))
+    gold_loaded = _load_gold(job)
     gold = _pick(gold_loaded, job.gold_set, "gold", job.gold)
     gold = metric.gold_view(gold)
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
@@ -288,9 +310,16 @@ def _load_pair(job: ScoreJob) -> tuple[AnnotationSet, AnnotationSet, dict[str, o
                                  options=job.options)
         pred_loaded = load_path(job.pred, fmt=job.pred_format, options=read)
         warnings.extend(pred_loaded.diagnostics)
-        # ids that do not meet the gold's but texts that do: matched as score matches them
+        # ids that do not meet the gold's but texts that do: matched as score matches them, in
+        # this shard pair; the client checks that each text is once in the whole gold, as one
+        # machine requires (score_sharded)
+        read_ids = list(pred_loaded.texts)
         pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, job.pred)
         warnings.extend(note)
+        if matched is not None and note:
+            matched.update((_digest(gold_loaded.texts.get(new)), new)
+                           for old, new in zip(read_ids, pred_loaded.texts, strict=True)
+                           if old != new)
     pred = _pick(pred_loaded, job.pred_set, "pred", job.pred)
     if pred_loaded is gold_loaded:
         pred = pred.with_role("system")
@@ -313,7 +342,7 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
     out = ShardOutcome(job.gold)
     started = time.perf_counter()
     try:
-        gold, pred, keywords, warnings = _load_pair(job)
+        gold, pred, keywords, warnings = _load_pair(job, out.matched)
         from core.metrics import registry
 
         metric = registry.get(job.metric)
@@ -332,6 +361,43 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
     out.seconds = time.perf_counter() - started
     out.worker, out.peak_rss = _process()
     return out
+
+
+def count_gold_texts(job: tuple[ScoreJob, frozenset[str]]) -> ShardOutcome:
+    """How many gold documents of one shard hold each of the texts asked (by :func:`_digest`)."""
+    score_job, digests = job
+    out = ShardOutcome(score_job.gold)
+    try:
+        from core.plugins import load_formats
+
+        load_formats()
+        for text in _load_gold(score_job).texts.values():
+            key = _digest(text)
+            if key in digests:
+                out.text_counts[key] = out.text_counts.get(key, 0) + 1
+    except SpanScopeError as exc:
+        out.error = str(exc)
+    return out
+
+
+def _check_matched_texts(client: Client, jobs: Sequence[ScoreJob],
+                         outcomes: Sequence[ShardOutcome]) -> None:
+    """Refuse predictions matched by their text in their shard pair to a gold text that another
+    gold document also holds: one machine matches whole files and never guesses between two
+    documents of one text (:func:`core.model.alignment.onto`), so it would not match them."""
+    matched = {key: (o.shard, doc) for o in outcomes for key, doc in o.matched.items()}
+    if not matched:
+        return
+    counts: Counter[str] = Counter()
+    for o in run_jobs(client, count_gold_texts, [(j, frozenset(matched)) for j in jobs]):
+        counts.update(o.text_counts)
+    twice = next((key for key in matched if counts[key] > 1), None)
+    if twice is not None:
+        shard, doc = matched[twice]
+        raise InputError(f"{shard}: predictions matched to the gold by their text, but gold "
+                         f"document {doc!r} shares its text with {counts[twice] - 1:,} other "
+                         "gold document(s), so the match would be a guess (one machine refuses "
+                         "it too); give the predictions the gold's document ids")
 
 
 # ---- reductions ------------------------------------------------------------------------------
@@ -482,6 +548,7 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
         warnings.extend(o.warnings)
         counts.update(o.warning_counts)
     _check_documents(outcomes)
+    _check_matched_texts(client, jobs, outcomes)
     totals = entry.combine([o.stats for o in outcomes], labels=chosen)
     result = entry.finish(totals, per_document=base.per_document, **keywords)
     if "llm_parsing" in entry.read_options:
