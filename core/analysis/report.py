@@ -134,6 +134,9 @@ class ReportInputs:
     taxonomy: Taxonomy | None = None
     n_resamples: int = 1000
     seed: int = 0
+    bootstrap: str = "per-slice"
+    """How the slices' intervals resample (:data:`core.analysis.slices.BOOTSTRAPS`): each
+    bucket its own documents, or the corpus's documents once for every bucket (``shared``)."""
 
 
 def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps
@@ -311,7 +314,8 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
             results[s.name] = slice_scores(
                 inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
                 n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",),
-                terms=_kept_terms(inputs, s, terms) if dim in SPAN_DIMENSIONS else None)
+                terms=_kept_terms(inputs, s, terms) if dim in SPAN_DIMENSIONS else None,
+                bootstrap=inputs.bootstrap)
         except SpanScopeError:
             continue
     if not results:
@@ -354,11 +358,25 @@ def _slices_section(inputs: ReportInputs, steps: _Steps) -> str:
         "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
         "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
-        "the reference.</p>" + (
+        "the reference.</p>" + _shared_note(inputs) + (
             f"<p class='meta'>Metadata fields not sliced ({esc(META_RULE)}):</p>"
             "<ul class='meta'>"
             + "".join(f"<li><b>{esc(f.name)}</b>: {esc(f.why)}</li>" for f in skipped)
             + "</ul>" if skipped else "") + "".join(slice_html) + "</section>")
+
+
+def _shared_note(inputs: ReportInputs) -> str:
+    """What the slices' intervals resample, when not each bucket its own documents (the
+    default report says nothing, so that it stays as it was)."""
+    if inputs.bootstrap != "shared":
+        return ""
+    return (f"<p class='meta'>F1 low/high: 95% percentile bootstrap interval with <b>shared "
+            f"resamples</b> ({inputs.n_resamples} resamples, seed {inputs.seed}): the "
+            f"{len(inputs.gold.doc_ids):,} documents of the corpus are drawn once and each "
+            "bucket scores the drawn documents it holds (their number varies from one resample "
+            "to the next), one set of draws for every bucket. Without <code>--bootstrap "
+            "shared</code> each bucket resamples its own documents; the two intervals differ, "
+            "most in small buckets.</p>")
 
 
 def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
@@ -496,7 +514,7 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     tax = inputs.taxonomy or for_labels([*gold.labels(),
                                          *(lab for s in systems for lab in s.labels())])
     inputs = ReportInputs(gold, systems, inputs.texts, inputs.level, inputs.metadata, tax,
-                          inputs.n_resamples, inputs.seed)
+                          inputs.n_resamples, inputs.seed, inputs.bootstrap)
     steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2, progress)
     tables: dict[str, ErrorTable | str] = {}
     for s in systems:

@@ -487,11 +487,25 @@ def _number_namer(values: Sequence[float], n_buckets: int) -> Callable[[float], 
 # ---- scoring -------------------------------------------------------------------------------
 
 
+BOOTSTRAPS = ("per-slice", "shared")
+"""How the buckets' intervals resample documents: ``per-slice`` draws each bucket's own
+documents (the default); ``shared`` draws the corpus's documents once and each bucket keeps
+those it holds, so every bucket, dimension and system uses the same draws (``docs/report.md``)."""
+
+
 def _intervals(table: np.ndarray, stats: Mapping[str, Callable[[np.ndarray], np.ndarray]],
-               n_resamples: int, seed: int, confidence: float, which: Sequence[str]
-               ) -> dict[str, tuple[float, float]]:
+               n_resamples: int, seed: int, confidence: float, which: Sequence[str],
+               shared: tuple[np.ndarray, int] | None = None) -> dict[str, tuple[float, float]]:
+    """The bootstrap intervals of a bucket whose per-document ``table`` holds its documents;
+    ``shared`` = (their rows in the corpus, the corpus's documents): the corpus is resampled
+    and the bucket sums the draws of its own documents (a resample may hold none of them)."""
     if n_resamples <= 0 or len(table) == 0:
         return {}
+    if shared is not None:
+        rows, n_docs = shared
+        whole = np.zeros((n_docs, table.shape[1]))
+        whole[rows] = table
+        table = whole
     chosen = {name: stat for name, stat in stats.items() if name in which}
     many = bootstrap_many(table, chosen, n_resamples=n_resamples, seed=seed,
                           confidence=confidence)
@@ -528,11 +542,13 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                  metadata: Metadata | None = None, n_buckets: int = 4,
                  n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
                  terms: Sequence[SpanTerm] | None = None,
-                 intervals: Sequence[str] = ("P", "R", "F1")) -> list[BucketScore]:
+                 intervals: Sequence[str] = ("P", "R", "F1"),
+                 bootstrap: str = "per-slice") -> list[BucketScore]:
     """Scores of ``pred`` against ``gold`` per bucket of ``dimension`` (module docstring).
 
     ``taxonomy`` (MAFALDA) defaults to :func:`core.model.taxonomy.for_labels` of both sets' labels.
-    ``intervals`` names the measures (P, R, F1) that get a bootstrap interval.
+    ``intervals`` names the measures (P, R, F1) that get a bootstrap interval; ``bootstrap``
+    how they resample (:data:`BOOTSTRAPS`).
     ``terms`` may pass the span terms already computed
     (:func:`~core.metrics.additive.martino_terms`, :func:`~core.metrics.additive.mafalda_terms`)
     when several dimensions are sliced. Buckets without any span or document are left out;
@@ -550,6 +566,7 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
     if dimension.startswith(META_PREFIX):
         check_dimension(dimension, metadata, gold.doc_ids)  # names a field that is skipped
     check_choice("dimension", "slice_scores", dimension, dimensions(metadata, gold.doc_ids))
+    check_choice("bootstrap", "slice_scores", bootstrap, BOOTSTRAPS)
     entry = registry.get(metric)
     texts = texts or {}
     keywords = _keywords(entry, gold, pred, variant, level, texts, taxonomy)
@@ -558,7 +575,8 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
         if terms is None:
             terms = entry.span_terms(gold, pred, **keywords)
         return _span_buckets(dimension, terms, lengths, gold.doc_ids, n_buckets,
-                             (n_resamples, seed, confidence, intervals))
+                             (n_resamples, seed, confidence, intervals),
+                             shared=bootstrap == "shared")
     bucket_doc = _doc_bucketer(dimension, gold, lengths, metadata, n_buckets)
     doc_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
     for d in gold.doc_ids:
@@ -579,7 +597,8 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                                int(full.references[rows].sum()),
                                int(full.predictions[rows].sum()), p, r, f1,
                                _intervals(table, stats, n_resamples, seed, confidence,
-                                          intervals)))
+                                          intervals, (np.asarray(rows), len(full.documents))
+                                          if bootstrap == "shared" else None)))
     return out
 
 
@@ -637,7 +656,8 @@ def _bucket_keys(dimension: str, terms: Sequence[SpanTerm], cols: _TermColumns,
 
 def _span_buckets(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[str, int],
                   doc_ids: Sequence[str], n_buckets: int,
-                  boot: tuple[int, int, float, Sequence[str]]) -> list[BucketScore]:
+                  boot: tuple[int, int, float, Sequence[str]], *, shared: bool = False
+                  ) -> list[BucketScore]:
     """Span-level buckets (module docstring, "The bucket rule"): each pools the terms of its
     spans, per document, as (p_num, p_den, r_num, r_den). Computed on columns of the terms
     (:func:`_term_columns`): each document's sums add its terms in their order, as a loop over
@@ -677,7 +697,8 @@ def _span_buckets(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[st
         out.append(BucketScore(dimension, name, order, "span", docs, int(sums[0, 3]),
                                int(sums[0, 1]), p, r, f1,
                                _intervals(table, stats, n_resamples, seed, confidence,
-                                          intervals),
+                                          intervals,
+                                          (docs_at, len(doc_ids)) if shared else None),
                                tuple(cols.spans[i] for i in members.tolist())))
     return out
 

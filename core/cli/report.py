@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from core.analysis.report import ReportInputs, build_report
-from core.analysis.slices import meta_plan, skipped_note
+from core.analysis.slices import BOOTSTRAPS, meta_plan, skipped_note
 from core.cli.common import Subparsers, command_parser, read_options
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.formats.atomic import check_writable, write_file
@@ -36,6 +36,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=1000,
                    help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--bootstrap", choices=BOOTSTRAPS, default="per-slice",
+                   help="the slices' intervals: per-slice (default) resamples each bucket's "
+                   "documents; shared draws the corpus's documents once for every bucket "
+                   "(fewer draws, different intervals; docs/report.md)")
     p.add_argument("--title", default=DEFAULT_TITLE, help="the report's title")
     return p
 
@@ -47,6 +51,8 @@ def command_line(args: argparse.Namespace) -> str:
             str(args.seed)]
     if args.meta:
         argv += ["--meta", args.meta]
+    if args.bootstrap != "per-slice":  # the default report's command stays as it was
+        argv += ["--bootstrap", args.bootstrap]
     if args.title != DEFAULT_TITLE:
         argv += ["--title", args.title]
     for flag, value in (("--gold-format", args.gold_format), ("--pred-format", args.pred_format)):
@@ -73,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         if field.kind == "skipped":
             print(f"warning: {skipped_note(field)}", file=sys.stderr)
     html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
-                                     metadata, None, args.samples, args.seed),
+                                     metadata, None, args.samples, args.seed,
+                                     args.bootstrap),
                         command=command_line(args), title=args.title)
     out = Path(args.output)
     write_file(out, html)

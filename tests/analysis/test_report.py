@@ -145,3 +145,27 @@ def test_the_scores_say_when_their_intervals_rest_on_few_documents() -> None:
                         command="x")
     section = html[html.index("<section id='scores'>"):html.index("<section id='categories'>")]
     assert "<strong>Only 10 documents</strong>: the intervals resample them" in section
+
+
+def test_shared_bootstrap_is_an_option_the_report_names(tmp_path: Path) -> None:
+    """``--bootstrap shared``: the slices' values as in the default report, other intervals,
+    and the report and its command say so; the default report says nothing new."""
+    argv = ["report", str(PROP / "gold.json"), str(PROP / "system_a.json"), "--samples", "100"]
+    assert main([*argv, "-o", str(tmp_path / "a.html")]) == 0
+    assert main([*argv, "-o", str(tmp_path / "b.html"), "--bootstrap", "shared"]) == 0
+    a = (tmp_path / "a.html").read_text(encoding="utf-8")
+    b = (tmp_path / "b.html").read_text(encoding="utf-8")
+    assert "shared resamples" not in a and "--bootstrap" not in a
+    assert "<b>shared resamples</b> (100 resamples, seed 0)" in b
+    assert "--samples 100 --seed 0 --bootstrap shared" in b
+
+    def slices(html: str) -> str:
+        return html[html.index("id='slices'"):html.index("id='confusion'")]
+
+    def scores(html: str) -> str:
+        return html[html.index("id='scores'"):html.index("id='categories'")]
+
+    assert scores(a) == scores(b)  # the corpus's own interval is drawn as before
+    assert slices(a) != slices(b)
+    with pytest.raises(SystemExit):
+        main([*argv, "-o", str(tmp_path / "c.html"), "--bootstrap", "joint"])

@@ -254,3 +254,35 @@ def test_span_buckets_on_columns_equal_the_loop_on_the_sample_corpus() -> None:
         boot = (200, 0, 0.95, ("F1",))
         got = _span_buckets(dim, terms, lengths, list(gold.doc_ids), 4, boot)
         assert got == _span_buckets_loop(dim, terms, lengths, list(gold.doc_ids), 4, boot)
+
+
+@pytest.mark.parametrize("dimension", ["doc_length", "label"])
+def test_shared_bootstrap_resamples_the_corpus_once_for_every_bucket(dimension: str) -> None:
+    """``bootstrap="shared"``: a bucket's interval is the bootstrap of the corpus's documents,
+    those outside the bucket adding nothing; the values are the per-slice run's."""
+    from core.metrics import registry
+    from core.metrics.stats import bootstrap_many
+
+    g = load_path(PROP / "gold.json").set
+    p = load_path(PROP / "system_a.json", options=ReadOptions(role="system")).set
+    kw = {"dimension": dimension, "n_resamples": 300, "seed": 4}
+    per_slice = slice_scores(g, p, **kw)
+    shared = slice_scores(g, p, **kw, bootstrap="shared")
+    assert [(b.bucket, b.f1, b.documents) for b in shared] == [
+        (b.bucket, b.f1, b.documents) for b in per_slice]
+    assert all(set(b.intervals) == {"P", "R", "F1"} for b in shared)
+    assert any(a.intervals != b.intervals for a, b in zip(per_slice, shared, strict=True))
+    if dimension == "doc_length":  # whole documents: the corpus table with the others zero
+        entry = registry.get("martino")
+        full = entry.document_table(entry.statistics(
+            entry.gold_view(g), AnnotationSet(p.name, p.spans, "system", False),
+            per_document=True, **entry.keywords()))
+        stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
+        for b in shared:
+            whole = np.zeros_like(full.table)
+            rows = [list(full.documents).index(d) for d in b.documents]
+            whole[rows] = full.table[rows]
+            want = bootstrap_many(whole, stats, n_resamples=300, seed=4)
+            assert b.intervals == {m: (want[m].low, want[m].high) for m in stats}
+    with pytest.raises(Exception, match="bootstrap"):
+        slice_scores(g, p, dimension="label", bootstrap="joint")
