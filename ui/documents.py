@@ -16,7 +16,7 @@ import streamlit as st
 
 from core.metrics import registry
 from core.model import AnnotationSet
-from core.render import highlight
+from core.render import highlight, passages
 from ui import above_one, export, levels, results, state, uploads
 from ui import errors as err_ui
 from ui.escape import md
@@ -33,6 +33,7 @@ DOC_SORTS: dict[str, str] = {
 """Orders of the Documents page's list (``disagreement``:
 :func:`core.render.segments.disagreement`)."""
 K_DOC_TAB = "dtab"  # the open tab of the document (bound)
+K_PASSAGE = "passage"  # a long document's passage, per document (passage/<doc>)
 DOC_TABS = ("🖍️ Highlights", "🧮 Contributions", "📊 This document's scores")
 """The document's tabs below the span selector; only the open one is drawn (``st.tabs`` with
 ``on_change="rerun"``): both annotations side by side and the merged view; every pair's
@@ -658,7 +659,8 @@ def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
     items_a = highlight.span_items(gold, doc, "G")
     items_b = highlight.span_items(pred, doc, "P")
     colours = highlight.label_colours(state.all_labels(ws.key, ws))
-    span_options = ["—"] + [it.id for it in items_a + items_b]
+    text, drawn_a, drawn_b = passage_picker(doc, ws.corpus.texts.get(doc), items_a, items_b)
+    span_options = ["—"] + [it.id for it in drawn_a + drawn_b]
     span_text = {it.id: f"{it.id} [{it.start}, {it.end}) {it.label_text}"
                  for it in items_a + items_b}
     picked = st.selectbox("Select a span to see every pair it forms", span_options,
@@ -678,8 +680,44 @@ def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
                   and (f.label == err_ui.ALL or f.label in err_ui.item_labels(
                       ws, v.set_a, v.set_b, v.cat_level, it))}
     matched = (*sorted(behind), *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
-    return Shown(doc, ws.corpus.texts.get(doc), items_a, items_b, colours, selected, span_text,
+    return Shown(doc, text, drawn_a, drawn_b, colours, selected, span_text,
                  explained, tuple(partners), cats_a, cats_b, matched)
+
+
+def passage_picker(doc: str, text: str | None, items_a: list[highlight.SpanItem],
+                   items_b: list[highlight.SpanItem]
+                   ) -> tuple[str | None, list[highlight.SpanItem], list[highlight.SpanItem]]:
+    """The text and spans to draw: the whole document, or for a text longer than
+    :data:`core.render.passages.PASSAGE_CHARS` one passage of it, picked here (the passage of
+    the selected span when one outside is asked for), its spans clipped to its edges."""
+    cuts = passages.passages(text) if text else []
+    if len(cuts) < 2:
+        return text, items_a, items_b
+    assert text is not None
+    key = f"{K_PASSAGE}/{doc}"
+    asked = st.session_state.get(state.K_SPAN)
+    where = {it.id: it.start for it in items_a + items_b}
+    first = 0
+    if asked in where and st.session_state.get(f"{key}/span") != asked:
+        # a span newly asked for (here, or by another page): open its passage; then the
+        # picker is the reader's again
+        st.session_state[f"{key}/span"] = asked
+        first = passages.passage_of(cuts, where[asked])
+        if key in st.session_state and st.session_state[key] != first:
+            st.session_state[key], first = first, 0  # the state wins over ``index``
+    k = st.selectbox(
+        "Passage", range(len(cuts)), key=key, index=first,
+        format_func=lambda i: (f"{i + 1} of {len(cuts)}: characters {cuts[i][0]:,}–"
+                               f"{cuts[i][1]:,} of {len(text):,}"),
+        help="A long text is drawn one passage at a time, so that the page stays quick. "
+             "Spans that cross a passage's edge are drawn up to the edge, in both passages. "
+             "The scores, the contributions and the error categories are the whole "
+             "document's.")
+    start, end = cuts[k]
+    drawn_a, drawn_b = passages.clip(items_a, start, end), passages.clip(items_b, start, end)
+    if asked in where and asked not in {it.id for it in drawn_a + drawn_b}:
+        st.session_state[state.K_SPAN] = "—"  # the span picker lists this passage's spans
+    return text[start:end], drawn_a, drawn_b
 
 
 def side_by_side(ws: Workspace, v: View, s: Shown) -> None:

@@ -89,13 +89,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import pairwise
 from typing import Any, Literal
 
 import numpy as np
 
 from core.metrics.labels import level_namer
-from core.metrics.overlap import SpanArrays, overlapping_pairs
+from core.metrics.overlap import PAIR_CANDIDATES, SpanArrays, overlapping_pairs, swept_pairs
 from core.model import NOTHING, AltSpan, AnnotationSet, Interval, Span, group_alternatives
 from core.model.docsets import check_same_documents
 from core.model.errors import check_choice
@@ -512,62 +511,18 @@ def _best(owner: np.ndarray, other: np.ndarray, rank: np.ndarray, inter: np.ndar
     return best, best_rank
 
 
-PAIR_CANDIDATES = 1 << 21
-"""At most this many candidate pairs are enumerated at once by :func:`_pairs`."""
-
-
 def _pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The overlapping pairs of :func:`core.metrics.overlap.overlapping_pairs` (prediction and
     reference row, |s∩t|, same label), the same arrays in the same order, for reference rows
-    sorted by document, then start.
-
-    A prediction's candidates are not every reference span of its document but the run of
-    them that can reach it: those starting before its end and after its start minus the
-    document's longest reference span (a span starting earlier ends before the prediction
-    starts); two ``searchsorted`` on a packed (document, start) key find the run. At ten
-    spans per document and side that is about one candidate per prediction instead of ten
-    (0.27 → 0.05 s CPU at 1,000,000 spans per side, docs/performance.md, issue 29). The
-    candidates are enumerated a run of predictions at a time, at most
-    :data:`PAIR_CANDIDATES` each (a prediction with more is a run of its own), so that their
-    temporaries (8 bytes a candidate) stay small whatever the corpus."""
-    empty = np.zeros(0, dtype=np.int64)
-    if not len(pred.doc) or not len(gold.doc):
-        return empty, empty.copy(), empty.copy(), np.zeros(0, dtype=bool)
-    top = max(int(pred.end.max()), int(gold.end.max())) + 2
-    if min(int(pred.start.min()), int(gold.start.min())) < 0 or n_docs * top >= 1 << 62:
+    sorted by document, then start: the sweep of :func:`core.metrics.overlap.swept_pairs`
+    (0.27 → 0.05 s CPU at 1,000,000 spans per side against every pair of a document,
+    docs/performance.md, issue 29), or :func:`_pairs_by_documents` where offsets don't pack."""
+    swept = swept_pairs(pred.doc, pred.start, pred.end, gold.doc, gold.start, gold.end, n_docs)
+    if swept is None:
         return _pairs_by_documents(pred, gold, n_docs)
-    bounds = np.searchsorted(gold.doc, np.arange(n_docs + 1))
-    held = np.flatnonzero(bounds[1:] > bounds[:-1])
-    longest = np.zeros(n_docs, dtype=np.int64)
-    longest[held] = np.maximum.reduceat(gold.end - gold.start, bounds[held])
-    p_doc = pred.doc.astype(np.int64) * top
-    g_key = gold.doc.astype(np.int64) * top + gold.start
-    hi = np.searchsorted(g_key, p_doc + pred.end, side="left")
-    lo = np.searchsorted(g_key, p_doc + np.maximum(pred.start - longest[pred.doc], -1),
-                         side="right")
-    del p_doc, g_key
-    counts = np.maximum(hi - lo, 0)
-    ends = counts.cumsum()
-    cuts = [0]
-    while cuts[-1] < len(counts):
-        done = int(ends[cuts[-1] - 1]) if cuts[-1] else 0
-        end = int(np.searchsorted(ends, done + PAIR_CANDIDATES, side="right"))
-        cuts.append(min(len(counts), max(end, cuts[-1] + 1)))
-    parts = []
-    for a, b in pairwise(cuts):
-        n = counts[a:b]
-        total = int(n.sum())
-        p_idx = np.repeat(np.arange(a, b), n)
-        g_idx = np.arange(total) - np.repeat(n.cumsum() - n - lo[a:b], n)
-        inter = (np.minimum(pred.end[p_idx], gold.end[g_idx])
-                 - np.maximum(pred.start[p_idx], gold.start[g_idx]))
-        keep = inter > 0
-        p_idx, g_idx, inter = p_idx[keep], g_idx[keep], inter[keep]
-        parts.append((p_idx, g_idx, inter, pred.label[p_idx] == gold.label[g_idx]))
-    if len(parts) == 1:
-        return parts[0]
-    return tuple(np.concatenate(c) for c in zip(*parts, strict=True))  # type: ignore[return-value]
+    p_idx, g_idx, inter = swept
+    return p_idx, g_idx, inter, pred.label[p_idx] == gold.label[g_idx]
 
 
 def _pairs_by_documents(pred: SpanArrays, gold: SpanArrays, n_docs: int

@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from core.metrics.martino import martino_gold_view
-from core.metrics.overlap import SpanArrays
+from core.metrics.overlap import BLOCK_CANDIDATES, SpanArrays, swept_pairs
 from core.metrics.result import prf as result_prf
 from core.model import AnnotationSet, Span
 from core.model.docsets import check_same_documents
@@ -297,12 +297,18 @@ def _overlapping_pairs(g: SpanArrays, p: SpanArrays, min_overlap: float
     gold order: the only pairs :func:`align` can match (equal intervals overlap 100%)."""
     lo = np.searchsorted(g.doc, p.doc, side="left")
     n = np.searchsorted(g.doc, p.doc, side="right") - lo
-    pi = np.repeat(np.arange(len(p.doc), dtype=np.int64), n)
-    first = np.cumsum(n) - n
-    gi = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(first - lo, n)
-    inter = np.minimum(p.end[pi], g.end[gi]) - np.maximum(p.start[pi], g.start[gi])
-    ok = inter > 0
-    pi, gi, inter = pi[ok], gi[ok], inter[ok]
+    n_docs = int(max(g.doc.max(initial=-1), p.doc.max(initial=-1))) + 1
+    swept = (swept_pairs(p.doc, p.start, p.end, g.doc, g.start, g.end, n_docs)
+             if int(n.sum()) > BLOCK_CANDIDATES else None)
+    if swept is not None:  # a crowded document: only the reference spans that can reach
+        pi, gi, inter = swept
+    else:
+        pi = np.repeat(np.arange(len(p.doc), dtype=np.int64), n)
+        first = np.cumsum(n) - n
+        gi = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(first - lo, n)
+        inter = np.minimum(p.end[pi], g.end[gi]) - np.maximum(p.start[pi], g.start[gi])
+        ok = inter > 0
+        pi, gi, inter = pi[ok], gi[ok], inter[ok]
     ok = inter / (g.end[gi] - g.start[gi]) * 100.0 >= min_overlap
     return pi[ok], gi[ok]
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -144,6 +145,73 @@ def _blocks(pred: SpanArrays, gold: SpanArrays, n_docs: int, ignore_labels: bool
     return pred.doc, gold.doc, n_docs
 
 
+PAIR_CANDIDATES = 1 << 21
+"""At most this many candidate pairs are enumerated at once by :func:`swept_pairs`."""
+
+BLOCK_CANDIDATES = 1 << 24
+"""Above this many candidate pairs (every prediction with every reference span of its block),
+:func:`overlapping_pairs` sweeps instead (:func:`swept_pairs`): the candidates' temporaries
+(about 50 bytes a pair) would pass 800 MB. One document of 15,375 spans per side (a 1.4M
+character text) is 236M candidates, 12 GB, against some 15,000 pairs that overlap."""
+
+
+def swept_pairs(pkey: np.ndarray, pstart: np.ndarray, pend: np.ndarray, gkey: np.ndarray,
+                gstart: np.ndarray, gend: np.ndarray, n_keys: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Every (prediction, reference) pair of the same key (a document, or a document and a
+    label) that shares a character: prediction row, reference row, |s ∩ t|; in prediction
+    order, then reference order. The reference rows must be sorted by key, then start; keys are
+    ``0 <= key < n_keys``. None when offsets do not pack into one key with the keys (negative,
+    or ``n_keys`` times the largest offset beyond 2**62): then pair by blocks instead.
+
+    A prediction's candidates are not every reference span of its block but the run of them
+    that can reach it: those starting before its end and after its start minus the block's
+    longest reference span (a span starting earlier ends before the prediction starts); two
+    ``searchsorted`` on a packed (key, start) key find the run. At ten spans per document and
+    side that is about one candidate per prediction instead of ten (docs/performance.md, issue
+    29). The candidates are enumerated a run of predictions at a time, at most
+    :data:`PAIR_CANDIDATES` each (a prediction with more is a run of its own), so that their
+    temporaries (8 bytes a candidate) stay small whatever the corpus. A block whose longest
+    reference span covers most of its text still costs the block's every pair in time, not
+    in memory.
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(pkey) or not len(gkey):
+        return empty, empty.copy(), empty.copy()
+    top = max(int(pend.max()), int(gend.max())) + 2
+    if min(int(pstart.min()), int(gstart.min())) < 0 or n_keys * top >= 1 << 62:
+        return None
+    bounds = np.searchsorted(gkey, np.arange(n_keys + 1))
+    held = np.flatnonzero(bounds[1:] > bounds[:-1])
+    longest = np.zeros(n_keys, dtype=np.int64)
+    longest[held] = np.maximum.reduceat(gend - gstart, bounds[held])
+    p_base = pkey.astype(np.int64) * top
+    g_packed = gkey.astype(np.int64) * top + gstart
+    hi = np.searchsorted(g_packed, p_base + pend, side="left")
+    lo = np.searchsorted(g_packed, p_base + np.maximum(pstart - longest[pkey], -1),
+                         side="right")
+    del p_base, g_packed
+    counts = np.maximum(hi - lo, 0)
+    ends = counts.cumsum()
+    cuts = [0]
+    while cuts[-1] < len(counts):
+        done = int(ends[cuts[-1] - 1]) if cuts[-1] else 0
+        end = int(np.searchsorted(ends, done + PAIR_CANDIDATES, side="right"))
+        cuts.append(min(len(counts), max(end, cuts[-1] + 1)))
+    parts = []
+    for a, b in pairwise(cuts):
+        n = counts[a:b]
+        total = int(n.sum())
+        p_idx = np.repeat(np.arange(a, b), n)
+        g_idx = np.arange(total) - np.repeat(n.cumsum() - n - lo[a:b], n)
+        inter = np.minimum(pend[p_idx], gend[g_idx]) - np.maximum(pstart[p_idx], gstart[g_idx])
+        keep = inter > 0
+        parts.append((p_idx[keep], g_idx[keep], inter[keep]))
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate(c) for c in zip(*parts, strict=True))  # type: ignore[return-value]
+
+
 def overlapping_pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int, *,
                       ignore_labels: bool = False, by_label: bool = False) -> OverlapPairs:
     """Pair every prediction with every gold span of its block, keep the overlapping pairs.
@@ -160,14 +228,18 @@ def overlapping_pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int, *,
     lo = bounds[pkey]
     counts = bounds[pkey + 1] - lo
     total = int(counts.sum())
-    p_idx = np.repeat(np.arange(len(pkey)), counts)
-    offsets = np.repeat(np.cumsum(counts) - counts - lo, counts)
-    g_idx = gorder[np.arange(total) - offsets]
-    inter = np.minimum(pred.end[p_idx], gold.end[g_idx]) - np.maximum(
-        pred.start[p_idx], gold.start[g_idx]
-    )
-    keep = inter > 0
-    p_idx, g_idx, inter = p_idx[keep], g_idx[keep], inter[keep]
+    swept = _swept(pred, gold, pkey, gkey, n_keys) if total > BLOCK_CANDIDATES else None
+    if swept is not None:
+        p_idx, g_idx, inter = swept
+    else:
+        p_idx = np.repeat(np.arange(len(pkey)), counts)
+        offsets = np.repeat(np.cumsum(counts) - counts - lo, counts)
+        g_idx = gorder[np.arange(total) - offsets]
+        inter = np.minimum(pred.end[p_idx], gold.end[g_idx]) - np.maximum(
+            pred.start[p_idx], gold.start[g_idx]
+        )
+        keep = inter > 0
+        p_idx, g_idx, inter = p_idx[keep], g_idx[keep], inter[keep]
     if ignore_labels:
         match = np.ones(len(p_idx), dtype=bool)
     else:
@@ -175,3 +247,19 @@ def overlapping_pairs(pred: SpanArrays, gold: SpanArrays, n_docs: int, *,
     c_pred = np.where(match, inter / pred.length[p_idx], 0.0)
     c_gold = np.where(match, inter / gold.length[g_idx], 0.0)
     return OverlapPairs(p_idx, g_idx, inter, match, c_pred, c_gold)
+
+
+def _swept(pred: SpanArrays, gold: SpanArrays, pkey: np.ndarray, gkey: np.ndarray,
+           n_keys: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`swept_pairs` for :func:`overlapping_pairs`: the reference rows sorted by block
+    and start for the sweep, then the pairs put back in the join's order (prediction, then
+    reference row within a block, the order of the rows). None when the offsets do not pack."""
+    order = np.lexsort((gold.start, gkey))
+    swept = swept_pairs(pkey, pred.start, pred.end, gkey[order], gold.start[order],
+                        gold.end[order], n_keys)
+    if swept is None:
+        return None
+    p_idx, g_sorted, inter = swept
+    g_idx = order[g_sorted]
+    back = np.lexsort((g_idx, p_idx))
+    return p_idx[back], g_idx[back], inter[back]

@@ -5,9 +5,11 @@ predictions want one gold span, at several overlap thresholds, overall and per l
 from __future__ import annotations
 
 import random
+from unittest.mock import patch
 
 import pytest
 
+from core.metrics import nervaluate
 from core.metrics.nervaluate import COUNTS, SCHEMAS, Counts, align, score
 from core.model import AnnotationSet, Span
 
@@ -69,3 +71,16 @@ def test_a_crowded_document_needs_several_rounds() -> None:
     expected, _ = by_align(gold, pred, 1.0)
     assert result.overall == expected
     assert [getattr(result.overall["strict"], k) for k in COUNTS] == [0, 4, 0, 0, 1]
+
+
+@pytest.mark.parametrize("seed", range(0, 300, 3))
+def test_the_sweep_of_a_crowded_document_counts_what_align_counts(seed: int) -> None:
+    """Above BLOCK_CANDIDATES candidates the pairs come from the sweep (only the gold spans
+    that can reach a prediction); forced here, the counts are align's."""
+    gold, pred = corpus(seed)
+    min_overlap = random.Random(seed).choice((1.0, 30.0, 100.0))
+    with patch.object(nervaluate, "BLOCK_CANDIDATES", -1):
+        result = score(gold, pred, min_overlap=min_overlap)
+    overall, per_label = by_align(gold, pred, min_overlap)
+    assert result.overall == overall
+    assert result.per_label == per_label
