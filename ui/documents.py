@@ -731,8 +731,9 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     if s.matched:
         st.caption("Dashed outline, tag underlined: the spans the error filters or the Errors "
                    "bucket keep.")
-    st.html(highlight.legend(s.colours, used))
-    st.html(err_ui.category_legend())
+    # One element for both legends, as one for the merged view and its legend below: every
+    # element is mounted again on each visit (docs/performance.md, issue 29, ninth pass).
+    st.html(highlight.legend(s.colours, used) + err_ui.category_legend())
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{md(v.set_a)}** ({gold.role}) · {len(s.items_a)} span(s)")
@@ -762,8 +763,7 @@ def merged_view(ws: Workspace, v: View, s: Shown) -> None:
         merged_b = highlight.relabel(s.items_b, mapping, drop_nothing=v.variant != "repo-head")
         st.caption(f"As {v.entry.title} sees it: labels compared at level {v.level}"
                    + ("" if v.variant == "repo-head" else "; ⊥ predictions left out") + ".")
-    st.html(highlight.status_legend())
-    st.html(highlight.render_merged(s.text, merged_a, merged_b))
+    st.html(highlight.status_legend() + highlight.render_merged(s.text, merged_a, merged_b))
     counts = highlight.status_counts(s.text, merged_a, merged_b)
     if counts:
         st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {n} chars"

@@ -36,3 +36,11 @@ def test_download_buttons_sit_in_a_row_not_in_narrow_columns(make_app) -> None:
     assert len(at.get("download_button")) >= 2
     source = (ROOT / "ui" / "widgets.py").read_text(encoding="utf-8")
     assert "st.container(horizontal=True" in source and "st.columns([1, 1, 6])" not in source
+
+
+def test_no_origin_may_steer_the_app_through_post_messages() -> None:
+    """``client.allowedOrigins`` is empty: Streamlit's default list (Community Cloud domains)
+    was checked against each of the app's own messages on every page switch, for nothing
+    (docs/performance.md, issue 29, ninth pass)."""
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["client"]["allowedOrigins"] == []

@@ -376,3 +376,18 @@ def test_a_selected_spans_pairs_and_the_filters_spans_have_cues_of_their_own(mak
     assert 'data-span="P1" title="Loaded" style="font-size:0.68em;font-weight:800' in right
     captions = " ".join(c.value for c in at.caption)
     assert "Tinted yellow" in captions and "Dashed outline" in captions
+
+
+def test_each_legend_shares_one_element_with_what_it_explains(make_app) -> None:
+    """The label and category legends are one element, the status legend and the merged view
+    another: fewer elements mounted again on every visit (docs/performance.md, issue 29,
+    ninth pass), the same HTML in the same order."""
+    at = make_app("pages/documents.py", params={"doc": "doc2"})
+    assert not at.exception
+    bodies = [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT]
+    (legends,) = [b for b in bodies if "ss-cat-legend" in b]
+    assert legends.startswith('<div class="ss-legend"')  # the labels' colours, then categories
+    assert legends.index("ss-legend\"") < legends.index("ss-cat-legend")
+    (merged,) = [b for b in bodies if "missed (gold only)" in b]
+    assert merged.startswith('<div class="ss-legend"') and merged.count("ss-legend") == 1
+    assert len(bodies) == 4  # the two legends, two lanes, the merged view with its legend
