@@ -524,7 +524,7 @@ def test_measures_computed_ahead_survive_a_worker_that_dies(make_app, handmade,
     assert not at.exception, [e.value for e in at.exception]
     assert jobs.STOPPED not in [e.value for e in at.error]
     # The view's own bar: the many-annotator values the page showed as stopped are queued
-    # again by this run (jobs.shown), so their bar may be up; the matrix must not wait.
+    # again by this run (ann.many_later), so their bar may be up; the matrix must not wait.
     waiting = [p.proto.text for p in at.get("progress") if "of every pair" in p.proto.text]
     assert not waiting, f"text-kappa was not computed ahead again: {waiting}"
     expected = pairwise(s, "text-kappa").matrix()
