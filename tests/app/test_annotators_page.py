@@ -458,7 +458,8 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
 def test_a_few_warnings_are_all_captions() -> None:
     from core.model import Span
 
-    texts = {f"d{i}": "some words here" for i in range(ann.WARNINGS_SHOWN)}
+    texts: dict[str, str | None] = {f"d{i}": "some words here"
+                                    for i in range(ann.WARNINGS_SHOWN)}
     dup = AnnotationSet("a", {d: (Span(0, 4, "x"), Span(0, 4, "x")) for d in texts},
                         role="annotator")
     other = AnnotationSet("b", {d: (Span(0, 4, "x"),) for d in texts}, role="annotator")
@@ -708,7 +709,8 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
     monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
     s = Study.from_sets(sets, texts)
-    hold = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000, "seed": 11}))
+    hold: jobs.Job[Any] = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000,
+                                                            "seed": 11}))
     deadline = time.monotonic() + 60
     while hold.started is None and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -731,5 +733,6 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
         "text-kappa"), titles
     # The tiles wait for their values, and say so
     assert [m.value for m in at.metric][:3] == ["…", "…", "…"]
+    assert hold.future is not None
     hold.future.cancel()
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for
