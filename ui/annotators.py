@@ -62,7 +62,7 @@ from ui.jobs import run_here as jobs_run_here
 from ui.jobs import shown as jobs_shown
 from ui.set_names import full_name_help
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_buttons, lazy_expander, paginate
 
 # ---- keys (this page's, bound to the URL unless marked session; the shared ones are in ui.state)
 K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)
@@ -80,8 +80,11 @@ K_ANN_RANK_PAGE = "ann_rank_page"  # session: page of the ranking table
 K_ANN_PICKED = "ann_picked"  # session: (document, measure) of the last ranking row picked
 K_ANN_JOBS = "ann_jobs"  # session: the background γ jobs the last run showed
 K_ANN_AHEAD = "ann_ahead"  # session: the choice and measure the prefetch order was set for
+K_ANN_MANY = "ann_many_job"  # session: the many-annotator values' job the last run showed
 K_ANN_TAB = "ann_tab"  # the open tab (who agrees with whom, against the gold, documents)
 K_ANN_MORE = "ann_more"  # session: the expander with the table of the sets-together values
+K_ANN_WARNINGS = "ann_more_warnings"  # session: the expander of the warnings' table
+K_ANN_ALONE = "ann_alone"  # session: the expander of the documents in one set only
 ANN_ALL_LABELS = "(all labels)"
 TABS = ("👥 Who agrees with whom", "🎯 Against the gold and the majority",
         "📄 Documents by disagreement")
@@ -233,7 +236,12 @@ def many_values(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str |
 
 
 WARNINGS_SHOWN = 5
-"""The study's warnings shown as captions; the others are listed in a table below them."""
+"""Up to this many warnings of the study are all shown as captions; more are
+:data:`WARNINGS_FIRST` captions and a table of the others in a closed expander."""
+
+WARNINGS_FIRST = 1
+"""The warnings shown as captions when there are more than :data:`WARNINGS_SHOWN` (an example
+of what the table below lists)."""
 
 BACKGROUND_DOCS = 2000
 """Above this many documents every measure runs in the background like γ (:func:`many_job`,
@@ -246,10 +254,34 @@ change of measure; meanwhile it shows progress bars and stays usable."""
 def many_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
              ) -> Job[dict[str, ManyResult]]:
     """:func:`many_values` in the background (for a corpus of more than
-    :data:`BACKGROUND_DOCS` documents)."""
+    :data:`BACKGROUND_DOCS` documents), queued behind the chosen measure's view and the measures
+    computed ahead (:func:`many_later`)."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"Fleiss' κ, Krippendorff's α and α_U of {len(s.docs):,} documents",
-                      "many", {"study": _resident_study(ws_key, s, sets, label)}))
+                      "many", {"study": _resident_study(ws_key, s, sets, label)}), later=True)
+
+
+def many_later(ws: Workspace, sets: tuple[str, ...], label: str | None
+               ) -> Job[dict[str, ManyResult]]:
+    """:func:`many_job`, queued as a later job (:func:`ui.jobs.submit`): after the chosen
+    measure's view and after the measures :func:`prefetch` queues ahead of the other later jobs,
+    so that it never holds back a switch of measure. Its values are the tiles below the matrix,
+    not on the page's first screen, and they take the worker longest of all (α_U: 0.65 s of
+    the 0.69 s at 10,000 documents, where each measure ahead takes 0.04–0.5 s); the first
+    visit queued it before them (docs/performance.md, "Issue 29, ninth pass: the Annotators
+    page"). It is not :func:`ui.jobs.shown`, which would run it next; so this does what that
+    does for it: the job of the sets the previous run showed is cancelled if it has not started
+    (another choice of sets or label), and this one queued again when a previous run cancelled
+    it, or when its worker died and the page said so."""
+    job = many_job(ws.key, ws, sets, label)
+    future = job.future
+    if future is not None and (future.cancelled() or (job.stop_shown and job.stopped())):
+        submit(job, later=True)
+    previous = st.session_state.get(K_ANN_MANY)
+    if isinstance(previous, Job) and previous is not job and previous.future is not None:
+        previous.future.cancel()  # a no-op once the worker has taken it
+    st.session_state[K_ANN_MANY] = job
+    return job
 
 
 GAMMA_AUTO_DOCS = 1000
@@ -976,9 +1008,10 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
         else:
             vjob, view_error = None, None
             view = measure_view(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out)
-        mjob = many_job(ws.key, ws, sets, label) if background else None
-        shown([gjob, vjob, mjob])
-        # After shown(): the chosen measure's job is queued first, the others behind it.
+        shown([gjob, vjob])
+        # After shown(): the chosen measure's job is queued first, the others behind it, and
+        # the many-annotator values last (many_later).
+        mjob = many_later(ws, sets, label) if background else None
         prefetch(ws, c, len(st_.docs))
     except SpanScopeError as exc:
         st.error("These sets cannot be compared: "
@@ -986,25 +1019,34 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
     warnings = [*clipped, *st_.warnings]
-    for warning in warnings[:WARNINGS_SHOWN]:
+    # Up to WARNINGS_SHOWN warnings are captions; more (one per document with a duplicate span:
+    # thousands on a large corpus) are the first and a table of the others, in a closed lazy
+    # expander: five captions pushed the matrix below the first screen, and the table's grid
+    # cost the browser some 25 ms on every visit though closed (docs/performance.md, "Issue 29,
+    # ninth pass: the Annotators page").
+    captions = warnings if len(warnings) <= WARNINGS_SHOWN else warnings[:WARNINGS_FIRST]
+    for warning in captions:
         st.caption(f"⚠️ {md(warning)}")
-    if len(warnings) > WARNINGS_SHOWN:
-        # One caption per document with a duplicate span is thousands of elements on a large
-        # corpus (seconds for the browser on every run): the rest go in a paginated table.
-        rest = pd.DataFrame({"warning": warnings[WARNINGS_SHOWN:]})
-        with st.expander(f"⚠️ {len(rest):,} more warnings"):
-            st.dataframe(paginate(rest, key="ann_warnings_page"), hide_index=True,
-                         key="ann_warnings", placeholder="—")
+    if len(warnings) > len(captions):
+        rest = pd.DataFrame({"warning": warnings[len(captions):]})
+        more = lazy_expander(f"⚠️ {len(rest):,} more warnings", key=K_ANN_WARNINGS)
+        if more.open is not False:
+            with more:
+                st.dataframe(paginate(rest, key="ann_warnings_page"), hide_index=True,
+                             key="ann_warnings", placeholder="—")
     alone, _ = coverage(ws.key, ws, sets, label)
     if alone:
         noun = "document" if len(alone) == 1 else "documents"
         verb = "is" if len(alone) == 1 else "are"
-        with st.expander(f"⚠️ {len(alone):,} {noun} of {len(st_.docs):,} {verb} in one "
-                         "chosen set only: nothing is compared there"):
-            st.caption("Their text matches no other chosen set's documents (sets whose ids "
-                       "differ are matched by text on the Data page; see each file's notes).")
-            st.dataframe(pd.DataFrame(alone, columns=["document", "only in"]),
-                         hide_index=True, key="ann_single_docs")
+        listed = lazy_expander(f"⚠️ {len(alone):,} {noun} of {len(st_.docs):,} {verb} in one "
+                               "chosen set only: nothing is compared there", key=K_ANN_ALONE)
+        if listed.open is not False:
+            with listed:
+                st.caption("Their text matches no other chosen set's documents (sets whose ids "
+                           "differ are matched by text on the Data page; see each file's "
+                           "notes).")
+                st.dataframe(pd.DataFrame(alone, columns=["document", "only in"]),
+                             hide_index=True, key="ann_single_docs")
     return Computed(st_, gjob, vjob, view, view_error, mjob)
 
 

@@ -410,7 +410,7 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
         if job.done():
             st.rerun()
         if job.started is None:
-            text = f"{md(job.title)}: waiting for the worker (starting, or busy with another γ)…"
+            text = f"{md(job.title)}: waiting for the worker (starting, or busy with another job)…"
         else:
             text = f"{md(job.title)}: {job.fraction:.0%} ({job.elapsed():.1f} s)"
         st.progress(job.fraction, text=text)

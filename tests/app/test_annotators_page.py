@@ -27,6 +27,7 @@ from core.metrics.agreement import (
 from core.model import AnnotationSet
 from ui import annotators as ann
 from ui import sidebar, state
+from ui.escape import md
 
 PAGE = "pages/annotators.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -431,7 +432,7 @@ def test_the_majority_lane_of_one_document_is_the_corpus_majority_there(handmade
         assert (doc in one.spans) == (doc in corpus.spans)
 
 
-def test_many_warnings_show_five_and_list_the_rest(frame) -> None:
+def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> None:
     from core.model import Span
 
     texts = {f"d{i}": "some words here" for i in range(8)}
@@ -443,8 +444,32 @@ def test_many_warnings_show_five_and_list_the_rest(frame) -> None:
     warnings = Study.from_sets([dup, other], texts).warnings
     assert len(warnings) == 8
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
-    assert len(shown) == ann.WARNINGS_SHOWN
-    assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_SHOWN:]
+    assert shown == [f"⚠️ {md(w)}" for w in warnings[:ann.WARNINGS_FIRST]]
+    # The others in a closed expander whose table is not drawn until it is opened (a grid
+    # costs the browser some 25 ms per visit, closed or not)
+    labels = [e.label for e in at.expander]
+    assert f"⚠️ {8 - ann.WARNINGS_FIRST} more warnings" in labels
+    assert not any("warning" in df.value.columns for df in at.dataframe)
+    at.session_state[f"{ann.K_ANN_WARNINGS}_kept"] = True  # what its on_change keeps
+    at.run()
+    assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_FIRST:]
+
+
+def test_a_few_warnings_are_all_captions() -> None:
+    from core.model import Span
+
+    texts: dict[str, str | None] = {f"d{i}": "some words here"
+                                    for i in range(ann.WARNINGS_SHOWN)}
+    dup = AnnotationSet("a", {d: (Span(0, 4, "x"), Span(0, 4, "x")) for d in texts},
+                        role="annotator")
+    other = AnnotationSet("b", {d: (Span(0, 4, "x"),) for d in texts}, role="annotator")
+    at = _custom_app([dup, other], texts)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = Study.from_sets([dup, other], texts).warnings
+    assert len(warnings) == ann.WARNINGS_SHOWN
+    shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
+    assert shown == [f"⚠️ {md(w)}" for w in warnings]
+    assert not any("more warnings" in e.label for e in at.expander)
 
 
 def test_on_a_large_corpus_the_other_measures_are_ready_before_the_switch(make_app, handmade,
@@ -500,7 +525,7 @@ def test_measures_computed_ahead_survive_a_worker_that_dies(make_app, handmade,
     assert not at.exception, [e.value for e in at.exception]
     assert jobs.STOPPED not in [e.value for e in at.error]
     # The view's own bar: the many-annotator values the page showed as stopped are queued
-    # again by this run (jobs.shown), so their bar may be up; the matrix must not wait.
+    # again by this run (ann.many_later), so their bar may be up; the matrix must not wait.
     waiting = [p.proto.text for p in at.get("progress") if "of every pair" in p.proto.text]
     assert not waiting, f"text-kappa was not computed ahead again: {waiting}"
     expected = pairwise(s, "text-kappa").matrix()
@@ -669,4 +694,45 @@ def test_a_character_measure_computed_in_the_page_brings_the_other(make_app, han
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
     ahead.future.cancel()
+    jobs._worker().stop()  # the γ of 3,000 samples is not waited for
+
+
+def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
+        make_app, handmade, monkeypatch) -> None:
+    # Issue 29, target 5: the values of all the sets together (α_U: 0.65 s of the worker at
+    # 10,000 documents) were queued before the measures computed ahead, so the first switches
+    # of measure waited for them. Now: the chosen measure, the others in prefetch_order, then
+    # them (their tiles are below the matrix).
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    s = Study.from_sets(sets, texts)
+    hold: jobs.Job[Any] = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000,
+                                                            "seed": 11}))
+    deadline = time.monotonic() + 60
+    while hold.started is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hold.started is not None and not hold.done()
+    ann.view_job.clear()
+    ann.many_job.clear()
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "text-kappa"})
+    assert not at.exception, [e.value for e in at.exception]
+    queued: list[jobs.Job[Any]] = []
+    for *_, job in sorted(jobs._worker().tasks.queue, key=lambda e: (e[0], e[1])):
+        future = job.future
+        if (future is not None and not future.running() and not future.done()
+                and all(job is not j for j in queued)):
+            queued.append(job)
+    titles = [j.title for j in queued]
+    many = [t for t in titles if t.startswith("Fleiss' κ, Krippendorff's α and α_U")]
+    assert len(many) == 1 and titles[-1] == many[0], titles
+    # text-κ itself was computed in the page (the worker is busy): the others wait, in order
+    assert [t.split(" of every pair")[0] for t in titles[:-1]] == ann.prefetch_order(
+        "text-kappa"), titles
+    # The tiles wait for their values, and say so
+    assert [m.value for m in at.metric][:3] == ["…", "…", "…"]
+    assert hold.future is not None
+    hold.future.cancel()
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for

@@ -73,6 +73,10 @@ def test_documents_only_one_set_covers_are_listed() -> None:
     at = _app([a, b], texts)
     (exp,) = [e for e in at.expander if "in one chosen set only" in e.label]
     assert exp.label.startswith("⚠️ 1 document of 3 is in one chosen set only")
+    # Closed and lazy: its table is drawn once the reader opens it
+    assert not any("only in" in df.value.columns for df in at.dataframe)
+    at.session_state[f"{ann.K_ANN_ALONE}_kept"] = True  # what its on_change keeps
+    at.run()
     table = next(df.value for df in at.dataframe if "only in" in df.value.columns)
     assert table.to_dict("records") == [{"document": "d3", "only in": "ann_b"}]
 
