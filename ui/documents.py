@@ -380,6 +380,8 @@ class View:
 
 def choose(ws: Workspace) -> View:
     """The pair of sets, the metric and its variant and level."""
+    if len(ws.sets) == 1:
+        one_set(ws)  # nothing to compare it with: its spans alone; stops
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
     set_a, set_b = set_pair(ws, c1, c2, "Left (reference)", "Right (compared)")
     metric = c3.radio("Metric", results.span_metric_names(), help=results.metric_help(),
@@ -397,6 +399,36 @@ def choose(ws: Workspace) -> View:
     if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift
         st.info(llm_note, icon="ℹ️")
     return View(set_a, set_b, metric, entry, variant, level)
+
+
+def one_set(ws: Workspace) -> None:
+    """The page when one set is loaded: its spans alone, with no correct / missed categories (a
+    set compared with itself is all correct; tour 4, finding 7), the search, the picker and the
+    stepper; stops."""
+    ((name, aset),) = ws.sets.items()
+    st.info(f"Only one set is loaded ({md(name)}): its spans are shown alone. Load a second set "
+            "to compare.", icon="ℹ️")
+    st.page_link("pages/data.py", label="Load a second set on the Data page", icon="📂")
+    query = st.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
+                          bind="query-params", placeholder="e.g. 111111 or 'migrants'")
+    order = natural_sorted(pair_documents(ws.key, ws, name, name)[0])
+    ids = search_documents(ws.key, ws, tuple(order), query)
+    if not ids:
+        st.warning("No document matches the search.")
+        st.stop()
+    options = document_window(ids, asked_document()[0])
+    label = f"Document ({len(ids):,} of {len(order):,})"
+    if len(options) < len(ids):
+        label += f": the first {DOC_WINDOW:,} by id are listed, search for others"
+    doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+    st.session_state[K_DOC_SHOWN] = doc
+    stepper(ids, doc)
+    items = highlight.span_items(aset, doc, "G")
+    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    st.html(highlight.legend(colours, {lab for it in items for lab in it.labels}))
+    st.markdown(f"**{md(name)}** ({aset.role}) · {len(items)} span(s)")
+    st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc"))
+    st.stop()
 
 
 @dataclass(frozen=True)
