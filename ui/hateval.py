@@ -25,14 +25,23 @@ def tables(ws: Workspace) -> dict[str, HatEvalTable]:
     return ws.records(HatEvalTable)
 
 
+def is_gold(ws: Workspace, name: str, table: HatEvalTable) -> bool:
+    """Whether the table ``name`` is a gold file: it holds the texts, unless its set has the
+    system role (Data page, or guessed from its name): a prediction may carry the gold's five
+    columns (tour 4, finding 3)."""
+    aset = ws.sets.get(name)
+    return table.is_gold and (aset is None or aset.role != "system")
+
+
 @st.cache_data(max_entries=16, show_spinner="Scoring HatEval…")
 def results(ws_key: str, _ws: Workspace, gold: str) -> dict[str, dict[str, Any]]:
     """Each other HatEval table scored against ``gold``: task A for 2-column predictions, task B
-    for 4-column ones; ``{"error": message}`` where the official checks refuse the file."""
+    for 4-column ones (and 5-column ones with the system role, :func:`is_gold`);
+    ``{"error": message}`` where the official checks refuse the file."""
     found = tables(_ws)
     out: dict[str, dict[str, Any]] = {}
     for name, table in found.items():
-        if name == gold or table.is_gold:
+        if name == gold or is_gold(_ws, name, table):
             continue
         try:
             if table.columns == COLUMNS:
@@ -80,7 +89,7 @@ def render(ws: Workspace) -> None:
     from ui.widgets import download_buttons
 
     found = tables(ws)
-    golds = [n for n, t in found.items() if t.is_gold]
+    golds = [n for n, t in found.items() if is_gold(ws, n, t)]
     st.subheader("HatEval 2019")
     st.caption("Text classification (SemEval-2019 Task 5, Basile et al. 2019): task A scores HS "
                "(hate speech or not) by accuracy and macro P/R/F1 over the classes present; task "
