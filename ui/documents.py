@@ -19,6 +19,7 @@ from core.model import AnnotationSet
 from core.render import highlight
 from ui import above_one, export, levels, results, state, uploads
 from ui import errors as err_ui
+from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.results import per_doc_f1
 from ui.state import Workspace
@@ -426,7 +427,9 @@ def one_set(ws: Workspace) -> None:
     items = highlight.span_items(aset, doc, "G")
     colours = highlight.label_colours(state.all_labels(ws.key, ws))
     st.html(highlight.legend(colours, {lab for it in items for lab in it.labels}))
-    st.markdown(f"**{md(name)}** ({aset.role}) · {len(items)} span(s)")
+    labelled = hateval_ui.text_labels(ws, (name,), doc)  # HatEval: the text's labels
+    st.markdown(f"**{md(name)}** ({aset.role}) · "
+                + (labelled[0][0] if labelled else f"{len(items)} span(s)"))
     st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc"))
     st.stop()
 
@@ -719,6 +722,11 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
     used = {lab for it in s.items_a + s.items_b for lab in it.labels}
     st.markdown(f"**Both annotations of document {md(s.doc)}, side by side**")
+    labelled = hateval_ui.text_labels(ws, (v.set_a, v.set_b), s.doc)  # HatEval: text labels
+    if labelled is not None:
+        st.caption("Text labels (HatEval): " + (f"{md(v.set_b)} differs on "
+                   + ", ".join(labelled[1]) + " (in bold, ≠)" if labelled[1] else "they agree")
+                   + "; their scores are on 📊 Scores.")
     if s.selected:
         st.caption(f"Tinted yellow, tag in bold: {md(s.span_text[s.selected])} and the spans it "
                    f"forms pairs with; what each pair contributes: tab {DOC_TABS[1]}.")
@@ -729,12 +737,14 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     st.html(err_ui.category_legend())
     left, right = st.columns(2)
     with left:
-        st.markdown(f"**{md(v.set_a)}** ({gold.role}) · {len(s.items_a)} span(s)")
+        st.markdown(f"**{md(v.set_a)}** ({gold.role}) · "
+                    + (labelled[0][0] if labelled else f"{len(s.items_a)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
                                        dom_id="left-doc", partners=s.partners,
                                        notes=err_ui.notes(s.cats_a), matched=s.matched))
     with right:
-        st.markdown(f"**{md(v.set_b)}** ({pred.role}) · {len(s.items_b)} span(s)")
+        st.markdown(f"**{md(v.set_b)}** ({pred.role}) · "
+                    + (labelled[0][1] if labelled else f"{len(s.items_b)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
                                        dom_id="right-doc", partners=s.partners,
                                        notes=err_ui.notes(s.cats_b), matched=s.matched))

@@ -45,3 +45,34 @@ def test_a_five_column_prediction_with_the_system_role_is_scored(
     row = table.set_index("system").loc["system_hev"]
     assert row["EMR"] == expected["emr"] == 0.5
     assert row["mean macro-F1"] == expected["macro_f1"]
+
+
+def _markdown(at: AppTest) -> list[str]:
+    return [str(m.value) for m in at.markdown]
+
+
+def test_documents_shows_each_texts_labels_and_where_they_differ(
+        make_app: Callable[..., AppTest]) -> None:
+    """Tour 4, finding 8: the text's HS, TR and AG of gold and system, not "0 span(s)"."""
+    at = _uploaded(make_app, "gold_hev.csv", "system_hev.csv")
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key=state.K_DOC).select("103").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = _markdown(at)
+    assert any(s.endswith("(gold) · HS 1 · TR 0 · AG 1") for s in shown)
+    assert any(s.endswith("(system) · **HS 0 ≠** · TR 0 · **AG 0 ≠**") for s in shown)
+    assert not any("span(s)" in s for s in shown)
+    assert any("differs on HS, AG" in c.value for c in at.caption)
+    at.selectbox(key=state.K_DOC).select("101").run()
+    assert any("they agree" in c.value for c in at.caption)
+    assert any(s.endswith("(system) · HS 0 · TR 0 · AG 0") for s in _markdown(at))
+
+
+def test_documents_with_one_hateval_set_shows_its_labels(
+        make_app: Callable[..., AppTest]) -> None:
+    at = _uploaded(make_app, "gold_hev.csv")
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key=state.K_DOC).select("105").run()
+    assert any(s.endswith("(gold) · HS 1 · TR 1 · AG 1") for s in _markdown(at))
