@@ -58,7 +58,7 @@ with st.sidebar:
     samples = state.sample_names()
     if st.session_state.get(state.K_SOURCE) == "upload":
         # Which files, not just "uploaded"; the links note is on each page (once), not here.
-        st.caption(uploads.sidebar_caption(current.workspace()))
+        st.caption(uploads.sidebar_caption(current.source_workspace()))
     elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
         ws = current.workspace()
         st.caption(f"Showing **files from the command line**: "

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,7 @@ from core.render.highlight import PALETTE
 from core.render.palette import FILL_PATTERNS, MARKER_SYMBOLS, SEQUENTIAL, ink_on
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
+from ui.curation import undecided
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import ahead as jobs_ahead
@@ -916,22 +918,32 @@ def _drop_stale(ws: Workspace, label_options: list[str], gold_options: list[str]
         del st.session_state[K_ANN_SETS]
 
 
+def _undecided_name(auto: str | None, name: str) -> str:
+    """``name`` as the set widgets show it: the undecided consensus ``auto`` says so."""
+    return f"{name} (undecided consensus)" if name == auto else name
+
+
 def choose(ws: Workspace) -> Choice:
     """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
     names = list(ws.sets)
+    # the Curation page's automatic consensus, nothing decided yet: offered, never a default
+    auto = undecided(ws)
     default_sets = state.set_options(ws, "annotator")
     if len(default_sets) < 2:
-        default_sets = names
+        default_sets = [n for n in names if n != auto]
     labels = state.all_labels(ws.key, ws)
     label_options = [ANN_ALL_LABELS, *labels]
     gold_options = [ANN_NO_GOLD, *names]
-    golds = state.set_options(ws, "gold")
+    golds = [n for n in state.set_options(ws, "gold") if n != auto]
     _drop_stale(ws, label_options, gold_options)
     chosen = st.multiselect("Annotation sets", names, default=default_sets, key=K_ANN_SETS,
-                            bind="query-params",
+                            bind="query-params", format_func=partial(_undecided_name, auto),
                             help=full_name_help(K_ANN_SETS, list(default_sets), "Two or more "
                                                 "sets. By default the sets with the annotator "
                                                 "role."))
+    if auto is not None:
+        st.caption(f"“{md(auto)}” is the Curation page's automatic consensus of these sets, "
+                   "nothing decided yet (undecided): offered, never chosen by default.")
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
     measure = c1.selectbox("Measure", MEASURES, index=MEASURES.index("char-kappa"),
                            key=K_ANN_MEASURE, bind="query-params",
@@ -940,7 +952,7 @@ def choose(ws: Workspace) -> Choice:
                                help="Keep only one label's spans in every measure and drawing.")
     gold = c3.selectbox("Gold (to score each annotator against)", gold_options,
                         index=gold_options.index(golds[0]) if golds else 0, key=K_ANN_GOLD,
-                        bind="query-params",
+                        bind="query-params", format_func=partial(_undecided_name, auto),
                         help=full_name_help(K_ANN_GOLD, golds[0] if golds else None))
     leave_one_out = c4.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
                               help="Off: the majority of all chosen sets (it includes the "

@@ -19,6 +19,7 @@ from core.model import AnnotationSet
 from core.render import highlight, passages
 from ui import above_one, export, levels, results, state, uploads
 from ui import errors as err_ui
+from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.results import per_doc_f1
 from ui.state import Workspace
@@ -381,6 +382,8 @@ class View:
 
 def choose(ws: Workspace) -> View:
     """The pair of sets, the metric and its variant and level."""
+    if len(ws.sets) == 1:
+        one_set(ws)  # nothing to compare it with: its spans alone; stops
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
     set_a, set_b = set_pair(ws, c1, c2, "Left (reference)", "Right (compared)")
     metric = c3.radio("Metric", results.span_metric_names(), help=results.metric_help(),
@@ -398,6 +401,38 @@ def choose(ws: Workspace) -> View:
     if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift
         st.info(llm_note, icon="ℹ️")
     return View(set_a, set_b, metric, entry, variant, level)
+
+
+def one_set(ws: Workspace) -> None:
+    """The page when one set is loaded: its spans alone, with no correct / missed categories (a
+    set compared with itself is all correct; tour 4, finding 7), the search, the picker and the
+    stepper; stops."""
+    ((name, aset),) = ws.sets.items()
+    st.info(f"Only one set is loaded ({md(name)}): its spans are shown alone. Load a second set "
+            "to compare.", icon="ℹ️")
+    st.page_link("pages/data.py", label="Load a second set on the Data page", icon="📂")
+    query = st.text_input("Search documents by id or text", key=state.K_DOC_QUERY,
+                          bind="query-params", placeholder="e.g. 111111 or 'migrants'")
+    order = natural_sorted(pair_documents(ws.key, ws, name, name)[0])
+    ids = search_documents(ws.key, ws, tuple(order), query)
+    if not ids:
+        st.warning("No document matches the search.")
+        st.stop()
+    options = document_window(ids, asked_document()[0])
+    label = f"Document ({len(ids):,} of {len(order):,})"
+    if len(options) < len(ids):
+        label += f": the first {DOC_WINDOW:,} by id are listed, search for others"
+    doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
+    st.session_state[K_DOC_SHOWN] = doc
+    stepper(ids, doc)
+    items = highlight.span_items(aset, doc, "G")
+    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    st.html(highlight.legend(colours, {lab for it in items for lab in it.labels}))
+    labelled = hateval_ui.text_labels(ws, (name,), doc)  # HatEval: the text's labels
+    st.markdown(f"**{md(name)}** ({aset.role}) · "
+                + (labelled[0][0] if labelled else f"{len(items)} span(s)"))
+    st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc"))
+    st.stop()
 
 
 @dataclass(frozen=True)
@@ -725,6 +760,11 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
     used = {lab for it in s.items_a + s.items_b for lab in it.labels}
     st.markdown(f"**Both annotations of document {md(s.doc)}, side by side**")
+    labelled = hateval_ui.text_labels(ws, (v.set_a, v.set_b), s.doc)  # HatEval: text labels
+    if labelled is not None:
+        st.caption("Text labels (HatEval): " + (f"{md(v.set_b)} differs on "
+                   + ", ".join(labelled[1]) + " (in bold, ≠)" if labelled[1] else "they agree")
+                   + "; their scores are on 📊 Scores.")
     if s.selected:
         st.caption(f"Tinted yellow, tag in bold: {md(s.span_text[s.selected])} and the spans it "
                    f"forms pairs with; what each pair contributes: tab {DOC_TABS[1]}.")
@@ -736,12 +776,14 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     st.html(highlight.legend(s.colours, used) + err_ui.category_legend())
     left, right = st.columns(2)
     with left:
-        st.markdown(f"**{md(v.set_a)}** ({gold.role}) · {len(s.items_a)} span(s)")
+        st.markdown(f"**{md(v.set_a)}** ({gold.role}) · "
+                    + (labelled[0][0] if labelled else f"{len(s.items_a)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
                                        dom_id="left-doc", partners=s.partners,
                                        notes=err_ui.notes(s.cats_a), matched=s.matched))
     with right:
-        st.markdown(f"**{md(v.set_b)}** ({pred.role}) · {len(s.items_b)} span(s)")
+        st.markdown(f"**{md(v.set_b)}** ({pred.role}) · "
+                    + (labelled[0][1] if labelled else f"{len(s.items_b)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
                                        dom_id="right-doc", partners=s.partners,
                                        notes=err_ui.notes(s.cats_b), matched=s.matched))

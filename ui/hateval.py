@@ -8,6 +8,7 @@ exits). This module only caches those results and lays them out as tables.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -25,14 +26,51 @@ def tables(ws: Workspace) -> dict[str, HatEvalTable]:
     return ws.records(HatEvalTable)
 
 
+def is_gold(ws: Workspace, name: str, table: HatEvalTable) -> bool:
+    """Whether the table ``name`` is a gold file: it holds the texts, unless its set has the
+    system role (Data page, or guessed from its name): a prediction may carry the gold's five
+    columns (tour 4, finding 3)."""
+    aset = ws.sets.get(name)
+    return table.is_gold and (aset is None or aset.role != "system")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def labels_by_text(ws_key: str, _ws: Workspace, name: str) -> dict[str, dict[str, int]]:
+    """Text id -> the labels (``{"HS": 1, "TR": 0, "AG": 1}``, the file's columns) the HatEval
+    table of set ``name`` gives it; empty when the set is no HatEval table."""
+    table = tables(_ws).get(name)
+    if table is None:
+        return {}
+    return {d: {c: table.labels[c][i] for c in table.columns} for i, d in enumerate(table.ids)}
+
+
+def text_labels(ws: Workspace, names: Sequence[str], doc: str
+                ) -> tuple[list[str], list[str]] | None:
+    """The text labels of ``doc`` in each set of ``names``, as Markdown (``HS 1 · TR 0 · AG 1``;
+    a label that differs from the first set's in bold, with ≠), and the columns where they
+    differ; None when no set of ``names`` is a HatEval table holding ``doc`` (the Documents
+    page, tour 4, finding 8)."""
+    got = [labels_by_text(ws.key, ws, n).get(doc) for n in names]
+    if all(g is None for g in got):
+        return None
+    first = got[0] or {}
+    differ = [c for c in COLUMNS if any(g is not None and c in g and c in first
+                                        and g[c] != first[c] for g in got[1:])]
+    lines = [" · ".join(f"**{c} {v} ≠**" if i and c in differ and first.get(c) != v
+                        else f"{c} {v}" for c, v in g.items()) if g is not None
+             else "no text labels" for i, g in enumerate(got)]
+    return lines, differ
+
+
 @st.cache_data(max_entries=16, show_spinner="Scoring HatEval…")
 def results(ws_key: str, _ws: Workspace, gold: str) -> dict[str, dict[str, Any]]:
     """Each other HatEval table scored against ``gold``: task A for 2-column predictions, task B
-    for 4-column ones; ``{"error": message}`` where the official checks refuse the file."""
+    for 4-column ones (and 5-column ones with the system role, :func:`is_gold`);
+    ``{"error": message}`` where the official checks refuse the file."""
     found = tables(_ws)
     out: dict[str, dict[str, Any]] = {}
     for name, table in found.items():
-        if name == gold or table.is_gold:
+        if name == gold or is_gold(_ws, name, table):
             continue
         try:
             if table.columns == COLUMNS:
@@ -80,7 +118,7 @@ def render(ws: Workspace) -> None:
     from ui.widgets import download_buttons
 
     found = tables(ws)
-    golds = [n for n, t in found.items() if t.is_gold]
+    golds = [n for n, t in found.items() if is_gold(ws, n, t)]
     st.subheader("HatEval 2019")
     st.caption("Text classification (SemEval-2019 Task 5, Basile et al. 2019): task A scores HS "
                "(hate speech or not) by accuracy and macro P/R/F1 over the classes present; task "

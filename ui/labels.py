@@ -440,6 +440,10 @@ class Choice:
 
 def choose(ws: state.Workspace) -> Choice:
     """The sets, the level, the view and its counting options."""
+    if len(ws.sets) < 2:  # one set: not compared with itself (tour 4, finding 7)
+        st.info("Labels need a reference set and at least one other set.", icon="ℹ️")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+        st.stop()
     c1, c2, c3 = st.columns([2, 2, 1])
     set_a, set_b = set_pair(ws, c1, c2, "Reference (gold)", "Compared")
     level = levels.level_select(c3, ws, set_a, set_b, label="Level",
