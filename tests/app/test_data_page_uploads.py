@@ -301,8 +301,21 @@ def test_an_empty_a_binary_and_a_long_lined_file_say_why_they_are_not_detected(m
                for e in errors), errors
     assert any("binary.json: could not detect the format: not a text file (binary bytes at "
                "offset 0); choose it in the Format box" in e for e in errors), errors
-    assert any("huge.jsonl: could not detect the format: the first line is longer than 1 MiB"
-               in e and "choose it in the Format box" in e for e in errors), errors
+    # a JSON object on one line is read whole (up to 64 MiB): it is no record of a format
+    assert any("huge.jsonl: could not detect the format: its first line (3.0 MiB), read whole, "
+               "is no record of a known format" in e and "choose it in the Format box" in e
+               for e in errors), errors
+
+
+def test_a_jsonl_file_whose_first_record_passes_1_mib_loads(make_app) -> None:
+    chapter = "Call me Ishmael. Some years ago, never mind how long precisely. " * 40_000
+    body = "".join(json.dumps(r) + "\n" for r in (
+        {"id": 1, "text": chapter, "label": [[0, 4, "Doubt"], [8, 15, "Smears"]]},
+        {"id": 2, "text": "A short review.", "label": [[2, 7, "Doubt"]]}))
+    at = _upload(_data_page(make_app), ("chapter.jsonl", body.encode()))
+    assert _errors(at) == []
+    (rep,) = at.session_state[state.K_UPLOAD_WS].reports
+    assert rep.ok and rep.format == "doccano" and rep.documents == 2 and rep.spans == 3
 
 
 def test_the_uploads_say_they_live_in_this_tab(make_app) -> None:
