@@ -345,8 +345,7 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                                             key=state.upload_key("llm", n),
                                             persist_state="session", help=LLM_HELP))
     guessed = guess_role(upload.original, folder=upload.folder)
-    default_name = n if upload.folder else \
-        state._display_name(upload.original) + upload.copy_suffix
+    default_name = _default_name(upload)
     # Read once with the role the name suggests: that tells whether the file names its sets.
     as_read = _parse(upload, chosen, guessed, default_name, beyond, llm, companion,
                      as_read=True, keep_names=True)
@@ -383,6 +382,28 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                 for_the_page(again.error)), diagnostics=(*again.diagnostics, Diagnostic(
                     again.file, GUESSED_ANNOTATOR, kind="role")))
     return rep, f"{n}|{fmt}|{llm}|{choice}|{typed}", reread
+
+
+def _default_name(upload: Upload) -> str:
+    """The name a kept upload's "Display name" box starts with (the file's set name)."""
+    return upload.name if upload.folder else \
+        state._display_name(upload.original) + upload.copy_suffix
+
+
+def renamed_boxes() -> dict[str, tuple[str, str, str]]:
+    """The "Display name" boxes of the kept uploads that rename their file's sets now: box key
+    -> (the box's value as loaded, the name the sets had as loaded, the name given). A name box
+    starts with the file's name (an empty one means it too); a box of a file that names its own
+    sets starts empty ("as read")."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for upload in kept().values():
+        default = _default_name(upload)
+        for kind, start, was in (("name", default, default), ("setname", "", "as read")):
+            key = state.upload_key(kind, upload.name)
+            typed = str(st.session_state.get(key) or "").strip()
+            if typed and typed != start:
+                out[key] = (start, was, typed)
+    return out
 
 
 def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
