@@ -446,6 +446,11 @@ def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
                                       [reports[i] for i in guessed]):
             for i, reread in guessed.items():
                 reports[i] = reread()
+            names = ", ".join(f"**{md(reports[i].file)}**" for i in guessed)
+            st.info(f"Read as annotators' exports of one tool: {names}. Their Role boxes, left "
+                    "at the guess (system), gave one document id different texts, as "
+                    "annotators' exports do; a role chosen in a box reads its file with it.",
+                    icon="👥")
     return text_policy.apply(reports, beyond), contents, "\n".join(choices)
 
 

@@ -335,6 +335,7 @@ def test_uploads_follow_the_annotator_rule_of_data_and_give_its_workspace(
     up_ws = at.session_state[state.K_UPLOAD_WS]
     assert not at.error and all(r.ok for r in up_ws.reports)
     _same_workspace(up_ws, cli_ws)
+    assert any(i.value.startswith("Read as annotators' exports of one tool") for i in at.info)
     guessed = [r.file for r in up_ws.reports
                if any(d.message == uploads.GUESSED_ANNOTATOR for d in r.diagnostics)]
     assert guessed == [r.file for r in cli_ws.reports
