@@ -189,23 +189,30 @@ def _exports_of_one_tool(reports: list[state.FileReport], args: tuple[DataArg, .
     refused system. ``reports`` are ``raw`` (as read) after :func:`ui.text_policy.same_texts`."""
     out: set[str] = set()
     loose: dict[str, int] = {}  # the files given one by one without a role: their input
-    loose_refused = False
     i = 0
     for arg in args:
         n = len(_named_inputs((arg,)))
-        refused = any(r.role == "system" and r.error is not None
-                      and text_policy.ANNOTATOR_HINT in r.error.message
-                      for r in reports[i:i + n])
         if arg.role is None and Path(arg.path).is_dir() and not _one_corpus(Path(arg.path)):
-            if refused and _systems_disagree(raw[i:i + n]):
+            if one_tools_exports(reports[i:i + n], raw[i:i + n]):
                 out.add(arg.path)
         elif arg.role is None:
             loose[arg.path] = i
-            loose_refused = loose_refused or refused
         i += n
-    if loose_refused and _systems_disagree([raw[j] for j in loose.values()]):
+    if one_tools_exports([reports[j] for j in loose.values()], [raw[j] for j in loose.values()]):
         out.update(loose)
     return frozenset(out)
+
+
+def one_tools_exports(reports: list[state.FileReport], raw: list[state.FileReport]) -> bool:
+    """Whether files given without a role (``raw`` as read, ``reports`` the same files after
+    :func:`ui.text_policy.same_texts` of every input) are annotators' exports of one tool: one
+    guessed a system was refused for giving a document another text, and one guessed a system
+    gives a document another text than another of them (:func:`_systems_disagree`). The rule
+    of ``--data`` (:func:`_exports_of_one_tool`) and of the Data page's uploads whose role box
+    was left at its guess (:func:`ui.uploads.rows`)."""
+    refused = any(r.role == "system" and r.error is not None
+                  and text_policy.ANNOTATOR_HINT in r.error.message for r in reports)
+    return refused and _systems_disagree(raw)
 
 
 def _systems_disagree(raw: list[state.FileReport]) -> bool:

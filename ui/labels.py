@@ -42,16 +42,13 @@ K_LAB_VIEW = "lview"  # "confusion" | "within reference" | "within compared"
 K_LAB_SCOPE = "lscope"  # co-occurrence scope: "span" | "overlap" | "text"
 K_LAB_VALUES = "lvalues"  # "counts" | "row-normalised"
 K_LAB_ALT = "lalt"  # gold alternatives in the confusion: "match" | "joined" | "each"
-K_LAB_CELL = "lab_cell"  # session only: the selected (row, column) cell
+K_LAB_CELL = "lcell"  # URL: the selected (row, column) cell, as the selector names it
 K_LAB_CHART = "lab_chart"  # the heatmap's selection state (st.vega_lite_chart key)
 K_LAB_TABLE = "lab_table_open"  # the expander of the matrix as a table (lazy)
 K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe key)
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
 K_LAB_PAIRS_PAGE = K_LAB_PAIRS + "_page"  # the page of the span-pair table
-K_LAB_ROW = "lrow"  # URL: the chosen cell's row label (written by hand, :func:`_cell_to_url`)
-K_LAB_COL = "lcol"  # URL: the chosen cell's column label
-K_LAB_URL_CELL = "lab_url_cell"  # session: the cell last written to (or read from) the URL
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
@@ -283,12 +280,13 @@ def clicked_cell(event: Any) -> Cell | None:
 
 
 def cell_option(m: LabelMatrix, cell: Cell | None) -> str:
-    """How the cell selector shows a cell: row → column: count of row total."""
+    """How the cell selector shows a cell, and the URL names it: row → column. No counts: the
+    selector is bound to the URL (``?lcell=``), where a name must stay the same in every view
+    and level; the chosen cell's count is shown below it."""
     if cell is None:
         return "— choose a cell —"
     row, column = cell
-    return (f"{shown(row)} → {shown(column)}: {m.count(row, column):,} of "
-            f"{m.row_totals.get(row, 0):,}")
+    return f"{shown(row)} → {shown(column)}"
 
 
 def cell_options(m: LabelMatrix) -> list[Cell]:
@@ -525,50 +523,9 @@ def _heading(c: Choice) -> tuple[str, str]:
     return f"label in {in_set}", "occurring with"
 
 
-def _url_cell() -> Cell | None:
-    """The cell the URL names (``?lrow=…&lcol=…``), or None."""
-    row, column = st.query_params.get(K_LAB_ROW), st.query_params.get(K_LAB_COL)
-    return (row, column) if row is not None and column is not None else None
-
-
-def _cell_from_url(grid: set[Cell]) -> None:
-    """A cell the URL names that this session did not write there (a link, Back or Forward)
-    becomes the chosen one. A URL without a cell keeps the session's: Streamlit forgets the
-    selector's value when another page is shown, so a return (the sidebar, or Back from the
-    document a pair opened, :func:`ui.state.restore_view_on_back`) takes the cell last
-    written to the URL, which :func:`_cell_to_url` then writes back."""
-    asked = _url_cell()
-    if asked is None:
-        kept = st.session_state.get(K_LAB_URL_CELL)
-        if st.session_state.get(K_LAB_CELL) is None and kept in grid:
-            st.session_state[K_LAB_CELL] = kept
-        return
-    if asked == st.session_state.get(K_LAB_URL_CELL):
-        return
-    st.session_state[K_LAB_URL_CELL] = asked
-    if asked in grid:
-        st.session_state[K_LAB_CELL] = asked
-
-
-def _cell_to_url(cell: Cell | None) -> None:
-    """Write the chosen cell into the URL (the selector holds tuples, and a bound widget would
-    write its displayed text, counts included, into the link), so a link or Back restores it."""
-    st.session_state[K_LAB_URL_CELL] = cell
-    if cell == _url_cell():
-        return
-    if cell is None:
-        for key in (K_LAB_ROW, K_LAB_COL):
-            if key in st.query_params:
-                del st.query_params[key]
-    else:
-        st.query_params.update({K_LAB_ROW: cell[0], K_LAB_COL: cell[1]})
-
-
 def _cell_choices(m: LabelMatrix) -> list[Cell | None]:
-    """The cell selector's options; a cell clicked on the heatmap (or named by the URL)
-    becomes the selected one."""
+    """The cell selector's options; a cell clicked on the heatmap becomes the selected one."""
     grid = {(r, c) for r in m.rows for c in m.columns}
-    _cell_from_url(grid)
     # A click on the heatmap selects its cell; the selector below is the keyboard way to it.
     clicked = clicked_cell(st.session_state.get(K_LAB_CHART))
     if clicked != st.session_state.get(K_LAB_CLICKED):
@@ -671,10 +628,11 @@ def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
                  options: list[Cell | None]) -> None:
     """The span pairs counted in the chosen cell; a picked row opens its document."""
     st.subheader("Spans behind a cell")
+    # Bound to the URL like the view's widgets: a choice replaces the page's history entry
+    # (Back leaves the page), and a link or Back from a pair's document restores the cell.
     cell = st.selectbox("Cell (or click the heatmap)", options, key=K_LAB_CELL,
                         format_func=lambda x: cell_option(m, x),
-                        placeholder=cell_option(m, None))
-    _cell_to_url(cell)
+                        placeholder=cell_option(m, None), bind="query-params")
     if cell is None:
         st.caption("Choose a cell above, or click one in the heatmap.")
         st.stop()

@@ -78,14 +78,39 @@ def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
         if problem:
             st.error(md(problem), icon="❌")
         given = (st.session_state.get(state.K_SET_NAMES) or {}).get(loaded.key) or {}
-        if given:
-            st.caption("Renamed: " + "; ".join(f"{md(a)} → **{md(b)}**"
-                                               for a, b in given.items()))
-            if st.button("Restore the loaded names", key="rename_reset"):
-                names_now = dict(st.session_state.get(state.K_SET_NAMES) or {})
-                names_now.pop(loaded.key, None)
-                st.session_state[state.K_SET_NAMES] = names_now
-                st.rerun()
+        boxes = _renamed_boxes(loaded)
+        if given or boxes:
+            st.caption("Renamed: " + "; ".join(
+                [f"{md(a)} → **{md(b)}**" for a, b in given.items()]
+                + [f"{md(was)} → **{md(now)}** (its file's Display name)"
+                   for _, was, now in boxes.values()]))
+            st.button("Restore the loaded names", key="rename_reset", on_click=_restore,
+                      args=(loaded,))
+
+
+def _renamed_boxes(loaded: state.Workspace) -> dict[str, tuple[str, str, str]]:
+    """The uploads' "Display name" boxes that rename sets of ``loaded``, when it is the
+    uploaded files' workspace (:func:`ui.uploads.renamed_boxes`), else none."""
+    if not loaded.key.startswith("upload:"):
+        return {}
+    from ui import uploads  # the Data page's rows; not needed to rename other data
+
+    return uploads.renamed_boxes()
+
+
+def _restore(loaded: state.Workspace) -> None:
+    """Every set under the name it was loaded with: the renames of "Rename a set" dropped, and
+    each upload's "Display name" box back to its start (a rename made in the box, or by "Rename
+    a set" through it). A callback, so that the boxes are set before they are drawn."""
+    boxes = _renamed_boxes(loaded)
+    # the uploads' workspace as loaded changes with its boxes: the renames kept under its
+    # earlier keys would come back with them
+    uploaded = loaded.key.startswith("upload:")
+    st.session_state[state.K_SET_NAMES] = {
+        k: v for k, v in (st.session_state.get(state.K_SET_NAMES) or {}).items()
+        if k != loaded.key and not (uploaded and k.startswith("upload:"))}
+    for key, (start, _, _) in boxes.items():
+        st.session_state[key] = start
 
 
 LONG_NAME = 20

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -39,6 +39,7 @@ K_FILES = "upload_files"  # session: {name: Upload} of the kept uploads, in uplo
 K_SEEN = "upload_seen"  # session: {uploader key: file ids it held on the Data page's last run}
 K_IDS = "upload_ids"  # session: {uploader's file id: the kept upload's name}
 K_REMOVED = "upload_removed"  # session: file ids removed with 🗑️ while the uploader held them
+K_ROLE_CHOSEN = "upload_role_chosen"  # session: kept uploads whose role box the user changed
 
 LLM_FORMAT = "mafalda-llm"
 LLM_HELP = (
@@ -300,9 +301,24 @@ def _relabel(rep: state.FileReport, src: str, name: str) -> state.FileReport:
                                error=fix(rep.error) if rep.error is not None else None)
 
 
+GUESSED_ANNOTATOR = ("read as an annotator's export: among the uploaded files whose role box "
+                     "is left at its guess, files guessed systems gave one document id "
+                     "different texts, as annotators' exports of one tool do (doccano numbers "
+                     "each annotator's documents its own way); a role chosen in the file's Role "
+                     "box (system too, chosen again) reads it with that role")
+"""The note on each upload :func:`rows` reads as an annotator (``cli_data.GUESSED_ANNOTATOR``
+on the Data page, where a role box replaces ``--data ROLE=PATH``)."""
+
+
+def _chose_role(name: str) -> None:
+    st.session_state.setdefault(K_ROLE_CHOSEN, set()).add(name)
+
+
 def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
-         ) -> tuple[state.FileReport, str]:
-    """Draw one kept upload's row and parse it; ``(report, its choices as text)``.
+         ) -> tuple[state.FileReport, str, Callable[[], state.FileReport] | None]:
+    """Draw one kept upload's row and parse it; ``(report, its choices as text, a reading as an
+    annotator's export)``, the last None unless the role box is left at a guessed system
+    (:func:`rows`).
 
     A file that names its own sets (annotators, models, an INCEpTION curation) is read "as
     read" by default: every set keeps its name and role (:data:`AS_READ_HELP`); the role box
@@ -329,14 +345,14 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                                             key=state.upload_key("llm", n),
                                             persist_state="session", help=LLM_HELP))
     guessed = guess_role(upload.original, folder=upload.folder)
-    default_name = n if upload.folder else \
-        state._display_name(upload.original) + upload.copy_suffix
+    default_name = _default_name(upload)
     # Read once with the role the name suggests: that tells whether the file names its sets.
     as_read = _parse(upload, chosen, guessed, default_name, beyond, llm, companion,
                      as_read=True, keep_names=True)
     if as_read.own_names:
         choice = c3.selectbox("Role", (AS_READ, *ROLES), key=state.upload_key("setroles", n),
-                              persist_state="session", help=AS_READ_HELP)
+                              persist_state="session", help=AS_READ_HELP,
+                              on_change=_chose_role, args=(n,))
         typed = c4.text_input("Display name", value="", placeholder="as read",
                               key=state.upload_key("setname", n), persist_state="session",
                               help=SET_NAME_HELP).strip()
@@ -348,13 +364,46 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                          as_read=choice == AS_READ, keep_names=not typed)
     else:
         choice = c3.selectbox("Role", ROLES, index=ROLES.index(guessed),
-                              key=state.upload_key("role", n), persist_state="session")
+                              key=state.upload_key("role", n), persist_state="session",
+                              on_change=_chose_role, args=(n,))
         typed = c4.text_input("Display name", value=default_name,
                               key=state.upload_key("name", n), persist_state="session").strip()
         rep = _parse(upload, chosen, choice, typed or default_name, beyond, llm,
                      companion, as_read=True, keep_names=True)
     rep = dataclasses.replace(rep, error=text_policy.for_the_page(for_the_page(rep.error)))
-    return rep, f"{n}|{fmt}|{llm}|{choice}|{typed}"
+    reread = None
+    if guessed == "system" and n not in st.session_state.get(K_ROLE_CHOSEN, ()):
+        own = as_read.own_names
+
+        def reread() -> state.FileReport:
+            again = _parse(upload, chosen, "annotator", typed or default_name, beyond, llm,
+                           companion, as_read=True, keep_names=not (own and typed))
+            return dataclasses.replace(again, error=text_policy.for_the_page(
+                for_the_page(again.error)), diagnostics=(*again.diagnostics, Diagnostic(
+                    again.file, GUESSED_ANNOTATOR, kind="role")))
+    return rep, f"{n}|{fmt}|{llm}|{choice}|{typed}", reread
+
+
+def _default_name(upload: Upload) -> str:
+    """The name a kept upload's "Display name" box starts with (the file's set name)."""
+    return upload.name if upload.folder else \
+        state._display_name(upload.original) + upload.copy_suffix
+
+
+def renamed_boxes() -> dict[str, tuple[str, str, str]]:
+    """The "Display name" boxes of the kept uploads that rename their file's sets now: box key
+    -> (the box's value as loaded, the name the sets had as loaded, the name given). A name box
+    starts with the file's name (an empty one means it too); a box of a file that names its own
+    sets starts empty ("as read")."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for upload in kept().values():
+        default = _default_name(upload)
+        for kind, start, was in (("name", default, default), ("setname", "", "as read")):
+            key = state.upload_key(kind, upload.name)
+            typed = str(st.session_state.get(key) or "").strip()
+            if typed and typed != start:
+                out[key] = (start, was, typed)
+    return out
 
 
 def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
@@ -370,12 +419,15 @@ def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
     type_system = type_system_for(everything)
     readers = [u.name for u in everything if type_system is not None and not u.folder
                and u.original.lower().endswith(".xmi")]
+    guessed: dict[int, Callable[[], state.FileReport]] = {}
     for upload in everything:
         if is_type_system(upload):
             _type_system_row(upload, readers if upload is type_system else [])
             continue
         companion = type_system if upload.name in readers else None
-        rep, choice = _row(upload, beyond, companion)
+        rep, choice, reread = _row(upload, beyond, companion)
+        if reread is not None:
+            guessed[len(reports)] = reread
         reports.append(rep)
         if upload.folder:
             contents.append(b"".join(p.encode() + b"\0" + d for p, d in sorted(upload.members)))
@@ -385,6 +437,20 @@ def rows(beyond: Policy) -> tuple[list[state.FileReport], list[bytes], str]:
         else:
             contents.append(upload.data)
         choices.append(choice)
+    # The rule of --data for files given without a role (cli_data.one_tools_exports): uploads
+    # whose role box is left at a guessed system that give one document id two texts are
+    # annotators' exports of one tool, read as annotators (their documents matched by text).
+    if sum(reports[i].ok for i in guessed) >= 2:
+        checked = text_policy.same_texts(reports)
+        if cli_data.one_tools_exports([checked[i] for i in guessed],
+                                      [reports[i] for i in guessed]):
+            for i, reread in guessed.items():
+                reports[i] = reread()
+            names = ", ".join(f"**{md(reports[i].file)}**" for i in guessed)
+            st.info(f"Read as annotators' exports of one tool: {names}. Their Role boxes, left "
+                    "at the guess (system), gave one document id different texts, as "
+                    "annotators' exports do; a role chosen in a box reads its file with it.",
+                    icon="👥")
     return text_policy.apply(reports, beyond), contents, "\n".join(choices)
 
 

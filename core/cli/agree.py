@@ -32,6 +32,10 @@ from core.model.errors import ParameterError, check_choice
 
 NAME = "agree"
 
+PER_LABEL_OF = {"gamma-k": "gamma-cat", "γ-k": "gamma-cat"}
+"""Names users give a per-label value, and the measure that reports it per label
+(:func:`compute` says so instead of listing the measures)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p = command_parser(subparsers, NAME, "inter-annotator agreement",
@@ -40,7 +44,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--measure", action="append", required=True, metavar="NAME",
                    help="span-f1, mafalda-f1, char-kappa, char-jaccard, text-kappa, "
                    "fleiss-kappa, krippendorff-alpha, unitizing-alpha, gamma, gamma-cat "
-                   "(repeatable)")
+                   "(repeatable; gamma-cat's per-label values are γ-k)")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
     p.add_argument("--label", help="restrict to one label")
     p.add_argument("--labels", metavar="FILE",
@@ -65,6 +69,13 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
 
     measures = list(dict.fromkeys(args.measure))
     for m in measures:
+        if m.lower().replace("_", "-") in PER_LABEL_OF:
+            whole = PER_LABEL_OF[m.lower().replace("_", "-")]
+            raise ParameterError("measure", (
+                f"{m!r} is no measure of its own: γ-k, the agreement on one label (Mathet "
+                f"2018), is the per-label value of {whole!r}. Use --measure {whole}: its "
+                "values per label are listed under its overall value (with --json, under "
+                f"\"{whole}\" → \"per_label\"); --label LABEL keeps one label."))
         check_choice("measure", "agree", m, MEASURES)
     if args.samples < 1:
         raise ParameterError("samples", "The 'samples' parameter of agree must be at least 1. "

@@ -6,7 +6,8 @@ Every format is a module of this package with the same three functions:
     How sure the module is (0 = not this format, 100 = certain) that a file with this name and
     this ``head`` is in its format. ``head`` is the file's first lines
     (:func:`~core.formats._sniff.head_of`): its first 4 KiB, extended to the end of the line
-    they cut, at most 1 MiB; so a JSON Lines file's first record is whole, and
+    they cut, at most 1 MiB (64 MiB for a first JSON Lines record); so a JSON Lines file's
+    first record is whole, and
     :func:`~core.formats._sniff.json_head` gives the records a head holds whole, parsed once for
     all modules. A module answers more than 0 only when the content shows its format, or when
     the file name is one that only its format uses (``.ann``, ``.labels``, ``.spacy``,

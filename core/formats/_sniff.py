@@ -1,15 +1,16 @@
 """What format detection looks at: a file's head, and the JSON records the head shows whole.
 
 :func:`head_of` is the ``head`` every module's ``sniff`` receives (see :mod:`core.formats`):
-the file's first 4 KiB, extended to the end of the line they cut, at most 1 MiB. A JSON Lines
-file's first record is then always whole unless that one line is longer than 1 MiB, so a
-module decides on the record's keys, not on a guess from the file name; a pretty-printed JSON
-file, whose lines are short, still costs about 4 KiB.
+the file's first 4 KiB, extended to the end of the line they cut, at most 1 MiB, or, when the
+file starts a JSON object, at most 64 MiB (:data:`HEAD_RECORD_MAX`). A JSON Lines file's first
+record is then always whole unless that one line is longer than 64 MiB, so a module decides on
+the record's keys, not on a guess from the file name; a pretty-printed JSON file, whose lines
+are short, still costs about 4 KiB.
 
 :func:`json_head` parses the records the head holds whole (at most :data:`MAX_RECORDS`), once
 per head however many modules ask: JSON Lines objects one per line, the first elements of a
 top-level JSON list, or one object spread over several lines. It never reads past the head,
-so detecting a 60 MB JSON file parses at most its first MiB.
+so detecting a 60 MB JSON list parses at most its first MiB.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ HEAD_MIN = 4096
 
 HEAD_MAX = 1 << 20
 """A head ends at the first line end at or after :data:`HEAD_MIN`, or here (1 MiB)."""
+
+HEAD_RECORD_MAX = 64 << 20
+"""A head that starts a JSON object (a JSON Lines record) whose line is longer than
+:data:`HEAD_MAX` ends at that line's end, or at the end of the file, up to here (64 MiB). One
+record can hold a long document (a book chapter, a whole report: a few MB of text with its
+spans), and detection needs it whole to see its keys; the bound keeps what detection decodes
+and parses of one file to one such record (tens of MB at most, well under a second), not a
+whole one-line file of gigabytes, which no JSON Lines record is."""
 
 MAX_RECORDS = 20
 """:func:`json_head` parses at most this many records."""
@@ -44,8 +53,18 @@ def head_of(data: bytes) -> str:
     """
     if len(data) > HEAD_MIN:
         newline = data.find(b"\n", HEAD_MIN - 1, HEAD_MAX)
-        data = data[: HEAD_MAX if newline < 0 else newline + 1]
+        end = HEAD_MAX if newline < 0 else newline + 1
+        if newline < 0 and len(data) > HEAD_MAX and _starts_object(data):
+            newline = data.find(b"\n", HEAD_MAX, HEAD_RECORD_MAX)
+            if newline >= 0 or len(data) <= HEAD_RECORD_MAX:  # the record ends: read it whole
+                end = len(data) if newline < 0 else newline + 1
+        data = data[:end]
     return data.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+def _starts_object(data: bytes) -> bool:
+    """Whether ``data`` starts a JSON object, after a byte order mark and white space."""
+    return data[:HEAD_MIN].removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")
 
 
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f") + b"\x7f"
@@ -55,8 +74,9 @@ def why_undetected(data: bytes) -> str | None:
     """Why no ``sniff`` can recognise ``data`` when the reason lies in the bytes, else None:
     the file is empty, holds binary bytes (a control character or a byte that is not UTF-8)
     within its first :data:`HEAD_MIN` bytes, or its first line is longer than
-    :data:`HEAD_MAX`, so that the head holds no whole JSON Lines record. Asked only once
-    detection has failed.
+    :data:`HEAD_MAX` (:data:`HEAD_RECORD_MAX` when it starts a JSON object), so that the head
+    holds no whole JSON Lines record, or is such a line read whole that no format recognises
+    (a minified JSON object). Asked only once detection has failed.
 
     >>> why_undetected(b""), why_undetected(b"ab\\x00c"), why_undetected(b'{"a": 1}')
     ('the file is empty', 'not a text file (binary bytes at offset 2)', None)
@@ -74,8 +94,16 @@ def why_undetected(data: bytes) -> str | None:
     if offsets:
         return f"not a text file (binary bytes at offset {min(offsets)})"
     if len(data) > HEAD_MAX and b"\n" not in head:
-        return (f"the first line is longer than {HEAD_MAX >> 20} MiB, the most detection "
-                "reads, so it sees no whole record")
+        if not _starts_object(data):
+            return (f"the first line is longer than {HEAD_MAX >> 20} MiB, the most detection "
+                    "reads, so it sees no whole record")
+        line = data.find(b"\n", HEAD_MAX, HEAD_RECORD_MAX)
+        if line < 0 and len(data) > HEAD_RECORD_MAX:
+            return (f"the first line is longer than {HEAD_RECORD_MAX >> 20} MiB, the most "
+                    "detection reads of a JSON record, so it sees no whole record")
+        size = (len(data) if line < 0 else line) / 2**20
+        return (f"its first line ({size:,.1f} MiB{', the whole file' if line < 0 else ''}), "
+                "read whole, is no record of a known format")
     return None
 
 

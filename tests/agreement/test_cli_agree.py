@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -79,6 +80,25 @@ def test_unknown_measure_exits_2() -> None:
     proc = agree(CSV, "--measure", "mega-kappa")
     assert proc.returncode == 2
     assert "'measure' parameter of agree must be one of" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["gamma-k", "γ-k", "gamma_k"])
+def test_gamma_k_points_to_gamma_cat_and_where_its_per_label_values_are(name: str) -> None:
+    proc = agree(CSV, "--measure", name, "--json")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert (f"{name!r} is no measure of its own: γ-k, the agreement on one label (Mathet 2018), "
+            "is the per-label value of 'gamma-cat'. Use --measure gamma-cat: its values per "
+            'label are listed under its overall value (with --json, under "gamma-cat" → '
+            '"per_label")') in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_the_help_and_gamma_cat_hold_the_per_label_values_gamma_k_names() -> None:
+    # where the refusal points: gamma-cat's per-label values, one per label
+    out = json.loads(agree(CSV, "--measure", "gamma-cat", "--json", "--samples", "5").stdout)
+    assert set(out["gamma-cat"]["per_label"]) == set(out["labels"])
+    shown = re.sub(r"- ", "-", " ".join(agree("--help").stdout.split()))  # argparse's wrapping
+    assert "gamma-cat (repeatable; gamma-cat's per-label values are γ-k)" in shown
 
 
 @pytest.mark.slow

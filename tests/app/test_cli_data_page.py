@@ -294,3 +294,56 @@ def test_a_folder_of_brat_folders_and_a_brat_files_companions_are_no_inputs_of_t
     reports = cli_data.read_reports((cli_data.DataArg(None, str(mixed)),))
     assert [(r.file, r.role, r.ok) for r in reports] == [
         ("gold.ann", "gold", True), ("pred.jsonl", "system", True)]
+
+
+def _same_workspace(a: state.Workspace, b: state.Workspace) -> None:
+    """``a`` and ``b`` hold the same sets (names, roles, spans) and the same texts."""
+    assert {n: s.role for n, s in a.sets.items()} == {n: s.role for n, s in b.sets.items()}
+    assert {n: s.spans for n, s in a.sets.items()} == {n: s.spans for n, s in b.sets.items()}
+    assert a.corpus.texts == b.corpus.texts
+
+
+@pytest.mark.parametrize("files", [("amal.jsonl", "bo.jsonl", "chen.jsonl"),
+                                   ("gold.jsonl", "ayla.jsonl", "june.jsonl")])
+def test_uploads_follow_the_annotator_rule_of_data_and_give_its_workspace(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: tuple[str, ...]) -> None:
+    # The same files uploaded on the Data page and given one by one without a role to --data:
+    # guessed systems that give one id two texts are annotators' exports of one tool, read as
+    # annotators (cli_data.one_tools_exports, one function for both paths)
+    from ui import uploads
+
+    if files[0] == "gold.jsonl":
+        _doccano(tmp_path / "gold.jsonl", ["Soup was cold.", "Nice bread here."])
+        _doccano(tmp_path / "ayla.jsonl", ["Soup was cold.", "Nice bread here."])
+        _doccano(tmp_path / "june.jsonl", ["Nice bread here.", "Soup was cold.", "Tea."])
+        paths = [tmp_path / n for n in files]
+    else:
+        paths = [EXPORT / n for n in files]
+    cli_data._load.clear()
+    _app(monkeypatch, [{"role": None, "path": str(p)} for p in paths])
+    cli_ws = cli_data.cli_workspace()
+    assert cli_ws is not None and all(r.ok for r in cli_ws.reports)
+    assert "annotator" in {s.role for s in cli_ws.sets.values()}
+    monkeypatch.delenv(DATA_ENV)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.run()
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [(p.name, p.read_bytes(), "application/octet-stream") for p in paths]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    up_ws = at.session_state[state.K_UPLOAD_WS]
+    assert not at.error and all(r.ok for r in up_ws.reports)
+    _same_workspace(up_ws, cli_ws)
+    assert any(i.value.startswith("Read as annotators' exports of one tool") for i in at.info)
+    guessed = [r.file for r in up_ws.reports
+               if any(d.message == uploads.GUESSED_ANNOTATOR for d in r.diagnostics)]
+    assert guessed == [r.file for r in cli_ws.reports
+                       if any(d.message == cli_data.GUESSED_ANNOTATOR for d in r.diagnostics)]
+    # a role chosen in the box is the user's, as --data ROLE=PATH is: systems, one refused
+    for p in paths[-2:]:
+        for role in ("annotator", "system"):  # the box shows the guess, system: choose it again
+            at.selectbox(key=state.upload_key("role", p.name)).select(role).run()
+    up_ws = at.session_state[state.K_UPLOAD_WS]
+    assert [r.role for r in up_ws.reports][-2:] == ["system", "system"]
+    assert any("one id, two texts" in e.value for e in at.error)

@@ -301,8 +301,21 @@ def test_an_empty_a_binary_and_a_long_lined_file_say_why_they_are_not_detected(m
                for e in errors), errors
     assert any("binary.json: could not detect the format: not a text file (binary bytes at "
                "offset 0); choose it in the Format box" in e for e in errors), errors
-    assert any("huge.jsonl: could not detect the format: the first line is longer than 1 MiB"
-               in e and "choose it in the Format box" in e for e in errors), errors
+    # a JSON object on one line is read whole (up to 64 MiB): it is no record of a format
+    assert any("huge.jsonl: could not detect the format: its first line (3.0 MiB), read whole, "
+               "is no record of a known format" in e and "choose it in the Format box" in e
+               for e in errors), errors
+
+
+def test_a_jsonl_file_whose_first_record_passes_1_mib_loads(make_app) -> None:
+    chapter = "Call me Ishmael. Some years ago, never mind how long precisely. " * 40_000
+    body = "".join(json.dumps(r) + "\n" for r in (
+        {"id": 1, "text": chapter, "label": [[0, 4, "Doubt"], [8, 15, "Smears"]]},
+        {"id": 2, "text": "A short review.", "label": [[2, 7, "Doubt"]]}))
+    at = _upload(_data_page(make_app), ("chapter.jsonl", body.encode()))
+    assert _errors(at) == []
+    (rep,) = at.session_state[state.K_UPLOAD_WS].reports
+    assert rep.ok and rep.format == "doccano" and rep.documents == 2 and rep.spans == 3
 
 
 def test_the_uploads_say_they_live_in_this_tab(make_app) -> None:
@@ -319,3 +332,26 @@ def test_the_files_table_shows_the_status_first_and_says_it_scrolls(make_app) ->
     assert list(files.columns)[:2] == ["file", "status"]  # seen before any sideways scroll
     assert any("in a narrow window the table scrolls sideways" in c.value and "warnings" in c.value
                for c in at.caption)
+
+
+def test_restoring_the_loaded_names_undoes_every_rename_however_made(make_app) -> None:
+    # one file renamed in its Display name box, the other through "Rename a set" (which
+    # writes that file's box): the restore button undoes both, as it undoes the other renames
+    at = _upload(_data_page(make_app), *GOLD_AND_SYSTEM)
+    loaded = set(at.session_state[state.K_UPLOAD_WS].sets)
+    at.text_input(key=state.upload_key("name", "pred_s1.json")).input("SysA").run()
+    at.selectbox(key=set_names.K_RENAME_SET).select("gold").run()
+    at.text_input(key=set_names.K_RENAME_TO).input("Reference").run()
+    at.button(key="rename_set_button").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(at.session_state[state.K_UPLOAD_WS].sets) == {"Reference", "SysA"}
+    said = " ".join(c.value for c in at.caption)
+    assert "pred_s1 → **SysA** (its file's Display name)" in said.replace("\\", "")
+    at.button(key="rename_reset").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(at.session_state[state.K_UPLOAD_WS].sets) == loaded == {"gold", "pred_s1"}
+    assert at.text_input(key=state.upload_key("name", "pred_s1.json")).value == "pred_s1"
+    assert at.text_input(key=state.upload_key("name", "gold.json")).value == "gold"
+    files = next(t for t in tables(at) if "sets" in t.columns)
+    assert list(files["sets"]) == ["gold", "pred_s1"]
+    assert not any(b.key == "rename_reset" for b in at.button)  # nothing left to restore

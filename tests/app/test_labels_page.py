@@ -275,25 +275,25 @@ def test_a_revisit_writes_no_heatmap_spec_again(make_app, monkeypatch) -> None:
 
 def test_the_chosen_cell_is_in_the_url_and_a_link_to_it_restores_it(make_app, frame) -> None:
     # Tour finding: Back from a pair's document returned to "Choose a cell above…".
+    # The selector is bound to the URL, like the view's widgets (?lcell=row → column).
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Doubt", "Loaded")
-    assert at.query_params[lab_ui.K_LAB_ROW] == "Doubt"
-    assert at.query_params[lab_ui.K_LAB_COL] == "Loaded"
-    link = make_app(PAGE, params={"b": "system_a", lab_ui.K_LAB_ROW: "Doubt",
-                                  lab_ui.K_LAB_COL: "Loaded"})
+    assert at.query_params[lab_ui.K_LAB_CELL] == "Doubt → Loaded"
+    link = make_app(PAGE, params={"b": "system_a", lab_ui.K_LAB_CELL: "Doubt → Loaded"})
     assert not link.exception, [e.value for e in link.exception]
     assert link.selectbox(key=lab_ui.K_LAB_CELL).value == ("Doubt", "Loaded")
     assert list(_pairs(link, frame)["document"]) == ["doc1"]
-    # Choosing no cell takes it out of the URL again.
+    # Choosing no cell is the selector's default: the browser takes it out of the URL
+    # (tests/e2e/test_labels_browser.py), and a link without it chooses none.
     at = at.selectbox(key=lab_ui.K_LAB_CELL).select(None).run()
-    assert lab_ui.K_LAB_ROW not in at.query_params and lab_ui.K_LAB_COL not in at.query_params
+    assert at.selectbox(key=lab_ui.K_LAB_CELL).value is None
+    assert make_app(PAGE, params={"b": "system_a"}).selectbox(key=lab_ui.K_LAB_CELL).value is None
 
 
 def test_a_url_cell_outside_the_view_is_not_chosen(make_app) -> None:
-    at = make_app(PAGE, params={"b": "system_a", lab_ui.K_LAB_ROW: "Nope",
-                                lab_ui.K_LAB_COL: "Loaded"})
+    at = make_app(PAGE, params={"b": "system_a", lab_ui.K_LAB_CELL: "Nope → Loaded"})
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=lab_ui.K_LAB_CELL).value is None
-    assert lab_ui.K_LAB_ROW not in at.query_params
+    assert lab_ui.K_LAB_CELL not in at.query_params
 
 
 def test_a_return_to_the_page_keeps_the_chosen_cell(make_app) -> None:
@@ -301,9 +301,8 @@ def test_a_return_to_the_page_keeps_the_chosen_cell(make_app) -> None:
     # the URL) on the return.
     at = _click(make_app(PAGE, params={"b": "system_a"}), "Doubt", "Loaded")
     at.switch_page("pages/documents.py").run()
-    for key in (lab_ui.K_LAB_ROW, lab_ui.K_LAB_COL):
-        at.query_params.pop(key, None)
+    at.query_params.pop(lab_ui.K_LAB_CELL, None)
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=lab_ui.K_LAB_CELL).value == ("Doubt", "Loaded")
-    assert at.query_params[lab_ui.K_LAB_ROW] == "Doubt"
+    assert at.query_params[lab_ui.K_LAB_CELL] == "Doubt → Loaded"

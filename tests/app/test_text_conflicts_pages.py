@@ -19,15 +19,22 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui import data as data_ui
-from ui import state, text_policy
+from ui import state, text_policy, uploads
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 CONFLICTS = DATA / "conflicts"
 LLM = DATA / "mafalda_llm"
 
 
-def _upload(make_app, *paths: Path, policy: str | None = None) -> AppTest:
+def _upload(make_app, *paths: Path, policy: str | None = None, chosen: bool = False
+            ) -> AppTest:
+    """``paths`` uploaded on the Data page; ``chosen``: their role boxes count as chosen (the
+    guess, system, kept on purpose, as ``--data system=PATH``), not left at their guess, which
+    reads guessed systems that give one id two texts as annotators
+    (:data:`ui.uploads.GUESSED_ANNOTATOR`)."""
     at = make_app("pages/data.py", data="empty")
+    if chosen:
+        at.session_state[uploads.K_ROLE_CHOSEN] = {p.name for p in paths}
     if policy is not None:
         at.radio(key=text_policy.K_BEYOND_TEXT).set_value(policy).run()
     at.file_uploader(key=state.K_UPLOADS).set_value(
@@ -48,7 +55,7 @@ def _loaded(at: AppTest) -> list[str]:
 def test_an_annotator_export_that_reuses_ids_for_other_texts_is_refused_naming_both(
         make_app, policy: str) -> None:
     at = _upload(make_app, *(CONFLICTS / f"reviews_ann{i}.jsonl" for i in (1, 2, 3)),
-                 policy=policy)
+                 policy=policy, chosen=True)
     (error,) = _errors(at)
     assert error.startswith("reviews_ann2.jsonl: document '1' and 1 more document have a "
                             "different text than in reviews_ann1.jsonl (from character 0: "
@@ -59,7 +66,8 @@ def test_an_annotator_export_that_reuses_ids_for_other_texts_is_refused_naming_b
 
 
 def test_two_unrelated_conll_files_do_not_merge_and_the_first_still_loads(make_app) -> None:
-    at = _upload(make_app, CONFLICTS / "ferry_timetable.conll", CONFLICTS / "harbour_pred.conll")
+    at = _upload(make_app, CONFLICTS / "ferry_timetable.conll", CONFLICTS / "harbour_pred.conll",
+                 chosen=True)
     (error,) = _errors(at)
     assert error.startswith("harbour_pred.conll: document '1' has a different text than in "
                             "ferry_timetable.conll")
@@ -169,9 +177,11 @@ def test_files_given_with_data_on_the_command_line_follow_the_same_rule(
 def test_annotator_exports_that_number_documents_apart_load_once_given_the_annotator_role(
         make_app) -> None:
     """Issue 26: the refusal says how to load them; with the role annotator their documents are
-    matched by their text (core.model.alignment)."""
+    matched by their text (core.model.alignment). Left at their guess (system), their role boxes
+    give the same: guessed systems that give one id two texts are annotators' exports of one
+    tool, as ``--data`` reads them (:func:`ui.cli_data.one_tools_exports`)."""
     paths = [CONFLICTS / f"reviews_ann{i}.jsonl" for i in (1, 2, 3)]
-    at = _upload(make_app, *paths)
+    at = _upload(make_app, *paths, chosen=True)
     (error,) = _errors(at)
     assert "give them the role annotator" in error
     for p in paths:
@@ -180,5 +190,25 @@ def test_annotator_exports_that_number_documents_apart_load_once_given_the_annot
     assert not at.exception, [e.value for e in at.exception]
     assert _errors(at) == []
     assert _loaded(at) == ["reviews_ann1", "reviews_ann2", "reviews_ann3"]
-    assert sorted(at.session_state[state.K_UPLOAD_WS].sets["reviews_ann2"].spans) == [
+    chosen = at.session_state[state.K_UPLOAD_WS]
+    assert sorted(chosen.sets["reviews_ann2"].spans) == [
         "1@reviews_ann2.jsonl", "2@reviews_ann2.jsonl"]
+    guessed = _upload(make_app, *paths)
+    assert _errors(guessed) == []
+    ws = guessed.session_state[state.K_UPLOAD_WS]
+    assert {n: (s.role, s.spans) for n, s in ws.sets.items()} == {
+        n: (s.role, s.spans) for n, s in chosen.sets.items()}
+    assert all(any(d.message == uploads.GUESSED_ANNOTATOR for d in r.diagnostics)
+               for r in ws.reports)
+
+
+def test_two_unrelated_conll_files_left_at_their_guess_load_apart_as_annotators(
+        make_app) -> None:
+    """Two guessed systems that give document '1' two texts: read as annotators (the rule of
+    ``--data``), each document matched by its text, so they still do not merge."""
+    at = _upload(make_app, CONFLICTS / "ferry_timetable.conll", CONFLICTS / "harbour_pred.conll")
+    assert _errors(at) == []
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert {n: s.role for n, s in ws.sets.items()} == {"ferry_timetable": "annotator",
+                                                       "harbour_pred": "annotator"}
+    assert not set(ws.sets["ferry_timetable"].spans) & set(ws.sets["harbour_pred"].spans)

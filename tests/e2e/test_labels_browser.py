@@ -106,10 +106,42 @@ def test_pick_a_pair_and_land_on_its_document(
     _pairs_caption(page, m.count(*cell), m.row_totals[cell[0]],
                    len(m.evidence[cell])).wait_for(timeout=30_000)
     st_ui.wait_idle(page)
-    assert "/labels" in page.url and "lrow=" in page.url and "lcol=" in page.url
+    assert "/labels" in page.url and "lcell=" in page.url
     assert st_ui.value(page, "Cell (or click") == cell_option(m, cell)
     assert page.get_by_text("Choose a cell above").count() == 0
     _shot(page, st_ui, "labels_back_keeps_the_cell")
+    assert st_ui.app_errors(page) == []
+
+
+def test_back_after_two_cell_choices_leaves_the_page(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    # A cell choice replaces the page's URL state, as the view's widgets do: Back goes to the
+    # page before, not through the cells chosen (each choice used to add a history entry).
+    st_ui.open_page(page, app_url, "")
+    page.get_by_test_id("stSidebar").get_by_text("Labels", exact=True).click()
+    page.wait_for_url("**/labels**", timeout=30_000)
+    _chart(page)
+    st_ui.wait_idle(page)
+    m = _confusion("propaganda", "gold.json", "system_a.json")
+    first, second = sorted(m.counts, key=lambda c: (-m.counts[c], c))[:2]
+    for cell in (first, second):
+        st_ui.choose(page, "Cell (or click", cell_option(m, cell))
+        _pairs_caption(page, m.count(*cell), m.row_totals[cell[0]],
+                       len(m.evidence[cell])).wait_for(timeout=30_000)
+        st_ui.wait_idle(page)
+    assert "lcell=" in page.url
+    _shot(page, st_ui, "labels_two_cells_chosen")
+    page.go_back()
+    page.wait_for_url(lambda url: "/labels" not in url, timeout=30_000)
+    st_ui.wait_idle(page)
+    assert page.get_by_test_id("stVegaLiteChart").count() == 0 or "/labels" not in page.url
+    # Forward returns to the page with the last cell chosen.
+    page.go_forward()
+    page.wait_for_url("**/labels**", timeout=30_000)
+    _pairs_caption(page, m.count(*second), m.row_totals[second[0]],
+                   len(m.evidence[second])).wait_for(timeout=30_000)
+    assert st_ui.value(page, "Cell (or click") == cell_option(m, second)
     assert st_ui.app_errors(page) == []
 
 
@@ -207,7 +239,7 @@ def test_uploaded_markup_in_labels_stays_text_in_chart_tooltip_and_table(
     cell.click()
     st_ui.wait_idle(page)
     page.get_by_test_id("stDataFrame").last.wait_for(timeout=30_000)
-    assert st_ui.value(page, "Cell (or click") == f"{label} → {label}: 1 of 1"
+    assert st_ui.value(page, "Cell (or click") == f"{label} → {label}"  # the count below it
     assert page.locator("b", has_text="bold").count() == 0
     _shot(page, st_ui, "labels_uploaded_markup")
     assert dialogs == []
