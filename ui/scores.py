@@ -406,9 +406,12 @@ class Detail:
 
 def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -> None:
     per_label = result.per_label
-    if not len(per_label) and result.raw is not None and not result.raw.pooled:
+    if not len(per_label):  # no empty grid, no downloads of nothing (tour 4 item 10)
         st.caption(f"{d.entry.title} averages per text and has no per-label decomposition; "
-                   "its per-text values are in the per-document tab.")
+                   "its per-text values are in the per-document tab."
+                   if result.raw is not None and not result.raw.pooled else
+                   f"No label has a score under {d.named}.")
+        return
     st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table",
                  placeholder="—")
     above_one.note(per_label, key="per_label")

@@ -331,3 +331,14 @@ def test_downloads_name_and_hold_the_settings_that_produced_them(make_app, monke
     assert calls["dl_per_label"][1] == {"reference": "gold", "martino": "semeval2021"}
     assert calls["dl_paired"][1] == {"reference": "gold", "martino": "semeval2021",
                                      "resamples": 1000, "seed": 0}
+
+
+def test_a_metric_without_per_label_scores_draws_no_empty_table_and_no_downloads(
+        make_app) -> None:
+    """Tour 4 item 10: MAFALDA averages per text; its per-label tab is the explanation alone."""
+    at = make_app("pages/scores.py", params={"metric": "mafalda", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("no per-label decomposition" in c.value for c in at.caption)
+    assert "per_label_table" not in [d.key for d in at.dataframe]
+    assert not [b for b in at.get("download_button") if "dl_per_label" in b.proto.id]
+    assert [b for b in at.get("download_button") if "dl_overview" in b.proto.id]
