@@ -1003,11 +1003,13 @@ def categories(ws: state.Workspace, s: Setup) -> None:
                      "row's category")},
                  on_select=partial(_row_picked, ws, s.ref, s.level, s.systems),
                  selection_mode="single-row", placeholder="—")
+    # The table's downloads under it, before the links: the keyboard's order is the page's
+    # (tour 4 item 11a).
+    download_buttons(ok, "error_categories", key="dl_err_categories")
     st.caption("Click a row's documents, select a row or click a link below (or a bar of the "
                f"chart in {TABS[1]}) to open the Documents page on the documents holding spans "
                "of that category.")
     category_links(ws, s)
-    download_buttons(ok, "error_categories", key="dl_err_categories")
 
 
 def category_chart_tab(ws: state.Workspace, s: Setup) -> None:

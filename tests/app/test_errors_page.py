@@ -518,3 +518,16 @@ def test_the_report_says_it_does_not_score_with_the_variant_chosen_on_the_page(
         thread.join(120)
     (html,) = written
     assert "not the semeval2020-tc chosen on the page" in html
+
+
+def test_the_category_tables_downloads_come_before_the_links_in_page_order(make_app) -> None:
+    """Tour 4 item 11a: under the table, its CSV/JSON downloads, then the links that open the
+    documents: the order the keyboard walks is the order on the page."""
+    at = make_app("pages/errors.py")
+    assert not at.exception, [e.value for e in at.exception]
+    order = [getattr(node, "key", None) or getattr(getattr(node, "proto", None), "id", "")
+             for node in at.main]
+    keys = [str(k) for k in order if k]
+    downloads = [i for i, k in enumerate(keys) if "dl_err_categories" in k]
+    links = [i for i, k in enumerate(keys) if k.startswith("err_open_")]
+    assert downloads and links and max(downloads) < min(links), keys

@@ -326,3 +326,24 @@ def test_the_heatmap_labels_are_drawn_in_the_theme_text_colour(make_app) -> None
     assert not at.exception, [e.value for e in at.exception]
     (drawn,) = [e.proto.spec for e in at.get("vega_lite_chart")]
     assert f": '{lab_ui.theme_ink()}'" in drawn and "'#222'" not in drawn
+
+
+def test_a_set_without_spans_or_text_labels_is_not_called_hateval(make_app) -> None:
+    """Tour 4 item 11c: an upload whose sets hold no span and no text label (an empty CAS) is
+    told so, with the way to the Data page; "text labels only, such as HatEval files" is for
+    files that hold text labels."""
+    ws = state.build_workspace([state.FileReport(
+        "empty.xmi", "uima-xmi", "gold", "empty", {"d1": "abc"},
+        (AnnotationSet("empty", {"d1": ()}, "gold"),))],
+        key="test:no-spans", title="empty.xmi", shareable=False)
+    at = AppTest.from_file(str(state.ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    (info,) = [i.value for i in at.info]
+    assert "holds a span" in info and "HatEval" not in info and "Data page" in info
+    at.session_state[state.K_UPLOAD_WS] = _sample("hateval")
+    at.run()
+    assert any("such as HatEval" in i.value for i in at.info)
