@@ -1131,7 +1131,12 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     if len(undefined):
         st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
         st.dataframe(undefined, hide_index=True, key="ann_undefined", placeholder="—")
-    download_buttons(matrix_table(pw, key), f"pairwise_{measure}", key="dl_ann_matrix")
+    download_buttons(matrix_table(pw, key), "pairwise", key="dl_ann_matrix",
+                     settings={"measure": measure,
+                               "cells": cell if measure in ASYMMETRIC else None,
+                               "label": c.label, "sets": list(c.sets),
+                               **({"samples": c.samples, "seed": c.seed}
+                                  if measure in GAMMA_MEASURES else {})})
 
 
 def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,

@@ -406,20 +406,21 @@ def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], p
 
 
 def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
-           text_len: int | None) -> None:
+           text_len: int | None, text: str | None = None) -> None:
     """A button's callback: record the lead's ``action`` (one of
     :data:`~core.analysis.consensus.ACTIONS`, ``undo`` the last decision, ``reset`` this one) on
     disputed proposal ``pos``; a decision that changed the span is what ``undo`` takes back
-    next, wherever the card has moved since (:func:`undo_last`)."""
+    next, wherever the card has moved since (:func:`undo_last`). ``text``: the document's,
+    for the whitespace warning of new bounds."""
     key = disputed[pos].key
     before = overrides(ws_key).get(key)
-    _decide(ws_key, disputed, pos, action, text_len)
+    _decide(ws_key, disputed, pos, action, text_len, text)
     if action not in ("undo", "reset") and overrides(ws_key).get(key) != before:
         st.session_state.setdefault(K_CUR_UNDO, {}).setdefault(ws_key, []).append((key, before))
 
 
 def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
-            text_len: int | None) -> None:
+            text_len: int | None, text: str | None = None) -> None:
     decided = overrides(ws_key)
     d = disputed[pos]
     _, span, _ = final(d, decided)
@@ -455,6 +456,13 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
                      "first (K keeps the span as it is).", icon="ℹ️")
             return
         write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")})
+        from core.formats._common import span_warnings
+
+        # the loaders' warning about a span with whitespace at an edge (tour 4 item 11d)
+        for message, _ in span_warnings(Span(start, end, span.label), text):
+            if "whitespace" in message:
+                st.toast(f"Bounds set, but {message}: most annotation guidelines leave it out "
+                         "(U undoes).", icon="⚠️")
         return
     else:
         raise ValueError(f"unknown curation action {action!r}")
@@ -966,7 +974,7 @@ def _edit_inputs(ws: Workspace, p: Proposed, pos: int, shown: Decision,
     e3.number_input("Start", min_value=0, step=1, key=K_CUR_START, width=120)
     e4.number_input("End", min_value=1, step=1, key=K_CUR_END, width=120)
     e5.button("↔ Set bounds", key="cur_bounds_btn", shortcut=SHORTCUTS["bounds"],
-              on_click=decide, args=(*args, "bounds", text_len),
+              on_click=decide, args=(*args, "bounds", text_len, ws.texts().get(shown.doc)),
               help="Keep this span with the start and end on the left (end exclusive).")
 
 

@@ -66,6 +66,13 @@ def workspace_or_stop(min_sets: int, message: str, *,
         st.info(message, icon="ℹ️")
         st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
         st.stop()
+    if needs_spans and not ws.has_spans and not any(r.records is not None
+                                                    for r in ws.reports if r.ok):
+        # no span and no text label either (an empty CAS): nothing to score anywhere
+        st.info(f"No set of “{md(ws.title)}” holds a span, so this page has nothing to show: "
+                "load files with spans on the Data page.", icon="ℹ️")
+        st.page_link("pages/data.py", label="Load data on the Data page", icon="📂")
+        st.stop()
     if needs_spans and not ws.has_spans:
         st.info(f"No set of “{md(ws.title)}” holds a span (text labels only, such as HatEval "
                 "files), so this page has nothing to show; its text-level scores are on the "

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -212,6 +213,25 @@ def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
     return " ".join(notes)
 
 
+def download_settings(ws: Workspace, s: Setup, systems: Sequence[str], *,
+                      metric: str | None = None, boot: bool = False) -> dict[str, Any]:
+    """What produced a download of the page (:func:`ui.widgets.download_buttons`, tour 4
+    item 5): the reference, the variant of each metric (of ``metric`` alone when given), the
+    level and taxonomy when a metric has levels, the resamples and seed when ``boot``."""
+    metrics = [registry.get(metric)] if metric else registry.span_metrics()
+    out: dict[str, Any] = {"reference": s.ref}
+    out.update({m.name: s.variants.get(m.name, m.default_variant) for m in metrics
+                if m.variants})
+    if any(m.levels for m in metrics):
+        out["level"] = s.level
+    if any("taxonomy" in m.options for m in metrics):
+        names = sorted({results.taxonomy_for(ws, s.ref, x).name for x in systems})
+        out["taxonomy"] = names[0] if len(names) == 1 else names
+    if boot:
+        out.update(resamples=s.n_boot, seed=s.seed)
+    return out
+
+
 def few_documents_note(documents: int) -> str | None:
     """The systems table's caveat when its intervals rest on fewer than :data:`FEW_DOCUMENTS`
     documents, else None.
@@ -262,7 +282,8 @@ def all_systems(ws: Workspace, s: Setup) -> None:
         with tab_table:
             small_table(overview.table, key="overview_table", mark=True)
             above_one.note(overview.table, key="systems")
-            download_buttons(overview.table, "systems", key="dl_overview")
+            download_buttons(overview.table, "systems", key="dl_overview",
+                             settings=download_settings(ws, s, s.systems, boot=s.intervals))
     if tab_chart is not None and tab_chart.open is not False:
         with tab_chart:
             missing = _missing_bars(overview.table, overview.f1_columns)
@@ -385,13 +406,17 @@ class Detail:
 
 def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -> None:
     per_label = result.per_label
-    if not len(per_label) and result.raw is not None and not result.raw.pooled:
+    if not len(per_label):  # no empty grid, no downloads of nothing (tour 4 item 10)
         st.caption(f"{d.entry.title} averages per text and has no per-label decomposition; "
-                   "its per-text values are in the per-document tab.")
+                   "its per-text values are in the per-document tab."
+                   if result.raw is not None and not result.raw.pooled else
+                   f"No label has a score under {d.named}.")
+        return
     st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table",
                  placeholder="—")
     above_one.note(per_label, key="per_label")
-    download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label")
+    download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label",
+                     settings=download_settings(ws, s, [d.system], metric=d.metric))
 
 
 def _per_label_chart(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -> None:
@@ -497,4 +522,6 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
             st.caption(few.replace("no interval (—), ", ""))  # the difference's is shown
         table = pd.DataFrame([result])
         st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
-        download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired")
+        download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",
+                         settings=download_settings(ws, s, [sys1, sys2], metric=d.metric,
+                                                    boot=True))

@@ -498,12 +498,54 @@ def llm_note(ws: state.Workspace, *set_names: str) -> str | None:
 
 def uploaded(files: Any) -> list[Upload]:
     """The uploader's files as :class:`Upload` values (two files may share a name); a ``.zip``
-    whose files are separate inputs is those inputs (:func:`separate_inputs`)."""
+    whose files are separate inputs is those inputs (:func:`separate_inputs`); brat files
+    uploaded one by one are one input, as in a folder (:func:`brat_group`)."""
+    loose = [Upload(f.name, f.getvalue(), filename=f.name, file_id=str(f.file_id))
+             for f in files or ()]
+    group = brat_group(loose)
     out: list[Upload] = []
-    for f in files or ():
-        upload = Upload(f.name, f.getvalue(), filename=f.name, file_id=str(f.file_id))
-        out.extend(separate_inputs(upload) if f.name.lower().endswith(".zip") else (upload,))
+    for upload in loose:
+        if group is not None and upload.file_id in group.file_id.split("|"):
+            if upload.file_id == group.file_id.split("|")[0]:
+                out.append(group)  # where its first file was
+            continue
+        out.extend(separate_inputs(upload) if upload.name.lower().endswith(".zip")
+                   else (upload,))
     return out
+
+
+def brat_group(loose: Sequence[Upload]) -> Upload | None:
+    """The brat files among the uploader's ``loose`` files as one folder upload: every ``.ann``
+    whose ``.txt`` (same stem) is uploaded too, those ``.txt`` files and brat's configuration
+    (``annotation.conf``), which a folder of them holds as companions of the ``.ann`` files
+    (:func:`ui.cli_data._is_companion`, the rule of ``--data`` and :func:`separate_inputs`).
+    The brat reader then reads them as one set's documents, each ``.ann`` with its text (tour
+    4 item 2), instead of one text-less set per ``.ann`` and every ``.txt`` refused. Named
+    ``brat``, or the ``.ann``'s stem when there is one. None when no ``.ann`` has its ``.txt``;
+    files whose name two uploads share stay as they are."""
+    counts: dict[str, int] = {}
+    for u in loose:
+        counts[u.original.lower()] = counts.get(u.original.lower(), 0) + 1
+    names = frozenset(n for n, c in counts.items() if c == 1)
+    texts = [u for u in loose if u.original.lower() in names
+             and u.original.lower().endswith(".txt") and cli_data._is_companion(u.original, names)]
+    if not texts:
+        return None
+    stems = {u.original.lower()[: -len(".txt")] for u in texts}
+
+    def member(u: Upload) -> bool:
+        lower = u.original.lower()
+        if lower not in names:
+            return False
+        if lower.endswith(".ann"):
+            return lower[: -len(".ann")] in stems
+        return u in texts or (lower.endswith(".conf") and cli_data._is_companion(lower, names))
+
+    members = [u for u in loose if member(u)]
+    anns = [u for u in members if u.original.lower().endswith(".ann")]
+    name = anns[0].original[: -len(".ann")] if len(anns) == 1 else "brat"
+    return Upload(name, b"", tuple(sorted((u.original, u.data) for u in members)), filename=name,
+                  file_id="|".join(u.file_id for u in members))
 
 
 def uploaded_folder(files: Any) -> list[Upload]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -69,8 +69,16 @@ def asked_for(n_docs: int, threshold: int, label: str, *, key: str, why: str | N
                      f"Off by default above {threshold:,} documents: {why}")
 
 
-def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
-    """Two buttons that download ``df`` as ``<name>.csv`` and ``<name>.json`` (records)."""
+def download_buttons(df: pd.DataFrame, name: str, *, key: str,
+                     settings: Mapping[str, Any] | None = None) -> None:
+    """Two buttons that download ``df`` as ``<name>.csv`` and ``<name>.json`` (records).
+
+    ``settings`` (the reference, variants, level, resamples... that produced the table) go
+    into both file names, shortly (:func:`settings_name`), and into every JSON record as its
+    ``"settings"`` object (:func:`records_json`); the CSV keeps its first line the header (a
+    comment line before it would be read as the header by pandas and Excel)."""
+    if settings:
+        name = f"{name}_{settings_name(settings)}"
     # A horizontal container of content-wide buttons: columns would squeeze them to their icons
     # on a phone.
     row = st.container(horizontal=True, gap="small")
@@ -80,23 +88,48 @@ def download_buttons(df: pd.DataFrame, name: str, *, key: str) -> None:
     left.download_button("⬇️ CSV", lambda: safe_csv(df), file_name=f"{name}.csv",
                          mime="text/csv", key=f"{key}_csv", on_click="ignore")
     right.download_button(
-        "⬇️ JSON", lambda: records_json(df),
+        "⬇️ JSON", lambda: records_json(df, settings),
         file_name=f"{name}.json", mime="application/json", key=f"{key}_json",
         on_click="ignore")
 
 
-def records_json(df: pd.DataFrame) -> str:
+def records_json(df: pd.DataFrame, settings: Mapping[str, Any] | None = None) -> str:
     """``df`` as JSON records with every float at full precision, as the CSV writes it (the
     shortest text that reads back as the same double): pandas' ``to_json`` rounds to 10 digits,
     so a download's JSON said F1 = 1.1111111111 where its CSV said 1.1111111111111112. Other
-    values are written as pandas writes them; NaN and infinities are null."""
+    values are written as pandas writes them; NaN and infinities are null. ``settings``, when
+    given, is every record's ``"settings"`` object (a key added: a reader of the records as
+    they were still reads them)."""
     records = json.loads(df.to_json(orient="records", force_ascii=False))
     for i, column in enumerate(df.columns):
         name = str(column)
         for record, v in zip(records, df.iloc[:, i].tolist(), strict=True):
             if isinstance(v, float) and math.isfinite(v) and name in record:
                 record[name] = v
+    if settings:
+        for record in records:
+            record["settings"] = dict(settings)
     return json.dumps(records, indent=1, ensure_ascii=False)
+
+
+SETTING_TAGS = {"reference": "ref-", "level": "L", "resamples": "b", "seed": "seed",
+                "label": "label-", "samples": "samples"}
+"""How :func:`settings_name` writes a setting in a file name (its key's tag, then its value);
+a key not listed (a metric's name for its variant) is written ``key-value``."""
+
+
+def settings_name(settings: Mapping[str, Any]) -> str:
+    """The settings of a download, short, for its file name: ``None`` values and nested
+    objects (a taxonomy's details) left out, characters a file name cannot hold replaced.
+
+    >>> settings_name({"reference": "gold", "martino": "nlp4if2019", "level": 1,
+    ...                "taxonomy": "MAFALDA", "resamples": 1000, "seed": 0, "label": None})
+    'ref-gold_martino-nlp4if2019_L1_b1000_seed0'
+    """
+    parts = [SETTING_TAGS[k] + str(v) if k in SETTING_TAGS else f"{k}-{v}"
+             for k, v in settings.items()
+             if v is not None and k != "taxonomy" and not isinstance(v, (dict, list, tuple))]
+    return "_".join(parts).translate({ord(c): "-" for c in '/\\:*?"<>| '})
 
 
 def safe_csv(df: pd.DataFrame) -> str:

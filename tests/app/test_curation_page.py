@@ -442,3 +442,20 @@ def test_building_the_consensus_replaces_the_note_before_its_spinner(
     assert at.main.children[place].type == "empty"
     assert getattr(at.main.children[place - 1], "key", None) == cur.K_CUR_BUILD
     assert _metric(at, "Decided") == f"0 / {len(_expected()[1])}"
+
+
+def test_new_bounds_with_whitespace_at_an_edge_are_set_with_the_loaders_warning() -> None:
+    """Tour 4 item 11d: bounds that take in a space are recorded, with the warning the loaders
+    give such a span (core.formats._common.span_warnings)."""
+    at = _app()
+    _, disputed = _expected()
+    first = disputed[0]
+    text = TEXTS[first.doc]
+    assert text is not None and text[first.span.start - 1] == " "
+    at.number_input(key=cur.K_CUR_START).set_value(first.span.start - 1)
+    at.button(key="cur_bounds_btn").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    o = at.session_state[cur.K_CUR_OVERRIDES]["test:curation"][first.key]
+    assert (o.start, o.end) == (first.span.start - 1, first.span.end)
+    assert any(f"[{first.span.start - 1}, {first.span.end}) begins in whitespace" in t.value
+               for t in at.toast), [t.value for t in at.toast]

@@ -103,3 +103,35 @@ def test_an_xmi_zipped_with_its_type_system_is_read(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     ws = at.session_state[state.K_UPLOAD_WS]
     assert {n: s.span_count() for n, s in ws.sets.items()} == {"crossing": 2}
+
+
+BRAT = SAMPLES / "brat_gold"
+BRAT_CONF = b"[entities]\nLoaded_Language\n[relations]\n[events]\n[attributes]\n"
+
+
+def test_brat_files_uploaded_one_by_one_pair_by_stem_into_one_input(make_app) -> None:
+    """Tour 4 item 2: each ``.ann`` with the ``.txt`` of its stem, ``annotation.conf`` beside
+    them, uploaded as separate files, is one brat input, as the same files in a folder are."""
+    files = [(n, (BRAT / n).read_bytes(), "text/plain")
+             for n in ("1.ann", "1.txt", "2.ann", "2.txt")]
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [*files, ("annotation.conf", BRAT_CONF, "text/plain")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value for e in at.error] == []
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert len(ws.reports) == 1 and len(ws.sets) == 1
+    (only,) = ws.sets.values()
+    assert sorted(only.doc_ids) == ["1", "2"]
+    assert ws.texts()["1"] == (BRAT / "1.txt").read_text(encoding="utf-8")
+    assert only.span_count() == sum(
+        (BRAT / n).read_text(encoding="utf-8").count("\nT") + 1 for n in ("1.ann", "2.ann"))
+
+
+def test_a_lone_ann_upload_without_its_text_stays_an_input_of_its_own(make_app) -> None:
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value([
+        ("1.ann", (BRAT / "1.ann").read_bytes(), "text/plain"),
+        ("2.ann", (BRAT / "2.ann").read_bytes(), "text/plain")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [r.file for r in at.session_state[state.K_UPLOAD_WS].reports] == ["1.ann", "2.ann"]

@@ -306,3 +306,43 @@ def test_a_return_to_the_page_keeps_the_chosen_cell(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=lab_ui.K_LAB_CELL).value == ("Doubt", "Loaded")
     assert at.query_params[lab_ui.K_LAB_CELL] == "Doubt → Loaded"
+
+
+def test_the_heatmap_labels_are_drawn_in_the_theme_text_colour(make_app) -> None:
+    """Tour 4 item 4: the labels that are no outcome column are drawn in the colour given (the
+    theme's text colour), never a fixed dark grey that the dark theme's background hides;
+    the page draws them in the light theme's colour when the browser says nothing."""
+    ws = _sample("propaganda")
+    m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
+    spec = lab_ui.heatmap(lab_ui.cell_frame(m, "counts"), rows=m.rows, columns=m.columns,
+                          totals=m.row_totals, row_title="gold", column_title="predicted",
+                          ink="#fafafa")
+    for axis in ("x", "y"):
+        colour = spec["layer"][0]["encoding"][axis]["axis"]["labelColor"]["expr"]
+        assert colour.endswith(": '#fafafa'") and "#222" not in colour
+    lab_ui.heatmap_spec.clear()
+    at = make_app(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    (drawn,) = [e.proto.spec for e in at.get("vega_lite_chart")]
+    assert f": '{lab_ui.theme_ink()}'" in drawn and "'#222'" not in drawn
+
+
+def test_a_set_without_spans_or_text_labels_is_not_called_hateval(make_app) -> None:
+    """Tour 4 item 11c: an upload whose sets hold no span and no text label (an empty CAS) is
+    told so, with the way to the Data page; "text labels only, such as HatEval files" is for
+    files that hold text labels."""
+    ws = state.build_workspace([state.FileReport(
+        "empty.xmi", "uima-xmi", "gold", "empty", {"d1": "abc"},
+        (AnnotationSet("empty", {"d1": ()}, "gold"),))],
+        key="test:no-spans", title="empty.xmi", shareable=False)
+    at = AppTest.from_file(str(state.ROOT / "app.py"), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    (info,) = [i.value for i in at.info]
+    assert "holds a span" in info and "HatEval" not in info and "Data page" in info
+    at.session_state[state.K_UPLOAD_WS] = _sample("hateval")
+    at.run()
+    assert any("such as HatEval" in i.value for i in at.info)

@@ -294,3 +294,51 @@ def test_the_chart_tabs_open_from_the_url(make_app) -> None:
     assert len(titles) == 2
     assert "F1 against gold" in titles[0] and "P, R, F1 per label" in titles[1]
     assert not _document_tables(at)  # the per-document tab stays closed
+
+
+def test_downloads_name_and_hold_the_settings_that_produced_them(make_app, monkeypatch
+                                                                  ) -> None:
+    """Tour 4 item 5: the systems, per-label and paired downloads carry the reference, the
+    variants, the level and taxonomy, the resamples and seed in their file names (short) and in
+    every JSON record's "settings"; the CSV's first line stays its header."""
+    import io
+    import json
+
+    from ui import widgets
+
+    calls: dict[str, tuple[str, dict]] = {}
+    real = widgets.download_buttons
+
+    def record(df, name, *, key, settings=None):  # -> None
+        calls[key] = (name, dict(settings or {}), df)
+        real(df, name, key=key, settings=settings)
+
+    monkeypatch.setattr(scores_ui, "download_buttons", record)
+    at = make_app("pages/scores.py", data="sample",
+                  params={"mvariant": "metrics-py", "metric": "martino"})
+    assert not at.exception, [e.value for e in at.exception]
+    name, settings, df = calls["dl_overview"]
+    assert settings == {"reference": "gold", "martino": "semeval2021", "mafalda": "metrics-py",
+                        "level": 2, "taxonomy": settings["taxonomy"], "resamples": 1000,
+                        "seed": 0}
+    assert isinstance(settings["taxonomy"], str)
+    assert name == "systems" and widgets.settings_name(settings) == (
+        "ref-gold_martino-semeval2021_mafalda-metrics-py_L2_b1000_seed0")
+    records = json.loads(widgets.records_json(df, settings))
+    assert records and all(r["settings"] == settings for r in records)
+    assert set(records[0]) == {*map(str, df.columns), "settings"}  # a key added, none changed
+    assert list(pd.read_csv(io.StringIO(widgets.safe_csv(df))).columns) == list(df.columns)
+    assert calls["dl_per_label"][1] == {"reference": "gold", "martino": "semeval2021"}
+    assert calls["dl_paired"][1] == {"reference": "gold", "martino": "semeval2021",
+                                     "resamples": 1000, "seed": 0}
+
+
+def test_a_metric_without_per_label_scores_draws_no_empty_table_and_no_downloads(
+        make_app) -> None:
+    """Tour 4 item 10: MAFALDA averages per text; its per-label tab is the explanation alone."""
+    at = make_app("pages/scores.py", params={"metric": "mafalda", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("no per-label decomposition" in c.value for c in at.caption)
+    assert "per_label_table" not in [d.key for d in at.dataframe]
+    assert not [b for b in at.get("download_button") if "dl_per_label" in b.proto.id]
+    assert [b for b in at.get("download_button") if "dl_overview" in b.proto.id]

@@ -178,3 +178,17 @@ def test_the_class_buttons_and_the_scenario_show_their_whole_label_at_800_px(
     assert not picker.evaluate(CUT), "the scenario's title is cut in its picker"
     st_ui.shot(page, "learn_800px")
     context.close()
+
+
+def test_the_radios_are_named_for_a_screen_reader(
+        app_url: str, page: Any, st_ui: SimpleNamespace) -> None:
+    """Tour 4 item 11b: each radio's accessible name is its option (the <label> around it), each
+    group's the widget's label, also when that label is hidden (Mode); the input's value
+    ("0") and a missing aria-label attribute are what the tour's script read, not the names."""
+    _open(page, st_ui, app_url, "mafalda-example9")
+    mode = page.get_by_role("radiogroup", name="Mode")
+    expect(mode.get_by_role("radio", name="📖 Worked examples")).to_be_checked()
+    expect(mode.get_by_role("radio", name="📝 Exercise")).to_have_count(1)
+    score = page.get_by_role("radiogroup", name="Score")
+    for option in ("R", "P", "F1"):
+        expect(score.get_by_role("radio", name=option, exact=True)).to_have_count(1)
