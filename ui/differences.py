@@ -35,7 +35,7 @@ from ui import levels, state
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import shown as jobs_shown
-from ui.results import scored_pair, taxonomy_for
+from ui.results import coming_pair, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.widgets import asked_for, download_buttons, paginate, set_pair
@@ -117,7 +117,7 @@ def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -
     level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none). Only the
     Martino part is queued: the MAFALDA steps are the MAFALDA scores that
     :func:`ui.results.score_ahead` computes in this process (:func:`mafalda_ahead`); when they
-    are not there, the page queues that part too."""
+    are neither there nor coming (:func:`mafalda_coming`), the page queues that part too."""
     if not _in_background(ws, ref, system):
         return
     if not levels.has_levels(ws, ref, system):
@@ -146,6 +146,24 @@ def mafalda_ahead(ws: Workspace, c: Choice) -> dict[str, MafaldaResult] | None:
     return out
 
 
+def mafalda_coming(ws: Workspace, c: Choice) -> bool:
+    """Whether the MAFALDA results :func:`mafalda_ahead` takes are not all there yet, but each
+    is there or still to come from the thread that scores the pair ahead
+    (:func:`ui.results.coming_pair`): the page then waits for that thread rather than ask the
+    worker to score MAFALDA a second time (issue 29, ninth pass)."""
+    if ws.sets[c.system].alternatives:
+        return False
+    coming = False
+    for variant in dict.fromkeys(("paper", c.mvariant)):
+        if coming_pair(ws.key, c.ref, c.system, "mafalda", variant, c.level):
+            coming = True
+            continue
+        done = scored_pair(ws.key, c.ref, c.system, "mafalda", variant, c.level)
+        if done is None or done.error or not isinstance(done.raw, MafaldaResult):
+            return False
+    return coming
+
+
 class _OrScored:
     """``job`` as :func:`ui.jobs.progress` polls it, done also once ``ready()`` says so (the page
     then reruns and takes what is ready instead)."""
@@ -160,6 +178,25 @@ class _OrScored:
         return getattr(self._job, name)
 
 
+class _ThenScored:
+    """The Martino part's ``job`` as :func:`ui.jobs.progress` polls it, done once it is done and
+    ``waited()`` is false (MAFALDA's results from the pair's scores are there, or no longer
+    coming: the page then reruns and takes them, or asks the worker for them)."""
+
+    def __init__(self, job: Job[list[Step]], waited: Callable[[], bool], title: str) -> None:
+        self._job, self._waited, self._title = job, waited, title
+
+    def done(self) -> bool:
+        return self._job.done() and not self._waited()
+
+    @property
+    def title(self) -> str:
+        return self._title if self._job.done() else self._job.title
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._job, name)
+
+
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
     when the job failed (an error shows).
@@ -167,22 +204,30 @@ def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     On a large corpus the worker scores the Martino part of the path, and its MAFALDA steps come
     from the pair's scores when they are computed (:func:`mafalda_ahead`): the same result, not
     scored twice (about 1 s of the worker's CPU at 100,000 documents, docs/performance.md,
-    issue 29, eighth pass); else from a second job that scores them."""
+    issue 29, eighth pass); when the thread that scores the pair ahead is still to compute them,
+    the page waits for it (:func:`mafalda_coming`; it scores MAFALDA first, :mod:`ui.ahead`);
+    else they come from a second job that scores them."""
     if not _in_background(ws, c.ref, c.system):
         return path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     reused = mafalda_ahead(ws, c)
+    coming = reused is None and mafalda_coming(ws, c)
     jobs = [path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "martino")]
-    if reused is None:
+    if reused is None and not coming:
         jobs.append(path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "mafalda"))
     jobs_shown(jobs, memory=st.session_state, key=K_DIFF_JOBS)
     for i, job in enumerate(jobs):
-        if not job.done():
+        if not job.done() or (coming and i == 0):
             # Polled every quarter second, not every half: the chart is what the page is for,
             # and a path opened at once after the first load is done about 1.6 s later (issue
-            # 29, eighth pass). MAFALDA's job is done for the page as soon as the pair's scores
-            # computed ahead have the same result, if they are first.
-            progress(job if i == 0 else cast(Job[list[Step]], _OrScored(
-                job, lambda: mafalda_ahead(ws, c) is not None)), every=PATH_POLL)
+            # 29, eighth pass). MAFALDA's results still coming from the thread that scores the
+            # pair ahead are waited for with the Martino part (ninth pass: not scored a second
+            # time by the worker, which both cores then compete for); MAFALDA's job is done for
+            # the page as soon as the pair's scores have the same result, if they are first.
+            polled = (_ThenScored(job, lambda: mafalda_coming(ws, c),
+                                  f"MAFALDA for {c.system}, with the pair's scores")
+                      if coming else job if i == 0
+                      else _OrScored(job, lambda: mafalda_ahead(ws, c) is not None))
+            progress(cast(Job[list[Step]], polled), every=PATH_POLL)
             return None
     for job in jobs:
         error = job.error()
