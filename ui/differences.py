@@ -178,23 +178,19 @@ class _OrScored:
         return getattr(self._job, name)
 
 
-class _ThenScored:
-    """The Martino part's ``job`` as :func:`ui.jobs.progress` polls it, done once it is done and
-    ``waited()`` is false (MAFALDA's results from the pair's scores are there, or no longer
-    coming: the page then reruns and takes them, or asks the worker for them)."""
+def _wait_for_scores(ws: Workspace, c: Choice) -> None:
+    """A full bar for the rules' steps, saying that MAFALDA's come with the pair's scores, which
+    polls every :data:`PATH_POLL` seconds and reruns the page once they are no longer coming
+    (there, or the thread got past them: the page then asks the worker)."""
 
-    def __init__(self, job: Job[list[Step]], waited: Callable[[], bool], title: str) -> None:
-        self._job, self._waited, self._title = job, waited, title
+    @st.fragment(run_every=PATH_POLL)
+    def _poll() -> None:
+        if not mafalda_coming(ws, c):
+            st.rerun()
+        st.progress(1.0, text=f"From Martino to MAFALDA for {md(c.system)}: the rules' steps "
+                    "are scored; MAFALDA's come with the pair's scores, being computed…")
 
-    def done(self) -> bool:
-        return self._job.done() and not self._waited()
-
-    @property
-    def title(self) -> str:
-        return self._title if self._job.done() else self._job.title
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._job, name)
+    _poll()
 
 
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
@@ -216,19 +212,20 @@ def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
         jobs.append(path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "mafalda"))
     jobs_shown(jobs, memory=st.session_state, key=K_DIFF_JOBS)
     for i, job in enumerate(jobs):
-        if not job.done() or (coming and i == 0):
+        if not job.done():
             # Polled every quarter second, not every half: the chart is what the page is for,
             # and a path opened at once after the first load is done about 1.6 s later (issue
-            # 29, eighth pass). MAFALDA's results still coming from the thread that scores the
-            # pair ahead are waited for with the Martino part (ninth pass: not scored a second
-            # time by the worker, which both cores then compete for); MAFALDA's job is done for
-            # the page as soon as the pair's scores have the same result, if they are first.
-            polled = (_ThenScored(job, lambda: mafalda_coming(ws, c),
-                                  f"MAFALDA for {c.system}, with the pair's scores")
-                      if coming else job if i == 0
-                      else _OrScored(job, lambda: mafalda_ahead(ws, c) is not None))
-            progress(cast(Job[list[Step]], polled), every=PATH_POLL)
+            # 29, eighth pass). MAFALDA's job is done for the page as soon as the pair's scores
+            # computed ahead have the same result, if they are first.
+            progress(job if i == 0 else cast(Job[list[Step]], _OrScored(
+                job, lambda: mafalda_ahead(ws, c) is not None)), every=PATH_POLL)
             return None
+    if coming:
+        # MAFALDA's results still coming from the thread that scores the pair ahead: waited for,
+        # not scored a second time by the worker, which both cores would then compete for
+        # (issue 29, ninth pass).
+        _wait_for_scores(ws, c)
+        return None
     for job in jobs:
         error = job.error()
         if error is not None:

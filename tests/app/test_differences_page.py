@@ -311,6 +311,7 @@ def test_mafalda_s_steps_still_coming_from_the_pair_s_scores_are_waited_for(make
     at.run()
     assert not [d for d in at.dataframe if "official metric" in d.value.columns]
     assert set(parts) == {"martino"} and not reused, parts
+    assert any("come with the pair's scores" in bar.proto.text for bar in at.get("progress"))
     # The thread gets there: the page takes its result.
     results.pair_result(ws.key, ws, ref, "system_a", "mafalda", "paper", 2)
     coming[0] = False
@@ -340,22 +341,3 @@ def test_mafalda_s_job_is_done_for_the_page_once_the_pair_s_scores_have_it() -> 
     assert not polled.done() and polled.title == job.title and polled.started is None
     ready[0] = True
     assert polled.done() and not job.done()
-
-
-def test_the_martino_part_waits_for_mafalda_s_results_still_coming() -> None:
-    """The progress bar of the Martino part reruns the page only once that job is done and
-    MAFALDA's results are no longer coming (``ui.differences._ThenScored``); its title says
-    what it waits for once the job is done."""
-    from concurrent.futures import Future
-
-    from ui.jobs import Job
-
-    job: Job[list[differences.Step]] = Job("From Martino to MAFALDA", "path", {})
-    coming = [True]
-    polled = diff._ThenScored(job, lambda: coming[0], "MAFALDA for system_a")
-    assert not polled.done() and polled.title == job.title and polled.started is None
-    job.future = Future()
-    job.future.set_result([])
-    assert not polled.done() and polled.title == "MAFALDA for system_a"
-    coming[0] = False
-    assert polled.done()
