@@ -62,9 +62,11 @@ def start() -> None:
         if view is not None:  # a job on the worker
             view()
 
-    # MAFALDA first: the Metric differences page takes its path's MAFALDA steps from here, and
-    # waits for them when it is opened before they are done (ui.differences.mafalda_coming);
-    # Scores and Overview wait for every metric, in whatever order.
-    results.score_ahead(ws, ref, systems, variants, level,
+    # MAFALDA first, and the path's system first: the Metric differences page takes its path's
+    # MAFALDA steps from here, and waits for them when it is opened before they are done
+    # (ui.differences.mafalda_coming); Scores and Overview wait for every system and metric, in
+    # whatever order.
+    ordered = sorted(systems, key=lambda s: s != system)  # stable: the others keep their order
+    results.score_ahead(ws, ref, ordered, variants, level,
                         level_applies=lambda: levels.has_levels(ws), first=("mafalda",),
                         then=then)

@@ -150,6 +150,15 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
         return categorise(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(errors, "categorise", counted)
+    started: list[tuple[list[str], tuple[str, ...]]] = []  # systems and metrics scored first
+    score_ahead = results.score_ahead
+
+    def ordered(ws: object, ref: str, systems: list[str], *args: object,
+                **kwargs: object) -> object:
+        started.append((list(systems), tuple(kwargs.get("first", ()))))  # type: ignore[arg-type]
+        return score_ahead(ws, ref, systems, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results, "score_ahead", ordered)
     errors.error_table.clear()
     at = AppTest.from_file(str(results.__file__).replace("ui/results.py", "app.py"),
                            default_timeout=120)
@@ -169,6 +178,10 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
     assert not at.exception, [e.value for e in at.exception]
     page = {kind: [args for _, args in got[1:]] for kind, got in calls.items()}
     assert page["path"][0] == ahead["path"][0]
+    # The path's system and MAFALDA scored first: the page waits for them (ninth pass).
+    path_system = ahead["path"][0][2]
+    assert started and all(systems[0] == path_system and first == ("mafalda",)
+                           for systems, first in started), (started, path_system)
     assert page["view"][0] == ahead["view"][0]
     ws = state.load_sample("propaganda")
     systems = state.compared_sets(ws, state.default_pair(ws)[0])
