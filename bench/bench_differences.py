@@ -15,6 +15,11 @@ load average is printed with the results.
 Run: ``python bench/bench_differences.py --docs 100000 --spans 1000000 --corpus DIR
 [--root PATH ...] [--repeat 2] [--level 2 --level 1] [--variant paper] [--pickle]
 [--part martino]``.
+
+``--ahead`` times instead the pair's scores that :func:`ui.results.score_ahead` computes in the
+server after the first load (the tree's own order): when each metric's result is there, the
+thread's CPU and wall (issue 29, ninth pass: the Metric differences page opened first waits for
+MAFALDA's).
 """
 
 from __future__ import annotations
@@ -76,6 +81,57 @@ def measure(folder: Path, levels: list[int], variant: str, with_pickle: bool,
     return out
 
 
+def measure_ahead(folder: Path) -> dict[str, Any]:
+    """In this process (its ``ui`` is the tree's): open the pair as ``spanscope app --data``
+    does, start :func:`ui.results.score_ahead` as :func:`ui.ahead.start` would after the first
+    load (the page's defaults), and time when each of the pair's results is there
+    (:func:`ui.results.scored_pair`, looked at every 5 ms; wall, and the thread's CPU by then,
+    ``*_cpu_there_s``, which the machine's load hardly changes) and when the thread ends: what the
+    Metric differences page opened first waits for (its MAFALDA steps), beside the worker's
+    Martino part (``--part martino``)."""
+    import inspect
+    import logging
+    import threading
+
+    logging.disable(logging.WARNING)  # Streamlit's "no runtime" warnings: no page here
+    from core.metrics import registry
+    from ui import cli_data, levels, results, state
+
+    data = (cli_data.DataArg(None, str(folder / "gold.json"), "gold"),
+            cli_data.DataArg(None, str(folder / "system_a.json"), "system_a"))
+    ws = cli_data._load("bench", data)
+    ref = state.default_pair(ws)[0]
+    assert ref is not None
+    systems = state.compared_sets(ws, ref)
+    variants = {m.name: m.default_variant for m in registry.span_metrics()}
+    level = int(state.DEFAULTS[state.K_LEVEL])
+    # What the tree's ui.ahead asks for first, if its score_ahead takes an order.
+    first: dict[str, Any] = ({"first": ("mafalda",)}
+             if "first" in inspect.signature(results.score_ahead).parameters else {})
+    wanted = {m.name: (variants[m.name], level if m.levels and levels.has_levels(ws) else
+                       2 if m.levels else None) for m in registry.span_metrics()}
+    seen: dict[str, float] = {}
+    cpu, wall = time.process_time(), time.perf_counter()
+    thread = results.score_ahead(ws, ref, systems, variants, level,
+                                 level_applies=lambda: levels.has_levels(ws), **first)
+    assert isinstance(thread, threading.Thread) and thread.ident is not None
+    clock = time.pthread_getcpuclockid(thread.ident)  # the thread's CPU: the load's noise aside
+    thread_cpu = 0.0
+    while len(seen) < 2 * len(wanted) and thread.is_alive():
+        thread_cpu = time.clock_gettime(clock)
+        for name, (var, lev) in wanted.items():
+            if name not in seen and results.scored_pair(ws.key, ref, systems[0], name, var,
+                                                        lev) is not None:
+                seen[name] = round(time.perf_counter() - wall, 3)
+                seen[f"{name}_cpu"] = round(thread_cpu, 3)
+        time.sleep(0.005)
+    thread.join()
+    return {"ahead": {"cpu_s": round(time.process_time() - cpu, 3),
+                      "wall_s": round(time.perf_counter() - wall, 3),
+                      **{f"{name}_there_s": t for name, t in seen.items()},
+                      "steps": "-"}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", type=int, default=100_000)
@@ -90,11 +146,15 @@ def main() -> None:
     ap.add_argument("--part", action="append", default=[],
                     help="the part of the path to time in each --root, in order (all, martino, "
                     "mafalda; default all)")
+    ap.add_argument("--ahead", action="store_true",
+                    help="instead: time the pair's scores computed ahead (ui.results.score_ahead)"
+                    " and when each is there")
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     levels = args.level or [2]
     if args.child is not None:
-        print(json.dumps(measure(args.child, levels, args.variant, args.pickle,
+        print(json.dumps(measure_ahead(args.child) if args.ahead else
+                         measure(args.child, levels, args.variant, args.pickle,
                                  (args.part or ["all"])[0])))
         return
     sys.path.insert(0, str(ROOT / "bench"))
@@ -116,10 +176,14 @@ def main() -> None:
                     cmd += ["--part", part]
                 if args.pickle:
                     cmd.append("--pickle")
+                if args.ahead:
+                    cmd.append("--ahead")
                 done = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True,
                                       env={**os.environ, "PYTHONPATH": str(root)})
                 runs[str(root)].append(json.loads(done.stdout.strip().splitlines()[-1]))
-        summary = {root: {key: {"cpu_s": [r[key]["cpu_s"] for r in rs],
+        summary = {root: {key: {**{k: [r[key][k] for r in rs] for k in rs[0][key]
+                                   if k.endswith("_there_s")},
+                                "cpu_s": [r[key]["cpu_s"] for r in rs],
                                 "cpu_median_s": statistics.median(r[key]["cpu_s"] for r in rs),
                                 "wall_s": [r[key]["wall_s"] for r in rs],
                                 "steps": sorted({r[key]["steps"] for r in rs}),

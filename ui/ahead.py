@@ -22,7 +22,7 @@ def start() -> None:
     (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
     would take now. Before them, the Martino part of the Metric differences page's rule path for
     the pair it would show is queued on the background worker (:func:`ui.differences.path_ahead`;
-    its MAFALDA steps are the pair's MAFALDA scores computed here). After them,
+    its MAFALDA steps are the pair's MAFALDA scores computed here, first). After them,
     the thread categorises every compared system for the Errors page
     (:func:`ui.errors.error_table`: 0.3-0.4 s at 100,000 documents since the seventh pass)
     and queues the Annotators page's default view (:func:`ui.annotators.default_view`) on the
@@ -62,5 +62,11 @@ def start() -> None:
         if view is not None:  # a job on the worker
             view()
 
-    results.score_ahead(ws, ref, systems, variants, level,
-                        level_applies=lambda: levels.has_levels(ws), then=then)
+    # MAFALDA first, and the path's system first: the Metric differences page takes its path's
+    # MAFALDA steps from here, and waits for them when it is opened before they are done
+    # (ui.differences.mafalda_coming); Scores and Overview wait for every system and metric, in
+    # whatever order.
+    ordered = sorted(systems, key=lambda s: s != system)  # stable: the others keep their order
+    results.score_ahead(ws, ref, ordered, variants, level,
+                        level_applies=lambda: levels.has_levels(ws), first=("mafalda",),
+                        then=then)

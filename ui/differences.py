@@ -35,7 +35,7 @@ from ui import levels, state
 from ui.escape import md
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import shown as jobs_shown
-from ui.results import scored_pair, taxonomy_for
+from ui.results import coming_pair, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.widgets import asked_for, download_buttons, paginate, set_pair
@@ -117,7 +117,7 @@ def path_ahead(ws: Workspace, ref: str, system: str, level: int, variant: str) -
     level is the page's (:func:`ui.levels.level_select`: 2 when the labels have none). Only the
     Martino part is queued: the MAFALDA steps are the MAFALDA scores that
     :func:`ui.results.score_ahead` computes in this process (:func:`mafalda_ahead`); when they
-    are not there, the page queues that part too."""
+    are neither there nor coming (:func:`mafalda_coming`), the page queues that part too."""
     if not _in_background(ws, ref, system):
         return
     if not levels.has_levels(ws, ref, system):
@@ -146,6 +146,24 @@ def mafalda_ahead(ws: Workspace, c: Choice) -> dict[str, MafaldaResult] | None:
     return out
 
 
+def mafalda_coming(ws: Workspace, c: Choice) -> bool:
+    """Whether the MAFALDA results :func:`mafalda_ahead` takes are not all there yet, but each
+    is there or still to come from the thread that scores the pair ahead
+    (:func:`ui.results.coming_pair`): the page then waits for that thread rather than ask the
+    worker to score MAFALDA a second time (issue 29, ninth pass)."""
+    if ws.sets[c.system].alternatives:
+        return False
+    coming = False
+    for variant in dict.fromkeys(("paper", c.mvariant)):
+        if coming_pair(ws.key, c.ref, c.system, "mafalda", variant, c.level):
+            coming = True
+            continue
+        done = scored_pair(ws.key, c.ref, c.system, "mafalda", variant, c.level)
+        if done is None or done.error or not isinstance(done.raw, MafaldaResult):
+            return False
+    return coming
+
+
 class _OrScored:
     """``job`` as :func:`ui.jobs.progress` polls it, done also once ``ready()`` says so (the page
     then reruns and takes what is ready instead)."""
@@ -160,6 +178,21 @@ class _OrScored:
         return getattr(self._job, name)
 
 
+def _wait_for_scores(ws: Workspace, c: Choice) -> None:
+    """A full bar for the rules' steps, saying that MAFALDA's come with the pair's scores, which
+    polls every :data:`PATH_POLL` seconds and reruns the page once they are no longer coming
+    (there, or the thread got past them: the page then asks the worker)."""
+
+    @st.fragment(run_every=PATH_POLL)
+    def _poll() -> None:
+        if not mafalda_coming(ws, c):
+            st.rerun()
+        st.progress(1.0, text=f"From Martino to MAFALDA for {md(c.system)}: the rules' steps "
+                    "are scored; MAFALDA's come with the pair's scores, being computed…")
+
+    _poll()
+
+
 def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     """The path's steps; on a large corpus None while its job runs (a progress bar shows) or
     when the job failed (an error shows).
@@ -167,12 +200,15 @@ def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
     On a large corpus the worker scores the Martino part of the path, and its MAFALDA steps come
     from the pair's scores when they are computed (:func:`mafalda_ahead`): the same result, not
     scored twice (about 1 s of the worker's CPU at 100,000 documents, docs/performance.md,
-    issue 29, eighth pass); else from a second job that scores them."""
+    issue 29, eighth pass); when the thread that scores the pair ahead is still to compute them,
+    the page waits for it (:func:`mafalda_coming`; it scores MAFALDA first, :mod:`ui.ahead`);
+    else they come from a second job that scores them."""
     if not _in_background(ws, c.ref, c.system):
         return path(ws.key, ws, c.ref, c.system, c.level, c.mvariant)
     reused = mafalda_ahead(ws, c)
+    coming = reused is None and mafalda_coming(ws, c)
     jobs = [path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "martino")]
-    if reused is None:
+    if reused is None and not coming:
         jobs.append(path_job(ws.key, ws, c.ref, c.system, c.level, c.mvariant, "mafalda"))
     jobs_shown(jobs, memory=st.session_state, key=K_DIFF_JOBS)
     for i, job in enumerate(jobs):
@@ -184,6 +220,12 @@ def steps_or_progress(ws: Workspace, c: Choice) -> list[Step] | None:
             progress(job if i == 0 else cast(Job[list[Step]], _OrScored(
                 job, lambda: mafalda_ahead(ws, c) is not None)), every=PATH_POLL)
             return None
+    if coming:
+        # MAFALDA's results still coming from the thread that scores the pair ahead: waited for,
+        # not scored a second time by the worker, which both cores would then compete for
+        # (issue 29, ninth pass).
+        _wait_for_scores(ws, c)
+        return None
     for job in jobs:
         error = job.error()
         if error is not None:

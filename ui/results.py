@@ -18,7 +18,7 @@ import logging
 import math
 import threading
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -234,6 +234,33 @@ def scored_pair(ws_key: str, set_a: str, set_b: str, metric: str, variant: str |
     when the pair's scores computed ahead have it, :mod:`ui.differences`)."""
     with _scored_lock:
         return _scored.get((ws_key, set_a, set_b, metric, variant, level))
+
+
+_coming: dict[tuple[object, ...], int] = {}
+""":func:`pair_result`'s arguments that a thread of :func:`score_ahead` is still to compute (or
+computing), each counted once per thread that will."""
+
+
+def coming_pair(ws_key: str, set_a: str, set_b: str, metric: str, variant: str | None,
+                level: int | None) -> bool:
+    """Whether a thread of :func:`score_ahead` is still to compute :func:`pair_result` for these
+    arguments (or is computing it): a page that needs it may then wait for :func:`scored_pair`
+    to have it rather than compute it again elsewhere (the Metric differences page, which would
+    otherwise ask the worker for MAFALDA's result a second time, :mod:`ui.differences`). At
+    once, as :func:`scored_pair`; false again once the thread is past it, computed or not."""
+    with _scored_lock:
+        return (ws_key, set_a, set_b, metric, variant, level) in _coming
+
+
+def _expect(keys: Iterable[tuple[object, ...]], more: int) -> None:
+    """Count ``keys`` as coming (``more`` 1) or no longer (-1) in :data:`_coming`."""
+    with _scored_lock:
+        for key in keys:
+            n = _coming.get(key, 0) + more
+            if n > 0:
+                _coming[key] = n
+            else:
+                _coming.pop(key, None)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -583,6 +610,7 @@ logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").add
 def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                 variants: Mapping[str, str | None], level: int, *,
                 level_applies: Callable[[], bool] | None = None,
+                first: Sequence[str] = (),
                 then: Callable[[], None] | None = None) -> threading.Thread | None:
     """Score ``systems`` against ``ref`` under every span metric, and their text-level scores,
     in a background thread, into the caches the pages read (:func:`pair_result`,
@@ -590,18 +618,21 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
     under :data:`AHEAD_DOCS` documents, or these scores already started once in this process).
     ``level`` is the level chosen for metrics with levels; when ``level_applies`` (called in
     the thread: it reads every label) says the labels have no levels, they are scored at level
-    2, as :func:`ui.levels.level_select` does. ``then`` runs in the thread after the
-    scores: work for other pages to hand to the background worker (Scores is the page most
-    likely visited next, so its scores come first); an error it raises is the page's to meet
-    when it computes the same work, not this thread's.
+    2, as :func:`ui.levels.level_select` does. ``first``: the span metrics scored before the
+    others for each system, in this order (those a page takes from here alone: Scores and
+    Overview wait for every metric, so the order costs them nothing). ``then`` runs in the
+    thread after the scores: work for other pages to hand to the background worker (Scores is
+    the page most likely visited next, so its scores come first); an error it raises is the
+    page's to meet when it computes the same work, not this thread's.
 
     Called once a page is drawn (``app.py``), so that the first visit of Scores (or of any page
     that shows these scores) finds them computed instead of paying for the whole corpus: 1 to
     2 s at 100,000 documents (docs/performance.md, issue 29). The page being drawn never waits
     for it: everything but this check and the thread's start runs in the thread. A page that
     asks for a result still being computed waits for that computation (Streamlit's caches
-    compute each key once), not for a second one. Results are the ones the page would compute:
-    the same functions with the same arguments."""
+    compute each key once), not for a second one; a page that need not wait may look whether
+    a result is there (:func:`scored_pair`) or still to come (:func:`coming_pair`). Results are
+    the ones the page would compute: the same functions with the same arguments."""
     if not systems or max((len(s.spans) for s in ws.sets.values()), default=0) < AHEAD_DOCS:
         return None
     key = (ws.key, ref, tuple(systems), tuple(sorted(variants.items())), level)
@@ -610,17 +641,38 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
             return None
         _ahead_started.add(key)
 
+    rank = {name: i for i, name in enumerate(first)}
+    metrics = sorted(registry.span_metrics(), key=lambda m: rank.get(m.name, len(rank)))
+
+    def chosen(system: str, lev: int) -> list[tuple[str, str, str, str, str | None, int | None]]:
+        """:func:`pair_result`'s arguments (but the workspace) for ``system`` at ``lev``."""
+        return [(ws.key, ref, system, m.name, variants.get(m.name, m.default_variant),
+                 lev if m.levels else None) for m in metrics]
+
+    # Counted as coming before the thread starts, at both levels the thread may choose (it reads
+    # the labels to choose), so that the page run after this one finds them counted.
+    left = {key for s in systems for lev in {level, 2} for key in chosen(s, lev)}
+    _expect(left, 1)
+
     def work() -> None:
-        if not ws.has_spans:
-            return
-        lev = level if level_applies is None or level_applies() else 2
-        chosen = [(m.name, variants.get(m.name, m.default_variant), lev if m.levels else None)
-                  for m in registry.span_metrics()]
-        for system in systems:
-            for name, var, m_lev in chosen:
-                pair_result(ws.key, ws, ref, system, name, var, m_lev)
-            if not ws.sets[ref].alternatives:
-                text_scores(ws.key, ws, ref, system)
+        try:
+            if not ws.has_spans:
+                return
+            lev = level if level_applies is None or level_applies() else 2
+            keep = {key for s in systems for key in chosen(s, lev)}
+            _expect(left - keep, -1)
+            left.intersection_update(keep)
+            for system in systems:
+                for key in chosen(system, lev):
+                    try:
+                        pair_result(key[0], ws, *key[1:])
+                    finally:
+                        _expect([key], -1)
+                        left.discard(key)
+                if not ws.sets[ref].alternatives:
+                    text_scores(ws.key, ws, ref, system)
+        finally:
+            _expect(left, -1)
         if then is not None:
             with contextlib.suppress(Exception):  # the page that shows it computes it again
                 then()

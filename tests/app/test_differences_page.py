@@ -261,6 +261,75 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     assert reused
 
 
+def test_mafalda_s_steps_still_coming_from_the_pair_s_scores_are_waited_for(make_app, frame,
+                                                                             monkeypatch) -> None:
+    """Issue 29, ninth pass: opened while the thread that scores the pair ahead is still to
+    compute MAFALDA (``ui.results.coming_pair``), the page asks the worker for the Martino part
+    only and waits for that thread's result, then shows the path's own steps; a thread that gets
+    past it without a result (``coming`` false, nothing scored) leaves it to a second job."""
+    import time
+
+    from ui import results
+
+    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
+    parts: list[str] = []
+    real_job = diff.path_job
+    monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
+    reused: list[bool] = []
+    real_with = diff.with_mafalda
+    monkeypatch.setattr(diff, "with_mafalda", lambda *a: (reused.append(True), real_with(*a))[1])
+    coming = [True]  # nothing scored while it is coming
+    monkeypatch.setattr(diff, "coming_pair", lambda *a: coming[0])
+    monkeypatch.setattr(diff, "scored_pair",
+                        lambda *a: None if coming[0] else results.scored_pair(*a))
+
+    def shown_steps(at) -> list[float]:
+        deadline = time.time() + 120
+        while not [d for d in at.dataframe if "official metric" in d.value.columns]:
+            assert time.time() < deadline, "the path did not finish"
+            time.sleep(0.3)
+            at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return list(_steps(frame, at, "R")["R"])
+
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
+    ws = at.session_state[state.K_UPLOAD_WS]
+    ref = state.default_pair(ws)[0]
+    assert ref is not None
+    whole = differences.metric_path(ws.sets[ref], ws.sets["system_a"],
+                                    taxonomy=results.taxonomy_for(ws, ref, "system_a"),
+                                    texts=ws.corpus.texts)
+    want = [s.value("recall") for s in whole]
+    parts.clear()
+    at.run()
+    assert set(parts) == {"martino"}, parts  # the page's and ui.ahead's: the same job
+    # The Martino part done, MAFALDA's still coming: the page keeps waiting, asks for no more.
+    deadline = time.time() + 120
+    while not real_job(ws.key, ws, ref, "system_a", 2, "paper", "martino").done():
+        assert time.time() < deadline, "the Martino part did not finish"
+        time.sleep(0.3)
+    at.run()
+    assert not [d for d in at.dataframe if "official metric" in d.value.columns]
+    assert set(parts) == {"martino"} and not reused, parts
+    assert any("come with the pair's scores" in bar.proto.text for bar in at.get("progress"))
+    # The thread gets there: the page takes its result.
+    results.pair_result(ws.key, ws, ref, "system_a", "mafalda", "paper", 2)
+    coming[0] = False
+    assert shown_steps(at) == want
+    assert reused and set(parts) == {"martino"}, parts
+    # Past it without a result (a thread that failed): the worker scores MAFALDA's part.
+    results.pair_result.clear()
+    monkeypatch.setattr(diff, "scored_pair", lambda *a: None)
+    reused.clear()
+    parts.clear()
+    coming[0] = True
+    at.run()
+    assert set(parts) == {"martino"}, parts
+    coming[0] = False
+    assert shown_steps(at) == want
+    assert "mafalda" in parts and not reused, parts
+
+
 def test_mafalda_s_job_is_done_for_the_page_once_the_pair_s_scores_have_it() -> None:
     """The progress bar of MAFALDA's job reruns the page when the job is done or when the pair's
     scores computed ahead have the result first (``ui.differences._OrScored``)."""

@@ -47,6 +47,64 @@ def test_scores_computed_ahead_are_read_by_the_pages_without_scoring_again(
     assert "F1" in ahead and results.text_scores(ws.key, ws, gold, system) == ahead
 
 
+def test_the_metrics_asked_first_are_scored_first_and_counted_as_coming_until_scored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``first`` orders the thread's scores (the Metric differences page waits for MAFALDA's,
+    issue 29, ninth pass); ``coming_pair`` says which results the thread is still to compute,
+    from before it starts until each is scored, at the level it chooses only, and nothing is
+    left counted once it ends, an error included."""
+    import threading
+
+    ws = state.load_sample("propaganda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    monkeypatch.setattr(results, "AHEAD_DOCS", 0)
+    monkeypatch.setattr(results, "_ahead_started", set())
+    results.pair_result.clear()
+    names = [m.name for m in registry.span_metrics()]
+    assert "mafalda" in names and names[0] != "mafalda"  # else the order proves nothing
+    calls: list[str] = []
+    started, go = threading.Event(), threading.Event()
+    score_pair = results.score_pair
+
+    def held(*args: object, **kwargs: object) -> results.PairScores:
+        calls.append(str(args[3]))
+        started.set()
+        assert go.wait(timeout=60)
+        return score_pair(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results, "score_pair", held)
+
+    def coming(metric: str, level: int | None) -> bool:
+        variant = registry.get(metric).default_variant
+        return results.coming_pair(ws.key, gold, system, metric, variant, level)
+
+    thread = results.score_ahead(ws, gold, [system], {}, 1, level_applies=lambda: False,
+                                 first=("mafalda",))
+    assert thread is not None
+    assert coming("mafalda", 2) and coming("martino", None)
+    assert started.wait(timeout=60)  # the thread has chosen its level and started scoring
+    assert calls == ["mafalda"]
+    assert not coming("mafalda", 1)  # labels without levels: scored at level 2 only
+    go.set()
+    thread.join(timeout=120)
+    assert calls == ["mafalda", *[n for n in names if n != "mafalda"]]
+    assert not any(coming(n, lev) for n in names for lev in (None, 1, 2))
+    assert results._coming == {}
+
+    def failing(*args: object, **kwargs: object) -> results.PairScores:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(results, "score_pair", failing)
+    raised: list[type[BaseException]] = []
+    monkeypatch.setattr(threading, "excepthook", lambda a: raised.append(a.exc_type))
+    results.pair_result.clear()
+    thread = results.score_ahead(ws, gold, [system], {}, 2)
+    assert thread is not None
+    thread.join(timeout=120)
+    assert raised == [RuntimeError] and results._coming == {}
+
+
 @pytest.mark.parametrize("names", [["doc"], [""], ["doc", "a"], ["", "doc"], ["d-", "é", "x"]])
 def test_natural_sorted_orders_ids_as_the_natural_key(names: list[str]) -> None:
     rng = random.Random(len(names))
@@ -92,6 +150,15 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
         return categorise(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(errors, "categorise", counted)
+    started: list[tuple[list[str], tuple[str, ...]]] = []  # systems and metrics scored first
+    score_ahead = results.score_ahead
+
+    def ordered(ws: object, ref: str, systems: list[str], *args: object,
+                **kwargs: object) -> object:
+        started.append((list(systems), tuple(kwargs.get("first", ()))))  # type: ignore[arg-type]
+        return score_ahead(ws, ref, systems, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results, "score_ahead", ordered)
     errors.error_table.clear()
     at = AppTest.from_file(str(results.__file__).replace("ui/results.py", "app.py"),
                            default_timeout=120)
@@ -111,6 +178,10 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
     assert not at.exception, [e.value for e in at.exception]
     page = {kind: [args for _, args in got[1:]] for kind, got in calls.items()}
     assert page["path"][0] == ahead["path"][0]
+    # The path's system and MAFALDA scored first: the page waits for them (ninth pass).
+    path_system = ahead["path"][0][2]
+    assert started and all(systems[0] == path_system and first == ("mafalda",)
+                           for systems, first in started), (started, path_system)
     assert page["view"][0] == ahead["view"][0]
     ws = state.load_sample("propaganda")
     systems = state.compared_sets(ws, state.default_pair(ws)[0])
