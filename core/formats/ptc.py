@@ -346,11 +346,24 @@ def _duplicate_group(loaded: Loaded, group: object, spans: SpanBuilder) -> None:
     add_group(loaded, group, len(repeat), produce)
 
 
-def _decode_text(file: str, data: bytes) -> str:
+def _decode_text(file: str, data: bytes, options: ReadOptions, loaded: Loaded) -> str:
     """An article text as the official tools read it (Python's ``open(encoding="utf-8")``): a
     UTF-8 byte order mark stays as its first character, and the corpus's offsets count it (two
-    articles of the SemEval-2020 training set and two of NLP4IF-2019's start with one)."""
+    articles of the SemEval-2020 training set and two of NLP4IF-2019's start with one).
+
+    ``open`` reads with universal newlines, so a CRLF line break is one character (``\\n``) in
+    the offsets of the labels (an article saved with CRLF endings shifts every span after its
+    first line break otherwise); a lone CR becomes ``\\n`` too. That reading, the default, is
+    said in a warning naming the file; ``line_breaks="as-stored"`` (``--line-breaks``) keeps
+    the text as its bytes are."""
     text = decode(file, data)
+    if options.line_breaks == "universal" and "\r" in text:
+        crlf = text.count("\r\n")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if crlf:
+            loaded.warn(f"{crlf} CRLF line breaks read as one character each, as the PTC "
+                        "offsets count them (Python's universal newlines); --line-breaks "
+                        "as-stored counts each CR as well", file=file)
     return "\ufeff" + text if data.startswith(codecs.BOM_UTF8) else text
 
 
@@ -380,7 +393,8 @@ def _read_folder(
             continue
         match = _TEXT_RE.match(base)
         if match:
-            texts[match.group(1)] = _decode_text(member_name(name, path), data)
+            texts[match.group(1)] = _decode_text(member_name(name, path), data, options,
+                                                  loaded)
             text_files[match.group(1)] = path
         else:
             loaded.warn(
