@@ -77,11 +77,23 @@ def sniff(filename: str, head: str) -> int:
     if good == len(lines):
         return 90 if tsv or lower.endswith(".txt") else 60
     # A .tsv that is not HatEval-like (which has a header with HS) is most likely a PTC file
-    # with an error: read it as PTC so that the reader names the bad line.
+    # with an error: read it as PTC so that the reader names the bad line; not one that
+    # starts with a '#' comment or has token tags (O, B-PER) in its last column (CoNLL-like:
+    # GermEval 2014), which a message about article ids would mislead.
     header = lines[0].lower().split("\t")
-    if tsv and "hs" not in [h.strip() for h in header]:
+    if tsv and "hs" not in [h.strip() for h in header] and not _conll_like(lines):
         return 40 if good else 30
     return 0
+
+
+_BIO_TAG = re.compile(r"(?:O|[BIESLU]-\S+)\Z")
+
+
+def _conll_like(lines: Sequence[str]) -> bool:
+    """Does a head start with a ``#`` field, or end a row with a BIO tag (``O``, ``B-PER``)?"""
+    if lines[0].split("\t")[0].strip() == "#":
+        return True
+    return any(_BIO_TAG.match(line.rstrip().split("\t")[-1].strip()) for line in lines)
 
 
 def _row_kind(line: str) -> str:
