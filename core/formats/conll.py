@@ -424,8 +424,10 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
             docs.append(doc)
             continue
         if len(cols) < 2:
+            bom = ("; it holds a byte order mark (U+FEFF), as where two files were joined: "
+                   "remove it" if "\ufeff" in line else "")
             raise FormatError(file, f"expected a token and a tag separated by a TAB or spaces, "
-                              f"got {line[:60]!r}", line=number, field="tag")
+                              f"got {line[:60]!r}{bom}", line=number, field="tag")
         if tag_at is None and column >= len(cols) - 1:
             raise FormatError(file, f"expected the token in column {column + 1}, but the line "
                               f"has {len(cols)} columns and the last one is the tag",

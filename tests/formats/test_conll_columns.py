@@ -88,3 +88,12 @@ def test_a_tsv_with_comments_or_tags_is_never_read_as_ptc(head: bytes) -> None:
         assert "could not detect the format" in str(exc)
     else:
         assert fmt != "ptc"
+
+
+def test_a_lone_byte_order_mark_line_is_refused_naming_it() -> None:
+    data = "Paris\tB-LOC\n\n\ufeff\nRome\tB-LOC\n".encode()
+    with pytest.raises(FormatError) as err:
+        load_files({"joined.conll": data})
+    assert str(err.value) == ("joined.conll:3: field 'tag': expected a token and a tag "
+                              "separated by a TAB or spaces, got '\\ufeff'; it holds a byte "
+                              "order mark (U+FEFF), as where two files were joined: remove it")
