@@ -56,6 +56,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import NoReturn
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, iter_lines
@@ -398,6 +399,12 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
     names: list[str] = []
     styles: dict[str, tuple[str, int]] = {}  # "prefix"/"suffix": the first such tag and line
     comments: list[int] = []  # the lines of comments (# first, no tag)
+    if tag_at is not None and tag_at == column:
+        raise FormatError("<options>", f"--text-column and --tag-column name the same column "
+                          f"({column + 1})")
+    # The columns a line needs (token and tag), and where its tag is.
+    need = max(2, column + 2) if tag_at is None else max(2, column + 1, tag_at + 1)
+    tag_index = -1 if tag_at is None else tag_at
 
     def close_sentence() -> None:
         nonlocal tokens
@@ -413,7 +420,7 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
             close_sentence()
             continue
         cols = line.split("\t") if "\t" in line else line.split()
-        if "#" in cols[0] and _is_comment(cols, len(cols) - 1 if tag_at is None else tag_at):
+        if "#" in cols[0] and _is_comment(cols, tag_index):
             comments.append(number)
             continue
         if cols[0].strip() == DOCSTART:
@@ -423,20 +430,9 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
             doc = _Doc(given, number, names)
             docs.append(doc)
             continue
-        if len(cols) < 2:
-            bom = ("; it holds a byte order mark (U+FEFF), as where two files were joined: "
-                   "remove it" if "\ufeff" in line else "")
-            raise FormatError(file, f"expected a token and a tag separated by a TAB or spaces, "
-                              f"got {line[:60]!r}{bom}", line=number, field="tag")
-        if tag_at is None and column >= len(cols) - 1:
-            raise FormatError(file, f"expected the token in column {column + 1}, but the line "
-                              f"has {len(cols)} columns and the last one is the tag",
-                              line=number, field=f"column {column + 1}")
-        if tag_at is not None and (max(column, tag_at) >= len(cols) or column == tag_at):
-            raise FormatError(file, f"expected the token in column {column + 1} and the tag in "
-                              f"column {tag_at + 1}, but the line has {len(cols)} columns",
-                              line=number, field=f"column {max(column, tag_at) + 1}")
-        token, tag = cols[column], cols[-1 if tag_at is None else tag_at].strip()
+        if len(cols) < need:
+            _refuse_columns(file, line, len(cols), number, column, tag_at)
+        token, tag = cols[column], cols[tag_index].strip()
         if "\t" in line:
             token = token.strip()
         if not token:
@@ -463,6 +459,23 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
     if "suffix" in styles:
         _prefix_suffix_tags(file, styles, names)
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
+
+
+def _refuse_columns(file: str, line: str, width: int, number: int, column: int,
+                    tag_at: int | None) -> NoReturn:
+    """The error of a line with fewer columns than the token and tag need (:func:`_parse`)."""
+    if width < 2:
+        bom = ("; it holds a byte order mark (U+FEFF), as where two files were joined: "
+               "remove it" if "\ufeff" in line else "")
+        raise FormatError(file, f"expected a token and a tag separated by a TAB or spaces, "
+                          f"got {line[:60]!r}{bom}", line=number, field="tag")
+    if tag_at is None:
+        raise FormatError(file, f"expected the token in column {column + 1}, but the line "
+                          f"has {width} columns and the last one is the tag",
+                          line=number, field=f"column {column + 1}")
+    raise FormatError(file, f"expected the token in column {column + 1} and the tag in "
+                      f"column {tag_at + 1}, but the line has {width} columns",
+                      line=number, field=f"column {max(column, tag_at) + 1}")
 
 
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
