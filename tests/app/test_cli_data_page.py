@@ -294,3 +294,16 @@ def test_a_folder_of_brat_folders_and_a_brat_files_companions_are_no_inputs_of_t
     reports = cli_data.read_reports((cli_data.DataArg(None, str(mixed)),))
     assert [(r.file, r.role, r.ok) for r in reports] == [
         ("gold.ann", "gold", True), ("pred.jsonl", "system", True)]
+
+
+def test_a_file_whose_format_is_not_detected_is_read_in_the_format_given_after_the_path(
+        tmp_path: Path) -> None:
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text("Rome O\nis O\nold O\n", encoding="utf-8")  # only O tags: not detected
+    (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens)),))
+    assert not report.ok and report.error is not None
+    assert report.error.message.endswith(f"; on the command line: --data ROLE={tokens}@FORMAT")
+    (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens), format="conll"),))
+    assert report.ok and report.format == "conll"
+    assert cli_data.fingerprint((cli_data.DataArg("gold", str(tokens)),)) != \
+        cli_data.fingerprint((cli_data.DataArg("gold", str(tokens), format="conll"),))
