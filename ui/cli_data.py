@@ -167,8 +167,9 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
         loaded, error = guarded_load(files, name=path.name, fmt=fmt,
                                      options=ReadOptions(role=role))
         if error is not None and fmt is None and "could not detect the format" in error.message:
+            # the file's name only: visitors of the app never see the server's paths
             error = dataclasses.replace(error, message=error.message + "; on the command line: "
-                                        f"--data ROLE={path}@FORMAT")
+                                        f"--data {role}={path.name}@FORMAT")
         # a name given on the command line wins over the names the file gives its sets
         reports.append(file_reports.report(path.name, loaded, role,
                                            name or state._display_name(path.name), error,

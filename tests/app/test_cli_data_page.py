@@ -302,7 +302,7 @@ def test_a_file_whose_format_is_not_detected_is_read_in_the_format_given_after_t
     tokens.write_text("Rome O\nis O\nold O\n", encoding="utf-8")  # only O tags: not detected
     (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens)),))
     assert not report.ok and report.error is not None
-    assert report.error.message.endswith(f"; on the command line: --data ROLE={tokens}@FORMAT")
+    assert report.error.message.endswith("; on the command line: --data gold=tokens.txt@FORMAT")
     (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens), format="conll"),))
     assert report.ok and report.format == "conll"
     assert cli_data.fingerprint((cli_data.DataArg("gold", str(tokens)),)) != \
