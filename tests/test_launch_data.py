@@ -115,3 +115,18 @@ def test_app_help_names_data_and_store_then_streamlits_options() -> None:
     assert ours.startswith("usage: spanscope app [--data")  # was Streamlit's help alone
     assert "--data [[NAME:]ROLE=]PATH" in ours and "--store PATH" in ours
     assert "annotator=" in ours and "--server.port" in theirs  # Streamlit's own, after ours
+
+
+def test_a_format_after_the_path_is_taken_when_the_whole_value_is_no_file(tmp_path: Path
+                                                                           ) -> None:
+    (tmp_path / "tokens.txt").write_text("Rome O\n", encoding="utf-8")
+    assert launch.parse_data_value("gold=tokens.txt@conll", tmp_path) == {
+        "role": "gold", "path": str(tmp_path / "tokens.txt"), "format": "conll"}
+    assert launch.parse_data_value("tokens.txt@conll", tmp_path)["format"] == "conll"
+    (tmp_path / "a@b.json").write_text("[]", encoding="utf-8")  # a file named so stays a file
+    assert launch.parse_data_value("a@b.json", tmp_path) == {
+        "role": None, "path": str(tmp_path / "a@b.json")}
+    with pytest.raises(UsageError, match=r"unknown format 'conl' after '@'; valid formats: "):
+        launch.parse_data_value("gold=tokens.txt@conl", tmp_path)
+    with pytest.raises(SpanScopeError, match=r"nowhere.txt: no such file or folder \(--data\)"):
+        launch.parse_data_value("gold=nowhere.txt@conll", tmp_path)

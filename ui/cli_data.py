@@ -47,12 +47,14 @@ SOURCE = "cli"
 
 @dataclass(frozen=True)
 class DataArg:
-    """One ``--data`` value: its role (None: guessed from the name), its absolute path and the
-    name its set is given (None: named after the file)."""
+    """One ``--data`` value: its role (None: guessed from the name), its absolute path, the
+    name its set is given (None: named after the file) and its format (None: detected;
+    ``--data PATH@FORMAT``)."""
 
     role: Role | None
     path: str
     name: str | None = None
+    format: str | None = None
 
 
 def data_args(environ: Mapping[str, str] | None = None) -> tuple[DataArg, ...]:
@@ -62,9 +64,9 @@ def data_args(environ: Mapping[str, str] | None = None) -> tuple[DataArg, ...]:
         return ()
     out = []
     for item in json.loads(raw):
-        role, name = item.get("role"), item.get("name")
+        role, name, fmt = item.get("role"), item.get("name"), item.get("format")
         out.append(DataArg(role if role in ROLES else None, str(item["path"]),
-                           str(name) if name else None))
+                           str(name) if name else None, str(fmt) if fmt else None))
     return tuple(out)
 
 
@@ -158,9 +160,16 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
                  ) -> list[state.FileReport]:
     """Parse every input of ``args`` into a file report (a bad file becomes its error)."""
     reports: list[state.FileReport] = []
+    formats = {arg.path: arg.format for arg in args if arg.format}
     for path, role, is_folder, name in _named_inputs(args, annotators):
         files = read_folder(path) if is_folder else read_file_with_companions(path)
-        loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role))
+        fmt = formats.get(str(path))
+        loaded, error = guarded_load(files, name=path.name, fmt=fmt,
+                                     options=ReadOptions(role=role))
+        if error is not None and fmt is None and "could not detect the format" in error.message:
+            # the file's name only: visitors of the app never see the server's paths
+            error = dataclasses.replace(error, message=error.message + "; on the command line: "
+                                        f"--data {role}={path.name}@FORMAT")
         # a name given on the command line wins over the names the file gives its sets
         reports.append(file_reports.report(path.name, loaded, role,
                                            name or state._display_name(path.name), error,
@@ -249,6 +258,9 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
     """A short key of the inputs: every path with its size and modification time (never the
     bytes: hashing gigabytes on every run would be the slow part)."""
     digest = hashlib.sha256()
+    for arg in args:
+        if arg.format:
+            digest.update(f"format|{arg.path}|{arg.format}\n".encode())
     for path, role, _, name in _named_inputs(args):
         if name is not None:
             digest.update(f"name|{name}\n".encode())

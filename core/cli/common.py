@@ -143,19 +143,26 @@ def add_tool_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--text-column", type=_column, metavar="N",
                        help="CoNLL: the column holding the token (default 1; tags are in the "
                        "last column); Label Studio CSV/TSV: the column holding the text")
+    group.add_argument("--tag-column", type=_column, metavar="N",
+                       help="CoNLL: the column holding the tags (default: the last; GermEval "
+                       "2014's 4-column files: 3 for the outer entities, 4 for the inner)")
+    group.add_argument("--line-breaks", choices=("universal", "as-stored"),
+                       help="PTC article texts: universal (default) reads a CRLF line break as "
+                       "one character, as the PTC offsets count it; as-stored keeps the CR")
 
 
 def tool_options(args: argparse.Namespace) -> ReadOptions:
-    """Reader options with the tool flags of ``args`` (``--layer`` ... ``--text-column``;
+    """Reader options with the tool flags of ``args`` (``--layer`` ... ``--line-breaks``;
     absent ones None) and every other field at its default: for a caller that reads the
     ``--labels`` file itself (:func:`core.formats.tools.validate`,
     :func:`core.formats.tools.convert`)."""
     from core.formats import ReadOptions
 
-    layer, feature, span_group, scheme, text_column = (getattr(args, name, None)
-                                                       for name in OPTION_NAMES)
+    layer, feature, span_group, scheme, text_column, tag_column = (getattr(args, name, None)
+                                                                   for name in OPTION_NAMES)
     return ReadOptions(layer=layer, feature=feature, span_group=span_group, scheme=scheme,
-                       text_column=text_column)
+                       text_column=text_column, tag_column=tag_column,
+                       line_breaks=getattr(args, "line_breaks", None) or "universal")
 
 
 def read_options(args: argparse.Namespace, **fields: Any) -> ReadOptions:

@@ -38,11 +38,9 @@ def add_engine_options(p: argparse.ArgumentParser, *, sets: bool) -> None:
                    help="with --engine dask and no --scheduler: worker processes of the local "
                    "cluster (default: the number of cores, at most 4)")
     if sets:
-        g.add_argument("--gold-set", metavar="NAME",
-                       help="with --engine dask: the gold's set in shards with a set column")
-        g.add_argument("--pred-set", metavar="NAME",
-                       help="with --engine dask: the predictions' set in shards with a set "
-                       "column (GOLD and PRED may then be the same folder)")
+        from core.cli.loading import add_set_options
+
+        add_set_options(g)
 
 
 def uses_dask(args: argparse.Namespace) -> bool:
@@ -51,8 +49,7 @@ def uses_dask(args: argparse.Namespace) -> bool:
         if args.workers is not None and args.workers < 1:
             raise UsageError(f"--workers must be at least 1, got {args.workers}")
         return True
-    given = [flag for flag, attr in (("--scheduler", "scheduler"), ("--workers", "workers"),
-                                     ("--gold-set", "gold_set"), ("--pred-set", "pred_set"))
+    given = [flag for flag, attr in (("--scheduler", "scheduler"), ("--workers", "workers"))
              if getattr(args, attr, None) is not None]
     if given:
         raise UsageError(f"{', '.join(given)} apply to --engine dask only")

@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     taxonomy = load_taxonomy(args.taxonomy) if args.taxonomy else None
     inputs = load_systems(args.gold, [args.pred], gold_format=args.gold_format,
                           pred_format=args.pred_format,
-                          options=read_options(args, beyond_text=bounds.from_args(args)))
+                          options=read_options(args, beyond_text=bounds.from_args(args)),
+                          gold_set=args.gold_set, pred_set=args.pred_set)
     table = categorise(inputs.gold, inputs.systems[0], level=args.level, taxonomy=taxonomy)
     emit(table.to_dict(spans=args.spans), args, render_errors, inputs.warnings)
     return 0

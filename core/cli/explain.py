@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from core.cli.common import Subparsers, command_parser, emit
-from core.cli.loading import load_span_inputs
+from core.cli.loading import add_set_options, load_span_inputs
 from core.cli.render import renderer_for
 from core.cli.score import add_input_options, metrics_epilog
 from core.metrics import registry
@@ -20,6 +20,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p = command_parser(subparsers, NAME, "per-span contributions for one document",
                        "Show every scored span pair of one document.", epilog=metrics_epilog())
     add_input_options(p)
+    add_set_options(p)
     p.add_argument("--doc", required=True, metavar="ID", help="document id")
     return p
 

@@ -51,7 +51,7 @@ from core.model.errors import SpanScopeError, UsageError
 DATA_ENV = "SPANSCOPE_DATA"
 """Environment variable that hands the ``--data`` choices to the dashboard: a JSON list of
 ``{"role": ROLE or null, "path": absolute path}``, with ``"name"`` when the value names its
-set."""
+set and ``"format"`` when it names the file's format (``PATH@FORMAT``)."""
 
 DATA_ROLES: dict[str, str] = {**{r: r for r in ROLES}, "pred": "system", "prediction": "system",
                               "predictions": "system", "system": "system"}
@@ -145,6 +145,12 @@ def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | Non
     {'role': 'system', 'path': '/tmp'}
     >>> parse_data_value("Ayla R.:annotator=/tmp")
     {'role': 'annotator', 'path': '/tmp', 'name': 'Ayla R.'}
+
+    ``PATH@FORMAT`` reads the file in that format (one of :data:`core.formats.FORMATS`) instead
+    of detecting it, when ``PATH@FORMAT`` itself is no file:
+
+    >>> parse_data_value("gold=/tmp@doccano")
+    {'role': 'gold', 'path': '/tmp', 'format': 'doccano'}
     """
     role: str | None = None
     name: str | None = None
@@ -163,11 +169,22 @@ def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | Non
     full = Path(path).expanduser()
     if not full.is_absolute():
         full = (cwd or Path.cwd()) / full
+    fmt = None
+    if not full.exists() and "@" in full.name:
+        from core.formats import FORMATS
+
+        base, _, fmt = path.rpartition("@")
+        if fmt not in FORMATS:
+            raise UsageError(f"--data {value}: unknown format {fmt!r} after '@'; valid formats: "
+                             + ", ".join(sorted(FORMATS)))
+        path, full = base, full.with_name(full.name.rpartition("@")[0])
     if not full.exists():
         raise SpanScopeError(f"{path}: no such file or folder (--data)")
     out: dict[str, str | None] = {"role": role, "path": str(full.resolve())}
     if name is not None:
         out["name"] = name
+    if fmt is not None:
+        out["format"] = fmt
     return out
 
 DASHBOARD_PACKAGE = "spanscope_dashboard"
@@ -234,19 +251,20 @@ def app_help(prog: str = "spanscope") -> str:
     (``--data``, ``--store``), then that Streamlit's options pass through."""
     roles = ", ".join(sorted(DATA_ROLES))
     return (
-        f"usage: {prog} app [--data [[NAME:]ROLE=]PATH ...] [--store PATH] "
+        f"usage: {prog} app [--data [[NAME:]ROLE=]PATH[@FORMAT] ...] [--store PATH] "
         "[streamlit run options]\n\n"
         "Start the SpanScope dashboard: on the bundled sample data, or on files and folders\n"
         "from this machine's disk.\n\n"
         "options:\n"
-        "  --data [[NAME:]ROLE=]PATH ...\n"
+        "  --data [[NAME:]ROLE=]PATH[@FORMAT] ...\n"
         "        open files or folders (repeatable; read by the server, without the browser's\n"
         f"        upload limit). ROLE is one of {roles};\n"
         "        a folder with a role is one input (an annotation tool's export). Without a "
         "role a\n"
         "        file's name says its role (gold / annotator in the name, else a system) and a\n"
         "        folder's files are each such a file (a folder of brat .ann/.txt files is one\n"
-        "        such file). NAME names the set instead of the file.\n"
+        "        such file). NAME names the set instead of the file; @FORMAT reads it in that\n"
+        "        format instead of detecting it (@doccano, @label-studio, ...).\n"
         "        Example: --data gold=gold.json --data pred=run1.json\n"
         "                 --data Ayla:annotator=ayla.jsonl --data Bo:annotator=bo.jsonl\n"
         "  --store PATH\n"

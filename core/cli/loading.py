@@ -94,7 +94,7 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     base = read_options(args)
     gold_loaded = load_path(args.gold, fmt=args.gold_format,
                             options=replace(base, labels=explicit, role="gold", beyond_text=policy))
-    gold = gold_loaded.set
+    gold = pick_set(gold_loaded, getattr(args, "gold_set", None), "gold")
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     if metric.gold_alternatives:
         warnings.extend(alternatives_note(str(args.gold), gold))
@@ -110,7 +110,9 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     warnings.extend(pred_loaded.diagnostics)
     pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, str(args.pred))
     warnings.extend(note)
-    checked = check_pair(metric, gold=gold, pred=pred_loaded.set, pred_source=str(args.pred),
+    checked = check_pair(metric, gold=gold,
+                         pred=pick_set(pred_loaded, getattr(args, "pred_set", None), "pred"),
+                         pred_source=str(args.pred),
                          gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
                          variant=variant, labels=labels,
                          taxonomy_path=getattr(args, "taxonomy", None))
@@ -118,6 +120,34 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     pred, taxonomy, extra = checked.pred, checked.taxonomy, checked.extra
     return SpanInputs(gold, pred, dict(gold_loaded.texts), labels, taxonomy,
                       pred_loaded.format, warnings, extra)
+
+
+def add_set_options(p: argparse._ActionsContainer) -> None:
+    """``--gold-set`` and ``--pred-set``: which annotation set of an input that holds several
+    (a Label Studio export's annotators, a spans CSV's ``annotator`` column) to score
+    (:func:`pick_set`)."""
+    p.add_argument("--gold-set", metavar="NAME",
+                   help="the gold's annotation set, when GOLD holds several (an annotator of a "
+                   "Label Studio export; with --engine dask: the set column's value)")
+    p.add_argument("--pred-set", metavar="NAME",
+                   help="the predictions' annotation set, when PRED holds several (GOLD and "
+                   "PRED may then be the same file or folder)")
+
+
+def pick_set(loaded: Loaded, name: str | None, side: str) -> AnnotationSet:
+    """The set named ``name`` (``--gold-set``/``--pred-set``) of ``loaded``, or its only set;
+    an unknown name, or several sets and no name, is an error that lists the sets."""
+    names = ", ".join(s.name for s in loaded.sets) or "none"
+    if name is None:
+        if len(loaded.sets) == 1:
+            return loaded.sets[0]
+        raise FormatError(loaded.source, f"expected exactly one annotation set, found "
+                          f"{len(loaded.sets)} ({names}); pick one by name with --{side}-set")
+    for aset in loaded.sets:
+        if aset.name == name:
+            return aset
+    raise FormatError(loaded.source, f"no annotation set named {name!r} (--{side}-set); "
+                      f"sets: {names}")
 
 
 def _hateval_table(path: str, fmt: str | None, header_rule: str, args: argparse.Namespace
@@ -276,39 +306,44 @@ def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
         p.add_argument("preds", nargs="+", metavar="PRED", help="prediction files or folders")
     else:
         p.add_argument("pred", metavar="PRED", help="prediction file or folder")
+        add_set_options(p)
     p.add_argument("--gold-format", choices=fmts, help="override format detection for GOLD")
     p.add_argument("--pred-format", choices=fmts, help="override format detection for PRED")
     add_beyond_text(p)
 
 
 def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
-                 pred_format: str | None = None, options: ReadOptions | None = None
-                 ) -> SystemInputs:
+                 pred_format: str | None = None, options: ReadOptions | None = None,
+                 gold_set: str | None = None, pred_set: str | None = None) -> SystemInputs:
     """Read the reference, then each prediction file with the reference's document ids, each
     with ``options`` (:func:`core.cli.common.read_options`), its documents matched to the
     reference's by their text when their ids do not meet (:func:`matched_to_gold`); a
     prediction whose texts are not the reference's is refused (:mod:`core.model.texts`: spans
     carried over when they differ in whitespace only); a span past its text follows
     ``options.beyond_text``
-    (:mod:`core.model.bounds`), predictions checked against the reference's texts."""
+    (:mod:`core.model.bounds`), predictions checked against the reference's texts.
+    ``gold_set``, ``pred_set`` name the sets to read of inputs that hold several
+    (:func:`pick_set`)."""
     options = options or ReadOptions()
     beyond_text = options.beyond_text
     gold_loaded = load_path(gold_path, fmt=gold_format, options=replace(options, role="gold"))
+    gold = pick_set(gold_loaded, gold_set, "gold")
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     systems = []
     for path in pred_paths:
         pred_loaded = load_path(path, fmt=pred_format, options=replace(
-            options, role="system", gold_doc_ids=gold_loaded.set.doc_ids))
+            options, role="system", gold_doc_ids=gold.doc_ids))
         warnings.extend(pred_loaded.diagnostics)
         pred_loaded, note = matched_to_gold(gold_loaded, pred_loaded, str(path))
         warnings.extend(note)
-        pred, carried = same_texts(gold_loaded, pred_loaded, pred_loaded.set, str(path))
+        pred, carried = same_texts(gold_loaded, pred_loaded,
+                                   pick_set(pred_loaded, pred_set, "pred"), str(path))
         warnings.extend(carried)
         (pred,), more = bounds.check_sets([(str(path), pred)], gold_loaded.texts,
                                           beyond_text, assumed=assumed_of(str(path), pred_loaded))
         warnings.extend(bounds.unseen(more, pred_loaded.diagnostics))
         systems.append(pred)
-    return SystemInputs(gold_loaded.set, dict(gold_loaded.texts), systems, warnings)
+    return SystemInputs(gold, dict(gold_loaded.texts), systems, warnings)
 
 
 def load_metadata(gold_path: str, meta_path: str | None) -> dict[str, dict[str, str]]:

@@ -93,7 +93,30 @@ def render_martino(result: dict[str, Any]) -> str:
         else:
             lines.append("  (F1 official: as the official scorer prints it; its per-technique "
                          "recall reuses the precision numerator)")
+    above = _above_one(result)
+    if above:
+        lines.append("")
+        lines.append(f"  Above 1 ({', '.join(above)}): not an error; the metric adds every "
+                     "overlap of a span with the same-label spans of the other side, so "
+                     "overlapping same-label reference spans raise P and overlapping "
+                     "predictions raise R (docs/martino.md, \"Above 1\")")
     return "\n".join(lines)
+
+
+def _above_one(result: dict[str, Any]) -> list[str]:
+    """The overall scores (P, R, F1) above 1, then ``per label`` when a label's are: what the
+    note under :func:`render_martino`'s report names (the dashboard marks the same values,
+    ``ui/above_one.py``)."""
+    def over(value: Any) -> bool:
+        return isinstance(value, (int, float)) and value > 1 + 1e-12
+
+    names = [name for name, key in (("P", "precision"), ("R", "recall"), ("F1", "f1"))
+             if over(result.get(key))]
+    per_label = result.get("per_label") or {}
+    if any(over(v.get(key)) for v in per_label.values() if isinstance(v, dict)
+           for key in ("precision", "recall", "f1")):
+        names.append("per label")
+    return names
 
 
 _FLAT = re.compile(r"^(?P<name>.*): one class per label \((?P<n>[\d,]+) labels?, no grouping\)$")

@@ -68,6 +68,11 @@ BINARY_WRITABLE = ("parquet",)
 
 LlmParsing = Literal["paper-2023", "repo-head"]
 
+LineBreaks = Literal["universal", "as-stored"]
+"""How a PTC article text's CRLF line breaks count (``--line-breaks``): ``universal`` reads each
+as one character, as Python's universal newlines read the articles whose offsets the corpus
+gives; ``as-stored`` keeps the ``\\r`` (two characters). docs/formats.md, "PTC"."""
+
 
 @dataclass(frozen=True)
 class TableBudget:
@@ -115,6 +120,8 @@ class ReadOptions:
     ``label_ids``: label names by numeric label id, for doccano's ``annotations`` layout (a
     doccano label config given with ``--labels``; :func:`core.formats.tools.read_label_file`).
     ``table_budget``: the most a columnar input may unpack to (:class:`TableBudget`), or None.
+    ``line_breaks``: how PTC article texts count CRLF line breaks (:data:`LineBreaks`).
+    ``tag_column``: CoNLL's column of the tags (None: the last).
     """
 
     labels: Sequence[str] | None = None
@@ -130,6 +137,8 @@ class ReadOptions:
     span_group: str | None = None
     scheme: str | None = None
     text_column: int | None = None
+    tag_column: int | None = None
+    line_breaks: LineBreaks = "universal"
     beyond_text: Policy = "refuse"
     label_ids: Mapping[int, str] | None = None
     table_budget: TableBudget | None = None

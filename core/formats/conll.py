@@ -2,8 +2,17 @@
 
 Layout (CoNLL-2002/2003 shared tasks, Tjong Kim Sang & De Meulder 2003): one token per line,
 columns separated by TABs (or, in a line without a TAB, by spaces), the token in the first column
-(``--text-column N`` picks another), the tag in the LAST column; a blank line ends a sentence; a
-line whose first column is ``-DOCSTART-`` starts a new document.
+(``--text-column N`` picks another), the tag in the LAST column (``--tag-column N`` picks
+another); a blank line ends a sentence; a line whose first column is ``-DOCSTART-`` starts a new
+document. A line whose first column is ``#`` and whose tag cell holds no tag is a comment
+(GermEval 2014's ``#<TAB>source URL<TAB>[date]`` lines, CoNLL-U's ``# text = ...``): skipped,
+counted in one warning per file.
+
+Without those two options, a file whose first sentence numbers its tokens in column 1 (``1``,
+``2``, ...) over 3 or more columns has its tokens read from column 2; when it has exactly 4
+columns with tags in the last two it is the GermEval 2014 layout (Benikova et al. 2014: index,
+token, outer entity, inner entity) and its tags are read from column 3, the outer entities.
+A warning says which columns were read.
 
 Chunks are extracted exactly as ``seqeval`` 1.2.2 extracts them (Nakayama 2018), so that an
 entity-level P/R/F1 computed from our spans equals ``seqeval.metrics``:
@@ -47,6 +56,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import NoReturn
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, iter_lines
@@ -247,10 +257,22 @@ class _Doc:
     lines: array[int] = field(default_factory=lambda: array("i"))
 
 
+def _is_tag(cell: str) -> bool:
+    return bool(_TAG.match(cell) or _SUFFIX_TAG.match(cell))
+
+
+def _is_comment(cols: Sequence[str], tag_at: int) -> bool:
+    """Is this line (its columns) a comment: ``#`` first, no tag in the tag cell?"""
+    if cols[0].strip() != "#":
+        return False
+    return len(cols) < 2 or not _is_tag(cols[tag_at].strip() if tag_at < len(cols) else "")
+
+
 def sniff(filename: str, head: str) -> int:
     lower = filename.lower()
     by_name = lower.endswith(SUFFIXES)
-    lines = [ln for ln in head.split("\n")[:40] if ln.strip()]
+    lines = [ln for ln in head.split("\n")[:40] if ln.strip()
+             and not _is_comment(ln.split("\t") if "\t" in ln else ln.split(), -1)]
     if head and not head.endswith("\n") and len(lines) > 1:
         lines = lines[:-1]
     if not lines:
@@ -267,7 +289,10 @@ def sniff(filename: str, head: str) -> int:
         last = cols[-1].strip() if cols else ""
         if len(cols) >= 2 and (_TAG.match(last) or _SUFFIX_TAG.match(last)):
             tagged += 1
-            typed += bool((_HEAD_TAG.match(last) or _SUFFIX_TAG.match(last)) and last != "O")
+            # GermEval 2014's outer entities are in the column before the last (inner) one.
+            outer = cols[-2].strip() if len(cols) >= 4 else ""
+            typed += any(bool((_HEAD_TAG.match(t) or _SUFFIX_TAG.match(t)) and t != "O")
+                         for t in (last, outer))
     share = tagged / len(lines)
     if share >= 0.9 and typed:
         return 92 if by_name or lower.endswith((".txt", ".tsv")) else 85
@@ -278,7 +303,6 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     """Read one CoNLL file, or a folder of them (with optional companion ``.txt`` texts)."""
     loaded = Loaded(FORMAT, name)
     scheme = scheme_of(options.scheme)
-    column = (options.text_column or 1) - 1
     single = len(files) == 1
     conll = {p: d for p, d in files.items()
              if single or not p.lower().endswith(".txt")}
@@ -289,7 +313,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     columns = SpanColumns()
     for path in sorted(conll):
         file = name if single else member_name(name, path)
-        docs = _parse(file, decode(file, conll[path]), column)
+        content = decode(file, conll[path])
+        column, tag_at = _columns_of(file, content, options, loaded)
+        docs = _parse(file, content, column, tag_at, loaded)
         stem = PurePosixPath(path).with_suffix("").as_posix()
         companion = None
         if stem in stems:
@@ -328,13 +354,57 @@ def _set_name(source: str) -> str:
     return base
 
 
-def _parse(file: str, content: str, column: int) -> list[_Doc]:
+def _columns_of(file: str, content: str, options: ReadOptions, loaded: Loaded
+                ) -> tuple[int, int | None]:
+    """The token column and tag column (0-based; None: the last) of one file: the options',
+    else those of the layout its first sentence shows (an index in column 1; GermEval 2014),
+    said in a warning."""
+    column = (options.text_column or 1) - 1
+    tag_at = None if options.tag_column is None else options.tag_column - 1
+    if options.text_column is not None or options.tag_column is not None:
+        return column, tag_at
+    first: list[tuple[int, list[str]]] = []
+    for number, raw in enumerate(iter_lines(content[:1 << 16]), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            if first:
+                break
+            continue
+        cols = line.split("\t") if "\t" in line else line.split()
+        if cols[0].strip() == DOCSTART or _is_comment(cols, len(cols) - 1):
+            continue
+        first.append((number, [c.strip() for c in cols]))
+    width = len(first[0][1]) if first else 0
+    if width < 3 or any(len(cols) != width or cols[0] != str(k)
+                        for k, (_, cols) in enumerate(first, start=1)):
+        return column, tag_at
+    at = first[0][0]
+    if width == 4 and all(_is_tag(cols[2]) and _is_tag(cols[3]) for _, cols in first):
+        loaded.warn("read as GermEval 2014 (index, token, outer entity tag, inner entity tag): "
+                    "tokens from column 2, tags from column 3 (the outer entities); "
+                    "--tag-column 4 reads the inner ones", line=at, file=file)
+        return 1, 2
+    loaded.warn(f"column 1 numbers the tokens (1, 2, 3, ...): tokens read from column 2, tags "
+                f"from column {width}; --text-column and --tag-column pick others",
+                line=at, file=file)
+    return 1, None
+
+
+def _parse(file: str, content: str, column: int, tag_at: int | None = None,
+           loaded: Loaded | None = None) -> list[_Doc]:
     docs: list[_Doc] = []
     doc: _Doc | None = None
     tokens: list[str] = []  # of the open sentence
     codes: dict[str, int] = {}
     names: list[str] = []
     styles: dict[str, tuple[str, int]] = {}  # "prefix"/"suffix": the first such tag and line
+    comments: list[int] = []  # the lines of comments (# first, no tag)
+    if tag_at is not None and tag_at == column:
+        raise FormatError("<options>", f"--text-column and --tag-column name the same column "
+                          f"({column + 1})")
+    # The columns a line needs (token and tag), and where its tag is.
+    need = max(2, column + 2) if tag_at is None else max(2, column + 1, tag_at + 1)
+    tag_index = -1 if tag_at is None else tag_at
 
     def close_sentence() -> None:
         nonlocal tokens
@@ -350,6 +420,9 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
             close_sentence()
             continue
         cols = line.split("\t") if "\t" in line else line.split()
+        if "#" in cols[0] and _is_comment(cols, tag_index):
+            comments.append(number)
+            continue
         if cols[0].strip() == DOCSTART:
             close_sentence()
             given = cols[1].strip() if len(cols) >= 3 and cols[1].strip() not in ("", "-X-") \
@@ -357,14 +430,9 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
             doc = _Doc(given, number, names)
             docs.append(doc)
             continue
-        if len(cols) < 2:
-            raise FormatError(file, f"expected a token and a tag separated by a TAB or spaces, "
-                              f"got {line[:60]!r}", line=number, field="tag")
-        if column >= len(cols) - 1:
-            raise FormatError(file, f"expected the token in column {column + 1}, but the line "
-                              f"has {len(cols)} columns and the last one is the tag",
-                              line=number, field=f"column {column + 1}")
-        token, tag = cols[column], cols[-1].strip()
+        if len(cols) < need:
+            _refuse_columns(file, line, len(cols), number, column, tag_at)
+        token, tag = cols[column], cols[tag_index].strip()
         if "\t" in line:
             token = token.strip()
         if not token:
@@ -383,9 +451,31 @@ def _parse(file: str, content: str, column: int) -> list[_Doc]:
         doc.tags.append(code)
         doc.lines.append(number)
     close_sentence()
+    if comments and loaded is not None:
+        listed = ", ".join(map(str, comments[:3])) + (", ..." if len(comments) > 3 else "")
+        more = f" (lines {listed})" if len(comments) > 1 else ""
+        loaded.warn(f"{len(comments)} comment line(s) skipped: '#' in column 1 and no tag"
+                    f"{more}", line=comments[0], file=file)
     if "suffix" in styles:
         _prefix_suffix_tags(file, styles, names)
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
+
+
+def _refuse_columns(file: str, line: str, width: int, number: int, column: int,
+                    tag_at: int | None) -> NoReturn:
+    """The error of a line with fewer columns than the token and tag need (:func:`_parse`)."""
+    if width < 2:
+        bom = ("; it holds a byte order mark (U+FEFF), as where two files were joined: "
+               "remove it" if "\ufeff" in line else "")
+        raise FormatError(file, f"expected a token and a tag separated by a TAB or spaces, "
+                          f"got {line[:60]!r}{bom}", line=number, field="tag")
+    if tag_at is None:
+        raise FormatError(file, f"expected the token in column {column + 1}, but the line "
+                          f"has {width} columns and the last one is the tag",
+                          line=number, field=f"column {column + 1}")
+    raise FormatError(file, f"expected the token in column {column + 1} and the tag in "
+                      f"column {tag_at + 1}, but the line has {width} columns",
+                      line=number, field=f"column {max(column, tag_at) + 1}")
 
 
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:

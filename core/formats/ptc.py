@@ -77,11 +77,23 @@ def sniff(filename: str, head: str) -> int:
     if good == len(lines):
         return 90 if tsv or lower.endswith(".txt") else 60
     # A .tsv that is not HatEval-like (which has a header with HS) is most likely a PTC file
-    # with an error: read it as PTC so that the reader names the bad line.
+    # with an error: read it as PTC so that the reader names the bad line; not one that
+    # starts with a '#' comment or has token tags (O, B-PER) in its last column (CoNLL-like:
+    # GermEval 2014), which a message about article ids would mislead.
     header = lines[0].lower().split("\t")
-    if tsv and "hs" not in [h.strip() for h in header]:
+    if tsv and "hs" not in [h.strip() for h in header] and not _conll_like(lines):
         return 40 if good else 30
     return 0
+
+
+_BIO_TAG = re.compile(r"(?:O|[BIESLU]-\S+)\Z")
+
+
+def _conll_like(lines: Sequence[str]) -> bool:
+    """Does a head start with a ``#`` field, or end a row with a BIO tag (``O``, ``B-PER``)?"""
+    if lines[0].split("\t")[0].strip() == "#":
+        return True
+    return any(_BIO_TAG.match(line.rstrip().split("\t")[-1].strip()) for line in lines)
 
 
 def _row_kind(line: str) -> str:
@@ -346,11 +358,24 @@ def _duplicate_group(loaded: Loaded, group: object, spans: SpanBuilder) -> None:
     add_group(loaded, group, len(repeat), produce)
 
 
-def _decode_text(file: str, data: bytes) -> str:
+def _decode_text(file: str, data: bytes, options: ReadOptions, loaded: Loaded) -> str:
     """An article text as the official tools read it (Python's ``open(encoding="utf-8")``): a
     UTF-8 byte order mark stays as its first character, and the corpus's offsets count it (two
-    articles of the SemEval-2020 training set and two of NLP4IF-2019's start with one)."""
+    articles of the SemEval-2020 training set and two of NLP4IF-2019's start with one).
+
+    ``open`` reads with universal newlines, so a CRLF line break is one character (``\\n``) in
+    the offsets of the labels (an article saved with CRLF endings shifts every span after its
+    first line break otherwise); a lone CR becomes ``\\n`` too. That reading, the default, is
+    said in a warning naming the file; ``line_breaks="as-stored"`` (``--line-breaks``) keeps
+    the text as its bytes are."""
     text = decode(file, data)
+    if options.line_breaks == "universal" and "\r" in text:
+        crlf = text.count("\r\n")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if crlf:
+            loaded.warn(f"{crlf} CRLF line breaks read as one character each, as the PTC "
+                        "offsets count them (Python's universal newlines); --line-breaks "
+                        "as-stored counts each CR as well", file=file)
     return "\ufeff" + text if data.startswith(codecs.BOM_UTF8) else text
 
 
@@ -380,7 +405,8 @@ def _read_folder(
             continue
         match = _TEXT_RE.match(base)
         if match:
-            texts[match.group(1)] = _decode_text(member_name(name, path), data)
+            texts[match.group(1)] = _decode_text(member_name(name, path), data, options,
+                                                  loaded)
             text_files[match.group(1)] = path
         else:
             loaded.warn(

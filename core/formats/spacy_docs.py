@@ -143,6 +143,7 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
     raw_ids: list[object] = []
     found: dict[str, _Group] = {}
     label_codes: dict[str, int] = {}
+    with_cats = 0  # documents with text labels (doc.cats: textcat), which are not spans
     while True:
         n = len(texts)
         try:
@@ -154,6 +155,7 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             groups.extend(g for g in doc.spans if g not in groups)
             raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
             texts.append(doc.text)
+            with_cats += bool(doc.cats)
             for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
                                                         if g != "ents")):
                 group = found.get(name)
@@ -189,9 +191,27 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             columns.add(index, span.start, span.end, span.label)
             k += 1
         loaded.texts[doc_id] = text
+    if with_cats and (picked is None or not len(picked.doc)):
+        _text_labels_note(loaded, with_cats, "documents", "doc.cats")
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
                                      columns.spans(), options.role))
     return loaded
+
+
+def _text_labels_note(loaded: Loaded, count: int, what: str, where: str) -> None:
+    """The warning of an input without spans whose records carry text labels (a text
+    classification: spaCy's ``doc.cats``, Prodigy's ``label`` or ``accept``), as Label
+    Studio's reader warns of an export of choices only."""
+    loaded.warn(f"no spans: {count} {what} carry text labels ({where}), which span metrics do "
+                "not score, so 0 spans are read (SpanScope measures spans: annotate entities "
+                "or span groups)")
+
+
+def _has_text_labels(obj: Mapping[str, Any]) -> bool:
+    """Does a JSONL task carry a text label: Prodigy's ``label`` (binary classification),
+    ``accept`` (choice), or spaCy's ``cats``?"""
+    return (isinstance(obj.get("label"), str) or bool(obj.get("cats"))
+            or (isinstance(obj.get("accept"), list) and bool(obj["accept"])))
 
 
 def _groups_of(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -224,6 +244,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
     no_id: list[int] = []
     skipped: list[int] = []
+    span_count = text_labelled = 0
     for line, obj in records:
         assert isinstance(obj, dict)
         if obj.get("answer") in SKIPPED_ANSWERS:
@@ -248,6 +269,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         index = columns.document(doc_id)
         for s, e, lab in triples:
             columns.add(index, s, e, lab)
+        span_count += len(triples)
+        text_labelled += _has_text_labels(obj)
         loaded.texts[doc_id] = text
     if no_id and isinstance(records, _JsonList):
         loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
@@ -259,6 +282,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     if skipped:
         loaded.warn(f"{len(skipped)} tasks answered 'reject' or 'ignore' are not annotations; "
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
+    if text_labelled and not span_count:
+        _text_labels_note(loaded, text_labelled, "tasks", "'label', 'accept' or 'cats'")
     if not per_annotator:
         columns = sets[None][1] if sets else SpanColumns()
         loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))

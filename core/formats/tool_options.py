@@ -1,18 +1,18 @@
 """Reader options of the annotation-tool and NER formats.
 
 ``--layer`` and ``--feature`` (WebAnno TSV, UIMA CAS XMI), ``--span-group`` (spaCy),
-``--scheme`` and ``--text-column`` (CoNLL; ``--text-column`` also Label Studio's CSV and TSV
-exports) are fields of :class:`~core.formats.ReadOptions`, as
-are doccano's label ids (``label_ids``, from a ``--labels`` label config). A reader reads them
-from its ``options`` argument and from nowhere else: the command line declares the flags and
-fills the fields in (:func:`core.cli.common.add_tool_options`,
-:func:`core.cli.common.read_options`), and the Dask engine sends the options to its workers
-inside each job (:mod:`core.engines.sharded`).
+``--scheme``, ``--text-column`` and ``--tag-column`` (CoNLL; ``--text-column`` also Label
+Studio's CSV and TSV exports) and ``--line-breaks`` (PTC article texts) are fields of
+:class:`~core.formats.ReadOptions`, as are doccano's label ids (``label_ids``, from a
+``--labels`` label config). A reader reads them from its ``options`` argument and from
+nowhere else: the command line declares the flags and fills the fields in
+(:func:`core.cli.common.add_tool_options`, :func:`core.cli.common.read_options`), and the Dask
+engine sends the options to its workers inside each job (:mod:`core.engines.sharded`).
 """
 
 from __future__ import annotations
 
-OPTION_NAMES = ("layer", "feature", "span_group", "scheme", "text_column")
+OPTION_NAMES = ("layer", "feature", "span_group", "scheme", "text_column", "tag_column")
 """The fields of :class:`~core.formats.ReadOptions` that the tool flags set, named as the flags'
 ``argparse`` destinations."""
 

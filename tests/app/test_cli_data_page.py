@@ -347,3 +347,16 @@ def test_uploads_follow_the_annotator_rule_of_data_and_give_its_workspace(
     up_ws = at.session_state[state.K_UPLOAD_WS]
     assert [r.role for r in up_ws.reports][-2:] == ["system", "system"]
     assert any("one id, two texts" in e.value for e in at.error)
+
+
+def test_a_file_whose_format_is_not_detected_is_read_in_the_format_given_after_the_path(
+        tmp_path: Path) -> None:
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text("Rome O\nis O\nold O\n", encoding="utf-8")  # only O tags: not detected
+    (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens)),))
+    assert not report.ok and report.error is not None
+    assert report.error.message.endswith("; on the command line: --data gold=tokens.txt@FORMAT")
+    (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens), format="conll"),))
+    assert report.ok and report.format == "conll"
+    assert cli_data.fingerprint((cli_data.DataArg("gold", str(tokens)),)) != \
+        cli_data.fingerprint((cli_data.DataArg("gold", str(tokens), format="conll"),))

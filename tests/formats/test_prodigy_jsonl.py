@@ -71,3 +71,44 @@ def test_a_task_without_annotator_among_named_ones_is_refused_with_its_line() ->
     with pytest.raises(FormatError) as exc:
         load_files(files)
     assert str(exc.value).startswith("db-out.jsonl:3: field '_annotator_id': ")
+
+
+def _classification(text: str, label: str, answer: str = "accept") -> dict[str, Any]:
+    """A task of Prodigy's ``textcat.manual`` / ``classification`` view: a text label, no
+    spans."""
+    return {"text": text, "label": label, "spans": [], "meta": {"id": text[:4]},
+            "_input_hash": 1, "_task_hash": 2, "_view_id": "classification", "answer": answer}
+
+
+def test_a_classification_export_warns_that_its_text_labels_are_not_spans() -> None:
+    files = _file(_classification("Rome is old", "HISTORY"),
+                  _classification("Oslo is cold", "WEATHER"),
+                  _classification("Lima is far", "HISTORY", "reject"))
+    loaded = load_files(files)
+    assert loaded.format == "spacy" and loaded.set.span_count() == 0
+    (note,) = [d.message for d in loaded.diagnostics if "text labels" in d.message]
+    assert note.startswith("no spans: 2 tasks carry text labels ('label', 'accept' or 'cats'), "
+                           "which span metrics do not score")
+
+
+def test_a_span_export_with_a_label_key_gets_no_text_label_warning() -> None:
+    files = _file(_task("Rome is old", [(0, 4, "LOC")], doc="a", label="LOC"))
+    assert not [d for d in load_files(files).diagnostics if "text labels" in d.message]
+
+
+def test_a_docbin_with_only_cats_warns_that_they_are_not_spans() -> None:
+    import spacy
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    docbin = DocBin()
+    for text, cats in (("Rome is old", {"HISTORY": 1.0, "WEATHER": 0.0}),
+                       ("Oslo is cold", {"HISTORY": 0.0, "WEATHER": 1.0}), ("Lima", {})):
+        doc = nlp(text)
+        doc.cats = cats
+        docbin.add(doc)
+    loaded = load_files({"dev.spacy": docbin.to_bytes()})
+    assert len(loaded.texts) == 3 and loaded.set.span_count() == 0
+    (note,) = [d.message for d in loaded.diagnostics]
+    assert note.startswith("no spans: 2 documents carry text labels (doc.cats), which span "
+                           "metrics do not score")

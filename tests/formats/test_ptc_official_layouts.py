@@ -7,7 +7,9 @@ them out (our own small copies under ``tests/data/formats/ptc/``, invented text)
 * ``nlp4if2019-flc-folder``: ``article<ID>.task-FLC.labels`` with the 18 NLP4IF techniques and
   spans that end in a space, as that gold often does;
 * ``nlp4if2019-slc``: sentence labels (``.task-SLC.labels``), which are not spans;
-* article 201 starts with a UTF-8 byte order mark, which the corpus's offsets count.
+* article 201 starts with a UTF-8 byte order mark, which the corpus's offsets count;
+* ``crlf-folder``: article 301 saved with CRLF line endings, its offsets counting each line
+  break as one character (Python's universal newlines, as the corpus was read).
 """
 
 from __future__ import annotations
@@ -82,6 +84,39 @@ def test_a_byte_order_mark_is_the_texts_first_character_as_the_offsets_count_it(
     assert fragments["Loaded_Language"] == "a disaster waiting to happen"
     assert fragments["Doubt"] == "the mayor never keeps a promise"
     assert not [d for d in loaded.diagnostics if "whitespace" in str(d)]
+
+
+CRLF_FRAGMENTS = {"Loaded_Language": "a disaster", "Bandwagon,Reductio_ad_hitlerum":
+                  "Everyone knows", "Exaggeration,Minimisation": "ruin this town forever"}
+
+
+def test_crlf_line_breaks_count_one_character_as_the_ptc_offsets_count_them() -> None:
+    folder = DATA / "crlf-folder"
+    assert (folder / "article301.txt").read_bytes().count(b"\r\n") == 4
+    loaded = load_path(folder, fmt="ptc")
+    text = loaded.texts["301"]
+    assert text is not None and "\r" not in text
+    assert {s.label: text[s.start:s.end] for s in loaded.set.get("301")} == CRLF_FRAGMENTS
+    (warning,) = [str(d) for d in loaded.diagnostics]
+    assert "article301.txt" in warning
+    assert "4 CRLF line breaks read as one character each" in warning
+    assert "--line-breaks as-stored" in warning
+
+
+def test_line_breaks_as_stored_keeps_the_cr_and_the_spans_drift_as_before() -> None:
+    loaded = load_path(DATA / "crlf-folder", fmt="ptc",
+                       options=ReadOptions(line_breaks="as-stored"))
+    text = loaded.texts["301"]
+    assert text is not None and text.count("\r\n") == 4
+    got = {s.label: text[s.start:s.end] for s in loaded.set.get("301")}
+    assert got["Loaded_Language"] == "a disaster"  # before the first line break
+    assert got["Bandwagon,Reductio_ad_hitlerum"] == "\r\nEveryone kno"
+    assert not [d for d in loaded.diagnostics if "CRLF" in str(d)]
+    rc, result, _ = _validate_cli(DATA / "crlf-folder", "--line-breaks", "as-stored")
+    assert rc == 0 and result["valid"] and result["warning_counts"] == {"whitespace": 1}
+    rc, result, _ = _validate_cli(DATA / "crlf-folder")
+    assert rc == 0 and result["warning_counts"] == {"other": 1}
+    assert "4 CRLF line breaks" in str(result["warnings"])
 
 
 def test_nlp4if_spans_ending_in_a_space_are_read_with_a_warning() -> None:
