@@ -294,3 +294,49 @@ def test_a_folder_of_brat_folders_and_a_brat_files_companions_are_no_inputs_of_t
     reports = cli_data.read_reports((cli_data.DataArg(None, str(mixed)),))
     assert [(r.file, r.role, r.ok) for r in reports] == [
         ("gold.ann", "gold", True), ("pred.jsonl", "system", True)]
+
+
+def _long_first_line(path: Path) -> None:
+    """A doccano JSONL file whose first record is over 1 MiB, named ``.txt``: detection reads
+    1 MiB and sees no whole record, so it refuses to guess ("pass it explicitly")."""
+    rows = [{"id": 1, "text": "word " * 220_000 + "end", "label": [[0, 4, "W"]]},
+            {"id": 2, "text": "Soup was cold.", "label": [[0, 4, "FOOD"]]}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_a_data_file_whose_format_is_not_detected_gets_a_format_box_that_reads_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("gold.txt", "pred.txt"):
+        _long_first_line(tmp_path / name)
+    gold, pred = tmp_path / "gold.txt", tmp_path / "pred.txt"
+    at = _app(monkeypatch, [{"role": "gold", "path": str(gold)},
+                            {"role": "system", "path": str(pred)}], "pages/data.py")
+    errors = " ".join(e.value for e in at.error)
+    assert errors.count("could not detect the format") == 2
+    boxes = {b.key: b for b in at.selectbox if b.key and b.key.startswith(cli_data.K_FORMAT)}
+    assert set(boxes) == {cli_data.K_FORMAT + str(gold), cli_data.K_FORMAT + str(pred)}
+    assert boxes[cli_data.K_FORMAT + str(gold)].value == "auto"
+    at.selectbox(key=cli_data.K_FORMAT + str(gold)).set_value("doccano").run()
+    at.selectbox(key=cli_data.K_FORMAT + str(pred)).set_value("doccano").run()
+    assert not at.exception
+    assert "could not detect" not in " ".join(e.value for e in at.error)
+    info = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "gold.txt (gold)" in info and "pred.txt (system)" in info and "refused" not in info
+    # the boxes stay, to change the choice back; the pages score the files read as doccano
+    assert at.selectbox(key=cli_data.K_FORMAT + str(gold)).value == "doccano"
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception
+    assert "pred" in frame_of(at, "system", "role")["system"].to_list()
+
+
+def test_a_data_value_that_names_its_format_is_read_in_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--data gold=gold.txt#format=doccano` (core.cli.launch.parse_data_value) gives "format"
+    _long_first_line(tmp_path / "gold.txt")
+    at = _app(monkeypatch, [{"role": "gold", "path": str(tmp_path / "gold.txt"),
+                             "format": "doccano"}], "pages/data.py")
+    assert not at.error
+    assert not [b for b in at.selectbox if b.key and b.key.startswith(cli_data.K_FORMAT)]
+    ws = cli_data.cli_workspace()
+    assert ws is not None and [(n, s.role) for n, s in ws.sets.items()] == [("gold", "gold")]
+    assert [r.format for r in ws.reports] == ["doccano"]
