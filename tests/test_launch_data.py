@@ -60,6 +60,29 @@ def test_a_missing_path_is_named() -> None:
         launch.parse_data_value("gold=nowhere.json", PROP)
 
 
+@pytest.mark.parametrize(("value", "expected"), [
+    ("gold=gold.json#format=doccano", {"role": "gold", "format": "doccano"}),
+    ("Ayla:annotator=gold.json#format=spans-csv", {"role": "annotator", "name": "Ayla",
+                                                   "format": "spans-csv"}),
+    ("gold.json#format=semeval2021", {"role": None, "format": "semeval2021"})])
+def test_a_format_after_the_path_is_read_and_the_path_kept_without_it(
+        value: str, expected: dict[str, str | None]) -> None:
+    assert launch.parse_data_value(value, PROP) == {"path": str(PROP / "gold.json"), **expected}
+
+
+def test_a_path_that_exists_with_its_format_suffix_stays_a_path(tmp_path: Path) -> None:
+    (tmp_path / "odd#format=ptc").write_text("[]")
+    assert launch.parse_data_value("odd#format=ptc", tmp_path) == {
+        "role": None, "path": str(tmp_path / "odd#format=ptc")}
+
+
+def test_an_unknown_format_is_a_usage_error_naming_the_formats() -> None:
+    with pytest.raises(UsageError, match=r"unknown format 'docano'.*doccano"):
+        launch.parse_data_value("gold=gold.json#format=docano", PROP)
+    with pytest.raises(SpanScopeError, match=r"nowhere\.json: no such file"):
+        launch.parse_data_value("gold=nowhere.json#format=doccano", PROP)
+
+
 def test_role_without_path_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="no path"):
         launch.parse_data_value("gold=", PROP)
@@ -115,18 +138,4 @@ def test_app_help_names_data_and_store_then_streamlits_options() -> None:
     assert ours.startswith("usage: spanscope app [--data")  # was Streamlit's help alone
     assert "--data [[NAME:]ROLE=]PATH" in ours and "--store PATH" in ours
     assert "annotator=" in ours and "--server.port" in theirs  # Streamlit's own, after ours
-
-
-def test_a_format_after_the_path_is_taken_when_the_whole_value_is_no_file(tmp_path: Path
-                                                                           ) -> None:
-    (tmp_path / "tokens.txt").write_text("Rome O\n", encoding="utf-8")
-    assert launch.parse_data_value("gold=tokens.txt@conll", tmp_path) == {
-        "role": "gold", "path": str(tmp_path / "tokens.txt"), "format": "conll"}
-    assert launch.parse_data_value("tokens.txt@conll", tmp_path)["format"] == "conll"
-    (tmp_path / "a@b.json").write_text("[]", encoding="utf-8")  # a file named so stays a file
-    assert launch.parse_data_value("a@b.json", tmp_path) == {
-        "role": None, "path": str(tmp_path / "a@b.json")}
-    with pytest.raises(UsageError, match=r"unknown format 'conl' after '@'; valid formats: "):
-        launch.parse_data_value("gold=tokens.txt@conl", tmp_path)
-    with pytest.raises(SpanScopeError, match=r"nowhere.txt: no such file or folder \(--data\)"):
-        launch.parse_data_value("gold=nowhere.txt@conll", tmp_path)
+    assert "PATH[#format=FORMAT]" in ours and "#format=doccano" in ours and "webanno-tsv" in ours

@@ -17,6 +17,11 @@ when files of such a folder guessed systems give one document id different texts
 guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`); so
 are the files and brat collections given one by one without a role, taken together as one
 folder's files.
+
+A value may name its format (``PATH#format=FORMAT``, :data:`DataArg.format`); a file that is
+refused can also be given one on the Data page (:func:`format_boxes`), for the visitor's
+session: the files are read again with it, by the code that reads them first
+(:func:`read_reports`), as an upload's Format box does.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.formats import ReadOptions, module, read_file_with_companions, read_folder
 from core.model import ROLES, Role
@@ -48,8 +54,7 @@ SOURCE = "cli"
 @dataclass(frozen=True)
 class DataArg:
     """One ``--data`` value: its role (None: guessed from the name), its absolute path, the
-    name its set is given (None: named after the file) and its format (None: detected;
-    ``--data PATH@FORMAT``)."""
+    name its set is given (None: named after the file) and its format (None: detected)."""
 
     role: Role | None
     path: str
@@ -156,20 +161,22 @@ def _is_type_system(path: Path) -> bool:
         return b"<typeSystemDescription" in f.read(4096)
 
 
-def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset()
-                 ) -> list[state.FileReport]:
-    """Parse every input of ``args`` into a file report (a bad file becomes its error)."""
+def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset(),
+                 formats: Mapping[str, str] | None = None) -> list[state.FileReport]:
+    """Parse every input of ``args`` into a file report (a bad file becomes its error), each in
+    the format ``formats`` gives its path (the Data page's choice), else its value's
+    (``#format=``), else the one detected."""
     reports: list[state.FileReport] = []
-    formats = {arg.path: arg.format for arg in args if arg.format}
-    for path, role, is_folder, name in _named_inputs(args, annotators):
+    inputs = [(*one, arg.format) for arg in args for one in _named_inputs((arg,), annotators)]
+    for path, role, is_folder, name, fmt in inputs:
         files = read_folder(path) if is_folder else read_file_with_companions(path)
-        fmt = formats.get(str(path))
-        loaded, error = guarded_load(files, name=path.name, fmt=fmt,
-                                     options=ReadOptions(role=role))
+        fmt = (formats or {}).get(str(path)) or fmt
+        loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role),
+                                     fmt=fmt)
         if error is not None and fmt is None and "could not detect the format" in error.message:
             # the file's name only: visitors of the app never see the server's paths
             error = dataclasses.replace(error, message=error.message + "; on the command line: "
-                                        f"--data {role}={path.name}@FORMAT")
+                                        f"--data {role}={path.name}#format=FORMAT")
         # a name given on the command line wins over the names the file gives its sets
         reports.append(file_reports.report(path.name, loaded, role,
                                            name or state._display_name(path.name), error,
@@ -259,7 +266,7 @@ def fingerprint(args: tuple[DataArg, ...]) -> str:
     bytes: hashing gigabytes on every run would be the slow part)."""
     digest = hashlib.sha256()
     for arg in args:
-        if arg.format:
+        if arg.format is not None:
             digest.update(f"format|{arg.path}|{arg.format}\n".encode())
     for path, role, _, name in _named_inputs(args):
         if name is not None:
@@ -283,7 +290,8 @@ def read_count() -> int:
 
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the files given on the command line…")
-def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
+def _load(key: str, _args: tuple[DataArg, ...], _formats: tuple[tuple[str, str], ...] = ()
+          ) -> state.Workspace:
     global _reads
     _reads += 1
     # Reading allocates millions of objects, which start the cycle collector's passes over
@@ -294,7 +302,8 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
     gc.disable()
     try:
         # one text per document id across the inputs, as on the Data page (core.model.texts)
-        raw = read_reports(_args)
+        formats = dict(_formats)
+        raw = read_reports(_args, formats=formats)
         reports = text_policy.same_texts(raw)
         tools = _exports_of_one_tool(reports, _args, raw)
         if tools:  # read again, their files as annotators, each with a note saying so
@@ -302,8 +311,8 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
                        zip(_named_inputs(_args, tools), _named_inputs(_args), strict=True)]
             reports = [dataclasses.replace(r, diagnostics=(*r.diagnostics, Diagnostic(
                            r.file, GUESSED_ANNOTATOR, kind="role"))) if guessed else r
-                       for r, guessed in zip(text_policy.same_texts(read_reports(_args, tools)),
-                                             changed, strict=True)]
+                       for r, guessed in zip(text_policy.same_texts(
+                           read_reports(_args, tools, formats)), changed, strict=True)]
         reports = _hint_for_the_command_line(reports, _args)
         ws = state.build_workspace(reports,
                                    key=f"cli:{key}", title="files from the command line",
@@ -322,10 +331,52 @@ def _load(key: str, _args: tuple[DataArg, ...]) -> state.Workspace:
 def cli_workspace() -> state.Workspace | None:
     """The workspace of the ``--data`` inputs, parsed once per server process; None without.
 
-    Shareable: every visitor of this server sees the same files, so links carry the view.
+    Shareable: every visitor of this server sees the same files, so links carry the view. A
+    format chosen on the Data page (:func:`format_boxes`) reads the files again, for the
+    sessions that chose it.
     """
     args = data_args()
-    return _load(fingerprint(args), args) if args else None
+    if not args:
+        return None
+    chosen = chosen_formats(args)
+    key = fingerprint(args) + "".join(f"|{path}#{fmt}" for path, fmt in chosen)
+    return _load(key, args, chosen)
+
+
+K_FORMAT = "cli_fmt::"
+"""Prefix of the key of the Data page's Format box of a ``--data`` input (its absolute path
+follows)."""
+
+
+def chosen_formats(args: tuple[DataArg, ...]) -> tuple[tuple[str, str], ...]:
+    """``(input path, format)`` of every ``--data`` input whose Format box (:func:`format_boxes`)
+    this session set to a format; none outside a page's run (:func:`read_early`'s thread)."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return ()
+    out = []
+    for path, _, _, _ in _named_inputs(args):
+        fmt = st.session_state.get(K_FORMAT + str(path))
+        if fmt and fmt != "auto":
+            out.append((str(path), str(fmt)))
+    return tuple(out)
+
+
+def format_boxes(ws: state.Workspace) -> None:
+    """A Format box for each ``--data`` input that was refused or whose format this session
+    chose: choosing one reads the files again with it (:func:`cli_workspace`), as an upload's
+    Format box does; the value's ``#format=`` does the same for every visitor."""
+    args = data_args()
+    reports = {r.file: r for r in ws.reports}
+    shown = [(path, reports[path.name]) for path, _, _, _ in _named_inputs(args)
+             if path.name in reports and (not reports[path.name].ok
+                                          or K_FORMAT + str(path) in st.session_state)]
+    for path, rep in shown:
+        st.selectbox(
+            f"Format of {rep.file}", state.format_choices(), key=K_FORMAT + str(path),
+            persist_state="session",
+            help="auto: detected from the name and first bytes. Choosing a format reads the "
+            "file again with it, in this browser tab; to read it so for everyone, start the app "
+            f"with `--data ROLE={path}#format=FORMAT`.")
 
 
 READ_EARLY_THREAD = "spanscope-read-early"

@@ -61,11 +61,13 @@ def plugin_notice() -> None:
 
 
 def cli_notice() -> Workspace | None:
-    """The ``--data`` files the app was started with (named in a notice), or None."""
+    """The ``--data`` files the app was started with (named in a notice, a refused file with
+    its Format box), or None."""
     cli_ws = cli_data.cli_workspace()
     if cli_ws is not None:
         st.info("The app was started with files from disk (`--data`): "
                 f"{md(cli_data.describe(cli_ws))}.", icon="💻")
+        cli_data.format_boxes(cli_ws)  # a refused file: read it again in another format
     return cli_ws
 
 

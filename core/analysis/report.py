@@ -63,6 +63,9 @@ from core.render.segments import segments
 from core.render.svg import PATTERNS, svg_grouped_bars, svg_stacked_bars
 
 WORST = 20
+NO_INTERVAL = "—"
+"""What a bound of F1 shows for one document (every resample is that document), as ``table``
+prints it (:func:`core.analysis.table.few_documents_note`)."""
 
 
 def versions() -> dict[str, str]:
@@ -183,10 +186,12 @@ def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs
         boot = metric.document_table(totals).f1_table()
         row.update({f"{name} P": result["precision"], f"{name} R": result["recall"],
                     f"{name} F1": result["f1"]})
-        if len(boot.documents):
+        if len(boot.documents) > 1:
             iv = bootstrap(boot.table, boot.statistic, n_resamples=inputs.n_resamples,
                            seed=inputs.seed)
             row.update({f"{name} F1 low": iv.low, f"{name} F1 high": iv.high})
+        elif len(boot.documents) == 1:  # every resample is that document: no interval
+            row.update({f"{name} F1 low": NO_INTERVAL, f"{name} F1 high": NO_INTERVAL})
         if doc_f1 is not None:
             doc_f1.update({d["document"]: d["f1"] for d in result["per_document"]})
     except SpanScopeError as exc:
@@ -203,8 +208,9 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
     series = []
     for metric in (m.short_title or m.title for m in registry.span_metrics()):
         vals = [r.get(f"{metric} F1") for r in score_rows]
-        ivs = [(r[f"{metric} F1 low"], r[f"{metric} F1 high"]) if f"{metric} F1 low" in r
-               else None for r in score_rows]
+        ivs = [(r[f"{metric} F1 low"], r[f"{metric} F1 high"])
+               if r.get(f"{metric} F1 low", NO_INTERVAL) != NO_INTERVAL else None
+               for r in score_rows]
         series.append((f"{metric} F1", vals, ivs))
     return (
         "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
@@ -232,7 +238,7 @@ def _few_documents(documents: int) -> str:
         return ""
     if documents <= 1:
         return (f" <strong>Only {documents} document</strong>: every resample is that "
-                "document, so low = high and the interval says nothing.")
+                f"document, so there is no interval ({NO_INTERVAL}).")
     return (f" <strong>Only {documents:,} documents</strong>: the intervals resample them, "
             "so they say little.")
 
@@ -327,13 +333,16 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
     for name, bs in results.items():
         by = {b.bucket: b for b in bs}
         ser.append((name, [by[k].f1 if k in by else None for k in buckets],
-                    [by[k].intervals.get("F1") if k in by else None for k in buckets]))
+                    [by[k].intervals.get("F1") if k in by and len(by[k].documents) > 1
+                     else None for k in buckets]))
         rows.extend({"system": name, "bucket": b.bucket, "documents": len(b.documents),
                      "reference spans": b.reference_spans,
                      "predicted spans": b.predicted_spans, "P": b.precision,
                      "R": b.recall, "F1": b.f1,
-                     "F1 low": b.intervals.get("F1", (None, None))[0],
-                     "F1 high": b.intervals.get("F1", (None, None))[1]} for b in bs)
+                     **({"F1 low": NO_INTERVAL, "F1 high": NO_INTERVAL}
+                        if len(b.documents) <= 1 and "F1" in b.intervals else
+                        {"F1 low": b.intervals.get("F1", (None, None))[0],
+                         "F1 high": b.intervals.get("F1", (None, None))[1]})} for b in bs)
     return f"<h3>{esc(dim)}</h3>" + _chart(svg_grouped_bars(
         buckets, ser, title=f"Martino F1 per {dim}", y_label="F1")) + html_table(rows)
 

@@ -123,15 +123,19 @@ class BucketScore:
     spans: tuple[tuple[str, str, int, int], ...] = ()
     """Span-level buckets: (document, side, start, end) of every span in the bucket."""
 
-    def as_row(self) -> dict[str, Any]:
+    def as_row(self, *, one_document_bounds: bool = True) -> dict[str, Any]:
+        """The bucket as a tidy row. Without ``one_document_bounds`` a bucket of one document
+        has no interval (every resample is that document): its bounds are None, their keys
+        kept, as ``table --json`` writes them (the ``slices`` command)."""
         row: dict[str, Any] = {"dimension": self.dimension, "bucket": self.bucket,
                                "order": self.order, "kind": self.kind,
                                "documents": len(self.documents),
                                "reference spans": self.reference_spans,
                                "predicted spans": self.predicted_spans,
                                "P": self.precision, "R": self.recall, "F1": self.f1}
+        one = len(self.documents) <= 1 and not one_document_bounds
         for name, (low, high) in self.intervals.items():
-            row[f"{name} low"], row[f"{name} high"] = low, high
+            row[f"{name} low"], row[f"{name} high"] = (None, None) if one else (low, high)
         return row
 
 

@@ -205,7 +205,8 @@ def few_documents_note(documents: int) -> str | None:
 
 def _caption_facts(t: ScoreTable) -> str:
     percent = f"{100 * t.confidence:g}"
-    return (f"{t.setting()}; against {{ref}} ({t.documents:,} documents); "
+    return (f"{t.setting()}; against {{ref}} ({t.documents:,} "
+            f"document{'' if t.documents == 1 else 's'}); "
             f"brackets: {percent}% percentile bootstrap interval over documents "
             f"({t.n_resamples:,} resamples, seed {t.seed}); best value of each column in bold")
 

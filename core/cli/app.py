@@ -18,8 +18,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         NAME, add_help=False,
         help="start the dashboard on the bundled sample data, or on files and folders from "
         "disk with --data [[NAME:]ROLE=]PATH ... (ROLE gold, pred/system or annotator; without "
-        "it the file name says the role; NAME names the set instead of the file name); further "
-        "arguments go to streamlit run")
+        "it the file name says the role; NAME names the set instead of the file name; "
+        "PATH#format=FORMAT reads it in that format); further arguments go to streamlit run")
 
 
 def run(args: argparse.Namespace) -> int:

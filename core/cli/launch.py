@@ -19,6 +19,9 @@ server, so without the browser's upload limit; visitors of the app never get a p
   a file, or a folder read as one input (an annotation tool's export: INCEpTION, brat, CoNLL);
 * ``--data NAME:ROLE=PATH``: the same, its set named ``NAME`` on every page (a file that
   holds several sets gives ``NAME:set``), instead of the file's name;
+* ``PATH#format=FORMAT`` (after any of these forms): the file is read in that format instead of
+  the one detected (:data:`FORMAT_MARK`; a path that exists as written is always a path, ``#``
+  and all), as ``--format`` does for the other commands and the Format box for an upload;
 * ``--data PATH [PATH ...]`` without a role: a file's role is guessed from its name as on the
   Data page (``gold`` / ``annotator`` in the name, else a system); a folder's files are each
   such a file, as in a folder of ``sample_data/``.
@@ -41,6 +44,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -51,7 +55,10 @@ from core.model.errors import SpanScopeError, UsageError
 DATA_ENV = "SPANSCOPE_DATA"
 """Environment variable that hands the ``--data`` choices to the dashboard: a JSON list of
 ``{"role": ROLE or null, "path": absolute path}``, with ``"name"`` when the value names its
-set and ``"format"`` when it names the file's format (``PATH@FORMAT``)."""
+set and ``"format"`` when it names its format."""
+
+FORMAT_MARK = "#format="
+"""What ends a ``--data`` value that names its input's format: ``gold=g.txt#format=doccano``."""
 
 DATA_ROLES: dict[str, str] = {**{r: r for r in ROLES}, "pred": "system", "prediction": "system",
                               "predictions": "system", "system": "system"}
@@ -135,21 +142,23 @@ def resolve_store(given: str | None, data: Sequence[Mapping[str, str | None]],
 
 def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | None]:
     """``{"role": ..., "path": ...}`` of one ``--data`` value, the path made absolute, and
-    ``"name"`` when the value names the set (``NAME:ROLE=PATH``).
+    ``"name"`` when the value names the set (``NAME:ROLE=PATH``) and ``"format"`` when it
+    names the format (``PATH#format=FORMAT``, :data:`FORMAT_MARK`).
 
     A prefix before ``=`` that is neither a role word nor ``NAME:`` and a role word belongs to
-    the path (``a=b.json`` is a file name). Raises :class:`SpanScopeError` naming the path when
-    it does not exist.
+    the path (``a=b.json`` is a file name), and so does a ``#format=`` suffix when the path
+    exists with it. Raises :class:`SpanScopeError` naming the path when it does not exist,
+    :class:`UsageError` for a format that is none of :data:`core.formats.FORMATS`.
 
     >>> parse_data_value("pred=/tmp")
     {'role': 'system', 'path': '/tmp'}
     >>> parse_data_value("Ayla R.:annotator=/tmp")
     {'role': 'annotator', 'path': '/tmp', 'name': 'Ayla R.'}
 
-    ``PATH@FORMAT`` reads the file in that format (one of :data:`core.formats.FORMATS`) instead
-    of detecting it, when ``PATH@FORMAT`` itself is no file:
+    ``PATH#format=FORMAT`` reads the file in that format (one of :data:`core.formats.FORMATS`)
+    instead of detecting it, when the value as written is no file:
 
-    >>> parse_data_value("gold=/tmp@doccano")
+    >>> parse_data_value("gold=/tmp#format=doccano")
     {'role': 'gold', 'path': '/tmp', 'format': 'doccano'}
     """
     role: str | None = None
@@ -166,18 +175,16 @@ def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | Non
         role, path = DATA_ROLES[head.lower()], tail
         if not path:
             raise UsageError(f"--data {value}: no path after '{head}='")
-    full = Path(path).expanduser()
-    if not full.is_absolute():
-        full = (cwd or Path.cwd()) / full
-    fmt = None
-    if not full.exists() and "@" in full.name:
-        from core.formats import FORMATS
+    full = _absolute(path, cwd)
+    fmt: str | None = None
+    if not full.exists() and FORMAT_MARK in path:
+        from core.formats import FORMATS  # with the plugins' formats (core.cli.build_parser)
 
-        base, _, fmt = path.rpartition("@")
+        path, _, fmt = path.rpartition(FORMAT_MARK)
         if fmt not in FORMATS:
-            raise UsageError(f"--data {value}: unknown format {fmt!r} after '@'; valid formats: "
-                             + ", ".join(sorted(FORMATS)))
-        path, full = base, full.with_name(full.name.rpartition("@")[0])
+            raise UsageError(f"--data {value}: unknown format {fmt!r} after '{FORMAT_MARK}' "
+                             f"(one of: {', '.join(FORMATS)})")
+        full = _absolute(path, cwd)
     if not full.exists():
         raise SpanScopeError(f"{path}: no such file or folder (--data)")
     out: dict[str, str | None] = {"role": role, "path": str(full.resolve())}
@@ -186,6 +193,11 @@ def parse_data_value(value: str, cwd: Path | None = None) -> dict[str, str | Non
     if fmt is not None:
         out["format"] = fmt
     return out
+
+
+def _absolute(path: str, cwd: Path | None) -> Path:
+    full = Path(path).expanduser()
+    return full if full.is_absolute() else (cwd or Path.cwd()) / full
 
 DASHBOARD_PACKAGE = "spanscope_dashboard"
 """The installed package that holds the dashboard's files after ``pip install .``."""
@@ -249,24 +261,30 @@ def app_environment(root: Path, environ: Mapping[str, str] | None = None,
 def app_help(prog: str = "spanscope") -> str:
     """What ``spanscope app --help`` prints before Streamlit's own help: this command's options
     (``--data``, ``--store``), then that Streamlit's options pass through."""
+    from core.formats import FORMATS
+
     roles = ", ".join(sorted(DATA_ROLES))
+    pad = " " * 8
     return (
-        f"usage: {prog} app [--data [[NAME:]ROLE=]PATH[@FORMAT] ...] [--store PATH] "
-        "[streamlit run options]\n\n"
+        f"usage: {prog} app [--data [[NAME:]ROLE=]PATH[#format=FORMAT] ...] [--store PATH]\n"
+        "       [streamlit run options]\n\n"
         "Start the SpanScope dashboard: on the bundled sample data, or on files and folders\n"
         "from this machine's disk.\n\n"
         "options:\n"
-        "  --data [[NAME:]ROLE=]PATH[@FORMAT] ...\n"
+        "  --data [[NAME:]ROLE=]PATH[#format=FORMAT] ...\n"
         "        open files or folders (repeatable; read by the server, without the browser's\n"
         f"        upload limit). ROLE is one of {roles};\n"
         "        a folder with a role is one input (an annotation tool's export). Without a "
         "role a\n"
         "        file's name says its role (gold / annotator in the name, else a system) and a\n"
         "        folder's files are each such a file (a folder of brat .ann/.txt files is one\n"
-        "        such file). NAME names the set instead of the file; @FORMAT reads it in that\n"
-        "        format instead of detecting it (@doccano, @label-studio, ...).\n"
+        "        such file). NAME names the set instead of the file. #format=FORMAT after the\n"
+        "        path reads it in that format instead of the one detected (as --format does\n"
+        "        for the other commands), one of:\n"
+        f"{textwrap.fill(', '.join(FORMATS), 88, initial_indent=pad, subsequent_indent=pad)}\n"
         "        Example: --data gold=gold.json --data pred=run1.json\n"
         "                 --data Ayla:annotator=ayla.jsonl --data Bo:annotator=bo.jsonl\n"
+        "                 --data gold=export.txt#format=doccano\n"
         "  --store PATH\n"
         "        the SQLite file that keeps curation decisions and live classes (default: beside\n"
         "        the first --data path when that folder is writable, else the per-user data\n"

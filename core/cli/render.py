@@ -331,10 +331,12 @@ def render_slices(result: dict[str, Any]) -> str:
                  f"{'R':>8}{'F1':>8}  interval")
     for r in result["buckets"]:
         iv = (f"[{r['F1 low']:.3f}, {r['F1 high']:.3f}]" if r.get("F1 low") is not None
-              else "")
+              else "—" if "F1 low" in r else "")  # "—": one document, no interval
         lines.append(f"  {r['system']:<{sw}}{r['bucket']:<{bw}}{r['documents']:>6}"
                      f"{r['reference spans']:>6}{r['predicted spans']:>6}{r['P']:>8.3f}"
                      f"{r['R']:>8.3f}{r['F1']:>8.3f}  {iv}")
+    if any(r.get("F1 low") is None and "F1 low" in r for r in result["buckets"]):
+        lines[0] += "; —: a bucket of one document, no interval"
     return "\n".join(lines)
 
 

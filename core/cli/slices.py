@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
                               variant=args.variant, level=args.level, texts=inputs.texts,
                               metadata=meta, n_buckets=args.buckets, n_resamples=args.samples,
                               seed=args.seed):
-            rows.append({"system": pred.name, **b.as_row()})
+            rows.append({"system": pred.name, **b.as_row(one_document_bounds=False)})
     result: Result = {"command": NAME, "dimension": args.dimension, "metric": args.metric,
                       "variant": args.variant, "level": args.level, "samples": args.samples,
                       "seed": args.seed, "buckets": rows}

@@ -202,18 +202,21 @@ def render_lanes(
             weight = "800" if it.id in marked else "600"
             underline = "text-decoration:underline dashed;" if it.id in matched else ""
             tags.append(
-                f'<span class="ss-tag" data-span="{esc(it.id)}" title="{esc(it.label_text)}" '
+                f'<span class="ss-tag" dir="ltr" data-span="{esc(it.id)}" '
+                f'title="{esc(it.label_text)}" '
                 f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
                 f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
-                f'vertical-align:super;margin:0 1px">{esc(it.id)}</span>'
+                f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{esc(it.id)}</span>'
             )
             if it.id in notes:
                 mark, note_colour, note = notes[it.id]
                 tags.append(
-                    f'<span class="ss-cat" data-span="{esc(it.id)}" data-category="{esc(note)}" '
+                    f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
+                    f'data-category="{esc(note)}" '
                     f'title="{esc(it.id)}: {esc(note)}" style="font-size:0.6em;font-weight:700;'
                     f"color:{STATUS_TEXT};border:2px solid {esc(note_colour)};"
-                    f'border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px">'
+                    f"border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px;"
+                    f'unicode-bidi:isolate">'
                     f"{esc(mark)}</span>"
                 )
         fragment = "".join(tags) + esc(text[seg.start : seg.end])
@@ -231,7 +234,7 @@ def render_lanes(
         )
     line_height = 1.55 * 16 + pad
     return (
-        f'<div id="{esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;'
+        f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" style="white-space:pre-wrap;'
         f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
         f'border-radius:6px;max-height:520px;overflow-y:auto">{"".join(parts)}</div>'
     )
@@ -291,7 +294,8 @@ def render_merged(
                 f"{esc(text[start:end])}</span>"
             )
     return (
-        f'<div id="{esc(dom_id)}" class="ss-doc" style="white-space:pre-wrap;line-height:1.7;'
+        f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" '
+        f'style="white-space:pre-wrap;line-height:1.7;'
         f"font-size:16px;padding:6px 8px;border:1px solid #ddd;border-radius:6px;"
         f'max-height:420px;overflow-y:auto">{"".join(parts)}</div>'
     )
@@ -357,6 +361,7 @@ h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
 .ss-doc{max-height:none !important;overflow:visible !important}
 table{border-collapse:collapse;font-size:0.9em}td,th{border:1px solid #ddd;padding:3px 8px;
 text-align:left;vertical-align:top}
+td[dir=auto]{text-align:start}
 footer{margin-top:2em;color:#666;font-size:0.85em}
 """
 
@@ -390,7 +395,7 @@ def _span_table(items: Sequence[SpanItem], text: str | None, notes: Notes) -> st
         f"<td>{xml_text(it.label_text)}</td>"
         + (f"<td>{xml_text(notes[it.id][0] + ' ' + notes[it.id][2]) if it.id in notes else ''}"
            "</td>" if notes else "")
-        + f"<td>{'' if text is None else xml_text(text[it.start:it.end])}</td></tr>"
+        + f"<td dir=\"auto\">{'' if text is None else xml_text(text[it.start:it.end])}</td></tr>"
         for it in items)
     return ("<table><thead><tr><th>span</th><th>start</th><th>end</th><th>label</th>"
             + ("<th>category</th>" if notes else "")

@@ -169,3 +169,28 @@ def test_shared_bootstrap_is_an_option_the_report_names(tmp_path: Path) -> None:
     assert slices(a) != slices(b)
     with pytest.raises(SystemExit):
         main([*argv, "-o", str(tmp_path / "c.html"), "--bootstrap", "joint"])
+
+
+def test_one_document_shows_no_interval_in_the_scores_and_the_slices() -> None:
+    """As ``table``: "—" for the bounds of one document, never [x, x], and the note says so."""
+    from core.formats import ReadOptions, load_path
+
+    figure1 = Path(__file__).resolve().parents[2] / "sample_data" / "figure1"
+    loaded = load_path(figure1 / "gold.json")
+    pred = load_path(figure1 / "pred_s1.json", options=ReadOptions(role="system")).set
+    html = build_report(ReportInputs(loaded.set, [pred], loaded.texts, n_resamples=20),
+                        command="x")
+    section = html[html.index("<section id='scores'>"):html.index("<section id='categories'>")]
+    assert ("<strong>Only 1 document</strong>: every resample is that document, so there is "
+            "no interval (—).") in section and "low = high" not in html
+    scores = section[section.index("<table"):]
+    head = re.findall(r"<th>([^<]*)</th>", scores[:scores.index("</thead>")])
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", scores[:scores.index("</table>")])
+    bounds = [cells[i] for i, h in enumerate(head) if h.endswith(("F1 low", "F1 high"))]
+    assert bounds and set(bounds) == {"—"}
+    label = html[html.index("<h3>label</h3>"):]
+    label = label[label.index("<table"):label.index("</table>")]
+    head = re.findall(r"<th>([^<]*)</th>", label)
+    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in label.split("<tr>")[2:]]
+    assert rows and all(r[head.index("F1 low")] == r[head.index("F1 high")] == "—"
+                        for r in rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -286,3 +287,30 @@ def test_shared_bootstrap_resamples_the_corpus_once_for_every_bucket(dimension: 
             assert b.intervals == {m: (want[m].low, want[m].high) for m in stats}
     with pytest.raises(Exception, match="bootstrap"):
         slice_scores(g, p, dimension="label", bootstrap="joint")
+
+
+def test_a_bucket_of_one_document_has_no_interval_in_text_or_json(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One document: every resample is that document, so no interval, as ``table`` says it:
+    "—" in the text, null bounds (keys kept) in JSON; a bucket of several keeps its interval."""
+    from core.cli import main
+
+    figure1 = ROOT / "sample_data" / "figure1"
+    argv = ["slices", str(figure1 / "gold.json"), str(figure1 / "pred_s1.json"), "--dimension",
+            "label", "--metric", "martino", "--samples", "50"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("; —: a bucket of one document, no interval")
+    assert lines[2:] and all(line.endswith("  —") and "[" not in line for line in lines[2:])
+    assert main([*argv, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["buckets"]
+    assert rows and all(r["documents"] == 1 for r in rows)
+    assert all(r[f"{m} {s}"] is None for r in rows for m in ("P", "R", "F1")
+               for s in ("low", "high"))
+    # the propaganda sample's buckets hold several documents: intervals as before
+    many = slice_scores(load_path(PROP / "gold.json").set,
+                        load_path(PROP / "system_a.json").set, dimension="label",
+                        n_resamples=20, texts=load_path(PROP / "gold.json").texts)
+    several = [b.as_row() for b in many if len(b.documents) > 1]
+    assert several and all(r["F1 low"] is not None and r["F1 low"] <= r["F1 high"]
+                           for r in several)

@@ -227,6 +227,7 @@ def test_one_document_has_no_interval_in_any_form_and_a_note(
     system = got["systems"][0]
     assert got["documents"] == 1
     assert [system[f"{m} {s}"] for m in ("P", "R", "F1") for s in ("low", "high")] == [None] * 6
+    assert "(1 document);" in _run(capsys, argv) and "1 documents" not in _run(capsys, argv)
     want = _score(FIGURE1 / "gold.json", FIGURE1 / "pred_s1.json", "martino")
     assert (system["P"], system["R"], system["F1"]) == (
         want["precision"], want["recall"], want["f1"])

@@ -349,14 +349,69 @@ def test_uploads_follow_the_annotator_rule_of_data_and_give_its_workspace(
     assert any("one id, two texts" in e.value for e in at.error)
 
 
-def test_a_file_whose_format_is_not_detected_is_read_in_the_format_given_after_the_path(
+def test_a_file_whose_format_is_not_detected_names_the_way_and_reads_in_the_format_given(
         tmp_path: Path) -> None:
     tokens = tmp_path / "tokens.txt"
     tokens.write_text("Rome O\nis O\nold O\n", encoding="utf-8")  # only O tags: not detected
     (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens)),))
     assert not report.ok and report.error is not None
-    assert report.error.message.endswith("; on the command line: --data gold=tokens.txt@FORMAT")
+    assert report.error.message.endswith(
+        "; on the command line: --data gold=tokens.txt#format=FORMAT")
     (report,) = cli_data.read_reports((cli_data.DataArg("gold", str(tokens), format="conll"),))
     assert report.ok and report.format == "conll"
     assert cli_data.fingerprint((cli_data.DataArg("gold", str(tokens)),)) != \
         cli_data.fingerprint((cli_data.DataArg("gold", str(tokens), format="conll"),))
+
+
+def _long_first_line(path: Path) -> None:
+    """A doccano JSONL file whose first record is over 1 MiB, named ``.txt``: detection reads
+    1 MiB and sees no whole record, so it refuses to guess ("pass it explicitly")."""
+    rows = [{"id": 1, "text": "word " * 220_000 + "end", "label": [[0, 4, "W"]]},
+            {"id": 2, "text": "Soup was cold.", "label": [[0, 4, "FOOD"]]}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def _undetected_conll(path: Path) -> None:
+    """A CoNLL file whose tags are all ``O``, named ``.txt``: nothing in it says CoNLL (a
+    first record over 1 MiB is detected now), so detection refuses to guess."""
+    path.write_text("Rome O\nis O\nold O\n\nSoup O\nwas O\ncold O\n", encoding="utf-8")
+
+
+def test_a_data_file_whose_format_is_not_detected_gets_a_format_box_that_reads_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("gold.txt", "pred.txt"):
+        _undetected_conll(tmp_path / name)
+    gold, pred = tmp_path / "gold.txt", tmp_path / "pred.txt"
+    at = _app(monkeypatch, [{"role": "gold", "path": str(gold)},
+                            {"role": "system", "path": str(pred)}], "pages/data.py")
+    errors = " ".join(e.value for e in at.error)
+    assert errors.count("could not detect the format") == 2
+    boxes = {b.key: b for b in at.selectbox if b.key and b.key.startswith(cli_data.K_FORMAT)}
+    assert set(boxes) == {cli_data.K_FORMAT + str(gold), cli_data.K_FORMAT + str(pred)}
+    assert boxes[cli_data.K_FORMAT + str(gold)].value == "auto"
+    at.selectbox(key=cli_data.K_FORMAT + str(gold)).set_value("conll").run()
+    at.selectbox(key=cli_data.K_FORMAT + str(pred)).set_value("conll").run()
+    assert not at.exception
+    assert "could not detect" not in " ".join(e.value for e in at.error)
+    info = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "gold.txt (gold)" in info and "pred.txt (system)" in info and "refused" not in info
+    # the boxes stay, to change the choice back; the workspace holds the files read as CoNLL
+    assert at.selectbox(key=cli_data.K_FORMAT + str(gold)).value == "conll"
+    args, chosen = cli_data.data_args(), ((str(gold), "conll"), (str(pred), "conll"))
+    ws = cli_data._load(cli_data.fingerprint(args) + "".join(f"|{p}#{f}" for p, f in chosen),
+                        args, chosen)  # what the session that chose the formats reads
+    assert ws is not None and [r.format for r in ws.reports] == ["conll", "conll"]
+    assert {n: s.role for n, s in ws.sets.items()} == {"gold": "gold", "pred": "system"}
+
+
+def test_a_data_value_that_names_its_format_is_read_in_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--data gold=gold.txt#format=doccano` (core.cli.launch.parse_data_value) gives "format"
+    _long_first_line(tmp_path / "gold.txt")
+    at = _app(monkeypatch, [{"role": "gold", "path": str(tmp_path / "gold.txt"),
+                             "format": "doccano"}], "pages/data.py")
+    assert not at.error
+    assert not [b for b in at.selectbox if b.key and b.key.startswith(cli_data.K_FORMAT)]
+    ws = cli_data.cli_workspace()
+    assert ws is not None and [(n, s.role) for n, s in ws.sets.items()] == [("gold", "gold")]
+    assert [r.format for r in ws.reports] == ["doccano"]

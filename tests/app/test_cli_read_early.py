@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -93,10 +94,11 @@ def test_a_page_that_asks_while_the_early_read_runs_waits_for_it(
             page_asked.set()
         return fingerprint(args)
 
-    def slow_read(args: tuple[cli_data.DataArg, ...]) -> list[state.FileReport]:
+    def slow_read(args: tuple[cli_data.DataArg, ...], *more: Any, **options: Any
+                  ) -> list[state.FileReport]:
         assert page_asked.wait(60)
         time.sleep(0.2)  # the page reaches the cache's lock, held by this read
-        return read_reports(args)
+        return read_reports(args, *more, **options)
 
     monkeypatch.setattr(cli_data, "fingerprint", asked)
     monkeypatch.setattr(cli_data, "read_reports", slow_read)
