@@ -1,6 +1,7 @@
 """Writers and readers are inverse: write, read back, and get the same spans and texts."""
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -45,17 +46,17 @@ def corpora(draw: st.DrawFn, numeric_ids: bool = False, with_texts: bool = True,
     return texts, AnnotationSet("runs", spans, "system")
 
 
-def _read(files: dict[str, str], fmt: str, name: str = "runs",
-          role: Role = "system") -> tuple[dict[str, str | None], list[AnnotationSet]]:
+def _read(files: dict[str, str], fmt: str, name: str = "runs", role: Role = "system",
+          **options: Any) -> tuple[dict[str, str | None], list[AnnotationSet]]:
     data = {k: v.encode("utf-8") for k, v in files.items()}
-    loaded = load_files(data, fmt=fmt, name=name, options=ReadOptions(role=role))
+    loaded = load_files(data, fmt=fmt, name=name, options=ReadOptions(role=role, **options))
     return loaded.texts, loaded.sets
 
 
 def _check(writer: Writer, fmt: str, texts: dict[str, str | None], aset: AnnotationSet,
-           keep_texts: bool = True) -> None:
+           keep_texts: bool = True, **options: Any) -> None:
     files = writer(texts, [aset])
-    got_texts, sets = _read(files, fmt)
+    got_texts, sets = _read(files, fmt, **options)
     assert len(sets) == 1
     assert dict(sets[0].spans) == dict(aset.spans)
     if keep_texts:
@@ -78,7 +79,11 @@ def test_ptc_folder_roundtrip_keeps_spans_texts_and_empty_articles(
     texts, aset = corpus
     if not aset.spans:
         return  # an empty folder is not an input
-    _check(ptc.write, "ptc", texts, aset)
+    # the texts as written: by default a PTC reader counts a CR LF or a lone CR as one
+    # character, as the task's offsets do (--line-breaks universal)
+    _check(ptc.write, "ptc", texts, aset, line_breaks="as-stored")
+    if not any("\r" in (t or "") for t in texts.values()):
+        _check(ptc.write, "ptc", texts, aset)
 
 
 @settings(deadline=None, max_examples=40)
