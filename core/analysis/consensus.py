@@ -38,7 +38,10 @@ The rules
    *boundary tie*: left out and reported), ``"intersection"`` characters all m cover. Each
    maximal run becomes a span. When the rule leaves no character (members that do not overlap,
    possible under gamma and overlap matching) the next looser rule is used and the decision is
-   flagged ``no-common-characters``. Exact matching has nothing to decide here.
+   flagged ``no-common-characters``. When the rule gives several separate runs, each run is
+   voted on (rule 2) by the annotators who mark a character of it (an annotator who marks none
+   of the runs votes for each), so a piece one annotator marked is "1 of n", not the group's
+   count. Exact matching has nothing to decide here.
 4. **Label**: under exact, overlap and char matching a group has one label. Under gamma the label
    is the one most of the group's annotators gave (``label-split`` when some gave another); on a
    tie every tied label is proposed as its own span, flagged ``label-tie``, for the lead to choose.
@@ -322,28 +325,39 @@ def _label_vote(members: Sequence[Member]) -> tuple[list[str], list[str], str]:
 
 
 def _group_decisions(group: int, members: list[Member], n: int, k: int,
-                     rule: Boundaries, exact: bool) -> list[tuple[Span, Verdict, list[str], str,
-                                                             int]]:
-    who = sorted({a for a, _ in members})
-    votes = len(who)
-    verdict: Verdict = "keep" if votes >= k else "drop"
-    base: list[str] = []
-    if votes < n:
-        base.append("partial")
-    winners, label_flags, label_note = _label_vote(members)
+                     rule: Boundaries, exact: bool
+                     ) -> list[tuple[Span, Verdict, list[str], str, int, list[Member]]]:
+    """A group's proposals: one per run of the boundary rule and winning label. When the rule
+    gives several runs (separate pieces), a run's votes (and label) are those of the annotators
+    who mark a character of it, so that a piece one annotator marked is counted on its own; an
+    annotator who marks no run votes for every run, as for a group of one run."""
     if exact:
         runs, bflags, bnote = [members[0][1].interval], list[str](), "exact match"
     else:
         runs, bflags, bnote = _boundaries(members, rule)
-    vote_note = (f"{votes} of {n} annotators ({_names(who)}) "
-                 f"{'≥' if verdict == 'keep' else '<'} k={k}")
-    if n < k:
-        vote_note += f"; only {n} annotator(s) list this document"
+    group_who = sorted({a for a, _ in members})
+    touched = {a: {i for i, (lo, hi) in enumerate(runs) for b, s in members
+                   if b == a and s.start < hi and s.end > lo} for a in group_who}
     out = []
-    for label in winners:
-        for lo, hi in runs:
+    for i, (lo, hi) in enumerate(runs):
+        inside = [(a, s) for a, s in members if i in touched[a] or not touched[a]]
+        who = sorted({a for a, _ in inside})
+        votes = len(who)
+        verdict: Verdict = "keep" if votes >= k else "drop"
+        base: list[str] = ["partial"] if votes < n else []
+        winners, label_flags, label_note = _label_vote(inside)
+        vote_note = (f"{votes} of {n} annotators ({_names(who)}) "
+                     f"{'≥' if verdict == 'keep' else '<'} k={k}")
+        others = [a for a in group_who if a not in who]
+        if others:
+            vote_note += (f", counted on this piece alone: {_names(others)} of its group "
+                          "marked no character of it")
+        if n < k:
+            vote_note += f"; only {n} annotator(s) list this document"
+        for label in winners:
             why = "; ".join(x for x in (f"{verdict}: {vote_note}", bnote, label_note) if x)
-            out.append((Span(lo, hi, label), verdict, [*base, *bflags, *label_flags], why, group))
+            out.append((Span(lo, hi, label), verdict, [*base, *bflags, *label_flags], why, group,
+                        inside))
     return out
 
 
@@ -458,10 +472,9 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
             rows = _char_decisions(per_ann, n, k)
         else:
             groups = _groups(match, per_ann, study.labels, study.lengths[doc], diss)
-            rows = [(span, verdict, flags, why, grp, members)
-                    for gi, members in enumerate(groups, 1)
-                    for span, verdict, flags, why, grp in _group_decisions(
-                        gi, members, n, k, boundaries, match == "exact")]
+            rows = [row for gi, members in enumerate(groups, 1)
+                    for row in _group_decisions(gi, members, n, k, boundaries,
+                                                match == "exact")]
         doc_decisions = _doc_decisions(doc, who, rows, n, k)
         decisions.extend(doc_decisions)
         out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"}))

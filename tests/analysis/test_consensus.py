@@ -50,6 +50,23 @@ def test_gamma_label_tie_proposes_both_labels_and_reports_the_tie() -> None:
     assert "label tie (x: A; y: B)" in r.decisions[0].why
 
 
+def test_separate_pieces_of_a_group_are_counted_each_on_their_own() -> None:
+    # gamma pairs jose's and laura's disjoint spans; the union gives two pieces, each marked by
+    # one annotator: with k = 2 neither is kept, and each row says who marked it (tour 5, #1)
+    sets = [ann("dami", Span(0, 5, "x")), ann("jose", Span(10, 14, "p")),
+            ann("laura", Span(16, 20, "p"))]
+    for rule in ("majority", "union", "intersection"):
+        r = consensus(sets, min_agree=2, match="gamma", boundaries=rule)
+        assert r.set.get("d") == ()
+        pieces = [d for d in r.decisions if d.span.label == "p"]
+        assert [(d.span, d.annotators, d.votes, d.decision) for d in pieces] == [
+            (Span(10, 14, "p"), ("jose",), 1, "drop"), (Span(16, 20, "p"), ("laura",), 1, "drop")]
+        assert "drop: 1 of 3 annotators (jose) < k=2" in pieces[0].why
+        assert "laura of its group marked no character of it" in pieces[0].why
+    r = consensus(sets, min_agree=1, match="gamma", boundaries="union")
+    assert r.set.get("d") == (Span(0, 5, "x"), Span(10, 14, "p"), Span(16, 20, "p"))
+
+
 def test_gamma_label_majority_overrules_the_minority_and_says_who() -> None:
     sets = [ann("A", Span(0, 10, "x")), ann("B", Span(0, 10, "x")), ann("C", Span(0, 10, "y"))]
     r = consensus(sets, min_agree=2, match="gamma")
@@ -95,9 +112,15 @@ def test_gamma_members_without_common_characters_fall_back_to_union() -> None:
     # adjacent same-label spans are aligned by gamma (d_pos = 1.44 < 2) but share no character
     r = consensus([ann("A", Span(0, 5, "x")), ann("B", Span(6, 11, "x"))], min_agree=2,
                   match="gamma", boundaries="intersection")
-    assert r.set.get("d") == (Span(0, 5, "x"), Span(6, 11, "x"))
+    assert [(d.span, d.annotators) for d in r.decisions] == [
+        (Span(0, 5, "x"), ("A",)), (Span(6, 11, "x"), ("B",))]
     assert all("no-common-characters" in d.flags for d in r.decisions)
     assert "union used instead" in r.decisions[0].why
+    # each piece was marked by one annotator: k = 2 keeps neither, k = 1 both
+    assert r.set.get("d") == ()
+    r = consensus([ann("A", Span(0, 5, "x")), ann("B", Span(6, 11, "x"))], min_agree=1,
+                  match="gamma", boundaries="intersection")
+    assert r.set.get("d") == (Span(0, 5, "x"), Span(6, 11, "x"))
 
 
 def test_document_missing_from_a_set_is_not_a_vote_against() -> None:
