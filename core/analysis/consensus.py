@@ -44,7 +44,9 @@ The rules
    count. Exact matching has nothing to decide here.
 4. **Label**: under exact, overlap and char matching a group has one label. Under gamma the label
    is the one most of the group's annotators gave (``label-split`` when some gave another); on a
-   tie every tied label is proposed as its own span, flagged ``label-tie``, for the lead to choose.
+   tie every tied label is proposed as its own span, flagged ``label-tie``, for the lead to choose;
+   ``ties="leave-out"`` (default) proposes each to be dropped, so that the set never holds two
+   labels on one interval that nobody decided, ``ties="keep-all"`` proposes each to be kept.
 
 Every decision carries flags (its dispute): ``partial`` (fewer than n annotators marked it),
 ``boundaries`` (members' intervals differ), ``boundary-tie``, ``no-common-characters``,
@@ -60,7 +62,7 @@ What the rules guarantee (property tests in ``tests/analysis/test_consensus.py``
   annotator marked (per label), leaving aside the spans of a fallback (``no-common-characters``:
   a group of all n whose spans share no character, e.g. [0, 1), [0, 2), [1, 2)).
 * ``gamma``: k = 1 keeps every unitary alignment, so with union boundaries every character any
-  annotator marked is covered (labels follow the majority, so a minority label is reported, not
+  annotator marked is covered (by a kept span or, under ``ties="leave-out"``, a tie left out) (labels follow the majority, so a minority label is reported, not
   kept); with k = n every kept span lies inside characters every annotator marked (any label).
 * A set against a copy of itself is unchanged (exact, gamma, char; under overlap, up to merging
   the set's own overlapping spans of one label).
@@ -98,8 +100,10 @@ from core.model.errors import FormatError, InputError, UsageError, check_choice
 Match = Literal["gamma", "overlap", "exact", "char"]
 Boundaries = Literal["majority", "union", "intersection"]
 Verdict = Literal["keep", "drop"]
+Ties = Literal["leave-out", "keep-all"]
 MATCHES: tuple[Match, ...] = ("gamma", "overlap", "exact", "char")
 BOUNDARIES: tuple[Boundaries, ...] = ("majority", "union", "intersection")
+TIES: tuple[Ties, ...] = ("leave-out", "keep-all")
 
 FLAGS: dict[str, str] = {
     "partial": "fewer annotators marked it than list the document",
@@ -325,7 +329,7 @@ def _label_vote(members: Sequence[Member]) -> tuple[list[str], list[str], str]:
 
 
 def _group_decisions(group: int, members: list[Member], n: int, k: int,
-                     rule: Boundaries, exact: bool
+                     rule: Boundaries, exact: bool, ties: Ties = "leave-out"
                      ) -> list[tuple[Span, Verdict, list[str], str, int, list[Member]]]:
     """A group's proposals: one per run of the boundary rule and winning label. When the rule
     gives several runs (separate pieces), a run's votes (and label) are those of the annotators
@@ -346,8 +350,12 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
         verdict: Verdict = "keep" if votes >= k else "drop"
         base: list[str] = ["partial"] if votes < n else []
         winners, label_flags, label_note = _label_vote(inside)
+        if verdict == "keep" and "label-tie" in label_flags and ties == "leave-out":
+            verdict = "drop"
+            label_note += ("; left out of the consensus until the lead chooses (ties: "
+                           "leave-out)")
         vote_note = (f"{votes} of {n} annotators ({_names(who)}) "
-                     f"{'≥' if verdict == 'keep' else '<'} k={k}")
+                     f"{'≥' if votes >= k else '<'} k={k}")
         others = [a for a in group_who if a not in who]
         if others:
             vote_note += (f", counted on this piece alone: {_names(others)} of its group "
@@ -425,7 +433,8 @@ def _conflicts(spans: Sequence[Span], voters: Sequence[frozenset[str]]
 def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | None = None, *,
               min_agree: int | None = None, match: Match = "gamma",
               boundaries: Boundaries = "majority", name: str = "consensus",
-              dissimilarity: Dissimilarity | None = None) -> Consensus:
+              dissimilarity: Dissimilarity | None = None, ties: Ties = "leave-out"
+              ) -> Consensus:
     """The consensus of ``sets`` (one per annotator) under the rules of the module docstring.
 
     Parameters
@@ -445,6 +454,9 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
         Name of the consensus set (role ``gold``).
     dissimilarity : Dissimilarity, optional
         γ's dissimilarity for ``match="gamma"`` (default α = β = Δ∅ = 1).
+    ties : {"leave-out", "keep-all"}
+        What a label tie proposes: drop every tied label (default: left out until the lead
+        chooses) or keep each (two spans on one interval).
 
     Returns
     -------
@@ -455,6 +467,7 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
     """
     check_choice("match", "consensus", match, MATCHES)
     check_choice("boundaries", "consensus", boundaries, BOUNDARIES)
+    check_choice("ties", "consensus", ties, TIES)
     if not sets:
         raise InputError("a consensus needs at least one annotation set; got none")
     _check_min_agree(min_agree, len(sets))
@@ -474,11 +487,11 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
             groups = _groups(match, per_ann, study.labels, study.lengths[doc], diss)
             rows = [row for gi, members in enumerate(groups, 1)
                     for row in _group_decisions(gi, members, n, k, boundaries,
-                                                match == "exact")]
+                                                match == "exact", ties)]
         doc_decisions = _doc_decisions(doc, who, rows, n, k)
         decisions.extend(doc_decisions)
         out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"}))
-    params = {"min_agree": min_agree, "match": match, "boundaries": boundaries,
+    params = {"min_agree": min_agree, "match": match, "boundaries": boundaries, "ties": ties,
               "annotators": [s.name for s in ordered]}
     return Consensus(AnnotationSet(name, out_spans, "gold"), tuple(decisions),
                      tuple(s.name for s in ordered), params, tuple(study.warnings))
