@@ -62,8 +62,9 @@ What the rules guarantee (property tests in ``tests/analysis/test_consensus.py``
   annotator marked (per label), leaving aside the spans of a fallback (``no-common-characters``:
   a group of all n whose spans share no character, e.g. [0, 1), [0, 2), [1, 2)).
 * ``gamma``: k = 1 keeps every unitary alignment, so with union boundaries every character any
-  annotator marked is covered (by a kept span or, under ``ties="leave-out"``, a tie left out) (labels follow the majority, so a minority label is reported, not
-  kept); with k = n every kept span lies inside characters every annotator marked (any label).
+  annotator marked is covered, by a kept span or a tie left out (labels follow the majority,
+  so a minority label is reported, not kept); with k = n every kept span lies inside
+  characters every annotator marked (any label).
 * A set against a copy of itself is unchanged (exact, gamma, char; under overlap, up to merging
   the set's own overlapping spans of one label).
 * The order of the annotators does not matter: they are sorted by name first.
