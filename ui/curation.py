@@ -1161,7 +1161,8 @@ def downloads(ws: Workspace, p: Proposed) -> None:
                            help="The curated set with every decision made "
                            "until you click (written when clicked).")
     st.page_link("pages/scores.py", icon="📊",
-                 label=f"Score the systems against “{md(name)}” on the Scores page")
+                 label=f"Score the systems against “{md(name)}” on the Scores page",
+                 query_params={state.K_SET_A: name})  # the curated set as the reference
 
 
 def _stored(ws: Workspace, p: Proposed) -> dict[str, Override]:

@@ -442,3 +442,15 @@ def test_building_the_consensus_replaces_the_note_before_its_spinner(
     assert at.main.children[place].type == "empty"
     assert getattr(at.main.children[place - 1], "key", None) == cur.K_CUR_BUILD
     assert _metric(at, "Decided") == f"0 / {len(_expected()[1])}"
+
+
+def test_the_scores_link_opens_scores_with_the_curated_set_as_reference() -> None:
+    # tour 5, #3: the link named the curated set but Scores opened on the first annotator
+    at = _app()
+    link = next(p.proto for p in at.main.get("page_link") if "Scores page" in p.proto.label)
+    assert "scores" in link.page
+    assert link.query_string == f"{state.K_SET_A}=curated"
+    scores = _app().switch_page("pages/scores.py")
+    scores.query_params[state.K_SET_A] = "curated"
+    scores.run()
+    assert next(s for s in scores.selectbox if s.label == "Reference (gold)").value == "curated"
