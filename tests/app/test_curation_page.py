@@ -379,8 +379,12 @@ def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> No
 
     r, disputed = _expected()
     cur.proposal.clear()  # computed by an earlier test of this process, with another store
-    _app()
+    first = _app()
+    first.button(key="cur_keep").click().run()  # the first decision makes the store
+    first.button(key="cur_undo").click().run()
     cur.proposal.clear()  # what a restart forgets
+    _app()  # computed once more, now kept in the store
+    cur.proposal.clear()
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the proposal was computed again")
@@ -454,3 +458,20 @@ def test_the_scores_link_opens_scores_with_the_curated_set_as_reference() -> Non
     scores.query_params[state.K_SET_A] = "curated"
     scores.run()
     assert next(s for s in scores.selectbox if s.label == "Reference (gold)").value == "curated"
+
+
+def test_a_visit_makes_no_store_file_until_a_decision_is_written(store: Path) -> None:
+    # tour 5, minor c: the store landed in an annotator's export folder on a mere visit
+    cur.proposal.clear()
+    at = _app()
+    at.switch_page("pages/scores.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert not store.exists()
+    at.button(key="cur_drop").click().run()
+    assert store.exists()
+    from core.store import curation as cs
+
+    conn = cs.open_store(store)
+    (proj,) = [row[0] for row in conn.execute("SELECT key FROM curation_projects")]
+    assert list(cs.load(conn, proj)) == [_expected()[1][0].key]
