@@ -162,7 +162,8 @@ def _joined(key: str, _ws: Workspace, _result: Consensus, _decided: dict[str, Ov
             name: str) -> Workspace:
     aset = curated_set(_result, _decided, name=name)
     corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, aset.name: aset})
-    return dataclasses.replace(_ws, key=key, corpus=corpus)
+    return dataclasses.replace(_ws, key=key, corpus=corpus,
+                               undecided=None if _decided else aset.name)
 
 
 def decisions_digest(result: Consensus, decided: dict[str, Override]) -> str:

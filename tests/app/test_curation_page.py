@@ -475,3 +475,27 @@ def test_a_visit_makes_no_store_file_until_a_decision_is_written(store: Path) ->
     conn = cs.open_store(store)
     (proj,) = [row[0] for row in conn.execute("SELECT key FROM curation_projects")]
     assert list(cs.load(conn, proj)) == [_expected()[1][0].key]
+
+
+@pytest.mark.parametrize(("page", "label"), [("pages/documents.py", "Left (reference)"),
+                                             ("pages/labels.py", "Reference (gold)"),
+                                             ("pages/errors.py", "Reference (gold)")])
+def test_a_curation_visit_leaves_the_default_pair_of_other_pages_as_it_was(
+        page: str, label: str) -> None:
+    # every set is an annotator: the undecided consensus must not become the default reference
+    report = state.FileReport("panel.json", "test", "annotator", "panel", TEXTS, tuple(SETS))
+    ws = state.build_workspace([report], key="test:curation", title="panel", shareable=False)
+    before = AppTest.from_file(str(APP), default_timeout=60)
+    before.session_state[state.K_SOURCE] = "upload"
+    before.session_state[state.K_UPLOAD_WS] = ws
+    before.run()
+    before.switch_page(page).run()
+    pair = [s.value for s in before.selectbox if s.key in (state.K_SET_A, state.K_SET_B)]
+    at = _app()  # a Curation visit, nothing decided
+    assert "curated" in at.session_state[cur.K_CUR_CURATED]["test:curation"][2]
+    at.switch_page(page).run()
+    assert not at.exception
+    after = [s.value for s in at.selectbox if s.key in (state.K_SET_A, state.K_SET_B)]
+    assert pair and after == pair and "curated" not in pair  # Errors: the reference only
+    assert any(s.label == label for s in at.selectbox)
+    assert "curated" in next(s for s in at.selectbox if s.key == state.K_SET_A).options
