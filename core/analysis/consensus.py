@@ -351,8 +351,9 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
         verdict: Verdict = "keep" if votes >= k else "drop"
         base: list[str] = ["partial"] if votes < n else []
         winners, label_flags, label_note = _label_vote(inside)
+        said: str = verdict
         if verdict == "keep" and "label-tie" in label_flags and ties == "leave-out":
-            verdict = "drop"
+            verdict, said = "drop", "drop (label tie, undecided)"
             label_note += ("; left out of the consensus until the lead chooses (ties: "
                            "leave-out)")
         vote_note = (f"{votes} of {n} annotators ({_names(who)}) "
@@ -364,7 +365,7 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
         if n < k:
             vote_note += f"; only {n} annotator(s) list this document"
         for label in winners:
-            why = "; ".join(x for x in (f"{verdict}: {vote_note}", bnote, label_note) if x)
+            why = "; ".join(x for x in (f"{said}: {vote_note}", bnote, label_note) if x)
             out.append((Span(lo, hi, label), verdict, [*base, *bflags, *label_flags], why, group,
                         inside))
     return out

@@ -58,7 +58,7 @@ def test_a_label_tie_is_left_out_undecided_by_default() -> None:
     assert [(d.span, d.decision, d.votes) for d in r.decisions] == [
         (Span(0, 10, "x"), "drop", 2), (Span(0, 10, "y"), "drop", 2)]
     assert r.ties() == list(r.decisions)
-    assert "drop: 2 of 2 annotators (A, B) ≥ k=2" in r.decisions[0].why
+    assert "drop (label tie, undecided): 2 of 2 annotators (A, B) ≥ k=2" in r.decisions[0].why
     assert "left out of the consensus until the lead chooses" in r.decisions[0].why
     with pytest.raises(UsageError, match="'ties'"):
         consensus([ann("A", Span(0, 10, "x"))], ties="first")  # type: ignore[arg-type]
