@@ -81,6 +81,7 @@ K_CUR_FORMAT = "cur_format"  # format of the curated set's download
 K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row selection
 K_CUR_SEEN = "cur_seen"  # session: {workspace key: {decision key: store revision last read}}
 K_CUR_PROJECT = "cur_project"  # session: {workspace key: project key in the store}
+K_CUR_PENDING = "cur_pending"  # session: {workspace key: title} of a project the store lacks yet
 K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, count) of the last accept-all
 K_CUR_EFFECT = "cur_effect_on"  # whether the decision-effect table is shown
 K_CUR_MSG = "cur_msg"  # session: a refused decision's message, shown once
@@ -161,7 +162,8 @@ def _joined(key: str, _ws: Workspace, _result: Consensus, _decided: dict[str, Ov
             name: str) -> Workspace:
     aset = curated_set(_result, _decided, name=name)
     corpus = Corpus(dict(_ws.corpus.texts), {**_ws.sets, aset.name: aset})
-    return dataclasses.replace(_ws, key=key, corpus=corpus)
+    return dataclasses.replace(_ws, key=key, corpus=corpus,
+                               undecided=None if _decided else aset.name)
 
 
 def decisions_digest(result: Consensus, decided: dict[str, Override]) -> str:
@@ -235,8 +237,8 @@ def proposal(ws_key: str, _ws: Workspace, sets: tuple[str, ...], k: int, match: 
     the store across restarts: :func:`core.store.curation.load_proposal`)."""
     proj = _project_key(ws_key, _ws)
     rules_key = cstore.rules_key(sets, k=k, match=match, boundaries=boundaries)
-    try:
-        conn = cstore.open_store(store_path())
+    try:  # no store file is made before a decision is written (tour 5, minor c)
+        conn = cstore.open_store(store_path()) if store_path().exists() else None
     except SpanScopeError:
         conn = None  # the page says so (see sync); the proposal is computed
     with closing(conn) if conn is not None else contextlib.nullcontext():
@@ -295,6 +297,9 @@ def project(ws: Workspace) -> str:
     keys = st.session_state.setdefault(K_CUR_PROJECT, {})
     if ws.key not in keys:
         keys[ws.key] = _project_key(ws.key, ws)
+        if not store_path().exists():  # made by the first decision (:func:`write`)
+            st.session_state.setdefault(K_CUR_PENDING, {})[ws.key] = ws.title
+            return str(keys[ws.key])
         conn = _connect()
         if conn is not None:
             with closing(conn):
@@ -306,7 +311,7 @@ def sync(ws: Workspace) -> None:
     """Read every decision of the workspace's project from the store into the session (another
     tab's decisions included), with their revisions."""
     proj = project(ws)
-    conn = _connect()
+    conn = _connect() if store_path().exists() else None
     if conn is None:
         return
     with closing(conn):
@@ -327,6 +332,9 @@ def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None
     conn = _connect() if proj is not None else None
     if conn is not None:
         with closing(conn):
+            pending = st.session_state.get(K_CUR_PENDING) or {}
+            if ws_key in pending:  # the first decision: the store is made now
+                cstore.ensure_project(conn, str(proj), pending.pop(ws_key))
             try:
                 put = {k: o for k, o in changes.items() if o is not None}
                 gone = [k for k, o in changes.items() if o is None]
@@ -1169,7 +1177,8 @@ def downloads(ws: Workspace, p: Proposed) -> None:
                            help="The curated set with every decision made "
                            "until you click (written when clicked).")
     st.page_link("pages/scores.py", icon="📊",
-                 label=f"Score the systems against “{md(name)}” on the Scores page")
+                 label=f"Score the systems against “{md(name)}” on the Scores page",
+                 query_params={state.K_SET_A: name})  # the curated set as the reference
 
 
 def _stored(ws: Workspace, p: Proposed) -> dict[str, Override]:
@@ -1177,6 +1186,8 @@ def _stored(ws: Workspace, p: Proposed) -> dict[str, Override]:
     session state, so that a download's callable can call it."""
     proj = _project_key(ws.key, ws)
     try:
+        if not store_path().exists():  # nothing decided yet: no store is made
+            return dict(p.decided)
         conn = cstore.open_store(store_path())
     except SpanScopeError:
         return dict(p.decided)

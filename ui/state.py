@@ -225,6 +225,9 @@ class Workspace:
     """Set name -> file, for the sets whose reader placed the spans itself (MAFALDA model
     outputs, ``FileReport.assumed_extents``): scores keep such spans past the text, agreement
     clips them (:func:`ui.text_policy.for_agreement`)."""
+    undecided: str | None = None
+    """The Curation page's curated set while the lead has decided nothing (the automatic
+    consensus, :func:`ui.curation.with_curated`): never a default reference."""
 
     @property
     def sets(self) -> dict[str, AnnotationSet]:
@@ -457,9 +460,11 @@ def set_options(ws: Workspace, *roles: Role) -> list[str]:
 
 
 def default_pair(ws: Workspace) -> tuple[str | None, str | None]:
-    """The default compared pair: the first gold set and the first other set."""
-    gold = set_options(ws, "gold")
-    a = gold[0] if gold else (next(iter(ws.sets), None))
+    """The default compared pair: the first gold set and the first other set; the undecided
+    consensus of the Curation page (:attr:`Workspace.undecided`) is never the reference."""
+    gold = [n for n in set_options(ws, "gold") if n != ws.undecided]
+    a = gold[0] if gold else next((n for n in ws.sets if n != ws.undecided),
+                                  next(iter(ws.sets), None))
     others = [n for n in ws.sets if n != a]
     systems = [n for n in set_options(ws, "system") if n != a]
     b = systems[0] if systems else (others[0] if others else None)

@@ -38,10 +38,15 @@ The rules
    *boundary tie*: left out and reported), ``"intersection"`` characters all m cover. Each
    maximal run becomes a span. When the rule leaves no character (members that do not overlap,
    possible under gamma and overlap matching) the next looser rule is used and the decision is
-   flagged ``no-common-characters``. Exact matching has nothing to decide here.
+   flagged ``no-common-characters``. When the rule gives several separate runs, each run is
+   voted on (rule 2) by the annotators who mark a character of it (an annotator who marks none
+   of the runs votes for each), so a piece one annotator marked is "1 of n", not the group's
+   count. Exact matching has nothing to decide here.
 4. **Label**: under exact, overlap and char matching a group has one label. Under gamma the label
    is the one most of the group's annotators gave (``label-split`` when some gave another); on a
-   tie every tied label is proposed as its own span, flagged ``label-tie``, for the lead to choose.
+   tie every tied label is proposed as its own span, flagged ``label-tie``, for the lead to choose;
+   ``ties="leave-out"`` (default) proposes each to be dropped, so that the set never holds two
+   labels on one interval that nobody decided, ``ties="keep-all"`` proposes each to be kept.
 
 Every decision carries flags (its dispute): ``partial`` (fewer than n annotators marked it),
 ``boundaries`` (members' intervals differ), ``boundary-tie``, ``no-common-characters``,
@@ -57,8 +62,9 @@ What the rules guarantee (property tests in ``tests/analysis/test_consensus.py``
   annotator marked (per label), leaving aside the spans of a fallback (``no-common-characters``:
   a group of all n whose spans share no character, e.g. [0, 1), [0, 2), [1, 2)).
 * ``gamma``: k = 1 keeps every unitary alignment, so with union boundaries every character any
-  annotator marked is covered (labels follow the majority, so a minority label is reported, not
-  kept); with k = n every kept span lies inside characters every annotator marked (any label).
+  annotator marked is covered, by a kept span or a tie left out (labels follow the majority,
+  so a minority label is reported, not kept); with k = n every kept span lies inside
+  characters every annotator marked (any label).
 * A set against a copy of itself is unchanged (exact, gamma, char; under overlap, up to merging
   the set's own overlapping spans of one label).
 * The order of the annotators does not matter: they are sorted by name first.
@@ -95,8 +101,10 @@ from core.model.errors import FormatError, InputError, UsageError, check_choice
 Match = Literal["gamma", "overlap", "exact", "char"]
 Boundaries = Literal["majority", "union", "intersection"]
 Verdict = Literal["keep", "drop"]
+Ties = Literal["leave-out", "keep-all"]
 MATCHES: tuple[Match, ...] = ("gamma", "overlap", "exact", "char")
 BOUNDARIES: tuple[Boundaries, ...] = ("majority", "union", "intersection")
+TIES: tuple[Ties, ...] = ("leave-out", "keep-all")
 
 FLAGS: dict[str, str] = {
     "partial": "fewer annotators marked it than list the document",
@@ -322,28 +330,44 @@ def _label_vote(members: Sequence[Member]) -> tuple[list[str], list[str], str]:
 
 
 def _group_decisions(group: int, members: list[Member], n: int, k: int,
-                     rule: Boundaries, exact: bool) -> list[tuple[Span, Verdict, list[str], str,
-                                                             int]]:
-    who = sorted({a for a, _ in members})
-    votes = len(who)
-    verdict: Verdict = "keep" if votes >= k else "drop"
-    base: list[str] = []
-    if votes < n:
-        base.append("partial")
-    winners, label_flags, label_note = _label_vote(members)
+                     rule: Boundaries, exact: bool, ties: Ties = "leave-out"
+                     ) -> list[tuple[Span, Verdict, list[str], str, int, list[Member]]]:
+    """A group's proposals: one per run of the boundary rule and winning label. When the rule
+    gives several runs (separate pieces), a run's votes (and label) are those of the annotators
+    who mark a character of it, so that a piece one annotator marked is counted on its own; an
+    annotator who marks no run votes for every run, as for a group of one run."""
     if exact:
         runs, bflags, bnote = [members[0][1].interval], list[str](), "exact match"
     else:
         runs, bflags, bnote = _boundaries(members, rule)
-    vote_note = (f"{votes} of {n} annotators ({_names(who)}) "
-                 f"{'≥' if verdict == 'keep' else '<'} k={k}")
-    if n < k:
-        vote_note += f"; only {n} annotator(s) list this document"
+    group_who = sorted({a for a, _ in members})
+    touched = {a: {i for i, (lo, hi) in enumerate(runs) for b, s in members
+                   if b == a and s.start < hi and s.end > lo} for a in group_who}
     out = []
-    for label in winners:
-        for lo, hi in runs:
-            why = "; ".join(x for x in (f"{verdict}: {vote_note}", bnote, label_note) if x)
-            out.append((Span(lo, hi, label), verdict, [*base, *bflags, *label_flags], why, group))
+    for i, (lo, hi) in enumerate(runs):
+        inside = [(a, s) for a, s in members if i in touched[a] or not touched[a]]
+        who = sorted({a for a, _ in inside})
+        votes = len(who)
+        verdict: Verdict = "keep" if votes >= k else "drop"
+        base: list[str] = ["partial"] if votes < n else []
+        winners, label_flags, label_note = _label_vote(inside)
+        said: str = verdict
+        if verdict == "keep" and "label-tie" in label_flags and ties == "leave-out":
+            verdict, said = "drop", "drop (label tie, undecided)"
+            label_note += ("; left out of the consensus until the lead chooses (ties: "
+                           "leave-out)")
+        vote_note = (f"{votes} of {n} annotators ({_names(who)}) "
+                     f"{'≥' if votes >= k else '<'} k={k}")
+        others = [a for a in group_who if a not in who]
+        if others:
+            vote_note += (f", counted on this piece alone: {_names(others)} of its group "
+                          "marked no character of it")
+        if n < k:
+            vote_note += f"; only {n} annotator(s) list this document"
+        for label in winners:
+            why = "; ".join(x for x in (f"{said}: {vote_note}", bnote, label_note) if x)
+            out.append((Span(lo, hi, label), verdict, [*base, *bflags, *label_flags], why, group,
+                        inside))
     return out
 
 
@@ -411,7 +435,8 @@ def _conflicts(spans: Sequence[Span], voters: Sequence[frozenset[str]]
 def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | None = None, *,
               min_agree: int | None = None, match: Match = "gamma",
               boundaries: Boundaries = "majority", name: str = "consensus",
-              dissimilarity: Dissimilarity | None = None) -> Consensus:
+              dissimilarity: Dissimilarity | None = None, ties: Ties = "leave-out"
+              ) -> Consensus:
     """The consensus of ``sets`` (one per annotator) under the rules of the module docstring.
 
     Parameters
@@ -431,6 +456,9 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
         Name of the consensus set (role ``gold``).
     dissimilarity : Dissimilarity, optional
         γ's dissimilarity for ``match="gamma"`` (default α = β = Δ∅ = 1).
+    ties : {"leave-out", "keep-all"}
+        What a label tie proposes: drop every tied label (default: left out until the lead
+        chooses) or keep each (two spans on one interval).
 
     Returns
     -------
@@ -441,6 +469,7 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
     """
     check_choice("match", "consensus", match, MATCHES)
     check_choice("boundaries", "consensus", boundaries, BOUNDARIES)
+    check_choice("ties", "consensus", ties, TIES)
     if not sets:
         raise InputError("a consensus needs at least one annotation set; got none")
     _check_min_agree(min_agree, len(sets))
@@ -458,14 +487,13 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
             rows = _char_decisions(per_ann, n, k)
         else:
             groups = _groups(match, per_ann, study.labels, study.lengths[doc], diss)
-            rows = [(span, verdict, flags, why, grp, members)
-                    for gi, members in enumerate(groups, 1)
-                    for span, verdict, flags, why, grp in _group_decisions(
-                        gi, members, n, k, boundaries, match == "exact")]
+            rows = [row for gi, members in enumerate(groups, 1)
+                    for row in _group_decisions(gi, members, n, k, boundaries,
+                                                match == "exact", ties)]
         doc_decisions = _doc_decisions(doc, who, rows, n, k)
         decisions.extend(doc_decisions)
         out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"}))
-    params = {"min_agree": min_agree, "match": match, "boundaries": boundaries,
+    params = {"min_agree": min_agree, "match": match, "boundaries": boundaries, "ties": ties,
               "annotators": [s.name for s in ordered]}
     return Consensus(AnnotationSet(name, out_spans, "gold"), tuple(decisions),
                      tuple(s.name for s in ordered), params, tuple(study.warnings))

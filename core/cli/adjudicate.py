@@ -7,6 +7,10 @@ annotators' files (:func:`core.analysis.consensus.consensus`), and its decisions
         --match gamma --boundaries majority -o consensus.json --to semeval2021 \\
         --decisions decisions.csv
 
+A label tie is written as none of its labels (``--ties leave-out``, the default: the summary
+says how many were left undecided, listed under "ties" and in the decisions file) or as one
+span per tied label (``--ties keep-all``).
+
 Every FILE may hold several annotators (Label Studio, a ``spans-csv`` with an ``annotator``
 column). The consensus is written to OUT in any writable span format, by the writer ``convert``
 uses (:func:`core.formats.tools.render_sets`); with ``--decisions``, the decisions CSV too
@@ -67,7 +71,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     boundaries = p.add_argument("--boundaries", default="majority",
                    help="boundaries of a kept span: majority of characters (default), union or "
                    "intersection")
+    ties = p.add_argument("--ties", default="leave-out",
+                          help="a label tie (gamma: a group's labels given equally often): "
+                          "leave-out (default) writes none of the tied labels and lists them "
+                          "as undecided; keep-all writes each tied label as its own span")
     match.choices = LazyChoices(_CONSENSUS, "MATCHES")
+    ties.choices = LazyChoices(_CONSENSUS, "TIES")
     boundaries.choices = LazyChoices(_CONSENSUS, "BOUNDARIES")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file (or folder for brat / ptc folders)")
@@ -91,6 +100,13 @@ def _listed(result: Consensus, kind: str) -> list[dict[str, object]]:
     return [{"id": d.id, "document": d.doc, "start": d.span.start, "end": d.span.end,
              "label": d.span.label, "decision": d.decision, "annotators": list(d.annotators),
              "flags": list(d.flags), "why": d.why} for d in chosen]
+
+
+def _undecided(result: Consensus) -> int:
+    """Intervals whose tied labels were left out (``--ties leave-out``): enough votes, no
+    label."""
+    return len({(d.doc, d.span.interval) for d in result.decisions
+                if "label-tie" in d.flags and d.decision == "drop" and d.votes >= d.k})
 
 
 def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
@@ -118,7 +134,7 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
     from core.analysis.consensus import consensus, decisions_csv
 
     result = consensus(sets, texts, min_agree=args.min_agree, match=args.match,
-                       boundaries=args.boundaries, name=args.name)
+                       boundaries=args.boundaries, name=args.name, ties=args.ties)
     outputs, notes = render_sets([result.set], args.output, to=args.to, texts=texts,
                                  csv_raw=args.csv_raw)
     if args.decisions:
@@ -129,7 +145,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
                    "output": str(args.output), "format": args.to,
                    "decisions_file": args.decisions, **result.counts(),
                    "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts"),
-                   "alignment": aligned[0].as_dict() if aligned else {}}
+                   "alignment": aligned[0].as_dict() if aligned else {},
+                   "tie_rule": args.ties, "undecided_ties": _undecided(result)}
     return out, read_warnings + list(result.warnings), notes
 
 

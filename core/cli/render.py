@@ -351,6 +351,11 @@ def render_adjudicate(result: dict[str, Any]) -> str:
              f"wrote {result['spans']} spans as {result['format']} to {result['output']}"
              + (f"; decisions to {result['decisions_file']}" if result["decisions_file"]
                 else "")]
+    if result.get("undecided_ties"):
+        lines[-1] += (f"; {result['undecided_ties']} span(s) with tied labels left undecided, "
+                      "not written (listed under ties"
+                      + (" and in the decisions file" if result["decisions_file"] else "")
+                      + "; --ties keep-all writes each tied label)")
     for kind in ("ties", "conflicts"):
         rows = result[kind]
         lines.append("")

@@ -93,9 +93,19 @@ def test_text_output_lists_ties_and_conflicts(tmp_path: Path) -> None:
                 "-o", str(tmp_path / "c.csv"), "--to", "spans-csv")
     assert proc.returncode == 0, proc.stderr
     assert "ties (2):" in proc.stdout
-    assert "3#1 [0, 8) Doubt: keep (partial, label-tie)" in proc.stdout
-    assert "3#2 [0, 8) Slogans: keep (partial, label-tie)" in proc.stdout
+    assert "3#1 [0, 8) Doubt: drop (partial, label-tie)" in proc.stdout
+    assert "3#2 [0, 8) Slogans: drop (partial, label-tie)" in proc.stdout
     assert "conflicts (1):" in proc.stdout
+    # the tie is written once as nothing, and the summary says so (tour 5, #2)
+    assert "1 span(s) with tied labels left undecided, not written" in proc.stdout
+    assert "\n3,0," not in (tmp_path / "c.csv").read_text()
+    keep = core("adjudicate", str(DATA / "three.csv"), "--min-agree", "2", "--match", "gamma",
+                "--ties", "keep-all", "-o", str(tmp_path / "k.csv"), "--to", "spans-csv",
+                "--json")
+    assert keep.returncode == 0, keep.stderr
+    got = json.loads(keep.stdout)
+    assert (got["tie_rule"], got["undecided_ties"]) == ("keep-all", 0)
+    assert (tmp_path / "k.csv").read_text().count("\n3,0,8,") == 2
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [

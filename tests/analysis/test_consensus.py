@@ -42,12 +42,43 @@ def positions(spans: tuple[Span, ...] | list[Span]) -> set[int]:
 def test_gamma_label_tie_proposes_both_labels_and_reports_the_tie() -> None:
     a = ann("A", Span(0, 10, "x"))
     b = ann("B", Span(0, 10, "y"))
-    r = consensus([a, b], min_agree=2, match="gamma")
+    r = consensus([a, b], min_agree=2, match="gamma", ties="keep-all")
     assert [(d.span, d.decision) for d in r.decisions] == [
         (Span(0, 10, "x"), "keep"), (Span(0, 10, "y"), "keep")]
     assert all("label-tie" in d.flags for d in r.decisions)
     assert r.ties() == list(r.decisions)
     assert "label tie (x: A; y: B)" in r.decisions[0].why
+
+
+def test_a_label_tie_is_left_out_undecided_by_default() -> None:
+    # nobody decided between x and y on [0, 10): the set holds neither (tour 5, #2)
+    r = consensus([ann("A", Span(0, 10, "x")), ann("B", Span(0, 10, "y"))], min_agree=2,
+                  match="gamma")
+    assert r.set.get("d") == ()
+    assert [(d.span, d.decision, d.votes) for d in r.decisions] == [
+        (Span(0, 10, "x"), "drop", 2), (Span(0, 10, "y"), "drop", 2)]
+    assert r.ties() == list(r.decisions)
+    assert "drop (label tie, undecided): 2 of 2 annotators (A, B) ≥ k=2" in r.decisions[0].why
+    assert "left out of the consensus until the lead chooses" in r.decisions[0].why
+    with pytest.raises(UsageError, match="'ties'"):
+        consensus([ann("A", Span(0, 10, "x"))], ties="first")  # type: ignore[arg-type]
+
+
+def test_separate_pieces_of_a_group_are_counted_each_on_their_own() -> None:
+    # gamma pairs jose's and laura's disjoint spans; the union gives two pieces, each marked by
+    # one annotator: with k = 2 neither is kept, and each row says who marked it (tour 5, #1)
+    sets = [ann("dami", Span(0, 5, "x")), ann("jose", Span(10, 14, "p")),
+            ann("laura", Span(16, 20, "p"))]
+    for rule in ("majority", "union", "intersection"):
+        r = consensus(sets, min_agree=2, match="gamma", boundaries=rule)
+        assert r.set.get("d") == ()
+        pieces = [d for d in r.decisions if d.span.label == "p"]
+        assert [(d.span, d.annotators, d.votes, d.decision) for d in pieces] == [
+            (Span(10, 14, "p"), ("jose",), 1, "drop"), (Span(16, 20, "p"), ("laura",), 1, "drop")]
+        assert "drop: 1 of 3 annotators (jose) < k=2" in pieces[0].why
+        assert "laura of its group marked no character of it" in pieces[0].why
+    r = consensus(sets, min_agree=1, match="gamma", boundaries="union")
+    assert r.set.get("d") == (Span(0, 5, "x"), Span(10, 14, "p"), Span(16, 20, "p"))
 
 
 def test_gamma_label_majority_overrules_the_minority_and_says_who() -> None:
@@ -95,9 +126,15 @@ def test_gamma_members_without_common_characters_fall_back_to_union() -> None:
     # adjacent same-label spans are aligned by gamma (d_pos = 1.44 < 2) but share no character
     r = consensus([ann("A", Span(0, 5, "x")), ann("B", Span(6, 11, "x"))], min_agree=2,
                   match="gamma", boundaries="intersection")
-    assert r.set.get("d") == (Span(0, 5, "x"), Span(6, 11, "x"))
+    assert [(d.span, d.annotators) for d in r.decisions] == [
+        (Span(0, 5, "x"), ("A",)), (Span(6, 11, "x"), ("B",))]
     assert all("no-common-characters" in d.flags for d in r.decisions)
     assert "union used instead" in r.decisions[0].why
+    # each piece was marked by one annotator: k = 2 keeps neither, k = 1 both
+    assert r.set.get("d") == ()
+    r = consensus([ann("A", Span(0, 5, "x")), ann("B", Span(6, 11, "x"))], min_agree=1,
+                  match="gamma", boundaries="intersection")
+    assert r.set.get("d") == (Span(0, 5, "x"), Span(6, 11, "x"))
 
 
 def test_document_missing_from_a_set_is_not_a_vote_against() -> None:
@@ -228,8 +265,11 @@ def test_overlap_and_char_union_and_intersection_of_characters(
 def test_gamma_k1_covers_every_marked_character_and_kn_stays_inside_the_common_ones(
         sets: list[AnnotationSet]) -> None:
     per = [positions(s.get("d")) for s in sets]
-    low = consensus(sets, min_agree=1, match="gamma", boundaries="union")
+    low = consensus(sets, min_agree=1, match="gamma", boundaries="union", ties="keep-all")
     assert positions(low.set.get("d")) == set().union(*per)
+    left = consensus(sets, min_agree=1, match="gamma", boundaries="union")
+    tied = [d.span for d in left.decisions if "label-tie" in d.flags]
+    assert positions(left.set.get("d")) | positions(tied) == set().union(*per)
     high = consensus(sets, min_agree=len(sets), match="gamma", boundaries="intersection")
     kept = [d for d in high.decisions if "no-common-characters" not in d.flags
             and d.decision == "keep"]
@@ -277,7 +317,8 @@ def test_every_kept_span_has_at_least_k_voters_and_every_span_is_accounted_for(
     r = consensus(sets, min_agree=k, match=match)  # type: ignore[arg-type]
     assert all(d.votes >= k for d in r.decisions if d.decision == "keep")
     if match != "char":  # char votes are per character: a dropped run may join two voters
-        assert all(d.votes < k for d in r.decisions if d.decision == "drop")
+        assert all(d.votes < k or "label-tie" in d.flags  # a tie is left out undecided
+                   for d in r.decisions if d.decision == "drop")
     marked = {(a.name, s) for a in sets for s in a.get("d")}
     recorded = {m for d in r.decisions for m in d.members}
     assert marked == recorded

@@ -379,8 +379,12 @@ def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> No
 
     r, disputed = _expected()
     cur.proposal.clear()  # computed by an earlier test of this process, with another store
-    _app()
+    first = _app()
+    first.button(key="cur_keep").click().run()  # the first decision makes the store
+    first.button(key="cur_undo").click().run()
     cur.proposal.clear()  # what a restart forgets
+    _app()  # computed once more, now kept in the store
+    cur.proposal.clear()
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the proposal was computed again")
@@ -459,3 +463,56 @@ def test_new_bounds_with_whitespace_at_an_edge_are_set_with_the_loaders_warning(
     assert (o.start, o.end) == (first.span.start - 1, first.span.end)
     assert any(f"[{first.span.start - 1}, {first.span.end}) begins in whitespace" in t.value
                for t in at.toast), [t.value for t in at.toast]
+
+
+def test_the_scores_link_opens_scores_with_the_curated_set_as_reference() -> None:
+    # tour 5, #3: the link named the curated set but Scores opened on the first annotator
+    at = _app()
+    link = next(p.proto for p in at.main.get("page_link") if "Scores page" in p.proto.label)
+    assert "scores" in link.page
+    assert link.query_string == f"{state.K_SET_A}=curated"
+    scores = _app().switch_page("pages/scores.py")
+    scores.query_params[state.K_SET_A] = "curated"
+    scores.run()
+    assert next(s for s in scores.selectbox if s.label == "Reference (gold)").value == "curated"
+
+
+def test_a_visit_makes_no_store_file_until_a_decision_is_written(store: Path) -> None:
+    # tour 5, minor c: the store landed in an annotator's export folder on a mere visit
+    cur.proposal.clear()
+    at = _app()
+    at.switch_page("pages/scores.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert not store.exists()
+    at.button(key="cur_drop").click().run()
+    assert store.exists()
+    from core.store import curation as cs
+
+    conn = cs.open_store(store)
+    (proj,) = [row[0] for row in conn.execute("SELECT key FROM curation_projects")]
+    assert list(cs.load(conn, proj)) == [_expected()[1][0].key]
+
+
+@pytest.mark.parametrize(("page", "label"), [("pages/documents.py", "Left (reference)"),
+                                             ("pages/labels.py", "Reference (gold)"),
+                                             ("pages/errors.py", "Reference (gold)")])
+def test_a_curation_visit_leaves_the_default_pair_of_other_pages_as_it_was(
+        page: str, label: str) -> None:
+    # every set is an annotator: the undecided consensus must not become the default reference
+    report = state.FileReport("panel.json", "test", "annotator", "panel", TEXTS, tuple(SETS))
+    ws = state.build_workspace([report], key="test:curation", title="panel", shareable=False)
+    before = AppTest.from_file(str(APP), default_timeout=60)
+    before.session_state[state.K_SOURCE] = "upload"
+    before.session_state[state.K_UPLOAD_WS] = ws
+    before.run()
+    before.switch_page(page).run()
+    pair = [s.value for s in before.selectbox if s.key in (state.K_SET_A, state.K_SET_B)]
+    at = _app()  # a Curation visit, nothing decided
+    assert "curated" in at.session_state[cur.K_CUR_CURATED]["test:curation"][2]
+    at.switch_page(page).run()
+    assert not at.exception
+    after = [s.value for s in at.selectbox if s.key in (state.K_SET_A, state.K_SET_B)]
+    assert pair and after == pair and "curated" not in pair  # Errors: the reference only
+    assert any(s.label == label for s in at.selectbox)
+    assert "curated" in next(s for s in at.selectbox if s.key == state.K_SET_A).options
