@@ -171,6 +171,24 @@ def few_units_note(documents: int, units: int) -> str | None:
     return f"⚠️ only {documents:,} {noun} ({units:,} units): one more or less moves the value a lot"
 
 
+def subset_note(res: ManyResult) -> str | None:
+    """The tile's caption when its measure left documents out (Fleiss' κ, α_U and γ read only
+    the documents every annotator covers), else None; the ``agree`` text says the same.
+
+    >>> from core.metrics.agreement.coefficients import Agreement
+    >>> r = ManyResult("fleiss-kappa", list("abcdefg"), Agreement(0.8),
+    ...                params={"documents": 29, "documents_left_out": 198})
+    >>> subset_note(r)
+    '29 of 227 documents: those all 7 annotators cover'
+    """
+    left = res.params.get("documents_left_out") or 0
+    if not left:
+        return None
+    docs = res.params["documents"]
+    return (f"{docs:,} of {docs + left:,} documents: those all {len(res.annotators)} "
+            "annotators cover")
+
+
 def single_documents(study: Study) -> list[tuple[str, str]]:
     """``(document, annotator)`` for the documents only one of the chosen sets covers: no
     measure compares anything there (their ids match no other set's, ``core.model.alignment``)."""
@@ -1143,6 +1161,8 @@ def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
         col.caption(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
     elif value is None:
         col.caption(md(res.overall.reason))
+    if (subset := subset_note(res)) is not None:
+        col.caption(subset)
     if units is not None and (note := few_units_note(*units)) is not None:
         col.caption(note, help=f"Computed over {units[0]:,} documents × the labels = "
                     f"{units[1]:,} present/absent units. {WHY_THEY_DIFFER}")
