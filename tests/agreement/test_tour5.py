@@ -38,3 +38,29 @@ def test_no_note_when_every_document_is_read() -> None:
                  "--measure", "fleiss-kappa")
     assert proc.returncode == 0, proc.stderr
     assert "annotators cover" not in proc.stdout
+
+
+def test_a_pairs_char_kappa_is_its_matrix_cell_given_the_schemes_labels() -> None:
+    """ann3 used a third label; the study pools over it: 0.8124 in the three-annotator matrix;
+    the pair alone pools over its own two labels (0.7870) unless --label-set names the three."""
+    def pair(*args: str) -> float:
+        proc = agree(*args, "--measure", "char-kappa", "--json")
+        assert proc.returncode == 0, proc.stderr
+        return float(json.loads(proc.stdout)["char-kappa"]["matrix"]["ann1"]["ann2"])
+
+    three = pair(str(DATA / "pair_and_third.csv"))
+    two = str(DATA / "pair_only.csv")
+    assert round(three, 4) == 0.8124
+    assert round(pair(two), 4) == 0.7870
+    assert pair(two, "--label-set", str(DATA / "labels.txt")) == three
+
+
+def test_the_label_set_adds_unused_labels_to_the_study() -> None:
+    from core.metrics.agreement import Study
+    from core.model import AnnotationSet, Span
+
+    a = AnnotationSet("a", {"d": (Span(0, 4, "x"),)}, role="annotator")
+    b = AnnotationSet("b", {"d": (Span(0, 3, "x"),)}, role="annotator")
+    assert Study.from_sets([a, b]).labels == ["x"]
+    assert Study.from_sets([a, b], labels=["y", "x"]).labels == ["x", "y"]
+    assert Study.from_sets([a, b], labels=["y"], label="x").labels == ["x"]

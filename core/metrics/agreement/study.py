@@ -64,7 +64,8 @@ class Study:
     @classmethod
     def from_sets(cls, sets: Sequence[AnnotationSet],
                   texts: Mapping[str, str | None] | None = None, *,
-                  label: str | None = None, unit_set: bool = False) -> Study:
+                  label: str | None = None, unit_set: bool = False,
+                  labels: Sequence[str] | None = None) -> Study:
         """Build a study from annotation sets (one per annotator).
 
         ``label`` keeps only that label's spans (the study then has that single label, even if
@@ -73,6 +74,9 @@ class Study:
         reads each annotator's units as a set instead (pygamma-agreement's reading: its
         continuum keeps units in a sorted set, so γ there counts a duplicate once). Two sets
         with one name are an error, and so is a span that ends after its document's text.
+        ``labels``: the annotation scheme's labels; the study's labels are then these and every
+        label used (sorted), so that a pair's char-κ pools over the same labels whoever else is
+        loaded (``docs/agreement.md``); by default the labels any annotator used.
 
         >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
         >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
@@ -101,10 +105,10 @@ class Study:
         far = _furthest_ends(docs, [tables[name] for name in names])
         lengths, known = _lengths(docs, far, texts, names, spans)
         if label is not None:
-            labels = [label]
+            kept = [label]
         else:
-            labels = sorted({x for a in names for x in tables[a].used_labels()})
-        return cls(names, list(docs), lengths, spans, labels, known, warnings, tables)
+            kept = sorted({x for a in names for x in tables[a].used_labels()} | set(labels or ()))
+        return cls(names, list(docs), lengths, spans, kept, known, warnings, tables)
 
     def covering(self, doc_id: str) -> list[str]:
         """The annotators whose sets list ``doc_id``."""
