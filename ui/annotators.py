@@ -46,7 +46,7 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
-from core.metrics.agreement.study import doc_coverage
+from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
@@ -207,6 +207,15 @@ def coverage(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     document which sets list it)."""
     s = study(ws_key, _ws, sets, label)
     return single_documents(s), document_units(s)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def study_warnings(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+                   ) -> list[str]:
+    """Labels that differ only in case or surrounding spaces, and each annotator missing
+    documents others have (the warnings of ``agree``), cached."""
+    s = study(ws_key, _ws, sets, label)
+    return [*label_variants(s), *missing_documents(s)]
 
 
 # ---- background jobs (ui.jobs) ------------------------------------------------------------------
@@ -1036,7 +1045,7 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
                  f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
-    warnings = [*clipped, *st_.warnings]
+    warnings = [*clipped, *st_.warnings, *study_warnings(ws.key, ws, sets, label)]
     # Up to WARNINGS_SHOWN warnings are captions; more (one per document with a duplicate span:
     # thousands on a large corpus) are the first and a table of the others, in a closed lazy
     # expander: five captions pushed the matrix below the first screen, and the table's grid

@@ -68,6 +68,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     """The JSON object of ``agree`` (one entry per measure) and the study's warnings."""
     from core.metrics.agreement import MEASURES, compute
+    from core.metrics.agreement.study import label_variants, missing_documents
 
     measures = list(dict.fromkeys(args.measure))
     for m in measures:
@@ -91,7 +92,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
             args.per_document)
-    return out, read_warnings + list(study.warnings)
+    return out, (read_warnings + list(study.warnings) + label_variants(study)
+                 + missing_documents(study))
 
 
 def run(args: argparse.Namespace) -> int:

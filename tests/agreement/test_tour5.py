@@ -64,3 +64,20 @@ def test_the_label_set_adds_unused_labels_to_the_study() -> None:
     assert Study.from_sets([a, b]).labels == ["x"]
     assert Study.from_sets([a, b], labels=["y", "x"]).labels == ["x", "y"]
     assert Study.from_sets([a, b], labels=["y"], label="x").labels == ["x"]
+
+
+def test_agree_warns_of_labels_differing_in_case_and_of_a_missing_document() -> None:
+    """ann3 wrote 'slogans ' for 'Slogans' and has no t3 (tests/data/agree_tour)."""
+    case = str(DATA / "case_variant.csv")
+    variant = ("labels 'Slogans' (ann1, ann2) and 'slogans ' (ann3) differ only in case or "
+               "surrounding spaces: probably one label, counted as two")
+    missing = "ann3: lacks 1 of the study's 3 documents (other annotators have them): 't3'"
+    out = json.loads(agree(case, "--measure", "fleiss-kappa", "--json").stdout)
+    assert out["warnings"] == [variant, missing]
+    text = agree(case, "--measure", "fleiss-kappa")
+    assert f"warning: {variant}" in text.stdout + text.stderr
+    assert f"warning: {missing}" in text.stdout + text.stderr
+    # every annotator covers every document, one spelling per label: no warning
+    full = agree(str(ROOT / "tests" / "agreement" / "data" / "three_annotators.csv"),
+                 "--measure", "fleiss-kappa", "--json")
+    assert json.loads(full.stdout)["warnings"] == []

@@ -44,3 +44,16 @@ def test_tiles_of_measures_on_a_subset_say_how_many_documents() -> None:
     captions = [c.value for c in at.caption]
     note = "2 of 3 documents: those all 3 annotators cover"
     assert captions.count(note) == 2  # Fleiss' κ and α_U (γ is off); not Krippendorff's α
+
+
+def test_the_page_warns_of_a_missing_document_and_labels_differing_in_case() -> None:
+    sets, texts = _one_missing()
+    c = sets[2]
+    sets[2] = AnnotationSet(c.name, {"d1": (Span(0, 4, "fear"),), "d2": c.spans["d2"]},
+                            "annotator")
+    at = _app(sets, texts)
+    captions = [x.value.replace("\\", "") for x in at.caption]  # md() escapes
+    assert any("ann_c: lacks 1 of the study's 3 documents" in x and "'d3'" in x
+               for x in captions), captions
+    assert any("labels 'Fear' (ann_a, ann_b) and 'fear' (ann_c) differ only in case" in x
+               for x in captions), captions

@@ -126,6 +126,56 @@ class Study:
         return self.spans[annotator].get(doc_id, ())
 
 
+def label_variants(study: Study) -> list[str]:
+    """A warning per group of the study's labels that differ only in case or surrounding spaces
+    ("Collective" and "collective"): probably one label, yet every measure counts them as two.
+
+    >>> a = AnnotationSet("a", {"d": (Span(0, 4, "Collective"),)}, role="annotator")
+    >>> b = AnnotationSet("b", {"d": (Span(0, 4, "collective "),)}, role="annotator")
+    >>> label_variants(Study.from_sets([a, b]))  # doctest: +NORMALIZE_WHITESPACE
+    ["labels 'Collective' (a) and 'collective ' (b) differ only in case or surrounding spaces:
+      probably one label, counted as two"]
+    """
+    groups: dict[str, list[str]] = {}
+    for lab in study.labels:
+        groups.setdefault(lab.strip().casefold(), []).append(lab)
+    out = []
+    for variants in groups.values():
+        if len(variants) < 2:
+            continue
+        used = {a: set(study.table(a).used_labels()) for a in study.annotators}
+        named = [f"{lab!r} ({', '.join(a for a in study.annotators if lab in used[a])})"
+                 for lab in variants]
+        times = "two" if len(named) == 2 else str(len(named))
+        out.append(f"labels {', '.join(named[:-1])} and {named[-1]} differ only in case or "
+                   f"surrounding spaces: probably one label, counted as {times}")
+    return out
+
+
+def missing_documents(study: Study, shown: int = 5) -> list[str]:
+    """A warning per annotator whose set lacks documents another annotator's set has, naming
+    how many and the first ``shown`` of them: pairwise measures then read the documents both
+    cover, and Fleiss' κ, α_U and γ only those every annotator covers.
+
+    >>> a = AnnotationSet("a", {"d1": (), "d2": ()}, role="annotator")
+    >>> b = AnnotationSet("b", {"d1": ()}, role="annotator")
+    >>> missing_documents(Study.from_sets([a, b]))
+    ["b: lacks 1 of the study's 2 documents (other annotators have them): 'd2'"]
+    """
+    out = []
+    total = len(study.docs)
+    covered = doc_coverage(study)
+    for k, a in enumerate(study.annotators):
+        lacking = [study.docs[i] for i in np.flatnonzero(~covered[k]).tolist()]
+        if not lacking:
+            continue
+        first = ", ".join(repr(d) for d in lacking[:shown])
+        more = f" and {len(lacking) - shown:,} more" if len(lacking) > shown else ""
+        out.append(f"{a}: lacks {len(lacking):,} of the study's {total:,} documents (other "
+                   f"annotators have them): {first}{more}")
+    return out
+
+
 def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str]
                 ) -> tuple[Mapping[str, tuple[Span, ...]], SpanTable | None]:
     """The spans a study keeps of one annotator's set (see :meth:`Study.from_sets`), and the
