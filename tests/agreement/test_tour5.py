@@ -81,3 +81,25 @@ def test_agree_warns_of_labels_differing_in_case_and_of_a_missing_document() -> 
     full = agree(str(ROOT / "tests" / "agreement" / "data" / "three_annotators.csv"),
                  "--measure", "fleiss-kappa", "--json")
     assert json.loads(full.stdout)["warnings"] == []
+
+
+def test_undefined_per_label_fleiss_names_the_cause_for_any_number_of_annotators() -> None:
+    from core.metrics.agreement import Study, fleiss_text
+    from core.model import AnnotationSet, Span
+
+    def ann(name: str, extra: tuple[Span, ...]) -> AnnotationSet:
+        return AnnotationSet(name, {"d1": (Span(0, 4, "Everywhere"), *extra),
+                                    "d2": (Span(2, 6, "Everywhere"),)}, role="annotator")
+
+    study = Study.from_sets([ann("a", (Span(5, 9, "Some"),)), ann("b", ()), ann("c", ())],
+                            labels=["Nobody"])
+    res = fleiss_text(study)
+    assert res.per_label["Everywhere"].reason == (
+        "Fleiss' kappa is undefined: every one of the 3 annotators used 'Everywhere' in each of "
+        "the 2 documents all 3 cover, so there is no disagreement to measure (expected "
+        "agreement is 1)")
+    assert res.per_label["Nobody"].reason == (
+        "Fleiss' kappa is undefined: nobody used 'Nobody' in the 2 documents all 3 cover, so "
+        "there is no disagreement to measure (expected agreement is 1)")
+    assert res.per_label["Some"].value is not None
+    assert all("both coders" not in (a.reason or "") for a in res.per_document.values())
