@@ -152,7 +152,7 @@ def label_variants(study: Study) -> list[str]:
     return out
 
 
-def missing_documents(study: Study, shown: int = 5) -> list[str]:
+def missing_documents(study: Study, shown: int = 3) -> list[str]:
     """A warning per annotator whose set lacks documents another annotator's set has, naming
     how many and the first ``shown`` of them: pairwise measures then read the documents both
     cover, and Fleiss' κ, α_U and γ only those every annotator covers.
