@@ -103,3 +103,10 @@ def test_undefined_per_label_fleiss_names_the_cause_for_any_number_of_annotators
         "there is no disagreement to measure (expected agreement is 1)")
     assert res.per_label["Some"].value is not None
     assert all("both coders" not in (a.reason or "") for a in res.per_document.values())
+
+
+def test_the_label_set_is_refused_with_the_dask_engine() -> None:
+    proc = agree(str(DATA / "pair_only.csv"), "--measure", "char-kappa", "--engine", "dask",
+                 "--label-set", str(DATA / "labels.txt"))
+    assert proc.returncode == 2
+    assert "--label-set runs on one machine" in proc.stderr
