@@ -47,7 +47,7 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
-from core.metrics.agreement.study import doc_coverage
+from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
@@ -173,6 +173,24 @@ def few_units_note(documents: int, units: int) -> str | None:
     return f"⚠️ only {documents:,} {noun} ({units:,} units): one more or less moves the value a lot"
 
 
+def subset_note(res: ManyResult) -> str | None:
+    """The tile's caption when its measure left documents out (Fleiss' κ, α_U and γ read only
+    the documents every annotator covers), else None; the ``agree`` text says the same.
+
+    >>> from core.metrics.agreement.coefficients import Agreement
+    >>> r = ManyResult("fleiss-kappa", list("abcdefg"), Agreement(0.8),
+    ...                params={"documents": 29, "documents_left_out": 198})
+    >>> subset_note(r)
+    '29 of 227 documents: those all 7 annotators cover'
+    """
+    left = res.params.get("documents_left_out") or 0
+    if not left:
+        return None
+    docs = res.params["documents"]
+    return (f"{docs:,} of {docs + left:,} documents: those all {len(res.annotators)} "
+            "annotators cover")
+
+
 def single_documents(study: Study) -> list[tuple[str, str]]:
     """``(document, annotator)`` for the documents only one of the chosen sets covers: no
     measure compares anything there (their ids match no other set's, ``core.model.alignment``)."""
@@ -191,6 +209,15 @@ def coverage(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     document which sets list it)."""
     s = study(ws_key, _ws, sets, label)
     return single_documents(s), document_units(s)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def study_warnings(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+                   ) -> list[str]:
+    """Labels that differ only in case or surrounding spaces, and each annotator missing
+    documents others have (the warnings of ``agree``), cached."""
+    s = study(ws_key, _ws, sets, label)
+    return [*label_variants(s), *missing_documents(s)]
 
 
 # ---- background jobs (ui.jobs) ------------------------------------------------------------------
@@ -1030,7 +1057,7 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
                  f"{md(text_policy.for_agreement_pages(str(exc)))}", icon="❌")
         st.page_link("pages/data.py", label="Change the choice on the Data page", icon="📂")
         st.stop()
-    warnings = [*clipped, *st_.warnings]
+    warnings = [*clipped, *st_.warnings, *study_warnings(ws.key, ws, sets, label)]
     # Up to WARNINGS_SHOWN warnings are captions; more (one per document with a duplicate span:
     # thousands on a large corpus) are the first and a table of the others, in a closed lazy
     # expander: five captions pushed the matrix below the first screen, and the table's grid
@@ -1160,6 +1187,8 @@ def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
         col.caption(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
     elif value is None:
         col.caption(md(res.overall.reason))
+    if (subset := subset_note(res)) is not None:
+        col.caption(subset)
     if units is not None and (note := few_units_note(*units)) is not None:
         col.caption(note, help=f"Computed over {units[0]:,} documents × the labels = "
                     f"{units[1]:,} present/absent units. {WHY_THEY_DIFFER}")

@@ -33,6 +33,7 @@ import json
 import logging
 import os
 import threading
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -423,12 +424,22 @@ def read_early() -> threading.Thread | None:
     return thread
 
 
+def _roles_read(r: state.FileReport) -> str:
+    """The role a file was given, or, when it names its own sets and they keep the roles they
+    were read with, how many of each (``7 annotators``: a Label Studio export given without a
+    role is no "system", whatever its name suggests)."""
+    if not (r.as_read and r.own_names):
+        return r.role
+    counts = Counter(s.role for s in r.sets)
+    return ", ".join(f"{n} {role}{'' if n == 1 else 's'}" for role, n in counts.items())
+
+
 def describe(ws: state.Workspace) -> str:
     """``gold.json (gold), ayla.jsonl as Ayla (annotator)``: the files loaded, the set name
     given to each (``--data NAME:ROLE=PATH``) and their roles, for captions, then the files
     refused (Overview and Data say why)."""
     loaded = ", ".join(f"{r.file}{'' if r.name == state._display_name(r.file) else f' as {r.name}'}"
-                       f" ({r.role})" for r in ws.reports if r.ok)
+                       f" ({_roles_read(r)})" for r in ws.reports if r.ok)
     refused = ", ".join(r.file for r in ws.reports if not r.ok)
     return "; ".join(part for part in (loaded, refused and f"refused: {refused}") if part)
 

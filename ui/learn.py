@@ -11,8 +11,11 @@ below; the scenario's id is bound to the URL (``?scenario=``), the exercise's se
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -28,6 +31,7 @@ from ui import differences as diff
 from ui import exercise, live_class
 from ui import learn_tables as tables
 from ui.escape import md
+from ui.state import ROOT
 from ui.widgets import download_buttons
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
@@ -252,6 +256,21 @@ def exercise_mode() -> None:
     st.stop()
 
 
+FIGURE1_DIR = ROOT / "sample_data" / "figure1"
+"""Figure 1 of Da San Martino et al. as data (its README explains the numbers)."""
+
+
+@st.cache_data(show_spinner=False)
+def figure1_zip(folder: str) -> bytes:
+    """The files of ``folder`` as a zip, under ``figure1/``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(Path(folder).iterdir()):
+            if path.is_file():
+                z.write(path, f"figure1/{path.name}")
+    return buf.getvalue()
+
+
 def scenario() -> tuple[str, scenarios.Scenario]:
     """The scenario picker and the scenario's title, source and hint."""
     ids = list(scenarios.SCENARIOS)
@@ -268,6 +287,12 @@ def scenario() -> tuple[str, scenarios.Scenario]:
                        "address bar keeps the example's id (`?scenario=`).")
     sc = scenarios.get(sid)
     st.caption(f"Source: {sc.source}")
+    if sc.family == "figure1" and FIGURE1_DIR.is_dir():
+        st.download_button("⬇️ The example's files: gold, predictions, README (zip)",
+                           figure1_zip(str(FIGURE1_DIR)), "figure1.zip", "application/zip",
+                           key="dl_learn_figure1",
+                           help="The folder sample_data/figure1: Figure 1 as SemEval-2021 JSON, "
+                           "to score with `python -m core score` or load on the Data page.")
     st.info(sc.look_at, icon="👀")
     glossary()
     if sc.level != 2:

@@ -25,7 +25,7 @@ from core.cli.engine import add_engine_options, uses_dask
 from core.cli.loading import load_study
 from core.cli.render import render_agree
 from core.formats import FORMATS
-from core.formats.tools import read_label_file
+from core.formats.tools import read_label_file, read_label_list
 from core.model import bounds
 from core.model.alignment import Alignment
 from core.model.errors import ParameterError, check_choice
@@ -50,6 +50,12 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--labels", metavar="FILE",
                    help="a doccano label config (the JSON of doccano's label page): doccano's "
                    "numeric label ids become names")
+    p.add_argument("--label-set", metavar="FILE",
+                   help="the annotation scheme's labels (one a line, or a doccano label "
+                   "config): char-kappa and the other measures count each as an item, used or "
+                   "not, so a pair's char-kappa is the value of its cell in the matrix of more "
+                   "annotators who used these labels (default: the labels any loaded "
+                   "annotator used)")
     p.add_argument("--seed", type=int, default=0, help="random seed for chance estimates")
     p.add_argument("--samples", type=int, default=30,
                    help="chance samples for gamma (default 30)")
@@ -66,6 +72,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     """The JSON object of ``agree`` (one entry per measure) and the study's warnings."""
     from core.metrics.agreement import MEASURES, compute
+    from core.metrics.agreement.study import label_variants, missing_documents
 
     measures = list(dict.fromkeys(args.measure))
     for m in measures:
@@ -88,18 +95,23 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     study = load_study(list(args.files), fmt=args.format, label=args.label,
                        options=read_options(args, beyond_text=bounds.from_args(args)),
                        warnings=read_warnings,
-                       unit_set=bool(getattr(args, "unit_set", False)), aligned=aligned)
+                       unit_set=bool(getattr(args, "unit_set", False)), aligned=aligned,
+                       labels=read_label_list(getattr(args, "label_set", None)))
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
                    "labels": study.labels, "warnings": [],
                    "alignment": aligned[0].as_dict() if aligned else {}}
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
             args.per_document)
-    return out, read_warnings + list(study.warnings)
+    return out, (read_warnings + list(study.warnings) + label_variants(study)
+                 + missing_documents(study))
 
 
 def run(args: argparse.Namespace) -> int:
     if uses_dask(args):  # FILEs are folders of shards (docs/scale.md)
+        if getattr(args, "label_set", None) is not None:
+            raise ParameterError("label_set", "agree's --label-set runs on one machine "
+                                 "(leave out --engine dask)")
         return engine.agree(args, render_agree)
     result, warnings = compute(args)
     emit(result, args, render_agree, warnings)

@@ -276,14 +276,16 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
 
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
                options: ReadOptions | None = None, warnings: list[str] | None = None,
-               unit_set: bool = False, aligned: list[Alignment] | None = None) -> Study:
+               unit_set: bool = False, aligned: list[Alignment] | None = None,
+               labels: list[str] | None = None) -> Study:
     """Read annotation files (:func:`load_annotator_sets`, with ``options``) into one agreement
-    study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading)."""
+    study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading);
+    ``labels``: the scheme's labels (:meth:`~core.metrics.agreement.Study.from_sets`)."""
     from core.metrics.agreement import Study
 
     sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings,
                                       aligned=aligned)
-    return Study.from_sets(sets, texts, label=label, unit_set=unit_set)
+    return Study.from_sets(sets, texts, label=label, unit_set=unit_set, labels=labels)
 
 
 @dataclass

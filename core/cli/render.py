@@ -215,6 +215,16 @@ def _matrix_lines(who: list[str], matrix: dict[str, dict[str, Any]]) -> list[str
     return lines
 
 
+def _subset_note(r: dict[str, Any]) -> str:
+    """`` (29 of 227 documents: those all 7 annotators cover)`` when a many-annotator measure
+    left documents out (Fleiss' κ, α_U and γ read only the documents every annotator covers)."""
+    left = r.get("documents_left_out") or 0
+    if not left:
+        return ""
+    return (f" ({r['documents']} of {r['documents'] + left} documents: those all "
+            f"{len(r['annotators'])} annotators cover)")
+
+
 def render_agree(result: dict[str, Any]) -> str:
     """Readable rendering: a matrix per pairwise measure, a value per many-annotator measure."""
     from core.metrics.agreement import MEASURES
@@ -249,7 +259,7 @@ def render_agree(result: dict[str, Any]) -> str:
                 sd = r["overall"].get("gamma_mc_sd")
                 if sd is not None:
                     extra = f" ± {2 * sd:.4f}" + extra
-            lines.append(f"{m}: {_fmt(r['value'])}{extra}")
+            lines.append(f"{m}: {_fmt(r['value'])}{_subset_note(r)}{extra}")
             if r["overall"].get("reason"):
                 lines.append(f"  undefined: {r['overall']['reason']}")
             for lab, v in r["per_label"].items():

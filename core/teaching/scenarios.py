@@ -16,7 +16,8 @@ Scenarios
     C(s2, t1, |t1|) = 0, and R({s3, s4, s5}, {t1}) = 7/24 < R({s1}, {t1}) = 9/24 <
     R({t1}, {t1}) = 1. C(s, t, h) keeps Eq. 1's order (s the prediction, t the gold); the
     paper's example writes the pairs C(t1, s1, |t1|) and C(t1, s2, |t1|), the same values since
-    |s ∩ t| and δ do not depend on the order.
+    |s ∩ t| and δ do not depend on the order. Its 6/16 and its 9/24 are one value (3/8) in
+    different counts; the example is built with the recall's (|t1| = 24, |s1 ∩ t1| = 9).
 ``mafalda-example9``
     MAFALDA App. D.1 Example 9 at level 1: Martino's recall is 1.25, MAFALDA's is 1.
 ``mafalda-example5``
@@ -151,7 +152,8 @@ def _figure1(suffix: str, title: str, pred: tuple[Span, ...], look_at: str,
     return Scenario(
         id=f"figure1-{suffix}", title=f"Figure 1: {title}", text=FIGURE1_TEXT, gold=(T1,),
         pred=pred, look_at=look_at,
-        source=f"{SEED_2021}; the example is built in sample_data/figure1 (README).",
+        source=f"{SEED_2021}; the example is built in sample_data/figure1 (its README says "
+               "how; the Learn page offers the folder as a zip).",
         expected=expected, family="figure1")
 
 
@@ -163,11 +165,17 @@ def _hand(name: str, kind: Kind, quantity: str, value: float, shown: str, how: s
 FIGURE1 = (
     _figure1(
         "s1", "prediction s1, 9 of t1's 24 characters", (S1,),
-        "s1 covers 9 of t1's 24 characters with the same label. The pair table shows "
-        "C(s1, t1, |t1|) = 9/24, which the paper writes C(t1, s1, |t1|) = 6/16 (the same "
-        "value: the overlap and δ do not depend on the order); with one gold span that is the "
-        "recall. Precision is 1: every character of s1 is inside t1. Drag s1's end to the right "
-        "and watch both numbers move.",
+        "s1 covers 9 of t1's 24 characters with the same label, so the pair table shows "
+        "C(s1, t1, |t1|) = |s1 ∩ t1| / |t1| = 9/24 = 0.375; with one gold span that is also "
+        "the recall, R({s1}, {t1}) = 9/24. The paper gives this one value twice: as 9/24 in "
+        "its recall order, and beside Eq. 1, where the paper writes C(t1, s1, |t1|) = 6/16. "
+        "Both fractions "
+        "are 3/8 = 0.375, but they are not the same counts (6 shared characters of 16 cannot "
+        "also be 9 of 24); the argument order changes nothing, since the overlap and δ do not "
+        "depend on it. We do not have the figure's drawing, only its numbers, so the example "
+        "is built with the recall's counts (t1 of 24 characters, 9 of them in s1) and the page "
+        "writes the fraction as it counts it, 9/24. Precision is 1: every character of s1 is "
+        "inside t1. Drag s1's end to the right and watch both numbers move.",
         (Expected("C(s1, t1, |t1|)", "pair", "C(s,t,|t|)", 6 / 16, "6/16",
                   f"{SEED_2021}, Eq. 1, written C(t1, s1, |t1|) there",
                   pair=(S1, T1)),

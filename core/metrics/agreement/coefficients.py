@@ -68,6 +68,11 @@ def undefined(reason: str, **stats: Any) -> Agreement:
 
 def _ratio_agreement(p_o: float, p_e: float, stats: dict[str, Any], what: str) -> Agreement:
     if math.isclose(p_e, 1.0, rel_tol=0.0, abs_tol=1e-12):
+        if what == "Fleiss' kappa":  # any number of annotators; present/absent both ways
+            return undefined(
+                f"{what} is undefined: expected agreement is 1 (every annotator gave every item "
+                "one and the same value: a label nobody used, or one every annotator used "
+                "everywhere)", **stats)
         return undefined(
             f"{what} is undefined: expected agreement is 1 (both coders used one and the same "
             "value on every item, e.g. a label nobody used)", **stats)

@@ -422,11 +422,25 @@ def fleiss_text(study: Study, *, per_document: bool = True) -> ManyResult:
     overall = fleiss_kappa(counts.reshape(-1, 2), ["absent", "present"])
     res = ManyResult("fleiss-kappa", study.annotators, overall, params=params)
     for j, lab in enumerate(study.labels):
-        res.per_label[lab] = fleiss_kappa(counts[:, j, :], ["absent", "present"])
+        res.per_label[lab] = _fleiss_label(fleiss_kappa(counts[:, j, :], ["absent", "present"]),
+                                           counts[:, j, :], lab, len(study.annotators))
     if per_document:
         res.per_document = dict(zip(docs, fleiss_kappa_rows(counts, ["absent", "present"]),
                                     strict=True))
     return res
+
+
+def _fleiss_label(k: Agreement, counts: np.ndarray[Any, Any], label: str, annotators: int
+                  ) -> Agreement:
+    """Per-label Fleiss' κ, its reason naming why when undefined: all ``annotators`` used
+    ``label`` in every document (``counts``: documents × (absent, present)), or none did."""
+    if k.value is not None or (counts[:, 0].any() and counts[:, 1].any()):
+        return k
+    docs = f"{len(counts):,} document{'s' if len(counts) != 1 else ''} all {annotators} cover"
+    why = (f"nobody used {label!r} in the {docs}" if not counts[:, 1].any() else
+           f"every one of the {annotators} annotators used {label!r} in each of the {docs}")
+    return undefined(f"Fleiss' kappa is undefined: {why}, so there is no disagreement to "
+                     "measure (expected agreement is 1)", **k.stats)
 
 
 def document_values(study: Study, measure: str

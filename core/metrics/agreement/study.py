@@ -64,7 +64,8 @@ class Study:
     @classmethod
     def from_sets(cls, sets: Sequence[AnnotationSet],
                   texts: Mapping[str, str | None] | None = None, *,
-                  label: str | None = None, unit_set: bool = False) -> Study:
+                  label: str | None = None, unit_set: bool = False,
+                  labels: Sequence[str] | None = None) -> Study:
         """Build a study from annotation sets (one per annotator).
 
         ``label`` keeps only that label's spans (the study then has that single label, even if
@@ -73,6 +74,9 @@ class Study:
         reads each annotator's units as a set instead (pygamma-agreement's reading: its
         continuum keeps units in a sorted set, so γ there counts a duplicate once). Two sets
         with one name are an error, and so is a span that ends after its document's text.
+        ``labels``: the annotation scheme's labels; the study's labels are then these and every
+        label used (sorted), so that a pair's char-κ pools over the same labels whoever else is
+        loaded (``docs/agreement.md``); by default the labels any annotator used.
 
         >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
         >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
@@ -101,10 +105,10 @@ class Study:
         far = _furthest_ends(docs, [tables[name] for name in names])
         lengths, known = _lengths(docs, far, texts, names, spans)
         if label is not None:
-            labels = [label]
+            kept = [label]
         else:
-            labels = sorted({x for a in names for x in tables[a].used_labels()})
-        return cls(names, list(docs), lengths, spans, labels, known, warnings, tables)
+            kept = sorted({x for a in names for x in tables[a].used_labels()} | set(labels or ()))
+        return cls(names, list(docs), lengths, spans, kept, known, warnings, tables)
 
     def covering(self, doc_id: str) -> list[str]:
         """The annotators whose sets list ``doc_id``."""
@@ -120,6 +124,56 @@ class Study:
 
     def get(self, annotator: str, doc_id: str) -> tuple[Span, ...]:
         return self.spans[annotator].get(doc_id, ())
+
+
+def label_variants(study: Study) -> list[str]:
+    """A warning per group of the study's labels that differ only in case or surrounding spaces
+    ("Collective" and "collective"): probably one label, yet every measure counts them as two.
+
+    >>> a = AnnotationSet("a", {"d": (Span(0, 4, "Collective"),)}, role="annotator")
+    >>> b = AnnotationSet("b", {"d": (Span(0, 4, "collective "),)}, role="annotator")
+    >>> label_variants(Study.from_sets([a, b]))  # doctest: +NORMALIZE_WHITESPACE
+    ["labels 'Collective' (a) and 'collective ' (b) differ only in case or surrounding spaces:
+      probably one label, counted as two"]
+    """
+    groups: dict[str, list[str]] = {}
+    for lab in study.labels:
+        groups.setdefault(lab.strip().casefold(), []).append(lab)
+    out = []
+    for variants in groups.values():
+        if len(variants) < 2:
+            continue
+        used = {a: set(study.table(a).used_labels()) for a in study.annotators}
+        named = [f"{lab!r} ({', '.join(a for a in study.annotators if lab in used[a])})"
+                 for lab in variants]
+        times = "two" if len(named) == 2 else str(len(named))
+        out.append(f"labels {', '.join(named[:-1])} and {named[-1]} differ only in case or "
+                   f"surrounding spaces: probably one label, counted as {times}")
+    return out
+
+
+def missing_documents(study: Study, shown: int = 3) -> list[str]:
+    """A warning per annotator whose set lacks documents another annotator's set has, naming
+    how many and the first ``shown`` of them: pairwise measures then read the documents both
+    cover, and Fleiss' κ, α_U and γ only those every annotator covers.
+
+    >>> a = AnnotationSet("a", {"d1": (), "d2": ()}, role="annotator")
+    >>> b = AnnotationSet("b", {"d1": ()}, role="annotator")
+    >>> missing_documents(Study.from_sets([a, b]))
+    ["b: lacks 1 of the study's 2 documents (other annotators have them): 'd2'"]
+    """
+    out = []
+    total = len(study.docs)
+    covered = doc_coverage(study)
+    for k, a in enumerate(study.annotators):
+        lacking = [study.docs[i] for i in np.flatnonzero(~covered[k]).tolist()]
+        if not lacking:
+            continue
+        first = ", ".join(repr(d) for d in lacking[:shown])
+        more = f" and {len(lacking) - shown:,} more" if len(lacking) > shown else ""
+        out.append(f"{a}: lacks {len(lacking):,} of the study's {total:,} documents (other "
+                   f"annotators have them): {first}{more}")
+    return out
 
 
 def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str]

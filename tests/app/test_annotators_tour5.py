@@ -1,0 +1,59 @@
+"""Annotators page, tour 5: a tile whose measure left documents out says how many it read; the
+warnings for labels that differ only in case and for an annotator missing documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.model import AnnotationSet, Span
+from ui import state
+
+PAGE = "pages/annotators.py"
+APP = Path(__file__).resolve().parents[2] / "app.py"
+
+
+def _app(sets: list[AnnotationSet], texts: dict[str, str | None]) -> AppTest:
+    report = state.FileReport("custom.json", "test", "annotator", "custom", texts, tuple(sets))
+    ws = state.build_workspace([report], key=f"test:tour5:{id(sets)}", title="custom",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _one_missing() -> tuple[list[AnnotationSet], dict[str, str | None]]:
+    texts: dict[str, str | None] = {"d1": "Fear sells papers.", "d2": "Vote now, or else.",
+                                    "d3": "They are coming."}
+    a = AnnotationSet("ann_a", {"d1": (Span(0, 4, "Fear"),), "d2": (Span(0, 8, "Slogan"),),
+                                "d3": (Span(0, 4, "Fear"),)}, "annotator")
+    b = AnnotationSet("ann_b", {"d1": (Span(0, 4, "Fear"),), "d2": (Span(0, 8, "Slogan"),),
+                                "d3": (Span(0, 4, "Fear"),)}, "annotator")
+    c = AnnotationSet("ann_c", {"d1": (Span(0, 4, "Fear"),), "d2": (Span(0, 8, "Slogan"),)},
+                      "annotator")
+    return [a, b, c], texts
+
+
+def test_tiles_of_measures_on_a_subset_say_how_many_documents() -> None:
+    at = _app(*_one_missing())
+    captions = [c.value for c in at.caption]
+    note = "2 of 3 documents: those all 3 annotators cover"
+    assert captions.count(note) == 2  # Fleiss' κ and α_U (γ is off); not Krippendorff's α
+
+
+def test_the_page_warns_of_a_missing_document_and_labels_differing_in_case() -> None:
+    sets, texts = _one_missing()
+    c = sets[2]
+    sets[2] = AnnotationSet(c.name, {"d1": (Span(0, 4, "fear"),), "d2": c.spans["d2"]},
+                            "annotator")
+    at = _app(sets, texts)
+    captions = [x.value.replace("\\", "") for x in at.caption]  # md() escapes
+    assert any("ann_c: lacks 1 of the study's 3 documents" in x and "'d3'" in x
+               for x in captions), captions
+    assert any("labels 'Fear' (ann_a, ann_b) and 'fear' (ann_c) differ only in case" in x
+               for x in captions), captions
