@@ -107,3 +107,25 @@ def test_slices_unknown_dimension_exits_1(capsys: pytest.CaptureFixture[str]) ->
                  "--dimension", "colour"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "span_length" in err
+
+
+ERR = ROOT / "tests" / "data" / "errors"
+
+
+def test_errors_spans_text_lists_every_span(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--spans`` without ``--json`` prints one line per span with its category (issue 29)."""
+    argv = ["errors", str(ERR / "gold.json"), str(ERR / "pred.json")]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--spans"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(plain.rstrip("\n"))
+    lines = out.splitlines()
+    at = lines.index("spans (6):")
+    assert lines[at + 1].split() == ["document", "side", "span", "label", "category", "decided",
+                                     "by"]
+    rows = lines[at + 2:]
+    assert len(rows) == 6
+    assert rows[1] == ("  a1        reference   [51, 59)  Loaded Language  boundary+label  "
+                       "[49, 59) Exaggeration, overlap 8")
+    assert rows[-1].split() == ["b2", "reference", "[0,", "14)", "Bandwagon", "missed"]
