@@ -66,6 +66,13 @@ def all_commands(folder: Path) -> dict[str, list[str]]:
     cmds["emoji"] = ["score", str(folder / "gold_emoji.json"), str(folder / "pred_emoji.json"),
                      "--metric", "martino", "--variant", "semeval2021", "--json"]
     cmds["nervaluate"] = ["score", g, p, "--metric", "nervaluate", "--json"]
+    # the clitour's slow commands at 10k (issue 29, ninth pass): every span as JSON, slices
+    # per label, the overlap consensus (its file written into the temporary folder)
+    cmds["errors-spans"] = ["errors", g, p, "--json", "--spans"]
+    cmds["slices-label"] = ["slices", g, p, "--dimension", "label"]
+    cmds["adjudicate-overlap"] = ["adjudicate", g, p, "--min-agree", "2", "--match", "overlap",
+                                  "-o", str(Path(tempfile.gettempdir()) / "compare-consensus.json"),
+                                  "--to", "semeval2021"]
     return cmds
 
 

@@ -70,3 +70,26 @@ def test_span_text_with_control_characters_is_escaped(tmp_path: Path,
         path.write_text(json.dumps(doc), encoding="utf-8")
     out = _run(capsys, "explain", str(gold), str(pred), "--doc", "1", "--metric", "martino")
     assert "\x1b" not in out and "“\\x1b[31mred\\x1b[0m tex”" in out
+
+
+ERR = ROOT / "tests" / "data" / "errors"
+
+
+@pytest.mark.parametrize("metric", ["martino", "mafalda"])
+def test_explain_a_document_of_a_partial_prediction(capsys: pytest.CaptureFixture[str],
+                                                    metric: str) -> None:
+    """``explain --doc`` of a document both files hold, when the prediction lacks another
+    (issue 29): the same explanation as from a prediction of every document."""
+    partial = json.loads(_run(capsys, "explain", str(ERR / "gold.json"),
+                              str(ERR / "pred_a1_only.json"), "--doc", "a1", "--metric", metric,
+                              "--json"))
+    full = json.loads(_run(capsys, "explain", str(ERR / "gold.json"), str(ERR / "pred.json"),
+                           "--doc", "a1", "--metric", metric, "--json"))
+    assert json.dumps(partial).replace("pred_a1_only", "pred") == json.dumps(full)
+    assert partial["document"] == "a1"
+    if metric == "mafalda":
+        return  # MAFALDA explains a document the prediction lacks as unpredicted, as before
+    # Martino still refuses a document the prediction lacks, naming both files
+    assert main(["explain", str(ERR / "gold.json"), str(ERR / "pred_a1_only.json"), "--doc",
+                 "b2", "--metric", metric]) == 1
+    assert "must cover the same documents" in capsys.readouterr().err

@@ -12,6 +12,7 @@ from core.cli.render import renderer_for
 from core.cli.score import add_input_options, metrics_epilog
 from core.metrics import registry
 from core.model.errors import UsageError
+from core.model.sets import AnnotationSet
 
 NAME = "explain"
 
@@ -52,7 +53,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the metric {args.metric!r} has no per-span explanation")
     metric.keywords(variant=args.variant, level=args.level)
     inputs = load_span_inputs(args, metric)
-    explanation = metric.explain(inputs.gold, inputs.pred, args.doc,
+    gold, pred = inputs.gold, inputs.pred
+    if gold.doc_ids != pred.doc_ids and args.doc in gold.spans and args.doc in pred.spans:
+        # one document both files hold is explained whatever else either lacks (issue 29)
+        gold, pred = (AnnotationSet(s.name, {args.doc: s.get(args.doc)}, s.role,
+                                    s.alternatives) for s in (gold, pred))
+    explanation = metric.explain(gold, pred, args.doc,
                                  **metric.keywords(**inputs.options(args)))
     result = explanation.to_dict()
     add_fragments(result, inputs.texts.get(args.doc))

@@ -327,7 +327,31 @@ def render_errors(result: dict[str, Any]) -> str:
                 p = v["prediction"].get(c) if c in PREDICTION_CATEGORIES else None
                 cells.append(f"{'-' if r is None else r}/{'-' if p is None else p}")
             lines.append("  " + f"{lab[:width - 1]:<{width}}" + "".join(f"{x:>16}" for x in cells))
+    if "spans" in result:
+        lines.append("")
+        lines.extend(_error_span_lines(result["spans"]))
     return "\n".join(lines)
+
+
+def _error_span_lines(spans: list[dict[str, Any]]) -> list[str]:
+    """``errors --spans``: one line per span (document, side, span, label, category, then the
+    span of the other side that decided it, as in ``docs/errors.md``); names are never cut."""
+    def span(start: Any, end: Any) -> str:
+        return f"[{start}, {end})"
+
+    rows = [(one_line(str(s["document"])), s["side"], span(s["start"], s["end"]),
+             one_line(s["label"]), s["category"] + (" (duplicate)" if s["duplicate"] else ""),
+             "" if s["partner_start"] is None else
+             f"{span(s['partner_start'], s['partner_end'])} "
+             f"{one_line(' | '.join(s['partner_labels']))}, overlap {s['overlap']}")
+            for s in spans]
+    head = ("document", "side", "span", "label", "category", "decided by")
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(head[:-1])]
+    def line(cells: tuple[str, ...]) -> str:
+        padded = (f"{c:<{w}}" for c, w in zip(cells[:-1], widths, strict=True))
+        return ("  " + "  ".join(padded) + "  " + cells[-1]).rstrip()
+
+    return [f"spans ({len(rows)}):", line(head), *(line(r) for r in rows)]
 
 
 def render_slices(result: dict[str, Any]) -> str:

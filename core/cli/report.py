@@ -14,6 +14,7 @@ from pathlib import Path
 from core.analysis.report import ReportInputs, build_report
 from core.analysis.slices import BOOTSTRAPS, meta_plan, skipped_note
 from core.cli.common import Subparsers, command_parser, read_options
+from core.cli.errors import absent_documents
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.formats.atomic import check_writable, write_file
 from core.model import bounds
@@ -69,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
                           pred_format=args.pred_format,
                           options=read_options(args, beyond_text=bounds.from_args(args)))
-    for d in inputs.warnings:
+    absent = [d for path, pred in zip(args.preds, inputs.systems, strict=True)
+              for d in absent_documents(inputs.gold, pred, args.gold, path)]
+    for d in [*inputs.warnings, *absent]:
         print(f"warning: {d}", file=sys.stderr)
     names = [s.name for s in inputs.systems]
     if len(set(names)) < len(names):

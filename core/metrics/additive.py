@@ -419,21 +419,23 @@ def martino_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "s
                          "slice")
     prep = martino._prepare(gold, pred, variant=variant, merge_pred=False,
                             fragments_only=False, labels=None)
-    sums: dict[tuple[str, str, Any], float] = defaultdict(float)
+    # Keyed by the span's fields, not the Span: a tuple of str and int hashes in C, a frozen
+    # dataclass in Python (a third of ``slices --dimension label``'s CPU at 10,000 documents).
+    sums: dict[tuple[str, str, int, int, str], float] = defaultdict(float)
     for r in martino.contributions(gold, pred, variant=variant):
-        if r.pred is not None:
-            sums[(r.document, "prediction", r.pred)] += r.contribution_p
-        if r.gold is not None:
-            sums[(r.document, "reference", r.gold)] += r.contribution_r
+        if (s := r.pred) is not None:
+            sums[(r.document, "prediction", s.start, s.end, s.label)] += r.contribution_p
+        if (t := r.gold) is not None:
+            sums[(r.document, "reference", t.start, t.end, t.label)] += r.contribution_r
     out: list[SpanTerm] = []
     gold_spans, pred_spans = SpanView(prep.gold), SpanView(prep.pred)  # the merged tables
     for doc in prep.documents:
         for side, spans in (("reference", gold_spans[doc]), ("prediction", pred_spans[doc])):
-            mult = Counter(spans)
-            for s in spans:
+            keys = [(doc, side, s.start, s.end, s.label) for s in spans]
+            mult = Counter(keys)
+            for key in keys:
                 # Identical copies form identical pairs: each takes an equal share of the sum.
-                value = sums.get((doc, side, s), 0.0) / mult[s]
-                out.append(SpanTerm(doc, side, s.start, s.end, s.label, value))
+                out.append(SpanTerm(*key, sums.get(key, 0.0) / mult[key]))
     return out
 
 

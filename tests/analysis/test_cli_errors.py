@@ -109,3 +109,56 @@ def test_slices_unknown_dimension_exits_1(capsys: pytest.CaptureFixture[str]) ->
                  "--dimension", "colour"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "span_length" in err
+
+
+ERR = ROOT / "tests" / "data" / "errors"
+
+
+def test_errors_spans_text_lists_every_span(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--spans`` without ``--json`` prints one line per span with its category (issue 29)."""
+    argv = ["errors", str(ERR / "gold.json"), str(ERR / "pred.json")]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--spans"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(plain.rstrip("\n"))
+    lines = out.splitlines()
+    at = lines.index("spans (6):")
+    assert lines[at + 1].split() == ["document", "side", "span", "label", "category", "decided",
+                                     "by"]
+    rows = lines[at + 2:]
+    assert len(rows) == 6
+    assert rows[1] == ("  a1        reference   [51, 59)  Loaded Language  boundary+label  "
+                       "[49, 59) Exaggeration, overlap 8")
+    assert rows[-1].split() == ["b2", "reference", "[0,", "14)", "Bandwagon", "missed"]
+
+
+def test_errors_warns_when_the_prediction_lacks_documents(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A prediction of some documents: the absent ones are missed, as NLP4IF-2019 and
+    SemEval-2020 count them, and a warning says how many (docs/errors.md)."""
+    out = _json(capsys, ["errors", str(ERR / "gold.json"), str(ERR / "pred_a1_only.json"),
+                         "--json"])
+    assert out["warning_counts"] == {"absent-documents": 1}
+    assert "covers 1 of the 2 documents" in out["warnings"][0]
+    assert "('b2')" in out["warnings"][0]
+    full = _json(capsys, ["errors", str(ERR / "gold.json"), str(ERR / "pred.json"), "--json"])
+    assert full["warnings"] == []  # the same documents: no warning
+    # the absent document's reference span is missed; the rest is categorised as before
+    assert out["overall"]["reference"]["missed"] == full["overall"]["reference"]["missed"] == 1
+    assert out["overall"] == full["overall"]
+    assert main(["errors", str(ERR / "gold.json"), str(ERR / "pred_a1_only.json")]) == 0
+    text = capsys.readouterr().out
+    assert "warnings: 1 (absent-documents 1)" in text
+
+
+def test_report_warns_on_stderr_when_a_prediction_lacks_documents(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.html"
+    assert main(["report", str(ERR / "gold.json"), str(ERR / "pred.json"),
+                 str(ERR / "pred_a1_only.json"), "-o", str(out), "--samples", "20"]) == 0
+    err = capsys.readouterr().err
+    warned = [line for line in err.splitlines() if "documents of" in line]
+    assert len(warned) == 1  # pred.json covers every document
+    assert warned[0].startswith("warning: ") and "pred_a1_only.json: covers 1 of the 2" in warned[0]
+    assert out.is_file()
