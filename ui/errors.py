@@ -616,16 +616,19 @@ def open_documents(ws: state.Workspace, *, ref: str, system: str, level: int,
 def write_report(ws: state.Workspace, ref: str, systems: tuple[str, ...], level: int,
                  n_boot: int, seed: int, meta_key: str,
                  metadata: Mapping[str, Mapping[str, str]] | None,
-                 progress: Callable[[str, int, int], None] | None = None) -> str:
+                 progress: Callable[[str, int, int], None] | None = None,
+                 note: str = "") -> str:
     """The self-contained HTML report (:func:`core.analysis.report.build_report`) of the
-    current view; what the page shows is stated as its "command". ``progress`` is told each
-    step (:data:`core.analysis.report.Progress`)."""
+    current view; what the page shows is stated as its "command", with ``note``
+    (:func:`variants_note`) after it. ``progress`` is told each step
+    (:data:`core.analysis.report.Progress`)."""
     from core.analysis.report import ReportInputs, build_report
 
     command = (f"SpanScope dashboard, 🔍 Errors page: data {ws.title!r}, reference {ref!r}, "
                f"systems {', '.join(repr(s) for s in systems)}, level {level}, "
                f"{n_boot} resamples, seed {seed}"
-               + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else ""))
+               + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else "")
+               + (f". {note}" if note else ""))
     inputs = ReportInputs(ws.sets[ref], [ws.sets[s] for s in systems], ws.corpus.texts,
                           level, metadata, results.taxonomy_for(ws, ref, *systems), n_boot,
                           seed)
@@ -695,9 +698,23 @@ class ReportJob:
             return fraction, f"Writing the report: {self.stage}{step} · {elapsed:.0f} s"
 
 
+def variants_note() -> str:
+    """What the report says of the metric variants when one chosen in this session is not the
+    one it scores with (the default of each metric, as ``python -m core report``: it has no
+    variant option), else ``""``: the report never silently replaces the page's choice (tour
+    4 item 6)."""
+    chosen = [(m.title, v, m.default_variant) for m in registry.span_metrics()
+              if (v := results.chosen_variant(m)) != m.default_variant]
+    if not chosen:
+        return ""
+    return ("The report scores every metric in its default variant, as python -m core "
+            "report does: " + "; ".join(f"{t} in {d}, not the {v} chosen on the page"
+                                        for t, v, d in chosen) + ".")
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def report_job(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
-               level: int, n_boot: int, seed: int, meta_key: str) -> ReportJob:
+               level: int, n_boot: int, seed: int, meta_key: str, note: str = "") -> ReportJob:
     """The report of these choices, shared by the sessions of the server (the same choices
     give the same report): not started until a user asks for it (:func:`report`)."""
     return ReportJob()
@@ -1188,8 +1205,11 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
     st.caption("One HTML file that opens anywhere without a network: every system's scores "
                "with intervals, the error categories, the slices, the label confusion and the "
                "20 worst documents side by side (the same as `python -m core report`).")
+    note = variants_note()
+    if note:
+        st.info(md(note), icon="ℹ️")
     job = report_job(ws.key, ws, s.ref, s.systems, s.level, settings.n_boot, settings.seed,
-                     settings.meta_key)
+                     settings.meta_key, note)
     if job.html is not None:
         st.download_button(
             "⬇️ HTML report", job.html.encode("utf-8"),
@@ -1202,7 +1222,7 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
         # A callback: it runs before the page does, so the click starts the report even when
         # the run it triggers is interrupted by another.
         st.button("📝 Write the HTML report", key="err_report_write", on_click=_start_report,
-                  args=(job, ws, s, settings),
+                  args=(job, ws, s, settings, note),
                   help="Written in the background: the page stays usable, and the download "
                        "button appears here when it is done (about 11 s of CPU at 10,000 "
                        "documents).")
@@ -1211,9 +1231,9 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
 
 
 def _start_report(job: ReportJob, ws: state.Workspace, s: Setup,
-                  settings: SliceSettings) -> None:
+                  settings: SliceSettings, note: str = "") -> None:
     job.start(partial(write_report, ws, s.ref, s.systems, s.level, settings.n_boot,
-                      settings.seed, settings.meta_key, settings.metadata))
+                      settings.seed, settings.meta_key, settings.metadata, note=note))
 
 
 def _report_progress(job: ReportJob, every: float = 0.5) -> None:

@@ -179,11 +179,11 @@ def test_report_is_written_in_the_background_with_its_step_then_offered(make_app
 
     reports: list[str] = []
 
-    def slow(*args):  # -> str: the page passes the progress callback last
+    def slow(*args, **kwargs):  # -> str: the page passes the progress callback last
         args[-1]("slices: label (2 of 6)", 5, 12)
         going.set()
         assert release.wait(60)
-        reports.append(written(*args))
+        reports.append(written(*args, **kwargs))
         return reports[-1]
 
     monkeypatch.setattr(err_ui, "write_report", slow)
@@ -490,3 +490,31 @@ def test_kept_figures_are_the_ones_drawn_for_the_view(make_app) -> None:
     import json
 
     assert json.loads(first[0])["data"] == json.loads(fresh.to_json())["data"]
+
+
+def test_the_report_says_it_does_not_score_with_the_variant_chosen_on_the_page(
+        make_app, monkeypatch) -> None:
+    """Tour 4 item 6: with Da San Martino's semeval2020-tc chosen, the page and the report say
+    plainly that the report scores in the default variants (as python -m core report); with the
+    defaults, neither says a word."""
+    from core.metrics import registry
+    from ui import results
+
+    err_ui.report_job.clear()
+    at = _tab(make_app("pages/errors.py"), 4)
+    assert not [i for i in at.info if "default variant" in i.value]
+    at.session_state[results.variant_key("martino")] = "semeval2020-tc"
+    at = _tab(at, 4)
+    assert not at.exception, [e.value for e in at.exception]
+    (info,) = [i.value.replace("\\", "") for i in at.info if "default variant" in i.value]
+    title = registry.get("martino").title
+    assert f"{title} in semeval2021, not the semeval2020-tc chosen on the page" in info
+    written: list[str] = []
+    real = err_ui.write_report
+    monkeypatch.setattr(err_ui, "write_report", lambda *a, **k: (written.append(real(*a, **k)),
+                                                                  written[-1])[1])
+    at.button(key="err_report_write").click().run()
+    for thread in _report_threads():
+        thread.join(120)
+    (html,) = written
+    assert "not the semeval2020-tc chosen on the page" in html
