@@ -176,12 +176,14 @@ HEATMAP_DATA = "cells"
 
 def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
             totals: Mapping[str, int], row_title: str, column_title: str,
-            selected: Cell | None = None) -> dict[str, Any]:
+            selected: Cell | None = None, ink: str = "#31333f") -> dict[str, Any]:
     """A clickable heatmap of ``cells`` (:func:`cell_frame`): one rect per cell, its value as
     text, the selection parameter :data:`CELL_PARAM` on the cell's (row, column). Returned as
     the Vega-Lite spec for ``st.vega_lite_chart``, its data the frame named
     :data:`HEATMAP_DATA`: Altair validates the whole chart when it writes the spec (60-80 ms at
-    every page run when ``st.altair_chart`` converted it; :func:`heatmap_spec` writes it once)."""
+    every page run when ``st.altair_chart`` converted it; :func:`heatmap_spec` writes it once).
+    ``ink``: the colour of the labels that are no outcome column, the theme's text colour
+    (:func:`theme_ink`; a fixed dark grey was unreadable on the dark theme, tour 4 item 4)."""
     df = cells.copy()
     df["selected"] = [(r, c) == selected for r, c in zip(df["row"], df["column"], strict=True)]
     df["row_display"] = [shown(r) for r in df["row"]]
@@ -197,7 +199,7 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     outcome = f"indexof({json.dumps(bucket_names)}, datum.value) >= 0"
     optional = f"datum.value == {json.dumps(shown(OPTIONAL))}"
     label_colour = alt.expr(f"{optional} ? '{OPTIONAL_GREY}' : {outcome} ? '{BUCKET_ORANGE}' "
-                            ": '#222'")
+                            f": '{ink}'")
     sel = alt.selection_point(name=CELL_PARAM, fields=["row", "column"], on="click")
     # The outcome columns (missed) first, beside the row labels: last, they were past the
     # right edge of an 800 px window and reached only by scrolling the chart sideways.
@@ -250,12 +252,23 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def heatmap_spec(ws_key: str, c: Choice, selected: Cell | None, _cells: pd.DataFrame,
-                 _m: LabelMatrix, row_title: str, column_title: str) -> dict[str, Any]:
+                 _m: LabelMatrix, row_title: str, column_title: str,
+                 ink: str = "#31333f") -> dict[str, Any]:
     """:func:`heatmap` of :func:`matrix_cells` (``_cells``) and :func:`label_matrix`
     (``_m``) of the choice ``c``, written once per choice and selected cell: a warm page run
     or revisit sends the spec as it is (docs/performance.md, issue 29, seventh pass)."""
     return heatmap(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
-                   row_title=row_title, column_title=column_title, selected=selected)
+                   row_title=row_title, column_title=column_title, selected=selected, ink=ink)
+
+
+def theme_ink() -> str:
+    """The text colour of the theme the browser shows, as Streamlit draws the heatmap's axis
+    titles: the configured ``theme.textColor``, else the dark theme's or the light theme's
+    (``st.context.theme``, light until the browser has said)."""
+    custom = st.get_option("theme.textColor")
+    if custom:
+        return str(custom)
+    return "#fafafa" if st.context.theme.type == "dark" else "#31333f"
 
 
 def clicked_cell(event: Any) -> Cell | None:
@@ -592,7 +605,7 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
                          c.values)
     options = _cell_choices(m)
     spec = heatmap_spec(ws.key, c, st.session_state.get(K_LAB_CELL), cells, m, row_title,
-                        column_title)
+                        column_title, theme_ink())
     # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of
     # being cut.
     st.html(SCROLL_CSS)

@@ -307,3 +307,22 @@ def test_a_return_to_the_page_keeps_the_chosen_cell(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=lab_ui.K_LAB_CELL).value == ("Doubt", "Loaded")
     assert at.query_params[lab_ui.K_LAB_ROW] == "Doubt"
+
+
+def test_the_heatmap_labels_are_drawn_in_the_theme_text_colour(make_app) -> None:
+    """Tour 4 item 4: the labels that are no outcome column are drawn in the colour given (the
+    theme's text colour), never a fixed dark grey that the dark theme's background hides;
+    the page draws them in the light theme's colour when the browser says nothing."""
+    ws = _sample("propaganda")
+    m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
+    spec = lab_ui.heatmap(lab_ui.cell_frame(m, "counts"), rows=m.rows, columns=m.columns,
+                          totals=m.row_totals, row_title="gold", column_title="predicted",
+                          ink="#fafafa")
+    for axis in ("x", "y"):
+        colour = spec["layer"][0]["encoding"][axis]["axis"]["labelColor"]["expr"]
+        assert colour.endswith(": '#fafafa'") and "#222" not in colour
+    lab_ui.heatmap_spec.clear()
+    at = make_app(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    (drawn,) = [e.proto.spec for e in at.get("vega_lite_chart")]
+    assert f": '{lab_ui.theme_ink()}'" in drawn and "'#222'" not in drawn
