@@ -26,7 +26,7 @@ from __future__ import annotations
 import platform
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from typing import Any
@@ -55,7 +55,7 @@ from core.analysis.slices import (
 from core.metrics.additive import SpanTerm
 from core.metrics.stats import bootstrap
 from core.model import AnnotationSet
-from core.model.errors import SpanScopeError
+from core.model.errors import SpanScopeError, check_choice
 from core.model.taxonomy import Taxonomy, for_labels
 from core.render.html import esc, html_table
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS
@@ -137,6 +137,34 @@ class ReportInputs:
     bootstrap: str = "per-slice"
     """How the slices' intervals resample (:data:`core.analysis.slices.BOOTSTRAPS`): each
     bucket its own documents, or the corpus's documents once for every bucket (``shared``)."""
+    variants: Mapping[str, str] = field(default_factory=dict)
+    """Metric name -> the variant it scores in (the scores; for ``martino`` also the slices and
+    the worst documents' ranking); a metric not named scores in its default variant
+    (:attr:`core.metrics.registry.Metric.default_variant`), as the report always did. The
+    report states a variant that is not the default."""
+
+
+def check_variants(variants: Mapping[str, str]) -> None:
+    """Raise :class:`~core.model.errors.ParameterError` unless every key of ``variants`` is a
+    span metric with variants and its value one of them."""
+    from core.metrics import registry
+
+    names = [m.name for m in registry.span_metrics() if m.variants]
+    for name, variant in variants.items():
+        check_choice("variants", "the report", name, names)
+        check_choice("variant", name, variant, registry.get(name).variants)
+
+
+def _variant_words(inputs: ReportInputs, metric: str, default: str) -> str:
+    """``default`` (the words naming the metric's default variant) when ``metric`` scores in
+    it, else the variant chosen, said to be one."""
+    from core.metrics import registry
+
+    first = registry.get(metric).default_variant
+    chosen = inputs.variants.get(metric, first)
+    if chosen == first:
+        return default
+    return f"variant <b>{esc(chosen)}</b> (chosen; the default is {esc(first)})"
 
 
 def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps
@@ -176,7 +204,8 @@ def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs
     """One metric's P, R, F1 and the bootstrap interval of F1 (its additive statistics,
     :mod:`core.metrics.additive`), into ``row``; a refusal into ``notes``."""
     name = metric.short_title or metric.title
-    keywords = metric.keywords(level=inputs.level, texts=inputs.texts, taxonomy=inputs.taxonomy)
+    keywords = metric.keywords(level=inputs.level, texts=inputs.texts, taxonomy=inputs.taxonomy,
+                               variant=inputs.variants.get(metric.name))
     try:
         totals = metric.statistics(metric.gold_view(gold), pred, per_document=True, **keywords)
         result = metric.finish(totals, per_document=doc_f1 is not None, **keywords)
@@ -207,8 +236,9 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
                else None for r in score_rows]
         series.append((f"{metric} F1", vals, ivs))
     return (
-        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
-        f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
+        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), "
+        f"{_variant_words(inputs, 'martino', 'SemEval-2021 variant')}; MAFALDA (Helwe et al. "
+        f"2024), {_variant_words(inputs, 'mafalda', 'paper variant')}, level {inputs.level}; "
         "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
         f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
         f"{inputs.seed}).{_few_documents(len(inputs.gold.spans))}</p>"
@@ -294,7 +324,8 @@ def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
     first call and kept in ``kept``; the error refusing them is kept and raised again."""
     if system.name not in kept:
         try:
-            kept[system.name] = slice_terms(inputs.gold, system, texts=inputs.texts)
+            kept[system.name] = slice_terms(inputs.gold, system, texts=inputs.texts,
+                                            variant=inputs.variants.get("martino"))
         except SpanScopeError as exc:
             kept[system.name] = exc
     got = kept[system.name]
@@ -312,7 +343,8 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
     for s in inputs.systems:
         try:
             results[s.name] = slice_scores(
-                inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
+                inputs.gold, s, dimension=dim, variant=inputs.variants.get("martino"),
+                texts=inputs.texts, metadata=inputs.metadata,
                 n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",),
                 terms=_kept_terms(inputs, s, terms) if dim in SPAN_DIMENSIONS else None,
                 bootstrap=inputs.bootstrap)
@@ -351,11 +383,13 @@ def _slices_section(inputs: ReportInputs, steps: _Steps) -> str:
     skipped = [f for f in plan if f.kind == "skipped"]
     terms: dict[str, list[SpanTerm] | SpanScopeError] = {}
     slice_html = []
+    variant = _variant_words(inputs, "martino", "")
     for k, dim in enumerate(dims):
         steps.next(f"slices: {dim} ({k + 1} of {len(dims)})")
         slice_html.append(_slice_dimension(inputs, dim, terms))
     return (
-        "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
+        "<section id='slices'><h2>Slices</h2><p>Martino scores"
+        f"{f' ({variant})' if variant else ''} per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
         "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
         "the reference.</p>" + _shared_note(inputs) + (
@@ -473,13 +507,17 @@ def _worst_section(inputs: ReportInputs, tables: Tables,
             f"{legend}</p>{''.join(doc_html)}</section>")
 
 
-def _provenance_section(command: str, tax: Taxonomy) -> str:
+def _provenance_section(command: str, tax: Taxonomy,
+                        variants: Mapping[str, str] | None = None) -> str:
     vers = versions()
+    # Only a chosen variant is a row: the default report's table stays as it was.
+    chosen = "; ".join(f"{m} {v}" for m, v in (variants or {}).items())
     prov = html_table([{"what": "command", "value": command},
                        *({"what": k, "value": v} for k, v in vers.items()),
                        {"what": "generated (UTC)",
                         "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
-                       {"what": "taxonomy", "value": tax.name}])
+                       {"what": "taxonomy", "value": tax.name},
+                       *([{"what": "variants", "value": chosen}] if chosen else [])])
     return f"<section id='provenance'><h2>How this report was made</h2>{prov}</section>"
 
 
@@ -509,12 +547,16 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     """The report as one HTML string (module docstring). ``progress`` is told each step as it
     starts (:data:`Progress`): each system's error categories, each system's scores, each
     slice dimension, the label confusion and the worst documents; at 10,000 documents the
-    slices take most of the time (the bootstrap draws of their buckets)."""
+    slices take most of the time (the bootstrap draws of their buckets). A metric variant
+    other than the default (``inputs.variants``) is named in the scores, the slices and the
+    provenance."""
+    from core.metrics import registry
+
     gold, systems = inputs.gold, list(inputs.systems)
     tax = inputs.taxonomy or for_labels([*gold.labels(),
                                          *(lab for s in systems for lab in s.labels())])
-    inputs = ReportInputs(gold, systems, inputs.texts, inputs.level, inputs.metadata, tax,
-                          inputs.n_resamples, inputs.seed, inputs.bootstrap)
+    check_variants(inputs.variants)
+    inputs = replace(inputs, systems=systems, taxonomy=tax)
     steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2, progress)
     tables: dict[str, ErrorTable | str] = {}
     for s in systems:
@@ -529,7 +571,9 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     steps.next("label confusion")
     sections.append(_confusion_section(inputs))
     steps.next("the worst documents")
-    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, tax)]
+    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, tax, {
+        m: v for m, v in inputs.variants.items()
+        if v != registry.get(m).default_variant})]
     steps.finish()
     systems_list = ", ".join(esc(s.name) for s in systems)
     return (
