@@ -155,16 +155,24 @@ def check_variants(variants: Mapping[str, str]) -> None:
         check_choice("variant", name, variant, registry.get(name).variants)
 
 
+def _chosen(inputs: ReportInputs, metric: str) -> str | None:
+    """The variant ``metric`` scores in when it is not the default, else None."""
+    from core.metrics import registry
+
+    variant = inputs.variants.get(metric)
+    return None if variant in (None, registry.get(metric).default_variant) else variant
+
+
 def _variant_words(inputs: ReportInputs, metric: str, default: str) -> str:
     """``default`` (the words naming the metric's default variant) when ``metric`` scores in
     it, else the variant chosen, said to be one."""
     from core.metrics import registry
 
-    first = registry.get(metric).default_variant
-    chosen = inputs.variants.get(metric, first)
-    if chosen == first:
+    chosen = _chosen(inputs, metric)
+    if chosen is None:
         return default
-    return f"variant <b>{esc(chosen)}</b> (chosen; the default is {esc(first)})"
+    return (f"variant <b>{esc(chosen)}</b> (chosen; the default is "
+            f"{esc(registry.get(metric).default_variant)})")
 
 
 def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps
@@ -383,13 +391,13 @@ def _slices_section(inputs: ReportInputs, steps: _Steps) -> str:
     skipped = [f for f in plan if f.kind == "skipped"]
     terms: dict[str, list[SpanTerm] | SpanScopeError] = {}
     slice_html = []
-    variant = _variant_words(inputs, "martino", "")
+    variant = _chosen(inputs, "martino")
     for k, dim in enumerate(dims):
         steps.next(f"slices: {dim} ({k + 1} of {len(dims)})")
         slice_html.append(_slice_dimension(inputs, dim, terms))
     return (
         "<section id='slices'><h2>Slices</h2><p>Martino scores"
-        f"{f' ({variant})' if variant else ''} per bucket. A span-level "
+        f"{f' (variant <b>{esc(variant)}</b>)' if variant else ''} per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
         "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
         "the reference.</p>" + _shared_note(inputs) + (
@@ -550,8 +558,6 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     slices take most of the time (the bootstrap draws of their buckets). A metric variant
     other than the default (``inputs.variants``) is named in the scores, the slices and the
     provenance."""
-    from core.metrics import registry
-
     gold, systems = inputs.gold, list(inputs.systems)
     tax = inputs.taxonomy or for_labels([*gold.labels(),
                                          *(lab for s in systems for lab in s.labels())])
@@ -572,8 +578,7 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     sections.append(_confusion_section(inputs))
     steps.next("the worst documents")
     sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, tax, {
-        m: v for m, v in inputs.variants.items()
-        if v != registry.get(m).default_variant})]
+        m: v for m in inputs.variants if (v := _chosen(inputs, m)) is not None})]
     steps.finish()
     systems_list = ", ".join(esc(s.name) for s in systems)
     return (

@@ -169,3 +169,79 @@ def test_shared_bootstrap_is_an_option_the_report_names(tmp_path: Path) -> None:
     assert slices(a) != slices(b)
     with pytest.raises(SystemExit):
         main([*argv, "-o", str(tmp_path / "c.html"), "--bootstrap", "joint"])
+
+
+def _scores_of(html: str) -> str:
+    return html[html.index("<section id='scores'>"):html.index("<section id='categories'>")]
+
+
+def test_a_chosen_variant_scores_the_report_and_the_report_names_it() -> None:
+    """``ReportInputs.variants``: Martino in semeval2020-si scores system_b 0.6101 (0.3408 in
+    the default semeval2021), in the scores, the slices and the worst documents' ranking;
+    MAFALDA's column stays, and the report names the variant where it is used."""
+    from core.formats import ReadOptions, load_path
+    from core.metrics import registry
+
+    loaded = load_path(PROP / "gold.json")
+    pred = load_path(PROP / "system_b.json", options=ReadOptions(role="system")).set
+    martino = registry.get("martino")
+    f1 = {v: martino.score_sets(loaded.set, pred, variant=v).f1
+          for v in ("semeval2021", "semeval2020-si")}
+    assert round(f1["semeval2021"], 4) == 0.3408 and round(f1["semeval2020-si"], 4) == 0.6101
+
+    def report(**variants: str) -> str:
+        return build_report(ReportInputs(loaded.set, [pred], loaded.texts, n_resamples=20,
+                                         variants=variants), command="x")
+
+    default, chosen = report(), report(martino="semeval2020-si")
+    assert f"<td class='num'>{f1['semeval2021']:.4f}</td>" in _scores_of(default)
+    assert f"<td class='num'>{f1['semeval2020-si']:.4f}</td>" in _scores_of(chosen)
+    assert f"<td class='num'>{f1['semeval2021']:.4f}</td>" not in _scores_of(chosen)
+    assert "SemEval-2021 variant" in _scores_of(default)
+    assert ("variant <b>semeval2020-si</b> (chosen; the default is semeval2021)"
+            in _scores_of(chosen))
+    assert "Martino scores (variant <b>semeval2020-si</b>) per bucket" in chosen
+    assert "<td>variants</td><td>martino semeval2020-si</td>" in chosen
+    assert "<td>variants</td>" not in default and "(chosen;" not in default
+
+    def slices(html: str) -> str:
+        return html[html.index("id='slices'"):html.index("id='confusion'")]
+
+    assert slices(default) != slices(chosen)
+    # The default variant named explicitly is the default report.
+    named = report(martino="semeval2021")
+    assert _scores_of(named) == _scores_of(default) and slices(named) == slices(default)
+
+
+def test_a_mafalda_variant_changes_mafalda_alone() -> None:
+    from core.formats import ReadOptions, load_path
+
+    maf = ROOT / "sample_data" / "mafalda"
+    loaded = load_path(maf / "gold.jsonl")
+    pred = load_path(maf / "system_b.jsonl", options=ReadOptions(role="system")).set
+    default, chosen = (
+        build_report(ReportInputs(loaded.set, [pred], loaded.texts, n_resamples=20,
+                                  variants=v), command="x")
+        for v in ({}, {"mafalda": "metrics-py"}))
+    assert "<td class='num'>0.5435</td>" in _scores_of(default)  # MAFALDA F1, paper
+    assert "<td class='num'>0.5738</td>" in _scores_of(chosen)  # MAFALDA F1, metrics-py
+    assert "MAFALDA (Helwe et al. 2024), variant <b>metrics-py</b>" in _scores_of(chosen)
+    assert "Martino scores per bucket" in chosen  # Martino's slices as they were
+
+
+def test_cli_variant_option_is_used_named_in_the_command_and_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["report", str(PROP / "gold.json"), str(PROP / "system_b.json"), "--samples", "20"]
+    assert main([*argv, "-o", str(tmp_path / "a.html"), "--variant",
+                 "martino=semeval2020-si"]) == 0
+    html = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert "--seed 0 --variant martino=semeval2020-si" in html
+    assert "<td class='num'>0.6101</td>" in _scores_of(html)
+    capsys.readouterr()
+    for bad, says in (("martino=bogus", "The 'variant' parameter of martino must be one of"),
+                      ("nervaluate=x", "The 'variants' parameter of the report must be one "
+                       "of {'martino', 'mafalda'}"),
+                      ("martino", "--variant expects METRIC=VARIANT")):
+        assert main([*argv, "-o", str(tmp_path / "b.html"), "--variant", bad]) == 1
+        assert says in capsys.readouterr().err
+    assert not (tmp_path / "b.html").exists()
