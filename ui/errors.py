@@ -633,9 +633,10 @@ def write_report(ws: state.Workspace, ref: str, systems: tuple[str, ...], level:
                + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else "")
                + (f", variants {', '.join(named)}" if named else "")
                + (f". {note}" if note else ""))
+    # No taxonomy: each system's is its pair's, as results.taxonomy_for(ws, ref, system) gives
+    # the page's tables (core.analysis.report.taxonomy_of).
     inputs = ReportInputs(ws.sets[ref], [ws.sets[s] for s in systems], ws.corpus.texts,
-                          level, metadata, results.taxonomy_for(ws, ref, *systems), n_boot,
-                          seed, variants=dict(variants or {}))
+                          level, metadata, None, n_boot, seed, variants=dict(variants or {}))
     return build_report(inputs, command=command, progress=progress)
 
 

@@ -132,6 +132,9 @@ class ReportInputs:
     level: int = 2
     metadata: Metadata | None = None
     taxonomy: Taxonomy | None = None
+    """The taxonomy of every system's levels; None: each system's is the one of its own pair,
+    :func:`~core.model.taxonomy.for_labels` of the reference's and its labels (the rule of
+    ``score --metric mafalda`` and the Errors page), :func:`taxonomy_of`."""
     n_resamples: int = 1000
     seed: int = 0
     bootstrap: str = "per-slice"
@@ -142,6 +145,13 @@ class ReportInputs:
     the worst documents' ranking); a metric not named scores in its default variant
     (:attr:`core.metrics.registry.Metric.default_variant`), as the report always did. The
     report states a variant that is not the default."""
+
+
+def taxonomy_of(inputs: ReportInputs, system: AnnotationSet) -> Taxonomy:
+    """The taxonomy ``system`` is grouped by (:attr:`ReportInputs.taxonomy`). The labels of
+    every system together made one system's stray label turn the others' MAFALDA groups into
+    one class per label, unlike the page and ``errors``."""
+    return inputs.taxonomy or for_labels([*inputs.gold.labels(), *system.labels()])
 
 
 def check_variants(variants: Mapping[str, str]) -> None:
@@ -175,7 +185,8 @@ def _variant_words(inputs: ReportInputs, metric: str, default: str) -> str:
             f"{esc(registry.get(metric).default_variant)})")
 
 
-def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps
+def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps,
+            taxes: Mapping[str, Taxonomy]
             ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
     from core.metrics import nervaluate, registry
 
@@ -188,9 +199,10 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps:
         pred = AnnotationSet(system.name, system.spans, "system", False)
         row: dict[str, Any] = {"system": system.name}
         notes: list[str] = []
+        own = replace(inputs, taxonomy=taxes[system.name])
         for k, metric in enumerate(metrics):
             # The worst documents are ranked by the first metric's F1 (Da San Martino's).
-            _score_columns(metric, gold, pred, inputs, row, notes,
+            _score_columns(metric, gold, pred, own, row, notes,
                            doc_f1.setdefault(system.name, {}) if k == 0 else None)
         try:
             nres = nervaluate.score(gold, pred).to_dict()
@@ -421,12 +433,12 @@ def _shared_note(inputs: ReportInputs) -> str:
             "most in small buckets.</p>")
 
 
-def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
+def _confusion_table(inputs: ReportInputs, system: AnnotationSet, tax: Taxonomy) -> str:
     from core.metrics.labels import confusion
 
     try:
         m = confusion(inputs.gold, AnnotationSet(system.name, system.spans, "system", False),
-                      level=inputs.level, taxonomy=inputs.taxonomy)
+                      level=inputs.level, taxonomy=tax)
     except SpanScopeError as exc:
         return f"<p>{esc(system.name)}: {esc(exc)}</p>"
     peak = max([1, *m.counts.values()])
@@ -445,8 +457,8 @@ def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
             f"{''.join(body)}</tbody></table>")
 
 
-def _confusion_section(inputs: ReportInputs) -> str:
-    conf_html = [_confusion_table(inputs, s) for s in inputs.systems]
+def _confusion_section(inputs: ReportInputs, taxes: Mapping[str, Taxonomy]) -> str:
+    conf_html = [_confusion_table(inputs, s, taxes[s.name]) for s in inputs.systems]
     return ("<section id='confusion'><h2>Label confusion</h2><p>Every overlapping "
             "(reference, prediction) pair counts once in (reference label, predicted "
             "label); missed and spurious spans in their own row and column "
@@ -515,7 +527,7 @@ def _worst_section(inputs: ReportInputs, tables: Tables,
             f"{legend}</p>{''.join(doc_html)}</section>")
 
 
-def _provenance_section(command: str, tax: Taxonomy,
+def _provenance_section(command: str, taxes: Mapping[str, Taxonomy],
                         variants: Mapping[str, str] | None = None) -> str:
     vers = versions()
     # Only a chosen variant is a row: the default report's table stays as it was.
@@ -524,9 +536,24 @@ def _provenance_section(command: str, tax: Taxonomy,
                        *({"what": k, "value": v} for k, v in vers.items()),
                        {"what": "generated (UTC)",
                         "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
-                       {"what": "taxonomy", "value": tax.name},
+                       {"what": "taxonomy", "value": _taxonomy_names(taxes)},
                        *([{"what": "variants", "value": chosen}] if chosen else [])])
     return f"<section id='provenance'><h2>How this report was made</h2>{prov}</section>"
+
+
+def _taxonomy_names(taxes: Mapping[str, Taxonomy]) -> str:
+    """The taxonomies' name, or each system's when they differ.
+
+    >>> from core.model.taxonomy import flat, mafalda
+    >>> _taxonomy_names({"a": mafalda(), "b": mafalda()})
+    'MAFALDA'
+    >>> _taxonomy_names({"a": mafalda(), "b": flat(["Doubt"])})
+    'MAFALDA (a); labels of the data (b)'
+    """
+    names = {s: t.name for s, t in taxes.items()}
+    if len(set(names.values())) <= 1:
+        return next(iter(names.values()), "")
+    return "; ".join(f"{n} ({s})" for s, n in names.items())
 
 
 Progress = Callable[[str, int, int], None]
@@ -559,25 +586,24 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     other than the default (``inputs.variants``) is named in the scores, the slices and the
     provenance."""
     gold, systems = inputs.gold, list(inputs.systems)
-    tax = inputs.taxonomy or for_labels([*gold.labels(),
-                                         *(lab for s in systems for lab in s.labels())])
     check_variants(inputs.variants)
-    inputs = replace(inputs, systems=systems, taxonomy=tax)
+    inputs = replace(inputs, systems=systems)
+    taxes = {s.name: taxonomy_of(inputs, s) for s in systems}
     steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2, progress)
     tables: dict[str, ErrorTable | str] = {}
     for s in systems:
         steps.next(f"error categories of {s.name}")
         try:
-            tables[s.name] = categorise(gold, s, level=inputs.level, taxonomy=tax)
+            tables[s.name] = categorise(gold, s, level=inputs.level, taxonomy=taxes[s.name])
         except SpanScopeError as exc:
             tables[s.name] = str(exc)
-    score_rows, doc_f1 = _scores(inputs, tables, steps)
+    score_rows, doc_f1 = _scores(inputs, tables, steps, taxes)
     sections = [_scores_section(inputs, score_rows), _categories_section(inputs, tables),
                 _slices_section(inputs, steps)]
     steps.next("label confusion")
-    sections.append(_confusion_section(inputs))
+    sections.append(_confusion_section(inputs, taxes))
     steps.next("the worst documents")
-    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, tax, {
+    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, taxes, {
         m: v for m in inputs.variants if (v := _chosen(inputs, m)) is not None})]
     steps.finish()
     systems_list = ", ".join(esc(s.name) for s in systems)

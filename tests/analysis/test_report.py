@@ -245,3 +245,37 @@ def test_cli_variant_option_is_used_named_in_the_command_and_checked(
         assert main([*argv, "-o", str(tmp_path / "b.html"), "--variant", bad]) == 1
         assert says in capsys.readouterr().err
     assert not (tmp_path / "b.html").exists()
+
+
+def test_each_system_is_grouped_by_the_taxonomy_of_its_own_pair() -> None:
+    """The report groups each system's labels (levels 1 and 0: its MAFALDA scores, categories
+    and label confusion) by the taxonomy of the reference and that system, as the Errors
+    page, ``errors`` and ``score --metric mafalda`` do: one system with a label outside
+    MAFALDA's taxonomy no longer turns the other systems' level-1 fallacy groups into one class
+    per label."""
+    from core.analysis.errors import categorise
+    from core.formats import ReadOptions, load_path
+    from core.metrics.labels import confusion
+    from core.model.taxonomy import for_labels
+
+    maf = ROOT / "sample_data" / "mafalda"
+    loaded = load_path(maf / "gold.jsonl")
+    gold = loaded.set
+    a = load_path(maf / "system_a.jsonl", options=ReadOptions(role="system")).set
+    stray = AnnotationSet("stray", {d: tuple(Span(s.start, s.end, "Doubt") for s in a.get(d))
+                                    for d in a.doc_ids}, role="system")
+    own = for_labels([*gold.labels(), *a.labels()])
+    assert own.name == "MAFALDA"
+    html = build_report(ReportInputs(gold, [a, stray], loaded.texts, level=1, n_resamples=20),
+                        command="x")
+    conf = html[html.index("id='confusion'"):html.index("id='worst'")]
+    a_table = conf[conf.index(f"<h3>{a.name}</h3>"):conf.index("<h3>stray</h3>")]
+    grouped = confusion(gold, a, level=1, taxonomy=own)
+    for column in grouped.columns:
+        assert f"<th class='col'>{column}</th>" in a_table
+    cats = html[html.index("id='categories'"):html.index("id='slices'")]
+    counts = categorise(gold, a, level=1, taxonomy=own).counts("reference")
+    for category in ("correct", "boundary", "missed"):
+        assert (f"<td>{a.name}</td><td>{category}</td><td class='num'>{counts[category]}</td>"
+                in cats)
+    assert "<td>taxonomy</td><td>MAFALDA (system_a); labels of the data (stray)</td>" in html
