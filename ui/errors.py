@@ -720,9 +720,11 @@ def variants_note() -> str:
     notes = [f"it does not score {m.title}, so not in the {v} chosen on the page"
              for m in registry.entries() if m.name not in scored and m.variants
              and (v := results.chosen_variant(m)) != m.default_variant]
+    from core.analysis.report import SLICE_METRIC
+
     sliced = st.session_state.get(K_ERR_METRIC, SLICE_METRICS[0])
-    if sliced != "martino" and sliced in scored:
-        martino, metric = registry.get("martino"), registry.get(sliced)
+    if sliced != SLICE_METRIC and sliced in scored:
+        martino, metric = registry.get(SLICE_METRIC), registry.get(sliced)
         notes.append(f"its slices score {martino.title} ({results.chosen_variant(martino)}), "
                      f"not {results.describe(metric, results.chosen_variant(metric), None)} "
                      "as the slices above")

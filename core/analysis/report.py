@@ -63,6 +63,8 @@ from core.render.segments import segments
 from core.render.svg import PATTERNS, svg_grouped_bars, svg_stacked_bars
 
 WORST = 20
+SLICE_METRIC = "martino"
+"""The metric the slices score with, in its variant of :attr:`ReportInputs.variants`."""
 
 
 def versions() -> dict[str, str]:
@@ -344,8 +346,9 @@ def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
     first call and kept in ``kept``; the error refusing them is kept and raised again."""
     if system.name not in kept:
         try:
-            kept[system.name] = slice_terms(inputs.gold, system, texts=inputs.texts,
-                                            variant=inputs.variants.get("martino"))
+            kept[system.name] = slice_terms(inputs.gold, system, metric=SLICE_METRIC,
+                                            texts=inputs.texts,
+                                            variant=inputs.variants.get(SLICE_METRIC))
         except SpanScopeError as exc:
             kept[system.name] = exc
     got = kept[system.name]
@@ -363,7 +366,8 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
     for s in inputs.systems:
         try:
             results[s.name] = slice_scores(
-                inputs.gold, s, dimension=dim, variant=inputs.variants.get("martino"),
+                inputs.gold, s, dimension=dim, metric=SLICE_METRIC,
+                variant=inputs.variants.get(SLICE_METRIC),
                 texts=inputs.texts, metadata=inputs.metadata,
                 n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",),
                 terms=_kept_terms(inputs, s, terms) if dim in SPAN_DIMENSIONS else None,
@@ -403,7 +407,7 @@ def _slices_section(inputs: ReportInputs, steps: _Steps) -> str:
     skipped = [f for f in plan if f.kind == "skipped"]
     terms: dict[str, list[SpanTerm] | SpanScopeError] = {}
     slice_html = []
-    variant = _chosen(inputs, "martino")
+    variant = _chosen(inputs, SLICE_METRIC)
     for k, dim in enumerate(dims):
         steps.next(f"slices: {dim} ({k + 1} of {len(dims)})")
         slice_html.append(_slice_dimension(inputs, dim, terms))
