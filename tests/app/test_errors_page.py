@@ -540,3 +540,37 @@ def test_the_report_says_its_slices_are_martinos_when_the_page_slices_with_mafal
     (info,) = [i.value.replace("\\", "") for i in at.info if "The report" in i.value]
     assert "its slices score Da San Martino (semeval2021), not MAFALDA (paper) as the " \
         "slices above" in info
+
+
+def test_the_page_report_groups_each_system_as_the_page_does(make_app) -> None:
+    """The report written from the page groups each system's labels by the taxonomy the page
+    uses for that system (``results.taxonomy_for(ws, ref, system)``): a second system with a
+    label outside MAFALDA's taxonomy leaves system_a's level-1 fallacy groups as the page shows
+    them. The page runs on that workspace, the report's call is the page's."""
+    from core.metrics.labels import confusion
+    from core.model import AnnotationSet, Span
+    from ui import results
+
+    base = state.build_workspace(state.sample_reports("mafalda"), key="sample:mafalda",
+                                 title="mafalda", shareable=True)
+    a = base.sets["system_a"]
+    stray = AnnotationSet("stray", {d: tuple(Span(s.start, s.end, "Doubt") for s in a.get(d))
+                                    for d in a.doc_ids}, "system")
+    report = state.FileReport("stray.json", "test", "system", "stray", dict(base.corpus.texts),
+                              (stray,))
+    ws = state.build_workspace([*state.sample_reports("mafalda"), report],
+                               key="test:mafalda-stray", title="mafalda and a stray label",
+                               shareable=False)
+    at = make_app()
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.switch_page("pages/errors.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    page = confusion(ws.sets["gold"], ws.sets["system_a"], level=1,
+                     taxonomy=results.taxonomy_for(ws, "gold", "system_a"))
+    html = err_ui.write_report(ws, "gold", ("system_a", "stray"), 1, 20, 0, "", None)
+    conf = html[html.index("id='confusion'"):html.index("id='worst'")]
+    mine = conf[conf.index("<h3>system_a</h3>"):conf.index("<h3>stray</h3>")]
+    assert "credibility" in page.columns
+    for column in page.columns:
+        assert f"<th class='col'>{column}</th>" in mine
