@@ -716,12 +716,12 @@ def variants_note() -> str:
     variant chosen for a metric the report does not score, and the slices, which the report
     scores with Da San Martino's metric alone (in its chosen variant) whatever the slices
     above use. The report never silently replaces the page's choice (tour 4 item 6)."""
+    from core.analysis.report import SLICE_METRIC
+
     scored = {m.name for m in registry.span_metrics()}
     notes = [f"it does not score {m.title}, so not in the {v} chosen on the page"
              for m in registry.entries() if m.name not in scored and m.variants
              and (v := results.chosen_variant(m)) != m.default_variant]
-    from core.analysis.report import SLICE_METRIC
-
     sliced = st.session_state.get(K_ERR_METRIC, SLICE_METRICS[0])
     if sliced != SLICE_METRIC and sliced in scored:
         martino, metric = registry.get(SLICE_METRIC), registry.get(sliced)
