@@ -38,6 +38,7 @@ from ui.jobs import shown as jobs_shown
 from ui.results import coming_pair, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
+from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import asked_for, download_buttons, paginate, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
@@ -260,7 +261,8 @@ def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
+def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
+              ) -> go.Figure:
     """A waterfall from the first official metric to the last: official metrics are drawn as
     totals, every rule as the change it makes. Steps that could not be scored are left out.
 
@@ -307,7 +309,9 @@ def waterfall(steps: list[Step], measure: str, *, title: str) -> go.Figure:
     fig.update_yaxes(autorange="reversed", automargin=False)
     if any(v > 1 for v in running_values(kinds, values)):
         # A value past 1 (Martino's recall can exceed 1) is shown against 1, marked.
-        fig.add_vline(x=1, line=dict(color="#555555", width=1, dash="dash"),
+        # In ``ink`` (the theme's text colour, :func:`ui.theme.theme_ink`): a fixed #555555
+        # was 2.5:1 on the dark theme's background.
+        fig.add_vline(x=1, line=dict(color=ink, width=1, dash="dash"),
                       annotation_text="1", annotation_position="top")
     return fig
 
@@ -471,11 +475,11 @@ def choose(ws: Workspace) -> Choice:
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: int,
-                 variant: str, measure: str, title: str) -> go.Figure:
+                 variant: str, measure: str, title: str, ink: str = EITHER_GREY) -> go.Figure:
     """:func:`waterfall` of :func:`path`'s steps for the same arguments (``_steps``), built
     once: a page revisit or a widget change that keeps the path redraws the same figure
     (docs/performance.md, issue 29, sixth pass). Shared: ``st.plotly_chart`` only reads it."""
-    return waterfall(_steps, measure, title=title)
+    return waterfall(_steps, measure, title=title, ink=ink)
 
 
 def rule_path(ws: Workspace, c: Choice) -> None:
@@ -488,7 +492,7 @@ def rule_path(ws: Workspace, c: Choice) -> None:
     if len(scored) >= 2:
         st.plotly_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level, c.mvariant,
                                      c.measure, f"{MEASURES[c.measure]}, one rule at a time "
-                                     "(grey: the official metrics)"),
+                                     "(grey: the official metrics)", theme_ink()),
                         key="diff_waterfall", width="stretch")
     for s in steps:
         if s.error and s.official:

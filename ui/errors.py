@@ -617,21 +617,26 @@ def write_report(ws: state.Workspace, ref: str, systems: tuple[str, ...], level:
                  n_boot: int, seed: int, meta_key: str,
                  metadata: Mapping[str, Mapping[str, str]] | None,
                  progress: Callable[[str, int, int], None] | None = None,
-                 note: str = "") -> str:
+                 note: str = "", variants: Mapping[str, str] | None = None) -> str:
     """The self-contained HTML report (:func:`core.analysis.report.build_report`) of the
-    current view; what the page shows is stated as its "command", with ``note``
+    current view, its metrics scored in ``variants`` (:func:`chosen_variants`; None: each
+    metric's default); what the page shows is stated as its "command", with ``note``
     (:func:`variants_note`) after it. ``progress`` is told each step
     (:data:`core.analysis.report.Progress`)."""
     from core.analysis.report import ReportInputs, build_report
 
+    named = [f"{registry.get(m).title} {v}" for m, v in (variants or {}).items()
+             if v != registry.get(m).default_variant]
     command = (f"SpanScope dashboard, 🔍 Errors page: data {ws.title!r}, reference {ref!r}, "
                f"systems {', '.join(repr(s) for s in systems)}, level {level}, "
                f"{n_boot} resamples, seed {seed}"
                + (f", metadata CSV sha256 {meta_key[:12]}" if meta_key else "")
+               + (f", variants {', '.join(named)}" if named else "")
                + (f". {note}" if note else ""))
+    # No taxonomy: each system's is its pair's, as results.taxonomy_for(ws, ref, system) gives
+    # the page's tables (core.analysis.report.taxonomy_of).
     inputs = ReportInputs(ws.sets[ref], [ws.sets[s] for s in systems], ws.corpus.texts,
-                          level, metadata, results.taxonomy_for(ws, ref, *systems), n_boot,
-                          seed)
+                          level, metadata, None, n_boot, seed, variants=dict(variants or {}))
     return build_report(inputs, command=command, progress=progress)
 
 
@@ -698,23 +703,38 @@ class ReportJob:
             return fraction, f"Writing the report: {self.stage}{step} · {elapsed:.0f} s"
 
 
+def chosen_variants() -> tuple[tuple[str, str], ...]:
+    """The variant chosen in this session of each span metric that has variants, as (metric,
+    variant) pairs: the report scores in them (``python -m core report --variant``; tour 4
+    item 6)."""
+    return tuple((m.name, v) for m in registry.span_metrics()
+                 if (v := results.chosen_variant(m)) is not None)
+
+
 def variants_note() -> str:
-    """What the report says of the metric variants when one chosen in this session is not the
-    one it scores with (the default of each metric, as ``python -m core report``: it has no
-    variant option), else ``""``: the report never silently replaces the page's choice (tour
-    4 item 6)."""
-    chosen = [(m.title, v, m.default_variant) for m in registry.span_metrics()
-              if (v := results.chosen_variant(m)) != m.default_variant]
-    if not chosen:
-        return ""
-    return ("The report scores every metric in its default variant, as python -m core "
-            "report does: " + "; ".join(f"{t} in {d}, not the {v} chosen on the page"
-                                        for t, v, d in chosen) + ".")
+    """What the report says where a choice of the page cannot apply to it, else ``""``: a
+    variant chosen for a metric the report does not score, and the slices, which the report
+    scores with Da San Martino's metric alone (in its chosen variant) whatever the slices
+    above use. The report never silently replaces the page's choice (tour 4 item 6)."""
+    from core.analysis.report import SLICE_METRIC
+
+    scored = {m.name for m in registry.span_metrics()}
+    notes = [f"it does not score {m.title}, so not in the {v} chosen on the page"
+             for m in registry.entries() if m.name not in scored and m.variants
+             and (v := results.chosen_variant(m)) != m.default_variant]
+    sliced = st.session_state.get(K_ERR_METRIC, SLICE_METRICS[0])
+    if sliced != SLICE_METRIC and sliced in scored:
+        martino, metric = registry.get(SLICE_METRIC), registry.get(sliced)
+        notes.append(f"its slices score {martino.title} ({results.chosen_variant(martino)}), "
+                     f"not {results.describe(metric, results.chosen_variant(metric), None)} "
+                     "as the slices above")
+    return ("The report: " + "; ".join(notes) + ".") if notes else ""
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def report_job(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
-               level: int, n_boot: int, seed: int, meta_key: str, note: str = "") -> ReportJob:
+               level: int, n_boot: int, seed: int, meta_key: str, note: str = "",
+               variants: tuple[tuple[str, str], ...] = ()) -> ReportJob:
     """The report of these choices, shared by the sessions of the server (the same choices
     give the same report): not started until a user asks for it (:func:`report`)."""
     return ReportJob()
@@ -1210,8 +1230,9 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
     note = variants_note()
     if note:
         st.info(md(note), icon="ℹ️")
+    variants = chosen_variants()
     job = report_job(ws.key, ws, s.ref, s.systems, s.level, settings.n_boot, settings.seed,
-                     settings.meta_key, note)
+                     settings.meta_key, note, variants)
     if job.html is not None:
         st.download_button(
             "⬇️ HTML report", job.html.encode("utf-8"),
@@ -1224,7 +1245,7 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
         # A callback: it runs before the page does, so the click starts the report even when
         # the run it triggers is interrupted by another.
         st.button("📝 Write the HTML report", key="err_report_write", on_click=_start_report,
-                  args=(job, ws, s, settings, note),
+                  args=(job, ws, s, settings, note, variants),
                   help="Written in the background: the page stays usable, and the download "
                        "button appears here when it is done (about 11 s of CPU at 10,000 "
                        "documents).")
@@ -1233,9 +1254,11 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
 
 
 def _start_report(job: ReportJob, ws: state.Workspace, s: Setup,
-                  settings: SliceSettings, note: str = "") -> None:
+                  settings: SliceSettings, note: str = "",
+                  variants: tuple[tuple[str, str], ...] = ()) -> None:
     job.start(partial(write_report, ws, s.ref, s.systems, s.level, settings.n_boot,
-                      settings.seed, settings.meta_key, settings.metadata, note=note))
+                      settings.seed, settings.meta_key, settings.metadata, note=note,
+                      variants=dict(variants)))
 
 
 def _report_progress(job: ReportJob, every: float = 0.5) -> None:

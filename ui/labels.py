@@ -34,6 +34,7 @@ from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
 from core.render.palette import OKABE_ITO
 from ui import escape, levels, paging, results, state
+from ui.theme import theme_ink
 from ui.widgets import download_buttons, safe_csv, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
@@ -256,16 +257,6 @@ def heatmap_spec(ws_key: str, c: Choice, selected: Cell | None, _cells: pd.DataF
     or revisit sends the spec as it is (docs/performance.md, issue 29, seventh pass)."""
     return heatmap(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
                    row_title=row_title, column_title=column_title, selected=selected, ink=ink)
-
-
-def theme_ink() -> str:
-    """The text colour of the theme the browser shows, as Streamlit draws the heatmap's axis
-    titles: the configured ``theme.textColor``, else the dark theme's or the light theme's
-    (``st.context.theme``, light until the browser has said)."""
-    custom = st.get_option("theme.textColor")
-    if custom:
-        return str(custom)
-    return "#fafafa" if st.context.theme.type == "dark" else "#31333f"
 
 
 def clicked_cell(event: Any) -> Cell | None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import platform
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from typing import Any
@@ -55,7 +55,7 @@ from core.analysis.slices import (
 from core.metrics.additive import SpanTerm
 from core.metrics.stats import bootstrap
 from core.model import AnnotationSet
-from core.model.errors import SpanScopeError
+from core.model.errors import SpanScopeError, check_choice
 from core.model.taxonomy import Taxonomy, for_labels
 from core.render.html import esc, html_table
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS
@@ -66,6 +66,8 @@ WORST = 20
 NO_INTERVAL = "—"
 """What a bound of F1 shows for one document (every resample is that document), as ``table``
 prints it (:func:`core.analysis.table.few_documents_note`)."""
+SLICE_METRIC = "martino"
+"""The metric the slices score with, in its variant of :attr:`ReportInputs.variants`."""
 
 
 def versions() -> dict[str, str]:
@@ -135,14 +137,61 @@ class ReportInputs:
     level: int = 2
     metadata: Metadata | None = None
     taxonomy: Taxonomy | None = None
+    """The taxonomy of every system's levels; None: each system's is the one of its own pair,
+    :func:`~core.model.taxonomy.for_labels` of the reference's and its labels (the rule of
+    ``score --metric mafalda`` and the Errors page), :func:`taxonomy_of`."""
     n_resamples: int = 1000
     seed: int = 0
     bootstrap: str = "per-slice"
     """How the slices' intervals resample (:data:`core.analysis.slices.BOOTSTRAPS`): each
     bucket its own documents, or the corpus's documents once for every bucket (``shared``)."""
+    variants: Mapping[str, str] = field(default_factory=dict)
+    """Metric name -> the variant it scores in (the scores; for ``martino`` also the slices and
+    the worst documents' ranking); a metric not named scores in its default variant
+    (:attr:`core.metrics.registry.Metric.default_variant`), as the report always did. The
+    report states a variant that is not the default."""
 
 
-def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps
+def taxonomy_of(inputs: ReportInputs, system: AnnotationSet) -> Taxonomy:
+    """The taxonomy ``system`` is grouped by (:attr:`ReportInputs.taxonomy`). The labels of
+    every system together made one system's stray label turn the others' MAFALDA groups into
+    one class per label, unlike the page and ``errors``."""
+    return inputs.taxonomy or for_labels([*inputs.gold.labels(), *system.labels()])
+
+
+def check_variants(variants: Mapping[str, str]) -> None:
+    """Raise :class:`~core.model.errors.ParameterError` unless every key of ``variants`` is a
+    span metric with variants and its value one of them."""
+    from core.metrics import registry
+
+    names = [m.name for m in registry.span_metrics() if m.variants]
+    for name, variant in variants.items():
+        check_choice("variants", "the report", name, names)
+        check_choice("variant", name, variant, registry.get(name).variants)
+
+
+def _chosen(inputs: ReportInputs, metric: str) -> str | None:
+    """The variant ``metric`` scores in when it is not the default, else None."""
+    from core.metrics import registry
+
+    variant = inputs.variants.get(metric)
+    return None if variant in (None, registry.get(metric).default_variant) else variant
+
+
+def _variant_words(inputs: ReportInputs, metric: str, default: str) -> str:
+    """``default`` (the words naming the metric's default variant) when ``metric`` scores in
+    it, else the variant chosen, said to be one."""
+    from core.metrics import registry
+
+    chosen = _chosen(inputs, metric)
+    if chosen is None:
+        return default
+    return (f"variant <b>{esc(chosen)}</b> (chosen; the default is "
+            f"{esc(registry.get(metric).default_variant)})")
+
+
+def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps,
+            taxes: Mapping[str, Taxonomy]
             ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
     from core.metrics import nervaluate, registry
 
@@ -155,9 +204,10 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps:
         pred = AnnotationSet(system.name, system.spans, "system", False)
         row: dict[str, Any] = {"system": system.name}
         notes: list[str] = []
+        own = replace(inputs, taxonomy=taxes[system.name])
         for k, metric in enumerate(metrics):
             # The worst documents are ranked by the first metric's F1 (Da San Martino's).
-            _score_columns(metric, gold, pred, inputs, row, notes,
+            _score_columns(metric, gold, pred, own, row, notes,
                            doc_f1.setdefault(system.name, {}) if k == 0 else None)
         try:
             nres = nervaluate.score(gold, pred).to_dict()
@@ -179,7 +229,8 @@ def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs
     """One metric's P, R, F1 and the bootstrap interval of F1 (its additive statistics,
     :mod:`core.metrics.additive`), into ``row``; a refusal into ``notes``."""
     name = metric.short_title or metric.title
-    keywords = metric.keywords(level=inputs.level, texts=inputs.texts, taxonomy=inputs.taxonomy)
+    keywords = metric.keywords(level=inputs.level, texts=inputs.texts, taxonomy=inputs.taxonomy,
+                               variant=inputs.variants.get(metric.name))
     try:
         totals = metric.statistics(metric.gold_view(gold), pred, per_document=True, **keywords)
         result = metric.finish(totals, per_document=doc_f1 is not None, **keywords)
@@ -213,8 +264,9 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
                for r in score_rows]
         series.append((f"{metric} F1", vals, ivs))
     return (
-        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), SemEval-2021 "
-        f"variant; MAFALDA (Helwe et al. 2024), paper variant, level {inputs.level}; "
+        "<section id='scores'><h2>Scores</h2><p>Da San Martino et al. (2019), "
+        f"{_variant_words(inputs, 'martino', 'SemEval-2021 variant')}; MAFALDA (Helwe et al. "
+        f"2024), {_variant_words(inputs, 'mafalda', 'paper variant')}, level {inputs.level}; "
         "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
         f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
         f"{inputs.seed}).{_few_documents(len(inputs.gold.spans))}</p>"
@@ -300,7 +352,9 @@ def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
     first call and kept in ``kept``; the error refusing them is kept and raised again."""
     if system.name not in kept:
         try:
-            kept[system.name] = slice_terms(inputs.gold, system, texts=inputs.texts)
+            kept[system.name] = slice_terms(inputs.gold, system, metric=SLICE_METRIC,
+                                            texts=inputs.texts,
+                                            variant=inputs.variants.get(SLICE_METRIC))
         except SpanScopeError as exc:
             kept[system.name] = exc
     got = kept[system.name]
@@ -318,7 +372,9 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
     for s in inputs.systems:
         try:
             results[s.name] = slice_scores(
-                inputs.gold, s, dimension=dim, texts=inputs.texts, metadata=inputs.metadata,
+                inputs.gold, s, dimension=dim, metric=SLICE_METRIC,
+                variant=inputs.variants.get(SLICE_METRIC),
+                texts=inputs.texts, metadata=inputs.metadata,
                 n_resamples=inputs.n_resamples, seed=inputs.seed, intervals=("F1",),
                 terms=_kept_terms(inputs, s, terms) if dim in SPAN_DIMENSIONS else None,
                 bootstrap=inputs.bootstrap)
@@ -360,11 +416,13 @@ def _slices_section(inputs: ReportInputs, steps: _Steps) -> str:
     skipped = [f for f in plan if f.kind == "skipped"]
     terms: dict[str, list[SpanTerm] | SpanScopeError] = {}
     slice_html = []
+    variant = _chosen(inputs, SLICE_METRIC)
     for k, dim in enumerate(dims):
         steps.next(f"slices: {dim} ({k + 1} of {len(dims)})")
         slice_html.append(_slice_dimension(inputs, dim, terms))
     return (
-        "<section id='slices'><h2>Slices</h2><p>Martino scores per bucket. A span-level "
+        "<section id='slices'><h2>Slices</h2><p>Martino scores"
+        f"{f' (variant <b>{esc(variant)}</b>)' if variant else ''} per bucket. A span-level "
         "bucket holds the pairs whose reference span (recall) or predicted span (precision) "
         "falls in it; a document-level bucket holds whole documents. Bucket edges come from "
         "the reference.</p>" + _shared_note(inputs) + (
@@ -388,12 +446,12 @@ def _shared_note(inputs: ReportInputs) -> str:
             "most in small buckets.</p>")
 
 
-def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
+def _confusion_table(inputs: ReportInputs, system: AnnotationSet, tax: Taxonomy) -> str:
     from core.metrics.labels import confusion
 
     try:
         m = confusion(inputs.gold, AnnotationSet(system.name, system.spans, "system", False),
-                      level=inputs.level, taxonomy=inputs.taxonomy)
+                      level=inputs.level, taxonomy=tax)
     except SpanScopeError as exc:
         return f"<p>{esc(system.name)}: {esc(exc)}</p>"
     peak = max([1, *m.counts.values()])
@@ -412,8 +470,8 @@ def _confusion_table(inputs: ReportInputs, system: AnnotationSet) -> str:
             f"{''.join(body)}</tbody></table>")
 
 
-def _confusion_section(inputs: ReportInputs) -> str:
-    conf_html = [_confusion_table(inputs, s) for s in inputs.systems]
+def _confusion_section(inputs: ReportInputs, taxes: Mapping[str, Taxonomy]) -> str:
+    conf_html = [_confusion_table(inputs, s, taxes[s.name]) for s in inputs.systems]
     return ("<section id='confusion'><h2>Label confusion</h2><p>Every overlapping "
             "(reference, prediction) pair counts once in (reference label, predicted "
             "label); missed and spurious spans in their own row and column "
@@ -482,14 +540,33 @@ def _worst_section(inputs: ReportInputs, tables: Tables,
             f"{legend}</p>{''.join(doc_html)}</section>")
 
 
-def _provenance_section(command: str, tax: Taxonomy) -> str:
+def _provenance_section(command: str, taxes: Mapping[str, Taxonomy],
+                        variants: Mapping[str, str] | None = None) -> str:
     vers = versions()
+    # Only a chosen variant is a row: the default report's table stays as it was.
+    chosen = "; ".join(f"{m} {v}" for m, v in (variants or {}).items())
     prov = html_table([{"what": "command", "value": command},
                        *({"what": k, "value": v} for k, v in vers.items()),
                        {"what": "generated (UTC)",
                         "value": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")},
-                       {"what": "taxonomy", "value": tax.name}])
+                       {"what": "taxonomy", "value": _taxonomy_names(taxes)},
+                       *([{"what": "variants", "value": chosen}] if chosen else [])])
     return f"<section id='provenance'><h2>How this report was made</h2>{prov}</section>"
+
+
+def _taxonomy_names(taxes: Mapping[str, Taxonomy]) -> str:
+    """The taxonomies' name, or each system's when they differ.
+
+    >>> from core.model.taxonomy import flat, mafalda
+    >>> _taxonomy_names({"a": mafalda(), "b": mafalda()})
+    'MAFALDA'
+    >>> _taxonomy_names({"a": mafalda(), "b": flat(["Doubt"])})
+    'MAFALDA (a); labels of the data (b)'
+    """
+    names = {s: t.name for s, t in taxes.items()}
+    if len(set(names.values())) <= 1:
+        return next(iter(names.values()), "")
+    return "; ".join(f"{n} ({s})" for s, n in names.items())
 
 
 Progress = Callable[[str, int, int], None]
@@ -518,27 +595,29 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     """The report as one HTML string (module docstring). ``progress`` is told each step as it
     starts (:data:`Progress`): each system's error categories, each system's scores, each
     slice dimension, the label confusion and the worst documents; at 10,000 documents the
-    slices take most of the time (the bootstrap draws of their buckets)."""
+    slices take most of the time (the bootstrap draws of their buckets). A metric variant
+    other than the default (``inputs.variants``) is named in the scores, the slices and the
+    provenance."""
     gold, systems = inputs.gold, list(inputs.systems)
-    tax = inputs.taxonomy or for_labels([*gold.labels(),
-                                         *(lab for s in systems for lab in s.labels())])
-    inputs = ReportInputs(gold, systems, inputs.texts, inputs.level, inputs.metadata, tax,
-                          inputs.n_resamples, inputs.seed, inputs.bootstrap)
+    check_variants(inputs.variants)
+    inputs = replace(inputs, systems=systems)
+    taxes = {s.name: taxonomy_of(inputs, s) for s in systems}
     steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2, progress)
     tables: dict[str, ErrorTable | str] = {}
     for s in systems:
         steps.next(f"error categories of {s.name}")
         try:
-            tables[s.name] = categorise(gold, s, level=inputs.level, taxonomy=tax)
+            tables[s.name] = categorise(gold, s, level=inputs.level, taxonomy=taxes[s.name])
         except SpanScopeError as exc:
             tables[s.name] = str(exc)
-    score_rows, doc_f1 = _scores(inputs, tables, steps)
+    score_rows, doc_f1 = _scores(inputs, tables, steps, taxes)
     sections = [_scores_section(inputs, score_rows), _categories_section(inputs, tables),
                 _slices_section(inputs, steps)]
     steps.next("label confusion")
-    sections.append(_confusion_section(inputs))
+    sections.append(_confusion_section(inputs, taxes))
     steps.next("the worst documents")
-    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, tax)]
+    sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, taxes, {
+        m: v for m in inputs.variants if (v := _chosen(inputs, m)) is not None})]
     steps.finish()
     systems_list = ", ".join(esc(s.name) for s in systems)
     return (

@@ -11,14 +11,14 @@ import shlex
 import sys
 from pathlib import Path
 
-from core.analysis.report import ReportInputs, build_report
+from core.analysis.report import ReportInputs, build_report, check_variants
 from core.analysis.slices import BOOTSTRAPS, meta_plan, skipped_note
 from core.cli.common import Subparsers, command_parser, read_options
 from core.cli.errors import absent_documents
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.formats.atomic import check_writable, write_file
 from core.model import bounds
-from core.model.errors import InputError
+from core.model.errors import InputError, ParameterError
 
 NAME = "report"
 DEFAULT_TITLE = "SpanScope error report"
@@ -41,6 +41,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    help="the slices' intervals: per-slice (default) resamples each bucket's "
                    "documents; shared draws the corpus's documents once for every bucket "
                    "(fewer draws, different intervals; docs/report.md)")
+    p.add_argument("--variant", action="append", default=[], metavar="METRIC=VARIANT",
+                   help="score METRIC in VARIANT (repeatable, e.g. martino=semeval2020-tc "
+                   "mafalda=metrics-py; default: each metric's first, see score --help); "
+                   "martino's also drives the slices and the worst documents")
     p.add_argument("--title", default=DEFAULT_TITLE, help="the report's title")
     return p
 
@@ -54,6 +58,8 @@ def command_line(args: argparse.Namespace) -> str:
         argv += ["--meta", args.meta]
     if args.bootstrap != "per-slice":  # the default report's command stays as it was
         argv += ["--bootstrap", args.bootstrap]
+    for value in args.variant:
+        argv += ["--variant", value]
     if args.title != DEFAULT_TITLE:
         argv += ["--title", args.title]
     for flag, value in (("--gold-format", args.gold_format), ("--pred-format", args.pred_format)):
@@ -62,9 +68,30 @@ def command_line(args: argparse.Namespace) -> str:
     return shlex.join(argv)
 
 
+def variants(values: list[str]) -> dict[str, str]:
+    """``--variant METRIC=VARIANT`` values as a mapping (the last of a metric wins), checked.
+
+    >>> variants(["martino=nlp4if2019", "mafalda=paper"])
+    {'martino': 'nlp4if2019', 'mafalda': 'paper'}
+    """
+    out: dict[str, str] = {}
+    for value in values:
+        metric, sep, variant = value.partition("=")
+        if not sep:
+            raise InputError(f"--variant expects METRIC=VARIANT (e.g. martino=nlp4if2019), "
+                             f"got {value!r}")
+        out[metric.strip()] = variant.strip()
+    try:
+        check_variants(out)
+    except ParameterError as exc:
+        raise InputError(f"{exc} (option --variant)") from exc
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
+    chosen = variants(args.variant)  # a bad --variant: before reading
     check_writable(args.output)  # before the bootstrap, not after it
     metadata = load_metadata(args.gold, args.meta)  # a bad --meta: one line, before warnings
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
@@ -83,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: {skipped_note(field)}", file=sys.stderr)
     html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
                                      metadata, None, args.samples, args.seed,
-                                     args.bootstrap),
+                                     args.bootstrap, chosen),
                         command=command_line(args), title=args.title)
     out = Path(args.output)
     write_file(out, html)

@@ -194,3 +194,113 @@ def test_one_document_shows_no_interval_in_the_scores_and_the_slices() -> None:
     rows = [re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in label.split("<tr>")[2:]]
     assert rows and all(r[head.index("F1 low")] == r[head.index("F1 high")] == "—"
                         for r in rows)
+
+
+def _scores_of(html: str) -> str:
+    return html[html.index("<section id='scores'>"):html.index("<section id='categories'>")]
+
+
+def test_a_chosen_variant_scores_the_report_and_the_report_names_it() -> None:
+    """``ReportInputs.variants``: Martino in semeval2020-si scores system_b 0.6101 (0.3408 in
+    the default semeval2021), in the scores, the slices and the worst documents' ranking;
+    MAFALDA's column stays, and the report names the variant where it is used."""
+    from core.formats import ReadOptions, load_path
+    from core.metrics import registry
+
+    loaded = load_path(PROP / "gold.json")
+    pred = load_path(PROP / "system_b.json", options=ReadOptions(role="system")).set
+    martino = registry.get("martino")
+    f1 = {v: martino.score_sets(loaded.set, pred, variant=v).f1
+          for v in ("semeval2021", "semeval2020-si")}
+    assert round(f1["semeval2021"], 4) == 0.3408 and round(f1["semeval2020-si"], 4) == 0.6101
+
+    def report(**variants: str) -> str:
+        return build_report(ReportInputs(loaded.set, [pred], loaded.texts, n_resamples=20,
+                                         variants=variants), command="x")
+
+    default, chosen = report(), report(martino="semeval2020-si")
+    assert f"<td class='num'>{f1['semeval2021']:.4f}</td>" in _scores_of(default)
+    assert f"<td class='num'>{f1['semeval2020-si']:.4f}</td>" in _scores_of(chosen)
+    assert f"<td class='num'>{f1['semeval2021']:.4f}</td>" not in _scores_of(chosen)
+    assert "SemEval-2021 variant" in _scores_of(default)
+    assert ("variant <b>semeval2020-si</b> (chosen; the default is semeval2021)"
+            in _scores_of(chosen))
+    assert "Martino scores (variant <b>semeval2020-si</b>) per bucket" in chosen
+    assert "<td>variants</td><td>martino semeval2020-si</td>" in chosen
+    assert "<td>variants</td>" not in default and "(chosen;" not in default
+
+    def slices(html: str) -> str:
+        return html[html.index("id='slices'"):html.index("id='confusion'")]
+
+    assert slices(default) != slices(chosen)
+    # The default variant named explicitly is the default report.
+    named = report(martino="semeval2021")
+    assert _scores_of(named) == _scores_of(default) and slices(named) == slices(default)
+
+
+def test_a_mafalda_variant_changes_mafalda_alone() -> None:
+    from core.formats import ReadOptions, load_path
+
+    maf = ROOT / "sample_data" / "mafalda"
+    loaded = load_path(maf / "gold.jsonl")
+    pred = load_path(maf / "system_b.jsonl", options=ReadOptions(role="system")).set
+    default, chosen = (
+        build_report(ReportInputs(loaded.set, [pred], loaded.texts, n_resamples=20,
+                                  variants=v), command="x")
+        for v in ({}, {"mafalda": "metrics-py"}))
+    assert "<td class='num'>0.5435</td>" in _scores_of(default)  # MAFALDA F1, paper
+    assert "<td class='num'>0.5738</td>" in _scores_of(chosen)  # MAFALDA F1, metrics-py
+    assert "MAFALDA (Helwe et al. 2024), variant <b>metrics-py</b>" in _scores_of(chosen)
+    assert "Martino scores per bucket" in chosen  # Martino's slices as they were
+
+
+def test_cli_variant_option_is_used_named_in_the_command_and_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["report", str(PROP / "gold.json"), str(PROP / "system_b.json"), "--samples", "20"]
+    assert main([*argv, "-o", str(tmp_path / "a.html"), "--variant",
+                 "martino=semeval2020-si"]) == 0
+    html = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert "--seed 0 --variant martino=semeval2020-si" in html
+    assert "<td class='num'>0.6101</td>" in _scores_of(html)
+    capsys.readouterr()
+    for bad, says in (("martino=bogus", "The 'variant' parameter of martino must be one of"),
+                      ("nervaluate=x", "The 'variants' parameter of the report must be one "
+                       "of {'martino', 'mafalda'}"),
+                      ("martino", "--variant expects METRIC=VARIANT")):
+        assert main([*argv, "-o", str(tmp_path / "b.html"), "--variant", bad]) == 1
+        assert says in capsys.readouterr().err
+    assert not (tmp_path / "b.html").exists()
+
+
+def test_each_system_is_grouped_by_the_taxonomy_of_its_own_pair() -> None:
+    """The report groups each system's labels (levels 1 and 0: its MAFALDA scores, categories
+    and label confusion) by the taxonomy of the reference and that system, as the Errors
+    page, ``errors`` and ``score --metric mafalda`` do: one system with a label outside
+    MAFALDA's taxonomy no longer turns the other systems' level-1 fallacy groups into one class
+    per label."""
+    from core.analysis.errors import categorise
+    from core.formats import ReadOptions, load_path
+    from core.metrics.labels import confusion
+    from core.model.taxonomy import for_labels
+
+    maf = ROOT / "sample_data" / "mafalda"
+    loaded = load_path(maf / "gold.jsonl")
+    gold = loaded.set
+    a = load_path(maf / "system_a.jsonl", options=ReadOptions(role="system")).set
+    stray = AnnotationSet("stray", {d: tuple(Span(s.start, s.end, "Doubt") for s in a.get(d))
+                                    for d in a.doc_ids}, role="system")
+    own = for_labels([*gold.labels(), *a.labels()])
+    assert own.name == "MAFALDA"
+    html = build_report(ReportInputs(gold, [a, stray], loaded.texts, level=1, n_resamples=20),
+                        command="x")
+    conf = html[html.index("id='confusion'"):html.index("id='worst'")]
+    a_table = conf[conf.index(f"<h3>{a.name}</h3>"):conf.index("<h3>stray</h3>")]
+    grouped = confusion(gold, a, level=1, taxonomy=own)
+    for column in grouped.columns:
+        assert f"<th class='col'>{column}</th>" in a_table
+    cats = html[html.index("id='categories'"):html.index("id='slices'")]
+    counts = categorise(gold, a, level=1, taxonomy=own).counts("reference")
+    for category in ("correct", "boundary", "missed"):
+        assert (f"<td>{a.name}</td><td>{category}</td><td class='num'>{counts[category]}</td>"
+                in cats)
+    assert "<td>taxonomy</td><td>MAFALDA (system_a); labels of the data (stray)</td>" in html

@@ -341,3 +341,46 @@ def test_mafalda_s_job_is_done_for_the_page_once_the_pair_s_scores_have_it() -> 
     assert not polled.done() and polled.title == job.title and polled.started is None
     ready[0] = True
     assert polled.done() and not job.done()
+
+
+def test_the_line_at_one_follows_the_theme(make_app, monkeypatch) -> None:
+    """The dashed line at 1 (a value past 1 is shown against it) is drawn in the theme's text
+    colour the page passes (``ui.theme.theme_ink``): a fixed #555555 was 2.5:1 on the dark
+    theme's background. Without one it is a grey readable on either theme."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from ui import theme
+
+    def step(title: str, value: float, official: bool) -> differences.Step:
+        score = cast(Any, SimpleNamespace(f1=value, recall=value, precision=value))
+        return differences.Step(title, title, "", cast(Any, None), score, official=official)
+
+    steps = [step("a", 0.9, True), step("b", 1.3, False), step("c", 1.3, True)]
+
+    def line_at_one(fig) -> str:  # -> the colour of the line at x = 1
+        (shape,) = [s for s in fig.layout.shapes if s.x0 == 1]
+        return str(shape.line.color)
+
+    assert line_at_one(diff.waterfall(steps, "recall", title="t", ink="#fafafa")) == "#fafafa"
+    assert line_at_one(diff.waterfall(steps, "recall", title="t")) == theme.EITHER_GREY
+
+    for kind, ink in (("dark", theme.DARK_INK), ("light", theme.LIGHT_INK)):
+        monkeypatch.setattr(theme, "st", SimpleNamespace(
+            get_option=lambda name: None,
+            context=SimpleNamespace(theme=SimpleNamespace(type=kind))))
+        assert theme.theme_ink() == ink
+    monkeypatch.undo()
+
+    inks: list[str] = []
+    real = diff.waterfall_of
+
+    def spy(*args):  # -> go.Figure
+        inks.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(diff, "theme_ink", lambda: theme.DARK_INK)  # as a dark browser says
+    monkeypatch.setattr(diff, "waterfall_of", spy)
+    at = make_app("pages/differences.py", params={"b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert inks == [theme.DARK_INK]

@@ -492,32 +492,88 @@ def test_kept_figures_are_the_ones_drawn_for_the_view(make_app) -> None:
     assert json.loads(first[0])["data"] == json.loads(fresh.to_json())["data"]
 
 
-def test_the_report_says_it_does_not_score_with_the_variant_chosen_on_the_page(
-        make_app, monkeypatch) -> None:
-    """Tour 4 item 6: with Da San Martino's semeval2020-tc chosen, the page and the report say
-    plainly that the report scores in the default variants (as python -m core report); with the
-    defaults, neither says a word."""
+def test_the_report_scores_in_the_variant_chosen_on_the_page(make_app, monkeypatch) -> None:
+    """Tour 4 item 6: with Da San Martino's nlp4if2019 chosen, the page writes the report in
+    it (``write_report`` gets the session's variants, the report names the variant) and needs
+    no note; with the defaults the report is the default report."""
     from core.metrics import registry
     from ui import results
 
     err_ui.report_job.clear()
     at = _tab(make_app("pages/errors.py"), 4)
-    assert not [i for i in at.info if "default variant" in i.value]
-    at.session_state[results.variant_key("martino")] = "semeval2020-tc"
+    assert not [i for i in at.info if "The report" in i.value]
+    at.session_state[results.variant_key("martino")] = "nlp4if2019"
     at = _tab(at, 4)
     assert not at.exception, [e.value for e in at.exception]
-    (info,) = [i.value.replace("\\", "") for i in at.info if "default variant" in i.value]
-    title = registry.get("martino").title
-    assert f"{title} in semeval2021, not the semeval2020-tc chosen on the page" in info
+    assert not [i for i in at.info if "The report" in i.value]  # the variant applies
+    calls: list[dict[str, object]] = []
     written: list[str] = []
     real = err_ui.write_report
-    monkeypatch.setattr(err_ui, "write_report", lambda *a, **k: (written.append(real(*a, **k)),
-                                                                  written[-1])[1])
+
+    def spy(*a, **k):  # -> str
+        calls.append(k)
+        written.append(real(*a, **k))
+        return written[-1]
+
+    monkeypatch.setattr(err_ui, "write_report", spy)
     at.button(key="err_report_write").click().run()
     for thread in _report_threads():
         thread.join(120)
     (html,) = written
-    assert "not the semeval2020-tc chosen on the page" in html
+    assert calls[0]["variants"] == {"martino": "nlp4if2019",
+                                    "mafalda": registry.get("mafalda").default_variant}
+    scores = html[html.index("<section id='scores'>"):html.index("<section id='categories'>")]
+    assert "variant <b>nlp4if2019</b> (chosen; the default is semeval2021)" in scores
+    assert "Martino scores (variant <b>nlp4if2019</b>) per bucket" in html
+    assert "variants Da San Martino nlp4if2019" in html  # the page's "command"
+    assert "not in the" not in html and "The report:" not in html
+
+
+def test_the_report_says_its_slices_are_martinos_when_the_page_slices_with_mafalda(
+        make_app) -> None:
+    """The one choice the report cannot follow: it slices with Da San Martino's metric alone,
+    so with MAFALDA chosen for the slices the page says so (and the report's command line)."""
+    err_ui.report_job.clear()
+    at = _tab(make_app("pages/errors.py"), 4)
+    at.radio(key=err_ui.K_ERR_METRIC).set_value("mafalda").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (info,) = [i.value.replace("\\", "") for i in at.info if "The report" in i.value]
+    assert "its slices score Da San Martino (semeval2021), not MAFALDA (paper) as the " \
+        "slices above" in info
+
+
+def test_the_page_report_groups_each_system_as_the_page_does(make_app) -> None:
+    """The report written from the page groups each system's labels by the taxonomy the page
+    uses for that system (``results.taxonomy_for(ws, ref, system)``): a second system with a
+    label outside MAFALDA's taxonomy leaves system_a's level-1 fallacy groups as the page shows
+    them. The page runs on that workspace, the report's call is the page's."""
+    from core.metrics.labels import confusion
+    from core.model import AnnotationSet, Span
+    from ui import results
+
+    base = state.build_workspace(state.sample_reports("mafalda"), key="sample:mafalda",
+                                 title="mafalda", shareable=True)
+    a = base.sets["system_a"]
+    stray = AnnotationSet("stray", {d: tuple(Span(s.start, s.end, "Doubt") for s in a.get(d))
+                                    for d in a.doc_ids}, "system")
+    report = state.FileReport("stray.json", "test", "system", "stray", dict(base.corpus.texts),
+                              (stray,))
+    ws = state.build_workspace([*state.sample_reports("mafalda"), report],
+                               key="test:mafalda-stray", title="mafalda and a stray label",
+                               shareable=False)
+    at = make_app()
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.switch_page("pages/errors.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    page = confusion(ws.sets["gold"], ws.sets["system_a"], level=1,
+                     taxonomy=results.taxonomy_for(ws, "gold", "system_a"))
+    html = err_ui.write_report(ws, "gold", ("system_a", "stray"), 1, 20, 0, "", None)
+    conf = html[html.index("id='confusion'"):html.index("id='worst'")]
+    mine = conf[conf.index("<h3>system_a</h3>"):conf.index("<h3>stray</h3>")]
+    assert "credibility" in page.columns
+    for column in page.columns:
+        assert f"<th class='col'>{column}</th>" in mine
 
 
 def test_the_category_tables_downloads_come_before_the_links_in_page_order(make_app) -> None:
