@@ -1,0 +1,87 @@
+"""Writers that ``convert`` uses keep what their format can hold, and say what it cannot.
+
+Found by a command-line tour: a DocBin widened every span of unspaced Chinese to its whole
+sentence without a word, MAFALDA files were written with labels the MAFALDA reader then refused,
+WebAnno TSV added a newline to each text, and a mistyped output folder was created silently.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.formats import load_files
+from core.formats.tools import convert
+from core.model import AnnotationSet, Span
+
+CJK = "公諱浩，建炎、紹興間來寓四明。公字浩然，曾祖德安，杭州助教。"
+EMOJI = "I 💖 NY!🎉 great"
+ENGLISH = "Left ventricle shows focal thickening."
+
+
+def _docbin_round_trip(texts: dict[str, str], spans: dict[str, tuple[Span, ...]]
+                       ) -> dict[str, tuple[Span, ...]]:
+    from core.formats.spacy_docs import docbin_bytes
+
+    data = docbin_bytes(dict(texts), AnnotationSet("a", spans, "gold"))
+    back = load_files({"x.spacy": data})
+    assert back.texts == texts
+    return dict(back.sets[0].spans)
+
+
+@pytest.mark.parametrize(("text", "spans"), [
+    (CJK, (Span(0, 1, "P"), Span(2, 3, "P"), Span(5, 7, "T"), Span(10, 14, "L"))),
+    (EMOJI, (Span(2, 3, "E"), Span(5, 7, "LOC"), Span(7, 8, "E"))),
+    (ENGLISH, (Span(0, 4, "Pos"), Span(21, 25, "Val"), Span(15, 24, "X"))),
+])
+def test_docbin_keeps_every_span_exactly_in_cjk_emoji_and_english(
+        text: str, spans: tuple[Span, ...]) -> None:
+    assert _docbin_round_trip({"d": text}, {"d": tuple(sorted(spans))}) == {
+        "d": tuple(sorted(spans))}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_docbin_round_trip_is_exact_for_any_spans(data: st.DataObject) -> None:
+    text = data.draw(st.text(st.sampled_from(list("ab 公諱,.\n💖-")), min_size=1, max_size=20))
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, len(text) - 1),
+                                         st.integers(1, len(text))), max_size=4))
+    spans = tuple(sorted({Span(min(s, e - 1), e, "L") for s, e in pairs if e > 0}))
+    assert _docbin_round_trip({"d": text}, {"d": spans}) == {"d": spans}
+
+
+def _doccano(path: Path, rows: list[tuple[str, list[list[object]]]]) -> Path:
+    path.write_text("".join(json.dumps({"id": i + 1, "text": t, "label": lab},
+                                       ensure_ascii=False) + "\n"
+                            for i, (t, lab) in enumerate(rows)), encoding="utf-8")
+    return path
+
+
+def test_convert_to_docbin_notes_the_cut_tokens_and_scores_one(tmp_path: Path) -> None:
+    src = _doccano(tmp_path / "in.jsonl", [(CJK, [[0, 1, "P"], [5, 7, "T"]]),
+                                          (ENGLISH, [[21, 25, "Val"]])])
+    messages = convert(src, tmp_path / "out.spacy", to="spacy")
+    notes = [m for m in messages if "cut at span edges" in m]
+    assert len(notes) == 1
+    assert notes[0].startswith("note: 2 tokens of spaCy's blank English tokenizer are cut")
+    assert "one token per sentence" in notes[0]
+    back = load_files({"out.spacy": (tmp_path / "out.spacy").read_bytes()})
+    assert dict(back.sets[0].spans) == {"1": (Span(0, 1, "P"), Span(5, 7, "T")),
+                                        "2": (Span(21, 25, "Val"),)}
+
+
+def test_docbin_names_the_spans_it_cannot_place() -> None:
+    from core.formats.spacy_docs import docbin_notes
+
+    aset = AnnotationSet("a", {"d": (Span(1, 3, "A"), Span(3, 40, "B"))}, "gold")
+    notes = docbin_notes({"d": "abc def"}, aset)
+    assert notes == ["note: 1 tokens of spaCy's blank English tokenizer are cut at span edges "
+                     "so that every span keeps its exact offsets (unspaced text, such as "
+                     "Chinese or Japanese, is one token per sentence); the longest: document "
+                     "'d', 'abc' cut into 2 tokens",
+                     "warning: 1 spans end beyond their document's text and are left out of "
+                     "the DocBin: document 'd' [3, 40) 'B'"]
