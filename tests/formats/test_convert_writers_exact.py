@@ -85,3 +85,26 @@ def test_docbin_names_the_spans_it_cannot_place() -> None:
                      "'d', 'abc' cut into 2 tokens",
                      "warning: 1 spans end beyond their document's text and are left out of "
                      "the DocBin: document 'd' [3, 40) 'B'"]
+
+
+def test_mafalda_writer_refuses_labels_its_reader_refuses(tmp_path: Path) -> None:
+    from core.formats import load_path
+    from core.model.errors import FormatError
+
+    src = _doccano(tmp_path / "in.jsonl", [("They lie. Everyone knows it.",
+                                            [[0, 8, "Loaded Language"], [9, 28, "ad populum"]])])
+    with pytest.raises(FormatError) as exc:
+        convert(src, tmp_path / "out.jsonl", to="mafalda")
+    message = str(exc.value)
+    assert message.startswith(f"{tmp_path / 'out.jsonl'}: 1 labels are not names of the "
+                              "MAFALDA taxonomy: 'Loaded Language'; a MAFALDA file holds only "
+                              "these: nothing, ")
+    assert message.endswith("Rename the labels to MAFALDA's names first, or write a format "
+                            "that takes any label (doccano, spacy, spans-csv)")
+    assert not (tmp_path / "out.jsonl").exists()
+    # MAFALDA names in any case are written, and read back.
+    _doccano(src, [("They lie. Everyone knows it.", [[9, 28, "Ad Populum"]])])
+    convert(src, tmp_path / "out.jsonl", to="mafalda")
+    back = load_path(tmp_path / "out.jsonl")
+    assert back.format == "mafalda"
+    assert dict(back.sets[0].spans) == {"1": (Span(9, 28, "ad populum"),)}
