@@ -108,3 +108,23 @@ def test_mafalda_writer_refuses_labels_its_reader_refuses(tmp_path: Path) -> Non
     back = load_path(tmp_path / "out.jsonl")
     assert back.format == "mafalda"
     assert dict(back.sets[0].spans) == {"1": (Span(9, 28, "ad populum"),)}
+
+
+def test_webanno_tsv_notes_the_line_break_it_cannot_leave_out(tmp_path: Path) -> None:
+    from core.formats import load_path
+
+    src = _doccano(tmp_path / "in.jsonl", [("Alice met Bob.", [[0, 5, "PER"]]),
+                                          ("Carol left.\n", [[0, 5, "PER"]])])
+    messages = convert(src, tmp_path / "out", to="webanno-tsv")
+    assert ("note: 1 document texts do not end with a line break; WebAnno TSV cannot hold such "
+            "a text (a reader ends every #Text= line with one), so they are read back one line "
+            "break longer, offsets unchanged, e.g. '1'") in messages
+    back = load_path(tmp_path / "out")
+    assert back.texts == {"1": "Alice met Bob.\n", "2": "Carol left.\n"}
+    assert dict(back.sets[0].spans) == {"1": (Span(0, 5, "PER"),), "2": (Span(0, 5, "PER"),)}
+    # Texts that end with a line break come back equal, and nothing is noted.
+    _doccano(src, [("Alice met Bob.\n", [[0, 5, "PER"]]), ("Carol\nleft.\n\n", [])])
+    messages = convert(src, tmp_path / "out2", to="webanno-tsv")
+    assert not [m for m in messages if m.startswith("note")]
+    assert load_path(tmp_path / "out2").texts == {"1": "Alice met Bob.\n",
+                                                  "2": "Carol\nleft.\n\n"}
