@@ -128,3 +128,31 @@ def test_webanno_tsv_notes_the_line_break_it_cannot_leave_out(tmp_path: Path) ->
     assert not [m for m in messages if m.startswith("note")]
     assert load_path(tmp_path / "out2").texts == {"1": "Alice met Bob.\n",
                                                   "2": "Carol\nleft.\n\n"}
+
+
+def test_conll_refusal_says_unspaced_text_is_one_token(tmp_path: Path) -> None:
+    from core.model.errors import FormatError
+
+    src = _doccano(tmp_path / "in.jsonl", [(CJK, [[2, 4, "W1"], [10, 12, "W2"]])])
+    with pytest.raises(FormatError) as exc:
+        convert(src, tmp_path / "out.conll", to="conll")
+    assert str(exc.value) == (
+        f"{tmp_path / 'out.conll'}: document '1': spans [2, 4) 'W1' and [10, 12) 'W2' share a "
+        "token; a CoNLL tag column holds one label per token (the token is 30 characters long: "
+        "the text has no spaces between words, so a whole sentence is one token; webanno-tsv "
+        "and spacy (OUT.spacy) cut tokens at span edges instead)")
+
+
+def test_adjudicate_min_agree_above_the_annotators_shows_its_own_usage(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from core.cli import main
+
+    src = _doccano(tmp_path / "a.jsonl", [(ENGLISH, [[0, 4, "X"]])])
+    status = main(["adjudicate", str(src), str(src), "--min-agree", "3", "-o",
+                   str(tmp_path / "c.jsonl"), "--to", "doccano"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("usage: python -m core adjudicate [-h] --min-agree K")
+    assert err.endswith("\npython -m core adjudicate: error: --min-agree 3 is more than the 2 "
+                        "annotators given (each annotation set is one annotator)\n")
+    assert not (tmp_path / "c.jsonl").exists()
