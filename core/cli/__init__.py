@@ -111,8 +111,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         return 130
     except UsageError as exc:
         param = exc.param if isinstance(exc, ParameterError) else None
-        parser.print_usage(sys.stderr)
-        print(f"{prog}: error: {one_line(flag_message(str(exc), flags, param))}",
+        shown = _command_parser(parser, named)  # the command's usage, as argparse shows it
+        shown.print_usage(sys.stderr)
+        print(f"{shown.prog}: error: {one_line(flag_message(str(exc), flags, param))}",
               file=sys.stderr)
         return 2
     except SpanScopeError as exc:
@@ -123,6 +124,16 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         where = f"{name}: " if name else ""
         print(one_line(f"error: {where}{exc.strerror or exc}"), file=sys.stderr)
         return 1
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str | None
+                    ) -> argparse.ArgumentParser:
+    """The parser of sub-command ``name``, or ``parser`` when there is none."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            sub: argparse.ArgumentParser = action.choices[name]
+            return sub
+    return parser
 
 
 @contextlib.contextmanager

@@ -43,7 +43,7 @@ from core.formats.atomic import check_writable, commit
 from core.formats.tools import output_is_folder, render_sets
 from core.model import bounds
 from core.model.alignment import Alignment
-from core.model.errors import ParameterError
+from core.model.errors import ParameterError, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this command needs it
     from core.analysis.consensus import Consensus
@@ -128,9 +128,8 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
         options=read_options(args, beyond_text=bounds.from_args(args)), warnings=read_warnings,
         aligned=aligned)
     if args.min_agree > len(sets):
-        raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
-                             f"most the number of annotation sets ({len(sets)}). Got "
-                             f"{args.min_agree!r} instead.")
+        raise UsageError(f"--min-agree {args.min_agree} is more than the {len(sets)} "
+                         f"annotators given (each annotation set is one annotator)")
     from core.analysis.consensus import consensus, decisions_csv
 
     result = consensus(sets, texts, min_agree=args.min_agree, match=args.match,

@@ -70,8 +70,9 @@ def write_file(path: str | Path, content: Content) -> None:
 
 def check_writable(path: str | Path, *, folder: bool = False) -> None:
     """Refuse, before any computation, an output that cannot be written: a folder where a file
-    is wanted (or the reverse), or a place where no file can be created (the nearest folder
-    that exists is probed with a temporary file, which is removed)."""
+    is wanted (or the reverse), a folder that does not exist (a folder output itself may be
+    missing: it is created, but not its parent), or a place where no file can be created (the
+    folder is probed with a temporary file, which is removed)."""
     out = Path(path)
     if out.exists():
         if folder and not out.is_dir():
@@ -81,8 +82,11 @@ def check_writable(path: str | Path, *, folder: bool = False) -> None:
         if not folder and not out.is_file():
             return  # a device or a pipe: written directly
     parent = out.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    if not parent.exists():
+        # A typo in a folder name should not create a tree of folders: refuse, as cp and tar
+        # do. A folder output itself (brat, PTC, shards) is created, one level.
+        raise FormatError(str(out), f"cannot write it: the folder {parent} does not exist "
+                          "(create it first)")
     if not parent.is_dir():
         raise FormatError(str(out), f"cannot write it: {parent} is not a folder")
     probe = parent / f".spanscope-probe.{_token()}.tmp"

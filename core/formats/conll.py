@@ -667,10 +667,17 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
             if owner[i] is not None:
                 other = owner[i]
                 assert other is not None
+                size = flat[i][1] - flat[i][0]
+                # Text without spaces between words (Chinese, Japanese, Thai) is one token per
+                # run of non-spaces: say so, or the refusal reads as a bug in the spans.
+                unspaced = (f" (the token is {size} characters long: the text has no spaces "
+                            "between words, so a whole sentence is one token; webanno-tsv and "
+                            "spacy (OUT.spacy) cut tokens at span edges instead)"
+                            if size > 20 else "")
                 raise FormatError("<output>", f"document {doc_id!r}: spans [{other.start}, "
                                   f"{other.end}) {other.label!r} and [{span.start}, {span.end}) "
                                   f"{span.label!r} share a token; a CoNLL tag column holds one "
-                                  "label per token")
+                                  f"label per token{unspaced}")
             owner[i] = span
         if any(c in span.label for c in " \t") or not span.label:
             raise FormatError("<output>", f"label {span.label!r} cannot be a CoNLL tag type "

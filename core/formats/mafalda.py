@@ -196,6 +196,17 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
         raise FormatError("<output>", f"the mafalda format holds one annotation set, got "
                           f"{len(sets)}; pick one with --set")
     aset = sets[0]
+    foreign = sorted({s.label for _, items in aset for s in items
+                      if not _mafalda_name(s.label)})
+    if foreign:
+        # The reader refuses them (docs/mafalda.md), so the file could not be read back.
+        shown = ", ".join(repr(lab) for lab in foreign[:5])
+        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        raise FormatError("<output>", f"{len(foreign)} labels are not names of the MAFALDA "
+                          f"taxonomy: {shown}{more}; a MAFALDA file holds only these: "
+                          f"{', '.join(mafalda().names())}. Rename the labels to MAFALDA's "
+                          "names first, or write a format that takes any label (doccano, "
+                          "spacy, spans-csv)")
     lines = []
     for doc, items in aset.spans.items():
         lines.append(json.dumps({"id": doc, "text": texts.get(doc),

@@ -420,7 +420,8 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
 def docbin_bytes(texts: Mapping[str, str | None], aset: AnnotationSet, *,
                  group: str = "sc") -> bytes:
     """A DocBin of ``aset`` (spans in span group ``group``, or ``ents``), tokenised by a blank
-    English pipeline; a span whose edges are not token edges is widened to them."""
+    English pipeline whose tokens are cut at every span edge inside them, so that each span
+    keeps its exact offsets (:func:`docbin_notes` says what was cut or left out)."""
     spacy = import_spacy()
     from spacy.tokens import DocBin
 
@@ -430,10 +431,9 @@ def docbin_bytes(texts: Mapping[str, str | None], aset: AnnotationSet, *,
         text = texts.get(doc_id)
         if text is None:
             raise FormatError("<output>", f"document {doc_id!r} has no text")
-        doc = nlp.make_doc(text)
-        made = [doc.char_span(s.start, s.end, label=s.label, alignment_mode="expand")
-                for s in spans]
-        kept = [m for m in made if m is not None]
+        doc = _cut_doc(nlp, text, spans)[0]
+        made = [doc.char_span(s.start, s.end, label=s.label) for s in spans]
+        kept = [m for m in made if m is not None]  # beyond the text: docbin_notes names them
         if group == "ents":
             doc.ents = kept
         else:
@@ -442,3 +442,69 @@ def docbin_bytes(texts: Mapping[str, str | None], aset: AnnotationSet, *,
         out.add(doc)
     data: bytes = out.to_bytes()
     return data
+
+
+def docbin_notes(texts: Mapping[str, str | None], aset: AnnotationSet) -> list[str]:
+    """What :func:`docbin_bytes` changes: tokens cut at span edges (a note: spaCy's blank
+    tokenizer splits at spaces and punctuation, so a text without spaces between words is one
+    token per sentence), and spans it cannot place (a warning naming each: they end beyond the
+    text)."""
+    spacy = import_spacy()
+    nlp = spacy.blank("en")
+    cut: list[tuple[str, str, int]] = []
+    dropped: list[str] = []
+    for doc_id, spans in aset:
+        text = texts.get(doc_id)
+        if text is None:
+            continue  # docbin_bytes refuses it
+        _, tokens = _cut_doc(nlp, text, spans, build=False)
+        cut.extend((doc_id, tok, pieces) for tok, pieces in tokens)
+        dropped.extend(f"document {doc_id!r} [{s.start}, {s.end}) {s.label!r}"
+                       for s in spans if s.end > len(text))
+    notes = []
+    if cut:
+        doc_id, tok, pieces = max(cut, key=lambda c: len(c[1]))
+        shown = tok if len(tok) <= 40 else tok[:37] + "..."
+        notes.append(f"note: {len(cut)} tokens of spaCy's blank English tokenizer are cut at "
+                     "span edges so that every span keeps its exact offsets (unspaced text, "
+                     "such as Chinese or Japanese, is one token per sentence); the longest: "
+                     f"document {doc_id!r}, {shown!r} cut into {pieces} tokens")
+    if dropped:
+        notes.append(f"warning: {len(dropped)} spans end beyond their document's text and are "
+                     f"left out of the DocBin: {', '.join(dropped[:5])}"
+                     + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""))
+    return notes
+
+
+def _cut_doc(nlp: Any, text: str, spans: Sequence[Span], *, build: bool = True
+             ) -> tuple[Any, list[tuple[str, int]]]:
+    """``text`` as a spaCy ``Doc`` whose tokens are ``nlp``'s, each cut at the span edges that
+    fall inside it (spaCy builds a Doc from words and their trailing spaces, "Doc.__init__"),
+    and the tokens cut: ``(token, pieces)``. ``build=False`` skips the Doc."""
+    from bisect import bisect_left, bisect_right
+
+    edges = sorted({e for s in spans for e in (s.start, s.end)})
+    # A span that starts at, or ends after, a token's trailing space needs that space as a
+    # token of its own: spaCy's span edges are token edges.
+    lone_space = {s.start for s in spans} | {s.end - 1 for s in spans}
+    words: list[str] = []
+    spaces: list[bool] = []
+    cut: list[tuple[str, int]] = []
+    for tok in nlp.make_doc(text):
+        a, b = tok.idx, tok.idx + len(tok.text)
+        points = [a, *edges[bisect_right(edges, a):bisect_left(edges, b)], b]
+        if len(points) > 2:
+            cut.append((tok.text, len(points) - 1))
+        words.extend(text[points[k]:points[k + 1]] for k in range(len(points) - 1))
+        space = bool(tok.whitespace_)
+        if space and b in lone_space:
+            words.append(tok.whitespace_)
+            space = False
+        spaces.extend([False] * (len(points) - 2) + [space])
+        if len(spaces) < len(words):
+            spaces.append(False)
+    if not build:
+        return None, cut
+    from spacy.tokens import Doc
+
+    return Doc(nlp.vocab, words=words, spaces=spaces), cut

@@ -200,6 +200,11 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
         if empty:
             notes.append(f"note: {len(empty)} documents without spans cannot be listed in a "
                          "single PTC TSV file; write a folder to keep them")
+    if to == "spacy" and out.suffix.lower() == ".spacy":
+        from core.formats._common import single_set
+        from core.formats.spacy_docs import docbin_notes
+
+        notes.extend(docbin_notes(loaded.texts, single_set(sets, "spacy")))
     writer_losses = getattr(module(to), "losses", None)  # formats that know their own limits
     if writer_losses is not None:
         notes.extend(writer_losses(loaded.texts, sets))

@@ -879,7 +879,8 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
 
 
 def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
-    """Spans that WebAnno TSV cannot hold exactly (edges in whitespace, whitespace only)."""
+    """What WebAnno TSV cannot hold exactly: spans with edges in whitespace (or whitespace
+    only), a text's missing final line break, a text of whitespace only."""
     changed = 0
     example = ""
     for s in sets:
@@ -890,7 +891,24 @@ def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> li
                 if not frag.strip() or frag != frag.strip():
                     changed += 1
                     example = example or f"[{sp.start}, {sp.end}) {sp.label!r} in {d!r}"
+    notes = []
     if changed:
-        return [f"note: {changed} spans start or end in whitespace (or hold only whitespace); "
-                f"WebAnno TSV trims them to their tokens (or drops them), e.g. {example}"]
-    return []
+        notes.append(f"note: {changed} spans start or end in whitespace (or hold only "
+                     "whitespace); WebAnno TSV trims them to their tokens (or drops them), "
+                     f"e.g. {example}")
+    # The format cannot say "no line break at the end": a reader (INCEpTION's, ours) rebuilds
+    # the text with one after every #Text= line, and a text without tokens has no sentence.
+    docs = {d for s in sets for d in s.spans}
+    unended = [d for d in docs if (texts.get(d) or "").strip()
+               and not (texts.get(d) or "").endswith("\n")]
+    blank = [d for d in docs if texts.get(d) and not (texts.get(d) or "").strip()]
+    if unended:
+        notes.append(f"note: {len(unended)} document texts do not end with a line break; "
+                     "WebAnno TSV cannot hold such a text (a reader ends every #Text= line "
+                     "with one), so they are read back one line break longer, offsets "
+                     f"unchanged, e.g. {min(unended)!r}")
+    if blank:
+        notes.append(f"note: {len(blank)} document texts hold only whitespace; WebAnno TSV "
+                     f"has no sentence for them, so they are read back empty, e.g. "
+                     f"{min(blank)!r}")
+    return notes

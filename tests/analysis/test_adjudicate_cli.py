@@ -110,7 +110,7 @@ def test_text_output_lists_ties_and_conflicts(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["--min-agree", "0"], 2, "'min_agree' parameter of adjudicate must be at least 1"),
-    (["--min-agree", "4"], 2, "at most the number of annotation sets (3)"),
+    (["--min-agree", "4"], 2, "--min-agree 4 is more than the 3 annotators given"),
     (["--min-agree", "2", "--match", "fuzzy"], 2, "invalid choice: 'fuzzy'"),
     (["--min-agree", "2", "--to", "hateval"], 2, "hateval holds text-level labels"),
 ])

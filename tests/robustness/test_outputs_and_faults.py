@@ -274,6 +274,31 @@ def test_report_checks_its_output_before_computing(cli, clean_failure, tmp_path:
     assert run.err.startswith("error: /proc/nope/r.html: cannot write it")
 
 
+@pytest.mark.parametrize("command", [
+    ["report", str(SAMPLE / "gold.json"), str(SAMPLE / "system_a.json"), "-o", "{out}/r.html"],
+    ["convert", str(SAMPLE / "gold.json"), "{out}/x.jsonl", "--to", "doccano"],
+    ["convert", str(SAMPLE / "gold.json"), "{out}/brat", "--to", "brat"],
+    ["convert", str(SAMPLE / "gold.json"), "{out}/shards", "--to", "parquet", "--shards", "2"],
+    ["adjudicate", *ANNOTATORS, "--min-agree", "2", "-o", "{out}/c.json", "--to",
+     "semeval2021"],
+])
+def test_an_output_in_a_missing_folder_is_refused_not_created(cli, clean_failure, command,
+                                                              tmp_path: Path) -> None:
+    missing = tmp_path / "typo" / "deeper"
+    run = cli(*(a.replace("{out}", str(missing)) for a in command))
+    clean_failure(run)
+    target = next(a for a in command if a.startswith("{out}")).replace("{out}", str(missing))
+    assert run.err == (f"error: {target}: cannot write it: the folder {missing} does not "
+                       "exist (create it first)\n")
+    assert not (tmp_path / "typo").exists()
+
+
+def test_a_folder_output_is_created_one_level_deep(cli, tmp_path: Path) -> None:
+    run = cli("convert", str(SAMPLE / "gold.json"), str(tmp_path / "brat"), "--to", "brat")
+    assert run.rc == 0, run.err
+    assert sorted(p.suffix for p in (tmp_path / "brat").iterdir())[:1] == [".ann"]
+
+
 # ---- bombs -------------------------------------------------------------------------------------
 
 
