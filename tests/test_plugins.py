@@ -90,6 +90,7 @@ def test_a_plugin_metric_is_listed_scored_sliced_and_reported(
     assert "Toy exact match F1" in html
 
     shards = tmp_path / "shards"
+    shards.mkdir()  # an output's folder must exist; the shard folders in it are made
     for name, src in (("gold", gold), ("pred", pred)):
         assert main(["convert", src, str(shards / name), "--to", "parquet", "--shards",
                      "3"]) == 0
@@ -247,6 +248,7 @@ def test_an_installed_plugin_reaches_score_dask_slices_and_report(tmp_path: Path
     single = core("score", gold, pred, "--metric", NAME, "--json")
     assert single.returncode == 0, single.stderr
     shards = tmp_path / "shards"
+    shards.mkdir()  # an output's folder must exist; the shard folders in it are made
     for name, path in (("gold", gold), ("pred", pred)):
         assert core("convert", path, str(shards / name), "--to", "parquet", "--shards",
                     "2").returncode == 0
