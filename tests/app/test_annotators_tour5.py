@@ -8,23 +8,14 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from ui import state
+from tests.app.conftest import app_on_sets
 
 PAGE = "pages/annotators.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def _app(sets: list[AnnotationSet], texts: dict[str, str | None]) -> AppTest:
-    report = state.FileReport("custom.json", "test", "annotator", "custom", texts, tuple(sets))
-    ws = state.build_workspace([report], key=f"test:tour5:{id(sets)}", title="custom",
-                               shareable=False)
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return app_on_sets(sets, texts, PAGE, key=f"test:tour5:{id(sets)}")
 
 
 def _one_missing() -> tuple[list[AnnotationSet], dict[str, str | None]]:

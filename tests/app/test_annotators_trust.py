@@ -13,24 +13,15 @@ from streamlit.testing.v1 import AppTest
 from core.cli.launch import DATA_ENV
 from core.metrics.agreement import Study
 from core.model import AnnotationSet, Span
+from tests.app.conftest import app_on_sets
 from ui import annotators as ann
-from ui import state
 
 PAGE = "pages/annotators.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def _app(sets: list[AnnotationSet], texts: dict[str, str | None]) -> AppTest:
-    report = state.FileReport("custom.json", "test", "annotator", "custom", texts, tuple(sets))
-    ws = state.build_workspace([report], key=f"test:trust:{id(sets)}", title="custom",
-                               shareable=False)
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return app_on_sets(sets, texts, PAGE, key=f"test:trust:{id(sets)}")
 
 
 def _two_documents() -> tuple[list[AnnotationSet], dict[str, str | None]]:
