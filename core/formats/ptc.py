@@ -641,3 +641,17 @@ def write_tsv(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) ->
     _check_ids(aset)
     rows = _tsv_rows(texts, aset, list(aset.spans))
     return {f"{aset.name or 'annotations'}.tsv": "".join(r + "\n" for r in rows)}
+
+
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
+    """What a PTC folder written here does not give back as it was: a text holding carriage
+    returns. The articles are written as they are, but a PTC reader counts a CR LF (or a lone
+    CR) as one character by default, as the task's offsets do (``--line-breaks universal``),
+    so such a text's later spans would move when read back without ``--line-breaks
+    as-stored``."""
+    held = sorted(d for d, t in texts.items() if t and "\r" in t)
+    if not held:
+        return []
+    return [f"note: {len(held)} texts hold carriage returns (e.g. {held[0]!r}); read the "
+            "folder back with --line-breaks as-stored, or a PTC reader counts each CR LF as one "
+            "character and the spans after it move"]

@@ -206,7 +206,7 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
 
         notes.extend(docbin_notes(loaded.texts, single_set(sets, "spacy")))
     writer_losses = getattr(module(to), "losses", None)  # formats that know their own limits
-    if writer_losses is not None:
+    if writer_losses is not None and not single_tsv:  # a single PTC TSV holds no texts
         notes.extend(writer_losses(loaded.texts, sets))
     if to == "brat":
         spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans

@@ -1,11 +1,14 @@
 """Writers and readers are inverse: write, read back, and get the same spans and texts."""
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from core.cli import main
 from core.formats import ReadOptions, brat, doccano, load_files, ptc, semeval2021, spans_csv
 from core.model import AnnotationSet, Role, Span
 
@@ -142,3 +145,19 @@ def test_spans_csv_roundtrip_keeps_one_set_per_annotator(
     _, got = _read({"runs.csv": content}, "spans-csv")
     assert [(s.name, s.role, dict(s.spans)) for s in got] == [
         (s.name, "annotator", dict(s.spans)) for s in sets]
+
+
+def test_a_ptc_folder_of_texts_with_carriage_returns_is_noted_and_reads_back_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A text with CR LF written to a PTC folder: convert says how to read it back, and read
+    with --line-breaks as-stored its spans are where they were (by default a CR LF is one
+    character, as the task's offsets count it)."""
+    src = tmp_path / "crlf.json"
+    src.write_text('[{"id": "1", "text": "a\\r\\nbig dog", "labels": [{"start": 3, "end": 6, '
+                   '"technique": "X", "text_fragment": "big"}]}]', encoding="utf-8")
+    assert main(["convert", str(src), str(tmp_path / "ptc"), "--to", "ptc"]) == 0
+    assert "1 texts hold carriage returns" in capsys.readouterr().err
+    files = {p.name: p.read_bytes() for p in (tmp_path / "ptc").iterdir()}
+    loaded = load_files(files, fmt="ptc", name="ptc", options=ReadOptions(line_breaks="as-stored"))
+    (aset,) = loaded.sets
+    assert [(s.start, s.end) for s in aset.get("1")] == [(3, 6)]
