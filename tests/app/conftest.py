@@ -89,21 +89,29 @@ def make_app() -> Callable[..., AppTest]:
     return make
 
 
-def app_on_sets(sets: list[AnnotationSet], texts: dict[str, str | None], page: str, *,
-                key: str, role: str = "annotator") -> AppTest:
-    """A run AppTest on one uploaded file holding ``sets`` (texts ``texts``, read with
-    ``role``), switched to ``page``; the page raised nothing."""
+def app_on_workspace(ws, page: str, timeout: float = 60) -> AppTest:
+    """A run AppTest on the uploaded workspace ``ws`` (a :class:`ui.state.Workspace`),
+    switched to ``page``; the page raised nothing."""
     from ui import state
 
-    report = state.FileReport("custom.json", "test", role, "custom", texts, tuple(sets))
-    ws = state.build_workspace([report], key=key, title="custom", shareable=False)
-    at = AppTest.from_file(str(APP), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.session_state[state.K_SOURCE] = "upload"
     at.session_state[state.K_UPLOAD_WS] = ws
     at.run()
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def app_on_sets(sets: list[AnnotationSet], texts: dict[str, str | None], page: str, *,
+                key: str, role: str = "annotator") -> AppTest:
+    """:func:`app_on_workspace` on one uploaded file holding ``sets`` (texts ``texts``, read
+    with ``role``)."""
+    from ui import state
+
+    report = state.FileReport("custom.json", "test", role, "custom", texts, tuple(sets))
+    ws = state.build_workspace([report], key=key, title="custom", shareable=False)
+    return app_on_workspace(ws, page)
 
 
 @pytest.fixture

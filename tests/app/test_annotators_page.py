@@ -432,13 +432,21 @@ def test_the_majority_lane_of_one_document_is_the_corpus_majority_there(handmade
         assert (doc in one.spans) == (doc in corpus.spans)
 
 
-def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> None:
+def _duplicate_spans(n: int) -> tuple[dict[str, str | None], AnnotationSet, AnnotationSet]:
+    """``n`` texts, annotator ``a`` with one span twice in each (a warning per text), ``b``
+    with it once."""
     from core.model import Span
 
-    texts = {f"d{i}": "some words here" for i in range(8)}
+    texts: dict[str, str | None] = {f"d{i}": "some words here" for i in range(n)}
     dup = AnnotationSet("a", {d: (Span(0, 4, "x"), Span(0, 4, "x")) for d in texts},
                         role="annotator")
     other = AnnotationSet("b", {d: (Span(0, 4, "x"),) for d in texts}, role="annotator")
+    return texts, dup, other
+
+
+def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> None:
+
+    texts, dup, other = _duplicate_spans(8)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
     warnings = Study.from_sets([dup, other], texts).warnings
@@ -456,13 +464,8 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
 
 
 def test_a_few_warnings_are_all_captions() -> None:
-    from core.model import Span
 
-    texts: dict[str, str | None] = {f"d{i}": "some words here"
-                                    for i in range(ann.WARNINGS_SHOWN)}
-    dup = AnnotationSet("a", {d: (Span(0, 4, "x"), Span(0, 4, "x")) for d in texts},
-                        role="annotator")
-    other = AnnotationSet("b", {d: (Span(0, 4, "x"),) for d in texts}, role="annotator")
+    texts, dup, other = _duplicate_spans(ann.WARNINGS_SHOWN)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
     warnings = Study.from_sets([dup, other], texts).warnings

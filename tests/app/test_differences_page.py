@@ -3,6 +3,8 @@ per-text table is core's, and picking a text opens it on the Documents page."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from core.metrics import differences
@@ -12,6 +14,31 @@ from ui import state
 
 def _steps(frame, at, measure: str = "F1"):  # -> DataFrame indexed by step
     return frame(at, "step", "official metric", measure, "rules").set_index("step")
+
+def _spy_on_the_path(monkeypatch) -> tuple[list[str], list[bool], object]:
+    """The hand-made corpus made "large" (its path computed in the background); the parts the
+    page asks the worker for, whether it took MAFALDA's steps from the pair's scores, and the
+    real ``path_job``."""
+    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)
+    parts: list[str] = []
+    real_job = diff.path_job
+    monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
+    reused: list[bool] = []
+    real_with = diff.with_mafalda
+    monkeypatch.setattr(diff, "with_mafalda", lambda *a: (reused.append(True), real_with(*a))[1])
+    return parts, reused, real_job
+
+
+def _shown_steps(frame, at) -> list[float]:
+    """The recall of each step the page shows, once the path in the background is done."""
+    deadline = time.time() + 120
+    while not [d for d in at.dataframe if "official metric" in d.value.columns]:
+        assert time.time() < deadline, "the path did not finish"
+        time.sleep(0.3)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return list(_steps(frame, at, "R")["R"])
+
 
 
 @pytest.mark.parametrize("data", ["handmade", "sample", "empty"])
@@ -160,8 +187,6 @@ def test_drawn_waterfall_names_fit_a_margin_set_without_automargin(make_app) -> 
 
 def test_on_a_large_corpus_the_path_runs_in_the_background(make_app, frame, handmade,
                                                            monkeypatch) -> None:
-    import time
-
     _, sets = handmade
     monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
     monkeypatch.setattr(diff, "TEXTS_AUTO", 0)
@@ -211,26 +236,9 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     """Issue 29, eighth pass: the worker scores the path's Martino part; its MAFALDA steps are
     the pair's MAFALDA scores when these are computed (``ui.results.scored_pair``), else a
     second job's. Both ways give the path's own steps."""
-    import time
-
     from ui import results
 
-    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
-    parts: list[str] = []
-    real_job = diff.path_job
-    monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
-    reused: list[bool] = []
-    real_with = diff.with_mafalda
-    monkeypatch.setattr(diff, "with_mafalda", lambda *a: (reused.append(True), real_with(*a))[1])
-
-    def shown_steps(at) -> list[float]:
-        deadline = time.time() + 120
-        while not [d for d in at.dataframe if "official metric" in d.value.columns]:
-            assert time.time() < deadline, "the path did not finish"
-            time.sleep(0.3)
-            at.run()
-        assert not at.exception, [e.value for e in at.exception]
-        return list(_steps(frame, at, "R")["R"])
+    parts, reused, _ = _spy_on_the_path(monkeypatch)
 
     at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
     ws = at.session_state[state.K_UPLOAD_WS]
@@ -246,7 +254,7 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     reused.clear()
     at.run()
     assert parts[:2] == ["martino", "mafalda"], parts  # (then ui.ahead asks for the first)
-    assert shown_steps(at) == want
+    assert _shown_steps(frame, at) == want
     assert not reused
     # The pair's MAFALDA scores computed (as Scores, or the scores computed ahead, compute
     # them): the page asks for the Martino part only and takes MAFALDA's steps from them.
@@ -257,7 +265,7 @@ def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app,
     parts.clear()
     at.run()
     assert set(parts) == {"martino"}, parts
-    assert shown_steps(at) == want
+    assert _shown_steps(frame, at) == want
     assert reused
 
 
@@ -267,30 +275,13 @@ def test_mafalda_s_steps_still_coming_from_the_pair_s_scores_are_waited_for(make
     compute MAFALDA (``ui.results.coming_pair``), the page asks the worker for the Martino part
     only and waits for that thread's result, then shows the path's own steps; a thread that gets
     past it without a result (``coming`` false, nothing scored) leaves it to a second job."""
-    import time
-
     from ui import results
 
-    monkeypatch.setattr(diff, "PATH_BACKGROUND_DOCS", 0)  # the hand-made corpus is "large"
-    parts: list[str] = []
-    real_job = diff.path_job
-    monkeypatch.setattr(diff, "path_job", lambda *a: (parts.append(a[-1]), real_job(*a))[1])
-    reused: list[bool] = []
-    real_with = diff.with_mafalda
-    monkeypatch.setattr(diff, "with_mafalda", lambda *a: (reused.append(True), real_with(*a))[1])
+    parts, reused, real_job = _spy_on_the_path(monkeypatch)
     coming = [True]  # nothing scored while it is coming
     monkeypatch.setattr(diff, "coming_pair", lambda *a: coming[0])
     monkeypatch.setattr(diff, "scored_pair",
                         lambda *a: None if coming[0] else results.scored_pair(*a))
-
-    def shown_steps(at) -> list[float]:
-        deadline = time.time() + 120
-        while not [d for d in at.dataframe if "official metric" in d.value.columns]:
-            assert time.time() < deadline, "the path did not finish"
-            time.sleep(0.3)
-            at.run()
-        assert not at.exception, [e.value for e in at.exception]
-        return list(_steps(frame, at, "R")["R"])
 
     at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
     ws = at.session_state[state.K_UPLOAD_WS]
@@ -315,7 +306,7 @@ def test_mafalda_s_steps_still_coming_from_the_pair_s_scores_are_waited_for(make
     # The thread gets there: the page takes its result.
     results.pair_result(ws.key, ws, ref, "system_a", "mafalda", "paper", 2)
     coming[0] = False
-    assert shown_steps(at) == want
+    assert _shown_steps(frame, at) == want
     assert reused and set(parts) == {"martino"}, parts
     # Past it without a result (a thread that failed): the worker scores MAFALDA's part.
     results.pair_result.clear()
@@ -326,7 +317,7 @@ def test_mafalda_s_steps_still_coming_from_the_pair_s_scores_are_waited_for(make
     at.run()
     assert set(parts) == {"martino"}, parts
     coming[0] = False
-    assert shown_steps(at) == want
+    assert _shown_steps(frame, at) == want
     assert "mafalda" in parts and not reused, parts
 
 

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.metrics import labels as core_labels
 from core.model import AnnotationSet, Span
+from tests.app.conftest import app_on_workspace
 from ui import labels as lab_ui
 from ui import results, sidebar, state
 
@@ -183,12 +184,7 @@ def test_documents_a_prediction_set_covers_but_gold_does_not_show_an_error(make_
         (AnnotationSet("gold", {"d1": (Span(0, 3, "A"),)}, "gold"),
          AnnotationSet("sys", {"d1": (), "d2": (Span(0, 2, "A"),)}, "system")))],
         key="test:extra", title="extra", shareable=False)
-    at = AppTest.from_file(str(state.ROOT / "app.py"), default_timeout=60)
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = app_on_workspace(ws, PAGE)
     assert any("only in sys" in e.value for e in at.error)
 
 
@@ -335,12 +331,7 @@ def test_a_set_without_spans_or_text_labels_is_not_called_hateval(make_app) -> N
         "empty.xmi", "uima-xmi", "gold", "empty", {"d1": "abc"},
         (AnnotationSet("empty", {"d1": ()}, "gold"),))],
         key="test:no-spans", title="empty.xmi", shareable=False)
-    at = AppTest.from_file(str(state.ROOT / "app.py"), default_timeout=60)
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = app_on_workspace(ws, PAGE)
     (info,) = [i.value for i in at.info]
     assert "holds a span" in info and "HatEval" not in info and "Data page" in info
     at.session_state[state.K_UPLOAD_WS] = _sample("hateval")

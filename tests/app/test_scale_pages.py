@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from tests.app.conftest import APP
+from tests.app.conftest import app_on_workspace
 from ui import annotators as ann
 from ui import curation, doc_picker, documents, state
 from ui import differences as diff
@@ -49,12 +49,7 @@ def large() -> state.Workspace:
 
 
 def _open(ws: state.Workspace, page: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=180)
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = app_on_workspace(ws, page, timeout=180)
     return at
 
 

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.cli import launch
 from core.model.errors import SpanScopeError, UsageError
-from tests.app.conftest import tables
+from tests.app.conftest import app_on_workspace, tables
 from ui import cli_data, set_names, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,12 +130,7 @@ def _long_named_app(page: str) -> AppTest:
             AnnotationSet("ann_b", {"d1": ()}, "annotator"))
     report = state.FileReport("long.json", "test", "gold", "long", texts, sets)
     ws = state.build_workspace([report], key="test:long-names", title="long", shareable=False)
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = app_on_workspace(ws, page)
     return at
 
 
