@@ -41,6 +41,7 @@ checkout runs in its own process, interleaved, importing its own ``core`` and ``
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
 import sys
@@ -223,10 +224,11 @@ def _server(tree: Path, data: list[str]) -> tuple[Any, str]:
 
 
 MATRIX_TITLE = """(m) => {
-  const t = document.querySelector('.st-key-ann_matrix .gtitle');
+  const t = document.querySelector('.st-key-ann_matrix .gtitle, .st-key-ann_matrix caption');
   return !!t && (t.textContent.startsWith(m + ',') || t.textContent.startsWith(m + ' ('));
 }"""
-"""Whether the pairwise heatmap drawn is measure ``m``'s (its title starts with the name)."""
+"""Whether the pairwise matrix drawn is measure ``m``'s (its title starts with the name: the
+chart's title before the tenth pass, the table's caption since)."""
 
 
 def group_cpu(pid: int) -> tuple[float, float]:
@@ -426,9 +428,12 @@ def switch_cpu(tree: Path, n_docs: int, rounds: int) -> None:
 
     def drawn(m: str) -> bool:
         """Whether the matrix shown is measure ``m``'s (not the grey cells drawn meanwhile)."""
+        starts = (m + ",", m + " (")
         return any(getattr(c, "key", None) == "ann_matrix"
-                   and json.loads(c.proto.spec)["layout"]["title"]["text"].startswith(
-                       (m + ",", m + " (")) for c in at.get("plotly_chart"))
+                   and json.loads(c.proto.spec)["layout"]["title"]["text"].startswith(starts)
+                   for c in at.get("plotly_chart")) or any(
+                       f"<caption>{html.escape(s)}" in h.proto.body
+                       for h in at.html for s in starts)  # a table since the tenth pass
 
     t0 = time.perf_counter()
     for m in ann.PREFETCHED:  # every measure computed and shown once: the switches are warm

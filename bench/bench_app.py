@@ -111,8 +111,9 @@ NAV = (("Scores", '[data-testid="stDataFrame"]'),
        # its toggle instead.
        ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg, .st-key-lab_on"),
        # The matrix's own values: grey cells titled "…: computing every pair…" are drawn while
-       # the background worker computes them.
-       ("Annotators", '.st-key-ann_matrix .gtitle:not(:has-text("computing every pair"))'),
+       # the background worker computes them; a chart before the tenth pass, a table since.
+       ("Annotators", '.st-key-ann_matrix .gtitle:not(:has-text("computing every pair")), '
+        '.st-key-ann_matrix caption:not(:has-text("computing every pair"))'),
        # Above 2,000 documents Curation builds its consensus when asked (its toggle); below,
        # the page ends with its downloads (the proposals table is drawn only with the whole
        # document, off by default, and a data grid without selection has no key class).

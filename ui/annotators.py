@@ -25,10 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from html import escape
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import plotly.colors as pcolors
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -87,6 +89,7 @@ K_ANN_TAB = "ann_tab"  # the open tab (who agrees with whom, against the gold, d
 K_ANN_MORE = "ann_more"  # session: the expander with the table of the sets-together values
 K_ANN_WARNINGS = "ann_more_warnings"  # session: the expander of the warnings' table
 K_ANN_ALONE = "ann_alone"  # session: the expander of the documents in one set only
+K_ANN_CHART = "ann_chart"  # session: the expander of the matrix drawn as a chart
 ANN_ALL_LABELS = "(all labels)"
 TABS = ("👥 Who agrees with whom", "🎯 Against the gold and the majority",
         "📄 Documents by disagreement")
@@ -736,19 +739,75 @@ def heatmap(result: PairwiseResult, *, key: str | None, title: str) -> go.Figure
     return fig
 
 
-def pending_heatmap(annotators: Sequence[str], *, title: str) -> go.Figure:
-    """The matrix of ``annotators`` before its values: grey cells marked "…", the diagonal
-    "—" (the layout of :func:`heatmap`, so the values replace it in place)."""
+MATRIX_CSS = (
+    "<style>.ann-matrix{overflow-x:auto;max-width:100%}"
+    ".ann-matrix table{border-collapse:separate;border-spacing:2px;margin:0}"
+    ".ann-matrix caption{caption-side:top;text-align:left;font-weight:600;padding:0 0 .3rem}"
+    ".ann-matrix th{font-weight:400;padding:.2rem .5rem;border:none;background:none}"
+    ".ann-matrix thead th{text-align:center}.ann-matrix tbody th{text-align:right}"
+    ".ann-matrix td{min-width:4.5rem;height:2.6rem;text-align:center;font-size:15px;"
+    "font-variant-numeric:tabular-nums;border:none;padding:.2rem .5rem}"
+    ".ann-matrix .scale{display:flex;align-items:center;gap:.4rem;font-size:.8rem;"
+    "margin-top:.3rem}.ann-matrix .bar{width:8rem;height:.6rem}</style>")
+"""The style of :func:`matrix_html` (one ``<style>`` per table: the element carries it)."""
+
+
+def _scale_colour(t: float) -> str:
+    """The :data:`~core.render.palette.SEQUENTIAL` colour at ``t`` in [0, 1], as ``#rrggbb``
+    (the colour the heatmap's trace gives the same value)."""
+    rgb = pcolors.sample_colorscale(pcolors.get_colorscale(SEQUENTIAL), [min(1.0, max(0.0, t))])
+    r, g, b = (round(float(x)) for x in rgb[0][4:-1].split(","))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key: str | None,
+                title: str) -> str:
+    """The pairwise matrix as an HTML table, one element where the heatmap chart cost Chromium
+    50-60 ms of its main thread on every visit (docs/performance.md, "Issue 29, tenth pass").
+
+    Every value is written in its cell (three decimals; the full value in ``data-value`` and
+    on hover), on the colour the heatmap gives it (:data:`~core.render.palette.SEQUENTIAL`
+    from min(0, lowest value) to 1, the text in :func:`~core.render.palette.ink_on`), so the
+    colour is never the only cue; an undefined cell is grey, written "n/a" and titled with its
+    reason, the diagonal "—". Row and column headers are table headers (``scope``), the title
+    its caption, so a screen reader reads each cell with its pair. ``result`` None: the
+    matrix while it is computed, every cell "…". Names are escaped."""
     who = list(annotators)
-    marks = [["—" if a == b else "…" for b in who] for a in who]
-    fig = go.Figure()
-    fig.add_heatmap(z=[[0.0] * len(who) for _ in who], x=who, y=who, text=marks,
-                    texttemplate="%{text}", colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
-                    showscale=False, zmin=0, zmax=1, xgap=2, ygap=2, hoverinfo="skip")
-    fig.update_layout(title=title, height=max(300, 70 * len(who) + 160), **_LAYOUT)
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(side="bottom", type="category")
-    return fig
+    values: dict[tuple[str, str], tuple[float | None, str]] = {
+        (a, b): (_cell(result, a, b, key) if result is not None
+                 else (None, "same annotator" if a == b else "computing"))
+        for a in who for b in who}
+    defined = [v for v, _ in values.values() if v is not None]
+    zmin = min(0.0, *defined) if defined else 0.0
+    asymmetric = result is not None and not result.symmetric
+    corner = "row: reference · column: compared" if asymmetric else ""
+    rows = [f'<div class="ann-matrix">{MATRIX_CSS}<table><caption>{escape(title)}</caption>',
+            f'<thead><tr><th scope="col">{corner}</th>'
+            + "".join(f'<th scope="col">{escape(b)}</th>' for b in who) + "</tr></thead><tbody>"]
+    for a in who:
+        cells = [f'<th scope="row">{escape(a)}</th>']
+        for b in who:
+            value, why = values[(a, b)]
+            pair = f"{'row ' + a + ' (reference)' if asymmetric else a} · {b}"
+            if value is None:
+                mark = "—" if a == b else ("…" if result is None else "n/a")
+                cells.append(f'<td style="background:#eeeeee;color:{ink_on("#eeeeee")}" '
+                             f'title="{escape(pair)}: {escape(why)}">{mark}</td>')
+                continue
+            t = (value - zmin) / (1.0 - zmin) if zmin < 1.0 else 1.0
+            fill = _scale_colour(t)
+            cells.append(f'<td style="background:{fill};color:{ink_on(fill)}" '
+                         f'title="{escape(pair)}: {value:.4f}" data-value="{value!r}">'
+                         f"{_fmt(value)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    rows.append("</tbody></table>")
+    if defined:
+        stops = ",".join(_scale_colour(i / 4) for i in range(5))
+        rows.append(f'<div class="scale" aria-hidden="true"><span>{_fmt(zmin)}</span>'
+                    f'<span class="bar" style="background:linear-gradient(to right,{stops})">'
+                    "</span><span>1.000</span></div>")
+    rows.append("</div>")
+    return "".join(rows)
 
 
 def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
@@ -858,12 +917,6 @@ def heatmap_of(key: tuple[Any, ...], cell: str | None, title: str, _result: Pair
                ) -> go.Figure:
     """:func:`heatmap` of the view :func:`view_key` ``key`` names, kept."""
     return heatmap(_result, key=cell, title=title)
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def pending_heatmap_of(annotators: tuple[str, ...], title: str) -> go.Figure:
-    """:func:`pending_heatmap`, kept."""
-    return pending_heatmap(annotators, title=title)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -1132,8 +1185,9 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
             # The matrix's cells while they are computed: the chart element is there from the
             # first run, so the browser loads its charting library meanwhile rather than when
             # the values arrive (seconds on a loaded machine: docs/performance.md, fifth pass).
-            st.plotly_chart(pending_heatmap_of(c.sets, f"{measure}: computing every pair…"),
-                            key="ann_matrix", width="stretch")
+            with st.container(key="ann_matrix"):
+                st.html(matrix_html(None, c.sets, key=None,
+                                    title=f"{measure}: computing every pair…"))
         return
     cell = "F1"
     if measure in ASYMMETRIC:
@@ -1152,8 +1206,17 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     if measure in MANY_MEASURES:
         st.caption(f"{measure} is a many-annotator measure: each cell is its value for that "
                    "pair alone.")
-    st.plotly_chart(heatmap_of(view_key(ws, c), key, f"{title}, every pair", pw),
-                    key="ann_matrix", width="stretch")
+    # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main thread on
+    # every visit than the chart); the chart, with its hover and PNG/SVG download, when its
+    # lazy expander is opened (docs/performance.md, "Issue 29, tenth pass").
+    with st.container(key="ann_matrix"):
+        st.html(matrix_html(pw, pw.annotators, key=key, title=f"{title}, every pair"))
+    chart = lazy_expander("📈 The matrix as a chart (hover, PNG or SVG download)",
+                          key=K_ANN_CHART)
+    if chart.open is not False:
+        with chart:
+            st.plotly_chart(heatmap_of(view_key(ws, c), key, f"{title}, every pair", pw),
+                            key="ann_matrix_chart", width="stretch")
     undefined = undefined_cells(pw, key)
     if len(undefined):
         st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")

@@ -1,10 +1,12 @@
 """The Annotators page's charts never tell their series apart by colour alone (developers'
 guide: colour carries meaning only with a second cue): the alignment's labels by marker
-symbol, the bars against the gold and the majority by fill pattern, the matrix's cells by the
-value written in each."""
+symbol, the bars against the gold and the majority by fill pattern, the matrix's cells (its
+table and its chart) by the value written in each."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pandas as pd
@@ -12,7 +14,7 @@ import pandas as pd
 from core.metrics.agreement import Study, char_agreement
 from core.model import AnnotationSet, Span
 from core.render import highlight
-from core.render.palette import CATEGORY, MARKER_SYMBOLS
+from core.render.palette import CATEGORY, MARKER_SYMBOLS, ink_on
 from ui import annotators
 
 
@@ -74,3 +76,29 @@ def test_the_matrix_writes_every_value_in_its_cell() -> None:
             assert (z is None and text == "") or text == f"{z:.3f}"
     assert values.texttemplate == "%{text}"
     assert sum(text != "" for texts in values.text for text in texts) == 6
+
+
+def test_the_matrix_table_writes_every_value_on_its_colour_with_readable_ink() -> None:
+    # Tenth pass: the first screen's matrix is an HTML table; the number is the second cue of
+    # each cell's colour, its ink chosen for contrast, and the pair is in the row and column
+    # headers (and the hover title) for a screen reader.
+    sets = [AnnotationSet(n, {"d": (Span(0, 4 + i, "A"),)}, role="annotator")
+            for i, n in enumerate(("a", "b", "<c>"))]
+    kappa, _ = char_agreement(Study.from_sets(sets, {"d": "x" * 10}))
+    body = annotators.matrix_html(kappa, kappa.annotators, key=None, title="κ <t>")
+    assert "<caption>κ &lt;t&gt;</caption>" in body and "&lt;c&gt;" in body  # escaped
+    assert "<c>" not in body
+    cells = re.findall(r'<td style="background:(#[0-9a-f]{6});color:(#[0-9a-f]{6})"'
+                       r'(?: title="([^"]*)")?(?: data-value="([^"]*)")?>([^<]*)</td>', body)
+    assert len(cells) == 9
+    values = kappa.matrix()
+    who = kappa.annotators
+    for (fill, ink, title, value, text), (a, b) in zip(
+            cells, [(a, b) for a in who for b in who], strict=True):
+        assert ink == ink_on(fill)
+        if a == b:
+            assert (fill, text, value) == ("#eeeeee", "—", "")
+        else:
+            assert float(value) == values[a][b] and text == f"{values[a][b]:.3f}"
+            assert html.unescape(title) == f"{a} · {b}: {values[a][b]:.4f}"
+    assert sum(fill != "#eeeeee" for fill, *_ in cells) == 6

@@ -5,7 +5,9 @@ per annotator and escaped; injected selections drive the drawing and the link.""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -41,14 +43,28 @@ def _figures(at: AppTest) -> list[dict[str, Any]]:
     return [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
 
 
+def _matrix(at: AppTest) -> str:
+    """The pairwise matrix's HTML table (ui.annotators.matrix_html); '' when none is drawn."""
+    return next((h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body), "")
+
+
 def _title(at: AppTest) -> str:
-    """The title of the page's first figure (the matrix)."""
-    return str(_figures(at)[0]["layout"]["title"]["text"])
+    """The title of the matrix (its table's caption)."""
+    found = re.search(r"<caption>(.*?)</caption>", _matrix(at))
+    return html.unescape(found.group(1)) if found else ""
+
+
+def _cells(at: AppTest) -> list[list[str]]:
+    """The attributes and text of each cell of the matrix, row by row (`<td ...>text`)."""
+    body = _matrix(at).split("<tbody>", 1)[1]
+    return [re.findall(r"<td([^>]*)>([^<]*)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", body)]
 
 
 def _heatmap_z(at: AppTest) -> list[list[float | None]]:
-    fig = _figures(at)[0]
-    return fig["data"][1]["z"]
+    """The matrix's values (``data-value``, the full float), None for an undefined cell."""
+    return [[float(m.group(1)) if (m := re.search(r'data-value="([^"]+)"', attrs)) else None
+             for attrs, _ in row] for row in _cells(at)]
 
 
 def _metric(at: AppTest, label: str) -> str:
@@ -108,7 +124,9 @@ def test_page_runs_without_exception(make_app, data: str) -> None:
     assert at.title[0].value == "👥 Annotators"
     # Lazy tabs: the first draws the matrix and the tiles only; the bars and the ranking, the
     # lanes and the alignment wait for their tabs (issue 29, target 5).
-    assert [f["layout"]["title"]["text"] for f in _figures(at)] == ["char-kappa, every pair"]
+    # The matrix is a table; its chart waits in a closed lazy expander (tenth pass).
+    assert _title(at) == "char-kappa, every pair"
+    assert not _figures(at)
     assert len(at.metric) == 5
     assert not [d for d in at.dataframe if d.key == ann.K_ANN_RANK_TABLE]
     at = _tab(at, 1)
@@ -195,8 +213,7 @@ def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, 
 def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) -> None:
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "gamma", ann.K_ANN_SAMPLES: "5"})
     deadline = time.time() + 120
-    while not any(f["layout"].get("title", {}).get("text", "").startswith("gamma (")
-                  for f in _figures(at)):
+    while not _title(at).startswith("gamma ("):
         assert time.time() < deadline
         time.sleep(0.3)
         at.run()
@@ -206,7 +223,7 @@ def test_gamma_measure_matrix_comes_from_the_background_job(make_app, handmade) 
     names = [s.name for s in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
-    assert "5 samples, seed 0" in _figures(at)[0]["layout"]["title"]["text"]
+    assert "5 samples, seed 0" in _title(at)
 
 
 def test_each_annotator_against_gold_and_majority_is_core(make_app, handmade, frame) -> None:
@@ -266,9 +283,9 @@ def test_undefined_cells_show_their_reason(handmade, frame) -> None:
     why = frame(at, "pair", "undefined because")
     assert list(why["pair"]) == ["e1 · e2"]
     assert "neither annotator marked it" in why["undefined because"].iloc[0]
-    fig = _figures(at)[0]
-    assert fig["data"][0]["text"][0][1] == "n/a"  # the grey layer writes n/a in the cell
-    assert "neither annotator marked it" in fig["data"][0]["customdata"][0][1]
+    attrs, text = _cells(at)[0][1]  # e1 · e2
+    assert text == "n/a" and "background:#eeeeee" in attrs  # grey, and written n/a
+    assert "neither annotator marked it" in html.unescape(attrs)  # the reason on hover
 
 
 # ---- lanes, selection, links --------------------------------------------------------------------
@@ -551,6 +568,8 @@ def test_a_switch_back_draws_the_kept_figures_and_tables(make_app, monkeypatch) 
         monkeypatch.setattr(ann, name, counted)
     at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
     assert not at.exception, [e.value for e in at.exception]
+    at.session_state[ann.K_ANN_CHART] = True  # the matrix's chart, in its lazy expander,
+    at.session_state[f"{ann.K_ANN_CHART}_kept"] = True  # kept open (what its on_change keeps)
     first = {tab: _figures(_tab(at, tab)) for tab in (0, 1, 2)}  # the tab 2 is still open
     ranking = at.dataframe(key=ann.K_ANN_RANK_TABLE).value
     assert [len(f) for f in first.values()] == [1, 1, 1]  # matrix; bars; alignment
@@ -641,16 +660,32 @@ def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_a
 
 
 def test_the_matrix_waiting_for_its_values_is_grey_cells_of_the_same_annotators() -> None:
-    # Drawn while the worker computes the view: the chart is there from the first run, so the
-    # browser loads plotly meanwhile (issue 29, target 5: 4-6 s of the first visit otherwise).
-    fig = ann.pending_heatmap(["a", "b", "c"], title="char-jaccard: computing every pair…")
-    (cells,) = fig.data
-    assert list(cells.x) == list(cells.y) == ["a", "b", "c"]
-    assert [list(r) for r in cells.text] == [["—", "…", "…"], ["…", "—", "…"], ["…", "…", "—"]]
-    assert fig.layout.title.text == "char-jaccard: computing every pair…"
-    assert fig.layout.height == ann.heatmap(pairwise(Study.from_sets(
-        [AnnotationSet(n, {}, "annotator") for n in "abc"], {}), "char-jaccard"),
-        key=None, title="t").layout.height
+    # Drawn while the worker computes the view, in the place and layout of the values.
+    body = ann.matrix_html(None, ["a", "b", "c"], key=None,
+                           title="char-jaccard: computing every pair…")
+    assert "<caption>char-jaccard: computing every pair…</caption>" in body
+    assert re.findall(r'<th scope="col">([^<]*)</th>', body) == ["", "a", "b", "c"]
+    assert re.findall(r'<th scope="row">([^<]*)</th>', body) == ["a", "b", "c"]
+    cells = re.findall(r"<td([^>]*)>([^<]*)</td>", body)
+    assert [t for _, t in cells] == ["—", "…", "…", "…", "—", "…", "…", "…", "—"]
+    assert all("background:#eeeeee" in attrs for attrs, _ in cells)
+    assert "data-value" not in body and 'class="scale"' not in body  # no value, no scale
+
+
+def test_the_matrix_is_a_table_and_its_chart_is_drawn_when_asked(make_app) -> None:
+    # Tenth pass: the heatmap chart cost Chromium 50-60 ms on every visit; the first screen
+    # holds the same values as a table, the chart waits in a lazy expander and stays open.
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert not _figures(at)
+    table = _heatmap_z(at)
+    assert at.expander(key=ann.K_ANN_CHART).proto.expanded is False
+    at.session_state[ann.K_ANN_CHART] = True
+    at.run()
+    (fig,) = _figures(at)
+    assert fig["layout"]["title"]["text"] == _title(at) == "char-kappa, every pair"
+    assert fig["data"][1]["z"] == table  # the same values, cell for cell
+    assert _heatmap_z(at) == table  # the table stays above it
 
 
 def test_the_document_drawn_first_is_the_rankings_first(make_app) -> None:
