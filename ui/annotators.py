@@ -1229,32 +1229,67 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
                                   if measure in GAMMA_MEASURES else {})})
 
 
-def _many_tile(col: Any, name: str, res: ManyResult | None, gamma_off: bool,
-               units: tuple[int, int] | None = None) -> None:
+TILES_CSS = (
+    "<style>dl.ann-tiles{display:flex;flex-wrap:wrap;gap:.6rem 1.2rem;margin:0;"
+    "padding:0 !important}"
+    ".ann-tile{flex:1 1 7rem;min-width:7rem;margin:0;padding:0}"
+    ".ann-tile dt{font-size:.875rem;font-weight:400;margin:0;padding:0}"
+    ".ann-tile dd{margin:0;padding:0}.ann-tile .value{font-size:2.25rem;line-height:1.3}"
+    ".ann-tile .note,.ann-tile summary{font-size:.8rem;opacity:.8;margin:.1rem 0 0}"
+    ".ann-tile summary{cursor:pointer;text-decoration:underline dotted}"
+    ".ann-tile details p{font-size:.8rem;margin:.2rem 0 0}</style>")
+"""The style of :func:`tiles_html`."""
+
+
+def tile(name: str, res: ManyResult | None, gamma_off: bool,
+         units: tuple[int, int] | None = None) -> tuple[str, str, str, list[str]]:
+    """What the tile of the many-annotator measure ``name`` shows: its label
+    (:data:`TILE_NAMES`), its value ("off" while the corpus γ is off, "…" while it is computed,
+    "n/a" when undefined), its help (the measure, or why it is undefined) and its notes (γ's
+    spread, samples and seed; why undefined; the documents it read; too few documents)."""
+    label = TILE_NAMES[name]
     if res is None and gamma_off:
-        col.metric(TILE_NAMES[name], "off", help="Turn on the γ toggle above to compute it.")
-        return
+        return label, "off", f"{MANY_NAMES[name]}: turn on the γ toggle above to compute it.", []
     if res is None:
-        col.metric(TILE_NAMES[name], "…", help=f"{MANY_NAMES[name]}: computing in the "
-                   "background (progress above)")
-        return
+        return label, "…", f"{MANY_NAMES[name]}: computing in the background (progress above)", []
     value = res.overall.value
-    col.metric(TILE_NAMES[name], "n/a" if value is None else f"{value:.3f}",
-               help=f"{MANY_NAMES[name]}: {md(res.overall.reason)}" if res.overall.reason
-               else MEASURE_HELP[name]
-               + (" ± is twice the Monte-Carlo standard deviation of γ." if name == "gamma"
-                  else ""))
+    help_ = (f"{MANY_NAMES[name]}: {res.overall.reason}" if res.overall.reason
+             else MEASURE_HELP[name]
+             + (" ± is twice the Monte-Carlo standard deviation of γ." if name == "gamma"
+                else ""))
+    notes = []
     if name in GAMMA_MEASURES:
         sd = res.overall.stats.get("gamma_mc_sd")
         spread = f"± {2 * sd:.3f} · " if name == "gamma" and sd is not None else ""
-        col.caption(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
+        notes.append(f"{spread}{res.params['samples']} samples · seed {res.params['seed']}")
     elif value is None:
-        col.caption(md(res.overall.reason))
+        notes.append(res.overall.reason or "undefined")
     if (subset := subset_note(res)) is not None:
-        col.caption(subset)
+        notes.append(subset)
     if units is not None and (note := few_units_note(*units)) is not None:
-        col.caption(note, help=f"Computed over {units[0]:,} documents × the labels = "
-                    f"{units[1]:,} present/absent units. {WHY_THEY_DIFFER}")
+        notes.append(note)
+        help_ += (f" Computed over {units[0]:,} documents × the labels = {units[1]:,} "
+                  f"present/absent units. {WHY_THEY_DIFFER}")
+    return label, "n/a" if value is None else f"{value:.3f}", help_, notes
+
+
+def tiles_html(tiles: Sequence[tuple[str, str, str, list[str]]]) -> str:
+    """The many-annotator values (:func:`tile`) as one HTML element, where five ``st.metric``
+    in five columns cost Chromium some 20 ms of its main thread on every visit
+    (docs/performance.md, "Issue 29, tenth pass"): a description list, one term (the label)
+    and its value and notes per measure, side by side and wrapping in a narrow window; the help
+    under "about", which opens in place (``<details>``: a keyboard and a screen reader reach
+    it, where a hover title would not). Text escaped."""
+    parts = [f'{TILES_CSS}<dl class="ann-tiles">']
+    for label, value, help_, notes in tiles:
+        parts.append(
+            f'<div class="ann-tile"><dt>{escape(label)}</dt>'
+            f'<dd class="value">{escape(value)}</dd>'
+            + "".join(f'<dd class="note">{escape(n)}</dd>' for n in notes)
+            + f'<dd><details><summary aria-label="About {escape(label)}">about</summary>'
+            f"<p>{escape(help_)}</p></details></dd></div>")
+    parts.append("</dl>")
+    return "".join(parts)
 
 
 def many_results(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]:
@@ -1279,9 +1314,9 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
         wait_or_error(r.many, r.many.error())
     gjob = r.gamma
     _, units = coverage(ws.key, ws, c.sets, c.label)
-    for col, name in zip(st.columns(5), MANY_NAMES, strict=True):
-        _many_tile(col, name, values.get(name), gjob is None and name in GAMMA_MEASURES,
-                   units.get(name))
+    with st.container(key="ann_tiles"):
+        st.html(tiles_html([tile(name, values.get(name), gjob is None and name in GAMMA_MEASURES,
+                                 units.get(name)) for name in MANY_NAMES]))
     st.caption(WHY_THEY_DIFFER)
     if gjob is not None:
         wait_or_error(gjob, gjob.error())

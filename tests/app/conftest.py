@@ -176,3 +176,22 @@ def frame() -> Callable[..., object]:
     """``frame(at, *columns)``: :func:`frame_of` (AppTest does not expose the ``key`` of a
     non-selectable ``st.dataframe``)."""
     return frame_of
+
+
+def annotator_tiles(at: AppTest) -> dict[str, tuple[str, str, list[str]]]:
+    """The Annotators page's many-annotator tiles (``ui.annotators.tiles_html``, one HTML
+    element) as ``{label: (value, help, notes)}``, in their order; empty when none is drawn."""
+    import html
+
+    body = next((h.proto.body for h in at.html if 'class="ann-tiles"' in h.proto.body), "")
+    out: dict[str, tuple[str, str, list[str]]] = {}
+    for tile in re.findall(r'<div class="ann-tile">(.*?)</div>', body):
+        label = re.search(r"<dt>(.*?)</dt>", tile)
+        value = re.search(r'<dd class="value">(.*?)</dd>', tile)
+        help_ = re.search(r"<p>(.*?)</p>", tile)
+        assert label and value and help_, tile
+        notes = re.findall(r'<dd class="note">(.*?)</dd>', tile)
+        out[html.unescape(label.group(1))] = (html.unescape(value.group(1)),
+                                             html.unescape(help_.group(1)),
+                                             [html.unescape(n) for n in notes])
+    return out

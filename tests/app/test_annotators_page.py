@@ -27,6 +27,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.model import AnnotationSet
+from tests.app.conftest import annotator_tiles
 from ui import annotators as ann
 from ui import sidebar, state
 from ui.escape import md
@@ -68,7 +69,8 @@ def _heatmap_z(at: AppTest) -> list[list[float | None]]:
 
 
 def _metric(at: AppTest, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+    """The value of the many-annotator tile ``label``."""
+    return annotator_tiles(at)[label][0]
 
 
 def _custom_app(sets: list[AnnotationSet], texts: dict[str, str | None],
@@ -127,12 +129,12 @@ def test_page_runs_without_exception(make_app, data: str) -> None:
     # The matrix is a table; its chart waits in a closed lazy expander (tenth pass).
     assert _title(at) == "char-kappa, every pair"
     assert not _figures(at)
-    assert len(at.metric) == 5
+    assert list(annotator_tiles(at)) == [ann.TILE_NAMES[n] for n in ann.MANY_NAMES]
     assert not [d for d in at.dataframe if d.key == ann.K_ANN_RANK_TABLE]
     at = _tab(at, 1)
     assert not at.exception, [e.value for e in at.exception]
     assert [f["layout"]["title"]["text"] for f in _figures(at)] == ["char-kappa of each annotator"]
-    assert not at.metric
+    assert not annotator_tiles(at)
     at = _tab(at, 2)
     assert not at.exception, [e.value for e in at.exception]
     assert at.dataframe(key=ann.K_ANN_RANK_TABLE).value is not None
@@ -203,9 +205,8 @@ def test_gamma_finishes_and_shows_its_seed_and_sample_count(make_app, handmade, 
     s = Study.from_sets(sets, texts)
     g = gamma(s, samples=7, seed=3)
     assert _metric(at, "γ") == f"{g.overall.value:.3f}"
-    assert any("7 samples · seed 3" in c.value for c in at.caption)
     sd = 2 * g.overall.stats["gamma_mc_sd"]
-    assert any(f"± {sd:.3f} · 7 samples" in c.value for c in at.caption)
+    assert annotator_tiles(at)["γ"][2][0] == f"± {sd:.3f} · 7 samples · seed 3"
     row = frame(_values_table(at), "measure", "samples", "seed").set_index("measure").loc["gamma"]
     assert (row["samples"], row["seed"]) == (7, 3)
 
@@ -770,7 +771,7 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     assert [t.split(" of every pair")[0] for t in titles[:-1]] == ann.prefetch_order(
         "text-kappa"), titles
     # The tiles wait for their values, and say so
-    assert [m.value for m in at.metric][:3] == ["…", "…", "…"]
+    assert [v for v, _, _ in annotator_tiles(at).values()][:3] == ["…", "…", "…"]
     assert hold.future is not None
     hold.future.cancel()
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for

@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from tests.app.conftest import app_on_sets
+from tests.app.conftest import annotator_tiles, app_on_sets
 
 PAGE = "pages/annotators.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -32,9 +32,9 @@ def _one_missing() -> tuple[list[AnnotationSet], dict[str, str | None]]:
 
 def test_tiles_of_measures_on_a_subset_say_how_many_documents() -> None:
     at = _app(*_one_missing())
-    captions = [c.value for c in at.caption]
+    notes = [n for _, _, tile in annotator_tiles(at).values() for n in tile]
     note = "2 of 3 documents: those all 3 annotators cover"
-    assert captions.count(note) == 2  # Fleiss' κ and α_U (γ is off); not Krippendorff's α
+    assert notes.count(note) == 2  # Fleiss' κ and α_U (γ is off); not Krippendorff's α
 
 
 def test_the_page_warns_of_a_missing_document_and_labels_differing_in_case() -> None:

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from core.cli.launch import DATA_ENV
 from core.metrics.agreement import Study
 from core.model import AnnotationSet, Span
-from tests.app.conftest import app_on_sets
+from tests.app.conftest import annotator_tiles, app_on_sets
 from ui import annotators as ann
 
 PAGE = "pages/annotators.py"
@@ -38,9 +38,12 @@ def test_document_level_tiles_on_two_documents_warn_and_count_the_units() -> Non
     sets, texts = _two_documents()
     at = _app(sets, texts)
     captions = [c.value for c in at.caption]
+    tiles = annotator_tiles(at)
     # 2 documents × 2 labels
     note = "⚠️ only 2 documents (4 units): one more or less moves the value a lot"
-    assert captions.count(note) == 2  # Fleiss' κ and Krippendorff's α, not α_U nor γ
+    assert [label for label, (_, _, notes) in tiles.items() if note in notes] == [
+        "Fleiss' κ", "Kripp. α"]  # not α_U nor γ
+    assert "4 present/absent units" in tiles["Fleiss' κ"][1]  # its help counts them
     assert ann.WHY_THEY_DIFFER in captions
     assert ann.document_units(Study.from_sets(sets, texts)) == {
         "fleiss-kappa": (2, 4), "krippendorff-alpha": (2, 4)}
@@ -52,7 +55,8 @@ def test_no_warning_from_twenty_documents_on() -> None:
     b = AnnotationSet("ann_b", {d: (Span(0, 4, "Fear"),) if i % 2 else ()
                                 for i, d in enumerate(texts)}, "annotator")
     at = _app([a, b], texts)
-    assert not any("moves the value a lot" in c.value for c in at.caption)
+    assert not any("moves the value a lot" in n for _, _, notes in annotator_tiles(at).values()
+                   for n in notes)
     assert ann.WHY_THEY_DIFFER in [c.value for c in at.caption]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from core.metrics import labels as core_labels
-from tests.app.conftest import corpus
+from tests.app.conftest import annotator_tiles, corpus
 from ui import annotators as ann
 from ui import labels as lab_ui
 
@@ -19,17 +19,17 @@ def test_the_many_annotator_tiles_have_short_labels_and_name_the_measure_in_help
         make_app) -> None:
     at = make_app("pages/annotators.py")
     deadline = time.time() + 120
-    while any(m.value == "…" for m in at.metric):
+    while any(value == "…" for value, _, _ in annotator_tiles(at).values()):
         assert time.time() < deadline, "the measures did not finish"
         time.sleep(0.3)
         at.run()
     assert not at.exception, [e.value for e in at.exception]
-    tiles = {m.label: m for m in at.metric}
+    tiles = annotator_tiles(at)
     assert list(tiles) == [ann.TILE_NAMES[n] for n in ann.MANY_NAMES]
     for name, full in ann.MANY_NAMES.items():
-        tile = tiles[ann.TILE_NAMES[name]]
-        assert len(tile.label) <= TILE_CHARS, tile.label
-        assert full.split()[0] in tile.help or ann.MEASURE_HELP[name] in tile.help, name
+        label, (_, help_, _) = ann.TILE_NAMES[name], tiles[ann.TILE_NAMES[name]]
+        assert len(label) <= TILE_CHARS, label
+        assert full.split()[0] in help_ or ann.MEASURE_HELP[name] in help_, name
 
 
 def test_the_heatmap_draws_the_missed_column_first() -> None:

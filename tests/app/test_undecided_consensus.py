@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
 from core.model.sets import Role
+from tests.app.conftest import annotator_tiles
 from ui import annotators as ann
 from ui import state
 
@@ -40,7 +41,8 @@ def _app(roles: tuple[Role, Role, Role]) -> AppTest:
 def _seen(at: AppTest) -> tuple[list[str], str, dict[str, str]]:
     return (list(at.multiselect(key=ann.K_ANN_SETS).value),
             str(at.selectbox(key=ann.K_ANN_GOLD).value),
-            {m.label: m.value for m in at.metric if not m.label.startswith("γ")})  # γ: background
+            {label: value for label, (value, _, _) in annotator_tiles(at).items()
+             if not label.startswith("γ")})  # γ: background
 
 
 def _sidebar(at: AppTest) -> str:

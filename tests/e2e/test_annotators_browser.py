@@ -49,7 +49,7 @@ def _open(page: Any, app_url: str, st_ui: SimpleNamespace, query: str = "",
     the page, which would close a dropdown opened meanwhile)."""
     st_ui.open_page(page, app_url, f"annotators{query}")
     page.get_by_role("heading", name="👥 Annotators").wait_for(timeout=60_000)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+    page.locator(".st-key-ann_matrix table").first.wait_for(timeout=60_000)
     if settle:
         page.get_by_text("samples · seed").first.wait_for(timeout=180_000)
         page.wait_for_function(
@@ -81,21 +81,32 @@ def test_matrix_and_many_annotator_values_render(
 ) -> None:
     _open(page, app_url, st_ui)
     assert page.get_by_test_id("stException").count() == 0
-    assert "char-kappa, every pair" in _text_of(page, ".js-plotly-plot")
-    # Every annotator appears on both axes of the matrix.
-    matrix = _text_of(page, ".js-plotly-plot")
-    for name in ("annotator_1", "annotator_2", "annotator_3"):
-        assert matrix.count(name) >= 2
-    metrics = page.get_by_test_id("stMetric")
-    assert metrics.count() == 5
-    assert "Fleiss' κ" in metrics.first.inner_text()
-    # Lazy tabs: the first answers who agrees with whom; the others are drawn when opened.
+    # The matrix is a table (tenth pass): its caption, every annotator as a row and a column
+    # header, a value or a mark in every cell.
+    matrix = page.locator(".st-key-ann_matrix table").first
+    assert "char-kappa, every pair" in matrix.locator("caption").inner_text()
+    names = ["annotator_1", "annotator_2", "annotator_3"]
+    assert [h.strip() for h in matrix.locator("th[scope=col]").all_inner_texts()] == ["", *names]
+    assert [h.strip() for h in matrix.locator("th[scope=row]").all_inner_texts()] == names
+    assert all(t.strip() for t in matrix.locator("td").all_inner_texts())
+    tiles = page.locator(".ann-tile")
+    assert tiles.count() == 5
+    assert "Fleiss' κ" in tiles.first.inner_text()
+    # A tile's help opens in place, from the keyboard too.
+    tiles.first.locator("summary").focus()
+    page.keyboard.press("Enter")
+    assert "Fleiss' κ (1971)" in tiles.first.locator("details").inner_text()
+    # Lazy tabs: the first answers who agrees with whom; the others are drawn when opened;
+    # the matrix's chart waits in its closed expander.
     assert [t.strip() for t in page.get_by_role("tab").all_inner_texts()] == list(TABS)
-    assert page.locator(".js-plotly-plot").count() == 1
+    assert page.locator(".js-plotly-plot").count() == 0
     st_ui.shot(page, "annotators_overview")
+    page.get_by_text("The matrix as a chart").click()
+    page.locator(".st-key-ann_matrix_chart .js-plotly-plot").wait_for(timeout=60_000)
+    assert "char-kappa, every pair" in _text_of(page, ".st-key-ann_matrix_chart .js-plotly-plot")
     _tab(page, st_ui, "Against the gold")
     page.get_by_text("char-kappa of each annotator").wait_for(timeout=30_000)
-    assert page.get_by_test_id("stMetric").count() == 0
+    assert page.locator(".ann-tile").count() == 0
     st_ui.shot(page, "annotators_against")
     assert st_ui.app_errors(page) == []
 
@@ -153,7 +164,7 @@ def test_gamma_finishes_in_the_background_and_shows_seed_and_samples(
     page.get_by_text("gamma (12 samples, seed 2), every pair").wait_for(timeout=180_000)
     st_ui.wait_idle(page)
     assert page.get_by_test_id("stProgress").count() == 0
-    gamma = page.get_by_test_id("stMetric").filter(has_text="γ").first.inner_text()
+    gamma = page.locator(".ann-tile").filter(has_text="γ").first.inner_text()
     assert "…" not in gamma
     page.get_by_role("heading", name="All 3 sets together").scroll_into_view_if_needed()
     st_ui.shot(page, "annotators_gamma")
@@ -169,7 +180,7 @@ def test_the_page_stays_usable_while_gamma_runs(
     progress.first.wait_for(timeout=60_000)
     assert "γ of 3 annotators, 1000 samples, seed 5" in progress.first.inner_text()
     # Everything else is there meanwhile, and answers: pick a document.
-    assert page.get_by_test_id("stMetric").filter(has_text="Fleiss").count() == 1
+    assert page.locator(".ann-tile").filter(has_text="Fleiss").count() == 1
     _settle(page)
     page.get_by_role("heading", name="All 3 sets together").evaluate(
         "e => e.scrollIntoView({block: 'start'})")
