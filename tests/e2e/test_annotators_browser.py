@@ -164,7 +164,7 @@ def test_gamma_finishes_in_the_background_and_shows_seed_and_samples(
     page.get_by_text("gamma (12 samples, seed 2), every pair").wait_for(timeout=180_000)
     st_ui.wait_idle(page)
     assert page.get_by_test_id("stProgress").count() == 0
-    gamma = page.locator(".ann-tile").filter(has_text="γ").first.inner_text()
+    gamma = page.locator('.ann-tile:has(dt:text-is("γ"))').inner_text()
     assert "…" not in gamma
     page.get_by_role("heading", name="All 3 sets together").scroll_into_view_if_needed()
     st_ui.shot(page, "annotators_gamma")
@@ -180,7 +180,7 @@ def test_the_page_stays_usable_while_gamma_runs(
     progress.first.wait_for(timeout=60_000)
     assert "γ of 3 annotators, 1000 samples, seed 5" in progress.first.inner_text()
     # Everything else is there meanwhile, and answers: pick a document.
-    assert page.locator(".ann-tile").filter(has_text="Fleiss").count() == 1
+    assert page.locator(".ann-tile dt").filter(has_text="Fleiss").count() == 1
     _settle(page)
     page.get_by_role("heading", name="All 3 sets together").evaluate(
         "e => e.scrollIntoView({block: 'start'})")
