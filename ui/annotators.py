@@ -290,7 +290,7 @@ def many_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     computed ahead (:func:`many_later`)."""
     s = study(ws_key, _ws, sets, label)
     return submit(Job(f"Fleiss' κ, Krippendorff's α and α_U of {len(s.docs):,} documents",
-                      "many", {"study": _resident_study(ws_key, s, sets, label)}), later=True)
+                      "many", _resident_study_args(_ws, sets, label)), later=True)
 
 
 def many_later(ws: Workspace, sets: tuple[str, ...], label: str | None
@@ -325,10 +325,9 @@ GAMMA_AUTO_DOCS = 1000
 def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
               seed: int, samples: int) -> Job[dict[str, ManyResult]]:
     """Corpus γ and γ-cat of ``sets`` in the background: ``{"gamma": …, "gamma-cat": …}``."""
-    s = study(ws_key, _ws, sets, label)
     return submit(Job(f"γ of {len(sets)} annotators, {samples} samples, seed {seed}", "gamma",
-                       {"study": _resident_study(ws_key, s, sets, label), "samples": samples,
-                        "seed": seed}))
+                      {**_resident_study_args(_ws, sets, label), "samples": samples,
+                       "seed": seed}))
 
 
 def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
@@ -338,10 +337,17 @@ def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure:
             "leave_one_out": leave_one_out}
 
 
-def _resident_study(ws_key: str, s: Study, sets: tuple[str, ...], label: str | None
-                    ) -> Resident:
-    """The study as the worker keeps it between jobs (sent once: :mod:`ui.jobs`)."""
-    return Resident(f"{ws_key}|study|{sets!r}|{label!r}", s)
+def _resident_study_args(ws: Workspace, sets: tuple[str, ...], label: str | None
+                         ) -> dict[str, Any]:
+    """What the worker builds the study of ``sets`` from (:func:`ui.gamma_worker.study_of`):
+    the sets and the texts as the view jobs send them (:func:`_resident_view_args`: resident,
+    sent with the corpus's first job only) and the label. The worker keeps one study of them
+    for every job, the views' (:class:`~core.metrics.agreement.panel.Shared`) and the
+    many-annotator values' and γ's; these were sent the page's study, pickled (a corpus's
+    documents and spans once more over the socket), and the worker then held two studies of
+    the same sets (docs/performance.md, "Issue 29, tenth pass")."""
+    return {"sets": [Resident(f"{ws.key}|set|{n}", ws.sets[n]) for n in sets],
+            "texts": Resident(f"{ws.key}|texts", dict(ws.corpus.texts)), "label": label}
 
 
 def _resident_view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
@@ -349,9 +355,8 @@ def _resident_view_args(ws: Workspace, sets: tuple[str, ...], label: str | None,
     """:func:`_view_args` for the worker: each set and the texts as
     :class:`~ui.gamma_worker.Resident` values, sent with the corpus's first job only (one
     job per measure, so a switch of measure sends no corpus)."""
-    args = _view_args(ws, sets, label, measure, gold, leave_one_out)
-    args["sets"] = [Resident(f"{ws.key}|set|{n}", ws.sets[n]) for n in sets]
-    args["texts"] = Resident(f"{ws.key}|texts", args["texts"])
+    args = {**_view_args(ws, sets, label, measure, gold, leave_one_out),
+            **_resident_study_args(ws, sets, label)}
     if gold is not None:
         args["gold"] = Resident(f"{ws.key}|set|{gold}", ws.sets[gold])
     return args

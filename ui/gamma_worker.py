@@ -117,11 +117,52 @@ def for_the_page(view: MeasureView) -> MeasureView:
     return lean_view(view)
 
 
+def shared() -> Any:  # -> core.metrics.agreement.panel.Shared
+    """:data:`_SHARED`, made at its first use."""
+    global _SHARED
+    if _SHARED is None:
+        from core.metrics.agreement.panel import Shared
+
+        _SHARED = Shared()
+    return _SHARED
+
+
+STUDIES_KEPT = 2
+"""Studies :func:`study_of` keeps (the last choices of sets: about 0.5 s of CPU to build at
+100,000 documents)."""
+_STUDIES: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+
+
+def study_of(kwargs: dict[str, Any]) -> Any:  # -> core.metrics.agreement.Study
+    """The study a "gamma", "many" or "view" task reads: ``kwargs["study"]`` when sent, else
+    the study of ``kwargs["sets"]`` and ``kwargs["texts"]`` (only ``kwargs["label"]``), built
+    once in this process and kept (:data:`STUDIES_KEPT`, under the identity of the resident
+    sets and texts, which it holds), and put in :func:`shared` under the key
+    :func:`core.metrics.agreement.measure_view` reads it by: one study per choice of sets for
+    every job, where the views built their own (again whenever ``Shared``, which keeps its
+    last eight entries, had dropped it) and the many-annotator values and γ were sent the
+    server's, pickled (``ui.annotators._resident_study_args``)."""
+    if "study" in kwargs:
+        return kwargs["study"]
+    from core.metrics.agreement import Study
+
+    sets, texts, label = kwargs["sets"], kwargs["texts"], kwargs["label"]
+    parts = ("study", *sets, texts, label)
+    key = tuple(p if p is None or isinstance(p, str) else id(p) for p in parts)
+    if key not in _STUDIES:
+        _STUDIES[key] = (parts, Study.from_sets(sets, texts, label=label))
+        while len(_STUDIES) > STUDIES_KEPT:
+            del _STUDIES[next(iter(_STUDIES))]
+    study = _STUDIES[key][1]
+    return shared().get(parts, lambda: study)
+
+
 def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
     """Run ``task`` with ``kwargs``: ``"gamma"`` (corpus γ then γ-cat of ``study``, returns
     ``{"gamma": ManyResult, "gamma-cat": ManyResult}``), ``"view"``
     (:func:`core.metrics.agreement.measure_view` as :func:`for_the_page`), ``"many"`` (Fleiss' κ,
-    Krippendorff's α and α_U of ``study``, as :func:`ui.annotators.many_values`) or ``"path"``
+    Krippendorff's α and α_U of ``study``, as :func:`ui.annotators.many_values`; either reads
+    :func:`study_of`) or ``"path"``
     (:func:`core.metrics.differences.metric_path`)."""
     from core.metrics.agreement import (
         fleiss_text,
@@ -135,7 +176,7 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         _QUEUE.put((job_id, -1, -1))
     report = _reporter(job_id)
     if task == "gamma":
-        study, samples, seed = kwargs["study"], kwargs["samples"], kwargs["seed"]
+        study, samples, seed = study_of(kwargs), kwargs["samples"], kwargs["seed"]
         # A short job may use every core; a long one leaves a core to the server's page runs.
         workers = None if len(study.docs) * samples <= LONG_JOB else 1
         g = gamma(study, samples=samples, seed=seed, progress=report, workers=workers,
@@ -144,19 +185,15 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
         cat = gamma(study, samples=samples, seed=seed, categorical=True, cache=_GAMMA_CACHE)
         return {"gamma": g, "gamma-cat": cat}
     if task == "view":
-        global _SHARED
-        if _SHARED is None:
-            from core.metrics.agreement.panel import Shared
-
-            _SHARED = Shared()
+        study_of(kwargs)  # the choice's study, kept for every job (and in shared())
         return for_the_page(measure_view(**kwargs, progress=report, cache=_GAMMA_CACHE,
-                                         shared=_SHARED))
+                                         shared=shared()))
     if task == "path":  # the Metric differences page's ui.differences.path, on a large corpus
         from core.metrics.differences import metric_path
 
         return metric_path(**kwargs)
     if task == "many":  # the Annotators page's ui.annotators.many_values, on a large corpus
-        study = kwargs["study"]
+        study = study_of(kwargs)
         return {"fleiss-kappa": fleiss_text(study, per_document=False),
                 "krippendorff-alpha": krippendorff_text(study, per_document=False),
                 "unitizing-alpha": unitizing(study, per_document=False)}

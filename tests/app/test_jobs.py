@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import pytest
 
@@ -234,3 +235,49 @@ def test_a_job_asked_for_while_the_worker_is_busy_can_run_in_the_page(handmade) 
     assert jobs.busy_elsewhere(queued) and not jobs.busy_elsewhere(blocker)
     queued.future.result(timeout=180)
     assert not jobs.busy_elsewhere(queued)
+
+
+def test_the_worker_builds_one_study_per_choice_for_views_values_and_gamma(
+        handmade, monkeypatch) -> None:
+    # Tenth pass: the many-annotator values and γ were sent the server's study, pickled, while
+    # the views built their own in the worker (and again once Shared had dropped it); now every
+    # task of one choice of sets reads the one study_of builds and keeps.
+    from core.metrics.agreement import (
+        Study,
+        fleiss_text,
+        gamma,
+        krippendorff_text,
+        measure_view,
+        unitizing,
+    )
+    from core.metrics.agreement.panel import lean_view
+
+    texts, sets = handmade
+    built: list[tuple[int, ...]] = []  # the sets of each study built, by identity
+    from_sets = Study.from_sets
+
+    def counted(chosen: list[Any], *a: Any, **k: Any) -> Study:
+        built.append(tuple(map(id, chosen)))
+        return from_sets(chosen, *a, **k)
+
+    monkeypatch.setattr(gamma_worker, "_STUDIES", {})
+    monkeypatch.setattr(gamma_worker, "_SHARED", None)
+    monkeypatch.setattr(Study, "from_sets", staticmethod(counted))
+    choice = {"sets": list(sets), "texts": dict(texts), "label": None}
+    views = [gamma_worker.run(1, "view", {**choice, "measure": m, "gold": None,
+                                          "leave_one_out": False})
+             for m in ("char-kappa", "span-f1", "text-kappa", "krippendorff-alpha",
+                       "mafalda-f1", "char-jaccard", "fleiss-kappa", "unitizing-alpha")]
+    many = gamma_worker.run(2, "many", choice)
+    g = gamma_worker.run(3, "gamma", {**choice, "samples": 2, "seed": 1})
+    assert built.count(tuple(map(id, sets))) == 1  # every task read the one study
+    assert len(gamma_worker._STUDIES) == 1
+    monkeypatch.setattr(Study, "from_sets", staticmethod(from_sets))
+    # The same values as each computed from a study of its own.
+    s = Study.from_sets(list(sets), dict(texts))
+    assert repr(many) == repr({"fleiss-kappa": fleiss_text(s, per_document=False),
+                               "krippendorff-alpha": krippendorff_text(s, per_document=False),
+                               "unitizing-alpha": unitizing(s, per_document=False)})
+    assert g["gamma"].overall.value == gamma(s, samples=2, seed=1).overall.value
+    assert repr(views[1]) == repr(lean_view(measure_view(list(sets), dict(texts),
+                                                         measure="span-f1")))
