@@ -169,3 +169,123 @@ def test_ui_modules_lists_each_module_once(tmp_path: Path) -> None:
     assert serve.ui_modules(tmp_path / "app.py") == []
     assert serve.ui_modules(tmp_path / "missing.py") == []
 
+
+
+def test_then_gets_the_workspace_read_in_the_reader_s_thread_and_not_after_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``read_early(then=...)``: called once, in the reader's thread, with the workspace the
+    pages read (:mod:`ui.serve` passes ``ui.ahead.early``); a read that raises calls nothing
+    (the page meets the error when it reads)."""
+    monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
+    got: list[tuple[str, object]] = []
+    reader = cli_data.read_early(then=lambda ws: got.append(
+        (threading.current_thread().name, ws)))
+    assert reader is not None
+    reader.join(60)
+    ws = cli_data.cli_workspace()
+    assert ws is not None and got == [(cli_data.READ_EARLY_THREAD, ws)]
+
+    def broken(*args: Any, **options: Any) -> list[state.FileReport]:
+        raise RuntimeError("a bug in a reader")
+
+    monkeypatch.setattr(cli_data, "read_reports", broken)
+    (tmp_path / "gold.json").touch()  # a new modification time: a new read
+    got.clear()
+    reader = cli_data.read_early(then=lambda ws: got.append(("called", ws)))
+    assert reader is not None
+    reader.join(60)
+    assert got == []
+
+
+def _spy_on_path_jobs(monkeypatch: pytest.MonkeyPatch
+                      ) -> tuple[list[tuple[str, tuple[object, ...]]], list[str]]:
+    """Who asks for a path job, with which arguments (``ui.differences.path_job``, as
+    ``path_ahead`` calls it), and the tasks queued on the worker (``ui.jobs.submit``)."""
+    from ui import differences, jobs
+
+    asked: list[tuple[str, tuple[object, ...]]] = []
+    submitted: list[str] = []
+    path_job, submit = differences.path_job, jobs.submit
+
+    def spy(ws_key: str, _ws: object, *args: object) -> object:
+        asked.append((threading.current_thread().name, (ws_key, *args)))
+        return path_job(ws_key, _ws, *args)  # type: ignore[arg-type]
+
+    def counted(job: Any, **kwargs: Any) -> Any:
+        submitted.append(job.task)
+        return submit(job, **kwargs)
+
+    monkeypatch.setattr(differences, "path_job", spy)
+    monkeypatch.setattr(differences, "submit", counted)
+    return asked, submitted
+
+
+def test_serve_queues_the_path_s_martino_part_as_the_files_are_read_and_the_first_run_finds_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 29, tenth pass: on a corpus whose Metric differences path runs in the worker, the
+    reader's thread of ``ui.serve.early`` queues that path's Martino part (and so starts the
+    worker) once the files are read, before any page's run; the first run's ``ui.ahead.start``
+    asks for the same job, by the same arguments, and queues nothing more; the page opened
+    next shows the steps of the same path. Counted, not timed."""
+    from core.metrics.differences import metric_path
+    from ui import differences, results
+
+    monkeypatch.setattr(differences, "PATH_BACKGROUND_DOCS", 0)  # the sample counts as large
+    monkeypatch.setattr(results, "AHEAD_DOCS", 10**9)  # no scores ahead: the path's job alone
+    monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
+    asked, submitted = _spy_on_path_jobs(monkeypatch)
+    thread = threading.Thread(target=serve.early, args=(ROOT / "app.py", 0.0))
+    thread.start()
+    thread.join(60)
+    ws = cli_data.cli_workspace()
+    assert ws is not None
+    # Queued from the reader's thread, before a page ran: the Martino part of the default pair's
+    # path at the default level and variant (a fresh session's).
+    assert asked == [(cli_data.READ_EARLY_THREAD,
+                      (ws.key, "gold", "system_b", 2, "paper", "martino"))], asked
+    assert submitted == ["path"]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()  # the first load: ui.ahead.start at its end
+    assert not at.exception, [e.value for e in at.exception]
+    assert [args for _, args in asked] == [asked[0][1]] * 2, asked
+    assert asked[1][0] != cli_data.READ_EARLY_THREAD
+    assert submitted == ["path"], submitted  # the same job, not queued again
+    job = differences.path_job(ws.key, ws, "gold", "system_b", 2, "paper", "martino")
+    job.future.result(timeout=120)  # type: ignore[union-attr]
+    at.switch_page("pages/differences.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert submitted[0] == "path" and submitted.count("path") <= 2, submitted  # + MAFALDA's
+    deadline = time.time() + 120
+    while not any("official metric" in d.value.columns for d in at.dataframe):
+        assert time.time() < deadline, "the path's steps were not shown"
+        time.sleep(0.3)
+        at.run()
+    table = next(d.value for d in at.dataframe if "official metric" in d.value.columns)
+    whole = metric_path(ws.sets["gold"], ws.sets["system_b"],
+                        taxonomy=results.taxonomy_for(ws, "gold", "system_b"),
+                        texts=ws.corpus.texts)
+    shown = [None if value != value else value for value in table["F1"]]  # NaN: not scored
+    assert shown == [s.value("f1") for s in whole]
+    assert submitted.count("path") == 2, submitted  # no scores ahead: MAFALDA's part, once
+
+
+def test_the_path_is_not_queued_early_on_a_small_corpus_or_one_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Below the path's threshold (the page computes it in its run) nothing is queued and no
+    worker started as the files are read; nor with one set, which has no pair to compare."""
+    from ui import ahead
+
+    monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
+    asked, submitted = _spy_on_path_jobs(monkeypatch)
+    reader = cli_data.read_early(then=serve.ahead)
+    assert reader is not None
+    reader.join(60)
+    ws = cli_data.cli_workspace()
+    assert ws is not None and asked == [] and submitted == []
+    ahead.early(state.build_workspace(cli_data.read_reports(cli_data.data_args())[:1],
+                                      key="one", title="one", shareable=True))
+    ahead.early(None)
+    assert asked == [] and submitted == []
