@@ -2,8 +2,8 @@
 likely opens next will ask for on a large corpus is started in the background, so their first
 visits find it computed or computing (issue 29: "precompute what pages share once per corpus,
 compute page extras lazily or in the background"). Nothing here blocks the page being drawn.
-With ``--data`` the worker's first job is queued earlier still, as the files are read
-(:func:`early`).
+With ``--data`` the worker is started, and sent the sets of its first job, earlier still, as the
+files are read (:func:`early`).
 
 This module imports the pages' modules (Scores' results, Metric differences, Annotators); none
 of them imports it, so it may: it is the one place that knows every page's defaults.
@@ -53,22 +53,22 @@ def _choice(ws: Workspace, session: results.Session
 
 def early(ws: Workspace | None) -> None:
     """As soon as the ``--data`` files are read (:func:`ui.cli_data.read_early`'s thread, as
-    the server starts, before the first page's run has drawn anything): start the background
-    worker and queue on it the Martino part of the Metric differences path a fresh session
-    shows (:func:`ui.differences.path_ahead`, above its threshold only). The worker's start,
-    the sets it receives and that part then overlap the first load instead of following it,
-    on the other core (issue 29, tenth pass); :func:`start`, at the end of the first page's
-    run, asks for the same job (the same cache key) and finds it queued or computed. A
-    session that chose another pair, level or variant (a link's parameters) gets its own job
-    from :func:`start`, as before."""
+    the server starts, while the first page's run waits for them): start the background worker
+    and send it the two sets of the Metric differences path a fresh session shows, with the
+    module that scores it imported there (:func:`ui.differences.sets_ahead`, above the path's
+    threshold only). The worker's start and the sets it receives then overlap the first load
+    instead of preceding the path's Martino part, which :func:`start` queues at the end of the
+    first page's run as before: a job that now sends two keys and starts at once (issue 29,
+    tenth pass). A session that chose another pair (a link's parameters) sends its sets with
+    its own job, as before."""
     if ws is None:
         return
     choice = _choice(ws, {})
     if choice is None:
         return
-    ref, _systems, system, level, variants = choice
+    ref, _systems, system, _level, _variants = choice
     if system is not None:
-        differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
+        differences.sets_ahead(ws.key, ws, ref, system)
 
 
 def start() -> None:
@@ -93,7 +93,7 @@ def start() -> None:
     # was ready about 5 s after the first load at 100,000 documents (2.2 s of the worker's CPU).
     # Its Martino part only (about 0.9 s of CPU since the eighth pass): the MAFALDA steps are
     # the MAFALDA scores of the pair that score_ahead computes below. With --data, early()
-    # queued the same job as the files were read: found here, not queued again.
+    # sent the worker its sets as the files were read: the job sends their keys only.
     if system is not None:
         differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
 

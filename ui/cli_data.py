@@ -401,7 +401,7 @@ def read_early(then: Callable[[state.Workspace | None], None] | None = None
     """Start reading the ``--data`` inputs in a background thread, into the cache the pages
     read (:func:`cli_workspace`); returns the thread, or None when the app was started without
     ``--data``. ``then``: called in the thread with the workspace read (:mod:`ui.serve` passes
-    :func:`ui.ahead.early`, which queues the worker's first job); not called when the read
+    :func:`ui.ahead.early`, which starts the background worker); not called when the read
     raised.
 
     Called as the server starts (:mod:`ui.serve`, which ``spanscope app --data`` runs), so that

@@ -312,6 +312,16 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     return worker.submit(job, later=later)
 
 
+def hold(title: str, values: Sequence[Resident], imports: Sequence[str] = ()) -> Job[None]:
+    """Send ``values`` to the worker now, for jobs queued later (which then send their keys
+    only, :meth:`Worker._pack`), and have it import the modules ``imports`` those jobs need;
+    the worker is started if it is not running. What a job's start costs (the worker's start,
+    pickling and sending the corpus, the worker's imports) is then paid ahead of the job:
+    :func:`ui.ahead.early` holds the Metric differences path's sets while the first page is
+    drawn (issue 29, tenth pass)."""
+    return submit(Job(title, "hold", {"values": list(values), "imports": list(imports)}))
+
+
 def _hurry(job: Job[T]) -> None:
     """Run a later job next, unless it has started (or its worker is gone: the job has failed,
     and the page shows that)."""
@@ -418,5 +428,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "progress",
-           "run_here", "shown", "submit"]
+__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
+           "progress", "run_here", "shown", "submit"]
