@@ -22,6 +22,8 @@ flight and whatever is queued before it.
 The large arguments of a task (annotation sets, texts, a study) are sent as
 :class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
 key, so each corpus crosses the socket once rather than with every job (:meth:`Worker._pack`).
+It may cross ahead of its first job (:func:`hold`), which then starts at once: the Metric
+differences path's sets are sent as the ``--data`` files are read (:func:`ui.ahead.early`).
 
 Why a process and not a thread: γ spends its time in many small numpy and scipy calls, which
 would take the interpreter lock from every page run of the server (a 0.3 s page took 4 s while γ
