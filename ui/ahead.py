@@ -2,6 +2,8 @@
 likely opens next will ask for on a large corpus is started in the background, so their first
 visits find it computed or computing (issue 29: "precompute what pages share once per corpus,
 compute page extras lazily or in the background"). Nothing here blocks the page being drawn.
+With ``--data`` the worker is started, and sent the sets of its first job, earlier still, as the
+files are read (:func:`early`).
 
 This module imports the pages' modules (Scores' results, Metric differences, Annotators); none
 of them imports it, so it may: it is the one place that knows every page's defaults.
@@ -9,12 +11,64 @@ of them imports it, so it may: it is the one place that knows every page's defau
 
 from __future__ import annotations
 
+from typing import cast
+
 import streamlit as st
 
 from core.metrics import registry
 from ui import annotators, differences, errors, levels, results
 from ui.current import workspace
-from ui.state import DEFAULTS, K_LEVEL, K_SET_A, K_SET_B, compared_sets, default_pair
+from ui.state import (
+    DEFAULTS,
+    K_LEVEL,
+    K_SET_A,
+    K_SET_B,
+    Workspace,
+    compared_sets,
+    default_pair,
+)
+
+
+def _choice(ws: Workspace, session: results.Session
+            ) -> tuple[str, list[str], str | None, int, dict[str, str | None]] | None:
+    """What the pages would show on ``ws`` with this ``session``: the reference, the sets
+    compared with it, the system of Metric differences, the level and each span metric's
+    variant (None when there is no pair to compare). An empty ``session`` is a fresh one's."""
+    if ws.empty or len(ws.sets) < 2:
+        return None
+    ref = session.get(K_SET_A)
+    if not isinstance(ref, str) or ref not in ws.sets:
+        ref = default_pair(ws)[0]
+    if ref is None:
+        return None
+    variants = {m.name: results.chosen_variant(m, session) for m in registry.span_metrics()}
+    level = int(cast("int | str", session.get(K_LEVEL, DEFAULTS[K_LEVEL])))
+    systems = compared_sets(ws, ref)
+    chosen = session.get(K_SET_B)
+    default = default_pair(ws)[1]
+    system = (chosen if isinstance(chosen, str) and chosen in systems
+              else default if default in systems else systems[0] if systems else None)
+    return ref, systems, system, level, variants
+
+
+def early(ws: Workspace | None) -> None:
+    """As soon as the ``--data`` files are read (:func:`ui.cli_data.read_early`'s thread, as
+    the server starts, while the first page's run waits for them): start the background worker
+    and send it the two sets of the Metric differences path a fresh session shows, with the
+    module that scores it imported there (:func:`ui.differences.sets_ahead`, above the path's
+    threshold only). The worker's start and the sets it receives then overlap the first load
+    instead of preceding the path's Martino part, which :func:`start` queues at the end of the
+    first page's run as before: a job that now sends two keys and starts at once (issue 29,
+    tenth pass). A session that chose another pair (a link's parameters) sends its sets with
+    its own job, as before."""
+    if ws is None:
+        return
+    choice = _choice(ws, {})
+    if choice is None:
+        return
+    ref, _systems, system, _level, _variants = choice
+    if system is not None:
+        differences.sets_ahead(ws.key, ws, ref, system)
 
 
 def start() -> None:
@@ -28,27 +82,18 @@ def start() -> None:
     and queues the Annotators page's default view (:func:`ui.annotators.default_view`) on the
     worker. Only above :data:`ui.results.AHEAD_DOCS` documents, once per choice and process."""
     ws = workspace()
-    if ws.empty or len(ws.sets) < 2:
+    choice = _choice(ws, st.session_state)
+    if choice is None:
         return
-    ref = st.session_state.get(K_SET_A)
-    if ref not in ws.sets:
-        ref = default_pair(ws)[0]
-    if ref is None:
-        return
-    variants = {m.name: results.chosen_variant(m) for m in registry.span_metrics()}
-    level = int(st.session_state.get(K_LEVEL, DEFAULTS[K_LEVEL]))
-    systems = compared_sets(ws, ref)
-    chosen = st.session_state.get(K_SET_B)
-    default = default_pair(ws)[1]
-    system = (chosen if chosen in systems else default if default in systems
-              else systems[0] if systems else None)
+    ref, systems, system, level, variants = choice
     view = annotators.default_view(ws)  # the session is read here, not in the thread
 
     # The rule path first, and at once: it runs in the worker's process (the other core) while
     # this process scores the pair, and needs nothing of those scores. Queued after them, it
     # was ready about 5 s after the first load at 100,000 documents (2.2 s of the worker's CPU).
     # Its Martino part only (about 0.9 s of CPU since the eighth pass): the MAFALDA steps are
-    # the MAFALDA scores of the pair that score_ahead computes below.
+    # the MAFALDA scores of the pair that score_ahead computes below. With --data, early()
+    # sent the worker its sets as the files were read: the job sends their keys only.
     if system is not None:
         differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
 

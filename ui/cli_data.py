@@ -34,7 +34,7 @@ import logging
 import os
 import threading
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -396,10 +396,13 @@ logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").add
     _EarlyQuiet())
 
 
-def read_early() -> threading.Thread | None:
+def read_early(then: Callable[[state.Workspace | None], None] | None = None
+               ) -> threading.Thread | None:
     """Start reading the ``--data`` inputs in a background thread, into the cache the pages
     read (:func:`cli_workspace`); returns the thread, or None when the app was started without
-    ``--data``.
+    ``--data``. ``then``: called in the thread with the workspace read (:mod:`ui.serve` passes
+    :func:`ui.ahead.early`, which starts the background worker); not called when the read
+    raised.
 
     Called as the server starts (:mod:`ui.serve`, which ``spanscope app --data`` runs), so that
     reading overlaps the seconds in which the server starts and the browser loads the page and
@@ -408,14 +411,16 @@ def read_early() -> threading.Thread | None:
     reads waits for that read (Streamlit's caches compute each key once), and a thread that
     starts after a page's read finds it cached (:func:`read_count`). A file's error is its
     report's, as when a page reads it (the Data page shows it); an exception that escapes the
-    reader is left to the page, which meets it again when it reads."""
+    reader, or ``then``, is left to the page, which meets it again when it reads."""
     args = data_args()
     if not args:
         return None
 
     def work() -> None:
         try:
-            cli_workspace()
+            ws = cli_workspace()
+            if then is not None:
+                then(ws)
         except Exception:  # the page that reads the files meets it and shows it
             logging.getLogger(__name__).debug("reading --data ahead failed", exc_info=True)
 

@@ -33,7 +33,7 @@ from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
 from ui import levels, state
 from ui.escape import md
-from ui.jobs import Job, Resident, progress, submit
+from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
 from ui.results import coming_pair, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
@@ -97,12 +97,36 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
              if variant == "repo-head" and part != "martino" else None)
     title = (f"MAFALDA for {system}" if part == "mafalda"
              else f"From Martino to MAFALDA for {system}, one rule at a time")
+    gold, pred = _resident_sets(ws_key, _ws, ref, system)
     return submit(Job(title, "path",
-                      {"gold": Resident(f"{ws_key}|set|{ref}", _ws.sets[ref]),
-                       "pred": Resident(f"{ws_key}|set|{system}", _ws.sets[system]),
+                      {"gold": gold, "pred": pred,
                        "level": level, "mafalda_variant": variant,
                        "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts,
                        "part": part}))
+
+
+def _resident_sets(ws_key: str, ws: Workspace, ref: str, system: str
+                   ) -> tuple[Resident, Resident]:
+    """The reference and the system as :func:`path_job` sends them: kept by the worker under
+    the keys the Annotators page gives them (:func:`ui.annotators._resident_view_args`)."""
+    return (Resident(f"{ws_key}|set|{ref}", ws.sets[ref]),
+            Resident(f"{ws_key}|set|{system}", ws.sets[system]))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def sets_ahead(ws_key: str, _ws: Workspace, ref: str, system: str) -> Job[None] | None:
+    """Send the path's sets to the worker before the path is queued (:func:`ui.jobs.hold`,
+    which starts the worker), with the module that scores it imported there; once per pair
+    and workspace, and only on a corpus whose path runs in the worker. :func:`ui.ahead.early`
+    calls it as the ``--data`` files are read: the worker's start, the sets' pickling, sending
+    and unpickling then overlap the first page's run, and the path's job, queued at its end
+    (:func:`path_ahead`), sends their keys only and starts at once (issue 29, tenth pass). The
+    path itself is not computed before the first page is drawn: the worker's core is the one
+    Chromium draws that page with."""
+    if not _in_background(_ws, ref, system):
+        return None
+    return hold(f"The sets of {system} and {ref}, for the rule path",
+                _resident_sets(ws_key, _ws, ref, system), ("core.metrics.differences",))
 
 
 def _in_background(ws: Workspace, ref: str, system: str) -> bool:

@@ -12,6 +12,7 @@ started it is gone.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import threading
@@ -162,8 +163,10 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
     ``{"gamma": ManyResult, "gamma-cat": ManyResult}``), ``"view"``
     (:func:`core.metrics.agreement.measure_view` as :func:`for_the_page`), ``"many"`` (Fleiss' κ,
     Krippendorff's α and α_U of ``study``, as :func:`ui.annotators.many_values`; either reads
-    :func:`study_of`) or ``"path"``
-    (:func:`core.metrics.differences.metric_path`)."""
+    :func:`study_of`) or ``"path"`` (:func:`core.metrics.differences.metric_path`), or
+    ``"hold"`` (:func:`ui.jobs.hold`: nothing but keep its :class:`Resident` values, which
+    :func:`resolve` did, and import the modules ``imports`` that the jobs to come need; returns
+    None)."""
     from core.metrics.agreement import (
         fleiss_text,
         gamma,
@@ -175,6 +178,10 @@ def run(job_id: int, task: str, kwargs: dict[str, Any]) -> Any:
     if _QUEUE is not None:
         _QUEUE.put((job_id, -1, -1))
     report = _reporter(job_id)
+    if task == "hold":
+        for name in kwargs.get("imports", ()):
+            importlib.import_module(name)
+        return None
     if task == "gamma":
         study, samples, seed = study_of(kwargs), kwargs["samples"], kwargs["seed"]
         # A short job may use every core; a long one leaves a core to the server's page runs.

@@ -22,6 +22,8 @@ flight and whatever is queued before it.
 The large arguments of a task (annotation sets, texts, a study) are sent as
 :class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
 key, so each corpus crosses the socket once rather than with every job (:meth:`Worker._pack`).
+It may cross ahead of its first job (:func:`hold`), which then starts at once: the Metric
+differences path's sets are sent as the ``--data`` files are read (:func:`ui.ahead.early`).
 
 Why a process and not a thread: γ spends its time in many small numpy and scipy calls, which
 would take the interpreter lock from every page run of the server (a 0.3 s page took 4 s while γ
@@ -312,6 +314,16 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     return worker.submit(job, later=later)
 
 
+def hold(title: str, values: Sequence[Resident], imports: Sequence[str] = ()) -> Job[None]:
+    """Send ``values`` to the worker now, for jobs queued later (which then send their keys
+    only, :meth:`Worker._pack`), and have it import the modules ``imports`` those jobs need;
+    the worker is started if it is not running. What a job's start costs (the worker's start,
+    pickling and sending the corpus, the worker's imports) is then paid ahead of the job:
+    :func:`ui.ahead.early` holds the Metric differences path's sets while the first page is
+    drawn (issue 29, tenth pass)."""
+    return submit(Job(title, "hold", {"values": list(values), "imports": list(imports)}))
+
+
 def _hurry(job: Job[T]) -> None:
     """Run a later job next, unless it has started (or its worker is gone: the job has failed,
     and the page shows that)."""
@@ -418,5 +430,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "progress",
-           "run_here", "shown", "submit"]
+__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
+           "progress", "run_here", "shown", "submit"]

@@ -24,6 +24,7 @@ from functools import cached_property
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.state import SessionStateProxy
 
 from core.metrics import registry, stats
 from core.metrics.registry import Metric
@@ -56,11 +57,17 @@ def abbreviation(metric: Metric) -> str:
     return metric.abbreviation or metric.title
 
 
-def chosen_variant(metric: Metric) -> str | None:
-    """The variant of ``metric`` chosen in this session (its default when none is)."""
+Session = Mapping[str, object] | SessionStateProxy
+"""The session state, or a mapping that stands for one (:func:`chosen_variant`)."""
+
+
+def chosen_variant(metric: Metric, session: Session | None = None) -> str | None:
+    """The variant of ``metric`` chosen in this session (its default when none is); ``session``:
+    another mapping than the session state (an empty one: a fresh session's, :mod:`ui.ahead`)."""
     if not metric.variants:
         return None
-    value = st.session_state.get(variant_key(metric.name), DEFAULTS.get(variant_key(metric.name)))
+    key = variant_key(metric.name)
+    value = (st.session_state if session is None else session).get(key, DEFAULTS.get(key))
     return value if value in metric.variants else metric.default_variant
 
 

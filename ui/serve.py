@@ -9,7 +9,9 @@ page's run imports first (``app.py``'s own). The browser's first request then fi
 or being read, instead of starting the read: at 100,000 documents reading takes about 1.5 s of
 CPU and the first run's imports 0.4 s, while the browser loads the page and connects
 (docs/performance.md, issue 29, sixth pass). One read either way (Streamlit's caches compute a
-key once; :func:`ui.cli_data.read_count`).
+key once; :func:`ui.cli_data.read_count`). Once the files are read, the same thread starts the
+background worker and sends it the sets of its first job (:func:`ui.ahead.early`), which then
+overlap the first page's run rather than follow it (issue 29, tenth pass).
 
 A reader *process*, forked before the server starts, was tried and left out: it takes the read
 off the server's process, but on the shared machine of the measurements its own start (0.5 s
@@ -74,15 +76,26 @@ def ui_modules(script: Path) -> list[str]:
     return list(found)
 
 
+def ahead(ws: object) -> None:
+    """What the reader's thread does once the files are read: :func:`ui.ahead.early` (the
+    background worker started, and sent the sets of its first job, while the first page is
+    drawn)."""
+    from ui import ahead as pages_ahead
+    from ui.state import Workspace
+
+    pages_ahead.early(ws if isinstance(ws, Workspace) else None)
+
+
 def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
     """Once the server has started, read the ``--data`` files into the pages' cache in a
-    thread of their own (:func:`ui.cli_data.read_early`) and meanwhile import the ``ui``
+    thread of their own (:func:`ui.cli_data.read_early`), which then starts the background
+    worker and sends it the sets of its first job (:func:`ahead`), and meanwhile import the ``ui``
     modules of ``script`` (:func:`ui_modules`: about 0.4 s of CPU, pandas and plotly among
     them, that the first page's run would otherwise spend)."""
     _server_started(timeout)
     from ui import cli_data
 
-    reader = cli_data.read_early()
+    reader = cli_data.read_early(then=ahead)
     if reader is None:
         return
     for name in ui_modules(script) if script is not None else []:

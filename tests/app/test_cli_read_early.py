@@ -169,3 +169,137 @@ def test_ui_modules_lists_each_module_once(tmp_path: Path) -> None:
     assert serve.ui_modules(tmp_path / "app.py") == []
     assert serve.ui_modules(tmp_path / "missing.py") == []
 
+
+
+def test_then_gets_the_workspace_read_in_the_reader_s_thread_and_not_after_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``read_early(then=...)``: called once, in the reader's thread, with the workspace the
+    pages read (:mod:`ui.serve` passes ``ui.ahead.early``); a read that raises calls nothing
+    (the page meets the error when it reads)."""
+    monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
+    got: list[tuple[str, object]] = []
+    reader = cli_data.read_early(then=lambda ws: got.append(
+        (threading.current_thread().name, ws)))
+    assert reader is not None
+    reader.join(60)
+    ws = cli_data.cli_workspace()
+    assert ws is not None and got == [(cli_data.READ_EARLY_THREAD, ws)]
+
+    def broken(*args: Any, **options: Any) -> list[state.FileReport]:
+        raise RuntimeError("a bug in a reader")
+
+    monkeypatch.setattr(cli_data, "read_reports", broken)
+    (tmp_path / "gold.json").touch()  # a new modification time: a new read
+    got.clear()
+    reader = cli_data.read_early(then=lambda ws: got.append(("called", ws)))
+    assert reader is not None
+    reader.join(60)
+    assert got == []
+
+
+def _spy_on_jobs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, dict[str, object]]]:
+    """The jobs queued on the worker (``ui.jobs.submit``, as ``ui.differences`` calls it and
+    ``ui.jobs.hold`` does): the thread that queued each, its task, and its arguments as the
+    worker receives them (``Worker._pack``: a value it holds already goes as its key)."""
+    from ui import differences, jobs
+
+    queued: list[tuple[str, str, dict[str, object]]] = []
+    submit, pack = jobs.submit, jobs.Worker._pack
+
+    def counted(job: Any, **kwargs: Any) -> Any:
+        queued.append((threading.current_thread().name, job.task, {}))
+        return submit(job, **kwargs)
+
+    def packed(self: jobs.Worker, kwargs: dict[str, object]) -> Any:
+        out = pack(self, kwargs)
+        for entry in queued:
+            if entry[2] == {} and entry[1] == ("hold" if "values" in kwargs else "path"):
+                entry[2].update(out[0])
+                break
+        return out
+
+    monkeypatch.setattr(differences, "submit", counted)
+    monkeypatch.setattr(jobs, "submit", counted)
+    monkeypatch.setattr(jobs.Worker, "_pack", packed)
+    return queued
+
+
+def test_serve_sends_the_path_s_sets_to_the_worker_as_the_files_are_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 29, tenth pass: on a corpus whose Metric differences path runs in the worker, the
+    reader's thread of ``ui.serve.early`` starts the worker and sends it the path's two sets
+    (a ``hold`` job, with the path's module to import) once the files are read, before any
+    page's run; the path itself is queued by the first run's ``ui.ahead.start``, as before, and
+    sends the sets' keys only; the page opened next shows the steps of the same path. Counted,
+    not timed."""
+    from core.metrics.differences import metric_path
+    from ui import differences, jobs, results
+    from ui.gamma_worker import Held, Resident
+
+    monkeypatch.setattr(differences, "PATH_BACKGROUND_DOCS", 0)  # the sample counts as large
+    monkeypatch.setattr(results, "AHEAD_DOCS", 10**9)  # no scores ahead: the path's jobs alone
+    monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
+    queued = _spy_on_jobs(monkeypatch)
+    thread = threading.Thread(target=serve.early, args=(ROOT / "app.py", 0.0))
+    thread.start()
+    thread.join(60)
+    ws = cli_data.cli_workspace()
+    assert ws is not None
+    # From the reader's thread, before a page ran: the default pair's sets, nothing computed.
+    assert [(who, task) for who, task, _ in queued] == [(cli_data.READ_EARLY_THREAD, "hold")]
+    held = differences.sets_ahead(ws.key, ws, "gold", "system_b")
+    assert held is not None and held.future is not None
+    assert held.future.result(timeout=120) is None  # held, nothing computed
+    sent = queued[0][2]
+    assert [(v.key, v.value) for v in sent["values"]] == [  # type: ignore[attr-defined]
+        (f"{ws.key}|set|gold", ws.sets["gold"]), (f"{ws.key}|set|system_b", ws.sets["system_b"])]
+    assert all(isinstance(v, Resident) for v in sent["values"])  # type: ignore[attr-defined]
+    assert sent["imports"] == ["core.metrics.differences"]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()  # the first load: ui.ahead.start at its end queues the path's Martino part
+    assert not at.exception, [e.value for e in at.exception]
+    assert [task for _, task, _ in queued] == ["hold", "path"], queued
+    assert queued[1][0] != cli_data.READ_EARLY_THREAD
+    job = differences.path_job(ws.key, ws, "gold", "system_b", 2, "paper", "martino")
+    job.future.result(timeout=120)  # type: ignore[union-attr]
+    path_sent = queued[1][2]
+    assert path_sent["part"] == "martino"
+    assert path_sent["gold"] == Held(f"{ws.key}|set|gold")  # the sets' keys only
+    assert path_sent["pred"] == Held(f"{ws.key}|set|system_b")
+    assert jobs._worker().alive
+    at.switch_page("pages/differences.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    deadline = time.time() + 120
+    while not any("official metric" in d.value.columns for d in at.dataframe):
+        assert time.time() < deadline, "the path's steps were not shown"
+        time.sleep(0.3)
+        at.run()
+    table = next(d.value for d in at.dataframe if "official metric" in d.value.columns)
+    whole = metric_path(ws.sets["gold"], ws.sets["system_b"],
+                        taxonomy=results.taxonomy_for(ws, "gold", "system_b"),
+                        texts=ws.corpus.texts)
+    shown = [None if value != value else value for value in table["F1"]]  # NaN: not scored
+    assert shown == [s.value("f1") for s in whole]
+    # no scores ahead here: MAFALDA's part from a second job; the sets sent once, at the read
+    assert [task for _, task, _ in queued] == ["hold", "path", "path"], queued
+
+
+def test_nothing_is_sent_early_on_a_small_corpus_or_one_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Below the path's threshold (the page computes it in its run) nothing is sent and no
+    worker started as the files are read; nor with one set, which has no pair to compare."""
+    from ui import ahead
+
+    monkeypatch.setenv(DATA_ENV, json.dumps(_files(tmp_path, "gold.json", "system_b.json")))
+    queued = _spy_on_jobs(monkeypatch)
+    reader = cli_data.read_early(then=serve.ahead)
+    assert reader is not None
+    reader.join(60)
+    assert cli_data.cli_workspace() is not None and queued == []
+    ahead.early(state.build_workspace(cli_data.read_reports(cli_data.data_args())[:1],
+                                      key="one", title="one", shareable=True))
+    ahead.early(None)
+    assert queued == []

@@ -281,3 +281,31 @@ def test_the_worker_builds_one_study_per_choice_for_views_values_and_gamma(
     assert g["gamma"].overall.value == gamma(s, samples=2, seed=1).overall.value
     assert repr(views[1]) == repr(lean_view(measure_view(list(sets), dict(texts),
                                                          measure="span-f1")))
+def test_values_held_ahead_are_sent_once_and_a_later_job_names_them(handmade) -> None:
+    """``ui.jobs.hold`` (issue 29, tenth pass): the worker keeps the values and imports the
+    modules it is given, computes nothing; a job queued later sends the values' keys only
+    (``Worker._pack``) and gets the result it would have got with the values."""
+    s = _study(handmade)
+    worker = jobs.Worker()
+    try:
+        held = worker.submit(jobs.Job("hold", "hold", {"values": [jobs.Resident("k|study", s)],
+                                                        "imports": ["core.metrics.differences"]}))
+        assert held.future is not None and held.future.result(timeout=120) is None
+        packed, _ = worker._pack({"study": jobs.Resident("k|study", s)})
+        assert packed == {"study": gamma_worker.Held("k|study")}
+        many = worker.submit(jobs.Job("many", "many", {"study": jobs.Resident("k|study", s)}))
+        assert many.future is not None
+        want = gamma_worker.run(0, "many", {"study": s})
+        got = many.future.result(timeout=120)
+        assert {k: v.overall.value for k, v in got.items()} == {
+            k: v.overall.value for k, v in want.items()}
+    finally:
+        worker.stop()
+
+
+def test_hold_imports_its_modules_in_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    imported: list[str] = []
+    monkeypatch.setattr(gamma_worker.importlib, "import_module", imported.append)
+    assert gamma_worker.run(0, "hold", {"values": [], "imports": ["core.metrics.differences"]}
+                            ) is None
+    assert imported == ["core.metrics.differences"]
