@@ -429,6 +429,9 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0
     fig.update_layout(barmode="stack", height=per_panel * max(1, len(systems)) + 150,
                       title_text=("Errors" if view == "errors only" else "Spans")
                       + " per label" + (" (log scale)" if log else ""), **_legend_below())
+    # The legend from the figure's left edge, not the bars' (the names take a third of a
+    # phone's width): three categories a row instead of one.
+    fig.update_layout(legend=dict(xref="container", x=0))
     return fig
 
 
