@@ -1147,6 +1147,17 @@ def schemas(ws: state.Workspace, s: Setup) -> None:
             download_buttons(table, "semeval2013_schemas", key="dl_err_schemas")
 
 
+def biggest_error(ws: state.Workspace, ref: str, system: str, level: int) -> str:
+    """The error category with the most spans of ``system`` (either side), which the list of
+    the spans of one category opens on (``missed`` when there is no error): on MAFALDA data a
+    model's missed spans can be one row beside a hundred spurious (tour 7)."""
+    cats = category_frame(ws.key, ws, ref, (system,), level)
+    counts = {str(r.category): sum(int(v) for v in (r.reference, r.prediction) if pd.notna(v))
+              for r in _compared(cats).itertuples() if r.category in ERRORS}
+    best = max(ERRORS, key=lambda c: (counts.get(c, 0), c == "missed"))
+    return best if counts.get(best, 0) else "missed"
+
+
 @st.fragment
 def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     """One system's spans of one category, listed. A fragment: its system, category, toggle
@@ -1158,7 +1169,8 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     list_system = l1.selectbox("System", s.systems, key="err_list_system",
                                help=full_name_help("err_list_system", s.systems[0]))
     list_category = l2.selectbox("Category", [ALL, *CATEGORY_STYLE],
-                                 index=1 + list(CATEGORY_STYLE).index("missed"),
+                                 index=1 + list(CATEGORY_STYLE).index(
+                                     biggest_error(ws, s.ref, s.systems[0], s.level)),
                                  key="err_list_category")
     # Listing builds a row for each of the system's spans and the reference's (seconds at a
     # million spans): on a large corpus it waits for its toggle.

@@ -25,6 +25,7 @@ import segno
 import streamlit as st
 
 from core.model.errors import SpanScopeError
+from core.render.palette import ERROR_COLOURS
 from core.store import classes, connect, store_path
 from core.teaching import exercises, live
 from ui import exercise
@@ -203,7 +204,8 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
                  column_config={
                      "right": st.column_config.ProgressColumn(
                          "right", help="Share of the answers that are right",
-                         min_value=0.0, max_value=1.0, format="percent"),
+                         min_value=0.0, max_value=1.0, format="percent", color=RIGHT_COLOUR),
+                     "value": st.column_config.TextColumn(width=VALUE_WIDTH),
                      "answers given": st.column_config.TextColumn(
                          width="medium", help="The values the class sent, most frequent first "
                          "(value ×how many)"),
@@ -227,6 +229,13 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
         st.markdown("Closing deletes the class, its nicknames and every answer.")
         st.button("Close and delete", key="live_close", on_click=_close, args=(code, key))
 
+
+RIGHT_COLOUR = ERROR_COLOURS["correct"]
+"""The tally's "right" bar: the colour of a correct span (Okabe–Ito bluish green), not the
+theme's primary red, which read as "wrong" on a question everyone got right (tour 7 item 5)."""
+VALUE_WIDTH = 120
+"""Pixels of the tally's "value" column: room for ``0.75 (3/4)`` (Streamlit's automatic width
+cut it to ``0.75 (3/4`` at 1400 px)."""
 
 SHORT_NAMES = {"nlp4if2019 (-m)": "NLP4IF-2019 (-m)", "semeval2020-si": "SemEval-2020 SI",
                "semeval2021": "SemEval-2021", "mafalda": "MAFALDA"}

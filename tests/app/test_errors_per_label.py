@@ -95,3 +95,20 @@ def test_a_single_label_opens_the_documents_of_the_spans_offering_it() -> None:
     docs = err_ui.documents_with(ws, "gold", "system_a", 2, err_ui.ALL, single)
     held = set(table.documents_with(label=joined[0]))
     assert held <= set(docs)
+
+
+def test_the_spans_of_one_category_open_on_the_biggest_error() -> None:
+    ws = _mafalda()
+    cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a",), 2)
+    sizes = {r.category: sum(int(v) for v in (r.reference, r.prediction) if pd.notna(v))
+             for r in cats.itertuples() if r.category in err_ui.ERRORS}
+    biggest = max(sizes, key=lambda c: sizes[c])
+    assert err_ui.biggest_error(ws, "gold", "system_a", 2) == biggest
+    at = app_on_workspace(ws, "pages/errors.py")
+    at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[3]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    first = at.selectbox(key="err_list_system").value
+    level = int(at.session_state[state.K_LEVEL])
+    assert at.selectbox(key="err_list_category").value == err_ui.biggest_error(
+        ws, "gold", first, level)
