@@ -155,6 +155,9 @@ def teacher(cls: classes.LiveClass, key: str) -> None:
     link = student_link(cls.code)
     st.subheader(f"👩‍🏫 Class {spaced(cls.code)}")
     left, right = st.columns([1, 2], vertical_alignment="center")
+    # Room above the QR code for its full-screen button, which Streamlit draws above the image:
+    # on a phone (the columns stacked) it covered the class code's last letters (tour 7 item 6).
+    left.space("medium")
     left.image(qr_png(link), caption="Students scan this with their phone camera", width=240)
     with right:
         st.markdown("Students open")
