@@ -356,7 +356,8 @@ def grouped_labels(df: pd.DataFrame, grouping: str = GROUPINGS[0]) -> pd.DataFra
     if grouping == "joined" or not len(df):
         return df
     split = df.assign(label=df["label"].str.split(JOIN, regex=False)).explode("label")
-    return split.groupby(LABEL_COLUMNS[:4], as_index=False, sort=True)["count"].sum()
+    return split.groupby(LABEL_COLUMNS[:4], as_index=False, sort=True).agg(
+        count=("count", "sum"))
 
 
 def label_order(df: pd.DataFrame) -> list[str]:
@@ -1152,8 +1153,10 @@ def biggest_error(ws: state.Workspace, ref: str, system: str, level: int) -> str
     the spans of one category opens on (``missed`` when there is no error): on MAFALDA data a
     model's missed spans can be one row beside a hundred spurious (tour 7)."""
     cats = category_frame(ws.key, ws, ref, (system,), level)
-    counts = {str(r.category): sum(int(v) for v in (r.reference, r.prediction) if pd.notna(v))
-              for r in _compared(cats).itertuples() if r.category in ERRORS}
+    ok = _compared(cats)
+    ok = ok[ok["category"].isin(ERRORS)]
+    sizes = ok["reference"].fillna(0).astype(int) + ok["prediction"].fillna(0).astype(int)
+    counts = dict(zip(ok["category"].astype(str), sizes.astype(int).tolist(), strict=True))
     best = max(ERRORS, key=lambda c: (counts.get(c, 0), c == "missed"))
     return best if counts.get(best, 0) else "missed"
 

@@ -46,7 +46,7 @@ def test_the_chart_draws_the_labels_given_biggest_first_with_names_beside_the_ba
     assert {t.orientation for t in fig.data} == {"h"}
     names = {y for t in fig.data for y in t.y}
     assert names == {"unknown", "mid", "⊥ (nothing)"}
-    assert not any("nothing" == y for y in names)
+    assert not any(y == "nothing" for y in names)
     # A click names the label as read (the Documents filter's label).
     assert {c[1] for t in fig.data for c in t.customdata} == {"unknown", "mid", NOTHING}
     log = err_ui.label_chart(grouped, ["s"], labels=order, log=True)
