@@ -312,8 +312,9 @@ def stepper(ids: list[str], doc: str) -> None:
     left.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_open, args=(prev_doc,),
                 disabled=prev_doc is None, width="stretch",
                 help="Previous document in this order (key P)")
-    mid.caption(f"Document {pos:,} of {len(ids):,} in this order · keys P and N step through "
-                "them")
+    # The keys are in the buttons' own labels and help (a keyboard's hint, meaningless on a
+    # touch screen, tour 7 item 8), not in this caption.
+    mid.caption(f"Document {pos:,} of {len(ids):,} in this order")
     right.button("Next ▶", key="doc_next", shortcut="N", on_click=_open, args=(next_doc,),
                  disabled=next_doc is None, width="stretch",
                  help="Next document in this order (key N)")
@@ -399,7 +400,9 @@ def choose(ws: Workspace) -> View:
         if entry.levels:
             level = levels.level_select(st, ws, set_a, set_b)
     if llm_note := uploads.llm_note(ws, set_a, set_b):  # issue 16 item 2: why offsets drift
-        st.info(llm_note, icon="ℹ️")
+        # One line, opened on demand: in full it filled a phone's first screen (tour 7 item 8).
+        with st.expander("ℹ️ Why these spans begin and end mid-word (paper-2023 parsing)"):
+            st.info(llm_note, icon="ℹ️")
     return View(set_a, set_b, metric, entry, variant, level)
 
 

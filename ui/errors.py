@@ -28,6 +28,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 from core.analysis.errors import (
     CATEGORIES,
     ERRORS,
+    JOIN,
     PREDICTION_CATEGORIES,
     REFERENCE_CATEGORIES,
     SIDES,
@@ -57,7 +58,7 @@ from core.render.palette import (
     OKABE_ITO,
     STATUS_TEXT,
 )
-from ui import above_one, levels, results, state
+from ui import above_one, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.widgets import asked_for, chart_image, download_buttons, paginate
@@ -70,6 +71,15 @@ K_ERR_METRIC = "emetric"  # Errors: span metric of the slices (bound)
 K_ERR_MEASURE = "emeasure"  # Errors: P, R or F1 in the slice chart (bound)
 K_ERR_VIEW = "eview"  # Errors: all spans or errors only in the category charts (bound)
 K_ERR_SCALE = "escale"  # Errors: counts or share in the category chart (bound)
+GROUPINGS = ("each", "joined")
+"""How the per-label chart and table count a span that offers alternatives (MAFALDA): under
+each of its labels, or under the alternatives joined (``A | B``), as read."""
+LABEL_COLUMNS = ["system", "label", "side", "category", "count"]
+LABELS_PER_PAGE = 15
+"""Labels per page of the per-label chart (the biggest first): 50 labels in one chart are
+bars too thin to read, on a phone most of all."""
+K_ERR_GROUPING = "egroup"  # Errors: each label or the alternatives joined (bound)
+K_ERR_LOG = "elog"  # Errors: the per-label chart's log count axis
 FILTER_AUTO_DOCS = 2000
 """Above this many documents what costs a pass over the whole corpus beyond the error categories
 waits for a toggle: the Documents page's error filters, the Errors page's SemEval-2013 schemas,
@@ -185,27 +195,32 @@ def label_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
         if table is None:
             continue
         rows.extend({"system": system, **r} for r in table.per_label_rows() if r["count"])
-    return pd.DataFrame(rows, columns=["system", "label", "side", "category", "count"])
+    return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def label_figure(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
-                 level: int, view: str) -> go.Figure:
-    """:func:`label_chart` of :func:`label_frame`, kept per view (the chart element sends a
-    copy): building it took 100-250 ms of every rerun of the page under cProfile."""
-    return label_chart(label_frame(ws_key, _ws, ref, systems, level), systems, view=view)
+                 level: int, view: str, grouping: str = GROUPINGS[0],
+                 labels: tuple[str, ...] | None = None, log: bool = False) -> go.Figure:
+    """:func:`label_chart` of :func:`label_frame` under ``grouping``, kept per view and page
+    of labels (the chart element sends a copy): building it took 100-250 ms of every rerun of
+    the page under cProfile."""
+    return label_chart(grouped_labels(label_frame(ws_key, _ws, ref, systems, level), grouping),
+                       systems, view=view, labels=labels, log=log)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def label_wide(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str, ...],
-               level: int) -> pd.DataFrame:
-    """:func:`label_frame` with one column per category (the per-label table)."""
-    labels = label_frame(ws_key, _ws, ref, systems, level)
+               level: int, grouping: str = GROUPINGS[0]) -> pd.DataFrame:
+    """:func:`label_frame` under ``grouping`` with one column per category (the per-label
+    table), its labels written as the chart writes them (⊥ for ``nothing``)."""
+    labels = grouped_labels(label_frame(ws_key, _ws, ref, systems, level), grouping)
     # "label" is also a category: the label column is named "span label" here.
     wide = labels.rename(columns={"label": "span label"}).pivot_table(
         index=["system", "span label", "side"], columns="category", values="count",
         fill_value=0).reset_index()
     wide.columns.name = None
+    wide["span label"] = wide["span label"].map(label_shown)
     return wide
 
 
@@ -324,41 +339,100 @@ def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALE
     return fig
 
 
-def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0]
-                ) -> go.Figure:
-    """Per system (one panel each), per label: its reference spans by category stacked, and the
-    spurious predictions of that label on top; ``view`` "errors only" leaves out ``correct``
-    and ``optional``."""
+def grouped_labels(df: pd.DataFrame, grouping: str = GROUPINGS[0]) -> pd.DataFrame:
+    """:func:`label_frame`'s rows under the labels ``grouping`` counts them by: ``each``
+    counts a span that offers alternatives (MAFALDA's ``A | B | nothing``) once under each of
+    them, as the Labels page's ``each`` does, so that one label is one bar; ``joined`` keeps
+    the alternatives as read (``A | B``). Counts of one (system, label, side, category) are
+    summed.
+
+    >>> df = pd.DataFrame([["s", "A | nothing", "reference", "missed", 2],
+    ...                    ["s", "A", "reference", "missed", 1]], columns=LABEL_COLUMNS)
+    >>> grouped_labels(df).values.tolist()
+    [['s', 'A', 'reference', 'missed', 3], ['s', 'nothing', 'reference', 'missed', 2]]
+    """
+    if grouping not in GROUPINGS:
+        raise ValueError(f"grouping must be one of {GROUPINGS}; got {grouping!r}")
+    if grouping == "joined" or not len(df):
+        return df
+    split = df.assign(label=df["label"].str.split(JOIN, regex=False)).explode("label")
+    return split.groupby(LABEL_COLUMNS[:4], as_index=False, sort=True).agg(
+        count=("count", "sum"))
+
+
+def label_order(df: pd.DataFrame) -> list[str]:
+    """The labels of ``df``, the one with the most spans first (ties by name): the page's
+    pages of :data:`LABELS_PER_PAGE` then hold the biggest labels first, and a huge bucket
+    (a model's 130 spurious ``unknown``) is one bar at the top, not spread among the rest."""
+    totals = df.groupby("label")["count"].sum()
+    return sorted(totals.index, key=lambda lab: (-int(totals[lab]), lab == NOTHING,
+                                                 str(lab).lower()))
+
+
+def label_shown(label: str) -> str:
+    """A label as the per-label chart and table write it: ⊥ for ``nothing`` (as the Labels and
+    Learn pages write it), also among alternatives.
+
+    >>> label_shown("nothing"), label_shown("ad hominem | nothing"), label_shown("Doubt")
+    ('⊥ (nothing)', 'ad hominem | ⊥', 'Doubt')
+    """
+    if label == NOTHING:
+        return "⊥ (nothing)"
+    return JOIN.join("⊥" if part == NOTHING else part for part in label.split(JOIN))
+
+
+def _short(name: str, most: int = 34) -> str:
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
+def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0],
+                labels: Sequence[str] | None = None, log: bool = False) -> go.Figure:
+    """Per system (one panel each), per label (one horizontal bar, the label's name at its
+    left, readable on a phone): its reference spans by category stacked, and the spurious
+    predictions of that label at its end; ``view`` "errors only" leaves out ``correct`` and
+    ``optional``. ``labels``: the labels drawn, top down (default: all, the biggest first,
+    :func:`label_order`); ``log``: a logarithmic count axis, so that a huge bar leaves the
+    others visible. ``customdata`` holds the label as read, so that a click opens it."""
     keep = df[(df["side"] == "reference") | (df["category"] == "spurious")]
     if view == "errors only":
         keep = keep[keep["category"].isin(ERRORS)]
     systems = [s for s in systems if s in set(keep["system"])] or list(systems[:1])
+    labels = list(labels) if labels is not None else label_order(keep)
+    names: list[str] = []
+    for lab in labels:  # short names on the axis, each once (the axis merges equal names)
+        name = esc(_short(label_shown(lab)))
+        names.append(name if name not in names else f"{name} ({len(names) + 1})")
     fig = make_subplots(rows=max(1, len(systems)), cols=1, shared_xaxes=True,
-                        subplot_titles=[str(s) for s in systems], vertical_spacing=0.08)
-    labels = sorted(set(keep["label"]), key=lambda x: (x == NOTHING, x.lower()))
+                        subplot_titles=[str(s) for s in systems],
+                        vertical_spacing=0.2 / max(1, len(systems)))
     in_legend: set[str] = set()  # each category once, from the first panel that draws it
     for i, system in enumerate(systems, start=1):
         sub = keep[keep["system"] == system]
         for cat in (*REFERENCE_CATEGORIES, "spurious"):
             colour, pattern, _ = CATEGORY_STYLE[cat]
-            counts = sub[sub["category"] == cat].set_index("label")["count"]
-            ys = [int(counts.get(lab, 0)) for lab in labels]
-            if not any(ys):
+            counts = sub[sub["category"] == cat].groupby("label")["count"].sum()
+            xs = [int(counts.get(lab, 0)) for lab in labels]
+            if not any(xs):
                 continue
             side = "prediction" if cat == "spurious" else "reference"
-            fig.add_bar(x=labels, y=ys, name=cat, legendgroup=cat,
-                        showlegend=cat not in in_legend,
+            fig.add_bar(y=names, x=[x or None for x in xs] if log else xs, orientation="h",
+                        name=cat, legendgroup=cat, showlegend=cat not in in_legend,
                         marker=dict(color=colour, pattern=dict(shape=pattern)),
-                        customdata=[[system, lab, cat, side] for lab in labels], row=i, col=1,
-                        hovertemplate="%{x}<br>" + cat + ": %{y}<extra>" + esc(system)
-                        + "</extra>")
+                        customdata=[[system, lab, cat, side, esc(label_shown(lab))]
+                                    for lab in labels], row=i, col=1,
+                        hovertemplate="%{customdata[4]}<br>" + cat + ": %{x}<extra>"
+                        + esc(system) + "</extra>")
             in_legend.add(cat)
-    # The label names run under the last panel, upright on a phone: room for the longest, so
-    # that the panels keep their height.
-    names_px = 6 * min(max((len(lab) for lab in labels), default=0), 50)
-    fig.update_layout(barmode="stack", height=260 * max(1, len(systems)) + 160 + names_px,
+        fig.update_yaxes(autorange="reversed", automargin=True, row=i, col=1)
+    if log:
+        fig.update_xaxes(type="log")
+    per_panel = 60 + 24 * max(1, len(labels))
+    fig.update_layout(barmode="stack", height=per_panel * max(1, len(systems)) + 150,
                       title_text=("Errors" if view == "errors only" else "Spans")
-                      + " per label", **_legend_below())
+                      + " per label" + (" (log scale)" if log else ""), **_legend_below())
+    # The legend from the figure's left edge, not the bars' (the names take a third of a
+    # phone's width): three categories a row instead of one.
+    fig.update_layout(legend=dict(xref="container", x=0))
     return fig
 
 
@@ -420,8 +494,15 @@ def _documents_with(ws_key: str, _ws: state.Workspace, ref: str, system: str, le
     table, _ = error_table(ws_key, _ws, ref, system, level)
     if table is None:
         return None
-    return tuple(table.documents_with(category=None if category == ALL else category,
-                                      label=None if label == ALL else label))
+    cat = None if category == ALL else category
+    names = table.columns.names
+    if label == ALL or JOIN in label:
+        return tuple(table.documents_with(category=cat, label=None if label == ALL else label))
+    # A single label: the spans that offer it among their alternatives (A | B) hold it too, as
+    # the per-label chart's "each" grouping counts them under it.
+    held = {d for name in names if label in name.split(JOIN)
+            for d in table.documents_with(category=cat, label=name)}
+    return tuple(d for d in table.documents if d in held)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -1067,6 +1148,19 @@ def schemas(ws: state.Workspace, s: Setup) -> None:
             download_buttons(table, "semeval2013_schemas", key="dl_err_schemas")
 
 
+def biggest_error(ws: state.Workspace, ref: str, system: str, level: int) -> str:
+    """The error category with the most spans of ``system`` (either side), which the list of
+    the spans of one category opens on (``missed`` when there is no error): on MAFALDA data a
+    model's missed spans can be one row beside a hundred spurious (tour 7)."""
+    cats = category_frame(ws.key, ws, ref, (system,), level)
+    ok = _compared(cats)
+    ok = ok[ok["category"].isin(ERRORS)]
+    sizes = ok["reference"].fillna(0).astype(int) + ok["prediction"].fillna(0).astype(int)
+    counts = dict(zip(ok["category"].astype(str), sizes.astype(int).tolist(), strict=True))
+    best = max(ERRORS, key=lambda c: (counts.get(c, 0), c == "missed"))
+    return best if counts.get(best, 0) else "missed"
+
+
 @st.fragment
 def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     """One system's spans of one category, listed. A fragment: its system, category, toggle
@@ -1078,7 +1172,8 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     list_system = l1.selectbox("System", s.systems, key="err_list_system",
                                help=full_name_help("err_list_system", s.systems[0]))
     list_category = l2.selectbox("Category", [ALL, *CATEGORY_STYLE],
-                                 index=1 + list(CATEGORY_STYLE).index("missed"),
+                                 index=1 + list(CATEGORY_STYLE).index(
+                                     biggest_error(ws, s.ref, s.systems[0], s.level)),
                                  key="err_list_category")
     # Listing builds a row for each of the system's spans and the reference's (seconds at a
     # million spans): on a large corpus it waits for its toggle.
@@ -1093,20 +1188,55 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
 
 
 def per_label(ws: state.Workspace, s: Setup) -> None:
-    """The categories per label, as a chart and a table; a bar opens its documents."""
+    """The categories per label, as a chart and a table; a bar opens its documents. The chart
+    draws :data:`LABELS_PER_PAGE` labels at a time, the biggest first (tour 7 item 3)."""
     st.subheader("Per label")
     labels = label_frame(ws.key, ws, s.ref, s.systems, s.level)
     if not len(labels):
         st.caption("No span to count.")
         return
-    fig = label_figure(ws.key, ws, s.ref, s.systems, s.level, _view(st))
-    st.caption("Each label's reference spans by category, and that label's spurious "
-               "predictions on top; click a bar to open its documents.")
-    config = chart_image("error_categories_per_label", key="dl_err_label_chart")
-    st.plotly_chart(fig, key=K_ERR_LABEL_CHART,
-                    on_select=partial(_bar_picked, ws, K_ERR_LABEL_CHART, s.ref, s.level),
-                    selection_mode=("points",), config=config)
-    wide = label_wide(ws.key, ws, s.ref, s.systems, s.level)
+    view = _view(st)
+    g1, g2 = st.columns(2)
+    alternatives = labels["label"].str.contains(JOIN, regex=False).any()
+    grouping = GROUPINGS[0]
+    if alternatives:
+        grouping = str(g1.radio(
+            "Spans with alternatives", GROUPINGS, key=K_ERR_GROUPING, bind="query-params",
+            horizontal=True, help="each: a span offering alternatives (A | B | ⊥) counts "
+            "under each of its labels, so that a label is one bar (as on the Labels page); "
+            "joined: under the alternatives as read, A | B."))
+    log = g2.toggle("Log scale", key=K_ERR_LOG, help="A logarithmic count axis: a label "
+                    "with hundreds of spans leaves the small ones visible.")
+    grouped = grouped_labels(labels, grouping)
+    drawn = grouped[(grouped["side"] == "reference") | (grouped["category"] == "spurious")]
+    if view == "errors only":
+        drawn = drawn[drawn["category"].isin(ERRORS)]
+    order = label_order(drawn)
+    if not order:
+        st.caption("No error to draw: every span is correct or optional.")
+    else:
+        page_labels = order
+        if len(order) > LABELS_PER_PAGE:
+            pages = paging.page_count(len(order), LABELS_PER_PAGE)
+            if int(st.session_state.get("err_label_chart_page") or 1) > pages:
+                del st.session_state["err_label_chart_page"]
+            page = int(st.number_input(
+                f"Labels page (of {pages:,}, {LABELS_PER_PAGE} labels each, the biggest "
+                "first)", min_value=1, max_value=pages, value=1, step=1,
+                key="err_label_chart_page"))
+            page_labels = order[(page - 1) * LABELS_PER_PAGE: page * LABELS_PER_PAGE]
+            st.caption(f"Labels {(page - 1) * LABELS_PER_PAGE + 1:,}–"
+                       f"{(page - 1) * LABELS_PER_PAGE + len(page_labels):,} of "
+                       f"{len(order):,}, by number of spans.")
+        fig = label_figure(ws.key, ws, s.ref, s.systems, s.level, view, grouping,
+                           tuple(page_labels), log)
+        st.caption("Each label's reference spans by category, and that label's spurious "
+                   "predictions at the end of its bar; click a bar to open its documents.")
+        config = chart_image("error_categories_per_label", key="dl_err_label_chart")
+        st.plotly_chart(fig, key=K_ERR_LABEL_CHART,
+                        on_select=partial(_bar_picked, ws, K_ERR_LABEL_CHART, s.ref, s.level),
+                        selection_mode=("points",), config=config)
+    wide = label_wide(ws.key, ws, s.ref, s.systems, s.level, grouping)
     st.dataframe(paginate(wide, key="err_label_page"), hide_index=True, key="err_label_table",
                  placeholder="—")
     download_buttons(labels, "error_categories_per_label", key="dl_err_labels")

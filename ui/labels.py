@@ -18,6 +18,7 @@ Text reaches the chart as data (Vega draws it as text, never as HTML).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -50,6 +51,15 @@ K_LAB_PAIRS = "lab_pairs"  # the span-pair table's row selection (st.dataframe k
 K_LAB_CLICKED = "lab_clicked"  # session: the last cell the heatmap reported (a new one wins)
 K_LAB_OPENED = "lab_opened"  # session: (table key, row) of the last pair opened on Documents
 K_LAB_PAIRS_PAGE = K_LAB_PAIRS + "_page"  # the page of the span-pair table
+K_LAB_EMPTY_ROWS = "lempty"  # show the rows with no span (row total 0) in the heatmap (bound)
+ROW_LABEL_PX = 190
+"""Most pixels a row name takes beside the heatmap (longer ones end in "…", whole in the
+tooltip): at 360 px the names of MAFALDA's alternatives ("appeal to (false) authority | appeal
+to ridicule | …") filled a phone's first screen, its cells off to the right (tour 7 item 2)."""
+WIDE_PX = 358 - ROW_LABEL_PX
+"""A heatmap whose cells are wider than this scrolls sideways on a phone (a 358 px column
+beside the row names): the page says so above it, as on a desktop where a wide matrix is cut
+at the column's edge (tour 7 items 2 and 10)."""
 
 VIEWS = ("confusion", "within reference", "within compared")
 VIEW_HELP = {
@@ -211,7 +221,7 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     # The row title goes above the row labels, in the corner the slanted column labels leave
     # free (beside the labels it would cover the longest of them).
     y = alt.Y("row_name:N", sort=row_names, title=row_title,
-              axis=alt.Axis(labelLimit=360, labelFontSize=11, labelOverlap=False,
+              axis=alt.Axis(labelLimit=ROW_LABEL_PX, labelFontSize=11, labelOverlap=False,
                             titleAngle=0, titleAlign="right", titleAnchor="start",
                             titleBaseline="bottom", titleX=-8, titleY=-8,
                             labelColor=label_colour,
@@ -251,12 +261,28 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
 @st.cache_data(max_entries=64, show_spinner=False)
 def heatmap_spec(ws_key: str, c: Choice, selected: Cell | None, _cells: pd.DataFrame,
                  _m: LabelMatrix, row_title: str, column_title: str,
-                 ink: str = "#31333f") -> dict[str, Any]:
+                 ink: str = "#31333f", rows: tuple[str, ...] = ()) -> dict[str, Any]:
     """:func:`heatmap` of :func:`matrix_cells` (``_cells``) and :func:`label_matrix`
     (``_m``) of the choice ``c``, written once per choice and selected cell: a warm page run
-    or revisit sends the spec as it is (docs/performance.md, issue 29, seventh pass)."""
+    or revisit sends the spec as it is (docs/performance.md, issue 29, seventh pass).
+    ``rows``: the rows drawn (:func:`shown_rows`), part of the cache key."""
+    del rows  # the cache key: _m holds them
     return heatmap(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
                    row_title=row_title, column_title=column_title, selected=selected, ink=ink)
+
+
+def shown_rows(m: LabelMatrix, cells: pd.DataFrame, empty_rows: bool,
+               selected: Cell | None = None) -> tuple[LabelMatrix, pd.DataFrame, list[str]]:
+    """The matrix and its cells without the rows whose total is 0 (unless ``empty_rows``, or the
+    selected cell is in one); the hidden rows' names. ``appeal to pity (0)``, ``unknown (0)``
+    and ``⊥ (nothing) (0)`` rows cluttered MAFALDA's confusion (tour 7 item 10)."""
+    if empty_rows:
+        return m, cells, []
+    keep = [r for r in m.rows if m.row_totals.get(r, 0) or (selected and selected[0] == r)]
+    hidden = [r for r in m.rows if r not in keep]
+    if not hidden or not keep:
+        return m, cells, []
+    return dataclasses.replace(m, rows=tuple(keep)), cells[cells["row"].isin(keep)], hidden
 
 
 def clicked_cell(event: Any) -> Cell | None:
@@ -556,8 +582,20 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
     cells = matrix_cells(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives,
                          c.values)
     options = _cell_choices(m)
-    spec = heatmap_spec(ws.key, c, st.session_state.get(K_LAB_CELL), cells, m, row_title,
-                        column_title, theme_ink())
+    selected = st.session_state.get(K_LAB_CELL)
+    empty_rows = bool(st.session_state.get(K_LAB_EMPTY_ROWS, False))
+    drawn, drawn_cells, hidden = shown_rows(m, cells, empty_rows, selected)
+    if hidden or empty_rows:
+        st.toggle(f"Rows without spans ({len(hidden) if hidden else _empty_count(m)})",
+                  key=K_LAB_EMPTY_ROWS, bind="query-params",
+                  help="Show the rows whose total is 0 (" + ", ".join(
+                      shown(r) for r in (hidden or _empty_rows(m))[:6])
+                  + (", …" if len(hidden or _empty_rows(m)) > 6 else "") + ").")
+    spec = heatmap_spec(ws.key, c, selected, drawn_cells, drawn, row_title, column_title,
+                        theme_ink(), tuple(drawn.rows))
+    if _cells_px(spec) > WIDE_PX:
+        st.caption("↔️ Wider than the page, the matrix scrolls sideways (swipe it, or Shift + "
+                   "wheel); a cell's tooltip names its row and column.")
     # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of
     # being cut.
     st.html(SCROLL_CSS)
@@ -581,6 +619,19 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
             download_buttons(tidy, f"labels_{c.view.replace(' ', '_')}_level{c.level}",
                              key="dl_lab_matrix")
     return options
+
+
+def _empty_rows(m: LabelMatrix) -> list[str]:
+    return [r for r in m.rows if not m.row_totals.get(r, 0)]
+
+
+def _empty_count(m: LabelMatrix) -> int:
+    return len(_empty_rows(m))
+
+
+def _cells_px(spec: Mapping[str, Any]) -> int:
+    """The width of the heatmap's cells in pixels (its spec's width)."""
+    return int(spec.get("width") or 0)
 
 
 def _open_pair(c: Choice, record: pd.Series, marker: tuple[str, int]) -> None:

@@ -25,6 +25,7 @@ import segno
 import streamlit as st
 
 from core.model.errors import SpanScopeError
+from core.render.palette import ERROR_COLOURS
 from core.store import classes, connect, store_path
 from core.teaching import exercises, live
 from ui import exercise
@@ -154,6 +155,9 @@ def teacher(cls: classes.LiveClass, key: str) -> None:
     link = student_link(cls.code)
     st.subheader(f"👩‍🏫 Class {spaced(cls.code)}")
     left, right = st.columns([1, 2], vertical_alignment="center")
+    # Room above the QR code for its full-screen button, which Streamlit draws above the image:
+    # on a phone (the columns stacked) it covered the class code's last letters (tour 7 item 6).
+    left.space("medium")
     left.image(qr_png(link), caption="Students scan this with their phone camera", width=240)
     with right:
         st.markdown("Students open")
@@ -203,7 +207,8 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
                  column_config={
                      "right": st.column_config.ProgressColumn(
                          "right", help="Share of the answers that are right",
-                         min_value=0.0, max_value=1.0, format="percent"),
+                         min_value=0.0, max_value=1.0, format="percent", color=RIGHT_COLOUR),
+                     "value": st.column_config.TextColumn(width=VALUE_WIDTH),
                      "answers given": st.column_config.TextColumn(
                          width="medium", help="The values the class sent, most frequent first "
                          "(value ×how many)"),
@@ -227,6 +232,13 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
         st.markdown("Closing deletes the class, its nicknames and every answer.")
         st.button("Close and delete", key="live_close", on_click=_close, args=(code, key))
 
+
+RIGHT_COLOUR = ERROR_COLOURS["correct"]
+"""The tally's "right" bar: the colour of a correct span (Okabe–Ito bluish green), not the
+theme's primary red, which read as "wrong" on a question everyone got right (tour 7 item 5)."""
+VALUE_WIDTH = 120
+"""Pixels of the tally's "value" column: room for ``0.75 (3/4)`` (Streamlit's automatic width
+cut it to ``0.75 (3/4`` at 1400 px)."""
 
 SHORT_NAMES = {"nlp4if2019 (-m)": "NLP4IF-2019 (-m)", "semeval2020-si": "SemEval-2020 SI",
                "semeval2021": "SemEval-2021", "mafalda": "MAFALDA"}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ import streamlit as st
 from core.formats import LlmParsing, detect
 from core.formats.archive import unpack_zips
 from core.formats.mafalda_llm import PARSINGS
+from core.formats.ptc import ARTICLE_RE
 from core.model import ROLES, Role
 from core.model.bounds import Policy
 from core.model.errors import Diagnostic, FormatError
@@ -340,11 +342,12 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                        "reads the file again with it.")
     chosen = None if fmt == "auto" else fmt
     llm: LlmParsing = "paper-2023"
-    if (chosen or detected(upload)) == LLM_FORMAT:
+    fmt_read = chosen or detected(upload)
+    if fmt_read == LLM_FORMAT:
         llm = cast(LlmParsing, c2.selectbox("LLM answer parsing", PARSINGS,
                                             key=state.upload_key("llm", n),
                                             persist_state="session", help=LLM_HELP))
-    guessed = guess_role(upload.original, folder=upload.folder)
+    guessed = guess_role(upload.original, folder=upload.folder, fmt=fmt_read)
     default_name = _default_name(upload)
     # Read once with the role the name suggests: that tells whether the file names its sets.
     as_read = _parse(upload, chosen, guessed, default_name, beyond, llm, companion,
@@ -370,7 +373,8 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                               key=state.upload_key("name", n), persist_state="session").strip()
         rep = _parse(upload, chosen, choice, typed or default_name, beyond, llm,
                      companion, as_read=True, keep_names=True)
-    rep = dataclasses.replace(rep, error=text_policy.for_the_page(for_the_page(rep.error)))
+    rep = dataclasses.replace(rep, error=lone_article(upload, text_policy.for_the_page(
+        for_the_page(rep.error))))
     reread = None
     if guessed == "system" and n not in st.session_state.get(K_ROLE_CHOSEN, ()):
         own = as_read.own_names
@@ -499,15 +503,18 @@ def llm_note(ws: state.Workspace, *set_names: str) -> str | None:
 def uploaded(files: Any) -> list[Upload]:
     """The uploader's files as :class:`Upload` values (two files may share a name); a ``.zip``
     whose files are separate inputs is those inputs (:func:`separate_inputs`); brat files
-    uploaded one by one are one input, as in a folder (:func:`brat_group`)."""
+    uploaded one by one are one input, as in a folder (:func:`brat_group`), and so are PTC
+    articles uploaded with their ``.labels`` files (:func:`ptc_group`)."""
     loose = [Upload(f.name, f.getvalue(), filename=f.name, file_id=str(f.file_id))
              for f in files or ()]
-    group = brat_group(loose)
+    groups = [g for g in (brat_group(loose), ptc_group(loose)) if g is not None]
+    first = {g.file_id.split("|")[0]: g for g in groups}
+    grouped = {i for g in groups for i in g.file_id.split("|")}
     out: list[Upload] = []
     for upload in loose:
-        if group is not None and upload.file_id in group.file_id.split("|"):
-            if upload.file_id == group.file_id.split("|")[0]:
-                out.append(group)  # where its first file was
+        if upload.file_id in grouped:
+            if upload.file_id in first:
+                out.append(first[upload.file_id])  # where its first file was
             continue
         out.extend(separate_inputs(upload) if upload.name.lower().endswith(".zip")
                    else (upload,))
@@ -546,6 +553,53 @@ def brat_group(loose: Sequence[Upload]) -> Upload | None:
     name = anns[0].original[: -len(".ann")] if len(anns) == 1 else "brat"
     return Upload(name, b"", tuple(sorted((u.original, u.data) for u in members)), filename=name,
                   file_id="|".join(u.file_id for u in members))
+
+
+PTC_TEXT = re.compile(r"article[0-9]+\.txt", re.IGNORECASE)
+"""The name of a PTC article text (``article<ID>.txt``, :mod:`core.formats.ptc`)."""
+PTC_GROUP = "articles"
+"""The name of the input that PTC articles uploaded with their labels become."""
+
+
+def ptc_group(loose: Sequence[Upload]) -> Upload | None:
+    """The PTC articles among the uploader's ``loose`` files with their labels, as one folder
+    upload, read as the PTC reader reads a gold folder (tour 7 item 1): every
+    ``article<ID>.txt`` with the ``article<ID>*.labels`` files (of any article), or, when no
+    such file is uploaded, with the one ``.labels`` file for all articles (the SemEval-2020
+    dev set's ``dev-task-TC.labels``; among several such files, the one whose name says gold).
+    Other ``.labels`` files (a system's predictions, ``system_run.labels``) stay inputs of
+    their own. Named ``articles``. None when no article text pairs with a labels file; files
+    whose name two uploads share stay as they are."""
+    counts: dict[str, int] = {}
+    for u in loose:
+        counts[u.original.lower()] = counts.get(u.original.lower(), 0) + 1
+    single = [u for u in loose if counts[u.original.lower()] == 1]
+    texts = [u for u in single if PTC_TEXT.fullmatch(u.original)]
+    labels = [u for u in single if u.original.lower().endswith(".labels")]
+    if not texts or not labels:
+        return None
+    per_article = [u for u in labels if ARTICLE_RE.search(u.original) is not None]
+    if not per_article:
+        combined = [u for u in labels if guess_role(u.original) == "gold"] \
+            if len(labels) > 1 else labels
+        if len(combined) != 1:
+            return None
+        per_article = combined
+    members = [u for u in loose if u in texts or u in per_article]
+    return Upload(PTC_GROUP, b"", tuple(sorted((u.original, u.data) for u in members)),
+                  filename=PTC_GROUP, file_id="|".join(u.file_id for u in members))
+
+
+def lone_article(upload: Upload, error: Diagnostic | None) -> Diagnostic | None:
+    """The error of a PTC article text uploaded without its labels: what it is and how to
+    upload it, instead of the PTC reader's complaint that its lines are no labels rows."""
+    if error is None or upload.folder or not PTC_TEXT.fullmatch(upload.original):
+        return error
+    stem = upload.original[: -len(".txt")]
+    return dataclasses.replace(error, file=upload.name, line=None, field=None, message=(
+        f"this is a PTC article text ({stem}.txt), not a labels file: upload it together "
+        f"with its {stem}….labels file (select both in the uploader, or use \"Upload a whole "
+        "folder\" or a .zip of the folder), and it is read as that article's text"))
 
 
 def uploaded_folder(files: Any) -> list[Upload]:

@@ -23,7 +23,13 @@ ROLE_HINTS: tuple[tuple[str, Role], ...] = (
 """(substring of the lower-cased file name, role): the first hint found wins."""
 
 
-def guess_role(filename: str, *, folder: bool = False) -> Role:
+FOLDER_GOLD_FORMATS = frozenset({"ptc"})
+"""Formats whose folder is a gold's layout: a PTC folder of ``article<ID>*.labels`` files
+(with the ``article<ID>.txt`` texts) is how the shared tasks give their gold (Da San Martino et
+al. 2019, SemEval-2020 Task 11); a system's predictions come as one file."""
+
+
+def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -> Role:
     """The role a file name suggests: ``gold`` / ``annotator`` / ``system`` hints, else
     ``system``. ``curated`` is a gold: the Curation page's export of the curated set, uploaded
     again, is the reference it was made to be (docs/dashboard.md).
@@ -33,7 +39,9 @@ def guess_role(filename: str, *, folder: bool = False) -> Role:
     (``gold``, ``annotator``, ``curated``, ``system``, ``pred``: ``system_ptc.zip`` is a system,
     as ``system_ptc.txt`` is); a folder of separate files (gold and systems) is read as those
     files, each role guessed from its own name (:func:`ui.uploads.separate_inputs`, ``--data
-    FOLDER``).
+    FOLDER``). A folder read as one input in a gold's layout (``fmt`` in
+    :data:`FOLDER_GOLD_FORMATS`: PTC articles with their ``.labels``) is a gold unless its name
+    gives a role.
 
     >>> guess_role("data/gold_dev.json"), guess_role("ann_2.tsv"), guess_role("run3.jsonl")
     ('gold', 'annotator', 'system')
@@ -41,9 +49,18 @@ def guess_role(filename: str, *, folder: bool = False) -> Role:
     ('annotator', 'annotator')
     >>> guess_role("system_ptc.zip"), guess_role("preds", folder=True), guess_role("curated.json")
     ('system', 'system', 'gold')
+    >>> guess_role("articles", folder=True, fmt="ptc"), guess_role("run", folder=True, fmt="ptc")
+    ('gold', 'gold')
+    >>> guess_role("tc.zip", fmt="ptc"), guess_role("system_tc", folder=True, fmt="ptc")
+    ('gold', 'system')
+    >>> guess_role("run.labels", fmt="ptc")
+    'system'
+
     """
     lower = PurePath(filename).name.lower()
     for hint, role in ROLE_HINTS:
         if hint in lower:
             return role
+    if (folder or lower.endswith(".zip")) and fmt in FOLDER_GOLD_FORMATS:
+        return "gold"
     return "annotator" if folder or lower.endswith(".zip") else "system"

@@ -160,6 +160,9 @@ def test_llm_parsing_is_chosen_per_file_and_documents_explains_the_drift(make_ap
     at.switch_page("pages/documents.py").run()
     notes = [i.value for i in at.info if "paper-2023" in i.value]
     assert len(notes) == 1 and "mid-word" in notes[0]
+    # One line on the page, the explanation on demand (tour 7 item 8: it filled a phone).
+    assert [e.label for e in at.expander if "mid-word" in e.label] == [
+        "ℹ️ Why these spans begin and end mid-word (paper-2023 parsing)"]
     at.switch_page("pages/data.py").run()
     at.selectbox(key=state.upload_key("llm", "system_llm.jsonl")).select("repo-head").run()
     repo = at.session_state[state.K_UPLOAD_WS].sets["system_llm"]

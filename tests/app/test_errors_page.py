@@ -65,7 +65,9 @@ def test_only_the_open_tab_is_drawn_and_a_slice_link_opens_the_slices(make_app) 
     # The URL carries the open tab.
     at = make_app("pages/errors.py", params={err_ui.K_ERR_TAB: err_ui.TABS[3]})
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[3]
-    assert at.selectbox(key="err_list_category").value == "missed"
+    # It opens on the error category with the most spans (tour 7).
+    assert at.selectbox(key="err_list_category").value == err_ui.biggest_error(
+        _ws(at), "gold", "system_a", 2)
 
 
 def test_category_table_is_core_categorise_for_every_system(make_app, frame) -> None:
@@ -282,9 +284,11 @@ def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame
     table = frame(at, "decided by", "text")
     ws = _ws(at)
     t = categorise(ws.sets["gold"], ws.sets["system_a"])
-    missed = [s for s in t.spans if s.category == "missed"]
-    assert len(table) == len(missed)
-    assert set(table["text"]) == {ws.corpus.texts[s.document][s.start:s.end] for s in missed}
+    shown = at.selectbox(key="err_list_category").value
+    assert shown == err_ui.biggest_error(ws, "gold", "system_a", 2)
+    spans = [s for s in t.spans if s.category == shown]
+    assert len(table) == len(spans)
+    assert set(table["text"]) == {ws.corpus.texts[s.document][s.start:s.end] for s in spans}
 
 
 def test_an_uploaded_metadata_csv_slices_its_categories_and_names_the_rest(make_app) -> None:
@@ -376,9 +380,10 @@ def test_on_a_large_corpus_the_span_list_waits_for_its_toggle(make_app, frame,
     assert not [d for d in at.dataframe if "decided by" in d.value.columns]
     at.toggle(key="err_list_on").set_value(True).run()
     ws = _ws(at)
-    missed = [s for s in categorise(ws.sets["gold"], ws.sets["system_a"]).spans
-              if s.category == "missed"]
-    assert len(frame(at, "decided by", "text")) == len(missed)
+    shown = at.selectbox(key="err_list_category").value
+    spans = [s for s in categorise(ws.sets["gold"], ws.sets["system_a"]).spans
+             if s.category == shown]
+    assert len(frame(at, "decided by", "text")) == len(spans)
 
 
 def test_span_list_from_the_columns_is_the_table_of_span_objects(make_app) -> None:

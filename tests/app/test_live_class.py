@@ -166,3 +166,17 @@ def test_a_reload_of_the_teachers_tab_keeps_the_teachers_screen(make_app, store:
     assert not any("Join class" in s.value for s in reloaded.subheader)
     student = _ok(make_app(PAGE, params={live_class.PARAM: code}))  # the students' link
     assert any(f"Join class {live_class.spaced(code)}" in s.value for s in student.subheader)
+
+
+def test_the_tally_draws_right_in_the_colour_of_correct_and_gives_value_room(make_app) -> None:
+    """Tour 7 item 5: the "right" bar of a question everyone got right was the theme's red, and
+    the value column cut ``0.75 (3/4)``."""
+    import json
+
+    from core.render.palette import ERROR_COLOURS
+
+    teacher, _code = _teacher(make_app)
+    (config,) = [c for c in (json.loads(d.proto.columns or "{}") for d in teacher.dataframe)
+                  if "right" in c]
+    assert config["right"]["type_config"]["color"] == ERROR_COLOURS["correct"]
+    assert config["value"]["width"] == live_class.VALUE_WIDTH >= 7 * len("0.75 (3/4)")

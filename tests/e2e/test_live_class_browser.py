@@ -148,3 +148,29 @@ def test_each_recall_names_its_setting(app_url: str, vpage: Any,
     assert "labels as written" in labels
     st_ui.shot(vpage, f"learn_settings_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+def test_the_qr_codes_full_screen_button_leaves_the_class_code_readable_on_a_phone(
+        app_url: str, browser: Any, st_ui: SimpleNamespace) -> None:
+    """Tour 7 item 6: on a phone the QR image's full-screen button covered the class code's
+    last letters in the teacher's heading."""
+    ctx, teacher = new_page(browser, VIEWPORTS["phone"])
+    try:
+        st_ui.open_page(teacher, app_url, f"learn?exercise={SEED}")
+        teacher.get_by_role("button", name="Start a class").click()
+        st_ui.wait_idle(teacher)
+        teacher.wait_for_url("**class=*", timeout=30_000)
+        image = teacher.get_by_test_id("stImage").first
+        image.wait_for(timeout=30_000)
+        image.hover()  # shows the full-screen button
+        teacher.wait_for_timeout(400)
+        heading = teacher.locator("h3", has_text="Class").first.bounding_box()
+        button = teacher.get_by_role("button", name="Fullscreen").first
+        assert heading is not None
+        expect(button).to_be_visible()
+        box = button.bounding_box()
+        assert box is not None
+        assert box["y"] >= heading["y"] + heading["height"], (box, heading)
+        st_ui.shot(teacher, "live_teacher_qr_phone")
+    finally:
+        ctx.close()
