@@ -268,7 +268,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
         _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))),
     "core.formats.spacy_docs": lambda name, head: (
         _named(name, ".spacy") or _starts(head, "{")
-        or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head))),
+        or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head
+                                    or '"entities"' in head))),
     "core.formats.parquet": lambda name, head: (
         _named(name, ".parquet") or head.startswith(PARQUET_MAGIC)),
 }

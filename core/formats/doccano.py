@@ -420,7 +420,10 @@ def _offset_object(file: str, line: int | None, where: str, item: object, what: 
         raise FormatError(file, f"expected an {what} object", line=line, path=where)
     for key in ("start_offset", "end_offset", "label"):
         if key not in item:
-            raise FormatError(file, "missing", line=line, path=where, field=key)
+            spacy_style = key != "label" and "start" in item and "end" in item
+            raise FormatError(file, "missing" + (
+                " (this object has 'start' and 'end': the spaCy-style layout, read it with "
+                "the format spacy)" if spacy_style else ""), line=line, path=where, field=key)
 
 
 def _offset_span(file: str, line: int | None, where: str, item: Mapping[str, Any],

@@ -7,7 +7,10 @@
   ``span.end_char``) of ``doc.ents`` or of a span group ``doc.spans[NAME]``.
 * JSONL: one object per line, ``{"text": ..., "ents": [...]}`` and/or ``"spans": [...]`` (or
   ``"spans": {"group": [...]}``), each span ``{"start": 0, "end": 5, "label": "PER"}`` or
-  ``[0, 5, "PER"]`` in character offsets (the layout of spaCy's and Prodigy's JSONL corpora).
+  ``[0, 5, "PER"]`` in character offsets (the layout of spaCy's and Prodigy's JSONL corpora);
+  ``"entities": [...]`` is read as ``ents`` is (the name many NER training sets kept as JSONL
+  use). A list of span objects under any other key, or under a span group not chosen, is not
+  read: one warning per key counts its records and spans, never a silent 0 spans.
   ``id`` (or ``meta.id``) names the document; without it the line number does. Prodigy's
   exports (``prodigy db-out``) are this layout with an ``answer`` per task: a task answered
   ``reject`` or ``ignore`` is not an annotation and is skipped (one warning counts them), as
@@ -19,9 +22,9 @@
   messages is the line it starts on and its JSON path (``[3]``), its id its position (``1``,
   ``2``, ...) unless it names one.
 
-Which spans: ``--span-group NAME`` (``ents`` for the entities, ``spans`` for a JSONL ``spans``
-list); default ``ents`` when the input has entities, else its only span group; otherwise an
-error lists the groups.
+Which spans: ``--span-group NAME`` (``ents`` for the entities, ``entities`` or ``spans`` for a
+JSONL ``entities`` or ``spans`` list); default ``ents`` when the input has entities (else
+``entities``), else its only span group; otherwise an error lists the groups.
 """
 
 from __future__ import annotations
@@ -56,6 +59,31 @@ FORMAT = "spacy"
 INSTALL = "reading .spacy files needs spaCy: pip install spacy"
 _KEYS = re.compile(r'"(ents|spans)"\s*:\s*[\[{]')
 
+GROUP_KEYS = ("ents", "entities", "spans")
+"""The keys of a JSONL record that hold its spans: spaCy's ``ents`` and ``spans``, and
+``entities``, the name many NER training sets kept as JSONL give the same list."""
+
+
+def is_span_objects(value: object) -> bool:
+    """Whether ``value`` is a non-empty list whose first item is a span object: a ``label``
+    with ``start`` and ``end`` (or doccano's ``start_offset`` and ``end_offset``).
+
+    >>> is_span_objects([{"start": 0, "end": 4, "label": "LOC"}]), is_span_objects([])
+    (True, False)
+    """
+    if not isinstance(value, list) or not value or not isinstance(value[0], dict):
+        return False
+    first = value[0]
+    return "label" in first and (("start" in first and "end" in first)
+                                 or ("start_offset" in first and "end_offset" in first))
+
+
+def _spacy_entities(rec: Mapping[str, Any]) -> bool:
+    """Does a record hold ``entities`` as spaCy-style span objects (``start``, ``end``, not
+    doccano's ``start_offset``)?"""
+    entities = rec.get("entities")
+    return is_span_objects(entities) and "start" in entities[0]
+
 
 def sniff(filename: str, head: str) -> int:
     if filename.lower().endswith(".spacy"):
@@ -63,8 +91,12 @@ def sniff(filename: str, head: str) -> int:
     first = head.lstrip().split("\n", 1)[0]
     if first.startswith("{") and '"text"' in first and _KEYS.search(first):
         return 90
+    records = json_head(head).records if first.startswith(("{", "[")) else ()
+    if records and all(isinstance(r.get("text"), str) for r in records) and any(
+            _spacy_entities(r) for r in records) and not any(
+            {"data", "relations", "cats"} & r.keys() for r in records):
+        return 88  # {"text", "entities": [{"start", "end", "label"}]}: doccano's are offsets
     if first.startswith("["):
-        records = json_head(head).records
         if records and all(isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
                            and not {"data", "label", "labels", "entities"} & r.keys()
                            for r in records):
@@ -100,8 +132,9 @@ def _choose_group(groups: Sequence[str], wanted: str | None, file: str) -> str |
             raise FormatError(file, f"no span group {wanted!r}; the input holds "
                               f"{', '.join(groups)}", field="span-group")
         return wanted
-    if "ents" in groups:
-        return "ents"
+    for name in ("ents", "entities"):
+        if name in groups:
+            return name
     if len(groups) == 1:
         return groups[0]
     if not groups:
@@ -216,8 +249,9 @@ def _has_text_labels(obj: Mapping[str, Any]) -> bool:
 
 def _groups_of(obj: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if "ents" in obj:
-        out["ents"] = obj["ents"]
+    for key in ("ents", "entities"):
+        if key in obj:
+            out[key] = obj[key]
     spans = obj.get("spans")
     if isinstance(spans, dict):
         out.update(spans)
@@ -245,11 +279,19 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     no_id: list[int] = []
     skipped: list[int] = []
     span_count = text_labelled = 0
+    used = group if group in GROUP_KEYS or group is None else "spans"
+    unread: dict[str, list[int]] = {}  # key -> [records, spans, first line]
     for line, obj in records:
         assert isinstance(obj, dict)
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
             continue
+        for key, value in obj.items():
+            if key != used and (is_span_objects(value) or (
+                    key in GROUP_KEYS and isinstance(value, list) and value)):
+                count = unread.setdefault(key, [0, 0, line])
+                count[0] += 1
+                count[1] += len(value)
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
@@ -284,6 +326,20 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
     if text_labelled and not span_count:
         _text_labels_note(loaded, text_labelled, "tasks", "'label', 'accept' or 'cats'")
+    for key, (n_records, n_spans, first) in unread.items():
+        # Spans under a key we do not read are dropped: say so (a file whose spans are all
+        # there would otherwise read as a corpus without spans, and score 0 or 1 silently).
+        what = "records hold a list of span" if n_records != 1 else "record holds a list of span"
+        if key in GROUP_KEYS:
+            loaded.warn(f"{n_records} {what}s under {key!r}, a span group not chosen (the "
+                        f"spans read are {used!r}): their {n_spans} spans are not read (first: "
+                        f"line {first}); read them with --span-group {key}", line=first,
+                        field=key)
+        else:
+            loaded.warn(f"{n_records} {what} objects ({{start, end, label}}) under {key!r}, "
+                        "which the spacy reader does not read (it reads 'ents', 'entities' or "
+                        f"'spans'): their {n_spans} spans are not read (first: line {first})",
+                        line=first, field=key)
     if not per_annotator:
         columns = sets[None][1] if sets else SpanColumns()
         loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
