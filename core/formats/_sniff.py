@@ -16,6 +16,7 @@ so detecting a 60 MB JSON list parses at most its first MiB.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -239,6 +240,22 @@ def _first_line(head: str) -> str:
     return first.lower() if len(first) <= 4096 else ""
 
 
+_LEAD = re.compile(r"\s*")
+_TAG_LIKE = re.compile(r"(?:O|[BIESLU](?:-\S+)?|\S+-[BIESLU])\Z")
+"""A CoNLL tag, prefix-style or suffix-style (looser than ``core.formats.conll``'s tests)."""
+
+
+def _tag_last(head: str) -> bool:
+    """Whether the head's first line has two or more fields and ends in what may be a CoNLL tag
+    (a token row whose token is ``[`` or ``{``: AnEM's files start so)."""
+    start = _LEAD.match(head)
+    at = start.end() if start is not None else 0
+    end = head.find("\n", at)
+    # rsplit from the right: a JSON line (tens of MB) is copied, never split into fields
+    fields = head[at:end if end >= 0 else len(head)].rsplit(None, 1)
+    return len(fields) == 2 and _TAG_LIKE.match(fields[-1]) is not None
+
+
 CONLL_SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
 """``core.formats.conll.SUFFIXES``."""
 SPANS_CSV_COLUMNS = ("doc_id", "start", "end", "label")
@@ -265,7 +282,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
         "#" in head and ("#id=" in head or "#text=" in head)),
     "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
     "core.formats.conll": lambda name, head: (
-        _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))),
+        _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))
+        or _tag_last(head)),
     "core.formats.spacy_docs": lambda name, head: (
         _named(name, ".spacy") or _starts(head, "{")
         or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head

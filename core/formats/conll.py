@@ -268,6 +268,13 @@ def _is_comment(cols: Sequence[str], tag_at: int) -> bool:
     return len(cols) < 2 or not _is_tag(cols[tag_at].strip() if tag_at < len(cols) else "")
 
 
+def _token_row(line: str) -> bool:
+    """Is ``line`` a row of two or more columns whose last one is a tag?"""
+    cols = line.split("\t") if "\t" in line else line.split()
+    last = cols[-1].strip() if cols else ""
+    return len(cols) >= 2 and bool(_TAG.match(last) or _SUFFIX_TAG.match(last))
+
+
 def sniff(filename: str, head: str) -> int:
     lower = filename.lower()
     by_name = lower.endswith(SUFFIXES)
@@ -277,8 +284,9 @@ def sniff(filename: str, head: str) -> int:
         lines = lines[:-1]
     if not lines:
         return 30 if by_name else 0
-    if lines[0].startswith("#FORMAT=") or lines[0].lstrip().startswith(("{", "[")):
-        return 0
+    if lines[0].startswith("#FORMAT=") or (lines[0].lstrip().startswith(("{", "["))
+                                           and not _token_row(lines[0])):
+        return 0  # JSON; a token row whose token is "[" or "{" (AnEM's files) is not
     tagged = typed = 0
     for ln in lines:
         cols = ln.split("\t") if "\t" in ln else ln.split()
@@ -287,7 +295,7 @@ def sniff(filename: str, head: str) -> int:
             typed += 1
             continue
         last = cols[-1].strip() if cols else ""
-        if len(cols) >= 2 and (_TAG.match(last) or _SUFFIX_TAG.match(last)):
+        if _token_row(ln):
             tagged += 1
             # GermEval 2014's outer entities are in the column before the last (inner) one.
             outer = cols[-2].strip() if len(cols) >= 4 else ""
