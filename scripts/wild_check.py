@@ -300,6 +300,10 @@ def ind_brat(path: Path, options: dict[str, Any]) -> Reading:
     return r
 
 
+CONLL_TAG = r"O|[BIESLU](?:-\S+)?|\S+-[BIESLU]"
+"""A CoNLL tag: prefix-style (``B-PER``, a bare ``B``) or suffix-style (``PER-B``)."""
+
+
 def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
     """CoNLL: tokens and tags (last column), chunks by seqeval (default mode); texts rebuilt as
     the tokens joined by single spaces, sentences by newlines (SpanScope's convention)."""
@@ -311,7 +315,10 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
         sentence: list[tuple[str, str]] = []
         for line in [*f.read_text(encoding="utf-8").splitlines(), ""]:
             cols = line.split()
-            if not cols or line.startswith("#"):
+            # A "#" line is a comment only when its tag cell holds no tag (CoNLL-U's "# text
+            # = ..."); "#<TAB>O" and "#hashtag<TAB>B-LOC" are tokens (BTC, WNUT17).
+            if not cols or (line.startswith("#") and (
+                    len(cols) < 2 or not re.fullmatch(CONLL_TAG, cols[-1]))):
                 if sentence:
                     docs[-1].append(sentence)
                     sentence = []
@@ -350,7 +357,7 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
 
 def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
     """spaCy: ``DocBin`` through spaCy itself (``doc.ents``, else the only span group);
-    JSONL ``{text, ents|spans}`` through ``json``."""
+    JSONL ``{text, ents|entities|spans}`` through ``json``."""
     r = Reading()
     group = options.get("span_group")
     if path.suffix == ".spacy":
@@ -370,7 +377,8 @@ def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
         if obj.get("answer") in ("reject", "ignore"):  # Prodigy: not an annotation
             continue
         annotators.add(obj.get("_annotator_id"))
-        items = obj.get(group or ("ents" if "ents" in obj else "spans"), [])
+        items = obj.get(group or next((k for k in ("ents", "entities") if k in obj),
+                                      "spans"), [])
         if isinstance(items, dict):
             items = next(iter(items.values()), [])
         r.add(obj.get("text"), ((i["start"], i["end"], i["label"]) if isinstance(i, dict)
