@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NoReturn
 
-from core.formats import Loaded, ReadOptions, decode
+from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, iter_lines
 from core.formats._common import check_label, member_name, single_set
 from core.model import AnnotationSet, Span
@@ -339,9 +339,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             if doc_id in columns:
                 raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
                                   field="-DOCSTART-")
-            text, doc_spans, note = _spans(file, doc, scheme, companion, options.labels)
+            text, doc_spans, note, (starts, ends) = _spans(file, doc, scheme, companion,
+                                                            options.labels)
             if note is not None:
                 loaded.warn(note[0], line=note[1], field="tag", file=file)
+            if options.keep_tokens:
+                sentences, k = [], 0
+                for size in doc.sizes:
+                    sentences.append(list(zip(starts[k : k + size], ends[k : k + size],
+                                              strict=True)))
+                    k += size
+                loaded.keep_tokens(doc_id, sentences)
             index = columns.document(doc_id)
             for start, end, label in doc_spans:
                 columns.add(index, start, end, label)
@@ -595,9 +603,10 @@ def _bilou_note(doc: _Doc, default: list[tuple[str, int, int]]) -> tuple[str, in
 
 def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
            labels: Sequence[str] | None = None
-           ) -> tuple[str, list[tuple[int, int, str]], tuple[str, int] | None]:
-    """The text, the ``(start, end, label)`` chunks of one document, and a warning (message,
-    line) about BILOU tags read in the default mode."""
+           ) -> tuple[str, list[tuple[int, int, str]], tuple[str, int] | None,
+                      tuple[list[int], list[int]]]:
+    """The text, the ``(start, end, label)`` chunks of one document, a warning (message,
+    line) about BILOU tags read in the default mode, and the tokens' starts and ends."""
     text, starts, ends = _offsets(file, doc, companion)
     names = doc.tag_names
     out: list[tuple[int, int, str]] = []
@@ -618,7 +627,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
         for label, k0, k1 in chunks:
             check_label(label, labels, file, field="tag", line=doc.lines[k0])
             out.append((starts[k0], ends[k1 - 1], label))
-        return text, out, _bilou_note(doc, chunks)
+        return text, out, _bilou_note(doc, chunks), (starts, ends)
     k0 = 0
     for size in doc.sizes:
         tags = [names[c] for c in doc.tags[k0 : k0 + size]]
@@ -631,7 +640,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
             check_label(label, labels, file, field="tag", line=doc.lines[k0 + first])
             out.append((starts[k0 + first], ends[k0 + stop - 1], label))
         k0 += size
-    return text, out, None
+    return text, out, None, (starts, ends)
 
 
 # ---- writing --------------------------------------------------------------------------------
@@ -651,10 +660,30 @@ def _tokens(text: str) -> list[list[tuple[int, int]]]:
     return out
 
 
-def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
+def _own_tokens(text: str, given: Sentences | None) -> Sentences | None:
+    """An input's own tokens of ``text`` (:attr:`core.formats.Loaded.tokens`) when a CoNLL
+    file can hold them: each within the text, after the one before, not empty, without a TAB
+    or line break and without white space at its edges; else None (the text is split at
+    white space instead)."""
+    if not given:
+        return None
+    last = 0
+    for sent in given:
+        for start, end in sent:
+            token = text[start:end]
+            if (start < last or end <= start or end > len(text) or token != token.strip()
+                    or any(c in token for c in "\t\n\r")):
+                return None
+            last = end
+    return given
+
+
+def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
+                  sentences: Sentences | None = None
                   ) -> tuple[list[list[tuple[str, str]]], list[str]]:
-    """(sentences of (token, IOB2 tag), notes about spans moved to token edges)."""
-    sentences = _tokens(text)
+    """(sentences of (token, IOB2 tag), notes about spans moved to token edges); the tokens
+    are ``sentences`` (checked by :func:`_own_tokens`), else the text split at white space."""
+    sentences = sentences or _tokens(text)
     flat = [tok for sent in sentences for tok in sent]
     sentence_of = [k for k, sent in enumerate(sentences) for _ in sent]
     tags = ["O"] * len(flat)
@@ -713,17 +742,23 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
     return out, notes
 
 
-def _canonical(text: str) -> bool:
+def _canonical(text: str, sentences: Sentences | None = None) -> bool:
     """Is ``text`` what the reader rebuilds from its tokens (single spaces, single newlines)?"""
-    rebuilt = "\n".join(" ".join(text[s:e] for s, e in sent) for sent in _tokens(text))
+    rebuilt = "\n".join(" ".join(text[s:e] for s, e in sent)
+                        for sent in sentences or _tokens(text))
     return rebuilt == text.rstrip()  # trailing whitespace moves no offset
 
 
-def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
-    """One CoNLL file with IOB2 tags: ``-DOCSTART-<TAB>id<TAB>O`` per document, one line of
-    text per sentence, tokens split at whitespace. Needs the texts."""
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+          tokens: Mapping[str, Sentences] | None = None) -> dict[str, str]:
+    """One CoNLL file with IOB2 tags: ``-DOCSTART-<TAB>id<TAB>O`` per document, one line per
+    token and a blank line after each sentence. Needs the texts. The tokens and sentences are
+    a document's own ``tokens`` (those its input held: :attr:`core.formats.Loaded.tokens`)
+    when a CoNLL file can hold them, else its text split at white space, a sentence per
+    line."""
     aset = single_set(sets, FORMAT)
     lines: list[str] = []
+    own = tokens or {}
     for doc_id in aset.spans:
         text = texts.get(doc_id)
         if text is None:
@@ -732,7 +767,8 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
         if any(c in doc_id for c in "\t\n\r"):
             raise FormatError("<output>", f"document id {doc_id!r} cannot be written on a "
                               "-DOCSTART- line")
-        sentences, _ = _tag_document(doc_id, text, aset.get(doc_id))
+        sentences, _ = _tag_document(doc_id, text, aset.get(doc_id),
+                                     _own_tokens(text, own.get(doc_id)))
         lines.append(f"{DOCSTART}\t{doc_id}\tO")
         lines.append("")
         for sent in sentences:
@@ -741,11 +777,25 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
     return {f"{aset.name or 'annotations'}.conll": "\n".join(lines) + ("\n" if lines else "")}
 
 
-def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
-    """What writing ``sets`` as CoNLL changes: texts rebuilt from tokens, spans widened."""
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+           tokens: Mapping[str, Sentences] | None = None, reader: str | None = None
+           ) -> list[str]:
+    """What writing ``sets`` as CoNLL changes: texts rebuilt from tokens, spans widened; and,
+    when ``reader`` names the input's format, whose tokens are written (:func:`write`)."""
     notes: list[str] = []
-    changed = [d for s in sets for d in s.spans
-               if texts.get(d) is not None and not _canonical(texts[d] or "")]
+    own = tokens or {}
+    docs = {d: _own_tokens(texts[d] or "", own.get(d)) for s in sets for d in s.spans
+            if texts.get(d) is not None}
+    with_own = sum(v is not None for v in docs.values())
+    if reader is not None and with_own:
+        notes.append(f"note: the tokens written are the input's own ({reader}, {with_own} "
+                     f"document{'s' if with_own != 1 else ''})"
+                     + (f"; the other {len(docs) - with_own} documents' texts are split at "
+                        "white space" if with_own < len(docs) else ""))
+    elif reader is not None:
+        notes.append(f"note: the input ({reader}) carries no tokens: the tokens written are its "
+                     "text split at whitespace")
+    changed = [d for d, sentences in docs.items() if not _canonical(texts[d] or "", sentences)]
     if changed:
         notes.append(f"note: {len(changed)} document texts are not single-spaced tokens and "
                      "lines; reading the CoNLL file back rebuilds them, so offsets change "
@@ -756,7 +806,7 @@ def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> li
             text = texts.get(d)
             if text is not None:
                 with contextlib.suppress(FormatError):  # write() reports it
-                    widened.extend(_tag_document(d, text, spans)[1])
+                    widened.extend(_tag_document(d, text, spans, docs.get(d))[1])
     if widened:
         notes.append(f"note: {len(widened)} spans are widened to whole tokens or cut at line "
                      f"breaks, e.g. {widened[0]}")

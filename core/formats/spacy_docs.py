@@ -36,7 +36,7 @@ from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from core.formats import Loaded, ReadOptions, decode
+from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
@@ -177,6 +177,7 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
     found: dict[str, _Group] = {}
     label_codes: dict[str, int] = {}
     with_cats = 0  # documents with text labels (doc.cats: textcat), which are not spans
+    token_sentences: list[Sentences] = []  # per document, when options.keep_tokens
     while True:
         n = len(texts)
         try:
@@ -189,6 +190,8 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
             texts.append(doc.text)
             with_cats += bool(doc.cats)
+            if options.keep_tokens:
+                token_sentences.append(_doc_sentences(doc))
             for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
                                                         if g != "ents")):
                 group = found.get(name)
@@ -224,11 +227,31 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             columns.add(index, span.start, span.end, span.label)
             k += 1
         loaded.texts[doc_id] = text
+        if options.keep_tokens:
+            loaded.keep_tokens(doc_id, token_sentences[n - 1])
     if with_cats and (picked is None or not len(picked.doc)):
         _text_labels_note(loaded, with_cats, "documents", "doc.cats")
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
                                      columns.spans(), options.role))
     return loaded
+
+
+def _doc_sentences(doc: Any) -> Sentences:
+    """A ``Doc``'s tokens (white-space tokens left out) by sentence: ``doc.sents`` when the
+    DocBin kept sentence starts, else the lines of the text."""
+    out: Sentences = []
+    if doc.has_annotation("SENT_START"):
+        for sent in doc.sents:
+            out.append([(t.idx, t.idx + len(t.text)) for t in sent if not t.is_space])
+        return out
+    out.append([])
+    for t in doc:
+        if t.is_space:  # spaCy keeps a line break (and extra spaces) as a token of its own
+            if "\n" in t.text:
+                out.append([])
+            continue
+        out[-1].append((t.idx, t.idx + len(t.text)))
+    return out
 
 
 def _text_labels_note(loaded: Loaded, count: int, what: str, where: str) -> None:
