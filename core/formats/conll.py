@@ -24,6 +24,10 @@ entity-level P/R/F1 computed from our spans equals ``seqeval.metrics``:
 * ``IOB1``, ``IOB2`` (``BIO``), ``IOE1``, ``IOE2``, ``IOBES`` (``BIOES``), ``BILOU``: seqeval's
   strict mode (``mode='strict', scheme=...``), sentence by sentence: a chunk must start and end
   by the scheme's rules, otherwise it is dropped; a prefix outside the scheme is an error.
+* ``IO``: a type per token and no B- prefix (``organization``; ``I-PER`` is ``PER``): each
+  tag is read as ``I-TYPE`` in the default mode, so a chunk is a run of one type within a
+  sentence; a B-, E-, S-, L- or U- prefix is refused. Without it, the refusal of a bare type
+  names IO tags and ``--scheme IO``.
 
 The transition rules below are restated from seqeval's documented behaviour (its ``scheme.py``
 tables and ``end_of_chunk``/``start_of_chunk``), not copied; ``tests/formats/
@@ -179,7 +183,7 @@ def scheme_of(name: str | None) -> Scheme | None:
         return None
     key = ALIASES.get(name.upper(), name.upper())
     if key not in SCHEMES:
-        valid = ", ".join(["auto", *SCHEMES, *ALIASES])
+        valid = ", ".join(["auto", *SCHEMES, *ALIASES, "IO"])
         raise FormatError("<options>", f"unknown tag scheme {name!r}; valid: {valid}")
     return SCHEMES[key]
 
@@ -304,13 +308,32 @@ def sniff(filename: str, head: str) -> int:
     share = tagged / len(lines)
     if share >= 0.9 and typed:
         return 92 if by_name or lower.endswith((".txt", ".tsv")) else 85
+    if _io_share(lines):
+        return 60  # IO tags: the reader names them and --scheme IO
     return 40 if by_name else 0
+
+
+def _io_share(lines: Sequence[str]) -> bool:
+    """Do ``lines`` look like IO-tagged tokens: 90% rows of two or more columns ending in
+    ``O`` or a bare type, at least 30% ``O``, and some type?"""
+    rows = outside = types = 0
+    for ln in lines:
+        cols = ln.split("\t") if "\t" in ln else ln.split()
+        last = cols[-1].strip() if len(cols) >= 2 else ""
+        if last == "O":
+            rows += 1
+            outside += 1
+        elif last and (_IO_TYPE.match(last) or _TAG.match(last)):
+            rows += 1
+            types += 1
+    return rows >= 0.9 * len(lines) and outside >= 0.3 * len(lines) and types > 0
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one CoNLL file, or a folder of them (with optional companion ``.txt`` texts)."""
     loaded = Loaded(FORMAT, name)
-    scheme = scheme_of(options.scheme)
+    io = (options.scheme or "").upper() == "IO"
+    scheme = None if io else scheme_of(options.scheme)
     single = len(files) == 1
     conll = {p: d for p, d in files.items()
              if single or not p.lower().endswith(".txt")}
@@ -323,7 +346,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         file = name if single else member_name(name, path)
         content = decode(file, conll[path])
         column, tag_at = _columns_of(file, content, options, loaded)
-        docs = _parse(file, content, column, tag_at, loaded)
+        docs = _parse(file, content, column, tag_at, loaded, io=io)
         stem = PurePosixPath(path).with_suffix("").as_posix()
         companion = None
         if stem in stems:
@@ -407,7 +430,8 @@ def _columns_of(file: str, content: str, options: ReadOptions, loaded: Loaded
 
 
 def _parse(file: str, content: str, column: int, tag_at: int | None = None,
-           loaded: Loaded | None = None) -> list[_Doc]:
+           loaded: Loaded | None = None, *, io: bool = False) -> list[_Doc]:
+    """The documents of one file; ``io``: the tags are IO tags (:func:`_io_tag`)."""
     docs: list[_Doc] = []
     doc: _Doc | None = None
     tokens: list[str] = []  # of the open sentence
@@ -456,9 +480,10 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
                               field=f"column {column + 1}")
         code = codes.get(tag)
         if code is None:  # a tag not met before: checked once
-            _check_tag(file, tag, number, styles)
+            name = _io_tag(file, tag, number) if io else tag
+            _check_tag(file, name, number, styles)
             code = codes[tag] = len(names)
-            names.append(tag)
+            names.append(name)
         if doc is None:
             doc = _Doc(None, number, names)
             docs.append(doc)
@@ -494,6 +519,23 @@ def _refuse_columns(file: str, line: str, width: int, number: int, column: int,
                       line=number, field=f"column {max(column, tag_at) + 1}")
 
 
+_IO_TYPE = re.compile(r"[^\W\d_][^\s-]*(?:-[^\s-]+)*\Z")
+"""A bare type (``organization``, ``quasi-place``): an IO tag, which has no prefix."""
+_PREFIXED = re.compile(r"[BIESLU]-")
+
+
+def _io_tag(file: str, tag: str, number: int) -> str:
+    """An IO tag as the default mode reads it: ``O``, ``I-TYPE`` for ``TYPE`` or ``I-TYPE``; a
+    B-, E-, S-, L- or U- prefix is not IO and is refused."""
+    if tag == "O" or tag.startswith("I-"):
+        return tag
+    if _PREFIXED.match(tag):
+        raise FormatError(file, f"expected an IO tag (O, or a type such as PER or I-PER), got "
+                          f"{tag!r}: a {tag[0]}- prefix marks another scheme; read the file "
+                          "without --scheme IO", line=number, field="tag")
+    return f"I-{tag}"
+
+
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
     """Refuse a tag that is neither prefix-style (``B-PER``, ``O``) nor suffix-style
     (``PER-B``); note in ``styles`` the first tag of each style and its line."""
@@ -502,8 +544,10 @@ def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, in
         and not (match.group(2) or "x").endswith("-")
     suffixed = _SUFFIX_TAG.match(tag) is not None
     if not prefixed and not suffixed:
+        io = (": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
+              if _IO_TYPE.match(tag) else "")
         raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
-                          f"(or, suffix-style, PER-B), got {tag!r}", line=number,
+                          f"(or, suffix-style, PER-B), got {tag!r}{io}", line=number,
                           field="tag")
     if prefixed and match is not None and match.group(2) is not None and not suffixed:
         styles.setdefault("prefix", (tag, number))
