@@ -314,19 +314,20 @@ def sniff(filename: str, head: str) -> int:
 
 
 def _io_share(lines: Sequence[str]) -> bool:
-    """Do ``lines`` look like IO-tagged tokens: 90% rows of two or more columns ending in
-    ``O`` or a bare type, at least 30% ``O``, and some type?"""
-    rows = outside = types = 0
+    """Do ``lines`` look like IO-tagged tokens: 90% rows of a token without white space and
+    a tag, ``O`` or a bare type, with some ``O`` and at most 20 types?"""
+    rows = outside = 0
+    types: set[str] = set()
     for ln in lines:
         cols = ln.split("\t") if "\t" in ln else ln.split()
-        last = cols[-1].strip() if len(cols) >= 2 else ""
+        last = cols[-1].strip() if len(cols) >= 2 and not cols[0].strip().count(" ") else ""
         if last == "O":
             rows += 1
             outside += 1
         elif last and (_IO_TYPE.match(last) or _TAG.match(last)):
             rows += 1
-            types += 1
-    return rows >= 0.9 * len(lines) and outside >= 0.3 * len(lines) and types > 0
+            types.add(last)
+    return rows >= 0.9 * len(lines) and outside > 0 and 0 < len(types) <= 20
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
