@@ -292,7 +292,11 @@ def ind_brat(path: Path, options: dict[str, Any]) -> Reading:
             if not line.startswith("T"):
                 continue
             _, middle, *_ = line.split("\t")
-            label, _, frags = middle.partition(" ")
+            # The offsets from the right: a type with spaces (edsnlp writes "test label 0") is
+            # not brat's own, but SpanScope reads it back (docs/formats.md, brat).
+            found = re.fullmatch(r"(.*?) (\d+ \d+(?:;\d+ \d+)*)", middle)
+            assert found is not None, middle
+            label, frags = found.group(1), found.group(2)
             for frag in frags.split(";"):
                 s, e = frag.split()
                 spans.append((int(s), int(e), label))
@@ -305,12 +309,14 @@ CONLL_TAG = r"O|[BIESLU](?:-\S+)?|\S+-[BIESLU]"
 
 
 def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
-    """CoNLL: tokens and tags (last column), chunks by seqeval (default mode); texts rebuilt as
-    the tokens joined by single spaces, sentences by newlines (SpanScope's convention)."""
+    """CoNLL: tokens and tags (last column), chunks by seqeval (default mode; IO tags, with
+    ``--scheme IO``, as ``I-TYPE``); texts rebuilt as the tokens joined by single spaces,
+    sentences by newlines (SpanScope's convention)."""
     from seqeval.metrics.sequence_labeling import get_entities
 
     r = Reading()
-    for f in _files(path, ".conll", ".txt", ".tsv", ".iob", ".bio", ".conllu"):
+    io = str(options.get("scheme") or "").upper() == "IO"
+    for f in _files(path, ".conll", ".txt", ".tsv", ".iob", ".bio", ".conllu", ".test"):
         docs: list[list[list[tuple[str, str]]]] = [[]]
         sentence: list[tuple[str, str]] = []
         for line in [*f.read_text(encoding="utf-8").splitlines(), ""]:
@@ -330,7 +336,10 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                 if docs[-1]:
                     docs.append([])
                 continue
-            sentence.append((cols[0], cols[-1]))
+            tag = cols[-1]
+            if io and tag != "O" and not tag.startswith("I-"):
+                tag = f"I-{tag}"  # IO tags: a bare type is inside a chunk of that type
+            sentence.append((cols[0], tag))
         tags = [t for sentences in docs for sent in sentences for _, t in sent if t != "O"]
         # Suffix-style tags (PER-B) are read with seqeval's suffix=True.
         suffix = bool(tags) and sum(bool(re.fullmatch(r".+-[BIESLU]", t)) for t in tags) > (
