@@ -82,7 +82,7 @@ def _spacy_entities(rec: Mapping[str, Any]) -> bool:
     """Does a record hold ``entities`` as spaCy-style span objects (``start``, ``end``, not
     doccano's ``start_offset``)?"""
     entities = rec.get("entities")
-    return is_span_objects(entities) and "start" in entities[0]
+    return isinstance(entities, list) and is_span_objects(entities) and "start" in entities[0]
 
 
 def sniff(filename: str, head: str) -> int:
@@ -96,11 +96,10 @@ def sniff(filename: str, head: str) -> int:
             _spacy_entities(r) for r in records) and not any(
             {"data", "relations", "cats"} & r.keys() for r in records):
         return 88  # {"text", "entities": [{"start", "end", "label"}]}: doccano's are offsets
-    if first.startswith("["):
-        if records and all(isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
-                           and not {"data", "label", "labels", "entities"} & r.keys()
-                           for r in records):
-            return 85  # a JSON list of spaCy-style records
+    if first.startswith("[") and records and all(
+            isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
+            and not {"data", "label", "labels", "entities"} & r.keys() for r in records):
+        return 85  # a JSON list of spaCy-style records
     return 0
 
 
