@@ -223,6 +223,21 @@ def is_triples(value: object) -> bool:
         and isinstance(item[1], int) for item in value)
 
 
+def is_span_objects(value: object) -> bool:
+    """Whether ``value`` is a non-empty list whose first item is a span object: a ``label``
+    with ``start`` and ``end`` (or doccano's ``start_offset`` and ``end_offset``). Readers
+    warn of such a list under a key they do not read.
+
+    >>> is_span_objects([{"start": 0, "end": 4, "label": "LOC"}]), is_span_objects([])
+    (True, False)
+    """
+    if not isinstance(value, list) or not value or not isinstance(value[0], dict):
+        return False
+    first = value[0]
+    return "label" in first and (("start" in first and "end" in first)
+                                 or ("start_offset" in first and "end_offset" in first))
+
+
 def _starts(head: str, prefixes: str | tuple[str, ...]) -> bool:
     """Whether the head's content begins with ``prefixes`` after whitespace, as ``sniff``
     (``str.lstrip``) or :func:`json_head` (``_WS``) strips it."""

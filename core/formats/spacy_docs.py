@@ -49,7 +49,7 @@ from core.formats._common import (
     single_set,
     span_warnings,
 )
-from core.formats._sniff import json_head
+from core.formats._sniff import is_span_objects, json_head
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import FormatError
@@ -62,20 +62,6 @@ _KEYS = re.compile(r'"(ents|spans)"\s*:\s*[\[{]')
 GROUP_KEYS = ("ents", "entities", "spans")
 """The keys of a JSONL record that hold its spans: spaCy's ``ents`` and ``spans``, and
 ``entities``, the name many NER training sets kept as JSONL give the same list."""
-
-
-def is_span_objects(value: object) -> bool:
-    """Whether ``value`` is a non-empty list whose first item is a span object: a ``label``
-    with ``start`` and ``end`` (or doccano's ``start_offset`` and ``end_offset``).
-
-    >>> is_span_objects([{"start": 0, "end": 4, "label": "LOC"}]), is_span_objects([])
-    (True, False)
-    """
-    if not isinstance(value, list) or not value or not isinstance(value[0], dict):
-        return False
-    first = value[0]
-    return "label" in first and (("start" in first and "end" in first)
-                                 or ("start_offset" in first and "end_offset" in first))
 
 
 def _spacy_entities(rec: Mapping[str, Any]) -> bool:

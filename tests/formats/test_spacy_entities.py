@@ -99,3 +99,15 @@ def _options(**kw: Any) -> Any:
     from core.formats import ReadOptions
 
     return ReadOptions(**kw)
+
+
+def test_doccano_warns_of_span_objects_under_a_key_it_does_not_read() -> None:
+    records = [{"id": 1, "text": "call rohan", "label": [[5, 10, "PER"]],
+                "pii": [{"start": 0, "end": 4, "label": "ACT"}]}]
+    loaded = load_files({"all.jsonl": _jsonl(records)}, fmt="doccano")
+    assert _triples(loaded) == {"1": [(5, 10, "PER")]}
+    (warning,) = loaded.diagnostics
+    assert str(warning) == (
+        "all.jsonl:1: field 'pii': 1 spans ({start, end, label} objects) under 'pii' skipped "
+        "(the first at line 1): the doccano reader reads 'label', 'labels', 'entities' and "
+        "'annotations' only")
