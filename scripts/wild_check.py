@@ -292,7 +292,11 @@ def ind_brat(path: Path, options: dict[str, Any]) -> Reading:
             if not line.startswith("T"):
                 continue
             _, middle, *_ = line.split("\t")
-            label, _, frags = middle.partition(" ")
+            # The offsets from the right: a type with spaces (edsnlp writes "test label 0") is
+            # not brat's own, but SpanScope reads it back (docs/formats.md, brat).
+            found = re.fullmatch(r"(.*?) (\d+ \d+(?:;\d+ \d+)*)", middle)
+            assert found is not None, middle
+            label, frags = found.group(1), found.group(2)
             for frag in frags.split(";"):
                 s, e = frag.split()
                 spans.append((int(s), int(e), label))
@@ -300,18 +304,27 @@ def ind_brat(path: Path, options: dict[str, Any]) -> Reading:
     return r
 
 
+CONLL_TAG = r"O|[BIESLU](?:-\S+)?|\S+-[BIESLU]"
+"""A CoNLL tag: prefix-style (``B-PER``, a bare ``B``) or suffix-style (``PER-B``)."""
+
+
 def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
-    """CoNLL: tokens and tags (last column), chunks by seqeval (default mode); texts rebuilt as
-    the tokens joined by single spaces, sentences by newlines (SpanScope's convention)."""
+    """CoNLL: tokens and tags (last column), chunks by seqeval (default mode; IO tags, with
+    ``--scheme IO``, as ``I-TYPE``); texts rebuilt as the tokens joined by single spaces,
+    sentences by newlines (SpanScope's convention)."""
     from seqeval.metrics.sequence_labeling import get_entities
 
     r = Reading()
-    for f in _files(path, ".conll", ".txt", ".tsv", ".iob", ".bio", ".conllu"):
+    io = str(options.get("scheme") or "").upper() == "IO"
+    for f in _files(path, ".conll", ".txt", ".tsv", ".iob", ".bio", ".conllu", ".test"):
         docs: list[list[list[tuple[str, str]]]] = [[]]
         sentence: list[tuple[str, str]] = []
         for line in [*f.read_text(encoding="utf-8").splitlines(), ""]:
             cols = line.split()
-            if not cols or line.startswith("#"):
+            # A "#" line is a comment only when its tag cell holds no tag (CoNLL-U's "# text
+            # = ..."); "#<TAB>O" and "#hashtag<TAB>B-LOC" are tokens (BTC, WNUT17).
+            if not cols or (line.startswith("#") and (
+                    len(cols) < 2 or not re.fullmatch(CONLL_TAG, cols[-1]))):
                 if sentence:
                     docs[-1].append(sentence)
                     sentence = []
@@ -323,7 +336,10 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                 if docs[-1]:
                     docs.append([])
                 continue
-            sentence.append((cols[0], cols[-1]))
+            tag = cols[-1]
+            if io and tag != "O" and not tag.startswith("I-"):
+                tag = f"I-{tag}"  # IO tags: a bare type is inside a chunk of that type
+            sentence.append((cols[0], tag))
         tags = [t for sentences in docs for sent in sentences for _, t in sent if t != "O"]
         # Suffix-style tags (PER-B) are read with seqeval's suffix=True.
         suffix = bool(tags) and sum(bool(re.fullmatch(r".+-[BIESLU]", t)) for t in tags) > (
@@ -350,7 +366,7 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
 
 def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
     """spaCy: ``DocBin`` through spaCy itself (``doc.ents``, else the only span group);
-    JSONL ``{text, ents|spans}`` through ``json``."""
+    JSONL ``{text, ents|entities|spans}`` through ``json``."""
     r = Reading()
     group = options.get("span_group")
     if path.suffix == ".spacy":
@@ -370,7 +386,8 @@ def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
         if obj.get("answer") in ("reject", "ignore"):  # Prodigy: not an annotation
             continue
         annotators.add(obj.get("_annotator_id"))
-        items = obj.get(group or ("ents" if "ents" in obj else "spans"), [])
+        items = obj.get(group or next((k for k in ("ents", "entities") if k in obj),
+                                      "spans"), [])
         if isinstance(items, dict):
             items = next(iter(items.values()), [])
         r.add(obj.get("text"), ((i["start"], i["end"], i["label"]) if isinstance(i, dict)

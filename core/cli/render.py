@@ -93,14 +93,35 @@ def render_martino(result: dict[str, Any]) -> str:
         else:
             lines.append("  (F1 official: as the official scorer prints it; its per-technique "
                          "recall reuses the precision numerator)")
+    if not per_label and "per_label" in result and not result.get("precision_denominator") \
+            and not result.get("recall_denominator"):
+        lines.append("")
+        lines.append("  no spans in either file: no per-label scores (--labels FILE lists a "
+                     "label set)")
     above = _above_one(result)
     if above:
         lines.append("")
         lines.append(f"  Above 1 ({', '.join(above)}): not an error; the metric adds every "
                      "overlap of a span with the same-label spans of the other side, so "
                      "overlapping same-label reference spans raise P and overlapping "
-                     "predictions raise R (docs/martino.md, \"Above 1\")")
+                     f"predictions raise R{_merging_variant(result)} (docs/martino.md, "
+                     "\"Above 1\")")
     return "\n".join(lines)
+
+
+def _merging_variant(result: dict[str, Any]) -> str:
+    """The variant that merges overlapping same-label spans before scoring, and so keeps every
+    value at most 1, as the end of the "Above 1" line names it (empty for a variant that
+    merges already): ``semeval2020-si`` when every label is ``propaganda`` (PTC span
+    identification), else ``nlp4if2019`` with ``--merge-pred``."""
+    if result.get("variant") in ("nlp4if2019", "semeval2020-si"):
+        return ""
+    if set(result.get("per_label") or {}) == {"propaganda"}:
+        return ("; --variant semeval2020-si --merge-pred (span identification: labels "
+                "ignored) merges overlaps on both sides first, as the SemEval-2020 SI scorer "
+                "does, and keeps every value at most 1")
+    return ("; --variant nlp4if2019 --merge-pred merges same-label overlaps on both sides "
+            "first, as the NLP4IF-2019 scorer does, and keeps every value at most 1")
 
 
 def _above_one(result: dict[str, Any]) -> list[str]:

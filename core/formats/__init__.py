@@ -74,6 +74,10 @@ as one character, as Python's universal newlines read the articles whose offsets
 gives; ``as-stored`` keeps the ``\\r`` (two characters). docs/formats.md, "PTC"."""
 
 
+Sentences = list[list[tuple[int, int]]]
+"""A document's tokens: its sentences, each a list of ``(start, end)`` character offsets."""
+
+
 @dataclass(frozen=True)
 class TableBudget:
     """The most rows and uncompressed bytes that the columnar tables of one input (Parquet) may
@@ -122,6 +126,9 @@ class ReadOptions:
     ``table_budget``: the most a columnar input may unpack to (:class:`TableBudget`), or None.
     ``line_breaks``: how PTC article texts count CRLF line breaks (:data:`LineBreaks`).
     ``tag_column``: CoNLL's column of the tags (None: the last).
+    ``keep_tokens``: readers whose files hold a tokenisation (WebAnno TSV, a spaCy DocBin,
+    CoNLL) keep it in :attr:`Loaded.tokens`, for a writer that needs tokens (``convert --to
+    conll``); off by default, since scoring never needs them.
     """
 
     labels: Sequence[str] | None = None
@@ -142,6 +149,7 @@ class ReadOptions:
     beyond_text: Policy = "refuse"
     label_ids: Mapping[int, str] | None = None
     table_budget: TableBudget | None = None
+    keep_tokens: bool = False
 
 
 @dataclass
@@ -158,7 +166,10 @@ class Loaded:
     suspicious value, so that nothing is dropped silently. ``assumed_extents`` is set by a
     reader that places the spans itself because the file states no offsets (``mafalda-llm``):
     per document, where a span over the whole text ends as the reader places it; such spans
-    past their text are not refused (:mod:`core.model.bounds`).
+    past their text are not refused (:mod:`core.model.bounds`). ``tokens``: the input's own
+    tokens when :attr:`ReadOptions.keep_tokens` asked for them and its format has them, by
+    document: its sentences, each a list of ``(start, end)`` offsets in the document's text
+    (a document missing from it has none); None when the reader keeps none.
     """
 
     format: str
@@ -169,6 +180,14 @@ class Loaded:
     records: object | None = None
     assumed_extents: dict[str, int] | None = None
     named_sets: set[str] = field(default_factory=set)
+    tokens: dict[str, Sentences] | None = None
+
+    def keep_tokens(self, doc_id: str, sentences: Sentences) -> None:
+        """Record ``doc_id``'s tokens (sentences of ``(start, end)``), sentences without a
+        token left out."""
+        if self.tokens is None:
+            self.tokens = {}
+        self.tokens[doc_id] = [sent for sent in sentences if sent]
 
     @property
     def set(self) -> AnnotationSet:

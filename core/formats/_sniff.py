@@ -16,6 +16,7 @@ so detecting a 60 MB JSON list parses at most its first MiB.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -222,6 +223,21 @@ def is_triples(value: object) -> bool:
         and isinstance(item[1], int) for item in value)
 
 
+def is_span_objects(value: object) -> bool:
+    """Whether ``value`` is a non-empty list whose first item is a span object: a ``label``
+    with ``start`` and ``end`` (or doccano's ``start_offset`` and ``end_offset``). Readers
+    warn of such a list under a key they do not read.
+
+    >>> is_span_objects([{"start": 0, "end": 4, "label": "LOC"}]), is_span_objects([])
+    (True, False)
+    """
+    if not isinstance(value, list) or not value or not isinstance(value[0], dict):
+        return False
+    first = value[0]
+    return "label" in first and (("start" in first and "end" in first)
+                                 or ("start_offset" in first and "end_offset" in first))
+
+
 def _starts(head: str, prefixes: str | tuple[str, ...]) -> bool:
     """Whether the head's content begins with ``prefixes`` after whitespace, as ``sniff``
     (``str.lstrip``) or :func:`json_head` (``_WS``) strips it."""
@@ -237,6 +253,22 @@ def _first_line(head: str) -> str:
     long (``spans_csv``'s header; a longer one is not a header), else ``""``."""
     first = head.lstrip()[:4097].split("\n", 1)[0]
     return first.lower() if len(first) <= 4096 else ""
+
+
+_LEAD = re.compile(r"\s*")
+_TAG_LIKE = re.compile(r"(?:O|[BIESLU](?:-\S+)?|\S+-[BIESLU])\Z")
+"""A CoNLL tag, prefix-style or suffix-style (looser than ``core.formats.conll``'s tests)."""
+
+
+def _tag_last(head: str) -> bool:
+    """Whether the head's first line has two or more fields and ends in what may be a CoNLL tag
+    (a token row whose token is ``[`` or ``{``: AnEM's files start so)."""
+    start = _LEAD.match(head)
+    at = start.end() if start is not None else 0
+    end = head.find("\n", at)
+    # rsplit from the right: a JSON line (tens of MB) is copied, never split into fields
+    fields = head[at:end if end >= 0 else len(head)].rsplit(None, 1)
+    return len(fields) == 2 and _TAG_LIKE.match(fields[-1]) is not None
 
 
 CONLL_SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
@@ -265,10 +297,12 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
         "#" in head and ("#id=" in head or "#text=" in head)),
     "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
     "core.formats.conll": lambda name, head: (
-        _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))),
+        _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))
+        or _tag_last(head)),
     "core.formats.spacy_docs": lambda name, head: (
         _named(name, ".spacy") or _starts(head, "{")
-        or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head))),
+        or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head
+                                    or '"entities"' in head))),
     "core.formats.parquet": lambda name, head: (
         _named(name, ".parquet") or head.startswith(PARQUET_MAGIC)),
 }

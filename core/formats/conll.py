@@ -24,6 +24,10 @@ entity-level P/R/F1 computed from our spans equals ``seqeval.metrics``:
 * ``IOB1``, ``IOB2`` (``BIO``), ``IOE1``, ``IOE2``, ``IOBES`` (``BIOES``), ``BILOU``: seqeval's
   strict mode (``mode='strict', scheme=...``), sentence by sentence: a chunk must start and end
   by the scheme's rules, otherwise it is dropped; a prefix outside the scheme is an error.
+* ``IO``: a type per token and no B- prefix (``organization``; ``I-PER`` is ``PER``): each
+  tag is read as ``I-TYPE`` in the default mode, so a chunk is a run of one type within a
+  sentence; a B-, E-, S-, L- or U- prefix is refused. Without it, the refusal of a bare type
+  names IO tags and ``--scheme IO``.
 
 The transition rules below are restated from seqeval's documented behaviour (its ``scheme.py``
 tables and ``end_of_chunk``/``start_of_chunk``), not copied; ``tests/formats/
@@ -58,7 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NoReturn
 
-from core.formats import Loaded, ReadOptions, decode
+from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, iter_lines
 from core.formats._common import check_label, member_name, single_set
 from core.model import AnnotationSet, Span
@@ -179,7 +183,7 @@ def scheme_of(name: str | None) -> Scheme | None:
         return None
     key = ALIASES.get(name.upper(), name.upper())
     if key not in SCHEMES:
-        valid = ", ".join(["auto", *SCHEMES, *ALIASES])
+        valid = ", ".join(["auto", *SCHEMES, *ALIASES, "IO"])
         raise FormatError("<options>", f"unknown tag scheme {name!r}; valid: {valid}")
     return SCHEMES[key]
 
@@ -268,6 +272,13 @@ def _is_comment(cols: Sequence[str], tag_at: int) -> bool:
     return len(cols) < 2 or not _is_tag(cols[tag_at].strip() if tag_at < len(cols) else "")
 
 
+def _token_row(line: str) -> bool:
+    """Is ``line`` a row of two or more columns whose last one is a tag?"""
+    cols = line.split("\t") if "\t" in line else line.split()
+    last = cols[-1].strip() if cols else ""
+    return len(cols) >= 2 and bool(_TAG.match(last) or _SUFFIX_TAG.match(last))
+
+
 def sniff(filename: str, head: str) -> int:
     lower = filename.lower()
     by_name = lower.endswith(SUFFIXES)
@@ -277,8 +288,9 @@ def sniff(filename: str, head: str) -> int:
         lines = lines[:-1]
     if not lines:
         return 30 if by_name else 0
-    if lines[0].startswith("#FORMAT=") or lines[0].lstrip().startswith(("{", "[")):
-        return 0
+    if lines[0].startswith("#FORMAT=") or (lines[0].lstrip().startswith(("{", "["))
+                                           and not _token_row(lines[0])):
+        return 0  # JSON; a token row whose token is "[" or "{" (AnEM's files) is not
     tagged = typed = 0
     for ln in lines:
         cols = ln.split("\t") if "\t" in ln else ln.split()
@@ -287,7 +299,7 @@ def sniff(filename: str, head: str) -> int:
             typed += 1
             continue
         last = cols[-1].strip() if cols else ""
-        if len(cols) >= 2 and (_TAG.match(last) or _SUFFIX_TAG.match(last)):
+        if _token_row(ln):
             tagged += 1
             # GermEval 2014's outer entities are in the column before the last (inner) one.
             outer = cols[-2].strip() if len(cols) >= 4 else ""
@@ -296,13 +308,33 @@ def sniff(filename: str, head: str) -> int:
     share = tagged / len(lines)
     if share >= 0.9 and typed:
         return 92 if by_name or lower.endswith((".txt", ".tsv")) else 85
+    if _io_share(lines):
+        return 60  # IO tags: the reader names them and --scheme IO
     return 40 if by_name else 0
+
+
+def _io_share(lines: Sequence[str]) -> bool:
+    """Do ``lines`` look like IO-tagged tokens: 90% rows of a token without white space and
+    a tag, ``O`` or a bare type, with some ``O`` and at most 20 types?"""
+    rows = outside = 0
+    types: set[str] = set()
+    for ln in lines:
+        cols = ln.split("\t") if "\t" in ln else ln.split()
+        last = cols[-1].strip() if len(cols) >= 2 and not cols[0].strip().count(" ") else ""
+        if last == "O":
+            rows += 1
+            outside += 1
+        elif last and (_IO_TYPE.match(last) or _TAG.match(last)):
+            rows += 1
+            types.add(last)
+    return rows >= 0.9 * len(lines) and outside > 0 and 0 < len(types) <= 20
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one CoNLL file, or a folder of them (with optional companion ``.txt`` texts)."""
     loaded = Loaded(FORMAT, name)
-    scheme = scheme_of(options.scheme)
+    io = (options.scheme or "").upper() == "IO"
+    scheme = None if io else scheme_of(options.scheme)
     single = len(files) == 1
     conll = {p: d for p, d in files.items()
              if single or not p.lower().endswith(".txt")}
@@ -315,7 +347,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         file = name if single else member_name(name, path)
         content = decode(file, conll[path])
         column, tag_at = _columns_of(file, content, options, loaded)
-        docs = _parse(file, content, column, tag_at, loaded)
+        docs = _parse(file, content, column, tag_at, loaded, io=io)
         stem = PurePosixPath(path).with_suffix("").as_posix()
         companion = None
         if stem in stems:
@@ -331,9 +363,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             if doc_id in columns:
                 raise FormatError(file, f"duplicate document id {doc_id!r}", line=doc.line,
                                   field="-DOCSTART-")
-            text, doc_spans, note = _spans(file, doc, scheme, companion, options.labels)
+            text, doc_spans, note, (starts, ends) = _spans(file, doc, scheme, companion,
+                                                            options.labels)
             if note is not None:
                 loaded.warn(note[0], line=note[1], field="tag", file=file)
+            if options.keep_tokens:
+                sentences, k = [], 0
+                for size in doc.sizes:
+                    sentences.append(list(zip(starts[k : k + size], ends[k : k + size],
+                                              strict=True)))
+                    k += size
+                loaded.keep_tokens(doc_id, sentences)
             index = columns.document(doc_id)
             for start, end, label in doc_spans:
                 columns.add(index, start, end, label)
@@ -391,7 +431,8 @@ def _columns_of(file: str, content: str, options: ReadOptions, loaded: Loaded
 
 
 def _parse(file: str, content: str, column: int, tag_at: int | None = None,
-           loaded: Loaded | None = None) -> list[_Doc]:
+           loaded: Loaded | None = None, *, io: bool = False) -> list[_Doc]:
+    """The documents of one file; ``io``: the tags are IO tags (:func:`_io_tag`)."""
     docs: list[_Doc] = []
     doc: _Doc | None = None
     tokens: list[str] = []  # of the open sentence
@@ -440,9 +481,10 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
                               field=f"column {column + 1}")
         code = codes.get(tag)
         if code is None:  # a tag not met before: checked once
-            _check_tag(file, tag, number, styles)
+            name = _io_tag(file, tag, number) if io else tag
+            _check_tag(file, name, number, styles)
             code = codes[tag] = len(names)
-            names.append(tag)
+            names.append(name)
         if doc is None:
             doc = _Doc(None, number, names)
             docs.append(doc)
@@ -478,6 +520,23 @@ def _refuse_columns(file: str, line: str, width: int, number: int, column: int,
                       line=number, field=f"column {max(column, tag_at) + 1}")
 
 
+_IO_TYPE = re.compile(r"[^\W\d_][^\s-]*(?:-[^\s-]+)*\Z")
+"""A bare type (``organization``, ``quasi-place``): an IO tag, which has no prefix."""
+_PREFIXED = re.compile(r"[BIESLU]-")
+
+
+def _io_tag(file: str, tag: str, number: int) -> str:
+    """An IO tag as the default mode reads it: ``O``, ``I-TYPE`` for ``TYPE`` or ``I-TYPE``; a
+    B-, E-, S-, L- or U- prefix is not IO and is refused."""
+    if tag == "O" or tag.startswith("I-"):
+        return tag
+    if _PREFIXED.match(tag):
+        raise FormatError(file, f"expected an IO tag (O, or a type such as PER or I-PER), got "
+                          f"{tag!r}: a {tag[0]}- prefix marks another scheme; read the file "
+                          "without --scheme IO", line=number, field="tag")
+    return f"I-{tag}"
+
+
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
     """Refuse a tag that is neither prefix-style (``B-PER``, ``O``) nor suffix-style
     (``PER-B``); note in ``styles`` the first tag of each style and its line."""
@@ -486,8 +545,10 @@ def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, in
         and not (match.group(2) or "x").endswith("-")
     suffixed = _SUFFIX_TAG.match(tag) is not None
     if not prefixed and not suffixed:
+        io = (": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
+              if _IO_TYPE.match(tag) else "")
         raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
-                          f"(or, suffix-style, PER-B), got {tag!r}", line=number,
+                          f"(or, suffix-style, PER-B), got {tag!r}{io}", line=number,
                           field="tag")
     if prefixed and match is not None and match.group(2) is not None and not suffixed:
         styles.setdefault("prefix", (tag, number))
@@ -587,9 +648,10 @@ def _bilou_note(doc: _Doc, default: list[tuple[str, int, int]]) -> tuple[str, in
 
 def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,
            labels: Sequence[str] | None = None
-           ) -> tuple[str, list[tuple[int, int, str]], tuple[str, int] | None]:
-    """The text, the ``(start, end, label)`` chunks of one document, and a warning (message,
-    line) about BILOU tags read in the default mode."""
+           ) -> tuple[str, list[tuple[int, int, str]], tuple[str, int] | None,
+                      tuple[list[int], list[int]]]:
+    """The text, the ``(start, end, label)`` chunks of one document, a warning (message,
+    line) about BILOU tags read in the default mode, and the tokens' starts and ends."""
     text, starts, ends = _offsets(file, doc, companion)
     names = doc.tag_names
     out: list[tuple[int, int, str]] = []
@@ -610,7 +672,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
         for label, k0, k1 in chunks:
             check_label(label, labels, file, field="tag", line=doc.lines[k0])
             out.append((starts[k0], ends[k1 - 1], label))
-        return text, out, _bilou_note(doc, chunks)
+        return text, out, _bilou_note(doc, chunks), (starts, ends)
     k0 = 0
     for size in doc.sizes:
         tags = [names[c] for c in doc.tags[k0 : k0 + size]]
@@ -623,7 +685,7 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
             check_label(label, labels, file, field="tag", line=doc.lines[k0 + first])
             out.append((starts[k0 + first], ends[k0 + stop - 1], label))
         k0 += size
-    return text, out, None
+    return text, out, None, (starts, ends)
 
 
 # ---- writing --------------------------------------------------------------------------------
@@ -643,10 +705,30 @@ def _tokens(text: str) -> list[list[tuple[int, int]]]:
     return out
 
 
-def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
+def _own_tokens(text: str, given: Sentences | None) -> Sentences | None:
+    """An input's own tokens of ``text`` (:attr:`core.formats.Loaded.tokens`) when a CoNLL
+    file can hold them: each within the text, after the one before, not empty, without a TAB
+    or line break and without white space at its edges; else None (the text is split at
+    white space instead)."""
+    if not given:
+        return None
+    last = 0
+    for sent in given:
+        for start, end in sent:
+            token = text[start:end]
+            if (start < last or end <= start or end > len(text) or token != token.strip()
+                    or any(c in token for c in "\t\n\r")):
+                return None
+            last = end
+    return given
+
+
+def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
+                  sentences: Sentences | None = None
                   ) -> tuple[list[list[tuple[str, str]]], list[str]]:
-    """(sentences of (token, IOB2 tag), notes about spans moved to token edges)."""
-    sentences = _tokens(text)
+    """(sentences of (token, IOB2 tag), notes about spans moved to token edges); the tokens
+    are ``sentences`` (checked by :func:`_own_tokens`), else the text split at white space."""
+    sentences = sentences or _tokens(text)
     flat = [tok for sent in sentences for tok in sent]
     sentence_of = [k for k, sent in enumerate(sentences) for _ in sent]
     tags = ["O"] * len(flat)
@@ -705,17 +787,23 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span]
     return out, notes
 
 
-def _canonical(text: str) -> bool:
+def _canonical(text: str, sentences: Sentences | None = None) -> bool:
     """Is ``text`` what the reader rebuilds from its tokens (single spaces, single newlines)?"""
-    rebuilt = "\n".join(" ".join(text[s:e] for s, e in sent) for sent in _tokens(text))
+    rebuilt = "\n".join(" ".join(text[s:e] for s, e in sent)
+                        for sent in sentences or _tokens(text))
     return rebuilt == text.rstrip()  # trailing whitespace moves no offset
 
 
-def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
-    """One CoNLL file with IOB2 tags: ``-DOCSTART-<TAB>id<TAB>O`` per document, one line of
-    text per sentence, tokens split at whitespace. Needs the texts."""
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+          tokens: Mapping[str, Sentences] | None = None) -> dict[str, str]:
+    """One CoNLL file with IOB2 tags: ``-DOCSTART-<TAB>id<TAB>O`` per document, one line per
+    token and a blank line after each sentence. Needs the texts. The tokens and sentences are
+    a document's own ``tokens`` (those its input held: :attr:`core.formats.Loaded.tokens`)
+    when a CoNLL file can hold them, else its text split at white space, a sentence per
+    line."""
     aset = single_set(sets, FORMAT)
     lines: list[str] = []
+    own = tokens or {}
     for doc_id in aset.spans:
         text = texts.get(doc_id)
         if text is None:
@@ -724,7 +812,8 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
         if any(c in doc_id for c in "\t\n\r"):
             raise FormatError("<output>", f"document id {doc_id!r} cannot be written on a "
                               "-DOCSTART- line")
-        sentences, _ = _tag_document(doc_id, text, aset.get(doc_id))
+        sentences, _ = _tag_document(doc_id, text, aset.get(doc_id),
+                                     _own_tokens(text, own.get(doc_id)))
         lines.append(f"{DOCSTART}\t{doc_id}\tO")
         lines.append("")
         for sent in sentences:
@@ -733,11 +822,25 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
     return {f"{aset.name or 'annotations'}.conll": "\n".join(lines) + ("\n" if lines else "")}
 
 
-def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
-    """What writing ``sets`` as CoNLL changes: texts rebuilt from tokens, spans widened."""
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+           tokens: Mapping[str, Sentences] | None = None, reader: str | None = None
+           ) -> list[str]:
+    """What writing ``sets`` as CoNLL changes: texts rebuilt from tokens, spans widened; and,
+    when ``reader`` names the input's format, whose tokens are written (:func:`write`)."""
     notes: list[str] = []
-    changed = [d for s in sets for d in s.spans
-               if texts.get(d) is not None and not _canonical(texts[d] or "")]
+    own = tokens or {}
+    docs = {d: _own_tokens(texts[d] or "", own.get(d)) for s in sets for d in s.spans
+            if texts.get(d) is not None}
+    with_own = sum(v is not None for v in docs.values())
+    if reader is not None and with_own:
+        notes.append(f"note: the tokens written are the input's own ({reader}, {with_own} "
+                     f"document{'s' if with_own != 1 else ''})"
+                     + (f"; the other {len(docs) - with_own} documents' texts are split at "
+                        "white space" if with_own < len(docs) else ""))
+    elif reader is not None:
+        notes.append(f"note: the input ({reader}) carries no tokens: the tokens written are its "
+                     "text split at whitespace")
+    changed = [d for d, sentences in docs.items() if not _canonical(texts[d] or "", sentences)]
     if changed:
         notes.append(f"note: {len(changed)} document texts are not single-spaced tokens and "
                      "lines; reading the CoNLL file back rebuilds them, so offsets change "
@@ -748,7 +851,7 @@ def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> li
             text = texts.get(d)
             if text is not None:
                 with contextlib.suppress(FormatError):  # write() reports it
-                    widened.extend(_tag_document(d, text, spans)[1])
+                    widened.extend(_tag_document(d, text, spans, docs.get(d))[1])
     if widened:
         notes.append(f"note: {len(widened)} spans are widened to whole tokens or cut at line "
                      f"breaks, e.g. {widened[0]}")

@@ -69,7 +69,7 @@ from core.formats._common import (
     single_set,
     span_warnings,
 )
-from core.formats._sniff import is_triples, json_head
+from core.formats._sniff import is_span_objects, is_triples, json_head
 from core.model import AnnotationSet, Role, Span
 from core.model.errors import FormatError
 
@@ -420,7 +420,10 @@ def _offset_object(file: str, line: int | None, where: str, item: object, what: 
         raise FormatError(file, f"expected an {what} object", line=line, path=where)
     for key in ("start_offset", "end_offset", "label"):
         if key not in item:
-            raise FormatError(file, "missing", line=line, path=where, field=key)
+            spacy_style = key != "label" and "start" in item and "end" in item
+            raise FormatError(file, "missing" + (
+                " (this object has 'start' and 'end': the spaCy-style layout, read it with "
+                "the format spacy)" if spacy_style else ""), line=line, path=where, field=key)
 
 
 def _offset_span(file: str, line: int | None, where: str, item: Mapping[str, Any],
@@ -487,12 +490,19 @@ def _skipped_keys(out: _File, line: int | None, prefix: tuple[str | int, ...],
         value = obj.get(key)
         if isinstance(value, list) and value:
             out.skip(key, len(value), line, json_path(*prefix, key) if prefix else None)
+    for key, value in obj.items():
+        # Span objects under a key doccano does not write (a "spans" list added by a script):
+        # not read, and said, never dropped silently.
+        if key not in KNOWN_KEYS and is_span_objects(value):
+            out.skip(key, len(value), line, json_path(*prefix, key) if prefix else None)
 
 
 def _file_warnings(out: _File, loaded: Loaded) -> None:
     """The file's summary warnings: skipped keys, label ids kept as labels."""
     for key, (n, line, path) in out.skipped.items():
-        what, why = _SKIPPED[key]
+        what, why = _SKIPPED.get(key) or (
+            f"spans ({{start, end, label}} objects) under {key!r}",
+            "the doccano reader reads 'label', 'labels', 'entities' and 'annotations' only")
         first = f"line {line}" if line is not None else path
         loaded.warn(f"{n} {what} skipped (the first at {first}): {why}", line=line, field=key,
                     path=path, file=out.file)

@@ -7,7 +7,10 @@
   ``span.end_char``) of ``doc.ents`` or of a span group ``doc.spans[NAME]``.
 * JSONL: one object per line, ``{"text": ..., "ents": [...]}`` and/or ``"spans": [...]`` (or
   ``"spans": {"group": [...]}``), each span ``{"start": 0, "end": 5, "label": "PER"}`` or
-  ``[0, 5, "PER"]`` in character offsets (the layout of spaCy's and Prodigy's JSONL corpora).
+  ``[0, 5, "PER"]`` in character offsets (the layout of spaCy's and Prodigy's JSONL corpora);
+  ``"entities": [...]`` is read as ``ents`` is (the name many NER training sets kept as JSONL
+  use). A list of span objects under any other key, or under a span group not chosen, is not
+  read: one warning per key counts its records and spans, never a silent 0 spans.
   ``id`` (or ``meta.id``) names the document; without it the line number does. Prodigy's
   exports (``prodigy db-out``) are this layout with an ``answer`` per task: a task answered
   ``reject`` or ``ignore`` is not an annotation and is skipped (one warning counts them), as
@@ -19,9 +22,9 @@
   messages is the line it starts on and its JSON path (``[3]``), its id its position (``1``,
   ``2``, ...) unless it names one.
 
-Which spans: ``--span-group NAME`` (``ents`` for the entities, ``spans`` for a JSONL ``spans``
-list); default ``ents`` when the input has entities, else its only span group; otherwise an
-error lists the groups.
+Which spans: ``--span-group NAME`` (``ents`` for the entities, ``entities`` or ``spans`` for a
+JSONL ``entities`` or ``spans`` list); default ``ents`` when the input has entities (else
+``entities``), else its only span group; otherwise an error lists the groups.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from core.formats import Loaded, ReadOptions, decode
+from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import JsonLines, SpanColumns, duplicates
 from core.formats._common import (
     DuplicateIds,
@@ -46,7 +49,7 @@ from core.formats._common import (
     single_set,
     span_warnings,
 )
-from core.formats._sniff import json_head
+from core.formats._sniff import is_span_objects, json_head
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import FormatError
@@ -56,6 +59,17 @@ FORMAT = "spacy"
 INSTALL = "reading .spacy files needs spaCy: pip install spacy"
 _KEYS = re.compile(r'"(ents|spans)"\s*:\s*[\[{]')
 
+GROUP_KEYS = ("ents", "entities", "spans")
+"""The keys of a JSONL record that hold its spans: spaCy's ``ents`` and ``spans``, and
+``entities``, the name many NER training sets kept as JSONL give the same list."""
+
+
+def _spacy_entities(rec: Mapping[str, Any]) -> bool:
+    """Does a record hold ``entities`` as spaCy-style span objects (``start``, ``end``, not
+    doccano's ``start_offset``)?"""
+    entities = rec.get("entities")
+    return isinstance(entities, list) and is_span_objects(entities) and "start" in entities[0]
+
 
 def sniff(filename: str, head: str) -> int:
     if filename.lower().endswith(".spacy"):
@@ -63,12 +77,15 @@ def sniff(filename: str, head: str) -> int:
     first = head.lstrip().split("\n", 1)[0]
     if first.startswith("{") and '"text"' in first and _KEYS.search(first):
         return 90
-    if first.startswith("["):
-        records = json_head(head).records
-        if records and all(isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
-                           and not {"data", "label", "labels", "entities"} & r.keys()
-                           for r in records):
-            return 85  # a JSON list of spaCy-style records
+    records = json_head(head).records if first.startswith(("{", "[")) else ()
+    if records and all(isinstance(r.get("text"), str) for r in records) and any(
+            _spacy_entities(r) for r in records) and not any(
+            {"data", "relations", "cats"} & r.keys() for r in records):
+        return 88  # {"text", "entities": [{"start", "end", "label"}]}: doccano's are offsets
+    if first.startswith("[") and records and all(
+            isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
+            and not {"data", "label", "labels", "entities"} & r.keys() for r in records):
+        return 85  # a JSON list of spaCy-style records
     return 0
 
 
@@ -100,8 +117,9 @@ def _choose_group(groups: Sequence[str], wanted: str | None, file: str) -> str |
             raise FormatError(file, f"no span group {wanted!r}; the input holds "
                               f"{', '.join(groups)}", field="span-group")
         return wanted
-    if "ents" in groups:
-        return "ents"
+    for name in ("ents", "entities"):
+        if name in groups:
+            return name
     if len(groups) == 1:
         return groups[0]
     if not groups:
@@ -144,6 +162,7 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
     found: dict[str, _Group] = {}
     label_codes: dict[str, int] = {}
     with_cats = 0  # documents with text labels (doc.cats: textcat), which are not spans
+    token_sentences: list[Sentences] = []  # per document, when options.keep_tokens
     while True:
         n = len(texts)
         try:
@@ -156,6 +175,8 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             raw_ids.append(doc.user_data.get("id") if isinstance(doc.user_data, dict) else None)
             texts.append(doc.text)
             with_cats += bool(doc.cats)
+            if options.keep_tokens:
+                token_sentences.append(_doc_sentences(doc))
             for name, members in (("ents", doc.ents), *((g, doc.spans[g]) for g in doc.spans
                                                         if g != "ents")):
                 group = found.get(name)
@@ -191,11 +212,31 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             columns.add(index, span.start, span.end, span.label)
             k += 1
         loaded.texts[doc_id] = text
+        if options.keep_tokens:
+            loaded.keep_tokens(doc_id, token_sentences[n - 1])
     if with_cats and (picked is None or not len(picked.doc)):
         _text_labels_note(loaded, with_cats, "documents", "doc.cats")
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
                                      columns.spans(), options.role))
     return loaded
+
+
+def _doc_sentences(doc: Any) -> Sentences:
+    """A ``Doc``'s tokens (white-space tokens left out) by sentence: ``doc.sents`` when the
+    DocBin kept sentence starts, else the lines of the text."""
+    out: Sentences = []
+    if doc.has_annotation("SENT_START"):
+        for sent in doc.sents:
+            out.append([(t.idx, t.idx + len(t.text)) for t in sent if not t.is_space])
+        return out
+    out.append([])
+    for t in doc:
+        if t.is_space:  # spaCy keeps a line break (and extra spaces) as a token of its own
+            if "\n" in t.text:
+                out.append([])
+            continue
+        out[-1].append((t.idx, t.idx + len(t.text)))
+    return out
 
 
 def _text_labels_note(loaded: Loaded, count: int, what: str, where: str) -> None:
@@ -216,8 +257,9 @@ def _has_text_labels(obj: Mapping[str, Any]) -> bool:
 
 def _groups_of(obj: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if "ents" in obj:
-        out["ents"] = obj["ents"]
+    for key in ("ents", "entities"):
+        if key in obj:
+            out[key] = obj[key]
     spans = obj.get("spans")
     if isinstance(spans, dict):
         out.update(spans)
@@ -245,11 +287,19 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     no_id: list[int] = []
     skipped: list[int] = []
     span_count = text_labelled = 0
+    used = group if group in GROUP_KEYS or group is None else "spans"
+    unread: dict[str, list[int]] = {}  # key -> [records, spans, first line]
     for line, obj in records:
         assert isinstance(obj, dict)
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
             continue
+        for key, value in obj.items():
+            if key != used and (is_span_objects(value) or (
+                    key in GROUP_KEYS and isinstance(value, list) and value)):
+                count = unread.setdefault(key, [0, 0, line])
+                count[0] += 1
+                count[1] += len(value)
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
@@ -284,6 +334,20 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
     if text_labelled and not span_count:
         _text_labels_note(loaded, text_labelled, "tasks", "'label', 'accept' or 'cats'")
+    for key, (n_records, n_spans, first) in unread.items():
+        # Spans under a key we do not read are dropped: say so (a file whose spans are all
+        # there would otherwise read as a corpus without spans, and score 0 or 1 silently).
+        what = "records hold a list of span" if n_records != 1 else "record holds a list of span"
+        if key in GROUP_KEYS:
+            loaded.warn(f"{n_records} {what}s under {key!r}, a span group not chosen (the "
+                        f"spans read are {used!r}): their {n_spans} spans are not read (first: "
+                        f"line {first}); read them with --span-group {key}", line=first,
+                        field=key)
+        else:
+            loaded.warn(f"{n_records} {what} objects ({{start, end, label}}) under {key!r}, "
+                        "which the spacy reader does not read (it reads 'ents', 'entities' or "
+                        f"'spans'): their {n_spans} spans are not read (first: line {first})",
+                        line=first, field=key)
     if not per_annotator:
         columns = sets[None][1] if sets else SpanColumns()
         loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))

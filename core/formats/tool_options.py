@@ -16,6 +16,7 @@ OPTION_NAMES = ("layer", "feature", "span_group", "scheme", "text_column", "tag_
 """The fields of :class:`~core.formats.ReadOptions` that the tool flags set, named as the flags'
 ``argparse`` destinations."""
 
-SCHEMES = ("auto", "IOB1", "IOB2", "BIO", "IOE1", "IOE2", "IOBES", "BIOES", "BILOU")
+SCHEMES = ("auto", "IOB1", "IOB2", "BIO", "IOE1", "IOE2", "IOBES", "BIOES", "BILOU", "IO")
 """CoNLL tag schemes: ``auto`` is seqeval's default (lenient) chunking; the others its strict
-mode with that scheme (``BIO`` = IOB2, ``BIOES`` = IOBES)."""
+mode with that scheme (``BIO`` = IOB2, ``BIOES`` = IOBES); ``IO``: a type per token without a
+B- prefix (``PER`` or ``I-PER``), a chunk per run of one type (``core.formats.conll``)."""

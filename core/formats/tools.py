@@ -67,6 +67,10 @@ def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet], *
         from core.formats import spans_csv
 
         return spans_csv.write_jsonl(loaded.texts, sets)
+    if fmt == "conll":
+        from core.formats import conll
+
+        return conll.write(loaded.texts, sets, tokens=loaded.tokens)
     if fmt == "hateval" or loaded.format == "hateval":
         from core.formats import hateval
 
@@ -100,8 +104,10 @@ def convert(
     """
     out = Path(output)
     check_writable(out, folder=output_is_folder(to, out))
-    loaded = load_path(input, fmt=from_format,
-                       options=read_options_for_labels(labels_file, options))
+    read_options = read_options_for_labels(labels_file, options)
+    if to == "conll":  # CoNLL is made of tokens: the input's own when it has them
+        read_options = replace(read_options, keep_tokens=True)
+    loaded = load_path(input, fmt=from_format, options=read_options)
     sets = _choose_sets(loaded, set_name, str(input))
     messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded,
@@ -185,11 +191,13 @@ def render_sets(
         if out.is_dir():
             raise FormatError(str(out), "is a folder; give a file name for the output")
         outputs[out] = next(iter(files.values()))
-    return outputs, _losses(to, out, loaded, sets)
+    return outputs, _losses(to, out, loaded, sets, read=source is not None)
 
 
-def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]:
-    """What the target format cannot hold, said once each."""
+def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet], *,
+            read: bool = True) -> list[str]:
+    """What the target format cannot hold, said once each (``read``: ``loaded`` is an input
+    that was read, whose format the notes may name)."""
     notes: list[str] = []
     has_text = any(t is not None for t in loaded.texts.values())
     single_tsv = to == "ptc" and out.suffix.lower() in (".tsv", ".txt")
@@ -206,7 +214,12 @@ def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet]) -> li
 
         notes.extend(docbin_notes(loaded.texts, single_set(sets, "spacy")))
     writer_losses = getattr(module(to), "losses", None)  # formats that know their own limits
-    if writer_losses is not None and not single_tsv:  # a single PTC TSV holds no texts
+    if to == "conll":  # whose tokens are written: the input's own, or a white-space split
+        from core.formats import conll
+
+        notes.extend(conll.losses(loaded.texts, sets, tokens=loaded.tokens,
+                                  reader=loaded.format if read else None))
+    elif writer_losses is not None and not single_tsv:  # a single PTC TSV holds no texts
         notes.extend(writer_losses(loaded.texts, sets))
     if to == "brat":
         spaced = sorted({sp.label for s in sets for _, spans in s for sp in spans

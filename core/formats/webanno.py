@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, NoReturn, Protocol, TypeVar
 
-from core.formats import Loaded, ReadOptions, decode
+from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, duplicates, iter_lines
 from core.formats._common import check_label, member_name, parse_offset
 from core.formats.archive import check_binary_cas_export
@@ -145,6 +145,26 @@ class TsvDocument:
     def cells(self, k: int) -> list[str]:
         """The TAB-separated cells of the ``k``-th token line."""
         return self.content[self.unit_at[k] : self.unit_stop[k]].split("\t")
+
+    def token_sentences(self) -> Sentences:
+        """The tokens (not sub-tokens) of each sentence, as ``(start, end)`` in the text."""
+        to_py = _Offsets(self.text)
+        out: Sentences = []
+        sentence = None
+        content = self.content
+        for k in range(len(self.unit_line)):
+            at = self.unit_at[k]
+            head = content[at : content.find("\t", at, self.unit_stop[k])]
+            if "." in head:
+                continue  # a sub-token (1-3.1) lies inside its token
+            number = head.split("-", 1)[0]
+            if number != sentence:
+                out.append([])
+                sentence = number
+            line = self.unit_line[k]
+            out[-1].append((to_py(self.unit_begin[k], self.file, line),
+                            to_py(self.unit_end[k], self.file, line)))
+        return out
 
     def span_layers(self) -> dict[str, list[str]]:
         """Span layers in header order, with the features that can carry a label."""
@@ -631,6 +651,8 @@ class ParsedDocument(Protocol):
 
     def span_layers(self) -> dict[str, list[str]]: ...
 
+    def token_sentences(self) -> Sentences: ...
+
 
 D = TypeVar("D", bound=ParsedDocument)
 SpansOf = Callable[[D, Choice | None, Sequence[str] | None],
@@ -686,6 +708,8 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
                               "hold the same document")
         loaded.texts.setdefault(entry.doc_id, doc.text)
         text_from.setdefault(entry.doc_id, doc.file)
+        if options.keep_tokens and entry.doc_id not in (loaded.tokens or {}):
+            loaded.keep_tokens(entry.doc_id, doc.token_sentences())
     if not per_set:
         raise FormatError(name, "no annotator files (only INCEpTION's INITIAL_CAS)")
     for set_name, columns in per_set.items():

@@ -36,7 +36,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.formats import Loaded, ReadOptions
+from core.formats import Loaded, ReadOptions, Sentences
 from core.formats._common import check_label
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice
@@ -81,6 +81,17 @@ class Tsv2Document:
                 at += 1
             at += lay.relation  # the governor column
         return None
+
+    def token_sentences(self) -> Sentences:
+        """The tokens of each sentence (a line of the rebuilt text), as ``(start, end)``."""
+        out: Sentences = []
+        last = None
+        for begin, end, _, _ in self.tokens:
+            if last is None or "\n" in self.text[last:begin]:
+                out.append([])
+            out[-1].append((begin, end))
+            last = end
+        return out
 
     @property
     def width(self) -> int:

@@ -944,7 +944,9 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
 
     The variant's official list when every gold label is on it; otherwise None (score the
     labels that occur) with a warning naming the labels outside it. ``semeval2020-si`` ignores
-    labels (None, no warning).
+    labels (None, no warning). A gold without spans gives no evidence of a technique list, so
+    its labels are those that occur (None, no warning): an empty corpus, such as an image-only
+    export, lists no techniques.
     """
     check_choice("variant", "martino", variant, VARIANTS)
     if variant == "semeval2020-si":
@@ -954,6 +956,8 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     # The labels of at least one span, as a set: counted, not sorted (issue 29, target 1).
     counts = np.bincount(table.label, minlength=len(table.labels))
     used = {table.labels[k] for k in np.flatnonzero(counts).tolist()}
+    if not used:
+        return None, []
     if official is None or used <= set(official):
         return official, []
     outside = sorted(used - set(official))

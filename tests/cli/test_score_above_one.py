@@ -43,3 +43,30 @@ def test_scores_at_most_1_get_no_line(tmp_path: Path, capsys: pytest.CaptureFixt
     pred = _file(tmp_path / "pred.json", [(0, 10)])
     assert "Above 1" not in _score(capsys, gold, pred)
     assert "Above 1" not in _score(capsys, gold, gold)  # exactly 1
+
+
+def test_the_line_names_the_variant_that_merges_overlaps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = _file(tmp_path / "gold.json", [(0, 15), (5, 25)])
+    (line,) = [ln for ln in _score(capsys, gold, gold).splitlines() if "Above 1" in ln]
+    assert ("--variant nlp4if2019 --merge-pred merges same-label overlaps on both sides first, "
+            "as the NLP4IF-2019 scorer does, and keeps every value at most 1") in line
+    merged = json.loads(_score(capsys, gold, gold, "--variant", "nlp4if2019", "--merge-pred",
+                               "--json"))
+    assert (merged["precision"], merged["recall"], merged["f1"]) == (1.0, 1.0, 1.0)
+
+
+def test_span_identification_labels_get_the_si_variant(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """PTC span-identification files (``article<ID><TAB>start<TAB>end``) label every span
+    ``propaganda``: the SemEval-2020 SI variant, which ignores labels and merges, fits them."""
+    folder = tmp_path / "si"
+    folder.mkdir()
+    (folder / "article1.txt").write_text(TEXT, encoding="utf-8")
+    (folder / "article1.task-si.labels").write_text("1\t0\t15\n1\t5\t25\n", encoding="utf-8")
+    (line,) = [ln for ln in _score(capsys, str(folder), str(folder)).splitlines()
+               if "Above 1" in ln]
+    assert "--variant semeval2020-si --merge-pred" in line and "nlp4if2019" not in line
+    merged = json.loads(_score(capsys, str(folder), str(folder), "--variant", "semeval2020-si",
+                               "--merge-pred", "--json"))
+    assert merged["f1"] == 1.0
