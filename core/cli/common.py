@@ -139,7 +139,9 @@ def add_tool_options(parser: argparse.ArgumentParser) -> None:
                        help="spaCy: the span group to read (default: ents, else the only group)")
     group.add_argument("--scheme", choices=SCHEMES, metavar="SCHEME",
                        help="CoNLL: how tags become spans: auto (seqeval's default mode) or "
-                       "strict with one of " + ", ".join(SCHEMES[1:]))
+                       "strict with one of " + ", ".join(s for s in SCHEMES[1:] if s != "IO")
+                       + ", or IO (a bare type per token, no B-/I- prefix: a chunk is a run of "
+                       "one type)")
     group.add_argument("--text-column", type=_column, metavar="N",
                        help="CoNLL: the column holding the token (default 1; tags are in the "
                        "last column); Label Studio CSV/TSV: the column holding the text")
