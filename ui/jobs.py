@@ -64,9 +64,10 @@ START_TIMEOUT = 60.0
 """Seconds the server waits for a new worker to accept its connection."""
 RESIDENT_MAX = 12
 """Values a worker keeps for later tasks (:class:`~ui.gamma_worker.Resident`: the annotation
-sets, texts and studies of the corpora open: a corpus and its study are about seven); the least
-recently used is forgotten beyond this, which bounds the worker's memory (a set of 1M spans is
-about 25 MB of columns, the texts of 100,000 documents about 100 MB)."""
+sets and texts of the corpora open; the studies built from them are kept apart, the last
+:data:`ui.gamma_worker.STUDIES_KEPT`); the least recently used is forgotten beyond this, which
+bounds the worker's memory (a set of 1M spans is about 25 MB of columns, the texts of 100,000
+documents about 100 MB)."""
 
 
 class WorkerDied(RuntimeError):
