@@ -274,7 +274,27 @@ def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
     held = at.session_state[err_ui.K_ERR_DOCS]
     assert set(held["spans"]) == set(first.spans)
     assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(first.documents)
-    assert "outline:1px dashed #555" in _html(at)  # the bucket's spans are marked
+    assert "outline:1px dashed #555555" in _html(at)  # the bucket's spans are marked
+
+
+def test_the_marked_spans_outline_follows_the_dark_theme(make_app, monkeypatch) -> None:
+    """On the dark theme the dashed outline is light (palette.FILTER_OUTLINE): #555 was 2.5:1
+    on its background."""
+    import ui.documents
+    from core.render import palette
+
+    monkeypatch.setattr(ui.documents, "theme_type", lambda: "dark")
+    at = make_app("pages/errors.py", params={"edim": "span_length"})
+    ws = _ws(at)
+    first = slice_scores(ws.sets["gold"], ws.sets["system_a"], dimension="span_length",
+                         texts=ws.corpus.texts, n_resamples=0)[0]
+    at.session_state[err_ui.K_ERR_SLICE_CHART] = {"selection": {"points": [
+        {"customdata": ["system_a", first.bucket]}]}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    html = _html(at)
+    assert f"outline:1px dashed {palette.FILTER_OUTLINE['dark']}" in html
+    assert "dashed #555555" not in html
 
 
 def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame) -> None:
