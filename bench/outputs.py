@@ -175,6 +175,15 @@ def corpus_commands(folder: Path, tag: str) -> dict[str, list[str]]:
         f"{tag}-slices": ["slices", g, p, "--dimension", "label", "--json", "--samples", "20"],
         f"{tag}-convert-csv": ["convert", g, "{OUT}/spans.csv", "--to", "spans-csv"],
         f"{tag}-validate": ["validate", p, "--json"],
+        # the consensus and the SemEval-2021 writer at scale (issue 29, tenth pass)
+        f"{tag}-adjudicate-overlap": ["adjudicate", g, p, "--min-agree", "2", "--match",
+                                      "overlap", "-o", "{OUT}/consensus.json", "--to",
+                                      "semeval2021", "--decisions", "{OUT}/decisions.csv",
+                                      "--json"],
+        f"{tag}-adjudicate-exact-union": ["adjudicate", g, p, "--min-agree", "1", "--match",
+                                          "exact", "--boundaries", "union", "-o",
+                                          "{OUT}/consensus.json", "--to", "semeval2021"],
+        f"{tag}-convert-semeval2021": ["convert", g, "{OUT}/gold.json", "--to", "semeval2021"],
     }
 
 

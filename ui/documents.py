@@ -23,6 +23,7 @@ from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.results import per_doc_f1
 from ui.state import Workspace
+from ui.theme import theme_type
 from ui.widgets import download_buttons, lazy_expander, paginate, set_pair
 
 DOC_SORTS: dict[str, str] = {
@@ -777,19 +778,22 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
     # One element for both legends, as one for the merged view and its legend below: every
     # element is mounted again on each visit (docs/performance.md, issue 29, ninth pass).
     st.html(highlight.legend(s.colours, used) + err_ui.category_legend())
+    theme = theme_type()  # the dashed outline of the kept spans: a colour that shows on it
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{md(v.set_a)}** ({gold.role}) · "
                     + (labelled[0][0] if labelled else f"{len(s.items_a)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
                                        dom_id="left-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_a), matched=s.matched))
+                                       notes=err_ui.notes(s.cats_a), matched=s.matched,
+                                       theme=theme))
     with right:
         st.markdown(f"**{md(v.set_b)}** ({pred.role}) · "
                     + (labelled[0][1] if labelled else f"{len(s.items_b)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
                                        dom_id="right-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_b), matched=s.matched))
+                                       notes=err_ui.notes(s.cats_b), matched=s.matched,
+                                       theme=theme))
     if gold.alternatives:
         st.caption(f"{md(v.set_a)} lists alternative labels: a span tagged `A | B` may be "
                    "matched by either label, and ⊥ means it may also be left unpredicted. These "

@@ -61,6 +61,7 @@ from core.render.palette import (
 from ui import above_one, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
+from ui.theme import EITHER_GREY
 from ui.widgets import asked_for, chart_image, download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
@@ -249,7 +250,9 @@ def slice_frame(ws_key: str, _ws: state.Workspace, ref: str, systems: tuple[str,
             errors[system] = str(exc)
             continue
         for b in buckets:
-            rows.append({"system": system, **b.as_row()})
+            # A bucket of one document has no interval (each resample is that document):
+            # None, as `slices --json` writes it, not low = high (a flat whisker).
+            rows.append({"system": system, **b.as_row(one_document_bounds=False)})
             docs[(system, b.bucket)] = {"documents": b.documents, "spans": b.spans}
     columns = ["system", "dimension", "bucket", "order", "kind", "documents", "reference spans",
                "predicted spans", "P", "R", "F1", "P low", "P high", "R low", "R high",
@@ -436,28 +439,54 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0
     return fig
 
 
+ONE_DOCUMENT = "one document: no interval"
+"""The label of a bucket of one document in the slice chart, in place of a whisker."""
+
+
 def slice_chart(df: pd.DataFrame, measure: str, *, title: str) -> go.Figure:
     """Grouped bars of ``measure`` per bucket, one colour and one pattern per system, with the
-    bootstrap interval as whiskers; ``customdata`` (system, bucket)."""
+    bootstrap interval as whiskers; ``customdata`` (system, bucket). A bucket of one document
+    has no interval (every resample is that document): instead of a whisker of zero length,
+    which read as certainty, a grey ◇ over its bar with its value, named in the legend
+    (:data:`ONE_DOCUMENT`) and in its hover text."""
     fig = go.Figure()
     buckets = list(dict.fromkeys(df.sort_values(["order", "bucket"])["bucket"]))
+    singles: list[tuple[int, Any, pd.DataFrame]] = []
     for i, system in enumerate(dict.fromkeys(df["system"])):
         sub = df[df["system"] == system].set_index("bucket").reindex(buckets)
         err = None
         if f"{measure} low" in sub and sub[f"{measure} low"].notna().any():
             err = dict(type="data", symmetric=False, array=sub[f"{measure} high"] - sub[measure],
                        arrayminus=sub[measure] - sub[f"{measure} low"], thickness=1.5, width=4)
+        single = sub[(sub["documents"] == 1) & sub[measure].notna()]
         fig.add_bar(x=buckets, y=sub[measure], name=str(system), error_y=err,
+                    offsetgroup=str(i),
                     marker=dict(color=OKABE_ITO[i % len(OKABE_ITO)],
                                 pattern=dict(shape=SYSTEM_PATTERNS[i % len(SYSTEM_PATTERNS)]),
                                 line=dict(color="#333333", width=0.5)),
                     customdata=[[system, b] for b in buckets],
-                    text=[f"{v:.2f}" if pd.notna(v) else "" for v in sub[measure]],
+                    text=["" if pd.isna(v) or b in single.index else f"{v:.2f}"
+                          for b, v in sub[measure].items()],
                     textposition="outside",
                     hovertemplate="%{x}<br>" + measure + " %{y:.3f}<extra>"
                     + esc(str(system)) + "</extra>")
-    fig.update_layout(barmode="group", title_text=title, height=440, yaxis_title=measure,
-                      **_legend_below())
+        if len(single):
+            singles.append((i, system, single))
+    # Each one-document bucket's value over its own bar (scattermode group), after the bars
+    # so that the legend lists the systems first; one legend entry names the marker for every
+    # system (a label on each marker crowded a chart of many buckets).
+    for i, system, single in singles:
+        fig.add_scatter(
+            x=list(single.index), y=single[measure], mode="markers+text",
+            offsetgroup=str(i), legendgroup=ONE_DOCUMENT, name=ONE_DOCUMENT,
+            showlegend=not any(t.type == "scatter" for t in fig.data), cliponaxis=False,
+            marker=dict(symbol="diamond-open", size=11, color=EITHER_GREY, line=dict(width=2.5)),
+            text=[f"{v:.2f}" for v in single[measure]], textposition="top center",
+            customdata=[[system, b] for b in single.index],
+            hovertemplate="%{x}<br>" + measure + " %{y:.3f}: " + ONE_DOCUMENT
+            + "<extra>" + esc(str(system)) + "</extra>")
+    fig.update_layout(barmode="group", scattermode="group", title_text=title, height=440,
+                      yaxis_title=measure, **_legend_below())
     return fig
 
 
@@ -1330,8 +1359,9 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
             "a document bucket holds whole documents: the metric on that sub-corpus")
     st.caption(f"{entry.title} ({variant}"
                + (f", level {s.level}" if entry.levels else "") + f"); {rule}. Whiskers: 95% "
-               f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}). Click a "
-               "bar to open the documents behind it.")
+               f"bootstrap interval over documents ({n_boot:,} resamples, seed {seed}); a bucket "
+               "of one document has none and shows a grey ◇ marker instead. Click a bar to "
+               "open the documents behind it.")
     if not len(table):
         st.caption("No bucket holds a span.")
         return settings

@@ -28,3 +28,19 @@ def theme_ink() -> str:
     if custom:
         return str(custom)
     return DARK_INK if st.context.theme.type == "dark" else LIGHT_INK
+
+
+def theme_type() -> str:
+    """``"dark"`` or ``"light"``: the theme the browser shows, for HTML that picks its colours
+    per theme (:data:`core.render.palette.FILTER_OUTLINE`). A configured
+    ``theme.backgroundColor`` decides by its luminance; otherwise ``st.context.theme`` (light
+    until the browser has said)."""
+    from core.render.palette import contrast_ratio
+
+    custom = st.get_option("theme.backgroundColor")
+    if custom:
+        try:
+            return "dark" if contrast_ratio(str(custom), "#000000") < 7 else "light"
+        except ValueError:  # not an #rrggbb colour (a name, rgb()): the browser's report
+            pass
+    return "dark" if st.context.theme.type == "dark" else "light"

@@ -192,10 +192,22 @@ class Consensus:
                 "ties": len(self.ties()), "conflicts": len(self.conflicts())}
 
 
+def _span_key(span: Span) -> tuple[int, int, str]:
+    """The order of :class:`Span` (``order=True``: start, end, label) as a plain tuple, which
+    sorts without calling the dataclass's ``__lt__`` once per comparison."""
+    return (span.start, span.end, span.label)
+
+
+def _member_key(member: Member) -> tuple[str, int, int, str]:
+    """The order of a member ``(annotator, span)`` as a plain tuple (see :func:`_span_key`)."""
+    a, s = member
+    return (a, s.start, s.end, s.label)
+
+
 def members_text(members: Iterable[Member]) -> str:
     """``A:4-19:Loaded;B:4-15:Loaded`` (sorted): the members as one cell of a table."""
     return ";".join(f"{a}:{s.start}-{s.end}:{s.label}"
-                    for a, s in sorted(members, key=lambda m: (m[0], m[1])))
+                    for a, s in sorted(members, key=_member_key))
 
 
 # ---- grouping -----------------------------------------------------------------------------------
@@ -256,7 +268,7 @@ def _coverage(members: Sequence[Member]) -> list[tuple[int, int, int]]:
     for a, sp in members:
         per.setdefault(a, []).append(sp.interval)
     for intervals in per.values():
-        for s, e in merge_intervals(intervals):
+        for s, e in (intervals if len(intervals) == 1 else merge_intervals(intervals)):
             events[s] = events.get(s, 0) + 1
             events[e] = events.get(e, 0) - 1
     out: list[tuple[int, int, int]] = []
@@ -341,12 +353,16 @@ def _group_decisions(group: int, members: list[Member], n: int, k: int,
     else:
         runs, bflags, bnote = _boundaries(members, rule)
     group_who = sorted({a for a, _ in members})
-    touched = {a: {i for i, (lo, hi) in enumerate(runs) for b, s in members
-                   if b == a and s.start < hi and s.end > lo} for a in group_who}
+    if len(runs) > 1:
+        touched = {a: {i for i, (lo, hi) in enumerate(runs) for b, s in members
+                       if b == a and s.start < hi and s.end > lo} for a in group_who}
     out = []
     for i, (lo, hi) in enumerate(runs):
-        inside = [(a, s) for a, s in members if i in touched[a] or not touched[a]]
-        who = sorted({a for a, _ in inside})
+        if len(runs) == 1:  # every member votes for the one run (the common case)
+            inside, who = members, group_who
+        else:
+            inside = [(a, s) for a, s in members if i in touched[a] or not touched[a]]
+            who = sorted({a for a, _ in inside})
         votes = len(who)
         verdict: Verdict = "keep" if votes >= k else "drop"
         base: list[str] = ["partial"] if votes < n else []
@@ -480,7 +496,7 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
     out_spans: dict[str, tuple[Span, ...]] = {}
     for doc in study.docs:
         who = study.covering(doc)
-        per_ann = {a: sorted(set(study.get(a, doc))) for a in who}
+        per_ann = {a: sorted(set(study.get(a, doc)), key=_span_key) for a in who}
         n = len(who)
         k = min_agree if min_agree is not None else n // 2 + 1
         if match == "char":
@@ -492,7 +508,8 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
                                                 match == "exact", ties)]
         doc_decisions = _doc_decisions(doc, who, rows, n, k)
         decisions.extend(doc_decisions)
-        out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"}))
+        out_spans[doc] = tuple(sorted({d.span for d in doc_decisions if d.decision == "keep"},
+                                      key=_span_key))
     params = {"min_agree": min_agree, "match": match, "boundaries": boundaries, "ties": ties,
               "annotators": [s.name for s in ordered]}
     return Consensus(AnnotationSet(name, out_spans, "gold"), tuple(decisions),
@@ -518,7 +535,7 @@ def _groups(match: Match, per_ann: Mapping[str, Sequence[Span]], labels: Sequenc
     else:
         groups = _groups_gamma(per_ann, labels, length, diss)
     groups.sort(key=lambda g: (min(s.start for _, s in g), max(s.end for _, s in g),
-                               sorted(g)))
+                               sorted(map(_member_key, g))))
     return groups
 
 
@@ -527,9 +544,10 @@ def _doc_decisions(doc: str, who: Sequence[str],
                    n: int, k: int) -> list[Decision]:
     """One document's decisions, in span order, with their label conflicts and the annotators
     a kept span misses."""
-    ordered_rows = sorted(((span, verdict, flags, why, grp, tuple(sorted(members)))
+    ordered_rows = sorted(((span, verdict, flags, why, grp,
+                            tuple(sorted(members, key=_member_key)))
                            for span, verdict, flags, why, grp, members in rows),
-                          key=lambda r: (r[0], r[5]))
+                          key=lambda r: (_span_key(r[0]), [_member_key(m) for m in r[5]]))
     voters = [frozenset(a for a, _ in r[5]) for r in ordered_rows]
     notes = _conflicts([r[0] for r in ordered_rows], voters)
     doc_decisions = []

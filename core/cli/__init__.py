@@ -32,7 +32,13 @@ import threading
 from collections.abc import Iterator, Sequence
 from types import FrameType
 
-from core.cli.common import Command, add_tool_options, flag_message, parser_flags
+from core.cli.common import (
+    Command,
+    add_tool_options,
+    check_outputs,
+    flag_message,
+    parser_flags,
+)
 from core.formats.tools import read_label_list
 from core.model.errors import ParameterError, SpanScopeError, UsageError
 from core.model.textsafe import one_line
@@ -101,6 +107,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     flags = parser_flags(parser)
     args.flags = flags
     try:
+        check_outputs(args)  # before any input is read: a bad path fails fast, for every command
         with _terminate_as_interrupt():
             status: int = args.run(args)
         return status

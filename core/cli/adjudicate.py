@@ -31,6 +31,7 @@ from core.cli.common import (
     Result,
     Subparsers,
     add_beyond_text,
+    add_output,
     add_output_options,
     command_parser,
     emit,
@@ -39,11 +40,12 @@ from core.cli.common import (
 from core.cli.loading import load_annotator_sets
 from core.cli.render import render_adjudicate
 from core.formats import FORMATS, WRITABLE
-from core.formats.atomic import check_writable, commit
+from core.formats.atomic import commit
 from core.formats.tools import output_is_folder, render_sets
 from core.model import bounds
 from core.model.alignment import Alignment
-from core.model.errors import ParameterError, UsageError
+from core.model.errors import UsageError
+from core.model.textsafe import one_line
 
 if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this command needs it
     from core.analysis.consensus import Consensus
@@ -51,6 +53,8 @@ if TYPE_CHECKING:  # pragma: no cover - consensus imports scipy; only this comma
 _CONSENSUS = "core.analysis.consensus"
 
 NAME = "adjudicate"
+SPAN_WRITABLE = tuple(f for f in WRITABLE if f != "hateval")
+"""The formats a consensus can be written in: every writable format that holds spans."""
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -60,7 +64,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                        "listed.")
     p.add_argument("files", nargs="+", metavar="FILE", help="annotation files (one or more "
                    "annotators each)")
-    p.add_argument("--min-agree", type=int, required=True, metavar="K",
+    p.add_argument("--min-agree", type=_min_agree, required=True, metavar="K",
                    help="annotators that must mark a span for it to be kept (1 = union, "
                    "n = everyone)")
     # The choices are set after add_argument, which formats them (importing scipy) otherwise.
@@ -78,21 +82,59 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     match.choices = LazyChoices(_CONSENSUS, "MATCHES")
     ties.choices = LazyChoices(_CONSENSUS, "TIES")
     boundaries.choices = LazyChoices(_CONSENSUS, "BOUNDARIES")
-    p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="output file (or folder for brat / ptc folders)")
-    p.add_argument("--to", required=True, choices=WRITABLE, metavar="FORMAT",
-                   help="output format: " + ", ".join(WRITABLE))
-    p.add_argument("--decisions", metavar="CSV", help="write the decisions table here")
+    add_output(p, "-o", "--output", required=True, metavar="OUT", folder=_is_folder,
+               help="output file (or folder for brat / ptc folders)")
+    p.add_argument("--to", required=True, type=_span_format, choices=SPAN_WRITABLE,
+                   metavar="FORMAT", help="output format: " + ", ".join(SPAN_WRITABLE))
+    add_output(p, "--decisions", metavar="CSV", help="write the decisions table here")
     p.add_argument("--csv-raw", action="store_true",
                    help="write CSV cells as they are: by default a cell that starts with =, +, "
                    "-, @, a tab or a carriage return gets a leading ' so that a spreadsheet shows "
                    "it instead of running it as a formula (read back as it was; "
                    "docs/robustness.md)")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")
-    p.add_argument("--name", default="consensus", help="name of the consensus set")
+    p.add_argument("--name", default="consensus", type=_set_name,
+                   help="name of the consensus set")
     add_beyond_text(p)
     add_output_options(p)
     return p
+
+
+def _min_agree(value: str) -> int:
+    """``--min-agree``: a whole number of annotators, 1 at least (more than the annotators
+    given is refused once the files are read)."""
+    try:
+        k = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of annotators (1, 2, ...), "
+                                         f"got {value!r}") from None
+    if k < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of annotators from 1 (1 = union), "
+                                         f"got {k}")
+    return k
+
+
+def _span_format(value: str) -> str:
+    """``--to``: a format that holds spans (``hateval`` holds text-level labels)."""
+    if value == "hateval":
+        raise argparse.ArgumentTypeError("hateval holds text-level labels, not spans; choose "
+                                         "one of " + ", ".join(SPAN_WRITABLE))
+    return value
+
+
+def _set_name(value: str) -> str:
+    """``--name``: the consensus set's name, written into the output (an annotator column,
+    a brat folder's notes): one line, not blank."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("expected a name for the consensus set, got an empty "
+                                         "one")
+    if one_line(value) != value:
+        raise argparse.ArgumentTypeError(f"expected a name on one line, got '{one_line(value)}'")
+    return value
+
+
+def _is_folder(args: argparse.Namespace, output: str) -> bool:
+    return output_is_folder(args.to, output)
 
 
 def _listed(result: Consensus, kind: str) -> list[dict[str, object]]:
@@ -111,16 +153,8 @@ def _undecided(result: Consensus) -> int:
 
 def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
     """The command's JSON object, its warnings and its notes for stderr (files are written)."""
-    if args.min_agree < 1:
-        raise ParameterError("min_agree", "The 'min_agree' parameter of adjudicate must be at "
-                             f"least 1. Got {args.min_agree!r} instead.")
-    if args.to == "hateval":
-        raise ParameterError("to", "The 'to' parameter of adjudicate must be a span format; "
-                             "hateval holds text-level labels. Got 'hateval' instead.")
-    # Every output is checked before the (long) computation, and written all or none after it.
-    check_writable(args.output, folder=output_is_folder(args.to, args.output))
-    if args.decisions:
-        check_writable(args.decisions)
+    # The options were checked as they were parsed, every output before the command ran
+    # (core.cli.common.check_outputs); they are written all or none after the computation.
     read_warnings: list[str] = []
     aligned: list[Alignment] = []  # documents matched by text (core.model.alignment)
     sets, texts = load_annotator_sets(

@@ -75,6 +75,50 @@ class LazyChoices:
         return iter(self._values())
 
 
+FolderRule = Callable[[argparse.Namespace, str], bool]
+"""Whether an output is written as a folder, given the command's arguments and the path."""
+
+
+def add_output(p: argparse.ArgumentParser, *flags: str, folder: FolderRule | None = None,
+               **kwargs: Any) -> argparse.Action:
+    """Declare an argument naming a file (or, when ``folder`` says so, a folder) that the command
+    writes. :func:`check_outputs`, which :func:`core.cli.main` calls before the command runs,
+    checks every declared output, so that a path that cannot be written is refused before any
+    input is read, with one message for every command."""
+    action = p.add_argument(*flags, **kwargs)
+    shown = "/".join(action.option_strings) or str(action.metavar or action.dest)
+    declared = p.get_default("outputs") or ()
+    p.set_defaults(outputs=(*declared, (action.dest, shown, folder)))
+    return action
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse the outputs of a command that cannot be written, before it runs: a missing folder,
+    a folder where a file is wanted, a place where no file can be created
+    (:func:`core.formats.atomic.check_writable`, :class:`~core.model.errors.FormatError`), and
+    two outputs naming the same file (:class:`~core.model.errors.UsageError`), which would
+    leave only the last one written."""
+    import os
+    from pathlib import Path
+
+    from core.formats.atomic import check_writable
+    from core.model.errors import UsageError
+
+    seen: dict[str, str] = {}
+    for dest, shown, folder in getattr(args, "outputs", ()):
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        path = Path(value)
+        if not path.exists() or path.is_file() or path.is_dir():  # a device may be named twice
+            key = os.path.realpath(path)
+            if key in seen:
+                raise UsageError(f"{shown} {value} is the file {seen[key]} writes too; give "
+                                 "each output its own file")
+            seen[key] = shown
+        check_writable(value, folder=folder(args, value) if folder else False)
+
+
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """``--json`` and ``--all-warnings``."""
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -7,18 +7,30 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.common import SHOWN_WARNINGS, Subparsers, command_parser, tool_options
+from core.cli.common import (
+    SHOWN_WARNINGS,
+    Subparsers,
+    add_output,
+    command_parser,
+    tool_options,
+)
 from core.formats import BINARY_WRITABLE, FORMATS, WRITABLE
-from core.formats.tools import convert
+from core.formats.tools import convert, output_is_folder
 
 NAME = "convert"
+
+
+def _is_folder(args: argparse.Namespace, output: str) -> bool:
+    """OUTPUT is a folder for shards and for the formats written one file per document."""
+    return args.shards is not None or output_is_folder(args.to, output)
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p = command_parser(subparsers, NAME, "convert between formats",
                        "Read INPUT in any format and write OUTPUT in another.")
     p.add_argument("input", metavar="INPUT")
-    p.add_argument("output", metavar="OUTPUT", help="file (or folder for brat / ptc folders)")
+    add_output(p, "output", metavar="OUTPUT", folder=_is_folder,
+               help="file (or folder for brat / ptc folders)")
     p.add_argument("--to", required=True, choices=WRITABLE + BINARY_WRITABLE, metavar="FORMAT",
                    help="output format: " + ", ".join(WRITABLE + BINARY_WRITABLE))
     p.add_argument("--from", dest="from_format", choices=sorted(FORMATS),

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from core.analysis.report import ReportInputs, build_report, check_variants
 from core.analysis.slices import BOOTSTRAPS, meta_plan, skipped_note
-from core.cli.common import Subparsers, command_parser, read_options
+from core.cli.common import Subparsers, add_output, command_parser, read_options
 from core.cli.errors import absent_documents
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
-from core.formats.atomic import check_writable, write_file
+from core.formats.atomic import write_file
 from core.model import bounds
 from core.model.errors import InputError, ParameterError
 
@@ -30,7 +30,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "Scores with intervals, error categories, slices, label confusion and the worst "
         "documents of every system, in one HTML file that needs no network.")
     add_system_arguments(p, many=True)
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
+    add_output(p, "-o", "--output", required=True, metavar="FILE", help="the HTML file")
     p.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="MAFALDA taxonomy level (default 2)")
     p.add_argument("--meta", metavar="FILE", help="CSV of document metadata (an id column)")
@@ -92,7 +92,6 @@ def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
     chosen = variants(args.variant)  # a bad --variant: before reading
-    check_writable(args.output)  # before the bootstrap, not after it
     metadata = load_metadata(args.gold, args.meta)  # a bad --meta: one line, before warnings
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
                           pred_format=args.pred_format,

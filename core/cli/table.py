@@ -26,12 +26,14 @@ from core.cli.common import (
     Subparsers,
     Warning_,
     add_beyond_text,
+    add_output,
     add_span_reading_options,
     command_parser,
     emit,
 )
 from core.cli.loading import load_span_inputs
 from core.formats import FORMATS as FILE_FORMATS
+from core.formats.atomic import write_file
 from core.metrics import registry
 from core.model.errors import InputError
 
@@ -56,8 +58,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    help="MAFALDA taxonomy level (default 2; metrics without levels ignore it)")
     p.add_argument("--to", choices=FORMATS, default="latex",
                    help="latex (booktabs table float, default), markdown (pipe table) or csv")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write the table to FILE (default: standard output)")
+    add_output(p, "--output", "-o", metavar="FILE",
+               help="write the table to FILE (default: standard output)")
     p.add_argument("--samples", type=int, default=1000,
                    help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     if note is not None:
         print(f"note: {note}", file=sys.stderr)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_file(args.output, text)  # whole or not at all, as every output
         print(f"wrote {args.output} ({len(rows)} systems, {args.to})", file=sys.stderr)
     else:
         sys.stdout.write(text)

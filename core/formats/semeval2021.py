@@ -623,23 +623,29 @@ def _kind(value: object) -> str:
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
-    """One JSON list; ``text`` and each label's ``text_fragment`` are written when text is known."""
+    """One JSON list; ``text`` and each label's ``text_fragment`` are written when text is known.
+
+    The bytes are those of ``json.dumps(documents, ensure_ascii=False, indent=2)``, written
+    here piece by piece: with ``indent`` the standard library encodes in Python, a call per
+    value (13 s of CPU under a profiler for 10,000 documents), while each string below goes
+    through its C escaper (:func:`json.encoder.encode_basestring`, what ``json.dumps`` uses for
+    a string with ``ensure_ascii=False``). ``tests/formats/test_semeval2021_writer.py`` holds
+    the two equal on generated and hostile documents."""
     aset = single_set(sets, FORMAT)
-    out: list[dict[str, object]] = []
+    quote = json.encoder.encode_basestring
+    docs: list[str] = []
     for doc_id in aset.spans:
         text = texts.get(doc_id)
-        labels: list[dict[str, object]] = []
+        labels: list[str] = []
         for span in aset.get(doc_id):
-            item: dict[str, object] = {
-                "start": span.start, "end": span.end, "technique": span.label,
-            }
-            if text is not None:
-                item["text_fragment"] = text[span.start : span.end]
-            labels.append(item)
-        entry: dict[str, object] = {"id": doc_id}
-        if text is not None:
-            entry["text"] = text
-        entry["labels"] = labels
-        out.append(entry)
+            fragment = ("" if text is None else
+                        ',\n        "text_fragment": ' + quote(text[span.start : span.end]))
+            labels.append(f'      {{\n        "start": {int(span.start)!r},\n        "end": '
+                          f'{int(span.end)!r},\n        "technique": {quote(span.label)}'
+                          f"{fragment}\n      }}")
+        shown = ('[\n' + ",\n".join(labels) + "\n    ]") if labels else "[]"
+        said = "" if text is None else ',\n    "text": ' + quote(text)
+        docs.append(f'  {{\n    "id": {quote(doc_id)}{said},\n    "labels": {shown}\n  }}')
     name = PurePosixPath(aset.name.replace("/", "_") or "annotations").name
-    return {f"{name}.json": json.dumps(out, ensure_ascii=False, indent=2) + "\n"}
+    body = ("[\n" + ",\n".join(docs) + "\n]") if docs else "[]"
+    return {f"{name}.json": body + "\n"}

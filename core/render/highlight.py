@@ -38,6 +38,7 @@ from core.model import NOTHING, AltSpan, AnnotationSet
 from core.render.html import esc, xml_text
 from core.render.palette import (
     CATEGORY,
+    FILTER_OUTLINE,
     NOTHING_COLOUR,
     STATUS_COLOURS,
     STATUS_LINES,
@@ -165,12 +166,15 @@ def render_lanes(
     partners: Collection[str] = (),
     notes: Mapping[str, tuple[str, str, str]] | None = None,
     matched: Collection[str] = (),
+    theme: str = "light",
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
     ``selected`` (a span id) and its ``partners`` (ids of the spans it forms pairs with) are
     drawn thicker with a tinted background. ``matched`` (ids of the spans a filter keeps, such
-    as an error category) get another cue: a dashed outline and an underlined tag. ``notes``
+    as an error category) get another cue: a dashed outline, in the colour of the page's
+    ``theme`` (``"light"`` or ``"dark"``, :data:`~core.render.palette.FILTER_OUTLINE`), and an
+    underlined tag. ``notes``
     (span id -> (mark, colour, title)) adds a small boxed mark after a span's tag, such as its
     error category (``ui.errors``). Without a text (formats that carry offsets only) the spans
     are listed instead.
@@ -185,6 +189,7 @@ def render_lanes(
         return (f'<div id="{esc(dom_id)}" class="ss-doc"><i>No text is available for this '
                 f"document; its spans:</i><ul>{rows}</ul></div>")
     marked = {x for x in (selected, *partners) if x is not None}
+    outline_colour = FILTER_OUTLINE.get(theme, FILTER_OUTLINE["light"])
     intervals = [it.interval for it in items]
     lanes = assign_lanes(intervals)
     n_lanes = max(lanes, default=-1) + 1
@@ -225,7 +230,7 @@ def render_lanes(
             continue
         layers, is_selected = _stripes(seg.covering, items, lanes, colours, marked)
         title = "; ".join(f"{items[i].id} {items[i].label_text}" for i in seg.covering)
-        outline = ("outline:1px dashed #555;outline-offset:-1px;"
+        outline = (f"outline:1px dashed {outline_colour};outline-offset:-1px;"
                    if matched and any(items[i].id in matched for i in seg.covering) else "")
         parts.append(
             f'<span class="ss-seg" title="{esc(title)}" style="{outline}padding-bottom:{pad}px;'

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from core.model import NOTHING
+from core.render.bidi import is_rtl, levels, visual_columns
 from core.render.highlight import SpanItem
 from core.render.html import esc, xml_text
 from core.render.palette import NOTHING_COLOUR, OKABE_ITO
@@ -198,9 +199,30 @@ def _colour(colours: Mapping[str, str], label: str) -> str:
     return NOTHING_COLOUR if label == NOTHING else colours.get(label, "#444444")
 
 
+def _runs(columns: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted columns as runs of consecutive ones: ``[(first, past_last), ...]``.
+
+    >>> _runs([4, 1, 2])
+    [(1, 3), (4, 5)]
+    """
+    runs: list[tuple[int, int]] = []
+    for col in sorted(columns):
+        if runs and runs[-1][1] == col:
+            runs[-1] = (runs[-1][0], col + 1)
+        else:
+            runs.append((col, col + 1))
+    return runs
+
+
 def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lines:
-           Sequence[tuple[int, int]], top: float, name: str) -> tuple[list[str], float]:
-    """One annotation's text with its lanes, from ``top``: the SVG elements and the new top."""
+           Sequence[tuple[int, int]], top: float, name: str, *, right: float,
+           rtl: bool) -> tuple[list[str], float]:
+    """One annotation's text with its lanes, from ``top``: the SVG elements and the new top.
+
+    A right-to-left text (``rtl``: its first strong character, as ``dir="auto"`` decides in
+    the HTML view) starts each line at ``right``; a span's stripe lies under the columns its
+    characters are shown at (:func:`core.render.bidi.visual_columns`), one piece per run of
+    adjacent columns, and its id at its first character."""
     lanes = assign_lanes([it.interval for it in items])
     n_lanes = max(lanes, default=-1) + 1
     out = [f'<text x="{MARGIN}" y="{top + FONT_PX:.1f}" font-weight="700" '
@@ -209,8 +231,13 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
     for a, b in lines:
         base = y + FONT_PX
         line = text[a:b].replace("\t", " ")
+        left = right - len(line) * CHAR_PX if rtl else float(MARGIN)
+        columns = visual_columns(line, rtl=rtl)
+        line_levels = levels(line, rtl=rtl)
         if line:
-            out.append(f'<text x="{MARGIN}" y="{base:.1f}" font-family="monospace" '
+            anchor = (f'x="{right:.1f}" direction="rtl" text-anchor="start"' if rtl
+                      else f'x="{MARGIN}"')
+            out.append(f'<text {anchor} y="{base:.1f}" font-family="monospace" '
                        f'font-size="{FONT_PX}" xml:space="preserve" '
                        f'textLength="{len(line) * CHAR_PX:.1f}" '
                        f'lengthAdjust="spacingAndGlyphs">{xml_text(line)}</text>')
@@ -218,19 +245,33 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
             s, e = max(it.start, a), min(it.end, b)
             if s >= e and not (it.start == it.end == s and a <= s <= b):
                 continue
-            x = MARGIN + (s - a) * CHAR_PX
-            w = max((e - s) * CHAR_PX, 2.0)
+            if s < e:
+                runs = _runs([columns[i - a] for i in range(s, e)])
+            else:  # an empty span: a thin mark at the edge of the character it precedes
+                col = (columns[s - a] + (1 if rtl else 0) if s < b
+                       else 0 if rtl else len(line))
+                runs = [(col, col)]
             row = base + 4 + lane * LANE_ROW
-            piece = w / len(it.labels)
             tip = xml_text(f"{it.id} [{it.start}, {it.end}) {it.label_text}")
-            for k, lab in enumerate(it.labels):  # alternatives split the stripe
-                out.append(f'<rect x="{x + k * piece:.1f}" y="{row:.1f}" width="{piece:.1f}" '
-                           f'height="4" fill="{xml_text(_colour(colours, lab))}">'
-                           f"<title>{tip}</title></rect>")
+            for c0, c1 in runs:
+                x = left + c0 * CHAR_PX
+                w = max((c1 - c0) * CHAR_PX, 2.0)
+                piece = w / len(it.labels)
+                for k, lab in enumerate(it.labels):  # alternatives split the stripe
+                    out.append(f'<rect x="{x + k * piece:.1f}" y="{row:.1f}" '
+                               f'width="{piece:.1f}" height="4" '
+                               f'fill="{xml_text(_colour(colours, lab))}">'
+                               f"<title>{tip}</title></rect>")
             if it.start >= a:
                 # Dark ids: a light label colour (Okabe-Ito yellow) is unreadable as text; the
-                # stripe above carries the colour.
-                out.append(f'<text x="{x:.1f}" y="{row + 12:.1f}" font-size="9" '
+                # stripe above carries the colour. The id stands at the span's first character:
+                # its right edge in a right-to-left run.
+                first = columns[s - a] if s < b else runs[0][0]
+                if s < b and line_levels[s - a] % 2:
+                    where = f'x="{left + (first + 1) * CHAR_PX:.1f}" text-anchor="end"'
+                else:
+                    where = f'x="{left + first * CHAR_PX:.1f}"'
+                out.append(f'<text {where} y="{row + 12:.1f}" font-size="9" '
                            f'font-weight="600" fill="#333333">'
                            f"{xml_text(it.id)}<title>{tip}</title></text>")
         y = base + 4 + n_lanes * LANE_ROW + LINE_GAP
@@ -241,7 +282,10 @@ def document_svg(doc_id: str, text: str | None, gold: Sequence[SpanItem],
                  pred: Sequence[SpanItem], colours: Mapping[str, str], *, gold_name: str,
                  pred_name: str, width_chars: int = 80) -> str:
     """A standalone SVG: the document's text twice (the two annotations), each span a stripe in
-    its lane with its id, and a legend of the labels. Without a text, the spans are listed."""
+    its lane with its id, and a legend of the labels. Without a text, the spans are listed. A
+    right-to-left text (Arabic, Hebrew) is drawn from the right margin, each stripe under the
+    characters it covers as a browser shows them (Unicode bidirectional algorithm,
+    :mod:`core.render.bidi`)."""
     if text is None:
         listing = [f"{name}: " + "; ".join(f"{it.id} [{it.start}, {it.end}) {it.label_text}"
                                            for it in items)
@@ -254,8 +298,10 @@ def document_svg(doc_id: str, text: str | None, gold: Sequence[SpanItem],
     parts = [f'<text x="{MARGIN}" y="{MARGIN + 16}" font-size="18" font-weight="700">'
              f"Document {xml_text(doc_id)}</text>"]
     top = MARGIN + 28.0
+    rtl = is_rtl(text)  # the whole text's direction, as dir="auto" takes it in the HTML view
     for name, items in ((gold_name, gold), (pred_name, pred)):
-        block, top = _block(text, items, colours, lines, top, name)
+        block, top = _block(text, items, colours, lines, top, name, right=width - MARGIN,
+                            rtl=rtl)
         parts.extend(block)
     used = sorted({lab for it in (*gold, *pred) for lab in it.labels})
     x, y = float(MARGIN), top + 6

@@ -109,10 +109,22 @@ def test_text_output_lists_ties_and_conflicts(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    (["--min-agree", "0"], 2, "'min_agree' parameter of adjudicate must be at least 1"),
+    (["--min-agree", "0"], 2,
+     "argument --min-agree: expected a number of annotators from 1 (1 = union), got 0\n"),
+    (["--min-agree", "-3"], 2,
+     "argument --min-agree: expected a number of annotators from 1 (1 = union), got -3\n"),
+    (["--min-agree", "two"], 2,
+     "argument --min-agree: expected a whole number of annotators (1, 2, ...), got 'two'\n"),
+    (["--min-agree", "1.5"], 2,
+     "argument --min-agree: expected a whole number of annotators (1, 2, ...), got '1.5'\n"),
     (["--min-agree", "4"], 2, "--min-agree 4 is more than the 3 annotators given"),
     (["--min-agree", "2", "--match", "fuzzy"], 2, "invalid choice: 'fuzzy'"),
-    (["--min-agree", "2", "--to", "hateval"], 2, "hateval holds text-level labels"),
+    (["--min-agree", "2", "--to", "hateval"], 2,
+     "argument --to: hateval holds text-level labels, not spans; choose one of semeval2021,"),
+    (["--min-agree", "2", "--name", " "], 2,
+     "argument --name: expected a name for the consensus set, got an empty one\n"),
+    (["--min-agree", "2", "--name", "a\nb"], 2,
+     "argument --name: expected a name on one line, got 'a\\nb'\n"),
 ])
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], code: int, message: str) -> None:
     base = [str(DATA / "three.csv"), "-o", str(tmp_path / "c.json")]
@@ -122,6 +134,29 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str], code: int, message
     assert proc.returncode == code
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+    # our wording, never a library's: no parameter names of Python functions
+    assert "parameter" not in proc.stderr and "invalid int value" not in proc.stderr
+
+
+def test_bad_option_values_are_refused_before_anything_is_read(monkeypatch, capsys,
+                                                               tmp_path: Path) -> None:
+    """At parse time: no file is read, no output checked, no consensus computed."""
+    import core.cli.adjudicate as adjudicate
+    from core.cli import main
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the files were read")
+
+    monkeypatch.setattr(adjudicate, "load_annotator_sets", never)
+    for bad in (["--min-agree", "0"], ["--min-agree", "x"], ["--to", "hateval"],
+                ["--name", ""]):
+        argv = {"--min-agree": "2", "--to": "semeval2021", "--name": "consensus"}
+        argv[bad[0]] = bad[1]
+        with pytest.raises(SystemExit) as exit_:
+            main(["adjudicate", str(DATA / "three.csv"), "-o", str(tmp_path / "c.json"),
+                  *(x for pair in argv.items() for x in pair)])
+        assert exit_.value.code == 2
+        assert f"argument {bad[0]}: expected" in capsys.readouterr().err or bad[1] == "hateval"
 
 
 def test_invalid_input_exits_1_with_one_line(tmp_path: Path) -> None:

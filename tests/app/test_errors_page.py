@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+import pandas as pd
 import pytest
 
 from core.analysis.errors import categorise
@@ -94,7 +95,10 @@ def test_slice_table_is_core_slice_scores(make_app, frame) -> None:
     got = table[table["system"] == "system_a"]
     assert list(got["bucket"]) == [b.bucket for b in expected]
     assert list(got["F1"]) == pytest.approx([b.f1 for b in expected])
-    assert list(got["F1 low"]) == pytest.approx([b.intervals["F1"][0] for b in expected])
+    # a bucket of one document has no interval (None, shown —), as `slices --json` says
+    assert list(got["F1 low"]) == [b.as_row(one_document_bounds=False)["F1 low"]
+                                   for b in expected]
+    assert [len(b.documents) for b in expected] == [1] * len(expected)  # every label, here
 
 
 def test_picking_a_category_row_opens_documents_filtered_to_it(make_app) -> None:
@@ -245,9 +249,50 @@ def test_figures_draw_what_the_tables_hold(make_app) -> None:
     frame, _, _ = err_ui.slice_frame(ws.key, ws, "gold", ("system_a",), "martino",
                                      "semeval2021", 2, "label", 200, 0, "", None)
     sfig = err_ui.slice_chart(frame, "F1", title="t")
-    (bars,) = sfig.data
+    (bars,) = [t for t in sfig.data if t.type == "bar"]
     assert list(bars.y) == pytest.approx(list(frame["F1"]))
-    assert list(bars.error_y.array) == pytest.approx(list(frame["F1 high"] - frame["F1"]))
+    # every label of this sample is in one document: no interval, so no whisker at all
+    assert frame["F1 low"].isna().all() and bars.error_y.array is None
+
+
+def test_a_bucket_of_one_document_is_a_labelled_marker_not_a_zero_length_whisker(
+        make_app) -> None:
+    """Every resample of a one-document bucket is that document: its "interval" was low = high,
+    drawn as a flat whisker that read as certainty. It has no interval (None in the table, as
+    ``slices --json`` writes it), no whisker, and a marker labelled so."""
+    at = make_app("pages/errors.py", params={"edim": "span_length"})
+    ws = _ws(at)
+    frame, _, _ = err_ui.slice_frame(ws.key, ws, "gold", ("system_a",), "martino",
+                                     "semeval2021", 2, "span_length", 200, 0, "", None)
+    # a second system (the same rows, renamed) to see each marker over its own bar
+    frame = pd.concat([frame, frame.assign(system="system_c")], ignore_index=True)
+    one = frame[frame["documents"] == 1]
+    many = frame[frame["documents"] > 1]
+    assert len(one) and len(many)  # the sample has both kinds of bucket
+    assert one[["F1 low", "F1 high", "P low", "R high"]].isna().all().all()
+    assert many["F1 low"].notna().all()
+    fig = err_ui.slice_chart(frame, "F1", title="t")
+    bars = [t for t in fig.data if t.type == "bar"]
+    marks = [t for t in fig.data if t.type == "scatter"]
+    assert [b.name for b in bars] == ["system_a", "system_c"]
+    for bar in bars:
+        sub = frame[frame["system"] == bar.name].set_index("bucket").reindex(list(bar.x))
+        whiskers = dict(zip(bar.x, bar.error_y.array, strict=True))
+        for bucket, n in sub["documents"].items():
+            assert (whiskers[bucket] != whiskers[bucket]) == (n == 1), bucket  # NaN: none
+        mark = next(m for m in marks if m.offsetgroup == bar.offsetgroup)
+        singles = sub[sub["documents"] == 1]
+        assert list(mark.x) == list(singles.index)
+        assert list(mark.y) == pytest.approx(list(singles["F1"]))
+        assert list(mark.text) == [f"{v:.2f}" for v in singles["F1"]]
+        assert "one document: no interval" in mark.hovertemplate
+        assert [list(c) for c in mark.customdata] == [[bar.name, b] for b in singles.index]
+        # the value is written once: over the marker, not over the bar too
+        assert [t for b, t in zip(bar.x, bar.text, strict=True) if b in singles.index] == [
+            ""] * len(singles)
+    # one legend entry names the marker for every system
+    assert [m.name for m in marks if m.showlegend] == ["one document: no interval"]
+    assert fig.layout.scattermode == "group"  # each marker over its own system's bar
 
 
 def test_schema_table_is_core_nervaluate(make_app, frame) -> None:
@@ -276,7 +321,27 @@ def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
     held = at.session_state[err_ui.K_ERR_DOCS]
     assert set(held["spans"]) == set(first.spans)
     assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(first.documents)
-    assert "outline:1px dashed #555" in _html(at)  # the bucket's spans are marked
+    assert "outline:1px dashed #555555" in _html(at)  # the bucket's spans are marked
+
+
+def test_the_marked_spans_outline_follows_the_dark_theme(make_app, monkeypatch) -> None:
+    """On the dark theme the dashed outline is light (palette.FILTER_OUTLINE): #555 was 2.5:1
+    on its background."""
+    import ui.documents
+    from core.render import palette
+
+    monkeypatch.setattr(ui.documents, "theme_type", lambda: "dark")
+    at = make_app("pages/errors.py", params={"edim": "span_length"})
+    ws = _ws(at)
+    first = slice_scores(ws.sets["gold"], ws.sets["system_a"], dimension="span_length",
+                         texts=ws.corpus.texts, n_resamples=0)[0]
+    at.session_state[err_ui.K_ERR_SLICE_CHART] = {"selection": {"points": [
+        {"customdata": ["system_a", first.bucket]}]}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    html = _html(at)
+    assert f"outline:1px dashed {palette.FILTER_OUTLINE['dark']}" in html
+    assert "dashed #555555" not in html
 
 
 def test_span_list_shows_the_spans_of_a_category_with_their_text(make_app, frame) -> None:

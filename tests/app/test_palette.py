@@ -159,3 +159,54 @@ def test_grouped_bars_and_scatter_groups_have_a_second_cue_besides_colour() -> N
     fig = differences.scatter(texts, level=2, variant="paper")
     symbols = [t.marker.symbol for t in fig.data if t.mode == "markers"]
     assert len(symbols) == 3 and len(set(symbols)) == 3
+
+
+SELECTED_TINT = (255, 220, 0, 0.35)
+"""The tint under the selected span and its partners (core.render.highlight.render_lanes)."""
+
+
+def _over(tint: tuple[int, int, int, float], background: str) -> str:
+    """``tint`` (r, g, b, alpha) composited over an ``#rrggbb`` background."""
+    *rgb, alpha = tint
+    bg = _rgb(background) * 255
+    mixed = [round(alpha * c + (1 - alpha) * b) for c, b in zip(rgb, bg, strict=True)]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def test_the_filter_outline_keeps_3_to_1_on_either_theme() -> None:
+    """WCAG 2.1 SC 1.4.11 asks 3:1 of a graphic against what is next to it: the dashed outline
+    of the spans a filter keeps stands on the page's background, or on the selected span's
+    tint over it. The old fixed #555555 was 2.5:1 on the dark theme's #0e1117."""
+    assert palette.contrast_ratio("#555555", palette.THEME_BACKGROUNDS["dark"]) < 3
+    for theme, background in palette.THEME_BACKGROUNDS.items():
+        outline = palette.FILTER_OUTLINE[theme]
+        assert palette.contrast_ratio(outline, background) >= 4.5, theme
+        assert palette.contrast_ratio(outline, _over(SELECTED_TINT, background)) >= 3, theme
+    assert palette.contrast_ratio("#ffffff", "#000000") == pytest.approx(21)
+    assert palette.contrast_ratio("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_filter_outline_is_dashed_in_the_theme_colour(theme: str) -> None:
+    items = [highlight.SpanItem("G1", 0, 5, ("A",)), highlight.SpanItem("G2", 6, 9, ("B",))]
+    html = highlight.render_lanes("Hello you", items, {"A": "#E69F00", "B": "#56B4E9"},
+                                  matched={"G1"}, theme=theme)
+    assert html.count(f"outline:1px dashed {palette.FILTER_OUTLINE[theme]}") == 1
+    assert "rgba(255,220,0,0.35)" in highlight.render_lanes(
+        "Hello you", items, {"A": "#E69F00"}, selected="G1", theme=theme)
+    assert SELECTED_TINT == (255, 220, 0, 0.35)  # the tint the contrast test composites
+
+
+def test_theme_type_follows_the_browser_or_a_configured_background(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from ui import theme
+
+    for background, reported, expected in ((None, "dark", "dark"), (None, "light", "light"),
+                                           ("#0e1117", "light", "dark"),
+                                           ("#fdf6e3", "dark", "light"),
+                                           ("darkblue", "dark", "dark")):
+        monkeypatch.setattr(theme, "st", SimpleNamespace(
+            get_option=lambda name, bg=background: bg,
+            context=SimpleNamespace(theme=SimpleNamespace(type=reported))))
+        assert theme.theme_type() == expected, (background, reported)

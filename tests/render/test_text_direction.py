@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from core.render import highlight
+import pytest
+
+from core.render import highlight, svg
 from ui import curation_lanes
 
 RTL = Path(__file__).resolve().parents[1] / "data" / "rtl"
+SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def _doc(name: str, doc_id: str) -> tuple[str, list[highlight.SpanItem]]:
@@ -79,3 +83,84 @@ def test_the_standalone_export_keeps_the_direction_of_the_text() -> None:
     assert all("unicode-bidi:isolate" in t for t in _tags(page))
     # The span tables' text cells too: "אשדוד" (gold's G1) in a cell of its own direction.
     assert '<td dir="auto">אשדוד</td>' in page
+
+
+# ---- the SVG export: an image, so the columns are ours to compute (core.render.bidi) ------------
+
+
+def _svg_lines(text: str, gold: list[highlight.SpanItem]) -> tuple[ET.Element, list[ET.Element],
+                                                                   dict[str, list[ET.Element]]]:
+    colours = highlight.label_colours(sorted({lab for it in gold for lab in it.labels}))
+    root = ET.fromstring(svg.document_svg("d", text, gold, [], colours, gold_name="gold",
+                                          pred_name="system"))
+    lines = [t for t in root.iter(f"{SVG_NS}text") if t.get("font-family") == "monospace"]
+    stripes: dict[str, list[ET.Element]] = {}
+    for rect in root.iter(f"{SVG_NS}rect"):
+        if rect.get("height") == "4":
+            title = rect.find(f"{SVG_NS}title")
+            assert title is not None and title.text
+            stripes.setdefault(title.text.split(" ")[0], []).append(rect)
+    return root, lines, stripes
+
+
+def _extent(rects: list[ET.Element]) -> list[tuple[float, float]]:
+    return sorted((float(r.get("x", "")), float(r.get("x", "")) + float(r.get("width", "")))
+                  for r in rects)
+
+
+def test_the_svg_export_draws_a_right_to_left_text_from_the_right() -> None:
+    """Hebrew: the line starts at the right margin, and the stripe under אשדוד (offsets 8-13
+    of "הנמל של אשדוד ...") is 8 columns from the right edge, not 8 from the left."""
+    text, gold = _doc("rtl_gold.jsonl", "he2")
+    root, lines, stripes = _svg_lines(text, gold)
+    right = float(root.get("width", "")) - svg.MARGIN
+    assert len(lines) == 2 and lines[0].text == text
+    for line in lines:  # both annotations' copies of the text
+        assert line.get("direction") == "rtl" and float(line.get("x", "")) == right
+    (x0, x1), = _extent(stripes["G1"])
+    assert (x0, x1) == pytest.approx((right - 13 * svg.CHAR_PX, right - 8 * svg.CHAR_PX),
+                                     abs=0.1)
+    # the span's id stands at the span's start, which is its right end
+    ids = {t.text: t for t in root.iter(f"{SVG_NS}text") if t.text in ("G1", "G2")}
+    assert float(ids["G1"].get("x", "")) == pytest.approx(x1, abs=0.1)
+    assert ids["G1"].get("text-anchor") == "end"
+
+
+def test_the_svg_export_keeps_a_number_left_to_right_inside_arabic() -> None:
+    """A number in an Arabic line reads left to right (UAX #9, W/N/I rules): a span on its
+    first two digits lies at the left end of the number's block, which is itself mirrored."""
+    text = "ولد في 1990 في حيفا"
+    start = text.index("1990")
+    items = [highlight.SpanItem("G1", start, start + 2, ("Date",)),
+             highlight.SpanItem("G2", 0, 3, ("Person",))]
+    root, _, stripes = _svg_lines(text, items)
+    right = float(root.get("width", "")) - svg.MARGIN
+    left = right - len(text) * svg.CHAR_PX
+    n = len(text)
+    block = n - (start + 4)  # the number's first column from the left
+    assert _extent(stripes["G1"]) == [pytest.approx((left + block * svg.CHAR_PX,
+                                                     left + (block + 2) * svg.CHAR_PX), abs=0.1)]
+    assert _extent(stripes["G2"]) == [pytest.approx((right - 3 * svg.CHAR_PX, right), abs=0.1)]
+
+
+def test_the_svg_export_reverses_a_hebrew_word_inside_english() -> None:
+    """A left-to-right text stays anchored at the left margin, and a span on the first two
+    letters of a Hebrew word lies at the word's right end, where a browser shows them."""
+    text = "see אבגד now"
+    items = [highlight.SpanItem("G1", 4, 6, ("Place",)), highlight.SpanItem("G2", 0, 3, ("X",))]
+    _, lines, stripes = _svg_lines(text, items)
+    assert lines[0].get("direction") is None and float(lines[0].get("x", "")) == svg.MARGIN
+    assert _extent(stripes["G1"]) == [pytest.approx((svg.MARGIN + 6 * svg.CHAR_PX,
+                                                     svg.MARGIN + 8 * svg.CHAR_PX), abs=0.1)]
+    assert _extent(stripes["G2"]) == [pytest.approx((svg.MARGIN, svg.MARGIN + 3 * svg.CHAR_PX),
+                                                    abs=0.1)]
+
+
+def test_a_span_across_a_direction_change_is_drawn_as_one_stripe_per_visual_piece() -> None:
+    """"ab אב": a span over "b א" covers columns 1-2 and 4 (the Hebrew is reversed): two
+    stripes, never one over the letter it does not cover."""
+    text = "ab אב"
+    _, _, stripes = _svg_lines(text, [highlight.SpanItem("G1", 1, 4, ("X",))])
+    m, c = svg.MARGIN, svg.CHAR_PX
+    assert _extent(stripes["G1"]) == [pytest.approx((m + c, m + 3 * c), abs=0.1),
+                                      pytest.approx((m + 4 * c, m + 5 * c), abs=0.1)]

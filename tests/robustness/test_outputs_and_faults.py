@@ -281,6 +281,10 @@ def test_report_checks_its_output_before_computing(cli, clean_failure, tmp_path:
     ["convert", str(SAMPLE / "gold.json"), "{out}/shards", "--to", "parquet", "--shards", "2"],
     ["adjudicate", *ANNOTATORS, "--min-agree", "2", "-o", "{out}/c.json", "--to",
      "semeval2021"],
+    ["adjudicate", *ANNOTATORS, "--min-agree", "2", "-o", str(SAMPLE / "c.json"), "--to",
+     "semeval2021", "--decisions", "{out}/d.csv"],
+    ["table", str(SAMPLE / "gold.json"), str(SAMPLE / "system_a.json"), "--metric", "martino",
+     "-o", "{out}/t.tex"],
 ])
 def test_an_output_in_a_missing_folder_is_refused_not_created(cli, clean_failure, command,
                                                               tmp_path: Path) -> None:
@@ -291,6 +295,86 @@ def test_an_output_in_a_missing_folder_is_refused_not_created(cli, clean_failure
     assert run.err == (f"error: {target}: cannot write it: the folder {missing} does not "
                        "exist (create it first)\n")
     assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["table", str(SAMPLE / "gold.json"), str(SAMPLE / "system_a.json"), "--metric", "martino",
+     "-o", "{out}/t.tex"],
+    ["report", str(SAMPLE / "gold.json"), str(SAMPLE / "system_a.json"), "-o", "{out}/r.html"],
+    ["adjudicate", *ANNOTATORS, "--min-agree", "2", "-o", "{out}/c.json", "--to",
+     "semeval2021"],
+])
+def test_an_unwritable_output_is_refused_before_anything_is_read(cli, clean_failure, monkeypatch,
+                                                                 command,
+                                                                 tmp_path: Path) -> None:
+    """The output is checked before the inputs are read (and long before the bootstrap or the
+    consensus), by the one check every command's output options go through."""
+    import core.cli.adjudicate
+    import core.cli.report
+    import core.cli.table
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the inputs were read")
+
+    for module, name in ((core.cli.table, "load_span_inputs"), (core.cli.report, "load_systems"),
+                         (core.cli.adjudicate, "load_annotator_sets")):
+        monkeypatch.setattr(module, name, never)
+    missing = tmp_path / "typo"
+    run = cli(*(a.replace("{out}", str(missing)) for a in command))
+    clean_failure(run)
+    assert run.err.startswith(f"error: {missing}/")
+    assert f"cannot write it: the folder {missing} does not exist (create it first)" in run.err
+
+
+def test_every_output_option_of_every_command_is_checked_before_it_runs() -> None:
+    """A file a command writes is declared with ``add_output`` (core.cli.common), which
+    ``main`` checks before the command runs: no command writes through an option it did not
+    declare so."""
+    import argparse
+
+    from core.cli import COMMAND_NAMES, build_parser
+
+    declared: dict[str, set[str]] = {}
+    for name in COMMAND_NAMES:
+        if name == "app":
+            continue
+        parser = build_parser(only=name)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        command = sub.choices[name]
+        declared[name] = {dest for dest, _, _ in command.get_default("outputs") or ()}
+        writers = {a.dest for a in command._actions
+                   if a.dest in ("output", "decisions") or "-o" in a.option_strings}
+        assert writers <= declared[name], (name, writers - declared[name])
+    assert {name: dests for name, dests in declared.items() if dests} == {
+        "convert": {"output"}, "report": {"output"}, "table": {"output"},
+        "adjudicate": {"output", "decisions"}}
+
+
+def test_two_outputs_of_one_command_cannot_be_the_same_file(cli, tmp_path: Path) -> None:
+    out = tmp_path / "c.csv"
+    run = cli("adjudicate", *ANNOTATORS, "--min-agree", "2", "-o", str(out), "--to",
+              "spans-csv", "--decisions", str(tmp_path / "." / "c.csv"))
+    assert run.rc == 2, run.err
+    assert (f"error: --decisions {tmp_path / '.' / 'c.csv'} is the file -o/--output writes "
+            "too; give each output its own file") in run.err
+    assert not out.exists()
+
+
+def test_table_writes_its_file_whole_or_not_at_all(cli, monkeypatch, tmp_path: Path) -> None:
+    import core.formats.atomic as atomic
+
+    out = tmp_path / "t.tex"
+    out.write_text("previous", encoding="utf-8")
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "replace", fail)
+    run = cli("table", str(SAMPLE / "gold.json"), str(SAMPLE / "system_a.json"), "--metric",
+              "martino", "--samples", "20", "-o", str(out))
+    assert run.rc == 1
+    assert run.err.endswith(f"error: {out}: cannot write it: No space left on device\n")
+    assert out.read_text("utf-8") == "previous" and _leftovers(tmp_path) == []
 
 
 def test_a_folder_output_is_created_one_level_deep(cli, tmp_path: Path) -> None:
