@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.formats import Loaded, ReadOptions, load_path
+from core.formats import Loaded, ReadOptions, load_files, load_path, read_file_with_companions
 from core.model import AnnotationSet, Span, bounds
 from core.model import texts as same_texts
 from core.model.bounds import Policy
@@ -640,8 +640,12 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
         owner: dict[str, str] = {}
         carried: list[str] = []
         for path, name in zip(job.files, job.names, strict=True):
-            loaded = load_path(path, fmt=job.fmt,
-                               options=replace(job.options, beyond_text=job.beyond_text))
+            # Named as the default engine names the whole folder (load_path of the folder): a
+            # shard without a `set` column holds one set called after its folder, never after
+            # the shard's file (docs/scale.md), so one annotator's shards stay one annotator.
+            loaded = load_files(read_file_with_companions(Path(path)), fmt=job.fmt,
+                                name=str(Path(path).parent),
+                                options=replace(job.options, beyond_text=job.beyond_text))
             if loaded.assumed_extents is not None:
                 assumed[path] = loaded.assumed_extents
             # one id, one text, as load_annotator_sets (core.model.texts)
@@ -696,8 +700,9 @@ def finish_char(parts: Sequence[CharCounts], *, label: str | None = None
     from core.metrics.agreement.measures import char_pair_values
 
     annotators = list(dict.fromkeys(a for p in parts for a in p.annotators))
-    if len(annotators) < 2:
-        raise InputError(f"agreement needs at least two annotators; got {len(annotators)}")
+    if len(annotators) < 2:  # the words of the default engine (core.cli.loading)
+        raise InputError(f"agreement needs at least two annotation sets; the input holds "
+                         f"{len(annotators)} ({', '.join(annotators) or 'none'})")
     labels = [label] if label is not None else sorted({x for p in parts for x in p.labels})
     kappas = {}
     jaccards = {}

@@ -1,0 +1,57 @@
+"""``agree --engine dask`` on one annotator's set split into shards refuses it as the default
+engine does: a shard without a ``set`` column holds one set named after its folder
+(docs/scale.md), so the folder is one annotation set, never one annotator per shard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.cli import main
+from core.engines.sharded import agree_sharded, write_shards
+from core.formats import load_path
+from core.model.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+ANNOTATOR = ROOT / "sample_data" / "propaganda" / "annotator_1.json"
+
+
+class _InProcess:
+    """A Dask client's map and gather, run in this process."""
+
+    def map(self, func: Any, jobs: list[Any], pure: bool = False) -> list[Any]:
+        return [func(job) for job in jobs]
+
+    def gather(self, futures: list[Any]) -> list[Any]:
+        return futures
+
+
+@pytest.mark.parametrize(("role", "named"), [("gold", "ann_shards"), ("annotator", "annotator_1")],
+                         ids=["no-set-column", "set-column"])
+def test_one_annotator_in_shards_is_refused_by_both_engines_alike(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], role: str, named: str) -> None:
+    # `convert annotator_1.json ann_shards --to parquet --shards 2` writes no `set` column (the
+    # file's set is read as gold); an annotator's set is written with one
+    loaded = load_path(ANNOTATOR)
+    folder = tmp_path / "ann_shards"
+    write_shards([loaded.set.with_role(role)], loaded.texts, folder,  # type: ignore[arg-type]
+                 shards=2)
+    assert main(["agree", str(folder), "--measure", "char-kappa"]) == 1
+    default = capsys.readouterr().err.strip()
+    assert default == ("error: agreement needs at least two annotation sets; the input holds 1 "
+                       f"({named})")
+    with pytest.raises(InputError) as caught:
+        agree_sharded([folder], client=_InProcess())  # type: ignore[arg-type]
+    assert f"error: {caught.value}" == default
+
+
+def test_two_annotators_one_folder_each_keep_their_folders_names(tmp_path: Path) -> None:
+    sets = [load_path(ROOT / "sample_data" / "propaganda" / f"annotator_{i}.json")
+            for i in (1, 2)]
+    for i, x in enumerate(sets, start=1):
+        write_shards([x.set.with_role("annotator")], x.texts, tmp_path / f"ann{i}", shards=2)
+    _, kappa, _ = agree_sharded([tmp_path / "ann1", tmp_path / "ann2"],
+                                client=_InProcess())  # type: ignore[arg-type]
+    assert kappa.annotators == ["ann1", "ann2"]
