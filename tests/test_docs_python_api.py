@@ -1,5 +1,5 @@
-"""The examples of ``docs/python-api.md`` run as doctests: the page a notebook user reads stays
-true."""
+"""The examples of ``docs/python-api.md`` and of ``docs/agreement.md``'s Python API run as
+doctests: the pages a notebook user reads stay true."""
 
 import doctest
 from pathlib import Path
@@ -9,6 +9,14 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "python-api.md"
 
 def test_python_api_page_examples_run() -> None:
     result = doctest.testfile(str(DOC), module_relative=False, report=True,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 20
+    assert result.failed == 0
+
+
+def test_agreement_page_python_api_examples_run() -> None:
+    result = doctest.testfile(str(DOC.parent / "agreement.md"), module_relative=False,
+                              report=True,
                               optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted >= 20
     assert result.failed == 0
