@@ -39,7 +39,7 @@ from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, FormatError
+from core.model.errors import Diagnostic, FormatError, MissingFileError, check_choice
 
 FORMATS: dict[str, str] = {
     "semeval2021": "core.formats.semeval2021",
@@ -298,6 +298,8 @@ def load_files(
 ) -> Loaded:
     """Read one input given as ``{relative path: bytes}`` (one file, or a folder's files)."""
     source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
+    if fmt is not None:  # the parameter is named, as scikit-learn names it (core.model.errors)
+        check_choice("fmt", "load_path", fmt, sorted(FORMATS))
     files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
     options = options or ReadOptions()
@@ -326,7 +328,7 @@ def load_path(
             raise FormatError(str(p), "the folder holds no files")
         return load_files(files, fmt=fmt, name=str(p), options=options)
     if not p.exists():
-        raise FormatError(str(p), "no such file or folder")
+        raise MissingFileError(str(p))  # also a FileNotFoundError (core.model.errors)
     return load_files(read_file_with_companions(p), fmt=fmt, name=str(p), options=options)
 
 

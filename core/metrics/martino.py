@@ -119,7 +119,7 @@ from core.metrics.tc_order import (
     rows_of_set,
 )
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
-from core.model.docsets import check_same_documents
+from core.model.docsets import check_same_documents, check_sets
 from core.model.errors import InputError, ParameterError, check_choice
 from core.model.techniques import official_list
 
@@ -609,6 +609,7 @@ def score(
     >>> round(r.precision, 3), round(r.recall, 3), round(r.f1, 3)
     (1.0, 0.25, 0.4)
     """
+    check_sets("martino.score", gold, pred)
     check_choice("match", "martino", match, MATCHES)
     if is_tc(variant):
         if match != "sum":
