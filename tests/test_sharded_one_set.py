@@ -1,9 +1,12 @@
-"""``agree --engine dask`` on one annotator's set split into shards refuses it as the default
-engine does: a shard without a ``set`` column holds one set named after its folder
-(docs/scale.md), so the folder is one annotation set, never one annotator per shard."""
+"""``--engine dask`` says what the default engine says: ``agree`` on one annotator's set split into
+shards refuses it (a shard without a ``set`` column holds one set named after its folder,
+docs/scale.md, so the folder is one annotation set, never one annotator per shard), and
+``score`` warns of disjoint labels once, for the corpus, not for a shard whose labels happen to
+be disjoint. The workers run in this process."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,9 @@ class _InProcess:
 
     def gather(self, futures: list[Any]) -> list[Any]:
         return futures
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"workers": {"here": {}}}
 
 
 @pytest.mark.parametrize(("role", "named"), [("gold", "ann_shards"), ("annotator", "annotator_1")],
@@ -55,3 +61,29 @@ def test_two_annotators_one_folder_each_keep_their_folders_names(tmp_path: Path)
     _, kappa, _ = agree_sharded([tmp_path / "ann1", tmp_path / "ann2"],
                                 client=_InProcess())  # type: ignore[arg-type]
     assert kappa.annotators == ["ann1", "ann2"]
+
+
+def test_disjoint_labels_are_warned_once_for_the_corpus_not_per_shard(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Labels outside the technique list: both engines score the labels that occur. Shard 1's
+    # gold has only 'Apple' and its predictions only 'Banana'; the corpus shares 'Banana'.
+    from core.engines.sharded import score_sharded
+    from core.model import AnnotationSet, Span
+
+    texts = {f"d{i}": "abcdefghij" for i in range(4)}
+    gold = AnnotationSet("gold", {"d0": (Span(0, 4, "Banana"),), "d1": (Span(0, 4, "Banana"),),
+                                  "d2": (Span(0, 4, "Apple"),), "d3": (Span(0, 4, "Apple"),)})
+    for name, labels in (("shared", ["Banana"] * 4), ("disjoint", ["Cherry"] * 4)):
+        pred = AnnotationSet("pred", {f"d{i}": (Span(0, 4, x),) for i, x in enumerate(labels)},
+                             "system")
+        write_shards([gold], texts, tmp_path / name / "gold", shards=2)
+        write_shards([pred], texts, tmp_path / name / "pred", shards=2)
+        folders = [str(tmp_path / name / side) for side in ("gold", "pred")]
+        assert main(["score", *folders, "--metric", "martino", "--json"]) == 0
+        # the command line names its option where the library names the parameter
+        default = [w.replace("--labels FILE", "labels=[...]")
+                   for w in json.loads(capsys.readouterr().out)["warnings"]]
+        dask = score_sharded(*folders, metric="martino", client=_InProcess())  # type: ignore[arg-type]
+        assert [w for w in dask.warnings if "no predicted label" in w] == [
+            w for w in default if "no predicted label" in w]
+        assert sum("no predicted label" in w for w in default) == (name == "disjoint")

@@ -205,6 +205,9 @@ class ShardOutcome:
     """Predictions matched to the gold by their text: the digest of each gold text one was moved
     onto (:func:`_digest`) -> that gold document (the client checks it is once in the gold)."""
     text_counts: dict[str, int] = field(default_factory=dict)
+    disjoint: bool = False
+    """The metric warned that no predicted label of the shard occurs in its gold (a shard's
+    warning, not the corpus's: :func:`score_sharded` warns once for the whole corpus)."""
     """:func:`count_gold_texts`: how many gold documents of the shard hold each asked text."""
 
 
@@ -348,7 +351,12 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
         metric = registry.get(job.metric)
         totals = metric.statistics(gold, pred, per_document=job.per_document, **keywords)
         out.used_labels = sorted({*gold.labels(), *pred.labels()})
-        warnings.extend(str(w) for w in totals.warnings)
+        from core.metrics.martino import DISJOINT_LABELS
+
+        # A shard's labels may be disjoint where the corpus's are not: the client warns once,
+        # from every shard's labels (score_sharded)
+        out.disjoint = any(DISJOINT_LABELS in str(w) for w in totals.warnings)
+        warnings.extend(str(w) for w in totals.warnings if DISJOINT_LABELS not in str(w))
         totals.warnings = []  # sent once, in out.warnings
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)
@@ -547,6 +555,16 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     for o in outcomes:
         warnings.extend(o.warnings)
         counts.update(o.warning_counts)
+    if chosen is None and any(o.disjoint for o in outcomes):
+        from core.metrics.martino import disjoint_labels
+
+        # the single machine's warning, from the labels of the whole corpus
+        sides = [AnnotationSet(Path(str(path)).name, {"": tuple(Span(0, 1, x) for x in sorted(
+                     {lab for o in outcomes for lab in o.labels[k]}))})
+                 for k, path in enumerate((gold, pred))]
+        why = disjoint_labels(*sides)
+        warnings.extend(why)
+        counts.update(warning_kind(w) for w in why)
     _check_documents(outcomes)
     _check_matched_texts(client, jobs, outcomes)
     totals = entry.combine([o.stats for o in outcomes], labels=chosen)
