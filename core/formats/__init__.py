@@ -320,7 +320,16 @@ def load_files(
 def load_path(
     path: str | Path, *, fmt: str | None = None, options: ReadOptions | None = None
 ) -> Loaded:
-    """Read a file or a folder from disk."""
+    """Read a file or a folder from disk: its format ``fmt`` (one of :data:`FORMATS`; None:
+    detected from the names and first bytes), read with ``options`` (:class:`ReadOptions`; the
+    role, ``beyond_text`` for spans past their text, ...).
+
+    Returns a :class:`Loaded`: ``.set`` (the one annotation set), ``.sets``, ``.texts`` and
+    ``.diagnostics`` (the warnings). Raises :class:`~core.model.errors.MissingFileError` (also
+    a ``FileNotFoundError``) when ``path`` names nothing, :class:`~core.model.errors.FormatError`
+    naming file, line and field when the input cannot be read, and
+    :class:`~core.model.errors.ParameterError` when ``fmt`` is no format (all ``ValueError``
+    too). ``docs/python-api.md``, "Reading files, and the errors you may meet"."""
     p = Path(path)
     if p.is_dir():
         files = read_folder(p)
