@@ -87,3 +87,21 @@ def test_disjoint_labels_are_warned_once_for_the_corpus_not_per_shard(
         assert [w for w in dask.warnings if "no predicted label" in w] == [
             w for w in default if "no predicted label" in w]
         assert sum("no predicted label" in w for w in default) == (name == "disjoint")
+
+
+def test_the_golds_warnings_come_before_the_predictions_as_on_one_machine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from core.engines.sharded import score_sharded
+    from core.model import AnnotationSet, Span
+
+    texts = {f"d{i}": "abcdefghij" for i in range(4)}
+    twice = {f"d{i}": (Span(0, 4, "Doubt"), Span(0, 4, "Doubt")) for i in range(4)}
+    for aset in (AnnotationSet("gold", twice), AnnotationSet("pred", twice, "system")):
+        write_shards([aset], texts, tmp_path / aset.name, shards=2)
+    folders = [str(tmp_path / "gold"), str(tmp_path / "pred")]
+    assert main(["score", *folders, "--metric", "martino", "--json"]) == 0
+    default = json.loads(capsys.readouterr().out)["warnings"]
+    dask = score_sharded(*folders, metric="martino", client=_InProcess())  # type: ignore[arg-type]
+    sides = [Path(w.split(":", 1)[0]).parent.name for w in dask.warnings]
+    assert sides == ["gold"] * 4 + ["pred"] * 4, dask.warnings
+    assert dask.warnings == default

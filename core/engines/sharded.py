@@ -205,6 +205,9 @@ class ShardOutcome:
     """Predictions matched to the gold by their text: the digest of each gold text one was moved
     onto (:func:`_digest`) -> that gold document (the client checks it is once in the gold)."""
     text_counts: dict[str, int] = field(default_factory=dict)
+    gold_warnings: int = 0
+    """How many of :attr:`warnings`, the first ones, are the gold's (the client lists every
+    shard's gold warnings before the predictions', as one machine does)."""
     disjoint: bool = False
     """The metric warned that no predicted label of the shard occurs in its gold (a shard's
     warning, not the corpus's: :func:`score_sharded` warns once for the whole corpus)."""
@@ -289,10 +292,11 @@ def _load_gold(job: ScoreJob) -> Loaded:
 
 def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
                ) -> tuple[AnnotationSet, AnnotationSet, dict[str, object],
-                          list[Diagnostic | str]]:
+                          list[Diagnostic | str], int]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client; the
-    gold texts that predictions were moved onto by their text go to ``matched``."""
+    gold texts that predictions were moved onto by their text go to ``matched``. Last: how many
+    of the warnings, the first ones, are the gold's."""
     from core.engines.inputs import check_pair, matched_to_gold, pred_read_options
     from core.metrics import registry
     from core.plugins import load_formats
@@ -337,7 +341,7 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
     options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
                "fragments_only": job.fragments_only or None, "labels": labels,
                "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}
-    return gold, pred, metric.keywords(**options), warnings
+    return gold, pred, metric.keywords(**options), warnings, len(gold_loaded.diagnostics)
 
 
 def score_shard(job: ScoreJob) -> ShardOutcome:
@@ -345,7 +349,7 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
     out = ShardOutcome(job.gold)
     started = time.perf_counter()
     try:
-        gold, pred, keywords, warnings = _load_pair(job, out.matched)
+        gold, pred, keywords, warnings, gold_warnings = _load_pair(job, out.matched)
         from core.metrics import registry
 
         metric = registry.get(job.metric)
@@ -360,6 +364,7 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
         totals.warnings = []  # sent once, in out.warnings
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)
+        out.gold_warnings = min(gold_warnings, len(out.warnings))
         out.documents = list(totals.documents)
         if metric.default_labels is not None:
             out.labels = (metric.label_view(gold), metric.label_view(pred))
@@ -552,9 +557,11 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
             for o, job in zip(outcomes, jobs, strict=True):
                 for lab in o.labels[1]:
                     check_label(lab, chosen, job.pred, field="label")
-    for o in outcomes:
-        warnings.extend(o.warnings)
+    for o in outcomes:  # the gold's warnings first, then the predictions', as on one machine
+        warnings.extend(o.warnings[:o.gold_warnings])
         counts.update(o.warning_counts)
+    for o in outcomes:
+        warnings.extend(o.warnings[o.gold_warnings:])
     if chosen is None and any(o.disjoint for o in outcomes):
         from core.metrics.martino import disjoint_labels
 
