@@ -171,17 +171,22 @@ class AnnotationSet:
         spans: dict[str, list[Span]] = {str(d): [] for d in documents or ()}
         for i, (doc, start, end, label) in enumerate(
                 frame[list(FRAME_COLUMNS)].itertuples(index=False, name=None)):
-            if _missing(doc):
+            # the common row (strings and Python integers) is checked without a call
+            if type(doc) is not str and _missing(doc):
                 raise ValueError(f"row {i} of the frame, column 'document': the document id is "
                                  f"missing (got {doc!r})")
-            where = f"row {i} of the frame (document {str(doc)!r})"
-            if _missing(label):  # never the label 'None' or 'nan'
-                raise ValueError(f"{where}, column 'label': the label is missing (got {label!r})")
-            first, last = _offset(start, "start", where), _offset(end, "end", where)
+            if type(label) is not str and _missing(label):  # never the label 'None' or 'nan'
+                raise ValueError(f"row {i} of the frame (document {str(doc)!r}), column "
+                                 f"'label': the label is missing (got {label!r})")
+            if type(start) is int and type(end) is int:
+                first, last = start, end
+            else:
+                where = f"row {i} of the frame (document {str(doc)!r})"
+                first, last = _offset(start, "start", where), _offset(end, "end", where)
             try:
                 span = Span(first, last, str(label))
             except ValueError as exc:
-                raise ValueError(f"{where}: {exc}") from None
+                raise ValueError(f"row {i} of the frame (document {str(doc)!r}): {exc}") from None
             spans.setdefault(str(doc), []).append(span)
         return cls(name, {d: tuple(sorted(v)) for d, v in spans.items()}, role, alternatives)
 
