@@ -24,7 +24,7 @@ setup(
     packages=[*find_packages(include=["core", "core.*", "ui", "ui.*"]), DASHBOARD],
     package_dir={DASHBOARD: "."},
     package_data={
-        "core": ["data/*.json", "data/techniques/*.txt"],
+        "core": ["py.typed", "data/*.json", "data/techniques/*.txt"],  # py.typed: PEP 561
         DASHBOARD: ["pages/*.py", "sample_data/**/*", ".streamlit/config.toml"],
     },
     include_package_data=False,

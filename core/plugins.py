@@ -6,11 +6,12 @@ plugins): a package declares them in its ``pyproject.toml``
     [project.entry-points."spanscope.metrics"]
     toy-exact = "spanscope_toy:METRIC"          # a registry Metric, or a function returning one
     [project.entry-points."spanscope.formats"]
-    toy-tsv = "spanscope_toy.toy_tsv"           # a module with sniff, read (and write)
+    toy-tsv = "spanscope_toy.toy_tsv"           # a module with sniff and read
 
 and, once installed, its metric is listed by ``score --help``, runs under ``--engine dask``,
 ``slices --metric``, ``report`` and the dashboard's metric choice, and its format is read by every
-command (``docs/python-api.md``, "Plugins"). Metrics are loaded once, the first time the registry
+command (``docs/python-api.md``, "Plugins", and "What a plugin must provide" for the required and
+optional attributes). Metrics are loaded once, the first time the registry
 is asked for its names (:func:`core.metrics.registry.load_plugins`); formats when the command
 line starts (:func:`load_formats`). A plugin that fails to load is reported with a
 :class:`PluginWarning` naming it, and left out; it never stops the command.

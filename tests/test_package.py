@@ -124,6 +124,7 @@ def test_pip_install_gives_spanscope_score_and_app(tmp_path: Path) -> None:
     site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     assert [Path(p) for p in where.stdout.split()] == [
         site / "core" / "__init__.py", site / "ui" / "__init__.py", site / "spanscope_dashboard"]
+    assert (site / "core" / "py.typed").is_file()  # mypy reads the installed hints (PEP 561)
 
     for gold, pred, *options in SCORE_RUNS:
         args = ["score", str(SAMPLE / gold), str(SAMPLE / pred), *options, "--json"]
@@ -137,3 +138,18 @@ def test_pip_install_gives_spanscope_score_and_app(tmp_path: Path) -> None:
 
     with running([str(spanscope), "app"], cwd=cwd, env=dict(_env(), HOME=str(tmp_path))):
         pass  # healthy: the installed command started the dashboard
+
+
+def test_the_package_data_marks_core_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # PEP 561: without core/py.typed in the wheel, mypy ignores the installed package's hints
+    # ("missing library stubs or py.typed marker"); the slow install test finds it installed
+    from distutils.core import run_setup  # setuptools' own copy of distutils
+
+    from setuptools.command.build_py import build_py
+
+    monkeypatch.chdir(ROOT)
+    builder = build_py(run_setup(str(ROOT / "setup.py"), stop_after="init"))
+    builder.finalize_options()
+    files = {f"{package}/{name}" for package, _, _, names in builder.data_files
+             for name in names}  # the package data the wheel is built with
+    assert "core/py.typed" in files and (ROOT / "core" / "py.typed").is_file()

@@ -192,6 +192,44 @@ def test_a_plugin_format_is_detected_and_offered_on_the_dashboards_data_page(
     assert [(s.role, s.span_count()) for s in ws.sets.values()] == [("gold", 3)]
 
 
+@pytest.mark.parametrize("hash_format", [False, True], ids=["detected", "hash-format"])
+def test_a_plugin_format_given_with_data_is_read_as_the_server_starts(
+        installed: dict[str, list[EntryPoint]], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, hash_format: bool) -> None:
+    """``spanscope app --data gold=gold.toytsv`` (and ``...#format=toy-tsv``): the early read
+    of ``ui.cli_data`` starts before any page has loaded the plugins' formats, yet reads the
+    files, and the Data page shows the sets, not a refusal."""
+    _toy(installed)
+    from streamlit.testing.v1 import AppTest
+
+    from core.cli.launch import DATA_ENV
+    from ui import cli_data, state
+
+    files = {"gold": "a\t0\t4\tX\na\t10\t30\tY\nb\t2\t5\tX\n", "system": "a\t0\t4\tX\n"}
+    data = []
+    for role, text in files.items():
+        path = tmp_path / f"{role}.toytsv"
+        path.write_text(text, encoding="utf-8")
+        data.append({"role": role, "path": str(path),
+                     "format": "toy-tsv" if hash_format else None})
+    monkeypatch.setenv(DATA_ENV, json.dumps(data))
+    assert "toy-tsv" not in FORMATS  # nothing has loaded the plugins yet
+    reader = cli_data.read_early()
+    assert reader is not None
+    reader.join(60)
+    ws = cli_data.cli_workspace()
+    assert ws is not None and all(r.ok for r in ws.reports), [r.error for r in ws.reports]
+    assert [(s.role, s.span_count()) for s in ws.sets.values()] == [("gold", 3), ("system", 1)]
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.session_state[state.K_SOURCE] == cli_data.SOURCE
+    assert not any("refused" in str(w.value) for w in at.warning), [w.value for w in at.warning]
+
+
 def test_a_broken_plugin_is_named_on_the_dashboards_data_page(
         installed: dict[str, list[EntryPoint]]) -> None:
     installed[plugins.METRICS_GROUP] = _points(plugins.METRICS_GROUP,

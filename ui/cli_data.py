@@ -44,6 +44,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from core.formats import ReadOptions, module, read_file_with_companions, read_folder
 from core.model import ROLES, Role
 from core.model.errors import Diagnostic
+from core.plugins import load_formats
 from ui import file_reports, state, text_policy
 from ui.parsing import guarded_load
 
@@ -166,7 +167,9 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
                  formats: Mapping[str, str] | None = None) -> list[state.FileReport]:
     """Parse every input of ``args`` into a file report (a bad file becomes its error), each in
     the format ``formats`` gives its path (the Data page's choice), else its value's
-    (``#format=``), else the one detected."""
+    (``#format=``), else the one detected; installed plugins' formats too, loaded first here
+    because :func:`read_early` reads before any page has loaded them (``core/plugins.py``)."""
+    load_formats()
     reports: list[state.FileReport] = []
     inputs = [(*one, arg.format) for arg in args for one in _named_inputs((arg,), annotators)]
     for path, role, is_folder, name, fmt in inputs:

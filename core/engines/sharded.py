@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.formats import Loaded, ReadOptions, load_path
+from core.formats import Loaded, ReadOptions, load_files, load_path, read_file_with_companions
 from core.model import AnnotationSet, Span, bounds
 from core.model import texts as same_texts
 from core.model.bounds import Policy
@@ -205,6 +205,12 @@ class ShardOutcome:
     """Predictions matched to the gold by their text: the digest of each gold text one was moved
     onto (:func:`_digest`) -> that gold document (the client checks it is once in the gold)."""
     text_counts: dict[str, int] = field(default_factory=dict)
+    gold_warnings: int = 0
+    """How many of :attr:`warnings`, the first ones, are the gold's (the client lists every
+    shard's gold warnings before the predictions', as one machine does)."""
+    disjoint: bool = False
+    """The metric warned that no predicted label of the shard occurs in its gold (a shard's
+    warning, not the corpus's: :func:`score_sharded` warns once for the whole corpus)."""
     """:func:`count_gold_texts`: how many gold documents of the shard hold each asked text."""
 
 
@@ -286,10 +292,11 @@ def _load_gold(job: ScoreJob) -> Loaded:
 
 def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
                ) -> tuple[AnnotationSet, AnnotationSet, dict[str, object],
-                          list[Diagnostic | str]]:
+                          list[Diagnostic | str], int]:
     """Read one shard pair as :func:`core.cli.loading.load_span_inputs` reads GOLD and PRED
     (same readers, policy, label list, hooks), with the label list fixed by the client; the
-    gold texts that predictions were moved onto by their text go to ``matched``."""
+    gold texts that predictions were moved onto by their text go to ``matched``. Last: how many
+    of the warnings, the first ones, are the gold's."""
     from core.engines.inputs import check_pair, matched_to_gold, pred_read_options
     from core.metrics import registry
     from core.plugins import load_formats
@@ -334,7 +341,7 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
     options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
                "fragments_only": job.fragments_only or None, "labels": labels,
                "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}
-    return gold, pred, metric.keywords(**options), warnings
+    return gold, pred, metric.keywords(**options), warnings, len(gold_loaded.diagnostics)
 
 
 def score_shard(job: ScoreJob) -> ShardOutcome:
@@ -342,16 +349,22 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
     out = ShardOutcome(job.gold)
     started = time.perf_counter()
     try:
-        gold, pred, keywords, warnings = _load_pair(job, out.matched)
+        gold, pred, keywords, warnings, gold_warnings = _load_pair(job, out.matched)
         from core.metrics import registry
 
         metric = registry.get(job.metric)
         totals = metric.statistics(gold, pred, per_document=job.per_document, **keywords)
         out.used_labels = sorted({*gold.labels(), *pred.labels()})
-        warnings.extend(str(w) for w in totals.warnings)
+        from core.metrics.martino import DISJOINT_LABELS
+
+        # A shard's labels may be disjoint where the corpus's are not: the client warns once,
+        # from every shard's labels (score_sharded)
+        out.disjoint = any(DISJOINT_LABELS in str(w) for w in totals.warnings)
+        warnings.extend(str(w) for w in totals.warnings if DISJOINT_LABELS not in str(w))
         totals.warnings = []  # sent once, in out.warnings
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)
+        out.gold_warnings = min(gold_warnings, len(out.warnings))
         out.documents = list(totals.documents)
         if metric.default_labels is not None:
             out.labels = (metric.label_view(gold), metric.label_view(pred))
@@ -544,9 +557,21 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
             for o, job in zip(outcomes, jobs, strict=True):
                 for lab in o.labels[1]:
                     check_label(lab, chosen, job.pred, field="label")
-    for o in outcomes:
-        warnings.extend(o.warnings)
+    for o in outcomes:  # the gold's warnings first, then the predictions', as on one machine
+        warnings.extend(o.warnings[:o.gold_warnings])
         counts.update(o.warning_counts)
+    for o in outcomes:
+        warnings.extend(o.warnings[o.gold_warnings:])
+    if chosen is None and any(o.disjoint for o in outcomes):
+        from core.metrics.martino import disjoint_labels
+
+        # the single machine's warning, from the labels of the whole corpus
+        sides = [AnnotationSet(Path(str(path)).name, {"": tuple(Span(0, 1, x) for x in sorted(
+                     {lab for o in outcomes for lab in o.labels[k]}))})
+                 for k, path in enumerate((gold, pred))]
+        why = disjoint_labels(*sides)
+        warnings.extend(why)
+        counts.update(warning_kind(w) for w in why)
     _check_documents(outcomes)
     _check_matched_texts(client, jobs, outcomes)
     totals = entry.combine([o.stats for o in outcomes], labels=chosen)
@@ -640,8 +665,12 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
         owner: dict[str, str] = {}
         carried: list[str] = []
         for path, name in zip(job.files, job.names, strict=True):
-            loaded = load_path(path, fmt=job.fmt,
-                               options=replace(job.options, beyond_text=job.beyond_text))
+            # Named as the default engine names the whole folder (load_path of the folder): a
+            # shard without a `set` column holds one set called after its folder, never after
+            # the shard's file (docs/scale.md), so one annotator's shards stay one annotator.
+            loaded = load_files(read_file_with_companions(Path(path)), fmt=job.fmt,
+                                name=str(Path(path).parent),
+                                options=replace(job.options, beyond_text=job.beyond_text))
             if loaded.assumed_extents is not None:
                 assumed[path] = loaded.assumed_extents
             # one id, one text, as load_annotator_sets (core.model.texts)
@@ -696,8 +725,9 @@ def finish_char(parts: Sequence[CharCounts], *, label: str | None = None
     from core.metrics.agreement.measures import char_pair_values
 
     annotators = list(dict.fromkeys(a for p in parts for a in p.annotators))
-    if len(annotators) < 2:
-        raise InputError(f"agreement needs at least two annotators; got {len(annotators)}")
+    if len(annotators) < 2:  # the words of the default engine (core.cli.loading)
+        raise InputError(f"agreement needs at least two annotation sets; the input holds "
+                         f"{len(annotators)} ({', '.join(annotators) or 'none'})")
     labels = [label] if label is not None else sorted({x for p in parts for x in p.labels})
     kappas = {}
     jaccards = {}

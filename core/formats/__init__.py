@@ -39,7 +39,7 @@ from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, FormatError
+from core.model.errors import Diagnostic, FormatError, MissingFileError, check_choice
 
 FORMATS: dict[str, str] = {
     "semeval2021": "core.formats.semeval2021",
@@ -317,6 +317,8 @@ def load_files(
 ) -> Loaded:
     """Read one input given as ``{relative path: bytes}`` (one file, or a folder's files)."""
     source = name or (next(iter(files)) if len(files) == 1 else "<folder>")
+    if fmt is not None:  # the parameter is named, as scikit-learn names it (core.model.errors)
+        check_choice("fmt", "load_path", fmt, sorted(FORMATS))
     files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
     options = options or ReadOptions()
@@ -337,7 +339,16 @@ def load_files(
 def load_path(
     path: str | Path, *, fmt: str | None = None, options: ReadOptions | None = None
 ) -> Loaded:
-    """Read a file or a folder from disk."""
+    """Read a file or a folder from disk: its format ``fmt`` (one of :data:`FORMATS`; None:
+    detected from the names and first bytes), read with ``options`` (:class:`ReadOptions`; the
+    role, ``beyond_text`` for spans past their text, ...).
+
+    Returns a :class:`Loaded`: ``.set`` (the one annotation set), ``.sets``, ``.texts`` and
+    ``.diagnostics`` (the warnings). Raises :class:`~core.model.errors.MissingFileError` (also
+    a ``FileNotFoundError``) when ``path`` names nothing, :class:`~core.model.errors.FormatError`
+    naming file, line and field when the input cannot be read, and
+    :class:`~core.model.errors.ParameterError` when ``fmt`` is no format (all ``ValueError``
+    too). ``docs/python-api.md``, "Reading files, and the errors you may meet"."""
     p = Path(path)
     if p.is_dir():
         files = read_folder(p)
@@ -345,7 +356,7 @@ def load_path(
             raise FormatError(str(p), "the folder holds no files")
         return load_files(files, fmt=fmt, name=str(p), options=options)
     if not p.exists():
-        raise FormatError(str(p), "no such file or folder")
+        raise MissingFileError(str(p))  # also a FileNotFoundError (core.model.errors)
     return load_files(read_file_with_companions(p), fmt=fmt, name=str(p), options=options)
 
 

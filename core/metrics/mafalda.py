@@ -110,7 +110,7 @@ from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ra
 from core.metrics.mafalda_order import warnings as order_warnings
 from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
-from core.model.docsets import check_same_documents
+from core.model.docsets import check_same_documents, check_sets
 from core.model.errors import InputError, check_choice
 from core.model.taxonomy import Taxonomy, mafalda
 
@@ -143,6 +143,12 @@ def _ratio(inter: int, length: int) -> float:
     return inter / length if length > 0 else 0.0
 
 
+def _place(aset: AnnotationSet) -> str:
+    """Where a label outside the taxonomy was found, for the error (the file is the caller's:
+    the command line checks the labels first, naming the file)."""
+    return f"the {aset.role} set {aset.name!r}"
+
+
 def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | None],
            tax: Taxonomy, level: int, order: Mapping[str, Sequence[Interval]] | None = None,
            zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None = None,
@@ -156,12 +162,14 @@ def _texts(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[str, str | N
 
     def project_pred(label: str) -> int:
         if label not in pred_code:
-            pred_code[label] = tax.project(0 if label == NOTHING else tax.code(label), level)
+            pred_code[label] = tax.project(
+                0 if label == NOTHING else tax.code(label, file=_place(pred)), level)
         return pred_code[label]
 
     def project_gold(label: str) -> int:
         if label not in gold_code:
-            code = 0 if label == NOTHING else tax.code(label, allow_unknown=False)
+            code = 0 if label == NOTHING else tax.code(label, file=_place(gold),
+                                                     allow_unknown=False)
             gold_code[label] = (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
         return gold_code[label]
 
@@ -729,10 +737,11 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
     n_classes = tax.n_classes[level]
 
     def project_pred(label: str) -> int:
-        return tax.project(0 if label == NOTHING else tax.code(label), level)
+        return tax.project(0 if label == NOTHING else tax.code(label, file=_place(pred)), level)
 
     def project_gold(label: str) -> int:
-        code = 0 if label == NOTHING else tax.code(label, allow_unknown=False)
+        code = 0 if label == NOTHING else tax.code(label, file=_place(gold),
+                                                     allow_unknown=False)
         return (0 if code == 0 else 1) if level == 0 else tax.project(code, level)
 
     g_labels: dict[str, int] = {}
@@ -1015,6 +1024,7 @@ def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,
                         Mapping[str, Sequence[tuple[int, str]]] | None]:
     """The checks both scorers make, and what they read from the options: the taxonomy, the
     gold's file order (``metrics-py`` and ``repo-head`` only) and the zero-length spans."""
+    check_sets("mafalda.score", gold, pred)
     check_choice("variant", "mafalda", variant, VARIANTS)
     check_choice("level", "mafalda", level, LEVELS)
     check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")

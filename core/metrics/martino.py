@@ -119,7 +119,7 @@ from core.metrics.tc_order import (
     rows_of_set,
 )
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
-from core.model.docsets import check_same_documents
+from core.model.docsets import check_same_documents, check_sets
 from core.model.errors import InputError, ParameterError, check_choice
 from core.model.techniques import official_list
 
@@ -431,6 +431,8 @@ def _prepare(
         allowed = set(official)
         for aset in (pred, gold):
             _check_labels(aset, allowed, len(official))
+    elif not ignore_labels:
+        warnings.extend(disjoint_labels(gold, pred))
     documents = list(gold.doc_ids)
     if variant == "semeval2021":
         # Same documents on both sides (checked above) and nothing merged: the sets' own tables.
@@ -609,6 +611,7 @@ def score(
     >>> round(r.precision, 3), round(r.recall, 3), round(r.f1, 3)
     (1.0, 0.25, 0.4)
     """
+    check_sets("martino.score", gold, pred)
     check_choice("match", "martino", match, MATCHES)
     if is_tc(variant):
         if match != "sum":
@@ -937,6 +940,36 @@ def explain(
 def _row_start(row: Contribution) -> int:
     span = row.pred if row.pred is not None else row.gold
     return span.start if span is not None else 0
+
+
+def _used_labels(aset: AnnotationSet) -> set[str]:
+    """The labels of at least one span (counted, not sorted: issue 29, target 1)."""
+    table = aset.table
+    counts = np.bincount(table.label, minlength=len(table.labels))
+    return {table.labels[k] for k in np.flatnonzero(counts).tolist()}
+
+
+DISJOINT_LABELS = "no predicted label occurs in"
+"""The words of the warning of :func:`disjoint_labels` (a shard's is left out, and the corpus's
+given once: ``core.engines.sharded``)."""
+
+
+def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
+    """The warning for predictions none of whose labels the gold uses (scored without a
+    technique list, only a same-label pair counts: F1 is 0 whatever the offsets); none when
+    they share one, or a side has no span. The command line's technique list refuses such a
+    label instead (:func:`default_labels`)."""
+    g, p = _used_labels(gold), _used_labels(pred)
+    if not g or not p or g & p:
+        return []
+
+    def shown(labels: set[str]) -> str:
+        first = sorted(labels)
+        return ", ".join(repr(x) for x in first[:5]) + ("…" if len(first) > 5 else "")
+
+    return [f"{pred.name}: {DISJOINT_LABELS} {gold.name} ({pred.name}: {shown(p)}; "
+            f"{gold.name}: {shown(g)}); only spans of the same label match, so nothing is "
+            "matched (check the label names, or pass labels=[...] to have them checked)"]
 
 
 def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None, list[str]]:

@@ -9,6 +9,7 @@ denominator) but crash on an article that is not in the gold. Here both cases ar
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Literal
 
@@ -59,3 +60,28 @@ def check_same_documents(
         raise InputError(
             f"{pred_name} and {gold_name} must cover the same documents: " + "; ".join(parts)
         )
+
+
+def check_sets(owner: str, gold: object, pred: object) -> None:
+    """Raise ``TypeError`` unless ``gold`` and ``pred`` are annotation sets, naming the
+    parameter (a path is read with :func:`core.formats.load_path` first).
+
+    >>> check_sets("martino.score", "gold.json", "pred.json")
+    Traceback (most recent call last):
+    ...
+    TypeError: The 'gold' parameter of martino.score must be an AnnotationSet. Got str \
+'gold.json' instead; read a file first: core.formats.load_path('gold.json').set
+    """
+    from core.model.sets import AnnotationSet
+
+    for param, value in (("gold", gold), ("pred", pred)):
+        if not isinstance(value, AnnotationSet):
+            hint = (f"; read a file first: core.formats.load_path({str(value)!r}).set"
+                    if isinstance(value, str | os.PathLike) else "")
+            raise TypeError(f"The {param!r} parameter of {owner} must be an AnnotationSet. Got "
+                            f"{type(value).__name__} {_short(value)} instead{hint}")
+
+
+def _short(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."

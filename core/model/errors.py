@@ -13,6 +13,7 @@ carried next to the data so that nothing is dropped silently.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import heapq
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -152,8 +153,27 @@ def expand_diagnostics(diagnostics: Sequence[Diagnostic]) -> Iterator[Diagnostic
         yield d
 
 
-class SpanScopeError(Exception):
-    """Base class of the errors that mean "the input is invalid" (exit status 1)."""
+PYTHON_BEYOND_TEXT = ("from Python: read with core.formats.ReadOptions(beyond_text='clip') to "
+                      "clip them to the text, or beyond_text='official' to score them as the "
+                      "official scorers do")
+"""The note a spans-past-the-text error carries for a Python user: its message names the command
+line's ``--clip-spans`` and ``--beyond-text`` (what the command line and its golden outputs
+show), the note the reader option that does the same."""
+
+
+class SpanScopeError(ValueError):
+    """Base class of the errors that mean "the input is invalid" (exit status 1).
+
+    Also a ``ValueError``, as :class:`ParameterError` is: Python code that catches the standard
+    exception for a bad value catches these too. A message that tells a command-line user to
+    pass ``--clip-spans`` carries a note (shown under a traceback) naming the reader option
+    instead (:data:`PYTHON_BEYOND_TEXT`).
+    """
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        if args and isinstance(args[0], str) and "--clip-spans" in args[0]:
+            self.add_note(PYTHON_BEYOND_TEXT)
 
 
 class FormatError(SpanScopeError):
@@ -186,6 +206,29 @@ class FormatError(SpanScopeError):
 
 class InputError(SpanScopeError):
     """Inputs that are each valid but cannot be scored together (e.g. different document sets)."""
+
+
+class MissingFileError(FormatError, FileNotFoundError):
+    """A path that names no file or folder: a :class:`FormatError` (shown as every unreadable
+    input is) and a ``FileNotFoundError`` (``errno`` ENOENT, ``filename``), so that Python code
+    catching ``OSError`` for a missing file catches it.
+
+    >>> err = MissingFileError("nope.json")
+    >>> str(err), err.errno == errno.ENOENT, err.filename, isinstance(err, OSError)
+    ('nope.json: no such file or folder', True, 'nope.json', True)
+    """
+
+    def __init__(self, file: str) -> None:
+        super().__init__(file, "no such file or folder")
+        self.errno = errno.ENOENT
+        self.strerror = "no such file or folder"
+        self.filename = file
+
+    def __str__(self) -> str:  # the diagnostic's words, not OSError's "[Errno 2] ..."
+        return str(self.diagnostic)
+
+    def __reduce__(self) -> tuple[type[MissingFileError], tuple[str]]:
+        return (type(self), (self.file,))
 
 
 def format_ids(ids: object, limit: int = 5) -> str:

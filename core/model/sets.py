@@ -11,9 +11,13 @@ two gold spans (as in the SemEval-2021 scorer).
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover - pandas is imported only when a frame is asked for
     import pandas as pd
@@ -148,7 +152,9 @@ class AnnotationSet:
 
         ``documents`` lists documents to include even when they have no row (a document
         annotated with nothing); rows of other documents are kept too. A bad value raises a
-        ``ValueError`` naming the row.
+        ``ValueError`` naming the row and the column: an offset that is no integer (``1.5``,
+        NaN; an integral float such as ``3.0`` is read as ``3``), a missing label or document
+        id (None, NaN), ``end`` not after ``start``.
 
         >>> import pandas as pd
         >>> df = pd.DataFrame({"document": ["d1", "d1"], "start": [5, 0], "end": [9, 4],
@@ -165,13 +171,52 @@ class AnnotationSet:
         spans: dict[str, list[Span]] = {str(d): [] for d in documents or ()}
         for i, (doc, start, end, label) in enumerate(
                 frame[list(FRAME_COLUMNS)].itertuples(index=False, name=None)):
+            # the common row (strings and Python integers) is checked without a call
+            if type(doc) is not str and _missing(doc):
+                raise ValueError(f"row {i} of the frame, column 'document': the document id is "
+                                 f"missing (got {doc!r})")
+            if type(label) is not str and _missing(label):  # never the label 'None' or 'nan'
+                raise ValueError(f"row {i} of the frame (document {str(doc)!r}), column "
+                                 f"'label': the label is missing (got {label!r})")
+            if type(start) is int and type(end) is int:
+                first, last = start, end
+            else:
+                where = f"row {i} of the frame (document {str(doc)!r})"
+                first, last = _offset(start, "start", where), _offset(end, "end", where)
             try:
-                span = Span(int(start), int(end), str(label))
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"row {i} of the frame (document {doc!r}): {exc}") from None
+                span = Span(first, last, str(label))
+            except ValueError as exc:
+                raise ValueError(f"row {i} of the frame (document {str(doc)!r}): {exc}") from None
             spans.setdefault(str(doc), []).append(span)
         return cls(name, {d: tuple(sorted(v)) for d, v in spans.items()}, role, alternatives)
 
+
+def _missing(value: object) -> bool:
+    """None, NaN, ``pd.NA`` or ``NaT``: a cell of a frame that holds nothing."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # NaN and NaT are not equal to themselves
+    except TypeError:  # pd.NA: its comparisons are NA, which is neither true nor false
+        return True
+
+
+def _offset(value: object, column: str, where: str) -> int:
+    """The integer a frame's offset cell stands for: an integer (Python's or NumPy's), an
+    integral float (``3.0``: pandas stores an integer column with a gap as floats) or a string
+    of digits; anything else (``1.5``, NaN, a bool, a word) is refused, never truncated."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        number = float(value)
+        if math.isfinite(number) and number.is_integer():
+            return int(number)
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    raise ValueError(f"{where}, column {column!r}: expected an integer offset, got {value!r}")
 
 
 @dataclass

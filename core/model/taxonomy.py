@@ -116,6 +116,8 @@ def _build(data: dict[str, Any], source: str) -> Taxonomy:
         unknown_l1 = max(level1_names) + 1
         level1_of[unknown_code] = unknown_l1
         level1_names[unknown_l1] = unknown
+    except FormatError:  # already names the field (a FormatError is a ValueError too)
+        raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # AttributeError: a value of another JSON type than expected (a list for an object)
         raise FormatError(source, f"expected a taxonomy object with 'level1' groups of "
