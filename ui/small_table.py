@@ -22,13 +22,10 @@ from ui.escape import md
 SMALL_TABLE_ROWS = 12
 """Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
 
-SMALL_TABLE_COLUMNS = 12
-"""Up to this many columns :func:`small_table` draws a Markdown table. The systems' scores
-without their intervals (system, role, P/R/F1 of both span metrics, the four text-level
-scores: 12 columns, above 10,000 documents until the intervals are asked for) fit a wide page
-as Markdown, headers on one line; a wider one (with the intervals, an error column: up to 20)
-stays a data grid: as Markdown its headers wrap word by word and it scrolls sideways, harder to
-read for the few milliseconds it would save (docs/performance.md, issue 29, tenth pass)."""
+SMALL_TABLE_COLUMNS = 10
+"""Up to this many columns :func:`small_table` draws a Markdown table. A wider one (the
+systems' scores: up to 20 columns) stays a data grid: as Markdown its headers wrap word by word
+and it scrolls sideways, harder to read for the few milliseconds it would save."""
 
 
 def small_table(df: pd.DataFrame, *, key: str, mark: bool = False) -> None:

@@ -250,8 +250,7 @@ def test_on_a_large_corpus_the_intervals_wait_for_their_toggle(make_app, frame,
     shown_f1 = table.set_index("system")["DSM F1"]
     at.toggle(key=scores_ui.K_INTERVALS).set_value(True).run()
     after = frame(at, "system", "DSM F1 low").set_index("system")
-    # the scores stay what they were (the Markdown table without intervals shows four decimals)
-    assert after["DSM F1"].to_dict() == pytest.approx(shown_f1.to_dict(), abs=SHOWN)
+    assert after["DSM F1"].to_dict() == shown_f1.to_dict()  # the scores stay what they were
     assert any("F1(" in m.value for m in at.markdown)
 
 
@@ -356,9 +355,6 @@ def test_on_a_large_corpus_the_resamples_and_seed_wait_with_the_intervals(make_a
     at = make_app("pages/scores.py", data="sample")
     assert not at.exception, [e.value for e in at.exception]
     assert not [w for w in at.number_input if w.key in (state.K_BOOT_N, state.K_SEED)]
-    # the systems' 12 columns without intervals are a Markdown table, with them a grid
-    assert not [d for d in at.dataframe if "DSM F1" in d.value.columns]
-    assert [t for t in tables(at) if "DSM F1" in t.columns]
     at.session_state[scores_ui.K_PAPER_OPEN] = True  # open "Table for a paper"
     at.run()
     at.number_input(key=state.K_BOOT_N).set_value(200).run()
@@ -368,7 +364,6 @@ def test_on_a_large_corpus_the_resamples_and_seed_wait_with_the_intervals(make_a
     assert not at.exception, [e.value for e in at.exception]
     inputs = [w for w in at.number_input if w.key in (state.K_BOOT_N, state.K_SEED)]
     assert [w.value for w in inputs] == [200, 0]  # now at the top, once, as they were set
-    assert [d for d in at.dataframe if "DSM F1 low" in d.value.columns]
     assert any("200 resamples" in c.value for c in at.caption)  # the systems table's note
 
 
