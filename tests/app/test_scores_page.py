@@ -377,4 +377,8 @@ def test_up_to_twelve_labels_the_per_label_table_is_markdown(make_app) -> None:
     assert not [d for d in at.dataframe if "label" in d.value.columns]
     per_label = [t for t in tables(at) if list(t.columns[:4]) == ["label", "P", "R", "F1"]]
     assert len(per_label) == 1 and len(per_label[0]) <= SMALL_TABLE_ROWS
-    assert [c.value for c in at.caption if c.value.startswith("P ")][0].count("F1") == 1
+    at.radio(key=state.K_METRIC).set_value("mafalda").run()  # a metric with a taxonomy
+    assert not at.exception, [e.value for e in at.exception]
+    overall = next(c.value for c in at.caption if c.value.startswith("P "))
+    assert "\n\nTaxonomy" in overall  # one element: the scores, then the taxonomy note
+    assert not [c for c in at.caption if c.value.startswith("Taxonomy")]
