@@ -98,7 +98,9 @@ def make_corpus(folder: Path, n_docs: int, n_spans: int, seed: int = 0) -> None:
         (folder / f"{name}.json").write_text(json.dumps(out), encoding="utf-8")
 
 
-NAV = (("Scores", '[data-testid="stDataFrame"]'),
+NAV = (# The per-label table: a data grid before the tenth pass; since, up to 12 labels, a
+       # Markdown table (ui.small_table.small_table) in the container of the grid's key.
+       ("Scores", '[data-testid="stDataFrame"], .st-key-per_label_table'),
        # The Files table, a data grid before the eighth pass; since, a table of a few rows is
        # drawn as Markdown (ui.small_table.small_table) and the Sets table, later on the page, is
        # waited for.

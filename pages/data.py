@@ -5,10 +5,9 @@ import streamlit as st
 from ui import current, data
 
 st.title("📂 Data")
-st.caption("Load gold, system and annotator files; every page then works on them.")
+data.page_caption()  # and which file keeps the decisions
 data.plugin_notice()
 cli_ws = data.cli_notice()
-data.store_note()
 data.upload_files()
 upload_ws = data.choose_source(cli_ws)
 ws = current.workspace()

@@ -33,6 +33,8 @@ K_LABELS_TAB = "labels_tab"  # the open tab of "Spans per label and set" (table,
 K_LABELS_LIST = "labels_list"  # the expander of "Spans per label and set" (lazy)
 K_DIAG_LIST = "diag_list"  # the expander of the errors and warnings' table (lazy)
 TAB_TABLE, TAB_CHART = "📋 Table", "📊 Chart"
+COVERED = "✅ Every set covers every document."
+"""What the summary says when no set misses a document (the sign and the words: two cues)."""
 
 UPLOAD_HELP = (
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
@@ -71,13 +73,23 @@ def cli_notice() -> Workspace | None:
     return cli_ws
 
 
-def store_note() -> None:
+PAGE_CAPTION = "Load gold, system and annotator files; every page then works on them."
+"""The page's first line, under its title."""
+
+
+def store_note() -> str:
     """Which store file keeps Curation's decisions and live classes (``core.store.where``: the
     default depends on how the app was started, docs/dashboard.md)."""
     from core.store import store_path, where
 
-    st.caption(f"💾 Curation decisions and live classes are saved in {md(where(store_path()))}; "
-               "`spanscope app --store PATH` chooses the file.")
+    return (f"💾 Curation decisions and live classes are saved in {md(where(store_path()))}; "
+            "`spanscope app --store PATH` chooses the file.")
+
+
+def page_caption() -> None:
+    """The page's caption and the store note, one element (each element is mounted again on
+    every visit of the page: docs/performance.md, issue 29)."""
+    st.caption(f"{PAGE_CAPTION}\n\n{store_note()}")
 
 
 def upload_files() -> None:
@@ -230,14 +242,14 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
         with shown:
             spans_per_label(ws, labels)
 
-    st.markdown("**Documents missing from a set**")
     missing = tables["missing"]
     if len(missing):
+        st.markdown("**Documents missing from a set**")
         st.dataframe(paginate(missing, key="missing_page"), hide_index=True,
                      key="missing_table", placeholder="—")
         download_buttons(missing, "missing_documents", key="dl_missing")
-    else:
-        st.success("Every set covers every document.", icon="✅")
+    else:  # one element, not a heading and an alert (each is mounted again on every visit)
+        st.markdown(f"**Documents missing from a set**: none. {COVERED}")
 
 
 def spans_per_label(ws: Workspace, labels: pd.DataFrame) -> None:

@@ -104,19 +104,35 @@ def setup(ws: Workspace) -> Setup:
     if not systems:
         st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
         st.stop()
-    b1, b2, _spacer = st.columns([1, 1, 2])
-    n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
-                             key=state.K_BOOT_N, persist_state="session")
-    seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
-                           persist_state="session")
     n_docs = len(state.doc_id_set(ws.key, ws))
     intervals = n_docs <= BOOTSTRAP_AUTO_DOCS or st.toggle(
         f"Bootstrap 95% intervals over all {n_docs:,} documents", key=K_INTERVALS,
         persist_state="session",
         help=f"Off by default above {BOOTSTRAP_AUTO_DOCS:,} documents: each metric and system "
-        "resamples every document as many times as the resamples above, which takes seconds "
-        "here. On: the systems table gets F1 low/high and the paired comparison its interval.")
-    return Setup(ref, variants, int(level), systems, int(n_boot), int(seed), intervals)
+        "resamples every document as many times as the resamples below, which takes seconds "
+        "here. On: the systems table gets F1 low/high and the paired comparison its interval; "
+        "the resamples and the seed are set below it (and in the table for a paper).")
+    # The resamples and seed only where they act: with the intervals (always up to
+    # BOOTSTRAP_AUTO_DOCS documents), else in the paper table's expander (bootstrap_inputs);
+    # two inputs fewer on a large corpus's every visit (docs/performance.md, issue 29).
+    n_boot, seed = bootstrap_inputs() if intervals else _bootstrap_values()
+    return Setup(ref, variants, int(level), systems, n_boot, seed, intervals)
+
+
+def bootstrap_inputs() -> tuple[int, int]:
+    """The bootstrap's resamples and seed (session-wide, shared with other pages)."""
+    b1, b2, _spacer = st.columns([1, 1, 2])
+    n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
+                             key=state.K_BOOT_N, persist_state="session")
+    seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
+                           persist_state="session")
+    return int(n_boot), int(seed)
+
+
+def _bootstrap_values() -> tuple[int, int]:
+    """The resamples and seed as the session holds them, their inputs not drawn."""
+    return (int(st.session_state.get(state.K_BOOT_N, state.DEFAULTS[state.K_BOOT_N])),
+            int(st.session_state.get(state.K_SEED, state.DEFAULTS[state.K_SEED])))
 
 
 def shared_documents(ws: Workspace, s: Setup) -> Workspace:
@@ -362,6 +378,9 @@ def paper_table(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
     if not box.open:
         return
     with box:
+        if not s.intervals:  # the resamples and seed are drawn here, not at the page's top
+            n_boot, seed = bootstrap_inputs()
+            s = dataclasses.replace(s, n_boot=n_boot, seed=seed)
         _paper_table_widgets(ws, s, overview)
 
 
@@ -412,8 +431,9 @@ def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -
                    if result.raw is not None and not result.raw.pooled else
                    f"No label has a score under {d.named}.")
         return
-    st.dataframe(above_one.mark(per_label), hide_index=True, key="per_label_table",
-                 placeholder="—")
+    # Up to 12 labels a Markdown table (its bold tinted cells and "above 1" column), a grid
+    # beyond: a grid costs the browser some 20 ms on every visit (docs/performance.md).
+    small_table(per_label, key="per_label_table", mark=True)
     above_one.note(per_label, key="per_label")
     download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label",
                      settings=download_settings(ws, s, [d.system], metric=d.metric))
@@ -468,9 +488,10 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
         st.error(f"{d.named} cannot score {md(system)} against {md(s.ref)}: "
                  f"{md(result.error)}", icon="❌")
         return d
-    st.caption(results.overall_caption(result))
-    if "taxonomy" in entry.options:
-        st.caption(taxonomy_note(ws.key, ws, s.ref, (system,)))
+    # One caption element, not two (each element is mounted again on every visit)
+    st.caption(results.overall_caption(result) + (
+        f"\n\n{taxonomy_note(ws.key, ws, s.ref, (system,))}"
+        if "taxonomy" in entry.options else ""))
     # Lazy tabs: only the open one runs. The per-document table of 100,000 documents (every
     # row built, then sorted) cost most of the page's first visit while the per-label tab
     # was the one shown, and the per-label chart, which repeats the per-label table, costs

@@ -18,6 +18,7 @@ from ui.escape import md
 K_RENAME_SET = "rename_set"  # Data page: the set to rename
 K_RENAME_TO = "rename_to"  # Data page: its new name
 K_RENAME_ERROR = "rename_error"  # session: why the last rename was refused
+K_RENAME_OPEN = "rename_open"  # Data page: the control's expander (lazy)
 
 
 def _apply(loaded_key: str, ws: state.Workspace) -> None:
@@ -65,7 +66,15 @@ def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
         return
     if st.session_state.get(K_RENAME_SET) not in (None, *names):
         del st.session_state[K_RENAME_SET]
-    with st.expander("✏️ Rename a set", expanded=bool(st.session_state.get(K_RENAME_ERROR))):
+    from ui.widgets import lazy_expander  # ui.widgets imports this module
+
+    # Lazy: closed, its picker, box, buttons and captions are not drawn (five elements the
+    # browser mounted on every visit of the Data page, hidden; docs/performance.md, issue 29)
+    box = lazy_expander("✏️ Rename a set", key=K_RENAME_OPEN,
+                        opened=bool(st.session_state.get(K_RENAME_ERROR)))
+    if box.open is False:
+        return
+    with box:
         st.caption("The new name shows on every page (and in downloads) for this session. "
                    "From the command line: `spanscope app --data NAME:ROLE=PATH`.")
         c1, c2, c3 = st.columns([3, 3, 1], vertical_alignment="bottom")

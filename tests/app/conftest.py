@@ -195,3 +195,15 @@ def annotator_tiles(at: AppTest) -> dict[str, tuple[str, str, list[str]]]:
                                              html.unescape(help_.group(1)),
                                              [html.unescape(n) for n in notes])
     return out
+
+
+def open_rename(at: AppTest) -> AppTest:
+    """Opens the Data page's lazy "Rename a set" expander (:func:`ui.widgets.lazy_expander`),
+    as a click does: closed, its widgets are not drawn."""
+    from ui import set_names
+
+    at.session_state[set_names.K_RENAME_OPEN] = True
+    at.session_state[f"{set_names.K_RENAME_OPEN}_kept"] = True  # what its on_change keeps
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at

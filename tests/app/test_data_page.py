@@ -149,3 +149,15 @@ def test_the_page_names_the_store_file_and_how_it_was_chosen(make_app, store: Pa
     at = make_app("pages/data.py")
     assert any(f"saved in {md('store.sqlite in the per-user data folder')}" in c.value
                for c in at.caption)
+
+
+def test_the_summary_says_in_one_line_that_no_set_misses_a_document(make_app, data_dir: Path
+                                                                     ) -> None:
+    """Issue 29, tenth pass: the heading and the ✅ sentence are one element (each element is
+    mounted again on every visit); the store note shares the page's caption."""
+    at = _upload(make_app, data_dir, "gold", "system_a")
+    said = [m.value for m in at.markdown if "Documents missing from a set" in m.value]
+    assert said == [f"**Documents missing from a set**: none. {data_ui.COVERED}"]
+    assert not at.success
+    assert at.caption[0].value.startswith(data_ui.PAGE_CAPTION)
+    assert "Curation decisions and live classes are saved in" in at.caption[0].value

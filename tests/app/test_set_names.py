@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.cli import launch
 from core.model.errors import SpanScopeError, UsageError
-from tests.app.conftest import app_on_workspace, tables
+from tests.app.conftest import app_on_workspace, open_rename, tables
 from ui import cli_data, set_names, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +79,7 @@ def _sample_app() -> AppTest:
 
 
 def _rename(at: AppTest, old: str, new: str) -> AppTest:
+    open_rename(at)
     at.selectbox(key=set_names.K_RENAME_SET).set_value(old)
     at.text_input(key=set_names.K_RENAME_TO).set_value(new)
     at.button(key="rename_set_button").click().run()
@@ -112,6 +113,25 @@ def test_a_name_another_set_has_is_refused_with_a_message() -> None:
         "Another set is named 'gold' already."]
     assert not any((at.session_state[state.K_SET_NAMES] or {}).values()) \
         if state.K_SET_NAMES in at.session_state else True
+
+
+def test_the_rename_control_draws_its_widgets_only_when_open() -> None:
+    """Issue 29, tenth pass: closed, "Rename a set" draws no picker, box or button (hidden
+    elements the browser mounted on every visit); a refused name keeps it open on a return,
+    its message in sight."""
+    at = _sample_app()
+    assert [e.proto.label for e in at.expander if "Rename" in e.proto.label] == [
+        "✏️ Rename a set"]
+    assert not [w for w in at.selectbox if w.key == set_names.K_RENAME_SET]
+    assert not [b for b in at.button if b.key == "rename_set_button"]
+    at = _rename(at, "annotator_1", "gold")
+    at.session_state[f"{set_names.K_RENAME_OPEN}_kept"] = False  # as if closed before
+    at.switch_page("pages/scores.py").run()
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "Another set is named 'gold' already."]
+    assert [w for w in at.selectbox if w.key == set_names.K_RENAME_SET]
 
 
 # ---- long names are never cut without a tooltip ------------------------------------------------
