@@ -111,9 +111,33 @@ def _start(seed: int, length: str) -> None:
 
 
 def student_link(code: str) -> str:
-    """The link students open: this server's address as the browser sees it, ``/learn?class=``."""
-    url = urlsplit(str(st.context.url or ""))
-    base = f"{url.scheme}://{url.netloc}" if url.scheme and url.netloc else ""
+    """The link students open: this server's address as the browser sees it, ``/learn?class=``
+    (:func:`link_from`)."""
+    return link_from(str(st.context.url or ""), code,
+                     str(st.get_option("server.baseUrlPath") or ""))
+
+
+def link_from(page_url: str, code: str, base_path: str = "") -> str:
+    """The students' link to class ``code`` made from ``page_url``, the Learn page's address
+    as the teacher's browser sees it (``st.context.url``): its scheme, host and path prefix are
+    kept, so behind a reverse proxy that serves the app under ``/spanscope``
+    (``--server.baseUrlPath spanscope``) the link is ``…/spanscope/learn?class=``. Without an
+    address (no browser), the path is ``base_path`` (``server.baseUrlPath``).
+
+    >>> link_from("https://uni.example/spanscope/learn", "abcdefgh")
+    'https://uni.example/spanscope/learn?class=abcdefgh'
+    >>> link_from("http://10.0.0.2:8501/learn", "abcdefgh")
+    'http://10.0.0.2:8501/learn?class=abcdefgh'
+    >>> link_from("", "abcdefgh", "spanscope/")
+    '/spanscope/learn?class=abcdefgh'
+    """
+    url = urlsplit(page_url)
+    if url.scheme and url.netloc:
+        prefix = url.path.rstrip("/")
+        prefix = prefix.rsplit("/", 1)[0] if prefix.endswith("/learn") else prefix
+        base = f"{url.scheme}://{url.netloc}{prefix}"
+    else:
+        base = "/" + base_path.strip("/") if base_path.strip("/") else ""
     return f"{base}/learn?{PARAM}={code}"
 
 

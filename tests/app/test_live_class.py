@@ -208,3 +208,27 @@ def test_nobody_takes_a_students_place_without_their_address(make_app, store: Pa
     assert any(f"Join class {live_class.spaced(code)}" in s.value for s in forged.subheader)
     assert live_class.STUDENT_PARAM not in _params(forged)
     assert forged.error and "not in this class" in forged.error[0].value
+
+
+@pytest.mark.parametrize("page_url, link", [
+    ("http://127.0.0.1:8911/spanscope/learn", "http://127.0.0.1:8911/spanscope/learn?class=c"),
+    ("https://uni.example/a/b/learn/", "https://uni.example/a/b/learn?class=c"),
+    ("http://10.0.0.2:8501/learn", "http://10.0.0.2:8501/learn?class=c"),
+])
+def test_students_link_keeps_the_path_prefix_of_a_proxy(page_url: str, link: str) -> None:
+    """Tour finding: behind ``--server.baseUrlPath spanscope`` the link and the QR code
+    dropped ``/spanscope`` and led to a 404."""
+    assert live_class.link_from(page_url, "c") == link
+
+
+def test_students_link_without_a_browser_address_uses_base_url_path(
+        make_app, store: Path) -> None:
+    from streamlit import config
+
+    before = config.get_option("server.baseUrlPath")
+    config.set_option("server.baseUrlPath", "spanscope")
+    try:
+        _, code = _teacher(make_app)
+        assert live_class.student_link(code) == f"/spanscope/learn?class={code}"
+    finally:
+        config.set_option("server.baseUrlPath", before)
