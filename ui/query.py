@@ -153,7 +153,7 @@ def _check_data_mark(ws: state.Workspace) -> list[str]:
                    else f"the bundled sample corpus “{ws.title}”" if ws.key.startswith("sample:")
                    else f"“{ws.title}”")
         notices.append(
-            f"This link was made on **uploaded files** that this browser session does not "
+            f"This address was made on **uploaded files** that this browser session does not "
             f"have (?{state.K_DATA_MARK}={md(given[:40])}): uploads stay with the session that "
             "uploaded them, so a link does not pass them on, and a restarted server has lost "
             f"them. The pages show {md(showing)} instead"
