@@ -127,6 +127,6 @@ def test_a_student_comes_back_by_token_not_by_nickname(conn: sqlite3.Connection)
     assert classes.nickname(conn, cls.code, ada) == "Ada"  # the token gives the place back
     assert classes.nickname(conn, cls.code, "x" * 500) is None
     assert classes.nickname(conn, cls.code, "") is None
-    with pytest.raises(SpanScopeError, match="is taken.*the tab you joined from"):
+    with pytest.raises(SpanScopeError, match=r"is taken.*the tab you joined from"):
         classes.join(conn, cls.code, "ADA")
     assert list(classes.roster(conn, cls.code, 3).joined.values()) == ["Ada"]
