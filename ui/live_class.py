@@ -4,7 +4,8 @@ reveals the solution for everyone.
 
 The class lives in the store (:mod:`core.store.classes`, the SQLite file of ``spanscope app
 --store PATH``), so every server thread, tab and phone sees the same class; a page keeps only
-its own secret (the teacher key, or the student's token) in its session. The exercise, its
+its own secret (the teacher key, or the student's token) in its session and in its address, so
+a reload, a dropped tab or a restarted server finds it again. The exercise, its
 values and the grading come from :mod:`core.teaching.exercises`; the per-question tally from
 :mod:`core.teaching.live`. Both screens refresh with ``st.fragment(run_every=...)``: only the
 fragment reruns, so a student's half-typed answers are never reset. ``docs/teaching.md``
@@ -36,6 +37,11 @@ PARAM = "class"
 TEACHER_PARAM = "teacher"
 """The query parameter of the teacher's key: the teacher's tab keeps it in its address, so a
 reload keeps the teacher's screen (``/learn?class=CODE&teacher=KEY``)."""
+STUDENT_PARAM = "student"
+"""The query parameter of a student's token: the student's tab keeps it in its address as the
+teacher's keeps the teacher key, so a reload, a phone that dropped the tab or a restarted server
+brings the student back under their nickname (``/learn?class=CODE&student=TOKEN``). The token
+is a secret of that student's: the nickname alone gives nobody the place back."""
 K_TEACHER = "live_teacher"  # session: {code: teacher key} of the classes this session opened
 K_STUDENT = "live_student"  # session: {code: student token} of the classes this session joined
 K_SENT = "live_sent"  # session: {(code, seed): (guesses, time sent)} the store acknowledged
@@ -106,9 +112,33 @@ def _start(seed: int, length: str) -> None:
 
 
 def student_link(code: str) -> str:
-    """The link students open: this server's address as the browser sees it, ``/learn?class=``."""
-    url = urlsplit(str(st.context.url or ""))
-    base = f"{url.scheme}://{url.netloc}" if url.scheme and url.netloc else ""
+    """The link students open: this server's address as the browser sees it, ``/learn?class=``
+    (:func:`link_from`)."""
+    return link_from(str(st.context.url or ""), code,
+                     str(st.get_option("server.baseUrlPath") or ""))
+
+
+def link_from(page_url: str, code: str, base_path: str = "") -> str:
+    """The students' link to class ``code`` made from ``page_url``, the Learn page's address
+    as the teacher's browser sees it (``st.context.url``): its scheme, host and path prefix are
+    kept, so behind a reverse proxy that serves the app under ``/spanscope``
+    (``--server.baseUrlPath spanscope``) the link is ``…/spanscope/learn?class=``. Without an
+    address (no browser), the path is ``base_path`` (``server.baseUrlPath``).
+
+    >>> link_from("https://uni.example/spanscope/learn", "abcdefgh")
+    'https://uni.example/spanscope/learn?class=abcdefgh'
+    >>> link_from("http://10.0.0.2:8501/learn", "abcdefgh")
+    'http://10.0.0.2:8501/learn?class=abcdefgh'
+    >>> link_from("", "abcdefgh", "spanscope/")
+    '/spanscope/learn?class=abcdefgh'
+    """
+    url = urlsplit(page_url)
+    if url.scheme and url.netloc:
+        prefix = url.path.rstrip("/")
+        prefix = prefix.rsplit("/", 1)[0] if prefix.endswith("/learn") else prefix
+        base = f"{url.scheme}://{url.netloc}{prefix}"
+    else:
+        base = "/" + base_path.strip("/") if base_path.strip("/") else ""
     return f"{base}/learn?{PARAM}={code}"
 
 
@@ -290,19 +320,24 @@ def _close(code: str, key: str) -> None:
 def student(cls: classes.LiveClass) -> None:
     """Join with a nickname, then the exercise, the answer form and (after the reveal) the
     solution with the student's own answers graded."""
-    token = st.session_state.get(K_STUDENT, {}).get(cls.code)
-    if token is not None:
-        with _store() as conn:
-            name = classes.nickname(conn, cls.code, token)
-        if name is None:
-            token = None
+    token, name = _student_token(cls.code)
     if token is None:
         _join_form(cls.code)
         return
     st.markdown(f"🙋 You are **{md(name or '')}** in class **{spaced(cls.code)}**.")
+    st.caption("This page's address keeps your place: reloading it, or opening it again, "
+               "brings you back as yourself. Do not share it.")
     sol = exercise.solve(cls.seed)
     exercise.example(sol)
     sent = st.session_state.get(K_SENT, {}).get((cls.code, cls.seed))
+    if sent is None:  # a reload or a restarted server: what the store kept of this student's
+        with _store() as conn:
+            sent = classes.sent(conn, cls.code, token, cls.seed)
+        if sent is not None:
+            st.session_state.setdefault(K_SENT, {})[(cls.code, cls.seed)] = sent
+            for (metric, q), text in sent[0].items():  # the boxes show what was sent
+                st.session_state.setdefault(
+                    f"live_{q.lower()}::{cls.code}::{cls.seed}::{metric}", text)
     if not cls.revealed:
         with st.container(border=True, key="live_form"):
             keys = exercise.guess_inputs(sol, cls.length, f"{cls.code}::{cls.seed}",
@@ -319,6 +354,32 @@ def student(cls: classes.LiveClass) -> None:
     _student_live(cls.code, cls.seed, cls.revealed)
     if cls.revealed:
         exercise.reveal(sol, sent[0] if sent else {}, cls.length, key="live_student")
+
+
+def _student_token(code: str) -> tuple[str | None, str | None]:
+    """The student's token for class ``code`` and their nickname: the session's, else the
+    address's (a reload, a restarted server); (None, None) when this page has not joined. The
+    token is kept in both, so the next reload finds it too."""
+    mine = st.session_state.get(K_STUDENT, {}).get(code)
+    given = st.query_params.get(STUDENT_PARAM)
+    with _store() as conn:
+        for token in (mine, given):
+            name = classes.nickname(conn, code, str(token)) if token else None
+            if name is not None:
+                break
+        else:
+            token = None
+    if token is None:
+        if given is not None:
+            del st.query_params[STUDENT_PARAM]
+            st.session_state["live_problem"] = (
+                "The address named a student who is not in this class (the teacher closed "
+                "the class since, or the address is not whole): join with a nickname.")
+        return None, None
+    st.session_state.setdefault(K_STUDENT, {})[code] = str(token)
+    if given != token:
+        st.query_params[STUDENT_PARAM] = str(token)  # kept in the address for a reload
+    return str(token), name
 
 
 def _join_form(code: str) -> None:
@@ -342,6 +403,7 @@ def _join(code: str) -> None:
         st.session_state["live_problem"] = str(exc)
         return
     st.session_state.setdefault(K_STUDENT, {})[code] = token
+    st.query_params[STUDENT_PARAM] = token  # a reload of this tab keeps the student's place
 
 
 def _send(code: str, token: str, seed: int, keys: dict[tuple[str, str], str]) -> None:

@@ -7,6 +7,12 @@ is removed from the URL and named in a notice ("ignored ..."), so the address ba
 setting that the page is not using. Parameters this module does not know (other pages bind
 their own) are left to their widgets. Settings that are not bound to the URL but have a valid
 value (``?boot_n=2000``) are applied to the session and then removed.
+
+A page showing uploaded files marks its address with ``?data=upload-<digest>`` (the
+workspace's digest of the files' bytes, :func:`ui.state.upload_workspace`): whoever opens that
+link without those files (a colleague, or the same tab after a server restart, which lost the
+session's uploads) is told so, and the parameters that name the uploads' documents and sets
+are dropped rather than applied to the sample corpus shown instead.
 """
 
 from __future__ import annotations
@@ -89,6 +95,7 @@ def check_query_params() -> list[str]:
     if state.K_SAMPLE in params and params[state.K_SAMPLE] not in samples:
         drop(state.K_SAMPLE, params[state.K_SAMPLE], "no bundled corpus of that name")
     ws = current.workspace()
+    notices += _check_data_mark(current.loaded_workspace())
     checks = _validators(ws)
     for key in list(params.keys()):
         values = params.get_all(key)
@@ -110,4 +117,51 @@ def check_query_params() -> list[str]:
         if key in params:  # valid (checked above): apply once, then keep the URL clean
             st.session_state[key] = int(params[key])
             del params[key]
+    return notices
+
+
+UPLOAD_PREFIX = "upload:"
+"""How :func:`ui.state.upload_workspace` begins the key of uploaded data."""
+
+NAMES_DATA = (state.K_DOC, annotators.K_ANN_DOC, state.K_SET_A, state.K_SET_B, state.K_SYS1,
+              state.K_SYS2, annotators.K_ANN_SETS, annotators.K_ANN_GOLD, curation.K_CUR_SETS)
+"""Parameters that name a document or a set of the data: meaningless on other data."""
+
+
+def data_mark(ws: state.Workspace) -> str | None:
+    """The ``?data=`` value of uploaded data (``upload-`` and the digest of its files), None for
+    data every visitor of the server has (a sample corpus, the command line's files)."""
+    if ws.shareable or not ws.key.startswith(UPLOAD_PREFIX):
+        return None
+    return "upload-" + ws.key.removeprefix(UPLOAD_PREFIX)
+
+
+def _check_data_mark(ws: state.Workspace) -> list[str]:
+    """The notice for a link made on uploaded files this session does not hold (its document
+    and set parameters are dropped); then the mark of this session's own data is put in the
+    address, or removed."""
+    mine = data_mark(ws)
+    given = st.query_params.get(state.K_DATA_MARK)
+    notices: list[str] = []
+    if given is not None and given != mine:
+        dropped = [f"?{k}={st.query_params[k][:40]}" for k in NAMES_DATA if k in st.query_params]
+        for key in NAMES_DATA:
+            if key in st.query_params:
+                del st.query_params[key]
+                st.session_state.pop(key, None)
+        showing = ("other uploaded files" if mine is not None
+                   else f"the bundled sample corpus “{ws.title}”" if ws.key.startswith("sample:")
+                   else f"“{ws.title}”")
+        notices.append(
+            f"This address was made on **uploaded files** that this browser session does not "
+            f"have (?{state.K_DATA_MARK}={md(given[:40])}): uploads stay with the session that "
+            "uploaded them, so a link does not pass them on, and a restarted server has lost "
+            f"them. The pages show {md(showing)} instead"
+            + (f"; ignored {md(', '.join(dropped))}, which named their documents or sets"
+               if dropped else "")
+            + ". Upload the files again on 📂 Data to see them.")
+    if mine is not None:
+        st.query_params[state.K_DATA_MARK] = mine
+    elif state.K_DATA_MARK in st.query_params:
+        del st.query_params[state.K_DATA_MARK]
     return notices

@@ -90,6 +90,7 @@ K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed (Scores; the URL's ?seed=)
 K_SLICE_SEED = "slice_seed"  # bootstrap seed of the Errors slices (its own: not the Scores seed)
+K_DATA_MARK = "data"  # the URL's ?data=upload-<digest>: the page shows uploads (ui.query)
 K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
 
 
@@ -136,7 +137,8 @@ DEFAULTS: dict[str, Any] = {
 
 UPLOAD_LINK_NOTE = (
     "Links carry the view (document, sets, metric, variant, level) but not data: a link to "
-    "uploaded files opens on the bundled sample corpus for whoever receives it."
+    "uploaded files opens on the bundled sample corpus for whoever receives it, with a notice "
+    "that it was made on uploaded files."
 )
 
 def ensure_app_navigation() -> None:
@@ -158,7 +160,7 @@ def ensure_app_navigation() -> None:
         st.rerun()
 
 
-def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE,)) -> None:
+def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE, K_DATA_MARK)) -> None:
     """Give a page its last view back when the browser's Back or Forward lands on its bare URL.
 
     Leaving a page through the sidebar makes Streamlit (1.67) push two history entries: the
@@ -171,7 +173,8 @@ def restore_view_on_back(*, shared: tuple[str, ...] = (K_SAMPLE,)) -> None:
     as the sidebar link would run it: the widgets take the values the session kept, and
     Streamlit writes them back into the URL, replacing the bare entry (no entry is added, so
     Forward still works). ``shared`` are the parameters the frame (``app.py``) binds on every
-    page; a URL with only those is bare. Parameters of another page's widgets (``?doc=7``, which
+    page (the sample corpus, and :mod:`ui.query`'s mark of uploaded data); a URL with only
+    those is bare. Parameters of another page's widgets (``?doc=7``, which
     ``st.switch_page`` to a document first writes on this page's entry) are not this page's:
     Streamlit leaves them out of ``st.query_params``, and they leave the URL here. A URL with a
     query of the page's own is left as it is: a link or an earlier entry that asks for a view

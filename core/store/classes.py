@@ -171,8 +171,10 @@ def _teacher(conn: sqlite3.Connection, code: str, key: str) -> None:
 def join(conn: sqlite3.Connection, code: str, nickname: str,
          now: float | None = None) -> str:
     """Join class ``code`` as ``nickname``; returns the student's token (kept by the student's
-    page, it is what later answers are filed under). A nickname already taken in the class (case
-    ignored) is refused, so the teacher's list is unambiguous."""
+    page, in its session and its address, it is what later answers are filed under and what
+    brings the student back after a reload: :func:`nickname`). A nickname already taken in the
+    class (case ignored) is refused, so the teacher's list is unambiguous and nobody takes
+    another student's place: the token, not the nickname, is what gives it back."""
     name = normal_nickname(nickname)
     ensure(conn)
     student = secrets.token_urlsafe(12)
@@ -182,15 +184,25 @@ def join(conn: sqlite3.Connection, code: str, nickname: str,
         taken = conn.execute("SELECT 1 FROM live_students WHERE code = ? AND nickname_key = ?",
                              (code, name.casefold())).fetchone()
         if taken is not None:
-            raise SpanScopeError(f"nickname: {name!r} is taken in this class; choose another")
+            raise SpanScopeError(f"nickname: {name!r} is taken in this class; choose another "
+                                 "(if it is yours, open the address of the tab you joined "
+                                 "from: it brings you back)")
         conn.execute("INSERT INTO live_students (code, student, nickname, nickname_key, joined) "
                      "VALUES (?, ?, ?, ?, ?)",
                      (code, student, name, name.casefold(), time.time() if now is None else now))
     return student
 
 
+TOKEN_MAX = 64
+"""A student token is 16 characters (:func:`secrets.token_urlsafe` of 12 bytes); a value from an
+address longer than this is not looked up."""
+
+
 def nickname(conn: sqlite3.Connection, code: str, student: str) -> str | None:
-    """The nickname of ``student`` in class ``code`` (None when unknown: the class was closed)."""
+    """The nickname of ``student`` in class ``code`` (None when unknown: the class was closed,
+    or the token is not one of its students')."""
+    if not student or len(student) > TOKEN_MAX:
+        return None
     ensure(conn)
     row = conn.execute("SELECT nickname FROM live_students WHERE code = ? AND student = ?",
                        (code, student)).fetchone()
@@ -224,6 +236,20 @@ def submit(conn: sqlite3.Connection, code: str, student: str, seed: int,
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(code, student, seed, m, q, str(g)[:64], at) for (m, q), g in guesses.items()])
         conn.execute("UPDATE live_classes SET changed = ? WHERE code = ?", (at, code))
+
+
+def sent(conn: sqlite3.Connection, code: str, student: str, seed: int
+         ) -> tuple[dict[tuple[str, str], str], float] | None:
+    """What ``student`` last sent for exercise ``seed`` of class ``code`` and when (None when
+    nothing was sent): a student's page that lost its session (a reload, a restarted server)
+    shows and grades these."""
+    ensure(conn)
+    rows = conn.execute("SELECT metric, quantity, guess, at FROM live_answers "
+                        "WHERE code = ? AND student = ? AND seed = ?",
+                        (code, student, seed)).fetchall()
+    if not rows:
+        return None
+    return ({(str(r[0]), str(r[1])): str(r[2]) for r in rows}, max(float(r[3]) for r in rows))
 
 
 @dataclass(frozen=True)

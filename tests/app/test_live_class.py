@@ -180,3 +180,69 @@ def test_the_tally_draws_right_in_the_colour_of_correct_and_gives_value_room(mak
                   if "right" in c]
     assert config["right"]["type_config"]["color"] == ERROR_COLOURS["correct"]
     assert config["value"]["width"] == live_class.VALUE_WIDTH >= 7 * len("0.75 (3/4)")
+
+
+def _params(at) -> dict[str, str]:
+    return {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+
+
+def test_a_reload_of_a_students_tab_keeps_the_student_and_their_answers(
+        make_app, frame, store: Path) -> None:
+    """Tour finding: F5, a dropped phone tab or a restarted server lost the student's token
+    (session only), and their own nickname was then refused as taken."""
+    teacher, code = _teacher(make_app)
+    ada = _student(make_app, code, "Ada")
+    params = _params(ada)
+    assert params[live_class.PARAM] == code and live_class.STUDENT_PARAM in params
+    ada = _send(ada, code, {("mafalda", "R"): "1/2"})
+    # a reload (or a restarted server): a new session with the tab's address, nothing else
+    back = _ok(make_app(PAGE, params=params))
+    assert any("You are **Ada**" in m.value for m in back.markdown)
+    assert not any("Join class" in s.value for s in back.subheader)
+    assert back.success and "Received at" in back.success[0].value
+    assert back.text_input(key=f"live_r::{code}::{SEED}::mafalda").value == "1/2"
+    back = _send(back, code, {("mafalda", "P"): "1"})  # answers again under the same student
+    _ok(teacher.run())
+    assert [m.value for m in teacher.metric][:2] == ["1", "1"]  # one student, not two
+    with connect(store) as conn:
+        roster = classes.roster(conn, code, SEED)
+    assert list(roster.joined.values()) == ["Ada"]
+    assert roster.answers[params[live_class.STUDENT_PARAM]][("mafalda", "R")] == "1/2"
+
+
+def test_nobody_takes_a_students_place_without_their_address(make_app, store: Path) -> None:
+    _, code = _teacher(make_app)
+    ada = _student(make_app, code, "Ada")
+    assert live_class.STUDENT_PARAM in _params(ada)
+    other = _student(make_app, code, "Ada")  # the class link and the same nickname
+    assert other.error and "is taken" in other.error[0].value
+    assert "address of the tab you joined from" in other.error[0].value
+    forged = _ok(make_app(PAGE, params={live_class.PARAM: code,
+                                        live_class.STUDENT_PARAM: "not-a-token"}))
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in forged.subheader)
+    assert live_class.STUDENT_PARAM not in _params(forged)
+    assert forged.error and "not in this class" in forged.error[0].value
+
+
+@pytest.mark.parametrize("page_url, link", [
+    ("http://127.0.0.1:8911/spanscope/learn", "http://127.0.0.1:8911/spanscope/learn?class=c"),
+    ("https://uni.example/a/b/learn/", "https://uni.example/a/b/learn?class=c"),
+    ("http://10.0.0.2:8501/learn", "http://10.0.0.2:8501/learn?class=c"),
+])
+def test_students_link_keeps_the_path_prefix_of_a_proxy(page_url: str, link: str) -> None:
+    """Tour finding: behind ``--server.baseUrlPath spanscope`` the link and the QR code
+    dropped ``/spanscope`` and led to a 404."""
+    assert live_class.link_from(page_url, "c") == link
+
+
+def test_students_link_without_a_browser_address_uses_base_url_path(
+        make_app, store: Path) -> None:
+    from streamlit import config
+
+    before = config.get_option("server.baseUrlPath")
+    config.set_option("server.baseUrlPath", "spanscope")
+    try:
+        _, code = _teacher(make_app)
+        assert live_class.student_link(code) == f"/spanscope/learn?class={code}"
+    finally:
+        config.set_option("server.baseUrlPath", before)

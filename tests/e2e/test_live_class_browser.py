@@ -64,6 +64,13 @@ def test_live_class_teacher_desktop_student_phone(app_url: str, browser: Any,
         st_ui.wait_idle(student)
         student.get_by_text("Received at").first.wait_for(timeout=30_000)
         st_ui.shot(student, "live_student_sent_phone")
+        # F5 (or a phone that dropped the tab): the address brings the student back as Ada.
+        assert "student=" in student.url
+        student.reload()
+        student.get_by_text("You are").first.wait_for(timeout=30_000)
+        st_ui.wait_idle(student)
+        student.get_by_text("Received at").first.wait_for(timeout=30_000)
+        assert student.get_by_text("Join class").count() == 0
 
         # The teacher's fragment refreshes by itself: no click on the teacher's page.
         teacher.wait_for_function(

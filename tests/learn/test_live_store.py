@@ -116,3 +116,17 @@ def test_tally_counts_the_graders_verdicts() -> None:
     assert want is not None and t.reasons == ((live.reason_head(want.feedback), 2),)
     assert "ladder step" in t.reasons[0][0]
     assert tallies[("semeval2021", "R")].answered == 0
+
+
+def test_a_student_comes_back_by_token_not_by_nickname(conn: sqlite3.Connection) -> None:
+    cls, _ = classes.open_class(conn, 3)
+    ada = classes.join(conn, cls.code, "Ada")
+    assert classes.sent(conn, cls.code, ada, 3) is None
+    classes.submit(conn, cls.code, ada, 3, {("mafalda", "R"): "4/7"}, now=50.0)
+    assert classes.sent(conn, cls.code, ada, 3) == ({("mafalda", "R"): "4/7"}, 50.0)
+    assert classes.nickname(conn, cls.code, ada) == "Ada"  # the token gives the place back
+    assert classes.nickname(conn, cls.code, "x" * 500) is None
+    assert classes.nickname(conn, cls.code, "") is None
+    with pytest.raises(SpanScopeError, match=r"is taken.*the tab you joined from"):
+        classes.join(conn, cls.code, "ADA")
+    assert list(classes.roster(conn, cls.code, 3).joined.values()) == ["Ada"]
