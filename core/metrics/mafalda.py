@@ -777,29 +777,33 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
 
     # Gold spans sharing an interval are one span with alternatives, in first-seen order.
     n_g = len(g.doc)
-    new = np.ones(n_g, dtype=bool)
     if not gold.alternatives:  # every span is its own gold span (AnnotationSet.alt_spans)
-        srt = np.arange(n_g)
+        # with its one code: the numbering and code rows below are the identity, not computed
+        n_a = n_g
+        span_of = np.arange(n_g)
+        a_doc, a_start, a_end = g.doc, g.start, g.end
+        r_span, r_code = span_of, g_code
     else:
+        new = np.ones(n_g, dtype=bool)
         srt = np.lexsort((g.end, g.start, g.doc))
         if n_g:
             new[1:] = ((g.doc[srt][1:] != g.doc[srt][:-1])
                        | (g.start[srt][1:] != g.start[srt][:-1])
                        | (g.end[srt][1:] != g.end[srt][:-1]))
-    group_sorted = np.cumsum(new) - 1
-    first = srt[new]
-    by_first = np.argsort(first, kind="stable")
-    renumber = np.empty(len(first), dtype=np.int64)
-    renumber[by_first] = np.arange(len(first))
-    span_of = np.empty(n_g, dtype=np.int64)
-    span_of[srt] = renumber[group_sorted]
-    n_a = len(first)
-    a_first = first[by_first]
-    a_doc, a_start, a_end = g.doc[a_first], g.start[a_first], g.end[a_first]
-    # One row per distinct (span, code): a span's code set.
-    width = int(g_code.max(initial=0)) + 2
-    rows = _unique(span_of * width + g_code)[0]
-    r_span, r_code = rows // width, rows % width
+        group_sorted = np.cumsum(new) - 1
+        first = srt[new]
+        by_first = np.argsort(first, kind="stable")
+        renumber = np.empty(len(first), dtype=np.int64)
+        renumber[by_first] = np.arange(len(first))
+        span_of = np.empty(n_g, dtype=np.int64)
+        span_of[srt] = renumber[group_sorted]
+        n_a = len(first)
+        a_first = first[by_first]
+        a_doc, a_start, a_end = g.doc[a_first], g.start[a_first], g.end[a_first]
+        # One row per distinct (span, code): a span's code set.
+        width = int(g_code.max(initial=0)) + 2
+        rows = _unique(span_of * width + g_code)[0]
+        r_span, r_code = rows // width, rows % width
     nonzero = r_code != 0
     kept = nonzero & (r_code - 1 < n_classes)
     a_has0 = _count(r_span, n_a, ~nonzero) > 0
