@@ -756,7 +756,7 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                       ) -> PerText:
     doc_ids = gold.doc_ids
     n_docs = len(doc_ids)
-    doc_index = dict(zip(doc_ids, range(n_docs)))
+    doc_index = dict(zip(doc_ids, range(n_docs), strict=True))
     n_classes = tax.n_classes[level]
 
     def project_pred(label: str) -> int:
