@@ -698,9 +698,32 @@ def _count(index: np.ndarray, n: int, where: np.ndarray | None = None) -> np.nda
     return np.bincount(index if where is None else index[where], minlength=n)
 
 
+UNIQUE_SPREAD = 4
+""":func:`_unique` counts keys in a table (``np.bincount``) instead of sorting them when the
+largest key is below this many times their number (plus a constant): O(n + range) for the
+(text, label) keys of the label-only scores, which span at most texts × classes."""
+
+
 def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sorted distinct values of an integer array, each element's index among them, and their
-    counts (``np.unique`` by sorting: its hash path is slow on millions of keys)."""
+    counts (``np.unique`` by sorting: its hash path is slow on millions of keys).
+
+    Keys already strictly increasing (one code per gold span, no alternatives) are their own
+    answer; non-negative keys of a small range are counted in a table (:data:`UNIQUE_SPREAD`):
+    the same three arrays as the sort gives, without it (docs/performance.md, issue 29).
+
+    >>> [a.tolist() for a in _unique(np.array([5, 2, 5, 9]))]
+    [[2, 5, 9], [1, 0, 1, 2], [1, 2, 1]]
+    """
+    n = len(keys)
+    if n and bool(np.all(keys[1:] > keys[:-1])):
+        return keys, np.arange(n), np.ones(n, dtype=np.int64)
+    if n and int(keys.min()) >= 0 and int(keys.max()) < UNIQUE_SPREAD * n + 1024:
+        counts = np.bincount(keys)
+        present = counts > 0
+        values = np.flatnonzero(present)
+        index = np.cumsum(present) - 1
+        return values, index[keys], counts[values]
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     first = np.r_[True, ordered[1:] != ordered[:-1]] if len(keys) else np.zeros(0, dtype=bool)
@@ -709,6 +732,14 @@ def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     inverse[order] = ids
     counts = np.diff(np.r_[np.flatnonzero(first), len(keys)])
     return ordered[first], inverse, counts
+
+
+def _member(keys: np.ndarray, of: np.ndarray, bound: int) -> np.ndarray:
+    """``np.isin(keys, of)`` for keys in ``[0, bound)``, by a table of ``bound`` flags instead of
+    a sort of both arrays."""
+    table = np.zeros(bound, dtype=bool)
+    table[of] = True
+    return table[keys]
 
 
 def _distinct_per_doc(doc: np.ndarray, code: np.ndarray, n_docs: int) -> np.ndarray:
@@ -733,7 +764,7 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                       ) -> PerText:
     doc_ids = gold.doc_ids
     n_docs = len(doc_ids)
-    doc_index = {d: i for i, d in enumerate(doc_ids)}
+    doc_index = dict(zip(doc_ids, range(n_docs), strict=True))
     n_classes = tax.n_classes[level]
 
     def project_pred(label: str) -> int:
@@ -755,29 +786,33 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
 
     # Gold spans sharing an interval are one span with alternatives, in first-seen order.
     n_g = len(g.doc)
-    new = np.ones(n_g, dtype=bool)
     if not gold.alternatives:  # every span is its own gold span (AnnotationSet.alt_spans)
-        srt = np.arange(n_g)
+        # with its one code: the numbering and code rows below are the identity, not computed
+        n_a = n_g
+        span_of = np.arange(n_g)
+        a_doc, a_start, a_end = g.doc, g.start, g.end
+        r_span, r_code = span_of, g_code
     else:
+        new = np.ones(n_g, dtype=bool)
         srt = np.lexsort((g.end, g.start, g.doc))
         if n_g:
             new[1:] = ((g.doc[srt][1:] != g.doc[srt][:-1])
                        | (g.start[srt][1:] != g.start[srt][:-1])
                        | (g.end[srt][1:] != g.end[srt][:-1]))
-    group_sorted = np.cumsum(new) - 1
-    first = srt[new]
-    by_first = np.argsort(first, kind="stable")
-    renumber = np.empty(len(first), dtype=np.int64)
-    renumber[by_first] = np.arange(len(first))
-    span_of = np.empty(n_g, dtype=np.int64)
-    span_of[srt] = renumber[group_sorted]
-    n_a = len(first)
-    a_first = first[by_first]
-    a_doc, a_start, a_end = g.doc[a_first], g.start[a_first], g.end[a_first]
-    # One row per distinct (span, code): a span's code set.
-    width = int(g_code.max(initial=0)) + 2
-    rows = _unique(span_of * width + g_code)[0]
-    r_span, r_code = rows // width, rows % width
+        group_sorted = np.cumsum(new) - 1
+        first = srt[new]
+        by_first = np.argsort(first, kind="stable")
+        renumber = np.empty(len(first), dtype=np.int64)
+        renumber[by_first] = np.arange(len(first))
+        span_of = np.empty(n_g, dtype=np.int64)
+        span_of[srt] = renumber[group_sorted]
+        n_a = len(first)
+        a_first = first[by_first]
+        a_doc, a_start, a_end = g.doc[a_first], g.start[a_first], g.end[a_first]
+        # One row per distinct (span, code): a span's code set.
+        width = int(g_code.max(initial=0)) + 2
+        rows = _unique(span_of * width + g_code)[0]
+        r_span, r_code = rows // width, rows % width
     nonzero = r_code != 0
     kept = nonzero & (r_code - 1 < n_classes)
     a_has0 = _count(r_span, n_a, ~nonzero) > 0
@@ -949,6 +984,7 @@ def _label_only_vectorised(n_docs: int, variant: str, n_classes: int, p_doc: np.
     """
     n_a = len(a_doc)
     width = n_classes + 2
+    bound = n_docs * width  # every (text, kept code) key is below it
     keep = (p_code != 0) & (p_code - 1 < n_classes)
     y_keys = _unique(p_doc[keep] * width + p_code[keep])[0]
     n_pred = np.bincount(y_keys // width, minlength=n_docs)
@@ -956,13 +992,13 @@ def _label_only_vectorised(n_docs: int, variant: str, n_classes: int, p_doc: np.
     span, code = r_span[rows], r_code[rows]
     doc = a_doc[span]
     key = doc * width + code
-    in_y = np.isin(key, y_keys)
+    in_y = _member(key, y_keys, bound)
     a_kept = np.bincount(span, minlength=n_a)
     hits = np.bincount(span[in_y], minlength=n_a)
     # matching
     one = in_y & (hits[span] == 1)
     l1 = _unique(key[one])[0]
-    rest = in_y & (hits[span] >= 2) & ~np.isin(key, l1)
+    rest = in_y & (hits[span] >= 2) & ~_member(key, l1, bound)
     rest_keys, _, rest_n = _unique(key[rest])
     rest_size = np.bincount(span[rest], minlength=n_a)
     shared = _count(rest_keys // width, n_docs, rest_n >= 2) > 0
@@ -974,7 +1010,7 @@ def _label_only_vectorised(n_docs: int, variant: str, n_classes: int, p_doc: np.
     # hitting set over the mandatory spans offering no predicted label
     forced = (a_kept >= 1) & ~a_skip & (hits == 0)
     f1 = _unique(key[forced[span] & (a_kept[span] == 1)])[0]
-    hit_free = np.bincount(span[np.isin(key, f1)], minlength=n_a) > 0
+    hit_free = np.bincount(span[_member(key, f1, bound)], minlength=n_a) > 0
     left = forced & (a_kept >= 2) & ~hit_free
     left_rows = left[span]
     left_keys, _, left_n = _unique(key[left_rows])
@@ -1027,7 +1063,8 @@ def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,
     check_sets("mafalda.score", gold, pred)
     check_choice("variant", "mafalda", variant, VARIANTS)
     check_choice("level", "mafalda", level, LEVELS)
-    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    if gold.doc_ids != pred.doc_ids:  # the same ids in the same order pass the check
+        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
     tax = taxonomy or mafalda()
     order = (gold_order.intervals if gold_order is not None
              and variant in ("metrics-py", "repo-head") else None)
