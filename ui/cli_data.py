@@ -12,12 +12,12 @@ that name instead of the file's (``NAME:set`` when the input holds several sets)
 without a role is a file whose role its name suggests (:func:`ui.state.guess_role`, as on the
 Data page), a brat collection or a folder of PTC articles with their ``.labels`` read as one
 such file (:func:`_one_corpus`, as the command line reads it; the PTC folder is a gold, as the
-Data page and ``validate`` guess it), or a folder whose files are each such a file (as a folder of ``sample_data/``; the
-files read with another, as a ``.ann``'s ``.txt``, are no inputs of their own);
-when files of such a folder guessed systems give one document id different texts, the folder's
-guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`); so
-are the files and brat collections given one by one without a role, taken together as one
-folder's files.
+Data page and ``validate`` guess it), or a folder whose files are each such a file (as a folder
+of ``sample_data/``; the files read with another, as a ``.ann``'s ``.txt``, are no inputs of
+their own); when files of such a folder guessed systems give one document id different texts,
+the folder's guessed systems are read as annotators instead, with a note
+(:func:`_exports_of_one_tool`); so are the files and brat collections given one by one without a
+role, taken together as one folder's files.
 
 A value may name its format (``PATH#format=FORMAT``, :data:`DataArg.format`); a file that is
 refused can also be given one on the Data page (:func:`format_boxes`), for the visitor's

@@ -44,8 +44,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--role", choices=("gold", "system", "annotator"), default=None,
                    help="what the file holds (default: guessed from the file name as the Data "
                    "page does: 'gold' or 'annotator'/'ann_' in the name, a folder or .zip "
-                   "annotator (gold when it holds PTC articles), else system); predictions may use labels a gold may not, such "
-                   "as MAFALDA's 'unknown', and are checked against score's label list")
+                   "annotator (gold when it holds PTC articles), else system); predictions "
+                   "may use labels a gold may not, such as MAFALDA's 'unknown', and are "
+                   "checked against score's label list")
     add_beyond_text(p)
     add_output_options(p)
     return p
