@@ -61,7 +61,7 @@ from core.render.palette import (
 from ui import above_one, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
-from ui.theme import EITHER_GREY, LIGHT_INK, theme_ink
+from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import asked_for, chart_image, download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
@@ -443,7 +443,7 @@ ONE_DOCUMENT = "one document: no interval"
 """The label of a bucket of one document in the slice chart, in place of a whisker."""
 
 
-def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = LIGHT_INK
+def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = EITHER_GREY
                 ) -> go.Figure:
     """Grouped bars of ``measure`` per bucket, one colour and one pattern per system, with the
     bootstrap interval as whiskers; ``customdata`` (system, bucket). A bucket of one document
@@ -453,8 +453,8 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = LIGHT_
 
     The whiskers and the bars' outlines are drawn in ``ink``, the theme's text colour
     (:func:`ui.theme.theme_ink`): plotly's default whisker colour, a dark navy, is hard to see
-    on the dark theme's background. The ◇ is :data:`~ui.theme.EITHER_GREY`, 3:1 or more on
-    either theme, and its shape and legend entry say what it is."""
+    on the dark theme's background; without ``ink``, :data:`~ui.theme.EITHER_GREY`. The ◇ is
+    that grey, 3:1 or more on either theme, and its shape and legend entry say what it is."""
     fig = go.Figure()
     buckets = list(dict.fromkeys(df.sort_values(["order", "bucket"])["bucket"]))
     singles: list[tuple[int, Any, pd.DataFrame]] = []
