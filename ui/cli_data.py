@@ -10,13 +10,14 @@ A value with a role (``gold=PATH``) is one input with that role: a file, or a fo
 input (an annotation tool's export); with a name too (``Ayla:annotator=PATH``) its set is called
 that name instead of the file's (``NAME:set`` when the input holds several sets). A value
 without a role is a file whose role its name suggests (:func:`ui.state.guess_role`, as on the
-Data page), a brat collection read as one such file (:func:`_one_corpus`, as the command line
-reads it), or a folder whose files are each such a file (as a folder of ``sample_data/``; the
-files read with another, as a ``.ann``'s ``.txt``, are no inputs of their own);
-when files of such a folder guessed systems give one document id different texts, the folder's
-guessed systems are read as annotators instead, with a note (:func:`_exports_of_one_tool`); so
-are the files and brat collections given one by one without a role, taken together as one
-folder's files.
+Data page), a brat collection or a folder of PTC articles with their ``.labels`` read as one
+such file (:func:`_one_corpus`, as the command line reads it; the PTC folder is a gold, as the
+Data page and ``validate`` guess it), or a folder whose files are each such a file (as a folder
+of ``sample_data/``; the files read with another, as a ``.ann``'s ``.txt``, are no inputs of
+their own); when files of such a folder guessed systems give one document id different texts,
+the folder's guessed systems are read as annotators instead, with a note
+(:func:`_exports_of_one_tool`); so are the files and brat collections given one by one without a
+role, taken together as one folder's files.
 
 A value may name its format (``PATH#format=FORMAT``, :data:`DataArg.format`); a file that is
 refused can also be given one on the Data page (:func:`format_boxes`), for the visitor's
@@ -32,6 +33,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -42,6 +44,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.formats import ReadOptions, module, read_file_with_companions, read_folder
+from core.formats.ptc import ARTICLE_RE
+from core.formats.ptc import FORMAT as PTC
 from core.model import ROLES, Role
 from core.model.errors import Diagnostic
 from core.plugins import load_formats
@@ -51,6 +55,8 @@ from ui.parsing import guarded_load
 DATA_ENV = "SPANSCOPE_DATA"  # core.cli.launch.DATA_ENV (ui must not need core.cli.launch at import)
 SOURCE = "cli"
 """Value of :data:`ui.state.K_SOURCE` when the pages show the command line's data."""
+PTC_TEXT = re.compile(r"article[0-9]+\.txt")
+"""The name of a PTC article text, lower-cased (``article<ID>.txt``, :mod:`core.formats.ptc`)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,7 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
         if arg.role is not None:
             out.append((path, arg.role, path.is_dir(), arg.name))
         elif path.is_dir() and _one_corpus(path):  # one input, as a file given alone
-            role = state.guess_role(path.name)
+            role = _folder_role(path)
             if role == "system" and arg.path in annotators:
                 role = "annotator"
             out.append((path, role, True, None))
@@ -104,7 +110,8 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
                 if child.name.startswith(".") or _is_note(child) or _is_type_system(child) \
                         or (_is_companion(child.name, names) and child.is_file()):
                     continue
-                role = state.guess_role(child.name)
+                role = (_folder_role(child) if child.is_dir() and _ptc_articles(child)
+                        else state.guess_role(child.name))
                 if role == "system" and arg.path in annotators:
                     role = "annotator"
                 out.append((child, role, child.is_dir(), None))
@@ -137,21 +144,51 @@ def _is_companion(name: str, names: frozenset[str]) -> bool:
     return lower.endswith(".conf") and module("brat").sniff(lower, "") > 0
 
 
-def _one_corpus(path: Path) -> bool:
-    """Whether the folder ``path`` is one brat collection: no sub-folder, at least one ``.ann``,
-    and beside the ``.ann`` files only their companions (:func:`_is_companion`) and notes.
-    The command line reads such a folder as one input (:func:`core.formats.load_path`: the
-    brat reader takes its ``.ann`` files as one set's documents), so ``--data`` does too,
-    instead of one set per ``.ann`` with every ``.txt`` refused. Names and entry types only
-    (``os.scandir``): it runs on every page run, through :func:`fingerprint`."""
+def _children(path: Path) -> list[tuple[str, bool]]:
+    """``(name, is a folder)`` of the entries of the folder ``path`` that are no notes."""
     with os.scandir(path) as entries:
-        children = [(e.name, e.is_dir()) for e in entries
-                    if not e.name.startswith(".") and not _is_note(Path(e.name))]
+        return [(e.name, e.is_dir()) for e in entries
+                if not e.name.startswith(".") and not _is_note(Path(e.name))]
+
+
+def _one_corpus(path: Path) -> bool:
+    """Whether the folder ``path`` is one brat collection (no sub-folder, at least one
+    ``.ann``, and beside the ``.ann`` files only their companions, :func:`_is_companion`, and
+    notes) or one folder of PTC articles (:func:`_ptc_articles`). The command line reads such
+    a folder as one input (:func:`core.formats.load_path`: the brat reader takes its ``.ann``
+    files as one set's documents, the PTC reader its ``.labels`` files), so ``--data`` does
+    too, instead of one set per ``.ann`` with every ``.txt`` refused. Names and entry types
+    only (``os.scandir``): it runs on every page run, through :func:`fingerprint`."""
+    children = _children(path)
     if any(is_dir for _, is_dir in children):
         return False
     names = frozenset(n.lower() for n, _ in children)
-    return any(n.endswith(".ann") for n in names) and all(
-        n.endswith(".ann") or _is_companion(n, names) for n in names)
+    return (any(n.endswith(".ann") for n in names) and all(
+        n.endswith(".ann") or _is_companion(n, names) for n in names)) or _ptc_articles(path)
+
+
+def _ptc_articles(path: Path) -> bool:
+    """Whether the folder ``path`` holds PTC articles with their labels, as the shared tasks
+    give a gold (:mod:`core.formats.ptc`): no sub-folder, at least one ``.labels`` file named
+    after an article (``article<ID>*.labels``), and beside them only ``article<ID>.txt``
+    texts and notes. Names only, as :func:`_one_corpus`."""
+    children = _children(path)
+    if any(is_dir for _, is_dir in children):
+        return False
+    names = [n.lower() for n, _ in children]
+    labels = [n for n in names if n.endswith(".labels")]
+    return bool(labels) and all(ARTICLE_RE.search(n) for n in labels) and all(
+        n.endswith(".labels") or PTC_TEXT.fullmatch(n) for n in names)
+
+
+def _folder_role(path: Path) -> Role:
+    """The role of the folder ``path`` read as one input and given without a role: its name's
+    hint, else a gold when it holds PTC articles (:func:`core.model.roles.guess_role` with
+    the format, as the Data page guesses an uploaded folder), else the role a file of that name
+    would get (a brat collection is read as one such file)."""
+    if _ptc_articles(path):
+        return state.guess_role(path.name, folder=True, fmt=PTC)
+    return state.guess_role(path.name)
 
 
 def _is_type_system(path: Path) -> bool:

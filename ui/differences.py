@@ -322,11 +322,10 @@ def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_
         totals=dict(marker=dict(color="#777777")),
         hovertemplate="%{y}<br>%{text}<extra></extra>",
     ))
-    lines = textwrap.wrap(title, 44)
-    fig.update_layout(title="<br>".join(lines), height=90 + 52 * len(names), showlegend=False,
+    text, top = wrapped_title(title)
+    fig.update_layout(title=text, height=90 + 52 * len(names), showlegend=False,
                       xaxis=dict(title=MEASURES[measure], range=list(axis_range(kinds, values))),
-                      **{**_LAYOUT, "margin": dict(l=names_margin(names), r=10,
-                                                   t=40 + 20 * len(lines), b=10)})
+                      **{**_LAYOUT, "margin": dict(l=names_margin(names), r=10, t=top, b=10)})
     # The left margin is set from the names (no automargin): Plotly draws a chart with an
     # automatic margin twice, which was most of what a revisit of the page cost the browser
     # (docs/performance.md, issue 29, eighth pass).
@@ -338,6 +337,27 @@ def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_
         fig.add_vline(x=1, line=dict(color=ink, width=1, dash="dash"),
                       annotation_text="1", annotation_position="top")
     return fig
+
+
+TITLE_CHARS = 44
+"""The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
+a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
+
+
+def wrapped_title(title: str) -> tuple[str, int]:
+    """A chart's title wrapped at :data:`TITLE_CHARS` (``<br>`` between lines) and the top
+    margin that holds it below Plotly's toolbar: the toolbar takes the margin's first 25 px or
+    so, and Plotly centres the title in the rest; a title on one line in a 60 px margin was cut
+    on a phone and drawn under the toolbar.
+
+    >>> wrapped_title("F1, one rule at a time")
+    ('F1, one rule at a time', 60)
+    >>> wrapped_title("Per text: Martino F1 (SemEval-2021) against MAFALDA F1 (paper, level 2)")
+    ('Per text: Martino F1 (SemEval-2021) against<br>MAFALDA F1 (paper, level 2)', 80)
+
+    """
+    lines = textwrap.wrap(title, TITLE_CHARS)
+    return "<br>".join(lines), 40 + 20 * len(lines)
 
 
 NAME_PX = 6.0
@@ -429,11 +449,16 @@ def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
                         line=dict(width=1, color="white")),
             hovertemplate="document %{customdata[0]}<br>Martino F1 %{x:.3f}<br>MAFALDA F1 "
                           "%{y:.3f}<br>%{customdata[1]}<extra></extra>")
-    fig.update_layout(title=f"Per text: Martino F1 (SemEval-2021) against MAFALDA F1 "
-                            f"({variant}, level {level})", height=460,
-                      xaxis=dict(title="Martino F1", range=[-0.03, top + 0.05]),
+    # The title wrapped, in a margin that keeps it below the toolbar (as the waterfall's): on a
+    # phone a title on one line ran under the toolbar and past the chart's 358 px.
+    text, margin_top = wrapped_title(f"Per text: Martino F1 (SemEval-2021) against MAFALDA F1 "
+                                     f"({variant}, level {level})")
+    fig.update_layout(title=text, height=480,
+                      xaxis=dict(title=dict(text="Martino F1", standoff=4),
+                                 range=[-0.03, top + 0.05]),
                       yaxis=dict(title="MAFALDA F1", range=[-0.03, top + 0.05]),
-                      legend=dict(orientation="h", yanchor="top", y=-0.15, x=0), **_LAYOUT)
+                      legend=dict(orientation="h", yanchor="top", y=-0.2, x=0),
+                      **{**_LAYOUT, "margin": dict(l=10, r=10, t=margin_top, b=10)})
     return fig
 
 

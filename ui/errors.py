@@ -61,7 +61,7 @@ from core.render.palette import (
 from ui import above_one, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
-from ui.theme import EITHER_GREY
+from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import asked_for, chart_image, download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
@@ -443,12 +443,18 @@ ONE_DOCUMENT = "one document: no interval"
 """The label of a bucket of one document in the slice chart, in place of a whisker."""
 
 
-def slice_chart(df: pd.DataFrame, measure: str, *, title: str) -> go.Figure:
+def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = EITHER_GREY
+                ) -> go.Figure:
     """Grouped bars of ``measure`` per bucket, one colour and one pattern per system, with the
     bootstrap interval as whiskers; ``customdata`` (system, bucket). A bucket of one document
     has no interval (every resample is that document): instead of a whisker of zero length,
     which read as certainty, a grey ◇ over its bar with its value, named in the legend
-    (:data:`ONE_DOCUMENT`) and in its hover text."""
+    (:data:`ONE_DOCUMENT`) and in its hover text.
+
+    The whiskers and the bars' outlines are drawn in ``ink``, the theme's text colour
+    (:func:`ui.theme.theme_ink`): plotly's default whisker colour, a dark navy, is hard to see
+    on the dark theme's background; without ``ink``, :data:`~ui.theme.EITHER_GREY`. The ◇ is
+    that grey, 3:1 or more on either theme, and its shape and legend entry say what it is."""
     fig = go.Figure()
     buckets = list(dict.fromkeys(df.sort_values(["order", "bucket"])["bucket"]))
     singles: list[tuple[int, Any, pd.DataFrame]] = []
@@ -457,13 +463,14 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str) -> go.Figure:
         err = None
         if f"{measure} low" in sub and sub[f"{measure} low"].notna().any():
             err = dict(type="data", symmetric=False, array=sub[f"{measure} high"] - sub[measure],
-                       arrayminus=sub[measure] - sub[f"{measure} low"], thickness=1.5, width=4)
+                       arrayminus=sub[measure] - sub[f"{measure} low"], thickness=1.5, width=4,
+                       color=ink)
         single = sub[(sub["documents"] == 1) & sub[measure].notna()]
         fig.add_bar(x=buckets, y=sub[measure], name=str(system), error_y=err,
                     offsetgroup=str(i),
                     marker=dict(color=OKABE_ITO[i % len(OKABE_ITO)],
                                 pattern=dict(shape=SYSTEM_PATTERNS[i % len(SYSTEM_PATTERNS)]),
-                                line=dict(color="#333333", width=0.5)),
+                                line=dict(color=ink, width=0.5)),
                     customdata=[[system, b] for b in buckets],
                     text=["" if pd.isna(v) or b in single.index else f"{v:.2f}"
                           for b, v in sub[measure].items()],
@@ -1367,7 +1374,8 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
         return settings
     title = f"{measure} per {dimension_name(dimension)} against {s.ref}"
     config = chart_image(f"slices_{dimension.replace(':', '_')}", key="dl_err_slices")
-    event = st.plotly_chart(slice_chart(table, measure, title=title), key=K_ERR_SLICE_CHART,
+    event = st.plotly_chart(slice_chart(table, measure, title=title, ink=theme_ink()),
+                            key=K_ERR_SLICE_CHART,
                             on_select="rerun", selection_mode=("points",), config=config)
     shown = table.drop(columns=["order", "dimension"])
     st.dataframe(above_one.mark(paginate(shown, key="err_slice_page")), hide_index=True,

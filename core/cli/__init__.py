@@ -31,9 +31,12 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from types import FrameType
+from typing import cast
 
 from core.cli.common import (
     Command,
+    Parser,
+    Subparsers,
     add_tool_options,
     check_outputs,
     flag_message,
@@ -75,11 +78,13 @@ def build_parser(prog: str = PROG, *, only: str | None = None) -> argparse.Argum
     from core.plugins import load_formats
 
     load_formats()  # formats of installed plugins join --from/--format (core.plugins)
-    parser = argparse.ArgumentParser(
+    parser = Parser(  # a typo among an option's choices gets "did you mean X?"
         prog=prog,
         description="SpanScope: score, explain, convert and validate span annotations.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # the commands' parsers are Parsers too (argparse makes them of the parent's class)
+    sub = cast(Subparsers, parser.add_subparsers(dest="command", required=True,
+                                                 metavar="COMMAND"))
     for name in COMMAND_NAMES if only is None else (only,):
         command_parser = command(name).add_parser(sub)
         add_tool_options(command_parser)  # --layer, --feature, --span-group, --scheme, ...

@@ -4,13 +4,14 @@ translation of library errors (which name parameters) into command-line flags.""
 from __future__ import annotations
 
 import argparse
+import difflib
 import itertools
 import json
 import math
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from core.formats.tool_options import OPTION_NAMES, SCHEMES
@@ -40,6 +41,40 @@ class Command(Protocol):
     def add_parser(self, subparsers: Subparsers) -> argparse.ArgumentParser: ...
 
     def run(self, args: argparse.Namespace) -> int: ...
+
+
+class Parser(argparse.ArgumentParser):
+    """The command line's parser: a value outside an option's ``choices`` (``--match``,
+    ``--format``, ``--metric``, a command's name, ...) is refused as argparse refuses it, with
+    the closest choice offered (``did you mean 'martino'?``, :func:`difflib.get_close_matches`).
+    Its sub-commands' parsers are of this class too (``add_subparsers`` makes them so), so every
+    command's options answer a typo the same way."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse checks every choices= value here (ArgumentParser._check_value, the one place
+        # the "invalid choice" message is made); the suggestion is added to its message.
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            hint = did_you_mean(value, action.choices or ())
+            if not hint:
+                raise
+            raise argparse.ArgumentError(action, f"{exc.message}; {hint}") from None
+
+
+def did_you_mean(value: object, choices: Iterable[object]) -> str:
+    """``did you mean 'X'?`` for the choice closest to ``value`` (similarity 0.6 at least,
+    :func:`difflib.get_close_matches`, case ignored), else ``""``.
+
+    >>> did_you_mean("martinoo", ["mafalda", "martino"])
+    "did you mean 'martino'?"
+    >>> did_you_mean("Exact", ["exact", "overlap"]), did_you_mean("zzz", ["exact"])
+    ("did you mean 'exact'?", '')
+
+    """
+    names = {str(c).lower(): str(c) for c in choices}
+    close = difflib.get_close_matches(str(value).lower(), list(names), n=1)
+    return f"did you mean {names[close[0]]!r}?" if close else ""
 
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"

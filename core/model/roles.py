@@ -1,8 +1,9 @@
 """The role a file's annotations play, guessed from its name: one rule for every path.
 
 The Data page presets each uploaded file's role with :func:`guess_role`, the bundled samples are
-read with it, and ``python -m core validate`` uses it when ``--role`` is not given, so that a
-file is checked the same way wherever it is loaded.
+read with it, and ``python -m core validate`` and ``spanscope app --data`` use it when no role is
+given, so that a file is checked the same way wherever it is loaded. Where the guess depends on
+the input's format (:func:`format_decides`), each detects the format first and passes it.
 """
 
 from __future__ import annotations
@@ -64,3 +65,19 @@ def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -
     if (folder or lower.endswith(".zip")) and fmt in FOLDER_GOLD_FORMATS:
         return "gold"
     return "annotator" if folder or lower.endswith(".zip") else "system"
+
+
+def format_decides(filename: str, *, folder: bool = False) -> bool:
+    """Whether :func:`guess_role` may answer differently once the input's format is known: a
+    folder or ``.zip`` whose name gives no role (a PTC folder of articles is a gold, another
+    tool's export annotators). Callers detect the format only then, since detecting reads the
+    files.
+
+    >>> format_decides("articles", folder=True), format_decides("gold_tc", folder=True)
+    (True, False)
+    >>> format_decides("tc.zip"), format_decides("run.labels")
+    (True, False)
+
+    """
+    return any(guess_role(filename, folder=folder, fmt=fmt) != guess_role(filename, folder=folder)
+               for fmt in FOLDER_GOLD_FORMATS)

@@ -375,3 +375,27 @@ def test_the_line_at_one_follows_the_theme(make_app, monkeypatch) -> None:
     at = make_app("pages/differences.py", params={"b": "system_a"})
     assert not at.exception, [e.value for e in at.exception]
     assert inks == [theme.DARK_INK]
+
+
+def test_drawn_scatter_title_is_wrapped_below_the_toolbar_to_fit_a_phone(make_app) -> None:
+    """On a phone (390 px, a chart of 358 px) the scatter's title ran on one line under Plotly's
+    toolbar and was cut ("...against MAFAL"): it is wrapped as the waterfall's, each line at
+    most :data:`ui.differences.TITLE_CHARS` characters (about 7 px each in Plotly's bold title
+    font), in a top margin that leaves the toolbar its own room."""
+    import json
+
+    at = make_app("pages/differences.py", params={"b": "system_a"})
+    figs = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    (scatter,) = [f for f in figs if f["layout"].get("xaxis", {}).get("title", {}).get("text")
+                  == "Martino F1"]
+    lines = scatter["layout"]["title"]["text"].split("<br>")
+    assert len(lines) == 2 and " ".join(lines).startswith("Per text: Martino F1")
+    assert "MAFALDA F1 (paper, level 2)" in lines[-1]
+    assert all(len(line) <= diff.TITLE_CHARS for line in lines)
+    assert diff.TITLE_CHARS * 7 <= 358 - 20  # a line fits the phone's chart and its margins
+    assert scatter["layout"]["margin"]["t"] >= 40 + 20 * len(lines)
+    # the waterfall's title by the same rule
+    waterfall = figs[0]
+    wf_lines = waterfall["layout"]["title"]["text"].split("<br>")
+    assert all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
+    assert waterfall["layout"]["margin"]["t"] == 40 + 20 * len(wf_lines)

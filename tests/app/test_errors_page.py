@@ -657,3 +657,34 @@ def test_the_category_tables_downloads_come_before_the_links_in_page_order(make_
     downloads = [i for i, k in enumerate(keys) if "dl_err_categories" in k]
     links = [i for i, k in enumerate(keys) if k.startswith("err_open_")]
     assert downloads and links and max(downloads) < min(links), keys
+
+
+def test_the_slice_charts_whiskers_take_the_themes_ink_and_stand_out_on_the_dark_theme(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plotly's default whisker colour (a dark navy) hid on the dark theme's background: the
+    whiskers and the bars' outlines are the theme's text colour, 3:1 or more on its background
+    (WCAG 2.1 SC 1.4.11), and the one-document ◇ keeps 3:1 on either theme."""
+    import json
+
+    from core.render.palette import contrast_ratio
+    from ui.theme import DARK_INK, EITHER_GREY, LIGHT_INK
+
+    backgrounds = {LIGHT_INK: "#ffffff", DARK_INK: "#0e1117"}  # Streamlit's two themes
+    monkeypatch.setattr(err_ui, "theme_ink", lambda: DARK_INK)
+    at = make_app("pages/errors.py", params={"edim": "span_length"})
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    (spec,) = [c for c in charts if any(t.get("error_y") for t in c["data"])]
+    bars = [t for t in spec["data"] if t["type"] == "bar"]
+    assert bars and all(t["error_y"]["color"] == DARK_INK for t in bars)
+    assert all(t["marker"]["line"]["color"] == DARK_INK for t in bars)
+    ws = _ws(at)
+    frame, _, _ = err_ui.slice_frame(ws.key, ws, "gold", ("system_a",), "martino",
+                                     "semeval2021", 2, "span_length", 200, 0, "", None)
+    for ink, background in backgrounds.items():
+        fig = err_ui.slice_chart(frame, "F1", title="t", ink=ink)
+        (bar,) = [t for t in fig.data if t.type == "bar"]
+        assert bar.error_y.color == ink and contrast_ratio(ink, background) >= 3
+        (mark,) = [t for t in fig.data if t.type == "scatter"]
+        assert mark.marker.symbol == "diamond-open"  # the second cue: shape and legend entry
+        assert contrast_ratio(mark.marker.color, background) >= 3
+    assert mark.marker.color == EITHER_GREY
