@@ -340,7 +340,8 @@ def render_merged(
                 f"{esc(text[start:end])}</span>"
             )
     if compact:
-        return f'<div id="{esc(dom_id)}" class="ss-doc ss-c ss-mv" dir="auto">{"".join(parts)}</div>'
+        return (f'<div id="{esc(dom_id)}" class="ss-doc ss-c ss-mv" dir="auto">'
+                f'{"".join(parts)}</div>')
     return (
         f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" '
         f'style="white-space:pre-wrap;line-height:1.7;'

@@ -392,9 +392,10 @@ def test_each_legend_shares_one_element_with_what_it_explains(make_app) -> None:
     bodies = [h.proto.body for h in at.html if h.proto.body not in (
         sidebar.SCRIPT, highlight.compact_css())]
     (legends,) = [b for b in bodies if "ss-cat-legend" in b]
-    assert legends.startswith('<div class="ss-legend"')  # the labels' colours, then categories
-    assert legends.index("ss-legend\"") < legends.index("ss-cat-legend")
+    # the labels' colours (classes of highlight.compact_css), then the categories
+    assert legends.startswith('<div class="ss-legend ss-c"')
+    assert legends.index("ss-legend ss-c\"") < legends.index("ss-cat-legend")
     (merged,) = [b for b in bodies if "missed (gold only)" in b]
-    assert merged.startswith('<div class="ss-legend"') and merged.count("ss-legend") == 1
+    assert merged.startswith('<div class="ss-legend ss-c"') and merged.count("ss-legend") == 1
     assert len(bodies) == 4  # the two legends, two lanes, the merged view with its legend
     assert [h.proto.body for h in at.html].count(highlight.compact_css()) == 1  # their style
