@@ -427,6 +427,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 docs_cpu: list[float] = []
                 docs_task: list[float] = []
                 docs_browser: list[float] = []
+                docs_thread: list[float] = []  # main-thread CPU, typing and switch
+                docs_bytes: list[int] = []  # bytes received, typing and switch
                 typing: list[float] = []
                 rng = random.Random(1)
                 revisit: dict[str, list[float]] = {}
@@ -451,8 +453,13 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             # The selector lists the first DOC_WINDOW documents (search finds
                             # others).
                             pick = rng.randrange(min(n_docs, DOC_WINDOW))
+                            thread0, bytes0 = _thread_s(cdp), received[0]
                             typed, switched, cpu, task, browser_cpu = _pick_doc(
                                 page, f"doc{pick}", proc.pid, cdp)
+                            # the typing's share too: both are the switch's main-thread CPU
+                            # and bytes, the same in base and tree
+                            docs_thread.append(_thread_s(cdp) - thread0)
+                            docs_bytes.append(received[0] - bytes0)
                             docs_browser.append(browser_cpu)
                             typing.append(typed)
                             docs.append(switched)
@@ -460,7 +467,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             docs_task.append(task)
                             print(f"document switch: {switched:.3f} s, server CPU {cpu:.3f} s, "
                                   f"browser main thread {task:.3f} s, browser CPU "
-                                  f"{browser_cpu:.3f} s",
+                                  f"{browser_cpu:.3f} s, main-thread CPU with the typing "
+                                  f"{docs_thread[-1]:.3f} s, {docs_bytes[-1]:,} bytes "
+                                  "received with the typing",
                                   file=sys.stderr, flush=True)
                     for _ in range(revisits):
                         for title, sel in nav:
@@ -536,6 +545,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             "median": round(statistics.median(docs_browser), 3) if docs_browser else None,
             "each": [round(c, 3) for c in docs_browser]},
         "document_switch_each_s": [round(d, 3) for d in docs],
+        "document_switch_main_thread_cpu_with_typing_s": [round(c, 3) for c in docs_thread],
+        "document_switch_bytes_with_typing": docs_bytes,
         "tree": str(tree), "load_average": [round(x, 2) for x in os.getloadavg()],
         "document_typed_filter_s": {"median": round(statistics.median(typing), 3)
                                     if typing else None,

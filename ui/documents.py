@@ -384,6 +384,10 @@ class View:
 
 def choose(ws: Workspace) -> View:
     """The pair of sets, the metric and its variant and level."""
+    # The classes of the highlighted texts and legends (core.render.highlight, compact=True):
+    # one <style> for the page (alone in its element, so Streamlit puts it out of the layout),
+    # drawn by a whole run, outside the document's fragment: a switch sends the texts alone.
+    st.html(highlight.compact_css(theme_type()))
     if len(ws.sets) == 1:
         one_set(ws)  # nothing to compare it with: its spans alone; stops
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
@@ -431,11 +435,12 @@ def one_set(ws: Workspace) -> None:
     stepper(ids, doc)
     items = highlight.span_items(aset, doc, "G")
     colours = highlight.label_colours(state.all_labels(ws.key, ws))
-    st.html(highlight.legend(colours, {lab for it in items for lab in it.labels}))
+    st.html(highlight.legend(colours, {lab for it in items for lab in it.labels}, compact=True))
     labelled = hateval_ui.text_labels(ws, (name,), doc)  # HatEval: the text's labels
     st.markdown(f"**{md(name)}** ({aset.role}) · "
                 + (labelled[0][0] if labelled else f"{len(items)} span(s)"))
-    st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc"))
+    st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc",
+                                   compact=True))
     st.stop()
 
 
@@ -777,8 +782,7 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
                    "bucket keep.")
     # One element for both legends, as one for the merged view and its legend below: every
     # element is mounted again on each visit (docs/performance.md, issue 29, ninth pass).
-    st.html(highlight.legend(s.colours, used) + err_ui.category_legend())
-    theme = theme_type()  # the dashed outline of the kept spans: a colour that shows on it
+    st.html(highlight.legend(s.colours, used, compact=True) + err_ui.category_legend())
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{md(v.set_a)}** ({gold.role}) · "
@@ -786,14 +790,14 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
         st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
                                        dom_id="left-doc", partners=s.partners,
                                        notes=err_ui.notes(s.cats_a), matched=s.matched,
-                                       theme=theme))
+                                       compact=True))
     with right:
         st.markdown(f"**{md(v.set_b)}** ({pred.role}) · "
                     + (labelled[0][1] if labelled else f"{len(s.items_b)} span(s)"))
         st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
                                        dom_id="right-doc", partners=s.partners,
                                        notes=err_ui.notes(s.cats_b), matched=s.matched,
-                                       theme=theme))
+                                       compact=True))
     if gold.alternatives:
         st.caption(f"{md(v.set_a)} lists alternative labels: a span tagged `A | B` may be "
                    "matched by either label, and ⊥ means it may also be left unpredicted. These "
@@ -812,7 +816,8 @@ def merged_view(ws: Workspace, v: View, s: Shown) -> None:
         merged_b = highlight.relabel(s.items_b, mapping, drop_nothing=v.variant != "repo-head")
         st.caption(f"As {v.entry.title} sees it: labels compared at level {v.level}"
                    + ("" if v.variant == "repo-head" else "; ⊥ predictions left out") + ".")
-    st.html(highlight.status_legend() + highlight.render_merged(s.text, merged_a, merged_b))
+    st.html(highlight.status_legend(compact=True)
+            + highlight.render_merged(s.text, merged_a, merged_b, compact=True))
     counts = highlight.status_counts(s.text, merged_a, merged_b)
     if counts:
         st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {n} chars"

@@ -135,7 +135,7 @@ def relabel(items: Sequence[SpanItem], mapping: Mapping[str, str], *,
 
 def _stripes(
     covering: Sequence[int], items: Sequence[SpanItem], lanes: Sequence[int],
-    colours: Mapping[str, str], marked: Collection[str],
+    colours: Mapping[str, str], marked: Collection[str], compact: bool = False,
 ) -> tuple[list[str], bool]:
     layers: list[str] = []
     is_selected = False
@@ -149,6 +149,12 @@ def _stripes(
             colour = colours.get(label, "#444444")
             # Alternatives split the stripe horizontally: each label gets a share of its width.
             width = 100 / n
+            if compact:  # the same layer, shorter: one colour stop at both ends
+                layers.append(
+                    f"linear-gradient({colour} 0 0) "
+                    f"{k * width / (1 - 1 / n) if n > 1 else 0:.0f}% calc(100% - {bottom}px)/"
+                    f"{width:.1f}% {thick}px no-repeat")
+                continue
             layers.append(
                 f"linear-gradient({colour},{colour}) {k * width / (1 - 1 / n) if n > 1 else 0:.0f}%"
                 f" calc(100% - {bottom}px) / {width:.1f}% {thick}px no-repeat"
@@ -167,6 +173,7 @@ def render_lanes(
     notes: Mapping[str, tuple[str, str, str]] | None = None,
     matched: Collection[str] = (),
     theme: str = "light",
+    compact: bool = False,
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
@@ -178,6 +185,11 @@ def render_lanes(
     (span id -> (mark, colour, title)) adds a small boxed mark after a span's tag, such as its
     error category (``ui.errors``). Without a text (formats that carry offsets only) the spans
     are listed instead.
+
+    ``compact``: the same marks with classes instead of inline styles, for a page that draws
+    :func:`compact_css` once (the Documents page: less HTML to send, sanitise and parse per
+    document switch; docs/performance.md, issue 29, tenth pass). Each span keeps its colour,
+    lane, tag, tooltip and cues; ``theme`` is then :func:`compact_css`'s.
     """
     notes = notes or {}
     if text is None:
@@ -204,6 +216,20 @@ def render_lanes(
         for i in starts.get(seg.start, ()):
             it = items[i]
             colour = colours.get(it.labels[0], "#444444")
+            if compact:
+                cls = "ss-tag" + (" ss-on" if it.id in marked else "") + (
+                    " ss-kept" if it.id in matched else "")
+                tags.append(
+                    f'<span class="{cls}" dir="ltr" data-span="{esc(it.id)}" '
+                    f'title="{esc(it.label_text)}" style="background:{colour};'
+                    f'color:{ink_on(colour)}">{esc(it.id)}</span>')
+                if it.id in notes:
+                    mark, note_colour, note = notes[it.id]
+                    tags.append(
+                        f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
+                        f'data-category="{esc(note)}" title="{esc(it.id)}: {esc(note)}" '
+                        f'style="border-color:{esc(note_colour)}">{esc(mark)}</span>')
+                continue
             weight = "800" if it.id in marked else "600"
             underline = "text-decoration:underline dashed;" if it.id in matched else ""
             tags.append(
@@ -228,8 +254,15 @@ def render_lanes(
         if not seg.covering:
             parts.append(fragment)
             continue
-        layers, is_selected = _stripes(seg.covering, items, lanes, colours, marked)
+        layers, is_selected = _stripes(seg.covering, items, lanes, colours, marked, compact)
         title = "; ".join(f"{items[i].id} {items[i].label_text}" for i in seg.covering)
+        if compact:
+            kept = matched and any(items[i].id in matched for i in seg.covering)
+            parts.append(
+                f'<span class="ss-seg{" ss-kept" if kept else ""}" title="{esc(title)}" '
+                f'style="background:{",".join(layers)}'
+                f'{",rgba(255,220,0,0.35)" if is_selected else ""}">{fragment}</span>')
+            continue
         outline = (f"outline:1px dashed {outline_colour};outline-offset:-1px;"
                    if matched and any(items[i].id in matched for i in seg.covering) else "")
         parts.append(
@@ -238,6 +271,9 @@ def render_lanes(
             f'{", rgba(255,220,0,0.35)" if is_selected else ""}">{fragment}</span>'
         )
     line_height = 1.55 * 16 + pad
+    if compact:
+        return (f'<div id="{esc(dom_id)}" class="ss-doc ss-c ss-lanes" dir="auto" '
+                f'style="--ss-pad:{pad}px;line-height:{line_height:.0f}px">{"".join(parts)}</div>')
     return (
         f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" style="white-space:pre-wrap;'
         f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
@@ -270,14 +306,15 @@ def missed_intervals(gold: Sequence[SpanItem], pred: Sequence[SpanItem]) -> list
 
 def render_merged(
     text: str | None, gold: Sequence[SpanItem], pred: Sequence[SpanItem], *,
-    dom_id: str = "merged",
+    dom_id: str = "merged", compact: bool = False,
 ) -> str:
     """The text with each character's background showing its merged status (see
     :func:`core.render.segments.char_status`) and its underline style as a second cue.
 
     One character has one status, so a missed gold span overlapping a matched one would vanish
     under the *matched* tint: its characters keep the tint but get the *missed* underline and
-    say so in their tooltip."""
+    say so in their tooltip. ``compact``: the tint and underline come from the classes of
+    :func:`compact_css` (see :func:`render_lanes`)."""
     if text is None:
         return f'<div id="{esc(dom_id)}"><i>No text is available for this document.</i></div>'
     runs = char_status([g.as_alt() for g in gold], [p.as_alt() for p in pred], len(text))
@@ -293,11 +330,18 @@ def render_merged(
             title = STATUS_NAMES[run.status] + ("; also inside a missed gold span" if hidden
                                                  else "")
             cls = f"ss-{run.status}" + (" ss-hidden-missed" if hidden else "")
+            if compact:
+                parts.append(f'<span class="{cls}" title="{esc(title)}">'
+                             f"{esc(text[start:end])}</span>")
+                continue
             parts.append(
                 f'<span class="{cls}" title="{esc(title)}" '
                 f'style="{status_style(run.status, also_missed=hidden)}">'
                 f"{esc(text[start:end])}</span>"
             )
+    if compact:
+        return (f'<div id="{esc(dom_id)}" class="ss-doc ss-c ss-mv" dir="auto">'
+                f'{"".join(parts)}</div>')
     return (
         f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" '
         f'style="white-space:pre-wrap;line-height:1.7;'
@@ -341,20 +385,72 @@ def _chip(colour: str, name: str, title: str = "", *, line: str = "none") -> str
     )
 
 
-def legend(colours: Mapping[str, str], used: Iterable[str] | None = None) -> str:
-    """Legend of label colours (only ``used`` labels when given)."""
+def _chip_compact(colour: str, name: str, title: str = "", *, line: str = "none") -> str:
+    """One element per chip: its swatch is the ``::before`` of :func:`compact_css`."""
+    border = "" if line == "none" else f";--l:{line}"
+    return (f'<span class="ss-chip" title="{esc(title)}" style="--c:{colour}{border}">'
+            f"{esc(name)}</span>")
+
+
+def legend(colours: Mapping[str, str], used: Iterable[str] | None = None, *,
+           compact: bool = False) -> str:
+    """Legend of label colours (only ``used`` labels when given); ``compact``: one element per
+    label, styled by :func:`compact_css`."""
     shown = [lab for lab in colours if used is None or lab in set(used)]
+    chip = _chip_compact if compact else _chip
     chips = "".join(
-        _chip(colours[lab], "⊥ (nothing)" if lab == NOTHING else lab) for lab in shown
+        chip(colours[lab], "⊥ (nothing)" if lab == NOTHING else lab) for lab in shown
     )
+    if compact:
+        return f'<div class="ss-legend ss-c">{chips}</div>'
     return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'
 
 
-def status_legend(statuses: Iterable[Status] = STATUSES) -> str:
-    """Legend of the merged view's statuses, each with its definition as a tooltip."""
-    chips = "".join(_chip(STATUS_COLOURS[s], STATUS_NAMES[s], STATUS_HELP[s],
-                          line=STATUS_LINES[s]) for s in statuses)
+def status_legend(statuses: Iterable[Status] = STATUSES, *, compact: bool = False) -> str:
+    """Legend of the merged view's statuses, each with its definition as a tooltip;
+    ``compact``: as :func:`legend`'s."""
+    chip = _chip_compact if compact else _chip
+    chips = "".join(chip(STATUS_COLOURS[s], STATUS_NAMES[s], STATUS_HELP[s],
+                         line=STATUS_LINES[s]) for s in statuses)
+    if compact:
+        return f'<div class="ss-legend ss-c">{chips}</div>'
     return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'
+
+
+def compact_css(theme: str = "light") -> str:
+    """The one ``<style>`` block that :func:`render_lanes`, :func:`render_merged`,
+    :func:`legend` and :func:`status_legend` with ``compact=True`` need: what their inline
+    styles carry otherwise, once per page instead of once per span. ``theme``
+    (``"light"``/``"dark"``): the colour of the dashed outline of the spans a filter keeps
+    (:data:`~core.render.palette.FILTER_OUTLINE`). The same text for the same theme, so a page
+    that draws it on every run draws an element that does not change."""
+    outline = FILTER_OUTLINE.get(theme, FILTER_OUTLINE["light"])
+    statuses = "".join(
+        f".ss-c .ss-{s}{{background:{STATUS_COLOURS[s]};color:{STATUS_TEXT};border-radius:2px"
+        + ("" if STATUS_LINES[s] == "none" else f";border-bottom:{STATUS_LINES[s]}") + "}"
+        for s in STATUSES)
+    return (
+        "<style>"
+        ".ss-doc.ss-c{white-space:pre-wrap;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
+        "border-radius:6px;overflow-y:auto}"
+        ".ss-c.ss-lanes{max-height:520px}.ss-c.ss-mv{line-height:1.7;max-height:420px}"
+        ".ss-c .ss-seg{padding-bottom:var(--ss-pad)}"
+        f".ss-c .ss-seg.ss-kept{{outline:1px dashed {outline};outline-offset:-1px}}"
+        ".ss-c .ss-tag{font-size:.68em;font-weight:600;border-radius:3px;padding:0 2px;"
+        "vertical-align:super;margin:0 1px;unicode-bidi:isolate}"
+        ".ss-c .ss-tag.ss-on{font-weight:800}"
+        ".ss-c .ss-tag.ss-kept{text-decoration:underline dashed}"
+        f".ss-c .ss-cat{{font-size:.6em;font-weight:700;color:{STATUS_TEXT};border:2px solid;"
+        "border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px;"
+        "unicode-bidi:isolate}"
+        f"{statuses}"
+        f".ss-c .ss-hidden-missed{{border-bottom:{STATUS_LINES['missed']}}}"
+        ".ss-legend.ss-c{font-size:.85em}"
+        ".ss-c .ss-chip{display:inline-block;margin:2px 10px 2px 0;white-space:nowrap}"
+        ".ss-c .ss-chip::before{content:'';display:inline-block;width:18px;height:12px;"
+        "background:var(--c);border-bottom:var(--l,none);border-radius:2px;margin-right:4px;"
+        "vertical-align:middle}"
+        "</style>")
 
 
 # ---- one document as a standalone HTML page (the Documents page's download) ---------------------

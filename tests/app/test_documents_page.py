@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.render import highlight
 from ui import documents, sidebar, state
 
 
@@ -68,7 +69,9 @@ def test_selecting_a_span_marks_it_in_the_rendering(make_app) -> None:
     at = make_app("pages/documents.py", params={"doc": "doc1"})
     at.selectbox(key=state.K_SPAN).select("G2").run()
     assert not at.exception
-    assert 'data-span="G2" title="Doubt" style="font-size:0.68em;font-weight:800' in _html(at)
+    # Bold (800) through the class ss-on of highlight.compact_css, drawn once for the page.
+    assert '<span class="ss-tag ss-on" dir="ltr" data-span="G2" title="Doubt"' in _html(at)
+    assert ".ss-c .ss-tag.ss-on{font-weight:800}" in _html(at)
 
 
 def test_selected_span_shows_the_pairs_core_computes(make_app, handmade, frame) -> None:
@@ -91,8 +94,8 @@ def test_selecting_a_span_marks_its_partners_in_the_other_set(make_app) -> None:
     at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
     at.selectbox(key=state.K_SPAN).select("G1").run()
     # G1 [4, 19) Loaded overlaps P1 [4, 15) Loaded: P1's tag is drawn bold on the right.
-    assert 'data-span="P1" title="Loaded" style="font-size:0.68em;font-weight:800' in _html(at)
-    assert 'data-span="P2" title="Doubt" style="font-size:0.68em;font-weight:600' in _html(at)
+    assert '<span class="ss-tag ss-on" dir="ltr" data-span="P1" title="Loaded"' in _html(at)
+    assert '<span class="ss-tag" dir="ltr" data-span="P2" title="Doubt"' in _html(at)
 
 
 def test_next_and_previous_step_through_the_order_and_stop_at_the_ends(make_app) -> None:
@@ -365,15 +368,17 @@ def test_a_selected_spans_pairs_and_the_filters_spans_have_cues_of_their_own(mak
     body = _html(at)
     left = body[body.index('id="left-doc"'):body.index('id="right-doc"')]
     # G3 [35,43) Loaded is missed: outlined, its tag underlined, not tinted or bold.
-    assert ('data-span="G3" title="Loaded" style="font-size:0.68em;font-weight:600;'
-            'background:') in left
-    assert "text-decoration:underline dashed" in left
-    g3 = left[left.rindex('<span class="ss-seg"', 0, left.index('data-span="G3"')):]
+    assert ('<span class="ss-tag ss-kept" dir="ltr" data-span="G3" title="Loaded" '
+            'style="background:') in left
+    g3 = left[left.rindex('<span class="ss-seg', 0, left.index('data-span="G3"')):]
     g3 = g3[:g3.index(">")]
-    assert "outline:1px dashed" in g3 and "rgba(255,220,0,0.35)" not in g3
+    assert g3.startswith('<span class="ss-seg ss-kept"') and "rgba(255,220,0,0.35)" not in g3
+    # The classes' cues: the kept segment outlined, dashed; the kept tag underlined, dashed.
+    assert ".ss-c .ss-seg.ss-kept{outline:1px dashed" in body
+    assert ".ss-c .ss-tag.ss-kept{text-decoration:underline dashed}" in body
     # P1 is G1's pair: bold and tinted, and not outlined (not missed).
     right = body[body.index('id="right-doc"'):]
-    assert 'data-span="P1" title="Loaded" style="font-size:0.68em;font-weight:800' in right
+    assert '<span class="ss-tag ss-on" dir="ltr" data-span="P1" title="Loaded"' in right
     captions = " ".join(c.value for c in at.caption)
     assert "Tinted yellow" in captions and "Dashed outline" in captions
 
@@ -384,10 +389,13 @@ def test_each_legend_shares_one_element_with_what_it_explains(make_app) -> None:
     ninth pass), the same HTML in the same order."""
     at = make_app("pages/documents.py", params={"doc": "doc2"})
     assert not at.exception
-    bodies = [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT]
+    bodies = [h.proto.body for h in at.html if h.proto.body not in (
+        sidebar.SCRIPT, highlight.compact_css())]
     (legends,) = [b for b in bodies if "ss-cat-legend" in b]
-    assert legends.startswith('<div class="ss-legend"')  # the labels' colours, then categories
-    assert legends.index("ss-legend\"") < legends.index("ss-cat-legend")
+    # the labels' colours (classes of highlight.compact_css), then the categories
+    assert legends.startswith('<div class="ss-legend ss-c"')
+    assert legends.index("ss-legend ss-c\"") < legends.index("ss-cat-legend")
     (merged,) = [b for b in bodies if "missed (gold only)" in b]
-    assert merged.startswith('<div class="ss-legend"') and merged.count("ss-legend") == 1
+    assert merged.startswith('<div class="ss-legend ss-c"') and merged.count("ss-legend") == 1
     assert len(bodies) == 4  # the two legends, two lanes, the merged view with its legend
+    assert [h.proto.body for h in at.html].count(highlight.compact_css()) == 1  # their style

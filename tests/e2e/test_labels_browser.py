@@ -97,8 +97,9 @@ def test_pick_a_pair_and_land_on_its_document(
     assert selected.endswith(f"[{start}, {end}) {pick.row[0].label}"), selected
     # The gold span is drawn selected (bold tag) in the left pane.
     span_id = selected.split(" ")[0]
+    # Computed: the Documents page styles its tags by class (highlight.compact_css).
     weight = page.locator(f"#left-doc .ss-tag[data-span='{span_id}']").evaluate(
-        "e => e.style.fontWeight")
+        "e => getComputedStyle(e).fontWeight")
     assert weight == "800"
     _shot(page, st_ui, "labels_pair_opened_documents")
     # Back returns to the cell chosen, not to "Choose a cell above…" (tour finding).
