@@ -100,6 +100,7 @@ together, not the ranking of every document, the bars and the document drawn
 ANN_NO_GOLD = "(none)"
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")
+GAMMA_SEED, GAMMA_SAMPLES = 0, 30  # γ's seed and chance samples unless set
 SPAN_CELLS = ("F1", "precision", "recall")
 """What a span-F1 matrix cell shows (radio options as shown, so the URL carries them)."""
 
@@ -1008,6 +1009,35 @@ def _undecided_name(auto: str | None, name: str) -> str:
     return f"{name} (undecided consensus)" if name == auto else name
 
 
+def _kept(key: str, default: int) -> int:
+    """γ's setting ``key`` while its input is not drawn: a link's value (``ui.query`` checked
+    it), else the value the input had (kept for the session), else ``default``."""
+    if key in st.query_params:
+        return int(st.query_params[key])
+    value = st.session_state.get(key)
+    return default if value is None else int(value)
+
+
+def gamma_settings(measure: str) -> tuple[int, int]:
+    """γ's seed and chance samples: two inputs beside the measure when γ is chosen; otherwise
+    not drawn, their values kept (``persist_state="session"``, or a link's ``?ann_seed=`` and
+    ``?ann_samples=``) for the γ tiles and the alignment. Two number inputs in a closed
+    expander cost the browser part of every visit (docs/performance.md, "Issue 29, tenth pass:
+    the Annotators page's first screen, second cut")."""
+    if measure not in GAMMA_MEASURES:
+        return _kept(K_ANN_SEED, GAMMA_SEED), _kept(K_ANN_SAMPLES, GAMMA_SAMPLES)
+    g1, g2, _ = st.columns([1, 1, 4])
+    seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=GAMMA_SEED,
+                               step=1, key=K_ANN_SEED, bind="query-params",
+                               persist_state="session"))
+    samples = int(g2.number_input("γ chance samples", min_value=1, max_value=1000,
+                                  value=GAMMA_SAMPLES, step=10, key=K_ANN_SAMPLES,
+                                  bind="query-params", persist_state="session",
+                                  help="Chance continua γ is compared with; more samples: a "
+                                  "smaller Monte-Carlo spread, a longer wait."))
+    return seed, samples
+
+
 def choose(ws: Workspace) -> Choice:
     """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
     names = list(ws.sets)
@@ -1043,17 +1073,7 @@ def choose(ws: Workspace) -> Choice:
                               help="Off: the majority of all chosen sets (it includes the "
                               "annotator scored, which flatters it). On: the majority of the "
                               "others.")
-    # γ's settings beside the measure when γ is chosen; otherwise folded away (they still set
-    # the γ tiles and the alignment below, so the widgets stay drawn and keep their values).
-    g1, g2, _ = (st.columns([1, 1, 4]) if measure in GAMMA_MEASURES else
-                 st.expander("γ settings (for the γ values and the alignment below)").columns(
-                     [1, 1, 2]))
-    seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=0, step=1,
-                               key=K_ANN_SEED, bind="query-params"))
-    samples = int(g2.number_input("γ chance samples", min_value=1, max_value=1000, value=30,
-                                  step=10, key=K_ANN_SAMPLES, bind="query-params",
-                                  help="Chance continua γ is compared with; more samples: a "
-                                  "smaller Monte-Carlo spread, a longer wait."))
+    seed, samples = gamma_settings(measure)
     st.caption(f"**{measure}**: {MEASURE_HELP[measure]}")
     if len(chosen) < 2:
         st.info("Pick at least two annotation sets above to compare them.", icon="ℹ️")
