@@ -799,7 +799,8 @@ def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key
     zmin = min(0.0, *defined) if defined else 0.0
     asymmetric = result is not None and not result.symmetric
     corner = "row: reference · column: compared" if asymmetric else ""
-    rows = [f'<div class="ann-matrix">{_heading(heading)}{MATRIX_CSS}<table><caption>{escape(title)}</caption>',
+    rows = [f'<div class="ann-matrix">{_heading(heading)}{MATRIX_CSS}'
+            f"<table><caption>{escape(title)}</caption>",
             f'<thead><tr><th scope="col">{corner}</th>'
             + "".join(f'<th scope="col">{escape(b)}</th>' for b in who) + "</tr></thead><tbody>"]
     for a in who:
