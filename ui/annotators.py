@@ -100,6 +100,7 @@ together, not the ranking of every document, the bars and the document drawn
 ANN_NO_GOLD = "(none)"
 
 GAMMA_MEASURES = ("gamma", "gamma-cat")
+GAMMA_SEED, GAMMA_SAMPLES = 0, 30  # γ's seed and chance samples unless set
 SPAN_CELLS = ("F1", "precision", "recall")
 """What a span-F1 matrix cell shows (radio options as shown, so the URL carries them)."""
 
@@ -756,6 +757,17 @@ MATRIX_CSS = (
     "margin-top:.3rem}.ann-matrix .bar{width:8rem;height:.6rem}</style>")
 """The style of :func:`matrix_html` (one ``<style>`` per table: the element carries it)."""
 
+HEADING_CSS = (
+    "<style>h3.ann-h{font-size:1.5rem;font-weight:600;line-height:1.2;margin:0;"
+    "padding:.5rem 0 .75rem}p.ann-why{font-size:.875rem;opacity:.6;margin:.6rem 0 0}</style>")
+"""The style of a section's heading and note drawn inside its HTML element
+(:func:`matrix_html`, :func:`tiles_html`) as a subheader and a caption would look."""
+
+
+def _heading(text: str | None) -> str:
+    """``text`` as the section's ``<h3>`` (escaped), or nothing."""
+    return "" if text is None else f'{HEADING_CSS}<h3 class="ann-h">{escape(text)}</h3>'
+
 
 def _scale_colour(t: float) -> str:
     """The :data:`~core.render.palette.SEQUENTIAL` colour at ``t`` in [0, 1], as ``#rrggbb``
@@ -766,7 +778,7 @@ def _scale_colour(t: float) -> str:
 
 
 def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key: str | None,
-                title: str) -> str:
+                title: str, heading: str | None = None) -> str:
     """The pairwise matrix as an HTML table, one element where the heatmap chart cost Chromium
     50-60 ms of its main thread on every visit (docs/performance.md, "Issue 29, tenth pass").
 
@@ -776,7 +788,8 @@ def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key
     colour is never the only cue; an undefined cell is grey, written "n/a" and titled with its
     reason, the diagonal "—". Row and column headers are table headers (``scope``), the title
     its caption, so a screen reader reads each cell with its pair. ``result`` None: the
-    matrix while it is computed, every cell "…". Names are escaped."""
+    matrix while it is computed, every cell "…". ``heading``: the section's heading above the
+    table, in the same element (one element less than a subheader). Names are escaped."""
     who = list(annotators)
     values: dict[tuple[str, str], tuple[float | None, str]] = {
         (a, b): (_cell(result, a, b, key) if result is not None
@@ -786,7 +799,8 @@ def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key
     zmin = min(0.0, *defined) if defined else 0.0
     asymmetric = result is not None and not result.symmetric
     corner = "row: reference · column: compared" if asymmetric else ""
-    rows = [f'<div class="ann-matrix">{MATRIX_CSS}<table><caption>{escape(title)}</caption>',
+    rows = [f'<div class="ann-matrix">{_heading(heading)}{MATRIX_CSS}'
+            f"<table><caption>{escape(title)}</caption>",
             f'<thead><tr><th scope="col">{corner}</th>'
             + "".join(f'<th scope="col">{escape(b)}</th>' for b in who) + "</tr></thead><tbody>"]
     for a in who:
@@ -1008,6 +1022,35 @@ def _undecided_name(auto: str | None, name: str) -> str:
     return f"{name} (undecided consensus)" if name == auto else name
 
 
+def _kept(key: str, default: int) -> int:
+    """γ's setting ``key`` while its input is not drawn: a link's value (``ui.query`` checked
+    it), else the value the input had (kept for the session), else ``default``."""
+    if key in st.query_params:
+        return int(st.query_params[key])
+    value = st.session_state.get(key)
+    return default if value is None else int(value)
+
+
+def gamma_settings(measure: str) -> tuple[int, int]:
+    """γ's seed and chance samples: two inputs beside the measure when γ is chosen; otherwise
+    not drawn, their values kept (``persist_state="session"``, or a link's ``?ann_seed=`` and
+    ``?ann_samples=``) for the γ tiles and the alignment. Two number inputs in a closed
+    expander cost the browser part of every visit (docs/performance.md, "Issue 29, tenth pass:
+    the Annotators page's first screen, second cut")."""
+    if measure not in GAMMA_MEASURES:
+        return _kept(K_ANN_SEED, GAMMA_SEED), _kept(K_ANN_SAMPLES, GAMMA_SAMPLES)
+    g1, g2, _ = st.columns([1, 1, 4])
+    seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=GAMMA_SEED,
+                               step=1, key=K_ANN_SEED, bind="query-params",
+                               persist_state="session"))
+    samples = int(g2.number_input("γ chance samples", min_value=1, max_value=1000,
+                                  value=GAMMA_SAMPLES, step=10, key=K_ANN_SAMPLES,
+                                  bind="query-params", persist_state="session",
+                                  help="Chance continua γ is compared with; more samples: a "
+                                  "smaller Monte-Carlo spread, a longer wait."))
+    return seed, samples
+
+
 def choose(ws: Workspace) -> Choice:
     """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
     names = list(ws.sets)
@@ -1043,17 +1086,7 @@ def choose(ws: Workspace) -> Choice:
                               help="Off: the majority of all chosen sets (it includes the "
                               "annotator scored, which flatters it). On: the majority of the "
                               "others.")
-    # γ's settings beside the measure when γ is chosen; otherwise folded away (they still set
-    # the γ tiles and the alignment below, so the widgets stay drawn and keep their values).
-    g1, g2, _ = (st.columns([1, 1, 4]) if measure in GAMMA_MEASURES else
-                 st.expander("γ settings (for the γ values and the alignment below)").columns(
-                     [1, 1, 2]))
-    seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=0, step=1,
-                               key=K_ANN_SEED, bind="query-params"))
-    samples = int(g2.number_input("γ chance samples", min_value=1, max_value=1000, value=30,
-                                  step=10, key=K_ANN_SAMPLES, bind="query-params",
-                                  help="Chance continua γ is compared with; more samples: a "
-                                  "smaller Monte-Carlo spread, a longer wait."))
+    seed, samples = gamma_settings(measure)
     st.caption(f"**{measure}**: {MEASURE_HELP[measure]}")
     if len(chosen) < 2:
         st.info("Pick at least two annotation sets above to compare them.", icon="ℹ️")
@@ -1181,20 +1214,26 @@ def tabs() -> tuple[Any, Any, Any]:
 
 
 def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
-    """The measure for every pair of sets, as a heatmap (and the undefined cells' reasons)."""
-    st.subheader("Pairwise agreement")
+    """The measure for every pair of sets, as a table (a heatmap once asked for; the undefined
+    cells' reasons); the section's heading is the table's element's when nothing is drawn
+    between them (one element less on every visit)."""
     view, measure = r.view, c.measure
+    heading: str | None = "Pairwise agreement"
     if view is None:
-        wait_or_error(r.view_job, r.view_error)
         if r.view_error is None:
-            # The matrix's cells while they are computed: the chart element is there from the
-            # first run, so the browser loads its charting library meanwhile rather than when
-            # the values arrive (seconds on a loaded machine: docs/performance.md, fifth pass).
+            # The matrix's cells while they are computed ("…"), under the same heading and
+            # headers as the values that replace them; the note that they are computed below.
             with st.container(key="ann_matrix"):
                 st.html(matrix_html(None, c.sets, key=None,
-                                    title=f"{measure}: computing every pair…"))
+                                    title=f"{measure}: computing every pair…", heading=heading))
+        else:
+            st.subheader(heading)
+        wait_or_error(r.view_job, r.view_error)
         return
     cell = "F1"
+    if measure in ASYMMETRIC or measure in MANY_MEASURES:
+        st.subheader(heading)
+        heading = None
     if measure in ASYMMETRIC:
         cell = st.radio("Cells show", SPAN_CELLS, key=K_ANN_CELL, bind="query-params",
                         horizontal=True)
@@ -1215,7 +1254,8 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     # every visit than the chart); the chart, with its hover and PNG/SVG download, when its
     # lazy expander is opened (docs/performance.md, "Issue 29, tenth pass").
     with st.container(key="ann_matrix"):
-        st.html(matrix_html(pw, pw.annotators, key=key, title=f"{title}, every pair"))
+        st.html(matrix_html(pw, pw.annotators, key=key, title=f"{title}, every pair",
+                            heading=heading))
     chart = lazy_expander("📈 The matrix as a chart (hover, PNG or SVG download)",
                           key=K_ANN_CHART)
     if chart.open is not False:
@@ -1278,14 +1318,16 @@ def tile(name: str, res: ManyResult | None, gamma_off: bool,
     return label, "n/a" if value is None else f"{value:.3f}", help_, notes
 
 
-def tiles_html(tiles: Sequence[tuple[str, str, str, list[str]]]) -> str:
+def tiles_html(tiles: Sequence[tuple[str, str, str, list[str]]], *, heading: str | None = None,
+               note: str | None = None) -> str:
     """The many-annotator values (:func:`tile`) as one HTML element, where five ``st.metric``
     in five columns cost Chromium some 20 ms of its main thread on every visit
     (docs/performance.md, "Issue 29, tenth pass"): a description list, one term (the label)
     and its value and notes per measure, side by side and wrapping in a narrow window; the help
     under "about", which opens in place (``<details>``: a keyboard and a screen reader reach
-    it, where a hover title would not). Text escaped."""
-    parts = [f'{TILES_CSS}<dl class="ann-tiles">']
+    it, where a hover title would not). ``heading`` above them and ``note`` below, in the same
+    element (where a subheader and a caption were two more). Text escaped."""
+    parts = [f'{_heading(heading)}{TILES_CSS}<dl class="ann-tiles">']
     for label, value, help_, notes in tiles:
         parts.append(
             f'<div class="ann-tile"><dt>{escape(label)}</dt>'
@@ -1294,6 +1336,8 @@ def tiles_html(tiles: Sequence[tuple[str, str, str, list[str]]]) -> str:
             + f'<dd><details><summary aria-label="About {escape(label)}">about</summary>'
             f"<p>{escape(help_)}</p></details></dd></div>")
     parts.append("</dl>")
+    if note is not None:
+        parts.append(f'<p class="ann-why">{escape(note)}</p>')
     return "".join(parts)
 
 
@@ -1314,15 +1358,17 @@ def many_results(ws: Workspace, c: Choice, r: Computed) -> dict[str, ManyResult]
 def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyResult]) -> None:
     """The many-annotator values of all the chosen sets as tiles; their table (documents,
     samples, seed) and the values per label in a lazy expander."""
-    st.subheader(f"All {len(c.sets)} sets together")
-    if r.many is not None:
-        wait_or_error(r.many, r.many.error())
     gjob = r.gamma
     _, units = coverage(ws.key, ws, c.sets, c.label)
+    # The heading, the tiles and why they differ in one element: a subheader and a caption
+    # were two more for the browser to mount on every visit (docs/performance.md, "Issue 29,
+    # tenth pass: the Annotators page's first screen, second cut").
     with st.container(key="ann_tiles"):
         st.html(tiles_html([tile(name, values.get(name), gjob is None and name in GAMMA_MEASURES,
-                                 units.get(name)) for name in MANY_NAMES]))
-    st.caption(WHY_THEY_DIFFER)
+                                 units.get(name)) for name in MANY_NAMES],
+                           heading=f"All {len(c.sets)} sets together", note=WHY_THEY_DIFFER))
+    if r.many is not None:
+        wait_or_error(r.many, r.many.error())
     if gjob is not None:
         wait_or_error(gjob, gjob.error())
     more = st.expander("The values as a table: documents, samples, seed; per label",

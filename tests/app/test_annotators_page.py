@@ -775,3 +775,28 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     assert hold.future is not None
     hold.future.cancel()
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for
+
+
+@pytest.mark.parametrize(("measure", "in_html"), [("char-kappa", True), ("span-f1", False)])
+def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
+        make_app, measure: str, in_html: bool) -> None:
+    # Issue 29, tenth pass, second cut: "Pairwise agreement" is the matrix element's heading
+    # unless a control sits between them (span-F1's "Cells show"); "All 3 sets together" and
+    # why the values differ are the tiles element's; no subheader or caption drawn for them.
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: measure})
+    deadline = time.time() + 120
+    while "computing every pair" in _title(at):
+        assert time.time() < deadline
+        time.sleep(0.3)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    subheaders = [s.value for s in at.subheader]
+    matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
+    tiles = next(h.proto.body for h in at.html if 'class="ann-tiles"' in h.proto.body)
+    assert ('<h3 class="ann-h">Pairwise agreement</h3>' in matrix) is in_html
+    assert ("Pairwise agreement" in subheaders) is not in_html
+    assert '<h3 class="ann-h">All 3 sets together</h3>' in tiles
+    assert "All 3 sets together" not in subheaders
+    assert ann.WHY_THEY_DIFFER not in [c.value for c in at.caption]
+    if not in_html:  # the heading above the control, the control above the table
+        assert at.radio(key=ann.K_ANN_CELL).value == "F1"
