@@ -64,9 +64,10 @@ from ui.jobs import ahead as jobs_ahead
 from ui.jobs import busy_elsewhere as jobs_busy_elsewhere
 from ui.jobs import run_here as jobs_run_here
 from ui.jobs import shown as jobs_shown
+from ui.lazy import lazy_expander
 from ui.set_names import full_name_help
 from ui.state import Workspace
-from ui.widgets import download_buttons, lazy_expander, paginate
+from ui.widgets import download_buttons, paginate
 
 # ---- keys (this page's, bound to the URL unless marked session; the shared ones are in ui.state)
 K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)

@@ -25,9 +25,10 @@ from ui import (
     uploads,
 )
 from ui.escape import md
+from ui.lazy import lazy_expander
 from ui.small_table import small_table
 from ui.state import Workspace
-from ui.widgets import download_buttons, lazy_expander, paginate
+from ui.widgets import download_buttons, paginate
 
 K_LABELS_TAB = "labels_tab"  # the open tab of "Spans per label and set" (table, chart)
 K_LABELS_LIST = "labels_list"  # the expander of "Spans per label and set" (lazy)

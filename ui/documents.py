@@ -21,10 +21,11 @@ from ui import above_one, export, levels, results, state, uploads
 from ui import errors as err_ui
 from ui import hateval as hateval_ui
 from ui.escape import md
+from ui.lazy import lazy_expander
 from ui.results import per_doc_f1
 from ui.state import Workspace
 from ui.theme import theme_type
-from ui.widgets import download_buttons, lazy_expander, paginate, set_pair
+from ui.widgets import download_buttons, paginate, set_pair
 
 DOC_SORTS: dict[str, str] = {
     "id": "by id",
@@ -603,7 +604,7 @@ def listing(ws: Workspace, v: View) -> Listing:
 
 
 K_DOC_LIST = "doc_list"
-"""Widget key of the list's expander (:func:`ui.widgets.lazy_expander`: its table is drawn only
+"""Widget key of the list's expander (:func:`ui.lazy.lazy_expander`: its table is drawn only
 when it is open; closed at first unless a filter or an Errors bucket narrows the list, as a link
 from the Errors page does)."""
 

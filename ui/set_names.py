@@ -14,6 +14,7 @@ import streamlit as st
 
 from ui import state
 from ui.escape import md
+from ui.lazy import lazy_expander
 
 K_RENAME_SET = "rename_set"  # Data page: the set to rename
 K_RENAME_TO = "rename_to"  # Data page: its new name
@@ -66,7 +67,6 @@ def rename_control(loaded: state.Workspace, ws: state.Workspace) -> None:
         return
     if st.session_state.get(K_RENAME_SET) not in (None, *names):
         del st.session_state[K_RENAME_SET]
-    from ui.widgets import lazy_expander  # ui.widgets imports this module
 
     # Lazy: closed, its picker, box, buttons and captions are not drawn (five elements the
     # browser mounted on every visit of the Data page, hidden; docs/performance.md, issue 29)

@@ -42,21 +42,6 @@ def set_pair(ws: state.Workspace, col_a: Any, col_b: Any, label_a: str, label_b:
     return set_a, set_b
 
 
-def lazy_expander(label: str, *, key: str, opened: bool = False) -> Any:
-    """An expander whose content the caller draws only when it is open (``.open`` is not
-    False): closed, it costs the browser next to nothing on a visit, where a data grid costs
-    about 45 ms of its main thread each time (docs/performance.md, issue 29, seventh pass).
-    It opens expanded when ``opened`` or when the reader left it open before (kept in the
-    session under ``<key>_kept``: a widget's own state is dropped when its page is left)."""
-    kept = f"{key}_kept"
-
-    def keep() -> None:
-        st.session_state[kept] = bool(st.session_state.get(key))
-
-    return st.expander(label, expanded=opened or bool(st.session_state.get(kept)), key=key,
-                       on_change=keep)
-
-
 def asked_for(n_docs: int, threshold: int, label: str, *, key: str, why: str | None = None
               ) -> bool:
     """Whether a whole-corpus computation may run: always up to ``threshold`` documents, and

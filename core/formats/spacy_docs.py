@@ -294,12 +294,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
             continue
-        for key, value in obj.items():
-            if key != used and (is_span_objects(value) or (
-                    key in GROUP_KEYS and isinstance(value, list) and value)):
-                count = unread.setdefault(key, [0, 0, line])
-                count[0] += 1
-                count[1] += len(value)
+        _count_unread(obj, used, line, unread)
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
@@ -334,9 +329,35 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
     if text_labelled and not span_count:
         _text_labels_note(loaded, text_labelled, "tasks", "'label', 'accept' or 'cats'")
+    _warn_unread(loaded, unread, used)
+    if not per_annotator:
+        columns = sets[None][1] if sets else SpanColumns()
+        loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
+        return loaded
+    for who in annotators:
+        if who in sets:
+            loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
+            loaded.named_sets.add(who)
+    return loaded
+
+
+def _count_unread(obj: dict[str, Any], used: str | None, line: int,
+                  unread: dict[str, list[int]]) -> None:
+    """Counts, per key of ``obj`` other than ``used``, the span lists it holds that the reader
+    does not read (``unread[key]``: records, spans, first line)."""
+    for key, value in obj.items():
+        if key != used and (is_span_objects(value) or (
+                key in GROUP_KEYS and isinstance(value, list) and value)):
+            count = unread.setdefault(key, [0, 0, line])
+            count[0] += 1
+            count[1] += len(value)
+
+
+def _warn_unread(loaded: Loaded, unread: dict[str, list[int]], used: str | None) -> None:
+    """One warning per key whose spans :func:`_count_unread` found and the reader dropped: a
+    file whose spans are all there would otherwise read as a corpus without spans, and score
+    0 or 1 silently."""
     for key, (n_records, n_spans, first) in unread.items():
-        # Spans under a key we do not read are dropped: say so (a file whose spans are all
-        # there would otherwise read as a corpus without spans, and score 0 or 1 silently).
         what = "records hold a list of span" if n_records != 1 else "record holds a list of span"
         if key in GROUP_KEYS:
             loaded.warn(f"{n_records} {what}s under {key!r}, a span group not chosen (the "
@@ -348,15 +369,6 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                         "which the spacy reader does not read (it reads 'ents', 'entities' or "
                         f"'spans'): their {n_spans} spans are not read (first: line {first})",
                         line=first, field=key)
-    if not per_annotator:
-        columns = sets[None][1] if sets else SpanColumns()
-        loaded.sets.append(AnnotationSet(set_name_of(file), columns.spans(), options.role))
-        return loaded
-    for who in annotators:
-        if who in sets:
-            loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
-            loaded.named_sets.add(who)
-    return loaded
 
 
 class _JsonList:

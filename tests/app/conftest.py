@@ -198,7 +198,7 @@ def annotator_tiles(at: AppTest) -> dict[str, tuple[str, str, list[str]]]:
 
 
 def open_rename(at: AppTest) -> AppTest:
-    """Opens the Data page's lazy "Rename a set" expander (:func:`ui.widgets.lazy_expander`),
+    """Opens the Data page's lazy "Rename a set" expander (:func:`ui.lazy.lazy_expander`),
     as a click does: closed, its widgets are not drawn."""
     from ui import set_names
 

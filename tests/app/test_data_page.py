@@ -97,7 +97,7 @@ def test_a_revisit_rebuilds_no_chart(make_app, monkeypatch) -> None:
 
 
 def _open(at, key: str) -> None:
-    """Opens the lazy expander ``key`` (:func:`ui.widgets.lazy_expander`), as a click does."""
+    """Opens the lazy expander ``key`` (:func:`ui.lazy.lazy_expander`), as a click does."""
     at.session_state[key] = True
     at.session_state[f"{key}_kept"] = True  # what its on_change keeps
     at.run()

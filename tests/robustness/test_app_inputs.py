@@ -3,6 +3,7 @@ names, and names and removes invalid link parameters."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -78,7 +79,8 @@ def test_file_derived_names_reach_markdown_escaped(page: str) -> None:
                                    "warning", "success") for m in at.get(kind)]
     for body in bodies:
         assert "](http" not in body and "](javascript" not in body, body
-        assert "<svg" not in body and "<script" not in body, body
+        # A tag only as ui.escape.md writes it: "\\<svg" shows the text, never an element.
+        assert not re.search(r"(?<!\\)<(svg|script)", body), body
 
 
 @pytest.mark.parametrize(("params", "notice"), [

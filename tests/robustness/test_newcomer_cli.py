@@ -82,7 +82,8 @@ def _scores_page(sample: str, system: str) -> list[str]:
     at.run()
     at.switch_page("pages/scores.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    return [c.value.replace("\\", "") for c in at.caption]
+    # One caption may hold several paragraphs (the overall line and the taxonomy share one).
+    return [p for c in at.caption for p in c.value.replace("\\", "").split("\n\n")]
 
 
 def _cli_line(cli, gold: Path, pred: Path) -> dict:
