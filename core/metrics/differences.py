@@ -234,6 +234,7 @@ class _Join:
     pred: SpanArrays
     gold: SpanArrays
     pairs: OverlapPairs
+    warnings: list[str]  # martino.score's, for labels the two sets do not share
 
     @classmethod
     def of(cls, gold: AnnotationSet, pred: AnnotationSet) -> _Join:
@@ -246,7 +247,7 @@ class _Join:
         ga = span_arrays(gold.table, doc_index, label_index)
         pa = span_arrays(pred.table, doc_index, label_index)
         pairs = overlapping_pairs(pa, ga, len(documents), ignore_labels=False, by_label=True)
-        return cls(documents, pa, ga, pairs)
+        return cls(documents, pa, ga, pairs, martino.disjoint_labels(gold, pred))
 
     def sums(self, match: str) -> _Sums:
         """:func:`core.metrics.martino.score`'s sums with ``match`` (the same arrays, added in
@@ -266,7 +267,7 @@ class _Join:
                         np.bincount(r_doc, weights=r_weight, minlength=n_docs),
                         np.bincount(ga.doc, minlength=n_docs))
         return _Sums(float(p_weight.sum()), len(pa.doc), float(r_weight.sum()), len(ga.doc),
-                     self.documents, doc, [])
+                     self.documents, doc, list(self.warnings))
 
 
 class _Scorer:

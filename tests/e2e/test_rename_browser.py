@@ -50,11 +50,12 @@ def test_a_set_renamed_on_the_data_page_shows_its_new_name_on_the_annotators_pag
     # the sidebar keeps the session (a new URL would start another one)
     page.get_by_test_id("stSidebar").get_by_text("Annotators").click()
     page.get_by_role("heading", name="👥 Annotators").wait_for(timeout=60_000)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+    # The pairwise matrix is an HTML table (issue 29, tenth pass), the chart in an expander.
+    page.locator(".st-key-ann_matrix table").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     picker = page.get_by_test_id("stMultiSelect").first
     assert "Aparna D." in picker.inner_text()
-    matrix = str(page.locator(".js-plotly-plot").first.inner_text())
+    matrix = str(page.locator(".st-key-ann_matrix table").first.inner_text())
     assert matrix.count("Aparna D.") >= 2 and "annotator_1" not in matrix
     st_ui.shot(page, "rename_annotators_page")
     assert page.get_by_test_id("stException").count() == 0
