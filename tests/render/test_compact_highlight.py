@@ -104,3 +104,12 @@ def test_compact_legends_draw_one_element_per_chip_with_names_escaped() -> None:
         chip = chip[chip.rindex("<span"):]
         assert f"--c:{STATUS_COLOURS[status]}" in chip
         assert (f";--l:{line}" in chip) == (line != "none")  # the underline: a second cue
+
+
+def test_a_category_mark_reads_on_the_dark_theme_too() -> None:
+    """The marks' ink (#222222) sat on the page's own background: about 1.2:1 on the dark
+    theme's; they now sit on MARK_BACKGROUND, in the inline and the compact styles alike."""
+    from core.render.palette import STATUS_TEXT, contrast_ratio
+
+    assert contrast_ratio(STATUS_TEXT, highlight.MARK_BACKGROUND) >= 4.5
+    assert f"background:{highlight.MARK_BACKGROUND}" in highlight.compact_css("dark")
