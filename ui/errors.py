@@ -49,7 +49,7 @@ from core.metrics import registry
 from core.metrics.labels import level_namer
 from core.model import NOTHING
 from core.model.errors import FormatError, SpanScopeError
-from core.render.highlight import SpanItem
+from core.render.highlight import MARK_BACKGROUND, SpanItem
 from core.render.html import esc
 from core.render.palette import (
     ERROR_COLOURS,
@@ -653,7 +653,8 @@ def category_legend() -> str:
     chips = "".join(
         f'<span title="{esc(CATEGORY_HELP[c])}" style="display:inline-block;'
         f'margin:2px 10px 2px 0;white-space:nowrap"><span class="ss-cat" style="border:2px solid '
-        f'{colour};color:{STATUS_TEXT};border-radius:3px;padding:0 3px;font-weight:700;'
+        f'{colour};color:{STATUS_TEXT};background:{MARK_BACKGROUND};border-radius:3px;'
+        'padding:0 3px;font-weight:700;'
         f'font-size:0.8em;margin-right:4px">{esc(mark)}</span>{esc(c)}</span>'
         for c, (colour, _, mark) in CATEGORY_STYLE.items())
     return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '

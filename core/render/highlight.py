@@ -488,7 +488,8 @@ def notes_legend(*notes: Notes) -> str:
     chips = "".join(
         f'<span style="display:inline-block;margin:2px 10px 2px 0;white-space:nowrap">'
         f'<span class="ss-cat" style="border:2px solid {xml_text(colour)};color:'
-        f"{STATUS_TEXT};border-radius:3px;padding:0 3px;font-weight:700;font-size:0.8em;"
+        f"{STATUS_TEXT};background:{MARK_BACKGROUND};border-radius:3px;padding:0 3px;"
+        "font-weight:700;font-size:0.8em;"
         f'margin-right:4px">{xml_text(mark)}</span>{xml_text(category)}</span>'
         for category, (mark, colour) in seen.items())
     return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '
