@@ -15,6 +15,7 @@ moves a stripe, never a number.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 
 _STRONG_RTL = frozenset({"R", "AL"})
 _NUMBER = frozenset({"EN", "AN"})
@@ -56,17 +57,9 @@ def _weak_types(line: str) -> list[str]:
             types[i] = "EN"
         elif left == right == "AN" and mid == "CS":
             types[i] = "AN"
-    i = 0
-    while i < len(types):  # W5: terminators (%, $, °) next to a European number join it
-        if types[i] != "ET":
-            i += 1
-            continue
-        j = i
-        while j < len(types) and types[j] == "ET":
-            j += 1
+    for i, j in _runs(types, "ET"):  # W5: terminators (%, $, °) next to a European number
         if (i > 0 and types[i - 1] == "EN") or (j < len(types) and types[j] == "EN"):
             types[i:j] = ["EN"] * (j - i)
-        i = j
     strong = "L"  # W7 (after W6: other separators are neutral): a number after L text is L
     out: list[str] = []
     for t in types:
@@ -82,6 +75,25 @@ def _weak_types(line: str) -> list[str]:
     return out
 
 
+def _runs(types: list[str], kind: str) -> Iterator[tuple[int, int]]:
+    """The maximal runs ``types[i:j]`` of ``kind``, left to right (a caller may rewrite the run
+    it is given, as W5 does, but not what follows it).
+
+    >>> list(_runs(["N", "L", "N", "N"], "N"))
+    [(0, 1), (2, 4)]
+    """
+    i = 0
+    while i < len(types):
+        if types[i] != kind:
+            i += 1
+            continue
+        j = i
+        while j < len(types) and types[j] == kind:
+            j += 1
+        yield i, j
+        i = j
+
+
 def levels(line: str, *, rtl: bool) -> list[int]:
     """The embedding level of each character of ``line`` in a paragraph of the given direction
     (rules W1-W7, N1/N2, I1/I2).
@@ -95,18 +107,10 @@ def levels(line: str, *, rtl: bool) -> list[int]:
     # N1/N2: neutrals between two strong directions that agree (a number counts as R) take it;
     # otherwise the paragraph's direction.
     resolved = list(types)
-    i = 0
-    while i < len(types):
-        if types[i] != "N":
-            i += 1
-            continue
-        j = i
-        while j < len(types) and types[j] == "N":
-            j += 1
+    for i, j in _runs(types, "N"):
         before = edge if i == 0 else ("R" if types[i - 1] in _NUMBER else types[i - 1])
         after = edge if j == len(types) else ("R" if types[j] in _NUMBER else types[j])
         resolved[i:j] = [before if before == after else edge] * (j - i)
-        i = j
     out: list[int] = []
     for t in resolved:  # I1/I2
         if base == 0:
