@@ -9,6 +9,7 @@ import html
 import json
 import re
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def _custom_app(sets: list[AnnotationSet], texts: dict[str, str | None],
                 params: dict[str, Any] | None = None) -> AppTest:
     """The app on a workspace of ``sets`` (injected as an upload), on this page."""
     report = state.FileReport("custom.json", "test", "gold", "custom", texts, tuple(sets))
-    ws = state.build_workspace([report], key=f"test:custom:{id(sets)}", title="custom",
+    ws = state.build_workspace([report], key=f"test:custom:{uuid.uuid4().hex}", title="custom",
                                shareable=False)
     at = AppTest.from_file(str(APP), default_timeout=60)
     for k, v in (params or {}).items():

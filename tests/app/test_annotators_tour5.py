@@ -3,6 +3,7 @@ warnings for labels that differ only in case and for an annotator missing docume
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -15,7 +16,7 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def _app(sets: list[AnnotationSet], texts: dict[str, str | None]) -> AppTest:
-    return app_on_sets(sets, texts, PAGE, key=f"test:tour5:{id(sets)}")
+    return app_on_sets(sets, texts, PAGE, key=f"test:tour5:{uuid.uuid4().hex}")
 
 
 def _one_missing() -> tuple[list[AnnotationSet], dict[str, str | None]]:

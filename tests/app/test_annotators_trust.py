@@ -5,6 +5,7 @@ why they differ from char-κ; documents that only one chosen set covers are list
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 def _app(sets: list[AnnotationSet], texts: dict[str, str | None]) -> AppTest:
-    return app_on_sets(sets, texts, PAGE, key=f"test:trust:{id(sets)}")
+    return app_on_sets(sets, texts, PAGE, key=f"test:trust:{uuid.uuid4().hex}")
 
 
 def _why_they_differ(at: AppTest) -> bool:
