@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+import uuid
 from typing import Any
 
 import pytest
@@ -127,7 +128,7 @@ def test_later_jobs_wait_for_ordinary_ones_and_a_hurried_one_runs_first(handmade
 
 def test_a_resident_value_crosses_to_the_worker_once_and_later_jobs_name_it(handmade) -> None:
     s = _study(handmade)
-    key = f"test-resident-{id(s)}"
+    key = f"test-resident-{uuid.uuid4().hex}"
     first = jobs.submit(jobs.Job("many", "many", {"study": jobs.Resident(key, s)}))
     expected = first.future.result(timeout=120)
     worker = jobs._worker()
