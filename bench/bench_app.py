@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 import streamlit.logger  # noqa: E402
 
 streamlit.logger.set_log_level("error")  # ui.state's caches warn outside a running app
-from ui.documents import DOC_WINDOW  # noqa: E402  (documents the selector lists)
+from ui.documents import DOC_CHOICES  # noqa: E402  (documents the selector lists)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 LABELS = ["Loaded Language", "Doubt", "Appeal to fear/prejudice", "Name calling/Labeling",
@@ -450,9 +450,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"{peak_rss_mib(proc.pid)} MiB", file=sys.stderr, flush=True)
                             rss_after.setdefault(title, peak_rss_mib(proc.pid))
                         for _ in range(doc_switches):
-                            # The selector lists the first DOC_WINDOW documents (search finds
+                            # The selector lists the first DOC_CHOICES documents (search finds
                             # others).
-                            pick = rng.randrange(min(n_docs, DOC_WINDOW))
+                            pick = rng.randrange(min(n_docs, DOC_CHOICES))
                             thread0, bytes0 = _thread_s(cdp), received[0]
                             typed, switched, cpu, task, browser_cpu = _pick_doc(
                                 page, f"doc{pick}", proc.pid, cdp)

@@ -166,19 +166,29 @@ def _search(ws_key: str, _ws: Workspace, order_key: int, _order: tuple[str, ...]
 
 
 DOC_WINDOW = 200
-"""Most documents the Documents page's selector lists at once."""
+"""Most documents the Documents page's list shows at once (and the Annotators and Curation
+pages' selectors, :mod:`ui.doc_picker`)."""
+DOC_CHOICES = 50
+"""Most documents the Documents page's selector lists at once (plus the one shown): a
+selectbox's cost in the browser grows with its options, and the selector is drawn again on every
+document switch (200 options: about 0.045 s more of Chromium's main thread per switch than 50;
+docs/performance.md, issue 29, eleventh pass). The search finds the others, Previous / Next
+steps through every one, and the list above shows :data:`DOC_WINDOW`."""
 
 
 def document_window(ids: list[str], current: str | None,
-                    members: Callable[[], Collection[str]] | None = None) -> list[str]:
-    """The first :data:`DOC_WINDOW` of ``ids``, plus ``current`` when it matches but lies beyond
-    (so a deep link to any document works). ``members``: ``ids`` as a set, when the caller
-    keeps one (called only for a document beyond the window).
+                    members: Callable[[], Collection[str]] | None = None,
+                    size: int | None = None) -> list[str]:
+    """The first ``size`` (default :data:`DOC_WINDOW`) of ``ids``, plus ``current`` when it
+    matches but lies beyond (so a deep link to any document works). ``members``: ``ids`` as a
+    set, when the caller keeps one (called only for a document beyond the window).
 
     >>> document_window([f"d{i}" for i in range(600)], "d550")[-2:]
     ['d199', 'd550']
+    >>> document_window([f"d{i}" for i in range(600)], "d70", size=50)[-2:]
+    ['d49', 'd70']
     """
-    window = ids[:DOC_WINDOW]
+    window = ids[:DOC_WINDOW if size is None else size]
     if current is not None and current not in window and current in (
             members() if members is not None else set(ids)):
         window = [*window, current]
@@ -427,10 +437,10 @@ def one_set(ws: Workspace) -> None:
     if not ids:
         st.warning("No document matches the search.")
         st.stop()
-    options = document_window(ids, asked_document()[0])
+    options = document_window(ids, asked_document()[0], size=DOC_CHOICES)
     label = f"Document ({len(ids):,} of {len(order):,})"
     if len(options) < len(ids):
-        label += f": the first {DOC_WINDOW:,} by id are listed, search for others"
+        label += f": the first {DOC_CHOICES:,} by id are listed, search for others"
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
     st.session_state[K_DOC_SHOWN] = doc
     stepper(ids, doc)
@@ -518,9 +528,10 @@ class Listing:
         is asked for (11 ms at 100,000 documents)."""
         return frozenset(self.ids)
 
-    def window(self) -> list[str]:
-        """:func:`document_window` of ``ids`` around the document shown now."""
-        return document_window(self.ids, asked_document()[0], lambda: self.members)
+    def window(self, size: int | None = None) -> list[str]:
+        """:func:`document_window` of ``ids`` with the document shown now: the list's
+        (:data:`DOC_WINDOW`), or the first ``size``."""
+        return document_window(self.ids, asked_document()[0], lambda: self.members, size)
 
 
 def asked_document() -> tuple[str | None, bool]:
@@ -625,17 +636,17 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
     """The document picker and stepper over ``listed`` (its list is drawn above, by
     :func:`listing`); returns the document."""
     ids = listed.ids
-    # The selector lists at most DOC_WINDOW documents (a 10,000-option list makes every rerun
-    # slow in the browser); the search narrows it, and the current document (URL) is always an
-    # option.
-    options = listed.window()
-    if tuple(options) != listed.rows:
-        # A document beyond the window (the stepper past its end): the list above, outside
-        # this fragment, lists it too after a whole run, as a first visit would.
+    if tuple(listed.window()) != listed.rows:
+        # A document beyond the list's window (the stepper past its end): the list above,
+        # outside this fragment, lists it too after a whole run, as a first visit would.
         st.rerun(scope="app")
+    # The selector lists at most DOC_CHOICES documents (a selectbox's options are drawn again
+    # on every switch; a 10,000-option list makes every rerun slow in the browser); the search
+    # narrows it, and the current document (URL) is always an option.
+    options = listed.window(DOC_CHOICES)
     label = f"Document ({len(ids):,} of {listed.total:,})"
     if len(options) < len(ids):
-        label += f": the first {DOC_WINDOW:,} in this order are listed, search for others"
+        label += f": the first {DOC_CHOICES:,} in this order are listed, search for others"
     # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown
     # as they are.
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")

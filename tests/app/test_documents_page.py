@@ -189,6 +189,7 @@ def test_the_list_and_the_picker_offer_the_same_documents_past_the_window(
     from ui import documents
 
     monkeypatch.setattr(documents, "DOC_WINDOW", 2)
+    monkeypatch.setattr(documents, "DOC_CHOICES", 2)
     at = _open_list(make_app("pages/documents.py"))
 
     def listed() -> list[str]:
@@ -205,10 +206,39 @@ def test_the_list_and_the_picker_offer_the_same_documents_past_the_window(
     assert not at.exception
 
 
+def test_the_selector_lists_fewer_documents_than_the_list(make_app, monkeypatch) -> None:
+    # Issue 29, eleventh pass: the selector is drawn again on every switch and its cost in the
+    # browser grows with its options, so it lists the first DOC_CHOICES documents (plus the one
+    # shown) while the list keeps DOC_WINDOW; a step within the list but past the selector's
+    # window adds that document to the selector alone, and the list stays as it was.
+    from ui import documents
+
+    monkeypatch.setattr(documents, "DOC_WINDOW", 3)
+    monkeypatch.setattr(documents, "DOC_CHOICES", 1)
+    at = _open_list(make_app("pages/documents.py"))
+
+    def listed() -> list[str]:
+        return list(next(df.value for df in at.dataframe if "missed" in df.value.columns)
+                    ["document"])
+
+    box = at.selectbox(key=state.K_DOC)
+    assert box.options == ["doc1"] and listed() == ["doc1", "doc2", "doc10"]
+    assert "the first 1 in this order are listed, search for others" in box.label
+    at.button(key="doc_next").click().run()
+    assert at.selectbox(key=state.K_DOC).value == "doc2"
+    assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc2"]
+    assert listed() == ["doc1", "doc2", "doc10"]
+    assert any("Both annotations of document doc2" in m.value for m in at.markdown)
+    at.button(key="doc_prev").click().run()
+    assert at.selectbox(key=state.K_DOC).options == ["doc1"]
+    assert not at.exception
+
+
 def test_a_deep_link_past_the_window_is_listed_and_picked(make_app, monkeypatch) -> None:
     from ui import documents
 
     monkeypatch.setattr(documents, "DOC_WINDOW", 1)
+    monkeypatch.setattr(documents, "DOC_CHOICES", 1)
     at = make_app("pages/documents.py", params={"doc": "doc10"})
     assert at.selectbox(key=state.K_DOC).value == "doc10"
     assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc10"]

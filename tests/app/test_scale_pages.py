@@ -120,7 +120,7 @@ def test_document_pickers_list_a_window_and_search_the_rest(large: state.Workspa
 
 def test_the_documents_selector_is_bounded(large: state.Workspace) -> None:
     at = _open(large, "pages/documents.py")
-    assert len(at.selectbox(key=state.K_DOC).options) <= documents.DOC_WINDOW + 1
+    assert len(at.selectbox(key=state.K_DOC).options) <= documents.DOC_CHOICES + 1
     assert all(len(df.value) <= documents.DOC_WINDOW + 1 for df in at.dataframe)
 
 
