@@ -73,7 +73,8 @@ def cli_notice() -> Workspace | None:
                 f"{md(cli_data.describe(cli_ws))}.", icon="💻")
         cli_data.format_boxes(cli_ws)  # a refused file: read it again in another format
         # the sub-folders whose names state no role, as the command line noted at start-up
-        for note in role_notes([(a.role, a.path) for a in cli_data.data_args()]):
+        # (by their names: visitors never see the server's paths)
+        for note in role_notes([(a.role, a.path) for a in cli_data.data_args()], paths=False):
             st.warning(md(note.removeprefix("note: ")), icon="🏷️")
     return cli_ws
 

@@ -99,10 +99,12 @@ def folders_without_role(folder: Path) -> list[Path]:
             and role_word(c.name) is None]
 
 
-def no_role_note(folders: list[Path], given: str) -> str:
+def no_role_note(folders: list[Path], given: str, *, paths: bool = True) -> str:
     """The note on the sub-folders of the ``--data`` value ``given`` whose names state no role
     (:func:`folders_without_role`): which they are, the words a name may state a role with, and
-    the option that gives a role.
+    the option that gives a role. ``paths``: name the folders by their paths (the command
+    line's output, for whoever started the app), else by their names only (the Data page,
+    whose visitors never see the server's paths).
 
     >>> note = no_role_note([Path("/d/export")], "/d")
     >>> note[:70]
@@ -114,24 +116,28 @@ def no_role_note(folders: list[Path], given: str) -> str:
     words = [hint for hint, _ in ROLE_HINTS]
     names = ", ".join(f"{f.name}/" for f in folders)
     one = len(folders) == 1
+    example = folders[0] if paths else PurePath(PurePath(given).name, folders[0].name)
+    given = given if paths else PurePath(given).name
     return (f"note: --data {given}: the folder{'' if one else 's'} {names} name"
             f"{'s' if one else ''} no role (no {', '.join(words[:-1])} or {words[-1]} in "
             f"{'its' if one else 'their'} name{'' if one else 's'}), so SpanScope cannot tell "
             f"whether {'it holds' if one else 'they hold'} a gold, systems or annotators; give "
-            f"{'it its' if one else 'each its'} role, e.g. --data annotator={folders[0]} (or "
+            f"{'it its' if one else 'each its'} role, e.g. --data annotator={example} (or "
             "gold=, system=)")
 
 
-def role_notes(values: Iterable[tuple[str | None, str | None]]) -> list[str]:
+def role_notes(values: Iterable[tuple[str | None, str | None]], *, paths: bool = True
+               ) -> list[str]:
     """The notes on the ``--data`` values ``(role, path)`` given without a role whose
     sub-folders' names state no role (:func:`folders_without_role`, :func:`no_role_note`):
-    ``spanscope app`` prints them at start-up and the Data page shows them."""
+    ``spanscope app`` prints them at start-up, and the Data page shows them with the folders'
+    names only (``paths=False``)."""
     notes = []
     for role, path in values:
         if role is None and path is not None:
             unnamed = folders_without_role(Path(path))
             if unnamed:
-                notes.append(no_role_note(unnamed, path))
+                notes.append(no_role_note(unnamed, path, paths=paths))
     return notes
 
 

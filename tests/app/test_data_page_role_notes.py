@@ -37,8 +37,11 @@ def test_the_data_page_names_a_sub_folder_without_a_role_word(
     assert not at.exception, [e.value for e in at.exception]
     notes = [w.value.replace("\\", "") for w in at.warning if "names no role" in w.value]
     assert len(notes) == 1, [w.value for w in at.warning]
-    assert notes[0].startswith(f"--data {project}: the folder inception_export/ names no role")
-    assert f"--data annotator={project / 'inception_export'}" in notes[0]
+    # named by the folders' names: a visitor never sees the server's paths
+    assert notes[0].startswith("--data proj: the folder inception_export/ names no role")
+    assert "--data annotator=proj/inception_export (or gold=, system=)" in notes[0]
+    shown = [e.value for kind in (at.info, at.warning, at.markdown, at.caption) for e in kind]
+    assert not any(str(project.parent) in text for text in shown)
 
 
 def test_a_folder_with_a_role_has_no_note(project: Path, monkeypatch: pytest.MonkeyPatch
