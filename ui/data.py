@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.model.errors import warning_total
+from core.model.roles import role_notes
 from ui import (
     charts,
     cli_data,
@@ -71,6 +72,10 @@ def cli_notice() -> Workspace | None:
         st.info("The app was started with files from disk (`--data`): "
                 f"{md(cli_data.describe(cli_ws))}.", icon="💻")
         cli_data.format_boxes(cli_ws)  # a refused file: read it again in another format
+        # the sub-folders whose names state no role, as the command line noted at start-up
+        # (by their names: visitors never see the server's paths)
+        for note in role_notes([(a.role, a.path) for a in cli_data.data_args()], paths=False):
+            st.warning(md(note.removeprefix("note: ")), icon="🏷️")
     return cli_ws
 
 

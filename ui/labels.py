@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -173,9 +174,22 @@ def matrix_cells(ws_key: str, _ws: state.Workspace, view: str, set_a: str, set_b
     return cell_frame(m, values)
 
 
-SCROLL_CSS = (f"<style>.st-key-{K_LAB_CHART}{{overflow-x:auto;max-width:100%}}"
-              f".st-key-{K_LAB_CHART} > div{{min-width:max-content}}</style>")
-"""Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off)."""
+K_LAB_HEAT = "lab_heat"  # the horizontal container of the row names and the heatmap
+K_LAB_ROWS = "lab_rows"  # the chart of the row names, pinned at the left
+SCROLL_CSS = (f"<style>.st-key-{K_LAB_HEAT}{{overflow-x:auto;max-width:100%;flex-wrap:nowrap;"
+              "gap:0}"
+              f".st-key-{K_LAB_HEAT} > div{{flex:0 0 auto;width:max-content}}"
+              f".st-key-{K_LAB_HEAT} > div:has(.st-key-{K_LAB_ROWS}){{order:-1;position:sticky;"
+              "left:0;z-index:2}"
+              f".stApp :has(.st-key-{K_LAB_HEAT}),.st-key-{K_LAB_HEAT},"
+              f".st-key-{K_LAB_HEAT} > div:has(.st-key-{K_LAB_ROWS}){{background-color:inherit}}"
+              "</style>")
+"""Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off) while
+the row names stay in view: they are a chart of their own (:func:`row_names`), drawn after
+the heatmap, shown before it and pinned at the left edge of the scrolling row (CSS
+``position: sticky``). The pinned names hide the cells that pass under them with the page's
+own background, whatever the theme: the elements that hold the heatmap, transparent
+otherwise, inherit it from the app's (no colour written here)."""
 
 
 HEATMAP_DATA = "cells"
@@ -202,30 +216,24 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     longest = int(cells["text"].str.len().max()) if len(cells) else 0
     cell_width = max(size, 7 * longest + 8)
     row_names = [row_name(r, totals.get(r, 0)) for r in rows]
-    bucket_names = [row_name(r, totals.get(r, 0)) for r in rows if is_bucket(r)]
-    bucket_names += [shown(c) for c in columns if is_bucket(c)]
-    outcome = f"indexof({json.dumps(bucket_names)}, datum.value) >= 0"
-    optional = f"datum.value == {json.dumps(shown(OPTIONAL))}"
-    label_colour = alt.expr(f"{optional} ? '{OPTIONAL_GREY}' : {outcome} ? '{BUCKET_ORANGE}' "
-                            f": '{ink}'")
+    outcome, label_colour = _label_colours(rows, columns, totals, ink)
+    top = _top_extent(columns)
     sel = alt.selection_point(name=CELL_PARAM, fields=["row", "column"], on="click")
     # The outcome columns (missed) first, beside the row labels: last, they were past the
     # right edge of an 800 px window and reached only by scrolling the chart sideways.
     x_order = [shown(c) for c in columns if is_bucket(c)] + [shown(c) for c in columns
                                                               if not is_bucket(c)]
     x = alt.X("column_name:N", sort=x_order, title=column_title,
-              axis=alt.Axis(orient="top", labelAngle=-40, labelLimit=230, labelFontSize=11,
-                            labelOverlap=False, titlePadding=10,
-                            labelColor=label_colour,
+              axis=alt.Axis(orient="top", labelAngle=-40, labelLimit=COLUMN_LABEL_PX,
+                            labelFontSize=11, labelOverlap=False, titlePadding=10,
+                            labelColor=label_colour, minExtent=top, maxExtent=top,
                             labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
-    # The row title goes above the row labels, in the corner the slanted column labels leave
-    # free (beside the labels it would cover the longest of them).
+    # The row names are a chart of their own, pinned beside this one (row_names): here the
+    # rows have neither labels nor an axis title (the title names the rows in each cell's
+    # description for screen readers).
     y = alt.Y("row_name:N", sort=row_names, title=row_title,
-              axis=alt.Axis(labelLimit=ROW_LABEL_PX, labelFontSize=11, labelOverlap=False,
-                            titleAngle=0, titleAlign="right", titleAnchor="start",
-                            titleBaseline="bottom", titleX=-8, titleY=-8,
-                            labelColor=label_colour,
-                            labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
+              axis=alt.Axis(title=None, labels=False, ticks=False, domain=False, minExtent=0,
+                            maxExtent=0))
     tooltip = [alt.Tooltip("row_display:N", title=row_title),
                alt.Tooltip("column_name:N", title=column_title),
                alt.Tooltip("count:Q", title="count"),
@@ -251,11 +259,79 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     # "pad": the cells keep their size and the long axis labels are added around them (Streamlit
     # would otherwise "fit" labels and cells into the plot width).
     spec: dict[str, Any] = alt.layer(rect, text).properties(
-        width=cell_width * len(columns), height=size * len(rows),
+        width=cell_width * len(columns), height=_row_px(rows, columns, bool(percent)),
         autosize=alt.AutoSizeParams(type="pad", contains="padding"),
+        padding={"left": 0, "top": 5, "right": 5, "bottom": 5},
     ).configure_view(strokeWidth=0).to_dict()
     spec["datasets"] = {HEATMAP_DATA: df}  # Streamlit sends it as Arrow, as for Altair's data
     return spec
+
+
+COLUMN_LABEL_PX = 230
+"""Most pixels a column name takes above the heatmap (slanted; longer ones end in "…")."""
+
+
+def _row_px(rows: Sequence[str], columns: Sequence[str], percent: bool) -> int:
+    """The height of the heatmap's rows in pixels: one cell per row, 30 px each (24 px for
+    more than 16 columns of counts)."""
+    return (30 if len(columns) <= 16 or percent else 24) * len(rows)
+
+
+def _top_extent(columns: Sequence[str]) -> int:
+    """The room the slanted column names take above the cells, the same in the heatmap and
+    in the pinned row names (:func:`row_names`), so that their rows line up: the longest name
+    at about 6.5 px a character (11 px type), at most :data:`COLUMN_LABEL_PX`, slanted 40°,
+    with the ticks and padding, for Vega's ``minExtent`` and ``maxExtent``."""
+    longest = max((len(shown(c)) for c in columns), default=0)
+    return math.ceil(min(COLUMN_LABEL_PX, 6.5 * longest) * math.sin(math.radians(40))
+                     + 11 * math.cos(math.radians(40))) + 9
+
+
+def _label_colours(rows: Sequence[str], columns: Sequence[str], totals: Mapping[str, int],
+                   ink: str) -> tuple[str, Any]:
+    """The test that a label is an outcome (missed, spurious: bold, orange) and the labels'
+    colour expression (grey for ⊥, orange for outcomes, else ``ink``)."""
+    bucket_names = [row_name(r, totals.get(r, 0)) for r in rows if is_bucket(r)]
+    bucket_names += [shown(c) for c in columns if is_bucket(c)]
+    outcome = f"indexof({json.dumps(bucket_names)}, datum.value) >= 0"
+    optional = f"datum.value == {json.dumps(shown(OPTIONAL))}"
+    return outcome, alt.expr(f"{optional} ? '{OPTIONAL_GREY}' : {outcome} ? '{BUCKET_ORANGE}' "
+                             f": '{ink}'")
+
+
+def row_names(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
+              totals: Mapping[str, int], row_title: str, column_title: str,
+              ink: str = "#31333f") -> dict[str, Any]:
+    """The heatmap's row names (each with its row total) and row title as a chart of their
+    own, drawn beside :func:`heatmap` and pinned there while a wide matrix scrolls sideways
+    (:data:`SCROLL_CSS`): the same rows, row height and room above the rows as the heatmap,
+    so that each name stays level with its cells; its background is the page's
+    (:data:`SCROLL_CSS`), which hides the cells that scroll under the names. Names longer than
+    :data:`ROW_LABEL_PX` end in "…" (whole in the cells' tooltips)."""
+    percent = bool(cells["text"].str.endswith("%").any())
+    names = [row_name(r, totals.get(r, 0)) for r in rows]
+    outcome, label_colour = _label_colours(rows, columns, totals, ink)
+    top = _top_extent(columns)
+    frame = pd.DataFrame({"row_name": names, "pin": [""] * len(names)})
+    # An x axis of nothing but the heatmap's room above its rows and a blank title of its
+    # size: the rows start where the heatmap's do.
+    x = alt.X("pin:N", title=" ",
+              axis=alt.Axis(orient="top", labels=False, ticks=False, domain=False,
+                            titlePadding=10, minExtent=top, maxExtent=top))
+    # The row title goes above the row names, in the corner the slanted column names leave
+    # free (beside the names it would cover the longest of them).
+    y = alt.Y("row_name:N", sort=names, title=row_title,
+              axis=alt.Axis(labelLimit=ROW_LABEL_PX, labelFontSize=11, labelOverlap=False,
+                            titleAngle=0, titleAlign="right", titleAnchor="start",
+                            titleBaseline="bottom", titleX=-8, titleY=-8,
+                            labelColor=label_colour, titleColor=ink,
+                            labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
+    chart = alt.Chart(frame).mark_tick(opacity=0).encode(x=x, y=y)
+    return chart.properties(
+        width=1, height=_row_px(rows, columns, percent), background="transparent",
+        autosize=alt.AutoSizeParams(type="pad", contains="padding"),
+        padding={"left": 5, "top": 5, "right": 0, "bottom": 5},
+    ).configure_view(strokeWidth=0).to_dict()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -269,6 +345,17 @@ def heatmap_spec(ws_key: str, c: Choice, selected: Cell | None, _cells: pd.DataF
     del rows  # the cache key: _m holds them
     return heatmap(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
                    row_title=row_title, column_title=column_title, selected=selected, ink=ink)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def row_names_spec(ws_key: str, c: Choice, _cells: pd.DataFrame, _m: LabelMatrix,
+                   row_title: str, column_title: str, ink: str = "#31333f",
+                   rows: tuple[str, ...] = ()) -> dict[str, Any]:
+    """:func:`row_names` of the choice ``c``, written once per choice (as
+    :func:`heatmap_spec`); ``rows``: the rows drawn, part of the cache key."""
+    del rows  # the cache key: _m holds them
+    return row_names(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
+                     row_title=row_title, column_title=column_title, ink=ink)
 
 
 def shown_rows(m: LabelMatrix, cells: pd.DataFrame, empty_rows: bool,
@@ -596,11 +683,17 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
     if _cells_px(spec) > WIDE_PX:
         st.caption("↔️ Wider than the page, the matrix scrolls sideways (swipe it, or Shift + "
                    "wheel); a cell's tooltip names its row and column.")
+    names = row_names_spec(ws.key, c, drawn_cells, drawn, row_title, column_title, theme_ink(),
+                           tuple(drawn.rows))
     # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of
-    # being cut.
+    # being cut; the row names, drawn after the cells (the first chart of the page stays the
+    # heatmap) and shown before them, stay pinned at the left.
     st.html(SCROLL_CSS)
-    st.vega_lite_chart(spec, on_select="rerun", selection_mode=CELL_PARAM, key=K_LAB_CHART,
-                       width="content", theme=None)
+    with st.container(horizontal=True, key=K_LAB_HEAT, gap=None):
+        st.vega_lite_chart(spec, on_select="rerun", selection_mode=CELL_PARAM, key=K_LAB_CHART,
+                           width="content", theme=None)
+        with st.container(key=K_LAB_ROWS, width="content"):  # the CSS finds it by its key
+            st.vega_lite_chart(names, width="content", theme=None)
     if c.view == "confusion":
         grey = ("; grey: optional (⊥) gold spans left unpredicted, not an error for MAFALDA"
                 if c.gold_alternatives else "")

@@ -51,6 +51,7 @@ from pathlib import Path
 from core import store
 from core.model import ROLES
 from core.model.errors import SpanScopeError, UsageError
+from core.model.roles import role_notes
 
 DATA_ENV = "SPANSCOPE_DATA"
 """Environment variable that hands the ``--data`` choices to the dashboard: a JSON list of
@@ -307,6 +308,8 @@ def run_app(args: Sequence[str]) -> int:
     values, streamlit_args = split_data_args(args)
     cwd = Path.cwd()
     data = [parse_data_value(v, cwd) for v in values]
+    for note in role_notes([(v["role"], v["path"]) for v in data]):
+        print(note, file=sys.stderr, flush=True)
     inherited = given is None and os.environ.get(store.STORE_ENV)
     store_file = None if inherited else resolve_store(given, data, cwd)
     root = dashboard_root()

@@ -127,8 +127,8 @@ class ReadOptions:
     ``line_breaks``: how PTC article texts count CRLF line breaks (:data:`LineBreaks`).
     ``tag_column``: CoNLL's column of the tags (None: the last).
     ``keep_tokens``: readers whose files hold a tokenisation (WebAnno TSV, a spaCy DocBin,
-    CoNLL) keep it in :attr:`Loaded.tokens`, for a writer that needs tokens (``convert --to
-    conll``); off by default, since scoring never needs them.
+    CoNLL, UIMA XMI) keep it in :attr:`Loaded.tokens`, for a writer that needs tokens
+    (``convert --to conll``); off by default, since scoring never needs them.
     """
 
     labels: Sequence[str] | None = None

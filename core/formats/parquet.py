@@ -46,8 +46,8 @@ Whole columns at once (pyarrow compute and numpy), the first bad row named by it
 ``label`` of numbers), a null ``doc_id``, a partly null row, a negative ``start``,
 ``end <= start``, an empty label, a label outside ``--labels``, a span past its text (the one
 policy of :mod:`core.model.bounds`), and a ``doc_id`` listed twice in a texts table. Warnings: extra
-columns, numeric document ids, duplicate spans, spans that begin or end in whitespace, files of
-a folder that are not Parquet.
+columns, numeric document ids, duplicate spans (by row, with the row of the first copy), spans
+that begin or end in whitespace, files of a folder that are not Parquet.
 
 Example message::
 
@@ -405,9 +405,6 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
     # Each set becomes a SpanTable: documents in order of first appearance within the set,
     # spans by (start, end, label) as sorted_spans sorts them; declaration rows give documents
     # without spans.
-    label_rank = np.empty(len(label_names), dtype=np.int64)
-    label_rank[np.argsort(np.array(label_names, dtype=object), kind="stable")] = np.arange(
-        len(label_names))
     keep = ~declared
     per_set: dict[str, SpanTable] = {}
     for code in range(len(set_names)):
@@ -423,7 +420,20 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                                        label_codes[rows], label_names)
         per_set[set_names[code]] = spans
         who = f"{set_names[code]}: " if set_names[code] else ""
-        _warn_repeats(spans, docs_in_set, (label_names, label_rank), who, file, loaded)
+        repeats = _repeats(spans)
+        if len(repeats):
+            keys = (doc_codes, start, end, label_codes)
+            set_rows = np.flatnonzero(rows)
+            # Only the rows that may be a copy of a repeated span are sorted (a 1M-row table
+            # with 1 % repeats: 0.5 s of CPU for sorting every row); a key collision only
+            # adds a row that the exact comparison in _warn_repeats then finds unrepeated.
+            at = {name: k for k, name in enumerate(label_names)}
+            global_label = np.array([at[name] for name in spans.labels], dtype=np.int64)
+            wanted = _row_keys(docs_in_set[spans.doc[repeats]], spans.start[repeats],
+                               spans.end[repeats], global_label[spans.label[repeats]])
+            candidates = set_rows[np.isin(_row_keys(*(k[set_rows] for k in keys)), wanted)]
+            _warn_repeats(candidates, keys, (doc_names, label_names), who, has_set, file,
+                          loaded)
     return has_set, per_set, meta
 
 
@@ -518,27 +528,57 @@ def _check_against_texts(file: str, texts: Mapping[str, str | None], doc_names: 
                 loaded.warn(message, field=fld, path=_row(k), file=file)
 
 
-def _warn_repeats(spans: SpanTable, docs_in_set: np.ndarray,
-                  label_order: tuple[list[str], np.ndarray], who: str, file: str,
+def _repeats(spans: SpanTable) -> np.ndarray:
+    """The positions of a set's table (sorted by document, start, end, label) that repeat the
+    span before them: one pass over its columns, so that a table without repeats never pays
+    for :func:`_warn_repeats`'s sort of the rows."""
+    if len(spans) < 2:
+        return np.zeros(0, dtype=np.int64)
+    same = ((spans.doc[1:] == spans.doc[:-1]) & (spans.start[1:] == spans.start[:-1])
+            & (spans.end[1:] == spans.end[:-1]) & (spans.label[1:] == spans.label[:-1]))
+    return np.flatnonzero(same) + 1
+
+
+def _row_keys(doc: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray
+              ) -> np.ndarray:
+    """A 64-bit key per span (document code, start, end, label code), equal for equal spans
+    (unequal spans may share one, rarely: callers compare exactly afterwards)."""
+    out = doc.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    out ^= start.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    out ^= end.astype(np.uint64) * np.uint64(0x165667B19E3779F9)
+    out ^= label.astype(np.uint64) * np.uint64(0x27D4EB2F165667C5)
+    return out
+
+
+def _warn_repeats(rows: np.ndarray, keys: tuple[np.ndarray, ...],
+                  names: tuple[list[str], list[str]], who: str, has_set: bool, file: str,
                   loaded: Loaded) -> None:
-    """A span listed twice or more: one warning per repeat, in the order of (document's first
-    appearance in the file, start, end, label)."""
-    label_names, label_rank = label_order
-    same = np.zeros(len(spans), dtype=bool)
-    if len(spans) > 1:
-        same[1:] = ((spans.doc[1:] == spans.doc[:-1]) & (spans.start[1:] == spans.start[:-1])
-                    & (spans.end[1:] == spans.end[:-1])
-                    & (spans.label[1:] == spans.label[:-1]))
-    dup = np.flatnonzero(same)
-    if len(dup):
-        g_doc = docs_in_set[spans.doc[dup]]
-        order = np.lexsort((label_rank[spans.label[dup]], spans.end[dup], spans.start[dup],
-                            g_doc))
-        for k in dup[order].tolist():
-            loaded.warn(f"{who}document {spans.doc_ids[spans.doc[k]]!r} has the span "
-                        f"[{int(spans.start[k])}, {int(spans.end[k])}) "
-                        f"{label_names[spans.label[k]]!r} more than once; kept (each copy "
-                        "counts in the scores)", file=file)
+    """A span listed twice or more in one set: one warning per repeat, in row order, naming
+    its row and the row of its first copy (0-based, as every Parquet message counts rows) and
+    the columns that are equal. ``rows``: the set's span rows; ``keys``: the document, start,
+    end and label code of every row."""
+    if len(rows) < 2:
+        return
+    doc, start, end, label = (k[rows] for k in keys)
+    order = np.lexsort((rows, label, end, start, doc))
+    same = np.zeros(len(rows), dtype=bool)
+    s_doc, s_start, s_end, s_label = doc[order], start[order], end[order], label[order]
+    same[1:] = ((s_doc[1:] == s_doc[:-1]) & (s_start[1:] == s_start[:-1])
+                & (s_end[1:] == s_end[:-1]) & (s_label[1:] == s_label[:-1]))
+    if not same.any():
+        return
+    # the first copy of each run of equal spans: the run's first row (rows break the ties)
+    run_start = np.maximum.accumulate(np.where(same, 0, np.arange(len(rows))))
+    first = rows[order][run_start]
+    doc_names, label_names = names
+    columns = ("set, " if has_set else "") + "doc_id, start, end, label"
+    repeats = sorted(zip(rows[order][same].tolist(), first[same].tolist(),
+                         order[same].tolist(), strict=True))
+    for row, first_row, k in repeats:
+        loaded.warn(f"{who}document {doc_names[doc[k]]!r} has the span [{int(start[k])}, "
+                    f"{int(end[k])}) {label_names[label[k]]!r} more than once; kept (each copy "
+                    f"counts in the scores; first at row {first_row}, rows counted from 0 as "
+                    "df.iloc counts them)", path=_row(row), field=columns, file=file)
 
 
 def _merge(doc_ids: list[str], parts: list[SpanTable]) -> SpanView:

@@ -24,7 +24,8 @@
 
 Which spans: ``--span-group NAME`` (``ents`` for the entities, ``entities`` or ``spans`` for a
 JSONL ``entities`` or ``spans`` list); default ``ents`` when the input has entities (else
-``entities``), else its only span group; otherwise an error lists the groups.
+``entities``), else its only span group; otherwise an error lists the groups. A DocBin's groups
+that hold spans and are not read are one warning each (their documents and spans counted).
 """
 
 from __future__ import annotations
@@ -216,9 +217,28 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
             loaded.keep_tokens(doc_id, token_sentences[n - 1])
     if with_cats and (picked is None or not len(picked.doc)):
         _text_labels_note(loaded, with_cats, "documents", "doc.cats")
+    _warn_groups_left(loaded, found, chosen_group)
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
                                      columns.spans(), options.role))
     return loaded
+
+
+def _warn_groups_left(loaded: Loaded, found: Mapping[str, _Group], chosen: str | None) -> None:
+    """One warning per span group of a DocBin (``doc.ents`` included) that holds spans and is
+    not the one read: how many documents and spans it holds, the first document (by
+    position) and the option that reads it, so that no group is dropped silently (as the
+    JSONL reader warns per unread key, :func:`_warn_unread`)."""
+    for name, group in found.items():
+        if name == chosen or not len(group.doc):
+            continue
+        docs, spans = len(set(group.doc)), len(group.doc)
+        what = "entities (doc.ents)" if name == "ents" else f"span group {name!r}"
+        hold = "documents hold" if docs != 1 else "document holds"
+        their = "their" if name == "ents" else "its"
+        are = "spans are" if spans != 1 else "span is"
+        loaded.warn(f"{docs} {hold} {what}, not chosen (the spans read are {chosen!r}): "
+                    f"{their} {spans} {are} not read (first: document {group.doc[0] + 1}); "
+                    f"read them with --span-group {name}", field="span-group")
 
 
 def _doc_sentences(doc: Any) -> Sentences:

@@ -26,12 +26,17 @@ segmentation types (Token, Sentence, ...); the layer and label feature are chose
 TSV (:mod:`core.formats.layers`, ``--layer``, ``--feature``). Features that can carry a label are
 the string, integer and boolean ones.
 
+With ``ReadOptions.keep_tokens`` (``convert --to conll``) the CAS's own ``Token`` annotations
+are kept by ``Sentence`` (:func:`_token_sentences`), read in a second pass with the segmentation
+types, so that scoring never pays for them.
+
 Folders and zips follow INCEpTION's export layout like WebAnno TSV: ``annotation/<document>/
 <user>.xmi`` (or ``<document>/<user>.xmi``) gives one set per annotator.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import posixpath
 import re
@@ -42,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
-from core.formats import Loaded, ReadOptions, decode
+from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name, span_warnings
 from core.formats.archive import check_binary_cas_export
@@ -714,6 +719,10 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             loaded.named_sets.add(set_name)
         text = ex.text
         spans = _document_spans(ex, choice, union, loaders[path], file, options, loaded)
+        if options.keep_tokens and text is not None and entry.doc_id not in (loaded.tokens or {}):
+            sentences = _token_sentences(loaders[path](), text)
+            if sentences:
+                loaded.keep_tokens(entry.doc_id, sentences)
         columns = per_set.setdefault(set_name, SpanColumns())
         again = entry.doc_id in columns
         index = columns.document(entry.doc_id)
@@ -728,6 +737,34 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
+
+
+def _token_sentences(ex: _Extract, text: str) -> Sentences:
+    """The CAS's own tokens (DKPro Core's ``Token`` annotations) by sentence (its ``Sentence``
+    annotations), as ``(start, end)`` string offsets in ``text``: a token belongs to the
+    sentence that covers it; tokens outside every sentence (or a CAS without sentences) are
+    grouped by line of the text. ``ex`` is an extract with the segmentation types
+    (``_Types(every=True)``). Empty when the CAS holds no tokens."""
+    def records(short: str) -> list[tuple[int, int]]:
+        found = sorted({(b, e) for tname, (_, recs) in ex.by_type.items()
+                        if short_name(tname) == short for b, e, _, _ in recs})
+        return [(b, e) for b, e in found if 0 <= b < e <= len(text)]
+
+    tokens = records("Token")
+    if not tokens:
+        return []
+    sentences = records("Sentence")
+    out: Sentences = []
+    current: tuple[str, int] | None = None  # the sentence, or the line, of the last token
+    for begin, end in tokens:
+        at = bisect.bisect_right(sentences, (begin, len(text) + 1)) - 1
+        where = (("sentence", at) if at >= 0 and sentences[at][1] >= end
+                 else ("line", text.rfind("\n", 0, begin)))
+        if where != current:
+            out.append([])
+            current = where
+        out[-1].append((begin, end))
+    return out
 
 
 def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: str,

@@ -8,7 +8,8 @@ the input's format (:func:`format_decides`), each detects the format first and p
 
 from __future__ import annotations
 
-from pathlib import PurePath
+from collections.abc import Iterable
+from pathlib import Path, PurePath
 
 from core.model import Role
 
@@ -59,12 +60,85 @@ def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -
 
     """
     lower = PurePath(filename).name.lower()
-    for hint, role in ROLE_HINTS:
-        if hint in lower:
-            return role
+    named = role_word(lower)
+    if named is not None:
+        return named
     if (folder or lower.endswith(".zip")) and fmt in FOLDER_GOLD_FORMATS:
         return "gold"
     return "annotator" if folder or lower.endswith(".zip") else "system"
+
+
+def role_word(filename: str) -> Role | None:
+    """The role a name states with one of :data:`ROLE_HINTS` (``gold``, ``annotator``,
+    ``ann_``, ``ann-``, ``curated``, ``system``, ``pred``), or None when it states none; the
+    other answers of :func:`guess_role` are guesses from the kind of input.
+
+    >>> role_word("gold_dev.json"), role_word("preds"), role_word("inception_export")
+    ('gold', 'system', None)
+
+    """
+    lower = PurePath(filename).name.lower()
+    for hint, role in ROLE_HINTS:
+        if hint in lower:
+            return role
+    return None
+
+
+def folders_without_role(folder: Path) -> list[Path]:
+    """The sub-folders of ``folder`` (given without a role: ``spanscope app --data FOLDER``)
+    whose names state no role (:func:`role_word`), hidden ones left out. Each is read as one
+    input (an annotation tool's export, a brat collection), and nothing in its name says
+    whether it holds a gold, systems or annotators: the command line's start-up output and
+    the Data page name them (:func:`no_role_note`). Empty for a file or an unreadable folder.
+    """
+    try:
+        children = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:
+        return []
+    return [c for c in children if c.is_dir() and not c.name.startswith(".")
+            and role_word(c.name) is None]
+
+
+def no_role_note(folders: list[Path], given: str, *, paths: bool = True) -> str:
+    """The note on the sub-folders of the ``--data`` value ``given`` whose names state no role
+    (:func:`folders_without_role`): which they are, the words a name may state a role with, and
+    the option that gives a role. ``paths``: name the folders by their paths (the command
+    line's output, for whoever started the app), else by their names only (the Data page,
+    whose visitors never see the server's paths).
+
+    >>> note = no_role_note([Path("/d/export")], "/d")
+    >>> note[:70]
+    'note: --data /d: the folder export/ names no role (no gold, annotator,'
+    >>> note[-69:]
+    'give it its role, e.g. --data annotator=/d/export (or gold=, system=)'
+
+    """
+    words = [hint for hint, _ in ROLE_HINTS]
+    names = ", ".join(f"{f.name}/" for f in folders)
+    one = len(folders) == 1
+    example = folders[0] if paths else PurePath(PurePath(given).name, folders[0].name)
+    given = given if paths else PurePath(given).name
+    return (f"note: --data {given}: the folder{'' if one else 's'} {names} name"
+            f"{'s' if one else ''} no role (no {', '.join(words[:-1])} or {words[-1]} in "
+            f"{'its' if one else 'their'} name{'' if one else 's'}), so SpanScope cannot tell "
+            f"whether {'it holds' if one else 'they hold'} a gold, systems or annotators; give "
+            f"{'it its' if one else 'each its'} role, e.g. --data annotator={example} (or "
+            "gold=, system=)")
+
+
+def role_notes(values: Iterable[tuple[str | None, str | None]], *, paths: bool = True
+               ) -> list[str]:
+    """The notes on the ``--data`` values ``(role, path)`` given without a role whose
+    sub-folders' names state no role (:func:`folders_without_role`, :func:`no_role_note`):
+    ``spanscope app`` prints them at start-up, and the Data page shows them with the folders'
+    names only (``paths=False``)."""
+    notes = []
+    for role, path in values:
+        if role is None and path is not None:
+            unnamed = folders_without_role(Path(path))
+            if unnamed:
+                notes.append(no_role_note(unnamed, path, paths=paths))
+    return notes
 
 
 def format_decides(filename: str, *, folder: bool = False) -> bool:

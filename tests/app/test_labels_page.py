@@ -3,6 +3,8 @@ computes; chart and table selections are injected as the browser would send them
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -252,21 +254,24 @@ def test_a_revisit_writes_no_heatmap_spec_again(make_app, monkeypatch) -> None:
     Vega-Lite spec, sent again without Altair building and validating the chart again; a
     clicked cell is another spec (its frame)."""
     lab_ui.heatmap_spec.clear()
+    lab_ui.row_names_spec.clear()
     at = make_app("pages/labels.py")
     assert not at.exception, [e.value for e in at.exception]
-    (first,) = [e.proto.spec for e in at.get("vega_lite_chart")]
+    first = [e.proto.spec for e in at.get("vega_lite_chart")]  # the heatmap, the row names
+    assert len(first) == 2
     at.switch_page("pages/documents.py").run()
     calls: list[str] = []
-    real = lab_ui.heatmap
-    monkeypatch.setattr(lab_ui, "heatmap", lambda *a, **k: (calls.append("heatmap"),
-                                                            real(*a, **k))[1])
+    for name in ("heatmap", "row_names"):
+        real = getattr(lab_ui, name)
+        monkeypatch.setattr(lab_ui, name, lambda *a, _n=name, _f=real, **k: (calls.append(_n),
+                                                                            _f(*a, **k))[1])
     at.switch_page("pages/labels.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert calls == []
-    assert [e.proto.spec for e in at.get("vega_lite_chart")] == [first]
+    assert [e.proto.spec for e in at.get("vega_lite_chart")] == first
     _click(at, "Loaded", "Doubt")
     assert not at.exception, [e.value for e in at.exception]
-    assert calls == ["heatmap"]
+    assert calls == ["heatmap"]  # the frame of the clicked cell; the row names stay as they are
 
 
 def test_the_chosen_cell_is_in_the_url_and_a_link_to_it_restores_it(make_app, frame) -> None:
@@ -310,17 +315,22 @@ def test_the_heatmap_labels_are_drawn_in_the_theme_text_colour(make_app) -> None
     the page draws them in the light theme's colour when the browser says nothing."""
     ws = _sample("propaganda")
     m = core_labels.confusion(ws.sets["gold"], ws.sets["system_a"])
-    spec = lab_ui.heatmap(lab_ui.cell_frame(m, "counts"), rows=m.rows, columns=m.columns,
-                          totals=m.row_totals, row_title="gold", column_title="predicted",
-                          ink="#fafafa")
-    for axis in ("x", "y"):
-        colour = spec["layer"][0]["encoding"][axis]["axis"]["labelColor"]["expr"]
+    kwargs: dict[str, Any] = dict(rows=m.rows, columns=m.columns, totals=m.row_totals,
+                                  row_title="gold", column_title="predicted", ink="#fafafa")
+    spec = lab_ui.heatmap(lab_ui.cell_frame(m, "counts"), **kwargs)
+    names = lab_ui.row_names(lab_ui.cell_frame(m, "counts"), **kwargs)
+    for colour in (spec["layer"][0]["encoding"]["x"]["axis"]["labelColor"]["expr"],
+                   names["encoding"]["y"]["axis"]["labelColor"]["expr"]):
         assert colour.endswith(": '#fafafa'") and "#222" not in colour
     lab_ui.heatmap_spec.clear()
+    lab_ui.row_names_spec.clear()
     at = make_app(PAGE)
     assert not at.exception, [e.value for e in at.exception]
-    (drawn,) = [e.proto.spec for e in at.get("vega_lite_chart")]
-    assert f": '{lab_ui.theme_ink()}'" in drawn and "'#222'" not in drawn
+    # the heatmap (column names) and, beside it, the pinned row names
+    drawn = [e.proto.spec for e in at.get("vega_lite_chart")]
+    assert len(drawn) == 2
+    for one in drawn:
+        assert f": '{lab_ui.theme_ink()}'" in one and "'#222'" not in one
 
 
 def test_a_set_without_spans_or_text_labels_is_not_called_hateval(make_app) -> None:

@@ -245,3 +245,34 @@ def test_uploaded_markup_in_labels_stays_text_in_chart_tooltip_and_table(
     _shot(page, st_ui, "labels_uploaded_markup")
     assert dialogs == []
     assert st_ui.app_errors(page) == []
+
+
+def test_the_row_names_stay_in_view_when_a_wide_matrix_scrolls_sideways(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    # On a 390 px phone the matrix is wider than the page and scrolls sideways: the row names
+    # are a chart of their own pinned at the left, so a cell's row stays named; each name
+    # stays level with its cells, and the scrolling moves only the cells.
+    st_ui.open_page(vpage, app_url, "labels")
+    chart = _chart(vpage)
+    row = "Loaded Language"
+    name = vpage.locator(".st-key-lab_rows text").filter(has_text=f"{row} (")
+    name.first.wait_for(timeout=30_000)
+    heat = vpage.locator(".st-key-lab_heat")
+    width, room = heat.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    if vpage.viewport_name == "phone":
+        assert width > room  # the phone is the case that scrolls
+    heat.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    vpage.wait_for_timeout(300)
+    box, frame = name.first.bounding_box(), heat.bounding_box()
+    assert box is not None and frame is not None
+    assert frame["x"] - 1 <= box["x"] and box["x"] + box["width"] <= frame["x"] + room + 1
+    # the row's right-most cell, scrolled into view, is level with the row's name
+    cells = chart.locator(f'path[aria-label*="gold label in gold: {row} ("]')
+    boxes = [b for b in (cells.nth(k).bounding_box() for k in range(cells.count())) if b]
+    cell_box = max(boxes, key=lambda b: b["x"])
+    assert cell_box["x"] >= box["x"] + box["width"]  # right of the names, not under them
+    centre = cell_box["y"] + cell_box["height"] / 2
+    assert abs(centre - (box["y"] + box["height"] / 2)) < 4
+    _shot(vpage, st_ui, f"labels_pinned_rows_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []

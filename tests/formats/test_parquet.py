@@ -324,3 +324,31 @@ def test_write_then_read_gives_the_same_sets_roles_and_texts(
         if len(sets) > 1 or want.role == "annotator":
             assert got.name == want.name
         assert dict(got.spans) == dict(want.spans)
+
+
+def test_duplicate_spans_name_their_rows_and_columns(tmp_path: Path) -> None:
+    # every other reader names file, line and field of a repeated span; a Parquet table has
+    # rows (0-based, as df.iloc counts them) and columns
+    path = _write(tmp_path / "dup.parquet",
+                  {"doc_id": pa.array(["a", "b", "a", "a", "b"]),
+                   "start": pa.array([0, 1, 4, 0, 1]), "end": pa.array([2, 3, 6, 2, 3]),
+                   "label": pa.array(["X", "Y", "X", "X", "Y"]),
+                   "set": pa.array(["gold"] * 5)})
+    loaded = load_path(path)
+    assert [(d.path, d.field, d.kind) for d in loaded.diagnostics] == [
+        ("row 3", "set, doc_id, start, end, label", "duplicate-span"),
+        ("row 4", "set, doc_id, start, end, label", "duplicate-span")]
+    assert str(loaded.diagnostics[0]) == (
+        f"{path}: row 3: field 'set, doc_id, start, end, label': gold: document 'a' has the span "
+        "[0, 2) 'X' more than once; kept (each copy counts in the scores; first at row 0, "
+        "rows counted from 0 as df.iloc counts them)")
+    assert "first at row 1," in str(loaded.diagnostics[1])
+    assert dict(loaded.sets[0].spans)["a"] == (Span(0, 2, "X"), Span(0, 2, "X"),
+                                               Span(4, 6, "X"))
+    # without a set column the field names the four columns
+    plain = _write(tmp_path / "plain.parquet", {"doc_id": pa.array(["a", "a"]),
+                                                "start": pa.array([0, 0]),
+                                                "end": pa.array([2, 2]),
+                                                "label": pa.array(["X", "X"])})
+    (warning,) = load_path(plain).diagnostics
+    assert (warning.path, warning.field) == ("row 1", "doc_id, start, end, label")
