@@ -41,6 +41,7 @@ from core.cli.common import (
     check_outputs,
     flag_message,
     parser_flags,
+    with_hint,
 )
 from core.formats.tools import read_label_list
 from core.model.errors import ParameterError, SpanScopeError, UsageError
@@ -125,7 +126,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         param = exc.param if isinstance(exc, ParameterError) else None
         shown = _command_parser(parser, named)  # the command's usage, as argparse shows it
         shown.print_usage(sys.stderr)
-        print(f"{shown.prog}: error: {one_line(flag_message(str(exc), flags, param))}",
+        print(f"{shown.prog}: error: {one_line(flag_message(with_hint(exc), flags, param))}",
               file=sys.stderr)
         return 2
     except SpanScopeError as exc:

@@ -48,7 +48,14 @@ from core.formats import Loaded, ReadOptions, load_files, load_path, read_file_w
 from core.model import AnnotationSet, Span, bounds
 from core.model import texts as same_texts
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
+from core.model.errors import (
+    Diagnostic,
+    InputError,
+    SpanScopeError,
+    UsageError,
+    did_you_mean,
+    warning_kind,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -171,7 +178,9 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
         sets = [s for s in sets if s.name == set_name]
         if not sets:
             names = ", ".join(repr(s.name) for s in loaded.sets)
-            raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}")
+            hint = did_you_mean(set_name, [s.name for s in loaded.sets])
+            raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}"
+                             + (f"; {hint}" if hint else ""))
     messages = [f"warning: {d}" for d in loaded.diagnostics]
     messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
                                  csv_raw=csv_raw))
@@ -274,7 +283,9 @@ def _pick(loaded: Loaded, name: str | None, side: str, source: str) -> Annotatio
         if s.name == name:
             return s
     names = ", ".join(repr(s.name) for s in loaded.sets)
-    raise InputError(f"{source}: no annotation set named {name!r} (--{side}-set); sets: {names}")
+    hint = did_you_mean(name, [s.name for s in loaded.sets])
+    raise InputError(f"{source}: no annotation set named {name!r} (--{side}-set); sets: {names}"
+                     + (f"; {hint}" if hint else ""))
 
 
 def _digest(text: str | None) -> str:
