@@ -284,6 +284,10 @@ def _legend_below() -> dict[str, Any]:
                             x=0, xanchor="left"))
 
 
+UNIFORM_TEXT = 11
+"""Pixel size of the numbers inside the category chart's segments (``uniformtext``)."""
+
+
 def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALES[0]
                    ) -> go.Figure:
     """Stacked bars: per system, its reference spans and its predictions by category.
@@ -332,10 +336,13 @@ def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALE
                     + (" (%{y:.1f}%)" if share else "") + "<extra></extra>")
     what = "Errors" if view == "errors only" else "Spans"
     title = f"{what} by category" + (" (share, %)" if share else "")
+    # One size for every segment's number, and none on a segment too thin to hold it: plotly
+    # otherwise shrinks such a number and the plot area cuts it (a "1" on a one-span segment
+    # at the axis); its count is in the hover and in the Categories tab's table.
     fig.update_layout(barmode="stack", title_text=title, height=440,
                       yaxis_title=("% of " + ("errors" if view == "errors only" else "spans")
                                    if share else what.lower()),
-                      **_legend_below())
+                      uniformtext=dict(minsize=UNIFORM_TEXT, mode="hide"), **_legend_below())
     if share:
         fig.update_yaxes(range=[0, 100])
     fig.update_layout(legend_traceorder="normal")
