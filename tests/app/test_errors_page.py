@@ -700,6 +700,6 @@ def test_category_chart_numbers_share_one_size_and_leave_out_what_does_not_fit()
             fig = err_ui.category_chart(cats, view=view, scale=scale)
             assert fig.layout.uniformtext.mode == "hide"
             assert fig.layout.uniformtext.minsize == err_ui.UNIFORM_TEXT >= 10
-            assert all(t.textposition == "inside" for t in fig.data)
+            assert all(t.textposition == "inside" and t.textangle == 0 for t in fig.data)
             label = next(t for t in fig.data if t.name == "label")
             assert list(label.customdata[0]) == ["a", "reference", "label", 1]
