@@ -223,4 +223,9 @@ def test_readme_docs_and_app_agree_on_the_pages() -> None:
     dashboard = (ROOT / "docs" / "dashboard.md").read_text(encoding="utf-8")
     assert [t for t in titles if f"**{t}**" not in readme] == []
     assert [t for _, t, icon, _ in pages if f"**{icon} {t}.**" not in dashboard] == []
+    words = {8: "Eight", 9: "Nine", 10: "Ten", 11: "Eleven", 12: "Twelve"}
+    count = f"{words[len(titles)]} pages"
+    assert f"{count}:" in readme
+    assert f"{count}, in the sidebar's order: {', '.join(titles)}." in " ".join(
+        dashboard.split())
     assert "Ten pages" in readme and len(titles) == 10

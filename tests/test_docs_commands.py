@@ -140,3 +140,19 @@ def test_a_documented_command_runs_as_written(block: Block, tmp_path: Path) -> N
                               capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, (
             f"{block.id}: `{command}` exited {proc.returncode}\n{proc.stderr[-2000:]}")
+
+
+def test_martino_md_lists_every_json_key_of_score(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from core.cli import main
+
+    text = " ".join((ROOT / "docs" / "martino.md").read_text(encoding="utf-8").split())
+    found = re.search(r"\*\*JSON keys\*\* \(`score --json`\): `([^`]+)`", text)
+    assert found is not None
+    listed = [k.strip() for k in found.group(1).split(",")]
+    sample = ROOT / "sample_data" / "propaganda"
+    capsys.readouterr()
+    assert main(["score", str(sample / "gold.json"), str(sample / "system_a.json"),
+                 "--metric", "martino", "--json"]) == 0
+    assert listed == list(json.loads(capsys.readouterr().out))

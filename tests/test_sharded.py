@@ -337,15 +337,85 @@ def test_shard_errors_name_file_row_and_field_and_usage_errors_exit_2(
     assert "is in two shards" in capsys.readouterr().err
 
 
-def test_shards_whose_labels_resolve_to_another_taxonomy_are_refused() -> None:
-    # One shard holds only MAFALDA fallacies, another a stray label: alone, the first would
-    # group its labels by MAFALDA's levels, the corpus as a whole has one class per label.
+def test_mafalda_on_propaganda_parquet_shards_equals_the_single_machine_run(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/scale.md's three commands on labels outside MAFALDA's taxonomy: each shard holds a
+    # few of the corpus's 18 techniques, so alone it resolves to a flat taxonomy of fewer
+    # labels; the classes are the same (one per label), so are the numbers.
+    gold_file = SAMPLES / "propaganda" / "gold.json"
+    pred_file = SAMPLES / "propaganda" / "system_a.json"
+    for src, out in ((gold_file, "gold_shards"), (pred_file, "pred_shards")):
+        assert main(["convert", str(src), str(tmp_path / out), "--to", "parquet",
+                     "--shards", "4"]) == 0
+    common = ["--metric", "mafalda", "--json"]
+    single = _json(["score", str(gold_file), str(pred_file), *common], capsys)
+    sharded = _json(["score", str(tmp_path / "gold_shards"), str(tmp_path / "pred_shards"),
+                     *common, "--engine", "dask", "--scheduler", cluster], capsys)
+    _same_numbers(sharded, single)
+    assert (round(sharded["precision"], 4), round(sharded["recall"], 4),
+            round(sharded["f1"], 4)) == (1.0, 0.656, 0.7761)
+    assert single["taxonomy"].startswith("labels of the data") and "18 labels" in single[
+        "taxonomy"]
+
+
+@pytest.mark.parametrize("sample", ["propaganda", "mafalda"])
+def test_mafalda_every_level_and_variant_on_shards_equals_the_single_machine_run(
+        sample: str, tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from core.metrics import registry
+
+    ext = "json" if sample == "propaganda" else "jsonl"
+    gold_file = SAMPLES / sample / f"gold.{ext}"
+    pred_file = SAMPLES / sample / f"system_a.{ext}"
+    gold, pred = load_path(gold_file), load_path(pred_file)
+    write_shards(gold.sets, gold.texts, tmp_path / "gold", shards=4)
+    write_shards(pred.sets, pred.texts, tmp_path / "pred", shards=4)
+    entry = registry.get("mafalda")
+    for level in entry.levels:
+        for variant in entry.variants:
+            common = ["--metric", "mafalda", "--level", str(level), "--variant", variant,
+                      "--per-document", "--json"]
+            single = _json(["score", str(gold_file), str(pred_file), *common], capsys)
+            sharded = _json(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), *common,
+                             "--engine", "dask", "--scheduler", cluster], capsys)
+            _same_numbers(sharded, single)
+
+
+def test_a_shard_of_mafalda_fallacies_in_a_corpus_of_other_labels_scores_as_one_machine(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # One shard holds two fallacies of one MAFALDA group (alone: MAFALDA's taxonomy, which
+    # groups them at level 1), another a label MAFALDA does not know (the corpus: one class per
+    # label). The first shard is scored again with the corpus's taxonomy, as one machine does.
+    from core.formats.tools import write_sets
+
+    texts: dict[str, str | None] = {"d0": "one two three four five six",
+                                    "d1": "seven eight nine ten eleven"}
+    gold = AnnotationSet("gold", {"d0": (Span(0, 3, "ad hominem"), Span(8, 13, "ad populum")),
+                                  "d1": (Span(0, 5, "Doubt"),)}, "gold")
+    pred = AnnotationSet("pred", {"d0": (Span(0, 3, "ad populum"), Span(8, 13, "ad hominem")),
+                                  "d1": (Span(0, 5, "Doubt"),)}, "system")
+    write_sets([gold], tmp_path / "gold.json", to="semeval2021", texts=texts)
+    write_sets([pred], tmp_path / "pred.json", to="semeval2021", texts=texts)
+    write_shards([gold], texts, tmp_path / "gold", shards=2)
+    write_shards([pred], texts, tmp_path / "pred", shards=2)
+    for level in ("2", "1", "0"):
+        common = ["--metric", "mafalda", "--level", level, "--per-document", "--json"]
+        single = _json(["score", str(tmp_path / "gold.json"), str(tmp_path / "pred.json"),
+                        *common], capsys)
+        sharded = _json(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), *common,
+                         "--engine", "dask", "--scheduler", cluster], capsys)
+        _same_numbers(sharded, single)
+        # level 1: MAFALDA would put both fallacies in one group (recall 1); one class per
+        # label does not
+        if level == "1":
+            assert single["recall"] < 1.0
+
+
+def test_the_taxonomy_of_a_sharded_run_is_the_corpus_s() -> None:
     from core.engines.sharded import ShardOutcome, finish_taxonomy
-    from core.model.errors import InputError
 
     plain = ShardOutcome("a.parquet", used_labels=["ad hominem"])
     stray = ShardOutcome("b.parquet", used_labels=["ad hominem", "Loaded Language"])
     assert finish_taxonomy([plain], None).startswith("MAFALDA")
     assert finish_taxonomy([stray], None).startswith("labels of the data")
-    with pytest.raises(InputError, match=r"a\.parquet.*--taxonomy FILE"):
-        finish_taxonomy([plain, stray], None)
+    assert finish_taxonomy([plain, stray], None) == (
+        "labels of the data: one class per label (2 labels, no grouping)")

@@ -44,3 +44,11 @@ def test_sources_lists_every_entry_in_order() -> None:
         e["file"] for e in ENTRIES]
     assert all(row.rstrip(" |").endswith("as expected") or "| as expected" in row
                for row in rows)
+
+
+def test_the_readme_counts_the_entries_and_their_repositories() -> None:
+    readme = (WILD.parents[2] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"checked on (\d+) real exports from (\d+) public repositories", readme)
+    assert found is not None
+    assert (int(found.group(1)), int(found.group(2))) == (
+        len(ENTRIES), len({e["repo"] for e in ENTRIES}))

@@ -284,6 +284,10 @@ def _legend_below() -> dict[str, Any]:
                             x=0, xanchor="left"))
 
 
+UNIFORM_TEXT = 11
+"""Pixel size of the numbers inside the category chart's segments (``uniformtext``)."""
+
+
 def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALES[0]
                    ) -> go.Figure:
     """Stacked bars: per system, its reference spans and its predictions by category.
@@ -326,16 +330,22 @@ def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALE
                              else (n or ""))
                 custom.append([system, side, cat, n])
         fig.add_bar(x=xs, y=ys, name=cat, customdata=custom, text=texts,
-                    textposition="inside", marker=dict(color=colour,
+                    textposition="inside", insidetextanchor="middle", textangle=0,
+                    textfont=dict(shadow="auto"),  # readable over the fill's pattern
+                    marker=dict(color=colour,
                                                        pattern=dict(shape=pattern)),
                     hovertemplate="%{x}<br>" + cat + ": %{customdata[3]} spans"
                     + (" (%{y:.1f}%)" if share else "") + "<extra></extra>")
     what = "Errors" if view == "errors only" else "Spans"
     title = f"{what} by category" + (" (share, %)" if share else "")
+    # One size for every segment's number, level and centred, and none on a segment too thin
+    # to hold it: plotly otherwise shrinks or turns such a number and the plot area cuts it (a
+    # "1" on a one-span segment at the axis); its count is in the hover and the Categories
+    # tab's table.
     fig.update_layout(barmode="stack", title_text=title, height=440,
                       yaxis_title=("% of " + ("errors" if view == "errors only" else "spans")
                                    if share else what.lower()),
-                      **_legend_below())
+                      uniformtext=dict(minsize=UNIFORM_TEXT, mode="hide"), **_legend_below())
     if share:
         fig.update_yaxes(range=[0, 100])
     fig.update_layout(legend_traceorder="normal")

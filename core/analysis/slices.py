@@ -77,7 +77,7 @@ from core.metrics import registry
 from core.metrics.additive import SpanTerm
 from core.metrics.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
 from core.model import NOTHING, AnnotationSet
-from core.model.errors import FormatError, InputError, check_choice
+from core.model.errors import FormatError, InputError, check_choice, did_you_mean
 from core.model.taxonomy import Taxonomy, for_labels
 
 METRICS = registry.SpanMetricNames()
@@ -344,10 +344,12 @@ def check_dimension(dimension: str, metadata: Metadata | None,
         return
     usable = [META_PREFIX + f.name for f in plan if f.kind != "skipped"]
     skipped = [f.name for f in plan if f.kind == "skipped"]
+    hint = did_you_mean(dimension, [*DIMENSIONS, *usable])
     raise InputError(f"{where}unknown dimension {dimension!r}: expected one of "
                      f"{', '.join(DIMENSIONS)}"
                      + (f" or {', '.join(usable)}" if usable else "")
-                     + (f" (metadata fields not sliced: {', '.join(skipped)})" if skipped else ""))
+                     + (f" (metadata fields not sliced: {', '.join(skipped)})" if skipped else "")
+                     + (f"; {hint}" if hint else ""))
 
 
 # ---- buckets -------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from core.cli.common import (
     check_outputs,
     flag_message,
     parser_flags,
+    with_hint,
 )
 from core.formats.tools import read_label_list
 from core.model.errors import ParameterError, SpanScopeError, UsageError
@@ -92,6 +93,22 @@ def build_parser(prog: str = PROG, *, only: str | None = None) -> argparse.Argum
     return parser
 
 
+PIPE_CLOSED = 128 + signal.SIGPIPE
+"""The exit status when the reader of standard output went away (``| head``): what a shell
+reports for a Unix tool the closed pipe ended."""
+
+
+def _pipe_closed() -> int:
+    """Stop quietly after the reader of standard output went away, as Unix tools do: no message,
+    and standard output pointed at /dev/null so that the interpreter's last flush of what is
+    still buffered does not fail again (the Python documentation's recipe, ``signal``: "Note
+    on SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return PIPE_CLOSED
+
+
 def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     named = argv[0] if argv and argv[0] in COMMAND_NAMES else None
@@ -115,7 +132,10 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         check_outputs(args)  # before any input is read: a bad path fails fast, for every command
         with _terminate_as_interrupt():
             status: int = args.run(args)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
         return status
+    except BrokenPipeError:
+        return _pipe_closed()
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: outputs are renamed into place only when complete
         # (core.formats.atomic), so none is half written.
@@ -125,7 +145,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         param = exc.param if isinstance(exc, ParameterError) else None
         shown = _command_parser(parser, named)  # the command's usage, as argparse shows it
         shown.print_usage(sys.stderr)
-        print(f"{shown.prog}: error: {one_line(flag_message(str(exc), flags, param))}",
+        print(f"{shown.prog}: error: {one_line(flag_message(with_hint(exc), flags, param))}",
               file=sys.stderr)
         return 2
     except SpanScopeError as exc:

@@ -4,18 +4,17 @@ translation of library errors (which name parameters) into command-line flags.""
 from __future__ import annotations
 
 import argparse
-import difflib
 import itertools
 import json
 import math
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from core.formats.tool_options import OPTION_NAMES, SCHEMES
-from core.model.errors import Diagnostic, expand, warning_kind, warning_total
+from core.model.errors import Diagnostic, did_you_mean, expand, warning_kind, warning_total
 from core.model.textsafe import one_line
 
 if TYPE_CHECKING:  # pragma: no cover - core.formats is imported by the commands that read
@@ -62,19 +61,23 @@ class Parser(argparse.ArgumentParser):
             raise argparse.ArgumentError(action, f"{exc.message}; {hint}") from None
 
 
-def did_you_mean(value: object, choices: Iterable[object]) -> str:
-    """``did you mean 'X'?`` for the choice closest to ``value`` (similarity 0.6 at least,
-    :func:`difflib.get_close_matches`, case ignored), else ``""``.
+def with_hint(exc: Exception) -> str:
+    """The message of ``exc``, and for a value outside a list of choices checked outside
+    argparse (``--variant``, ``agree --measure``: a :class:`~core.model.errors.ParameterError`
+    of :func:`~core.model.errors.check_choice`) the closest choice, as :class:`Parser` offers it.
 
-    >>> did_you_mean("martinoo", ["mafalda", "martino"])
-    "did you mean 'martino'?"
-    >>> did_you_mean("Exact", ["exact", "overlap"]), did_you_mean("zzz", ["exact"])
-    ("did you mean 'exact'?", '')
-
+    >>> from core.model.errors import ParameterError, check_choice
+    >>> try:
+    ...     check_choice("measure", "agree", "gama", ["gamma"])
+    ... except ParameterError as exc:
+    ...     print(with_hint(exc))
+    The 'measure' parameter of agree must be one of {'gamma'}. Got 'gama' instead.
+    Did you mean 'gamma'?
     """
-    names = {str(c).lower(): str(c) for c in choices}
-    close = difflib.get_close_matches(str(value).lower(), list(names), n=1)
-    return f"did you mean {names[close[0]]!r}?" if close else ""
+    from core.model.errors import ParameterError
+
+    hint = exc.suggestion() if isinstance(exc, ParameterError) else ""
+    return f"{exc} {hint[0].upper()}{hint[1:]}" if hint else str(exc)
 
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"

@@ -24,7 +24,7 @@ from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
 from core.model import texts as same
 from core.model.alignment import Alignment, align
-from core.model.errors import Diagnostic, FormatError, InputError, expand_diagnostics
+from core.model.errors import Diagnostic, FormatError, InputError, did_you_mean, expand_diagnostics
 from core.model.taxonomy import Taxonomy
 
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
@@ -146,8 +146,9 @@ def pick_set(loaded: Loaded, name: str | None, side: str) -> AnnotationSet:
     for aset in loaded.sets:
         if aset.name == name:
             return aset
+    hint = did_you_mean(name, [aset.name for aset in loaded.sets])
     raise FormatError(loaded.source, f"no annotation set named {name!r} (--{side}-set); "
-                      f"sets: {names}")
+                      f"sets: {names}" + (f"; {hint}" if hint else ""))
 
 
 def _hateval_table(path: str, fmt: str | None, header_rule: str, args: argparse.Namespace

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.analysis.report import ReportInputs, build_report, check_variants
 from core.analysis.slices import BOOTSTRAPS, meta_plan, skipped_note
-from core.cli.common import Subparsers, add_output, command_parser, read_options
+from core.cli.common import Subparsers, add_output, command_parser, read_options, with_hint
 from core.cli.errors import absent_documents
 from core.cli.loading import add_system_arguments, load_metadata, load_systems
 from core.formats.atomic import write_file
@@ -84,7 +84,7 @@ def variants(values: list[str]) -> dict[str, str]:
     try:
         check_variants(out)
     except ParameterError as exc:
-        raise InputError(f"{exc} (option --variant)") from exc
+        raise InputError(f"{with_hint(exc)} (option --variant)") from exc
     return out
 
 

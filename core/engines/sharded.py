@@ -48,7 +48,14 @@ from core.formats import Loaded, ReadOptions, load_files, load_path, read_file_w
 from core.model import AnnotationSet, Span, bounds
 from core.model import texts as same_texts
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, InputError, SpanScopeError, UsageError, warning_kind
+from core.model.errors import (
+    Diagnostic,
+    InputError,
+    SpanScopeError,
+    UsageError,
+    did_you_mean,
+    warning_kind,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -171,7 +178,9 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
         sets = [s for s in sets if s.name == set_name]
         if not sets:
             names = ", ".join(repr(s.name) for s in loaded.sets)
-            raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}")
+            hint = did_you_mean(set_name, [s.name for s in loaded.sets])
+            raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}"
+                             + (f"; {hint}" if hint else ""))
     messages = [f"warning: {d}" for d in loaded.diagnostics]
     messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
                                  csv_raw=csv_raw))
@@ -251,6 +260,9 @@ class ScoreJob:
     fragments_only: bool = False
     labels: tuple[str, ...] | None = None
     taxonomy: str | None = None
+    taxonomy_labels: tuple[str, ...] | None = None
+    """The corpus's labels, when the client asks the shard to resolve the taxonomy on them rather
+    than on its own (:func:`rescore_taxonomy`)."""
     llm_parsing: str = "paper-2023"
     beyond_text: Policy = "refuse"
     per_document: bool = False
@@ -271,7 +283,9 @@ def _pick(loaded: Loaded, name: str | None, side: str, source: str) -> Annotatio
         if s.name == name:
             return s
     names = ", ".join(repr(s.name) for s in loaded.sets)
-    raise InputError(f"{source}: no annotation set named {name!r} (--{side}-set); sets: {names}")
+    hint = did_you_mean(name, [s.name for s in loaded.sets])
+    raise InputError(f"{source}: no annotation set named {name!r} (--{side}-set); sets: {names}"
+                     + (f"; {hint}" if hint else ""))
 
 
 def _digest(text: str | None) -> str:
@@ -332,12 +346,17 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
         pred = pred.with_role("system")
         gold = gold.with_role("gold")
     variant = str(metric.keywords(variant=job.variant).get("variant"))
-    # The client checks that every shard's taxonomy is the corpus's (finish_taxonomy).
+    # The taxonomy resolved on the shard's labels; the client scores the shard again on the
+    # corpus's labels when their classes differ (rescore_taxonomy).
     checked = check_pair(metric, gold=gold, pred=pred, pred_source=job.pred,
                          gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
                          variant=variant, labels=labels, taxonomy_path=job.taxonomy)
     warnings.extend(checked.warnings)
     pred, taxonomy, extra = checked.pred, checked.taxonomy, checked.extra
+    if taxonomy is not None and job.taxonomy_labels is not None:
+        from core.model.taxonomy import resolve
+
+        taxonomy = resolve(job.taxonomy_labels, job.taxonomy)
     options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
                "fragments_only": job.fragments_only or None, "labels": labels,
                "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}
@@ -428,21 +447,38 @@ def _check_documents(outcomes: Sequence[ShardOutcome]) -> int:
     return len(seen)
 
 
+def rescore_taxonomy(client: Client, jobs: Sequence[ScoreJob],
+                     outcomes: Sequence[ShardOutcome], path: str | None) -> list[ShardOutcome]:
+    """Every shard scored with the corpus's taxonomy. One machine resolves it on the labels of
+    the whole corpus (:func:`core.model.taxonomy.resolve`), each shard on its own: a shard of 8
+    of the corpus's 18 propaganda techniques resolves to one class per label as the corpus
+    does (same classes, same numbers), but a shard of MAFALDA fallacies alone in a corpus of
+    other labels resolves to MAFALDA's groups. The shards whose classes differ
+    (:func:`core.model.taxonomy.same_classes`) are scored again with the corpus's labels."""
+    from core.model.taxonomy import resolve, same_classes
+
+    corpus = sorted({lab for o in outcomes for lab in o.used_labels})
+    whole = resolve(corpus, path)
+    again = [i for i, o in enumerate(outcomes)
+             if not same_classes(resolve(o.used_labels, path), whole, o.used_labels)]
+    if not again:
+        return list(outcomes)
+    redone = run_jobs(client, score_shard, [_with(jobs[i], taxonomy_labels=tuple(corpus))
+                                            for i in again])
+    out = list(outcomes)
+    for i, o in zip(again, redone, strict=True):
+        o.seconds += outcomes[i].seconds
+        out[i] = o
+    return out
+
+
 def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
-    """The taxonomy of the whole run (:func:`core.model.taxonomy.resolve` on every shard's labels),
-    named as ``score`` names it. Each shard resolved it on its own labels; a shard whose
-    labels resolve otherwise than the corpus's (MAFALDA's fallacies in one shard, a stray
-    label in another) would have grouped its labels differently, so the run is refused."""
+    """The taxonomy of the whole run, named as ``score`` names it: resolved on the labels of
+    every shard (:func:`core.model.taxonomy.resolve`), as one machine resolves it on the whole
+    corpus's."""
     from core.model.taxonomy import describe, resolve
 
-    whole = describe(resolve([lab for o in outcomes for lab in o.used_labels], path))
-    for o in outcomes:
-        own = describe(resolve(o.used_labels, path))
-        if own != whole:
-            raise InputError(f"{o.shard}: its labels resolve to the taxonomy {own!r}, the "
-                             f"corpus's to {whole!r}; pass --taxonomy FILE so that every shard "
-                             "groups the labels alike")
-    return whole
+    return describe(resolve([lab for o in outcomes for lab in o.used_labels], path))
 
 
 # ---- the cluster -----------------------------------------------------------------------------
@@ -541,6 +577,8 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     counts: Counter[str] = Counter()
     started = time.perf_counter()
     outcomes = run_jobs(client, score_shard, jobs)
+    if "taxonomy" in entry.options:
+        outcomes = rescore_taxonomy(client, jobs, outcomes, base.taxonomy)
     mapped = time.perf_counter()
     chosen = list(labels) if labels is not None else None
     if labels is None and entry.default_labels is not None:

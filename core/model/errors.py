@@ -253,9 +253,36 @@ class ParameterError(UsageError, SpanScopeError, ValueError):
     standard exception keeps working) and a :class:`UsageError`.
     """
 
-    def __init__(self, param: str, message: str) -> None:
+    def __init__(self, param: str, message: str, *, value: object = None,
+                 choices: Sequence[object] | None = None) -> None:
         self.param = param
+        self.value = value
+        self.choices = choices
+        """The accepted values when they are a list (:func:`check_choice`): the command line
+        then offers the closest (:meth:`suggestion`)."""
         super().__init__(message)
+
+    def suggestion(self) -> str:
+        """``did you mean 'X'?`` (:func:`did_you_mean`) when the accepted values are a list and
+        one is close to the value given, else ``""``."""
+        return did_you_mean(self.value, self.choices) if self.choices else ""
+
+
+def did_you_mean(value: object, choices: Iterable[object]) -> str:
+    """``did you mean 'X'?`` for the choice closest to ``value`` (similarity 0.6 at least,
+    :func:`difflib.get_close_matches`, case ignored), else ``""``.
+
+    >>> did_you_mean("martinoo", ["mafalda", "martino"])
+    "did you mean 'martino'?"
+    >>> did_you_mean("Exact", ["exact", "overlap"]), did_you_mean("zzz", ["exact"])
+    ("did you mean 'exact'?", '')
+
+    """
+    import difflib
+
+    names = {str(c).lower(): str(c) for c in choices}
+    close = difflib.get_close_matches(str(value).lower(), list(names), n=1)
+    return f"did you mean {names[close[0]]!r}?" if close else ""
 
 
 def check_choice(param: str, owner: str, value: object, choices: Iterable[object]) -> None:
@@ -274,4 +301,5 @@ Got 'x' instead.
             param,
             f"The {param!r} parameter of {owner} must be one of {{{shown}}}. Got {value!r} "
             "instead.",
+            value=value, choices=options,
         )

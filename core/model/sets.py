@@ -98,6 +98,15 @@ class AnnotationSet:
         return list(self.table.doc_ids)
 
     def get(self, doc_id: str) -> tuple[Span, ...]:
+        """The spans of one document, as the set holds them; ``()`` for a document it does not
+        hold.
+
+        >>> s = AnnotationSet("gold", {"d1": (Span(0, 3, "Slogans"), Span(4, 9, "Doubt"))})
+        >>> s.get("d1")
+        (Span(start=0, end=3, label='Slogans'), Span(start=4, end=9, label='Doubt'))
+        >>> s.get("d2")
+        ()
+        """
         return self.spans.get(doc_id, ())
 
     def alt_spans(self, doc_id: str) -> tuple[AltSpan, ...]:
@@ -108,7 +117,12 @@ class AnnotationSet:
         return tuple(AltSpan(s.start, s.end, (s.label,)) for s in spans)
 
     def labels(self) -> list[str]:
-        """Every label used, sorted."""
+        """Every label used, sorted.
+
+        >>> AnnotationSet("gold", {"d1": (Span(0, 3, "Slogans"), Span(4, 9, "Doubt")),
+        ...                        "d2": (Span(1, 2, "Doubt"),)}).labels()
+        ['Doubt', 'Slogans']
+        """
         return sorted(self.table.used_labels())
 
     def span_count(self) -> int:
@@ -125,6 +139,13 @@ class AnnotationSet:
         return AnnotationSet(self.name, self.spans, self.role, alternatives=True)
 
     def with_role(self, role: Role, name: str | None = None) -> AnnotationSet:
+        """The same spans in another role (and under another name when ``name`` is given).
+
+        >>> s = AnnotationSet("run1", {"d1": (Span(0, 3, "Doubt"),)}, "system")
+        >>> g = s.with_role("gold", "reference")
+        >>> g.name, g.role, g.get("d1") == s.get("d1")
+        ('reference', 'gold', True)
+        """
         return AnnotationSet(name or self.name, self.spans, role, self.alternatives)
 
     def to_frame(self) -> pd.DataFrame:
@@ -221,7 +242,16 @@ def _offset(value: object, column: str, where: str) -> int:
 
 @dataclass
 class Corpus:
-    """The texts of a collection and any number of annotation sets over them."""
+    """The texts of a collection and any number of annotation sets over them.
+
+    >>> c = Corpus({"d1": "Vote no or starve."})
+    >>> c.add_set(AnnotationSet("gold", {"d1": (Span(11, 17, "Appeal to fear"),)}))
+    >>> c.add_set(AnnotationSet("run1", {"d2": (Span(0, 4, "Slogans"),)}, "system"))
+    >>> c.doc_ids, [s.name for s in c.by_role("system")]
+    (['d1', 'd2'], ['run1'])
+    >>> c.document("d1").text[11:17]
+    'starve'
+    """
 
     texts: dict[str, str | None] = field(default_factory=dict)
     sets: dict[str, AnnotationSet] = field(default_factory=dict)
@@ -235,12 +265,34 @@ class Corpus:
         return list(ids)
 
     def document(self, doc_id: str) -> Document:
+        """The document ``doc_id`` with its text (``None`` when the corpus has no text for it).
+
+        >>> Corpus({"d1": "Vote no."}).document("d2")
+        Document(id='d2', text=None)
+        """
         return Document(doc_id, self.texts.get(doc_id))
 
     def add_set(self, aset: AnnotationSet) -> None:
+        """Add an annotation set; a second set of the same name is refused.
+
+        >>> c = Corpus()
+        >>> c.add_set(AnnotationSet("gold", {}))
+        >>> c.add_set(AnnotationSet("gold", {}))
+        Traceback (most recent call last):
+        ...
+        ValueError: an annotation set named 'gold' exists already
+        """
         if aset.name in self.sets:
             raise ValueError(f"an annotation set named {aset.name!r} exists already")
         self.sets[aset.name] = aset
 
     def by_role(self, role: Role) -> list[AnnotationSet]:
+        """The sets of one role, in the order they were added.
+
+        >>> c = Corpus(sets={"a": AnnotationSet("a", {}, "annotator"),
+        ...                  "g": AnnotationSet("g", {}, "gold"),
+        ...                  "b": AnnotationSet("b", {}, "annotator")})
+        >>> [s.name for s in c.by_role("annotator")]
+        ['a', 'b']
+        """
         return [s for s in self.sets.values() if s.role == role]

@@ -74,10 +74,21 @@ class Span(Interval):
             raise ValueError(f"Span label must be a string: label={self.label!r}")
 
     def overlap(self, other: Span) -> int:
-        """|self ∩ other| in characters (interval arithmetic; touching spans share nothing)."""
+        """|self ∩ other| in characters (interval arithmetic; touching spans share nothing).
+
+        >>> Span(0, 10, "Doubt").overlap(Span(6, 20, "Slogans"))
+        4
+        >>> Span(0, 10, "Doubt").overlap(Span(10, 20, "Doubt"))
+        0
+        """
         return max(0, min(self.end, other.end) - max(self.start, other.start))
 
     def fragment(self, text: str) -> str:
+        """The characters the span covers (``end`` is exclusive).
+
+        >>> Span(11, 17, "Appeal to fear").fragment("Vote no or starve.")
+        'starve'
+        """
         return text[self.start : self.end]
 
 

@@ -220,6 +220,43 @@ def describe(tax: Taxonomy) -> str:
     return f"{tax.name} ({tax.n_classes[2]} fallacies in {tax.n_classes[1]} groups)"
 
 
+def same_classes(a: Taxonomy, b: Taxonomy, labels: Iterable[str]) -> bool:
+    """Whether ``a`` and ``b`` sort ``labels`` into the same classes at every level, so that the
+    MAFALDA metric gives the same numbers on spans of these labels under either: the same
+    labels share a class, ``nothing`` and ``unknown`` are themselves in both, and a level has
+    one fallacy class in both or in neither (the metric reads a one-class level as level 0).
+    A shard of a sharded run resolves its taxonomy on its own labels
+    (``core/engines/sharded.py``); it is scored again only when this is false.
+
+    >>> same_classes(flat(["Doubt", "Slogans"]), flat(["Doubt", "Slogans", "Smears"]),
+    ...              ["Doubt", "slogans"])
+    True
+    >>> same_classes(mafalda(), flat(["ad hominem", "ad populum", "Doubt"]),
+    ...              ["ad hominem", "ad populum"])
+    False
+    >>> same_classes(flat(["Doubt"]), flat(["Doubt", "Slogans"]), ["Doubt"])
+    False
+    """
+    keys = sorted({lab.strip().lower() for lab in labels})
+    for level in (1, 2):
+        if (a.n_classes[level] == 1) != (b.n_classes[level] == 1):
+            return False
+        seen: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        for key in keys:
+            marks = []
+            for tax, first in zip((a, b), seen, strict=True):
+                code = tax.codes.get(key)
+                if code is None:
+                    return False
+                if code == NOTHING_CODE or code == tax.unknown_code:
+                    marks.append(-1 if code == NOTHING_CODE else -2)
+                else:
+                    marks.append(first.setdefault(tax.project(code, level), len(first)))
+            if marks[0] != marks[1]:
+                return False
+    return True
+
+
 def outside(tax: Taxonomy, labels: Iterable[str]) -> list[str]:
     """The labels that made :func:`for_labels` give up MAFALDA's taxonomy although some labels
     are MAFALDA's (a misspelt fallacy, say): empty unless ``tax`` is the flat one and the

@@ -688,3 +688,18 @@ def test_the_slice_charts_whiskers_take_the_themes_ink_and_stand_out_on_the_dark
         assert mark.marker.symbol == "diamond-open"  # the second cue: shape and legend entry
         assert contrast_ratio(mark.marker.color, background) >= 3
     assert mark.marker.color == EITHER_GREY
+
+
+def test_category_chart_numbers_share_one_size_and_leave_out_what_does_not_fit() -> None:
+    # Tour: system_a's one "label" span drew a "1" that the plot area cut at the axis. Each
+    # number is drawn at one readable size or not at all (the hover and the table keep it).
+    cats = pd.DataFrame({"system": ["a", "a", "a"], "category": ["label", "boundary", "missed"],
+                         "reference": [1, 40, 3], "prediction": [0, 40, None]})
+    for view in err_ui.VIEWS:
+        for scale in err_ui.SCALES:
+            fig = err_ui.category_chart(cats, view=view, scale=scale)
+            assert fig.layout.uniformtext.mode == "hide"
+            assert fig.layout.uniformtext.minsize == err_ui.UNIFORM_TEXT >= 10
+            assert all(t.textposition == "inside" and t.textangle == 0 for t in fig.data)
+            label = next(t for t in fig.data if t.name == "label")
+            assert list(label.customdata[0]) == ["a", "reference", "label", 1]

@@ -84,3 +84,43 @@ def test_a_number_outside_the_choices_keeps_argparses_message(
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.endswith("invalid choice: 7 (choose from 0, 1, 2)"), err
+
+
+SAMPLE = ROOT / "sample_data" / "propaganda"
+GOLD, PRED = str(SAMPLE / "gold.json"), str(SAMPLE / "system_a.json")
+CHECKED = [  # values checked by the library (check_choice), not by argparse's choices
+    (["score", GOLD, PRED, "--metric", "martino", "--variant", "semeval2021x"], 2,
+     "did you mean 'semeval2021'? (option --variant)"),
+    (["score", GOLD, PRED, "--metric", "mafalda", "--variant", "papr"], 2,
+     "did you mean 'paper'? (option --variant)"),
+    (["explain", GOLD, PRED, "--metric", "mafalda", "--doc", "1", "--variant", "metrics-pi"], 2,
+     "did you mean 'metrics-py'? (option --variant)"),
+    (["agree", str(SAMPLE / "annotator_1.json"), str(SAMPLE / "annotator_2.json"),
+      "--measure", "gama"], 2, "did you mean 'gamma'? (option --measure)"),
+    (["report", GOLD, PRED, "-o", "{out}", "--variant", "martino=semeval2021x"], 1,
+     "did you mean 'semeval2021'? (option --variant)"),
+    (["report", GOLD, PRED, "-o", "{out}", "--variant", "martinoo=semeval2021"], 1,
+     "did you mean 'martino'? (option --variant)"),
+    (["slices", GOLD, PRED, "--dimension", "labl"], 1, "did you mean 'label'?"),
+    (["score", GOLD, GOLD, "--metric", "martino", "--gold-set", "gld"], 1,
+     "did you mean 'gold'?"),
+]
+
+
+@pytest.mark.parametrize(("argv", "status", "ending"), CHECKED,
+                         ids=[" ".join(a[:1] + a[-2:]) for a, _, _ in CHECKED])
+def test_a_typo_in_a_value_checked_outside_argparse_suggests_the_choice(
+        argv: list[str], status: int, ending: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [a.replace("{out}", str(tmp_path / "report.html")) for a in argv]
+    assert main(argv) == status
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.lower().endswith(ending), err
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_a_value_checked_outside_argparse_close_to_no_choice_gets_no_suggestion(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", GOLD, PRED, "--measure", "xyz"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.endswith("Got 'xyz' instead. (option --measure)"), err
