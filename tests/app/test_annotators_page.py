@@ -184,7 +184,9 @@ def test_matrix_cells_are_the_pairwise_values_core_computes(make_app, handmade) 
     names = [s.name for s in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
-    assert any("Row = reference" in c.value for c in at.caption)
+    # how to read the cells: a sentence of the table's element, not a caption element
+    assert '<p class="ann-note">Row = reference' in _matrix(at)
+    assert not any("Row = reference" in c.value for c in at.caption)
 
 
 def test_many_annotator_values_are_core_values(make_app, handmade, frame) -> None:
@@ -801,3 +803,87 @@ def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
     assert ann.WHY_THEY_DIFFER not in [c.value for c in at.caption]
     if not in_html:  # the heading above the control, the control above the table
         assert at.radio(key=ann.K_ANN_CELL).value == "F1"
+
+
+# ---- a switch of measure changes the cells, not the page's shape --------------------------------
+
+
+def _walk(node: Any, path: tuple[int, ...] = ()) -> Any:
+    for i, child in getattr(node, "children", {}).items():
+        yield path + (i,), child
+        yield from _walk(child, path + (i,))
+
+
+def _landmarks(at: AppTest, measure: str) -> dict[str, tuple[tuple[int, ...], str]]:
+    """Where (the element's path in the page, as the browser's tree addresses it) and what
+    each element of the page is that a switch of measure should leave in place: the keyed
+    ones (the widgets, the tabs, the matrix's and tiles' containers, the expanders and
+    downloads) and the measure's caption; and how many elements the page's main block and the
+    first tab hold."""
+    found: dict[str, tuple[tuple[int, ...], str]] = {}
+    for path, node in _walk(at._tree):
+        key = getattr(node, "key", None)
+        if path[0] != 0:
+            continue
+        if key:
+            found[key] = (path, node.type)
+        elif node.type == "caption" and node.value.startswith(f"**{measure}**"):
+            found["the measure's caption"] = (path, node.type)
+    main = at._tree.children[0]
+    tab = next(node for _, node in _walk(main) if node.type == "tab")
+    found["main block"] = ((len(main.children),), "count")
+    found["first tab"] = ((len(tab.children),), "count")
+    return found
+
+
+def test_a_switch_of_measure_keeps_every_element_outside_the_matrix_in_its_place(
+        make_app) -> None:
+    # Issue 29, eleventh pass: span-F1's heading and "Cells show", a many-annotator measure's
+    # note, γ's inputs, the progress bars and the notes of running jobs came and went with
+    # the measure and moved every element after them, which the browser then mounted again
+    # (the tiles, the expanders, the tabs). Now each has a fixed place: the matrix's
+    # container, the table's element, or a slot that is an empty element when unused.
+    at = make_app(PAGE)
+    shapes = {}
+    for measure in ("char-kappa", "span-f1", "krippendorff-alpha", "gamma", "mafalda-f1",
+                    "text-kappa", "char-kappa"):
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
+        deadline = time.time() + 120
+        while "computing every pair" in _title(at):
+            assert time.time() < deadline
+            time.sleep(0.3)
+            at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert _title(at).startswith(measure)
+        shape = _landmarks(at, measure)
+        # the keys drawn for one measure only (its own control, γ's inputs) are inside the
+        # matrix's container or γ's slot, whose place is the same
+        shapes[measure] = {k: v for k, v in shape.items()
+                           if k not in (ann.K_ANN_CELL, ann.K_ANN_SEED, ann.K_ANN_SAMPLES)}
+        inner = {k: v[0] for k, v in shape.items()}
+        if measure in ann.ASYMMETRIC:
+            assert inner[ann.K_ANN_CELL][:len(inner["ann_matrix"])] == inner["ann_matrix"]
+        if measure in ann.GAMMA_MEASURES:
+            assert inner[ann.K_ANN_SEED][0] == 0 and inner[ann.K_ANN_SEED] < inner["ann_tab"]
+    first = shapes["char-kappa"]
+    for measure, shape in shapes.items():
+        assert shape == first, measure
+    assert {"ann_tab", "ann_pairwise", "ann_matrix", "ann_chart", "dl_ann_matrix_csv",
+            "ann_tiles", "ann_more", "the measure's caption"} <= set(first)
+
+
+@pytest.mark.parametrize("measure", ["krippendorff-alpha", "mafalda-f1"])
+def test_how_to_read_the_cells_is_a_sentence_of_the_matrix_element(make_app,
+                                                                     measure: str) -> None:
+    # A many-annotator measure's cells are its value for the pair alone; an asymmetric one's
+    # rows are the reference: said between the heading and the table, in the same element.
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: measure})
+    assert not at.exception, [e.value for e in at.exception]
+    matrix = _matrix(at)
+    said = ("is a many-annotator measure: each cell is its value for that pair alone"
+            if measure in ann.MANY_MEASURES else "Row = reference (treated as gold)")
+    assert matrix.index('<p class="ann-note">') < matrix.index(said) < matrix.index("<table>")
+    assert not any(said in c.value for c in at.caption)
+    headings = [s.value for s in at.subheader]
+    # the heading is the table element's unless a control sits between them
+    assert ("Pairwise agreement" in headings) is (measure in ann.ASYMMETRIC)
