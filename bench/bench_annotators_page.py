@@ -271,8 +271,9 @@ MUTATIONS = """(() => {
       const at = where(r.target.nodeType === 1 ? r.target : r.target.parentElement);
       const m = window.__annMut[at] ||= {added: 0, removed: 0, attributes: 0, text: 0};
       if (r.type === 'childList') {
-        for (const n of r.addedNodes) m.added += 1 + (n.querySelectorAll ? n.querySelectorAll('*').length : 0);
-        for (const n of r.removedNodes) m.removed += 1 + (n.querySelectorAll ? n.querySelectorAll('*').length : 0);
+        const size = (n) => 1 + (n.querySelectorAll ? n.querySelectorAll('*').length : 0);
+        for (const n of r.addedNodes) m.added += size(n);
+        for (const n of r.removedNodes) m.removed += size(n);
       } else if (r.type === 'attributes') m.attributes++;
       else m.text++;
     }

@@ -48,6 +48,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
+from core.metrics.agreement import pairwise as core_pairwise
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
 from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet
@@ -482,6 +483,54 @@ def default_view(ws: Workspace) -> Callable[[], None] | None:
             view_job(ws.key, ws, chosen, None, "char-kappa", gold, False, 0, 30, _later=True)
 
     return work
+
+
+MATRIX_FIRST = ("span-f1", "mafalda-f1", "text-kappa")
+"""Measures whose pairwise matrix alone is a small part of their view at 10,000 documents
+(span-F1 0.13 of 0.39-0.47 s of CPU, MAFALDA F1 0.25 of 0.55 s, text-κ 0.02 of 0.20 s: the
+rest is each annotator against the gold and the majority, and the documents' ranking): when the
+worker is busy and the matrix's tab is open, :func:`matrix_here` computes the matrix in the
+page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass")."""
+
+K_ANN_HERE = "ann_matrix_here"  # session: the choices whose matrix the page computed itself
+
+
+def _matrix_tab_open() -> bool:
+    """Whether the run draws the matrix's tab (the first): the tab the user left open, or, on
+    a first visit, none named by the link (a link to a tab, or to a document, opens another)."""
+    tab = st.session_state.get(K_ANN_TAB)
+    if tab is None:
+        return K_ANN_TAB not in st.query_params and K_ANN_DOC not in st.query_params
+    return bool(tab == TABS[0])
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def matrix_only(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
+                measure: str) -> PairwiseResult:
+    """:func:`core.metrics.agreement.pairwise` of ``measure`` without the per-document values:
+    the pairwise matrix of the view (:func:`core.metrics.agreement.measure_view`; the same
+    values, ``tests/app/test_annotators_page.py``), computed in the page run."""
+    return core_pairwise(study(ws_key, _ws, sets, label), measure, per_document=False)
+
+
+def matrix_here(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int
+                ) -> PairwiseResult | None:
+    """The pairwise matrix of a measure of :data:`MATRIX_FIRST`, computed in the page run while
+    its view's job waits for the worker (busy with another job: :func:`ui.jobs.busy_elsewhere`)
+    and the matrix's tab is open, or computed so before for this choice (a rerun while the
+    worker then computes the view draws it again rather than "…"); None otherwise. The job
+    stays queued, first (:func:`ui.jobs.shown`): the other tabs' values come from the worker.
+    Where :func:`run_here_if_busy` would compute the whole view here (0.39 s of CPU for
+    span-F1 at 10,000 documents), a switch then waits for the matrix alone (0.13 s)."""
+    if (c.measure not in MATRIX_FIRST or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
+            or job.done() or not _matrix_tab_open()):
+        return None
+    done: set[tuple[Any, ...]] = st.session_state.setdefault(K_ANN_HERE, set())
+    key = (ws.key, c.sets, c.label, c.measure)
+    if key not in done and not jobs_busy_elsewhere(job):
+        return None
+    done.add(key)
+    return matrix_only(ws.key, ws, c.sets, c.label, c.measure)
 
 
 def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:
@@ -1118,6 +1167,8 @@ class Computed:
     view_error: str | None
     many: Job[dict[str, ManyResult]] | None = None
     """The many-annotator measures' job on a large corpus (None: computed in the run)."""
+    matrix: PairwiseResult | None = None
+    """The pairwise matrix while ``view`` is None, computed in the page (:func:`matrix_here`)."""
 
 
 def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
@@ -1142,11 +1193,13 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             seed, samples = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
             vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, seed,
                             samples)
-            run_here_if_busy(ws, c, vjob, len(st_.docs))
+            matrix = matrix_here(ws, c, vjob, len(st_.docs))
+            if matrix is None:
+                run_here_if_busy(ws, c, vjob, len(st_.docs))
             view = vjob.result() if vjob.done() and vjob.error() is None else None
             view_error = vjob.error()
         else:
-            vjob, view_error = None, None
+            vjob, view_error, matrix = None, None, None
             view = measure_view(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out)
         shown([gjob, vjob])
         # After shown(): the chosen measure's job is queued first, the others behind it, and
@@ -1187,7 +1240,8 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
                            "notes).")
                 st.dataframe(pd.DataFrame(alone, columns=["document", "only in"]),
                              hide_index=True, key="ann_single_docs")
-    return Computed(st_, gjob, vjob, view, view_error, mjob)
+    return Computed(st_, gjob, vjob, view, view_error, mjob,
+                    matrix if view is None and view_error is None else None)
 
 
 def wait_or_error(job: Job[Any] | None, error: str | None) -> None:
@@ -1246,8 +1300,9 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
 
 def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
     view, measure = r.view, c.measure
+    pw = view.pairwise if view is not None else r.matrix
     heading: str | None = "Pairwise agreement"
-    if view is None:
+    if pw is None:
         # The matrix's cells while they are computed ("…"), under the same heading and
         # headers as the values that replace them; the note that they are computed below.
         with st.container(key="ann_matrix"):
@@ -1259,7 +1314,6 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
             wait_or_error(r.view_job, r.view_error)
         return
     cell, note = "F1", None
-    pw = view.pairwise
     with st.container(key="ann_matrix"):
         if measure in ASYMMETRIC:
             # the heading above its control, the control above the table
