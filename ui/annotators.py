@@ -485,10 +485,11 @@ def default_view(ws: Workspace) -> Callable[[], None] | None:
     return work
 
 
-MATRIX_FIRST = ("span-f1", "mafalda-f1", "text-kappa")
+MATRIX_FIRST = ("span-f1", "mafalda-f1", "text-kappa", "fleiss-kappa", "krippendorff-alpha")
 """Measures whose pairwise matrix alone is a small part of their view at 10,000 documents
-(span-F1 0.13 of 0.39-0.47 s of CPU, MAFALDA F1 0.25 of 0.55 s, text-κ 0.02 of 0.20 s: the
-rest is each annotator against the gold and the majority, and the documents' ranking): when the
+(span-F1 0.13 of 0.39-0.47 s of CPU, MAFALDA F1 0.25 of 0.55 s, text-κ 0.02 of 0.20 s, Fleiss'
+κ and Krippendorff's α 0.08 of 0.35 s: the rest is each annotator against the gold and the
+majority, and the documents' ranking): when the
 worker is busy and the matrix's tab is open, :func:`matrix_here` computes the matrix in the
 page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass")."""
 

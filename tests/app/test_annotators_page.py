@@ -656,6 +656,7 @@ def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_a
     from_sets = Study.from_sets
     monkeypatch.setattr(Study, "from_sets", classmethod(
         lambda cls, *a, **k: built.append(a) or from_sets(*a, **k)))
+    at = _tab(at, 1)
     at.selectbox(key=ann.K_ANN_MEASURE).set_value("fleiss-kappa").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
