@@ -24,8 +24,9 @@ measure is visible: at once after the first visit (the worker still computing th
 ahead), then, after ``--settle`` seconds, to the others. ``--tree PATH,PATH`` runs the rounds in
 several checkouts, interleaved (before/after on the same machine in the same minutes); the load
 average is printed with every round, and with every switch the CPU seconds of the server and
-of its background worker meanwhile (``CPU server+worker``). Writes
-``bench/results/bench_annotators_browser_<docs>.json``.
+of its background worker meanwhile (``CPU server+worker``), Chromium's renderer main-thread
+CPU and the DOM mutations by where they happen (which elements a switch draws again);
+``--port`` pins the server's port. Writes ``bench/results/bench_annotators_browser_<docs>.json``.
 
     python bench/bench_annotators_page.py --browser --docs 10000 --rounds 2 --tree /tmp/base,.
 
