@@ -24,8 +24,9 @@ measure is visible: at once after the first visit (the worker still computing th
 ahead), then, after ``--settle`` seconds, to the others. ``--tree PATH,PATH`` runs the rounds in
 several checkouts, interleaved (before/after on the same machine in the same minutes); the load
 average is printed with every round, and with every switch the CPU seconds of the server and
-of its background worker meanwhile (``CPU server+worker``). Writes
-``bench/results/bench_annotators_browser_<docs>.json``.
+of its background worker meanwhile (``CPU server+worker``), Chromium's renderer main-thread
+CPU and the DOM mutations by where they happen (which elements a switch draws again);
+``--port`` pins the server's port. Writes ``bench/results/bench_annotators_browser_<docs>.json``.
 
     python bench/bench_annotators_page.py --browser --docs 10000 --rounds 2 --tree /tmp/base,.
 
@@ -86,6 +87,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1, help="--browser: rounds per checkout")
     ap.add_argument("--settle", type=float, default=30.0,
                     help="--browser: seconds before the second series of switches")
+    ap.add_argument("--port", type=int, default=0,
+                    help="--browser: the server's port (default: a free one)")
     ap.add_argument("--first-visit", action="store_true",
                     help="--browser: the first load and visit only, no switches")
     ap.add_argument("--switch-cpu", action="store_true",
@@ -101,7 +104,7 @@ def main() -> None:
         return
     if args.browser:
         browser(args.docs, [Path(t).resolve() for t in args.tree.split(",")], args.rounds,
-                args.settle, switches=not args.first_visit)
+                args.settle, switches=not args.first_visit, port=args.port)
         return
 
     import os
@@ -209,12 +212,12 @@ def write_corpus(folder: Path, n_docs: int) -> list[str]:
     return args
 
 
-def _server(tree: Path, data: list[str]) -> tuple[Any, str]:
+def _server(tree: Path, data: list[str], port: int = 0) -> tuple[Any, str]:
     import subprocess
 
     from bench_app import _free_port, healthy
 
-    port = _free_port()
+    port = port or _free_port()
     cmd = [sys.executable, "-m", "core", "app", *data, "--server.headless=true",
            "--server.address=127.0.0.1", f"--server.port={port}",
            "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
@@ -249,22 +252,64 @@ def group_cpu(pid: int) -> tuple[float, float]:
     return server, others
 
 
+MUTATIONS = """(() => {
+  window.__annMut = {};
+  const where = (node) => {
+    for (let e = node; e; e = e.parentElement) {
+      const key = [...e.classList].find((c) => c.startsWith('st-key-'));
+      if (key) return key.slice(7);
+      const id = e.dataset && e.dataset.testid;
+      if (id === 'stElementContainer') {
+        const c = e.firstElementChild;
+        return (c && c.dataset && c.dataset.testid) || 'element';
+      }
+      if (id && id !== 'stMarkdownContainer') return id + ' (block)';
+    }
+    return 'document';
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const at = where(r.target.nodeType === 1 ? r.target : r.target.parentElement);
+      const m = window.__annMut[at] ||= {added: 0, removed: 0, attributes: 0, text: 0};
+      if (r.type === 'childList') {
+        const size = (n) => 1 + (n.querySelectorAll ? n.querySelectorAll('*').length : 0);
+        for (const n of r.addedNodes) m.added += size(n);
+        for (const n of r.removedNodes) m.removed += size(n);
+      } else if (r.type === 'attributes') m.attributes++;
+      else m.text++;
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true,
+                             characterData: true});
+})()"""
+"""Installed before the page loads: counts the DOM mutations of the page by where they happen
+(the keyed element, else the element's test id, else the block): nodes added and removed (each
+with its subtree), attribute and text changes. ``window.__annMut = {}`` resets it."""
+
+IDLE = """() => document.querySelector('[data-testid="stApp"]')
+  ?.getAttribute('data-test-script-state') === 'notRunning'"""
+
+
 def browser_round(tree: Path, data: list[str], settle: float, switches: bool = True,
-                  timeout: float = 600_000) -> dict[str, Any]:
+                  timeout: float = 600_000, port: int = 0) -> dict[str, Any]:
     """One fresh server in ``tree``: first load, first visit, measure switches (seconds;
-    without ``switches`` the first visit only)."""
+    without ``switches`` the first visit only). With each switch: the server's and the
+    worker's CPU, Chromium's renderer main-thread CPU from the click until the run has ended
+    and the page has been quiet for 0.3 s, and the DOM mutations meanwhile (:data:`MUTATIONS`)."""
     import os
     import signal
 
-    from bench_app import _settled, chromium, peak_rss_mib
+    from bench_app import _settled, _thread_s, chromium, peak_rss_mib
     from playwright.sync_api import sync_playwright
 
-    proc, url = _server(tree, data)
+    proc, url = _server(tree, data, port)
     out: dict[str, Any] = {"tree": str(tree), "load_before": os.getloadavg()[0]}
     try:
         with sync_playwright() as p:
             browser = chromium(p)
             page = browser.new_page(viewport={"width": 1500, "height": 1600})
+            page.add_init_script(MUTATIONS)
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Performance.enable")
             t = time.perf_counter()
             page.goto(url)
             _settled(page, "[data-testid='stMain'] [data-testid='stPageLink']", timeout)
@@ -289,22 +334,36 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
                         if attempt == 3:
                             raise
                         page.keyboard.press("Escape")
+                page.wait_for_function(IDLE, timeout=timeout)
+                time.sleep(0.3)  # the menu's own redraw is not the switch's
+                page.evaluate("window.__annMut = {}")
                 cpu0 = group_cpu(proc.pid)
+                thread0 = _thread_s(cdp)
                 t0 = time.perf_counter()
                 option.click()
                 page.wait_for_function(MATRIX_TITLE, arg=measure, timeout=timeout)
                 took = time.perf_counter() - t0
                 cpu1 = group_cpu(proc.pid)
+                page.wait_for_function(IDLE, timeout=timeout)
+                time.sleep(0.3)
+                thread[measure] = round(_thread_s(cdp) - thread0, 3)
+                mutations[measure] = page.evaluate("window.__annMut")
                 cpu[measure] = (round(cpu1[0] - cpu0[0], 2), round(cpu1[1] - cpu0[1], 2))
                 return took
 
             cpu: dict[str, tuple[float, float]] = {}
+            thread: dict[str, float] = {}
+            mutations: dict[str, Any] = {}
             out["switch_now_s"] = {m: switch(m) for m in SWITCH_NOW} if switches else {}
             out["switch_now_cpu_s"], cpu = cpu, {}
+            out["switch_now_main_thread_cpu_s"], thread = thread, {}
+            out["switch_now_mutations"], mutations = mutations, {}
             if switches:
                 time.sleep(settle)
             out["switch_settled_s"] = {m: switch(m) for m in SWITCH_SETTLED} if switches else {}
             out["switch_settled_cpu_s"] = cpu
+            out["switch_settled_main_thread_cpu_s"] = thread
+            out["switch_settled_mutations"] = mutations
             out["server_peak_rss_mib"] = peak_rss_mib(proc.pid)
             browser.close()
     finally:
@@ -314,8 +373,15 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
     return out
 
 
+def _mutated(counts: dict[str, dict[str, int]]) -> str:
+    """The DOM mutations of one switch, shortest first: ``where +added/-removed ~attributes
+    'text``."""
+    return ", ".join(f"{at} +{m['added']}/-{m['removed']} ~{m['attributes']} '{m['text']}"
+                     for at, m in sorted(counts.items(), key=lambda kv: -sum(kv[1].values())))
+
+
 def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
-            switches: bool = True) -> None:
+            switches: bool = True, port: int = 0) -> None:
     import statistics
     import tempfile
 
@@ -324,8 +390,13 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
         data = write_corpus(Path(tmp), n_docs)
         for r in range(rounds):
             for tree in trees if r % 2 == 0 else trees[::-1]:
-                res = browser_round(tree, data, settle, switches)
+                res = browser_round(tree, data, settle, switches, port=port)
                 results.append(res)
+                for series in ("now", "settled"):
+                    for m, counts in res.get(f"switch_{series}_mutations", {}).items():
+                        print(f"  {series} {m}: main-thread CPU "
+                              f"{res[f'switch_{series}_main_thread_cpu_s'][m]:.3f} s; DOM: "
+                              f"{_mutated(counts)}", flush=True)
                 at_once = " ".join(
                     f"{m} {v:.2f} (CPU {res['switch_now_cpu_s'][m][0]:.2f}"
                     f"+{res['switch_now_cpu_s'][m][1]:.2f})"
@@ -346,13 +417,18 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
         later: list[float] = [v for r in mine for v in r["switch_settled_s"].values()]
         answer: list[float] = [r["first_visit_answer_s"] for r in mine]
         matrix: list[float] = [r["first_visit_matrix_s"] for r in mine]
+        thread_now = [v for r in mine for v in r.get("switch_now_main_thread_cpu_s", {}).values()]
+        thread_later = [v for r in mine
+                        for v in r.get("switch_settled_main_thread_cpu_s", {}).values()]
         print(f"{tree}: medians over {len(mine)} rounds: first visit answers "
               f"{statistics.median(answer):.2f} s, matrix {statistics.median(matrix):.2f} s"
               + (f"; switch at once {statistics.median(now):.2f} s (max {max(now):.2f}), "
                  f"settled {statistics.median(later):.2f} s (max {max(later):.2f}); under "
                  f"{TARGET_S * 1000:.0f} ms: {sum(v < TARGET_S for v in now)} of {len(now)} at "
                  f"once, {sum(v < TARGET_S for v in later)} of {len(later)} settled"
-                 if now else ""))
+                 if now else "")
+              + (f"; main-thread CPU at once {statistics.median(thread_now):.3f} s, settled "
+                 f"{statistics.median(thread_later):.3f} s" if thread_later else ""))
     results_dir = ROOT / "bench" / "results"
     results_dir.mkdir(parents=True, exist_ok=True)
     (results_dir / f"bench_annotators_browser_{n_docs}.json").write_text(

@@ -48,6 +48,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
+from core.metrics.agreement import pairwise as core_pairwise
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
 from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet
@@ -484,6 +485,55 @@ def default_view(ws: Workspace) -> Callable[[], None] | None:
     return work
 
 
+MATRIX_FIRST = ("span-f1", "mafalda-f1", "text-kappa", "fleiss-kappa", "krippendorff-alpha")
+"""Measures whose pairwise matrix alone is a small part of their view at 10,000 documents
+(span-F1 0.13 of 0.39-0.47 s of CPU, MAFALDA F1 0.25 of 0.55 s, text-κ 0.02 of 0.20 s, Fleiss'
+κ and Krippendorff's α 0.08 of 0.35 s: the rest is each annotator against the gold and the
+majority, and the documents' ranking): when the
+worker is busy and the matrix's tab is open, :func:`matrix_here` computes the matrix in the
+page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass")."""
+
+K_ANN_HERE = "ann_matrix_here"  # session: the choices whose matrix the page computed itself
+
+
+def _matrix_tab_open() -> bool:
+    """Whether the run draws the matrix's tab (the first): the tab the user left open, or, on
+    a first visit, none named by the link (a link to a tab, or to a document, opens another)."""
+    tab = st.session_state.get(K_ANN_TAB)
+    if tab is None:
+        return K_ANN_TAB not in st.query_params and K_ANN_DOC not in st.query_params
+    return bool(tab == TABS[0])
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def matrix_only(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
+                measure: str) -> PairwiseResult:
+    """:func:`core.metrics.agreement.pairwise` of ``measure`` without the per-document values:
+    the pairwise matrix of the view (:func:`core.metrics.agreement.measure_view`; the same
+    values, ``tests/app/test_annotators_page.py``), computed in the page run."""
+    return core_pairwise(study(ws_key, _ws, sets, label), measure, per_document=False)
+
+
+def matrix_here(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int
+                ) -> PairwiseResult | None:
+    """The pairwise matrix of a measure of :data:`MATRIX_FIRST`, computed in the page run while
+    its view's job waits for the worker (busy with another job: :func:`ui.jobs.busy_elsewhere`)
+    and the matrix's tab is open, or computed so before for this choice (a rerun while the
+    worker then computes the view draws it again rather than "…"); None otherwise. The job
+    stays queued, first (:func:`ui.jobs.shown`): the other tabs' values come from the worker.
+    Where :func:`run_here_if_busy` would compute the whole view here (0.39 s of CPU for
+    span-F1 at 10,000 documents), a switch then waits for the matrix alone (0.13 s)."""
+    if (c.measure not in MATRIX_FIRST or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
+            or job.done() or not _matrix_tab_open()):
+        return None
+    done: set[tuple[Any, ...]] = st.session_state.setdefault(K_ANN_HERE, set())
+    key = (ws.key, c.sets, c.label, c.measure)
+    if key not in done and not jobs_busy_elsewhere(job):
+        return None
+    done.add(key)
+    return matrix_only(ws.key, ws, c.sets, c.label, c.measure)
+
+
 def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:
     """Compute the chosen measure's view in this page run when the worker is busy with another
     job (:func:`ui.jobs.busy_elsewhere`: a measure computed ahead, the many-annotator values,
@@ -755,7 +805,8 @@ MATRIX_CSS = (
     ".ann-matrix td{min-width:4.5rem;height:2.6rem;text-align:center;font-size:15px;"
     "font-variant-numeric:tabular-nums;border:none;padding:.2rem .5rem}"
     ".ann-matrix .scale{display:flex;align-items:center;gap:.4rem;font-size:.8rem;"
-    "margin-top:.3rem}.ann-matrix .bar{width:8rem;height:.6rem}</style>")
+    "margin-top:.3rem}.ann-matrix .bar{width:8rem;height:.6rem}"
+    ".ann-matrix p.ann-note{font-size:.875rem;opacity:.6;margin:0 0 .5rem}</style>")
 """The style of :func:`matrix_html` (one ``<style>`` per table: the element carries it)."""
 
 HEADING_CSS = (
@@ -779,7 +830,7 @@ def _scale_colour(t: float) -> str:
 
 
 def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key: str | None,
-                title: str, heading: str | None = None) -> str:
+                title: str, heading: str | None = None, note: str | None = None) -> str:
     """The pairwise matrix as an HTML table, one element where the heatmap chart cost Chromium
     50-60 ms of its main thread on every visit (docs/performance.md, "Issue 29, tenth pass").
 
@@ -790,7 +841,10 @@ def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key
     reason, the diagonal "—". Row and column headers are table headers (``scope``), the title
     its caption, so a screen reader reads each cell with its pair. ``result`` None: the
     matrix while it is computed, every cell "…". ``heading``: the section's heading above the
-    table, in the same element (one element less than a subheader). Names are escaped."""
+    table, in the same element (one element less than a subheader); ``note``: a sentence
+    between them, styled as a caption (how to read the cells of an asymmetric or a
+    many-annotator measure), where a caption element would change the page's shape with the
+    measure. Names and note are escaped."""
     who = list(annotators)
     values: dict[tuple[str, str], tuple[float | None, str]] = {
         (a, b): (_cell(result, a, b, key) if result is not None
@@ -800,7 +854,8 @@ def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key
     zmin = min(0.0, *defined) if defined else 0.0
     asymmetric = result is not None and not result.symmetric
     corner = "row: reference · column: compared" if asymmetric else ""
-    rows = [f'<div class="ann-matrix">{_heading(heading)}{MATRIX_CSS}'
+    said = "" if note is None else f'<p class="ann-note">{escape(note)}</p>'
+    rows = [f'<div class="ann-matrix">{_heading(heading)}{MATRIX_CSS}{said}'
             f"<table><caption>{escape(title)}</caption>",
             f'<thead><tr><th scope="col">{corner}</th>'
             + "".join(f'<th scope="col">{escape(b)}</th>' for b in who) + "</tr></thead><tbody>"]
@@ -1038,9 +1093,13 @@ def gamma_settings(measure: str) -> tuple[int, int]:
     ``?ann_samples=``) for the γ tiles and the alignment. Two number inputs in a closed
     expander cost the browser part of every visit (docs/performance.md, "Issue 29, tenth pass:
     the Annotators page's first screen, second cut")."""
+    # A slot (an empty element, not drawn) whatever the measure: the inputs drawn in it
+    # under γ do not move the elements below them, which the browser would otherwise mount
+    # again (docs/performance.md, "Issue 29, eleventh pass").
+    slot = st.empty()
     if measure not in GAMMA_MEASURES:
         return _kept(K_ANN_SEED, GAMMA_SEED), _kept(K_ANN_SAMPLES, GAMMA_SAMPLES)
-    g1, g2, _ = st.columns([1, 1, 4])
+    g1, g2, _ = slot.container().columns([1, 1, 4])
     seed = int(g1.number_input("γ seed", min_value=0, max_value=2**31 - 1, value=GAMMA_SEED,
                                step=1, key=K_ANN_SEED, bind="query-params",
                                persist_state="session"))
@@ -1109,6 +1168,8 @@ class Computed:
     view_error: str | None
     many: Job[dict[str, ManyResult]] | None = None
     """The many-annotator measures' job on a large corpus (None: computed in the run)."""
+    matrix: PairwiseResult | None = None
+    """The pairwise matrix while ``view`` is None, computed in the page (:func:`matrix_here`)."""
 
 
 def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
@@ -1133,11 +1194,13 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             seed, samples = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
             vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, seed,
                             samples)
-            run_here_if_busy(ws, c, vjob, len(st_.docs))
+            matrix = matrix_here(ws, c, vjob, len(st_.docs))
+            if matrix is None:
+                run_here_if_busy(ws, c, vjob, len(st_.docs))
             view = vjob.result() if vjob.done() and vjob.error() is None else None
             view_error = vjob.error()
         else:
-            vjob, view_error = None, None
+            vjob, view_error, matrix = None, None, None
             view = measure_view(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out)
         shown([gjob, vjob])
         # After shown(): the chosen measure's job is queued first, the others behind it, and
@@ -1178,7 +1241,8 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
                            "notes).")
                 st.dataframe(pd.DataFrame(alone, columns=["document", "only in"]),
                              hide_index=True, key="ann_single_docs")
-    return Computed(st_, gjob, vjob, view, view_error, mjob)
+    return Computed(st_, gjob, vjob, view, view_error, mjob,
+                    matrix if view is None and view_error is None else None)
 
 
 def wait_or_error(job: Job[Any] | None, error: str | None) -> None:
@@ -1195,9 +1259,14 @@ def progress_bars(r: Computed) -> None:
     the many-annotator values, γ), above the tabs: each reruns the page when its job is done,
     whichever tab is open."""
     jobs: tuple[Job[Any] | None, ...] = (r.view_job, r.many, r.gamma)
-    for job in jobs:
-        if job is not None and not job.done():
-            progress(job)
+    running = [job for job in jobs if job is not None and not job.done()]
+    # In a slot (an empty element while none runs): the bars that come and go do not move the
+    # tabs, which the browser would otherwise mount again with all they hold.
+    slot = st.empty()
+    if running:
+        with slot.container():
+            for job in running:
+                progress(job)
 
 
 def tabs() -> tuple[Any, Any, Any]:
@@ -1217,57 +1286,71 @@ def tabs() -> tuple[Any, Any, Any]:
 def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     """The measure for every pair of sets, as a table (a heatmap once asked for; the undefined
     cells' reasons); the section's heading is the table's element's when nothing is drawn
-    between them (one element less on every visit)."""
+    between them (one element less on every visit).
+
+    A switch of measure changes the cells, not the page's shape: what comes and goes with the
+    measure (span-F1's heading and "Cells show" control, the undefined cells' reasons, the note
+    that the view is computed) is inside the matrix's container, how to read the cells is a
+    sentence of the table's element, and the chart's expander and the downloads are inside
+    the section's container, so the tiles and the other elements after them keep their
+    places and the browser redraws the matrix alone (docs/performance.md, "Issue 29, eleventh
+    pass")."""
+    with st.container(key="ann_pairwise"):
+        _pairwise(ws, c, r)
+
+
+def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
     view, measure = r.view, c.measure
+    pw = view.pairwise if view is not None else r.matrix
     heading: str | None = "Pairwise agreement"
-    if view is None:
-        if r.view_error is None:
-            # The matrix's cells while they are computed ("…"), under the same heading and
-            # headers as the values that replace them; the note that they are computed below.
-            with st.container(key="ann_matrix"):
+    if pw is None:
+        # The matrix's cells while they are computed ("…"), under the same heading and
+        # headers as the values that replace them; the note that they are computed below.
+        with st.container(key="ann_matrix"):
+            if r.view_error is None:
                 st.html(matrix_html(None, c.sets, key=None,
                                     title=f"{measure}: computing every pair…", heading=heading))
-        else:
-            st.subheader(heading)
-        wait_or_error(r.view_job, r.view_error)
+            else:
+                st.subheader(heading)
+            wait_or_error(r.view_job, r.view_error)
         return
-    cell = "F1"
-    if measure in ASYMMETRIC or measure in MANY_MEASURES:
-        st.subheader(heading)
-        heading = None
-    if measure in ASYMMETRIC:
-        cell = st.radio("Cells show", SPAN_CELLS, key=K_ANN_CELL, bind="query-params",
-                        horizontal=True)
-        st.caption("Row = reference (treated as gold), column = compared: P(row, column) = "
-                   "R(column, row). Martino's F1 is the same both ways."
-                   + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
-                      "same-label pair counts, as in the official scorer."
-                      if measure == "span-f1" else ""))
-    key = cell_key(measure, cell)
-    pw = view.pairwise
-    title = f"{measure} ({cell})" if measure in ASYMMETRIC else measure
-    if measure in GAMMA_MEASURES:
-        title += f" ({c.samples} samples, seed {c.seed})"
-    if measure in MANY_MEASURES:
-        st.caption(f"{measure} is a many-annotator measure: each cell is its value for that "
-                   "pair alone.")
-    # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main thread on
-    # every visit than the chart); the chart, with its hover and PNG/SVG download, when its
-    # lazy expander is opened (docs/performance.md, "Issue 29, tenth pass").
+    cell, note = "F1", None
     with st.container(key="ann_matrix"):
-        st.html(matrix_html(pw, pw.annotators, key=key, title=f"{title}, every pair",
-                            heading=heading))
+        if measure in ASYMMETRIC:
+            # the heading above its control, the control above the table
+            st.subheader(heading)
+            heading = None
+            cell = st.radio("Cells show", SPAN_CELLS, key=K_ANN_CELL, bind="query-params",
+                            horizontal=True)
+            note = ("Row = reference (treated as gold), column = compared: P(row, column) = "
+                    "R(column, row). Martino's F1 is the same both ways."
+                    + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
+                       "same-label pair counts, as in the official scorer."
+                       if measure == "span-f1" else ""))
+        elif measure in MANY_MEASURES:
+            note = (f"{measure} is a many-annotator measure: each cell is its value for that "
+                    "pair alone.")
+        key_of = cell_key(measure, cell)
+        title = f"{measure} ({cell})" if measure in ASYMMETRIC else measure
+        if measure in GAMMA_MEASURES:
+            title += f" ({c.samples} samples, seed {c.seed})"
+        # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main
+        # thread on every visit than the chart); the chart, with its hover and PNG/SVG
+        # download, when its lazy expander is opened (docs/performance.md, "Issue 29, tenth
+        # pass").
+        st.html(matrix_html(pw, pw.annotators, key=key_of, title=f"{title}, every pair",
+                            heading=heading, note=note))
+        undefined = undefined_cells(pw, key_of)
+        if len(undefined):
+            st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
+            st.dataframe(undefined, hide_index=True, key="ann_undefined", placeholder="—")
     chart = lazy_expander("📈 The matrix as a chart (hover, PNG or SVG download)",
                           key=K_ANN_CHART)
     if chart.open is not False:
         with chart:
-            st.plotly_chart(heatmap_of(view_key(ws, c), key, f"{title}, every pair", pw),
+            st.plotly_chart(heatmap_of(view_key(ws, c), key_of, f"{title}, every pair", pw),
                             key="ann_matrix_chart", width="stretch")
-    undefined = undefined_cells(pw, key)
-    if len(undefined):
-        st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
-        st.dataframe(undefined, hide_index=True, key="ann_undefined", placeholder="—")
-    download_buttons(matrix_table(pw, key), "pairwise", key="dl_ann_matrix",
+    download_buttons(matrix_table(pw, key_of), "pairwise", key="dl_ann_matrix",
                      settings={"measure": measure,
                                "cells": cell if measure in ASYMMETRIC else None,
                                "label": c.label, "sets": list(c.sets),
@@ -1368,10 +1451,15 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
         st.html(tiles_html([tile(name, values.get(name), gjob is None and name in GAMMA_MEASURES,
                                  units.get(name)) for name in MANY_NAMES],
                            heading=f"All {len(c.sets)} sets together", note=WHY_THEY_DIFFER))
-    if r.many is not None:
-        wait_or_error(r.many, r.many.error())
-    if gjob is not None:
-        wait_or_error(gjob, gjob.error())
+    # The notes of the jobs still running (or failed) in a slot: as they go, the expander below
+    # keeps its place.
+    waiting = [job for job in (r.many, gjob)
+               if job is not None and (job.error() is not None or not job.done())]
+    slot = st.empty()
+    if waiting:
+        with slot.container():
+            for job in waiting:
+                wait_or_error(job, job.error())
     more = st.expander("The values as a table: documents, samples, seed; per label",
                        key=K_ANN_MORE, on_change="rerun")
     if more.open is False:

@@ -184,7 +184,9 @@ def test_matrix_cells_are_the_pairwise_values_core_computes(make_app, handmade) 
     names = [s.name for s in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
-    assert any("Row = reference" in c.value for c in at.caption)
+    # how to read the cells: a sentence of the table's element, not a caption element
+    assert '<p class="ann-note">Row = reference' in _matrix(at)
+    assert not any("Row = reference" in c.value for c in at.caption)
 
 
 def test_many_annotator_values_are_core_values(make_app, handmade, frame) -> None:
@@ -618,16 +620,21 @@ def _page_behind_a_busy_worker(make_app, handmade, monkeypatch, measure: str
 def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_app, handmade,
                                                                           monkeypatch) -> None:
     # Issue 29, target 5: a measure the prefetch order put last waited for the job in flight
-    # as well as for itself (13-14 s at a load of 10); the page now computes it in its run.
+    # as well as for itself (13-14 s at a load of 10); the page now computes it in its run
+    # (since the eleventh pass its matrix alone while the matrix's tab is open; the whole
+    # view when another tab is open, as here: test_a_switch_while_the_worker_is_busy_computes_
+    # the_matrix_alone).
     from ui import jobs
 
     _, sets = handmade
     at, s, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "char-kappa")
+    at = _tab(at, 1)
     # The span-F1 view is queued behind the γ the worker holds: not computed yet.
     at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
     assert not at.get("progress")
+    at = _tab(at, 0)
     expected = pairwise(s, "span-f1").matrix()
     names = [a.name for a in sets]
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
@@ -649,6 +656,7 @@ def test_a_switch_while_the_worker_computes_ahead_is_computed_in_the_page(make_a
     from_sets = Study.from_sets
     monkeypatch.setattr(Study, "from_sets", classmethod(
         lambda cls, *a, **k: built.append(a) or from_sets(*a, **k)))
+    at = _tab(at, 1)
     at.selectbox(key=ann.K_ANN_MEASURE).set_value("fleiss-kappa").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
@@ -768,9 +776,11 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     titles = [j.title for j in queued]
     many = [t for t in titles if t.startswith("Fleiss' κ, Krippendorff's α and α_U")]
     assert len(many) == 1 and titles[-1] == many[0], titles
-    # text-κ itself was computed in the page (the worker is busy): the others wait, in order
-    assert [t.split(" of every pair")[0] for t in titles[:-1]] == ann.prefetch_order(
-        "text-kappa"), titles
+    # text-κ's matrix was computed in the page (the worker is busy, the matrix's tab open); its
+    # view, for the other tabs, waits first, then the others in order
+    assert [t.split(" of every pair")[0] for t in titles[:-1]] == [
+        "text-kappa", *ann.prefetch_order("text-kappa")], titles
+    assert _title(at) == "text-kappa, every pair"
     # The tiles wait for their values, and say so
     assert [v for v, _, _ in annotator_tiles(at).values()][:3] == ["…", "…", "…"]
     assert hold.future is not None
@@ -801,3 +811,165 @@ def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
     assert ann.WHY_THEY_DIFFER not in [c.value for c in at.caption]
     if not in_html:  # the heading above the control, the control above the table
         assert at.radio(key=ann.K_ANN_CELL).value == "F1"
+
+
+# ---- a switch of measure changes the cells, not the page's shape --------------------------------
+
+
+def _walk(node: Any, path: tuple[int, ...] = ()) -> Any:
+    for i, child in getattr(node, "children", {}).items():
+        yield (*path, i), child
+        yield from _walk(child, (*path, i))
+
+
+def _landmarks(at: AppTest, measure: str) -> dict[str, tuple[tuple[int, ...], str]]:
+    """Where (the element's path in the page, as the browser's tree addresses it) and what
+    each element of the page is that a switch of measure should leave in place: the keyed
+    ones (the widgets, the tabs, the matrix's and tiles' containers, the expanders and
+    downloads) and the measure's caption; and how many elements the page's main block and the
+    first tab hold."""
+    found: dict[str, tuple[tuple[int, ...], str]] = {}
+    for path, node in _walk(at._tree):
+        key = getattr(node, "key", None)
+        if path[0] != 0:
+            continue
+        if key:
+            found[key] = (path, node.type)
+        elif node.type == "caption" and node.value.startswith(f"**{measure}**"):
+            found["the measure's caption"] = (path, node.type)
+    main = at._tree.children[0]
+    tab = next(node for _, node in _walk(main) if node.type == "tab")
+    found["main block"] = ((len(main.children),), "count")
+    found["first tab"] = ((len(tab.children),), "count")
+    return found
+
+
+def test_a_switch_of_measure_keeps_every_element_outside_the_matrix_in_its_place(
+        make_app) -> None:
+    # Issue 29, eleventh pass: span-F1's heading and "Cells show", a many-annotator measure's
+    # note, γ's inputs, the progress bars and the notes of running jobs came and went with
+    # the measure and moved every element after them, which the browser then mounted again
+    # (the tiles, the expanders, the tabs). Now each has a fixed place: the matrix's
+    # container, the table's element, or a slot that is an empty element when unused.
+    at = make_app(PAGE)
+    shapes = {}
+    for measure in ("char-kappa", "span-f1", "krippendorff-alpha", "gamma", "mafalda-f1",
+                    "text-kappa", "char-kappa"):
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
+        deadline = time.time() + 120
+        while "computing every pair" in _title(at):
+            assert time.time() < deadline
+            time.sleep(0.3)
+            at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert _title(at).startswith(measure)
+        shape = _landmarks(at, measure)
+        # the keys drawn for one measure only (its own control, γ's inputs) are inside the
+        # matrix's container or γ's slot, whose place is the same
+        shapes[measure] = {k: v for k, v in shape.items()
+                           if k not in (ann.K_ANN_CELL, ann.K_ANN_SEED, ann.K_ANN_SAMPLES)}
+        inner = {k: v[0] for k, v in shape.items()}
+        if measure in ann.ASYMMETRIC:
+            assert inner[ann.K_ANN_CELL][:len(inner["ann_matrix"])] == inner["ann_matrix"]
+        if measure in ann.GAMMA_MEASURES:
+            assert inner[ann.K_ANN_SEED][0] == 0 and inner[ann.K_ANN_SEED] < inner["ann_tab"]
+    first = shapes["char-kappa"]
+    for measure, shape in shapes.items():
+        assert shape == first, measure
+    assert {"ann_tab", "ann_pairwise", "ann_matrix", "ann_chart", "dl_ann_matrix_csv",
+            "ann_tiles", "ann_more", "the measure's caption"} <= set(first)
+
+
+@pytest.mark.parametrize("measure", ["krippendorff-alpha", "mafalda-f1"])
+def test_how_to_read_the_cells_is_a_sentence_of_the_matrix_element(make_app,
+                                                                     measure: str) -> None:
+    # A many-annotator measure's cells are its value for the pair alone; an asymmetric one's
+    # rows are the reference: said between the heading and the table, in the same element.
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: measure})
+    assert not at.exception, [e.value for e in at.exception]
+    matrix = _matrix(at)
+    said = ("is a many-annotator measure: each cell is its value for that pair alone"
+            if measure in ann.MANY_MEASURES else "Row = reference (treated as gold)")
+    assert matrix.index('<p class="ann-note">') < matrix.index(said) < matrix.index("<table>")
+    assert not any(said in c.value for c in at.caption)
+    headings = [s.value for s in at.subheader]
+    # the heading is the table element's unless a control sits between them
+    assert ("Pairwise agreement" in headings) is (measure in ann.ASYMMETRIC)
+
+
+# ---- the matrix alone in the page while the worker is busy (eleventh pass) ----------------------
+
+
+@pytest.mark.parametrize("measure", ann.MATRIX_FIRST)
+def test_the_matrix_computed_alone_is_the_views_matrix(handmade, measure: str) -> None:
+    # matrix_only's values are those of the view the worker sends (measure_view, lean).
+    from core.metrics.agreement import measure_view
+
+    texts, sets = handmade
+    view = measure_view(sets, texts, measure=measure, gold=None, lean=True)
+    alone = pairwise(Study.from_sets(sets, texts), measure, per_document=False)
+    assert alone.pairs.keys() == view.pairwise.pairs.keys()
+    for cell in (ann.SPAN_CELLS if measure in ann.ASYMMETRIC else ("F1",)):
+        key = ann.cell_key(measure, cell)
+        assert ann.matrix_table(alone, key).equals(ann.matrix_table(view.pairwise, key))
+        assert ann.matrix_html(alone, alone.annotators, key=key, title="t") == ann.matrix_html(
+            view.pairwise, view.pairwise.annotators, key=key, title="t")
+
+
+def test_a_switch_while_the_worker_is_busy_computes_the_matrix_alone(make_app, handmade,
+                                                                     monkeypatch) -> None:
+    # Issue 29, eleventh pass: span-F1's view is 0.39-0.47 s of CPU at 10,000 documents, its
+    # matrix 0.13 s; with the matrix's tab open the page computes the matrix and the worker the
+    # rest (each annotator against the gold and the majority, the ranking).
+    from ui import jobs
+
+    _, sets = handmade
+    at, s, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "char-kappa")
+    views: list[str] = []
+    original = ann.core_measure_view
+    monkeypatch.setattr(ann, "core_measure_view",
+                        lambda **kw: views.append(kw["measure"]) or original(**kw))
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    assert views == []  # no view computed in the page
+    expected = pairwise(s, "span-f1").matrix()
+    names = [a.name for a in sets]
+    z = [[pytest.approx(expected[a][b]) if expected[a][b] is not None else None
+          for b in names] for a in names]
+    assert _heatmap_z(at) == z and _title(at) == "span-f1 (F1), every pair"
+    assert at.radio(key=ann.K_ANN_CELL).value == "F1"
+    assert len(at.get("download_button")) == 2  # its downloads, as settled
+    # the view's job waits for the worker, first, and says so above the tabs
+    waiting = [j for *_, j in jobs._worker().tasks.queue
+               if j.future is not None and not j.future.done()]
+    assert [j.title for j in waiting if j.title.startswith("span-f1 of every pair")]
+    assert any("span-f1 of every pair" in p.proto.text.replace("\\", "")
+               for p in at.get("progress"))  # md() escapes
+    # a rerun meanwhile draws the same matrix, not "…", and computes nothing again
+    built: list[object] = []
+    monkeypatch.setattr(ann, "core_pairwise", lambda *a, **k: built.append(a))
+    at.run()
+    assert _heatmap_z(at) == z and built == [] and views == []
+    ahead.future.cancel()
+    jobs._worker().stop()  # the γ of 3,000 samples is not waited for
+
+
+def test_a_switch_on_another_tab_computes_the_whole_view_here(make_app, handmade,
+                                                              monkeypatch) -> None:
+    # The other tabs need the whole view (against the gold and the majority, the ranking):
+    # computed in the page as before when the worker is busy.
+    from ui import jobs
+
+    at, _, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "char-kappa")
+    at = _tab(at, 1)
+    views: list[str] = []
+    original = ann.core_measure_view
+    monkeypatch.setattr(ann, "core_measure_view",
+                        lambda **kw: views.append(kw["measure"]) or original(**kw))
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    assert views == ["span-f1"] and not at.get("progress")
+    ahead.future.cancel()
+    jobs._worker().stop()
