@@ -280,17 +280,26 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     loaded = Loaded(FORMAT, file)
     records: JsonLines | _JsonList = (_JsonList(file, content) if content.lstrip()[:1] == "["
                                       else JsonLines(file, content))
-    groups, annotators = _groups_and_annotators(file, records)
+    groups, annotators, inputs = _groups_and_annotators(file, records)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
     sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
     no_id: list[int] = []
     skipped: list[int] = []
+    superseded: list[int] = []  # an annotator's earlier answers to an input answered again
+    by_input: list[int] = []  # tasks named by their input (_input_hash or text), not an id
+    input_ids: set[str] = set()
     span_count = text_labelled = 0
     used = group if group in GROUP_KEYS or group is None else "spans"
     unread: dict[str, list[int]] = {}  # key -> [records, spans, first line]
     for line, obj in records:
         assert isinstance(obj, dict)
+        position = records.index + 1 if isinstance(records, _JsonList) else line
+        who = obj.get("_annotator_id") if per_annotator else None
+        key = inputs.key(obj) if per_annotator else None
+        if key is not None and inputs.last[(who, key)] != position:
+            superseded.append(line)
+            continue
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
             continue
@@ -298,9 +307,17 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
-        doc_id = _task_id(obj, file, line, no_id,
-                          records.index + 1 if isinstance(records, _JsonList) else None)
-        who = obj.get("_annotator_id") if per_annotator else None
+        if key is not None:
+            doc_id = inputs.doc_id(key)
+            by_input.append(line)
+            input_ids.add(doc_id)
+            if loaded.texts.get(doc_id, text) != text:
+                raise FormatError(file, f"this task's _input_hash {key[1]} is an earlier "
+                                  "task's, with another text (Prodigy gives one input one "
+                                  "hash)", line=line, field="_input_hash")
+        else:
+            doc_id = _task_id(obj, file, line, no_id,
+                              position if isinstance(records, _JsonList) else None)
         if per_annotator and not (isinstance(who, str) and who):
             raise FormatError(file, "expected the annotator of this task: the other tasks name "
                               f"{len(annotators)} annotators", line=line, field="_annotator_id")
@@ -324,6 +341,19 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     elif no_id:
         loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
                     f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
+    if by_input:
+        hashed = inputs.hashed
+        loaded.warn(f"{len(by_input)} tasks of {len(annotators)} annotators have no 'id': "
+                    + ("Prodigy's '_input_hash' names their documents" if hashed else
+                       "their text names their documents (no '_input_hash'; the id is the "
+                       "line where the text first appears)")
+                    + f", so each annotator's answers to one input are one document "
+                    f"({len(input_ids)} inputs; first: line {by_input[0]})", line=by_input[0],
+                    field="_input_hash" if hashed else "text")
+    if superseded:
+        loaded.warn(f"{len(superseded)} tasks answer an input that the same annotator answers "
+                    "again on a later line; the later answer is kept (first: line "
+                    f"{superseded[0]})", line=superseded[0], field="_annotator_id")
     if skipped:
         loaded.warn(f"{len(skipped)} tasks answered 'reject' or 'ignore' are not annotations; "
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
@@ -393,12 +423,60 @@ class _JsonList:
         yield  # decoded at once: no later malformed line to report first
 
 
+class _Inputs:
+    """The inputs of a Prodigy export with several annotators, found in the first pass.
+
+    Prodigy identifies an input by its ``_input_hash`` (Prodigy documentation, "Loaders and
+    Input Data": the hash of the input, the text; ``_task_hash`` adds the question asked), so
+    the tasks of several annotators that share it are one document, each annotator's answer a
+    set over the documents: the document id is the hash. A task without ``_input_hash`` is
+    known by its text, its id the line (the position in a JSON list) where that text first
+    appears. Only a task without ``id`` or ``meta.id`` is named so (an id the file gives is
+    the document). ``last``: per annotator and input, the line of its last answer (an
+    annotator may answer one input again in a later session; the later answer is the one
+    kept)."""
+
+    def __init__(self) -> None:
+        self.last: dict[tuple[object, tuple[str, object]], int] = {}
+        self.first_line: dict[str, int] = {}  # text -> where it first appears
+        self.hashed = False  # some task was named by its _input_hash
+
+    @staticmethod
+    def key(obj: Mapping[str, Any]) -> tuple[str, object] | None:
+        """``("hash", _input_hash)`` or ``("text", text)`` for a task the file gives no id;
+        None for one it does (or one without a text, refused later)."""
+        meta = obj.get("meta")
+        if obj.get("id") is not None or (isinstance(meta, dict) and meta.get("id") is not None):
+            return None
+        hashed = obj.get("_input_hash")
+        if isinstance(hashed, (int, str)) and not isinstance(hashed, bool) and hashed != "":
+            return ("hash", hashed)
+        text = obj.get("text")
+        return ("text", text) if isinstance(text, str) else None
+
+    def add(self, obj: Mapping[str, Any], position: int) -> None:
+        key = self.key(obj)
+        if key is None:
+            return
+        if key[0] == "text":
+            self.first_line.setdefault(str(key[1]), position)
+        self.last[(obj.get("_annotator_id"), key)] = position
+
+    def doc_id(self, key: tuple[str, object]) -> str:
+        if key[0] == "hash":
+            self.hashed = True
+            return str(key[1])
+        return str(self.first_line[str(key[1])])
+
+
 def _groups_and_annotators(file: str, first: JsonLines | _JsonList
-                           ) -> tuple[list[str], dict[str, None]]:
+                           ) -> tuple[list[str], dict[str, None], _Inputs]:
     """The first pass: the span groups (``ents``, ``spans`` keys) and the annotators
-    (Prodigy's ``_annotator_id``) of every line, in first-seen order."""
+    (Prodigy's ``_annotator_id``) of every line, in first-seen order, and the inputs of the
+    tasks that name an annotator (:class:`_Inputs`)."""
     groups: list[str] = []
     annotators: dict[str, None] = {}
+    inputs = _Inputs()
     with first.in_file_order():
         for line, obj in first:
             if not isinstance(obj, dict):
@@ -410,7 +488,8 @@ def _groups_and_annotators(file: str, first: JsonLines | _JsonList
             who = obj.get("_annotator_id")
             if isinstance(who, str) and who:
                 annotators[who] = None
-    return groups, annotators
+                inputs.add(obj, first.index + 1 if isinstance(first, _JsonList) else line)
+    return groups, annotators, inputs
 
 
 def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int],
