@@ -86,7 +86,25 @@ def sniff(filename: str, head: str) -> int:
             isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
             and not {"data", "label", "labels", "entities"} & r.keys() for r in records):
         return 85  # a JSON list of spaCy-style records
+    if records and any(_prodigy_task(r) for r in records):
+        return 87  # Prodigy's db-out, whose first tasks may have no "spans" yet
     return 0
+
+
+PRODIGY_KEYS = ("_input_hash", "_task_hash")
+"""The keys Prodigy adds to every task it stores (Prodigy documentation, "Loaders and Input
+Data": the hashes of the input and of the question)."""
+
+
+def _prodigy_task(record: Mapping[str, Any]) -> bool:
+    """Is ``record`` a task of a Prodigy export: a text with Prodigy's hashes, or a text with
+    an ``answer`` and a ``_view_id`` (a file whose hashes were dropped)? Detected on any of the
+    head's records: the first tasks of a ``ner.manual`` export have no ``spans`` key when the
+    annotator marked nothing, so a check of the first line alone missed such a file."""
+    if not isinstance(record.get("text"), str) or "data" in record:
+        return False
+    return all(k in record for k in PRODIGY_KEYS) or (
+        record.get("answer") in ("accept", "reject", "ignore") and "_view_id" in record)
 
 
 def import_spacy() -> Any:

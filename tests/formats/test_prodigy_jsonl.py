@@ -177,3 +177,26 @@ def test_one_input_hash_with_two_texts_is_refused_with_its_line() -> None:
         load_files(_file(*tasks))
     assert str(exc.value).startswith("db-out.jsonl:2: field '_input_hash': this task's "
                                      "_input_hash 1 is an earlier task's, with another text")
+
+
+def test_an_export_whose_first_tasks_have_no_spans_is_detected_by_prodigys_keys() -> None:
+    """A ``ner.manual`` db-out whose first tasks the annotator left empty has no ``spans`` key
+    on its first lines (clitour5 item 4: explosion/projects' drugs_training.jsonl)."""
+    empty = [{k: v for k, v in _task(text, [], doc=doc).items() if k != "spans"}
+             for text, doc in (("Nothing here", "a"), ("Still nothing", "b"))]
+    files = _file(*empty,
+                  _task("Take aspirin daily", [(5, 12, "DRUG")], doc="c"))
+    assert detect(files) == "spacy"
+    assert load_files(files).set.span_count() == 1
+
+
+def test_a_classification_export_without_hashes_is_detected_by_answer_and_view() -> None:
+    task = {"text": "Rome is old", "label": "HISTORY", "answer": "accept",
+            "_view_id": "classification"}
+    assert detect(_file(task)) == "spacy"
+
+
+def test_the_could_not_detect_message_names_prodigy_under_spacy() -> None:
+    with pytest.raises(FormatError) as exc:
+        detect({"notes.jsonl": b'{"title": "Minutes"}\n'})
+    assert ", spacy (spaCy DocBin or JSONL, Prodigy's JSONL exports), " in str(exc.value)
