@@ -37,8 +37,10 @@ TAB_TABLE, TAB_CHART = "📋 Table", "📊 Chart"
 COVERED = "✅ Every set covers every document."
 SETS_SHOWN = 3
 """The set names a file's row of the Files table shows; a file with more (a Prodigy export of
-42 annotators) shows their count and the first few, all of them under the table."""
-SET_NAME_CUT = 24  # characters of a set name in that cell (a UUID is 36)
+42 annotators) shows their count and the first :data:`SETS_FIRST`, all of them under the
+table."""
+SETS_FIRST = 2
+SET_NAME_CUT = 12  # characters of a set name in that cell (a UUID is 36)
 """What the summary says when no set misses a document (the sign and the words: two cues)."""
 
 UPLOAD_HELP = (
@@ -170,21 +172,20 @@ def choose_source(cli_ws: Workspace | None) -> Workspace | None:
 
 def sets_cell(names: list[str]) -> str:
     """The "sets" cell of a file's row: its set names, or, past :data:`SETS_SHOWN`, their
-    count and the first few (each cut at :data:`SET_NAME_CUT` characters), so that a file of
-    42 annotators is one line, not a row 42 names tall.
+    count and the first :data:`SETS_FIRST` (each cut at :data:`SET_NAME_CUT` characters), so
+    that a file of 42 annotators is a short cell, not a row 42 names tall.
 
     >>> sets_cell(["gold", "model"])
     'gold, model'
-    >>> cell = sets_cell([f"e1eec138-4623-4b5b-b555-6d1d6934{n:04d}" for n in range(42)])
-    >>> cell.split(", ")[0], cell.split(", ")[-1]
-    ('42 sets: e1eec138-4623-4b5b-b555-…', '… (all listed below the table)')
+    >>> sets_cell([f"e1eec138-4623-4b5b-b555-6d1d6934{n:04d}" for n in range(42)])
+    '42 sets: e1eec138-462…, e1eec138-462…, … (all below the table)'
     """
     if not names:
         return "-"
     if len(names) <= SETS_SHOWN:
         return ", ".join(names)
-    cut = [n if len(n) <= SET_NAME_CUT else n[:SET_NAME_CUT] + "…" for n in names[:SETS_SHOWN]]
-    return f"{len(names)} sets: {', '.join(cut)}, … (all listed below the table)"
+    cut = [n if len(n) <= SET_NAME_CUT else n[:SET_NAME_CUT] + "…" for n in names[:SETS_FIRST]]
+    return f"{len(names)} sets: {', '.join(cut)}, … (all below the table)"
 
 
 def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None) -> None:

@@ -117,6 +117,10 @@ def _members(data: bytes, where: str, budget: _Budget | None = None) -> dict[str
 _AES = 99
 """The compression method of a WinZip AES-encrypted member (APPNOTE 4.4.5, appendix E)."""
 
+_METHODS = {1: "shrink", 2: "reduce", 3: "reduce", 4: "reduce", 5: "reduce", 6: "implode",
+            9: "deflate64", 10: "implode", 12: "bzip2", 14: "lzma", 18: "terse", 19: "lz77",
+            93: "zstandard", 94: "mp3", 95: "xz", 96: "jpeg", 97: "wavpack", 98: "ppmd"}
+"""Compression methods (APPNOTE 4.4.5) Python's zipfile may not unpack, by number."""
 _WHY_CHARS = 240
 _ZIPINFO = re.compile(r"<ZipInfo [^>]*>")
 
@@ -125,12 +129,10 @@ def _why(exc: Exception, info: zipfile.ZipInfo) -> str:
     """Why a member cannot be unpacked, in our words where we know the cause: zipfile's own
     messages name a member by its whole ``ZipInfo`` repr (filename, mode, sizes), which is put
     back as the member's name before the message is cut, so a cut never drops the cause."""
-    import zipfile
-
     if isinstance(exc, zlib.error):  # valid headers over a damaged deflate stream
         return one_line(f"its compressed data is damaged ({exc})")[:_WHY_CHARS]
     if isinstance(exc, NotImplementedError):
-        method = zipfile.compressor_names.get(info.compress_type, "unknown")
+        method = _METHODS.get(info.compress_type, "unknown")
         return (f"it is compressed with a method Python's zipfile cannot unpack ({method}, "
                 f"method {info.compress_type}); unpack it with unzip or 7-Zip and give the "
                 "file it holds")

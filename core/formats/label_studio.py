@@ -580,7 +580,9 @@ class _PredictionIds:
         annotations = task.get("annotations")
         for k, entry in enumerate(annotations if isinstance(annotations, list) else ()):
             body = entry.get("prediction") if isinstance(entry, dict) else None
-            pid = body.get("id") if isinstance(body, dict) else None
+            if not isinstance(body, dict):
+                continue
+            pid = body.get("id")
             if (isinstance(pid, int) and pid in ids and pid not in bodies
                     and isinstance(body.get("result"), list)):
                 bodies[pid] = ((i, "annotations", k, "prediction"), body)

@@ -304,9 +304,6 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
     no_id: list[int] = []
     skipped: list[int] = []
-    superseded: list[int] = []  # an annotator's earlier answers to an input answered again
-    by_input: list[int] = []  # tasks named by their input (_input_hash or text), not an id
-    input_ids: set[str] = set()
     span_count = text_labelled = 0
     used = group if group in GROUP_KEYS or group is None else "spans"
     unread: dict[str, list[int]] = {}  # key -> [records, spans, first line]
@@ -315,8 +312,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         position = records.index + 1 if isinstance(records, _JsonList) else line
         who = obj.get("_annotator_id") if per_annotator else None
         key = inputs.key(obj) if per_annotator else None
-        if key is not None and inputs.last[(who, key)] != position:
-            superseded.append(line)
+        if key is not None and inputs.superseded(who, key, position, line):
             continue
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
@@ -325,20 +321,12 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
-        if key is not None:
-            doc_id = inputs.doc_id(key)
-            by_input.append(line)
-            input_ids.add(doc_id)
-            if loaded.texts.get(doc_id, text) != text:
-                raise FormatError(file, f"this task's _input_hash {key[1]} is an earlier "
-                                  "task's, with another text (Prodigy gives one input one "
-                                  "hash)", line=line, field="_input_hash")
-        else:
-            doc_id = _task_id(obj, file, line, no_id,
-                              position if isinstance(records, _JsonList) else None)
         if per_annotator and not (isinstance(who, str) and who):
             raise FormatError(file, "expected the annotator of this task: the other tasks name "
                               f"{len(annotators)} annotators", line=line, field="_annotator_id")
+        doc_id = (inputs.document(key, text, loaded.texts, file, line) if key is not None
+                  else _task_id(obj, file, line, no_id,
+                                position if isinstance(records, _JsonList) else None))
         found = sets.get(who)
         if found is None:
             found = sets[who] = (DuplicateIds(file), SpanColumns())
@@ -352,26 +340,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         span_count += len(triples)
         text_labelled += _has_text_labels(obj)
         loaded.texts[doc_id] = text
-    if no_id and isinstance(records, _JsonList):
-        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
-                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
-                    field="id")
-    elif no_id:
-        loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
-                    f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
-    if by_input:
-        hashed = inputs.hashed
-        loaded.warn(f"{len(by_input)} tasks of {len(annotators)} annotators have no 'id': "
-                    + ("Prodigy's '_input_hash' names their documents" if hashed else
-                       "their text names their documents (no '_input_hash'; the id is the "
-                       "line where the text first appears)")
-                    + f", so each annotator's answers to one input are one document "
-                    f"({len(input_ids)} inputs; first: line {by_input[0]})", line=by_input[0],
-                    field="_input_hash" if hashed else "text")
-    if superseded:
-        loaded.warn(f"{len(superseded)} tasks answer an input that the same annotator answers "
-                    "again on a later line; the later answer is kept (first: line "
-                    f"{superseded[0]})", line=superseded[0], field="_annotator_id")
+    _warn_no_id(loaded, no_id, isinstance(records, _JsonList))
+    inputs.warn(loaded, len(annotators))
     if skipped:
         loaded.warn(f"{len(skipped)} tasks answered 'reject' or 'ignore' are not annotations; "
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
@@ -387,6 +357,17 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
             loaded.named_sets.add(who)
     return loaded
+
+
+def _warn_no_id(loaded: Loaded, no_id: list[int], in_list: bool) -> None:
+    """The warning of the records whose line number (position in a JSON list) is their id."""
+    if no_id and in_list:
+        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
+                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
+                    field="id")
+    elif no_id:
+        loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
+                    f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
 
 
 def _count_unread(obj: dict[str, Any], used: str | None, line: int,
@@ -458,6 +439,9 @@ class _Inputs:
         self.last: dict[tuple[object, tuple[str, object]], int] = {}
         self.first_line: dict[str, int] = {}  # text -> where it first appears
         self.hashed = False  # some task was named by its _input_hash
+        self.named: list[int] = []  # the lines of the tasks named by their input
+        self.ids: set[str] = set()  # the documents they name
+        self.earlier: list[int] = []  # an annotator's answers superseded by a later one
 
     @staticmethod
     def key(obj: Mapping[str, Any]) -> tuple[str, object] | None:
@@ -480,11 +464,46 @@ class _Inputs:
             self.first_line.setdefault(str(key[1]), position)
         self.last[(obj.get("_annotator_id"), key)] = position
 
-    def doc_id(self, key: tuple[str, object]) -> str:
+    def superseded(self, who: object, key: tuple[str, object], position: int,
+                   line: int) -> bool:
+        """Whether the task at ``position`` is an answer its annotator gives again later
+        (counted for the warning)."""
+        if self.last.get((who, key), position) == position:
+            return False
+        self.earlier.append(line)
+        return True
+
+    def document(self, key: tuple[str, object], text: str, texts: Mapping[str, str | None],
+                 file: str, line: int) -> str:
+        """The document id of a task named by its input: the hash, or the line where its
+        text first appears; one hash with two ``texts`` is refused."""
         if key[0] == "hash":
             self.hashed = True
-            return str(key[1])
-        return str(self.first_line[str(key[1])])
+            doc_id = str(key[1])
+            if texts.get(doc_id, text) != text:
+                raise FormatError(file, f"this task's _input_hash {key[1]} is an earlier "
+                                  "task's, with another text (Prodigy gives one input one "
+                                  "hash)", line=line, field="_input_hash")
+        else:
+            doc_id = str(self.first_line[str(key[1])])
+        self.named.append(line)
+        self.ids.add(doc_id)
+        return doc_id
+
+    def warn(self, loaded: Loaded, annotators: int) -> None:
+        """The warnings of the tasks named by their input, and of the superseded answers."""
+        if self.named:
+            loaded.warn(f"{len(self.named)} tasks of {annotators} annotators have no 'id': "
+                        + ("Prodigy's '_input_hash' names their documents" if self.hashed
+                           else "their text names their documents (no '_input_hash'; the id "
+                           "is the line where the text first appears)")
+                        + ", so each annotator's answers to one input are one document "
+                        f"({len(self.ids)} inputs; first: line {self.named[0]})",
+                        line=self.named[0], field="_input_hash" if self.hashed else "text")
+        if self.earlier:
+            loaded.warn(f"{len(self.earlier)} tasks answer an input that the same annotator "
+                        "answers again on a later line; the later answer is kept (first: line "
+                        f"{self.earlier[0]})", line=self.earlier[0], field="_annotator_id")
 
 
 def _groups_and_annotators(file: str, first: JsonLines | _JsonList

@@ -235,7 +235,7 @@ def test_a_folder_upload_of_an_export_reads_its_sets_as_read(make_app) -> None:
 
 def test_a_file_of_many_annotators_is_one_line_in_the_files_table(make_app, frame) -> None:
     """A Prodigy export of six annotators (the clitour5 file had 42 UUIDs): the "sets" cell
-    gives their count and the first three names, every name in the expander under the table;
+    gives their count and the first two names, every name in the expander under the table;
     the Summary and agree still see the six sets over the shared documents."""
     import json
 
@@ -246,8 +246,7 @@ def test_a_file_of_many_annotators_is_one_line_in_the_files_table(make_app, fram
              for who in names for h, text in ((11, "Rome is old"), (22, "Oslo is cold"))]
     at = _upload(_data_page(make_app), ("db-out.jsonl", "\n".join(lines).encode()))
     (cell,) = _files_table(at, frame)["sets"]
-    assert cell == ("6 sets: 0f6e2a1c-41d2-4b7e-9a55-…, 0f6e2a1c-41d2-4b7e-9a55-…, "
-                    "0f6e2a1c-41d2-4b7e-9a55-…, … (all listed below the table)")
+    assert cell == "6 sets: 0f6e2a1c-41d…, 0f6e2a1c-41d…, … (all below the table)"
     (listing,) = [e for e in at.expander if e.label.startswith("🗂️ Every set")]
     shown = " ".join(m.value.replace("\\", "") for m in listing.markdown)
     assert all(name in shown for name in names)

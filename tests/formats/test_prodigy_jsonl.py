@@ -200,3 +200,14 @@ def test_the_could_not_detect_message_names_prodigy_under_spacy() -> None:
     with pytest.raises(FormatError) as exc:
         detect({"notes.jsonl": b'{"title": "Minutes"}\n'})
     assert ", spacy (spaCy DocBin or JSONL, Prodigy's JSONL exports), " in str(exc.value)
+
+
+def test_a_task_without_annotator_or_id_among_named_ones_is_refused_with_its_line() -> None:
+    tasks = [_task("Rome is old", [], _annotator_id="ana"),
+             _task("Rome is old", [], _annotator_id="ben"), _task("Nice is warm", [])]
+    for t in tasks:
+        del t["meta"], t["_input_hash"]
+    with pytest.raises(FormatError) as exc:
+        load_files(_file(*tasks))
+    assert str(exc.value).startswith("db-out.jsonl:3: field '_annotator_id': expected the "
+                                     "annotator of this task")
