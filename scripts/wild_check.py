@@ -118,7 +118,11 @@ def _files(path: Path, *suffixes: str) -> list[Path]:
         path = _UNPACKED[path]
     if path.is_file():
         return [path]
-    return sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(suffixes))
+    # A Mac's Finder adds __MACOSX/ and ._* members (resource forks, not text) to the zips it
+    # makes; SpanScope skips them and hidden files (core/formats/archive.py), so does this.
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(suffixes)
+                  and not any(part == "__MACOSX" or part.startswith(".")
+                              for part in p.relative_to(path).parts))
 
 
 def _jsonl(path: Path) -> list[Any]:
@@ -241,10 +245,64 @@ def ind_doccano(path: Path, options: dict[str, Any]) -> Reading:
     return plain
 
 
+def _prediction_bodies(task: dict[str, Any]) -> list[Any]:
+    """A task's predictions as objects: Label Studio's JSON export lists them by id
+    (``"predictions": [11]``); the body of a listed id is the ``prediction`` an annotation
+    embeds (the prediction its annotator saw), once per id; an id without one has no spans
+    in the file."""
+    listed = task.get("predictions", []) or []
+    ids = {p for p in listed if isinstance(p, int) and not isinstance(p, bool)}
+    bodies = {}
+    for ann in task.get("annotations", []) or []:
+        body = ann.get("prediction") if isinstance(ann, dict) else None
+        if isinstance(body, dict) and body.get("id") in ids:
+            bodies.setdefault(body["id"], body)
+    return [p for p in listed if isinstance(p, dict)] + list(bodies.values())
+
+
+def ind_label_studio_table(path: Path) -> Reading:
+    """Label Studio's CSV or TSV export: a row per annotation, a cell holding a JSON list of
+    ``{start, end, text, labels}`` a control tag's spans; one set per ``annotator``, the text
+    the ``text`` column, else the cell every span's ``text`` is the fragment of."""
+    raw = path.read_text(encoding="utf-8-sig")
+    delimiter = "\t" if "\t" in raw.split("\n", 1)[0] else ","
+    sets: dict[str, list[tuple[str | None, list[tuple[int, int, str]]]]] = {}
+    for row in csv.DictReader(io.StringIO(raw, newline=""), delimiter=delimiter):
+        who = row.get("annotator") or ""
+        if not who and not row.get("annotation_id"):
+            continue  # a task nobody annotated: its text only
+        values = []
+        for cell in row.values():
+            if not (cell or "").startswith("[{"):
+                continue
+            try:
+                found = json.loads(cell)
+            except ValueError:
+                continue
+            values += [v for v in found if isinstance(v, dict) and "start" in v
+                       and "labels" in v]
+        text = row.get("text")
+        if text is None:
+            text = next((c for c in row.values() if c and values and all(
+                c[v["start"]:v["end"]] == v.get("text") for v in values)), None)
+        sets.setdefault(who, []).append(
+            (text, [(v["start"], v["end"], lab) for v in values for lab in v["labels"]]))
+    r = Reading(sets=len(sets))
+    for docs in sets.values():
+        for text, spans in docs:
+            r.add(text, spans)
+    return r
+
+
 def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
-    """Label Studio JSON: one set per annotator (``completed_by``) and per model."""
+    """Label Studio JSON: one set per annotator (``completed_by``) and per model; a CSV or
+    TSV export through :func:`ind_label_studio_table`."""
+    if path.suffix.lower() in (".csv", ".tsv"):
+        return ind_label_studio_table(path)
     sets: dict[str, list[tuple[int, list[tuple[int, int, str]]]]] = {}
     tasks = read_json_any(path)
+    for task in tasks:
+        task["predictions"] = _prediction_bodies(task)
     # The labeling config may read another data field than `text`: the one every result's
     # value.text is the fragment of, in the tasks that have results.
     keys: Counter[str] = Counter()
@@ -381,18 +439,30 @@ def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
                 spans = doc.spans[group or next(iter(doc.spans))]
             r.add(doc.text, ((s.start_char, s.end_char, s.label_) for s in spans))
         return r
-    annotators = set()
-    for obj in _jsonl(path):
+    objs = _jsonl(path)
+    annotators = {o.get("_annotator_id") for o in objs} - {None}
+    # Prodigy with named sessions: an input (_input_hash, else its text) that one annotator
+    # answers again on a later line counts with its last answer only.
+    last: dict[tuple[Any, Any], int] = {}
+    kept: set[Any] = set()
+    for k, obj in enumerate(objs):
+        if len(annotators) > 1 and obj.get("id") is None and (
+                obj.get("meta") or {}).get("id") is None:
+            last[(obj.get("_annotator_id"), obj.get("_input_hash", obj.get("text")))] = k
+    for k, obj in enumerate(objs):
+        key = (obj.get("_annotator_id"), obj.get("_input_hash", obj.get("text")))
+        if last.get(key, k) != k:
+            continue
         if obj.get("answer") in ("reject", "ignore"):  # Prodigy: not an annotation
             continue
-        annotators.add(obj.get("_annotator_id"))
+        kept.add(obj.get("_annotator_id"))
         items = obj.get(group or next((k for k in ("ents", "entities") if k in obj),
                                       "spans"), [])
         if isinstance(items, dict):
             items = next(iter(items.values()), [])
         r.add(obj.get("text"), ((i["start"], i["end"], i["label"]) if isinstance(i, dict)
                                 else tuple(i) for i in items))
-    r.sets = max(1, len(annotators - {None}))
+    r.sets = max(1, len(kept - {None}))
     return r
 
 

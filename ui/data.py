@@ -36,6 +36,12 @@ K_LABELS_LIST = "labels_list"  # the expander of "Spans per label and set" (lazy
 K_DIAG_LIST = "diag_list"  # the expander of the errors and warnings' table (lazy)
 TAB_TABLE, TAB_CHART = "📋 Table", "📊 Chart"
 COVERED = "✅ Every set covers every document."
+SETS_SHOWN = 3
+"""The set names a file's row of the Files table shows; a file with more (a Prodigy export of
+42 annotators) shows their count and the first :data:`SETS_FIRST`, all of them under the
+table."""
+SETS_FIRST = 2
+SET_NAME_CUT = 12  # characters of a set name in that cell (a UUID is 36)
 """What the summary says when no set misses a document (the sign and the words: two cues)."""
 
 UPLOAD_HELP = (
@@ -169,6 +175,24 @@ def choose_source(cli_ws: Workspace | None) -> Workspace | None:
     return upload_ws
 
 
+def sets_cell(names: list[str]) -> str:
+    """The "sets" cell of a file's row: its set names, or, past :data:`SETS_SHOWN`, their
+    count and the first :data:`SETS_FIRST` (each cut at :data:`SET_NAME_CUT` characters), so
+    that a file of 42 annotators is a short cell, not a row 42 names tall.
+
+    >>> sets_cell(["gold", "model"])
+    'gold, model'
+    >>> sets_cell([f"e1eec138-4623-4b5b-b555-6d1d6934{n:04d}" for n in range(42)])
+    '42 sets: e1eec138-462…, e1eec138-462…, … (all below the table)'
+    """
+    if not names:
+        return "-"
+    if len(names) <= SETS_SHOWN:
+        return ", ".join(names)
+    cut = [n if len(n) <= SET_NAME_CUT else n[:SET_NAME_CUT] + "…" for n in names[:SETS_FIRST]]
+    return f"{len(names)} sets: {', '.join(cut)}, … (all below the table)"
+
+
 def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None) -> None:
     """One row per file (format, roles, sets, counts, status), the documents matched by their
     text, and every error and warning (a repeated warning once, with its count)."""
@@ -182,7 +206,7 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     file_rows = [{
         # status first after the file: what a narrow window shows before it scrolls sideways
         "file": r.file, "status": "✅ loaded" if r.ok else "❌ error", "role": r.roles,
-        "sets": ", ".join(given.get(s.name, s.name) for s in r.sets) or "-",
+        "sets": sets_cell([given.get(s.name, s.name) for s in r.sets]),
         "documents": r.documents, "spans": r.spans,
         "warnings": warning_total(r.diagnostics), "format": r.format or "-",
     } for r in file_reports]
@@ -190,6 +214,13 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     # A browser draws no scrollbar until the table is scrolled: say what lies to the right.
     st.caption(f"↔️ {len(file_rows[0])} columns ({', '.join(file_rows[0])}); in a narrow "
                "window the table scrolls sideways.")
+    many = [r for r in file_reports if len(r.sets) > SETS_SHOWN]
+    if many:
+        with st.expander(f"🗂️ Every set of the files with more than {SETS_SHOWN} sets "
+                         f"({', '.join(r.file for r in many)})", key="all_set_names"):
+            st.markdown("\n".join(
+                f"- **{md(r.file)}** ({len(r.sets)} sets): "
+                + ", ".join(md(given.get(s.name, s.name)) for s in r.sets) for r in many))
     matched = [d for r in file_reports for d in r.diagnostics if d.kind == text_policy.ALIGNMENT]
     if matched:  # annotators' documents matched by their text (core.model.alignment)
         st.info("**Documents matched by their text** (the annotators' files name them "

@@ -271,10 +271,16 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
         raise FormatError(
             names,
             f"could not detect the format{said}; pass it explicitly (one of: "
-            + ", ".join(sorted(FORMATS))
+            + ", ".join(f"{f} ({FORMAT_TOOLS[f]})" if f in FORMAT_TOOLS else f
+                        for f in sorted(FORMATS))
             + ")",
         )
     return best
+
+
+FORMAT_TOOLS = {"spacy": "spaCy DocBin or JSONL, Prodigy's JSONL exports"}
+"""Tools whose files a format reads that its name does not say, for the could-not-detect
+message (a Prodigy export is read as ``spacy``, which nothing else in the list suggests)."""
 
 
 def read_folder(path: Path) -> dict[str, bytes]:

@@ -9,6 +9,7 @@ size) and their paths checked, since an upload is untrusted.
 from __future__ import annotations
 
 import io
+import re
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
@@ -99,16 +100,44 @@ def _members(data: bytes, where: str, budget: _Budget | None = None) -> dict[str
             raise FormatError(where, f"unsafe path in the zip: {info.filename!r}")
         if parts[0] == "__MACOSX" or any(p.startswith(".") for p in parts):
             continue
+        if info.flag_bits & 0x1:  # APPNOTE 4.4.4: bit 0, the member is encrypted
+            how = "AES" if info.compress_type == _AES else "ZipCrypto"
+            raise FormatError(where, f"cannot unpack {info.filename!r}: the archive is "
+                              f"password-protected ({how} encryption); unpack it with its "
+                              "password (unzip, 7-Zip) and give the file it holds")
         try:
             out[name] = archive.read(info)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
                 RuntimeError, ValueError) as exc:
-            # zlib.error: valid headers over a damaged deflate stream
-            why = (f"its compressed data is damaged ({exc})" if isinstance(exc, zlib.error)
-                   else f"{type(exc).__name__}: {exc}")
             raise FormatError(where, f"cannot unpack {info.filename!r}: "
-                              f"{one_line(why)[:160]}") from None
+                              f"{_why(exc, info)}") from None
     return out
+
+
+_AES = 99
+"""The compression method of a WinZip AES-encrypted member (APPNOTE 4.4.5, appendix E)."""
+
+_METHODS = {1: "shrink", 2: "reduce", 3: "reduce", 4: "reduce", 5: "reduce", 6: "implode",
+            9: "deflate64", 10: "implode", 12: "bzip2", 14: "lzma", 18: "terse", 19: "lz77",
+            93: "zstandard", 94: "mp3", 95: "xz", 96: "jpeg", 97: "wavpack", 98: "ppmd"}
+"""Compression methods (APPNOTE 4.4.5) Python's zipfile may not unpack, by number."""
+_WHY_CHARS = 240
+_ZIPINFO = re.compile(r"<ZipInfo [^>]*>")
+
+
+def _why(exc: Exception, info: zipfile.ZipInfo) -> str:
+    """Why a member cannot be unpacked, in our words where we know the cause: zipfile's own
+    messages name a member by its whole ``ZipInfo`` repr (filename, mode, sizes), which is put
+    back as the member's name before the message is cut, so a cut never drops the cause."""
+    if isinstance(exc, zlib.error):  # valid headers over a damaged deflate stream
+        return one_line(f"its compressed data is damaged ({exc})")[:_WHY_CHARS]
+    if isinstance(exc, NotImplementedError):
+        method = _METHODS.get(info.compress_type, "unknown")
+        return (f"it is compressed with a method Python's zipfile cannot unpack ({method}, "
+                f"method {info.compress_type}); unpack it with unzip or 7-Zip and give the "
+                "file it holds")
+    text = one_line(_ZIPINFO.sub(repr(info.filename), f"{type(exc).__name__}: {exc}"))
+    return text if len(text) <= _WHY_CHARS else text[:_WHY_CHARS - 1] + "…"
 
 
 BINARY_CAS_FOLDERS = ("annotation_ser", "curation_ser")

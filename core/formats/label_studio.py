@@ -487,6 +487,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
     origin: dict[tuple[str, str], str] = {}
     text_keys: dict[str, object] = {}  # data keys read as the text, for one warning per file
     skipped: dict[str, list[tuple[Position, str]]] = {}  # kind of result -> where
+    by_id = _PredictionIds()
     with lines_from(loc, loaded):
         for i, task in tasks:
             if not isinstance(task, dict):
@@ -501,8 +502,14 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                 entries = task.get(key, [])
                 if not isinstance(entries, list):
                     raise FormatError(file, "expected a list", path=json_path(i, key), field=key)
+                if key == "predictions":
+                    entries = by_id.resolve(task, i, entries)
                 for k, entry in enumerate(entries):
-                    at = (i, key, k)
+                    at: tuple[str | int, ...] = (i, key, k)
+                    if isinstance(entry, tuple):  # (where, the object an annotation embeds)
+                        at, entry = entry
+                    elif isinstance(entry, int) and not isinstance(entry, bool):
+                        continue  # a prediction's id: counted by by_id, warned below
                     if not isinstance(entry, dict):
                         raise FormatError(file, "expected an object", path=json_path(*at))
                     if entry.get("was_cancelled"):
@@ -527,6 +534,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                         columns.add(index, s, e, lab)
         if starts is not None:
             loc.items_found(starts)
+        by_id.warn(loaded)
         # Relations, choices, ... can be most of an export: one grouped warning per kind
         # (each result listed with --all-warnings), not one line each.
         group = object()  # one pass over the file: its groups are listed interleaved
@@ -539,6 +547,62 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
         loaded.named_sets.add(set_name)
     return loaded
+
+
+class _PredictionIds:
+    """The predictions a task lists by their ids, not as objects: Label Studio's JSON export
+    writes ``"predictions": [11]`` for a project with pre-annotations (Label Studio issues
+    #5654 and #9687). The body of such a prediction is in the file only where an annotation
+    embeds it: ``annotations[].prediction`` is, in Label Studio's words, the prediction viewed
+    at the time of annotation (its webhook and model documentation), with its ``id``,
+    ``model_version`` and ``result``. Those are read as the model's set (once per task and
+    prediction id, however many annotators saw it); an embedded prediction whose id the task
+    does not list (one since replaced or deleted) is not the task's prediction and is not
+    read; the ids left without a body are counted for one warning per file."""
+
+    def __init__(self) -> None:
+        self.ids = 0  # prediction entries that are ids
+        self.embedded = 0  # of them, read from an annotation's embedded prediction
+        self.first: tuple[int, str] | None = None  # (task index, JSON path) of the first id
+
+    def resolve(self, task: Mapping[str, Any], i: int, entries: list[Any]) -> list[Any]:
+        """``entries`` with each prediction id that an annotation of the task embeds replaced
+        by ``(path, object)``; the other ids stay (the reader skips them)."""
+        ids = [e for e in entries if isinstance(e, int) and not isinstance(e, bool)]
+        if not ids:
+            return entries
+        self.ids += len(ids)
+        if self.first is None:
+            k = next(k for k, e in enumerate(entries) if isinstance(e, int)
+                     and not isinstance(e, bool))
+            self.first = (i, json_path(i, "predictions", k))
+        bodies: dict[int, tuple[tuple[str | int, ...], dict[str, Any]]] = {}
+        annotations = task.get("annotations")
+        for k, entry in enumerate(annotations if isinstance(annotations, list) else ()):
+            body = entry.get("prediction") if isinstance(entry, dict) else None
+            if not isinstance(body, dict):
+                continue
+            pid = body.get("id")
+            if (isinstance(pid, int) and pid in ids and pid not in bodies
+                    and isinstance(body.get("result"), list)):
+                bodies[pid] = ((i, "annotations", k, "prediction"), body)
+        self.embedded += len(bodies)
+        return [bodies.get(e, e) if isinstance(e, int) and not isinstance(e, bool) else e
+                for e in entries]
+
+    def warn(self, loaded: Loaded) -> None:
+        """One warning per file (its place: the first id) counting the ids and what was read."""
+        if not self.ids or self.first is None:
+            return
+        path = self.first[1]
+        left = self.ids - self.embedded
+        read = (f"{self.embedded} of them read from the prediction an annotation embeds "
+                "(annotations[].prediction, the prediction its annotator saw)"
+                + (f"; the other {left} have no spans in the file, skipped" if left else "")
+                if self.embedded else "their spans are not in the file, skipped")
+        loaded.warn(f"{self.ids} predictions are ids, not objects (Label Studio's JSON "
+                    f"export lists a task's predictions by id): {read}", path=path,
+                    field="predictions")
 
 
 def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
@@ -572,7 +636,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         return str(data[text_key]) if isinstance(data.get(text_key), str) else None
     if isinstance(data.get("text"), str):
         return str(data["text"])
-    strings = {k: v for k, v in data.items() if isinstance(v, str)}
+    strings = {k: v for k, v in data.items() if isinstance(v, str) and not is_media_reference(v)}
     if len(strings) <= 1:
         return next(iter(strings.values()), None)
     fragments = list(_fragments(task))
@@ -606,6 +670,19 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
     return None
 
 
+_MEDIA = re.compile(
+    r"(?:^/data/(?:upload|local-files)/|^(?:https?|s3|gs|azure-blob)://\S+"
+    r"\.(?:png|jpe?g|gif|bmp|tiff?|webp|svg|mp3|wav|flac|ogg|opus|m4a|aac|mp4|m4v|avi|mov|"
+    r"webm|mkv|pdf)(?:[?#]\S*)?$)", re.IGNORECASE)
+
+
+def is_media_reference(value: str) -> bool:
+    """Whether a task's data string is where Label Studio finds an image, audio or video (an
+    upload path ``/data/upload/29/example.png``, a local-files path, or a URL of a media
+    file), which is not the text of a text task: an image or audio task has no text."""
+    return not any(c.isspace() for c in value) and _MEDIA.search(value) is not None
+
+
 def _fragments(task: Mapping[str, Any]) -> Iterator[tuple[int, int, str]]:
     """``(start, end, value.text)`` of the task's span results that give all three."""
     for key in ("annotations", "predictions"):
@@ -625,7 +702,10 @@ def _fragments(task: Mapping[str, Any]) -> Iterator[tuple[int, int, str]]:
 def _owner(entry: Mapping[str, Any], key: str) -> str:
     if key == "predictions":
         version = entry.get("model_version")
-        return f"model {version}" if version not in (None, "") else "model"
+        if version in (None, ""):
+            return "model"
+        # "model 0" (Label Studio's own examples) names the set as it is, not "model model 0"
+        return str(version) if str(version).lower().startswith("model") else f"model {version}"
     who = entry.get("completed_by")
     if isinstance(who, dict):
         who = who.get("email") or who.get("id")

@@ -53,6 +53,9 @@ SPAN_ONLY_LABEL = "propaganda"
 SLC_LABELS = ("propaganda", "non-propaganda", "?")
 """The third column of an NLP4IF-2019 sentence-level file (``?`` in its templates)."""
 ARTICLE_RE = re.compile(r"article([0-9]+)")
+_TC_NAME = re.compile(r"(?<![a-z])(?:tc|flc)(?![a-z])", re.IGNORECASE)
+"""A file name that says technique classification: ``dev-task-TC.labels``, NLP4IF-2019's
+``article<ID>.task-FLC.labels`` (and ``.task-flc-tc.labels``)."""
 _TEXT_RE = re.compile(r"article([0-9]+)\.txt\Z")
 _INT = re.compile(r"[0-9]+\Z")
 
@@ -216,6 +219,8 @@ def read_tsv_fast(data: bytes, *, name: str, set_name: str, options: ReadOptions
     for k, doc_id in enumerate(doc_ids):
         loaded.texts[doc_id] = None if texts is None else texts[k]
     loaded.sets.append(aset)
+    if width == 3:
+        _tc_name_note(loaded, [name], name)
     group = object()
     if texts is not None:
         _whitespace_group(loaded, group, spans, texts)
@@ -417,6 +422,7 @@ def _read_folder(
                               set_name, options, loaded)
     spans = SpanBuilder()
     origin: dict[str, str] = {}
+    span_only: list[str] = []  # files whose rows have 3 columns (SI)
     for path in sorted(labels_files, key=_natural):
         file = member_name(name, path)
         doc_id = _article_of(file, path, origin)
@@ -424,8 +430,11 @@ def _read_folder(
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
         spans.document(doc_id)
-        _read_tsv(file, decode(file, labels_files[path]), doc_id, options, loaded, spans, text)
+        if _read_tsv(file, decode(file, labels_files[path]), doc_id, options, loaded, spans,
+                     text) == 3:
+            span_only.append(path)
         loaded.texts[doc_id] = text
+    _tc_name_note(loaded, span_only, name)
     for doc_id, path in text_files.items():
         if doc_id not in spans:
             loaded.warn(
@@ -466,8 +475,10 @@ def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
     order: list[tuple[str, Span]] = []
     gold_texts = {**(options.gold_texts or {}), **texts}
     spans = SpanBuilder()
-    _read_tsv(file, decode(file, data), None, dataclasses.replace(options, gold_texts=gold_texts),
-              loaded, spans, order=order)
+    if _read_tsv(file, decode(file, data), None,
+                 dataclasses.replace(options, gold_texts=gold_texts), loaded, spans,
+                 order=order) == 3:
+        _tc_name_note(loaded, [path], name)
     from core.metrics.tc_order import RowOrder
 
     loaded.records = RowOrder(tuple(order))
@@ -490,10 +501,11 @@ def _read_tsv(
     file: str, text: str, file_id: str | None, options: ReadOptions, loaded: Loaded,
     spans: SpanBuilder, doc_text: str | None = None,
     order: list[tuple[str, Span]] | None = None,
-) -> None:
+) -> int | None:
     """Rows of one TSV, in file order, into ``spans``: the first invalid value raises its
     :class:`FormatError` (line and field), warnings are given one by one; ``file_id`` is the
-    id a gold file's name gives (rows must agree)."""
+    id a gold file's name gives (rows must agree). Returns the rows' number of columns (None
+    for an empty file)."""
     first_line: dict[tuple[str, Span], int] = {}
     columns: int | None = None
     # Split on "\n" only, as the official scorers iterate over file lines; one final newline
@@ -523,6 +535,24 @@ def _read_tsv(
             )
         else:
             first_line[key] = number
+    return columns
+
+
+def _tc_name_note(loaded: Loaded, span_only: Sequence[str], name: str) -> None:
+    """One warning when files whose name says technique classification (TC, FLC) hold span
+    identification rows (``article_id, start, end``; each span read as ``propaganda``): an
+    SI gold file saved under a TC name scores every technique as one label, which no number
+    would show (a participant's copy of the PTC, ``article000.task-flc-tc.labels``)."""
+    named = [p for p in span_only if _TC_NAME.search(PurePosixPath(p).name)]
+    if not named:
+        return
+    first = PurePosixPath(named[0]).name
+    what = (f"{first} is named" if len(named) == 1 else
+            f"{len(named)} .labels files are named (first: {first})")
+    loaded.warn(f"{what} for technique classification (TC/FLC: article_id, technique, start, "
+                "end), but the rows have 3 columns, the span identification layout (SI: "
+                f"article_id, start, end): every span is read as {SPAN_ONLY_LABEL!r}, no "
+                "technique", file=member_name(name, named[0]) if named[0] != name else name)
 
 
 def _row(file: str, raw: str, number: int, columns: int | None, file_id: str | None

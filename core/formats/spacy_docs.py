@@ -87,7 +87,25 @@ def sniff(filename: str, head: str) -> int:
             isinstance(r.get("text"), str) and ("ents" in r or "spans" in r)
             and not {"data", "label", "labels", "entities"} & r.keys() for r in records):
         return 85  # a JSON list of spaCy-style records
+    if records and any(_prodigy_task(r) for r in records):
+        return 87  # Prodigy's db-out, whose first tasks may have no "spans" yet
     return 0
+
+
+PRODIGY_KEYS = ("_input_hash", "_task_hash")
+"""The keys Prodigy adds to every task it stores (Prodigy documentation, "Loaders and Input
+Data": the hashes of the input and of the question)."""
+
+
+def _prodigy_task(record: Mapping[str, Any]) -> bool:
+    """Is ``record`` a task of a Prodigy export: a text with Prodigy's hashes, or a text with
+    an ``answer`` and a ``_view_id`` (a file whose hashes were dropped)? Detected on any of the
+    head's records: the first tasks of a ``ner.manual`` export have no ``spans`` key when the
+    annotator marked nothing, so a check of the first line alone missed such a file."""
+    if not isinstance(record.get("text"), str) or "data" in record:
+        return False
+    return all(k in record for k in PRODIGY_KEYS) or (
+        record.get("answer") in ("accept", "reject", "ignore") and "_view_id" in record)
 
 
 def import_spacy() -> Any:
@@ -300,7 +318,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     loaded = Loaded(FORMAT, file)
     records: JsonLines | _JsonList = (_JsonList(file, content) if content.lstrip()[:1] == "["
                                       else JsonLines(file, content))
-    groups, annotators = _groups_and_annotators(file, records)
+    groups, annotators, inputs = _groups_and_annotators(file, records)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
     sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
@@ -311,6 +329,11 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     unread: dict[str, list[int]] = {}  # key -> [records, spans, first line]
     for line, obj in records:
         assert isinstance(obj, dict)
+        position = records.index + 1 if isinstance(records, _JsonList) else line
+        who = obj.get("_annotator_id") if per_annotator else None
+        key = inputs.key(obj) if per_annotator else None
+        if key is not None and inputs.superseded(who, key, position, line):
+            continue
         if obj.get("answer") in SKIPPED_ANSWERS:
             skipped.append(line)
             continue
@@ -318,12 +341,12 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         text = obj.get("text")
         if not isinstance(text, str):
             raise FormatError(file, "expected the text as a string", line=line, field="text")
-        doc_id = _task_id(obj, file, line, no_id,
-                          records.index + 1 if isinstance(records, _JsonList) else None)
-        who = obj.get("_annotator_id") if per_annotator else None
         if per_annotator and not (isinstance(who, str) and who):
             raise FormatError(file, "expected the annotator of this task: the other tasks name "
                               f"{len(annotators)} annotators", line=line, field="_annotator_id")
+        doc_id = (inputs.document(key, text, loaded.texts, file, line) if key is not None
+                  else _task_id(obj, file, line, no_id,
+                                position if isinstance(records, _JsonList) else None))
         found = sets.get(who)
         if found is None:
             found = sets[who] = (DuplicateIds(file), SpanColumns())
@@ -337,13 +360,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         span_count += len(triples)
         text_labelled += _has_text_labels(obj)
         loaded.texts[doc_id] = text
-    if no_id and isinstance(records, _JsonList):
-        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
-                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
-                    field="id")
-    elif no_id:
-        loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
-                    f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
+    _warn_no_id(loaded, no_id, isinstance(records, _JsonList))
+    inputs.warn(loaded, len(annotators))
     if skipped:
         loaded.warn(f"{len(skipped)} tasks answered 'reject' or 'ignore' are not annotations; "
                     f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
@@ -359,6 +377,17 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
             loaded.named_sets.add(who)
     return loaded
+
+
+def _warn_no_id(loaded: Loaded, no_id: list[int], in_list: bool) -> None:
+    """The warning of the records whose line number (position in a JSON list) is their id."""
+    if no_id and in_list:
+        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
+                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
+                    field="id")
+    elif no_id:
+        loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
+                    f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
 
 
 def _count_unread(obj: dict[str, Any], used: str | None, line: int,
@@ -413,12 +442,98 @@ class _JsonList:
         yield  # decoded at once: no later malformed line to report first
 
 
+class _Inputs:
+    """The inputs of a Prodigy export with several annotators, found in the first pass.
+
+    Prodigy identifies an input by its ``_input_hash`` (Prodigy documentation, "Loaders and
+    Input Data": the hash of the input, the text; ``_task_hash`` adds the question asked), so
+    the tasks of several annotators that share it are one document, each annotator's answer a
+    set over the documents: the document id is the hash. A task without ``_input_hash`` is
+    known by its text, its id the line (the position in a JSON list) where that text first
+    appears. Only a task without ``id`` or ``meta.id`` is named so (an id the file gives is
+    the document). ``last``: per annotator and input, the line of its last answer (an
+    annotator may answer one input again in a later session; the later answer is the one
+    kept)."""
+
+    def __init__(self) -> None:
+        self.last: dict[tuple[object, tuple[str, object]], int] = {}
+        self.first_line: dict[str, int] = {}  # text -> where it first appears
+        self.hashed = False  # some task was named by its _input_hash
+        self.named: list[int] = []  # the lines of the tasks named by their input
+        self.ids: set[str] = set()  # the documents they name
+        self.earlier: list[int] = []  # an annotator's answers superseded by a later one
+
+    @staticmethod
+    def key(obj: Mapping[str, Any]) -> tuple[str, object] | None:
+        """``("hash", _input_hash)`` or ``("text", text)`` for a task the file gives no id;
+        None for one it does (or one without a text, refused later)."""
+        meta = obj.get("meta")
+        if obj.get("id") is not None or (isinstance(meta, dict) and meta.get("id") is not None):
+            return None
+        hashed = obj.get("_input_hash")
+        if isinstance(hashed, (int, str)) and not isinstance(hashed, bool) and hashed != "":
+            return ("hash", hashed)
+        text = obj.get("text")
+        return ("text", text) if isinstance(text, str) else None
+
+    def add(self, obj: Mapping[str, Any], position: int) -> None:
+        key = self.key(obj)
+        if key is None:
+            return
+        if key[0] == "text":
+            self.first_line.setdefault(str(key[1]), position)
+        self.last[(obj.get("_annotator_id"), key)] = position
+
+    def superseded(self, who: object, key: tuple[str, object], position: int,
+                   line: int) -> bool:
+        """Whether the task at ``position`` is an answer its annotator gives again later
+        (counted for the warning)."""
+        if self.last.get((who, key), position) == position:
+            return False
+        self.earlier.append(line)
+        return True
+
+    def document(self, key: tuple[str, object], text: str, texts: Mapping[str, str | None],
+                 file: str, line: int) -> str:
+        """The document id of a task named by its input: the hash, or the line where its
+        text first appears; one hash with two ``texts`` is refused."""
+        if key[0] == "hash":
+            self.hashed = True
+            doc_id = str(key[1])
+            if texts.get(doc_id, text) != text:
+                raise FormatError(file, f"this task's _input_hash {key[1]} is an earlier "
+                                  "task's, with another text (Prodigy gives one input one "
+                                  "hash)", line=line, field="_input_hash")
+        else:
+            doc_id = str(self.first_line[str(key[1])])
+        self.named.append(line)
+        self.ids.add(doc_id)
+        return doc_id
+
+    def warn(self, loaded: Loaded, annotators: int) -> None:
+        """The warnings of the tasks named by their input, and of the superseded answers."""
+        if self.named:
+            loaded.warn(f"{len(self.named)} tasks of {annotators} annotators have no 'id': "
+                        + ("Prodigy's '_input_hash' names their documents" if self.hashed
+                           else "their text names their documents (no '_input_hash'; the id "
+                           "is the line where the text first appears)")
+                        + ", so each annotator's answers to one input are one document "
+                        f"({len(self.ids)} inputs; first: line {self.named[0]})",
+                        line=self.named[0], field="_input_hash" if self.hashed else "text")
+        if self.earlier:
+            loaded.warn(f"{len(self.earlier)} tasks answer an input that the same annotator "
+                        "answers again on a later line; the later answer is kept (first: line "
+                        f"{self.earlier[0]})", line=self.earlier[0], field="_annotator_id")
+
+
 def _groups_and_annotators(file: str, first: JsonLines | _JsonList
-                           ) -> tuple[list[str], dict[str, None]]:
+                           ) -> tuple[list[str], dict[str, None], _Inputs]:
     """The first pass: the span groups (``ents``, ``spans`` keys) and the annotators
-    (Prodigy's ``_annotator_id``) of every line, in first-seen order."""
+    (Prodigy's ``_annotator_id``) of every line, in first-seen order, and the inputs of the
+    tasks that name an annotator (:class:`_Inputs`)."""
     groups: list[str] = []
     annotators: dict[str, None] = {}
+    inputs = _Inputs()
     with first.in_file_order():
         for line, obj in first:
             if not isinstance(obj, dict):
@@ -430,7 +545,8 @@ def _groups_and_annotators(file: str, first: JsonLines | _JsonList
             who = obj.get("_annotator_id")
             if isinstance(who, str) and who:
                 annotators[who] = None
-    return groups, annotators
+                inputs.add(obj, first.index + 1 if isinstance(first, _JsonList) else line)
+    return groups, annotators, inputs
 
 
 def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int],

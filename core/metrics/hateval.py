@@ -110,12 +110,19 @@ def _gold_check(gold: HatEvalTable, columns: tuple[str, ...]) -> None:
                             if gold.named else ""))
 
 
+def _columns_found(table: HatEvalTable) -> str:
+    """The columns a file was read with, counted and named: the id, the text when the file has
+    one (a gold file's layout), and the label columns (``5 (id, text, HS, TR, AG)``)."""
+    names = ("id", *(("text",) if table.texts is not None else ()), *table.columns)
+    return f"{len(names)} ({', '.join(names)})"
+
+
 def evaluate_a(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
     """Task A: accuracy, macro and per-class P/R/F1 of HS."""
     _gold_check(gold, ("HS",))
     if pred.columns != ("HS",):
         raise InputError(f"{pred.file}: a task A prediction has 2 columns (id, HS), found "
-                         f"{len(pred.columns) + 1}")
+                         f"{_columns_found(pred)}")
     g, p, ids, warnings = align(gold, pred, ("HS",))
     rep = _report(g["HS"], p["HS"], "HS")
     return {
@@ -135,7 +142,7 @@ def evaluate_b(gold: HatEvalTable, pred: HatEvalTable) -> dict[str, Any]:
     _gold_check(gold, COLUMNS)
     if pred.columns != COLUMNS:
         raise InputError(f"{pred.file}: a task B prediction has 4 columns (id, HS, TR, AG), "
-                         f"found {len(pred.columns) + 1}")
+                         f"found {_columns_found(pred)}")
     g, p, ids, warnings = align(gold, pred, COLUMNS)
     reps = {c: _report(g[c], p[c], c) for c in COLUMNS}
     exact = sum(1 for k in range(len(ids)) if all(g[c][k] == p[c][k] for c in COLUMNS))

@@ -228,3 +228,28 @@ def test_a_folder_upload_of_an_export_reads_its_sets_as_read(make_app) -> None:
         for p in sorted(root.rglob("*.tsv"))]).run()
     assert not at.exception, [e.value for e in at.exception]
     assert _roles(at) == {"maria": "annotator", "tomas": "annotator", "curation": "gold"}
+
+
+# ---- a file of many annotators ----------------------------------------------------------------
+
+
+def test_a_file_of_many_annotators_is_one_line_in_the_files_table(make_app, frame) -> None:
+    """A Prodigy export of six annotators (the clitour5 file had 42 UUIDs): the "sets" cell
+    gives their count and the first two names, every name in the expander under the table;
+    the Summary and agree still see the six sets over the shared documents."""
+    import json
+
+    names = [f"0f6e2a1c-41d2-4b7e-9a55-3c1d2e4f{n:04d}" for n in range(6)]
+    lines = [json.dumps({"text": text, "_input_hash": h, "_task_hash": h + 1,
+                         "spans": [{"start": 0, "end": 4, "label": "LOC"}],
+                         "answer": "accept", "_annotator_id": who})
+             for who in names for h, text in ((11, "Rome is old"), (22, "Oslo is cold"))]
+    at = _upload(_data_page(make_app), ("db-out.jsonl", "\n".join(lines).encode()))
+    (cell,) = _files_table(at, frame)["sets"]
+    assert cell == "6 sets: 0f6e2a1c-41d…, 0f6e2a1c-41d…, … (all below the table)"
+    (listing,) = [e for e in at.expander if e.label.startswith("🗂️ Every set")]
+    shown = " ".join(m.value.replace("\\", "") for m in listing.markdown)
+    assert all(name in shown for name in names)
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert sorted(ws.sets) == sorted(names)
+    assert {n: sorted(s.spans) for n, s in ws.sets.items()} == {n: ["11", "22"] for n in names}

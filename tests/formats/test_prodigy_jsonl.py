@@ -9,11 +9,13 @@ texts in the layout of a ``ner_manual`` export (``spans`` with ``token_start``/`
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from core.formats import detect, load_files
+from core.cli import main
+from core.formats import detect, load_files, load_path
 from core.model.errors import FormatError
 
 
@@ -112,3 +114,100 @@ def test_a_docbin_with_only_cats_warns_that_they_are_not_spans() -> None:
     (note,) = [d.message for d in loaded.diagnostics]
     assert note.startswith("no spans: 2 documents carry text labels (doc.cats), which span "
                            "metrics do not score")
+
+
+THREE = Path(__file__).resolve().parents[1] / "data" / "formats" / "prodigy" / \
+    "three_annotators.jsonl"
+
+
+def test_an_input_answered_by_several_annotators_is_one_document() -> None:
+    """Prodigy names an input by ``_input_hash``: the tasks of three annotators without an id
+    are four documents, each annotator's answers a set over them (clitour5 item 2)."""
+    loaded = load_path(THREE)
+    sets = {s.name: s for s in loaded.sets}
+    assert list(sets) == ["ner-ana", "ner-ben", "ner-cyd"]
+    assert {n: sorted(s.spans) for n, s in sets.items()} == {
+        "ner-ana": ["101", "202", "303", "404"], "ner-ben": ["101", "202", "303"],
+        "ner-cyd": ["101"]}  # cyd's reject (202) and ignore (404) are not annotations
+    assert loaded.texts["101"] == "Mira flew from Lyon to Porto."
+    # ana answered 303 twice: the later answer (three spans) is kept
+    assert [loaded.texts["303"][s.start:s.end] for s in sets["ner-ana"].get("303")] == [
+        "Jonas", "Mira", "Bergen"]
+    messages = {d.field: (d.line, d.message) for d in loaded.diagnostics}
+    assert messages["_input_hash"] == (1, (
+        "8 tasks of 3 annotators have no 'id': Prodigy's '_input_hash' names their documents, "
+        "so each annotator's answers to one input are one document (4 inputs; first: line 1)"))
+    assert messages["_annotator_id"] == (6, (
+        "1 tasks answer an input that the same annotator answers again on a later line; the "
+        "later answer is kept (first: line 6)"))
+    assert messages["answer"][0] == 7
+
+
+def test_agree_finds_the_documents_the_annotators_share(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", str(THREE), "--measure", "span-f1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["documents"] == 4
+    matrix = out["span-f1"]["matrix"]
+    # ana and cyd share input 101 only, where they marked the same three spans
+    assert matrix["ner-ana"]["ner-cyd"] == 1.0
+    # ana and ben share 101 (3 vs 2 spans), 202 (2 vs 1) and 303 (3 vs 3): 6 matches, 8 + 6
+    assert matrix["ner-ana"]["ner-ben"] == pytest.approx(2 * 6 / (8 + 6))
+
+
+def test_without_input_hash_the_text_names_the_input() -> None:
+    tasks = [_task("Rome is old", [(0, 4, "LOC")], _annotator_id="ana"),
+             _task("Nice is warm", [], _annotator_id="ana"),
+             _task("Rome is old", [(0, 11, "LOC")], _annotator_id="ben")]
+    for t in tasks:
+        del t["meta"], t["_input_hash"]
+    loaded = load_files(_file(*tasks))
+    assert {s.name: sorted(s.spans) for s in loaded.sets} == {"ana": ["1", "2"], "ben": ["1"]}
+    (note,) = [d for d in loaded.diagnostics if d.field == "text"]
+    assert "their text names their documents (no '_input_hash'; the id is the line where the " \
+        "text first appears)" in note.message
+
+
+def test_one_input_hash_with_two_texts_is_refused_with_its_line() -> None:
+    tasks = [_task("Rome is old", [], _annotator_id="ana"),
+             _task("Oslo is cold", [], _annotator_id="ben")]
+    for t in tasks:
+        del t["meta"]
+    with pytest.raises(FormatError) as exc:
+        load_files(_file(*tasks))
+    assert str(exc.value).startswith("db-out.jsonl:2: field '_input_hash': this task's "
+                                     "_input_hash 1 is an earlier task's, with another text")
+
+
+def test_an_export_whose_first_tasks_have_no_spans_is_detected_by_prodigys_keys() -> None:
+    """A ``ner.manual`` db-out whose first tasks the annotator left empty has no ``spans`` key
+    on its first lines (clitour5 item 4: explosion/projects' drugs_training.jsonl)."""
+    empty = [{k: v for k, v in _task(text, [], doc=doc).items() if k != "spans"}
+             for text, doc in (("Nothing here", "a"), ("Still nothing", "b"))]
+    files = _file(*empty,
+                  _task("Take aspirin daily", [(5, 12, "DRUG")], doc="c"))
+    assert detect(files) == "spacy"
+    assert load_files(files).set.span_count() == 1
+
+
+def test_a_classification_export_without_hashes_is_detected_by_answer_and_view() -> None:
+    task = {"text": "Rome is old", "label": "HISTORY", "answer": "accept",
+            "_view_id": "classification"}
+    assert detect(_file(task)) == "spacy"
+
+
+def test_the_could_not_detect_message_names_prodigy_under_spacy() -> None:
+    with pytest.raises(FormatError) as exc:
+        detect({"notes.jsonl": b'{"title": "Minutes"}\n'})
+    assert ", spacy (spaCy DocBin or JSONL, Prodigy's JSONL exports), " in str(exc.value)
+
+
+def test_a_task_without_annotator_or_id_among_named_ones_is_refused_with_its_line() -> None:
+    tasks = [_task("Rome is old", [], _annotator_id="ana"),
+             _task("Rome is old", [], _annotator_id="ben"), _task("Nice is warm", [])]
+    for t in tasks:
+        del t["meta"], t["_input_hash"]
+    with pytest.raises(FormatError) as exc:
+        load_files(_file(*tasks))
+    assert str(exc.value).startswith("db-out.jsonl:3: field '_annotator_id': expected the "
+                                     "annotator of this task")

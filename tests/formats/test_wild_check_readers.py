@@ -43,3 +43,57 @@ def test_entities_objects_are_read_by_the_independent_spacy_reader(tmp_path: Pat
                     '"label": "PER"}]}\n', encoding="utf-8")
     theirs = _wild_check().ind_spacy(path, {})
     assert theirs.docs == [("call asha", ((5, 9, "PER"),))]
+
+
+def _agree(path: Path, fmt: str) -> tuple[object, object]:
+    """SpanScope's and the independent reader's readings of ``path``, compared as the script
+    compares them (an empty list: they agree)."""
+    wild = _wild_check()
+    ours, _ = wild.spanscope(path, fmt, {})
+    theirs = wild.INDEPENDENT[fmt](path, {})
+    return wild.compare(ours, theirs), theirs
+
+
+def test_a_zip_made_on_a_mac_is_read_without_its_resource_forks(tmp_path: Path) -> None:
+    """The AAE 2.0 brat zip holds ``__MACOSX/._essay001.ann`` (binary): the script's reader
+    failed on it; both readers skip it, as SpanScope's own zip reader does."""
+    import zipfile
+
+    path = tmp_path / "brat-project-final.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("brat-project-final/essay001.txt", "Cats rule.")
+        zf.writestr("brat-project-final/essay001.ann", "T1\tClaim 0 4\tCats\n")
+        zf.writestr("__MACOSX/brat-project-final/._essay001.ann", b"\x00\x05\x16\x07\x89\xff")
+        zf.writestr("brat-project-final/._essay001.txt", b"\x00\x05\x16\x07\x89\xff")
+    problems, theirs = _agree(path, "brat")
+    assert problems == []
+    assert theirs.docs == [("Cats rule.", ((0, 4, "Claim"),))]  # type: ignore[attr-defined]
+
+
+def test_a_label_studio_csv_export_is_read_by_the_independent_reader() -> None:
+    path = ROOT / "tests" / "data" / "formats" / "label-studio" / "converter_export.csv"
+    problems, theirs = _agree(path, "label-studio")
+    assert problems == []
+    assert theirs.span_count > 0  # type: ignore[attr-defined]
+
+
+def test_predictions_listed_by_id_are_read_from_the_embedded_prediction(tmp_path: Path) -> None:
+    import json
+
+    span = {"type": "labels", "value": {"start": 0, "end": 3, "text": "Ada", "labels": ["P"]}}
+    tasks = [{"id": 1, "data": {"text": "Ada runs."}, "predictions": [11, 12],
+              "annotations": [{"completed_by": 2, "result": [span],
+                               "prediction": {"id": 11, "model_version": "m",
+                                              "result": [span]}}]}]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    problems, theirs = _agree(path, "label-studio")
+    assert problems == []
+    assert theirs.sets == 2 and theirs.span_count == 2  # type: ignore[attr-defined]
+
+
+def test_prodigy_answers_of_several_annotators_agree_with_spanscope() -> None:
+    path = ROOT / "tests" / "data" / "formats" / "prodigy" / "three_annotators.jsonl"
+    problems, theirs = _agree(path, "spacy")
+    assert problems == []
+    assert theirs.sets == 3 and len(theirs.docs) == 8  # type: ignore[attr-defined]

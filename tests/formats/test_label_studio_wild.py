@@ -1,0 +1,107 @@
+"""Label Studio exports as current versions write them (the clitour5 pass over real files):
+predictions listed by id, an image task's upload path, a model version that says "model"."""
+
+from __future__ import annotations
+
+import json
+
+from core.formats import load_files
+
+
+def _span(start: int, end: int, text: str, label: str) -> dict[str, object]:
+    return {"type": "labels", "from_name": "label", "to_name": "text",
+            "value": {"start": start, "end": end, "text": text, "labels": [label]}}
+
+
+TEXT = "Ada met Bob in Oslo."
+
+
+def _task(task_id: int, prediction_ids: list[object], embedded: dict[str, object] | None,
+          ) -> dict[str, object]:
+    annotation: dict[str, object] = {"id": 7, "completed_by": 2,
+                                     "result": [_span(0, 3, "Ada", "PER"),
+                                                _span(15, 19, "Oslo", "LOC")]}
+    if embedded is not None:
+        annotation["prediction"] = embedded
+    return {"id": task_id, "data": {"text": TEXT}, "annotations": [annotation],
+            "predictions": prediction_ids}
+
+
+def _load(tasks: list[dict[str, object]]):  # type: ignore[no-untyped-def]
+    return load_files({"export.json": json.dumps(tasks, indent=1).encode()}, name="export.json")
+
+
+def test_predictions_as_ids_read_from_the_embedded_prediction_with_one_warning() -> None:
+    body = {"id": 11, "model_version": "llm-v1", "result": [_span(8, 11, "Bob", "PER")]}
+    tasks = [_task(1, [11], body), _task(2, [12], {**body, "id": 12})]
+    loaded = _load(tasks)
+    lines = json.dumps(tasks, indent=1).splitlines()
+    first_id = lines.index('  "predictions": [') + 2  # the id's own line
+    sets = {s.name: s for s in loaded.sets}
+    assert (sets["annotator 2"].role, sets["model llm-v1"].role) == ("annotator", "system")
+    assert [(s.start, s.end, s.label) for s in sets["model llm-v1"].get("1")] == [(8, 11, "PER")]
+    assert sorted(sets["model llm-v1"].spans) == ["1", "2"]
+    (warning,) = loaded.diagnostics
+    assert (warning.path, warning.field, warning.line) == (
+        "[0].predictions[0]", "predictions", first_id)
+    assert lines[first_id - 1].strip() == "11"
+    assert warning.message == (
+        "2 predictions are ids, not objects (Label Studio's JSON export lists a task's "
+        "predictions by id): 2 of them read from the prediction an annotation embeds "
+        "(annotations[].prediction, the prediction its annotator saw)")
+
+
+def test_ids_without_a_body_are_skipped_and_counted_not_refused() -> None:
+    stale = {"id": 3, "model_version": "old", "result": [_span(8, 11, "Bob", "PER")]}
+    loaded = _load([_task(1, [11, 13], None), _task(2, [12], stale)])
+    assert [s.name for s in loaded.sets] == ["annotator 2"]  # a stale snapshot is not read
+    (warning,) = loaded.diagnostics
+    assert warning.message == (
+        "3 predictions are ids, not objects (Label Studio's JSON export lists a task's "
+        "predictions by id): their spans are not in the file, skipped")
+
+
+def test_two_annotators_who_saw_one_prediction_give_it_once() -> None:
+    body = {"id": 11, "model_version": "m", "result": [_span(8, 11, "Bob", "PER")]}
+    task = _task(1, [11], body)
+    second = {"id": 8, "completed_by": 3, "result": [_span(0, 3, "Ada", "PER")],
+              "prediction": body}
+    task["annotations"].append(second)  # type: ignore[attr-defined]
+    loaded = _load([task])
+    sets = {s.name: s for s in loaded.sets}
+    assert sorted(sets) == ["annotator 2", "annotator 3", "model m"]
+    assert len(sets["model m"].get("1")) == 1
+    assert "1 of them read" in loaded.diagnostics[0].message
+
+
+def test_prediction_objects_in_the_list_are_read_and_embedded_copies_ignored() -> None:
+    body = {"id": 11, "model_version": "m", "result": [_span(8, 11, "Bob", "PER")]}
+    loaded = _load([_task(1, [body], body)])
+    assert {s.name: len(s.get("1")) for s in loaded.sets} == {"annotator 2": 2, "model m": 1}
+    assert loaded.diagnostics == []
+
+
+def test_an_image_tasks_upload_path_is_not_its_text() -> None:
+    tasks = [{"id": 87, "data": {"image": "/data/upload/29/example.png"},
+              "annotations": [{"completed_by": 1, "result": [
+                  {"type": "polygonlabels", "value": {"points": [[1, 2], [3, 4], [5, 6]],
+                                                      "polygonlabels": ["Airplane"]}}]}]},
+             {"id": 88, "data": {"audio": "https://example.org/a/clip.flac?x=1"},
+              "annotations": [{"completed_by": 1, "result": []}]}]
+    loaded = _load(tasks)
+    assert loaded.texts == {"87": None, "88": None}
+    assert [d.message for d in loaded.diagnostics] == [
+        "a polygonlabels result, not a span label; skipped"]
+
+
+def test_a_text_that_names_a_file_among_words_is_still_the_text() -> None:
+    tasks = [{"id": 1, "data": {"words": "see /data/upload/1/a.png for the chart"},
+              "annotations": [{"completed_by": 1, "result": []}]}]
+    assert _load(tasks).texts == {"1": "see /data/upload/1/a.png for the chart"}
+
+
+def test_a_model_version_that_says_model_is_not_said_twice() -> None:
+    tasks = [{"id": 1, "data": {"text": TEXT},
+              "predictions": [{"model_version": "model 0", "result": [_span(0, 3, "Ada", "P")]},
+                              {"model_version": 4, "result": []}]}]
+    assert [s.name for s in _load(tasks).sets] == ["model 0", "model 4"]
