@@ -545,4 +545,4 @@ def document_html(doc_id: str, text: str | None, gold: Sequence[SpanItem],
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>SpanScope: document {xml_text(doc_id)}</title><style>{_CSS}</style>"
-            f"</head><body>{''.join(body)}</body></html>\n")
+            f"</head><body><main>{''.join(body[:-1])}</main>{body[-1]}</body></html>\n")
