@@ -188,7 +188,8 @@ def teacher(cls: classes.LiveClass, key: str) -> None:
     # Room above the QR code for its full-screen button, which Streamlit draws above the image:
     # on a phone (the columns stacked) it covered the class code's last letters (tour 7 item 6).
     left.space("medium")
-    left.image(qr_png(link), caption="Students scan this with their phone camera", width=240)
+    left.image(qr_png(link), caption="Students scan this with their phone camera", width=240,
+               alt=f"QR code of the class link, {spaced(cls.code)}")
     with right:
         st.markdown("Students open")
         st.code(link, language=None, wrap_lines=True)

@@ -109,8 +109,8 @@ def render_spans(text: str | None, spans: Sequence[tuple[int, int, str, str]]) -
     parts = []
     for seg in segments(intervals, len(text)):
         tags = "".join(
-            f"<span class='tag' style='border-color:{_style(spans[i][3])[0]};color:"
-            f"{_style(spans[i][3])[0]}' title='{esc(spans[i][3])}'>"
+            f"<span class='tag' style='border-color:{_style(spans[i][3])[0]}' "
+            f"title='{esc(spans[i][3])}'>"
             f"{esc(_style(spans[i][3])[1])} {esc(spans[i][2])}</span>"
             for i in starts.get(seg.start, ()))
         piece = esc(text[seg.start:seg.end])
@@ -343,7 +343,7 @@ def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
 def _chart(svg: str) -> str:
     """A chart in a box that scrolls sideways on a narrow screen, so that its text keeps a
     readable size instead of shrinking with the page."""
-    return f"<div class='chart'>{svg}</div>"
+    return f"<div class='chart' tabindex='0'>{svg}</div>"
 
 
 def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
@@ -465,7 +465,7 @@ def _confusion_table(inputs: ReportInputs, system: AnnotationSet, tax: Taxonomy)
             cells.append(f"<td class='num' style='background:rgba(0,114,178,{alpha:.2f})'>"
                          f"{n or ''}</td>")
         body.append(f"<tr><th>{esc(r)}</th>{''.join(cells)}</tr>")
-    return (f"<h3>{esc(system.name)}</h3><table class='confusion'><thead><tr>"
+    return (f"<h3>{esc(system.name)}</h3><table class='confusion' tabindex='0'><thead><tr>"
             f"<th>reference \\ {esc(system.name)}</th>{head}</tr></thead><tbody>"
             f"{''.join(body)}</tbody></table>")
 
@@ -531,7 +531,7 @@ def _worst_section(inputs: ReportInputs, tables: Tables,
     worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
     rows_of = {s.name: _rows_of(tables[s.name], worst) for s in inputs.systems}
     doc_html = [_worst_document(inputs, rows_of, doc_f1, d, mean_f1[d]) for d in worst]
-    legend = " ".join(f"<span class='tag' style='border-color:{c};color:{c}'>"
+    legend = " ".join(f"<span class='tag' style='border-color:{c}'>"
                       f"{esc(ERROR_MARKS[k])} {esc(k)}</span>"
                       for k, c in ERROR_COLOURS.items())
     return (f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
@@ -623,10 +623,10 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{esc(title)}</title><meta name='viewport' content='width=device-width'>"
-        f"<style>{CSS}</style></head><body><h1>{esc(title)}</h1>"
+        f"<style>{CSS}</style></head><body><main><h1>{esc(title)}</h1>"
         f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(gold.doc_ids)} documents, "
         f"{gold.span_count()} spans); systems: {systems_list}. Command: <code>{esc(command)}"
-        f"</code></p>{''.join(sections)}</body></html>")
+        f"</code></p>{''.join(sections)}</main></body></html>")
 
 
 CSS = """
@@ -636,13 +636,13 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top
 table{border-collapse:collapse;margin:8px 0 16px;font-size:0.85em;display:block;max-width:100%;
 overflow-x:auto}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
-td.num{text-align:right;font-variant-numeric:tabular-nums}td.na{color:#999;text-align:center}
+td.num{text-align:right;font-variant-numeric:tabular-nums}td.na{color:#767676;text-align:center}
 thead th{background:#f4f4f4}th.col{writing-mode:vertical-rl;transform:rotate(180deg);
 max-height:180px}
 .side{display:grid;gap:10px}.doc{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;
 border:1px solid #ddd;border-radius:6px;padding:6px 8px;font-size:0.92em}
-.tag{font-size:0.68em;font-weight:700;border:1px solid;border-radius:3px;padding:0 2px;
-margin-right:2px;vertical-align:super}
+.tag{font-size:0.68em;font-weight:700;border:1px solid;border-left-width:4px;border-radius:3px;
+padding:0 2px;margin-right:2px;vertical-align:super;color:#222}
 .meta{color:#555}code{overflow-wrap:anywhere}
 .chart{max-width:100%;overflow-x:auto}svg.ss-chart{max-width:100%;height:auto;display:block;
 margin:8px 0}

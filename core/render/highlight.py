@@ -67,6 +67,14 @@ MARK_BACKGROUND = "#ffffff"
 light and the dark theme alike (on the dark theme's page it was about 1.2:1)."""
 
 
+KEEP_COLOURS = "forced-color-adjust:none;"
+"""On every container of marks (lanes, merged view, legends): under forced colours (Windows'
+contrast themes) the browser replaced every background with the theme's, so the stripes, the
+tags' label colours and the swatches were gone and a matched span kept no cue at all. The marks
+keep the colours they are drawn in (each tag's ink has 4.5:1 on its colour, the merged view's
+text is dark on its tints); the text outside them keeps the theme's colours."""
+
+
 def label_colours(labels: Iterable[str]) -> dict[str, str]:
     """Colour of each label: sorted labels take the palette in order; ⊥ is grey.
 
@@ -279,7 +287,8 @@ def render_lanes(
         return (f'<div id="{esc(dom_id)}" class="ss-doc ss-c ss-lanes" dir="auto" '
                 f'style="--ss-pad:{pad}px;line-height:{line_height:.0f}px">{"".join(parts)}</div>')
     return (
-        f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" style="white-space:pre-wrap;'
+        f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" '
+        f'style="{KEEP_COLOURS}white-space:pre-wrap;'
         f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
         f'border-radius:6px;max-height:520px;overflow-y:auto">{"".join(parts)}</div>'
     )
@@ -348,7 +357,7 @@ def render_merged(
                 f'{"".join(parts)}</div>')
     return (
         f'<div id="{esc(dom_id)}" class="ss-doc" dir="auto" '
-        f'style="white-space:pre-wrap;line-height:1.7;'
+        f'style="{KEEP_COLOURS}white-space:pre-wrap;line-height:1.7;'
         f"font-size:16px;padding:6px 8px;border:1px solid #ddd;border-radius:6px;"
         f'max-height:420px;overflow-y:auto">{"".join(parts)}</div>'
     )
@@ -407,7 +416,7 @@ def legend(colours: Mapping[str, str], used: Iterable[str] | None = None, *,
     )
     if compact:
         return f'<div class="ss-legend ss-c">{chips}</div>'
-    return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'
+    return f'<div class="ss-legend" style="{KEEP_COLOURS}font-size:0.85em">{chips}</div>'
 
 
 def status_legend(statuses: Iterable[Status] = STATUSES, *, compact: bool = False) -> str:
@@ -418,7 +427,7 @@ def status_legend(statuses: Iterable[Status] = STATUSES, *, compact: bool = Fals
                          line=STATUS_LINES[s]) for s in statuses)
     if compact:
         return f'<div class="ss-legend ss-c">{chips}</div>'
-    return f'<div class="ss-legend" style="font-size:0.85em">{chips}</div>'
+    return f'<div class="ss-legend" style="{KEEP_COLOURS}font-size:0.85em">{chips}</div>'
 
 
 def compact_css(theme: str = "light") -> str:
@@ -451,6 +460,7 @@ def compact_css(theme: str = "light") -> str:
         f"{statuses}"
         f".ss-c .ss-hidden-missed{{border-bottom:{STATUS_LINES['missed']}}}"
         ".ss-legend.ss-c{font-size:.85em}"
+        f".ss-doc.ss-c,.ss-legend.ss-c{{{KEEP_COLOURS.rstrip(';')}}}"
         ".ss-c .ss-chip{display:inline-block;margin:2px 10px 2px 0;white-space:nowrap}"
         ".ss-c .ss-chip::before{content:'';display:inline-block;width:18px;height:12px;"
         "background:var(--c);border-bottom:var(--l,none);border-radius:2px;margin-right:4px;"
@@ -473,6 +483,7 @@ footer{margin-top:2em;color:#666;font-size:0.85em}
 
 
 Notes = Mapping[str, tuple[str, str, str]]
+
 """Span id -> (mark, colour, category): what :func:`render_lanes` writes after a span's tag."""
 
 
@@ -492,7 +503,8 @@ def notes_legend(*notes: Notes) -> str:
         "font-weight:700;font-size:0.8em;"
         f'margin-right:4px">{xml_text(mark)}</span>{xml_text(category)}</span>'
         for category, (mark, colour) in seen.items())
-    return (f'<div class="ss-legend ss-cat-legend" style="font-size:0.85em">Categories: '
+    return (f'<div class="ss-legend ss-cat-legend" style="{KEEP_COLOURS}font-size:0.85em">'
+            'Categories: '
             f"{chips}</div>")
 
 
@@ -545,4 +557,4 @@ def document_html(doc_id: str, text: str | None, gold: Sequence[SpanItem],
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>SpanScope: document {xml_text(doc_id)}</title><style>{_CSS}</style>"
-            f"</head><body>{''.join(body)}</body></html>\n")
+            f"</head><body><main>{''.join(body[:-1])}</main>{body[-1]}</body></html>\n")

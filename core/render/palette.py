@@ -126,12 +126,12 @@ nothing."""
 
 def ink_on(hex_colour: str) -> str:
     """Text colour readable on a ``hex_colour`` background: :data:`STATUS_TEXT` or white,
-    whichever has the higher WCAG 2.1 contrast ratio with it. Every :data:`CATEGORY` colour
-    reaches 4.5 (level AA) with one of them, except vermillion and Tol's rose (4.1 and 4.3, the
-    most either ink reaches on them); a label colour as text on white reaches 1.2 for yellow.
+    whichever has the higher WCAG 2.1 contrast ratio with it, and black where neither reaches
+    4.5 (level AA for small text, SC 1.4.3): vermillion and Tol's rose reach 4.1 and 4.3 with
+    either, 5.4 and 5.7 with black. A label colour as text on white reaches 1.2 for yellow.
 
-    >>> ink_on("#F0E442"), ink_on("#0072B2"), ink_on("#000")
-    ('#222222', '#ffffff', '#ffffff')
+    >>> ink_on("#F0E442"), ink_on("#0072B2"), ink_on("#000"), ink_on("#CC6677")
+    ('#222222', '#ffffff', '#ffffff', '#000000')
     """
     h = hex_colour.lstrip("#")
     if len(h) == 3:
@@ -141,6 +141,8 @@ def ink_on(hex_colour: str) -> str:
     bg = _luminance(h)
     dark = (bg + 0.05) / (_luminance(STATUS_TEXT) + 0.05)
     light = 1.05 / (bg + 0.05)
+    if max(dark, light) < 4.5:
+        return "#000000"  # the most any ink reaches on a mid-luminance colour
     return STATUS_TEXT if dark >= light else "#ffffff"
 
 

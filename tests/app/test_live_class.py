@@ -62,6 +62,10 @@ def test_start_a_class_shows_qr_link_and_code(make_app, store: Path) -> None:
         cls = classes.get_class(conn, code)
     assert cls is not None and (cls.seed, cls.length, cls.revealed) == (SEED, "short", False)
     assert len(at.get("image")) == 1  # the QR code
+    # Its text alternative names what it encodes (axe-core's image-alt, WCAG 2.1 SC 1.1.1: the
+    # image had no alt, so a screen reader said nothing of it, or read the media file's name).
+    alts = [img.alt for el in at.get("image") for img in el.proto.imgs]
+    assert alts == [f"QR code of the class link, {live_class.spaced(code)}"]
     links = [c.value for c in at.code]
     assert any(v.endswith(f"/learn?class={code}") for v in links)
     assert any(live_class.spaced(code) in s.value for s in at.subheader)

@@ -127,8 +127,10 @@ def test_a_span_tag_is_readable_whatever_its_label_colour() -> None:
     # Yellow (#F0E442) written as text on white has a contrast of 1.2: a tag nobody can read.
     assert _contrast(palette.OKABE_ITO[3], "#ffffff") < 1.5
     inks = {c: palette.ink_on(c) for c in (*palette.CATEGORY, palette.NOTHING_COLOUR)}
-    assert all(_contrast(c, ink) >= 4.0 for c, ink in inks.items())
-    assert sum(_contrast(c, ink) >= 4.5 for c, ink in inks.items()) >= len(inks) - 2
+    # WCAG 2.1 SC 1.4.3 (level AA) asks 4.5:1 of a tag's small text on every label colour;
+    # vermillion and Tol's rose reached 4.1 and 4.3 with the dark grey ink (axe-core's
+    # color-contrast rule on an exported document), black reaches 5.4 and 5.7 on them.
+    assert all(_contrast(c, ink) >= 4.5 for c, ink in inks.items()), inks
     items = [highlight.SpanItem("G1", 0, 3, ("yellow label",))]
     markup = highlight.render_lanes("abcdef", items, {"yellow label": palette.OKABE_ITO[3]},
                                     notes={"G1": ("BL", palette.OKABE_ITO[0], "boundary+label")})

@@ -126,3 +126,19 @@ def test_html_keeps_the_category_marks_the_page_shows() -> None:
     # Without notes: no category legend, no category column (as before).
     plain = _html()
     assert "ss-cat" not in plain and "<th>category</th>" not in plain
+
+
+def test_the_exported_page_has_a_main_landmark_and_readable_tags() -> None:
+    """axe-core on an exported document (docs/dashboard.md, "Accessibility"): no main landmark
+    (a screen reader's "skip to main" had nowhere to go), and a tag's ink on Tol's rose at 4.3:1
+    where WCAG 2.1 SC 1.4.3 asks 4.5."""
+    from core.render.palette import contrast_ratio
+
+    page = _html()
+    main_part = page.split("<main>")[1].split("</main>")[0]
+    assert page.count("<main>") == 1 and "<h1>" in main_part and "<table>" in main_part
+    g, p, colours = _items()
+    rose = {lab: "#CC6677" for lab in colours}
+    page = highlight.document_html("d", TEXT, g, p, rose, gold_name="g", pred_name="p")
+    inks = set(re.findall(r"background:#CC6677;color:(#\w+)", page))
+    assert inks and all(contrast_ratio("#CC6677", ink) >= 4.5 for ink in inks), inks

@@ -113,3 +113,22 @@ def test_a_category_mark_reads_on_the_dark_theme_too() -> None:
 
     assert contrast_ratio(STATUS_TEXT, highlight.MARK_BACKGROUND) >= 4.5
     assert f"background:{highlight.MARK_BACKGROUND}" in highlight.compact_css("dark")
+
+
+def test_marks_keep_their_colours_under_forced_colours() -> None:
+    """Forced colours (Windows' contrast themes; Chromium's ``forced-colors: active``) replaced
+    every background with the theme's: the lanes' stripes, the tags' label colours and the
+    legends' swatches were gone, and a matched span had no cue left at all (docs/dashboard.md,
+    "Accessibility"). Every container of marks opts out, compact or inline."""
+    keep = "forced-color-adjust:none"
+    for compact in (False, True):
+        merged = highlight.render_merged(TEXT, GOLD, PRED, compact=compact)
+        legends = (highlight.legend(COLOURS, compact=compact)
+                   + highlight.status_legend(compact=compact))
+        for markup in (_lanes(compact), merged, legends):
+            divs = re.findall(r"<div [^>]*>", markup)
+            # compact: the class that compact_css's rule below opts out
+            assert divs and all(("ss-c" if compact else keep) in d for d in divs), divs
+    css = highlight.compact_css()
+    assert f".ss-doc.ss-c,.ss-legend.ss-c{{{keep}}}" in css
+    assert keep in highlight.notes_legend(NOTES)
