@@ -855,9 +855,13 @@ def matrix_html(result: PairwiseResult | None, annotators: Sequence[str], *, key
     asymmetric = result is not None and not result.symmetric
     corner = "row: reference · column: compared" if asymmetric else ""
     said = "" if note is None else f'<p class="ann-note">{escape(note)}</p>'
-    rows = [f'<div class="ann-matrix">{_heading(heading)}{MATRIX_CSS}{said}'
+    # The matrix scrolls sideways on a phone: focusable and named, so the keyboard can scroll
+    # it (axe-core's scrollable-region-focusable); an empty corner is a data cell, not a header.
+    head = f'<th scope="col">{corner}</th>' if corner else "<td></td>"
+    rows = [f'<div class="ann-matrix" tabindex="0" role="region" '
+            f'aria-label="{escape(title)}">{_heading(heading)}{MATRIX_CSS}{said}'
             f"<table><caption>{escape(title)}</caption>",
-            f'<thead><tr><th scope="col">{corner}</th>'
+            f"<thead><tr>{head}"
             + "".join(f'<th scope="col">{escape(b)}</th>' for b in who) + "</tr></thead><tbody>"]
     for a in who:
         cells = [f'<th scope="row">{escape(a)}</th>']

@@ -46,8 +46,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "a disabled radio's faded label (WCAG 1.4.3 exempts inactive controls)",
     ("scrollable-region-focusable", '[data-testid="stMarkdownContainer"] > table'):
         "Streamlit wraps a Markdown table in a sideways scroll box it does not make focusable",
-    ("scrollable-region-focusable", ".ann-matrix"):
-        "ours, the fix is pending in ui/annotators.py (another branch's file): tabindex=0",
 }
 """(axe rule, CSS selector of the Streamlit element the violating node is in) -> why."""
 
