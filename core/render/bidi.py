@@ -5,20 +5,67 @@ A browser lays out right-to-left text (Arabic, Hebrew) by the Unicode Bidirectio
 reverses the runs of odd levels. The HTML view leaves this to the browser (``dir="auto"``); the
 SVG export draws a stripe under each span at the column its characters are shown in, so it has
 to know those columns itself. :func:`visual_columns` implements the algorithm for one line of
-plain text: the paragraph level of rule P2/P3 (as ``dir="auto"`` takes it), the weak types rules
-W1-W7 for numbers and their separators, the neutral rules N1/N2, the implicit levels I1/I2 and
-the reordering L2. Explicit embeddings and isolates (U+202A-U+202E, U+2066-U+2069) are treated as
-neutral characters: text from annotation files seldom holds them, and a wrong column there
-moves a stripe, never a number.
+plain text taken as one paragraph: the paragraph level of rule P2/P3 (as ``dir="auto"`` takes
+it, :func:`is_rtl`), the explicit embeddings, overrides and isolates X1-X10 (U+202A-U+202E,
+U+2066-U+2069), the weak types W1-W7, the paired brackets N0 (BD14-BD16), the neutrals N1/N2,
+the implicit levels I1/I2, the reset of separators and trailing whitespace L1 and the
+reordering L2. The characters X9 removes (embedding controls, ``BN`` such as U+200C or the soft
+hyphen) take the level of the character before them, as the UAX #9 reference implementation
+(and GNU FriBidi) assigns them.
+
+``tests/data/bidi/`` holds the levels GNU FriBidi computes for a corpus of mixed lines; the
+tests compare ours with them line by line.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 
 _STRONG_RTL = frozenset({"R", "AL"})
-_NUMBER = frozenset({"EN", "AN"})
+_ISOLATE_INITIATORS = frozenset({"LRI", "RLI", "FSI"})
+# Removed by X9: not part of any level run; each takes the level of the character before it.
+_REMOVED = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "BN"})
+_EXPLICIT = _REMOVED | _ISOLATE_INITIATORS | {"PDI", "B"}
+# L1: a run of these before a separator (S, B) or at the end of the line is reset.
+_TRAILING = _REMOVED | _ISOLATE_INITIATORS | {"PDI", "WS"}
+_MAX_DEPTH = 125  # BD2
+_MAX_BRACKET_DEPTH = 63  # BD16
+
+# Bidi_Paired_Bracket and Bidi_Paired_Bracket_Type (Open, Close), from the Unicode Character
+# Database file BidiBrackets.txt (Unicode 7.0.0, with the four pairs U+2E55-U+2E5C that Unicode
+# 14.0.0 added: Python's unicodedata is 14.0.0). Each entry is an opening bracket and its
+# closing one; a fact table, (c) Unicode, Inc., used under the Unicode terms of use
+# (https://www.unicode.org/terms_of_use.html).
+_BRACKET_PAIRS = """
+0028 0029  005B 005D  007B 007D  0F3A 0F3B  0F3C 0F3D  169B 169C  2045 2046  207D 207E
+208D 208E  2308 2309  230A 230B  2329 232A  2768 2769  276A 276B  276C 276D  276E 276F
+2770 2771  2772 2773  2774 2775  27C5 27C6  27E6 27E7  27E8 27E9  27EA 27EB  27EC 27ED
+27EE 27EF  2983 2984  2985 2986  2987 2988  2989 298A  298B 298C  298D 2990  298F 298E
+2991 2992  2993 2994  2995 2996  2997 2998  29D8 29D9  29DA 29DB  29FC 29FD  2E22 2E23
+2E24 2E25  2E26 2E27  2E28 2E29  2E55 2E56  2E57 2E58  2E59 2E5A  2E5B 2E5C  3008 3009
+300A 300B  300C 300D  300E 300F  3010 3011  3014 3015  3016 3017  3018 3019  301A 301B
+FE59 FE5A  FE5B FE5C  FE5D FE5E  FF08 FF09  FF3B FF3D  FF5B FF5D  FF5F FF60  FF62 FF63
+"""
+
+
+def _bracket_tables() -> tuple[dict[str, str], dict[str, str]]:
+    """Each opening bracket and each closing one mapped to its pair's key (the opening bracket;
+    U+2329/U+232A are canonically equivalent to U+3008/U+3009, and BD16 matches them so)."""
+    codes = [chr(int(c, 16)) for c in _BRACKET_PAIRS.split()]
+    opening, closing = {}, {}
+    for o, c in zip(codes[::2], codes[1::2], strict=True):
+        key = unicodedata.normalize("NFC", o)
+        opening[o], closing[c] = key, key
+    return opening, closing
+
+
+_OPENING, _CLOSING = _bracket_tables()
+_BRACKET_RE = re.compile("[" + re.escape("".join([*_OPENING, *_CLOSING])) + "]")
+# What a resolved type counts as in N0-N2 and I1/I2: L, R, a number (D, an R for the neutral
+# rules, two levels up in an L embedding) or a neutral (N).
+_CLASS = {"L": "L", "R": "R", "EN": "D", "AN": "D"}
 
 
 def is_rtl(text: str) -> bool:
@@ -35,44 +82,6 @@ def is_rtl(text: str) -> bool:
         if kind in _STRONG_RTL:
             return True
     return False
-
-
-def _weak_types(line: str) -> list[str]:
-    """Each character's type after rules W1-W7 (numbers, their separators, marks), with the
-    strong types reduced to ``L`` and ``R`` and every other character ``N`` (neutral)."""
-    types = [unicodedata.bidirectional(ch) or "ON" for ch in line]
-    for i, t in enumerate(types):  # W1: a mark takes the type of the character before it
-        if t == "NSM":
-            types[i] = types[i - 1] if i else "ON"
-    strong = "L"  # W2: a European number after Arabic letters is an Arabic number
-    for i, t in enumerate(types):
-        if t in ("L", "R", "AL"):
-            strong = t
-        elif t == "EN" and strong == "AL":
-            types[i] = "AN"
-    types = ["R" if t == "AL" else t for t in types]  # W3
-    for i in range(1, len(types) - 1):  # W4: one separator between two numbers of a kind
-        left, mid, right = types[i - 1], types[i], types[i + 1]
-        if left == right == "EN" and mid in ("ES", "CS"):
-            types[i] = "EN"
-        elif left == right == "AN" and mid == "CS":
-            types[i] = "AN"
-    for i, j in _runs(types, "ET"):  # W5: terminators (%, $, °) next to a European number
-        if (i > 0 and types[i - 1] == "EN") or (j < len(types) and types[j] == "EN"):
-            types[i:j] = ["EN"] * (j - i)
-    strong = "L"  # W7 (after W6: other separators are neutral): a number after L text is L
-    out: list[str] = []
-    for t in types:
-        if t in ("L", "R"):
-            strong = t
-            out.append(t)
-        elif t == "EN":
-            out.append("L" if strong == "L" else "EN")
-        elif t == "AN":
-            out.append("AN")
-        else:
-            out.append("N")
-    return out
 
 
 def _runs(types: list[str], kind: str) -> Iterator[tuple[int, int]]:
@@ -94,29 +103,281 @@ def _runs(types: list[str], kind: str) -> Iterator[tuple[int, int]]:
         i = j
 
 
+def _weak(types: list[str], sos: str) -> list[str]:
+    """Rules W1-W7 on one isolating run sequence's types (rewritten in place), then each
+    character's class for the neutral rules: ``L``, ``R``, ``D`` (a number) or ``N``."""
+    prev = sos
+    for i, t in enumerate(types):  # W1: a mark takes the type before it (ON after an isolate)
+        if t == "NSM":
+            types[i] = prev
+        else:
+            prev = "ON" if t in _ISOLATE_INITIATORS or t == "PDI" else t
+    strong = sos  # W2: a European number after Arabic letters is an Arabic number
+    for i, t in enumerate(types):
+        if t in ("L", "R", "AL"):
+            strong = t
+        elif t == "EN" and strong == "AL":
+            types[i] = "AN"
+    for i, t in enumerate(types):  # W3
+        if t == "AL":
+            types[i] = "R"
+    for i in range(1, len(types) - 1):  # W4: one separator between two numbers of a kind
+        left, mid, right = types[i - 1], types[i], types[i + 1]
+        if left == right == "EN" and mid in ("ES", "CS"):
+            types[i] = "EN"
+        elif left == right == "AN" and mid == "CS":
+            types[i] = "AN"
+    if "ET" in types:
+        for i, j in _runs(types, "ET"):  # W5: terminators (%, $, °) next to a European number
+            if (i > 0 and types[i - 1] == "EN") or (j < len(types) and types[j] == "EN"):
+                types[i:j] = ["EN"] * (j - i)
+    strong = sos  # W7 (W6: other separators are neutral): a number after L text is L
+    out: list[str] = []
+    for t in types:
+        if t == "L" or t == "R":
+            strong = t
+            out.append(t)
+        elif t == "EN":
+            out.append("L" if strong == "L" else "D")
+        else:
+            out.append(_CLASS.get(t, "N"))
+    return out
+
+
+def _brackets(chars: str, types: list[str]) -> list[tuple[int, int]]:
+    """BD16: the bracket pairs of a sequence (``types`` after W1-W7, a bracket only while
+    ``ON``), sorted by their opening brackets."""
+    stack: list[tuple[str, int]] = []
+    pairs: list[tuple[int, int]] = []
+    for m in _BRACKET_RE.finditer(chars):
+        i, ch = m.start(), m.group()
+        if types[i] != "ON":
+            continue
+        if ch in _OPENING:
+            if len(stack) == _MAX_BRACKET_DEPTH:
+                break
+            stack.append((_OPENING[ch], i))
+            continue
+        key = _CLOSING.get(ch)
+        for depth in range(len(stack) - 1, -1, -1):
+            if stack[depth][0] == key:
+                pairs.append((stack[depth][1], i))
+                del stack[depth:]
+                break
+    pairs.sort()
+    return pairs
+
+
+def _resolve(chars: str, types: list[str], level: int, sos: str, eos: str) -> list[int]:
+    """The levels of one isolating run sequence (its characters and their types after X1-X9,
+    at embedding ``level``, between ``sos`` and ``eos``): W1-W7, N0, N1/N2, I1/I2."""
+    # N0 needs to know which characters were marks before W1 (without any, nothing to copy)
+    original = types.copy() if "NSM" in types else types
+    cls = _weak(types, sos)
+    e = "R" if level % 2 else "L"
+    if _BRACKET_RE.search(chars):  # N0: a bracket pair takes a direction found inside it
+        for o, c in _brackets(chars, types):
+            inside = cls[o + 1:c]
+            found = ""
+            if e in inside or (e == "R" and "D" in inside):
+                found = e
+            elif "L" in inside or "R" in inside or "D" in inside:
+                before = sos
+                for k in range(o - 1, -1, -1):
+                    if cls[k] != "N":
+                        before = "R" if cls[k] == "D" else cls[k]
+                        break
+                found = before  # the opposite direction if the context has it, else e
+            if found:
+                for k in (o, c):  # the marks after a bracket follow it
+                    end = k + 1
+                    while end < len(cls) and original[end] == "NSM":
+                        end += 1
+                    cls[k:end] = [found] * (end - k)
+    for i, j in _runs(cls, "N"):  # N1/N2: neutrals between two agreeing directions take it
+        before = sos if i == 0 else ("R" if cls[i - 1] == "D" else cls[i - 1])
+        after = eos if j == len(cls) else ("R" if cls[j] == "D" else cls[j])
+        cls[i:j] = [before if before == after else e] * (j - i)
+    if level % 2:  # I1/I2
+        up = {"R": level, "L": level + 1, "D": level + 1}
+    else:
+        up = {"L": level, "R": level + 1, "D": level + 2}
+    return [up[c] for c in cls]
+
+
+def _isolate_matches(types: list[str]) -> dict[int, int]:
+    """BD9: each isolate initiator's matching PDI (a paragraph separator ends them all)."""
+    open_: list[int] = []
+    matches: dict[int, int] = {}
+    for i, t in enumerate(types):
+        if t in _ISOLATE_INITIATORS:
+            open_.append(i)
+        elif t == "PDI" and open_:
+            matches[open_.pop()] = i
+        elif t == "B":
+            open_.clear()
+    return matches
+
+
+def _first_strong_rtl(types: list[str], start: int, end: int, matches: dict[int, int]) -> bool:
+    """P2/P3 on ``types[start:end]``, skipping isolates: whether it reads right to left."""
+    i = start
+    while i < end:
+        t = types[i]
+        if t == "L":
+            return False
+        if t in _STRONG_RTL:
+            return True
+        i = matches.get(i, end) + 1 if t in _ISOLATE_INITIATORS else i + 1
+    return False
+
+
+def _explicit(types: list[str], base: int, matches: dict[int, int]) -> list[int]:
+    """X1-X8: each character's explicit embedding level; ``types`` of the characters under an
+    override are rewritten to ``L`` or ``R`` in place."""
+    n = len(types)
+    stack = [(base, "", False)]  # (level, override L/R or "", opened by an isolate initiator)
+    overflow_isolates = overflow_embeddings = valid_isolates = 0
+    out = [base] * n
+    for i, t in enumerate(types):
+        level, override, _ = stack[-1]
+        if t in ("RLE", "LRE", "RLO", "LRO"):  # X2-X5
+            new = (level + 1) | 1 if t[0] == "R" else (level + 2) & ~1
+            out[i] = level
+            if new <= _MAX_DEPTH and not overflow_isolates and not overflow_embeddings:
+                stack.append((new, {"RLO": "R", "LRO": "L"}.get(t, ""), False))
+            elif not overflow_isolates:
+                overflow_embeddings += 1
+        elif t in _ISOLATE_INITIATORS:  # X5a-X5c
+            out[i] = level
+            if override:
+                types[i] = override
+            rtl = (t == "RLI" or (t == "FSI" and _first_strong_rtl(
+                types, i + 1, matches.get(i, n), matches)))
+            new = (level + 1) | 1 if rtl else (level + 2) & ~1
+            if new <= _MAX_DEPTH and not overflow_isolates and not overflow_embeddings:
+                valid_isolates += 1
+                stack.append((new, "", True))
+            else:
+                overflow_isolates += 1
+        elif t == "PDI":  # X6a
+            if overflow_isolates:
+                overflow_isolates -= 1
+            elif valid_isolates:
+                overflow_embeddings = 0
+                while not stack[-1][2]:
+                    stack.pop()
+                stack.pop()
+                valid_isolates -= 1
+            level, override, _ = stack[-1]
+            out[i] = level
+            if override:
+                types[i] = override
+        elif t == "PDF":  # X7
+            out[i] = level
+            if overflow_isolates:
+                pass
+            elif overflow_embeddings:
+                overflow_embeddings -= 1
+            elif not stack[-1][2] and len(stack) > 1:
+                stack.pop()
+        elif t == "B":  # X8: a paragraph separator ends every embedding
+            out[i] = base
+            stack[1:] = []
+            overflow_isolates = overflow_embeddings = valid_isolates = 0
+        else:  # X6 (BN too: removed by X9, its level set afterwards)
+            out[i] = level
+            if override and t != "BN":
+                types[i] = override
+    return out
+
+
+def _sequences(kept: list[int], levels: list[int], types: list[str],
+               matches: dict[int, int]) -> list[list[int]]:
+    """X10 (BD13): the isolating run sequences, as lists of indices in ``kept`` (the characters
+    X9 leaves): level runs, a run ending at an isolate initiator continued by the run that
+    starts at its matching PDI."""
+    runs: list[list[int]] = []
+    for i in kept:
+        if runs and levels[runs[-1][-1]] == levels[i]:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    by_start = {run[0]: run for run in runs}
+    sequences: list[list[int]] = []
+    continued: set[int] = set()
+    for run in runs:
+        if types[run[0]] == "PDI" and run[0] in continued:
+            continue
+        seq = list(run)
+        while types[seq[-1]] in _ISOLATE_INITIATORS and seq[-1] in matches:
+            pdi = matches[seq[-1]]
+            nxt = by_start.get(pdi)
+            if nxt is None:
+                break
+            continued.add(pdi)
+            seq.extend(nxt)
+        sequences.append(seq)
+    return sequences
+
+
 def levels(line: str, *, rtl: bool) -> list[int]:
     """The embedding level of each character of ``line`` in a paragraph of the given direction
-    (rules W1-W7, N1/N2, I1/I2).
+    (rules X1-X10, W1-W7, N0-N2, I1/I2, L1).
 
     >>> levels("ab אב 12", rtl=False)
     [0, 0, 0, 1, 1, 1, 2, 2]
+    >>> levels("ג (b) a", rtl=True)  # N0: the pair takes the Hebrew before it, not "a" after
+    [1, 1, 1, 2, 1, 1, 2]
     """
+    n = len(line)
     base = 1 if rtl else 0
-    types = _weak_types(line)
+    original = [t or "ON" for t in map(unicodedata.bidirectional, line)]
+    kinds = set(original)
     edge = "R" if rtl else "L"
-    # N1/N2: neutrals between two strong directions that agree (a number counts as R) take it;
-    # otherwise the paragraph's direction.
-    resolved = list(types)
-    for i, j in _runs(types, "N"):
-        before = edge if i == 0 else ("R" if types[i - 1] in _NUMBER else types[i - 1])
-        after = edge if j == len(types) else ("R" if types[j] in _NUMBER else types[j])
-        resolved[i:j] = [before if before == after else edge] * (j - i)
-    out: list[int] = []
-    for t in resolved:  # I1/I2
-        if base == 0:
-            out.append(1 if t == "R" else 2 if t in _NUMBER else 0)
-        else:
-            out.append(2 if t in ("L", "EN", "AN") else 1)
+    if not kinds & _EXPLICIT:  # one level run: the whole line, at the paragraph's level
+        out = _resolve(line, original.copy(), base, edge, edge)
+    else:
+        types = original.copy()
+        matches = _isolate_matches(types)
+        explicit = _explicit(types, base, matches)
+        kept = [i for i, t in enumerate(original) if t not in _REMOVED]
+        out = list(explicit)
+        position = {i: k for k, i in enumerate(kept)}
+        for seq in _sequences(kept, explicit, original, matches):
+            level = explicit[seq[0]]
+            k0, k1 = position[seq[0]], position[seq[-1]]
+            before = explicit[kept[k0 - 1]] if k0 else base
+            last = seq[-1]
+            after = (base if k1 + 1 == len(kept) or original[last] in _ISOLATE_INITIATORS
+                     else explicit[kept[k1 + 1]])
+            sos = "R" if max(before, level) % 2 else "L"
+            eos = "R" if max(after, level) % 2 else "L"
+            chars = "".join(line[i] for i in seq)
+            for i, v in zip(seq, _resolve(chars, [types[i] for i in seq], level, sos, eos),
+                            strict=True):
+                out[i] = v
+        for i, t in enumerate(original):  # X9's removed characters: the level before them
+            if t in _REMOVED:
+                out[i] = out[i - 1] if i else base
+    # L1: separators, and the whitespace before them or at the end of the line, at the
+    # paragraph's level.
+    if "S" in kinds or "B" in kinds:
+        reset = True
+        for i in range(n - 1, -1, -1):
+            t = original[i]
+            if t == "S" or t == "B":
+                out[i] = base
+                reset = True
+            elif reset and t in _TRAILING:
+                out[i] = base
+            else:
+                reset = False
+    else:
+        i = n - 1
+        while i >= 0 and original[i] in _TRAILING:
+            out[i] = base
+            i -= 1
     return out
 
 

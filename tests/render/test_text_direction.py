@@ -164,3 +164,14 @@ def test_a_span_across_a_direction_change_is_drawn_as_one_stripe_per_visual_piec
     m, c = svg.MARGIN, svg.CHAR_PX
     assert _extent(stripes["G1"]) == [pytest.approx((m + c, m + 3 * c), abs=0.1),
                                       pytest.approx((m + 4 * c, m + 5 * c), abs=0.1)]
+
+
+def test_the_svg_export_keeps_a_bracketed_latin_word_with_its_brackets_in_hebrew() -> None:
+    """"ג (b) a", right to left: the brackets pair up and take the Hebrew direction (UAX #9
+    rule N0), so a span over "(b)" lies under columns 2-4 from the left, one stripe; without
+    N0 the closing bracket joined "a" and the stripe broke in two."""
+    text = "ג (b) a"
+    root, _, stripes = _svg_lines(text, [highlight.SpanItem("G1", 2, 5, ("X",))])
+    right = float(root.get("width", "")) - svg.MARGIN
+    left, c = right - len(text) * svg.CHAR_PX, svg.CHAR_PX
+    assert _extent(stripes["G1"]) == [pytest.approx((left + 2 * c, left + 5 * c), abs=0.1)]
