@@ -79,7 +79,7 @@ def lean_memory() -> bool:
     if HUGEPAGE_ENV in added and "numpy" in sys.modules:
         from numpy._core import multiarray
 
-        multiarray._set_madvise_hugepage(False)
+        multiarray._set_madvise_hugepage(False)  # type: ignore[attr-defined]
     try:  # the symbols of the running process, the C library's among them
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):  # not glibc

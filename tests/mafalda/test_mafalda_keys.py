@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.metrics import mafalda as m
-from core.model import AnnotationSet, Span
 from core.metrics.overlap import _key_bounds
+from core.model import AnnotationSet, Span
 
 
 def _sorted_unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -74,8 +74,7 @@ def test_interval_order_is_the_lexsort_or_none_when_that_is_the_identity(
         rows: list[tuple[int, int, int]], in_order: bool) -> None:
     if in_order:
         rows = sorted(rows)
-    doc, start, end = (np.array(col, dtype=np.int64).reshape(-1) for col in zip(*rows)) \
-        if rows else (np.zeros(0, dtype=np.int64),) * 3
+    doc, start, end = (np.array([row[k] for row in rows], dtype=np.int64) for k in range(3))
     want = np.lexsort((end, start, doc))
     got = m._interval_order(doc, start, end)
     if got is None:
