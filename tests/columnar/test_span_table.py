@@ -298,3 +298,34 @@ def test_one_packed_sort_key_orders_rows_as_the_four_key_lexsort(
     order = _span_order(doc, start, end, label, names)
     got = np.arange(len(rows)) if order is None else order
     assert np.array_equal(got, expected)
+
+
+def test_merging_offsets_the_ends_and_ranks_them_only_when_the_keys_would_not_fit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The running maximum of the ends takes the ends themselves (no sort) when the group keys
+    fit in 63 bits, their ranks (``np.unique``) otherwise; both merge as merge_overlaps does
+    (issue 29, eleventh pass)."""
+    sorts: list[int] = []
+    real = np.unique
+
+    def spy(values: np.ndarray, **kwargs: object) -> object:
+        sorts.append(len(values))
+        return real(values, **kwargs)
+
+    monkeypatch.setattr(np, "unique", spy)
+    big = 1 << 61
+    cases = {
+        False: {"1": (Span(0, 10, "A"), Span(5, 20, "A"), Span(30, 40, "A")),
+                "2": (Span(3, 9, "A"), Span(2, 4, "B"), Span(8, 12, "A"))},
+        True: {str(d): (Span(0, 10 + d, "A"), Span(5, big, "A"), Span(big + 9, big + 12, "A"))
+               for d in range(4)},  # ends from 10 to beyond 2**61: 4 groups do not fit
+    }
+    for ranked, spans in cases.items():
+        table = SpanTable.from_spans(spans)
+        sorts.clear()
+        for by_label in (True, False):
+            merged, n = martino._merged(table, by_label=by_label)
+            expected = {d: martino.merge_overlaps(v, by_label=by_label) for d, v in spans.items()}
+            assert merged.to_dict() == expected
+            assert n == sum(map(len, spans.values())) - sum(map(len, expected.values()))
+        assert bool(sorts) is ranked
