@@ -39,7 +39,7 @@ from ui.results import coming_pair, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.theme import EITHER_GREY, theme_ink
-from ui.widgets import asked_for, download_buttons, paginate, set_pair
+from ui.widgets import asked_for, download_buttons, download_menu, paginate, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
 K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
@@ -283,6 +283,36 @@ def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:
         if value is not None:
             before = value
     return pd.DataFrame(rows)
+
+
+def steps_markdown(table: pd.DataFrame, measure: str) -> str:
+    """:func:`steps_table` as a Markdown table: the score at four decimals and the change
+    signed, as the grid showed them; "—" where a step has no value or change; an official
+    metric marked "✓ official" (a word beside the sign); text escaped (:func:`ui.escape.md`).
+
+    >>> t = pd.DataFrame([{"step": "Martino", "official metric": True, "F1": 0.5,
+    ...                    "change": None, "rules": "a · b", "what changes": "x|y"},
+    ...                   {"step": "no merging", "official metric": False, "F1": 0.51234,
+    ...                    "change": 0.01234, "rules": "c", "what changes": "z"}])
+    >>> print(steps_markdown(t, "f1"))
+    | step | official metric | F1 | change | rules | what changes |
+    |:--|:--|--:|--:|:--|:--|
+    | Martino | ✓ official | 0.5000 | — | a · b | x\\|y |
+    | no merging |  | 0.5123 | +0.0123 | c | z |
+    """
+    shown = MEASURES[measure]
+
+    def number(value: Any, form: str) -> str:
+        return "—" if value is None or pd.isna(value) else format(float(value), form)
+
+    lines = [f"| step | official metric | {shown} | change | rules | what changes |",
+             "|:--|:--|--:|--:|:--|:--|"]
+    for row in table.to_dict("records"):
+        lines.append(" ".join([
+            "|", md(str(row["step"])), "|", "✓ official" if row["official metric"] else "",
+            "|", number(row[shown], ".4f"), "|", number(row["change"], "+.4f"), "|",
+            md(str(row["rules"])), "|", md(str(row["what changes"] or "")), "|"]))
+    return "\n".join(lines)
 
 
 def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
@@ -547,12 +577,12 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         if s.error and s.official:
             st.warning(f"**{s.title}** cannot score these inputs: {md(s.error)}", icon="⚠️")
     table = steps_table(steps, c.measure)
-    st.dataframe(table, hide_index=True, key="diff_steps",
-                 column_config={MEASURES[c.measure]: st.column_config.NumberColumn(
-                     format="%.4f"),
-                                "change": st.column_config.NumberColumn(format="%+.4f")},
-                 placeholder="—")
-    download_buttons(table, f"metric_path_{c.system}", key="dl_diff_steps")
+    # A Markdown table, not a data grid: a grid costs the browser 15-30 ms of its main thread
+    # on every visit, and its narrow columns cut the rules and reasons (issue 29, eleventh
+    # pass). The downloads hold every number at full precision, one click further.
+    with st.container(key="diff_steps"):
+        st.markdown(steps_markdown(table, c.measure))
+    download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps")
 
 
 def _scatter(df: pd.DataFrame, c: Choice) -> str | None:

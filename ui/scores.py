@@ -28,7 +28,7 @@ from ui.escape import md
 from ui.set_names import full_name_help
 from ui.small_table import small_table
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_menu, paginate
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
 K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (label, chart, document)
@@ -39,6 +39,7 @@ TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC = ("🏷️ Per label", "📊 Per-la
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
 K_PAPER_OPEN = "paper_open"  # the expander of the table for a paper (lazy)
 PAPER_EXPANDER = "📄 Table for a paper: LaTeX, Markdown or CSV with bootstrap intervals"
+PAIRED_HEADING = "Paired comparison"
 K_SHARED = "scores_shared"  # score only the documents every compared set covers (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
@@ -298,7 +299,7 @@ def all_systems(ws: Workspace, s: Setup) -> None:
         with tab_table:
             small_table(overview.table, key="overview_table", mark=True)
             above_one.note(overview.table, key="systems")
-            download_buttons(overview.table, "systems", key="dl_overview",
+            download_menu(overview.table, "systems", key="dl_overview",
                              settings=download_settings(ws, s, s.systems, boot=s.intervals))
     if tab_chart is not None and tab_chart.open is not False:
         with tab_chart:
@@ -435,7 +436,7 @@ def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -
     # beyond: a grid costs the browser some 20 ms on every visit (docs/performance.md).
     small_table(per_label, key="per_label_table", mark=True)
     above_one.note(per_label, key="per_label")
-    download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label",
+    download_menu(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label",
                      settings=download_settings(ws, s, [d.system], metric=d.metric))
 
 
@@ -460,7 +461,7 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
     st.dataframe(above_one.mark(paginate(shown, key=K_TABLE_PAGE)), hide_index=True,
                  key="per_doc_table", placeholder="—")
     above_one.note(shown, key="per_doc")
-    download_buttons(shown, f"per_document_{d.system}_{d.metric}", key="dl_per_doc")
+    download_menu(shown, f"per_document_{d.system}_{d.metric}", key="dl_per_doc")
     first = str(shown.iloc[0]["document"]) if len(shown) else None
     st.page_link("pages/documents.py", icon="📄",
                  label=(f"Open the table's first document ({md(first)})" if first is not None
@@ -513,10 +514,12 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
 
 def paired(ws: Workspace, s: Setup, d: Detail) -> None:
     """Two systems' F1 difference with a paired bootstrap interval."""
-    st.subheader("Paired comparison")
     if len(s.systems) < 2:
-        st.caption("Load a second system to compare two systems.")
+        # One caption, not a heading above a caption: a section with nothing in it draws one
+        # element on every visit (docs/performance.md, issue 29, eleventh pass).
+        st.caption(f"**{PAIRED_HEADING}**: load a second system to compare two systems.")
         st.stop()
+    st.subheader(PAIRED_HEADING)
     p1, p2 = st.columns(2)
     sys1 = p1.selectbox("System 1", s.systems, key=state.K_SYS1, bind="query-params",
                         help=full_name_help(state.K_SYS1, s.systems[0]))
@@ -543,6 +546,6 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
             st.caption(few.replace("no interval (—), ", ""))  # the difference's is shown
         table = pd.DataFrame([result])
         st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
-        download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",
+        download_menu(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",
                          settings=download_settings(ws, s, [sys1, sys2], metric=d.metric,
                                                     boot=True))

@@ -7,7 +7,7 @@ import pytest
 
 from core.metrics import martino
 from core.model.errors import InputError
-from tests.app.conftest import tables
+from tests.app.conftest import app_on_sets, tables
 from ui import scores as scores_ui
 from ui import state
 from ui.small_table import SMALL_TABLE_ROWS
@@ -314,7 +314,10 @@ def test_downloads_name_and_hold_the_settings_that_produced_them(make_app, monke
         calls[key] = (name, dict(settings or {}), df)
         real(df, name, key=key, settings=settings)
 
-    monkeypatch.setattr(scores_ui, "download_buttons", record)
+    monkeypatch.setattr(scores_ui, "download_menu",
+                        lambda df, name, *, key, settings=None: widgets.download_menu(
+                            df, name, key=key, settings=settings))
+    monkeypatch.setattr(widgets, "download_buttons", record)
     at = make_app("pages/scores.py", data="sample",
                   params={"mvariant": "metrics-py", "metric": "martino"})
     assert not at.exception, [e.value for e in at.exception]
@@ -382,3 +385,24 @@ def test_up_to_twelve_labels_the_per_label_table_is_markdown(make_app) -> None:
     overall = next(c.value for c in at.caption if c.value.startswith("P "))
     assert "\n\nTaxonomy" in overall  # one element: the scores, then the taxonomy note
     assert not [c for c in at.caption if c.value.startswith("Taxonomy")]
+
+
+def test_downloads_sit_one_click_further_and_one_system_draws_no_paired_heading(
+        handmade) -> None:
+    """Issue 29, eleventh pass: each table's CSV and JSON sit in a "⬇️ CSV / JSON" popover (one
+    button on the page, the two inside, their keys as before); with one system the paired
+    comparison is one caption, no heading above it."""
+    from ui import widgets
+
+    texts, sets = handmade
+    at = app_on_sets(sets[:2], texts, "pages/scores.py", key="scores-one-system",
+                     role="annotator")
+    assert not at.exception, [e.value for e in at.exception]
+    menus = [p for p in at.get("popover") if p.proto.popover.label == widgets.DOWNLOAD_MENU]
+    assert len(menus) == 2  # the systems table's and the per-label table's
+    keys = [b.proto.id for b in at.get("download_button")]
+    for key in ("dl_overview_csv", "dl_overview_json", "dl_per_label_csv", "dl_per_label_json"):
+        assert any(key in k for k in keys), key
+    assert "Paired comparison" not in [h.value for h in at.subheader]
+    assert any(c.value.startswith("**Paired comparison**: load a second system")
+               for c in at.caption)
