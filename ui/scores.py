@@ -40,6 +40,8 @@ K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, sessio
 K_PAPER_OPEN = "paper_open"  # the expander of the table for a paper (lazy)
 PAPER_EXPANDER = "📄 Table for a paper: LaTeX, Markdown or CSV with bootstrap intervals"
 PAIRED_HEADING = "Paired comparison"
+VARIANTS_MENU = "⚙️ Metric variants"  # the popover of the metrics' variant selectboxes
+K_VARIANTS_MENU = "variants_menu"
 K_SHARED = "scores_shared"  # score only the documents every compared set covers (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
@@ -86,18 +88,25 @@ def setup(ws: Workspace) -> Setup:
     span_metrics = registry.span_metrics()
     with_variants = [m for m in span_metrics if m.variants]
     with_levels = [m for m in span_metrics if m.levels]
-    cols = st.columns(2 + len(with_variants))
+    cols = st.columns([2, 1.2, 1.2], vertical_alignment="bottom")
     ref = cols[0].selectbox("Reference (gold)", names,
                             index=names.index(default_a) if default_a else 0,
                             key=state.K_SET_A, bind="query-params",
                             help=full_name_help(state.K_SET_A, default_a or names[0]))
     variants: dict[str, str | None] = {}
-    for col, m in zip(cols[1:], with_variants, strict=False):
-        variants[m.name] = col.selectbox(f"{m.title} variant", m.variants,
-                                         key=state.variant_key(m.name), bind="query-params",
-                                         help=f"{m.description}.\n\n{m.variants_help()}")
+    if with_variants:
+        # The variants one click further: a closed popover's content is not mounted in the
+        # browser, while its widgets still run here (their values, the session's, the URL's
+        # ?variant=/?mvariant= as before): two selectboxes and their help icons fewer on every
+        # visit (docs/performance.md, issue 29, eleventh pass). The values chosen are named in
+        # the systems table's caption.
+        with cols[1].popover(VARIANTS_MENU, key=K_VARIANTS_MENU, width="stretch"):
+            for m in with_variants:
+                variants[m.name] = st.selectbox(
+                    f"{m.title} variant", m.variants, key=state.variant_key(m.name),
+                    bind="query-params", help=f"{m.description}.\n\n{m.variants_help()}")
     level_owner = " / ".join(m.title for m in with_levels)
-    level = levels.level_select(cols[-1], ws, label=f"{level_owner} level",
+    level = levels.level_select(cols[2], ws, label=f"{level_owner} level",
                                 disabled=not with_levels,
                                 help="2: fine-grained fallacies; 1: their 3 categories; "
                                 "0: fallacy or not.")
@@ -206,7 +215,9 @@ def per_label_chart(ws_key: str, _per_label: pd.DataFrame, ref: str, system: str
 
 def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
     span_metrics = registry.span_metrics()
-    notes = []
+    chosen = "; ".join(f"{m.title} {s.variants[m.name]}" for m in span_metrics
+                       if s.variants.get(m.name))
+    notes = [f"Variants (⚙️ above): {md(chosen)}."] if chosen else []
     if any(c.endswith(" low") for c in columns):
         notes.append(f"F1 low/high: 95% bootstrap interval over documents ({s.n_boot:,} "
                      f"resamples, seed {s.seed}; a metric averaged over texts resamples the "

@@ -406,3 +406,25 @@ def test_downloads_sit_one_click_further_and_one_system_draws_no_paired_heading(
     assert "Paired comparison" not in [h.value for h in at.subheader]
     assert any(c.value.startswith("**Paired comparison**: load a second system")
                for c in at.caption)
+
+
+def test_the_metric_variants_sit_in_a_popover_and_a_link_still_sets_them(make_app) -> None:
+    """Issue 29, eleventh pass: the variant selectboxes are inside the "⚙️ Metric variants"
+    popover (closed, the browser mounts one button); they run all the same, so a link's
+    ``?variant=`` and ``?mvariant=`` set the scores, and the systems table's caption names the
+    variants chosen."""
+    at = make_app("pages/scores.py", params={"variant": "nlp4if2019", "mvariant": "metrics-py"})
+    assert not at.exception, [e.value for e in at.exception]
+    (menu,) = [p for p in at.get("popover") if p.proto.popover.label == scores_ui.VARIANTS_MENU]
+    inside = {c.key for c in menu.children.values()}
+    assert inside == {state.variant_key("martino"), state.variant_key("mafalda")}
+    assert at.selectbox(key=state.variant_key("martino")).value == "nlp4if2019"
+    assert at.selectbox(key=state.variant_key("mafalda")).value == "metrics-py"
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Variants (⚙️ above): Da San Martino nlp4if2019; MAFALDA "
+                            "metrics\\-py.") for c in captions), captions
+    shown = next(df for df in tables(at) if "DSM F1" in df.columns)
+    at.selectbox(key=state.variant_key("martino")).set_value("semeval2021").run()
+    assert not at.exception
+    again = next(df for df in tables(at) if "DSM F1" in df.columns)
+    assert list(shown["DSM F1"]) != list(again["DSM F1"])  # the variant scores the table
