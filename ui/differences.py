@@ -48,6 +48,8 @@ K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
 K_DIFF_PAGE = "diff_page"  # page of the per-text table
 K_DIFF_TEXTS = "diff_texts"  # the text-by-text comparison on a large corpus (toggle)
+K_DIFF_VARIANT_MENU = "diff_variant_menu"  # the popover of the MAFALDA variant
+VARIANT_MENU = "⚙️ MAFALDA variant"
 K_DIFF_JOBS = "diff_jobs"  # session: the path jobs the last run showed (ui.jobs.shown)
 
 PATH_BACKGROUND_DOCS = 10_000
@@ -529,15 +531,19 @@ class Choice:
 
 def choose(ws: Workspace) -> Choice:
     """The pair, level, variant and score widgets (and a note on non-MAFALDA labels)."""
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2])
+    c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2], vertical_alignment="bottom")
     ref, system = set_pair(ws, c1, c2, "Reference (gold)", "System",
                            compared=state.compared_sets)
     level = levels.level_select(c3, ws, ref, system, label="MAFALDA level",
                                 help="2: the labels as they are; 1: MAFALDA's three groups; "
                                 "0: any label or none.")
-    mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
-                            key=state.K_MAF_VARIANT, bind="query-params",
-                            help=registry.get("mafalda").variants_help())
+    # Rarely changed: one click further, as on Scores (a closed popover's selectbox runs here,
+    # bound to ?mvariant= as before, but is not mounted in the browser; issue 29, eleventh
+    # pass). The variant chosen is named in the path's heading.
+    with c4.popover(VARIANT_MENU, key=K_DIFF_VARIANT_MENU, width="stretch"):
+        mvariant = st.selectbox("MAFALDA variant", registry.get("mafalda").variants,
+                                key=state.K_MAF_VARIANT, bind="query-params",
+                                help=registry.get("mafalda").variants_help())
     shown_measure = c5.radio("Score", list(SHOWN_MEASURES), key=K_DIFF_MEASURE,
                              bind="query-params", horizontal=True)
     tax = taxonomy_for(ws, ref, system)
@@ -563,7 +569,8 @@ def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: 
 
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
-    st.subheader(f"From Martino to MAFALDA: {md(c.system)} against {md(c.ref)}")
+    st.subheader(f"From Martino to MAFALDA ({md(c.mvariant)}): {md(c.system)} against "
+                 f"{md(c.ref)}")
     steps = steps_or_progress(ws, c)
     if steps is None:
         return
@@ -613,11 +620,13 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
     """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
     st.subheader("Text by text")
     n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
+    # What the toggle turns on is said in its help, not in a caption below it: one element
+    # fewer on every visit of a large corpus's page (issue 29, eleventh pass).
     if not asked_for(n_docs, TEXTS_AUTO, f"Compare all {n_docs:,} texts one by one",
                      key=K_DIFF_TEXTS,
-                     why="scoring every text under both metrics takes seconds here."):
-        st.caption("Turn on the comparison above to list the texts where the two metrics "
-                   "differ most and open them on the 📄 Documents page.")
+                     why="scoring every text under both metrics takes seconds here. On: the "
+                     "texts where the two metrics differ most, as a scatter and a table; a "
+                     "click on one opens it on the 📄 Documents page."):
         return
     try:
         df = documents_frame(ws.key, ws, c.ref, c.system, c.level, c.mvariant)

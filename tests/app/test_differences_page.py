@@ -216,6 +216,9 @@ def test_on_a_large_corpus_the_path_runs_in_the_background(make_app, frame, hand
     for key, title, _, rules, _ in differences.path_rules(2, "paper"):
         want = differences.rule_score(sets[0], sets[1], rules).recall
         assert steps.loc[title, "R"] == pytest.approx(want, abs=SHOWN), key
+    # what the toggle turns on is in its help, with no caption below it (eleventh pass)
+    assert "opens it on the 📄 Documents page" in at.toggle(key=diff.K_DIFF_TEXTS).help
+    assert not [c for c in at.caption if "Turn on the comparison" in c.value]
     at.toggle(key=diff.K_DIFF_TEXTS).set_value(True).run()
     rows = differences.document_differences(sets[0], sets[1])
     assert list(frame(at, "document", "MAFALDA F1")["document"]) == [r.document for r in rows]
@@ -442,3 +445,23 @@ def test_the_steps_table_is_markdown_and_its_downloads_one_click_further(make_ap
                                                             for k in keys)
     (box,) = [e for e in at.expander if e.label == learn.GLOSSARY_TITLE]
     assert not box.markdown  # closed: the list is not drawn
+
+
+def test_the_mafalda_variant_sits_in_a_popover_and_a_link_still_sets_it(make_app, frame,
+                                                                        handmade) -> None:
+    """Issue 29, eleventh pass: the MAFALDA variant's selectbox is inside the "⚙️ MAFALDA
+    variant" popover; it runs all the same, so a link's ``?mvariant=`` sets the path's last
+    steps, and the path's heading names the variant."""
+    _, sets = handmade
+    at = make_app("pages/differences.py",
+                  params={"b": "system_a", "measure": "R", "mvariant": "metrics-py"})
+    assert not at.exception, [e.value for e in at.exception]
+    (menu,) = [p for p in at.get("popover") if p.proto.popover.label == diff.VARIANT_MENU]
+    assert [c.key for c in menu.children.values()] == [state.K_MAF_VARIANT]
+    assert at.selectbox(key=state.K_MAF_VARIANT).value == "metrics-py"
+    assert any(h.value.startswith("From Martino to MAFALDA (metrics\\-py):")
+               for h in at.subheader), [h.value for h in at.subheader]
+    steps = _steps(frame, at, "R")
+    want = differences.metric_path(sets[0], sets[1], mafalda_variant="metrics-py")
+    assert len(steps) == len(want)
+    assert list(steps["R"]) == pytest.approx([s.value("recall") for s in want], abs=SHOWN)
