@@ -26,7 +26,7 @@ from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
-from ui.small_table import small_table
+from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
 from ui.widgets import download_menu, paginate
 
@@ -308,7 +308,8 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
     if tab_table.open is not False:
         with tab_table:
-            small_table(overview.table, key="overview_table", mark=True)
+            small_table(overview.table, key="overview_table", mark=True,
+                        columns=NOWRAP_COLUMNS)
             above_one.note(overview.table, key="systems")
             download_menu(overview.table, "systems", key="dl_overview",
                              settings=download_settings(ws, s, s.systems, boot=s.intervals))
