@@ -278,7 +278,10 @@ def _radio(key: str, option: str) -> Any:
 
 def _select(key: str, option: str) -> Any:
     def act(page: Any) -> None:
-        page.locator(f".st-key-{key} input").first.click()
+        box = page.locator(f".st-key-{key} input")
+        if not box.count():  # in a closed popover: Scores' metric variants (ui.scores)
+            page.locator(".st-key-variants_menu button").first.click()
+        box.first.click()
         page.get_by_role("option", name=option, exact=True).click()
     return act
 

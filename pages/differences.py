@@ -11,7 +11,7 @@ st.caption("The Da San Martino and MAFALDA metrics share the overlap credit C(s,
            "metric to the other changing one rule per step; every bar is computed by "
            "`core.metrics.differences.rule_score`, whose end points are the official metrics "
            "(the numbers of the 📊 Scores page).")
-learn.glossary()
+learn.glossary(lazy_key="diff_glossary")  # drawn once opened
 ws = workspace_or_stop(2, "This page compares a system with a reference: load at least two sets.",
                        needs_spans=True)
 choice = differences.choose(ws)

@@ -39,7 +39,7 @@ from ui.results import coming_pair, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.theme import EITHER_GREY, theme_ink
-from ui.widgets import asked_for, download_buttons, paginate, set_pair
+from ui.widgets import asked_for, download_buttons, download_menu, paginate, set_pair
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
 K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
@@ -48,6 +48,8 @@ K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
 K_DIFF_PAGE = "diff_page"  # page of the per-text table
 K_DIFF_TEXTS = "diff_texts"  # the text-by-text comparison on a large corpus (toggle)
+K_DIFF_VARIANT_MENU = "diff_variant_menu"  # the popover of the MAFALDA variant
+VARIANT_MENU = "⚙️ MAFALDA variant"
 K_DIFF_JOBS = "diff_jobs"  # session: the path jobs the last run showed (ui.jobs.shown)
 
 PATH_BACKGROUND_DOCS = 10_000
@@ -285,6 +287,36 @@ def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def steps_markdown(table: pd.DataFrame, measure: str) -> str:
+    """:func:`steps_table` as a Markdown table: the score at four decimals and the change
+    signed, as the grid showed them; "—" where a step has no value or change; an official
+    metric marked "✓ official" (a word beside the sign); text escaped (:func:`ui.escape.md`).
+
+    >>> t = pd.DataFrame([{"step": "Martino", "official metric": True, "F1": 0.5,
+    ...                    "change": None, "rules": "a · b", "what changes": "x|y"},
+    ...                   {"step": "no merging", "official metric": False, "F1": 0.51234,
+    ...                    "change": 0.01234, "rules": "c", "what changes": "z"}])
+    >>> print(steps_markdown(t, "f1"))
+    | step | official metric | F1 | change | rules | what changes |
+    |:--|:--|--:|--:|:--|:--|
+    | Martino | ✓ official | 0.5000 | — | a · b | x\\|y |
+    | no merging |  | 0.5123 | +0.0123 | c | z |
+    """
+    shown = MEASURES[measure]
+
+    def number(value: Any, form: str) -> str:
+        return "—" if value is None or pd.isna(value) else format(float(value), form)
+
+    lines = [f"| step | official metric | {shown} | change | rules | what changes |",
+             "|:--|:--|--:|--:|:--|:--|"]
+    for row in table.to_dict("records"):
+        lines.append(" ".join([
+            "|", md(str(row["step"])), "|", "✓ official" if row["official metric"] else "",
+            "|", number(row[shown], ".4f"), "|", number(row["change"], "+.4f"), "|",
+            md(str(row["rules"])), "|", md(str(row["what changes"] or "")), "|"]))
+    return "\n".join(lines)
+
+
 def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
               ) -> go.Figure:
     """A waterfall from the first official metric to the last: official metrics are drawn as
@@ -499,15 +531,19 @@ class Choice:
 
 def choose(ws: Workspace) -> Choice:
     """The pair, level, variant and score widgets (and a note on non-MAFALDA labels)."""
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2])
+    c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1.4, 1.2], vertical_alignment="bottom")
     ref, system = set_pair(ws, c1, c2, "Reference (gold)", "System",
                            compared=state.compared_sets)
     level = levels.level_select(c3, ws, ref, system, label="MAFALDA level",
                                 help="2: the labels as they are; 1: MAFALDA's three groups; "
                                 "0: any label or none.")
-    mvariant = c4.selectbox("MAFALDA variant", registry.get("mafalda").variants,
-                            key=state.K_MAF_VARIANT, bind="query-params",
-                            help=registry.get("mafalda").variants_help())
+    # Rarely changed: one click further, as on Scores (a closed popover's selectbox runs here,
+    # bound to ?mvariant= as before, but is not mounted in the browser; issue 29, eleventh
+    # pass). The variant chosen is named in the path's heading.
+    with c4.popover(VARIANT_MENU, key=K_DIFF_VARIANT_MENU, width="stretch"):
+        mvariant = st.selectbox("MAFALDA variant", registry.get("mafalda").variants,
+                                key=state.K_MAF_VARIANT, bind="query-params",
+                                help=registry.get("mafalda").variants_help())
     shown_measure = c5.radio("Score", list(SHOWN_MEASURES), key=K_DIFF_MEASURE,
                              bind="query-params", horizontal=True)
     tax = taxonomy_for(ws, ref, system)
@@ -533,7 +569,8 @@ def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: 
 
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
-    st.subheader(f"From Martino to MAFALDA: {md(c.system)} against {md(c.ref)}")
+    st.subheader(f"From Martino to MAFALDA ({md(c.mvariant)}): {md(c.system)} against "
+                 f"{md(c.ref)}")
     steps = steps_or_progress(ws, c)
     if steps is None:
         return
@@ -547,12 +584,12 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         if s.error and s.official:
             st.warning(f"**{s.title}** cannot score these inputs: {md(s.error)}", icon="⚠️")
     table = steps_table(steps, c.measure)
-    st.dataframe(table, hide_index=True, key="diff_steps",
-                 column_config={MEASURES[c.measure]: st.column_config.NumberColumn(
-                     format="%.4f"),
-                                "change": st.column_config.NumberColumn(format="%+.4f")},
-                 placeholder="—")
-    download_buttons(table, f"metric_path_{c.system}", key="dl_diff_steps")
+    # A Markdown table, not a data grid: a grid costs the browser 15-30 ms of its main thread
+    # on every visit, and its narrow columns cut the rules and reasons (issue 29, eleventh
+    # pass). The downloads hold every number at full precision, one click further.
+    with st.container(key="diff_steps"):
+        st.markdown(steps_markdown(table, c.measure))
+    download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps")
 
 
 def _scatter(df: pd.DataFrame, c: Choice) -> str | None:
@@ -583,11 +620,13 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
     """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
     st.subheader("Text by text")
     n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
+    # What the toggle turns on is said in its help, not in a caption below it: one element
+    # fewer on every visit of a large corpus's page (issue 29, eleventh pass).
     if not asked_for(n_docs, TEXTS_AUTO, f"Compare all {n_docs:,} texts one by one",
                      key=K_DIFF_TEXTS,
-                     why="scoring every text under both metrics takes seconds here."):
-        st.caption("Turn on the comparison above to list the texts where the two metrics "
-                   "differ most and open them on the 📄 Documents page.")
+                     why="scoring every text under both metrics takes seconds here. On: the "
+                     "texts where the two metrics differ most, as a scatter and a table; a "
+                     "click on one opens it on the 📄 Documents page."):
         return
     try:
         df = documents_frame(ws.key, ws, c.ref, c.system, c.level, c.mvariant)

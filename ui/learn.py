@@ -31,6 +31,7 @@ from ui import differences as diff
 from ui import exercise, live_class
 from ui import learn_tables as tables
 from ui.escape import md
+from ui.lazy import lazy_expander
 from ui.state import ROOT
 from ui.widgets import download_buttons
 
@@ -149,9 +150,20 @@ GLOSSARY: dict[str, str] = {
 (docs/martino.md, docs/mafalda.md)."""
 
 
-def glossary() -> None:
-    """The :data:`GLOSSARY` in a closed expander."""
-    with st.expander("📘 Glossary: pooled, δ, ⊥, alternative…"):
+GLOSSARY_TITLE = "📘 Glossary: pooled, δ, ⊥, alternative…"
+
+
+def glossary(*, lazy_key: str | None = None) -> None:
+    """The :data:`GLOSSARY` in a closed expander; with ``lazy_key`` a lazy one
+    (:func:`ui.lazy.lazy_expander`): its list is drawn only once it is opened, not mounted on
+    every visit of the page (docs/performance.md, issue 29, eleventh pass)."""
+    if lazy_key is None:
+        box = st.expander(GLOSSARY_TITLE)
+    else:
+        box = lazy_expander(GLOSSARY_TITLE, key=lazy_key)
+        if box.open is False:
+            return
+    with box:
         st.markdown("\n".join(f"- **{term}**: {text}" for term, text in GLOSSARY.items()))
 
 

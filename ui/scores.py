@@ -26,9 +26,9 @@ from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import md
 from ui.set_names import full_name_help
-from ui.small_table import small_table
+from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
-from ui.widgets import download_buttons, paginate
+from ui.widgets import download_menu, paginate
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
 K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (label, chart, document)
@@ -39,6 +39,9 @@ TAB_PER_LABEL, TAB_LABEL_CHART, TAB_PER_DOC = ("🏷️ Per label", "📊 Per-la
 K_INTERVALS = "boot_on"  # bootstrap intervals on a large corpus (toggle, session)
 K_PAPER_OPEN = "paper_open"  # the expander of the table for a paper (lazy)
 PAPER_EXPANDER = "📄 Table for a paper: LaTeX, Markdown or CSV with bootstrap intervals"
+PAIRED_HEADING = "Paired comparison"
+VARIANTS_MENU = "⚙️ Metric variants"  # the popover of the metrics' variant selectboxes
+K_VARIANTS_MENU = "variants_menu"
 K_SHARED = "scores_shared"  # score only the documents every compared set covers (toggle, session)
 
 BOOTSTRAP_AUTO_DOCS = 10_000
@@ -85,18 +88,25 @@ def setup(ws: Workspace) -> Setup:
     span_metrics = registry.span_metrics()
     with_variants = [m for m in span_metrics if m.variants]
     with_levels = [m for m in span_metrics if m.levels]
-    cols = st.columns(2 + len(with_variants))
+    cols = st.columns([2, 1.2, 1.2], vertical_alignment="bottom")
     ref = cols[0].selectbox("Reference (gold)", names,
                             index=names.index(default_a) if default_a else 0,
                             key=state.K_SET_A, bind="query-params",
                             help=full_name_help(state.K_SET_A, default_a or names[0]))
     variants: dict[str, str | None] = {}
-    for col, m in zip(cols[1:], with_variants, strict=False):
-        variants[m.name] = col.selectbox(f"{m.title} variant", m.variants,
-                                         key=state.variant_key(m.name), bind="query-params",
-                                         help=f"{m.description}.\n\n{m.variants_help()}")
+    if with_variants:
+        # The variants one click further: a closed popover's content is not mounted in the
+        # browser, while its widgets still run here (their values, the session's, the URL's
+        # ?variant=/?mvariant= as before): two selectboxes and their help icons fewer on every
+        # visit (docs/performance.md, issue 29, eleventh pass). The values chosen are named in
+        # the systems table's caption.
+        with cols[1].popover(VARIANTS_MENU, key=K_VARIANTS_MENU, width="stretch"):
+            for m in with_variants:
+                variants[m.name] = st.selectbox(
+                    f"{m.title} variant", m.variants, key=state.variant_key(m.name),
+                    bind="query-params", help=f"{m.description}.\n\n{m.variants_help()}")
     level_owner = " / ".join(m.title for m in with_levels)
-    level = levels.level_select(cols[-1], ws, label=f"{level_owner} level",
+    level = levels.level_select(cols[2], ws, label=f"{level_owner} level",
                                 disabled=not with_levels,
                                 help="2: fine-grained fallacies; 1: their 3 categories; "
                                 "0: fallacy or not.")
@@ -205,7 +215,9 @@ def per_label_chart(ws_key: str, _per_label: pd.DataFrame, ref: str, system: str
 
 def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
     span_metrics = registry.span_metrics()
-    notes = []
+    chosen = "; ".join(f"{m.title} {s.variants[m.name]}" for m in span_metrics
+                       if s.variants.get(m.name))
+    notes = [f"Variants (⚙️ above): {md(chosen)}."] if chosen else []
     if any(c.endswith(" low") for c in columns):
         notes.append(f"F1 low/high: 95% bootstrap interval over documents ({s.n_boot:,} "
                      f"resamples, seed {s.seed}; a metric averaged over texts resamples the "
@@ -296,9 +308,10 @@ def all_systems(ws: Workspace, s: Setup) -> None:
     tab_table, tab_chart = tabs[0], (tabs[1] if len(tabs) > 1 else None)
     if tab_table.open is not False:
         with tab_table:
-            small_table(overview.table, key="overview_table", mark=True)
+            small_table(overview.table, key="overview_table", mark=True,
+                        columns=NOWRAP_COLUMNS)
             above_one.note(overview.table, key="systems")
-            download_buttons(overview.table, "systems", key="dl_overview",
+            download_menu(overview.table, "systems", key="dl_overview",
                              settings=download_settings(ws, s, s.systems, boot=s.intervals))
     if tab_chart is not None and tab_chart.open is not False:
         with tab_chart:
@@ -435,7 +448,7 @@ def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -
     # beyond: a grid costs the browser some 20 ms on every visit (docs/performance.md).
     small_table(per_label, key="per_label_table", mark=True)
     above_one.note(per_label, key="per_label")
-    download_buttons(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label",
+    download_menu(per_label, f"per_label_{d.system}_{d.metric}", key="dl_per_label",
                      settings=download_settings(ws, s, [d.system], metric=d.metric))
 
 
@@ -460,7 +473,7 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
     st.dataframe(above_one.mark(paginate(shown, key=K_TABLE_PAGE)), hide_index=True,
                  key="per_doc_table", placeholder="—")
     above_one.note(shown, key="per_doc")
-    download_buttons(shown, f"per_document_{d.system}_{d.metric}", key="dl_per_doc")
+    download_menu(shown, f"per_document_{d.system}_{d.metric}", key="dl_per_doc")
     first = str(shown.iloc[0]["document"]) if len(shown) else None
     st.page_link("pages/documents.py", icon="📄",
                  label=(f"Open the table's first document ({md(first)})" if first is not None
@@ -513,10 +526,12 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
 
 def paired(ws: Workspace, s: Setup, d: Detail) -> None:
     """Two systems' F1 difference with a paired bootstrap interval."""
-    st.subheader("Paired comparison")
     if len(s.systems) < 2:
-        st.caption("Load a second system to compare two systems.")
+        # One caption, not a heading above a caption: a section with nothing in it draws one
+        # element on every visit (docs/performance.md, issue 29, eleventh pass).
+        st.caption(f"**{PAIRED_HEADING}**: load a second system to compare two systems.")
         st.stop()
+    st.subheader(PAIRED_HEADING)
     p1, p2 = st.columns(2)
     sys1 = p1.selectbox("System 1", s.systems, key=state.K_SYS1, bind="query-params",
                         help=full_name_help(state.K_SYS1, s.systems[0]))
@@ -543,6 +558,6 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
             st.caption(few.replace("no interval (—), ", ""))  # the difference's is shown
         table = pd.DataFrame([result])
         st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
-        download_buttons(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",
+        download_menu(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",
                          settings=download_settings(ws, s, [sys1, sys2], metric=d.metric,
                                                     boot=True))

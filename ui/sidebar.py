@@ -16,9 +16,12 @@ import streamlit as st
 PHONE_MAX_PX = 768
 
 TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
-             "{display:block;max-width:100%;overflow-x:auto}</style>")
+             "{display:block;max-width:100%;overflow-x:auto}"
+             ".st-key-overview_table th{white-space:nowrap}</style>")
 """Markdown tables scroll sideways within the page's width, as a data grid does, instead of
-running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown)."""
+running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown);
+the Scores page's systems table keeps each header on one line
+(:data:`ui.small_table.NOWRAP_COLUMNS`)."""
 
 FOCUS_CSS = ("<style>[data-testid='stSidebar'] :is(a, button, summary, [role='button'], "
              "[tabindex='0']):focus-visible{outline:2px solid #1c83e1 !important;"

@@ -23,20 +23,29 @@ SMALL_TABLE_ROWS = 12
 """Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
 
 SMALL_TABLE_COLUMNS = 10
-"""Up to this many columns :func:`small_table` draws a Markdown table. A wider one (the
-systems' scores: up to 20 columns) stays a data grid: as Markdown its headers wrap word by word
-and it scrolls sideways, harder to read for the few milliseconds it would save."""
+"""Up to this many columns :func:`small_table` draws a Markdown table (unless the caller says
+otherwise). A wider one (the systems' scores with their intervals: up to 20 columns) stays a
+data grid: as Markdown its headers wrap word by word and it scrolls sideways, harder to read
+for the few milliseconds it would save."""
+
+NOWRAP_COLUMNS = 12
+"""The Scores page's systems table without its intervals (system, role, three scorings' P, R
+and F1, the text-level exact-match ratio: 12 columns) is a Markdown table whose headers do not
+wrap (:data:`ui.sidebar.TABLE_CSS`): one line of headers, one of numbers per system at 1,500 px,
+scrolled sideways in a narrower window as the grid is (issue 29, eleventh pass: about 12 ms of
+the browser's main thread on every visit)."""
 
 
-def small_table(df: pd.DataFrame, *, key: str, mark: bool = False) -> None:
+def small_table(df: pd.DataFrame, *, key: str, mark: bool = False,
+                columns: int = SMALL_TABLE_COLUMNS) -> None:
     """``df`` as a Markdown table in a container keyed ``key`` when it has at most
-    :data:`SMALL_TABLE_ROWS` rows and :data:`SMALL_TABLE_COLUMNS` columns, else as a data grid
+    :data:`SMALL_TABLE_ROWS` rows and ``columns`` columns, else as a data grid
     keyed ``key``; with ``mark``, scores above 1 are marked as :func:`ui.above_one.mark` marks
     them (an ``above 1`` column, the cells bold on a tint). Numbers are shown with at most four
     decimals, as the grid shows them; a missing value as "—"; text escaped
     (:func:`ui.escape.md`); the table scrolls sideways when it is wider than the page
     (``ui.sidebar.TABLE_CSS``)."""
-    if (len(df) > SMALL_TABLE_ROWS or len(df.columns) > SMALL_TABLE_COLUMNS
+    if (len(df) > SMALL_TABLE_ROWS or len(df.columns) > columns
             or not len(df.columns)):
         st.dataframe(above_one.mark(df) if mark else df, hide_index=True, key=key,
                      placeholder="—")

@@ -78,6 +78,22 @@ def download_buttons(df: pd.DataFrame, name: str, *, key: str,
         on_click="ignore")
 
 
+def download_menu(df: pd.DataFrame, name: str, *, key: str,
+                  settings: Mapping[str, Any] | None = None) -> None:
+    """:func:`download_buttons` one click further: a "⬇️ CSV / JSON" button that opens a popover
+    holding the two. Closed, the popover's content is not mounted, so a page visit draws one
+    button, not a row of two (each element is mounted again on every visit of a page,
+    docs/performance.md, issue 29, eleventh pass); the buttons' keys, files and settings are
+    those of :func:`download_buttons`. Tab reaches the button, Enter or Space opens it, Tab
+    then reaches the two downloads and Escape closes it."""
+    with st.popover(DOWNLOAD_MENU, key=f"{key}_menu"):
+        download_buttons(df, name, key=key, settings=settings)
+
+
+DOWNLOAD_MENU = "⬇️ CSV / JSON"
+"""The label of :func:`download_menu`'s button (its accessible name)."""
+
+
 def records_json(df: pd.DataFrame, settings: Mapping[str, Any] | None = None) -> str:
     """``df`` as JSON records with every float at full precision, as the CSV writes it (the
     shortest text that reads back as the same double): pandas' ``to_json`` rounds to 10 digits,

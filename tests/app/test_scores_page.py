@@ -7,7 +7,7 @@ import pytest
 
 from core.metrics import martino
 from core.model.errors import InputError
-from tests.app.conftest import tables
+from tests.app.conftest import app_on_sets, tables
 from ui import scores as scores_ui
 from ui import state
 from ui.small_table import SMALL_TABLE_ROWS
@@ -246,11 +246,17 @@ def test_on_a_large_corpus_the_intervals_wait_for_their_toggle(make_app, frame,
     assert not at.exception, [e.value for e in at.exception]
     table = frame(at, "system", "DSM F1")
     assert "DSM F1 low" not in table.columns
+    # without its intervals the systems table is Markdown, its headers on one line (eleventh
+    # pass); with them a grid (below)
+    assert not [d for d in at.dataframe if "DSM F1" in d.value.columns]
     assert not any("F1(" in m.value for m in at.markdown)  # no paired comparison yet
     shown_f1 = table.set_index("system")["DSM F1"]
     at.toggle(key=scores_ui.K_INTERVALS).set_value(True).run()
     after = frame(at, "system", "DSM F1 low").set_index("system")
-    assert after["DSM F1"].to_dict() == shown_f1.to_dict()  # the scores stay what they were
+    # the scores stay what they were (without intervals a Markdown table: four decimals)
+    assert after["DSM F1"].round(4).to_dict() == shown_f1.to_dict()
+    assert not [d for d in at.dataframe if "DSM F1" in d.value.columns and "DSM F1 low"
+                not in d.value.columns]
     assert any("F1(" in m.value for m in at.markdown)
 
 
@@ -314,7 +320,10 @@ def test_downloads_name_and_hold_the_settings_that_produced_them(make_app, monke
         calls[key] = (name, dict(settings or {}), df)
         real(df, name, key=key, settings=settings)
 
-    monkeypatch.setattr(scores_ui, "download_buttons", record)
+    monkeypatch.setattr(scores_ui, "download_menu",
+                        lambda df, name, *, key, settings=None: widgets.download_menu(
+                            df, name, key=key, settings=settings))
+    monkeypatch.setattr(widgets, "download_buttons", record)
     at = make_app("pages/scores.py", data="sample",
                   params={"mvariant": "metrics-py", "metric": "martino"})
     assert not at.exception, [e.value for e in at.exception]
@@ -382,3 +391,46 @@ def test_up_to_twelve_labels_the_per_label_table_is_markdown(make_app) -> None:
     overall = next(c.value for c in at.caption if c.value.startswith("P "))
     assert "\n\nTaxonomy" in overall  # one element: the scores, then the taxonomy note
     assert not [c for c in at.caption if c.value.startswith("Taxonomy")]
+
+
+def test_downloads_sit_one_click_further_and_one_system_draws_no_paired_heading(
+        handmade) -> None:
+    """Issue 29, eleventh pass: each table's CSV and JSON sit in a "⬇️ CSV / JSON" popover (one
+    button on the page, the two inside, their keys as before); with one system the paired
+    comparison is one caption, no heading above it."""
+    from ui import widgets
+
+    texts, sets = handmade
+    at = app_on_sets(sets[:2], texts, "pages/scores.py", key="scores-one-system",
+                     role="annotator")
+    assert not at.exception, [e.value for e in at.exception]
+    menus = [p for p in at.get("popover") if p.proto.popover.label == widgets.DOWNLOAD_MENU]
+    assert len(menus) == 2  # the systems table's and the per-label table's
+    keys = [b.proto.id for b in at.get("download_button")]
+    for key in ("dl_overview_csv", "dl_overview_json", "dl_per_label_csv", "dl_per_label_json"):
+        assert any(key in k for k in keys), key
+    assert "Paired comparison" not in [h.value for h in at.subheader]
+    assert any(c.value.startswith("**Paired comparison**: load a second system")
+               for c in at.caption)
+
+
+def test_the_metric_variants_sit_in_a_popover_and_a_link_still_sets_them(make_app) -> None:
+    """Issue 29, eleventh pass: the variant selectboxes are inside the "⚙️ Metric variants"
+    popover (closed, the browser mounts one button); they run all the same, so a link's
+    ``?variant=`` and ``?mvariant=`` set the scores, and the systems table's caption names the
+    variants chosen."""
+    at = make_app("pages/scores.py", params={"variant": "nlp4if2019", "mvariant": "metrics-py"})
+    assert not at.exception, [e.value for e in at.exception]
+    (menu,) = [p for p in at.get("popover") if p.proto.popover.label == scores_ui.VARIANTS_MENU]
+    inside = {c.key for c in menu.children.values()}
+    assert inside == {state.variant_key("martino"), state.variant_key("mafalda")}
+    assert at.selectbox(key=state.variant_key("martino")).value == "nlp4if2019"
+    assert at.selectbox(key=state.variant_key("mafalda")).value == "metrics-py"
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Variants (⚙️ above): Da San Martino nlp4if2019; MAFALDA "
+                            "metrics\\-py.") for c in captions), captions
+    shown = next(df for df in tables(at) if "DSM F1" in df.columns)
+    at.selectbox(key=state.variant_key("martino")).set_value("semeval2021").run()
+    assert not at.exception
+    again = next(df for df in tables(at) if "DSM F1" in df.columns)
+    assert list(shown["DSM F1"]) != list(again["DSM F1"])  # the variant scores the table
