@@ -68,7 +68,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         stem = path[: -len(".ann")]
         doc_id = PurePosixPath(stem).name if single else stem
         file = name if single else member_name(name, path)
-        text = decode(member_name(name, stem + ".txt"), txt[stem]) if stem in txt else None
+        text = (decode(member_name(name, stem + ".txt"), txt[stem], keep_bom=True)
+                if stem in txt else None)
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
         _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
@@ -96,6 +97,7 @@ def _read_ann(
     """Add the spans of one ``.ann`` file to ``columns`` as document ``doc``; the lines that
     carry no span go to ``skipped`` by kind (with their position in the input)."""
     out: list[tuple[int, int, str]] = []
+    converting = options.offsets is not None and options.offsets.converting
     seen_ids: dict[str, int] = {}
     lines_of: dict[str, list[tuple[int, str]]] = {}  # kind of skipped line -> (number, line)
     # Split on "\n" only: a fragment may contain other characters str.splitlines() breaks on.
@@ -135,19 +137,23 @@ def _read_ann(
                 line=number, file=file,
             )
         pieces: list[tuple[int, int, str]] = []
+        given = "\t".join(cols[2:]) if len(cols) > 2 else None
         for start, end in fragments:
+            own = given if len(fragments) == 1 else None  # the span's text, for its unit
             if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
-                    and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS):
+                    and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS
+                    and not converting):
                 # Plain decimal offsets (nearly every line): make_span's checks, without
                 # building a Span; anything else goes through make_span for its message.
                 s, e = int(start), int(end)
-                if e > s and (text is None or e <= len(text)) and label.strip():
+                if e > s and (text is None or e <= len(text) and (
+                        own is None or text[s:e] == own)) and label.strip():
                     pieces.append((s, e, label))
                     continue
             span = make_span(start, end, label, file, line=number, text=text,
-                             beyond_text=options.beyond_text)
+                             beyond_text=options.beyond_text, fragment=own,
+                             offsets=options.offsets)
             pieces.append((span.start, span.end, span.label))
-        given = "\t".join(cols[2:]) if len(cols) > 2 else None
         if text is not None and given is not None:
             # brat writes a discontinuous annotation's text with a space between fragments and
             # newlines inside a fragment as spaces.
