@@ -304,3 +304,17 @@ def test_each_system_is_grouped_by_the_taxonomy_of_its_own_pair() -> None:
         assert (f"<td>{a.name}</td><td>{category}</td><td class='num'>{counts[category]}</td>"
                 in cats)
     assert "<td>taxonomy</td><td>MAFALDA (system_a); labels of the data (stray)</td>" in html
+
+
+def test_right_to_left_documents_take_their_direction_from_their_text() -> None:
+    text = "قال الرئيس في 2024 إن GDP ارتفع بنسبة 5% في مصر."
+    gold = AnnotationSet("gold", {"ar": (Span(4, 10, "شخص"), Span(44, 47, "Place"))})
+    pred = AnnotationSet("pred", {"ar": (Span(4, 10, "شخص"),)}, role="system")
+    out = build_report(ReportInputs(gold, [pred], {"ar": text}, n_resamples=20),
+                       command="report")
+    docs = re.findall(r"<div class='doc'[^>]*>", out)
+    assert docs and all("dir='auto'" in d for d in docs)  # Arabic lays out right to left
+    tags = re.findall(r"<span class='tag'[^>]*>", out)
+    assert tags and all("dir='ltr'" in t for t in tags)  # a tag is one left-to-right unit
+    assert "<bdi>شخص</bdi>" in out and "Document <bdi>ar</bdi>" in out
+    assert "unicode-bidi:isolate" in out and "td,th{unicode-bidi:plaintext}" in out
