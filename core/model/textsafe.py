@@ -71,9 +71,9 @@ def visible(text: str, *, marks: bool = False) -> str:
     different in a message.
 
     >>> visible("﻿a b​c")
-    '\ufeffa\u00a0b\u200bc'
+    '\\ufeffa\\u00a0b\\u200bc'
     >>> visible("café", marks=True), visible("café") == "café"
-    ('cafe\u0301', True)
+    ('cafe\\u0301', True)
     """
     text = one_line(text)
     if text.isascii():

@@ -233,7 +233,7 @@ def past_text(text: str, start: int, end: int, fragment: str | None,
     ``fragment``: the units tried, and ``--clip-spans`` advised only when no unit fits the
     span (offsets in another unit are fixed by converting them, not by clipping).
 
-    >>> past_text("😀 Paris", 3, 8, "Paris", [("UTF-16 code units", 9, 12, "now")])[:75]
+    >>> past_text("😀 Paris", 3, 8, "Paris", [("UTF-16 code units", 9, 12, "now")])[:74]
     'expected an offset within the text (length 7), got 8; read as UTF-16 code '
     """
     if fragment is None:
