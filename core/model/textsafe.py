@@ -150,3 +150,24 @@ def parse_json_float(text: str) -> float | HugeNumber:
     if len(text) > 4 * MAX_DIGITS:
         return HugeNumber(text)
     return float(text)
+
+
+def folded(text: str) -> str:
+    """``text`` as a search compares it: composed (Unicode NFC, so ``é`` typed as one character
+    finds the ``e`` and combining accent of an NFD text) and case-folded (``casefold``: ``ß``
+    finds ``SS``, ``Σ`` finds ``ς``).
+
+    >>> folded("Cafe\\u0301") == folded("CAFÉ"), folded("Straße") == folded("STRASSE")
+    (True, True)
+    """
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+def search_match(query: str, *texts: str | None) -> bool:
+    """Whether ``query`` occurs in any of ``texts`` (None: no text), both :func:`folded`.
+
+    >>> search_match("café", "doc 1", "Le cafe\\u0301 de Zoe\\u0308"), search_match("x", None)
+    (True, False)
+    """
+    q = folded(query)
+    return any(t is not None and q in folded(t) for t in texts)
