@@ -254,14 +254,17 @@ def check_sets(
     """
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
+    from core.model import units  # units imports this module
+
+    split = units.split_warnings(sets, texts)  # spans inside a character as drawn
     offenders = find(sets, texts)
     if not offenders:
-        return [s for _, s in sets], []
+        return [s for _, s in sets], split
     out = decide(offenders, value, texts, assumed, placed=placed)
     if out.refused:
         raise InputError(refusal(out.refused))
     return ([clipped(s, texts) if (src, s.name) in out.clip else s for src, s in sets],
-            [w for _, w in out.warnings])
+            [w for _, w in out.warnings] + split)
 
 
 def unseen(warnings: Iterable[str], diagnostics: Iterable[Diagnostic]) -> list[str]:

@@ -28,13 +28,15 @@ holds a whole file in columns; :func:`core.formats.load_files` runs the reads
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 import numpy as np
+import wcwidth
 
-from core.model import bounds
+from core.model import AnnotationSet, bounds
+from core.model.textsafe import visible
 
 Unit = Literal["code points", "UTF-16 code units", "UTF-8 bytes"]
 CODE_POINTS: Unit = "code points"
@@ -311,3 +313,66 @@ def recount_records(records: object, *, text: str = "text", spans: str = "labels
         for k, x in enumerate(items):
             x[start], x[end] = int(starts[k]), int(ends[k])
     return offsets
+
+
+def inside_clusters(text: str, offsets: np.ndarray) -> np.ndarray:
+    """Which ``offsets`` of ``text`` fall inside a grapheme cluster (a character as it is drawn:
+    a letter and its combining marks, an emoji sequence joined by ZWJ, a flag, an emoji and its
+    skin tone; Unicode's UAX #29 extended grapheme clusters, as ``wcwidth`` segments them); a
+    break inside CRLF is whitespace, not counted.
+
+    >>> inside_clusters("cafe\\u0301 👍🏽", np.array([3, 4, 5, 7])).tolist()
+    [False, True, False, True]
+    """
+    out = np.zeros(len(offsets), dtype=bool)
+    if text.isascii() or not len(offsets):
+        return out
+    lengths = [len(g) for g in wcwidth.iter_graphemes(text)]
+    if len(lengths) == len(text):
+        return out  # one code point per cluster: every offset is a boundary
+    at = np.concatenate(([0], np.cumsum(lengths)))
+    offsets = np.asarray(offsets, dtype=np.int64)
+    idx = np.minimum(np.searchsorted(at, offsets), len(at) - 1)
+    out = (offsets > 0) & (offsets < len(text)) & (at[idx] != offsets)
+    for k in np.flatnonzero(out).tolist():
+        p = int(offsets[k])
+        if text[p - 1:p + 1] == "\r\n":
+            out[k] = False
+    return out
+
+
+def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None]
+                   ) -> list[str]:
+    """One warning per set (``(file, set)`` pairs) whose spans begin or end inside a character
+    as it is drawn (:func:`inside_clusters`) of their text: offsets counted in UTF-16 units or
+    bytes, or made on a text in another Unicode normalization, land there; a file that gives no
+    span text cannot be converted (:func:`recount`), so the user is told. Spans past the text
+    are left to :mod:`core.model.bounds`."""
+    out = []
+    for source, aset in sets:
+        table = aset.table
+        found, first = 0, None
+        for d, doc in enumerate(table.doc_ids):
+            text = texts.get(doc)
+            if text is None or text.isascii():
+                continue
+            rows = np.flatnonzero((table.doc == d) & (table.end <= len(text)))
+            if not len(rows):
+                continue
+            bad = inside_clusters(text, table.start[rows]) | inside_clusters(text,
+                                                                             table.end[rows])
+            if bad.any():
+                found += int(bad.sum())
+                if first is None:
+                    k = int(rows[np.flatnonzero(bad)[0]])
+                    first = (doc, int(table.start[k]), int(table.end[k]),
+                             table.labels[int(table.label[k])], text)
+        if first is not None:
+            doc, s, e, label, text = first
+            piece = visible(text[s:e], marks=True)
+            out.append(f"{source}: {aset.name}: {found} span(s) begin or end inside a character "
+                       "as it is drawn (between a letter and its combining mark, inside an "
+                       f"emoji sequence or a flag; first: document {doc!r} [{s}, {e}) "
+                       f"{label!r}, '{piece}'); the offsets may count UTF-16 code units or "
+                       "bytes, or have been made on the text in another Unicode normalization")
+    return out

@@ -125,3 +125,16 @@ def test_a_label_studio_file_in_another_unit_reads_the_spans_of_its_code_points(
     s, e = units.from_code_points(text, start, end, unit)
     loaded = load_files(_ls([_task(text, [(s, e, frag)])]))
     assert [(x.start, x.end) for x in loaded.sets[0].spans["1"]] == [(start, end)]
+
+
+def test_spans_that_split_a_character_as_drawn_are_warned_once_per_set() -> None:
+    from core.model import AnnotationSet, Span, bounds
+
+    text = "Le cafe\u0301 de Zoe\u0308 et 👨\u200d👩\u200d👧 ici."
+    pred = AnnotationSet("p", {"1": (Span(3, 7, "X"), Span(12, 15, "Y"), Span(0, 2, "Z"))},
+                         "system")
+    _, said = bounds.check_sets([("p.csv", pred)], {"1": text})
+    assert len(said) == 1 and "2 span(s) begin or end inside a character" in said[0]
+    assert "'cafe'" in said[0] and "UTF-16" in said[0]
+    whole = AnnotationSet("p", {"1": (Span(3, 8, "X"),)}, "system")
+    assert bounds.check_sets([("p.csv", whole)], {"1": text})[1] == []
