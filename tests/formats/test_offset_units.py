@@ -138,3 +138,11 @@ def test_spans_that_split_a_character_as_drawn_are_warned_once_per_set() -> None
     assert "'cafe'" in said[0] and "UTF-16" in said[0]
     whole = AnnotationSet("p", {"1": (Span(3, 8, "X"),)}, "system")
     assert bounds.check_sets([("p.csv", whole)], {"1": text})[1] == []
+
+
+def test_webanno_tsv_in_code_points_is_named_so() -> None:
+    with pytest.raises(FormatError) as err:
+        load_path(DATA / "tsv_cp" / "emoji.tsv")
+    message = str(err.value)
+    assert "look like code points" in message and "UTF-16 code units" in message
+    assert "'🇫🇷' is at 24-26" in message
