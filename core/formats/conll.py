@@ -56,6 +56,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import re
+import unicodedata
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -707,6 +708,22 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
 
 # ---- writing --------------------------------------------------------------------------------
 
+_UNSPACED = ("CJK UNIFIED", "CJK COMPATIBILITY IDEOGRAPH", "HIRAGANA", "KATAKANA", "THAI",
+             "LAO", "KHMER", "MYANMAR", "TIBETAN")
+"""Scripts written without spaces between words (the start of their characters' names)."""
+
+
+def _unspaced_script(token: str) -> bool:
+    """Whether ``token`` holds a character of a script written without spaces between words
+    (Chinese, Japanese, Thai, ...): one token per run of non-spaces is then a phrase.
+
+    >>> _unspaced_script("习近平在北京"), _unspaced_script("Berlin")
+    (True, False)
+    """
+    return not token.isascii() and any(
+        unicodedata.name(ch, "").startswith(_UNSPACED) for ch in token)
+
+
 _WORD = re.compile(r"\S+")
 
 
@@ -769,10 +786,11 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
                 size = flat[i][1] - flat[i][0]
                 # Text without spaces between words (Chinese, Japanese, Thai) is one token per
                 # run of non-spaces: say so, or the refusal reads as a bug in the spans.
+                token = text[flat[i][0]:flat[i][1]]
                 unspaced = (f" (the token is {size} characters long: the text has no spaces "
                             "between words, so a whole sentence is one token; webanno-tsv and "
                             "spacy (OUT.spacy) cut tokens at span edges instead)"
-                            if size > 20 else "")
+                            if size > 20 or _unspaced_script(token) else "")
                 raise FormatError("<output>", f"document {doc_id!r}: spans [{other.start}, "
                                   f"{other.end}) {other.label!r} and [{span.start}, {span.end}) "
                                   f"{span.label!r} share a token; a CoNLL tag column holds one "
