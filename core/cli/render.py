@@ -117,7 +117,8 @@ def render_martino(result: dict[str, Any]) -> str:
         for lab, v in per_label.items():
             f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
             off = official.get(lab)
-            lines.append(f"  {pad(cut(lab, 51), 52)}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
+            lines.append(f"  {pad(cut(lab, 51), 52)}{v['precision']:>9.4f}"
+                         f"{v['recall']:>9.4f}{f1:>9}"
                          f"{v['pred_count']:>7}{v['gold_count']:>7}"
                          f"{'' if off is None else f'{off:.6f}':>15}")
         if "accuracy" in result:  # the TC scorer: sklearn's per-class F1
@@ -252,7 +253,8 @@ def render_text_labels(result: dict[str, Any]) -> str:
              "",
              f"  {'label':<46}{'P':>8}{'R':>8}{'F1':>8}{'tp':>5}{'fp':>5}{'fn':>5}{'tn':>5}"]
     for lab, v in result["per_label"].items():
-        lines.append(f"  {pad(cut(lab, 45), 46)}{v['precision']:>8.4f}{v['recall']:>8.4f}{v['f1']:>8.4f}"
+        lines.append(f"  {pad(cut(lab, 45), 46)}{v['precision']:>8.4f}{v['recall']:>8.4f}"
+                     f"{v['f1']:>8.4f}"
                      f"{v['tp']:>5}{v['fp']:>5}{v['fn']:>5}{v['tn']:>5}")
     return "\n".join(lines)
 

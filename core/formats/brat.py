@@ -146,8 +146,8 @@ def _read_ann(
                 # Plain decimal offsets (nearly every line): make_span's checks, without
                 # building a Span; anything else goes through make_span for its message.
                 s, e = int(start), int(end)
-                if e > s and (text is None or e <= len(text) and (
-                        own is None or text[s:e] == own)) and label.strip():
+                if e > s and (text is None or (e <= len(text) and (
+                        own is None or text[s:e] == own))) and label.strip():
                     pieces.append((s, e, label))
                     continue
             span = make_span(start, end, label, file, line=number, text=text,

@@ -29,7 +29,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from core.model import AnnotationSet, Span
 from core.model.errors import InputError
@@ -210,8 +210,8 @@ class _Recomposer:
 
     def __init__(self, here: str, there: str) -> None:
         h, t = _clusters(here), _clusters(there)
-        runs = [unicodedata.normalize("NFC", here[a:b]) for a, b in zip(h, h[1:])]
-        same = runs == [unicodedata.normalize("NFC", there[a:b]) for a, b in zip(t, t[1:])]
+        runs = [unicodedata.normalize("NFC", here[a:b]) for a, b in pairwise(h)]
+        same = runs == [unicodedata.normalize("NFC", there[a:b]) for a, b in pairwise(t)]
         self.to = dict(zip(h, t, strict=True)) if same and len(h) == len(t) else None
 
     def span(self, s: Span) -> Span | None:

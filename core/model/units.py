@@ -193,7 +193,7 @@ WATCH = Offsets(watch=True)
 """The first read of a file: code points, watching for another unit."""
 
 
-class Retry(Exception):  # noqa: N818 - not an error: the read starts again in another unit
+class Retry(Exception):
     """A read stopped to be done again with :attr:`then` (never leaves :func:`each_unit`)."""
 
     def __init__(self, then: Offsets) -> None:
@@ -276,7 +276,7 @@ def recount(texts: Sequence[str | None], counts: Sequence[int], starts: np.ndarr
         if not fits(text0, int(starts[k0]), int(ends[k0]), fragments[k0], unit):
             continue
         placed = [to_code_points(text, int(starts[k]), int(ends[k]), unit) for text, k in spans]
-        if all(p is not None and (fragments[k] is None or _same(text[p[0]:p[1]], fragments[k]))
+        if all(p is not None and ((f := fragments[k]) is None or _same(text[p[0]:p[1]], f))
                for p, (text, k) in zip(placed, spans, strict=True)):
             for p, (_, k) in zip(placed, spans, strict=True):
                 assert p is not None
@@ -305,7 +305,8 @@ def recount_records(records: object, *, text: str = "text", spans: str = "labels
         texts.append(value if isinstance(value, str) else None)
         counts.append(len(good))
         items.extend(good)
-    frags = [x.get(fragment) if isinstance(x.get(fragment), str) else None for x in items]
+    frags: list[str | None] = [f if isinstance(f := x.get(fragment), str) else None
+                               for x in items]
     starts = np.array([x[start] for x in items], dtype=object)
     ends = np.array([x[end] for x in items], dtype=object)
     offsets = recount(texts, counts, starts, ends, frags)

@@ -264,8 +264,8 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
         # x of each visual column, in cells: a wide character or an emoji sequence takes the
         # cells it is drawn in, a combining mark none (cells()), as the browser draws them
         at = [0] * (len(line) + 1)
-        for i, w in enumerate(cells(line)):
-            at[columns[i] + 1] = w
+        for i, width in enumerate(cells(line)):
+            at[columns[i] + 1] = width
         at = list(accumulate(at))
         left = right - at[-1] * CHAR_PX if rtl else float(MARGIN)
         line_levels = levels(line, rtl=rtl)

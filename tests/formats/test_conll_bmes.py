@@ -48,5 +48,5 @@ def test_scheme_io_refuses_bmes_naming_it_and_the_way_out() -> None:
 
 def test_an_unknown_prefix_is_not_called_an_io_tag() -> None:
     with pytest.raises(FormatError) as err:
-        load_files({"x.conll": "a X-ORG\nb O\n".encode()}, fmt="conll")
+        load_files({"x.conll": b"a X-ORG\nb O\n"}, fmt="conll")
     assert "X- is no prefix" in str(err.value) and "--scheme IO" not in str(err.value)
