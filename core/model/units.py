@@ -28,6 +28,7 @@ holds a whole file in columns; :func:`core.formats.load_files` runs the reads
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
@@ -264,14 +265,17 @@ def recount(texts: Sequence[str | None], counts: Sequence[int], starts: np.ndarr
     Returns the offsets used (:func:`note` words the warning)."""
     if fragments is None:
         return Offsets()
-    first = np.concatenate(([0], np.cumsum(np.asarray(counts, dtype=np.int64))))
-    spans = [(text, k) for i, text in enumerate(texts) if text is not None
-             for k in range(int(first[i]), int(first[i + 1]))]
-    miss = [(text, k) for text, k in spans if fragments[k] is not None
-            and not fits(text, int(starts[k]), int(ends[k]), fragments[k], CODE_POINTS)]
-    if not miss:
+    owner = np.repeat(np.arange(len(texts)), np.asarray(counts, dtype=np.int64)).tolist()
+    # the first span whose text is not at its code point offsets (most files have none: one
+    # pass of slices, as the fragment warnings make)
+    k0 = next((k for k, f in enumerate(fragments) if f is not None
+               and (t := texts[owner[k]]) is not None and t[starts[k]:ends[k]] != f
+               and not fits(t, int(starts[k]), int(ends[k]), f, CODE_POINTS)), None)
+    if k0 is None:
         return Offsets()
-    text0, k0 = miss[0]
+    text0 = texts[owner[k0]]
+    assert text0 is not None
+    spans = [(t, k) for k, i in enumerate(owner) if (t := texts[i]) is not None]
     for unit in OTHERS:
         if not fits(text0, int(starts[k0]), int(ends[k0]), fragments[k0], unit):
             continue
@@ -342,31 +346,57 @@ def inside_clusters(text: str, offsets: np.ndarray) -> np.ndarray:
     return out
 
 
+_ZWJ = "\u200d"
+
+
+def _may_split(text: str, p: int) -> bool:
+    """A cheap test that may be wrong only one way: False when ``p`` surely is a grapheme
+    cluster boundary of ``text`` (the character at ``p`` extends no cluster)."""
+    if not 0 < p < len(text):
+        return False
+    ch = text[p]
+    if ch.isascii():
+        return False
+    code = ord(ch)
+    return (unicodedata.category(ch)[0] == "M" or ch == _ZWJ or text[p - 1] == _ZWJ
+            or 0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF  # variation, skin tone
+            or 0x1F1E6 <= code <= 0x1F1FF or 0xE0020 <= code <= 0xE007F  # flags, tag flags
+            or 0x1160 <= code <= 0x11FF or 0xD7B0 <= code <= 0xD7FF)  # Hangul vowels, finals
+
+
 def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None]
                    ) -> list[str]:
     """One warning per set (``(file, set)`` pairs) whose spans begin or end inside a character
     as it is drawn (:func:`inside_clusters`) of their text: offsets counted in UTF-16 units or
     bytes, or made on a text in another Unicode normalization, land there; a file that gives no
     span text cannot be converted (:func:`recount`), so the user is told. Spans past the text
-    are left to :mod:`core.model.bounds`."""
+    are left to :mod:`core.model.bounds`. One pass over the spans tests the character at each
+    edge (:func:`_may_split`); the few that may split a cluster are segmented exactly."""
     out = []
     for source, aset in sets:
         table = aset.table
+        own = [texts.get(d) for d in table.doc_ids]
+        plain = [t is None or t.isascii() for t in own]
+        docs, starts, ends = table.doc.tolist(), table.start.tolist(), table.end.tolist()
+        maybe: dict[int, list[int]] = {}
+        for k, d in enumerate(docs):
+            if not plain[d]:
+                text = own[d]
+                assert text is not None
+                if ends[k] <= len(text) and (_may_split(text, starts[k])
+                                             or _may_split(text, ends[k])):
+                    maybe.setdefault(d, []).append(k)
         found, first = 0, None
-        for d, doc in enumerate(table.doc_ids):
-            text = texts.get(doc)
-            if text is None or text.isascii():
-                continue
-            rows = np.flatnonzero((table.doc == d) & (table.end <= len(text)))
-            if not len(rows):
-                continue
-            bad = inside_clusters(text, table.start[rows]) | inside_clusters(text,
-                                                                             table.end[rows])
+        for d, rows in maybe.items():
+            text = own[d]
+            assert text is not None
+            at = np.array(rows)
+            bad = inside_clusters(text, table.start[at]) | inside_clusters(text, table.end[at])
             if bad.any():
                 found += int(bad.sum())
                 if first is None:
-                    k = int(rows[np.flatnonzero(bad)[0]])
-                    first = (doc, int(table.start[k]), int(table.end[k]),
+                    k = int(at[np.flatnonzero(bad)[0]])
+                    first = (table.doc_ids[d], int(table.start[k]), int(table.end[k]),
                              table.labels[int(table.label[k])], text)
         if first is not None:
             doc, s, e, label, text = first
