@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import wcwidth
-
 from core.analysis.errors import PREDICTION_CATEGORIES, REFERENCE_CATEGORIES
 from core.cli.common import Renderer, render_generic
 from core.formats.hateval import COLUMNS, LONG_NAMES
@@ -31,6 +29,10 @@ def cells(text: str) -> int:
     >>> cells("地名"), cells("Emoji 😀"), cells("cafe\u0301")
     (4, 8, 4)
     """
+    if text.isascii():
+        return len(text)
+    import wcwidth  # not for plain ASCII: its package imports secrets (tests/cli lazy imports)
+
     width = wcwidth.wcswidth(text)
     return len(text) if width < 0 else width
 
@@ -56,6 +58,10 @@ def cut(text: str, width: int) -> str:
     text = one_line(text)
     if cells(text) <= width:
         return text
+    if text.isascii():
+        return text[:width - 1] + "…"
+    import wcwidth
+
     out, used = [], 0
     for cluster in wcwidth.iter_graphemes(text):
         used += cells(cluster)

@@ -97,7 +97,6 @@ def _read_ann(
     """Add the spans of one ``.ann`` file to ``columns`` as document ``doc``; the lines that
     carry no span go to ``skipped`` by kind (with their position in the input)."""
     out: list[tuple[int, int, str]] = []
-    converting = options.offsets is not None and options.offsets.converting
     seen_ids: dict[str, int] = {}
     lines_of: dict[str, list[tuple[int, str]]] = {}  # kind of skipped line -> (number, line)
     # Split on "\n" only: a fragment may contain other characters str.splitlines() breaks on.
@@ -136,24 +135,8 @@ def _read_ann(
                 f"{len(fragments)} fragments becomes a separate span",
                 line=number, file=file,
             )
-        pieces: list[tuple[int, int, str]] = []
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
-        for start, end in fragments:
-            own = given if len(fragments) == 1 else None  # the span's text, for its unit
-            if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
-                    and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS
-                    and not converting):
-                # Plain decimal offsets (nearly every line): make_span's checks, without
-                # building a Span; anything else goes through make_span for its message.
-                s, e = int(start), int(end)
-                if e > s and (text is None or (e <= len(text) and (
-                        own is None or text[s:e] == own))) and label.strip():
-                    pieces.append((s, e, label))
-                    continue
-            span = make_span(start, end, label, file, line=number, text=text,
-                             beyond_text=options.beyond_text, fragment=own,
-                             offsets=options.offsets)
-            pieces.append((span.start, span.end, span.label))
+        pieces = _pieces(fragments, label, given, text, file, number, options)
         if text is not None and given is not None:
             # brat writes a discontinuous annotation's text with a space between fragments and
             # newlines inside a fragment as spaces.
@@ -173,6 +156,31 @@ def _read_ann(
     for what, found in lines_of.items():
         skipped.setdefault(what, []).append(((doc, found[0][0]), _skipped_lines(file, what, found)))
     _add_spans(out, columns, doc, file, loaded)
+
+
+def _pieces(fragments: list[list[str]], label: str, given: str | None, text: str | None,
+            file: str, number: int, options: ReadOptions) -> list[tuple[int, int, str]]:
+    """The spans of one ``T`` line, one per fragment ``[start, end]``; ``given``: the line's
+    text column, a continuous span's own text, which tells the unit of its offsets
+    (``options.offsets``, :mod:`core.model.units`)."""
+    converting = options.offsets is not None and options.offsets.converting
+    pieces: list[tuple[int, int, str]] = []
+    for start, end in fragments:
+        own = given if len(fragments) == 1 else None
+        if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
+                and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS
+                and not converting):
+            # Plain decimal offsets (nearly every line): make_span's checks, without
+            # building a Span; anything else goes through make_span for its message.
+            s, e = int(start), int(end)
+            if e > s and (text is None or (e <= len(text) and (
+                    own is None or text[s:e] == own))) and label.strip():
+                pieces.append((s, e, label))
+                continue
+        span = make_span(start, end, label, file, line=number, text=text,
+                         beyond_text=options.beyond_text, fragment=own, offsets=options.offsets)
+        pieces.append((span.start, span.end, span.label))
+    return pieces
 
 
 def _skipped_lines(file: str, what: str, found: list[tuple[int, str]]) -> Diagnostic:

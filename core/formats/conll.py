@@ -489,11 +489,9 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
                               field=f"column {column + 1}")
         code = codes.get(tag)
         if code is None:  # a tag not met before: checked once
-            name = _io_tag(file, tag, number) if io else tag
-            if name.startswith("M-"):  # BMES: IOBES with M for I
-                middle = middle or (tag, number)
-                name = "I" + name[1:]
-            _check_tag(file, name, number, styles)
+            name = _tag_name(file, tag, number, styles, io=io)
+            if middle is None and tag.startswith("M-"):
+                middle = (tag, number)
             code = codes[tag] = len(names)
             names.append(name)
         if doc is None:
@@ -509,13 +507,31 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
         more = f" (lines {listed})" if len(comments) > 1 else ""
         loaded.warn(f"{len(comments)} comment line(s) skipped: '#' in column 1 and no tag"
                     f"{more}", line=comments[0], file=file)
-    if middle is not None and loaded is not None and not bmes:
-        loaded.warn(f"BMES tags ({middle[0]!r}): the M- (middle) prefix is read as I-, BMES "
-                    "being IOBES with M for I (--scheme BMES reads them strictly as IOBES)",
-                    line=middle[1], field="tag", file=file)
+    _bmes_note(file, middle, loaded, named=bmes)
     if "suffix" in styles:
         _prefix_suffix_tags(file, styles, names)
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
+
+
+def _bmes_note(file: str, middle: tuple[str, int] | None, loaded: Loaded | None, *,
+               named: bool) -> None:
+    """One warning for a file whose tags have BMES's ``M-`` prefix (``middle``: the first such
+    tag and its line), read as ``I-``, unless the user ``named`` the scheme."""
+    if middle is not None and loaded is not None and not named:
+        loaded.warn(f"BMES tags ({middle[0]!r}): the M- (middle) prefix is read as I-, BMES "
+                    "being IOBES with M for I (--scheme BMES reads them strictly as IOBES)",
+                    line=middle[1], field="tag", file=file)
+
+
+def _tag_name(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]], *,
+              io: bool) -> str:
+    """The name a tag met for the first time is read as, checked (:func:`_check_tag`): an IO
+    tag as :func:`_io_tag` reads it; BMES's ``M-`` (IOBES with M for I) as ``I-``."""
+    name = _io_tag(file, tag, number) if io else tag
+    if name.startswith("M-"):
+        name = "I" + name[1:]
+    _check_tag(file, name, number, styles)
+    return name
 
 
 def _refuse_columns(file: str, line: str, width: int, number: int, column: int,

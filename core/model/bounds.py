@@ -39,7 +39,7 @@ from typing import Literal
 
 import numpy as np
 
-from core.model import AnnotationSet, Span
+from core.model import AnnotationSet, Span, graphemes
 from core.model.errors import Diagnostic, InputError
 
 Policy = Literal["refuse", "clip", "official"]
@@ -254,9 +254,7 @@ def check_sets(
     """
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
-    from core.model import units  # units imports this module
-
-    split = units.split_warnings(sets, texts)  # spans inside a character as drawn
+    split = graphemes.split_warnings(sets, texts)  # spans inside a character as drawn
     offenders = find(sets, texts)
     if not offenders:
         return [s for _, s in sets], split
