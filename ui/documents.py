@@ -161,8 +161,10 @@ def search_documents(ws_key: str, _ws: Workspace, order: tuple[str, ...], query:
 @st.cache_data(max_entries=32, show_spinner="Searching…")
 def _search(ws_key: str, _ws: Workspace, order_key: int, _order: tuple[str, ...], q: str
             ) -> list[str]:
+    from core.model.textsafe import search_match  # bugtour9 D9: one hunk (NFC, casefold)
+
     texts = _ws.corpus.texts
-    return [d for d in _order if q in d.lower() or q in (texts.get(d) or "").lower()]
+    return [d for d in _order if search_match(q, d, texts.get(d))]
 
 
 DOC_WINDOW = 200

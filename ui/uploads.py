@@ -373,8 +373,9 @@ def _row(upload: Upload, beyond: Policy, companion: Upload | None = None
                               key=state.upload_key("name", n), persist_state="session").strip()
         rep = _parse(upload, chosen, choice, typed or default_name, beyond, llm,
                      companion, as_read=True, keep_names=True)
-    rep = dataclasses.replace(rep, error=lone_article(upload, text_policy.for_the_page(
-        for_the_page(rep.error))))
+    # a file its reader refused keeps the format it was read as (the Files table shows it)
+    rep = dataclasses.replace(rep, format=rep.format or fmt_read, error=lone_article(
+        upload, text_policy.for_the_page(for_the_page(rep.error))))
     reread = None
     if guessed == "system" and n not in st.session_state.get(K_ROLE_CHOSEN, ()):
         own = as_read.own_names

@@ -95,11 +95,17 @@ def _style(category: str) -> tuple[str, str]:
     return ERROR_COLOURS[category], ERROR_MARKS[category]
 
 
+def _bdi(value: str) -> str:
+    """``value`` escaped and isolated (``<bdi>``): a right-to-left name or label in a
+    left-to-right line keeps its own order and does not reorder the words around it."""
+    return f"<bdi>{esc(value)}</bdi>"
+
+
 def render_spans(text: str | None, spans: Sequence[tuple[int, int, str, str]]) -> str:
     """The text with spans (start, end, label, category) as coloured underlines and tags;
     ``category`` may also be ``reference`` (neutral)."""
     if text is None:
-        items = "".join(f"<li>[{s}, {e}) {esc(lab)} · {esc(cat)}</li>"
+        items = "".join(f"<li>[{s}, {e}) {_bdi(lab)} · {esc(cat)}</li>"
                         for s, e, lab, cat in spans)
         return f"<div class='doc'><i>No text; spans:</i><ul>{items}</ul></div>"
     intervals = [(s, e) for s, e, _, _ in spans]
@@ -109,9 +115,9 @@ def render_spans(text: str | None, spans: Sequence[tuple[int, int, str, str]]) -
     parts = []
     for seg in segments(intervals, len(text)):
         tags = "".join(
-            f"<span class='tag' style='border-color:{_style(spans[i][3])[0]}' "
+            f"<span class='tag' dir='ltr' style='border-color:{_style(spans[i][3])[0]}' "
             f"title='{esc(spans[i][3])}'>"
-            f"{esc(_style(spans[i][3])[1])} {esc(spans[i][2])}</span>"
+            f"{esc(_style(spans[i][3])[1])} {_bdi(spans[i][2])}</span>"
             for i in starts.get(seg.start, ()))
         piece = esc(text[seg.start:seg.end])
         if seg.covering:
@@ -121,7 +127,7 @@ def render_spans(text: str | None, spans: Sequence[tuple[int, int, str, str]]) -
             piece = (f"<span class='seg' title='{esc(title)}' style='box-shadow:{shadows};"
                      f"padding-bottom:{3 * len(seg.covering)}px'>{piece}</span>")
         parts.append(tags + piece)
-    return f"<div class='doc'>{''.join(parts)}</div>"
+    return f"<div class='doc' dir='auto'>{''.join(parts)}</div>"
 
 
 # ---- the report ---------------------------------------------------------------------------------
@@ -505,20 +511,20 @@ def _worst_document(inputs: ReportInputs, rows_of: Mapping[str, Mapping[str, lis
     gold = inputs.gold
     cols = []
     ref_spans = [(a.start, a.end, " | ".join(a.labels), "reference") for a in gold.alt_spans(d)]
-    cols.append(f"<div><h4>{esc(gold.name)} (reference)</h4>"
+    cols.append(f"<div><h4>{_bdi(gold.name)} (reference)</h4>"
                 f"{render_spans(inputs.texts.get(d), ref_spans)}</div>")
     for s in inputs.systems:
         rows = rows_of[s.name].get(d, [])
         spans = [(start, end, label, cat) for side, start, end, label, cat in rows
                  if side == "prediction"]
         f1 = doc_f1.get(s.name, {}).get(d)
-        missed = [f"[{start}, {end}) {label}" for side, start, end, label, cat in rows
+        missed = [f"[{start}, {end}) {_bdi(label)}" for side, start, end, label, cat in rows
                   if side == "reference" and cat == "missed"]
-        cols.append(f"<div><h4>{esc(s.name)}"
+        cols.append(f"<div><h4>{_bdi(s.name)}"
                     f"{'' if f1 is None else f' · Martino F1 {f1:.3f}'}</h4>"
                     f"{render_spans(inputs.texts.get(d), spans)}"
-                    f"<p class='meta'>missed: {esc('; '.join(missed) or 'none')}</p></div>")
-    return (f"<article class='worst'><h3>Document {esc(d)} · mean Martino F1 "
+                    f"<p class='meta'>missed: {'; '.join(missed) or 'none'}</p></div>")
+    return (f"<article class='worst'><h3>Document {_bdi(d)} · mean Martino F1 "
             f"{mean:.3f}</h3><div class='side' style='grid-template-columns:"
             f"repeat({len(cols)}, 1fr)'>{''.join(cols)}</div></article>")
 
@@ -531,7 +537,7 @@ def _worst_section(inputs: ReportInputs, tables: Tables,
     worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
     rows_of = {s.name: _rows_of(tables[s.name], worst) for s in inputs.systems}
     doc_html = [_worst_document(inputs, rows_of, doc_f1, d, mean_f1[d]) for d in worst]
-    legend = " ".join(f"<span class='tag' style='border-color:{c}'>"
+    legend = " ".join(f"<span class='tag' dir='ltr' style='border-color:{c}'>"
                       f"{esc(ERROR_MARKS[k])} {esc(k)}</span>"
                       for k, c in ERROR_COLOURS.items())
     return (f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
@@ -642,8 +648,9 @@ max-height:180px}
 .side{display:grid;gap:10px}.doc{white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;
 border:1px solid #ddd;border-radius:6px;padding:6px 8px;font-size:0.92em}
 .tag{font-size:0.68em;font-weight:700;border:1px solid;border-left-width:4px;border-radius:3px;
-padding:0 2px;margin-right:2px;vertical-align:super;color:#222}
-.meta{color:#555}code{overflow-wrap:anywhere}
+padding:0 2px;margin-inline-end:2px;vertical-align:super;color:#222;unicode-bidi:isolate;
+white-space:nowrap}
+.meta{color:#555}code{overflow-wrap:anywhere}td,th{unicode-bidi:plaintext}
 .chart{max-width:100%;overflow-x:auto}svg.ss-chart{max-width:100%;height:auto;display:block;
 margin:8px 0}
 article.worst{margin-bottom:22px}h4{margin:4px 0}

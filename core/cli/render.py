@@ -22,14 +22,53 @@ SNIPPET = 40
 """Longest span text fragment a report quotes (longer ones end in an ellipsis)."""
 
 
-def cut(text: str, width: int) -> str:
-    """``text`` on one line, shortened to ``width`` characters with an ellipsis when longer.
+def cells(text: str) -> int:
+    """The columns ``text`` (one line, no control character) takes in a terminal: two for a
+    CJK character or an emoji, none for a combining mark (``wcwidth``).
 
-    >>> cut("Name calling/Labeling", 12), cut("Doubt", 12)
-    ('Name callin…', 'Doubt')
+    >>> cells("地名"), cells("Emoji 😀"), cells("cafe\u0301")
+    (4, 8, 4)
+    """
+    if text.isascii():
+        return len(text)
+    import wcwidth  # not for plain ASCII: its package imports secrets (tests/cli lazy imports)
+
+    width = wcwidth.wcswidth(text)
+    return len(text) if width < 0 else width
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (:func:`cells`), on the right
+    (``align="<"``) or the left (``">"``): a table's columns stay straight under CJK labels.
+
+    >>> pad("地名", 6) + "|", pad("ab", 4, ">")
+    ('地名  |', '  ab')
+    """
+    fill = " " * max(0, width - cells(text))
+    return text + fill if align == "<" else fill + text
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` on one line, shortened to ``width`` terminal columns with an ellipsis when
+    wider (a grapheme cluster, such as an emoji sequence, is never split).
+
+    >>> cut("Name calling/Labeling", 12), cut("Doubt", 12), cut("地名地名地名", 7)
+    ('Name callin…', 'Doubt', '地名地…')
     """
     text = one_line(text)
-    return text if len(text) <= width else text[:width - 1] + "…"
+    if cells(text) <= width:
+        return text
+    if text.isascii():
+        return text[:width - 1] + "…"
+    import wcwidth
+
+    out, used = [], 0
+    for cluster in wcwidth.iter_graphemes(text):
+        used += cells(cluster)
+        if used > width - 1:
+            break
+        out.append(cluster)
+    return "".join(out) + "…"
 
 
 def snippet(text: Any, width: int = SNIPPET) -> str:
@@ -67,7 +106,7 @@ def render_martino(result: dict[str, Any]) -> str:
                     if r["pred_start"] is not None else "-")
             gold = (f"[{r['gold_start']},{r['gold_end']}) {r['gold_label']}"
                     if r["gold_start"] is not None else "-")
-            lines.append(f"  {r['kind']:<15}{cut(pred, 27):<28}{cut(gold, 27):<28}"
+            lines.append(f"  {r['kind']:<15}{pad(cut(pred, 27), 28)}{pad(cut(gold, 27), 28)}"
                          f"{r['intersection']:>6}{r['pred_length']:>5}{r['gold_length']:>5}"
                          f"{int(r['label_match']):>3}{r['contribution_p']:>12.6f}"
                          f"{r['contribution_r']:>12.6f}")
@@ -84,7 +123,8 @@ def render_martino(result: dict[str, Any]) -> str:
         for lab, v in per_label.items():
             f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
             off = official.get(lab)
-            lines.append(f"  {cut(lab, 51):<52}{v['precision']:>9.4f}{v['recall']:>9.4f}{f1:>9}"
+            lines.append(f"  {pad(cut(lab, 51), 52)}{v['precision']:>9.4f}"
+                         f"{v['recall']:>9.4f}{f1:>9}"
                          f"{v['pred_count']:>7}{v['gold_count']:>7}"
                          f"{'' if off is None else f'{off:.6f}':>15}")
         if "accuracy" in result:  # the TC scorer: sklearn's per-class F1
@@ -219,7 +259,8 @@ def render_text_labels(result: dict[str, Any]) -> str:
              "",
              f"  {'label':<46}{'P':>8}{'R':>8}{'F1':>8}{'tp':>5}{'fp':>5}{'fn':>5}{'tn':>5}"]
     for lab, v in result["per_label"].items():
-        lines.append(f"  {lab[:45]:<46}{v['precision']:>8.4f}{v['recall']:>8.4f}{v['f1']:>8.4f}"
+        lines.append(f"  {pad(cut(lab, 45), 46)}{v['precision']:>8.4f}{v['recall']:>8.4f}"
+                     f"{v['f1']:>8.4f}"
                      f"{v['tp']:>5}{v['fp']:>5}{v['fn']:>5}{v['tn']:>5}")
     return "\n".join(lines)
 
@@ -229,10 +270,10 @@ def _fmt(v: Any) -> str:
 
 
 def _matrix_lines(who: list[str], matrix: dict[str, dict[str, Any]]) -> list[str]:
-    w = max(8, *(len(a) for a in who))
-    lines = [" " * (w + 2) + "".join(f"{a:>{w + 2}}" for a in who)]
+    w = max(8, *(cells(a) for a in who))
+    lines = [" " * (w + 2) + "".join(pad(a, w + 2, ">") for a in who)]
     for a in who:
-        lines.append(f"  {a:<{w}}" + "".join(f"{_fmt(matrix[a][b]):>{w + 2}}" for b in who))
+        lines.append(f"  {pad(a, w)}" + "".join(f"{_fmt(matrix[a][b]):>{w + 2}}" for b in who))
     return lines
 
 
@@ -296,13 +337,13 @@ def render_agree(result: dict[str, Any]) -> str:
 def render_nervaluate(result: dict[str, Any]) -> str:
     """The four schemas as a table, then per label."""
     labels = list(result["strict"]["per_label"])
-    width = max(9, *(len(lab) + 2 for lab in labels)) if labels else 9
+    width = max(9, *(cells(lab) + 2 for lab in labels)) if labels else 9
     head = (f"{'schema':<{width}}{'COR':>6}{'INC':>6}{'PAR':>6}{'MIS':>6}{'SPU':>6}{'POS':>6}"
             f"{'ACT':>6}{'P':>9}{'R':>9}{'F1':>9}")
     lines = ["SemEval-2013 Task 9.1 schemas (nervaluate)", head]
 
     def row(name: str, v: dict[str, Any]) -> str:
-        return (f"{name:<{width}}{v['correct']:>6}{v['incorrect']:>6}{v['partial']:>6}"
+        return (f"{pad(name, width)}{v['correct']:>6}{v['incorrect']:>6}{v['partial']:>6}"
                 f"{v['missed']:>6}{v['spurious']:>6}{v['possible']:>6}{v['actual']:>6}"
                 f"{v['precision']:>9.4f}{v['recall']:>9.4f}{v['f1']:>9.4f}")
 

@@ -28,6 +28,7 @@ and the dashboard (uploaded files) share one code path: :func:`load_path` and
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from typing import Literal
 
 from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
 from core.formats.archive import check_binary_cas_export, unpack_zips
-from core.model import AnnotationSet, Role, bounds
+from core.model import AnnotationSet, Role, bounds, units
 from core.model.bounds import Policy
 from core.model.errors import Diagnostic, FormatError, MissingFileError, check_choice
 
@@ -129,6 +130,9 @@ class ReadOptions:
     ``keep_tokens``: readers whose files hold a tokenisation (WebAnno TSV, a spaCy DocBin,
     CoNLL, UIMA XMI) keep it in :attr:`Loaded.tokens`, for a writer that needs tokens
     (``convert --to conll``); off by default, since scoring never needs them.
+    ``offsets``: the unit a reader whose spans give their own text reads the offsets in
+    (:mod:`core.model.units`); :func:`load_files` sets it, None (a reader called directly)
+    reads code points.
     """
 
     labels: Sequence[str] | None = None
@@ -150,6 +154,7 @@ class ReadOptions:
     label_ids: Mapping[int, str] | None = None
     table_budget: TableBudget | None = None
     keep_tokens: bool = False
+    offsets: units.Offsets | None = None
 
 
 @dataclass
@@ -221,10 +226,14 @@ def module(fmt: str) -> ModuleType:
     return importlib.import_module(FORMATS[fmt])
 
 
-def decode(file: str, data: bytes) -> str:
-    """Decode UTF-8 (a BOM is allowed); an undecodable byte is a FormatError naming its offset."""
+def decode(file: str, data: bytes, *, keep_bom: bool = False) -> str:
+    """Decode UTF-8 (a BOM is allowed); an undecodable byte is a FormatError naming its offset.
+
+    A byte order mark is taken off, unless ``keep_bom``: a text whose offsets count it as its
+    first character (a brat ``.txt``: brat reads it as Python's ``open(encoding="utf-8")``
+    does, U+FEFF included, and so does its own export of a text that starts with one)."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise FormatError(
@@ -328,7 +337,13 @@ def load_files(
     files = unpack_zips(files, source)
     fmt = fmt or detect(files, source=source)
     options = options or ReadOptions()
-    loaded: Loaded = module(fmt).read(files, name=source, options=options)
+    reader = module(fmt).read
+    given = options
+    loaded, offsets = units.each_unit(  # a file whose spans give their text: its offsets' unit
+        lambda o: reader(files, name=source, options=dataclasses.replace(given, offsets=o)))
+    said = units.note(offsets)
+    if said is not None:
+        loaded.diagnostics.insert(0, Diagnostic(source, said))
     assumed = ({source: loaded.assumed_extents} if loaded.assumed_extents is not None
                else None)
     if options.beyond_text != "refuse" or assumed:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from core.model import AnnotationSet, Span, bounds
+from core.model import AnnotationSet, Span, units
 from core.model.bounds import Policy
 from core.model.errors import FormatError
 from core.model.textsafe import (
@@ -159,12 +159,17 @@ def make_span(
     text: str | None = None,
     fields: tuple[str, str, str] = ("start", "end", "label"),
     beyond_text: Policy,
+    fragment: str | None = None,
+    offsets: units.Offsets | None = None,
 ) -> Span:
     """Validate raw offsets and a label and build a :class:`Span`.
 
     ``fields`` are the names the format gives to start, end and label, used in messages. When the
     document ``text`` is known, ``end`` must not pass its length unless ``beyond_text`` (the
     reader's ``ReadOptions.beyond_text``, :mod:`core.model.bounds`) keeps such spans.
+    ``fragment`` is the span's own text when the file gives it, and ``offsets`` the unit the
+    read takes offsets in (``ReadOptions.offsets``, :mod:`core.model.units`): the offsets are
+    converted to code points, and a span past the text is refused naming the units tried.
 
     >>> make_span(3, "9", "Doubt", "g.json", beyond_text="refuse")
     Span(start=3, end=9, label='Doubt')
@@ -187,10 +192,12 @@ def make_span(
             file, f"expected a non-empty label string, got {_shown(label)}",
             line=line, field=f_label, path=_join(path, f_label),
         )
+    if offsets is not None:
+        s, e = offsets.place(text, s, e, fragment)
     if text is not None and e > len(text) and beyond_text == "refuse":
         raise FormatError(
             file,
-            bounds.past_text(len(text), e),
+            units.past_text(text, s, e, fragment, offsets.failed if offsets else ()),
             line=line, field=f_end, path=_join(path, f_end),
         )
     return Span(s, e, label)

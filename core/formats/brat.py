@@ -68,7 +68,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         stem = path[: -len(".ann")]
         doc_id = PurePosixPath(stem).name if single else stem
         file = name if single else member_name(name, path)
-        text = decode(member_name(name, stem + ".txt"), txt[stem]) if stem in txt else None
+        text = (decode(member_name(name, stem + ".txt"), txt[stem], keep_bom=True)
+                if stem in txt else None)
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
         _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
@@ -134,20 +135,8 @@ def _read_ann(
                 f"{len(fragments)} fragments becomes a separate span",
                 line=number, file=file,
             )
-        pieces: list[tuple[int, int, str]] = []
-        for start, end in fragments:
-            if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
-                    and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS):
-                # Plain decimal offsets (nearly every line): make_span's checks, without
-                # building a Span; anything else goes through make_span for its message.
-                s, e = int(start), int(end)
-                if e > s and (text is None or e <= len(text)) and label.strip():
-                    pieces.append((s, e, label))
-                    continue
-            span = make_span(start, end, label, file, line=number, text=text,
-                             beyond_text=options.beyond_text)
-            pieces.append((span.start, span.end, span.label))
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
+        pieces = _pieces(fragments, label, given, text, file, number, options)
         if text is not None and given is not None:
             # brat writes a discontinuous annotation's text with a space between fragments and
             # newlines inside a fragment as spaces.
@@ -167,6 +156,31 @@ def _read_ann(
     for what, found in lines_of.items():
         skipped.setdefault(what, []).append(((doc, found[0][0]), _skipped_lines(file, what, found)))
     _add_spans(out, columns, doc, file, loaded)
+
+
+def _pieces(fragments: list[list[str]], label: str, given: str | None, text: str | None,
+            file: str, number: int, options: ReadOptions) -> list[tuple[int, int, str]]:
+    """The spans of one ``T`` line, one per fragment ``[start, end]``; ``given``: the line's
+    text column, a continuous span's own text, which tells the unit of its offsets
+    (``options.offsets``, :mod:`core.model.units`)."""
+    converting = options.offsets is not None and options.offsets.converting
+    pieces: list[tuple[int, int, str]] = []
+    for start, end in fragments:
+        own = given if len(fragments) == 1 else None
+        if (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()
+                and len(start) <= MAX_OFFSET_DIGITS and len(end) <= MAX_OFFSET_DIGITS
+                and not converting):
+            # Plain decimal offsets (nearly every line): make_span's checks, without
+            # building a Span; anything else goes through make_span for its message.
+            s, e = int(start), int(end)
+            if e > s and (text is None or (e <= len(text) and (
+                    own is None or text[s:e] == own))) and label.strip():
+                pieces.append((s, e, label))
+                continue
+        span = make_span(start, end, label, file, line=number, text=text,
+                         beyond_text=options.beyond_text, fragment=own, offsets=options.offsets)
+        pieces.append((span.start, span.end, span.label))
+    return pieces
 
 
 def _skipped_lines(file: str, what: str, found: list[tuple[int, str]]) -> Diagnostic:

@@ -56,6 +56,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import re
+import unicodedata
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,10 +72,10 @@ from core.model.errors import FormatError
 FORMAT = "conll"
 SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
 DOCSTART = "-DOCSTART-"
-_TAG = re.compile(r"(?:O|([BIESLU])(?:-([^\s]+))?)\Z")
+_TAG = re.compile(r"(?:O|([BIESLUM])(?:-([^\s]+))?)\Z")
 _SUFFIX_TAG = re.compile(r"([^\s-](?:\S*[^\s-])?)-([BIESLU])\Z")
 """A suffix-style tag: the type, ``-``, then the prefix (``PER-B``)."""
-_HEAD_TAG = re.compile(r"(?:O|[BIESLU]-\S+)\Z")
+_HEAD_TAG = re.compile(r"(?:O|[BIESLUM]-\S+)\Z")
 
 # ---- chunk extraction: seqeval's default mode -----------------------------------------------
 
@@ -174,7 +175,10 @@ SCHEMES: dict[str, Scheme] = {
                             ("I", "L", "same")),
                     end=(("U", _ANY, "any"), ("L", _ANY, "any"))),
 }
-ALIASES = {"BIO": "IOB2", "BIOES": "IOBES"}
+ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "BMES": "IOBES"}
+"""Other names of the schemes; BMES (Chinese NER: MSRA, Resume, Weibo, as LatticeLSTM's data
+lays them out) is IOBES with M for I, and its M- tags are read as I- in every mode
+(:func:`_parse`)."""
 
 
 def scheme_of(name: str | None) -> Scheme | None:
@@ -347,7 +351,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         file = name if single else member_name(name, path)
         content = decode(file, conll[path])
         column, tag_at = _columns_of(file, content, options, loaded)
-        docs = _parse(file, content, column, tag_at, loaded, io=io)
+        docs = _parse(file, content, column, tag_at, loaded, io=io,
+                      bmes=(options.scheme or "").upper() == "BMES")
         stem = PurePosixPath(path).with_suffix("").as_posix()
         companion = None
         if stem in stems:
@@ -431,8 +436,10 @@ def _columns_of(file: str, content: str, options: ReadOptions, loaded: Loaded
 
 
 def _parse(file: str, content: str, column: int, tag_at: int | None = None,
-           loaded: Loaded | None = None, *, io: bool = False) -> list[_Doc]:
-    """The documents of one file; ``io``: the tags are IO tags (:func:`_io_tag`)."""
+           loaded: Loaded | None = None, *, io: bool = False, bmes: bool = False
+           ) -> list[_Doc]:
+    """The documents of one file; ``io``: the tags are IO tags (:func:`_io_tag`); ``bmes``:
+    the user named BMES (its M- tags, read as I-, need no warning)."""
     docs: list[_Doc] = []
     doc: _Doc | None = None
     tokens: list[str] = []  # of the open sentence
@@ -440,6 +447,7 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
     names: list[str] = []
     styles: dict[str, tuple[str, int]] = {}  # "prefix"/"suffix": the first such tag and line
     comments: list[int] = []  # the lines of comments (# first, no tag)
+    middle: tuple[str, int] | None = None  # the first M- tag and its line
     if tag_at is not None and tag_at == column:
         raise FormatError("<options>", f"--text-column and --tag-column name the same column "
                           f"({column + 1})")
@@ -481,8 +489,9 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
                               field=f"column {column + 1}")
         code = codes.get(tag)
         if code is None:  # a tag not met before: checked once
-            name = _io_tag(file, tag, number) if io else tag
-            _check_tag(file, name, number, styles)
+            name = _tag_name(file, tag, number, styles, io=io)
+            if middle is None and tag.startswith("M-"):
+                middle = (tag, number)
             code = codes[tag] = len(names)
             names.append(name)
         if doc is None:
@@ -498,9 +507,31 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
         more = f" (lines {listed})" if len(comments) > 1 else ""
         loaded.warn(f"{len(comments)} comment line(s) skipped: '#' in column 1 and no tag"
                     f"{more}", line=comments[0], file=file)
+    _bmes_note(file, middle, loaded, named=bmes)
     if "suffix" in styles:
         _prefix_suffix_tags(file, styles, names)
     return [d for d in docs if d.sentences or d.doc_id is not None] or docs
+
+
+def _bmes_note(file: str, middle: tuple[str, int] | None, loaded: Loaded | None, *,
+               named: bool) -> None:
+    """One warning for a file whose tags have BMES's ``M-`` prefix (``middle``: the first such
+    tag and its line), read as ``I-``, unless the user ``named`` the scheme."""
+    if middle is not None and loaded is not None and not named:
+        loaded.warn(f"BMES tags ({middle[0]!r}): the M- (middle) prefix is read as I-, BMES "
+                    "being IOBES with M for I (--scheme BMES reads them strictly as IOBES)",
+                    line=middle[1], field="tag", file=file)
+
+
+def _tag_name(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]], *,
+              io: bool) -> str:
+    """The name a tag met for the first time is read as, checked (:func:`_check_tag`): an IO
+    tag as :func:`_io_tag` reads it; BMES's ``M-`` (IOBES with M for I) as ``I-``."""
+    name = _io_tag(file, tag, number) if io else tag
+    if name.startswith("M-"):
+        name = "I" + name[1:]
+    _check_tag(file, name, number, styles)
+    return name
 
 
 def _refuse_columns(file: str, line: str, width: int, number: int, column: int,
@@ -522,7 +553,7 @@ def _refuse_columns(file: str, line: str, width: int, number: int, column: int,
 
 _IO_TYPE = re.compile(r"[^\W\d_][^\s-]*(?:-[^\s-]+)*\Z")
 """A bare type (``organization``, ``quasi-place``): an IO tag, which has no prefix."""
-_PREFIXED = re.compile(r"[BIESLU]-")
+_PREFIXED = re.compile(r"[BIESLUM]-")
 
 
 def _io_tag(file: str, tag: str, number: int) -> str:
@@ -531,9 +562,10 @@ def _io_tag(file: str, tag: str, number: int) -> str:
     if tag == "O" or tag.startswith("I-"):
         return tag
     if _PREFIXED.match(tag):
+        which = " (BMES: its M- is I-)" if tag[0] == "M" else ""
         raise FormatError(file, f"expected an IO tag (O, or a type such as PER or I-PER), got "
-                          f"{tag!r}: a {tag[0]}- prefix marks another scheme; read the file "
-                          "without --scheme IO", line=number, field="tag")
+                          f"{tag!r}: a {tag[0]}- prefix marks another scheme{which}; read the "
+                          "file without --scheme IO", line=number, field="tag")
     return f"I-{tag}"
 
 
@@ -546,7 +578,9 @@ def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, in
     suffixed = _SUFFIX_TAG.match(tag) is not None
     if not prefixed and not suffixed:
         io = (": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
-              if _IO_TYPE.match(tag) else "")
+              if _IO_TYPE.match(tag) and not re.match(r"[A-Z]-", tag) else
+              f": {tag[:2]} is no prefix of a scheme read here (O, B, I, E, S, L, U, and BMES's M)"
+              if re.match(r"[A-Z]-", tag) else "")
         raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
                           f"(or, suffix-style, PER-B), got {tag!r}{io}", line=number,
                           field="tag")
@@ -690,6 +724,22 @@ def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, st
 
 # ---- writing --------------------------------------------------------------------------------
 
+_UNSPACED = ("CJK UNIFIED", "CJK COMPATIBILITY IDEOGRAPH", "HIRAGANA", "KATAKANA", "THAI",
+             "LAO", "KHMER", "MYANMAR", "TIBETAN")
+"""Scripts written without spaces between words (the start of their characters' names)."""
+
+
+def _unspaced_script(token: str) -> bool:
+    """Whether ``token`` holds a character of a script written without spaces between words
+    (Chinese, Japanese, Thai, ...): one token per run of non-spaces is then a phrase.
+
+    >>> _unspaced_script("习近平在北京"), _unspaced_script("Berlin")
+    (True, False)
+    """
+    return not token.isascii() and any(
+        unicodedata.name(ch, "").startswith(_UNSPACED) for ch in token)
+
+
 _WORD = re.compile(r"\S+")
 
 
@@ -752,10 +802,11 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
                 size = flat[i][1] - flat[i][0]
                 # Text without spaces between words (Chinese, Japanese, Thai) is one token per
                 # run of non-spaces: say so, or the refusal reads as a bug in the spans.
+                token = text[flat[i][0]:flat[i][1]]
                 unspaced = (f" (the token is {size} characters long: the text has no spaces "
                             "between words, so a whole sentence is one token; webanno-tsv and "
                             "spacy (OUT.spacy) cut tokens at span edges instead)"
-                            if size > 20 else "")
+                            if size > 20 or _unspaced_script(token) else "")
                 raise FormatError("<output>", f"document {doc_id!r}: spans [{other.start}, "
                                   f"{other.end}) {other.label!r} and [{span.start}, {span.end}) "
                                   f"{span.label!r} share a token; a CoNLL tag column holds one "

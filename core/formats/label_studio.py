@@ -9,9 +9,12 @@ tasks its annotator or model worked on, so "did not annotate" stays distinct fro
 nothing". A result with several labels gives one span per label.
 
 Skipped with a warning: cancelled annotations (``was_cancelled``) and results that are not span
-labels (choices, relations, ...). Label Studio counts offsets in JavaScript string units
-(UTF-16), which differ from Python characters after a character outside the Basic Multilingual
-Plane; the ``value.text`` check reports such shifts.
+labels (choices, relations, ...). Label Studio stores offsets as code points, Python's
+characters; its exports made before it did (issue 1347, pull request 1559 of its tracker)
+counted JavaScript string indices, UTF-16 code units, which differ after a character outside
+the Basic Multilingual Plane (an emoji). Each span's ``value.text`` tells the unit: a file whose
+spans find their text only in UTF-16 code units (or UTF-8 bytes) is converted, with one warning
+(:mod:`core.model.units`).
 
 The "JSON-MIN" export (Label Studio's converter, ``convert_to_json_min``) is read too: one
 record per annotation, the task's data fields at the top level (``text``, ...), ``id`` (the
@@ -741,7 +744,8 @@ def _results(
             skipped.setdefault(str(kind or "non-span"), []).append(
                 (tuple(x for x in rat if isinstance(x, int)), json_path(*rat)))
             continue
-        plain = _plain_spans(value, text, allowed)
+        converting = options.offsets is not None and options.offsets.converting
+        plain = None if converting else _plain_spans(value, text, allowed)
         out.extend(_span_value(value, file, {"path": json_path(*at, "result", r, "value")}, text,
                                options, loaded) if plain is None else plain)
     return out
@@ -794,12 +798,12 @@ def _span_value(value: object, file: str, where: dict[str, Any],
         raise FormatError(file, f"expected a non-empty list of labels, got {labels!r}",
                           field="labels", **where)
     out = []
+    fragment = value.get("text") if isinstance(value.get("text"), str) else None
     for label in labels:
         span = make_span(value["start"], value["end"], label, file, text=text,
                          fields=("start", "end", "labels"), beyond_text=options.beyond_text,
-                         **where)
+                         fragment=fragment, offsets=options.offsets, **where)
         check_label(span.label, options.labels, file, field="labels", **where)
-        fragment = value.get("text") if isinstance(value.get("text"), str) else None
         for message, fld in span_warnings(span, text, fragment=fragment,
                                           fragment_field="text"):
             loaded.warn(message, field=fld, **where)

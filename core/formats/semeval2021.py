@@ -120,6 +120,9 @@ def explain(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> N
             file, f"expected a JSON list of documents, got a JSON {_kind(value)}", line=1
         )
     first_seen: dict[str, int] = {}
+    from core.model import units  # D1's second hunk (bugtour9): the unit, as read_fast finds it
+
+    units.recount_records(value)
     with lines_from(loc, loaded):
         for i, entry in enumerate(value):
             doc_id = _document_id(entry, i, file, loaded)
@@ -342,9 +345,15 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
             return _fallback(reason if reason == "lone surrogate" else "decoder")
         if columns is None:
             return _fallback("values")
+    from core.model import units  # the one hunk of D1 here (bugtour9): the offsets' unit
+
+    offsets = units.recount(columns.texts, columns.counts, columns.starts, columns.ends,
+                            columns.fragments if columns.has_fragments else None)
     if not _valid(columns, options):
         return _fallback("values")
     loaded = Loaded(FORMAT, name)
+    if offsets.converting:  # text_fragment found only in UTF-16 units or bytes (core.model.units)
+        loaded.warn(str(units.note(offsets)))
     loaded.texts.update(zip(columns.doc_ids, columns.texts, strict=True))
     loaded.sets.append(AnnotationSet(set_name_of(name or fname), columns.spans.spans(),
                                      options.role))

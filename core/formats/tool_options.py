@@ -16,7 +16,8 @@ OPTION_NAMES = ("layer", "feature", "span_group", "scheme", "text_column", "tag_
 """The fields of :class:`~core.formats.ReadOptions` that the tool flags set, named as the flags'
 ``argparse`` destinations."""
 
-SCHEMES = ("auto", "IOB1", "IOB2", "BIO", "IOE1", "IOE2", "IOBES", "BIOES", "BILOU", "IO")
+SCHEMES = ("auto", "IOB1", "IOB2", "BIO", "IOE1", "IOE2", "IOBES", "BIOES", "BILOU", "BMES", "IO")
 """CoNLL tag schemes: ``auto`` is seqeval's default (lenient) chunking; the others its strict
-mode with that scheme (``BIO`` = IOB2, ``BIOES`` = IOBES); ``IO``: a type per token without a
+mode with that scheme (``BIO`` = IOB2, ``BIOES`` = IOBES, ``BMES`` = IOBES with M- read as
+I-); ``IO``: a type per token without a
 B- prefix (``PER`` or ``I-PER``), a chunk per run of one type (``core.formats.conll``)."""

@@ -427,6 +427,23 @@ class _Offsets:
         return self.table[offset]
 
 
+def _code_points(doc: TsvDocument, k: int, exc: FormatError) -> FormatError:
+    """``exc`` (an offset inside a character beyond the BMP) saying so when the token's offsets
+    find its text counted in code points: such a file was written by a tool that counts
+    Python's characters, not INCEpTION's UTF-16 code units."""
+    b, e = doc.unit_begin[k], doc.unit_end[k]
+    cells = doc.content[doc.unit_at[k]:doc.unit_stop[k]].split("\t")
+    given = unescape_value(cells[2]) if len(cells) > 2 else None
+    if given is None or doc.text[b:e] != given:
+        return exc
+    offset = exc.diagnostic.message.split()[2]  # "the offset N falls inside ..."
+    return FormatError(doc.file, f"the offset {offset} falls inside a character "
+                       "outside the Basic Multilingual Plane: WebAnno TSV offsets count UTF-16 "
+                       f"code units, and these look like code points (the token {given!r} is "
+                       f"at {b}-{e} counted so); write the offsets in UTF-16 code units, as "
+                       "INCEpTION does", line=doc.unit_line[k], field="offsets")
+
+
 def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | None = None
              ) -> tuple[list[tuple[int, int, str]], list[tuple[str, int]]]:
     """The spans ``(start, end, label)`` of the chosen layer and feature, and warnings
@@ -442,8 +459,11 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
     else:
         begins, ends = array("q"), array("q")
         for k in range(n):
-            begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
-            ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
+            try:
+                begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
+                ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
+            except FormatError as exc:
+                raise _code_points(doc, k, exc) from None
     index, id_index = (None, None) if choice is None else _column_index(doc, choice)
     fname = "" if choice is None else _field_name(choice)
     # Annotation key -> [begin, end, label or None, first line, first unit]

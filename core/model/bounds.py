@@ -39,7 +39,7 @@ from typing import Literal
 
 import numpy as np
 
-from core.model import AnnotationSet, Span
+from core.model import AnnotationSet, Span, graphemes
 from core.model.errors import Diagnostic, InputError
 
 Policy = Literal["refuse", "clip", "official"]
@@ -254,14 +254,15 @@ def check_sets(
     """
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
+    split = graphemes.split_warnings(sets, texts)  # spans inside a character as drawn
     offenders = find(sets, texts)
     if not offenders:
-        return [s for _, s in sets], []
+        return [s for _, s in sets], split
     out = decide(offenders, value, texts, assumed, placed=placed)
     if out.refused:
         raise InputError(refusal(out.refused))
     return ([clipped(s, texts) if (src, s.name) in out.clip else s for src, s in sets],
-            [w for _, w in out.warnings])
+            [w for _, w in out.warnings] + split)
 
 
 def unseen(warnings: Iterable[str], diagnostics: Iterable[Diagnostic]) -> list[str]:

@@ -26,6 +26,8 @@ Severity = Literal["error", "warning"]
 
 WARNING_KINDS: tuple[tuple[str, str], ...] = (
     ("with other whitespace", "text-whitespace"),
+    ("inside a character as it is drawn", "split-character"),
+    ("another Unicode normalization", "text-normalization"),
     ("in whitespace", "whitespace"),
     ("differs from the text", "fragment-mismatch"),
     ("more than once", "duplicate-span"),

@@ -25,14 +25,15 @@ page):
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from core.model import AnnotationSet, Span
 from core.model.errors import InputError
-from core.model.textsafe import one_line
+from core.model.textsafe import visible
 
 _SPACE = re.compile(r"\s+")
 _RUN = re.compile(r"\S+")
@@ -54,6 +55,13 @@ class Conflict:
         """Whether the two texts differ in whitespace only (same characters otherwise, in the
         same order)."""
         return _SPACE.sub("", self.there) == _SPACE.sub("", self.here)
+
+    @property
+    def same_normalized(self) -> bool:
+        """Whether the two texts differ in Unicode normalization only: the same text once both
+        are composed (NFC), as ``é`` written as one character (NFC) or as ``e`` and a combining
+        acute accent (NFD)."""
+        return unicodedata.normalize("NFC", self.there) == unicodedata.normalize("NFC", self.here)
 
 
 def first_difference(a: str, b: str) -> int:
@@ -92,9 +100,12 @@ def differing(reference: Mapping[str, str | None], texts: Mapping[str, str | Non
     return out
 
 
-def excerpt(text: str, at: int, before: int = 12, after: int = 24) -> str:
+def excerpt(text: str, at: int, before: int = 12, after: int = 24, *, marks: bool = False
+            ) -> str:
     r"""A short piece of ``text`` around position ``at``, quoted on one line: control characters
-    escaped, "…" where it is cut.
+    and characters that print as nothing or as a plain space escaped
+    (:func:`~core.model.textsafe.visible`; combining marks too with ``marks``), "…" where it is
+    cut.
 
     >>> excerpt("More than a year ago we went\nthere", 0)
     "'More than a year ago we …'"
@@ -103,13 +114,14 @@ def excerpt(text: str, at: int, before: int = 12, after: int = 24) -> str:
     """
     start = max(0, at - before)
     end = min(len(text), at + after)
-    piece = one_line(text[start:end])
+    piece = visible(text[start:end], marks=marks)
     return f"'{'…' if start else ''}{piece}{'…' if end < len(text) else ''}'"
 
 
 def _where(c: Conflict, there: str) -> str:
-    return (f"from character {c.at}: {excerpt(c.there, c.at)} in {there}, "
-            f"{excerpt(c.here, c.at)} here")
+    marks = c.same_normalized
+    return (f"from character {c.at}: {excerpt(c.there, c.at, marks=marks)} in {there}, "
+            f"{excerpt(c.here, c.at, marks=marks)} here")
 
 
 def refusal(conflicts: Sequence[Conflict], here: str, there: str) -> str:
@@ -182,6 +194,44 @@ class _Carrier:
         return Span(self.position(first), self.position(last - 1) + 1, s.label)
 
 
+def _clusters(text: str) -> list[int]:
+    """Where each run of a character and the combining marks after it starts (canonical
+    combining class 0 starts a run), with ``len(text)`` last."""
+    return [k for k, ch in enumerate(text) if k == 0 or not unicodedata.combining(ch)] + \
+        [len(text)]
+
+
+class _Recomposer:
+    """Moves offsets of one text onto another that differs in Unicode normalization only: both
+    cut into runs of a character and its combining marks, each run the same once composed
+    (NFC); a span boundary between runs moves to the same run's boundary in the other text.
+    A boundary inside a run (between a letter and its accent) has no counterpart: such a span
+    is not carried (:meth:`span` returns None and the text is refused)."""
+
+    def __init__(self, here: str, there: str) -> None:
+        h, t = _clusters(here), _clusters(there)
+        runs = [unicodedata.normalize("NFC", here[a:b]) for a, b in pairwise(h)]
+        same = runs == [unicodedata.normalize("NFC", there[a:b]) for a, b in pairwise(t)]
+        self.to = dict(zip(h, t, strict=True)) if same and len(h) == len(t) else None
+
+    def span(self, s: Span) -> Span | None:
+        if self.to is None or s.start not in self.to or s.end not in self.to:
+            return None
+        return Span(self.to[s.start], self.to[s.end], s.label)
+
+
+def normalization_refusal(c: Conflict, here: str, there: str, span: Span | None) -> str:
+    """The message refusing texts that differ in Unicode normalization only when a span cannot
+    be carried from one to the other."""
+    inside = (f"the span [{span.start}, {span.end}) {span.label!r} begins or ends between a "
+              "letter and its combining mark" if span is not None else
+              "their characters do not compose run for run")
+    return (f"{here}: document {c.doc!r} has the text of {there} in another Unicode "
+            f"normalization (NFC/NFD: a letter with its accent as one character or as two; "
+            f"{_where(c, there)}), and {inside}, so its spans cannot be carried onto the text "
+            f"of {there}; write both files in one normalization (NFC)")
+
+
 def carry(aset: AnnotationSet, conflicts: Sequence[Conflict]) -> tuple[AnnotationSet, int, int]:
     """``aset`` with the spans of the ``conflicts``' documents moved onto the reference texts
     (every conflict must differ in whitespace only); with how many spans moved and how many
@@ -194,10 +244,20 @@ def carry(aset: AnnotationSet, conflicts: Sequence[Conflict]) -> tuple[Annotatio
     for doc, c in by_doc.items():
         if not spans[doc]:
             continue
+        out = []
+        if not c.same_characters:  # Unicode normalization only (reconcile checked)
+            recomposer = _Recomposer(c.here, c.there)
+            for s in spans[doc]:
+                new = recomposer.span(s)
+                if new is None:
+                    raise InputError(normalization_refusal(c, aset.name, "the reference", s))
+                moved += new != s
+                out.append(new)
+            spans[doc] = tuple(sorted(out))
+            continue
         carrier = _Carrier(c.here, c.there)
         if carrier.h_starts == carrier.t_starts and carrier.h_before == carrier.t_before:
             continue  # every non-space character at the same offset
-        out = []
         for s in spans[doc]:
             new = carrier.span(s)
             if new is None:
@@ -257,12 +317,34 @@ def reconcile(reference: Mapping[str, str | None], texts: Mapping[str, str | Non
     def owner(doc: str) -> str:
         return there if isinstance(there, str) else there.get(doc, "an earlier file")
 
-    other = [c for c in conflicts if not c.same_characters]
+    other = [c for c in conflicts if not c.same_characters and not c.same_normalized]
     if other:
         raise InputError(refusal(other, here, owner(other[0].doc)))
+    normal = [c for c in conflicts if not c.same_characters]
+    for c in normal:
+        if _Recomposer(c.here, c.there).to is None:
+            raise InputError(normalization_refusal(c, here, owner(c.doc), None))
     out, moved, dropped = [], 0, 0
     for aset in sets:
-        new, m, d = carry(aset, conflicts)
+        try:
+            new, m, d = carry(aset, conflicts)
+        except InputError:
+            c = next(c for c in normal if c.doc in aset.spans and any(
+                _Recomposer(c.here, c.there).span(s) is None for s in aset.spans[c.doc]))
+            bad = next(s for s in aset.spans[c.doc]
+                       if _Recomposer(c.here, c.there).span(s) is None)
+            raise InputError(normalization_refusal(c, here, owner(c.doc), bad)) from None
         out.append(new)
         moved, dropped = moved + m, dropped + d
-    return out, [carried_warning(conflicts, here, owner(conflicts[0].doc), moved, dropped)]
+    spaces = [c for c in conflicts if c.same_characters]
+    warnings = [carried_warning(spaces, here, owner(spaces[0].doc), moved, dropped)] \
+        if spaces else []
+    if normal:
+        n = len(normal)
+        warnings.append(
+            f"{here}: {n} document{'s hold' if n > 1 else ' holds'} the text of "
+            f"{owner(normal[0].doc)} in another Unicode normalization (NFC/NFD: a letter with "
+            "its accent as one character or as two); the spans were carried onto its text "
+            f"(the same letters); first: document {normal[0].doc!r}, "
+            f"{_where(normal[0], owner(normal[0].doc))}")
+    return out, warnings

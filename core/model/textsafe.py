@@ -12,6 +12,7 @@ ONE line on standard error) and every output encodes as UTF-8.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,6 +49,36 @@ def one_line(text: str) -> str:
     'plain é'
     """
     return _CONTROL.sub(_escape, text)
+
+
+def _invisible(ch: str, marks: bool) -> bool:
+    cat = unicodedata.category(ch)
+    return (cat == "Cf" or (cat == "Zs" and ch != " ") or cat in ("Zl", "Zp")
+            or (marks and cat in ("Mn", "Me")))
+
+
+def _escaped(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
+
+
+def visible(text: str, *, marks: bool = False) -> str:
+    r"""``text`` on one line (:func:`one_line`) with the characters that print as nothing or
+    as a plain space escaped: format characters (a byte order mark U+FEFF, a zero-width space
+    U+200B, a zero-width joiner), spaces other than U+0020 (a no-break space U+00A0), and,
+    with ``marks``, combining marks (``é``: the decomposed é of Unicode's NFD), which a
+    message shows when two texts differ in their normalization; without it Hindi or Arabic
+    text keeps its vowel signs. Two strings that differ in such a character then look
+    different in a message.
+
+    >>> visible("﻿a b​c")
+    '\\ufeffa\\u00a0b\\u200bc'
+    >>> visible("café", marks=True), visible("café") == "café"
+    ('cafe\\u0301', True)
+    """
+    text = one_line(text)
+    if text.isascii():
+        return text
+    return "".join(_escaped(ch) if _invisible(ch, marks) else ch for ch in text)
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -119,3 +150,24 @@ def parse_json_float(text: str) -> float | HugeNumber:
     if len(text) > 4 * MAX_DIGITS:
         return HugeNumber(text)
     return float(text)
+
+
+def folded(text: str) -> str:
+    """``text`` as a search compares it: composed (Unicode NFC, so ``é`` typed as one character
+    finds the ``e`` and combining accent of an NFD text) and case-folded (``casefold``: ``ß``
+    finds ``SS``, ``Σ`` finds ``ς``).
+
+    >>> folded("Cafe\\u0301") == folded("CAFÉ"), folded("Straße") == folded("STRASSE")
+    (True, True)
+    """
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+def search_match(query: str, *texts: str | None) -> bool:
+    """Whether ``query`` occurs in any of ``texts`` (None: no text), both :func:`folded`.
+
+    >>> search_match("café", "doc 1", "Le cafe\\u0301 de Zoe\\u0308"), search_match("x", None)
+    (True, False)
+    """
+    q = folded(query)
+    return any(t is not None and q in folded(t) for t in texts)

@@ -10,9 +10,12 @@ escaped (:func:`core.render.html.esc`, :func:`core.render.html.xml_text`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 
 import numpy as np
+import wcwidth
 
 from core.model import NOTHING
 from core.render.bidi import is_rtl, levels, visual_columns
@@ -164,23 +167,50 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
 # ---- one document -------------------------------------------------------------------------------
 
 FONT_PX = 14
-CHAR_PX = 8.4  # the advance of a monospace glyph at FONT_PX (each line is stretched to fit)
+CHAR_PX = 8.4  # the advance of a one-cell monospace glyph at FONT_PX (lines are stretched to fit)
 LINE_GAP = 6
 LANE_ROW = 13  # a lane: a 4 px stripe and the span id under its start
 MARGIN = 16
 
 
+_BREAK = re.compile(r"\r\n|\r|\n")
+"""A line break as the HTML view breaks lines (``white-space: pre-wrap``): LF, CRLF and a lone
+CR alike."""
+
+
+def cells(text: str) -> list[int]:
+    """The display cells of each code point of ``text`` in a monospace font: a grapheme cluster
+    (a letter and its combining marks, an emoji sequence joined by ZWJ, a flag) takes its width
+    (``wcwidth``: 2 for an East Asian wide character or an emoji, 1 otherwise, at least 1 for
+    anything drawn) on its first code point, 0 on the others.
+
+    >>> cells("a地"), cells("e\u0301"), cells("👨\u200d👩\u200d👧")
+    ([1, 2], [1, 0], [2, 0, 0, 0, 0])
+    """
+    out = [0] * len(text)
+    pos = 0
+    for cluster in wcwidth.iter_graphemes(text):
+        width = wcwidth.wcswidth(cluster)
+        out[pos] = 1 if width < 0 else width  # a control character: one cell, as drawn
+        pos += len(cluster)
+    return out
+
+
 def wrap(text: str, width: int) -> list[tuple[int, int]]:
     """``text`` cut into lines of at most ``width`` characters, at spaces where possible and at
-    every line break: the (start, end) offsets of each line, line breaks left out.
+    every line break (LF, CRLF or a lone CR, :data:`_BREAK`): the (start, end) offsets of each
+    line, line breaks left out.
 
-    >>> wrap("ab cd ef\\ngh", 5)
-    [(0, 5), (6, 8), (9, 11)]
+    >>> wrap("ab cd ef\\ngh\\rij", 5)
+    [(0, 5), (6, 8), (9, 11), (12, 14)]
     """
     lines: list[tuple[int, int]] = []
-    start = 0
-    for para in text.split("\n"):
-        end_para = start + len(para)
+    paragraphs, start = [], 0
+    for brk in _BREAK.finditer(text):
+        paragraphs.append((start, brk.start(), brk.end()))
+        start = brk.end()
+    paragraphs.append((start, len(text), len(text)))
+    for start, end_para, _ in paragraphs:
         pos = start
         while end_para - pos > width:
             cut = text.rfind(" ", pos, pos + width + 1)
@@ -191,7 +221,6 @@ def wrap(text: str, width: int) -> list[tuple[int, int]]:
                 lines.append((pos, cut))
                 pos = cut + 1
         lines.append((pos, end_para))
-        start = end_para + 1
     return lines
 
 
@@ -231,15 +260,21 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
     for a, b in lines:
         base = y + FONT_PX
         line = text[a:b].replace("\t", " ")
-        left = right - len(line) * CHAR_PX if rtl else float(MARGIN)
         columns = visual_columns(line, rtl=rtl)
+        # x of each visual column, in cells: a wide character or an emoji sequence takes the
+        # cells it is drawn in, a combining mark none (cells()), as the browser draws them
+        at = [0] * (len(line) + 1)
+        for i, width in enumerate(cells(line)):
+            at[columns[i] + 1] = width
+        at = list(accumulate(at))
+        left = right - at[-1] * CHAR_PX if rtl else float(MARGIN)
         line_levels = levels(line, rtl=rtl)
         if line:
             anchor = (f'x="{right:.1f}" direction="rtl" text-anchor="start"' if rtl
                       else f'x="{MARGIN}"')
             out.append(f'<text {anchor} y="{base:.1f}" font-family="monospace" '
                        f'font-size="{FONT_PX}" xml:space="preserve" '
-                       f'textLength="{len(line) * CHAR_PX:.1f}" '
+                       f'textLength="{at[-1] * CHAR_PX:.1f}" '
                        f'lengthAdjust="spacingAndGlyphs">{xml_text(line)}</text>')
         for it, lane in zip(items, lanes, strict=True):
             s, e = max(it.start, a), min(it.end, b)
@@ -254,8 +289,8 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
             row = base + 4 + lane * LANE_ROW
             tip = xml_text(f"{it.id} [{it.start}, {it.end}) {it.label_text}")
             for c0, c1 in runs:
-                x = left + c0 * CHAR_PX
-                w = max((c1 - c0) * CHAR_PX, 2.0)
+                x = left + at[c0] * CHAR_PX
+                w = max((at[c1] - at[c0]) * CHAR_PX, 2.0)
                 piece = w / len(it.labels)
                 for k, lab in enumerate(it.labels):  # alternatives split the stripe
                     out.append(f'<rect x="{x + k * piece:.1f}" y="{row:.1f}" '
@@ -268,9 +303,9 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
                 # its right edge in a right-to-left run.
                 first = columns[s - a] if s < b else runs[0][0]
                 if s < b and line_levels[s - a] % 2:
-                    where = f'x="{left + (first + 1) * CHAR_PX:.1f}" text-anchor="end"'
+                    where = f'x="{left + at[first + 1] * CHAR_PX:.1f}" text-anchor="end"'
                 else:
-                    where = f'x="{left + first * CHAR_PX:.1f}"'
+                    where = f'x="{left + at[first] * CHAR_PX:.1f}"'
                 out.append(f'<text {where} y="{row + 12:.1f}" font-size="9" '
                            f'font-weight="600" fill="#333333">'
                            f"{xml_text(it.id)}<title>{tip}</title></text>")
@@ -293,7 +328,7 @@ def document_svg(doc_id: str, text: str | None, gold: Sequence[SpanItem],
         text = "No text is available for this document.\n" + "\n".join(listing)
         gold, pred = [], []
     lines = wrap(text, width_chars)
-    longest = max((b - a for a, b in lines), default=0)
+    longest = max((sum(cells(text[a:b])) for a, b in lines), default=0)
     width = max(2 * MARGIN + longest * CHAR_PX, 360)
     parts = [f'<text x="{MARGIN}" y="{MARGIN + 16}" font-size="18" font-weight="700">'
              f"Document {xml_text(doc_id)}</text>"]
@@ -307,7 +342,7 @@ def document_svg(doc_id: str, text: str | None, gold: Sequence[SpanItem],
     x, y = float(MARGIN), top + 6
     for lab in used:
         shown = "⊥ (nothing)" if lab == NOTHING else lab
-        step = 26 + len(shown) * 7.2
+        step = 26 + max(wcwidth.wcswidth(shown), len(shown)) * 7.2
         if x + step > width - MARGIN and x > MARGIN:
             x, y = float(MARGIN), y + 20
         parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="16" height="10" '

@@ -322,10 +322,24 @@ def test_the_report_reads_at_wcag_aa_and_every_scroll_box_takes_the_keyboard(
     assert main(["report", str(PROP / "gold.json"), str(PROP / "system_a.json"), "-o",
                  str(out), "--samples", "20"]) == 0
     html = out.read_text(encoding="utf-8")
-    tags = re.findall(r"<span class='tag' style='([^']*)'", html)
+    tags = re.findall(r"<span class='tag'[^>]*? style='([^']*)'", html)
     assert tags and not any("color:" in s.replace("border-color:", "") for s in tags)
     css = dict(re.findall(r"(\.tag|td\.na)\{[^}]*?(?<!-)color:(#\w+)", html))
     assert _contrast(css[".tag"], "#ffffff") >= 4.5 and _contrast(css["td.na"], "#ffffff") >= 4.5
     boxes = re.findall(r"<table[^>]*>|<div class='chart'[^>]*>", html)
     assert len(boxes) > 5 and all("tabindex='0'" in b for b in boxes), boxes
     assert html.count("<main>") == 1 and "<h1>" in html.split("<main>")[1]
+
+
+def test_right_to_left_documents_take_their_direction_from_their_text() -> None:
+    text = "قال الرئيس في 2024 إن GDP ارتفع بنسبة 5% في مصر."
+    gold = AnnotationSet("gold", {"ar": (Span(4, 10, "شخص"), Span(44, 47, "Place"))})
+    pred = AnnotationSet("pred", {"ar": (Span(4, 10, "شخص"),)}, role="system")
+    out = build_report(ReportInputs(gold, [pred], {"ar": text}, n_resamples=20),
+                       command="report")
+    docs = re.findall(r"<div class='doc'[^>]*>", out)
+    assert docs and all("dir='auto'" in d for d in docs)  # Arabic lays out right to left
+    tags = re.findall(r"<span class='tag'[^>]*>", out)
+    assert tags and all("dir='ltr'" in t for t in tags)  # a tag is one left-to-right unit
+    assert "<bdi>شخص</bdi>" in out and "Document <bdi>ar</bdi>" in out
+    assert "unicode-bidi:isolate" in out and "td,th{unicode-bidi:plaintext}" in out

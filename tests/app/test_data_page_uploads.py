@@ -360,3 +360,13 @@ def test_restoring_the_loaded_names_undoes_every_rename_however_made(make_app) -
     files = next(t for t in tables(at) if "sets" in t.columns)
     assert list(files["sets"]) == ["gold", "pred_s1"]
     assert not any(b.key == "rename_reset" for b in at.button)  # nothing left to restore
+
+
+def test_a_file_that_fails_to_read_shows_its_detected_format(make_app) -> None:
+    # tour 9, D12: a Label Studio export refused by its reader showed the format "-"
+    task = {"id": 1, "data": {"text": "Short."}, "annotations": [{"completed_by": 1, "result": [
+        {"type": "labels", "value": {"start": 0, "end": 40, "text": "Berlin", "labels": ["X"]}}]}]}
+    at = _upload(_data_page(make_app), ("ls_export.json", json.dumps([task]).encode()))
+    files = next(t for t in tables(at) if "sets" in t.columns)
+    row = files[files["file"] == "ls_export.json"].iloc[0]
+    assert row["status"] == "❌ error" and row["format"] == "label-studio"
