@@ -36,8 +36,6 @@ LOOKS = {"light-desktop": ("light", {"width": 1400, "height": 900}),
          "dark-phone": ("dark", {"width": 390, "height": 844})}
 
 ALLOWED: dict[tuple[str, str], str] = {
-    ("color-contrast", '[data-testid="stCaptionContainer"]'):
-        "Streamlit's light theme draws st.caption in #828180, 3.9:1 on white",
     ("color-contrast", '[data-testid="stSliderThumbValue"]'):
         "Streamlit draws a slider's value in the primary red, 3.9:1 on the dark background",
     ("color-contrast", '[role="tab"]'):
