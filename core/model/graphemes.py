@@ -78,16 +78,19 @@ def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str
     for source, aset in sets:
         table = aset.table
         own = [texts.get(d) for d in table.doc_ids]
-        plain = [t is None or t.isascii() for t in own]
-        docs, starts, ends = table.doc.tolist(), table.start.tolist(), table.end.tolist()
+        plain = np.fromiter((t is None or t.isascii() for t in own), dtype=bool,
+                            count=len(own))
+        if plain.all():
+            continue  # an ASCII text has no cluster of several code points but CRLF
+        rows = np.flatnonzero(~plain[table.doc])  # the spans of texts that may hold one
+        docs, starts, ends = (table.doc[rows].tolist(), table.start[rows].tolist(),
+                              table.end[rows].tolist())
         maybe: dict[int, list[int]] = {}
-        for k, d in enumerate(docs):
-            if not plain[d]:
-                text = own[d]
-                assert text is not None
-                if ends[k] <= len(text) and (_may_split(text, starts[k])
-                                             or _may_split(text, ends[k])):
-                    maybe.setdefault(d, []).append(k)
+        for k, d, start, end in zip(rows.tolist(), docs, starts, ends, strict=True):
+            text = own[d]
+            assert text is not None
+            if end <= len(text) and (_may_split(text, start) or _may_split(text, end)):
+                maybe.setdefault(d, []).append(k)
         found, first = 0, None
         for d, rows in maybe.items():
             text = own[d]

@@ -261,7 +261,8 @@ def recount(texts: Sequence[str | None], counts: Sequence[int],
     span its offsets and given text): code points unless a span's text is not at its offsets
     read so and another unit fits every span; ``starts`` and ``ends`` are converted in place.
     Returns the offsets used (:func:`note` words the warning)."""
-    if fragments is None:
+    if fragments is None or all(t is None or t.isascii() for t in texts):
+        # In ASCII every unit counts alike: nothing to tell apart (and no pass of slices).
         return Offsets()
     owner = np.repeat(np.arange(len(texts)), np.asarray(counts, dtype=np.int64)).tolist()
     # the first span whose text is not at its code point offsets (most files have none: one
