@@ -54,7 +54,7 @@ import streamlit as st
 from streamlit.runtime.state import SessionStateProxy
 
 from core.model.errors import SpanScopeError
-from ui import serve
+from ui import memory
 from ui.escape import md
 from ui.gamma_worker import Held, Resident
 
@@ -158,8 +158,8 @@ class Worker:
         folder = tempfile.mkdtemp(prefix="spanscope-worker-")
         self.address = os.path.join(folder, "socket")
         # numpy without huge pages and the allocator keeping what it frees, as the server
-        # (ui.serve.lean_memory): the worker scores the same large arrays
-        env = {**os.environ, **serve.memory_env(os.environ), KEY_ENV: key.hex(),
+        # (ui.memory.lean_memory): the worker scores the same large arrays
+        env = {**os.environ, **memory.memory_env(os.environ), KEY_ENV: key.hex(),
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,

@@ -92,10 +92,10 @@ def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str
             if end <= len(text) and (_may_split(text, start) or _may_split(text, end)):
                 maybe.setdefault(d, []).append(k)
         found, first = 0, None
-        for d, rows in maybe.items():
+        for d, found_rows in maybe.items():
             text = own[d]
             assert text is not None
-            at = np.array(rows)
+            at = np.array(found_rows)
             bad = inside_clusters(text, table.start[at]) | inside_clusters(text, table.end[at])
             if bad.any():
                 found += int(bad.sum())

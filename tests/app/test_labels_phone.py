@@ -25,9 +25,15 @@ def _zero_row_ws() -> state.Workspace:
                                  shareable=False)
 
 
+def _specs(at) -> tuple[dict, dict]:
+    """The heatmap's spec (the first chart) and its row names' (pinned beside it)."""
+    heatmap, names = [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
+    assert "layer" in heatmap and "layer" not in names
+    return heatmap, names
+
+
 def _spec(at) -> dict:
-    (spec,) = [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
-    return spec
+    return _specs(at)[0]
 
 
 def _rows(spec: dict) -> list[str]:
@@ -53,8 +59,8 @@ def test_row_names_are_limited_and_a_wide_matrix_says_it_scrolls() -> None:
     ws = state.build_workspace(state.sample_reports("mafalda"), key="sample:mafalda",
                                title="mafalda", shareable=True)
     at = app_on_workspace(ws, "pages/labels.py")
-    spec = _spec(at)
-    assert spec["layer"][0]["encoding"]["y"]["axis"]["labelLimit"] == lab_ui.ROW_LABEL_PX <= 200
+    spec, names = _specs(at)
+    assert names["encoding"]["y"]["axis"]["labelLimit"] == lab_ui.ROW_LABEL_PX <= 200
     assert spec["width"] > lab_ui.WIDE_PX
     assert any("scrolls sideways" in c.value for c in at.caption)
     # Row names longer than the limit are whole in the tooltip.

@@ -9,6 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
+from tests.app.conftest import tables
 from ui import levels, state
 
 
@@ -27,6 +28,6 @@ def test_the_path_says_what_level_2_means_without_a_taxonomy() -> None:
     assert not at.exception
     assert not levels.has_levels(ws, "gold", "sys")
     assert not any(s.label == "MAFALDA level" for s in at.selectbox)
-    steps = next(df.value for df in at.dataframe if "step" in df.value.columns)
+    steps = next(t for t in tables(at) if "step" in t.columns)  # a Markdown table
     assert "MAFALDA, level 2" in steps["step"].tolist()
     assert any("“level 2” below means the labels as they are" in c.value for c in at.caption)

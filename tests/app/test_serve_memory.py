@@ -1,4 +1,4 @@
-"""How the server and its background worker get their memory (ui.serve.lean_memory): numpy's
+"""How the server and its background worker get their memory (ui.memory.lean_memory): numpy's
 large arrays without transparent huge pages, and the C allocator keeping what it frees; a value
 the environment gives is kept (docs/performance.md, issue 29, eleventh pass)."""
 
@@ -12,43 +12,43 @@ from pathlib import Path
 
 import pytest
 
-from ui import jobs, serve
+from ui import jobs, memory
 
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import json, os, sys
-from ui import serve
-took = serve.lean_memory()
+from ui import memory
+took = memory.lean_memory()
 import numpy
 from numpy._core import multiarray
 print(json.dumps({"took": took, "huge": bool(multiarray._get_madvise_hugepage()),
-                  "env": {k: os.environ.get(k) for k in serve.memory_env({})},
-                  "again": serve.memory_env(os.environ)}))
+                  "env": {k: os.environ.get(k) for k in memory.memory_env({})},
+                  "again": memory.memory_env(os.environ)}))
 """
 
 
 def _probe(env: dict[str, str], code: str = PROBE) -> dict[str, object]:
     """What ``code`` prints in a fresh interpreter run with ``env`` (the settings cleared)."""
-    clean = {k: v for k, v in os.environ.items() if k not in serve.memory_env({})}
+    clean = {k: v for k, v in os.environ.items() if k not in memory.memory_env({})}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
                          capture_output=True, text=True, check=True, timeout=120)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def test_memory_env_names_each_setting_the_environment_does_not_give() -> None:
-    every = serve.memory_env({})
-    assert every == {"NUMPY_MADVISE_HUGEPAGE": "0", **serve.MALLOC_ENV}
-    assert set(serve.MALLOC_ENV) == set(serve._MALLOPT)
+    every = memory.memory_env({})
+    assert every == {"NUMPY_MADVISE_HUGEPAGE": "0", **memory.MALLOC_ENV}
+    assert set(memory.MALLOC_ENV) == set(memory._MALLOPT)
     given = {"NUMPY_MADVISE_HUGEPAGE": "1", "MALLOC_TOP_PAD_": "0"}
-    assert serve.memory_env(given) == {k: v for k, v in every.items() if k not in given}
+    assert memory.memory_env(given) == {k: v for k, v in every.items() if k not in given}
 
 
 def test_lean_memory_turns_numpys_huge_pages_off_and_tells_the_allocator() -> None:
     seen = _probe({})
     assert seen["huge"] is False
     assert seen["took"] is True  # glibc's mallopt (Linux)
-    assert seen["env"] == serve.memory_env({})  # what the processes it starts inherit
+    assert seen["env"] == memory.memory_env({})  # what the processes it starts inherit
     assert seen["again"] == {}  # a second call has nothing left to set
 
 
@@ -63,11 +63,11 @@ def test_a_value_the_environment_gives_is_kept() -> None:
     env = seen["env"]
     assert isinstance(env, dict)
     assert env["NUMPY_MADVISE_HUGEPAGE"] == "1" and env["MALLOC_TRIM_THRESHOLD_"] == "1234"
-    assert env["MALLOC_MMAP_THRESHOLD_"] == serve.MALLOC_ENV["MALLOC_MMAP_THRESHOLD_"]
+    assert env["MALLOC_MMAP_THRESHOLD_"] == memory.MALLOC_ENV["MALLOC_MMAP_THRESHOLD_"]
 
 
 def test_the_worker_starts_with_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key in serve.memory_env({}):
+    for key in memory.memory_env({}):
         monkeypatch.delenv(key, raising=False)
     worker = jobs.Worker()
     try:
@@ -75,4 +75,4 @@ def test_the_worker_starts_with_the_settings(monkeypatch: pytest.MonkeyPatch) ->
     finally:
         worker.stop()
     env = dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
-    assert {k: env.get(k) for k in serve.memory_env({})} == serve.memory_env({})
+    assert {k: env.get(k) for k in memory.memory_env({})} == memory.memory_env({})
