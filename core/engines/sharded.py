@@ -350,7 +350,8 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
     # corpus's labels when their classes differ (rescore_taxonomy).
     checked = check_pair(metric, gold=gold, pred=pred, pred_source=job.pred,
                          gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
-                         variant=variant, labels=labels, taxonomy_path=job.taxonomy)
+                         variant=variant, labels=labels, taxonomy_path=job.taxonomy,
+                         say_outside=False)  # said once by the client (finish_taxonomy)
     warnings.extend(checked.warnings)
     pred, taxonomy, extra = checked.pred, checked.taxonomy, checked.extra
     if taxonomy is not None and job.taxonomy_labels is not None:
@@ -472,13 +473,19 @@ def rescore_taxonomy(client: Client, jobs: Sequence[ScoreJob],
     return out
 
 
-def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
-    """The taxonomy of the whole run, named as ``score`` names it: resolved on the labels of
-    every shard (:func:`core.model.taxonomy.resolve`), as one machine resolves it on the whole
-    corpus's."""
+def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None
+                    ) -> tuple[str, list[str]]:
+    """The taxonomy of the whole run, named as ``score`` names it, and the warning of labels
+    outside MAFALDA's taxonomy (:func:`core.engines.inputs.outside_warning`): resolved on the
+    labels of every shard (:func:`core.model.taxonomy.resolve`), as one machine resolves it on
+    the whole corpus's (no shard says it: a shard of fallacies and one of other labels each
+    see no stray)."""
+    from core.engines.inputs import outside_warning
     from core.model.taxonomy import describe, resolve
 
-    return describe(resolve([lab for o in outcomes for lab in o.used_labels], path))
+    used = sorted({lab for o in outcomes for lab in o.used_labels})
+    whole = resolve(used, path)
+    return describe(whole), outside_warning(whole, used)
 
 
 # ---- the cluster -----------------------------------------------------------------------------
@@ -600,6 +607,11 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
         counts.update(o.warning_counts)
     for o in outcomes:
         warnings.extend(o.warnings[o.gold_warnings:])
+    taxonomy = None
+    if "taxonomy" in entry.options:
+        taxonomy, why = finish_taxonomy(outcomes, base.taxonomy)
+        warnings.extend(why)
+        counts.update(warning_kind(w) for w in why)
     if chosen is None and any(o.disjoint for o in outcomes):
         from core.metrics.martino import disjoint_labels
 
@@ -616,8 +628,8 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     result = entry.finish(totals, per_document=base.per_document, **keywords)
     if "llm_parsing" in entry.read_options:
         result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" else None
-    if "taxonomy" in entry.options:
-        result["taxonomy"] = finish_taxonomy(outcomes, base.taxonomy)
+    if taxonomy is not None:
+        result["taxonomy"] = taxonomy
     report = engine_report(client, outcomes, scheduler)
     report["seconds"] = {"map": round(mapped - started, 3),
                          "reduce": round(time.perf_counter() - mapped, 3)}
