@@ -393,13 +393,16 @@ def _tasks(count: int) -> str:
 
 def _warn_no_id(loaded: Loaded, no_id: list[int], in_list: bool) -> None:
     """The warning of the records whose line number (position in a JSON list) is their id."""
+    one = len(no_id) == 1
     if no_id and in_list:
-        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
-                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
-                    field="id")
+        loaded.warn(("1 record has no 'id'; its position in the list (1, 2, ...) is the "
+                     "document id" if one else f"{len(no_id)} records have no 'id'; their "
+                     "positions in the list (1, 2, ...) are the document ids")
+                    + f" (first: line {no_id[0]})", line=no_id[0], field="id")
     elif no_id:
-        loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
-                    f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
+        loaded.warn(("1 line has no 'id'; its line number is the document id" if one else
+                     f"{len(no_id)} lines have no 'id'; their line numbers are the document "
+                     "ids") + f" (first: line {no_id[0]})", line=no_id[0], field="id")
 
 
 def _count_unread(obj: dict[str, Any], used: str | None, line: int,

@@ -282,3 +282,13 @@ def test_an_annotator_who_only_skipped_keeps_an_empty_set(
     assert main(["validate", str(tmp_path / "db-out.jsonl"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "ann-b" in json.dumps(out)
+
+
+def test_counts_of_one_in_the_warnings_are_singular() -> None:
+    """review11 item 9: "1 lines have no 'id'", "1 tasks answered ... are" read as slips."""
+    task = _task("Rome is old", [(0, 4, "LOC")])
+    del task["meta"]
+    loaded = load_files(_file(_task("Nice is warm", [(0, 4, "LOC")], "reject", doc="n"), task))
+    assert sorted(d.message for d in loaded.diagnostics) == [
+        "1 line has no 'id'; its line number is the document id (first: line 2)",
+        "1 task answered 'reject' or 'ignore' is not an annotation; skipped (first: line 1)"]
