@@ -124,11 +124,13 @@ SHARD_SUFFIX = {"parquet": ".parquet", "semeval2021": ".json", "mafalda": ".json
 
 def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
                  folder: str | Path, *, shards: int, to: str = "parquet",
-                 csv_raw: bool = False) -> list[str]:
+                 csv_raw: bool = False, order: object = None) -> list[str]:
     """Split a corpus into ``shards`` files of consecutive documents (``part-00000.parquet``
     ...) in ``folder``, each with every set's spans of its documents; the messages of
     :func:`core.formats.tools.write_sets`. ``python -m core convert IN OUT --to parquet --shards
-    N``. Every shard is written, or none (:func:`core.formats.atomic.commit`)."""
+    N``. Every shard is written, or none (:func:`core.formats.atomic.commit`). ``order``: the
+    input's records (the gold labels' file order of a MAFALDA file, which parquet and mafalda
+    shards keep: :func:`core.formats.tools.render_sets`)."""
     from core.formats.atomic import Output, commit
     from core.formats.tools import render_sets
 
@@ -151,7 +153,7 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
                              s.alternatives) for s in sets]
         sub_texts = {d: texts.get(d) for d in docs[lo:hi]}
         files, notes = render_sets(sub, out / f"part-{k:05d}{SHARD_SUFFIX[to]}", to=to,
-                                   texts=sub_texts, csv_raw=csv_raw)
+                                   texts=sub_texts, csv_raw=csv_raw, order=order)
         outputs.update(files)
         messages.extend(n for n in notes if n not in messages)
         lo = hi
@@ -183,7 +185,7 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
                              + (f"; {hint}" if hint else ""))
     messages = [f"warning: {d}" for d in loaded.diagnostics]
     messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
-                                 csv_raw=csv_raw))
+                                 csv_raw=csv_raw, order=loaded.records))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)
     messages.append(f"wrote {docs} documents, {spans} spans "
