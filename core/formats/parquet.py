@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -453,10 +454,24 @@ def _file_order(doc_names: list[str], doc: np.ndarray, start: np.ndarray, end: n
                 ) -> dict[str, tuple[tuple[int, int], ...]]:
     """Per document, its distinct intervals in row order (first sighting): the gold labels'
     file order a writer kept (:func:`write_tables`)."""
-    found: dict[str, dict[tuple[int, int], None]] = {}
-    for d, a, b in zip(doc.tolist(), start.tolist(), end.tolist(), strict=True):
-        found.setdefault(doc_names[d], {})[(a, b)] = None
-    return {name: tuple(intervals) for name, intervals in found.items()}
+    if not len(doc):
+        return {}
+    by_key = np.lexsort((end, start, doc))  # a (doc, start, end) group's rows, first row first
+    key = (doc[by_key], start[by_key], end[by_key])
+    new = np.ones(len(by_key), dtype=bool)
+    new[1:] = (key[0][1:] != key[0][:-1]) | (key[1][1:] != key[1][:-1]) | (
+        key[2][1:] != key[2][:-1])
+    first = np.sort(by_key[new])  # each interval's first row, in row order
+    rows = first[np.argsort(doc[first], kind="stable")]  # grouped by document, row order kept
+    d = doc[rows]
+    cuts = np.flatnonzero(d[1:] != d[:-1]) + 1
+    pairs = list(zip(start[rows].tolist(), end[rows].tolist(), strict=True))
+    bounds = [0, *cuts.tolist(), len(rows)]
+    groups = {doc_names[int(d[a])]: tuple(pairs[a:b])
+              for a, b in itertools.pairwise(bounds)}
+    # the documents in order of their first row, as the MAFALDA reader lists them
+    return {name: groups[name] for name in dict.fromkeys(doc_names[k] for k in
+                                                           doc[first].tolist())}
 
 
 def _check_rows(file: str, start: np.ndarray, end: np.ndarray, labels: Any,

@@ -77,3 +77,23 @@ def test_a_format_that_cannot_keep_the_order_says_so(
     assert ("note: 3 documents list their gold labels unsorted (first: '0'); semeval2021 "
             "keeps no file order, which MAFALDA's repo-head and metrics-py variants read: "
             "convert to mafalda or parquet to keep it") in out.out + out.err
+
+
+def test_the_rows_order_is_each_documents_intervals_by_first_sighting() -> None:
+    """:func:`core.formats.parquet._file_order` (whole columns) against a loop over the rows."""
+    import numpy as np
+
+    from core.formats.parquet import _file_order
+
+    rng = np.random.default_rng(5)
+    n = 400
+    doc, start = rng.integers(0, 7, n), rng.integers(0, 30, n)
+    end = start + rng.integers(1, 4, n)
+    names = [f"d{k}" for k in range(7)]
+    expected: dict[str, dict[tuple[int, int], None]] = {}
+    for d, a, b in zip(doc.tolist(), start.tolist(), end.tolist(), strict=True):
+        expected.setdefault(names[d], {})[(a, b)] = None
+    found = _file_order(names, doc, start, end)
+    assert list(found) == list(expected)
+    assert found == {k: tuple(v) for k, v in expected.items()}
+    assert _file_order(names, doc[:0], start[:0], end[:0]) == {}
