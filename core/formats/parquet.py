@@ -844,14 +844,12 @@ def _where(name: str, member: str) -> str:
 
 def ordered_set(sets: Sequence[AnnotationSet], order: object) -> int | None:
     """The index of the set whose file order ``order`` (a reader's records: MAFALDA's
-    :class:`~core.metrics.mafalda_order.GoldOrder`) gives: the only set, else the only gold;
-    None when there is none or ``order`` lists no document out of sorted order."""
+    :class:`~core.metrics.mafalda_order.GoldOrder`) gives: the only gold (the file order is
+    the gold's); None when there is none or ``order`` lists no document out of sorted order."""
     from core.metrics.mafalda_order import unsorted_documents
 
     if not unsorted_documents(order):
         return None
-    if len(sets) == 1:
-        return 0
     golds = [k for k, s in enumerate(sets) if s.role == "gold"]
     return golds[0] if len(golds) == 1 else None
 

@@ -220,7 +220,8 @@ def _order_lost(to: str, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]
     docs = unsorted_documents(loaded.records)
     if to in ORDER_KEEPING or ordered_set(sets, loaded.records) is None:
         return []
-    return [f"note: {len(docs)} documents list their gold labels unsorted (first: {docs[0]!r}); "
+    many = f"{len(docs)} documents list" if len(docs) != 1 else "1 document lists"
+    return [f"note: {many} their gold labels unsorted (first: {docs[0]!r}); "
             f"{to} keeps no file order, which MAFALDA's repo-head and metrics-py variants "
             "read: convert to mafalda or parquet to keep it"]
 
