@@ -490,6 +490,25 @@ def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None
     return describe(whole), outside_warning(whole, used)
 
 
+def _shards_warnings(outcomes: Sequence[ShardOutcome], warnings: list[str],
+                     counts: Counter[str], taxonomy: str | bool | None) -> str | None:
+    """Add every shard's warnings to ``warnings`` (and their kinds to ``counts``), the gold's
+    first, then the predictions', as on one machine, then the taxonomy's
+    (:func:`finish_taxonomy`, its file ``taxonomy`` when the metric has one, else False); the
+    taxonomy's name, or None."""
+    for o in outcomes:
+        warnings.extend(o.warnings[:o.gold_warnings])
+        counts.update(o.warning_counts)
+    for o in outcomes:
+        warnings.extend(o.warnings[o.gold_warnings:])
+    if taxonomy is False:
+        return None
+    name, why = finish_taxonomy(outcomes, taxonomy if isinstance(taxonomy, str) else None)
+    warnings.extend(why)
+    counts.update(warning_kind(w) for w in why)
+    return name
+
+
 # ---- the cluster -----------------------------------------------------------------------------
 
 
@@ -604,16 +623,8 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
             for o, job in zip(outcomes, jobs, strict=True):
                 for lab in o.labels[1]:
                     check_label(lab, chosen, job.pred, field="label")
-    for o in outcomes:  # the gold's warnings first, then the predictions', as on one machine
-        warnings.extend(o.warnings[:o.gold_warnings])
-        counts.update(o.warning_counts)
-    for o in outcomes:
-        warnings.extend(o.warnings[o.gold_warnings:])
-    taxonomy = None
-    if "taxonomy" in entry.options:
-        taxonomy, why = finish_taxonomy(outcomes, base.taxonomy)
-        warnings.extend(why)
-        counts.update(warning_kind(w) for w in why)
+    taxonomy = _shards_warnings(outcomes, warnings, counts, base.taxonomy
+                                if "taxonomy" in entry.options else False)
     if chosen is None and any(o.disjoint for o in outcomes):
         from core.metrics.martino import disjoint_labels
 

@@ -332,10 +332,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         assert isinstance(obj, dict)
         position = records.index + 1 if isinstance(records, _JsonList) else line
         who = obj.get("_annotator_id") if per_annotator else None
-        if obj.get("answer") in SKIPPED_ANSWERS:
-            skipped.append(line)
-            if isinstance(who, str) and who and who not in sets:
-                sets[who] = (DuplicateIds(file), SpanColumns(), set())  # kept, even empty
+        if _skipped(obj, who, (file, line), skipped, sets):
             continue
         key = inputs.key(obj) if per_annotator else None
         if key is not None and inputs.superseded(who, key, obj, position, line):
@@ -350,14 +347,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         doc_id = (inputs.document(key, text, loaded.texts, file, line) if key is not None
                   else _task_id(obj, file, line, no_id,
                                 position if isinstance(records, _JsonList) else None))
-        found = sets.get(who)
-        if found is None:
-            found = sets[who] = (DuplicateIds(file), SpanColumns(), set())
-        dup, columns, by_input = found
-        if key is None or doc_id not in by_input:  # an input's questions share its document
-            dup.add(doc_id, f"line {line}", line=line)
-        if key is not None:
-            by_input.add(doc_id)
+        columns = _document_of(sets, who, doc_id, key is not None, (file, line))
         triples = _task_spans(obj, group, text, file, line, options, loaded,
                               records.index if isinstance(records, _JsonList) else None)
         index = columns.document(doc_id)
@@ -384,6 +374,36 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
             loaded.named_sets.add(who)
     return loaded
+
+
+def _document_of(sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]],
+                 who: str | None, doc_id: str, by_input: bool, where: tuple[str, int]
+                 ) -> SpanColumns:
+    """The spans of annotator ``who`` (its set made on its first task), with ``doc_id`` seen
+    at ``where`` (file, line): a document the file names twice is refused, but the questions
+    of one input (``by_input``: named by its input, :class:`_Inputs`) share its document."""
+    found = sets.get(who)
+    if found is None:
+        found = sets[who] = (DuplicateIds(where[0]), SpanColumns(), set())
+    dup, columns, inputs = found
+    if not (by_input and doc_id in inputs):
+        dup.add(doc_id, f"line {where[1]}", line=where[1])
+    if by_input:
+        inputs.add(doc_id)
+    return columns
+
+
+def _skipped(obj: Mapping[str, Any], who: object, where: tuple[str, int], skipped: list[int],
+             sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]]) -> bool:
+    """Whether the task (at ``where``: file, line) is answered 'reject' or 'ignore' (no
+    annotation; its line added to ``skipped``); its annotator keeps a set, even empty, so that
+    ``agree`` lists it."""
+    if obj.get("answer") not in SKIPPED_ANSWERS:
+        return False
+    skipped.append(where[1])
+    if isinstance(who, str) and who and who not in sets:
+        sets[who] = (DuplicateIds(where[0]), SpanColumns(), set())
+    return True
 
 
 def _tasks(count: int) -> str:

@@ -55,10 +55,12 @@ def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet], *
 
         return parquet.write_tables(loaded.texts, sets, parquet.stem(output.name),
                                     loaded.records)
-    if fmt == "mafalda":
-        from core.formats import mafalda
+    if fmt in ORDER_KEEPING:  # a writer that keeps the gold labels' file order (_order_lost)
+        from core.formats import module
 
-        return mafalda.write(loaded.texts, sets, order=loaded.records)
+        written: Mapping[str, str | bytes] = module(fmt).write(loaded.texts, sets,
+                                                               order=loaded.records)
+        return written
     if fmt == "spacy" and suffix == ".spacy":
         from core.formats._common import single_set
         from core.formats.spacy_docs import docbin_bytes
