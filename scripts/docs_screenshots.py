@@ -18,19 +18,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import quote_plus
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from tests import servers  # noqa: E402 - the repository's root is on the path from here on
+from tests.servers import running  # noqa: E402
 
 SAMPLE = ROOT / "sample_data" / "propaganda"
 OUT = ROOT / "docs" / "screenshots"
@@ -39,8 +40,6 @@ CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
                "--disable-component-update", "--no-first-run", "--disable-sync"]
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
-SERVER_FLAGS = ("--server.headless=true", "--server.address=127.0.0.1",
-                "--browser.gatherUsageStats=false", "--server.fileWatcherType=none")
 EXERCISE_SEED = 3  # the exercise the Learn captions show (gold "ad hominem | âŠ¥" ...)
 
 
@@ -51,46 +50,19 @@ EXERCISE_SEED = 3  # the exercise the Learn captions show (gold "ad hominem | âŠ
 def server(port: int, store: Path, timeout: float = 90) -> Iterator[str]:
     """``streamlit run app.py`` on ``port`` until the block ends (stopped by its own PID)."""
     env = dict(os.environ, SPANSCOPE_STORE=str(store), HOME=str(store.parent))
-    with tempfile.TemporaryFile() as stderr:
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                                 *SERVER_FLAGS, f"--server.port={port}"], cwd=ROOT, env=env,
-                                stdout=subprocess.DEVNULL, stderr=stderr)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.time() + timeout
-            while proc.poll() is None and time.time() < deadline:
-                try:
-                    if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                        break
-                except OSError:
-                    time.sleep(0.3)
-            else:
-                stderr.seek(0)
-                raise SystemExit(f"the dashboard did not start on port {port}:\n"
-                                 + stderr.read().decode(errors="replace")[-2000:])
-            yield url
-        finally:
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=10)
+    with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
+                 env=env, timeout=timeout, port=port, fail=_stop) as started:
+        yield started.url
 
 
-def wait_idle(page: Any, timeout: float = 60_000) -> None:
-    """Wait until the script run the last action started has ended (tests/e2e/conftest.py)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+def _stop(why: str) -> NoReturn:
+    raise SystemExit(f"the dashboard did not start: {why}")
 
-    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    state = ("document.querySelector('[data-testid=\"stApp\"]')"
-             "?.getAttribute('data-test-script-state')")
-    with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => {state} !== 'notRunning'", timeout=600)
-    page.wait_for_function(
-        f"() => {state} === 'notRunning'"
-        " && !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+
+def wait_idle(page: Any) -> None:
+    """Wait until the script run the last action started has ended (a minute at most: the
+    shots run on a loaded machine)."""
+    servers.wait_idle(page, timeout=60_000)
 
 
 def open_page(page: Any, url: str, path: str) -> None:

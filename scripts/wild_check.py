@@ -441,19 +441,26 @@ def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
         return r
     objs = _jsonl(path)
     annotators = {o.get("_annotator_id") for o in objs} - {None}
-    # Prodigy with named sessions: an input (_input_hash, else its text) that one annotator
-    # answers again on a later line counts with its last answer only.
-    last: dict[tuple[Any, Any], int] = {}
+    # Prodigy with named sessions: a question (_input_hash, else its text, and _task_hash)
+    # that one annotator accepts again on a later line counts with its last accepted answer
+    # only; the accepted questions of one input add up (one document).
+    last: dict[tuple[Any, Any, Any], int] = {}
     kept: set[Any] = set()
+    skipped = ("reject", "ignore")  # Prodigy: not an annotation, and replaces none
+
+    def question(obj: dict[str, Any]) -> tuple[Any, Any, Any]:
+        return (obj.get("_annotator_id"), obj.get("_input_hash", obj.get("text")),
+                obj.get("_task_hash"))
+
     for k, obj in enumerate(objs):
         if len(annotators) > 1 and obj.get("id") is None and (
-                obj.get("meta") or {}).get("id") is None:
-            last[(obj.get("_annotator_id"), obj.get("_input_hash", obj.get("text")))] = k
+                obj.get("meta") or {}).get("id") is None and obj.get("answer") not in skipped:
+            last[question(obj)] = k
     for k, obj in enumerate(objs):
-        key = (obj.get("_annotator_id"), obj.get("_input_hash", obj.get("text")))
-        if last.get(key, k) != k:
+        if obj.get("answer") in skipped:
+            kept.add(obj.get("_annotator_id"))  # the annotator's set stands, even empty
             continue
-        if obj.get("answer") in ("reject", "ignore"):  # Prodigy: not an annotation
+        if last.get(question(obj), k) != k:
             continue
         kept.add(obj.get("_annotator_id"))
         items = obj.get(group or next((k for k in ("ents", "entities") if k in obj),

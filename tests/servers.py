@@ -1,8 +1,10 @@
-"""Start the dashboard in a process of its own for a test, and stop it afterwards.
+"""Start the dashboard in a process of its own for a test, and stop it afterwards; wait for
+the script run a browser's action started.
 
-One place for what the browser tests, the ``--data`` launcher test and the package test each
-did by hand: a free port, the headless flags, waiting for ``/_stcore/health``, and a teardown
-that stops the server even when the test failed.
+One place for what the browser tests, the ``--data`` launcher test, the package test and
+``scripts/docs_screenshots.py`` each did by hand: a free port, the headless flags, waiting for
+``/_stcore/health``, a teardown that stops the server even when the test failed, and
+:func:`wait_idle`.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 
@@ -44,14 +47,17 @@ class Server:
 
 @contextlib.contextmanager
 def running(command: Sequence[str], *, cwd: Path, env: Mapping[str, str],
-            timeout: float = 90) -> Iterator[Server]:
+            timeout: float = 90, port: int | None = None,
+            fail: Callable[[str], NoReturn] = pytest.fail) -> Iterator[Server]:
     """Run ``command`` (``python -m streamlit run app.py``, ``python -m core app ...``,
-    ``spanscope app``) with :data:`SERVER_FLAGS` on a free port; yield it once healthy.
+    ``spanscope app``) with :data:`SERVER_FLAGS` on ``port`` (a free one by default); yield it
+    once healthy.
 
-    A server that exits or stays unhealthy for ``timeout`` seconds fails the test with its
-    stderr (kept in a file: a pipe nobody reads would block a chatty server).
+    A server that exits or stays unhealthy for ``timeout`` seconds is given to ``fail`` (the
+    test fails; ``scripts/docs_screenshots.py`` exits) with its stderr (kept in a file: a pipe
+    nobody reads would block a chatty server).
     """
-    port = free_port()
+    port = free_port() if port is None else port
     with tempfile.TemporaryFile() as stderr:
         proc = subprocess.Popen([*command, *SERVER_FLAGS, f"--server.port={port}"], cwd=cwd,
                                 env=dict(env), stdout=subprocess.DEVNULL, stderr=stderr)
@@ -67,8 +73,8 @@ def running(command: Sequence[str], *, cwd: Path, env: Mapping[str, str],
             else:
                 stderr.seek(0)
                 why = "exited" if proc.poll() is not None else f"not healthy within {timeout:.0f} s"
-                pytest.fail(f"{' '.join(command[:4])}: {why}\n"
-                            f"{stderr.read().decode(errors='replace')[-2000:]}")
+                fail(f"{' '.join(command[:4])}: {why}\n"
+                     f"{stderr.read().decode(errors='replace')[-2000:]}")
             yield Server(proc, port, url)
         finally:
             if proc.poll() is None:
@@ -78,3 +84,25 @@ def running(command: Sequence[str], *, cwd: Path, env: Mapping[str, str],
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait(timeout=10)
+
+
+def wait_idle(page: Any, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished the script run that the last action started.
+
+    The front end keeps the run state on ``stApp`` (``data-test-script-state``), but a click's
+    rerun reaches the server a moment after the click, so a check right after it can still
+    see the previous run's "notRunning". Give a run up to 0.6 s to start, then wait for it to
+    end (and for the status widget to go).
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    state = ("document.querySelector('[data-testid=\"stApp\"]')"
+             "?.getAttribute('data-test-script-state')")
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"() => {state} !== 'notRunning'", timeout=600)
+    page.wait_for_function(
+        f"() => {state} === 'notRunning'"
+        " && !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+        timeout=timeout,
+    )

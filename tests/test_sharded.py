@@ -404,6 +404,11 @@ def test_a_shard_of_mafalda_fallacies_in_a_corpus_of_other_labels_scores_as_one_
         sharded = _json(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), *common,
                          "--engine", "dask", "--scheduler", cluster], capsys)
         _same_numbers(sharded, single)
+        # the corpus's labels are mostly MAFALDA's: the fallback is said once, as one machine
+        # says it, though no shard holds both kinds (review11 item 3)
+        outside = [w for w in single["warnings"] if "outside the MAFALDA taxonomy" in w]
+        assert outside and "'Doubt'" in outside[0]
+        assert [w for w in sharded["warnings"] if "outside the MAFALDA taxonomy" in w] == outside
         # level 1: MAFALDA would put both fallacies in one group (recall 1); one class per
         # label does not
         if level == "1":
@@ -415,7 +420,15 @@ def test_the_taxonomy_of_a_sharded_run_is_the_corpus_s() -> None:
 
     plain = ShardOutcome("a.parquet", used_labels=["ad hominem"])
     stray = ShardOutcome("b.parquet", used_labels=["ad hominem", "Loaded Language"])
-    assert finish_taxonomy([plain], None).startswith("MAFALDA")
-    assert finish_taxonomy([stray], None).startswith("labels of the data")
-    assert finish_taxonomy([plain, stray], None) == (
+    assert finish_taxonomy([plain], None)[0].startswith("MAFALDA")
+    assert finish_taxonomy([stray], None)[0].startswith("labels of the data")
+    assert finish_taxonomy([plain, stray], None)[0] == (
         "labels of the data: one class per label (2 labels, no grouping)")
+    assert finish_taxonomy([plain], None)[1] == []
+    # the warning of the corpus's strays, as one machine gives it for the whole corpus
+    slip = ShardOutcome("c.parquet", used_labels=["ad populum", "ad hominen"])
+    assert finish_taxonomy([plain, slip], None)[1] == [
+        "labels outside the MAFALDA taxonomy ('ad hominen'): one class per label, no grouping "
+        "at levels 1 and 0; pass --taxonomy FILE to group them"]
+    other = ShardOutcome("d.parquet", used_labels=["Doubt", "Slogans"])
+    assert finish_taxonomy([plain, other], None)[1] == []  # mostly other labels: no slip

@@ -92,6 +92,7 @@ K_ANN_MORE = "ann_more"  # session: the expander with the table of the sets-toge
 K_ANN_WARNINGS = "ann_more_warnings"  # session: the expander of the warnings' table
 K_ANN_ALONE = "ann_alone"  # session: the expander of the documents in one set only
 K_ANN_CHART = "ann_chart"  # session: the expander of the matrix drawn as a chart
+K_ANN_HERE = "ann_matrix_here"  # session: the last choices whose matrix the page computed
 ANN_ALL_LABELS = "(all labels)"
 TABS = ("👥 Who agrees with whom", "🎯 Against the gold and the majority",
         "📄 Documents by disagreement")
@@ -493,8 +494,6 @@ majority, and the documents' ranking): when the
 worker is busy and the matrix's tab is open, :func:`matrix_here` computes the matrix in the
 page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass")."""
 
-K_ANN_HERE = "ann_matrix_here"  # session: the choices whose matrix the page computed itself
-
 
 def _matrix_tab_open() -> bool:
     """Whether the run draws the matrix's tab (the first): the tab the user left open, or, on
@@ -505,7 +504,12 @@ def _matrix_tab_open() -> bool:
     return bool(tab == TABS[0])
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+MATRIX_KEPT = 32
+"""How many matrices :func:`matrix_only` keeps, and how many choices :func:`matrix_here`
+remembers computing (the oldest forgotten first: a forgotten matrix is one the cache dropped)."""
+
+
+@st.cache_resource(max_entries=MATRIX_KEPT, show_spinner=False)
 def matrix_only(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
                 measure: str) -> PairwiseResult:
     """:func:`core.metrics.agreement.pairwise` of ``measure`` without the per-document values:
@@ -526,12 +530,23 @@ def matrix_here(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int
     if (c.measure not in MATRIX_FIRST or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
             or job.done() or not _matrix_tab_open()):
         return None
-    done: set[tuple[Any, ...]] = st.session_state.setdefault(K_ANN_HERE, set())
-    key = (ws.key, c.sets, c.label, c.measure)
-    if key not in done and not jobs_busy_elsewhere(job):
+    if not computed_here((ws.key, c.sets, c.label, c.measure), lambda: jobs_busy_elsewhere(job)):
         return None
-    done.add(key)
     return matrix_only(ws.key, ws, c.sets, c.label, c.measure)
+
+
+def computed_here(key: tuple[Any, ...], busy: Callable[[], bool]) -> bool:
+    """Whether the page computes the matrix of the choice ``key``: it did before, or the worker
+    is ``busy``; remembered for the session, the last :data:`MATRIX_KEPT` choices only (the
+    set grew by one per workspace, sets, label and measure for the whole session)."""
+    done: dict[tuple[Any, ...], None] = st.session_state.setdefault(K_ANN_HERE, {})
+    if key not in done and not busy():
+        return False
+    done.pop(key, None)
+    done[key] = None  # the newest last
+    while len(done) > MATRIX_KEPT:
+        del done[next(iter(done))]
+    return True
 
 
 def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int) -> None:

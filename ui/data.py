@@ -217,7 +217,7 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     many = [r for r in file_reports if len(r.sets) > SETS_SHOWN]
     if many:
         with st.expander(f"🗂️ Every set of the files with more than {SETS_SHOWN} sets "
-                         f"({', '.join(r.file for r in many)})", key="all_set_names"):
+                         f"({', '.join(md(r.file) for r in many)})", key="all_set_names"):
             st.markdown("\n".join(
                 f"- **{md(r.file)}** ({len(r.sets)} sets): "
                 + ", ".join(md(given.get(s.name, s.name)) for s in r.sets) for r in many))

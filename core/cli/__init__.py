@@ -93,9 +93,10 @@ def build_parser(prog: str = PROG, *, only: str | None = None) -> argparse.Argum
     return parser
 
 
-PIPE_CLOSED = 128 + signal.SIGPIPE
+PIPE_CLOSED = 128 + getattr(signal, "SIGPIPE", 13)
 """The exit status when the reader of standard output went away (``| head``): what a shell
-reports for a Unix tool the closed pipe ended."""
+reports for a Unix tool the closed pipe ended (SIGPIPE is 13 on Linux and macOS; Windows has no
+``signal.SIGPIPE``, and the status stays 141 there)."""
 
 
 def _pipe_closed() -> int:

@@ -96,9 +96,12 @@ class Checked:
 
 def check_pair(metric: Metric, *, gold: AnnotationSet, pred: AnnotationSet, pred_source: str,
                gold_loaded: Loaded, pred_loaded: Loaded, policy: Policy, variant: str,
-               labels: Sequence[str] | None, taxonomy_path: str | Path | None) -> Checked:
+               labels: Sequence[str] | None, taxonomy_path: str | Path | None,
+               say_outside: bool = True) -> Checked:
     """The steps of the module docstring for ``pred`` (read from ``pred_source``) against
-    ``gold``; ``variant`` is the metric's resolved variant."""
+    ``gold``; ``variant`` is the metric's resolved variant. ``say_outside``: add the warning
+    of labels outside MAFALDA's taxonomy (:func:`outside_warning`); a shard leaves it to the
+    client, which knows every shard's labels."""
     not_spans(gold_loaded, pred_loaded, metric.name)
     pred, carried = same_texts(gold_loaded, pred_loaded, pred, pred_source)
     (pred,), warnings = bounds.check_sets([(pred_source, pred)], gold_loaded.texts, policy,
@@ -117,9 +120,17 @@ def check_pair(metric: Metric, *, gold: AnnotationSet, pred: AnnotationSet, pred
         # (the dashboard's rule too); said in the result's "taxonomy" key.
         used = [*gold.labels(), *out.pred.labels()]
         out.taxonomy = resolve_taxonomy(used, taxonomy_path)
-        strays = outside(out.taxonomy, used)
-        if strays:
-            out.warnings.append(f"labels outside the MAFALDA taxonomy ("
-                                f"{', '.join(map(repr, strays))}): one class per label, no "
-                                "grouping at levels 1 and 0; pass --taxonomy FILE to group them")
+        if say_outside:
+            out.warnings.extend(outside_warning(out.taxonomy, used))
     return out
+
+
+def outside_warning(taxonomy: Taxonomy, used: Sequence[str]) -> list[str]:
+    """The warning that ``taxonomy``, resolved on the labels ``used`` (both sets'), gave up
+    MAFALDA's groups for labels it does not know (:func:`core.model.taxonomy.outside`); a
+    sharded run says it once, from the labels of every shard."""
+    strays = outside(taxonomy, used)
+    if not strays:
+        return []
+    return [f"labels outside the MAFALDA taxonomy ({', '.join(map(repr, strays))}): one class "
+            "per label, no grouping at levels 1 and 0; pass --taxonomy FILE to group them"]

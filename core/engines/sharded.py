@@ -124,11 +124,13 @@ SHARD_SUFFIX = {"parquet": ".parquet", "semeval2021": ".json", "mafalda": ".json
 
 def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
                  folder: str | Path, *, shards: int, to: str = "parquet",
-                 csv_raw: bool = False) -> list[str]:
+                 csv_raw: bool = False, order: object = None) -> list[str]:
     """Split a corpus into ``shards`` files of consecutive documents (``part-00000.parquet``
     ...) in ``folder``, each with every set's spans of its documents; the messages of
     :func:`core.formats.tools.write_sets`. ``python -m core convert IN OUT --to parquet --shards
-    N``. Every shard is written, or none (:func:`core.formats.atomic.commit`)."""
+    N``. Every shard is written, or none (:func:`core.formats.atomic.commit`). ``order``: the
+    input's records (the gold labels' file order of a MAFALDA file, which parquet and mafalda
+    shards keep: :func:`core.formats.tools.render_sets`)."""
     from core.formats.atomic import Output, commit
     from core.formats.tools import render_sets
 
@@ -151,7 +153,7 @@ def write_shards(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None],
                              s.alternatives) for s in sets]
         sub_texts = {d: texts.get(d) for d in docs[lo:hi]}
         files, notes = render_sets(sub, out / f"part-{k:05d}{SHARD_SUFFIX[to]}", to=to,
-                                   texts=sub_texts, csv_raw=csv_raw)
+                                   texts=sub_texts, csv_raw=csv_raw, order=order)
         outputs.update(files)
         messages.extend(n for n in notes if n not in messages)
         lo = hi
@@ -183,7 +185,7 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
                              + (f"; {hint}" if hint else ""))
     messages = [f"warning: {d}" for d in loaded.diagnostics]
     messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
-                                 csv_raw=csv_raw))
+                                 csv_raw=csv_raw, order=loaded.records))
     docs = len({d for s in sets for d in s.spans})
     spans = sum(s.span_count() for s in sets)
     messages.append(f"wrote {docs} documents, {spans} spans "
@@ -350,7 +352,8 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
     # corpus's labels when their classes differ (rescore_taxonomy).
     checked = check_pair(metric, gold=gold, pred=pred, pred_source=job.pred,
                          gold_loaded=gold_loaded, pred_loaded=pred_loaded, policy=policy,
-                         variant=variant, labels=labels, taxonomy_path=job.taxonomy)
+                         variant=variant, labels=labels, taxonomy_path=job.taxonomy,
+                         say_outside=False)  # said once by the client (finish_taxonomy)
     warnings.extend(checked.warnings)
     pred, taxonomy, extra = checked.pred, checked.taxonomy, checked.extra
     if taxonomy is not None and job.taxonomy_labels is not None:
@@ -472,13 +475,38 @@ def rescore_taxonomy(client: Client, jobs: Sequence[ScoreJob],
     return out
 
 
-def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None) -> str:
-    """The taxonomy of the whole run, named as ``score`` names it: resolved on the labels of
-    every shard (:func:`core.model.taxonomy.resolve`), as one machine resolves it on the whole
-    corpus's."""
+def finish_taxonomy(outcomes: Sequence[ShardOutcome], path: str | None
+                    ) -> tuple[str, list[str]]:
+    """The taxonomy of the whole run, named as ``score`` names it, and the warning of labels
+    outside MAFALDA's taxonomy (:func:`core.engines.inputs.outside_warning`): resolved on the
+    labels of every shard (:func:`core.model.taxonomy.resolve`), as one machine resolves it on
+    the whole corpus's (no shard says it: a shard of fallacies and one of other labels each
+    see no stray)."""
+    from core.engines.inputs import outside_warning
     from core.model.taxonomy import describe, resolve
 
-    return describe(resolve([lab for o in outcomes for lab in o.used_labels], path))
+    used = sorted({lab for o in outcomes for lab in o.used_labels})
+    whole = resolve(used, path)
+    return describe(whole), outside_warning(whole, used)
+
+
+def _shards_warnings(outcomes: Sequence[ShardOutcome], warnings: list[str],
+                     counts: Counter[str], taxonomy: str | bool | None) -> str | None:
+    """Add every shard's warnings to ``warnings`` (and their kinds to ``counts``), the gold's
+    first, then the predictions', as on one machine, then the taxonomy's
+    (:func:`finish_taxonomy`, its file ``taxonomy`` when the metric has one, else False); the
+    taxonomy's name, or None."""
+    for o in outcomes:
+        warnings.extend(o.warnings[:o.gold_warnings])
+        counts.update(o.warning_counts)
+    for o in outcomes:
+        warnings.extend(o.warnings[o.gold_warnings:])
+    if taxonomy is False:
+        return None
+    name, why = finish_taxonomy(outcomes, taxonomy if isinstance(taxonomy, str) else None)
+    warnings.extend(why)
+    counts.update(warning_kind(w) for w in why)
+    return name
 
 
 # ---- the cluster -----------------------------------------------------------------------------
@@ -595,11 +623,8 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
             for o, job in zip(outcomes, jobs, strict=True):
                 for lab in o.labels[1]:
                     check_label(lab, chosen, job.pred, field="label")
-    for o in outcomes:  # the gold's warnings first, then the predictions', as on one machine
-        warnings.extend(o.warnings[:o.gold_warnings])
-        counts.update(o.warning_counts)
-    for o in outcomes:
-        warnings.extend(o.warnings[o.gold_warnings:])
+    taxonomy = _shards_warnings(outcomes, warnings, counts, base.taxonomy
+                                if "taxonomy" in entry.options else False)
     if chosen is None and any(o.disjoint for o in outcomes):
         from core.metrics.martino import disjoint_labels
 
@@ -616,8 +641,8 @@ def score_sharded(gold: str | Path, pred: str | Path, *, metric: str, client: Cl
     result = entry.finish(totals, per_document=base.per_document, **keywords)
     if "llm_parsing" in entry.read_options:
         result["llm_parsing"] = base.llm_parsing if base.pred_format == "mafalda-llm" else None
-    if "taxonomy" in entry.options:
-        result["taxonomy"] = finish_taxonomy(outcomes, base.taxonomy)
+    if taxonomy is not None:
+        result["taxonomy"] = taxonomy
     report = engine_report(client, outcomes, scheduler)
     report["seconds"] = {"map": round(mapped - started, 3),
                          "reduce": round(time.perf_counter() - mapped, 3)}

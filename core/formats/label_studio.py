@@ -561,51 +561,71 @@ class _PredictionIds:
     ``model_version`` and ``result``. Those are read as the model's set (once per task and
     prediction id, however many annotators saw it); an embedded prediction whose id the task
     does not list (one since replaced or deleted) is not the task's prediction and is not
-    read; the ids left without a body are counted for one warning per file."""
+    read: it and an embedded prediction of a task that lists none (an empty or missing
+    ``predictions``) are counted for one warning per file, as are the ids left without a body.
+    An embedded copy of a prediction the task lists as an object is that object, read once."""
 
     def __init__(self) -> None:
         self.ids = 0  # prediction entries that are ids
         self.embedded = 0  # of them, read from an annotation's embedded prediction
         self.first: tuple[int, str] | None = None  # (task index, JSON path) of the first id
+        self.unlisted = 0  # embedded predictions the task does not list, not read
+        self.first_unlisted: str | None = None  # the JSON path of the first
 
     def resolve(self, task: Mapping[str, Any], i: int, entries: list[Any]) -> list[Any]:
         """``entries`` with each prediction id that an annotation of the task embeds replaced
         by ``(path, object)``; the other ids stay (the reader skips them)."""
         ids = [e for e in entries if isinstance(e, int) and not isinstance(e, bool)]
-        if not ids:
-            return entries
-        self.ids += len(ids)
-        if self.first is None:
-            k = next(k for k, e in enumerate(entries) if isinstance(e, int)
-                     and not isinstance(e, bool))
-            self.first = (i, json_path(i, "predictions", k))
+        if ids:
+            self.ids += len(ids)
+            if self.first is None:
+                k = next(k for k, e in enumerate(entries) if isinstance(e, int)
+                         and not isinstance(e, bool))
+                self.first = (i, json_path(i, "predictions", k))
+        objects = {e.get("id") for e in entries if isinstance(e, dict)}
         bodies: dict[int, tuple[tuple[str | int, ...], dict[str, Any]]] = {}
+        unlisted: set[object] = set()
         annotations = task.get("annotations")
         for k, entry in enumerate(annotations if isinstance(annotations, list) else ()):
             body = entry.get("prediction") if isinstance(entry, dict) else None
-            if not isinstance(body, dict):
+            if not isinstance(body, dict) or not isinstance(body.get("result"), list):
                 continue
             pid = body.get("id")
-            if (isinstance(pid, int) and pid in ids and pid not in bodies
-                    and isinstance(body.get("result"), list)):
-                bodies[pid] = ((i, "annotations", k, "prediction"), body)
+            if isinstance(pid, int) and pid in ids:
+                bodies.setdefault(pid, ((i, "annotations", k, "prediction"), body))
+            elif (pid not in objects or pid is None) and repr(pid) not in unlisted:
+                unlisted.add(repr(pid))  # seen by several annotators: one prediction
+                self.unlisted += 1
+                if self.first_unlisted is None:
+                    self.first_unlisted = json_path(i, "annotations", k, "prediction")
         self.embedded += len(bodies)
+        if not ids:
+            return entries
         return [bodies.get(e, e) if isinstance(e, int) and not isinstance(e, bool) else e
                 for e in entries]
 
     def warn(self, loaded: Loaded) -> None:
-        """One warning per file (its place: the first id) counting the ids and what was read."""
-        if not self.ids or self.first is None:
-            return
-        path = self.first[1]
-        left = self.ids - self.embedded
-        read = (f"{self.embedded} of them read from the prediction an annotation embeds "
-                "(annotations[].prediction, the prediction its annotator saw)"
-                + (f"; the other {left} have no spans in the file, skipped" if left else "")
-                if self.embedded else "their spans are not in the file, skipped")
-        loaded.warn(f"{self.ids} predictions are ids, not objects (Label Studio's JSON "
-                    f"export lists a task's predictions by id): {read}", path=path,
-                    field="predictions")
+        """One warning per file (its place: the first id) counting the ids and what was read,
+        and one (its place: the first) counting the embedded predictions not read."""
+        if self.ids and self.first is not None:
+            path = self.first[1]
+            left = self.ids - self.embedded
+            read = (f"{self.embedded} of them read from the prediction an annotation embeds "
+                    "(annotations[].prediction, the prediction its annotator saw)"
+                    + (f"; the other {left} have no spans in the file, skipped" if left else "")
+                    if self.embedded else "their spans are not in the file, skipped")
+            loaded.warn(("1 prediction is an id" if self.ids == 1 else
+                         f"{self.ids} predictions are ids")
+                        + ", not objects (Label Studio's JSON export lists a task's "
+                        f"predictions by id): {read}", path=path, field="predictions")
+        if self.unlisted and self.first_unlisted is not None:
+            many = self.unlisted != 1
+            loaded.warn((f"{self.unlisted} predictions" if many else "1 prediction")
+                        + " an annotation embeds (annotations[].prediction, the prediction "
+                        "its annotator saw) " + ("are" if many else "is") + " not among its "
+                        "task's predictions (replaced or deleted since): "
+                        + ("their" if many else "its") + " spans are not read",
+                        path=self.first_unlisted, field="prediction")
 
 
 def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:

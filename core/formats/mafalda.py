@@ -190,8 +190,14 @@ def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxon
     return span
 
 
-def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
-    """One JSONL line per document: ``{id, text, labels}`` (alternatives as repeated intervals)."""
+def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
+          order: object = None) -> dict[str, str]:
+    """One JSONL line per document: ``{id, text, labels}`` (alternatives as repeated intervals).
+    ``order``: the reader's records of the input; the labels keep the gold labels' file order
+    they give (:func:`core.metrics.mafalda_order.in_file_order`), which MAFALDA's official
+    evaluator reads, else they are sorted."""
+    from core.metrics.mafalda_order import in_file_order
+
     if len(sets) != 1:
         raise FormatError("<output>", f"the mafalda format holds one annotation set, got "
                           f"{len(sets)}; pick one with --set")
@@ -210,7 +216,8 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
     lines = []
     for doc, items in aset.spans.items():
         lines.append(json.dumps({"id": doc, "text": texts.get(doc),
-                                 "labels": [[s.start, s.end, s.label] for s in items]},
+                                 "labels": [[s.start, s.end, s.label]
+                                            for s in in_file_order(doc, items, order)]},
                                 ensure_ascii=False))
     for doc, text in texts.items():
         if doc not in aset.spans:

@@ -37,7 +37,10 @@ read as one input; each shard's texts table pairs with its spans table by name.
 Without a ``set`` column the file holds one set, named after the file (``gold.parquet`` ->
 ``gold``), with the role the caller asks for. With a ``set`` column each set keeps its name; its
 role (and MAFALDA's ``alternatives`` flag) comes from the file's key-value metadata
-``spanscope.sets`` that the writer stores, else ``annotator``.
+``spanscope.sets`` that the writer stores, else ``annotator``. A set whose entry there says
+``"file_order": true`` keeps a MAFALDA gold's file order in its rows (its labels unsorted:
+MAFALDA's official evaluator walks them in file order, :mod:`core.metrics.mafalda_order`); read
+as a gold, the table gives that order back as the MAFALDA reader does (``Loaded.records``).
 
 Checks
 ------
@@ -58,6 +61,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -367,9 +371,11 @@ def _set_meta(file: str, table: Any) -> dict[str, dict[str, Any]]:
 
 def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
                  texts: Mapping[str, str | None]
-                 ) -> tuple[bool, dict[str, SpanTable], dict[str, Any]]:
+                 ) -> tuple[bool, dict[str, SpanTable], dict[str, Any],
+                            dict[str, dict[str, tuple[tuple[int, int], ...]]]]:
     """Validate one spans table: whether it has a ``set`` column, each set's spans as columns
-    (documents in order of first appearance) and the sets' metadata."""
+    (documents in order of first appearance), the sets' metadata, and per set whose metadata
+    says ``"file_order": true`` its documents' intervals in row order (:func:`_file_order`)."""
     import pyarrow.compute as pc
 
     table = _table(file, data)
@@ -434,7 +440,38 @@ def _spans_table(file: str, data: bytes, options: ReadOptions, loaded: Loaded,
             candidates = set_rows[np.isin(_row_keys(*(k[set_rows] for k in keys)), wanted)]
             _warn_repeats(candidates, keys, (doc_names, label_names), who, has_set, file,
                           loaded)
-    return has_set, per_set, meta
+    orders = {}
+    entries = list(meta.values())
+    for code, set_name in enumerate(set_names):
+        info = meta.get(set_name, {}) if has_set else (entries[0] if len(entries) == 1 else {})
+        if info.get("file_order") is True:
+            rows = (set_codes == code) & keep if has_set else keep
+            orders[set_name] = _file_order(doc_names, doc_codes[rows], start[rows], end[rows])
+    return has_set, per_set, meta, orders
+
+
+def _file_order(doc_names: list[str], doc: np.ndarray, start: np.ndarray, end: np.ndarray
+                ) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per document, its distinct intervals in row order (first sighting): the gold labels'
+    file order a writer kept (:func:`write_tables`)."""
+    if not len(doc):
+        return {}
+    by_key = np.lexsort((end, start, doc))  # a (doc, start, end) group's rows, first row first
+    key = (doc[by_key], start[by_key], end[by_key])
+    new = np.ones(len(by_key), dtype=bool)
+    new[1:] = (key[0][1:] != key[0][:-1]) | (key[1][1:] != key[1][:-1]) | (
+        key[2][1:] != key[2][:-1])
+    first = np.sort(by_key[new])  # each interval's first row, in row order
+    rows = first[np.argsort(doc[first], kind="stable")]  # grouped by document, row order kept
+    d = doc[rows]
+    cuts = np.flatnonzero(d[1:] != d[:-1]) + 1
+    pairs = list(zip(start[rows].tolist(), end[rows].tolist(), strict=True))
+    bounds = [0, *cuts.tolist(), len(rows)]
+    groups = {doc_names[int(d[a])]: tuple(pairs[a:b])
+              for a, b in itertools.pairwise(bounds)}
+    # the documents in order of their first row, as the MAFALDA reader lists them
+    return {name: groups[name] for name in dict.fromkeys(doc_names[k] for k in
+                                                           doc[first].tolist())}
 
 
 def _check_rows(file: str, start: np.ndarray, end: np.ndarray, labels: Any,
@@ -650,10 +687,21 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         d: t for d, t in texts.items() if t is not None}}
     default = stem(name)
     sets = _Sets()
+    orders: dict[str, dict[str, tuple[tuple[int, int], ...]]] = {}
     for f in spans_files:
         file = _where(name, f)
-        has_column, per_set, meta = _spans_table(file, files[f], options, loaded, known_texts)
+        has_column, per_set, meta, order = _spans_table(file, files[f], options, loaded,
+                                                        known_texts)
         sets.add(file, has_column, per_set, meta, default, options, loaded)
+        for set_name, intervals in order.items():
+            orders.setdefault(set_name if has_column else default, {}).update(intervals)
+    if len(orders) == 1 and sets.roles.get(next(iter(orders))) == "gold":
+        # The gold labels' file order the writer kept, which MAFALDA's official evaluator reads
+        # (core.metrics.mafalda_order), as the MAFALDA reader gives it: for a gold (read as
+        # predictions, a MAFALDA file keeps no order either).
+        from core.metrics.mafalda_order import GoldOrder
+
+        loaded.records = GoldOrder(next(iter(orders.values())))
     merged = sets.merged
     if not merged:
         merged[default] = {}
@@ -794,27 +842,46 @@ def _where(name: str, member: str) -> str:
 # ---- writing ---------------------------------------------------------------------------------
 
 
-def write_tables(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], name: str
-                 ) -> dict[str, bytes]:
+def ordered_set(sets: Sequence[AnnotationSet], order: object) -> int | None:
+    """The index of the set whose file order ``order`` (a reader's records: MAFALDA's
+    :class:`~core.metrics.mafalda_order.GoldOrder`) gives: the only gold (the file order is
+    the gold's); None when there is none or ``order`` lists no document out of sorted order."""
+    from core.metrics.mafalda_order import unsorted_documents
+
+    if not unsorted_documents(order):
+        return None
+    golds = [k for k, s in enumerate(sets) if s.role == "gold"]
+    return golds[0] if len(golds) == 1 else None
+
+
+def write_tables(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], name: str,
+                 order: object = None) -> dict[str, bytes]:
     """``{name.parquet: spans table, name.texts.parquet: texts table}`` (module docstring).
 
     A ``set`` column is written when there are several sets or the set is an annotator's; the
     sets' roles and ``alternatives`` flags go into the file's metadata. Every document of a set
-    without spans gets a declaration row (start, end, label null).
+    without spans gets a declaration row (start, end, label null). ``order``: the reader's
+    records of the input; when they give the gold labels' file order (MAFALDA's, which its
+    official evaluator reads: :mod:`core.metrics.mafalda_order`), that set's rows keep it and
+    its metadata says ``"file_order": true``, so that reading the table gives the order back.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from core.metrics.mafalda_order import in_file_order
+
     if not sets:
         raise FormatError("<output>", "no annotation set to write")
+    keep = ordered_set(sets, order)
     with_set = len(sets) > 1 or sets[0].role == "annotator"
     doc: list[str] = []
     start: list[int | None] = []
     end: list[int | None] = []
     label: list[str | None] = []
     set_col: list[str] = []
-    for aset in sets:
-        for doc_id, spans in aset:
+    for k, aset in enumerate(sets):
+        for doc_id, sorted_spans in aset:
+            spans = in_file_order(doc_id, sorted_spans, order) if k == keep else sorted_spans
             if not spans:
                 doc.append(doc_id)
                 start.append(None)
@@ -832,8 +899,9 @@ def write_tables(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet],
         "end": pa.array(end, pa.int64()), "label": pa.array(label, pa.string())}
     if with_set:
         columns["set"] = pa.array(set_col, pa.string())
-    meta = json.dumps([{"name": s.name, "role": s.role, "alternatives": s.alternatives}
-                       for s in sets])
+    meta = json.dumps([{"name": s.name, "role": s.role, "alternatives": s.alternatives,
+                        **({"file_order": True} if k == keep else {})}
+                       for k, s in enumerate(sets)])
     spans_table = pa.table(columns).replace_schema_metadata({META_KEY: meta.encode("utf-8")})
     all_docs = list(dict.fromkeys([*texts, *(d for s in sets for d in s.spans)]))
     texts_table = pa.table({"doc_id": pa.array(all_docs, pa.string()),

@@ -321,7 +321,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     groups, annotators, inputs = _groups_and_annotators(file, records)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
-    sets: dict[str | None, tuple[DuplicateIds, SpanColumns]] = {}
+    # per annotator: the ids seen, the spans, the documents named by their input
+    sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]] = {}
     no_id: list[int] = []
     skipped: list[int] = []
     span_count = text_labelled = 0
@@ -331,11 +332,10 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         assert isinstance(obj, dict)
         position = records.index + 1 if isinstance(records, _JsonList) else line
         who = obj.get("_annotator_id") if per_annotator else None
-        key = inputs.key(obj) if per_annotator else None
-        if key is not None and inputs.superseded(who, key, position, line):
+        if _skipped(obj, who, (file, line), skipped, sets):
             continue
-        if obj.get("answer") in SKIPPED_ANSWERS:
-            skipped.append(line)
+        key = inputs.key(obj) if per_annotator else None
+        if key is not None and inputs.superseded(who, key, obj, position, line):
             continue
         _count_unread(obj, used, line, unread)
         text = obj.get("text")
@@ -347,11 +347,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         doc_id = (inputs.document(key, text, loaded.texts, file, line) if key is not None
                   else _task_id(obj, file, line, no_id,
                                 position if isinstance(records, _JsonList) else None))
-        found = sets.get(who)
-        if found is None:
-            found = sets[who] = (DuplicateIds(file), SpanColumns())
-        dup, columns = found
-        dup.add(doc_id, f"line {line}", line=line)
+        columns = _document_of(sets, who, doc_id, key is not None, (file, line))
         triples = _task_spans(obj, group, text, file, line, options, loaded,
                               records.index if isinstance(records, _JsonList) else None)
         index = columns.document(doc_id)
@@ -363,8 +359,9 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     _warn_no_id(loaded, no_id, isinstance(records, _JsonList))
     inputs.warn(loaded, len(annotators))
     if skipped:
-        loaded.warn(f"{len(skipped)} tasks answered 'reject' or 'ignore' are not annotations; "
-                    f"skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
+        loaded.warn(f"{_tasks(len(skipped))} answered 'reject' or 'ignore' "
+                    + ("is not an annotation" if len(skipped) == 1 else "are not annotations")
+                    + f"; skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
     if text_labelled and not span_count:
         _text_labels_note(loaded, text_labelled, "tasks", "'label', 'accept' or 'cats'")
     _warn_unread(loaded, unread, used)
@@ -379,15 +376,53 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     return loaded
 
 
+def _document_of(sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]],
+                 who: str | None, doc_id: str, by_input: bool, where: tuple[str, int]
+                 ) -> SpanColumns:
+    """The spans of annotator ``who`` (its set made on its first task), with ``doc_id`` seen
+    at ``where`` (file, line): a document the file names twice is refused, but the questions
+    of one input (``by_input``: named by its input, :class:`_Inputs`) share its document."""
+    found = sets.get(who)
+    if found is None:
+        found = sets[who] = (DuplicateIds(where[0]), SpanColumns(), set())
+    dup, columns, inputs = found
+    if not (by_input and doc_id in inputs):
+        dup.add(doc_id, f"line {where[1]}", line=where[1])
+    if by_input:
+        inputs.add(doc_id)
+    return columns
+
+
+def _skipped(obj: Mapping[str, Any], who: object, where: tuple[str, int], skipped: list[int],
+             sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]]) -> bool:
+    """Whether the task (at ``where``: file, line) is answered 'reject' or 'ignore' (no
+    annotation; its line added to ``skipped``); its annotator keeps a set, even empty, so that
+    ``agree`` lists it."""
+    if obj.get("answer") not in SKIPPED_ANSWERS:
+        return False
+    skipped.append(where[1])
+    if isinstance(who, str) and who and who not in sets:
+        sets[who] = (DuplicateIds(where[0]), SpanColumns(), set())
+    return True
+
+
+def _tasks(count: int) -> str:
+    """``"1 task"``, ``"2 tasks"``."""
+    return f"{count} task" if count == 1 else f"{count} tasks"
+
+
 def _warn_no_id(loaded: Loaded, no_id: list[int], in_list: bool) -> None:
     """The warning of the records whose line number (position in a JSON list) is their id."""
+    one = len(no_id) == 1
     if no_id and in_list:
-        loaded.warn(f"{len(no_id)} records have no 'id'; their positions in the list (1, 2, "
-                    f"...) are the document ids (first: line {no_id[0]})", line=no_id[0],
-                    field="id")
+        loaded.warn(("1 record has no 'id'; its position in the list (1, 2, ...) is the "
+                     "document id" if one else f"{len(no_id)} records have no 'id'; their "
+                     "positions in the list (1, 2, ...) are the document ids")
+                    + f" (first: line {no_id[0]})", line=no_id[0], field="id")
     elif no_id:
-        loaded.warn(f"{len(no_id)} lines have no 'id'; their line numbers are the document "
-                    f"ids (first: line {no_id[0]})", line=no_id[0], field="id")
+        loaded.warn(("1 line has no 'id'; its line number is the document id" if one else
+                     f"{len(no_id)} lines have no 'id'; their line numbers are the document "
+                     "ids") + f" (first: line {no_id[0]})", line=no_id[0], field="id")
 
 
 def _count_unread(obj: dict[str, Any], used: str | None, line: int,
@@ -451,17 +486,24 @@ class _Inputs:
     set over the documents: the document id is the hash. A task without ``_input_hash`` is
     known by its text, its id the line (the position in a JSON list) where that text first
     appears. Only a task without ``id`` or ``meta.id`` is named so (an id the file gives is
-    the document). ``last``: per annotator and input, the line of its last answer (an
-    annotator may answer one input again in a later session; the later answer is the one
-    kept)."""
+    the document).
+
+    One input may be asked several questions, each its own ``_task_hash`` (a binary recipe
+    such as ``ner.teach`` suggests one span per question): an annotator's accepted answers to
+    all of them are one document, their spans together. The same question answered again (same
+    input, same ``_task_hash``, or no ``_task_hash``) is a later session's answer: the later
+    accepted one is kept. A 'reject' or 'ignore' answer is no annotation and replaces none.
+    ``last``: per annotator, input and question, the position of its last accepted answer."""
 
     def __init__(self) -> None:
-        self.last: dict[tuple[object, tuple[str, object]], int] = {}
+        self.last: dict[tuple[object, tuple[str, object], object], int] = {}
         self.first_line: dict[str, int] = {}  # text -> where it first appears
         self.hashed = False  # some task was named by its _input_hash
         self.named: list[int] = []  # the lines of the tasks named by their input
         self.ids: set[str] = set()  # the documents they name
         self.earlier: list[int] = []  # an annotator's answers superseded by a later one
+        self.questions: dict[tuple[str, object], object] = {}  # input -> its first question
+        self.asked_again: dict[tuple[str, object], int] = {}  # input -> line of its 2nd one
 
     @staticmethod
     def key(obj: Mapping[str, Any]) -> tuple[str, object] | None:
@@ -476,19 +518,30 @@ class _Inputs:
         text = obj.get("text")
         return ("text", text) if isinstance(text, str) else None
 
-    def add(self, obj: Mapping[str, Any], position: int) -> None:
+    @staticmethod
+    def question(obj: Mapping[str, Any]) -> object:
+        """The task's ``_task_hash`` (None when it has none, or not a number or string)."""
+        asked = obj.get("_task_hash")
+        return asked if isinstance(asked, (int, str)) and not isinstance(asked, bool) else None
+
+    def add(self, obj: Mapping[str, Any], position: int, line: int) -> None:
         key = self.key(obj)
         if key is None:
             return
         if key[0] == "text":
             self.first_line.setdefault(str(key[1]), position)
-        self.last[(obj.get("_annotator_id"), key)] = position
+        if obj.get("answer") in SKIPPED_ANSWERS:
+            return
+        asked = self.question(obj)
+        if self.questions.setdefault(key, asked) != asked:
+            self.asked_again.setdefault(key, line)
+        self.last[(obj.get("_annotator_id"), key, asked)] = position
 
-    def superseded(self, who: object, key: tuple[str, object], position: int,
-                   line: int) -> bool:
-        """Whether the task at ``position`` is an answer its annotator gives again later
-        (counted for the warning)."""
-        if self.last.get((who, key), position) == position:
+    def superseded(self, who: object, key: tuple[str, object], obj: Mapping[str, Any],
+                   position: int, line: int) -> bool:
+        """Whether the accepted task at ``position`` is an answer its annotator gives again
+        later to the same question (counted for the warning)."""
+        if self.last.get((who, key, self.question(obj)), position) == position:
             return False
         self.earlier.append(line)
         return True
@@ -513,17 +566,30 @@ class _Inputs:
     def warn(self, loaded: Loaded, annotators: int) -> None:
         """The warnings of the tasks named by their input, and of the superseded answers."""
         if self.named:
-            loaded.warn(f"{len(self.named)} tasks of {annotators} annotators have no 'id': "
+            loaded.warn(f"{_tasks(len(self.named))} of {annotators} annotators "
+                        + ("has" if len(self.named) == 1 else "have") + " no 'id': "
                         + ("Prodigy's '_input_hash' names their documents" if self.hashed
                            else "their text names their documents (no '_input_hash'; the id "
                            "is the line where the text first appears)")
                         + ", so each annotator's answers to one input are one document "
-                        f"({len(self.ids)} inputs; first: line {self.named[0]})",
+                        f"({len(self.ids)} input{'' if len(self.ids) == 1 else 's'}; first: "
+                        f"line {self.named[0]})",
                         line=self.named[0], field="_input_hash" if self.hashed else "text")
         if self.earlier:
-            loaded.warn(f"{len(self.earlier)} tasks answer an input that the same annotator "
-                        "answers again on a later line; the later answer is kept (first: line "
-                        f"{self.earlier[0]})", line=self.earlier[0], field="_annotator_id")
+            loaded.warn(f"{_tasks(len(self.earlier))} "
+                        + ("answers" if len(self.earlier) == 1 else "answer")
+                        + " a question that the same annotator answers again on a later line; "
+                        f"the later answer is kept (first: line {self.earlier[0]})",
+                        line=self.earlier[0], field="_annotator_id")
+        if self.asked_again:
+            many = len(self.asked_again)
+            first = min(self.asked_again.values())
+            loaded.warn(("1 input is" if many == 1 else f"{many} inputs are")
+                        + " asked several questions (distinct '_task_hash'): each annotator's "
+                        + ("accepted answers to it are" if many == 1 else
+                           "accepted answers to one of them are")
+                        + f" one document (first: line {first})", line=first,
+                        field="_task_hash")
 
 
 def _groups_and_annotators(file: str, first: JsonLines | _JsonList
@@ -545,7 +611,8 @@ def _groups_and_annotators(file: str, first: JsonLines | _JsonList
             who = obj.get("_annotator_id")
             if isinstance(who, str) and who:
                 annotators[who] = None
-                inputs.add(obj, first.index + 1 if isinstance(first, _JsonList) else line)
+                inputs.add(obj, first.index + 1 if isinstance(first, _JsonList) else line,
+                           line)
     return groups, annotators, inputs
 
 

@@ -53,7 +53,14 @@ def _render(fmt: str, output: Path, loaded: Loaded, sets: list[AnnotationSet], *
     if fmt == "parquet":
         from core.formats import parquet
 
-        return parquet.write_tables(loaded.texts, sets, parquet.stem(output.name))
+        return parquet.write_tables(loaded.texts, sets, parquet.stem(output.name),
+                                    loaded.records)
+    if fmt in ORDER_KEEPING:  # a writer that keeps the gold labels' file order (_order_lost)
+        from core.formats import module
+
+        written: Mapping[str, str | bytes] = module(fmt).write(loaded.texts, sets,
+                                                               order=loaded.records)
+        return written
     if fmt == "spacy" and suffix == ".spacy":
         from core.formats._common import single_set
         from core.formats.spacy_docs import docbin_bytes
@@ -160,13 +167,18 @@ def render_sets(
     texts: dict[str, str | None],
     source: Loaded | None = None,
     csv_raw: bool = False,
+    order: object = None,
 ) -> tuple[dict[Path, Output], list[str]]:
     """What :func:`write_sets` writes, not yet written: ``{target: a file's content, or a
     folder's files}``, and the notes on what the format cannot hold. A command that writes
-    several outputs passes them all to :func:`core.formats.atomic.commit` at once."""
+    several outputs passes them all to :func:`core.formats.atomic.commit` at once. ``order``:
+    without ``source``, the records of the input ``sets`` come from (a shard's: the gold
+    labels' file order, kept by parquet and mafalda, :func:`_order_lost`)."""
     out = Path(output)
     loaded = source if source is not None else Loaded(format="spans", source=str(out),
                                                       texts=texts, sets=list(sets))
+    if source is None and order is not None:
+        loaded.records = order
     try:
         files = _render(to, out, loaded, sets, csv_raw=csv_raw)
     except FormatError as exc:
@@ -194,11 +206,34 @@ def render_sets(
     return outputs, _losses(to, out, loaded, sets, read=source is not None)
 
 
+ORDER_KEEPING = ("parquet", "mafalda")
+"""The formats whose writer keeps the gold labels' file order (:func:`_order_lost`)."""
+
+
+def _order_lost(to: str, loaded: Loaded, sets: list[AnnotationSet]) -> list[str]:
+    """The note that format ``to`` drops the gold labels' file order, when ``loaded`` (a
+    MAFALDA file, or a Parquet table written from one) lists some document's gold labels out
+    of sorted order: MAFALDA's official evaluator walks them in file order
+    (:mod:`core.metrics.mafalda_order`), so its ``repo-head`` and ``metrics-py`` numbers would
+    change."""
+    from core.formats.parquet import ordered_set
+    from core.metrics.mafalda_order import unsorted_documents
+
+    docs = unsorted_documents(loaded.records)
+    if to in ORDER_KEEPING or ordered_set(sets, loaded.records) is None:
+        return []
+    many = f"{len(docs)} documents list" if len(docs) != 1 else "1 document lists"
+    return [f"note: {many} their gold labels unsorted (first: {docs[0]!r}); "
+            f"{to} keeps no file order, which MAFALDA's repo-head and metrics-py variants "
+            "read: convert to mafalda or parquet to keep it"]
+
+
 def _losses(to: str, out: Path, loaded: Loaded, sets: list[AnnotationSet], *,
             read: bool = True) -> list[str]:
     """What the target format cannot hold, said once each (``read``: ``loaded`` is an input
     that was read, whose format the notes may name)."""
     notes: list[str] = []
+    notes.extend(_order_lost(to, loaded, sets))
     has_text = any(t is not None for t in loaded.texts.values())
     single_tsv = to == "ptc" and out.suffix.lower() in (".tsv", ".txt")
     if has_text and (to == "spans-csv" or single_tsv):

@@ -23,8 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 Interval = tuple[int, int]
+
+
+class _Interval(Protocol):
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+SpanLike = TypeVar("SpanLike", bound=_Interval)
 
 
 @dataclass(frozen=True)
@@ -103,3 +115,31 @@ def warnings(order: GoldOrder, texts: Mapping[str, str | None], variant: str,
         out.append(f"{gold_name}: document {doc!r}: gold labels are not sorted by start; the "
                    f"official evaluator walks them in file order and {'; '.join(what)} ({used})")
     return out
+
+
+def unsorted_documents(order: object) -> list[str]:
+    """The documents whose gold intervals ``order`` (a reader's records) lists out of sorted
+    order: the ones whose file order a writer must keep, or say it loses. Empty unless
+    ``order`` is a :class:`GoldOrder`."""
+    if not isinstance(order, GoldOrder):
+        return []
+    return [doc for doc, intervals in order.intervals.items()
+            if list(intervals) != sorted(intervals)]
+
+
+def in_file_order(doc: str, spans: Sequence[SpanLike], order: object) -> list[SpanLike]:
+    """``spans`` of ``doc`` (sorted) in the order of ``order``'s intervals (first sighting in
+    the file), each interval's labels together as sorted; spans of an interval ``order`` does
+    not list last. ``spans`` as they are when ``order`` is no :class:`GoldOrder` or does not
+    list ``doc``: a writer keeps the file order this way (``convert`` to parquet or mafalda).
+
+    >>> from core.model import Span
+    >>> o = GoldOrder({"d": ((9, 12), (0, 4))})
+    >>> [(s.start, s.label) for s in in_file_order("d", [Span(0, 4, "A"), Span(9, 12, "B")], o)]
+    [(9, 'B'), (0, 'A')]
+    """
+    intervals = order.intervals.get(doc) if isinstance(order, GoldOrder) else None
+    if not intervals:
+        return list(spans)
+    rank = {interval: k for k, interval in enumerate(intervals)}
+    return sorted(spans, key=lambda s: rank.get((s.start, s.end), len(rank)))

@@ -918,6 +918,19 @@ def test_the_matrix_computed_alone_is_the_views_matrix(handmade, measure: str) -
             view.pairwise, view.pairwise.annotators, key=key, title="t")
 
 
+def _switch_to_span_f1(at: AppTest, ahead: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Switch the measure to span-F1 while the worker computes ``ahead`` (a γ); the measures
+    whose whole view the page then computes itself."""
+    views: list[str] = []
+    original = ann.core_measure_view
+    monkeypatch.setattr(ann, "core_measure_view",
+                        lambda **kw: views.append(kw["measure"]) or original(**kw))
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    return views
+
+
 def test_a_switch_while_the_worker_is_busy_computes_the_matrix_alone(make_app, handmade,
                                                                      monkeypatch) -> None:
     # Issue 29, eleventh pass: span-F1's view is 0.39-0.47 s of CPU at 10,000 documents, its
@@ -927,13 +940,7 @@ def test_a_switch_while_the_worker_is_busy_computes_the_matrix_alone(make_app, h
 
     _, sets = handmade
     at, s, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "char-kappa")
-    views: list[str] = []
-    original = ann.core_measure_view
-    monkeypatch.setattr(ann, "core_measure_view",
-                        lambda **kw: views.append(kw["measure"]) or original(**kw))
-    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    views = _switch_to_span_f1(at, ahead, monkeypatch)
     assert views == []  # no view computed in the page
     expected = pairwise(s, "span-f1").matrix()
     names = [a.name for a in sets]
@@ -965,13 +972,7 @@ def test_a_switch_on_another_tab_computes_the_whole_view_here(make_app, handmade
 
     at, _, ahead = _page_behind_a_busy_worker(make_app, handmade, monkeypatch, "char-kappa")
     at = _tab(at, 1)
-    views: list[str] = []
-    original = ann.core_measure_view
-    monkeypatch.setattr(ann, "core_measure_view",
-                        lambda **kw: views.append(kw["measure"]) or original(**kw))
-    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not ahead.done(), "the γ ahead finished first: the test proves nothing"
+    views = _switch_to_span_f1(at, ahead, monkeypatch)
     assert views == ["span-f1"] and not at.get("progress")
     ahead.future.cancel()
     jobs._worker().stop()

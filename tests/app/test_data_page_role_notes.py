@@ -5,25 +5,20 @@ role (``inception_export/``), as the command line's start-up output does
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.cli.launch import DATA_ENV
+from tests.projects import data_folder
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_data"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    shutil.copy(SAMPLES / "propaganda" / "gold.json", folder / "gold.json")
-    shutil.copytree(SAMPLES / "formats" / "inception_export", folder / "inception_export")
-    return folder
+    return data_folder(tmp_path)
 
 
 def test_the_data_page_names_a_sub_folder_without_a_role_word(

@@ -253,3 +253,22 @@ def test_a_file_of_many_annotators_is_one_line_in_the_files_table(make_app, fram
     ws = at.session_state[state.K_UPLOAD_WS]
     assert sorted(ws.sets) == sorted(names)
     assert {n: sorted(s.spans) for n, s in ws.sets.items()} == {n: ["11", "22"] for n in names}
+
+
+def test_the_every_set_expander_shows_a_file_name_as_its_text(make_app) -> None:
+    """review11 item 8: the expander listing the sets of files with many sets names the files
+    as text: a name with Markdown's characters is escaped, not rendered as bold or a link."""
+    import json
+
+    from ui.data import SETS_SHOWN
+    from ui.escape import md
+
+    tasks = [{"text": "Rome is old", "_input_hash": 1, "_task_hash": 1, "answer": "accept",
+              "_annotator_id": f"user {k}", "spans": [{"start": 0, "end": 4, "label": "LOC"}]}
+             for k in range(SETS_SHOWN + 1)]
+    name = "**team**_[a](b).jsonl"
+    at = _upload(_data_page(make_app),
+                 (name, "".join(json.dumps(t) + "\n" for t in tasks).encode()))
+    (label,) = [e.label for e in at.expander if e.label.startswith("🗂️ Every set")]
+    assert label.endswith(f"({md(name)})")
+    assert name not in label

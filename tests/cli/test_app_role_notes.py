@@ -13,21 +13,13 @@ import pytest
 
 from core.cli import launch
 from core.model.roles import folders_without_role, role_notes, role_word
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_data"
+from tests.projects import data_folder
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A folder as ``--data`` gets it: a gold file, an INCEpTION export and a brat gold."""
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    shutil.copy(SAMPLES / "propaganda" / "gold.json", folder / "gold.json")
-    shutil.copytree(SAMPLES / "formats" / "inception_export", folder / "inception_export")
-    shutil.copytree(SAMPLES / "formats" / "brat_gold", folder / "brat_gold")
-    (folder / ".cache").mkdir()
-    return folder
+    return data_folder(tmp_path)
 
 
 class _Started(Exception):

@@ -47,3 +47,14 @@ def test_a_reader_that_closes_the_pipe_gets_no_error_message(
         status = proc.wait(timeout=120)
     assert err.read_text(encoding="utf-8") == ""
     assert status == 141
+
+
+def test_the_command_line_starts_where_the_platform_has_no_sigpipe() -> None:
+    """Windows has no ``signal.SIGPIPE``: ``python -m core`` still starts, and a closed pipe
+    still ends it with 141, the status a Unix shell reports (review11 item 4)."""
+    code = ("import signal; del signal.SIGPIPE; import core.cli; print(core.cli.PIPE_CLOSED); "
+            "raise SystemExit(core.cli.main(['validate', 'sample_data/propaganda/gold.json']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "141"

@@ -8,7 +8,6 @@ Playwright is missing. Screenshots go to ``test-artifacts/screenshots/`` (gitign
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import types
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import running
+from tests.servers import running, wait_idle
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -132,28 +131,6 @@ def shot(page: Any, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
-
-
-def wait_idle(page: Any, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished the script run that the last action started.
-
-    The front end keeps the run state on ``stApp`` (``data-test-script-state``), but a click's
-    rerun reaches the server a moment after the click, so a check right after it can still
-    see the previous run's "notRunning". Give a run up to 0.6 s to start, then wait for it to
-    end (and for the status widget to go).
-    """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    state = ("document.querySelector('[data-testid=\"stApp\"]')"
-             "?.getAttribute('data-test-script-state')")
-    with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => {state} !== 'notRunning'", timeout=600)
-    page.wait_for_function(
-        f"() => {state} === 'notRunning'"
-        " && !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=timeout,
-    )
 
 
 def selectbox(page: Any, label: str) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from core.formats import load_files
 
 
@@ -55,10 +57,35 @@ def test_ids_without_a_body_are_skipped_and_counted_not_refused() -> None:
     stale = {"id": 3, "model_version": "old", "result": [_span(8, 11, "Bob", "PER")]}
     loaded = _load([_task(1, [11, 13], None), _task(2, [12], stale)])
     assert [s.name for s in loaded.sets] == ["annotator 2"]  # a stale snapshot is not read
-    (warning,) = loaded.diagnostics
+    warning, stale_note = loaded.diagnostics
     assert warning.message == (
         "3 predictions are ids, not objects (Label Studio's JSON export lists a task's "
         "predictions by id): their spans are not in the file, skipped")
+    assert (stale_note.path, stale_note.field) == ("[1].annotations[0].prediction", "prediction")
+    assert stale_note.message == (
+        "1 prediction an annotation embeds (annotations[].prediction, the prediction its "
+        "annotator saw) is not among its task's predictions (replaced or deleted since): its "
+        "spans are not read")
+
+
+@pytest.mark.parametrize("listed", [[], None], ids=["empty list", "no list"])
+def test_an_embedded_prediction_of_a_task_without_predictions_is_said_not_read(
+        listed: list[object] | None) -> None:
+    """review11 item 6: the task lists no predictions, yet its annotation embeds one; its
+    spans are not the task's prediction, and are not dropped silently."""
+    body = {"id": 11, "model_version": "m", "result": [_span(8, 11, "Bob", "PER")]}
+    task = _task(1, [], body)
+    second = {"id": 8, "completed_by": 3, "result": [], "prediction": body}
+    task["annotations"].append(second)  # type: ignore[attr-defined]
+    if listed is None:
+        del task["predictions"]
+    loaded = _load([task])
+    assert sorted(s.name for s in loaded.sets) == ["annotator 2", "annotator 3"]
+    (note,) = loaded.diagnostics  # one prediction, though two annotators saw it
+    assert (note.path, note.field) == ("[0].annotations[0].prediction", "prediction")
+    assert note.message.startswith("1 prediction an annotation embeds (annotations[]."
+                                   "prediction, the prediction its annotator saw) is not "
+                                   "among its task's predictions")
 
 
 def test_two_annotators_who_saw_one_prediction_give_it_once() -> None:

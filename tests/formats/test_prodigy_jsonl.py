@@ -138,8 +138,8 @@ def test_an_input_answered_by_several_annotators_is_one_document() -> None:
         "8 tasks of 3 annotators have no 'id': Prodigy's '_input_hash' names their documents, "
         "so each annotator's answers to one input are one document (4 inputs; first: line 1)"))
     assert messages["_annotator_id"] == (6, (
-        "1 tasks answer an input that the same annotator answers again on a later line; the "
-        "later answer is kept (first: line 6)"))
+        "1 task answers a question that the same annotator answers again on a later line; "
+        "the later answer is kept (first: line 6)"))
     assert messages["answer"][0] == 7
 
 
@@ -211,3 +211,84 @@ def test_a_task_without_annotator_or_id_among_named_ones_is_refused_with_its_lin
         load_files(_file(*tasks))
     assert str(exc.value).startswith("db-out.jsonl:3: field '_annotator_id': expected the "
                                      "annotator of this task")
+
+
+def _hashed(text: str, spans: list[tuple[int, int, str]], who: str, task_hash: int,
+            answer: str = "accept", input_hash: int = 11) -> dict[str, Any]:
+    task = _task(text, spans, answer, _annotator_id=who)
+    del task["meta"]
+    task.update(_input_hash=input_hash, _task_hash=task_hash)
+    return task
+
+
+def test_several_questions_on_one_input_merge_into_one_document_per_annotator() -> None:
+    """A binary recipe (``ner.teach``) asks one input several questions, one suggested span
+    each, under distinct ``_task_hash``: every accepted question's spans are the annotator's
+    document, not only the last question's (review11 item 1)."""
+    text = "Ada met Bob in Oslo."
+    loaded = load_files(_file(_hashed(text, [(0, 3, "PER")], "ann-a", 101),
+                              _hashed(text, [(8, 11, "PER")], "ann-a", 102),
+                              _hashed(text, [(0, 3, "PER")], "ann-b", 101),
+                              _hashed(text, [(8, 11, "PER")], "ann-b", 102)))
+    assert {s.name: [(x.start, x.end, x.label) for x in s.spans["11"]]
+            for s in loaded.sets} == {"ann-a": [(0, 3, "PER"), (8, 11, "PER")],
+                                      "ann-b": [(0, 3, "PER"), (8, 11, "PER")]}
+    assert not [d for d in loaded.diagnostics if d.field == "_annotator_id"]
+    (note,) = [d for d in loaded.diagnostics if d.field == "_task_hash"]
+    assert note.message == ("1 input is asked several questions (distinct '_task_hash'): "
+                            "each annotator's accepted answers to it are one document "
+                            "(first: line 2)")
+
+
+def test_the_same_question_answered_again_keeps_the_later_answer() -> None:
+    text = "Ada met Bob in Oslo."
+    loaded = load_files(_file(_hashed(text, [(0, 3, "PER")], "ann-a", 101),
+                              _hashed(text, [(0, 7, "PER")], "ann-b", 101),
+                              _hashed(text, [(8, 11, "PER")], "ann-a", 101)))
+    sets = {s.name: s for s in loaded.sets}
+    assert [(x.start, x.end) for x in sets["ann-a"].spans["11"]] == [(8, 11)]
+    (warning,) = [d for d in loaded.diagnostics if d.field == "_annotator_id"]
+    assert warning.message == ("1 task answers a question that the same annotator answers "
+                               "again on a later line; the later answer is kept (first: line 1)")
+
+
+def test_a_later_ignore_does_not_wipe_an_earlier_accept_nor_the_annotator() -> None:
+    """ann-a accepts a task and ignores it in a later session: the accepted answer stands,
+    the ignore is counted as skipped, and ann-a keeps a set (review11 item 2)."""
+    text = "Alpha beta gamma."
+    loaded = load_files(_file(_hashed(text, [(0, 5, "X")], "ann-a", 1),
+                              _hashed(text, [(6, 10, "X")], "ann-b", 1),
+                              _hashed(text, [], "ann-a", 1, "ignore"),
+                              _hashed("Delta eps.", [(0, 5, "X")], "ann-b", 2,
+                                      input_hash=12)))
+    sets = {s.name: s for s in loaded.sets}
+    assert list(sets) == ["ann-a", "ann-b"]
+    assert [(x.start, x.end) for x in sets["ann-a"].spans["11"]] == [(0, 5)]
+    assert not [d for d in loaded.diagnostics if d.field == "_annotator_id"]
+    (skipped,) = [d for d in loaded.diagnostics if d.field == "answer"]
+    assert skipped.message.startswith("1 task answered 'reject' or 'ignore' is not an "
+                                      "annotation; skipped (first: line 3)")
+
+
+def test_an_annotator_who_only_skipped_keeps_an_empty_set(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = "Alpha beta gamma."
+    (tmp_path / "db-out.jsonl").write_bytes(_file(
+        _hashed(text, [(0, 5, "X")], "ann-a", 1),
+        _hashed(text, [], "ann-b", 1, "reject"))["db-out.jsonl"])
+    loaded = load_path(tmp_path / "db-out.jsonl")
+    assert [(s.name, dict(s.spans)) for s in loaded.sets] == [
+        ("ann-a", {"11": loaded.sets[0].spans["11"]}), ("ann-b", {})]
+    assert main(["validate", str(tmp_path / "db-out.jsonl"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "ann-b" in json.dumps(out)
+
+
+def test_counts_of_one_in_the_warnings_are_singular() -> None:
+    """review11 item 9: "1 lines have no 'id'", "1 tasks answered ... are" read as slips."""
+    task = _task("Rome is old", [(0, 4, "LOC")])
+    del task["meta"]
+    loaded = load_files(_file(_task("Nice is warm", [(0, 4, "LOC")], "reject", doc="n"), task))
+    assert sorted(d.message for d in loaded.diagnostics) == [
+        "1 line has no 'id'; its line number is the document id (first: line 2)",
+        "1 task answered 'reject' or 'ignore' is not an annotation; skipped (first: line 1)"]
