@@ -98,6 +98,15 @@ def _wait_for_gamma(at: AppTest, timeout: float = 90) -> AppTest:
         at.run()
     return at
 
+def _wait_for_matrix(at: AppTest, timeout: float = 120) -> AppTest:
+    """Rerun until the matrix's values replace its "computing every pair" placeholder."""
+    deadline = time.time() + timeout
+    while "computing every pair" in _title(at):
+        assert time.time() < deadline
+        time.sleep(0.3)
+        at.run()
+    return at
+
 
 def _tab(at: AppTest, tab: int) -> AppTest:
     """Open the page's tab ``ann.TABS[tab]`` (lazy tabs: only the open one is drawn)."""
@@ -796,12 +805,7 @@ def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
     # Issue 29, tenth pass, second cut: "Pairwise agreement" is the matrix element's heading
     # unless a control sits between them (span-F1's "Cells show"); "All 3 sets together" and
     # why the values differ are the tiles element's; no subheader or caption drawn for them.
-    at = make_app(PAGE, params={ann.K_ANN_MEASURE: measure})
-    deadline = time.time() + 120
-    while "computing every pair" in _title(at):
-        assert time.time() < deadline
-        time.sleep(0.3)
-        at.run()
+    at = _wait_for_matrix(make_app(PAGE, params={ann.K_ANN_MEASURE: measure}))
     assert not at.exception, [e.value for e in at.exception]
     subheaders = [s.value for s in at.subheader]
     matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
@@ -857,12 +861,7 @@ def test_a_switch_of_measure_keeps_every_element_outside_the_matrix_in_its_place
     shapes = {}
     for measure in ("char-kappa", "span-f1", "krippendorff-alpha", "gamma", "mafalda-f1",
                     "text-kappa", "char-kappa"):
-        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
-        deadline = time.time() + 120
-        while "computing every pair" in _title(at):
-            assert time.time() < deadline
-            time.sleep(0.3)
-            at.run()
+        _wait_for_matrix(at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run())
         assert not at.exception, [e.value for e in at.exception]
         assert _title(at).startswith(measure)
         shape = _landmarks(at, measure)

@@ -19,6 +19,12 @@ def _open_list(at):
     return at.run()
 
 
+def _listed(at) -> list[str]:
+    """The documents the open list shows, in its order."""
+    return list(next(df.value for df in at.dataframe if "missed" in df.value.columns)
+                ["document"])
+
+
 @pytest.mark.slow
 def test_query_parameters_select_document_sets_and_metric(make_app) -> None:
     at = make_app("pages/documents.py",
@@ -192,17 +198,13 @@ def test_the_list_and_the_picker_offer_the_same_documents_past_the_window(
     monkeypatch.setattr(documents, "DOC_CHOICES", 2)
     at = _open_list(make_app("pages/documents.py"))
 
-    def listed() -> list[str]:
-        return list(next(df.value for df in at.dataframe if "missed" in df.value.columns)
-                    ["document"])
-
-    assert at.selectbox(key=state.K_DOC).options == listed() == ["doc1", "doc2"]
+    assert at.selectbox(key=state.K_DOC).options == _listed(at) == ["doc1", "doc2"]
     at.button(key="doc_next").click().run()
     at.button(key="doc_next").click().run()
     assert at.selectbox(key=state.K_DOC).value == "doc10"
-    assert at.selectbox(key=state.K_DOC).options == listed() == ["doc1", "doc2", "doc10"]
+    assert at.selectbox(key=state.K_DOC).options == _listed(at) == ["doc1", "doc2", "doc10"]
     at.button(key="doc_prev").click().run()
-    assert at.selectbox(key=state.K_DOC).options == listed() == ["doc1", "doc2"]
+    assert at.selectbox(key=state.K_DOC).options == _listed(at) == ["doc1", "doc2"]
     assert not at.exception
 
 
@@ -217,17 +219,13 @@ def test_the_selector_lists_fewer_documents_than_the_list(make_app, monkeypatch)
     monkeypatch.setattr(documents, "DOC_CHOICES", 1)
     at = _open_list(make_app("pages/documents.py"))
 
-    def listed() -> list[str]:
-        return list(next(df.value for df in at.dataframe if "missed" in df.value.columns)
-                    ["document"])
-
     box = at.selectbox(key=state.K_DOC)
-    assert box.options == ["doc1"] and listed() == ["doc1", "doc2", "doc10"]
+    assert box.options == ["doc1"] and _listed(at) == ["doc1", "doc2", "doc10"]
     assert "the first 1 in this order are listed, search for others" in box.label
     at.button(key="doc_next").click().run()
     assert at.selectbox(key=state.K_DOC).value == "doc2"
     assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc2"]
-    assert listed() == ["doc1", "doc2", "doc10"]
+    assert _listed(at) == ["doc1", "doc2", "doc10"]
     assert any("Both annotations of document doc2" in m.value for m in at.markdown)
     at.button(key="doc_prev").click().run()
     assert at.selectbox(key=state.K_DOC).options == ["doc1"]
