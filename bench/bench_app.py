@@ -38,6 +38,10 @@ until their summary shows instead. Targets
 (issue 15): first load < 5 s, first visit of every page < 3 s, page or document switch < 1 s
 (warm, i.e. once a page has computed its view). ``--cli`` opens the corpus as ``spanscope app
 --data`` does; the peak resident memory of the server (``VmHWM``) is recorded after each step.
+The tree's modules are compiled to bytecode once before the server starts, as ``pip install``
+does for a user (``--bytecode source``: compiled by the server as it imports them, which the
+environment's ``PYTHONDONTWRITEBYTECODE=1`` made every run before the twelfth pass of issue 29
+measure: about 0.25 s of the first load).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ import json
 import os
 import random
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -187,6 +192,35 @@ def browser_cpu_s(server: int) -> float:
                 total += cpu
                 todo.append(pid)
     return total
+
+
+BYTECODE = {
+    "compiled": "the tree's modules compiled to bytecode once before timing, as `pip install` "
+                "does (what a user's server has)",
+    "source": "the tree's modules compiled from source by every server start "
+              "(PYTHONDONTWRITEBYTECODE=1 and no __pycache__: the measure before the twelfth pass)",
+}
+"""What ``--bytecode`` chooses (docs/performance.md, issue 29, twelfth pass)."""
+
+PROJECT = ("app.py", "core", "ui", "pages")
+"""What the server and its worker import from the tree (the rest is installed packages)."""
+
+
+def prepare_bytecode(tree: Path, how: str) -> str:
+    """Make the tree's bytecode what ``how`` says (:data:`BYTECODE`) and return its sentence:
+    ``compiled``, every module of :data:`PROJECT` compiled once (``compileall``, which writes
+    bytecode whatever ``PYTHONDONTWRITEBYTECODE`` says; a module whose bytecode is current is
+    left as it is); ``source``, their ``__pycache__`` folders removed, so that a server started
+    with ``PYTHONDONTWRITEBYTECODE=1`` (the environment of these benchmarks) compiles every
+    module from source as it imports it. Installed packages keep the bytecode pip wrote."""
+    if how == "compiled":
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *PROJECT], cwd=tree,
+                       check=True, stdout=subprocess.DEVNULL)
+    else:
+        for cache in [p for part in PROJECT[1:] for p in (tree / part).rglob("__pycache__")]:
+            shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(tree / "__pycache__", ignore_errors=True)
+    return BYTECODE[how]
 
 
 def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT
@@ -383,8 +417,11 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
-        interactions: int = 0, tree: Path = ROOT) -> dict[str, Any]:
+        interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled") -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
+
+    compiled = prepare_bytecode(tree, bytecode)
+    print(f"bytecode: {compiled}", file=sys.stderr, flush=True)
 
     with tempfile.TemporaryDirectory() as tmp:
         data = corpus or Path(tmp)
@@ -550,7 +587,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         "document_switch_each_s": [round(d, 3) for d in docs],
         "document_switch_main_thread_cpu_with_typing_s": [round(c, 3) for c in docs_thread],
         "document_switch_bytes_with_typing": docs_bytes,
-        "tree": str(tree), "load_average": [round(x, 2) for x in os.getloadavg()],
+        "tree": str(tree), "bytecode": bytecode,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "document_typed_filter_s": {"median": round(statistics.median(typing), 3)
                                     if typing else None,
                                     "max": round(max(typing), 3) if typing else None},
@@ -652,6 +690,10 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, default=ROOT,
                     help="checkout whose app the server runs (default: this one), to compare "
                     "another revision with the same driver")
+    ap.add_argument("--bytecode", choices=list(BYTECODE), default="compiled",
+                    help="compiled (default): the tree's modules compiled once before timing, "
+                    "as an installed app has them; source: compiled by every server start, as "
+                    "every run measured before the twelfth pass of issue 29")
     args = ap.parse_args()
     nav: tuple[tuple[str, str], ...] = NAV
     if args.pages:
@@ -668,7 +710,7 @@ def main() -> None:
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
-                 args.interactions, args.tree.resolve())
+                 args.interactions, args.tree.resolve(), args.bytecode)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
