@@ -172,6 +172,27 @@ def _free_port() -> int:
         return port
 
 
+def descendants_cpu_s(pid: int) -> float:
+    """CPU seconds so far of every process below ``pid`` (the server's background worker, and
+    γ's pool when it runs): the other core's share of the server's work, which competes with
+    the browser drawing the page (Linux ``/proc``)."""
+    children: dict[int, list[tuple[int, float]]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            children.setdefault(int(fields[1]), []).append((int(entry), cpu))
+    total, todo = 0.0, [pid]
+    while todo:
+        for child, cpu in children.get(todo.pop(), []):
+            total += cpu
+            todo.append(child)
+    return round(total, 2)
+
+
 def browser_cpu_s(server: int) -> float:
     """CPU seconds so far of every process this one started but ``server`` and its children:
     Playwright's driver and Chromium's browser, renderer and GPU processes (Linux ``/proc``;
@@ -455,10 +476,12 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 from_launch = time.perf_counter() - launched
                 cpu_at["first load"] = cpu_s(proc.pid)
                 cpu_at["first load, its children"] = cpu_s(proc.pid, children=True)
+                cpu_at["first load, its worker"] = descendants_cpu_s(proc.pid)
                 print(f"first load: {first:.2f} s (server healthy {up:.2f} s after its start, "
                       f"first draw {from_launch:.2f} s after it; server CPU "
                       f"{cpu_at['first load']} s, its children's "
-                      f"{cpu_at['first load, its children']} s)", file=sys.stderr, flush=True)
+                      f"{cpu_at['first load, its children']} s, its worker's "
+                      f"{cpu_at['first load, its worker']} s)", file=sys.stderr, flush=True)
                 rss_after["first load"] = peak_rss_mib(proc.pid)
                 time.sleep(pause)  # a reader looks at the first page before the first click
                 pages: list[float] = []

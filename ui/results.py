@@ -618,6 +618,7 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                 variants: Mapping[str, str | None], level: int, *,
                 level_applies: Callable[[], bool] | None = None,
                 first: Sequence[str] = (),
+                after_first: Callable[[], None] | None = None,
                 then: Callable[[], None] | None = None) -> threading.Thread | None:
     """Score ``systems`` against ``ref`` under every span metric, and their text-level scores,
     in a background thread, into the caches the pages read (:func:`pair_result`,
@@ -630,7 +631,10 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
     Overview wait for every metric, so the order costs them nothing). ``then`` runs in the
     thread after the scores: work for other pages to hand to the background worker (Scores is
     the page most likely visited next, so its scores come first); an error it raises is the
-    page's to meet when it computes the same work, not this thread's.
+    page's to meet when it computes the same work, not this thread's. ``after_first`` runs in
+    the thread once the first result is computed (or has failed), as ``then`` does: work for
+    the background worker that should not start while the browser draws the page just run
+    (:func:`ui.ahead.start`; issue 29, twelfth pass).
 
     Called once a page is drawn (``app.py``), so that the first visit of Scores (or of any page
     that shows these scores) finds them computed instead of paying for the whole corpus: 1 to
@@ -669,6 +673,7 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
             keep = {key for s in systems for key in chosen(s, lev)}
             _expect(left - keep, -1)
             left.intersection_update(keep)
+            pending = after_first
             for system in systems:
                 for key in chosen(system, lev):
                     try:
@@ -676,6 +681,10 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                     finally:
                         _expect([key], -1)
                         left.discard(key)
+                        call, pending = pending, None
+                        if call is not None:
+                            with contextlib.suppress(Exception):  # as then's, the page's
+                                call()
                 if not ws.sets[ref].alternatives:
                     text_scores(ws.key, ws, ref, system)
         finally:

@@ -56,8 +56,8 @@ def _workspace() -> state.Workspace:
 
 def test_doc_id_set_is_the_corpus_ids() -> None:
     ws = _workspace()
-    assert state.doc_id_set.__wrapped__(ws.key, ws) == frozenset(ws.corpus.doc_ids) == {
-        "d1", "d2", "d3", "d9"}
+    ids = state.doc_id_set.__wrapped__(ws.key, ws)  # type: ignore[attr-defined]
+    assert ids == frozenset(ws.corpus.doc_ids) == {"d1", "d2", "d3", "d9"}
 
 
 def test_the_taxonomy_and_the_colours_count_the_labels(monkeypatch: pytest.MonkeyPatch
@@ -74,8 +74,8 @@ def test_the_taxonomy_and_the_colours_count_the_labels(monkeypatch: pytest.Monke
 
     expected = sorted({*real(ws.sets["gold"]), *real(ws.sets["pred"])})
     monkeypatch.setattr(AnnotationSet, "labels", spy)
-    assert state.all_labels.__wrapped__(ws.key, ws) == expected
-    tax = results._taxonomy.__wrapped__(ws.key, ws, ("gold", "pred"))
+    assert state.all_labels.__wrapped__(ws.key, ws) == expected  # type: ignore[attr-defined]
+    tax = results._taxonomy.__wrapped__(ws.key, ws, ("gold", "pred"))  # type: ignore[attr-defined]
     assert calls == []
     from core.model.taxonomy import resolve
 

@@ -116,8 +116,10 @@ def test_natural_sorted_orders_ids_as_the_natural_key(names: list[str]) -> None:
 
 def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first run queues the Metric differences path on the worker, and after the pair's
-    scores the thread queues the Annotators page's default view (``ui.ahead.start``); each
+    """The thread that scores the pair ahead queues the Metric differences path on the worker
+    once it has the first score (the path's system's MAFALDA), not the first run at its end,
+    while the browser draws the page (issue 29, twelfth pass), and after the pair's scores the
+    Annotators page's default view (``ui.ahead.start``); each
     page's first visit then asks for a job under the same cache key, so it finds that job
     rather than queueing a second one (the thresholds lowered so that the sample counts as
     large). The thread then categorises every compared system for the Errors page, which
@@ -134,9 +136,12 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
     monkeypatch.setattr(annotators, "BACKGROUND_DOCS", 0)
     calls: dict[str, list[tuple[str, tuple[object, ...]]]] = {"path": [], "view": []}
 
+    events: list[str] = []  # the thread's scores and the jobs queued, in order
+
     def spy(kind: str, job: object) -> object:
         def asked(ws_key: str, _ws: object, *args: object, **kwargs: object) -> object:
             calls[kind].append((threading.current_thread().name, (ws_key, *args)))
+            events.append(kind)
             return job(ws_key, _ws, *args, **kwargs)  # type: ignore[operator]
         return asked
 
@@ -159,6 +164,15 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
         return score_ahead(ws, ref, systems, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(results, "score_ahead", ordered)
+    pair_result = results.pair_result
+
+    def scored(*args: object, **kwargs: object) -> object:
+        got = pair_result(*args, **kwargs)  # type: ignore[arg-type]
+        if threading.current_thread().name == results._AHEAD_THREAD:  # not the page's
+            events.append(f"score {args[4]}")
+        return got
+
+    monkeypatch.setattr(results, "pair_result", scored)
     errors.error_table.clear()
     at = AppTest.from_file(str(results.__file__).replace("ui/results.py", "app.py"),
                            default_timeout=120)
@@ -168,10 +182,13 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
     for thread in threading.enumerate():
         if thread.name == results._AHEAD_THREAD:
             thread.join(timeout=120)
-    # The path is queued at once, from the run that drew the first page (the worker computes
-    # it while the thread scores the pair); the view from the thread, after the scores.
+    # The path is queued by the thread once the first score is computed (the worker computes
+    # it while the thread scores the rest of the pair); the view after the scores.
     ahead = {kind: [args for _, args in got] for kind, got in calls.items()}
+    assert [who for who, _ in calls["path"]] == [results._AHEAD_THREAD], calls
     assert [who for who, _ in calls["view"]] == [results._AHEAD_THREAD], calls
+    assert events[:2] == ["score mafalda", "path"], events
+    assert events.index("view") > max(i for i, e in enumerate(events) if e.startswith("score"))
     assert len(ahead["path"]) == 1 and len(ahead["view"]) == 1, calls
     at.switch_page("pages/differences.py").run()
     at.switch_page("pages/annotators.py").run()
