@@ -34,7 +34,8 @@ from core.model.errors import SpanScopeError
 from core.model.taxonomy import Taxonomy
 from core.render.highlight import span_items
 from ui.escape import md
-from ui.state import DEFAULTS, Workspace, label_names, variant_key
+from ui.set_labels import label_names
+from ui.state import DEFAULTS, Workspace, variant_key
 
 # ---- the metric choice --------------------------------------------------------------------------
 

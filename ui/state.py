@@ -51,7 +51,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import streamlit as st
 
 from core.formats import FORMATS, LlmParsing, ReadOptions, read_folder
@@ -63,6 +62,7 @@ from core.plugins import load_formats
 from ui.file_reports import FileReport
 from ui.file_reports import report as _report
 from ui.parsing import guarded_load
+from ui.set_labels import label_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(os.environ.get("SPANSCOPE_DATA_DIR") or ROOT / "sample_data")
@@ -329,9 +329,8 @@ def build_workspace(
 @st.cache_resource(max_entries=16, show_spinner=False)
 def doc_id_set(ws_key: str, _ws: Workspace) -> frozenset[str]:
     """Every document id of the workspace, cached: :attr:`core.model.Corpus.doc_ids` walks every
-    set on each call, a tenth of a second of every page run at 100,000 documents. The same ids
-    as a set of that list, gathered without its order (a set's ids are its table's: 75 ms
-    against 20 ms at 100,000 documents, in the first page's run; issue 29, twelfth pass)."""
+    set on each call, a tenth of a second of every page run at 100,000 documents; the set is
+    made of the tables' ids, not of that list (20 ms against 75 ms; issue 29, twelfth pass)."""
     return frozenset(_ws.corpus.texts).union(*(s.table.doc_ids for s in _ws.sets.values()))
 
 
@@ -495,23 +494,3 @@ def all_labels(ws_key: str, _ws: Workspace) -> list[str]:
     """Every label of every set of the workspace (sorted): the domain of the colour map."""
     return sorted({lab for aset in _ws.sets.values() for lab in label_names(aset)})
 
-
-def label_names(aset: AnnotationSet) -> list[str]:
-    """``aset.labels()`` (every label of at least one span, sorted), from a count of the label
-    column rather than its sort: :meth:`core.model.table.SpanTable.used_labels` orders the
-    labels by first appearance with ``np.unique`` (a stable sort of the column, 30 ms a set of
-    1M spans), an order this sorted list does not need; ``np.bincount`` is one pass (2 ms).
-    The first page's run asks for every set's labels twice, the colours' (:func:`all_labels`)
-    and the taxonomy's (:func:`ui.results.taxonomy_for`; issue 29, twelfth pass).
-
-    >>> from core.model import Span
-    >>> label_names(AnnotationSet("g", {"d1": (Span(0, 3, "Slogans"), Span(4, 9, "Doubt")),
-    ...                                 "d2": (Span(1, 2, "Doubt"),), "d3": ()}))
-    ['Doubt', 'Slogans']
-    """
-    table = aset.table
-    if not len(table.label):
-        return []
-    names = table.labels
-    used = np.flatnonzero(np.bincount(table.label, minlength=len(names)))
-    return sorted({names[k] for k in used.tolist()})

@@ -1,5 +1,5 @@
 """The first page's run at 100,000 documents does less (docs/performance.md, issue 29, twelfth
-pass): the labels of a set counted rather than sorted (:func:`ui.state.label_names`), the
+pass): the labels of a set counted rather than sorted (:func:`ui.set_labels.label_names`), the
 workspace's document ids gathered without their order (:func:`ui.state.doc_id_set`), the same
 values as before; and ``bench/bench_app.py`` times the server with the tree's bytecode
 compiled once, as an installed app has it, or from source when asked (which way, not a clock).
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from core.model import AnnotationSet, Corpus, Span
 from core.model.table import SpanTable
 from ui import results, state
+from ui.set_labels import label_names
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ["Doubt", "Slogans", "Flag-waving", "Loaded Language", "b", "a"]
@@ -34,7 +35,7 @@ def _sets() -> st.SearchStrategy[dict[str, tuple[Span, ...]]]:
 @given(_sets())
 def test_label_names_are_the_sets_labels(spans: dict[str, tuple[Span, ...]]) -> None:
     aset = AnnotationSet("g", spans)
-    assert state.label_names(aset) == aset.labels()
+    assert label_names(aset) == aset.labels()
 
 
 def test_label_names_leave_out_a_label_no_span_keeps() -> None:
@@ -42,8 +43,8 @@ def test_label_names_leave_out_a_label_no_span_keeps() -> None:
     table = SpanTable.from_columns(["d1", "d2"], [0, 0], [0, 4], [3, 9], [3, 1],
                                    ["Unused", "Slogans", "Also unused", "Doubt"])
     part = AnnotationSet("p", table)
-    assert state.label_names(part) == part.labels() == ["Doubt", "Slogans"]
-    assert state.label_names(AnnotationSet("e", {"d1": ()})) == []
+    assert label_names(part) == part.labels() == ["Doubt", "Slogans"]
+    assert label_names(AnnotationSet("e", {"d1": ()})) == []
 
 
 def _workspace() -> state.Workspace:
