@@ -74,9 +74,11 @@ def early(ws: Workspace | None) -> None:
 def start() -> None:
     """The current pair's scores under every span metric in a background thread
     (:func:`ui.results.score_ahead`), with the reference, variants and level the Scores page
-    would take now. Before them, the Martino part of the Metric differences page's rule path for
-    the pair it would show is queued on the background worker (:func:`ui.differences.path_ahead`;
-    its MAFALDA steps are the pair's MAFALDA scores computed here, first). After them,
+    would take now. Once the first of them is computed (the path's system under MAFALDA), the
+    thread queues the Martino part of the Metric differences page's rule path for the pair it
+    would show on the background worker (:func:`ui.differences.path_ahead`; its MAFALDA steps
+    are the pair's MAFALDA scores computed here, first); not at once, while the browser draws
+    the page just run on the core the worker takes. After them,
     the thread categorises every compared system for the Errors page
     (:func:`ui.errors.error_table`: 0.3-0.4 s at 100,000 documents since the seventh pass)
     and queues the Annotators page's default view (:func:`ui.annotators.default_view`) on the
@@ -95,7 +97,7 @@ def start() -> None:
     # MAFALDA scores of the pair that score_ahead computes below. With --data, early() sent
     # the worker its sets as the files were read: the job sends their keys only. Queued once
     # the thread has the first of those scores (0.3-0.7 s of its CPU), not at once: the other
-    # core is the one the browser draws the page just run with, and the path's second of CPU
+    # core is the one the browser draws the page just run with, and the path's 0.9 s of CPU
     # there made the first load's draw wait (issue 29, twelfth pass). Metric differences,
     # when it is the page just run, queued the path itself (ui.differences.steps_or_progress).
     def path() -> None:
