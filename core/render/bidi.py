@@ -407,7 +407,10 @@ def line_levels(paragraph: str, lines: Sequence[tuple[int, int]], *, rtl: bool
 
 def _types(text: str) -> list[str]:
     """Each character's Bidi_Class (:func:`bidi_class`)."""
-    return [unicodedata.bidirectional(ch) or bidi_class(ch) for ch in text]
+    types = list(map(unicodedata.bidirectional, text))
+    if "" in types:  # unassigned code points: their block's default
+        types = [t or bidi_class(ch) for t, ch in zip(types, text, strict=True)]
+    return types
 
 
 def _resolved(line: str, *, rtl: bool, types: list[str] | None = None) -> list[int]:
