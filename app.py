@@ -51,8 +51,9 @@ nav = st.navigation(pages, position="hidden")
 state.restore_view_on_back()  # Back to a page's bare URL: the view this session left there
 
 with st.sidebar:
+    shared = query.page_link_params()  # the data on view travels with every page link
     for page in pages[:-1]:  # not the hidden twin of Overview
-        st.page_link(page)
+        st.page_link(page, query_params=shared)
     st.divider()
     st.markdown("### 🔎 SpanScope")
     samples = state.sample_names()

@@ -9,7 +9,8 @@ alternating), medians of ``--repeat`` of the CPU time (``time.process_time``) an
 - ``levels-brackets``: the same with parentheses round each Hebrew word (rule N0's work);
 - ``svg-rtl``: ``core.render.svg.document_svg`` of a long right-to-left document (the texts of
   ``tests/data/rtl/`` repeated to ``--chars`` characters, their spans repeated with them), the
-  module's ``is_rtl``, ``levels`` and ``visual_columns`` taken from the side measured.
+  module's ``is_rtl``, ``line_levels`` and ``reorder`` taken from the side measured (a base
+  without them: each line resolved alone by its ``levels``).
 
 It checks that both sides give the same levels on the lines measured where the base has no
 rule the tree adds (the plain line) and prints the ratio tree / base.
@@ -87,8 +88,12 @@ def main() -> None:
     colours = highlight.label_colours(sorted({lab for it in items for lab in it.labels}))
 
     def svg_export(module: ModuleType) -> str:
-        svg.is_rtl, svg.levels, svg.visual_columns = (module.is_rtl, module.levels,
-                                                      module.visual_columns)
+        # A base without line_levels (before the paragraph was resolved whole) resolves each
+        # line alone, as its SVG export did; L2 (reorder) is the same rule on both sides.
+        svg.is_rtl = module.is_rtl
+        svg.line_levels = getattr(module, "line_levels", None) or (
+            lambda para, lines, *, rtl: [module.levels(para[a:b], rtl=rtl) for a, b in lines])
+        svg.reorder = getattr(module, "reorder", sides["tree"].reorder)
         return svg.document_svg("long", text, items, items, colours, gold_name="gold",
                                 pred_name="system")
 

@@ -306,3 +306,29 @@ def test_an_installed_plugin_reaches_score_dask_slices_and_report(tmp_path: Path
     read = core("score", str(tmp_path / "g.toytsv"), str(tmp_path / "g.toytsv"), "--metric",
                 NAME, "--json")
     assert read.returncode == 0 and json.loads(read.stdout)["f1"] == 1.0, read.stderr
+
+
+def test_a_plugin_metrics_columns_lead_the_scores_table_and_chart(
+        installed: dict[str, list[EntryPoint]]) -> None:
+    """A user who installed a metric looks for it: its columns come first in the Scores
+    page's table of every system, right after the system and its role, and its F1 first in
+    the chart, before the built-in metrics' (they were the last span columns, right of ten
+    built-in ones; bugleft12 item 5)."""
+    _toy(installed)
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import frame_of
+    from ui import results, state
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state[state.K_SOURCE] = "sample"
+    at.run()
+    at.switch_page("pages/scores.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = frame_of(at, "system", "role")
+    short = results.abbreviation(registry.get(NAME))
+    assert list(table.columns[:7]) == ["system", "role", f"{short} P", f"{short} R",
+                                       f"{short} F1", f"{short} F1 low", f"{short} F1 high"]
+    assert list(table.columns[7:10]) == ["DSM P", "DSM R", "DSM F1"]
+    captions = " ".join(c.value for c in at.caption)
+    assert f"Metrics from installed plugins come first: {registry.get(NAME).title}" in captions

@@ -136,6 +136,23 @@ def data_mark(ws: state.Workspace) -> str | None:
     return "upload-" + ws.key.removeprefix(UPLOAD_PREFIX)
 
 
+def page_link_params() -> dict[str, str]:
+    """The parameters of the sidebar's page links: those that name the data on view, so that
+    a page link copied or opened in a new tab shows the same data (``?sample=`` of a bundled
+    corpus other than the first, which a bare address opens; ``?data=upload-...`` of uploads,
+    whose page then says when the files are not in that session); none for the first corpus
+    or the command line's files, which every visitor gets without them."""
+    ws = current.loaded_workspace()
+    mark = data_mark(ws)
+    if mark is not None:
+        return {state.K_DATA_MARK: mark}
+    names = state.sample_names()
+    name = ws.key.removeprefix("sample:")
+    if ws.key.startswith("sample:") and names and name != names[0]:
+        return {state.K_SAMPLE: name}
+    return {}
+
+
 def _check_data_mark(ws: state.Workspace) -> list[str]:
     """The notice for a link made on uploaded files this session does not hold (its document
     and set parameters are dropped); then the mark of this session's own data is put in the

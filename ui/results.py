@@ -541,7 +541,9 @@ def systems_overview(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, 
     # A gold with alternatives: the text-level columns are the label-only P/R/F1 of the span
     # metric that reads alternatives (its summary), not a second metric.
     label_only: dict[str, Mapping[str, JSONValue]] = {}
-    for m in registry.span_metrics():
+    # A plugin's metric first (a stable sort keeps the registration order within each kind):
+    # whoever installed it looks for it, and it was right of every built-in's five columns.
+    for m in sorted(registry.span_metrics(), key=registry.builtin):
         var, lev = chosen.get(m.name, m.default_variant), (level if m.levels else None)
         short = abbreviation(m)
         f1_columns[f"{m.title} F1"] = f"{short} F1"

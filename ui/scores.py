@@ -218,6 +218,9 @@ def _overview_notes(ws: Workspace, s: Setup, columns: pd.Index) -> str:
     chosen = "; ".join(f"{m.title} {s.variants[m.name]}" for m in span_metrics
                        if s.variants.get(m.name))
     notes = [f"Variants (⚙️ above): {md(chosen)}."] if chosen else []
+    plugged = [m.title for m in span_metrics if not registry.builtin(m)]
+    if plugged:
+        notes.append(f"Metrics from installed plugins come first: {md(', '.join(plugged))}.")
     if any(c.endswith(" low") for c in columns):
         notes.append(f"F1 low/high: 95% bootstrap interval over documents ({s.n_boot:,} "
                      f"resamples, seed {s.seed}; a metric averaged over texts resamples the "

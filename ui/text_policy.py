@@ -10,7 +10,10 @@ text and a warning. Then each uploaded file, read under the chosen policy (its o
 every set checked against the texts of the whole batch (a prediction file without texts against
 the gold's). Under ``refuse`` every offending file is marked failed with the one message that
 names every offending set at once, and the other files load; under ``clip`` and ``official`` the
-warnings go to the file's diagnostics, where the Data page lists them.
+warnings go to the file's diagnostics, where the Data page lists them. Spans that begin or end
+inside a character as it is drawn get the command line's warning (one per set, naming the file,
+the set, the first such document and span: :func:`core.model.graphemes.split_warnings`), checked
+against the same texts.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import dataclasses
 
 import streamlit as st
 
-from core.model import Corpus, bounds
+from core.model import Corpus, bounds, graphemes
 from core.model.alignment import Alignment, align, onto
 from core.model.errors import Diagnostic, InputError
 from core.model.texts import reconcile
@@ -205,6 +208,7 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
             if texts.get(doc) is None:
                 texts[doc] = text
     pairs = [(rep.file, s) for rep in reports if rep.ok for s in rep.sets]
+    reports = _split_characters(reports, graphemes.split_warnings(pairs, texts))
     offenders = bounds.find(pairs, texts)
     if not offenders:
         return reports
@@ -232,4 +236,20 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
                          for s in rep.sets)
             rep = dataclasses.replace(rep, sets=sets, diagnostics=before + warnings)
         out.append(rep)
+    return out
+
+
+def _split_characters(reports: list[FileReport], warnings: list[str]) -> list[FileReport]:
+    """``reports`` with each ``file: set: ...`` warning of spans inside a character as drawn
+    (the command line's words, :func:`core.model.graphemes.split_warnings`) added to its file's
+    diagnostics, once: a warning the file has already is not repeated."""
+    if not warnings:
+        return reports
+    out = []
+    for rep in reports:
+        have = {d.message for d in rep.diagnostics}
+        mine = tuple(Diagnostic(rep.file, message) for w in warnings
+                     if w.startswith(f"{rep.file}: ")
+                     and (message := w.removeprefix(f"{rep.file}: ")) not in have)
+        out.append(dataclasses.replace(rep, diagnostics=rep.diagnostics + mine) if mine else rep)
     return out

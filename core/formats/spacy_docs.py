@@ -350,6 +350,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         columns = _document_of(sets, who, doc_id, key is not None, (file, line))
         triples = _task_spans(obj, group, text, file, line, options, loaded,
                               records.index if isinstance(records, _JsonList) else None)
+        if key is not None:
+            triples = inputs.fresh(who, doc_id, triples, line)
         index = columns.document(doc_id)
         for s, e, lab in triples:
             columns.add(index, s, e, lab)
@@ -493,7 +495,11 @@ class _Inputs:
     all of them are one document, their spans together. The same question answered again (same
     input, same ``_task_hash``, or no ``_task_hash``) is a later session's answer: the later
     accepted one is kept. A 'reject' or 'ignore' answer is no annotation and replaces none.
-    ``last``: per annotator, input and question, the position of its last accepted answer."""
+    A span that two questions both mark (same start, end and label) is one annotation
+    confirmed twice and is kept once (:meth:`fresh`): the document is the union of the
+    answers, whereas a span one task lists twice is the file's duplicate, kept with a warning
+    as every reader keeps it. ``last``: per annotator, input and question, the position of
+    its last accepted answer."""
 
     def __init__(self) -> None:
         self.last: dict[tuple[object, tuple[str, object], object], int] = {}
@@ -504,6 +510,9 @@ class _Inputs:
         self.earlier: list[int] = []  # an annotator's answers superseded by a later one
         self.questions: dict[tuple[str, object], object] = {}  # input -> its first question
         self.asked_again: dict[tuple[str, object], int] = {}  # input -> line of its 2nd one
+        # per annotator and document, the spans its earlier questions marked
+        self.marked: dict[tuple[object, str], set[tuple[int, int, str]]] = {}
+        self.repeated: list[int] = []  # a line per span an earlier question marked already
 
     @staticmethod
     def key(obj: Mapping[str, Any]) -> tuple[str, object] | None:
@@ -563,8 +572,20 @@ class _Inputs:
         self.ids.add(doc_id)
         return doc_id
 
+    def fresh(self, who: object, doc_id: str, triples: list[tuple[int, int, str]],
+              line: int) -> list[tuple[int, int, str]]:
+        """``triples``, one task's spans on document ``doc_id`` of annotator ``who``, without
+        those an earlier question of the same annotator on the same input marked (their
+        ``line`` counted for the warning); a repeat within the task stays."""
+        marked = self.marked.setdefault((who, doc_id), set())
+        kept = [t for t in triples if t not in marked]
+        self.repeated.extend([line] * (len(triples) - len(kept)))
+        marked.update(triples)
+        return kept
+
     def warn(self, loaded: Loaded, annotators: int) -> None:
-        """The warnings of the tasks named by their input, and of the superseded answers."""
+        """The warnings of the tasks named by their input, of the superseded answers and of
+        the spans two questions mark."""
         if self.named:
             loaded.warn(f"{_tasks(len(self.named))} of {annotators} annotators "
                         + ("has" if len(self.named) == 1 else "have") + " no 'id': "
@@ -590,6 +611,14 @@ class _Inputs:
                            "accepted answers to one of them are")
                         + f" one document (first: line {first})", line=first,
                         field="_task_hash")
+        if self.repeated:
+            many = len(self.repeated)
+            loaded.warn(("1 span repeats" if many == 1 else f"{many} spans repeat")
+                        + " a span that the same annotator's earlier question on the same "
+                        "input marks (same start, end and label); "
+                        + ("it is" if many == 1 else "each is")
+                        + f" kept once (first: line {self.repeated[0]})",
+                        line=self.repeated[0], field="_task_hash")
 
 
 def _groups_and_annotators(file: str, first: JsonLines | _JsonList

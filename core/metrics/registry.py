@@ -342,6 +342,12 @@ def span_metrics() -> list[Metric]:
     return [m for m in entries() if m.kind == "span"]
 
 
+def builtin(metric: Metric) -> bool:
+    """Whether ``metric`` is one of SpanScope's own: a built-in entry names its module's
+    functions (:class:`Deferred`); a plugin's, or one registered at run time, gives its own."""
+    return isinstance(metric.score, Deferred)
+
+
 class SpanMetricNames(Sequence[str]):
     """The span metrics' names, in registration order, read when used rather than when a module
     is imported: a constant such as ``slices.METRICS`` (an argparse ``choices``) then lists the

@@ -13,15 +13,22 @@ reordering L2. The characters X9 removes (embedding controls, ``BN`` such as U+2
 hyphen) take the level of the character before them, as the UAX #9 reference implementation
 (and GNU FriBidi) assigns them.
 
-``tests/data/bidi/`` holds the levels GNU FriBidi computes for a corpus of mixed lines; the
-tests compare ours with them line by line.
+A paragraph longer than a line is resolved whole and only then cut into lines (UAX #9 section
+3.4, "Reordering Resolved Levels": L1 and L2 apply per line to the levels resolved on the
+paragraph): :func:`line_levels`, so a bracket pair that the wrap splits keeps the direction the
+pair resolves to. A code point that Python's Unicode data leaves unassigned takes the
+Bidi_Class default of its block (:func:`bidi_class`: ``R`` in the Hebrew block, ``AL`` in the
+Arabic one, ``BN`` for a noncharacter, ..., else ``L``), as ``DerivedBidiClass.txt`` states.
+
+``tests/data/bidi/`` holds the levels GNU FriBidi computes for a corpus of mixed lines, and its
+line-by-line reordering of wrapped paragraphs; the tests compare ours with them.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 _STRONG_RTL = frozenset({"R", "AL"})
 _ISOLATE_INITIATORS = frozenset({"LRI", "RLI", "FSI"})
@@ -67,6 +74,53 @@ _BRACKET_RE = re.compile("[" + re.escape("".join([*_OPENING, *_CLOSING])) + "]")
 # rules, two levels up in an L embedding) or a neutral (N).
 _CLASS = {"L": "L", "R": "R", "EN": "D", "AN": "D"}
 
+# The Bidi_Class of an unassigned code point (Unicode Character Database, extracted/
+# DerivedBidiClass.txt, its @missing lines and the unassigned code points listed as BN: the
+# noncharacters and Default_Ignorable_Code_Point), checked against every code point that
+# Python's Unicode 14.0.0 data leaves unassigned; every other code point defaults to L. A fact
+# table, (c) Unicode, Inc., used under the Unicode terms of use
+# (https://www.unicode.org/terms_of_use.html). First code point, last one, class.
+_DEFAULTS = """
+0590 05FF R  0600 07BF AL  07C0 085F R  0860 08FF AL  2065 2065 BN  20A0 20CF ET
+FB1D FB4F R  FB50 FDCF AL  FDD0 FDEF BN  FDF0 FDFF AL  FE70 FEFF AL  FFF0 FFF8 BN
+10800 10CFF R  10D00 10D3F AL  10D40 10EBF R  10EC0 10EFF AL  10F00 10F2F R  10F30 10F6F AL
+10F70 10FFF R  1E800 1EC6F R  1EC70 1ECBF AL  1ECC0 1ECFF R  1ED00 1ED4F AL  1ED50 1EDFF R
+1EE00 1EEFF AL  1EF00 1EFFF R  E0000 E0FFF BN
+"""
+
+
+def _default_table() -> list[tuple[int, int, str]]:
+    fields = _DEFAULTS.split()
+    return [(int(a, 16), int(b, 16), kind)
+            for a, b, kind in zip(fields[::3], fields[1::3], fields[2::3], strict=True)]
+
+
+_DEFAULT_RANGES = _default_table()
+
+
+def bidi_class(ch: str) -> str:
+    """The Bidi_Class of ``ch``: Python's Unicode data, and for a code point it leaves
+    unassigned the default of its block (UAX #9 section 3.2 and ``DerivedBidiClass.txt``):
+    ``R`` or ``AL`` in the right-to-left blocks, ``ET`` among the currency symbols, ``BN`` for a
+    noncharacter (U+FDD0-U+FDEF, the last two of each plane) or an unassigned default
+    ignorable, ``L`` elsewhere.
+
+    >>> bidi_class("a"), bidi_class("\u05ff"), bidi_class("\u07bb"), bidi_class("\U0010ffff")
+    ('L', 'R', 'AL', 'BN')
+    >>> bidi_class("\u0378")  # unassigned in the Greek block
+    'L'
+    """
+    kind = unicodedata.bidirectional(ch)
+    if kind:
+        return kind
+    code = ord(ch)
+    if code & 0xFFFE == 0xFFFE:
+        return "BN"
+    for first, last, default in _DEFAULT_RANGES:
+        if first <= code <= last:
+            return default
+    return "L"
+
 
 def is_rtl(text: str) -> bool:
     """Whether ``text`` reads right to left: its first strong character is right-to-left (rules
@@ -76,7 +130,7 @@ def is_rtl(text: str) -> bool:
     (True, False, False)
     """
     for ch in text:
-        kind = unicodedata.bidirectional(ch)
+        kind = bidi_class(ch)
         if kind == "L":
             return False
         if kind in _STRONG_RTL:
@@ -322,17 +376,47 @@ def _sequences(kept: list[int], levels: list[int], types: list[str],
 
 
 def levels(line: str, *, rtl: bool) -> list[int]:
-    """The embedding level of each character of ``line`` in a paragraph of the given direction
-    (rules X1-X10, W1-W7, N0-N2, I1/I2, L1).
+    """The embedding level of each character of ``line``, a paragraph of the given direction
+    shown on one line (rules X1-X10, W1-W7, N0-N2, I1/I2, L1).
 
     >>> levels("ab אב 12", rtl=False)
     [0, 0, 0, 1, 1, 1, 2, 2]
     >>> levels("ג (b) a", rtl=True)  # N0: the pair takes the Hebrew before it, not "a" after
     [1, 1, 1, 2, 1, 1, 2]
     """
-    n = len(line)
+    return _reset_line(line, _types(line), _resolved(line, rtl=rtl), 1 if rtl else 0)
+
+
+def line_levels(paragraph: str, lines: Sequence[tuple[int, int]], *, rtl: bool
+                ) -> list[list[int]]:
+    """The levels of each line ``paragraph[a:b]`` of a paragraph wrapped into ``lines``:
+    resolved on the whole paragraph (X1-I2), then L1 on each line (UAX #9 section 3.4), so that
+    the wrap changes no direction, only where the lines end.
+
+    >>> text = "x אב (" + "גד " * 3 + "cd)"
+    >>> line_levels(text, [(0, 8), (9, len(text))], rtl=False)[0]  # "(" follows the pair: L
+    [0, 0, 1, 1, 0, 0, 1, 1]
+    >>> levels(text[:8], rtl=False)  # alone on its line, "(" stood between Hebrew letters
+    [0, 0, 1, 1, 1, 1, 1, 1]
+    """
+    types = _types(paragraph)
+    resolved = _resolved(paragraph, rtl=rtl, types=types)
     base = 1 if rtl else 0
-    original = [t or "ON" for t in map(unicodedata.bidirectional, line)]
+    return [_reset_line(paragraph[a:b], types[a:b], resolved[a:b], base) for a, b in lines]
+
+
+def _types(text: str) -> list[str]:
+    """Each character's Bidi_Class (:func:`bidi_class`)."""
+    types = list(map(unicodedata.bidirectional, text))
+    if "" in types:  # unassigned code points: their block's default
+        types = [t or bidi_class(ch) for t, ch in zip(types, text, strict=True)]
+    return types
+
+
+def _resolved(line: str, *, rtl: bool, types: list[str] | None = None) -> list[int]:
+    """The levels of a paragraph after rules X1-X10, W1-W7, N0-N2 and I1/I2 (L1 not yet)."""
+    base = 1 if rtl else 0
+    original = _types(line) if types is None else types
     kinds = set(original)
     edge = "R" if rtl else "L"
     if not kinds & _EXPLICIT:  # one level run: the whole line, at the paragraph's level
@@ -360,9 +444,14 @@ def levels(line: str, *, rtl: bool) -> list[int]:
         for i, t in enumerate(original):  # X9's removed characters: the level before them
             if t in _REMOVED:
                 out[i] = out[i - 1] if i else base
-    # L1: separators, and the whitespace before them or at the end of the line, at the
-    # paragraph's level.
-    if "S" in kinds or "B" in kinds:
+    return out
+
+
+def _reset_line(line: str, original: Sequence[str], out: list[int], base: int) -> list[int]:
+    """Rule L1 on one line (``out``, its resolved levels, rewritten): separators, and the
+    whitespace before them or at the end of the line, at the paragraph's level ``base``."""
+    n = len(line)
+    if "S" in original or "B" in original:
         reset = True
         for i in range(n - 1, -1, -1):
             t = original[i]
@@ -391,8 +480,17 @@ def visual_columns(line: str, *, rtl: bool) -> list[int]:
     >>> visual_columns("אב 12", rtl=True)  # the number still reads left to right
     [4, 3, 2, 0, 1]
     """
-    lv = levels(line, rtl=rtl)
-    order = list(range(len(line)))  # order[column] = logical index
+    return reorder(levels(line, rtl=rtl))
+
+
+def reorder(lv: Sequence[int]) -> list[int]:
+    """Rule L2 on one line's levels ``lv``: the column, counted from the left, of each
+    character.
+
+    >>> reorder([0, 0, 1, 1, 2, 2])
+    [0, 1, 5, 4, 2, 3]
+    """
+    order = list(range(len(lv)))  # order[column] = logical index
     if not lv:
         return []
     lowest_odd = min((v for v in lv if v % 2), default=None)
@@ -409,7 +507,7 @@ def visual_columns(line: str, *, rtl: bool) -> list[int]:
                 end += 1
             order[col:end] = order[col:end][::-1]
             col = end
-    columns = [0] * len(line)
+    columns = [0] * len(lv)
     for col, index in enumerate(order):
         columns[index] = col
     return columns

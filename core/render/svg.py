@@ -11,6 +11,7 @@ escaped (:func:`core.render.html.esc`, :func:`core.render.html.xml_text`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
 
@@ -18,7 +19,7 @@ import numpy as np
 import wcwidth
 
 from core.model import NOTHING
-from core.render.bidi import is_rtl, levels, visual_columns
+from core.render.bidi import is_rtl, line_levels, reorder
 from core.render.highlight import SpanItem
 from core.render.html import esc, xml_text
 from core.render.palette import NOTHING_COLOUR, OKABE_ITO
@@ -196,27 +197,45 @@ def cells(text: str) -> list[int]:
     return out
 
 
+def paragraphs(text: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the paragraphs of ``text``: the pieces between line breaks
+    (:data:`_BREAK`), which UAX #9 resolves one at a time (a break is a paragraph separator).
+
+    >>> paragraphs("ab\\r\\ncd\\n")
+    [(0, 2), (4, 6), (7, 7)]
+    """
+    found, start = [], 0
+    for brk in _BREAK.finditer(text):
+        found.append((start, brk.start()))
+        start = brk.end()
+    found.append((start, len(text)))
+    return found
+
+
 def wrap(text: str, width: int) -> list[tuple[int, int]]:
-    """``text`` cut into lines of at most ``width`` characters, at spaces where possible and at
-    every line break (LF, CRLF or a lone CR, :data:`_BREAK`): the (start, end) offsets of each
-    line, line breaks left out.
+    """``text`` cut into lines at most ``width`` cells wide (:func:`cells`: an invisible
+    control or a combining mark takes none, a wide character two), at spaces where possible
+    and at every line break (LF, CRLF or a lone CR, :data:`_BREAK`): the (start, end) offsets
+    of each line, line breaks left out.
 
     >>> wrap("ab cd ef\\ngh\\rij", 5)
     [(0, 5), (6, 8), (9, 11), (12, 14)]
+    >>> wrap("a\\u200fb\\u200fc d", 3)  # the two RLMs take no cell
+    [(0, 5), (6, 7)]
     """
     lines: list[tuple[int, int]] = []
-    paragraphs, start = [], 0
-    for brk in _BREAK.finditer(text):
-        paragraphs.append((start, brk.start(), brk.end()))
-        start = brk.end()
-    paragraphs.append((start, len(text), len(text)))
-    for start, end_para, _ in paragraphs:
+    for start, end_para in paragraphs(text):
+        # ends[k]: the cells of text[start:start + k]
+        ends = list(accumulate(cells(text[start:end_para]), initial=0))
         pos = start
-        while end_para - pos > width:
-            cut = text.rfind(" ", pos, pos + width + 1)
+        while ends[end_para - start] - ends[pos - start] > width:
+            # the longest piece that fits (at least one character)
+            fit = bisect_right(ends, ends[pos - start] + width) - 1 + start
+            fit = max(fit, pos + 1)
+            cut = text.rfind(" ", pos, fit + 1)
             if cut <= pos:
-                lines.append((pos, pos + width))
-                pos += width
+                lines.append((pos, fit))
+                pos = fit
             else:
                 lines.append((pos, cut))
                 pos = cut + 1
@@ -243,6 +262,58 @@ def _runs(columns: Sequence[int]) -> list[tuple[int, int]]:
     return runs
 
 
+_EXPLICIT_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""The explicit embeddings, overrides and isolates and their ends (LRE ... PDI): invisible."""
+
+
+def _line_levels(text: str, lines: Sequence[tuple[int, int]], *, rtl: bool
+                 ) -> list[list[int]]:
+    """The bidi levels of each line: its paragraph resolved whole, then cut into its lines
+    (:func:`core.render.bidi.line_levels`, UAX #9 section 3.4); a tab counts as the space it
+    is drawn as."""
+    spans = paragraphs(text)
+    grouped: dict[int, list[tuple[int, int]]] = {}
+    k = 0
+    for a, b in lines:
+        while not spans[k][0] <= a <= spans[k][1]:
+            k += 1
+        grouped.setdefault(k, []).append((a, b))
+    out: list[list[int]] = []
+    for k, members in grouped.items():
+        p0, p1 = spans[k]
+        out.extend(line_levels(text[p0:p1].replace("\t", " "),
+                               [(a - p0, b - p0) for a, b in members], rtl=rtl))
+    return out
+
+
+def _drawn(line: str, lv: Sequence[int], base: int) -> str:
+    """``line`` as the SVG draws it: in logical order, each run above the paragraph's level
+    ``base`` inside directional overrides (RLO for an odd level, LRO for an even one, one per
+    level up, each closed by a PDF), in a text element that overrides at ``base``
+    (``unicode-bidi="bidi-override"``). A viewer then shows every character at the level
+    resolved on its whole paragraph (:func:`_line_levels`), where the stripes are drawn,
+    instead of resolving the line alone. The line's own explicit controls are left out: they
+    are invisible and their effect is in ``lv`` already.
+
+    >>> _drawn("ab אב 12", [0, 0, 0, 1, 1, 1, 2, 2], 0) == "ab \u202eאב \u202d12\u202c\u202c"
+    True
+    """
+    out: list[str] = []
+    level = base
+    for ch, want in zip(line, lv, strict=True):
+        if _EXPLICIT_CONTROLS.match(ch):
+            continue
+        while level > want:
+            out.append("\u202c")
+            level -= 1
+        while level < want:
+            level += 1
+            out.append("\u202e" if level % 2 else "\u202d")
+        out.append(ch)
+    out.append("\u202c" * (level - base))
+    return "".join(out)
+
+
 def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lines:
            Sequence[tuple[int, int]], top: float, name: str, *, right: float,
            rtl: bool) -> tuple[list[str], float]:
@@ -250,17 +321,17 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
 
     A right-to-left text (``rtl``: its first strong character, as ``dir="auto"`` decides in
     the HTML view) starts each line at ``right``; a span's stripe lies under the columns its
-    characters are shown at (:func:`core.render.bidi.visual_columns`), one piece per run of
-    adjacent columns, and its id at its first character."""
+    characters are shown at (:func:`_line_levels`, :func:`core.render.bidi.reorder`), one
+    piece per run of adjacent columns, and its id at its first character."""
     lanes = assign_lanes([it.interval for it in items])
     n_lanes = max(lanes, default=-1) + 1
     out = [f'<text x="{MARGIN}" y="{top + FONT_PX:.1f}" font-weight="700" '
            f'font-size="{FONT_PX}">{xml_text(name)} · {len(items)} span(s)</text>']
     y = top + FONT_PX + LINE_GAP + 4
-    for a, b in lines:
+    for (a, b), lv in zip(lines, _line_levels(text, lines, rtl=rtl), strict=True):
         base = y + FONT_PX
         line = text[a:b].replace("\t", " ")
-        columns = visual_columns(line, rtl=rtl)
+        columns = reorder(lv)
         # x of each visual column, in cells: a wide character or an emoji sequence takes the
         # cells it is drawn in, a combining mark none (cells()), as the browser draws them
         at = [0] * (len(line) + 1)
@@ -268,14 +339,14 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
             at[columns[i] + 1] = width
         at = list(accumulate(at))
         left = right - at[-1] * CHAR_PX if rtl else float(MARGIN)
-        line_levels = levels(line, rtl=rtl)
         if line:
             anchor = (f'x="{right:.1f}" direction="rtl" text-anchor="start"' if rtl
                       else f'x="{MARGIN}"')
+            drawn = _drawn(line, lv, 1 if rtl else 0)
             out.append(f'<text {anchor} y="{base:.1f}" font-family="monospace" '
                        f'font-size="{FONT_PX}" xml:space="preserve" '
-                       f'textLength="{at[-1] * CHAR_PX:.1f}" '
-                       f'lengthAdjust="spacingAndGlyphs">{xml_text(line)}</text>')
+                       f'unicode-bidi="bidi-override" textLength="{at[-1] * CHAR_PX:.1f}" '
+                       f'lengthAdjust="spacingAndGlyphs">{xml_text(drawn)}</text>')
         for it, lane in zip(items, lanes, strict=True):
             s, e = max(it.start, a), min(it.end, b)
             if s >= e and not (it.start == it.end == s and a <= s <= b):
@@ -302,7 +373,7 @@ def _block(text: str, items: Sequence[SpanItem], colours: Mapping[str, str], lin
                 # stripe above carries the colour. The id stands at the span's first character:
                 # its right edge in a right-to-left run.
                 first = columns[s - a] if s < b else runs[0][0]
-                if s < b and line_levels[s - a] % 2:
+                if s < b and lv[s - a] % 2:
                     where = f'x="{left + at[first + 1] * CHAR_PX:.1f}" text-anchor="end"'
                 else:
                     where = f'x="{left + at[first] * CHAR_PX:.1f}"'

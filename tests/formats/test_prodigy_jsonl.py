@@ -16,6 +16,7 @@ import pytest
 
 from core.cli import main
 from core.formats import detect, load_files, load_path
+from core.metrics import martino
 from core.model.errors import FormatError
 
 
@@ -292,3 +293,41 @@ def test_counts_of_one_in_the_warnings_are_singular() -> None:
     assert sorted(d.message for d in loaded.diagnostics) == [
         "1 line has no 'id'; its line number is the document id (first: line 2)",
         "1 task answered 'reject' or 'ignore' is not an annotation; skipped (first: line 1)"]
+
+
+def test_a_span_two_questions_on_one_input_both_mark_counts_once() -> None:
+    """Two accepted questions (distinct ``_task_hash``) on one input that mark the same span
+    with the same label are one annotation confirmed twice, not two: the merged document
+    holds it once (else gold against itself scores precision 0.5), one warning counts the
+    repeats. A span one task lists twice stays a duplicate, kept with its warning, as in
+    every reader (bugleft12 item 1)."""
+    text = "Ada met Bob in Oslo."
+    loaded = load_files(_file(_hashed(text, [(0, 3, "PER")], "ann-a", 101),
+                              _hashed(text, [(0, 3, "PER"), (8, 11, "PER")], "ann-a", 102),
+                              _hashed(text, [(8, 11, "PER")], "ann-a", 104),
+                              _hashed(text, [(0, 3, "PER")], "ann-b", 101),
+                              _hashed(text, [(8, 11, "PER"), (8, 11, "PER")], "ann-b", 103)))
+    assert {s.name: [(x.start, x.end, x.label) for x in s.spans["11"]]
+            for s in loaded.sets} == {"ann-a": [(0, 3, "PER"), (8, 11, "PER")],
+                                      "ann-b": [(0, 3, "PER"), (8, 11, "PER"), (8, 11, "PER")]}
+    (repeat,) = [d for d in loaded.diagnostics if "earlier question" in d.message]
+    assert repeat.message == ("2 spans repeat a span that the same annotator's earlier "
+                              "question on the same input marks (same start, end and label); "
+                              "each is kept once (first: line 2)")
+    assert (repeat.line, repeat.field) == (2, "_task_hash")
+    (within,) = [d for d in loaded.diagnostics if "occurs more than once" in d.message]
+    assert within.line == 5
+
+
+def test_two_annotators_who_agree_score_one_when_questions_repeat_a_span() -> None:
+    """ann-a confirms [0, 3) PER in two questions, ann-b in one: they agree, and scoring one
+    against the other gives 1.0 (before: ann-a's document held the span twice, recall 2.0
+    scored against it, precision 0.5 the other way round)."""
+    text = "Ada met Bob in Oslo."
+    loaded = load_files(_file(_hashed(text, [(0, 3, "PER")], "ann-a", 101),
+                              _hashed(text, [(0, 3, "PER")], "ann-a", 102),
+                              _hashed(text, [(0, 3, "PER")], "ann-b", 101)))
+    sets = {s.name: s for s in loaded.sets}
+    for gold, pred in (("ann-a", "ann-b"), ("ann-b", "ann-a")):
+        result = martino.score(sets[gold], sets[pred], variant="semeval2021")
+        assert (result.precision, result.recall, result.f1) == (1.0, 1.0, 1.0)

@@ -92,3 +92,74 @@ def test_the_bracket_table_is_unicodes_rule_in_pythons_unicode_data() -> None:
              and unicodedata.bidirectional(chr(c)) == "ON" and unicodedata.mirrored(chr(c))}
     assert every == set(opening) | set(closing)
     assert opening["\u2329"] == opening["\u3008"] == closing["\u232a"] == closing["\u3009"]
+
+
+WRAPPED = ORACLE.with_name("fribidi_wrapped.jsonl")
+UNASSIGNED = ORACLE.with_name("fribidi_unassigned.json")
+
+
+def test_wrapped_paragraphs_are_reordered_line_by_line_as_fribidi_does() -> None:
+    """UAX #9 section 3.4: the levels are resolved on the whole paragraph, then each line is
+    reset (L1) and reordered (L2) alone. FriBidi's ``fribidi_reorder_line`` does so on 203
+    paragraphs cut at spaces (three of them with a bracket pair the cut splits); ours must give
+    every line's columns as it does."""
+    header, *rows = (json.loads(line) for line in
+                     WRAPPED.read_text(encoding="utf-8").splitlines())
+    assert header["fribidi"] == "(GNU FriBidi) 1.0.8" and len(rows) == 203
+    differ = []
+    for row in rows:
+        lines = [(a, b) for a, b in row["lines"]]
+        ours = [bidi.reorder(lv) for lv in bidi.line_levels(row["text"], lines,
+                                                            rtl=row["rtl"])]
+        if ours != row["columns"]:
+            differ.append((row["text"], row["rtl"], lines))
+    assert differ == [], f"{len(differ)} of {len(rows)} paragraphs differ: {differ[:2]}"
+
+
+def test_a_bracket_pair_split_by_the_wrap_keeps_the_direction_the_pair_resolves_to() -> None:
+    """"x אב (גד גד ... cd) הו" in an L paragraph, cut inside the brackets: the pair holds
+    "cd" (L), so N0 makes "(" L and it stays left of the Hebrew that follows; resolved alone,
+    the first line would see "(" between two Hebrew words and reverse it into them."""
+    text = "x אב (" + "גד " * 8 + "cd) הו"
+    lines = [(0, 14), (15, len(text))]
+    first, _ = bidi.line_levels(text, lines, rtl=False)
+    assert first[5] == 0 and bidi.levels(text[:14], rtl=False)[5] == 1
+
+
+# The blocks whose Bidi_Class default FriBidi 1.0.8's Unicode 10.0.0 data does not have
+# (DerivedBidiClass.txt's @missing lines of later versions, which Python's 14.0.0 follows):
+# Syriac Supplement's tail and Arabic Extended-B (AL), the currency symbols (ET), the
+# right-to-left blocks from Hanifi Rohingya to Sogdian, and those of plane 1 from Mende Kikakui
+# on (R and AL; FriBidi leaves even the unassigned Arabic Mathematical Alphabetic Symbols L).
+NEWER_DEFAULTS = [(0x0860, 0x08FF), (0x20A0, 0x20CF), (0x10D00, 0x10FFF), (0x1E800, 0x1EFFF)]
+
+
+def test_unassigned_code_points_take_their_blocks_default_as_fribidi_gives_it() -> None:
+    """A code point Python leaves unassigned is typed by its block (``R`` in the Hebrew block,
+    ``AL`` in the Arabic ones, ``BN`` for noncharacters, else ``L``), never ``ON``: ours equal
+    FriBidi's on every one of them outside the blocks whose default came after its data."""
+    data = json.loads(UNASSIGNED.read_text(encoding="utf-8"))
+    assert data["python_unicode"] == unicodedata.unidata_version
+    checked, differ = 0, []
+    for first, last, kind in data["runs"]:
+        for code in range(first, last + 1):
+            ch = chr(code)
+            if unicodedata.bidirectional(ch) or 0xD800 <= code <= 0xDFFF:
+                continue
+            if any(a <= code <= b for a, b in NEWER_DEFAULTS):
+                continue
+            checked += 1
+            if bidi.bidi_class(ch) != kind:
+                differ.append((hex(code), kind, bidi.bidi_class(ch)))
+    assert checked > 800_000 and differ == []
+    # inside the newer blocks, DerivedBidiClass.txt's defaults
+    assert [bidi.bidi_class(chr(c)) for c in (0x0892, 0x20CF, 0x10D3F, 0x10EC0, 0x1EC70,
+                                              0x1EE04, 0x1EF00)] == [
+        "AL", "ET", "AL", "AL", "AL", "AL", "R"]
+
+
+def test_an_unassigned_hebrew_code_point_reads_right_to_left() -> None:
+    """U+05FF is unassigned in the Hebrew block: R, so a line starting with it is RTL and it
+    joins the Hebrew run (it was ON, a neutral that took the Latin direction after it)."""
+    assert bidi.is_rtl("\u05ff abc")
+    assert bidi.levels("ab \u05ffא cd", rtl=False) == [0, 0, 0, 1, 1, 0, 0, 0]

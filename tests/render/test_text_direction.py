@@ -175,3 +175,41 @@ def test_the_svg_export_keeps_a_bracketed_latin_word_with_its_brackets_in_hebrew
     right = float(root.get("width", "")) - svg.MARGIN
     left, c = right - len(text) * svg.CHAR_PX, svg.CHAR_PX
     assert _extent(stripes["G1"]) == [pytest.approx((left + 2 * c, left + 5 * c), abs=0.1)]
+
+
+def test_invisible_bidi_controls_take_no_cell_of_the_80_cell_wrap() -> None:
+    """LRM, RLM and an RLE ... PDF embedding are drawn as nothing: a line of 70 letters and 30
+    such controls fits the 80 cells and is not wrapped, and a span after the controls lies
+    where its letters are drawn (bugleft12 item 2)."""
+    text = "a" * 35 + "\u200f" * 28 + "\u202b\u202c" + "b" * 35
+    start = text.index("b")
+    _, lines, stripes = _svg_lines(text, [highlight.SpanItem("G1", start, start + 2, ("X",))])
+    assert len(lines) == 2  # one line, in each annotation's copy
+    (x0, x1), = _extent(stripes["G1"])
+    assert (x0, x1) == pytest.approx((svg.MARGIN + 35 * svg.CHAR_PX,
+                                      svg.MARGIN + 37 * svg.CHAR_PX), abs=0.1)
+    assert svg.wrap("a\u200eb " * 30, 80)[0] == (0, 107)  # 26 words and "a\u200eb": 80 cells
+
+
+def test_a_bracket_pair_the_wrap_splits_is_drawn_as_its_paragraph_resolves_it() -> None:
+    """"x אב (גד גד ... cd) הו", left to right, wrapped inside the brackets: the pair holds
+    "cd", so "(" is left to right and shown right after אב (column 5), as a browser wrapping
+    the paragraph shows it; before, the first line was resolved alone and "(" moved to the
+    far end of the Hebrew run after it. The drawn text carries the levels as overrides."""
+    text = "x אב (" + "גד " * 30 + "cd) הו"
+    start = text.index("(")
+    _, lines, stripes = _svg_lines(text, [highlight.SpanItem("G1", start, start + 1, ("X",))])
+    assert len(lines) == 4  # two lines, in each annotation's copy
+    (x0, x1), = _extent(stripes["G1"])
+    assert (x0, x1) == pytest.approx((svg.MARGIN + 5 * svg.CHAR_PX,
+                                      svg.MARGIN + 6 * svg.CHAR_PX), abs=0.1)
+    first = lines[0]
+    assert first.get("unicode-bidi") == "bidi-override"
+    # "x ", then the Hebrew word at level 1 (RLO ... PDF), then " (" at level 0
+    assert (first.text or "").startswith("x \u202eאב\u202c (\u202e")
+
+
+def test_the_drawn_line_leaves_out_explicit_controls_whose_effect_it_carries() -> None:
+    text = "x \u202bאב\u202c y"
+    _, lines, _ = _svg_lines(text, [highlight.SpanItem("G1", 0, 1, ("X",))])
+    assert lines[0].text == "x \u202eאב\u202c y"

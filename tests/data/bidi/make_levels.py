@@ -144,6 +144,104 @@ def corpus() -> list[tuple[str, bool]]:
     return out
 
 
+def fribidi_lines(text: str, lines: list[tuple[int, int]], *, rtl: bool) -> list[list[int]]:
+    """FriBidi's columns of each line ``text[a:b]`` of one paragraph: the levels resolved on
+    the whole paragraph, then ``fribidi_reorder_line`` on each line (rule L1 on the line, then
+    L2; flags 0: marks are not moved after their base, L3 is not applied)."""
+    n = len(text)
+    chars = (_U32 * n)(*map(ord, text))
+    types, brackets, levels = _types(text), (_U32 * n)(), (ctypes.c_int8 * n)()
+    lib = _fribidi()
+    lib.fribidi_get_bracket_types(chars, n, types, brackets)
+    base = _U32(PAR_RTL if rtl else PAR_LTR)
+    if not lib.fribidi_get_par_embedding_levels_ex(types, brackets, n, ctypes.byref(base),
+                                                   levels):
+        raise RuntimeError(f"FriBidi failed on {text!r}")
+    lib.fribidi_reorder_line.argtypes = [_U32, ctypes.POINTER(_U32), ctypes.c_int, ctypes.c_int,
+                                         _U32, ctypes.POINTER(ctypes.c_int8),
+                                         ctypes.POINTER(_U32), ctypes.POINTER(ctypes.c_int)]
+    mapping = (ctypes.c_int * n)(*range(n))  # mapping[visual position] = logical index
+    out = []
+    for a, b in lines:
+        if b > a and not lib.fribidi_reorder_line(0, types, b - a, a, base, levels, None,
+                                                  mapping):
+            raise RuntimeError(f"FriBidi could not reorder {text[a:b]!r}")
+        columns = [0] * (b - a)
+        for col in range(b - a):
+            columns[mapping[a + col] - a] = col
+        out.append(columns)
+    return out
+
+
+WRAP_SEED = 20261127
+N_WRAPPED = 200
+WRAPPED = [  # a bracket pair that the wrap splits, each way round
+    ("x אב (" + "גד " * 8 + "cd) הו", [(0, 14), (15, 31)], False),
+    ("אב cd(" + "ef " * 8 + "גה) וז", [(0, 14), (15, 31)], True),
+    ("ab (גד " + "xy " * 8 + ") ef", [(0, 16), (17, 32)], False),
+]
+
+
+_ISOLATES = "\u2066\u2067\u2068\u2069"
+_TRAILING = _ISOLATES + "\u202a\u202b\u202c\u202d\u202e \t\u200c\u200d\u00ad"
+
+
+def _isolate_at_line_end(text: str, lines: list[tuple[int, int]]) -> bool:
+    """Whether a line ends in a run of whitespace and controls holding an isolate control:
+    UAX #9 rule L1 resets such a run to the paragraph level, isolate controls included, and
+    FriBidi 1.0.8's ``fribidi_reorder_line`` leaves the isolate controls out (its paragraph
+    L1 does not), so such paragraphs are not in the corpus."""
+    for a, b in lines:
+        k = b
+        while k > a and text[k - 1] in _TRAILING:
+            k -= 1
+        if any(ch in _ISOLATES for ch in text[k:b]):
+            return True
+    return False
+
+
+def wrapped_corpus(pools: dict[str, str]) -> list[tuple[str, list[tuple[int, int]], bool]]:
+    """Paragraphs of three to six random mixes, each cut at random spaces into lines (those
+    :func:`_isolate_at_line_end` finds left out, until ``N_WRAPPED`` are kept)."""
+    rng = random.Random(WRAP_SEED)
+    out = list(WRAPPED)
+    k = 0
+    while len(out) < len(WRAPPED) + N_WRAPPED:
+        k += 1
+        text = " ".join(_random_line(rng, pools, explicit=k % 4 == 3)
+                        for _ in range(rng.randint(3, 6)))
+        spaces = [i for i, ch in enumerate(text) if ch == " "]
+        cuts = sorted(rng.sample(spaces, min(len(spaces), rng.randint(1, 4))))
+        lines, start = [], 0
+        for cut in cuts:
+            lines.append((start, cut))
+            start = cut + 1
+        lines.append((start, len(text)))
+        rtl = rng.random() < 0.5
+        if not _isolate_at_line_end(text, lines):
+            out.append((text, lines, rtl))
+    return out
+
+
+def fribidi_unassigned() -> list[list[object]]:
+    """FriBidi's type of every code point that Python's Unicode data leaves unassigned (no
+    surrogates), as runs ``[first, last, type]`` over those code points in order (a run may
+    span assigned ones, which it does not describe)."""
+    codes = [c for c in range(0x110000)
+             if not unicodedata.bidirectional(chr(c)) and not 0xD800 <= c <= 0xDFFF]
+    types = _types("".join(map(chr, codes)))
+    lib = _fribidi()
+    runs: list[list[object]] = []
+    for code, kind in zip(codes, types, strict=True):
+        name = lib.fribidi_get_bidi_type_name(kind).decode()
+        name = _NAMES.get(name, name)
+        if runs and runs[-1][2] == name:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code, name])
+    return runs
+
+
 def main() -> None:
     version, unicode = _version()
     rows = [{"text": text, "rtl": rtl, "levels": fribidi_levels(text, rtl=rtl)}
@@ -153,6 +251,20 @@ def main() -> None:
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     print(f"{len(rows)} lines, {version}, Unicode {unicode}")
+    pools = {k: "".join(ch for ch in v if _same_type(ch)) for k, v in POOLS.items()}
+    wrapped = [{"text": text, "rtl": rtl, "lines": lines,
+                "columns": fribidi_lines(text, lines, rtl=rtl)}
+               for text, lines, rtl in wrapped_corpus(pools)]
+    with (HERE / "fribidi_wrapped.jsonl").open("w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"fribidi": version, "unicode": unicode, "seed": WRAP_SEED}) + "\n")
+        for row in wrapped:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"{len(wrapped)} wrapped paragraphs")
+    runs = fribidi_unassigned()
+    (HERE / "fribidi_unassigned.json").write_text(json.dumps(
+        {"fribidi": version, "unicode": unicode, "python_unicode": unicodedata.unidata_version,
+         "runs": runs}) + "\n", encoding="utf-8")
+    print(f"{len(runs)} runs of unassigned code points")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,63 @@
+"""The Data page warns of spans that begin or end inside a character as it is drawn (between a
+letter and its combining accent, inside an emoji sequence), in the command line's words, once
+per set of the file that holds them (bugleft12 item 3; :mod:`core.model.graphemes`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.cli import main
+from ui import data as data_ui
+from ui import state, text_policy
+
+TEXT = "Le cafe\u0301 de Zoe\u0308 et ici."  # "café", "Zoë": letters and combining marks
+GOLD = json.dumps([{"id": "d1", "text": TEXT, "labels": [
+    {"start": 3, "end": 8, "technique": "Doubt"}]}], ensure_ascii=False).encode()
+PRED = b"doc_id,start,end,label\nd1,3,7,Doubt\nd1,12,15,Doubt\n"  # [3, 7) cuts "cafe" + accent
+
+
+def _cli_warning(tmp_path: Path, capsys) -> str:
+    (tmp_path / "gold.json").write_bytes(GOLD)
+    (tmp_path / "pred.csv").write_bytes(PRED)
+    assert main(["score", str(tmp_path / "gold.json"), str(tmp_path / "pred.csv"),
+                 "--metric", "martino"]) == 0
+    said = capsys.readouterr()
+    (line,) = [w for w in (said.out + said.err).splitlines() if "inside a character" in w]
+    return line.removeprefix(f"warning: {tmp_path / 'pred.csv'}: ")
+
+
+def test_the_policy_adds_the_command_lines_warning_to_the_file(tmp_path: Path, capsys) -> None:
+    cli = _cli_warning(tmp_path, capsys)
+    assert cli.startswith("pred: 2 span(s) begin or end inside a character as it is drawn")
+    assert "first: document 'd1' [3, 7) 'Doubt', 'cafe'" in cli
+    reports = [state.parse_bytes("gold.json", GOLD, None, "gold", "gold"),
+               state.parse_bytes("pred.csv", PRED, None, "system", "pred")]
+    for policy in ("refuse", "clip", "official"):
+        gold, pred = text_policy.apply(reports, policy)
+        assert not [d for d in gold.diagnostics if d.kind == "split-character"]
+        (said,) = [d for d in pred.diagnostics if d.kind == "split-character"]
+        assert (said.file, said.message) == ("pred.csv", cli)
+    # applied again (another rerun), it is not said twice
+    again = text_policy.apply(text_policy.apply(reports, "refuse"), "refuse")
+    assert len([d for d in again[1].diagnostics if d.kind == "split-character"]) == 1
+
+
+def test_the_data_page_lists_the_warning_with_file_document_and_span(frame) -> None:
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"),
+                           default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.run()
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [("gold.json", GOLD, "application/json"), ("pred.csv", PRED, "text/csv")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.session_state[data_ui.K_DIAG_LIST] = True  # the list of every warning, opened
+    at.run()
+    diags = frame(at, "severity", "message")
+    split = diags[diags["message"].str.contains("inside a character as it is drawn")]
+    assert list(split["file"]) == ["pred.csv"]
+    (message,) = split["message"]
+    assert "document 'd1' [3, 7) 'Doubt'" in message and "UTF-16" in message
