@@ -1052,9 +1052,10 @@ def guide(ws: Workspace) -> None:
                "· **U** undo the last decision (while no text field has the focus). Below the "
                "card, each annotator's spans around the disputed span, the rule's proposal (P) "
                "and the "
-               "curated set (✓), each in a lane: a tag (A1, P3, ✓3…) marks where a span starts "
-               "and names it (number = row # of the document's proposals table); the disputed "
-               "span's spans are drawn thicker on a yellow tint.")
+               "curated set (✓), each in a lane: a tag marks where a span starts and names it "
+               "(A3: the first annotator's 3rd span in the document, B… the second's; P3 and "
+               "✓3: row 3 of the document's proposals table); the disputed span's spans are "
+               "drawn thicker on a yellow tint.")
     if not st.session_state.get(K_CUR_STORE_ERR):
         st.caption(f"💾 Saved as you decide, in the store {md(store_path().name)} (project "
                    f"{project(ws)[:8]}: these input files; `spanscope app --store PATH` "

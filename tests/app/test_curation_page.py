@@ -576,3 +576,16 @@ def test_source_format_needs_one_format_shared_by_the_chosen_annotators() -> Non
     assert cur.source_format(ws, ["ann1"]) == "brat"
     assert cur.source_format(ws, ["ann1", "ann2"]) is None  # two formats: no guess
     assert cur.source_format(ws, ["nobody"]) is None
+
+
+def test_the_keys_caption_says_how_annotator_tags_are_numbered() -> None:
+    """An annotator's tag counts that annotator's own spans (D3 is Peter's third span, which
+    may be the proposal P4): the caption must not say every tag is a proposals-table row."""
+    at = _app()
+    keys = next(c.value for c in at.caption if c.value.startswith("Keys:"))
+    assert "number = row #" not in keys
+    assert "A3: the first annotator's 3rd span in the document" in keys
+    assert "P3 and ✓3: row 3 of the document's proposals table" in keys
+    # the lanes number as the caption says: ann1's second span of d1 is A2, ann2's first B1
+    card = _html(at)
+    assert ">A2<" in card and ">B1<" in card
