@@ -539,6 +539,30 @@ def _groups(match: Match, per_ann: Mapping[str, Sequence[Span]], labels: Sequenc
     return groups
 
 
+def _missing_note(doc: str, span: Span, missing: Sequence[str],
+                  rows: Sequence[tuple[Span, Verdict, list[str], str, int, tuple[Member, ...]]],
+                  at: int) -> str:
+    """``why``'s note on the annotators listing the document who have no span in row ``at``:
+    "not marked by" those who left its characters unmarked with its label; an annotator whose
+    span of that label overlaps it in another group (γ aligns one span per annotator, so a
+    long span beside two short ones joins one group only, Mathet et al. 2015 §3) is named with
+    that span and the decision it went to: they did mark these characters."""
+    unmarked, elsewhere = [], []
+    for a in missing:
+        hit = next(((j, s) for j, row in enumerate(rows) if j != at for m, s in row[5]
+                    if m == a and s.label == span.label and s.start < span.end
+                    and span.start < s.end), None)
+        if hit is None:
+            unmarked.append(a)
+            continue
+        j, s = hit
+        how = "covers it" if s.start <= span.start and span.end <= s.end else "overlaps it"
+        elsewhere.append(f"{a}'s [{s.start}, {s.end}) {s.label} {how} but is matched to "
+                         f"{doc}#{j + 1}")
+    return "".join([f"; not marked by {_names(unmarked)}" if unmarked else "",
+                    *(f"; {note}" for note in elsewhere)])
+
+
 def _doc_decisions(doc: str, who: Sequence[str],
                    rows: Sequence[tuple[Span, Verdict, list[str], str, int, list[Member]]],
                    n: int, k: int) -> list[Decision]:
@@ -557,7 +581,7 @@ def _doc_decisions(doc: str, who: Sequence[str],
             why += "; label conflict: " + "; ".join(notes[i - 1])
         missing = [a for a in who if a not in voters[i - 1]]
         if missing and verdict == "keep":
-            why += f"; not marked by {_names(missing)}"
+            why += _missing_note(doc, span, missing, ordered_rows, i - 1)
         doc_decisions.append(Decision(f"{doc}#{i}", doc, span, mem, n, k, verdict,
                                       tuple(flags), why, grp))
     return doc_decisions
