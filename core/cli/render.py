@@ -287,6 +287,16 @@ def _subset_note(r: dict[str, Any]) -> str:
             f"{len(r['annotators'])} annotators cover)")
 
 
+PAIR_NOTES = {
+    "span-f1": "Da San Martino et al. 2019, SemEval-2021 variant: a span overlapping spans of "
+               "its label earns the share |s∩t|/|s| it covers, so it is not exact-match F1: one "
+               "long span over two short ones scores close to 1",
+    "mafalda-f1": "Helwe et al. 2024 (MAFALDA): partial credit for overlap, gold alternatives",
+}
+"""What a pairwise F1 of ``agree`` measures, under its matrix: an annotation lead who compares
+it with an exact-match (instance) F1, such as bratiaa's, must see why the two differ."""
+
+
 def render_agree(result: dict[str, Any]) -> str:
     """Readable rendering: a matrix per pairwise measure, a value per many-annotator measure."""
     from core.metrics.agreement import MEASURES
@@ -301,6 +311,8 @@ def render_agree(result: dict[str, Any]) -> str:
         if r["kind"] == "pairwise":
             note = "" if r["symmetric"] else " (row = reference, column = compared)"
             lines.append(f"{m}{note}:")
+            if m in PAIR_NOTES:
+                lines.append(f"  ({PAIR_NOTES[m]})")
             lines.extend(_matrix_lines(r["annotators"], r["matrix"]))
             for key in sorted(k for k in r if k.startswith("matrix_")):
                 who = r["annotators"]
