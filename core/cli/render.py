@@ -450,8 +450,13 @@ def render_slices(result: dict[str, Any]) -> str:
 
 
 
+ADJUDICATE_SHOWN = 20
+"""Spans dropped below k that ``adjudicate``'s text output lists (the JSON lists every one)."""
+
+
 def render_adjudicate(result: dict[str, Any]) -> str:
-    """The consensus in three lines, then every tie and conflict with its reason."""
+    """The consensus in three lines, the spans dropped because fewer than k annotators marked
+    them (who did), then every tie and conflict with its reason."""
     lines = [f"consensus of {', '.join(result['annotators'])}: k={result['min_agree']}, "
              f"match={result['match']}, boundaries={result['boundaries']}",
              f"{result['kept']} kept, {result['dropped']} dropped of {result['decisions']} "
@@ -464,6 +469,15 @@ def render_adjudicate(result: dict[str, Any]) -> str:
                       "not written (listed under ties"
                       + (" and in the decisions file" if result["decisions_file"] else "")
                       + "; --ties keep-all writes each tied label)")
+    below = result.get("dropped_below_k") or []
+    lines.append("")
+    lines.append(f"dropped, marked by fewer than k={result['min_agree']} ({len(below)}):" if below
+                 else f"dropped, marked by fewer than k={result['min_agree']}: none")
+    lines.extend(f"  {r['id']} [{r['start']}, {r['end']}) {r['label']}: "
+                 f"{', '.join(r['annotators'])}" for r in below[:ADJUDICATE_SHOWN])
+    if len(below) > ADJUDICATE_SHOWN:
+        lines.append(f"  {len(below) - ADJUDICATE_SHOWN} more (with --json, or --decisions "
+                     "FILE: every one)")
     for kind in ("ties", "conflicts"):
         rows = result[kind]
         lines.append("")
