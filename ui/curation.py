@@ -123,6 +123,9 @@ FOCUS = {
 }
 """What the disputed-span navigation steps through (a filter of the disputed proposals)."""
 SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
+WRITTEN_AS = {"uima-xmi": "webanno-tsv", "webanno-tsv2": "webanno-tsv"}
+"""Read-only formats and the writable one the curated set goes back as: INCEpTION and WebAnno,
+whose exports these are, import WebAnno TSV 3 (docs/formats.md, ``webanno-tsv``)."""
 SHORTCUTS = {"accept": "A", "keep": "K", "drop": "X", "relabel": "L", "bounds": "B",
              "undo": "U", "next": "N", "previous": "P", "todo": "Shift+N"}
 
@@ -399,6 +402,12 @@ def go_to(pos: int, disputed: Sequence[Decision], decided: dict[str, Override]) 
     st.session_state[K_CUR_POS] = pos
     st.session_state[K_CUR_DOC] = disputed[pos].doc
     set_inputs(disputed[pos], decided)
+
+
+def first_undecided(disputed: Sequence[Decision], decided: dict[str, Override]) -> int:
+    """The index of the first disputed proposal without a decision (0 when every one is
+    decided): where a new session starts."""
+    return next((i for i, d in enumerate(disputed) if d.key not in decided), 0)
 
 
 def next_undecided(disputed: Sequence[Decision], decided: dict[str, Override], pos: int
@@ -990,6 +999,10 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
     """The disputed span stepped to, with the decision buttons, the edit inputs and what the
     decision does to each annotator; returns it (None when nothing is disputed)."""
     docs = list(p.result.set.spans)
+    if K_CUR_POS not in st.session_state and p.disputed:
+        # A new session (a reload, another tab, a restarted server) resumes where the work
+        # stands, at the first disputed span the store holds no decision for, not at span 1.
+        go_to(first_undecided(p.disputed, p.decided), p.disputed, p.decided)
     pos = int(st.session_state.get(K_CUR_POS) or 0)
     pos = max(0, min(pos, len(p.disputed) - 1)) if p.disputed else 0
     shown = p.disputed[pos] if p.disputed else None
@@ -1039,9 +1052,10 @@ def guide(ws: Workspace) -> None:
                "· **U** undo the last decision (while no text field has the focus). Below the "
                "card, each annotator's spans around the disputed span, the rule's proposal (P) "
                "and the "
-               "curated set (✓), each in a lane: a tag (A1, P3, ✓3…) marks where a span starts "
-               "and names it (number = row # of the document's proposals table); the disputed "
-               "span's spans are drawn thicker on a yellow tint.")
+               "curated set (✓), each in a lane: a tag marks where a span starts and names it "
+               "(A3: the first annotator's 3rd span in the document, B… the second's; P3 and "
+               "✓3: row 3 of the document's proposals table); the disputed span's spans are "
+               "drawn thicker on a yellow tint.")
     if not st.session_state.get(K_CUR_STORE_ERR):
         st.caption(f"💾 Saved as you decide, in the store {md(store_path().name)} (project "
                    f"{project(ws)[:8]}: these input files; `spanscope app --store PATH` "
@@ -1143,6 +1157,20 @@ def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     above_one.note(agree, key="cur_agreement")
 
 
+def source_format(ws: Workspace, names: Sequence[str]) -> str | None:
+    """The writable span format the annotators ``names`` came in, when their files share one
+    (:data:`WRITTEN_AS` maps INCEpTION's XMI to WebAnno TSV), else None: the curated set's
+    download is preset to it, so that it goes back into the tool it came from."""
+    wanted = set(names)
+    found = {WRITTEN_AS.get(rep.format or "", rep.format) for rep in ws.reports
+             if rep.ok and any(s.name in wanted or f"{rep.name}:{s.name}" in wanted
+                               for s in rep.sets)}
+    if len(found) != 1:
+        return None
+    (fmt,) = found
+    return fmt if fmt in SPAN_FORMATS else None
+
+
 @st.cache_data(max_entries=8, show_spinner="Writing the curated set…")
 def _curated_files(cur_digest: str, fmt: str, _texts: dict[str, str | None],
                    _aset: AnnotationSet) -> tuple[bytes, str, str]:
@@ -1163,7 +1191,12 @@ def downloads(ws: Workspace, p: Proposed) -> None:
                        help="Every proposal with the rule's and your decision (the action "
                        "column says which button made it); upload it above to resume, or "
                        "open it in a spreadsheet. The store keeps your decisions anyway.")
-    fmt = d2.selectbox("Format of the curated set", SPAN_FORMATS, key=K_CUR_FORMAT)
+    came = source_format(ws, p.result.annotators)
+    fmt = d2.selectbox("Format of the curated set", SPAN_FORMATS, key=K_CUR_FORMAT,
+                       index=SPAN_FORMATS.index(came) if came else 0,
+                       help="Preset to the annotators' own format"
+                       + (f" ({came})" if came else " when they share one that SpanScope "
+                          "writes") + ", so that the curated set goes back where it came from.")
     name = curated_name(ws)
     try:  # a format that cannot hold the proposal (overlaps in a token format, say) is said
         _curated_files(decisions_digest(p.result, {}), fmt, ws.texts(), p.result.set)

@@ -83,6 +83,7 @@ What the rules guarantee (property tests in ``tests/analysis/test_consensus.py``
 
 from __future__ import annotations
 
+import bisect
 import csv
 import dataclasses
 import io
@@ -539,6 +540,66 @@ def _groups(match: Match, per_ann: Mapping[str, Sequence[Span]], labels: Sequenc
     return groups
 
 
+class _Placed:
+    """Where each annotator's spans of a document went: per (annotator, label), the spans with
+    the index of their decision row, sorted by start, with the running maximum of their ends,
+    so that the spans overlapping an interval are found without scanning every row (a
+    document of thousands of spans has thousands of rows)."""
+
+    def __init__(self, rows: Sequence[tuple[Span, Verdict, list[str], str, int,
+                                            tuple[Member, ...]]]) -> None:
+        by: dict[tuple[str, str], list[tuple[Span, int]]] = {}
+        for j, row in enumerate(rows):
+            for a, sp in row[5]:
+                by.setdefault((a, sp.label), []).append((sp, j))
+        self._lanes: dict[tuple[str, str], tuple[list[int], list[tuple[Span, int]], list[int]]]
+        self._lanes = {}
+        for key, placed in by.items():
+            placed.sort(key=lambda p: (p[0].start, p[0].end, p[1]))
+            reach, most = [], -1
+            for sp, _ in placed:
+                most = max(most, sp.end)
+                reach.append(most)
+            self._lanes[key] = ([sp.start for sp, _ in placed], placed, reach)
+
+    def overlapping(self, annotator: str, span: Span, *, besides: int) -> tuple[int, Span] | None:
+        """The first (by start) span of ``annotator`` with ``span``'s label that overlaps it,
+        in a row other than ``besides``, with that row's index; None when there is none."""
+        lane = self._lanes.get((annotator, span.label))
+        if lane is None:
+            return None
+        starts, placed, reach = lane
+        hit = None
+        i = bisect.bisect_left(starts, span.end) - 1  # the spans that start before its end
+        while i >= 0 and reach[i] > span.start:  # some span up to i still reaches into it
+            sp, j = placed[i]
+            if sp.end > span.start and j != besides:
+                hit = (j, sp)
+            i -= 1
+        return hit
+
+
+def _missing_note(doc: str, span: Span, missing: Sequence[str], placed: _Placed, at: int
+                  ) -> str:
+    """``why``'s note on the annotators listing the document who have no span in row ``at``:
+    "not marked by" those who left its characters unmarked with its label; an annotator whose
+    span of that label overlaps it in another group (γ aligns one span per annotator, so a
+    long span beside two short ones joins one group only, Mathet et al. 2015 §3) is named with
+    that span and the decision it went to: they did mark these characters."""
+    unmarked, elsewhere = [], []
+    for a in missing:
+        hit = placed.overlapping(a, span, besides=at)
+        if hit is None:
+            unmarked.append(a)
+            continue
+        j, s = hit
+        how = "covers it" if s.start <= span.start and span.end <= s.end else "overlaps it"
+        elsewhere.append(f"{a}'s [{s.start}, {s.end}) {s.label} {how} but is matched to "
+                         f"{doc}#{j + 1}")
+    return "".join([f"; not marked by {_names(unmarked)}" if unmarked else "",
+                    *(f"; {note}" for note in elsewhere)])
+
+
 def _doc_decisions(doc: str, who: Sequence[str],
                    rows: Sequence[tuple[Span, Verdict, list[str], str, int, list[Member]]],
                    n: int, k: int) -> list[Decision]:
@@ -551,13 +612,15 @@ def _doc_decisions(doc: str, who: Sequence[str],
     voters = [frozenset(a for a, _ in r[5]) for r in ordered_rows]
     notes = _conflicts([r[0] for r in ordered_rows], voters)
     doc_decisions = []
+    placed: _Placed | None = None  # built at the first kept span some annotator lacks
     for i, (span, verdict, flags, why, grp, mem) in enumerate(ordered_rows, 1):
         if i - 1 in notes:
             flags = [*flags, "label-conflict"]
             why += "; label conflict: " + "; ".join(notes[i - 1])
         missing = [a for a in who if a not in voters[i - 1]]
         if missing and verdict == "keep":
-            why += f"; not marked by {_names(missing)}"
+            placed = placed or _Placed(ordered_rows)
+            why += _missing_note(doc, span, missing, placed, i - 1)
         doc_decisions.append(Decision(f"{doc}#{i}", doc, span, mem, n, k, verdict,
                                       tuple(flags), why, grp))
     return doc_decisions

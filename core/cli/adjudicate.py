@@ -7,6 +7,9 @@ annotators' files (:func:`core.analysis.consensus.consensus`), and its decisions
         --match gamma --boundaries majority -o consensus.json --to semeval2021 \\
         --decisions decisions.csv
 
+The spans some annotators marked but fewer than K are listed too (``dropped_below_k``): the
+consensus leaves them out, and without ``--decisions`` nothing else names them.
+
 A label tie is written as none of its labels (``--ties leave-out``, the default: the summary
 says how many were left undecided, listed under "ties" and in the decisions file) or as one
 span per tied label (``--ties keep-all``).
@@ -138,7 +141,10 @@ def _is_folder(args: argparse.Namespace, output: str) -> bool:
 
 
 def _listed(result: Consensus, kind: str) -> list[dict[str, object]]:
-    chosen = result.ties() if kind == "ties" else result.conflicts()
+    if kind == "below_k":  # marked, but by fewer than k: the spans the consensus leaves out
+        chosen = [d for d in result.decisions if d.decision == "drop" and d.votes < d.k]
+    else:
+        chosen = list(result.ties() if kind == "ties" else result.conflicts())
     return [{"id": d.id, "document": d.doc, "start": d.span.start, "end": d.span.end,
              "label": d.span.label, "decision": d.decision, "annotators": list(d.annotators),
              "flags": list(d.flags), "why": d.why} for d in chosen]
@@ -178,6 +184,7 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
                    "output": str(args.output), "format": args.to,
                    "decisions_file": args.decisions, **result.counts(),
                    "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts"),
+                   "dropped_below_k": _listed(result, "below_k"),
                    "alignment": aligned[0].as_dict() if aligned else {},
                    "tie_rule": args.ties, "undecided_ties": _undecided(result)}
     return out, read_warnings + list(result.warnings), notes

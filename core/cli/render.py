@@ -287,6 +287,16 @@ def _subset_note(r: dict[str, Any]) -> str:
             f"{len(r['annotators'])} annotators cover)")
 
 
+PAIR_NOTES = {
+    "span-f1": "Da San Martino et al. 2019, SemEval-2021 variant: a span overlapping spans of "
+               "its label earns the share |s∩t|/|s| it covers, so it is not exact-match F1: one "
+               "long span over two short ones scores close to 1",
+    "mafalda-f1": "Helwe et al. 2024 (MAFALDA): partial credit for overlap, gold alternatives",
+}
+"""What a pairwise F1 of ``agree`` measures, under its matrix: an annotation lead who compares
+it with an exact-match (instance) F1, such as bratiaa's, must see why the two differ."""
+
+
 def render_agree(result: dict[str, Any]) -> str:
     """Readable rendering: a matrix per pairwise measure, a value per many-annotator measure."""
     from core.metrics.agreement import MEASURES
@@ -301,6 +311,8 @@ def render_agree(result: dict[str, Any]) -> str:
         if r["kind"] == "pairwise":
             note = "" if r["symmetric"] else " (row = reference, column = compared)"
             lines.append(f"{m}{note}:")
+            if m in PAIR_NOTES:
+                lines.append(f"  ({PAIR_NOTES[m]})")
             lines.extend(_matrix_lines(r["annotators"], r["matrix"]))
             for key in sorted(k for k in r if k.startswith("matrix_")):
                 who = r["annotators"]
@@ -438,8 +450,13 @@ def render_slices(result: dict[str, Any]) -> str:
 
 
 
+ADJUDICATE_SHOWN = 20
+"""Spans dropped below k that ``adjudicate``'s text output lists (the JSON lists every one)."""
+
+
 def render_adjudicate(result: dict[str, Any]) -> str:
-    """The consensus in three lines, then every tie and conflict with its reason."""
+    """The consensus in three lines, the spans dropped because fewer than k annotators marked
+    them (who did), then every tie and conflict with its reason."""
     lines = [f"consensus of {', '.join(result['annotators'])}: k={result['min_agree']}, "
              f"match={result['match']}, boundaries={result['boundaries']}",
              f"{result['kept']} kept, {result['dropped']} dropped of {result['decisions']} "
@@ -452,6 +469,15 @@ def render_adjudicate(result: dict[str, Any]) -> str:
                       "not written (listed under ties"
                       + (" and in the decisions file" if result["decisions_file"] else "")
                       + "; --ties keep-all writes each tied label)")
+    below = result.get("dropped_below_k") or []
+    lines.append("")
+    lines.append(f"dropped, marked by fewer than k={result['min_agree']} ({len(below)}):" if below
+                 else f"dropped, marked by fewer than k={result['min_agree']}: none")
+    lines.extend(f"  {r['id']} [{r['start']}, {r['end']}) {r['label']}: "
+                 f"{', '.join(r['annotators'])}" for r in below[:ADJUDICATE_SHOWN])
+    if len(below) > ADJUDICATE_SHOWN:
+        lines.append(f"  {len(below) - ADJUDICATE_SHOWN} more (with --json, or --decisions "
+                     "FILE: every one)")
     for kind in ("ties", "conflicts"):
         rows = result[kind]
         lines.append("")

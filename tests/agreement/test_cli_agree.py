@@ -118,3 +118,20 @@ def test_span_f1_prints_both_directions_with_row_as_reference() -> None:
     assert out["matrix_precision"]["ann1"]["ann2"] == out["matrix_recall"]["ann2"]["ann1"]
     text = agree(CSV, "--measure", "span-f1").stdout
     assert "row = reference" in text and "precision:" in text and "recall:" in text
+
+
+@pytest.mark.slow
+def test_span_f1_says_it_gives_partial_credit_not_exact_match(tmp_path: Path) -> None:
+    """bratiaa's example (Kolditz 2019): Max marks "Grenoble (Francia)" as one LOC where Lisa
+    marks "Grenoble" and "Francia". No span matches exactly (exact-match F1 0), yet span-f1 is
+    30/33: Lisa's spans lie inside Max's (precision 1) and cover 15 of its 18 characters
+    (recall 15/18, Max as the reference). The text output must say which F1 it is."""
+    csv_file = tmp_path / "two.csv"
+    csv_file.write_text("doc_id,start,end,label,annotator\n"
+                        "d,0,18,LOC,Max\nd,0,8,LOC,Lisa\nd,10,17,LOC,Lisa\n", encoding="utf-8")
+    out = json.loads(agree(str(csv_file), "--measure", "span-f1", "--json").stdout)["span-f1"]
+    assert out["matrix_precision"]["Max"]["Lisa"] == pytest.approx(1.0)
+    assert out["matrix_recall"]["Max"]["Lisa"] == pytest.approx(15 / 18)
+    assert out["matrix"]["Max"]["Lisa"] == pytest.approx(30 / 33)
+    text = agree(str(csv_file), "--measure", "span-f1").stdout
+    assert "Da San Martino et al. 2019" in text and "not exact-match F1" in text

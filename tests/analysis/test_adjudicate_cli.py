@@ -170,3 +170,26 @@ def test_invalid_input_exits_1_with_one_line(tmp_path: Path) -> None:
     one = core("adjudicate", ANNOTATORS[0], "--min-agree", "1", "-o", str(tmp_path / "c.json"),
                "--to", "semeval2021")
     assert one.returncode == 1 and "at least two annotation sets" in one.stderr
+
+
+def test_spans_dropped_below_k_are_listed_with_who_marked_them(tmp_path: Path) -> None:
+    """A lead who runs adjudicate without --decisions must still see what the consensus left
+    out: the span only A marked is listed (with A), the tied interval is not (it is a tie,
+    listed under ties), and the JSON keeps every earlier key."""
+    spans = tmp_path / "four.csv"
+    spans.write_text("doc_id,start,end,label,annotator\n"
+                     "d,0,5,x,A\nd,0,5,x,B\nd,0,5,y,C\nd,0,5,y,D\nd,10,15,x,A\n"
+                     "d,20,25,x,A\nd,20,25,x,B\nd,20,25,x,C\n", encoding="utf-8")
+    out = tmp_path / "consensus.jsonl"
+    proc = core("adjudicate", str(spans), "--min-agree", "2", "-o", str(out), "--to",
+                "spans-csv", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert [(r["start"], r["end"], r["label"], r["annotators"])
+            for r in result["dropped_below_k"]] == [(10, 15, "x", ["A"])]
+    assert {(r["start"], r["label"]) for r in result["ties"]} == {(0, "x"), (0, "y")}
+    assert result["kept"] == 1 and result["dropped"] == 3
+    text = core("adjudicate", str(spans), "--min-agree", "2", "-o", str(out), "--to",
+                "spans-csv").stdout
+    alone = result["dropped_below_k"][0]["id"]
+    assert f"dropped, marked by fewer than k=2 (1):\n  {alone} [10, 15) x: A\n" in text

@@ -39,6 +39,39 @@ def positions(spans: tuple[Span, ...] | list[Span]) -> set[int]:
 
 # ---- hand-worked examples ----------------------------------------------------------------------
 
+
+def test_a_long_span_aligned_elsewhere_is_named_not_called_unmarked() -> None:
+    """bratiaa's example project (Kolditz 2019, MIT): three annotators mark "Grenoble" and
+    "Francia", Max one LOC over "Grenoble (Francia)". γ aligns Max's span with Grenoble only,
+    so Francia's group lacks Max; its reason must not say Max left Francia unmarked. An
+    annotator with no span there at all is still "not marked by"."""
+    text = "Grenoble (Francia) y Holanda"
+    short = (Span(0, 8, "LOC"), Span(10, 17, "LOC"), Span(21, 28, "LOC"))
+    sets = [ann("Lisa", *short), ann("Maria", *short), ann("Peter", *short),
+            ann("Max", Span(0, 18, "LOC"))]
+    r = consensus(sets, {"d": text}, min_agree=3, match="gamma")
+    by = {(d.span.start, d.span.end): d for d in r.decisions}
+    grenoble, francia, holanda = by[(0, 8)], by[(10, 17)], by[(21, 28)]
+    assert "Max" in grenoble.annotators and "Max" not in francia.annotators
+    assert francia.decision == holanda.decision == "keep"
+    assert "not marked by" not in francia.why
+    assert f"Max's [0, 18) LOC covers it but is matched to {grenoble.id}" in francia.why
+    assert "not marked by Max" in holanda.why
+    assert "matched to" not in holanda.why
+
+
+def test_a_long_span_that_starts_far_before_is_found_past_shorter_ones() -> None:
+    """Max's [0, 100) starts before his [30, 35) and [60, 65) yet still reaches [40, 45): the
+    index behind the note must not stop at the nearer spans that end before it."""
+    three = (Span(40, 45, "x"),)
+    sets = [ann("A", *three), ann("B", *three), ann("C", *three),
+            ann("Max", Span(0, 100, "x"), Span(30, 35, "x"), Span(60, 65, "x"))]
+    r = consensus(sets, {"d": "a" * 100}, min_agree=3, match="exact")
+    (kept,) = [d for d in r.decisions if d.decision == "keep"]
+    assert kept.span == Span(40, 45, "x")
+    assert "Max's [0, 100) x covers it but is matched to d#1" in kept.why
+    assert "not marked by" not in kept.why
+
 def test_gamma_label_tie_proposes_both_labels_and_reports_the_tie() -> None:
     a = ann("A", Span(0, 10, "x"))
     b = ann("B", Span(0, 10, "y"))

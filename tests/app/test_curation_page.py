@@ -330,6 +330,31 @@ def test_decisions_are_in_the_store_and_a_new_session_resumes_them(store: Path) 
         k: v.override for k, v in stored.items()}
 
 
+def test_a_new_session_opens_at_the_first_undecided_disputed_span() -> None:
+    """A reload (or a restarted server) resumes the work where it stands: the lead who decided
+    the first two disputed spans lands on the third, not back on the first."""
+    at = _app()
+    _, disputed = _expected()
+    assert len(disputed) >= 3
+    at.button(key="cur_drop").click().run()
+    at.button(key="cur_accept").click().run()
+    fresh = _app()
+    assert fresh.session_state[cur.K_CUR_POS] == 2
+    assert f"<b>{disputed[2].id}</b>" in _html(fresh)
+    assert "Disputed span **3 of" in "".join(c.value for c in fresh.caption)
+    fresh.button(key="cur_prev").click().run()  # the decided ones are still one key away
+    assert fresh.session_state[cur.K_CUR_POS] == 1
+
+
+def test_a_new_session_with_every_span_decided_opens_at_the_first() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept_all").click().run()
+    fresh = _app()
+    assert _metric(fresh, "Decided") == f"{len(disputed)} / {len(disputed)}"
+    assert fresh.session_state[cur.K_CUR_POS] == 0
+
+
 def test_a_decision_changed_in_another_tab_is_refused_with_a_message() -> None:
     first, second = _app(), _app()
     _, disputed = _expected()
@@ -516,3 +541,51 @@ def test_a_curation_visit_leaves_the_default_pair_of_other_pages_as_it_was(
     assert pair and after == pair and "curated" not in pair  # Errors: the reference only
     assert any(s.label == label for s in at.selectbox)
     assert "curated" in next(s for s in at.selectbox if s.key == state.K_SET_A).options
+
+
+def _app_from(fmt: str) -> AppTest:
+    report = state.FileReport("panel", fmt, "annotator", "panel", TEXTS, tuple(SETS))
+    ws = state.build_workspace([report], key=f"test:curation:{fmt}", title="panel",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    return at.switch_page(PAGE).run()
+
+
+@pytest.mark.parametrize(("read_as", "written_as"), [
+    ("brat", "brat"), ("doccano", "doccano"), ("webanno-tsv", "webanno-tsv"),
+    ("uima-xmi", "webanno-tsv"),  # INCEpTION imports WebAnno TSV 3 as it imports its XMI
+    ("label-studio", "semeval2021"),  # no writer: the first format, as before
+])
+def test_the_curated_set_downloads_in_the_annotators_own_format(read_as: str,
+                                                                 written_as: str) -> None:
+    """Annotators read from brat folders get the curated set back as brat, not as SemEval-2021
+    JSON the lead must remember to switch away from."""
+    at = _app_from(read_as)
+    assert not at.exception
+    assert at.selectbox(key=cur.K_CUR_FORMAT).value == written_as
+    assert any(b.label == f"⬇️ Curated set ({written_as})" for b in at.get("download_button"))
+
+
+def test_source_format_needs_one_format_shared_by_the_chosen_annotators() -> None:
+    a = state.FileReport("a", "brat", "annotator", "a", TEXTS, (SETS[0],))
+    b = state.FileReport("b", "doccano", "annotator", "b", TEXTS, (SETS[1],))
+    ws = state.build_workspace([a, b], key="k", title="t", shareable=False)
+    assert cur.source_format(ws, ["ann1"]) == "brat"
+    assert cur.source_format(ws, ["ann1", "ann2"]) is None  # two formats: no guess
+    assert cur.source_format(ws, ["nobody"]) is None
+
+
+def test_the_keys_caption_says_how_annotator_tags_are_numbered() -> None:
+    """An annotator's tag counts that annotator's own spans (D3 is Peter's third span, which
+    may be the proposal P4): the caption must not say every tag is a proposals-table row."""
+    at = _app()
+    keys = next(c.value for c in at.caption if c.value.startswith("Keys:"))
+    assert "number = row #" not in keys
+    assert "A3: the first annotator's 3rd span in the document" in keys
+    assert "P3 and ✓3: row 3 of the document's proposals table" in keys
+    # the lanes number as the caption says: ann1's second span of d1 is A2, ann2's first B1
+    card = _html(at)
+    assert ">A2<" in card and ">B1<" in card

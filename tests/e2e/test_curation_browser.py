@@ -84,8 +84,9 @@ def test_accept_drop_download_and_resume_in_a_fresh_session(
     fresh.close()
 
 
-def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str,
-                                                     st_ui: Any) -> None:
+def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str, st_ui: Any,
+                                                     fresh_curation: None) -> None:
+    # nothing decided: a new session opens at the first undecided disputed span, 1#1
     _open(page, app_url, st_ui)
     assert page.locator("#cur-card b").first.inner_text() == "1#1"
     assert page.locator("#cur-context #cur-ctx-lane-0").count() == 1  # the span's neighbourhood
