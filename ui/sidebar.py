@@ -73,7 +73,7 @@ SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + 
   // A Markdown table wider than the page scrolls sideways (TABLE_CSS): it takes the focus, so
   // that a keyboard scrolls it with the arrows (WCAG 2.1 SC 2.1.1), named by the heading above
   // it; one that fits takes none (no needless tab stop). Checked after the page changes and
-  // when the window is resized, at most four times a second.
+  // when the window is resized, at most ten times a second.
   const label = (table) => {
     let name = "";
     for (const h of w.document.querySelectorAll(
@@ -100,7 +100,8 @@ SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + 
   const later = () => {
     if (queued) return;
     queued = true;
-    w.setTimeout(() => { queued = false; mark(); }, 250);
+    // In the frame's own layout: reading a table's width forces none of its own.
+    w.setTimeout(() => w.requestAnimationFrame(() => { queued = false; mark(); }), 100);
   };
   new w.MutationObserver(later).observe(w.document.body, {childList: true, subtree: true});
   w.addEventListener("resize", later);
