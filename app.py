@@ -55,7 +55,7 @@ with st.sidebar:
     for page in pages[:-1]:  # not the hidden twin of Overview
         st.page_link(page, query_params=shared)
     st.divider()
-    st.markdown("### 🔎 SpanScope")
+    st.markdown("## 🔎 SpanScope")
     samples = state.sample_names()
     if st.session_state.get(state.K_SOURCE) == "upload":
         # Which files, not just "uploaded"; the links note is on each page (once), not here.

@@ -825,15 +825,15 @@ MATRIX_CSS = (
 """The style of :func:`matrix_html` (one ``<style>`` per table: the element carries it)."""
 
 HEADING_CSS = (
-    "<style>h3.ann-h{font-size:1.5rem;font-weight:600;line-height:1.2;margin:0;"
+    "<style>h2.ann-h{font-size:1.5rem;font-weight:600;line-height:1.2;margin:0;"
     "padding:.5rem 0 .75rem}p.ann-why{font-size:.875rem;opacity:.6;margin:.6rem 0 0}</style>")
 """The style of a section's heading and note drawn inside its HTML element
 (:func:`matrix_html`, :func:`tiles_html`) as a subheader and a caption would look."""
 
 
 def _heading(text: str | None) -> str:
-    """``text`` as the section's ``<h3>`` (escaped), or nothing."""
-    return "" if text is None else f'{HEADING_CSS}<h3 class="ann-h">{escape(text)}</h3>'
+    """``text`` as the section's ``<h2>`` (escaped), or nothing."""
+    return "" if text is None else f'{HEADING_CSS}<h2 class="ann-h">{escape(text)}</h2>'
 
 
 def _scale_colour(t: float) -> str:
@@ -1330,14 +1330,14 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                 st.html(matrix_html(None, c.sets, key=None,
                                     title=f"{measure}: computing every pair…", heading=heading))
             else:
-                st.subheader(heading)
+                st.header(heading)
             wait_or_error(r.view_job, r.view_error)
         return
     cell, note = "F1", None
     with st.container(key="ann_matrix"):
         if measure in ASYMMETRIC:
             # the heading above its control, the control above the table
-            st.subheader(heading)
+            st.header(heading)
             heading = None
             cell = st.radio("Cells show", SPAN_CELLS, key=K_ANN_CELL, bind="query-params",
                             horizontal=True)
@@ -1496,7 +1496,7 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
 
 def against_reference(ws: Workspace, c: Choice, r: Computed) -> None:
     """Each annotator scored against the gold and against the majority."""
-    st.subheader("Each annotator against the gold and the majority")
+    st.header("Each annotator against the gold and the majority")
     st.caption("Majority: the characters (per label) that more than half of the chosen sets "
                "marked, as maximal runs; a tie of an even panel is no majority"
                + (" (each annotator left out of its own majority)." if c.leave_one_out else "."))
@@ -1516,7 +1516,7 @@ def against_reference(ws: Workspace, c: Choice, r: Computed) -> None:
 def documents_by_disagreement(ws: Workspace, c: Choice, r: Computed) -> None:
     """The documents ranked by the measure; a picked row draws its document below and links to
     it on the Documents page."""
-    st.subheader("Documents by disagreement")
+    st.header("Documents by disagreement")
     view, measure = r.view, c.measure
     if view is None:
         wait_or_error(r.view_job, r.view_error)
@@ -1555,7 +1555,7 @@ def documents_by_disagreement(ws: Workspace, c: Choice, r: Computed) -> None:
 def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str, str]]:
     """One document, every chosen set (the gold first, the majority last) in its own lane;
     returns the document and the colour map."""
-    st.subheader("One document, every annotator")
+    st.header("One document, every annotator")
     docs = r.study.docs
     shown_doc = st.session_state.get(K_ANN_DOC) or st.query_params.get(K_ANN_DOC)
     if shown_doc not in docs:

@@ -1045,7 +1045,7 @@ def disputed_span(ws: Workspace, r: Rules, p: Proposed) -> Decision | None:
 def guide(ws: Workspace) -> None:
     """What does not change with a decision, drawn once per page run (outside the fragment):
     the heading, the keys and where the decisions are saved."""
-    st.subheader("Disputed spans")
+    st.header("Disputed spans")
     st.caption("Keys: **A** accept the proposal · **K** keep · **X** drop · **N** next · "
                "**P** previous · **Shift+N** next undecided · **L** keep it with the label chosen "
                "in “New label” · **B** keep it with the Start and End typed there "
@@ -1117,7 +1117,7 @@ def context_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision) -> str:
 def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None) -> None:
     """One whole document (on demand): each annotator in a lane, the proposal and the curated
     set below, and its proposals as a table whose row selection steps to a proposal."""
-    st.subheader("The document, annotator by annotator")
+    st.header("The document, annotator by annotator")
     doc = doc_picker.pick_document(ws, list(p.result.set.spans), key=K_CUR_DOC)
     text = ws.corpus.texts.get(doc)
     colours = highlight.label_colours(state.all_labels(ws.key, ws))
@@ -1137,7 +1137,7 @@ def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None)
 def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     """Each annotator scored against the curated set (its own fragment: recomputed when the
     page opens and when asked, not on every decision)."""
-    st.subheader("Each annotator against the curated set")
+    st.header("Each annotator against the curated set")
     st.caption("Span P/R/F1: Da San Martino et al. (2019), SemEval-2021 variant, with the "
                "curated set as the gold (partial-overlap credit). Character κ: Cohen's κ over "
                "characters × labels. Computed when the page opens and when you press "
@@ -1183,7 +1183,7 @@ def downloads(ws: Workspace, p: Proposed) -> None:
     """The decisions file, the curated set in a chosen format, and a link to score against it.
     The decisions file is written when clicked, from the store; the curated set when its
     format is chosen or “Prepare” is pressed (writing 2,000 documents takes a moment)."""
-    st.subheader("Download")
+    st.header("Download")
     d1, d2, d3 = st.columns([2, 2, 2], vertical_alignment="bottom")
     d1.download_button("⬇️ Decisions (CSV)", partial(_fresh_decisions, ws, p),
                        file_name="decisions.csv", mime="text/csv", key="cur_dl_decisions",

@@ -107,7 +107,7 @@ def page_caption() -> None:
 def upload_files() -> None:
     """The uploaders (files, and a whole folder on request), the beyond-text policy and one row
     per kept upload; a new batch becomes the uploaded workspace."""
-    st.subheader("Upload files")
+    st.header("Upload files")
     uploader_alive = state.K_UPLOADS in st.session_state  # False when back from another page
     files = st.file_uploader(UPLOAD_HELP, accept_multiple_files=True, key=state.K_UPLOADS)
     st.caption(cli_data.upload_limit_note())
@@ -201,7 +201,7 @@ def files_table(ws: Workspace, loaded_ws: Workspace, upload_ws: Workspace | None
     file_reports = upload_ws.reports if upload_ws is not None and uploads.kept() else ws.reports
     if not file_reports:
         return
-    st.subheader("Files")
+    st.header("Files")
     # documents: the file's distinct documents over all its sets (as the Summary counts them)
     file_rows = [{
         # status first after the file: what a narrow window shows before it scrolls sideways
@@ -260,7 +260,7 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
     """Counts of the shown workspace: documents, texts, sets (with their renaming), spans per
     label and set, and the documents a set misses."""
     tables = summaries.summary_tables(ws.key, ws)
-    st.subheader(f"Summary: {md(ws.title)}")
+    st.header(f"Summary: {md(ws.title)}")
     m1, m2, m3 = st.columns(3)
     m1.metric("Documents", f"{tables['n_docs']:,}")
     m2.metric("With text", f"{tables['n_texts']:,}")

@@ -569,8 +569,8 @@ def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: 
 
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
-    st.subheader(f"From Martino to MAFALDA ({md(c.mvariant)}): {md(c.system)} against "
-                 f"{md(c.ref)}")
+    st.header(f"From Martino to MAFALDA ({md(c.mvariant)}): {md(c.system)} against "
+              f"{md(c.ref)}")
     steps = steps_or_progress(ws, c)
     if steps is None:
         return
@@ -618,7 +618,7 @@ def _scatter(df: pd.DataFrame, c: Choice) -> str | None:
 
 def text_by_text(ws: Workspace, c: Choice) -> None:
     """Every text's two scores, as a scatter and a table; a clicked text opens on Documents."""
-    st.subheader("Text by text")
+    st.header("Text by text")
     n_docs = max(len(ws.sets[c.ref].spans), len(ws.sets[c.system].spans))
     # What the toggle turns on is said in its help, not in a caption below it: one element
     # fewer on every visit of a large corpus's page (issue 29, eleventh pass).

@@ -1132,7 +1132,7 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     """Every system's category counts as a table; a row's documents button, a row or a link
     opens the documents holding that category (:func:`follow`). The chart of the same counts
     is :func:`category_chart_tab` (its own tab: a return to the page draws the table alone)."""
-    st.subheader("Error categories, every system")
+    st.header("Error categories, every system")
     cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
     for row in cats[cats["category"] == "error"].itertuples():
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
@@ -1163,7 +1163,7 @@ def categories(ws: state.Workspace, s: Setup) -> None:
 def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
     """The category counts of every system as a stacked bar chart (all spans or errors only,
     counts or shares); a bar segment opens the documents holding that category."""
-    st.subheader("Error categories, every system")
+    st.header("Error categories, every system")
     st.caption("Click a bar segment to open the Documents page on the documents holding spans "
                "of that category.")
     v1, v2 = st.columns(2)
@@ -1237,7 +1237,7 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
 def per_label(ws: state.Workspace, s: Setup) -> None:
     """The categories per label, as a chart and a table; a bar opens its documents. The chart
     draws :data:`LABELS_PER_PAGE` labels at a time, the biggest first (tour 7 item 3)."""
-    st.subheader("Per label")
+    st.header("Per label")
     labels = label_frame(ws.key, ws, s.ref, s.systems, s.level)
     if not len(labels):
         st.caption("No span to count.")
@@ -1336,7 +1336,7 @@ def _open_bucket(ws: state.Workspace, s: Setup, dimension: str, hit: list[Any],
 def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     """Scores per bucket of a dimension (built-in or a metadata field), with bootstrap
     intervals; a bar opens the documents behind it. Returns the settings the report reuses."""
-    st.subheader("Slices: scores per bucket")
+    st.header("Slices: scores per bucket")
     metadata, meta_key = _metadata()
     s1, s2, s3, s4, s5 = st.columns([2, 3, 1, 1, 1])
     metric = s1.radio("Metric", list(SLICE_METRICS), key=K_ERR_METRIC, bind="query-params",
@@ -1402,7 +1402,7 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
 def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
     """The HTML report: a button writes it in the background (:class:`ReportJob`) with a
     progress bar that names the step, then its download button."""
-    st.subheader("Report")
+    st.header("Report")
     st.caption("One HTML file that opens anywhere without a network: every system's scores "
                "with intervals, the error categories, the slices, the label confusion and the "
                "20 worst documents side by side (the same as `python -m core report`).")

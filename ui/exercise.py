@@ -124,7 +124,7 @@ def example(sol: exercises.Solution) -> None:
                   for i, s in enumerate(sc.pred, 1)]
     colours = highlight.label_colours([*exercises.LABELS, NOTHING])
     used = {lab for it in gold_items + pred_items for lab in it.labels}
-    st.subheader(f"📝 Exercise {sol.exercise.seed}")
+    st.header(f"📝 Exercise {sol.exercise.seed}")
     st.html(highlight.legend(colours, used))
     st.markdown(f"**Gold** · {len(gold_items)} span(s)")
     st.html(highlight.render_lanes(sc.text, gold_items, colours, dom_id="exercise-gold"))
@@ -191,7 +191,7 @@ def reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any] | None,
     grade = exercises.grade(guesses or {}, sol.truths, sol.steps, unlabelled=sol.unlabelled,
                             metrics=exercises.LENGTHS[length])
     titles = dict(exercises.QUESTIONS)
-    st.subheader("🔎 The answers")
+    st.header("🔎 The answers")
     if guesses is not None:
         if grade.right == grade.asked:
             st.success(f"All {grade.asked} right.", icon="🎉")

@@ -119,7 +119,7 @@ def render(ws: Workspace) -> None:
 
     found = tables(ws)
     golds = [n for n, t in found.items() if is_gold(ws, n, t)]
-    st.subheader("HatEval 2019")
+    st.header("HatEval 2019")
     st.caption("Text classification (SemEval-2019 Task 5, Basile et al. 2019): task A scores HS "
                "(hate speech or not) by accuracy and macro P/R/F1 over the classes present; task "
                "B scores HS, TR (target: individual or group) and AG (aggressive or not) each, "

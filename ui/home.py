@@ -47,7 +47,7 @@ def loaded(ws: Workspace) -> None:
         st.page_link("pages/data.py", label="Upload gold and prediction files", icon="📂")
         st.stop()
     tables = summaries.summary_tables(ws.key, ws)
-    st.subheader(f"Loaded: {md(ws.title)}")
+    st.header(f"Loaded: {md(ws.title)}")
     m = st.columns(4)
     m[0].metric("Documents", f"{tables['n_docs']:,}")
     m[1].metric("Annotation sets", f"{len(ws.sets):,}")
@@ -88,7 +88,7 @@ def refused(ws: Workspace) -> None:
 
 def where_next() -> None:
     """Links to the other pages, four per row, each with what it shows."""
-    st.subheader("Where next")
+    st.header("Where next")
     for row in range(0, len(NEXT), 4):
         cols = st.columns(4)
         for col, (page, label, icon, text) in zip(cols, NEXT[row:row + 4], strict=False):

@@ -626,7 +626,7 @@ _WITHIN_HELP = {
 def _heading(c: Choice) -> tuple[str, str]:
     """The heatmap's heading and caption; returns its row and column titles."""
     if c.view == "confusion":
-        st.subheader(f"{md(c.set_a)} (rows) against {md(c.set_b)} (columns)")
+        st.header(f"{md(c.set_a)} (rows) against {md(c.set_b)} (columns)")
         optional_note = (" (in *optional (⊥)* when ⊥ is one of its alternatives: MAFALDA does "
                          "not require it)" if c.gold_alternatives else "")
         st.caption("Each overlapping (gold, predicted) span pair counts once in (gold label, "
@@ -635,7 +635,7 @@ def _heading(c: Choice) -> tuple[str, str]:
                    "diagonal is agreement. Row totals in brackets.")
         return f"gold label in {c.set_a}", f"predicted label in {c.set_b}"
     in_set = c.set_a if c.view == "within reference" else c.set_b
-    st.subheader(f"Labels together within {md(in_set)} (scope: {c.scope})")
+    st.header(f"Labels together within {md(in_set)} (scope: {c.scope})")
     st.caption(_WITHIN_HELP[c.scope])
     return f"label in {in_set}", "occurring with"
 
@@ -775,7 +775,7 @@ def _pairs_download(ws: state.Workspace, c: Choice, cell: Cell) -> None:
 def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
                  options: list[Cell | None]) -> None:
     """The span pairs counted in the chosen cell; a picked row opens its document."""
-    st.subheader("Spans behind a cell")
+    st.header("Spans behind a cell")
     # Bound to the URL like the view's widgets: a choice replaces the page's history entry
     # (Back leaves the page), and a link or Back from a pair's document restores the cell.
     cell = st.selectbox("Cell (or click the heatmap)", options, key=K_LAB_CELL,

@@ -414,7 +414,7 @@ def predictions(sid: str, sc: scenarios.Scenario) -> Edited:
     rows = _committed_rows(sid, sc, editor_key)
     choices = sc.label_choices()
     n_chars = len(sc.text)
-    st.subheader("✏️ Predictions")
+    st.header("✏️ Predictions")
     left, right = st.columns([3, 2])
     with left:
         shown = _editor(rows, editor_key, choices, n_chars)
@@ -483,7 +483,7 @@ def scores(e: Edited) -> None:
     and the runs as a table."""
     rows_scores = tables.score_rows(e.ev, e.sc)
     scores_df = pd.DataFrame([r.record() for r in rows_scores])
-    st.subheader("📏 Scores")
+    st.header("📏 Scores")
     st.caption("Recall under three Da San Martino variants and under MAFALDA, with P and F1 "
                "below" + (" (arrows: the change from the scenario's own predictions)."
                           if e.ev.edited else "."))
@@ -533,7 +533,7 @@ def seed_numbers(e: Edited) -> None:
     """The numbers the scenario's source states beside the computed ones (and Figure 1's recall
     order for the Figure 1 family)."""
     sc, sid = e.sc, e.sid
-    st.subheader("📖 What the seed says")
+    st.header("📖 What the seed says")
     st.caption("The *seed* is the published source of this example (the paper or the official "
                "scorer's documentation named under the title): the **seed** column holds the "
                "numbers it states, **computed now** what SpanScope computes for them, and "
@@ -560,7 +560,7 @@ def seed_numbers(e: Edited) -> None:
 def martino_pairs(e: Edited) -> None:
     """Every overlapping pair's contribution C(s,t,h) under the 2021 variant."""
     ev, sid = e.ev, e.sid
-    st.subheader("🔍 Where the numbers come from")
+    st.header("🔍 Where the numbers come from")
     st.markdown("**Da San Martino: every overlapping pair counts** (Eq. 1-3; 2021 variant, no "
                 "merging)")
     if ev.pairs_error:
@@ -618,7 +618,7 @@ def alternatives(e: Edited) -> None:
     ev = e.ev
     if not ev.alternatives:
         return
-    st.subheader("🔀 The gold's alternatives")
+    st.header("🔀 The gold's alternatives")
     alt_df = tables.alternatives_table(ev, e.gold_id)
     st.dataframe(alt_df, hide_index=True, key="learn_alts", column_config={
         c: st.column_config.NumberColumn(format="%.4f")
@@ -635,7 +635,7 @@ def alternatives(e: Edited) -> None:
 def per_label(e: Edited) -> None:
     """Per-label scores, correct and as the official scorer prints them."""
     ev, run21 = e.ev, e.run21
-    st.subheader("🏷️ Per label: correct vs the official scorer")
+    st.header("🏷️ Per label: correct vs the official scorer")
     if run21 is None or run21.result is None:
         st.info(f"The 2021 variant refused this input: {md(run21.error) if run21 else ''}",
                 icon="ℹ️")
@@ -658,7 +658,7 @@ def per_label(e: Edited) -> None:
 
 def metric_cards() -> None:
     """The two metrics' cards (their modules' docstrings)."""
-    st.subheader("📘 Metric cards")
+    st.header("📘 Metric cards")
     st.caption("The module docstrings of core/metrics/martino.py and core/metrics/mafalda.py, the "
                "same text that documents the code.")
     with st.expander("Da San Martino et al. (2019) span metric", expanded=False):

@@ -183,7 +183,7 @@ def render(code: str) -> None:
 def teacher(cls: classes.LiveClass, key: str) -> None:
     """Join instructions (QR code, short link), the exercise, the live tally and the controls."""
     link = student_link(cls.code)
-    st.subheader(f"👩‍🏫 Class {spaced(cls.code)}")
+    st.header(f"👩‍🏫 Class {spaced(cls.code)}")
     left, right = st.columns([1, 2], vertical_alignment="center")
     # Room above the QR code for its full-screen button, which Streamlit draws above the image:
     # on a phone (the columns stacked) it covered the class code's last letters (tour 7 item 6).
@@ -384,7 +384,7 @@ def _student_token(code: str) -> tuple[str | None, str | None]:
 
 
 def _join_form(code: str) -> None:
-    st.subheader(f"🙋 Join class {spaced(code)}")
+    st.header(f"🙋 Join class {spaced(code)}")
     with st.form("live_join"):
         st.text_input("Your nickname", key=K_NICK, max_chars=classes.NICKNAME_MAX,
                       placeholder="e.g. Ada", help="Any name your teacher will recognise. "

@@ -292,7 +292,7 @@ def _without_intervals(table: pd.DataFrame, documents: int) -> pd.DataFrame:
 
 def all_systems(ws: Workspace, s: Setup) -> None:
     """Every system under every span metric (with bootstrap intervals) and their F1 chart."""
-    st.subheader("All systems")
+    st.header("All systems")
     overview = results.systems_overview(ws.key, ws, s.ref, tuple(s.systems),
                                         tuple(s.variants.items()), s.level,
                                         s.n_boot if s.intervals else 0, s.seed)
@@ -489,7 +489,7 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
 def one_system(ws: Workspace, s: Setup) -> Detail:
     """One system under one metric: per label and per document; an error in their place when
     the metric cannot score it (the paired comparison below still runs)."""
-    st.subheader("One system in detail")
+    st.header("One system in detail")
     d1, d2 = st.columns(2)
     system = d1.selectbox("System", s.systems, key=state.K_SET_B, bind="query-params",
                           help=full_name_help(state.K_SET_B, s.systems[0]))
@@ -534,7 +534,7 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
         # element on every visit (docs/performance.md, issue 29, eleventh pass).
         st.caption(f"**{PAIRED_HEADING}**: load a second system to compare two systems.")
         st.stop()
-    st.subheader(PAIRED_HEADING)
+    st.header(PAIRED_HEADING)
     p1, p2 = st.columns(2)
     sys1 = p1.selectbox("System 1", s.systems, key=state.K_SYS1, bind="query-params",
                         help=full_name_help(state.K_SYS1, s.systems[0]))

@@ -6,23 +6,30 @@ once per browser tab, a listener that collapses the sidebar after a tap on one o
 when the window is narrower than :data:`PHONE_MAX_PX` (Streamlit's own breakpoint for drawing the
 sidebar over the page). Nothing is sent to the server and nothing changes on a wider screen.
 The same element carries the style that lets a Markdown table scroll sideways (:data:`TABLE_CSS`),
-the sidebar's keyboard focus ring (:data:`FOCUS_CSS`) and the captions' contrast
-(:data:`CAPTION_CSS`).
+the sidebar's keyboard focus ring (:data:`FOCUS_CSS`), the captions' contrast
+(:data:`CAPTION_CSS`), the headings' sizes (:data:`HEADING_CSS`) and the colour of the text
+Streamlit draws in the theme's primary colour (:data:`ui.theme.PRIMARY_TEXT_CSS`); its script
+also makes a Markdown table that scrolls focusable and named (:data:`SCRIPT`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from ui.theme import PRIMARY_TEXT_CSS
+
 PHONE_MAX_PX = 768
 
 TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
              "{display:block;max-width:100%;overflow-x:auto}"
-             ".st-key-overview_table th{white-space:nowrap}</style>")
+             ".st-key-overview_table th{white-space:nowrap}"
+             "[data-testid='stMarkdownContainer']>table:focus-visible"
+             "{outline:2px solid #1c83e1;outline-offset:2px}</style>")
 """Markdown tables scroll sideways within the page's width, as a data grid does, instead of
 running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown);
 the Scores page's systems table keeps each header on one line
-(:data:`ui.small_table.NOWRAP_COLUMNS`)."""
+(:data:`ui.small_table.NOWRAP_COLUMNS`). A table that scrolls takes the keyboard's focus
+(:data:`SCRIPT`), with the ring of :data:`FOCUS_CSS`."""
 
 FOCUS_CSS = ("<style>[data-testid='stSidebar'] :is(a, button, summary, [role='button'], "
              "[tabindex='0']):focus-visible{outline:2px solid #1c83e1 !important;"
@@ -37,7 +44,17 @@ CAPTION_CSS = "<style>[data-testid='stCaptionContainer']{opacity:.75}</style>"
 on the light theme's white (WCAG 2.1 SC 1.4.3 asks 4.5:1 for text; axe-core's colour-contrast
 rule on every page, docs/dashboard.md "Accessibility")."""
 
-SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + """
+HEADING_CSS = ("<style>[data-testid='stMain'] h2{font-size:1.75rem;padding:.75rem 0 1rem}"
+               "[data-testid='stMain'] h3{font-size:1.5rem;padding:.5rem 0 1rem}"
+               "[data-testid='stSidebar'] h2{font-size:1.125rem;padding:.75rem 0 1rem}</style>")
+"""A page's sections are ``h2`` (``st.header``) under its ``h1`` title, their parts ``h3``, and the
+sidebar's heading an ``h2``, so a screen reader's list of headings has no level missing (axe's
+``heading-order``, WCAG 2.1 SC 1.3.1); each level keeps the size Streamlit gives the level below
+it (1.75 and 1.5 rem in the page, 1.125 rem in the sidebar), as the sections looked when they
+were ``st.subheader``: the outline is fixed, the pages look no louder (docs/dashboard.md,
+"Accessibility")."""
+
+SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + """
 <script>
 (() => {
   const w = window.parent && window.parent.document ? window.parent : window;
@@ -53,6 +70,42 @@ SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + """
       if (button) button.click();
     }, 150);
   }, true);
+  // A Markdown table wider than the page scrolls sideways (TABLE_CSS): it takes the focus, so
+  // that a keyboard scrolls it with the arrows (WCAG 2.1 SC 2.1.1), named by the heading above
+  // it; one that fits takes none (no needless tab stop). Checked after the page changes and
+  // when the window is resized, at most ten times a second.
+  const label = (table) => {
+    let name = "";
+    for (const h of w.document.querySelectorAll(
+        '[data-testid="stMain"] :is(h1, h2, h3, h4, h5, h6)')) {
+      if (!(h.compareDocumentPosition(table) & 4)) break;  // 4: the table follows h
+      name = h.textContent.trim();
+    }
+    return name ? `${name}: table, scrolls sideways` : "Table, scrolls sideways";
+  };
+  const mark = () => {
+    for (const table of w.document.querySelectorAll(
+        '[data-testid="stMarkdownContainer"] > table')) {
+      if (table.scrollWidth > table.clientWidth + 1) {
+        const name = label(table);
+        if (table.getAttribute("aria-label") !== name) table.setAttribute("aria-label", name);
+        if (table.getAttribute("tabindex") !== "0") table.setAttribute("tabindex", "0");
+      } else if (table.hasAttribute("tabindex")) {
+        table.removeAttribute("tabindex");
+        table.removeAttribute("aria-label");
+      }
+    }
+  };
+  let queued = false;
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    // In the frame's own layout: reading a table's width forces none of its own.
+    w.setTimeout(() => w.requestAnimationFrame(() => { queued = false; mark(); }), 100);
+  };
+  new w.MutationObserver(later).observe(w.document.body, {childList: true, subtree: true});
+  w.addEventListener("resize", later);
+  later();
 })();
 </script>
 """.replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip()

@@ -20,6 +20,30 @@ EITHER_GREY = "#888888"
 the colour of a line in a figure built once for every session, whatever its theme."""
 
 
+STREAMLIT_BACKGROUND: dict[str, str] = {"light": "#ffffff", "dark": "#171614"}
+"""Streamlit 1.67's page background, per theme (measured in Chromium)."""
+STREAMLIT_PRIMARY: dict[str, str] = {"light": "#c53948", "dark": "#cf4250"}
+"""Streamlit 1.67's primary colour, per theme (its ``theme.primaryColor`` defaults)."""
+
+PRIMARY_TEXT: dict[str, str] = {"light": "#c53948", "dark": "#ec7580"}
+"""The colour of the text Streamlit draws in its primary colour (the selected tab's name, a
+slider's value), per theme. Streamlit 1.67's primary is ``#c53948`` on the light theme (5.2:1 on
+white: kept) and ``#cf4250`` on the dark one, 3.9:1 on its ``#171614`` background: enough for
+the slider's track and thumb and the selected tab's underline (WCAG 2.1 SC 1.4.11 asks 3:1 of
+a control), too little for text (SC 1.4.3 asks 4.5:1). No one primary serves both: the white
+text of a primary button or of a multiselect's chip needs a primary of 4.5:1 against white, so
+the dark primary stays and only that text takes a lighter tint of the same red, 6.4:1 on the
+dark background. The selected tab keeps its underline, a cue beside the colour."""
+
+PRIMARY_TEXT_CSS = (
+    "<style>[data-testid='stApp'] :is([data-testid='stTab'][aria-selected='true'], "
+    "[data-testid='stSliderThumbValue']){color:light-dark(" + PRIMARY_TEXT["light"] + ","
+    + PRIMARY_TEXT["dark"] + ")}</style>")
+""":data:`PRIMARY_TEXT` as a style: ``light-dark()`` follows the ``color-scheme`` Streamlit sets on
+its app element for the theme shown (a browser without ``light-dark()`` keeps Streamlit's
+colour). Drawn on every page by :data:`ui.sidebar.SCRIPT`."""
+
+
 def theme_ink() -> str:
     """The text colour of the theme the browser shows, as Streamlit draws the axis titles: the
     configured ``theme.textColor``, else the dark theme's or the light theme's

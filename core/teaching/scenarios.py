@@ -719,7 +719,8 @@ def _inline(line: str) -> str:
 def card_markdown(doc: str | None) -> str:
     """A module docstring (numpydoc-style reST) as Markdown, for the metric cards.
 
-    Section titles underlined with ``---`` become ``####`` headings, a paragraph ending in ``::``
+    Section titles underlined with ``---`` become ``###`` headings (the Learn page shows a card
+    under its "Metric cards" section, an ``h2``: no level skipped), a paragraph ending in ``::``
     introduces a code block, indented lines under a term (a definition list) become a bullet
     ``term: text``, and ``` ``code`` ``` and ``:func:`name``` become inline code.
 
@@ -737,7 +738,7 @@ def card_markdown(doc: str | None) -> str:
     ... '''))
     Title.
     <BLANKLINE>
-    #### Section
+    ### Section
     The formula:
     <BLANKLINE>
     ```text
@@ -755,7 +756,7 @@ def card_markdown(doc: str | None) -> str:
         stripped = nxt.strip()
         if line.strip() and not line.startswith(" ") and len(stripped) >= 3 and \
                 set(stripped) == {"-"} and not nxt.startswith(" "):
-            out.append(f"#### {_inline(line.strip())}")
+            out.append(f"### {_inline(line.strip())}")
             i += 2
             continue
         if line.rstrip().endswith("::"):

@@ -106,11 +106,11 @@ def test_the_matrix_table_writes_every_value_on_its_colour_with_readable_ink() -
 
 def test_a_heading_and_note_drawn_in_the_tiles_and_matrix_elements_are_escaped() -> None:
     # Tenth pass, second cut: the section's heading (and the tiles' note) are in their HTML
-    # element, a real <h3> (a screen reader's heading list still finds it), text escaped.
+    # element, a real <h2> (a screen reader's heading list still finds it), text escaped.
     tiles = annotators.tiles_html([("γ", "0.5", "help", [])], heading="All <2> sets",
                                   note="why <b>")
-    assert tiles.count('<h3 class="ann-h">All &lt;2&gt; sets</h3>') == 1
+    assert tiles.count('<h2 class="ann-h">All &lt;2&gt; sets</h2>') == 1
     assert tiles.endswith('<p class="ann-why">why &lt;b&gt;</p>') and "<b>" not in tiles
-    assert "<h3" not in annotators.tiles_html([("γ", "0.5", "help", [])])
+    assert "<h2" not in annotators.tiles_html([("γ", "0.5", "help", [])])
     body = annotators.matrix_html(None, ["a", "b"], key=None, title="t", heading="<Pairs>")
-    assert body.index('<h3 class="ann-h">&lt;Pairs&gt;</h3>') < body.index("<table>")
+    assert body.index('<h2 class="ann-h">&lt;Pairs&gt;</h2>') < body.index("<table>")

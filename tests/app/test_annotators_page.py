@@ -804,16 +804,16 @@ def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
         make_app, measure: str, in_html: bool) -> None:
     # Issue 29, tenth pass, second cut: "Pairwise agreement" is the matrix element's heading
     # unless a control sits between them (span-F1's "Cells show"); "All 3 sets together" and
-    # why the values differ are the tiles element's; no subheader or caption drawn for them.
+    # why the values differ are the tiles element's; no header or caption drawn for them.
     at = _wait_for_matrix(make_app(PAGE, params={ann.K_ANN_MEASURE: measure}))
     assert not at.exception, [e.value for e in at.exception]
-    subheaders = [s.value for s in at.subheader]
+    headers = [s.value for s in at.header]
     matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
     tiles = next(h.proto.body for h in at.html if 'class="ann-tiles"' in h.proto.body)
-    assert ('<h3 class="ann-h">Pairwise agreement</h3>' in matrix) is in_html
-    assert ("Pairwise agreement" in subheaders) is not in_html
-    assert '<h3 class="ann-h">All 3 sets together</h3>' in tiles
-    assert "All 3 sets together" not in subheaders
+    assert ('<h2 class="ann-h">Pairwise agreement</h2>' in matrix) is in_html
+    assert ("Pairwise agreement" in headers) is not in_html
+    assert '<h2 class="ann-h">All 3 sets together</h2>' in tiles
+    assert "All 3 sets together" not in headers
     assert ann.WHY_THEY_DIFFER not in [c.value for c in at.caption]
     if not in_html:  # the heading above the control, the control above the table
         assert at.radio(key=ann.K_ANN_CELL).value == "F1"
@@ -893,7 +893,7 @@ def test_how_to_read_the_cells_is_a_sentence_of_the_matrix_element(make_app,
             if measure in ann.MANY_MEASURES else "Row = reference (treated as gold)")
     assert matrix.index('<p class="ann-note">') < matrix.index(said) < matrix.index("<table>")
     assert not any(said in c.value for c in at.caption)
-    headings = [s.value for s in at.subheader]
+    headings = [s.value for s in at.header]
     # the heading is the table element's unless a control sits between them
     assert ("Pairwise agreement" in headings) is (measure in ann.ASYMMETRIC)
 

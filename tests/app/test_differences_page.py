@@ -460,7 +460,7 @@ def test_the_mafalda_variant_sits_in_a_popover_and_a_link_still_sets_it(make_app
     assert [c.key for c in menu.children.values()] == [state.K_MAF_VARIANT]
     assert at.selectbox(key=state.K_MAF_VARIANT).value == "metrics-py"
     assert any(h.value.startswith("From Martino to MAFALDA (metrics\\-py):")
-               for h in at.subheader), [h.value for h in at.subheader]
+               for h in at.header), [h.value for h in at.header]
     steps = _steps(frame, at, "R")
     want = differences.metric_path(sets[0], sets[1], mafalda_variant="metrics-py")
     assert len(steps) == len(want)

@@ -50,7 +50,7 @@ def test_url_seed_opens_that_exercise_and_hides_the_answers(make_app) -> None:
     assert at.radio(key=learn_ui.K_MODE).value == learn_ui.MODES[1]
     assert at.number_input(key=exercise_ui.K_SEED).value == 5
     assert _pred_rows(at) == _want_rows(5)
-    assert not [s for s in at.subheader if "answers" in s.value]
+    assert not [s for s in at.header if "answers" in s.value]
     assert not at.get("plotly_chart")
     questions = [k for k, _ in exercises.questions("short")
                  if exercises.solve(exercises.generate(5)).truths[k].precision is not None]

@@ -68,7 +68,7 @@ def test_start_a_class_shows_qr_link_and_code(make_app, store: Path) -> None:
     assert alts == [f"QR code of the class link, {live_class.spaced(code)}"]
     links = [c.value for c in at.code]
     assert any(v.endswith(f"/learn?class={code}") for v in links)
-    assert any(live_class.spaced(code) in s.value for s in at.subheader)
+    assert any(live_class.spaced(code) in s.value for s in at.header)
     assert [m.value for m in at.metric][:2] == ["0", "0"]
 
 
@@ -107,7 +107,7 @@ def test_student_answers_reach_the_teacher_and_the_reveal_reaches_the_student(
     assert table.loc["SemEval-2021 recall", "right"] == 1.0
 
     _ok(ada.run())
-    assert any("The answers" in s.value for s in ada.subheader)
+    assert any("The answers" in s.value for s in ada.header)
     graded = frame(ada, "metric", "score", "your answer", "right", "why")
     assert list(graded["right"]).count("✅") == 1
     assert not [t for t in ada.text_input if t.key.startswith("live_p")]  # answers closed
@@ -135,7 +135,7 @@ def test_bad_class_code_in_the_link_is_named(make_app, store: Path) -> None:
 def test_next_exercise_moves_every_student(make_app, store: Path) -> None:
     teacher, code = _teacher(make_app)
     ada = _student(make_app, code, "Ada")
-    assert any(s.value == f"📝 Exercise {SEED}" for s in ada.subheader)
+    assert any(s.value == f"📝 Exercise {SEED}" for s in ada.header)
     teacher.button(key="live_next").click()
     _ok(teacher.run())
     nxt = exercises.next_seed(SEED)
@@ -143,7 +143,7 @@ def test_next_exercise_moves_every_student(make_app, store: Path) -> None:
         cls = classes.get_class(conn, code)
     assert cls is not None and (cls.seed, cls.revealed) == (nxt, False)
     _ok(ada.run())
-    assert any(s.value == f"📝 Exercise {nxt}" for s in ada.subheader)
+    assert any(s.value == f"📝 Exercise {nxt}" for s in ada.header)
     assert any(t.key.startswith(f"live_p::{code}::{nxt}::") for t in ada.text_input)
 
 
@@ -153,7 +153,7 @@ def test_typed_code_opens_the_join_form(make_app, store: Path) -> None:
     at.text_input(key="live_code").input(live_class.spaced(code).upper())
     _ok(at.run())
     assert at.query_params[live_class.PARAM] in (code, [code])
-    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in at.subheader)
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in at.header)
     wrong = _ok(make_app(PAGE))
     wrong.text_input(key="live_code").input("abc 1")
     _ok(wrong.run())
@@ -166,10 +166,10 @@ def test_a_reload_of_the_teachers_tab_keeps_the_teachers_screen(make_app, store:
     assert params[live_class.PARAM] == code and live_class.TEACHER_PARAM in params
     # a reload: a new session with the tab's address, nothing in session state
     reloaded = _ok(make_app(PAGE, params=params))
-    assert any(s.value.startswith("👩‍🏫 Class") for s in reloaded.subheader)
-    assert not any("Join class" in s.value for s in reloaded.subheader)
+    assert any(s.value.startswith("👩‍🏫 Class") for s in reloaded.header)
+    assert not any("Join class" in s.value for s in reloaded.header)
     student = _ok(make_app(PAGE, params={live_class.PARAM: code}))  # the students' link
-    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in student.subheader)
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in student.header)
 
 
 def test_the_tally_draws_right_in_the_colour_of_correct_and_gives_value_room(make_app) -> None:
@@ -202,7 +202,7 @@ def test_a_reload_of_a_students_tab_keeps_the_student_and_their_answers(
     # a reload (or a restarted server): a new session with the tab's address, nothing else
     back = _ok(make_app(PAGE, params=params))
     assert any("You are **Ada**" in m.value for m in back.markdown)
-    assert not any("Join class" in s.value for s in back.subheader)
+    assert not any("Join class" in s.value for s in back.header)
     assert back.success and "Received at" in back.success[0].value
     assert back.text_input(key=f"live_r::{code}::{SEED}::mafalda").value == "1/2"
     back = _send(back, code, {("mafalda", "P"): "1"})  # answers again under the same student
@@ -223,7 +223,7 @@ def test_nobody_takes_a_students_place_without_their_address(make_app, store: Pa
     assert "address of the tab you joined from" in other.error[0].value
     forged = _ok(make_app(PAGE, params={live_class.PARAM: code,
                                         live_class.STUDENT_PARAM: "not-a-token"}))
-    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in forged.subheader)
+    assert any(f"Join class {live_class.spaced(code)}" in s.value for s in forged.header)
     assert live_class.STUDENT_PARAM not in _params(forged)
     assert forged.error and "not in this class" in forged.error[0].value
 

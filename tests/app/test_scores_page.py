@@ -409,7 +409,7 @@ def test_downloads_sit_one_click_further_and_one_system_draws_no_paired_heading(
     keys = [b.proto.id for b in at.get("download_button")]
     for key in ("dl_overview_csv", "dl_overview_json", "dl_per_label_csv", "dl_per_label_json"):
         assert any(key in k for k in keys), key
-    assert "Paired comparison" not in [h.value for h in at.subheader]
+    assert "Paired comparison" not in [h.value for h in at.header]
     assert any(c.value.startswith("**Paired comparison**: load a second system")
                for c in at.caption)
 

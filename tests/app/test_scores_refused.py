@@ -21,12 +21,12 @@ def test_a_refused_system_keeps_the_paired_comparison_and_says_what_to_do_here(
     refusal = next(e.value for e in at.error if "cannot score system" in e.value)
     assert "merge" in refusal and "semeval2021 variant" in refusal
     assert "merge\\_pred=True" not in refusal and "merge_pred=True" not in refusal
-    assert "Paired comparison" in [h.value for h in at.subheader]
+    assert "Paired comparison" in [h.value for h in at.header]
     assert any("cannot score both systems" in i.value for i in at.info)
     at.selectbox(key=state.K_SET_B).select("system_b").run()  # the other system, in full
     assert not at.exception
     assert not any("cannot score system" in e.value for e in at.error)
-    assert "Paired comparison" in [h.value for h in at.subheader]
+    assert "Paired comparison" in [h.value for h in at.header]
 
 
 def test_the_f1_chart_says_why_a_bar_is_missing(make_app: Callable[..., AppTest]) -> None:
@@ -104,4 +104,4 @@ def test_annotators_on_different_documents_get_a_reference_a_reason_and_the_shar
     table = next(df for df in tables(at) if "DSM F1" in df.columns)
     f1 = dict(zip(table["system"], table["DSM F1"], strict=True))
     assert f1["ann3"] == 1.0 and 0 < f1["ann2"] < 1
-    assert "Paired comparison" in [h.value for h in at.subheader]
+    assert "Paired comparison" in [h.value for h in at.header]

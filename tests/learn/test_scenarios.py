@@ -281,8 +281,8 @@ def test_metric_cards_are_the_module_docstrings_as_markdown(module: object) -> N
     card = module.CARD  # type: ignore[attr-defined]
     md = scenarios.card_markdown(card)
     underlined = re.findall(r"^(\S.*)\n-{3,}$", card, flags=re.M)
-    assert [h for h in md.splitlines() if h.startswith("#### ")] == [
-        "#### " + re.sub(r"``([^`]+)``", r"`\1`", h) for h in underlined]
+    assert [h for h in md.splitlines() if h.startswith("### ")] == [
+        "### " + re.sub(r"``([^`]+)``", r"`\1`", h) for h in underlined]
     assert not re.search(r"(?<!`)``(?!`)", md)  # reST literals became Markdown code
     assert ":func:" not in md and ":class:" not in md
     assert not re.search(r"^-{3,}$", md, flags=re.M)

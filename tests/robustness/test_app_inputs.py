@@ -75,8 +75,8 @@ def test_file_derived_names_reach_markdown_escaped(page: str) -> None:
     at.run()
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
-    bodies = [m.value for kind in ("markdown", "caption", "subheader", "title", "info", "error",
-                                   "warning", "success") for m in at.get(kind)]
+    bodies = [m.value for kind in ("markdown", "caption", "header", "subheader", "title", "info",
+                                   "error", "warning", "success") for m in at.get(kind)]
     for body in bodies:
         assert "](http" not in body and "](javascript" not in body, body
         # A tag only as ui.escape.md writes it: "\\<svg" shows the text, never an element.

@@ -1,0 +1,45 @@
+"""The colours Streamlit draws in its primary colour keep WCAG 2.1's contrast on both themes
+(docs/dashboard.md, "Accessibility"): text 4.5:1 (SC 1.4.3), a control 3:1 (SC 1.4.11).
+
+Streamlit draws the selected tab's name and a slider's value in the primary colour, on the page's
+background: text. The slider's track and thumb and the selected tab's underline are controls'
+parts. A primary button's and a multiselect chip's white text sits on the primary colour.
+``tests/e2e/test_accessibility_browser.py`` measures the same in a browser, on every page.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.render.palette import contrast_ratio
+from ui import sidebar, theme
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_in_the_primary_colour_reaches_4_5_on_the_background(scheme: str) -> None:
+    ratio = contrast_ratio(theme.PRIMARY_TEXT[scheme], theme.STREAMLIT_BACKGROUND[scheme])
+    assert ratio >= 4.5, (scheme, round(ratio, 2))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_primary_colour_itself_serves_controls_and_white_text(scheme: str) -> None:
+    primary = theme.STREAMLIT_PRIMARY[scheme]
+    assert contrast_ratio(primary, theme.STREAMLIT_BACKGROUND[scheme]) >= 3  # track, underline
+    assert contrast_ratio("#ffffff", primary) >= 4.5  # a primary button's, a chip's text
+
+
+def test_streamlits_dark_primary_alone_was_too_faint_for_text() -> None:
+    """Why :data:`ui.theme.PRIMARY_TEXT` exists: 3.9:1, and no one colour serves both the text
+    on the background (4.5:1) and the white text on it (4.5:1)."""
+    dark = theme.STREAMLIT_BACKGROUND["dark"]
+    assert contrast_ratio(theme.STREAMLIT_PRIMARY["dark"], dark) < 4.5
+    assert contrast_ratio(theme.PRIMARY_TEXT["dark"], "#ffffff") < 4.5
+
+
+def test_the_primary_text_style_is_drawn_on_every_page() -> None:
+    css = theme.PRIMARY_TEXT_CSS
+    assert f"light-dark({theme.PRIMARY_TEXT['light']},{theme.PRIMARY_TEXT['dark']})" in css
+    for element in ("[data-testid='stTab'][aria-selected='true']",
+                    "[data-testid='stSliderThumbValue']"):
+        assert element in css
+    assert css in sidebar.SCRIPT and sidebar.HEADING_CSS in sidebar.SCRIPT
