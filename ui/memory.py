@@ -14,7 +14,7 @@ The cycle collector (:mod:`gc`) starts a full pass over every tracked object eac
 long-lived ones have grown by a quarter. A block that builds many objects meant to stay (a
 worker's job: a study's spans per document, a measure's rows; the server unpickling the
 result) set it off again and again, each pass longer than the last: at 100,000 documents the
-worker's unitizing job spent some 2.8 s of CPU in 16 full passes (0.03 to 0.56 s each), and the
+worker's unitizing job spent some 2.7 s of CPU in 16 full passes (0.03 to 0.56 s each), and the
 server 0.04 to 0.08 s per pass as a result arrived, during the warm revisits of other pages
 (docs/performance.md, issue 29, twelfth pass). :func:`long_lived` runs such a block without the
 collector, then collects once and freezes what is alive (:func:`settle`), so that later passes
