@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, Listener
 from typing import TYPE_CHECKING, Any
 
+from ui import memory
+
 if TYPE_CHECKING:
     from core.metrics.agreement import MeasureView
 
@@ -228,15 +230,16 @@ def serve(address: str, key: bytes) -> None:
             job_id, task, kwargs, drop = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            result = run(job_id, task, resolve(kwargs, drop))
-        except Exception as exc:  # sent back: the server raises it where the page asks
+        with memory.long_lived():  # a job builds what it keeps: no collector's passes over it
             try:
-                conn.send(("error", job_id, exc))
-            except Exception:  # an exception that does not pickle: its text, as a bug
-                conn.send(("error", job_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
-        else:
-            conn.send(("done", job_id, result))
+                result = run(job_id, task, resolve(kwargs, drop))
+            except Exception as exc:  # sent back: the server raises it where the page asks
+                try:
+                    conn.send(("error", job_id, exc))
+                except Exception:  # an exception that does not pickle: its text, as a bug
+                    conn.send(("error", job_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
+            else:
+                conn.send(("done", job_id, result))
 
 
 if __name__ == "__main__":

@@ -47,8 +47,9 @@ from collections.abc import Callable, MutableMapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Client, Connection
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import streamlit as st
 from streamlit.runtime.state import SessionStateProxy
@@ -69,6 +70,18 @@ sets and texts of the corpora open; the studies built from them are kept apart, 
 :data:`ui.gamma_worker.STUDIES_KEPT`); the least recently used is forgotten beyond this, which
 bounds the worker's memory (a set of 1M spans is about 25 MB of columns, the texts of 100,000
 documents about 100 MB)."""
+
+
+def _received(conn: Connection) -> tuple[Any, ...]:
+    """The worker's next message, unpickled without the cycle collector's passes over the many
+    objects a result may be (:func:`ui.memory.paused`); a result (not a progress message) is
+    then kept out of the collector's later passes (:func:`ui.memory.settle`)."""
+    data = conn.recv_bytes()
+    with memory.paused():
+        message: tuple[Any, ...] = ForkingPickler.loads(data)
+    if message[0] != "progress":
+        memory.settle()
+    return message
 
 
 class WorkerDied(RuntimeError):
@@ -224,7 +237,7 @@ class Worker:
             try:
                 self.conn.send((job_id, job.task, *self._pack(job.kwargs)))
                 while True:
-                    kind, _, *rest = self.conn.recv()
+                    kind, _, *rest = _received(self.conn)
                     if kind == "progress":
                         job.report(int(rest[0]), int(rest[1]))
                         continue

@@ -1,5 +1,6 @@
 """How the server and its background worker get their memory: numpy's large arrays without
-transparent huge pages, and the C allocator keeping what it frees for the next arrays.
+transparent huge pages, the C allocator keeping what it frees for the next arrays, and the
+cycle collector kept off the objects that stay.
 
 Reading a corpus and scoring it make many fresh arrays of megabytes; with huge pages asked for
 (numpy's default) each of them costs the kernel a compaction and a 2 MiB clearing at its first
@@ -8,14 +9,28 @@ that was a third of the first MAFALDA score's CPU, in system time (docs/performa
 29, eleventh pass). :mod:`ui.serve` calls :func:`lean_memory` before Streamlit's command line;
 :mod:`ui.jobs` starts the worker with :func:`memory_env`. A module of its own, imported by both,
 so that the worker's start does not import the server's entry module (and its imports).
+
+The cycle collector (:mod:`gc`) starts a full pass over every tracked object each time the
+long-lived ones have grown by a quarter. A block that builds many objects meant to stay (a
+worker's job: a study's spans per document, a measure's rows; the server unpickling the
+result) set it off again and again, each pass longer than the last: at 100,000 documents the
+worker's unitizing job spent some 2.7 s of CPU in 16 full passes (0.03 to 0.56 s each), and the
+server 0.04 to 0.08 s per pass as a result arrived, during the warm revisits of other pages
+(docs/performance.md, issue 29, twelfth pass). :func:`long_lived` runs such a block without the
+collector, then collects once and freezes what is alive (:func:`settle`), so that later passes
+walk only what is new: :mod:`ui.gamma_worker` runs each job so, and :mod:`ui.jobs` unpickles
+the worker's messages :func:`paused` and settles after each result.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import gc
 import os
 import sys
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 
 HUGEPAGE_ENV = "NUMPY_MADVISE_HUGEPAGE"
 """numpy's switch for asking the kernel for transparent huge pages for its large arrays (read
@@ -60,3 +75,62 @@ def lean_memory() -> bool:
         if key in added:
             took = bool(mallopt(param, int(added[key]))) and took
     return took
+
+
+_settles = {"count": 0, "frozen": 0}
+"""What :func:`settle` did in this process: how many times it ran, and the objects frozen at its
+last run (:func:`settled`)."""
+_paused = threading.local()
+"""How deep this thread is in :func:`paused` blocks (an inner block leaves the collector to the
+outer one)."""
+
+
+def settled() -> dict[str, int]:
+    """How many times :func:`settle` ran in this process and how many objects were frozen at its
+    last run (counts, not clocks, for the tests and the bench's probes)."""
+    return dict(_settles)
+
+
+def settle() -> int:
+    """Collect the garbage once (a full pass, over what is not frozen yet), then move every
+    object alive out of the collector's later passes (:func:`gc.freeze`): what a job built and
+    keeps is not walked again. Returns the objects frozen now in all.
+
+    Frozen objects are still freed when their last reference goes (reference counting); only
+    a cycle among them outlives its last outside reference, which is why the garbage is
+    collected first."""
+    gc.collect()
+    gc.freeze()
+    _settles["count"] += 1
+    _settles["frozen"] = gc.get_freeze_count()
+    return _settles["frozen"]
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """Run the block without the cycle collector's passes (reference counting still frees what
+    the block drops). The collector is one per interpreter, so it is off for the whole process
+    and back on as the block ends, if it was on; a block inside another, in the same thread,
+    leaves it to the outer one."""
+    depth = getattr(_paused, "depth", 0)
+    enabled = gc.isenabled()
+    _paused.depth = depth + 1
+    if depth == 0:
+        gc.disable()
+    try:
+        yield
+    finally:
+        _paused.depth = depth
+        if depth == 0 and enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def long_lived() -> Iterator[None]:
+    """A block that builds many objects meant to stay (a worker's job and its result): run
+    :func:`paused`, then :func:`settle` (inside another such block, the outer one settles)."""
+    outermost = getattr(_paused, "depth", 0) == 0
+    with paused():
+        yield
+    if outermost:
+        settle()
