@@ -492,6 +492,22 @@ _LABEL_RANGES = {"uima.cas.String", "uima.cas.Integer", "uima.cas.Boolean", "uim
 _NOT_LAYERS = {"Token", "Sentence", "DocumentMetaData", "TagsetDescription"}
 
 
+def _xmi_type_system(xmi: Path) -> Path:
+    """``TypeSystem.xml`` (any case: WebAnno 3 wrote ``typesystem.xml``) beside the file or in
+    a folder above; else, as corpora keep it (REDEWIEDERGABE's ``resources/``), the type
+    system declaring the most types in a folder just below the nearest of those folders."""
+    for folder in [xmi.parent, *xmi.parents]:
+        named = [p for p in folder.glob("*.xml") if p.name.lower() == "typesystem.xml"]
+        if named:
+            return named[0]
+    for folder in [xmi.parent, *xmi.parents]:
+        found = [p for p in folder.glob("*/*.xml")
+                 if b"<typeSystemDescription" in p.read_bytes()[:4096]]
+        if found:
+            return max(found, key=lambda p: p.read_bytes().count(b"<typeDescription>"))
+    raise FileNotFoundError(f"no type system for {xmi}")
+
+
 def xmi_layers(path: Path) -> dict[LayerKey, Reading]:
     """UIMA XMI through dkpro-cassis: for every annotation type (but tokens, sentences and the
     document annotation) and every primitive feature of it (or none: the type's short name is
@@ -501,8 +517,7 @@ def xmi_layers(path: Path) -> dict[LayerKey, Reading]:
 
     per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]] = []
     for xmi in _files(path, ".xmi"):
-        ts_path = next(p / "TypeSystem.xml" for p in [xmi.parent, *xmi.parents]
-                       if (p / "TypeSystem.xml").is_file())
+        ts_path = _xmi_type_system(xmi)
         ts = load_typesystem(ts_path.read_text(encoding="utf-8"))
         cas = load_cas_from_xmi(xmi.read_text(encoding="utf-8"), typesystem=ts)
         names: list[str] = []

@@ -267,12 +267,26 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     if warnings is not None:
         warnings.extend(bounds.unseen(more, said))
     names = [s.name for _, s in found]
-    sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{Path(p).name}:{s.name}",
+    shown = _distinct_paths([p for p, _ in found])
+    sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{shown[p]}:{s.name}",
                           s.spans, "annotator", s.alternatives) for p, s in found]
     if len(sets) < 2:
         raise InputError(f"{purpose} needs at least two annotation sets; the input holds "
                          f"{len(sets)} ({', '.join(s.name for s in sets) or 'none'})")
     return sets, texts
+
+
+def _distinct_paths(paths: list[str]) -> dict[str, str]:
+    """Each input path by its name, or by as many of its last folders as tell it apart from
+    the others (``annotator2/IAA`` and ``annotator4/IAA``: two annotators' folders of one
+    name, as the amia-18 mutation corpus keeps them)."""
+    parts = {p: Path(p).parts for p in dict.fromkeys(paths)}
+    longest = max((len(v) for v in parts.values()), default=1)
+    for depth in range(1, longest + 1):
+        shown = {p: "/".join(v[-depth:]) for p, v in parts.items()}
+        if len(set(shown.values())) == len(shown):
+            return shown
+    return {p: p for p in parts}
 
 
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,

@@ -32,7 +32,7 @@ import numpy as np
 from core.formats import Loaded
 from core.model import SpanTable, SpanView
 from core.model.errors import Diagnostic, FormatError, Occurrences, Position
-from core.model.textsafe import MAX_OFFSET_DIGITS
+from core.model.textsafe import MAX_OFFSET_DIGITS, fragment_repr
 
 
 @contextlib.contextmanager
@@ -111,7 +111,7 @@ def whitespace_message(start: int, end: int, fragment: str) -> str:
     """The wording of span_warnings (:func:`core.formats._common.span_warnings`)."""
     first, last = fragment[:1].isspace(), fragment[-1:].isspace()
     edge = "begins and ends" if first and last else "begins" if first else "ends"
-    return f"the span [{start}, {end}) {edge} in whitespace: {fragment!r}"
+    return f"the span [{start}, {end}) {edge} in whitespace: {fragment_repr(fragment)}"
 
 
 def offset_column(cells: Any) -> np.ndarray | None:

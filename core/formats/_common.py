@@ -34,6 +34,7 @@ from core.model.textsafe import (
     MAX_OFFSET_DIGITS,
     HugeNumber,
     describe_digits,
+    fragment_repr,
     lone_surrogates,
     one_line,
     parse_json_float,
@@ -266,8 +267,8 @@ def span_warnings(
     if fragment is not None and fragment != actual:
         out.append(
             (
-                f"the fragment given, {fragment!r}, differs from the text at "
-                f"[{span.start}, {span.end}), {actual!r}; the offsets are used",
+                f"the fragment given, {fragment_repr(fragment)}, differs from the text at "
+                f"[{span.start}, {span.end}), {fragment_repr(actual)}; the offsets are used",
                 fragment_field,
             )
         )
@@ -276,7 +277,8 @@ def span_warnings(
         if actual[:1].isspace() and actual[-1:].isspace():
             edge = "begins and ends"
         out.append(
-            (f"the span [{span.start}, {span.end}) {edge} in whitespace: {actual!r}", None)
+            (f"the span [{span.start}, {span.end}) {edge} in whitespace: "
+             f"{fragment_repr(actual)}", None)
         )
     return out
 

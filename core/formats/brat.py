@@ -30,7 +30,7 @@ from core.formats._common import (
 )
 from core.model import AnnotationSet
 from core.model.errors import Diagnostic, FormatError, Position
-from core.model.textsafe import MAX_OFFSET_DIGITS
+from core.model.textsafe import MAX_OFFSET_DIGITS, fragment_repr
 
 FORMAT = "brat"
 _TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")
@@ -151,7 +151,7 @@ def _read_ann(
                 frag = text[s:e]
                 if frag[:1].isspace() or frag[-1:].isspace():
                     loaded.warn(f"the span [{s}, {e}) begins or ends in whitespace: "
-                                f"{frag!r}", line=number, file=file)
+                                f"{fragment_repr(frag)}", line=number, file=file)
         out.extend(pieces)
     for what, found in lines_of.items():
         skipped.setdefault(what, []).append(((doc, found[0][0]), _skipped_lines(file, what, found)))

@@ -106,11 +106,17 @@ def _typesystem_for(path: str, files: Mapping[str, bytes],
         if folder == folder.parent:
             break
         folder = folder.parent
-    above = sorted((p for p in candidates if p.startswith("../")), key=lambda p: p.count("../"))
+    # A type system in a folder above (``../TypeSystem.xml``); one in a folder beside those
+    # (``../resources_xmi/x.xml``) is left to _elsewhere, which chooses among several.
+    above = sorted((p for p in candidates
+                    if p.startswith("../") and "/" not in p.replace("../", "")),
+                   key=lambda p: p.count("../"))
     return above[0] if above else None
 
 
 TYPE_SYSTEM_LEVELS = 3
+ELSEWHERE = "\0elsewhere"
+"""The key, among folders, of the type system found away from the ``.xmi`` files."""
 """How many folders above a single ``.xmi`` file on disk are searched for its type system."""
 
 
@@ -122,17 +128,50 @@ def type_system_above(path: Path) -> dict[str, bytes]:
     The ``.xmi``'s folder is searched first, then up to :data:`TYPE_SYSTEM_LEVELS` folders
     above it; in each, ``TypeSystem.xml`` (any case) wins, else the only ``.xml`` file that
     declares a type system (``<typeSystemDescription``). INCEpTION writes ``TypeSystem.xml``
-    beside every ``.xmi`` it exports.
+    beside every ``.xmi`` it exports. When none is found so, the type systems in the folders
+    just below those (a corpus's ``resources/``, keyed ``resources/x.xml`` or
+    ``../resources_xmi/x.xml``) are returned, the nearest level's all: the reader picks among
+    them (:func:`_elsewhere`).
     """
     folder = path.parent
+    chain = []
     for up in range(TYPE_SYSTEM_LEVELS + 1):
+        chain.append(folder)
         found = _type_system_in(folder)
         if found is not None:
             return {"../" * up + found.name: found.read_bytes()}
         if folder.parent == folder:
             break
         folder = folder.parent
+    for up, folder in enumerate(chain):
+        below = {}
+        for sub in _subfolders(folder):
+            for xml in _declared_in(sub):
+                below["../" * up + f"{sub.name}/{xml.name}"] = xml.read_bytes()
+        if below:
+            return below
     return {}
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if p.is_dir())
+    except OSError:  # an unreadable folder has no type system for us
+        return []
+
+
+def _declared_in(folder: Path) -> list[Path]:
+    """The ``.xml`` files of ``folder`` that declare a UIMA type system."""
+    try:
+        xmls = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".xml" and p.is_file())
+    except OSError:  # an unreadable folder has no type system for us
+        return []
+    declared = []
+    for p in xmls:
+        with p.open("rb") as f:
+            if b"<typeSystemDescription" in f.read(4096):
+                declared.append(p)
+    return declared
 
 
 def _type_system_in(folder: Path) -> Path | None:
@@ -143,12 +182,47 @@ def _type_system_in(folder: Path) -> Path | None:
     named = [p for p in xmls if p.name.lower() == "typesystem.xml"]
     if named:
         return named[0]
-    declared = []
-    for p in xmls:
-        with p.open("rb") as f:
-            if b"<typeSystemDescription" in f.read(4096):
-                declared.append(p)
+    declared = _declared_in(folder)
     return declared[0] if len(declared) == 1 else None
+
+
+def _elsewhere(cassis: Any, files: Mapping[str, bytes], xmls: list[str], name: str,
+               first: str) -> tuple[str, str] | None:
+    """A type system away from the ``.xmi`` files (none beside them or in a folder above): the
+    input's ``.xml`` files that declare one (a corpus's ``resources/``), and the note that says
+    which was read. Of several, the one whose types and features include every other's (the
+    REDEWIEDERGABE corpus ships a minimal type system and a wider one that its files need);
+    when none does, an error names them all. None: the input declares no type system."""
+    found = sorted(p for p in xmls if b"<typeSystemDescription" in files[p][:4096])
+    if not found:
+        return None
+    if len(found) == 1:
+        return found[0], f"type system read from {found[0]} (none beside the .xmi files)"
+    declared: dict[str, set[tuple[str, str]] | None] = {}
+    for p in found:
+        try:
+            ts = cassis.load_typesystem(decode(member_name(name, p), files[p]))
+        except Exception:  # a broken one is no candidate; it is named if none is chosen
+            declared[p] = None
+            continue
+        pairs = {(t.name, f.name) for t in ts.get_types() for f in t.all_features}
+        declared[p] = pairs | {(t.name, "") for t in ts.get_types()}
+
+    def covers(p: str) -> bool:
+        mine = declared[p]
+        return mine is not None and all((other := declared[q]) is not None and other <= mine
+                                        for q in found)
+
+    wide = [p for p in found if covers(p)]
+    if not wide:
+        raise FormatError(first, f"no type system beside the .xmi file, and {len(found)} "
+                          "elsewhere in the input, none declaring every type of the others: "
+                          f"{', '.join(found)}; put the one that belongs to the .xmi files "
+                          "beside them as TypeSystem.xml")
+    others = [p for p in found if p != wide[0]]
+    return wide[0], (f"type system read from {wide[0]} (none beside the .xmi files; it "
+                     f"declares every type and feature of the other{'s' if len(others) > 1 else ''}"
+                     f", {', '.join(others)})")
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
@@ -699,11 +773,15 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     # One .xmi read from disk with its type system (core.formats.read_file_with_companions):
     # messages name the real files, not members of a folder.
     single = len(xmis) == 1 and PurePosixPath(name).name == PurePosixPath(xmis[0]).name
-    cases, loaders = _load_cases(cassis, files, xmis, name, single)
+    notes: list[str] = []
+    cases, loaders = _load_cases(cassis, files, xmis, name, single, notes)
+    for note in notes:
+        loaded.warn(note)
     choice, union = _choose_layer(cases, name, options, loaded)
     entries = layout([_layout_key(p) for p in xmis], name, loaded)
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
+    first_of: dict[tuple[str, str], tuple[str, str]] = {}
     for path, entry in zip(xmis, entries, strict=True):
         file = name if single or len(files) == 1 else member_name(name, path)
         ex = cases[path]
@@ -725,8 +803,17 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
                 loaded.keep_tokens(entry.doc_id, sentences)
         columns = per_set.setdefault(set_name, SpanColumns())
         again = entry.doc_id in columns
+        if again and first_of[(set_name, entry.doc_id)][1] != _layout_key(path):
+            # Two different files read as one document of one annotator (two annotators laid
+            # out as <annotator>/<folder>/<document>.xmi): never one in place of the other.
+            raise FormatError(file, f"a second file for document {entry.doc_id!r} of annotator "
+                              f"{set_name!r} (first: {first_of[(set_name, entry.doc_id)][0]}); a "
+                              "folder is read as <document>/<annotator>.xmi (INCEpTION's "
+                              "annotation/<document>/<user>.xmi): read each file on its own "
+                              "or lay them out so")
+        first_of[(set_name, entry.doc_id)] = (file, _layout_key(path))
         index = columns.document(entry.doc_id)
-        if again:  # a second file of this document and annotator replaces the first
+        if again:  # the same export file twice (a nested zip and its unpacked copy): the later
             columns.clear(index)
         for s, e, lab in spans:
             columns.add(index, s, e, lab)
@@ -768,10 +855,11 @@ def _token_sentences(ex: _Extract, text: str) -> Sentences:
 
 
 def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: str,
-                single: bool) -> tuple[dict[str, _Extract], dict[str, Any]]:
+                single: bool, notes: list[str]) -> tuple[dict[str, _Extract], dict[str, Any]]:
     """Each ``.xmi`` parsed with its type system (each type system parsed once): its extract,
     and a function that parses it again with the segmentation and metadata types
-    (:func:`_select` needs them for a layer that subsumes them)."""
+    (:func:`_select` needs them for a layer that subsumes them). A type system found away
+    from the ``.xmi`` files (:func:`_elsewhere`) adds its note to ``notes``."""
     typesystems: dict[str, Any] = {}
     described: dict[str, tuple[_Types, _Types]] = {}
     cases: dict[str, _Extract] = {}
@@ -786,6 +874,13 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
         if folder not in ts_of_folder:
             ts_of_folder[folder] = _typesystem_for(path, files, xmls)
         ts_path = ts_of_folder[folder]
+        if ts_path is None:
+            if ELSEWHERE not in ts_of_folder:  # looked up once: it depends on the input only
+                away = _elsewhere(cassis, files, xmls, name, file)
+                ts_of_folder[ELSEWHERE] = None if away is None else away[0]
+                if away is not None:
+                    notes.append(away[1])
+            ts_path = ts_of_folder[ELSEWHERE]
         if ts_path is None:
             raise FormatError(file, "no type system: put TypeSystem.xml (INCEpTION writes it "
                               "with every XMI export) beside the .xmi file and read the folder "
@@ -877,6 +972,7 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
     text = ex.text
     spans: list[tuple[int, int, str]] = []
     empty = 0
+    zero_width: list[int] = []
     if choice is not None:
         selected = (_select(ex, choice.layer, choice.feature, choice.short, load)
                     if choice.layer in union else [])
@@ -886,8 +982,7 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
                 continue
             begin, end = int(raw_begin), int(raw_end)
             if end <= begin:
-                loaded.warn(f"an empty {choice.short} annotation at {begin}; skipped",
-                            file=file)
+                zero_width.append(begin)
                 continue
             if text is not None and end > len(text) and options.beyond_text == "refuse":
                 # The one policy for spans past the text (core.model.bounds), as make_span does.
@@ -897,6 +992,13 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
             for message, _ in span_warnings(span, text):
                 loaded.warn(message, file=file, field=choice.feature)
             spans.append((span.start, span.end, span.label))
+    if len(zero_width) == 1 and choice is not None:
+        loaded.warn(f"an empty {choice.short} annotation at {zero_width[0]}; skipped", file=file)
+    elif zero_width and choice is not None:
+        # One warning per file: a TEI-derived corpus has a thousand empty markers per text.
+        at = ", ".join(str(b) for b in zero_width[:5]) + (", ..." if len(zero_width) > 5 else "")
+        loaded.warn(f"{len(zero_width)} empty {choice.short} annotations (begin = end) "
+                    f"skipped, at {at}", file=file)
     if empty:
         loaded.warn(f"{empty} {choice.short if choice else ''} annotations have no value for "
                     f"feature {choice.feature if choice else ''}; skipped", file=file)

@@ -171,3 +171,24 @@ def search_match(query: str, *texts: str | None) -> bool:
     """
     q = folded(query)
     return any(t is not None and q in folded(t) for t in texts)
+
+
+FRAGMENT_SHOWN = 80
+"""Longest fragment a warning quotes whole; a longer one shows its two ends and its length."""
+
+
+def fragment_repr(fragment: str, limit: int = FRAGMENT_SHOWN) -> str:
+    r"""``repr(fragment)``, or for a fragment longer than ``limit`` its first and last
+    ``limit // 2`` characters with its length, so a warning about a span that covers a whole
+    document (a UIMA ``Text`` or TEI ``body`` annotation, thousands of characters) stays one
+    readable line that still shows the edge it is about.
+
+    >>> fragment_repr("ab ")
+    "'ab '"
+    >>> fragment_repr(" " + "x" * 100 + "\n", limit=10)
+    "' xxxx' … 'xxxx\\n' (102 characters)"
+    """
+    if len(fragment) <= limit:
+        return repr(fragment)
+    half = limit // 2
+    return f"{fragment[:half]!r} … {fragment[-half:]!r} ({len(fragment)} characters)"

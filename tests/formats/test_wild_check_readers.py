@@ -97,3 +97,21 @@ def test_prodigy_answers_of_several_annotators_agree_with_spanscope() -> None:
     problems, theirs = _agree(path, "spacy")
     assert problems == []
     assert theirs.sets == 3 and len(theirs.docs) == 8  # type: ignore[attr-defined]
+
+
+def test_the_independent_xmi_reader_finds_the_type_systems_corpora_keep() -> None:
+    # WebAnno 3 wrote typesystem.xml in lower case (SENTiVENT's document exports);
+    # REDEWIEDERGABE keeps its type systems in resources/ beside the .xmi files.
+    import tempfile
+
+    mod = _wild_check()
+    sample = ROOT / "sample_data" / "formats" / "xmi_export"
+    for place in ("typesystem.xml", "resources/rwTypesystem_stwrview.xml"):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            (folder / place).parent.mkdir(parents=True, exist_ok=True)
+            (folder / place).write_bytes((sample / "TypeSystem.xml").read_bytes())
+            (folder / "speech1.xmi").write_bytes((sample / "speech1.xmi").read_bytes())
+            layers = mod.xmi_layers(folder / "speech1.xmi")
+            technique = layers[("webanno.custom.Technique", "Technique")]
+            assert technique.span_count == 3, place

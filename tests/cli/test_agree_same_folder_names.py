@@ -1,0 +1,33 @@
+"""``agree`` on two annotators' folders that share a name: the amia-18 mutation corpus
+(ibm-aur-nlp/amia-18-mutation-corpus) keeps each annotator's agreement set as
+``data-preadjudicated/annotator2/IAA`` and ``annotator4/IAA``, and REDEWIEDERGABE its primary
+annotations as ``jupiter/xmi/X.xmi`` and ``mars/xmi/X.xmi``. Both inputs' sets were named
+``IAA:IAA`` and ``agree`` refused them ("two annotation sets are both named 'IAA:IAA'") with no
+way to rename; a set is now named by as much of its path as tells the inputs apart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+
+TEXT = "BRCA1 carries the c.68_69delAG mutation."
+
+
+def _annotator(folder: Path, spans: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "doc.txt").write_text(TEXT)
+    (folder / "doc.ann").write_text(spans)
+
+
+def test_two_folders_of_one_name_are_named_by_their_parents(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _annotator(tmp_path / "annotator2" / "IAA", "T1\tGene 0 5\tBRCA1\n")
+    _annotator(tmp_path / "annotator4" / "IAA", "T1\tGene 0 5\tBRCA1\n")
+    assert main(["agree", str(tmp_path / "annotator2" / "IAA"),
+                 str(tmp_path / "annotator4" / "IAA"), "--measure", "span-f1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "annotator2/IAA:IAA" in json.dumps(out) and "annotator4/IAA:IAA" in json.dumps(out)
