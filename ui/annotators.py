@@ -540,6 +540,7 @@ def matrix_here(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int
     if (c.measure not in MATRIX_FIRST or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
             or job.done() or not _matrix_tab_open()):
         return None
+
     def busy() -> bool:
         future = job.future
         return jobs_busy_elsewhere(job) or (future is not None and future.running())
