@@ -254,6 +254,7 @@ def group_cpu(pid: int) -> tuple[float, float]:
 
 MUTATIONS = """(() => {
   window.__annMut = {};
+  window.__annDots = 0;
   const where = (node) => {
     for (let e = node; e; e = e.parentElement) {
       const key = [...e.classList].find((c) => c.startsWith('st-key-'));
@@ -273,7 +274,10 @@ MUTATIONS = """(() => {
       const m = window.__annMut[at] ||= {added: 0, removed: 0, attributes: 0, text: 0};
       if (r.type === 'childList') {
         const size = (n) => 1 + (n.querySelectorAll ? n.querySelectorAll('*').length : 0);
-        for (const n of r.addedNodes) m.added += size(n);
+        for (const n of r.addedNodes) {
+          m.added += size(n);
+          if ((n.textContent || '').includes('computing every pair')) window.__annDots++;
+        }
         for (const n of r.removedNodes) m.removed += size(n);
       } else if (r.type === 'attributes') m.attributes++;
       else m.text++;
@@ -283,7 +287,9 @@ MUTATIONS = """(() => {
 })()"""
 """Installed before the page loads: counts the DOM mutations of the page by where they happen
 (the keyed element, else the element's test id, else the block): nodes added and removed (each
-with its subtree), attribute and text changes. ``window.__annMut = {}`` resets it."""
+with its subtree), attribute and text changes; and in ``window.__annDots`` the nodes added that
+say the matrix is being computed (its cells drawn as "…" while the page waits for the worker).
+``window.__annMut = {}; window.__annDots = 0`` resets them."""
 
 IDLE = """() => document.querySelector('[data-testid="stApp"]')
   ?.getAttribute('data-test-script-state') === 'notRunning'"""
@@ -336,7 +342,7 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
                         page.keyboard.press("Escape")
                 page.wait_for_function(IDLE, timeout=timeout)
                 time.sleep(0.3)  # the menu's own redraw is not the switch's
-                page.evaluate("window.__annMut = {}")
+                page.evaluate("window.__annMut = {}; window.__annDots = 0")
                 cpu0 = group_cpu(proc.pid)
                 thread0 = _thread_s(cdp)
                 t0 = time.perf_counter()
@@ -348,13 +354,16 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
                 time.sleep(0.3)
                 thread[measure] = round(_thread_s(cdp) - thread0, 3)
                 mutations[measure] = page.evaluate("window.__annMut")
+                dots[measure] = bool(page.evaluate("window.__annDots"))
                 cpu[measure] = (round(cpu1[0] - cpu0[0], 2), round(cpu1[1] - cpu0[1], 2))
                 return took
 
             cpu: dict[str, tuple[float, float]] = {}
             thread: dict[str, float] = {}
             mutations: dict[str, Any] = {}
+            dots: dict[str, bool] = {}
             out["switch_now_s"] = {m: switch(m) for m in SWITCH_NOW} if switches else {}
+            out["switch_now_dots"], dots = dots, {}
             out["switch_now_cpu_s"], cpu = cpu, {}
             out["switch_now_main_thread_cpu_s"], thread = thread, {}
             out["switch_now_mutations"], mutations = mutations, {}
@@ -364,6 +373,7 @@ def browser_round(tree: Path, data: list[str], settle: float, switches: bool = T
             out["switch_settled_cpu_s"] = cpu
             out["switch_settled_main_thread_cpu_s"] = thread
             out["switch_settled_mutations"] = mutations
+            out["switch_settled_dots"] = dots
             out["server_peak_rss_mib"] = peak_rss_mib(proc.pid)
             browser.close()
     finally:
@@ -398,11 +408,13 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
                               f"{res[f'switch_{series}_main_thread_cpu_s'][m]:.3f} s; DOM: "
                               f"{_mutated(counts)}", flush=True)
                 at_once = " ".join(
-                    f"{m} {v:.2f} (CPU {res['switch_now_cpu_s'][m][0]:.2f}"
+                    f"{m} {v:.2f}{' …' if res['switch_now_dots'][m] else ''} "
+                    f"(CPU {res['switch_now_cpu_s'][m][0]:.2f}"
                     f"+{res['switch_now_cpu_s'][m][1]:.2f})"
                     for m, v in res["switch_now_s"].items())
                 settled = " ".join(
-                    f"{m} {v:.2f} (CPU {res['switch_settled_cpu_s'][m][0]:.2f}"
+                    f"{m} {v:.2f}{' …' if res['switch_settled_dots'][m] else ''} "
+                    f"(CPU {res['switch_settled_cpu_s'][m][0]:.2f}"
                     f"+{res['switch_settled_cpu_s'][m][1]:.2f})"
                     for m, v in res["switch_settled_s"].items())
                 print(f"{tree}: load {res['load_before']:.1f}->{res['load_after']:.1f}; first "
@@ -417,6 +429,7 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
         later: list[float] = [v for r in mine for v in r["switch_settled_s"].values()]
         answer: list[float] = [r["first_visit_answer_s"] for r in mine]
         matrix: list[float] = [r["first_visit_matrix_s"] for r in mine]
+        dots_now = sum(v for r in mine for v in r.get("switch_now_dots", {}).values())
         thread_now = [v for r in mine for v in r.get("switch_now_main_thread_cpu_s", {}).values()]
         thread_later = [v for r in mine
                         for v in r.get("switch_settled_main_thread_cpu_s", {}).values()]
@@ -425,7 +438,8 @@ def browser(n_docs: int, trees: list[Path], rounds: int, settle: float,
               + (f"; switch at once {statistics.median(now):.2f} s (max {max(now):.2f}), "
                  f"settled {statistics.median(later):.2f} s (max {max(later):.2f}); under "
                  f"{TARGET_S * 1000:.0f} ms: {sum(v < TARGET_S for v in now)} of {len(now)} at "
-                 f"once, {sum(v < TARGET_S for v in later)} of {len(later)} settled"
+                 f"once, {sum(v < TARGET_S for v in later)} of {len(later)} settled; drew "
+                 f"'…' first: {dots_now} of {len(now)} at once"
                  if now else "")
               + (f"; main-thread CPU at once {statistics.median(thread_now):.3f} s, settled "
                  f"{statistics.median(thread_later):.3f} s" if thread_later else ""))

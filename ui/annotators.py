@@ -23,6 +23,7 @@ they run in the worker too, and the measures not chosen yet are queued behind th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from functools import partial
 from html import escape
@@ -492,7 +493,14 @@ MATRIX_FIRST = ("span-f1", "mafalda-f1", "text-kappa", "fleiss-kappa", "krippend
 κ and Krippendorff's α 0.08 of 0.35 s: the rest is each annotator against the gold and the
 majority, and the documents' ranking): when the
 worker is busy and the matrix's tab is open, :func:`matrix_here` computes the matrix in the
-page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass")."""
+page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass"); since
+the twelfth pass also while the worker computes that very view (:func:`matrix_here`)."""
+
+MATRIX_CHEAP = ("text-kappa", "fleiss-kappa", "krippendorff-alpha")
+"""Measures of :data:`MATRIX_FIRST` whose matrix alone takes the page less than 0.1 s of CPU at
+10,000 documents (text-κ 0.02 s, Fleiss' κ and Krippendorff's α 0.08 s): a switch to one whose
+view the worker is computing computes the matrix at once rather than wait for the view
+(:func:`wait_in_flight`), whose rest may be most of its 0.4 s."""
 
 
 def _matrix_tab_open() -> bool:
@@ -522,17 +530,59 @@ def matrix_here(ws: Workspace, c: Choice, job: Job[MeasureView], documents: int
                 ) -> PairwiseResult | None:
     """The pairwise matrix of a measure of :data:`MATRIX_FIRST`, computed in the page run while
     its view's job waits for the worker (busy with another job: :func:`ui.jobs.busy_elsewhere`)
-    and the matrix's tab is open, or computed so before for this choice (a rerun while the
-    worker then computes the view draws it again rather than "…"); None otherwise. The job
-    stays queued, first (:func:`ui.jobs.shown`): the other tabs' values come from the worker.
+    or is being computed (by the worker: its future is running, and :func:`wait_in_flight` did
+    not see it end) and the matrix's tab is open, or computed so before for this choice (a
+    rerun while the worker then computes the view draws it again rather than "…"); None
+    otherwise. The job stays queued, first (:func:`ui.jobs.shown`), or in the worker's hands:
+    the other tabs' values come from the worker.
     Where :func:`run_here_if_busy` would compute the whole view here (0.39 s of CPU for
     span-F1 at 10,000 documents), a switch then waits for the matrix alone (0.13 s)."""
     if (c.measure not in MATRIX_FIRST or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS
             or job.done() or not _matrix_tab_open()):
         return None
-    if not computed_here((ws.key, c.sets, c.label, c.measure), lambda: jobs_busy_elsewhere(job)):
+
+    def busy() -> bool:
+        future = job.future
+        return jobs_busy_elsewhere(job) or (future is not None and future.running())
+
+    if not computed_here((ws.key, c.sets, c.label, c.measure), busy):
         return None
     return matrix_only(ws.key, ws, c.sets, c.label, c.measure)
+
+
+IN_FLIGHT_WAIT = 0.2
+"""Seconds a page run waits for the chosen measure's view while the worker computes it
+(:func:`wait_in_flight`)."""
+
+VIEW_POLL = 0.1
+"""Seconds between two looks of the chosen measure's progress bar at its view's job, for a
+corpus of up to :data:`PREFETCH_DOCS` documents (where a view takes the worker 0.1-0.7 s of
+CPU at 10,000 documents); the other jobs' bars, and every bar on a larger corpus, look every
+0.5 s (:func:`ui.jobs.progress`'s default)."""
+
+
+def wait_in_flight(c: Choice, job: Job[MeasureView], documents: int) -> bool:
+    """Wait up to :data:`IN_FLIGHT_WAIT` for the chosen measure's view when the worker is
+    computing it (or another page run is: its future is running) on a corpus of up to
+    :data:`PREFETCH_DOCS` documents, for a measure of :data:`PREFETCHED`; whether it is done.
+
+    A switch of measure right after the first visit most often finds its view in flight (the
+    worker computes the measures ahead in the order a user switches in, :func:`prefetch_order`)
+    and a few tenths of a second from done. Without the wait the run drew the cells as "…" and
+    a progress bar, whose fragment looked at the job every 0.5 s and then reran the whole page:
+    the switch took the job's rest, up to 0.5 s more and two runs, both drawn by the browser
+    (docs/performance.md, "Issue 29, twelfth pass"). A job queued behind another is not waited
+    for (:func:`matrix_here`, :func:`run_here_if_busy`), nor γ and γ-cat (seconds to
+    minutes); a measure of :data:`MATRIX_CHEAP` is not waited for either: the page computes its
+    matrix (:func:`matrix_here`). Past the wait, a measure of :data:`MATRIX_FIRST` has its
+    matrix computed in the page too, and the others show "…" and a progress bar that looks at
+    the job every :data:`VIEW_POLL` seconds."""
+    future = job.future
+    if (future is None or c.measure not in PREFETCHED or c.measure in MATRIX_CHEAP
+            or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS or not future.running()):
+        return False
+    futures_wait([future], timeout=IN_FLIGHT_WAIT)
+    return future.done()
 
 
 def computed_here(key: tuple[Any, ...], busy: Callable[[], bool]) -> bool:
@@ -1213,6 +1263,7 @@ def compute(ws: Workspace, c: Choice, clipped: Sequence[str]) -> Computed:
             seed, samples = (c.seed, c.samples) if c.measure in GAMMA_MEASURES else (0, 30)
             vjob = view_job(ws.key, ws, sets, label, c.measure, c.gold, c.leave_one_out, seed,
                             samples)
+            wait_in_flight(c, vjob, len(st_.docs))
             matrix = matrix_here(ws, c, vjob, len(st_.docs))
             if matrix is None:
                 run_here_if_busy(ws, c, vjob, len(st_.docs))
@@ -1282,10 +1333,17 @@ def progress_bars(r: Computed) -> None:
     # In a slot (an empty element while none runs): the bars that come and go do not move the
     # tabs, which the browser would otherwise mount again with all they hold.
     slot = st.empty()
+    # The chosen measure's view on a corpus whose views take tenths of a second (not γ's):
+    # its bar looks at the job more often, so the page reruns sooner after it is done.
+    quick = (r.view_job is not None and r.view_job.kwargs.get("measure") in PREFETCHED
+             and BACKGROUND_DOCS < len(r.study.docs) <= PREFETCH_DOCS)
     if running:
         with slot.container():
             for job in running:
-                progress(job)
+                if job is r.view_job and quick:
+                    progress(job, every=VIEW_POLL)
+                else:
+                    progress(job)
 
 
 def tabs() -> tuple[Any, Any, Any]:

@@ -8,8 +8,10 @@ from __future__ import annotations
 import html
 import json
 import re
+import threading
 import time
 import uuid
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -975,3 +977,141 @@ def test_a_switch_on_another_tab_computes_the_whole_view_here(make_app, handmade
     assert views == ["span-f1"] and not at.get("progress")
     ahead.future.cancel()
     jobs._worker().stop()
+
+
+# ---- a switch to the measure the worker is computing (twelfth pass) -----------------------------
+
+
+def _view_in_flight(make_app, handmade, monkeypatch, measure: str
+                    ) -> tuple[AppTest, list[Any], list[tuple[str, float]]]:
+    """The page drawn on char-κ with every job it queued done, then ``view_job`` giving
+    ``measure``'s view as a job the worker has taken (its future running, completed by the
+    test): the page, that job (a list the fake fills), and the progress bars drawn
+    (``(title, every)``)."""
+    from ui import jobs
+
+    texts, sets = handmade
+    monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
+    monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: "char-kappa"})
+    jobs.submit(jobs.Job("sentinel", "many", {"study": Study.from_sets(sets, texts)}),
+                later=True).future.result(timeout=120)
+    _wait_for_matrix(at)
+    original = ann.view_job
+    in_flight: list[Any] = []
+
+    def fake(ws_key, _ws, sets_, label, m, gold, loo, seed, samples, _later=False):
+        if m != measure or _later:
+            return original(ws_key, _ws, sets_, label, m, gold, loo, seed, samples,
+                            _later=_later)
+        if not in_flight:
+            job = jobs.Job(f"{m} of every pair", "view", {"measure": m})
+            job.future = Future()
+            job.future.set_running_or_notify_cancel()  # as the worker's loop takes it
+            job.report(-1, 0)
+            job.args = ann._view_args(_ws, sets_, label, m, gold, loo)  # type: ignore[attr-defined]
+            in_flight.append(job)
+        return in_flight[0]
+
+    monkeypatch.setattr(ann, "view_job", fake)
+    bars: list[tuple[str, float]] = []
+    real_progress = ann.progress
+    monkeypatch.setattr(ann, "progress", lambda job, every=0.5: bars.append(
+        (job.title, every)) or real_progress(job, every=every))
+    return at, in_flight, bars
+
+
+def test_a_switch_to_the_view_in_flight_waits_for_it(make_app, handmade, monkeypatch) -> None:
+    # Issue 29, target 5: a switch right after the first visit most often finds its view in
+    # the worker's hands; the run waits for it (IN_FLIGHT_WAIT) and draws its matrix, where it
+    # drew "…" and a progress bar whose fragment reran the page up to 0.5 s after the job.
+    from core.metrics.agreement import measure_view
+
+    at, in_flight, bars = _view_in_flight(make_app, handmade, monkeypatch, "span-f1")
+    monkeypatch.setattr(ann, "IN_FLIGHT_WAIT", 120.0)  # the test's thread decides, not a clock
+    matrices: list[object] = []
+    monkeypatch.setattr(ann, "core_pairwise", lambda *a, **k: matrices.append(a))
+
+    def finish() -> None:
+        while not in_flight:
+            time.sleep(0.01)
+        job = in_flight[0]
+        job.future.set_result(measure_view(**job.args, lean=True))
+
+    thread = threading.Thread(target=finish)
+    thread.start()
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("span-f1").run()
+    thread.join(timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    view = in_flight[0].result()
+    names = list(view.pairwise.annotators)
+    expected = view.pairwise.matrix()
+    assert _title(at) == "span-f1 (F1), every pair"
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    # drawn from the worker's view in this run: no progress bar, no matrix computed here
+    assert not any(title.startswith("span-f1") for title, _ in bars)
+    assert matrices == []
+
+
+def test_a_cheap_matrix_in_flight_is_computed_in_the_page_at_once(make_app, handmade,
+                                                                   monkeypatch) -> None:
+    # text-κ's matrix alone is 0.02 s of CPU at 10,000 documents: not waited for, computed in
+    # the page while the worker finishes the view (the other tabs' values).
+    texts, sets = handmade
+    at, in_flight, bars = _view_in_flight(make_app, handmade, monkeypatch, "text-kappa")
+    waited: list[object] = []
+    monkeypatch.setattr(ann, "futures_wait", lambda fs, timeout: waited.append(timeout))
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("text-kappa").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert waited == [] and in_flight[0].future.running()
+    expected = pairwise(Study.from_sets(sets, texts), "text-kappa").matrix()
+    names = [a.name for a in sets]
+    assert _title(at) == "text-kappa, every pair"
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    assert ("text-kappa of every pair", ann.VIEW_POLL) in bars  # the rest still computed
+
+
+def test_a_view_still_in_flight_is_drawn_waiting_and_looked_at_often(make_app, handmade,
+                                                                     monkeypatch) -> None:
+    # Past the wait, the run draws the cells as "…" and the view's progress bar, which looks
+    # at the job every VIEW_POLL seconds (the many-annotator values' bar, every 0.5 s).
+    at, in_flight, bars = _view_in_flight(make_app, handmade, monkeypatch, "char-jaccard")
+    monkeypatch.setattr(ann, "IN_FLIGHT_WAIT", 0.0)
+    at.selectbox(key=ann.K_ANN_MEASURE).set_value("char-jaccard").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert in_flight[0].future.running()  # still the worker's: the page did not take it
+    assert _title(at) == "char-jaccard: computing every pair…"
+    assert ("char-jaccard of every pair", ann.VIEW_POLL) in bars
+    assert ann.VIEW_POLL < 0.5
+    assert all(every == 0.5 for title, every in bars if not title.startswith("char-jaccard"))
+
+
+def test_a_queued_view_or_gamma_is_not_waited_for(monkeypatch) -> None:
+    # Only a view the worker holds is waited for, of a measure computed ahead, on a corpus
+    # where views take tenths of a second.
+    from ui import jobs
+
+    waited: list[object] = []
+    monkeypatch.setattr(ann, "futures_wait", lambda fs, timeout: waited.append(timeout))
+    queued = jobs.Job("queued", "view")
+    queued.future = Future()
+    held = jobs.Job("held", "view")
+    held.future = Future()
+    held.future.set_running_or_notify_cancel()
+    docs = ann.BACKGROUND_DOCS + 1
+
+    def choice(measure: str) -> ann.Choice:
+        return ann.Choice(sets=("A", "B"), measure=measure, label=None, gold=None,
+                          leave_one_out=False, seed=0, samples=30, labels=[])
+
+    assert not ann.wait_in_flight(choice("span-f1"), queued, docs)
+    assert not ann.wait_in_flight(choice("gamma"), held, docs)
+    assert not ann.wait_in_flight(choice("text-kappa"), held, docs)  # MATRIX_CHEAP
+    assert not ann.wait_in_flight(choice("span-f1"), held, ann.BACKGROUND_DOCS)
+    assert not ann.wait_in_flight(choice("span-f1"), held, ann.PREFETCH_DOCS + 1)
+    assert waited == []
+    assert not ann.wait_in_flight(choice("span-f1"), held, docs)  # waited, not done
+    assert waited == [ann.IN_FLIGHT_WAIT]
+    held.future.set_result(None)
