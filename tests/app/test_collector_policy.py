@@ -11,7 +11,7 @@ import threading
 import weakref
 from collections.abc import Iterator
 from multiprocessing import Pipe
-from multiprocessing.connection import Client
+from multiprocessing.connection import Client, Connection
 from pathlib import Path
 
 import pytest
@@ -112,6 +112,17 @@ def test_the_server_unpickles_paused_and_settles_after_a_result_only() -> None:
     assert _frozen(got["rows"][0])  # the result is out of the collector's later passes
 
 
+def _connect(address: str, key: bytes) -> Connection:
+    """A client of the worker's listener once it listens: its socket file appears at bind(),
+    a moment before listen(), and a connection in between is refused."""
+    for _ in range(400):
+        try:
+            return Client(address, family="AF_UNIX", authkey=key)
+        except (FileNotFoundError, ConnectionRefusedError):
+            threading.Event().wait(0.05)
+    return Client(address, family="AF_UNIX", authkey=key)
+
+
 def test_the_worker_runs_each_job_long_lived(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(gamma_worker, "_QUEUE", None)  # serve() sets it; given back after
     key = b"k" * 32
@@ -119,12 +130,8 @@ def test_the_worker_runs_each_job_long_lived(monkeypatch: pytest.MonkeyPatch) ->
         address = str(Path(tmp) / "socket")
         worker = threading.Thread(target=gamma_worker.serve, args=(address, key), daemon=True)
         worker.start()
-        for _ in range(200):  # the listener's socket appears as serve() starts
-            if Path(address).exists():
-                break
-            threading.Event().wait(0.05)
         before = memory.settled()["count"]
-        with Client(address, family="AF_UNIX", authkey=key) as conn:
+        with _connect(address, key) as conn:
 
             def answer() -> tuple[object, ...]:
                 """The job's answer, after its progress messages ("started" among them)."""
