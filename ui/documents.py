@@ -324,16 +324,18 @@ def stepper(ids: list[str], doc: str) -> None:
     """Previous / next buttons (keys P and N) that move through ``ids`` from ``doc``."""
     prev_doc, next_doc = neighbours(ids, doc)
     pos = ids.index(doc) + 1 if doc in ids else 0
-    left, mid, right = st.columns([1, 2, 1], vertical_alignment="center")
-    left.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_open, args=(prev_doc,),
-                disabled=prev_doc is None, width="stretch",
-                help="Previous document in this order (key P)")
+    # One row, not three columns: three blocks fewer for a document switch to send and
+    # reconcile (docs/performance.md, issue 29, twelfth pass); it wraps on a narrow screen.
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_open, args=(prev_doc,),
+               disabled=prev_doc is None, width="stretch",
+               help="Previous document in this order (key P)")
     # The keys are in the buttons' own labels and help (a keyboard's hint, meaningless on a
     # touch screen, tour 7 item 8), not in this caption.
-    mid.caption(f"Document {pos:,} of {len(ids):,} in this order")
-    right.button("Next ▶", key="doc_next", shortcut="N", on_click=_open, args=(next_doc,),
-                 disabled=next_doc is None, width="stretch",
-                 help="Next document in this order (key N)")
+    row.caption(f"Document {pos:,} of {len(ids):,} in this order")
+    row.button("Next ▶", key="doc_next", shortcut="N", on_click=_open, args=(next_doc,),
+               disabled=next_doc is None, width="stretch",
+               help="Next document in this order (key N)")
 
 
 def _ticked_row() -> int | None:
