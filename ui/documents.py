@@ -4,6 +4,7 @@ calls in order. Scores come from :mod:`ui.results`, error categories from :mod:`
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import re
@@ -17,6 +18,7 @@ import streamlit as st
 from core.metrics import registry
 from core.model import AnnotationSet
 from core.render import highlight, passages
+from core.render.html import esc
 from ui import above_one, export, levels, results, state, uploads
 from ui import errors as err_ui
 from ui import hateval as hateval_ui
@@ -322,16 +324,18 @@ def stepper(ids: list[str], doc: str) -> None:
     """Previous / next buttons (keys P and N) that move through ``ids`` from ``doc``."""
     prev_doc, next_doc = neighbours(ids, doc)
     pos = ids.index(doc) + 1 if doc in ids else 0
-    left, mid, right = st.columns([1, 2, 1], vertical_alignment="center")
-    left.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_open, args=(prev_doc,),
-                disabled=prev_doc is None, width="stretch",
-                help="Previous document in this order (key P)")
+    # One row, not three columns: three blocks fewer for a document switch to send and
+    # reconcile (docs/performance.md, issue 29, twelfth pass); it wraps on a narrow screen.
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_open, args=(prev_doc,),
+               disabled=prev_doc is None, width="stretch",
+               help="Previous document in this order (key P)")
     # The keys are in the buttons' own labels and help (a keyboard's hint, meaningless on a
     # touch screen, tour 7 item 8), not in this caption.
-    mid.caption(f"Document {pos:,} of {len(ids):,} in this order")
-    right.button("Next ▶", key="doc_next", shortcut="N", on_click=_open, args=(next_doc,),
-                 disabled=next_doc is None, width="stretch",
-                 help="Next document in this order (key N)")
+    row.caption(f"Document {pos:,} of {len(ids):,} in this order")
+    row.button("Next ▶", key="doc_next", shortcut="N", on_click=_open, args=(next_doc,),
+               disabled=next_doc is None, width="stretch",
+               help="Next document in this order (key N)")
 
 
 def _ticked_row() -> int | None:
@@ -681,8 +685,7 @@ def document(ws: Workspace, v: View, listed: Listing) -> None:
                                               bind="query-params")
     if highlights.open is not False:
         with highlights:
-            side_by_side(ws, v, shown)
-            merged_view(ws, v, shown)
+            highlights_tab(ws, v, shown)
     if contrib.open is not False:
         with contrib:
             contributions(v, shown)
@@ -778,68 +781,127 @@ def passage_picker(doc: str, text: str | None, items_a: list[highlight.SpanItem]
     return text[start:end], drawn_a, drawn_b
 
 
-def side_by_side(ws: Workspace, v: View, s: Shown) -> None:
-    """Both sets' spans in lanes, side by side, with the error categories noted."""
-    gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
-    used = {lab for it in s.items_a + s.items_b for lab in it.labels}
-    st.markdown(f"**Both annotations of document {md(s.doc)}, side by side**")
-    labelled = hateval_ui.text_labels(ws, (v.set_a, v.set_b), s.doc)  # HatEval: text labels
-    if labelled is not None:
-        st.caption("Text labels (HatEval): " + (f"{md(v.set_b)} differs on "
-                   + ", ".join(labelled[1]) + " (in bold, ≠)" if labelled[1] else "they agree")
-                   + "; their scores are on 📊 Scores.")
-    if s.selected:
-        st.caption(f"Tinted yellow, tag in bold: {md(s.span_text[s.selected])} and the spans it "
-                   f"forms pairs with; what each pair contributes: tab {DOC_TABS[1]}.")
-    if s.matched:
-        st.caption("Dashed outline, tag underlined: the spans the error filters or the Errors "
-                   "bucket keep.")
-    # One element for both legends, as one for the merged view and its legend below: every
-    # element is mounted again on each visit (docs/performance.md, issue 29, ninth pass).
-    st.html(highlight.legend(s.colours, used, compact=True) + err_ui.category_legend())
-    left, right = st.columns(2)
-    with left:
-        st.markdown(f"**{md(v.set_a)}** ({gold.role}) · "
-                    + (labelled[0][0] if labelled else f"{len(s.items_a)} span(s)"))
-        st.html(highlight.render_lanes(s.text, s.items_a, s.colours, selected=s.selected,
-                                       dom_id="left-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_a), matched=s.matched,
-                                       compact=True))
-    with right:
-        st.markdown(f"**{md(v.set_b)}** ({pred.role}) · "
-                    + (labelled[0][1] if labelled else f"{len(s.items_b)} span(s)"))
-        st.html(highlight.render_lanes(s.text, s.items_b, s.colours, selected=s.selected,
-                                       dom_id="right-doc", partners=s.partners,
-                                       notes=err_ui.notes(s.cats_b), matched=s.matched,
-                                       compact=True))
-    if gold.alternatives:
-        st.caption(f"{md(v.set_a)} lists alternative labels: a span tagged `A | B` may be "
-                   "matched by either label, and ⊥ means it may also be left unpredicted. These "
-                   "are alternatives, not conflicts.")
+HTML_BUILDS: collections.Counter[str] = collections.Counter()
+"""How many times each HTML element of the document was built (a cache miss of
+:func:`highlights_html`): tests read it to tell a document drawn again from one built again."""
 
 
-def merged_view(ws: Workspace, v: View, s: Shown) -> None:
-    """Each character coloured by its status as the metric compares them, and the export."""
-    st.markdown("**Merged view**")
-    merged_a, merged_b = s.items_a, s.items_b
-    if v.level is not None:
-        # Compare what the metric compares: classes at the chosen level, without ⊥ predictions
-        # (left out of precision, except by MAFALDA's repo-head code).
-        mapping = results.level_label_map(ws, v.set_a, v.set_b, int(v.level))
-        merged_a = highlight.relabel(s.items_a, mapping)
-        merged_b = highlight.relabel(s.items_b, mapping, drop_nothing=v.variant != "repo-head")
-        st.caption(f"As {v.entry.title} sees it: labels compared at level {v.level}"
-                   + ("" if v.variant == "repo-head" else "; ⊥ predictions left out") + ".")
-    st.html(highlight.status_legend(compact=True)
-            + highlight.render_merged(s.text, merged_a, merged_b, compact=True))
-    counts = highlight.status_counts(s.text, merged_a, merged_b)
-    if counts:
-        st.caption(" · ".join(f"{highlight.STATUS_NAMES[k]}: {n} chars"
-                              for k, n in counts.items() if n))
-    st.caption("Export this document, both annotations highlighted, as a standalone file:")
+def highlights_tab(ws: Workspace, v: View, s: Shown) -> None:
+    """The tab of highlights: both sets' spans side by side and the merged view, in one HTML
+    element (:func:`highlights_html`), then the export's two buttons. One element, not the
+    eleven (headings, set names, captions, legends, two columns) a document switch drew before:
+    each is a React element the front end reconciles on every switch (docs/performance.md, issue
+    29, twelfth pass)."""
+    st.html(highlights_html(ws, v, s))
+    merged_a, merged_b = merged_items(ws, v, s)
     export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
                             pred_name=v.set_b, merged=(merged_a, merged_b),
                             notes=(err_ui.notes(s.cats_a), err_ui.notes(s.cats_b)))
+
+
+def highlights_html(ws: Workspace, v: View, s: Shown) -> str:
+    """:func:`side_by_side` then :func:`merged_view`, built once per document and view: kept by
+    a small key (the workspace, the pair, the metric, its variant and level, the document, the
+    passage's text, the span selected and the spans marked), not by hashing the spans."""
+    key = (ws.key, v.set_a, v.set_b, v.metric, v.variant, v.level, s.doc,
+           len(s.text) if s.text is not None else -1, hash(s.text), s.selected, s.partners,
+           s.matched)
+    return _highlights_html(key, ws, v, s)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _highlights_html(key: tuple[Any, ...], _ws: Workspace, _v: View, _s: Shown) -> str:
+    HTML_BUILDS["highlights"] += 1
+    return side_by_side(_ws, _v, _s) + merged_view(_ws, _v, _s)
+
+
+def _caption(html: str) -> str:
+    return f'<p class="ss-cap">{html}</p>'
+
+
+def _bold_markdown(line: str) -> str:
+    """A HatEval text-label line (:func:`ui.hateval.text_labels`: ``**HS 0 ≠**`` in bold) as
+    HTML, escaped.
+
+    >>> _bold_markdown("**HS 0 ≠** · TR <1>")
+    '<strong>HS 0 ≠</strong> · TR &lt;1&gt;'
+    """
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", esc(line))
+
+
+def side_by_side(ws: Workspace, v: View, s: Shown) -> str:
+    """Both sets' spans in lanes, side by side (two columns; one on a narrow screen), with the
+    error categories noted and the legends, as HTML (classes of
+    :func:`core.render.highlight.compact_css`; every text escaped)."""
+    gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
+    used = {lab for it in s.items_a + s.items_b for lab in it.labels}
+    out = [f'<p class="ss-head"><strong>Both annotations of document {esc(s.doc)}, side by '
+           "side</strong></p>"]
+    labelled = hateval_ui.text_labels(ws, (v.set_a, v.set_b), s.doc)  # HatEval: text labels
+    if labelled is not None:
+        out.append(_caption("Text labels (HatEval): " + (
+            f"{esc(v.set_b)} differs on " + esc(", ".join(labelled[1]))
+            + " (in bold, ≠)" if labelled[1] else "they agree") + "; their scores are on 📊 "
+            "Scores."))
+    if s.selected:
+        out.append(_caption(f"Tinted yellow, tag in bold: {esc(s.span_text[s.selected])} and "
+                            f"the spans it forms pairs with; what each pair contributes: tab "
+                            f"{esc(DOC_TABS[1])}."))
+    if s.matched:
+        out.append(_caption("Dashed outline, tag underlined: the spans the error filters or the "
+                            "Errors bucket keep."))
+    out.append(highlight.legend(s.colours, used, compact=True) + err_ui.category_legend())
+    out.append('<div class="ss-pair">')
+    for i, (name, aset, items, cats, dom_id) in enumerate((
+            (v.set_a, gold, s.items_a, s.cats_a, "left-doc"),
+            (v.set_b, pred, s.items_b, s.cats_b, "right-doc"))):
+        count = (_bold_markdown(labelled[0][i]) if labelled else f"{len(items)} span(s)")
+        out.append(f'<div><p class="ss-set"><strong>{esc(name)}</strong> ({esc(aset.role)}) · '
+                   f"{count}</p>")
+        out.append(highlight.render_lanes(s.text, items, s.colours, selected=s.selected,
+                                          dom_id=dom_id, partners=s.partners,
+                                          notes=err_ui.notes(cats), matched=s.matched,
+                                          compact=True))
+        out.append("</div>")
+    out.append("</div>")
+    if gold.alternatives:
+        out.append(_caption(f"{esc(v.set_a)} lists alternative labels: a span tagged "
+                            "<code>A | B</code> may be matched by either label, and ⊥ means it "
+                            "may also be left unpredicted. These are alternatives, not "
+                            "conflicts."))
+    return "".join(out)
+
+
+def merged_items(ws: Workspace, v: View, s: Shown
+                 ) -> tuple[list[highlight.SpanItem], list[highlight.SpanItem]]:
+    """The spans the merged view compares: at the metric's level, when it has levels, without
+    ⊥ predictions (left out of precision, except by MAFALDA's repo-head code)."""
+    if v.level is None:
+        return s.items_a, s.items_b
+    mapping = results.level_label_map(ws, v.set_a, v.set_b, int(v.level))
+    return (highlight.relabel(s.items_a, mapping),
+            highlight.relabel(s.items_b, mapping, drop_nothing=v.variant != "repo-head"))
+
+
+def merged_view(ws: Workspace, v: View, s: Shown) -> str:
+    """Each character coloured by its status as the metric compares them, as HTML, with the
+    caption of the export's buttons that follow it."""
+    out = ['<p class="ss-head"><strong>Merged view</strong></p>']
+    merged_a, merged_b = merged_items(ws, v, s)
+    if v.level is not None:
+        out.append(_caption(f"As {esc(v.entry.title)} sees it: labels compared at level "
+                            f"{v.level}" + ("" if v.variant == "repo-head"
+                                            else "; ⊥ predictions left out") + "."))
+    out.append(highlight.status_legend(compact=True)
+               + highlight.render_merged(s.text, merged_a, merged_b, compact=True))
+    counts = " · ".join(f"{esc(highlight.STATUS_NAMES[k])}: {n} chars"
+                        for k, n in highlight.status_counts(s.text, merged_a, merged_b).items()
+                        if n)
+    if counts:  # none when every count is 0 (a caption of its own drew an empty line)
+        out.append(_caption(counts))
+    out.append(_caption("Export this document, both annotations highlighted, as a standalone "
+                        "file:"))
+    return "".join(out)
 
 
 def contributions(v: View, s: Shown) -> None:

@@ -465,6 +465,14 @@ def compact_css(theme: str = "light") -> str:
         ".ss-c .ss-chip::before{content:'';display:inline-block;width:18px;height:12px;"
         "background:var(--c);border-bottom:var(--l,none);border-radius:2px;margin-right:4px;"
         "vertical-align:middle}"
+        # The Documents page's one element of highlights, side by side and merged: its
+        # headings, captions and set names, and the two sets side by side, one above the other
+        # on a narrow screen (where Streamlit stacks its columns).
+        ".ss-head,.ss-set{margin:0 0 .5rem}"
+        ".ss-cap{margin:0 0 .5rem;font-size:.875rem;opacity:.75}"
+        ".ss-pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;"
+        "margin:.5rem 0}"
+        "@media (max-width:640px){.ss-pair{grid-template-columns:minmax(0,1fr)}}"
         "</style>")
 
 

@@ -226,7 +226,7 @@ def test_the_selector_lists_fewer_documents_than_the_list(make_app, monkeypatch)
     assert at.selectbox(key=state.K_DOC).value == "doc2"
     assert at.selectbox(key=state.K_DOC).options == ["doc1", "doc2"]
     assert _listed(at) == ["doc1", "doc2", "doc10"]
-    assert any("Both annotations of document doc2" in m.value for m in at.markdown)
+    assert "Both annotations of document doc2, side by side" in _html(at)
     at.button(key="doc_prev").click().run()
     assert at.selectbox(key=state.K_DOC).options == ["doc1"]
     assert not at.exception
@@ -250,10 +250,11 @@ def test_only_the_open_tab_is_drawn_and_a_switch_keeps_it(make_app) -> None:
     at = make_app("pages/documents.py", params={"doc": "doc1", "b": "system_a"})
     assert at.session_state[documents.K_DOC_TAB] == documents.DOC_TABS[0]
     assert 'id="left-doc"' in _html(at) and 'id="right-doc"' in _html(at)
-    assert any("Merged view" in m.value for m in at.markdown)
+    assert "<strong>Merged view</strong>" in _html(at)
     assert not at.dataframe  # the list (closed at first) and the tables are not drawn
     at.selectbox(key=state.K_SPAN).select("G1").run()  # its pairs: named, one click away
-    assert any(documents.DOC_TABS[1] in c.value and "G1" in c.value for c in at.caption)
+    assert ("and the spans it forms pairs with; what each pair contributes: tab "
+            f"{documents.DOC_TABS[1]}.") in _html(at)
     at.session_state[documents.K_DOC_TAB] = documents.DOC_TABS[1]
     at.run()
     assert 'id="left-doc"' not in _html(at)
@@ -407,23 +408,72 @@ def test_a_selected_spans_pairs_and_the_filters_spans_have_cues_of_their_own(mak
     # P1 is G1's pair: bold and tinted, and not outlined (not missed).
     right = body[body.index('id="right-doc"'):]
     assert '<span class="ss-tag ss-on" dir="ltr" data-span="P1" title="Loaded"' in right
-    captions = " ".join(c.value for c in at.caption)
-    assert "Tinted yellow" in captions and "Dashed outline" in captions
+    # the captions of both cues, in the element of the texts they explain
+    assert '<p class="ss-cap">Tinted yellow, tag in bold: G1 [' in body
+    assert '<p class="ss-cap">Dashed outline, tag underlined:' in body
 
 
-def test_each_legend_shares_one_element_with_what_it_explains(make_app) -> None:
-    """The label and category legends are one element, the status legend and the merged view
-    another: fewer elements mounted again on every visit (docs/performance.md, issue 29,
-    ninth pass), the same HTML in the same order."""
+def test_the_highlights_are_one_element_with_their_headings_legends_and_captions(
+        make_app) -> None:
+    """Both sets side by side and the merged view, with their headings, set names, legends and
+    captions, are one HTML element (docs/performance.md, issue 29, twelfth pass): a document
+    switch reconciles one element where it drew eleven, the same content in the same order."""
     at = make_app("pages/documents.py", params={"doc": "doc2"})
     assert not at.exception
     bodies = [h.proto.body for h in at.html if h.proto.body not in (
         sidebar.SCRIPT, highlight.compact_css())]
-    (legends,) = [b for b in bodies if "ss-cat-legend" in b]
-    # the labels' colours (classes of highlight.compact_css), then the categories
-    assert legends.startswith('<div class="ss-legend ss-c"')
-    assert legends.index("ss-legend ss-c\"") < legends.index("ss-cat-legend")
-    (merged,) = [b for b in bodies if "missed (gold only)" in b]
-    assert merged.startswith('<div class="ss-legend ss-c"') and merged.count("ss-legend") == 1
-    assert len(bodies) == 4  # the two legends, two lanes, the merged view with its legend
+    (body,) = bodies
+    order = ["Both annotations of document doc2, side by side", 'class="ss-legend ss-c"',
+             "ss-cat-legend", 'class="ss-pair"', "<strong>gold</strong> (gold) · 2 span(s)",
+             'id="left-doc"', "<strong>system_a</strong> (system) · ", 'id="right-doc"',
+             "<strong>Merged view</strong>", "missed (gold only)", 'id="merged"',
+             " chars", "Export this document"]
+    at_ = [body.index(part) for part in order]
+    assert at_ == sorted(at_)
+    assert body.count("ss-legend") == 3  # labels, categories, statuses
+    # nothing of it drawn as Markdown any more
+    assert not any("Both annotations" in m.value or "Merged view" in m.value
+                   or "span(s)" in m.value for m in at.markdown)
+    assert not any(" chars" in c.value or "Export this document" in c.value for c in at.caption)
     assert [h.proto.body for h in at.html].count(highlight.compact_css()) == 1  # their style
+    css = highlight.compact_css()
+    # two columns, one on a narrow screen (as Streamlit's columns stack)
+    assert ".ss-pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr)" in css
+    assert "@media (max-width:640px){.ss-pair{grid-template-columns:minmax(0,1fr)}}" in css
+
+
+def test_the_highlights_are_built_once_per_document_and_view(make_app) -> None:
+    """A document shown again (back to it, or the page drawn again) takes its HTML from the
+    cache; another document, or another span selected, builds it."""
+    documents._highlights_html.clear()
+    built = documents.HTML_BUILDS["highlights"]
+    at = make_app("pages/documents.py", params={"doc": "doc1"})
+    first = _html(at)
+    assert documents.HTML_BUILDS["highlights"] == built + 1
+    at.button(key="doc_next").click().run()  # doc2: built
+    assert documents.HTML_BUILDS["highlights"] == built + 2
+    at.button(key="doc_prev").click().run()  # doc1 again: from the cache, the same HTML
+    assert documents.HTML_BUILDS["highlights"] == built + 2
+    assert _html(at) == first
+    at.selectbox(key=state.K_SPAN).select("G1").run()  # another mark: built
+    assert documents.HTML_BUILDS["highlights"] == built + 3
+    assert 'class="ss-tag ss-on"' in _html(at)
+    assert not at.exception
+
+
+def test_the_highlights_escape_the_document_id_and_every_text(make_app) -> None:
+    """The headings and captions are HTML now, not Markdown: every name and text escaped."""
+    from core.metrics import registry
+
+    at = make_app("pages/documents.py", params={"doc": "doc10"})
+    ws = at.session_state[state.K_UPLOAD_WS]
+    view = documents.View("gold", "system_a", "martino", registry.get("martino"), None, None)
+    items = highlight.span_items(ws.sets["gold"], "doc10", "G")
+    hostile = '<img src=x onerror=alert(1)>"'
+    shown = documents.Shown(hostile, ws.corpus.texts["doc10"], items, [], {}, items[0].id,
+                            {items[0].id: f"{items[0].id} <b>bold</b>"}, None, (), {}, {},
+                            (items[0].id,))
+    body = documents.side_by_side(ws, view, shown) + documents.merged_view(ws, view, shown)
+    assert "<img" not in body and "<b>bold" not in body and "<script" not in body
+    assert "document &lt;img src=x onerror=alert(1)&gt;&quot;, side by side" in body
+    assert f"{items[0].id} &lt;b&gt;bold&lt;/b&gt;" in body

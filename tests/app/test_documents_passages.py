@@ -34,8 +34,13 @@ def _app(span: str | None = None) -> AppTest:
 
 
 def _lanes(at: AppTest, dom_id: str) -> str:
-    return next(h.proto.body for h in at.html
+    """The lanes of ``dom_id``, up to the next element with an id (the Documents page draws
+    both sets' lanes and the merged view in one element)."""
+    body = next(h.proto.body for h in at.html
                 if h.proto.body != sidebar.SCRIPT and f'id="{dom_id}"' in h.proto.body)
+    start = body.index(f'id="{dom_id}"')
+    end = body.find(' id="', start + 1)
+    return body[start:end if end > 0 else len(body)]
 
 
 def test_a_long_text_is_drawn_one_passage_at_a_time() -> None:

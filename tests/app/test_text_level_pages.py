@@ -47,6 +47,10 @@ def test_a_five_column_prediction_with_the_system_role_is_scored(
     assert row["mean macro-F1"] == expected["macro_f1"]
 
 
+def _highlights(at: AppTest) -> str:
+    return "\n".join(h.proto.body for h in at.html if 'class="ss-pair"' in h.proto.body)
+
+
 def _markdown(at: AppTest) -> list[str]:
     return [str(m.value) for m in at.markdown]
 
@@ -59,14 +63,15 @@ def test_documents_shows_each_texts_labels_and_where_they_differ(
     assert not at.exception, [e.value for e in at.exception]
     at.selectbox(key=state.K_DOC).select("103").run()
     assert not at.exception, [e.value for e in at.exception]
-    shown = _markdown(at)
-    assert any(s.endswith("(gold) · HS 1 · TR 0 · AG 1") for s in shown)
-    assert any(s.endswith("(system) · **HS 0 ≠** · TR 0 · **AG 0 ≠**") for s in shown)
-    assert not any("span(s)" in s for s in shown)
-    assert any("differs on HS, AG" in c.value for c in at.caption)
+    # the set names and captions are in the Documents page's element of highlights (HTML)
+    shown = _highlights(at)
+    assert "(gold) · HS 1 · TR 0 · AG 1</p>" in shown
+    assert "(system) · <strong>HS 0 ≠</strong> · TR 0 · <strong>AG 0 ≠</strong></p>" in shown
+    assert "span(s)" not in shown
+    assert "differs on HS, AG" in shown
     at.selectbox(key=state.K_DOC).select("101").run()
-    assert any("they agree" in c.value for c in at.caption)
-    assert any(s.endswith("(system) · HS 0 · TR 0 · AG 0") for s in _markdown(at))
+    assert "they agree" in _highlights(at)
+    assert "(system) · HS 0 · TR 0 · AG 0</p>" in _highlights(at)
 
 
 def test_documents_with_one_hateval_set_shows_its_labels(
