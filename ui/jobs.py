@@ -74,13 +74,13 @@ documents about 100 MB)."""
 
 def _received(conn: Connection) -> tuple[Any, ...]:
     """The worker's next message, unpickled without the cycle collector's passes over the many
-    objects a result may be (:func:`ui.memory.paused`); a result (not a progress message) is
-    then kept out of the collector's later passes (:func:`ui.memory.settle`)."""
+    objects a result may be (:func:`ui.memory.paused`). Nothing is frozen here: the server
+    holds every session's page runs, whose cycles a freeze would keep until the process ends
+    (a server that runs for days would grow with every result); the worker, which holds no
+    session, freezes after each job (:func:`ui.memory.long_lived`)."""
     data = conn.recv_bytes()
     with memory.paused():
         message: tuple[Any, ...] = ForkingPickler.loads(data)
-    if message[0] != "progress":
-        memory.settle()
     return message
 
 
