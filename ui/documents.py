@@ -802,11 +802,18 @@ def highlights_tab(ws: Workspace, v: View, s: Shown) -> None:
 def highlights_html(ws: Workspace, v: View, s: Shown) -> str:
     """:func:`side_by_side` then :func:`merged_view`, built once per document and view: kept by
     a small key (the workspace, the pair, the metric, its variant and level, the document, the
-    passage's text, the span selected and the spans marked), not by hashing the spans."""
+    passage's text, the places of the spans drawn, the span selected and the spans marked),
+    not by hashing the whole items. The places tell apart two passages of one document whose
+    texts are the same (a repeated block) but whose spans are not."""
     key = (ws.key, v.set_a, v.set_b, v.metric, v.variant, v.level, s.doc,
-           len(s.text) if s.text is not None else -1, hash(s.text), s.selected, s.partners,
-           s.matched)
+           len(s.text) if s.text is not None else -1, hash(s.text), _places(s.items_a),
+           _places(s.items_b), s.selected, s.partners, s.matched)
     return _highlights_html(key, ws, v, s)
+
+
+def _places(items: list[highlight.SpanItem]) -> tuple[tuple[str, int, int], ...]:
+    """Each drawn span's id and offsets in the passage (its labels follow the workspace)."""
+    return tuple((it.id, it.start, it.end) for it in items)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.metrics import registry
 from core.render import highlight
 from ui import documents, sidebar, state
 
@@ -477,3 +478,26 @@ def test_the_highlights_escape_the_document_id_and_every_text(make_app) -> None:
     assert "<img" not in body and "<b>bold" not in body and "<script" not in body
     assert "document &lt;img src=x onerror=alert(1)&gt;&quot;, side by side" in body
     assert f"{items[0].id} &lt;b&gt;bold&lt;/b&gt;" in body
+
+
+def test_two_passages_with_the_same_text_keep_their_own_spans() -> None:
+    """A long document that repeats a block: two passages of the same text whose spans sit at
+    other places are two builds, each drawing its own spans (not the first's from the cache)."""
+    documents._highlights_html.clear()
+    ws = state.load_sample(state.sample_names()[0])
+    set_a, set_b = list(ws.sets)[:2]
+    metric = registry.span_metrics()[0]
+    view = documents.View(set_a, set_b, metric.name, metric, metric.default_variant, None)
+    text = "Vote no. " * 10
+
+    def drawn(start: int, end: int) -> str:
+        item = highlight.SpanItem("G1", start, end, ("X",))
+        shown = documents.Shown("d1", text, [item], [], {"X": "#0072b2"}, None, {}, None, (),
+                                {}, {})
+        return documents.highlights_html(ws, view, shown)
+
+    built = documents.HTML_BUILDS["highlights"]
+    first, second = drawn(0, 4), drawn(9, 13)
+    assert documents.HTML_BUILDS["highlights"] == built + 2
+    assert first != second
+    assert drawn(0, 4) == first and documents.HTML_BUILDS["highlights"] == built + 2
