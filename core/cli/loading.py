@@ -267,7 +267,8 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     if warnings is not None:
         warnings.extend(bounds.unseen(more, said))
     names = [s.name for _, s in found]
-    shown = _distinct_paths([p for p, _ in found])
+    # only the sets whose names collide are named by their paths, told apart among themselves
+    shown = _distinct_paths([p for p, s in found if names.count(s.name) > 1])
     sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{shown[p]}:{s.name}",
                           s.spans, "annotator", s.alternatives) for p, s in found]
     if len(sets) < 2:
