@@ -115,9 +115,9 @@ def _typesystem_for(path: str, files: Mapping[str, bytes],
 
 
 TYPE_SYSTEM_LEVELS = 3
+"""How many folders above a single ``.xmi`` file on disk are searched for its type system."""
 ELSEWHERE = "\0elsewhere"
 """The key, among folders, of the type system found away from the ``.xmi`` files."""
-"""How many folders above a single ``.xmi`` file on disk are searched for its type system."""
 
 
 def type_system_above(path: Path) -> dict[str, bytes]:
@@ -131,7 +131,8 @@ def type_system_above(path: Path) -> dict[str, bytes]:
     beside every ``.xmi`` it exports. When none is found so, the type systems in the folders
     just below those (a corpus's ``resources/``, keyed ``resources/x.xml`` or
     ``../resources_xmi/x.xml``) are returned, the nearest level's all: the reader picks among
-    them (:func:`_elsewhere`).
+    them (:func:`_elsewhere`). A folder beside them that holds ``.xmi`` files of its own is
+    another project's or annotator's, and its type system is not taken.
     """
     folder = path.parent
     chain = []
@@ -146,11 +147,21 @@ def type_system_above(path: Path) -> dict[str, bytes]:
     for up, folder in enumerate(chain):
         below = {}
         for sub in _subfolders(folder):
+            if sub not in chain and _holds_xmi(sub):
+                continue  # another project's or annotator's documents: its type system is its own
             for xml in _declared_in(sub):
                 below["../" * up + f"{sub.name}/{xml.name}"] = xml.read_bytes()
         if below:
             return below
     return {}
+
+
+def _holds_xmi(folder: Path) -> bool:
+    """Whether ``folder`` holds ``.xmi`` files of its own (documents, not a resources folder)."""
+    try:
+        return any(p.suffix.lower() == ".xmi" for p in folder.iterdir())
+    except OSError:
+        return False
 
 
 def _subfolders(folder: Path) -> list[Path]:

@@ -93,3 +93,15 @@ def test_a_type_system_beside_the_xmi_still_wins_without_a_note() -> None:
 def test_no_type_system_anywhere_is_still_the_error_it_was() -> None:
     with pytest.raises(FormatError, match=r"no type system: put TypeSystem\.xml"):
         load_files({"speech1.xmi": XMI, "docs/notes.xml": b"<notes/>"}, name="xmi")
+
+
+def test_a_sibling_projects_type_system_is_not_taken(tmp_path: Path) -> None:
+    """corp/projA/speech1.xmi without a type system, beside corp/projB/ which holds its own
+    documents and TypeSystem.xml: projB's is another project's, not this file's."""
+    (tmp_path / "projA").mkdir()
+    (tmp_path / "projB").mkdir()
+    (tmp_path / "projA" / "speech1.xmi").write_bytes(XMI)
+    (tmp_path / "projB" / "other.xmi").write_bytes(XMI)
+    (tmp_path / "projB" / "TypeSystem.xml").write_bytes(FULL)
+    with pytest.raises(FormatError, match=r"no type system"):
+        load_path(tmp_path / "projA" / "speech1.xmi")
