@@ -875,10 +875,11 @@ MATRIX_CSS = (
 """The style of :func:`matrix_html` (one ``<style>`` per table: the element carries it)."""
 
 HEADING_CSS = (
-    "<style>h2.ann-h{font-size:1.5rem;font-weight:600;line-height:1.2;margin:0;"
+    "<style>h2.ann-h{font-size:1.75rem;font-weight:600;line-height:1.2;margin:0;"
     "padding:.5rem 0 .75rem}p.ann-why{font-size:.875rem;opacity:.6;margin:.6rem 0 0}</style>")
 """The style of a section's heading and note drawn inside its HTML element
-(:func:`matrix_html`, :func:`tiles_html`) as a subheader and a caption would look."""
+(:func:`matrix_html`, :func:`tiles_html`) as a section header (``st.header``, sized by
+:data:`ui.sidebar.HEADING_CSS`) and a caption would look."""
 
 
 def _heading(text: str | None) -> str:
