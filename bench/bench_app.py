@@ -172,10 +172,8 @@ def _free_port() -> int:
         return port
 
 
-def descendants_cpu_s(pid: int) -> float:
-    """CPU seconds so far of every process below ``pid`` (the server's background worker, and
-    γ's pool when it runs): the other core's share of the server's work, which competes with
-    the browser drawing the page (Linux ``/proc``)."""
+def _process_tree() -> dict[int, list[tuple[int, float]]]:
+    """Each process's children with their CPU seconds so far (Linux ``/proc``)."""
     children: dict[int, list[tuple[int, float]]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -185,34 +183,33 @@ def descendants_cpu_s(pid: int) -> float:
                 continue
             cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
             children.setdefault(int(fields[1]), []).append((int(entry), cpu))
-    total, todo = 0.0, [pid]
+    return children
+
+
+def _below_cpu_s(root: int, skip: int | None = None) -> float:
+    """CPU seconds so far of every process below ``root``, but ``skip`` and its children."""
+    children = _process_tree()
+    total, todo = 0.0, [root]
     while todo:
         for child, cpu in children.get(todo.pop(), []):
-            total += cpu
-            todo.append(child)
-    return round(total, 2)
+            if child != skip:
+                total += cpu
+                todo.append(child)
+    return total
+
+
+def descendants_cpu_s(pid: int) -> float:
+    """CPU seconds so far of every process below ``pid`` (the server's background worker, and
+    γ's pool when it runs): the other core's share of the server's work, which competes with
+    the browser drawing the page (Linux ``/proc``)."""
+    return round(_below_cpu_s(pid), 2)
 
 
 def browser_cpu_s(server: int) -> float:
     """CPU seconds so far of every process this one started but ``server`` and its children:
     Playwright's driver and Chromium's browser, renderer and GPU processes (Linux ``/proc``;
     CPU time is steadier than wall time on a shared machine)."""
-    children: dict[int, list[tuple[int, float]]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-            children.setdefault(int(fields[1]), []).append((int(entry), cpu))
-    total, todo = 0.0, [os.getpid()]
-    while todo:
-        for pid, cpu in children.get(todo.pop(), []):
-            if pid != server:
-                total += cpu
-                todo.append(pid)
-    return total
+    return _below_cpu_s(os.getpid(), skip=server)
 
 
 BYTECODE = {
