@@ -662,7 +662,7 @@ def upload(gold: Path, pred: Path, repeat: int, timeout: float = 120_000) -> dic
                                                                             str(pred)])
                     page.get_by_test_id("stSidebar").get_by_text(
                         "Showing uploaded files", exact=False).first.wait_for(timeout=timeout)
-                    _settled(page, "h3:has-text('Summary')", timeout)
+                    _settled(page, "h2:has-text('Summary')", timeout)
                     times.append(time.perf_counter() - t)
                     peaks.append(peak_rss_mib(proc.pid))
                     print(f"upload: {times[-1]:.2f} s", file=sys.stderr, flush=True)

@@ -321,8 +321,8 @@ def live_class(run: Run) -> None:
         wait_idle(teacher)
         teacher.get_by_text("solution shown").first.wait_for(timeout=60_000)
         run.save(teacher, "live_class_teacher_reveal")
-        student.locator("h3", has_text="The answers").first.wait_for(timeout=60_000)
-        student.locator("h3", has_text="The answers").first.scroll_into_view_if_needed()
+        student.locator("h2", has_text="The answers").first.wait_for(timeout=60_000)
+        student.locator("h2", has_text="The answers").first.scroll_into_view_if_needed()
         run.save(student, "live_class_student_reveal_phone")
 
 

@@ -42,7 +42,7 @@ def test_one_exercise_end_to_end(app_url: str, vpage: Any, st_ui: SimpleNamespac
     st_ui.open_page(page, app_url, f"learn?exercise={SEED}")
     page.locator("#exercise-gold").wait_for(timeout=30_000)
     page.get_by_text(f"Exercise {SEED}", exact=False).first.wait_for(timeout=30_000)
-    assert page.locator("h3", has_text="The answers").count() == 0  # nothing revealed yet
+    assert page.locator("h2", has_text="The answers").count() == 0  # nothing revealed yet
     inputs = page.locator(".st-key-exercise_form").get_by_test_id("stTextInput")
     expect(inputs).to_have_count(2 * len(asked), timeout=30_000)
     # Right answers everywhere (as fractions) except MAFALDA's recall, answered with 0.
@@ -57,7 +57,7 @@ def test_one_exercise_end_to_end(app_url: str, vpage: Any, st_ui: SimpleNamespac
             box.press("Tab")
             st_ui.wait_idle(page)
     st_ui.click(page, page.get_by_role("button", name="Check my answers"),
-                page.locator("h3", has_text="The answers"))
+                page.locator("h2", has_text="The answers"))
     st_ui.wait_idle(page)
     n = 2 * len(asked)
     page.get_by_text(f"{n - 1} of {n} right").first.wait_for(timeout=10_000)
@@ -80,7 +80,7 @@ def test_one_exercise_end_to_end(app_url: str, vpage: Any, st_ui: SimpleNamespac
     page.get_by_role("button", name="New exercise").click()
     st_ui.wait_idle(page)
     page.wait_for_url(f"**exercise={SEED + 1}**", timeout=10_000)
-    assert page.locator("h3", has_text="The answers").count() == 0
+    assert page.locator("h2", has_text="The answers").count() == 0
     assert st_ui.app_errors(page) == []
 
 

@@ -82,7 +82,7 @@ def test_live_class_teacher_desktop_student_phone(app_url: str, browser: Any,
         teacher.get_by_text("solution shown").first.wait_for(timeout=30_000)
         st_ui.shot(teacher, "live_teacher_revealed_desktop")
         # The student's page follows the reveal by itself, with the student's answers graded.
-        student.locator("h3", has_text="The answers").first.wait_for(timeout=30_000)
+        student.locator("h2", has_text="The answers").first.wait_for(timeout=30_000)
         student.get_by_text(f"All {len(asked)} right").first.wait_for(timeout=30_000)
         assert _fits(student)
         st_ui.shot(student, "live_student_revealed_phone")
@@ -171,7 +171,7 @@ def test_the_qr_codes_full_screen_button_leaves_the_class_code_readable_on_a_pho
         image.wait_for(timeout=30_000)
         image.hover()  # shows the full-screen button
         teacher.wait_for_timeout(400)
-        heading = teacher.locator("h3", has_text="Class").first.bounding_box()
+        heading = teacher.locator("h2", has_text="Class").first.bounding_box()
         button = teacher.get_by_role("button", name="Fullscreen").first
         assert heading is not None
         expect(button).to_be_visible()
