@@ -131,8 +131,9 @@ def type_system_above(path: Path) -> dict[str, bytes]:
     beside every ``.xmi`` it exports. When none is found so, the type systems in the folders
     just below those (a corpus's ``resources/``, keyed ``resources/x.xml`` or
     ``../resources_xmi/x.xml``) are returned, the nearest level's all: the reader picks among
-    them (:func:`_elsewhere`). A folder beside them that holds ``.xmi`` files of its own is
-    another project's or annotator's, and its type system is not taken.
+    them (:func:`_elsewhere`). Only folders named as a corpus keeps its type systems are
+    searched so (:func:`_resources_folder`), and one that holds ``.xmi`` files of its own is
+    another project's or annotator's: its type system is not taken.
     """
     folder = path.parent
     chain = []
@@ -147,13 +148,21 @@ def type_system_above(path: Path) -> dict[str, bytes]:
     for up, folder in enumerate(chain):
         below = {}
         for sub in _subfolders(folder):
-            if sub not in chain and _holds_xmi(sub):
+            if not _resources_folder(sub) or (sub not in chain and _holds_xmi(sub)):
                 continue  # another project's or annotator's documents: its type system is its own
             for xml in _declared_in(sub):
                 below["../" * up + f"{sub.name}/{xml.name}"] = xml.read_bytes()
         if below:
             return below
     return {}
+
+
+def _resources_folder(folder: Path) -> bool:
+    """Whether ``folder`` is named as a corpus keeps its type systems (``resources/``,
+    ``resources_xmi/``, ``typesystem/``): any other folder beside the ``.xmi``'s ancestors is
+    another project's, or not a corpus's at all."""
+    name = folder.name.lower()
+    return name.startswith("resource") or "typesystem" in name
 
 
 def _holds_xmi(folder: Path) -> bool:

@@ -97,7 +97,10 @@ def test_no_type_system_anywhere_is_still_the_error_it_was() -> None:
 
 def test_a_sibling_projects_type_system_is_not_taken(tmp_path: Path) -> None:
     """corp/projA/speech1.xmi without a type system, beside corp/projB/ which holds its own
-    documents and TypeSystem.xml: projB's is another project's, not this file's."""
+    documents and TypeSystem.xml, and corp/notes/ with a type system: neither is this
+    file's (a folder not named as resources, or one holding documents, is another's)."""
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "TypeSystem.xml").write_bytes(FULL)
     (tmp_path / "projA").mkdir()
     (tmp_path / "projB").mkdir()
     (tmp_path / "projA" / "speech1.xmi").write_bytes(XMI)
@@ -105,3 +108,6 @@ def test_a_sibling_projects_type_system_is_not_taken(tmp_path: Path) -> None:
     (tmp_path / "projB" / "TypeSystem.xml").write_bytes(FULL)
     with pytest.raises(FormatError, match=r"no type system"):
         load_path(tmp_path / "projA" / "speech1.xmi")
+    # the same folder named as a corpus's resources is read (REDEWIEDERGABE's resources_xmi/)
+    (tmp_path / "notes").rename(tmp_path / "resources_xmi")
+    assert _spans(load_path(tmp_path / "projA" / "speech1.xmi")) == EXPECTED
