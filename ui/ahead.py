@@ -90,19 +90,18 @@ def start() -> None:
     ref, systems, system, level, variants = choice
     view = annotators.default_view(ws)  # the session is read here, not in the thread
 
-    # The rule path early: it runs in the worker's process (the other core) while this process
-    # scores the pair, and needs nothing of those scores. Queued after them all, it was ready
-    # about 5 s after the first load at 100,000 documents (2.2 s of the worker's CPU). Its
-    # Martino part only (about 0.9 s of CPU since the eighth pass): the MAFALDA steps are the
-    # MAFALDA scores of the pair that score_ahead computes below. With --data, early() sent
-    # the worker its sets as the files were read: the job sends their keys only. Queued once
-    # the thread has the first of those scores (0.3-0.7 s of its CPU), not at once: the other
-    # core is the one the browser draws the page just run with, and the path's 0.9 s of CPU
-    # there made the first load's draw wait (issue 29, twelfth pass). Metric differences,
-    # when it is the page just run, queued the path itself (ui.differences.steps_or_progress).
-    def path() -> None:
-        if system is not None:
-            differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
+    # The rule path first, and at once: it runs in the worker's process (the other core) while
+    # this process scores the pair, and needs nothing of those scores. Queued after them all, it
+    # was ready about 5 s after the first load at 100,000 documents (2.2 s of the worker's CPU).
+    # Its Martino part only (about 0.9 s of CPU since the eighth pass): the MAFALDA steps are
+    # the MAFALDA scores of the pair that score_ahead computes below. With --data, early() sent
+    # the worker its sets as the files were read: the job sends their keys only. The twelfth
+    # pass queued it later, once the thread had its first score, to leave the other core to the
+    # browser drawing the first page: the first load gained little, and Metric differences
+    # opened right after it lost 0.35 s (median 2.76 against 2.41 s, one run at 3.69 s), so it
+    # is queued at once again (docs/performance.md, issue 29, after the twelfth pass).
+    if system is not None:
+        differences.path_ahead(ws, ref, system, level, variants.get("mafalda") or "paper")
 
     def then() -> None:  # other pages' first visits
         # The Errors page's categories of every compared system, in this thread (their cache
@@ -119,8 +118,6 @@ def start() -> None:
     # (ui.differences.mafalda_coming); Scores and Overview wait for every system and metric, in
     # whatever order.
     ordered = sorted(systems, key=lambda s: s != system)  # stable: the others keep their order
-    thread = results.score_ahead(ws, ref, ordered, variants, level,
-                                 level_applies=lambda: levels.has_levels(ws),
-                                 first=("mafalda",), after_first=path, then=then)
-    if thread is None:  # nothing scored ahead (a small corpus, or scored before): at once
-        path()
+    results.score_ahead(ws, ref, ordered, variants, level,
+                        level_applies=lambda: levels.has_levels(ws), first=("mafalda",),
+                        then=then)
