@@ -4,24 +4,32 @@ Streamlit draws a chart's axes and titles in the theme's text colour, light or d
 "streamlit" theme for Plotly and Vega-Lite); a colour the code sets itself (a label colour
 expression, a reference line) does not follow. :func:`theme_ink` is the colour such a mark takes
 instead of a fixed dark grey, which the dark theme's background hides (a ``#555555`` line on
-the dark ``#0e1117`` is 2.5:1, below the 3:1 that WCAG 2.1 SC 1.4.11 asks of graphics).
+Streamlit 1.67's dark ``#171614`` is 2.4:1, below the 3:1 that WCAG 2.1 SC 1.4.11 asks of
+graphics).
+
+The colours are Streamlit 1.67's (its front end's theme objects, ``bgColor`` and ``bodyText``,
+and what Chromium shows); ``tests/app/test_theme_contrast.py`` reads them from the installed
+Streamlit, so an upgrade that changes them fails there first.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-LIGHT_INK = "#31333f"
-"""Streamlit's light theme's text colour (12.5:1 on white)."""
-DARK_INK = "#fafafa"
-"""Streamlit's dark theme's text colour (18.1:1 on its ``#0e1117`` background)."""
+from core.render.palette import THEME_BACKGROUNDS
+
+LIGHT_INK = "#2f2d2b"
+"""Streamlit 1.67's light theme's text colour (13.7:1 on white)."""
+DARK_INK = "#edebe8"
+"""Streamlit 1.67's dark theme's text colour (15.2:1 on its ``#171614`` background)."""
 EITHER_GREY = "#888888"
-"""A grey that keeps 3:1 on either theme's background (3.5:1 on white, 5.3:1 on ``#0e1117``):
+"""A grey that keeps 3:1 on either theme's background (3.5:1 on white, 5.1:1 on ``#171614``):
 the colour of a line in a figure built once for every session, whatever its theme."""
 
 
-STREAMLIT_BACKGROUND: dict[str, str] = {"light": "#ffffff", "dark": "#171614"}
-"""Streamlit 1.67's page background, per theme (measured in Chromium)."""
+STREAMLIT_BACKGROUND: dict[str, str] = THEME_BACKGROUNDS
+"""Streamlit 1.67's page background, per theme (:data:`core.render.palette.THEME_BACKGROUNDS`;
+measured in Chromium)."""
 STREAMLIT_PRIMARY: dict[str, str] = {"light": "#c53948", "dark": "#cf4250"}
 """Streamlit 1.67's primary colour, per theme (its ``theme.primaryColor`` defaults)."""
 

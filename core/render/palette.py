@@ -102,8 +102,8 @@ def _luminance(hex_colour: str) -> float:
 def contrast_ratio(a: str, b: str) -> float:
     """WCAG 2.1 contrast ratio of two ``#rrggbb`` colours, from 1 (none) to 21.
 
-    >>> round(contrast_ratio("#555555", "#ffffff"), 2), round(contrast_ratio("#555", "#0e1117"), 2)
-    (7.46, 2.53)
+    >>> round(contrast_ratio("#555555", "#ffffff"), 2), round(contrast_ratio("#555", "#171614"), 2)
+    (7.46, 2.43)
     """
     def full(colour: str) -> str:
         h = colour.lstrip("#")
@@ -113,14 +113,15 @@ def contrast_ratio(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-THEME_BACKGROUNDS: dict[str, str] = {"light": "#ffffff", "dark": "#0e1117"}
-"""The page background of Streamlit's light and dark themes."""
+THEME_BACKGROUNDS: dict[str, str] = {"light": "#ffffff", "dark": "#171614"}
+"""The page background of Streamlit's light and dark themes (Streamlit 1.67: its front end's
+``bgColor``, what Chromium draws; the dark one was ``#0e1117`` before)."""
 
 FILTER_OUTLINE: dict[str, str] = {"light": "#555555", "dark": "#bbbbbb"}
 """The dashed outline of the spans a filter keeps (the Errors page's bucket, the error filters),
-per theme: 7.5:1 on white and 9.8:1 on the dark theme's ``#0e1117``, and 3:1 at least on the
+per theme: 7.5:1 on white and 9.4:1 on the dark theme's ``#171614``, and 3:1 at least on the
 selected span's yellow tint over either (WCAG 2.1 SC 1.4.11 asks 3:1 of graphics). One fixed
-``#555555`` was 2.5:1 on the dark theme. The dashes are the second cue; colour alone marks
+``#555555`` was 2.4:1 on the dark theme. The dashes are the second cue; colour alone marks
 nothing."""
 
 

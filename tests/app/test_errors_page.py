@@ -325,8 +325,8 @@ def test_clicking_a_span_bucket_marks_its_spans_on_documents(make_app) -> None:
 
 
 def test_the_marked_spans_outline_follows_the_dark_theme(make_app, monkeypatch) -> None:
-    """On the dark theme the dashed outline is light (palette.FILTER_OUTLINE): #555 was 2.5:1
-    on its background."""
+    """On the dark theme the dashed outline is light (palette.FILTER_OUTLINE): #555 was 2.4:1
+    on its background (Streamlit 1.67's #171614)."""
     import ui.documents
     from core.render import palette
 
@@ -666,10 +666,11 @@ def test_the_slice_charts_whiskers_take_the_themes_ink_and_stand_out_on_the_dark
     (WCAG 2.1 SC 1.4.11), and the one-document ◇ keeps 3:1 on either theme."""
     import json
 
-    from core.render.palette import contrast_ratio
+    from core.render.palette import THEME_BACKGROUNDS, contrast_ratio
     from ui.theme import DARK_INK, EITHER_GREY, LIGHT_INK
 
-    backgrounds = {LIGHT_INK: "#ffffff", DARK_INK: "#0e1117"}  # Streamlit's two themes
+    backgrounds = {LIGHT_INK: THEME_BACKGROUNDS["light"], DARK_INK: THEME_BACKGROUNDS["dark"]}
+    assert backgrounds[DARK_INK] == "#171614"  # Streamlit 1.67's dark theme, not the old #0e1117
     monkeypatch.setattr(err_ui, "theme_ink", lambda: DARK_INK)
     at = make_app("pages/errors.py", params={"edim": "span_length"})
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]

@@ -43,3 +43,45 @@ def test_the_primary_text_style_is_drawn_on_every_page() -> None:
                     "[data-testid='stSliderThumbValue']"):
         assert element in css
     assert css in sidebar.SCRIPT and sidebar.HEADING_CSS in sidebar.SCRIPT
+
+
+def _installed_themes() -> set[tuple[str, str]]:
+    """(background, text colour) of each base theme the installed Streamlit's front end
+    defines: its bundle's theme objects (``bgColor``, ``bodyText``), in lower case."""
+    import re
+    from pathlib import Path
+
+    import streamlit
+
+    bundle = Path(streamlit.__file__).parent / "static" / "static" / "js"
+    pattern = re.compile(r"bgColor:`(#[0-9A-Fa-f]{6})`,(?:secondaryBg:`#[0-9A-Fa-f]{6}`,)?"
+                         r"bodyText:`(#[0-9A-Fa-f]{6})`")
+    found = {(bg.lower(), ink.lower()) for js in bundle.glob("*.js")
+             for bg, ink in pattern.findall(js.read_text(encoding="utf-8", errors="replace"))}
+    assert len(found) >= 2, f"no light and dark theme found in {bundle}: read it again"
+    return found
+
+
+def test_the_theme_constants_are_the_colours_the_installed_streamlit_draws() -> None:
+    """Streamlit 1.67 draws its dark theme on #171614 with #edebe8 text (measured in Chromium:
+    the app element's background and colour), not the #0e1117 and #fafafa of its old theme; a
+    contrast checked against a background Streamlit no longer draws proves nothing. An upgrade
+    that changes them fails here first."""
+    from core.render import palette
+
+    installed = _installed_themes()
+    assert theme.STREAMLIT_BACKGROUND == palette.THEME_BACKGROUNDS
+    assert (palette.THEME_BACKGROUNDS["light"], theme.LIGHT_INK) in installed
+    assert (palette.THEME_BACKGROUNDS["dark"], theme.DARK_INK) in installed
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_inks_and_the_grey_keep_their_contrast_on_either_background(scheme: str) -> None:
+    """WCAG 2.1: the theme's ink is text (4.5:1, SC 1.4.3) and draws whiskers and reference
+    lines (3:1, SC 1.4.11); the grey of a figure built once for every theme keeps 3:1 on both."""
+    from core.render import palette
+
+    background = palette.THEME_BACKGROUNDS[scheme]
+    ink = theme.LIGHT_INK if scheme == "light" else theme.DARK_INK
+    assert contrast_ratio(ink, background) >= 4.5
+    assert contrast_ratio(theme.EITHER_GREY, background) >= 3
