@@ -25,6 +25,7 @@ from core.model.textsafe import one_line
 Severity = Literal["error", "warning"]
 
 WARNING_KINDS: tuple[tuple[str, str], ...] = (
+    ("documents (other annotators have them)", "missing-documents"),
     ("with other whitespace", "text-whitespace"),
     ("inside a character as it is drawn", "split-character"),
     ("another Unicode normalization", "text-normalization"),
@@ -37,7 +38,9 @@ WARNING_KINDS: tuple[tuple[str, str], ...] = (
     ("merged", "merged"),
 )
 """Phrases of the readers' warning messages -> the kind a summary counts them under (first match
-wins); a reader may also name the kind itself (``Loaded.warn(..., kind=...)``)."""
+wins); a reader may also name the kind itself (``Loaded.warn(..., kind=...)``). An annotator
+missing documents the others have (``core.metrics.agreement.study.missing_documents``) comes
+first: its message quotes names and document ids, which may hold another kind's phrase."""
 
 
 def warning_kind(message: str) -> str:

@@ -110,3 +110,23 @@ def test_the_label_set_is_refused_with_the_dask_engine() -> None:
                  "--label-set", str(DATA / "labels.txt"))
     assert proc.returncode == 2
     assert "--label-set runs on one machine" in proc.stderr
+
+
+def test_an_annotators_missing_documents_are_counted_under_their_own_kind() -> None:
+    """They were counted under ``other`` (``warning_counts`` of ``--json``, the text's
+    ``warnings:`` line): their kind says what they are, whatever the names in the message."""
+    out = json.loads(agree(MISSING, "--measure", "fleiss-kappa", "--json").stdout)
+    assert out["warning_counts"] == {"missing-documents": 1}
+    text = agree(MISSING, "--measure", "fleiss-kappa")
+    assert "warnings: 1 (missing-documents 1)" in text.stdout + text.stderr
+    # an annotator and documents named like another kind's phrase do not change the kind
+    from core.metrics.agreement.study import Study, missing_documents
+    from core.model import AnnotationSet
+    from core.model.errors import warning_kind
+
+    a = AnnotationSet("skipped", {"d1": ()}, role="annotator")
+    b = AnnotationSet("ann", {"d1": (), "ends in whitespace": (), "merged ignored": ()},
+                      role="annotator")
+    (warning,) = missing_documents(Study.from_sets([a, b]))
+    assert warning.startswith("skipped: lacks 2 of") and "'ends in whitespace'" in warning
+    assert warning_kind(warning) == "missing-documents"
