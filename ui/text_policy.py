@@ -208,7 +208,7 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
             if texts.get(doc) is None:
                 texts[doc] = text
     pairs = [(rep.file, s) for rep in reports if rep.ok for s in rep.sets]
-    reports = _split_characters(reports, graphemes.split_warnings(pairs, texts))
+    reports = [_split_characters(rep, texts) for rep in reports]
     offenders = bounds.find(pairs, texts)
     if not offenders:
         return reports
@@ -239,17 +239,18 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
     return out
 
 
-def _split_characters(reports: list[FileReport], warnings: list[str]) -> list[FileReport]:
-    """``reports`` with each ``file: set: ...`` warning of spans inside a character as drawn
-    (the command line's words, :func:`core.model.graphemes.split_warnings`) added to its file's
-    diagnostics, once: a warning the file has already is not repeated."""
-    if not warnings:
-        return reports
-    out = []
-    for rep in reports:
-        have = {d.message for d in rep.diagnostics}
-        mine = tuple(Diagnostic(rep.file, message) for w in warnings
-                     if w.startswith(f"{rep.file}: ")
-                     and (message := w.removeprefix(f"{rep.file}: ")) not in have)
-        out.append(dataclasses.replace(rep, diagnostics=rep.diagnostics + mine) if mine else rep)
-    return out
+def _split_characters(rep: FileReport, texts: dict[str, str | None]) -> FileReport:
+    """``rep`` with a warning for each of its sets whose spans begin or end inside a character
+    as drawn (the command line's words, :func:`core.model.graphemes.split_warnings`) added to
+    its diagnostics, once: a warning the file has already is not repeated. Each report is
+    checked with its own sets, so a warning belongs to the report it was made for: not to
+    another of the same name (two uploads of ``pred.csv``) nor to one whose name starts like
+    it, as when warnings were matched to a file by the prefix ``"<file>: "``."""
+    if not rep.ok or not rep.sets:
+        return rep
+    prefix = f"{rep.file}: "
+    have = {d.message for d in rep.diagnostics}
+    mine = tuple(Diagnostic(rep.file, message) for w in graphemes.split_warnings(
+                     [(rep.file, s) for s in rep.sets], texts)
+                 if (message := w.removeprefix(prefix)) not in have)
+    return dataclasses.replace(rep, diagnostics=rep.diagnostics + mine) if mine else rep

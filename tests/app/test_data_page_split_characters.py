@@ -61,3 +61,52 @@ def test_the_data_page_lists_the_warning_with_file_document_and_span(frame) -> N
     assert list(split["file"]) == ["pred.csv"]
     (message,) = split["message"]
     assert "document 'd1' [3, 7) 'Doubt'" in message and "UTF-16" in message
+
+
+GOOD = b"doc_id,start,end,label\nd1,3,8,Doubt\n"  # [3, 8) keeps the accent with its letter
+
+
+def _split(rep: state.FileReport) -> list[str]:
+    return [d.message for d in rep.diagnostics if d.kind == "split-character"]
+
+
+def test_each_file_gets_its_own_warning_whatever_the_names() -> None:
+    """The warnings were matched to a file by a name prefix (``"pred.csv: "``): two files of
+    one name each got both files' warnings, and a file named ``pred.csv: v2.csv`` gave its
+    warning to ``pred.csv`` too. Each file now gets the warnings of its own sets."""
+    gold = state.parse_bytes("gold.json", GOLD, None, "gold", "gold")
+    bad = state.parse_bytes("pred.csv", PRED, None, "system", "pred")
+    good = state.parse_bytes("pred.csv", GOOD, None, "system", "pred")
+    _, said, quiet = text_policy.apply([gold, bad, good], "refuse")
+    assert len(_split(said)) == 1 and _split(quiet) == []
+    _, quiet, said = text_policy.apply([gold, good, bad], "clip")
+    assert len(_split(said)) == 1 and _split(quiet) == []
+    other = state.parse_bytes("pred.csv: v2.csv", PRED, None, "system", "pred v2")
+    _, quiet, said = text_policy.apply([gold, good, other], "refuse")
+    assert _split(quiet) == []
+    (message,) = _split(said)
+    assert message.startswith("pred v2: 2 span(s) begin or end inside a character")
+
+
+def test_two_uploads_of_one_name_each_list_their_own_warning(frame) -> None:
+    """Two uploads named pred.csv (from two folders): the one that cuts a character is warned
+    of, the other is not (uploads are kept as ``pred.csv`` and ``pred.csv (2)``)."""
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"),
+                           default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.run()
+    at.switch_page("pages/data.py").run()
+    for order, warned in (((PRED, GOOD), "pred.csv"), ((GOOD, PRED), "pred.csv (2)")):
+        at.file_uploader(key=state.K_UPLOADS).set_value(
+            [("gold.json", GOLD, "application/json"), ("pred.csv", order[0], "text/csv"),
+             ("pred.csv", order[1], "text/csv")]).run()
+        assert not at.exception, [e.value for e in at.exception]
+        reports = {r.file: r for r in at.session_state[state.K_UPLOAD_WS].reports}
+        assert sorted(reports) == ["gold.json", "pred.csv", "pred.csv (2)"]
+        assert [f for f, r in reports.items() if _split(r)] == [warned]
+        at.session_state[data_ui.K_DIAG_LIST] = True  # the list of every warning, opened
+        at.run()
+        diags = frame(at, "severity", "message")
+        split = diags[diags["message"].str.contains("inside a character as it is drawn")]
+        assert list(split["file"]) == [warned]
+        at.file_uploader(key=state.K_UPLOADS).set_value([]).run()
