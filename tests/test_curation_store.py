@@ -103,3 +103,66 @@ def test_a_stored_proposal_is_the_proposal_and_other_code_computes_it_again(
             d.key for d in result.decisions]
     conn.execute("UPDATE curation_proposals SET code = 'older'")
     assert cs.load_proposal(conn, "p", key) is None
+
+
+def test_undoable_decisions_are_taken_back_last_first_from_a_new_connection(
+        tmp_path: Path) -> None:
+    """Undo's history is the store's: a new connection (a reloaded tab, a restarted server)
+    takes the last decisions back, each to what it was before, its batch included."""
+    path = tmp_path / "s.sqlite"
+    conn = cs.open_store(path)
+    cs.ensure_project(conn, "p", "t")
+    cs.ensure_project(conn, "q", "other inputs")
+    batch = cs.new_batch()
+    seen = cs.record(conn, "p", {"a": Override("drop", 0, 4, "x", "accept-all")}, {},
+                     batch=batch)  # not undoable: accept-all has its own undo
+    assert cs.undo_depth(conn, "p") == 0
+    seen.update(cs.record(conn, "p", {"a": Override("keep", 0, 4, "x", "keep")}, seen,
+                          undoable=True))
+    seen.update(cs.record(conn, "p", {"b": Override("keep", 1, 4, "x", "bounds")}, seen,
+                          undoable=True))
+    seen.update(cs.record(conn, "p", {"b": Override("keep", 1, 4, "x", "keep")}, seen,
+                          undoable=True))  # the same outcome again: nothing to undo
+    cs.record(conn, "q", {"a": Override("drop", 0, 4, "x", "drop")}, {}, undoable=True)
+    assert (cs.undo_depth(conn, "p"), cs.undo_depth(conn, "q")) == (2, 1)
+    conn.close()
+    again = cs.open_store(path)
+    seen = {k: s.revision for k, s in cs.load(again, "p").items()}
+    first = cs.undo(again, "p", seen)
+    assert first == cs.Undone("b", None, None) and "b" not in cs.load(again, "p")
+    seen.pop("b")
+    second = cs.undo(again, "p", seen)
+    assert second is not None and second.key == "a"
+    stored = cs.load(again, "p")["a"]
+    assert (stored.override.action, stored.batch, stored.revision) == ("accept-all", batch, 3)
+    assert second.override == Override("drop", 0, 4, "x") and second.revision == 3
+    assert cs.undo(again, "p", {"a": 3}) is None  # nothing left; the other project's stays
+    assert cs.undo_depth(again, "q") == 1
+    assert cs.undo_batch(again, "p", batch) == 1  # the batch can still be undone at once
+
+
+def test_undo_is_refused_when_another_tab_changed_the_decision_and_keeps_it(
+        tmp_path: Path) -> None:
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    mine = cs.record(conn, "p", {"k": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    other = {k: s.revision for k, s in cs.load(conn, "p").items()}
+    cs.record(conn, "p", {"k": Override("drop", 0, 4, "x", "drop")}, other)  # another tab
+    with pytest.raises(cs.Conflict):
+        cs.undo(conn, "p", mine)
+    assert cs.load(conn, "p")["k"].override.decision == "drop" and cs.undo_depth(conn, "p") == 1
+    assert cs.undo(conn, "p", {"k": 2}) == cs.Undone("k", None, None)  # once it has read it
+
+
+def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cs, "UNDO_DEPTH", 3)
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    for k in "abcde":
+        cs.record(conn, "p", {k: Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    assert cs.undo_depth(conn, "p") == 3
+    seen = {k: 1 for k in "abcde"}
+    undone = [cs.undo(conn, "p", seen) for _ in range(4)]
+    assert [u.key if u else None for u in undone] == ["e", "d", "c", None]
+    assert sorted(cs.load(conn, "p")) == ["a", "b"]

@@ -91,7 +91,8 @@ K_CUR_WHOLE = "cur_whole"  # whether the whole document and its proposals table 
 CONSENSUS_AUTO_DOCS = 2000
 """Above this many documents the Curation page builds the consensus when asked (a toggle): with
 γ matching it takes about 10 s per 10,000 documents on this machine (docs/performance.md)."""
-K_CUR_UNDO = "cur_undo_stack"  # session: {workspace key: [(decision key, previous Override)]}
+K_CUR_UNDO = "cur_undo_stack"  # session: {ws key: [(decision key, previous Override)]}, no store
+K_CUR_UNDO_DEPTH = "cur_undo_depth"  # session: {workspace key: decisions the store can undo}
 K_CUR_BUILD = "cur_build"  # session: the consensus of a large corpus is built (toggle)
 CURATED = "curated"
 """Name of the curated set in the workspace (``curated (2)`` if a loaded set has the name)."""
@@ -319,6 +320,8 @@ def sync(ws: Workspace) -> None:
         return
     with closing(conn):
         stored = cstore.load(conn, proj)
+        depth = cstore.undo_depth(conn, proj)
+    st.session_state.setdefault(K_CUR_UNDO_DEPTH, {})[ws.key] = depth
     decided, revs = overrides(ws.key), seen(ws.key)
     decided.clear()
     decided.update({k: v.override for k, v in stored.items()})
@@ -326,10 +329,12 @@ def sync(ws: Workspace) -> None:
     revs.update({k: v.revision for k, v in stored.items()})
 
 
-def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None = None
-          ) -> bool:
+def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None = None,
+          undoable: bool = False) -> bool:
     """Write decisions (None: forget it) to the store, then to the session; False (with a
-    message for the lead) when another tab changed one of them since this tab read it."""
+    message for the lead) when another tab changed one of them since this tab read it.
+    ``undoable``: Undo can take them back (:func:`undo_last`), from this session or a later
+    one (the store keeps what each was before; without a store, this tab does)."""
     decided, revs = overrides(ws_key), seen(ws_key)
     proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
     conn = _connect() if proj is not None else None
@@ -344,30 +349,39 @@ def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None
                 if gone:
                     cstore.forget(conn, proj, gone, revs)
                 if put:
-                    revs.update(cstore.record(conn, proj, put, revs, batch=batch))
+                    revs.update(cstore.record(conn, proj, put, revs, batch=batch,
+                                              undoable=undoable))
                 for k in gone:
                     revs.pop(k, None)
             except cstore.Conflict as exc:
-                stored = cstore.load(conn, proj)
-                key = exc.keys[0]
-                now = (f"now {stored[key].override.decision}, by "
-                       f"“{stored[key].override.action}”" if key in stored else
-                       "now undecided")
-                st.session_state[K_CUR_MSG] = (
-                    f"Not saved: another tab changed this decision since this one showed it "
-                    f"({now}). This view now shows the stored decisions; decide again if "
-                    "needed.")
-                decided.clear()
-                decided.update({k: v.override for k, v in stored.items()})
-                revs.clear()
-                revs.update({k: v.revision for k, v in stored.items()})
+                _refused(conn, str(proj), exc, decided, revs)
                 return False
+    elif undoable:  # no store: this tab keeps the history
+        stack = st.session_state.setdefault(K_CUR_UNDO, {}).setdefault(ws_key, [])
+        stack.extend((k, decided.get(k)) for k, o in changes.items() if decided.get(k) != o)
     for k, o in changes.items():
         if o is None:
             decided.pop(k, None)
         else:
             decided[k] = o
     return True
+
+
+def _refused(conn: Any, proj: str, exc: cstore.Conflict, decided: dict[str, Override],
+             revs: dict[str, int]) -> None:
+    """After a refused write: the message for the lead, and the session's decisions and
+    revisions read again from the store."""
+    stored = cstore.load(conn, proj)
+    key = exc.keys[0]
+    now = (f"now {stored[key].override.decision}, by “{stored[key].override.action}”"
+           if key in stored else "now undecided")
+    st.session_state[K_CUR_MSG] = (
+        f"Not saved: another tab changed this decision since this one showed it ({now}). This "
+        "view now shows the stored decisions; decide again if needed.")
+    decided.clear()
+    decided.update({k: v.override for k, v in stored.items()})
+    revs.clear()
+    revs.update({k: v.revision for k, v in stored.items()})
 
 
 def progress(result: Consensus, decided: dict[str, Override]) -> tuple[int, int]:
@@ -427,17 +441,8 @@ def decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
     """A button's callback: record the lead's ``action`` (one of
     :data:`~core.analysis.consensus.ACTIONS`, ``undo`` the last decision, ``reset`` this one) on
     disputed proposal ``pos``; a decision that changed the span is what ``undo`` takes back
-    next, wherever the card has moved since (:func:`undo_last`). ``text``: the document's,
-    for the whitespace warning of new bounds."""
-    key = disputed[pos].key
-    before = overrides(ws_key).get(key)
-    _decide(ws_key, disputed, pos, action, text_len, text)
-    if action not in ("undo", "reset") and overrides(ws_key).get(key) != before:
-        st.session_state.setdefault(K_CUR_UNDO, {}).setdefault(ws_key, []).append((key, before))
-
-
-def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
-            text_len: int | None, text: str | None = None) -> None:
+    next, wherever the card has moved since, in this session or a later one
+    (:func:`undo_last`). ``text``: the document's, for the whitespace warning of new bounds."""
     decided = overrides(ws_key)
     d = disputed[pos]
     _, span, _ = final(d, decided)
@@ -458,7 +463,8 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
             st.toast("Nothing recorded: the label is unchanged. Choose a new label in “New "
                      "label” first (K keeps the span as it is).", icon="ℹ️")
             return
-        write(ws_key, {d.key: Override("keep", span.start, span.end, label, "relabel")})
+        write(ws_key, {d.key: Override("keep", span.start, span.end, label, "relabel")},
+              undoable=True)
         return
     elif action == "bounds":
         start = int(st.session_state.get(K_CUR_START, span.start))
@@ -472,7 +478,8 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
             st.toast("Nothing recorded: the bounds are unchanged. Type a new Start or End "
                      "first (K keeps the span as it is).", icon="ℹ️")
             return
-        write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")})
+        write(ws_key, {d.key: Override("keep", start, end, span.label, "bounds")},
+              undoable=True)
         from core.formats._common import span_warnings
 
         # the loaders' warning about a span with whitespace at an edge (tour 4 item 11d)
@@ -483,21 +490,52 @@ def _decide(ws_key: str, disputed: Sequence[Decision], pos: int, action: str,
         return
     else:
         raise ValueError(f"unknown curation action {action!r}")
-    if write(ws_key, {d.key: o}):
+    if write(ws_key, {d.key: o}, undoable=True):
         go_to(pos + 1, disputed, decided)  # accept, keep and drop move on to the next one
 
 
 def undo_last(ws_key: str, disputed: Sequence[Decision]) -> None:
-    """Undo the last decision of this tab (each press one more, back to the first): the span
-    gets the decision it had before, and the card goes back to it."""
-    stack = st.session_state.get(K_CUR_UNDO, {}).get(ws_key)
-    if not stack:
-        return
-    key, before = stack.pop()
-    if write(ws_key, {key: before}):
-        where = next((i for i, d in enumerate(disputed) if d.key == key), None)
-        if where is not None:
-            go_to(where, disputed, overrides(ws_key))
+    """Undo the last decision (each press one more): the span gets the decision it had
+    before, and the card goes back to it. The history is the store's
+    (:func:`core.store.curation.undo`): the last :data:`~core.store.curation.UNDO_DEPTH`
+    decisions on these inputs, made in this tab or another, before a reload or a restart
+    too; without a store, this tab's."""
+    proj = st.session_state.get(K_CUR_PROJECT, {}).get(ws_key)
+    conn = _connect() if proj is not None and store_path().exists() else None
+    decided, revs = overrides(ws_key), seen(ws_key)
+    if conn is None:
+        stack = st.session_state.get(K_CUR_UNDO, {}).get(ws_key)
+        if not stack:
+            return
+        key, before = stack.pop()
+        if not write(ws_key, {key: before}):
+            return
+    else:
+        with closing(conn):
+            try:
+                done = cstore.undo(conn, str(proj), revs)
+            except cstore.Conflict as exc:
+                _refused(conn, str(proj), exc, decided, revs)
+                return
+        if done is None:
+            return
+        key = done.key
+        if done.override is None:
+            decided.pop(key, None)
+            revs.pop(key, None)
+        else:
+            decided[key] = done.override
+            revs[key] = int(done.revision or 0)
+    where = next((i for i, d in enumerate(disputed) if d.key == key), None)
+    if where is not None:
+        go_to(where, disputed, decided)
+
+
+def undoable(ws_key: str) -> bool:
+    """Whether Undo has a decision to take back (the store's history, read by :func:`sync`, or
+    this tab's without a store)."""
+    return bool((st.session_state.get(K_CUR_UNDO_DEPTH) or {}).get(ws_key)
+                or (st.session_state.get(K_CUR_UNDO) or {}).get(ws_key))
 
 
 def remaining(disputed: Sequence[Decision], decided: dict[str, Override]) -> list[Decision]:
@@ -950,10 +988,11 @@ def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
                on_click=decide, args=(*args, "drop", text_len),
                help="Leave this span out of the curated set, whatever the rule proposes. "
                "Then go to the next.")
-    last = st.session_state.get(K_CUR_UNDO, {}).get(ws.key)
     row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
-               on_click=decide, args=(*args, "undo", text_len), disabled=not last,
-               help="Undo your last decision (each press one more) and go back to its span.")
+               on_click=decide, args=(*args, "undo", text_len), disabled=not undoable(ws.key),
+               help="Undo the last decision (each press one more) and go back to its span; "
+               "the store keeps the last decisions on these files, so a reload can undo them "
+               "too.")
     row.button("⟲ Reset this span", key="cur_reset", on_click=decide,
                args=(*args, "reset", text_len), disabled=shown.key not in decided,
                help="Back to undecided for the span shown (the rule's proposal stands).")

@@ -14,6 +14,12 @@ transaction (:func:`core.store.transaction`), so two tabs never overwrite each o
 A batch of decisions (accept every remaining proposal) shares a ``batch`` id that
 :func:`undo_batch` removes at once.
 
+The lead's single decisions can be taken back one by one, last first (the page's Undo), from
+any tab or session on the same inputs: a decision written with ``record(..., undoable=True)``
+keeps, in the same transaction, what the decision was before (none, or the row as it was) in
+``curation_history``; :func:`undo` puts the last one back. The history is the project's, not a
+tab's (a reloaded tab has no other identity), and keeps the last :data:`UNDO_DEPTH` decisions.
+
 The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, per project and
 rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
 document of every annotator, which takes seconds on thousands of documents, and a restarted
@@ -54,6 +60,11 @@ STATEMENTS = (
     "action TEXT NOT NULL, batch TEXT, revision INTEGER NOT NULL, updated REAL NOT NULL, "
     "PRIMARY KEY (project, key))",
     "CREATE INDEX IF NOT EXISTS curation_decisions_batch ON curation_decisions(project, batch)",
+    "CREATE TABLE IF NOT EXISTS curation_history (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+    "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "key TEXT NOT NULL, decision TEXT CHECK (decision IN ('keep', 'drop')), start INTEGER, "
+    "end INTEGER, label TEXT, action TEXT, batch TEXT, created REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS curation_history_project ON curation_history(project, id)",
     "CREATE TABLE IF NOT EXISTS curation_proposals ("
     "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "rules TEXT NOT NULL, code TEXT NOT NULL, payload BLOB NOT NULL, created REAL NOT NULL, "
@@ -63,6 +74,10 @@ STATEMENTS = (
 CODE = hashlib.sha256(Path(_consensus.__file__).read_bytes()
                       + Path(_gamma.__file__).read_bytes()).hexdigest()[:16]
 """A digest of the consensus code's source: a proposal stored by other code is computed again."""
+
+UNDO_DEPTH = 200
+"""How many of a project's last decisions :func:`undo` can take back (older ones are
+forgotten as new ones are made): the last working session's, and the history stays small."""
 
 Seen = Mapping[str, int]
 """The revision of each decision a tab last read (a key it saw undecided is absent)."""
@@ -136,8 +151,11 @@ def _changed(conn: sqlite3.Connection, project: str, keys: Iterable[str], seen: 
 
 
 def record(conn: sqlite3.Connection, project: str, decisions: Mapping[str, Override],
-           seen: Seen, *, batch: str | None = None) -> dict[str, int]:
+           seen: Seen, *, batch: str | None = None, undoable: bool = False) -> dict[str, int]:
     """Write ``decisions`` (all or none) and return their new revisions.
+
+    ``undoable``: each decision that changes its row is also kept in the project's history
+    (what the row was before), which :func:`undo` takes back, last first.
 
     Raises :class:`Conflict` when any of them changed since ``seen`` was read.
     """
@@ -152,17 +170,91 @@ def record(conn: sqlite3.Connection, project: str, decisions: Mapping[str, Overr
             raise Conflict(changed)
         out = {}
         for key, o in decisions.items():
+            if undoable:
+                _remember(conn, project, key, o, now)
             rev = seen.get(key, 0) + 1
-            conn.execute(
-                "INSERT INTO curation_decisions (project, key, decision, start, end, label, "
-                "action, batch, revision, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(project, key) DO UPDATE SET decision = excluded.decision, "
-                "start = excluded.start, end = excluded.end, label = excluded.label, "
-                "action = excluded.action, batch = excluded.batch, "
-                "revision = excluded.revision, updated = excluded.updated",
-                (project, key, o.decision, o.start, o.end, o.label, o.action, batch, rev, now))
+            _put(conn, project, key, o, batch, rev, now)
             out[key] = rev
+        if undoable:
+            _trim_history(conn, project)
     return out
+
+
+def _put(conn: sqlite3.Connection, project: str, key: str, o: Override, batch: str | None,
+         rev: int, now: float) -> None:
+    conn.execute(
+        "INSERT INTO curation_decisions (project, key, decision, start, end, label, "
+        "action, batch, revision, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(project, key) DO UPDATE SET decision = excluded.decision, "
+        "start = excluded.start, end = excluded.end, label = excluded.label, "
+        "action = excluded.action, batch = excluded.batch, "
+        "revision = excluded.revision, updated = excluded.updated",
+        (project, key, o.decision, o.start, o.end, o.label, o.action, batch, rev, now))
+
+
+def _remember(conn: sqlite3.Connection, project: str, key: str, new: Override, now: float
+              ) -> None:
+    """Keep what decision ``key`` is before ``new`` replaces it (nothing when ``new`` changes
+    nothing: the same decision made again)."""
+    row = conn.execute("SELECT decision, start, end, label, action, batch FROM "
+                       "curation_decisions WHERE project = ? AND key = ?",
+                       (project, key)).fetchone()
+    if row is not None and Override(row["decision"], row["start"], row["end"], row["label"],
+                                    row["action"]) == new:
+        return
+    values = (None,) * 6 if row is None else tuple(row)
+    conn.execute("INSERT INTO curation_history (project, key, decision, start, end, label, "
+                 "action, batch, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (project, key, *values, now))
+
+
+def _trim_history(conn: sqlite3.Connection, project: str) -> None:
+    conn.execute("DELETE FROM curation_history WHERE project = ? AND id <= (SELECT id FROM "
+                 "curation_history WHERE project = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                 (project, project, UNDO_DEPTH))
+
+
+def undo_depth(conn: sqlite3.Connection, project: str) -> int:
+    """How many decisions of ``project`` :func:`undo` can take back now."""
+    return int(conn.execute("SELECT count(*) FROM curation_history WHERE project = ?",
+                            (project,)).fetchone()[0])
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What :func:`undo` did: decision ``key`` is back to ``override`` (None: undecided), at
+    ``revision`` (None when its row was removed)."""
+
+    key: str
+    override: Override | None
+    revision: int | None
+
+
+def undo(conn: sqlite3.Connection, project: str, seen: Seen) -> Undone | None:
+    """Take back the project's last undoable decision (:func:`record`): its row goes back to
+    what it was before, and leaves the history. None when there is nothing to undo.
+
+    Raises :class:`Conflict` (and undoes nothing) when that decision changed since ``seen``
+    was read (another tab decided it since).
+    """
+    with transaction(conn):
+        row = conn.execute("SELECT id, key, decision, start, end, label, action, batch FROM "
+                           "curation_history WHERE project = ? ORDER BY id DESC LIMIT 1",
+                           (project,)).fetchone()
+        if row is None:
+            return None
+        key = row["key"]
+        if _changed(conn, project, [key], seen):
+            raise Conflict([key])
+        conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
+        if row["decision"] is None:
+            conn.execute("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
+                         (project, key))
+            return Undone(key, None, None)
+        before = Override(row["decision"], row["start"], row["end"], row["label"], row["action"])
+        rev = seen.get(key, 0) + 1
+        _put(conn, project, key, before, row["batch"], rev, time.time())
+        return Undone(key, before, rev)
 
 
 def forget(conn: sqlite3.Connection, project: str, keys: Sequence[str], seen: Seen) -> None:

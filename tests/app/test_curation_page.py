@@ -137,6 +137,28 @@ def test_undo_takes_back_the_last_decision_after_the_card_moved_on() -> None:
     assert at.session_state[cur.K_CUR_POS] == 0 and at.button(key="cur_undo").disabled
 
 
+def test_undo_reaches_the_last_decisions_after_a_reload() -> None:
+    """The history of decisions lived in the session: a lead who reloaded the tab (or opened
+    the page again, or after a restart) could not undo the last decisions. It is kept in the
+    store with the decisions, so a new session undoes them, last first, card back on each."""
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()
+    at.button(key="cur_drop").click().run()
+    fresh = _app()  # a reload: a new session on the same store
+    assert _metric(fresh, "Decided") == f"2 / {len(disputed)}"
+    assert not fresh.button(key="cur_undo").disabled
+    fresh.button(key="cur_undo").click().run()  # the drop of the second span
+    assert _metric(fresh, "Decided") == f"1 / {len(disputed)}"
+    assert fresh.session_state[cur.K_CUR_POS] == 1
+    assert disputed[1].key not in fresh.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    again = _app()  # reloaded once more: the accept of the first is still within reach
+    again.button(key="cur_undo").click().run()
+    assert _metric(again, "Decided") == f"0 / {len(disputed)}"
+    assert again.session_state[cur.K_CUR_POS] == 0 and again.button(key="cur_undo").disabled
+    assert _metric(_app(), "Decided") == f"0 / {len(disputed)}"  # undone in the store too
+
+
 def test_relabel_or_bounds_that_change_nothing_record_nothing_and_say_so() -> None:
     """L and B pressed without a new label or new bounds used to record a "relabel" / "bounds"
     decision that changed nothing (and the card said "kept the span with another label")."""
@@ -397,6 +419,9 @@ def test_a_store_that_cannot_be_opened_is_said_and_decisions_stay_in_the_tab(
     assert any("kept in this browser tab only" in w.value for w in at.warning)
     at.button(key="cur_drop").click().run()
     assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    at.button(key="cur_undo").click().run()  # the tab keeps the history then
+    assert _metric(at, "Decided") == f"0 / {len(disputed)}"
+    assert at.button(key="cur_undo").disabled
 
 
 def test_a_restarted_server_reads_the_proposal_from_the_store(monkeypatch) -> None:
