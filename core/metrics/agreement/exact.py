@@ -23,8 +23,9 @@ Conventions (``docs/agreement.md``):
   or the pair; bratiaa gives NaN there.
 
 The instances of each annotator are packed into one integer each (document, start, end, label
-as bit fields) and matched by a sorted intersection, so a pair costs two sorts of its spans and
-per-label and per-document counts are ``bincount`` s of the matched instances.
+as bit fields, in the order a study's table already holds them, so most often no sort) and
+matched by a binary search in the other annotator's keys; per-label and per-document counts are
+``bincount`` s of the matched instances.
 
 >>> from core.model import AnnotationSet, Span
 >>> a = AnnotationSet("A", {"d": (Span(0, 5, "x"), Span(6, 9, "y"))}, role="annotator")
@@ -116,39 +117,67 @@ def _row_numbers(table: np.ndarray[Any, Any], rows: np.ndarray[Any, Any]
     return np.asarray(inverse, dtype=np.int64).reshape(-1)[len(table):]
 
 
-def _rows(study: Study, who: str, blind: bool) -> np.ndarray[Any, Any]:
+def _positions(names: Sequence[str], at: dict[str, int], every: Sequence[str]
+               ) -> np.ndarray[Any, Any]:
+    """Study position of each of ``names`` (-1: not the study's); no lookup when they are
+    the study's own list (an annotator who lists every document, in the study's order)."""
+    if len(names) == len(every) and list(names) == list(every):
+        return np.arange(len(every), dtype=np.int64)
+    return np.fromiter((at.get(x, -1) for x in names), dtype=np.int64, count=len(names))
+
+
+def _rows(study: Study, who: str, blind: bool, at_doc: dict[str, int],
+          at_label: dict[str, int]) -> np.ndarray[Any, Any]:
     """``who``'s spans as study positions (document, start, end, label), labels the study does
     not keep left out, every label 0 when ``blind``."""
     t = study.table(who)
-    at_doc = {d: i for i, d in enumerate(study.docs)}
-    at_label = {lab: i for i, lab in enumerate(study.labels)}
-    doc_pos = np.fromiter((at_doc.get(d, -1) for d in t.doc_ids), dtype=np.int64,
-                          count=len(t.doc_ids))
-    label_pos = np.fromiter((at_label.get(lab, -1) for lab in t.labels), dtype=np.int64,
-                            count=len(t.labels))
+    doc_pos = _positions(t.doc_ids, at_doc, study.docs)
+    label_pos = _positions(t.labels, at_label, study.labels)
     d = doc_pos[t.doc] if len(t) else np.zeros(0, dtype=np.int64)
     lab = label_pos[t.label] if len(t) else np.zeros(0, dtype=np.int64)
+    rows = np.stack([d, t.start.astype(np.int64), t.end.astype(np.int64),
+                     np.zeros_like(lab) if blind else lab], axis=1)
     keep = (d >= 0) & (lab >= 0)
-    lab = np.zeros_like(lab) if blind else lab
-    return np.stack([d, t.start.astype(np.int64), t.end.astype(np.int64), lab],
-                    axis=1)[keep].astype(np.int64)
+    return rows if bool(keep.all()) else rows[keep]
+
+
+def _distinct(keys: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The distinct keys, sorted. A study's table is sorted by document, start, end and label
+    name, and the study's labels are sorted names, so the packed keys of a table whose
+    documents are in the study's order come sorted: then no sort, only the repeats dropped."""
+    if len(keys) and not bool((keys[1:] >= keys[:-1]).all()):
+        return np.unique(keys)
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
 
 
 def _listed(study: Study, who: str) -> np.ndarray[Any, Any]:
-    keys = set(study.spans[who])
+    listed = study.spans[who]
+    if len(listed) == len(study.docs):  # a study's documents are every set's
+        return np.ones(len(study.docs), dtype=bool)
+    keys = set(listed)
     return np.fromiter(map(keys.__contains__, study.docs), dtype=bool, count=len(study.docs))
 
 
 def instances(study: Study, annotators: Sequence[str], *, blind: bool = False
               ) -> tuple[_Packer, dict[str, _Instances]]:
     """Each of ``annotators``' distinct instances (``blind``: labels ignored), keyed alike."""
-    rows = {a: _rows(study, a, blind) for a in annotators}
+    at_doc = {d: i for i, d in enumerate(study.docs)}
+    at_label = {lab: i for i, lab in enumerate(study.labels)}
+    rows = {a: _rows(study, a, blind, at_doc, at_label) for a in annotators}
     packer = _Packer(list(rows.values()), len(study.docs), 1 if blind else len(study.labels))
     out: dict[str, _Instances] = {}
     for a, r in rows.items():
-        keys = np.unique(packer.keys(r))  # a set: a duplicate span is one instance
+        keys = _distinct(packer.keys(r))  # a set: a duplicate span is one instance
         out[a] = _Instances(keys, packer.doc(keys), packer.label(keys), _listed(study, a))
     return packer, out
+
+
+def _common(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The keys of both sorted, distinct arrays (a binary search of each of ``x`` in ``y``)."""
+    if not len(x) or not len(y):
+        return x[:0]
+    at = np.minimum(np.searchsorted(y, x), len(y) - 1)
+    return x[y[at] == x]
 
 
 @dataclass(frozen=True)
@@ -171,22 +200,29 @@ def pair_counts(study: Study, packer: _Packer, a: _Instances, b: _Instances, n_l
                 ) -> PairCounts:
     """:class:`PairCounts` of two annotators' instances (:func:`instances`)."""
     both = a.listed & b.listed
-    ka, kb = (x.keys[both[x.doc]] for x in (a, b))
-    da, db = (x.doc[both[x.doc]] for x in (a, b))
-    la, lb = (x.label[both[x.doc]] for x in (a, b))
-    matched = np.intersect1d(ka, kb, assume_unique=True)
+    every = bool(both.all())
+    sides = []
+    for x in (a, b):
+        keep = None if every else both[x.doc]
+        sides.append((x.keys, x.doc, x.label) if keep is None
+                     else (x.keys[keep], x.doc[keep], x.label[keep]))
+    (ka, da, la), (kb, db, lb) = sides
+    # A match is in both sides' documents already: a key holds its document.
+    matched = _common(ka, kb)
     dm, lm = packer.doc(matched), packer.label(matched)
-    where = np.flatnonzero(both)
     n = len(study.docs)
+    where = None if every else np.flatnonzero(both)
 
     def per_doc(d: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        return np.bincount(d, minlength=n)[where]
+        counts = np.bincount(d, minlength=n)
+        return counts if where is None else counts[where]
 
     def per_label(lab: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         return np.bincount(lab, minlength=n_labels)[:n_labels]
 
-    return PairCounts([study.docs[i] for i in where.tolist()], per_doc(dm), per_doc(da),
-                      per_doc(db), per_label(lm), per_label(la), per_label(lb))
+    docs = list(study.docs) if where is None else [study.docs[i] for i in where.tolist()]
+    return PairCounts(docs, per_doc(dm), per_doc(da), per_doc(db), per_label(lm),
+                      per_label(la), per_label(lb))
 
 
 def f1_value(matches: int, first: int, second: int, what: str) -> Agreement:
