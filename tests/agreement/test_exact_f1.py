@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.cli.loading import load_study
-from core.metrics.agreement import MEASURES, Study, compute, exact_f1, span_f1
+from core.metrics.agreement import MEASURES, PairwiseResult, Study, compute, exact_f1, span_f1
 from core.metrics.agreement.panel import against, measure_view, pairwise
 from core.model import AnnotationSet, Span
 
@@ -141,7 +141,8 @@ def test_dispatch_pairwise_against_and_view_agree() -> None:
     s = brat_study()
     assert "exact-f1" in MEASURES
     direct = exact_f1(s).matrix()
-    assert compute(s, "exact-f1").matrix() == direct
+    via_name = compute(s, "exact-f1")
+    assert isinstance(via_name, PairwiseResult) and via_name.matrix() == direct
     assert pairwise(s, "exact-f1").matrix() == direct
     vs = against(s, "A", measure="exact-f1")
     assert {n: v.overall.value for n, v in vs.items()} == {"B": direct["A"]["B"],
