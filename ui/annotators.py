@@ -111,6 +111,8 @@ SPAN_CELLS = ("F1", "precision", "recall")
 MEASURE_HELP: dict[str, str] = {
     "span-f1": "Da San Martino et al. (2019) span P/R/F1 (SemEval-2021 variant): partial-overlap "
                "credit; the row annotator is the reference.",
+    "exact-f1": "Exact-match F1: a span counts as agreed only when the other annotator marked "
+                "the same start, end and label; span-f1 would give a near miss partial credit.",
     "mafalda-f1": "MAFALDA (Helwe et al. 2024) span P/R/F1 (paper variant, level 2): best match "
                   "per span; the row annotator is the reference.",
     "char-kappa": "Cohen's κ (1960) over characters × labels: is each character covered by a "
@@ -400,13 +402,13 @@ documents (0.7–1.5 s CPU, ``docs/performance.md``), which no page run can spar
 to a measure still queued runs it next. Above it they would take minutes of a shared core for
 measures nobody may open."""
 
-PREFETCHED = ("char-kappa", "char-jaccard", "span-f1", "mafalda-f1", "text-kappa",
+PREFETCHED = ("char-kappa", "char-jaccard", "span-f1", "exact-f1", "mafalda-f1", "text-kappa",
               "fleiss-kappa", "krippendorff-alpha")
 """The measures :func:`prefetch` computes ahead (in :func:`prefetch_order`): all but γ and γ-cat
 (seconds to minutes, with their own settings) and α_U (7 s CPU at 10,000 documents)."""
 
 FAMILIES: tuple[tuple[str, ...], ...] = (
-    ("span-f1", "mafalda-f1"), ("char-kappa", "char-jaccard"),
+    ("span-f1", "exact-f1", "mafalda-f1"), ("char-kappa", "char-jaccard"),
     ("text-kappa", "fleiss-kappa", "krippendorff-alpha"))
 """Measures of the same items (spans, characters, documents × labels): the one a user compares
 a value with first."""
@@ -421,12 +423,13 @@ def prefetch_order(measure: str) -> list[str]:
     documents), no longer holds back text-κ and Fleiss' κ (docs/performance.md, "Issue 29,
     eighth pass").
 
-    >>> prefetch_order("char-kappa")
-    ['char-jaccard', 'text-kappa', 'fleiss-kappa', 'krippendorff-alpha', 'mafalda-f1', 'span-f1']
+    >>> prefetch_order("char-kappa")  # doctest: +NORMALIZE_WHITESPACE
+    ['char-jaccard', 'text-kappa', 'fleiss-kappa', 'krippendorff-alpha', 'mafalda-f1',
+     'exact-f1', 'span-f1']
     >>> prefetch_order("gamma")[:2]
     ['krippendorff-alpha', 'fleiss-kappa']
     >>> prefetch_order("span-f1")[:3]
-    ['mafalda-f1', 'char-kappa', 'char-jaccard']
+    ['exact-f1', 'mafalda-f1', 'char-kappa']
     """
     family = next((f for f in FAMILIES if measure in f), ())
     at = MEASURES.index(measure)
@@ -487,20 +490,21 @@ def default_view(ws: Workspace) -> Callable[[], None] | None:
     return work
 
 
-MATRIX_FIRST = ("span-f1", "mafalda-f1", "text-kappa", "fleiss-kappa", "krippendorff-alpha")
+MATRIX_FIRST = ("span-f1", "exact-f1", "mafalda-f1", "text-kappa", "fleiss-kappa",
+                "krippendorff-alpha")
 """Measures whose pairwise matrix alone is a small part of their view at 10,000 documents
 (span-F1 0.13 of 0.39-0.47 s of CPU, MAFALDA F1 0.25 of 0.55 s, text-κ 0.02 of 0.20 s, Fleiss'
 κ and Krippendorff's α 0.08 of 0.35 s: the rest is each annotator against the gold and the
-majority, and the documents' ranking): when the
+majority, and the documents' ranking; exact F1 0.02 of 0.3 s): when the
 worker is busy and the matrix's tab is open, :func:`matrix_here` computes the matrix in the
 page and leaves the rest to the worker (docs/performance.md, "Issue 29, eleventh pass"); since
 the twelfth pass also while the worker computes that very view (:func:`matrix_here`)."""
 
-MATRIX_CHEAP = ("text-kappa", "fleiss-kappa", "krippendorff-alpha")
+MATRIX_CHEAP = ("exact-f1", "text-kappa", "fleiss-kappa", "krippendorff-alpha")
 """Measures of :data:`MATRIX_FIRST` whose matrix alone takes the page less than 0.1 s of CPU at
-10,000 documents (text-κ 0.02 s, Fleiss' κ and Krippendorff's α 0.08 s): a switch to one whose
-view the worker is computing computes the matrix at once rather than wait for the view
-(:func:`wait_in_flight`), whose rest may be most of its 0.4 s."""
+10,000 documents (text-κ and exact F1 0.02 s, Fleiss' κ and Krippendorff's α 0.08 s): a
+switch to one whose view the worker is computing computes the matrix at once rather than wait
+for the view (:func:`wait_in_flight`), whose rest may be most of its 0.4 s."""
 
 
 def _matrix_tab_open() -> bool:
@@ -1405,6 +1409,10 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                     + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
                        "same-label pair counts, as in the official scorer."
                        if measure == "span-f1" else ""))
+        elif measure == "exact-f1":
+            note = ("A span agrees only with a span of the same start, end and label (one "
+                    "character off is a miss on both sides); an annotator's duplicate spans "
+                    "count once. The same both ways: 2 × matches / (spans of both).")
         elif measure in MANY_MEASURES:
             note = (f"{measure} is a many-annotator measure: each cell is its value for that "
                     "pair alone.")

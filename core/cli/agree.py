@@ -43,7 +43,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--measure", action="append", required=True, metavar="NAME",
                    help="span-f1 (Da San Martino et al. 2019: partial credit for overlap, "
-                   "not exact match), mafalda-f1, char-kappa, char-jaccard, text-kappa, "
+                   "not exact match), exact-f1 (exact-match instance F1: same offsets and "
+                   "label), mafalda-f1, char-kappa, char-jaccard, text-kappa, "
                    "fleiss-kappa, krippendorff-alpha, unitizing-alpha, gamma, gamma-cat "
                    "(repeatable; gamma-cat's per-label values are γ-k)")
     p.add_argument("--format", choices=sorted(FORMATS), help="override format detection")

@@ -292,6 +292,9 @@ PAIR_NOTES = {
                "its label earns the share |s∩t|/|s| it covers, so it is not exact-match F1: one "
                "long span over two short ones scores close to 1",
     "mafalda-f1": "Helwe et al. 2024 (MAFALDA): partial credit for overlap, gold alternatives",
+    "exact-f1": "exact-match (instance) F1, 2|A∩B| / (|A| + |B|) (Hripcsak & Rothschild 2005): "
+                "a span agrees only with a span of the same start, end and label; a duplicate "
+                "counts once; position: labels ignored",
 }
 """What a pairwise F1 of ``agree`` measures, under its matrix: an annotation lead who compares
 it with an exact-match (instance) F1, such as bratiaa's, must see why the two differ."""

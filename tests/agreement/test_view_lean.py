@@ -67,7 +67,7 @@ def test_document_values_equal_the_per_document_values(annotators: list, label: 
 @given(st.lists(annotator, min_size=2, max_size=5), annotator,
        st.sampled_from([None, "A", "C"]),
        st.sampled_from(["fleiss-kappa", "krippendorff-alpha", "text-kappa", "span-f1",
-                        "mafalda-f1", "char-kappa", "char-jaccard"]),
+                        "exact-f1", "mafalda-f1", "char-kappa", "char-jaccard"]),
        st.sampled_from(["first", "apart", "second", "none"]), st.booleans(), st.booleans())
 def test_the_lean_view_equals_the_full_view_without_its_documents(
         annotators: list, gold_docs: dict, label: str | None, measure: str, gold_where: str,

@@ -92,7 +92,7 @@ def test_the_gold_first_among_the_sets_takes_its_pairs_from_the_matrix() -> None
         assert view.gold[name].per_document == {} and pv.per_document
 
 
-NOT_GAMMA = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa",
+NOT_GAMMA = ("span-f1", "exact-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa",
              "fleiss-kappa", "krippendorff-alpha", "unitizing-alpha")
 
 

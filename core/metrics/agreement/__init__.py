@@ -22,6 +22,7 @@ Build a study once, then ask for measures::
     gamma_matrix(study)                # pairwise two-annotator γ
     gamma_alignment(study, doc_id)     # units, unitary alignments, dissimilarities (< 0.5 s)
     span_f1(study, "martino"), span_f1(study, "mafalda")    # P/R/F1, row = reference
+    exact_f1(study)                    # exact-match (instance) F1, symmetric (exact.py)
     result.as_dict(per_document=True)  # JSON-ready
     majority_set(sets)                 # the spans a strict majority marked, per label (panel.py)
     pairwise(study, "gamma")           # any measure as a pairwise matrix
@@ -61,6 +62,7 @@ from core.metrics.agreement.coefficients import (
     undefined,
 )
 from core.metrics.agreement.dispatch import MEASURES, compute
+from core.metrics.agreement.exact import exact_f1
 from core.metrics.agreement.gamma_native import Dissimilarity
 from core.metrics.agreement.measures import (
     GammaCache,
@@ -111,6 +113,7 @@ __all__ = [
     "cohen_kappa_binary",
     "cohen_kappa_from_table",
     "compute",
+    "exact_f1",
     "fleiss_kappa",
     "fleiss_kappa_from_ratings",
     "fleiss_text",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.metrics.agreement.exact import exact_f1
 from core.metrics.agreement.measures import (
     GammaCache,
     ManyResult,
@@ -24,12 +25,12 @@ from core.metrics.agreement.study import Study
 from core.model.errors import check_choice
 
 MEASURES: tuple[str, ...] = (
-    "span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa", "fleiss-kappa",
+    "span-f1", "exact-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa", "fleiss-kappa",
     "krippendorff-alpha", "unitizing-alpha", "gamma", "gamma-cat",
 )
 """Measure names of ``python -m core agree --measure``."""
 
-PAIRWISE = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
+PAIRWISE = ("span-f1", "exact-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
 
 
 def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
@@ -46,6 +47,8 @@ def compute(study: Study, measure: str, *, seed: int = 0, samples: int = 30,
         pair = char_agreement(study, per_document=(kappa and per_document,
                                                    not kappa and per_document))
         return pair[0] if kappa else pair[1]
+    if measure == "exact-f1":
+        return exact_f1(study, per_document=per_document)
     if measure == "text-kappa":
         return text_kappa(study, per_document=per_document)
     if measure == "fleiss-kappa":

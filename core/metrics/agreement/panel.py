@@ -41,6 +41,7 @@ import numpy as np
 
 from core.metrics.agreement.coefficients import Agreement, undefined
 from core.metrics.agreement.dispatch import MEASURES, compute
+from core.metrics.agreement.exact import DocumentF1, exact_f1
 from core.metrics.agreement.measures import (
     DocumentValues,
     GammaCache,
@@ -379,6 +380,13 @@ def against(study: Study, reference: str, *, measure: str, samples: int = 30, se
         # One direction is enough: the reference is the gold side.
         res = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
                       only=[(reference, a) for a in others], per_document=False)
+        if progress is not None:
+            progress(1, 1)
+        return {a: res.pairs[(reference, a)] for a in others}
+    if measure == "exact-f1" and others:
+        # the pairs of the study itself, as for the character measures: a pair counts only
+        # the documents both list, as on the two annotators alone
+        res = exact_f1(study, only=[(reference, a) for a in others], per_document=False)
         if progress is not None:
             progress(1, 1)
         return {a: res.pairs[(reference, a)] for a in others}
@@ -1029,10 +1037,10 @@ def _rank_floats(keys: list[tuple[str, str]],
     return _ranked(list(docs), value, reason, pair_of, pair_value, n_pairs)
 
 
-PAIR_FLOATS: tuple[str, ...] = ("span-f1", "mafalda-f1", "text-kappa")
+PAIR_FLOATS: tuple[str, ...] = ("span-f1", "exact-f1", "mafalda-f1", "text-kappa")
 """Pairwise measures whose per-document values the measure gives as floats
 (``measure_view(..., lean=True)``: ``span_f1(..., document_f1=...)``,
-``text_kappa(..., document_values=...)``)."""
+``exact_f1(..., document_f1=...)``, ``text_kappa(..., document_values=...)``)."""
 
 
 def _lean_pair_view(study: Study, sets: Sequence[AnnotationSet],
@@ -1043,7 +1051,7 @@ def _lean_pair_view(study: Study, sets: Sequence[AnnotationSet],
     per-document values as lists of floats rather than an
     :class:`~core.metrics.agreement.coefficients.Agreement` (and a dictionary) per document
     and pair: six ordered pairs at three annotators for span-F1 and MAFALDA F1, three for
-    text-κ; the ranking is :func:`rank_documents`' from the same floats. None where
+    text-κ and exact F1; the ranking is :func:`rank_documents`' from the same floats. None where
     :func:`rank_documents` would not take its arrays (8 pairs or more, a value that is not a
     finite float): then the general way."""
     n = len(study.annotators)
@@ -1055,6 +1063,10 @@ def _lean_pair_view(study: Study, sets: Sequence[AnnotationSet],
         kappas = {}
         pw = text_kappa(study, per_document=False, document_values=kappas)
         per_pair = [kappas.get(k, ([], [], [])) for k in pw.pairs]
+    elif measure == "exact-f1":
+        exact: DocumentF1 = {}
+        pw = exact_f1(study, per_document=False, document_f1=exact)
+        per_pair = [exact.get(k, ([], [], [])) for k in pw.pairs]
     else:
         floats: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
         pw = span_f1(study, "martino" if measure == "span-f1" else "mafalda",
