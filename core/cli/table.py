@@ -70,9 +70,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    help="decimals printed (default 3); bold marks the best at this precision")
     p.add_argument("--compare", nargs="?", const="", default=None, metavar="SYSTEM",
                    help="test every other system against SYSTEM (a system's name as the table "
-                   "prints it; without SYSTEM the best F1) on P, R and F1: approximate "
-                   "randomization and paired bootstrap over documents, --samples rounds; a "
-                   "dagger marks each value that differs at p < --alpha")
+                   "prints it, or its PRED path; without SYSTEM the best F1) on P, R and F1: "
+                   "approximate randomization and paired bootstrap over documents, --samples "
+                   "rounds; a dagger marks each value that differs at p < --alpha")
     p.add_argument("--test", choices=TESTS, default="randomization",
                    help="the test whose p-value marks the table (default randomization; "
                    "--json and csv give both)")
@@ -135,8 +135,12 @@ def run(args: argparse.Namespace) -> int:
     table = table_of(rows, gold, metric=metric.name, options=options, n_resamples=args.samples,
                      seed=args.seed, command=command_line(args))
     if args.compare is not None:
+        if len(rows) < 2:
+            raise InputError(f"--compare needs two systems or more; got one: {names[0]}")
+        # A PRED path as given names its system.
+        against = dict(zip(args.preds, names, strict=True)).get(args.compare, args.compare)
         try:
-            table = with_comparisons(table, against=args.compare or None, test=args.test,
+            table = with_comparisons(table, against=against or None, test=args.test,
                                      alpha=args.alpha)
         except ParameterError as exc:
             raise InputError(f"--compare: {exc}") from exc

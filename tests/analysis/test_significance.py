@@ -233,3 +233,18 @@ def test_the_differences_docs_report_md_shows_are_what_the_command_prints(
     assert main(["table", str(GOLD), str(GPT), str(RANDOM), "--metric", "mafalda", "--level",
                  "1", "--to", "markdown", "--compare"]) == 0
     assert shown.strip() in capsys.readouterr().out
+
+
+def test_cli_compare_takes_a_pred_path_and_refuses_one_system(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A reader may name the system by the PRED path it gave; one system has nothing to be
+    compared with, which is said instead of an empty table of differences."""
+    gold, a, b = (str(PROP / f) for f in ("gold.json", "system_a.json", "system_b.json"))
+    by_path = _table_json(capsys, gold, a, b, "--metric", "martino", "--samples", "100",
+                          "--json", "--compare", b)
+    by_name = _table_json(capsys, gold, a, b, "--metric", "martino", "--samples", "100",
+                          "--json", "--compare", "system_b")
+    assert by_path["comparison"] == by_name["comparison"]
+    assert main(["table", gold, a, "--metric", "martino", "--compare"]) == 1
+    assert ("--compare needs two systems or more; got one: system_a"
+            in capsys.readouterr().err)
