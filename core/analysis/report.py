@@ -730,8 +730,20 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
         f"<title>{esc(title)}</title><meta name='viewport' content='width=device-width'>"
         f"<style>{CSS}</style></head><body><main><h1>{esc(title)}</h1>"
         f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(gold.doc_ids)} documents, "
-        f"{gold.span_count()} spans); systems: {systems_list}. Command: <code>{esc(command)}"
+        f"{_span_count(gold)}); systems: {systems_list}. Command: <code>{esc(command)}"
         f"</code></p>{''.join(sections)}</main></body></html>")
+
+
+def _span_count(gold: AnnotationSet) -> str:
+    """The reference's spans as the error categories count them: a gold with alternatives
+    (MAFALDA) has one span per interval, whatever its labels and ⊥ (Helwe et al. 2024,
+    Definition 6), so its labels are counted apart."""
+    if not gold.alternatives:
+        return f"{gold.span_count()} spans"
+    spans = sum(len(gold.alt_spans(d)) for d in gold.doc_ids)
+    if spans == gold.span_count():
+        return f"{spans} spans"
+    return f"{spans} spans; {gold.span_count()} labels counting alternatives and ⊥"
 
 
 CSS = """

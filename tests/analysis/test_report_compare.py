@@ -89,3 +89,24 @@ def test_one_system_has_nothing_to_compare_and_names_are_escaped() -> None:
     assert "<svg onload" not in two and "<b>d</b>" not in two
     assert "&lt;svg onload=alert(1)&gt;" in _section(two, "compare")
     assert "&lt;b&gt;d&lt;/b&gt;" in _section(two, "disagree")
+
+
+def test_the_header_counts_a_gold_with_alternatives_in_spans_as_the_categories_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """MAFALDA's gold: 268 labels (alternatives and ⊥ included) on 203 spans; the categories
+    count 203 reference spans, so the header said 268 spans for the same 203 (the Martino score
+    counts 254: every distinct label but ⊥)."""
+    out = tmp_path / "r.html"
+    assert main(["report", str(GOLD), str(GPT), "-o", str(out), "--samples", "20"]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    assert ("(200 documents, 203 spans; 268 labels counting alternatives and ⊥)"
+            in html)
+    reference = [int(x) for x in re.findall(
+        r"<tr><td>gpt-3.5_level_2_results</td><td>[a-z+]+</td><td class='num'>(\d+)</td>",
+        _section(html, "categories"))]
+    assert sum(reference) == 203
+    plain = tmp_path / "p.html"
+    assert main(["report", str(PROP / "gold.json"), str(PROP / "system_a.json"), "-o",
+                 str(plain), "--samples", "20"]) == 0
+    assert re.search(r"\(10 documents, \d+ spans\);", plain.read_text(encoding="utf-8"))
