@@ -319,8 +319,8 @@ def _compare_section(inputs: ReportInputs, doc_tables: DocTables) -> str:
         for name, t in scored.items():
             if name == best:
                 continue
-            c = compare(name, t, best, scored[best], n_resamples=inputs.n_resamples,
-                        seed=inputs.seed)[2]
+            (c,) = compare(name, t, best, scored[best], n_resamples=inputs.n_resamples,
+                           seed=inputs.seed, measures=("F1",))
             rows.append({"metric": metric.short_title or metric.title, "system": name,
                          "against": best, "F1 difference": c.difference,
                          "low": c.low, "high": c.high, "p randomization": c.p_randomization,

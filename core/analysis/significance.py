@@ -26,7 +26,7 @@ systems against one, a reader may divide α by k − 1 (Bonferroni) or see Dror 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,21 +110,28 @@ def randomization_p(table_a: np.ndarray, table_b: np.ndarray,
 
 
 def compare(system: str, table: DocumentTable, against: str, reference: DocumentTable, *,
-            n_resamples: int = 1000, seed: int = 0,
-            confidence: float = 0.95) -> list[Comparison]:
-    """``system`` against ``against`` on P, R and F1: the differences, the paired bootstrap
-    interval and both tests' p-values (module docstring). One document: no test (every
-    resample and every shuffle of one document is that document), the numbers None."""
+            n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
+            measures: Sequence[str] = ("P", "R", "F1")) -> list[Comparison]:
+    """``system`` against ``against`` on ``measures`` (of P, R, F1, in that order): the
+    differences, the paired bootstrap interval and both tests' p-values (module docstring).
+    One document: no test (every resample and every shuffle of one document is that
+    document), the numbers None. The p-values of a measure do not depend on the others asked
+    with it."""
     a, b = _aligned(table, reference)
-    measures = table.measures(len(a))
-    values_a = {m: float(s(a.sum(axis=0)[None, :])[0]) for m, s in measures.items()}
-    values_b = {m: float(s(b.sum(axis=0)[None, :])[0]) for m, s in measures.items()}
+    every = table.measures(len(a))
+    unknown = [m for m in measures if m not in every]
+    if unknown:
+        raise ParameterError("measures", f"unknown measures {unknown}; expected some of "
+                             f"{list(every)}")
+    chosen = {m: s for m, s in every.items() if m in measures}
+    values_a = {m: float(s(a.sum(axis=0)[None, :])[0]) for m, s in chosen.items()}
+    values_b = {m: float(s(b.sum(axis=0)[None, :])[0]) for m, s in chosen.items()}
     if len(a) < 2:
         return [Comparison(system, against, m, values_a[m] - values_b[m], None, None, None,
-                           None) for m in measures]
-    p_random = randomization_p(a, b, measures, n_rounds=n_resamples, seed=seed)
+                           None) for m in chosen]
+    p_random = randomization_p(a, b, chosen, n_rounds=n_resamples, seed=seed)
     out = []
-    for m, stat in measures.items():
+    for m, stat in chosen.items():
         ab = paired_bootstrap(a, b, stat, n_resamples=n_resamples, seed=seed,
                               confidence=confidence)
         # The same resamples with the roles swapped: the share with δ* ≥ 0.

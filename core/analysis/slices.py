@@ -760,9 +760,9 @@ def compare_buckets(results: Mapping[str, Sequence[BucketScore]], against: str, 
             # documents only the other system's bucket holds.
             own = set(b.table.documents)
             docs = [*b.table.documents, *(d for d in other.table.documents if d not in own)]
-            out[(system, b.bucket)] = compare(
+            (out[(system, b.bucket)],) = compare(
                 system, _on_documents(b.table, docs), against, _on_documents(other.table, docs),
-                n_resamples=n_resamples, seed=seed, confidence=confidence)[2]
+                n_resamples=n_resamples, seed=seed, confidence=confidence, measures=("F1",))
     return out
 
 

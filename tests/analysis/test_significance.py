@@ -248,3 +248,12 @@ def test_cli_compare_takes_a_pred_path_and_refuses_one_system(
     assert main(["table", gold, a, "--metric", "martino", "--compare"]) == 1
     assert ("--compare needs two systems or more; got one: system_a"
             in capsys.readouterr().err)
+
+
+def test_a_measure_asked_alone_has_the_numbers_it_has_among_all_three() -> None:
+    gold, a, b = _small_corpus()
+    ta, tb = _martino_tables(gold, a, b)
+    every = compare("a", ta, "b", tb, n_resamples=300, seed=2)
+    assert compare("a", ta, "b", tb, n_resamples=300, seed=2, measures=("F1",)) == every[2:]
+    with pytest.raises(ValueError, match="unknown measures"):
+        compare("a", ta, "b", tb, measures=("F2",))
