@@ -5,7 +5,11 @@ What it holds
 For a reference and any number of systems: the scores of every system under both span metrics
 (Da San Martino et al. 2019, SemEval-2021 variant; MAFALDA, Helwe et al. 2024, paper variant at
 the chosen level) and the SemEval-2013 strict and type F1 (:mod:`core.metrics.nervaluate`),
-with 95% bootstrap intervals over documents (:mod:`core.metrics.stats`); the error categories
+with 95% bootstrap intervals over documents (:mod:`core.metrics.stats`); with two systems or
+more, which F1 differences are real (each system against the best under each span metric:
+approximate randomization and the paired bootstrap, :mod:`core.analysis.significance`, as
+``table --compare``) and the documents where the systems' Martino F1 differ most, drawn side by
+side; the error categories
 (:mod:`core.analysis.errors`); the slices (:mod:`core.analysis.slices`, every built-in
 dimension and every metadata field); the label confusion (:func:`core.metrics.labels.
 confusion`); the 20 documents that score worst (lowest mean Martino F1 over the systems) with
@@ -42,6 +46,7 @@ from core.analysis.errors import (
     ErrorTable,
     categorise,
 )
+from core.analysis.significance import compare
 from core.analysis.slices import (
     DIMENSIONS,
     META_PREFIX,
@@ -52,7 +57,7 @@ from core.analysis.slices import (
     slice_scores,
     slice_terms,
 )
-from core.metrics.additive import SpanTerm
+from core.metrics.additive import DocumentTable, SpanTerm
 from core.metrics.stats import bootstrap
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError, check_choice
@@ -63,6 +68,8 @@ from core.render.segments import segments
 from core.render.svg import PATTERNS, svg_grouped_bars, svg_stacked_bars
 
 WORST = 20
+DISAGREE = 10
+"""How many of the documents the systems disagree on most the report draws."""
 NO_INTERVAL = "—"
 """What a bound of F1 shows for one document (every resample is that document), as ``table``
 prints it (:func:`core.analysis.table.few_documents_note`)."""
@@ -196,13 +203,19 @@ def _variant_words(inputs: ReportInputs, metric: str, default: str) -> str:
             f"{esc(registry.get(metric).default_variant)})")
 
 
+DocTables = dict[str, dict[str, DocumentTable]]
+"""Metric name -> system name -> the per-document statistics of its scores (what the paired
+tests swap and resample)."""
+
+
 def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps: _Steps,
             taxes: Mapping[str, Taxonomy]
-            ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
+            ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]], DocTables]:
     from core.metrics import nervaluate, registry
 
     rows: list[dict[str, Any]] = []
     doc_f1: dict[str, dict[str, float]] = {}
+    doc_tables: DocTables = {}
     gold = inputs.gold
     metrics = registry.span_metrics()
     for system in inputs.systems:
@@ -213,8 +226,10 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps:
         own = replace(inputs, taxonomy=taxes[system.name])
         for k, metric in enumerate(metrics):
             # The worst documents are ranked by the first metric's F1 (Da San Martino's).
-            _score_columns(metric, gold, pred, own, row, notes,
-                           doc_f1.setdefault(system.name, {}) if k == 0 else None)
+            kept = _score_columns(metric, gold, pred, own, row, notes,
+                                  doc_f1.setdefault(system.name, {}) if k == 0 else None)
+            if kept is not None:
+                doc_tables.setdefault(metric.name, {})[system.name] = kept
         try:
             nres = nervaluate.score(gold, pred).to_dict()
             row.update({"strict F1": nres["strict"]["f1"], "type F1": nres["type"]["f1"]})
@@ -226,21 +241,23 @@ def _scores(inputs: ReportInputs, tables: Mapping[str, ErrorTable | str], steps:
         rows.append(row)
         if not doc_f1.get(system.name):
             doc_f1.pop(system.name, None)
-    return rows, doc_f1
+    return rows, doc_f1, doc_tables
 
 
 def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs: ReportInputs,
                    row: dict[str, Any], notes: list[str], doc_f1: dict[str, float] | None
-                   ) -> None:
+                   ) -> DocumentTable | None:
     """One metric's P, R, F1 and the bootstrap interval of F1 (its additive statistics,
-    :mod:`core.metrics.additive`), into ``row``; a refusal into ``notes``."""
+    :mod:`core.metrics.additive`), into ``row``; a refusal into ``notes`` (and None
+    returned); else the per-document statistics the values come from."""
     name = metric.short_title or metric.title
     keywords = metric.keywords(level=inputs.level, texts=inputs.texts, taxonomy=inputs.taxonomy,
                                variant=inputs.variants.get(metric.name))
     try:
         totals = metric.statistics(metric.gold_view(gold), pred, per_document=True, **keywords)
         result = metric.finish(totals, per_document=doc_f1 is not None, **keywords)
-        boot = metric.document_table(totals).f1_table()
+        doc_table = metric.document_table(totals)
+        boot = doc_table.f1_table()
         row.update({f"{name} P": result["precision"], f"{name} R": result["recall"],
                     f"{name} F1": result["f1"]})
         if len(boot.documents) > 1:
@@ -253,6 +270,8 @@ def _score_columns(metric: Any, gold: AnnotationSet, pred: AnnotationSet, inputs
             doc_f1.update({d["document"]: d["f1"] for d in result["per_document"]})
     except SpanScopeError as exc:
         notes.append(f"{name}: {exc}")
+        return None
+    return doc_table
 
 
 Tables = Mapping[str, ErrorTable | str]
@@ -279,6 +298,44 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
         + _chart(svg_grouped_bars([s.name for s in inputs.systems], series,
                                   title=f"F1 against {inputs.gold.name}", y_label="F1"))
         + html_table(score_rows) + "</section>")
+
+
+def _compare_section(inputs: ReportInputs, doc_tables: DocTables) -> str:
+    """Each system against the one with the best F1 under each span metric: the difference of
+    F1, its paired bootstrap interval and both tests' p-values (:func:`core.analysis.
+    significance.compare`, the numbers of ``table --compare``)."""
+    from core.metrics import registry
+
+    rows: list[dict[str, Any]] = []
+    for metric in registry.span_metrics():
+        by_system = {s.name: doc_tables.get(metric.name, {}).get(s.name)
+                     for s in inputs.systems}
+        scored = {n: t for n, t in by_system.items() if t is not None}
+        if len(scored) < 2:
+            continue
+        f1 = {n: float(t.measures(len(t.documents))["F1"](t.table.sum(axis=0)[None, :])[0])
+              for n, t in scored.items()}
+        best = max(scored, key=lambda n: f1[n])  # the first of a tie
+        for name, t in scored.items():
+            if name == best:
+                continue
+            (c,) = compare(name, t, best, scored[best], n_resamples=inputs.n_resamples,
+                           seed=inputs.seed, measures=("F1",))
+            rows.append({"metric": metric.short_title or metric.title, "system": name,
+                         "against": best, "F1 difference": c.difference,
+                         "low": c.low, "high": c.high, "p randomization": c.p_randomization,
+                         "p bootstrap": c.p_bootstrap})
+    if not rows:
+        return ""
+    return (
+        "<section id='compare'><h2>Which differences are real</h2><p>Under each span metric, "
+        "each system against the one with the best F1: the difference of F1 (this system minus "
+        "that one), its 95% paired bootstrap interval (the same document resamples for both), "
+        "and two-sided p-values of approximate randomization (each document's two outputs "
+        f"swapped at random; {inputs.n_resamples} rounds, seed {inputs.seed}; the smallest "
+        f"possible is 1/{inputs.n_resamples + 1}) and of the paired bootstrap. Not corrected "
+        "for multiple comparisons. The same numbers as <code>python -m core table --compare"
+        "</code>.</p>" + html_table(rows) + "</section>")
 
 
 def _few_documents(documents: int) -> str:
@@ -506,8 +563,9 @@ def _rows_of(table: ErrorTable | str, docs: Sequence[str]) -> dict[str, list[Row
 
 
 def _worst_document(inputs: ReportInputs, rows_of: Mapping[str, Mapping[str, list[Row]]],
-                    doc_f1: Mapping[str, Mapping[str, float]], d: str, mean: float) -> str:
-    """Document ``d``: the reference and every system side by side."""
+                    doc_f1: Mapping[str, Mapping[str, float]], d: str, heading: str) -> str:
+    """Document ``d``: the reference and every system side by side, under ``heading`` (markup,
+    after the document's id)."""
     gold = inputs.gold
     cols = []
     ref_spans = [(a.start, a.end, " | ".join(a.labels), "reference") for a in gold.alt_spans(d)]
@@ -524,8 +582,8 @@ def _worst_document(inputs: ReportInputs, rows_of: Mapping[str, Mapping[str, lis
                     f"{'' if f1 is None else f' · Martino F1 {f1:.3f}'}</h4>"
                     f"{render_spans(inputs.texts.get(d), spans)}"
                     f"<p class='meta'>missed: {'; '.join(missed) or 'none'}</p></div>")
-    return (f"<article class='worst'><h3>Document {_bdi(d)} · mean Martino F1 "
-            f"{mean:.3f}</h3><div class='side' style='grid-template-columns:"
+    return (f"<article class='worst'><h3>Document {_bdi(d)} · {heading}</h3>"
+            f"<div class='side' style='grid-template-columns:"
             f"repeat({len(cols)}, 1fr)'>{''.join(cols)}</div></article>")
 
 
@@ -536,14 +594,47 @@ def _worst_section(inputs: ReportInputs, tables: Tables,
                for d in gold.doc_ids if any(d in f for f in doc_f1.values())}
     worst = sorted(mean_f1, key=lambda d: (mean_f1[d], -len(gold.get(d))))[:WORST]
     rows_of = {s.name: _rows_of(tables[s.name], worst) for s in inputs.systems}
-    doc_html = [_worst_document(inputs, rows_of, doc_f1, d, mean_f1[d]) for d in worst]
-    legend = " ".join(f"<span class='tag' dir='ltr' style='border-color:{c}'>"
-                      f"{esc(ERROR_MARKS[k])} {esc(k)}</span>"
-                      for k, c in ERROR_COLOURS.items())
+    doc_html = [_worst_document(inputs, rows_of, doc_f1, d, f"mean Martino F1 {mean_f1[d]:.3f}")
+                for d in worst]
     return (f"<section id='worst'><h2>The {len(worst)} documents that score worst</h2>"
             f"<p>Lowest mean Martino F1 over the systems; spans underlined in the "
             f"colour of their category, tagged with its mark and their label. "
-            f"{legend}</p>{''.join(doc_html)}</section>")
+            f"{_legend()}</p>{''.join(doc_html)}</section>")
+
+
+def _legend() -> str:
+    return " ".join(f"<span class='tag' dir='ltr' style='border-color:{c}'>"
+                    f"{esc(ERROR_MARKS[k])} {esc(k)}</span>" for k, c in ERROR_COLOURS.items())
+
+
+def _disagree_section(inputs: ReportInputs, tables: Tables,
+                      doc_f1: Mapping[str, Mapping[str, float]]) -> str:
+    """The documents where the systems' Martino F1 differ most (highest minus lowest, among the
+    systems that scored the document), side by side; "" with fewer than two systems or when
+    they agree on every document."""
+    spread: dict[str, tuple[float, str, str]] = {}
+    for d in inputs.gold.doc_ids:
+        scored = [(f[d], name) for name, f in doc_f1.items() if d in f]
+        if len(scored) < 2:
+            continue
+        low, high = min(scored), max(scored, key=lambda x: x[0])
+        if high[0] > low[0]:
+            spread[d] = (high[0] - low[0], high[1], low[1])
+    if not spread:
+        return ""
+    # The widest gap first; then the document with more reference spans, then its id.
+    shown = sorted(spread, key=lambda d: (-spread[d][0], -len(inputs.gold.get(d)), d))[:DISAGREE]
+    rows_of = {s.name: _rows_of(tables[s.name], shown) for s in inputs.systems}
+    doc_html = []
+    for d in shown:
+        _, best, worst = spread[d]
+        heading = (f"Martino F1 from {doc_f1[worst][d]:.3f} ({_bdi(worst)}) to "
+                   f"{doc_f1[best][d]:.3f} ({_bdi(best)})")
+        doc_html.append(_worst_document(inputs, rows_of, doc_f1, d, heading))
+    return (f"<section id='disagree'><h2>Where the systems disagree</h2><p>The "
+            f"{len(shown)} documents (of {len(spread)} on which the systems' Martino F1 differ) "
+            "with the widest gap between the best and the worst system's F1; spans as below. "
+            f"{_legend()}</p>{''.join(doc_html)}</section>")
 
 
 def _provenance_section(command: str, taxes: Mapping[str, Taxonomy],
@@ -608,7 +699,9 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     check_variants(inputs.variants)
     inputs = replace(inputs, systems=systems)
     taxes = {s.name: taxonomy_of(inputs, s) for s in systems}
-    steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2, progress)
+    several = len(systems) > 1
+    steps = _Steps(2 * len(systems) + len(_slice_dimensions(inputs)) + 2 + 2 * several,
+                   progress)
     tables: dict[str, ErrorTable | str] = {}
     for s in systems:
         steps.next(f"error categories of {s.name}")
@@ -616,11 +709,17 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
             tables[s.name] = categorise(gold, s, level=inputs.level, taxonomy=taxes[s.name])
         except SpanScopeError as exc:
             tables[s.name] = str(exc)
-    score_rows, doc_f1 = _scores(inputs, tables, steps, taxes)
-    sections = [_scores_section(inputs, score_rows), _categories_section(inputs, tables),
-                _slices_section(inputs, steps)]
+    score_rows, doc_f1, doc_tables = _scores(inputs, tables, steps, taxes)
+    sections = [_scores_section(inputs, score_rows)]
+    if several:
+        steps.next("paired comparisons")
+        sections.append(_compare_section(inputs, doc_tables))
+    sections += [_categories_section(inputs, tables), _slices_section(inputs, steps)]
     steps.next("label confusion")
     sections.append(_confusion_section(inputs, taxes))
+    if several:
+        steps.next("where the systems disagree")
+        sections.append(_disagree_section(inputs, tables, doc_f1))
     steps.next("the worst documents")
     sections += [_worst_section(inputs, tables, doc_f1), _provenance_section(command, taxes, {
         m: v for m in inputs.variants if (v := _chosen(inputs, m)) is not None})]
@@ -631,8 +730,20 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
         f"<title>{esc(title)}</title><meta name='viewport' content='width=device-width'>"
         f"<style>{CSS}</style></head><body><main><h1>{esc(title)}</h1>"
         f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(gold.doc_ids)} documents, "
-        f"{gold.span_count()} spans); systems: {systems_list}. Command: <code>{esc(command)}"
+        f"{_span_count(gold)}); systems: {systems_list}. Command: <code>{esc(command)}"
         f"</code></p>{''.join(sections)}</main></body></html>")
+
+
+def _span_count(gold: AnnotationSet) -> str:
+    """The reference's spans as the error categories count them: a gold with alternatives
+    (MAFALDA) has one span per interval, whatever its labels and ⊥ (Helwe et al. 2024,
+    Definition 6), so its labels are counted apart."""
+    if not gold.alternatives:
+        return f"{gold.span_count()} spans"
+    spans = sum(len(gold.alt_spans(d)) for d in gold.doc_ids)
+    if spans == gold.span_count():
+        return f"{spans} spans"
+    return f"{spans} spans; {gold.span_count()} labels counting alternatives and ⊥"
 
 
 CSS = """

@@ -67,14 +67,15 @@ import json
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from core.analysis.significance import Comparison, compare
 from core.metrics import registry
-from core.metrics.additive import SpanTerm
+from core.metrics.additive import DocumentTable, SpanTerm
 from core.metrics.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
 from core.model import NOTHING, AnnotationSet
 from core.model.errors import FormatError, InputError, check_choice, did_you_mean
@@ -122,6 +123,9 @@ class BucketScore:
     intervals: Mapping[str, tuple[float, float]]
     spans: tuple[tuple[str, str, int, int], ...] = ()
     """Span-level buckets: (document, side, start, end) of every span in the bucket."""
+    table: DocumentTable | None = field(default=None, compare=False, repr=False)
+    """The bucket's per-document statistics (what its interval resamples and a paired test
+    swaps: :func:`compare_buckets`)."""
 
     def as_row(self, *, one_document_bounds: bool = True) -> dict[str, Any]:
         """The bucket as a tidy row. Without ``one_document_bounds`` a bucket of one document
@@ -604,7 +608,9 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                                int(full.predictions[rows].sum()), p, r, f1,
                                _intervals(table, stats, n_resamples, seed, confidence,
                                           intervals, (np.asarray(rows), len(full.documents))
-                                          if bootstrap == "shared" else None)))
+                                          if bootstrap == "shared" else None),
+                               table=DocumentTable(list(docs), table, full.references[rows],
+                                                   full.predictions[rows], full.pooled)))
     return out
 
 
@@ -705,7 +711,58 @@ def _span_buckets(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[st
                                _intervals(table, stats, n_resamples, seed, confidence,
                                           intervals,
                                           (docs_at, len(doc_ids)) if shared else None),
-                               tuple(cols.spans[i] for i in members.tolist())))
+                               tuple(cols.spans[i] for i in members.tolist()),
+                               DocumentTable(list(docs), table, table[:, 3].astype(np.int64),
+                                             table[:, 1].astype(np.int64), True)))
+    return out
+
+
+def _on_documents(t: DocumentTable, documents: Sequence[str]) -> DocumentTable:
+    """``t`` over ``documents`` (a superset of its own): a document it lacks adds a row of
+    zeros, which changes no pooled sum (a span-level bucket holds the documents where one
+    system has a span of it, so two systems' buckets may hold different documents)."""
+    if list(t.documents) == list(documents):
+        return t
+    if not t.pooled:  # averaged per document: only reordered (by the paired test), never padded
+        if set(t.documents) != set(documents):
+            raise ValueError("a bucket averaged over its documents holds the same documents "
+                             "for every system")
+        return t
+    where = {d: i for i, d in enumerate(t.documents)}
+    table = np.zeros((len(documents), t.table.shape[1]))
+    refs = np.zeros(len(documents), dtype=np.int64)
+    preds = np.zeros(len(documents), dtype=np.int64)
+    for k, d in enumerate(documents):
+        if d in where:
+            table[k], refs[k], preds[k] = t.table[where[d]], t.references[where[d]], \
+                t.predictions[where[d]]
+    return DocumentTable(list(documents), table, refs, preds, t.pooled)
+
+
+def compare_buckets(results: Mapping[str, Sequence[BucketScore]], against: str, *,
+                    n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95
+                    ) -> dict[tuple[str, str], Comparison]:
+    """Per bucket, each system's F1 against ``against``'s, with the paired tests of
+    :func:`core.analysis.significance.compare` over the documents either system's bucket
+    holds; (system, bucket) -> the F1 comparison, for the buckets both systems have.
+    A document-level bucket holds the same documents for every system (they come from the
+    reference), a span-level one pools sums, so a document only one holds is a row of zeros."""
+    base = {b.bucket: b for b in results[against]}
+    out: dict[tuple[str, str], Comparison] = {}
+    for system, buckets in results.items():
+        if system == against:
+            continue
+        for b in buckets:
+            other = base.get(b.bucket)
+            if other is None or b.table is None or other.table is None:
+                continue
+            # In the bucket's own order (the resamples draw rows by position), then the
+            # documents only the other system's bucket holds.
+            own = set(b.table.documents)
+            docs = [*b.table.documents, *(d for d in other.table.documents if d not in own)]
+            (out[(system, b.bucket)],) = compare(
+                system, _on_documents(b.table, docs), against, _on_documents(other.table, docs),
+                n_resamples=n_resamples, seed=seed, confidence=confidence, measures=("F1",))
     return out
 
 

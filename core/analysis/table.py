@@ -20,6 +20,14 @@ from an input (system and reference names) is escaped (:func:`latex_escape`), so
 as ``gpt-3.5_level_2 & 50%`` compiles. :func:`to_markdown` writes the same as a pipe table
 with a pandoc ``Table:`` caption; :func:`to_csv` one row per system with full-precision values,
 the interval bounds and the settings, text cells made inert (:mod:`core.formats.csvsafe`).
+
+Comparing
+---------
+:func:`with_comparisons` tests every system against one (the best F1 by default) on P, R and
+F1 with approximate randomization and the paired bootstrap over documents
+(:mod:`core.analysis.significance`); the LaTeX and Markdown tables then mark with a dagger each
+value that differs from that system's at p < α under the chosen test, the caption names the
+test, and Markdown adds a table of the differences with their intervals and p-values.
 See ``docs/report.md``.
 """
 
@@ -28,11 +36,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.analysis.significance import TESTS, Comparison, check_test, compare, p_value
 from core.formats.csvsafe import cell
 from core.metrics import registry
+from core.metrics.additive import DocumentTable
 from core.metrics.stats import FEW_DOCUMENTS, bootstrap_many
 from core.model import AnnotationSet
 from core.model.errors import ParameterError
@@ -51,6 +61,9 @@ class SystemRow:
     values: Mapping[str, float]
     intervals: Mapping[str, tuple[float, float]]
     warnings: Sequence[str] = ()
+    table: DocumentTable | None = field(default=None, compare=False, repr=False)
+    """The per-document statistics the values and intervals come from (what a paired test
+    swaps and resamples; None for a row built by hand)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,20 @@ class ScoreTable:
     confidence: float
     rows: Sequence[SystemRow] = field(default_factory=tuple)
     command: str = ""
+    against: str | None = None
+    """The system every other is tested against (None: no comparison)."""
+    comparisons: Sequence[Comparison] = ()
+    test: str = "randomization"
+    """The test whose p-values mark the table (:data:`~core.analysis.significance.TESTS`)."""
+    alpha: float = 0.05
+
+    def significant(self, system: str, measure: str) -> bool:
+        """Whether ``system``'s ``measure`` differs from the compared system's at p < α."""
+        for c in self.comparisons:
+            if c.system == system and c.measure == measure:
+                p = p_value(c, self.test)
+                return p is not None and p < self.alpha
+        return False
 
     def best(self, measure: str, digits: int) -> set[str]:
         """The systems with the highest ``measure`` as printed with ``digits`` decimals (so
@@ -96,7 +123,25 @@ class ScoreTable:
                 "systems": [{"system": r.system, **{m: r.values[m] for m in MEASURES},
                              **{f"{m} {side}": r.intervals[m][k] if m in r.intervals else None
                                 for m in MEASURES for k, side in enumerate(("low", "high"))}}
-                            for r in self.rows]}
+                            for r in self.rows],
+                **({} if self.against is None else {"comparison": self.comparison_dict()})}
+
+    def comparison_dict(self) -> dict[str, Any]:
+        """The ``comparison`` object of ``table --compare --json``: the system compared
+        against, the test that marks, α, and per other system each measure's difference, its
+        paired bootstrap interval, both p-values and whether it is significant."""
+        rows: dict[str, dict[str, Any]] = {}
+        for c in self.comparisons:
+            row = rows.setdefault(c.system, {"system": c.system})
+            row.update({f"{c.measure} difference": c.difference,
+                        f"{c.measure} difference low": c.low,
+                        f"{c.measure} difference high": c.high,
+                        f"{c.measure} p bootstrap": c.p_bootstrap,
+                        f"{c.measure} p randomization": c.p_randomization,
+                        f"{c.measure} significant": self.significant(c.system, c.measure)})
+        return {"against": self.against, "test": self.test, "alpha": self.alpha,
+                "resamples": self.n_resamples, "seed": self.seed, "two_sided": True,
+                "corrected": False, "systems": list(rows.values())}
 
 
 def system_row(gold: AnnotationSet, pred: AnnotationSet, *, metric: str,
@@ -128,7 +173,7 @@ def system_row(gold: AnnotationSet, pred: AnnotationSet, *, metric: str,
                               n_resamples=n_resamples, seed=seed, confidence=confidence)
         intervals = {m: (many[m].low, many[m].high) for m in MEASURES}
     return SystemRow(pred.name, values, intervals,
-                     tuple(str(w) for w in getattr(totals, "warnings", ()) or ()))
+                     tuple(str(w) for w in getattr(totals, "warnings", ()) or ()), doc_table)
 
 
 def score_table(gold: AnnotationSet, systems: Sequence[AnnotationSet], *, metric: str,
@@ -164,6 +209,38 @@ def table_of(rows: Sequence[SystemRow], gold: AnnotationSet, *, metric: str,
     return ScoreTable(entry.name, None if variant is None else str(variant),
                       int(level) if isinstance(level, int) else None, gold.name,
                       len(gold.doc_ids), n_resamples, seed, confidence, tuple(rows), command)
+
+
+def with_comparisons(t: ScoreTable, *, against: str | None = None,
+                     test: str = "randomization", alpha: float = 0.05) -> ScoreTable:
+    """``t`` with every other system tested against ``against`` (None: the system with the
+    highest F1, the first of a tie) on P, R and F1, with ``t``'s resamples and seed as the
+    number of bootstrap resamples and of randomization rounds
+    (:func:`core.analysis.significance.compare`); ``test`` picks the p-value that marks the
+    table, ``alpha`` the level."""
+    check_test(test)
+    if not 0 < alpha < 1:
+        raise ParameterError("alpha", f"alpha must be in (0, 1), got {alpha}")
+    if not t.rows:
+        raise ParameterError("rows", "a comparison needs at least one system")
+    names = [r.system for r in t.rows]
+    if against is None:
+        against = max(t.rows, key=lambda r: r.values["F1"]).system  # max keeps the first tie
+    if against not in names:
+        raise ParameterError("against", f"no system named {against!r} (the systems: "
+                             f"{', '.join(names)})")
+    reference = next(r for r in t.rows if r.system == against)
+    comparisons: list[Comparison] = []
+    for r in t.rows:
+        if r.system == against:
+            continue
+        if r.table is None or reference.table is None:
+            raise ParameterError("rows", f"the row of {r.system!r} has no per-document "
+                                 "statistics to test (built by hand)")
+        comparisons.extend(compare(r.system, r.table, against, reference.table,
+                                   n_resamples=t.n_resamples, seed=t.seed,
+                                   confidence=t.confidence))
+    return replace(t, against=against, comparisons=tuple(comparisons), test=test, alpha=alpha)
 
 
 # ---- writing ------------------------------------------------------------------------------------
@@ -211,10 +288,25 @@ def _caption_facts(t: ScoreTable) -> str:
             f"({t.n_resamples:,} resamples, seed {t.seed}); best value of each column in bold")
 
 
+TEST_NAMES = {"randomization": "approximate randomization", "bootstrap": "paired bootstrap"}
+
+
+def _comparison_facts(t: ScoreTable) -> str:
+    """What the dagger means ({against} stands for the compared system's name)."""
+    unit = "rounds" if t.test == "randomization" else "resamples"
+    return (f"differs from {{against}} at p < {t.alpha:g} (two-sided {TEST_NAMES[t.test]} over "
+            f"documents, {t.n_resamples:,} {unit}, seed {t.seed}; not corrected for multiple "
+            "comparisons)")
+
+
 def caption(t: ScoreTable) -> str:
-    """The caption as plain text: metric, variant, level, reference, resamples and seed."""
-    return (f"P, R and F1 of each system under {t.title()} ({t.metric}), "
+    """The caption as plain text: metric, variant, level, reference, resamples and seed (and,
+    when systems were compared, what the dagger means)."""
+    text = (f"P, R and F1 of each system under {t.title()} ({t.metric}), "
             + _caption_facts(t).replace("{ref}", t.reference) + ".")
+    if t.against is not None:
+        text += " †: " + _comparison_facts(t).replace("{against}", t.against) + "."
+    return text
 
 
 def _number(v: float, digits: int) -> str:
@@ -222,12 +314,13 @@ def _number(v: float, digits: int) -> str:
 
 
 def _rows(t: ScoreTable, digits: int, *, bold: Callable[[str], str],
-          interval: Callable[[str, str], str], none: str
+          interval: Callable[[str, str], str], none: str, dagger: str = ""
           ) -> Iterator[tuple[SystemRow, list[str]]]:
     """Each row with its P, R and F1 cells as printed: the value with ``digits`` decimals,
-    ``bold`` when it is the column's best (:meth:`ScoreTable.best`), then the ``interval``,
-    or ``none`` when there is none (fewer than two documents). The LaTeX and Markdown tables
-    differ only in these marks."""
+    ``bold`` when it is the column's best (:meth:`ScoreTable.best`), ``dagger`` when it differs
+    significantly from the compared system's (:meth:`ScoreTable.significant`), then the
+    ``interval``, or ``none`` when there is none (fewer than two documents). The LaTeX and
+    Markdown tables differ only in these marks."""
     best = {m: t.best(m, digits) for m in MEASURES}
     for r in t.rows:
         values = []
@@ -235,6 +328,8 @@ def _rows(t: ScoreTable, digits: int, *, bold: Callable[[str], str],
             value = _number(r.values[m], digits)
             if r.system in best[m]:
                 value = bold(value)
+            if t.significant(r.system, m):
+                value += dagger
             if m in r.intervals:
                 value += interval(*(_number(x, digits) for x in r.intervals[m]))
             else:
@@ -253,10 +348,13 @@ def to_latex(t: ScoreTable, *, digits: int = 3) -> str:
              r"System & $P$ & $R$ & $F_1$ \\", r"\midrule"]
     for r, values in _rows(t, digits, bold=lambda v: rf"\textbf{{{v}}}",
                            interval=lambda lo, hi: rf" {{\scriptsize[{lo}, {hi}]}}",
-                           none=r" {\scriptsize[---]}"):
+                           none=r" {\scriptsize[---]}", dagger=r"$^\dagger$"):
         lines.append(" & ".join([latex_escape(r.system), *values]) + r" \\")
     facts = latex_escape(_caption_facts(t)).replace(
         latex_escape("{ref}"), r"\texttt{" + latex_escape(t.reference) + "}")
+    if t.against is not None:
+        facts += "; $^\\dagger$: " + latex_escape(_comparison_facts(t)).replace(
+            latex_escape("{against}"), r"\texttt{" + latex_escape(t.against) + "}")
     lines += [r"\bottomrule", r"\end{tabular}",
               rf"\caption{{$P$, $R$ and $F_1$ of each system under {latex_escape(t.title())} "
               rf"(\texttt{{{latex_escape(t.metric)}}}), {facts}.}}",
@@ -280,14 +378,56 @@ def to_markdown(t: ScoreTable, *, digits: int = 3) -> str:
     """The table as a pipe table with a pandoc ``Table:`` caption."""
     lines = ["| System | P | R | F1 |", "|:---|---:|---:|---:|"]
     for r, values in _rows(t, digits, bold=lambda v: f"**{v}**",
-                           interval=lambda lo, hi: f" [{lo}, {hi}]", none=" [—]"):
+                           interval=lambda lo, hi: f" [{lo}, {hi}]", none=" [—]",
+                           dagger="†"):
         lines.append("| " + " | ".join([markdown_escape(r.system), *values]) + " |")
-    return "\n".join(lines) + "\n\nTable: " + markdown_escape(caption(t)) + "\n"
+    text = "\n".join(lines) + "\n\nTable: " + markdown_escape(caption(t)) + "\n"
+    if t.against is not None:
+        text += "\n" + _markdown_differences(t, digits)
+    return text
+
+
+def _p_text(p: float | None, n_resamples: int) -> str:
+    """A p-value as a reader takes it: below the smallest the rounds can show, say so."""
+    if p is None:
+        return "p —"
+    floor = 1 / (n_resamples + 1)
+    return f"p < {floor:.2g}" if p <= floor else f"p = {p:.2g}"
+
+
+def _markdown_differences(t: ScoreTable, digits: int) -> str:
+    """Each system's differences from the compared one: Δ, its paired bootstrap interval and
+    the chosen test's p-value."""
+    assert t.against is not None
+    lines = ["| System | ΔP | ΔR | ΔF1 |", "|:---|---:|---:|---:|"]
+    by_system: dict[str, dict[str, Comparison]] = {}
+    for c in t.comparisons:
+        by_system.setdefault(c.system, {})[c.measure] = c
+    for system, cells in by_system.items():
+        row = [markdown_escape(system)]
+        for m in MEASURES:
+            c = cells[m]
+            text = f"{c.difference:+.{digits}f}"
+            if c.low is not None and c.high is not None:
+                text += f" [{c.low:+.{digits}f}, {c.high:+.{digits}f}]"
+            row.append(f"{text} {_p_text(p_value(c, t.test), t.n_resamples)}")
+        lines.append("| " + " | ".join(row) + " |")
+    unit = "rounds" if t.test == "randomization" else "resamples"
+    note = (f"Table: each system minus {t.against}; brackets: {100 * t.confidence:g}% paired "
+            f"bootstrap interval of the difference; p: two-sided {TEST_NAMES[t.test]} over "
+            f"documents ({t.n_resamples:,} {unit}, seed {t.seed}).")
+    return "\n".join(lines) + "\n\n" + markdown_escape(note) + "\n"
 
 
 CSV_COLUMNS = ("system", "P", "P low", "P high", "R", "R low", "R high", "F1", "F1 low",
                "F1 high", "best", "metric", "variant", "level", "reference", "documents",
                "resamples", "seed", "confidence")
+COMPARISON_COLUMNS = ("against", "test", "alpha", *(
+    f"{m} {what}" for m in MEASURES
+    for what in ("difference", "difference low", "difference high", "p bootstrap",
+                 "p randomization", "significant")))
+"""The columns ``--compare`` adds after :data:`CSV_COLUMNS` (empty in the compared system's
+row)."""
 
 
 def to_csv(t: ScoreTable, *, digits: int = 3) -> str:
@@ -295,8 +435,10 @@ def to_csv(t: ScoreTable, *, digits: int = 3) -> str:
     (at ``digits`` decimals, ``;``-separated), and the settings; text cells made inert."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + (COMPARISON_COLUMNS if t.against is not None else ()))
     best = {m: t.best(m, digits) for m in MEASURES}
+    compared = t.comparison_dict()["systems"] if t.against is not None else []
+    by_system = {row["system"]: row for row in compared}
     for r in t.rows:
         row: list[object] = [cell(r.system)]
         for m in MEASURES:
@@ -306,6 +448,13 @@ def to_csv(t: ScoreTable, *, digits: int = 3) -> str:
         row += [";".join(m for m in MEASURES if r.system in best[m]), t.metric,
                 t.variant or "", "" if t.level is None else t.level, cell(t.reference),
                 t.documents, t.n_resamples, t.seed, t.confidence]
+        if t.against is not None:
+            row += [cell(t.against), t.test, t.alpha]
+            mine = by_system.get(r.system, {})
+            for name in COMPARISON_COLUMNS[3:]:
+                value = mine.get(name)
+                row.append("" if value is None else str(value).lower()
+                           if isinstance(value, bool) else repr(value))
         writer.writerow(row)
     return out.getvalue()
 
@@ -323,6 +472,7 @@ def render(t: ScoreTable, to: str, *, digits: int = 3) -> str:
     return WRITERS[to](t, digits=digits)
 
 
-__all__ = ["CSV_COLUMNS", "FORMATS", "MEASURES", "ScoreTable", "SystemRow", "caption",
-           "few_documents_note", "latex_escape", "markdown_escape", "render", "score_table",
-           "system_row", "table_of", "to_csv", "to_latex", "to_markdown"]
+__all__ = ["COMPARISON_COLUMNS", "CSV_COLUMNS", "FORMATS", "MEASURES", "TESTS", "ScoreTable",
+           "SystemRow", "caption", "few_documents_note", "latex_escape", "markdown_escape",
+           "render", "score_table", "system_row", "table_of", "to_csv", "to_latex",
+           "to_markdown", "with_comparisons"]

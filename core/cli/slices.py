@@ -1,17 +1,22 @@
 """``slices GOLD PRED [PRED ...] --dimension D``: each system's scores per bucket of one
 dimension (span length, label, document length, metadata field), with bootstrap intervals over
-documents (:mod:`core.analysis.slices`). See ``docs/errors.md``."""
+documents (:mod:`core.analysis.slices`); ``--compare [SYSTEM]`` adds, per bucket, each system's F1
+minus SYSTEM's with the paired tests of ``table --compare``. See ``docs/errors.md``."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
+from core.analysis.significance import Comparison
 from core.analysis.slices import (
     DIMENSIONS,
     META_PREFIX,
     META_RULE,
     METRICS,
+    BucketScore,
     check_dimension,
+    compare_buckets,
     meta_plan,
     skipped_note,
     slice_scores,
@@ -24,9 +29,10 @@ from core.cli.common import (
     emit,
     read_options,
 )
-from core.cli.loading import add_system_arguments, load_metadata, load_systems
+from core.cli.loading import SystemInputs, add_system_arguments, load_metadata, load_systems
 from core.cli.render import render_slices
 from core.model import bounds
+from core.model.errors import InputError
 
 NAME = "slices"
 
@@ -52,8 +58,59 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=1000,
                    help="bootstrap resamples (default 1000; 0: no intervals)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--compare", nargs="?", const="", default=None, metavar="SYSTEM",
+                   help="per bucket, each other system's F1 minus SYSTEM's (a name, or its "
+                   "PRED path; without SYSTEM the best F1 overall), its paired bootstrap "
+                   "interval and approximate randomization p-value over the bucket's "
+                   "documents (--samples rounds), as table --compare")
     add_output_options(p)
     return p
+
+
+COMPARED = ("F1 difference", "F1 difference low", "F1 difference high", "F1 p randomization",
+            "F1 p bootstrap")
+"""The keys ``--compare`` adds to each bucket's row (None in SYSTEM's own rows and in a bucket
+SYSTEM has no span in)."""
+
+
+def _against(args: argparse.Namespace, names: list[str],
+             results: dict[str, list[BucketScore]], overall: dict[str, float]) -> str:
+    """The system ``--compare`` names (a name or a PRED path), or the best F1 overall."""
+    if len(names) < 2:
+        raise InputError(f"--compare needs two systems or more; got one: {names[0]}")
+    if args.samples < 1:
+        raise InputError("--compare needs bootstrap resamples (--samples 1 or more)")
+    if not args.compare:
+        return max(names, key=lambda n: overall[n])  # the first of a tie
+    chosen = dict(zip(args.preds, names, strict=True)).get(args.compare, args.compare)
+    if chosen not in results:
+        raise InputError(f"--compare: no system named {chosen!r} (the systems: "
+                         f"{', '.join(names)})")
+    return str(chosen)
+
+
+def _render_compared(result: Result) -> str:
+    """The slices' table, then each bucket's F1 difference from the compared system."""
+    text = render_slices(result)
+    against = result.get("compare")
+    if against is None:
+        return text
+    buckets = result["buckets"]
+    assert isinstance(buckets, list)
+    rows: list[dict[str, Any]] = [r for r in buckets
+                                  if isinstance(r, dict) and r.get("F1 difference") is not None]
+    lines = [f"F1 minus {against}'s per bucket; [low, high]: 95% paired bootstrap interval; p: "
+             f"two-sided approximate randomization over the bucket's documents "
+             f"({result['samples']} rounds, seed {result['seed']})"]
+    sw = max([16, *(len(r["system"]) + 1 for r in rows)])
+    bw = max([22, *(len(r["bucket"]) + 1 for r in rows)])
+    lines.append(f"  {'system':<{sw}}{'bucket':<{bw}}{'ΔF1':>8}  {'interval':<18}  p")
+    for r in rows:
+        low, high, p = r["F1 difference low"], r["F1 difference high"], r["F1 p randomization"]
+        iv = f"[{low:+.3f}, {high:+.3f}]" if low is not None else "—"
+        lines.append(f"  {r['system']:<{sw}}{r['bucket']:<{bw}}{r['F1 difference']:>+8.3f}  "
+                     f"{iv:<18}  {'—' if p is None else f'{p:.3g}'}")
+    return text + "\n\n" + "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,15 +123,42 @@ def run(args: argparse.Namespace) -> int:
         # The other fields a user may have meant: which were left out, and why.
         inputs.warnings.extend(skipped_note(f) for f in meta_plan(meta, inputs.gold.doc_ids)
                                if f.kind == "skipped")
-    rows: list[object] = []
+    results: dict[str, list[BucketScore]] = {}
     for pred in inputs.systems:
-        for b in slice_scores(inputs.gold, pred, dimension=args.dimension, metric=args.metric,
-                              variant=args.variant, level=args.level, texts=inputs.texts,
-                              metadata=meta, n_buckets=args.buckets, n_resamples=args.samples,
-                              seed=args.seed):
-            rows.append({"system": pred.name, **b.as_row(one_document_bounds=False)})
+        results[pred.name] = slice_scores(
+            inputs.gold, pred, dimension=args.dimension, metric=args.metric,
+            variant=args.variant, level=args.level, texts=inputs.texts, metadata=meta,
+            n_buckets=args.buckets, n_resamples=args.samples, seed=args.seed)
+    compared: dict[tuple[str, str], Comparison] = {}
+    against = None
+    if args.compare is not None:
+        names = [s.name for s in inputs.systems]
+        overall = {n: _overall_f1(inputs, n, args) for n in names} if not args.compare else {}
+        against = _against(args, names, results, overall)
+        compared = compare_buckets(results, against, n_resamples=args.samples, seed=args.seed)
+    rows: list[object] = []
+    for name, buckets in results.items():
+        for b in buckets:
+            row = {"system": name, **b.as_row(one_document_bounds=False)}
+            if against is not None:
+                c = compared.get((name, b.bucket))
+                row.update(dict.fromkeys(COMPARED) if c is None else dict(zip(
+                    COMPARED, (c.difference, c.low, c.high, c.p_randomization, c.p_bootstrap),
+                    strict=True)))
+            rows.append(row)
     result: Result = {"command": NAME, "dimension": args.dimension, "metric": args.metric,
                       "variant": args.variant, "level": args.level, "samples": args.samples,
                       "seed": args.seed, "buckets": rows}
-    emit(result, args, render_slices, inputs.warnings)
+    if against is not None:
+        result["compare"] = against
+    emit(result, args, _render_compared, inputs.warnings)
     return 0
+
+
+def _overall_f1(inputs: SystemInputs, name: str, args: argparse.Namespace) -> float:
+    """A system's F1 on the whole corpus under the sliced metric (which system is best)."""
+    pred = next(s for s in inputs.systems if s.name == name)
+    (everything,) = slice_scores(inputs.gold, pred, dimension="doc_length", metric=args.metric,
+                                 variant=args.variant, level=args.level, texts=inputs.texts,
+                                 n_buckets=1, n_resamples=0)
+    return everything.f1

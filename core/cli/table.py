@@ -4,7 +4,8 @@ every system's P, R and F1 with bootstrap intervals (:mod:`core.analysis.table`)
 Each prediction file is read as ``score`` reads it for the metric (:func:`core.cli.loading.
 load_span_inputs`: labels, taxonomy, ``--llm-parsing``, the spans-past-text policy), so each
 row holds the numbers ``score`` prints for that file. The table goes to standard output, or to
-``--output FILE``; warnings go to standard error. See ``docs/report.md``.
+``--output FILE``; warnings go to standard error. ``--compare [SYSTEM]`` tests every system
+against one (:func:`core.analysis.table.with_comparisons`). See ``docs/report.md``.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from pathlib import Path
 
 from core.analysis.table import (
     FORMATS,
+    TESTS,
     SystemRow,
     few_documents_note,
     render,
     system_row,
     table_of,
+    with_comparisons,
 )
 from core.cli.common import (
     Subparsers,
@@ -35,7 +38,7 @@ from core.cli.loading import load_span_inputs
 from core.formats import FORMATS as FILE_FORMATS
 from core.formats.atomic import write_file
 from core.metrics import registry
-from core.model.errors import InputError
+from core.model.errors import InputError, ParameterError
 
 NAME = "table"
 
@@ -65,6 +68,16 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--digits", type=int, default=3, choices=range(7), metavar="{0..6}",
                    help="decimals printed (default 3); bold marks the best at this precision")
+    p.add_argument("--compare", nargs="?", const="", default=None, metavar="SYSTEM",
+                   help="test every other system against SYSTEM (a system's name as the table "
+                   "prints it, or its PRED path; without SYSTEM the best F1) on P, R and F1: "
+                   "approximate randomization and paired bootstrap over documents, --samples "
+                   "rounds; a dagger marks each value that differs at p < --alpha")
+    p.add_argument("--test", choices=TESTS, default="randomization",
+                   help="the test whose p-value marks the table (default randomization; "
+                   "--json and csv give both)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level of the marks (default 0.05)")
     add_span_reading_options(p, fmts)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (the values and intervals) instead of the table")
@@ -81,12 +94,18 @@ def command_line(args: argparse.Namespace) -> str:
     if registry.get(args.metric).levels:  # a metric without levels ignores --level
         argv += ["--level", str(args.level)]
     argv += ["--samples", str(args.samples), "--seed", str(args.seed)]
+    compare = getattr(args, "compare", None)
+    if compare is not None:  # a table without comparison keeps its command as it was
+        argv += ["--compare", *([compare] if compare else []), "--test", args.test,
+                 "--alpha", f"{args.alpha:g}"]
     return shlex.join(argv)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
+    if not 0 < args.alpha < 1:
+        raise InputError(f"--alpha must be between 0 and 1, got {args.alpha:g}")
     metric = registry.get(args.metric)
     if args.variant is not None and not metric.variants:
         raise InputError(f"the metric {metric.name!r} has no variants (got {args.variant!r})")
@@ -115,6 +134,16 @@ def run(args: argparse.Namespace) -> int:
     warnings = list({str(w): w for w in reversed(warnings)}.values())[::-1]
     table = table_of(rows, gold, metric=metric.name, options=options, n_resamples=args.samples,
                      seed=args.seed, command=command_line(args))
+    if args.compare is not None:
+        if len(rows) < 2:
+            raise InputError(f"--compare needs two systems or more; got one: {names[0]}")
+        # A PRED path as given names its system.
+        against = dict(zip(args.preds, names, strict=True)).get(args.compare, args.compare)
+        try:
+            table = with_comparisons(table, against=against or None, test=args.test,
+                                     alpha=args.alpha)
+        except ParameterError as exc:
+            raise InputError(f"--compare: {exc}") from exc
     if args.json:
         emit(table.to_dict(), args, lambda result: "", warnings)
         return 0

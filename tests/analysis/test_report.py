@@ -52,9 +52,11 @@ def test_cli_writes_every_section_for_every_system(tmp_path: Path,
     assert main(["report", str(PROP / "gold.json"), str(PROP / "system_a.json"),
                  str(PROP / "system_b.json"), "-o", str(out), "--samples", "100"]) == 0
     html = out.read_text(encoding="utf-8")
-    for section in ("scores", "categories", "slices", "confusion", "worst", "provenance"):
+    for section in ("scores", "compare", "categories", "slices", "confusion", "disagree",
+                    "worst", "provenance"):
         assert f"id='{section}'" in html
-    assert html.count("<article class='worst'>") == 10  # every document of this small corpus
+    worst = html[html.index("<section id='worst'>"):]
+    assert worst.count("<article class='worst'>") == 10  # every document of this small corpus
     assert "system_a" in html and "system_b" in html
     assert "--samples 100 --seed 0" in html and "numpy" in html
     assert "report.html" in capsys.readouterr().err
@@ -122,16 +124,17 @@ def test_progress_tells_every_step_in_order_and_changes_nothing() -> None:
     stamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
     out = build_report(inputs, command="x", progress=lambda *a: told.append(a))
     assert stamp.sub("T", out) == stamp.sub("T", build_report(inputs, command="x"))
-    # Two systems: their categories, their scores, six built-in dimensions and the metadata
-    # field "source", the confusion, the worst documents; then "done".
+    # Two systems: their categories, their scores, the paired comparisons, six built-in
+    # dimensions and the metadata field "source", the confusion, where the systems disagree,
+    # the worst documents; then "done".
     stages = [s for s, _, _ in told]
     dims = ["span_length", "label", "label_frequency", "position", "doc_length",
             "reference_spans", "meta:source"]
     assert stages == [
         "error categories of <svg onload=alert(1)>", "error categories of second",
-        "scores of <svg onload=alert(1)>", "scores of second",
+        "scores of <svg onload=alert(1)>", "scores of second", "paired comparisons",
         *(f"slices: {d} ({k + 1} of 7)" for k, d in enumerate(dims)),
-        "label confusion", "the worst documents", "done"]
+        "label confusion", "where the systems disagree", "the worst documents", "done"]
     assert [done for _, done, _ in told] == list(range(len(told)))
     assert {total for _, _, total in told} == {len(told) - 1}
 
