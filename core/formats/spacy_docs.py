@@ -89,7 +89,19 @@ def sniff(filename: str, head: str) -> int:
         return 85  # a JSON list of spaCy-style records
     if records and any(_prodigy_task(r) for r in records):
         return 87  # Prodigy's db-out, whose first tasks may have no "spans" yet
+    if records and all(isinstance(r.get("text"), str) and r.get("entities") == []
+                       and not _OTHER_KEYS & r.keys() for r in records):
+        # Every record of the head has "entities": [] (a file whose first records are not
+        # annotated yet): the same layout, with no span to show its style. doccano's layouts
+        # that use "entities" add "relations" or "cats"; the reader takes objects or triples.
+        return 60
     return 0
+
+
+_OTHER_KEYS = frozenset({"data", "relations", "cats", "label", "labels", "annotations",
+                         "spans", "ents"})
+"""Keys of a record that another layout reads (doccano, Label Studio) or that a check above
+decides on: a head of ``{"text", "entities": []}`` records is spaCy-style only without them."""
 
 
 PRODIGY_KEYS = ("_input_hash", "_task_hash")
