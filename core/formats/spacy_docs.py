@@ -142,6 +142,34 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     return _read_jsonl(name, decode(name, data), options)
 
 
+def _task_tokens(tokens: object, text: str) -> Sentences | None:
+    """A Prodigy task's ``tokens`` (``[{"start", "end", ...}]``, those its annotator marked
+    spans on) as sentences of ``(start, end)``, a new sentence after a line break; None when
+    the task has none or one lies outside the text or before the one before (an edited text),
+    so that a writer splits the text itself. Tokens of no characters (a transformer's ``<s>``
+    at ``[0, 0)``) and of white space only (Prodigy's ``"\\n"`` tokens) are left out."""
+    if not isinstance(tokens, list) or not tokens:
+        return None
+    sentences: Sentences = [[]]
+    last = 0
+    for token in tokens:
+        if not isinstance(token, dict):
+            return None
+        start, end = token.get("start"), token.get("end")
+        if (not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool)
+                or isinstance(end, bool) or start < 0 or end > len(text) or end < start):
+            return None
+        if start == end or not text[start:end].strip():
+            continue
+        if start < last:
+            return None
+        if "\n" in text[last:start] and sentences[-1]:
+            sentences.append([])
+        sentences[-1].append((start, end))
+        last = end
+    return sentences if sentences[0] else None
+
+
 def _choose_group(groups: Sequence[str], wanted: str | None, file: str) -> str | None:
     if wanted is not None:
         if wanted not in groups and groups:
@@ -370,6 +398,10 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         span_count += len(triples)
         text_labelled += _has_text_labels(obj)
         loaded.texts[doc_id] = text
+        if options.keep_tokens:
+            sentences = _task_tokens(obj.get("tokens"), text)
+            if sentences is not None:
+                loaded.keep_tokens(doc_id, sentences)
     _warn_no_id(loaded, no_id, isinstance(records, _JsonList))
     inputs.warn(loaded, len(annotators))
     if skipped:
