@@ -161,3 +161,16 @@ def test_prodigy_tokens_outside_the_text_are_not_used(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").split("\n")[2:4] == [
         "Ada,\tB-PER", "Bob\tO"]
     assert any("carries no tokens" in m for m in messages)
+
+
+def test_a_span_trimmed_to_its_tokens_is_not_said_to_be_widened(tmp_path: Path) -> None:
+    # mariiaanisimova/UNSCdebates_annotated (tests/data/wild): doccano spans that end in a
+    # space were said to be "widened to whole tokens [1046, 1117)" from [1046, 1118).
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": 1, "text": "we act together now", "label": [
+        [3, 16, "J"], [0, 2, "K"]]}) + "\n", encoding="utf-8")
+    messages = convert(src, tmp_path / "out.conll", to="conll")
+    (note,) = [m for m in messages if "whole tokens" in m]
+    assert note == ("note: 1 spans are fitted to whole tokens (widened, or trimmed of white "
+                    "space at their edges) or cut at line breaks, e.g. document '1': the span "
+                    "[3, 16) 'J' is trimmed to its tokens [3, 15)")
