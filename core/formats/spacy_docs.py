@@ -99,9 +99,10 @@ def sniff(filename: str, head: str) -> int:
 
 
 _OTHER_KEYS = frozenset({"data", "relations", "cats", "label", "labels", "annotations",
-                         "spans", "ents"})
-"""Keys of a record that another layout reads (doccano, Label Studio) or that a check above
-decides on: a head of ``{"text", "entities": []}`` records is spaCy-style only without them."""
+                         "spans", "ents", "annotation_id", "annotator", "lead_time"})
+"""Keys of a record that another layout reads (doccano, Label Studio and its JSON-MIN's
+``annotation_id``, ``annotator``, ``lead_time``) or that a check above decides on: a head of
+``{"text", "entities": []}`` records is spaCy-style only without them."""
 
 
 PRODIGY_KEYS = ("_input_hash", "_task_hash")

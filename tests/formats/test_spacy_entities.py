@@ -14,6 +14,7 @@ import pytest
 
 from core.cli import main
 from core.formats import detect, load_files
+from core.model.errors import FormatError
 
 RECORDS: list[dict[str, Any]] = [
     {"id": "dev_00000", "text": "call rohan iyer in pune on monday",
@@ -126,3 +127,8 @@ def test_a_head_of_records_without_entities_yet_is_detected_as_spacy() -> None:
     doccano = [{"id": 1, "text": "a", "entities": [], "relations": []}] * 3
     assert detect({"all.jsonl": _jsonl(doccano)}) == "doccano"
     assert detect({"all.jsonl": _jsonl([{"id": 1, "text": "a", "label": []}] * 3)}) == "doccano"
+    # nor does a Label Studio JSON-MIN record whose Labels tag is named "entities"
+    minimal = [{"id": 1, "text": "a", "entities": [], "annotator": 1, "annotation_id": 2,
+                "lead_time": 3.0}] * 3
+    with pytest.raises(FormatError):
+        detect({"min.jsonl": _jsonl(minimal)})
