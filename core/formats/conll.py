@@ -826,14 +826,9 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
             notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
                          f"{span.label!r} crosses a line break and is cut into one chunk per "
                          "sentence")
-        start, end = flat[covered[0]][0], flat[covered[-1]][1]
-        if start != span.start or end != span.end:
-            # A span that ends in white space (doccano's, often) loses it: trimmed, not widened.
-            how = ("is trimmed to its tokens" if span.start <= start and end <= span.end
-                   else "is widened to whole tokens" if start <= span.start and span.end <= end
-                   else "is moved to whole tokens")
-            notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
-                         f"{span.label!r} {how} [{start}, {end})")
+        fitted = _fitted(doc_id, span, flat[covered[0]][0], flat[covered[-1]][1])
+        if fitted:
+            notes.append(fitted)
     out: list[list[tuple[str, str]]] = []
     i = 0
     for sent in sentences:
@@ -843,6 +838,18 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
             i += 1
         out.append(row)
     return out, notes
+
+
+def _fitted(doc_id: str, span: Span, start: int, end: int) -> str | None:
+    """The note on ``span`` written as the tokens ``[start, end)`` (None: the same edges). A
+    span that ends in white space (doccano's, often) loses it: trimmed, not widened."""
+    if (start, end) == (span.start, span.end):
+        return None
+    how = ("is trimmed to its tokens" if span.start <= start and end <= span.end
+           else "is widened to whole tokens" if start <= span.start and span.end <= end
+           else "is moved to whole tokens")
+    return (f"document {doc_id!r}: the span [{span.start}, {span.end}) {span.label!r} {how} "
+            f"[{start}, {end})")
 
 
 def _canonical(text: str, sentences: Sentences | None = None) -> bool:

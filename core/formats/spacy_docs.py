@@ -143,6 +143,15 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     return _read_jsonl(name, decode(name, data), options)
 
 
+def _keep_task_tokens(loaded: Loaded, options: ReadOptions, doc_id: str,
+                      task: Mapping[str, Any], text: str) -> None:
+    """Keep a task's own tokens (:func:`_task_tokens`) when the caller asks for tokens."""
+    if options.keep_tokens:
+        sentences = _task_tokens(task.get("tokens"), text)
+        if sentences is not None:
+            loaded.keep_tokens(doc_id, sentences)
+
+
 def _task_tokens(tokens: object, text: str) -> Sentences | None:
     """A Prodigy task's ``tokens`` (``[{"start", "end", ...}]``, those its annotator marked
     spans on) as sentences of ``(start, end)``, a new sentence after a line break; None when
@@ -399,10 +408,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         span_count += len(triples)
         text_labelled += _has_text_labels(obj)
         loaded.texts[doc_id] = text
-        if options.keep_tokens:
-            sentences = _task_tokens(obj.get("tokens"), text)
-            if sentences is not None:
-                loaded.keep_tokens(doc_id, sentences)
+        _keep_task_tokens(loaded, options, doc_id, obj, text)
     _warn_no_id(loaded, no_id, isinstance(records, _JsonList))
     inputs.warn(loaded, len(annotators))
     if skipped:
