@@ -826,10 +826,9 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
             notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
                          f"{span.label!r} crosses a line break and is cut into one chunk per "
                          "sentence")
-        if flat[covered[0]][0] != span.start or flat[covered[-1]][1] != span.end:
-            notes.append(f"document {doc_id!r}: the span [{span.start}, {span.end}) "
-                         f"{span.label!r} is widened to whole tokens "
-                         f"[{flat[covered[0]][0]}, {flat[covered[-1]][1]})")
+        fitted = _fitted(doc_id, span, flat[covered[0]][0], flat[covered[-1]][1])
+        if fitted:
+            notes.append(fitted)
     out: list[list[tuple[str, str]]] = []
     i = 0
     for sent in sentences:
@@ -839,6 +838,18 @@ def _tag_document(doc_id: str, text: str, spans: Sequence[Span],
             i += 1
         out.append(row)
     return out, notes
+
+
+def _fitted(doc_id: str, span: Span, start: int, end: int) -> str | None:
+    """The note on ``span`` written as the tokens ``[start, end)`` (None: the same edges). A
+    span that ends in white space (doccano's, often) loses it: trimmed, not widened."""
+    if (start, end) == (span.start, span.end):
+        return None
+    how = ("is trimmed to its tokens" if span.start <= start and end <= span.end
+           else "is widened to whole tokens" if start <= span.start and span.end <= end
+           else "is moved to whole tokens")
+    return (f"document {doc_id!r}: the span [{span.start}, {span.end}) {span.label!r} {how} "
+            f"[{start}, {end})")
 
 
 def _canonical(text: str, sentences: Sentences | None = None) -> bool:
@@ -907,6 +918,7 @@ def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet], *,
                 with contextlib.suppress(FormatError):  # write() reports it
                     widened.extend(_tag_document(d, text, spans, docs.get(d))[1])
     if widened:
-        notes.append(f"note: {len(widened)} spans are widened to whole tokens or cut at line "
-                     f"breaks, e.g. {widened[0]}")
+        notes.append(f"note: {len(widened)} spans are fitted to whole tokens (widened, or "
+                     "trimmed of white space at their edges) or cut at line breaks, e.g. "
+                     f"{widened[0]}")
     return notes

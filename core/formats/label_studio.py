@@ -549,6 +549,12 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
         loaded.named_sets.add(set_name)
+    if skipped and not any(spans for aset in loaded.sets for spans in aset.spans.values()):
+        # An image, audio or classification project: say once why nothing was read, as the
+        # JSON-MIN reader does, besides the results skipped one by one; first, so that the
+        # first warnings a command lists say it.
+        _no_spans(loaded, list(skipped), text_keys, None)
+        loaded.diagnostics.insert(0, loaded.diagnostics.pop())
     return loaded
 
 
@@ -699,10 +705,21 @@ _MEDIA = re.compile(
     r"webm|mkv|pdf)(?:[?#]\S*)?$)", re.IGNORECASE)
 
 
+_MEDIA_FILE = re.compile(
+    r"(?:[^\s/\\]*[/\\])+[^/\\\n]+\.(?:png|jpe?g|gif|bmp|tiff?|webp|svg|mp3|wav|flac|ogg|opus|"
+    r"m4a|aac|mp4|m4v|avi|mov|webm|mkv|pdf)", re.IGNORECASE)
+"""A relative path to a media file, as a task imported from a folder names it
+(``dataset_yolo/images/train/download (1).jpg``): folders without white space, then a file
+name, which may hold spaces, with a media suffix."""
+
+
 def is_media_reference(value: str) -> bool:
     """Whether a task's data string is where Label Studio finds an image, audio or video (an
-    upload path ``/data/upload/29/example.png``, a local-files path, or a URL of a media
-    file), which is not the text of a text task: an image or audio task has no text."""
+    upload path ``/data/upload/29/example.png``, a local-files path, a URL of a media file, or
+    a relative path to one), which is not the text of a text task: an image or audio task has
+    no text."""
+    if _MEDIA_FILE.fullmatch(value) is not None:
+        return True
     return not any(c.isspace() for c in value) and _MEDIA.search(value) is not None
 
 

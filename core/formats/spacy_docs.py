@@ -89,7 +89,20 @@ def sniff(filename: str, head: str) -> int:
         return 85  # a JSON list of spaCy-style records
     if records and any(_prodigy_task(r) for r in records):
         return 87  # Prodigy's db-out, whose first tasks may have no "spans" yet
+    if records and all(isinstance(r.get("text"), str) and r.get("entities") == []
+                       and not _OTHER_KEYS & r.keys() for r in records):
+        # Every record of the head has "entities": [] (a file whose first records are not
+        # annotated yet): the same layout, with no span to show its style. doccano's layouts
+        # that use "entities" add "relations" or "cats"; the reader takes objects or triples.
+        return 60
     return 0
+
+
+_OTHER_KEYS = frozenset({"data", "relations", "cats", "label", "labels", "annotations",
+                         "spans", "ents", "annotation_id", "annotator", "lead_time"})
+"""Keys of a record that another layout reads (doccano, Label Studio and its JSON-MIN's
+``annotation_id``, ``annotator``, ``lead_time``) or that a check above decides on: a head of
+``{"text", "entities": []}`` records is spaCy-style only without them."""
 
 
 PRODIGY_KEYS = ("_input_hash", "_task_hash")
@@ -128,6 +141,43 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     ):
         return _read_docbin(name, data, options)
     return _read_jsonl(name, decode(name, data), options)
+
+
+def _keep_task_tokens(loaded: Loaded, options: ReadOptions, doc_id: str,
+                      task: Mapping[str, Any], text: str) -> None:
+    """Keep a task's own tokens (:func:`_task_tokens`) when the caller asks for tokens."""
+    if options.keep_tokens:
+        sentences = _task_tokens(task.get("tokens"), text)
+        if sentences is not None:
+            loaded.keep_tokens(doc_id, sentences)
+
+
+def _task_tokens(tokens: object, text: str) -> Sentences | None:
+    """A Prodigy task's ``tokens`` (``[{"start", "end", ...}]``, those its annotator marked
+    spans on) as sentences of ``(start, end)``, a new sentence after a line break; None when
+    the task has none or one lies outside the text or before the one before (an edited text),
+    so that a writer splits the text itself. Tokens of no characters (a transformer's ``<s>``
+    at ``[0, 0)``) and of white space only (Prodigy's ``"\\n"`` tokens) are left out."""
+    if not isinstance(tokens, list) or not tokens:
+        return None
+    sentences: Sentences = [[]]
+    last = 0
+    for token in tokens:
+        if not isinstance(token, dict):
+            return None
+        start, end = token.get("start"), token.get("end")
+        if (not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool)
+                or isinstance(end, bool) or start < 0 or end > len(text) or end < start):
+            return None
+        if start == end or not text[start:end].strip():
+            continue
+        if start < last:
+            return None
+        if "\n" in text[last:start] and sentences[-1]:
+            sentences.append([])
+        sentences[-1].append((start, end))
+        last = end
+    return sentences if sentences[0] else None
 
 
 def _choose_group(groups: Sequence[str], wanted: str | None, file: str) -> str | None:
@@ -358,6 +408,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
         span_count += len(triples)
         text_labelled += _has_text_labels(obj)
         loaded.texts[doc_id] = text
+        _keep_task_tokens(loaded, options, doc_id, obj, text)
     _warn_no_id(loaded, no_id, isinstance(records, _JsonList))
     inputs.warn(loaded, len(annotators))
     if skipped:

@@ -794,8 +794,11 @@ _WORD = re.compile(r"\S+")
 def _safe_name(value: str, what: str) -> None:
     if (not value or value in (".", "..") or any(c in value for c in "/\\\t\n\r")
             or value.startswith(".")):
+        nested = what == "document id" and ("/" in value.strip("/") or "\\" in value.strip("\\"))
         raise FormatError("<output>", f"{what} {value!r} cannot be a file name in a WebAnno TSV "
-                          "folder")
+                          "folder" + (" (a sub-folder there holds one document's annotators, "
+                                      "as in INCEpTION's exports); write doccano, brat or "
+                                      "spans-csv, which keep such ids" if nested else ""))
 
 
 def render(text: str, spans: Sequence[Span]) -> str:

@@ -123,3 +123,54 @@ def test_readers_keep_tokens_only_when_asked(tmp_path: Path) -> None:
     text = kept.texts["doc"]
     assert [[text[s:e] for s, e in sent] for sent in kept.tokens["doc"]] == [
         TOKENS[:7], TOKENS[8:]]
+
+
+def test_prodigy_tokens_are_the_tokens_written(tmp_path: Path) -> None:
+    # argrecsys/decide-madrid-2019-annotations (tests/data/wild): Prodigy tasks carry the
+    # tokens the annotator marked on; the CoNLL writer said "carries no tokens", split the
+    # text at whitespace and widened 170 of 196 spans over their final full stop.
+    text = "Alžir, kao.\nDa."
+    tokens = [(0, 5), (5, 6), (7, 10), (10, 11), (11, 12), (12, 14), (14, 15)]
+    task = {"text": text, "_input_hash": 1, "_task_hash": 2, "answer": "accept",
+            "tokens": [{"text": text[s:e], "start": s, "end": e, "id": k, "ws": False}
+                       for k, (s, e) in enumerate(tokens)],
+            "spans": [{"start": 0, "end": 5, "token_start": 0, "token_end": 0, "label": "LOC"},
+                      {"start": 7, "end": 10, "token_start": 2, "token_end": 2, "label": "X"}]}
+    src = tmp_path / "intra_ivan.jsonl"
+    src.write_text(json.dumps(task) + "\n", encoding="utf-8")
+    out = tmp_path / "out.conll"
+    messages = convert(src, out, to="conll")
+    assert out.read_text(encoding="utf-8").split("\n")[2:10] == [
+        "Alžir\tB-LOC", ",\tO", "kao\tB-X", ".\tO", "", "Da\tO", ".\tO", ""]
+    assert "note: the tokens written are the input's own (spacy, 1 document)" in messages
+    assert not any("widened" in m for m in messages)
+
+
+def test_prodigy_tokens_outside_the_text_are_not_used(tmp_path: Path) -> None:
+    # marendtz/LabelNER: a transformer's "<s>" token at [0, 0) and tokens past an edited text
+    task = {"text": "Ada, Bob", "_input_hash": 1, "_task_hash": 2, "answer": "accept",
+            "tokens": [{"text": "<s>", "start": 0, "end": 0}, {"text": "Ada", "start": 0,
+                                                              "end": 3},
+                       {"text": ",", "start": 3, "end": 4}, {"text": "Bob", "start": 5,
+                                                            "end": 12}],
+            "spans": [{"start": 0, "end": 3, "label": "PER"}]}
+    src = tmp_path / "t.jsonl"
+    src.write_text(json.dumps(task) + "\n", encoding="utf-8")
+    out = tmp_path / "out.conll"
+    messages = convert(src, out, to="conll")
+    assert out.read_text(encoding="utf-8").split("\n")[2:4] == [
+        "Ada,\tB-PER", "Bob\tO"]
+    assert any("carries no tokens" in m for m in messages)
+
+
+def test_a_span_trimmed_to_its_tokens_is_not_said_to_be_widened(tmp_path: Path) -> None:
+    # mariiaanisimova/UNSCdebates_annotated (tests/data/wild): doccano spans that end in a
+    # space were said to be "widened to whole tokens [1046, 1117)" from [1046, 1118).
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": 1, "text": "we act together now", "label": [
+        [3, 16, "J"], [0, 2, "K"]]}) + "\n", encoding="utf-8")
+    messages = convert(src, tmp_path / "out.conll", to="conll")
+    (note,) = [m for m in messages if "whole tokens" in m]
+    assert note == ("note: 1 spans are fitted to whole tokens (widened, or trimmed of white "
+                    "space at their edges) or cut at line breaks, e.g. document '1': the span "
+                    "[3, 16) 'J' is trimmed to its tokens [3, 15)")

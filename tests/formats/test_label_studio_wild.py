@@ -118,7 +118,37 @@ def test_an_image_tasks_upload_path_is_not_its_text() -> None:
     loaded = _load(tasks)
     assert loaded.texts == {"87": None, "88": None}
     assert [d.message for d in loaded.diagnostics] == [
-        "a polygonlabels result, not a span label; skipped"]
+        NO_SPANS % "'polygonlabels'", "a polygonlabels result, not a span label; skipped"]
+
+
+NO_SPANS = ("the export holds no span (labels) results, so 0 spans are read: only choices or "
+            "other classifications (%s); no text was read (SpanScope measures spans: export a "
+            "project with a Labels tag)")
+
+
+def test_an_image_project_with_relative_paths_has_no_text_and_says_so() -> None:
+    # brunocouto/Desafio-5-senai-'s label_studio_export.json (tests/data/wild): an image
+    # project whose tasks name their image by a relative path with a space in the file name,
+    # which was read as each task's text, and 121 tasks of 0 spans without a word on why.
+    tasks = [{"id": 95 + k, "data": {"image": f"dataset_yolo/images/train/download ({k}).jpg"},
+              "annotations": [{"id": 95 + k, "completed_by": {"id": 1, "email": "a@b.c"},
+                               "result": [{"type": "rectanglelabels", "from_name": "label",
+                                           "to_name": "image", "value": {
+                                               "x": 10.0, "y": 10.0, "width": 80.0,
+                                               "height": 80.0, "rectanglelabels": ["open"]}}]}]}
+             for k in range(1, 4)]
+    loaded = _load(tasks)
+    assert loaded.texts == {"96": None, "97": None, "98": None}
+    messages = [d.message for d in loaded.diagnostics]
+    assert messages == [NO_SPANS % "'rectanglelabels'",
+                        "a rectanglelabels result, not a span label; skipped"]
+    assert loaded.diagnostics[1].count == 3  # one grouped warning, each listed on demand
+
+
+def test_a_text_that_ends_with_a_file_name_among_words_is_still_the_text() -> None:
+    tasks = [{"id": 1, "data": {"words": "my cat/dog photo is at home/cat.jpg"},
+              "annotations": [{"completed_by": 1, "result": []}]}]
+    assert _load(tasks).texts == {"1": "my cat/dog photo is at home/cat.jpg"}
 
 
 def test_a_text_that_names_a_file_among_words_is_still_the_text() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from core.cli import main
 from core.formats import detect, load_files
+from core.model.errors import FormatError
 
 RECORDS: list[dict[str, Any]] = [
     {"id": "dev_00000", "text": "call rohan iyer in pune on monday",
@@ -111,3 +112,23 @@ def test_doccano_warns_of_span_objects_under_a_key_it_does_not_read() -> None:
         "all.jsonl:1: field 'pii': 1 spans ({start, end, label} objects) under 'pii' skipped "
         "(the first at line 1): the doccano reader reads 'label', 'labels', 'entities' and "
         "'annotations' only")
+
+
+def test_a_head_of_records_without_entities_yet_is_detected_as_spacy() -> None:
+    # harryziyuhe/constitution_ner's "101 - 300 annotations.jsonl" (tests/data/wild): 3,000
+    # {"id", "text", "entities"} records, of which the first 101 have no entity yet; the head
+    # detection reads showed only "entities": [] and the file was refused as undetectable.
+    records = [{"id": f"row-{k}", "text": f"Section {k}.", "entities": []} for k in range(30)]
+    records.append(RECORDS[0])
+    files = {"101 - 300 annotations.jsonl": _jsonl(records)}
+    assert detect(files) == "spacy"
+    assert sum(len(v) for v in _triples(load_files(files)).values()) == 2
+    # doccano's own layouts with empty lists keep their format
+    doccano = [{"id": 1, "text": "a", "entities": [], "relations": []}] * 3
+    assert detect({"all.jsonl": _jsonl(doccano)}) == "doccano"
+    assert detect({"all.jsonl": _jsonl([{"id": 1, "text": "a", "label": []}] * 3)}) == "doccano"
+    # nor does a Label Studio JSON-MIN record whose Labels tag is named "entities"
+    minimal = [{"id": 1, "text": "a", "entities": [], "annotator": 1, "annotation_id": 2,
+                "lead_time": 3.0}] * 3
+    with pytest.raises(FormatError):
+        detect({"min.jsonl": _jsonl(minimal)})

@@ -589,3 +589,16 @@ def test_export_curation_is_a_gold_set_and_other_files_are_ignored() -> None:
     assert [(s.name, s.role) for s in loaded.sets] == [("ann1", "annotator"), ("curation", "gold")]
     assert any("1 TSV files outside annotation/ and curation/ ignored" in str(d)
                for d in loaded.diagnostics)
+
+
+def test_tsv_writer_refuses_a_nested_document_id_and_says_what_keeps_it() -> None:
+    # ScienceNLP-Lab/DiMB-RE's brat_v2 (tests/data/wild): documents in sub-folders of a brat
+    # folder ('results/PMC3869907-RESULT'); a WebAnno TSV folder reads a sub-folder as one
+    # document's annotators (INCEpTION's layout), so the id cannot become a path there.
+    aset = AnnotationSet("a", {"results/PMC1": [Span(0, 3, "X")]}, "gold")
+    with pytest.raises(FormatError) as info:
+        write_files("webanno-tsv", {"results/PMC1": "Abc def."}, [aset])
+    assert str(info.value) == (
+        "<output>: document id 'results/PMC1' cannot be a file name in a WebAnno TSV folder "
+        "(a sub-folder there holds one document's annotators, as in INCEpTION's exports); "
+        "write doccano, brat or spans-csv, which keep such ids")
