@@ -29,7 +29,7 @@ from ui.escape import md
 from ui.lazy import lazy_expander
 from ui.small_table import small_table
 from ui.state import Workspace
-from ui.widgets import download_buttons, download_menu, paginate
+from ui.widgets import download_buttons, paginate
 
 K_LABELS_TAB = "labels_tab"  # the open tab of "Spans per label and set" (table, chart)
 K_LABELS_LIST = "labels_list"  # the expander of "Spans per label and set" (lazy)
@@ -267,9 +267,7 @@ def summary(ws: Workspace, loaded_ws: Workspace) -> None:
     m3.metric("Annotation sets", len(ws.sets))
     st.markdown("**Sets**")
     small_table(tables["sets"], key="sets_table")
-    # One button that opens the two downloads: a closed popover mounts nothing inside
-    # (docs/performance.md, issue 29, thirteenth pass).
-    download_menu(tables["sets"], "sets", key="dl_sets")
+    download_buttons(tables["sets"], "sets", key="dl_sets")
     set_names.rename_control(loaded_ws, ws)
 
     labels = tables["labels"]

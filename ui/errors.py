@@ -62,7 +62,7 @@ from ui import above_one, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.theme import EITHER_GREY, theme_ink
-from ui.widgets import asked_for, chart_image, download_buttons, download_menu, paginate
+from ui.widgets import asked_for, chart_image, download_buttons, paginate
 
 # ---- keys (Errors page; the Documents filters are bound to the URL on the Documents page) -------
 K_ERR_CATEGORY = "ecat"  # Documents: show documents with a span of this category
@@ -1152,9 +1152,8 @@ def categories(ws: state.Workspace, s: Setup) -> None:
                  on_select=partial(_row_picked, ws, s.ref, s.level, s.systems),
                  selection_mode="single-row", placeholder="—")
     # The table's downloads under it, before the links: the keyboard's order is the page's
-    # (tour 4 item 11a). One button that opens the two: a closed popover mounts nothing inside
-    # (docs/performance.md, issue 29, thirteenth pass).
-    download_menu(ok, "error_categories", key="dl_err_categories")
+    # (tour 4 item 11a).
+    download_buttons(ok, "error_categories", key="dl_err_categories")
     st.caption("Click a row's documents, select a row or click a link below (or a bar of the "
                f"chart in {TABS[1]}) to open the Documents page on the documents holding spans "
                "of that category.")

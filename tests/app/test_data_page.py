@@ -161,18 +161,3 @@ def test_the_summary_says_in_one_line_that_no_set_misses_a_document(make_app, da
     assert not at.success
     assert at.caption[0].value.startswith(data_ui.PAGE_CAPTION)
     assert "Curation decisions and live classes are saved in" in at.caption[0].value
-
-
-def test_the_sets_downloads_sit_in_one_popover(make_app, data_dir: Path) -> None:
-    """Issue 29, thirteenth pass: the Sets table's CSV and JSON are in a "⬇️ CSV / JSON" popover
-    (closed, the browser mounts one button, not two), with their keys and the sets' rows."""
-    from ui import widgets
-
-    at = _upload(make_app, data_dir, "gold", "system_a")
-    assert not at.exception, [e.value for e in at.exception]
-    (menu,) = [p for p in at.get("popover") if p.proto.popover.label == widgets.DOWNLOAD_MENU
-               and "dl_sets" in str(p.proto.id)]
-    inside = [b.proto.id for b in menu.get("download_button")]
-    assert len(inside) == 2 and all("dl_sets" in k for k in inside)
-    assert not [b for b in at.get("download_button") if "dl_sets" in b.proto.id
-                and b.proto.id not in inside]

@@ -659,19 +659,6 @@ def test_the_category_tables_downloads_come_before_the_links_in_page_order(make_
     assert downloads and links and max(downloads) < min(links), keys
 
 
-def test_the_category_tables_downloads_sit_in_one_popover(make_app) -> None:
-    """Issue 29, thirteenth pass: the category table's CSV and JSON are in a "⬇️ CSV / JSON"
-    popover (closed, the browser mounts one button, not two), their keys as before."""
-    from ui import widgets
-
-    at = make_app("pages/errors.py")
-    assert not at.exception, [e.value for e in at.exception]
-    (menu,) = [p for p in at.get("popover") if p.proto.popover.label == widgets.DOWNLOAD_MENU
-               and "dl_err_categories" in str(p.proto.id)]
-    inside = sorted(b.proto.id for b in menu.get("download_button"))
-    assert len(inside) == 2 and all("dl_err_categories" in k for k in inside)
-
-
 def test_the_slice_charts_whiskers_take_the_themes_ink_and_stand_out_on_the_dark_theme(
         make_app, monkeypatch: pytest.MonkeyPatch) -> None:
     """Plotly's default whisker colour (a dark navy) hid on the dark theme's background: the
