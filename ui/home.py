@@ -9,7 +9,7 @@ from core.metrics import registry
 from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
 from ui.escape import code, md
-from ui.small_table import small_table
+from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
 
 NEXT = [
@@ -70,7 +70,10 @@ def loaded(ws: Workspace) -> None:
                                             state.DEFAULTS[state.K_LEVEL], 0, 0)
         st.markdown(f"**Every set scored against {code(ref)}** (defaults; change them on "
                     "Scores):")
-        small_table(overview.table, key="home_overview", mark=True)
+        # Markdown with headers on one line (ui.sidebar.TABLE_CSS), as Scores' systems table:
+        # the data grid it was cost the browser 10-40 ms on every visit (docs/performance.md,
+        # issue 29, thirteenth pass).
+        small_table(overview.table, key="home_overview", mark=True, columns=NOWRAP_COLUMNS)
         above_one.note(overview.table, key="home")
     else:
         st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")
@@ -86,12 +89,23 @@ def refused(ws: Workspace) -> None:
         st.error(f"Refused (role {r.role}): {md(r.error)}", icon="❌")
 
 
+WHERE_COLUMNS = 3
+"""The "Where next" links are drawn in this many columns, each a list of links in the sidebar's
+order, filled one column after the other (:data:`NEXT`'s nine pages, three in each)."""
+
+
 def where_next() -> None:
-    """Links to the other pages, four per row, each with what it shows."""
+    """Links to the other pages in :data:`WHERE_COLUMNS` columns, each link with what it shows.
+
+    One row of columns, not a row per three or four links: every block is mounted again on
+    every visit of the page, and rows of four drew 3 rows and 12 columns for nine links
+    (docs/performance.md, issue 29, thirteenth pass). The links keep the sidebar's order, for
+    the keyboard and a screen reader: down the first column, then the next."""
     st.header("Where next")
-    for row in range(0, len(NEXT), 4):
-        cols = st.columns(4)
-        for col, (page, label, icon, text) in zip(cols, NEXT[row:row + 4], strict=False):
-            with col:
+    per_column = -(-len(NEXT) // WHERE_COLUMNS)
+    for col, start in zip(st.columns(WHERE_COLUMNS), range(0, len(NEXT), per_column),
+                          strict=False):
+        with col:
+            for page, label, icon, text in NEXT[start:start + per_column]:
                 st.page_link(page, label=label, icon=icon)
                 st.caption(text)

@@ -623,21 +623,26 @@ _WITHIN_HELP = {
 }
 
 
-def _heading(c: Choice) -> tuple[str, str]:
-    """The heatmap's heading and caption; returns its row and column titles."""
+WIDE_NOTE = ("↔️ Wider than the page, the matrix scrolls sideways (swipe it, or Shift + wheel); a "
+             "cell's tooltip names its row and column.")
+"""Said under the heading's caption when the heatmap's cells are wider than the page."""
+
+
+def _heading(c: Choice) -> tuple[str, str, str]:
+    """The heatmap's heading; returns its caption (drawn by :func:`heatmap_view`, with the
+    note on a wide matrix in the same element), its row and column titles."""
     if c.view == "confusion":
         st.header(f"{md(c.set_a)} (rows) against {md(c.set_b)} (columns)")
         optional_note = (" (in *optional (⊥)* when ⊥ is one of its alternatives: MAFALDA does "
                          "not require it)" if c.gold_alternatives else "")
-        st.caption("Each overlapping (gold, predicted) span pair counts once in (gold label, "
-                   "predicted label); a gold span no prediction overlaps counts in *missed*"
-                   f"{optional_note}, a prediction no gold span overlaps in *spurious*. The "
-                   "diagonal is agreement. Row totals in brackets.")
-        return f"gold label in {c.set_a}", f"predicted label in {c.set_b}"
+        return ("Each overlapping (gold, predicted) span pair counts once in (gold label, "
+                "predicted label); a gold span no prediction overlaps counts in *missed*"
+                f"{optional_note}, a prediction no gold span overlaps in *spurious*. The "
+                "diagonal is agreement. Row totals in brackets.",
+                f"gold label in {c.set_a}", f"predicted label in {c.set_b}")
     in_set = c.set_a if c.view == "within reference" else c.set_b
     st.header(f"Labels together within {md(in_set)} (scope: {c.scope})")
-    st.caption(_WITHIN_HELP[c.scope])
-    return f"label in {in_set}", "occurring with"
+    return _WITHIN_HELP[c.scope], f"label in {in_set}", "occurring with"
 
 
 def _cell_choices(m: LabelMatrix) -> list[Cell | None]:
@@ -662,8 +667,9 @@ def _cell_choices(m: LabelMatrix) -> list[Cell | None]:
 def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | None]:
     """The heatmap (a click selects a cell) and the matrix as a table; stops when there is
     nothing to count. Returns the options of the cell selector."""
-    row_title, column_title = _heading(c)
+    caption, row_title, column_title = _heading(c)
     if all(is_bucket(r) for r in m.rows):
+        st.caption(caption)
         st.info("No spans to count in this view.", icon="ℹ️")
         st.stop()
     cells = matrix_cells(ws.key, ws, c.view, c.set_a, c.set_b, c.scope, c.level, c.alternatives,
@@ -672,17 +678,17 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
     selected = st.session_state.get(K_LAB_CELL)
     empty_rows = bool(st.session_state.get(K_LAB_EMPTY_ROWS, False))
     drawn, drawn_cells, hidden = shown_rows(m, cells, empty_rows, selected)
+    spec = heatmap_spec(ws.key, c, selected, drawn_cells, drawn, row_title, column_title,
+                        theme_ink(), tuple(drawn.rows))
+    # One element: what a cell counts, and that a wide matrix scrolls (each element is mounted
+    # again on every visit of the page, docs/performance.md, issue 29, thirteenth pass).
+    st.caption(caption + (f"\n\n{WIDE_NOTE}" if _cells_px(spec) > WIDE_PX else ""))
     if hidden or empty_rows:
         st.toggle(f"Rows without spans ({len(hidden) if hidden else _empty_count(m)})",
                   key=K_LAB_EMPTY_ROWS, bind="query-params",
                   help="Show the rows whose total is 0 (" + ", ".join(
                       shown(r) for r in (hidden or _empty_rows(m))[:6])
                   + (", …" if len(hidden or _empty_rows(m)) > 6 else "") + ").")
-    spec = heatmap_spec(ws.key, c, selected, drawn_cells, drawn, row_title, column_title,
-                        theme_ink(), tuple(drawn.rows))
-    if _cells_px(spec) > WIDE_PX:
-        st.caption("↔️ Wider than the page, the matrix scrolls sideways (swipe it, or Shift + "
-                   "wheel); a cell's tooltip names its row and column.")
     names = row_names_spec(ws.key, c, drawn_cells, drawn, row_title, column_title, theme_ink(),
                            tuple(drawn.rows))
     # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of

@@ -22,12 +22,12 @@ PHONE_MAX_PX = 768
 
 TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
              "{display:block;max-width:100%;overflow-x:auto}"
-             ".st-key-overview_table th{white-space:nowrap}"
+             ":is(.st-key-overview_table,.st-key-home_overview) th{white-space:nowrap}"
              "[data-testid='stMarkdownContainer']>table:focus-visible"
              "{outline:2px solid #1c83e1;outline-offset:2px}</style>")
 """Markdown tables scroll sideways within the page's width, as a data grid does, instead of
 running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown);
-the Scores page's systems table keeps each header on one line
+the systems tables of Scores and the Overview keep each header on one line
 (:data:`ui.small_table.NOWRAP_COLUMNS`). A table that scrolls takes the keyboard's focus
 (:data:`SCRIPT`), with the ring of :data:`FOCUS_CSS`."""
 

@@ -63,6 +63,11 @@ def test_row_names_are_limited_and_a_wide_matrix_says_it_scrolls() -> None:
     assert names["encoding"]["y"]["axis"]["labelLimit"] == lab_ui.ROW_LABEL_PX <= 200
     assert spec["width"] > lab_ui.WIDE_PX
     assert any("scrolls sideways" in c.value for c in at.caption)
+    # Issue 29, thirteenth pass: one element says what a cell counts and that the matrix
+    # scrolls, right under the heading (each element is mounted again on every visit).
+    (said,) = [c.value for c in at.caption if "scrolls sideways" in c.value]
+    assert said.startswith("Each overlapping (gold, predicted) span pair counts once")
+    assert said.endswith(f"\n\n{lab_ui.WIDE_NOTE}")
     # Row names longer than the limit are whole in the tooltip.
     assert {"field": "row_display", "type": "nominal", "title": "gold label in gold"} in \
         spec["layer"][0]["encoding"]["tooltip"]
