@@ -1,0 +1,134 @@
+"""The Documents page's highlights, swapped in the browser when the stepper moves.
+
+Previous / Next (and the keys P and N) start a run of the document's fragment; whatever it
+draws, Streamlit's front end spends about 0.1 s of the browser's main thread on the run itself
+before the new text shows (docs/performance.md, issue 29, twelfth pass). This component
+(``st.components.v2``: HTML and JavaScript in the page's DOM, no iframe) holds the current
+document's highlights and its neighbours' (the documents Previous and Next open, built by the
+same cached :func:`ui.documents.highlights_html`), and shows a neighbour's at the click or key,
+before that run. The stepper's buttons stay Streamlit's: the click or key still reaches them,
+and the run it starts syncs the selector, ``?doc=``, the tabs and the next neighbours; the text
+it sends is the one already shown, which the component does not draw again.
+
+A browser whose component does not run its JavaScript (and Streamlit's ``AppTest``) keeps the
+page as it was: the highlights in an ``st.html`` element. The component reports that its script
+runs once per session (the state value ``ready``); only then does the page hand it the text.
+
+Every HTML string given to the component is built by :mod:`core.render` and
+:mod:`ui.documents`, every text of a file escaped by :func:`core.render.html.esc`: the
+component puts it into the page as it is (a component is trusted code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+K_LIVE = "doc_switch_live"
+"""Session key: the component's script ran in this session's browser (it draws the text)."""
+KEY = "doc_switch"
+"""Widget key of the component (one instance: kept by the front end across switches)."""
+STEPPER = {"prev": "doc_prev", "next": "doc_next"}
+"""The stepper's buttons (:func:`ui.documents.stepper`) by direction, by widget key: Streamlit
+puts ``st-key-<key>`` on each element's container."""
+
+_JS = """
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  if (!data) return;
+  if (data.probe) {  // the page draws the text: say that this script runs
+    setStateValue("ready", true);
+    return;
+  }
+  let s = parentElement.__ssSwitch;
+  if (!s) {
+    const box = document.createElement("div");
+    box.className = "ss-switch";
+    parentElement.appendChild(box);
+    s = { box: box, shown: null, data: null };
+    const show = (html, doc) => {
+      if (s.shown !== html) {
+        s.box.innerHTML = html;
+        s.shown = html;
+      }
+      s.box.dataset.doc = doc;
+    };
+    s.show = show;
+    const step = (dir) => {
+      const to = s.data && s.data[dir];
+      if (to) show(to.html, to.doc);  // the run the button starts syncs the rest
+    };
+    const button = (dir) => document.querySelector(`.st-key-${data.keys[dir]} button`);
+    // Streamlit's shortcuts skip keys typed into a field: the same test here.
+    const typing = (t) => t instanceof Element && (t.isContentEditable
+      || (t.tagName === "INPUT" && !["checkbox", "radio", "range", "button", "file", "reset",
+                                      "submit", "color"].includes(t.type) && !t.readOnly)
+      || ((t.tagName === "TEXTAREA" || t.tagName === "SELECT") && !t.readOnly));
+    s.onClick = (e) => {
+      for (const dir of ["prev", "next"]) {
+        const b = button(dir);
+        if (b && !b.disabled && e.target instanceof Node && b.contains(e.target)) step(dir);
+      }
+    };
+    s.onKey = (e) => {
+      if (e.repeat || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || typing(e.target)) return;
+      const dir = { p: "prev", n: "next" }[(e.key || "").toLowerCase()];
+      const b = dir && button(dir);
+      if (b && !b.disabled) step(dir);
+    };
+    document.addEventListener("click", s.onClick, true);
+    document.addEventListener("keydown", s.onKey, true);
+    parentElement.__ssSwitch = s;
+  }
+  s.data = data;
+  s.show(data.html, data.doc);  // the same text as shown: not drawn again
+  return () => {
+    document.removeEventListener("click", s.onClick, true);
+    document.removeEventListener("keydown", s.onKey, true);
+    delete parentElement.__ssSwitch;
+  };
+}
+"""
+
+NAME = "spanscope_doc_switch"
+"""The component's name (one per app)."""
+_component = st.components.v2.component(NAME, js=_JS, isolate_styles=False)
+
+
+def _ready() -> None:
+    st.session_state[K_LIVE] = True
+
+
+def live() -> bool:
+    """Whether the component draws the highlights in this session."""
+    return bool(st.session_state.get(K_LIVE))
+
+
+def draw(doc: str, html: str,
+         neighbours: Callable[[], dict[str, tuple[str, str] | None]]) -> None:
+    """The highlights ``html`` of ``doc``: by the component once its script has run in this
+    session, with ``neighbours()`` (direction ``prev`` / ``next`` -> the document that button
+    opens and its highlights, or None where the button opens nothing the component can show);
+    otherwise an ``st.html`` element, and the component asking its script to report."""
+    data: dict[str, Any]
+    if live():
+        data = {"doc": doc, "html": html, "keys": STEPPER,
+                **{d: (None if n is None else {"doc": n[0], "html": n[1]})
+                   for d, n in neighbours().items()}}
+    else:
+        st.html(html)
+        data = {"probe": True}
+    _component(key=KEY, data=data, on_ready_change=_ready)
+
+
+def payload(element: Any) -> dict[str, Any] | None:
+    """The data an ``AppTest`` element of the component carries (None for another element):
+    what the page handed the browser."""
+    import json
+
+    proto: Any = getattr(element, "proto", None)
+    if getattr(proto, "component_name", None) != NAME:
+        return None
+    return json.loads(proto.json) if proto.json else None
