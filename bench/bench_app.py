@@ -463,6 +463,9 @@ def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, c
     (seconds until its highlights' heading is drawn, measured in the page from the click or
     key to the next frame; seconds until the run it started has ended and the selector shows
     it; server CPU seconds meanwhile; CPU seconds of Chromium's main thread meanwhile)."""
+    # The key goes to the page, not to a field holding the focus (the selector's, after the
+    # typing): as a person clicks beside the fields first.
+    page.evaluate("() => document.activeElement?.blur()")
     page.evaluate(_SEEN_WATCH, doc_id)
     cpu = (cpu_s(pid) or 0.0) if pid else 0.0
     thread = _thread_s(cdp) if cdp else 0.0
