@@ -21,7 +21,10 @@ component puts it into the page as it is (a component is trusted code).
 
 from __future__ import annotations
 
+import collections
+import functools
 from collections.abc import Callable
+from html.parser import HTMLParser
 from typing import Any
 
 import streamlit as st
@@ -38,11 +41,16 @@ _JS = """
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   if (!data) return;
-  if (data.probe) {  // the page draws the text: say that this script runs
-    setStateValue("ready", true);
+  let s = parentElement.__ssSwitch;
+  if (data.probe || data.plain) {  // the page draws the text (st.html)
+    if (s) {
+      s.box.replaceChildren();
+      s.shown = null;
+      s.data = null;
+    }
+    if (data.probe) setStateValue("ready", true);  // say that this script runs
     return;
   }
-  let s = parentElement.__ssSwitch;
   if (!s) {
     const box = document.createElement("div");
     box.className = "ss-switch";
@@ -97,6 +105,56 @@ NAME = "spanscope_doc_switch"
 _component = st.components.v2.component(NAME, js=_JS, isolate_styles=False)
 
 
+TAGS = frozenset({"p", "div", "span", "strong", "b", "i", "em", "code", "br", "small", "sup",
+                  "sub"})
+"""Elements the highlights are made of (:mod:`core.render.highlight`, :mod:`ui.documents`)."""
+ATTRIBUTES = frozenset({"class", "id", "dir", "title", "style", "lang", "role"})
+"""Their attributes, besides ``data-*`` and ``aria-*``. No event handler, no URL."""
+
+
+class _Vetter(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.foreign: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in TAGS:
+            self.foreign.append(tag)
+        for name, value in attrs:
+            if (name not in ATTRIBUTES and not name.startswith(("data-", "aria-"))) or (
+                    name == "style" and value and ("url(" in value.lower()
+                                                   or "expression(" in value.lower())):
+                self.foreign.append(f"{tag} {name}")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_comment(self, data: str) -> None:
+        self.foreign.append("<!--")
+
+    def handle_decl(self, decl: str) -> None:
+        self.foreign.append("<!")
+
+    def handle_pi(self, data: str) -> None:
+        self.foreign.append("<?")
+
+
+@functools.lru_cache(maxsize=64)
+def foreign(html: str) -> tuple[str, ...]:
+    """The elements and attributes of ``html`` outside :data:`TAGS` and :data:`ATTRIBUTES`
+    (none for highlights whose every text went through :func:`core.render.html.esc`). The
+    component puts its HTML into the page as it is, where ``st.html`` sanitises it: HTML with
+    anything else is drawn by ``st.html`` instead (a second defence, as ``st.html``'s is)."""
+    vet = _Vetter()
+    vet.feed(html)
+    vet.close()
+    return tuple(vet.foreign)
+
+
+FALLBACKS: collections.Counter[str] = collections.Counter()
+"""Highlights the component refused (:func:`foreign`), drawn by ``st.html``: tests read it."""
+
+
 def _ready() -> None:
     st.session_state[K_LIVE] = True
 
@@ -111,15 +169,19 @@ def draw(doc: str, html: str,
     """The highlights ``html`` of ``doc``: by the component once its script has run in this
     session, with ``neighbours()`` (direction ``prev`` / ``next`` -> the document that button
     opens and its highlights, or None where the button opens nothing the component can show);
-    otherwise an ``st.html`` element, and the component asking its script to report."""
+    otherwise (and for HTML with an element or attribute the highlights never hold,
+    :func:`foreign`) an ``st.html`` element, and the component asking its script to report."""
     data: dict[str, Any]
-    if live():
+    if live() and not foreign(html):
         data = {"doc": doc, "html": html, "keys": STEPPER,
-                **{d: (None if n is None else {"doc": n[0], "html": n[1]})
+                **{d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
                    for d, n in neighbours().items()}}
     else:
         st.html(html)
         data = {"probe": True}
+        if live():
+            FALLBACKS["foreign"] += 1
+            data = {"plain": True}
     _component(key=KEY, data=data, on_ready_change=_ready)
 
 

@@ -139,3 +139,39 @@ def test_a_long_text_has_no_neighbour_to_show() -> None:
     assert data["doc"] == "b" and data["prev"]["doc"] == "a"
     assert at.selectbox(key=f"{documents.K_PASSAGE}/b").value == 0
     assert not at.exception
+
+
+def test_the_vetting_names_what_the_highlights_never_hold() -> None:
+    """The component puts its HTML into the page unsanitised: anything but the highlights'
+    own elements and attributes is named (and sends the HTML to ``st.html``)."""
+    from core.render.html import esc
+
+    assert doc_switch.foreign('<p class="ss-cap"><strong>a</strong> '
+                              + esc('<img src=x onerror=alert(1)>') + "</p>") == ()
+    assert doc_switch.foreign('<img src=x onerror=alert(1)>') == ("img", "img src",
+                                                                  "img onerror")
+    assert doc_switch.foreign('<span onclick="x">a</span><script>alert(1)</script>') == (
+        "span onclick", "script")
+    assert doc_switch.foreign('<span style="background:url(//x)">a</span>') == ("span style",)
+    assert doc_switch.foreign("<!-- x --><div>a</div>") == ("<!--",)
+
+
+def test_highlights_the_vetting_refuses_are_drawn_by_st_html(make_app, monkeypatch) -> None:
+    """A live session whose highlights hold a foreign element: ``st.html`` (which sanitises)
+    draws them, the component draws nothing, and the refusal is counted; a neighbour refused
+    alone is not offered."""
+    at = _live(make_app, params={"doc": "doc2"})
+    built = documents.highlights_html
+    monkeypatch.setattr(documents, "highlights_html",
+                        lambda ws, v, s: built(ws, v, s) + ('<img src=x>' if s.doc == "doc2"
+                                                            else ""))
+    before = doc_switch.FALLBACKS["foreign"]
+    at.run()
+    assert _payloads(at) == [{"plain": True}]
+    (body,) = _html(at)
+    assert "Both annotations of document doc2" in body and "<img src=x>" in body
+    assert doc_switch.FALLBACKS["foreign"] == before + 1
+    at.button(key="doc_next").click().run()  # doc10: its own HTML is clean, its prev is not
+    (data,) = _payloads(at)
+    assert data["doc"] == "doc10" and data["prev"] is None
+    assert not at.exception
