@@ -12,7 +12,9 @@ it sends is the one already shown, which the component does not draw again.
 
 A browser whose component does not run its JavaScript (and Streamlit's ``AppTest``) keeps the
 page as it was: the highlights in an ``st.html`` element. The component reports that its script
-runs once per session (the state value ``ready``); only then does the page hand it the text.
+runs once per session (the state value ``ready``); until then the page draws both, the
+component's style hiding the ``st.html`` copy once the component shows its own, and from then
+on the component alone.
 
 Every HTML string given to the component is built by :mod:`core.render` and
 :mod:`ui.documents`, every text of a file escaped by :func:`core.render.html.esc`: the
@@ -42,15 +44,17 @@ export default function (component) {
   const { data, parentElement, setStateValue } = component;
   if (!data) return;
   let s = parentElement.__ssSwitch;
-  if (data.probe || data.plain) {  // the page draws the text (st.html)
+  if (data.plain) {  // st.html draws the text: nothing here
     if (s) {
       s.box.replaceChildren();
       s.shown = null;
       s.data = null;
     }
-    if (data.probe) setStateValue("ready", true);  // say that this script runs
     return;
   }
+  // st.html draws the text too until the page knows this script runs: say so (the page's
+  // style hides that copy as soon as this one is drawn)
+  if (data.probe) setStateValue("ready", true);
   if (!s) {
     const box = document.createElement("div");
     box.className = "ss-switch";
@@ -102,7 +106,15 @@ export default function (component) {
 
 NAME = "spanscope_doc_switch"
 """The component's name (one per app)."""
-_component = st.components.v2.component(NAME, js=_JS, isolate_styles=False)
+_CSS = """
+body:has(.ss-switch #left-doc)
+  [data-testid="stElementContainer"]:has(#left-doc):not(:has(.ss-switch)) {
+  display: none;
+}
+"""
+"""While a page still draws ``st.html`` beside the component (:func:`draw`), that copy is hidden
+once the component shows the same highlights: one text on the screen, no frame without one."""
+_component = st.components.v2.component(NAME, js=_JS, css=_CSS, isolate_styles=False)
 
 
 TAGS = frozenset({"p", "div", "span", "strong", "b", "i", "em", "code", "br", "small", "sup",
@@ -169,20 +181,27 @@ def draw(doc: str, html: str,
     """The highlights ``html`` of ``doc``: by the component once its script has run in this
     session, with ``neighbours()`` (direction ``prev`` / ``next`` -> the document that button
     opens and its highlights, or None where the button opens nothing the component can show);
-    otherwise (and for HTML with an element or attribute the highlights never hold,
-    :func:`foreign`) an ``st.html`` element, and the component asking its script to report."""
-    data: dict[str, Any]
-    if live() and not foreign(html):
-        data = {"doc": doc, "html": html, "keys": STEPPER,
-                **{d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
-                   for d, n in neighbours().items()}}
-    else:
-        st.html(html)
-        data = {"probe": True}
+    until then, the component drawing the same and asking its script to report, then an
+    ``st.html`` element, which a browser without the script keeps. HTML with an element or
+    attribute the highlights never hold (:func:`foreign`) is drawn by ``st.html`` alone."""
+    if foreign(html):
         if live():
             FALLBACKS["foreign"] += 1
-            data = {"plain": True}
-    _component(key=KEY, data=data, on_ready_change=_ready)
+        _component(key=KEY, data={"plain": True}, on_ready_change=_ready)
+        st.html(html)
+        return
+    data: dict[str, Any] = {
+        "doc": doc, "html": html, "keys": STEPPER,
+        **{d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
+           for d, n in neighbours().items()}}
+    if live():
+        _component(key=KEY, data=data, on_ready_change=_ready)
+        return
+    # Until the script reports: the component first (it draws the same text, and its style
+    # hides this copy as soon as it has), then st.html, which a browser without the script
+    # keeps. The component first, so that it keeps its place when st.html goes.
+    _component(key=KEY, data={**data, "probe": True}, on_ready_change=_ready)
+    st.html(html)
 
 
 def payload(element: Any) -> dict[str, Any] | None:

@@ -28,12 +28,18 @@ def _live(make_app, **kwargs):
 
 def test_without_the_components_script_the_page_draws_the_highlights_itself(make_app) -> None:
     """Until the component's script reports (never, here), the highlights are an ``st.html``
-    element, and the component only asks its script to report."""
+    element after the component, which is handed the same and asked to report."""
     at = make_app("pages/documents.py", params={"doc": "doc2"})
     assert not at.exception
     (body,) = _html(at)
     assert "Both annotations of document doc2, side by side" in body
-    assert _payloads(at) == [{"probe": True}]
+    (data,) = _payloads(at)
+    assert data["probe"] is True and data["html"] == body and data["doc"] == "doc2"
+    tab = [type(el).__name__ for el in at.main.get("bidi_component")]
+    assert tab == ["UnknownElement"]
+    # the component comes first, so that it keeps its place when st.html goes
+    kinds = [getattr(el, "type", None) for el in at.tabs[0].children.values()]
+    assert kinds.index("bidi_component") < kinds.index("html")
 
 
 def test_the_components_report_hands_it_the_text(make_app) -> None:
