@@ -52,8 +52,7 @@ export default function (component) {
     }
     return;
   }
-  // st.html draws the text too until the page knows this script runs: say so (the page's
-  // style hides that copy as soon as this one is drawn)
+  // st.html draws the text too until the page knows this script runs: say so
   if (data.probe) setStateValue("ready", true);
   if (!s) {
     const box = document.createElement("div");
@@ -61,6 +60,14 @@ export default function (component) {
     parentElement.appendChild(box);
     s = { box: box, shown: null, data: null };
     const show = (html, doc) => {
+      // The st.html copy drawn until the page knows this script runs: hidden by the style
+      // (its first element marked) and without its ids, so that an id names one element;
+      // in the same task as this copy is drawn, so that no frame shows two texts or none.
+      for (const el of document.querySelectorAll('[data-testid="stHtml"]')) {
+        if (!el.querySelector("#left-doc")) continue;
+        el.firstElementChild?.classList.add("ss-stale");
+        for (const n of el.querySelectorAll("[id]")) n.removeAttribute("id");
+      }
       if (s.shown !== html) {
         s.box.innerHTML = html;
         s.shown = html;
@@ -107,8 +114,7 @@ export default function (component) {
 NAME = "spanscope_doc_switch"
 """The component's name (one per app)."""
 _CSS = """
-body:has(.ss-switch #left-doc)
-  [data-testid="stElementContainer"]:has(#left-doc):not(:has(.ss-switch)) {
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .ss-stale) {
   display: none;
 }
 """
