@@ -185,8 +185,9 @@ def live() -> bool:
 def draw(doc: str, html: str,
          neighbours: Callable[[], dict[str, tuple[str, str] | None]]) -> None:
     """The highlights ``html`` of ``doc``: by the component once its script has run in this
-    session, with ``neighbours()`` (direction ``prev`` / ``next`` -> the document that button
-    opens and its highlights, or None where the button opens nothing the component can show);
+    session, with ``neighbours()``, called only then (direction ``prev`` / ``next`` -> the
+    document that button opens and its highlights, or None where the button opens nothing the
+    component can show);
     until then, the component drawing the same and asking its script to report, then an
     ``st.html`` element, which a browser without the script keeps. HTML with an element or
     attribute the highlights never hold (:func:`foreign`) is drawn by ``st.html`` alone."""
@@ -196,17 +197,18 @@ def draw(doc: str, html: str,
         _component(key=KEY, data={"plain": True}, on_ready_change=_ready)
         st.html(html)
         return
-    data: dict[str, Any] = {
-        "doc": doc, "html": html, "keys": STEPPER,
-        **{d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
-           for d, n in neighbours().items()}}
+    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER}
     if live():
+        data.update({d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
+                     for d, n in neighbours().items()})
         _component(key=KEY, data=data, on_ready_change=_ready)
         return
     # Until the script reports: the component first (it draws the same text, and its style
     # hides this copy as soon as it has), then st.html, which a browser without the script
-    # keeps. The component first, so that it keeps its place when st.html goes.
-    _component(key=KEY, data={**data, "probe": True}, on_ready_change=_ready)
+    # keeps. The component first, so that it keeps its place when st.html goes. No
+    # neighbours: the run the report starts brings them.
+    _component(key=KEY, data={**data, "prev": None, "next": None, "probe": True},
+               on_ready_change=_ready)
     st.html(html)
 
 

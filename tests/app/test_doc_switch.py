@@ -35,6 +35,7 @@ def test_without_the_components_script_the_page_draws_the_highlights_itself(make
     assert "Both annotations of document doc2, side by side" in body
     (data,) = _payloads(at)
     assert data["probe"] is True and data["html"] == body and data["doc"] == "doc2"
+    assert data["prev"] is None and data["next"] is None  # built once the script reports
     tab = [type(el).__name__ for el in at.main.get("bidi_component")]
     assert tab == ["UnknownElement"]
     # the component comes first, so that it keeps its place when st.html goes
