@@ -432,10 +432,65 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
             (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0)
 
 
+_SEEN_WATCH = """(want) => {
+  // The time from the click or key (a listener on window, capturing: before the page's own)
+  // to the first frame after a heading "Both annotations of document <want>, side by side"
+  // is in the page: when a person sees the new text.
+  window.__ssStep = {t0: null, seen: null};
+  const st = window.__ssStep;
+  const start = () => { if (st.t0 === null) st.t0 = performance.now(); };
+  window.addEventListener('click', start, {capture: true, once: true});
+  window.addEventListener('keydown', start, {capture: true, once: true});
+  const head = `Both annotations of document ${want}, side by side`;
+  const check = () => {
+    if (st.seen !== null || st.t0 === null) return;
+    for (const h of document.querySelectorAll('.ss-head')) {
+      if (h.textContent === head) {
+        obs.disconnect();
+        requestAnimationFrame(() => { st.seen = performance.now() - st.t0; });
+        return;
+      }
+    }
+  };
+  const obs = new MutationObserver(check);
+  obs.observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, cdp: Any = None
+              ) -> tuple[float, float, float, float]:
+    """Step to ``doc_id`` with the stepper: a click on Next (``key`` None) or the key ``key``:
+    (seconds until its highlights' heading is drawn, measured in the page from the click or
+    key to the next frame; seconds until the run it started has ended and the selector shows
+    it; server CPU seconds meanwhile; CPU seconds of Chromium's main thread meanwhile)."""
+    # The key goes to the page, not to a field holding the focus (the selector's, after the
+    # typing): as a person clicks beside the fields first.
+    page.evaluate("() => document.activeElement?.blur()")
+    page.evaluate(_SEEN_WATCH, doc_id)
+    cpu = (cpu_s(pid) or 0.0) if pid else 0.0
+    thread = _thread_s(cdp) if cdp else 0.0
+    t = time.perf_counter()
+    if key is None:
+        page.get_by_role("button", name="Next ▶").click()
+    else:
+        page.locator("body").press(key)
+    page.wait_for_function("() => window.__ssStep.seen !== null", timeout=120_000)
+    seen = float(page.evaluate("window.__ssStep.seen")) / 1000
+    box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
+    page.wait_for_function(
+        "([el, want]) => el.value === want", arg=[box.locator("input").element_handle(), doc_id],
+        timeout=120_000)
+    _settled(page, "#left-doc")
+    wall = time.perf_counter() - t
+    return (seen, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
+            (_thread_s(cdp) - thread) if cdp else 0.0)
+
+
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
-        interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled") -> dict[str, Any]:
+        interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
+        doc_steps: int = 0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -490,6 +545,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 docs_thread: list[float] = []  # main-thread CPU, typing and switch
                 docs_bytes: list[int] = []  # bytes received, typing and switch
                 typing: list[float] = []
+                steps_seen: list[float] = []  # the stepper: until the new text is drawn
+                steps_wall: list[float] = []  # ... until the run has ended
+                steps_cpu: list[float] = []
+                steps_thread: list[float] = []
                 rng = random.Random(1)
                 revisit: dict[str, list[float]] = {}
                 revisit_cpu: dict[str, list[float]] = {}
@@ -530,6 +589,22 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"{browser_cpu:.3f} s, main-thread CPU with the typing "
                                   f"{docs_thread[-1]:.3f} s, {docs_bytes[-1]:,} bytes "
                                   "received with the typing",
+                                  file=sys.stderr, flush=True)
+                        # Then the stepper, forward: Next clicked, then the key N, in turn.
+                        box = page.get_by_test_id("stSelectbox").filter(
+                            has_text="Document (").first
+                        for i in range(doc_steps):
+                            shown = box.locator("input").input_value()
+                            target = f"doc{int(shown[3:]) + 1}"
+                            seen, wall, cpu, thread = _step_doc(
+                                page, None if i % 2 == 0 else "n", target, proc.pid, cdp)
+                            steps_seen.append(seen)
+                            steps_wall.append(wall)
+                            steps_cpu.append(cpu)
+                            steps_thread.append(thread)
+                            print(f"document step ({'Next' if i % 2 == 0 else 'key N'}): "
+                                  f"text visible {seen:.3f} s, settled {wall:.3f} s, server "
+                                  f"CPU {cpu:.3f} s, main-thread CPU {thread:.3f} s",
                                   file=sys.stderr, flush=True)
                     for _ in range(revisits):
                         for title, sel in nav:
@@ -595,6 +670,12 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                           "max": round(max(pages), 3) if pages else None, "n": len(pages)},
         "document_switch_s": {"median": round(statistics.median(docs), 3) if docs else None,
                               "max": round(max(docs), 3) if docs else None, "n": len(docs)},
+        "document_step": {
+            "n": len(steps_seen),
+            "text_visible_s": [round(x, 3) for x in steps_seen],
+            "settled_s": [round(x, 3) for x in steps_wall],
+            "server_cpu_s": [round(x, 3) for x in steps_cpu],
+            "main_thread_cpu_s": [round(x, 3) for x in steps_thread]},
         "document_switch_server_cpu_s": {
             "median": round(statistics.median(docs_cpu), 3) if docs_cpu else None,
             "each": [round(c, 3) for c in docs_cpu]},
@@ -681,6 +762,10 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=100_000, help="spans per set")
     ap.add_argument("--repeat", type=int, default=3, help="rounds of page/document switches")
     ap.add_argument("--doc-switches", type=int, default=2, help="document switches per round")
+    ap.add_argument("--doc-steps", type=int, default=0,
+                    help="then per round this many steps with the stepper (Next clicked, the "
+                    "key N, in turn), each timed until its text is drawn and until its run "
+                    "has ended")
     ap.add_argument("--timeout", type=float, default=120, help="seconds a step may take")
     ap.add_argument("--cli", action="store_true",
                     help="open the corpus with `python -m core app --data` (else as a sample)")
@@ -724,13 +809,14 @@ def main() -> None:
         nav = tuple((t, known[t]) for t in titles)
     if args.first_only:
         nav, args.doc_switches, args.revisits, args.interactions = (), 0, 0, 0
+        args.doc_steps = 0
     if args.upload:
         timed = upload(args.upload[0], args.upload[1], args.repeat, args.timeout * 1000)
         print(json.dumps(timed, indent=1))
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
-                 args.interactions, args.tree.resolve(), args.bytecode)
+                 args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -19,7 +19,7 @@ from core.metrics import registry
 from core.model import AnnotationSet
 from core.render import highlight, passages
 from core.render.html import esc
-from ui import above_one, export, levels, results, state, uploads
+from ui import above_one, doc_switch, export, levels, results, state, uploads
 from ui import errors as err_ui
 from ui import hateval as hateval_ui
 from ui.escape import md
@@ -685,7 +685,7 @@ def document(ws: Workspace, v: View, listed: Listing) -> None:
                                               bind="query-params")
     if highlights.open is not False:
         with highlights:
-            highlights_tab(ws, v, shown)
+            highlights_tab(ws, v, shown, listed)
     if contrib.open is not False:
         with contrib:
             contributions(v, shown)
@@ -716,20 +716,38 @@ class Shown:
 def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
     """The span picker; the selected span's partners and the spans behind the filters are
     marked."""
-    gold, pred = ws.sets[v.set_a], ws.sets[v.set_b]
-    items_a = highlight.span_items(gold, doc, "G")
-    items_b = highlight.span_items(pred, doc, "P")
-    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    items_a, items_b = _items(ws, v, doc)
     text, drawn_a, drawn_b = passage_picker(doc, ws.corpus.texts.get(doc), items_a, items_b)
     span_options = ["—"] + [it.id for it in drawn_a + drawn_b]
-    span_text = {it.id: f"{it.id} [{it.start}, {it.end}) {it.label_text}"
-                 for it in items_a + items_b}
+    span_text = _span_text(items_a, items_b)
     picked = st.selectbox("Select a span to see every pair it forms", span_options,
                           key=state.K_SPAN, format_func=lambda s: span_text.get(s, "— none —"))
     selected = None if picked == "—" else picked
     explained = results.explain_document(ws.key, ws, v.set_a, v.set_b, doc, v.metric, v.variant,
                                          v.level)
+    return _shown(ws, v, doc, f, text, items_a, items_b, drawn_a, drawn_b, selected, explained)
+
+
+def _items(ws: Workspace, v: View, doc: str
+           ) -> tuple[list[highlight.SpanItem], list[highlight.SpanItem]]:
+    return (highlight.span_items(ws.sets[v.set_a], doc, "G"),
+            highlight.span_items(ws.sets[v.set_b], doc, "P"))
+
+
+def _span_text(items_a: list[highlight.SpanItem], items_b: list[highlight.SpanItem]
+               ) -> dict[str, str]:
+    return {it.id: f"{it.id} [{it.start}, {it.end}) {it.label_text}" for it in items_a + items_b}
+
+
+def _shown(ws: Workspace, v: View, doc: str, f: Filters, text: str | None,
+           items_a: list[highlight.SpanItem], items_b: list[highlight.SpanItem],
+           drawn_a: list[highlight.SpanItem], drawn_b: list[highlight.SpanItem],
+           selected: str | None, explained: Any) -> Shown:
+    """The document drawn, once its passage and span are picked: the selected span's partners
+    (from ``explained``), the error categories and the spans behind the filters."""
     partners = results.partners_of(explained, selected) if selected else ()
+    colours = highlight.label_colours(state.all_labels(ws.key, ws))
+    span_text = _span_text(items_a, items_b)
     cats_a, cats_b = err_ui.span_categories(ws, v.set_a, v.set_b, v.cat_level, doc, items_a,
                                             items_b)
     behind: set[str] = set()
@@ -743,6 +761,22 @@ def select_span(ws: Workspace, v: View, doc: str, f: Filters) -> Shown:
     matched = (*sorted(behind), *err_ui.bucket_marks(f.bucket, doc, items_a, items_b))
     return Shown(doc, text, drawn_a, drawn_b, colours, selected, span_text,
                  explained, tuple(partners), cats_a, cats_b, matched)
+
+
+def neighbour_shown(ws: Workspace, v: View, doc: str, f: Filters) -> Shown | None:
+    """What :func:`select_span` will draw of ``doc`` when the stepper opens it, without drawing
+    a widget: the span selected stays selected when ``doc`` has a span of that id (the span
+    selector keeps its value among its new options), else none is. None for a text drawn a
+    passage at a time (its passage is picked on arrival): the stepper's run draws it."""
+    text = ws.corpus.texts.get(doc)
+    if text and len(passages.passages(text)) > 1:
+        return None
+    items_a, items_b = _items(ws, v, doc)
+    asked = st.session_state.get(state.K_SPAN)
+    selected = asked if asked in {it.id for it in items_a + items_b} else None
+    explained = (results.explain_document(ws.key, ws, v.set_a, v.set_b, doc, v.metric,
+                                          v.variant, v.level) if selected else None)
+    return _shown(ws, v, doc, f, text, items_a, items_b, items_a, items_b, selected, explained)
 
 
 def passage_picker(doc: str, text: str | None, items_a: list[highlight.SpanItem],
@@ -786,13 +820,24 @@ HTML_BUILDS: collections.Counter[str] = collections.Counter()
 :func:`highlights_html`): tests read it to tell a document drawn again from one built again."""
 
 
-def highlights_tab(ws: Workspace, v: View, s: Shown) -> None:
+def highlights_tab(ws: Workspace, v: View, s: Shown, listed: Listing) -> None:
     """The tab of highlights: both sets' spans side by side and the merged view, in one HTML
     element (:func:`highlights_html`), then the export's two buttons. One element, not the
     eleven (headings, set names, captions, legends, two columns) a document switch drew before:
     each is a React element the front end reconciles on every switch (docs/performance.md, issue
-    29, twelfth pass)."""
-    st.html(highlights_html(ws, v, s))
+    29, twelfth pass). In a browser that runs :mod:`ui.doc_switch`, that component draws it,
+    holding the highlights of the documents Previous and Next open too (thirteenth pass)."""
+
+    def steps() -> dict[str, tuple[str, str] | None]:
+        out: dict[str, tuple[str, str] | None] = {}
+        for direction, other in zip(("prev", "next"), neighbours(listed.ids, s.doc),
+                                    strict=True):
+            shown = None if other is None else neighbour_shown(ws, v, other, listed.filters)
+            out[direction] = (None if shown is None or other is None
+                              else (other, highlights_html(ws, v, shown)))
+        return out
+
+    doc_switch.draw(s.doc, highlights_html(ws, v, s), steps)
     merged_a, merged_b = merged_items(ws, v, s)
     export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
                             pred_name=v.set_b, merged=(merged_a, merged_b),

@@ -1,0 +1,184 @@
+"""The Documents page's highlights in the component that swaps them in the browser
+(:mod:`ui.doc_switch`, docs/performance.md, issue 29, thirteenth pass): what the page hands it,
+and the page without it (a browser whose component runs no script, as ``AppTest``)."""
+
+from __future__ import annotations
+
+from ui import doc_switch, documents, sidebar, state
+
+
+def _payloads(at) -> list[dict]:
+    return [p for el in at.main.get("bidi_component")
+            if (p := doc_switch.payload(el)) is not None]
+
+
+def _html(at) -> list[str]:
+    from core.render import highlight
+
+    return [h.proto.body for h in at.html
+            if h.proto.body not in (sidebar.SCRIPT, highlight.compact_css())]
+
+
+def _live(make_app, **kwargs):
+    """The page in a session whose browser reported the component's script running."""
+    at = make_app("pages/documents.py", **kwargs)
+    at.session_state[doc_switch.K_LIVE] = True
+    return at.run()
+
+
+def test_without_the_components_script_the_page_draws_the_highlights_itself(make_app) -> None:
+    """Until the component's script reports (never, here), the highlights are an ``st.html``
+    element after the component, which is handed the same and asked to report."""
+    at = make_app("pages/documents.py", params={"doc": "doc2"})
+    assert not at.exception
+    (body,) = _html(at)
+    assert "Both annotations of document doc2, side by side" in body
+    (data,) = _payloads(at)
+    assert data["probe"] is True and data["html"] == body and data["doc"] == "doc2"
+    assert data["prev"] is None and data["next"] is None  # built once the script reports
+    tab = [type(el).__name__ for el in at.main.get("bidi_component")]
+    assert tab == ["UnknownElement"]
+    # the component comes first, so that it keeps its place when st.html goes
+    kinds = [getattr(el, "type", None) for el in at.tabs[0].children.values()]
+    assert kinds.index("bidi_component") < kinds.index("html")
+
+
+def test_the_components_report_hands_it_the_text(make_app) -> None:
+    """The state value ``ready`` the script sets runs the page's callback: the next run gives
+    the component the text, and no ``st.html`` draws it twice."""
+    at = make_app("pages/documents.py", params={"doc": "doc2"})
+    plain = _html(at)[0]
+    doc_switch._ready()  # what the component's state value ``ready`` calls
+    at.session_state[doc_switch.K_LIVE] = True
+    at.run()
+    (live,) = _payloads(at)
+    assert live["doc"] == "doc2" and live["html"] == plain
+    assert _html(at) == []
+    assert live["keys"] == {"prev": "doc_prev", "next": "doc_next"}
+
+
+def test_the_component_holds_what_previous_and_next_open(make_app) -> None:
+    """The neighbours' highlights are those the stepper's run then draws, byte for byte, so
+    the component shows them at the click and does not draw them again; none past the ends."""
+    at = _live(make_app, params={"doc": "doc1"})
+    (first,) = _payloads(at)
+    assert first["prev"] is None and first["next"]["doc"] == "doc2"
+    at.button(key="doc_next").click().run()
+    (second,) = _payloads(at)
+    assert at.selectbox(key=state.K_DOC).value == "doc2"
+    assert second["doc"] == "doc2" and second["html"] == first["next"]["html"]
+    assert second["prev"]["html"] == first["html"]
+    assert second["next"]["doc"] == "doc10"
+    at.button(key="doc_next").click().run()
+    (third,) = _payloads(at)
+    assert third["html"] == second["next"]["html"] and third["next"] is None
+    assert not at.exception
+
+
+def test_a_neighbour_keeps_the_selected_span_as_the_page_does(make_app) -> None:
+    """A span selected stays selected on a document holding a span of that id (the selector
+    keeps its value) and no other: the neighbour's highlights say the same."""
+    at = _live(make_app, params={"doc": "doc1"})
+    at.selectbox(key=state.K_SPAN).select("G1").run()
+    (before,) = _payloads(at)
+    assert 'class="ss-tag ss-on"' in before["html"]
+    at.button(key="doc_next").click().run()
+    (after,) = _payloads(at)
+    assert after["html"] == before["next"]["html"]
+    at.button(key="doc_prev").click().run()
+    (back,) = _payloads(at)
+    assert back["html"] == after["prev"]["html"]
+    assert not at.exception
+
+
+def test_a_neighbour_keeps_the_filters_marks(make_app) -> None:
+    """The spans behind an error filter are marked in the neighbours' highlights as in the
+    page's own."""
+    at = _live(make_app, params={"doc": "doc1", "ecat": "missed"})
+    (before,) = _payloads(at)
+    assert 'class="ss-cap">Dashed outline' in before["html"]
+    assert 'class="ss-cap">Dashed outline' in before["next"]["html"]
+    at.button(key="doc_next").click().run()
+    (after,) = _payloads(at)
+    assert after["html"] == before["next"]["html"]
+    assert not at.exception
+
+
+def test_the_component_gets_escaped_html_only(make_app) -> None:
+    """The hand-made corpus's hostile text and label reach the component escaped, in the
+    current document's highlights and in a neighbour's."""
+    at = _live(make_app, params={"doc": "doc2"})
+    (data,) = _payloads(at)
+    assert data["next"]["doc"] == "doc10"
+    for html in (data["html"], data["next"]["html"], data["prev"]["html"]):
+        assert "<script" not in html and "<img" not in html and "<b>bold" not in html
+    assert "&lt;script&gt;" in data["next"]["html"]
+
+
+def test_a_long_text_has_no_neighbour_to_show() -> None:
+    """A text drawn a passage at a time picks its passage on arrival: the component is given
+    no highlights for it, and the stepper's run draws it (its first passage)."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from core.model import AnnotationSet, Span
+    from core.render.passages import PASSAGE_CHARS
+
+    long = "lorem ipsum dolor sit amet " * (3 * PASSAGE_CHARS // 27)
+    texts = {"a": "A short text.", "b": long}
+    gold = AnnotationSet("gold", {"a": (Span(0, 7, "X"),), "b": (Span(0, 5, "X"),)})
+    pred = AnnotationSet("system_a", {"a": (Span(2, 7, "X"),), "b": (Span(0, 5, "X"),)},
+                         role="system")
+    report = state.FileReport("two.json", "test", "gold", "two", texts, (gold, pred))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"),
+                           default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = state.build_workspace(
+        [report], key="test:two", title="a short and a long text", shareable=False)
+    at.session_state[doc_switch.K_LIVE] = True
+    at.run()
+    at.switch_page("pages/documents.py").run()
+    (data,) = _payloads(at)
+    assert data["doc"] == "a" and data["next"] is None
+    at.button(key="doc_next").click().run()
+    (data,) = _payloads(at)
+    assert data["doc"] == "b" and data["prev"]["doc"] == "a"
+    assert at.selectbox(key=f"{documents.K_PASSAGE}/b").value == 0
+    assert not at.exception
+
+
+def test_the_vetting_names_what_the_highlights_never_hold() -> None:
+    """The component puts its HTML into the page unsanitised: anything but the highlights'
+    own elements and attributes is named (and sends the HTML to ``st.html``)."""
+    from core.render.html import esc
+
+    assert doc_switch.foreign('<p class="ss-cap"><strong>a</strong> '
+                              + esc('<img src=x onerror=alert(1)>') + "</p>") == ()
+    assert doc_switch.foreign('<img src=x onerror=alert(1)>') == ("img", "img src",
+                                                                  "img onerror")
+    assert doc_switch.foreign('<span onclick="x">a</span><script>alert(1)</script>') == (
+        "span onclick", "script")
+    assert doc_switch.foreign('<span style="background:url(//x)">a</span>') == ("span style",)
+    assert doc_switch.foreign("<!-- x --><div>a</div>") == ("<!--",)
+
+
+def test_highlights_the_vetting_refuses_are_drawn_by_st_html(make_app, monkeypatch) -> None:
+    """A live session whose highlights hold a foreign element: ``st.html`` (which sanitises)
+    draws them, the component draws nothing, and the refusal is counted; a neighbour refused
+    alone is not offered."""
+    at = _live(make_app, params={"doc": "doc2"})
+    built = documents.highlights_html
+    monkeypatch.setattr(documents, "highlights_html",
+                        lambda ws, v, s: built(ws, v, s) + ('<img src=x>' if s.doc == "doc2"
+                                                            else ""))
+    before = doc_switch.FALLBACKS["foreign"]
+    at.run()
+    assert _payloads(at) == [{"plain": True}]
+    (body,) = _html(at)
+    assert "Both annotations of document doc2" in body and "<img src=x>" in body
+    assert doc_switch.FALLBACKS["foreign"] == before + 1
+    at.button(key="doc_next").click().run()  # doc10: its own HTML is clean, its prev is not
+    (data,) = _payloads(at)
+    assert data["doc"] == "doc10" and data["prev"] is None
+    assert not at.exception
