@@ -293,7 +293,8 @@ def _encode(result: Consensus) -> bytes:
                        [[a, s.start, s.end, s.label] for a, s in d.members], d.n, d.k,
                        d.decision, list(d.flags), d.why, d.group] for d in result.decisions],
         "annotators": list(result.annotators), "params": result.params,
-        "warnings": list(result.warnings)}
+        "warnings": list(result.warnings),
+        "missing": {a: list(docs) for a, docs in result.missing.items()}}
     return zlib.compress(json.dumps(doc, ensure_ascii=False).encode("utf-8"), 6)
 
 
@@ -327,7 +328,8 @@ def _build(doc: dict[str, Any]) -> Consensus:
                  n, k, verdict, tuple(flags), why, group)
         for i, d, s, e, lab, mem, n, k, verdict, flags, why, group in doc["decisions"])
     return Consensus(aset, decisions, tuple(doc["annotators"]), doc["params"],
-                     tuple(doc["warnings"]))
+                     tuple(doc["warnings"]),
+                     {a: tuple(docs) for a, docs in doc.get("missing", {}).items()})
 
 
 def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Consensus

@@ -614,3 +614,22 @@ def test_the_keys_caption_says_how_annotator_tags_are_numbered() -> None:
     # the lanes number as the caption says: ann1's second span of d1 is A2, ann2's first B1
     card = _html(at)
     assert ">A2<" in card and ">B1<" in card
+
+
+def test_an_annotator_without_some_documents_is_named_on_the_page() -> None:
+    """An annotator with no annotation for documents the others have was not mentioned: the
+    page named no one, and the consensus there counted only the others."""
+    sets = [*SETS[:2], AnnotationSet("ann3", {"d1": SETS[2].spans["d1"]}, "annotator")]
+    report = state.FileReport("panel.json", "test", "annotator", "panel", TEXTS, tuple(sets))
+    ws = state.build_workspace([report], key="test:curation-missing", title="panel",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    captions = [c.value.replace("\\", "") for c in at.caption if "lacks" in c.value]  # md
+    assert len(captions) == 1
+    assert "ann3: lacks 1 of the study's 2 documents (other annotators have them): 'd2'" in \
+        captions[0] and "ann3 has no vote in them" in captions[0]
