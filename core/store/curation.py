@@ -12,7 +12,8 @@ revision it last read (``None``: it saw no decision); :func:`record` and :func:`
 the write with :class:`Conflict` when the row has changed since, inside one immediate
 transaction (:func:`core.store.transaction`), so two tabs never overwrite each other silently.
 A batch of decisions (accept every remaining proposal) shares a ``batch`` id that
-:func:`undo_batch` removes at once.
+:func:`undo_batch` removes at once; :func:`last_batch` finds the latest batch still in place, so
+a reloaded tab or another session can undo it too.
 
 The lead's single decisions can be taken back one by one, last first (the page's Undo), from
 any tab or session on the same inputs: a decision written with ``record(..., undoable=True)``
@@ -270,6 +271,20 @@ def forget(conn: sqlite3.Connection, project: str, keys: Sequence[str], seen: Se
 
 def new_batch() -> str:
     return uuid.uuid4().hex
+
+
+def last_batch(conn: sqlite3.Connection, project: str) -> tuple[str, list[str]] | None:
+    """The batch of the project written last whose decisions are still in place (some may
+    have been changed since: they carry no batch then), and the keys of those decisions; None
+    when no decision of a batch is left."""
+    row = conn.execute("SELECT batch FROM curation_decisions WHERE project = ? AND batch IS NOT "
+                       "NULL ORDER BY updated DESC, rowid DESC LIMIT 1", (project,)).fetchone()
+    if row is None:
+        return None
+    keys = [r["key"] for r in conn.execute(
+        "SELECT key FROM curation_decisions WHERE project = ? AND batch = ? ORDER BY key",
+        (project, row["batch"]))]
+    return str(row["batch"]), keys
 
 
 def undo_batch(conn: sqlite3.Connection, project: str, batch: str) -> int:
