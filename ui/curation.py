@@ -82,7 +82,8 @@ K_CUR_PAGE, K_CUR_TABLE = "cur_page", "cur_table"  # decisions table: page, row 
 K_CUR_SEEN = "cur_seen"  # session: {workspace key: {decision key: store revision last read}}
 K_CUR_PROJECT = "cur_project"  # session: {workspace key: project key in the store}
 K_CUR_PENDING = "cur_pending"  # session: {workspace key: title} of a project the store lacks yet
-K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, count) of the last accept-all
+K_CUR_BATCH = "cur_batch"  # session: (workspace key, batch id, keys) of the last accept-all
+# still in place, read from the store by sync() (kept in the tab only without a store)
 K_CUR_EFFECT = "cur_effect_on"  # whether the decision-effect table is shown
 K_CUR_MSG = "cur_msg"  # session: a refused decision's message, shown once
 K_CUR_STORE_ERR = "cur_store_err"  # session: why the store could not be used (session only)
@@ -321,7 +322,13 @@ def sync(ws: Workspace) -> None:
     with closing(conn):
         stored = cstore.load(conn, proj)
         depth = cstore.undo_depth(conn, proj)
+        batch = cstore.last_batch(conn, proj)
     st.session_state.setdefault(K_CUR_UNDO_DEPTH, {})[ws.key] = depth
+    # the last "accept every remaining proposal" is the store's too: a reload can undo it
+    if batch is not None:
+        st.session_state[K_CUR_BATCH] = (ws.key, *batch)
+    elif (st.session_state.get(K_CUR_BATCH) or (None,))[0] == ws.key:
+        st.session_state.pop(K_CUR_BATCH)
     decided, revs = overrides(ws.key), seen(ws.key)
     decided.clear()
     decided.update({k: v.override for k, v in stored.items()})
@@ -555,8 +562,9 @@ def accept_all(ws_key: str, disputed: Sequence[Decision]) -> None:
 
 
 def undo_all(ws_key: str) -> None:
-    """Undo the last "accept every remaining proposal" of this tab (the decisions of it that
-    nobody changed since)."""
+    """Undo the last "accept every remaining proposal" still in place (the decisions of it that
+    nobody changed since): the store's (:func:`core.store.curation.last_batch`, so a reloaded
+    tab or another session reaches it), or this tab's without a store."""
     got = st.session_state.pop(K_CUR_BATCH, None)
     if not got or got[0] != ws_key:
         return

@@ -93,9 +93,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+import numpy as np
+
 from core.formats.csvsafe import cell, uncell
 from core.metrics.agreement.gamma_native import Continuum, Dissimilarity, best_alignment
-from core.metrics.agreement.study import Study, merge_intervals
+from core.metrics.agreement.study import Study, doc_coverage, merge_intervals, missing_documents
 from core.model import AnnotationSet, Span
 from core.model.errors import FormatError, InputError, UsageError, check_choice
 
@@ -175,6 +177,10 @@ class Consensus:
     annotators: tuple[str, ...]
     params: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    missing: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Annotator -> the documents another annotator lists and this one does not (in document
+    order; only annotators who lack one): their votes there are not counted (rule 2), which
+    :attr:`warnings` says too (:func:`missing_warnings`)."""
 
     def ties(self) -> list[Decision]:
         return [d for d in self.decisions if set(d.flags) & set(TIE_FLAGS)]
@@ -513,8 +519,41 @@ def consensus(sets: Sequence[AnnotationSet], texts: Mapping[str, str | None] | N
                                       key=_span_key))
     params = {"min_agree": min_agree, "match": match, "boundaries": boundaries, "ties": ties,
               "annotators": [s.name for s in ordered]}
+    missing = lacking(study)
     return Consensus(AnnotationSet(name, out_spans, "gold"), tuple(decisions),
-                     tuple(s.name for s in ordered), params, tuple(study.warnings))
+                     tuple(s.name for s in ordered), params,
+                     (*study.warnings, *missing_warnings(study, missing)), missing)
+
+
+def lacking(study: Study) -> dict[str, tuple[str, ...]]:
+    """Annotator -> the documents of ``study`` that another annotator lists and this one does
+    not (:func:`core.metrics.agreement.study.doc_coverage`), for those who lack one."""
+    covered = doc_coverage(study)
+    out = {}
+    for k, a in enumerate(study.annotators):
+        gone = tuple(study.docs[i] for i in np.flatnonzero(~covered[k]).tolist())
+        if gone:
+            out[a] = gone
+    return out
+
+
+def missing_warnings(study: Study, missing: Mapping[str, Sequence[str]]) -> list[str]:
+    """One warning per annotator with no annotation for documents the others have: the words of
+    ``agree`` (:func:`core.metrics.agreement.study.missing_documents`: who, how many, the first
+    three), and what it means for the consensus (rule 2: no vote there, neither for nor
+    against; the default k is a majority of those who list the document).
+
+    >>> a = AnnotationSet("A", {"d1": (), "d2": ()}, role="annotator")
+    >>> b = AnnotationSet("B", {"d1": ()}, role="annotator")
+    >>> s = Study.from_sets([a, b])
+    >>> missing_warnings(s, lacking(s))  # doctest: +NORMALIZE_WHITESPACE
+    ["B: lacks 1 of the study's 2 documents (other annotators have them): 'd2'; B has no
+      vote in them (the consensus there is that of the annotators who list them)"]
+    """
+    return [f"{line}; {a} has no vote in them (the consensus there is that of the annotators "
+            "who list them)"
+            for a, line in zip([a for a in study.annotators if a in missing],
+                               missing_documents(study), strict=True)]
 
 
 def _check_min_agree(min_agree: int | None, n_sets: int) -> None:

@@ -186,7 +186,9 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str], list[str]]:
                    "ties": _listed(result, "ties"), "conflicts": _listed(result, "conflicts"),
                    "dropped_below_k": _listed(result, "below_k"),
                    "alignment": aligned[0].as_dict() if aligned else {},
-                   "tie_rule": args.ties, "undecided_ties": _undecided(result)}
+                   "tie_rule": args.ties, "undecided_ties": _undecided(result),
+                   "missing_documents": {a: {"documents": len(docs), "first": list(docs[:5])}
+                                         for a, docs in result.missing.items()}}
     return out, read_warnings + list(result.warnings), notes
 
 

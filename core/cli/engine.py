@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from core.cli.common import (
@@ -19,7 +20,7 @@ from core.cli.common import (
     read_options,
 )
 from core.model import bounds
-from core.model.errors import UsageError
+from core.model.errors import UsageError, warning_kind
 from core.model.textsafe import one_line
 
 ENGINES = ("single", "dask")
@@ -127,6 +128,7 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
         dask_client,
         engine_report,
         split_warnings,
+        study_warnings,
     )
 
     measures = list(dict.fromkeys(args.measure))
@@ -152,5 +154,9 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
         out[m] = value.as_dict(args.per_document)
     out["engine"] = report
     warnings, counts = split_warnings(outcomes)
+    # the study's own warnings, as one machine gives them (core.cli.agree): from every shard
+    study = study_warnings([o.stats for o in outcomes])
+    warnings.extend(study)
+    counts = dict(Counter(counts) + Counter(warning_kind(w) for w in study))
     emit_counted(out, args, renderer, warnings, counts)
     return 0

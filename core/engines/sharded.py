@@ -696,6 +696,12 @@ class CharCounts:
     per_document: dict[tuple[str, str], dict[str, Counts]]  # pooled over the shard's labels
     doc_length: dict[str, int]
     warnings: list[str]
+    covered: dict[str, list[str]] = field(default_factory=dict)
+    """Each annotator's documents in the shard (the study's order): who lacks which document
+    is known only from every shard (:func:`study_warnings`)."""
+    used: dict[str, list[str]] = field(default_factory=dict)
+    """Each annotator's labels in the shard: labels that differ only in case are found over
+    every shard (:func:`study_warnings`)."""
 
 
 def _same(c: Counts) -> Counts:
@@ -751,7 +757,10 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
         study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
         labels = study.labels
         counts = CharCounts(study.annotators, labels, {}, {}, {}, {},
-                            dict(study.lengths), [*more, *study.warnings])
+                            dict(study.lengths), [*more, *study.warnings],
+                            {a: [d for d in study.docs if d in study.spans[a]]
+                             for a in study.annotators},
+                            {a: study.table(a).used_labels() for a in study.annotators})
         for a, b in combinations(study.annotators, 2):
             tables = char_tables(study, a, b)
             zero: Counts = (0, 0, 0, 0)
@@ -838,6 +847,34 @@ def agree_sharded(inputs: Sequence[str | Path], *, client: Client, fmt: str | No
     return outcomes, kappa, jaccard
 
 
+def study_warnings(parts: Sequence[CharCounts]) -> list[str]:
+    """The warnings ``agree`` gives about the whole study, from every shard's counts, worded as
+    one machine words them (``core.cli.agree``): labels that differ only in case or surrounding
+    spaces (:func:`~core.metrics.agreement.study.label_variants`), then each annotator that
+    lacks documents another has (:func:`~core.metrics.agreement.study.missing_documents`); a
+    shard alone cannot tell, since an annotator may have no file in it."""
+    import numpy as np
+
+    from core.metrics.agreement.study import label_variants_of, missing_documents_of
+
+    annotators = list(dict.fromkeys(a for p in parts for a in p.annotators))
+    used: dict[str, set[str]] = {a: set() for a in annotators}
+    docs: dict[str, None] = {}
+    have: dict[str, set[str]] = {a: set() for a in annotators}
+    for p in parts:
+        for a, labels in p.used.items():
+            used[a].update(labels)
+        for a, covered in p.covered.items():
+            docs.update(dict.fromkeys(covered))
+            have[a].update(covered)
+    labels = sorted({x for p in parts for x in p.labels})
+    order = list(docs)
+    coverage = np.array([[d in have[a] for d in order] for a in annotators],
+                        dtype=bool).reshape(len(annotators), len(order))
+    return (label_variants_of(labels, annotators, used)
+            + missing_documents_of(annotators, order, coverage))
+
+
 def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[str, int]]:
     """Every shard's warnings (as kept) and their counts by kind."""
     found: list[str] = []
@@ -851,4 +888,4 @@ def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[st
 __all__ = ["DASK_MEASURES", "AgreeJob", "CharCounts", "ScoreJob", "ShardOutcome",
            "ShardedScore", "agree_sharded", "dask_client", "dask_metrics", "finish_char",
            "group_shards", "pair_shards", "score_shard", "score_sharded", "shard_files",
-           "split_warnings", "write_shards"]
+           "split_warnings", "study_warnings", "write_shards"]

@@ -12,7 +12,8 @@ revision it last read (``None``: it saw no decision); :func:`record` and :func:`
 the write with :class:`Conflict` when the row has changed since, inside one immediate
 transaction (:func:`core.store.transaction`), so two tabs never overwrite each other silently.
 A batch of decisions (accept every remaining proposal) shares a ``batch`` id that
-:func:`undo_batch` removes at once.
+:func:`undo_batch` removes at once; :func:`last_batch` finds the latest batch still in place, so
+a reloaded tab or another session can undo it too.
 
 The lead's single decisions can be taken back one by one, last first (the page's Undo), from
 any tab or session on the same inputs: a decision written with ``record(..., undoable=True)``
@@ -272,6 +273,20 @@ def new_batch() -> str:
     return uuid.uuid4().hex
 
 
+def last_batch(conn: sqlite3.Connection, project: str) -> tuple[str, list[str]] | None:
+    """The batch of the project written last whose decisions are still in place (some may
+    have been changed since: they carry no batch then), and the keys of those decisions; None
+    when no decision of a batch is left."""
+    row = conn.execute("SELECT batch FROM curation_decisions WHERE project = ? AND batch IS NOT "
+                       "NULL ORDER BY updated DESC, rowid DESC LIMIT 1", (project,)).fetchone()
+    if row is None:
+        return None
+    keys = [r["key"] for r in conn.execute(
+        "SELECT key FROM curation_decisions WHERE project = ? AND batch = ? ORDER BY key",
+        (project, row["batch"]))]
+    return str(row["batch"]), keys
+
+
 def undo_batch(conn: sqlite3.Connection, project: str, batch: str) -> int:
     """Remove the decisions batch ``batch`` wrote and nobody changed since; how many."""
     with transaction(conn):
@@ -293,7 +308,8 @@ def _encode(result: Consensus) -> bytes:
                        [[a, s.start, s.end, s.label] for a, s in d.members], d.n, d.k,
                        d.decision, list(d.flags), d.why, d.group] for d in result.decisions],
         "annotators": list(result.annotators), "params": result.params,
-        "warnings": list(result.warnings)}
+        "warnings": list(result.warnings),
+        "missing": {a: list(docs) for a, docs in result.missing.items()}}
     return zlib.compress(json.dumps(doc, ensure_ascii=False).encode("utf-8"), 6)
 
 
@@ -327,7 +343,8 @@ def _build(doc: dict[str, Any]) -> Consensus:
                  n, k, verdict, tuple(flags), why, group)
         for i, d, s, e, lab, mem, n, k, verdict, flags, why, group in doc["decisions"])
     return Consensus(aset, decisions, tuple(doc["annotators"]), doc["params"],
-                     tuple(doc["warnings"]))
+                     tuple(doc["warnings"]),
+                     {a: tuple(docs) for a, docs in doc.get("missing", {}).items()})
 
 
 def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Consensus

@@ -193,3 +193,36 @@ def test_spans_dropped_below_k_are_listed_with_who_marked_them(tmp_path: Path) -
                 "spans-csv").stdout
     alone = result["dropped_below_k"][0]["id"]
     assert f"dropped, marked by fewer than k=2 (1):\n  {alone} [10, 15) x: A\n" in text
+
+
+def test_an_annotator_without_some_documents_is_named(tmp_path: Path) -> None:
+    """An annotator with no entry for documents the others have was not mentioned: the
+    consensus there silently counted only the others. The warning names who, how many and the
+    first ids (kind ``missing-documents``); ``missing_documents`` lists them in the JSON."""
+    rows = ["doc_id,start,end,label,annotator"]
+    for d in range(8):
+        rows += [f"t{d},0,5,Doubt,ann1", f"t{d},0,5,Doubt,ann2"]
+        if d not in (1, 4, 6, 7):
+            rows.append(f"t{d},0,5,Doubt,ann3")
+    src = tmp_path / "three.csv"
+    src.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "consensus.json"
+    proc = core("adjudicate", str(src), "--min-agree", "2", "-o", str(out), "--to",
+                "semeval2021", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["missing_documents"] == {"ann3": {"documents": 4,
+                                                    "first": ["t1", "t4", "t6", "t7"]}}
+    assert result["warning_counts"] == {"missing-documents": 1}
+    (warning,) = result["warnings"]
+    assert warning.startswith("ann3: lacks 4 of the study's 8 documents (other annotators "
+                              "have them): 't1', 't4', 't6' and 1 more; ann3 has no vote")
+    text = core("adjudicate", str(src), "--min-agree", "2", "-o", str(out), "--to",
+                "semeval2021")
+    assert text.returncode == 0, text.stderr
+    assert "warnings: 1 (missing-documents 1)" in text.stdout
+    assert "ann3: lacks 4 of the study's 8 documents" in text.stdout
+    # every annotator lists every document: no warning, an empty mapping
+    full = core("adjudicate", *ANNOTATORS, "--min-agree", "2", "-o", str(out), "--to",
+                "semeval2021", "--json")
+    assert json.loads(full.stdout)["missing_documents"] == {}

@@ -614,3 +614,58 @@ def test_the_keys_caption_says_how_annotator_tags_are_numbered() -> None:
     # the lanes number as the caption says: ann1's second span of d1 is A2, ann2's first B1
     card = _html(at)
     assert ">A2<" in card and ">B1<" in card
+
+
+def test_the_batch_undo_reaches_the_last_accept_all_after_a_reload() -> None:
+    """"Undo accepting N proposals" lived in the session: a reloaded tab (or another, or after
+    a restart) had the batch's decisions and no way to take them back at once. The batch is
+    the store's: a new session offers its undo and takes back only the batch."""
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_keep").click().run()  # one decision of the lead's own first
+    at.button(key="cur_accept_all").click().run()
+    assert _metric(at, "Decided") == f"{len(disputed)} / {len(disputed)}"
+    fresh = _app()  # a reload: a new session on the same store
+    assert fresh.button(key="cur_undo_all").label == \
+        f"↶ Undo accepting {len(disputed) - 1} proposals"
+    fresh.button(key="cur_undo_all").click().run()
+    assert not fresh.exception
+    assert _metric(fresh, "Decided") == f"1 / {len(disputed)}"
+    assert list(fresh.session_state[cur.K_CUR_OVERRIDES]["test:curation"]) == \
+        [disputed[0].key]
+    assert not [b for b in fresh.button if b.key == "cur_undo_all"]  # nothing left to undo
+    again = _app()  # undone in the store too, and no batch offered
+    assert _metric(again, "Decided") == f"1 / {len(disputed)}"
+    assert not [b for b in again.button if b.key == "cur_undo_all"]
+
+
+def test_a_batch_decision_changed_since_stays_when_the_batch_is_undone() -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept_all").click().run()
+    at.button(key="cur_drop").click().run()  # the card shows the first span: changed after
+    fresh = _app()
+    assert fresh.button(key="cur_undo_all").label == \
+        f"↶ Undo accepting {len(disputed) - 1} proposals"
+    fresh.button(key="cur_undo_all").click().run()
+    decided = fresh.session_state[cur.K_CUR_OVERRIDES]["test:curation"]
+    assert len(decided) == 1 and next(iter(decided.values())).action == "drop"
+
+
+def test_an_annotator_without_some_documents_is_named_on_the_page() -> None:
+    """An annotator with no annotation for documents the others have was not mentioned: the
+    page named no one, and the consensus there counted only the others."""
+    sets = [*SETS[:2], AnnotationSet("ann3", {"d1": SETS[2].spans["d1"]}, "annotator")]
+    report = state.FileReport("panel.json", "test", "annotator", "panel", TEXTS, tuple(sets))
+    ws = state.build_workspace([report], key="test:curation-missing", title="panel",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    captions = [c.value.replace("\\", "") for c in at.caption if "lacks" in c.value]  # md
+    assert len(captions) == 1
+    assert "ann3: lacks 1 of the study's 2 documents (other annotators have them): 'd2'" in \
+        captions[0] and "ann3 has no vote in them" in captions[0]

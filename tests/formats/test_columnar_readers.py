@@ -689,4 +689,4 @@ def test_ptc_gold_text_warnings_and_copies_are_listed_in_line_order() -> None:
     loaded = ptc.read({"p.tsv": data}, name="p.tsv",
                       options=ReadOptions(gold_texts={"1": " ab cd efgh "}))
     assert [(d.line, d.kind) for d in expand_diagnostics(loaded.diagnostics)] == [
-        (1, "whitespace"), (2, "whitespace"), (2, "other"), (3, "whitespace")]
+        (1, "whitespace"), (2, "whitespace"), (2, "duplicate-span"), (3, "whitespace")]

@@ -115,7 +115,7 @@ def test_line_breaks_as_stored_keeps_the_cr_and_the_spans_drift_as_before() -> N
     rc, result, _ = _validate_cli(DATA / "crlf-folder", "--line-breaks", "as-stored")
     assert rc == 0 and result["valid"] and result["warning_counts"] == {"whitespace": 1}
     rc, result, _ = _validate_cli(DATA / "crlf-folder")
-    assert rc == 0 and result["warning_counts"] == {"other": 1}
+    assert rc == 0 and result["warning_counts"] == {"line-breaks": 1}
     assert "4 CRLF line breaks" in str(result["warnings"])
 
 

@@ -136,15 +136,22 @@ def label_variants(study: Study) -> list[str]:
     ["labels 'Collective' (a) and 'collective ' (b) differ only in case or surrounding spaces:
       probably one label, counted as two"]
     """
+    used = {a: set(study.table(a).used_labels()) for a in study.annotators}
+    return label_variants_of(study.labels, study.annotators, used)
+
+
+def label_variants_of(labels: Sequence[str], annotators: Sequence[str],
+                      used: Mapping[str, set[str]]) -> list[str]:
+    """:func:`label_variants` from the labels, the annotators and each one's used labels (what
+    the Dask engine gathers from its shards)."""
     groups: dict[str, list[str]] = {}
-    for lab in study.labels:
+    for lab in labels:
         groups.setdefault(lab.strip().casefold(), []).append(lab)
     out = []
     for variants in groups.values():
         if len(variants) < 2:
             continue
-        used = {a: set(study.table(a).used_labels()) for a in study.annotators}
-        named = [f"{lab!r} ({', '.join(a for a in study.annotators if lab in used[a])})"
+        named = [f"{lab!r} ({', '.join(a for a in annotators if lab in used[a])})"
                  for lab in variants]
         times = "two" if len(named) == 2 else str(len(named))
         out.append(f"labels {', '.join(named[:-1])} and {named[-1]} differ only in case or "
@@ -162,11 +169,18 @@ def missing_documents(study: Study, shown: int = 3) -> list[str]:
     >>> missing_documents(Study.from_sets([a, b]))
     ["b: lacks 1 of the study's 2 documents (other annotators have them): 'd2'"]
     """
-    out = []
-    total = len(study.docs)
     covered = doc_coverage(study)
-    for k, a in enumerate(study.annotators):
-        lacking = [study.docs[i] for i in np.flatnonzero(~covered[k]).tolist()]
+    return missing_documents_of(study.annotators, study.docs, covered, shown)
+
+
+def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered: np.ndarray,
+                         shown: int = 3) -> list[str]:
+    """:func:`missing_documents` from the annotators, the documents in order and
+    ``covered[k, i]`` (:func:`doc_coverage`; the Dask engine joins its shards')."""
+    out = []
+    total = len(docs)
+    for k, a in enumerate(annotators):
+        lacking = [docs[i] for i in np.flatnonzero(~covered[k]).tolist()]
         if not lacking:
             continue
         first = ", ".join(repr(d) for d in lacking[:shown])

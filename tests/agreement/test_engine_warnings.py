@@ -1,0 +1,99 @@
+"""``agree`` gives the same warnings on both engines (``--engine dask``, core/engines/sharded.py,
+and the one-machine default): an annotator missing documents the others have, labels that
+differ only in case, counted under the same kinds. The Dask engine gave neither (each shard
+saw only its own documents, and no shard put the study's warnings together)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.cli import main
+from core.engines.sharded import write_shards
+from core.formats.tools import write_sets
+from core.model import AnnotationSet, Span
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+TOUR = ROOT / "tests" / "data" / "agree_tour"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as c:
+        yield c.scheduler_address
+
+
+def _json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(argv) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def _both(inputs_single: list[str], inputs_dask: list[str], cluster: str,
+          capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    args = ["--measure", "char-kappa", "--json", "--all-warnings"]
+    single = _json(["agree", *inputs_single, *args], capsys)
+    dask = _json(["agree", *inputs_dask, *args, "--engine", "dask", "--scheduler", cluster],
+                 capsys)
+    return single, dask
+
+
+@pytest.mark.parametrize("name", ["missing_doc.csv", "case_variant.csv"])
+def test_the_tours_files_warn_alike_on_both_engines(
+        name: str, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(TOUR / name)
+    single, dask = _both([path], [path], cluster, capsys)
+    assert single["warnings"] and "missing-documents" in single["warning_counts"]
+    assert dask["warnings"] == single["warnings"]
+    assert dask["warning_counts"] == single["warning_counts"]
+    assert (dask["annotators"], dask["documents"]) == (single["annotators"], single["documents"])
+
+
+def _study() -> tuple[dict[str, str | None], list[AnnotationSet]]:
+    """Three annotators over twelve documents: 'cy' lacks four of them (in different shards),
+    'bo' writes one label in lower case."""
+    texts: dict[str, str | None] = {f"d{i:02}": "The quick brown fox jumps. " * 3
+                                    for i in range(12)}
+    def spans(shift: int, label: str = "Doubt") -> tuple[Span, ...]:
+        return (Span(0 + shift, 9, label), Span(10, 19, "Slogans"))
+
+    al = {d: spans(0) for d in texts}
+    bo = {d: spans(1, "doubt" if d == "d03" else "Doubt") for d in texts}
+    cy = {d: spans(2) for d in texts if d not in ("d01", "d05", "d08", "d11")}
+    return texts, [AnnotationSet(n, s, role="annotator")
+                   for n, s in (("al", al), ("bo", bo), ("cy", cy))]
+
+
+def test_a_sharded_study_warns_as_the_whole_study(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The missing documents are spread over the shards: only the client, from every
+    shard's documents, can say how many and which come first."""
+    texts, sets = _study()
+    files = []
+    for s in sets:
+        write_sets([s], tmp_path / f"{s.name}.json", to="semeval2021", texts=texts)
+        files.append(str(tmp_path / f"{s.name}.json"))
+    write_shards(sets, texts, tmp_path / "all", shards=4)
+    single, dask = _both(files, [str(tmp_path / "all")], cluster, capsys)
+    assert single["warning_counts"] == {"label-variants": 1, "missing-documents": 1}
+    assert any(w.startswith("cy: lacks 4 of the study's 12 documents") and "'d01', 'd05', "
+               "'d08' and 1 more" in w for w in single["warnings"])
+    assert dask["warnings"] == single["warnings"]
+    assert dask["warning_counts"] == single["warning_counts"]
+    # the text output's summary line too
+    args = ["--measure", "char-kappa"]
+    main(["agree", *files, *args])
+    one = capsys.readouterr().out
+    main(["agree", str(tmp_path / "all"), *args, "--engine", "dask", "--scheduler", cluster])
+    many = capsys.readouterr().out
+    line = "warnings: 2 (label-variants 1, missing-documents 1)"
+    assert line in one and line in many
