@@ -5,6 +5,7 @@ are the case a researcher comparing three systems met (docs/report.md)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import xml.etree.ElementTree as ET
 
@@ -68,7 +69,7 @@ def test_a_very_long_stacked_bar_name_is_cut_with_its_whole_name_in_the_tooltip(
 
 
 def test_per_label_group_names_are_slanted_apart_and_inside_the_chart() -> None:
-    root, width, height = _svg(_per_label())
+    root, _, height = _svg(_per_label())
     names = root.findall(f".//{NS}text[@class='ss-group']")
     assert [n.findtext(f"{NS}title") for n in names] == LABELS
     xs = [float(n.attrib["x"]) for n in names]
@@ -77,7 +78,7 @@ def test_per_label_group_names_are_slanted_apart_and_inside_the_chart() -> None:
         reach = width_of(_label(n), GROUP_PX) * 0.71  # 45°: as far left as down
         assert x - reach >= 0 and float(n.attrib["y"]) + reach <= height
     # slanted lines 45° apart by (Δx · sin 45°) at least a line of text
-    assert min(b - a for a, b in zip(xs, xs[1:])) * 0.71 >= GROUP_PX
+    assert min(b - a for a, b in itertools.pairwise(xs)) * 0.71 >= GROUP_PX
 
 
 def test_names_that_fit_their_group_stay_level_and_whole() -> None:
