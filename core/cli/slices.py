@@ -90,8 +90,9 @@ LABEL_NOTE = ("MAFALDA per label: a reference span that offers several labels (a
               "Helwe et al. 2024, Definition 6) counts under the label each system matched "
               "(else its first label other than ⊥), so a label bucket's reference spans "
               "(#ref), the recall's denominator, can differ from one system to another")
-"""The note of ``--metric mafalda`` sliced by a label dimension (``note`` in the JSON): it is
-the metric's definition, not a defect of the slices (docs/errors.md)."""
+"""The note of a metric with gold alternatives (``--metric mafalda``) sliced by a label dimension
+(``note`` in the JSON): it is the metric's definition, not a defect of the slices
+(docs/errors.md)."""
 LABEL_DIMENSIONS = ("label", "label_frequency")
 
 
@@ -180,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
                       "seed": args.seed, "buckets": rows}
     if against is not None:
         result["compare"] = against
-    if args.metric == "mafalda" and args.dimension in LABEL_DIMENSIONS:
+    # A metric that reads gold alternatives (MAFALDA) picks each span's label per system.
+    if registry.get(args.metric).gold_alternatives and args.dimension in LABEL_DIMENSIONS:
         result["note"] = LABEL_NOTE
     emit(result, args, _render_compared, inputs.warnings)
     return 0
