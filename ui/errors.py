@@ -1404,8 +1404,11 @@ def report(ws: state.Workspace, s: Setup, settings: SliceSettings) -> None:
     progress bar that names the step, then its download button."""
     st.header("Report")
     st.caption("One HTML file that opens anywhere without a network: every system's scores "
-               "with intervals, the error categories, the slices, the label confusion and the "
-               "20 worst documents side by side (the same as `python -m core report`).")
+               "with intervals; with two systems or more, which differences are real (each "
+               "against the best, the F1 difference's paired interval and two-sided p-values) "
+               "and the 10 documents where the systems disagree most; the error categories, "
+               "the slices, the label confusion and the 20 worst documents side by side (the "
+               "same as `python -m core report`).")
     note = variants_note()
     if note:
         st.info(md(note), icon="ℹ️")

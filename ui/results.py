@@ -27,6 +27,7 @@ import streamlit as st
 from streamlit.runtime.state import SessionStateProxy
 
 from core.metrics import registry, stats
+from core.metrics.additive import DocumentTable
 from core.metrics.registry import Metric
 from core.metrics.result import JSONValue, SpanRef, SpanResult
 from core.model import NOTHING, AnnotationSet, Span
@@ -718,29 +719,61 @@ def bootstrap_ci(ws_key: str, _ws: Workspace, ref: str, system: str, metric: str
     return (iv.low, iv.high)
 
 
+def document_table(ws: Workspace, ref: str, system: str, metric: str, variant: str | None,
+                   level: int | None) -> DocumentTable:
+    """``system``'s per-document statistics against ``ref`` under ``metric``: what
+    :func:`core.analysis.table.system_row` computes for ``python -m core table`` (the same
+    options as the page's paper table), so a paired test on them is ``table --compare``'s."""
+    entry = registry.get(metric)
+    pred = ws.sets[system]
+    keywords = entry.keywords(variant=variant, level=level, texts=ws.corpus.texts,
+                              taxonomy=taxonomy_for(ws, ref, system))
+    totals = entry.statistics(entry.gold_view(ws.sets[ref]),
+                              AnnotationSet(pred.name, pred.spans, "system", False),
+                              per_document=True, **keywords)
+    return entry.document_table(totals)
+
+
+PAIRED_COLUMNS = ("measure", "difference", "low", "high", "p randomization (two-sided)",
+                  "p bootstrap (two-sided)")
+"""The paired comparison's table: one row per measure (P, R, F1) of system 1 minus system 2."""
+
+
 @st.cache_data(max_entries=64, show_spinner="Comparing…")
 def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: str, metric: str,
                       variant: str | None, level: int | None, n_boot: int,
                       seed: int) -> dict[str, JSONValue] | None:
-    """F1(sys1) − F1(sys2) and its 95% paired bootstrap interval (``core.metrics.stats``); None when
-    the metric refused either system's inputs."""
+    """``sys1`` against ``sys2`` on P, R and F1: each difference, its 95% paired bootstrap
+    interval and the two-sided p-values of approximate randomization and of the paired bootstrap
+    over documents (:func:`core.analysis.significance.compare`, the numbers of ``python -m core
+    table --compare`` with the same resamples and seed); ``F1 difference``, ``low`` and
+    ``high`` repeat F1's. None when the metric refused either system's inputs."""
+    from core.analysis.significance import compare
+
     r1 = pair_result(ws_key, _ws, ref, sys1, metric, variant, level).raw
     r2 = pair_result(ws_key, _ws, ref, sys2, metric, variant, level).raw
     if r1 is None or r2 is None:
         return None
-    b1, b2 = r1.bootstrap_table(), r2.bootstrap_table()
-    if b1.documents != b2.documents:
+    try:
+        t1, t2 = (document_table(_ws, ref, s, metric, variant, level) for s in (sys1, sys2))
+    except SpanScopeError as exc:  # the statistics refuse what the score took: say why
+        return {"error": str(exc)}
+    if sorted(t1.documents) != sorted(t2.documents):
         return {"error": "the two systems were scored on different documents"}
-    iv = stats.paired_bootstrap(b1.table, b2.table, b1.statistic, n_resamples=n_boot, seed=seed)
-    return {"F1 difference": iv.difference, "low": iv.low, "high": iv.high,
-            "confidence": iv.confidence, "resamples": iv.n_resamples, "seed": iv.seed,
-            "share of resamples where system 1 is not better": iv.p_not_better}
+    found = compare(sys1, t1, sys2, t2, n_resamples=n_boot, seed=seed)
+    rows: list[JSONValue] = [dict(zip(PAIRED_COLUMNS, (c.measure, c.difference, c.low, c.high,
+                                                        c.p_randomization, c.p_bootstrap),
+                                      strict=True)) for c in found]
+    f1 = next(c for c in found if c.measure == "F1")
+    return {"F1 difference": f1.difference, "low": f1.low, "high": f1.high,
+            "p randomization": f1.p_randomization, "p bootstrap": f1.p_bootstrap,
+            "confidence": 0.95, "resamples": n_boot, "seed": seed, "rows": rows}
 
 
 __all__ = ["Explained", "Overview", "PairScores", "abbreviation", "best_match_for_span",
            "bootstrap_ci", "chosen_variant", "describe", "document_result", "document_scores",
-           "explain_document", "for_dashboard", "level_label_map", "listed_f1", "metric_help",
-           "missing_f1", "overall_caption",
+           "document_table", "explain_document", "for_dashboard", "level_label_map", "listed_f1",
+           "metric_help", "missing_f1", "overall_caption",
            "pair_result", "paired_comparison", "partners_of", "per_doc_f1", "rows_for_span",
            "score_ahead", "scored_pair", "span_metric_names", "systems_overview", "taxonomy_for",
            "text_scores"]

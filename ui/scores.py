@@ -357,13 +357,22 @@ PAPER_FORMATS = {"latex": ("LaTeX", "tex", "text/x-tex"),
 """Formats of the paper table: shown name, file extension, MIME type."""
 
 
+PAPER_NO_COMPARE = "no marks"
+PAPER_BEST = "the best F1"
+"""The "† marks" choices of the paper table besides a system's name: none (the table as
+before), or ``table --compare`` without SYSTEM."""
+
+
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping P, R and F1 of every system…")
 def paper_table_text(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...],
                      metric: str, variant: str | None, level: int, n_boot: int, seed: int,
-                     to: str) -> str:
+                     to: str, against: str | None = None) -> str:
     """:mod:`core.analysis.table` of the systems the metric scores, in format ``to``: the table
-    ``python -m core table`` writes for the same files and settings."""
-    from core.analysis.table import render, system_row, table_of
+    ``python -m core table`` writes for the same files and settings. ``against``: a system's
+    name or :data:`PAPER_BEST` tests every other against it as ``table --compare [SYSTEM]``
+    does (approximate randomization, α 0.05: a † on each value that differs); None: no
+    marks."""
+    from core.analysis.table import render, system_row, table_of, with_comparisons
     from core.model import AnnotationSet
     from core.model.errors import SpanScopeError
 
@@ -382,6 +391,10 @@ def paper_table_text(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, 
     table = table_of(rows, gold, metric=metric, options={"variant": variant, "level": level},
                      n_resamples=n_boot, seed=seed,
                      command=f"SpanScope dashboard, Scores page: reference {ref}")
+    known = {r.system for r in rows}
+    if len(rows) > 1 and (against == PAPER_BEST or against in known):
+        # a system the metric refuses has no row to test against: the table goes unmarked
+        table = with_comparisons(table, against=None if against == PAPER_BEST else against)
     return render(table, to)
 
 
@@ -402,7 +415,7 @@ def paper_table(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
 
 def _paper_table_widgets(ws: Workspace, s: Setup, overview: pd.DataFrame) -> None:
     names = results.span_metric_names()
-    c1, c2, c3 = st.columns([2, 2, 1.2], vertical_alignment="bottom")
+    c1, c2, c3, c4 = st.columns([2, 2, 1.6, 1.2], vertical_alignment="bottom")
     metric = c1.selectbox("Metric", names, key="paper_metric",
                           format_func=lambda n: registry.get(n).title,
                           persist_state="session")
@@ -411,10 +424,22 @@ def _paper_table_widgets(ws: Workspace, s: Setup, overview: pd.DataFrame) -> Non
     entry = registry.get(metric)
     variant = s.variants.get(metric, entry.default_variant)
     shown, ext, mime = PAPER_FORMATS[to]
-    c3.download_button(
+    marks = None
+    if len(s.systems) > 1:  # one system: nothing to compare
+        marks = c3.selectbox(
+            "† marks: differences from", [PAPER_NO_COMPARE, PAPER_BEST, *s.systems],
+            key="paper_compare", persist_state="session",
+            help="Test every other system against this one on P, R and F1 (two-sided "
+            "approximate randomization over documents, the bootstrap's resamples and seed as "
+            "its rounds): a † marks each value that differs at p < 0.05; Markdown adds the "
+            "differences, CSV both tests' p-values. The same as `python -m core table "
+            "--compare [SYSTEM]`.")
+    against = (None if marks in (None, PAPER_NO_COMPARE)
+               else PAPER_BEST if marks == PAPER_BEST else marks)
+    c4.download_button(
         f"⬇️ {shown} table",
         lambda: paper_table_text(ws.key, ws, s.ref, tuple(s.systems), metric, variant,
-                                 s.level, s.n_boot, s.seed, to),
+                                 s.level, s.n_boot, s.seed, to, against),
         file_name=f"spanscope_{metric}_table.{ext}", mime=mime, key="dl_paper_table",
         on_click="ignore")
     refused = [str(r["system"]) for r in overview.to_dict("records")
@@ -424,7 +449,12 @@ def _paper_table_widgets(ws: Workspace, s: Setup, overview: pd.DataFrame) -> Non
                f"seed {s.seed}), the best of each column in bold, the settings in the caption "
                "(LaTeX needs `\\usepackage{booktabs}`); the same as `python -m core table`."
                + (f" Left out (the metric refuses them): {', '.join(md(r) for r in refused)}."
-                  if refused else ""))
+                  if refused else "")
+               + ("" if against is None else
+                  f" No † marks: the metric refuses {md(against)}." if against in refused else
+                  f" †: differs from {'the best F1' if against == PAPER_BEST else md(against)} "
+                  "at p < 0.05 (two-sided approximate randomization, no correction for "
+                  "multiple comparisons)."))
 
 
 @dataclass(frozen=True)
@@ -527,8 +557,30 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
     return d
 
 
+def _p(p: float | None, rounds: int) -> str:
+    """A p-value as the command line's Markdown table says it: below the smallest the rounds
+    can show, ``< 1/(rounds + 1)``."""
+    if p is None:
+        return "—"
+    floor = 1 / (rounds + 1)
+    return f"< {floor:.2g}" if p <= floor else f"= {p:.2g}"
+
+
+def paired_sentence(named: str, sys1: str, sys2: str, result: Mapping[str, Any]) -> str:
+    """F1(1) − F1(2), its paired bootstrap interval and both tests' two-sided p-values."""
+    n, low, high = int(result["resamples"]), result["low"], result["high"]
+    head = (f"{named}: F1({md(sys1)}) − F1({md(sys2)}) = **{result['F1 difference']:+.3f}**")
+    if low is None:  # one document: every resample and every swap is that document
+        return head + " (one document: no interval and no test)."
+    return (head + f", 95% paired bootstrap interval [{low:+.3f}, {high:+.3f}]; two-sided "
+            f"p {_p(result['p randomization'], n)} (approximate randomization, {n:,} rounds), "
+            f"p {_p(result['p bootstrap'], n)} (paired bootstrap, {n:,} resamples); over "
+            f"documents, seed {result['seed']}.")
+
+
 def paired(ws: Workspace, s: Setup, d: Detail) -> None:
-    """Two systems' F1 difference with a paired bootstrap interval."""
+    """Two systems' P, R and F1 differences with their paired bootstrap intervals and the
+    two-sided p-values of both tests (:func:`ui.results.paired_comparison`)."""
     if len(s.systems) < 2:
         # One caption, not a heading above a caption: a section with nothing in it draws one
         # element on every visit (docs/performance.md, issue 29, eleventh pass).
@@ -552,15 +604,22 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
     elif "error" in result:
         st.error(md(result["error"]), icon="❌")
     else:
-        st.markdown(f"{d.named}: "
-                    f"F1({md(sys1)}) − F1({md(sys2)}) = **{result['F1 difference']:+.3f}**, "
-                    f"95% interval [{result['low']:+.3f}, {result['high']:+.3f}] "
-                    f"({result['resamples']:,} paired resamples over documents, seed "
-                    f"{result['seed']}).")
+        st.markdown(paired_sentence(d.named, sys1, sys2, result))
         if few := few_documents_note(len(state.doc_id_set(ws.key, ws))):
             st.caption(few.replace("no interval (—), ", ""))  # the difference's is shown
-        table = pd.DataFrame([result])
+        rows = result["rows"]
+        assert isinstance(rows, list)
+        table = pd.DataFrame(rows, columns=list(results.PAIRED_COLUMNS))
         st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
+        st.caption("System 1 minus system 2 on P, R and F1. Both p-values are two-sided: "
+                   "approximate randomization swaps each document's two outputs at random "
+                   "(p = share of rounds at least as far from 0, add-one), the paired bootstrap "
+                   "resamples documents for both (p = twice the smaller share of resamples on "
+                   "either side of 0, so p < 0.05 exactly when the 95% interval leaves 0 out; "
+                   "0 when no resample crossed 0, that is below 1/resamples); "
+                   "no correction for multiple comparisons. The same numbers as `python -m "
+                   "core table --compare` with system 2 as the compared system, the same "
+                   "resamples and seed (docs/report.md).")
         download_menu(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",
                          settings=download_settings(ws, s, [sys1, sys2], metric=d.metric,
                                                     boot=True))

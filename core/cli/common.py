@@ -171,16 +171,27 @@ def add_span_reading_options(p: argparse.ArgumentParser, formats: Sequence[str])
     ``-m``/``-f`` flags and MAFALDA's answer parsing."""
     p.add_argument("--gold-format", choices=formats, help="override format detection for GOLD")
     p.add_argument("--pred-format", choices=formats, help="override format detection for PRED")
+    add_label_options(p)
+    p.add_argument("--merge-pred", action="store_true",
+                   help="merge overlapping predictions (the official -m flag)")
+    p.add_argument("--fragments-only", action="store_true",
+                   help="ignore labels (the official -f flag)")
+    add_llm_parsing(p)
+
+
+def add_label_options(p: argparse.ArgumentParser) -> None:
+    """``--labels`` and ``--taxonomy``: the label list the files are read with and MAFALDA's
+    grouping of labels into levels (``score``, ``table``, ``slices``, ``report``)."""
     p.add_argument("--labels", metavar="FILE",
                    help="label list, one per line (replaces the task's technique list), or "
                    "a doccano label config (the JSON of doccano's label page: its numeric "
                    "label ids become names)")
     p.add_argument("--taxonomy", metavar="FILE",
                    help="MAFALDA-style grouping of labels into levels (JSON)")
-    p.add_argument("--merge-pred", action="store_true",
-                   help="merge overlapping predictions (the official -m flag)")
-    p.add_argument("--fragments-only", action="store_true",
-                   help="ignore labels (the official -f flag)")
+
+
+def add_llm_parsing(p: argparse.ArgumentParser) -> None:
+    """``--llm-parsing``: how MAFALDA model answers become spans (docs/mafalda.md)."""
     p.add_argument("--llm-parsing", choices=("paper-2023", "repo-head"), default="paper-2023",
                    help="how MAFALDA model answers become spans (default paper-2023)")
 

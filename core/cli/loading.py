@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.cli.common import add_beyond_text, read_options
 from core.engines.inputs import (
@@ -31,9 +31,9 @@ if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` 
     from core.formats.hateval import HatEvalTable
     from core.metrics.agreement import Study
 
-__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "load_annotator_sets",
-           "load_hateval", "load_metadata", "load_span_inputs", "load_study", "load_systems",
-           "read_label_list"]
+__all__ = ["SpanInputs", "SystemInputs", "add_system_arguments", "label_reading",
+           "load_annotator_sets", "load_hateval", "load_metadata", "load_span_inputs",
+           "load_study", "load_systems", "read_label_list", "taxonomy_file"]
 
 
 @dataclass
@@ -332,7 +332,8 @@ def add_system_arguments(p: argparse.ArgumentParser, *, many: bool) -> None:
 
 def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str | None = None,
                  pred_format: str | None = None, options: ReadOptions | None = None,
-                 gold_set: str | None = None, pred_set: str | None = None) -> SystemInputs:
+                 gold_set: str | None = None, pred_set: str | None = None,
+                 gold_labels: bool = True) -> SystemInputs:
     """Read the reference, then each prediction file with the reference's document ids, each
     with ``options`` (:func:`core.cli.common.read_options`), its documents matched to the
     reference's by their text when their ids do not meet (:func:`matched_to_gold`); a
@@ -341,10 +342,13 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
     ``options.beyond_text``
     (:mod:`core.model.bounds`), predictions checked against the reference's texts.
     ``gold_set``, ``pred_set`` name the sets to read of inputs that hold several
-    (:func:`pick_set`)."""
+    (:func:`pick_set`). ``gold_labels``: the reference is read with ``options.labels`` too
+    (False: the predictions alone, as ``score`` reads them for a metric that takes no label
+    list, MAFALDA)."""
     options = options or ReadOptions()
     beyond_text = options.beyond_text
-    gold_loaded = load_path(gold_path, fmt=gold_format, options=replace(options, role="gold"))
+    gold_loaded = load_path(gold_path, fmt=gold_format, options=replace(
+        options, role="gold", labels=options.labels if gold_labels else None))
     gold = pick_set(gold_loaded, gold_set, "gold")
     warnings: list[Diagnostic | str] = list(gold_loaded.diagnostics)
     systems = []
@@ -362,6 +366,22 @@ def load_systems(gold_path: str, pred_paths: Sequence[str], *, gold_format: str 
         warnings.extend(bounds.unseen(more, pred_loaded.diagnostics))
         systems.append(pred)
     return SystemInputs(gold, dict(gold_loaded.texts), systems, warnings)
+
+
+def label_reading(args: argparse.Namespace) -> dict[str, Any]:
+    """The reader fields ``--labels`` and ``--llm-parsing`` ask for
+    (:func:`core.cli.common.add_label_options`, :func:`core.cli.common.add_llm_parsing`), for
+    :func:`core.cli.common.read_options`: a command that reads with :func:`load_systems` reads
+    them as ``score`` does."""
+    return {"labels": read_label_list(args.labels), "llm_parsing": args.llm_parsing}
+
+
+def taxonomy_file(args: argparse.Namespace) -> Taxonomy | None:
+    """The taxonomy of ``--taxonomy FILE`` (:func:`core.model.taxonomy.load`), None without
+    one (each pair's own then, :func:`core.model.taxonomy.resolve`)."""
+    from core.model.taxonomy import load
+
+    return None if args.taxonomy is None else load(args.taxonomy)
 
 
 def load_metadata(gold_path: str, meta_path: str | None) -> dict[str, dict[str, str]]:

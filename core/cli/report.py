@@ -13,9 +13,23 @@ from pathlib import Path
 
 from core.analysis.report import ReportInputs, build_report, check_variants
 from core.analysis.slices import BOOTSTRAPS, meta_plan, skipped_note
-from core.cli.common import Subparsers, add_output, command_parser, read_options, with_hint
+from core.cli.common import (
+    Subparsers,
+    add_label_options,
+    add_llm_parsing,
+    add_output,
+    command_parser,
+    read_options,
+    with_hint,
+)
 from core.cli.errors import absent_documents
-from core.cli.loading import add_system_arguments, load_metadata, load_systems
+from core.cli.loading import (
+    add_system_arguments,
+    label_reading,
+    load_metadata,
+    load_systems,
+    taxonomy_file,
+)
 from core.formats.atomic import write_file
 from core.model import bounds
 from core.model.errors import InputError, ParameterError
@@ -46,6 +60,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    "mafalda=metrics-py; default: each metric's first, see score --help); "
                    "martino's also drives the slices and the worst documents")
     p.add_argument("--title", default=DEFAULT_TITLE, help="the report's title")
+    add_label_options(p)
+    add_llm_parsing(p)
     return p
 
 
@@ -62,9 +78,12 @@ def command_line(args: argparse.Namespace) -> str:
         argv += ["--variant", value]
     if args.title != DEFAULT_TITLE:
         argv += ["--title", args.title]
-    for flag, value in (("--gold-format", args.gold_format), ("--pred-format", args.pred_format)):
+    for flag, value in (("--gold-format", args.gold_format), ("--pred-format", args.pred_format),
+                        ("--labels", args.labels), ("--taxonomy", args.taxonomy)):
         if value:
             argv += [flag, value]
+    if args.llm_parsing != "paper-2023":  # the default report's command stays as it was
+        argv += ["--llm-parsing", args.llm_parsing]
     return shlex.join(argv)
 
 
@@ -93,9 +112,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--samples must be positive, got {args.samples}")
     chosen = variants(args.variant)  # a bad --variant: before reading
     metadata = load_metadata(args.gold, args.meta)  # a bad --meta: one line, before warnings
+    taxonomy = taxonomy_file(args)  # a bad --taxonomy or --labels: before the inputs
+    # --labels reads the reference too, as score --metric martino does (the report's slices
+    # and worst documents are Martino's).
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
                           pred_format=args.pred_format,
-                          options=read_options(args, beyond_text=bounds.from_args(args)))
+                          options=read_options(args, beyond_text=bounds.from_args(args),
+                                               **label_reading(args)))
     absent = [d for path, pred in zip(args.preds, inputs.systems, strict=True)
               for d in absent_documents(inputs.gold, pred, args.gold, path)]
     for d in [*inputs.warnings, *absent]:
@@ -108,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         if field.kind == "skipped":
             print(f"warning: {skipped_note(field)}", file=sys.stderr)
     html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
-                                     metadata, None, args.samples, args.seed,
+                                     metadata, taxonomy, args.samples, args.seed,
                                      args.bootstrap, chosen),
                         command=command_line(args), title=args.title)
     out = Path(args.output)

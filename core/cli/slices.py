@@ -24,15 +24,26 @@ from core.analysis.slices import (
 from core.cli.common import (
     Result,
     Subparsers,
+    add_label_options,
+    add_llm_parsing,
     add_output_options,
     command_parser,
     emit,
     read_options,
 )
-from core.cli.loading import SystemInputs, add_system_arguments, load_metadata, load_systems
+from core.cli.loading import (
+    SystemInputs,
+    add_system_arguments,
+    label_reading,
+    load_metadata,
+    load_systems,
+    taxonomy_file,
+)
 from core.cli.render import render_slices
+from core.metrics import registry
 from core.model import bounds
 from core.model.errors import InputError
+from core.model.taxonomy import Taxonomy
 
 NAME = "slices"
 
@@ -63,6 +74,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    "PRED path; without SYSTEM the best F1 overall), its paired bootstrap "
                    "interval and approximate randomization p-value over the bucket's "
                    "documents (--samples rounds), as table --compare")
+    add_label_options(p)
+    add_llm_parsing(p)
     add_output_options(p)
     return p
 
@@ -71,6 +84,16 @@ COMPARED = ("F1 difference", "F1 difference low", "F1 difference high", "F1 p ra
             "F1 p bootstrap")
 """The keys ``--compare`` adds to each bucket's row (None in SYSTEM's own rows and in a bucket
 SYSTEM has no span in)."""
+
+
+LABEL_NOTE = ("MAFALDA per label: a reference span that offers several labels (alternatives, "
+              "Helwe et al. 2024, Definition 6) counts under the label each system matched "
+              "(else its first label other than ⊥), so a label bucket's reference spans "
+              "(#ref), the recall's denominator, can differ from one system to another")
+"""The note of a metric with gold alternatives (``--metric mafalda``) sliced by a label dimension
+(``note`` in the JSON): it is the metric's definition, not a defect of the slices
+(docs/errors.md)."""
+LABEL_DIMENSIONS = ("label", "label_frequency")
 
 
 def _against(args: argparse.Namespace, names: list[str],
@@ -92,6 +115,8 @@ def _against(args: argparse.Namespace, names: list[str],
 def _render_compared(result: Result) -> str:
     """The slices' table, then each bucket's F1 difference from the compared system."""
     text = render_slices(result)
+    if "note" in result:
+        text += f"\nnote: {result['note']}"
     against = result.get("compare")
     if against is None:
         return text
@@ -114,9 +139,12 @@ def _render_compared(result: Result) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    taxonomy = taxonomy_file(args)  # a bad --taxonomy or --labels: before the inputs
+    options = read_options(args, beyond_text=bounds.from_args(args), **label_reading(args))
+    # As score reads them: the reference too under a metric that takes a label list.
     inputs = load_systems(args.gold, args.preds, gold_format=args.gold_format,
-                          pred_format=args.pred_format,
-                          options=read_options(args, beyond_text=bounds.from_args(args)))
+                          pred_format=args.pred_format, options=options,
+                          gold_labels="labels" in registry.get(args.metric).options)
     meta = load_metadata(args.gold, args.meta)
     check_dimension(args.dimension, meta, inputs.gold.doc_ids, source=args.meta or args.gold)
     if args.dimension.startswith(META_PREFIX):
@@ -128,12 +156,14 @@ def run(args: argparse.Namespace) -> int:
         results[pred.name] = slice_scores(
             inputs.gold, pred, dimension=args.dimension, metric=args.metric,
             variant=args.variant, level=args.level, texts=inputs.texts, metadata=meta,
-            n_buckets=args.buckets, n_resamples=args.samples, seed=args.seed)
+            n_buckets=args.buckets, n_resamples=args.samples, seed=args.seed,
+            taxonomy=taxonomy)
     compared: dict[tuple[str, str], Comparison] = {}
     against = None
     if args.compare is not None:
         names = [s.name for s in inputs.systems]
-        overall = {n: _overall_f1(inputs, n, args) for n in names} if not args.compare else {}
+        overall = ({n: _overall_f1(inputs, n, args, taxonomy) for n in names}
+                   if not args.compare else {})
         against = _against(args, names, results, overall)
         compared = compare_buckets(results, against, n_resamples=args.samples, seed=args.seed)
     rows: list[object] = []
@@ -151,14 +181,18 @@ def run(args: argparse.Namespace) -> int:
                       "seed": args.seed, "buckets": rows}
     if against is not None:
         result["compare"] = against
+    # A metric that reads gold alternatives (MAFALDA) picks each span's label per system.
+    if registry.get(args.metric).gold_alternatives and args.dimension in LABEL_DIMENSIONS:
+        result["note"] = LABEL_NOTE
     emit(result, args, _render_compared, inputs.warnings)
     return 0
 
 
-def _overall_f1(inputs: SystemInputs, name: str, args: argparse.Namespace) -> float:
+def _overall_f1(inputs: SystemInputs, name: str, args: argparse.Namespace,
+                taxonomy: Taxonomy | None) -> float:
     """A system's F1 on the whole corpus under the sliced metric (which system is best)."""
     pred = next(s for s in inputs.systems if s.name == name)
     (everything,) = slice_scores(inputs.gold, pred, dimension="doc_length", metric=args.metric,
                                  variant=args.variant, level=args.level, texts=inputs.texts,
-                                 n_buckets=1, n_resamples=0)
+                                 n_buckets=1, n_resamples=0, taxonomy=taxonomy)
     return everything.f1

@@ -5,12 +5,14 @@ Each prediction file is read as ``score`` reads it for the metric (:func:`core.c
 load_span_inputs`: labels, taxonomy, ``--llm-parsing``, the spans-past-text policy), so each
 row holds the numbers ``score`` prints for that file. The table goes to standard output, or to
 ``--output FILE``; warnings go to standard error. ``--compare [SYSTEM]`` tests every system
-against one (:func:`core.analysis.table.with_comparisons`). See ``docs/report.md``.
+against one (:func:`core.analysis.table.with_comparisons`); ``--sort p|r|f1`` orders the rows by
+a measure, highest first. See ``docs/report.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from pathlib import Path
@@ -18,6 +20,7 @@ from pathlib import Path
 from core.analysis.table import (
     FORMATS,
     TESTS,
+    ScoreTable,
     SystemRow,
     few_documents_note,
     render,
@@ -41,6 +44,8 @@ from core.metrics import registry
 from core.model.errors import InputError, ParameterError
 
 NAME = "table"
+SORTS = {"given": None, "p": "P", "r": "R", "f1": "F1"}
+"""``--sort``'s choices: the order of the PREDs, or a measure (highest first)."""
 
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
@@ -78,6 +83,9 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    "--json and csv give both)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level of the marks (default 0.05)")
+    p.add_argument("--sort", choices=list(SORTS), default="given",
+                   help="the rows' order: given (the PREDs', default), or p, r or f1, highest "
+                   "first (a tie keeps the PREDs' order)")
     add_span_reading_options(p, fmts)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (the values and intervals) instead of the table")
@@ -98,7 +106,29 @@ def command_line(args: argparse.Namespace) -> str:
     if compare is not None:  # a table without comparison keeps its command as it was
         argv += ["--compare", *([compare] if compare else []), "--test", args.test,
                  "--alpha", f"{args.alpha:g}"]
+    if getattr(args, "sort", "given") != "given":
+        argv += ["--sort", args.sort]
     return shlex.join(argv)
+
+
+def sorted_by(table: ScoreTable, sort: str) -> ScoreTable:
+    """``table`` with its rows (and their comparisons) ordered by ``--sort``: a measure's
+    value, highest first, a tie in the given order; ``given`` keeps them as they are.
+
+    >>> from core.analysis.table import SystemRow
+    >>> rows = [SystemRow(n, {"P": p, "R": 0.5, "F1": f}, {})
+    ...         for n, p, f in (("a", 0.2, 0.3), ("b", 0.9, 0.1), ("c", 0.4, 0.3))]
+    >>> t = ScoreTable("martino", None, None, "gold", 2, 10, 0, 0.95, tuple(rows))
+    >>> [r.system for r in sorted_by(t, "f1").rows], [r.system for r in sorted_by(t, "p").rows]
+    (['a', 'c', 'b'], ['b', 'c', 'a'])
+    """
+    measure = SORTS[sort]
+    if measure is None:
+        return table
+    rows = sorted(table.rows, key=lambda r: -r.values[measure])  # stable: ties keep their order
+    where = {r.system: k for k, r in enumerate(rows)}
+    return dataclasses.replace(table, rows=tuple(rows), comparisons=tuple(
+        sorted(table.comparisons, key=lambda c: where[c.system])))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
                                      alpha=args.alpha)
         except ParameterError as exc:
             raise InputError(f"--compare: {exc}") from exc
+    table = sorted_by(table, args.sort)  # after the comparison: its default is the given order's
     if args.json:
         emit(table.to_dict(), args, lambda result: "", warnings)
         return 0

@@ -57,30 +57,111 @@ def _rect(x: float, y: float, w: float, h: float, colour: str, pattern: str, tit
     return out
 
 
-def _legend(items: Sequence[tuple[str, str, str]], x: float, y: float) -> str:
+_NARROW = frozenset("iljtfrI.,:;'|!()[]{} ·")
+_WIDE = frozenset("mwMW@%")
+
+
+def text_width(text: str, size: float) -> float:
+    """The width in px of ``text`` at font size ``size`` in the charts' sans-serif font, an
+    estimate from each character's class that errs on the wide side (DejaVu Sans and Arial
+    advances: about 0.3 em for i, l, punctuation and spaces, 0.9 em for m and w, 0.7 em for
+    the other capitals, 0.6 em for the rest; a wide East Asian character or emoji a full em
+    per cell), so that a margin computed from it holds the text. A chart cannot measure text
+    without a browser, and drawing it in one is what the margins must survive.
+
+    >>> text_width("il", 10) < text_width("ab", 10) < text_width("MW", 10)
+    True
+    >>> text_width("地", 10)
+    20.0
+    """
+    em = 0.0
+    for ch, n in zip(text, cells(text), strict=True):
+        if n == 0:
+            continue
+        em += (0.34 if ch in _NARROW else 0.92 if ch in _WIDE else 0.72 if ch.isupper()
+               else 0.62 if n == 1 else float(n))
+    return round(em * size, 1)
+
+
+def _clipped(text: str, size: float, room: float) -> str:
+    """``text``, or its longest head that fits in ``room`` px followed by an ellipsis."""
+    if text_width(text, size) <= room:
+        return text
+    head = text
+    while head and text_width(head + "…", size) > room:
+        head = head[:-1]
+    return head + "…"
+
+
+def _legend(items: Sequence[tuple[str, str, str]], x: float, y: float, *,
+            right: float = 852.0) -> tuple[str, float]:
+    """Swatch and name of each series, wrapped to a new row at ``right``: the SVG and the
+    baseline of the last row."""
     out = []
+    x0 = x
     for name, colour, pattern in items:
+        step = 24 + text_width(name, 11)
+        if x > x0 and x + step > right:
+            x, y = x0, y + 18
         out.append(_rect(x, y - 9, 12, 10, colour, pattern, name, "swatch"))
         out.append(f'<text x="{x + 16:.1f}" y="{y:.1f}" font-size="11">{esc(name)}</text>')
-        x += 24 + 6.5 * len(name)
-    return "".join(out)
+        x += step
+    return "".join(out), y
+
+
+VALUE_PX = 9
+"""Font size of the value written over each bar."""
+GROUP_PX = 10
+"""Font size of the group names under the bars."""
+GROUP_ROOM = 150.0
+"""A group name longer than this (px) is cut with an ellipsis under slanted bars (whole in its
+tooltip)."""
+PLOT_H = 200
+"""Height of the grouped bars' plot area (px)."""
 
 
 def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
                                                                    Sequence[tuple[float, float]
                                                                             | None]]],
                      *, title: str, y_label: str) -> str:
-    """Grouped bars (one series per system) with interval whiskers and values on the bars."""
-    width, height, left, top, bottom = 860, 330, 48, 58, 70
-    plot_w, plot_h = width - left - 16, height - top - bottom
+    """Grouped bars (one series per system) with interval whiskers and values on the bars.
+
+    The layout follows the text it must hold (:func:`text_width`): the legend wraps; the
+    group names stand level when each fits its group, else slanted at 45° (every k-th when
+    groups are narrower than a line of text), the bottom margin as deep as the longest; each
+    value stands above its bar's whisker (level when it fits the bar's width, else upright),
+    the top margin as tall as a value, so no value crosses a whisker or another value."""
+    width, left = 860, 48.0
     values = [v for _, vs, ivs in series for v in vs if v is not None]
     highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
     ymax = max([1.0, *values, *highs])
     ymax = float(np.ceil(ymax * 10) / 10)
     n_groups, n_series = max(1, len(groups)), max(1, len(series))
+    gw = (width - left - 16) / n_groups
+    if groups and text_width(groups[0], GROUP_PX) > gw - 4:
+        # the first slanted name reaches left of its group by 0.71 of its width
+        reach = text_width(_clipped(groups[0], GROUP_PX, GROUP_ROOM), GROUP_PX) * 0.71
+        left = max(left, reach - gw / 2 + 8)
+    plot_w = width - left - 16
     gw = plot_w / n_groups
     bw = min(60.0, gw * 0.8 / n_series)
     gap = min(2.0, bw / 4)  # between a group's bars; never wider than the bar itself
+    cap = min(4.0, max(1.0, (bw - gap) / 2))  # a whisker's cap stays within its bar
+    legend, legend_y = _legend([(name, OKABE_ITO[s % len(OKABE_ITO)],
+                                 PATTERNS[s % len(PATTERNS)])
+                                for s, (name, _, _) in enumerate(series)], left, 40,
+                               right=width - 8)
+    value_w = max([text_width(f"{v:.2f}", VALUE_PX) for v in values] or [0.0])
+    level_values = value_w <= bw - 1  # a level value wider than its bar meets its neighbours'
+    value_h = VALUE_PX + 3 if level_values else value_w + 4
+    slanted = any(text_width(g, GROUP_PX) > gw - 4 for g in groups)
+    shown = [_clipped(g, GROUP_PX, GROUP_ROOM) if slanted else g for g in groups]
+    every = max(1, int(np.ceil(14 / gw))) if slanted else 1  # slanted names 14 px apart
+    widest = max([text_width(g, GROUP_PX) for g in shown[::every]] or [0.0])
+    top = legend_y + 8 + value_h
+    bottom = (widest + GROUP_PX) * 0.71 + 16 if slanted else GROUP_PX + 14
+    plot_h = PLOT_H
+    height = int(np.ceil(top + plot_h + bottom))
 
     def y_of(v: float) -> float:
         return top + plot_h * (1 - v / ymax)
@@ -106,26 +187,48 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
             v = float(value)
             colour, pattern = OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)]
             x = x0 + s * bw
+            cx = x + (bw - gap) / 2
             parts.append(_rect(x, y_of(max(v, 0.0)), bw - gap, y_of(0) - y_of(max(v, 0.0)),
                                colour, pattern, f"{name} · {group}: {v:.3f}"))
+            above = y_of(max(v, 0.0))
             iv = ivs[g] if g < len(ivs) else None
             if iv is not None:
-                cx = x + (bw - gap) / 2
+                above = min(above, y_of(iv[1]))
                 parts.append(f'<path class="ss-whisker" d="M{cx:.1f},{y_of(iv[0]):.1f} '
-                             f'L{cx:.1f},{y_of(iv[1]):.1f} M{cx - 4:.1f},{y_of(iv[0]):.1f} '
-                             f'L{cx + 4:.1f},{y_of(iv[0]):.1f} M{cx - 4:.1f},{y_of(iv[1]):.1f} '
-                             f'L{cx + 4:.1f},{y_of(iv[1]):.1f}" stroke="#222" '
-                             f'stroke-width="1.2" fill="none"/>')
-            parts.append(f'<text x="{x + (bw - gap) / 2:.1f}" y="{y_of(max(v, 0.0)) - 3:.1f}" '
-                         f'font-size="9" text-anchor="middle">{v:.2f}</text>')
-        label = group if len(group) <= 18 else group[:17] + "…"
-        parts.append(f'<text x="{left + g * gw + gw / 2:.1f}" y="{top + plot_h + 14}" '
-                     f'font-size="10" text-anchor="middle"><title>{esc(group)}</title>'
-                     f"{esc(label)}</text>")
-    parts.append(_legend([(name, OKABE_ITO[s % len(OKABE_ITO)], PATTERNS[s % len(PATTERNS)])
-                          for s, (name, _, _) in enumerate(series)], left, 40))
+                             f'L{cx:.1f},{y_of(iv[1]):.1f} M{cx - cap:.1f},{y_of(iv[0]):.1f} '
+                             f'L{cx + cap:.1f},{y_of(iv[0]):.1f} M{cx - cap:.1f},'
+                             f'{y_of(iv[1]):.1f} L{cx + cap:.1f},{y_of(iv[1]):.1f}" '
+                             f'stroke="#222" stroke-width="1.2" fill="none"/>')
+            if level_values:
+                parts.append(f'<text class="ss-value" x="{cx:.1f}" y="{above - 3:.1f}" '
+                             f'font-size="{VALUE_PX}" text-anchor="middle">{v:.2f}</text>')
+            else:  # upright, reading upwards from just above the whisker
+                parts.append(f'<text class="ss-value" x="{cx + VALUE_PX * 0.35:.1f}" '
+                             f'y="{above - 3:.1f}" font-size="{VALUE_PX}" '
+                             f'transform="rotate(-90 {cx + VALUE_PX * 0.35:.1f} '
+                             f'{above - 3:.1f})">{v:.2f}</text>')
+        if g % every:
+            continue
+        gx, gy = left + g * gw + gw / 2, top + plot_h + 14
+        if slanted:
+            parts.append(f'<text class="ss-group" x="{gx:.1f}" y="{gy:.1f}" '
+                         f'font-size="{GROUP_PX}" text-anchor="end" '
+                         f'transform="rotate(-45 {gx:.1f} {gy:.1f})"><title>{esc(group)}</title>'
+                         f"{esc(shown[g])}</text>")
+        else:
+            parts.append(f'<text class="ss-group" x="{gx:.1f}" y="{gy:.1f}" '
+                         f'font-size="{GROUP_PX}" text-anchor="middle"><title>{esc(group)}'
+                         f"</title>{esc(shown[g])}</text>")
+    parts.append(legend)
     parts.append("</svg>")
     return "".join(parts)
+
+
+NAME_PX = 11
+"""Font size of the bar names of the stacked bars."""
+NAME_ROOM = 420.0
+"""A stacked bar's name longer than this (px) is cut with an ellipsis (whole in its
+tooltip)."""
 
 
 def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str,
@@ -133,21 +236,30 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
                      ) -> str:
     """Horizontal stacked bars (one per system and side) of the category counts, the categories
     stacked in the order of ``colours`` (category -> colour); ``patterns`` (category -> one of
-    :data:`PATTERNS`) keeps a category's pattern when a chart draws only some categories."""
+    :data:`PATTERNS`) keeps a category's pattern when a chart draws only some categories.
+    The names' margin is as wide as the widest name (:func:`text_width`; past
+    :data:`NAME_ROOM` a name is cut, whole in its tooltip) and the bars keep 440 px at
+    least, the chart widening for them."""
     pattern_of = dict(patterns or {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(colours)})
-    width, row_h, left, top = 860, 26, 210, 52
-    height = top + row_h * len(bars) + 20
+    names = [_clipped(name, NAME_PX, NAME_ROOM) for name, _ in bars]
+    left = 14 + max([60.0, *(text_width(n, NAME_PX) for n in names)])
+    width = max(860, int(np.ceil(left + 460)))
+    legend, legend_y = _legend([(c, colours[c], pattern_of[c]) for c in colours], 8, 40,
+                               right=width - 8)
+    row_h, top = 26, legend_y + 12
+    height = int(top + row_h * len(bars) + 20)
     total = max([1, *(sum(c.values()) for _, c in bars)])
     plot_w = width - left - 20
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
              f'aria-label="{esc(title)}">', _defs(),
              f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
-             _legend([(c, colours[c], pattern_of[c]) for c in colours], 8, 40)]
-    for r, (name, counts) in enumerate(bars):
+             legend]
+    for r, ((name, counts), shown) in enumerate(zip(bars, names, strict=True)):
         y = top + r * row_h
-        parts.append(f'<text x="{left - 6}" y="{y + 16}" font-size="11" text-anchor="end">'
-                     f"{esc(name)}</text>")
+        parts.append(f'<text class="ss-name" x="{left - 6:.1f}" y="{y + 16}" '
+                     f'font-size="{NAME_PX}" text-anchor="end"><title>{esc(name)}</title>'
+                     f"{esc(shown)}</text>")
         x = float(left)
         for cat in colours:
             n = counts.get(cat, 0)
@@ -156,7 +268,7 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
             w = plot_w * n / total
             parts.append(_rect(x, y + 3, w, row_h - 6, colours[cat], pattern_of[cat],
                                f"{name}: {cat} {n}"))
-            if w > 18:
+            if w > text_width(str(n), 10) + 4:
                 parts.append(f'<text x="{x + w / 2:.1f}" y="{y + 17}" font-size="10" '
                              f'text-anchor="middle" fill="#000" stroke="#fff" '
                              f'stroke-width="2.5" paint-order="stroke">{n}</text>')

@@ -257,3 +257,27 @@ def test_twenty_documents_print_no_note() -> None:
 
     assert few_documents_note(stats.FEW_DOCUMENTS) is None
     assert few_documents_note(stats.FEW_DOCUMENTS - 1) is not None
+
+
+def test_sort_orders_the_rows_by_a_measure_and_keeps_every_number(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sort f1``: highest F1 first, the same rows and comparisons as in the given order,
+    the option in the command the table names (docs/report.md)."""
+    argv = [str(MAF / "gold.jsonl"), str(MAF / "system_b.jsonl"), str(MAF / "system_a.jsonl"),
+            str(MAF / "system_llm.jsonl"), "--metric", "mafalda", "--level", "1",
+            "--samples", "200", "--json", "--compare"]
+    given = json.loads(_run(capsys, argv))
+    ranked = json.loads(_run(capsys, [*argv, "--sort", "f1"]))
+    f1 = [r["F1"] for r in ranked["systems"]]
+    assert f1 == sorted(f1, reverse=True)
+    assert [r["system"] for r in given["systems"]] != [r["system"] for r in ranked["systems"]]
+    assert sorted(map(json.dumps, given["systems"])) == sorted(map(json.dumps, ranked["systems"]))
+    assert ranked["comparison"]["against"] == given["comparison"]["against"]
+    against = ranked["comparison"]["against"]
+    order = [r["system"] for r in ranked["systems"] if r["system"] != against]
+    assert [c["system"] for c in ranked["comparison"]["systems"]] == order
+    assert sorted(map(json.dumps, given["comparison"]["systems"])) == sorted(
+        map(json.dumps, ranked["comparison"]["systems"]))
+    latex = _run(capsys, [*argv[:-2], "--sort", "p"])
+    assert "--sort p" in latex.splitlines()[0]
+    assert "--sort" not in _run(capsys, argv[:-2]).splitlines()[0]  # given: as before
