@@ -117,13 +117,14 @@ class AnnotationSet:
         return tuple(AltSpan(s.start, s.end, (s.label,)) for s in spans)
 
     def labels(self) -> list[str]:
-        """Every label used, sorted.
+        """Every label used, sorted: counted once per table and kept
+        (:attr:`SpanTable.sorted_labels`), so a second call costs a copy of the list.
 
         >>> AnnotationSet("gold", {"d1": (Span(0, 3, "Slogans"), Span(4, 9, "Doubt")),
         ...                        "d2": (Span(1, 2, "Doubt"),)}).labels()
         ['Doubt', 'Slogans']
         """
-        return sorted(self.table.used_labels())
+        return list(self.table.sorted_labels)
 
     def span_count(self) -> int:
         return len(self.table)
