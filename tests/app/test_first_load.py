@@ -138,3 +138,85 @@ def test_the_bench_measures_from_source_when_asked(tmp_path: Path, bench_app) ->
     assert said == bench_app.BYTECODE["source"]
     assert not list(tree.rglob("__pycache__"))
     assert (tree / "core" / "mod.py").exists()  # the sources stay
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from([f"d{i}" for i in range(9)]), unique=True),
+       st.lists(st.lists(st.sampled_from([f"d{i}" for i in range(12)]), unique=True),
+                max_size=3))
+def test_the_corpus_ids_keep_the_first_seen_order(texts: list[str], sets: list[list[str]]
+                                                  ) -> None:
+    corpus = Corpus(dict.fromkeys(texts, "t"),
+                    {f"s{k}": AnnotationSet(f"s{k}", dict.fromkeys(ids, ()))
+                     for k, ids in enumerate(sets)})
+    expected: dict[str, None] = dict.fromkeys(texts)
+    for ids in sets:
+        for d in ids:
+            expected.setdefault(d)
+    assert corpus.doc_ids == list(expected)
+
+
+def test_the_server_skips_streamlits_check_for_a_run_outside_streamlit_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m ui.serve`` is ``streamlit run``: the check that would find out with
+    ``inspect.stack()`` (in the first page's run) is marked done before the server starts, so
+    the first element drawn does not call it."""
+    from streamlit import delta_generator, env_util
+    from streamlit.web import cli
+
+    from ui import serve
+
+    monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
+    monkeypatch.delenv(serve.DATA_ENV, raising=False)
+    monkeypatch.setattr(serve, "lean_memory", lambda: None)
+    started: list[str] = []
+    monkeypatch.setattr(cli, "main", lambda prog_name: started.append(prog_name))
+    serve.main()
+    assert started == ["streamlit"]
+    assert delta_generator._use_warning_has_been_displayed is True
+    asked: list[bool] = []
+    monkeypatch.setattr(env_util, "is_repl", lambda: asked.append(True) or False)
+    delta_generator._maybe_print_use_warning()
+    assert asked == []
+    # without the skip, the first element asks
+    monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
+    delta_generator._maybe_print_use_warning()
+    assert asked == [True]
+
+
+def test_the_read_collects_its_young_garbage_then_freezes(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``--data`` read runs with the collector off, so what it leaves unreachable is young:
+    the collection before ``gc.freeze`` is of the young generations, not a full one, and a
+    cycle the read drops is freed by it."""
+    import gc
+    import weakref
+
+    from ui import cli_data
+
+    gold = tmp_path / "gold.json"
+    gold.write_text('[{"id": "d1", "text": "Vote no.", "labels": '
+                    '[{"start": 0, "end": 4, "technique": "Slogans"}]}]', encoding="utf-8")
+    calls: list[tuple[str, int]] = []
+    real_collect = gc.collect
+    dropped: list[weakref.ref[object]] = []
+
+    class Node:
+        pass
+
+    def read_reports(*args: object, **kwargs: object) -> list[state.FileReport]:
+        cycle = Node()
+        cycle.me = cycle  # type: ignore[attr-defined]  # garbage only a collection frees
+        dropped.append(weakref.ref(cycle))
+        return real_read(*args, **kwargs)
+
+    real_read = cli_data.read_reports
+    monkeypatch.setattr(cli_data, "read_reports", read_reports)
+    monkeypatch.setattr(gc, "collect", lambda generation=2: (
+        calls.append(("collect", generation)), real_collect(generation))[1])
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(("freeze", -1)))
+    args = (cli_data.DataArg("gold", str(gold)),)
+    ws = cli_data._load.__wrapped__("young-garbage-test", args)  # type: ignore[attr-defined]
+    assert calls == [("collect", 1), ("freeze", -1)]
+    assert dropped and dropped[0]() is None
+    assert list(ws.sets) and ws.corpus.texts == {"d1": "Vote no."}
