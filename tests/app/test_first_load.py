@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -88,7 +89,7 @@ def test_the_first_run_counts_each_sets_labels_once(monkeypatch: pytest.MonkeyPa
     sees one count per set, and the values are those of the spans."""
     ws = _workspace()
     counted: list[int] = []
-    real = SpanTable.sorted_labels.func
+    real = SpanTable.__dict__["sorted_labels"].func
 
     def spy(self: SpanTable) -> tuple[str, ...]:
         counted.append(id(self))
@@ -175,7 +176,12 @@ def test_the_server_skips_streamlits_check_for_a_run_outside_streamlit_run(
     assert started == ["streamlit"]
     assert delta_generator._use_warning_has_been_displayed is True
     asked: list[bool] = []
-    monkeypatch.setattr(env_util, "is_repl", lambda: asked.append(True) or False)
+
+    def is_repl() -> bool:
+        asked.append(True)
+        return False
+
+    monkeypatch.setattr(env_util, "is_repl", is_repl)
     delta_generator._maybe_print_use_warning()
     assert asked == []
     # without the skip, the first element asks
@@ -204,17 +210,24 @@ def test_the_read_collects_its_young_garbage_then_freezes(tmp_path: Path,
     class Node:
         pass
 
-    def read_reports(*args: object, **kwargs: object) -> list[state.FileReport]:
+    def read_reports(args: tuple[cli_data.DataArg, ...], *more: Any, **options: Any
+                     ) -> list[state.FileReport]:
         cycle = Node()
         cycle.me = cycle  # type: ignore[attr-defined]  # garbage only a collection frees
         dropped.append(weakref.ref(cycle))
-        return real_read(*args, **kwargs)
+        return real_read(args, *more, **options)
 
     real_read = cli_data.read_reports
     monkeypatch.setattr(cli_data, "read_reports", read_reports)
-    monkeypatch.setattr(gc, "collect", lambda generation=2: (
-        calls.append(("collect", generation)), real_collect(generation))[1])
-    monkeypatch.setattr(gc, "freeze", lambda: calls.append(("freeze", -1)))
+    def collect(generation: int = 2) -> int:
+        calls.append(("collect", generation))
+        return real_collect(generation)
+
+    def freeze() -> None:
+        calls.append(("freeze", -1))
+
+    monkeypatch.setattr(gc, "collect", collect)
+    monkeypatch.setattr(gc, "freeze", freeze)
     args = (cli_data.DataArg("gold", str(gold)),)
     ws = cli_data._load.__wrapped__("young-garbage-test", args)  # type: ignore[attr-defined]
     assert calls == [("collect", 1), ("freeze", -1)]
