@@ -363,8 +363,11 @@ def _load(key: str, _args: tuple[DataArg, ...], _formats: tuple[tuple[str, str],
             gc.enable()
     # The corpus lives as long as the server: moved out of the garbage collector's reach, so
     # that full collections stop walking millions of spans (gc.freeze; the garbage of reading
-    # is collected first, so nothing unreachable is frozen with it).
-    gc.collect()
+    # is collected first, so nothing unreachable is frozen with it). The collector was off
+    # while reading, so that garbage is all young: a collection of the young generations finds
+    # what a full one finds (345 objects at 100,000 documents, both ways) without walking
+    # Streamlit's and numpy's old objects (0.03 against 0.08-0.09 s; issue 29, thirteenth pass).
+    gc.collect(1)
     gc.freeze()
     return ws
 

@@ -35,7 +35,6 @@ from core.model.errors import SpanScopeError
 from core.model.taxonomy import Taxonomy
 from core.render.highlight import span_items
 from ui.escape import md
-from ui.set_labels import label_names
 from ui.state import DEFAULTS, Workspace, variant_key
 
 # ---- the metric choice --------------------------------------------------------------------------
@@ -456,7 +455,7 @@ def taxonomy_for(ws: Workspace, *set_names: str) -> Taxonomy:
 def _taxonomy(ws_key: str, _ws: Workspace, set_names: tuple[str, ...]) -> Taxonomy:
     from core.model.taxonomy import resolve
 
-    return resolve(lab for name in set_names for lab in label_names(_ws.sets[name]))
+    return resolve(lab for name in set_names for lab in _ws.sets[name].labels())
 
 
 def taxonomy_note(ws: Workspace, ref: str, systems: Sequence[str]) -> str:
@@ -470,7 +469,7 @@ def taxonomy_note(ws: Workspace, ref: str, systems: Sequence[str]) -> str:
     for system in systems:
         tax = taxonomy_for(ws, ref, system)
         by_tax.setdefault(describe(tax), []).append(system)
-        strays.update(outside(tax, [*label_names(ws.sets[ref]), *label_names(ws.sets[system])]))
+        strays.update(outside(tax, [*ws.sets[ref].labels(), *ws.sets[system].labels()]))
     if len(by_tax) == 1:
         note = f"Taxonomy (MAFALDA metric, levels): {md(next(iter(by_tax)))}."
     else:
@@ -489,7 +488,7 @@ def level_label_map(ws: Workspace, set_a: str, set_b: str, level: int) -> dict[s
         return {}
     tax = taxonomy_for(ws, set_a, set_b)
     out = {}
-    for lab in {*label_names(ws.sets[set_a]), *label_names(ws.sets[set_b])}:
+    for lab in {*ws.sets[set_a].labels(), *ws.sets[set_b].labels()}:
         code = tax.project(0 if lab == NOTHING else tax.code(lab), level)
         out[lab] = NOTHING if code == 0 else tax.label_name(code, level)
     return out

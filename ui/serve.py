@@ -116,12 +116,34 @@ def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
     reader.join()
 
 
+def skip_direct_run_check() -> bool:
+    """Mark Streamlit's warning about a script run without ``streamlit run`` as given, before
+    the server starts; True when Streamlit has that check (its first element of the process
+    otherwise runs it, in the first page's run).
+
+    The check (``streamlit.delta_generator._maybe_print_use_warning``, once per process) warns
+    only in a REPL or without a runtime; this module is ``streamlit run``, so it never warns
+    here, but it finds out with ``inspect.stack()``, which reads the source of every frame of
+    the run's stack and indexes every module loaded: 0.05-0.08 s of the first page's run at
+    100,000 documents, the one in which the user waits for the first draw (docs/performance.md,
+    issue 29, thirteenth pass). A Streamlit without the flag keeps its check."""
+    from streamlit import delta_generator
+
+    if not hasattr(delta_generator, "_use_warning_has_been_displayed"):
+        return False
+    delta_generator._use_warning_has_been_displayed = True
+    return True
+
+
 def main() -> None:
     """Streamlit's command line (``sys.argv``: ``run app.py ...``), with :func:`early` in a
     thread when the app was started with ``--data``; :func:`lean_memory` first (numpy is
-    imported with Streamlit)."""
+    imported with Streamlit), and Streamlit's check for a run outside ``streamlit run``
+    skipped (:func:`skip_direct_run_check`)."""
     lean_memory()
     from streamlit.web import cli
+
+    skip_direct_run_check()
 
     if os.environ.get(DATA_ENV):
         argv = sys.argv[1:]

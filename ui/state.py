@@ -62,7 +62,6 @@ from core.plugins import load_formats
 from ui.file_reports import FileReport
 from ui.file_reports import report as _report
 from ui.parsing import guarded_load
-from ui.set_labels import label_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(os.environ.get("SPANSCOPE_DATA_DIR") or ROOT / "sample_data")
@@ -492,5 +491,5 @@ def compared_sets(ws: Workspace, ref: str | None) -> list[str]:
 @st.cache_data(max_entries=16, show_spinner=False)
 def all_labels(ws_key: str, _ws: Workspace) -> list[str]:
     """Every label of every set of the workspace (sorted): the domain of the colour map."""
-    return sorted({lab for aset in _ws.sets.values() for lab in label_names(aset)})
+    return sorted({lab for aset in _ws.sets.values() for lab in aset.labels()})
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -150,6 +151,26 @@ class SpanTable:
             return []
         ids, first = np.unique(self.label, return_index=True)
         return [self.labels[int(ids[k])] for k in np.argsort(first, kind="stable")]
+
+    @cached_property
+    def sorted_labels(self) -> tuple[str, ...]:
+        """The labels of at least one span, sorted (what :meth:`AnnotationSet.labels` gives),
+        counted once per table and kept: ``np.bincount`` of the label column is one pass (1-2
+        ms at 1M spans) where :meth:`used_labels` sorts it with ``np.unique`` for the order of
+        first appearance (30 ms), an order a sorted list does not need. The table is
+        immutable, so the count holds for its life (issue 29, thirteenth pass: the first page's
+        run asks for every set's labels for the colours and for the taxonomy).
+
+        >>> t = SpanTable.from_columns(["d1", "d2"], [0, 0], [0, 4], [3, 9], [3, 1],
+        ...                            ["Unused", "Slogans", "Also unused", "Doubt"])
+        >>> t.sorted_labels, t.used_labels()
+        (('Doubt', 'Slogans'), ['Doubt', 'Slogans'])
+        """
+        if not len(self.label):
+            return ()
+        names = self.labels
+        used = np.flatnonzero(np.bincount(self.label, minlength=len(names)))
+        return tuple(sorted({names[k] for k in used.tolist()}))
 
     def label_names(self) -> list[str]:
         """One label name per span (row order)."""
