@@ -104,7 +104,7 @@ def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:
     if labels is None and metric.default_labels is not None:
         labels, why = metric.default_labels(variant, gold)
         warnings.extend(why)
-    read = pred_read_options(metric, labels=labels, gold=gold, policy=policy,
+    read = pred_read_options(labels=labels, gold=gold, policy=policy,
                              llm_parsing=getattr(args, "llm_parsing", None), options=base)
     pred_loaded = load_path(args.pred, fmt=args.pred_format, options=read)
     warnings.extend(pred_loaded.diagnostics)

@@ -46,13 +46,17 @@ def matched_to_gold(gold: Loaded, pred: Loaded, source: str) -> tuple[Loaded, li
     return pred, alignment.notes()
 
 
-def pred_read_options(metric: Metric, *, labels: Sequence[str] | None, gold: AnnotationSet,
+def pred_read_options(*, labels: Sequence[str] | None, gold: AnnotationSet,
                       policy: Policy, llm_parsing: LlmParsing | None, options: ReadOptions
                       ) -> ReadOptions:
     """How the predictions are read: ``options`` (the command line's reader options) with the
-    gold's label list and document ids, the policy, and the LLM-answer parsing when the metric
-    reads model outputs."""
-    if "llm_parsing" in metric.read_options and llm_parsing is not None:
+    gold's label list and document ids, the policy, and the LLM-answer parsing.
+
+    The parsing is how the ``mafalda-llm`` reader turns model answers into spans, whatever metric
+    then scores them: ``score --metric martino --llm-parsing repo-head`` reads the answers as
+    ``slices`` and ``report`` do under any metric (it was ignored unless the metric was
+    MAFALDA's)."""
+    if llm_parsing is not None:
         return replace(options, labels=labels, role="system", gold_doc_ids=gold.doc_ids,
                        llm_parsing=llm_parsing, beyond_text=policy)
     return replace(options, labels=labels, role="system", gold_doc_ids=gold.doc_ids,

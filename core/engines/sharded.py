@@ -328,7 +328,7 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
     if job.pred == job.gold and job.pred_format == job.gold_format:
         pred_loaded = gold_loaded  # one shard holds both sets (a set column)
     else:
-        read = pred_read_options(metric, labels=labels, gold=gold, policy=policy,
+        read = pred_read_options(labels=labels, gold=gold, policy=policy,
                                  llm_parsing=job.llm_parsing,  # type: ignore[arg-type]
                                  options=job.options)
         pred_loaded = load_path(job.pred, fmt=job.pred_format, options=read)

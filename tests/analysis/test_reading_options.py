@@ -59,6 +59,24 @@ def test_slices_reads_model_answers_as_score_does(capsys: pytest.CaptureFixture[
         (score["precision"], score["recall"], score["f1"]), abs=1e-12)
 
 
+@pytest.mark.parametrize("parsing", ["paper-2023", "repo-head"])
+def test_the_parsing_applies_under_every_metric(capsys: pytest.CaptureFixture[str],
+                                                parsing: str) -> None:
+    """The answers' parsing is the reader's: ``score --metric martino`` honours it as ``slices``
+    does (it was silently ignored outside MAFALDA's metric)."""
+    score = _json(capsys, "score", str(GOLD), str(GPT), "--metric", "martino",
+                  "--llm-parsing", parsing)
+    row = _whole(capsys, "--metric", "martino", "--llm-parsing", parsing)
+    assert (row["P"], row["R"], row["F1"]) == pytest.approx(
+        (score["precision"], score["recall"], score["f1"]), abs=1e-12)
+
+
+def test_the_parsing_changes_martino_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    paper, head = (_json(capsys, "score", str(GOLD), str(GPT), "--metric", "martino",
+                         "--llm-parsing", p)["f1"] for p in ("paper-2023", "repo-head"))
+    assert paper != pytest.approx(head)
+
+
 def test_repo_head_parsing_changes_the_label_slices(capsys: pytest.CaptureFixture[str]) -> None:
     """The repository's parsing reads most of GPT-3.5's answers as fallacies: its 'unknown'
     bucket shrinks from 180 documents to 4 (the numbers MAFALDA's code prints)."""
