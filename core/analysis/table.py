@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -388,11 +389,19 @@ def to_markdown(t: ScoreTable, *, digits: int = 3) -> str:
 
 
 def _p_text(p: float | None, n_resamples: int) -> str:
-    """A p-value as a reader takes it: below the smallest the rounds can show, say so."""
+    """A p-value as a reader takes it: at the smallest the rounds can show, 1 / (R + 1), "p ≤"
+    that floor (the p-value is the floor, not below it), its two digits rounded up so that
+    the bound printed still holds."""
     if p is None:
         return "p —"
     floor = 1 / (n_resamples + 1)
-    return f"p < {floor:.2g}" if p <= floor else f"p = {p:.2g}"
+    if p > floor:
+        return f"p = {p:.2g}"
+    shown = float(f"{floor:.2g}")
+    if shown < floor:  # 1/301 = 0.003322... prints 0.0033, below it: the next two digits up
+        step = 10.0 ** (math.floor(math.log10(floor)) - 1)
+        shown = float(f"{math.ceil(floor / step) * step:.2g}")
+    return f"p ≤ {shown:.2g}"
 
 
 def _markdown_differences(t: ScoreTable, digits: int) -> str:

@@ -73,11 +73,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    "prints it, or its PRED path; without SYSTEM the best F1) on P, R and F1: "
                    "approximate randomization and paired bootstrap over documents, --samples "
                    "rounds; a dagger marks each value that differs at p < --alpha")
-    p.add_argument("--test", choices=TESTS, default="randomization",
+    p.add_argument("--test", choices=TESTS, default=None,
                    help="the test whose p-value marks the table (default randomization; "
                    "--json and csv give both)")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level of the marks (default 0.05)")
+    p.add_argument("--alpha", type=float, default=None,
+                   help="significance level of the marks (default 0.05; with --compare)")
     add_span_reading_options(p, fmts)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (the values and intervals) instead of the table")
@@ -101,7 +101,23 @@ def command_line(args: argparse.Namespace) -> str:
     return shlex.join(argv)
 
 
+def _comparison_options(args: argparse.Namespace) -> list[Warning_]:
+    """``--test`` and ``--alpha`` set the marks of ``--compare``: without it they change
+    nothing, and a warning says so; their defaults filled in."""
+    given = [flag for flag, value in (("--test", args.test), ("--alpha", args.alpha))
+             if value is not None]
+    if args.test is None:
+        args.test = "randomization"
+    if args.alpha is None:
+        args.alpha = 0.05
+    if args.compare is not None or not given:
+        return []
+    return [f"{' and '.join(given)} ignored: {'they mark' if len(given) > 1 else 'it marks'} "
+            "the differences of --compare, which was not given"]
+
+
 def run(args: argparse.Namespace) -> int:
+    ignored = _comparison_options(args)
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
     if not 0 < args.alpha < 1:
@@ -111,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"the metric {metric.name!r} has no variants (got {args.variant!r})")
     metric.keywords(variant=args.variant, level=args.level)  # a bad --variant: before reading
     rows: list[SystemRow] = []
-    warnings: list[Warning_] = []
+    warnings: list[Warning_] = list(ignored)
     names: list[str] = []
     gold = None
     options: dict[str, object] = {}
