@@ -297,7 +297,15 @@ def _comparison_facts(t: ScoreTable) -> str:
     unit = "rounds" if t.test == "randomization" else "resamples"
     return (f"differs from {{against}} at p < {t.alpha:g} (two-sided {TEST_NAMES[t.test]} over "
             f"documents, {t.n_resamples:,} {unit}, seed {t.seed}; not corrected for multiple "
-            "comparisons)")
+            f"comparisons{_no_bootstrap_p(t)})")
+
+
+def _no_bootstrap_p(t: ScoreTable) -> str:
+    """Why nothing is marked under ``--test bootstrap`` on few documents (empty otherwise)."""
+    if t.test != "bootstrap" or t.documents >= FEW_DOCUMENTS or t.documents <= 1:
+        return ""
+    return (f"; no p-value with fewer than {FEW_DOCUMENTS} documents, where the bootstrap's is "
+            "anti-conservative: approximate randomization gives one")
 
 
 def caption(t: ScoreTable) -> str:
@@ -424,7 +432,7 @@ def _markdown_differences(t: ScoreTable, digits: int) -> str:
     unit = "rounds" if t.test == "randomization" else "resamples"
     note = (f"Table: each system minus {t.against}; brackets: {100 * t.confidence:g}% paired "
             f"bootstrap interval of the difference; p: two-sided {TEST_NAMES[t.test]} over "
-            f"documents ({t.n_resamples:,} {unit}, seed {t.seed}).")
+            f"documents ({t.n_resamples:,} {unit}, seed {t.seed}{_no_bootstrap_p(t)}).")
     return "\n".join(lines) + "\n\n" + markdown_escape(note) + "\n"
 
 

@@ -54,3 +54,17 @@ def test_no_warning_with_compare_or_without_the_options(
     compared = json.loads(capsys.readouterr().out)
     assert not any("ignored" in w for w in compared.get("warnings", []))
     assert compared["comparison"]["test"] == "bootstrap"
+
+
+@pytest.mark.parametrize("to", ["markdown", "latex"])
+def test_bootstrap_on_few_documents_says_why_there_is_no_p(
+        capsys: pytest.CaptureFixture[str], to: str) -> None:
+    """Ten documents under ``--test bootstrap``: no p-value and no dagger, and the table says
+    why instead of an unexplained ``p —``."""
+    assert main(["table", *SYSTEMS, "--samples", "300", "--to", to, "--compare", "--test",
+                 "bootstrap"]) == 0
+    out = capsys.readouterr().out
+    assert "no p-value with fewer than 20 documents, where the bootstrap's is" in out
+    assert out.count("†" if to == "markdown" else r"$^\dagger$") == 1  # the caption's only
+    assert main(["table", *SYSTEMS, "--samples", "300", "--to", to, "--compare"]) == 0
+    assert "no p-value" not in capsys.readouterr().out  # randomization: a p-value on any corpus
