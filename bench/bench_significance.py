@@ -8,6 +8,9 @@ per-document sums; the same tables in both checkouts) and calls ``compare`` once
 and the process's peak resident memory.
 
     python bench/bench_significance.py --tree /path/to/base --tree . [--repeat 3]
+
+``--randomization N`` measures ``randomization_p`` alone instead (F1 of two random pooled
+tables of N documents, 512 rounds): its swap matrices are most of its memory.
 """
 
 from __future__ import annotations
@@ -41,6 +44,22 @@ print(json.dumps({"cpu": cpu, "peak_mb": peak,
                   "p": [(c.p_randomization, c.low, c.high) for c in out]}))
 """
 
+SWAPS = r"""
+import json, resource, sys, time
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from core.analysis.significance import randomization_p
+from core.metrics.stats import martino_f1
+n = int(sys.argv[2])
+rng = np.random.default_rng(1)
+a, b = rng.random((n, 4)), rng.random((n, 4))
+start = time.process_time()
+p = randomization_p(a, b, {"F1": martino_f1}, n_rounds=512, seed=0)
+cpu = time.process_time() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"cpu": cpu, "peak_mb": peak, "p": p}))
+"""
+
 
 def _load() -> str:
     with open("/proc/loadavg") as fh:
@@ -54,16 +73,21 @@ def main() -> None:
     ap.add_argument("--documents", type=int, nargs="+", default=[10_000, 50_000])
     ap.add_argument("--samples", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--randomization", type=int, metavar="N",
+                    help="measure randomization_p alone at N documents")
     args = ap.parse_args()
-    for n in args.documents:
+    child = CHILD if args.randomization is None else SWAPS
+    for n in args.documents if args.randomization is None else [args.randomization]:
         cpu: dict[Path, list[float]] = {t: [] for t in args.tree}
         peak: dict[Path, list[float]] = {t: [] for t in args.tree}
         numbers: dict[Path, object] = {}
-        print(f"{n:,} documents, {args.samples} resamples; load {_load()}")
+        what = (f"{args.samples} resamples" if args.randomization is None
+                else "randomization_p alone, 512 rounds")
+        print(f"{n:,} documents, {what}; load {_load()}")
         for k in range(args.repeat):
             order = args.tree if k % 2 == 0 else args.tree[::-1]
             for tree in order:
-                out = subprocess.run([sys.executable, "-c", CHILD, str(tree), str(n),
+                out = subprocess.run([sys.executable, "-c", child, str(tree), str(n),
                                       str(args.samples)], capture_output=True, text=True,
                                      check=True)
                 got = json.loads(out.stdout)
