@@ -58,7 +58,7 @@ from core.analysis.slices import (
     slice_terms,
 )
 from core.metrics.additive import DocumentTable, SpanTerm
-from core.metrics.stats import bootstrap
+from core.metrics.stats import FEW_DOCUMENTS, bootstrap
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError, check_choice
 from core.model.taxonomy import Taxonomy, for_labels
@@ -333,7 +333,8 @@ def _compare_section(inputs: ReportInputs, doc_tables: DocTables) -> str:
         "that one), its 95% paired bootstrap interval (the same document resamples for both), "
         "and two-sided p-values of approximate randomization (each document's two outputs "
         f"swapped at random; {inputs.n_resamples} rounds, seed {inputs.seed}; the smallest "
-        f"possible is 1/{inputs.n_resamples + 1}) and of the paired bootstrap. Not corrected "
+        f"possible is 1/{inputs.n_resamples + 1}) and of the paired bootstrap (none with fewer "
+        f"than {FEW_DOCUMENTS} documents, where its p-value is anti-conservative). Not corrected "
         "for multiple comparisons. The same numbers as <code>python -m core table --compare"
         "</code>.</p>" + html_table(rows) + "</section>")
 

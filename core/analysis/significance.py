@@ -16,7 +16,12 @@ shuffle is one matrix product:
   paired_bootstrap`, the Scores page's paired comparison); the 95% percentile interval of
   δ = value(A) − value(B) and the two-sided p-value 2·min(share of resamples with δ* ≤ 0,
   share with δ* ≥ 0), capped at 1: the smallest α whose (1 − α) percentile interval leaves 0
-  out, so "p < 0.05" and "the 95% interval excludes 0" say the same.
+  out, so "p < 0.05" and "the 95% interval excludes 0" say the same. Like the randomization
+  p-value it is floored at 1 / (R + 1): ``R`` resamples cannot show a smaller one. With fewer
+  than :data:`~core.metrics.stats.FEW_DOCUMENTS` documents it is not given (None): the
+  percentile bootstrap's p is anti-conservative there (three documents have ten distinct
+  resamples; a system better on each of them gets p = 0 where the exact permutation p is
+  2/8), which is why the randomization test decides by default.
 
 A pooled metric (Da San Martino) swaps or resamples the sums it pools; a metric averaged over
 texts (MAFALDA) the per-text values it averages. P, R and F1 are each tested (one set of rounds
@@ -33,7 +38,7 @@ import numpy as np
 
 from core.metrics.additive import DocumentTable
 from core.metrics.result import Statistic
-from core.metrics.stats import paired_bootstrap
+from core.metrics.stats import FEW_DOCUMENTS, _weights
 from core.model.errors import ParameterError
 
 TESTS = ("randomization", "bootstrap")
@@ -44,7 +49,9 @@ TESTS = ("randomization", "bootstrap")
 class Comparison:
     """``system`` against ``against`` on one ``measure``: the difference of their values and
     both tests' two-sided p-values; ``low``/``high`` the paired bootstrap interval of the
-    difference. Every number is None when the reference has fewer than two documents."""
+    difference. Every number is None when the reference has fewer than two documents, and
+    ``p_bootstrap`` when it has fewer than :data:`~core.metrics.stats.FEW_DOCUMENTS` (module
+    docstring)."""
 
     system: str
     against: str
@@ -65,6 +72,11 @@ def _aligned(a: DocumentTable, b: DocumentTable) -> tuple[np.ndarray, np.ndarray
                              f"documents ({len(a.documents)} and {len(b.documents)} documents)")
     where = {d: i for i, d in enumerate(b.documents)}
     return a.table, b.table[[where[d] for d in a.documents]]
+
+
+_SWAP_CELLS = 1 << 21
+"""The most swap cells one chunk of :func:`randomization_p` draws (2M: 16 MB of int64 and as
+much of float64)."""
 
 
 def randomization_p(table_a: np.ndarray, table_b: np.ndarray,
@@ -96,6 +108,10 @@ def randomization_p(table_a: np.ndarray, table_b: np.ndarray,
     # A shuffled difference equal to the observed one up to rounding counts as "as extreme".
     tolerance = {name: 1e-12 * max(1.0, v) for name, v in observed.items()}
     extreme = dict.fromkeys(statistics, 0)
+    # The swaps of a chunk are an (m, documents) matrix: at most _SWAP_CELLS cells, so that
+    # 100,000 documents do not hold 256 rows of them (400 MB). Drawn row after row, the rounds
+    # are the same whatever the chunk (each swap is one 32-bit draw of the generator).
+    chunk = max(1, min(chunk, _SWAP_CELLS // len(a)))
     rng = np.random.default_rng(seed)
     done = 0
     while done < n_rounds:
@@ -130,16 +146,35 @@ def compare(system: str, table: DocumentTable, against: str, reference: Document
         return [Comparison(system, against, m, values_a[m] - values_b[m], None, None, None,
                            None) for m in chosen]
     p_random = randomization_p(a, b, chosen, n_rounds=n_resamples, seed=seed)
-    out = []
-    for m, stat in chosen.items():
-        ab = paired_bootstrap(a, b, stat, n_resamples=n_resamples, seed=seed,
-                              confidence=confidence)
-        # The same resamples with the roles swapped: the share with δ* ≥ 0.
-        ba = paired_bootstrap(b, a, stat, n_resamples=n_resamples, seed=seed,
-                              confidence=confidence)
-        p_boot = min(1.0, 2 * min(ab.p_not_better, ba.p_not_better))
-        out.append(Comparison(system, against, m, values_a[m] - values_b[m], ab.low, ab.high,
-                              p_boot, p_random[m]))
+    boot = _paired_bootstrap(a, b, chosen, n_resamples=n_resamples, seed=seed,
+                             confidence=confidence)
+    return [Comparison(system, against, m, values_a[m] - values_b[m], *boot[m], p_random[m])
+            for m in chosen]
+
+
+def _paired_bootstrap(a: np.ndarray, b: np.ndarray, statistics: Mapping[str, Statistic], *,
+                      n_resamples: int, seed: int, confidence: float
+                      ) -> dict[str, tuple[float, float, float | None]]:
+    """Each statistic's paired bootstrap (low, high, p) of A − B: the resamples of
+    :func:`core.metrics.stats.paired_bootstrap` (same seed, same draws, same interval), drawn
+    once for every statistic, both shares of the p-value from one array of δ* (module
+    docstring); p None below :data:`~core.metrics.stats.FEW_DOCUMENTS` documents."""
+    diffs: dict[str, list[np.ndarray]] = {m: [] for m in statistics}
+    for w in _weights(len(a), n_resamples, seed):
+        sums_a, sums_b = w @ a, w @ b
+        for m, stat in statistics.items():
+            diffs[m].append(stat(sums_a) - stat(sums_b))
+    alpha = (1 - confidence) / 2
+    floor = 1 / (n_resamples + 1)
+    out: dict[str, tuple[float, float, float | None]] = {}
+    for m in statistics:
+        d = np.concatenate(diffs[m])
+        low, high = np.quantile(d, [alpha, 1 - alpha])
+        p: float | None = None
+        if len(a) >= FEW_DOCUMENTS:
+            share = min(float(np.mean(d <= 0)), float(np.mean(d >= 0)))
+            p = max(floor, min(1.0, 2 * share))
+        out[m] = (float(low), float(high), p)
     return out
 
 

@@ -546,6 +546,12 @@ def slice_terms(gold: AnnotationSet, pred: AnnotationSet, *, metric: str = "mart
     return entry.span_terms(gold, pred, **keywords)
 
 
+def span_length_cuts(terms: Sequence[SpanTerm], n_buckets: int) -> list[int]:
+    """The edges of ``span_length``'s buckets: quantiles of the reference terms' lengths
+    (module docstring), as :func:`slice_scores` cuts them from ``terms``."""
+    return quantile_cuts([t.end - t.start for t in terms if t.side == "reference"], n_buckets)
+
+
 def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                  metric: str = "martino", variant: str | None = None, level: int = 2,
                  texts: Mapping[str, str | None] | None = None, taxonomy: Taxonomy | None = None,
@@ -553,12 +559,16 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
                  n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
                  terms: Sequence[SpanTerm] | None = None,
                  intervals: Sequence[str] = ("P", "R", "F1"),
-                 bootstrap: str = "per-slice") -> list[BucketScore]:
+                 bootstrap: str = "per-slice",
+                 cuts: Sequence[int] | None = None) -> list[BucketScore]:
     """Scores of ``pred`` against ``gold`` per bucket of ``dimension`` (module docstring).
 
     ``taxonomy`` (MAFALDA) defaults to :func:`core.model.taxonomy.for_labels` of both sets' labels.
     ``intervals`` names the measures (P, R, F1) that get a bootstrap interval; ``bootstrap``
-    how they resample (:data:`BOOTSTRAPS`).
+    how they resample (:data:`BOOTSTRAPS`). ``cuts``: the edges of ``span_length``'s buckets
+    instead of ``pred``'s own reference terms' quantiles (:func:`span_length_cuts`; MAFALDA's
+    reference terms depend on the alternative each system matched, so two systems' quantiles
+    differ and ``slices --compare`` gives every system the compared system's edges).
     ``terms`` may pass the span terms already computed
     (:func:`~core.metrics.additive.martino_terms`, :func:`~core.metrics.additive.mafalda_terms`)
     when several dimensions are sliced. Buckets without any span or document are left out;
@@ -586,7 +596,7 @@ def slice_scores(gold: AnnotationSet, pred: AnnotationSet, *, dimension: str,
             terms = entry.span_terms(gold, pred, **keywords)
         return _span_buckets(dimension, terms, lengths, gold.doc_ids, n_buckets,
                              (n_resamples, seed, confidence, intervals),
-                             shared=bootstrap == "shared")
+                             shared=bootstrap == "shared", cuts=cuts)
     bucket_doc = _doc_bucketer(dimension, gold, lengths, metadata, n_buckets)
     doc_groups: dict[tuple[int, str], list[str]] = defaultdict(list)
     for d in gold.doc_ids:
@@ -644,18 +654,20 @@ def _term_columns(terms: Sequence[SpanTerm], doc_index: Mapping[str, int]) -> _T
 
 
 def _bucket_keys(dimension: str, terms: Sequence[SpanTerm], cols: _TermColumns,
-                 lengths: Mapping[str, int], doc_ids: Sequence[str], n_buckets: int
+                 lengths: Mapping[str, int], doc_ids: Sequence[str], n_buckets: int,
+                 cuts: Sequence[int] | None = None
                  ) -> tuple[np.ndarray, list[tuple[int, str]]]:
     """Each term's bucket as an index into the returned (order, name) list: the buckets
     :func:`_span_bucketer` gives, its function called once per distinct value (a length, a
-    label, a third) rather than once per term."""
+    label, a third) rather than once per term; ``cuts``: ``span_length``'s edges, when given
+    (:func:`span_length_cuts`)."""
     if dimension in ("label", "label_frequency"):
         bucket_of = _span_bucketer(dimension, terms, lengths, n_buckets)
         names = [bucket_of(SpanTerm("", "", 0, 0, lab, 0.0)) for lab in cols.labels]
         return cols.label, names
     if dimension == "span_length":
         ref = (cols.end - cols.start)[~cols.predicted]
-        namer = _range_namer(quantile_cuts(ref.tolist(), n_buckets))
+        namer = _range_namer(quantile_cuts(ref.tolist(), n_buckets) if cuts is None else cuts)
         values, inverse = np.unique(cols.end - cols.start, return_inverse=True)
         return inverse.reshape(-1), [namer(int(v)) for v in values.tolist()]
     # position: as _span_bucketer's, min(2, int(3 * midpoint / length)) in the same float steps
@@ -668,8 +680,8 @@ def _bucket_keys(dimension: str, terms: Sequence[SpanTerm], cols: _TermColumns,
 
 def _span_buckets(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[str, int],
                   doc_ids: Sequence[str], n_buckets: int,
-                  boot: tuple[int, int, float, Sequence[str]], *, shared: bool = False
-                  ) -> list[BucketScore]:
+                  boot: tuple[int, int, float, Sequence[str]], *, shared: bool = False,
+                  cuts: Sequence[int] | None = None) -> list[BucketScore]:
     """Span-level buckets (module docstring, "The bucket rule"): each pools the terms of its
     spans, per document, as (p_num, p_den, r_num, r_den). Computed on columns of the terms
     (:func:`_term_columns`): each document's sums add its terms in their order, as a loop over
@@ -678,7 +690,7 @@ def _span_buckets(dimension: str, terms: Sequence[SpanTerm], lengths: Mapping[st
     n_resamples, seed, confidence, intervals = boot
     doc_index = {d: i for i, d in enumerate(doc_ids)}
     cols = _term_columns(terms, doc_index)
-    keys, names = _bucket_keys(dimension, terms, cols, lengths, doc_ids, n_buckets)
+    keys, names = _bucket_keys(dimension, terms, cols, lengths, doc_ids, n_buckets, cuts)
     stats = {"P": martino_precision, "R": martino_recall, "F1": martino_f1}
     out: list[BucketScore] = []
     # Distinct values that name the same bucket (two lengths in one range) are one bucket;
@@ -739,18 +751,20 @@ def _on_documents(t: DocumentTable, documents: Sequence[str]) -> DocumentTable:
     return DocumentTable(list(documents), table, refs, preds, t.pooled)
 
 
-def compare_buckets(results: Mapping[str, Sequence[BucketScore]], against: str, *,
+def compare_buckets(results: Sequence[tuple[str, Sequence[BucketScore]]], against: int, *,
                     n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95
-                    ) -> dict[tuple[str, str], Comparison]:
-    """Per bucket, each system's F1 against ``against``'s, with the paired tests of
-    :func:`core.analysis.significance.compare` over the documents either system's bucket
-    holds; (system, bucket) -> the F1 comparison, for the buckets both systems have.
+                    ) -> dict[tuple[int, str], Comparison]:
+    """Per bucket, each system's F1 against the F1 of ``results[against]``, with the paired
+    tests of :func:`core.analysis.significance.compare` over the documents either system's
+    bucket holds; (position of the system in ``results``, bucket) -> the F1 comparison, for
+    the buckets both systems have (systems are keyed by position: two may share a name).
     A document-level bucket holds the same documents for every system (they come from the
     reference), a span-level one pools sums, so a document only one holds is a row of zeros."""
-    base = {b.bucket: b for b in results[against]}
-    out: dict[tuple[str, str], Comparison] = {}
-    for system, buckets in results.items():
-        if system == against:
+    against_name, against_buckets = results[against]
+    base = {b.bucket: b for b in against_buckets}
+    out: dict[tuple[int, str], Comparison] = {}
+    for k, (system, buckets) in enumerate(results):
+        if k == against:
             continue
         for b in buckets:
             other = base.get(b.bucket)
@@ -760,9 +774,10 @@ def compare_buckets(results: Mapping[str, Sequence[BucketScore]], against: str, 
             # documents only the other system's bucket holds.
             own = set(b.table.documents)
             docs = [*b.table.documents, *(d for d in other.table.documents if d not in own)]
-            (out[(system, b.bucket)],) = compare(
-                system, _on_documents(b.table, docs), against, _on_documents(other.table, docs),
-                n_resamples=n_resamples, seed=seed, confidence=confidence, measures=("F1",))
+            (out[(k, b.bucket)],) = compare(
+                system, _on_documents(b.table, docs), against_name,
+                _on_documents(other.table, docs), n_resamples=n_resamples, seed=seed,
+                confidence=confidence, measures=("F1",))
     return out
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -296,7 +297,15 @@ def _comparison_facts(t: ScoreTable) -> str:
     unit = "rounds" if t.test == "randomization" else "resamples"
     return (f"differs from {{against}} at p < {t.alpha:g} (two-sided {TEST_NAMES[t.test]} over "
             f"documents, {t.n_resamples:,} {unit}, seed {t.seed}; not corrected for multiple "
-            "comparisons)")
+            f"comparisons{_no_bootstrap_p(t)})")
+
+
+def _no_bootstrap_p(t: ScoreTable) -> str:
+    """Why nothing is marked under ``--test bootstrap`` on few documents (empty otherwise)."""
+    if t.test != "bootstrap" or t.documents >= FEW_DOCUMENTS or t.documents <= 1:
+        return ""
+    return (f"; no p-value with fewer than {FEW_DOCUMENTS} documents, where the bootstrap's is "
+            "anti-conservative: approximate randomization gives one")
 
 
 def caption(t: ScoreTable) -> str:
@@ -388,11 +397,19 @@ def to_markdown(t: ScoreTable, *, digits: int = 3) -> str:
 
 
 def _p_text(p: float | None, n_resamples: int) -> str:
-    """A p-value as a reader takes it: below the smallest the rounds can show, say so."""
+    """A p-value as a reader takes it: at the smallest the rounds can show, 1 / (R + 1), "p ≤"
+    that floor (the p-value is the floor, not below it), its two digits rounded up so that
+    the bound printed still holds."""
     if p is None:
         return "p —"
     floor = 1 / (n_resamples + 1)
-    return f"p < {floor:.2g}" if p <= floor else f"p = {p:.2g}"
+    if p > floor:
+        return f"p = {p:.2g}"
+    shown = float(f"{floor:.2g}")
+    if shown < floor:  # 1/301 = 0.003322... prints 0.0033, below it: the next two digits up
+        step = 10.0 ** (math.floor(math.log10(floor)) - 1)
+        shown = float(f"{math.ceil(floor / step) * step:.2g}")
+    return f"p ≤ {shown:.2g}"
 
 
 def _markdown_differences(t: ScoreTable, digits: int) -> str:
@@ -415,7 +432,7 @@ def _markdown_differences(t: ScoreTable, digits: int) -> str:
     unit = "rounds" if t.test == "randomization" else "resamples"
     note = (f"Table: each system minus {t.against}; brackets: {100 * t.confidence:g}% paired "
             f"bootstrap interval of the difference; p: two-sided {TEST_NAMES[t.test]} over "
-            f"documents ({t.n_resamples:,} {unit}, seed {t.seed}).")
+            f"documents ({t.n_resamples:,} {unit}, seed {t.seed}{_no_bootstrap_p(t)}).")
     return "\n".join(lines) + "\n\n" + markdown_escape(note) + "\n"
 
 

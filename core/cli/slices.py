@@ -20,6 +20,8 @@ from core.analysis.slices import (
     meta_plan,
     skipped_note,
     slice_scores,
+    slice_terms,
+    span_length_cuts,
 )
 from core.cli.common import (
     Result,
@@ -41,7 +43,7 @@ from core.cli.loading import (
 )
 from core.cli.render import render_slices
 from core.metrics import registry
-from core.model import bounds
+from core.model import AnnotationSet, bounds
 from core.model.errors import InputError
 from core.model.taxonomy import Taxonomy
 
@@ -96,20 +98,31 @@ LABEL_NOTE = ("MAFALDA per label: a reference span that offers several labels (a
 LABEL_DIMENSIONS = ("label", "label_frequency")
 
 
-def _against(args: argparse.Namespace, names: list[str],
-             results: dict[str, list[BucketScore]], overall: dict[str, float]) -> str:
-    """The system ``--compare`` names (a name or a PRED path), or the best F1 overall."""
+def _against(args: argparse.Namespace, inputs: SystemInputs,
+             taxonomy: Taxonomy | None) -> int:
+    """The position of the system ``--compare`` names (a name or a PRED path), or of the best
+    F1 overall; two systems of one name are refused (the comparison names systems)."""
+    names = [s.name for s in inputs.systems]
     if len(names) < 2:
         raise InputError(f"--compare needs two systems or more; got one: {names[0]}")
     if args.samples < 1:
         raise InputError("--compare needs bootstrap resamples (--samples 1 or more)")
+    paths: dict[str, list[str]] = {}
+    for path, name in zip(args.preds, names, strict=True):
+        paths.setdefault(name, []).append(path)
+    for name, same in paths.items():
+        if len(same) > 1:
+            raise InputError(f"--compare names each system by its name, and {len(same)} systems "
+                             f"are named {name!r} ({', '.join(same)}); give them files of "
+                             "different names (slices without --compare keeps them apart)")
     if not args.compare:
-        return max(names, key=lambda n: overall[n])  # the first of a tie
+        overall = [_overall_f1(inputs, pred, args, taxonomy) for pred in inputs.systems]
+        return max(range(len(names)), key=lambda k: overall[k])  # the first of a tie
     chosen = dict(zip(args.preds, names, strict=True)).get(args.compare, args.compare)
-    if chosen not in results:
+    if chosen not in names:
         raise InputError(f"--compare: no system named {chosen!r} (the systems: "
                          f"{', '.join(names)})")
-    return str(chosen)
+    return names.index(chosen)
 
 
 def _render_compared(result: Result) -> str:
@@ -151,27 +164,33 @@ def run(args: argparse.Namespace) -> int:
         # The other fields a user may have meant: which were left out, and why.
         inputs.warnings.extend(skipped_note(f) for f in meta_plan(meta, inputs.gold.doc_ids)
                                if f.kind == "skipped")
-    results: dict[str, list[BucketScore]] = {}
-    for pred in inputs.systems:
-        results[pred.name] = slice_scores(
+    against = None if args.compare is None else _against(args, inputs, taxonomy)
+    cuts = None
+    if against is not None and args.dimension == "span_length":
+        # One set of edges for every system, the compared system's: MAFALDA's reference terms
+        # (and so their length quantiles) depend on the alternatives each system matched, and
+        # buckets of different edges share no name, so nothing would be compared.
+        cuts = span_length_cuts(slice_terms(
+            inputs.gold, inputs.systems[against], metric=args.metric, variant=args.variant,
+            level=args.level, texts=inputs.texts, taxonomy=taxonomy), args.buckets)
+    # In the order given, by position: two systems may have one name (d1/sys.json, d2/sys.json).
+    results: list[tuple[str, list[BucketScore]]] = [
+        (pred.name, slice_scores(
             inputs.gold, pred, dimension=args.dimension, metric=args.metric,
             variant=args.variant, level=args.level, texts=inputs.texts, metadata=meta,
-            n_buckets=args.buckets, n_resamples=args.samples, seed=args.seed,
-            taxonomy=taxonomy)
-    compared: dict[tuple[str, str], Comparison] = {}
-    against = None
-    if args.compare is not None:
-        names = [s.name for s in inputs.systems]
-        overall = ({n: _overall_f1(inputs, n, args, taxonomy) for n in names}
-                   if not args.compare else {})
-        against = _against(args, names, results, overall)
+            n_buckets=args.buckets, n_resamples=args.samples, seed=args.seed, cuts=cuts,
+            taxonomy=taxonomy))
+        for pred in inputs.systems]
+    compared: dict[tuple[int, str], Comparison] = {}
+    if against is not None:
         compared = compare_buckets(results, against, n_resamples=args.samples, seed=args.seed)
+        inputs.warnings.extend(_nothing_shared(results, against, compared))
     rows: list[object] = []
-    for name, buckets in results.items():
+    for k, (name, buckets) in enumerate(results):
         for b in buckets:
             row = {"system": name, **b.as_row(one_document_bounds=False)}
             if against is not None:
-                c = compared.get((name, b.bucket))
+                c = compared.get((k, b.bucket))
                 row.update(dict.fromkeys(COMPARED) if c is None else dict(zip(
                     COMPARED, (c.difference, c.low, c.high, c.p_randomization, c.p_bootstrap),
                     strict=True)))
@@ -180,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
                       "variant": args.variant, "level": args.level, "samples": args.samples,
                       "seed": args.seed, "buckets": rows}
     if against is not None:
-        result["compare"] = against
+        result["compare"] = results[against][0]
     # A metric that reads gold alternatives (MAFALDA) picks each span's label per system.
     if registry.get(args.metric).gold_alternatives and args.dimension in LABEL_DIMENSIONS:
         result["note"] = LABEL_NOTE
@@ -188,10 +207,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _overall_f1(inputs: SystemInputs, name: str, args: argparse.Namespace,
+def _nothing_shared(results: list[tuple[str, list[BucketScore]]], against: int,
+                    compared: dict[tuple[int, str], Comparison]) -> list[str]:
+    """A warning for each system that shares no bucket with the compared one (its rows then
+    hold no difference), instead of an empty table of differences."""
+    name = results[against][0]
+    return [f"--compare: {system} and {name} have no bucket in common (each of their buckets "
+            "holds spans or documents of one of them only), so no difference is computed"
+            for k, (system, _) in enumerate(results)
+            if k != against and not any(key[0] == k for key in compared)]
+
+
+def _overall_f1(inputs: SystemInputs, pred: AnnotationSet, args: argparse.Namespace,
                 taxonomy: Taxonomy | None) -> float:
     """A system's F1 on the whole corpus under the sliced metric (which system is best)."""
-    pred = next(s for s in inputs.systems if s.name == name)
     (everything,) = slice_scores(inputs.gold, pred, dimension="doc_length", metric=args.metric,
                                  variant=args.variant, level=args.level, texts=inputs.texts,
                                  n_buckets=1, n_resamples=0, taxonomy=taxonomy)

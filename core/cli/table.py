@@ -78,11 +78,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
                    "prints it, or its PRED path; without SYSTEM the best F1) on P, R and F1: "
                    "approximate randomization and paired bootstrap over documents, --samples "
                    "rounds; a dagger marks each value that differs at p < --alpha")
-    p.add_argument("--test", choices=TESTS, default="randomization",
+    p.add_argument("--test", choices=TESTS, default=None,
                    help="the test whose p-value marks the table (default randomization; "
                    "--json and csv give both)")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level of the marks (default 0.05)")
+    p.add_argument("--alpha", type=float, default=None,
+                   help="significance level of the marks (default 0.05; with --compare)")
     p.add_argument("--sort", choices=list(SORTS), default="given",
                    help="the rows' order: given (the PREDs', default), or p, r or f1, highest "
                    "first (a tie keeps the PREDs' order)")
@@ -131,7 +131,23 @@ def sorted_by(table: ScoreTable, sort: str) -> ScoreTable:
         sorted(table.comparisons, key=lambda c: where[c.system])))
 
 
+def _comparison_options(args: argparse.Namespace) -> list[Warning_]:
+    """``--test`` and ``--alpha`` set the marks of ``--compare``: without it they change
+    nothing, and a warning says so; their defaults filled in."""
+    given = [flag for flag, value in (("--test", args.test), ("--alpha", args.alpha))
+             if value is not None]
+    if args.test is None:
+        args.test = "randomization"
+    if args.alpha is None:
+        args.alpha = 0.05
+    if args.compare is not None or not given:
+        return []
+    return [f"{' and '.join(given)} ignored: {'they mark' if len(given) > 1 else 'it marks'} "
+            "the differences of --compare, which was not given"]
+
+
 def run(args: argparse.Namespace) -> int:
+    ignored = _comparison_options(args)
     if args.samples < 1:
         raise InputError(f"--samples must be positive, got {args.samples}")
     if not 0 < args.alpha < 1:
@@ -141,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"the metric {metric.name!r} has no variants (got {args.variant!r})")
     metric.keywords(variant=args.variant, level=args.level)  # a bad --variant: before reading
     rows: list[SystemRow] = []
-    warnings: list[Warning_] = []
+    warnings: list[Warning_] = list(ignored)
     names: list[str] = []
     gold = None
     options: dict[str, object] = {}

@@ -81,3 +81,26 @@ def test_without_compare_the_rows_are_as_before_and_one_system_is_refused(
     assert "--compare needs two systems or more" in capsys.readouterr().err
     assert main(["slices", *argv, "--compare", "nobody"]) == 1
     assert "no system named 'nobody'" in capsys.readouterr().err
+
+
+def test_mafalda_span_length_buckets_share_the_compared_systems_edges(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """MAFALDA's reference terms depend on the alternatives a system matched, so each system's
+    own length quantiles differ (no bucket would be shared, nothing compared): ``--compare``
+    cuts every system's spans at the compared system's edges."""
+    common = [str(GOLD), str(GPT), str(RANDOM), "--metric", "mafalda", "--dimension",
+              "span_length", "--samples", "50"]
+    alone = _json(capsys, "slices", *common)
+    own = {r["system"]: [] for r in alone["buckets"]}
+    for r in alone["buckets"]:
+        own[r["system"]].append(r["bucket"])
+    assert own["gpt-3.5_level_2_results"] != own["base-random_level_2_results"]  # the defect
+    got = _json(capsys, "slices", *common, "--compare", str(GPT))
+    reference = [r for r in got["buckets"] if r["system"] == "gpt-3.5_level_2_results"]
+    other = [r for r in got["buckets"] if r["system"] == "base-random_level_2_results"]
+    assert [r["bucket"] for r in reference] == own["gpt-3.5_level_2_results"]
+    assert [r["bucket"] for r in other] == own["gpt-3.5_level_2_results"]
+    assert all(r["F1 difference"] is not None for r in other)
+    f1 = {r["bucket"]: r["F1"] for r in reference}
+    assert [r["F1 difference"] for r in other] == pytest.approx(
+        [r["F1"] - f1[r["bucket"]] for r in other])
