@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.app.conftest import tables
-
 from ui import home, sidebar
 from ui.small_table import NOWRAP_COLUMNS
 
