@@ -28,7 +28,7 @@ import numpy as np
 
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
 from core.model.bounds import AGREEMENT_CHOICE
-from core.model.errors import InputError
+from core.model.errors import InputError, KindedText
 from core.model.table import _span_order
 
 POSITION = "<position>"
@@ -147,15 +147,16 @@ def label_variants_of(labels: Sequence[str], annotators: Sequence[str],
     groups: dict[str, list[str]] = {}
     for lab in labels:
         groups.setdefault(lab.strip().casefold(), []).append(lab)
-    out = []
+    out: list[str] = []
     for variants in groups.values():
         if len(variants) < 2:
             continue
         named = [f"{lab!r} ({', '.join(a for a in annotators if lab in used[a])})"
                  for lab in variants]
         times = "two" if len(named) == 2 else str(len(named))
-        out.append(f"labels {', '.join(named[:-1])} and {named[-1]} differ only in case or "
-                   f"surrounding spaces: probably one label, counted as {times}")
+        out.append(KindedText(f"labels {', '.join(named[:-1])} and {named[-1]} differ only "
+                              f"in case or surrounding spaces: probably one label, counted as "
+                              f"{times}", "label-variants"))
     return out
 
 
@@ -177,7 +178,7 @@ def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered
                          shown: int = 3) -> list[str]:
     """:func:`missing_documents` from the annotators, the documents in order and
     ``covered[k, i]`` (:func:`doc_coverage`; the Dask engine joins its shards')."""
-    out = []
+    out: list[str] = []
     total = len(docs)
     for k, a in enumerate(annotators):
         lacking = [docs[i] for i in np.flatnonzero(~covered[k]).tolist()]
@@ -185,8 +186,9 @@ def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered
             continue
         first = ", ".join(repr(d) for d in lacking[:shown])
         more = f" and {len(lacking) - shown:,} more" if len(lacking) > shown else ""
-        out.append(f"{a}: lacks {len(lacking):,} of the study's {total:,} documents (other "
-                   f"annotators have them): {first}{more}")
+        out.append(KindedText(f"{a}: lacks {len(lacking):,} of the study's {total:,} documents "
+                              f"(other annotators have them): {first}{more}",
+                              "missing-documents"))
     return out
 
 
