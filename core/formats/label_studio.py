@@ -667,15 +667,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         return str(data[text_key]) if isinstance(data.get(text_key), str) else None
     if isinstance(data.get("text"), str):
         return str(data["text"])
-    strings = {k: v for k, v in data.items() if isinstance(v, str)}
-    for key in [k for k, v in strings.items() if _is_media(task, k, v)]:
-        value = strings.pop(key)
-        if f"\0media\0{key}" not in seen:
-            seen[f"\0media\0{key}"] = True
-            shown = value if len(value) <= 60 else value[:57] + "..."
-            loaded.warn(f"data {key!r} is read as a media file's path or address ({shown!r}), "
-                        "not as the task's text (said once per file and key)",
-                        field=key, **place(i, *data_path, key))
+    strings = _text_candidates(task, data, i, loaded, seen, data_path, place)
     if len(strings) <= 1:
         return next(iter(strings.values()), None)
     fragments = list(_fragments(task))
@@ -731,6 +723,23 @@ def is_media_reference(value: str) -> bool:
     if _MEDIA_FILE.fullmatch(value) is not None:
         return True
     return not any(c.isspace() for c in value) and _MEDIA.search(value) is not None
+
+
+def _text_candidates(task: Mapping[str, Any], data: Mapping[str, Any], i: int, loaded: Loaded,
+                     seen: dict[str, object], data_path: tuple[str, ...], place: Place
+                     ) -> dict[str, str]:
+    """The strings of ``data`` that may be the task's text: each one set aside as media
+    (:func:`_is_media`) is said, once per file and key."""
+    strings = {k: v for k, v in data.items() if isinstance(v, str)}
+    for key in [k for k, v in strings.items() if _is_media(task, k, v)]:
+        value = strings.pop(key)
+        if f"\0media\0{key}" not in seen:
+            seen[f"\0media\0{key}"] = True
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            loaded.warn(f"data {key!r} is read as a media file's path or address ({shown!r}), "
+                        "not as the task's text (said once per file and key)",
+                        field=key, **place(i, *data_path, key))
+    return strings
 
 
 _REGION_TYPES = frozenset({
