@@ -134,9 +134,10 @@ def test_undoable_decisions_are_taken_back_last_first_from_a_new_connection(
     second = cs.undo(again, "p", seen)
     assert second is not None and second.key == "a"
     stored = cs.load(again, "p")["a"]
-    assert (stored.override.action, stored.batch, stored.revision) == ("accept-all", batch, 3)
-    assert second.override == Override("drop", 0, 4, "x") and second.revision == 3
-    assert cs.undo(again, "p", {"a": 3}) is None  # nothing left; the other project's stays
+    # back to the batch's decision with the revision it had: a tab that read it then is current
+    assert (stored.override.action, stored.batch, stored.revision) == ("accept-all", batch, 1)
+    assert second.override == Override("drop", 0, 4, "x") and second.revision == 1
+    assert cs.undo(again, "p", {"a": 1}) is None  # nothing left; the other project's stays
     assert cs.undo_depth(again, "q") == 1
     assert cs.undo_batch(again, "p", batch) == 1  # the batch can still be undone at once
 
@@ -147,11 +148,134 @@ def test_undo_is_refused_when_another_tab_changed_the_decision_and_keeps_it(
     cs.ensure_project(conn, "p", "t")
     mine = cs.record(conn, "p", {"k": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
     other = {k: s.revision for k, s in cs.load(conn, "p").items()}
-    cs.record(conn, "p", {"k": Override("drop", 0, 4, "x", "drop")}, other)  # another tab
+    cs.record(conn, "p", {"k": Override("drop", 0, 4, "x", "drop")}, other,
+              undoable=True)  # another tab, on the same inputs: the project's history
     with pytest.raises(cs.Conflict):
         cs.undo(conn, "p", mine)
-    assert cs.load(conn, "p")["k"].override.decision == "drop" and cs.undo_depth(conn, "p") == 1
-    assert cs.undo(conn, "p", {"k": 2}) == cs.Undone("k", None, None)  # once it has read it
+    assert cs.load(conn, "p")["k"].override.decision == "drop" and cs.undo_depth(conn, "p") == 2
+    back = cs.undo(conn, "p", {"k": 2})  # once it has read it: the other tab's drop goes
+    assert back == cs.Undone("k", Override("keep", 0, 4, "x"), 1)
+
+
+def test_undo_never_reverts_a_batch_written_after_a_reset(tmp_path: Path) -> None:
+    """The review's case: keep x (undoable), reset x, accept every remaining proposal (x
+    dropped, y kept); Undo must not take back the batch's x, which it never recorded."""
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    seen = cs.record(conn, "p", {"x": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    cs.forget(conn, "p", ["x"], seen)
+    batch = cs.new_batch()
+    seen = cs.record(conn, "p", {"x": Override("drop", 0, 4, "x", "accept-all"),
+                                 "y": Override("keep", 1, 4, "x", "accept-all")}, {},
+                     batch=batch)
+    assert cs.undo_depth(conn, "p") == 0
+    assert cs.undo(conn, "p", seen) is None
+    assert {k: s.override.decision for k, s in cs.load(conn, "p").items()} == {
+        "x": "drop", "y": "keep"}
+
+
+def test_undo_does_not_bring_back_a_decision_just_reset(tmp_path: Path) -> None:
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    seen = cs.record(conn, "p", {"a": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    seen.update(cs.record(conn, "p", {"b": Override("drop", 0, 4, "x", "drop")}, seen,
+                          undoable=True))
+    cs.forget(conn, "p", ["b"], seen)  # Reset on b
+    seen.pop("b")
+    assert cs.undo_depth(conn, "p") == 1
+    assert cs.undo(conn, "p", seen) == cs.Undone("a", None, None)  # a, never b
+    assert cs.load(conn, "p") == {}
+
+
+def test_an_entry_changed_behind_undos_back_is_dropped_not_undone(tmp_path: Path) -> None:
+    # A row changed without going through write() (an older SpanScope, a hand edit): the
+    # history entry no longer names the row's revision, so it is dropped, and Undo goes on.
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    seen = cs.record(conn, "p", {"a": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    seen.update(cs.record(conn, "p", {"b": Override("keep", 0, 4, "x", "keep")}, seen,
+                          undoable=True))
+    with cs.transaction(conn):
+        conn.execute("UPDATE curation_decisions SET decision = 'drop', revision = 99 "
+                     "WHERE key = 'b'")
+    assert cs.undo(conn, "p", {**seen, "b": 99}) == cs.Undone("a", None, None)
+    assert cs.load(conn, "p")["b"].override.decision == "drop"
+    assert cs.undo_depth(conn, "p") == 0
+
+
+def test_revisions_never_restart_after_a_row_is_removed(tmp_path: Path) -> None:
+    """The review's case: tab A keeps x (revision 1), tab B reads it; A undoes (the row goes)
+    and drops x; B's relabel, made on what it read, is refused rather than overwriting A."""
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    a_seen = cs.record(conn, "p", {"x": Override("keep", 0, 4, "x", "keep")}, {},
+                       undoable=True)
+    b_seen = {k: s.revision for k, s in cs.load(conn, "p").items()}
+    assert cs.undo(conn, "p", a_seen) == cs.Undone("x", None, None)
+    a_seen = cs.record(conn, "p", {"x": Override("drop", 0, 4, "x", "drop")}, {},
+                       undoable=True)
+    assert a_seen["x"] != b_seen["x"]
+    with pytest.raises(cs.Conflict):
+        cs.record(conn, "p", {"x": Override("keep", 0, 4, "y", "relabel")}, b_seen,
+                  undoable=True)
+    assert cs.load(conn, "p")["x"].override.decision == "drop"
+    cs.forget(conn, "p", ["x"], a_seen)  # a reset, then a new decision: a new revision too
+    assert cs.record(conn, "p", {"x": Override("keep", 0, 4, "x", "keep")}, {})["x"] > a_seen["x"]
+
+
+def test_write_removes_and_records_in_one_transaction(tmp_path: Path) -> None:
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    seen = cs.record(conn, "p", {"a": Override("keep", 0, 4, "x", "keep")}, {})
+    stale = dict(seen)  # "b" read undecided, and decided by another tab since
+    cs.record(conn, "p", {"b": Override("keep", 0, 4, "x", "keep")}, {})
+    with pytest.raises(cs.Conflict):
+        cs.write(conn, "p", {"a": None, "b": Override("drop", 0, 4, "x", "drop")}, stale)
+    assert sorted(cs.load(conn, "p")) == ["a", "b"]  # the removal of "a" did not happen alone
+    got = cs.write(conn, "p", {"a": None}, seen)
+    assert got == {"a": None} and sorted(cs.load(conn, "p")) == ["b"]
+
+
+VERSION_1 = (
+    "CREATE TABLE schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL)",
+    "INSERT INTO schema_versions VALUES ('curation', 1)",
+    "CREATE TABLE curation_projects (key TEXT PRIMARY KEY, title TEXT NOT NULL, "
+    "created REAL NOT NULL)",
+    "CREATE TABLE curation_decisions (project TEXT NOT NULL REFERENCES curation_projects(key) "
+    "ON DELETE CASCADE, key TEXT NOT NULL, decision TEXT NOT NULL CHECK (decision IN ('keep', "
+    "'drop')), start INTEGER NOT NULL, end INTEGER NOT NULL, label TEXT NOT NULL, action TEXT "
+    "NOT NULL, batch TEXT, revision INTEGER NOT NULL, updated REAL NOT NULL, "
+    "PRIMARY KEY (project, key))",
+    "CREATE TABLE curation_history (id INTEGER PRIMARY KEY AUTOINCREMENT, project TEXT NOT NULL "
+    "REFERENCES curation_projects(key) ON DELETE CASCADE, key TEXT NOT NULL, decision TEXT "
+    "CHECK (decision IN ('keep', 'drop')), start INTEGER, end INTEGER, label TEXT, action TEXT, "
+    "batch TEXT, created REAL NOT NULL)",
+    "INSERT INTO curation_projects VALUES ('p', 't', 0)",
+    "INSERT INTO curation_decisions VALUES ('p', 'a', 'keep', 0, 4, 'x', 'keep', NULL, 3, 0)",
+    "INSERT INTO curation_history (project, key, created) VALUES ('p', 'a', 0)",
+)
+
+
+def test_a_store_of_version_1_is_read_and_its_unverifiable_history_dropped(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as old:  # the tables as SpanScope wrote them before
+        for statement in VERSION_1:
+            old.execute(statement)
+    old.close()
+    conn = cs.open_store(path)
+    stored = cs.load(conn, "p")
+    assert stored["a"].override == Override("keep", 0, 4, "x") and stored["a"].revision == 3
+    assert cs.undo_depth(conn, "p") == 0  # its entry did not say what revision it wrote
+    assert cs.undo(conn, "p", {"a": 3}) is None and "a" in cs.load(conn, "p")
+    seen = cs.record(conn, "p", {"b": Override("drop", 0, 4, "x", "drop")}, {"a": 3},
+                     undoable=True)
+    assert seen == {"b": 4}  # above every revision the old store gave
+    assert cs.undo(conn, "p", seen) == cs.Undone("b", None, None)
+    conn.close()
+    assert cs.load(cs.open_store(path), "p")["a"].revision == 3  # opened again: no change
 
 
 def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,
@@ -162,7 +286,7 @@ def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,
     for k in "abcde":
         cs.record(conn, "p", {k: Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
     assert cs.undo_depth(conn, "p") == 3
-    seen = {k: 1 for k in "abcde"}
+    seen = {k: s.revision for k, s in cs.load(conn, "p").items()}
     undone = [cs.undo(conn, "p", seen) for _ in range(4)]
     assert [u.key if u else None for u in undone] == ["e", "d", "c", None]
     assert sorted(cs.load(conn, "p")) == ["a", "b"]

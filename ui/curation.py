@@ -351,15 +351,12 @@ def write(ws_key: str, changes: dict[str, Override | None], *, batch: str | None
             if ws_key in pending:  # the first decision: the store is made now
                 cstore.ensure_project(conn, str(proj), pending.pop(ws_key))
             try:
-                put = {k: o for k, o in changes.items() if o is not None}
-                gone = [k for k, o in changes.items() if o is None]
-                if gone:
-                    cstore.forget(conn, proj, gone, revs)
-                if put:
-                    revs.update(cstore.record(conn, proj, put, revs, batch=batch,
-                                              undoable=undoable))
-                for k in gone:
-                    revs.pop(k, None)
+                for k, rev in cstore.write(conn, proj, changes, revs, batch=batch,
+                                           undoable=undoable).items():
+                    if rev is None:
+                        revs.pop(k, None)
+                    else:
+                        revs[k] = rev
             except cstore.Conflict as exc:
                 _refused(conn, str(proj), exc, decided, revs)
                 return False

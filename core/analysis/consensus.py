@@ -99,7 +99,7 @@ from core.formats.csvsafe import cell, uncell
 from core.metrics.agreement.gamma_native import Continuum, Dissimilarity, best_alignment
 from core.metrics.agreement.study import Study, doc_coverage, merge_intervals, missing_documents
 from core.model import AnnotationSet, Span
-from core.model.errors import FormatError, InputError, UsageError, check_choice
+from core.model.errors import FormatError, InputError, KindedText, UsageError, check_choice
 
 Match = Literal["gamma", "overlap", "exact", "char"]
 Boundaries = Literal["majority", "union", "intersection"]
@@ -550,8 +550,8 @@ def missing_warnings(study: Study, missing: Mapping[str, Sequence[str]]) -> list
     ["B: lacks 1 of the study's 2 documents (other annotators have them): 'd2'; B has no
       vote in them (the consensus there is that of the annotators who list them)"]
     """
-    return [f"{line}; {a} has no vote in them (the consensus there is that of the annotators "
-            "who list them)"
+    return [KindedText(f"{line}; {a} has no vote in them (the consensus there is that of the "
+                       "annotators who list them)", "missing-documents")
             for a, line in zip([a for a in study.annotators if a in missing],
                                missing_documents(study), strict=True)]
 

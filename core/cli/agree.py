@@ -74,6 +74,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     """The JSON object of ``agree`` (one entry per measure) and the study's warnings."""
     from core.metrics.agreement import MEASURES, compute
+    from core.metrics.agreement.dispatch import SET_MEASURES
     from core.metrics.agreement.study import label_variants, missing_documents
 
     measures = list(dict.fromkeys(args.measure))
@@ -98,7 +99,9 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
                        options=read_options(args, beyond_text=bounds.from_args(args)),
                        warnings=read_warnings,
                        unit_set=bool(getattr(args, "unit_set", False)), aligned=aligned,
-                       labels=read_label_list(getattr(args, "label_set", None)))
+                       labels=read_label_list(getattr(args, "label_set", None)),
+                       counted_once_by=(", ".join(measures)
+                                        if set(measures) <= set(SET_MEASURES) else None))
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
                    "labels": study.labels, "warnings": [],
                    "alignment": aligned[0].as_dict() if aligned else {}}

@@ -14,7 +14,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from core.formats.tool_options import OPTION_NAMES, SCHEMES
-from core.model.errors import Diagnostic, did_you_mean, expand, warning_kind, warning_total
+from core.model.errors import (
+    Diagnostic,
+    KindedText,
+    did_you_mean,
+    expand,
+    warning_kind,
+    warning_total,
+)
 from core.model.textsafe import one_line
 
 if TYPE_CHECKING:  # pragma: no cover - core.formats is imported by the commands that read
@@ -429,7 +436,8 @@ def flag_message(message: str, flags: Mapping[str, str], param: str | None = Non
     out = _ASSIGNMENT.sub(assignment, message)
     if param is not None and param in flags and flags[param] not in out:
         out += f" (option {flags[param]})"
-    return out
+    # a warning that names its kind keeps it (core.model.errors.KindedText)
+    return KindedText(out, message.kind) if isinstance(message, KindedText) else out
 
 
 def parser_flags(parser: argparse.ArgumentParser) -> dict[str, str]:

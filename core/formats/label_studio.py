@@ -227,13 +227,15 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
 def _no_spans(loaded: Loaded, choices: list[str], text_keys: Mapping[str, object],
               text_key: str | None) -> None:
     """The warning of an export whose records hold no span (``labels``) result."""
-    used = text_key or next((k for k in text_keys if k), None)
+    used = text_key or next((k for k in text_keys if k and not k.startswith("\0")), None)
     text = (f"; the text is the field {used!r}" if used
             else "; the texts are the tasks' 'text' (or only string)"
             if any(t is not None for t in loaded.texts.values()) else "; no text was read")
     shown = ", ".join(repr(k) for k in choices[:8]) + (", ..." if len(choices) > 8 else "")
+    kinds = ("image/audio/video regions or classifications" if _REGION_TYPES.intersection(choices)
+             else "choices or other classifications")
     loaded.warn("the export holds no span (labels) results, so 0 spans are read"
-                + (f": only choices or other classifications ({shown})" if choices else "")
+                + (f": only {kinds} ({shown})" if choices else "")
                 + text + " (SpanScope measures spans: export a project with a Labels tag)")
 
 
@@ -665,7 +667,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         return str(data[text_key]) if isinstance(data.get(text_key), str) else None
     if isinstance(data.get("text"), str):
         return str(data["text"])
-    strings = {k: v for k, v in data.items() if isinstance(v, str) and not is_media_reference(v)}
+    strings = _text_candidates(task, data, i, loaded, seen, data_path, place)
     if len(strings) <= 1:
         return next(iter(strings.values()), None)
     fragments = list(_fragments(task))
@@ -723,20 +725,68 @@ def is_media_reference(value: str) -> bool:
     return not any(c.isspace() for c in value) and _MEDIA.search(value) is not None
 
 
-def _fragments(task: Mapping[str, Any]) -> Iterator[tuple[int, int, str]]:
-    """``(start, end, value.text)`` of the task's span results that give all three."""
+def _text_candidates(task: Mapping[str, Any], data: Mapping[str, Any], i: int, loaded: Loaded,
+                     seen: dict[str, object], data_path: tuple[str, ...], place: Place
+                     ) -> dict[str, str]:
+    """The strings of ``data`` that may be the task's text: each one set aside as media
+    (:func:`_is_media`) is said, once per file and key."""
+    strings = {k: v for k, v in data.items() if isinstance(v, str)}
+    for key in [k for k, v in strings.items() if _is_media(task, k, v)]:
+        value = strings.pop(key)
+        if f"\0media\0{key}" not in seen:
+            seen[f"\0media\0{key}"] = True
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            loaded.warn(f"data {key!r} is read as a media file's path or address ({shown!r}), "
+                        "not as the task's text (said once per file and key)",
+                        field=key, **place(i, *data_path, key))
+    return strings
+
+
+_REGION_TYPES = frozenset({
+    "rectanglelabels", "rectangle", "polygonlabels", "polygon", "keypointlabels", "keypoint",
+    "brushlabels", "brush", "ellipselabels", "ellipse", "videorectangle", "timelinelabels",
+    "bitmasklabels", "vectorlabels"})
+"""Label Studio's result types of image, audio and video regions: a key they name is media."""
+
+
+def _is_media(task: Mapping[str, Any], key: str, value: str) -> bool:
+    """Whether the data string ``value`` at ``key`` is set aside as media
+    (:func:`is_media_reference`): only when no span result reads it as text (a ``labels``
+    result naming ``key``, or a span whose ``value.text`` it holds at the span's offsets),
+    unless a result on ``key`` is an image, audio or video region. A sentence such as
+    ``I/O error when opening report.pdf`` looks like a relative path and is a text."""
+    if not is_media_reference(value):
+        return False
+    types = {r.get("type") for r in _results_of(task)
+             if r.get("to_name") == key}
+    if types & _REGION_TYPES:
+        return True
+    if "labels" in types:
+        return False
+    return not any(value[s:e] == frag for s, e, frag in _fragments(task))
+
+
+def _results_of(task: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every result object of the task's annotations and predictions."""
     for key in ("annotations", "predictions"):
         entries = task.get(key)
         for entry in entries if isinstance(entries, list) else ():
             results = entry.get("result") if isinstance(entry, dict) else None
             for res in results if isinstance(results, list) else ():
-                value = res.get("value") if isinstance(res, dict) else None
-                if not isinstance(value, dict):
-                    continue
-                start, end, frag = value.get("start"), value.get("end"), value.get("text")
-                if (isinstance(start, int) and isinstance(end, int) and isinstance(frag, str)
-                        and not isinstance(start, bool) and not isinstance(end, bool)):
-                    yield start, end, frag
+                if isinstance(res, dict):
+                    yield res
+
+
+def _fragments(task: Mapping[str, Any]) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, value.text)`` of the task's span results that give all three."""
+    for res in _results_of(task):
+        value = res.get("value")
+        if not isinstance(value, dict):
+            continue
+        start, end, frag = value.get("start"), value.get("end"), value.get("text")
+        if (isinstance(start, int) and isinstance(end, int) and isinstance(frag, str)
+                and not isinstance(start, bool) and not isinstance(end, bool)):
+            yield start, end, frag
 
 
 def _owner(entry: Mapping[str, Any], key: str) -> str:

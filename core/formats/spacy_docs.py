@@ -747,6 +747,12 @@ def _span_item(item: object, where: str, text: str, file: str, line: int,
         return make_span(start, end, label, file, line=line, text=text, fields=fields,
                          beyond_text=beyond_text)
     if isinstance(item, dict):
+        if "start" not in item and {"start_offset", "end_offset"} & item.keys():
+            # The sniff sees the head only: doccano's records of "entities": [] look alike
+            # until the first span, which may come after it.
+            raise FormatError(file, "doccano's layout ('start_offset', 'end_offset'), not "
+                              "spaCy's ('start', 'end'): read the file with --format doccano",
+                              line=line, path=where, field="start")
         for key in ("start", "end", "label"):
             if key not in item:
                 raise FormatError(file, "missing", line=line, path=where, field=key)

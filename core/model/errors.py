@@ -25,8 +25,6 @@ from core.model.textsafe import one_line
 Severity = Literal["error", "warning"]
 
 WARNING_KINDS: tuple[tuple[str, str], ...] = (
-    ("documents (other annotators have them)", "missing-documents"),
-    ("differ only in case or surrounding spaces", "label-variants"),
     ("exact duplicate span(s)", "duplicate-span"),
     ("alternative(s) (optional span markers)", "optional-spans"),
     ("intervals carry several labels", "several-labels"),
@@ -70,25 +68,55 @@ WARNING_KINDS: tuple[tuple[str, str], ...] = (
     ("skipped", "skipped"),
     ("ignored", "ignored"),
     ("merged", "merged"),
+    # Fallbacks only: their emitters name the kind (:class:`KindedText`); a copy of such a
+    # message that lost it (read back from JSON) is still counted. Last, so that a label, a
+    # document id or a file name quoted in another warning cannot claim these kinds.
+    ("documents (other annotators have them)", "missing-documents"),
+    ("differ only in case or surrounding spaces", "label-variants"),
 )
 """Phrases of the readers' warning messages -> the kind a summary counts them under (first match
-wins); a reader may also name the kind itself (``Loaded.warn(..., kind=...)``). An annotator
-missing documents the others have (``core.metrics.agreement.study.missing_documents``) comes
-first: its message quotes names and document ids, which may hold another kind's phrase, and so
-does every phrase of a message that quotes labels or ids (label variants, duplicates) before the
-readers' shorter phrases. ``tests/model/test_warning_kinds.py`` reads every test and sample
-input with every reader and runs every command on inputs that warn: no warning may fall into
-``other``, so a new message needs its phrase here (or its reader names the kind)."""
+wins), the fallback when the emitter does not name the kind itself (``Loaded.warn(...,
+kind=...)``, ``Diagnostic(kind=...)``, or a message made a :class:`KindedText`, as an annotator
+missing documents (``core.metrics.agreement.study.missing_documents``) and label variants are:
+they quote names, labels and document ids, which may hold any phrase). A phrase of a message
+that quotes labels or ids (duplicates) comes before the readers' shorter phrases.
+``tests/model/test_warning_kinds.py`` reads every test and sample input with every reader and
+runs every command on inputs that warn: no warning may fall into ``other``, so a new message
+needs its phrase here (or its emitter names the kind)."""
+
+
+class KindedText(str):
+    """A warning message kept as text (as ``agree`` and the consensus keep theirs) that names
+    its own kind, so that what it quotes (a label, a document id) cannot change how it is
+    counted (:func:`warning_kind`). It is the message wherever a ``str`` is.
+
+    >>> w = KindedText("labels 'a in whitespace' and 'A' differ", "label-variants")
+    >>> (w == "labels 'a in whitespace' and 'A' differ", warning_kind(w))
+    (True, 'label-variants')
+    """
+
+    kind: str
+
+    def __new__(cls, message: str, kind: str) -> KindedText:
+        self = super().__new__(cls, message)
+        self.kind = kind
+        return self
+
+    def __reduce__(self) -> tuple[type[KindedText], tuple[str, str]]:
+        return KindedText, (str(self), self.kind)  # shards of the Dask engine pickle it
 
 
 def warning_kind(message: str) -> str:
-    """The kind of a warning message (:data:`WARNING_KINDS`), ``other`` when none matches.
+    """The kind of a warning message: the kind it names (:class:`KindedText`), else the first
+    of :data:`WARNING_KINDS` whose phrase it holds, ``other`` when none matches.
 
     >>> warning_kind("the span [0, 3) ends in whitespace: 'ab '")
     'whitespace'
     >>> warning_kind("something else")
     'other'
     """
+    if isinstance(message, KindedText):
+        return message.kind
     for phrase, kind in WARNING_KINDS:
         if phrase in message:
             return kind

@@ -7,19 +7,26 @@ other inputs start a project of their own. Decisions are keyed by
 :attr:`core.analysis.consensus.Decision.key` (document, members, proposal), as in the session and
 the decisions CSV, so a project keeps the decisions of every rule set tried on its inputs.
 
-Each decision row carries a ``revision`` that every write increases. A writer passes the
-revision it last read (``None``: it saw no decision); :func:`record` and :func:`forget` refuse
-the write with :class:`Conflict` when the row has changed since, inside one immediate
-transaction (:func:`core.store.transaction`), so two tabs never overwrite each other silently.
+Each decision row carries a ``revision``, taken from a counter of its project that every write
+increases (``curation_counters``), so a revision names one state of one decision and is never
+given again, even after the row is removed. A writer passes the revision it last read (``None``:
+it saw no decision); :func:`write` (and :func:`record`, :func:`forget`) refuses the write with
+:class:`Conflict` when the row has changed since, inside one immediate transaction
+(:func:`core.store.transaction`), so two tabs never overwrite each other silently.
 A batch of decisions (accept every remaining proposal) shares a ``batch`` id that
 :func:`undo_batch` removes at once; :func:`last_batch` finds the latest batch still in place, so
 a reloaded tab or another session can undo it too.
 
 The lead's single decisions can be taken back one by one, last first (the page's Undo), from
-any tab or session on the same inputs: a decision written with ``record(..., undoable=True)``
-keeps, in the same transaction, what the decision was before (none, or the row as it was) in
-``curation_history``; :func:`undo` puts the last one back. The history is the project's, not a
-tab's (a reloaded tab has no other identity), and keeps the last :data:`UNDO_DEPTH` decisions.
+any tab or session on the same inputs: a decision written with ``undoable=True`` keeps, in the
+same transaction, what the decision was before (none, or the row as it was, with its revision)
+and the revision it wrote, in ``curation_history``; :func:`undo` puts the last one back, with
+the revision it had, only while the row still holds the revision that decision wrote. A write
+Undo cannot take back (a reset, a batch, decisions loaded from a file) removes the history of
+its keys, so Undo never reverts a write it did not record. The history is the project's, not
+a tab's (a reloaded tab has no other identity), and keeps the last :data:`UNDO_DEPTH` decisions.
+A store written before revisions were counted per project is read as it is; its Undo history,
+which did not say which revision each decision wrote, is dropped when it is first opened.
 
 The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, per project and
 rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
@@ -50,7 +57,7 @@ from core.model.errors import SpanScopeError
 from core.store import connect, ensure_schema, transaction
 
 SCHEMA = "curation"
-VERSION = 1
+VERSION = 2
 STATEMENTS = (
     "CREATE TABLE IF NOT EXISTS curation_projects (key TEXT PRIMARY KEY, title TEXT NOT NULL, "
     "created REAL NOT NULL)",
@@ -64,8 +71,12 @@ STATEMENTS = (
     "CREATE TABLE IF NOT EXISTS curation_history (id INTEGER PRIMARY KEY AUTOINCREMENT, "
     "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "key TEXT NOT NULL, decision TEXT CHECK (decision IN ('keep', 'drop')), start INTEGER, "
-    "end INTEGER, label TEXT, action TEXT, batch TEXT, created REAL NOT NULL)",
+    "end INTEGER, label TEXT, action TEXT, batch TEXT, created REAL NOT NULL, "
+    "before_revision INTEGER, revision INTEGER)",
     "CREATE INDEX IF NOT EXISTS curation_history_project ON curation_history(project, id)",
+    "CREATE TABLE IF NOT EXISTS curation_counters ("
+    "project TEXT PRIMARY KEY REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "revision INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS curation_proposals ("
     "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "rules TEXT NOT NULL, code TEXT NOT NULL, payload BLOB NOT NULL, created REAL NOT NULL, "
@@ -123,7 +134,21 @@ def open_store(path: str | Path) -> sqlite3.Connection:
     """A connection to the store at ``path`` with the curation tables in place."""
     conn = connect(path)
     ensure_schema(conn, SCHEMA, VERSION, STATEMENTS)
+    _upgrade_history(conn)
     return conn
+
+
+def _upgrade_history(conn: sqlite3.Connection) -> None:
+    """Give a history table of version 1 its revision columns. Its entries do not say which
+    revision their decision wrote, so :func:`undo` could not tell whether each is still in
+    place: they are dropped rather than trusted."""
+    with transaction(conn):
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(curation_history)")}
+        if "revision" in columns:
+            return
+        conn.execute("ALTER TABLE curation_history ADD COLUMN before_revision INTEGER")
+        conn.execute("ALTER TABLE curation_history ADD COLUMN revision INTEGER")
+        conn.execute("DELETE FROM curation_history")
 
 
 def ensure_project(conn: sqlite3.Connection, project: str, title: str) -> None:
@@ -153,32 +178,81 @@ def _changed(conn: sqlite3.Connection, project: str, keys: Iterable[str], seen: 
 
 def record(conn: sqlite3.Connection, project: str, decisions: Mapping[str, Override],
            seen: Seen, *, batch: str | None = None, undoable: bool = False) -> dict[str, int]:
-    """Write ``decisions`` (all or none) and return their new revisions.
+    """Write ``decisions`` (all or none) and return their new revisions (:func:`write`).
 
     ``undoable``: each decision that changes its row is also kept in the project's history
     (what the row was before), which :func:`undo` takes back, last first.
 
     Raises :class:`Conflict` when any of them changed since ``seen`` was read.
     """
-    for o in decisions.values():
-        if o.action not in ACTIONS:
+    return {k: int(v) for k, v in write(conn, project, decisions, seen, batch=batch,
+                                        undoable=undoable).items() if v is not None}
+
+
+def write(conn: sqlite3.Connection, project: str, changes: Mapping[str, Override | None],
+          seen: Seen, *, batch: str | None = None, undoable: bool = False
+          ) -> dict[str, int | None]:
+    """Write ``changes`` (a decision, or None: remove it, back to the rule's proposal) in one
+    transaction, all or none, and return each key's new revision (None: removed).
+
+    ``undoable``: each decision that changes its row is kept in the project's history, which
+    :func:`undo` takes back, last first. Any other write (a removal, a batch, a decision that
+    is not undoable) removes the history of its keys: Undo takes back only what it recorded.
+
+    Raises :class:`Conflict` when any of them changed since ``seen`` was read.
+    """
+    for o in changes.values():
+        if o is not None and o.action not in ACTIONS:
             raise SpanScopeError(f"unknown curation action {o.action!r}; expected one of "
                                  f"{', '.join(ACTIONS)}")
     now = time.time()
     with transaction(conn):
-        changed = _changed(conn, project, decisions, seen)
+        changed = _changed(conn, project, changes, seen)
         if changed:
             raise Conflict(changed)
-        out = {}
-        for key, o in decisions.items():
+        out: dict[str, int | None] = {}
+        for key, o in changes.items():
+            if o is None:
+                conn.execute("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
+                             (project, key))
+                _drop_history(conn, project, key)
+                out[key] = None
+                continue
+            rev = _next_revision(conn, project)
             if undoable:
-                _remember(conn, project, key, o, now)
-            rev = seen.get(key, 0) + 1
+                _remember(conn, project, key, o, batch, rev, now)
+            else:
+                _drop_history(conn, project, key)
             _put(conn, project, key, o, batch, rev, now)
             out[key] = rev
         if undoable:
             _trim_history(conn, project)
     return out
+
+
+def forget(conn: sqlite3.Connection, project: str, keys: Sequence[str], seen: Seen) -> None:
+    """Remove the decisions ``keys`` (back to the rule's proposal; :func:`write`);
+    :class:`Conflict` when any changed since ``seen`` was read."""
+    write(conn, project, dict.fromkeys(keys), seen)
+
+
+def _next_revision(conn: sqlite3.Connection, project: str) -> int:
+    """The project's next revision: above every revision it has given (a store of version 1,
+    without a counter, starts above its decisions' revisions)."""
+    row = conn.execute("SELECT revision FROM curation_counters WHERE project = ?",
+                       (project,)).fetchone()
+    if row is None:
+        row = conn.execute("SELECT max(revision) FROM curation_decisions WHERE project = ?",
+                           (project,)).fetchone()
+    rev = int(row[0] or 0) + 1
+    conn.execute("INSERT INTO curation_counters (project, revision) VALUES (?, ?) "
+                 "ON CONFLICT(project) DO UPDATE SET revision = excluded.revision",
+                 (project, rev))
+    return rev
+
+
+def _drop_history(conn: sqlite3.Connection, project: str, key: str) -> None:
+    conn.execute("DELETE FROM curation_history WHERE project = ? AND key = ?", (project, key))
 
 
 def _put(conn: sqlite3.Connection, project: str, key: str, o: Override, batch: str | None,
@@ -193,20 +267,24 @@ def _put(conn: sqlite3.Connection, project: str, key: str, o: Override, batch: s
         (project, key, o.decision, o.start, o.end, o.label, o.action, batch, rev, now))
 
 
-def _remember(conn: sqlite3.Connection, project: str, key: str, new: Override, now: float
-              ) -> None:
-    """Keep what decision ``key`` is before ``new`` replaces it (nothing when ``new`` changes
-    nothing: the same decision made again)."""
-    row = conn.execute("SELECT decision, start, end, label, action, batch FROM "
+def _remember(conn: sqlite3.Connection, project: str, key: str, new: Override,
+              batch: str | None, rev: int, now: float) -> None:
+    """Keep what decision ``key`` is before ``new`` replaces it at revision ``rev``. When
+    ``new`` changes nothing (the same outcome again, by another action), there is nothing to
+    take back: the entry that wrote the row follows it to ``rev`` instead."""
+    row = conn.execute("SELECT decision, start, end, label, action, batch, revision FROM "
                        "curation_decisions WHERE project = ? AND key = ?",
                        (project, key)).fetchone()
-    if row is not None and Override(row["decision"], row["start"], row["end"], row["label"],
-                                    row["action"]) == new:
+    if row is not None and row["batch"] == batch and Override(
+            row["decision"], row["start"], row["end"], row["label"], row["action"]) == new:
+        conn.execute("UPDATE curation_history SET revision = ? WHERE project = ? AND key = ? "
+                     "AND revision = ?", (rev, project, key, row["revision"]))
         return
-    values = (None,) * 6 if row is None else tuple(row)
+    values = (None,) * 7 if row is None else tuple(row)
     conn.execute("INSERT INTO curation_history (project, key, decision, start, end, label, "
-                 "action, batch, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (project, key, *values, now))
+                 "action, batch, before_revision, revision, created) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (project, key, *values, rev, now))
 
 
 def _trim_history(conn: sqlite3.Connection, project: str) -> None:
@@ -232,41 +310,37 @@ class Undone:
 
 
 def undo(conn: sqlite3.Connection, project: str, seen: Seen) -> Undone | None:
-    """Take back the project's last undoable decision (:func:`record`): its row goes back to
-    what it was before, and leaves the history. None when there is nothing to undo.
+    """Take back the project's last undoable decision still in place (:func:`write`): its row
+    goes back to what it was before, with the revision it had then, and leaves the history.
+    An entry whose row no longer holds the revision it wrote (changed since by a write Undo
+    did not record) is dropped, not undone. None when there is nothing to undo.
 
     Raises :class:`Conflict` (and undoes nothing) when that decision changed since ``seen``
     was read (another tab decided it since).
     """
     with transaction(conn):
-        row = conn.execute("SELECT id, key, decision, start, end, label, action, batch FROM "
-                           "curation_history WHERE project = ? ORDER BY id DESC LIMIT 1",
-                           (project,)).fetchone()
-        if row is None:
-            return None
-        key = row["key"]
-        if _changed(conn, project, [key], seen):
-            raise Conflict([key])
-        conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
-        if row["decision"] is None:
-            conn.execute("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
-                         (project, key))
-            return Undone(key, None, None)
-        before = Override(row["decision"], row["start"], row["end"], row["label"], row["action"])
-        rev = seen.get(key, 0) + 1
-        _put(conn, project, key, before, row["batch"], rev, time.time())
-        return Undone(key, before, rev)
-
-
-def forget(conn: sqlite3.Connection, project: str, keys: Sequence[str], seen: Seen) -> None:
-    """Remove the decisions ``keys`` (back to the rule's proposal); :class:`Conflict` when any
-    changed since ``seen`` was read."""
-    with transaction(conn):
-        changed = _changed(conn, project, keys, seen)
-        if changed:
-            raise Conflict(changed)
-        conn.executemany("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
-                         [(project, k) for k in keys])
+        for row in conn.execute("SELECT id, key, decision, start, end, label, action, batch, "
+                                "before_revision, revision FROM curation_history WHERE "
+                                "project = ? ORDER BY id DESC", (project,)).fetchall():
+            key = row["key"]
+            now = conn.execute("SELECT revision FROM curation_decisions WHERE project = ? AND "
+                               "key = ?", (project, key)).fetchone()
+            if now is None or now[0] != row["revision"]:  # changed since: not Undo's to revert
+                conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
+                continue
+            if _changed(conn, project, [key], seen):
+                raise Conflict([key])
+            conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
+            if row["decision"] is None:
+                conn.execute("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
+                             (project, key))
+                return Undone(key, None, None)
+            before = Override(row["decision"], row["start"], row["end"], row["label"],
+                              row["action"])
+            rev = int(row["before_revision"])
+            _put(conn, project, key, before, row["batch"], rev, time.time())
+            return Undone(key, before, rev)
+    return None
 
 
 def new_batch() -> str:

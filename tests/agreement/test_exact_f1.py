@@ -242,3 +242,24 @@ def test_cli_text_says_how_it_differs_from_span_f1() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "exact-f1:" in proc.stdout and "same start, end and label" in proc.stdout
     assert "position: A|B=" in proc.stdout
+
+
+@pytest.mark.parametrize(("measures", "said"), [
+    (["exact-f1"], "counted once by exact-f1, which reads each annotator's spans as a set "
+                   "(with or without --unit-set)"),
+    (["exact-f1", "gamma"], "kept as separate units; pygamma-agreement counts them once "
+                            "(--unit-set)"),
+])
+def test_the_duplicate_warning_says_how_the_measures_asked_count_it(
+        measures: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # review13: with --measure exact-f1 alone the warning pointed to --unit-set, which changes
+    # nothing for a measure that counts a duplicate once anyway.
+    from core.cli import main
+
+    argv = ["agree", *(str(PROJECT / a) for a in "ABC"), "--json"]
+    for m in measures:
+        argv += ["--measure", m]
+    assert main(argv) == 0
+    warnings = [w for w in json.loads(capsys.readouterr().out)["warnings"] if "duplicate" in w]
+    assert warnings == [f"C: document 'doc1' has 1 exact duplicate span(s), e.g. [0, 12) "
+                        f"'PER': {said}"]

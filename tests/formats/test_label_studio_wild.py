@@ -118,12 +118,53 @@ def test_an_image_tasks_upload_path_is_not_its_text() -> None:
     loaded = _load(tasks)
     assert loaded.texts == {"87": None, "88": None}
     assert [d.message for d in loaded.diagnostics] == [
-        NO_SPANS % "'polygonlabels'", "a polygonlabels result, not a span label; skipped"]
+        NO_SPANS % "'polygonlabels'", MEDIA % ("image", "/data/upload/29/example.png"),
+        MEDIA % ("audio", "https://example.org/a/clip.flac?x=1"),
+        "a polygonlabels result, not a span label; skipped"]
+    assert [d.path for d in loaded.diagnostics[1:3]] == ["[0].data.image", "[1].data.audio"]
 
 
-NO_SPANS = ("the export holds no span (labels) results, so 0 spans are read: only choices or "
-            "other classifications (%s); no text was read (SpanScope measures spans: export a "
-            "project with a Labels tag)")
+NO_SPANS = ("the export holds no span (labels) results, so 0 spans are read: only image/audio/"
+            "video regions or classifications (%s); no text was read (SpanScope measures spans: "
+            "export a project with a Labels tag)")
+MEDIA = ("data %r is read as a media file's path or address (%r), not as the task's text "
+         "(said once per file and key)")
+
+
+def test_a_sentence_that_looks_like_a_path_is_the_text_its_spans_label() -> None:
+    # review13: "I/O error when opening report.pdf" is a relative path to a PDF by the shape
+    # of the media rule; its labels result says it is the text, read as before that rule.
+    sentence = "I/O error when opening report.pdf"
+    tasks = [{"id": 1, "data": {"sentence": sentence},
+              "annotations": [{"completed_by": 1, "result": [
+                  {"type": "labels", "from_name": "label", "to_name": "sentence",
+                   "value": {"start": 0, "end": 9, "text": "I/O error", "labels": ["ERR"]}}]}]},
+             {"id": 2, "data": {"sentence": "a/b c.mp4"},  # named by to_name, no value.text
+              "annotations": [{"completed_by": 1, "result": [
+                  {"type": "labels", "from_name": "label", "to_name": "sentence",
+                   "value": {"start": 0, "end": 3, "labels": ["ERR"]}}]}]},
+             {"id": 3, "data": {"body": sentence, "image": "/data/upload/1/a.png"},
+              "annotations": [{"completed_by": 1, "result": [
+                  {"type": "labels", "from_name": "label", "to_name": "t",
+                   "value": {"start": 0, "end": 9, "text": "I/O error", "labels": ["ERR"]}}]}]}]
+    loaded = _load(tasks)
+    assert loaded.texts == {"1": sentence, "2": "a/b c.mp4", "3": sentence}
+    assert [d.message for d in loaded.diagnostics] == [
+        MEDIA % ("image", "/data/upload/1/a.png")]  # set aside, and said
+    assert len(loaded.sets[0].get("1")) == 1
+
+
+def test_a_path_a_region_names_is_media_even_where_a_span_matches_it() -> None:
+    tasks = [{"id": 1, "data": {"image": "shots/a b.jpg", "caption": "shots/a b.jpg"},
+              "annotations": [{"completed_by": 1, "result": [
+                  {"type": "rectanglelabels", "to_name": "image", "value": {
+                      "x": 1.0, "y": 1.0, "width": 5.0, "height": 5.0,
+                      "rectanglelabels": ["open"]}},
+                  {"type": "labels", "to_name": "caption",
+                   "value": {"start": 0, "end": 5, "text": "shots", "labels": ["X"]}}]}]}]
+    loaded = _load(tasks)
+    assert loaded.texts == {"1": "shots/a b.jpg"}
+    assert MEDIA % ("image", "shots/a b.jpg") in [d.message for d in loaded.diagnostics]
 
 
 def test_an_image_project_with_relative_paths_has_no_text_and_says_so() -> None:
@@ -141,8 +182,9 @@ def test_an_image_project_with_relative_paths_has_no_text_and_says_so() -> None:
     assert loaded.texts == {"96": None, "97": None, "98": None}
     messages = [d.message for d in loaded.diagnostics]
     assert messages == [NO_SPANS % "'rectanglelabels'",
+                        MEDIA % ("image", "dataset_yolo/images/train/download (1).jpg"),
                         "a rectanglelabels result, not a span label; skipped"]
-    assert loaded.diagnostics[1].count == 3  # one grouped warning, each listed on demand
+    assert loaded.diagnostics[2].count == 3  # one grouped warning, each listed on demand
 
 
 def test_a_text_that_ends_with_a_file_name_among_words_is_still_the_text() -> None:

@@ -132,3 +132,23 @@ def test_a_head_of_records_without_entities_yet_is_detected_as_spacy() -> None:
                 "lead_time": 3.0}] * 3
     with pytest.raises(FormatError):
         detect({"min.jsonl": _jsonl(minimal)})
+
+
+def test_doccano_offsets_past_the_head_say_which_format_to_read_them_with(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review13: 25 records of "entities": [] fill the head (detected spaCy-style), then
+    # doccano's offset objects; the refusal said only "field 'start': missing".
+    records: list[dict[str, Any]] = [{"id": i, "text": "hello world", "entities": []}
+                                     for i in range(25)]
+    records.append({"id": 25, "text": "hello world", "entities": [
+        {"id": 1, "label": "X", "start_offset": 0, "end_offset": 5}]})
+    path = tmp_path / "dc.jsonl"
+    path.write_bytes(_jsonl(records))
+    assert detect({"dc.jsonl": path.read_bytes()}) == "spacy"
+    with pytest.raises(FormatError) as err:
+        load_files({"dc.jsonl": path.read_bytes()})
+    assert str(err.value) == (
+        "dc.jsonl:26: entities[0]: field 'start': doccano's layout ('start_offset', "
+        "'end_offset'), not spaCy's ('start', 'end'): read the file with --format doccano")
+    assert main(["validate", "--format", "doccano", str(path)]) == 0  # as it says
+    assert "spans           1" in capsys.readouterr().out

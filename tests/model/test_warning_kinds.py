@@ -203,3 +203,21 @@ def test_every_commands_warnings_have_a_kind(command: str, build: Callable[[Path
 
 def test_the_cases_run_every_command() -> None:
     assert {c for c, _, _ in CASES} | set(NOT_RUN) == set(COMMAND_NAMES)
+
+
+SPOOF = "x documents (other annotators have them)"
+
+
+def test_a_label_or_a_file_name_cannot_claim_another_warnings_kind(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """review13: the missing-documents phrase was matched first, so a label-variant warning
+    about a label of those words became missing-documents; the emitters name their kinds."""
+    path = tmp_path / "spoof.csv"
+    path.write_text("doc_id,start,end,label,annotator\n"
+                    f"t1,0,10,{SPOOF},ann1\n"
+                    f"t1,0,10,{SPOOF.upper()},ann2\n")
+    counts = _kinds(["agree", str(path), "--measure", "fleiss-kappa", "--json"], capsys)
+    assert counts == {"label-variants": 1}
+    # a reader's whitespace warning quoting a file of those words stays a whitespace warning
+    quoting = f"{SPOOF}.csv: the span [0, 3) ends in whitespace: 'ab '"
+    assert warning_kind(quoting) == "whitespace"

@@ -28,7 +28,7 @@ import numpy as np
 
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
 from core.model.bounds import AGREEMENT_CHOICE
-from core.model.errors import InputError
+from core.model.errors import InputError, KindedText
 from core.model.table import _span_order
 
 POSITION = "<position>"
@@ -65,7 +65,8 @@ class Study:
     def from_sets(cls, sets: Sequence[AnnotationSet],
                   texts: Mapping[str, str | None] | None = None, *,
                   label: str | None = None, unit_set: bool = False,
-                  labels: Sequence[str] | None = None) -> Study:
+                  labels: Sequence[str] | None = None,
+                  counted_once_by: str | None = None) -> Study:
         """Build a study from annotation sets (one per annotator).
 
         ``label`` keeps only that label's spans (the study then has that single label, even if
@@ -77,6 +78,9 @@ class Study:
         ``labels``: the annotation scheme's labels; the study's labels are then these and every
         label used (sorted), so that a pair's char-κ pools over the same labels whoever else is
         loaded (``docs/agreement.md``); by default the labels any annotator used.
+        ``counted_once_by``: the measures asked, when each of them reads an annotator's spans as
+        a set whatever ``unit_set`` (exact-f1): the duplicate warning then says they count a
+        duplicate once, not that ``unit_set`` would.
 
         >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
         >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
@@ -95,7 +99,8 @@ class Study:
         docs: dict[str, None] = {}
         warnings: list[str] = []
         for aset in sets:
-            spans[aset.name], table = _kept_spans(aset, label, unit_set, warnings)
+            spans[aset.name], table = _kept_spans(aset, label, unit_set, warnings,
+                                                  counted_once_by)
             if table is not None:
                 tables[aset.name] = table
             docs.update(dict.fromkeys(spans[aset.name]))
@@ -147,15 +152,16 @@ def label_variants_of(labels: Sequence[str], annotators: Sequence[str],
     groups: dict[str, list[str]] = {}
     for lab in labels:
         groups.setdefault(lab.strip().casefold(), []).append(lab)
-    out = []
+    out: list[str] = []
     for variants in groups.values():
         if len(variants) < 2:
             continue
         named = [f"{lab!r} ({', '.join(a for a in annotators if lab in used[a])})"
                  for lab in variants]
         times = "two" if len(named) == 2 else str(len(named))
-        out.append(f"labels {', '.join(named[:-1])} and {named[-1]} differ only in case or "
-                   f"surrounding spaces: probably one label, counted as {times}")
+        out.append(KindedText(f"labels {', '.join(named[:-1])} and {named[-1]} differ only "
+                              f"in case or surrounding spaces: probably one label, counted as "
+                              f"{times}", "label-variants"))
     return out
 
 
@@ -177,7 +183,7 @@ def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered
                          shown: int = 3) -> list[str]:
     """:func:`missing_documents` from the annotators, the documents in order and
     ``covered[k, i]`` (:func:`doc_coverage`; the Dask engine joins its shards')."""
-    out = []
+    out: list[str] = []
     total = len(docs)
     for k, a in enumerate(annotators):
         lacking = [docs[i] for i in np.flatnonzero(~covered[k]).tolist()]
@@ -185,12 +191,14 @@ def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered
             continue
         first = ", ".join(repr(d) for d in lacking[:shown])
         more = f" and {len(lacking) - shown:,} more" if len(lacking) > shown else ""
-        out.append(f"{a}: lacks {len(lacking):,} of the study's {total:,} documents (other "
-                   f"annotators have them): {first}{more}")
+        out.append(KindedText(f"{a}: lacks {len(lacking):,} of the study's {total:,} documents "
+                              f"(other annotators have them): {first}{more}",
+                              "missing-documents"))
     return out
 
 
-def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str]
+def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str],
+                counted_once_by: str | None = None
                 ) -> tuple[Mapping[str, tuple[Span, ...]], SpanTable | None]:
     """The spans a study keeps of one annotator's set (see :meth:`Study.from_sets`), and the
     set's own columns when they are those spans (else None); appends the warnings."""
@@ -199,7 +207,8 @@ def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings
         # sorted, no ⊥: the set's own spans and columns, as they are
         for i in plain:
             doc_id = aset.table.doc_ids[i]
-            warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id], unit_set))
+            warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id], unit_set,
+                                        counted_once_by))
         return aset.spans, aset.table
     per_doc: dict[str, tuple[Span, ...]] = {}
     optional = 0
@@ -210,7 +219,7 @@ def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings
             doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
         kept = doc_spans if label is None else tuple(s for s in doc_spans if s.label == label)
         if len(kept) != len(set(kept)):
-            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set))
+            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set, counted_once_by))
             if unit_set:
                 kept = tuple(set(kept))
         per_doc[doc_id] = tuple(sorted(kept))
@@ -258,12 +267,16 @@ def _lengths(docs: Mapping[str, None], far_ends: Sequence[int],
     return lengths, known
 
 
-def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool) -> str:
-    """The warning about a document's exact duplicate spans."""
+def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool,
+                counted_once_by: str | None = None) -> str:
+    """The warning about a document's exact duplicate spans: how the measures asked count
+    them (``counted_once_by``: measures that read spans as sets whatever ``unit_set``)."""
     dup = len(kept) - len(set(kept))
     first = next(sp for sp in kept if kept.count(sp) > 1)
-    how = ("counted once (--unit-set)" if unit_set else "kept as separate "
-           "units; pygamma-agreement counts them once (--unit-set)")
+    how = ("counted once (--unit-set)" if unit_set else
+           f"counted once by {counted_once_by}, which reads each annotator's spans as a set "
+           "(with or without --unit-set)" if counted_once_by else
+           "kept as separate units; pygamma-agreement counts them once (--unit-set)")
     return (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
             f"[{first.start}, {first.end}) {first.label!r}: {how}")
 
