@@ -68,6 +68,12 @@ def guessed_role(file: str, fmt: str | None) -> Role:
     return guess_role(path.name, folder=folder, fmt=fmt)
 
 
+def _text(warning: object) -> str:
+    """A warning of :func:`validate` as text, its kind kept (already text, a
+    :class:`~core.model.errors.KindedText`, as :class:`~core.model.errors.Diagnostic` prints)."""
+    return warning if isinstance(warning, str) else str(warning)
+
+
 def run(args: argparse.Namespace) -> int:
     role = args.role or guessed_role(args.file, args.format)
     result = validate(args.file, fmt=args.format, labels_file=args.labels, role=role,
@@ -77,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
     result["warnings"] = []
     errors = list(result.get("errors") or [])
     if args.json:
-        emit(result, args, render_generic, [str(w) for w in warnings])
+        emit(result, args, render_generic, list(map(_text, warnings)))
     else:
         # Each error is printed once: on stderr (below), not also in the report on stdout.
         text = {k: v for k, v in result.items() if k != "errors"}
-        emit(text | {"errors": len(errors)}, args, render_generic, [str(w) for w in warnings])
+        emit(text | {"errors": len(errors)}, args, render_generic, list(map(_text, warnings)))
     if not result["valid"]:
         print(f"error: {one_line(str(errors[0]))}", file=sys.stderr)
         return 1

@@ -40,7 +40,13 @@ from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds, units
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, FormatError, MissingFileError, check_choice
+from core.model.errors import (
+    Diagnostic,
+    FormatError,
+    MissingFileError,
+    check_choice,
+    warning_kind,
+)
 
 FORMATS: dict[str, str] = {
     "semeval2021": "core.formats.semeval2021",
@@ -352,8 +358,9 @@ def load_files(
         kept, warnings = bounds.check_sets([(source, s) for s in loaded.sets], texts,
                                            options.beyond_text, assumed=assumed)
         loaded.sets[:] = kept
-        loaded.diagnostics.extend(Diagnostic(source, w.removeprefix(f"{source}: "))
-                                  for w in warnings)
+        # The kind read off the whole warning, which may name it (a quoted id cannot change it).
+        loaded.diagnostics.extend(Diagnostic(source, w.removeprefix(f"{source}: "),
+                                             kind=warning_kind(w)) for w in warnings)
     return loaded
 
 

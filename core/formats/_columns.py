@@ -31,7 +31,7 @@ import numpy as np
 
 from core.formats import Loaded
 from core.model import SpanTable, SpanView
-from core.model.errors import Diagnostic, FormatError, Occurrences, Position
+from core.model.errors import Diagnostic, FormatError, KindedText, Occurrences, Position
 from core.model.textsafe import MAX_OFFSET_DIGITS, fragment_repr
 
 
@@ -111,7 +111,9 @@ def whitespace_message(start: int, end: int, fragment: str) -> str:
     """The wording of span_warnings (:func:`core.formats._common.span_warnings`)."""
     first, last = fragment[:1].isspace(), fragment[-1:].isspace()
     edge = "begins and ends" if first and last else "begins" if first else "ends"
-    return f"the span [{start}, {end}) {edge} in whitespace: {fragment_repr(fragment)}"
+    # The kind named: the fragment quoted may hold another kind's phrase ("appears twice").
+    return KindedText(f"the span [{start}, {end}) {edge} in whitespace: "
+                      f"{fragment_repr(fragment)}", "whitespace")
 
 
 def offset_column(cells: Any) -> np.ndarray | None:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.model import AnnotationSet, Span, units
 from core.model.bounds import Policy
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 from core.model.textsafe import (
     MAX_OFFSET_DIGITS,
     HugeNumber,
@@ -267,8 +267,9 @@ def span_warnings(
     if fragment is not None and fragment != actual:
         out.append(
             (
-                f"the fragment given, {fragment_repr(fragment)}, differs from the text at "
-                f"[{span.start}, {span.end}), {fragment_repr(actual)}; the offsets are used",
+                KindedText(f"the fragment given, {fragment_repr(fragment)}, differs from the "
+                           f"text at [{span.start}, {span.end}), {fragment_repr(actual)}; the "
+                           "offsets are used", "fragment-mismatch"),
                 fragment_field,
             )
         )
@@ -277,8 +278,8 @@ def span_warnings(
         if actual[:1].isspace() and actual[-1:].isspace():
             edge = "begins and ends"
         out.append(
-            (f"the span [{span.start}, {span.end}) {edge} in whitespace: "
-             f"{fragment_repr(actual)}", None)
+            (KindedText(f"the span [{span.start}, {span.end}) {edge} in whitespace: "
+                        f"{fragment_repr(actual)}", "whitespace"), None)
         )
     return out
 

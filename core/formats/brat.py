@@ -29,7 +29,7 @@ from core.formats._common import (
     single_set,
 )
 from core.model import AnnotationSet
-from core.model.errors import Diagnostic, FormatError, Position
+from core.model.errors import Diagnostic, FormatError, KindedText, Position
 from core.model.textsafe import MAX_OFFSET_DIGITS, fragment_repr
 
 FORMAT = "brat"
@@ -150,8 +150,9 @@ def _read_ann(
             for s, e, _ in pieces:
                 frag = text[s:e]
                 if frag[:1].isspace() or frag[-1:].isspace():
-                    loaded.warn(f"the span [{s}, {e}) begins or ends in whitespace: "
-                                f"{fragment_repr(frag)}", line=number, file=file)
+                    loaded.warn(KindedText(f"the span [{s}, {e}) begins or ends in "
+                                           f"whitespace: {fragment_repr(frag)}", "whitespace"),
+                                line=number, file=file)
         out.extend(pieces)
     for what, found in lines_of.items():
         skipped.setdefault(what, []).append(((doc, found[0][0]), _skipped_lines(file, what, found)))

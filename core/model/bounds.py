@@ -40,7 +40,7 @@ from typing import Literal
 import numpy as np
 
 from core.model import AnnotationSet, Span, graphemes
-from core.model.errors import Diagnostic, InputError
+from core.model.errors import Diagnostic, InputError, KindedText
 
 Policy = Literal["refuse", "clip", "official"]
 POLICIES: tuple[Policy, ...] = ("refuse", "clip", "official")
@@ -118,15 +118,21 @@ def refusal(offenders: Sequence[Offender]) -> str:
             + f"; fix the offsets, or {CLI_CHOICE}")
 
 
+BEYOND = "beyond-text"
+"""The kind of every warning about spans past their text: named by the message itself
+(:class:`core.model.errors.KindedText`), since the message quotes the document id and label,
+which may hold another kind's phrase."""
+
+
 def warning(o: Offender, value: Policy) -> str:
     """The warning recorded for one span under ``clip`` or ``official``."""
     where = (f"{o.source}: {o.set_name}: document {o.doc!r}: span [{o.span.start}, {o.span.end}) "
              f"{o.span.label!r} ends past the text ({o.length} characters)")
     if value == "official":
-        return where + "; scored as it is, as the official scorers do"
+        return KindedText(where + "; scored as it is, as the official scorers do", BEYOND)
     if o.span.start >= o.length:
-        return where + "; dropped: it starts at or past the end of the text"
-    return where + f"; clipped to [{o.span.start}, {o.length})"
+        return KindedText(where + "; dropped: it starts at or past the end of the text", BEYOND)
+    return KindedText(where + f"; clipped to [{o.span.start}, {o.length})", BEYOND)
 
 
 def clipped(aset: AnnotationSet, texts: Mapping[str, str | None]) -> AnnotationSet:
@@ -155,14 +161,15 @@ def assumed_warning(offenders: Sequence[Offender], extents: Mapping[str, int],
     docs = len({o.doc for o in offenders})
     runs = ("1 span in 1 text runs" if len(offenders) == 1 else
             f"{len(offenders)} spans in {docs} text{'s' if docs > 1 else ''} run")
-    return (f"{first.source}: {first.set_name}: the file states no offsets; the reader placed "
+    return KindedText(
+           f"{first.source}: {first.set_name}: the file states no offsets; the reader placed "
             "these spans by the lengths of the sentences, as the official evaluator does, and in "
             f"{differ} of {len(known)} texts the sentences joined by spaces are not as long as "
             f"the text (trailing whitespace aside); {runs} past the end and "
             f"{'is' if len(offenders) == 1 else 'are'} scored as the official evaluator scores "
             f"{'it' if len(offenders) == 1 else 'them'} (document {first.doc!r}: span "
             f"[{first.span.start}, {first.span.end}) {first.span.label!r} ends past the text "
-            f"({first.length} characters){'' if len(offenders) == 1 else ', ...'})")
+            f"({first.length} characters){'' if len(offenders) == 1 else ', ...'})", BEYOND)
 
 
 def placed_clip_warning(offenders: Sequence[Offender]) -> str:
@@ -174,13 +181,14 @@ def placed_clip_warning(offenders: Sequence[Offender]) -> str:
     runs = ("1 span in 1 text runs" if len(offenders) == 1 else
             f"{len(offenders)} spans in {docs} text{'s' if docs > 1 else ''} run")
     one = len(offenders) == 1
-    return (f"{first.source}: {first.set_name}: the file states no offsets; the reader placed "
+    return KindedText(
+           f"{first.source}: {first.set_name}: the file states no offsets; the reader placed "
             f"these spans by the lengths of the sentences, as the official evaluator does, and "
             f"{runs} past the end; {'it is' if one else 'they are'} clipped to the text here, "
             "since agreement needs every span inside its text (scores keep "
             f"{'it' if one else 'them'} as the official evaluator does) (document "
             f"{first.doc!r}: span [{first.span.start}, {first.span.end}) {first.span.label!r} "
-            f"ends past the text ({first.length} characters){'' if one else ', ...'})")
+            f"ends past the text ({first.length} characters){'' if one else ', ...'})", BEYOND)
 
 
 AGREEMENT_CHOICE = "pass --clip-spans to clip them to the text"

@@ -55,7 +55,6 @@ WARNING_KINDS: tuple[tuple[str, str], ...] = (
     ("compared with a row of another article", "file-order"),
     ("the official scorer's alignment lines up", "file-order"),
     ("gold labels are not sorted by start", "file-order"),
-    ("skipped as a header", "header"),
     ("appears twice", "duplicate-span"),
     (" again (first on line", "duplicate-span"),
     ("with other whitespace", "text-whitespace"),
@@ -160,8 +159,9 @@ class Diagnostic:
         if self.path:
             where += f": {self.path}"
         field = f" field '{self.field}':" if self.field else ""
-        # One line whatever the file held (a name with a newline, a control character).
-        return one_line(f"{where}:{field} {self.message}")
+        # One line whatever the file held (a name with a newline, a control character); the
+        # text keeps the kind, which its quoted file name or fragment cannot then change.
+        return KindedText(one_line(f"{where}:{field} {self.message}"), self.kind)
 
 
 Position = tuple[int, ...]

@@ -221,3 +221,20 @@ def test_a_label_or_a_file_name_cannot_claim_another_warnings_kind(
     # a reader's whitespace warning quoting a file of those words stays a whitespace warning
     quoting = f"{SPOOF}.csv: the span [0, 3) ends in whitespace: 'ab '"
     assert warning_kind(quoting) == "whitespace"
+
+
+def test_a_quoted_fragment_or_label_cannot_claim_another_warnings_kind(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """review13: a whitespace warning quotes the span's text and a beyond-text warning its
+    label, after the phrases of other kinds; a span reading 'it appears twice ' was counted as
+    a duplicate. The emitters name their kinds (``KindedText``)."""
+    (tmp_path / "d1.txt").write_text("it appears twice here", encoding="utf-8")
+    (tmp_path / "d1.ann").write_text("T1\tClaim 0 17\tit appears twice \n", encoding="utf-8")
+    counts = _kinds(["validate", str(tmp_path / "d1.ann"), "--json"], capsys)
+    assert counts == {"whitespace": 1}
+    # a span past its text, in a file whose name holds another kind's phrase
+    (tmp_path / "it appears twice.txt").write_text("short", encoding="utf-8")
+    (tmp_path / "it appears twice.ann").write_text("T1\tClaim 0 9\tshort\n", encoding="utf-8")
+    counts = _kinds(["validate", str(tmp_path / "it appears twice.ann"), "--beyond-text", "clip",
+                     "--json"], capsys)
+    assert counts == {"beyond-text": 1}
