@@ -5,10 +5,12 @@ draws, Streamlit's front end spends about 0.1 s of the browser's main thread on 
 before the new text shows (docs/performance.md, issue 29, twelfth pass). This component
 (``st.components.v2``: HTML and JavaScript in the page's DOM, no iframe) holds the current
 document's highlights and its neighbours' (the documents Previous and Next open, built by the
-same cached :func:`ui.documents.highlights_html`), and shows a neighbour's at the click or key,
-before that run. The stepper's buttons stay Streamlit's: the click or key still reaches them,
-and the run it starts syncs the selector, ``?doc=``, the tabs and the next neighbours; the text
-it sends is the one already shown, which the component does not draw again.
+same cached :func:`ui.documents.highlights_html`), and shows a neighbour's at a click on a
+button or a key Streamlit takes as its shortcut, before that run. The stepper's buttons stay
+Streamlit's: the click or key still reaches them, and the run it starts syncs the selector,
+``?doc=``, the tabs and the next neighbours; the text it sends is the one already shown, which
+the component does not draw again. Every run's data is new (its ``run``): the component shows
+the document each run names, whatever it swapped in before.
 
 A browser whose component does not run its JavaScript (and Streamlit's ``AppTest``) keeps the
 page as it was: the highlights in an ``st.html`` element. The component reports that its script
@@ -17,8 +19,11 @@ component's style hiding the ``st.html`` copy once the component shows its own, 
 on the component alone.
 
 Every HTML string given to the component is built by :mod:`core.render` and
-:mod:`ui.documents`, every text of a file escaped by :func:`core.render.html.esc`: the
-component puts it into the page as it is (a component is trusted code).
+:mod:`ui.documents`, every text of a file escaped by :func:`core.render.html.esc`. Streamlit does
+not sanitise a component's HTML (a component is trusted code): :func:`foreign` refuses HTML
+holding anything but the highlights' own elements and attributes (``st.html`` draws it), and the
+script parses what it is handed with the browser's parser into an inert template and drops
+anything not allowlisted before inserting it, so the two parsers cannot disagree.
 """
 
 from __future__ import annotations
