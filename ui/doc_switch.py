@@ -5,10 +5,12 @@ draws, Streamlit's front end spends about 0.1 s of the browser's main thread on 
 before the new text shows (docs/performance.md, issue 29, twelfth pass). This component
 (``st.components.v2``: HTML and JavaScript in the page's DOM, no iframe) holds the current
 document's highlights and its neighbours' (the documents Previous and Next open, built by the
-same cached :func:`ui.documents.highlights_html`), and shows a neighbour's at the click or key,
-before that run. The stepper's buttons stay Streamlit's: the click or key still reaches them,
-and the run it starts syncs the selector, ``?doc=``, the tabs and the next neighbours; the text
-it sends is the one already shown, which the component does not draw again.
+same cached :func:`ui.documents.highlights_html`), and shows a neighbour's at a click on a
+button or a key Streamlit takes as its shortcut, before that run. The stepper's buttons stay
+Streamlit's: the click or key still reaches them, and the run it starts syncs the selector,
+``?doc=``, the tabs and the next neighbours; the text it sends is the one already shown, which
+the component does not draw again. Every run's data is new (its ``run``): the component shows
+the document each run names, whatever it swapped in before.
 
 A browser whose component does not run its JavaScript (and Streamlit's ``AppTest``) keeps the
 page as it was: the highlights in an ``st.html`` element. The component reports that its script
@@ -17,14 +19,20 @@ component's style hiding the ``st.html`` copy once the component shows its own, 
 on the component alone.
 
 Every HTML string given to the component is built by :mod:`core.render` and
-:mod:`ui.documents`, every text of a file escaped by :func:`core.render.html.esc`: the
-component puts it into the page as it is (a component is trusted code).
+:mod:`ui.documents`, every text of a file escaped by :func:`core.render.html.esc`. Streamlit does
+not sanitise a component's HTML (a component is trusted code): :func:`foreign` refuses HTML
+holding anything but the highlights' own elements and attributes (``st.html`` draws it), and the
+script parses what it is handed with the browser's parser into an inert template and drops
+anything not allowlisted before inserting it, so the two parsers cannot disagree.
 """
 
 from __future__ import annotations
 
 import collections
-import functools
+import hashlib
+import json
+import re
+import threading
 from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
@@ -59,6 +67,29 @@ export default function (component) {
     box.className = "ss-switch";
     parentElement.appendChild(box);
     s = { box: box, shown: null, data: null };
+    // The HTML parsed by the browser's own parser into an inert template, and whatever is not
+    // the highlights' own (TAGS, ATTRIBUTES, a style without a URL) dropped before it is put
+    // into the page: the vetting in Python (foreign) and the browser cannot read it apart.
+    const TAGS = new Set(%(tags)s), ATTRIBUTES = new Set(%(attributes)s);
+    const BAD_STYLE = new RegExp(%(bad_style)s, "i");
+    const XHTML = "http://www.w3.org/1999/xhtml";
+    const clean = (html) => {
+      const t = document.createElement("template");
+      t.innerHTML = html;
+      const walk = document.createTreeWalker(t.content,
+        NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_COMMENT | NodeFilter.SHOW_PROCESSING_INSTRUCTION);
+      const drop = [];
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (n.nodeType !== Node.ELEMENT_NODE || n.namespaceURI !== XHTML
+            || !TAGS.has(n.localName)) { drop.push(n); continue; }
+        for (const a of [...n.attributes]) {
+          const ok = ATTRIBUTES.has(a.name) || /^(data|aria)-[a-z0-9_.-]*$/.test(a.name);
+          if (!ok || (a.name === "style" && BAD_STYLE.test(a.value))) n.removeAttribute(a.name);
+        }
+      }
+      for (const n of drop) n.remove();
+      return t.content;
+    };
     const show = (html, doc) => {
       // The st.html copy drawn until the page knows this script runs: hidden by the style
       // (its first element marked) and without its ids, so that an id names one element;
@@ -69,7 +100,7 @@ export default function (component) {
         for (const n of el.querySelectorAll("[id]")) n.removeAttribute("id");
       }
       if (s.shown !== html) {
-        s.box.innerHTML = html;
+        s.box.replaceChildren(clean(html));
         s.shown = html;
       }
       s.box.dataset.doc = doc;
@@ -80,36 +111,59 @@ export default function (component) {
       if (to) show(to.html, to.doc);  // the run the button starts syncs the rest
     };
     const button = (dir) => document.querySelector(`.st-key-${data.keys[dir]} button`);
-    // Streamlit's shortcuts skip keys typed into a field: the same test here.
-    const typing = (t) => t instanceof Element && (t.isContentEditable
-      || (t.tagName === "INPUT" && !["checkbox", "radio", "range", "button", "file", "reset",
-                                      "submit", "color"].includes(t.type) && !t.readOnly)
-      || ((t.tagName === "TEXTAREA" || t.tagName === "SELECT") && !t.readOnly));
+    // A click on a button (the mouse, Enter or Space on it) starts its run.
     s.onClick = (e) => {
       for (const dir of ["prev", "next"]) {
         const b = button(dir);
         if (b && !b.disabled && e.target instanceof Node && b.contains(e.target)) step(dir);
       }
     };
+    // The keys P and N: Streamlit's shortcut handler dispatches no click; it calls
+    // preventDefault on the keydown it takes (and on no other), on the document, where this
+    // listener on the window hears the event after it. A key Streamlit skips (typed into or
+    // pressed on an INPUT, TEXTAREA, SELECT or editable element, a radio's too) steps nothing.
+    const field = (e) => (e.composedPath ? e.composedPath() : [e.target]).some(
+      (t) => t instanceof Element && (["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName)
+                                      || t.isContentEditable
+                                      || t.getAttribute("contenteditable") === "true"));
     s.onKey = (e) => {
-      if (e.repeat || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || typing(e.target)) return;
+      if (!e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey
+          || field(e)) return;
       const dir = { p: "prev", n: "next" }[(e.key || "").toLowerCase()];
       const b = dir && button(dir);
       if (b && !b.disabled) step(dir);
     };
     document.addEventListener("click", s.onClick, true);
-    document.addEventListener("keydown", s.onKey, true);
+    window.addEventListener("keydown", s.onKey);
     parentElement.__ssSwitch = s;
   }
   s.data = data;
-  s.show(data.html, data.doc);  // the same text as shown: not drawn again
+  // Every run hands a new data (its ``run``): the document it names is shown, whatever was
+  // swapped in before (the same text as shown: not drawn again).
+  s.show(data.html, data.doc);
   return () => {
     document.removeEventListener("click", s.onClick, true);
-    document.removeEventListener("keydown", s.onKey, true);
+    window.removeEventListener("keydown", s.onKey);
     delete parentElement.__ssSwitch;
   };
 }
 """
+
+TAGS = frozenset({"p", "div", "span", "strong", "b", "i", "em", "code", "br", "small", "sup",
+                  "sub"})
+"""Elements the highlights are made of (:mod:`core.render.highlight`, :mod:`ui.documents`)."""
+ATTRIBUTES = frozenset({"class", "id", "dir", "title", "style", "lang", "role"})
+"""Their attributes, besides ``data-*`` and ``aria-*``. No event handler, no attribute holding
+a URL (``src``, ``href``), and no style that can (:data:`BAD_STYLE`)."""
+BAD_STYLE = ("url", "image-set", "expression", "@", "\\")
+"""What a ``style`` attribute may not hold, in any case: a URL (``url(``, ``image-set(``,
+``@import``), a script (``expression(``), or a CSS escape (``\\``) that could spell either."""
+_BAD_STYLE_RE = "|".join(re.escape(b) for b in BAD_STYLE)
+_MARKUP = re.compile(r"<(?!/?[A-Za-z])")
+"""A ``<`` that opens no start or end tag: ``<!`` (a comment, ``<![CDATA[``, a declaration),
+``<?``, ``</`` followed by no letter. Escaped text holds no ``<``: the highlights hold none of
+these, and HTMLParser and a browser read them apart (a browser's bogus comment ends at the
+first ``>``), so they are refused whole."""
 
 NAME = "spanscope_doc_switch"
 """The component's name (one per app)."""
@@ -120,14 +174,10 @@ _CSS = """
 """
 """While a page still draws ``st.html`` beside the component (:func:`draw`), that copy is hidden
 once the component shows the same highlights: one text on the screen, no frame without one."""
-_component = st.components.v2.component(NAME, js=_JS, css=_CSS, isolate_styles=False)
-
-
-TAGS = frozenset({"p", "div", "span", "strong", "b", "i", "em", "code", "br", "small", "sup",
-                  "sub"})
-"""Elements the highlights are made of (:mod:`core.render.highlight`, :mod:`ui.documents`)."""
-ATTRIBUTES = frozenset({"class", "id", "dir", "title", "style", "lang", "role"})
-"""Their attributes, besides ``data-*`` and ``aria-*``. No event handler, no URL."""
+_component = st.components.v2.component(
+    NAME, js=_JS % {"tags": json.dumps(sorted(TAGS)), "attributes": json.dumps(sorted(ATTRIBUTES)),
+                    "bad_style": json.dumps(_BAD_STYLE_RE)},
+    css=_CSS, isolate_styles=False)
 
 
 class _Vetter(HTMLParser):
@@ -140,37 +190,69 @@ class _Vetter(HTMLParser):
             self.foreign.append(tag)
         for name, value in attrs:
             if (name not in ATTRIBUTES and not name.startswith(("data-", "aria-"))) or (
-                    name == "style" and value and ("url(" in value.lower()
-                                                   or "expression(" in value.lower())):
+                    name == "style" and value
+                    and any(b in value.lower() for b in BAD_STYLE)):
                 self.foreign.append(f"{tag} {name}")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
 
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in TAGS:
+            self.foreign.append(f"/{tag}")
+
+    # Comments (bogus ones too), declarations, marked sections and processing instructions:
+    # none is part of the highlights (and :data:`_MARKUP` refuses their ``<`` before).
     def handle_comment(self, data: str) -> None:
         self.foreign.append("<!--")
 
     def handle_decl(self, decl: str) -> None:
         self.foreign.append("<!")
 
+    def unknown_decl(self, data: str) -> None:
+        self.foreign.append("<![")
+
     def handle_pi(self, data: str) -> None:
         self.foreign.append("<?")
 
 
-@functools.lru_cache(maxsize=64)
+_VETTED: collections.OrderedDict[bytes, tuple[str, ...]] = collections.OrderedDict()
+""":func:`foreign`'s answers by a digest of the HTML (the last 64): the HTML itself stays in
+:func:`ui.documents.highlights_html`'s cache alone."""
+_VETTED_SIZE = 64
+_VETTED_LOCK = threading.Lock()
+
+
 def foreign(html: str) -> tuple[str, ...]:
     """The elements and attributes of ``html`` outside :data:`TAGS` and :data:`ATTRIBUTES`
-    (none for highlights whose every text went through :func:`core.render.html.esc`). The
-    component puts its HTML into the page as it is, where ``st.html`` sanitises it: HTML with
-    anything else is drawn by ``st.html`` instead (a second defence, as ``st.html``'s is)."""
+    (none for highlights whose every text went through :func:`core.render.html.esc`), and any
+    ``<`` that opens no tag (:data:`_MARKUP`). The component puts its HTML into the page
+    after its script has dropped whatever is not the highlights' own, where ``st.html``
+    sanitises it: HTML with anything else is drawn by ``st.html`` instead (a second defence,
+    as ``st.html``'s is)."""
+    key = hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    with _VETTED_LOCK:
+        if key in _VETTED:
+            _VETTED.move_to_end(key)
+            return _VETTED[key]
+    found = [html[m.start():m.start() + 2] for m in _MARKUP.finditer(html)][:1]
     vet = _Vetter()
     vet.feed(html)
     vet.close()
-    return tuple(vet.foreign)
+    answer = tuple(found + vet.foreign)
+    with _VETTED_LOCK:
+        _VETTED[key] = answer
+        while len(_VETTED) > _VETTED_SIZE:
+            _VETTED.popitem(last=False)
+    return answer
 
 
 FALLBACKS: collections.Counter[str] = collections.Counter()
 """Highlights the component refused (:func:`foreign`), drawn by ``st.html``: tests read it."""
+
+
+K_RUN = "doc_switch_run"
+"""Session key: the runs that handed the component data, counted (its data's ``run``)."""
 
 
 def _ready() -> None:
@@ -197,7 +279,11 @@ def draw(doc: str, html: str,
         _component(key=KEY, data={"plain": True}, on_ready_change=_ready)
         st.html(html)
         return
-    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER}
+    # A new ``run`` each run: the front end calls the script again even when the text is the
+    # same, and the script shows the document this run names, whatever it swapped in before
+    # (a swap no run followed, a run that ended elsewhere).
+    st.session_state[K_RUN] = run = st.session_state.get(K_RUN, 0) + 1
+    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER, "run": run}
     if live():
         data.update({d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
                      for d, n in neighbours().items()})

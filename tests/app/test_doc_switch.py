@@ -158,9 +158,72 @@ def test_the_vetting_names_what_the_highlights_never_hold() -> None:
     assert doc_switch.foreign('<img src=x onerror=alert(1)>') == ("img", "img src",
                                                                   "img onerror")
     assert doc_switch.foreign('<span onclick="x">a</span><script>alert(1)</script>') == (
-        "span onclick", "script")
+        "span onclick", "script", "/script")
     assert doc_switch.foreign('<span style="background:url(//x)">a</span>') == ("span style",)
-    assert doc_switch.foreign("<!-- x --><div>a</div>") == ("<!--",)
+    assert doc_switch.foreign("<!-- x --><div>a</div>") == ("<!", "<!--")
+
+
+def test_markup_a_browser_reads_otherwise_than_the_vetting_is_refused() -> None:
+    """HTMLParser reads ``<![CDATA[ x ><img ...>]]>`` as one declaration, a browser as a bogus
+    comment ending at the first ``>``, then an ``img`` whose ``onerror`` runs: every ``<`` that
+    opens no tag is refused, and each parser's callback for such markup names it too."""
+    img = "<img src=x onerror=alert(1)>"
+    cases = {f"<![CDATA[ x >{img}]]>": ("<!", "<!["),
+             f"<!x>{img}": ("<!", "<!--"),
+             f"<?x >{img}": ("<?", "<?"),
+             "<!DOCTYPE html><p>a</p>": ("<!", "<!"),
+             f"</ x>{img}": ("</", "/x")}
+    for html, first in cases.items():
+        assert doc_switch.foreign(html)[:2] == first, html
+    # each refusal stands alone: the parser's callbacks without the ``<`` test
+    for html, name in ((f"<![CDATA[ x >{img}]]>", "<!["), ("<!x>", "<!--"), ("<?x >", "<?"),
+                       ("<!DOCTYPE html>", "<!"), ("</script>", "/script")):
+        vet = doc_switch._Vetter()
+        vet.feed(html)
+        vet.close()
+        assert name in vet.foreign, html
+
+
+def test_a_style_that_could_load_or_run_anything_is_refused() -> None:
+    """In a ``style``, in any case: ``url``, ``image-set``, ``@``, ``expression`` and the CSS
+    escape ``\\`` (that could spell them); character references are read first, as a browser
+    does. The highlights' own styles pass."""
+    for style in ("background:URL(//x)", "background:image-set('x' 1x)", "@import 'x'",
+                  "width:eXpression(alert(1))", "background:\\75 rl(//x)",
+                  "background:u&#114;l(//x)", "background:u&#x72;l(//x)"):
+        assert doc_switch.foreign(f'<span style="{style}">a</span>') == ("span style",), style
+    assert doc_switch.foreign('<span style="background:linear-gradient(#fff,#000);'
+                              '--ss-pad:2px;line-height:20px">a</span>') == ()
+
+
+def test_the_vetting_remembers_digests_not_the_html() -> None:
+    """The answers are kept by a 16-byte digest of the HTML, the last 64: a large text is
+    kept by the highlights' own cache alone, and an answer evicted is found again."""
+    big = '<p class="ss-cap">' + "a" * 200_000 + "</p>"
+    assert doc_switch.foreign(big) == ()
+    for i in range(100):
+        assert doc_switch.foreign(f"<b>{i}</b><img src={i}>") == ("img", "img src")
+    assert len(doc_switch._VETTED) == 64
+    assert all(isinstance(k, bytes) and len(k) == 16 for k in doc_switch._VETTED)
+    assert all(len("".join(v)) < 100 for v in doc_switch._VETTED.values())
+    assert doc_switch.foreign(big) == () and doc_switch.foreign("<b>0</b><img src=0>") == (
+        "img", "img src")
+
+
+def test_every_run_hands_the_component_new_data_naming_its_document(make_app) -> None:
+    """The front end calls the component's script when its data changes: each run's data
+    has a new ``run``, so that the script shows the document that run names even when the
+    text is the one it handed before (a swap in the browser no run followed)."""
+    at = _live(make_app, params={"doc": "doc2"})
+    (first,) = _payloads(at)
+    at.run()
+    (again,) = _payloads(at)
+    assert again["doc"] == first["doc"] == "doc2" and again["html"] == first["html"]
+    assert again["run"] > first["run"]
+    at.button(key="doc_next").click().run()
+    (moved,) = _payloads(at)
+    assert moved["doc"] == "doc10" and moved["run"] > again["run"]
+    assert not at.exception
 
 
 def test_highlights_the_vetting_refuses_are_drawn_by_st_html(make_app, monkeypatch) -> None:

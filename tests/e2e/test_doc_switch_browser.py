@@ -80,3 +80,103 @@ def test_a_key_typed_into_a_field_steps_nowhere(
     assert page.evaluate("window.__drawn") == []
     box.press("Escape")
     assert st_ui.app_errors(page) == []
+
+
+_SWITCH = "document.querySelector('.ss-switch').parentElement.__ssSwitch"
+
+
+def _agree(page: Any, st_ui: SimpleNamespace, doc: str) -> None:
+    """The text, its heading, the selector, the stepper's caption and the URL name ``doc``."""
+    assert page.locator(".ss-switch .ss-head").first.inner_text() == HEAD.format(doc)
+    assert page.locator(".ss-switch").first.get_attribute("data-doc") == doc
+    assert st_ui.value(page, "Document") == doc
+    assert page.get_by_test_id("stCaptionContainer").filter(
+        has_text=f"Document {doc} of").count() == 1
+    assert f"doc={doc}" in page.url
+
+
+def _metric(page: Any, option: str) -> None:
+    page.get_by_test_id("stRadio").filter(has_text="Metric").get_by_text(
+        option, exact=True).click()
+
+
+def test_n_on_a_focused_radio_steps_nowhere_as_streamlit_takes_no_shortcut(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """Streamlit skips a shortcut whose key is pressed on any INPUT (a radio's too): no run,
+    and the component swaps nothing either. Its text follows the shortcut's own signal (the
+    keydown Streamlit takes, it prevents), not a guess of which keys it takes."""
+    st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
+    page.locator(".ss-switch #left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    _metric(page, "mafalda")
+    st_ui.wait_idle(page)
+    assert page.evaluate("document.activeElement.type") == "radio"
+    page.evaluate(_WATCH)
+    page.keyboard.press("n")
+    page.wait_for_timeout(1500)  # a run, were one started, has reached the caption
+    st_ui.wait_idle(page)
+    _agree(page, st_ui, "2")
+    assert page.evaluate("window.__drawn") == []
+    # the same key, the radio left (no field focused), is Streamlit's shortcut: both move
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("n")
+    _settled(page, st_ui, "3")
+    _agree(page, st_ui, "3")
+    assert page.evaluate("window.__drawn") == [HEAD.format("3")]
+    assert st_ui.app_errors(page) == []
+
+
+def test_a_swap_no_run_followed_is_undone_by_the_next_run(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """The text swapped in without a run of its own (as a key the component took and
+    Streamlit did not): the next run, whose data names the document shown before and whose
+    text is the same, shows that document again."""
+    st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
+    page.locator(".ss-switch #left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    page.evaluate(f"() => {{ const s = {_SWITCH}; s.show(s.data.next.html, s.data.next.doc); }}")
+    assert page.locator(".ss-switch .ss-head").first.inner_text() == HEAD.format("3")
+    # a run whose data, but for its count, is what the component was handed before the swap:
+    # the variant changes the scores, not the highlights nor their neighbours
+    st_ui.choose(page, "Da San Martino variant", "nlp4if2019")
+    st_ui.wait_idle(page)
+    page.locator(".ss-switch .ss-head").filter(has_text=HEAD.format("2")).wait_for(
+        timeout=10_000)
+    _agree(page, st_ui, "2")
+    assert page.locator("#left-doc").count() == 1
+    assert st_ui.app_errors(page) == []
+
+
+def test_markup_the_vetting_could_miss_runs_nothing_in_the_component(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """The component's script parses its HTML with the browser's own parser into an inert
+    template and drops what is not the highlights' own before the page sees it: a CDATA
+    section (a bogus comment to a browser) hiding an ``img``, an ``svg`` script, an event
+    handler, a style with a URL. Nothing of it runs or loads."""
+    st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
+    page.locator(".ss-switch #left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if "evil" in r.url else None)
+    hostile = ('<p class="ss-cap">kept</p><![CDATA[ x ><img src=evil.png '
+               'onerror="window.__ran=1">]]><svg><script>window.__ran=2</script></svg>'
+               '<span onclick="window.__ran=3" style="background:url(evil.css)" '
+               'title="t">span</span><?x ><img src=evil2.png onerror="window.__ran=4">'
+               '<div style="background:\\75 rl(evil3.png)">d</div>')
+    page.evaluate(f"html => {{ {_SWITCH}.show(html, 'x'); }}", hostile)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.__ran") is None
+    box = page.locator(".ss-switch").first
+    assert box.locator("img, svg, script").count() == 0
+    assert box.locator("p.ss-cap").inner_text() == "kept"
+    span = box.locator("span", has_text="span")
+    assert span.get_attribute("onclick") is None and span.get_attribute("style") is None
+    assert span.get_attribute("title") == "t"
+    assert box.locator("div", has_text="d").last.get_attribute("style") is None
+    assert requests == []
+    page.get_by_role("button", name="Next ▶").click()  # the run shows the page's text again
+    _settled(page, st_ui, "3")
+    assert st_ui.app_errors(page) == []
