@@ -313,11 +313,35 @@ K_DOC_TABLE = "doc_table"
 """Widget key of the Documents page's clickable document table."""
 
 
+K_STEPPED = "doc_stepped"
+"""Session key: the document the stepper (Previous / Next, keys P and N) opened last."""
+K_HELD = "doc_switch_held"
+"""Session key: the document whose highlights the swapping component was handed last."""
+
+
 def _open(doc: str | None) -> None:
     from ui.state import K_DOC
 
     if doc is not None:
         st.session_state[K_DOC] = doc
+
+
+def _step(doc: str | None) -> None:
+    """The stepper's callback: open ``doc``, remembered as reached by a step (:func:`_jumped`)."""
+    _open(doc)
+    st.session_state[K_STEPPED] = doc
+
+
+def _jumped(doc: str) -> bool:
+    """Whether this run moved to ``doc`` otherwise than by a step (the selector typed into, a
+    row of the list, a link from another page). Such a run hands the swapping component no
+    neighbours: building and sending two more documents' highlights tripled the bytes of a
+    switch (62 KB against 22 KB at 100,000 documents) and cost the typed switch its 300 ms
+    (docs/performance.md, issue 29, after the thirteenth pass); the step that follows is drawn
+    by its run, and hands the neighbours on from then."""
+    held = st.session_state.get(K_HELD)
+    st.session_state[K_HELD] = doc
+    return held is not None and held != doc and st.session_state.pop(K_STEPPED, None) != doc
 
 
 def stepper(ids: list[str], doc: str) -> None:
@@ -327,13 +351,13 @@ def stepper(ids: list[str], doc: str) -> None:
     # One row, not three columns: three blocks fewer for a document switch to send and
     # reconcile (docs/performance.md, issue 29, twelfth pass); it wraps on a narrow screen.
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
-    row.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_open, args=(prev_doc,),
+    row.button("◀ Previous", key="doc_prev", shortcut="P", on_click=_step, args=(prev_doc,),
                disabled=prev_doc is None, width="stretch",
                help="Previous document in this order (key P)")
     # The keys are in the buttons' own labels and help (a keyboard's hint, meaningless on a
     # touch screen, tour 7 item 8), not in this caption.
     row.caption(f"Document {pos:,} of {len(ids):,} in this order")
-    row.button("Next ▶", key="doc_next", shortcut="N", on_click=_open, args=(next_doc,),
+    row.button("Next ▶", key="doc_next", shortcut="N", on_click=_step, args=(next_doc,),
                disabled=next_doc is None, width="stretch",
                help="Next document in this order (key N)")
 
@@ -828,10 +852,15 @@ def highlights_tab(ws: Workspace, v: View, s: Shown, listed: Listing) -> None:
     29, twelfth pass). In a browser that runs :mod:`ui.doc_switch`, that component draws it,
     holding the highlights of the documents Previous and Next open too (thirteenth pass)."""
 
+    jumped = _jumped(s.doc)
+
     def steps() -> dict[str, tuple[str, str] | None]:
         out: dict[str, tuple[str, str] | None] = {}
         for direction, other in zip(("prev", "next"), neighbours(listed.ids, s.doc),
                                     strict=True):
+            if jumped:  # reached by the selector, a row or a link: no neighbour held ahead
+                out[direction] = None
+                continue
             shown = None if other is None else neighbour_shown(ws, v, other, listed.filters)
             out[direction] = (None if shown is None or other is None
                               else (other, highlights_html(ws, v, shown)))

@@ -245,3 +245,20 @@ def test_highlights_the_vetting_refuses_are_drawn_by_st_html(make_app, monkeypat
     (data,) = _payloads(at)
     assert data["doc"] == "doc10" and data["prev"] is None
     assert not at.exception
+
+
+def test_a_document_picked_otherwise_than_by_a_step_holds_no_neighbours(make_app) -> None:
+    """A document typed into the selector (or a row, or a link) is handed without its
+    neighbours, so that the switch sends one document's highlights, not three; the step that
+    follows is drawn by its run and hands them on, and a step then holds them again."""
+    at = _live(make_app, params={"doc": "doc1"})
+    (first,) = _payloads(at)
+    assert first["next"]["doc"] == "doc2"  # a page opened on a document holds them
+    at.selectbox(key=state.K_DOC).set_value("doc10").run()
+    (typed,) = _payloads(at)
+    assert typed["doc"] == "doc10" and typed["prev"] is None and typed["next"] is None
+    at.button(key="doc_prev").click().run()
+    (stepped,) = _payloads(at)
+    assert stepped["doc"] == at.selectbox(key=state.K_DOC).value == "doc2"
+    assert stepped["prev"]["doc"] == "doc1" and stepped["next"]["doc"] == "doc10"
+    assert not at.exception
