@@ -68,6 +68,7 @@ def wait_idle(page: Any) -> None:
 def open_page(page: Any, url: str, path: str) -> None:
     page.goto(f"{url}/{path.lstrip('/')}")
     wait_idle(page)
+    servers.wait_handed_over(page, timeout=60_000)
 
 
 def settle(page: Any) -> None:

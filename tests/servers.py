@@ -86,6 +86,15 @@ def running(command: Sequence[str], *, cwd: Path, env: Mapping[str, str],
                     proc.wait(timeout=10)
 
 
+HANDED_OVER = """() => !document.querySelector('.ss-stale')
+    && (!document.querySelector('#left-doc') || !!document.querySelector('.ss-switch #left-doc'))"""
+"""The Documents page's highlights handed to the swapping component (``ui/doc_switch.py``): on a
+session's first visit the page draws them twice (``st.html`` and the component), the component
+reports that its script runs, and the run that follows removes the ``st.html`` copy. Until then
+an element found by its id (``#merged``) may be the copy that run detaches. True at once on a
+page without highlights."""
+
+
 def wait_idle(page: Any, timeout: float = 30_000) -> None:
     """Wait until Streamlit has finished the script run that the last action started.
 
@@ -106,3 +115,17 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
         " && !document.querySelector('[data-testid=\"stStatusWidget\"]')",
         timeout=timeout,
     )
+
+
+def wait_handed_over(page: Any, timeout: float = 15_000) -> None:
+    """On the Documents page, wait until the highlights are the swapping component's
+    (:data:`HANDED_OVER`), then until the run that handed them over has ended; at once on
+    another page. A page whose component never takes them (a test of the fallback) is left as
+    it is after ``timeout``."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(HANDED_OVER, timeout=timeout)
+    except PlaywrightTimeout:
+        return
+    wait_idle(page, timeout)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import running, wait_idle
+from tests.servers import running, wait_handed_over, wait_idle
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -198,27 +198,12 @@ def click(page: Any, target: Any, until: Any, timeout: float = 30_000) -> None:
     until.first.wait_for(timeout=timeout)
 
 
-HANDED_OVER = """() => !document.querySelector('.ss-stale')
-    && (!document.querySelector('#left-doc') || !!document.querySelector('.ss-switch #left-doc'))"""
-"""The Documents page's highlights handed to the swapping component (``ui/doc_switch.py``): on a
-session's first visit the page draws them twice (``st.html`` and the component), the component
-reports that its script runs, and the run that follows removes the ``st.html`` copy. Until then
-an element found by its id (``#merged``) may be the copy that run detaches. True at once on a
-page without highlights."""
-
-
 def open_page(page: Any, app_url: str, path: str) -> None:
     """Go to ``app_url/path`` and wait until the script has run (on the Documents page, until
-    the highlights are the component's: :data:`HANDED_OVER`)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
+    the highlights are the component's: :func:`tests.servers.wait_handed_over`)."""
     page.goto(f"{app_url}/{path.lstrip('/')}")
     wait_idle(page)
-    try:
-        page.wait_for_function(HANDED_OVER, timeout=15_000)
-    except PlaywrightTimeout:
-        return  # highlights the component does not draw (a browser test of the fallback)
-    wait_idle(page)
+    wait_handed_over(page)
 
 
 @pytest.fixture
