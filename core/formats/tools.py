@@ -384,9 +384,32 @@ def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
     label set and a label is an error only if it is a listed one written differently (case,
     ``_``, ``-``, spaces). The role a file plays never changes this, so ``validate`` accepts the
     same labels in a gold, a prediction or an annotator's file. Returns (list name or None,
-    error or None).
+    error or None); the error names the file only (:func:`validate` adds the line).
     """
+    task, label = _refused_label(loaded)
+    if label is None:
+        return task, None
+    assert task is not None
+    return task, _task_label_error(label, task, loaded.source)
+
+
+def _task_label_error(label: str, task: str, file: str, *, line: int | None = None,
+                      field: str = "label", path: str | None = None) -> str:
+    """The message for ``label`` outside ``task``'s technique list, at a place in ``file``."""
     from core.formats._common import check_label
+    from core.model.techniques import official_list
+
+    try:
+        check_label(label, list(official_list(task)), file, field=field, line=line, path=path)
+    except FormatError as exc:
+        return (f"{exc} (the {task} technique list, of the task whose labels the file "
+                "uses; pass --labels FILE to allow other labels)")
+    raise AssertionError(f"{label!r} is on the {task} list")  # _refused_label never gives one
+
+
+def _refused_label(loaded: Loaded) -> tuple[str | None, str | None]:
+    """The technique list of the file's own task, and the first label it refuses (or None):
+    the rule of :func:`task_labels`."""
     from core.model.techniques import official_list
 
     tasks = TASK_LISTS.get(loaded.format)
@@ -410,12 +433,28 @@ def task_labels(loaded: Loaded) -> tuple[str | None, str | None]:
         task = plain[_plain(misspelt[0])]
         used = misspelt
     for label in used:
-        try:
-            check_label(label, lists[task], loaded.source, field="label")
-        except FormatError as exc:
-            return task, (f"{exc} (the {task} technique list, of the task whose labels the file "
-                          "uses; pass --labels FILE to allow other labels)")
+        if label not in lists[task]:
+            return task, label
     return task, None
+
+
+def _located_label_error(files: Mapping[str, bytes], loaded: Loaded, label: str,
+                         options: ReadOptions) -> str:
+    """The refusal of ``label`` by the file's own technique list, at the line, JSON path and
+    field where the reader meets it first: the file is read again with every label it uses but
+    that one allowed, so the reader's own label check stops there (a refused file only)."""
+    task = _refused_label(loaded)[0]
+    assert task is not None
+    used = sorted({s.label for aset in loaded.sets for _, spans in aset for s in spans})
+    try:
+        load_files(files, fmt=loaded.format, name=loaded.source,
+                   options=replace(options, labels=[x for x in used if x != label]))
+    except FormatError as exc:
+        where = exc.diagnostic
+        if where.line is not None or where.path is not None:
+            return _task_label_error(label, task, where.file, line=where.line,
+                                     field=where.field or "label", path=where.path)
+    return _task_label_error(label, task, loaded.source)
 
 
 def validate(
@@ -447,21 +486,19 @@ def validate(
     files = read_folder(path) if path.is_dir() else read_file_with_companions(path)
     if not files:
         raise FormatError(str(path), "the folder holds no files")
+    read = replace(options or ReadOptions(), labels=labels, role=role, beyond_text=beyond_text,
+                   label_ids=label_file.ids if label_file else None)
     try:
         result["format"] = fmt or detect(files, source=str(path))
-        loaded = load_files(files, fmt=result["format"], name=str(path),
-                            options=replace(
-                                options or ReadOptions(), labels=labels, role=role,
-                                beyond_text=beyond_text,
-                                label_ids=label_file.ids if label_file else None))
+        loaded = load_files(files, fmt=result["format"], name=str(path), options=read)
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result
     result["format"] = loaded.format
     if labels is None:
-        result["technique_list"], refused = task_labels(loaded)
-        if refused:
-            result["errors"].append(refused)
+        result["technique_list"], refused = _refused_label(loaded)
+        if refused is not None:
+            result["errors"].append(_located_label_error(files, loaded, refused, read))
             return result
     doc_ids = set(loaded.texts)
     for aset in loaded.sets:

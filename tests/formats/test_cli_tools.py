@@ -121,6 +121,37 @@ def test_validate_with_a_label_list_refuses_an_unknown_label(
         "(did you mean 'Loaded Language'?)" in capsys.readouterr().err
 
 
+def test_validate_names_the_line_of_a_label_outside_the_files_own_task_list(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Without --labels the file's own task list decides (task_labels); the refusal names the
+    # line, the JSON path and the field as the reader's check does with --labels, and as
+    # docs/formats.md ("Bad input") shows, then says which list refused it.
+    code = main(["validate", str(BROKEN / "unknown_label.json")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith(
+        f"error: {BROKEN / 'unknown_label.json'}:3: [0].labels[0].technique: field 'technique': "
+        "expected one of the 20 labels of the label list, got 'Loaded language' "
+        "(did you mean 'Loaded Language'?) (the semeval2021 technique list, of the task whose "
+        "labels the file uses; pass --labels FILE to allow other labels)"), err
+
+
+def test_validate_names_the_line_of_a_misspelt_label_in_a_file_of_its_own_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Most labels are the file's own (allowed); one is a listed technique written differently:
+    # the refusal names that label's line, not the first own label's.
+    pred = tmp_path / "pred.tsv"
+    pred.write_text("1\tMy_label\t0\t4\n1\tOther_label\t5\t9\n1\tloaded_language\t10\t14\n",
+                    encoding="utf-8")
+    code = main(["validate", str(pred), "--format", "ptc"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"error: {pred}:3:" in err and "'loaded_language'" in err, err
+    assert "technique list, of the task whose labels the file uses" in err
+
+
 def test_command_line_validate_and_convert_run_as_a_module(tmp_path: Path) -> None:
     gold = SAMPLES / "propaganda" / "gold.json"
     ok = subprocess.run([sys.executable, "-m", "core", "validate", str(gold)], cwd=ROOT,
