@@ -31,8 +31,8 @@ Variants (``variant=``), measured on the official code (``docs/mafalda.md``)
     non-empty subset* of each span's labels (recall: one label). Differs from the paper's prose
     in that a gold span may offer several labels at once to precision.
 ``repo-head``
-    What the repository's evaluator prints today (``src/new_metrics.py``, §3.5): no alternatives;
-    a prediction matches a gold span when its label is among the span's labels; spans that hold
+    What the repository's evaluator prints today (``src/new_metrics.py``; docs/mafalda.md,
+    "Variants"): no alternatives; a prediction matches a gold span when its label is among the span's labels; spans that hold
     ⊥ leave recall's denominator; the text between gold spans becomes gold spans labelled None,
     which count in recall's denominator at levels 1 and 2 (so an exact match gets R = 0.5); and
     ``nothing`` predictions stay in precision's denominator.
@@ -43,7 +43,7 @@ allows no fallacy at all scores 1 only when nothing but ``nothing`` is predicted
 ``nothing`` prediction on a text whose only gold span is optional gets R = 0, because the empty
 alternative requires |S| = 0 and ``nothing`` spans count in |S| there.
 
-Label-only metric (text level, §3.4): the set of predicted fallacy codes against each
+Label-only metric (text level; docs/text-level.md): the set of predicted fallacy codes against each
 alternative's set; P = tp/(tp+fp), R = tp/(tp+fn) (1 when both sets are empty and tp = 0,
 else 0 when tp = 0), maximised over the precision alternatives (per variant) and the recall
 alternatives (one label per span), F1 their harmonic mean; averaged over texts.

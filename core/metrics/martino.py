@@ -188,7 +188,7 @@ def merge_overlaps(spans: Sequence[Span], *, by_label: bool = True) -> tuple[Spa
     """Merge overlapping spans (of the same label unless ``by_label`` is off) into their union.
 
     Touching spans ``[0,10)`` and ``[10,20)`` share no character and stay apart. The merged
-    span takes the label of its first member (official scorers, §2.2).
+    span takes the label of its first member, as the official scorers do (docs/martino.md).
 
     >>> merge_overlaps([Span(0, 10, "A"), Span(5, 15, "A"), Span(15, 20, "A"), Span(2, 3, "B")])
     (Span(start=0, end=15, label='A'), Span(start=2, end=3, label='B'), \
@@ -309,7 +309,7 @@ class MartinoResult:
         return out
 
     def per_label_official_detail(self) -> dict[str, dict[str, float]]:
-        """What the official scorers print per technique, recall bug included (§2.1)."""
+        """What the official scorers print per technique, recall bug included (docs/martino.md)."""
         if self.official_labels is None:
             return {}
         out: dict[str, dict[str, float]] = {}

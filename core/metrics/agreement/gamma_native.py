@@ -25,8 +25,9 @@ problem over the surviving tuples (exact dynamic programming over subsets for sm
 Chance: each sample draws a new continuum per document, like pygamma 0.5.9's samplers
 (``statistical``: unit counts, gaps and lengths from normal distributions fitted to the document,
 categories by observed frequency; ``shuffle``: Mathet's §5.2 shuffling of whole annotators around
-random pivots). A corpus is scored as in §2.1(c) of the reference: per-document best alignments,
-pooled (no unitary alignment crosses documents); per-document γ comes from the same samples.
+random pivots). A corpus is scored as docs/agreement.md's conventions say: per-document best
+alignments, pooled (no unitary alignment crosses documents); per-document γ comes from the same
+samples.
 Random numbers come from ``numpy.random.default_rng`` seeded with (seed, document id), so a
 document gets the same value alone as inside the corpus, and every run with one seed is identical.
 """
@@ -584,7 +585,8 @@ def gamma_document(c: Continuum, diss: Dissimilarity, labels: Sequence[str], *,
 
 def gamma_from_docs(docs: Sequence[DocGamma], n_annotators: int, samples: int
                     ) -> Agreement:
-    """Pooled γ of several documents (reference §2.1 c) with its Monte-Carlo spread."""
+    """Pooled γ of several documents (docs/agreement.md, conventions), with its Monte-Carlo
+    spread."""
     n_units = sum(d.observed.n_units for d in docs)
     if n_units == 0:
         return undefined("gamma is undefined: no annotator marked any span", units=0)

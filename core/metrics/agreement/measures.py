@@ -291,8 +291,8 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
-    Items are characters × labels (``agreement.md`` §2.2). Headline κ: the pooled ("flat")
-    char × label table; ``macro``: mean of the defined per-label κ; ``position``: characters
+    Items are characters × labels (docs/agreement.md, the table of measures). Headline κ: the
+    pooled ("flat") char × label table; ``macro``: mean of the defined per-label κ; ``position``: characters
     covered by any span vs none. Headline Jaccard: |A ∩ B| / |A ∪ B| over (character, label) pairs;
     ``position``: over covered characters. Per document: the same from that document's counts.
     ``per_document``: whether κ's and Jaccard's per-document values are wanted (they are most
@@ -734,8 +734,8 @@ def gamma(study: Study, *, samples: int = 30, seed: int = 0, sampler: g.Sampler 
     """Corpus γ of all (or the given) annotators; with ``categorical``, γ-cat (the headline of
     the returned result) and γ-k per label instead.
 
-    Pooled over documents every annotator covers (reference §2.1 c); per document: that
-    document's own γ from the same samples. With a ``cache`` mapping (:data:`GammaCache`) the
+    Pooled over documents every annotator covers (docs/agreement.md, conventions); per document:
+    that document's own γ from the same samples. With a ``cache`` mapping (:data:`GammaCache`) the
     chance alignments are kept there and a second call with the same content and parameters
     (γ-cat after γ) reuses them.
     ``workers`` processes share the documents (default: one per core for large corpora); the
