@@ -33,8 +33,9 @@ Variants (``variant=``), measured on the official code (``docs/mafalda.md``)
 ``repo-head``
     What the repository's evaluator prints today (``src/new_metrics.py``; docs/mafalda.md,
     "Variants"): no alternatives; a prediction matches a gold span when its label is among the
-    span's labels; spans that hold ⊥ leave recall's denominator; the text between gold spans becomes gold spans labelled None,
-    which count in recall's denominator at levels 1 and 2 (so an exact match gets R = 0.5); and
+    span's labels; spans that hold ⊥ leave recall's denominator; the text between gold spans becomes
+    gold spans labelled None, which count in recall's denominator at levels 1 and 2 (so an exact
+    match gets R = 0.5); and
     ``nothing`` predictions stay in precision's denominator.
 
 Differences from the paper's prose that all official code shares: P and R are maximised

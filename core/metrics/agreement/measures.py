@@ -291,10 +291,11 @@ def char_agreement(study: Study, *, per_document: tuple[bool, bool] = (True, Tru
                    ) -> tuple[PairwiseResult, PairwiseResult]:
     """Character-level Cohen's κ and Jaccard for every pair of annotators.
 
-    Items are characters × labels (docs/agreement.md, the table of measures). Headline κ: the
-    pooled ("flat") char × label table; ``macro``: mean of the defined per-label κ;
-    ``position``: characters covered by any span vs none. Headline Jaccard: |A ∩ B| / |A ∪ B| over (character, label) pairs;
-    ``position``: over covered characters. Per document: the same from that document's counts.
+    Items are characters × labels (docs/agreement.md, the table of measures). Headline κ: the pooled
+    ("flat") char × label table; ``macro``: mean of the defined per-label κ; ``position``:
+    characters covered by any span vs none. Headline Jaccard: |A ∩ B| / |A ∪ B| over (character,
+    label) pairs; ``position``: over covered characters. Per document: the same from that document's
+    counts.
     ``per_document``: whether κ's and Jaccard's per-document values are wanted (they are most
     of the time on a large corpus: an object per document and pair); a value left out is an
     empty dictionary, every other value is the same. ``only``: these pairs ``(a, b)`` instead
