@@ -1,10 +1,11 @@
 """The in-page clock of ``bench/bench_app.py`` (docs/performance.md, issue 29, fourteenth pass).
 
 On a tiny static page in Chromium: the clock starts at the step's last input (captured on window
-before the page's own handlers) and ends after the page's last DOM change; inputs before the
-step is armed are not the step's; a canvas drawn is a change; a multi-input step (a select box opened, then its option) starts
-at the option, and a popover holding the box is a step of its own. No clock is asserted against
-a bound: only which events the clock took and their order.
+before the page's own handlers) and ends after the page's last change (a DOM mutation, or a
+canvas drawn, which no mutation announces); inputs before the step is armed are not the step's;
+a multi-input step (a select box opened, then its option) starts at the option, and a popover
+holding the box is a step of its own. No clock is asserted against a bound: only which events
+the clock took and their order.
 """
 
 from __future__ import annotations
