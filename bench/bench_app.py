@@ -352,8 +352,18 @@ _CLOCK_WATCH = """(() => {
     c.mutSeq++; c.lastMut = performance.now(); c.lastMutWhat = what; c.lastMutNode = node;
     if (!pending) { pending = true; settle(); }
   };
+  // What is inside a canvas is not drawn (a data grid keeps an accessible table there, which it
+  // updates after its pixels): a mutation there is no change a person sees, but the canvas's
+  // own attributes (its size) are.
+  const unseen = (r) => {
+    const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const inCanvas = el && el.closest && el.closest('canvas');
+    return inCanvas && !(r.type === 'attributes' && el.tagName === 'CANVAS');
+  };
   new MutationObserver((records) => {
-    touch(describe(records[records.length - 1].target), null);
+    const r = [...records].reverse().find((x) => !unseen(x));
+    if (!r) return;
+    touch(describe(r.target) + (r.type === 'attributes' ? ` [${r.attributeName}]` : ''), null);
   }).observe(document, {subtree: true, childList: true, attributes: true,
                         characterData: true});
   const ctx = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
@@ -395,13 +405,19 @@ def _arm(page: Any) -> None:
     page.evaluate("() => window.__ssClock.arm()")
 
 
-def _clock(page: Any, timeout: float = 120_000, quiet_ms: int = 150) -> dict[str, Any]:
+CLOCK_QUIET_MS = [150]
+"""How long the page must not change before a step's in-page clock is read (``--clock-quiet``):
+a change later than this after the last one is not the step's."""
+
+
+def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> dict[str, Any]:
     """The in-page clock of the step armed last (:data:`_CLOCK_WATCH`), once the step has had an
     input, the page has changed since, has not changed for ``quiet_ms`` and its last change is
     drawn, and the
     server's last message is drawn: ``in_page_s`` (from the last input to the second frame after
     the last change or message), the inputs, and what changed last and when (seconds after
     the input), for the report; ``t0_ms`` and ``t1_ms`` are the page's ``performance.now()``."""
+    quiet_ms = CLOCK_QUIET_MS[0] if quiet_ms is None else quiet_ms
     page.wait_for_function(
         f"() => {{ const c = window.__ssClock; return c.inputs.length > 0"
         " && c.lastMut > c.inputs[c.inputs.length - 1].t"
@@ -444,14 +460,14 @@ def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 
     if getattr(action, "shows", None):
         page.locator(action.shows).first.wait_for(timeout=timeout)
         wall = time.perf_counter() - t
-        return wall, _clock(page, timeout, quiet_ms)
+        return wall, _clock(page, timeout)
     page.wait_for_function(
         f"() => window.__ssMsgs > {sent} && performance.now() - window.__ssLastMsg > {quiet_ms}"
         " && window.__ssPainted >= window.__ssLastMsg"
         " && document.querySelector('[data-testid=\"stApp\"]')"
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
     wall = float(page.evaluate("window.__ssPainted") - start) / 1000
-    return wall, _clock(page, timeout, quiet_ms)
+    return wall, _clock(page, timeout)
 
 
 def _local(act: Any, shows: str, needed: str) -> Any:
@@ -1057,7 +1073,11 @@ def main() -> None:
     ap.add_argument("--trace", nargs=2, metavar=("PAGE", "FILE"), default=None,
                     help="record a DevTools trace of the last warm revisit of PAGE into FILE "
                     "and split its in-page span (bench/trace_clock.py)")
+    ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
+                    help="milliseconds the page must not change before a step's in-page clock "
+                    "is read (a later change is not the step's)")
     args = ap.parse_args()
+    CLOCK_QUIET_MS[0] = args.clock_quiet
     nav: tuple[tuple[str, str], ...] = NAV
     if args.pages:
         known = dict(NAV)

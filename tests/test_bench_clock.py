@@ -48,6 +48,11 @@ PAGE = """<!doctype html><html><body>
       document.getElementById('grid').getContext('2d').fillRect(0, 0, 10, 10);
       window.seen.changed = performance.now();
     }, 40);
+    // then, as a data grid does, its accessible fallback inside the canvas: not drawn
+    setTimeout(() => {
+      document.getElementById('grid').textContent = 'a cell';
+      window.seen.fallback = performance.now();
+    }, 80);
   });
   // a popover holding a select box: the box opens a list of options, an option is picked
   document.querySelector('.st-key-variants_menu button').addEventListener('click', () => {
@@ -139,6 +144,10 @@ def test_a_canvas_drawn_is_a_change(page: Any, bench_app: Any) -> None:
     assert clock["t0_ms"] <= seen["canvasClick"]
     assert clock["t1_ms"] > seen["changed"]
     assert clock["last_change"] == "canvas drawn canvas"
+    # the fallback content changed after the pixels, unseen: the last change is the pixels
+    page.wait_for_function("window.seen.fallback !== undefined")
+    page.wait_for_timeout(50)  # the observer's callback has run
+    assert page.evaluate("window.__ssClock.describeLast()") == "canvas drawn canvas"
 
 
 def test_a_multi_input_step_starts_at_its_last_input_and_the_popover_is_its_own(
