@@ -460,14 +460,16 @@ def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 
     if getattr(action, "shows", None):
         page.locator(action.shows).first.wait_for(timeout=timeout)
         wall = time.perf_counter() - t
-        return wall, _clock(page, timeout)
+        after = page.evaluate("performance.now()")
+        return wall, _harness(_clock(page, timeout), start, after)
     page.wait_for_function(
         f"() => window.__ssMsgs > {sent} && performance.now() - window.__ssLastMsg > {quiet_ms}"
         " && window.__ssPainted >= window.__ssLastMsg"
         " && document.querySelector('[data-testid=\"stApp\"]')"
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
-    wall = float(page.evaluate("window.__ssPainted") - start) / 1000
-    return wall, _clock(page, timeout)
+    painted = page.evaluate("window.__ssPainted")
+    wall = float(painted - start) / 1000
+    return wall, _harness(_clock(page, timeout), start, painted)
 
 
 def _local(act: Any, shows: str, needed: str) -> Any:
@@ -547,6 +549,7 @@ def _nav_clocked(page: Any, title: str, selector: str, timeout: float = 120_000
     ``selector`` are drawn and its run has ended, and the in-page clock of the step
     (:func:`_clock`, waited for after the wall is taken)."""
     _arm(page)
+    before = page.evaluate("performance.now()")
     t = time.perf_counter()
     page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
     heading = HEADINGS.get(title, title)
@@ -557,7 +560,20 @@ def _nav_clocked(page: Any, title: str, selector: str, timeout: float = 120_000
     page.get_by_role("heading", name=title_re).first.wait_for(timeout=timeout)
     _settled(page, selector, timeout)
     wall = time.perf_counter() - t
-    return wall, _clock(page, timeout)
+    after = page.evaluate("performance.now()")
+    return wall, _harness(_clock(page, timeout), before, after)
+
+
+def _harness(clock: dict[str, Any], before: float, after: float | None) -> dict[str, Any]:
+    """``clock`` with where the harness's wall goes beside it: ``harness_before_input_s``, from
+    the page's time just before Playwright's click or key is called until the input event
+    (Playwright's actionability checks and the dispatch); ``harness_after_last_frame_s``, from
+    the clock's end until the page's time just after the wall ended (the waits' polling and
+    round trips; negative when the page changed after the wall ended)."""
+    clock["harness_before_input_s"] = round((clock["t0_ms"] - before) / 1000, 4)
+    clock["harness_after_last_frame_s"] = (round((after - clock["t1_ms"]) / 1000, 4)
+                                           if after is not None else None)
+    return clock
 
 
 def _task_s(cdp: Any) -> float:
@@ -986,6 +1002,8 @@ def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]
             "in_page_under_300ms": sum(t < 0.3 for t in inside),
             "wall_under_300ms": sum(t < 0.3 for t in walls),
             "each": [{"in_page_s": c["in_page_s"], "wall_s": round(w, 3),
+                      "harness_before_input_s": c.get("harness_before_input_s"),
+                      "harness_after_last_frame_s": c.get("harness_after_last_frame_s"),
                       "last_change_after_s": c["last_change_after_s"],
                       "last_change": c["last_change"],
                       "last_message_after_s": c["last_message_after_s"]}

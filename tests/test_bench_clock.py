@@ -165,6 +165,8 @@ def test_a_multi_input_step_starts_at_its_last_input_and_the_popover_is_its_own(
     seen = page.evaluate("window.seen")
     assert clock["inputs"] == ["click button in st-key-variants_menu"]
     assert clock["t0_ms"] <= seen["popover"]
+    # the harness's share before the input: from the page's time before Playwright's click
+    assert clock["harness_before_input_s"] >= 0
     assert page.locator(popover.needed).count() == 1  # the run loop then skips the opener
     assert wall > 0
 
