@@ -31,6 +31,16 @@ A step ends when Streamlit has finished the run (the front end's script state is
 ``notRunning``) and the page's own element is visible. Prints a table and writes
 ``bench/results/bench_app.json``.
 
+Two clocks per step (issue 29, fourteenth pass): the **wall** (the older keys: Python's clock
+around Playwright's calls, with Playwright's actionability checks before the click and the waits'
+round trips and polling after it) and the **in-page** clock (``*_in_page`` keys,
+:data:`_CLOCK_WATCH`): from the step's last input, captured on window before the page's own
+handlers, to the second frame after the page's last change (a DOM mutation, a canvas drawn) and
+the server's last message. Each step also says what changed last and how much of the wall the
+harness spent before the input and after the last frame. ``--trace PAGE FILE`` records the
+last warm revisit of PAGE in a DevTools trace and splits its in-page span
+(``bench/trace_clock.py``).
+
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
