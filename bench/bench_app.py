@@ -550,17 +550,15 @@ HEADINGS = {"Overview": "SpanScope"}
 
 
 def _nav(page: Any, title: str, selector: str, timeout: float = 120_000) -> float:
-    return _nav_clocked(page, title, selector, timeout)[0]
-
-
-def _nav_clocked(page: Any, title: str, selector: str, timeout: float = 120_000
-                 ) -> tuple[float, dict[str, Any]]:
-    """Click ``title`` in the sidebar: the harness's wall until the page's heading and
-    ``selector`` are drawn and its run has ended, and the in-page clock of the step
-    (:func:`_clock`, waited for after the wall is taken)."""
-    _arm(page)
-    before = page.evaluate("performance.now()")
+    """Click ``title`` in the sidebar: seconds until the page's heading and ``selector`` are
+    drawn and its run has ended (the harness's wall; no in-page clock needed: other benches
+    call this on pages without :data:`_CLOCK_WATCH`)."""
     t = time.perf_counter()
+    _go(page, title, selector, timeout)
+    return time.perf_counter() - t
+
+
+def _go(page: Any, title: str, selector: str, timeout: float) -> None:
     page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
     heading = HEADINGS.get(title, title)
     # The page's own title (its icon, then the name): a heading that merely contains the name
@@ -569,6 +567,16 @@ def _nav_clocked(page: Any, title: str, selector: str, timeout: float = 120_000
     title_re = re.compile(rf"^\W*{re.escape(heading)}\s*$")
     page.get_by_role("heading", name=title_re).first.wait_for(timeout=timeout)
     _settled(page, selector, timeout)
+
+
+def _nav_clocked(page: Any, title: str, selector: str, timeout: float = 120_000
+                 ) -> tuple[float, dict[str, Any]]:
+    """:func:`_nav` and the step's in-page clock (:func:`_clock`, waited for after the wall is
+    taken), with where the wall goes beside it (:func:`_harness`)."""
+    _arm(page)
+    before = page.evaluate("performance.now()")
+    t = time.perf_counter()
+    _go(page, title, selector, timeout)
     wall = time.perf_counter() - t
     after = page.evaluate("performance.now()")
     return wall, _harness(_clock(page, timeout), before, after)
@@ -622,6 +630,7 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     task = _task_s(cdp) if cdp else 0.0
     browser = browser_cpu_s(pid) if pid else 0.0
     _arm(page)
+    before = page.evaluate("performance.now()")
     t = time.perf_counter()
     option.click()
     page.wait_for_function(
@@ -634,7 +643,7 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
                      ).first.wait_for(timeout=120_000)
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
-    clock = _clock(page)
+    clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
     return (typed, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
             (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0,
             typed_clock, clock)
@@ -677,6 +686,7 @@ def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, c
     page.evaluate("() => document.activeElement?.blur()")
     page.evaluate(_SEEN_WATCH, doc_id)
     _arm(page)
+    before = page.evaluate("performance.now()")
     cpu = (cpu_s(pid) or 0.0) if pid else 0.0
     thread = _thread_s(cdp) if cdp else 0.0
     t = time.perf_counter()
@@ -693,7 +703,8 @@ def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, c
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
     thread = (_thread_s(cdp) - thread) if cdp else 0.0
-    return (seen, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0, thread, _clock(page))
+    clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
+    return (seen, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0, thread, clock)
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
