@@ -8,8 +8,9 @@ the second frame after a DOM change). :func:`analyse` reads the trace of the pag
 main thread and says:
 
 * whether the clock covers the whole step: the input as the browser process received it and as
-  the renderer dispatched it, against the clock's start; the renderer's last commit of a frame
-  and the compositor's last frame, against the clock's end;
+  the renderer dispatched it, against the clock's start; the renderer's last paint and the
+  compositor's last frame drawn, against the clock's end (and the app's script or paints after
+  it);
 * where the span goes: the main thread's work by kind (script, style and layout, paint and
   commit, garbage collection, other), its idle time, and the idle gaps over 10 ms with what
   ended each (a message of the server, a timer the page set, a frame);
@@ -92,11 +93,13 @@ def analyse(path: Path, clock: dict[str, Any] | None = None) -> dict[str, Any]:
                   ("mousedown", "click", "keydown") and t0 - 500_000 <= e["ts"] <= t0 + 1000]
     received = [e["ts"] for e in events if e.get("name", "").startswith("InputLatency::")
                 and e.get("ph") in ("b", "S", "X") and t0 - 500_000 <= e["ts"] <= t0 + 1000]
-    # Frames: the renderer's commits (main thread) and the compositor's frames after the input.
+    # What was drawn: the renderer's paints (main thread) and the compositor's frames drawn
+    # after the input (an empty commit, or a frame begun and not drawn, as the harness's polling
+    # by animation frames makes, is not).
     commits = [e["ts"] + e.get("dur", 0) for e in events if e.get("pid") == pid
-               and e.get("tid") == tid and e.get("name") in ("Commit", "Paint")
+               and e.get("tid") == tid and e.get("name") == "Paint"
                and t0 <= e["ts"] <= t1 + 200_000]
-    frames = [e["ts"] for e in events if e.get("name") in ("DrawFrame", "BeginFrame")
+    frames = [e["ts"] for e in events if e.get("name") == "DrawFrame"
               and e.get("pid") == pid and t0 <= e["ts"] <= t1 + 200_000]
 
     # The main thread's complete events inside the span, self time by kind.
@@ -159,19 +162,19 @@ def analyse(path: Path, clock: dict[str, Any] | None = None) -> dict[str, Any]:
     # After the span: the app's own script (not the harness's polling) and the frames it made.
     late = sorted((e for e in events if e.get("pid") == pid and e.get("tid") == tid
                    and e.get("ph") == "X" and e["ts"] >= t1 and e.get("dur", 0) >= 500
-                   and (e.get("name") == "Commit" or (e.get("name") == "FunctionCall" and
+                   and (e.get("name") == "Paint" or (e.get("name") == "FunctionCall" and
                         "/static/" in e.get("args", {}).get("data", {}).get("url", "")))),
                   key=lambda e: e["ts"])
     return {
         "span_ms": round((t1 - t0) / 1000, 1),
         "after_span": [{"at_ms": after(e["ts"]), "ms": round(e["dur"] / 1000, 1),
-                        "what": e["name"] if e["name"] == "Commit" else
+                        "what": e["name"] if e["name"] == "Paint" else
                         "script " + (e["args"]["data"].get("functionName") or "?") + " of "
                         + e["args"]["data"].get("url", "").rsplit("/", 1)[-1]}
                        for e in late],
         "input_dispatched_ms": after(min(dispatched)) if dispatched else None,
         "input_received_by_browser_ms": after(min(received)) if received else None,
-        "last_commit_or_paint_ms": after(max(commits)) if commits else None,
+        "last_paint_ms": after(max(commits)) if commits else None,
         "last_frame_ms": after(max(frames)) if frames else None,
         "server_messages_ms": msgs,
         "main_thread_busy_ms": round(busy / 1000, 1),
