@@ -987,7 +987,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                    "browser_busy_median": round(statistics.median(r[2] for r in rows[1:]), 3),
                    "bytes_received_median": statistics.median(r[3] for r in rows[1:]),
                    "runs": [round(r[0], 3) for r in rows[1:]]}
-            for name, rows in acted.items()}} if interactions > 1 else {}),
+            for name, rows in acted.items() if len(rows) > 1}}  # a step skipped once: no warm
+           if interactions > 1 else {}),
     }
 
 
