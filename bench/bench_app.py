@@ -784,6 +784,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 revisit_thread: dict[str, list[float]] = {}
                 revisit_bytes: dict[str, list[int]] = {}
                 acted: dict[str, list[tuple[float, float, float, int]]] = {}
+                acted_thread: dict[str, list[float]] = {}  # main-thread CPU per step
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
 
@@ -882,15 +883,18 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                 if needed and page.locator(needed).count():
                                     continue  # the popover is open already
                                 cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
+                                thread0 = _thread_s(cdp)
                                 took, clock = _interact(page, action, timeout)
                                 acted_clock.setdefault(f"{title}: {name}", []).append(clock)
                                 cpu1, task = cpu_s(proc.pid), busy() - task0
+                                thread = _thread_s(cdp) - thread0
+                                acted_thread.setdefault(f"{title}: {name}", []).append(thread)
                                 cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
                                 row = acted.setdefault(f"{title}: {name}", [])
                                 row.append((took, cpu, task, received[0] - bytes0))
                                 print(f"{title}: {name}: wall {took:.3f} s, in page "
                                       f"{clock['in_page_s']} s (server CPU {cpu:.3f} s, "
-                                      f"browser main thread {task:.3f} s, "
+                                      f"browser main thread {task:.3f} s (CPU {thread:.3f} s), "
                                       f"{received[0] - bytes0:,} bytes received)",
                                       file=sys.stderr, flush=True)
                 except Exception:
@@ -986,6 +990,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                    "server_cpu_median": round(statistics.median(r[1] for r in rows[1:]), 3),
                    "browser_busy_median": round(statistics.median(r[2] for r in rows[1:]), 3),
                    "bytes_received_median": statistics.median(r[3] for r in rows[1:]),
+                   "browser_main_thread_cpu_median": round(
+                       statistics.median(acted_thread[name][1:]), 3),
                    "runs": [round(r[0], 3) for r in rows[1:]]}
             for name, rows in acted.items() if len(rows) > 1}}  # a step skipped once: no warm
            if interactions > 1 else {}),
