@@ -31,6 +31,16 @@ A step ends when Streamlit has finished the run (the front end's script state is
 ``notRunning``) and the page's own element is visible. Prints a table and writes
 ``bench/results/bench_app.json``.
 
+Two clocks per step (issue 29, fourteenth pass): the **wall** (the older keys: Python's clock
+around Playwright's calls, with Playwright's actionability checks before the click and the waits'
+round trips and polling after it) and the **in-page** clock (``*_in_page`` keys,
+:data:`_CLOCK_WATCH`): from the step's last input, captured on window before the page's own
+handlers, to the second frame after the page's last change (a DOM mutation, a canvas drawn) and
+the server's last message. Each step also says what changed last and how much of the wall the
+harness spent before the input and after the last frame. ``--trace PAGE FILE`` records the
+last warm revisit of PAGE in a DevTools trace and splits its in-page span
+(``bench/trace_clock.py``).
+
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
@@ -166,6 +176,9 @@ def chromium(p: Any) -> Any:
 
 
 def _free_port() -> int:
+    """A free port, or ``SPANSCOPE_BENCH_PORT`` when set (a port the caller was given)."""
+    if os.environ.get("SPANSCOPE_BENCH_PORT"):
+        return int(os.environ["SPANSCOPE_BENCH_PORT"])
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -299,6 +312,7 @@ _WS_WATCH = """(() => {
       this.addEventListener('message', () => {
         window.__ssMsgs++;
         window.__ssLastMsg = performance.now();
+        performance.mark('ss-msg');  // for a trace (bench/trace_clock.py)
         requestAnimationFrame(() => requestAnimationFrame(() => {
           window.__ssPainted = Math.max(window.__ssPainted, performance.now()); }));
       });
@@ -309,19 +323,170 @@ _WS_WATCH = """(() => {
 the time of the second frame after it (what it sent is drawn). The script-state attribute is
 no clock for a widget's run: a run shorter than one React commit never shows "running"."""
 
+_CLOCK_WATCH = """(() => {
+  // The in-page clock of a step (docs/performance.md, issue 29, fourteenth pass): installed
+  // before the page loads, as a listener on window in the capturing phase (before the page's
+  // own handlers). While armed it records every input (click, keydown, input) with its time;
+  // a MutationObserver on the whole document and the 2D canvases' drawing calls record the
+  // last change and the second frame after it (what changed is drawn).
+  const c = window.__ssClock = {inputs: [], armed: false, mutSeq: 0, lastMut: 0,
+                                lastMutWhat: '', painted: 0, paintedSeq: 0};
+  const describe = (n) => {
+    if (!n) return '';
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    if (!el) return n.nodeName;
+    const owner = el.closest('[data-testid], [class*="st-key-"]');
+    const key = owner && [...owner.classList].find((k) => k.startsWith('st-key-'));
+    return el.tagName.toLowerCase() + (owner ? ' in ' + (key || owner.dataset.testid) : '');
+  };
+  const onInput = (e) => {
+    if (!c.armed) return;
+    c.inputs.push({type: e.type, t: performance.now(), what: describe(e.target)});
+    performance.mark('ss-input-' + e.type);
+  };
+  for (const type of ['click', 'keydown', 'input']) {
+    window.addEventListener(type, onInput, {capture: true});
+  }
+  // A change: a DOM mutation, or a 2D canvas drawn (a data grid's cells, a heatmap: pixels
+  // no mutation announces). t1 waits for the second frame after the last change.
+  let pending = false;
+  const settle = () => {
+    const seq = c.mutSeq;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (c.mutSeq !== seq) { settle(); return; }
+      pending = false; c.painted = performance.now(); c.paintedSeq = seq;
+      performance.mark('ss-drawn');
+    }));
+  };
+  const touch = (what, node) => {
+    c.mutSeq++; c.lastMut = performance.now(); c.lastMutWhat = what; c.lastMutNode = node;
+    if (!pending) { pending = true; settle(); }
+  };
+  // What is inside a canvas is not drawn (a data grid keeps an accessible table there, which it
+  // updates after its pixels): a mutation there is no change a person sees, but the canvas's
+  // own attributes (its size) are.
+  const unseen = (r) => {
+    const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const inCanvas = el && el.closest && el.closest('canvas');
+    return inCanvas && !(r.type === 'attributes' && el.tagName === 'CANVAS');
+  };
+  new MutationObserver((records) => {
+    const r = [...records].reverse().find((x) => !unseen(x));
+    if (!r) return;
+    touch(describe(r.target) + (r.type === 'attributes' ? ` [${r.attributeName}]` : ''), null);
+  }).observe(document, {subtree: true, childList: true, attributes: true,
+                        characterData: true});
+  const ctx = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
+  for (const name of ['fillRect', 'fillText', 'strokeText', 'drawImage', 'clearRect',
+                      'putImageData', 'fill', 'stroke', 'strokeRect']) {
+    const native = ctx && ctx[name];
+    if (!native) continue;
+    ctx[name] = function (...args) {
+      touch(null, this.canvas);  // described when read: a grid draws thousands of cells
+      return native.apply(this, args);
+    };
+  }
+  // Transitions and animations that end change pixels too; kept apart (a hover's fade after
+  // the click is no part of the step), reported beside t1.
+  c.lastTransition = 0; c.lastTransitionWhat = '';
+  for (const type of ['transitionend', 'animationend']) {
+    window.addEventListener(type, (e) => {
+      c.lastTransition = performance.now();
+      c.lastTransitionWhat = `${e.type} ${e.propertyName || e.animationName} ${describe(e.target)}`;
+    }, {capture: true});
+  }
+  c.describeLast = () => c.lastMutWhat ?? ('canvas drawn ' + describe(c.lastMutNode));
+  c.arm = () => {
+    c.inputs = []; c.armed = true; performance.clearMarks(); performance.mark('ss-armed');
+  };
+})()"""
+"""The in-page clock of a step, installed before the page loads: ``t0`` is the time of the
+step's last input (the click or key that starts it; the option picked, not the box opened),
+``t1`` the second frame after the last change of the page (a DOM mutation or a 2D canvas
+drawn: a data grid draws its cells with no mutation) and after the server's last message
+(:data:`_WS_WATCH`), once neither has moved for a while (:func:`_clock`). Unlike the
+harness's wall (Python's clock around Playwright's calls: its actionability checks before the
+click, every wait's round trip and polling), ``t1 - t0`` is what a person waits for from the
+click to the last frame that changes."""
 
-def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 150) -> float:
+
+def _arm(page: Any) -> None:
+    """Start a step's in-page clock: inputs before this are not the step's."""
+    page.evaluate("() => window.__ssClock.arm()")
+
+
+CLOCK_QUIET_MS = [150]
+"""How long the page must not change before a step's in-page clock is read (``--clock-quiet``):
+a change later than this after the last one is not the step's."""
+
+
+def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> dict[str, Any]:
+    """The in-page clock of the step armed last (:data:`_CLOCK_WATCH`), once the step has had an
+    input, the page has changed since, has not changed for ``quiet_ms`` and its last change is
+    drawn, and the
+    server's last message is drawn: ``in_page_s`` (from the last input to the second frame after
+    the last change or message), the inputs, and what changed last and when (seconds after
+    the input), for the report; ``t0_ms`` and ``t1_ms`` are the page's ``performance.now()``."""
+    quiet_ms = CLOCK_QUIET_MS[0] if quiet_ms is None else quiet_ms
+    page.wait_for_function(
+        f"() => {{ const c = window.__ssClock; return c.inputs.length > 0"
+        " && c.lastMut > c.inputs[c.inputs.length - 1].t"
+        f" && performance.now() - c.lastMut > {quiet_ms} && c.paintedSeq === c.mutSeq"
+        f" && performance.now() - window.__ssLastMsg > {quiet_ms}"
+        " && window.__ssPainted >= window.__ssLastMsg; }", timeout=timeout)
+    got = page.evaluate("""() => {
+      const c = window.__ssClock; c.armed = false;
+      const t0 = c.inputs[c.inputs.length - 1].t;
+      return {t0, painted: c.painted, msgPainted: window.__ssPainted, lastMut: c.lastMut,
+              lastMsg: window.__ssLastMsg, what: c.describeLast(),
+              transition: c.lastTransition, transitionWhat: c.lastTransitionWhat,
+              inputs: c.inputs.map((i) => `${i.type} ${i.what}`)}; }""")
+    t0 = got["t0"]
+    t1 = max(got["painted"], got["msgPainted"])
+    return {"in_page_s": round((t1 - t0) / 1000, 4) if t1 > t0 else None,
+            "last_change_after_s": round((got["lastMut"] - t0) / 1000, 4)
+            if got["lastMut"] > t0 else None,
+            "last_change": got["what"] if got["lastMut"] > t0 else None,
+            "last_message_after_s": round((got["lastMsg"] - t0) / 1000, 4)
+            if got["lastMsg"] > t0 else None,
+            "last_transition_after_s": round((got["transition"] - t0) / 1000, 4)
+            if got["transition"] > t0 else None,
+            "last_transition": got["transitionWhat"] if got["transition"] > t0 else None,
+            "inputs": got["inputs"], "t0_ms": t0, "t1_ms": t1}
+
+
+def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 150
+              ) -> tuple[float, dict[str, Any]]:
     """Seconds from ``action(page)`` (a click that reruns the script) until the browser has
     drawn the last message of that run (two frames after it), once the script state is
-    ``notRunning`` and the server has sent nothing for ``quiet_ms``."""
+    ``notRunning`` and the server has sent nothing for ``quiet_ms`` (the harness's wall,
+    measured from before Playwright's call), and the step's in-page clock (:func:`_clock`:
+    from the action's last input to the last frame that changes). An action marked
+    :func:`_local` starts no run: its wall ends when what it opens is visible."""
     sent, start = page.evaluate("() => [window.__ssMsgs, performance.now()]")
+    _arm(page)
+    t = time.perf_counter()
     action(page)
+    if getattr(action, "shows", None):
+        page.locator(action.shows).first.wait_for(timeout=timeout)
+        wall = time.perf_counter() - t
+        after = page.evaluate("performance.now()")
+        return wall, _harness(_clock(page, timeout), start, after)
     page.wait_for_function(
         f"() => window.__ssMsgs > {sent} && performance.now() - window.__ssLastMsg > {quiet_ms}"
         " && window.__ssPainted >= window.__ssLastMsg"
         " && document.querySelector('[data-testid=\"stApp\"]')"
         "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
-    return float(page.evaluate("window.__ssPainted") - start) / 1000
+    painted = page.evaluate("window.__ssPainted")
+    wall = float(painted - start) / 1000
+    return wall, _harness(_clock(page, timeout), start, painted)
+
+
+def _local(act: Any, shows: str, needed: str) -> Any:
+    """A step the front end draws alone (no script run: a popover opened): done once
+    ``shows`` is visible; skipped (not timed) while ``needed`` is already on the page."""
+    act.shows, act.needed = shows, needed
+    return act
 
 
 def _radio(key: str, option: str) -> Any:
@@ -329,13 +494,21 @@ def _radio(key: str, option: str) -> Any:
 
 
 def _select(key: str, option: str) -> Any:
+    """Open the select box of ``key`` and pick ``option``: two inputs, the step's clock starts
+    at the second (the option); a popover holding the box is opened by a step of its own
+    (:func:`_popover`)."""
     def act(page: Any) -> None:
         box = page.locator(f".st-key-{key} input")
-        if not box.count():  # in a closed popover: Scores' metric variants (ui.scores)
-            page.locator(".st-key-variants_menu button").first.click()
         box.first.click()
         page.get_by_role("option", name=option, exact=True).click()
     return act
+
+
+def _popover(key: str, inside: str) -> Any:
+    """Open the popover of ``key`` (Scores' metric variants, ui.scores) until the widget
+    ``inside`` shows: a step of the front end alone, skipped when the popover is open."""
+    return _local(lambda page: page.locator(f".st-key-{key} button").first.click(),
+                  f".st-key-{inside} input", f".st-key-{inside} input")
 
 
 def _tab(name: str) -> Any:
@@ -353,8 +526,12 @@ INTERACTIONS: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (
                 ("detail tab: per label", _tab("Per label")),
                 ("metric: mafalda", _radio("metric", "mafalda")),
                 ("metric: martino", _radio("metric", "martino")),
+                # Before the fourteenth pass the variant steps opened the popover in the same
+                # timed step (their wall included it); since, it is a step of its own.
+                ("variants popover: open", _popover("variants_menu", "mvariant")),
                 ("MAFALDA variant: metrics-py (first time: computed)",
                  _select("mvariant", "metrics-py")),
+                ("variants popover: open again", _popover("variants_menu", "mvariant")),
                 ("MAFALDA variant: paper (computed before)", _select("mvariant", "paper")))),
     ("Labels", (("values: row-normalised", _radio("lvalues", "row-normalised")),
                 ("values: counts", _radio("lvalues", "counts")),
@@ -373,7 +550,15 @@ HEADINGS = {"Overview": "SpanScope"}
 
 
 def _nav(page: Any, title: str, selector: str, timeout: float = 120_000) -> float:
+    """Click ``title`` in the sidebar: seconds until the page's heading and ``selector`` are
+    drawn and its run has ended (the harness's wall; no in-page clock needed: other benches
+    call this on pages without :data:`_CLOCK_WATCH`)."""
     t = time.perf_counter()
+    _go(page, title, selector, timeout)
+    return time.perf_counter() - t
+
+
+def _go(page: Any, title: str, selector: str, timeout: float) -> None:
     page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
     heading = HEADINGS.get(title, title)
     # The page's own title (its icon, then the name): a heading that merely contains the name
@@ -382,7 +567,31 @@ def _nav(page: Any, title: str, selector: str, timeout: float = 120_000) -> floa
     title_re = re.compile(rf"^\W*{re.escape(heading)}\s*$")
     page.get_by_role("heading", name=title_re).first.wait_for(timeout=timeout)
     _settled(page, selector, timeout)
-    return time.perf_counter() - t
+
+
+def _nav_clocked(page: Any, title: str, selector: str, timeout: float = 120_000
+                 ) -> tuple[float, dict[str, Any]]:
+    """:func:`_nav` and the step's in-page clock (:func:`_clock`, waited for after the wall is
+    taken), with where the wall goes beside it (:func:`_harness`)."""
+    _arm(page)
+    before = page.evaluate("performance.now()")
+    t = time.perf_counter()
+    _go(page, title, selector, timeout)
+    wall = time.perf_counter() - t
+    after = page.evaluate("performance.now()")
+    return wall, _harness(_clock(page, timeout), before, after)
+
+
+def _harness(clock: dict[str, Any], before: float, after: float | None) -> dict[str, Any]:
+    """``clock`` with where the harness's wall goes beside it: ``harness_before_input_s``, from
+    the page's time just before Playwright's click or key is called until the input event
+    (Playwright's actionability checks and the dispatch); ``harness_after_last_frame_s``, from
+    the clock's end until the page's time just after the wall ended (the waits' polling and
+    round trips; negative when the page changed after the wall ended)."""
+    clock["harness_before_input_s"] = round((clock["t0_ms"] - before) / 1000, 4)
+    clock["harness_after_last_frame_s"] = (round((after - clock["t1_ms"]) / 1000, 4)
+                                           if after is not None else None)
+    return clock
 
 
 def _task_s(cdp: Any) -> float:
@@ -402,20 +611,26 @@ def _thread_s(cdp: Any) -> float:
 
 
 def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
-              ) -> tuple[float, float, float, float, float]:
+              ) -> tuple[float, float, float, float, float, dict[str, Any], dict[str, Any]]:
     """Type ``doc_id`` into the document selector, then click it: (seconds until the filtered
     option shows, seconds from the click until the new document is drawn, CPU seconds the
     server process ``pid`` spent meanwhile, seconds of Chromium's main thread meanwhile, CPU
-    seconds of the browser's processes meanwhile)."""
+    seconds of the browser's processes meanwhile, the in-page clocks of the typing and of the
+    click (:func:`_clock`; the typing's input event starts the first, the option's click the
+    second))."""
+    _arm(page)
     t = time.perf_counter()
     box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
     box.locator("input").fill(doc_id)
     option = page.get_by_role("option").get_by_text(doc_id, exact=True).first
     option.wait_for(timeout=120_000)
     typed = time.perf_counter() - t
+    typed_clock = _clock(page)
     cpu = (cpu_s(pid) or 0.0) if pid else 0.0
     task = _task_s(cdp) if cdp else 0.0
     browser = browser_cpu_s(pid) if pid else 0.0
+    _arm(page)
+    before = page.evaluate("performance.now()")
     t = time.perf_counter()
     option.click()
     page.wait_for_function(
@@ -428,8 +643,10 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
                      ).first.wait_for(timeout=120_000)
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
+    clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
     return (typed, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
-            (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0)
+            (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0,
+            typed_clock, clock)
 
 
 _SEEN_WATCH = """(want) => {
@@ -458,15 +675,18 @@ _SEEN_WATCH = """(want) => {
 
 
 def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, cdp: Any = None
-              ) -> tuple[float, float, float, float]:
+              ) -> tuple[float, float, float, float, dict[str, Any]]:
     """Step to ``doc_id`` with the stepper: a click on Next (``key`` None) or the key ``key``:
     (seconds until its highlights' heading is drawn, measured in the page from the click or
     key to the next frame; seconds until the run it started has ended and the selector shows
-    it; server CPU seconds meanwhile; CPU seconds of Chromium's main thread meanwhile)."""
+    it; server CPU seconds meanwhile; CPU seconds of Chromium's main thread meanwhile; the
+    in-page clock until the page is complete, :func:`_clock`)."""
     # The key goes to the page, not to a field holding the focus (the selector's, after the
     # typing): as a person clicks beside the fields first.
     page.evaluate("() => document.activeElement?.blur()")
     page.evaluate(_SEEN_WATCH, doc_id)
+    _arm(page)
+    before = page.evaluate("performance.now()")
     cpu = (cpu_s(pid) or 0.0) if pid else 0.0
     thread = _thread_s(cdp) if cdp else 0.0
     t = time.perf_counter()
@@ -482,15 +702,16 @@ def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, c
         timeout=120_000)
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
-    return (seen, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
-            (_thread_s(cdp) - thread) if cdp else 0.0)
+    thread = (_thread_s(cdp) - thread) if cdp else 0.0
+    clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
+    return (seen, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0, thread, clock)
 
 
 def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches: int = 2,
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
         interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
-        doc_steps: int = 0) -> dict[str, Any]:
+        doc_steps: int = 0, trace: tuple[str, Path] | None = None) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -512,6 +733,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             browser = chromium(p)
             page = browser.new_page(viewport={"width": 1500, "height": 1600})
             page.add_init_script(_WS_WATCH)
+            page.add_init_script(_CLOCK_WATCH)
             received = [0]  # bytes the server sent over the websocket
             page.on("websocket", lambda ws: ws.on(
                 "framereceived", lambda frame: received.__setitem__(
@@ -549,6 +771,12 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 steps_wall: list[float] = []  # ... until the run has ended
                 steps_cpu: list[float] = []
                 steps_thread: list[float] = []
+                steps_clock: list[dict[str, Any]] = []  # the stepper: in-page, until complete
+                docs_clock: list[dict[str, Any]] = []  # typed switch: in-page, from the click
+                typing_clock: list[dict[str, Any]] = []
+                pages_clock: list[tuple[str, dict[str, Any]]] = []
+                revisit_clock: dict[str, list[dict[str, Any]]] = {}
+                acted_clock: dict[str, list[dict[str, Any]]] = {}
                 rng = random.Random(1)
                 revisit: dict[str, list[float]] = {}
                 revisit_cpu: dict[str, list[float]] = {}
@@ -556,6 +784,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 revisit_thread: dict[str, list[float]] = {}
                 revisit_bytes: dict[str, list[int]] = {}
                 acted: dict[str, list[tuple[float, float, float, int]]] = {}
+                acted_thread: dict[str, list[float]] = {}  # main-thread CPU per step
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
 
@@ -563,7 +792,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 try:
                     for _ in range(repeat):
                         for title, sel in nav:
-                            pages.append(_nav(page, title, sel, timeout))
+                            took, clock = _nav_clocked(page, title, sel, timeout)
+                            pages.append(took)
+                            pages_clock.append((title, clock))
                             steps.append((title, round(pages[-1], 3)))
                             print(f"{title}: {pages[-1]:.2f} s, server peak RSS "
                                   f"{peak_rss_mib(proc.pid)} MiB", file=sys.stderr, flush=True)
@@ -573,8 +804,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             # others).
                             pick = rng.randrange(min(n_docs, DOC_CHOICES))
                             thread0, bytes0 = _thread_s(cdp), received[0]
-                            typed, switched, cpu, task, browser_cpu = _pick_doc(
+                            typed, switched, cpu, task, browser_cpu, tclock, clock = _pick_doc(
                                 page, f"doc{pick}", proc.pid, cdp)
+                            typing_clock.append(tclock)
+                            docs_clock.append(clock)
                             # the typing's share too: both are the switch's main-thread CPU
                             # and bytes, the same in base and tree
                             docs_thread.append(_thread_s(cdp) - thread0)
@@ -584,7 +817,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             docs.append(switched)
                             docs_cpu.append(cpu)
                             docs_task.append(task)
-                            print(f"document switch: {switched:.3f} s, server CPU {cpu:.3f} s, "
+                            print(f"document switch: wall {switched:.3f} s, in page "
+                                  f"{clock['in_page_s']} s, server CPU {cpu:.3f} s, "
                                   f"browser main thread {task:.3f} s, browser CPU "
                                   f"{browser_cpu:.3f} s, main-thread CPU with the typing "
                                   f"{docs_thread[-1]:.3f} s, {docs_bytes[-1]:,} bytes "
@@ -596,30 +830,46 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                         for i in range(doc_steps):
                             shown = box.locator("input").input_value()
                             target = f"doc{int(shown[3:]) + 1}"
-                            seen, wall, cpu, thread = _step_doc(
+                            seen, wall, cpu, thread, clock = _step_doc(
                                 page, None if i % 2 == 0 else "n", target, proc.pid, cdp)
+                            steps_clock.append(clock)
                             steps_seen.append(seen)
                             steps_wall.append(wall)
                             steps_cpu.append(cpu)
                             steps_thread.append(thread)
                             print(f"document step ({'Next' if i % 2 == 0 else 'key N'}): "
-                                  f"text visible {seen:.3f} s, settled {wall:.3f} s, server "
+                                  f"text visible {seen:.3f} s, settled {wall:.3f} s (wall), "
+                                  f"complete in page {clock['in_page_s']} s, server "
                                   f"CPU {cpu:.3f} s, main-thread CPU {thread:.3f} s",
                                   file=sys.stderr, flush=True)
-                    for _ in range(revisits):
+                    traced: dict[str, Any] = {}
+                    for round_ in range(revisits):
                         for title, sel in nav:
+                            tracing = (trace is not None and title == trace[0]
+                                       and round_ == revisits - 1)
+                            if tracing and trace is not None:  # the last revisit, traced
+                                browser.start_tracing(page=page, path=str(trace[1]),
+                                                      categories=TRACE_CATEGORIES)
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             thread0 = _thread_s(cdp)
-                            took = _nav(page, title, sel, timeout)
+                            took, clock = _nav_clocked(page, title, sel, timeout)
                             cpu1, task = cpu_s(proc.pid), busy() - task0
                             thread = _thread_s(cdp) - thread0
+                            if tracing and trace is not None:
+                                browser.stop_tracing()
+                                traced = {"page": title, "trace": str(trace[1]), "clock": clock,
+                                          "wall_s": round(took, 3)}
+                            revisit_clock.setdefault(title, []).append(clock)
                             revisit_thread.setdefault(title, []).append(thread)
                             cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
                             revisit.setdefault(title, []).append(took)
                             revisit_cpu.setdefault(title, []).append(cpu or 0.0)
                             revisit_browser.setdefault(title, []).append(task)
                             revisit_bytes.setdefault(title, []).append(received[0] - bytes0)
-                            print(f"revisit {title}: {took:.3f} s (server CPU "
+                            print(f"revisit {title}: wall {took:.3f} s, in page "
+                                  f"{clock['in_page_s']} s (last change "
+                                  f"{clock['last_change_after_s']} s: {clock['last_change']}) "
+                                  "(server CPU "
                                   f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
                                   f"thread {task:.3f} s (CPU {thread:.3f} s), "
                                   f"{received[0] - bytes0:,} bytes "
@@ -629,14 +879,22 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                         for title, actions in INTERACTIONS:
                             _nav(page, title, known[title], timeout)
                             for name, action in actions:
+                                needed = getattr(action, "needed", None)
+                                if needed and page.locator(needed).count():
+                                    continue  # the popover is open already
                                 cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
-                                took = _interact(page, action, timeout)
+                                thread0 = _thread_s(cdp)
+                                took, clock = _interact(page, action, timeout)
+                                acted_clock.setdefault(f"{title}: {name}", []).append(clock)
                                 cpu1, task = cpu_s(proc.pid), busy() - task0
+                                thread = _thread_s(cdp) - thread0
+                                acted_thread.setdefault(f"{title}: {name}", []).append(thread)
                                 cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
                                 row = acted.setdefault(f"{title}: {name}", [])
                                 row.append((took, cpu, task, received[0] - bytes0))
-                                print(f"{title}: {name}: {took:.3f} s (server CPU {cpu:.3f} s, "
-                                      f"browser main thread {task:.3f} s, "
+                                print(f"{title}: {name}: wall {took:.3f} s, in page "
+                                      f"{clock['in_page_s']} s (server CPU {cpu:.3f} s, "
+                                      f"browser main thread {task:.3f} s (CPU {thread:.3f} s), "
                                       f"{received[0] - bytes0:,} bytes received)",
                                       file=sys.stderr, flush=True)
                 except Exception:
@@ -695,6 +953,22 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                     "max": round(max(typing), 3) if typing else None},
         "page_first_visit_s": cold,
         "page_steps_s": steps,
+        # The in-page clock (_CLOCK_WATCH) beside each wall above, under keys of their own.
+        "in_page_clock": IN_PAGE,
+        "page_steps_in_page_s": [(t, c["in_page_s"]) for t, c in pages_clock],
+        "document_switch_in_page": _clocked(docs_clock, docs),
+        "document_typed_filter_in_page": _clocked(typing_clock, typing),
+        "document_step_in_page": _clocked(steps_clock, steps_wall),
+        **({"page_revisit_warm_in_page": {
+            "all": _clocked([c for cs in revisit_clock.values() for c in cs],
+                            [t for ts in revisit.values() for t in ts]),
+            "pages": {title: _clocked(cs, revisit[title]) for title, cs in revisit_clock.items()}}}
+           if revisits else {}),
+        **({"traced_revisit": _traced(traced)} if revisits and trace else {}),
+        **({"interactions_in_page": {
+            name: {"first": _clocked(cs[:1], [r[0] for r in acted[name][:1]]),
+                   "warm": _clocked(cs[1:], [r[0] for r in acted[name][1:]])}
+            for name, cs in acted_clock.items()}} if interactions else {}),
         **({"page_revisit_warm_s": {
             "all": _summary([t for ts in revisit.values() for t in ts]),
             "under_300ms": sum(t < 0.3 for ts in revisit.values() for t in ts),
@@ -716,9 +990,52 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                    "server_cpu_median": round(statistics.median(r[1] for r in rows[1:]), 3),
                    "browser_busy_median": round(statistics.median(r[2] for r in rows[1:]), 3),
                    "bytes_received_median": statistics.median(r[3] for r in rows[1:]),
+                   "browser_main_thread_cpu_median": round(
+                       statistics.median(acted_thread[name][1:]), 3),
                    "runs": [round(r[0], 3) for r in rows[1:]]}
-            for name, rows in acted.items()}} if interactions > 1 else {}),
+            for name, rows in acted.items() if len(rows) > 1}}  # a step skipped once: no warm
+           if interactions > 1 else {}),
     }
+
+
+IN_PAGE = ("in_page_s: from the step's last input (the click or key, captured on window before "
+           "the page's handlers) to the second frame after the page's last DOM change and the "
+           "server's last message (the page complete); wall_s: the harness's clock, Python's "
+           "around Playwright's calls (actionability checks, waits and their polling), the "
+           "figure of the older keys")
+"""What the ``*_in_page`` keys of the result measure, beside the older walls."""
+
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
+                    "disabled-by-default-devtools.timeline.frame", "blink.user_timing",
+                    "toplevel", "v8.execute", "latencyInfo", "benchmark"]
+"""What ``--trace`` records (a DevTools performance trace with user timing marks)."""
+
+
+def _traced(traced: dict[str, Any]) -> dict[str, Any]:
+    """The traced revisit (``--trace``) beside what :mod:`trace_clock` reads in its trace."""
+    if not traced:
+        return {}
+    sys.path.insert(0, str(ROOT / "bench"))
+    from trace_clock import analyse
+
+    return {**traced, "analysis": analyse(Path(traced["trace"]), traced["clock"])}
+
+
+def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]:
+    """The in-page clocks of some steps beside their harness walls (:data:`IN_PAGE`): each
+    step's figures, their summaries and how many are under 300 ms on either clock."""
+    inside = [c["in_page_s"] for c in clocks if c["in_page_s"] is not None]
+    return {"in_page_s": _summary(inside), "wall_s": _summary(walls),
+            "in_page_under_300ms": sum(t < 0.3 for t in inside),
+            "wall_under_300ms": sum(t < 0.3 for t in walls),
+            "each": [{"in_page_s": c["in_page_s"], "wall_s": round(w, 3),
+                      "harness_before_input_s": c.get("harness_before_input_s"),
+                      "harness_after_last_frame_s": c.get("harness_after_last_frame_s"),
+                      "last_change_after_s": c["last_change_after_s"],
+                      "last_change": c["last_change"],
+                      "last_message_after_s": c["last_message_after_s"]}
+                     for c, w in zip(clocks, walls, strict=True)]}
 
 
 def upload(gold: Path, pred: Path, repeat: int, timeout: float = 120_000) -> dict[str, Any]:
@@ -799,7 +1116,14 @@ def main() -> None:
                     help="compiled (default): the tree's modules compiled once before timing, "
                     "as an installed app has them; source: compiled by every server start, as "
                     "every run measured before the twelfth pass of issue 29")
+    ap.add_argument("--trace", nargs=2, metavar=("PAGE", "FILE"), default=None,
+                    help="record a DevTools trace of the last warm revisit of PAGE into FILE "
+                    "and split its in-page span (bench/trace_clock.py)")
+    ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
+                    help="milliseconds the page must not change before a step's in-page clock "
+                    "is read (a later change is not the step's)")
     args = ap.parse_args()
+    CLOCK_QUIET_MS[0] = args.clock_quiet
     nav: tuple[tuple[str, str], ...] = NAV
     if args.pages:
         known = dict(NAV)
@@ -816,7 +1140,8 @@ def main() -> None:
         return
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
-                 args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps)
+                 args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
+                 (args.trace[0], Path(args.trace[1]).resolve()) if args.trace else None)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
@@ -830,13 +1155,31 @@ def main() -> None:
     if "page_revisit_warm_s" in result:
         warm = result["page_revisit_warm_s"]
         slow = {t: v["median"] for t, v in warm["pages"].items() if v["max"] >= 0.3}
-        print(f"warm revisits < 300 ms: {warm['under_300ms']} of {warm['all']['n']}"
+        print(f"warm revisits < 300 ms (harness wall): {warm['under_300ms']} of "
+              f"{warm['all']['n']}" + (f"; over it (median): {slow}" if slow else ""))
+        clocked = result["page_revisit_warm_in_page"]
+        slow = {t: v["in_page_s"]["median"] for t, v in clocked["pages"].items()
+                if (v["in_page_s"]["max"] or 0) >= 0.3}
+        print(f"warm revisits < 300 ms (in page, input to last frame): "
+              f"{clocked['all']['in_page_under_300ms']} of {clocked['all']['in_page_s']['n']}"
               + (f"; over it (median): {slow}" if slow else ""))
     if "interactions_warm_s" in result:
         acts = result["interactions_warm_s"]
         slow = {n: v["median"] for n, v in acts.items()
                 if v["max"] >= 0.3 and "first time" not in n}
-        print(f"warm interactions over 300 ms (median): {slow or 'none'}")
+        print(f"warm interactions over 300 ms (harness wall, median): {slow or 'none'}")
+        acts = result["interactions_in_page"]
+        slow = {n: v["warm"]["in_page_s"]["median"] for n, v in acts.items()
+                if (v["warm"]["in_page_s"]["max"] or 0) >= 0.3 and "first time" not in n}
+        print(f"warm interactions over 300 ms (in page, median): {slow or 'none'}")
+        first = {n: (v["first"]["wall_s"]["max"], v["first"]["in_page_s"]["max"])
+                 for n, v in acts.items()}
+        print("interactions' first round (harness wall, in page):", first)
+    for key, what in (("document_switch_in_page", "typed document switch (from the click)"),
+                      ("document_step_in_page", "document step (Next, key N), complete")):
+        if result[key]["wall_s"]["n"]:
+            print(f"{what} < 300 ms: harness wall {result[key]['wall_under_300ms']}, in page "
+                  f"{result[key]['in_page_under_300ms']} of {result[key]['wall_s']['n']}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,182 @@
+"""The in-page clock of ``bench/bench_app.py`` (docs/performance.md, issue 29, fourteenth pass).
+
+On a tiny static page in Chromium: the clock starts at the step's last input (captured on window
+before the page's own handlers) and ends after the page's last change (a DOM mutation, or a
+canvas drawn, which no mutation announces); inputs before the step is armed are not the step's;
+a multi-input step (a select box opened, then its option) starts at the option, and a popover
+holding the box is a step of its own. No clock is asserted against a bound: only which events
+the clock took and their order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+PAGE = """<!doctype html><html><body>
+<button id="go">Go</button><div id="out">before</div>
+<div class="st-key-variants_menu"><button>Variants</button></div>
+<div id="menu"></div><canvas id="grid" width="40" height="20"></canvas>
+<script>
+  window.seen = {};
+  const out = document.getElementById('out');
+  document.getElementById('go').addEventListener('click', () => {
+    window.seen.click = performance.now();
+    // the change lands later than the click, as a script run's does
+    setTimeout(() => { out.textContent = 'after'; window.seen.changed = performance.now(); }, 40);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'n') return;
+    window.seen.key = performance.now();
+    setTimeout(() => { out.textContent = 'next'; window.seen.changed = performance.now(); }, 40);
+  });
+  // a grid drawn on a canvas, as a data grid draws its cells: pixels, no DOM mutation
+  document.getElementById('grid').addEventListener('click', () => {
+    window.seen.canvasClick = performance.now();
+    setTimeout(() => {
+      document.getElementById('grid').getContext('2d').fillRect(0, 0, 10, 10);
+      window.seen.changed = performance.now();
+    }, 40);
+    // then, as a data grid does, its accessible fallback inside the canvas: not drawn
+    setTimeout(() => {
+      document.getElementById('grid').textContent = 'a cell';
+      window.seen.fallback = performance.now();
+    }, 80);
+  });
+  // a popover holding a select box: the box opens a list of options, an option is picked
+  document.querySelector('.st-key-variants_menu button').addEventListener('click', () => {
+    window.seen.popover = performance.now();
+    document.getElementById('menu').innerHTML =
+      '<div class="st-key-mvariant"><input readonly value="paper"></div>';
+    document.querySelector('.st-key-mvariant input').addEventListener('click', () => {
+      window.seen.box = performance.now();
+      const list = document.createElement('ul');
+      list.innerHTML = '<li role="option">metrics-py</li>';
+      document.getElementById('menu').append(list);
+      list.querySelector('li').addEventListener('click', () => {
+        window.seen.option = performance.now();
+        setTimeout(() => {
+          document.querySelector('.st-key-mvariant input').value = 'metrics-py';
+          list.remove();
+          window.seen.changed = performance.now();
+        }, 40);
+      });
+    });
+  });
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def bench_app() -> Any:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        yield importlib.import_module("bench_app")
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
+@pytest.fixture()
+def page(tmp_path: Path, bench_app: Any) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium")
+    (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        pg = browser.new_page()
+        # as the bench does: both watches before the page loads
+        pg.add_init_script(bench_app._WS_WATCH)
+        pg.add_init_script(bench_app._CLOCK_WATCH)
+        pg.goto((tmp_path / "page.html").as_uri())
+        yield pg
+        browser.close()
+
+
+def test_the_clock_runs_from_a_click_to_the_frame_after_the_change(page: Any,
+                                                                     bench_app: Any) -> None:
+    page.click("#go")  # before the step is armed: not the step's input
+    page.wait_for_function("document.getElementById('out').textContent === 'after'")
+    page.evaluate("document.getElementById('out').textContent = 'before'")
+    bench_app._arm(page)
+    page.click("#go")
+    clock = bench_app._clock(page)
+    seen = page.evaluate("window.seen")
+    assert clock["inputs"] == ["click button"]
+    t0 = clock["t0_ms"]
+    # captured on window before the button's own handler, and ended after the change was made
+    assert t0 <= seen["click"]
+    assert clock["in_page_s"] == round((clock["t1_ms"] - t0) / 1000, 4)
+    assert clock["t1_ms"] > seen["changed"]
+    assert clock["last_change"] == "div"
+    assert clock["last_change_after_s"] * 1000 >= seen["changed"] - t0 - 1
+    assert clock["last_message_after_s"] is None  # no server here
+
+
+def test_the_clock_starts_at_a_key(page: Any, bench_app: Any) -> None:
+    bench_app._arm(page)
+    page.locator("body").press("n")
+    clock = bench_app._clock(page)
+    seen = page.evaluate("window.seen")
+    assert clock["inputs"] == ["keydown body"]
+    assert clock["t0_ms"] <= seen["key"]
+    assert clock["t1_ms"] > seen["changed"]
+
+
+def test_a_canvas_drawn_is_a_change(page: Any, bench_app: Any) -> None:
+    bench_app._arm(page)
+    page.click("#grid")
+    clock = bench_app._clock(page)
+    seen = page.evaluate("window.seen")
+    assert clock["inputs"] == ["click canvas"]
+    assert clock["t0_ms"] <= seen["canvasClick"]
+    assert clock["t1_ms"] > seen["changed"]
+    assert clock["last_change"] == "canvas drawn canvas"
+    # the fallback content changed after the pixels, unseen: the last change is the pixels
+    page.wait_for_function("window.seen.fallback !== undefined")
+    page.wait_for_timeout(50)  # the observer's callback has run
+    assert page.evaluate("window.__ssClock.describeLast()") == "canvas drawn canvas"
+
+
+def test_a_multi_input_step_starts_at_its_last_input_and_the_popover_is_its_own(
+        page: Any, bench_app: Any) -> None:
+    scores = dict(bench_app.INTERACTIONS)["Scores"]
+    names = [name for name, _ in scores]
+    # every variant pick follows a step that opens the popover, timed apart
+    for i, name in enumerate(names):
+        if name.startswith("MAFALDA variant"):
+            assert names[i - 1].startswith("variants popover: open")
+            opener = scores[i - 1][1]
+            assert opener.shows == opener.needed == ".st-key-mvariant input"
+    popover = next(action for name, action in scores if name == "variants popover: open")
+    wall, clock = bench_app._interact(page, popover)
+    seen = page.evaluate("window.seen")
+    assert clock["inputs"] == ["click button in st-key-variants_menu"]
+    assert clock["t0_ms"] <= seen["popover"]
+    # the harness's share before the input: from the page's time before Playwright's click
+    assert clock["harness_before_input_s"] >= 0
+    assert page.locator(popover.needed).count() == 1  # the run loop then skips the opener
+    assert wall > 0
+
+    pick = bench_app._select("mvariant", "metrics-py")
+    bench_app._arm(page)
+    pick(page)
+    clock = bench_app._clock(page)
+    seen = page.evaluate("window.seen")
+    # two inputs, the box and the option: the clock starts at the option
+    assert clock["inputs"] == ["click input in st-key-mvariant", "click li"]
+    assert seen["box"] < clock["t0_ms"] <= seen["option"]
+    assert clock["t1_ms"] > seen["changed"]
+    assert page.locator(".st-key-mvariant input").input_value() == "metrics-py"
