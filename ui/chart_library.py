@@ -46,7 +46,9 @@ def script(chunk: str | None) -> str:
     return """
 <script>
 (() => {
-  const w = window.parent && window.parent.document ? window.parent : window;
+  // This document's window: Streamlit's own modules are loaded here (st.html runs the script
+  // in the page, no frame), also when the app is embedded in another page.
+  const w = window;
   if (w.__spanscopeCharts) return;
   w.__spanscopeCharts = "waiting";
   const index = w.document.querySelector('script[type="module"][src*="/static/js/index."]');
