@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import chart_library
 from ui.theme import PRIMARY_TEXT_CSS
 
 PHONE_MAX_PX = 768
@@ -108,9 +109,10 @@ SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + 
   later();
 })();
 </script>
-""".replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip()
+""".replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip() + chart_library.SCRIPT
 """The listener, the one script of our own on every page, after the styles (tests that
-check that no script from a file reaches the page leave this one out)."""
+check that no script from a file reaches the page leave this one out), and the charts'
+library loaded ahead of the first chart (:data:`ui.chart_library.SCRIPT`)."""
 
 
 def close_on_phone() -> None:

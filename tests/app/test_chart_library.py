@@ -1,0 +1,59 @@
+"""The charts' library loaded ahead of the first chart (:mod:`ui.chart_library`): the chunk it
+imports is the installed Streamlit's own, under the name Streamlit's lazy loader imports (the
+same module URL, so the first chart finds it evaluated), and the script rides in the sidebar's
+element on every page. ``tests/e2e/test_chart_library_browser.py`` checks it in a browser."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import streamlit
+
+from ui import chart_library, sidebar
+
+STATIC = Path(streamlit.__file__).parent / "static"
+
+
+def test_the_chunk_is_the_installed_streamlits_plotly_chunk() -> None:
+    name = chart_library.chunk_name()
+    assert name is not None and re.fullmatch(r"PlotlyChart\.[\w-]+\.js", name)
+    assert (STATIC / "static" / "js" / name).is_file()
+
+
+def test_streamlits_loader_imports_the_chunk_beside_its_index_script() -> None:
+    """The preload resolves the chunk against the ``index`` script's URL, as Vite's loader does
+    with ``import.meta.url``: the same URL, one module."""
+    name = chart_library.chunk_name()
+    index_html = (STATIC / "index.html").read_text(encoding="utf-8")
+    src = re.search(r'<script type="module"[^>]*src="([^"]+)"', index_html)
+    assert src is not None and "/static/js/index." in src.group(1)  # the script's selector
+    index_js = (STATIC / src.group(1).lstrip("./")).read_text(encoding="utf-8")
+    assert f"import(`./{name}`)" in index_js
+
+
+def test_no_chunk_or_two_chunks_preload_nothing(tmp_path: Path) -> None:
+    assert chart_library.chunk_name(tmp_path) is None
+    assert chart_library.script(None) == ""
+    (tmp_path / "PlotlyChart.a1.js").write_text("", encoding="utf-8")
+    assert chart_library.chunk_name(tmp_path) == "PlotlyChart.a1.js"
+    (tmp_path / "PlotlyChart.b2.js").write_text("", encoding="utf-8")
+    assert chart_library.chunk_name(tmp_path) is None
+
+
+def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> None:
+    js = chart_library.script("PlotlyChart.a1.js")
+    assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
+    assert 'new URL("PlotlyChart.a1.js", index.src)' in js
+    assert "import(url)" in js and js.count("import(") == 1
+    assert "if (w.__spanscopeCharts) return;" in js  # once per tab
+    assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
+    assert '"notRunning"' in js and "requestIdleCallback" in js
+    assert f"timeout: {chart_library.IDLE_WAIT_MS}" in js
+
+
+def test_the_sidebars_element_carries_it_on_every_page() -> None:
+    assert chart_library.SCRIPT
+    assert chart_library.script(chart_library.chunk_name()) == chart_library.SCRIPT
+    assert sidebar.SCRIPT.endswith(chart_library.SCRIPT)
+    assert sidebar.SCRIPT.count(chart_library.SCRIPT) == 1

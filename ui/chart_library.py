@@ -1,0 +1,78 @@
+"""The charts' library loaded by the browser ahead of the first chart.
+
+Streamlit's front end loads plotly.js (its ``PlotlyChart`` chunk, 4.7 MB of JavaScript) when a
+page first draws a Plotly chart, not before: the browser then parses, compiles and runs it
+before it draws the chart. On the Metric differences page opened right after the first load at
+100,000 documents that was 0.6-1.4 s of the browser's main thread between the waterfall's
+arrival and its drawing, the largest part of what the page waited for once the server had its
+steps (docs/performance.md, issue 29, fourteenth pass). The first page a session opens (the
+Documents page, with ``--data``) draws no chart.
+
+:data:`SCRIPT` imports that chunk in the background, once per browser tab, after the page's
+first run has ended and when the browser's main thread is idle (``requestIdleCallback``): the
+module Streamlit's lazy loader asks for later is the same URL, so it is then evaluated already,
+and the first chart costs the chart's own drawing alone. It is the chunk Streamlit itself would
+load (the file of this Streamlit's static folder, resolved beside the front end's ``index``
+script as Streamlit's loader resolves it); nothing is drawn and nothing is sent to the server.
+A Streamlit without the chunk, or a page without Streamlit's ``index`` script, preloads nothing.
+The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import streamlit
+
+IDLE_WAIT_MS = 3000
+"""At most this long after the first run's end before the chunk is imported even if the main
+thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
+
+
+def chunk_name(static: Path | None = None) -> str | None:
+    """The file name of Streamlit's ``PlotlyChart`` chunk in its static folder (``static``, else
+    the installed Streamlit's), or None when there is not exactly one."""
+    folder = static or Path(streamlit.__file__).parent / "static" / "static" / "js"
+    found = sorted(p.name for p in folder.glob("PlotlyChart.*.js"))
+    return found[0] if len(found) == 1 else None
+
+
+def script(chunk: str | None) -> str:
+    """The ``<script>`` that imports ``chunk`` once per tab, after the first run and when idle;
+    empty when there is no chunk."""
+    if chunk is None:
+        return ""
+    return """
+<script>
+(() => {
+  // This document's window: Streamlit's own modules are loaded here (st.html runs the script
+  // in the page, no frame), also when the app is embedded in another page.
+  const w = window;
+  if (w.__spanscopeCharts) return;
+  w.__spanscopeCharts = "waiting";
+  const index = w.document.querySelector('script[type="module"][src*="/static/js/index."]');
+  if (!index) { w.__spanscopeCharts = "no index"; return; }
+  const url = new URL(CHUNK, index.src).href;
+  const load = () => {
+    w.__spanscopeCharts = "loading";
+    import(url).then(() => { w.__spanscopeCharts = "loaded"; },
+                     () => { w.__spanscopeCharts = "failed"; });
+  };
+  const idle = w.requestIdleCallback
+    ? (f) => w.requestIdleCallback(f, {timeout: IDLE_WAIT_MS})
+    : (f) => w.setTimeout(f, 200);
+  // After the page's first run (its drawing is what the user waits for then), when idle.
+  const wait = () => {
+    const app = w.document.querySelector('[data-testid="stApp"]');
+    if (app && app.getAttribute("data-test-script-state") === "notRunning") idle(load);
+    else w.setTimeout(wait, 200);
+  };
+  w.setTimeout(wait, 200);
+})();
+</script>
+""".replace("CHUNK", json.dumps(chunk)).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
+
+
+SCRIPT = script(chunk_name())
+"""The preload of the installed Streamlit's chunk (empty if it has none)."""
