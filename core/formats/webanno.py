@@ -44,7 +44,7 @@ from core.formats._common import check_label, member_name, parse_offset
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 
 FORMAT = "webanno-tsv"
 HEADER = "#FORMAT=WebAnno TSV 3"
@@ -281,9 +281,12 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
     add_line, add_at, add_stop = doc.unit_line.append, doc.unit_at.append, doc.unit_stop.append
     add_begin, add_end = doc.unit_begin.append, doc.unit_end.append
     match_head = _TOKEN_HEAD.match
+    block: tuple[int, str] | None = None  # the first line of a header block: number, text
     for number, at, line in lines:
         last = number
         if state in ("space", "header") and line.startswith("#"):
+            if state == "space":
+                block = (number, line)
             state = "header"
             if line.startswith("#Text="):
                 raw = line[len("#Text="):]
@@ -291,8 +294,10 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
             continue
         if not line:
             if state == "header":
-                raise FormatError(file, "expected a token line after the sentence's #Text= "
-                                  "line, got an empty line", line=number)
+                if sentence_text:
+                    raise FormatError(file, "expected a token line after the sentence's "
+                                      "#Text= line, got an empty line", line=number)
+                _skip_comments(doc, block, number - 1)
             state = "space"
             continue
         if state == "space":
@@ -342,9 +347,24 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         add_begin(begin)
         add_end(end)
     if state == "header":
-        raise FormatError(file, "the last sentence has a #Text= line but no tokens",
-                          line=last)
+        if sentence_text:
+            raise FormatError(file, "the last sentence has a #Text= line but no tokens",
+                              line=last)
+        _skip_comments(doc, block, last)
     doc.text = "".join(parts)
+
+
+def _skip_comments(doc: TsvDocument, block: tuple[int, str] | None, stop: int) -> None:
+    """Note a block of ``#`` lines without a ``#Text=`` line (lines ``block[0]`` to ``stop``),
+    which holds no sentence and is skipped. The GUM corpus (Zeldes 2017) writes its documents'
+    summaries so, ``#Summary1=...`` between the header and the first sentence; INCEpTION's
+    reader refuses such a file, but nothing in the block is annotated text."""
+    if block is None:
+        return
+    first, text = block
+    where = f"line {first}" if stop <= first else f"lines {first}-{stop}"
+    doc.warnings.append((f"{where}: '#' lines without a #Text= line (the first: "
+                         f"{text[:60]!r}) hold no sentence; skipped as comments", first))
 
 
 def _refuse_token_line(file: str, line: str, number: int, ncols: int) -> NoReturn:
@@ -709,6 +729,8 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
         roles.setdefault(set_name, role)
         if entry.user is not None:
             loaded.named_sets.add(set_name)
+        for message, line in doc.warnings:
+            loaded.warn(KindedText(message, "skipped"), line=line, file=doc.file)
         spans, warnings = spans_of(doc, choice, options.labels)
         for message, line in warnings:
             loaded.warn(message, line=line, file=doc.file)
