@@ -140,7 +140,7 @@ class TsvDocument:
     unit_stop: array[int] = field(default_factory=lambda: array("q"))  # and ends (no "\r")
     unit_begin: array[int] = field(default_factory=lambda: array("q"))  # UTF-16, as in the file
     unit_end: array[int] = field(default_factory=lambda: array("q"))
-    warnings: list[tuple[str, int | None]] = field(default_factory=list)
+    warnings: list[tuple[str, int]] = field(default_factory=list)
 
     def cells(self, k: int) -> list[str]:
         """The TAB-separated cells of the ``k``-th token line."""
@@ -471,7 +471,8 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
 
     ``labels``: the allowed labels (a label outside them is a FormatError at its first line).
     """
-    warnings: list[tuple[str, int]] = []
+    warnings: list[tuple[str, int]] = [(KindedText(m, "skipped"), line)
+                                       for m, line in doc.warnings]  # comment blocks
     to_py = _Offsets(doc.text)
     n = len(doc.unit_line)
     if to_py.identity:
@@ -729,8 +730,6 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
         roles.setdefault(set_name, role)
         if entry.user is not None:
             loaded.named_sets.add(set_name)
-        for message, line in doc.warnings:
-            loaded.warn(KindedText(message, "skipped"), line=line, file=doc.file)
         spans, warnings = spans_of(doc, choice, options.labels)
         for message, line in warnings:
             loaded.warn(message, line=line, file=doc.file)
