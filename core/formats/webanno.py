@@ -222,6 +222,10 @@ def parse(file: str, content: str) -> TsvDocument:
     rest = None
     for number, at, line in lines:
         if not line.startswith(("#T_SP=", "#T_CH=", "#T_RL=")):
+            if line.startswith("#T_"):  # a damaged declaration, not a comment to skip
+                raise FormatError(file, f"expected a layer declaration starting '#T_SP=', "
+                                  f"'#T_CH=' or '#T_RL=', got {line[:40]!r}", line=number,
+                                  field="header")
             rest = (number, at, line)
             break
         columns.extend(_columns(file, line, number))

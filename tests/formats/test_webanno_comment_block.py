@@ -62,3 +62,12 @@ def test_a_comment_block_at_the_end_of_the_file_is_skipped_too() -> None:
     loaded = read(HEADER + BODY + "\n#Summary9=(human9) trailing.\n")
     assert loaded.texts["gum_like"] == "Town kids lack salt\nThey do\n"
     assert any("#Summary9=" in d.message for d in loaded.diagnostics)
+
+
+def test_a_damaged_layer_declaration_is_refused_not_skipped_as_a_comment() -> None:
+    damaged = HEADER.replace("#T_RL=", "#T_RL\t")
+    with pytest.raises(FormatError) as exc:
+        read(damaged + BODY)
+    assert exc.value.line == 3
+    assert "expected a layer declaration starting '#T_SP=', '#T_CH=' or '#T_RL='" in str(
+        exc.value)
