@@ -259,8 +259,23 @@ def _check_doc_id(doc_id: str) -> None:
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
-    """``<id>.ann`` per document (empty without spans) and ``<id>.txt`` when the text is known."""
-    aset = single_set(sets, FORMAT)
+    """``<id>.ann`` per document (empty without spans) and ``<id>.txt`` when the text is known;
+    several sets: one folder per set (``<set>/<id>.ann``, the annotator-folder layout
+    :func:`read` takes back as one set per folder), each with the documents its set covers."""
+    if len(sets) <= 1:
+        return _write_set(texts, single_set(sets, FORMAT))
+    out: dict[str, str] = {}
+    for aset in sets:
+        name = aset.name
+        if not name or name != name.strip() or any(c in name for c in '/\\:*?"<>|\t\n') \
+                or name in (".", ".."):
+            raise FormatError("<output>", f"set name {name!r} cannot be a brat folder name; "
+                              "rename the set or write one set with --set NAME")
+        out.update({f"{name}/{path}": data for path, data in _write_set(texts, aset).items()})
+    return out
+
+
+def _write_set(texts: Mapping[str, str | None], aset: AnnotationSet) -> dict[str, str]:
     out: dict[str, str] = {}
     for doc_id in aset.spans:
         _check_doc_id(doc_id)
@@ -276,3 +291,21 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
         if text is not None:
             out[f"{doc_id}.txt"] = text
     return out
+
+
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
+    """Several sets are written one folder each; :func:`read` takes such folders back as one
+    set each only when two of them share a document with its text."""
+    if len(sets) < 2:
+        return []
+    seen: set[str] = set()
+    for aset in sets:
+        docs = {d for d in aset.spans if texts.get(d) is not None}
+        if docs & seen:
+            return [f"note: {len(sets)} sets written as one folder each (<set>/<document>.ann), "
+                    "the layout brat projects give one folder per annotator"]
+        seen |= docs
+    return [f"note: {len(sets)} sets written as one folder each, but they share no document "
+            "with a text: read back, the folders are one set whose document ids keep the "
+            "folder; write one set with --set NAME to keep it apart"]
+

@@ -106,3 +106,24 @@ def test_the_bratiaa_project_read_whole_gives_bratiaa_values() -> None:
         a, b = pair.split(" | ")
         got = whole.pairs.get((a, b)) or whole.pairs[(b, a)]
         assert got.overall.value == pytest.approx(values["corpus"], abs=1e-12)
+
+
+def test_several_sets_are_written_one_folder_each_and_read_back(tmp_path) -> None:
+    for name, data in project().items():
+        (tmp_path / "in" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "in" / name).write_bytes(data)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        status = main(["convert", str(tmp_path / "in"), "--to", "brat", str(tmp_path / "out")])
+    assert status == 0, out.getvalue()
+    assert "one folder each" in out.getvalue()
+    assert sorted(p.relative_to(tmp_path / "out").as_posix()
+                  for p in (tmp_path / "out").rglob("*.ann")) == [
+        "Lisa/doc1.ann", "Lisa/doc2.ann", "Maria/doc1.ann", "Maria/doc2.ann"]
+    before = load_path(tmp_path / "in", options=ReadOptions())
+    after = load_path(tmp_path / "out", options=ReadOptions())
+    assert [(s.name, s.role) for s in after.sets] == [(s.name, s.role) for s in before.sets]
+    for b, a in zip(before.sets, after.sets, strict=True):
+        assert {d: sorted(v) for d, v in a.spans.items()} == {
+            d: sorted(v) for d, v in b.spans.items()}
+    assert after.texts == before.texts
