@@ -294,6 +294,11 @@ def ind_label_studio_table(path: Path) -> Reading:
     return r
 
 
+_MEDIA = re.compile(r"(?:https?://|/data/)\S+|[^\n]*\.(?:png|jpe?g|gif|bmp|tiff?|webp|mp3|wav|"
+                    r"flac|mp4|webm|ogg)", re.IGNORECASE)
+"""A data string that says where a media file is: no text (Label Studio's image tasks)."""
+
+
 def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
     """Label Studio JSON: one set per annotator (``completed_by``) and per model; a CSV or
     TSV export through :func:`ind_label_studio_table`."""
@@ -318,6 +323,11 @@ def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
     for task in tasks:
         data = task.get("data", {})
         text = data.get(key)
+        # No `text`: the task's only string (a chat project's $scenario_prompt), unless it only
+        # says where an image, audio or video is.
+        strings = [t for t in data.values() if isinstance(t, str) and not _MEDIA.fullmatch(t)]
+        if text is None and len(strings) == 1:
+            text = strings[0]
         texts.append(text if isinstance(text, str) else None)
         for kind in ("annotations", "completions", "predictions"):
             for ann in task.get(kind, []) or []:

@@ -62,11 +62,20 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         low = path.lower()
         if not low.endswith((".ann", ".txt", ".conf")):
             loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored")
-    spans = SpanColumns()
+    folders = None if single else _annotator_folders(ann, txt)
+    if folders is not None:
+        loaded.warn(KindedText(f"one annotator each in the folders {', '.join(sorted(folders))} "
+                               "(they hold the same documents): one annotation set per folder, "
+                               "role annotator", "folder-layout"), file=name)
+    per_set: dict[str, SpanColumns] = {}
     skipped: dict[str, list[tuple[Position, Diagnostic]]] = {}
     for path in sorted(ann):
         stem = path[: -len(".ann")]
-        doc_id = PurePosixPath(stem).name if single else stem
+        set_name, doc_id = set_name_of(name), PurePosixPath(stem).name if single else stem
+        if folders is not None:
+            set_name = next(f for f, prefix in folders.items() if stem.startswith(prefix))
+            doc_id = stem[len(folders[set_name]):]
+        spans = per_set.setdefault(set_name, SpanColumns())
         file = name if single else member_name(name, path)
         text = (decode(member_name(name, stem + ".txt"), txt[stem], keep_bom=True)
                 if stem in txt else None)
@@ -74,7 +83,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
             text = options.gold_texts.get(doc_id)
         _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
                   spans.document(doc_id), skipped)
-        loaded.texts[doc_id] = text
+        if loaded.texts.get(doc_id) is None:
+            loaded.texts[doc_id] = text
     # Relations, events, attributes, ... are the body of many exports: one warning per file
     # and kind of line, with their count and first lines, in the order of the input.
     for _, diagnostic in sorted((d for found in skipped.values() for d in found),
@@ -85,9 +95,46 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if stem not in ann_stems:
             loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
                         ".ann file for a document without annotations)")
-    set_name = set_name_of(name)
-    loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
+    role = options.role if folders is None else "annotator" if options.role == "gold" \
+        else options.role
+    for set_name, spans in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, spans.spans(), role))
+        if folders is not None:
+            loaded.named_sets.add(set_name)
     return loaded
+
+
+def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]
+                       ) -> dict[str, str] | None:
+    """The annotators' folders of a project laid out one folder per annotator (bratiaa's
+    layout, Kolditz 2019: ``<annotator>/<document>.ann``), as {folder name: path prefix}; None
+    for any other layout.
+
+    The ``.ann`` files must lie in two or more folders under their common folder, none beside
+    them, and the folders must share documents: a document name in two folders, each with its
+    ``.txt``, the same text in each (``train/`` and ``dev/`` hold other documents; two folders
+    may hold one name for two texts, and then they are not annotators)."""
+    stems = [p[: -len(".ann")] for p in ann]
+    parts = [PurePosixPath(s).parts for s in stems]
+    common = 0
+    while all(len(p) > common + 2 for p in parts) and len({p[common] for p in parts}) == 1:
+        common += 1
+    if any(len(p) < common + 2 for p in parts):
+        return None
+    folders: dict[str, str] = {}
+    by_doc: dict[str, list[str]] = {}
+    for stem, p in zip(stems, parts, strict=True):
+        prefix = "/".join(p[: common + 1]) + "/"
+        folders[p[common]] = prefix
+        by_doc.setdefault(stem[len(prefix):], []).append(stem)
+    shared = [copies for copies in by_doc.values() if len(copies) > 1]
+    if len(folders) < 2 or not shared:
+        return None
+    for copies in shared:
+        texts = [txt.get(stem) for stem in copies]
+        if any(t is None for t in texts) or len(set(texts)) > 1:
+            return None
+    return folders
 
 
 def _read_ann(
@@ -212,8 +259,23 @@ def _check_doc_id(doc_id: str) -> None:
 
 
 def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dict[str, str]:
-    """``<id>.ann`` per document (empty without spans) and ``<id>.txt`` when the text is known."""
-    aset = single_set(sets, FORMAT)
+    """``<id>.ann`` per document (empty without spans) and ``<id>.txt`` when the text is known;
+    several sets: one folder per set (``<set>/<id>.ann``, the annotator-folder layout
+    :func:`read` takes back as one set per folder), each with the documents its set covers."""
+    if len(sets) <= 1:
+        return _write_set(texts, single_set(sets, FORMAT))
+    out: dict[str, str] = {}
+    for aset in sets:
+        name = aset.name
+        if not name or name != name.strip() or any(c in name for c in '/\\:*?"<>|\t\n') \
+                or name in (".", ".."):
+            raise FormatError("<output>", f"set name {name!r} cannot be a brat folder name; "
+                              "rename the set or write one set with --set NAME")
+        out.update({f"{name}/{path}": data for path, data in _write_set(texts, aset).items()})
+    return out
+
+
+def _write_set(texts: Mapping[str, str | None], aset: AnnotationSet) -> dict[str, str]:
     out: dict[str, str] = {}
     for doc_id in aset.spans:
         _check_doc_id(doc_id)
@@ -229,3 +291,21 @@ def write(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> dic
         if text is not None:
             out[f"{doc_id}.txt"] = text
     return out
+
+
+def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
+    """Several sets are written one folder each; :func:`read` takes such folders back as one
+    set each only when two of them share a document with its text."""
+    if len(sets) < 2:
+        return []
+    seen: set[str] = set()
+    for aset in sets:
+        docs = {d for d in aset.spans if texts.get(d) is not None}
+        if docs & seen:
+            return [f"note: {len(sets)} sets written as one folder each (<set>/<document>.ann), "
+                    "the layout brat projects give one folder per annotator"]
+        seen |= docs
+    return [f"note: {len(sets)} sets written as one folder each, but they share no document "
+            "with a text: read back, the folders are one set whose document ids keep the "
+            "folder; write one set with --set NAME to keep it apart"]
+

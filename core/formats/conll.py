@@ -569,6 +569,18 @@ def _io_tag(file: str, tag: str, number: int) -> str:
     return f"I-{tag}"
 
 
+_KEY_VALUES = re.compile(r"[A-Za-z][\w:.\[\]-]*=[^|]*(?:\|[A-Za-z][\w:.\[\]-]*=[^|]*)*\Z")
+"""A CoNLL-U FEATS or MISC cell, ``Key=Value`` pairs joined by ``|`` (``Entity=(1-person|
+SpaceAfter=No``): no tag, although a bare type's pattern matches it."""
+_NOT_TAG_HINT = (": this cell holds Key=Value pairs, a CoNLL-U MISC or FEATS column, not BIO "
+                 "tags (CorefUD's Entity= spans are not read); give the column that holds the "
+                 "tags with --tag-column N")
+_COREF = re.compile(r"(?=\S*[()])(?:\(?[^\s()|]+\)?\|?)+\Z")
+"""A CoNLL-2012 coreference cell: ``(person-1``, ``person-1)``, ``(time-4)``, stacked."""
+_COREF_HINT = (": this is a coreference bracket (the CoNLL-2012 coreference layout: '(' opens "
+               "a mention, ')' closes it), not a BIO tag; SpanScope reads BIO/IOB/BIOES tags")
+
+
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
     """Refuse a tag that is neither prefix-style (``B-PER``, ``O``) nor suffix-style
     (``PER-B``); note in ``styles`` the first tag of each style and its line."""
@@ -577,7 +589,8 @@ def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, in
         and not (match.group(2) or "x").endswith("-")
     suffixed = _SUFFIX_TAG.match(tag) is not None
     if not prefixed and not suffixed:
-        io = (": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
+        io = (_NOT_TAG_HINT if _KEY_VALUES.match(tag) else _COREF_HINT if _COREF.match(tag)
+              else ": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
               if _IO_TYPE.match(tag) and not re.match(r"[A-Z]-", tag) else
               f": {tag[:2]} is no prefix of a scheme read here (O, B, I, E, S, L, U, and BMES's M)"
               if re.match(r"[A-Z]-", tag) else "")

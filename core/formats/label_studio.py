@@ -56,7 +56,10 @@ from core.model.errors import Diagnostic, FormatError, Position
 from core.model.textsafe import MAX_DIGITS, MAX_OFFSET_DIGITS, parse_json_float, parse_json_int
 
 FORMAT = "label-studio"
-_ANN = re.compile(r'"(annotations|predictions)"\s*:')
+_ANN = re.compile(r'"(annotations|completions|predictions)"\s*:')
+_ENTRIES = (("annotations", "annotator"), ("completions", "annotator"), ("predictions", "system"))
+"""A task's lists of annotations and their role. ``completions`` is Label Studio 0.x's name for
+``annotations`` (its export before 1.0, and John Snow Labs' Annotation Lab's)."""
 
 
 def sniff(filename: str, head: str) -> int:
@@ -72,7 +75,7 @@ def sniff(filename: str, head: str) -> int:
     if found.kind in ("array", "object") and found.records:
         task = found.records[0]
         if isinstance(task.get("data"), dict) and any(
-                isinstance(task.get(key), list) for key in ("annotations", "predictions")):
+                isinstance(task.get(key), list) for key, _ in _ENTRIES):
             return 95 if filename.lower().endswith(".json") else 80
         if found.kind == "array" and is_min_record(task):
             return 90
@@ -503,7 +506,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
             if text is None and options.gold_texts is not None:
                 text = options.gold_texts.get(doc_id)
             loaded.texts[doc_id] = text
-            for key, role in (("annotations", "annotator"), ("predictions", "system")):
+            for key, role in _ENTRIES:
                 entries = task.get(key, [])
                 if not isinstance(entries, list):
                     raise FormatError(file, "expected a list", path=json_path(i, key), field=key)
@@ -768,7 +771,7 @@ def _is_media(task: Mapping[str, Any], key: str, value: str) -> bool:
 
 def _results_of(task: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     """Every result object of the task's annotations and predictions."""
-    for key in ("annotations", "predictions"):
+    for key, _ in _ENTRIES:
         entries = task.get(key)
         for entry in entries if isinstance(entries, list) else ():
             results = entry.get("result") if isinstance(entry, dict) else None
@@ -799,6 +802,8 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
     who = entry.get("completed_by")
     if isinstance(who, dict):
         who = who.get("email") or who.get("id")
+    if who in (None, ""):
+        who = entry.get("created_username")  # Annotation Lab's completions
     return f"annotator {who}" if who not in (None, "") else "annotator"
 
 

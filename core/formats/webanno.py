@@ -44,7 +44,7 @@ from core.formats._common import check_label, member_name, parse_offset
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice, choose
 from core.model import AnnotationSet, Role, Span
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 
 FORMAT = "webanno-tsv"
 HEADER = "#FORMAT=WebAnno TSV 3"
@@ -140,7 +140,7 @@ class TsvDocument:
     unit_stop: array[int] = field(default_factory=lambda: array("q"))  # and ends (no "\r")
     unit_begin: array[int] = field(default_factory=lambda: array("q"))  # UTF-16, as in the file
     unit_end: array[int] = field(default_factory=lambda: array("q"))
-    warnings: list[tuple[str, int | None]] = field(default_factory=list)
+    warnings: list[tuple[str, int]] = field(default_factory=list)
 
     def cells(self, k: int) -> list[str]:
         """The TAB-separated cells of the ``k``-th token line."""
@@ -222,6 +222,10 @@ def parse(file: str, content: str) -> TsvDocument:
     rest = None
     for number, at, line in lines:
         if not line.startswith(("#T_SP=", "#T_CH=", "#T_RL=")):
+            if line.startswith("#T_"):  # a damaged declaration, not a comment to skip
+                raise FormatError(file, f"expected a layer declaration starting '#T_SP=', "
+                                  f"'#T_CH=' or '#T_RL=', got {line[:40]!r}", line=number,
+                                  field="header")
             rest = (number, at, line)
             break
         columns.extend(_columns(file, line, number))
@@ -281,9 +285,12 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
     add_line, add_at, add_stop = doc.unit_line.append, doc.unit_at.append, doc.unit_stop.append
     add_begin, add_end = doc.unit_begin.append, doc.unit_end.append
     match_head = _TOKEN_HEAD.match
+    block: tuple[int, str] | None = None  # the first line of a header block: number, text
     for number, at, line in lines:
         last = number
         if state in ("space", "header") and line.startswith("#"):
+            if state == "space":
+                block = (number, line)
             state = "header"
             if line.startswith("#Text="):
                 raw = line[len("#Text="):]
@@ -291,8 +298,10 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
             continue
         if not line:
             if state == "header":
-                raise FormatError(file, "expected a token line after the sentence's #Text= "
-                                  "line, got an empty line", line=number)
+                if sentence_text:
+                    raise FormatError(file, "expected a token line after the sentence's "
+                                      "#Text= line, got an empty line", line=number)
+                _skip_comments(doc, block, number - 1)
             state = "space"
             continue
         if state == "space":
@@ -342,9 +351,24 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         add_begin(begin)
         add_end(end)
     if state == "header":
-        raise FormatError(file, "the last sentence has a #Text= line but no tokens",
-                          line=last)
+        if sentence_text:
+            raise FormatError(file, "the last sentence has a #Text= line but no tokens",
+                              line=last)
+        _skip_comments(doc, block, last)
     doc.text = "".join(parts)
+
+
+def _skip_comments(doc: TsvDocument, block: tuple[int, str] | None, stop: int) -> None:
+    """Note a block of ``#`` lines without a ``#Text=`` line (lines ``block[0]`` to ``stop``),
+    which holds no sentence and is skipped. The GUM corpus (Zeldes 2017) writes its documents'
+    summaries so, ``#Summary1=...`` between the header and the first sentence; INCEpTION's
+    reader refuses such a file, but nothing in the block is annotated text."""
+    if block is None:
+        return
+    first, text = block
+    where = f"line {first}" if stop <= first else f"lines {first}-{stop}"
+    doc.warnings.append((f"{where}: '#' lines without a #Text= line (the first: "
+                         f"{text[:60]!r}) hold no sentence; skipped as comments", first))
 
 
 def _refuse_token_line(file: str, line: str, number: int, ncols: int) -> NoReturn:
@@ -451,7 +475,8 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
 
     ``labels``: the allowed labels (a label outside them is a FormatError at its first line).
     """
-    warnings: list[tuple[str, int]] = []
+    warnings: list[tuple[str, int]] = [(KindedText(m, "skipped"), line)
+                                       for m, line in doc.warnings]  # comment blocks
     to_py = _Offsets(doc.text)
     n = len(doc.unit_line)
     if to_py.identity:

@@ -1,0 +1,52 @@
+"""What the CoNLL reader says when the tag column holds no tags: a CoNLL-U MISC cell of
+``Key=Value`` pairs (CorefUD's ``Entity=`` spans, as in GUM's ``dep/*.conllu``) and a CoNLL-2012
+coreference bracket (``(person-1``, GUM's ``coref/gum/conll/``) were explained as IO tags to be
+read with ``--scheme IO``, which fails again. The rows below have the shape of GUM's files
+(amir-zeldes/gum@72ce5ac); the words are ours."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.formats import ReadOptions, load_files
+from core.model.errors import FormatError
+
+CONLLU = (
+    "# sent_id = doc-1\n"
+    "# text = Town kids\n"
+    "1\tTown\ttown\tNOUN\tNN\tNumber=Sing\t2\tcompound\t2:compound\t"
+    "Entity=(1-place-new-sn-cf1-1-coref)|MSeg=Town\n"
+    "2\tkids\tkid\tNOUN\tNNS\tNumber=Plur\t0\troot\t0:root\tEntity=(2-person-new-sn-cf1-1)\n"
+    "\n")
+COREF = ("# begin document doc\n"
+         "0\tTown\t(place-1\n"
+         "1\tkids\tplace-1)\n"
+         "\n"
+         "# end document\n")
+
+
+def refusal(name: str, content: str) -> FormatError:
+    with pytest.raises(FormatError) as exc:
+        load_files({name: content.encode()}, fmt="conll", options=ReadOptions())
+    return exc.value
+
+
+def test_a_conllu_misc_column_is_named_and_no_io_scheme_suggested() -> None:
+    exc = refusal("doc.conllu", CONLLU)
+    message = str(exc)
+    assert exc.line == 3
+    assert "--scheme IO" not in message
+    assert "CoNLL-U" in message and "Key=Value" in message and "--tag-column" in message
+
+
+def test_a_coreference_bracket_is_named_as_such() -> None:
+    exc = refusal("doc.conll", COREF)
+    message = str(exc)
+    assert exc.line == 2
+    assert "--scheme IO" not in message
+    assert "coreference bracket" in message and "CoNLL-2012" in message
+
+
+def test_a_bare_type_still_suggests_the_io_scheme() -> None:
+    exc = refusal("doc.conll", "Town\tplace\nkids\tO\n")
+    assert "read IO tags with --scheme IO" in str(exc)
