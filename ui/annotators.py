@@ -49,6 +49,7 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
+from core.metrics.agreement.dispatch import SET_MEASURES
 from core.metrics.agreement import pairwise as core_pairwise
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
 from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
@@ -246,10 +247,18 @@ def _sets(ws: Workspace, names: Sequence[str]) -> list[AnnotationSet]:
     return [ws.sets[n] for n in names]
 
 
+DUPLICATES_COUNTED: dict[str, str] = {"counted_once_by": ", ".join(SET_MEASURES),
+                                      "kept_by": "every other measure"}
+"""What the page's study tells of an annotator's duplicate span (:meth:`Study.from_sets`): the
+page offers every measure, so its warning says what each does with it (exact-f1 counts it
+once, the others keep two units)."""
+
+
 @st.cache_resource(max_entries=16, show_spinner=False)
 def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None) -> Study:
     """The agreement study of ``sets`` (only ``label`` when given); raises ``InputError``."""
-    return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label)
+    return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label,
+                           **DUPLICATES_COUNTED)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

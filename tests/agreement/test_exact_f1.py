@@ -247,8 +247,13 @@ def test_cli_text_says_how_it_differs_from_span_f1() -> None:
 @pytest.mark.parametrize(("measures", "said"), [
     (["exact-f1"], "counted once by exact-f1, which reads each annotator's spans as a set "
                    "(with or without --unit-set)"),
-    (["exact-f1", "gamma"], "kept as separate units; pygamma-agreement counts them once "
-                            "(--unit-set)"),
+    # bugleft15 item 3: beside another measure the warning kept the --unit-set wording, which
+    # is not what exact-f1 does with a duplicate; it now says what each measure does
+    (["exact-f1", "gamma", "span-f1"],
+     "counted once by exact-f1, which reads each annotator's spans as a set; kept as separate "
+     "units by gamma, span-f1 (pygamma-agreement counts them once: --unit-set)"),
+    (["gamma"], "kept as separate units; pygamma-agreement counts them once (--unit-set)"),
+    (["exact-f1", "gamma", "--unit-set"], "counted once (--unit-set)"),
 ])
 def test_the_duplicate_warning_says_how_the_measures_asked_count_it(
         measures: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -258,7 +263,7 @@ def test_the_duplicate_warning_says_how_the_measures_asked_count_it(
 
     argv = ["agree", *(str(PROJECT / a) for a in "ABC"), "--json"]
     for m in measures:
-        argv += ["--measure", m]
+        argv += [m] if m.startswith("--") else ["--measure", m]
     assert main(argv) == 0
     warnings = [w for w in json.loads(capsys.readouterr().out)["warnings"] if "duplicate" in w]
     assert warnings == [f"C: document 'doc1' has 1 exact duplicate span(s), e.g. [0, 12) "

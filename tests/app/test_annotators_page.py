@@ -481,7 +481,7 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
     texts, dup, other = _duplicate_spans(8)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
-    warnings = Study.from_sets([dup, other], texts).warnings
+    warnings = Study.from_sets([dup, other], texts, **ann.DUPLICATES_COUNTED).warnings
     assert len(warnings) == 8
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert shown == [f"⚠️ {md(w)}" for w in warnings[:ann.WARNINGS_FIRST]]
@@ -495,12 +495,25 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
     assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_FIRST:]
 
 
+def test_the_duplicate_warning_says_what_each_measure_does_with_it() -> None:
+    # bugleft15 item 3: the page's warning pointed to --unit-set for every measure, though
+    # exact-f1, which the page offers, counts a duplicate once whatever the option
+    texts, dup, other = _duplicate_spans(1)
+    at = _custom_app([dup, other], texts)
+    assert not at.exception, [e.value for e in at.exception]
+    shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
+    assert shown == [md("⚠️ a: document 'd0' has 1 exact duplicate span(s), e.g. [0, 4) 'x': "
+                        "counted once by exact-f1, which reads each annotator's spans as a "
+                        "set; kept as separate units by every other measure "
+                        "(pygamma-agreement counts them once: --unit-set)")]
+
+
 def test_a_few_warnings_are_all_captions() -> None:
 
     texts, dup, other = _duplicate_spans(ann.WARNINGS_SHOWN)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
-    warnings = Study.from_sets([dup, other], texts).warnings
+    warnings = Study.from_sets([dup, other], texts, **ann.DUPLICATES_COUNTED).warnings
     assert len(warnings) == ann.WARNINGS_SHOWN
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert shown == [f"⚠️ {md(w)}" for w in warnings]
