@@ -290,3 +290,33 @@ def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,
     undone = [cs.undo(conn, "p", seen) for _ in range(4)]
     assert [u.key if u else None for u in undone] == ["e", "d", "c", None]
     assert sorted(cs.load(conn, "p")) == ["a", "b"]
+
+
+def test_the_proposals_digest_hashes_every_core_module_the_consensus_runs() -> None:
+    # bugleft15 item 7: CODE hashed consensus.py and gamma_native.py only, while a stored
+    # proposal keeps warnings worded by core/metrics/agreement/study.py (and builds on the
+    # model's spans): a change of those served a stale proposal.
+    import ast
+
+    from core.analysis import consensus
+    from core.metrics.agreement import study
+
+    root = Path(consensus.__file__).resolve().parents[2]
+    hashed = {p.resolve() for p in cs.SOURCES}
+    assert {Path(consensus.__file__).resolve(), Path(study.__file__).resolve(),
+            root / "core/metrics/agreement/gamma_native.py", root / "core/model/span.py",
+            root / "core/formats/csvsafe.py"} <= hashed
+    # closed under the imports of core modules, function-level ones included
+    for path in hashed:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core.") \
+                    and node.level == 0:
+                target = root / node.module.replace(".", "/")
+                assert (target.with_suffix(".py") in hashed
+                        or target / "__init__.py" in hashed), (path, node.module)
+    import hashlib
+
+    digest = hashlib.sha256()
+    for p in cs.SOURCES:
+        digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    assert cs.CODE == digest.hexdigest()[:16]

@@ -32,11 +32,14 @@ The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, p
 rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
 document of every annotator, which takes seconds on thousands of documents, and a restarted
 server would otherwise do it again before showing a single decision. A stored proposal is used
-only when it was made by the same consensus code (:data:`CODE`, a digest of its modules' source).
+only when it was made by the same code (:data:`CODE`, a digest of the source of the consensus
+module and of every ``core`` module it imports: :data:`SOURCES`).
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import gc
 import hashlib
 import json
@@ -51,7 +54,6 @@ from typing import Any
 
 from core.analysis import consensus as _consensus
 from core.analysis.consensus import ACTIONS, Consensus, Decision, Override
-from core.metrics.agreement import gamma_native as _gamma
 from core.model import AnnotationSet, Span
 from core.model.errors import SpanScopeError
 from core.store import connect, ensure_schema, transaction
@@ -83,9 +85,52 @@ STATEMENTS = (
     "PRIMARY KEY (project, rules))",
 )
 
-CODE = hashlib.sha256(Path(_consensus.__file__).read_bytes()
-                      + Path(_gamma.__file__).read_bytes()).hexdigest()[:16]
-"""A digest of the consensus code's source: a proposal stored by other code is computed again."""
+def _sources(module: str) -> tuple[Path, ...]:
+    """The source files of ``module`` and of every ``core`` module it imports, at any depth
+    (function-level imports included), sorted: what a proposal :mod:`core.analysis.consensus`
+    made depends on (its γ alignment, the study whose warnings it keeps, the spans)."""
+    root = Path(_consensus.__file__).resolve().parents[2]
+    found: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        base = root / name.replace(".", "/")
+        path = next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()),
+                    None)
+        if name in found or path is None:  # an imported name, not a module
+            continue
+        found[name] = path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                todo.extend(a.name for a in node.names if a.name.startswith("core."))
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 \
+                    and (node.module or "").startswith("core."):
+                todo.append(str(node.module))
+                todo.extend(f"{node.module}.{a.name}" for a in node.names)
+    return tuple(sorted(found.values()))
+
+
+@functools.cache
+def _digest() -> tuple[tuple[Path, ...], str]:
+    sources = _sources(_consensus.__name__)
+    root = Path(_consensus.__file__).resolve().parents[2]
+    return sources, hashlib.sha256(b"".join(
+        p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes()
+        for p in sources)).hexdigest()[:16]
+
+
+def __getattr__(name: str) -> object:
+    """``SOURCES``: the files :data:`CODE` hashes, the consensus module and every ``core``
+    module it imports; ``CODE``: a digest of their source, so that a proposal stored by other
+    code (another wording of a warning it keeps included) is computed again. Both computed
+    when first asked for (parsing the modules costs some 80 ms, which a page that never reads
+    a stored proposal does not pay)."""
+    if name == "SOURCES":
+        return _digest()[0]
+    if name == "CODE":
+        return _digest()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 UNDO_DEPTH = 200
 """How many of a project's last decisions :func:`undo` can take back (older ones are
@@ -429,7 +474,8 @@ def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Co
         conn.execute("INSERT INTO curation_proposals (project, rules, code, payload, created) "
                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(project, rules) DO UPDATE SET "
                      "code = excluded.code, payload = excluded.payload, "
-                     "created = excluded.created", (project, rules, CODE, payload, time.time()))
+                     "created = excluded.created",
+                     (project, rules, _digest()[1], payload, time.time()))
 
 
 def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consensus | None:
@@ -437,6 +483,6 @@ def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consens
     stored by other consensus code)."""
     row = conn.execute("SELECT code, payload FROM curation_proposals WHERE project = ? AND "
                        "rules = ?", (project, rules)).fetchone()
-    if row is None or row["code"] != CODE:
+    if row is None or row["code"] != _digest()[1]:
         return None
     return _decode(row["payload"])
