@@ -319,4 +319,4 @@ def test_the_proposals_digest_hashes_every_core_module_the_consensus_runs() -> N
     digest = hashlib.sha256()
     for p in cs.SOURCES:
         digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
-    assert cs.CODE == digest.hexdigest()[:16]
+    assert digest.hexdigest()[:16] == cs.CODE

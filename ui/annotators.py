@@ -49,8 +49,8 @@ from core.metrics.agreement import (
     unitizing,
 )
 from core.metrics.agreement import measure_view as core_measure_view
-from core.metrics.agreement.dispatch import SET_MEASURES
 from core.metrics.agreement import pairwise as core_pairwise
+from core.metrics.agreement.dispatch import SET_MEASURES
 from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
 from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet

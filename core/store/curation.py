@@ -119,7 +119,7 @@ def _digest() -> tuple[tuple[Path, ...], str]:
         for p in sources)).hexdigest()[:16]
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """``SOURCES``: the files :data:`CODE` hashes, the consensus module and every ``core``
     module it imports; ``CODE``: a digest of their source, so that a proposal stored by other
     code (another wording of a warning it keeps included) is computed again. Both computed
