@@ -198,7 +198,7 @@ def test_an_entry_changed_behind_undos_back_is_dropped_not_undone(tmp_path: Path
     with cs.transaction(conn):
         conn.execute("UPDATE curation_decisions SET decision = 'drop', revision = 99 "
                      "WHERE key = 'b'")
-    assert cs.undo(conn, "p", {**seen, "b": 99}) == cs.Undone("a", None, None)
+    assert cs.undo(conn, "p", {**seen, "b": 99}) == cs.Undone("a", None, None, skipped=1)
     assert cs.load(conn, "p")["b"].override.decision == "drop"
     assert cs.undo_depth(conn, "p") == 0
 
@@ -320,3 +320,32 @@ def test_the_proposals_digest_hashes_every_core_module_the_consensus_runs() -> N
     for p in cs.SOURCES:
         digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     assert digest.hexdigest()[:16] == cs.CODE
+
+
+def test_undo_counts_only_what_it_can_take_back_and_says_what_it_skipped(
+        tmp_path: Path) -> None:
+    # bugleft15 item 1: with every entry changed since (rows rewritten outside write(): an
+    # older SpanScope, a hand edit), undo_depth said 2, the page kept Undo enabled, and a
+    # press dropped both entries and undid nothing, saying nothing.
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    seen = cs.record(conn, "p", {"a": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    seen.update(cs.record(conn, "p", {"a": Override("drop", 0, 4, "x", "drop")}, seen,
+                          undoable=True))
+    seen.update(cs.record(conn, "p", {"b": Override("keep", 0, 4, "x", "keep")}, seen,
+                          undoable=True))
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (3, 0)
+    with cs.transaction(conn):
+        conn.execute("UPDATE curation_decisions SET revision = revision + 90 WHERE key = 'b'")
+    seen["b"] += 90
+    # b's entry can never be undone; a's two can, last first
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (2, 1)
+    got = cs.undo(conn, "p", seen)
+    assert got == cs.Undone("a", Override("keep", 0, 4, "x"), seen["a"] - 1, skipped=1)
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (1, 0)
+    with cs.transaction(conn):  # now a's remaining entry is changed behind Undo's back too
+        conn.execute("UPDATE curation_decisions SET revision = 77 WHERE key = 'a'")
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (0, 1)
+    assert cs.undo(conn, "p", {**seen, "a": 77}) == cs.Undone(None, None, None, skipped=1)
+    assert cs.undo(conn, "p", {**seen, "a": 77}) is None  # nothing left at all
+    assert cs.load(conn, "p")["a"].revision == 77  # nothing undone

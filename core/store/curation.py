@@ -338,54 +338,84 @@ def _trim_history(conn: sqlite3.Connection, project: str) -> None:
                  (project, project, UNDO_DEPTH))
 
 
+def _history(conn: sqlite3.Connection, project: str) -> list[tuple[sqlite3.Row, bool]]:
+    """The project's history, last first, each entry with whether :func:`undo` can take it
+    back: the presses of Undo played in advance, without writing. An entry is in reach when
+    its row holds the revision it wrote once the entries after it on that key are undone;
+    one whose row was changed since by a write Undo did not record is not (undo drops it)."""
+    rows = conn.execute(
+        "SELECT h.id, h.key, h.decision, h.start, h.end, h.label, h.action, h.batch, "
+        "h.before_revision, h.revision, d.revision AS now FROM curation_history h "
+        "LEFT JOIN curation_decisions d ON d.project = h.project AND d.key = h.key "
+        "WHERE h.project = ? ORDER BY h.id DESC", (project,)).fetchall()
+    now: dict[str, int | None] = {r["key"]: r["now"] for r in rows}
+    out = []
+    for r in rows:
+        live = now[r["key"]] is not None and now[r["key"]] == r["revision"]
+        if live:  # undone, the row goes back to what it was before
+            now[r["key"]] = None if r["decision"] is None else r["before_revision"]
+        out.append((r, live))
+    return out
+
+
 def undo_depth(conn: sqlite3.Connection, project: str) -> int:
-    """How many decisions of ``project`` :func:`undo` can take back now."""
-    return int(conn.execute("SELECT count(*) FROM curation_history WHERE project = ?",
-                            (project,)).fetchone()[0])
+    """How many decisions of ``project`` :func:`undo` can take back now (last first; entries
+    changed since are not counted: :func:`stale_history`)."""
+    return sum(live for _, live in _history(conn, project))
+
+
+def stale_history(conn: sqlite3.Connection, project: str) -> int:
+    """How many entries of ``project``'s history :func:`undo` can no longer take back: their
+    decision was changed since by a write Undo did not record (an older SpanScope, a hand
+    edit of the store). The next :func:`undo` drops them and says how many."""
+    return sum(not live for _, live in _history(conn, project))
 
 
 @dataclass(frozen=True)
 class Undone:
     """What :func:`undo` did: decision ``key`` is back to ``override`` (None: undecided), at
-    ``revision`` (None when its row was removed)."""
+    ``revision`` (None when its row was removed); ``skipped``: the entries after it in the
+    history that could no longer be undone (changed since), dropped on the way. ``key`` is
+    None when nothing was taken back, only ``skipped`` entries dropped."""
 
-    key: str
+    key: str | None
     override: Override | None
     revision: int | None
+    skipped: int = 0
 
 
 def undo(conn: sqlite3.Connection, project: str, seen: Seen) -> Undone | None:
     """Take back the project's last undoable decision still in place (:func:`write`): its row
     goes back to what it was before, with the revision it had then, and leaves the history.
     An entry whose row no longer holds the revision it wrote (changed since by a write Undo
-    did not record) is dropped, not undone. None when there is nothing to undo.
+    did not record) is dropped, not undone, and counted in :attr:`Undone.skipped`. None when
+    the history is empty.
 
     Raises :class:`Conflict` (and undoes nothing) when that decision changed since ``seen``
     was read (another tab decided it since).
     """
     with transaction(conn):
-        for row in conn.execute("SELECT id, key, decision, start, end, label, action, batch, "
-                                "before_revision, revision FROM curation_history WHERE "
-                                "project = ? ORDER BY id DESC", (project,)).fetchall():
-            key = row["key"]
-            now = conn.execute("SELECT revision FROM curation_decisions WHERE project = ? AND "
-                               "key = ?", (project, key)).fetchone()
-            if now is None or now[0] != row["revision"]:  # changed since: not Undo's to revert
+        skipped = 0
+        for row, live in _history(conn, project):
+            if not live:  # changed since: not Undo's to revert
                 conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
+                skipped += 1
                 continue
+            key = row["key"]
             if _changed(conn, project, [key], seen):
                 raise Conflict([key])
             conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
             if row["decision"] is None:
                 conn.execute("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
                              (project, key))
-                return Undone(key, None, None)
+                return Undone(key, None, None, skipped)
             before = Override(row["decision"], row["start"], row["end"], row["label"],
                               row["action"])
-            rev = int(row["before_revision"])
+            rev = (_next_revision(conn, project) if row["before_revision"] is None
+                   else int(row["before_revision"]))
             _put(conn, project, key, before, row["batch"], rev, time.time())
-            return Undone(key, before, rev)
-    return None
+            return Undone(key, before, rev, skipped)
+    return Undone(None, None, None, skipped) if skipped else None
 
 
 def new_batch() -> str:

@@ -669,3 +669,43 @@ def test_an_annotator_without_some_documents_is_named_on_the_page() -> None:
     assert len(captions) == 1
     assert "ann3: lacks 1 of the study's 2 documents (other annotators have them): 'd2'" in \
         captions[0] and "ann3 has no vote in them" in captions[0]
+
+
+def _rewrite_behind_undo(store: Path, key: str) -> None:
+    """What a write Undo did not record does to a decision (an older SpanScope on the same
+    store, a hand edit): the row holds another revision than its history entry wrote."""
+    import sqlite3
+
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE curation_decisions SET revision = revision + 100 WHERE key = ?",
+                     (key,))
+    conn.close()
+
+
+def test_undo_with_only_decisions_changed_since_is_disabled_and_says_why(store: Path) -> None:
+    # bugleft15 item 1: Undo stayed enabled, and a press dropped the entries and undid nothing,
+    # saying nothing.
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()
+    _rewrite_behind_undo(store, disputed[0].key)
+    fresh = _app()
+    undo = fresh.button(key="cur_undo")
+    assert undo.disabled
+    assert "1 decision Undo kept was changed since" in undo.help, undo.help
+
+
+def test_undo_says_which_decisions_it_could_not_take_back(store: Path) -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()
+    at.button(key="cur_drop").click().run()
+    _rewrite_behind_undo(store, disputed[1].key)  # the last decision, behind Undo's back
+    at.run()  # the page reads the store again on its next run
+    assert not at.button(key="cur_undo").disabled
+    at.button(key="cur_undo").click().run()  # the accept of the first is taken back
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    assert at.session_state[cur.K_CUR_POS] == 0
+    said = [t.value for t in at.toast]
+    assert any("1 later decision could not be undone" in t for t in said), said
+    assert at.button(key="cur_undo").disabled
