@@ -256,26 +256,85 @@ VERSION_1 = (
 )
 
 
-def test_a_store_of_version_1_is_read_and_its_unverifiable_history_dropped(
-        tmp_path: Path) -> None:
+def _version_1(path: Path, *rows: str) -> None:
     import sqlite3
 
-    path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as old:  # the tables as SpanScope wrote them before
-        for statement in VERSION_1:
+        for statement in (*VERSION_1[:-2], *rows):
             old.execute(statement)
     old.close()
+
+
+def test_a_store_of_version_1_is_read_and_its_unverifiable_history_dropped(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    # a's entry was written at 5.0, its row later (at 0.0 here: another write, not the entry's)
+    _version_1(path, "INSERT INTO curation_decisions VALUES ('p', 'a', 'keep', 0, 4, 'x', "
+               "'keep', NULL, 3, 0)",
+               "INSERT INTO curation_history (project, key, created) VALUES ('p', 'a', 5)")
     conn = cs.open_store(path)
     stored = cs.load(conn, "p")
     assert stored["a"].override == Override("keep", 0, 4, "x") and stored["a"].revision == 3
-    assert cs.undo_depth(conn, "p") == 0  # its entry did not say what revision it wrote
+    assert cs.undo_depth(conn, "p") == 0  # its entry did not write the row as it is
     assert cs.undo(conn, "p", {"a": 3}) is None and "a" in cs.load(conn, "p")
+    assert cs.upgrade_note(conn, "p") == (
+        "This store was written by an earlier SpanScope, whose Undo history did not record "
+        "which revision each decision wrote: its 1 entry could not be checked against the "
+        "decisions as they are now and was dropped, so Undo starts from the decisions made "
+        "from now on (the decisions themselves are all kept).")
+    assert cs.upgrade_note(conn, "p") is None  # said once
     seen = cs.record(conn, "p", {"b": Override("drop", 0, 4, "x", "drop")}, {"a": 3},
                      undoable=True)
     assert seen == {"b": 4}  # above every revision the old store gave
     assert cs.undo(conn, "p", seen) == cs.Undone("b", None, None)
     conn.close()
     assert cs.load(cs.open_store(path), "p")["a"].revision == 3  # opened again: no change
+
+
+def test_an_upgrade_from_version_1_keeps_what_undo_can_still_take_back(tmp_path: Path) -> None:
+    """bugleft15 item 2: the upgrade dropped every entry of a version-1 history. A version-1
+    decision wrote its row and its history entry with one timestamp, so the last entry of a
+    span whose row still carries that timestamp wrote the row as it is: Undo can take it back.
+    The others (an entry a later write replaced, a reset's span, an older entry of a span) are
+    dropped, and the page says so once."""
+    path = tmp_path / "old.sqlite"
+    _version_1(
+        path,
+        # a: decided at 10 (undecided before), untouched since: recoverable
+        "INSERT INTO curation_decisions VALUES ('p', 'a', 'keep', 0, 4, 'x', 'keep', NULL, 1, "
+        "10.5)",
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'a', 10.5)",
+        # b: kept at 11, dropped at 12: the drop is recoverable (back to the keep), not the keep
+        "INSERT INTO curation_decisions VALUES ('p', 'b', 'drop', 0, 4, 'x', 'drop', NULL, 7, "
+        "12.25)",
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'b', 11)",
+        "INSERT INTO curation_history (project, key, decision, start, end, label, action, "
+        "created) VALUES ('p', 'b', 'keep', 0, 4, 'x', 'keep', 12.25)",
+        # c: decided at 13, then rewritten by an accept-all at 14 (not recorded): dropped
+        "INSERT INTO curation_decisions VALUES ('p', 'c', 'keep', 0, 4, 'x', 'accept-all', "
+        "'B1', 2, 14)",
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'c', 13)",
+        # d: decided at 15, then reset (the row is gone): dropped
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'd', 15)")
+    conn = cs.open_store(path)
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (2, 0)
+    assert cs.upgrade_note(conn, "p") == (
+        "This store was written by an earlier SpanScope, whose Undo history did not record "
+        "which revision each decision wrote: 2 of its 5 entries wrote the decisions as they "
+        "are now and Undo can take them back; the other 3 could not be checked and were "
+        "dropped (the decisions themselves are all kept).")
+    seen = {k: s.revision for k, s in cs.load(conn, "p").items()}
+    first = cs.undo(conn, "p", seen)
+    assert first is not None and first.key == "b" and first.override == Override(
+        "keep", 0, 4, "x") and first.revision == 8  # a new revision, above the old store's
+    seen["b"] = 8
+    assert cs.undo(conn, "p", seen) == cs.Undone("a", None, None)
+    assert cs.undo(conn, "p", seen) is None
+    # the counter starts above every revision of the old store, even once its highest
+    # decision is undone: a tab that read b at 7 is refused
+    assert cs.record(conn, "p", {"e": Override("keep", 0, 4, "x", "keep")}, {}) == {"e": 9}
+    with pytest.raises(cs.Conflict):
+        cs.record(conn, "p", {"b": Override("keep", 0, 4, "y", "relabel")}, {"b": 7})
 
 
 def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,

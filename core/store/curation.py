@@ -25,8 +25,10 @@ the revision it had, only while the row still holds the revision that decision w
 Undo cannot take back (a reset, a batch, decisions loaded from a file) removes the history of
 its keys, so Undo never reverts a write it did not record. The history is the project's, not
 a tab's (a reloaded tab has no other identity), and keeps the last :data:`UNDO_DEPTH` decisions.
-A store written before revisions were counted per project is read as it is; its Undo history,
-which did not say which revision each decision wrote, is dropped when it is first opened.
+A store written before revisions were counted per project is read as it is; of its Undo
+history, which did not say which revision each decision wrote, the entries that provably wrote
+the decisions as they are are kept, the others dropped, and a note says so once
+(:func:`upgrade_note`).
 
 The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, per project and
 rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
@@ -79,6 +81,9 @@ STATEMENTS = (
     "CREATE TABLE IF NOT EXISTS curation_counters ("
     "project TEXT PRIMARY KEY REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "revision INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS curation_notes ("
+    "project TEXT PRIMARY KEY REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "note TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS curation_proposals ("
     "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "rules TEXT NOT NULL, code TEXT NOT NULL, payload BLOB NOT NULL, created REAL NOT NULL, "
@@ -184,16 +189,73 @@ def open_store(path: str | Path) -> sqlite3.Connection:
 
 
 def _upgrade_history(conn: sqlite3.Connection) -> None:
-    """Give a history table of version 1 its revision columns. Its entries do not say which
-    revision their decision wrote, so :func:`undo` could not tell whether each is still in
-    place: they are dropped rather than trusted."""
+    """Give a history table of version 1 its revision columns, keeping what Undo can still
+    take back.
+
+    A version-1 entry kept what its decision replaced, not the revision it wrote; but that
+    decision wrote its row and its entry with one timestamp. So the last entry of a span whose
+    row still carries that timestamp wrote the row as it is: it is kept, with the row's
+    revision (undone, the row gets a new revision). Every other entry (replaced since by a
+    write version 1 did not drop the history of: a reset, an accept-all, a loaded file; an
+    older entry of a span, whose revision nothing recorded) cannot be checked and is dropped.
+    Each project's revision counter starts above every revision of the old store, so no
+    revision is given twice once its highest decision is undone. What was kept and dropped
+    is a note of the project (:func:`upgrade_note`)."""
     with transaction(conn):
         columns = {r[1] for r in conn.execute("PRAGMA table_info(curation_history)")}
         if "revision" in columns:
             return
         conn.execute("ALTER TABLE curation_history ADD COLUMN before_revision INTEGER")
         conn.execute("ALTER TABLE curation_history ADD COLUMN revision INTEGER")
-        conn.execute("DELETE FROM curation_history")
+        totals = dict(conn.execute("SELECT project, count(*) FROM curation_history "
+                                   "GROUP BY project").fetchall())
+        # the last entry of each span, when its row carries the entry's timestamp
+        conn.execute(
+            "UPDATE curation_history SET revision = (SELECT d.revision FROM curation_decisions "
+            "d WHERE d.project = curation_history.project AND d.key = curation_history.key "
+            "AND d.updated = curation_history.created) WHERE id IN (SELECT max(id) FROM "
+            "curation_history GROUP BY project, key)")
+        conn.execute("DELETE FROM curation_history WHERE revision IS NULL")
+        kept = dict(conn.execute("SELECT project, count(*) FROM curation_history "
+                                 "GROUP BY project").fetchall())
+        conn.execute("INSERT INTO curation_counters (project, revision) SELECT project, "
+                     "max(revision) FROM curation_decisions GROUP BY project "
+                     "ON CONFLICT(project) DO UPDATE SET revision = "
+                     "max(revision, excluded.revision)")
+        for project, total in totals.items():
+            conn.execute("INSERT OR REPLACE INTO curation_notes (project, note) VALUES (?, ?)",
+                         (project, _upgrade_words(kept.get(project, 0), total)))
+
+
+def _upgrade_words(kept: int, total: int) -> str:
+    head = ("This store was written by an earlier SpanScope, whose Undo history did not "
+            "record which revision each decision wrote: ")
+    tail = " (the decisions themselves are all kept)."
+    if not kept:
+        return (head + ("its 1 entry could not be checked against the decisions as they "
+                        "are now and was dropped" if total == 1 else
+                        f"its {total:,} entries could not be checked against the decisions "
+                        "as they are now and were dropped")
+                + ", so Undo starts from the decisions made from now on" + tail)
+    dropped = total - kept
+    return (head + f"{kept:,} of its {total:,} entries wrote the decisions as they are now "
+            "and Undo can take them back"
+            + ("" if not dropped else f"; the other {dropped:,} could not be checked and "
+               f"{'was' if dropped == 1 else 'were'} dropped") + tail)
+
+
+def upgrade_note(conn: sqlite3.Connection, project: str) -> str | None:
+    """What the upgrade of an earlier store kept of ``project``'s Undo history and what it
+    dropped (:func:`_upgrade_history`), once: the note is removed as it is read. None when
+    there is none (or it was read)."""
+    if conn.execute("SELECT 1 FROM curation_notes WHERE project = ?",
+                    (project,)).fetchone() is None:
+        return None  # the usual case, without a write
+    with transaction(conn):
+        row = conn.execute("SELECT note FROM curation_notes WHERE project = ?",
+                           (project,)).fetchone()
+        conn.execute("DELETE FROM curation_notes WHERE project = ?", (project,))
+    return None if row is None else str(row[0])
 
 
 def ensure_project(conn: sqlite3.Connection, project: str, title: str) -> None:
