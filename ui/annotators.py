@@ -77,6 +77,7 @@ K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)
 K_ANN_MEASURE = "ann_measure"  # agreement measure, a name of `python -m core agree --measure`
 K_ANN_LABEL = "ann_label"  # label filter; ANN_ALL_LABELS = none
 K_ANN_CELL = "ann_cell"  # span-F1 measures: F1 | precision | recall in the matrix
+K_ANN_BLIND = "ann_blind"  # measures with a label-blind form: BLIND_CELLS in the matrix
 K_ANN_GOLD = "ann_gold"  # the gold set each annotator is scored against
 K_ANN_LOO = "ann_loo"  # leave each annotator out of the majority it is scored against
 K_ANN_SEED = "ann_seed"  # gamma's seed
@@ -108,6 +109,20 @@ GAMMA_MEASURES = ("gamma", "gamma-cat")
 GAMMA_SEED, GAMMA_SAMPLES = 0, 30  # γ's seed and chance samples unless set
 SPAN_CELLS = ("F1", "precision", "recall")
 """What a span-F1 matrix cell shows (radio options as shown, so the URL carries them)."""
+BLIND_MEASURES = ("exact-f1", "char-kappa", "char-jaccard")
+"""The pairwise measures with a label-blind form (``PairwiseResult.matrix("position")``, the
+``position:`` line of ``agree``'s text output and ``matrix_position`` of its JSON)."""
+BLIND_CELLS = ("with labels", "positions only")
+"""What the matrix of a :data:`BLIND_MEASURES` measure shows: its value, or its label-blind
+form (labels ignored)."""
+BLIND_NOTES: dict[str, str] = {
+    "exact-f1": "Positions only, labels ignored: a span agrees with a span of the same start "
+                "and end whatever the labels (two labels on one span are one instance).",
+    "char-kappa": "Positions only, labels ignored: Cohen's κ of whether each character is "
+                  "covered by any span of the annotator.",
+    "char-jaccard": "Positions only, labels ignored: |A ∩ B| / |A ∪ B| of the characters the two "
+                    "annotators covered with any span.",
+}
 
 MEASURE_HELP: dict[str, str] = {
     "span-f1": "Da San Martino et al. (2019) span P/R/F1 (SemEval-2021 variant): partial-overlap "
@@ -701,6 +716,8 @@ def cell_key(measure: str, cell: str) -> str | None:
     """``PairwiseResult.matrix`` key of what the matrix shows (None: the headline value)."""
     if measure in ASYMMETRIC and cell in ("precision", "recall"):
         return cell
+    if measure in BLIND_MEASURES and cell == BLIND_CELLS[1]:
+        return "position"
     return None
 
 
@@ -1418,15 +1435,25 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                     + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
                        "same-label pair counts, as in the official scorer."
                        if measure == "span-f1" else ""))
-        elif measure == "exact-f1":
-            note = ("A span agrees only with a span of the same start, end and label (one "
-                    "character off is a miss on both sides); an annotator's duplicate spans "
-                    "count once. The same both ways: 2 × matches / (spans of both).")
+        elif measure in BLIND_MEASURES:
+            # the label-blind form, as span-F1's P and R: the heading above the control
+            st.header(heading)
+            heading = None
+            cell = st.radio("Cells show", BLIND_CELLS, key=K_ANN_BLIND, bind="query-params",
+                            horizontal=True, help="Positions only: the measure with every "
+                            "label ignored (agree's `position:` line and `matrix_position`).")
+            if cell == BLIND_CELLS[1]:
+                note = BLIND_NOTES[measure]
+            elif measure == "exact-f1":
+                note = ("A span agrees only with a span of the same start, end and label (one "
+                        "character off is a miss on both sides); an annotator's duplicate "
+                        "spans count once. The same both ways: 2 × matches / (spans of both).")
         elif measure in MANY_MEASURES:
             note = (f"{measure} is a many-annotator measure: each cell is its value for that "
                     "pair alone.")
         key_of = cell_key(measure, cell)
-        title = f"{measure} ({cell})" if measure in ASYMMETRIC else measure
+        title = (f"{measure} ({cell})" if measure in ASYMMETRIC
+                 else f"{measure} ({cell})" if key_of == "position" else measure)
         if measure in GAMMA_MEASURES:
             title += f" ({c.samples} samples, seed {c.seed})"
         # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main
@@ -1447,7 +1474,8 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                             key="ann_matrix_chart", width="stretch")
     download_buttons(matrix_table(pw, key_of), "pairwise", key="dl_ann_matrix",
                      settings={"measure": measure,
-                               "cells": cell if measure in ASYMMETRIC else None,
+                               "cells": cell if measure in ASYMMETRIC or measure in
+                               BLIND_MEASURES else None,
                                "label": c.label, "sets": list(c.sets),
                                **({"samples": c.samples, "seed": c.seed}
                                   if measure in GAMMA_MEASURES else {})})
