@@ -273,7 +273,8 @@ once, the others keep two units)."""
 def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None) -> Study:
     """The agreement study of ``sets`` (only ``label`` when given); raises ``InputError``."""
     return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label,
-                           **DUPLICATES_COUNTED)
+                           counted_once_by=DUPLICATES_COUNTED["counted_once_by"],
+                           kept_by=DUPLICATES_COUNTED["kept_by"])
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
