@@ -51,7 +51,14 @@ from core.metrics.agreement import (
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement import pairwise as core_pairwise
 from core.metrics.agreement.dispatch import SET_MEASURES
-from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
+from core.metrics.agreement.panel import (
+    ASYMMETRIC,
+    INSTANCE_MAJORITY,
+    MANY_MEASURES,
+    Shared,
+    char_counted,
+    instance_majority,
+)
 from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
@@ -279,12 +286,15 @@ def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None)
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def document_majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-                      doc: str) -> AnnotationSet:
+                      doc: str, measure: str | None = None) -> AnnotationSet:
     """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label) on
     one document: a document's majority depends on that document alone (the sets that list it
-    vote), so its lane needs no majority of the whole corpus."""
+    vote), so its lane needs no majority of the whole corpus. Under exact-f1 the majority it is
+    scored against: :func:`~core.metrics.agreement.instance_majority`."""
     one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
                          s.alternatives) for s in _sets(_ws, sets)]
+    if measure in INSTANCE_MAJORITY:
+        return instance_majority(one, label=label)
     return majority_set(one, label=label)
 
 
@@ -1602,8 +1612,12 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
 def against_reference(ws: Workspace, c: Choice, r: Computed) -> None:
     """Each annotator scored against the gold and against the majority."""
     st.header("Each annotator against the gold and the majority")
-    st.caption("Majority: the characters (per label) that more than half of the chosen sets "
-               "marked, as maximal runs; a tie of an even panel is no majority"
+    st.caption(("Majority: the spans (the same start, end and label, exact-f1's instances) "
+                "that more than half of the chosen sets marked; a character majority would join "
+                "two touching spans into one that nobody marked" if c.measure in INSTANCE_MAJORITY
+                else "Majority: the characters (per label) that more than half of the chosen "
+                "sets marked, as maximal runs")
+               + "; a tie of an even panel is no majority"
                + (" (each annotator left out of its own majority)." if c.leave_one_out else "."))
     if r.view is None:
         wait_or_error(r.view_job, r.view_error)
@@ -1679,7 +1693,7 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
         for i, n in enumerate(c.sets)]
     if c.gold is not None and c.gold not in c.sets:
         drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
-    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc),
+    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc, c.measure),
                   "strict majority of the chosen sets", "lane-majority", "M"))
     used = {s.label for _, aset, *_ in drawn
             for s in restricted(aset, doc, c.label).get(doc)}

@@ -99,3 +99,21 @@ def test_its_matrix_in_flight_is_computed_in_the_page_at_once(make_app, handmade
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
     assert ("exact-f1 of every pair", ann.VIEW_POLL) in bars  # the rest still computed
+
+
+def test_touching_spans_everyone_marked_agree_with_the_pages_majority(frame) -> None:
+    # bugleft15 item 5: against a character majority (touching runs joined into one span that
+    # nobody marked) three annotators in full agreement scored exact-f1 0; the page scores and
+    # draws exact-f1's majority of instances, and says what it is
+    from core.model import AnnotationSet, Span
+    from tests.app.test_annotators_page import _custom_app
+
+    texts: dict[str, str | None] = {"d": "aaaa bbbb cccc"}
+    two = (Span(0, 4, "x"), Span(4, 9, "x"))
+    sets = [AnnotationSet(n, {"d": two}, "annotator") for n in "ABC"]
+    at = _tab(_custom_app(sets, texts, {ann.K_ANN_MEASURE: "exact-f1"}), 1)
+    assert not at.exception, [e.value for e in at.exception]
+    table = frame(at, "annotator", "against", "exact-f1")
+    assert list(table[table["against"] == "majority"]["exact-f1"]) == [1.0, 1.0, 1.0]
+    assert any("the same start, end and label, exact-f1's instances" in c.value
+               for c in at.caption)
