@@ -238,8 +238,10 @@ def _upgrade_words(kept: int, total: int) -> str:
                         "as they are now and were dropped")
                 + ", so Undo starts from the decisions made from now on" + tail)
     dropped = total - kept
-    return (head + f"{kept:,} of its {total:,} entries wrote the decisions as they are now "
-            "and Undo can take them back"
+    return (head + (f"1 of its {total:,} entries wrote a decision as it is now and Undo can "
+                    "take it back" if kept == 1 else
+                    f"{kept:,} of its {total:,} entries wrote the decisions as they are now "
+                    "and Undo can take them back")
             + ("" if not dropped else f"; the other {dropped:,} could not be checked and "
                f"{'was' if dropped == 1 else 'were'} dropped") + tail)
 

@@ -742,9 +742,9 @@ def test_a_store_of_an_earlier_spanscope_keeps_its_last_decision_undoable_and_sa
     said = [i.value for i in fresh.info if "earlier SpanScope" in i.value]
     assert said == [md(
         "This store was written by an earlier SpanScope, whose Undo history did not record "
-        "which revision each decision wrote: 1 of its 2 entries wrote the decisions as they "
-        "are now and Undo can take them back; the other 1 could not be checked and was "
-        "dropped (the decisions themselves are all kept).")]
+        "which revision each decision wrote: 1 of its 2 entries wrote a decision as it is "
+        "now and Undo can take it back; the other 1 could not be checked and was dropped (the "
+        "decisions themselves are all kept).")]
     assert _metric(fresh, "Decided") == f"2 / {len(disputed)}"
     fresh.button(key="cur_undo").click().run()  # the second's decision, the one kept
     assert _metric(fresh, "Decided") == f"1 / {len(disputed)}"
