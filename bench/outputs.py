@@ -2,7 +2,7 @@
 changed no number, warning or error (issue 25, "Evidence").
 
 Runs a fixed list of ``python -m core`` commands (score, explain, errors, slices, agree,
-adjudicate, convert, validate, report) on the bundled samples and on generated bench corpora
+adjudicate, convert, validate, report, table) on the bundled samples and on generated bench corpora
 (``bench_read.py``'s SemEval-2021 generator, 20,000 documents; ``--big`` adds 100,000), once
 in the base revision (a ``git worktree`` of ``--base``, its outputs cached in the temporary
 folder) and once in ``--tree``, and compares exit code, stdout, stderr and every file a command
@@ -110,8 +110,9 @@ def sample_commands() -> dict[str, list[str]]:
     for task in ("a", "b"):
         cmds[f"hateval-{task}"] = ["score", f"{H}/gold.tsv", f"{H}/system_task_{task}.tsv",
                                    "--metric", f"hateval-{task}", "--json"]
-    measures = ("span-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa",
-                "fleiss-kappa", "krippendorff-alpha", "unitizing-alpha", "gamma-cat")
+    measures = ("span-f1", "exact-f1", "mafalda-f1", "char-kappa", "char-jaccard",
+                "text-kappa", "fleiss-kappa", "krippendorff-alpha", "unitizing-alpha",
+                "gamma-cat")
     for corpus, files in (("prop", [f"{P}/annotator_{i}.json" for i in (1, 2, 3)]),
                           ("maf", [f"{M}/annotator_{i}.jsonl" for i in (1, 2, 3)])):
         for measure in measures:
@@ -119,11 +120,37 @@ def sample_commands() -> dict[str, list[str]]:
                                                  "--json", "--samples", "50", "--seed", "2"]
         cmds[f"agree-{corpus}-gamma"] = ["agree", *files[:2], "--measure", "gamma", "--json",
                                          "--samples", "20", "--seed", "2"]
+        # the options agree gained since the list was written: per-document values, units read
+        # as a set, one label, the scheme's labels, several measures in one text output (the
+        # duplicate-span warning then says what each measure does)
+        cmds[f"agree-{corpus}-per-document"] = ["agree", *files, "--measure", "exact-f1",
+                                                "--measure", "char-kappa", "--measure",
+                                                "text-kappa", "--per-document", "--json"]
+        cmds[f"agree-{corpus}-unit-set"] = ["agree", *files, "--measure", "unitizing-alpha",
+                                            "--measure", "exact-f1", "--unit-set", "--json"]
+        cmds[f"agree-{corpus}-text"] = ["agree", *files, "--measure", "exact-f1", "--measure",
+                                        "span-f1", "--measure", "krippendorff-alpha"]
         for match in ("overlap", "exact", "char"):
             cmds[f"adjudicate-{corpus}-{match}"] = [
                 "adjudicate", *files, "--min-agree", "2", "--match", match, "-o",
                 "{OUT}/consensus.json", "--to", "semeval2021", "--decisions",
                 "{OUT}/decisions.csv", "--json"]
+    cmds["agree-prop-label"] = ["agree", *(f"{P}/annotator_{i}.json" for i in (1, 2, 3)),
+                                "--measure", "exact-f1", "--measure", "char-kappa", "--label",
+                                "Loaded Language", "--json"]
+    cmds["agree-prop-label-set"] = ["agree", *(f"{P}/annotator_{i}.json" for i in (1, 2, 3)),
+                                    "--measure", "char-kappa", "--measure", "exact-f1",
+                                    "--label-set", f"{P}/labels.txt", "--json"]
+    for to in ("latex", "markdown", "csv"):
+        cmds[f"table-prop-{to}"] = ["table", f"{P}/gold.json", f"{P}/system_a.json",
+                                    f"{P}/system_b.json", "--metric", "martino", "--to", to,
+                                    "--samples", "50", "--seed", "1"]
+    cmds["table-prop-compare"] = ["table", f"{P}/gold.json", f"{P}/system_a.json",
+                                  f"{P}/system_b.json", "--metric", "martino", "--compare",
+                                  "--samples", "50", "--seed", "1", "--json"]
+    cmds["table-maf-level-1"] = ["table", f"{M}/gold.jsonl", f"{M}/system_a.jsonl",
+                                 f"{M}/system_b.jsonl", "--metric", "mafalda", "--level", "1",
+                                 "--samples", "50", "--seed", "1"]
     cmds["agree-label-studio"] = ["agree", f"{F}/label_studio_annotators.json", "--measure",
                                   "char-kappa", "--json"]
     cmds["agree-spans-csv"] = ["agree", f"{F}/spans_annotators.csv", "--measure", "span-f1",
@@ -172,6 +199,7 @@ def corpus_commands(folder: Path, tag: str) -> dict[str, list[str]]:
                                "mafalda", "--json"],
         f"{tag}-errors": ["errors", g, p, "--json"],
         f"{tag}-char-kappa": ["agree", g, p, "--measure", "char-kappa", "--json"],
+        f"{tag}-exact-f1": ["agree", g, p, "--measure", "exact-f1", "--json"],
         f"{tag}-slices": ["slices", g, p, "--dimension", "label", "--json", "--samples", "20"],
         f"{tag}-convert-csv": ["convert", g, "{OUT}/spans.csv", "--to", "spans-csv"],
         f"{tag}-validate": ["validate", p, "--json"],

@@ -198,7 +198,7 @@ def test_an_entry_changed_behind_undos_back_is_dropped_not_undone(tmp_path: Path
     with cs.transaction(conn):
         conn.execute("UPDATE curation_decisions SET decision = 'drop', revision = 99 "
                      "WHERE key = 'b'")
-    assert cs.undo(conn, "p", {**seen, "b": 99}) == cs.Undone("a", None, None)
+    assert cs.undo(conn, "p", {**seen, "b": 99}) == cs.Undone("a", None, None, skipped=1)
     assert cs.load(conn, "p")["b"].override.decision == "drop"
     assert cs.undo_depth(conn, "p") == 0
 
@@ -256,26 +256,85 @@ VERSION_1 = (
 )
 
 
-def test_a_store_of_version_1_is_read_and_its_unverifiable_history_dropped(
-        tmp_path: Path) -> None:
+def _version_1(path: Path, *rows: str) -> None:
     import sqlite3
 
-    path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as old:  # the tables as SpanScope wrote them before
-        for statement in VERSION_1:
+        for statement in (*VERSION_1[:-2], *rows):
             old.execute(statement)
     old.close()
+
+
+def test_a_store_of_version_1_is_read_and_its_unverifiable_history_dropped(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    # a's entry was written at 5.0, its row later (at 0.0 here: another write, not the entry's)
+    _version_1(path, "INSERT INTO curation_decisions VALUES ('p', 'a', 'keep', 0, 4, 'x', "
+               "'keep', NULL, 3, 0)",
+               "INSERT INTO curation_history (project, key, created) VALUES ('p', 'a', 5)")
     conn = cs.open_store(path)
     stored = cs.load(conn, "p")
     assert stored["a"].override == Override("keep", 0, 4, "x") and stored["a"].revision == 3
-    assert cs.undo_depth(conn, "p") == 0  # its entry did not say what revision it wrote
+    assert cs.undo_depth(conn, "p") == 0  # its entry did not write the row as it is
     assert cs.undo(conn, "p", {"a": 3}) is None and "a" in cs.load(conn, "p")
+    assert cs.upgrade_note(conn, "p") == (
+        "This store was written by an earlier SpanScope, whose Undo history did not record "
+        "which revision each decision wrote: its 1 entry could not be checked against the "
+        "decisions as they are now and was dropped, so Undo starts from the decisions made "
+        "from now on (the decisions themselves are all kept).")
+    assert cs.upgrade_note(conn, "p") is None  # said once
     seen = cs.record(conn, "p", {"b": Override("drop", 0, 4, "x", "drop")}, {"a": 3},
                      undoable=True)
     assert seen == {"b": 4}  # above every revision the old store gave
     assert cs.undo(conn, "p", seen) == cs.Undone("b", None, None)
     conn.close()
     assert cs.load(cs.open_store(path), "p")["a"].revision == 3  # opened again: no change
+
+
+def test_an_upgrade_from_version_1_keeps_what_undo_can_still_take_back(tmp_path: Path) -> None:
+    """bugleft15 item 2: the upgrade dropped every entry of a version-1 history. A version-1
+    decision wrote its row and its history entry with one timestamp, so the last entry of a
+    span whose row still carries that timestamp wrote the row as it is: Undo can take it back.
+    The others (an entry a later write replaced, a reset's span, an older entry of a span) are
+    dropped, and the page says so once."""
+    path = tmp_path / "old.sqlite"
+    _version_1(
+        path,
+        # a: decided at 10 (undecided before), untouched since: recoverable
+        "INSERT INTO curation_decisions VALUES ('p', 'a', 'keep', 0, 4, 'x', 'keep', NULL, 1, "
+        "10.5)",
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'a', 10.5)",
+        # b: kept at 11, dropped at 12: the drop is recoverable (back to the keep), not the keep
+        "INSERT INTO curation_decisions VALUES ('p', 'b', 'drop', 0, 4, 'x', 'drop', NULL, 7, "
+        "12.25)",
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'b', 11)",
+        "INSERT INTO curation_history (project, key, decision, start, end, label, action, "
+        "created) VALUES ('p', 'b', 'keep', 0, 4, 'x', 'keep', 12.25)",
+        # c: decided at 13, then rewritten by an accept-all at 14 (not recorded): dropped
+        "INSERT INTO curation_decisions VALUES ('p', 'c', 'keep', 0, 4, 'x', 'accept-all', "
+        "'B1', 2, 14)",
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'c', 13)",
+        # d: decided at 15, then reset (the row is gone): dropped
+        "INSERT INTO curation_history (project, key, created) VALUES ('p', 'd', 15)")
+    conn = cs.open_store(path)
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (2, 0)
+    assert cs.upgrade_note(conn, "p") == (
+        "This store was written by an earlier SpanScope, whose Undo history did not record "
+        "which revision each decision wrote: 2 of its 5 entries wrote the decisions as they "
+        "are now and Undo can take them back; the other 3 could not be checked and were "
+        "dropped (the decisions themselves are all kept).")
+    seen = {k: s.revision for k, s in cs.load(conn, "p").items()}
+    first = cs.undo(conn, "p", seen)
+    assert first is not None and first.key == "b" and first.override == Override(
+        "keep", 0, 4, "x") and first.revision == 8  # a new revision, above the old store's
+    seen["b"] = 8
+    assert cs.undo(conn, "p", seen) == cs.Undone("a", None, None)
+    assert cs.undo(conn, "p", seen) is None
+    # the counter starts above every revision of the old store, even once its highest
+    # decision is undone: a tab that read b at 7 is refused
+    assert cs.record(conn, "p", {"e": Override("keep", 0, 4, "x", "keep")}, {}) == {"e": 9}
+    with pytest.raises(cs.Conflict):
+        cs.record(conn, "p", {"b": Override("keep", 0, 4, "y", "relabel")}, {"b": 7})
 
 
 def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,
@@ -290,3 +349,62 @@ def test_the_history_keeps_the_last_decisions_only(tmp_path: Path,
     undone = [cs.undo(conn, "p", seen) for _ in range(4)]
     assert [u.key if u else None for u in undone] == ["e", "d", "c", None]
     assert sorted(cs.load(conn, "p")) == ["a", "b"]
+
+
+def test_the_proposals_digest_hashes_every_core_module_the_consensus_runs() -> None:
+    # bugleft15 item 7: CODE hashed consensus.py and gamma_native.py only, while a stored
+    # proposal keeps warnings worded by core/metrics/agreement/study.py (and builds on the
+    # model's spans): a change of those served a stale proposal.
+    import ast
+
+    from core.analysis import consensus
+    from core.metrics.agreement import study
+
+    root = Path(consensus.__file__).resolve().parents[2]
+    hashed = {p.resolve() for p in cs.SOURCES}
+    assert {Path(consensus.__file__).resolve(), Path(study.__file__).resolve(),
+            root / "core/metrics/agreement/gamma_native.py", root / "core/model/span.py",
+            root / "core/formats/csvsafe.py"} <= hashed
+    # closed under the imports of core modules, function-level ones included
+    for path in hashed:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core.") \
+                    and node.level == 0:
+                target = root / node.module.replace(".", "/")
+                assert (target.with_suffix(".py") in hashed
+                        or target / "__init__.py" in hashed), (path, node.module)
+    import hashlib
+
+    digest = hashlib.sha256()
+    for p in cs.SOURCES:
+        digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    assert digest.hexdigest()[:16] == cs.CODE
+
+
+def test_undo_counts_only_what_it_can_take_back_and_says_what_it_skipped(
+        tmp_path: Path) -> None:
+    # bugleft15 item 1: with every entry changed since (rows rewritten outside write(): an
+    # older SpanScope, a hand edit), undo_depth said 2, the page kept Undo enabled, and a
+    # press dropped both entries and undid nothing, saying nothing.
+    conn = cs.open_store(tmp_path / "s.sqlite")
+    cs.ensure_project(conn, "p", "t")
+    seen = cs.record(conn, "p", {"a": Override("keep", 0, 4, "x", "keep")}, {}, undoable=True)
+    seen.update(cs.record(conn, "p", {"a": Override("drop", 0, 4, "x", "drop")}, seen,
+                          undoable=True))
+    seen.update(cs.record(conn, "p", {"b": Override("keep", 0, 4, "x", "keep")}, seen,
+                          undoable=True))
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (3, 0)
+    with cs.transaction(conn):
+        conn.execute("UPDATE curation_decisions SET revision = revision + 90 WHERE key = 'b'")
+    seen["b"] += 90
+    # b's entry can never be undone; a's two can, last first
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (2, 1)
+    got = cs.undo(conn, "p", seen)
+    assert got == cs.Undone("a", Override("keep", 0, 4, "x"), seen["a"] - 1, skipped=1)
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (1, 0)
+    with cs.transaction(conn):  # now a's remaining entry is changed behind Undo's back too
+        conn.execute("UPDATE curation_decisions SET revision = 77 WHERE key = 'a'")
+    assert (cs.undo_depth(conn, "p"), cs.stale_history(conn, "p")) == (0, 1)
+    assert cs.undo(conn, "p", {**seen, "a": 77}) == cs.Undone(None, None, None, skipped=1)
+    assert cs.undo(conn, "p", {**seen, "a": 77}) is None  # nothing left at all
+    assert cs.load(conn, "p")["a"].revision == 77  # nothing undone

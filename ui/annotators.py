@@ -50,7 +50,15 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement import pairwise as core_pairwise
-from core.metrics.agreement.panel import ASYMMETRIC, MANY_MEASURES, Shared, char_counted
+from core.metrics.agreement.dispatch import SET_MEASURES
+from core.metrics.agreement.panel import (
+    ASYMMETRIC,
+    INSTANCE_MAJORITY,
+    MANY_MEASURES,
+    Shared,
+    char_counted,
+    instance_majority,
+)
 from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
@@ -76,6 +84,7 @@ K_ANN_SETS = "ann_sets"  # the annotation sets compared (two or more)
 K_ANN_MEASURE = "ann_measure"  # agreement measure, a name of `python -m core agree --measure`
 K_ANN_LABEL = "ann_label"  # label filter; ANN_ALL_LABELS = none
 K_ANN_CELL = "ann_cell"  # span-F1 measures: F1 | precision | recall in the matrix
+K_ANN_BLIND = "ann_blind"  # measures with a label-blind form: BLIND_CELLS in the matrix
 K_ANN_GOLD = "ann_gold"  # the gold set each annotator is scored against
 K_ANN_LOO = "ann_loo"  # leave each annotator out of the majority it is scored against
 K_ANN_SEED = "ann_seed"  # gamma's seed
@@ -107,6 +116,20 @@ GAMMA_MEASURES = ("gamma", "gamma-cat")
 GAMMA_SEED, GAMMA_SAMPLES = 0, 30  # γ's seed and chance samples unless set
 SPAN_CELLS = ("F1", "precision", "recall")
 """What a span-F1 matrix cell shows (radio options as shown, so the URL carries them)."""
+BLIND_MEASURES = ("exact-f1", "char-kappa", "char-jaccard")
+"""The pairwise measures with a label-blind form (``PairwiseResult.matrix("position")``, the
+``position:`` line of ``agree``'s text output and ``matrix_position`` of its JSON)."""
+BLIND_CELLS = ("with labels", "positions only")
+"""What the matrix of a :data:`BLIND_MEASURES` measure shows: its value, or its label-blind
+form (labels ignored)."""
+BLIND_NOTES: dict[str, str] = {
+    "exact-f1": "Positions only, labels ignored: a span agrees with a span of the same start "
+                "and end whatever the labels (two labels on one span are one instance).",
+    "char-kappa": "Positions only, labels ignored: Cohen's κ of whether each character is "
+                  "covered by any span of the annotator.",
+    "char-jaccard": "Positions only, labels ignored: |A ∩ B| / |A ∪ B| of the characters the two "
+                    "annotators covered with any span.",
+}
 
 MEASURE_HELP: dict[str, str] = {
     "span-f1": "Da San Martino et al. (2019) span P/R/F1 (SemEval-2021 variant): partial-overlap "
@@ -246,20 +269,32 @@ def _sets(ws: Workspace, names: Sequence[str]) -> list[AnnotationSet]:
     return [ws.sets[n] for n in names]
 
 
+DUPLICATES_COUNTED: dict[str, str] = {"counted_once_by": ", ".join(SET_MEASURES),
+                                      "kept_by": "every other measure"}
+"""What the page's study tells of an annotator's duplicate span (:meth:`Study.from_sets`): the
+page offers every measure, so its warning says what each does with it (exact-f1 counts it
+once, the others keep two units)."""
+
+
 @st.cache_resource(max_entries=16, show_spinner=False)
 def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None) -> Study:
     """The agreement study of ``sets`` (only ``label`` when given); raises ``InputError``."""
-    return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label)
+    return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label,
+                           counted_once_by=DUPLICATES_COUNTED["counted_once_by"],
+                           kept_by=DUPLICATES_COUNTED["kept_by"])
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def document_majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-                      doc: str) -> AnnotationSet:
+                      doc: str, measure: str | None = None) -> AnnotationSet:
     """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label) on
     one document: a document's majority depends on that document alone (the sets that list it
-    vote), so its lane needs no majority of the whole corpus."""
+    vote), so its lane needs no majority of the whole corpus. Under exact-f1 the majority it is
+    scored against: :func:`~core.metrics.agreement.instance_majority`."""
     one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
                          s.alternatives) for s in _sets(_ws, sets)]
+    if measure in INSTANCE_MAJORITY:
+        return instance_majority(one, label=label)
     return majority_set(one, label=label)
 
 
@@ -692,6 +727,8 @@ def cell_key(measure: str, cell: str) -> str | None:
     """``PairwiseResult.matrix`` key of what the matrix shows (None: the headline value)."""
     if measure in ASYMMETRIC and cell in ("precision", "recall"):
         return cell
+    if measure in BLIND_MEASURES and cell == BLIND_CELLS[1]:
+        return "position"
     return None
 
 
@@ -1409,15 +1446,25 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                     + (" In its SemEval-2021 variant P and R can exceed 1: every overlapping "
                        "same-label pair counts, as in the official scorer."
                        if measure == "span-f1" else ""))
-        elif measure == "exact-f1":
-            note = ("A span agrees only with a span of the same start, end and label (one "
-                    "character off is a miss on both sides); an annotator's duplicate spans "
-                    "count once. The same both ways: 2 × matches / (spans of both).")
+        elif measure in BLIND_MEASURES:
+            # the label-blind form, as span-F1's P and R: the heading above the control
+            st.header(heading)
+            heading = None
+            cell = st.radio("Cells show", BLIND_CELLS, key=K_ANN_BLIND, bind="query-params",
+                            horizontal=True, help="Positions only: the measure with every "
+                            "label ignored (agree's `position:` line and `matrix_position`).")
+            if cell == BLIND_CELLS[1]:
+                note = BLIND_NOTES[measure]
+            elif measure == "exact-f1":
+                note = ("A span agrees only with a span of the same start, end and label (one "
+                        "character off is a miss on both sides); an annotator's duplicate "
+                        "spans count once. The same both ways: 2 × matches / (spans of both).")
         elif measure in MANY_MEASURES:
             note = (f"{measure} is a many-annotator measure: each cell is its value for that "
                     "pair alone.")
         key_of = cell_key(measure, cell)
-        title = f"{measure} ({cell})" if measure in ASYMMETRIC else measure
+        title = (f"{measure} ({cell})" if measure in ASYMMETRIC
+                 else f"{measure} ({cell})" if key_of == "position" else measure)
         if measure in GAMMA_MEASURES:
             title += f" ({c.samples} samples, seed {c.seed})"
         # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main
@@ -1438,7 +1485,8 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                             key="ann_matrix_chart", width="stretch")
     download_buttons(matrix_table(pw, key_of), "pairwise", key="dl_ann_matrix",
                      settings={"measure": measure,
-                               "cells": cell if measure in ASYMMETRIC else None,
+                               "cells": cell if measure in ASYMMETRIC or measure in
+                               BLIND_MEASURES else None,
                                "label": c.label, "sets": list(c.sets),
                                **({"samples": c.samples, "seed": c.seed}
                                   if measure in GAMMA_MEASURES else {})})
@@ -1564,8 +1612,12 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
 def against_reference(ws: Workspace, c: Choice, r: Computed) -> None:
     """Each annotator scored against the gold and against the majority."""
     st.header("Each annotator against the gold and the majority")
-    st.caption("Majority: the characters (per label) that more than half of the chosen sets "
-               "marked, as maximal runs; a tie of an even panel is no majority"
+    st.caption(("Majority: the spans (the same start, end and label, exact-f1's instances) "
+                "that more than half of the chosen sets marked; a character majority would join "
+                "two touching spans into one that nobody marked" if c.measure in INSTANCE_MAJORITY
+                else "Majority: the characters (per label) that more than half of the chosen "
+                "sets marked, as maximal runs")
+               + "; a tie of an even panel is no majority"
                + (" (each annotator left out of its own majority)." if c.leave_one_out else "."))
     if r.view is None:
         wait_or_error(r.view_job, r.view_error)
@@ -1641,7 +1693,7 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
         for i, n in enumerate(c.sets)]
     if c.gold is not None and c.gold not in c.sets:
         drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
-    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc),
+    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc, c.measure),
                   "strict majority of the chosen sets", "lane-majority", "M"))
     used = {s.label for _, aset, *_ in drawn
             for s in restricted(aset, doc, c.label).get(doc)}

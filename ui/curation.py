@@ -94,6 +94,8 @@ CONSENSUS_AUTO_DOCS = 2000
 γ matching it takes about 10 s per 10,000 documents on this machine (docs/performance.md)."""
 K_CUR_UNDO = "cur_undo_stack"  # session: {ws key: [(decision key, previous Override)]}, no store
 K_CUR_UNDO_DEPTH = "cur_undo_depth"  # session: {workspace key: decisions the store can undo}
+K_CUR_UNDO_STALE = "cur_undo_stale"  # session: {ws key: history entries changed since}
+K_CUR_UPGRADE = "cur_upgrade"  # session: {ws key: the store upgrade's note, read once}
 K_CUR_BUILD = "cur_build"  # session: the consensus of a large corpus is built (toggle)
 CURATED = "curated"
 """Name of the curated set in the workspace (``curated (2)`` if a loaded set has the name)."""
@@ -322,8 +324,13 @@ def sync(ws: Workspace) -> None:
     with closing(conn):
         stored = cstore.load(conn, proj)
         depth = cstore.undo_depth(conn, proj)
+        stale = cstore.stale_history(conn, proj)
         batch = cstore.last_batch(conn, proj)
+        upgraded = cstore.upgrade_note(conn, proj)  # an earlier store's Undo history, once
+    if upgraded is not None:
+        st.session_state.setdefault(K_CUR_UPGRADE, {})[ws.key] = upgraded
     st.session_state.setdefault(K_CUR_UNDO_DEPTH, {})[ws.key] = depth
+    st.session_state.setdefault(K_CUR_UNDO_STALE, {})[ws.key] = stale
     # the last "accept every remaining proposal" is the store's too: a reload can undo it
     if batch is not None:
         st.session_state[K_CUR_BATCH] = (ws.key, *batch)
@@ -523,6 +530,15 @@ def undo_last(ws_key: str, disputed: Sequence[Decision]) -> None:
                 return
         if done is None:
             return
+        if done.skipped:
+            st.toast(f"{_decisions(done.skipped, 'later decision')} could not be undone: "
+                     f"{'it was' if done.skipped == 1 else 'they were'} changed since by a "
+                     "write Undo did not record (an older SpanScope or a hand edit of the "
+                     "store) and stay as they are. "
+                     + ("The decision before them was undone." if done.key is not None
+                        else "Nothing else was left to undo."), icon="⚠️")
+        if done.key is None:
+            return
         key = done.key
         if done.override is None:
             decided.pop(key, None)
@@ -533,6 +549,25 @@ def undo_last(ws_key: str, disputed: Sequence[Decision]) -> None:
     where = next((i for i, d in enumerate(disputed) if d.key == key), None)
     if where is not None:
         go_to(where, disputed, decided)
+
+
+def _decisions(n: int, noun: str = "decision") -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def undo_help(ws_key: str) -> str:
+    """The Undo button's help: what it does, or, when the store's history holds only decisions
+    changed since (:func:`core.store.curation.stale_history`), why it cannot."""
+    stale = (st.session_state.get(K_CUR_UNDO_STALE) or {}).get(ws_key, 0)
+    if stale and not undoable(ws_key):
+        one = stale == 1
+        return (f"Nothing to undo: the {_decisions(stale)} Undo kept "
+                f"{'was' if one else 'were'} changed since by a write Undo did not record (an "
+                "older SpanScope or a hand edit of the store), so taking "
+                f"{'it' if one else 'them'} back would overwrite that change. Undo takes back "
+                "the decisions you make from now on.")
+    return ("Undo the last decision (each press one more) and go back to its span; the store "
+            "keeps the last decisions on these files, so a reload can undo them too.")
 
 
 def undoable(ws_key: str) -> bool:
@@ -917,6 +952,9 @@ def propose(ws: Workspace, r: Rules, clipped: Sequence[str]) -> Proposed:
         st.stop()
     notes([*clipped, *result.warnings], key="cur_warnings")
     sync(ws)
+    upgraded = (st.session_state.get(K_CUR_UPGRADE) or {}).get(ws.key)
+    if upgraded:  # said in the session that opened the upgraded store, and in no other
+        st.info(md(upgraded), icon="ℹ️")
     if st.session_state.get(K_CUR_STORE_ERR):
         st.warning("Your decisions are kept in this browser tab only (download them before "
                    f"closing it): {md(st.session_state[K_CUR_STORE_ERR])}", icon="⚠️")
@@ -995,9 +1033,7 @@ def _step_buttons(ws: Workspace, p: Proposed, pos: int, shown: Decision,
                "Then go to the next.")
     row.button("↺ Undo", key="cur_undo", shortcut=SHORTCUTS["undo"],
                on_click=decide, args=(*args, "undo", text_len), disabled=not undoable(ws.key),
-               help="Undo the last decision (each press one more) and go back to its span; "
-               "the store keeps the last decisions on these files, so a reload can undo them "
-               "too.")
+               help=undo_help(ws.key))
     row.button("⟲ Reset this span", key="cur_reset", on_click=decide,
                args=(*args, "reset", text_len), disabled=shown.key not in decided,
                help="Back to undecided for the span shown (the rule's proposal stands).")

@@ -100,8 +100,9 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
                        warnings=read_warnings,
                        unit_set=bool(getattr(args, "unit_set", False)), aligned=aligned,
                        labels=read_label_list(getattr(args, "label_set", None)),
-                       counted_once_by=(", ".join(measures)
-                                        if set(measures) <= set(SET_MEASURES) else None))
+                       counted_once_by=", ".join(m for m in measures if m in SET_MEASURES)
+                       or None,
+                       kept_by=", ".join(m for m in measures if m not in SET_MEASURES) or None)
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
                    "labels": study.labels, "warnings": [],
                    "alignment": aligned[0].as_dict() if aligned else {}}

@@ -9,6 +9,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from core.cli.common import (
     JSON_WARNINGS,
@@ -125,6 +126,7 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
     from core.engines.sharded import (
         DASK_MEASURES,
         agree_sharded,
+        alignment,
         dask_client,
         engine_report,
         split_warnings,
@@ -144,19 +146,22 @@ def agree(args: argparse.Namespace, renderer: Renderer) -> int:
             options=options)
         report = engine_report(client, outcomes, args.scheduler)
     labels = sorted({lab for o in outcomes for lab in o.stats.labels})
-    # The shards match documents by id only (documents matched by text are a single-machine
-    # step, core.model.alignment): nothing was renamed, as the single-machine key says.
+    # Whole files are read on a worker as one machine reads them (documents matched by their
+    # text); folders of shards match documents by id. Either way the documents of one input
+    # that no other input holds are said, from every shard, as one machine says them.
+    met = alignment([o.stats for o in outcomes], [Path(f).name for f in args.files])
     out: Result = {"annotators": kappa.annotators, "documents": kappa.params["documents"],
                    "labels": [args.label] if args.label is not None else labels,
-                   "warnings": [], "alignment": {}}
+                   "warnings": [], "alignment": met.as_dict()}
     for m in measures:
         value = kappa if m == "char-kappa" else jaccard
         out[m] = value.as_dict(args.per_document)
     out["engine"] = report
-    warnings, counts = split_warnings(outcomes)
+    shards, counts = split_warnings(outcomes)
     # the study's own warnings, as one machine gives them (core.cli.agree): from every shard
     study = study_warnings([o.stats for o in outcomes])
-    warnings.extend(study)
-    counts = dict(Counter(counts) + Counter(warning_kind(w) for w in study))
+    notes = met.notes(args.files)
+    warnings = [*notes, *shards, *study]
+    counts = dict(Counter(counts) + Counter(warning_kind(w) for w in [*notes, *study]))
     emit_counted(out, args, renderer, warnings, counts)
     return 0

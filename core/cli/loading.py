@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.cli.common import add_beyond_text, read_options
 from core.engines.inputs import (
+    aligned_inputs,
+    annotator_sets,
     assumed_of,
     check_pair,
     matched_to_gold,
@@ -23,7 +25,7 @@ from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
 from core.model import texts as same
-from core.model.alignment import Alignment, align
+from core.model.alignment import Alignment
 from core.model.errors import Diagnostic, FormatError, InputError, did_you_mean, expand_diagnostics
 from core.model.taxonomy import Taxonomy
 
@@ -187,22 +189,13 @@ def load_hateval(args: argparse.Namespace) -> tuple[HatEvalTable, HatEvalTable, 
 
 def _aligned(files: list[str], every: list[Loaded], warnings: list[str] | None,
              aligned: list[Alignment] | None) -> list[Loaded]:
-    """The files' documents matched by their text (:func:`core.model.alignment.align`), the
-    notes to ``warnings`` and the alignment to ``aligned``."""
-    alignment = align([loaded.texts for loaded in every], [Path(p).name for p in files])
+    """The files' documents matched by their text (:func:`core.engines.inputs.aligned_inputs`),
+    the notes to ``warnings`` and the alignment to ``aligned``."""
+    out, alignment = aligned_inputs(files, every)
     if aligned is not None:
         aligned.append(alignment)
     if warnings is not None:
         warnings.extend(alignment.notes(files))
-    out = []
-    for i, loaded in enumerate(every):
-        if alignment.renamed[i]:
-            extents = loaded.assumed_extents
-            loaded = replace(loaded, texts=alignment.texts(i, loaded.texts),
-                             sets=alignment.sets(i, loaded.sets),
-                             assumed_extents=None if extents is None
-                             else {alignment.rename(i, d): n for d, n in extents.items()})
-        out.append(loaded)
     return out
 
 
@@ -266,44 +259,28 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
     if warnings is not None:
         warnings.extend(bounds.unseen(more, said))
-    names = [s.name for _, s in found]
-    # only the sets whose names collide are named by their paths, told apart among themselves
-    shown = _distinct_paths([p for p, s in found if names.count(s.name) > 1])
-    sets = [AnnotationSet(s.name if names.count(s.name) == 1 else f"{shown[p]}:{s.name}",
-                          s.spans, "annotator", s.alternatives) for p, s in found]
+    sets = annotator_sets(found)
     if len(sets) < 2:
         raise InputError(f"{purpose} needs at least two annotation sets; the input holds "
                          f"{len(sets)} ({', '.join(s.name for s in sets) or 'none'})")
     return sets, texts
 
 
-def _distinct_paths(paths: list[str]) -> dict[str, str]:
-    """Each input path by its name, or by as many of its last folders as tell it apart from
-    the others (``annotator2/IAA`` and ``annotator4/IAA``: two annotators' folders of one
-    name, as the amia-18 mutation corpus keeps them)."""
-    parts = {p: Path(p).parts for p in dict.fromkeys(paths)}
-    longest = max((len(v) for v in parts.values()), default=1)
-    for depth in range(1, longest + 1):
-        shown = {p: "/".join(v[-depth:]) for p, v in parts.items()}
-        if len(set(shown.values())) == len(shown):
-            return shown
-    return {p: p for p in parts}
-
-
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
                options: ReadOptions | None = None, warnings: list[str] | None = None,
                unit_set: bool = False, aligned: list[Alignment] | None = None,
-               labels: list[str] | None = None, counted_once_by: str | None = None) -> Study:
+               labels: list[str] | None = None, counted_once_by: str | None = None,
+               kept_by: str | None = None) -> Study:
     """Read annotation files (:func:`load_annotator_sets`, with ``options``) into one agreement
     study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading);
-    ``labels``: the scheme's labels; ``counted_once_by``: the measures asked when they all read
-    spans as sets (:meth:`~core.metrics.agreement.Study.from_sets`)."""
+    ``labels``: the scheme's labels; ``counted_once_by``: the measures asked that read spans
+    as sets, ``kept_by`` the others asked (:meth:`~core.metrics.agreement.Study.from_sets`)."""
     from core.metrics.agreement import Study
 
     sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings,
                                       aligned=aligned)
     return Study.from_sets(sets, texts, label=label, unit_set=unit_set, labels=labels,
-                           counted_once_by=counted_once_by)
+                           counted_once_by=counted_once_by, kept_by=kept_by)
 
 
 @dataclass

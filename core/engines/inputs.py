@@ -19,7 +19,7 @@ from pathlib import Path
 from core.formats import LlmParsing, Loaded, ReadOptions
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds, texts
-from core.model.alignment import Alignment, onto
+from core.model.alignment import Alignment, align, onto
 from core.model.bounds import Policy
 from core.model.errors import Diagnostic, InputError
 from core.model.taxonomy import Taxonomy, outside
@@ -138,3 +138,44 @@ def outside_warning(taxonomy: Taxonomy, used: Sequence[str]) -> list[str]:
         return []
     return [f"labels outside the MAFALDA taxonomy ({', '.join(map(repr, strays))}): one class "
             "per label, no grouping at levels 1 and 0; pass --taxonomy FILE to group them"]
+
+
+def aligned_inputs(files: Sequence[str], every: Sequence[Loaded]
+                   ) -> tuple[list[Loaded], Alignment]:
+    """Annotators' files (``every``, read from ``files``) with their documents matched by their
+    text (:func:`core.model.alignment.align`: files that name one document differently), and
+    the alignment. ``agree`` and ``adjudicate`` on one machine and ``agree --engine dask`` on
+    whole files (one worker reads the study) take this one path."""
+    alignment = align([loaded.texts for loaded in every], [Path(p).name for p in files])
+    out = []
+    for i, loaded in enumerate(every):
+        if alignment.renamed[i]:
+            extents = loaded.assumed_extents
+            loaded = replace(loaded, texts=alignment.texts(i, loaded.texts),
+                             sets=alignment.sets(i, loaded.sets),
+                             assumed_extents=None if extents is None
+                             else {alignment.rename(i, d): n for d, n in extents.items()})
+        out.append(loaded)
+    return out, alignment
+
+
+def annotator_sets(found: Sequence[tuple[str, AnnotationSet]]) -> list[AnnotationSet]:
+    """Each ``(path, set)`` read as an annotator; only the sets whose names collide are named
+    by their paths (``a.json:gold``), told apart among themselves (:func:`distinct_paths`)."""
+    names = [s.name for _, s in found]
+    shown = distinct_paths([p for p, s in found if names.count(s.name) > 1])
+    return [AnnotationSet(s.name if names.count(s.name) == 1 else f"{shown[p]}:{s.name}",
+                          s.spans, "annotator", s.alternatives) for p, s in found]
+
+
+def distinct_paths(paths: list[str]) -> dict[str, str]:
+    """Each input path by its name, or by as many of its last folders as tell it apart from
+    the others (``annotator2/IAA`` and ``annotator4/IAA``: two annotators' folders of one
+    name, as the amia-18 mutation corpus keeps them)."""
+    parts = {p: Path(p).parts for p in dict.fromkeys(paths)}
+    longest = max((len(v) for v in parts.values()), default=1)
+    for depth in range(1, longest + 1):
+        shown = {p: "/".join(v[-depth:]) for p, v in parts.items()}
+        if len(set(shown.values())) == len(shown):
+            return shown
+    return {p: p for p in parts}

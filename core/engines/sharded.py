@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
 
     from core.metrics.agreement import PairwiseResult
+    from core.model.alignment import Alignment
 
 KEPT_WARNINGS = 100
 """Warnings a shard sends back in full (the JSON output keeps 100); all are counted by kind."""
@@ -110,6 +111,8 @@ def group_shards(inputs: Sequence[str | Path]) -> list[list[Path]]:
     lists = [shard_files(i) for i in inputs]
     if len(lists) == 1:
         return [[s] for s in lists[0]]
+    if all(Path(i).is_file() for i in inputs):  # whole files: one study, read as one machine
+        return [[Path(i) for i in inputs]]
     names = [f.name for f in lists[0]]
     for i, files in enumerate(lists[1:], start=1):
         if [f.name for f in files] != names:
@@ -682,6 +685,9 @@ class AgreeJob:
     unit_set: bool = False
     options: ReadOptions = field(default_factory=ReadOptions)
     """The command line's reader options (``--layer`` ...); the policy is ``beyond_text``."""
+    whole: bool = False
+    """The inputs are whole files, not folders of shards: the job is the whole study, read as
+    one machine reads it (documents matched by their text, sets named as read)."""
 
 
 @dataclass
@@ -702,6 +708,11 @@ class CharCounts:
     used: dict[str, list[str]] = field(default_factory=dict)
     """Each annotator's labels in the shard: labels that differ only in case are found over
     every shard (:func:`study_warnings`)."""
+    inputs: list[list[str]] = field(default_factory=list)
+    """Each input's documents in the shard (their ids once matched): which documents match no
+    other input's is known only from every shard (:func:`alignment`)."""
+    renamed: list[dict[str, str]] = field(default_factory=list)
+    """Each input's documents renamed to another input's of the same text (whole files)."""
 
 
 def _same(c: Counts) -> Counts:
@@ -721,6 +732,7 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
     """Read one shard group as an agreement study; its character counts per pair."""
     from itertools import combinations
 
+    from core.engines.inputs import aligned_inputs, annotator_sets
     from core.metrics.agreement.study import POSITION, Study, char_tables
     from core.plugins import load_formats
 
@@ -733,13 +745,20 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
         assumed: dict[str, dict[str, int]] = {}
         owner: dict[str, str] = {}
         carried: list[str] = []
-        for path, name in zip(job.files, job.names, strict=True):
+        options = replace(job.options, beyond_text=job.beyond_text)
+        if job.whole:  # as one machine reads the files (core.engines.inputs.aligned_inputs)
+            every, matched = aligned_inputs(
+                job.files, [load_path(p, fmt=job.fmt, options=options) for p in job.files])
+            renamed = list(matched.renamed)
+        else:
             # Named as the default engine names the whole folder (load_path of the folder): a
             # shard without a `set` column holds one set called after its folder, never after
             # the shard's file (docs/scale.md), so one annotator's shards stay one annotator.
-            loaded = load_files(read_file_with_companions(Path(path)), fmt=job.fmt,
-                                name=str(Path(path).parent),
-                                options=replace(job.options, beyond_text=job.beyond_text))
+            every = [load_files(read_file_with_companions(Path(path)), fmt=job.fmt,
+                                name=str(Path(path).parent), options=options)
+                     for path in job.files]
+            renamed = [{} for _ in job.files]
+        for path, name, loaded in zip(job.files, job.names, every, strict=True):
             if loaded.assumed_extents is not None:
                 assumed[path] = loaded.assumed_extents
             # one id, one text, as load_annotator_sets (core.model.texts)
@@ -747,20 +766,22 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
                                               there=owner)
             carried.extend(said)
             same_texts.adopt(texts, owner, loaded.texts, path)
-            one = len(loaded.sets) == 1 and len(job.files) > 1
+            one = len(loaded.sets) == 1 and len(job.files) > 1 and not job.whole
             found.extend((path, s.with_role("annotator", name if one else s.name))
                          for s in read)
         kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
                                        placed="clip")
         more = [*carried, *more]
-        sets = list(kept)
+        sets = (annotator_sets([(p, s) for (p, _), s in zip(found, kept, strict=True)])
+                if job.whole else list(kept))
         study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
         labels = study.labels
         counts = CharCounts(study.annotators, labels, {}, {}, {}, {},
                             dict(study.lengths), [*more, *study.warnings],
                             {a: [d for d in study.docs if d in study.spans[a]]
                              for a in study.annotators},
-                            {a: study.table(a).used_labels() for a in study.annotators})
+                            {a: study.table(a).used_labels() for a in study.annotators},
+                            [list(loaded.texts) for loaded in every], renamed)
         for a, b in combinations(study.annotators, 2):
             tables = char_tables(study, a, b)
             zero: Counts = (0, 0, 0, 0)
@@ -838,13 +859,33 @@ def agree_sharded(inputs: Sequence[str | Path], *, client: Client, fmt: str | No
     reader options) under ``beyond_text``."""
     groups = group_shards(inputs)
     names = tuple(Path(str(i)).name for i in inputs)
+    whole = len(inputs) > 1 and all(Path(str(i)).is_file() for i in inputs)
     jobs = [AgreeJob(tuple(str(f) for f in g), names, fmt, label, beyond_text, unit_set,
-                     options or ReadOptions())
+                     options or ReadOptions(), whole)
             for g in groups]
     outcomes = run_jobs(client, char_shard, jobs)
     _check_documents(outcomes)
     kappa, jaccard = finish_char([o.stats for o in outcomes], label=label)
     return outcomes, kappa, jaccard
+
+
+def alignment(parts: Sequence[CharCounts], names: Sequence[str]) -> Alignment:
+    """How the inputs' documents met, from every shard (:class:`~core.model.alignment.Alignment`
+    as one machine gives it): the documents each input renamed (whole files, matched by their
+    text on the worker), and those of each input that no other input holds (folders of shards
+    meet by id). Its notes and ``as_dict`` are ``agree``'s warnings and ``alignment`` key."""
+    from core.model.alignment import Alignment
+    docs: list[dict[str, None]] = [{} for _ in names]
+    renamed: list[dict[str, str]] = [{} for _ in names]
+    for p in parts:
+        for i, ids in enumerate(p.inputs):
+            docs[i].update(dict.fromkeys(ids))
+        for i, moves in enumerate(p.renamed):
+            renamed[i].update(moves)
+    owners: Counter[str] = Counter(d for ids in docs for d in ids)
+    unmatched = tuple(() if len(names) < 2 else tuple(d for d in ids if owners[d] == 1)
+                      for ids in docs)
+    return Alignment(tuple(names), tuple(renamed), unmatched)
 
 
 def study_warnings(parts: Sequence[CharCounts]) -> list[str]:
@@ -886,6 +927,6 @@ def split_warnings(outcomes: Sequence[ShardOutcome]) -> tuple[list[str], dict[st
 
 
 __all__ = ["DASK_MEASURES", "AgreeJob", "CharCounts", "ScoreJob", "ShardOutcome",
-           "ShardedScore", "agree_sharded", "dask_client", "dask_metrics", "finish_char",
-           "group_shards", "pair_shards", "score_shard", "score_sharded", "shard_files",
-           "split_warnings", "study_warnings", "write_shards"]
+           "ShardedScore", "agree_sharded", "alignment", "dask_client", "dask_metrics",
+           "finish_char", "group_shards", "pair_shards", "score_shard", "score_sharded",
+           "shard_files", "split_warnings", "study_warnings", "write_shards"]

@@ -25,18 +25,23 @@ the revision it had, only while the row still holds the revision that decision w
 Undo cannot take back (a reset, a batch, decisions loaded from a file) removes the history of
 its keys, so Undo never reverts a write it did not record. The history is the project's, not
 a tab's (a reloaded tab has no other identity), and keeps the last :data:`UNDO_DEPTH` decisions.
-A store written before revisions were counted per project is read as it is; its Undo history,
-which did not say which revision each decision wrote, is dropped when it is first opened.
+A store written before revisions were counted per project is read as it is; of its Undo
+history, which did not say which revision each decision wrote, the entries that provably wrote
+the decisions as they are are kept, the others dropped, and a note says so once
+(:func:`upgrade_note`).
 
 The proposal itself (:class:`~core.analysis.consensus.Consensus`) is kept too, per project and
 rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ matching aligns every
 document of every annotator, which takes seconds on thousands of documents, and a restarted
 server would otherwise do it again before showing a single decision. A stored proposal is used
-only when it was made by the same consensus code (:data:`CODE`, a digest of its modules' source).
+only when it was made by the same code (:data:`CODE`, a digest of the source of the consensus
+module and of every ``core`` module it imports: :data:`SOURCES`).
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import gc
 import hashlib
 import json
@@ -51,7 +56,6 @@ from typing import Any
 
 from core.analysis import consensus as _consensus
 from core.analysis.consensus import ACTIONS, Consensus, Decision, Override
-from core.metrics.agreement import gamma_native as _gamma
 from core.model import AnnotationSet, Span
 from core.model.errors import SpanScopeError
 from core.store import connect, ensure_schema, transaction
@@ -77,15 +81,61 @@ STATEMENTS = (
     "CREATE TABLE IF NOT EXISTS curation_counters ("
     "project TEXT PRIMARY KEY REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "revision INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS curation_notes ("
+    "project TEXT PRIMARY KEY REFERENCES curation_projects(key) ON DELETE CASCADE, "
+    "note TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS curation_proposals ("
     "project TEXT NOT NULL REFERENCES curation_projects(key) ON DELETE CASCADE, "
     "rules TEXT NOT NULL, code TEXT NOT NULL, payload BLOB NOT NULL, created REAL NOT NULL, "
     "PRIMARY KEY (project, rules))",
 )
 
-CODE = hashlib.sha256(Path(_consensus.__file__).read_bytes()
-                      + Path(_gamma.__file__).read_bytes()).hexdigest()[:16]
-"""A digest of the consensus code's source: a proposal stored by other code is computed again."""
+def _sources(module: str) -> tuple[Path, ...]:
+    """The source files of ``module`` and of every ``core`` module it imports, at any depth
+    (function-level imports included), sorted: what a proposal :mod:`core.analysis.consensus`
+    made depends on (its γ alignment, the study whose warnings it keeps, the spans)."""
+    root = Path(_consensus.__file__).resolve().parents[2]
+    found: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        base = root / name.replace(".", "/")
+        path = next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()),
+                    None)
+        if name in found or path is None:  # an imported name, not a module
+            continue
+        found[name] = path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                todo.extend(a.name for a in node.names if a.name.startswith("core."))
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 \
+                    and (node.module or "").startswith("core."):
+                todo.append(str(node.module))
+                todo.extend(f"{node.module}.{a.name}" for a in node.names)
+    return tuple(sorted(found.values()))
+
+
+@functools.cache
+def _digest() -> tuple[tuple[Path, ...], str]:
+    sources = _sources(_consensus.__name__)
+    root = Path(_consensus.__file__).resolve().parents[2]
+    return sources, hashlib.sha256(b"".join(
+        p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes()
+        for p in sources)).hexdigest()[:16]
+
+
+def __getattr__(name: str) -> Any:
+    """``SOURCES``: the files :data:`CODE` hashes, the consensus module and every ``core``
+    module it imports; ``CODE``: a digest of their source, so that a proposal stored by other
+    code (another wording of a warning it keeps included) is computed again. Both computed
+    when first asked for (parsing the modules costs some 80 ms, which a page that never reads
+    a stored proposal does not pay)."""
+    if name == "SOURCES":
+        return _digest()[0]
+    if name == "CODE":
+        return _digest()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 UNDO_DEPTH = 200
 """How many of a project's last decisions :func:`undo` can take back (older ones are
@@ -139,16 +189,75 @@ def open_store(path: str | Path) -> sqlite3.Connection:
 
 
 def _upgrade_history(conn: sqlite3.Connection) -> None:
-    """Give a history table of version 1 its revision columns. Its entries do not say which
-    revision their decision wrote, so :func:`undo` could not tell whether each is still in
-    place: they are dropped rather than trusted."""
+    """Give a history table of version 1 its revision columns, keeping what Undo can still
+    take back.
+
+    A version-1 entry kept what its decision replaced, not the revision it wrote; but that
+    decision wrote its row and its entry with one timestamp. So the last entry of a span whose
+    row still carries that timestamp wrote the row as it is: it is kept, with the row's
+    revision (undone, the row gets a new revision). Every other entry (replaced since by a
+    write version 1 did not drop the history of: a reset, an accept-all, a loaded file; an
+    older entry of a span, whose revision nothing recorded) cannot be checked and is dropped.
+    Each project's revision counter starts above every revision of the old store, so no
+    revision is given twice once its highest decision is undone. What was kept and dropped
+    is a note of the project (:func:`upgrade_note`)."""
     with transaction(conn):
         columns = {r[1] for r in conn.execute("PRAGMA table_info(curation_history)")}
         if "revision" in columns:
             return
         conn.execute("ALTER TABLE curation_history ADD COLUMN before_revision INTEGER")
         conn.execute("ALTER TABLE curation_history ADD COLUMN revision INTEGER")
-        conn.execute("DELETE FROM curation_history")
+        totals = dict(conn.execute("SELECT project, count(*) FROM curation_history "
+                                   "GROUP BY project").fetchall())
+        # the last entry of each span, when its row carries the entry's timestamp
+        conn.execute(
+            "UPDATE curation_history SET revision = (SELECT d.revision FROM curation_decisions "
+            "d WHERE d.project = curation_history.project AND d.key = curation_history.key "
+            "AND d.updated = curation_history.created) WHERE id IN (SELECT max(id) FROM "
+            "curation_history GROUP BY project, key)")
+        conn.execute("DELETE FROM curation_history WHERE revision IS NULL")
+        kept = dict(conn.execute("SELECT project, count(*) FROM curation_history "
+                                 "GROUP BY project").fetchall())
+        conn.execute("INSERT INTO curation_counters (project, revision) SELECT project, "
+                     "max(revision) FROM curation_decisions GROUP BY project "
+                     "ON CONFLICT(project) DO UPDATE SET revision = "
+                     "max(revision, excluded.revision)")
+        for project, total in totals.items():
+            conn.execute("INSERT OR REPLACE INTO curation_notes (project, note) VALUES (?, ?)",
+                         (project, _upgrade_words(kept.get(project, 0), total)))
+
+
+def _upgrade_words(kept: int, total: int) -> str:
+    head = ("This store was written by an earlier SpanScope, whose Undo history did not "
+            "record which revision each decision wrote: ")
+    tail = " (the decisions themselves are all kept)."
+    if not kept:
+        return (head + ("its 1 entry could not be checked against the decisions as they "
+                        "are now and was dropped" if total == 1 else
+                        f"its {total:,} entries could not be checked against the decisions "
+                        "as they are now and were dropped")
+                + ", so Undo starts from the decisions made from now on" + tail)
+    dropped = total - kept
+    return (head + (f"1 of its {total:,} entries wrote a decision as it is now and Undo can "
+                    "take it back" if kept == 1 else
+                    f"{kept:,} of its {total:,} entries wrote the decisions as they are now "
+                    "and Undo can take them back")
+            + ("" if not dropped else f"; the other {dropped:,} could not be checked and "
+               f"{'was' if dropped == 1 else 'were'} dropped") + tail)
+
+
+def upgrade_note(conn: sqlite3.Connection, project: str) -> str | None:
+    """What the upgrade of an earlier store kept of ``project``'s Undo history and what it
+    dropped (:func:`_upgrade_history`), once: the note is removed as it is read. None when
+    there is none (or it was read)."""
+    if conn.execute("SELECT 1 FROM curation_notes WHERE project = ?",
+                    (project,)).fetchone() is None:
+        return None  # the usual case, without a write
+    with transaction(conn):
+        row = conn.execute("SELECT note FROM curation_notes WHERE project = ?",
+                           (project,)).fetchone()
+        conn.execute("DELETE FROM curation_notes WHERE project = ?", (project,))
+    return None if row is None else str(row[0])
 
 
 def ensure_project(conn: sqlite3.Connection, project: str, title: str) -> None:
@@ -293,54 +402,84 @@ def _trim_history(conn: sqlite3.Connection, project: str) -> None:
                  (project, project, UNDO_DEPTH))
 
 
+def _history(conn: sqlite3.Connection, project: str) -> list[tuple[sqlite3.Row, bool]]:
+    """The project's history, last first, each entry with whether :func:`undo` can take it
+    back: the presses of Undo played in advance, without writing. An entry is in reach when
+    its row holds the revision it wrote once the entries after it on that key are undone;
+    one whose row was changed since by a write Undo did not record is not (undo drops it)."""
+    rows = conn.execute(
+        "SELECT h.id, h.key, h.decision, h.start, h.end, h.label, h.action, h.batch, "
+        "h.before_revision, h.revision, d.revision AS now FROM curation_history h "
+        "LEFT JOIN curation_decisions d ON d.project = h.project AND d.key = h.key "
+        "WHERE h.project = ? ORDER BY h.id DESC", (project,)).fetchall()
+    now: dict[str, int | None] = {r["key"]: r["now"] for r in rows}
+    out = []
+    for r in rows:
+        live = now[r["key"]] is not None and now[r["key"]] == r["revision"]
+        if live:  # undone, the row goes back to what it was before
+            now[r["key"]] = None if r["decision"] is None else r["before_revision"]
+        out.append((r, live))
+    return out
+
+
 def undo_depth(conn: sqlite3.Connection, project: str) -> int:
-    """How many decisions of ``project`` :func:`undo` can take back now."""
-    return int(conn.execute("SELECT count(*) FROM curation_history WHERE project = ?",
-                            (project,)).fetchone()[0])
+    """How many decisions of ``project`` :func:`undo` can take back now (last first; entries
+    changed since are not counted: :func:`stale_history`)."""
+    return sum(live for _, live in _history(conn, project))
+
+
+def stale_history(conn: sqlite3.Connection, project: str) -> int:
+    """How many entries of ``project``'s history :func:`undo` can no longer take back: their
+    decision was changed since by a write Undo did not record (an older SpanScope, a hand
+    edit of the store). The next :func:`undo` drops them and says how many."""
+    return sum(not live for _, live in _history(conn, project))
 
 
 @dataclass(frozen=True)
 class Undone:
     """What :func:`undo` did: decision ``key`` is back to ``override`` (None: undecided), at
-    ``revision`` (None when its row was removed)."""
+    ``revision`` (None when its row was removed); ``skipped``: the entries after it in the
+    history that could no longer be undone (changed since), dropped on the way. ``key`` is
+    None when nothing was taken back, only ``skipped`` entries dropped."""
 
-    key: str
+    key: str | None
     override: Override | None
     revision: int | None
+    skipped: int = 0
 
 
 def undo(conn: sqlite3.Connection, project: str, seen: Seen) -> Undone | None:
     """Take back the project's last undoable decision still in place (:func:`write`): its row
     goes back to what it was before, with the revision it had then, and leaves the history.
     An entry whose row no longer holds the revision it wrote (changed since by a write Undo
-    did not record) is dropped, not undone. None when there is nothing to undo.
+    did not record) is dropped, not undone, and counted in :attr:`Undone.skipped`. None when
+    the history is empty.
 
     Raises :class:`Conflict` (and undoes nothing) when that decision changed since ``seen``
     was read (another tab decided it since).
     """
     with transaction(conn):
-        for row in conn.execute("SELECT id, key, decision, start, end, label, action, batch, "
-                                "before_revision, revision FROM curation_history WHERE "
-                                "project = ? ORDER BY id DESC", (project,)).fetchall():
-            key = row["key"]
-            now = conn.execute("SELECT revision FROM curation_decisions WHERE project = ? AND "
-                               "key = ?", (project, key)).fetchone()
-            if now is None or now[0] != row["revision"]:  # changed since: not Undo's to revert
+        skipped = 0
+        for row, live in _history(conn, project):
+            if not live:  # changed since: not Undo's to revert
                 conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
+                skipped += 1
                 continue
+            key = row["key"]
             if _changed(conn, project, [key], seen):
                 raise Conflict([key])
             conn.execute("DELETE FROM curation_history WHERE id = ?", (row["id"],))
             if row["decision"] is None:
                 conn.execute("DELETE FROM curation_decisions WHERE project = ? AND key = ?",
                              (project, key))
-                return Undone(key, None, None)
+                return Undone(key, None, None, skipped)
             before = Override(row["decision"], row["start"], row["end"], row["label"],
                               row["action"])
-            rev = int(row["before_revision"])
+            rev = (_next_revision(conn, project) if row["before_revision"] is None
+                   else int(row["before_revision"]))
             _put(conn, project, key, before, row["batch"], rev, time.time())
-            return Undone(key, before, rev)
-    return None
+            return Undone(key, before, rev, skipped)
+    return Undone(None, None, None, skipped) if skipped else None
 
 
 def new_batch() -> str:
@@ -429,7 +568,8 @@ def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Co
         conn.execute("INSERT INTO curation_proposals (project, rules, code, payload, created) "
                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(project, rules) DO UPDATE SET "
                      "code = excluded.code, payload = excluded.payload, "
-                     "created = excluded.created", (project, rules, CODE, payload, time.time()))
+                     "created = excluded.created",
+                     (project, rules, _digest()[1], payload, time.time()))
 
 
 def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consensus | None:
@@ -437,6 +577,6 @@ def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consens
     stored by other consensus code)."""
     row = conn.execute("SELECT code, payload FROM curation_proposals WHERE project = ? AND "
                        "rules = ?", (project, rules)).fetchone()
-    if row is None or row["code"] != CODE:
+    if row is None or row["code"] != _digest()[1]:
         return None
     return _decode(row["payload"])

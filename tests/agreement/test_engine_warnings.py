@@ -97,3 +97,64 @@ def test_a_sharded_study_warns_as_the_whole_study(
     many = capsys.readouterr().out
     line = "warnings: 2 (label-variants 1, missing-documents 1)"
     assert line in one and line in many
+
+
+def _two_files(folder: Path) -> list[str]:
+    """Two annotators' doccano files: one text under two ids (matched by its text on one
+    machine), and a document each that the other lacks."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = {"c": [("d1", "abcdefghij", [[0, 4, "x"]]), ("d2", "second doc text", [[0, 6, "x"]])],
+            "e": [("x1", "abcdefghij", [[0, 5, "x"]]), ("d3", "another one", [[0, 6, "x"]])]}
+    out = []
+    for name, docs in rows.items():
+        path = folder / f"{name}.jsonl"
+        path.write_text("".join(json.dumps({"id": i, "text": t, "label": lab}) + "\n"
+                                for i, t, lab in docs), encoding="utf-8")
+        out.append(str(path))
+    return out
+
+
+def test_whole_files_give_what_one_machine_gives(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # bugleft15 item 6: whole files were refused ("must hold shards of the same names") or, of
+    # one name in two folders, named alike ("two annotation sets are both named"); read as one
+    # study on a worker, they are matched by text, named and warned of as on one machine
+    files = _two_files(tmp_path)
+    single, dask = _both(files, files, cluster, capsys)
+    assert any("1 document matches no other file's documents ('d2')" in w
+               for w in single["warnings"]), single["warnings"]
+    assert single["alignment"] == {"c.jsonl": {"renamed": {}, "unmatched": ["d2"]},
+                                   "e.jsonl": {"renamed": {"x1": "d1"}, "unmatched": ["d3"]}}
+    for key in ("warnings", "warning_counts", "annotators", "documents", "alignment",
+                "char-kappa"):
+        assert dask[key] == single[key], key
+    for name, path in zip("AB", files, strict=True):  # one file name in two folders
+        (tmp_path / name).mkdir()
+        Path(path).rename(tmp_path / name / "ann.jsonl")
+    files = [str(tmp_path / n / "ann.jsonl") for n in "AB"]
+    single, dask = _both(files, files, cluster, capsys)
+    assert single["annotators"] == ["A/ann.jsonl:ann", "B/ann.jsonl:ann"]
+    for key in ("warnings", "warning_counts", "annotators", "documents", "alignment",
+                "char-kappa"):
+        assert dask[key] == single[key], key
+
+
+def test_folders_of_shards_say_which_documents_match_no_other_input(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # bugleft15 item 6: one folder per annotator, documents matched by id (a shard step): the
+    # documents of one folder that no other folder holds are said as one machine says them
+    texts: dict[str, str | None] = {f"d{i}": f"Document {i}: the quick brown fox."
+                                    for i in range(6)}
+    al = AnnotationSet("al", {d: (Span(0, 9, "x"),) for d in texts if d != "d4"}, "annotator")
+    bo = AnnotationSet("bo", {d: (Span(1, 9, "x"),) for d in texts if d not in ("d1", "d5")},
+                       "annotator")
+    folders = []
+    for s in (al, bo):
+        write_shards([s], {d: texts[d] for d in s.spans}, tmp_path / s.name, shards=2)
+        folders.append(str(tmp_path / s.name))
+    single, dask = _both(folders, folders, cluster, capsys)
+    said = [w for w in single["warnings"] if "match no other file's documents" in w
+            or "matches no other file's documents" in w]
+    assert len(said) == 2, single["warnings"]
+    for key in ("warnings", "warning_counts", "annotators", "documents", "alignment"):
+        assert dask[key] == single[key], key

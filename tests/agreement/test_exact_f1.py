@@ -247,8 +247,13 @@ def test_cli_text_says_how_it_differs_from_span_f1() -> None:
 @pytest.mark.parametrize(("measures", "said"), [
     (["exact-f1"], "counted once by exact-f1, which reads each annotator's spans as a set "
                    "(with or without --unit-set)"),
-    (["exact-f1", "gamma"], "kept as separate units; pygamma-agreement counts them once "
-                            "(--unit-set)"),
+    # bugleft15 item 3: beside another measure the warning kept the --unit-set wording, which
+    # is not what exact-f1 does with a duplicate; it now says what each measure does
+    (["exact-f1", "gamma", "span-f1"],
+     "counted once by exact-f1, which reads each annotator's spans as a set; kept as separate "
+     "units by gamma, span-f1 (pygamma-agreement counts them once: --unit-set)"),
+    (["gamma"], "kept as separate units; pygamma-agreement counts them once (--unit-set)"),
+    (["exact-f1", "gamma", "--unit-set"], "counted once (--unit-set)"),
 ])
 def test_the_duplicate_warning_says_how_the_measures_asked_count_it(
         measures: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -258,8 +263,43 @@ def test_the_duplicate_warning_says_how_the_measures_asked_count_it(
 
     argv = ["agree", *(str(PROJECT / a) for a in "ABC"), "--json"]
     for m in measures:
-        argv += ["--measure", m]
+        argv += [m] if m.startswith("--") else ["--measure", m]
     assert main(argv) == 0
     warnings = [w for w in json.loads(capsys.readouterr().out)["warnings"] if "duplicate" in w]
     assert warnings == [f"C: document 'doc1' has 1 exact duplicate span(s), e.g. [0, 12) "
                         f"'PER': {said}"]
+
+
+# --- against the majority: what a span is ------------------------------------------------------
+
+def test_touching_spans_everyone_marked_agree_with_the_majority() -> None:
+    # bugleft15 item 5: the majority is made of characters, and runs of one label that touch
+    # are one span there; three annotators who all marked [0, 4) and [4, 9) 'x' got exact-f1 0
+    # against a majority of one span [0, 9). exact-f1's majority is made of its own instances:
+    # the spans (offsets and label) a majority of annotators marked.
+    from core.metrics.agreement import against_majority, instance_majority, majority_set
+
+    texts: dict[str, str | None] = {"d": "aaaa bbbb cccc"}
+    two = (Span(0, 4, "x"), Span(4, 9, "x"))
+    sets = [AnnotationSet(n, {"d": two}, "annotator") for n in "ABC"]
+    assert majority_set(sets).get("d") == (Span(0, 9, "x"),)  # characters: one run
+    assert instance_majority(sets).get("d") == two
+    for leave_one_out in (False, True):
+        got = against_majority(sets, texts, measure="exact-f1", leave_one_out=leave_one_out)
+        assert {a: pv.overall.value for a, pv in got.items()} == {"A": 1.0, "B": 1.0, "C": 1.0}
+
+
+def test_the_instance_majority_counts_each_annotator_once_and_needs_a_strict_majority() -> None:
+    from core.metrics.agreement import instance_majority
+
+    a = AnnotationSet("A", {"d": (Span(0, 4, "x"), Span(0, 4, "x"), Span(5, 6, "y"))},
+                      "annotator")
+    b = AnnotationSet("B", {"d": (Span(0, 4, "x"), Span(5, 6, "z")), "e": ()}, "annotator")
+    c = AnnotationSet("C", {"d": (Span(1, 4, "x"), Span(5, 6, "y"))}, "annotator")
+    m = instance_majority([a, b, c])
+    assert m.get("d") == (Span(0, 4, "x"), Span(5, 6, "y")) and m.get("e") == ()
+    assert instance_majority([a, b]).get("d") == (Span(0, 4, "x"),)  # 2 of 2: both
+    assert instance_majority([a, b, c], label="y").get("d") == (Span(5, 6, "y"),)
+    assert instance_majority([a, b, c], min_votes=3).get("d") == ()
+    assert instance_majority([a, b, c], min_votes=1).get("d") == (
+        Span(0, 4, "x"), Span(1, 4, "x"), Span(5, 6, "y"), Span(5, 6, "z"))

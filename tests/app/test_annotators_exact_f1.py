@@ -42,8 +42,31 @@ def test_the_matrix_is_core_exact_f1_symmetric_without_a_cells_choice(make_app,
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
     assert all(row == [r[i] for r in _heatmap_z(at)] for i, row in enumerate(_heatmap_z(at)))
-    assert not at.radio  # no precision / recall choice: one value both ways
+    # no precision / recall choice (one value both ways); the label-blind form beside it
+    assert list(at.radio(key=ann.K_ANN_BLIND).options) == list(ann.BLIND_CELLS)
+    assert at.radio(key=ann.K_ANN_BLIND).value == ann.BLIND_CELLS[0]
     assert "one character off is a miss on both sides" in _matrix(at)
+
+
+@pytest.mark.parametrize("measure", ["exact-f1", "char-kappa", "char-jaccard"])
+def test_the_label_blind_form_is_offered_in_the_cells_choice(make_app, handmade, frame,
+                                                             measure: str) -> None:
+    # bugleft15 item 4: exact-f1's label-blind `position` was the command line's only; the
+    # page now offers it, and char-κ's and char-Jaccard's, as span-F1 offers P and R: in the
+    # matrix's "Cells show", bound to the URL, and in the matrix's download
+    from core.metrics.agreement import pairwise
+
+    at = make_app(PAGE, params={ann.K_ANN_MEASURE: measure,
+                                ann.K_ANN_BLIND: ann.BLIND_CELLS[1]})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key=ann.K_ANN_BLIND).value == ann.BLIND_CELLS[1]
+    texts, sets = handmade
+    expected = pairwise(Study.from_sets(sets, texts), measure).matrix("position")
+    names = [s.name for s in sets]
+    assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
+                               else None for b in names] for a in names]
+    assert _title(at) == f"{measure} (positions only), every pair"
+    assert "labels ignored" in _matrix(at)
 
 
 def test_against_the_gold_and_the_majority_are_core(make_app, handmade, frame) -> None:
@@ -76,3 +99,21 @@ def test_its_matrix_in_flight_is_computed_in_the_page_at_once(make_app, handmade
     assert _heatmap_z(at) == [[pytest.approx(expected[a][b]) if expected[a][b] is not None
                                else None for b in names] for a in names]
     assert ("exact-f1 of every pair", ann.VIEW_POLL) in bars  # the rest still computed
+
+
+def test_touching_spans_everyone_marked_agree_with_the_pages_majority(frame) -> None:
+    # bugleft15 item 5: against a character majority (touching runs joined into one span that
+    # nobody marked) three annotators in full agreement scored exact-f1 0; the page scores and
+    # draws exact-f1's majority of instances, and says what it is
+    from core.model import AnnotationSet, Span
+    from tests.app.test_annotators_page import _custom_app
+
+    texts: dict[str, str | None] = {"d": "aaaa bbbb cccc"}
+    two = (Span(0, 4, "x"), Span(4, 9, "x"))
+    sets = [AnnotationSet(n, {"d": two}, "annotator") for n in "ABC"]
+    at = _tab(_custom_app(sets, texts, {ann.K_ANN_MEASURE: "exact-f1"}), 1)
+    assert not at.exception, [e.value for e in at.exception]
+    table = frame(at, "annotator", "against", "exact-f1")
+    assert list(table[table["against"] == "majority"]["exact-f1"]) == [1.0, 1.0, 1.0]
+    assert any("the same start, end and label, exact-f1's instances" in c.value
+               for c in at.caption)

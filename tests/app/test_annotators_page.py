@@ -481,7 +481,7 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
     texts, dup, other = _duplicate_spans(8)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
-    warnings = Study.from_sets([dup, other], texts).warnings
+    warnings = Study.from_sets([dup, other], texts, **ann.DUPLICATES_COUNTED).warnings
     assert len(warnings) == 8
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert shown == [f"⚠️ {md(w)}" for w in warnings[:ann.WARNINGS_FIRST]]
@@ -495,12 +495,25 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
     assert list(frame(at, "warning")["warning"]) == warnings[ann.WARNINGS_FIRST:]
 
 
+def test_the_duplicate_warning_says_what_each_measure_does_with_it() -> None:
+    # bugleft15 item 3: the page's warning pointed to --unit-set for every measure, though
+    # exact-f1, which the page offers, counts a duplicate once whatever the option
+    texts, dup, other = _duplicate_spans(1)
+    at = _custom_app([dup, other], texts)
+    assert not at.exception, [e.value for e in at.exception]
+    shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
+    assert shown == [md("⚠️ a: document 'd0' has 1 exact duplicate span(s), e.g. [0, 4) 'x': "
+                        "counted once by exact-f1, which reads each annotator's spans as a "
+                        "set; kept as separate units by every other measure "
+                        "(pygamma-agreement counts them once: --unit-set)")]
+
+
 def test_a_few_warnings_are_all_captions() -> None:
 
     texts, dup, other = _duplicate_spans(ann.WARNINGS_SHOWN)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
-    warnings = Study.from_sets([dup, other], texts).warnings
+    warnings = Study.from_sets([dup, other], texts, **ann.DUPLICATES_COUNTED).warnings
     assert len(warnings) == ann.WARNINGS_SHOWN
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert shown == [f"⚠️ {md(w)}" for w in warnings]
@@ -801,7 +814,8 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for
 
 
-@pytest.mark.parametrize(("measure", "in_html"), [("char-kappa", True), ("span-f1", False)])
+@pytest.mark.parametrize(("measure", "in_html"), [("text-kappa", True), ("span-f1", False),
+                                                  ("char-kappa", False)])
 def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
         make_app, measure: str, in_html: bool) -> None:
     # Issue 29, tenth pass, second cut: "Pairwise agreement" is the matrix element's heading
@@ -818,7 +832,10 @@ def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
     assert "All 3 sets together" not in headers
     assert ann.WHY_THEY_DIFFER not in [c.value for c in at.caption]
     if not in_html:  # the heading above the control, the control above the table
-        assert at.radio(key=ann.K_ANN_CELL).value == "F1"
+        if measure in ann.ASYMMETRIC:
+            assert at.radio(key=ann.K_ANN_CELL).value == "F1"
+        else:  # a label-blind form to offer (bugleft15 item 4)
+            assert at.radio(key=ann.K_ANN_BLIND).value == ann.BLIND_CELLS[0]
 
 
 # ---- a switch of measure changes the cells, not the page's shape --------------------------------
@@ -870,10 +887,13 @@ def test_a_switch_of_measure_keeps_every_element_outside_the_matrix_in_its_place
         # the keys drawn for one measure only (its own control, γ's inputs) are inside the
         # matrix's container or γ's slot, whose place is the same
         shapes[measure] = {k: v for k, v in shape.items()
-                           if k not in (ann.K_ANN_CELL, ann.K_ANN_SEED, ann.K_ANN_SAMPLES)}
+                           if k not in (ann.K_ANN_CELL, ann.K_ANN_BLIND, ann.K_ANN_SEED,
+                                        ann.K_ANN_SAMPLES)}
         inner = {k: v[0] for k, v in shape.items()}
         if measure in ann.ASYMMETRIC:
             assert inner[ann.K_ANN_CELL][:len(inner["ann_matrix"])] == inner["ann_matrix"]
+        if measure in ann.BLIND_MEASURES:
+            assert inner[ann.K_ANN_BLIND][:len(inner["ann_matrix"])] == inner["ann_matrix"]
         if measure in ann.GAMMA_MEASURES:
             assert inner[ann.K_ANN_SEED][0] == 0 and inner[ann.K_ANN_SEED] < inner["ann_tab"]
     first = shapes["char-kappa"]

@@ -15,6 +15,7 @@ from core.metrics.agreement import Study, against
 from core.model import AnnotationSet, Span
 from ui import curation as cur
 from ui import sidebar, state
+from ui.escape import md
 
 PAGE = "pages/curation.py"
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -669,3 +670,84 @@ def test_an_annotator_without_some_documents_is_named_on_the_page() -> None:
     assert len(captions) == 1
     assert "ann3: lacks 1 of the study's 2 documents (other annotators have them): 'd2'" in \
         captions[0] and "ann3 has no vote in them" in captions[0]
+
+
+def _rewrite_behind_undo(store: Path, key: str) -> None:
+    """What a write Undo did not record does to a decision (an older SpanScope on the same
+    store, a hand edit): the row holds another revision than its history entry wrote."""
+    import sqlite3
+
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE curation_decisions SET revision = revision + 100 WHERE key = ?",
+                     (key,))
+    conn.close()
+
+
+def test_undo_with_only_decisions_changed_since_is_disabled_and_says_why(store: Path) -> None:
+    # bugleft15 item 1: Undo stayed enabled, and a press dropped the entries and undid nothing,
+    # saying nothing.
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()
+    _rewrite_behind_undo(store, disputed[0].key)
+    fresh = _app()
+    undo = fresh.button(key="cur_undo")
+    assert undo.disabled
+    assert "1 decision Undo kept was changed since" in undo.help, undo.help
+
+
+def test_undo_says_which_decisions_it_could_not_take_back(store: Path) -> None:
+    at = _app()
+    _, disputed = _expected()
+    at.button(key="cur_accept").click().run()
+    at.button(key="cur_drop").click().run()
+    _rewrite_behind_undo(store, disputed[1].key)  # the last decision, behind Undo's back
+    at.run()  # the page reads the store again on its next run
+    assert not at.button(key="cur_undo").disabled
+    at.button(key="cur_undo").click().run()  # the accept of the first is taken back
+    assert _metric(at, "Decided") == f"1 / {len(disputed)}"
+    assert at.session_state[cur.K_CUR_POS] == 0
+    said = [t.value for t in at.toast]
+    assert any("1 later decision could not be undone" in t for t in said), said
+    assert at.button(key="cur_undo").disabled
+
+
+def test_a_store_of_an_earlier_spanscope_keeps_its_last_decision_undoable_and_says_so(
+        store: Path) -> None:
+    # bugleft15 item 2: the upgrade of a version-1 store dropped its whole Undo history without
+    # a word; the entry that provably wrote the decision as it is stays undoable, the page says
+    # what was kept and dropped, in the session that opened it
+    import sqlite3
+
+    from tests.test_curation_store import VERSION_1
+
+    at = _app()
+    _, disputed = _expected()
+    proj = at.session_state[cur.K_CUR_PROJECT]["test:curation"]
+    store.unlink(missing_ok=True)
+    cur._SCHEMA_READY.discard(str(store))
+    with sqlite3.connect(store) as old:
+        for statement in VERSION_1[:2]:
+            old.execute(statement)
+        for statement in VERSION_1[2:5]:
+            old.execute(statement.replace("IF NOT EXISTS ", ""))
+        old.execute("INSERT INTO curation_projects VALUES (?, 'panel', 0)", (proj,))
+        for key, created in ((disputed[0].key, 1.5), (disputed[1].key, 2.5)):
+            old.execute("INSERT INTO curation_decisions VALUES (?, ?, 'drop', 0, 4, 'Fear', "
+                        "'drop', NULL, 1, 2.5)", (proj, key))
+            old.execute("INSERT INTO curation_history (project, key, created) VALUES "
+                        "(?, ?, ?)", (proj, key, created))
+    old.close()
+    fresh = _app()
+    said = [i.value for i in fresh.info if "earlier SpanScope" in i.value]
+    assert said == [md(
+        "This store was written by an earlier SpanScope, whose Undo history did not record "
+        "which revision each decision wrote: 1 of its 2 entries wrote a decision as it is "
+        "now and Undo can take it back; the other 1 could not be checked and was dropped (the "
+        "decisions themselves are all kept).")]
+    assert _metric(fresh, "Decided") == f"2 / {len(disputed)}"
+    fresh.button(key="cur_undo").click().run()  # the second's decision, the one kept
+    assert _metric(fresh, "Decided") == f"1 / {len(disputed)}"
+    assert fresh.button(key="cur_undo").disabled
+    assert any("earlier SpanScope" in i.value for i in fresh.info)  # still, in this session
+    assert not any("earlier SpanScope" in i.value for i in _app().info)  # said once

@@ -25,6 +25,7 @@ Build a study once, then ask for measures::
     exact_f1(study)                    # exact-match (instance) F1, symmetric (exact.py)
     result.as_dict(per_document=True)  # JSON-ready
     majority_set(sets)                 # the spans a strict majority marked, per label (panel.py)
+    instance_majority(sets)            # the same offsets and label a strict majority marked
     pairwise(study, "gamma")           # any measure as a pairwise matrix
     against(study, "gold", measure="span-f1"), against_majority(sets, measure="char-kappa")
     rank_documents(pairwise_result, many_result)   # documents, most disagreement first
@@ -84,6 +85,7 @@ from core.metrics.agreement.panel import (
     MeasureView,
     against,
     against_majority,
+    instance_majority,
     majority_set,
     measure_view,
     pairwise,
@@ -120,6 +122,7 @@ __all__ = [
     "gamma",
     "gamma_alignment",
     "gamma_matrix",
+    "instance_majority",
     "krippendorff_alpha",
     "krippendorff_text",
     "majority_set",

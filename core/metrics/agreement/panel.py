@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -68,6 +69,10 @@ ASYMMETRIC: tuple[str, ...] = ("span-f1", "mafalda-f1")
 
 
 # --- majority ----------------------------------------------------------------------------------
+
+INSTANCE_MAJORITY = ("exact-f1",)
+"""Measures scored against :func:`instance_majority` rather than :func:`majority_set`: those
+whose unit is a span instance (document, start, end, label), not a character."""
 
 def _voted_runs(per_annotator: list[list[tuple[int, int]]], min_votes: int
                 ) -> list[tuple[int, int]]:
@@ -252,6 +257,46 @@ def _majority_set_per_document(sets: Sequence[AnnotationSet], *, label: str | No
     return AnnotationSet(name, out, role="gold")
 
 
+def instance_majority(sets: Sequence[AnnotationSet], *, label: str | None = None,
+                      min_votes: int | None = None, name: str = "majority") -> AnnotationSet:
+    """The spans (document, start, end and label: exact-f1's instances) that at least
+    ``min_votes`` annotators marked (default: a strict majority of the sets that list the
+    document, as :func:`majority_set`); each annotator counts once per instance.
+
+    The majority ``exact-f1`` is scored against (:func:`against_majority`): :func:`majority_set`
+    is made of characters, where runs of one label that touch are one span, so three
+    annotators who all marked ``[0, 4)`` and ``[4, 9)`` would each score 0 against its one span
+    ``[0, 9)``; here the majority holds the two spans they marked. (A run no annotator marked as
+    one span, ``[1, 5)`` out of ``[0, 4)``, ``[1, 5)`` and ``[2, 6)``, is no instance majority.)
+
+    >>> two = (Span(0, 4, "x"), Span(4, 9, "x"))
+    >>> sets = [AnnotationSet(n, {"d": two}, role="annotator") for n in "ABC"]
+    >>> majority_set(sets).get("d"), instance_majority(sets).get("d")
+    ((Span(start=0, end=9, label='x'),), (Span(start=0, end=4, label='x'), \
+Span(start=4, end=9, label='x')))
+    """
+    if not sets:
+        raise InputError("a majority needs at least one annotation set; got none")
+    if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
+                                  or min_votes < 1):
+        raise ParameterError("min_votes", "The 'min_votes' parameter of instance_majority must "
+                             f"be a positive integer or None. Got {min_votes!r} instead.")
+    docs: dict[str, None] = {}
+    for aset in sets:
+        docs.update(dict.fromkeys(aset.spans))
+    out: dict[str, tuple[Span, ...]] = {}
+    for doc in docs:
+        listing = [aset for aset in sets if doc in aset.spans]
+        need = min_votes if min_votes is not None else len(listing) // 2 + 1
+        votes: Counter[Span] = Counter()
+        for aset in listing:
+            votes.update({sp for sp in aset.spans[doc]
+                          if (label is None or sp.label == label)
+                          and not (aset.alternatives and sp.label == NOTHING)})
+        out[doc] = tuple(sorted(sp for sp, n in votes.items() if n >= need))
+    return AnnotationSet(name, out, role="gold")
+
+
 # --- any measure over pairs --------------------------------------------------------------------
 
 def sub_study(study: Study, annotators: Sequence[str]) -> Study:
@@ -422,8 +467,11 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
                      leave_one_out: bool = False, samples: int = 30, seed: int = 0,
                      progress: Progress | None = None, cache: GammaCache | None = None,
                      shared: Shared | None = None) -> dict[str, PairValue]:
-    """Every annotator against the majority of ``sets`` (:func:`majority_set`) under ``measure``.
-    ``shared``: the majorities and studies kept between calls (:class:`Shared`).
+    """Every annotator against the majority of ``sets`` (:func:`majority_set`) under ``measure``
+    (exact-f1 against :func:`instance_majority`, the spans a majority marked with the same
+    offsets and label: a character majority merges touching runs into one span, which no
+    annotator marked). ``shared``: the majorities and studies kept between calls
+    (:class:`Shared`).
 
     With ``leave_one_out`` each annotator is scored against the majority of the *others* (its own
     votes do not count in its reference; with three annotators that is the characters both
@@ -445,14 +493,16 @@ def against_majority(sets: Sequence[AnnotationSet], texts: dict[str, str | None]
     names = [s.name for s in sets]
     ref = _free_name("majority", names)
     if not leave_one_out:
-        maj = _majority(shared, sets, label=label, min_votes=min_votes, name=ref)
+        maj = _majority(shared, sets, label=label, min_votes=min_votes, name=ref,
+                        measure=measure)
         study = _study(shared, [maj, *sets], texts, label)
         return against(study, ref, measure=measure, samples=samples, seed=seed,
                        progress=progress, cache=cache)
     out: dict[str, PairValue] = {}
     for k, aset in enumerate(sets):
         others = [s for s in sets if s.name != aset.name]
-        maj = _majority(shared, others, label=label, min_votes=min_votes, name=ref)
+        maj = _majority(shared, others, label=label, min_votes=min_votes, name=ref,
+                        measure=measure)
         study = _study(shared, [maj, aset], texts, label)
         out[aset.name] = against(study, ref, measure=measure, samples=samples, seed=seed,
                                  progress=_scaled(progress, k, len(sets)),
@@ -690,10 +740,13 @@ def _study(shared: Shared | None, sets: Sequence[AnnotationSet],
 
 
 def _majority(shared: Shared | None, sets: Sequence[AnnotationSet], *, label: str | None,
-              min_votes: int | None, name: str) -> AnnotationSet:
+              min_votes: int | None, name: str, measure: str | None = None) -> AnnotationSet:
+    """The majority ``measure`` is scored against: exact-f1's is made of its instances
+    (:func:`instance_majority`), every other measure's of characters (:func:`majority_set`)."""
+    make = instance_majority if measure in INSTANCE_MAJORITY else majority_set
     maj: AnnotationSet = _kept(
-        shared, ("majority", *sets, label, min_votes, name),
-        lambda: majority_set(sets, label=label, min_votes=min_votes, name=name))
+        shared, (make.__name__, *sets, label, min_votes, name),
+        lambda: make(sets, label=label, min_votes=min_votes, name=name))
     return maj
 
 

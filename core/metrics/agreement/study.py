@@ -66,7 +66,7 @@ class Study:
                   texts: Mapping[str, str | None] | None = None, *,
                   label: str | None = None, unit_set: bool = False,
                   labels: Sequence[str] | None = None,
-                  counted_once_by: str | None = None) -> Study:
+                  counted_once_by: str | None = None, kept_by: str | None = None) -> Study:
         """Build a study from annotation sets (one per annotator).
 
         ``label`` keeps only that label's spans (the study then has that single label, even if
@@ -80,7 +80,9 @@ class Study:
         loaded (``docs/agreement.md``); by default the labels any annotator used.
         ``counted_once_by``: the measures asked, when each of them reads an annotator's spans as
         a set whatever ``unit_set`` (exact-f1): the duplicate warning then says they count a
-        duplicate once, not that ``unit_set`` would.
+        duplicate once, not that ``unit_set`` would; ``kept_by``: the other measures asked
+        beside them (they keep a duplicate as two units unless ``unit_set``), so that the
+        warning says what each measure does with it.
 
         >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
         >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
@@ -100,7 +102,7 @@ class Study:
         warnings: list[str] = []
         for aset in sets:
             spans[aset.name], table = _kept_spans(aset, label, unit_set, warnings,
-                                                  counted_once_by)
+                                                  counted_once_by, kept_by)
             if table is not None:
                 tables[aset.name] = table
             docs.update(dict.fromkeys(spans[aset.name]))
@@ -198,7 +200,7 @@ def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered
 
 
 def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str],
-                counted_once_by: str | None = None
+                counted_once_by: str | None = None, kept_by: str | None = None
                 ) -> tuple[Mapping[str, tuple[Span, ...]], SpanTable | None]:
     """The spans a study keeps of one annotator's set (see :meth:`Study.from_sets`), and the
     set's own columns when they are those spans (else None); appends the warnings."""
@@ -208,7 +210,7 @@ def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings
         for i in plain:
             doc_id = aset.table.doc_ids[i]
             warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id], unit_set,
-                                        counted_once_by))
+                                        counted_once_by, kept_by))
         return aset.spans, aset.table
     per_doc: dict[str, tuple[Span, ...]] = {}
     optional = 0
@@ -219,7 +221,8 @@ def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings
             doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
         kept = doc_spans if label is None else tuple(s for s in doc_spans if s.label == label)
         if len(kept) != len(set(kept)):
-            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set, counted_once_by))
+            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set, counted_once_by,
+                                        kept_by))
             if unit_set:
                 kept = tuple(set(kept))
         per_doc[doc_id] = tuple(sorted(kept))
@@ -268,15 +271,24 @@ def _lengths(docs: Mapping[str, None], far_ends: Sequence[int],
 
 
 def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool,
-                counted_once_by: str | None = None) -> str:
+                counted_once_by: str | None = None, kept_by: str | None = None) -> str:
     """The warning about a document's exact duplicate spans: how the measures asked count
-    them (``counted_once_by``: measures that read spans as sets whatever ``unit_set``)."""
+    them (``counted_once_by``: measures that read spans as sets whatever ``unit_set``;
+    ``kept_by``: the other measures asked beside them, which keep a duplicate as two units
+    unless ``unit_set``)."""
     dup = len(kept) - len(set(kept))
     first = next(sp for sp in kept if kept.count(sp) > 1)
-    how = ("counted once (--unit-set)" if unit_set else
-           f"counted once by {counted_once_by}, which reads each annotator's spans as a set "
-           "(with or without --unit-set)" if counted_once_by else
-           "kept as separate units; pygamma-agreement counts them once (--unit-set)")
+    if unit_set:
+        how = "counted once (--unit-set)"
+    elif counted_once_by and kept_by:
+        how = (f"counted once by {counted_once_by}, which reads each annotator's spans as a "
+               f"set; kept as separate units by {kept_by} (pygamma-agreement counts them "
+               "once: --unit-set)")
+    elif counted_once_by:
+        how = (f"counted once by {counted_once_by}, which reads each annotator's spans as a "
+               "set (with or without --unit-set)")
+    else:
+        how = "kept as separate units; pygamma-agreement counts them once (--unit-set)"
     return (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
             f"[{first.start}, {first.end}) {first.label!r}: {how}")
 
