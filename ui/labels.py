@@ -215,14 +215,6 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     (:func:`theme_ink`; a fixed dark grey was unreadable on the dark theme, tour 4 item 4)."""
     df = cells.copy()
     df["selected"] = [(r, c) == selected for r, c in zip(df["row"], df["column"], strict=True)]
-    # Every cell's colours are written in its data, for encodings without a scale: Vega
-    # evaluated a condition per cell and channel with its expression interpreter on every
-    # visit of the page (docs/performance.md, issue 29, fourteenth pass).
-    df["fill"] = [tone_colour(t) if n else "#ffffff" for t, n in zip(df["tone"], df["count"],
-                                                                     strict=True)]
-    df["ink"] = ["white" if i > 0.55 else "#222222" for i in df["intensity"]]
-    df["edge"] = ["#111111" if s else "#e3e3e3" for s in df["selected"]]
-    df["edge_width"] = [3 if s else 1 for s in df["selected"]]
     df["row_display"] = [shown(r) for r in df["row"]]
     percent = cells["text"].str.endswith("%").any()
     size = 30 if len(columns) <= 16 or percent else 24
@@ -256,13 +248,21 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
                alt.Tooltip("share:N", title="share of the row")]
     base = alt.Chart(alt.NamedData(name=HEATMAP_DATA)).encode(x=x, y=y)
     rect = base.mark_rect().encode(
-        color=alt.Color("fill:N", scale=None, legend=None),
-        stroke=alt.Stroke("edge:N", scale=None, legend=None),
-        strokeWidth=alt.StrokeWidth("edge_width:Q", scale=None, legend=None),
+        color=alt.condition(
+            "datum.count == 0", alt.value("#ffffff"),
+            alt.Color("tone:Q", legend=None,
+                      scale=alt.Scale(domain=[-3, -2, -1, 0, 1], interpolate="rgb",
+                                      range=[OPTIONAL_GREY, "#e9ecef", BUCKET_ORANGE,
+                                             "#ffffff", LABEL_BLUE]))),
+        stroke=alt.condition("datum.selected", alt.value("#111111"), alt.value("#e3e3e3")),
+        strokeWidth=alt.condition("datum.selected", alt.value(3), alt.value(1)),
         tooltip=tooltip,
     ).add_params(sel)
     text = base.mark_text(fontSize=9 if percent else 10 if size < 30 else 11).encode(
-        text="text:N", color=alt.Color("ink:N", scale=None, legend=None))
+        text="text:N",
+        color=alt.condition("datum.intensity > 0.55", alt.value("white"),
+                            alt.value("#222222")),
+    )
     # "pad": the cells keep their size and the long axis labels are added around them (Streamlit
     # would otherwise "fit" labels and cells into the plot width).
     spec: dict[str, Any] = alt.layer(rect, text).properties(
@@ -272,33 +272,6 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
     ).configure_view(strokeWidth=0).to_dict()
     spec["datasets"] = {HEATMAP_DATA: df}  # Streamlit sends it as Arrow, as for Altair's data
     return spec
-
-
-TONE_STOPS = ((-3.0, OPTIONAL_GREY), (-2.0, "#e9ecef"), (-1.0, BUCKET_ORANGE), (0.0, "#ffffff"),
-              (1.0, LABEL_BLUE))
-"""The heatmap's colour scale: a cell's ``tone`` (:func:`cell_frame`) and its colour, mixed in
-RGB between these stops (the scale Vega drew with ``interpolate="rgb"`` before)."""
-
-
-def tone_colour(tone: float) -> str:
-    """The colour of a cell of ``tone`` on :data:`TONE_STOPS`.
-
-    >>> tone_colour(1.0), tone_colour(0.0), tone_colour(0.5)
-    ('#0072b2', '#ffffff', '#80b8d8')
-    """
-    stops = TONE_STOPS
-    tone = min(max(tone, stops[0][0]), stops[-1][0])
-    for (t0, c0), (t1, c1) in zip(stops, stops[1:], strict=False):
-        if tone <= t1:
-            share = (tone - t0) / (t1 - t0)
-            a, b = _rgb(c0), _rgb(c1)
-            return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b,
-                                                                                     strict=True))
-    return stops[-1][1]
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
 COLUMN_LABEL_PX = 230
