@@ -393,24 +393,28 @@ def waterfall_rows(steps: list[Step], measure: str) -> pd.DataFrame:
     its name (wrapped lines joined by a newline), the bar's ``start`` and ``end`` (from 0 for
     an official metric; from the score before to the score after for a rule), its ``kind``
     (:data:`UP`, :data:`DOWN`, :data:`OFFICIAL`), the text beside it (the score of an official
-    metric, the signed change of a rule) and, for the tooltip, the score after the step and the
-    change."""
-    rows, before = [], None
+    metric, the signed change of a rule) and, for the tooltip and a screen reader, the score
+    after the step and the change."""
+    rows: list[dict[str, Any]] = []
+    before: float | None = None
     for s in steps:
         value = s.value(measure)
         if value is None:
             continue
-        official = s.official or before is None
         change = None if before is None else value - before
+        official = s.official or change is None
         rows.append({
             "order": len(rows), "step": s.title, "name": "\n".join(textwrap.wrap(s.title, 20)),
             "start": 0.0 if official else before, "end": value,
-            "kind": OFFICIAL if official else UP if value >= before else DOWN,
-            "text": f"{value:.3f}" if official else f"{value - before:+.3f}",
-            "score": f"{value:.4f}", "change": "—" if change is None else f"{change:+.4f}"})
+            "kind": OFFICIAL if official else UP if (change or 0.0) >= 0 else DOWN,
+            "text": f"{value:.3f}" if official else f"{change or 0.0:+.3f}",
+            "score": f"{value:.4f}", "change": "—" if change is None else f"{change:+.4f}",
+            "description": f"{s.title}: {MEASURES[measure]} {value:.4f}"
+                           + ("" if change is None else f", {change:+.4f}")
+                           + (" (official metric)" if s.official else "")})
         before = value
     return pd.DataFrame(rows, columns=["order", "step", "name", "start", "end", "kind", "text",
-                                       "score", "change"])
+                                       "score", "change", "description"])
 
 
 def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
@@ -452,7 +456,8 @@ def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EI
                       "color": {"field": "kind", "type": "nominal", "legend": None,
                                 "scale": {"domain": [OFFICIAL, UP, DOWN],
                                           "range": ["#777777", OKABE_ITO[4], OKABE_ITO[5]]}},
-                      "tooltip": tooltip}},
+                      # What a screen reader says of a bar (Vega's SVG labels each mark).
+                      "description": {"field": "description"}, "tooltip": tooltip}},
         {"mark": {"type": "text", "align": "left", "dx": 4, "fontSize": 11, "color": ink},
          "transform": [{"calculate": "max(datum.start, datum.end)", "as": "tip"}],
          "encoding": {"y": y, "x": {"field": "tip", "type": "quantitative"},

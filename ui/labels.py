@@ -192,11 +192,13 @@ SCROLL_CSS = (f"<style>.st-key-{K_LAB_HEAT}{{overflow-x:auto;max-width:100%;flex
               f".lab-name-outcome{{color:{BUCKET_ORANGE};font-weight:700}}"
               "</style>")
 """Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off) while
-the row names stay in view: they are a chart of their own (:func:`row_names`), drawn after
-the heatmap, shown before it and pinned at the left edge of the scrolling row (CSS
-``position: sticky``). The pinned names hide the cells that pass under them with the page's
-own background, whatever the theme: the elements that hold the heatmap, transparent
-otherwise, inherit it from the app's (no colour written here)."""
+the row names stay in view: they are the page's own HTML (:func:`row_names`, a second Vega-Lite
+chart before issue 29's fourteenth pass), drawn after the heatmap, shown before it and pinned at
+the left edge of the scrolling row (CSS ``position: sticky``). The pinned names hide the cells
+that pass under them with the page's own background, whatever the theme: the elements that hold
+the heatmap, transparent otherwise, inherit it from the app's (no colour written here); the
+names take the page's text colour, the outcome rows (missed, spurious) bold and orange as the
+outcome columns' names are."""
 
 
 HEATMAP_DATA = "cells"
@@ -235,8 +237,8 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
                             labelFontSize=11, labelOverlap=False, titlePadding=10,
                             labelColor=label_colour, minExtent=top, maxExtent=top,
                             labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
-    # The row names are a chart of their own, pinned beside this one (row_names): here the
-    # rows have neither labels nor an axis title (the title names the rows in each cell's
+    # The row names are the page's HTML, pinned beside this chart (row_names): here the rows
+    # have neither labels nor an axis title (the title names the rows in each cell's
     # description for screen readers).
     y = alt.Y("row_name:N", sort=row_names, title=row_title,
               axis=alt.Axis(title=None, labels=False, ticks=False, domain=False, minExtent=0,
@@ -330,15 +332,15 @@ def row_names(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str
     percent = bool(cells["text"].str.endswith("%").any())
     height = _row_px(rows, columns, percent) // max(len(rows), 1)
     top = _top_extent(columns) + NAMES_TOP_PX
-    lines = [f'<div class="lab-names" role="list" aria-label="{html.escape(row_title)}">',
-             f'<div class="lab-names-title" style="height:{top}px">'
-             f"{html.escape(row_title)}</div>"]
+    title = html.escape(row_title)
+    lines = [f'<div class="lab-names"><div class="lab-names-title" style="height:{top}px">'
+             f'{title}</div><div role="list" aria-label="{title}">']
     for r in rows:
         name = html.escape(row_name(r, totals.get(r, 0)))
         kind = " lab-name-outcome" if is_bucket(r) else ""
         lines.append(f'<div class="lab-name{kind}" role="listitem" title="{name}" '
                      f'style="height:{height}px;line-height:{height}px">{name}</div>')
-    lines.append("</div>")
+    lines.append("</div></div>")
     return "".join(lines)
 
 
