@@ -477,6 +477,8 @@ def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EI
         # Fitted to the column's width only: its height is the rows' (Streamlit fits both
         # when a spec says nothing, and squeezed eight rows into the default height).
         "autosize": {"type": "fit-x", "contains": "padding"},
+        # Room on the right for the axis's last number (cut at a phone's edge without it).
+        "padding": {"left": 5, "top": 5, "right": 14, "bottom": 5},
         "layer": layers,
         "config": {"view": {"stroke": None}},
     }
