@@ -123,7 +123,9 @@ NAV = (# The per-label table: a data grid before the tenth pass; since, up to 12
        # Since the seventh pass the category chart has its own tab: the table is drawn first.
        ("Errors", ".st-key-err_chart .js-plotly-plot, "
         ".st-key-err_categories [data-testid='stDataFrame']"),
-       ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot"),
+       # A plotly chart before the fourteenth pass, a Vega-Lite one (canvas) since.
+       ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot, "
+        ".st-key-diff_waterfall canvas, .st-key-diff_waterfall svg"),
        # Above ui.labels.MATRIX_AUTO_DOCS a revision that counts the matrix when asked shows
        # its toggle instead.
        ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg, .st-key-lab_on"),

@@ -43,6 +43,7 @@ from ui.widgets import asked_for, download_buttons, download_menu, paginate, set
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
 K_DIFF_MEASURE = "measure"  # bound: which score the waterfall shows (f1, precision, recall)
+K_DIFF_WATERFALL = "diff_waterfall"  # the container of the waterfall (Vega-Lite)
 K_DIFF_SCATTER = "diff_scatter"  # selection state of the per-text scatter
 K_DIFF_DRAW = "diff_draw"  # the scatter is drawn on a large corpus (toggle)
 K_DIFF_TABLE = "diff_table"  # selection state of the per-text table
@@ -371,6 +372,118 @@ def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_
     return fig
 
 
+WATERFALL_DATA = "steps"
+"""Name of the waterfall's dataset in its Vega-Lite spec (:func:`waterfall_spec`)."""
+UP, DOWN, OFFICIAL = "up", "down", "official metric"
+"""A bar's kind in :func:`waterfall_spec`: a rule that raises the score, one that lowers it, an
+official metric (the first step and every end point, drawn from 0)."""
+LINE_PX = 15
+"""The height of a line of a step's name on the waterfall's axis (12 px type)."""
+
+
+def row_px(names: list[str]) -> int:
+    """The height of one step's row in the Vega-Lite waterfall: room for the most lines of a
+    wrapped name (newlines) and a gap, so that no name runs into the next row's."""
+    lines = max((name.count("\n") + 1 for name in names), default=1)
+    return max(36, LINE_PX * lines + 14)
+
+
+def waterfall_rows(steps: list[Step], measure: str) -> pd.DataFrame:
+    """One row per step :func:`waterfall` draws (steps that could not be scored are left out):
+    its name (wrapped lines joined by a newline), the bar's ``start`` and ``end`` (from 0 for
+    an official metric; from the score before to the score after for a rule), its ``kind``
+    (:data:`UP`, :data:`DOWN`, :data:`OFFICIAL`), the text beside it (the score of an official
+    metric, the signed change of a rule) and, for the tooltip and a screen reader, the score
+    after the step and the change."""
+    rows: list[dict[str, Any]] = []
+    before: float | None = None
+    for s in steps:
+        value = s.value(measure)
+        if value is None:
+            continue
+        change = None if before is None else value - before
+        official = s.official or change is None
+        rows.append({
+            "order": len(rows), "step": s.title, "name": "\n".join(textwrap.wrap(s.title, 20)),
+            "start": 0.0 if official else before, "end": value,
+            "kind": OFFICIAL if official else UP if (change or 0.0) >= 0 else DOWN,
+            "text": f"{value:.3f}" if official else f"{change or 0.0:+.3f}",
+            "score": f"{value:.4f}", "change": "—" if change is None else f"{change:+.4f}",
+            "description": f"{s.title}: {MEASURES[measure]} {value:.4f}"
+                           + ("" if change is None else f", {change:+.4f}")
+                           + (" (official metric)" if s.official else "")})
+        before = value
+    return pd.DataFrame(rows, columns=["order", "step", "name", "start", "end", "kind", "text",
+                                       "score", "change", "description"])
+
+
+def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
+                   ) -> dict[str, Any]:
+    """:func:`waterfall` as a Vega-Lite spec for ``st.vega_lite_chart``: one horizontal bar per
+    step from the top, the step's name wrapped on the left, official metrics grey from 0, each
+    rule a floating bar from the score before it to the score after it, blue up and vermillion
+    down (apart under every colour-vision deficiency) and signed in the text beside it (the
+    second cue); a hover names the step, its score and its change. A value past 1 (Martino's
+    recall can exceed 1) is shown against a dashed line at 1 in ``ink``.
+
+    Vega-Lite, not plotly: plotly.js drew this one chart in 60 to 115 ms of the browser's main
+    thread on every visit of the page, the most of any element there (docs/performance.md,
+    issue 29, fourteenth pass). Streamlit's chart toolbar keeps the PNG download (drawn by the
+    browser), the data as a table and the full screen view. Its data is the frame named
+    :data:`WATERFALL_DATA`."""
+    rows = waterfall_rows(steps, measure)
+    kinds = ["absolute" if k == OFFICIAL and i == 0 else "total" if k == OFFICIAL
+             else "relative" for i, k in enumerate(rows["kind"])]
+    values = [e if k != "relative" else e - b
+              for k, b, e in zip(kinds, rows["start"], rows["end"], strict=True)]
+    low, high = axis_range(kinds, values)
+    shown = MEASURES[measure]
+    names = [line for name in rows["name"] for line in name.split("\n")]
+    y = {"field": "name", "type": "nominal", "sort": list(rows["name"]), "title": None,
+         "axis": {"labelExpr": "split(datum.label, '\\n')", "labelLimit": 0,
+                  "labelFontSize": 12, "labelColor": ink, "ticks": False, "domain": False,
+                  "labelPadding": 6, "minExtent": names_margin(names)}}
+    x = {"field": "start", "type": "quantitative", "title": shown,
+         "scale": {"domain": [low, high], "nice": False, "zero": True},
+         "axis": {"titleColor": ink, "labelColor": ink, "grid": True, "tickCount": 6}}
+    tooltip = [{"field": "step", "title": "step"},
+               {"field": "score", "title": shown},
+               {"field": "change", "title": "change"},
+               {"field": "kind", "title": "bar"}]
+    layers: list[dict[str, Any]] = [
+        {"mark": {"type": "bar", "height": {"band": 0.7}},
+         "encoding": {"y": y, "x": x, "x2": {"field": "end"},
+                      "color": {"field": "kind", "type": "nominal", "legend": None,
+                                "scale": {"domain": [OFFICIAL, UP, DOWN],
+                                          "range": ["#777777", OKABE_ITO[4], OKABE_ITO[5]]}},
+                      # What a screen reader says of a bar (Vega's SVG labels each mark).
+                      "description": {"field": "description"}, "tooltip": tooltip}},
+        {"mark": {"type": "text", "align": "left", "dx": 4, "fontSize": 11, "color": ink},
+         "transform": [{"calculate": "max(datum.start, datum.end)", "as": "tip"}],
+         "encoding": {"y": y, "x": {"field": "tip", "type": "quantitative"},
+                      "text": {"field": "text"}}},
+    ]
+    if any(v > 1 for v in running_values(kinds, values)):
+        layers.append({"data": {"values": [{"one": 1}]},
+                       "mark": {"type": "rule", "strokeDash": [4, 3], "color": ink},
+                       "encoding": {"x": {"field": "one", "type": "quantitative"}}})
+    lines = textwrap.wrap(title, TITLE_CHARS)
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "title": {"text": lines, "anchor": "start", "color": ink, "fontSize": 14},
+        "data": {"name": WATERFALL_DATA},
+        "datasets": {WATERFALL_DATA: rows},
+        "height": {"step": row_px(list(rows["name"]))}, "width": "container",
+        # Fitted to the column's width only: its height is the rows' (Streamlit fits both
+        # when a spec says nothing, and squeezed eight rows into the default height).
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        # Room on the right for the axis's last number (cut at a phone's edge without it).
+        "padding": {"left": 5, "top": 5, "right": 14, "bottom": 5},
+        "layer": layers,
+        "config": {"view": {"stroke": None}},
+    }
+
+
 TITLE_CHARS = 44
 """The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
 a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
@@ -560,11 +673,13 @@ def choose(ws: Workspace) -> Choice:
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: int,
-                 variant: str, measure: str, title: str, ink: str = EITHER_GREY) -> go.Figure:
-    """:func:`waterfall` of :func:`path`'s steps for the same arguments (``_steps``), built
-    once: a page revisit or a widget change that keeps the path redraws the same figure
-    (docs/performance.md, issue 29, sixth pass). Shared: ``st.plotly_chart`` only reads it."""
-    return waterfall(_steps, measure, title=title, ink=ink)
+                 variant: str, measure: str, title: str, ink: str = EITHER_GREY
+                 ) -> dict[str, Any]:
+    """:func:`waterfall_spec` of :func:`path`'s steps for the same arguments (``_steps``),
+    built once: a page revisit or a widget change that keeps the path redraws the same chart
+    (docs/performance.md, issue 29, sixth pass). Shared: ``st.vega_lite_chart`` copies the
+    spec's top level before it takes the data out."""
+    return waterfall_spec(_steps, measure, title=title, ink=ink)
 
 
 def rule_path(ws: Workspace, c: Choice) -> None:
@@ -576,10 +691,14 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         return
     scored = [s for s in steps if s.score is not None]
     if len(scored) >= 2:
-        st.plotly_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level, c.mvariant,
-                                     c.measure, f"{MEASURES[c.measure]}, one rule at a time "
-                                     "(grey: the official metrics)", theme_ink()),
-                        key="diff_waterfall", width="stretch")
+        # In a container of its key: a chart without a selection gets no key class of its own
+        # (the tests and bench/bench_app.py find the waterfall by it).
+        with st.container(key=K_DIFF_WATERFALL):
+            st.vega_lite_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level,
+                                            c.mvariant, c.measure,
+                                            f"{MEASURES[c.measure]}, one rule at a time (grey: "
+                                            "the official metrics)", theme_ink()),
+                               width="stretch")
     for s in steps:
         if s.error and s.official:
             st.warning(f"**{s.title}** cannot score these inputs: {md(s.error)}", icon="⚠️")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import html
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -183,13 +184,21 @@ SCROLL_CSS = (f"<style>.st-key-{K_LAB_HEAT}{{overflow-x:auto;max-width:100%;flex
               "left:0;z-index:2}"
               f".stApp :has(.st-key-{K_LAB_HEAT}),.st-key-{K_LAB_HEAT},"
               f".st-key-{K_LAB_HEAT} > div:has(.st-key-{K_LAB_ROWS}){{background-color:inherit}}"
+              ".lab-names{padding:0 6px 0 5px;font-size:11px;text-align:right}"
+              ".lab-names-title{display:flex;align-items:flex-end;justify-content:flex-end;"
+              "box-sizing:border-box;padding-bottom:8px;font-weight:600}"
+              f".lab-name{{max-width:{ROW_LABEL_PX}px;white-space:nowrap;overflow:hidden;"
+              "text-overflow:ellipsis}"
+              f".lab-name-outcome{{color:{BUCKET_ORANGE};font-weight:700}}"
               "</style>")
 """Lets the heatmap scroll sideways inside its column (on a 390 px phone it was cut off) while
-the row names stay in view: they are a chart of their own (:func:`row_names`), drawn after
-the heatmap, shown before it and pinned at the left edge of the scrolling row (CSS
-``position: sticky``). The pinned names hide the cells that pass under them with the page's
-own background, whatever the theme: the elements that hold the heatmap, transparent
-otherwise, inherit it from the app's (no colour written here)."""
+the row names stay in view: they are the page's own HTML (:func:`row_names`, a second Vega-Lite
+chart before issue 29's fourteenth pass), drawn after the heatmap, shown before it and pinned at
+the left edge of the scrolling row (CSS ``position: sticky``). The pinned names hide the cells
+that pass under them with the page's own background, whatever the theme: the elements that hold
+the heatmap, transparent otherwise, inherit it from the app's (no colour written here); the
+names take the page's text colour, the outcome rows (missed, spurious) bold and orange as the
+outcome columns' names are."""
 
 
 HEATMAP_DATA = "cells"
@@ -228,8 +237,8 @@ def heatmap(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
                             labelFontSize=11, labelOverlap=False, titlePadding=10,
                             labelColor=label_colour, minExtent=top, maxExtent=top,
                             labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
-    # The row names are a chart of their own, pinned beside this one (row_names): here the
-    # rows have neither labels nor an axis title (the title names the rows in each cell's
+    # The row names are the page's HTML, pinned beside this chart (row_names): here the rows
+    # have neither labels nor an axis title (the title names the rows in each cell's
     # description for screen readers).
     y = alt.Y("row_name:N", sort=row_names, title=row_title,
               axis=alt.Axis(title=None, labels=False, ticks=False, domain=False, minExtent=0,
@@ -299,39 +308,40 @@ def _label_colours(rows: Sequence[str], columns: Sequence[str], totals: Mapping[
                              f": '{ink}'")
 
 
+NAMES_TOP_PX = 28
+"""What the heatmap has above its first row besides the slanted column names
+(:func:`_top_extent`): Vega's padding (5 px), the column title's line (13 px, 11 px bold type)
+and its padding (10 px). The row names (:func:`row_names`) start this much lower, so that each
+is level with its cells (``tests/e2e/test_labels_browser.py`` measures it)."""
+
+
 def row_names(cells: pd.DataFrame, *, rows: Sequence[str], columns: Sequence[str],
-              totals: Mapping[str, int], row_title: str, column_title: str,
-              ink: str = "#31333f") -> dict[str, Any]:
-    """The heatmap's row names (each with its row total) and row title as a chart of their
-    own, drawn beside :func:`heatmap` and pinned there while a wide matrix scrolls sideways
-    (:data:`SCROLL_CSS`): the same rows, row height and room above the rows as the heatmap,
-    so that each name stays level with its cells; its background is the page's
-    (:data:`SCROLL_CSS`), which hides the cells that scroll under the names. Names longer than
-    :data:`ROW_LABEL_PX` end in "…" (whole in the cells' tooltips)."""
+              totals: Mapping[str, int], row_title: str) -> str:
+    """The heatmap's row names (each with its row total) and row title as the page's own HTML,
+    drawn beside :func:`heatmap` and pinned there while a wide matrix scrolls sideways
+    (:data:`SCROLL_CSS`): one line per row, as high as the heatmap's rows and starting as low
+    as its first (:data:`NAMES_TOP_PX`), so that each name stays level with its cells; the row
+    title in the corner above them, which the slanted column names leave free. Names longer
+    than :data:`ROW_LABEL_PX` end in "…" (whole in their own title on hover and in the cells'
+    tooltips); missed and spurious rows are bold and orange (:data:`BUCKET_ORANGE`), the
+    other names in the page's text colour, whatever the theme. Text from files is escaped.
+
+    HTML, not a second Vega-Lite view: the chart of the names cost the browser a Vega view
+    (parsed, compiled and drawn) on every visit of the page (docs/performance.md, issue 29,
+    fourteenth pass)."""
     percent = bool(cells["text"].str.endswith("%").any())
-    names = [row_name(r, totals.get(r, 0)) for r in rows]
-    outcome, label_colour = _label_colours(rows, columns, totals, ink)
-    top = _top_extent(columns)
-    frame = pd.DataFrame({"row_name": names, "pin": [""] * len(names)})
-    # An x axis of nothing but the heatmap's room above its rows and a blank title of its
-    # size: the rows start where the heatmap's do.
-    x = alt.X("pin:N", title=" ",
-              axis=alt.Axis(orient="top", labels=False, ticks=False, domain=False,
-                            titlePadding=10, minExtent=top, maxExtent=top))
-    # The row title goes above the row names, in the corner the slanted column names leave
-    # free (beside the names it would cover the longest of them).
-    y = alt.Y("row_name:N", sort=names, title=row_title,
-              axis=alt.Axis(labelLimit=ROW_LABEL_PX, labelFontSize=11, labelOverlap=False,
-                            titleAngle=0, titleAlign="right", titleAnchor="start",
-                            titleBaseline="bottom", titleX=-8, titleY=-8,
-                            labelColor=label_colour, titleColor=ink,
-                            labelFontWeight=alt.expr(f"{outcome} ? 'bold' : 'normal'")))
-    chart = alt.Chart(frame).mark_tick(opacity=0).encode(x=x, y=y)
-    return chart.properties(
-        width=1, height=_row_px(rows, columns, percent), background="transparent",
-        autosize=alt.AutoSizeParams(type="pad", contains="padding"),
-        padding={"left": 5, "top": 5, "right": 0, "bottom": 5},
-    ).configure_view(strokeWidth=0).to_dict()
+    height = _row_px(rows, columns, percent) // max(len(rows), 1)
+    top = _top_extent(columns) + NAMES_TOP_PX
+    title = html.escape(row_title)
+    lines = [f'<div class="lab-names"><div class="lab-names-title" style="height:{top}px">'
+             f'{title}</div><div role="list" aria-label="{title}">']
+    for r in rows:
+        name = html.escape(row_name(r, totals.get(r, 0)))
+        kind = " lab-name-outcome" if is_bucket(r) else ""
+        lines.append(f'<div class="lab-name{kind}" role="listitem" title="{name}" '
+                     f'style="height:{height}px;line-height:{height}px">{name}</div>')
+    lines.append("</div></div>")
+    return "".join(lines)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -349,13 +359,12 @@ def heatmap_spec(ws_key: str, c: Choice, selected: Cell | None, _cells: pd.DataF
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def row_names_spec(ws_key: str, c: Choice, _cells: pd.DataFrame, _m: LabelMatrix,
-                   row_title: str, column_title: str, ink: str = "#31333f",
-                   rows: tuple[str, ...] = ()) -> dict[str, Any]:
+                   row_title: str, rows: tuple[str, ...] = ()) -> str:
     """:func:`row_names` of the choice ``c``, written once per choice (as
     :func:`heatmap_spec`); ``rows``: the rows drawn, part of the cache key."""
     del rows  # the cache key: _m holds them
     return row_names(_cells, rows=_m.rows, columns=_m.columns, totals=_m.row_totals,
-                     row_title=row_title, column_title=column_title, ink=ink)
+                     row_title=row_title)
 
 
 def shown_rows(m: LabelMatrix, cells: pd.DataFrame, empty_rows: bool,
@@ -689,8 +698,7 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
                   help="Show the rows whose total is 0 (" + ", ".join(
                       shown(r) for r in (hidden or _empty_rows(m))[:6])
                   + (", …" if len(hidden or _empty_rows(m)) > 6 else "") + ").")
-    names = row_names_spec(ws.key, c, drawn_cells, drawn, row_title, column_title, theme_ink(),
-                           tuple(drawn.rows))
+    names = row_names_spec(ws.key, c, drawn_cells, drawn, row_title, tuple(drawn.rows))
     # The cells keep their size, so a matrix wider than a phone scrolls sideways instead of
     # being cut; the row names, drawn after the cells (the first chart of the page stays the
     # heatmap) and shown before them, stay pinned at the left.
@@ -699,7 +707,7 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
         st.vega_lite_chart(spec, on_select="rerun", selection_mode=CELL_PARAM, key=K_LAB_CHART,
                            width="content", theme=None)
         with st.container(key=K_LAB_ROWS, width="content"):  # the CSS finds it by its key
-            st.vega_lite_chart(names, width="content", theme=None)
+            st.html(names)
     if c.view == "confusion":
         grey = ("; grey: optional (⊥) gold spans left unpredicted, not an error for MAFALDA"
                 if c.gold_alternatives else "")

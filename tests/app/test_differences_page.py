@@ -4,6 +4,7 @@ per-text table is core's, and picking a text opens it on the Documents page."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -136,18 +137,19 @@ def test_on_a_large_corpus_the_scatter_is_drawn_only_when_asked(frame) -> None:
     at.run()
     at.switch_page("pages/differences.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert len(at.get("plotly_chart")) == 1  # the waterfall only
+    # the waterfall only, a Vega-Lite chart: no plotly chart on the page
+    assert not at.get("plotly_chart") and len(at.get("vega_lite_chart")) == 1
     assert any(f"off for {n:,} texts" in c.value for c in at.caption)
     assert len(frame(at, "document", "F1 difference")) > 0  # the table is there regardless
     at.toggle(key=diff.K_DIFF_DRAW).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 1  # the scatter
     assert not any("off for" in c.value for c in at.caption)
 
 
 def test_a_small_corpus_draws_the_scatter_without_a_toggle(make_app) -> None:
     at = make_app("pages/differences.py")
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 1 and len(at.get("vega_lite_chart")) == 1
     assert not [t for t in at.toggle if t.key == diff.K_DIFF_DRAW]
 
 
@@ -169,31 +171,72 @@ def test_waterfall_axis_fits_small_values_and_keeps_one_in_view() -> None:
     assert diff.axis_range(["absolute"], [0.0]) == (0.0, 1.0)
 
 
+def _waterfall(at) -> tuple[dict, Any]:
+    """The waterfall's Vega-Lite spec as the page drew it (the page's one Vega-Lite chart) and
+    the rows it drew (its dataset, sent as Arrow)."""
+    import json
+
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+
+    (element,) = at.get("vega_lite_chart")
+    (data,) = [d for d in element.proto.datasets if d.name == diff.WATERFALL_DATA]
+    return json.loads(element.proto.spec), convert_arrow_bytes_to_pandas_df(data.data.data)
+
+
+def test_drawn_waterfall_is_core_s_path(make_app) -> None:
+    """Each bar is a step of :func:`core.metrics.differences.metric_path` as the page's path
+    computed it: official metrics from 0 to their score, each rule from the score before it to
+    the score after it, up or down by its sign; the text beside a bar is that score or that
+    change, signed (the cue beside the colour); the hover names the step and its score."""
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R"})
+    spec, rows = _waterfall(at)
+    ws = at.session_state[state.K_UPLOAD_WS]
+    steps = [s for s in diff.path(ws.key, ws, "gold", "system_a", 2, "paper")
+             if s.value("recall") is not None]
+    assert list(rows["step"]) == [s.title for s in steps]
+    before = None
+    for s, row in zip(steps, rows.to_dict("records"), strict=True):
+        value = s.value("recall")
+        assert row["end"] == pytest.approx(value)
+        if s.official or before is None:
+            assert (row["kind"], row["start"], row["text"]) == (diff.OFFICIAL, 0, f"{value:.3f}")
+        else:
+            assert row["start"] == pytest.approx(before)
+            assert row["kind"] == (diff.UP if value >= before else diff.DOWN)
+            assert row["text"] == f"{value - before:+.3f}"
+        before = value
+    bars = spec["layer"][0]
+    assert bars["encoding"]["color"]["scale"] == {
+        "domain": [diff.OFFICIAL, diff.UP, diff.DOWN],
+        "range": ["#777777", diff.OKABE_ITO[4], diff.OKABE_ITO[5]]}
+    assert [t["field"] for t in bars["encoding"]["tooltip"]] == ["step", "score", "change",
+                                                                "kind"]
+    assert spec["title"]["text"][0].startswith("R, one rule at a time")
+
+
 def test_drawn_waterfall_axis_is_fitted(make_app) -> None:
-    import json
-
-    at = make_app("pages/differences.py", params={"b": "system_a"})
-    (fig,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")][:1]
-    trace = fig["data"][0]
-    values = diff.running_values(list(trace["measure"]), list(trace["x"]))
-    low, high = fig["layout"]["xaxis"]["range"]
-    assert low == 0 and high == pytest.approx(max(values) * 1.3)
-    marked = [s for s in fig["layout"].get("shapes", []) if s.get("x0") == 1]
-    assert bool(marked) == (max(values) > 1)
+    spec, rows = _waterfall(make_app("pages/differences.py", params={"b": "system_a"}))
+    bars, _text, *rule = spec["layer"]
+    low, high = bars["encoding"]["x"]["scale"]["domain"]
+    top = float(rows["end"].max())
+    assert low == 0 and high == pytest.approx(top * 1.3)
+    assert bool(rule) == (top > 1)  # the dashed line at 1 only past 1
 
 
-def test_drawn_waterfall_names_fit_a_margin_set_without_automargin(make_app) -> None:
-    """The left margin is the names' (Plotly draws an automatic margin twice): at 5.6 px a
-    character, the widest Streamlit's font draws these names, the longest line fits."""
-    import json
-
-    at = make_app("pages/differences.py", params={"b": "system_a"})
-    (fig,) = [json.loads(e.proto.spec) for e in at.get("plotly_chart")][:1]
-    assert fig["layout"]["yaxis"]["automargin"] is False
-    lines = [line for name in fig["data"][0]["y"] for line in name.split("<br>")]
+def test_drawn_waterfall_names_keep_their_room_on_the_axis(make_app) -> None:
+    """The names' room on the axis is set from the names (``minExtent``, no measuring pass):
+    at 5.6 px a character, the widest Streamlit's font draws these names, the longest line
+    fits; each row is high enough for the most lines a name wraps to."""
+    spec, _ = _waterfall(make_app("pages/differences.py", params={"b": "system_a"}))
+    axis = spec["layer"][0]["encoding"]["y"]["axis"]
+    names = spec["layer"][0]["encoding"]["y"]["sort"]
+    lines = [line for name in names for line in name.split("\n")]
     longest = max(map(len, lines))  # "best match per span"
     assert longest == 19
-    assert fig["layout"]["margin"]["l"] >= 5.6 * longest + 8
+    assert axis["minExtent"] >= 5.6 * longest + 8
+    assert axis["labelExpr"] == "split(datum.label, '\\n')"  # a name's lines, one below another
+    most = max(name.count("\n") + 1 for name in names)
+    assert spec["height"]["step"] >= diff.LINE_PX * most + 8
     assert diff.names_margin(["a<br>bcd", "ab"]) == round(diff.NAME_PAD + 3 * diff.NAME_PX)
     assert diff.names_margin([]) == diff.NAME_PAD
 
@@ -230,11 +273,12 @@ def test_a_measure_switched_back_rebuilds_no_waterfall_and_no_text_table(make_ap
     is the same figure, and the text-by-text table the same rows, not built again."""
     at = make_app("pages/differences.py", params={"b": "system_a"})
     assert not at.exception, [e.value for e in at.exception]
-    first = [e.proto.spec for e in at.get("plotly_chart")][:1]
+    first = [e.proto.spec for e in at.get("vega_lite_chart")]
     at.radio(key=diff.K_DIFF_MEASURE).set_value("P").run()
     built: list[str] = []
-    real = diff.waterfall
-    monkeypatch.setattr(diff, "waterfall", lambda *a, **k: (built.append(a[1]), real(*a, **k))[1])
+    real = diff.waterfall_spec
+    monkeypatch.setattr(diff, "waterfall_spec",
+                        lambda *a, **k: (built.append(a[1]), real(*a, **k))[1])
     real_table = diff.documents_table
     monkeypatch.setattr(diff, "documents_table", lambda rows: (built.append("texts"),
                                                                 real_table(rows))[1])
@@ -242,9 +286,9 @@ def test_a_measure_switched_back_rebuilds_no_waterfall_and_no_text_table(make_ap
     assert not at.exception, [e.value for e in at.exception]
     assert built == []  # neither the waterfall nor the text-by-text table built again
     assert at.dataframe(key=diff.K_DIFF_TABLE).value.shape[0] > 0
-    assert [e.proto.spec for e in at.get("plotly_chart")][:1] == first
-    at.radio(key=diff.K_DIFF_MEASURE).set_value("R").run()  # another measure, another figure
-    assert [e.proto.spec for e in at.get("plotly_chart")][:1] != first
+    assert [e.proto.spec for e in at.get("vega_lite_chart")] == first
+    at.radio(key=diff.K_DIFF_MEASURE).set_value("R").run()  # another measure, another chart
+    assert [e.proto.spec for e in at.get("vega_lite_chart")] != first
 
 
 def test_on_a_large_corpus_mafalda_s_steps_come_from_the_pair_s_scores(make_app, frame,
@@ -375,6 +419,15 @@ def test_the_line_at_one_follows_the_theme(make_app, monkeypatch) -> None:
 
     assert line_at_one(diff.waterfall(steps, "recall", title="t", ink="#fafafa")) == "#fafafa"
     assert line_at_one(diff.waterfall(steps, "recall", title="t")) == theme.EITHER_GREY
+    # the page's waterfall (Vega-Lite) the same way
+    for ink in ("#fafafa", theme.EITHER_GREY):
+        spec = diff.waterfall_spec(steps, "recall", title="t", ink=ink)
+        (rule,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
+        assert rule["mark"]["color"] == ink and rule["data"]["values"] == [{"one": 1}]
+        assert spec["layer"][0]["encoding"]["y"]["axis"]["labelColor"] == ink
+    below = [step("a", 0.5, True), step("b", 0.4, False), step("c", 0.4, True)]
+    assert [layer["mark"]["type"] for layer in diff.waterfall_spec(
+        below, "recall", title="t")["layer"]] == ["bar", "text"]
 
     for kind, ink in (("dark", theme.DARK_INK), ("light", theme.LIGHT_INK)):
         monkeypatch.setattr(theme, "st", SimpleNamespace(
@@ -415,10 +468,8 @@ def test_drawn_scatter_title_is_wrapped_below_the_toolbar_to_fit_a_phone(make_ap
     assert diff.TITLE_CHARS * 7 <= 358 - 20  # a line fits the phone's chart and its margins
     assert scatter["layout"]["margin"]["t"] >= 40 + 20 * len(lines)
     # the waterfall's title by the same rule
-    waterfall = figs[0]
-    wf_lines = waterfall["layout"]["title"]["text"].split("<br>")
-    assert all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
-    assert waterfall["layout"]["margin"]["t"] == 40 + 20 * len(wf_lines)
+    wf_lines = _waterfall(at)[0]["title"]["text"]
+    assert len(wf_lines) == 2 and all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
 
 
 def test_the_steps_table_is_markdown_and_its_downloads_one_click_further(make_app,

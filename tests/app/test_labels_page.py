@@ -196,8 +196,12 @@ def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
     shown = _pairs(at, frame)
     assert list(shown["gold span"]) == ["[6, 34) <b>bold</b>"]
     assert lab_ui.md("<b>x_y</b>") == "\\<b\\>x\\_y\\</b\\>"
-    # nothing from a file is rendered as HTML on this page (only the heatmap's scrolling style)
-    assert [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT] == [lab_ui.SCROLL_CSS]
+    # nothing from a file is rendered as HTML on this page: the heatmap's scrolling style, and
+    # the row names beside it with the label escaped
+    bodies = [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT]
+    (names,) = [b for b in bodies if b.startswith('<div class="lab-names"')]
+    assert sorted(bodies) == sorted([lab_ui.SCROLL_CSS, names])
+    assert "&lt;b&gt;bold&lt;/b&gt; (" in names and "<b>" not in names
 
 
 def _crowded_app() -> AppTest:
@@ -257,8 +261,9 @@ def test_a_revisit_writes_no_heatmap_spec_again(make_app, monkeypatch) -> None:
     lab_ui.row_names_spec.clear()
     at = make_app("pages/labels.py")
     assert not at.exception, [e.value for e in at.exception]
-    first = [e.proto.spec for e in at.get("vega_lite_chart")]  # the heatmap, the row names
-    assert len(first) == 2
+    first = [e.proto.spec for e in at.get("vega_lite_chart")]  # the heatmap
+    names = [h.proto.body for h in at.html if 'class="lab-names"' in h.proto.body]  # the row names
+    assert len(first) == 1 and len(names) == 1
     at.switch_page("pages/documents.py").run()
     calls: list[str] = []
     for name in ("heatmap", "row_names"):
@@ -269,6 +274,7 @@ def test_a_revisit_writes_no_heatmap_spec_again(make_app, monkeypatch) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert calls == []
     assert [e.proto.spec for e in at.get("vega_lite_chart")] == first
+    assert [h.proto.body for h in at.html if 'class="lab-names"' in h.proto.body] == names
     _click(at, "Loaded", "Doubt")
     assert not at.exception, [e.value for e in at.exception]
     assert calls == ["heatmap"]  # the frame of the clicked cell; the row names stay as they are
@@ -318,19 +324,21 @@ def test_the_heatmap_labels_are_drawn_in_the_theme_text_colour(make_app) -> None
     kwargs: dict[str, Any] = dict(rows=m.rows, columns=m.columns, totals=m.row_totals,
                                   row_title="gold", column_title="predicted", ink="#fafafa")
     spec = lab_ui.heatmap(lab_ui.cell_frame(m, "counts"), **kwargs)
+    colour = spec["layer"][0]["encoding"]["x"]["axis"]["labelColor"]["expr"]
+    assert colour.endswith(": '#fafafa'") and "#222" not in colour
+    # The pinned row names are the page's HTML: in the page's text colour (no colour of their
+    # own but the outcome rows' orange), whatever the theme.
+    kwargs.pop("ink"), kwargs.pop("column_title")
     names = lab_ui.row_names(lab_ui.cell_frame(m, "counts"), **kwargs)
-    for colour in (spec["layer"][0]["encoding"]["x"]["axis"]["labelColor"]["expr"],
-                   names["encoding"]["y"]["axis"]["labelColor"]["expr"]):
-        assert colour.endswith(": '#fafafa'") and "#222" not in colour
+    assert "color" not in names and "#222" not in names
+    assert ".lab-name-outcome{color:" + lab_ui.BUCKET_ORANGE in lab_ui.SCROLL_CSS
     lab_ui.heatmap_spec.clear()
     lab_ui.row_names_spec.clear()
     at = make_app(PAGE)
     assert not at.exception, [e.value for e in at.exception]
-    # the heatmap (column names) and, beside it, the pinned row names
-    drawn = [e.proto.spec for e in at.get("vega_lite_chart")]
-    assert len(drawn) == 2
-    for one in drawn:
-        assert f": '{lab_ui.theme_ink()}'" in one and "'#222'" not in one
+    # the heatmap (column names) alone is a chart; the row names beside it are HTML
+    (drawn,) = [e.proto.spec for e in at.get("vega_lite_chart")]
+    assert f": '{lab_ui.theme_ink()}'" in drawn and "'#222'" not in drawn
 
 
 def test_a_set_without_spans_or_text_labels_is_not_called_hateval(make_app) -> None:

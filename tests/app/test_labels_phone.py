@@ -4,6 +4,7 @@ shows them, and a matrix wider than a phone says that it scrolls sideways."""
 
 from __future__ import annotations
 
+import html
 import json
 
 from core.metrics import labels as core_labels
@@ -25,10 +26,11 @@ def _zero_row_ws() -> state.Workspace:
                                  shareable=False)
 
 
-def _specs(at) -> tuple[dict, dict]:
-    """The heatmap's spec (the first chart) and its row names' (pinned beside it)."""
-    heatmap, names = [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
-    assert "layer" in heatmap and "layer" not in names
+def _specs(at) -> tuple[dict, str]:
+    """The heatmap's spec (the page's one chart) and its row names' HTML (pinned beside it)."""
+    (heatmap,) = [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
+    (names,) = [h.proto.body for h in at.html if 'class="lab-names"' in h.proto.body]
+    assert "layer" in heatmap
     return heatmap, names
 
 
@@ -60,7 +62,11 @@ def test_row_names_are_limited_and_a_wide_matrix_says_it_scrolls() -> None:
                                title="mafalda", shareable=True)
     at = app_on_workspace(ws, "pages/labels.py")
     spec, names = _specs(at)
-    assert names["encoding"]["y"]["axis"]["labelLimit"] == lab_ui.ROW_LABEL_PX <= 200
+    # A name longer than ROW_LABEL_PX ends in "…" (the CSS) and is whole in its title.
+    assert f".lab-name{{max-width:{lab_ui.ROW_LABEL_PX}px;" in lab_ui.SCROLL_CSS
+    assert "text-overflow:ellipsis" in lab_ui.SCROLL_CSS and lab_ui.ROW_LABEL_PX <= 200
+    longest = max(_rows(spec), key=len)  # MAFALDA's joined alternatives
+    assert f'title="{html.escape(longest)}"' in names
     assert spec["width"] > lab_ui.WIDE_PX
     assert any("scrolls sideways" in c.value for c in at.caption)
     # Issue 29, thirteenth pass: one element says what a cell counts and that the matrix
@@ -77,3 +83,28 @@ def test_a_narrow_matrix_says_nothing_of_scrolling() -> None:
     at = app_on_workspace(_zero_row_ws(), "pages/labels.py")
     assert _spec(at)["width"] <= lab_ui.WIDE_PX
     assert not any("scrolls sideways" in c.value for c in at.caption)
+
+
+def test_the_pinned_row_names_are_the_heatmap_s_rows_at_its_row_height() -> None:
+    """Issue 29, fourteenth pass: the row names are the page's HTML, not a second Vega-Lite view;
+    they name the heatmap's rows in its order (each with its row total), one line per row as
+    high as the heatmap's rows, below a corner as high as the room above its first row (the
+    row title in it), so that each name is level with its cells (measured in the browser by
+    tests/e2e/test_labels_browser.py); the outcome rows keep their bold orange."""
+    import re
+
+    ws = state.build_workspace(state.sample_reports("mafalda"), key="sample:mafalda",
+                               title="mafalda", shareable=True)
+    at = app_on_workspace(ws, "pages/labels.py")
+    spec, names = _specs(at)
+    rows = _rows(spec)
+    shown = re.findall(r'role="listitem" title="[^"]*" style="height:(\d+)px;line-height:\1px">'
+                       r'([^<]*)</div>', names)
+    assert [html.unescape(name) for _, name in shown] == rows
+    assert {int(h) for h, _ in shown} == {spec["height"] // len(rows)}
+    corner = re.search(r'class="lab-names-title" style="height:(\d+)px">([^<]*)<', names)
+    assert corner is not None and corner.group(2) == "gold label in gold"
+    columns = spec["layer"][0]["encoding"]["x"]["sort"]  # as shown
+    assert int(corner.group(1)) == lab_ui._top_extent(columns) + lab_ui.NAMES_TOP_PX
+    outcome = re.findall(r'class="lab-name lab-name-outcome"[^>]*>([^<]*)<', names)
+    assert outcome and all(n.startswith(("missed", "spurious")) for n in outcome)

@@ -18,7 +18,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda"
 
 def _open(page: Any, app_url: str, st_ui: SimpleNamespace, query: str) -> None:
     st_ui.open_page(page, app_url, f"differences?{query}")
-    page.locator(".st-key-diff_waterfall .js-plotly-plot").wait_for(timeout=60_000)
+    page.locator(".st-key-diff_waterfall g.mark-rect path").first.wait_for(timeout=60_000)
     page.locator(".st-key-diff_table canvas").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
 
@@ -27,12 +27,23 @@ def test_waterfall_and_scatter_render_without_console_errors(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     _open(page, app_url, st_ui, "b=system_a")
-    bars = page.locator(".st-key-diff_waterfall .js-plotly-plot .bars .point")
+    bars = page.locator(".st-key-diff_waterfall g.mark-rect path")
     assert bars.count() >= 6  # merged, no merging, 2021, best match, average, ..., MAFALDA
-    ticks = page.evaluate("() => document.querySelector("
-                          "'.st-key-diff_waterfall .js-plotly-plot').data[0].y")
-    shown = [t.replace("<br>", " ") for t in ticks]
-    assert "Martino, SemEval-2021" in shown and "MAFALDA, level 2" in shown
+    # A step's name on the axis, its lines one below another (a tspan each)
+    names = page.evaluate("() => [...document.querySelectorAll('.st-key-diff_waterfall "
+                          ".role-axis-label text')].map(t => t.querySelectorAll('tspan').length"
+                          " ? [...t.querySelectorAll('tspan')].map(s => s.textContent).join(' ')"
+                          " : t.textContent)")
+    assert "Martino, SemEval-2021" in names and "MAFALDA, level 2" in names
+    # what a screen reader says of a bar: the step, its score, its change
+    said = bars.nth(1).get_attribute("aria-label") or ""
+    assert "no merging: F1 " in said and (", +" in said or ", -" in said)
+    # Issue 29, target 4: the browser draws the PNG (Streamlit's chart toolbar), no server
+    page.locator(".st-key-diff_waterfall").hover()
+    button = page.get_by_role("button", name="Download as PNG")
+    with page.expect_download(timeout=10_000) as got:
+        button.click()
+    assert got.value.suggested_filename.endswith(".png")
     st_ui.shot(page, "page_metric_differences")
     assert st_ui.app_errors(page) == []
 

@@ -88,13 +88,16 @@ def test_differences_waterfall_labels_do_not_overlap(
     app_url: str, vpage: Any, st_ui: SimpleNamespace
 ) -> None:
     st_ui.open_page(vpage, app_url, "differences?b=system_a")
-    chart = vpage.locator(".st-key-diff_waterfall .js-plotly-plot")
-    chart.wait_for(timeout=60_000)
+    # A Vega-Lite chart since issue 29's fourteenth pass: the steps' names are its y axis's
+    # labels, each a text of one line per tspan.
+    chart = vpage.locator(".st-key-diff_waterfall [data-testid='stVegaLiteChart']")
+    vpage.locator(".st-key-diff_waterfall g.mark-rect path").first.wait_for(timeout=60_000)
     chart.scroll_into_view_if_needed()
     st_ui.wait_idle(vpage)
-    ticks = vpage.locator(".st-key-diff_waterfall .ytick text")
-    assert ticks.count() >= 6
-    assert _overlaps(vpage, ".st-key-diff_waterfall .ytick text") == []
+    names = ".st-key-diff_waterfall .role-axis:has(.role-axis-label) .role-axis-label text"
+    labels = vpage.locator(".st-key-diff_waterfall .role-axis-label text")
+    assert labels.count() >= 6 + 2  # the steps' names and the score axis's numbers
+    assert _overlaps(vpage, names) == []
     box = chart.bounding_box()
     assert box is not None and box["x"] + box["width"] <= VIEWPORTS[vpage.viewport_name]["width"]
     st_ui.shot(vpage, f"exercise_diff_waterfall_{vpage.viewport_name}")

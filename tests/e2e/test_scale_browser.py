@@ -88,7 +88,7 @@ def test_the_scatter_is_a_sample_with_its_size_in_the_caption(
     big_url: str, wide: Any, st_ui: SimpleNamespace
 ) -> None:
     st_ui.open_page(wide, big_url, "differences")
-    wide.locator(".st-key-diff_waterfall .js-plotly-plot").wait_for(timeout=180_000)
+    wide.locator(".st-key-diff_waterfall g.mark-rect path").first.wait_for(timeout=180_000)
     wide.get_by_text("Draw the scatter (2,000 points, a random sample of the 3,000 texts)"
                      ).click()
     st_ui.wait_idle(wide, timeout=120_000)
