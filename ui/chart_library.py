@@ -1,4 +1,4 @@
-"""The charts' library loaded by the browser ahead of the first chart.
+"""The charts' libraries loaded by the browser ahead of the first chart.
 
 Streamlit's front end loads plotly.js (its ``PlotlyChart`` chunk, 4.7 MB of JavaScript) when a
 page first draws a Plotly chart, not before: the browser then parses, compiles and runs it
@@ -16,6 +16,11 @@ load (the file of this Streamlit's static folder, resolved beside the front end'
 script as Streamlit's loader resolves it); nothing is drawn and nothing is sent to the server.
 A Streamlit without the chunk, or a page without Streamlit's ``index`` script, preloads nothing.
 The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
+
+Since the waterfall of Metric differences and the Labels heatmap are Vega-Lite charts, the first
+of those pays for Vega's chunks the same way (``embed``, 0.8 MB, and the expression interpreter,
+which Streamlit's ``loadVegaEmbed`` imports, and the ``ArrowVegaLiteChart`` element): they are
+imported after plotly.js, one after the other, each when the main thread is idle.
 """
 
 from __future__ import annotations
@@ -30,18 +35,29 @@ IDLE_WAIT_MS = 3000
 thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
 
 
-def chunk_name(static: Path | None = None) -> str | None:
-    """The file name of Streamlit's ``PlotlyChart`` chunk in its static folder (``static``, else
-    the installed Streamlit's), or None when there is not exactly one."""
+CHUNKS = ("PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
+"""The chunks preloaded, in this order: plotly.js (most pages' charts), then Vega-Lite's."""
+
+
+def chunk_name(static: Path | None = None, stem: str = "PlotlyChart") -> str | None:
+    """The file name of Streamlit's chunk ``stem`` (``PlotlyChart``, ``embed``...) in its static
+    folder (``static``, else the installed Streamlit's), or None when there is not exactly one."""
     folder = static or Path(streamlit.__file__).parent / "static" / "static" / "js"
-    found = sorted(p.name for p in folder.glob("PlotlyChart.*.js"))
+    found = sorted(p.name for p in folder.glob(f"{stem}.*.js"))
     return found[0] if len(found) == 1 else None
 
 
-def script(chunk: str | None) -> str:
-    """The ``<script>`` that imports ``chunk`` once per tab, after the first run and when idle;
-    empty when there is no chunk."""
-    if chunk is None:
+def chunk_names(static: Path | None = None) -> list[str]:
+    """The chunks of :data:`CHUNKS` this Streamlit has (each found exactly once), in order."""
+    return [name for stem in CHUNKS if (name := chunk_name(static, stem)) is not None]
+
+
+def script(chunks: str | list[str] | None) -> str:
+    """The ``<script>`` that imports ``chunks`` (one name or several, in order, each when the
+    main thread is idle) once per tab, after the first run; empty when there is none."""
+    if isinstance(chunks, str):
+        chunks = [chunks]
+    if not chunks:
         return ""
     return """
 <script>
@@ -53,26 +69,28 @@ def script(chunk: str | None) -> str:
   w.__spanscopeCharts = "waiting";
   const index = w.document.querySelector('script[type="module"][src*="/static/js/index."]');
   if (!index) { w.__spanscopeCharts = "no index"; return; }
-  const url = new URL(CHUNK, index.src).href;
-  const load = () => {
-    w.__spanscopeCharts = "loading";
-    import(url).then(() => { w.__spanscopeCharts = "loaded"; },
-                     () => { w.__spanscopeCharts = "failed"; });
-  };
+  const urls = CHUNKS.map((c) => new URL(c, index.src).href);
   const idle = w.requestIdleCallback
     ? (f) => w.requestIdleCallback(f, {timeout: IDLE_WAIT_MS})
     : (f) => w.setTimeout(f, 200);
+  // One chunk per idle moment: a long parse and compile each, never two in one task.
+  const load = (i = 0) => {
+    if (i >= urls.length) { w.__spanscopeCharts = "loaded"; return; }
+    w.__spanscopeCharts = "loading";
+    import(urls[i]).then(() => idle(() => load(i + 1)),
+                         () => { w.__spanscopeCharts = "failed"; });
+  };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   const wait = () => {
     const app = w.document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning") idle(load);
+    if (app && app.getAttribute("data-test-script-state") === "notRunning") idle(() => load());
     else w.setTimeout(wait, 200);
   };
   w.setTimeout(wait, 200);
 })();
 </script>
-""".replace("CHUNK", json.dumps(chunk)).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
+""".replace("CHUNKS", json.dumps(chunks)).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
 
 
-SCRIPT = script(chunk_name())
-"""The preload of the installed Streamlit's chunk (empty if it has none)."""
+SCRIPT = script(chunk_names())
+"""The preload of the installed Streamlit's chunks (empty if it has none)."""

@@ -30,6 +30,20 @@ def test_streamlits_loader_imports_the_chunk_beside_its_index_script() -> None:
     assert src is not None and "/static/js/index." in src.group(1)  # the script's selector
     index_js = (STATIC / src.group(1).lstrip("./")).read_text(encoding="utf-8")
     assert f"import(`./{name}`)" in index_js
+    vega = chart_library.chunk_name(stem="ArrowVegaLiteChart")
+    assert vega is not None and f"import(`./{vega}`)" in index_js
+
+
+def test_the_vega_chunks_are_the_ones_streamlits_vega_loader_imports() -> None:
+    """``loadVegaEmbed`` imports ``embed`` and the expression interpreter beside itself: the
+    preload's names are those, found once each, after plotly.js."""
+    names = chart_library.chunk_names()
+    assert [n.split(".")[0] for n in names] == list(chart_library.CHUNKS)
+    loader = chart_library.chunk_name(stem="loadVegaEmbed")
+    assert loader is not None
+    text = (STATIC / "static" / "js" / loader).read_text(encoding="utf-8")
+    for stem in ("embed", "vega-interpreter"):
+        assert f"import(`./{chart_library.chunk_name(stem=stem)}`)" in text
 
 
 def test_no_chunk_or_two_chunks_preload_nothing(tmp_path: Path) -> None:
@@ -44,8 +58,12 @@ def test_no_chunk_or_two_chunks_preload_nothing(tmp_path: Path) -> None:
 def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> None:
     js = chart_library.script("PlotlyChart.a1.js")
     assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
-    assert 'new URL("PlotlyChart.a1.js", index.src)' in js
-    assert "import(url)" in js and js.count("import(") == 1
+    assert '["PlotlyChart.a1.js"].map((c) => new URL(c, index.src).href)' in js
+    assert "import(urls[i])" in js and js.count("import(") == 1
+    two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
+    assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
+    assert "idle(() => load(i + 1))" in two
+    assert chart_library.script([]) == ""
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
     assert '"notRunning"' in js and "requestIdleCallback" in js
@@ -54,6 +72,6 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
 
 def test_the_sidebars_element_carries_it_on_every_page() -> None:
     assert chart_library.SCRIPT
-    assert chart_library.script(chart_library.chunk_name()) == chart_library.SCRIPT
+    assert chart_library.script(chart_library.chunk_names()) == chart_library.SCRIPT
     assert sidebar.SCRIPT.endswith(chart_library.SCRIPT)
     assert sidebar.SCRIPT.count(chart_library.SCRIPT) == 1

@@ -1,6 +1,7 @@
-"""Real browser: the charts' library (Streamlit's ``PlotlyChart`` chunk, plotly.js) is imported
-after the first page's run when that page draws no chart (:mod:`ui.chart_library`), and the
-first chart drawn later takes that same module: the chunk is fetched once, from one URL."""
+"""Real browser: the charts' libraries (Streamlit's ``PlotlyChart`` chunk, plotly.js, and
+Vega-Lite's ``embed``) are imported after the first page's run when that page draws no chart
+(:mod:`ui.chart_library`), and the first charts drawn later take those same modules: each chunk
+is fetched once, from one URL."""
 
 from __future__ import annotations
 
@@ -14,23 +15,25 @@ from ui import chart_library
 pytestmark = pytest.mark.e2e
 
 CHUNKS = ("() => performance.getEntriesByType('resource').map(e => e.name)"
-          ".filter(n => n.includes('/PlotlyChart.'))")
+          ".filter(n => n.includes('/PlotlyChart.') || n.includes('/embed.'))")
 
 
-def test_plotly_is_loaded_after_a_page_without_charts_and_reused_by_the_first_chart(
+def test_the_libraries_are_loaded_after_a_page_without_charts_and_reused_by_the_charts(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    name = chart_library.chunk_name()
-    assert name is not None
+    names = [chart_library.chunk_name(stem=s) for s in ("PlotlyChart", "embed")]
+    assert None not in names
     st_ui.open_page(page, app_url, "documents")
     page.wait_for_function("() => window.__spanscopeCharts === 'loaded'", timeout=30_000)
-    assert page.locator(".js-plotly-plot").count() == 0  # no chart asked for it
+    assert page.locator(".js-plotly-plot, .vega-embed").count() == 0  # no chart asked for it
     fetched = page.evaluate(CHUNKS)
-    assert len(fetched) == 1 and fetched[0].endswith(f"/static/js/{name}")
+    assert sorted(f.rsplit("/", 1)[1] for f in fetched) == sorted(names)
+    assert all("/static/js/" in f for f in fetched)
+    # The waterfall (Vega-Lite) and the scatter (Plotly): neither fetches its library again.
     page.get_by_test_id("stSidebar").get_by_text("Metric differences", exact=True).click()
-    page.locator(".st-key-diff_waterfall .js-plotly-plot .bars .point").first.wait_for(
-        timeout=60_000)
+    page.locator(".st-key-diff_waterfall .vega-embed svg").first.wait_for(timeout=60_000)
+    page.locator(".st-key-diff_scatter .js-plotly-plot").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
-    assert page.evaluate(CHUNKS) == fetched  # the chart's module is the one loaded ahead
+    assert page.evaluate(CHUNKS) == fetched  # the charts' modules are the ones loaded ahead
     assert page.evaluate("() => window.__spanscopeCharts") == "loaded"  # imported once per tab
     assert st_ui.app_errors(page) == []
