@@ -182,3 +182,19 @@ def test_the_registry_derives_metrics_py_and_paper_only() -> None:
     assert (got.precision, got.recall, got.f1) == (want.precision, want.recall, want.f1)
     with pytest.raises(ParameterError, match="derives no result under 'repo-head'"):
         entry.derive_sets(paper, gold, pred, variant="repo-head", level=1)
+
+
+def test_repo_head_is_not_a_function_of_the_paper_scores() -> None:
+    """Why ``repo-head`` is scored, never derived: its recall counts the text between gold
+    spans, so two texts with the same paper and metrics-py numbers (one exact match) get
+    different repo-head recalls when one text is longer (docs/mafalda.md)."""
+    g = AnnotationSet("g", {d: (Span(0, 10, NAMES[0]),) for d in ("short", "long")},
+                      alternatives=True)
+    p = AnnotationSet("p", {d: (Span(0, 10, NAMES[0]),) for d in ("short", "long")},
+                      role="system")
+    texts: dict[str, str | None] = {"short": "x" * 10, "long": "x" * 20}
+    for variant in DERIVABLE:
+        same = score(g, p, variant=variant, texts=texts)
+        assert _values(same) == [(d, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) for d in ("short", "long")]
+    assert score(g, p, variant="repo-head", texts=texts).columns.recall == [1.0, 0.5]
+    assert "repo-head" not in DERIVABLE
