@@ -113,6 +113,7 @@ from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
 from core.model.docsets import check_same_documents, check_sets
 from core.model.errors import InputError, check_choice
+from core.model.table import SpanTable
 from core.model.taxonomy import Taxonomy, mafalda
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1095,6 +1096,27 @@ its recall counts the text between gold spans in every text, which no text's pap
 metrics-py scores determine (``docs/mafalda.md``, "Variants from one score")."""
 
 
+def _documents(aset: AnnotationSet, keep: Sequence[str], chosen: np.ndarray | None = None
+               ) -> AnnotationSet:
+    """``aset`` on the documents ``keep`` (in that order; ``chosen``: their positions in its
+    table when known), its table's rows taken as they are: no :class:`~core.model.Span` is
+    built (building them took 0.3 of the 0.4 s of a :func:`derive` at 100,000 texts)."""
+    t = aset.table
+    if chosen is None:
+        at = {d: i for i, d in enumerate(t.doc_ids)}
+        chosen = np.fromiter((at[d] for d in keep), dtype=np.int64, count=len(keep))
+    new_index = np.full(len(t.doc_ids), -1, dtype=np.int64)
+    new_index[chosen] = np.arange(len(keep))
+    rows = np.flatnonzero(new_index[t.doc] >= 0)
+    doc = new_index[t.doc[rows]]
+    if len(doc) > 1 and bool(np.any(doc[1:] < doc[:-1])):  # ``keep`` not in the table's order
+        rows = rows[np.argsort(doc, kind="stable")]
+        doc = new_index[t.doc[rows]]
+    table = SpanTable.from_columns(keep, doc, t.start[rows], t.end[rows], t.label[rows],
+                                   t.labels, sort=False)
+    return AnnotationSet(aset.name, table, aset.role, aset.alternatives)
+
+
 DERIVED: Counter[str] = Counter()
 """What :func:`derive` did in this process: ``results`` derived and ``texts`` scored again in
 them (the tests read it: which path ran, not how long it took)."""
@@ -1156,13 +1178,13 @@ def derive(result: MafaldaResult, gold: AnnotationSet, pred: AnnotationSet, *, v
     DERIVED["results"] += 1
     DERIVED["texts"] += len(again)
     if again:
-        keep = [documents[i] for i in sorted(again)]
-        sub_g = AnnotationSet(gold.name, {d: gold.spans[d] for d in keep}, gold.role,
-                              gold.alternatives)
-        sub_p = AnnotationSet(pred.name, {d: pred.get(d) for d in keep}, pred.role,
-                              pred.alternatives)
-        part, _ = _score_vectorised(sub_g, sub_p, texts or {}, tax, level, variant, order,
-                                    zero_gold, zero_pred)
+        rows = sorted(again)
+        keep = [documents[i] for i in rows]
+        at = np.array(rows, dtype=np.int64)  # the gold's own order (its table's, ``documents``)
+        same = pred.table.doc_ids == gold.table.doc_ids
+        part, _ = _score_vectorised(_documents(gold, keep, at),
+                                    _documents(pred, keep, at if same else None), texts or {},
+                                    tax, level, variant, order, zero_gold, zero_pred)
         for i, values in zip(sorted(again), zip(*part._columns(), strict=True), strict=True):
             for column, value in zip(columns._columns(), values, strict=True):
                 column[i] = value
