@@ -219,11 +219,40 @@ def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str 
     return tables(result)
 
 
+def derive_pair(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
+                variant: str | None, level: int | None) -> PairScores | None:
+    """:func:`score_pair` of the whole corpus derived from :func:`pair_result` under the variant
+    the metric derives ``variant`` from (:meth:`~core.metrics.registry.Metric.derived_from`),
+    when that result is computed already (:func:`scored_pair`); None otherwise (then the pair
+    is scored). The same numbers for less work: a first switch of MAFALDA's variant from
+    paper to metrics-py on Scores scores 7,498 of 100,000 texts again instead of all of them
+    (docs/performance.md, issue 29, fourteenth pass)."""
+    entry = registry.get(metric)
+    source_variant = entry.derived_from(variant)
+    if source_variant is None:
+        return None
+    source = scored_pair(ws_key, set_a, set_b, metric, source_variant, level)
+    if source is None or source.raw is None:  # not computed, or refused (scored: same words)
+        return None
+    try:
+        result = entry.derive_sets(source.raw, ws.sets[set_a], _as_system(ws.sets[set_b]),
+                                   **_options(ws, set_a, set_b, variant, level))
+    except SpanScopeError as exc:
+        return PairScores({}, pd.DataFrame(columns=LABEL_COLUMNS),
+                          pd.DataFrame(columns=["document", "F1"]), None,
+                          error=for_dashboard(str(exc)))
+    return tables(result)
+
+
 @st.cache_resource(max_entries=64, show_spinner="Scoring…")
 def pair_result(ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str,
                 variant: str | None, level: int | None) -> PairScores:
-    """Score ``set_b`` against ``set_a`` with ``metric``, cached per workspace."""
-    result = score_pair(_ws, set_a, set_b, metric, variant, level)
+    """Score ``set_b`` against ``set_a`` with ``metric``, cached per workspace: derived from
+    another variant's result when the metric can and that result is here (:func:`derive_pair`),
+    else scored."""
+    result = derive_pair(ws_key, _ws, set_a, set_b, metric, variant, level)
+    if result is None:
+        result = score_pair(_ws, set_a, set_b, metric, variant, level)
     with _scored_lock:
         _scored[(ws_key, set_a, set_b, metric, variant, level)] = result
     return result
@@ -770,9 +799,9 @@ def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: st
 
 
 __all__ = ["Explained", "Overview", "PairScores", "abbreviation", "best_match_for_span",
-           "bootstrap_ci", "chosen_variant", "describe", "document_result", "document_scores",
-           "document_table", "explain_document", "for_dashboard", "level_label_map", "listed_f1",
-           "metric_help", "missing_f1", "overall_caption",
+           "bootstrap_ci", "chosen_variant", "derive_pair", "describe", "document_result",
+           "document_scores", "document_table", "explain_document", "for_dashboard",
+           "level_label_map", "listed_f1", "metric_help", "missing_f1", "overall_caption",
            "pair_result", "paired_comparison", "partners_of", "per_doc_f1", "rows_for_span",
            "score_ahead", "scored_pair", "span_metric_names", "systems_overview", "taxonomy_for",
            "text_scores"]

@@ -99,6 +99,7 @@ Comprehensive Study of Fallacy Detection and Classification. NAACL 2024.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -113,6 +114,7 @@ from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
 from core.model.docsets import check_same_documents, check_sets
 from core.model.errors import InputError, check_choice
+from core.model.table import SpanTable
 from core.model.taxonomy import Taxonomy, mafalda
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -562,6 +564,10 @@ class MafaldaResult:
     warnings: list[str] = field(default_factory=list)
     metric: str = "mafalda"
     pooled: bool = False
+    choice_texts: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """Indices (in :attr:`columns`' order) of the texts where a gold span offers two or more
+    fallacy labels at this level: the texts :func:`derive` scores again. None when not known
+    (a result of the per-text reference)."""
 
     @cached_property
     def rows(self) -> list[mr.DocumentScore]:
@@ -782,7 +788,9 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                       order: Mapping[str, Sequence[Interval]] | None,
                       zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None,
                       zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None,
-                      ) -> PerText:
+                      ) -> tuple[PerText, np.ndarray]:
+    """Every text's scores, and the indices of the texts where a gold span offers two or more
+    fallacy codes at this level (:attr:`MafaldaResult.choice_texts`)."""
     doc_ids = gold.doc_ids
     n_docs = len(doc_ids)
     doc_index = dict(zip(doc_ids, range(n_docs), strict=True))
@@ -844,7 +852,10 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
     nonzero = r_code != 0
     kept = nonzero & (r_code - 1 < n_classes)
     a_has0 = _count(r_span, n_a, ~nonzero) > 0
-    a_fallacy = _count(r_span, n_a, nonzero) > 0
+    a_fallacies = _count(r_span, n_a, nonzero)
+    a_fallacy = a_fallacies > 0
+    # The texts where paper and metrics-py may differ (:func:`derive`): a span offering a choice.
+    choice_texts = np.flatnonzero(_count(a_doc, n_docs, a_fallacies >= 2))
     a_skip = _count(r_span, n_a, ~kept) > 0
 
     # Overlapping (prediction, gold code row) pairs of the same document and fallacy code.
@@ -926,7 +937,7 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
         for i, (_, t) in zip(hard.tolist(), _texts(sub_g, sub_p, texts, tax, level, order,
                                                     zero_gold, zero_pred), strict=True):
             out.set(i, score_text(t, variant))
-    return out
+    return out, choice_texts
 
 
 def _one_label_numerator(n_docs: int, n_a: int, n_p: int, a_doc: np.ndarray, p_doc: np.ndarray,
@@ -1075,9 +1086,111 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     """
     tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
                                                 pred_order)
-    columns = _score_vectorised(gold, pred, texts or {}, tax, level, variant, order, zero_gold,
-                                zero_pred)
-    return MafaldaResult(variant, level, columns)
+    columns, choice_texts = _score_vectorised(gold, pred, texts or {}, tax, level, variant,
+                                              order, zero_gold, zero_pred)
+    return MafaldaResult(variant, level, columns, choice_texts=choice_texts)
+
+
+DERIVABLE = {"paper": "metrics-py", "metrics-py": "paper"}
+"""Variant -> the variant :func:`derive` computes from its result. ``repo-head`` is neither:
+its recall counts the text between gold spans in every text, which no text's paper or
+metrics-py scores determine (``docs/mafalda.md``, "Variants from one score")."""
+
+
+def _documents(aset: AnnotationSet, keep: Sequence[str], chosen: np.ndarray | None = None
+               ) -> AnnotationSet:
+    """``aset`` on the documents ``keep`` (in that order; ``chosen``: their positions in its
+    table when known), its table's rows taken as they are: no :class:`~core.model.Span` is
+    built (building them took 0.3 of the 0.4 s of a :func:`derive` at 100,000 texts)."""
+    t = aset.table
+    if chosen is None:
+        at = {d: i for i, d in enumerate(t.doc_ids)}
+        chosen = np.fromiter((at[d] for d in keep), dtype=np.int64, count=len(keep))
+    new_index = np.full(len(t.doc_ids), -1, dtype=np.int64)
+    new_index[chosen] = np.arange(len(keep))
+    rows = np.flatnonzero(new_index[t.doc] >= 0)
+    doc = new_index[t.doc[rows]]
+    if len(doc) > 1 and bool(np.any(doc[1:] < doc[:-1])):  # ``keep`` not in the table's order
+        rows = rows[np.argsort(doc, kind="stable")]
+        doc = new_index[t.doc[rows]]
+    table = SpanTable.from_columns(keep, doc, t.start[rows], t.end[rows], t.label[rows],
+                                   t.labels, sort=False)
+    return AnnotationSet(aset.name, table, aset.role, aset.alternatives)
+
+
+DERIVED: Counter[str] = Counter()
+"""What :func:`derive` did in this process: ``results`` derived and ``texts`` scored again in
+them (the tests read it: which path ran, not how long it took)."""
+
+
+def derive(result: MafaldaResult, gold: AnnotationSet, pred: AnnotationSet, *, variant: str,
+           level: int | None = None, texts: Mapping[str, str | None] | None = None,
+           taxonomy: Taxonomy | None = None, gold_order: GoldOrder | None = None,
+           pred_order: GoldOrder | None = None) -> MafaldaResult:
+    """:func:`score` under ``variant`` from ``result``, the :func:`score` of the same ``gold``,
+    ``pred`` and options under the other of ``paper`` and ``metrics-py`` (:data:`DERIVABLE`),
+    scoring again only the texts where the two can differ; the same numbers as :func:`score`
+    (a property test holds them equal on random corpora).
+
+    The two variants differ in precision only, and only through a gold span that offers two
+    or more fallacy labels at the level: ``paper`` picks one of them per alternative,
+    ``metrics-py`` any subset, for span precision and label-only precision alike; recall is
+    one function in both. A text without such a span gets the same numbers from the same
+    arithmetic under both (one-label precision's search has one label to pick per span, so
+    each prediction keeps its best match; label-only precision's maximum matching is then
+    every predicted label some span offers, the closed form of ``metrics-py``). So only
+    :attr:`MafaldaResult.choice_texts` are scored again, with the texts whose gold is read in
+    file order (``metrics-py`` only) or holds zero-length spans (``gold_order`` /
+    ``pred_order``), by the same path as :func:`score` (a text's values depend on that text
+    alone); the others keep ``result``'s values. At 100,000 texts of the bench corpus (level 2),
+    7,498 texts instead of 100,000 (docs/performance.md, issue 29, fourteenth pass).
+    ``level``, when given, must be the result's.
+
+    >>> from core.model import Span
+    >>> g = AnnotationSet("g", {"a": (Span(0, 10, "ad hominem"), Span(0, 10, "appeal to fear")),
+    ...                         "b": (Span(0, 5, "ad hominem"),)}, alternatives=True)
+    >>> p = AnnotationSet("p", {"a": (Span(0, 10, "ad hominem"), Span(0, 10, "appeal to fear")),
+    ...                         "b": (Span(0, 5, "ad hominem"),)})
+    >>> paper = score(g, p)
+    >>> paper.columns.precision, derive(paper, g, p, variant="metrics-py").columns.precision
+    ([0.5, 1.0], [1.0, 1.0])
+    """
+    if DERIVABLE.get(variant) != result.variant:
+        raise ValueError(f"derive: {variant!r} is not derived from a {result.variant!r} result "
+                         f"(derivable: {DERIVABLE})")
+    if result.choice_texts is None:
+        raise ValueError("derive: the result does not say which texts offer a choice of labels "
+                         "(a result of score() does)")
+    if level is not None and level != result.level:
+        raise ValueError(f"derive: level {level} asked of a result at level {result.level}")
+    level = result.level
+    tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
+                                                pred_order)
+    documents = result.columns.documents
+    again = set(result.choice_texts.tolist())
+    read_apart = [*(gold_order.intervals if gold_order is not None else ()),
+                  *(zero_gold or ()), *(zero_pred or ())]
+    if read_apart:
+        index = {d: i for i, d in enumerate(documents)}
+        again.update(index[d] for d in read_apart if d in index)
+    old = result.columns
+    columns = PerText(documents, list(old.precision), list(old.recall), list(old.f1),
+                      list(old.label_precision), list(old.label_recall), list(old.label_f1))
+    DERIVED["results"] += 1
+    DERIVED["texts"] += len(again)
+    if again:
+        rows = sorted(again)
+        keep = [documents[i] for i in rows]
+        at = np.array(rows, dtype=np.int64)  # the gold's own order (its table's, ``documents``)
+        same = pred.table.doc_ids == gold.table.doc_ids
+        part, _ = _score_vectorised(_documents(gold, keep, at),
+                                    _documents(pred, keep, at if same else None), texts or {},
+                                    tax, level, variant, order, zero_gold, zero_pred)
+        for i, values in zip(sorted(again), zip(*part._columns(), strict=True), strict=True):
+            for column, value in zip(columns._columns(), values, strict=True):
+                column[i] = value
+    return MafaldaResult(variant, level, columns, choice_texts=result.choice_texts)
+
 
 
 def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,

@@ -124,9 +124,10 @@ def test_the_registry_names_what_the_metric_modules_define() -> None:
 
     assert registry.MARTINO_VARIANTS == martino.VARIANTS
     assert registry.MAFALDA_VARIANTS == mafalda.VARIANTS
+    assert registry.MAFALDA_DERIVABLE == mafalda.DERIVABLE
     for entry in registry.entries():
         for hook in (entry.score, entry.explain, entry.default_labels, entry.read_order,
-                     entry.additive):
+                     entry.additive, entry.derive):
             if isinstance(hook, registry.Deferred):
                 assert hook.target() is not None  # the module defines the name
                 assert pickle.loads(pickle.dumps(hook)) == hook

@@ -1,0 +1,200 @@
+"""MAFALDA's ``metrics-py`` derived from a ``paper`` result and back
+(:func:`core.metrics.mafalda.derive`) equals the variant scored directly, number for number, on
+random corpora with alternatives, ⊥, ``nothing`` and ``unknown`` predictions, file-order gold
+and zero-length spans, at every level; only the texts whose gold offers a choice of fallacy
+labels are scored again (docs/performance.md, issue 29, fourteenth pass)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.metrics import mafalda as m
+from core.metrics import registry
+from core.metrics.mafalda import DERIVABLE, LEVELS, derive, score
+from core.metrics.mafalda_order import GoldOrder
+from core.model import NOTHING, AnnotationSet, Span
+from core.model.errors import ParameterError
+from core.model.taxonomy import mafalda
+
+NAMES = mafalda().names()[1:24]
+# Few labels and short texts, so that spans overlap and offer several alternatives; three of
+# them in one level-1 class (emotion: NAMES[0], NAMES[1], NAMES[5]), so that a level can merge a
+# span's choice into one class.
+GOLD_LABELS = [*NAMES[:2], NAMES[5], NAMES[17], NOTHING]
+PRED_LABELS = [*GOLD_LABELS, "unknown"]
+
+Case = tuple[AnnotationSet, AnnotationSet, dict[str, str | None], GoldOrder | None,
+             GoldOrder | None]
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> Case:
+    n_docs = draw(st.integers(1, 6))
+    gold: dict[str, tuple[Span, ...]] = {}
+    pred: dict[str, tuple[Span, ...]] = {}
+    texts: dict[str, str | None] = {}
+    intervals: dict[str, tuple[tuple[int, int], ...]] = {}
+    zero_gold: dict[str, tuple[tuple[int, str], ...]] = {}
+    zero_pred: dict[str, tuple[tuple[int, str], ...]] = {}
+    for d in range(n_docs):
+        doc = f"d{d}"
+        g: list[Span] = []
+        for _ in range(draw(st.integers(0, 5))):
+            start = draw(st.integers(0, 30))
+            end = start + draw(st.integers(1, 15))
+            for lab in draw(st.lists(st.sampled_from(GOLD_LABELS), min_size=1, max_size=3)):
+                g.append(Span(start, end, lab))
+        if draw(st.integers(0, 5)) == 0:  # unsorted, an uncovered range may overwrite [0, 1)
+            g += [Span(2, 4, draw(st.sampled_from(GOLD_LABELS))),
+                  Span(0, 1, draw(st.sampled_from(GOLD_LABELS)))]
+        p: list[Span] = []
+        for _ in range(draw(st.integers(0, 5))):
+            start = draw(st.integers(0, 30))
+            p.append(Span(start, start + draw(st.integers(1, 15)),
+                          draw(st.sampled_from(PRED_LABELS))))
+        in_file = tuple(draw(st.permutations(g)))
+        gold[doc], pred[doc] = in_file, tuple(p)
+        texts[doc] = draw(st.sampled_from([None, "x" * 20, "x" * 60]))
+        if draw(st.booleans()):  # the gold's file order, as the MAFALDA reader records it
+            intervals[doc] = tuple(dict.fromkeys((s.start, s.end) for s in in_file))
+        if draw(st.integers(0, 4)) == 0:  # zero-length spans (--beyond-text official)
+            zero_gold[doc] = tuple((draw(st.integers(0, 30)), lab) for lab in draw(
+                st.lists(st.sampled_from(GOLD_LABELS), min_size=1, max_size=2)))
+        if draw(st.integers(0, 4)) == 0:
+            zero_pred[doc] = ((draw(st.integers(0, 30)), draw(st.sampled_from(PRED_LABELS))),)
+    gold_order = (GoldOrder(intervals, zero_gold) if intervals or zero_gold
+                  else None) if draw(st.booleans()) else None
+    pred_order = GoldOrder({}, zero_pred) if zero_pred and draw(st.booleans()) else None
+    return (AnnotationSet("gold", gold, alternatives=draw(st.booleans())),
+            AnnotationSet("pred", pred, role="system"), texts, gold_order, pred_order)
+
+
+def _values(result: m.MafaldaResult) -> list[tuple[object, ...]]:
+    c = result.columns
+    return list(zip(c.documents, c.precision, c.recall, c.f1, c.label_precision,
+                    c.label_recall, c.label_f1, strict=True))
+
+
+@settings(max_examples=500, deadline=None)
+@given(corpora(), st.sampled_from(sorted(DERIVABLE)), st.sampled_from(LEVELS))
+def test_a_derived_variant_equals_the_variant_scored(case: Case, variant: str,
+                                                     level: int) -> None:
+    gold, pred, texts, gold_order, pred_order = case
+    options = {"level": level, "texts": texts, "gold_order": gold_order,
+               "pred_order": pred_order}
+    source = score(gold, pred, variant=DERIVABLE[variant], **options)  # type: ignore[arg-type]
+    want = score(gold, pred, variant=variant, **options)  # type: ignore[arg-type]
+    got = derive(source, gold, pred, variant=variant, **options)  # type: ignore[arg-type]
+    assert got.variant == variant and got.level == level
+    assert _values(got) == _values(want)  # exactly: the same floats
+    assert got.to_dict(per_document=True) == want.to_dict(per_document=True)
+    assert got.choice_texts is not None and want.choice_texts is not None
+    assert got.choice_texts.tolist() == want.choice_texts.tolist()
+    # and back again: derivation chains
+    back = derive(got, gold, pred, variant=DERIVABLE[variant], **options)  # type: ignore[arg-type]
+    assert _values(back) == _values(source)
+
+
+def _choice_corpus() -> tuple[AnnotationSet, AnnotationSet]:
+    a, b, c = NAMES[0], NAMES[17], NAMES[5]  # emotion, credibility, emotion
+    gold = AnnotationSet("g", {
+        "choice": (Span(0, 10, a), Span(0, 10, b)),  # one span, two fallacy labels
+        "merged": (Span(0, 10, a), Span(0, 10, c)),  # two labels of one level-1 class
+        "optional": (Span(0, 10, a), Span(0, 10, NOTHING)),  # one fallacy label or ⊥
+        "plain": (Span(0, 10, a), Span(12, 20, c)),
+        "empty": ()}, alternatives=True)
+    pred = AnnotationSet("p", {
+        "choice": (Span(0, 10, a), Span(0, 10, b)), "merged": (Span(0, 10, a), Span(2, 8, c)),
+        "optional": (Span(0, 5, a),),
+        "plain": (Span(0, 10, b), Span(12, 20, c)), "empty": (Span(0, 3, a),)}, role="system")
+    return gold, pred
+
+
+def test_only_the_texts_offering_a_choice_of_labels_are_scored_again() -> None:
+    gold, pred = _choice_corpus()
+    paper = score(gold, pred)
+    assert paper.choice_texts is not None
+    assert [paper.columns.documents[i] for i in paper.choice_texts] == ["choice", "merged"]
+    before = dict(m.DERIVED)
+    derived = derive(paper, gold, pred, variant="metrics-py")
+    assert m.DERIVED["results"] - before.get("results", 0) == 1
+    assert m.DERIVED["texts"] - before.get("texts", 0) == 2
+    direct = score(gold, pred, variant="metrics-py")
+    assert _values(derived) == _values(direct)
+    # The text with the choice is where they differ: paper credits one of the two predictions.
+    assert (paper.columns.precision[0], direct.columns.precision[0]) == (0.5, 1.0)
+    assert paper.columns.label_precision[0] == 0.5 and direct.columns.label_precision[0] == 1.0
+    assert paper.columns.precision[2:] == direct.columns.precision[2:]
+    # At level 1 "choice" offers two classes still, "merged" one; at level 0 none does.
+    assert score(gold, pred, level=1).choice_texts.tolist() == [0]  # type: ignore[union-attr]
+    assert score(gold, pred, level=0).choice_texts.tolist() == []  # type: ignore[union-attr]
+
+
+def test_file_order_and_zero_length_texts_are_scored_again() -> None:
+    """metrics-py reads the gold in file order, paper sorted: gold ``[2, 4)`` then ``[0, 1)`` on
+    ``abcd`` loses the second span to an uncovered range (:mod:`core.metrics.mafalda_order`),
+    so a text without a choice of labels differs too, and is scored again."""
+    a, b = NAMES[0], NAMES[17]
+    gold, pred = _choice_corpus()
+    gold = AnnotationSet("g", {**gold.spans, "lost": (Span(2, 4, a), Span(0, 1, b))},
+                         alternatives=True)
+    pred = AnnotationSet("p", {**pred.spans, "lost": (Span(0, 1, b),)}, role="system")
+    texts: dict[str, str | None] = {"lost": "abcd"}
+    order = GoldOrder({"plain": ((12, 20), (0, 10)), "lost": ((2, 4), (0, 1))},
+                      {"empty": ((2, NAMES[0]),)})
+    paper = score(gold, pred, gold_order=order, texts=texts)
+    direct = score(gold, pred, variant="metrics-py", gold_order=order, texts=texts)
+    lost = paper.columns.documents.index("lost")
+    assert (paper.columns.precision[lost], direct.columns.precision[lost]) == (1.0, 0.0)
+    before = m.DERIVED["texts"]
+    derived = derive(paper, gold, pred, variant="metrics-py", gold_order=order, texts=texts)
+    # choice and merged (a choice), plain and lost (file order), empty (zero-length)
+    assert m.DERIVED["texts"] - before == 5
+    assert _values(derived) == _values(direct)
+    assert _values(derive(direct, gold, pred, variant="paper", gold_order=order,
+                          texts=texts)) == _values(paper)
+
+
+def test_derive_refuses_what_it_cannot_derive() -> None:
+    gold, pred = _choice_corpus()
+    paper = score(gold, pred)
+    with pytest.raises(ValueError, match="not derived from a 'paper' result"):
+        derive(paper, gold, pred, variant="repo-head")
+    with pytest.raises(ValueError, match="not derived from a 'paper' result"):
+        derive(paper, gold, pred, variant="paper")
+    with pytest.raises(ValueError, match="level 1 asked of a result at level 2"):
+        derive(paper, gold, pred, variant="metrics-py", level=1)
+    with pytest.raises(ValueError, match="which texts offer a choice"):
+        derive(m._score_reference(gold, pred), gold, pred, variant="metrics-py")
+
+
+def test_the_registry_derives_metrics_py_and_paper_only() -> None:
+    entry = registry.get("mafalda")
+    assert {v: entry.derived_from(v) for v in entry.variants} == {
+        "paper": "metrics-py", "metrics-py": "paper", "repo-head": None}
+    assert registry.get("martino").derived_from("semeval2021") is None
+    gold, pred = _choice_corpus()
+    paper = entry.score_sets(gold, pred, variant="paper", level=1)
+    got = entry.derive_sets(paper, gold, pred, variant="metrics-py", level=1)
+    want = entry.score_sets(gold, pred, variant="metrics-py", level=1)
+    assert (got.precision, got.recall, got.f1) == (want.precision, want.recall, want.f1)
+    with pytest.raises(ParameterError, match="derives no result under 'repo-head'"):
+        entry.derive_sets(paper, gold, pred, variant="repo-head", level=1)
+
+
+def test_repo_head_is_not_a_function_of_the_paper_scores() -> None:
+    """Why ``repo-head`` is scored, never derived: its recall counts the text between gold
+    spans, so two texts with the same paper and metrics-py numbers (one exact match) get
+    different repo-head recalls when one text is longer (docs/mafalda.md)."""
+    g = AnnotationSet("g", {d: (Span(0, 10, NAMES[0]),) for d in ("short", "long")},
+                      alternatives=True)
+    p = AnnotationSet("p", {d: (Span(0, 10, NAMES[0]),) for d in ("short", "long")},
+                      role="system")
+    texts: dict[str, str | None] = {"short": "x" * 10, "long": "x" * 20}
+    for variant in DERIVABLE:
+        same = score(g, p, variant=variant, texts=texts)
+        assert _values(same) == [(d, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) for d in ("short", "long")]
+    assert score(g, p, variant="repo-head", texts=texts).columns.recall == [1.0, 0.5]
+    assert "repo-head" not in DERIVABLE
