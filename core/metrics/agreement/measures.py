@@ -476,6 +476,35 @@ def _numeric(label: str) -> float | None:
         return None
 
 
+def _alpha_reason(a: Agreement, counts: np.ndarray[Any, Any], label: str | None,
+                  annotators: int) -> Agreement:
+    """Krippendorff's α of documents × labels, its reason naming why when the expected
+    disagreement is 0: every annotator who covers a document used ``label`` (``None``: every
+    label) in it, or nobody did (``counts``: documents × labels × (absent, present)). A label
+    every annotator marks in every document has no α here even when their spans differ: this
+    measure asks which labels a document has, not where their spans lie."""
+    if a.value is not None or "D_e" not in a.stats:
+        return a
+    coders = counts.sum(axis=2)
+    pairable = (coders >= 2).any(axis=1)
+    n = int(pairable.sum())
+    docs = f"{n:,} document{'s' if n != 1 else ''}"
+    what = repr(label) if label is not None else "every label"
+    if (coders[pairable] == annotators).all():
+        who, where = f"every one of the {annotators} annotators", f"each of the {docs}"
+    else:
+        who, where = "every annotator", f"each of the {docs} they cover (missing allowed)"
+    if not counts[pairable][:, :, 1].any():
+        why = f"nobody used {what} in the {docs} at least two annotators cover"
+        hint = ""
+    else:
+        why = f"{who} used {what} in {where}"
+        hint = ("; this measure asks which labels a document has, not where its spans lie "
+                "(unitizing-alpha, gamma and char-kappa compare the spans)")
+    return undefined(f"Krippendorff's alpha is undefined: {why}, so there is no disagreement to "
+                     f"measure (expected disagreement is 0){hint}", **a.stats)
+
+
 def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
     """Krippendorff's α (nominal) on documents × labels, missing documents allowed
     (``per_document=False``: without the per-document values).
@@ -493,11 +522,12 @@ def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
                           params=params)
     counts = _doc_label_counts(study, docs)
     values = ["absent", "present"]
+    overall = krippendorff_alpha_from_counts(counts.reshape(-1, 2), values)
     res = ManyResult("krippendorff-alpha", study.annotators,
-                     krippendorff_alpha_from_counts(counts.reshape(-1, 2), values),
-                     params=params)
+                     _alpha_reason(overall, counts, None, len(study.annotators)), params=params)
     for j, lab in enumerate(study.labels):
-        res.per_label[lab] = krippendorff_alpha_from_counts(counts[:, j, :], values)
+        res.per_label[lab] = _alpha_reason(krippendorff_alpha_from_counts(counts[:, j, :], values),
+                                           counts[:, j:j + 1, :], lab, len(study.annotators))
     if per_document:
         res.per_document = dict(zip(docs, krippendorff_alpha_rows(counts, values), strict=True))
     numbers = {lab: _numeric(lab) for lab in study.labels}
