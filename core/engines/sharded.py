@@ -751,7 +751,7 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
             found.extend((path, s.with_role("annotator", name if one else s.name))
                          for s in read)
         kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
-                                       placed="clip")
+                                       placed="clip", owners=owner)
         more = [*carried, *more]
         sets = list(kept)
         study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
