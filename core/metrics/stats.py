@@ -83,8 +83,9 @@ def _chunk(n_docs: int) -> int:
     """Resamples per chunk: 256 up to 8,192 documents (as before :data:`CELLS`), fewer above,
     so that a chunk holds at most :data:`CELLS` counts (one resample at least). A function of
     the number of documents only: a chunk is one matrix product, whose rounding depends on its
-    shape (OpenBLAS picks its kernels by the number of rows), so the same corpus, resamples and
-    seed always give the same intervals to the last bit."""
+    shape (OpenBLAS picks its kernels by the number of rows), so no setting but the corpus,
+    the resamples and the seed changes it (the last bits of a large product can still vary
+    with OpenBLAS's threads, as they did before)."""
     return max(1, min(256, CELLS // max(n_docs, 1)))
 
 
