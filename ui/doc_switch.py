@@ -10,7 +10,11 @@ button or a key Streamlit takes as its shortcut, before that run. The stepper's 
 Streamlit's: the click or key still reaches them, and the run it starts syncs the selector,
 ``?doc=``, the tabs and the next neighbours; the text it sends is the one already shown, which
 the component does not draw again. Every run's data is new (its ``run``): the component shows
-the document each run names, whatever it swapped in before.
+the document each run names, whatever it swapped in before, but for the one run that may have
+been in flight at a step (a change of metric, then Next at once): a run started before the
+step hands over the document left, and the text flickered back to it for a moment before the
+step's own run brought the new one again. The component keeps the document it swapped to from
+the next run after the last it saw unless that run names it or is a step's (``stepped``).
 
 A browser whose component does not run its JavaScript (and Streamlit's ``AppTest``) keeps the
 page as it was: the highlights in an ``st.html`` element. The component reports that its script
@@ -108,7 +112,13 @@ export default function (component) {
     s.show = show;
     const step = (dir) => {
       const to = s.data && s.data[dir];
-      if (to) show(to.html, to.doc);  // the run the button starts syncs the rest
+      if (!to) return;
+      show(to.html, to.doc);  // the run the button starts syncs the rest
+      // A run under way at the step (a change of metric: started before it) may still hand
+      // over the document left: that one run (the next after the last seen) is not shown
+      // unless it names the document swapped to; the step's own run (``stepped``) and any
+      // later one are.
+      s.pending = { doc: to.doc, run: s.data.run + 1 };
     };
     const button = (dir) => document.querySelector(`.st-key-${data.keys[dir]} button`);
     // A click on a button (the mouse, Enter or Space on it) starts its run.
@@ -136,6 +146,13 @@ export default function (component) {
     document.addEventListener("click", s.onClick, true);
     window.addEventListener("keydown", s.onKey);
     parentElement.__ssSwitch = s;
+  }
+  const pending = s.pending;
+  s.pending = null;
+  if (pending && !data.stepped && data.run <= pending.run && data.doc !== pending.doc) {
+    // the run in flight at the step: its document would flicker back for a moment
+    s.pending = pending;
+    return;
   }
   s.data = data;
   // Every run hands a new data (its ``run``): the document it names is shown, whatever was
@@ -283,7 +300,11 @@ def draw(doc: str, html: str,
     # same, and the script shows the document this run names, whatever it swapped in before
     # (a swap no run followed, a run that ended elsewhere).
     st.session_state[K_RUN] = run = st.session_state.get(K_RUN, 0) + 1
-    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER, "run": run}
+    # ``stepped``: this run is a step's (Previous, Next, P, N), whose document the component
+    # shows even while it keeps the one it swapped to from a run that was in flight then
+    stepped = any(bool(st.session_state.get(k)) for k in STEPPER.values())
+    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER, "run": run,
+                            "stepped": stepped}
     if live():
         data.update({d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
                      for d, n in neighbours().items()})

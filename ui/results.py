@@ -762,6 +762,16 @@ def document_table(ws: Workspace, ref: str, system: str, metric: str, variant: s
     return entry.document_table(totals)
 
 
+def _held_table(ws: Workspace, ref: str, system: str, metric: str, raw: SpanResult
+                ) -> DocumentTable | None:
+    """The per-document statistics the cached score ``raw`` of ``system`` holds
+    (:meth:`core.metrics.registry.Metric.result_table`): the rows :func:`document_table`
+    computes by scoring again; None when the metric cannot give them."""
+    pred = ws.sets[system]
+    return registry.get(metric).result_table(
+        raw, ws.sets[ref], AnnotationSet(pred.name, pred.spans, "system", False))
+
+
 PAIRED_COLUMNS = ("measure", "difference", "low", "high", "p randomization (two-sided)",
                   "p bootstrap (two-sided)")
 """The paired comparison's table: one row per measure (P, R, F1) of system 1 minus system 2."""
@@ -783,7 +793,9 @@ def paired_comparison(ws_key: str, _ws: Workspace, ref: str, sys1: str, sys2: st
     if r1 is None or r2 is None:
         return None
     try:
-        t1, t2 = (document_table(_ws, ref, s, metric, variant, level) for s in (sys1, sys2))
+        t1, t2 = (_held_table(_ws, ref, s, metric, raw) or
+                  document_table(_ws, ref, s, metric, variant, level)
+                  for s, raw in ((sys1, r1), (sys2, r2)))
     except SpanScopeError as exc:  # the statistics refuse what the score took: say why
         return {"error": str(exc)}
     if sorted(t1.documents) != sorted(t2.documents):

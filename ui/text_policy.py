@@ -207,8 +207,13 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
         for doc, text in rep.texts.items():
             if texts.get(doc) is None:
                 texts[doc] = text
+    owners: dict[str, str] = {}  # the file each text was first given by, gold first (same_texts)
+    for rep in sorted(reports, key=lambda r: r.role != "gold"):
+        for doc, text in rep.texts.items():
+            if text is not None:
+                owners.setdefault(doc, rep.file)
     pairs = [(rep.file, s) for rep in reports if rep.ok for s in rep.sets]
-    reports = [_split_characters(rep, texts) for rep in reports]
+    reports = [_split_characters(rep, texts, owners) for rep in reports]
     offenders = bounds.find(pairs, texts)
     if not offenders:
         return reports
@@ -239,18 +244,21 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
     return out
 
 
-def _split_characters(rep: FileReport, texts: dict[str, str | None]) -> FileReport:
+def _split_characters(rep: FileReport, texts: dict[str, str | None], owners: dict[str, str]
+                      ) -> FileReport:
     """``rep`` with a warning for each of its sets whose spans begin or end inside a character
     as drawn (the command line's words, :func:`core.model.graphemes.split_warnings`) added to
     its diagnostics, once: a warning the file has already is not repeated. Each report is
     checked with its own sets, so a warning belongs to the report it was made for: not to
     another of the same name (two uploads of ``pred.csv``) nor to one whose name starts like
-    it, as when warnings were matched to a file by the prefix ``"<file>: "``."""
+    it, as when warnings were matched to a file by the prefix ``"<file>: "``. A warning read on
+    another file's text names that file (``owners``: the gold's text, onto which a file's spans
+    were carried when its own differs in whitespace only, :func:`same_texts`)."""
     if not rep.ok or not rep.sets:
         return rep
     prefix = f"{rep.file}: "
     have = {d.message for d in rep.diagnostics}
     mine = tuple(Diagnostic(rep.file, message) for w in graphemes.split_warnings(
-                     [(rep.file, s) for s in rep.sets], texts)
+                     [(rep.file, s) for s in rep.sets], texts, owners)
                  if (message := w.removeprefix(prefix)) not in have)
     return dataclasses.replace(rep, diagnostics=rep.diagnostics + mine) if mine else rep

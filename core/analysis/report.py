@@ -295,8 +295,9 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
         "SemEval-2013 strict and type F1 (nervaluate's schemas). Low/high: 95% percentile "
         f"bootstrap interval of F1 over documents ({inputs.n_resamples} resamples, seed "
         f"{inputs.seed}).{_few_documents(len(inputs.gold.spans))}</p>"
-        + _chart(svg_grouped_bars([s.name for s in inputs.systems], series,
-                                  title=f"F1 against {inputs.gold.name}", y_label="F1"))
+        + _chart(lambda width: svg_grouped_bars(
+            [s.name for s in inputs.systems], series, title=f"F1 against {inputs.gold.name}",
+            y_label="F1", width=width))
         + html_table(score_rows) + "</section>")
 
 
@@ -393,21 +394,34 @@ def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
         "boundaries and label), label (same boundaries, other label), boundary (overlap, same "
         "label), boundary+label (overlap, other label), missed, spurious, optional (an "
         "unpredicted reference span offering ⊥: not an error).</p>"
-        + _chart(svg_stacked_bars(bars, title="Spans by category",
-                                  colours={c: ERROR_COLOURS[c] for c in CATEGORIES},
-                                  patterns=patterns))
+        + _chart(lambda width: svg_stacked_bars(
+            bars, title="Spans by category", colours={c: ERROR_COLOURS[c] for c in CATEGORIES},
+            patterns=patterns, width=width))
         + "<p>The errors alone, on their own scale (correct and optional spans left out); the "
         "table gives each error's share of its side's errors.</p>"
-        + _chart(svg_stacked_bars(error_bars, title="Errors by category",
-                                  colours={c: ERROR_COLOURS[c] for c in ERRORS},
-                                  patterns=patterns))
+        + _chart(lambda width: svg_stacked_bars(
+            error_bars, title="Errors by category", colours={c: ERROR_COLOURS[c] for c in ERRORS},
+            patterns=patterns, width=width))
         + html_table(cat_rows) + "</section>")
 
 
-def _chart(svg: str) -> str:
-    """A chart in a box that scrolls sideways on a narrow screen, so that its text keeps a
-    readable size instead of shrinking with the page."""
-    return f"<div class='chart' tabindex='0'>{svg}</div>"
+PHONE_WIDTH = 360
+"""Width (px) of a chart's second layout, which a screen narrower than 700 px shows in place of
+the first: drawn for the width of a phone (390 px less the page's margins), its text keeps its
+size; the first one, shrunk to fit there, wrote 10 px labels at 6 px (and scrolled sideways
+before, cut at the screen's edge)."""
+
+
+def _chart(draw: Callable[[int], str]) -> str:
+    """A chart drawn twice (``draw(width)``): 860 px wide for a screen, :data:`PHONE_WIDTH`
+    for a phone; the page's style shows one (the other is not displayed, so not read out)."""
+    wide = draw(860).replace('class="ss-chart"', 'class="ss-chart ss-wide"', 1)
+    narrow = draw(PHONE_WIDTH).replace('class="ss-chart"', 'class="ss-chart ss-phone"', 1)
+    # Its patterns under ids of its own: a url(#p-diag) finds the first element of that id in
+    # the page, and in a hidden (display: none) chart a pattern draws nothing, so the phone's
+    # bars lost their second cue beside the colour.
+    narrow = narrow.replace('id="p-', 'id="phone-p-').replace("url(#p-", "url(#phone-p-")
+    return f"<div class='chart'>{wide}{narrow}</div>"
 
 
 def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
@@ -463,8 +477,9 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
                         if len(b.documents) <= 1 and "F1" in b.intervals else
                         {"F1 low": b.intervals.get("F1", (None, None))[0],
                          "F1 high": b.intervals.get("F1", (None, None))[1]})} for b in bs)
-    return f"<h3>{esc(dim)}</h3>" + _chart(svg_grouped_bars(
-        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1")) + html_table(rows)
+    return f"<h3>{esc(dim)}</h3>" + _chart(lambda width: svg_grouped_bars(
+        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1", width=width)) + \
+        html_table(rows)
 
 
 def _slice_dimensions(inputs: ReportInputs) -> list[str]:
@@ -763,9 +778,10 @@ border:1px solid #ddd;border-radius:6px;padding:6px 8px;font-size:0.92em}
 padding:0 2px;margin-inline-end:2px;vertical-align:super;color:#222;unicode-bidi:isolate;
 white-space:nowrap}
 .meta{color:#555}code{overflow-wrap:anywhere}td,th{unicode-bidi:plaintext}
-.chart{max-width:100%;overflow-x:auto}svg.ss-chart{max-width:100%;height:auto;display:block;
-margin:8px 0}
+.chart{max-width:100%}svg.ss-chart{max-width:100%;height:auto;display:block;
+margin:8px 0}svg.ss-phone{display:none}
 article.worst{margin-bottom:22px}h4{margin:4px 0}
 @media (max-width:700px){body{margin:12px auto;padding:0 10px}
-.side{grid-template-columns:1fr !important}svg.ss-chart{max-width:none;width:640px}}
+.side{grid-template-columns:1fr !important}svg.ss-wide{display:none}
+svg.ss-phone{display:block;width:100%}}
 """

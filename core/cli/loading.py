@@ -255,7 +255,8 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     # named at once (core.model.bounds), before any measure runs.
     # Spans a reader placed past the text (MAFALDA model outputs) are clipped here: agreement
     # and consensus need every span inside its text; scoring keeps them.
-    kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed, placed="clip")
+    kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed, placed="clip",
+                                   owners=owner)
     found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
     if warnings is not None:
         warnings.extend(bounds.unseen(more, said))

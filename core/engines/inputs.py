@@ -109,7 +109,8 @@ def check_pair(metric: Metric, *, gold: AnnotationSet, pred: AnnotationSet, pred
     not_spans(gold_loaded, pred_loaded, metric.name)
     pred, carried = same_texts(gold_loaded, pred_loaded, pred, pred_source)
     (pred,), warnings = bounds.check_sets([(pred_source, pred)], gold_loaded.texts, policy,
-                                          assumed=assumed_of(pred_source, pred_loaded))
+                                          assumed=assumed_of(pred_source, pred_loaded),
+                                          owners=gold_loaded.source)
     out = Checked(pred, None, warnings=[*carried,
                                         *bounds.unseen(warnings, pred_loaded.diagnostics)])
     if metric.pred_warnings is not None:

@@ -770,7 +770,7 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
             found.extend((path, s.with_role("annotator", name if one else s.name))
                          for s in read)
         kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
-                                       placed="clip")
+                                       placed="clip", owners=owner)
         more = [*carried, *more]
         sets = (annotator_sets([(p, s) for (p, _), s in zip(found, kept, strict=True)])
                 if job.whole else list(kept))

@@ -73,6 +73,10 @@ class Additive:
     labels: Callable[[AnnotationSet], list[str]] | None = None
     whole_file_variants: frozenset[str] = frozenset()
     terms: Callable[..., list[SpanTerm]] | None = None
+    result_table: Callable[[Any, AnnotationSet, AnnotationSet], DocumentTable] | None = None
+    """``result_table(result, gold, pred)``: the rows ``table(statistics(gold, pred,
+    per_document=True))`` gives, taken from the result the metric's ``score`` returned for the
+    same sets and options (a page that holds the score does not score again); None: none."""
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,7 @@ MARTINO = Additive(
     finish=lambda totals, *, per_document=False, **options: totals.to_dict(
         per_document=per_document),
     table=_martino_table, labels=_martino_labels,
+    result_table=lambda res, gold, pred: _martino_table(res),
     # They pair label rows by their position in the whole file.
     whole_file_variants=frozenset({"semeval2020-tc", "semeval2020-tc-fixed"}),
     terms=_martino_terms,
@@ -234,7 +239,12 @@ def _mafalda_statistics(gold: AnnotationSet, pred: AnnotationSet, *, per_documen
                         **options: Any) -> MafaldaSums:
     from core.metrics import mafalda
 
-    result = mafalda.score(gold, pred, **options)
+    return _mafalda_result_sums(mafalda.score(gold, pred, **options), gold, pred, per_document)
+
+
+def _mafalda_result_sums(result: Any, gold: AnnotationSet, pred: AnnotationSet,
+                         per_document: bool) -> MafaldaSums:
+    """The statistics of a MAFALDA result of ``gold`` and ``pred``."""
     sums = _mafalda_sums(result, per_document)
     sums.documents = list(result.document_ids)
     sums.warnings = list(result.warnings)
@@ -301,7 +311,9 @@ def _mafalda_terms(gold: AnnotationSet, pred: AnnotationSet, *, variant: str = "
 
 
 MAFALDA = Additive(statistics=_mafalda_statistics, combine=combine_mafalda,
-                   finish=_mafalda_finish, table=_mafalda_table, terms=_mafalda_terms)
+                   finish=_mafalda_finish, table=_mafalda_table, terms=_mafalda_terms,
+                   result_table=lambda res, gold, pred: _mafalda_table(
+                       _mafalda_result_sums(res, gold, pred, True)))
 """Helwe et al. (2024): :class:`MafaldaSums`, whose means are the corpus scores."""
 
 
@@ -331,25 +343,32 @@ def from_result(score: Callable[..., Any]) -> Additive:
 
     def statistics(gold: AnnotationSet, pred: AnnotationSet, *, per_document: bool = False,
                    **options: Any) -> ResultSums:
-        result = score(gold, pred, **options)
-        rows = result.per_document()
-        docs = [r.document for r in rows]
-        if result.pooled:
-            table = np.array([(r.precision_numerator, r.precision_denominator,
-                               r.recall_numerator, r.recall_denominator) for r in rows],
-                             dtype=float).reshape(len(rows), 4)
-            refs, preds = table[:, 3].astype(int), table[:, 1].astype(int)
-        else:
-            table = np.array([(r.precision, r.recall, r.f1) for r in rows],
-                             dtype=float).reshape(len(rows), 3)
-            refs = np.array([len(gold.get(d)) for d in docs], dtype=int)
-            preds = np.array([len(pred.get(d)) for d in docs], dtype=int)
-        return ResultSums(result.metric, getattr(result, "variant", None), bool(result.pooled),
-                          docs, table, refs, preds, [str(w) for w in result.warnings])
+        return _result_sums(score(gold, pred, **options), gold, pred)
+
+    def table(t: ResultSums) -> DocumentTable:
+        return DocumentTable(t.documents, t.table, t.references, t.predictions, t.pooled)
 
     return Additive(statistics=statistics, combine=combine_results, finish=finish_results,
-                    table=lambda t: DocumentTable(t.documents, t.table, t.references,
-                                                  t.predictions, t.pooled))
+                    table=table,
+                    result_table=lambda res, gold, pred: table(_result_sums(res, gold, pred)))
+
+
+def _result_sums(result: Any, gold: AnnotationSet, pred: AnnotationSet) -> ResultSums:
+    """The statistics of a :class:`~core.metrics.result.SpanResult` of ``gold`` and ``pred``."""
+    rows = result.per_document()
+    docs = [r.document for r in rows]
+    if result.pooled:
+        table = np.array([(r.precision_numerator, r.precision_denominator,
+                           r.recall_numerator, r.recall_denominator) for r in rows],
+                         dtype=float).reshape(len(rows), 4)
+        refs, preds = table[:, 3].astype(int), table[:, 1].astype(int)
+    else:
+        table = np.array([(r.precision, r.recall, r.f1) for r in rows],
+                         dtype=float).reshape(len(rows), 3)
+        refs = np.array([len(gold.get(d)) for d in docs], dtype=int)
+        preds = np.array([len(pred.get(d)) for d in docs], dtype=int)
+    return ResultSums(result.metric, getattr(result, "variant", None), bool(result.pooled),
+                      docs, table, refs, preds, [str(w) for w in result.warnings])
 
 
 def combine_results(parts: Sequence[ResultSums], *, labels: Sequence[str] | None = None

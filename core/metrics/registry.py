@@ -248,6 +248,16 @@ class Metric:
         """Per-document rows of statistics taken with ``per_document=True``."""
         return self.protocol.table(totals)
 
+    def result_table(self, result: SpanResult, gold: AnnotationSet, pred: AnnotationSet
+                     ) -> DocumentTable | None:
+        """The per-document rows of ``result``, what :meth:`score_sets` returned for ``gold``
+        and ``pred``: the table :meth:`document_table` gives of :meth:`statistics` of the same
+        sets and options, without scoring again. None when the metric cannot say (a metric
+        registered with its own :class:`~core.metrics.additive.Additive` and no
+        ``result_table``)."""
+        make = self.protocol.result_table
+        return None if make is None else make(result, self.gold_view(gold), pred)
+
     def label_view(self, aset: AnnotationSet) -> list[str]:
         """The labels of ``aset`` as the metric reads them (what ``default_labels`` sees)."""
         view = self.protocol.labels

@@ -10,7 +10,8 @@ table and statistics come from its additive statistics
 (:class:`core.metrics.additive.DocumentTable`), so no caller names a metric.
 
 Resamples are drawn as multinomial counts (a resample is a vector of n counts summing to n), in
-chunks, so 1,000 resamples of 10,000 documents need one (chunk × n) matrix product per chunk.
+chunks of at most 2M counts (256 resamples up to 8,192 documents, fewer above: 16 MB, whatever
+the corpus), so 1,000 resamples need one (chunk × n) matrix product per chunk.
 Intervals are percentile intervals; the seed and the number of resamples are part of the result.
 
 API
@@ -65,36 +66,52 @@ class PairedInterval:
     p_not_better: float  # share of resamples with difference <= 0
 
 
-_KEPT_DRAWS: dict[tuple[int, int, int, int], list[np.ndarray]] = {}
-"""The resample counts of the last few ``(documents, resamples, seed, chunk)``, as 16-bit
-counts: drawing them is most of a bootstrap's time (one binomial per document and resample),
-and every metric and system of a page resamples the same documents with the same seed."""
+_KEPT_DRAWS: dict[tuple[int, int, int], np.ndarray] = {}
+"""The resample counts of the last few ``(documents, resamples, seed)``, as 16-bit counts:
+drawing them is most of a bootstrap's time (one binomial per document and resample), and every
+metric and system of a page resamples the same documents with the same seed."""
 _KEEP_AT_MOST = 4
 _KEEP_CELLS = 25_000_000  # 50 MB of uint16 per entry at most
 
+CELLS = 1 << 21
+"""Documents × resamples drawn at once (:func:`_weights`): 16 MB of float64 counts, and as much
+again of the int64 counts NumPy draws them as, however large the corpus. Drawing 256 resamples
+at a time took 2 × 102 MB at 50,000 documents and 2 × 205 MB at 100,000."""
 
-def _weights(n_docs: int, n_resamples: int, seed: int, chunk: int = 256) -> Iterator[np.ndarray]:
+
+def _chunk(n_docs: int) -> int:
+    """Resamples per chunk: 256 up to 8,192 documents (as before :data:`CELLS`), fewer above,
+    so that a chunk holds at most :data:`CELLS` counts (one resample at least). A function of
+    the number of documents only: a chunk is one matrix product, whose rounding depends on its
+    shape (OpenBLAS picks its kernels by the number of rows), so no setting but the corpus,
+    the resamples and the seed changes it (the last bits of a large product can still vary
+    with OpenBLAS's threads, as they did before)."""
+    return max(1, min(256, CELLS // max(n_docs, 1)))
+
+
+def _weights(n_docs: int, n_resamples: int, seed: int) -> Iterator[np.ndarray]:
     """How often each document is drawn in each resample (resampling with replacement), in
-    chunks of ``chunk`` resamples; the same seed gives the same draws."""
-    key = (n_docs, n_resamples, seed, chunk)
+    chunks of :func:`_chunk` resamples; the same seed gives the same draws, in any chunks
+    (NumPy draws a multinomial row after row from one stream)."""
+    key = (n_docs, n_resamples, seed)
+    m = _chunk(n_docs)
     kept = _KEPT_DRAWS.get(key)
     if kept is not None:
-        for counts in kept:
-            yield counts.astype(np.float64)
+        for done in range(0, n_resamples, m):
+            yield kept[done:done + m].astype(np.float64)
         return
     keep = n_docs < 2**16 and n_docs * n_resamples <= _KEEP_CELLS
-    drawn: list[np.ndarray] = []
+    drawn = np.empty((n_resamples, n_docs), dtype=np.uint16) if keep else None
     rng = np.random.default_rng(seed)
     probs = np.full(n_docs, 1.0 / n_docs)
-    done = 0
-    while done < n_resamples:
-        m = min(chunk, n_resamples - done)
-        counts = rng.multinomial(n_docs, probs, size=m)
-        if keep:
-            drawn.append(counts.astype(np.uint16))
-        yield counts.astype(np.float64)
-        done += m
-    if keep:
+    for done in range(0, n_resamples, m):
+        counts = rng.multinomial(n_docs, probs, size=min(m, n_resamples - done))
+        if drawn is not None:
+            drawn[done:done + len(counts)] = counts
+        weights = counts.astype(np.float64)
+        del counts  # not held beside its float64 copy while the caller multiplies
+        yield weights
+    if drawn is not None:
         while len(_KEPT_DRAWS) >= _KEEP_AT_MOST:
             del _KEPT_DRAWS[next(iter(_KEPT_DRAWS))]
         _KEPT_DRAWS[key] = drawn

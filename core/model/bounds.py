@@ -241,7 +241,7 @@ def decide(offenders: Sequence[Offender], value: Policy, texts: Mapping[str, str
 def check_sets(
     sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None],
     value: Policy = "refuse", *, assumed: Mapping[str, Mapping[str, int]] | None = None,
-    placed: Placed = "keep",
+    placed: Placed = "keep", owners: str | Mapping[str, str] | None = None,
 ) -> tuple[list[AnnotationSet], list[str]]:
     """Apply the policy to ``sets`` (``(file, set)`` pairs) against ``texts``.
 
@@ -262,7 +262,8 @@ def check_sets(
     """
     if value not in POLICIES:
         raise ValueError(f"unknown policy {value!r}")
-    split = graphemes.split_warnings(sets, texts)  # spans inside a character as drawn
+    # spans inside a character as drawn, on the text of the file ``owners`` names
+    split = graphemes.split_warnings(sets, texts, owners)
     offenders = find(sets, texts)
     if not offenders:
         return [s for _, s in sets], split

@@ -65,12 +65,17 @@ def _may_split(text: str, p: int) -> bool:
             or 0x1160 <= code <= 0x11FF or 0xD7B0 <= code <= 0xD7FF)  # Hangul vowels, finals
 
 
-def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None]
-                   ) -> list[str]:
+def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str, str | None],
+                   owners: str | Mapping[str, str] | None = None) -> list[str]:
     """One warning per set (``(file, set)`` pairs) whose spans begin or end inside a character
     as it is drawn (:func:`inside_clusters`) of their text: offsets counted in UTF-16 units or
     bytes, or made on a text in another Unicode normalization, land there; a file that gives no
     span text cannot be converted (:func:`core.model.units.recount`), so the user is told.
+    ``owners`` names the file each text was read from (one name, or the name per document, as
+    :func:`core.model.texts.reconcile`'s ``there``): a warning whose first document's text is
+    another file's says so (``on the text of gold.json``), since a file's spans are checked
+    against the first text given for their document, and spans carried onto another file's
+    text (:mod:`core.model.texts`) have that text's offsets, not their file's.
     Spans past the text are left to :mod:`core.model.bounds`, which calls this. One pass over
     the spans tests the character at each edge (:func:`_may_split`); the few that may split a
     cluster are segmented exactly."""
@@ -106,9 +111,11 @@ def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str
         if first is not None:
             doc, s, e, label, text = first
             piece = visible(text[s:e], marks=True)
+            owner = owners if isinstance(owners, str) or owners is None else owners.get(doc)
+            where = f" on the text of {owner}" if owner is not None and owner != source else ""
             out.append(f"{source}: {aset.name}: {found} span(s) begin or end inside a character "
                        "as it is drawn (between a letter and its combining mark, inside an "
                        f"emoji sequence or a flag; first: document {doc!r} [{s}, {e}) "
-                       f"{label!r}, '{piece}'); the offsets may count UTF-16 code units or "
+                       f"{label!r}, '{piece}'{where}); the offsets may count UTF-16 code units or "
                        "bytes, or have been made on the text in another Unicode normalization")
     return out

@@ -123,15 +123,16 @@ PLOT_H = 200
 def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
                                                                    Sequence[tuple[float, float]
                                                                             | None]]],
-                     *, title: str, y_label: str) -> str:
+                     *, title: str, y_label: str, width: int = 860) -> str:
     """Grouped bars (one series per system) with interval whiskers and values on the bars.
 
     The layout follows the text it must hold (:func:`text_width`): the legend wraps; the
     group names stand level when each fits its group, else slanted at 45° (every k-th when
     groups are narrower than a line of text), the bottom margin as deep as the longest; each
     value stands above its bar's whisker (level when it fits the bar's width, else upright),
-    the top margin as tall as a value, so no value crosses a whisker or another value."""
-    width, left = 860, 48.0
+    the top margin as tall as a value, so no value crosses a whisker or another value.
+    ``width``: the chart's width (860 px; a phone's layout is narrower, the same rules)."""
+    left = 48.0
     values = [v for _, vs, ivs in series for v in vs if v is not None]
     highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
     ymax = max([1.0, *values, *highs])
@@ -232,18 +233,20 @@ tooltip)."""
 
 
 def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str,
-                     colours: Mapping[str, str], patterns: Mapping[str, str] | None = None
-                     ) -> str:
+                     colours: Mapping[str, str], patterns: Mapping[str, str] | None = None,
+                     width: int = 860) -> str:
     """Horizontal stacked bars (one per system and side) of the category counts, the categories
     stacked in the order of ``colours`` (category -> colour); ``patterns`` (category -> one of
     :data:`PATTERNS`) keeps a category's pattern when a chart draws only some categories.
     The names' margin is as wide as the widest name (:func:`text_width`; past
     :data:`NAME_ROOM` a name is cut, whole in its tooltip) and the bars keep 440 px at
-    least, the chart widening for them."""
+    least (180 px in a chart narrower than 860 px: ``width``, a phone's), the chart widening
+    for them."""
     pattern_of = dict(patterns or {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(colours)})
-    names = [_clipped(name, NAME_PX, NAME_ROOM) for name, _ in bars]
+    room = NAME_ROOM if width >= 860 else width * 0.4  # a phone's names leave the bars room
+    names = [_clipped(name, NAME_PX, room) for name, _ in bars]
     left = 14 + max([60.0, *(text_width(n, NAME_PX) for n in names)])
-    width = max(860, int(np.ceil(left + 460)))
+    width = max(width, int(np.ceil(left + (460 if width >= 860 else 200))))
     legend, legend_y = _legend([(c, colours[c], pattern_of[c]) for c in colours], 8, 40,
                                right=width - 8)
     row_h, top = 26, legend_y + 12

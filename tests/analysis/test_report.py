@@ -43,7 +43,7 @@ def test_report_is_self_contained() -> None:
     out = build_report(_evil(), command="x")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", out)
     assert "<link" not in out and "@import" not in out
-    assert out.count("<svg class=\"ss-chart\"") >= 3
+    assert out.count("<svg class=\"ss-chart ss-wide\"") >= 3
 
 
 def test_cli_writes_every_section_for_every_system(tmp_path: Path,
@@ -329,7 +329,8 @@ def test_the_report_reads_at_wcag_aa_and_every_scroll_box_takes_the_keyboard(
     assert tags and not any("color:" in s.replace("border-color:", "") for s in tags)
     css = dict(re.findall(r"(\.tag|td\.na)\{[^}]*?(?<!-)color:(#\w+)", html))
     assert _contrast(css[".tag"], "#ffffff") >= 4.5 and _contrast(css["td.na"], "#ffffff") >= 4.5
-    boxes = re.findall(r"<table[^>]*>|<div class='chart'[^>]*>", html)
+    # the charts no longer scroll (a phone gets a layout of its own): the tables do
+    boxes = re.findall(r"<table[^>]*>", html)
     assert len(boxes) > 5 and all("tabindex='0'" in b for b in boxes), boxes
     assert html.count("<main>") == 1 and "<h1>" in html.split("<main>")[1]
 
@@ -346,3 +347,32 @@ def test_right_to_left_documents_take_their_direction_from_their_text() -> None:
     assert tags and all("dir='ltr'" in t for t in tags)  # a tag is one left-to-right unit
     assert "<bdi>شخص</bdi>" in out and "Document <bdi>ar</bdi>" in out
     assert "unicode-bidi:isolate" in out and "td,th{unicode-bidi:plaintext}" in out
+
+
+def test_each_chart_has_a_layout_for_a_phone_with_patterns_of_its_own() -> None:
+    """The charts were 640 px wide on a phone (390 px), cut at the screen's edge in a box that
+    scrolled sideways; shrunk to fit, their 10 px text would be 6 px. Each chart is drawn a
+    second time for a phone's width (the page's style shows one or the other), its patterns
+    under ids of its own: a pattern in the hidden chart draws nothing, and the bars kept only
+    their colour (the screenshots of docs/report.md)."""
+    import xml.etree.ElementTree as ET
+
+    out = build_report(_evil(), command="x")
+    charts = re.findall(r"<div class='chart'>(.*?)</div>", out, flags=re.S)
+    assert len(charts) >= 3
+    patterned = 0
+    for chart in charts:
+        wide, phone = (ET.fromstring(s) for s in re.findall(r"<svg .*?</svg>", chart, re.S))
+        assert wide.attrib["class"] == "ss-chart ss-wide" and wide.attrib["width"] == "860"
+        assert phone.attrib["class"] == "ss-chart ss-phone"
+        assert int(phone.attrib["width"]) <= 370
+        ids = {e.attrib["id"] for e in phone.iter() if "id" in e.attrib}
+        used = set(re.findall(r"url\(#([^)]+)\)", ET.tostring(phone, encoding="unicode")))
+        assert used <= ids and all(i.startswith("phone-") for i in ids)
+        patterned += bool(used)
+    assert patterned >= 2  # the error categories' bars
+    style = re.search(r"<style>(.*?)</style>", out, re.S)
+    assert style is not None
+    css = style.group(1).replace("\n", "")
+    assert "svg.ss-phone{display:none}" in css
+    assert "@media (max-width:700px)" in css and "svg.ss-wide{display:none}" in css

@@ -26,7 +26,9 @@ def _cli_warning(tmp_path: Path, capsys) -> str:
                  "--metric", "martino"]) == 0
     said = capsys.readouterr()
     (line,) = [w for w in (said.out + said.err).splitlines() if "inside a character" in w]
-    return line.removeprefix(f"warning: {tmp_path / 'pred.csv'}: ")
+    # the command line names the gold by its path, the Data page by its name
+    return line.removeprefix(f"warning: {tmp_path / 'pred.csv'}: ").replace(
+        str(tmp_path / "gold.json"), "gold.json")
 
 
 def test_the_policy_adds_the_command_lines_warning_to_the_file(tmp_path: Path, capsys) -> None:
@@ -110,3 +112,42 @@ def test_two_uploads_of_one_name_each_list_their_own_warning(frame) -> None:
         split = diags[diags["message"].str.contains("inside a character as it is drawn")]
         assert list(split["file"]) == [warned]
         at.file_uploader(key=state.K_UPLOADS).set_value([]).run()
+
+
+SPACED = TEXT.replace("Le ", "Le  ")  # the gold's text with one more space: carried onto it
+PRED_OWN_TEXT = json.dumps([{"id": "d1", "text": SPACED, "labels": [
+    {"start": 4, "end": 8, "technique": "Doubt"}]}], ensure_ascii=False).encode()  # "cafe"
+
+
+def test_a_warning_read_on_another_files_text_names_that_file(tmp_path: Path, capsys) -> None:
+    """Two files give document d1 a text (the prediction's with one more space): the
+    prediction's spans are carried onto the gold's text and checked there, so its warning
+    quotes the gold's offsets ([3, 7), not the file's [4, 8)) and the gold's text; it said so
+    nowhere, as if it read the prediction's own text. It names the gold file now, on the Data
+    page and on the command line alike; the gold's own warning names no other file."""
+    (tmp_path / "gold.json").write_bytes(GOLD)
+    (tmp_path / "pred.json").write_bytes(PRED_OWN_TEXT)
+    assert main(["score", str(tmp_path / "gold.json"), str(tmp_path / "pred.json"),
+                 "--metric", "martino"]) == 0
+    said = capsys.readouterr()
+    (line,) = [w for w in (said.out + said.err).splitlines() if "inside a character" in w]
+    gold_path = str(tmp_path / "gold.json")
+    assert f"first: document 'd1' [3, 7) 'Doubt', 'cafe' on the text of {gold_path})" in line
+    reports = [state.parse_bytes("pred.json", PRED_OWN_TEXT, None, "system", "pred"),
+               state.parse_bytes("gold.json", GOLD, None, "gold", "gold")]  # uploaded first
+    pred, gold = text_policy.apply(reports, "refuse")
+    assert not _split(gold)
+    (message,) = _split(pred)
+    assert "first: document 'd1' [3, 7) 'Doubt', 'cafe' on the text of gold.json)" in message
+    assert message == line.removeprefix(f"warning: {tmp_path / 'pred.json'}: ").replace(
+        gold_path, "gold.json")
+
+
+def test_a_warning_read_on_the_files_own_text_names_no_other_file() -> None:
+    own = json.dumps([{"id": "d1", "text": TEXT, "labels": [
+        {"start": 3, "end": 7, "technique": "Doubt"}]}], ensure_ascii=False).encode()
+    (rep,) = text_policy.apply([state.parse_bytes("gold.json", own, None, "gold", "gold")],
+                               "refuse")
+    (message,) = _split(rep)
+    assert "first: document 'd1' [3, 7) 'Doubt', 'cafe')" in message
+    assert "on the text of" not in message

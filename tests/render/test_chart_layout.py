@@ -122,3 +122,26 @@ def test_the_legend_wraps_inside_the_chart() -> None:
     assert len(swatches) == len(texts) == 6
     assert all(float(t.attrib["x"]) + width_of(t.text or "", 11) <= width for t in texts)
     assert len({t.attrib["y"] for t in texts}) > 1
+
+
+def test_a_phones_layout_keeps_every_name_and_bar_inside_its_width() -> None:
+    """The report draws each chart a second time 360 px wide for a phone
+    (``core.analysis.report.PHONE_WIDTH``): long names are cut (whole in their tooltips) so
+    that the bars keep room, and nothing is drawn past the width."""
+    bars = [(f"{name} · {side}", {"correct": 3, "missed": 5})
+            for name in SYSTEMS for side in ("reference", "prediction")]
+    root, width, _ = _svg(svg_stacked_bars(bars, title="Spans by category",
+                                           colours={"correct": "#000", "missed": "#111"},
+                                           width=360))
+    assert width == 360
+    for t in root.findall(f".//{NS}text[@class='ss-name']"):
+        assert float(t.attrib["x"]) - width_of(_label(t), NAME_PX) >= 0
+    rects = root.findall(f".//{NS}rect[@class='bar']")
+    assert min(float(r.attrib["x"]) for r in rects) <= width - 180
+    assert max(float(r.attrib["x"]) + float(r.attrib["width"]) for r in rects) <= width
+    series = [(name, [0.5] * 3, [(0.4, 0.6)] * 3) for name in SYSTEMS[:2]]
+    root, width, _ = _svg(svg_grouped_bars(LABELS[:3], series, title="t", y_label="F1",
+                                           width=360))
+    assert width == 360
+    rects = root.findall(f".//{NS}rect[@class='bar']")
+    assert max(float(r.attrib["x"]) + float(r.attrib["width"]) for r in rects) <= width

@@ -1,0 +1,77 @@
+"""Real browser: a run already in flight when Next is clicked (a change of metric, a whole run of
+the Documents page) delivered its document after the component had swapped the next one in,
+and the text flickered back to the document left before the step's own run brought the new one
+again (:mod:`ui.doc_switch`). The component now keeps the document it swapped to until the
+step's run arrives."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+HEAD = "Both annotations of document {}, side by side"
+
+_WATCH = """() => {
+  // Every document the component's box shows, in order (its data-doc, as it changes).
+  window.__shown = [];
+  const box = document.querySelector('.ss-switch');
+  new MutationObserver(() => {
+    const doc = box.dataset.doc;
+    if (window.__shown[window.__shown.length - 1] !== doc) window.__shown.push(doc);
+  }).observe(box, {attributes: true, attributeFilter: ['data-doc'], childList: true});
+}"""
+
+_METRIC_THEN_NEXT = """(option) => {
+  // A change of metric (a whole run, which scores the sample under MAFALDA), then Next once
+  // that run is under way: both as a person's two quick clicks.
+  const radio = [...document.querySelectorAll('[data-testid="stRadio"]')]
+    .find((r) => r.textContent.includes('Metric'));
+  const label = [...radio.querySelectorAll('label')].find((l) => l.textContent.trim() === option);
+  label.click();
+  return new Promise((resolve) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const started = () => app.getAttribute('data-test-script-state') === 'running';
+    const t0 = performance.now();
+    const wait = () => {
+      if (started() || performance.now() - t0 > 3000) {
+        document.querySelector('.st-key-doc_next button').click();
+        resolve(started());
+      } else {
+        requestAnimationFrame(wait);
+      }
+    };
+    wait();
+  });
+}"""
+
+
+def test_a_run_in_flight_at_next_does_not_bring_the_old_document_back(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
+    page.locator(".ss-switch #left-doc").wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    page.evaluate(_WATCH)
+    assert page.evaluate(_METRIC_THEN_NEXT, "mafalda")  # the metric's run was under way
+    page.get_by_test_id("stCaptionContainer").filter(has_text="Document 3 of").first.wait_for(
+        timeout=60_000)
+    st_ui.wait_idle(page)
+    page.wait_for_timeout(500)
+    st_ui.wait_idle(page)
+    # the next document at the click, and never the one left since
+    assert page.evaluate("window.__shown") == ["3"]
+    assert page.locator(".ss-switch .ss-head").first.inner_text() == HEAD.format("3")
+    assert st_ui.value(page, "Document") == "3" and "doc=3" in page.url
+    assert page.locator("#left-doc").count() == 1
+    # the metric's change holds, and a step after it moves as before
+    assert "metric=mafalda" in page.url
+    page.get_by_role("button", name="Next ▶").click()
+    page.get_by_test_id("stCaptionContainer").filter(has_text="Document 4 of").first.wait_for(
+        timeout=30_000)
+    st_ui.wait_idle(page)
+    assert page.evaluate("window.__shown") == ["3", "4"]
+    assert st_ui.app_errors(page) == []
