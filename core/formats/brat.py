@@ -15,6 +15,7 @@ accept; ``convert --to brat`` says so when it happens.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from pathlib import PurePosixPath
@@ -113,7 +114,10 @@ def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]
     The ``.ann`` files must lie in two or more folders under their common folder, none beside
     them, and the folders must share documents: a document name in two folders, each with its
     ``.txt``, the same text in each (``train/`` and ``dev/`` hold other documents; two folders
-    may hold one name for two texts, and then they are not annotators)."""
+    may hold one name for two texts, and then they are not annotators). Each folder must share
+    at least half of its documents with another folder (a train/dev/test split with one leaked
+    document stays one set), and the shared ``.ann`` files must not all be byte for byte the
+    same (two copies of one corpus are not two annotators in perfect agreement)."""
     stems = [p[: -len(".ann")] for p in ann]
     parts = [PurePosixPath(s).parts for s in stems]
     common = 0
@@ -134,6 +138,13 @@ def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]
         texts = [txt.get(stem) for stem in copies]
         if any(t is None for t in texts) or len(set(texts)) > 1:
             return None
+    in_folder = Counter(PurePosixPath(stem).parts[common] for stem in stems)
+    in_shared = Counter(PurePosixPath(stem).parts[common] for copies in shared for stem in copies)
+    if any(2 * in_shared[folder] < n for folder, n in in_folder.items()):
+        return None
+    content = {p[: -len(".ann")]: d for p, d in ann.items()}
+    if all(len({content[stem] for stem in copies}) == 1 for copies in shared):
+        return None
     return folders
 
 

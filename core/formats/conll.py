@@ -575,7 +575,7 @@ SpaceAfter=No``): no tag, although a bare type's pattern matches it."""
 _NOT_TAG_HINT = (": this cell holds Key=Value pairs, a CoNLL-U MISC or FEATS column, not BIO "
                  "tags (CorefUD's Entity= spans are not read); give the column that holds the "
                  "tags with --tag-column N")
-_COREF = re.compile(r"(?=\S*[()])(?:\(?[^\s()|]+\)?\|?)+\Z")
+_COREF = re.compile(r"(?=\S*[()])(?:\(?[^\s()|]++\)?\|?)+\Z")
 """A CoNLL-2012 coreference cell: ``(person-1``, ``person-1)``, ``(time-4)``, stacked."""
 _COREF_HINT = (": this is a coreference bracket (the CoNLL-2012 coreference layout: '(' opens "
                "a mention, ')' closes it), not a BIO tag; SpanScope reads BIO/IOB/BIOES tags")

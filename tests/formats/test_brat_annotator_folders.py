@@ -95,6 +95,28 @@ def test_the_same_name_with_another_text_stays_one_set() -> None:
     assert set(loaded.texts) == {"results/a", "abstracts/a"}
 
 
+def test_a_split_with_one_leaked_document_stays_one_set() -> None:
+    """train/dev/test sharing one document (a leak, common in real corpora) are no annotators:
+    each folder must share at least half of its documents with another."""
+    files = {"train/a.txt": TEXT1.encode(), "train/a.ann": b"T1\tPER 0 4\tLisa\n",
+             "train/c.txt": b"Other text.\n", "train/c.ann": b"",
+             "dev/b.txt": TEXT2.encode(), "dev/b.ann": b"T1\tPER 0 5\tPeter\n",
+             "test/a.txt": TEXT1.encode(), "test/a.ann": b"T1\tPER 0 4\tLisa\n",
+             "test/d.txt": b"Yet another.\n", "test/d.ann": b""}
+    loaded = load_files(files, options=ReadOptions(), name="split")
+    assert [(s.name, s.role) for s in loaded.sets] == [("split", "gold")]
+    assert not any("one annotator each" in d.message for d in loaded.diagnostics)
+
+
+def test_two_copies_of_one_corpus_stay_one_set() -> None:
+    """Folders whose shared .ann files are all byte for byte the same are copies (a backup,
+    'brat_gold (copy)'), not annotators in perfect agreement."""
+    one = {k: v for k, v in project().items() if k.startswith("Lisa/")}
+    files = {**one, **{k.replace("Lisa/", "Lisa (copy)/"): v for k, v in one.items()}}
+    loaded = load_files(files, options=ReadOptions(), name="copies")
+    assert [s.name for s in loaded.sets] == ["copies"]
+
+
 def test_the_bratiaa_project_read_whole_gives_bratiaa_values() -> None:
     # tests/data/agreement/exact_f1_brat is laid out as bratiaa expects (A/, B/, C/ and
     # annotation.conf); bratiaa 0.1.4's instance F1 on it is in bratiaa_0.1.4.json.

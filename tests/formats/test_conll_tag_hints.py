@@ -50,3 +50,13 @@ def test_a_coreference_bracket_is_named_as_such() -> None:
 def test_a_bare_type_still_suggests_the_io_scheme() -> None:
     exc = refusal("doc.conll", "Town\tplace\nkids\tO\n")
     assert "read IO tags with --scheme IO" in str(exc)
+
+
+def test_a_long_cell_with_brackets_is_refused_at_once() -> None:
+    """The coreference check is tried on a cell already refused: a text column taken as tags
+    (a URL in brackets, a long word before '((') must not make it backtrack for hours (its
+    repetition split a run of letters in exponentially many ways before the pieces were
+    possessive). No clock: at 5,000 characters the old pattern would not end."""
+    for cell in ("(" + "a" * 5000 + "((", "(https://example.org/" + "path/" * 1000 + ")"):
+        exc = refusal("x.conll", f"Hello\t{cell}\nworld\tO\n")
+        assert exc.line == 1
