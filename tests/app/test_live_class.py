@@ -250,3 +250,19 @@ def test_students_link_without_a_browser_address_uses_base_url_path(
         assert live_class.student_link(code) == f"/spanscope/learn?class={code}"
     finally:
         config.set_option("server.baseUrlPath", before)
+
+
+def test_each_nickname_in_the_teachers_list_is_isolated_from_its_neighbours(
+        make_app, store: Path) -> None:
+    """A right-to-left nickname took the marks around it into its own run: with מרים 2 (answered)
+    beside דוד (not yet), the browser drew "דוד ,✅ 2 מרים …", so the teacher read דוד as having
+    answered. Each nickname is a bidi isolate (U+2068 … U+2069, Unicode UAX #9), so its mark
+    stays beside it whatever script it is written in."""
+    teacher, code = _teacher(make_app)
+    miriam = _student(make_app, code, "מרים 2")
+    _send(miriam, code, {("mafalda", "R"): "1"})
+    _student(make_app, code, "דוד")
+    _student(make_app, code, "<b>x</b>")
+    _ok(teacher.run())
+    line = next(c.value for c in teacher.caption if c.value.startswith("Students ("))
+    assert line.endswith("\u2068מרים 2\u2069 ✅, \u2068דוד\u2069 …, \u2068\\<b\\>x\\</b\\>\u2069 …")
