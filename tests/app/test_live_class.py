@@ -266,3 +266,21 @@ def test_each_nickname_in_the_teachers_list_is_isolated_from_its_neighbours(
     _ok(teacher.run())
     line = next(c.value for c in teacher.caption if c.value.startswith("Students ("))
     assert line.endswith("\u2068מרים 2\u2069 ✅, \u2068דוד\u2069 …, \u2068\\<b\\>x\\</b\\>\u2069 …")
+
+
+def test_a_student_who_sent_nothing_before_the_reveal_is_not_graded_on_blanks(
+        make_app, frame, store: Path) -> None:
+    """A late student who had sent nothing saw "0 of 4 right. Each wrong answer says which step
+    of the ladder below it missed." and four "❌ … No answer." lines, as if they had answered
+    and missed every step. They are told that nothing was sent, and see the solution."""
+    teacher, code = _teacher(make_app)
+    late = _student(make_app, code, "Late")
+    teacher.button(key="live_reveal").click()
+    _ok(teacher.run())
+    _ok(late.run())
+    assert any("The answers" in s.value for s in late.header)
+    assert not any("right" in i.value for i in late.info)
+    assert any("sent no answers" in i.value for i in late.info)
+    table = frame(late, "metric", "score", "value")
+    assert "your answer" not in table.columns
+    assert not any("❌" in m.value for m in late.markdown)
