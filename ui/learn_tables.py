@@ -124,7 +124,9 @@ def pred_id_queue(valid: Valid) -> dict[tuple[int, int], list[str]]:
 
 def pairs_table(ev: scenarios.Evaluation, sc: scenarios.Scenario, valid: Valid,
                 gold_id: Mapping[tuple[int, int], str]) -> pd.DataFrame:
-    """Martino's pair table (2021 variant) with the page's span ids and fragments."""
+    """Martino's pair table (2021 variant) with the page's span ids and fragments: the counts
+    and the contributions first, the quoted spans last, so the numbers stay in view on a laptop
+    screen (the long texts before them pushed C(s,t,|t|) past its right edge)."""
     queue = pred_id_queue(valid)
     taken: dict[tuple[tuple[int, int], tuple[int, int] | None], int] = defaultdict(int)
 
@@ -150,8 +152,8 @@ def pairs_table(ev: scenarios.Evaluation, sc: scenarios.Scenario, valid: Valid,
         "|s∩t|": r.intersection, "|s|": r.pred_length or None, "|t|": r.gold_length or None,
         "δ": int(r.label_match), "C(s,t,|s|)": r.contribution_p,
         "C(s,t,|t|)": r.contribution_r,
-    } for r in ev.pairs], columns=["pred", "gold", "pred span", "gold span", "|s∩t|", "|s|",
-                                   "|t|", "δ", "C(s,t,|s|)", "C(s,t,|t|)"])
+    } for r in ev.pairs], columns=["pred", "gold", "|s∩t|", "|s|", "|t|", "δ", "C(s,t,|s|)",
+                                   "C(s,t,|t|)", "pred span", "gold span"])
 
 
 def mafalda_tables(ev: scenarios.Evaluation, valid: Valid,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Container, Iterator, Mapping
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -250,9 +250,7 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
                "reveal). The values appear only after the reveal, so the screen can be "
                "projected.")
     if roster.joined:
-        names = [roster.joined[s] + (" ✅" if s in roster.answers else " …")
-                 for s in roster.joined]
-        st.caption("Students (✅ answered, … not yet): " + md(", ".join(names)))
+        st.caption(roster_line(roster.joined, roster.answers))
     b1, b2, b3 = st.columns(3)
     b1.button("👁️ Reveal the solution", key="live_reveal", type="primary",
               disabled=cls.revealed, on_click=_reveal, args=(code, key))
@@ -262,6 +260,20 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
     with b3.popover("🚪 Close the class"):
         st.markdown("Closing deletes the class, its nicknames and every answer.")
         st.button("Close and delete", key="live_close", on_click=_close, args=(code, key))
+
+
+def roster_line(joined: Mapping[str, str], answered: Container[str]) -> str:
+    """The teacher's list of students, each nickname escaped (:func:`ui.escape.md`) and a bidi
+    isolate (U+2068 … U+2069, Unicode UAX #9) followed by its mark: without the isolates a
+    right-to-left nickname took the marks and commas around it into its own run, and the browser
+    drew "מרים 2 ✅, דוד …" as "דוד ,✅ 2 מרים …", the mark beside the other student.
+
+    >>> roster_line({"a": "Ada", "b": "דוד"}, {"a"})
+    'Students (✅ answered, … not yet): \u2068Ada\u2069 ✅, \u2068דוד\u2069 …'
+    """
+    names = [f"\u2068{md(name)}\u2069 {'✅' if student in answered else '…'}"
+             for student, name in joined.items()]
+    return "Students (✅ answered, … not yet): " + ", ".join(names)
 
 
 RIGHT_COLOUR = ERROR_COLOURS["correct"]
@@ -354,7 +366,10 @@ def student(cls: classes.LiveClass) -> None:
                 st.error(md(problem), icon="⚠️")
     _student_live(cls.code, cls.seed, cls.revealed)
     if cls.revealed:
-        exercise.reveal(sol, sent[0] if sent else {}, cls.length, key="live_student")
+        if sent is None:  # graded on blanks it read "0 of 4 right", four times "No answer."
+            st.info("You sent no answers before your teacher showed the solution: here it is, "
+                    "with the ladder and the pairs the values come from.", icon="📭")
+        exercise.reveal(sol, sent[0] if sent else None, cls.length, key="live_student")
 
 
 def _student_token(code: str) -> tuple[str | None, str | None]:

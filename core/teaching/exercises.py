@@ -372,20 +372,22 @@ def parse_guess(text: str | float | None) -> tuple[float | None, bool, str | Non
     if not raw:
         return None, False, None
     problem = f"{text.strip()!r} is not a number: write 0.375, 3/8 or 37.5%"
+    as_fraction = "/" in raw
     try:
-        if "/" in raw:
+        if as_fraction:
             num, den = raw.split("/", 1)
             if float(den) == 0:
                 return None, False, f"{text.strip()!r} divides by zero"
-            return float(num) / float(den), True, None
-        if raw.endswith("%"):
-            return float(raw[:-1]) / 100, False, None
-        value = float(raw)
+            value = float(num) / float(den)
+        elif raw.endswith("%"):
+            value = float(raw[:-1]) / 100
+        else:
+            value = float(raw)
     except ValueError:
         return None, False, problem
-    if not math.isfinite(value):
+    if not math.isfinite(value):  # "inf/1", "nan%", "1e400": one check for every form
         return None, False, problem
-    return value, False, None
+    return value, as_fraction, None
 
 
 def close(guess: float, value: float, *, as_fraction: bool = False,

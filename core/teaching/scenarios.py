@@ -173,8 +173,9 @@ FIGURE1 = (
         "are 3/8 = 0.375, but they are not the same counts (6 shared characters of 16 cannot "
         "also be 9 of 24); the argument order changes nothing, since the overlap and δ do not "
         "depend on it. We do not have the figure's drawing, only its numbers, so the example "
-        "is built with the recall's counts (t1 of 24 characters, 9 of them in s1) and the page "
-        "writes the fraction as it counts it, 9/24. Precision is 1: every character of s1 is "
+        "is built with the recall's counts (t1 of 24 characters, 9 of them in s1): the pair table "
+        "shows them as |s∩t| = 9 and |t| = 24, and the scores write the value reduced, "
+        "0.375 (3/8). Precision is 1: every character of s1 is "
         "inside t1. Drag s1's end to the right and watch both numbers move.",
         (Expected("C(s1, t1, |t1|)", "pair", "C(s,t,|t|)", 6 / 16, "6/16",
                   f"{SEED_2021}, Eq. 1, written C(t1, s1, |t1|) there",

@@ -359,3 +359,15 @@ def test_the_scores_json_download_has_the_csvs_full_precision() -> None:
             checked += 1
     assert checked >= 6
     assert any(j["F1"] is not None and len(repr(j["F1"])) > 12 for j in from_json)
+
+
+def test_pair_table_puts_the_contributions_before_the_span_texts(make_app, frame) -> None:
+    """Figure 1's point is C(s1, t1, |t1|) = 9/24: with the two quoted span texts before it, the
+    C columns were cut off at the right edge of a 1,400 px screen (a student saw |s∩t|, |s|, |t|
+    and had to scroll sideways for the number the example is about). The counts and the
+    contributions come first, the long texts last."""
+    at = _open(make_app, "figure1-s1")
+    pairs = frame(at, "pred", "C(s,t,|t|)", "pred span")
+    assert list(pairs.columns) == ["pred", "gold", "|s∩t|", "|s|", "|t|", "δ", "C(s,t,|s|)",
+                                   "C(s,t,|t|)", "pred span", "gold span"]
+    assert pairs.iloc[0]["C(s,t,|t|)"] == pytest.approx(9 / 24)

@@ -250,3 +250,37 @@ def test_students_link_without_a_browser_address_uses_base_url_path(
         assert live_class.student_link(code) == f"/spanscope/learn?class={code}"
     finally:
         config.set_option("server.baseUrlPath", before)
+
+
+def test_each_nickname_in_the_teachers_list_is_isolated_from_its_neighbours(
+        make_app, store: Path) -> None:
+    """A right-to-left nickname took the marks around it into its own run: with מרים 2 (answered)
+    beside דוד (not yet), the browser drew "דוד ,✅ 2 מרים …", so the teacher read דוד as having
+    answered. Each nickname is a bidi isolate (U+2068 … U+2069, Unicode UAX #9), so its mark
+    stays beside it whatever script it is written in."""
+    teacher, code = _teacher(make_app)
+    miriam = _student(make_app, code, "מרים 2")
+    _send(miriam, code, {("mafalda", "R"): "1"})
+    _student(make_app, code, "דוד")
+    _student(make_app, code, "<b>x</b>")
+    _ok(teacher.run())
+    line = next(c.value for c in teacher.caption if c.value.startswith("Students ("))
+    assert line.endswith("\u2068מרים 2\u2069 ✅, \u2068דוד\u2069 …, \u2068\\<b\\>x\\</b\\>\u2069 …")
+
+
+def test_a_student_who_sent_nothing_before_the_reveal_is_not_graded_on_blanks(
+        make_app, frame, store: Path) -> None:
+    """A late student who had sent nothing saw "0 of 4 right. Each wrong answer says which step
+    of the ladder below it missed." and four "❌ … No answer." lines, as if they had answered
+    and missed every step. They are told that nothing was sent, and see the solution."""
+    teacher, code = _teacher(make_app)
+    late = _student(make_app, code, "Late")
+    teacher.button(key="live_reveal").click()
+    _ok(teacher.run())
+    _ok(late.run())
+    assert any("The answers" in s.value for s in late.header)
+    assert not any("right" in i.value for i in late.info)
+    assert any("sent no answers" in i.value for i in late.info)
+    table = frame(late, "metric", "score", "value")
+    assert "your answer" not in table.columns
+    assert not any("❌" in m.value for m in late.markdown)

@@ -225,3 +225,12 @@ def test_every_other_ladder_value_is_named_as_its_step(seed: int) -> None:
                 assert not check.right
                 named = sol.steps[min(nearer, key=lambda k: abs(k - j))] if nearer else step
                 assert f"ladder step '{named.title}'" in check.feedback, (metric, q, i)
+
+
+@pytest.mark.parametrize("typed", ["inf/1", "nan/2", "1e400/3", "-inf/4", "inf%", "nan%"])
+def test_a_fraction_that_is_not_a_finite_number_is_refused_like_a_decimal_one(typed: str) -> None:
+    """``inf`` and ``nan`` typed as decimals were refused, but as fractions they were accepted:
+    the class's tally then listed "inf ×1" among the answers given, and ``nan`` (unequal to
+    itself) counted as a new value every time."""
+    value, _, problem = exercises.parse_guess(typed)
+    assert value is None and problem == f"{typed!r} is not a number: write 0.375, 3/8 or 37.5%"
