@@ -428,7 +428,12 @@ def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> 
     drawn, and the
     server's last message is drawn: ``in_page_s`` (from the last input to the second frame after
     the last change or message), the inputs, and what changed last and when (seconds after
-    the input), for the report; ``t0_ms`` and ``t1_ms`` are the page's ``performance.now()``."""
+    the input), for the report; ``t0_ms`` and ``t1_ms`` are the page's ``performance.now()``.
+
+    It must follow the step's own wait (its wall: the script state ``notRunning`` and the
+    step's selector drawn), as every caller does: alone it would end at the first quiet
+    ``quiet_ms`` after any change, e.g. an attribute set at the click before the run's
+    result arrives."""
     quiet_ms = CLOCK_QUIET_MS[0] if quiet_ms is None else quiet_ms
     page.wait_for_function(
         f"() => {{ const c = window.__ssClock; return c.inputs.length > 0"

@@ -81,10 +81,13 @@ def script(chunks: str | list[str] | None) -> str:
                          () => { w.__spanscopeCharts = "failed"; });
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
+  // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
+  let tries = 300;
   const wait = () => {
     const app = w.document.querySelector('[data-testid="stApp"]');
     if (app && app.getAttribute("data-test-script-state") === "notRunning") idle(() => load());
-    else w.setTimeout(wait, 200);
+    else if (--tries > 0) w.setTimeout(wait, 200);
+    else w.__spanscopeCharts = "no state";
   };
   w.setTimeout(wait, 200);
 })();

@@ -306,17 +306,25 @@ def _write_set(texts: Mapping[str, str | None], aset: AnnotationSet) -> dict[str
 
 def losses(texts: Mapping[str, str | None], sets: Sequence[AnnotationSet]) -> list[str]:
     """Several sets are written one folder each; :func:`read` takes such folders back as one
-    set each only when two of them share a document with its text."""
+    set each (role ``annotator``) only when each shares at least half of its documents (with
+    their texts) with another and the shared documents' spans are not all the same
+    (:func:`_annotator_folders`)."""
     if len(sets) < 2:
         return []
-    seen: set[str] = set()
-    for aset in sets:
-        docs = {d for d in aset.spans if texts.get(d) is not None}
-        if docs & seen:
-            return [f"note: {len(sets)} sets written as one folder each (<set>/<document>.ann), "
-                    "the layout brat projects give one folder per annotator"]
-        seen |= docs
-    return [f"note: {len(sets)} sets written as one folder each, but they share no document "
-            "with a text: read back, the folders are one set whose document ids keep the "
-            "folder; write one set with --set NAME to keep it apart"]
+    docs = [{d for d in aset.spans if texts.get(d) is not None} for aset in sets]
+    count = Counter(d for found in docs for d in found)
+    shared = {d for d, n in count.items() if n > 1}
+    alike = all(len({tuple(sorted((x.start, x.end, x.label) for x in aset.get(d)))
+                     for aset, found in zip(sets, docs, strict=True) if d in found}) == 1
+                for d in shared)
+    if shared and not alike and all(2 * len(found & shared) >= len(found) for found in docs):
+        roles = sorted({aset.role for aset in sets} - {"annotator"})
+        kept = (f"; their roles ({', '.join(roles)}) are not kept: every folder reads back as "
+                "an annotator" if roles else "")
+        return [f"note: {len(sets)} sets written as one folder each (<set>/<document>.ann), "
+                f"the layout brat projects give one folder per annotator{kept}"]
+    return [f"note: {len(sets)} sets written as one folder each, but they do not share most of "
+            "their documents (with texts and different spans): read back, the folders are one "
+            "set whose document ids keep the folder; write one set with --set NAME to keep it "
+            "apart"]
 

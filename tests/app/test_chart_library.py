@@ -67,6 +67,7 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
     assert '"notRunning"' in js and "requestIdleCallback" in js
+    assert "--tries > 0" in js and '"no state"' in js  # no endless polling without the state
     assert f"timeout: {chart_library.IDLE_WAIT_MS}" in js
 
 
