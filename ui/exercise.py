@@ -172,17 +172,26 @@ def _check(seed: int, keys: dict[tuple[str, str], str]) -> None:
         k: st.session_state.get(key, "") for k, key in keys.items()}
 
 
+SHORT_NAMES: dict[str, str] = {"nlp4if2019 (-m)": "NLP4IF-2019 -m",
+                               "semeval2020-si": "SemEval-2020 SI",
+                               "semeval2021": "SemEval-2021", "mafalda": "MAFALDA"}
+"""Each question's metric in a few characters, for the graded table's first column: with the
+full titles a 390 px phone showed that column alone, the answers off screen."""
+
+
 def answers_table(sol: exercises.Solution, grade: exercises.Grade) -> pd.DataFrame:
-    """The graded guesses: each question's value, its sums and why a wrong answer is wrong."""
+    """The graded guesses: each question's value, its sums and why a wrong answer is wrong;
+    the metric's short name first, the answer, the mark and the value next (what a phone
+    shows), its full title last."""
     titles = dict(exercises.QUESTIONS)
     return pd.DataFrame([{
-        "metric": titles[c.metric], "score": c.quantity,
+        "metric": SHORT_NAMES.get(c.metric, c.metric), "score": c.quantity,
         "your answer": "" if c.guess is None else f"{c.guess:.4g}",
+        "right": "—" if c.value is None else ("✅" if c.right else "❌"),
         "value": exercises.fraction_text(c.value) if c.value is not None else "refused",
         "sums": (sol.truths[c.metric].p_sum if c.quantity == "P"
                  else sol.truths[c.metric].r_sum) or "",
-        "right": "—" if c.value is None else ("✅" if c.right else "❌"),
-        "why": c.feedback} for c in grade.checks])
+        "why": c.feedback, "metric, in full": titles[c.metric]} for c in grade.checks])
 
 
 def reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any] | None,

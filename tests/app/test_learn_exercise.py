@@ -94,10 +94,14 @@ def test_check_grades_with_core_and_reveals_the_ladder(make_app, frame) -> None:
                            sol.steps, unlabelled=sol.unlabelled,
                            metrics=exercises.LENGTHS["short"])
     assert list(table["why"]) == [c.feedback for c in want.checks]
-    titles = dict(exercises.QUESTIONS)
-    row = table[(table["metric"] == titles["semeval2021"]) & (table["score"] == "P")].iloc[0]
+    short = exercise_ui.SHORT_NAMES
+    assert set(short) == {key for key, _ in exercises.QUESTIONS}  # every question named short
+    full = frame(at, "metric", "metric, in full")
+    assert dict(zip(full["metric"], full["metric, in full"], strict=True)) == {
+        short[k]: t for k, t in exercises.QUESTIONS if short[k] in set(full["metric"])}
+    row = table[(table["metric"] == short["semeval2021"]) & (table["score"] == "P")].iloc[0]
     assert row["right"] == "✅"
-    row = table[(table["metric"] == titles["mafalda"]) & (table["score"] == "R")].iloc[0]
+    row = table[(table["metric"] == short["mafalda"]) & (table["score"] == "R")].iloc[0]
     assert row["right"] == "❌" and row["why"] != "Right."
     assert at.info and f"{want.right} of {want.asked} right" in at.info[0].value
     assert len(at.get("plotly_chart")) == 1  # the ladder
