@@ -54,13 +54,14 @@ puts ``st-key-<key>`` on each element's container."""
 _JS = """
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
-  if (!data) return;
+  if (!data) return parentElement.__ssSwitch?.cleanup;
   let s = parentElement.__ssSwitch;
   if (data.plain) {  // st.html draws the text: nothing here
     if (s) {
       s.box.replaceChildren();
       s.shown = null;
       s.data = null;
+      return s.cleanup;
     }
     return;
   }
@@ -145,6 +146,13 @@ export default function (component) {
     };
     document.addEventListener("click", s.onClick, true);
     window.addEventListener("keydown", s.onKey);
+    // Streamlit keeps what each call returns as the component's cleanup: every path returns
+    // this one, or a call that returned nothing would leave the listeners behind on unmount.
+    s.cleanup = () => {
+      document.removeEventListener("click", s.onClick, true);
+      window.removeEventListener("keydown", s.onKey);
+      delete parentElement.__ssSwitch;
+    };
     parentElement.__ssSwitch = s;
   }
   const pending = s.pending;
@@ -152,17 +160,13 @@ export default function (component) {
   if (pending && !data.stepped && data.run <= pending.run && data.doc !== pending.doc) {
     // the run in flight at the step: its document would flicker back for a moment
     s.pending = pending;
-    return;
+    return s.cleanup;
   }
   s.data = data;
   // Every run hands a new data (its ``run``): the document it names is shown, whatever was
   // swapped in before (the same text as shown: not drawn again).
   s.show(data.html, data.doc);
-  return () => {
-    document.removeEventListener("click", s.onClick, true);
-    window.removeEventListener("keydown", s.onKey);
-    delete parentElement.__ssSwitch;
-  };
+  return s.cleanup;
 }
 """
 

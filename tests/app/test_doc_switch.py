@@ -262,3 +262,16 @@ def test_a_document_picked_otherwise_than_by_a_step_holds_no_neighbours(make_app
     assert stepped["doc"] == at.selectbox(key=state.K_DOC).value == "doc2"
     assert stepped["prev"]["doc"] == "doc1" and stepped["next"]["doc"] == "doc10"
     assert not at.exception
+
+
+def test_every_call_of_the_component_returns_its_cleanup() -> None:
+    """Streamlit 1.67 keeps what a component call returns as its unmount cleanup: a call that
+    returned nothing (a run set aside as in flight at a step, a document drawn by st.html, no
+    data) left the capturing click listener on ``document`` and the keydown listener on
+    ``window`` behind when the component unmounted (a page left before the step's run came),
+    and an old handler could later act on a page that no longer had the component."""
+    js = doc_switch._JS
+    assert js.count("s.cleanup = () => {") == 1
+    assert "return () =>" not in js
+    assert js.count("return s.cleanup;") == 3  # the set-aside run, st.html's text, a shown run
+    assert "if (!data) return parentElement.__ssSwitch?.cleanup;" in js
