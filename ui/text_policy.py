@@ -201,6 +201,7 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
     (:func:`same_texts`). A file whose reader placed its spans (MAFALDA model outputs) is never
     refused for them: one warning says that they are scored as the official evaluator scores
     them."""
+    own_texts = [dict(rep.texts) for rep in reports]  # before same_texts carries any
     reports = same_texts(reports)
     texts: dict[str, str | None] = {}
     for rep in reports:
@@ -213,7 +214,12 @@ def apply(reports: list[FileReport], policy: bounds.Policy) -> list[FileReport]:
             if text is not None:
                 owners.setdefault(doc, rep.file)
     pairs = [(rep.file, s) for rep in reports if rep.ok for s in rep.sets]
-    reports = [_split_characters(rep, texts, owners) for rep in reports]
+    # A warning names another file only for a document whose text this file did not give
+    # (none, or one carried onto the earlier file's text); the same text is the file's own.
+    reports = [_split_characters(rep, texts, {
+        doc: file for doc, file in owners.items()
+        if file != rep.file and own.get(doc) != texts.get(doc)})
+        for rep, own in zip(reports, own_texts, strict=True)]
     offenders = bounds.find(pairs, texts)
     if not offenders:
         return reports

@@ -151,3 +151,18 @@ def test_a_warning_read_on_the_files_own_text_names_no_other_file() -> None:
     (message,) = _split(rep)
     assert "first: document 'd1' [3, 7) 'Doubt', 'cafe')" in message
     assert "on the text of" not in message
+
+
+def test_a_file_giving_the_same_text_as_the_gold_is_read_on_its_own() -> None:
+    """A prediction that gives document d1 exactly the gold's text is checked on it as on its
+    own: its warning names no other file (it said "on the text of gold.json", which is for
+    spans carried onto another file's text; review14c)."""
+    same = json.dumps([{"id": "d1", "text": TEXT, "labels": [
+        {"start": 3, "end": 7, "technique": "Doubt"}]}], ensure_ascii=False).encode()
+    reports = [state.parse_bytes("gold.json", GOLD, None, "gold", "gold"),
+               state.parse_bytes("pred.json", same, None, "system", "pred")]
+    gold, pred = text_policy.apply(reports, "refuse")
+    assert not _split(gold)
+    (message,) = _split(pred)
+    assert "first: document 'd1' [3, 7) 'Doubt', 'cafe')" in message
+    assert "on the text of" not in message
