@@ -60,8 +60,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(name, "expected brat .ann files, found none")
     txt = {p[: -len(".txt")]: d for p, d in files.items() if p.lower().endswith(".txt")}
     for path in files:
-        low = path.lower()
-        if not low.endswith((".ann", ".txt", ".conf")):
+        if not path.lower().endswith((".ann", ".txt", ".conf")):
             loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored")
     folders = None if single else _annotator_folders(ann, txt)
     if folders is not None:
@@ -91,11 +90,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     for _, diagnostic in sorted((d for found in skipped.values() for d in found),
                                 key=itemgetter(0)):
         loaded.diagnostics.append(diagnostic)
-    ann_stems = {p[: -len(".ann")] for p in ann}
-    for stem in txt:
-        if stem not in ann_stems:
-            loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
-                        ".ann file for a document without annotations)")
+    _warn_lone_texts(ann, txt, loaded)
     role = options.role if folders is None else "annotator" if options.role == "gold" \
         else options.role
     for set_name, spans in per_set.items():
@@ -103,6 +98,16 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if folders is not None:
             loaded.named_sets.add(set_name)
     return loaded
+
+
+def _warn_lone_texts(ann: Mapping[str, bytes], txt: Mapping[str, bytes], loaded: Loaded
+                     ) -> None:
+    """Warn of each ``.txt`` without its ``.ann`` (ignored)."""
+    ann_stems = {p[: -len(".ann")] for p in ann}
+    for stem in txt:
+        if stem not in ann_stems:
+            loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
+                        ".ann file for a document without annotations)")
 
 
 def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]

@@ -335,15 +335,7 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
         if end > sentence_end16:
             raise FormatError(file, f"the offsets {begin}-{end} pass the end of the sentence "
                               f"text ({sentence_end16})", line=number, field="offsets")
-        if not subtoken:
-            if last_token is not None and begin < last_token[1]:
-                raise FormatError(file, f"the token {begin}-{end} overlaps the previous token "
-                                  f"{last_token[0]}-{last_token[1]}", line=number,
-                                  field="offsets")
-            last_token = (begin, end)
-        elif last_token is None or begin < last_token[0] or end > last_token[1]:
-            raise FormatError(file, f"the sub-token {begin}-{end} lies outside its token",
-                              line=number, field="offsets")
+        last_token = _placed(file, number, begin, end, subtoken, last_token)
         state = "token"
         add_line(number)
         add_at(at)
@@ -356,6 +348,21 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
                               line=last)
         _skip_comments(doc, block, last)
     doc.text = "".join(parts)
+
+
+def _placed(file: str, number: int, begin: int, end: int, subtoken: bool,
+            last_token: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The sentence's last token after line ``number``: a token must not overlap the one
+    before it, and a sub-token must lie inside its token (INCEpTION's reader's checks)."""
+    if not subtoken:
+        if last_token is not None and begin < last_token[1]:
+            raise FormatError(file, f"the token {begin}-{end} overlaps the previous token "
+                              f"{last_token[0]}-{last_token[1]}", line=number, field="offsets")
+        return (begin, end)
+    if last_token is None or begin < last_token[0] or end > last_token[1]:
+        raise FormatError(file, f"the sub-token {begin}-{end} lies outside its token",
+                          line=number, field="offsets")
+    return last_token
 
 
 def _skip_comments(doc: TsvDocument, block: tuple[int, str] | None, stop: int) -> None:
@@ -477,18 +484,8 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
     """
     warnings: list[tuple[str, int]] = [(KindedText(m, "skipped"), line)
                                        for m, line in doc.warnings]  # comment blocks
-    to_py = _Offsets(doc.text)
     n = len(doc.unit_line)
-    if to_py.identity:
-        begins, ends = doc.unit_begin, doc.unit_end
-    else:
-        begins, ends = array("q"), array("q")
-        for k in range(n):
-            try:
-                begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
-                ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
-            except FormatError as exc:
-                raise _code_points(doc, k, exc) from None
+    begins, ends = _unit_offsets(doc)
     index, id_index = (None, None) if choice is None else _column_index(doc, choice)
     fname = "" if choice is None else _field_name(choice)
     # Annotation key -> [begin, end, label or None, first line, first unit]
@@ -538,6 +535,29 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
             found[key] = [b, e, label, line, k]
     if choice is None or index is None:
         return [], warnings
+    return _annotations(doc, choice, labels, found, fname, warnings), warnings
+
+
+def _unit_offsets(doc: TsvDocument) -> tuple[Sequence[int], Sequence[int]]:
+    """The units' begins and ends in code points (the file counts UTF-16 units)."""
+    to_py = _Offsets(doc.text)
+    if to_py.identity:
+        return doc.unit_begin, doc.unit_end
+    begins, ends = array("q"), array("q")
+    for k in range(len(doc.unit_line)):
+        try:
+            begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
+            ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
+        except FormatError as exc:
+            raise _code_points(doc, k, exc) from None
+    return begins, ends
+
+
+def _annotations(doc: TsvDocument, choice: Choice, labels: Sequence[str] | None,
+                 found: dict[object, list[Any]], fname: str,
+                 warnings: list[tuple[str, int]]) -> list[tuple[int, int, str]]:
+    """The spans of the annotations ``found`` (``[begin, end, label or None, first line, first
+    unit]`` each); one warning per zero-width annotation and one for those without a value."""
     spans: list[tuple[int, int, str]] = []
     empty: list[int] = []
     for a_begin, a_end, a_label, a_line, a_unit in found.values():
@@ -556,7 +576,7 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
         warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
                          f"feature {choice.feature} ('*'); skipped (first on line {empty[0]})",
                          empty[0]))
-    return spans, warnings
+    return spans
 
 
 def _field_name(choice: Choice) -> str:
