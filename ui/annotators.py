@@ -50,7 +50,6 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement import pairwise as core_pairwise
-from core.metrics.agreement.dispatch import SET_MEASURES
 from core.metrics.agreement.panel import (
     ASYMMETRIC,
     INSTANCE_MAJORITY,
@@ -269,19 +268,18 @@ def _sets(ws: Workspace, names: Sequence[str]) -> list[AnnotationSet]:
     return [ws.sets[n] for n in names]
 
 
-DUPLICATES_COUNTED: dict[str, str] = {"counted_once_by": ", ".join(SET_MEASURES),
-                                      "kept_by": "every other measure"}
+DUPLICATES_COUNTED: dict[str, Any] = {"measures": None, "option": None}
 """What the page's study tells of an annotator's duplicate span (:meth:`Study.from_sets`): the
-page offers every measure, so its warning says what each does with it (exact-f1 counts it
-once, the others keep two units)."""
+page offers every measure, so its warning says what each does with it (which count it twice,
+which once, which read characters or texts); it names no command-line option (the page has
+no ``--unit-set``)."""
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None) -> Study:
     """The agreement study of ``sets`` (only ``label`` when given); raises ``InputError``."""
     return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label,
-                           counted_once_by=DUPLICATES_COUNTED["counted_once_by"],
-                           kept_by=DUPLICATES_COUNTED["kept_by"])
+                           **DUPLICATES_COUNTED)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

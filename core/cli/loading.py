@@ -236,18 +236,18 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
                options: ReadOptions | None = None, warnings: list[str] | None = None,
                unit_set: bool = False, aligned: list[Alignment] | None = None,
-               labels: list[str] | None = None, counted_once_by: str | None = None,
-               kept_by: str | None = None) -> Study:
+               labels: list[str] | None = None, measures: Sequence[str] | None = None
+               ) -> Study:
     """Read annotation files (:func:`load_annotator_sets`, with ``options``) into one agreement
     study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading);
-    ``labels``: the scheme's labels; ``counted_once_by``: the measures asked that read spans
-    as sets, ``kept_by`` the others asked (:meth:`~core.metrics.agreement.Study.from_sets`)."""
+    ``labels``: the scheme's labels; ``measures``: the measures asked, whose reading of a
+    duplicate span the warning says (:meth:`~core.metrics.agreement.Study.from_sets`)."""
     from core.metrics.agreement import Study
 
     sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings,
                                       aligned=aligned)
     return Study.from_sets(sets, texts, label=label, unit_set=unit_set, labels=labels,
-                           counted_once_by=counted_once_by, kept_by=kept_by)
+                           measures=measures)
 
 
 @dataclass

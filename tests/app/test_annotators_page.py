@@ -497,15 +497,18 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
 
 def test_the_duplicate_warning_says_what_each_measure_does_with_it() -> None:
     # bugleft15 item 3: the page's warning pointed to --unit-set for every measure, though
-    # exact-f1, which the page offers, counts a duplicate once whatever the option
+    # exact-f1, which the page offers, counts a duplicate once whatever the option;
+    # fixrev14b item 3: it said every other measure kept two units (char-kappa, text-kappa,
+    # ... give the same values) and pointed to --unit-set, which the page lacks
     texts, dup, other = _duplicate_spans(1)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert shown == [md("⚠️ a: document 'd0' has 1 exact duplicate span(s), e.g. [0, 4) 'x': "
-                        "counted once by exact-f1, which reads each annotator's spans as a "
-                        "set; kept as separate units by every other measure "
-                        "(pygamma-agreement counts them once: --unit-set)")]
+                        "counted twice by span-f1, mafalda-f1, gamma, gamma-cat; counted once "
+                        "by exact-f1, unitizing-alpha; no change to char-kappa, char-jaccard, "
+                        "text-kappa, fleiss-kappa, krippendorff-alpha, which read characters "
+                        "or texts")]
 
 
 def test_a_few_warnings_are_all_captions() -> None:
