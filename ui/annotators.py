@@ -284,14 +284,16 @@ def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None)
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def document_majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-                      doc: str, measure: str | None = None) -> AnnotationSet:
+                      doc: str, instances: bool = False) -> AnnotationSet:
     """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label) on
     one document: a document's majority depends on that document alone (the sets that list it
-    vote), so its lane needs no majority of the whole corpus. Under exact-f1 the majority it is
-    scored against: :func:`~core.metrics.agreement.instance_majority`."""
+    vote), so its lane needs no majority of the whole corpus. ``instances``: the measure is
+    scored against the majority of instances (exact-f1, ``INSTANCE_MAJORITY``):
+    :func:`~core.metrics.agreement.instance_majority`. A flag, not the measure, so that every
+    other measure shares one cached majority."""
     one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
                          s.alternatives) for s in _sets(_ws, sets)]
-    if measure in INSTANCE_MAJORITY:
+    if instances:
         return instance_majority(one, label=label)
     return majority_set(one, label=label)
 
@@ -1690,7 +1692,8 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
         for i, n in enumerate(c.sets)]
     if c.gold is not None and c.gold not in c.sets:
         drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
-    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc, c.measure),
+    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc,
+                                                    c.measure in INSTANCE_MAJORITY),
                   "strict majority of the chosen sets", "lane-majority", "M"))
     used = {s.label for _, aset, *_ in drawn
             for s in restricted(aset, doc, c.label).get(doc)}

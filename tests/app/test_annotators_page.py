@@ -464,6 +464,29 @@ def test_the_majority_lane_of_one_document_is_the_corpus_majority_there(handmade
         assert (doc in one.spans) == (doc in corpus.spans)
 
 
+def test_the_majority_lane_is_computed_once_for_every_measure_of_the_majority_set(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    # fixrev14b item 8: the measure was part of the lane's cache key, so each measure of the
+    # same majority (char-kappa, span-f1, ...) computed and kept its own copy of the lane
+    calls: list[str] = []
+    real = ann.majority_set
+
+    def counted(sets, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append("majority")
+        return real(sets, **kwargs)
+
+    monkeypatch.setattr(ann, "majority_set", counted)
+    ann.document_majority.clear()
+    at = _tab(make_app(PAGE), 2)
+    assert not at.exception, [e.value for e in at.exception]
+    assert 'id="lane-majority"' in _html(at) and calls == ["majority"]
+    for measure in ("span-f1", "text-kappa", "char-kappa"):
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert 'id="lane-majority"' in _html(at)
+    assert calls == ["majority"]
+
+
 def _duplicate_spans(n: int) -> tuple[dict[str, str | None], AnnotationSet, AnnotationSet]:
     """``n`` texts, annotator ``a`` with one span twice in each (a warning per text), ``b``
     with it once."""
