@@ -3,7 +3,9 @@ changed no number, warning or error (issue 25, "Evidence").
 
 Runs a fixed list of ``python -m core`` commands (score, explain, errors, slices, agree,
 adjudicate, convert, validate, report, table) on the bundled samples and on generated bench corpora
-(``bench_read.py``'s SemEval-2021 generator, 20,000 documents; ``--big`` adds 100,000), once
+(``bench_read.py``'s SemEval-2021 generator, 20,000 documents; ``--big`` adds 100,000), and
+``agree`` on the Dask engine (one local worker: whole files, folders of shards, spans clipped)
+beside the one-machine run (:func:`engine_commands`), once
 in the base revision (a ``git worktree`` of ``--base``, its outputs cached in the temporary
 folder) and once in ``--tree``, and compares exit code, stdout, stderr and every file a command
 wrote. What
@@ -61,8 +63,11 @@ FORMAT_INPUTS = {
 
 
 VOLATILE = ((re.compile(rb'"seconds": [0-9.e-]+'), b'"seconds": <S>'),
-            (re.compile(rb"generated \(UTC\)</td><td>[^<]*"), b"generated (UTC)</td><td><T>"))
-"""Parts of an output that differ from run to run (timings, the report's date)."""
+            (re.compile(rb"generated \(UTC\)</td><td>[^<]*"), b"generated (UTC)</td><td><T>"),
+            (re.compile(rb'"shard_seconds": [0-9.e-]+'), b'"shard_seconds": <S>'),
+            (re.compile(rb'"worker_peak_rss_mib": \{[^}]*\}'), b'"worker_peak_rss_mib": <M>'))
+"""Parts of an output that differ from run to run (timings, the report's date, the Dask
+engine's shard time and its workers' addresses and memory)."""
 
 
 def sample_commands() -> dict[str, list[str]]:
@@ -215,6 +220,63 @@ def corpus_commands(folder: Path, tag: str) -> dict[str, list[str]]:
     }
 
 
+ENGINE = ("--engine", "dask", "--workers", "1")
+"""A local Dask cluster of one worker (``docs/scale.md``)."""
+
+
+def engine_commands(folder: Path) -> dict[str, list[str]]:
+    """``agree`` on the Dask engine (``ENGINE``) and, beside it, on one machine: whole files
+    (the propaganda annotators), spans past the text clipped (``--clip-spans``) in whole files
+    and in folders of shards, and folders of shards (:func:`make_engine_inputs` in
+    ``folder``)."""
+    prop = [f"{P}/annotator_{i}.json" for i in (1, 2, 3)]
+    past = [str(folder / "h1.jsonl"), str(folder / "h2.jsonl")]
+    shards = [str(folder / "A"), str(folder / "B")]
+    clipped = [str(folder / "C"), str(folder / "D")]
+    args = ["--measure", "char-kappa", "--measure", "char-jaccard", "--json", "--all-warnings"]
+    cmds: dict[str, list[str]] = {}
+    for tag, engine in (("dask", list(ENGINE)), ("one", [])):
+        cmds[f"agree-{tag}-whole"] = ["agree", *prop, *args, *engine]
+        cmds[f"agree-{tag}-clip"] = ["agree", *past, *args, "--clip-spans", *engine]
+        cmds[f"agree-{tag}-shards"] = ["agree", *shards, *args, *engine]
+        cmds[f"agree-{tag}-shards-clip"] = ["agree", *clipped, *args, "--clip-spans", *engine]
+    cmds["agree-dask-refuse-past"] = ["agree", *past, *args, *ENGINE]
+    return cmds
+
+
+SHARDS = """
+import sys
+from core.engines.sharded import write_shards
+from core.model import AnnotationSet, Span
+texts = {f"d{i}": f"Document {i}: the quick brown fox jumps over the dog." for i in range(6)}
+for name, shift, past in (("A", 0, 0), ("B", 2, 0), ("C", 0, 1), ("D", 2, 0)):
+    spans = {d: (Span(shift, 9 + shift, "x"), Span(12, 20, "y" if i % 2 else "x"))
+             + ((Span(40, 90, "x"),) if past and i == 4 else ()) for i, d in enumerate(texts)}
+    write_shards([AnnotationSet(name, spans, "annotator")], texts, f"{sys.argv[1]}/{name}",
+                 shards=2)
+"""
+"""Folders of shards (:func:`core.engines.sharded.write_shards`, Parquet, two shards of six
+documents): one annotator a folder, ``A`` and ``B``; ``C`` and ``D`` alike, a span of ``C``
+past its text."""
+
+
+def make_engine_inputs(folder: Path) -> None:
+    """The inputs of :func:`engine_commands` (once): two doccano files of one document, a span
+    of ``h1`` past its text, and the folders of :data:`SHARDS`, written by this checkout's
+    ``core`` (both revisions then read the same files)."""
+    import json
+
+    if (folder / "D").exists():
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, spans in (("h1", [[0, 4, "x"], [5, 20, "x"]]), ("h2", [[0, 5, "x"]])):
+        (folder / f"{name}.jsonl").write_text(
+            json.dumps({"id": "d1", "text": "abcdefghij", "label": spans}) + "\n",
+            encoding="utf-8")
+    subprocess.run([sys.executable, "-c", SHARDS, str(folder)], check=True,
+                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+
+
 def make_corpus(folder: Path, docs: int) -> None:
     """Write ``bench_scale.py``'s corpus of ``docs`` documents into ``folder`` (once)."""
     if (folder / "gold_mafalda_alt.json").exists():
@@ -302,6 +364,10 @@ def main() -> None:
     args = ap.parse_args()
     scratch = Path(tempfile.gettempdir()) / "spanscope-outputs"
     cmds = sample_commands()
+    engine = scratch / "corpora" / "engine"
+    cmds.update(engine_commands(engine))
+    if args.command == "compare":
+        make_engine_inputs(engine)
     if args.command == "compare" and not args.no_corpus:
         sizes = {"c20k": 20_000, **({"c100k": 100_000} if args.big else {})}
         for tag, docs in sizes.items():

@@ -370,15 +370,54 @@ def test_the_proposals_digest_hashes_every_core_module_the_consensus_runs() -> N
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core.") \
                     and node.level == 0:
-                target = root / node.module.replace(".", "/")
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [a.name for a in node.names if a.name.startswith("core.")]
+            else:
+                continue
+            for module in modules:
+                target = root / module.replace(".", "/")
                 assert (target.with_suffix(".py") in hashed
-                        or target / "__init__.py" in hashed), (path, node.module)
+                        or target / "__init__.py" in hashed), (path, module)
     import hashlib
 
     digest = hashlib.sha256()
     for p in cs.SOURCES:
         digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     assert digest.hexdigest()[:16] == cs.CODE
+
+
+def test_the_proposals_digest_hashes_how_the_store_encodes_a_proposal() -> None:
+    # fixrev14b item 5: _encode and _build (how a proposal is stored and built again) were not
+    # in the digest: a change of them read old payloads with the new code
+    assert Path(cs.__file__).resolve() in {p.resolve() for p in cs.SOURCES}
+
+
+def test_the_proposals_digest_is_the_code_imported_not_the_files_edited_since(
+        tmp_path: Path) -> None:
+    # fixrev14b item 4: CODE was computed when first asked for, from the files on disk: a file
+    # edited (or pulled) while a server ran stored the running, old code's proposal under the
+    # new code's digest. It is the digest of the sources as they were at import.
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(cs.__file__).resolve().parents[2]
+    shutil.copytree(root / "core", tmp_path / "core",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    script = (
+        "from pathlib import Path\n"
+        "import core.store.curation as cs\n"
+        "path = Path('core/analysis/consensus.py')\n"
+        "path.write_text(path.read_text(encoding='utf-8') + '# edited\\n', encoding='utf-8')\n"
+        "print(cs.CODE)\n"
+        "print(cs._digest(cs._sources('core.analysis.consensus', 'core.store.curation')))\n")
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+                         check=False)
+    assert run.returncode == 0, run.stderr
+    code, edited = run.stdout.split()
+    assert code == cs.CODE != edited
 
 
 def test_undo_counts_only_what_it_can_take_back_and_says_what_it_skipped(

@@ -50,7 +50,6 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement import pairwise as core_pairwise
-from core.metrics.agreement.dispatch import SET_MEASURES
 from core.metrics.agreement.panel import (
     ASYMMETRIC,
     INSTANCE_MAJORITY,
@@ -269,31 +268,32 @@ def _sets(ws: Workspace, names: Sequence[str]) -> list[AnnotationSet]:
     return [ws.sets[n] for n in names]
 
 
-DUPLICATES_COUNTED: dict[str, str] = {"counted_once_by": ", ".join(SET_MEASURES),
-                                      "kept_by": "every other measure"}
+DUPLICATES_COUNTED: dict[str, Any] = {"measures": None, "option": None}
 """What the page's study tells of an annotator's duplicate span (:meth:`Study.from_sets`): the
-page offers every measure, so its warning says what each does with it (exact-f1 counts it
-once, the others keep two units)."""
+page offers every measure, so its warning says what each does with it (which count it twice,
+which once, which read characters or texts); it names no command-line option (the page has
+no ``--unit-set``)."""
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def study(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None) -> Study:
     """The agreement study of ``sets`` (only ``label`` when given); raises ``InputError``."""
     return Study.from_sets(_sets(_ws, sets), _ws.corpus.texts, label=label,
-                           counted_once_by=DUPLICATES_COUNTED["counted_once_by"],
-                           kept_by=DUPLICATES_COUNTED["kept_by"])
+                           **DUPLICATES_COUNTED)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def document_majority(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None,
-                      doc: str, measure: str | None = None) -> AnnotationSet:
+                      doc: str, instances: bool = False) -> AnnotationSet:
     """:func:`core.metrics.agreement.majority_set` of ``sets`` (strict majority, per label) on
     one document: a document's majority depends on that document alone (the sets that list it
-    vote), so its lane needs no majority of the whole corpus. Under exact-f1 the majority it is
-    scored against: :func:`~core.metrics.agreement.instance_majority`."""
+    vote), so its lane needs no majority of the whole corpus. ``instances``: the measure is
+    scored against the majority of instances (exact-f1, ``INSTANCE_MAJORITY``):
+    :func:`~core.metrics.agreement.instance_majority`. A flag, not the measure, so that every
+    other measure shares one cached majority."""
     one = [AnnotationSet(s.name, {doc: s.spans[doc]} if doc in s.spans else {}, s.role,
                          s.alternatives) for s in _sets(_ws, sets)]
-    if measure in INSTANCE_MAJORITY:
+    if instances:
         return instance_majority(one, label=label)
     return majority_set(one, label=label)
 
@@ -1404,11 +1404,11 @@ def tabs() -> tuple[Any, Any, Any]:
 
 def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
     """The measure for every pair of sets, as a table (a heatmap once asked for; the undefined
-    cells' reasons); the section's heading is the table's element's when nothing is drawn
-    between them (one element less on every visit).
+    cells' reasons); the section's heading is the table's element's for every measure (one
+    element less on every visit), a "Cells show" control comes after the table.
 
     A switch of measure changes the cells, not the page's shape: what comes and goes with the
-    measure (span-F1's heading and "Cells show" control, the undefined cells' reasons, the note
+    measure (span-F1's "Cells show" control, the undefined cells' reasons, the note
     that the view is computed) is inside the matrix's container, how to read the cells is a
     sentence of the table's element, and the chart's expander and the downloads are inside
     the section's container, so the tiles and the other elements after them keep their
@@ -1421,7 +1421,7 @@ def pairwise_matrix(ws: Workspace, c: Choice, r: Computed) -> None:
 def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
     view, measure = r.view, c.measure
     pw = view.pairwise if view is not None else r.matrix
-    heading: str | None = "Pairwise agreement"
+    heading = "Pairwise agreement"
     if pw is None:
         # The matrix's cells while they are computed ("…"), under the same heading and
         # headers as the values that replace them; the note that they are computed below.
@@ -1435,10 +1435,11 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
         return
     cell, note = "F1", None
     with st.container(key="ann_matrix"):
+        # The table (and its heading) first, the "Cells show" control after it: the control is
+        # read before the table is drawn into its slot, so the heading stays the table's
+        # element's for every measure (docs/performance.md, "Issue 29, tenth pass").
+        table = st.empty()
         if measure in ASYMMETRIC:
-            # the heading above its control, the control above the table
-            st.header(heading)
-            heading = None
             cell = st.radio("Cells show", SPAN_CELLS, key=K_ANN_CELL, bind="query-params",
                             horizontal=True)
             note = ("Row = reference (treated as gold), column = compared: P(row, column) = "
@@ -1447,9 +1448,7 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
                        "same-label pair counts, as in the official scorer."
                        if measure == "span-f1" else ""))
         elif measure in BLIND_MEASURES:
-            # the label-blind form, as span-F1's P and R: the heading above the control
-            st.header(heading)
-            heading = None
+            # the label-blind form, as span-F1's P and R
             cell = st.radio("Cells show", BLIND_CELLS, key=K_ANN_BLIND, bind="query-params",
                             horizontal=True, help="Positions only: the measure with every "
                             "label ignored (agree's `position:` line and `matrix_position`).")
@@ -1471,8 +1470,8 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
         # thread on every visit than the chart); the chart, with its hover and PNG/SVG
         # download, when its lazy expander is opened (docs/performance.md, "Issue 29, tenth
         # pass").
-        st.html(matrix_html(pw, pw.annotators, key=key_of, title=f"{title}, every pair",
-                            heading=heading, note=note))
+        table.html(matrix_html(pw, pw.annotators, key=key_of, title=f"{title}, every pair",
+                               heading=heading, note=note))
         undefined = undefined_cells(pw, key_of)
         if len(undefined):
             st.caption(f"{len(undefined)} cell(s) are undefined (grey, n/a); why:")
@@ -1693,7 +1692,8 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
         for i, n in enumerate(c.sets)]
     if c.gold is not None and c.gold not in c.sets:
         drawn.insert(0, (c.gold, ws.sets[c.gold], "gold, not a chosen set", "lane-gold", "G"))
-    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc, c.measure),
+    drawn.append(("majority", document_majority(ws.key, ws, c.sets, c.label, doc,
+                                                    c.measure in INSTANCE_MAJORITY),
                   "strict majority of the chosen sets", "lane-majority", "M"))
     used = {s.label for _, aset, *_ in drawn
             for s in restricted(aset, doc, c.label).get(doc)}

@@ -95,7 +95,7 @@ CONSENSUS_AUTO_DOCS = 2000
 K_CUR_UNDO = "cur_undo_stack"  # session: {ws key: [(decision key, previous Override)]}, no store
 K_CUR_UNDO_DEPTH = "cur_undo_depth"  # session: {workspace key: decisions the store can undo}
 K_CUR_UNDO_STALE = "cur_undo_stale"  # session: {ws key: history entries changed since}
-K_CUR_UPGRADE = "cur_upgrade"  # session: {ws key: the store upgrade's note, read once}
+K_CUR_UPGRADE = "cur_upgrade"  # session: {ws key: the store upgrade's note, until shown once}
 K_CUR_BUILD = "cur_build"  # session: the consensus of a large corpus is built (toggle)
 CURATED = "curated"
 """Name of the curated set in the workspace (``curated (2)`` if a loaded set has the name)."""
@@ -952,8 +952,8 @@ def propose(ws: Workspace, r: Rules, clipped: Sequence[str]) -> Proposed:
         st.stop()
     notes([*clipped, *result.warnings], key="cur_warnings")
     sync(ws)
-    upgraded = (st.session_state.get(K_CUR_UPGRADE) or {}).get(ws.key)
-    if upgraded:  # said in the session that opened the upgraded store, and in no other
+    upgraded = (st.session_state.get(K_CUR_UPGRADE) or {}).pop(ws.key, None)
+    if upgraded:  # said once: in the run that opened the upgraded store, in no other session
         st.info(md(upgraded), icon="ℹ️")
     if st.session_state.get(K_CUR_STORE_ERR):
         st.warning("Your decisions are kept in this browser tab only (download them before "

@@ -74,7 +74,6 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     """The JSON object of ``agree`` (one entry per measure) and the study's warnings."""
     from core.metrics.agreement import MEASURES, compute
-    from core.metrics.agreement.dispatch import SET_MEASURES
     from core.metrics.agreement.study import label_variants, missing_documents
 
     measures = list(dict.fromkeys(args.measure))
@@ -100,9 +99,7 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
                        warnings=read_warnings,
                        unit_set=bool(getattr(args, "unit_set", False)), aligned=aligned,
                        labels=read_label_list(getattr(args, "label_set", None)),
-                       counted_once_by=", ".join(m for m in measures if m in SET_MEASURES)
-                       or None,
-                       kept_by=", ".join(m for m in measures if m not in SET_MEASURES) or None)
+                       measures=measures)
     out: Result = {"annotators": study.annotators, "documents": len(study.docs),
                    "labels": study.labels, "warnings": [],
                    "alignment": aligned[0].as_dict() if aligned else {}}

@@ -18,15 +18,15 @@ from core.engines.inputs import (
     check_pair,
     matched_to_gold,
     pred_read_options,
+    read_annotators,
     same_texts,
 )
 from core.formats import FORMATS, Loaded, ReadOptions, load_path
 from core.formats.tools import read_label_list
 from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds
-from core.model import texts as same
 from core.model.alignment import Alignment
-from core.model.errors import Diagnostic, FormatError, InputError, did_you_mean, expand_diagnostics
+from core.model.errors import Diagnostic, FormatError, InputError, did_you_mean
 from core.model.taxonomy import Taxonomy
 
 if TYPE_CHECKING:  # pragma: no cover - agreement imports scipy; only ``agree`` needs it
@@ -221,45 +221,11 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
     :class:`~core.model.alignment.Alignment`, to ``aligned``.
     """
     options = options or ReadOptions()
-    beyond_text = options.beyond_text
-    found: list[tuple[str, AnnotationSet]] = []
-    texts: dict[str, str | None] = {}
-    owner: dict[str, str] = {}  # the file each text came from
-    assumed: dict[str, dict[str, int]] = {}
-    said: list[Diagnostic] = []
     every = _aligned(files, [load_path(path, fmt=fmt, options=options) for path in files],
                      warnings, aligned)
-    for path, loaded in zip(files, every, strict=True):
-        assumed.update(assumed_of(path, loaded) or {})
-        said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
-        if warnings is not None:
-            # a group of another kind (60,000 spans in whitespace) holds no such message: not
-            # expanded one by one; the reader's note that placed spans are scored as they are
-            # is left out: here they are clipped (the warning of check_sets below says so)
-            placed_note = loaded.assumed_extents is not None and beyond_text != "clip"
-            past = [d for d in loaded.diagnostics
-                    if not (placed_note and d.kind == "beyond-text")
-                    and (d.more is None or "past the text" in d.message
-                         or d.kind in ("beyond-text", "other"))]
-            warnings.extend(str(d) for d in expand_diagnostics(past)
-                            if "past the text" in d.message)
-        # One id, one text (core.model.texts): a file whose text of a document differs from an
-        # earlier file's is refused, naming that file; whitespace-only differences carry the
-        # spans onto the earlier text.
-        sets, carried = same.reconcile(texts, loaded.texts, loaded.sets, here=path, there=owner)
-        if warnings is not None:
-            warnings.extend(carried)
-        same.adopt(texts, owner, loaded.texts, path)
-        found.extend((path, s) for s in sets)
-    # A file without texts is checked against the texts of the others: every offending set is
-    # named at once (core.model.bounds), before any measure runs.
-    # Spans a reader placed past the text (MAFALDA model outputs) are clipped here: agreement
-    # and consensus need every span inside its text; scoring keeps them.
-    kept, more = bounds.check_sets(found, texts, beyond_text, assumed=assumed, placed="clip",
-                                   owners=owner)
-    found = [(p, s) for (p, _), s in zip(found, kept, strict=True)]
+    found, texts, said = read_annotators(files, every, options.beyond_text)
     if warnings is not None:
-        warnings.extend(bounds.unseen(more, said))
+        warnings.extend(said)
     sets = annotator_sets(found)
     if len(sets) < 2:
         raise InputError(f"{purpose} needs at least two annotation sets; the input holds "
@@ -270,18 +236,18 @@ def load_annotator_sets(files: list[str], *, fmt: str | None = None, purpose: st
 def load_study(files: list[str], *, fmt: str | None = None, label: str | None = None,
                options: ReadOptions | None = None, warnings: list[str] | None = None,
                unit_set: bool = False, aligned: list[Alignment] | None = None,
-               labels: list[str] | None = None, counted_once_by: str | None = None,
-               kept_by: str | None = None) -> Study:
+               labels: list[str] | None = None, measures: Sequence[str] | None = None
+               ) -> Study:
     """Read annotation files (:func:`load_annotator_sets`, with ``options``) into one agreement
     study; ``unit_set`` reads each annotator's units as a set (pygamma-agreement's reading);
-    ``labels``: the scheme's labels; ``counted_once_by``: the measures asked that read spans
-    as sets, ``kept_by`` the others asked (:meth:`~core.metrics.agreement.Study.from_sets`)."""
+    ``labels``: the scheme's labels; ``measures``: the measures asked, whose reading of a
+    duplicate span the warning says (:meth:`~core.metrics.agreement.Study.from_sets`)."""
     from core.metrics.agreement import Study
 
     sets, texts = load_annotator_sets(files, fmt=fmt, options=options, warnings=warnings,
                                       aligned=aligned)
     return Study.from_sets(sets, texts, label=label, unit_set=unit_set, labels=labels,
-                           counted_once_by=counted_once_by, kept_by=kept_by)
+                           measures=measures)
 
 
 @dataclass

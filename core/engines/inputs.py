@@ -21,7 +21,7 @@ from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds, texts
 from core.model.alignment import Alignment, align, onto
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, InputError
+from core.model.errors import Diagnostic, InputError, expand_diagnostics
 from core.model.taxonomy import Taxonomy, outside
 from core.model.taxonomy import resolve as resolve_taxonomy
 
@@ -158,6 +158,53 @@ def aligned_inputs(files: Sequence[str], every: Sequence[Loaded]
                              else {alignment.rename(i, d): n for d, n in extents.items()})
         out.append(loaded)
     return out, alignment
+
+
+def read_annotators(files: Sequence[str], every: Sequence[Loaded], policy: Policy, *,
+                    names: Sequence[str | None] | None = None
+                    ) -> tuple[list[tuple[str, AnnotationSet]], dict[str, str | None], list[str]]:
+    """Annotators' files (``every``, read from ``files`` and matched by their text) as the
+    agreement measures need them: each file's ``(path, set)`` pairs, the documents' texts, and
+    the warnings. ``agree`` and ``adjudicate`` on one machine and every shard of
+    ``agree --engine dask`` take this one path; ``names``: per file, the annotator's name to give
+    its one set (a shard of one folder), or None to keep the set's.
+
+    The readers' warnings of spans past the text come first (a reader's note that placed spans
+    are scored as they are is left out unless ``policy`` clips them: here they are clipped).
+    Files must agree on the text of a document (:func:`core.model.texts.reconcile`: refused when
+    they differ in more than whitespace, spans carried onto the earlier text when they differ in
+    whitespace only). A file without texts is checked against the texts of the others, every
+    offending set named at once (:mod:`core.model.bounds`); spans a reader placed past the text
+    (MAFALDA model outputs) are clipped, since agreement and consensus need every span inside
+    its text (scoring keeps them); what the readers said already is not said twice."""
+    found: list[tuple[str, AnnotationSet]] = []
+    known: dict[str, str | None] = {}  # the documents' texts
+    owner: dict[str, str] = {}  # the file each text came from
+    assumed: dict[str, dict[str, int]] = {}
+    said: list[Diagnostic] = []
+    warnings: list[str] = []
+    for i, (path, loaded) in enumerate(zip(files, every, strict=True)):
+        assumed.update(assumed_of(path, loaded) or {})
+        said.extend(d for d in loaded.diagnostics if d.kind == "beyond-text")
+        # a group of another kind (60,000 spans in whitespace) holds no such message: not
+        # expanded one by one
+        placed_note = loaded.assumed_extents is not None and policy != "clip"
+        past = [d for d in loaded.diagnostics
+                if not (placed_note and d.kind == "beyond-text")
+                and (d.more is None or "past the text" in d.message
+                     or d.kind in ("beyond-text", "other"))]
+        warnings.extend(str(d) for d in expand_diagnostics(past)
+                        if "past the text" in d.message)
+        sets, carried = texts.reconcile(known, loaded.texts, loaded.sets, here=path, there=owner)
+        warnings.extend(carried)
+        texts.adopt(known, owner, loaded.texts, path)
+        name = None if names is None else names[i]
+        found.extend((path, s if name is None else s.with_role("annotator", name))
+                     for s in sets)
+    kept, more = bounds.check_sets(found, known, policy, assumed=assumed, placed="clip",
+                                   owners=owner)
+    warnings.extend(bounds.unseen(more, said))
+    return [(p, s) for (p, _), s in zip(found, kept, strict=True)], known, warnings
 
 
 def annotator_sets(found: Sequence[tuple[str, AnnotationSet]]) -> list[AnnotationSet]:

@@ -45,8 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.formats import Loaded, ReadOptions, load_files, load_path, read_file_with_companions
-from core.model import AnnotationSet, Span, bounds
-from core.model import texts as same_texts
+from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import (
     Diagnostic,
@@ -732,19 +731,13 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
     """Read one shard group as an agreement study; its character counts per pair."""
     from itertools import combinations
 
-    from core.engines.inputs import aligned_inputs, annotator_sets
+    from core.engines.inputs import aligned_inputs, annotator_sets, read_annotators
     from core.metrics.agreement.study import POSITION, Study, char_tables
     from core.plugins import load_formats
 
     load_formats()
     out = ShardOutcome(job.files[0])
     try:
-        sets: list[AnnotationSet] = []
-        texts: dict[str, str | None] = {}
-        found: list[tuple[str, AnnotationSet]] = []
-        assumed: dict[str, dict[str, int]] = {}
-        owner: dict[str, str] = {}
-        carried: list[str] = []
         options = replace(job.options, beyond_text=job.beyond_text)
         if job.whole:  # as one machine reads the files (core.engines.inputs.aligned_inputs)
             every, matched = aligned_inputs(
@@ -758,22 +751,15 @@ def char_shard(job: AgreeJob) -> ShardOutcome:
                                 name=str(Path(path).parent), options=options)
                      for path in job.files]
             renamed = [{} for _ in job.files]
-        for path, name, loaded in zip(job.files, job.names, every, strict=True):
-            if loaded.assumed_extents is not None:
-                assumed[path] = loaded.assumed_extents
-            # one id, one text, as load_annotator_sets (core.model.texts)
-            read, said = same_texts.reconcile(texts, loaded.texts, loaded.sets, here=path,
-                                              there=owner)
-            carried.extend(said)
-            same_texts.adopt(texts, owner, loaded.texts, path)
-            one = len(loaded.sets) == 1 and len(job.files) > 1 and not job.whole
-            found.extend((path, s.with_role("annotator", name if one else s.name))
-                         for s in read)
-        kept, more = bounds.check_sets(found, texts, job.beyond_text, assumed=assumed,
-                                       placed="clip", owners=owner)
-        more = [*carried, *more]
-        sets = (annotator_sets([(p, s) for (p, _), s in zip(found, kept, strict=True)])
-                if job.whole else list(kept))
+        # as load_annotator_sets reads them (core.engines.inputs.read_annotators): the readers'
+        # warnings, one id one text, the one policy for spans past the text
+        one = len(job.files) > 1 and not job.whole
+        found, texts, more = read_annotators(
+            job.files, every, job.beyond_text,
+            names=[name if one and len(loaded.sets) == 1 else None
+                   for name, loaded in zip(job.names, every, strict=True)])
+        sets = (annotator_sets(found) if job.whole
+                else [s.with_role("annotator", s.name) for _, s in found])
         study = Study.from_sets(sets, texts, label=job.label, unit_set=job.unit_set)
         labels = study.labels
         counts = CharCounts(study.annotators, labels, {}, {}, {}, {},

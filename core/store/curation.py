@@ -35,16 +35,16 @@ rules, as compressed JSON (:func:`save_proposal`, :func:`load_proposal`): γ mat
 document of every annotator, which takes seconds on thousands of documents, and a restarted
 server would otherwise do it again before showing a single decision. A stored proposal is used
 only when it was made by the same code (:data:`CODE`, a digest of the source of the consensus
-module and of every ``core`` module it imports: :data:`SOURCES`).
+module, of this module, and of every ``core`` module they import: :data:`SOURCES`, read when
+this module is imported).
 """
 
 from __future__ import annotations
 
-import ast
-import functools
 import gc
 import hashlib
 import json
+import re
 import sqlite3
 import time
 import uuid
@@ -90,13 +90,24 @@ STATEMENTS = (
     "PRIMARY KEY (project, rules))",
 )
 
-def _sources(module: str) -> tuple[Path, ...]:
-    """The source files of ``module`` and of every ``core`` module it imports, at any depth
-    (function-level imports included), sorted: what a proposal :mod:`core.analysis.consensus`
-    made depends on (its γ alignment, the study whose warnings it keeps, the spans)."""
+_IMPORTS = re.compile(rb"^[ \t]*(?:import[ \t]+(core(?:\.\w+)*)"
+                      rb"|from[ \t]+(core(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*))",
+                      re.MULTILINE)
+"""A ``core`` import, at any indent (function-level ones too): ``import core.x`` or ``from
+core.x import a, b`` (the names in parentheses over several lines); a match inside a string
+adds a file the digest need not hold, never leaves one out."""
+
+
+def _sources(*modules: str) -> dict[Path, bytes]:
+    """The source of each of ``modules`` and of every ``core`` module it imports, at any depth
+    (function-level imports included), by path, sorted: what a proposal
+    :mod:`core.analysis.consensus` made depends on (its γ alignment, the study whose warnings it
+    keeps, the spans), and how this module stores it. Each file is read once; its imports are
+    found by :data:`_IMPORTS` (some 2 ms for the lot, where parsing them took 70)."""
     root = Path(_consensus.__file__).resolve().parents[2]
     found: dict[str, Path] = {}
-    todo = [module]
+    read: dict[Path, bytes] = {}
+    todo = list(modules)
     while todo:
         name = todo.pop()
         base = root / name.replace(".", "/")
@@ -105,36 +116,35 @@ def _sources(module: str) -> tuple[Path, ...]:
         if name in found or path is None:  # an imported name, not a module
             continue
         found[name] = path
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                todo.extend(a.name for a in node.names if a.name.startswith("core."))
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 \
-                    and (node.module or "").startswith("core."):
-                todo.append(str(node.module))
-                todo.extend(f"{node.module}.{a.name}" for a in node.names)
-    return tuple(sorted(found.values()))
+        read[path] = source = path.read_bytes()
+        for plain, module, names in _IMPORTS.findall(source):
+            if plain:
+                todo.append(plain.decode())
+                continue
+            todo.append(module.decode())
+            for item in names.strip(b"()").split(b","):
+                word = item.split(b"#")[0].split()[:1]
+                if word:
+                    todo.append(f"{module.decode()}.{word[0].decode()}")
+    return {p: read[p] for p in sorted(read)}
 
 
-@functools.cache
-def _digest() -> tuple[tuple[Path, ...], str]:
-    sources = _sources(_consensus.__name__)
+def _digest(sources: Mapping[Path, bytes]) -> str:
     root = Path(_consensus.__file__).resolve().parents[2]
-    return sources, hashlib.sha256(b"".join(
-        p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes()
-        for p in sources)).hexdigest()[:16]
+    return hashlib.sha256(b"".join(p.relative_to(root).as_posix().encode() + b"\0" + text
+                                   for p, text in sources.items())).hexdigest()[:16]
 
 
-def __getattr__(name: str) -> Any:
-    """``SOURCES``: the files :data:`CODE` hashes, the consensus module and every ``core``
-    module it imports; ``CODE``: a digest of their source, so that a proposal stored by other
-    code (another wording of a warning it keeps included) is computed again. Both computed
-    when first asked for (parsing the modules costs some 80 ms, which a page that never reads
-    a stored proposal does not pay)."""
-    if name == "SOURCES":
-        return _digest()[0]
-    if name == "CODE":
-        return _digest()[1]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_READ = _sources(_consensus.__name__, __name__)
+SOURCES: tuple[Path, ...] = tuple(_READ)
+"""The files :data:`CODE` hashes: the consensus module, this module (how a proposal is
+encoded and built again) and every ``core`` module either imports."""
+CODE: str = _digest(_READ)
+"""A digest of :data:`SOURCES` as they were when this module was imported, alongside the code
+that runs (read then, once: a file edited or pulled while a server runs must not put the
+running code's proposal under the new code's digest), so that a proposal stored by other code
+(another wording of a warning it keeps included) is computed again."""
+del _READ
 
 
 UNDO_DEPTH = 200
@@ -569,7 +579,7 @@ def save_proposal(conn: sqlite3.Connection, project: str, rules: str, result: Co
                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(project, rules) DO UPDATE SET "
                      "code = excluded.code, payload = excluded.payload, "
                      "created = excluded.created",
-                     (project, rules, _digest()[1], payload, time.time()))
+                     (project, rules, CODE, payload, time.time()))
 
 
 def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consensus | None:
@@ -577,6 +587,6 @@ def load_proposal(conn: sqlite3.Connection, project: str, rules: str) -> Consens
     stored by other consensus code)."""
     row = conn.execute("SELECT code, payload FROM curation_proposals WHERE project = ? AND "
                        "rules = ?", (project, rules)).fetchone()
-    if row is None or row["code"] != _digest()[1]:
+    if row is None or row["code"] != CODE:
         return None
     return _decode(row["payload"])

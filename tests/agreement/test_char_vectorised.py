@@ -32,8 +32,13 @@ def reference_spans(sets: Sequence[AnnotationSet], label: str | None, unit_set: 
             dup = len(kept) - len(set(kept))
             if dup:
                 first = next(sp for sp in kept if kept.count(sp) > 1)
-                how = ("counted once (--unit-set)" if unit_set else "kept as separate "
-                       "units; pygamma-agreement counts them once (--unit-set)")
+                # what each measure does with it (fixrev14b item 3: not "kept as separate
+                # units" by every measure)
+                how = ("counted once (--unit-set)" if unit_set else
+                       "counted twice by span-f1, mafalda-f1, gamma, gamma-cat (--unit-set "
+                       "counts it once, as pygamma-agreement does); counted once by exact-f1, "
+                       "unitizing-alpha; no change to char-kappa, char-jaccard, text-kappa, "
+                       "fleiss-kappa, krippendorff-alpha, which read characters or texts")
                 warnings.append(f"{aset.name}: document {doc_id!r} has {dup} exact duplicate "
                                 f"span(s), e.g. [{first.start}, {first.end}) {first.label!r}: "
                                 f"{how}")

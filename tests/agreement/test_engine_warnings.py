@@ -39,8 +39,9 @@ def _json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]
 
 
 def _both(inputs_single: list[str], inputs_dask: list[str], cluster: str,
-          capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    args = ["--measure", "char-kappa", "--json", "--all-warnings"]
+          capsys: pytest.CaptureFixture[str], *more: str
+          ) -> tuple[dict[str, Any], dict[str, Any]]:
+    args = ["--measure", "char-kappa", "--json", "--all-warnings", *more]
     single = _json(["agree", *inputs_single, *args], capsys)
     dask = _json(["agree", *inputs_dask, *args, "--engine", "dask", "--scheduler", cluster],
                  capsys)
@@ -158,3 +159,24 @@ def test_folders_of_shards_say_which_documents_match_no_other_input(
     assert len(said) == 2, single["warnings"]
     for key in ("warnings", "warning_counts", "annotators", "documents", "alignment"):
         assert dask[key] == single[key], key
+
+
+def test_clipped_spans_are_said_on_both_engines(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # fixrev14b item 1: with --clip-spans the reader clips a span past its text and says so; the
+    # Dask engine's shard read the files without the readers' diagnostics and said nothing
+    rows = {"h1": [[0, 4, "x"], [5, 20, "x"]], "h2": [[0, 5, "x"]]}
+    files = []
+    for name, spans in rows.items():
+        (tmp_path / name).mkdir()
+        path = tmp_path / name / "part-0.jsonl"  # a folder of shards: one name in each
+        path.write_text(json.dumps({"id": "d1", "text": "abcdefghij", "label": spans}) + "\n",
+                        encoding="utf-8")
+        files.append(str(path))
+    for inputs in (files, [str(Path(f).parent) for f in files]):  # whole files, then folders
+        single, dask = _both(inputs, inputs, cluster, capsys, "--clip-spans")
+        assert single["warning_counts"] == {"beyond-text": 1}, single["warnings"]
+        assert any("span [5, 20) 'x' ends past the text (10 characters); clipped to [5, 10)"
+                   in w for w in single["warnings"]), single["warnings"]
+        for key in ("warnings", "warning_counts", "annotators", "char-kappa"):
+            assert dask[key] == single[key], key

@@ -245,14 +245,16 @@ def test_cli_text_says_how_it_differs_from_span_f1() -> None:
 
 
 @pytest.mark.parametrize(("measures", "said"), [
-    (["exact-f1"], "counted once by exact-f1, which reads each annotator's spans as a set "
-                   "(with or without --unit-set)"),
+    (["exact-f1"], "counted once by exact-f1 (with or without --unit-set)"),
     # bugleft15 item 3: beside another measure the warning kept the --unit-set wording, which
     # is not what exact-f1 does with a duplicate; it now says what each measure does
+    # (fixrev14b item 3: which count it twice, which once, which read characters or texts)
     (["exact-f1", "gamma", "span-f1"],
-     "counted once by exact-f1, which reads each annotator's spans as a set; kept as separate "
-     "units by gamma, span-f1 (pygamma-agreement counts them once: --unit-set)"),
-    (["gamma"], "kept as separate units; pygamma-agreement counts them once (--unit-set)"),
+     "counted twice by gamma, span-f1 (--unit-set counts it once, as pygamma-agreement does); "
+     "counted once by exact-f1"),
+    (["gamma"], "counted twice by gamma (--unit-set counts it once, as pygamma-agreement does)"),
+    (["char-kappa", "text-kappa"], "no change to char-kappa, text-kappa, which read characters "
+     "or texts"),
     (["exact-f1", "gamma", "--unit-set"], "counted once (--unit-set)"),
 ])
 def test_the_duplicate_warning_says_how_the_measures_asked_count_it(

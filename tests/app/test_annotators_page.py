@@ -464,6 +464,29 @@ def test_the_majority_lane_of_one_document_is_the_corpus_majority_there(handmade
         assert (doc in one.spans) == (doc in corpus.spans)
 
 
+def test_the_majority_lane_is_computed_once_for_every_measure_of_the_majority_set(
+        make_app, monkeypatch: pytest.MonkeyPatch) -> None:
+    # fixrev14b item 8: the measure was part of the lane's cache key, so each measure of the
+    # same majority (char-kappa, span-f1, ...) computed and kept its own copy of the lane
+    calls: list[str] = []
+    real = ann.majority_set
+
+    def counted(sets, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append("majority")
+        return real(sets, **kwargs)
+
+    monkeypatch.setattr(ann, "majority_set", counted)
+    ann.document_majority.clear()
+    at = _tab(make_app(PAGE), 2)
+    assert not at.exception, [e.value for e in at.exception]
+    assert 'id="lane-majority"' in _html(at) and calls == ["majority"]
+    for measure in ("span-f1", "text-kappa", "char-kappa"):
+        at.selectbox(key=ann.K_ANN_MEASURE).set_value(measure).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert 'id="lane-majority"' in _html(at)
+    assert calls == ["majority"]
+
+
 def _duplicate_spans(n: int) -> tuple[dict[str, str | None], AnnotationSet, AnnotationSet]:
     """``n`` texts, annotator ``a`` with one span twice in each (a warning per text), ``b``
     with it once."""
@@ -497,15 +520,18 @@ def test_many_warnings_show_the_first_and_list_the_rest_when_asked(frame) -> Non
 
 def test_the_duplicate_warning_says_what_each_measure_does_with_it() -> None:
     # bugleft15 item 3: the page's warning pointed to --unit-set for every measure, though
-    # exact-f1, which the page offers, counts a duplicate once whatever the option
+    # exact-f1, which the page offers, counts a duplicate once whatever the option;
+    # fixrev14b item 3: it said every other measure kept two units (char-kappa, text-kappa,
+    # ... give the same values) and pointed to --unit-set, which the page lacks
     texts, dup, other = _duplicate_spans(1)
     at = _custom_app([dup, other], texts)
     assert not at.exception, [e.value for e in at.exception]
     shown = [c.value for c in at.caption if c.value.startswith("⚠️") and "duplicate" in c.value]
     assert shown == [md("⚠️ a: document 'd0' has 1 exact duplicate span(s), e.g. [0, 4) 'x': "
-                        "counted once by exact-f1, which reads each annotator's spans as a "
-                        "set; kept as separate units by every other measure "
-                        "(pygamma-agreement counts them once: --unit-set)")]
+                        "counted twice by span-f1, mafalda-f1, gamma, gamma-cat; counted once "
+                        "by exact-f1, unitizing-alpha; no change to char-kappa, char-jaccard, "
+                        "text-kappa, fleiss-kappa, krippendorff-alpha, which read characters "
+                        "or texts")]
 
 
 def test_a_few_warnings_are_all_captions() -> None:
@@ -814,28 +840,33 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     jobs._worker().stop()  # the γ of 3,000 samples is not waited for
 
 
-@pytest.mark.parametrize(("measure", "in_html"), [("text-kappa", True), ("span-f1", False),
-                                                  ("char-kappa", False)])
+@pytest.mark.parametrize("measure", ["char-kappa", "text-kappa", "span-f1"])
 def test_the_first_screens_headings_are_in_the_matrix_and_tiles_elements(
-        make_app, measure: str, in_html: bool) -> None:
-    # Issue 29, tenth pass, second cut: "Pairwise agreement" is the matrix element's heading
-    # unless a control sits between them (span-F1's "Cells show"); "All 3 sets together" and
-    # why the values differ are the tiles element's; no header or caption drawn for them.
+        make_app, measure: str) -> None:
+    # Issue 29, tenth pass, second cut: "Pairwise agreement" is the matrix element's heading for
+    # every measure, char-kappa's default first screen too (fixrev14b item 2: a control had put
+    # it back into a header of its own); a "Cells show" control comes after the table; "All 3
+    # sets together" and why the values differ are the tiles element's; no header or caption
+    # drawn for them.
     at = _wait_for_matrix(make_app(PAGE, params={ann.K_ANN_MEASURE: measure}))
     assert not at.exception, [e.value for e in at.exception]
     headers = [s.value for s in at.header]
     matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
     tiles = next(h.proto.body for h in at.html if 'class="ann-tiles"' in h.proto.body)
-    assert ('<h2 class="ann-h">Pairwise agreement</h2>' in matrix) is in_html
-    assert ("Pairwise agreement" in headers) is not in_html
+    assert '<h2 class="ann-h">Pairwise agreement</h2>' in matrix
+    assert "Pairwise agreement" not in headers
     assert '<h2 class="ann-h">All 3 sets together</h2>' in tiles
     assert "All 3 sets together" not in headers
     assert ann.WHY_THEY_DIFFER not in [c.value for c in at.caption]
-    if not in_html:  # the heading above the control, the control above the table
-        if measure in ann.ASYMMETRIC:
-            assert at.radio(key=ann.K_ANN_CELL).value == "F1"
-        else:  # a label-blind form to offer (bugleft15 item 4)
-            assert at.radio(key=ann.K_ANN_BLIND).value == ann.BLIND_CELLS[0]
+    if measure in ann.ASYMMETRIC:
+        assert at.radio(key=ann.K_ANN_CELL).value == "F1"
+    elif measure in ann.BLIND_MEASURES:  # a label-blind form to offer (bugleft15 item 4)
+        assert at.radio(key=ann.K_ANN_BLIND).value == ann.BLIND_CELLS[0]
+    if measure != "text-kappa":  # the table first, the control after it
+        inner = next(node for _, node in _walk(at._tree)
+                     if getattr(node, "key", None) == "ann_matrix")
+        kinds = [node.type for node in inner.children.values()]
+        assert kinds[:2] == ["html", "radio"], kinds
 
 
 # ---- a switch of measure changes the cells, not the page's shape --------------------------------
@@ -916,8 +947,8 @@ def test_how_to_read_the_cells_is_a_sentence_of_the_matrix_element(make_app,
     assert matrix.index('<p class="ann-note">') < matrix.index(said) < matrix.index("<table>")
     assert not any(said in c.value for c in at.caption)
     headings = [s.value for s in at.header]
-    # the heading is the table element's unless a control sits between them
-    assert ("Pairwise agreement" in headings) is (measure in ann.ASYMMETRIC)
+    # the heading is the table element's for every measure (a control comes after the table)
+    assert "Pairwise agreement" not in headings
 
 
 # ---- the matrix alone in the page while the worker is busy (eleventh pass) ----------------------

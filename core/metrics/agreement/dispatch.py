@@ -30,10 +30,6 @@ MEASURES: tuple[str, ...] = (
 )
 """Measure names of ``python -m core agree --measure``."""
 
-SET_MEASURES: tuple[str, ...] = ("exact-f1",)
-"""Measures that read each annotator's spans as a set, so an exact duplicate counts once
-whatever ``--unit-set`` (:meth:`Study.from_sets`'s ``counted_once_by``)."""
-
 PAIRWISE = ("span-f1", "exact-f1", "mafalda-f1", "char-kappa", "char-jaccard", "text-kappa")
 
 

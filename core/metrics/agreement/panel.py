@@ -138,12 +138,7 @@ def majority_set(sets: Sequence[AnnotationSet], *, label: str | None = None,
     >>> majority_set([a, b], min_votes=1).get("d")
     (Span(start=0, end=6, label='x'),)
     """
-    if not sets:
-        raise InputError("a majority needs at least one annotation set; got none")
-    if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
-                                  or min_votes < 1):
-        raise ParameterError("min_votes", "The 'min_votes' parameter of majority_set must be a "
-                             f"positive integer or None. Got {min_votes!r} instead.")
+    _check_majority(sets, min_votes, "majority_set")
     if any(aset.alternatives for aset in sets):
         return _majority_set_per_document(sets, label=label, min_votes=min_votes, name=name)
     return _majority_set_columns(sets, label=label, min_votes=min_votes, name=name)
@@ -236,6 +231,37 @@ def _majority_set_columns(sets: Sequence[AnnotationSet], *, label: str | None,
 def _majority_set_per_document(sets: Sequence[AnnotationSet], *, label: str | None,
                                min_votes: int | None, name: str) -> AnnotationSet:
     """:func:`majority_set` one document and label at a time (any set, alternatives too)."""
+    return _per_document(sets, label=label, min_votes=min_votes, name=name, vote=_runs)
+
+
+def _runs(marked: list[list[Span]], need: int) -> list[Span]:
+    """Per label, the maximal runs of characters at least ``need`` of ``marked`` (each
+    annotator's spans) cover."""
+    by_label: dict[str, list[list[tuple[int, int]]]] = {}
+    for k, spans in enumerate(marked):
+        for sp in spans:
+            by_label.setdefault(sp.label, [[] for _ in marked])[k].append((sp.start, sp.end))
+    return [Span(s, e, lab) for lab, lists in by_label.items()
+            for s, e in _voted_runs(lists, need)]
+
+
+def _check_majority(sets: Sequence[AnnotationSet], min_votes: int | None, function: str
+                    ) -> None:
+    """Refuse no sets, or a ``min_votes`` that is not a positive integer (nor None)."""
+    if not sets:
+        raise InputError("a majority needs at least one annotation set; got none")
+    if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
+                                  or min_votes < 1):
+        raise ParameterError("min_votes", f"The 'min_votes' parameter of {function} must be a "
+                             f"positive integer or None. Got {min_votes!r} instead.")
+
+
+def _per_document(sets: Sequence[AnnotationSet], *, label: str | None, min_votes: int | None,
+                  name: str, vote: Callable[[list[list[Span]], int], list[Span]]
+                  ) -> AnnotationSet:
+    """A majority one document at a time: ``vote`` gets the spans of each set that lists the
+    document (only ``label``'s when given; MAFALDA's ⊥ marker, no label, left out) and how many
+    votes a majority needs (``min_votes``, else a strict majority of those sets)."""
     docs: dict[str, None] = {}
     for aset in sets:
         docs.update(dict.fromkeys(aset.spans))
@@ -243,17 +269,9 @@ def _majority_set_per_document(sets: Sequence[AnnotationSet], *, label: str | No
     for doc in docs:
         listing = [aset for aset in sets if doc in aset.spans]
         need = min_votes if min_votes is not None else len(listing) // 2 + 1
-        by_label: dict[str, list[list[tuple[int, int]]]] = {}
-        for k, aset in enumerate(listing):
-            for sp in aset.spans[doc]:
-                if (label is not None and sp.label != label) or (
-                        aset.alternatives and sp.label == NOTHING):
-                    continue
-                lists = by_label.setdefault(sp.label, [[] for _ in listing])
-                lists[k].append((sp.start, sp.end))
-        spans = [Span(s, e, lab) for lab, lists in by_label.items()
-                 for s, e in _voted_runs(lists, need)]
-        out[doc] = tuple(sorted(spans))
+        marked = [[sp for sp in aset.spans[doc] if (label is None or sp.label == label)
+                   and not (aset.alternatives and sp.label == NOTHING)] for aset in listing]
+        out[doc] = tuple(sorted(vote(marked, need)))
     return AnnotationSet(name, out, role="gold")
 
 
@@ -275,26 +293,16 @@ def instance_majority(sets: Sequence[AnnotationSet], *, label: str | None = None
     ((Span(start=0, end=9, label='x'),), (Span(start=0, end=4, label='x'), \
 Span(start=4, end=9, label='x')))
     """
-    if not sets:
-        raise InputError("a majority needs at least one annotation set; got none")
-    if min_votes is not None and (isinstance(min_votes, bool) or not isinstance(min_votes, int)
-                                  or min_votes < 1):
-        raise ParameterError("min_votes", "The 'min_votes' parameter of instance_majority must "
-                             f"be a positive integer or None. Got {min_votes!r} instead.")
-    docs: dict[str, None] = {}
-    for aset in sets:
-        docs.update(dict.fromkeys(aset.spans))
-    out: dict[str, tuple[Span, ...]] = {}
-    for doc in docs:
-        listing = [aset for aset in sets if doc in aset.spans]
-        need = min_votes if min_votes is not None else len(listing) // 2 + 1
-        votes: Counter[Span] = Counter()
-        for aset in listing:
-            votes.update({sp for sp in aset.spans[doc]
-                          if (label is None or sp.label == label)
-                          and not (aset.alternatives and sp.label == NOTHING)})
-        out[doc] = tuple(sorted(sp for sp, n in votes.items() if n >= need))
-    return AnnotationSet(name, out, role="gold")
+    _check_majority(sets, min_votes, "instance_majority")
+    return _per_document(sets, label=label, min_votes=min_votes, name=name, vote=_instances)
+
+
+def _instances(marked: list[list[Span]], need: int) -> list[Span]:
+    """The spans at least ``need`` of ``marked`` (each annotator's spans) hold."""
+    votes: Counter[Span] = Counter()
+    for spans in marked:
+        votes.update(set(spans))
+    return [sp for sp, n in votes.items() if n >= need]
 
 
 # --- any measure over pairs --------------------------------------------------------------------

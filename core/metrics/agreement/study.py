@@ -31,6 +31,20 @@ from core.model.bounds import AGREEMENT_CHOICE
 from core.model.errors import InputError, KindedText
 from core.model.table import _span_order
 
+DUPLICATES: dict[str, str] = {
+    "span-f1": "twice", "mafalda-f1": "twice", "gamma": "twice", "gamma-cat": "twice",
+    "exact-f1": "once", "unitizing-alpha": "once",
+    "char-kappa": "unseen", "char-jaccard": "unseen", "text-kappa": "unseen",
+    "fleiss-kappa": "unseen", "krippendorff-alpha": "unseen",
+}
+"""What each measure of ``agree`` does with an annotator's exact duplicate span (same document,
+offsets and label twice) when the study keeps it (without ``unit_set``): ``twice``, it counts
+as two spans or units (a match more, or a unit more); ``once``, the value is the one of the
+set without it (exact-f1 reads spans as a set; unitizing α drops it as an overlap of the
+annotator's own span); ``unseen``, the measure reads covered characters or a document's labels,
+which a second copy does not change. Checked for every measure by
+``tests/agreement/test_duplicate_reading.py``."""
+
 POSITION = "<position>"
 """Pseudo-label of the position-only construction (span vs no span, labels ignored)."""
 
@@ -66,7 +80,8 @@ class Study:
                   texts: Mapping[str, str | None] | None = None, *,
                   label: str | None = None, unit_set: bool = False,
                   labels: Sequence[str] | None = None,
-                  counted_once_by: str | None = None, kept_by: str | None = None) -> Study:
+                  measures: Sequence[str] | None = None,
+                  option: str | None = "--unit-set") -> Study:
         """Build a study from annotation sets (one per annotator).
 
         ``label`` keeps only that label's spans (the study then has that single label, even if
@@ -78,11 +93,10 @@ class Study:
         ``labels``: the annotation scheme's labels; the study's labels are then these and every
         label used (sorted), so that a pair's char-κ pools over the same labels whoever else is
         loaded (``docs/agreement.md``); by default the labels any annotator used.
-        ``counted_once_by``: the measures asked, when each of them reads an annotator's spans as
-        a set whatever ``unit_set`` (exact-f1): the duplicate warning then says they count a
-        duplicate once, not that ``unit_set`` would; ``kept_by``: the other measures asked
-        beside them (they keep a duplicate as two units unless ``unit_set``), so that the
-        warning says what each measure does with it.
+        ``measures``: the measures asked (by default every one), so that the duplicate warning
+        says what each does with a duplicate (:data:`DUPLICATES`: which count it twice, which
+        once, which read characters or texts); ``option``: the switch that reads the units as
+        a set (``unit_set``), named in the warning; None where there is none (the dashboard).
 
         >>> a = AnnotationSet("A", {"d1": (Span(0, 4, "x"),)}, role="annotator")
         >>> b = AnnotationSet("B", {"d1": (), "d2": (Span(1, 2, "y"),)}, role="annotator")
@@ -102,7 +116,7 @@ class Study:
         warnings: list[str] = []
         for aset in sets:
             spans[aset.name], table = _kept_spans(aset, label, unit_set, warnings,
-                                                  counted_once_by, kept_by)
+                                                  measures, option)
             if table is not None:
                 tables[aset.name] = table
             docs.update(dict.fromkeys(spans[aset.name]))
@@ -200,7 +214,7 @@ def missing_documents_of(annotators: Sequence[str], docs: Sequence[str], covered
 
 
 def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings: list[str],
-                counted_once_by: str | None = None, kept_by: str | None = None
+                measures: Sequence[str] | None = None, option: str | None = "--unit-set"
                 ) -> tuple[Mapping[str, tuple[Span, ...]], SpanTable | None]:
     """The spans a study keeps of one annotator's set (see :meth:`Study.from_sets`), and the
     set's own columns when they are those spans (else None); appends the warnings."""
@@ -210,7 +224,7 @@ def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings
         for i in plain:
             doc_id = aset.table.doc_ids[i]
             warnings.append(_duplicates(aset.name, doc_id, aset.spans[doc_id], unit_set,
-                                        counted_once_by, kept_by))
+                                        measures, option))
         return aset.spans, aset.table
     per_doc: dict[str, tuple[Span, ...]] = {}
     optional = 0
@@ -221,8 +235,7 @@ def _kept_spans(aset: AnnotationSet, label: str | None, unit_set: bool, warnings
             doc_spans = tuple(s for s in doc_spans if s.label != NOTHING)
         kept = doc_spans if label is None else tuple(s for s in doc_spans if s.label == label)
         if len(kept) != len(set(kept)):
-            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set, counted_once_by,
-                                        kept_by))
+            warnings.append(_duplicates(aset.name, doc_id, kept, unit_set, measures, option))
             if unit_set:
                 kept = tuple(set(kept))
         per_doc[doc_id] = tuple(sorted(kept))
@@ -271,26 +284,34 @@ def _lengths(docs: Mapping[str, None], far_ends: Sequence[int],
 
 
 def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool,
-                counted_once_by: str | None = None, kept_by: str | None = None) -> str:
-    """The warning about a document's exact duplicate spans: how the measures asked count
-    them (``counted_once_by``: measures that read spans as sets whatever ``unit_set``;
-    ``kept_by``: the other measures asked beside them, which keep a duplicate as two units
-    unless ``unit_set``)."""
+                measures: Sequence[str] | None = None, option: str | None = "--unit-set"
+                ) -> str:
+    """The warning about a document's exact duplicate spans: what each of ``measures`` (every
+    one by default) does with them (:data:`DUPLICATES`); ``option`` the switch that counts them
+    once, if any."""
     dup = len(kept) - len(set(kept))
     first = next(sp for sp in kept if kept.count(sp) > 1)
+    said = (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
+            f"[{first.start}, {first.end}) {first.label!r}: ")
     if unit_set:
-        how = "counted once (--unit-set)"
-    elif counted_once_by and kept_by:
-        how = (f"counted once by {counted_once_by}, which reads each annotator's spans as a "
-               f"set; kept as separate units by {kept_by} (pygamma-agreement counts them "
-               "once: --unit-set)")
-    elif counted_once_by:
-        how = (f"counted once by {counted_once_by}, which reads each annotator's spans as a "
-               "set (with or without --unit-set)")
-    else:
-        how = "kept as separate units; pygamma-agreement counts them once (--unit-set)"
-    return (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
-            f"[{first.start}, {first.end}) {first.label!r}: {how}")
+        return said + f"counted once ({option or 'units read as a set'})"
+    asked = list(DUPLICATES) if measures is None else list(measures)
+    group = {how: [m for m in asked if DUPLICATES.get(m) == how]
+             for how in ("twice", "once", "unseen")}
+    parts = []
+    if group["twice"]:
+        parts.append(f"counted twice by {', '.join(group['twice'])}"
+                     + (f" ({option} counts it once, as pygamma-agreement does)"
+                        if option and any(m.startswith("gamma") for m in group["twice"])
+                        else f" ({option} counts it once)" if option else ""))
+    if group["once"]:
+        parts.append(f"counted once by {', '.join(group['once'])}"
+                     + (f" (with or without {option})" if option and not group["twice"]
+                        else ""))
+    if group["unseen"]:
+        parts.append(f"no change to {', '.join(group['unseen'])}, which "
+                     f"{'read' if len(group['unseen']) > 1 else 'reads'} characters or texts")
+    return said + "; ".join(parts)
 
 
 def _plain(aset: AnnotationSet) -> list[int] | None:
