@@ -318,60 +318,6 @@ def steps_markdown(table: pd.DataFrame, measure: str) -> str:
     return "\n".join(lines)
 
 
-def waterfall(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
-              ) -> go.Figure:
-    """A waterfall from the first official metric to the last: official metrics are drawn as
-    totals, every rule as the change it makes. Steps that could not be scored are left out.
-
-    The bars are horizontal, one step per row from the top, with the step's name wrapped on
-    the left: the names stay readable on a phone (390 px), where side-by-side bars overlapped
-    their labels (issue 16 item 9).
-    """
-    names, values, kinds, texts = [], [], [], []
-    before = None
-    for s in steps:
-        value = s.value(measure)
-        if value is None:
-            continue
-        if before is None:
-            kinds.append("absolute")
-            values.append(value)
-        elif s.official:
-            kinds.append("total")
-            values.append(value)
-        else:
-            kinds.append("relative")
-            values.append(value - before)
-        texts.append(f"{value:.3f}" if s.official or before is None else f"{value - before:+.3f}")
-        names.append("<br>".join(textwrap.wrap(s.title, 20)))
-        before = value
-    fig = go.Figure(go.Waterfall(
-        orientation="h", y=names, x=values, measure=kinds, text=texts, textposition="outside",
-        connector=dict(line=dict(color="#999", width=1, dash="dot")),
-        # Blue up, vermillion down, grey totals: apart under every colour-vision deficiency,
-        # and each step is also signed in its text.
-        increasing=dict(marker=dict(color=OKABE_ITO[4])),
-        decreasing=dict(marker=dict(color=OKABE_ITO[5])),
-        totals=dict(marker=dict(color="#777777")),
-        hovertemplate="%{y}<br>%{text}<extra></extra>",
-    ))
-    text, top = wrapped_title(title)
-    fig.update_layout(title=text, height=90 + 52 * len(names), showlegend=False,
-                      xaxis=dict(title=MEASURES[measure], range=list(axis_range(kinds, values))),
-                      **{**_LAYOUT, "margin": dict(l=names_margin(names), r=10, t=top, b=10)})
-    # The left margin is set from the names (no automargin): Plotly draws a chart with an
-    # automatic margin twice, which was most of what a revisit of the page cost the browser
-    # (docs/performance.md, issue 29, eighth pass).
-    fig.update_yaxes(autorange="reversed", automargin=False)
-    if any(v > 1 for v in running_values(kinds, values)):
-        # A value past 1 (Martino's recall can exceed 1) is shown against 1, marked.
-        # In ``ink`` (the theme's text colour, :func:`ui.theme.theme_ink`): a fixed #555555
-        # was 2.5:1 on the dark theme's background.
-        fig.add_vline(x=1, line=dict(color=ink, width=1, dash="dash"),
-                      annotation_text="1", annotation_position="top")
-    return fig
-
-
 WATERFALL_DATA = "steps"
 """Name of the waterfall's dataset in its Vega-Lite spec (:func:`waterfall_spec`)."""
 UP, DOWN, OFFICIAL = "up", "down", "official metric"
@@ -389,7 +335,7 @@ def row_px(names: list[str]) -> int:
 
 
 def waterfall_rows(steps: list[Step], measure: str) -> pd.DataFrame:
-    """One row per step :func:`waterfall` draws (steps that could not be scored are left out):
+    """One row per step of the waterfall (steps that could not be scored are left out):
     its name (wrapped lines joined by a newline), the bar's ``start`` and ``end`` (from 0 for
     an official metric; from the score before to the score after for a rule), its ``kind``
     (:data:`UP`, :data:`DOWN`, :data:`OFFICIAL`), the text beside it (the score of an official
@@ -419,12 +365,14 @@ def waterfall_rows(steps: list[Step], measure: str) -> pd.DataFrame:
 
 def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EITHER_GREY
                    ) -> dict[str, Any]:
-    """:func:`waterfall` as a Vega-Lite spec for ``st.vega_lite_chart``: one horizontal bar per
-    step from the top, the step's name wrapped on the left, official metrics grey from 0, each
-    rule a floating bar from the score before it to the score after it, blue up and vermillion
-    down (apart under every colour-vision deficiency) and signed in the text beside it (the
-    second cue); a hover names the step, its score and its change. A value past 1 (Martino's
-    recall can exceed 1) is shown against a dashed line at 1 in ``ink``.
+    """The waterfall from the first official metric to the last, a Vega-Lite spec for
+    ``st.vega_lite_chart``; the one builder of it (Metric differences, Learn's ladder and an
+    exercise's answers draw it). One horizontal bar per step from the top, the step's name
+    wrapped on the left (readable on a phone, issue 16 item 9), official metrics grey from 0,
+    each rule a floating bar from the score before it to the score after it, blue up and
+    vermillion down (apart under every colour-vision deficiency) and signed in the text beside
+    it (the second cue); a hover names the step, its score and its change. A value past 1
+    (Martino's recall can exceed 1) is shown against a dashed line at 1 in ``ink``.
 
     Vega-Lite, not plotly: plotly.js drew this one chart in 60 to 115 ms of the browser's main
     thread on every visit of the page, the most of any element there (docs/performance.md,

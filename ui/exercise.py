@@ -19,6 +19,7 @@ from core.teaching import exercises, scenarios
 from ui import differences as diff
 from ui import learn_tables as learn_ui
 from ui.escape import md
+from ui.theme import theme_ink
 from ui.widgets import download_buttons
 
 PARAM = "exercise"
@@ -220,9 +221,12 @@ def reveal(sol: exercises.Solution, guesses: dict[tuple[str, str], Any] | None,
     st.markdown("**The ladder: from Martino to MAFALDA, one rule at a time**")
     shown = st.radio("Score", ["R", "P", "F1"], key=f"{key}_measure", horizontal=True)
     measure = diff.SHOWN_MEASURES[shown]
-    st.plotly_chart(diff.waterfall(sol.steps, measure, title=f"{shown} of this exercise, one "
-                                   "rule at a time (grey: the metrics)"),
-                    key=f"{key}_waterfall", width="stretch")
+    # The Metric differences page's chart, in a container of its key (a chart without a
+    # selection gets no key class of its own; the tests find the ladder by it).
+    with st.container(key=f"{key}_waterfall"):
+        st.vega_lite_chart(diff.waterfall_spec(sol.steps, measure, title=f"{shown} of this "
+                                               "exercise, one rule at a time (grey: the metrics)",
+                                               ink=theme_ink()), width="stretch")
     st.dataframe(diff.steps_table(sol.steps, measure), hide_index=True, key=f"{key}_steps",
                  column_config={shown: st.column_config.NumberColumn(format="%.4f"),
                                 "change": st.column_config.NumberColumn(format="%+.4f")},

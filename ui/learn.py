@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.metrics import mafalda, martino
@@ -33,6 +32,7 @@ from ui import learn_tables as tables
 from ui.escape import md
 from ui.lazy import lazy_expander
 from ui.state import ROOT
+from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import download_buttons
 
 # ---- keys (this page's; the shared ones are in ui.state) ----------------------------------------
@@ -42,6 +42,7 @@ K_LEARN_GEN = "learn_gen"  # {scenario id: n}: a move or reset starts editor gen
 K_LEARN_SHOWN = "learn_shown"  # {scenario id: rows} as the editor returned them on the last run
 K_LEARN_MOVE = "learn_move"  # which prediction the sliders move ("P2")
 K_MODE = "learn_mode"  # session: worked examples or an exercise (the URL's ?exercise= decides)
+K_LEARN_WATERFALL = "learn_waterfall"  # the container of the ladder's waterfall (Vega-Lite)
 MODES = ("📖 Worked examples", "📝 Exercise")
 
 OPENING_SCENARIO = "mafalda-example9"
@@ -180,14 +181,16 @@ def ladder(scenario_id: str, pred: SpanKey) -> list[Any]:
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def waterfall(scenario_id: str, pred: SpanKey, measure: str) -> go.Figure:
-    """The ladder's waterfall, built once per scenario, predictions and score for every session:
-    a figure is the costliest thing Learn draws (bench/bench_learn.py), and a class of students
+def waterfall(scenario_id: str, pred: SpanKey, measure: str, ink: str = EITHER_GREY
+              ) -> dict[str, Any]:
+    """The ladder's waterfall (:func:`ui.differences.waterfall_spec`, the Metric differences
+    page's chart), built once per scenario, predictions, score and theme for every session: a
+    chart is the costliest thing Learn builds (bench/bench_learn.py), and a class of students
     opening the same example would otherwise each build it."""
     sc = scenarios.get(scenario_id)
-    return diff.waterfall(ladder_titled(ladder(scenario_id, pred), sc.level), measure,
-                          title=f"{diff.MEASURES[measure]} of these predictions (grey: the "
-                          "metrics)")
+    return diff.waterfall_spec(ladder_titled(ladder(scenario_id, pred), sc.level), measure,
+                               title=f"{diff.MEASURES[measure]} of these predictions (grey: the "
+                               "metrics)", ink=ink)
 
 
 def ladder_titled(steps: Sequence[Step], level: int) -> list[Step]:
@@ -512,8 +515,10 @@ def ladder_steps(e: Edited) -> None:
                       "step projects them, as the tiles above do from the start."
                       if sc.level != 2 else ""))
     if sum(s.score is not None for s in steps) >= 2:
-        l_right.plotly_chart(waterfall(sid, _key(s for _, s in e.valid), l_measure),
-                             key="learn_waterfall", width="stretch")
+        # In a container of its key: a chart without a selection gets no key class of its own.
+        with l_right.container(key=K_LEARN_WATERFALL):
+            st.vega_lite_chart(waterfall(sid, _key(s for _, s in e.valid), l_measure,
+                                         theme_ink()), width="stretch")
     else:
         l_right.info("Fewer than two steps can score these predictions.", icon="ℹ️")
     with st.expander("The ladder's steps as a table"):

@@ -6,8 +6,10 @@ worked examples' picker shows titles and their ladder follows an edit."""
 from __future__ import annotations
 
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 
 from core.teaching import exercises, scenarios
+from ui import differences as diff
 from ui import exercise as exercise_ui
 from ui import learn as learn_ui
 
@@ -51,7 +53,7 @@ def test_url_seed_opens_that_exercise_and_hides_the_answers(make_app) -> None:
     assert at.number_input(key=exercise_ui.K_SEED).value == 5
     assert _pred_rows(at) == _want_rows(5)
     assert not [s for s in at.header if "answers" in s.value]
-    assert not at.get("plotly_chart")
+    assert not at.get("plotly_chart") and not at.get("vega_lite_chart")
     questions = [k for k, _ in exercises.questions("short")
                  if exercises.solve(exercises.generate(5)).truths[k].precision is not None]
     assert _guess_keys(at) == {f"exercise_{q}::5::{k}" for k in questions
@@ -104,7 +106,12 @@ def test_check_grades_with_core_and_reveals_the_ladder(make_app, frame) -> None:
     row = table[(table["metric"] == short["mafalda"]) & (table["score"] == "R")].iloc[0]
     assert row["right"] == "❌" and row["why"] != "Right."
     assert at.info and f"{want.right} of {want.asked} right" in at.info[0].value
-    assert len(at.get("plotly_chart")) == 1  # the ladder
+    # the ladder: the Metric differences page's Vega-Lite waterfall, of the solution's steps
+    assert not at.get("plotly_chart")
+    (ladder,) = at.get("vega_lite_chart")
+    (data,) = [d for d in ladder.proto.datasets if d.name == diff.WATERFALL_DATA]
+    drawn = convert_arrow_bytes_to_pandas_df(data.data.data)
+    assert list(drawn["step"]) == list(diff.waterfall_rows(sol.steps, "recall")["step"])
     steps = frame(at, "step", "R", "change")
     assert list(steps["step"]) == [s.title for s in sol.steps]
 

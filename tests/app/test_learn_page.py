@@ -371,3 +371,35 @@ def test_pair_table_puts_the_contributions_before_the_span_texts(make_app, frame
     assert list(pairs.columns) == ["pred", "gold", "|s∩t|", "|s|", "|t|", "δ", "C(s,t,|s|)",
                                    "C(s,t,|t|)", "pred span", "gold span"]
     assert pairs.iloc[0]["C(s,t,|t|)"] == pytest.approx(9 / 24)
+
+
+def test_the_ladder_is_the_metric_differences_waterfall(make_app) -> None:
+    """Learn's ladder is drawn by the Metric differences page's one builder
+    (``ui.differences.waterfall_spec``, Vega-Lite), not a second plotly chart: its rows are the
+    ladder's steps (the Martino bars before the level step say that they score the labels as
+    written), its title is Learn's, and MAFALDA Example 9's recall of 1.25 stands against the
+    dashed line at 1."""
+    import json
+
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+
+    from ui import differences as diff
+
+    sid = "mafalda-example9"
+    at = _open(make_app, sid)
+    assert at.radio(key="learn_ladder_measure").value == "R"
+    assert not at.get("plotly_chart")
+    (element,) = at.get("vega_lite_chart")
+    spec = json.loads(element.proto.spec)
+    (data,) = [d for d in element.proto.datasets if d.name == diff.WATERFALL_DATA]
+    drawn = convert_arrow_bytes_to_pandas_df(data.data.data)
+    sc = scenarios.get(sid)
+    steps = learn_ui.ladder_titled(scenarios.ladder(sc, list(sc.pred)), sc.level)
+    want = diff.waterfall_rows(steps, "recall")
+    assert list(drawn["step"]) == list(want["step"]) and len(drawn) >= 2
+    assert list(drawn["end"]) == pytest.approx(list(want["end"]))
+    assert list(drawn["kind"]) == list(want["kind"])
+    assert " ".join(spec["title"]["text"]) == "R of these predictions (grey: the metrics)"
+    assert max(drawn["end"]) == pytest.approx(1.25)
+    (rule,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
+    assert rule["mark"]["strokeDash"] and rule["data"]["values"] == [{"one": 1}]
