@@ -227,7 +227,7 @@ def learn_exercise(run: Run) -> None:
             wait_idle(page)
         page.get_by_role("button", name="Check my answers").click()
         wait_idle(page)
-        page.locator(".st-key-exercise_waterfall .js-plotly-plot").wait_for(timeout=60_000)
+        page.locator(".st-key-exercise_waterfall g.mark-rect path").first.wait_for(timeout=60_000)
         run.save(page, "learn_exercise")
 
 

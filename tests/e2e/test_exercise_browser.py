@@ -70,11 +70,18 @@ def test_one_exercise_end_to_end(app_url: str, vpage: Any, st_ui: SimpleNamespac
         grade = page.get_by_test_id("stDataFrame").filter(has_text="your answer")
         expect(grade.get_by_text("❌", exact=True)).to_have_count(1)
         expect(grade.get_by_text("✅", exact=True)).to_have_count(n - 1)
-    chart = page.locator(".st-key-exercise_waterfall .js-plotly-plot")
+    # The Metric differences page's Vega-Lite waterfall: one bar per step (SVG paths of its
+    # rect mark), the steps' names its y axis's labels.
+    chart = page.locator(".st-key-exercise_waterfall [data-testid='stVegaLiteChart']")
     chart.wait_for(timeout=30_000)
     chart.scroll_into_view_if_needed()
-    expect(chart.locator(".bars .point")).to_have_count(len(sol.steps), timeout=10_000)
-    assert _overlaps(page, ".st-key-exercise_waterfall .ytick text") == []
+    bars = page.locator(".st-key-exercise_waterfall g.mark-rect.role-mark path")
+    expect(bars).to_have_count(len(sol.steps), timeout=10_000)
+    names = ".st-key-exercise_waterfall .role-axis:has(.role-axis-label) .role-axis-label text"
+    assert page.locator(names).count() >= len(sol.steps)
+    assert _overlaps(page, names) == []
+    box = chart.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= VIEWPORTS[page.viewport_name]["width"]
     st_ui.shot(page, f"exercise_reveal_{page.viewport_name}")
     # The next exercise: the seed in the URL advances and the answers are hidden again.
     page.get_by_role("button", name="New exercise").click()

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from core.teaching import scenarios
+from ui.differences import waterfall_rows
 
 pytestmark = pytest.mark.e2e
 
@@ -150,6 +151,14 @@ def test_deep_link_opens_example9_with_both_recalls(
     assert _tile(page, "semeval2021, level 1 — recall") == "1.25 (5/4)"  # its setting named
     assert _tile(page, "MAFALDA paper, level 1 — recall") == "1"
     assert "refused" in _tile(page, "semeval2020-si")
+    # The ladder: the Metric differences page's Vega-Lite waterfall, one bar per scored step,
+    # Martino's recall of 1.25 against the dashed line at 1.
+    sc = scenarios.get("mafalda-example9")
+    steps = waterfall_rows(scenarios.ladder(sc, list(sc.pred)), "recall")
+    ladder = page.locator(".st-key-learn_waterfall [data-testid='stVegaLiteChart']")
+    ladder.scroll_into_view_if_needed()
+    expect(ladder.locator("g.mark-rect.role-mark path")).to_have_count(len(steps), timeout=30_000)
+    expect(ladder.locator("g.mark-rule.role-mark line")).to_have_count(1)
     page.get_by_text("Da San Martino et al. (2019) span metric", exact=True).click()
     page.get_by_role("heading", name="What it measures").first.wait_for(timeout=10_000)
     page.set_viewport_size(TALL)
