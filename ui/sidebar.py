@@ -17,7 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import chart_library
-from ui.theme import PRIMARY_TEXT_CSS
+from ui.theme import CHART_INK_CSS, PRIMARY_TEXT_CSS
 
 PHONE_MAX_PX = 768
 
@@ -55,7 +55,7 @@ it (1.75 and 1.5 rem in the page, 1.125 rem in the sidebar), as the sections loo
 were ``st.subheader``: the outline is fixed, the pages look no louder (docs/dashboard.md,
 "Accessibility")."""
 
-SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + """
+SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + CHART_INK_CSS + """
 <script>
 (() => {
   const w = window.parent && window.parent.document ? window.parent : window;

@@ -52,6 +52,20 @@ its app element for the theme shown (a browser without ``light-dark()`` keeps St
 colour). Drawn on every page by :data:`ui.sidebar.SCRIPT`."""
 
 
+CHART_INK_CSS = (
+    "<style>[data-testid='stApp'] [class*='_waterfall'] .vega-embed svg text{fill:light-dark("
+    + LIGHT_INK + "," + DARK_INK + ")}[data-testid='stApp'] [class*='_waterfall'] .vega-embed "
+    "svg .mark-rule.role-mark line{stroke:light-dark(" + LIGHT_INK + "," + DARK_INK
+    + ")}</style>")
+"""The waterfall's text and its line at 1 in the theme's ink, whatever the spec says: the
+spec takes :func:`theme_ink`, which is the light theme's until the browser has told the server
+its theme, so a page opened in the dark theme drew its first run's names and values near-black on
+the dark background. ``light-dark()`` follows the ``color-scheme`` Streamlit sets on its app
+element for the theme shown, from the first frame (a CSS rule outranks the SVG's presentation
+attributes). Drawn on every page by :data:`ui.sidebar.SCRIPT`; the waterfall's containers are
+keyed ``..._waterfall`` (Metric differences, Learn, an exercise)."""
+
+
 def theme_ink() -> str:
     """The text colour of the theme the browser shows, as Streamlit draws the axis titles: the
     configured ``theme.textColor``, else the dark theme's or the light theme's

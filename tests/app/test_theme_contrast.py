@@ -85,3 +85,12 @@ def test_the_inks_and_the_grey_keep_their_contrast_on_either_background(scheme: 
     ink = theme.LIGHT_INK if scheme == "light" else theme.DARK_INK
     assert contrast_ratio(ink, background) >= 4.5
     assert contrast_ratio(theme.EITHER_GREY, background) >= 3
+
+
+def test_the_waterfalls_ink_style_is_drawn_on_every_page() -> None:
+    """The waterfall's text and line at 1 take the theme's ink by ``light-dark()`` (the spec's
+    ink is the light theme's until the browser has told the server its theme)."""
+    css = theme.CHART_INK_CSS
+    assert css.count(f"light-dark({theme.LIGHT_INK},{theme.DARK_INK})") == 2
+    assert "[class*='_waterfall'] .vega-embed svg text" in css
+    assert css in sidebar.SCRIPT

@@ -104,3 +104,31 @@ def test_the_app_follows_a_dark_browser(app_url: str, browser: Any, st_ui: Simpl
         st_ui.shot(page, "newcomer_dark_documents")
     finally:
         context.close()
+
+
+def test_a_waterfall_opened_first_in_a_dark_browser_draws_light_text(
+    app_url: str, browser: Any, st_ui: SimpleNamespace
+) -> None:
+    """The waterfall's spec takes the light theme's ink until the browser has told the server its
+    theme, so Metric differences opened first in a dark browser drew its step names, values and
+    title near-black on the dark background; the theme's own style
+    (:data:`ui.theme.CHART_INK_CSS`) draws them in the dark theme's ink from the first run."""
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme="dark")
+    page = context.new_page()
+    try:
+        st_ui.open_page(page, app_url, "differences")
+        page.locator(".st-key-diff_waterfall .vega-embed svg text").first.wait_for(
+            timeout=60_000)
+        fills = page.eval_on_selector_all(
+            ".st-key-diff_waterfall .vega-embed svg text",
+            "els => els.filter(e => e.textContent.trim())"
+            ".map(e => getComputedStyle(e).fill)")
+        assert fills and set(fills) == {"rgb(237, 235, 232)"}, fills  # DARK_INK, #edebe8
+        # what a first run draws before the server knows the theme: the spec's light ink
+        forced = page.eval_on_selector(
+            ".st-key-diff_waterfall .vega-embed svg text",
+            "e => { e.setAttribute('fill', '#2f2d2b'); return getComputedStyle(e).fill; }")
+        assert forced == "rgb(237, 235, 232)"
+        st_ui.shot(page, "newcomer_dark_waterfall")
+    finally:
+        context.close()
