@@ -26,12 +26,14 @@ PRED = [[[0, 9, "appeal to fear"], [10, 20, "ad hominem"]], [[0, 10, "false anal
 
 def _jsonl(labels: list[list[list[Any]]]) -> bytes:
     return "".join(json.dumps({"text": t, "labels": ls}) + "\n"
-                   for t, ls in zip(TEXTS, labels, strict=True)).encode()
+                   for t, ls in zip(TEXTS, labels)).encode()  # fewer labels: fewer texts
 
 
-def _cli(tmp_path: Path, variant: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    (tmp_path / "gold.jsonl").write_bytes(_jsonl(GOLD))
-    (tmp_path / "pred.jsonl").write_bytes(_jsonl(PRED))
+def _cli(tmp_path: Path, variant: str, capsys: pytest.CaptureFixture[str], *,
+         texts: int = len(TEXTS)) -> dict[str, Any]:
+    """``python -m core score`` of the first ``texts`` texts."""
+    (tmp_path / "gold.jsonl").write_bytes(_jsonl(GOLD[:texts]))
+    (tmp_path / "pred.jsonl").write_bytes(_jsonl(PRED[:texts]))
     capsys.readouterr()
     assert main(["score", str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"),
                  "--metric", "mafalda", "--variant", variant, "--json"]) == 0
@@ -65,5 +67,44 @@ def test_scores_page_reads_unsorted_gold_in_file_order_as_the_cli(
     for key, column in (("precision", "MAFALDA P"), ("recall", "MAFALDA R"),
                         ("f1", "MAFALDA F1")):
         assert shown.loc["pred", column] == pytest.approx(cli[key], abs=5e-5), (variant, key)
-    page = [str(w.value) for w in at.warning]
+    page = [str(w.value).replace("\\", "") for w in at.warning]  # the page escapes Markdown
     assert any(warned[0] in text for text in page), page
+
+
+def test_a_variant_derived_from_another_reads_the_file_order_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``metrics-py`` derived from ``paper`` (:func:`ui.results.derive_pair`, what a switch of
+    variant on Scores and the pages' work computed ahead take) gives the command line's
+    numbers, and so does one document alone (the Documents page)."""
+    import weakref
+
+    from ui import results
+
+    ws = _workspace()
+    assert set(ws.orders) == {"gold"}  # the gold's file recorded its order; the predictions none
+    results.pair_result.clear()
+    monkeypatch.setattr(results, "_scored", weakref.WeakValueDictionary())
+    paper = results.pair_result(ws.key, ws, "gold", "pred", "mafalda", "paper", 2)
+    assert paper.overall["P"] == pytest.approx(_cli(tmp_path, "paper", capsys)["precision"])
+    derived = results.derive_pair(ws.key, ws, "gold", "pred", "mafalda", "metrics-py", 2)
+    assert derived is not None
+    cli = _cli(tmp_path, "metrics-py", capsys)
+    assert derived.overall["P"] == pytest.approx(cli["precision"]) != paper.overall["P"]
+    one = results.document_result(ws.key, ws, "gold", "pred", "0", "mafalda", "metrics-py", 2)
+    alone = _cli(tmp_path, "metrics-py", capsys, texts=1)  # text "0", the unsorted one
+    assert one.overall["P"] == pytest.approx(alone["precision"]) != 1.0
+
+
+def test_a_sorted_gold_passes_no_order() -> None:
+    """The default path stays free: a MAFALDA gold whose labels are sorted records its order,
+    and the hook passes none of it on (nothing for the scorer to read apart)."""
+    from ui import results, state
+
+    sorted_gold = [sorted(labels) for labels in GOLD]
+    files = [("gold.jsonl", _jsonl(sorted_gold), "gold", "gold"),
+             ("pred.jsonl", _jsonl(PRED), "system", "pred")]
+    reports = [state.parse_bytes(f, data, None, role, name) for f, data, role, name in files]
+    ws = state.upload_workspace(reports, [data for _, data, _, _ in files])
+    assert results.read_order(ws, "gold", "pred", "mafalda", "metrics-py") == ([], {})
+    assert results.order_warnings(ws, "gold", ["pred"], {"mafalda": "repo-head"}) == []
