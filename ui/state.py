@@ -231,11 +231,7 @@ class Workspace:
     undecided: str | None = None
     """The Curation page's curated set while the lead has decided nothing (the automatic
     consensus, :func:`ui.curation.with_curated`): never a default reference."""
-    orders: Mapping[str, object] = field(default_factory=dict)
-    """Set name -> what its reader recorded of the file's order (:attr:`FileReport.records`,
-    e.g. a MAFALDA gold's :class:`core.metrics.mafalda_order.GoldOrder`), for the sets of a
-    file that holds one set and recorded it: the metrics' ``read_order`` hooks read it as
-    ``python -m core score`` does (:func:`ui.results.read_order`). Empty for most inputs."""
+    orders: Mapping[str, object] = field(default_factory=dict)  # FileReport.order per set
 
     @property
     def sets(self) -> dict[str, AnnotationSet]:
@@ -327,8 +323,7 @@ def build_workspace(
             corpus.add_set(AnnotationSet(name, aset.spans, aset.role, aset.alternatives))
             if rep.assumed_extents is not None:
                 placed[name] = rep.file
-            if rep.records is not None and len(rep.sets) == 1:  # the file's order is its set's
-                orders[name] = rep.records
+            orders.update({name: rep.order} if rep.order is not None else {})
     return Workspace(key, title, corpus, tuple(reports), shareable, placed, orders=orders)
 
 

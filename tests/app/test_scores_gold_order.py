@@ -25,8 +25,9 @@ PRED = [[[0, 9, "appeal to fear"], [10, 20, "ad hominem"]], [[0, 10, "false anal
 
 
 def _jsonl(labels: list[list[list[Any]]]) -> bytes:
+    """MAFALDA JSONL of the first ``len(labels)`` texts."""
     return "".join(json.dumps({"text": t, "labels": ls}) + "\n"
-                   for t, ls in zip(TEXTS, labels)).encode()  # fewer labels: fewer texts
+                   for t, ls in zip(TEXTS, labels, strict=False)).encode()
 
 
 def _cli(tmp_path: Path, variant: str, capsys: pytest.CaptureFixture[str], *,
