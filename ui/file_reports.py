@@ -47,6 +47,19 @@ class FileReport:
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def order(self) -> object:
+        """What the reader recorded of the file's order, for its one set: a MAFALDA gold's
+        :class:`~core.metrics.mafalda_order.GoldOrder`, which the metrics' ``read_order``
+        hooks read as ``python -m core score`` does (:attr:`ui.state.Workspace.orders`,
+        :func:`ui.results.read_order`); None otherwise. A TC file's row order is not kept: the
+        pages score one document alone, and the TC scorer pairs every row it is given, so the
+        Martino TC variants read the sets sorted here (docs/dashboard.md)."""
+        from core.metrics.mafalda_order import GoldOrder
+
+        return self.records if isinstance(self.records, GoldOrder) and len(self.sets) == 1 \
+            else None
+
     @cached_property  # the Files table asks on every rerun; a report never changes
     def documents(self) -> int:
         """Distinct documents of the file, over its sets and texts (what ``validate`` counts

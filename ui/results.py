@@ -179,10 +179,61 @@ def _as_system(aset: AnnotationSet) -> AnnotationSet:
     return AnnotationSet(aset.name, aset.spans, "system", False)
 
 
-def _options(ws: Workspace, set_a: str, set_b: str, variant: str | None,
+def _options(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str | None,
              level: int | None) -> dict[str, object]:
+    """The keyword options of ``metric`` for ``set_b`` against ``set_a``, as the command line
+    passes them: the reading options, and what the metric's ``read_order`` hook reads of the
+    files' order (:func:`read_order`)."""
     return {"variant": variant, "level": level, "texts": ws.corpus.texts,
-            "taxonomy": taxonomy_for(ws, set_a, set_b)}
+            "taxonomy": taxonomy_for(ws, set_a, set_b),
+            **read_order(ws, set_a, set_b, metric, variant)[1]}
+
+
+def read_order(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str | None
+               ) -> tuple[list[str], dict[str, object]]:
+    """The warnings and the ``score`` options (``gold_order``, ``pred_order``) of ``metric``'s
+    ``read_order`` hook for ``set_b`` against ``set_a``, from what the readers recorded of
+    their files' order (:attr:`ui.state.Workspace.orders`), as ``python -m core score`` reads
+    them (:func:`core.engines.inputs.check_pair`): on a MAFALDA gold whose labels are not sorted
+    by start, ``metrics-py`` and ``repo-head`` read them in file order as the official evaluator
+    does, with one warning per document where the readings differ (docs/mafalda.md). Nothing,
+    and no work, when the metric has no hook or neither set's file recorded an order."""
+    entry = registry.get(metric)
+    if entry.read_order is None or (set_a not in ws.orders and set_b not in ws.orders):
+        return [], {}
+    return _read_order(ws.key, ws, set_a, set_b, metric,
+                       str(entry.keywords(variant=variant).get("variant")))
+
+
+def order_warnings(ws: Workspace, ref: str, systems: Sequence[str],
+                   variants: Mapping[str, str | None]) -> list[str]:
+    """Every span metric's :func:`read_order` warnings for ``systems`` against ``ref`` under
+    ``variants``, each once, worded as ``python -m core score`` prints them (a MAFALDA gold's
+    documents whose labels are not sorted by start); empty, at no cost, when no file recorded
+    an order."""
+    if not ws.orders:
+        return []
+    out: dict[str, None] = {}
+    for m in registry.span_metrics():
+        for system in systems:
+            out.update(dict.fromkeys(read_order(ws, ref, system, m.name,
+                                                variants.get(m.name))[0]))
+    return list(out)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _read_order(ws_key: str, _ws: Workspace, set_a: str, set_b: str, metric: str,
+                variant: str) -> tuple[list[str], dict[str, object]]:
+    """:func:`read_order` with the variant resolved, once per workspace, pair and variant (its
+    warnings walk every document). The hooks registered return the predictions unchanged;
+    the dashboard scores its sets as they are and takes the warnings and options."""
+    entry = registry.get(metric)
+    assert entry.read_order is not None  # read_order checked it
+    _pred, warnings, options = entry.read_order(
+        variant=variant, gold_records=_ws.orders.get(set_a), pred_records=_ws.orders.get(set_b),
+        gold=_ws.sets[set_a], pred=_as_system(_ws.sets[set_b]), texts=_ws.corpus.texts,
+        labels=None)
+    return [str(w) for w in warnings], options
 
 
 MERGE_HINT = "pass merge_pred=True (-m) to merge overlapping predictions"
@@ -211,7 +262,7 @@ def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str 
     gold = _restrict(ws.sets[set_a], docs)
     pred = _as_system(_restrict(ws.sets[set_b], docs))
     try:
-        result = entry.score_sets(gold, pred, **_options(ws, set_a, set_b, variant, level))
+        result = entry.score_sets(gold, pred, **_options(ws, set_a, set_b, metric, variant, level))
     except SpanScopeError as exc:
         return PairScores({}, pd.DataFrame(columns=LABEL_COLUMNS),
                           pd.DataFrame(columns=["document", "F1"]), None,
@@ -236,7 +287,7 @@ def derive_pair(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
         return None
     try:
         result = entry.derive_sets(source.raw, ws.sets[set_a], _as_system(ws.sets[set_b]),
-                                   **_options(ws, set_a, set_b, variant, level))
+                                   **_options(ws, set_a, set_b, metric, variant, level))
     except SpanScopeError as exc:
         return PairScores({}, pd.DataFrame(columns=LABEL_COLUMNS),
                           pd.DataFrame(columns=["document", "F1"]), None,
@@ -432,7 +483,7 @@ def explain_document(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: st
     pred = _as_system(_restrict(ws.sets[set_b], (doc,)))
     try:
         explanation = entry.explain_document(gold, pred, doc,
-                                             **_options(ws, set_a, set_b, variant, level))
+                                             **_options(ws, set_a, set_b, metric, variant, level))
     except SpanScopeError as exc:
         return Explained(pd.DataFrame(columns=["gold", "pred"]), {}, error=str(exc))
     if explanation is None:
@@ -754,8 +805,7 @@ def document_table(ws: Workspace, ref: str, system: str, metric: str, variant: s
     options as the page's paper table), so a paired test on them is ``table --compare``'s."""
     entry = registry.get(metric)
     pred = ws.sets[system]
-    keywords = entry.keywords(variant=variant, level=level, texts=ws.corpus.texts,
-                              taxonomy=taxonomy_for(ws, ref, system))
+    keywords = entry.keywords(**_options(ws, ref, system, metric, variant, level))
     totals = entry.statistics(entry.gold_view(ws.sets[ref]),
                               AnnotationSet(pred.name, pred.spans, "system", False),
                               per_document=True, **keywords)

@@ -290,9 +290,30 @@ def _without_intervals(table: pd.DataFrame, documents: int) -> pd.DataFrame:
     return table.assign(**{c: float("nan") for c in bounds})
 
 
+ORDER_NOTES_SHOWN = 10
+"""How many warnings of gold read in file order :func:`order_notes` lists before a count."""
+
+
+def order_notes(ws: Workspace, s: Setup) -> None:
+    """The command line's warnings of the metrics' ``read_order`` hooks (a MAFALDA gold whose
+    labels are not sorted by start, read in file order by ``metrics-py`` and ``repo-head`` as
+    the official evaluator reads it: :func:`ui.results.order_warnings`), as ``python -m core
+    score`` words them; nothing when no file recorded an order."""
+    notes = results.order_warnings(ws, s.ref, s.systems, s.variants)
+    if not notes:
+        return
+    shown = [f"- {md(n)}" for n in notes[:ORDER_NOTES_SHOWN]]
+    if len(notes) > ORDER_NOTES_SHOWN:
+        shown.append(f"- … and {len(notes) - ORDER_NOTES_SHOWN:,} more (`python -m core "
+                     "score` lists each)")
+    st.warning("The official scorer reads this gold in file order (docs/mafalda.md, \"Gold "
+               "whose labels are not sorted by start\"):\n\n" + "\n".join(shown), icon="⚠️")
+
+
 def all_systems(ws: Workspace, s: Setup) -> None:
     """Every system under every span metric (with bootstrap intervals) and their F1 chart."""
     st.header("All systems")
+    order_notes(ws, s)
     overview = results.systems_overview(ws.key, ws, s.ref, tuple(s.systems),
                                         tuple(s.variants.items()), s.level,
                                         s.n_boot if s.intervals else 0, s.seed)

@@ -231,6 +231,7 @@ class Workspace:
     undecided: str | None = None
     """The Curation page's curated set while the lead has decided nothing (the automatic
     consensus, :func:`ui.curation.with_curated`): never a default reference."""
+    orders: Mapping[str, object] = field(default_factory=dict)  # FileReport.order per set
 
     @property
     def sets(self) -> dict[str, AnnotationSet]:
@@ -307,6 +308,7 @@ def build_workspace(
     """
     corpus = Corpus()
     placed: dict[str, str] = {}
+    orders: dict[str, object] = {}
     count = Counter(aset.name for rep in reports for aset in rep.sets)
     for rep in reports:
         for doc_id, text in rep.texts.items():
@@ -321,7 +323,8 @@ def build_workspace(
             corpus.add_set(AnnotationSet(name, aset.spans, aset.role, aset.alternatives))
             if rep.assumed_extents is not None:
                 placed[name] = rep.file
-    return Workspace(key, title, corpus, tuple(reports), shareable, placed)
+            orders.update({name: rep.order} if rep.order is not None else {})
+    return Workspace(key, title, corpus, tuple(reports), shareable, placed, orders=orders)
 
 
 
@@ -384,7 +387,8 @@ def _renamed(key: str, _ws: Workspace, moves: tuple[tuple[str, str], ...]) -> Wo
             for n, s in _ws.sets.items()}
     corpus = Corpus(_ws.corpus.texts, sets)  # the texts are shared, never copied
     placed = {to.get(n, n): f for n, f in _ws.placed.items()}
-    return Workspace(key, _ws.title, corpus, _ws.reports, _ws.shareable, placed)
+    orders = {to.get(n, n): r for n, r in _ws.orders.items()}
+    return Workspace(key, _ws.title, corpus, _ws.reports, _ws.shareable, placed, orders=orders)
 
 
 def with_given_names(ws: Workspace) -> Workspace:

@@ -108,7 +108,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.metrics import result as mr
-from core.metrics.mafalda_order import GoldOrder, official_reading, uncovered_ranges
+from core.metrics.mafalda_order import (
+    GoldOrder,
+    official_reading,
+    uncovered_ranges,
+    what_scores,
+)
 from core.metrics.mafalda_order import warnings as order_warnings
 from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
 from core.model import NOTHING, AnnotationSet
@@ -1427,15 +1432,20 @@ def read_order(*, variant: str, gold_records: object, pred_records: object,
     """What the official MAFALDA code reads from the files' order: the predictions (unchanged),
     warnings naming the documents whose unsorted gold ``metrics-py`` and ``repo-head`` read in file
     order (:mod:`core.metrics.mafalda_order`), and the options ``gold_order`` / ``pred_order``
-    for :func:`score` (file order; zero-length spans kept under ``--beyond-text official``).
-    ``gold_records`` and ``pred_records`` are the readers' records."""
+    for :func:`score` (the file order of the texts it lists unsorted; zero-length spans kept
+    under ``--beyond-text official``; none when neither is there,
+    :func:`~core.metrics.mafalda_order.what_scores`). ``gold_records`` and ``pred_records`` are
+    the readers' records."""
     options: dict[str, object] = {}
     warnings: list[str] = []
     if isinstance(gold_records, GoldOrder):
         warnings.extend(order_warnings(gold_records, texts, variant, gold.name))
-        options["gold_order"] = gold_records
-    if isinstance(pred_records, GoldOrder):
-        options["pred_order"] = pred_records
+    # Only what changes a score: a sorted text passed in file order leaves the vectorised path
+    # for the per-text one with the same numbers (what_scores).
+    for key, records in (("gold_order", gold_records), ("pred_order", pred_records)):
+        kept = what_scores(records) if isinstance(records, GoldOrder) else None
+        if kept is not None:
+            options[key] = kept
     return pred, warnings, options
 
 

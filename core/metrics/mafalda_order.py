@@ -83,6 +83,25 @@ def official_reading(order: Sequence[Interval], text_length: int
     return uncovered, lost
 
 
+def what_scores(order: GoldOrder) -> GoldOrder | None:
+    """``order`` cut to what can change a score: the texts whose intervals the file lists out
+    of sorted order (a sorted text's file-order reading is the sorted one, which the vectorised
+    scorer computes for every text at once) and the zero-length spans; None when nothing is
+    left, so a sorted gold without zero-length spans is scored as if no order were recorded.
+
+    >>> what_scores(GoldOrder({"a": ((0, 4), (5, 9)), "b": ((5, 9), (0, 4))})).intervals
+    {'b': ((5, 9), (0, 4))}
+    >>> what_scores(GoldOrder({"a": ((0, 4), (5, 9))})) is None
+    True
+    """
+    unsorted = {doc: iv for doc, iv in order.intervals.items() if list(iv) != sorted(iv)}
+    if not unsorted and not order.zero_length:
+        return None
+    if len(unsorted) == len(order.intervals):
+        return order
+    return GoldOrder(unsorted, order.zero_length)
+
+
 def differs(order: Sequence[Interval], text_length: int) -> bool:
     """Whether the file-order reading differs from the sorted one for this text."""
     if list(order) == sorted(order):
