@@ -147,11 +147,12 @@ def test_each_recall_names_its_setting(app_url: str, vpage: Any,
     tile.first.wait_for(timeout=60_000)
     expect(tile).to_have_count(1)
     assert "1.25" in tile.inner_text()
-    chart = vpage.locator(".st-key-learn_waterfall .js-plotly-plot")
+    chart = vpage.locator(".st-key-learn_waterfall .vega-embed svg")
     chart.wait_for(timeout=60_000)
     chart.scroll_into_view_if_needed()
-    chart.locator(".ytick text").first.wait_for(timeout=30_000)
-    labels = " ".join(chart.locator(".ytick text").all_text_contents())
+    names = chart.locator(".role-axis-label text")
+    names.first.wait_for(timeout=30_000)
+    labels = " ".join(" ".join(t.split()) for t in names.all_text_contents())
     assert "labels as written" in labels
     st_ui.shot(vpage, f"learn_settings_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
