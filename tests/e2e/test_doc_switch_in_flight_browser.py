@@ -16,35 +16,45 @@ pytestmark = pytest.mark.e2e
 HEAD = "Both annotations of document {}, side by side"
 
 _WATCH = """() => {
-  // Every document the component's box shows, in order (its data-doc, as it changes).
+  // Every document the component's box shows, in order (its data-doc, as it changes). The
+  // whole page is watched: on a busy machine Streamlit may mount the component again, with a
+  // new box, and a watch on the first box alone saw nothing after that.
   window.__shown = [];
-  const box = document.querySelector('.ss-switch');
-  new MutationObserver(() => {
-    const doc = box.dataset.doc;
-    if (window.__shown[window.__shown.length - 1] !== doc) window.__shown.push(doc);
-  }).observe(box, {attributes: true, attributeFilter: ['data-doc'], childList: true});
+  const current = () => document.querySelector('.ss-switch')?.dataset.doc;
+  let last = current();  // the document shown when the watch starts: not a change
+  const note = () => {
+    const doc = current();
+    if (doc !== undefined && doc !== last) window.__shown.push(doc);
+    if (doc !== undefined) last = doc;
+  };
+  new MutationObserver(note).observe(document.body, {
+    attributes: true, attributeFilter: ['data-doc'], childList: true, subtree: true});
 }"""
 
 _METRIC_THEN_NEXT = """(option) => {
   // A change of metric (a whole run, which scores the sample under MAFALDA), then Next once
-  // that run is under way: both as a person's two quick clicks.
+  // that run is under way: both as a person's two quick clicks. A MutationObserver sees the
+  // app's script state turn to running however short the run (polling once a frame missed
+  // it on a busy machine), and clicks Next in that same moment.
   const radio = [...document.querySelectorAll('[data-testid="stRadio"]')]
     .find((r) => r.textContent.includes('Metric'));
   const label = [...radio.querySelectorAll('label')].find((l) => l.textContent.trim() === option);
-  label.click();
+  const app = document.querySelector('[data-testid="stApp"]');
   return new Promise((resolve) => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    const started = () => app.getAttribute('data-test-script-state') === 'running';
-    const t0 = performance.now();
-    const wait = () => {
-      if (started() || performance.now() - t0 > 3000) {
-        document.querySelector('.st-key-doc_next button').click();
-        resolve(started());
-      } else {
-        requestAnimationFrame(wait);
-      }
+    let done = false;
+    const finish = (ran) => {
+      if (done) return;
+      done = true;
+      observer.disconnect();
+      document.querySelector('.st-key-doc_next button').click();
+      resolve(ran);
     };
-    wait();
+    const observer = new MutationObserver(() => {
+      if (app.getAttribute('data-test-script-state') === 'running') finish(true);
+    });
+    observer.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    label.click();
+    setTimeout(() => finish(false), 15000);
   });
 }"""
 
