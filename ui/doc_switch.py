@@ -48,14 +48,18 @@ K_LIVE = "doc_switch_live"
 KEY = "doc_switch"
 """Widget key of the component (one instance: kept by the front end across switches)."""
 STEPPER = {"prev": "doc_prev", "next": "doc_next"}
+SELECTOR = "doc"
+"""Widget key of the document selector (:data:`ui.state.K_DOC`), whose search the component
+watches for a typed pick."""
 """The stepper's buttons (:func:`ui.documents.stepper`) by direction, by widget key: Streamlit
 puts ``st-key-<key>`` on each element's container."""
 
 _JS = """
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { data, parentElement, setStateValue, setTriggerValue } = component;
   if (!data) return parentElement.__ssSwitch?.cleanup;
   let s = parentElement.__ssSwitch;
+  if (s) s.want = setTriggerValue;
   if (data.plain) {  // st.html draws the text: nothing here
     if (s) {
       s.box.replaceChildren();
@@ -71,7 +75,7 @@ export default function (component) {
     const box = document.createElement("div");
     box.className = "ss-switch";
     parentElement.appendChild(box);
-    s = { box: box, shown: null, data: null };
+    s = { box: box, shown: null, data: null, want: setTriggerValue, asked: null };
     // The HTML parsed by the browser's own parser into an inert template, and whatever is not
     // the highlights' own (TAGS, ATTRIBUTES, a style without a URL) dropped before it is put
     // into the page: the vetting in Python (foreign) and the browser cannot read it apart.
@@ -108,7 +112,8 @@ export default function (component) {
         s.box.replaceChildren(clean(html));
         s.shown = html;
       }
-      s.box.dataset.doc = doc;
+      // written only when it changes: the same document handed again is no change to the page
+      if (s.box.dataset.doc !== doc) s.box.dataset.doc = doc;
     };
     s.show = show;
     const step = (dir) => {
@@ -122,12 +127,52 @@ export default function (component) {
       s.pending = { doc: to.doc, run: s.data.run + 1 };
     };
     const button = (dir) => document.querySelector(`.st-key-${data.keys[dir]} button`);
+    // The document selector's search field, and the option of its list ``el`` names (its
+    // text is the document's id: the selector has no format_func), or null.
+    const search = () => document.querySelector(`.st-key-${data.selector} input[role="combobox"]`);
+    const option = (el) => {
+      const input = search(), o = el instanceof Element && el.closest('[role="option"]');
+      const list = o && o.closest('[role="listbox"]');
+      return input && list && list.id === input.getAttribute("aria-controls") ? o : null;
+    };
+    // A typed pick (an option clicked, or Enter on the option the search put first): the
+    // document's highlights at once when the run its search asked for brought them
+    // (``picks``); the selector's own run then hands over the same text.
+    const pick = (o) => {
+      const doc = o && o.textContent.trim();
+      const html = doc && s.data && s.data.picks && s.data.picks[doc];
+      if (!html || doc === s.data.doc) return;
+      show(html, doc);
+      s.pending = { doc: doc, run: s.data.run + 1 };
+    };
     // A click on a button (the mouse, Enter or Space on it) starts its run.
     s.onClick = (e) => {
       for (const dir of ["prev", "next"]) {
         const b = button(dir);
         if (b && !b.disabled && e.target instanceof Node && b.contains(e.target)) step(dir);
       }
+      pick(option(e.target));
+    };
+    // The search narrowed the selector's list: once it rests (%(rest)d ms), the first
+    // %(picks)d documents it lists are asked for (a trigger: one run of this fragment, which
+    // hands their highlights as ``picks``), unless held already.
+    s.onInput = (e) => {
+      const input = search();
+      if (!input || e.target !== input) return;
+      clearTimeout(s.timer);
+      s.timer = setTimeout(() => {
+        if (!input.isConnected || !input.value.trim()
+            || input.getAttribute("aria-expanded") !== "true") return;
+        const list = document.getElementById(input.getAttribute("aria-controls") || "");
+        const held = (d) => d === (s.data && s.data.doc)
+                            || Boolean(s.data && s.data.picks && d in s.data.picks);
+        const want = [...(list ? list.querySelectorAll('[role="option"]') : [])]
+          .slice(0, %(picks)d).map((o) => o.textContent.trim());
+        const key = JSON.stringify(want);
+        if (!want.length || want.every(held) || key === s.asked) return;
+        s.asked = key;
+        s.want("want", want);
+      }, %(rest)d);
     };
     // The keys P and N: Streamlit's shortcut handler dispatches no click; it calls
     // preventDefault on the keydown it takes (and on no other), on the document, where this
@@ -137,6 +182,14 @@ export default function (component) {
       (t) => t instanceof Element && (["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName)
                                       || t.isContentEditable
                                       || t.getAttribute("contenteditable") === "true"));
+    // Enter in the search picks the option it marks (heard capturing: before the list
+    // closes).
+    s.onEnter = (e) => {
+      const input = search();
+      if (e.key === "Enter" && !e.repeat && input && e.target === input
+          && input.getAttribute("aria-expanded") === "true")
+        pick(option(document.getElementById(input.getAttribute("aria-activedescendant") || "")));
+    };
     s.onKey = (e) => {
       if (!e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey
           || field(e)) return;
@@ -145,12 +198,17 @@ export default function (component) {
       if (b && !b.disabled) step(dir);
     };
     document.addEventListener("click", s.onClick, true);
+    document.addEventListener("input", s.onInput, true);
+    window.addEventListener("keydown", s.onEnter, true);
     window.addEventListener("keydown", s.onKey);
     // Streamlit keeps what each call returns as the component's cleanup: every path returns
     // this one, or a call that returned nothing would leave the listeners behind on unmount.
     s.cleanup = () => {
       document.removeEventListener("click", s.onClick, true);
+      document.removeEventListener("input", s.onInput, true);
+      window.removeEventListener("keydown", s.onEnter, true);
       window.removeEventListener("keydown", s.onKey);
+      clearTimeout(s.timer);
       delete parentElement.__ssSwitch;
     };
     parentElement.__ssSwitch = s;
@@ -195,9 +253,15 @@ _CSS = """
 """
 """While a page still draws ``st.html`` beside the component (:func:`draw`), that copy is hidden
 once the component shows the same highlights: one text on the screen, no frame without one."""
+PICKS = 3
+"""Most documents a search of the selector asks for at once: the first it lists (its best
+matches), held for a typed pick (docs/performance.md, issue 29, fifteenth pass)."""
+REST_MS = 80
+"""How long the search must rest before its documents are asked for (a person typing an id
+asks once, not once per character)."""
 _component = st.components.v2.component(
     NAME, js=_JS % {"tags": json.dumps(sorted(TAGS)), "attributes": json.dumps(sorted(ATTRIBUTES)),
-                    "bad_style": json.dumps(_BAD_STYLE_RE)},
+                    "bad_style": json.dumps(_BAD_STYLE_RE), "picks": PICKS, "rest": REST_MS},
     css=_CSS, isolate_styles=False)
 
 
@@ -276,8 +340,25 @@ K_RUN = "doc_switch_run"
 """Session key: the runs that handed the component data, counted (its data's ``run``)."""
 
 
+K_WANT = "doc_switch_want"
+"""Session key: the documents the selector's search asked for (the component's ``want``
+trigger), taken by the run it starts (:func:`draw`)."""
+PREFETCHED: collections.Counter[str] = collections.Counter()
+"""Documents whose highlights a run handed the component for a typed pick (``picks``), and the
+runs that did: tests read it."""
+
+
 def _ready() -> None:
     st.session_state[K_LIVE] = True
+
+
+def _want() -> None:
+    """The search narrowed the selector's list: keep the documents it asks for (a trigger's
+    value lasts one run; the run it starts takes them)."""
+    value = st.session_state.get(KEY)
+    want = value.get("want") if value is not None and hasattr(value, "get") else None
+    if isinstance(want, list):
+        st.session_state[K_WANT] = [str(d) for d in want[:PICKS]]
 
 
 def live() -> bool:
@@ -286,40 +367,51 @@ def live() -> bool:
 
 
 def draw(doc: str, html: str,
-         neighbours: Callable[[], dict[str, tuple[str, str] | None]]) -> None:
+         neighbours: Callable[[], dict[str, tuple[str, str] | None]],
+         picks: Callable[[list[str]], dict[str, str]] | None = None) -> None:
     """The highlights ``html`` of ``doc``: by the component once its script has run in this
     session, with ``neighbours()``, called only then (direction ``prev`` / ``next`` -> the
     document that button opens and its highlights, or None where the button opens nothing the
-    component can show);
+    component can show), and in the run the selector's search started, ``picks(asked)`` (the
+    documents it asked for that the selector can open -> their highlights), which the
+    component shows at once when one of them is picked;
     until then, the component drawing the same and asking its script to report, then an
     ``st.html`` element, which a browser without the script keeps. HTML with an element or
     attribute the highlights never hold (:func:`foreign`) is drawn by ``st.html`` alone."""
     if foreign(html):
         if live():
             FALLBACKS["foreign"] += 1
-        _component(key=KEY, data={"plain": True}, on_ready_change=_ready)
+        _component(key=KEY, data={"plain": True}, on_ready_change=_ready,
+                   on_want_change=_want)
         st.html(html)
         return
     # A new ``run`` each run: the front end calls the script again even when the text is the
     # same, and the script shows the document this run names, whatever it swapped in before
     # (a swap no run followed, a run that ended elsewhere).
+    asked = st.session_state.pop(K_WANT, None)
     st.session_state[K_RUN] = run = st.session_state.get(K_RUN, 0) + 1
     # ``stepped``: this run is a step's (Previous, Next, P, N), whose document the component
     # shows even while it keeps the one it swapped to from a run that was in flight then
     stepped = any(bool(st.session_state.get(k)) for k in STEPPER.values())
-    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER, "run": run,
-                            "stepped": stepped}
+    data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER, "selector": SELECTOR,
+                            "run": run, "stepped": stepped}
     if live():
         data.update({d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
                      for d, n in neighbours().items()})
-        _component(key=KEY, data=data, on_ready_change=_ready)
+        if asked and picks is not None:
+            held = {d: h for d, h in picks(asked).items() if d != doc and not foreign(h)}
+            if held:
+                data["picks"] = held
+                PREFETCHED["runs"] += 1
+                PREFETCHED["documents"] += len(held)
+        _component(key=KEY, data=data, on_ready_change=_ready, on_want_change=_want)
         return
     # Until the script reports: the component first (it draws the same text, and its style
     # hides this copy as soon as it has), then st.html, which a browser without the script
     # keeps. The component first, so that it keeps its place when st.html goes. No
     # neighbours: the run the report starts brings them.
     _component(key=KEY, data={**data, "prev": None, "next": None, "probe": True},
-               on_ready_change=_ready)
+               on_ready_change=_ready, on_want_change=_want)
     st.html(html)
 
 

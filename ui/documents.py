@@ -850,7 +850,8 @@ def highlights_tab(ws: Workspace, v: View, s: Shown, listed: Listing) -> None:
     eleven (headings, set names, captions, legends, two columns) a document switch drew before:
     each is a React element the front end reconciles on every switch (docs/performance.md, issue
     29, twelfth pass). In a browser that runs :mod:`ui.doc_switch`, that component draws it,
-    holding the highlights of the documents Previous and Next open too (thirteenth pass)."""
+    holding the highlights of the documents Previous and Next open too (thirteenth pass), and
+    of those the selector's search narrowed to, once it asks (fifteenth pass)."""
 
     jumped = _jumped(s.doc)
 
@@ -866,7 +867,19 @@ def highlights_tab(ws: Workspace, v: View, s: Shown, listed: Listing) -> None:
                               else (other, highlights_html(ws, v, shown)))
         return out
 
-    doc_switch.draw(s.doc, highlights_html(ws, v, s), steps)
+    def picks(asked: list[str]) -> dict[str, str]:
+        # The documents the selector's search narrowed to, among those it can open: what
+        # select_span will draw of each once picked, as a step's neighbour (fifteenth pass).
+        options = set(listed.window(DOC_CHOICES))
+        out: dict[str, str] = {}
+        for other in asked[:doc_switch.PICKS]:
+            shown = (neighbour_shown(ws, v, other, listed.filters)
+                     if other != s.doc and other in options else None)
+            if shown is not None:
+                out[other] = highlights_html(ws, v, shown)
+        return out
+
+    doc_switch.draw(s.doc, highlights_html(ws, v, s), steps, picks)
     merged_a, merged_b = merged_items(ws, v, s)
     export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
                             pred_name=v.set_b, merged=(merged_a, merged_b),

@@ -275,3 +275,62 @@ def test_every_call_of_the_component_returns_its_cleanup() -> None:
     assert "return () =>" not in js
     assert js.count("return s.cleanup;") == 3  # the set-aside run, st.html's text, a shown run
     assert "if (!data) return parentElement.__ssSwitch?.cleanup;" in js
+
+
+def test_a_search_of_the_selector_gets_its_documents_highlights_once(make_app) -> None:
+    """The documents the selector's search asked for (the component's ``want``, kept by its
+    callback) are handed in the run it starts, among those the selector can open, but the one
+    shown; the run that a pick then starts draws the very text held, and hands none again."""
+    at = _live(make_app, params={"doc": "doc1"})
+    before = dict(doc_switch.PREFETCHED)
+    at.session_state[doc_switch.K_WANT] = ["doc10", "doc1", "no-such-doc"]
+    at.run()
+    (asked,) = _payloads(at)
+    assert sorted(asked["picks"]) == ["doc10"]
+    assert "Both annotations of document doc10, side by side" in asked["picks"]["doc10"]
+    assert asked["doc"] == "doc1" and asked["selector"] == state.K_DOC
+    assert doc_switch.PREFETCHED["runs"] == before.get("runs", 0) + 1
+    assert doc_switch.PREFETCHED["documents"] == before.get("documents", 0) + 1
+    at.selectbox(key=state.K_DOC).set_value("doc10").run()
+    (picked,) = _payloads(at)
+    assert picked["doc"] == "doc10" and picked["html"] == asked["picks"]["doc10"]
+    assert "picks" not in picked  # asked once, handed once
+    assert doc_switch.PREFETCHED["runs"] == before.get("runs", 0) + 1
+    assert not at.exception
+
+
+def test_a_held_pick_keeps_the_selected_span_and_the_filters_marks(make_app) -> None:
+    """A document held for a typed pick is drawn as the selector's run draws it: the span
+    selected stays selected where the document holds a span of that id, and the spans behind
+    an error filter keep their mark."""
+    at = _live(make_app, params={"doc": "doc1", "ecat": "missed"})
+    at.selectbox(key=state.K_SPAN).select("G1").run()
+    at.session_state[doc_switch.K_WANT] = ["doc2"]
+    at.run()
+    (asked,) = _payloads(at)
+    held = asked["picks"]["doc2"]
+    assert 'class="ss-cap">Dashed outline' in held
+    at.selectbox(key=state.K_DOC).set_value("doc2").run()
+    (picked,) = _payloads(at)
+    assert picked["html"] == held
+    assert not at.exception
+
+
+def test_a_search_asks_for_a_few_documents_at_most(make_app, monkeypatch) -> None:
+    """The component's ``want`` is kept as strings, at most :data:`PICKS` of them; a value that
+    is no list asks for nothing; nothing is handed before the script reports."""
+    fake: dict = {doc_switch.KEY: {"want": ["a", 2, "c", "d", "e"]}}
+    monkeypatch.setattr(doc_switch.st, "session_state", fake)
+    doc_switch._want()
+    assert fake[doc_switch.K_WANT] == ["a", "2", "c"][:doc_switch.PICKS]
+    fake = {doc_switch.KEY: {"want": None}}
+    monkeypatch.setattr(doc_switch.st, "session_state", fake)
+    doc_switch._want()
+    assert doc_switch.K_WANT not in fake
+    monkeypatch.undo()
+    at = make_app("pages/documents.py", params={"doc": "doc1"})
+    at.session_state[doc_switch.K_WANT] = ["doc10"]
+    at.run()
+    (probe,) = _payloads(at)
+    assert probe["probe"] is True and "picks" not in probe
+    assert not at.exception
