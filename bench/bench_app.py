@@ -636,6 +636,7 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     cpu = (cpu_s(pid) or 0.0) if pid else 0.0
     task = _task_s(cdp) if cdp else 0.0
     browser = browser_cpu_s(pid) if pid else 0.0
+    page.evaluate(_SEEN_WATCH, doc_id)  # when the new text shows (fifteenth pass)
     _arm(page)
     before = page.evaluate("performance.now()")
     t = time.perf_counter()
@@ -651,6 +652,8 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
     clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
+    seen = page.evaluate("window.__ssStep.seen")  # the click to the frame after its heading
+    clock["text_visible_s"] = None if seen is None else round(float(seen) / 1000, 4)
     return (typed, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
             (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0,
             typed_clock, clock)
@@ -825,7 +828,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             docs_cpu.append(cpu)
                             docs_task.append(task)
                             print(f"document switch: wall {switched:.3f} s, in page "
-                                  f"{clock['in_page_s']} s, server CPU {cpu:.3f} s, "
+                                  f"{clock['in_page_s']} s, text visible "
+                                  f"{clock['text_visible_s']} s, server CPU {cpu:.3f} s, "
                                   f"browser main thread {task:.3f} s, browser CPU "
                                   f"{browser_cpu:.3f} s, main-thread CPU with the typing "
                                   f"{docs_thread[-1]:.3f} s, {docs_bytes[-1]:,} bytes "
@@ -1039,6 +1043,7 @@ def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]
             "each": [{"in_page_s": c["in_page_s"], "wall_s": round(w, 3),
                       "harness_before_input_s": c.get("harness_before_input_s"),
                       "harness_after_last_frame_s": c.get("harness_after_last_frame_s"),
+                      "text_visible_s": c.get("text_visible_s"),
                       "last_change_after_s": c["last_change_after_s"],
                       "last_change": c["last_change"],
                       "last_message_after_s": c["last_message_after_s"]}
@@ -1182,6 +1187,12 @@ def main() -> None:
         first = {n: (v["first"]["wall_s"]["max"], v["first"]["in_page_s"]["max"])
                  for n, v in acts.items()}
         print("interactions' first round (harness wall, in page):", first)
+    if result.get("document_switch_in_page", {}).get("each"):
+        seen = [e["text_visible_s"] for e in result["document_switch_in_page"]["each"]
+                if e.get("text_visible_s") is not None]
+        print(f"typed document switch, its text visible < 300 ms: "
+              f"{sum(t < 0.3 for t in seen)} of {len(seen)} (median "
+              f"{statistics.median(seen) if seen else None} s)")
     for key, what in (("document_switch_in_page", "typed document switch (from the click)"),
                       ("document_step_in_page", "document step (Next, key N), complete")):
         if result[key]["wall_s"]["n"]:
