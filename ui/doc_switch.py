@@ -374,7 +374,8 @@ def draw(doc: str, html: str,
     document that button opens and its highlights, or None where the button opens nothing the
     component can show), and in the run the selector's search started, ``picks(asked)`` (the
     documents it asked for that the selector can open -> their highlights), which the
-    component shows at once when one of them is picked;
+    component shows at once when one of them is picked (that run holds no neighbours: the
+    person is leaving the document);
     until then, the component drawing the same and asking its script to report, then an
     ``st.html`` element, which a browser without the script keeps. HTML with an element or
     attribute the highlights never hold (:func:`foreign`) is drawn by ``st.html`` alone."""
@@ -396,8 +397,12 @@ def draw(doc: str, html: str,
     data: dict[str, Any] = {"doc": doc, "html": html, "keys": STEPPER, "selector": SELECTOR,
                             "run": run, "stepped": stepped}
     if live():
-        data.update({d: (None if n is None or foreign(n[1]) else {"doc": n[0], "html": n[1]})
-                     for d, n in neighbours().items()})
+        if asked:  # the search's run: the person is leaving this document, not stepping on
+            data.update({"prev": None, "next": None})
+        else:
+            data.update({d: (None if n is None or foreign(n[1])
+                             else {"doc": n[0], "html": n[1]})
+                         for d, n in neighbours().items()})
         if asked and picks is not None:
             held = {d: h for d, h in picks(asked).items() if d != doc and not foreign(h)}
             if held:

@@ -287,6 +287,8 @@ def test_a_search_of_the_selector_gets_its_documents_highlights_once(make_app) -
     at.run()
     (asked,) = _payloads(at)
     assert sorted(asked["picks"]) == ["doc10"]
+    # the person is leaving doc1: its neighbours are not built for this run
+    assert asked["prev"] is None and asked["next"] is None
     assert "Both annotations of document doc10, side by side" in asked["picks"]["doc10"]
     assert asked["doc"] == "doc1" and asked["selector"] == state.K_DOC
     assert doc_switch.PREFETCHED["runs"] == before.get("runs", 0) + 1
