@@ -16,6 +16,12 @@ step hands over the document left, and the text flickered back to it for a momen
 step's own run brought the new one again. The component keeps the document it swapped to from
 the next run after the last it saw unless that run names it or is a step's (``stepped``).
 
+A document typed into the selector's search is held the same way (docs/performance.md, issue
+29, fifteenth pass): once the search rests, the component asks for the first :data:`PICKS`
+documents its list shows (the trigger ``want``: one run of the fragment, which hands their
+highlights as ``picks``), and a click on one of those options, or Enter on it, shows its text
+at once; the selector's own run then hands the same text.
+
 A browser whose component does not run its JavaScript (and Streamlit's ``AppTest``) keeps the
 page as it was: the highlights in an ``st.html`` element. The component reports that its script
 runs once per session (the state value ``ready``); until then the page draws both, the
