@@ -526,18 +526,23 @@ def xmi_layers(path: Path) -> dict[LayerKey, Reading]:
     from cassis import load_cas_from_xmi, load_typesystem
 
     per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]] = []
+    cases = []
+    names: list[str] = []  # over every file: a file may hold a layer only as its subtypes
     for xmi in _files(path, ".xmi"):
         ts_path = _xmi_type_system(xmi)
         ts = load_typesystem(ts_path.read_text(encoding="utf-8"))
         cas = load_cas_from_xmi(xmi.read_text(encoding="utf-8"), typesystem=ts)
-        names: list[str] = []
+        cases.append((ts, cas))
         for ann in cas.select_all_annotations():
             name = ann.type.name
             if (name not in names and name.rsplit(".", 1)[-1] not in _NOT_LAYERS
                     and not ts.subsumes("uima.tcas.DocumentAnnotation", name)):
                 names.append(name)
+    for ts, cas in cases:
         found: dict[LayerKey, list[tuple[int, int, str]]] = {}
         for name in names:
+            if not ts.contains_type(name):
+                continue
             features = [f.name for f in ts.get_type(name).all_features
                         if f.name not in ("begin", "end", "sofa")
                         and f.rangeType.name in _LABEL_RANGES] or [None]

@@ -14,6 +14,7 @@ accept; ``convert --to brat`` says so when it happens.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -31,7 +32,7 @@ from core.formats._common import (
 )
 from core.model import AnnotationSet
 from core.model.errors import Diagnostic, FormatError, KindedText, Position
-from core.model.textsafe import MAX_OFFSET_DIGITS, fragment_repr
+from core.model.textsafe import MAX_OFFSET_DIGITS, fragment_repr, one_line
 
 FORMAT = "brat"
 _TYPE_OFFSETS = re.compile(r"(?P<label>.+?) (?P<frags>-?[^ ;]+ -?[^ ;]+(?:;-?[^ ;]+ -?[^ ;]+)*)\Z")
@@ -153,6 +154,12 @@ def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]
     return folders
 
 
+def _free_id(content: str) -> str:
+    """The first text-bound annotation id (``T1``, ``T2``, ...) no line of ``content`` uses."""
+    used = {line.split("\t", 1)[0].strip() for line in content.split("\n")}
+    return next(f"T{n}" for n in itertools.count(1) if f"T{n}" not in used)
+
+
 def _read_ann(
     file: str, content: str, text: str | None, options: ReadOptions, loaded: Loaded,
     columns: SpanColumns, doc: int, skipped: dict[str, list[tuple[Position, Diagnostic]]],
@@ -179,7 +186,10 @@ def _read_ann(
         ann_id = cols[0]
         if ann_id in seen_ids:
             raise FormatError(
-                file, f"duplicate annotation id {ann_id!r} (first on line {seen_ids[ann_id]})",
+                file, f"duplicate annotation id {one_line(ann_id)[:40]!r} (first on line "
+                f"{seen_ids[ann_id]}); brat itself refuses to open such a document: give one "
+                f"of the two an id no other line uses (such as {_free_id(content)!r}) and "
+                "change the attributes, relations and notes that mean it",
                 line=number, field="id",
             )
         seen_ids[ann_id] = number

@@ -125,10 +125,16 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
 
 def is_csv_header(line: str) -> bool:
     """Whether ``line`` is the header of the released HatEval data (``id,text,HS,TR,AG``, comma
-    separated: the organisers' public release, unlike the TSV the scoring program reads)."""
+    separated: the organisers' public release, unlike the TSV the scoring program reads), its
+    names bare or quoted."""
     if len(line) > 256:
         return False  # a header is short; a long first line is data (or another format)
-    fields = [f.strip().lower() for f in line.rstrip("\r").split(",")]
+    # Read as CSV: a copy saved again by R's write.csv or pandas' QUOTE_ALL quotes the
+    # header's names too ("id","text","HS","TR","AG").
+    try:
+        fields = [f.strip().lower() for f in next(csv.reader([line.rstrip("\r")]), [])]
+    except csv.Error:
+        return False
     while fields and not fields[-1]:  # a spreadsheet's empty trailing columns
         fields.pop()
     return "\t" not in line and 2 <= len(fields) <= 32 and "id" in fields and "hs" in fields

@@ -519,8 +519,10 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
             if id_index is None:
                 value = bare
             if ident is not None and ident in by_id:
-                entry = found[by_id[ident]]
-                entry[1] = max(entry[1], e)
+                # Ends where the last unit carrying the id ends, as INCEpTION's reader sets it
+                # (Tsv3XDeserializer: "Extend the span of the existing annotation"): an id on a
+                # token and then on its shorter sub-token marks the sub-token.
+                found[by_id[ident]][1] = e
                 continue
             key: object = (line, j)
             if ident is not None:

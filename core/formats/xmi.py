@@ -55,6 +55,7 @@ from core.formats.layers import LINGUISTIC, Choice, choose, describe, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span, bounds
 from core.model.errors import FormatError
+from core.model.textsafe import one_line
 
 FORMAT = "uima-xmi"
 _LABEL_TYPES = ("uima.cas.String", "uima.cas.Integer", "uima.cas.Boolean", "uima.cas.Long",
@@ -905,9 +906,9 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
             raise FormatError(file, "no type system: put TypeSystem.xml (INCEpTION writes it "
                               "with every XMI export) beside the .xmi file and read the folder "
                               "or zip")
+        ts_file = (posixpath.normpath(posixpath.join(posixpath.dirname(name), ts_path))
+                   if single else member_name(name, ts_path))
         if ts_path not in typesystems:
-            ts_file = (posixpath.normpath(posixpath.join(posixpath.dirname(name), ts_path))
-                       if single else member_name(name, ts_path))
             try:
                 typesystems[ts_path] = cassis.load_typesystem(decode(ts_file, files[ts_path]))
             except Exception as exc:  # lxml and cassis raise many types for a bad file
@@ -920,7 +921,7 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
         data = decode(file, files[path]).encode("utf-8")
         fast = _extract_fast(data, described[ts_path][0])
         if isinstance(fast, str):
-            _refused(cassis, data, typesystems[ts_path], fast, file)
+            _refused(cassis, data, typesystems[ts_path], fast, file, ts_file)
         cases[path] = fast
 
         def again(data: bytes = data, types: _Types = described[ts_path][1]) -> _Extract:
@@ -932,7 +933,8 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
     return cases, loaders
 
 
-def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str) -> NoReturn:
+def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str,
+             ts_file: str) -> NoReturn:
     """Raise the error for a file :func:`_extract_fast` refused: counted in :data:`FALLBACKS`,
     then parsed by ``cassis.load_cas_from_xmi`` only to say what is wrong, in its words (the
     CAS it builds is never read). A file cassis reads is a file SpanScope should read too:
@@ -946,11 +948,37 @@ def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str) 
     try:
         cassis.load_cas_from_xmi(data.decode("utf-8"), typesystem=typesystem)
     except Exception as exc:  # lxml and cassis raise many types for a bad file
+        undeclared = re.fullmatch(r"Type with name \[([^\]]+)\] not found!", str(exc))
+        if type(exc).__name__ == "TypeNotFoundError" and undeclared is not None:
+            _undeclared_type(data, undeclared.group(1), file, ts_file)
         raise FormatError(file, f"expected UIMA CAS XMI: {type(exc).__name__}: "
                           f"{str(exc)[:100]}") from None
     raise FormatError(file, f"SpanScope's XMI reader refused this file ({REFUSALS[reason]}), "
                       "but dkpro-cassis reads it: this is a bug in SpanScope; please report it "
                       "with the file and its type system")
+
+
+def _undeclared_type(data: bytes, type_name: str, file: str, ts_file: str) -> NoReturn:
+    """Refuse a file using a type its type system does not declare, naming the type, the line
+    of its first element and the type system read. The usual cause is a type system that is not
+    the one the file was written with: a folder of XMI files from several pipelines beside one
+    ``TypeSystem.xml`` (linguistic-features-in-text's ``py_lift/data``, whose MATE-parsed files
+    use ``custom.bohnet.POS``), or a file copied without its own."""
+    package, _, short = type_name.rpartition(".")
+    namespace = "http:///" + package.replace(".", "/") + ".ecore"
+    line = None
+    element = short
+    prefix = re.search(rb'xmlns:([\w.-]+)="' + re.escape(namespace.encode()) + rb'"', data)
+    if prefix is not None:
+        element = f"{prefix.group(1).decode()}:{short}"
+        first = re.search(rb"<" + re.escape(element.encode()) + rb"[\s/>]", data)
+        if first is not None:
+            line = data.count(b"\n", 0, first.start()) + 1
+    raise FormatError(file, f"its <{one_line(element)[:80]}> elements have the type "
+                      f"{one_line(type_name)[:120]}, which the type system {ts_file} does not "
+                      "declare; put the TypeSystem.xml the file was written with beside it "
+                      "(INCEpTION and DKPro write the two together), or add the type to "
+                      f"{ts_file}", line=line)
 
 
 def _choose_layer(cases: Mapping[str, _Extract], name: str, options: ReadOptions,

@@ -115,3 +115,26 @@ def test_the_independent_xmi_reader_finds_the_type_systems_corpora_keep() -> Non
             layers = mod.xmi_layers(folder / "speech1.xmi")
             technique = layers[("webanno.custom.Technique", "Technique")]
             assert technique.span_count == 3, place
+
+
+def test_the_independent_xmi_reader_reads_a_layer_held_only_as_its_subtypes(
+        tmp_path: Path) -> None:
+    # linguistic-features-in-text's DKPro XMI: essay_en.txt.xmi holds POS only as POS_NOUN,
+    # POS_VERB, ... and news_de.txt.xmi some plain POS too; the layer POS was found in the second
+    # file only, so the first read as having none, and SpanScope's --layer POS (subtypes
+    # included, as cassis's select includes them) seemed to differ.
+    mod = _wild_check()
+    sample = ROOT / "sample_data" / "formats" / "xmi_export"
+    ts = (sample / "TypeSystem.xml").read_text(encoding="utf-8")
+    subtype = ("<typeDescription><name>webanno.custom.Doubt</name><description/>"
+               "<supertypeName>webanno.custom.Technique</supertypeName></typeDescription>")
+    (tmp_path / "TypeSystem.xml").write_text(
+        ts.replace("</types>", subtype + "</types>"), encoding="utf-8")
+    xmi = (sample / "speech1.xmi").read_text(encoding="utf-8")
+    (tmp_path / "a.xmi").write_text(xmi, encoding="utf-8")
+    (tmp_path / "b.xmi").write_text(xmi.replace("custom:Technique ", "custom:Doubt "),
+                                    encoding="utf-8")
+    technique = mod.xmi_layers(tmp_path)[("webanno.custom.Technique", "Technique")]
+    assert [len(spans) for _, spans in technique.docs] == [3, 3]
+    ours, _ = mod.spanscope(tmp_path, "uima-xmi", {"layer": "webanno.custom.Technique"})
+    assert mod.compare(ours, technique) == []

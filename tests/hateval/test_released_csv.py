@@ -127,3 +127,28 @@ def test_a_header_lacking_a_needed_column_is_refused(header: str, field: str) ->
         load_files({"bad.csv": data}, fmt="hateval")
     assert (exc.value.line, exc.value.field) == (1, field)
     assert str(exc.value).startswith("bad.csv:1:")
+
+
+def _quoted_csv() -> bytes:
+    """The release as R's ``write.csv`` or pandas' ``to_csv(quoting=QUOTE_ALL)`` saves it
+    again: every field quoted, the header too (a real copy: hatEvalTask-5's
+    ``hateval2019_en_train_output.csv``)."""
+    def quote(value: object) -> str:
+        return '"' + str(value).replace('"', '""') + '"'
+    lines = [",".join(quote(c) for c in ("id", "text", "HS", "TR", "AG"))]
+    lines += [",".join(quote(c) for c in row) for row in ROWS]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_release_saved_with_every_field_quoted_reads_as_the_release(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {"hateval2019_en_train_output.csv": _quoted_csv()}
+    assert detect(files) == "hateval"
+    table = load_files(files).records
+    assert table.ids == ["101", "102", "103"]
+    assert table.labels == {"HS": [1, 0, 1], "TR": [0, 0, 1], "AG": [1, 0, 0]}
+    assert table.texts[0] == 'Boats, "again", at the\nharbour'
+    (tmp_path / "gold.csv").write_bytes(_quoted_csv())
+    assert main(["validate", str(tmp_path / "gold.csv"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["format"], report["documents"], report["errors"]) == ("hateval", 3, [])

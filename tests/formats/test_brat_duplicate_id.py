@@ -1,0 +1,47 @@
+"""A brat ``.ann`` file giving two annotations one id. An argumentation project on HatEval
+tweets (LMartinezEXEX/brat-annotations-argumentation-schemes,
+``data/HateEval/agreement_tests/jose/hate_tweet_642.ann``) has ``T6`` twice, on two different
+spans. brat's own server refuses to open such a document (``DuplicateAnnotationIdError``), and
+so do we: an attribute, relation or note naming ``T6`` could mean either. The error named the
+file, line and id but not what to do; it now says, with an id the file does not use.
+
+The file here is our own, in that file's shape (attributes and a note between the T lines)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.formats import load_files
+from core.model.errors import FormatError
+
+TEXT = "Refugees again at the border. We cannot afford it. Let others deal with it."
+ANN = ("T1\tPremise 0 29\tRefugees again at the border.\n"
+       "T6\tPremise 30 50\tWe cannot afford it.\n"
+       "A1\tKind T1 fact\n"
+       "T2\tConclusion 51 75\tLet others deal with it.\n"
+       "T6\tConclusion 30 50\tWe cannot afford it.\n"
+       "#1\tAnnotatorNotes T2\ta note\n")
+
+
+def test_a_duplicate_id_is_refused_with_what_to_do() -> None:
+    with pytest.raises(FormatError) as caught:
+        load_files({"tweet_642.txt": TEXT.encode(), "tweet_642.ann": ANN.encode()},
+                   name="jose")
+    assert str(caught.value) == (
+        "jose/tweet_642.ann:5: field 'id': duplicate annotation id 'T6' (first on line 2); "
+        "brat itself refuses to open such a document: give one of the two an id no other line "
+        "uses (such as 'T3') and change the attributes, relations and notes that mean it")
+
+
+def test_validate_names_the_file_line_and_a_free_id(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "tweet_642.txt").write_text(TEXT, encoding="utf-8")
+    (tmp_path / "tweet_642.ann").write_text(ANN, encoding="utf-8")
+    assert main(["validate", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert ("tweet_642.ann:5: field 'id': duplicate annotation id 'T6' (first on line 2)"
+            in captured.out + captured.err)
+    assert "(such as 'T3')" in captured.out + captured.err
