@@ -56,14 +56,20 @@ CHART_INK_CSS = (
     "<style>[data-testid='stApp'] [class*='_waterfall'] .vega-embed svg text{fill:light-dark("
     + LIGHT_INK + "," + DARK_INK + ")}[data-testid='stApp'] [class*='_waterfall'] .vega-embed "
     "svg .mark-rule.role-mark line{stroke:light-dark(" + LIGHT_INK + "," + DARK_INK
-    + ")}</style>")
-"""The waterfall's text and its line at 1 in the theme's ink, whatever the spec says: the
-spec takes :func:`theme_ink`, which is the light theme's until the browser has told the server
-its theme, so a page opened in the dark theme drew its first run's names and values near-black on
-the dark background. ``light-dark()`` follows the ``color-scheme`` Streamlit sets on its app
-element for the theme shown, from the first frame (a CSS rule outranks the SVG's presentation
-attributes). Drawn on every page by :data:`ui.sidebar.SCRIPT`; the waterfall's containers are
-keyed ``..._waterfall`` (Metric differences, Learn, an exercise)."""
+    + ")}[data-testid='stApp'] .vega-embed svg text:is([fill='" + LIGHT_INK + "' i],[fill='"
+    + DARK_INK + "' i]){fill:light-dark(" + LIGHT_INK + "," + DARK_INK + ")}</style>")
+"""The theme's ink in the Vega-Lite charts whatever the spec says: a spec takes
+:func:`theme_ink`, the ink of the theme the server knows, which is the light theme's until the
+browser has told it, and stays what it was when the browser's theme changes without a rerun (the
+system's theme, or Streamlit's settings menu). So a waterfall opened in the dark theme drew its
+first run's names and values near-black on the dark background, and the Labels heatmap's column
+names stayed near-black after a switch to the dark theme. ``light-dark()`` follows the
+``color-scheme`` Streamlit sets on its app element for the theme shown, from the first frame (a
+CSS rule outranks the SVG's presentation attributes): every text of a chart whose fill is
+either theme's ink takes the ink of the theme shown (the other colours, an outcome's orange, a
+cell's number, keep theirs), and the waterfall's text and its line at 1 all of it. Drawn on
+every page by :data:`ui.sidebar.SCRIPT`; the waterfall's containers are keyed
+``..._waterfall`` (Metric differences, Learn, an exercise)."""
 
 
 def theme_ink() -> str:
