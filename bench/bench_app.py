@@ -123,12 +123,15 @@ NAV = (# The per-label table: a data grid before the tenth pass; since, up to 12
        # Since the seventh pass the category chart has its own tab: the table is drawn first.
        ("Errors", ".st-key-err_chart .js-plotly-plot, "
         ".st-key-err_categories [data-testid='stDataFrame']"),
-       # A plotly chart before the fourteenth pass, a Vega-Lite one (canvas) since.
+       # A plotly chart before the fourteenth pass, a Vega-Lite one since: Vega's own SVG
+       # (svg.marks), drawn with the chart. A bare `svg` matched the icon of the chart's
+       # toolbar button, which Streamlit draws in the container before Vega draws the chart,
+       # and stopped the clock early (tests/test_bench_selectors.py).
        ("Metric differences", ".st-key-diff_waterfall .js-plotly-plot, "
-        ".st-key-diff_waterfall canvas, .st-key-diff_waterfall svg"),
+        ".st-key-diff_waterfall svg.marks"),
        # Above ui.labels.MATRIX_AUTO_DOCS a revision that counts the matrix when asked shows
        # its toggle instead.
-       ("Labels", ".st-key-lab_chart canvas, .st-key-lab_chart svg, .st-key-lab_on"),
+       ("Labels", ".st-key-lab_chart svg.marks, .st-key-lab_on"),
        # The matrix's own values: grey cells titled "…: computing every pair…" are drawn while
        # the background worker computes them; a chart before the tenth pass, a table since.
        ("Annotators", '.st-key-ann_matrix .gtitle:not(:has-text("computing every pair")), '

@@ -159,7 +159,7 @@ def differences(run: Run) -> None:
     """Metric differences: the waterfall from Martino to MAFALDA, the texts that differ."""
     with run.page({"width": 1440, "height": 1600}) as page:
         open_page(page, run.url, "differences?b=system_a")
-        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+        page.locator(".st-key-diff_waterfall svg.marks").wait_for(timeout=60_000)
         run.save(page, "differences")
 
 
@@ -202,7 +202,7 @@ def learn(run: Run) -> None:
     """Learn: MAFALDA's Example 9, the editable predictions and offsets."""
     with run.page({"width": 1440, "height": 1900}) as page:
         open_page(page, run.url, "learn?scenario=mafalda-example9")
-        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+        page.locator(".st-key-learn_waterfall svg.marks").wait_for(timeout=60_000)
         run.save(page, "learn")
 
 

@@ -105,3 +105,34 @@ def test_the_golds_warnings_come_before_the_predictions_as_on_one_machine(
     sides = [Path(w.split(":", 1)[0]).parent.name for w in dask.warnings]
     assert sides == ["gold"] * 4 + ["pred"] * 4, dask.warnings
     assert dask.warnings == default
+
+
+def test_a_doccano_shard_folder_is_one_set_on_both_engines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``convert --to doccano --shards N`` writes files of disjoint documents, which doccano's
+    reader took for a project's per-user files (one annotator per shard: part-00000, ...), so
+    ``score`` on one machine refused the folder ("expected exactly one annotation set") and
+    ``agree`` compared shards with each other, while ``--engine dask`` read one set. Files
+    that share no document are pieces of one set, on both engines."""
+    from core.engines.sharded import score_sharded
+
+    folders = []
+    for name in ("gold", "system_a"):
+        loaded = load_path(ROOT / "sample_data" / "propaganda" / f"{name}.json")
+        folder = tmp_path / name
+        write_shards([loaded.set], loaded.texts, folder, shards=2, to="doccano")
+        assert sorted(p.name for p in folder.iterdir()) == ["part-00000.jsonl",
+                                                             "part-00001.jsonl"]
+        folders.append(str(folder))
+    read = load_path(folders[0])
+    assert [(s.name, s.role) for s in read.sets] == [("gold", "gold")]
+    assert main(["score", *folders, "--metric", "martino", "--json"]) == 0
+    default = json.loads(capsys.readouterr().out)
+    dask = score_sharded(*folders, metric="martino", client=_InProcess())  # type: ignore[arg-type]
+    whole = load_path(ROOT / "sample_data" / "propaganda" / "gold.json")
+    assert read.set.spans == whole.set.spans
+    for key in ("precision", "recall", "f1"):
+        assert dask.result[key] == pytest.approx(default[key]), key
+    assert main(["agree", folders[0], "--measure", "char-kappa"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "error: agreement needs at least two annotation sets; the input holds 1 (gold)")

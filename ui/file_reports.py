@@ -49,16 +49,18 @@ class FileReport:
 
     @property
     def order(self) -> object:
-        """What the reader recorded of the file's order, for its one set: a MAFALDA gold's
-        :class:`~core.metrics.mafalda_order.GoldOrder`, which the metrics' ``read_order``
-        hooks read as ``python -m core score`` does (:attr:`ui.state.Workspace.orders`,
-        :func:`ui.results.read_order`); None otherwise. A TC file's row order is not kept: the
-        pages score one document alone, and the TC scorer pairs every row it is given, so the
-        Martino TC variants read the sets sorted here (docs/dashboard.md)."""
+        """What the reader recorded of the file's order, for its one set: a MAFALDA file's
+        :class:`~core.metrics.mafalda_order.GoldOrder` or a PTC file's
+        :class:`~core.metrics.tc_order.RowOrder`, which the metrics' ``read_order`` hooks read
+        as ``python -m core score`` does (:attr:`ui.state.Workspace.orders`,
+        :func:`ui.results.read_order`); None otherwise. The official SemEval-2020 TC scorer
+        pairs the two files' rows in file order; a page that scores one article alone reads
+        that article's rows only (:func:`core.metrics.tc_order.on_documents`)."""
         from core.metrics.mafalda_order import GoldOrder
+        from core.metrics.tc_order import RowOrder
 
-        return self.records if isinstance(self.records, GoldOrder) and len(self.sets) == 1 \
-            else None
+        return self.records if isinstance(self.records, (GoldOrder, RowOrder)) \
+            and len(self.sets) == 1 else None
 
     @cached_property  # the Files table asks on every rerun; a report never changes
     def documents(self) -> int:

@@ -52,18 +52,38 @@ its app element for the theme shown (a browser without ``light-dark()`` keeps St
 colour). Drawn on every page by :data:`ui.sidebar.SCRIPT`."""
 
 
+def _rgb(colour: str) -> str:
+    """``#rrggbb`` as Plotly writes it in an inline style: ``rgb(r, g, b)``.
+
+    >>> _rgb("#2f2d2b")
+    'rgb(47, 45, 43)'
+    """
+    return "rgb({}, {}, {})".format(*(int(colour[k:k + 2], 16) for k in (1, 3, 5)))
+
+
 CHART_INK_CSS = (
     "<style>[data-testid='stApp'] [class*='_waterfall'] .vega-embed svg text{fill:light-dark("
     + LIGHT_INK + "," + DARK_INK + ")}[data-testid='stApp'] [class*='_waterfall'] .vega-embed "
     "svg .mark-rule.role-mark line{stroke:light-dark(" + LIGHT_INK + "," + DARK_INK
-    + ")}</style>")
-"""The waterfall's text and its line at 1 in the theme's ink, whatever the spec says: the
-spec takes :func:`theme_ink`, which is the light theme's until the browser has told the server
-its theme, so a page opened in the dark theme drew its first run's names and values near-black on
-the dark background. ``light-dark()`` follows the ``color-scheme`` Streamlit sets on its app
-element for the theme shown, from the first frame (a CSS rule outranks the SVG's presentation
-attributes). Drawn on every page by :data:`ui.sidebar.SCRIPT`; the waterfall's containers are
-keyed ``..._waterfall`` (Metric differences, Learn, an exercise)."""
+    + ")}[data-testid='stApp'] .vega-embed svg text:is([fill='" + LIGHT_INK + "' i],[fill='"
+    + DARK_INK + "' i]){fill:light-dark(" + LIGHT_INK + "," + DARK_INK + ")}"
+    "[data-testid='stApp'] .js-plotly-plot path:is([style*='stroke: " + _rgb(LIGHT_INK)
+    + ";'],[style*='stroke: " + _rgb(DARK_INK) + ";']){stroke:light-dark(" + LIGHT_INK + ","
+    + DARK_INK + ")!important}</style>")
+"""The theme's ink in the charts whatever the figure says: a Vega-Lite spec takes
+:func:`theme_ink`, the ink of the theme the server knows, which is the light theme's until the
+browser has told it, and stays what it was when the browser's theme changes without a rerun (the
+system's theme, or Streamlit's settings menu). So a waterfall opened in the dark theme drew its
+first run's names and values near-black on the dark background, and the Labels heatmap's column
+names stayed near-black after a switch to the dark theme. ``light-dark()`` follows the
+``color-scheme`` Streamlit sets on its app element for the theme shown, from the first frame (a
+CSS rule outranks the SVG's presentation attributes): every text of a chart whose fill is
+either theme's ink takes the ink of the theme shown (the other colours, an outcome's orange, a
+cell's number, keep theirs), and the waterfall's text and its line at 1 all of it. A Plotly
+figure's line in either ink (the Errors slice chart's whiskers and bar outlines) is in an inline
+style, which only an ``!important`` rule outranks. Drawn on
+every page by :data:`ui.sidebar.SCRIPT`; the waterfall's containers are keyed
+``..._waterfall`` (Metric differences, Learn, an exercise)."""
 
 
 def theme_ink() -> str:

@@ -530,6 +530,9 @@ def _finish(loaded: Loaded, read_files: Sequence[_File], *, single: str | None,
     for f in read_files:
         for doc_id, text in f.texts.items():
             _text_agrees(loaded, first, f, doc_id, text)
+    if single is None and unknown is None and _pieces(read_files):
+        loaded.sets.append(_one_set(loaded, read_files, options))
+        return loaded
     many = len([f for f in read_files if f is not unknown]) > 1
     sets: list[AnnotationSet] = []
     for f in read_files:
@@ -559,6 +562,32 @@ def _finish(loaded: Loaded, read_files: Sequence[_File], *, single: str | None,
             raise FormatError(loaded.source, f"two files give the set name {s.name!r}")
     loaded.sets.extend(sets)
     return loaded
+
+
+def _pieces(read_files: Sequence[_File]) -> bool:
+    """Whether several files are pieces of one set: each holds one set of its own (no doccano
+    1.0 ``user``) and no document is in two of them, as ``convert --to doccano --shards N``
+    writes a corpus (docs/scale.md). A project's per-user files share their documents."""
+    if any(list(f.columns) not in ([], [None]) for f in read_files):
+        return False
+    seen: set[str] = set()
+    for f in read_files:
+        if not seen.isdisjoint(f.docs):
+            return False
+        seen.update(f.docs)
+    return True
+
+
+def _one_set(loaded: Loaded, read_files: Sequence[_File], options: ReadOptions
+             ) -> AnnotationSet:
+    """The files' spans as one set named after the input, with the caller's role, as
+    ``--engine dask`` reads the folder's shards."""
+    merged = SpanColumns()
+    for f in read_files:
+        cols = f.owner(None)
+        doc, start, end, label = cols.columns()
+        merged.add_columns(doc, start, end, label, labels=cols.labels, doc_ids=cols.doc_ids)
+    return AnnotationSet(set_name_of(loaded.source), merged.spans(), options.role)
 
 
 def _unknown_file(read_files: Sequence[_File]) -> _File | None:

@@ -108,13 +108,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
             zero.setdefault(doc_id, []).extend(line_zero)
         if line_order:
             order.setdefault(doc_id, []).extend(line_order)
-    if gold or zero:
+    if order or zero:
         # The official evaluator reads unsorted gold in file order (core.metrics.mafalda_order).
-        from core.metrics.mafalda_order import GoldOrder
+        # A file of another role records what of its order can change a score (what_scores:
+        # its texts listed unsorted, its zero-length spans): it may be the reference of a
+        # comparison (the dashboard's Scores page), and the metric reads the order of its gold
+        # side only. A gold keeps every text's order, which convert's writers follow.
+        from core.metrics.mafalda_order import GoldOrder, what_scores
 
-        loaded.records = GoldOrder({doc: tuple(dict.fromkeys(items))
-                                    for doc, items in order.items()},
-                                   {doc: tuple(items) for doc, items in zero.items()})
+        recorded = GoldOrder({doc: tuple(dict.fromkeys(items)) for doc, items in order.items()},
+                             {doc: tuple(items) for doc, items in zero.items()})
+        loaded.records = recorded if gold else what_scores(recorded)
     sets_spans = spans.spans()
     if not gold:
         for doc, items in sets_spans.items():

@@ -1442,6 +1442,10 @@ def read_order(*, variant: str, gold_records: object, pred_records: object,
         warnings.extend(order_warnings(gold_records, texts, variant, gold.name))
     # Only what changes a score: a sorted text passed in file order leaves the vectorised path
     # for the per-text one with the same numbers (what_scores).
+    # The predictions' order is never read (a MAFALDA file read as PRED records its order as
+    # any file does): only their zero-length spans count.
+    if isinstance(pred_records, GoldOrder):
+        pred_records = GoldOrder({}, pred_records.zero_length)
     for key, records in (("gold_order", gold_records), ("pred_order", pred_records)):
         kept = what_scores(records) if isinstance(records, GoldOrder) else None
         if kept is not None:

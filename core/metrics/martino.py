@@ -115,6 +115,7 @@ from core.metrics.tc_order import (
     differences,
     is_tc,
     official_pairs,
+    on_documents,
     rows_of,
     rows_of_set,
 )
@@ -745,8 +746,9 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
     # The by-article pairing first: it refuses spans that differ, naming them.
     pairs: list[Pair] = [(doc, gs, ps) for doc in documents for gs, ps in
                          _align_tc(gold.get(doc), pred.get(doc), doc, (gold.name, pred.name))]
-    g_rows = gold_order if gold_order is not None else rows_of_set(gold)
-    p_rows = pred_order if pred_order is not None else rows_of_set(pred)
+    # The files' rows of the articles scored here (all of them, from the command line).
+    g_rows = on_documents(gold_order, documents) if gold_order is not None else rows_of_set(gold)
+    p_rows = on_documents(pred_order, documents) if pred_order is not None else rows_of_set(pred)
     warnings = differences(g_rows, p_rows, variant, pred.name)
     if variant in OFFICIAL:
         official = official_pairs(g_rows, p_rows, released=variant == RELEASED)

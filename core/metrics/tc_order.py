@@ -32,7 +32,7 @@ article by every variant, with a warning.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.model import AnnotationSet, Span
@@ -69,6 +69,23 @@ def rows_of(records: object) -> RowOrder | None:
 def rows_of_set(aset: AnnotationSet) -> RowOrder:
     """A set's spans as rows, in its own order (the order when no file order is known)."""
     return RowOrder(tuple((doc, s) for doc, spans in aset.spans.items() for s in spans))
+
+
+def on_documents(order: RowOrder, documents: Iterable[str]) -> RowOrder:
+    """``order``'s rows of ``documents`` only, in file order: the rows the official scorer reads
+    from files holding those articles alone. A caller that scores some articles of a file (the
+    dashboard's one document) pairs them with each other, not with the other articles' rows.
+    ``order`` itself when it names no other article.
+
+    >>> o = RowOrder((("1", Span(0, 4, "A")), ("2", Span(0, 4, "B")), ("1", Span(5, 9, "C"))))
+    >>> [(d, s.label) for d, s in on_documents(o, ["1"]).rows]
+    [('1', 'A'), ('1', 'C')]
+    >>> on_documents(o, ["1", "2"]) is o
+    True
+    """
+    keep = set(documents)
+    kept = [row for row in order.rows if row[0] in keep]
+    return order if len(kept) == len(order.rows) else RowOrder(tuple(kept))
 
 
 def articles(order: RowOrder) -> dict[str, list[Span]]:
@@ -216,4 +233,5 @@ def _names(docs: Sequence[str]) -> str:
 
 __all__: Sequence[str] = ("BY_ARTICLE", "FIXED", "OFFICIAL", "RELEASED", "TC_VARIANTS", "Pair",
                           "RowOrder", "align", "articles", "best_matches", "differences",
-                          "is_tc", "official_pairs", "refuses", "rows_of", "rows_of_set")
+                          "is_tc", "official_pairs", "on_documents", "refuses", "rows_of",
+                          "rows_of_set")

@@ -109,3 +109,41 @@ def test_a_sorted_gold_passes_no_order() -> None:
     ws = state.upload_workspace(reports, [data for _, data, _, _ in files])
     assert results.read_order(ws, "gold", "pred", "mafalda", "metrics-py") == ([], {})
     assert results.order_warnings(ws, "gold", ["pred"], {"mafalda": "repo-head"}) == []
+
+
+def _workspace_as(gold_role: str, pred_role: str):  # -> ui.state.Workspace
+    from ui import state
+
+    files = [("gold.jsonl", _jsonl(GOLD), gold_role, "gold"),
+             ("pred.jsonl", _jsonl(PRED), pred_role, "pred")]
+    reports = [state.parse_bytes(f, data, None, role, name) for f, data, role, name in files]
+    assert all(r.ok for r in reports), [r.error for r in reports]
+    return state.upload_workspace(reports, [data for _, data, _, _ in files])
+
+
+@pytest.mark.parametrize("role", ["system", "annotator"])
+@pytest.mark.parametrize("variant", ["metrics-py", "repo-head"])
+def test_a_mafalda_file_of_any_role_chosen_as_reference_reads_in_file_order(
+        tmp_path: Path, variant: str, role: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The order is the file's: a MAFALDA file uploaded as a system or an annotator and chosen
+    as the Scores page's reference is read as ``score FILE PRED`` reads its GOLD, in file order
+    (the evaluator reads the order of the gold only: the same file compared against another
+    reads as ``score`` reads its PRED)."""
+    from ui import results
+
+    cli = _cli(tmp_path, variant, capsys)
+    ws = _workspace_as(role, "system")
+    page = results.score_pair(ws, "gold", "pred", "mafalda", variant, None)
+    assert page.error is None, page.error
+    for key, column in (("precision", "P"), ("recall", "R"), ("f1", "F1")):
+        assert page.overall[column] == pytest.approx(cli[key]), (variant, role, key)
+    warned = [w for w in cli["warnings"] if "gold labels are not sorted" in w]
+    assert results.order_warnings(ws, "gold", ["pred"], {"mafalda": variant}) == warned
+    # the same file on the compared side: its order is not read (score's PRED)
+    (tmp_path / "gold.jsonl").rename(tmp_path / "ref.jsonl")
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "pred.jsonl"), str(tmp_path / "ref.jsonl"),
+                 "--metric", "mafalda", "--variant", variant, "--json"]) == 0
+    swapped = json.loads(capsys.readouterr().out)
+    back = results.score_pair(ws, "pred", "gold", "mafalda", variant, None)
+    assert back.overall["F1"] == pytest.approx(swapped["f1"]), (variant, role)

@@ -91,6 +91,11 @@ def test_the_waterfalls_ink_style_is_drawn_on_every_page() -> None:
     """The waterfall's text and line at 1 take the theme's ink by ``light-dark()`` (the spec's
     ink is the light theme's until the browser has told the server its theme)."""
     css = theme.CHART_INK_CSS
-    assert css.count(f"light-dark({theme.LIGHT_INK},{theme.DARK_INK})") == 2
+    assert css.count(f"light-dark({theme.LIGHT_INK},{theme.DARK_INK})") == 4
     assert "[class*='_waterfall'] .vega-embed svg text" in css
+    # any chart's text in either ink (the Labels heatmap's column names): the theme shown's
+    assert (f".vega-embed svg text:is([fill='{theme.LIGHT_INK}' i],[fill='{theme.DARK_INK}' i])"
+            in css)
+    # a Plotly line in either ink (the slice chart's whiskers): an inline style, !important
+    assert ".js-plotly-plot path:is([style*='stroke: rgb(47, 45, 43);']" in css
     assert css in sidebar.SCRIPT

@@ -128,3 +128,37 @@ def test_the_chart_camera_downloads_png_or_svg_drawn_by_the_browser(
     assert svg_text.startswith("<svg") and "missed" in svg_text
     st_ui.shot(page, "errors_chart_image")
     assert st_ui.app_errors(page) == []
+
+
+INK_STROKES = """els => els.filter(e => /stroke: rgb\\((47, 45, 43|237, 235, 232)\\)/
+    .test(e.getAttribute('style') || '')).map(e => getComputedStyle(e).stroke)"""
+"""The computed stroke of the slice chart's marks drawn in the theme's ink (its whiskers and
+its bars' outlines; ``ui.theme.LIGHT_INK`` or ``DARK_INK`` as the figure says)."""
+
+
+def test_the_slice_charts_whiskers_follow_the_browser_theme(
+    app_url: str, browser: Any, st_ui: SimpleNamespace
+) -> None:
+    """The slice chart draws its whiskers in :func:`ui.theme.theme_ink`, the ink of the theme
+    the server knows: a browser that turned dark after the chart was drawn (no rerun follows)
+    kept them near-black on the dark background; :data:`ui.theme.CHART_INK_CSS` draws them in
+    the ink of the theme shown."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
+    page = context.new_page()
+    try:
+        st_ui.open_page(page, app_url,
+                        f"errors?sample=propaganda&{K_ERR_TAB}={quote_plus(TABS[4])}")
+        chart = ".st-key-err_slice_chart .js-plotly-plot"
+        page.locator(chart + " g.errorbar path").first.wait_for(timeout=60_000)
+        light = page.eval_on_selector_all(chart + " path", INK_STROKES)
+        assert light and set(light) == {"rgb(47, 45, 43)"}, light  # LIGHT_INK
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_function(
+            "() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]'))"
+            ".colorScheme.includes('dark')", timeout=15_000)
+        dark = page.eval_on_selector_all(chart + " path", INK_STROKES)
+        assert dark and set(dark) == {"rgb(237, 235, 232)"}, dark  # DARK_INK
+        page.locator(chart).scroll_into_view_if_needed()
+        st_ui.shot(page, "errors_slices_dark_after_switch")
+    finally:
+        context.close()

@@ -277,3 +277,43 @@ def test_the_row_names_stay_in_view_when_a_wide_matrix_scrolls_sideways(
     assert abs(centre - (box["y"] + box["height"] / 2)) < 4
     _shot(vpage, st_ui, f"labels_pinned_rows_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+INK_FILLS = """els => els.filter(e => e.textContent.trim()
+    && ['#2f2d2b', '#edebe8'].includes((e.getAttribute('fill') || '').toLowerCase()))
+    .map(e => getComputedStyle(e).fill)"""
+"""The computed fill of the heatmap's text drawn in the theme's ink (the column names that are
+no outcome; ``ui.theme.LIGHT_INK`` or ``DARK_INK`` as the spec says)."""
+
+
+def test_the_heatmap_names_follow_the_browser_theme_whatever_the_spec_says(
+    app_url: str, browser: Any, st_ui: SimpleNamespace
+) -> None:
+    """The spec takes the ink of the theme the server knows (:func:`ui.theme.theme_ink`): a
+    browser that turns dark after the page is drawn (the system's theme, or Streamlit's
+    settings menu; no rerun follows) kept the column names near-black on the dark background,
+    as a first frame drawn before the server knows the theme would. The theme's own style
+    (:data:`ui.theme.CHART_INK_CSS`) draws the ink in the theme shown."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
+    page = context.new_page()
+    try:
+        st_ui.open_page(page, app_url, "labels")
+        texts = ".st-key-lab_chart .vega-embed svg text"
+        page.locator(texts).first.wait_for(timeout=60_000)
+        light = page.eval_on_selector_all(texts, INK_FILLS)
+        assert light and set(light) == {"rgb(47, 45, 43)"}, light  # LIGHT_INK
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_function(
+            "() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]'))"
+            ".colorScheme.includes('dark')", timeout=15_000)
+        dark = page.eval_on_selector_all(texts, INK_FILLS)
+        assert dark and set(dark) == {"rgb(237, 235, 232)"}, dark  # DARK_INK, #edebe8
+        # the outcome column's name keeps its orange, the cells' numbers their own colours
+        kept = page.eval_on_selector_all(
+            texts, "els => els.filter(e => e.textContent.trim() === 'missed')"
+            ".map(e => getComputedStyle(e).fill)")
+        assert kept == ["rgb(213, 94, 0)"], kept
+        page.locator(".st-key-lab_chart").scroll_into_view_if_needed()
+        _shot(page, st_ui, "labels_dark_after_switch")
+    finally:
+        context.close()
