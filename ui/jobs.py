@@ -235,7 +235,9 @@ class Worker:
                     continue  # cancelled before the worker took it
                 self.current = job
             try:
-                self.conn.send((job_id, job.task, *self._pack(job.kwargs)))
+                # later: no page waits for it yet, the worker runs it at the lowest CPU
+                # priority (ui.gamma_worker.LATER_NICE); hurried before it started, it is not
+                self.conn.send((job_id, job.task, *self._pack(job.kwargs), job.later))
                 while True:
                     kind, _, *rest = _received(self.conn)
                     if kind == "progress":
