@@ -5,9 +5,9 @@ is in ``SPANSCOPE_WORKER_KEY``) and runs one task at a time with :func:`run`, se
 ``("progress", job id, done, total)`` messages (``done = -1``: the task has started) and then
 ``("done", job id, result)`` or ``("error", job id, exception)``. A task's arguments may be
 :class:`Resident` values, which the worker keeps for later tasks that name them by key
-(:class:`Held`). A job the server queued ``later`` (work ahead, which no page waits for yet)
-runs in a thread of the lowest CPU priority (:data:`LATER_NICE`): the browser drawing a page and
-the server's page runs take the cores first. This module imports ``core``
+(:class:`Held`). While it runs a job the server queued ``later`` (work ahead, which no page waits
+for yet), the server may hold it for a moment with :data:`HOLD_SIGNAL` (:func:`_hold`): a
+person's page run and the browser drawing it take the cores first. This module imports ``core``
 only, never streamlit, so the worker starts fast; it exits by itself when the server process that
 started it is gone.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 import threading
 import time
@@ -40,15 +41,17 @@ _GAMMA_CACHE: dict[str, Any] = {}
 """γ's chance alignments, kept in this worker process between tasks (γ-cat after γ reuses
 them); :func:`core.metrics.agreement.gamma` keeps none itself."""
 
-LATER_NICE = 19
-"""The niceness (Linux: per thread) of the thread that runs a later job (:func:`serve`): the
-lowest CPU priority, so that whatever a person waits for on the same cores (the browser drawing
-a page, the server's page runs) takes them first, and the job takes what they leave. The
-Annotators page's measures computed ahead ran beside the warm revisits of every other page at
-100,000 documents, a core's worth of CPU (docs/performance.md, issue 29, fifteenth pass). A
-job the server queued as ordinary (a page waits for it) keeps the process's priority."""
-_LOWERED = [0]
-"""Later jobs run at :data:`LATER_NICE` so far in this process (:func:`lowered`)."""
+HOLD_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
+"""The signal by which the server holds a later job (:func:`_hold`; None where the system has
+no such signal: no holds there)."""
+HOLD_SLICE = 0.1
+"""Seconds one :data:`HOLD_SIGNAL` holds a later job: the server sends it again while the hold
+lasts (:mod:`ui.jobs`, ``Worker._hold_loop``), so a hold ends by itself at most this long after
+the server stops asking (or is gone)."""
+_LATER_NOW = [False]
+"""Whether the job in hand is a later one (only those are held)."""
+_HELD = [0]
+"""Slices this process has held a later job for (:func:`held`: which path ran)."""
 
 LONG_JOB = 20_000
 """Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
@@ -232,65 +235,27 @@ class _Progress:
         self.conn.send(("progress", job_id, done, total))
 
 
-def lower_this_thread() -> bool:
-    """Give the calling thread the lowest CPU priority (:data:`LATER_NICE`); False where the
-    system has no priority per thread (not Linux) or refuses it. Raising one's own niceness
-    needs no privilege; lowering it back would, hence a thread per later job (:func:`serve`)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LATER_NICE)
-    except OSError:
-        return False
-    return True
+def _hold(signum: int, frame: object) -> None:
+    """:data:`HOLD_SIGNAL`'s handler: while a later job is in hand, pause it for
+    :data:`HOLD_SLICE` seconds. The handler runs in the main thread, the job's, between two of
+    its bytecodes (after the numpy call under way), so sleeping here pauses the job; between
+    jobs, or in an ordinary job (one a page waits for), it does nothing."""
+    if _LATER_NOW[0]:
+        _HELD[0] += 1
+        time.sleep(HOLD_SLICE)
 
 
-def lowered() -> int:
-    """How many later jobs this process has run at :data:`LATER_NICE` (which path ran)."""
-    return _LOWERED[0]
-
-
-def _reply(conn: Connection, job_id: int, task: str, kwargs: dict[str, Any],
-           drop: Sequence[str]) -> None:
-    """Run one task and send its answer (the result, or the exception that stopped it)."""
-    try:
-        result = run(job_id, task, resolve(kwargs, drop))
-    except Exception as exc:  # sent back: the server raises it where the page asks
-        try:
-            conn.send(("error", job_id, exc))
-        except Exception:  # an exception that does not pickle: its text, as a bug
-            conn.send(("error", job_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
-    else:
-        conn.send(("done", job_id, result))
-
-
-def _reply_later(conn: Connection, job_id: int, task: str, kwargs: dict[str, Any],
-                 drop: Sequence[str]) -> None:
-    """:func:`_reply` in a thread of the lowest CPU priority (:data:`LATER_NICE`), waited for:
-    one thread per job, since a thread cannot give its priority back without privilege (a job
-    queued later then hurried by a page before it started comes as an ordinary one). γ's
-    process pool, started from that thread, inherits its priority."""
-    failed: list[BaseException] = []
-
-    def work() -> None:
-        if lower_this_thread():
-            _LOWERED[0] += 1
-        try:
-            _reply(conn, job_id, task, kwargs, drop)
-        except BaseException as exc:  # the connection gone: serve() returns, as inline
-            failed.append(exc)
-
-    thread = threading.Thread(target=work, name="spanscope-later-job", daemon=True)
-    thread.start()
-    thread.join()
-    if failed:
-        raise failed[0]
+def held() -> int:
+    """How many slices this process has held a later job for (:func:`_hold`)."""
+    return _HELD[0]
 
 
 def serve(address: str, key: bytes) -> None:
     """Accept the server's connection on ``address`` and run its tasks until it goes away:
-    ``(job id, task, kwargs, keys to forget[, later])``, a later job at the lowest CPU
-    priority (:func:`_reply_later`), the others in this thread."""
+    ``(job id, task, kwargs, keys to forget[, later])``; a later job may be held
+    (:func:`_hold`, installed when this runs in the main thread)."""
+    if HOLD_SIGNAL is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(HOLD_SIGNAL, _hold)
     with Listener(address, family="AF_UNIX", authkey=key) as listener:
         conn = listener.accept()
     init(_Progress(conn))
@@ -299,12 +264,19 @@ def serve(address: str, key: bytes) -> None:
             job_id, task, kwargs, drop, *rest = conn.recv()
         except (EOFError, OSError):
             return
-        reply = _reply_later if rest and rest[0] else _reply
+        _LATER_NOW[0] = bool(rest and rest[0])
         with memory.long_lived():  # a job builds what it keeps: no collector's passes over it
             try:
-                reply(conn, job_id, task, kwargs, drop)
-            except (EOFError, OSError):
-                return
+                result = run(job_id, task, resolve(kwargs, drop))
+            except Exception as exc:  # sent back: the server raises it where the page asks
+                try:
+                    conn.send(("error", job_id, exc))
+                except Exception:  # an exception that does not pickle: its text, as a bug
+                    conn.send(("error", job_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
+            else:
+                conn.send(("done", job_id, result))
+            finally:
+                _LATER_NOW[0] = False
 
 
 if __name__ == "__main__":
