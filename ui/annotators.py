@@ -521,7 +521,9 @@ def default_view(ws: Workspace) -> Callable[[], None] | None:
 
     def work() -> None:
         if len(study(ws.key, ws, chosen, None).docs) > BACKGROUND_DOCS:
-            view_job(ws.key, ws, chosen, None, "char-kappa", gold, False, 0, 30, _later=True)
+            job = view_job(ws.key, ws, chosen, None, "char-kappa", gold, False, 0, 30,
+                           _later=True)
+            job.holdable = False  # the first visit's work: not held by other pages' runs
 
     return work
 

@@ -22,9 +22,11 @@ flight and whatever is queued before it.
 A person's page run comes first: while a page run of any session is under way, and for
 :data:`HOLD_AFTER_RUN` seconds after it (the browser drawing what it sent), a later job in the
 worker's hands is held (:meth:`Worker._hold_loop`, :func:`ui.gamma_worker._hold`), at most
-:data:`HOLD_MAX` seconds in a row; ``app.py`` marks each run (:func:`page_run_started`,
-:func:`page_run_ended`), and a page that shows or waits for a later job makes it an ordinary one
-(:func:`shown`, :func:`wanted`), which is never held. At 100,000 documents the Annotators page's
+:data:`HOLD_STRETCH` seconds in a row; the work of a page's first visit computed before it
+(``holdable`` off: the Annotators page's default view) is not held, or that visit would pay;
+``app.py`` marks each run (:func:`page_run_started`, :func:`page_run_ended`), and a page that
+shows or waits for a later job makes it an ordinary one (:func:`shown`, :func:`wanted`), which is
+never held. At 100,000 documents the Annotators page's
 measures computed ahead took a core beside the warm revisits of every other page
 (docs/performance.md, issue 29, fifteenth pass).
 
@@ -86,9 +88,11 @@ HOLD_AFTER_RUN = 1.0
 the run sent after the run has ended (0.1 to 0.5 s of its main thread per page at 100,000
 documents)."""
 HOLD_MAX = 5.0
-"""Seconds a later job is held in a row at most, however many runs follow each other (work
-ahead must end some time), and however long a run lasts (one that was interrupted marks no
-end; the next run of its session replaces its mark)."""
+"""Seconds a page run holds later jobs at most, however long it lasts (one that was interrupted
+marks no end; the next run of its session replaces its mark)."""
+HOLD_STRETCH = 30.0
+"""Seconds a later job is held in a row at most, however many runs follow each other: work
+ahead must end some time, and a page that needs it asks for it (:func:`shown`, :func:`wanted`)."""
 _runs: dict[str, float] = {}
 """The page runs under way: each session's (or thread's) run's start (``time.monotonic``)."""
 _last_end = [float("-inf")]
@@ -169,6 +173,7 @@ class Job(Generic[T]):
     finished: float | None = None
     stop_shown: bool = False  # STOPPED was returned by error(): the next shown() retries
     later: bool = False  # queued behind every ordinary job (submit(later=True)) until shown
+    holdable: bool = True  # a later job held while a person's page runs (Worker._hold_once)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def report(self, done: int, total: int) -> None:
@@ -261,16 +266,17 @@ class Worker:
     def _hold_once(self, now: float, since: float | None) -> tuple[float | None, float | None]:
         """One look: when the job in flight is a later one and :func:`holding`, send the worker
         :data:`~ui.gamma_worker.HOLD_SIGNAL` (each holds the job one
-        :data:`~ui.gamma_worker.HOLD_SLICE`), unless it has been held :data:`HOLD_MAX` seconds
-        in a row (since ``since``). Returns how long to wait before the next look (0.8 of a
+        :data:`~ui.gamma_worker.HOLD_SLICE`), unless it has been held
+        :data:`HOLD_STRETCH` seconds in a row (since ``since``) or is not ``holdable`` (a first
+        visit's work). Returns how long to wait before the next look (0.8 of a
         slice while holding; a slice while a hold is due but spent; None: until notified) and
         when the hold began."""
         job = self.current
-        hold = job is not None and job.later and holding(now)
+        hold = job is not None and job.later and job.holdable and holding(now)
         if not hold:
             return None, None
         since = now if since is None else since
-        if now - since >= HOLD_MAX:
+        if now - since >= HOLD_STRETCH:
             return HOLD_SLICE, since  # work ahead must end some time: free until the reason goes
         if HOLD_SIGNAL is not None:
             with contextlib.suppress(OSError):  # the worker gone: its job fails elsewhere

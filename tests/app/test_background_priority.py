@@ -77,16 +77,23 @@ def test_only_a_later_job_in_flight_is_held_and_not_beyond_the_bound(
     assert sent == [(-1, gamma_worker.HOLD_SIGNAL)] and worker.holds == 1
     worker._hold_once(now + 1, since)
     assert worker.holds == 2
-    # held HOLD_MAX in a row (runs following each other): no more signals while that lasts
-    jobs._runs["s"] = since + jobs.HOLD_MAX - 1
-    assert worker._hold_once(since + jobs.HOLD_MAX, since) == (gamma_worker.HOLD_SLICE, since)
+    # held HOLD_STRETCH in a row (runs following each other): no more signals while that lasts
+    jobs._runs["s"] = since + jobs.HOLD_STRETCH - 1
+    assert worker._hold_once(since + jobs.HOLD_STRETCH, since) == (
+        gamma_worker.HOLD_SLICE, since)
     assert worker.holds == 2
+    jobs._runs["s"] = now
+    first_visit: jobs.Job[object] = jobs.Job("default view", "view", later=True)
+    first_visit.holdable = False  # computed ahead of a first visit (ui.annotators.default_view)
+    worker.current = first_visit
+    assert worker._hold_once(now, None) == (None, None) and worker.holds == 2
+    worker.current = ahead
     jobs.wanted(ahead)  # the page now waits for it (ui.annotators.wait_in_flight)
-    assert not ahead.later and worker._hold_once(since + 1, None) == (None, None)
+    assert not ahead.later and worker._hold_once(now + 1, None) == (None, None)
     assert worker.holds == 2
     worker.current = jobs.Job("ahead", "many", later=True)
     del jobs._runs["s"]  # no run under way, none ended lately
-    assert worker._hold_once(since + 2, None) == (None, None) and worker.holds == 2
+    assert worker._hold_once(now + 2, None) == (None, None) and worker.holds == 2
 
 
 def test_a_page_that_shows_a_later_job_makes_it_ordinary() -> None:
