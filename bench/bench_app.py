@@ -41,6 +41,12 @@ harness spent before the input and after the last frame. ``--trace PAGE FILE`` r
 last warm revisit of PAGE in a DevTools trace and splits its in-page span
 (``bench/trace_clock.py``).
 
+What ran beside the warm revisits (issue 29, fifteenth pass): each clocked step's span on the
+machine's clock (``t0_epoch``, ``t1_epoch``), to line it up with a sampler of ``/proc`` or a
+server's log; each revisit's CPU of the server's background worker
+(``background_worker_cpu``) and the revisits' in all (``revisits_background_worker_cpu_s``);
+``--idle-before-revisits S`` waits (up to S seconds) for the worker to be idle before them.
+
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
