@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import ahead, cli_data, current, query, shutdown, sidebar, state, uploads
+from ui import ahead, cli_data, current, jobs, query, shutdown, sidebar, state, uploads
 from ui.escape import md
 
 ROOT = Path(__file__).resolve().parent
@@ -28,6 +28,9 @@ PAGES = [
     ("pages/learn.py", "Learn", "🎓", "learn"),
 ]
 
+# A person's run comes first: the work computed ahead on the background worker is held while a
+# page runs and the browser draws it (ui.jobs.page_run_started; ended below, however it ends).
+jobs.page_run_started()
 st.set_page_config(page_title="SpanScope", page_icon="🔎", layout="wide")
 state.init_state()
 shutdown.install()  # Ctrl+C / SIGTERM stop the server within seconds
@@ -74,5 +77,8 @@ with st.sidebar:
 
 for notice in link_notices:
     st.warning(notice, icon="🔗")
-nav.run()
+try:
+    nav.run()
+finally:
+    jobs.page_run_ended()
 ahead.start()  # what the next pages ask for, in the background, once the page is drawn

@@ -41,6 +41,12 @@ harness spent before the input and after the last frame. ``--trace PAGE FILE`` r
 last warm revisit of PAGE in a DevTools trace and splits its in-page span
 (``bench/trace_clock.py``).
 
+What ran beside the warm revisits (issue 29, fifteenth pass): each clocked step's span on the
+machine's clock (``t0_epoch``, ``t1_epoch``), to line it up with a sampler of ``/proc`` or a
+server's log; each revisit's CPU of the server's background worker
+(``background_worker_cpu``) and the revisits' in all (``revisits_background_worker_cpu_s``);
+``--idle-before-revisits S`` waits (up to S seconds) for the worker to be idle before them.
+
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
@@ -221,6 +227,22 @@ def descendants_cpu_s(pid: int) -> float:
     γ's pool when it runs): the other core's share of the server's work, which competes with
     the browser drawing the page (Linux ``/proc``)."""
     return round(_below_cpu_s(pid), 2)
+
+
+def _await_idle(server: int, at_most: float, idle_for: float = 1.0,
+               below: float = 0.05) -> dict[str, Any]:
+    """Wait until the processes below ``server`` (its background worker) have spent less than
+    ``below`` CPU seconds in ``idle_for`` seconds, or ``at_most`` seconds have passed: how long
+    it waited and whether they went idle."""
+    start = time.perf_counter()
+    last = descendants_cpu_s(server)
+    while time.perf_counter() - start < at_most:
+        time.sleep(idle_for)
+        now = descendants_cpu_s(server)
+        if now - last < below:
+            return {"waited_s": round(time.perf_counter() - start, 1), "idle": True}
+        last = now
+    return {"waited_s": round(time.perf_counter() - start, 1), "idle": False}
 
 
 def browser_cpu_s(server: int) -> float:
@@ -447,7 +469,8 @@ def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> 
     got = page.evaluate("""() => {
       const c = window.__ssClock; c.armed = false;
       const t0 = c.inputs[c.inputs.length - 1].t;
-      return {t0, painted: c.painted, msgPainted: window.__ssPainted, lastMut: c.lastMut,
+      return {t0, origin: performance.timeOrigin,
+              painted: c.painted, msgPainted: window.__ssPainted, lastMut: c.lastMut,
               lastMsg: window.__ssLastMsg, what: c.describeLast(),
               transition: c.lastTransition, transitionWhat: c.lastTransitionWhat,
               inputs: c.inputs.map((i) => `${i.type} ${i.what}`)}; }""")
@@ -462,7 +485,11 @@ def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> 
             "last_transition_after_s": round((got["transition"] - t0) / 1000, 4)
             if got["transition"] > t0 else None,
             "last_transition": got["transitionWhat"] if got["transition"] > t0 else None,
-            "inputs": got["inputs"], "t0_ms": t0, "t1_ms": t1}
+            "inputs": got["inputs"], "t0_ms": t0, "t1_ms": t1,
+            # the same instants on the machine's clock (seconds since the epoch), to line a
+            # step up with what other processes did in it (a sampler of /proc, a server's log)
+            "t0_epoch": round((got["origin"] + t0) / 1000, 4),
+            "t1_epoch": round((got["origin"] + t1) / 1000, 4)}
 
 
 def _interact(page: Any, action: Any, timeout: float = 120_000, quiet_ms: int = 150
@@ -724,7 +751,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         timeout: float = 120_000, corpus: Path | None = None, pause: float = 0.0,
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
         interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
-        doc_steps: int = 0, trace: tuple[str, Path] | None = None) -> dict[str, Any]:
+        doc_steps: int = 0, trace: tuple[str, Path] | None = None,
+        idle_before: float = 0.0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -796,6 +824,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 revisit_browser: dict[str, list[float]] = {}
                 revisit_thread: dict[str, list[float]] = {}
                 revisit_bytes: dict[str, list[int]] = {}
+                revisit_worker: dict[str, list[float]] = {}  # the server's worker's CPU
+                idle_wait: dict[str, Any] = {}
+                revisits_below = 0.0
                 acted: dict[str, list[tuple[float, float, float, int]]] = {}
                 acted_thread: dict[str, list[float]] = {}  # main-thread CPU per step
                 cdp = page.context.new_cdp_session(page)
@@ -857,6 +888,11 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"CPU {cpu:.3f} s, main-thread CPU {thread:.3f} s",
                                   file=sys.stderr, flush=True)
                     traced: dict[str, Any] = {}
+                    if revisits and idle_before:
+                        idle_wait = _await_idle(proc.pid, idle_before)
+                        print(f"background idle after {idle_wait['waited_s']} s "
+                              f"(idle: {idle_wait['idle']})", file=sys.stderr, flush=True)
+                    below0 = descendants_cpu_s(proc.pid)
                     for round_ in range(revisits):
                         for title, sel in nav:
                             tracing = (trace is not None and title == trace[0]
@@ -866,9 +902,12 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                                       categories=TRACE_CATEGORIES)
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             thread0 = _thread_s(cdp)
+                            worker0 = descendants_cpu_s(proc.pid)
                             took, clock = _nav_clocked(page, title, sel, timeout)
                             cpu1, task = cpu_s(proc.pid), busy() - task0
                             thread = _thread_s(cdp) - thread0
+                            worker = round(descendants_cpu_s(proc.pid) - worker0, 2)
+                            revisit_worker.setdefault(title, []).append(worker)
                             if tracing and trace is not None:
                                 browser.stop_tracing()
                                 traced = {"page": title, "trace": str(trace[1]), "clock": clock,
@@ -881,13 +920,17 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             revisit_browser.setdefault(title, []).append(task)
                             revisit_bytes.setdefault(title, []).append(received[0] - bytes0)
                             print(f"revisit {title}: wall {took:.3f} s, in page "
-                                  f"{clock['in_page_s']} s (last change "
+                                  f"{clock['in_page_s']} s (at {clock['t0_epoch']:.3f}–"
+                                  f"{clock['t1_epoch']:.3f}; last change "
                                   f"{clock['last_change_after_s']} s: {clock['last_change']}) "
                                   "(server CPU "
                                   f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
                                   f"thread {task:.3f} s (CPU {thread:.3f} s), "
                                   f"{received[0] - bytes0:,} bytes "
-                                  "received)", file=sys.stderr, flush=True)
+                                  f"received, background worker CPU {worker:.2f} s)",
+                                  file=sys.stderr, flush=True)
+                    if revisits:
+                        revisits_below = round(descendants_cpu_s(proc.pid) - below0, 2)
                     known = dict(NAV)
                     for _ in range(interactions):
                         for title, actions in INTERACTIONS:
@@ -979,6 +1022,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             "pages": {title: _clocked(cs, revisit[title]) for title, cs in revisit_clock.items()}}}
            if revisits else {}),
         **({"traced_revisit": _traced(traced)} if revisits and trace else {}),
+        # What the server's background worker (its descendants) spent while the revisits ran,
+        # and the wait for it to go idle before them (--idle-before-revisits).
+        **({"revisits_background_worker_cpu_s": revisits_below,
+            "revisits_waited_for_idle": idle_wait} if revisits else {}),
         **({"interactions_in_page": {
             name: {"first": _clocked(cs[:1], [r[0] for r in acted[name][:1]]),
                    "warm": _clocked(cs[1:], [r[0] for r in acted[name][1:]])}
@@ -994,6 +1041,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                               "browser_main_thread_cpu_median": round(
                                   statistics.median(revisit_thread[title]), 3),
                               "bytes_received_median": statistics.median(revisit_bytes[title]),
+                              "background_worker_cpu": revisit_worker[title],
                               "runs": [round(t, 3) for t in ts]}
                       for title, ts in revisit.items()}}} if revisits else {}),
         # The first round may compute (a tab's table, a metric's per-label rows): apart.
@@ -1049,7 +1097,8 @@ def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]
                       "text_visible_s": c.get("text_visible_s"),
                       "last_change_after_s": c["last_change_after_s"],
                       "last_change": c["last_change"],
-                      "last_message_after_s": c["last_message_after_s"]}
+                      "last_message_after_s": c["last_message_after_s"],
+                      "t0_epoch": c.get("t0_epoch"), "t1_epoch": c.get("t1_epoch")}
                      for c, w in zip(clocks, walls, strict=True)]}
 
 
@@ -1134,6 +1183,10 @@ def main() -> None:
     ap.add_argument("--trace", nargs=2, metavar=("PAGE", "FILE"), default=None,
                     help="record a DevTools trace of the last warm revisit of PAGE into FILE "
                     "and split its in-page span (bench/trace_clock.py)")
+    ap.add_argument("--idle-before-revisits", type=float, default=0.0, metavar="S",
+                    help="before the warm revisits, wait (at most S seconds) until the "
+                    "server's background worker has been idle for a second: the revisits "
+                    "then run with no work ahead beside them (issue 29, fifteenth pass)")
     ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
                     help="milliseconds the page must not change before a step's in-page clock "
                     "is read (a later change is not the step's)")
@@ -1156,7 +1209,8 @@ def main() -> None:
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
                  args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
-                 (args.trace[0], Path(args.trace[1]).resolve()) if args.trace else None)
+                 (args.trace[0], Path(args.trace[1]).resolve()) if args.trace else None,
+                 args.idle_before_revisits)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

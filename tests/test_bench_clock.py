@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,10 +113,16 @@ def test_the_clock_runs_from_a_click_to_the_frame_after_the_change(page: Any,
     page.wait_for_function("document.getElementById('out').textContent === 'after'")
     page.evaluate("document.getElementById('out').textContent = 'before'")
     bench_app._arm(page)
+    before = time.time()
     page.click("#go")
     clock = bench_app._clock(page)
+    after = time.time()
     seen = page.evaluate("window.seen")
     assert clock["inputs"] == ["click button"]
+    # the same instants on the machine's clock, to line the step up with other processes' logs
+    # (the page's time origin is read to the millisecond: a second's slack, no bound on time)
+    assert before - 1 <= clock["t0_epoch"] <= clock["t1_epoch"] <= after + 1
+    assert abs((clock["t1_epoch"] - clock["t0_epoch"]) - clock["in_page_s"]) < 0.002
     t0 = clock["t0_ms"]
     # captured on window before the button's own handler, and ended after the change was made
     assert t0 <= seen["click"]
@@ -180,3 +188,14 @@ def test_a_multi_input_step_starts_at_its_last_input_and_the_popover_is_its_own(
     assert seen["box"] < clock["t0_ms"] <= seen["option"]
     assert clock["t1_ms"] > seen["changed"]
     assert page.locator(".st-key-mvariant input").input_value() == "metrics-py"
+
+
+def test_the_wait_for_an_idle_background_ends_when_the_server_has_none(bench_app: Any) -> None:
+    # --idle-before-revisits: a "server" with no worker below it is idle at the first look
+    server = subprocess.Popen(["sleep", "30"])
+    try:
+        waited = bench_app._await_idle(server.pid, at_most=30, idle_for=0.1)
+    finally:
+        server.kill()
+        server.wait()
+    assert waited["idle"] is True

@@ -73,6 +73,7 @@ from ui.jobs import ahead as jobs_ahead
 from ui.jobs import busy_elsewhere as jobs_busy_elsewhere
 from ui.jobs import run_here as jobs_run_here
 from ui.jobs import shown as jobs_shown
+from ui.jobs import wanted as jobs_wanted
 from ui.lazy import lazy_expander
 from ui.set_names import full_name_help
 from ui.state import Workspace
@@ -520,7 +521,9 @@ def default_view(ws: Workspace) -> Callable[[], None] | None:
 
     def work() -> None:
         if len(study(ws.key, ws, chosen, None).docs) > BACKGROUND_DOCS:
-            view_job(ws.key, ws, chosen, None, "char-kappa", gold, False, 0, 30, _later=True)
+            job = view_job(ws.key, ws, chosen, None, "char-kappa", gold, False, 0, 30,
+                           _later=True)
+            job.holdable = False  # the first visit's work: not held by other pages' runs
 
     return work
 
@@ -620,6 +623,7 @@ def wait_in_flight(c: Choice, job: Job[MeasureView], documents: int) -> bool:
     if (future is None or c.measure not in PREFETCHED or c.measure in MATRIX_CHEAP
             or not BACKGROUND_DOCS < documents <= PREFETCH_DOCS or not future.running()):
         return False
+    jobs_wanted(job)  # computed ahead, now waited for: the worker must not hold it
     futures_wait([future], timeout=IN_FLIGHT_WAIT)
     return future.done()
 

@@ -5,7 +5,9 @@ is in ``SPANSCOPE_WORKER_KEY``) and runs one task at a time with :func:`run`, se
 ``("progress", job id, done, total)`` messages (``done = -1``: the task has started) and then
 ``("done", job id, result)`` or ``("error", job id, exception)``. A task's arguments may be
 :class:`Resident` values, which the worker keeps for later tasks that name them by key
-(:class:`Held`). This module imports ``core``
+(:class:`Held`). While it runs a job the server queued ``later`` (work ahead, which no page waits
+for yet), the server may hold it for a moment with :data:`HOLD_SIGNAL` (:func:`_hold`): a
+person's page run and the browser drawing it take the cores first. This module imports ``core``
 only, never streamlit, so the worker starts fast; it exits by itself when the server process that
 started it is gone.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 import threading
 import time
@@ -37,6 +40,18 @@ with the first view."""
 _GAMMA_CACHE: dict[str, Any] = {}
 """γ's chance alignments, kept in this worker process between tasks (γ-cat after γ reuses
 them); :func:`core.metrics.agreement.gamma` keeps none itself."""
+
+HOLD_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
+"""The signal by which the server holds a later job (:func:`_hold`; None where the system has
+no such signal: no holds there)."""
+HOLD_SLICE = 0.1
+"""Seconds one :data:`HOLD_SIGNAL` holds a later job: the server sends it again while the hold
+lasts (:mod:`ui.jobs`, ``Worker._hold_loop``), so a hold ends by itself at most this long after
+the server stops asking (or is gone)."""
+_LATER_NOW = [False]
+"""Whether the job in hand is a later one (only those are held)."""
+_HELD = [0]
+"""Slices this process has held a later job for (:func:`held`: which path ran)."""
 
 LONG_JOB = 20_000
 """Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
@@ -220,16 +235,36 @@ class _Progress:
         self.conn.send(("progress", job_id, done, total))
 
 
+def _hold(signum: int, frame: object) -> None:
+    """:data:`HOLD_SIGNAL`'s handler: while a later job is in hand, pause it for
+    :data:`HOLD_SLICE` seconds. The handler runs in the main thread, the job's, between two of
+    its bytecodes (after the numpy call under way), so sleeping here pauses the job; between
+    jobs, or in an ordinary job (one a page waits for), it does nothing."""
+    if _LATER_NOW[0]:
+        _HELD[0] += 1
+        time.sleep(HOLD_SLICE)
+
+
+def held() -> int:
+    """How many slices this process has held a later job for (:func:`_hold`)."""
+    return _HELD[0]
+
+
 def serve(address: str, key: bytes) -> None:
-    """Accept the server's connection on ``address`` and run its tasks until it goes away."""
+    """Accept the server's connection on ``address`` and run its tasks until it goes away:
+    ``(job id, task, kwargs, keys to forget[, later])``; a later job may be held
+    (:func:`_hold`, installed when this runs in the main thread)."""
+    if HOLD_SIGNAL is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(HOLD_SIGNAL, _hold)
     with Listener(address, family="AF_UNIX", authkey=key) as listener:
         conn = listener.accept()
     init(_Progress(conn))
     while True:
         try:
-            job_id, task, kwargs, drop = conn.recv()
+            job_id, task, kwargs, drop, *rest = conn.recv()
         except (EOFError, OSError):
             return
+        _LATER_NOW[0] = bool(rest and rest[0])
         with memory.long_lived():  # a job builds what it keeps: no collector's passes over it
             try:
                 result = run(job_id, task, resolve(kwargs, drop))
@@ -240,6 +275,8 @@ def serve(address: str, key: bytes) -> None:
                     conn.send(("error", job_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
             else:
                 conn.send(("done", job_id, result))
+            finally:
+                _LATER_NOW[0] = False
 
 
 if __name__ == "__main__":

@@ -19,6 +19,17 @@ whose user asks for a queued job while the worker computes another (:func:`busy_
 may run the job itself (:func:`run_here`) when it is cheap, rather than wait for the job in
 flight and whatever is queued before it.
 
+A person's page run comes first: while a page run of any session is under way, and for
+:data:`HOLD_AFTER_RUN` seconds after it (the browser drawing what it sent), a later job in the
+worker's hands is held (:meth:`Worker._hold_loop`, :func:`ui.gamma_worker._hold`), at most
+:data:`HOLD_STRETCH` seconds in a row; the work of a page's first visit computed before it
+(``holdable`` off: the Annotators page's default view) is not held, or that visit would pay;
+``app.py`` marks each run (:func:`page_run_started`, :func:`page_run_ended`), and a page that
+shows or waits for a later job makes it an ordinary one (:func:`shown`, :func:`wanted`), which is
+never held. At 100,000 documents the Annotators page's
+measures computed ahead took a core beside the warm revisits of every other page
+(docs/performance.md, issue 29, fifteenth pass).
+
 The large arguments of a task (annotation sets, texts, a study) are sent as
 :class:`~ui.gamma_worker.Resident` values: the worker keeps them, and later tasks refer to them by
 key, so each corpus crosses the socket once rather than with every job (:meth:`Worker._pack`).
@@ -57,7 +68,7 @@ from streamlit.runtime.state import SessionStateProxy
 from core.model.errors import SpanScopeError
 from ui import memory
 from ui.escape import md
-from ui.gamma_worker import Held, Resident
+from ui.gamma_worker import HOLD_SIGNAL, HOLD_SLICE, Held, Resident
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY_ENV = "SPANSCOPE_WORKER_KEY"
@@ -70,6 +81,56 @@ sets and texts of the corpora open; the studies built from them are kept apart, 
 :data:`ui.gamma_worker.STUDIES_KEPT`); the least recently used is forgotten beyond this, which
 bounds the worker's memory (a set of 1M spans is about 25 MB of columns, the texts of 100,000
 documents about 100 MB)."""
+
+
+HOLD_AFTER_RUN = 1.0
+"""Seconds after a page run ends during which a later job stays held: the browser draws what
+the run sent after the run has ended (0.1 to 0.5 s of its main thread per page at 100,000
+documents)."""
+HOLD_MAX = 5.0
+"""Seconds a page run holds later jobs at most, however long it lasts (one that was interrupted
+marks no end; the next run of its session replaces its mark)."""
+HOLD_STRETCH = 30.0
+"""Seconds a later job is held in a row at most, however many runs follow each other: work
+ahead must end some time, and a page that needs it asks for it (:func:`shown`, :func:`wanted`)."""
+_runs: dict[str, float] = {}
+"""The page runs under way: each session's (or thread's) run's start (``time.monotonic``)."""
+_last_end = [float("-inf")]
+"""When the last page run ended."""
+_changed = threading.Condition()
+"""Notified when a page run starts or ends, or the job in flight changes or is wanted."""
+
+
+def _run_key() -> str:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else f"thread-{threading.get_ident()}"
+
+
+def page_run_started() -> None:
+    """A page run starts (the top of ``app.py``): later jobs are held while it runs."""
+    with _changed:
+        _runs[_run_key()] = time.monotonic()
+        _changed.notify_all()
+
+
+def page_run_ended() -> None:
+    """A page run has ended (``app.py``, however it ended): later jobs stay held for
+    :data:`HOLD_AFTER_RUN` seconds more."""
+    with _changed:
+        _runs.pop(_run_key(), None)
+        _last_end[0] = time.monotonic()
+        _changed.notify_all()
+
+
+def holding(now: float | None = None) -> bool:
+    """Whether a person's page run is under way (begun less than :data:`HOLD_MAX` ago), or
+    ended less than :data:`HOLD_AFTER_RUN` ago."""
+    now = time.monotonic() if now is None else now
+    with _changed:
+        return (any(now - t < HOLD_MAX for t in _runs.values())
+                or now - _last_end[0] < HOLD_AFTER_RUN)
 
 
 def _received(conn: Connection) -> tuple[Any, ...]:
@@ -112,6 +173,7 @@ class Job(Generic[T]):
     finished: float | None = None
     stop_shown: bool = False  # STOPPED was returned by error(): the next shown() retries
     later: bool = False  # queued behind every ordinary job (submit(later=True)) until shown
+    holdable: bool = True  # a later job held while a person's page runs (Worker._hold_once)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def report(self, done: int, total: int) -> None:
@@ -186,8 +248,41 @@ class Worker:
         self.claim = threading.Lock()  # whoever takes a queued job: this thread or run_here()
         self.current: Job[object] | None = None  # the job in flight
         self.alive = True
+        self.holds = 0  # hold signals sent (which path ran)
         atexit.register(self.stop)
         threading.Thread(target=self._loop, daemon=True, name="spanscope-jobs").start()
+        if HOLD_SIGNAL is not None:
+            threading.Thread(target=self._hold_loop, daemon=True, name="spanscope-hold").start()
+
+    def _hold_loop(self) -> None:
+        """Hold the later job in flight while :func:`holding` says so (:meth:`_hold_once`),
+        sleeping until a run starts or ends or the job in flight changes when there is none."""
+        since: float | None = None
+        while self.alive:
+            wait, since = self._hold_once(time.monotonic(), since)
+            with _changed:
+                _changed.wait(wait)
+
+    def _hold_once(self, now: float, since: float | None) -> tuple[float | None, float | None]:
+        """One look: when the job in flight is a later one and :func:`holding`, send the worker
+        :data:`~ui.gamma_worker.HOLD_SIGNAL` (each holds the job one
+        :data:`~ui.gamma_worker.HOLD_SLICE`), unless it has been held
+        :data:`HOLD_STRETCH` seconds in a row (since ``since``) or is not ``holdable`` (a first
+        visit's work). Returns how long to wait before the next look (0.8 of a
+        slice while holding; a slice while a hold is due but spent; None: until notified) and
+        when the hold began."""
+        job = self.current
+        hold = job is not None and job.later and job.holdable and holding(now)
+        if not hold:
+            return None, None
+        since = now if since is None else since
+        if now - since >= HOLD_STRETCH:
+            return HOLD_SLICE, since  # work ahead must end some time: free until the reason goes
+        if HOLD_SIGNAL is not None:
+            with contextlib.suppress(OSError):  # the worker gone: its job fails elsewhere
+                os.kill(self.process.pid, HOLD_SIGNAL)
+                self.holds += 1
+        return HOLD_SLICE * 0.8, since
 
     def _connect(self, key: bytes) -> Connection:
         deadline = time.monotonic() + START_TIMEOUT
@@ -234,8 +329,11 @@ class Worker:
                 if not future.set_running_or_notify_cancel():
                     continue  # cancelled before the worker took it
                 self.current = job
+            with _changed:
+                _changed.notify_all()  # the hold loop looks at the job in flight
             try:
-                self.conn.send((job_id, job.task, *self._pack(job.kwargs)))
+                # later: no page waits for it yet, the server may hold it (_hold_loop)
+                self.conn.send((job_id, job.task, *self._pack(job.kwargs), job.later))
                 while True:
                     kind, _, *rest = _received(self.conn)
                     if kind == "progress":
@@ -350,6 +448,16 @@ def _hurry(job: Job[T]) -> None:
             and worker.alive and any(job is j for *_, j in list(worker.tasks.queue))):
         worker.hurry(job)
     job.later = False
+    with _changed:
+        _changed.notify_all()  # no longer held
+
+
+def wanted(job: Job[T]) -> None:
+    """A page run waits for ``job`` (in flight, or queued): it is no longer work ahead, and is
+    not held (:meth:`Worker._hold_loop`)."""
+    job.later = False
+    with _changed:
+        _changed.notify_all()
 
 
 def ahead(jobs: Sequence[Job[T]]) -> None:
@@ -448,4 +556,5 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
 
 
 __all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
-           "progress", "run_here", "shown", "submit"]
+           "holding", "page_run_ended", "page_run_started", "progress", "run_here", "shown",
+           "submit", "wanted"]

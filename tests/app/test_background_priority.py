@@ -1,0 +1,188 @@
+"""A person's run comes first: the background worker's work ahead (a job queued ``later``, no
+page waits for it yet) is held while a page runs and for a moment after it, and never a job a
+page waits for (docs/performance.md, issue 29, fifteenth pass). Which path ran is read from
+counters and flags, never from a clock."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import queue
+import tempfile
+import threading
+import types
+from multiprocessing import Pipe
+from multiprocessing.connection import Client, Connection
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ui import gamma_worker, jobs
+
+pytestmark = pytest.mark.skipif(gamma_worker.HOLD_SIGNAL is None,
+                                reason="holds need a user signal (POSIX)")
+
+
+@pytest.fixture(autouse=True)
+def _no_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No page run under way or just ended, here or from another test."""
+    monkeypatch.setattr(jobs, "_runs", {})
+    monkeypatch.setattr(jobs, "_last_end", [float("-inf")])
+
+
+def _fake_worker(conn: Connection | None = None) -> jobs.Worker:
+    """A :class:`ui.jobs.Worker` without a process: its loops only (a pid nobody has)."""
+    worker = object.__new__(jobs.Worker)
+    worker.conn = conn  # type: ignore[assignment]
+    worker.process = types.SimpleNamespace(pid=-1)  # type: ignore[assignment]
+    worker.tasks = queue.PriorityQueue()
+    worker.ids = itertools.count(1)
+    worker.front = itertools.count(-1, -1)
+    worker.held = {}
+    worker.claim = threading.Lock()
+    worker.current = None
+    worker.alive = True
+    worker.holds = 0
+    return worker
+
+
+def test_a_page_run_holds_until_a_moment_after_it_ends() -> None:
+    assert not jobs.holding()
+    jobs.page_run_started()
+    start = jobs._runs[next(iter(jobs._runs))]
+    assert jobs.holding(start + 1.0)
+    assert not jobs.holding(start + jobs.HOLD_MAX)  # a run that never marked its end
+    jobs.page_run_ended()
+    end = jobs._last_end[0]
+    assert jobs._runs == {}
+    assert jobs.holding(end + jobs.HOLD_AFTER_RUN / 2)  # the browser draws what it sent
+    assert not jobs.holding(end + jobs.HOLD_AFTER_RUN)
+
+
+def test_only_a_later_job_in_flight_is_held_and_not_beyond_the_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(jobs.os, "kill", lambda pid, sig: sent.append((pid, sig)))
+    worker = _fake_worker()
+    ahead: jobs.Job[object] = jobs.Job("ahead", "many", later=True)
+    now = 100.0
+    jobs._runs["s"] = now  # a page run under way
+    assert worker._hold_once(now, None) == (None, None)  # no job in flight
+    worker.current = jobs.Job("asked", "view")  # a page waits for it
+    assert worker._hold_once(now, None) == (None, None) and sent == []
+    worker.current = ahead
+    wait, since = worker._hold_once(now, None)
+    assert since == now and wait == pytest.approx(gamma_worker.HOLD_SLICE * 0.8)
+    assert sent == [(-1, gamma_worker.HOLD_SIGNAL)] and worker.holds == 1
+    worker._hold_once(now + 1, since)
+    assert worker.holds == 2
+    # held HOLD_STRETCH in a row (runs following each other): no more signals while that lasts
+    jobs._runs["s"] = since + jobs.HOLD_STRETCH - 1
+    assert worker._hold_once(since + jobs.HOLD_STRETCH, since) == (
+        gamma_worker.HOLD_SLICE, since)
+    assert worker.holds == 2
+    jobs._runs["s"] = now
+    first_visit: jobs.Job[object] = jobs.Job("default view", "view", later=True)
+    first_visit.holdable = False  # computed ahead of a first visit (ui.annotators.default_view)
+    worker.current = first_visit
+    assert worker._hold_once(now, None) == (None, None) and worker.holds == 2
+    worker.current = ahead
+    jobs.wanted(ahead)  # the page now waits for it (ui.annotators.wait_in_flight)
+    assert not ahead.later and worker._hold_once(now + 1, None) == (None, None)
+    assert worker.holds == 2
+    worker.current = jobs.Job("ahead", "many", later=True)
+    del jobs._runs["s"]  # no run under way, none ended lately
+    assert worker._hold_once(now + 2, None) == (None, None) and worker.holds == 2
+
+
+def test_a_page_that_shows_a_later_job_makes_it_ordinary() -> None:
+    worker = _fake_worker()
+    job: jobs.Job[object] = worker.submit(jobs.Job("ahead", "many"), later=True)
+    original = jobs._worker
+    jobs._worker = lambda: worker  # type: ignore[assignment]
+    try:
+        jobs.shown([job], memory={}, key="k")
+    finally:
+        jobs._worker = original
+    assert not job.later
+
+
+def test_the_server_tells_the_worker_which_jobs_are_later() -> None:
+    here, there = Pipe()
+    worker = _fake_worker(here)
+    ahead: jobs.Job[str] = worker.submit(jobs.Job("ahead", "many"), later=True)
+    hurried: jobs.Job[str] = worker.submit(jobs.Job("hurried", "many"), later=True)
+    worker.hurry(hurried)  # a page showed it before it started: no longer work ahead
+    asked: jobs.Job[str] = worker.submit(jobs.Job("asked", "view"))
+    threading.Thread(target=worker._loop, daemon=True).start()
+    sent = []
+    for _ in range(3):
+        job_id, task, _kwargs, _drop, later = there.recv()
+        sent.append((task, later))
+        there.send(("done", job_id, task))
+    # the hurried job first (queued again before the asked one), the job ahead last and later
+    assert sent == [("many", False), ("view", False), ("many", True)]
+    assert [j.future.result(timeout=10) for j in (hurried, asked, ahead)
+            if j.future is not None] == ["many", "view", "many"]
+
+
+def _connect(address: str, key: bytes) -> Connection:
+    """A client of the worker's listener once it listens (its socket file appears at bind(), a
+    moment before listen())."""
+    for _ in range(400):
+        try:
+            return Client(address, family="AF_UNIX", authkey=key)
+        except (FileNotFoundError, ConnectionRefusedError):
+            threading.Event().wait(0.05)
+    return Client(address, family="AF_UNIX", authkey=key)
+
+
+def _answer(conn: Connection) -> tuple[Any, ...]:
+    while (message := conn.recv())[0] == "progress":
+        pass
+    return message
+
+
+def test_the_worker_holds_only_a_later_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gamma_worker, "_QUEUE", None)  # serve() sets it; given back after
+    monkeypatch.setattr(gamma_worker, "HOLD_SLICE", 0.0)
+
+    def hold_now(job_id: int, task: str, kwargs: dict[str, Any]) -> int:
+        before = gamma_worker.held()
+        assert gamma_worker.HOLD_SIGNAL is not None
+        gamma_worker._hold(gamma_worker.HOLD_SIGNAL, None)  # as the signal would, in the job
+        return gamma_worker.held() - before
+
+    monkeypatch.setattr(gamma_worker, "run", hold_now)
+    key = b"h" * 32
+    with tempfile.TemporaryDirectory() as tmp:
+        address = str(Path(tmp) / "socket")
+        server = threading.Thread(target=gamma_worker.serve, args=(address, key), daemon=True)
+        server.start()
+        with _connect(address, key) as conn:
+            conn.send((1, "many", {}, [], True))  # later: held
+            assert _answer(conn) == ("done", 1, 1)
+            conn.send((2, "view", {}, [], False))  # a page waits for it: never held
+            assert _answer(conn) == ("done", 2, 0)
+            conn.send((3, "view", {}, []))  # a message without the flag: an ordinary job
+            assert _answer(conn) == ("done", 3, 0)
+        server.join(timeout=30)
+    before = gamma_worker.held()
+    assert gamma_worker.HOLD_SIGNAL is not None
+    gamma_worker._hold(gamma_worker.HOLD_SIGNAL, None)  # between jobs: nothing to hold
+    assert gamma_worker.held() == before
+
+
+def test_a_hold_signal_leaves_the_worker_process_working(handmade: object) -> None:
+    # the worker installs the handler before it listens: the signal's default would end it
+    worker = jobs.Worker()
+    try:
+        assert gamma_worker.HOLD_SIGNAL is not None
+        for _ in range(3):
+            os.kill(worker.process.pid, gamma_worker.HOLD_SIGNAL)
+        job: jobs.Job[None] = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
+        assert job.future is not None and job.future.result(timeout=60) is None
+        assert worker.process.poll() is None
+    finally:
+        worker.stop()
