@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from itertools import accumulate
 
 import numpy as np
@@ -120,6 +121,33 @@ PLOT_H = 200
 """Height of the grouped bars' plot area (px)."""
 
 
+_STEPS = (Decimal("0.1"), Decimal("0.2"), Decimal("0.25"), Decimal("0.5"))
+"""A gridline step is one of these times a power of ten."""
+
+
+def value_ticks(high: float, *, most: int = 6) -> list[tuple[float, str]]:
+    """The gridlines of an axis from 0 to at least ``high`` (> 0): at most ``most`` steps of the
+    smallest of 0.1, 0.2, 0.25, 0.5 times a power of ten that reaches ``high``, each value
+    with its label written with the decimals the step needs (0.25 as ``0.25``, never ``0.2``
+    or ``0.3``; at least one decimal, as a score is written). The last value is the top of the
+    axis.
+
+    >>> [t for _, t in value_ticks(1.0)]
+    ['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']
+    >>> [t for _, t in value_ticks(1.3)]
+    ['0.00', '0.25', '0.50', '0.75', '1.00', '1.25', '1.50']
+    """
+    exponent = 0
+    while True:
+        for base in _STEPS:
+            step = base.scaleb(exponent)
+            count = int(np.ceil(high / float(step) - 1e-9))
+            if count <= most:
+                places = max(1, -step.normalize().as_tuple().exponent)  # type: ignore[operator]
+                return [(float(step * k), f"{step * k:.{places}f}") for k in range(count + 1)]
+        exponent += 1
+
+
 def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
                                                                    Sequence[tuple[float, float]
                                                                             | None]]],
@@ -135,8 +163,8 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
     left = 48.0
     values = [v for _, vs, ivs in series for v in vs if v is not None]
     highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
-    ymax = max([1.0, *values, *highs])
-    ymax = float(np.ceil(ymax * 10) / 10)
+    ticks = value_ticks(max([1.0, *values, *highs]))
+    ymax = float(ticks[-1][0])
     n_groups, n_series = max(1, len(groups)), max(1, len(series))
     gw = (width - left - 16) / n_groups
     if groups and text_width(groups[0], GROUP_PX) > gw - 4:
@@ -171,11 +199,10 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
              f'{height}" width="{width}" height="{height}" role="img" '
              f'aria-label="{esc(title)}">', _defs(),
              f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>']
-    for k in range(6):
-        v = ymax * k / 5
+    for v, tick in ticks:
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y_of(v):.1f}" '
                      f'y2="{y_of(v):.1f}" stroke="#e5e5e5"/><text x="{left - 6}" '
-                     f'y="{y_of(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.1f}</text>')
+                     f'y="{y_of(v) + 4:.1f}" font-size="10" text-anchor="end">{tick}</text>')
     parts.append(f'<text x="12" y="{top + plot_h / 2:.0f}" font-size="11" '
                  f'transform="rotate(-90 12 {top + plot_h / 2:.0f})" text-anchor="middle">'
                  f"{esc(y_label)}</text>")
