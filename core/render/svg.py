@@ -32,8 +32,10 @@ PATTERNS = ("solid", "diag", "back", "cross", "horiz", "vert", "dots", "grid")
 # ---- charts -------------------------------------------------------------------------------------
 
 
-def _defs() -> str:
-    """Fill patterns: one per series, drawn in white over the series colour."""
+def pattern_defs() -> str:
+    """Fill patterns: one per series, drawn in white over the series colour. A chart holds
+    them, unless its page holds them once for all its charts (``own_defs=False``: the report,
+    whose every chart is drawn twice, for a screen and for a phone)."""
     shapes = {
         "diag": '<path d="M0,8 L8,0" stroke="#fff" stroke-width="1.6"/>',
         "back": '<path d="M0,0 L8,8" stroke="#fff" stroke-width="1.6"/>',
@@ -151,7 +153,8 @@ def value_ticks(high: float, *, most: int = 6) -> list[tuple[float, str]]:
 def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
                                                                    Sequence[tuple[float, float]
                                                                             | None]]],
-                     *, title: str, y_label: str, width: int = 860) -> str:
+                     *, title: str, y_label: str, width: int = 860,
+                     own_defs: bool = True) -> str:
     """Grouped bars (one series per system) with interval whiskers and values on the bars.
 
     The layout follows the text it must hold (:func:`text_width`): the legend wraps; the
@@ -159,7 +162,8 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
     groups are narrower than a line of text), the bottom margin as deep as the longest; each
     value stands above its bar's whisker (level when it fits the bar's width, else upright),
     the top margin as tall as a value, so no value crosses a whisker or another value.
-    ``width``: the chart's width (860 px; a phone's layout is narrower, the same rules)."""
+    ``width``: the chart's width (860 px; a phone's layout is narrower, the same rules).
+    ``own_defs``: the chart holds its fill patterns (:func:`pattern_defs`), else its page does."""
     left = 48.0
     values = [v for _, vs, ivs in series for v in vs if v is not None]
     highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
@@ -197,7 +201,7 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
 
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs(),
+             f'aria-label="{esc(title)}">', pattern_defs() if own_defs else "",
              f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>']
     for v, tick in ticks:
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y_of(v):.1f}" '
@@ -261,14 +265,14 @@ tooltip)."""
 
 def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str,
                      colours: Mapping[str, str], patterns: Mapping[str, str] | None = None,
-                     width: int = 860) -> str:
+                     width: int = 860, own_defs: bool = True) -> str:
     """Horizontal stacked bars (one per system and side) of the category counts, the categories
     stacked in the order of ``colours`` (category -> colour); ``patterns`` (category -> one of
     :data:`PATTERNS`) keeps a category's pattern when a chart draws only some categories.
     The names' margin is as wide as the widest name (:func:`text_width`; past
     :data:`NAME_ROOM` a name is cut, whole in its tooltip) and the bars keep 440 px at
     least (180 px in a chart narrower than 860 px: ``width``, a phone's), the chart widening
-    for them."""
+    for them. ``own_defs`` as :func:`svg_grouped_bars`'s."""
     pattern_of = dict(patterns or {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(colours)})
     room = NAME_ROOM if width >= 860 else width * 0.4  # a phone's names leave the bars room
     names = [_clipped(name, NAME_PX, room) for name, _ in bars]
@@ -282,7 +286,7 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
     plot_w = width - left - 20
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs(),
+             f'aria-label="{esc(title)}">', pattern_defs() if own_defs else "",
              f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
              legend]
     for r, ((name, counts), shown) in enumerate(zip(bars, names, strict=True)):
