@@ -807,11 +807,45 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
     return f"annotator {who}" if who not in (None, "") else "annotator"
 
 
+_SPAN_VALUE = "{'start', 'end', 'text', 'labels'}"
+_NOT_SPANS = {
+    "nested": ("holds another result's 'value' inside its own (a result within a result), where "
+               f"Label Studio writes the span's {_SPAN_VALUE}: give the result the inner "
+               "value's fields (or export the project again from Label Studio)"),
+    "no-offsets": ("has no 'start' and 'end' (the span's character offsets in the text, which "
+                   f"Label Studio writes in the value with its labels: {_SPAN_VALUE})"),
+    "not-object": f"is not an object (Label Studio writes a span's value as {_SPAN_VALUE})",
+}
+"""What is wrong with a span result (``labels``, ``hypertextlabels`` or no ``type``) whose
+value gives no span, and what to do."""
+
+
+def _skip_reason(kind: object, value: object) -> str:
+    """The key a skipped result is counted and said under: its type (``choices``,
+    ``relation``: not a span label), or, for a span result, :data:`_NOT_SPANS`' reason."""
+    if kind not in (None, "labels", "hypertextlabels"):
+        return str(kind or "non-span")
+    if not isinstance(value, dict):
+        return f"{kind or 'span'}:not-object"
+    inner = [value.get("value"), value.get("result")]
+    nested = any(isinstance(v, dict) or (isinstance(v, list) and v and isinstance(v[0], dict))
+                 for v in inner)
+    return f"{kind or 'span'}:{'nested' if nested else 'no-offsets'}"
+
+
 def _skipped_results(file: str, kind: str, found: list[tuple[Position, str]],
                      loc: JsonLocator) -> Iterator[tuple[Position, Diagnostic]]:
+    """The warnings of the results skipped under ``kind`` (:func:`_skip_reason`), each naming
+    its result; a span result's names its field ``value`` and what is wrong with it."""
+    span_kind, _, reason = kind.partition(":")
     for position, path in found:
-        yield position, Diagnostic(file, f"a {kind} result, not a span label; skipped",
-                                   loc.line_of(path), None, path)
+        if reason:
+            yield position, Diagnostic(file, f"a {span_kind} result whose value "
+                                       f"{_NOT_SPANS[reason]}; skipped", loc.line_of(path),
+                                       "value", path, kind="skipped")
+        else:
+            yield position, Diagnostic(file, f"a {kind} result, not a span label; skipped",
+                                       loc.line_of(path), None, path, kind="skipped")
 
 
 def _results(
@@ -833,7 +867,7 @@ def _results(
             "start" not in value and "end" not in value
         ):
             rat = (*at, "result", r)
-            skipped.setdefault(str(kind or "non-span"), []).append(
+            skipped.setdefault(_skip_reason(kind, value), []).append(
                 (tuple(x for x in rat if isinstance(x, int)), json_path(*rat)))
             continue
         converting = options.offsets is not None and options.offsets.converting
