@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
+from core.formats._sniff import MAY_SNIFF, head_of, why_undetected, why_undetected_name
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds, units
 from core.model.bounds import Policy
@@ -278,7 +278,8 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     best = max(scores, key=lambda f: scores[f])
     if scores[best] <= 0:
         names = source or ", ".join(sorted(files)[:5])
-        whys = [(f, why) for f, d in files.items() if (why := why_undetected(d)) is not None]
+        whys = [(f, why) for f, d in files.items()
+                if (why := why_undetected(d) or why_undetected_name(f)) is not None]
         if len(files) == 1 and whys and whys[0][1] == "the file is empty":
             raise FormatError(names, "could not detect the format: the file is empty")
         said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else

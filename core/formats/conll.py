@@ -581,6 +581,15 @@ _COREF_HINT = (": this is a coreference bracket (the CoNLL-2012 coreference layo
                "a mention, ')' closes it), not a BIO tag; SpanScope reads BIO/IOB/BIOES tags")
 
 
+def _empty_cell_hint(file: str) -> str:
+    """Why a tag cell ``_`` is no tag, and the option that reads the tags from elsewhere: in a
+    ``.conllu`` file, the last of CoNLL-U's ten columns (MISC), where no value is given."""
+    where = (" (here CoNLL-U's MISC column, the last of its ten, which holds no BIO entity "
+             "tags)" if file.lower().endswith(".conllu") else "")
+    return (f": '_' is an empty cell{where}; give the column that holds the tags with "
+            "--tag-column N")
+
+
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
     """Refuse a tag that is neither prefix-style (``B-PER``, ``O``) nor suffix-style
     (``PER-B``); note in ``styles`` the first tag of each style and its line."""
@@ -593,7 +602,7 @@ def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, in
               else ": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
               if _IO_TYPE.match(tag) and not re.match(r"[A-Z]-", tag) else
               f": {tag[:2]} is no prefix of a scheme read here (O, B, I, E, S, L, U, and BMES's M)"
-              if re.match(r"[A-Z]-", tag) else "")
+              if re.match(r"[A-Z]-", tag) else _empty_cell_hint(file) if tag == "_" else "")
         raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
                           f"(or, suffix-style, PER-B), got {tag!r}{io}", line=number,
                           field="tag")
