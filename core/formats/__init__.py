@@ -220,8 +220,13 @@ class Loaded:
         field: str | None = None,
         path: str | None = None,
         file: str | None = None,
+        kind: str = "",
     ) -> None:
-        self.diagnostics.append(Diagnostic(file or self.source, message, line, field, path))
+        """A warning about this input; ``kind`` is what a summary counts it under (every
+        reader names it, so that rewording a message cannot count it under another kind;
+        without it, it is read off the message, :func:`~core.model.errors.warning_kind`)."""
+        self.diagnostics.append(Diagnostic(file or self.source, message, line, field, path,
+                                           kind=kind or getattr(message, "kind", "")))
 
 
 def module(fmt: str) -> ModuleType:
@@ -350,7 +355,7 @@ def load_files(
         lambda o: reader(files, name=source, options=dataclasses.replace(given, offsets=o)))
     said = units.note(offsets)
     if said is not None:
-        loaded.diagnostics.insert(0, Diagnostic(source, said))
+        loaded.diagnostics.insert(0, Diagnostic(source, said, kind="offset-units"))
     assumed = ({source: loaded.assumed_extents} if loaded.assumed_extents is not None
                else None)
     if options.beyond_text != "refuse" or assumed:

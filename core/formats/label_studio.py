@@ -218,7 +218,7 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
                                              loaded) if plain is None else plain)
         for s, e, lab in duplicates(doc_spans):
             loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                        **place(i))
+                        **place(i), kind="duplicate-span")
         for s, e, lab in doc_spans:
             columns.add(index, s, e, lab)
     if choices is not None and per_set:
@@ -239,14 +239,15 @@ def _no_spans(loaded: Loaded, choices: list[str], text_keys: Mapping[str, object
              else "choices or other classifications")
     loaded.warn("the export holds no span (labels) results, so 0 spans are read"
                 + (f": only {kinds} ({shown})" if choices else "")
-                + text + " (SpanScope measures spans: export a project with a Labels tag)")
+                + text + " (SpanScope measures spans: export a project with a Labels tag)",
+                kind="no-spans")
 
 
 def _add_min_sets(file: str, loaded: Loaded, per_set: dict[str, SpanColumns],
                   skipped: _Skipped) -> None:
     for key, (count, first) in skipped.items():
         loaded.warn(f"{key!r} holds values that are not span labels (choices, relations, ...) "
-                    f"in {count} records; skipped", **{"field": key, **first})
+                    f"in {count} records; skipped", **{"field": key, **first}, kind="skipped")
     if not per_set:
         raise FormatError(file, "no annotation records")
     for set_name, columns in per_set.items():
@@ -521,7 +522,8 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                     if not isinstance(entry, dict):
                         raise FormatError(file, "expected an object", path=json_path(*at))
                     if entry.get("was_cancelled"):
-                        loaded.warn("a cancelled annotation; skipped", path=json_path(*at))
+                        loaded.warn("a cancelled annotation; skipped", path=json_path(*at),
+                                    kind="skipped")
                         continue
                     set_name = _owner(entry, key)
                     roles.setdefault(set_name, role)  # type: ignore[arg-type]
@@ -537,7 +539,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                     doc_spans = _results(entry, file, at, text, options, loaded, skipped)
                     for s, e, lab in duplicates(doc_spans):
                         loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                                    path=json_path(*at))
+                                    path=json_path(*at), kind="duplicate-span")
                     for s, e, lab in doc_spans:
                         columns.add(index, s, e, lab)
         if starts is not None:
@@ -628,7 +630,8 @@ class _PredictionIds:
             loaded.warn(("1 prediction is an id" if self.ids == 1 else
                          f"{self.ids} predictions are ids")
                         + ", not objects (Label Studio's JSON export lists a task's "
-                        f"predictions by id): {read}", path=path, field="predictions")
+                        f"predictions by id): {read}", path=path, field="predictions",
+                        kind="prediction-ids")
         if self.unlisted and self.first_unlisted is not None:
             many = self.unlisted != 1
             loaded.warn((f"{self.unlisted} predictions" if many else "1 prediction")
@@ -636,7 +639,7 @@ class _PredictionIds:
                         "its annotator saw) " + ("are" if many else "is") + " not among its "
                         "task's predictions (replaced or deleted since): "
                         + ("their" if many else "its") + " spans are not read",
-                        path=self.first_unlisted, field="prediction")
+                        path=self.first_unlisted, field="prediction", kind="prediction-ids")
 
 
 def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
@@ -687,7 +690,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
             loaded.warn(f"data has no 'text'; {key!r} is read as the text (of its "
                         f"{len(strings)} strings, the one the spans' text fragments match: "
                         f"{best} of {len(fragments)}; said once per file and key)",
-                        field=key, **place(i, *data_path, key))
+                        field=key, **place(i, *data_path, key), kind="text-field")
         return strings[key]
     if "" not in seen:
         seen[""] = True
@@ -700,7 +703,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
                      f"{', '.join(repr(k) for k in results[:6])}")
         loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
                     "has no text (said once per file)", **place(i, *data_path),
-                    field=data_path[0] if data_path else None)
+                    field=data_path[0] if data_path else None, kind="missing-texts")
     return None
 
 
@@ -741,7 +744,7 @@ def _text_candidates(task: Mapping[str, Any], data: Mapping[str, Any], i: int, l
             shown = value if len(value) <= 60 else value[:57] + "..."
             loaded.warn(f"data {key!r} is read as a media file's path or address ({shown!r}), "
                         "not as the task's text (said once per file and key)",
-                        field=key, **place(i, *data_path, key))
+                        field=key, **place(i, *data_path, key), kind="media-path")
     return strings
 
 

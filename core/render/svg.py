@@ -60,6 +60,11 @@ def _rect(x: float, y: float, w: float, h: float, colour: str, pattern: str, tit
     return out
 
 
+def _defs_if(own: bool) -> str:
+    """:func:`pattern_defs` for a chart that holds its own (``own_defs``), else nothing."""
+    return pattern_defs() if own else ""
+
+
 _NARROW = frozenset("iljtfrI.,:;'|!()[]{} ·")
 _WIDE = frozenset("mwMW@%")
 
@@ -201,7 +206,7 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
 
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', pattern_defs() if own_defs else "",
+             f'aria-label="{esc(title)}">', _defs_if(own_defs),
              f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>']
     for v, tick in ticks:
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y_of(v):.1f}" '
@@ -286,7 +291,7 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
     plot_w = width - left - 20
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', pattern_defs() if own_defs else "",
+             f'aria-label="{esc(title)}">', _defs_if(own_defs),
              f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
              legend]
     for r, ((name, counts), shown) in enumerate(zip(bars, names, strict=True)):
