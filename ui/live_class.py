@@ -19,7 +19,9 @@ import sqlite3
 import time
 from collections.abc import Container, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import UTC, datetime, tzinfo
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
 import segno
@@ -231,8 +233,8 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
     a.metric("Joined", len(roster.joined))
     b.metric("Answered", roster.answered)
     c.metric("Status", "solution shown" if cls.revealed else "answering")
-    st.caption("Updated " + time.strftime("%H:%M:%S") + " · every answer sent appears here "
-               f"within about {REFRESH_S:g} s.")
+    st.caption(f"Updated {clock(time.time(), st.context.timezone)} · every answer sent "
+               f"appears here within about {REFRESH_S:g} s.")
     st.markdown("**The class's answers, question by question**")
     st.dataframe(tally_table(tallies, cls.revealed), hide_index=True, key="live_tally",
                  column_config={
@@ -260,6 +262,22 @@ def _teacher_live(code: str, key: str, seed: int, revealed: bool) -> None:
     with b3.popover("🚪 Close the class"):
         st.markdown("Closing deletes the class, its nicknames and every answer.")
         st.button("Close and delete", key="live_close", on_click=_close, args=(code, key))
+
+
+def clock(at: float, zone: str | None) -> str:
+    """The time ``at`` (seconds since the epoch) as ``HH:MM:SS`` and the zone it is in: the
+    browser's (``zone``, the IANA name Streamlit reads from it, ``st.context.timezone``), else
+    UTC; never the server's own zone, which the page cannot name and a class on a server
+    elsewhere would read as its own.
+
+    >>> clock(0.0, None), clock(0.0, "America/New_York")
+    ('00:00:00 UTC', '19:00:00 America/New_York')
+    """
+    try:
+        tz: tzinfo = ZoneInfo(zone) if zone else UTC
+    except (ZoneInfoNotFoundError, ValueError):  # a name this machine lacks, or no name
+        tz, zone = UTC, None
+    return datetime.fromtimestamp(at, tz).strftime("%H:%M:%S ") + (zone if zone else "UTC")
 
 
 def roster_line(joined: Mapping[str, str], answered: Container[str]) -> str:
@@ -358,7 +376,7 @@ def student(cls: classes.LiveClass) -> None:
             st.button("📨 Send my answers", key=f"live_send::{cls.seed}", type="primary",
                       on_click=_send, args=(cls.code, token, cls.seed, keys))
             if sent is not None:
-                st.success(f"Received at {time.strftime('%H:%M:%S', time.localtime(sent[1]))}: "
+                st.success(f"Received at {clock(sent[1], st.context.timezone)}: "
                            "you can change them and send again until the teacher shows the "
                            "solution.", icon="📬")
             problem = st.session_state.pop("live_problem", None)

@@ -65,7 +65,7 @@ from core.model.taxonomy import Taxonomy, for_labels
 from core.render.html import esc, html_table
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS
 from core.render.segments import segments
-from core.render.svg import PATTERNS, svg_grouped_bars, svg_stacked_bars
+from core.render.svg import PATTERNS, pattern_defs, svg_grouped_bars, svg_stacked_bars
 
 WORST = 20
 DISAGREE = 10
@@ -297,7 +297,7 @@ def _scores_section(inputs: ReportInputs, score_rows: Sequence[Mapping[str, Any]
         f"{inputs.seed}).{_few_documents(len(inputs.gold.spans))}</p>"
         + _chart(lambda width: svg_grouped_bars(
             [s.name for s in inputs.systems], series, title=f"F1 against {inputs.gold.name}",
-            y_label="F1", width=width))
+            y_label="F1", width=width, own_defs=False))
         + html_table(score_rows) + "</section>")
 
 
@@ -396,12 +396,12 @@ def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
         "unpredicted reference span offering ⊥: not an error).</p>"
         + _chart(lambda width: svg_stacked_bars(
             bars, title="Spans by category", colours={c: ERROR_COLOURS[c] for c in CATEGORIES},
-            patterns=patterns, width=width))
+            patterns=patterns, width=width, own_defs=False))
         + "<p>The errors alone, on their own scale (correct and optional spans left out); the "
         "table gives each error's share of its side's errors.</p>"
         + _chart(lambda width: svg_stacked_bars(
             error_bars, title="Errors by category", colours={c: ERROR_COLOURS[c] for c in ERRORS},
-            patterns=patterns, width=width))
+            patterns=patterns, width=width, own_defs=False))
         + html_table(cat_rows) + "</section>")
 
 
@@ -413,15 +413,20 @@ before, cut at the screen's edge)."""
 
 
 def _chart(draw: Callable[[int], str]) -> str:
-    """A chart drawn twice (``draw(width)``): 860 px wide for a screen, :data:`PHONE_WIDTH`
-    for a phone; the page's style shows one (the other is not displayed, so not read out)."""
+    """A chart drawn twice (``draw(width)``, without its fill patterns: :data:`PATTERNS_SVG`
+    holds them once for the page): 860 px wide for a screen, :data:`PHONE_WIDTH` for a phone;
+    the page's style shows one (the other is not displayed, so not read out)."""
     wide = draw(860).replace('class="ss-chart"', 'class="ss-chart ss-wide"', 1)
     narrow = draw(PHONE_WIDTH).replace('class="ss-chart"', 'class="ss-chart ss-phone"', 1)
-    # Its patterns under ids of its own: a url(#p-diag) finds the first element of that id in
-    # the page, and in a hidden (display: none) chart a pattern draws nothing, so the phone's
-    # bars lost their second cue beside the colour.
-    narrow = narrow.replace('id="p-', 'id="phone-p-').replace("url(#p-", "url(#phone-p-")
     return f"<div class='chart'>{wide}{narrow}</div>"
+
+
+PATTERNS_SVG = ("<svg class='ss-defs' width='0' height='0' aria-hidden='true' "
+                f"focusable='false'>{pattern_defs()}</svg>")
+"""The charts' fill patterns, once at the top of the report (each of its charts held them, twice:
+about 1 KB a chart). Not ``display: none``, where a pattern draws nothing (the phone's charts,
+which had theirs in the hidden screen chart under its ids, lost their second cue beside the
+colour); a box of no size that takes no room (``CSS``)."""
 
 
 def _kept_terms(inputs: ReportInputs, system: AnnotationSet,
@@ -478,8 +483,8 @@ def _slice_dimension(inputs: ReportInputs, dim: str,
                         {"F1 low": b.intervals.get("F1", (None, None))[0],
                          "F1 high": b.intervals.get("F1", (None, None))[1]})} for b in bs)
     return f"<h3>{esc(dim)}</h3>" + _chart(lambda width: svg_grouped_bars(
-        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1", width=width)) + \
-        html_table(rows)
+        buckets, ser, title=f"Martino F1 per {dim}", y_label="F1", width=width,
+        own_defs=False)) + html_table(rows)
 
 
 def _slice_dimensions(inputs: ReportInputs) -> list[str]:
@@ -744,7 +749,7 @@ def build_report(inputs: ReportInputs, *, command: str, title: str = "SpanScope 
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{esc(title)}</title><meta name='viewport' content='width=device-width'>"
-        f"<style>{CSS}</style></head><body><main><h1>{esc(title)}</h1>"
+        f"<style>{CSS}</style></head><body>{PATTERNS_SVG}<main><h1>{esc(title)}</h1>"
         f"<p class='meta'>Reference <b>{esc(gold.name)}</b> ({len(gold.doc_ids)} documents, "
         f"{_span_count(gold)}); systems: {systems_list}. Command: <code>{esc(command)}"
         f"</code></p>{''.join(sections)}</main></body></html>")
@@ -779,7 +784,8 @@ padding:0 2px;margin-inline-end:2px;vertical-align:super;color:#222;unicode-bidi
 white-space:nowrap}
 .meta{color:#555}code{overflow-wrap:anywhere}td,th{unicode-bidi:plaintext}
 .chart{max-width:100%}svg.ss-chart{max-width:100%;height:auto;display:block;
-margin:8px 0}svg.ss-phone{display:none}
+margin:8px 0}svg.ss-phone{display:none}svg.ss-defs{position:absolute;width:0;height:0;
+overflow:hidden}
 article.worst{margin-bottom:22px}h4{margin:4px 0}
 @media (max-width:700px){body{margin:12px auto;padding:0 10px}
 .side{grid-template-columns:1fr !important}svg.ss-wide{display:none}

@@ -75,7 +75,8 @@ def alternatives_note(source: str, gold: AnnotationSet) -> list[Diagnostic]:
     return [Diagnostic(source, f"{count:,} intervals carry several labels (first: document "
                        f"{doc!r} [{start}, {end}) {shown}); the MAFALDA metric reads each as "
                        "one span with alternative labels (Helwe et al. 2024, Definition 6), "
-                       "where the Da San Martino metric counts one span per label")]
+                       "where the Da San Martino metric counts one span per label",
+                       kind="several-labels")]
 
 
 def load_span_inputs(args: argparse.Namespace, metric: Metric) -> SpanInputs:

@@ -159,7 +159,7 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[Warning_]]:
                                      else None)
     metric_warnings: JSONValue = result.get("warnings") or []
     assert isinstance(metric_warnings, list)
-    warnings.extend(str(w) for w in metric_warnings)
+    warnings.extend(w if isinstance(w, str) else str(w) for w in metric_warnings)  # a kind kept
     result["warnings"] = []
     return result, warnings
 

@@ -21,7 +21,7 @@ from core.metrics.registry import Metric
 from core.model import AnnotationSet, bounds, texts
 from core.model.alignment import Alignment, align, onto
 from core.model.bounds import Policy
-from core.model.errors import Diagnostic, InputError, expand_diagnostics
+from core.model.errors import Diagnostic, InputError, KindedText, expand_diagnostics
 from core.model.taxonomy import Taxonomy, outside
 from core.model.taxonomy import resolve as resolve_taxonomy
 
@@ -137,8 +137,9 @@ def outside_warning(taxonomy: Taxonomy, used: Sequence[str]) -> list[str]:
     strays = outside(taxonomy, used)
     if not strays:
         return []
-    return [f"labels outside the MAFALDA taxonomy ({', '.join(map(repr, strays))}): one class "
-            "per label, no grouping at levels 1 and 0; pass --taxonomy FILE to group them"]
+    return [KindedText(f"labels outside the MAFALDA taxonomy ({', '.join(map(repr, strays))}): "
+                       "one class per label, no grouping at levels 1 and 0; pass --taxonomy FILE "
+                       "to group them", "outside-taxonomy")]
 
 
 def aligned_inputs(files: Sequence[str], every: Sequence[Loaded]

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from core.formats._sniff import MAY_SNIFF, head_of, why_undetected
+from core.formats._sniff import MAY_SNIFF, head_of, why_undetected, why_undetected_name
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds, units
 from core.model.bounds import Policy
@@ -220,8 +220,13 @@ class Loaded:
         field: str | None = None,
         path: str | None = None,
         file: str | None = None,
+        kind: str = "",
     ) -> None:
-        self.diagnostics.append(Diagnostic(file or self.source, message, line, field, path))
+        """A warning about this input; ``kind`` is what a summary counts it under (every
+        reader names it, so that rewording a message cannot count it under another kind;
+        without it, it is read off the message, :func:`~core.model.errors.warning_kind`)."""
+        self.diagnostics.append(Diagnostic(file or self.source, message, line, field, path,
+                                           kind=kind or getattr(message, "kind", "")))
 
 
 def module(fmt: str) -> ModuleType:
@@ -278,7 +283,8 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     best = max(scores, key=lambda f: scores[f])
     if scores[best] <= 0:
         names = source or ", ".join(sorted(files)[:5])
-        whys = [(f, why) for f, d in files.items() if (why := why_undetected(d)) is not None]
+        whys = [(f, why) for f, d in files.items()
+                if (why := why_undetected(d) or why_undetected_name(f)) is not None]
         if len(files) == 1 and whys and whys[0][1] == "the file is empty":
             raise FormatError(names, "could not detect the format: the file is empty")
         said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else
@@ -349,7 +355,7 @@ def load_files(
         lambda o: reader(files, name=source, options=dataclasses.replace(given, offsets=o)))
     said = units.note(offsets)
     if said is not None:
-        loaded.diagnostics.insert(0, Diagnostic(source, said))
+        loaded.diagnostics.insert(0, Diagnostic(source, said, kind="offset-units"))
     assumed = ({source: loaded.assumed_extents} if loaded.assumed_extents is not None
                else None)
     if options.beyond_text != "refuse" or assumed:

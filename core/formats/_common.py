@@ -303,10 +303,9 @@ def check_doc_id(
             )
         return value, None
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(value), (
+        return str(value), KindedText(
             f"a numeric id {value} is read as the string '{value}' (the official 2021 scorer "
-            f"would treat {value} and '{value}' as different documents)"
-        )
+            f"would treat {value} and '{value}' as different documents)", "document-ids")
     raise FormatError(
         file, f"expected a document id (a string), got {_shown(value)}",
         line=line, field=field, path=path,

@@ -108,6 +108,23 @@ def why_undetected(data: bytes) -> str | None:
     return None
 
 
+CONLLU_HINT = ("a CoNLL-U file (Universal Dependencies' ten columns, ID to MISC), whose columns "
+               "hold no BIO entity tags; a file that adds a column of them (B-PER, I-PER, O) is "
+               "read by the CoNLL reader: --format conll --tag-column N, N that column (1 for "
+               "the first; a MISC cell's NER= or Entity= values are not read)")
+"""What a ``.conllu`` file is and how to read its entity tags, when detection fails on it."""
+
+
+def why_undetected_name(name: str) -> str | None:
+    """What the name of a file no reader recognised says of it and how to read it (a
+    ``.conllu`` file: :data:`CONLLU_HINT`), else None. Asked only once detection has failed.
+
+    >>> why_undetected_name("en_ewt-ud-dev.conllu") == CONLLU_HINT
+    True
+    """
+    return CONLLU_HINT if name.lower().endswith(".conllu") else None
+
+
 @dataclass(frozen=True)
 class JsonHead:
     """The JSON records a head shows whole.

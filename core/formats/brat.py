@@ -62,7 +62,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     txt = {p[: -len(".txt")]: d for p, d in files.items() if p.lower().endswith(".txt")}
     for path in files:
         if not path.lower().endswith((".ann", ".txt", ".conf")):
-            loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored")
+            loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored", kind="ignored")
     folders = None if single else _annotator_folders(ann, txt)
     if folders is not None:
         loaded.warn(KindedText(f"one annotator each in the folders {', '.join(sorted(folders))} "
@@ -108,7 +108,7 @@ def _warn_lone_texts(ann: Mapping[str, bytes], txt: Mapping[str, bytes], loaded:
     for stem in txt:
         if stem not in ann_stems:
             loaded.warn(f"{stem}.txt: a text without a .ann file; ignored (brat writes an empty "
-                        ".ann file for a document without annotations)")
+                        ".ann file for a document without annotations)", kind="ignored")
 
 
 def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]
@@ -207,6 +207,7 @@ def _read_ann(
                 f"{ann_id} is discontinuous ({match.group('frags')}); each of its "
                 f"{len(fragments)} fragments becomes a separate span",
                 line=number, file=file,
+                kind="discontinuous",
             )
         given = "\t".join(cols[2:]) if len(cols) > 2 else None
         pieces = _pieces(fragments, label, given, text, file, number, options)
@@ -218,6 +219,7 @@ def _read_ann(
                 loaded.warn(
                     f"the text given, {given!r}, differs from the text at the offsets, "
                     f"{actual!r}; the offsets are used", line=number, field="text", file=file,
+                    kind="fragment-mismatch",
                 )
         if text is not None:
             for s, e, _ in pieces:
@@ -263,17 +265,19 @@ def _skipped_lines(file: str, what: str, found: list[tuple[int, str]]) -> Diagno
     number, raw = found[0]
     if len(found) == 1:
         return Diagnostic(file, f"skipped {what} line (only T lines carry spans): {raw[:60]!r}",
-                          line=number)
+                          line=number, kind="skipped")
     numbers = ", ".join(str(n) for n, _ in found[:5]) + (", ..." if len(found) > 5 else "")
     return Diagnostic(file, f"skipped {len(found)} {what.split(' ', 1)[1]} lines (only T lines "
-                      f"carry spans), on lines {numbers}; the first: {raw[:60]!r}", line=number)
+                      f"carry spans), on lines {numbers}; the first: {raw[:60]!r}", line=number,
+                      kind="skipped")
 
 
 def _add_spans(out: list[tuple[int, int, str]], columns: SpanColumns, doc: int, file: str,
                loaded: Loaded) -> None:
     """One ``.ann`` file's spans into ``columns``, with a warning for each repeated one."""
     for s, e, lab in duplicates(out):
-        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file,
+                    kind="duplicate-span")
     for s, e, lab in out:
         columns.add(doc, s, e, lab)
 

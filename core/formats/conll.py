@@ -67,7 +67,7 @@ from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, iter_lines
 from core.formats._common import check_label, member_name, single_set
 from core.model import AnnotationSet, Span
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 
 FORMAT = "conll"
 SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
@@ -384,9 +384,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                 columns.add(index, start, end, label)
             loaded.texts[doc_id] = text
     for stem in stems:
-        loaded.warn(f"{stem}.txt: no CoNLL file of that name beside it; ignored")
+        loaded.warn(f"{stem}.txt: no CoNLL file of that name beside it; ignored", kind="ignored")
     if not columns.doc_ids:
-        loaded.warn("no tokens: a CoNLL file has one token and its tag per line")
+        loaded.warn("no tokens: a CoNLL file has one token and its tag per line", kind="no-spans")
     loaded.sets.append(AnnotationSet(_set_name(name), columns.spans(), options.role))
     return loaded
 
@@ -427,11 +427,11 @@ def _columns_of(file: str, content: str, options: ReadOptions, loaded: Loaded
     if width == 4 and all(_is_tag(cols[2]) and _is_tag(cols[3]) for _, cols in first):
         loaded.warn("read as GermEval 2014 (index, token, outer entity tag, inner entity tag): "
                     "tokens from column 2, tags from column 3 (the outer entities); "
-                    "--tag-column 4 reads the inner ones", line=at, file=file)
+                    "--tag-column 4 reads the inner ones", line=at, file=file, kind="column-layout")
         return 1, 2
     loaded.warn(f"column 1 numbers the tokens (1, 2, 3, ...): tokens read from column 2, tags "
                 f"from column {width}; --text-column and --tag-column pick others",
-                line=at, file=file)
+                line=at, file=file, kind="column-layout")
     return 1, None
 
 
@@ -506,7 +506,7 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
         listed = ", ".join(map(str, comments[:3])) + (", ..." if len(comments) > 3 else "")
         more = f" (lines {listed})" if len(comments) > 1 else ""
         loaded.warn(f"{len(comments)} comment line(s) skipped: '#' in column 1 and no tag"
-                    f"{more}", line=comments[0], file=file)
+                    f"{more}", line=comments[0], file=file, kind="skipped")
     _bmes_note(file, middle, loaded, named=bmes)
     if "suffix" in styles:
         _prefix_suffix_tags(file, styles, names)
@@ -520,7 +520,7 @@ def _bmes_note(file: str, middle: tuple[str, int] | None, loaded: Loaded | None,
     if middle is not None and loaded is not None and not named:
         loaded.warn(f"BMES tags ({middle[0]!r}): the M- (middle) prefix is read as I-, BMES "
                     "being IOBES with M for I (--scheme BMES reads them strictly as IOBES)",
-                    line=middle[1], field="tag", file=file)
+                    line=middle[1], field="tag", file=file, kind="tag-scheme")
 
 
 def _tag_name(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]], *,
@@ -581,6 +581,15 @@ _COREF_HINT = (": this is a coreference bracket (the CoNLL-2012 coreference layo
                "a mention, ')' closes it), not a BIO tag; SpanScope reads BIO/IOB/BIOES tags")
 
 
+def _empty_cell_hint(file: str) -> str:
+    """Why a tag cell ``_`` is no tag, and the option that reads the tags from elsewhere: in a
+    ``.conllu`` file, the last of CoNLL-U's ten columns (MISC), where no value is given."""
+    where = (" (here CoNLL-U's MISC column, the last of its ten, which holds no BIO entity "
+             "tags)" if file.lower().endswith(".conllu") else "")
+    return (f": '_' is an empty cell{where}; give the column that holds the tags with "
+            "--tag-column N")
+
+
 def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, int]]) -> None:
     """Refuse a tag that is neither prefix-style (``B-PER``, ``O``) nor suffix-style
     (``PER-B``); note in ``styles`` the first tag of each style and its line."""
@@ -593,7 +602,7 @@ def _check_tag(file: str, tag: str, number: int, styles: dict[str, tuple[str, in
               else ": a type without a B-/I- prefix is an IO tag; read IO tags with --scheme IO"
               if _IO_TYPE.match(tag) and not re.match(r"[A-Z]-", tag) else
               f": {tag[:2]} is no prefix of a scheme read here (O, B, I, E, S, L, U, and BMES's M)"
-              if re.match(r"[A-Z]-", tag) else "")
+              if re.match(r"[A-Z]-", tag) else _empty_cell_hint(file) if tag == "_" else "")
         raise FormatError(file, f"expected a tag such as O, B-PER, I-PER, E-PER, S-PER "
                           f"(or, suffix-style, PER-B), got {tag!r}{io}", line=number,
                           field="tag")
@@ -675,9 +684,9 @@ def _bilou_note(doc: _Doc, default: list[tuple[str, int, int]]) -> tuple[str, in
     bilou = SCHEMES["BILOU"]
     others = ", ".join(sorted(used - set(bilou.allowed)))
     if others:
-        return (f"the tags mix the BILOU prefixes L, U with {others}; seqeval's default mode "
-                "reads L and U as I (chunks may end late or be lost); no --scheme reads such a "
-                "mix strictly", line)
+        return (KindedText(f"the tags mix the BILOU prefixes L, U with {others}; seqeval's "
+                           "default mode reads L and U as I (chunks may end late or be lost); no "
+                           "--scheme reads such a mix strictly", "tag-scheme"), line)
     strict: list[tuple[str, int, int]] = []
     k0 = 0
     for size in doc.sizes:
@@ -687,10 +696,10 @@ def _bilou_note(doc: _Doc, default: list[tuple[str, int, int]]) -> tuple[str, in
     differ = len(set(strict) ^ set(default))
     if not differ:
         return None
-    return (f"BILOU tags ({names[doc.tags[first]]!r} here) in seqeval's default mode, which "
-            f"reads L and U as I: {differ} chunk(s) differ from the BILOU reading (a bare L or "
-            "U has the type of O and never closes its chunk); pass --scheme BILOU to read "
-            "them as BILOU", line)
+    return (KindedText(f"BILOU tags ({names[doc.tags[first]]!r} here) in seqeval's default "
+                       f"mode, which reads L and U as I: {differ} chunk(s) differ from the BILOU "
+                       "reading (a bare L or U has the type of O and never closes its chunk); "
+                       "pass --scheme BILOU to read them as BILOU", "tag-scheme"), line)
 
 
 def _spans(file: str, doc: _Doc, scheme: Scheme | None, companion: tuple[str, str] | None,

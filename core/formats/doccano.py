@@ -153,7 +153,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if path.lower().endswith(_SUFFIXES):
             readable.append(path)
         else:
-            loaded.warn(f"{path}: not a doccano .jsonl or .json file; ignored")
+            loaded.warn(f"{path}: not a doccano .jsonl or .json file; ignored", kind="ignored")
     if not readable:
         raise FormatError(name, "expected doccano .jsonl or .json files, found none")
     read_files = [_read_file(member_name(name, p), files[p], options, loaded, path=p)
@@ -296,7 +296,7 @@ def _record_id(out: _File, line: int | None, prefix: tuple[str | int, ...],
     doc_id = str(line) if line is not None else str(prefix[0])
     what = f"the line number {line}" if line is not None else f"its position {doc_id}"
     loaded.warn(f"no 'id'; {what} is used as the document id", line=line, field="id",
-                path=_path(prefix, "id"), file=out.file)
+                path=_path(prefix, "id"), file=out.file, kind="document-ids")
     return doc_id, None
 
 
@@ -335,7 +335,7 @@ def _add_spans(out: _File, line: int | None, prefix: tuple[str | int, ...], doc_
         for s, e, lab in duplicates(triples):
             who = "" if owner is None else f" by {_owner_name(owner)}"
             loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once{who}; kept",
-                        line=line, path=at, file=file)
+                        line=line, path=at, file=file, kind="duplicate-span")
         cols = out.owner(owner)
         doc = cols.document(doc_id)
         for s, e, lab in triples:
@@ -354,7 +354,7 @@ def _text(out: _File, line: int | None, prefix: tuple[str | int, ...],
     if len(present) == 2 and obj["text"] != obj["data"]:
         loaded.warn("both 'text' and 'data' hold a string; 'text' is read as the text",
                     line=line, field="data", path=json_path(*prefix, "data") if prefix else None,
-                    file=out.file)
+                    file=out.file, kind="text-field")
     if present:
         return str(obj[present[0]])
     strings = [k for k, v in obj.items() if k not in KNOWN_KEYS and isinstance(v, str)]
@@ -364,7 +364,8 @@ def _text(out: _File, line: int | None, prefix: tuple[str | int, ...],
         loaded.warn(f"no 'text' (or 'data'): the document has no text; {names} "
                     f"{'holds a string' if len(strings) == 1 else 'hold strings'} not read as "
                     "the text (said once per file)", line=line, field=strings[0],
-                    path=json_path(*prefix, strings[0]) if prefix else None, file=out.file)
+                    path=json_path(*prefix, strings[0]) if prefix else None, file=out.file,
+                    kind="missing-texts")
     return None
 
 
@@ -505,7 +506,7 @@ def _file_warnings(out: _File, loaded: Loaded) -> None:
             "the doccano reader reads 'label', 'labels', 'entities' and 'annotations' only")
         first = f"line {line}" if line is not None else path
         loaded.warn(f"{n} {what} skipped (the first at {first}): {why}", line=line, field=key,
-                    path=path, file=out.file)
+                    path=path, file=out.file, kind="skipped")
     if out.label_ids:
         ids = sorted(out.label_ids, key=lambda s: (len(s), s))
         shown = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
@@ -513,7 +514,8 @@ def _file_warnings(out: _File, loaded: Loaded) -> None:
         loaded.warn(f"the labels are doccano label ids ({shown}), kept as labels; pass the "
                     "project's label config (the JSON doccano's label page exports) with "
                     "--labels FILE to read their names (said once per file)", line=line,
-                    field="label", path=None if line is not None else where, file=out.file)
+                    field="label", path=None if line is not None else where, file=out.file,
+                    kind="label-ids")
 
 
 def _owner_name(owner: object) -> str:
@@ -555,7 +557,7 @@ def _finish(loaded: Loaded, read_files: Sequence[_File], *, single: str | None,
     if unknown is not None:
         loaded.warn(f"the {len(unknown.docs)} documents of {unknown.path}, which no one "
                     "annotated (doccano 1.3 to 1.6 write them there), are added without spans "
-                    "to every set", file=unknown.file)
+                    "to every set", file=unknown.file, kind="unannotated-documents")
     names = [s.name for s in sets]
     for s in sets:
         if names.count(s.name) > 1:  # pragma: no cover - file paths are unique

@@ -112,7 +112,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
     if table.dropped_header_row is not None:
         loaded.warn(f"the first line ({table.dropped_header_row!r}) was skipped as a header by "
                     "the official rule (its first field is not a number); it may be a data row",
-                    line=1)
+                    line=1, kind="skipped")
     if table.header_note is not None:
         loaded.warn(table.header_note, line=1)
     loaded.records = table

@@ -218,7 +218,7 @@ def _min_sets(file: str, records: Iterable[tuple[int, Any]], options: ReadOption
                                              loaded) if plain is None else plain)
         for s, e, lab in duplicates(doc_spans):
             loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                        **place(i))
+                        **place(i), kind="duplicate-span")
         for s, e, lab in doc_spans:
             columns.add(index, s, e, lab)
     if choices is not None and per_set:
@@ -239,14 +239,15 @@ def _no_spans(loaded: Loaded, choices: list[str], text_keys: Mapping[str, object
              else "choices or other classifications")
     loaded.warn("the export holds no span (labels) results, so 0 spans are read"
                 + (f": only {kinds} ({shown})" if choices else "")
-                + text + " (SpanScope measures spans: export a project with a Labels tag)")
+                + text + " (SpanScope measures spans: export a project with a Labels tag)",
+                kind="no-spans")
 
 
 def _add_min_sets(file: str, loaded: Loaded, per_set: dict[str, SpanColumns],
                   skipped: _Skipped) -> None:
     for key, (count, first) in skipped.items():
         loaded.warn(f"{key!r} holds values that are not span labels (choices, relations, ...) "
-                    f"in {count} records; skipped", **{"field": key, **first})
+                    f"in {count} records; skipped", **{"field": key, **first}, kind="skipped")
     if not per_set:
         raise FormatError(file, "no annotation records")
     for set_name, columns in per_set.items():
@@ -521,7 +522,8 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                     if not isinstance(entry, dict):
                         raise FormatError(file, "expected an object", path=json_path(*at))
                     if entry.get("was_cancelled"):
-                        loaded.warn("a cancelled annotation; skipped", path=json_path(*at))
+                        loaded.warn("a cancelled annotation; skipped", path=json_path(*at),
+                                    kind="skipped")
                         continue
                     set_name = _owner(entry, key)
                     roles.setdefault(set_name, role)  # type: ignore[arg-type]
@@ -537,7 +539,7 @@ def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
                     doc_spans = _results(entry, file, at, text, options, loaded, skipped)
                     for s, e, lab in duplicates(doc_spans):
                         loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                                    path=json_path(*at))
+                                    path=json_path(*at), kind="duplicate-span")
                     for s, e, lab in doc_spans:
                         columns.add(index, s, e, lab)
         if starts is not None:
@@ -628,7 +630,8 @@ class _PredictionIds:
             loaded.warn(("1 prediction is an id" if self.ids == 1 else
                          f"{self.ids} predictions are ids")
                         + ", not objects (Label Studio's JSON export lists a task's "
-                        f"predictions by id): {read}", path=path, field="predictions")
+                        f"predictions by id): {read}", path=path, field="predictions",
+                        kind="prediction-ids")
         if self.unlisted and self.first_unlisted is not None:
             many = self.unlisted != 1
             loaded.warn((f"{self.unlisted} predictions" if many else "1 prediction")
@@ -636,7 +639,7 @@ class _PredictionIds:
                         "its annotator saw) " + ("are" if many else "is") + " not among its "
                         "task's predictions (replaced or deleted since): "
                         + ("their" if many else "its") + " spans are not read",
-                        path=self.first_unlisted, field="prediction")
+                        path=self.first_unlisted, field="prediction", kind="prediction-ids")
 
 
 def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
@@ -687,7 +690,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
             loaded.warn(f"data has no 'text'; {key!r} is read as the text (of its "
                         f"{len(strings)} strings, the one the spans' text fragments match: "
                         f"{best} of {len(fragments)}; said once per file and key)",
-                        field=key, **place(i, *data_path, key))
+                        field=key, **place(i, *data_path, key), kind="text-field")
         return strings[key]
     if "" not in seen:
         seen[""] = True
@@ -700,7 +703,7 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
                      f"{', '.join(repr(k) for k in results[:6])}")
         loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
                     "has no text (said once per file)", **place(i, *data_path),
-                    field=data_path[0] if data_path else None)
+                    field=data_path[0] if data_path else None, kind="missing-texts")
     return None
 
 
@@ -741,7 +744,7 @@ def _text_candidates(task: Mapping[str, Any], data: Mapping[str, Any], i: int, l
             shown = value if len(value) <= 60 else value[:57] + "..."
             loaded.warn(f"data {key!r} is read as a media file's path or address ({shown!r}), "
                         "not as the task's text (said once per file and key)",
-                        field=key, **place(i, *data_path, key))
+                        field=key, **place(i, *data_path, key), kind="media-path")
     return strings
 
 
@@ -807,11 +810,45 @@ def _owner(entry: Mapping[str, Any], key: str) -> str:
     return f"annotator {who}" if who not in (None, "") else "annotator"
 
 
+_SPAN_VALUE = "{'start', 'end', 'text', 'labels'}"
+_NOT_SPANS = {
+    "nested": ("holds another result's 'value' inside its own (a result within a result), where "
+               f"Label Studio writes the span's {_SPAN_VALUE}: give the result the inner "
+               "value's fields (or export the project again from Label Studio)"),
+    "no-offsets": ("has no 'start' and 'end' (the span's character offsets in the text, which "
+                   f"Label Studio writes in the value with its labels: {_SPAN_VALUE})"),
+    "not-object": f"is not an object (Label Studio writes a span's value as {_SPAN_VALUE})",
+}
+"""What is wrong with a span result (``labels``, ``hypertextlabels`` or no ``type``) whose
+value gives no span, and what to do."""
+
+
+def _skip_reason(kind: object, value: object) -> str:
+    """The key a skipped result is counted and said under: its type (``choices``,
+    ``relation``: not a span label), or, for a span result, :data:`_NOT_SPANS`' reason."""
+    if kind not in (None, "labels", "hypertextlabels"):
+        return str(kind or "non-span")
+    if not isinstance(value, dict):
+        return f"{kind or 'span'}:not-object"
+    inner = [value.get("value"), value.get("result")]
+    nested = any(isinstance(v, dict) or (isinstance(v, list) and v and isinstance(v[0], dict))
+                 for v in inner)
+    return f"{kind or 'span'}:{'nested' if nested else 'no-offsets'}"
+
+
 def _skipped_results(file: str, kind: str, found: list[tuple[Position, str]],
                      loc: JsonLocator) -> Iterator[tuple[Position, Diagnostic]]:
+    """The warnings of the results skipped under ``kind`` (:func:`_skip_reason`), each naming
+    its result; a span result's names its field ``value`` and what is wrong with it."""
+    span_kind, _, reason = kind.partition(":")
     for position, path in found:
-        yield position, Diagnostic(file, f"a {kind} result, not a span label; skipped",
-                                   loc.line_of(path), None, path)
+        if reason:
+            yield position, Diagnostic(file, f"a {span_kind} result whose value "
+                                       f"{_NOT_SPANS[reason]}; skipped", loc.line_of(path),
+                                       "value", path, kind="skipped")
+        else:
+            yield position, Diagnostic(file, f"a {kind} result, not a span label; skipped",
+                                       loc.line_of(path), None, path, kind="skipped")
 
 
 def _results(
@@ -833,7 +870,7 @@ def _results(
             "start" not in value and "end" not in value
         ):
             rat = (*at, "result", r)
-            skipped.setdefault(str(kind or "non-span"), []).append(
+            skipped.setdefault(_skip_reason(kind, value), []).append(
                 (tuple(x for x in rat if isinstance(x, int)), json_path(*rat)))
             continue
         converting = options.offsets is not None and options.offsets.converting

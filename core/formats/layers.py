@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 
 # Layers that annotate tokens one by one for linguistics, never the spans a project measures.
 LINGUISTIC = ("Lemma", "POS", "Stem", "MorphologicalFeatures", "Token", "Sentence",
@@ -104,12 +104,15 @@ def choose(
     note = None
     others = [n for n in layers if n != chosen and short_name(n) not in LINGUISTIC]
     if layer is None and others:
-        note = (f"read layer {chosen}, feature {feat or '(none: the layer name is the label)'}"
-                f"{f' ({why})' if why else ''}; the input also holds "
-                f"{describe({n: layers[n] for n in others})}; choose with --layer and --feature")
+        note = KindedText(f"read layer {chosen}, feature "
+                          f"{feat or '(none: the layer name is the label)'}"
+                          f"{f' ({why})' if why else ''}; the input also holds "
+                          f"{describe({n: layers[n] for n in others})}; choose with --layer and "
+                          "--feature", "layer-choice")
     elif len(feats) > 1:
-        note = (f"read feature {feat} of layer {chosen}; it also has "
-                f"{', '.join(f for f in feats if f != feat)}; choose with --feature")
+        note = KindedText(f"read feature {feat} of layer {chosen}; it also has "
+                          f"{', '.join(f for f in feats if f != feat)}; choose with --feature",
+                          "layer-choice")
     return Choice(chosen, feat, note)
 
 

@@ -126,12 +126,12 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
             for s in items:
                 if s in seen:
                     loaded.warn(f"document {doc!r}: span [{s.start}, {s.end}) {s.label!r} "
-                                "appears twice; both are scored")
+                                "appears twice; both are scored", kind="duplicate-span")
                 seen.add(s)
     if no_text:
         loaded.warn(f"{len(no_text)} lines have no 'text' (first: line {no_text[0]}): those "
                     "documents have no text, and their offsets are not checked against one",
-                    line=no_text[0], field="text")
+                    line=no_text[0], field="text", kind="missing-texts")
     loaded.sets.append(AnnotationSet(set_name_of(name), sets_spans, options.role,
                                      alternatives=gold))
     return loaded
@@ -168,7 +168,7 @@ def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxon
     start, end, label = item
     if TO_CLEAN in label.lower():
         loaded.warn(f"label {label!r} on [{start}, {end}) ignored (the official "
-                    "evaluator drops 'to clean' labels)", line=line, field=where)
+                    "evaluator drops 'to clean' labels)", line=line, field=where, kind="ignored")
         return None
     code = tax.code(label, file=name, line=line, field=where, allow_unknown=not gold)
     canonical = NOTHING if code == 0 else tax.names()[code]
@@ -179,7 +179,7 @@ def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxon
         order.append((start, end))
         loaded.warn(f"zero-length span [{start}, {end}) {canonical!r} kept and scored as "
                     "the official evaluator does (it adds 0 and counts 1)", line=line,
-                    field=where)
+                    field=where, kind="zero-length")
         return None
     try:
         span = make_span(start, end, canonical, name, line=line, text=text, path=where,

@@ -170,7 +170,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                     "logic, credibility); they are read with the level-2 keywords, as the "
                     "repository's evaluation reads every results file: 'emotion' becomes "
                     "'appeal to positive emotion', and an answer naming only logic or "
-                    "credibility becomes 'unknown'")
+                    "credibility becomes 'unknown'", kind="file-name")
     spans = SpanBuilder()
     # An answer read before is not parsed again: models repeat themselves (GPT-3.5's 940
     # answers to MAFALDA hold 449 distinct ones, the baselines' 24 and 1).
@@ -204,7 +204,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         for start, end, code in sentence_spans(sentences, answers, parsing):
             if end <= start:
                 loaded.warn(f"document {doc_id!r}: an empty sentence gives an empty span for "
-                            f"code {code}; skipped", line=line, field="prediction")
+                            f"code {code}; skipped", line=line, field="prediction", kind="skipped")
                 continue
             label = NOTHING if code == 0 else names[code]
             spans.add(doc, start, end, label)

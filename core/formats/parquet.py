@@ -248,7 +248,7 @@ def _check_columns(file: str, table: Any, loaded: Loaded, *, texts: bool) -> Non
                           f"{what}, got {', '.join(names) or 'no column'}")
     extra = [c for c in names if c not in required + optional]
     if extra:
-        loaded.warn(f"extra columns ignored: {', '.join(extra)}", file=file)
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", file=file, kind="ignored")
 
 
 def _doc_ids(file: str, column: Any, loaded: Loaded) -> Any:
@@ -259,7 +259,8 @@ def _doc_ids(file: str, column: Any, loaded: Loaded) -> Any:
     t = column.type
     if _is_integer(t):
         loaded.warn("numeric document ids are read as strings (the official 2021 scorer would "
-                    "treat 7 and '7' as different documents)", field="doc_id", file=file)
+                    "treat 7 and '7' as different documents)", field="doc_id", file=file,
+                    kind="document-ids")
         if column.null_count:
             i = _first(_nulls(column))
             raise FormatError(file, "missing (every row needs a document id)", path=_row(i or 0),
@@ -615,7 +616,8 @@ def _warn_repeats(rows: np.ndarray, keys: tuple[np.ndarray, ...],
         loaded.warn(f"{who}document {doc_names[doc[k]]!r} has the span [{int(start[k])}, "
                     f"{int(end[k])}) {label_names[label[k]]!r} more than once; kept (each copy "
                     f"counts in the scores; first at row {first_row}, rows counted from 0 as "
-                    "df.iloc counts them)", path=_row(row), field=columns, file=file)
+                    "df.iloc counts them)", path=_row(row), field=columns, file=file,
+                    kind="duplicate-span")
 
 
 def _merge(doc_ids: list[str], parts: list[SpanTable]) -> SpanView:
@@ -754,7 +756,8 @@ def _table_files(files: Mapping[str, bytes], name: str, loaded: Loaded
     texts_files = sorted(f for f in files if is_texts_table(f))
     for other in sorted(set(files) - set(spans_files) - set(texts_files)):
         if len(files) > 1:
-            loaded.warn("not a Parquet spans or texts table; ignored", file=_where(name, other))
+            loaded.warn("not a Parquet spans or texts table; ignored", file=_where(name, other),
+                        kind="ignored")
     if not spans_files:
         if len(files) == 1 and not texts_files:
             spans_files = list(files)  # a Parquet file under another name (detected by content)

@@ -358,7 +358,7 @@ def _duplicate_group(loaded: Loaded, group: object, spans: SpanBuilder) -> None:
             message = (f"article {doc_ids[doc[r]]} has the span [{start[r]}, {end[r]}) "
                        f"{names[label[r]]!r} again (first on line {f + 1}); kept (each copy "
                        "counts in the scores)")
-            yield (line, 1), Diagnostic(file, message, line)
+            yield (line, 1), Diagnostic(file, message, line, kind="duplicate-span")
 
     add_group(loaded, group, len(repeat), produce)
 
@@ -380,7 +380,7 @@ def _decode_text(file: str, data: bytes, options: ReadOptions, loaded: Loaded) -
         if crlf:
             loaded.warn(f"{crlf} CRLF line breaks read as one character each, as the PTC "
                         "offsets count them (Python's universal newlines); --line-breaks "
-                        "as-stored counts each CR as well", file=file)
+                        "as-stored counts each CR as well", file=file, kind="line-breaks")
     return "\ufeff" + text if data.startswith(codecs.BOM_UTF8) else text
 
 
@@ -415,7 +415,8 @@ def _read_folder(
             text_files[match.group(1)] = path
         else:
             loaded.warn(
-                f"{path}: not an article<ID>.txt text or an article<ID>*.labels file; ignored"
+                f"{path}: not an article<ID>.txt text or an article<ID>*.labels file; ignored",
+                kind="ignored",
             )
     if combined and text_files:  # without texts the folder is a per-article one misnamed
         return _read_combined(combined[0], labels_files[combined[0]], texts, text_files, name,
@@ -439,7 +440,8 @@ def _read_folder(
         if doc_id not in spans:
             loaded.warn(
                 f"{path}: article {doc_id} has a text but no .labels file; ignored (an empty "
-                ".labels file marks an article without propaganda)"
+                ".labels file marks an article without propaganda)",
+                kind="ignored",
             )
     loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
@@ -488,11 +490,12 @@ def _read_combined(path: str, data: bytes, texts: Mapping[str, str],
     if unused:
         loaded.warn(f"{len(unused)} article texts have no row in {PurePosixPath(path).name} "
                     f"(first: {text_files[unused[0]]}); ignored: the labels file names the "
-                    "documents")
+                    "documents", kind="ignored")
     missing = [d for d in spans.doc_ids if d not in texts]
     if missing:
         loaded.warn(f"{len(missing)} articles of {PurePosixPath(path).name} have no "
-                    f"article<ID>.txt text in the folder (first: {missing[0]})")
+                    f"article<ID>.txt text in the folder (first: {missing[0]})",
+                    kind="missing-texts")
     loaded.sets.append(AnnotationSet(set_name, spans.spans(), options.role))
     return loaded
 
@@ -532,6 +535,7 @@ def _read_tsv(
                 f"article {article} has the span [{span.start}, {span.end}) {span.label!r} "
                 f"again (first on line {first_line[key]}); kept (each copy counts in the scores)",
                 line=number, file=file,
+                kind="duplicate-span",
             )
         else:
             first_line[key] = number
@@ -552,7 +556,8 @@ def _tc_name_note(loaded: Loaded, span_only: Sequence[str], name: str) -> None:
     loaded.warn(f"{what} for technique classification (TC/FLC: article_id, technique, start, "
                 "end), but the rows have 3 columns, the span identification layout (SI: "
                 f"article_id, start, end): every span is read as {SPAN_ONLY_LABEL!r}, no "
-                "technique", file=member_name(name, named[0]) if named[0] != name else name)
+                "technique", file=member_name(name, named[0]) if named[0] != name else name,
+                kind="file-name")
 
 
 def _row(file: str, raw: str, number: int, columns: int | None, file_id: str | None

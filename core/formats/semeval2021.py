@@ -213,6 +213,7 @@ def _label(lab: object, at: tuple[int, int], doc_text: str | None, file: str,
         loaded.warn(
             f"expected text_fragment as a string, got a JSON {_kind(fragment)}; ignored",
             path=lpath, field="text_fragment",
+            kind="ignored",
         )
         fragment = None
     for message, fld in span_warnings(span, doc_text, fragment=fragment):
@@ -353,7 +354,7 @@ def read_fast(data: bytes, *, name: str, fname: str, options: ReadOptions) -> Lo
         return _fallback("values")
     loaded = Loaded(FORMAT, name)
     if offsets.converting:  # text_fragment found only in UTF-16 units or bytes (core.model.units)
-        loaded.warn(str(units.note(offsets)))
+        loaded.warn(str(units.note(offsets)), kind="offset-units")
     loaded.texts.update(zip(columns.doc_ids, columns.texts, strict=True))
     loaded.sets.append(AnnotationSet(set_name_of(name or fname), columns.spans.spans(),
                                      options.role))
@@ -555,7 +556,8 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
             actual = texts[i][s:e]  # type: ignore[index]
             message = (f"the fragment given, {fragments[k]!r}, differs from the text at "
                        f"[{s}, {e}), {actual!r}; the offsets are used")
-            yield (i, k, 0), Diagnostic(file, message, lines(path), "text_fragment", path)
+            yield (i, k, 0), Diagnostic(file, message, lines(path), "text_fragment", path,
+                                        kind="fragment-mismatch")
 
     numeric_ids, odd_fragments = columns.numeric_ids, columns.odd_fragments
 
@@ -570,7 +572,8 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
         for k, value in odd_fragments:
             i, path = where(k)
             message = f"expected text_fragment as a string, got a JSON {_kind(value)}; ignored"
-            yield (i, k, -1), Diagnostic(file, message, lines(path), "text_fragment", path)
+            yield (i, k, -1), Diagnostic(file, message, lines(path), "text_fragment", path,
+                                         kind="ignored")
 
     add_group(loaded, group, len(numeric_ids), id_warnings)
     add_group(loaded, group, len(odd_fragments), odd_fragment_warnings)
@@ -601,7 +604,8 @@ def _fast_warnings(loaded: Loaded, data: bytes, columns: _Columns) -> None:
             path = json_path(i, "labels")
             message = (f"document {doc_ids[i]!r} has the span [{s}, {e}) {lab!r} more than "
                        "once; kept (each copy counts in the scores)")
-            yield (i, n + total + m, 2), Diagnostic(file, message, lines(path), None, path)
+            yield (i, n + total + m, 2), Diagnostic(file, message, lines(path), None, path,
+                                                    kind="duplicate-span")
 
     add_group(loaded, group, len(repeat), duplicate_warnings)
 

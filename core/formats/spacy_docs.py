@@ -306,7 +306,7 @@ def _warn_groups_left(loaded: Loaded, found: Mapping[str, _Group], chosen: str |
         are = "spans are" if spans != 1 else "span is"
         loaded.warn(f"{docs} {hold} {what}, not chosen (the spans read are {chosen!r}): "
                     f"{their} {spans} {are} not read (first: document {group.doc[0] + 1}); "
-                    f"read them with --span-group {name}", field="span-group")
+                    f"read them with --span-group {name}", field="span-group", kind="layer-choice")
 
 
 def _doc_sentences(doc: Any) -> Sentences:
@@ -333,7 +333,7 @@ def _text_labels_note(loaded: Loaded, count: int, what: str, where: str) -> None
     Studio's reader warns of an export of choices only."""
     loaded.warn(f"no spans: {count} {what} carry text labels ({where}), which span metrics do "
                 "not score, so 0 spans are read (SpanScope measures spans: annotate entities "
-                "or span groups)")
+                "or span groups)", kind="no-spans")
 
 
 def _has_text_labels(obj: Mapping[str, Any]) -> bool:
@@ -414,7 +414,8 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     if skipped:
         loaded.warn(f"{_tasks(len(skipped))} answered 'reject' or 'ignore' "
                     + ("is not an annotation" if len(skipped) == 1 else "are not annotations")
-                    + f"; skipped (first: line {skipped[0]})", line=skipped[0], field="answer")
+                    + f"; skipped (first: line {skipped[0]})", line=skipped[0], field="answer",
+                    kind="skipped")
     if text_labelled and not span_count:
         _text_labels_note(loaded, text_labelled, "tasks", "'label', 'accept' or 'cats'")
     _warn_unread(loaded, unread, used)
@@ -471,11 +472,12 @@ def _warn_no_id(loaded: Loaded, no_id: list[int], in_list: bool) -> None:
         loaded.warn(("1 record has no 'id'; its position in the list (1, 2, ...) is the "
                      "document id" if one else f"{len(no_id)} records have no 'id'; their "
                      "positions in the list (1, 2, ...) are the document ids")
-                    + f" (first: line {no_id[0]})", line=no_id[0], field="id")
+                    + f" (first: line {no_id[0]})", line=no_id[0], field="id", kind="document-ids")
     elif no_id:
         loaded.warn(("1 line has no 'id'; its line number is the document id" if one else
                      f"{len(no_id)} lines have no 'id'; their line numbers are the document "
-                     "ids") + f" (first: line {no_id[0]})", line=no_id[0], field="id")
+                     "ids") + f" (first: line {no_id[0]})", line=no_id[0], field="id",
+                    kind="document-ids")
 
 
 def _count_unread(obj: dict[str, Any], used: str | None, line: int,
@@ -500,12 +502,12 @@ def _warn_unread(loaded: Loaded, unread: dict[str, list[int]], used: str | None)
             loaded.warn(f"{n_records} {what}s under {key!r}, a span group not chosen (the "
                         f"spans read are {used!r}): their {n_spans} spans are not read (first: "
                         f"line {first}); read them with --span-group {key}", line=first,
-                        field=key)
+                        field=key, kind="layer-choice")
         else:
             loaded.warn(f"{n_records} {what} objects ({{start, end, label}}) under {key!r}, "
                         "which the spacy reader does not read (it reads 'ents', 'entities' or "
                         f"'spans'): their {n_spans} spans are not read (first: line {first})",
-                        line=first, field=key)
+                        line=first, field=key, kind="skipped")
 
 
 class _JsonList:
@@ -646,13 +648,14 @@ class _Inputs:
                         + ", so each annotator's answers to one input are one document "
                         f"({len(self.ids)} input{'' if len(self.ids) == 1 else 's'}; first: "
                         f"line {self.named[0]})",
-                        line=self.named[0], field="_input_hash" if self.hashed else "text")
+                        line=self.named[0], field="_input_hash" if self.hashed else "text",
+                        kind="document-ids")
         if self.earlier:
             loaded.warn(f"{_tasks(len(self.earlier))} "
                         + ("answers" if len(self.earlier) == 1 else "answer")
                         + " a question that the same annotator answers again on a later line; "
                         f"the later answer is kept (first: line {self.earlier[0]})",
-                        line=self.earlier[0], field="_annotator_id")
+                        line=self.earlier[0], field="_annotator_id", kind="repeated-answer")
         if self.asked_again:
             many = len(self.asked_again)
             first = min(self.asked_again.values())
@@ -661,7 +664,7 @@ class _Inputs:
                         + ("accepted answers to it are" if many == 1 else
                            "accepted answers to one of them are")
                         + f" one document (first: line {first})", line=first,
-                        field="_task_hash")
+                        field="_task_hash", kind="merged")
         if self.repeated:
             many = len(self.repeated)
             loaded.warn(("1 span repeats" if many == 1 else f"{many} spans repeat")
@@ -669,7 +672,7 @@ class _Inputs:
                         "input marks (same start, end and label); "
                         + ("it is" if many == 1 else "each is")
                         + f" kept once (first: line {self.repeated[0]})",
-                        line=self.repeated[0], field="_task_hash")
+                        line=self.repeated[0], field="_task_hash", kind="duplicate-span")
 
 
 def _groups_and_annotators(file: str, first: JsonLines | _JsonList
@@ -731,7 +734,8 @@ def _task_spans(obj: dict[str, Any], group: str | None, text: str, file: str, li
         doc_spans.append(span)
     triples = [(s.start, s.end, s.label) for s in doc_spans]
     for s, e, lab in duplicates(triples):
-        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line)
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", line=line,
+                    kind="duplicate-span")
     return triples
 
 

@@ -226,7 +226,7 @@ def read_csv_fast(data: bytes, *, name: str, options: ReadOptions) -> Loaded | N
     loaded = Loaded(FORMAT, name)
     extra = [h for h in names if h not in REQUIRED + OPTIONAL]
     if extra:
-        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1, kind="ignored")
     if options.gold_texts is not None:
         import pyarrow.compute as pc
 
@@ -669,7 +669,7 @@ def _csv_rows(file: str, content: str, loaded: Loaded) -> list[tuple[int, dict[s
                           f"doc_id,start,end,label[,annotator], got {','.join(header)!r}", line=1)
     extra = [h for h in names if h not in REQUIRED + OPTIONAL]
     if extra:
-        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1)
+        loaded.warn(f"extra columns ignored: {', '.join(extra)}", line=1, kind="ignored")
     rows: list[tuple[int, dict[str, Any]]] = []
     try:
         for cells in reader:

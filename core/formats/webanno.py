@@ -568,16 +568,16 @@ def _annotations(doc: TsvDocument, choice: Choice, labels: Sequence[str] | None,
             continue
         if a_begin == a_end:
             row = doc.cells(a_unit)
-            warnings.append((f"a zero-width {choice.short} annotation {a_label!r} (row {row[0]}, "
-                             f"offsets {row[1]}); a span cannot be empty, so it is skipped",
-                             a_line))
+            warnings.append((KindedText(f"a zero-width {choice.short} annotation {a_label!r} "
+                                        f"(row {row[0]}, offsets {row[1]}); a span cannot be "
+                                        "empty, so it is skipped", "skipped"), a_line))
             continue
         check_label(a_label, labels, doc.file, field=fname, line=a_line)
         spans.append((a_begin, a_end, a_label))
     if empty:
-        warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
-                         f"feature {choice.feature} ('*'); skipped (first on line {empty[0]})",
-                         empty[0]))
+        warnings.append((KindedText(f"{len(empty)} annotations of layer {choice.layer} have no "
+                                    f"value for feature {choice.feature} ('*'); skipped (first "
+                                    f"on line {empty[0]})", "skipped"), empty[0]))
     return spans
 
 
@@ -637,7 +637,7 @@ def layout(paths: Sequence[str], name: str, loaded: Loaded) -> list[Entry]:
         skipped = [p for p in paths if p not in export]
         if skipped:
             loaded.warn(f"{len(skipped)} TSV files outside annotation/ and curation/ ignored "
-                        f"(e.g. {skipped[0]})")
+                        f"(e.g. {skipped[0]})", kind="ignored")
         out = []
         for p in export:
             parts = _export_parts(p)
@@ -682,9 +682,9 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                 parse(file, content)  # raises the header error
             if looks_like_tsv2(content[:4096]):
                 loaded.warn(f"{path}: WebAnno TSV 2; ignored (read TSV 2 files with the format "
-                            "webanno-tsv2)")
+                            "webanno-tsv2)", kind="ignored")
             else:
-                loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored")
+                loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored", kind="ignored")
             continue
         docs[path] = parse(file, content)
     if not docs:
@@ -704,7 +704,7 @@ def tsv_members(files: Mapping[str, bytes], name: str, loaded: Loaded
         file = name if single else member_name(name, path)
         if not path.lower().endswith(".tsv") and not single:
             if not path.lower().endswith((".ser", ".json", ".log")):
-                loaded.warn(f"{path}: not a TSV file; ignored")
+                loaded.warn(f"{path}: not a TSV file; ignored", kind="ignored")
             continue
         yield path, file, decode(file, data)
 
@@ -750,7 +750,7 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
         doc = docs[entry.path]
         if entry.user == INITIAL_CAS:
             loaded.warn(f"{entry.path}: INCEpTION's initial state of the document (before "
-                        "annotation); skipped")
+                        "annotation); skipped", kind="skipped")
             continue
         set_name, role = export_set(entry.user, _set_name(name), options.role)
         roles.setdefault(set_name, role)
@@ -761,7 +761,7 @@ def assemble(docs: Mapping[str, D], spans_of: SpansOf[D], *, name: str, options:
             loaded.warn(message, line=line, file=doc.file)
         for s, e, lab in duplicates(spans):
             loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept",
-                        file=doc.file)
+                        file=doc.file, kind="duplicate-span")
         columns = per_set.setdefault(set_name, SpanColumns())
         if entry.doc_id in columns:
             raise FormatError(doc.file, f"a second file for document {entry.doc_id!r} of "

@@ -41,7 +41,7 @@ from core.formats._common import check_label
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import Choice
 from core.formats.webanno import assemble, looks_like_tsv1, looks_like_tsv2, tsv_members
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 
 FORMAT = "webanno-tsv2"
 _ID_RE = re.compile(r"[0-9]+-[0-9]+\Z")
@@ -202,8 +202,9 @@ def spans_of(doc: Tsv2Document, choice: Choice | None, labels: Sequence[str] | N
                 if current is not None:
                     current[1] = end
                     continue
-                warnings.append((f"{entry!r} continues no annotation at place {place + 1} of "
-                                 f"the cell; read as the start of one", line))
+                warnings.append((KindedText(f"{entry!r} continues no annotation at place "
+                                            f"{place + 1} of the cell; read as the start of one",
+                                            "tag-scheme"), line))
             value = entry[2:] if entry.startswith(("B-", "I-")) else entry
             annotation: list[object] = [begin, end, None if value in ("", no_value) else value,
                                         line]
@@ -221,9 +222,9 @@ def spans_of(doc: Tsv2Document, choice: Choice | None, labels: Sequence[str] | N
         check_label(a_label, labels, doc.file, field=fname, line=a_line)
         spans.append((a_begin, a_end, a_label))
     if empty:
-        warnings.append((f"{len(empty)} annotations of layer {choice.layer} have no value for "
-                         f"feature {choice.feature}; skipped (first on line {empty[0]})",
-                         empty[0]))
+        warnings.append((KindedText(f"{len(empty)} annotations of layer {choice.layer} have no "
+                                    f"value for feature {choice.feature}; skipped (first on line "
+                                    f"{empty[0]})", "skipped"), empty[0]))
     return spans, warnings
 
 
@@ -235,7 +236,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     for path, file, content in tsv_members(files, name, loaded):
         if not single and not looks_like_tsv2(content[:4096]):
             version = "WebAnno TSV 3" if content.startswith("#FORMAT=") else "no TSV 2 header"
-            loaded.warn(f"{path}: {version}; ignored")
+            loaded.warn(f"{path}: {version}; ignored", kind="ignored")
             continue
         docs[path] = parse(file, content)
     if not docs:

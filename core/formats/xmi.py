@@ -807,7 +807,8 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
         file = name if single or len(files) == 1 else member_name(name, path)
         ex = cases[path]
         if entry.user == INITIAL_CAS:
-            loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped")
+            loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped",
+                        kind="skipped")
             continue
         set_name, role = export_set(
             entry.user,
@@ -1002,13 +1003,13 @@ def _choose_layer(cases: Mapping[str, _Extract], name: str, options: ReadOptions
     if choice is not None and choice.layer in relations:
         loaded.warn(f"layer {choice.layer} is a relation layer (features Governor and "
                     "Dependent): each span is the relation annotation's own offsets, which "
-                    "INCEpTION sets to those of its Dependent")
+                    "INCEpTION sets to those of its Dependent", kind="layer-choice")
     elif options.layer is None:
         linking = {k: v for k, v in union.items() if k in relations
                    and short_name(k) not in LINGUISTIC}
         if linking:
             loaded.warn(f"relation layers skipped (they link two spans): {describe(linking)}; "
-                        "name one with --layer to read its annotations as spans")
+                        "name one with --layer to read its annotations as spans", kind="skipped")
     return choice, union
 
 
@@ -1041,17 +1042,20 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
                 loaded.warn(message, file=file, field=choice.feature)
             spans.append((span.start, span.end, span.label))
     if len(zero_width) == 1 and choice is not None:
-        loaded.warn(f"an empty {choice.short} annotation at {zero_width[0]}; skipped", file=file)
+        loaded.warn(f"an empty {choice.short} annotation at {zero_width[0]}; skipped", file=file,
+                    kind="skipped")
     elif zero_width and choice is not None:
         # One warning per file: a TEI-derived corpus has a thousand empty markers per text.
         at = ", ".join(str(b) for b in zero_width[:5]) + (", ..." if len(zero_width) > 5 else "")
         loaded.warn(f"{len(zero_width)} empty {choice.short} annotations (begin = end) "
-                    f"skipped, at {at}", file=file)
+                    f"skipped, at {at}", file=file, kind="skipped")
     if empty:
         loaded.warn(f"{empty} {choice.short if choice else ''} annotations have no value for "
-                    f"feature {choice.feature if choice else ''}; skipped", file=file)
+                    f"feature {choice.feature if choice else ''}; skipped", file=file,
+                    kind="skipped")
     for s, e, lab in duplicates(spans):
-        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file)
+        loaded.warn(f"the span [{s}, {e}) {lab!r} occurs more than once; kept", file=file,
+                    kind="duplicate-span")
     return spans
 
 

@@ -368,7 +368,8 @@ def _result_sums(result: Any, gold: AnnotationSet, pred: AnnotationSet) -> Resul
         refs = np.array([len(gold.get(d)) for d in docs], dtype=int)
         preds = np.array([len(pred.get(d)) for d in docs], dtype=int)
     return ResultSums(result.metric, getattr(result, "variant", None), bool(result.pooled),
-                      docs, table, refs, preds, [str(w) for w in result.warnings])
+                      docs, table, refs, preds, [w if isinstance(w, str) else str(w)
+                                                       for w in result.warnings])
 
 
 def combine_results(parts: Sequence[ResultSums], *, labels: Sequence[str] | None = None

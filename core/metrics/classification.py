@@ -14,6 +14,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from core.metrics.result import prf
+from core.model.errors import KindedText
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,13 @@ def prf_from_counts(c: Counts, *, name: str = "") -> PRF:
     >>> prf_from_counts(Counts(0, 0, 2), name="HS=1").warnings
     ['precision of HS=1 is ill-defined (no prediction): set to 0']
     """
-    warnings = []
+    warnings: list[str] = []
     if not c.pred:
-        warnings.append(f"precision of {name or 'a class'} is ill-defined (no prediction): "
-                        "set to 0")
+        warnings.append(KindedText(f"precision of {name or 'a class'} is ill-defined (no "
+                                   "prediction): set to 0", "ill-defined"))
     if not c.true:
-        warnings.append(f"recall of {name or 'a class'} is ill-defined (no true instance): "
-                        "set to 0")
+        warnings.append(KindedText(f"recall of {name or 'a class'} is ill-defined (no true "
+                                   "instance): set to 0", "ill-defined"))
     p, r, f1 = prf(c.tp, c.pred, c.tp, c.true, empty="zero")
     return PRF(p, r, f1, c.true, warnings)
 

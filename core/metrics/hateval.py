@@ -35,7 +35,7 @@ from typing import Any
 
 from core.formats.hateval import COLUMNS, LONG_NAMES, HatEvalTable
 from core.metrics.classification import multiclass_report
-from core.model.errors import InputError, format_ids
+from core.model.errors import InputError, KindedText, format_ids
 
 CARD = __doc__
 
@@ -65,8 +65,9 @@ def align(gold: HatEvalTable, pred: HatEvalTable, columns: tuple[str, ...]
     gold_ids = set(gold.ids)
     extra = [i for i in pred.ids if i not in gold_ids]
     if extra:
-        warnings.append(f"{pred.file}: {len(extra)} predicted id(s) not in {gold.file} dropped, "
-                        f"as the official program does: {format_ids(extra)}")
+        warnings.append(KindedText(f"{pred.file}: {len(extra)} predicted id(s) not in "
+                                   f"{gold.file} dropped, as the official program does: "
+                                   f"{format_ids(extra)}", "unknown-ids"))
     keep = [k for k, i in enumerate(pred.ids) if i in gold_ids]
     if len(keep) != len(gold.ids):
         missing = gold_ids - set(pred.ids)

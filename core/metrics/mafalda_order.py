@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
+from core.model.errors import KindedText
+
 Interval = tuple[int, int]
 
 
@@ -113,7 +115,7 @@ def differs(order: Sequence[Interval], text_length: int) -> bool:
 def warnings(order: GoldOrder, texts: Mapping[str, str | None], variant: str,
              gold_name: str) -> list[str]:
     """One warning per document whose unsorted gold the official code reads differently."""
-    out = []
+    out: list[str] = []
     for doc, intervals in order.intervals.items():
         text = texts.get(doc)
         length = len(text) if text is not None else max((e for _, e in intervals), default=0)
@@ -131,8 +133,9 @@ def warnings(order: GoldOrder, texts: Mapping[str, str | None], variant: str,
                         f"{list(sorted_unc)}")
         used = ("this variant reproduces it" if variant in ("metrics-py", "repo-head")
                 else "the paper variant keeps the sorted reading")
-        out.append(f"{gold_name}: document {doc!r}: gold labels are not sorted by start; the "
-                   f"official evaluator walks them in file order and {'; '.join(what)} ({used})")
+        out.append(KindedText(f"{gold_name}: document {doc!r}: gold labels are not sorted by "
+                              "start; the official evaluator walks them in file order and "
+                              f"{'; '.join(what)} ({used})", "file-order"))
     return out
 
 

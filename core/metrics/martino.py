@@ -121,7 +121,7 @@ from core.metrics.tc_order import (
 )
 from core.model import NOTHING, AnnotationSet, Span, SpanTable
 from core.model.docsets import check_same_documents, check_sets
-from core.model.errors import InputError, ParameterError, check_choice
+from core.model.errors import InputError, KindedText, ParameterError, check_choice
 from core.model.techniques import official_list
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -977,9 +977,10 @@ def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
         first = sorted(labels)
         return ", ".join(repr(x) for x in first[:5]) + ("…" if len(first) > 5 else "")
 
-    return [f"{pred.name}: {DISJOINT_LABELS} {gold.name} ({pred.name}: {shown(p)}; "
-            f"{gold.name}: {shown(g)}); only spans of the same label match, so nothing is "
-            "matched (check the label names, or pass labels=[...] to have them checked)"]
+    return [KindedText(f"{pred.name}: {DISJOINT_LABELS} {gold.name} ({pred.name}: {shown(p)}; "
+                       f"{gold.name}: {shown(g)}); only spans of the same label match, so "
+                       "nothing is matched (check the label names, or pass labels=[...] to have "
+                       "them checked)", "disjoint-labels")]
 
 
 def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None, list[str]]:

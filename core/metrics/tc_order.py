@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.model import AnnotationSet, Span
+from core.model.errors import KindedText
 
 RELEASED = "semeval2020-tc"
 FIXED = "semeval2020-tc-fixed"
@@ -185,7 +186,7 @@ def differences(gold: RowOrder, pred: RowOrder, variant: str, pred_name: str) ->
         return [f"{pred_name}: article(s) {_names(refused)} list spans with the same start in "
                 "another order than the gold; the official scorer refuses such a file; "
                 "scored here article by article, every identical span lined up"]
-    out = []
+    out: list[str] = []
     crossed = sum(1 for (dg, _), (dp, _) in zip(
         ((d, s) for d, spans in g.items() for s in spans),
         ((d, s) for d, spans in p.items() for s in spans), strict=True) if dg != dp)
@@ -195,9 +196,10 @@ def differences(gold: RowOrder, pred: RowOrder, variant: str, pred_name: str) ->
                if variant in OFFICIAL else
                "this variant pairs each span with its own article's; --variant "
                f"{RELEASED} reproduces the official comparison")
-        out.append(f"{pred_name}: {crossed} row(s) are compared with a row of another article "
-                   "(articles listed in another order than in the gold): the official scorer "
-                   f"compares the two files' label columns row by row; {how}")
+        out.append(KindedText(f"{pred_name}: {crossed} row(s) are compared with a row of another "
+                              "article (articles listed in another order than in the gold): the "
+                              "official scorer compares the two files' label columns row by row; "
+                              f"{how}", "file-order"))
     best, fixed, released = Counter[str](), Counter[str](), Counter[str]()
     for doc in g:
         best[doc] = best_matches(g[doc], p[doc])
@@ -220,9 +222,10 @@ def differences(gold: RowOrder, pred: RowOrder, variant: str, pred_name: str) ->
         lined = (fixed if variant == FIXED else released).total()
         head = (f"{pred_name}: the official scorer's alignment lines up {lined} of the "
                 f"{best.total()} equal labels that identical spans allow: " + "; ".join(why))
-        out.append(head + ("; this variant lines up every identical span" if variant == BY_ARTICLE
-                           else f"; this variant reproduces it; --variant {BY_ARTICLE} lines "
-                           "up every identical span"))
+        out.append(KindedText(head + (
+            "; this variant lines up every identical span" if variant == BY_ARTICLE
+            else f"; this variant reproduces it; --variant {BY_ARTICLE} lines up every "
+            "identical span"), "file-order"))
     return out
 
 

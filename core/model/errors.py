@@ -26,7 +26,6 @@ Severity = Literal["error", "warning"]
 
 WARNING_KINDS: tuple[tuple[str, str], ...] = (
     ("exact duplicate span(s)", "duplicate-span"),
-    ("alternative(s) (optional span markers)", "optional-spans"),
     ("intervals carry several labels", "several-labels"),
     ("txt text in the folder", "missing-texts"),
     ("is read as the text", "text-field"),

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from core.model import AnnotationSet
+from core.model.errors import KindedText
 from core.model.textsafe import visible
 
 
@@ -79,7 +80,7 @@ def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str
     Spans past the text are left to :mod:`core.model.bounds`, which calls this. One pass over
     the spans tests the character at each edge (:func:`_may_split`); the few that may split a
     cluster are segmented exactly."""
-    out = []
+    out: list[str] = []
     for source, aset in sets:
         table = aset.table
         own = [texts.get(d) for d in table.doc_ids]
@@ -113,9 +114,11 @@ def split_warnings(sets: Sequence[tuple[str, AnnotationSet]], texts: Mapping[str
             piece = visible(text[s:e], marks=True)
             owner = owners if isinstance(owners, str) or owners is None else owners.get(doc)
             where = f" on the text of {owner}" if owner is not None and owner != source else ""
-            out.append(f"{source}: {aset.name}: {found} span(s) begin or end inside a character "
+            out.append(KindedText(f"{source}: {aset.name}: {found} span(s) begin or end inside a "
+                       "character "
                        "as it is drawn (between a letter and its combining mark, inside an "
                        f"emoji sequence or a flag; first: document {doc!r} [{s}, {e}) "
                        f"{label!r}, '{piece}'{where}); the offsets may count UTF-16 code units or "
-                       "bytes, or have been made on the text in another Unicode normalization")
+                       "bytes, or have been made on the text in another Unicode normalization",
+                       "split-character"))
     return out

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from itertools import accumulate, pairwise
 
 from core.model import AnnotationSet, Span
-from core.model.errors import InputError
+from core.model.errors import InputError, KindedText
 from core.model.textsafe import visible
 
 _SPACE = re.compile(r"\s+")
@@ -148,9 +148,9 @@ def carried_warning(conflicts: Sequence[Conflict], here: str, there: str, moved:
            "(the same characters)" if moved else "no span moved (the same offsets)")
     if dropped:
         did += f", {dropped} span{'s' if dropped != 1 else ''} of whitespace only dropped"
-    return (f"{here}: {docs} the text of {there} with other whitespace (as formats that "
-            f"rebuild the text from tokens write it: CoNLL, WebAnno TSV); {did}; first: "
-            f"document {first.doc!r}, {_where(first, there)}")
+    return KindedText(f"{here}: {docs} the text of {there} with other whitespace (as formats "
+                      f"that rebuild the text from tokens write it: CoNLL, WebAnno TSV); {did}; "
+                      f"first: document {first.doc!r}, {_where(first, there)}", "text-whitespace")
 
 
 def _runs(text: str) -> tuple[list[int], list[int]]:
@@ -341,10 +341,10 @@ def reconcile(reference: Mapping[str, str | None], texts: Mapping[str, str | Non
         if spaces else []
     if normal:
         n = len(normal)
-        warnings.append(
+        warnings.append(KindedText(
             f"{here}: {n} document{'s hold' if n > 1 else ' holds'} the text of "
             f"{owner(normal[0].doc)} in another Unicode normalization (NFC/NFD: a letter with "
             "its accent as one character or as two); the spans were carried onto its text "
             f"(the same letters); first: document {normal[0].doc!r}, "
-            f"{_where(normal[0], owner(normal[0].doc))}")
+            f"{_where(normal[0], owner(normal[0].doc))}", "text-normalization"))
     return out, warnings

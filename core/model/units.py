@@ -35,6 +35,7 @@ from typing import Literal, TypeVar
 import numpy as np
 
 from core.model import bounds
+from core.model.errors import KindedText
 
 Unit = Literal["code points", "UTF-16 code units", "UTF-8 bytes"]
 CODE_POINTS: Unit = "code points"
@@ -223,8 +224,9 @@ def note(offsets: Offsets, count: int | None = None) -> str | None:
     if not offsets.converting:
         return None
     moved = "" if count is None else f" ({count} spans moved)"
-    return (f"the offsets count {offsets.unit} ({_WHO[offsets.unit]}), not characters: every "
-            f"span's own text is found at them only so; converted to characters{moved}")
+    return KindedText(f"the offsets count {offsets.unit} ({_WHO[offsets.unit]}), not "
+                      "characters: every span's own text is found at them only so; converted to "
+                      f"characters{moved}", "offset-units")
 
 
 def past_text(text: str, start: int, end: int, fragment: str | None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from itertools import accumulate
 
 import numpy as np
@@ -31,8 +32,10 @@ PATTERNS = ("solid", "diag", "back", "cross", "horiz", "vert", "dots", "grid")
 # ---- charts -------------------------------------------------------------------------------------
 
 
-def _defs() -> str:
-    """Fill patterns: one per series, drawn in white over the series colour."""
+def pattern_defs() -> str:
+    """Fill patterns: one per series, drawn in white over the series colour. A chart holds
+    them, unless its page holds them once for all its charts (``own_defs=False``: the report,
+    whose every chart is drawn twice, for a screen and for a phone)."""
     shapes = {
         "diag": '<path d="M0,8 L8,0" stroke="#fff" stroke-width="1.6"/>',
         "back": '<path d="M0,0 L8,8" stroke="#fff" stroke-width="1.6"/>',
@@ -55,6 +58,11 @@ def _rect(x: float, y: float, w: float, h: float, colour: str, pattern: str, tit
         out += (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
                 f'fill="url(#p-{pattern})" pointer-events="none"/>')
     return out
+
+
+def _defs_if(own: bool) -> str:
+    """:func:`pattern_defs` for a chart that holds its own (``own_defs``), else nothing."""
+    return pattern_defs() if own else ""
 
 
 _NARROW = frozenset("iljtfrI.,:;'|!()[]{} ·")
@@ -120,10 +128,38 @@ PLOT_H = 200
 """Height of the grouped bars' plot area (px)."""
 
 
+_STEPS = (Decimal("0.1"), Decimal("0.2"), Decimal("0.25"), Decimal("0.5"))
+"""A gridline step is one of these times a power of ten."""
+
+
+def value_ticks(high: float, *, most: int = 6) -> list[tuple[float, str]]:
+    """The gridlines of an axis from 0 to at least ``high`` (> 0): at most ``most`` steps of the
+    smallest of 0.1, 0.2, 0.25, 0.5 times a power of ten that reaches ``high``, each value
+    with its label written with the decimals the step needs (0.25 as ``0.25``, never ``0.2``
+    or ``0.3``; at least one decimal, as a score is written). The last value is the top of the
+    axis.
+
+    >>> [t for _, t in value_ticks(1.0)]
+    ['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']
+    >>> [t for _, t in value_ticks(1.3)]
+    ['0.00', '0.25', '0.50', '0.75', '1.00', '1.25', '1.50']
+    """
+    exponent = 0
+    while True:
+        for base in _STEPS:
+            step = base.scaleb(exponent)
+            count = int(np.ceil(high / float(step) - 1e-9))
+            if count <= most:
+                places = max(1, -step.normalize().as_tuple().exponent)  # type: ignore[operator]
+                return [(float(step * k), f"{step * k:.{places}f}") for k in range(count + 1)]
+        exponent += 1
+
+
 def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence[float | None],
                                                                    Sequence[tuple[float, float]
                                                                             | None]]],
-                     *, title: str, y_label: str, width: int = 860) -> str:
+                     *, title: str, y_label: str, width: int = 860,
+                     own_defs: bool = True) -> str:
     """Grouped bars (one series per system) with interval whiskers and values on the bars.
 
     The layout follows the text it must hold (:func:`text_width`): the legend wraps; the
@@ -131,12 +167,13 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
     groups are narrower than a line of text), the bottom margin as deep as the longest; each
     value stands above its bar's whisker (level when it fits the bar's width, else upright),
     the top margin as tall as a value, so no value crosses a whisker or another value.
-    ``width``: the chart's width (860 px; a phone's layout is narrower, the same rules)."""
+    ``width``: the chart's width (860 px; a phone's layout is narrower, the same rules).
+    ``own_defs``: the chart holds its fill patterns (:func:`pattern_defs`), else its page does."""
     left = 48.0
     values = [v for _, vs, ivs in series for v in vs if v is not None]
     highs = [iv[1] for _, _, ivs in series for iv in ivs if iv is not None]
-    ymax = max([1.0, *values, *highs])
-    ymax = float(np.ceil(ymax * 10) / 10)
+    ticks = value_ticks(max([1.0, *values, *highs]))
+    ymax = float(ticks[-1][0])
     n_groups, n_series = max(1, len(groups)), max(1, len(series))
     gw = (width - left - 16) / n_groups
     if groups and text_width(groups[0], GROUP_PX) > gw - 4:
@@ -169,13 +206,12 @@ def svg_grouped_bars(groups: Sequence[str], series: Sequence[tuple[str, Sequence
 
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs(),
+             f'aria-label="{esc(title)}">', _defs_if(own_defs),
              f'<text x="{left}" y="18" font-size="14" font-weight="600">{esc(title)}</text>']
-    for k in range(6):
-        v = ymax * k / 5
+    for v, tick in ticks:
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y_of(v):.1f}" '
                      f'y2="{y_of(v):.1f}" stroke="#e5e5e5"/><text x="{left - 6}" '
-                     f'y="{y_of(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.1f}</text>')
+                     f'y="{y_of(v) + 4:.1f}" font-size="10" text-anchor="end">{tick}</text>')
     parts.append(f'<text x="12" y="{top + plot_h / 2:.0f}" font-size="11" '
                  f'transform="rotate(-90 12 {top + plot_h / 2:.0f})" text-anchor="middle">'
                  f"{esc(y_label)}</text>")
@@ -234,14 +270,14 @@ tooltip)."""
 
 def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: str,
                      colours: Mapping[str, str], patterns: Mapping[str, str] | None = None,
-                     width: int = 860) -> str:
+                     width: int = 860, own_defs: bool = True) -> str:
     """Horizontal stacked bars (one per system and side) of the category counts, the categories
     stacked in the order of ``colours`` (category -> colour); ``patterns`` (category -> one of
     :data:`PATTERNS`) keeps a category's pattern when a chart draws only some categories.
     The names' margin is as wide as the widest name (:func:`text_width`; past
     :data:`NAME_ROOM` a name is cut, whole in its tooltip) and the bars keep 440 px at
     least (180 px in a chart narrower than 860 px: ``width``, a phone's), the chart widening
-    for them."""
+    for them. ``own_defs`` as :func:`svg_grouped_bars`'s."""
     pattern_of = dict(patterns or {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(colours)})
     room = NAME_ROOM if width >= 860 else width * 0.4  # a phone's names leave the bars room
     names = [_clipped(name, NAME_PX, room) for name, _ in bars]
@@ -255,7 +291,7 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
     plot_w = width - left - 20
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs(),
+             f'aria-label="{esc(title)}">', _defs_if(own_defs),
              f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
              legend]
     for r, ((name, counts), shown) in enumerate(zip(bars, names, strict=True)):

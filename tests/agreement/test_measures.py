@@ -202,3 +202,26 @@ def test_binary_kappa_in_plain_floats_equals_the_table_kappa(counts: list[int]) 
     table = cohen_kappa_from_table([[n11, n10], [n01, n00]])
     assert (fast.value, fast.reason, dict(fast.stats)) == (table.value, table.reason,
                                                           dict(table.stats))
+
+
+def test_a_documents_undefined_alpha_says_why_in_words() -> None:
+    """bugleft18: a document's α on the Annotators page was "undefined: no unit has values from
+    two coders" or "expected disagreement is 0 (every pairable value is the same, e.g. a label
+    nobody used)": the words of the formula. Each now says what about the document makes it
+    so: one annotator has it (naming who), nobody marked a label in it, or every annotator
+    marked every label."""
+    a = AnnotationSet("Ayla", {"d1": (Span(0, 2, "x"),), "d2": (Span(0, 2, "x"),), "d3": (),
+                               "d4": (Span(0, 2, "x"), Span(3, 5, "y"))}, role="annotator")
+    b = AnnotationSet("Ben", {"d1": (Span(0, 2, "y"),), "d3": (),
+                              "d4": (Span(0, 1, "x"), Span(3, 4, "y"))}, role="annotator")
+    res = krippendorff_text(Study.from_sets([a, b]))
+    per = res.per_document
+    assert per["d1"].value is not None
+    assert all(per[d].value is None for d in ("d2", "d3", "d4"))
+    assert "only Ayla has this document" in (per["d2"].reason or "")
+    assert "nobody marked any label in this document" in (per["d3"].reason or "")
+    assert "both annotators marked every label (x, y) in this document" in (per["d4"].reason or "")
+    for d in ("d2", "d3", "d4"):
+        reason = per[d].reason or ""
+        assert "coders" not in reason and "pairable" not in reason, reason
+        assert "no disagreement to measure" in reason or "two annotators" in reason

@@ -4,7 +4,11 @@ counts them per question with the grader's diagnosis and reveals the solution to
 
 from __future__ import annotations
 
+import re
+import time
+from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -284,3 +288,43 @@ def test_a_student_who_sent_nothing_before_the_reveal_is_not_graded_on_blanks(
     table = frame(late, "metric", "score", "value")
     assert "your answer" not in table.columns
     assert not any("❌" in m.value for m in late.markdown)
+
+
+def _off_now(text: str, zone: str) -> float:
+    """How far (seconds, either way round the clock) the time written in ``text`` as
+    ``HH:MM:SS <zone>`` is from now in that zone."""
+    found = re.search(r"(\d\d):(\d\d):(\d\d) " + re.escape(zone), text)
+    assert found is not None, text
+    now = datetime.now(ZoneInfo(zone))
+    off = (int(found[1]) * 3600 + int(found[2]) * 60 + int(found[3])
+           - (now.hour * 3600 + now.minute * 60 + now.second)) % 86400
+    return min(off, 86400 - off)
+
+
+def test_the_times_shown_name_their_zone_not_the_servers(
+        make_app, store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bugleft18: "Updated 09:14:02" (teacher) and "Received at 09:14:02" (student) were the
+    server's local time, unnamed: a class on a server abroad read another hour. Without the
+    browser's time zone (Streamlit gives it, ``st.context.timezone``) they are UTC, and say so."""
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")  # 14 h from UTC: any slip shows
+    time.tzset()
+    try:
+        teacher, code = _teacher(make_app)
+        updated = [c.value for c in teacher.caption if c.value.startswith("Updated ")]
+        assert len(updated) == 1
+        assert _off_now(updated[0], "UTC") < 120
+        ada = _student(make_app, code, "Ada")
+        ada = _send(ada, code, {("mafalda", "R"): "0.5"})
+        assert _off_now(ada.success[0].value, "UTC") < 120
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_a_time_is_written_in_the_browsers_zone_when_it_is_known() -> None:
+    at = datetime(2026, 3, 1, 12, 30, 5, tzinfo=UTC).timestamp()
+    assert live_class.clock(at, "Europe/Paris") == "13:30:05 Europe/Paris"
+    assert live_class.clock(at, "Asia/Kolkata") == "18:00:05 Asia/Kolkata"
+    assert live_class.clock(at, None) == "12:30:05 UTC"
+    assert live_class.clock(at, "Not/AZone") == "12:30:05 UTC"  # a zone this machine lacks
+    assert live_class.clock(at, "../../etc/passwd") == "12:30:05 UTC"

@@ -64,7 +64,7 @@ def test_on_a_phone_each_chart_fits_the_screen_at_its_own_layout(browser: Any,
     # its colour: with the ids of the hidden chart it painted its colour alone.
     chart = page.locator("#categories svg.ss-phone").first
     chart.scroll_into_view_if_needed()
-    hatched = chart.locator("rect[fill^='url(#phone-p-']")
+    hatched = chart.locator("rect[fill^='url(#p-']")
     assert hatched.count() > 0
     widest = max((hatched.nth(i).bounding_box() for i in range(hatched.count())),
                  key=lambda b: b["width"] if b else 0)

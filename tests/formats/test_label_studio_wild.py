@@ -204,3 +204,39 @@ def test_a_model_version_that_says_model_is_not_said_twice() -> None:
               "predictions": [{"model_version": "model 0", "result": [_span(0, 3, "Ada", "P")]},
                               {"model_version": 4, "result": []}]}]
     assert [s.name for s in _load(tasks).sets] == ["model 0", "model 4"]
+
+
+def _labels_result(value: object) -> dict[str, object]:
+    return {"id": "r", "from_name": "label", "to_name": "text", "type": "labels",
+            "value": value}
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ({"id": "c", "type": "labels", "value": {"start": 6, "end": 11, "text": "world",
+                                             "labels": ["B"]}},
+     "holds another result's 'value' inside its own"),
+    ({"text": "world", "labels": ["B"]}, "has no 'start' and 'end'"),
+    ("world", "is not an object"),
+])
+def test_a_span_result_without_its_offsets_says_what_is_wrong_and_what_to_do(
+        value: object, said: str) -> None:
+    """bugleft18: a ``labels`` result whose value held another result (a script that wrapped
+    results twice) was skipped as "a labels result, not a span label": a labels result said
+    not to be a span label, and nothing a user could change. The warning names the file, the
+    line, the result and its field, what is wrong and what Label Studio writes there."""
+    tasks = [{"id": 1, "data": {"text": "Hello world, friends."}, "annotations": [
+        {"completed_by": 1, "result": [
+            _labels_result({"start": 0, "end": 5, "text": "Hello", "labels": ["A"]}),
+            _labels_result(value)]}]}]
+    content = json.dumps(tasks, indent=1).encode()
+    loaded = load_files({"nested.json": content})
+    assert loaded.set.span_count() == 1
+    (warning,) = [d for d in loaded.diagnostics if d.kind == "skipped"]
+    text = str(warning)
+    ids = [n for n, row in enumerate(content.decode().splitlines(), 1)
+           if row.strip() == '"id": "r",']
+    assert warning.line == ids[1] - 1  # the line where the second result opens
+    assert text.startswith(f"nested.json:{warning.line}: [0].annotations[0].result[1]")
+    assert "field 'value'" in text and said in text
+    assert "not a span label" not in text
+    assert "{'start', 'end', 'text', 'labels'}" in text  # what Label Studio writes there

@@ -145,3 +145,29 @@ def test_a_phones_layout_keeps_every_name_and_bar_inside_its_width() -> None:
     assert width == 360
     rects = root.findall(f".//{NS}rect[@class='bar']")
     assert max(float(r.attrib["x"]) + float(r.attrib["width"]) for r in rects) <= width
+
+
+@pytest.mark.parametrize("high", [0.4, 1.0, 1.02, 1.07, 1.25, 1.3, 1.55, 2.6, 7.0])
+def test_every_tick_label_names_the_value_of_its_gridline(high: float) -> None:
+    """bugleft18: the ticks sat at fifths of the top rounded to a tenth and were written with
+    one decimal, so a chart reaching 1.3 (Martino's P exceeds 1 under SemEval-2021) labelled
+    its gridlines at 0.26, 0.52, ... as 0.3, 0.5, ...: now the step is 0.1, 0.2, 0.25, 0.5
+    (times a power of ten) and each label is written with the decimals its value needs."""
+    svg = svg_grouped_bars(["a", "b"], [("s", [0.5, high], [None, None])], title="t",
+                           y_label="P")
+    root, _, _ = _svg(svg)
+    bars = root.findall(f".//{NS}rect[@class='bar']")
+    base = float(bars[1].attrib["y"]) + float(bars[1].attrib["height"])
+    per_unit = float(bars[1].attrib["height"]) / high
+    lines = root.findall(f"{NS}line")
+    labels = [t for t in root.findall(f"{NS}text") if t.attrib.get("text-anchor") == "end"
+              and "class" not in t.attrib]
+    assert len(lines) == len(labels) >= 3
+    written = [float(t.text or "") for t in labels]
+    for line, value in zip(lines, written, strict=True):
+        assert (base - float(line.attrib["y1"])) / per_unit == pytest.approx(
+            value, abs=0.2 / per_unit)  # positions are written to 0.1 px
+    step = written[1] - written[0]
+    assert all(b - a == pytest.approx(step) for a, b in itertools.pairwise(written))
+    assert written[0] == 0 and written[-1] >= high and len(written) <= 7
+    assert len({t.text for t in labels}) == len(labels)  # no two gridlines with one label

@@ -505,6 +505,44 @@ def _alpha_reason(a: Agreement, counts: np.ndarray[Any, Any], label: str | None,
                      f"measure (expected disagreement is 0){hint}", **a.stats)
 
 
+def _document_alpha_reasons(study: Study, docs: Sequence[str], counts: np.ndarray[Any, Any],
+                            alphas: Sequence[Agreement]) -> dict[str, Agreement]:
+    """Each document's α (``alphas``, of ``counts[d]``: labels × (absent, present)), an
+    undefined one with why in a reader's words rather than the formula's ("no unit has values
+    from two coders", "expected disagreement is 0"): one annotator alone has the document
+    (named), nobody marked a label in it, or every annotator marked every label. The values
+    and statistics are the same."""
+    out: dict[str, Agreement] = {}
+    covered: np.ndarray[Any, Any] | None = None
+    for i, (doc, agr) in enumerate(zip(docs, alphas, strict=True)):
+        table = counts[i]
+        coders = int(table[0].sum()) if len(table) else 0
+        if agr.value is not None or not len(table):
+            out[doc] = agr
+            continue
+        if coders < 2:
+            if covered is None:
+                covered = doc_label_presence(study, docs)[0]
+            who = [a for k, a in enumerate(study.annotators) if covered[k, i]]
+            why = (f"only {who[0]} has this document" if who else "no annotator has this "
+                   "document") + (", and α compares the labels two annotators or more give "
+                                  "a document (the corpus value leaves it out)")
+        elif not table[:, 1].any():
+            why = (f"nobody marked any label in this document (its {coders} annotators), so "
+                   "there is no disagreement to measure")
+        elif not table[:, 0].any():
+            both = "both annotators" if coders == 2 else f"all {coders} annotators"
+            shown = ", ".join(study.labels[:6]) + (", ..." if len(study.labels) > 6 else "")
+            why = (f"{both} marked every label ({shown}) in this document, so there is no "
+                   "disagreement to measure (α asks which labels a document has, not where "
+                   "their spans lie)")
+        else:  # not met with two values (D_e is 0 only when every value is one of them)
+            out[doc] = agr
+            continue
+        out[doc] = Agreement(None, f"Krippendorff's alpha is undefined: {why}", agr.stats)
+    return out
+
+
 def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
     """Krippendorff's α (nominal) on documents × labels, missing documents allowed
     (``per_document=False``: without the per-document values).
@@ -529,7 +567,8 @@ def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
         res.per_label[lab] = _alpha_reason(krippendorff_alpha_from_counts(counts[:, j, :], values),
                                            counts[:, j:j + 1, :], lab, len(study.annotators))
     if per_document:
-        res.per_document = dict(zip(docs, krippendorff_alpha_rows(counts, values), strict=True))
+        res.per_document = _document_alpha_reasons(
+            study, docs, counts, krippendorff_alpha_rows(counts, values))
     numbers = {lab: _numeric(lab) for lab in study.labels}
     single = all(len({sp.label for sp in v}) <= 1
                  for a in study.annotators for v in study.spans[a].values())

@@ -294,7 +294,8 @@ def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool,
     said = (f"{name}: document {doc_id!r} has {dup} exact duplicate span(s), e.g. "
             f"[{first.start}, {first.end}) {first.label!r}: ")
     if unit_set:
-        return said + f"counted once ({option or 'units read as a set'})"
+        return KindedText(said + f"counted once ({option or 'units read as a set'})",
+                          "duplicate-span")
     asked = list(DUPLICATES) if measures is None else list(measures)
     group = {how: [m for m in asked if DUPLICATES.get(m) == how]
              for how in ("twice", "once", "unseen")}
@@ -311,7 +312,7 @@ def _duplicates(name: str, doc_id: str, kept: Sequence[Span], unit_set: bool,
     if group["unseen"]:
         parts.append(f"no change to {', '.join(group['unseen'])}, which "
                      f"{'read' if len(group['unseen']) > 1 else 'reads'} characters or texts")
-    return said + "; ".join(parts)
+    return KindedText(said + "; ".join(parts), "duplicate-span")
 
 
 def _plain(aset: AnnotationSet) -> list[int] | None:
