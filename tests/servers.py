@@ -186,6 +186,7 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
     every run asked for has ended, however late the server starts it, and the front end has
     drawn what it sent (two animation frames, then the idle state). A page without one gives
     the run up to 0.6 s to start, then waits for it to end (and for the status widget to go).
+    Each wait (the runs' end, the idle state) may take up to ``timeout`` ms.
     """
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -203,7 +204,7 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
             page.wait_for_timeout(50)
         with contextlib.suppress(PlaywrightError):  # a run that loaded another document
             page.evaluate(_TWO_FRAMES)
-    page.wait_for_function(_IDLE, timeout=max(1_000, (deadline - time.monotonic()) * 1000))
+    page.wait_for_function(_IDLE, timeout=timeout)
 
 
 def wait_handed_over(page: Any, timeout: float = 15_000) -> None:

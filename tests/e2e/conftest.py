@@ -220,11 +220,17 @@ def click(page: Any, target: Any, until: Any, timeout: float = 30_000) -> None:
     until.first.wait_for(timeout=timeout)
 
 
+OPEN_TIMEOUT_MS = 90_000
+"""How long a page's first run may take in :func:`open_page`: the first visit of a session
+computes on a cold cache (the sample scored, the charts built), which took over 30 s on a
+2-core machine under load."""
+
+
 def open_page(page: Any, app_url: str, path: str) -> None:
     """Go to ``app_url/path`` and wait until the script has run (on the Documents page, until
     the highlights are the component's: :func:`tests.servers.wait_handed_over`)."""
     page.goto(f"{app_url}/{path.lstrip('/')}")
-    wait_idle(page)
+    wait_idle(page, OPEN_TIMEOUT_MS)
     wait_handed_over(page)
 
 
