@@ -95,6 +95,37 @@ an element found by its id (``#merged``) may be the copy that run detaches. True
 page without highlights."""
 
 
+_RUN_EDGES = {4, 6}
+"""ForwardMsg's fields ``new_session`` and ``script_finished`` (Streamlit's ForwardMsg.proto)."""
+
+
+def _forward_type(payload: bytes) -> int | None:
+    """The field number of a serialised ForwardMsg's ``type``: its first top-level field but
+    ``hash`` (1) and ``metadata`` (2), which protobuf writes before it (fields go out in the
+    order of their numbers; every other field of ForwardMsg is one of ``type``)."""
+
+    def varint(at: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = payload[at]
+            value |= (byte & 0x7F) << shift
+            at += 1
+            if byte < 0x80:
+                return value, at
+            shift += 7
+
+    at = 0
+    while at < len(payload):
+        key, at = varint(at)
+        if key >> 3 not in (1, 2):
+            return key >> 3
+        if key & 7 != 2:  # hash and metadata are both length-delimited
+            return None
+        length, at = varint(at)
+        at += length
+    return None
+
+
 class RunWatch:
     """The script runs a page asked for and whether each has ended, read off the page's
     websocket as Playwright sees it go by: Streamlit's own messages, a ``rerun_script`` BackMsg
@@ -150,8 +181,8 @@ class RunWatch:
     def _received(self, payload: str | bytes) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-        if not isinstance(payload, bytes):
-            return
+        if not isinstance(payload, bytes) or _forward_type(payload) not in _RUN_EDGES:
+            return  # the page's content (deltas: tables, charts) is not parsed
         msg = ForwardMsg.FromString(payload)
         kind = msg.WhichOneof("type")
         run = msg.metadata.run.script_run_id
@@ -207,15 +238,16 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
     page.wait_for_function(_IDLE, timeout=timeout)
 
 
-def wait_handed_over(page: Any, timeout: float = 15_000) -> None:
+def wait_handed_over(page: Any, timeout: float = 15_000, idle_timeout: float = 60_000) -> None:
     """On the Documents page, wait until the highlights are the swapping component's
-    (:data:`HANDED_OVER`), then until the run that handed them over has ended; at once on
-    another page. A page whose component never takes them (a test of the fallback) is left as
-    it is after ``timeout``."""
+    (:data:`HANDED_OVER`), then until the run that handed them over has ended (up to
+    ``idle_timeout``: a busy machine's browser may still be drawing a heavy page's first run);
+    at once on another page. A page whose component never takes them (a test of the fallback)
+    is left as it is after ``timeout``."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
         page.wait_for_function(HANDED_OVER, timeout=timeout)
     except PlaywrightTimeout:
         return
-    wait_idle(page, timeout)
+    wait_idle(page, idle_timeout)
