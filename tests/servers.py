@@ -95,37 +95,171 @@ an element found by its id (``#merged``) may be the copy that run detaches. True
 page without highlights."""
 
 
+_RUN_EDGES = {4, 6}
+"""ForwardMsg's fields ``new_session`` and ``script_finished`` (Streamlit's ForwardMsg.proto)."""
+
+
+def _forward_type(payload: bytes) -> int | None:
+    """The field number of a serialised ForwardMsg's ``type``: its first top-level field but
+    ``hash`` (1) and ``metadata`` (2), which protobuf writes before it (fields go out in the
+    order of their numbers; every other field of ForwardMsg is one of ``type``)."""
+
+    def varint(at: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = payload[at]
+            value |= (byte & 0x7F) << shift
+            at += 1
+            if byte < 0x80:
+                return value, at
+            shift += 7
+
+    at = 0
+    while at < len(payload):
+        key, at = varint(at)
+        if key >> 3 not in (1, 2):
+            return key >> 3
+        if key & 7 != 2:  # hash and metadata are both length-delimited
+            return None
+        length, at = varint(at)
+        at += length
+    return None
+
+
+class RunWatch:
+    """The script runs a page asked for and whether each has ended, read off the page's
+    websocket as Playwright sees it go by: Streamlit's own messages, a ``rerun_script`` BackMsg
+    for each run the browser asks for (a click, a key, a component's value, a page's load; a
+    fragment's alone when it names one; a fragment's timer's is not an action's), a
+    ``new_session`` ForwardMsg when a run starts and a ``script_finished`` when it ends, both
+    naming the run (``metadata.run``).
+
+    A request is answered when a run that started after it was sent and covers it (a whole run
+    covers every request, a fragment's run those of its fragments) has finished other than
+    stopped for a rerun (the run that replaces it answers it then). :func:`wait_idle` waits for
+    that, however late a busy server starts the run; :meth:`attach` it before the page opens
+    the app."""
+
+    def __init__(self) -> None:
+        self._open: list[dict[str, Any]] = []  # unanswered requests: socket, fragment, run
+
+    @classmethod
+    def attach(cls, page: Any) -> RunWatch:
+        """Watch ``page``'s websockets from now on; kept as ``page.run_watch``."""
+        watch = cls()
+        page.on("websocket", watch._socket)
+        page.run_watch = watch
+        return watch
+
+    @property
+    def pending(self) -> bool:
+        """Whether a run the page asked for has not ended yet."""
+        return bool(self._open)
+
+    def _socket(self, ws: Any) -> None:
+        if "_stcore/stream" not in ws.url:
+            return
+        ws.on("framesent", lambda payload: self._sent(ws, payload))
+        ws.on("framereceived", self._received)
+        # a page that leaves (a reload, another URL) takes its requests with it
+        ws.on("close", lambda _ws: self._forget(ws))
+
+    def _forget(self, ws: Any) -> None:
+        self._open = [r for r in self._open if r["socket"] is not ws]
+
+    def _sent(self, ws: Any, payload: str | bytes) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        if isinstance(payload, bytes):
+            msg = BackMsg.FromString(payload)
+            # a fragment's timer (``run_every``) asks on its own, not for a person's action,
+            # and a server drops it when the fragment has gone meanwhile: not waited for
+            if msg.WhichOneof("type") == "rerun_script" and not msg.rerun_script.is_auto_rerun:
+                self._open.append({"socket": ws, "fragment": msg.rerun_script.fragment_id,
+                                   "run": None})
+
+    def _received(self, payload: str | bytes) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if not isinstance(payload, bytes) or _forward_type(payload) not in _RUN_EDGES:
+            return  # the page's content (deltas: tables, charts) is not parsed
+        msg = ForwardMsg.FromString(payload)
+        kind = msg.WhichOneof("type")
+        run = msg.metadata.run.script_run_id
+        if kind == "new_session":
+            fragments = set(msg.metadata.run.fragment_ids)
+            for request in self._open:
+                if not fragments or request["fragment"] in fragments:
+                    request["run"] = run
+        elif kind == "script_finished":
+            if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                for request in self._open:  # the run that replaces this one answers them
+                    if request["run"] == run:
+                        request["run"] = None
+            else:
+                self._open = [r for r in self._open if r["run"] != run]
+
+
+_STATE = "document.querySelector('[data-testid=\"stApp\"]')?.getAttribute('data-test-script-state')"
+_IDLE = (f"() => {_STATE} === 'notRunning'"
+         " && !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+TICKING_MS = 5_000
+"""How long :func:`wait_idle` still waits for the idle state once every run the page asked for
+has ended: a page whose fragment reruns on a timer may never show it."""
+_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def wait_idle(page: Any, timeout: float = 30_000) -> None:
     """Wait until Streamlit has finished the script run that the last action started.
 
     The front end keeps the run state on ``stApp`` (``data-test-script-state``), but a click's
-    rerun reaches the server a moment after the click, so a check right after it can still
-    see the previous run's "notRunning". Give a run up to 0.6 s to start, then wait for it to
-    end (and for the status widget to go).
+    rerun reaches the server a moment after the click, so a check right after it can still see
+    the previous run's "notRunning". A page with a :class:`RunWatch` (``page.run_watch``: the
+    e2e fixtures' pages) knows from its websocket that the browser asked for a run: give the
+    browser up to 0.6 s to send the action's request (or the run to start), then wait until
+    every run asked for has ended, however late the server starts it, and the front end has
+    drawn what it sent (two animation frames, then the idle state, which a fragment's timer
+    may keep away: up to :data:`TICKING_MS`). When the browser asked for no run within the
+    0.6 s, or on a page without a watch: give the run up to 0.6 s to start, then wait for it
+    to end (and for the status widget to go). Each wait may take up to ``timeout`` ms.
     """
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+    deadline = time.monotonic() + timeout / 1000
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    state = ("document.querySelector('[data-testid=\"stApp\"]')"
-             "?.getAttribute('data-test-script-state')")
     with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => {state} !== 'notRunning'", timeout=600)
-    page.wait_for_function(
-        f"() => {state} === 'notRunning'"
-        " && !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=timeout,
-    )
+        page.wait_for_function(f"() => {_STATE} !== 'notRunning'", timeout=600)
+    watch: RunWatch | None = getattr(page, "run_watch", None)
+    if watch is not None and watch.pending:
+        # a run's output may ask for another (a component reporting it is mounted): until none
+        while watch.pending:
+            while watch.pending:  # Playwright hands over the frames while it waits
+                if time.monotonic() > deadline:
+                    raise PlaywrightTimeout(f"wait_idle: {len(watch._open)} run(s) asked for "
+                                            f"did not end within {timeout:.0f} ms: {watch._open}")
+                page.wait_for_timeout(50)
+            with contextlib.suppress(PlaywrightError):  # a run that loaded another document
+                page.evaluate(_TWO_FRAMES)
+            # The runs asked for have ended and are drawn. A fragment's timer (``run_every``:
+            # a live class's counts) may keep the page running by itself, run after run on a
+            # loaded machine: that is not the action's, so it is not waited out.
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(_IDLE, timeout=TICKING_MS)
+        return
+    page.wait_for_function(_IDLE, timeout=timeout)
 
 
-def wait_handed_over(page: Any, timeout: float = 15_000) -> None:
+def wait_handed_over(page: Any, timeout: float = 15_000, idle_timeout: float = 60_000) -> None:
     """On the Documents page, wait until the highlights are the swapping component's
-    (:data:`HANDED_OVER`), then until the run that handed them over has ended; at once on
-    another page. A page whose component never takes them (a test of the fallback) is left as
-    it is after ``timeout``."""
+    (:data:`HANDED_OVER`), then until the run that handed them over has ended (up to
+    ``idle_timeout``: a busy machine's browser may still be drawing a heavy page's first run);
+    at once on another page. A page whose component never takes them (a test of the fallback)
+    is left as it is after ``timeout``."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
         page.wait_for_function(HANDED_OVER, timeout=timeout)
     except PlaywrightTimeout:
         return
-    wait_idle(page, timeout)
+    wait_idle(page, idle_timeout)

@@ -8,6 +8,7 @@ Playwright is missing. Screenshots go to ``test-artifacts/screenshots/`` (gitign
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import types
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import running, wait_handed_over, wait_idle
+from tests.servers import RunWatch, running, wait_handed_over, wait_idle
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -78,11 +79,32 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+ACTION_TIMEOUT_MS = 60_000
+"""How long a page's action (a click, a file set on an input, a locator's wait without a
+timeout of its own) may wait for its element: Playwright's default of 30 s was too short for a
+file input on a 2-core machine under load (the renderer busy with the run before)."""
+EXPECT_TIMEOUT_MS = 30_000
+"""How long an ``expect(...)`` assertion retries by default (Playwright's own: 5 s)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``expect(...)`` without a timeout of its own retries :data:`EXPECT_TIMEOUT_MS`: what a
+    person would wait for on a busy machine, not a pass or fail decided by the load."""
+    with contextlib.suppress(ImportError):  # a missing Playwright fails in the fixtures
+        from playwright.sync_api import expect
+
+        expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+
+
 def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any]:
     """A browser context and a page at ``viewport`` whose console errors are collected in
-    ``page.console_errors``; close the context when done."""
+    ``page.console_errors`` and whose script runs :func:`wait_idle` follows on the websocket
+    (``page.run_watch``, :class:`tests.servers.RunWatch`); actions wait up to
+    :data:`ACTION_TIMEOUT_MS` by default; close the context when done."""
     context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
     pg = context.new_page()
+    RunWatch.attach(pg)
     errors: list[str] = []
     pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -198,11 +220,17 @@ def click(page: Any, target: Any, until: Any, timeout: float = 30_000) -> None:
     until.first.wait_for(timeout=timeout)
 
 
+OPEN_TIMEOUT_MS = 90_000
+"""How long a page's first run may take in :func:`open_page`: the first visit of a session
+computes on a cold cache (the sample scored, the charts built), which took over 30 s on a
+2-core machine under load."""
+
+
 def open_page(page: Any, app_url: str, path: str) -> None:
     """Go to ``app_url/path`` and wait until the script has run (on the Documents page, until
     the highlights are the component's: :func:`tests.servers.wait_handed_over`)."""
     page.goto(f"{app_url}/{path.lstrip('/')}")
-    wait_idle(page)
+    wait_idle(page, OPEN_TIMEOUT_MS)
     wait_handed_over(page)
 
 

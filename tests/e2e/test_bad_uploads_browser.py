@@ -25,6 +25,8 @@ from ui.errors import K_ERR_TAB, TABS
 
 pytestmark = pytest.mark.e2e
 CRASH = "This app has encountered an error"
+BOMB_RUN_MS = 120_000
+"""How long the run that reads the Data page's bombs may take (a page's ordinary run: 30 s)."""
 
 
 def _uploader(page: Any, label: str) -> Any:
@@ -138,7 +140,8 @@ def test_data_page_upload_of_bombs(app_url: str, page: Any, st_ui: SimpleNamespa
     bomb.write_bytes(_parquet_bomb())
     st_ui.open_page(page, app_url, "data")
     page.locator("input[type=file]").first.set_input_files([str(nested), str(bomb)])
-    st_ui.wait_idle(page)
+    # the run reads both bombs up to their budgets: over 30 s on a 2-core machine under load
+    st_ui.wait_idle(page, BOMB_RUN_MS)
     page.get_by_text("unpack to more than 512 MiB (nested zips counted together)").first \
         .wait_for(timeout=60_000)
     page.get_by_text("hold 2,000,000 rows (at most 1,000,000)").first.wait_for(timeout=60_000)
@@ -146,6 +149,6 @@ def test_data_page_upload_of_bombs(app_url: str, page: Any, st_ui: SimpleNamespa
     _kept_working(page, st_ui)
     good = Path(__file__).resolve().parents[2] / "sample_data" / "propaganda" / "gold.json"
     page.locator("input[type=file]").first.set_input_files([str(nested), str(bomb), str(good)])
-    st_ui.wait_idle(page)
+    st_ui.wait_idle(page, BOMB_RUN_MS)
     page.get_by_text("gold.json").first.wait_for(timeout=60_000)
     _kept_working(page, st_ui)

@@ -15,12 +15,23 @@ pytestmark = pytest.mark.e2e
 HEAD = "Both annotations of document {}, side by side"
 
 _WATCH = """() => {
-  // Every time the component's text is replaced: the heading it then shows.
+  // Every time the component's text is replaced: the heading it then shows. The whole page is
+  // watched: on a busy machine Streamlit may mount the component again, with a new box, and a
+  // watch on the first box alone saw nothing after that. A new box given the text shown
+  // already is that mount (nothing changes on the screen), not a draw.
   window.__drawn = [];
-  const box = document.querySelector('.ss-switch');
-  new MutationObserver(rs => { for (const r of rs) if (r.addedNodes.length)
-    window.__drawn.push(box.querySelector('.ss-head').textContent); }
-  ).observe(box, {childList: true});
+  let last = document.querySelector('.ss-switch');
+  let shown = last?.querySelector('.ss-head')?.textContent;
+  new MutationObserver(rs => { for (const r of rs) {
+    const box = r.target;
+    if (!r.addedNodes.length || !(box instanceof Element) || !box.classList.contains('ss-switch'))
+      continue;
+    const head = box.querySelector('.ss-head')?.textContent;
+    const mounted = box !== last && head === shown;
+    last = box;
+    shown = head;
+    if (!mounted) window.__drawn.push(head);
+  } }).observe(document.body, {childList: true, subtree: true});
 }"""
 
 

@@ -64,8 +64,9 @@ def test_back_from_a_sidebar_page_restores_the_documents_view_it_left(
     page.locator("#left-doc").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     page.get_by_role("button", name="Next ▶").click()  # a change made after the link
+    # the URL the step's run writes (not a guess of how long that run takes on a busy machine)
+    page.wait_for_url(lambda url: _query(url).get("doc", ["8"]) != ["8"], timeout=60_000)
     st_ui.wait_idle(page)
-    page.wait_for_timeout(500)
     left = _query(page.url)
     assert left["doc"] != ["8"] and left["ecat"] == ["missed"]
     st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Errors", exact=True),
@@ -98,8 +99,9 @@ def test_back_from_a_sidebar_page_restores_the_errors_tab_it_left(
     st_ui.wait_idle(page)
     st_ui.wait_idle(page)
     page.get_by_role("tab", name="🏷️ Per label").click()
+    # the URL the tab's run writes, however late a busy server runs it
+    page.wait_for_url(lambda url: "etab" in _query(url), timeout=60_000)
     st_ui.wait_idle(page)
-    page.wait_for_timeout(500)
     left = _query(page.url)
     assert "etab" in left
     st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Scores", exact=True),
