@@ -3,12 +3,8 @@ format, the decisions CSV, and the exit-status contract."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,33 +12,13 @@ import pytest
 from core.analysis.consensus import DECISION_COLUMNS, consensus
 from core.formats import WRITABLE, load_path
 from core.metrics import martino
+from tests.cli_runs import core_main as core
+from tests.cli_runs import python_m_core
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "propaganda"
 ANNOTATORS = [str(SAMPLE / f"annotator_{i}.json") for i in (1, 2, 3)]
 DATA = Path(__file__).parent / "data"
-
-
-def python_m_core(*args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m core ARGS`` in a process of its own: the round trip runs the real command."""
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-
-
-def core(*args: str) -> subprocess.CompletedProcess[str]:
-    """``core.cli.main(ARGS)`` in this process (what ``python -m core`` runs, without a
-    process start and its imports per call), as a finished process: exit status, standard
-    output and error."""
-    from core.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = main(list(args))
-        except SystemExit as exc:  # argparse: usage errors
-            rc = int(exc.code or 0)
-    return subprocess.CompletedProcess(["python", "-m", "core", *args], rc, out.getvalue(),
-                                       err.getvalue())
 
 
 def test_round_trip_adjudicate_validate_score(tmp_path: Path) -> None:
