@@ -13,8 +13,10 @@ fi
 source scripts/venv.sh
 ensure_venv requirements-dev.txt
 set +e
-# Two workers (-n auto) halve the wall time on a 2-core machine; the browser tests share one
-# worker and one server (xdist_group "browser", --dist loadgroup). Pass -n 0 to run serially.
+# Two workers (-n auto) halve the wall time on a 2-core machine. --dist loadgroup keeps each
+# browser test file on one worker (xdist_group "browser-<file>", tests/e2e/conftest.py) and
+# hands the files out first, then the slow tests, then the rest (tests/conftest.py): both
+# workers run browser tests, each with one server and one chromium. Pass -n 0 to run serially.
 python -m pytest -n auto --dist loadgroup "$@"
 rc=$?
 set -e

@@ -11,20 +11,19 @@ texts, annotators A and B both mark LOC in both documents with different extents
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
+from tests.cli_runs import core_main
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERYWHERE = ROOT / "tests" / "data" / "agreement" / "alpha_everywhere_brat"
 
 
 def agree(*args: str) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "core", "agree", str(EVERYWHERE), *args,
-                           "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = core_main("agree", str(EVERYWHERE), *args, "--json")
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 

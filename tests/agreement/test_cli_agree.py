@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.cli_runs import core_main, python_m_core
+
 DATA = Path(__file__).parent / "data"
 CSV = str(DATA / "three_annotators.csv")
 MANY = ("fleiss-kappa", "krippendorff-alpha", "unitizing-alpha", "gamma", "gamma-cat")
@@ -18,8 +18,8 @@ PAIRWISE = ("char-kappa", "char-jaccard", "text-kappa")
 
 
 def agree(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core", "agree", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """``python -m core agree ARGS``, run in process (:func:`tests.cli_runs.core_main`)."""
+    return core_main("agree", *args)
 
 
 @pytest.mark.slow
@@ -27,7 +27,8 @@ def test_json_holds_one_object_keyed_by_measure() -> None:
     args = [CSV]
     for m in PAIRWISE + MANY:
         args += ["--measure", m]
-    proc = agree(*args, "--json", "--samples", "5")
+    # a process of its own: the whole of standard output is one JSON object
+    proc = python_m_core("agree", *args, "--json", "--samples", "5")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["annotators"] == ["ann1", "ann2", "ann3"]
@@ -77,7 +78,7 @@ def test_label_option_restricts_to_one_label_and_explains_an_unused_one() -> Non
 
 
 def test_unknown_measure_exits_2() -> None:
-    proc = agree(CSV, "--measure", "mega-kappa")
+    proc = python_m_core("agree", CSV, "--measure", "mega-kappa")  # the exit status of a process
     assert proc.returncode == 2
     assert "'measure' parameter of agree must be one of" in proc.stderr
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from core.cli.loading import load_study
 from core.metrics.agreement import MEASURES, PairwiseResult, Study, compute, exact_f1, span_f1
 from core.metrics.agreement.panel import against, measure_view, pairwise
 from core.model import AnnotationSet, Span
+from tests.cli_runs import core_main
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "tests" / "data" / "agreement" / "exact_f1_brat"
@@ -217,8 +217,8 @@ def test_at_most_span_f1_with_labels_equal(a: dict, b: dict) -> None:
 # --- command line ------------------------------------------------------------------------------
 
 def agree(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core", "agree", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """``python -m core agree ARGS``, run in process (:func:`tests.cli_runs.core_main`)."""
+    return core_main("agree", *args)
 
 
 def test_cli_json_matrix_equals_bratiaa_and_keeps_other_keys() -> None:

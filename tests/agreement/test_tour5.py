@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.cli_runs import core_main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "agree_tour"
@@ -15,8 +16,8 @@ MISSING = str(DATA / "missing_doc.csv")
 
 
 def agree(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core", "agree", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """``python -m core agree ARGS``, run in process (:func:`tests.cli_runs.core_main`)."""
+    return core_main("agree", *args)
 
 
 def test_subset_measures_say_how_many_documents_they_read() -> None:

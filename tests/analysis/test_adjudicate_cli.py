@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,8 @@ import pytest
 from core.analysis.consensus import DECISION_COLUMNS, consensus
 from core.formats import WRITABLE, load_path
 from core.metrics import martino
+from tests.cli_runs import core_main as core
+from tests.cli_runs import python_m_core
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "propaganda"
@@ -21,15 +21,11 @@ ANNOTATORS = [str(SAMPLE / f"annotator_{i}.json") for i in (1, 2, 3)]
 DATA = Path(__file__).parent / "data"
 
 
-def core(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-
-
 def test_round_trip_adjudicate_validate_score(tmp_path: Path) -> None:
     out, dec = tmp_path / "consensus.json", tmp_path / "decisions.csv"
-    proc = core("adjudicate", *ANNOTATORS, "--min-agree", "2", "--match", "gamma", "-o",
-                str(out), "--to", "semeval2021", "--decisions", str(dec), "--json")
+    proc = python_m_core("adjudicate", *ANNOTATORS, "--min-agree", "2", "--match", "gamma",
+                         "-o", str(out), "--to", "semeval2021", "--decisions", str(dec),
+                         "--json")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)  # exactly one JSON object
     # the file holds what the core function computes
@@ -41,11 +37,12 @@ def test_round_trip_adjudicate_validate_score(tmp_path: Path) -> None:
     assert result["annotators"] == ["annotator_1", "annotator_2", "annotator_3"]
     assert [c["id"] for c in result["conflicts"]] == [d.id for d in expected.conflicts()]
 
-    valid = core("validate", str(out), "--json")
+    valid = python_m_core("validate", str(out), "--json")
     assert valid.returncode == 0, valid.stderr
     assert json.loads(valid.stdout)["spans"] == expected.set.span_count()
 
-    score = core("score", str(SAMPLE / "gold.json"), str(out), "--metric", "martino", "--json")
+    score = python_m_core("score", str(SAMPLE / "gold.json"), str(out), "--metric", "martino",
+                          "--json")
     assert score.returncode == 0, score.stderr
     gold = load_path(SAMPLE / "gold.json").set
     direct = martino.score(gold, expected.set.with_role("system"))
@@ -162,8 +159,9 @@ def test_bad_option_values_are_refused_before_anything_is_read(monkeypatch, caps
 def test_invalid_input_exits_1_with_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("doc_id,start,end,label,annotator\nt1,5,2,Doubt,a\n", encoding="utf-8")
-    proc = core("adjudicate", str(bad), str(DATA / "three.csv"), "--min-agree", "2", "-o",
-                str(tmp_path / "c.json"), "--to", "semeval2021")
+    # exit 1 from a process of its own (the contract), the rest in this process
+    proc = python_m_core("adjudicate", str(bad), str(DATA / "three.csv"), "--min-agree", "2",
+                         "-o", str(tmp_path / "c.json"), "--to", "semeval2021")
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
     assert "bad.csv:2" in proc.stderr

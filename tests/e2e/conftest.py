@@ -27,12 +27,17 @@ CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist every browser test runs in one worker (``--dist loadgroup``, as
-    ``scripts/test.sh`` runs the suite): one streamlit server and one chromium, not one each."""
+    """Under pytest-xdist (``--dist loadgroup``, as ``scripts/test.sh`` runs the suite) the
+    browser tests of one file run in one worker, in the file's order (xdist group
+    ``browser-<file>``), and the files are shared out among the workers: both workers run
+    browser tests, each with one streamlit server and one chromium of its own (the session
+    fixtures :func:`app_url` and :func:`browser`) for all the files it is given, not one per
+    test or per file. A test may therefore rely on what an earlier test of its own file did
+    to the shared server, never on another file's."""
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
 
 
 @pytest.fixture(scope="session")

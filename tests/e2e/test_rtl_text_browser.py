@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,28 +40,35 @@ FIRST_CHAR = """
 """
 
 
-@pytest.mark.parametrize("doc_id", ["he1", "ar1"])
-def test_the_first_word_of_a_right_to_left_text_is_drawn_at_the_right_edge(
-        browser: Any, st_ui: Any, tmp_path: Path, doc_id: str) -> None:
-    env = dict(os.environ, HOME=str(tmp_path), SPANSCOPE_STORE=str(tmp_path / "s.sqlite"),
+@pytest.fixture(scope="module")
+def rtl_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server on the right-to-left files for both documents (they only read it)."""
+    home = tmp_path_factory.mktemp("rtl_home")
+    env = dict(os.environ, HOME=str(home), SPANSCOPE_STORE=str(home / "s.sqlite"),
                SPANSCOPE_DATA=json.dumps([
                    {"role": "gold", "path": str(RTL / "rtl_gold.jsonl")},
                    {"role": "system", "path": str(RTL / "rtl_system.jsonl")}]))
     with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
                  env=env, timeout=90) as server:
-        context, page = new_page(browser, {"width": 1400, "height": 1600})
-        try:
-            st_ui.open_page(page, server.url, f"documents?doc={doc_id}")
-            for dom_id in ("left-doc", "right-doc", "merged"):
-                page.locator(f"#{dom_id}").wait_for(timeout=90_000)
-            st_ui.shot(page, f"rtl_documents_{doc_id}")
-            for dom_id in ("left-doc", "right-doc", "merged"):
-                at = page.evaluate(FIRST_CHAR, dom_id)
-                assert at["dir"] == "rtl", (dom_id, at)
-                # The first word starts at the right edge (a tag and the padding away at most)
-                # and reads leftwards.
-                assert at["first"] > at["right"] - 60, (dom_id, at)
-                assert at["sixth"] < at["first"], (dom_id, at)
-            assert not st_ui.app_errors(page)
-        finally:
-            context.close()
+        yield server.url
+
+
+@pytest.mark.parametrize("doc_id", ["he1", "ar1"])
+def test_the_first_word_of_a_right_to_left_text_is_drawn_at_the_right_edge(
+        browser: Any, st_ui: Any, rtl_url: str, doc_id: str) -> None:
+    context, page = new_page(browser, {"width": 1400, "height": 1600})
+    try:
+        st_ui.open_page(page, rtl_url, f"documents?doc={doc_id}")
+        for dom_id in ("left-doc", "right-doc", "merged"):
+            page.locator(f"#{dom_id}").wait_for(timeout=90_000)
+        st_ui.shot(page, f"rtl_documents_{doc_id}")
+        for dom_id in ("left-doc", "right-doc", "merged"):
+            at = page.evaluate(FIRST_CHAR, dom_id)
+            assert at["dir"] == "rtl", (dom_id, at)
+            # The first word starts at the right edge (a tag and the padding away at most)
+            # and reads leftwards.
+            assert at["first"] > at["right"] - 60, (dom_id, at)
+            assert at["sixth"] < at["first"], (dom_id, at)
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import builtins
 import io
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 from core.formats import ReadOptions, detect, load_files, load_path, write_files
 from core.model import AnnotationSet, Span
 from core.model.errors import FormatError
+from tests.cli_runs import core_main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data" / "formats"
@@ -482,8 +482,8 @@ def test_detection_from_name_and_content(path: str, fmt: str) -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    """``python -m core ARGS``, run in process (:func:`tests.cli_runs.core_main`)."""
+    return core_main(*args)
 
 
 def test_cli_validate_layer_flag_and_error_exit() -> None:
