@@ -564,11 +564,16 @@ INTERACTIONS: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (
                 ("metric: mafalda", _radio("metric", "mafalda")),
                 ("metric: martino", _radio("metric", "martino")),
                 # Before the fourteenth pass the variant steps opened the popover in the same
-                # timed step (their wall included it); since, it is a step of its own.
+                # timed step (their wall included it); since, it is a step of its own. Since
+                # the fifteenth pass the first switch is to repo-head (from paper, the default),
+                # then to metrics-py: each computed (or derived) the first time.
                 ("variants popover: open", _popover("variants_menu", "mvariant")),
+                ("MAFALDA variant: repo-head (first time: computed)",
+                 _select("mvariant", "repo-head")),
+                ("variants popover: open again", _popover("variants_menu", "mvariant")),
                 ("MAFALDA variant: metrics-py (first time: computed)",
                  _select("mvariant", "metrics-py")),
-                ("variants popover: open again", _popover("variants_menu", "mvariant")),
+                ("variants popover: open a third time", _popover("variants_menu", "mvariant")),
                 ("MAFALDA variant: paper (computed before)", _select("mvariant", "paper")))),
     ("Labels", (("values: row-normalised", _radio("lvalues", "row-normalised")),
                 ("values: counts", _radio("lvalues", "counts")),

@@ -272,18 +272,19 @@ def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str 
 
 def derive_pair(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
                 variant: str | None, level: int | None) -> PairScores | None:
-    """:func:`score_pair` of the whole corpus derived from :func:`pair_result` under the variant
-    the metric derives ``variant`` from (:meth:`~core.metrics.registry.Metric.derived_from`),
-    when that result is computed already (:func:`scored_pair`); None otherwise (then the pair
-    is scored). The same numbers for less work: a first switch of MAFALDA's variant from
-    paper to metrics-py on Scores scores 7,498 of 100,000 texts again instead of all of them
-    (docs/performance.md, issue 29, fourteenth pass)."""
+    """:func:`score_pair` of the whole corpus derived from :func:`pair_result` under a variant
+    the metric derives ``variant`` from (:meth:`~core.metrics.registry.Metric.derived_from`,
+    the cheaper first), when that result is computed already (:func:`scored_pair`); None
+    otherwise (then the pair is scored). The same numbers for less work: a first switch of
+    MAFALDA's variant from paper to metrics-py on Scores scores 7,498 of 100,000 texts again
+    instead of all of them (docs/performance.md, issue 29, fourteenth pass), to repo-head the
+    same 7,498 (from metrics-py: none; fifteenth pass)."""
     entry = registry.get(metric)
-    source_variant = entry.derived_from(variant)
-    if source_variant is None:
-        return None
-    source = scored_pair(ws_key, set_a, set_b, metric, source_variant, level)
-    if source is None or source.raw is None:  # not computed, or refused (scored: same words)
+    for source_variant in entry.derived_from(variant):
+        source = scored_pair(ws_key, set_a, set_b, metric, source_variant, level)
+        if source is not None and source.raw is not None:  # computed, not refused
+            break
+    else:  # none computed, or refused (scored: the same words)
         return None
     try:
         result = entry.derive_sets(source.raw, ws.sets[set_a], _as_system(ws.sets[set_b]),

@@ -550,6 +550,24 @@ class PerText:
                 for doc, p, r, f, a, b, c in zip(self.documents, *self._columns(), strict=True)]
 
 
+@dataclass(frozen=True)
+class Sums:
+    """Per text (in the gold's text order), the sums the span scores divide, from the arrays of
+    one vectorised pass: what ``repo-head``'s span P and R are made of (:func:`derive`).
+
+    ``precision_numerator``: Σ over the predictions of their best C(s,t,|s|) among the gold
+    spans offering their label (the ``metrics-py`` numerator; ``paper``'s where no span offers
+    a choice); ``predictions``: the predictions, ⊥ ones included (``repo-head``'s denominator);
+    ``recall_numerator``: Σ over the spans without ⊥ of their best C(s,t,|t|) over their labels;
+    ``recall_spans``: those spans. A text read apart (file order, zero-length spans) has the
+    sums of its sorted reading here: :func:`derive` scores it again."""
+
+    precision_numerator: np.ndarray
+    predictions: np.ndarray
+    recall_numerator: np.ndarray
+    recall_spans: np.ndarray
+
+
 @dataclass
 class MafaldaResult:
     """Per-text scores (:meth:`per_document`) and their means (module docstring).
@@ -573,6 +591,10 @@ class MafaldaResult:
     """Indices (in :attr:`columns`' order) of the texts where a gold span offers two or more
     fallacy labels at this level: the texts :func:`derive` scores again. None when not known
     (a result of the per-text reference)."""
+    sums: Sums | None = field(default=None, compare=False, repr=False)
+    """Each text's sums (:class:`Sums`) in a ``paper`` or ``metrics-py`` result of
+    :func:`score` (or derived from one): what :func:`derive` computes ``repo-head`` from. None
+    otherwise."""
 
     @cached_property
     def rows(self) -> list[mr.DocumentScore]:
@@ -793,9 +815,10 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                       order: Mapping[str, Sequence[Interval]] | None,
                       zero_gold: Mapping[str, Sequence[tuple[int, str]]] | None,
                       zero_pred: Mapping[str, Sequence[tuple[int, str]]] | None,
-                      ) -> tuple[PerText, np.ndarray]:
-    """Every text's scores, and the indices of the texts where a gold span offers two or more
-    fallacy codes at this level (:attr:`MafaldaResult.choice_texts`)."""
+                      ) -> tuple[PerText, np.ndarray, Sums]:
+    """Every text's scores, the indices of the texts where a gold span offers two or more
+    fallacy codes at this level (:attr:`MafaldaResult.choice_texts`), and every text's sums
+    (:class:`Sums`)."""
     doc_ids = gold.doc_ids
     n_docs = len(doc_ids)
     doc_index = dict(zip(doc_ids, range(n_docs), strict=True))
@@ -880,6 +903,10 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
     fallacy_preds = _count(p_doc, n_docs, p_code != 0)
     num_best = _sum(p_doc, p_best, n_docs)
     not_optional = _count(a_doc, n_docs, ~a_has0)
+    # A span without ⊥ offers a fallacy label (every span has one code at least): the mandatory
+    # spans of paper and metrics-py are the spans repo-head counts in recall.
+    mand = ~a_has0
+    sums = Sums(num_best, preds_in, _sum(a_doc[mand], a_best[mand], n_docs), not_optional)
     fallback = np.zeros(n_docs, dtype=bool)
     for extra in (order, zero_gold, zero_pred):
         for d in extra or ():
@@ -887,14 +914,13 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
                 fallback[doc_index[d]] = True
 
     if variant == "repo-head":
-        p, r = _head_vectorised(gold, texts, doc_ids, a_doc, a_start, a_end, a_has0, a_best,
-                                p_best, preds_in, num_best, n_classes)
+        p, r = _head_columns(sums, None if n_classes == 1 else _uncovered_counts(
+            texts, doc_ids, a_doc, a_start, a_end))
     else:
         # Recall: mandatory spans count a_i; optional spans join by prefixes of b descending.
-        mand = a_fallacy & ~a_has0
         opt = np.flatnonzero(a_fallacy & a_has0)
-        num = _sum(a_doc[mand], a_best[mand], n_docs)
-        den = _count(a_doc, n_docs, mand)
+        num = sums.recall_numerator.copy()
+        den = sums.recall_spans
         with np.errstate(invalid="ignore", divide="ignore"):
             r = np.where(den == 0, np.where(preds_in == 0, 1.0, 0.0), num / np.maximum(den, 1))
         o = opt[np.lexsort((-a_best[opt], a_doc[opt]))]
@@ -942,7 +968,7 @@ def _score_vectorised(gold: AnnotationSet, pred: AnnotationSet, texts: Mapping[s
         for i, (_, t) in zip(hard.tolist(), _texts(sub_g, sub_p, texts, tax, level, order,
                                                     zero_gold, zero_pred), strict=True):
             out.set(i, score_text(t, variant))
-    return out, choice_texts
+    return out, choice_texts, sums
 
 
 def _one_label_numerator(n_docs: int, n_a: int, n_p: int, a_doc: np.ndarray, p_doc: np.ndarray,
@@ -969,41 +995,38 @@ def _one_label_numerator(n_docs: int, n_a: int, n_p: int, a_doc: np.ndarray, p_d
     return np.where(choice_doc, independent, num_best), choice_doc & shared_doc
 
 
-def _head_vectorised(gold: AnnotationSet, texts: Mapping[str, str | None], doc_ids: list[str],
-                     a_doc: np.ndarray, a_start: np.ndarray, a_end: np.ndarray,
-                     a_has0: np.ndarray, a_best: np.ndarray, p_best: np.ndarray,
-                     preds_in: np.ndarray, num_best: np.ndarray, n_classes: int
-                     ) -> tuple[np.ndarray, np.ndarray]:
-    """``repo-head``'s span P and R for every text (:func:`_head_scores`)."""
-    n_docs = len(doc_ids)
+def _head_columns(sums: Sums, uncovered: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``repo-head``'s span P and R of every text (:func:`_head_scores`) from its :class:`Sums`
+    and, at levels 1 and 2, how many uncovered ranges it has (:func:`_uncovered_counts`): the
+    direct score and :func:`derive` divide the same floats."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(preds_in == 0, 1.0, num_best / np.maximum(preds_in, 1))
-    counted = ~a_has0
-    num = _sum(a_doc[counted], a_best[counted], n_docs)
-    den = _count(a_doc, n_docs, counted)
-    if n_classes != 1:  # the uncovered {None} ranges count in recall at levels 1 and 2
-        den = den + _uncovered_counts(gold, texts, doc_ids, a_doc, a_start, a_end)
+        p = np.where(sums.predictions == 0, 1.0,
+                     sums.precision_numerator / np.maximum(sums.predictions, 1))
+    den = sums.recall_spans if uncovered is None else sums.recall_spans + uncovered
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.where(den == 0, 1.0, num / np.maximum(den, 1))
+        r = np.where(den == 0, 1.0, sums.recall_numerator / np.maximum(den, 1))
     return p, r
 
 
-def _uncovered_counts(gold: AnnotationSet, texts: Mapping[str, str | None], doc_ids: list[str],
+def _uncovered_counts(texts: Mapping[str, str | None], doc_ids: list[str],
                       a_doc: np.ndarray, a_start: np.ndarray, a_end: np.ndarray) -> np.ndarray:
-    """How many ranges :func:`~core.metrics.mafalda_order.uncovered_ranges` gives each text."""
+    """How many ranges :func:`~core.metrics.mafalda_order.uncovered_ranges` gives each text,
+    from its gold intervals (``a_doc`` numbering ``doc_ids``). An interval listed twice (a
+    gold table's rows, one per alternative label) adds no range: its second sighting starts
+    before the running end."""
     n_docs = len(doc_ids)
     last_end = np.zeros(n_docs, dtype=np.int64)
     np.maximum.at(last_end, a_doc, a_end)
     length = np.fromiter((len(t) if (t := texts.get(d)) is not None else -1 for d in doc_ids),
                          dtype=np.int64, count=n_docs)
     length = np.where(length < 0, last_end, length)
-    o = np.lexsort((a_end, a_start, a_doc))
-    doc, start, end = a_doc[o], a_start[o], a_end[o]
+    o = _interval_order(a_doc, a_start, a_end)  # None: in that order already (a table's rows)
+    doc, start, end = (a_doc, a_start, a_end) if o is None else (a_doc[o], a_start[o], a_end[o])
     # ``current`` before each interval: the running max of end + 1 over the text's earlier ones.
     big = int(max(end.max(initial=0), 0)) + 2
-    running = np.maximum.accumulate(doc * big + end + 1) - doc * big if len(o) else end
-    first = np.r_[True, doc[1:] != doc[:-1]] if len(o) else np.zeros(0, dtype=bool)
-    current = np.where(first, 0, np.r_[0, running[:-1]] if len(o) else running)
+    running = np.maximum.accumulate(doc * big + end + 1) - doc * big if len(doc) else end
+    first = np.r_[True, doc[1:] != doc[:-1]] if len(doc) else np.zeros(0, dtype=bool)
+    current = np.where(first, 0, np.r_[0, running[:-1]] if len(doc) else running)
     gaps = _count(doc, n_docs, current < start)
     final = np.zeros(n_docs, dtype=np.int64)
     np.maximum.at(final, doc, running)
@@ -1091,15 +1114,20 @@ def score(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2, variant: 
     """
     tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
                                                 pred_order)
-    columns, choice_texts = _score_vectorised(gold, pred, texts or {}, tax, level, variant,
-                                              order, zero_gold, zero_pred)
-    return MafaldaResult(variant, level, columns, choice_texts=choice_texts)
+    columns, choice_texts, sums = _score_vectorised(gold, pred, texts or {}, tax, level,
+                                                    variant, order, zero_gold, zero_pred)
+    return MafaldaResult(variant, level, columns, choice_texts=choice_texts,
+                         sums=None if variant == "repo-head" else sums)
 
 
-DERIVABLE = {"paper": "metrics-py", "metrics-py": "paper"}
-"""Variant -> the variant :func:`derive` computes from its result. ``repo-head`` is neither:
-its recall counts the text between gold spans in every text, which no text's paper or
-metrics-py scores determine (``docs/mafalda.md``, "Variants from one score")."""
+DERIVABLE: dict[str, tuple[str, ...]] = {"paper": ("metrics-py",), "metrics-py": ("paper",),
+                                         "repo-head": ("metrics-py", "paper")}
+"""Variant -> the variants whose result :func:`derive` computes it from, the cheaper first.
+``repo-head`` from ``metrics-py`` scores again only the texts read apart (its label-only scores
+are ``metrics-py``'s), from ``paper`` the texts offering a choice of labels too; its span
+scores come from the result's :class:`Sums`, not from its per-text numbers, which do not
+determine them (``docs/mafalda.md``, "Variants from one score"). Nothing is derived from a
+``repo-head`` result: its recall leaves out the optional spans that the others may count."""
 
 
 def _documents(aset: AnnotationSet, keep: Sequence[str], chosen: np.ndarray | None = None
@@ -1133,23 +1161,33 @@ def derive(result: MafaldaResult, gold: AnnotationSet, pred: AnnotationSet, *, v
            taxonomy: Taxonomy | None = None, gold_order: GoldOrder | None = None,
            pred_order: GoldOrder | None = None) -> MafaldaResult:
     """:func:`score` under ``variant`` from ``result``, the :func:`score` of the same ``gold``,
-    ``pred`` and options under the other of ``paper`` and ``metrics-py`` (:data:`DERIVABLE`),
-    scoring again only the texts where the two can differ; the same numbers as :func:`score`
-    (a property test holds them equal on random corpora).
+    ``pred`` and options under a variant :data:`DERIVABLE` lists for it, scoring again only the
+    texts where the two can differ; the same numbers as :func:`score` (a property test holds
+    them equal on random corpora).
 
-    The two variants differ in precision only, and only through a gold span that offers two
-    or more fallacy labels at the level: ``paper`` picks one of them per alternative,
-    ``metrics-py`` any subset, for span precision and label-only precision alike; recall is
-    one function in both. A text without such a span gets the same numbers from the same
-    arithmetic under both (one-label precision's search has one label to pick per span, so
+    ``paper`` and ``metrics-py`` differ in precision only, and only through a gold span that
+    offers two or more fallacy labels at the level: ``paper`` picks one of them per
+    alternative, ``metrics-py`` any subset, for span precision and label-only precision alike;
+    recall is one function in both. A text without such a span gets the same numbers from the
+    same arithmetic under both (one-label precision's search has one label to pick per span, so
     each prediction keeps its best match; label-only precision's maximum matching is then
     every predicted label some span offers, the closed form of ``metrics-py``). So only
     :attr:`MafaldaResult.choice_texts` are scored again, with the texts whose gold is read in
-    file order (``metrics-py`` only) or holds zero-length spans (``gold_order`` /
-    ``pred_order``), by the same path as :func:`score` (a text's values depend on that text
-    alone); the others keep ``result``'s values. At 100,000 texts of the bench corpus (level 2),
-    7,498 texts instead of 100,000 (docs/performance.md, issue 29, fourteenth pass).
-    ``level``, when given, must be the result's.
+    file order (``metrics-py`` and ``repo-head`` only) or holds zero-length spans
+    (``gold_order`` / ``pred_order``), by the same path as :func:`score` (a text's values depend
+    on that text alone); the others keep ``result``'s values. At 100,000 texts of the bench
+    corpus (level 2), 7,498 texts instead of 100,000 (docs/performance.md, issue 29, fourteenth
+    pass).
+
+    ``repo-head`` differs from both on almost every text (docs/mafalda.md, "Variants from one
+    score"), so no text keeps its numbers; but its span P and R divide sums that the result's
+    pass computed for every text (:class:`Sums`: the best matches of the predictions and of the
+    spans without ⊥, and their counts), by the number of predictions and of those spans plus,
+    at levels 1 and 2, the ranges between gold spans (counted from the gold's intervals).
+    Its label-only scores are ``metrics-py``'s. So from ``metrics-py`` only the texts read
+    apart are scored again, from ``paper`` the texts offering a choice of labels too
+    (label-only precision); the sums of a text read apart are its sorted reading's, never
+    used. ``level``, when given, must be the result's.
 
     >>> from core.model import Span
     >>> g = AnnotationSet("g", {"a": (Span(0, 10, "ad hominem"), Span(0, 10, "appeal to fear")),
@@ -1159,28 +1197,50 @@ def derive(result: MafaldaResult, gold: AnnotationSet, pred: AnnotationSet, *, v
     >>> paper = score(g, p)
     >>> paper.columns.precision, derive(paper, g, p, variant="metrics-py").columns.precision
     ([0.5, 1.0], [1.0, 1.0])
+    >>> texts = {"a": "x" * 10, "b": "x" * 20}
+    >>> derive(score(g, p, texts=texts), g, p, variant="repo-head", texts=texts).columns.recall
+    [1.0, 0.5]
     """
-    if DERIVABLE.get(variant) != result.variant:
+    if result.variant not in DERIVABLE.get(variant, ()):
         raise ValueError(f"derive: {variant!r} is not derived from a {result.variant!r} result "
                          f"(derivable: {DERIVABLE})")
     if result.choice_texts is None:
         raise ValueError("derive: the result does not say which texts offer a choice of labels "
                          "(a result of score() does)")
+    head = variant == "repo-head"
+    if head and result.sums is None:
+        raise ValueError("derive: the result keeps no per-text sums (a result of score() "
+                         "under paper or metrics-py does)")
     if level is not None and level != result.level:
         raise ValueError(f"derive: level {level} asked of a result at level {result.level}")
     level = result.level
     tax, order, zero_gold, zero_pred = _checked(gold, pred, level, variant, taxonomy, gold_order,
                                                 pred_order)
     documents = result.columns.documents
-    again = set(result.choice_texts.tolist())
+    old = result.columns
+    if head:
+        sums = result.sums
+        assert sums is not None  # checked above
+        uncovered = None
+        if tax.n_classes[level] != 1:  # the ranges between gold spans count at levels 1 and 2
+            t = gold.table  # its documents are ``documents``, its rows in interval order
+            uncovered = _uncovered_counts(texts or {}, documents, t.doc.astype(np.int64),
+                                          t.start, t.end)
+        p, r = _head_columns(sums, uncovered)
+        columns = PerText(documents, p.tolist(), r.tolist(), _harmonic(p, r).tolist(),
+                          list(old.label_precision), list(old.label_recall),
+                          list(old.label_f1))
+        again = set(result.choice_texts.tolist()) if result.variant == "paper" else set()
+    else:
+        columns = PerText(documents, list(old.precision), list(old.recall), list(old.f1),
+                          list(old.label_precision), list(old.label_recall),
+                          list(old.label_f1))
+        again = set(result.choice_texts.tolist())
     read_apart = [*(gold_order.intervals if gold_order is not None else ()),
                   *(zero_gold or ()), *(zero_pred or ())]
     if read_apart:
         index = {d: i for i, d in enumerate(documents)}
         again.update(index[d] for d in read_apart if d in index)
-    old = result.columns
-    columns = PerText(documents, list(old.precision), list(old.recall), list(old.f1),
-                      list(old.label_precision), list(old.label_recall), list(old.label_f1))
     DERIVED["results"] += 1
     DERIVED["texts"] += len(again)
     if again:
@@ -1188,14 +1248,15 @@ def derive(result: MafaldaResult, gold: AnnotationSet, pred: AnnotationSet, *, v
         keep = [documents[i] for i in rows]
         at = np.array(rows, dtype=np.int64)  # the gold's own order (its table's, ``documents``)
         same = pred.table.doc_ids == gold.table.doc_ids
-        part, _ = _score_vectorised(_documents(gold, keep, at),
-                                    _documents(pred, keep, at if same else None), texts or {},
-                                    tax, level, variant, order, zero_gold, zero_pred)
-        for i, values in zip(sorted(again), zip(*part._columns(), strict=True), strict=True):
+        part, _, _ = _score_vectorised(_documents(gold, keep, at),
+                                       _documents(pred, keep, at if same else None),
+                                       texts or {}, tax, level, variant, order, zero_gold,
+                                       zero_pred)
+        for i, values in zip(rows, zip(*part._columns(), strict=True), strict=True):
             for column, value in zip(columns._columns(), values, strict=True):
                 column[i] = value
-    return MafaldaResult(variant, level, columns, choice_texts=result.choice_texts)
-
+    return MafaldaResult(variant, level, columns, choice_texts=result.choice_texts,
+                         sums=None if head else result.sums)
 
 
 def _checked(gold: AnnotationSet, pred: AnnotationSet, level: int, variant: str,

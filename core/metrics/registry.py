@@ -103,7 +103,8 @@ class Metric:
     tags: frozenset[str] = frozenset()
     variant_notes: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     derive: Callable[..., object] | None = None
-    derivable: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+    derivable: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False,
+                                                     hash=False)
 
     def __post_init__(self) -> None:
         for opt in self.options:
@@ -118,9 +119,10 @@ class Metric:
                                  "takes no 'level' option")
         for variant in self.variant_notes:
             check_choice("variant_notes", f"Metric({self.name!r})", variant, self.variants)
-        for variant, source in self.derivable.items():
+        for variant, sources in self.derivable.items():
             check_choice("derivable", f"Metric({self.name!r})", variant, self.variants)
-            check_choice("derivable", f"Metric({self.name!r})", source, self.variants)
+            for source in sources:
+                check_choice("derivable", f"Metric({self.name!r})", source, self.variants)
         if self.derivable and self.derive is None:
             raise ParameterError("derivable", f"metric {self.name!r} lists derivable variants "
                                  "but has no 'derive'")
@@ -173,23 +175,26 @@ class Metric:
                             "not a SpanResult")
         return result
 
-    def derived_from(self, variant: str | None) -> str | None:
-        """The variant whose result :meth:`derive_sets` computes ``variant``'s from (None: it is
-        scored, never derived; ``derivable``).
+    def derived_from(self, variant: str | None) -> tuple[str, ...]:
+        """The variants whose result :meth:`derive_sets` computes ``variant``'s from, the
+        cheaper first (empty: it is scored, never derived; ``derivable``).
 
         >>> get("mafalda").derived_from("metrics-py"), get("mafalda").derived_from("repo-head")
-        ('paper', None)
+        (('paper',), ('metrics-py', 'paper'))
+        >>> get("martino").derived_from("semeval2021")
+        ()
         """
-        return self.derivable.get(variant) if variant is not None else None
+        return tuple(self.derivable.get(variant, ())) if variant is not None else ()
 
     def derive_sets(self, result: SpanResult, gold: AnnotationSet, pred: AnnotationSet,
                     **options: object) -> SpanResult:
         """:meth:`score_sets` with ``options`` from ``result``, that of the same sets and
-        options under the variant :meth:`derived_from` names: the same numbers, for less work
+        options under a variant :meth:`derived_from` names: the same numbers, for less work
         (MAFALDA's ``metrics-py`` from ``paper`` and back scores again only the texts where
-        they can differ, ``core.metrics.mafalda.derive``)."""
+        they can differ, ``repo-head`` from either only the texts read apart, and from
+        ``paper`` those offering a choice of labels, ``core.metrics.mafalda.derive``)."""
         keywords = self.keywords(**options)
-        if self.derive is None or self.derived_from(str(keywords.get("variant"))) is None:
+        if self.derive is None or not self.derived_from(str(keywords.get("variant"))):
             raise ParameterError("variant", f"{self.name!r} derives no result under "
                                  f"{keywords.get('variant')!r}")
         out = self.derive(result, self.gold_view(gold), pred, **keywords)
@@ -450,7 +455,8 @@ MAFALDA_VARIANT_NOTES = {
     "predictions stay in precision.",
 }
 """One line per MAFALDA variant (``core/metrics/mafalda.py``'s docstring, ``docs/mafalda.md``)."""
-MAFALDA_DERIVABLE = {"paper": "metrics-py", "metrics-py": "paper"}
+MAFALDA_DERIVABLE = {"paper": ("metrics-py",), "metrics-py": ("paper",),
+                     "repo-head": ("metrics-py", "paper")}
 """``core.metrics.mafalda.DERIVABLE`` (as :data:`MAFALDA_VARIANTS`)."""
 
 register(Metric(

@@ -75,9 +75,9 @@ def test_scores_page_reads_unsorted_gold_in_file_order_as_the_cli(
 def test_a_variant_derived_from_another_reads_the_file_order_too(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """``metrics-py`` derived from ``paper`` (:func:`ui.results.derive_pair`, what a switch of
-    variant on Scores and the pages' work computed ahead take) gives the command line's
-    numbers, and so does one document alone (the Documents page)."""
+    """``metrics-py`` and ``repo-head`` derived from ``paper`` (:func:`ui.results.derive_pair`,
+    what a switch of variant on Scores and the pages' work computed ahead take) give the
+    command line's numbers, and so does one document alone (the Documents page)."""
     import weakref
 
     from ui import results
@@ -92,6 +92,13 @@ def test_a_variant_derived_from_another_reads_the_file_order_too(
     assert derived is not None
     cli = _cli(tmp_path, "metrics-py", capsys)
     assert derived.overall["P"] == pytest.approx(cli["precision"]) != paper.overall["P"]
+    # repo-head from paper (metrics-py is not computed here): the file order's uncovered
+    # ranges (recall 0.4167 on the unsorted text, not the sorted reading's)
+    head = results.derive_pair(ws.key, ws, "gold", "pred", "mafalda", "repo-head", 2)
+    assert head is not None
+    cli = _cli(tmp_path, "repo-head", capsys)
+    for column, key in (("P", "precision"), ("R", "recall"), ("F1", "f1")):
+        assert head.overall[column] == pytest.approx(cli[key]), column
     one = results.document_result(ws.key, ws, "gold", "pred", "0", "mafalda", "metrics-py", 2)
     alone = _cli(tmp_path, "metrics-py", capsys, texts=1)  # text "0", the unsorted one
     assert one.overall["P"] == pytest.approx(alone["precision"]) != 1.0

@@ -1,10 +1,13 @@
-"""MAFALDA's ``metrics-py`` derived from a ``paper`` result and back
-(:func:`core.metrics.mafalda.derive`) equals the variant scored directly, number for number, on
-random corpora with alternatives, ⊥, ``nothing`` and ``unknown`` predictions, file-order gold
-and zero-length spans, at every level; only the texts whose gold offers a choice of fallacy
-labels are scored again (docs/performance.md, issue 29, fourteenth pass)."""
+"""MAFALDA's ``metrics-py`` derived from a ``paper`` result and back, and ``repo-head`` from
+either (:func:`core.metrics.mafalda.derive`), equals the variant scored directly, number for
+number, on random corpora with alternatives, ⊥, ``nothing`` and ``unknown`` predictions,
+file-order gold, zero-length spans and empty texts, at every level; only the texts whose gold
+offers a choice of fallacy labels (and those read apart) are scored again (docs/performance.md,
+issue 29, fourteenth and fifteenth passes)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 from hypothesis import given, settings
@@ -56,7 +59,7 @@ def corpora(draw: st.DrawFn) -> Case:
                           draw(st.sampled_from(PRED_LABELS))))
         in_file = tuple(draw(st.permutations(g)))
         gold[doc], pred[doc] = in_file, tuple(p)
-        texts[doc] = draw(st.sampled_from([None, "x" * 20, "x" * 60]))
+        texts[doc] = draw(st.sampled_from([None, "", "x" * 20, "x" * 60]))
         if draw(st.booleans()):  # the gold's file order, as the MAFALDA reader records it
             intervals[doc] = tuple(dict.fromkeys((s.start, s.end) for s in in_file))
         if draw(st.integers(0, 4)) == 0:  # zero-length spans (--beyond-text official)
@@ -77,14 +80,19 @@ def _values(result: m.MafaldaResult) -> list[tuple[object, ...]]:
                     c.label_recall, c.label_f1, strict=True))
 
 
+PAIRS = sorted((variant, source) for variant, sources in DERIVABLE.items()
+               for source in sources)
+
+
 @settings(max_examples=500, deadline=None)
-@given(corpora(), st.sampled_from(sorted(DERIVABLE)), st.sampled_from(LEVELS))
-def test_a_derived_variant_equals_the_variant_scored(case: Case, variant: str,
+@given(corpora(), st.sampled_from(PAIRS), st.sampled_from(LEVELS))
+def test_a_derived_variant_equals_the_variant_scored(case: Case, pair: tuple[str, str],
                                                      level: int) -> None:
+    variant, source_variant = pair
     gold, pred, texts, gold_order, pred_order = case
     options = {"level": level, "texts": texts, "gold_order": gold_order,
                "pred_order": pred_order}
-    source = score(gold, pred, variant=DERIVABLE[variant], **options)  # type: ignore[arg-type]
+    source = score(gold, pred, variant=source_variant, **options)  # type: ignore[arg-type]
     want = score(gold, pred, variant=variant, **options)  # type: ignore[arg-type]
     got = derive(source, gold, pred, variant=variant, **options)  # type: ignore[arg-type]
     assert got.variant == variant and got.level == level
@@ -92,9 +100,15 @@ def test_a_derived_variant_equals_the_variant_scored(case: Case, variant: str,
     assert got.to_dict(per_document=True) == want.to_dict(per_document=True)
     assert got.choice_texts is not None and want.choice_texts is not None
     assert got.choice_texts.tolist() == want.choice_texts.tolist()
-    # and back again: derivation chains
-    back = derive(got, gold, pred, variant=DERIVABLE[variant], **options)  # type: ignore[arg-type]
+    if variant == "repo-head":  # nothing is derived from it
+        assert got.sums is None and want.sums is None
+        return
+    # and back again: derivation chains, and repo-head from a derived result
+    back = derive(got, gold, pred, variant=source_variant, **options)  # type: ignore[arg-type]
     assert _values(back) == _values(source)
+    head = derive(got, gold, pred, variant="repo-head", **options)  # type: ignore[arg-type]
+    assert _values(head) == _values(score(gold, pred, variant="repo-head",
+                                          **options))  # type: ignore[arg-type]
 
 
 def _choice_corpus() -> tuple[AnnotationSet, AnnotationSet]:
@@ -160,41 +174,97 @@ def test_file_order_and_zero_length_texts_are_scored_again() -> None:
 def test_derive_refuses_what_it_cannot_derive() -> None:
     gold, pred = _choice_corpus()
     paper = score(gold, pred)
-    with pytest.raises(ValueError, match="not derived from a 'paper' result"):
-        derive(paper, gold, pred, variant="repo-head")
+    head = score(gold, pred, variant="repo-head")
     with pytest.raises(ValueError, match="not derived from a 'paper' result"):
         derive(paper, gold, pred, variant="paper")
+    with pytest.raises(ValueError, match="not derived from a 'repo-head' result"):
+        derive(head, gold, pred, variant="metrics-py")
     with pytest.raises(ValueError, match="level 1 asked of a result at level 2"):
         derive(paper, gold, pred, variant="metrics-py", level=1)
     with pytest.raises(ValueError, match="which texts offer a choice"):
         derive(m._score_reference(gold, pred), gold, pred, variant="metrics-py")
+    no_sums = dataclasses.replace(paper, sums=None)
+    with pytest.raises(ValueError, match="keeps no per-text sums"):
+        derive(no_sums, gold, pred, variant="repo-head")
 
 
-def test_the_registry_derives_metrics_py_and_paper_only() -> None:
+def test_the_registry_derives_each_variant_from_the_others_cheaper_first() -> None:
     entry = registry.get("mafalda")
     assert {v: entry.derived_from(v) for v in entry.variants} == {
-        "paper": "metrics-py", "metrics-py": "paper", "repo-head": None}
-    assert registry.get("martino").derived_from("semeval2021") is None
+        "paper": ("metrics-py",), "metrics-py": ("paper",), "repo-head": ("metrics-py", "paper")}
+    assert registry.get("martino").derived_from("semeval2021") == ()
     gold, pred = _choice_corpus()
     paper = entry.score_sets(gold, pred, variant="paper", level=1)
-    got = entry.derive_sets(paper, gold, pred, variant="metrics-py", level=1)
-    want = entry.score_sets(gold, pred, variant="metrics-py", level=1)
-    assert (got.precision, got.recall, got.f1) == (want.precision, want.recall, want.f1)
-    with pytest.raises(ParameterError, match="derives no result under 'repo-head'"):
-        entry.derive_sets(paper, gold, pred, variant="repo-head", level=1)
+    for variant in ("metrics-py", "repo-head"):
+        got = entry.derive_sets(paper, gold, pred, variant=variant, level=1)
+        want = entry.score_sets(gold, pred, variant=variant, level=1)
+        assert (got.precision, got.recall, got.f1) == (want.precision, want.recall, want.f1)
+    with pytest.raises(ParameterError, match="derives no result under 'semeval2021'"):
+        registry.get("martino").derive_sets(paper, gold, pred, variant="semeval2021")
 
 
-def test_repo_head_is_not_a_function_of_the_paper_scores() -> None:
-    """Why ``repo-head`` is scored, never derived: its recall counts the text between gold
-    spans, so two texts with the same paper and metrics-py numbers (one exact match) get
-    different repo-head recalls when one text is longer (docs/mafalda.md)."""
+def test_repo_head_is_not_a_function_of_the_paper_scores_but_of_their_sums() -> None:
+    """No text's paper or metrics-py numbers give its repo-head ones: its recall counts the
+    text between gold spans, so two texts with the same paper and metrics-py numbers (one exact
+    match) get different repo-head recalls when one text is longer (docs/mafalda.md). The sums
+    those numbers divide (the best matches and their counts) and the ranges between the gold
+    spans give them: derived, no text is scored again."""
     g = AnnotationSet("g", {d: (Span(0, 10, NAMES[0]),) for d in ("short", "long")},
                       alternatives=True)
     p = AnnotationSet("p", {d: (Span(0, 10, NAMES[0]),) for d in ("short", "long")},
                       role="system")
     texts: dict[str, str | None] = {"short": "x" * 10, "long": "x" * 20}
-    for variant in DERIVABLE:
+    for variant in ("paper", "metrics-py"):
         same = score(g, p, variant=variant, texts=texts)
         assert _values(same) == [(d, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) for d in ("short", "long")]
-    assert score(g, p, variant="repo-head", texts=texts).columns.recall == [1.0, 0.5]
-    assert "repo-head" not in DERIVABLE
+        before = m.DERIVED["texts"]
+        head = derive(same, g, p, variant="repo-head", texts=texts)
+        assert m.DERIVED["texts"] == before  # nothing scored again
+        assert head.columns.recall == [1.0, 0.5]
+        assert _values(head) == _values(score(g, p, variant="repo-head", texts=texts))
+
+
+def _head_case(gold: dict[str, tuple[Span, ...]], pred: tuple[Span, ...], text: str,
+               level: int = 2) -> tuple[tuple[float, ...], tuple[float, ...],
+                                        tuple[float, ...]]:
+    """(P, R, label-only P) of one text under paper, metrics-py and repo-head."""
+    g = AnnotationSet("g", gold, alternatives=True)
+    p = AnnotationSet("p", {d: pred for d in gold}, role="system")
+    out = []
+    for variant in ("paper", "metrics-py", "repo-head"):
+        c = score(g, p, variant=variant, level=level, texts={d: text for d in gold}).columns
+        out.append((c.precision[0], c.recall[0], c.label_precision[0]))
+    return out[0], out[1], out[2]
+
+
+A, B = NAMES[0], NAMES[17]
+
+
+@pytest.mark.parametrize(("case", "gold", "pred", "text", "level", "want"), [
+    # repo-head's precision keeps ⊥ predictions in its denominator
+    ("a nothing prediction", (Span(0, 10, A),), (Span(0, 10, A), Span(12, 20, NOTHING)),
+     "x" * 10, 0, ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.5, 1.0, 1.0))),
+    # nothing predicted: repo-head's P is 1, paper's 0 (a span was mandatory)
+    ("no prediction", (Span(0, 10, A),), (), "x" * 10, 0,
+     ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (1.0, 0.0, 0.0))),
+    # the ranges between gold spans count in repo-head's recall at levels 1 and 2
+    ("text around the span", (Span(0, 10, A),), (Span(0, 10, A),), "x" * 20, 2,
+     ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (1.0, 0.5, 1.0))),
+    # an optional span may count in paper's recall, never in repo-head's
+    ("an optional span", (Span(0, 10, A), Span(0, 10, NOTHING), Span(20, 30, B)),
+     (Span(0, 10, A),), "x" * 30, 0, ((1.0, 0.5, 1.0), (1.0, 0.5, 1.0), (1.0, 0.0, 1.0))),
+    # a gold that allows no fallacy: 1 for the silent system under paper; repo-head's recall
+    # counts the uncovered text at level 2 (an empty text has one empty range)
+    ("no fallacy possible", (), (), "", 2, ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (1.0, 0.0, 1.0))),
+    # a choice of labels: paper's precision picks one, metrics-py's and repo-head's take both
+    ("a choice of labels", (Span(0, 10, A), Span(0, 10, B)), (Span(0, 10, A), Span(0, 10, B)),
+     "x" * 10, 0, ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (1.0, 1.0, 1.0))),
+    ("a choice of labels", (Span(0, 10, A), Span(0, 10, B)), (Span(0, 10, A), Span(0, 10, B)),
+     "x" * 10, 2, ((0.5, 1.0, 0.5), (1.0, 1.0, 1.0), (1.0, 1.0, 1.0))),
+])
+def test_where_repo_head_differs_from_paper_and_metrics_py(
+        case: str, gold: tuple[Span, ...], pred: tuple[Span, ...], text: str, level: int,
+        want: tuple[tuple[float, ...], ...]) -> None:
+    """The minimal examples of docs/mafalda.md ("Variants from one score"): on which texts
+    repo-head's per-text terms differ from paper's and metrics-py's."""
+    assert _head_case({"d": gold}, pred, text, level) == want, case
