@@ -463,9 +463,9 @@ def document_values(study: Study, measure: str
         docs = study.docs
         if not study.labels:
             return [], [], []
-        values, reasons = krippendorff_alpha_values(_doc_label_counts(study, docs),
-                                                    ["absent", "present"])
-        return list(docs), values, reasons
+        counts = _doc_label_counts(study, docs)
+        values, reasons = krippendorff_alpha_values(counts, ["absent", "present"])
+        return list(docs), values, _document_alpha_whys(study, docs, counts, reasons)
     raise ValueError(f"document_values: no per-document values of {measure!r} without objects")
 
 
@@ -505,21 +505,21 @@ def _alpha_reason(a: Agreement, counts: np.ndarray[Any, Any], label: str | None,
                      f"measure (expected disagreement is 0){hint}", **a.stats)
 
 
-def _document_alpha_reasons(study: Study, docs: Sequence[str], counts: np.ndarray[Any, Any],
-                            alphas: Sequence[Agreement]) -> dict[str, Agreement]:
-    """Each document's α (``alphas``, of ``counts[d]``: labels × (absent, present)), an
+def _document_alpha_whys(study: Study, docs: Sequence[str], counts: np.ndarray[Any, Any],
+                         reasons: Sequence[str | None]) -> list[str | None]:
+    """Each document's α reason (``reasons``, of ``counts[d]``: labels × (absent, present)), an
     undefined one with why in a reader's words rather than the formula's ("no unit has values
     from two coders", "expected disagreement is 0"): one annotator alone has the document
     (named), nobody marked a label in it, or every annotator marked every label. The values
-    and statistics are the same."""
-    out: dict[str, Agreement] = {}
+    and statistics are the same; :func:`krippendorff_text` and :func:`document_values` (the
+    lean view) give the same words."""
+    out: list[str | None] = list(reasons)
     covered: np.ndarray[Any, Any] | None = None
-    for i, (doc, agr) in enumerate(zip(docs, alphas, strict=True)):
+    for i, reason in enumerate(reasons):
         table = counts[i]
-        coders = int(table[0].sum()) if len(table) else 0
-        if agr.value is not None or not len(table):
-            out[doc] = agr
+        if reason is None or not len(table):
             continue
+        coders = int(table[0].sum())
         if coders < 2:
             if covered is None:
                 covered = doc_label_presence(study, docs)[0]
@@ -537,10 +537,19 @@ def _document_alpha_reasons(study: Study, docs: Sequence[str], counts: np.ndarra
                    "disagreement to measure (α asks which labels a document has, not where "
                    "their spans lie)")
         else:  # not met with two values (D_e is 0 only when every value is one of them)
-            out[doc] = agr
             continue
-        out[doc] = Agreement(None, f"Krippendorff's alpha is undefined: {why}", agr.stats)
+        out[i] = f"Krippendorff's alpha is undefined: {why}"
     return out
+
+
+def _document_alpha_reasons(study: Study, docs: Sequence[str], counts: np.ndarray[Any, Any],
+                            alphas: Sequence[Agreement]) -> dict[str, Agreement]:
+    """Each document's α (``alphas``, of ``counts[d]``), an undefined one with why in a
+    reader's words (:func:`_document_alpha_whys`)."""
+    whys = _document_alpha_whys(study, docs, counts,
+                                [None if a.value is not None else a.reason for a in alphas])
+    return {doc: a if a.value is not None or why == a.reason else Agreement(None, why, a.stats)
+            for doc, a, why in zip(docs, alphas, whys, strict=True)}
 
 
 def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
