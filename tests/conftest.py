@@ -1,7 +1,10 @@
-"""Suite-wide hooks: the order in which pytest-xdist hands the tests out (docs/dashboard.md,
-"Tests")."""
+"""Suite-wide hooks and fixtures: the order in which pytest-xdist hands the tests out
+(docs/dashboard.md, "Tests"), and one Playwright driver per test process."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -18,3 +21,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not hasattr(config, "workerinput"):
         return
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Any]:
+    """The one Playwright driver of this test process, for every browser a test launches.
+
+    Playwright's sync API refuses to start a second driver while one runs in the same thread
+    ("using Playwright Sync API inside the asyncio loop"): a worker that had run a browser file
+    (its session's chromium, :func:`tests.e2e.conftest.browser`) and then the bench clock's
+    tests, which started their own, failed them all."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p

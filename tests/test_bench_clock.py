@@ -89,21 +89,20 @@ def bench_app() -> Any:
 
 
 @pytest.fixture()
-def page(tmp_path: Path, bench_app: Any) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
+def page(tmp_path: Path, bench_app: Any, playwright_driver: Any) -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium")
     (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+    browser = playwright_driver.chromium.launch(
+        executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+    try:
         pg = browser.new_page()
         # as the bench does: both watches before the page loads
         pg.add_init_script(bench_app._WS_WATCH)
         pg.add_init_script(bench_app._CLOCK_WATCH)
         pg.goto((tmp_path / "page.html").as_uri())
         yield pg
+    finally:
         browser.close()
 
 

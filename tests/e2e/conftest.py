@@ -72,16 +72,13 @@ def app_url(tmp_path_factory: pytest.TempPathFactory, app_store: Path) -> Iterat
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
+def browser(playwright_driver: Any) -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):  # a missing browser fails: scripts/test.sh installs it
         pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium "
                     "(scripts/test.sh does)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
-        yield b
-        b.close()
+    b = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+    yield b
+    b.close()
 
 
 ACTION_TIMEOUT_MS = 60_000
