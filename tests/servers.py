@@ -13,10 +13,12 @@ import contextlib
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Client, Connection
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -263,3 +265,15 @@ def wait_handed_over(page: Any, timeout: float = 15_000, idle_timeout: float = 6
     except PlaywrightTimeout:
         return
     wait_idle(page, idle_timeout)
+
+
+def worker_client(address: str, key: bytes) -> Connection:
+    """A client of a background worker's listener (:func:`ui.gamma_worker.serve`) once it
+    listens: its socket file appears at bind(), a moment before listen(), and a connection in
+    between is refused."""
+    for _ in range(400):
+        try:
+            return Client(address, family="AF_UNIX", authkey=key)
+        except (FileNotFoundError, ConnectionRefusedError):
+            threading.Event().wait(0.05)
+    return Client(address, family="AF_UNIX", authkey=key)

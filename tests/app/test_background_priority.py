@@ -12,12 +12,13 @@ import tempfile
 import threading
 import types
 from multiprocessing import Pipe
-from multiprocessing.connection import Client, Connection
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.servers import worker_client
 from ui import gamma_worker, jobs
 
 pytestmark = pytest.mark.skipif(gamma_worker.HOLD_SIGNAL is None,
@@ -127,17 +128,6 @@ def test_the_server_tells_the_worker_which_jobs_are_later() -> None:
             if j.future is not None] == ["many", "view", "many"]
 
 
-def _connect(address: str, key: bytes) -> Connection:
-    """A client of the worker's listener once it listens (its socket file appears at bind(), a
-    moment before listen())."""
-    for _ in range(400):
-        try:
-            return Client(address, family="AF_UNIX", authkey=key)
-        except (FileNotFoundError, ConnectionRefusedError):
-            threading.Event().wait(0.05)
-    return Client(address, family="AF_UNIX", authkey=key)
-
-
 def _answer(conn: Connection) -> tuple[Any, ...]:
     while (message := conn.recv())[0] == "progress":
         pass
@@ -160,7 +150,7 @@ def test_the_worker_holds_only_a_later_job(monkeypatch: pytest.MonkeyPatch) -> N
         address = str(Path(tmp) / "socket")
         server = threading.Thread(target=gamma_worker.serve, args=(address, key), daemon=True)
         server.start()
-        with _connect(address, key) as conn:
+        with worker_client(address, key) as conn:
             conn.send((1, "many", {}, [], True))  # later: held
             assert _answer(conn) == ("done", 1, 1)
             conn.send((2, "view", {}, [], False))  # a page waits for it: never held

@@ -11,11 +11,11 @@ import threading
 import weakref
 from collections.abc import Iterator
 from multiprocessing import Pipe
-from multiprocessing.connection import Client, Connection
 from pathlib import Path
 
 import pytest
 
+from tests.servers import worker_client
 from ui import gamma_worker, jobs, memory
 
 
@@ -130,17 +130,6 @@ def test_a_session_alive_while_results_arrive_is_freed_once_dropped() -> None:
     assert gone() is None
 
 
-def _connect(address: str, key: bytes) -> Connection:
-    """A client of the worker's listener once it listens: its socket file appears at bind(),
-    a moment before listen(), and a connection in between is refused."""
-    for _ in range(400):
-        try:
-            return Client(address, family="AF_UNIX", authkey=key)
-        except (FileNotFoundError, ConnectionRefusedError):
-            threading.Event().wait(0.05)
-    return Client(address, family="AF_UNIX", authkey=key)
-
-
 def test_the_worker_runs_each_job_long_lived(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(gamma_worker, "_QUEUE", None)  # serve() sets it; given back after
     key = b"k" * 32
@@ -149,7 +138,7 @@ def test_the_worker_runs_each_job_long_lived(monkeypatch: pytest.MonkeyPatch) ->
         worker = threading.Thread(target=gamma_worker.serve, args=(address, key), daemon=True)
         worker.start()
         before = memory.settled()["count"]
-        with _connect(address, key) as conn:
+        with worker_client(address, key) as conn:
 
             def answer() -> tuple[object, ...]:
                 """The job's answer, after its progress messages ("started" among them)."""
